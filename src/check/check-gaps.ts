@@ -1,0 +1,193 @@
+import type { ServiceModel } from '../model/model-types.js';
+import { PART_NAMES, type PartName } from '../spec/spec-types.js';
+import { getProducibleConditions } from './check-rules.js';
+
+export type PartStatus = 'shown' | 'partly shown' | 'not shown';
+
+export interface GapItem {
+  /** What is missing, in the seed's words ("token lifetimes"). */
+  item: string;
+  /** Where it is missing, when the part has several places it could be ("scheme bearer"). */
+  where?: string;
+}
+
+export interface PartGaps {
+  part: PartName;
+  /** The part's heading in the nine-part document. */
+  title: string;
+  status: PartStatus;
+  /** What the seed calls the part's contents, used when the whole part is not shown. */
+  contents: string;
+  missing: readonly GapItem[];
+}
+
+export interface GapReport {
+  parts: readonly PartGaps[];
+  /** Count of parts fully shown. */
+  shown: number;
+}
+
+export const PART_TITLES: Readonly<Record<PartName, string>> = {
+  purpose: 'What the service does',
+  resources: 'Resources and their fields',
+  states: 'States and transitions',
+  endpoints: 'Endpoints',
+  authentication: 'Authentication',
+  events: 'Events',
+  errors: 'Errors',
+  limits: 'Limits',
+  versioning: 'Versioning',
+};
+
+/** The seed's own sentence for each part's contents. */
+export const PART_CONTENTS: Readonly<Record<PartName, string>> = {
+  purpose: 'The purpose and scope of the service',
+  resources: 'Resources, their fields, types, formats and constraints',
+  states: 'States and transitions',
+  endpoints: 'Methods, path shapes, request payload shapes and response payload shapes',
+  authentication: 'Authentication scheme, credential names, header names, token lifetimes and scopes',
+  events: 'Event kinds, delivery mechanism and event payloads',
+  errors: 'Error codes, error body shape and the conditions that produce errors',
+  limits: 'Rate limits, size limits, page sizes and time-outs',
+  versioning: 'Version identifiers, their placement in requests and compatibility rules',
+};
+
+type Collect = (item: string, where?: string) => void;
+
+function purposeGaps(m: ServiceModel, gap: Collect): void {
+  const p = m.purpose!;
+  if (p.name === undefined) gap('name');
+  if (p.summary === undefined && p.description === undefined) gap('purpose');
+  if (p.includes === undefined && p.excludes === undefined) gap('scope');
+  if (p.audience === undefined) gap('audience');
+  if (p.contact === undefined) gap('contact');
+}
+
+function resourceGaps(m: ServiceModel, gap: Collect): void {
+  if (m.resources.length === 0) gap('resources');
+  for (const r of m.resources) {
+    if (r.fields.length === 0) gap('fields', `resource ${r.name}`);
+    else if (r.identifier === undefined) gap('identifier', `resource ${r.name}`);
+  }
+}
+
+function stateGaps(m: ServiceModel, gap: Collect): void {
+  if (m.stateMachines.length === 0) gap('state machines');
+  for (const sm of m.stateMachines) {
+    const where = `resource ${sm.resource}`;
+    if (sm.initial === undefined) gap('initial state', where);
+    if (sm.transitions.length === 0) gap('transitions', where);
+    if (!sm.states.some((s) => s.terminal)) gap('terminal states', where);
+  }
+}
+
+function endpointGaps(m: ServiceModel, gap: Collect): void {
+  const e = m.endpoints!;
+  if (e.baseUrl === undefined) gap('base address');
+  if (e.operations.length === 0) gap('operations');
+  for (const o of e.operations) {
+    if (o.action !== 'custom') continue;
+    if (!o.request && o.method !== 'GET' && o.method !== 'DELETE') gap('request payload shape', `operation ${o.id}`);
+    if (!o.response) gap('response payload shape', `operation ${o.id}`);
+  }
+}
+
+function authGaps(m: ServiceModel, gap: Collect): void {
+  const a = m.authentication!;
+  if (a.schemes.length === 0) gap('authentication scheme');
+  for (const s of a.schemes) {
+    const where = `scheme ${s.name}`;
+    if (s.type === 'api_key' && s.credentialName === undefined) gap(s.in === 'query' ? 'credential names' : 'header names', where);
+    if (s.type === 'bearer' || s.type === 'oauth2_client_credentials') {
+      if (s.lifetime === undefined) gap('token lifetimes', where);
+      if (s.algorithms === undefined) gap('token algorithms', where);
+    }
+    if (s.type === 'bearer') {
+      if (s.issuer === undefined) gap('token issuer', where);
+      if (s.audience === undefined) gap('token audience', where);
+    }
+  }
+  if (a.scopes.length === 0) gap('scopes');
+  if (a.default === undefined && (m.endpoints?.operations ?? []).some((o) => o.authDeclared === 'none')) {
+    gap('authentication requirement', `operations ${(m.endpoints?.operations ?? []).filter((o) => o.authDeclared === 'none').map((o) => o.id).join(', ')}`);
+  }
+}
+
+function eventGaps(m: ServiceModel, gap: Collect): void {
+  const e = m.events!;
+  if (e.kinds.length === 0) gap('event kinds');
+  if (!e.webhook && !e.stream) gap('delivery mechanism');
+  if (e.webhook) {
+    if (e.webhook.signing === undefined) gap('webhook signing', 'webhook delivery');
+    if (e.webhook.retries === undefined) gap('retry schedule', 'webhook delivery');
+    if (e.webhook.timeout === undefined) gap('delivery time-out', 'webhook delivery');
+  }
+  if (e.stream && e.stream.path === undefined) gap('stream path', 'stream delivery');
+  for (const k of e.kinds) if (!k.payload) gap('event payloads', `event ${k.name}`);
+}
+
+function errorGaps(m: ServiceModel, gap: Collect): void {
+  const e = m.errors!;
+  if (e.codes.length === 0) gap('error codes');
+  if (e.body === undefined) gap('error body shape');
+  const declared = new Set(e.codes.flatMap((c) => c.when));
+  if (e.codes.length > 0 && declared.size === 0) gap('the conditions that produce errors');
+  for (const [cond] of getProducibleConditions(m)) if (!declared.has(cond) && declared.size > 0) gap('error code', `condition ${cond}`);
+}
+
+function limitGaps(m: ServiceModel, gap: Collect): void {
+  const l = m.limits!;
+  if (l.rate.length === 0) gap('rate limits');
+  if (l.bodySize === undefined) gap('size limits');
+  if (l.pageSize?.default === undefined) gap('page sizes', l.pageSize ? 'default' : undefined);
+  if (l.pageSize && l.pageSize.max === undefined) gap('page sizes', 'maximum');
+  if (l.timeout === undefined) gap('time-outs');
+}
+
+function versionGaps(m: ServiceModel, gap: Collect): void {
+  const v = m.versioning!;
+  if (v.current === undefined && v.supported.length === 0) gap('version identifiers');
+  if (v.placement === undefined) gap('their placement in requests');
+  if (v.compatibility.length === 0) gap('compatibility rules');
+  if (v.supported.length > 0 && v.default === undefined) gap('default version selection');
+  for (const s of v.supported) if (s.sunset === undefined && s.deprecated !== undefined) gap('sunset date', `version ${s.version}`);
+}
+
+const PART_GAPS: Readonly<Record<PartName, (m: ServiceModel, gap: Collect) => void>> = {
+  purpose: purposeGaps,
+  resources: resourceGaps,
+  states: stateGaps,
+  endpoints: endpointGaps,
+  authentication: authGaps,
+  events: eventGaps,
+  errors: errorGaps,
+  limits: limitGaps,
+  versioning: versionGaps,
+};
+
+/** For each of the nine parts: shown, partly shown (naming each item not shown) or not shown. Never fills a gap. */
+export function getGapReport(model: ServiceModel): GapReport {
+  const parts = PART_NAMES.map((part): PartGaps => {
+    const base = { part, title: PART_TITLES[part], contents: PART_CONTENTS[part] };
+    if (!model.present[part]) return { ...base, status: 'not shown', missing: [] };
+    const missing: GapItem[] = [];
+    PART_GAPS[part](model, (item, where) => missing.push(where === undefined ? { item } : { item, where }));
+    return { ...base, status: missing.length === 0 ? 'shown' : 'partly shown', missing };
+  });
+  return { parts, shown: parts.filter((p) => p.status === 'shown').length };
+}
+
+export function formatGapItem(g: GapItem): string {
+  return g.where === undefined ? `${g.item}: not shown` : `${g.item} (${g.where}): not shown`;
+}
+
+export function formatGapReport(report: GapReport): string {
+  const lines: string[] = [];
+  for (const p of report.parts) {
+    lines.push(`${p.title}: ${p.status}`);
+    if (p.status === 'not shown') lines.push(`  - ${p.contents}: not shown`);
+    for (const g of p.missing) lines.push(`  - ${formatGapItem(g)}`);
+  }
+  lines.push('', `${report.shown} of 9 parts shown`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,586 @@
+import { getField, getResource, getStateMachine } from '../model/model-builder.js';
+import type { FieldModel, OperationModel, ResourceModel, ServiceModel, StateMachineModel } from '../model/model-types.js';
+import { joinPointer } from '../spec/spec-loader.js';
+import type { Condition, HttpMethod, SpecDocument } from '../spec/spec-types.js';
+import { createDiagnostic, type Diagnostic, type DiagnosticCode } from './diagnostics-catalogue.js';
+import { suggestion } from './check-suggest.js';
+
+type Report = (code: DiagnosticCode, params: Record<string, string | number>, pointer: string) => void;
+
+interface RuleContext {
+  model: ServiceModel;
+  /** The document as written, for the few facts the model normalises away. */
+  doc: SpecDocument;
+  report: Report;
+}
+
+type Rule = (ctx: RuleContext) => void;
+
+const names = <T extends { name: string }>(list: readonly T[]) => list.map((x) => x.name);
+
+function checkResourceName(ctx: RuleContext, name: string, where: string, pointer: string): ResourceModel | undefined {
+  const r = getResource(ctx.model, name);
+  if (!r) ctx.report('unknown-resource', { where, name, suggestion: suggestion(name, names(ctx.model.resources)) }, pointer);
+  return r;
+}
+
+function checkFieldName(ctx: RuleContext, resource: ResourceModel, name: string, where: string, pointer: string): FieldModel | undefined {
+  const f = getField(resource, name);
+  if (!f) ctx.report('unknown-field', { where, name, resource: resource.name, suggestion: suggestion(name, names(resource.fields)) }, pointer);
+  return f;
+}
+
+function walkFields(fields: readonly FieldModel[], visit: (f: FieldModel, where: string) => void, prefix: string): void {
+  for (const f of fields) {
+    const where = `${prefix}.${f.name}`;
+    visit(f, where);
+    if (f.items) walkFields([f.items], visit, where);
+    if (f.fields) walkFields(f.fields, visit, where);
+  }
+}
+
+/** Every field declaration in the model: resources, shapes, error bodies. */
+function forEachField(model: ServiceModel, visit: (f: FieldModel, where: string) => void): void {
+  for (const r of model.resources) walkFields(r.fields, visit, r.name);
+  for (const o of model.endpoints?.operations ?? []) {
+    if (o.request?.fields) walkFields(o.request.fields, visit, `${o.id}.request`);
+    if (o.response?.fields) walkFields(o.response.fields, visit, `${o.id}.response`);
+  }
+  for (const k of model.events?.kinds ?? []) if (k.payload?.fields) walkFields(k.payload.fields, visit, `event ${k.name}`);
+  if (model.errors?.body?.kind === 'declared') walkFields(model.errors.body.fields, visit, 'errors.body');
+}
+
+const STRING_TYPES = new Set(['string', 'email', 'uri', 'uuid', 'date', 'datetime']);
+const NUMERIC_TYPES = new Set(['integer', 'number']);
+
+const fieldRules: Rule = ({ model, report }) => {
+  forEachField(model, (f, where) => {
+    if (f.type === 'enum' && (!f.values || f.values.length === 0)) report('enum-needs-values', { where }, f.pointer);
+    if (f.type === 'ref' && f.to === undefined) report('ref-needs-target', { where }, f.pointer);
+    if (f.type === 'ref' && f.to !== undefined && !getResource(model, f.to)) {
+      report('unknown-resource', { where, name: f.to, suggestion: suggestion(f.to, names(model.resources)) }, joinPointer(f.pointer, 'to'));
+    }
+    if (f.type === 'array' && !f.items) report('array-needs-items', { where }, f.pointer);
+    if (f.pattern !== undefined) {
+      try {
+        new RegExp(f.pattern, 'u');
+      } catch (err) {
+        report('invalid-pattern', { where, pattern: f.pattern, reason: (err as Error).message.replace(/^Invalid regular expression: /, '') }, joinPointer(f.pointer, 'pattern'));
+      }
+    }
+    const ranges: [keyof FieldModel, keyof FieldModel][] = [
+      ['minimum', 'maximum'],
+      ['minLength', 'maxLength'],
+      ['minItems', 'maxItems'],
+      ['exclusiveMinimum', 'exclusiveMaximum'],
+    ];
+    for (const [lo, hi] of ranges) {
+      const a = f[lo];
+      const b = f[hi];
+      if (typeof a === 'number' && typeof b === 'number' && a > b) {
+        report('invalid-constraint-range', { where, low: lo, lowValue: a, high: hi, highValue: b }, joinPointer(f.pointer, lo));
+      }
+    }
+    const mismatch = (constraint: keyof FieldModel, ok: boolean) => {
+      if (f[constraint] !== undefined && !ok) report('constraint-type-mismatch', { where, constraint, type: f.type }, joinPointer(f.pointer, constraint));
+    };
+    const isString = STRING_TYPES.has(f.type);
+    const isNumber = NUMERIC_TYPES.has(f.type);
+    mismatch('minLength', isString);
+    mismatch('maxLength', isString);
+    mismatch('pattern', isString);
+    for (const c of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] as const) mismatch(c, isNumber);
+    for (const c of ['minItems', 'maxItems', 'uniqueItems'] as const) mismatch(c, f.type === 'array');
+    mismatch('values', f.type === 'enum');
+    mismatch('to', f.type === 'ref');
+    mismatch('items', f.type === 'array');
+    mismatch('fields', f.type === 'object');
+    for (const which of ['default', 'example'] as const) {
+      const has = which === 'default' ? f.hasDefault : f.hasExample;
+      if (!has) continue;
+      const problem = valueProblem(f, f[which]);
+      if (problem) report('value-violates-field', { where, which, value: JSON.stringify(f[which]) ?? 'undefined', detail: problem }, joinPointer(f.pointer, which));
+    }
+  });
+};
+
+/** A light check of a declared default or example against its field; the runtime's Ajv schema is the full check. */
+function valueProblem(f: FieldModel, v: unknown): string | undefined {
+  if (v === null) return f.nullable ? undefined : 'the field is not nullable';
+  switch (f.type) {
+    case 'integer':
+      if (!Number.isInteger(v)) return 'not an integer';
+      break;
+    case 'number':
+      if (typeof v !== 'number') return 'not a number';
+      break;
+    case 'boolean':
+      return typeof v === 'boolean' ? undefined : 'not a boolean';
+    case 'enum':
+      return f.values?.includes(v as string) ? undefined : 'not one of the values';
+    case 'array':
+      return Array.isArray(v) ? undefined : 'not a list';
+    case 'object':
+      return typeof v === 'object' && !Array.isArray(v) ? undefined : 'not a mapping';
+    case 'json':
+      return undefined;
+    default:
+      if (typeof v !== 'string') return 'not a string';
+  }
+  if (typeof v === 'number') {
+    if (f.minimum !== undefined && v < f.minimum) return `below minimum ${f.minimum}`;
+    if (f.maximum !== undefined && v > f.maximum) return `above maximum ${f.maximum}`;
+    if (f.exclusiveMinimum !== undefined && v <= f.exclusiveMinimum) return `not above ${f.exclusiveMinimum}`;
+    if (f.exclusiveMaximum !== undefined && v >= f.exclusiveMaximum) return `not below ${f.exclusiveMaximum}`;
+  }
+  if (typeof v === 'string') {
+    const length = [...v].length;
+    if (f.minLength !== undefined && length < f.minLength) return `shorter than ${f.minLength}`;
+    if (f.maxLength !== undefined && length > f.maxLength) return `longer than ${f.maxLength}`;
+    if (f.pattern !== undefined) {
+      try {
+        if (!new RegExp(f.pattern, 'u').test(v)) return `does not match ${f.pattern}`;
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+const resourceRules: Rule = (ctx) => {
+  const { model, report } = ctx;
+  const ops = model.endpoints?.operations ?? [];
+  for (const r of model.resources) {
+    const addressed = ops.some((o) => o.resource === r.name && ['read', 'update', 'replace', 'delete', 'transition'].includes(o.action));
+    if (r.identifier === undefined) {
+      if (addressed) report('identifier-missing', { resource: r.name }, r.pointer);
+    } else {
+      const f = getField(r, r.identifier);
+      if (!f) {
+        checkFieldName(ctx, r, r.identifier, `${r.name}.identifier`, joinPointer(r.pointer, 'identifier'));
+      } else if (!['uuid', 'integer', 'string'].includes(f.type)) {
+        report('identifier-invalid', { resource: r.name, field: f.name, detail: `has type ${f.type}; an identifier is uuid, integer or string` }, f.pointer);
+      } else if (f.optional || f.nullable) {
+        report('identifier-invalid', { resource: r.name, field: f.name, detail: 'cannot be optional or nullable' }, f.pointer);
+      }
+    }
+    if (r.owner !== undefined) {
+      const f = checkFieldName(ctx, r, r.owner, `${r.name}.owner`, joinPointer(r.pointer, 'owner'));
+      if (f && f.type !== 'string') report('owner-field-invalid', { resource: r.name, field: f.name, detail: `has type ${f.type}; the owner field holds the subject, a string` }, f.pointer);
+      if (f && r.owner === r.identifier) report('owner-field-invalid', { resource: r.name, field: f.name, detail: 'is also the identifier' }, f.pointer);
+    }
+    const stamped = new Set(getStateMachine(model, r.name)?.transitions.flatMap((t) => (t.stamp !== undefined ? [t.stamp] : [])) ?? []);
+    for (const f of r.fields) {
+      if (f.type === 'state' && !getStateMachine(model, r.name)) report('missing-state-machine', { resource: r.name, field: f.name }, f.pointer);
+      if (f.generated !== undefined && f.type !== 'date' && f.type !== 'datetime') {
+        report('generated-type-mismatch', { where: `${r.name}.${f.name}`, option: 'generated', type: f.type }, joinPointer(f.pointer, 'generated'));
+      }
+      const serverSet = f.name === r.identifier || f.name === r.owner || f.type === 'state' || f.generated !== undefined || f.hasDefault || stamped.has(f.name);
+      if (f.readOnly && !f.optional && !serverSet) report('readonly-without-source', { resource: r.name, field: f.name }, f.pointer);
+    }
+  }
+};
+
+function reachable(m: StateMachineModel): Set<string> {
+  const seen = new Set<string>();
+  if (m.initial === undefined) return seen;
+  const queue = [m.initial];
+  while (queue.length > 0) {
+    const s = queue.shift()!;
+    if (seen.has(s)) continue;
+    seen.add(s);
+    for (const t of m.transitions) if (t.from.includes(s) && !seen.has(t.to)) queue.push(t.to);
+  }
+  return seen;
+}
+
+const stateRules: Rule = (ctx) => {
+  const { model, report } = ctx;
+  for (const m of model.stateMachines) {
+    const r = checkResourceName(ctx, m.resource, `states.${m.resource}`, m.pointer);
+    const declaredNames = names(m.states.filter((s) => s.declared));
+    const checkState = (name: string, where: string, pointer: string) => {
+      if (m.states.some((s) => s.declared) && !declaredNames.includes(name)) {
+        report('unknown-state', { where, name, resource: m.resource, suggestion: suggestion(name, declaredNames) }, pointer);
+        return false;
+      }
+      return true;
+    };
+    if (r) {
+      if (m.field === undefined) {
+        const stateFields = r.fields.filter((f) => f.type === 'state');
+        if (stateFields.length !== 1) {
+          report('state-field-mismatch', { detail: `the ${m.resource} state machine names no \`field\`, and ${r.name} has ${stateFields.length} fields of type state` }, m.pointer);
+        }
+      } else {
+        const f = checkFieldName(ctx, r, m.field, `states.${m.resource}.field`, joinPointer(m.pointer, 'field'));
+        if (f && f.type !== 'state') {
+          report('state-field-mismatch', { detail: `states.${m.resource}.field names ${r.name}.${f.name}, which has type ${f.type}, not state` }, joinPointer(m.pointer, 'field'));
+        }
+      }
+    }
+    if (m.initial === undefined) {
+      if (m.transitions.length > 0) report('missing-initial-state', { resource: m.resource }, m.pointer);
+    } else {
+      checkState(m.initial, `states.${m.resource}.initial`, joinPointer(m.pointer, 'initial'));
+    }
+    const raw = ctx.doc.states?.[m.resource];
+    for (const name of raw?.terminal ?? []) {
+      if (raw?.states?.[name]?.terminal === false) report('terminal-conflict', { state: name, resource: m.resource }, joinPointer(joinPointer(m.pointer, 'states'), name));
+      else checkState(name, `states.${m.resource}.terminal`, joinPointer(m.pointer, 'terminal'));
+    }
+    for (const t of m.transitions) {
+      t.from.forEach((f, i) => checkState(f, `transition ${m.resource}.${t.name}.from`, Array.isArray(t.from) ? joinPointer(joinPointer(t.pointer, 'from'), i) : joinPointer(t.pointer, 'from')));
+      checkState(t.to, `transition ${m.resource}.${t.name}.to`, joinPointer(t.pointer, 'to'));
+      if (r) t.requires.forEach((f, i) => checkFieldName(ctx, r, f, `transition ${m.resource}.${t.name}.requires`, joinPointer(joinPointer(t.pointer, 'requires'), i)));
+      if (r && t.stamp !== undefined) {
+        const f = checkFieldName(ctx, r, t.stamp, `transition ${m.resource}.${t.name}.stamp`, joinPointer(t.pointer, 'stamp'));
+        if (f && f.type !== 'date' && f.type !== 'datetime') report('generated-type-mismatch', { where: `transition ${m.resource}.${t.name}`, option: 'stamp', type: f.type }, joinPointer(t.pointer, 'stamp'));
+      }
+      if (t.emits !== undefined && !(model.events?.kinds ?? []).some((k) => k.name === t.emits)) {
+        report('unknown-event', { where: `transition ${m.resource}.${t.name}`, name: t.emits, suggestion: suggestion(t.emits, names(model.events?.kinds ?? [])) }, joinPointer(t.pointer, 'emits'));
+      }
+      for (const f of t.from) {
+        const s = m.states.find((x) => x.name === f);
+        if (s?.terminal) report('terminal-state-has-exit', { state: f, resource: m.resource, transition: t.name }, t.pointer);
+      }
+    }
+    if (m.initial !== undefined && m.states.some((s) => s.name === m.initial)) {
+      const seen = reachable(m);
+      for (const s of m.states) if (!seen.has(s.name)) report('unreachable-state', { state: s.name, resource: m.resource, initial: m.initial }, joinPointer(joinPointer(m.pointer, 'states'), s.name));
+    }
+    for (const s of m.states) {
+      if (!s.terminal && !m.transitions.some((t) => t.from.includes(s.name))) {
+        report('dead-end-state', { state: s.name, resource: m.resource }, joinPointer(joinPointer(m.pointer, 'states'), s.name));
+      }
+    }
+  }
+};
+
+const EXPECTED_METHODS: Partial<Record<OperationModel['action'], HttpMethod[]>> = {
+  create: ['POST', 'PUT'],
+  read: ['GET'],
+  list: ['GET'],
+  update: ['PATCH'],
+  replace: ['PUT'],
+  delete: ['DELETE'],
+  transition: ['POST', 'PUT', 'PATCH'],
+};
+
+/** Normalises a path template so `/a/{id}` and `/a/{key}` compare equal. */
+function routeShape(path: string): string {
+  return path.replace(/\{[^{}]*\}/g, '{}').replace(/\/+$/, '') || '/';
+}
+
+const operationRules: Rule = (ctx) => {
+  const { model, report } = ctx;
+  const ops = model.endpoints?.operations ?? [];
+  const seen = new Map<string, OperationModel>();
+  for (const o of ops) {
+    const where = `operation ${o.id}`;
+    if (!o.path.startsWith('/')) report('invalid-path', { operation: o.id, path: o.path, detail: 'must start with /' }, joinPointer(o.pointer, 'path'));
+    else if (/\{[^{}]*\{|\}[^{}]*\}/.test(o.path) || (o.path.match(/\{/g)?.length ?? 0) !== (o.path.match(/\}/g)?.length ?? 0)) {
+      report('invalid-path', { operation: o.id, path: o.path, detail: 'has unbalanced braces' }, joinPointer(o.pointer, 'path'));
+    } else if (o.pathParams.some((p) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p))) {
+      report('invalid-path', { operation: o.id, path: o.path, detail: 'has a parameter that is not a plain name' }, joinPointer(o.pointer, 'path'));
+    } else if (new Set(o.pathParams).size !== o.pathParams.length) {
+      report('invalid-path', { operation: o.id, path: o.path, detail: 'names the same parameter twice' }, joinPointer(o.pointer, 'path'));
+    }
+    const key = `${o.method} ${routeShape(o.path)}`;
+    const first = seen.get(key);
+    if (first) report('duplicate-route', { first: first.id, second: o.id, method: o.method, path: o.path }, o.pointer);
+    else seen.set(key, o);
+
+    const expected = EXPECTED_METHODS[o.action];
+    if (expected && !expected.includes(o.method)) report('method-action-mismatch', { operation: o.id, action: o.action, expected: expected.join(' or '), method: o.method }, joinPointer(o.pointer, 'method'));
+
+    let r: ResourceModel | undefined;
+    if (o.action !== 'custom') {
+      if (o.resource === undefined) report('action-needs-resource', { operation: o.id, action: o.action }, o.pointer);
+      else r = checkResourceName(ctx, o.resource, where, joinPointer(o.pointer, 'resource'));
+    } else if (o.resource !== undefined) {
+      r = checkResourceName(ctx, o.resource, where, joinPointer(o.pointer, 'resource'));
+    }
+
+    const addressesOne = ['read', 'update', 'replace', 'delete', 'transition'].includes(o.action);
+    if (o.action !== 'custom') {
+      if (addressesOne && o.pathParams.length !== 1) {
+        if (o.pathParams.length === 0) report('missing-path-parameter', { operation: o.id, action: o.action, example: `${o.path.replace(/\/$/, '')}/{id}` }, joinPointer(o.pointer, 'path'));
+        else report('unbound-path-parameter', { operation: o.id, detail: `a ${o.action} operation binds one path parameter (the identifier); {${o.pathParams.slice(1).join('}, {')}} would be ignored` }, joinPointer(o.pointer, 'path'));
+      }
+      if (!addressesOne && o.pathParams.length > 0) {
+        report('unbound-path-parameter', { operation: o.id, detail: `a ${o.action} operation binds no path parameter; {${o.pathParams.join('}, {')}} would be ignored` }, joinPointer(o.pointer, 'path'));
+      }
+    } else {
+      const bound = new Set(o.request?.fields?.map((f) => f.name) ?? []);
+      const unbound = o.pathParams.filter((p) => !bound.has(p));
+      if (unbound.length > 0 && o.request?.fields) {
+        report('unbound-path-parameter', { operation: o.id, detail: `path parameter {${unbound.join('}, {')}} is not a field of the request shape` }, joinPointer(o.pointer, 'path'));
+      }
+    }
+
+    if (o.action === 'transition') {
+      if (o.transition === undefined) report('action-needs-transition', { operation: o.id }, o.pointer);
+      else if (r) {
+        const m = getStateMachine(model, r.name);
+        if (!m) report('transition-without-machine', { operation: o.id, resource: r.name }, joinPointer(o.pointer, 'transition'));
+        else if (!m.transitions.some((t) => t.name === o.transition)) {
+          report('unknown-transition', { where, name: o.transition, resource: r.name, suggestion: suggestion(o.transition, names(m.transitions)) }, joinPointer(o.pointer, 'transition'));
+        }
+      }
+    } else if (o.transition !== undefined) {
+      report('misplaced-option', { operation: o.id, option: 'transition', action: o.action }, joinPointer(o.pointer, 'transition'));
+    }
+    if (o.action !== 'list') {
+      if (o.filter.length > 0) report('misplaced-option', { operation: o.id, option: 'filter', action: o.action }, joinPointer(o.pointer, 'filter'));
+      if (o.sort.length > 0) report('misplaced-option', { operation: o.id, option: 'sort', action: o.action }, joinPointer(o.pointer, 'sort'));
+    } else if (r) {
+      o.filter.forEach((f, i) => checkFieldName(ctx, r!, f, `${where} filter`, joinPointer(joinPointer(o.pointer, 'filter'), i)));
+      o.sort.forEach((f, i) => checkFieldName(ctx, r!, f, `${where} sort`, joinPointer(joinPointer(o.pointer, 'sort'), i)));
+    }
+    if (o.action === 'custom') {
+      if (o.handler === undefined) report('custom-needs-handler', { operation: o.id }, o.pointer);
+      if (!o.response) report('custom-needs-shape', { operation: o.id, which: 'response' }, o.pointer);
+      if (!o.request && o.method !== 'GET' && o.method !== 'DELETE') report('custom-needs-shape', { operation: o.id, which: 'request' }, o.pointer);
+    } else {
+      if (o.handler !== undefined) report('misplaced-option', { operation: o.id, option: 'handler', action: o.action }, joinPointer(o.pointer, 'handler'));
+    }
+    for (const which of ['request', 'response'] as const) {
+      const shape = o[which];
+      if (shape?.resource !== undefined) checkResourceName(ctx, shape.resource, `${where} ${which}`, joinPointer(joinPointer(o.pointer, which), 'resource'));
+    }
+    o.errors.forEach((e, i) => {
+      if (!(model.errors?.codes ?? []).some((c) => c.name === e)) {
+        report('unknown-error-code', { where, name: e, suggestion: suggestion(e, names(model.errors?.codes ?? [])) }, joinPointer(joinPointer(o.pointer, 'errors'), i));
+      }
+    });
+  }
+  // Paths that differ only where one has a parameter and the other a literal match the same request.
+  const list = [...seen.values()];
+  for (let i = 0; i < list.length; i++) {
+    for (let j = i + 1; j < list.length; j++) {
+      const a = list[i]!;
+      const b = list[j]!;
+      if (a.method !== b.method || routeShape(a.path) === routeShape(b.path)) continue;
+      const sa = routeShape(a.path).split('/');
+      const sb = routeShape(b.path).split('/');
+      if (sa.length !== sb.length) continue;
+      if (sa.every((s, k) => s === sb[k] || s === '{}' || sb[k] === '{}')) {
+        report('ambiguous-route', { first: a.id, second: b.id, path1: a.path, path2: b.path }, b.pointer);
+      }
+    }
+  }
+};
+
+const authRules: Rule = ({ model, report }) => {
+  const auth = model.authentication;
+  const schemes = names(auth?.schemes ?? []);
+  const scopes = (auth?.scopes ?? []).map((s) => s.name);
+  const checkRequirement = (req: OperationModel['auth'], where: string, pointer: string) => {
+    if (!req || req.kind === 'none') return;
+    req.schemes.forEach((s, i) => {
+      if (!schemes.includes(s)) report('unknown-scheme', { where, name: s, suggestion: suggestion(s, schemes) }, joinPointer(joinPointer(pointer, 'schemes'), i));
+    });
+    req.scopes.forEach((s, i) => {
+      if (!scopes.includes(s)) report('unknown-scope', { where, name: s, suggestion: suggestion(s, scopes) }, joinPointer(joinPointer(pointer, 'scopes'), i));
+    });
+  };
+  if (auth?.default) checkRequirement(auth.default, 'authentication.default', '/authentication/default');
+  for (const o of model.endpoints?.operations ?? []) if (o.authDeclared === 'operation') checkRequirement(o.auth, `operation ${o.id}`, joinPointer(o.pointer, 'auth'));
+  for (const s of auth?.schemes ?? []) {
+    const incomplete = (detail: string) => report('scheme-incomplete', { scheme: s.name, type: s.type, detail }, s.pointer);
+    if (s.type === 'api_key' && s.credentialName === undefined) incomplete('names no header or query parameter (`name`)');
+    if (s.type === 'oauth2_client_credentials' && s.tokenPath === undefined) incomplete('names no token endpoint (`token_path`)');
+    if (s.type === 'oauth2_client_credentials' && s.tokenPath !== undefined) {
+      const clash = (model.endpoints?.operations ?? []).find((o) => routeShape(o.path) === routeShape(s.tokenPath!) && o.method === 'POST');
+      if (clash) report('route-conflict', { what: `the token endpoint of scheme ${s.name}`, path: s.tokenPath, operation: clash.id }, joinPointer(s.pointer, 'token_path'));
+    }
+  }
+};
+
+const eventRules: Rule = ({ model, doc, report }) => {
+  const ev = model.events;
+  if (!ev) return;
+  for (const k of ev.kinds) {
+    if (!k.payload) report('event-payload-unknown', { name: k.name }, k.pointer);
+    else if (k.payload.resource !== undefined && !getResource(model, k.payload.resource)) {
+      report('unknown-resource', { where: `event ${k.name} payload`, name: k.payload.resource, suggestion: suggestion(k.payload.resource, names(model.resources)) }, joinPointer(joinPointer(k.pointer, 'payload'), 'resource'));
+    }
+    // A kind with `on` but no resource is reported as event-trigger-without-resource below.
+    if (k.triggers.length === 0 && (doc.events?.kinds?.[k.name]?.on ?? []).length === 0) {
+      report('undeclared-event-emission', { name: k.name }, k.pointer);
+    }
+  }
+  for (const k of ev.kinds) {
+    const raw = doc.events?.kinds?.[k.name];
+    const on = raw?.on ?? [];
+    if (raw?.resource !== undefined && !getResource(model, raw.resource)) {
+      report('unknown-resource', { where: `event ${k.name}`, name: raw.resource, suggestion: suggestion(raw.resource, names(model.resources)) }, joinPointer(k.pointer, 'resource'));
+    }
+    if (on.length > 0 && (raw?.resource ?? k.payload?.resource) === undefined) report('event-trigger-without-resource', { name: k.name, trigger: on.join(', ') }, joinPointer(k.pointer, 'on'));
+  }
+  const streamPath = ev.stream?.path;
+  if (streamPath !== undefined) {
+    const clash = (model.endpoints?.operations ?? []).find((o) => o.method === 'GET' && routeShape(o.path) === routeShape(streamPath));
+    if (clash) report('route-conflict', { what: 'the event stream', path: streamPath, operation: clash.id }, '/events/delivery/stream/path');
+  }
+};
+
+/** The conditions this spec's own declarations make the runtime able to produce, each with a reason. */
+export function getProducibleConditions(model: ServiceModel): Map<Condition, string> {
+  const out = new Map<Condition, string>();
+  const ops = model.endpoints?.operations ?? [];
+  // The built-in routes of model-routes.ts (token endpoint, event stream) produce conditions too.
+  const token = (model.authentication?.schemes ?? []).find((s) => s.type === 'oauth2_client_credentials' && s.tokenPath !== undefined);
+  const streamPath = model.events?.stream?.path;
+  if (ops.length === 0 && !token && streamPath === undefined) return out;
+  const takesBody = ops.find((o) => ['create', 'update', 'replace'].includes(o.action) || (o.action === 'custom' && o.request) || (o.action === 'transition'));
+  out.set('route_not_found', 'requests to undeclared paths');
+  out.set('method_not_allowed', 'requests with an undeclared method on a declared path');
+  out.set('internal', 'an unexpected failure');
+  const validating = ops.find((o) => o.action !== 'delete' && o.action !== 'read') ?? takesBody;
+  if (validating) out.set('validation', `operation ${validating.id} validates its input`);
+  if (takesBody) {
+    out.set('malformed_request', `operation ${takesBody.id} reads a JSON body`);
+    out.set('unsupported_media_type', `operation ${takesBody.id} reads a JSON body`);
+    out.set('body_too_large', `operation ${takesBody.id} reads a body`);
+  }
+  const one = ops.find((o) => ['read', 'update', 'replace', 'delete', 'transition'].includes(o.action));
+  if (one) out.set('missing_resource', `operation ${one.id} addresses one object by identifier`);
+  const tr = ops.find((o) => o.action === 'transition');
+  if (tr) out.set('illegal_transition', `operation ${tr.id} runs a transition`);
+  const secured = ops.find((o) => o.auth?.kind === 'required');
+  if (secured) {
+    out.set('missing_credential', `operation ${secured.id} requires a credential`);
+    out.set('invalid_credential', `operation ${secured.id} requires a credential`);
+    const tokens = (model.authentication?.schemes ?? []).filter((s) => s.type === 'bearer' || s.type === 'oauth2_client_credentials');
+    if (secured.auth?.kind === 'required' && secured.auth.schemes.some((s) => tokens.some((t) => t.name === s))) {
+      out.set('expired_credential', `operation ${secured.id} accepts tokens with a lifetime`);
+    }
+  }
+  const scoped = ops.find((o) => o.auth?.kind === 'required' && o.auth.scopes.length > 0);
+  if (scoped) out.set('missing_scope', `operation ${scoped.id} requires scopes`);
+  const forbidding = model.resources.find((r) => r.owner !== undefined && r.ownerAccess === 'forbidden');
+  if (forbidding) out.set('not_owner', `resource ${forbidding.name} answers other subjects' objects as forbidden`);
+  if ((model.limits?.rate.length ?? 0) > 0) out.set('rate_limited', 'limits.rate declares rate limits');
+  if (model.limits?.timeout) out.set('timeout', 'limits.timeout declares a time-out');
+  const referenced = model.resources.find((r) => model.resources.some((o) => o.fields.some((f) => f.type === 'ref' && f.to === r.name)) && ops.some((o) => o.resource === r.name && o.action === 'delete'));
+  if (referenced) out.set('in_use', `resource ${referenced.name} can be deleted while other objects refer to it`);
+  const unique = model.resources.find((r) => r.fields.some((f) => f.unique));
+  if (unique) out.set('unique_conflict', `resource ${unique.name} has a unique field`);
+  const withRef = model.resources.find((r) => r.fields.some((f) => f.type === 'ref') && ops.some((o) => o.resource === r.name && ['create', 'update', 'replace'].includes(o.action)));
+  if (withRef) out.set('reference_not_found', `resource ${withRef.name} has a ref field written by an operation`);
+  if (model.versioning?.placement) out.set('unsupported_version', 'versioning.placement lets a request name a version');
+  if (model.endpoints?.idempotency) {
+    out.set('idempotency_conflict', 'endpoints.idempotency declares Idempotency-Key handling');
+    out.set('idempotency_in_progress', 'endpoints.idempotency declares Idempotency-Key handling');
+  }
+  if (token) {
+    for (const c of ['validation', 'malformed_request', 'invalid_credential', 'missing_scope'] as const) {
+      if (!out.has(c)) out.set(c, `scheme ${token.name} serves a token endpoint at ${token.tokenPath}`);
+    }
+  }
+  if (streamPath !== undefined) {
+    for (const c of ['missing_credential', 'invalid_credential'] as const) if (!out.has(c)) out.set(c, `the event stream at ${streamPath} requires a credential`);
+  }
+  return out;
+}
+
+const errorRules: Rule = ({ model, report }) => {
+  const errs = model.errors;
+  const owner = new Map<Condition, string>();
+  for (const c of errs?.codes ?? []) {
+    if (c.status < 400 || c.status > 599) report('error-status-not-error', { name: c.name, status: c.status }, joinPointer(c.pointer, 'status'));
+    for (const cond of c.when) {
+      const first = owner.get(cond);
+      if (first !== undefined) report('duplicate-condition', { condition: cond, first, second: c.name }, joinPointer(c.pointer, 'when'));
+      else owner.set(cond, c.name);
+    }
+  }
+  for (const [cond, because] of getProducibleConditions(model)) {
+    if (!owner.has(cond)) report('undeclared-condition', { condition: cond, because }, model.present.errors ? '/errors' : '');
+  }
+  if (errs?.body?.kind === 'declared') {
+    const fields = errs.body.fields.map((f) => f.name);
+    if (!fields.includes('code')) report('error-body-missing-field', { field: 'code', detail: 'the runtime writes the error code there' }, '/errors/body');
+  }
+};
+
+const limitRules: Rule = ({ model, report }) => {
+  const l = model.limits;
+  if (!l) return;
+  if (l.pageSize?.default !== undefined && l.pageSize.max !== undefined && l.pageSize.default > l.pageSize.max) {
+    report('page-size-default-above-max', { default: l.pageSize.default, max: l.pageSize.max }, '/limits/page_size/default');
+  }
+  const opIds = (model.endpoints?.operations ?? []).map((o) => o.id);
+  const seen = new Map<string, number>();
+  l.rate.forEach((r, i) => {
+    (r.operations ?? []).forEach((op, j) => {
+      if (!opIds.includes(op)) report('unknown-operation', { where: `limits.rate[${i}]`, name: op, suggestion: suggestion(op, opIds) }, joinPointer(joinPointer(r.pointer, 'operations'), j));
+    });
+    const key = `${r.by ?? ''}|${r.per.ms}|${[...(r.operations ?? [])].sort().join(',')}`;
+    const first = seen.get(key);
+    if (first !== undefined) report('duplicate-rate-limit', { first: `[${first}]`, second: `[${i}]` }, r.pointer);
+    else seen.set(key, i);
+  });
+};
+
+function compareVersions(scheme: 'date' | 'semver' | 'integer', a: string, b: string): number {
+  if (scheme === 'integer') return Number(a) - Number(b);
+  if (scheme === 'semver') {
+    const pa = a.split(/[.-]/).slice(0, 3).map(Number);
+    const pb = b.split(/[.-]/).slice(0, 3).map(Number);
+    for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return (pa[i] ?? 0) - (pb[i] ?? 0);
+    return 0;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const VERSION_FORMS = {
+  date: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/,
+  semver: /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?$/,
+  integer: /^(0|[1-9]\d*)$/,
+};
+
+const versionRules: Rule = ({ model, report }) => {
+  const v = model.versioning;
+  if (!v) return;
+  if ((v.current !== undefined || v.supported.length > 0) && !v.placement) report('missing-version-placement', {}, '/versioning');
+  if (v.placement?.kind === 'path' && !v.placement.template.includes('{version}')) {
+    report('version-placement-unused', { path: v.placement.template, version: '{version}' }, '/versioning/placement/path');
+  }
+  const all = [...(v.current !== undefined ? [{ version: v.current, pointer: '/versioning/current' }] : []), ...v.supported.map((s) => ({ version: s.version, pointer: joinPointer(s.pointer, 'version') }))];
+  const seen = new Set<string>();
+  for (const { version, pointer } of all) {
+    if (v.scheme && !VERSION_FORMS[v.scheme].test(version)) report('invalid-version', { where: pointer.slice(1).replace(/\//g, '.'), version, scheme: v.scheme }, pointer);
+    if (seen.has(version)) report('duplicate-version', { version }, pointer);
+    seen.add(version);
+  }
+  for (const s of v.supported) {
+    if (v.scheme && v.current !== undefined && VERSION_FORMS[v.scheme].test(s.version) && VERSION_FORMS[v.scheme].test(v.current) && compareVersions(v.scheme, s.version, v.current) >= 0 && s.version !== v.current) {
+      report('version-order', { version: s.version, current: v.current }, joinPointer(s.pointer, 'version'));
+    }
+    if (s.deprecated !== undefined && s.sunset !== undefined && s.sunset < s.deprecated) {
+      report('sunset-before-deprecation', { version: s.version, sunset: s.sunset, deprecated: s.deprecated }, joinPointer(s.pointer, 'sunset'));
+    }
+    for (const c of s.changes) {
+      if (c.resource === undefined) continue;
+      const r = getResource(model, c.resource);
+      if (!r) report('unknown-resource', { where: `version ${s.version} change`, name: c.resource, suggestion: suggestion(c.resource, names(model.resources)) }, s.pointer);
+      else if (c.kind === 'rename_field' && c.to !== undefined && !getField(r, c.to)) {
+        report('unknown-field', { where: `version ${s.version} rename_field.to`, name: c.to, resource: r.name, suggestion: suggestion(c.to, names(r.fields)) }, s.pointer);
+      }
+    }
+  }
+};
+
+export const RULES: readonly Rule[] = [fieldRules, resourceRules, stateRules, operationRules, authRules, eventRules, errorRules, limitRules, versionRules];
+
+/** Runs every semantic rule; diagnostics carry JSON pointers, to be placed by the caller. */
+export function checkModel(model: ServiceModel, doc: SpecDocument): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const report: Report = (code, params, pointer) => out.push(createDiagnostic(code, params, { pointer }));
+  for (const rule of RULES) rule({ model, doc, report });
+  return out;
+}

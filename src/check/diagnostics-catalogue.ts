@@ -1,0 +1,154 @@
+// Every diagnostic code the toolkit can emit. docs/diagnostics.md documents each one;
+// test/check/diagnostics-catalogue.test.ts keeps the two in step.
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface SourcePosition {
+  line: number;
+  column: number;
+}
+
+export interface Diagnostic {
+  code: DiagnosticCode;
+  severity: Severity;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  /** JSON pointer into the spec document, when the diagnostic is about a place in it. */
+  pointer?: string;
+}
+
+interface MessageDef {
+  severity: Severity;
+  /** A template; `{name}` is replaced by the parameter of that name. */
+  message: string;
+}
+
+export const DIAGNOSTICS = {
+  // load
+  'file-not-found': { severity: 'error', message: 'no such file: {path}' },
+  'file-is-directory': { severity: 'error', message: '{path} is a directory, not a spec file' },
+  'file-unreadable': { severity: 'error', message: 'cannot read {path}: {reason}' },
+  'file-too-large': { severity: 'error', message: 'the spec is {size} bytes; the limit is {limit} bytes' },
+  'invalid-utf8': { severity: 'error', message: 'the file is not valid UTF-8' },
+  'empty-document': { severity: 'error', message: 'the file is empty; a spec needs at least `servicespec: 1`' },
+  'yaml-syntax': { severity: 'error', message: 'YAML syntax error ({yamlCode}): {detail}' },
+  'duplicate-key': { severity: 'error', message: 'duplicate key {key}' },
+  'multiple-documents': { severity: 'error', message: 'the file holds more than one YAML document; a spec is one document' },
+  'nesting-too-deep': { severity: 'error', message: 'the document nests deeper than {limit} levels' },
+  'not-a-mapping': { severity: 'error', message: 'the top level must be a mapping of the spec parts, not {found}' },
+  // structure (JSON Schema)
+  'missing-format-version': { severity: 'error', message: 'the key `servicespec` (the format version) is required' },
+  'unsupported-format-version': { severity: 'error', message: 'format version {found} is not supported; this tool reads version 1' },
+  'unknown-key': { severity: 'error', message: 'unknown key `{key}` at {where}{suggestion}' },
+  'missing-key': { severity: 'error', message: '`{key}` is required at {where}' },
+  'wrong-type': { severity: 'error', message: '{where} must be {expected}' },
+  'invalid-value': { severity: 'error', message: '{where}: {detail}' },
+  // semantic rules
+  'unknown-resource': { severity: 'error', message: '{where} names resource `{name}`, which is not declared{suggestion}' },
+  'unknown-field': { severity: 'error', message: '{where} names field `{name}`, which resource {resource} does not have{suggestion}' },
+  'unknown-transition': { severity: 'error', message: '{where} names transition `{name}`, which the {resource} state machine does not declare{suggestion}' },
+  'unknown-state': { severity: 'error', message: '{where} names state `{name}`, which the {resource} state machine does not declare{suggestion}' },
+  'unknown-event': { severity: 'error', message: '{where} emits event `{name}`, which is not declared under events.kinds{suggestion}' },
+  'unknown-scope': { severity: 'error', message: '{where} requires scope `{name}`, which is not declared under authentication.scopes{suggestion}' },
+  'unknown-scheme': { severity: 'error', message: '{where} names scheme `{name}`, which is not declared under authentication.schemes{suggestion}' },
+  'unknown-error-code': { severity: 'error', message: '{where} names error code `{name}`, which is not declared under errors.codes{suggestion}' },
+  'unknown-operation': { severity: 'error', message: '{where} names operation `{name}`, which is not declared{suggestion}' },
+  'unreachable-state': { severity: 'warning', message: 'state `{state}` of {resource} cannot be reached from the initial state `{initial}`' },
+  'dead-end-state': { severity: 'warning', message: 'state `{state}` of {resource} is not terminal but has no transition out of it' },
+  'terminal-state-has-exit': { severity: 'error', message: 'state `{state}` of {resource} is terminal, but transition `{transition}` leaves it' },
+  'missing-initial-state': { severity: 'error', message: 'the {resource} state machine declares transitions but no initial state' },
+  'terminal-conflict': { severity: 'error', message: 'state `{state}` of {resource} is listed as terminal but declared `terminal: false`' },
+  'state-field-mismatch': { severity: 'error', message: '{detail}' },
+  'missing-state-machine': { severity: 'error', message: 'field {resource}.{field} has type state, but no state machine for {resource} is declared under states' },
+  'duplicate-route': { severity: 'error', message: 'operations `{first}` and `{second}` both answer {method} {path}' },
+  'ambiguous-route': { severity: 'warning', message: 'operations `{first}` and `{second}` have paths {path1} and {path2} that match the same requests' },
+  'unbound-path-parameter': { severity: 'error', message: 'operation `{operation}`: {detail}' },
+  'missing-path-parameter': { severity: 'error', message: 'operation `{operation}` ({action}) needs the identifier in its path, e.g. `{example}`' },
+  'invalid-path': { severity: 'error', message: 'operation `{operation}`: path `{path}` {detail}' },
+  'action-needs-resource': { severity: 'error', message: 'operation `{operation}` has action {action}, which needs `resource`' },
+  'action-needs-transition': { severity: 'error', message: 'operation `{operation}` has action transition, which needs `transition`' },
+  'transition-without-machine': { severity: 'error', message: 'operation `{operation}` names a transition, but {resource} has no state machine' },
+  'method-action-mismatch': { severity: 'warning', message: 'operation `{operation}`: action {action} is usually {expected}, not {method}' },
+  'custom-needs-shape': { severity: 'warning', message: 'custom operation `{operation}` declares no {which} shape' },
+  'custom-needs-handler': { severity: 'error', message: 'custom operation `{operation}` names no handler' },
+  'misplaced-option': { severity: 'warning', message: 'operation `{operation}`: `{option}` has no effect on action {action}' },
+  'undeclared-event-emission': { severity: 'warning', message: 'event `{name}` is declared but nothing emits it (no `on` and no transition `emits` it)' },
+  'event-payload-unknown': { severity: 'warning', message: 'event `{name}` declares no payload' },
+  'event-trigger-without-resource': { severity: 'error', message: 'event `{name}` is emitted on {trigger}, but names no resource (neither `resource` nor a payload resource)' },
+  'undeclared-condition': { severity: 'warning', message: 'the service can produce condition `{condition}` ({because}), but no error code declares it under errors.codes.*.when' },
+  'duplicate-condition': { severity: 'error', message: 'condition `{condition}` is declared by both `{first}` and `{second}`' },
+  'error-status-not-error': { severity: 'error', message: 'error code `{name}` has status {status}, which is not an error status (400–599)' },
+  'error-body-missing-field': { severity: 'warning', message: 'the declared error body has no field `{field}`; {detail}' },
+  'page-size-default-above-max': { severity: 'error', message: 'limits.page_size.default ({default}) is above limits.page_size.max ({max})' },
+  'invalid-pattern': { severity: 'error', message: '{where}: `{pattern}` is not a valid regular expression ({reason})' },
+  'invalid-constraint-range': { severity: 'error', message: '{where}: {low} ({lowValue}) is above {high} ({highValue})' },
+  'constraint-type-mismatch': { severity: 'warning', message: '{where}: `{constraint}` has no effect on a field of type {type}' },
+  'enum-needs-values': { severity: 'error', message: '{where} has type enum but declares no `values`' },
+  'ref-needs-target': { severity: 'error', message: '{where} has type ref but names no resource in `to`' },
+  'array-needs-items': { severity: 'error', message: '{where} has type array but declares no `items`' },
+  'value-violates-field': { severity: 'error', message: '{where}: the declared {which} {value} does not satisfy the field ({detail})' },
+  'readonly-without-source': { severity: 'error', message: 'field {resource}.{field} is read-only and required, but nothing gives it a value (declare `default`, `generated`, make it optional, or set it by a transition `stamp`)' },
+  'generated-type-mismatch': { severity: 'error', message: '{where}: `{option}` needs a date or datetime field, not {type}' },
+  'identifier-missing': { severity: 'error', message: 'resource {resource} is used by operations that address one object, but declares no identifier field' },
+  'identifier-invalid': { severity: 'error', message: 'resource {resource}: identifier field `{field}` {detail}' },
+  'owner-field-invalid': { severity: 'error', message: 'resource {resource}: owner field `{field}` {detail}' },
+  'missing-version-placement': { severity: 'error', message: 'versioning declares versions but no placement (header, path, query or media_type)' },
+  'version-placement-unused': { severity: 'error', message: 'versioning.placement.path `{path}` must contain `{version}`' },
+  'invalid-version': { severity: 'error', message: '{where}: `{version}` is not a valid {scheme} version' },
+  'duplicate-version': { severity: 'error', message: 'version `{version}` is listed more than once' },
+  'version-order': { severity: 'warning', message: 'supported version `{version}` is not older than the current version `{current}`' },
+  'sunset-before-deprecation': { severity: 'error', message: 'version `{version}`: sunset {sunset} comes before deprecation {deprecated}' },
+  'route-conflict': { severity: 'error', message: '{what} path {path} collides with operation `{operation}`' },
+  'scheme-incomplete': { severity: 'error', message: 'scheme `{scheme}` ({type}) {detail}' },
+  'duplicate-rate-limit': { severity: 'warning', message: 'rate limits {first} and {second} declare the same partition and window' },
+  // command line / runtime start
+  'usage-error': { severity: 'error', message: '{detail}' },
+  'output-unwritable': { severity: 'error', message: 'cannot write {path}: {reason}' },
+  // ---- export / import (src/export, src/import) ---------------------------------------------------------------
+  'export-extension': { severity: 'info', message: '{item}: {target} has no native place for it; written to {extension}' },
+  'export-not-shown': { severity: 'info', message: '{item} is not shown in the spec; {target} requires {field}, which says "not shown"' },
+  'export-skipped': { severity: 'warning', message: '{item} is left out of the {target} document: {reason}' },
+  'import-not-openapi': { severity: 'error', message: 'cannot import {path}: {detail}' },
+  'import-invalid-openapi': { severity: 'warning', message: 'the document does not validate as OpenAPI ({detail}); importing what can be read' },
+  'import-dropped': { severity: 'warning', message: '{item} has no place in a servicespec and is left out: {reason}' },
+  'import-renamed': { severity: 'warning', message: '{what} `{from}` is named `{to}` in the spec: {reason}' },
+  'import-custom-operation': { severity: 'info', message: 'operation `{operation}` is imported as a custom operation: {reason}' },
+  'import-approximated': { severity: 'warning', message: '{item} is imported as {as}: {reason}' },
+  'import-extension-invalid': { severity: 'warning', message: '{extension} at {where} is not valid ({detail}) and is ignored' },
+} as const satisfies Record<string, MessageDef>;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTICS;
+
+export function isDiagnosticCode(code: string): code is DiagnosticCode {
+  return Object.prototype.hasOwnProperty.call(DIAGNOSTICS, code);
+}
+
+export interface DiagnosticLocation {
+  file?: string;
+  line?: number;
+  column?: number;
+  pointer?: string;
+}
+
+export function createDiagnostic(
+  code: DiagnosticCode,
+  params: Record<string, string | number> = {},
+  location: DiagnosticLocation = {},
+): Diagnostic {
+  const def: MessageDef = DIAGNOSTICS[code];
+  const message = def.message.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole,
+  );
+  const d: Diagnostic = { code, severity: def.severity, message };
+  if (location.file !== undefined) d.file = location.file;
+  if (location.line !== undefined) d.line = location.line;
+  if (location.column !== undefined) d.column = location.column;
+  if (location.pointer !== undefined) d.pointer = location.pointer;
+  return d;
+}
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}

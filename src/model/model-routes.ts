@@ -1,0 +1,173 @@
+import { getProducibleConditions } from '../check/check-rules.js';
+import type { Condition, HttpMethod } from '../spec/spec-types.js';
+import { getField, getResource, getStateMachine } from './model-builder.js';
+import type { FieldModel, OperationModel, ResourceModel, SchemeModel, ServiceModel, StateMachineModel, TransitionModel } from './model-types.js';
+
+// The one derived view of what a spec serves. The runtime registers exactly these routes and the
+// exporters document exactly these, so served and documented cannot drift.
+
+/** Query parameter names the format defines for list operations (docs/format.md). */
+export const LIST_PARAMS = { limit: 'limit', cursor: 'cursor', sort: 'sort' } as const;
+/** Response field names the format defines for a list page. */
+export const PAGE_FIELDS = { items: 'items', next: 'next_cursor' } as const;
+
+export interface QueryParam {
+  name: string;
+  /** The field it filters on, for filter parameters. */
+  field?: FieldModel;
+  kind: 'limit' | 'cursor' | 'sort' | 'filter' | 'version';
+}
+
+interface RouteBase {
+  method: HttpMethod;
+  /** The full path template as served, `{name}` for parameters (includes a version prefix). */
+  path: string;
+  /** The same path in Fastify's syntax (`:name`). */
+  routerPath: string;
+  pathParams: readonly string[];
+  /** The conditions this route can produce (mapped to declared codes by `getErrorCodes`). */
+  conditions: readonly Condition[];
+}
+
+export interface OperationRoute extends RouteBase {
+  kind: 'operation';
+  operation: OperationModel;
+  resource?: ResourceModel;
+  machine?: StateMachineModel;
+  transition?: TransitionModel;
+  query: readonly QueryParam[];
+  /** Whether the route reads a JSON body. */
+  hasBody: boolean;
+  successStatus: number;
+}
+
+export interface TokenRoute extends RouteBase {
+  kind: 'token';
+  scheme: SchemeModel;
+}
+
+export interface StreamRoute extends RouteBase {
+  kind: 'stream';
+}
+
+export type Route = OperationRoute | TokenRoute | StreamRoute;
+
+function withPrefix(model: ServiceModel, path: string): string {
+  const p = model.versioning?.placement;
+  if (p?.kind !== 'path') return path;
+  return `${p.template.replace(/\/+$/, '')}${path}`;
+}
+
+function toRouterPath(path: string): string {
+  return path.replace(/\{([^{}]*)\}/g, ':$1');
+}
+
+function getPathParamNames(path: string): string[] {
+  return Array.from(path.matchAll(/\{([^{}]*)\}/g), (m) => m[1] ?? '');
+}
+
+const BODY_ACTIONS = new Set(['create', 'update', 'replace', 'transition']);
+
+function operationConditions(model: ServiceModel, o: OperationModel, resource: ResourceModel | undefined, hasBody: boolean): Condition[] {
+  const c = new Set<Condition>(['internal']);
+  if (hasBody) ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'].forEach((x) => c.add(x as Condition));
+  if (o.action === 'list' || (o.action === 'custom' && o.method === 'GET')) c.add('validation');
+  if (['read', 'update', 'replace', 'delete', 'transition'].includes(o.action)) c.add('missing_resource');
+  if (o.action === 'transition') c.add('illegal_transition');
+  if (o.auth?.kind === 'required') {
+    c.add('missing_credential');
+    c.add('invalid_credential');
+    const tokens = (model.authentication?.schemes ?? []).filter((s) => (s.type === 'bearer' || s.type === 'oauth2_client_credentials') && o.auth?.kind === 'required' && o.auth.schemes.includes(s.name));
+    if (tokens.length > 0) c.add('expired_credential');
+    if (o.auth.scopes.length > 0) c.add('missing_scope');
+    if (resource?.owner !== undefined && resource.ownerAccess === 'forbidden' && o.action !== 'create' && o.action !== 'list') c.add('not_owner');
+  }
+  if ((model.limits?.rate ?? []).some((r) => !r.operations || r.operations.includes(o.id))) c.add('rate_limited');
+  if (model.limits?.timeout) c.add('timeout');
+  if (resource && ['create', 'update', 'replace'].includes(o.action)) {
+    if (resource.fields.some((f) => f.unique)) c.add('unique_conflict');
+    if (resource.fields.some((f) => f.type === 'ref')) c.add('reference_not_found');
+  }
+  if (resource && o.action === 'delete' && model.resources.some((r) => r.fields.some((f) => f.type === 'ref' && f.to === resource.name))) c.add('in_use');
+  if (model.versioning?.placement) c.add('unsupported_version');
+  if (model.endpoints?.idempotency && (o.method === 'POST' || o.method === 'PATCH') && o.idempotent !== false) {
+    c.add('idempotency_conflict');
+    c.add('idempotency_in_progress');
+  }
+  return [...c];
+}
+
+/** Every route the spec serves, in the order of the spec's operations, then the built-in ones. */
+export function getRoutes(model: ServiceModel): Route[] {
+  const routes: Route[] = [];
+  const versionQuery = model.versioning?.placement?.kind === 'query' ? model.versioning.placement.name : undefined;
+  for (const o of model.endpoints?.operations ?? []) {
+    const resource = getResource(model, o.resource);
+    const machine = getStateMachine(model, o.resource);
+    const transition = machine?.transitions.find((t) => t.name === o.transition);
+    const path = withPrefix(model, o.path);
+    const hasBody = BODY_ACTIONS.has(o.action) || (o.action === 'custom' && o.request !== undefined && o.method !== 'GET' && o.method !== 'DELETE');
+    const query: QueryParam[] = [];
+    if (o.action === 'list') {
+      query.push({ name: LIST_PARAMS.limit, kind: 'limit' }, { name: LIST_PARAMS.cursor, kind: 'cursor' });
+      for (const name of o.filter) {
+        const field = getField(resource, name);
+        query.push(field ? { name, kind: 'filter', field } : { name, kind: 'filter' });
+      }
+      if (o.sort.length > 0) query.push({ name: LIST_PARAMS.sort, kind: 'sort' });
+    }
+    if (versionQuery !== undefined) query.push({ name: versionQuery, kind: 'version' });
+    const route: OperationRoute = {
+      kind: 'operation',
+      method: o.method,
+      path,
+      routerPath: toRouterPath(path),
+      pathParams: getPathParamNames(path),
+      conditions: operationConditions(model, o, resource, hasBody),
+      operation: o,
+      query,
+      hasBody,
+      successStatus: o.status,
+    };
+    if (resource) route.resource = resource;
+    if (machine) route.machine = machine;
+    if (transition) route.transition = transition;
+    routes.push(route);
+  }
+  for (const s of model.authentication?.schemes ?? []) {
+    if (s.type !== 'oauth2_client_credentials' || s.tokenPath === undefined) continue;
+    const path = s.tokenPath;
+    routes.push({
+      kind: 'token',
+      method: 'POST',
+      path,
+      routerPath: toRouterPath(path),
+      pathParams: [],
+      conditions: ['validation', 'malformed_request', 'invalid_credential', 'missing_scope', 'internal'],
+      scheme: s,
+    });
+  }
+  const stream = model.events?.stream?.path;
+  if (stream !== undefined) {
+    const path = withPrefix(model, stream);
+    routes.push({ kind: 'stream', method: 'GET', path, routerPath: toRouterPath(path), pathParams: getPathParamNames(path), conditions: ['missing_credential', 'invalid_credential', 'internal'] });
+  }
+  return routes;
+}
+
+/** The declared error codes a route can answer with, by condition; conditions with no code are left out. */
+export function getErrorCodes(model: ServiceModel, route: Route): { condition: Condition; code: string; status: number }[] {
+  const out: { condition: Condition; code: string; status: number }[] = [];
+  for (const condition of route.conditions) {
+    const name = model.errors?.byCondition[condition];
+    const code = model.errors?.codes.find((c) => c.name === name);
+    if (code) out.push({ condition, code: code.name, status: code.status });
+  }
+  return out;
+}
+
+/** Conditions the spec can produce that no error code declares: the runtime must refuse or fall back. */
+export function getUndeclaredConditions(model: ServiceModel): Condition[] {
+  const declared = model.errors?.byCondition ?? {};
+  return [...getProducibleConditions(model).keys()].filter((c) => declared[c] === undefined);
+}

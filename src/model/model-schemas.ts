@@ -1,0 +1,149 @@
+import { getField, getResource, getStateMachine } from './model-builder.js';
+import type { FieldModel, ResourceModel, ServiceModel, ShapeModel } from './model-types.js';
+
+// JSON Schema (draft 2020-12 vocabulary) for resources and shapes. The runtime compiles these with Ajv and
+// the exporters publish them, so what is validated and what is documented are one thing.
+
+export type JsonSchema = Record<string, unknown>;
+
+/** Which view of a resource a schema describes. */
+export type SchemaView = 'response' | 'create' | 'replace' | 'update';
+
+export interface SchemaOptions {
+  /** Add description, default and examples (for documents; the runtime leaves them out). */
+  annotations?: boolean;
+  /** Bound integers to the safe range when the spec states no bound (the runtime's own guard). */
+  safeIntegers?: boolean;
+}
+
+const FORMATS: Partial<Record<FieldModel['type'], string>> = {
+  date: 'date',
+  datetime: 'date-time',
+  uuid: 'uuid',
+  email: 'email',
+  uri: 'uri',
+};
+
+function identifierSchema(model: ServiceModel, resource: ResourceModel | undefined, opts: SchemaOptions): JsonSchema {
+  const id = resource?.identifier !== undefined ? getField(resource, resource.identifier) : undefined;
+  if (!id) return {};
+  return getFieldSchema(model, { ...id, readOnly: false, description: undefined, hasDefault: false, hasExample: false }, resource, { ...opts, annotations: false });
+}
+
+/** The schema of one field's value. */
+export function getFieldSchema(model: ServiceModel, f: FieldModel, resource: ResourceModel | undefined, opts: SchemaOptions = {}): JsonSchema {
+  let s: JsonSchema;
+  switch (f.type) {
+    case 'string':
+    case 'date':
+    case 'datetime':
+    case 'uuid':
+    case 'email':
+    case 'uri':
+      s = { type: 'string' };
+      if (FORMATS[f.type]) s.format = FORMATS[f.type];
+      if (f.minLength !== undefined) s.minLength = f.minLength;
+      if (f.maxLength !== undefined) s.maxLength = f.maxLength;
+      if (f.pattern !== undefined) s.pattern = f.pattern;
+      break;
+    case 'integer':
+    case 'number':
+      s = { type: f.type };
+      for (const k of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] as const) if (f[k] !== undefined) s[k] = f[k];
+      if (opts.safeIntegers && f.type === 'integer') {
+        if (s.minimum === undefined && s.exclusiveMinimum === undefined) s.minimum = Number.MIN_SAFE_INTEGER;
+        if (s.maximum === undefined && s.exclusiveMaximum === undefined) s.maximum = Number.MAX_SAFE_INTEGER;
+      }
+      break;
+    case 'boolean':
+      s = { type: 'boolean' };
+      break;
+    case 'enum':
+      s = { enum: [...(f.values ?? [])] };
+      break;
+    case 'state': {
+      const m = getStateMachine(model, resource?.name);
+      s = m && m.states.length > 0 ? { type: 'string', enum: m.states.map((x) => x.name) } : { type: 'string' };
+      break;
+    }
+    case 'ref':
+      s = identifierSchema(model, getResource(model, f.to), opts);
+      break;
+    case 'array':
+      s = { type: 'array' };
+      if (f.items) s.items = getFieldSchema(model, f.items, resource, opts);
+      if (f.minItems !== undefined) s.minItems = f.minItems;
+      if (f.maxItems !== undefined) s.maxItems = f.maxItems;
+      if (f.uniqueItems !== undefined) s.uniqueItems = f.uniqueItems;
+      break;
+    case 'object':
+      s = getObjectSchema(model, f.fields ?? [], resource, 'create', opts, true);
+      break;
+    case 'json':
+      s = {};
+      break;
+  }
+  if (f.nullable) {
+    if (Array.isArray(s.enum)) s.enum = [...(s.enum as unknown[]), null];
+    else if (typeof s.type === 'string') s.type = [s.type, 'null'];
+    else if (Object.keys(s).length > 0) s = { anyOf: [s, { type: 'null' }] };
+  }
+  if (opts.annotations) {
+    if (f.description !== undefined) s.description = f.description;
+    if (f.hasDefault) s.default = f.default;
+    if (f.hasExample) s.examples = [f.example];
+    if (f.readOnly || f.type === 'state') s.readOnly = true;
+  }
+  return s;
+}
+
+/** Whether a field may be written in a request of the given view. */
+export function isWritable(resource: ResourceModel | undefined, f: FieldModel, view: SchemaView): boolean {
+  if (view === 'response') return true;
+  if (f.readOnly || f.type === 'state') return false;
+  if (resource && (f.name === resource.identifier || f.name === resource.owner)) return false;
+  if (f.writeOnce && view !== 'create') return false;
+  return true;
+}
+
+function getObjectSchema(model: ServiceModel, fields: readonly FieldModel[], resource: ResourceModel | undefined, view: SchemaView, opts: SchemaOptions, nested = false): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const f of fields) {
+    // The identifier and owner are top-level fields; a nested field of the same name is an ordinary field.
+    if (!isWritable(nested ? undefined : resource, f, view)) continue;
+    properties[f.name] = getFieldSchema(model, f, resource, opts);
+    const mustSend = view === 'response' ? !f.optional : view !== 'update' && !f.optional && !f.hasDefault;
+    if (mustSend) required.push(f.name);
+  }
+  const s: JsonSchema = { type: 'object', properties, additionalProperties: false };
+  if (required.length > 0) s.required = required;
+  return s;
+}
+
+/** A resource as the service returns it, or as a create / replace / update request must be. */
+export function getResourceSchema(model: ServiceModel, resource: ResourceModel, view: SchemaView, opts: SchemaOptions = {}): JsonSchema {
+  const s = getObjectSchema(model, resource.fields, resource, view, opts);
+  // Nested objects are written whole, so only the top level of a response is read-only aware.
+  if (opts.annotations && resource.description !== undefined) s.description = resource.description;
+  return s;
+}
+
+/** The body a transition accepts: the fields it requires that a client may write. */
+export function getTransitionSchema(model: ServiceModel, resource: ResourceModel, requires: readonly string[], opts: SchemaOptions = {}): JsonSchema {
+  const fields = requires.map((n) => getField(resource, n)).filter((f): f is FieldModel => f !== undefined);
+  const s = getObjectSchema(model, fields, resource, 'update', opts);
+  return s;
+}
+
+/** A declared request or response shape of a custom operation or event payload. */
+export function getShapeSchema(model: ServiceModel, shape: ShapeModel, view: SchemaView, opts: SchemaOptions = {}): JsonSchema {
+  let s: JsonSchema;
+  if (shape.resource !== undefined) {
+    const r = getResource(model, shape.resource);
+    s = r ? getResourceSchema(model, r, view, opts) : {};
+  } else {
+    s = getObjectSchema(model, shape.fields ?? [], undefined, view === 'response' ? 'response' : 'create', opts);
+  }
+  return shape.list ? { type: 'array', items: s } : s;
+}

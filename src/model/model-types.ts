@@ -1,0 +1,280 @@
+import type {
+  Action,
+  Condition,
+  EventTrigger,
+  FieldType,
+  HttpMethod,
+  PartName,
+  SchemeType,
+} from '../spec/spec-types.js';
+
+// The ServiceModel: one frozen, normalised view of a spec that every renderer, the runtime and the
+// tester read. Anything the spec does not state is `undefined` here (never a guessed value); the only
+// defaults applied are the ones the format itself defines (docs/format.md lists them).
+
+/** A duration as written and in milliseconds. */
+export interface Duration {
+  text: string;
+  ms: number;
+}
+
+/** A size as written and in bytes. */
+export interface Size {
+  text: string;
+  bytes: number;
+}
+
+export interface FieldModel {
+  name: string;
+  pointer: string;
+  type: FieldType;
+  description?: string;
+  optional: boolean;
+  nullable: boolean;
+  readOnly: boolean;
+  writeOnce: boolean;
+  generated?: 'create_time' | 'update_time';
+  unique: boolean;
+  hasDefault: boolean;
+  default?: unknown;
+  hasExample: boolean;
+  example?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  multipleOf?: number;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  values?: readonly (string | number)[];
+  to?: string;
+  items?: FieldModel;
+  fields?: readonly FieldModel[];
+}
+
+export interface ResourceModel {
+  name: string;
+  pointer: string;
+  description?: string;
+  plural?: string;
+  /** The identifier field's name, when the resource has one. */
+  identifier?: string;
+  owner?: string;
+  /** How another subject's object is answered: as if missing (format default) or forbidden. */
+  ownerAccess: 'hidden' | 'forbidden';
+  fields: readonly FieldModel[];
+}
+
+export interface StateModel {
+  name: string;
+  description?: string;
+  terminal: boolean;
+  /** Listed under `states` (rather than only named by a transition or `initial`). */
+  declared: boolean;
+}
+
+export interface TransitionModel {
+  name: string;
+  pointer: string;
+  description?: string;
+  from: readonly string[];
+  to: string;
+  requires: readonly string[];
+  emits?: string;
+  stamp?: string;
+}
+
+export interface StateMachineModel {
+  resource: string;
+  pointer: string;
+  field?: string;
+  initial?: string;
+  states: readonly StateModel[];
+  transitions: readonly TransitionModel[];
+}
+
+export interface ShapeModel {
+  resource?: string;
+  fields?: readonly FieldModel[];
+  list: boolean;
+}
+
+export type AuthRequirement =
+  | { kind: 'none' }
+  | { kind: 'required'; schemes: readonly string[]; scopes: readonly string[] };
+
+export interface OperationModel {
+  id: string;
+  pointer: string;
+  method: HttpMethod;
+  path: string;
+  /** Names of the `{parameters}` in the path, in order. */
+  pathParams: readonly string[];
+  action: Action;
+  resource?: string;
+  transition?: string;
+  summary?: string;
+  description?: string;
+  filter: readonly string[];
+  sort: readonly string[];
+  /** The declared success status, or the one the format defines for the action. */
+  status: number;
+  statusDeclared: boolean;
+  request?: ShapeModel;
+  response?: ShapeModel;
+  handler?: string;
+  /** The operation's own requirement, else the default; undefined when neither is shown. */
+  auth?: AuthRequirement;
+  authDeclared: 'operation' | 'default' | 'none';
+  errors: readonly string[];
+  idempotent?: boolean;
+  deprecated: boolean;
+}
+
+export interface EndpointsModel {
+  baseUrl?: string;
+  idempotency?: { header?: string; retention?: Duration };
+  operations: readonly OperationModel[];
+}
+
+export interface SchemeModel {
+  name: string;
+  pointer: string;
+  type: SchemeType;
+  description?: string;
+  in?: 'header' | 'query';
+  /** The credential's header or query parameter name (api_key). */
+  credentialName?: string;
+  prefix?: string;
+  token?: 'jwt';
+  algorithms?: readonly string[];
+  issuer?: string;
+  audience?: string;
+  lifetime?: Duration;
+  clockTolerance?: Duration;
+  tokenPath?: string;
+}
+
+export interface AuthenticationModel {
+  schemes: readonly SchemeModel[];
+  scopes: readonly { name: string; description: string }[];
+  default?: AuthRequirement;
+}
+
+export type EventTriggerModel =
+  | { action: EventTrigger; resource: string }
+  | { action: 'transition'; resource: string; transition: string };
+
+export interface EventKindModel {
+  name: string;
+  pointer: string;
+  description?: string;
+  payload?: ShapeModel;
+  triggers: readonly EventTriggerModel[];
+}
+
+export interface EventsModel {
+  webhook?: { signing?: 'standard-webhooks'; retries?: readonly Duration[]; timeout?: Duration };
+  stream?: { path?: string; heartbeat?: Duration };
+  kinds: readonly EventKindModel[];
+}
+
+export interface ErrorCodeModel {
+  name: string;
+  pointer: string;
+  status: number;
+  title?: string;
+  description?: string;
+  when: readonly Condition[];
+}
+
+export type ErrorBodyModel = { kind: 'problem' } | { kind: 'declared'; fields: readonly FieldModel[] };
+
+export interface ErrorsModel {
+  body?: ErrorBodyModel;
+  codes: readonly ErrorCodeModel[];
+  /** Which code each declared condition maps to. */
+  byCondition: Readonly<Partial<Record<Condition, string>>>;
+}
+
+export interface RateLimitModel {
+  pointer: string;
+  name?: string;
+  requests: number;
+  per: Duration;
+  by?: 'credential' | 'address' | 'operation' | 'global';
+  operations?: readonly string[];
+  onStoreFailure?: 'open' | 'closed';
+}
+
+export interface LimitsModel {
+  rate: readonly RateLimitModel[];
+  bodySize?: Size;
+  headerSize?: Size;
+  nestingDepth?: number;
+  pageSize?: { default?: number; max?: number; overMax?: 'reject' | 'clamp' };
+  timeout?: Duration;
+  concurrency?: number;
+}
+
+export type VersionPlacementModel =
+  | { kind: 'header'; name: string }
+  | { kind: 'path'; template: string }
+  | { kind: 'query'; name: string }
+  | { kind: 'media_type'; name: string };
+
+export interface VersionChangeModel {
+  kind: 'rename_field' | 'add_field' | 'remove_field' | 'other';
+  resource?: string;
+  field?: string;
+  from?: string;
+  to?: string;
+  description?: string;
+}
+
+export interface SupportedVersionModel {
+  version: string;
+  pointer: string;
+  changes: readonly VersionChangeModel[];
+  deprecated?: string;
+  sunset?: string;
+}
+
+export interface VersioningModel {
+  scheme?: 'date' | 'semver' | 'integer';
+  current?: string;
+  placement?: VersionPlacementModel;
+  default?: 'current' | 'oldest' | 'required';
+  supported: readonly SupportedVersionModel[];
+  compatibility: readonly string[];
+}
+
+export interface PurposeModel {
+  name?: string;
+  summary?: string;
+  description?: string;
+  includes?: readonly string[];
+  excludes?: readonly string[];
+  audience?: readonly string[];
+  contact?: { name?: string; email?: string; url?: string };
+}
+
+export interface ServiceModel {
+  formatVersion: 1;
+  file: string;
+  /** Which of the nine parts the file contains at all. */
+  present: Readonly<Record<PartName, boolean>>;
+  purpose?: PurposeModel;
+  resources: readonly ResourceModel[];
+  stateMachines: readonly StateMachineModel[];
+  endpoints?: EndpointsModel;
+  authentication?: AuthenticationModel;
+  events?: EventsModel;
+  errors?: ErrorsModel;
+  limits?: LimitsModel;
+  versioning?: VersioningModel;
+}

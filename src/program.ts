@@ -1,0 +1,49 @@
+import { checkModel } from './check/check-rules.js';
+import { hasErrors, type Diagnostic } from './check/diagnostics-catalogue.js';
+import { buildModel } from './model/model-builder.js';
+import type { ServiceModel } from './model/model-types.js';
+import { loadSpecBytes, loadSpecFile, loadSpecText, locate, type LoadedSpec, type SourceMap } from './spec/spec-loader.js';
+import type { SpecDocument } from './spec/spec-types.js';
+import { validateSpec } from './spec/spec-validate.js';
+
+/** The result of the whole front end: load → validate → model → check. */
+export interface CompiledSpec {
+  file: string;
+  /** Present when the document is structurally valid (semantic errors may remain: see `diagnostics`). */
+  model?: ServiceModel;
+  document?: SpecDocument;
+  sourceMap: SourceMap;
+  diagnostics: readonly Diagnostic[];
+}
+
+function place(diagnostics: Diagnostic[], loaded: LoadedSpec): Diagnostic[] {
+  const placed = diagnostics.map((d) => {
+    if (d.line !== undefined || d.pointer === undefined) return d.file === undefined ? { ...d, file: loaded.file } : d;
+    const pos = locate(loaded.sourceMap, d.pointer, d.code === 'unknown-key' ? 'key' : 'value');
+    return { ...d, file: loaded.file, ...pos };
+  });
+  return placed.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) || a.code.localeCompare(b.code));
+}
+
+export function compileLoaded(loaded: LoadedSpec): CompiledSpec {
+  const base = { file: loaded.file, sourceMap: loaded.sourceMap };
+  if (loaded.document === undefined) return { ...base, diagnostics: loaded.diagnostics };
+  const structural = validateSpec(loaded);
+  if (hasErrors(structural)) return { ...base, diagnostics: place(structural, loaded) };
+  const document = loaded.document as SpecDocument;
+  const model = buildModel(document, loaded.file);
+  const diagnostics = place([...structural, ...checkModel(model, document)], loaded);
+  return { ...base, model, document, diagnostics };
+}
+
+export function compileSpecFile(path: string): CompiledSpec {
+  return compileLoaded(loadSpecFile(path));
+}
+
+export function compileSpecText(text: string, file = '<input>'): CompiledSpec {
+  return compileLoaded(loadSpecText(text, file));
+}
+
+export function compileSpecBytes(bytes: Uint8Array, file = '<input>'): CompiledSpec {
+  return compileLoaded(loadSpecBytes(bytes, file));
+}

@@ -1,0 +1,303 @@
+// The spec format as written in a file: every part optional, nothing defaulted here.
+// schema/servicespec.schema.json is the structural truth; these types mirror it.
+
+export const PART_NAMES = [
+  'purpose',
+  'resources',
+  'states',
+  'endpoints',
+  'authentication',
+  'events',
+  'errors',
+  'limits',
+  'versioning',
+] as const;
+export type PartName = (typeof PART_NAMES)[number];
+
+export const FIELD_TYPES = [
+  'string',
+  'integer',
+  'number',
+  'boolean',
+  'date',
+  'datetime',
+  'uuid',
+  'email',
+  'uri',
+  'enum',
+  'ref',
+  'array',
+  'object',
+  'state',
+  'json',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export const ACTIONS = ['create', 'read', 'update', 'replace', 'delete', 'list', 'transition', 'custom'] as const;
+export type Action = (typeof ACTIONS)[number];
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** The closed vocabulary of runtime conditions an error code can be declared for. */
+export const CONDITIONS = [
+  'validation',
+  'malformed_request',
+  'unsupported_media_type',
+  'missing_resource',
+  'route_not_found',
+  'method_not_allowed',
+  'illegal_transition',
+  'missing_credential',
+  'invalid_credential',
+  'expired_credential',
+  'missing_scope',
+  'not_owner',
+  'rate_limited',
+  'body_too_large',
+  'timeout',
+  'unique_conflict',
+  'in_use',
+  'reference_not_found',
+  'unsupported_version',
+  'idempotency_conflict',
+  'idempotency_in_progress',
+  'internal',
+] as const;
+export type Condition = (typeof CONDITIONS)[number];
+
+export interface SpecDocument {
+  servicespec: number;
+  purpose?: PurposeSpec;
+  resources?: Record<string, ResourceSpec>;
+  states?: Record<string, StateMachineSpec>;
+  endpoints?: EndpointsSpec;
+  authentication?: AuthenticationSpec;
+  events?: EventsSpec;
+  errors?: ErrorsSpec;
+  limits?: LimitsSpec;
+  versioning?: VersioningSpec;
+}
+
+export interface PurposeSpec {
+  name?: string;
+  summary?: string;
+  description?: string;
+  scope?: { includes?: string[]; excludes?: string[] };
+  audience?: string[];
+  contact?: { name?: string; email?: string; url?: string };
+}
+
+export interface FieldConstraints {
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  multipleOf?: number;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+}
+
+export interface FieldSpec extends FieldConstraints {
+  type: FieldType;
+  description?: string;
+  optional?: boolean;
+  nullable?: boolean;
+  readOnly?: boolean;
+  writeOnce?: boolean;
+  /** The server sets the field: the time of creation or of the last change. */
+  generated?: 'create_time' | 'update_time';
+  unique?: boolean;
+  default?: unknown;
+  example?: unknown;
+  /** enum: the allowed values. */
+  values?: (string | number)[];
+  /** ref: the resource referred to (stored as its identifier). */
+  to?: string;
+  /** array: the element shape. */
+  items?: FieldSpec;
+  /** object: nested fields. */
+  fields?: Record<string, FieldSpec>;
+}
+
+export interface ResourceSpec {
+  description?: string;
+  plural?: string;
+  /** The identifier field; the format defines "id" when absent and a field "id" exists. */
+  identifier?: string;
+  /** A field bound to the authenticated subject, set by the server. */
+  owner?: string;
+  /** How a request for another subject's object is answered. */
+  owner_access?: 'hidden' | 'forbidden';
+  fields?: Record<string, FieldSpec>;
+}
+
+export interface StateSpec {
+  description?: string;
+  terminal?: boolean;
+}
+
+export interface TransitionSpec {
+  description?: string;
+  from: string | string[];
+  to: string;
+  requires?: string[];
+  emits?: string;
+  /** A date or datetime field set to the time of the transition. */
+  stamp?: string;
+}
+
+export interface StateMachineSpec {
+  field?: string;
+  initial?: string;
+  states?: Record<string, StateSpec>;
+  terminal?: string[];
+  transitions?: Record<string, TransitionSpec>;
+}
+
+/** A declared payload: the fields of a resource, or fields written out. */
+export interface ShapeSpec {
+  resource?: string;
+  fields?: Record<string, FieldSpec>;
+  list?: boolean;
+}
+
+export interface OperationAuthSpec {
+  schemes?: string[];
+  scopes?: string[];
+}
+
+export interface OperationSpec {
+  method: HttpMethod;
+  path: string;
+  action: Action;
+  resource?: string;
+  transition?: string;
+  summary?: string;
+  description?: string;
+  filter?: string[];
+  sort?: string[];
+  status?: number;
+  request?: ShapeSpec;
+  response?: ShapeSpec;
+  handler?: string;
+  auth?: 'none' | OperationAuthSpec;
+  errors?: string[];
+  idempotent?: boolean;
+  deprecated?: boolean;
+}
+
+export interface EndpointsSpec {
+  base_url?: string;
+  idempotency?: { header?: string; retention?: string };
+  operations?: Record<string, OperationSpec>;
+}
+
+export type SchemeType = 'api_key' | 'basic' | 'bearer' | 'oauth2_client_credentials';
+
+export interface SchemeSpec {
+  type: SchemeType;
+  description?: string;
+  /** api_key: where the key travels and under which name. */
+  in?: 'header' | 'query';
+  name?: string;
+  prefix?: string;
+  /** bearer / oauth2: token format and checks. */
+  token?: 'jwt';
+  algorithms?: string[];
+  issuer?: string;
+  audience?: string;
+  lifetime?: string;
+  clock_tolerance?: string;
+  /** oauth2_client_credentials: the token endpoint path the service serves. */
+  token_path?: string;
+}
+
+export interface AuthenticationSpec {
+  schemes?: Record<string, SchemeSpec>;
+  scopes?: Record<string, string>;
+  default?: 'none' | OperationAuthSpec;
+}
+
+export type EventTrigger = 'create' | 'update' | 'delete';
+
+export interface EventKindSpec {
+  description?: string;
+  payload?: ShapeSpec;
+  /** The resource whose actions in `on` emit this kind; the payload's resource when absent. */
+  resource?: string;
+  /** Resource actions that emit this kind (transitions emit through their own `emits`). */
+  on?: EventTrigger[];
+}
+
+export interface EventsSpec {
+  delivery?: {
+    webhook?: { signing?: 'standard-webhooks'; retries?: string[]; timeout?: string };
+    stream?: { path?: string; heartbeat?: string };
+  };
+  kinds?: Record<string, EventKindSpec>;
+}
+
+export interface ErrorCodeSpec {
+  status: number;
+  title?: string;
+  description?: string;
+  when?: Condition[];
+}
+
+export interface ErrorsSpec {
+  body?: 'problem' | { fields: Record<string, FieldSpec> };
+  codes?: Record<string, ErrorCodeSpec>;
+}
+
+export interface RateLimitSpec {
+  name?: string;
+  requests: number;
+  per: string;
+  by?: 'credential' | 'address' | 'operation' | 'global';
+  operations?: string[];
+  on_store_failure?: 'open' | 'closed';
+}
+
+export interface LimitsSpec {
+  rate?: RateLimitSpec[];
+  body_size?: string | number;
+  header_size?: string | number;
+  nesting_depth?: number;
+  page_size?: { default?: number; max?: number; over_max?: 'reject' | 'clamp' };
+  timeout?: string;
+  concurrency?: number;
+}
+
+export type VersionPlacement =
+  | { header: string }
+  | { path: string }
+  | { query: string }
+  | { media_type: string };
+
+export interface VersionChangeSpec {
+  rename_field?: { resource: string; from: string; to: string };
+  add_field?: { resource: string; field: string };
+  remove_field?: { resource: string; field: string };
+  description?: string;
+}
+
+export interface SupportedVersionSpec {
+  version: string | number;
+  changes?: VersionChangeSpec[];
+  deprecated?: string;
+  sunset?: string;
+}
+
+export interface VersioningSpec {
+  scheme?: 'date' | 'semver' | 'integer';
+  current?: string | number;
+  placement?: VersionPlacement;
+  default?: 'current' | 'oldest' | 'required';
+  supported?: SupportedVersionSpec[];
+  compatibility?: string[];
+}
