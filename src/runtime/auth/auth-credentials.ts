@@ -1,0 +1,218 @@
+// Credentials the service issues and stores in its own database: API keys, OAuth2 clients and Basic users.
+// The library API behind `servicespec keys|clients|users`. Secrets are shown once, when created, and stored
+// only as hashes: SHA-256 for generated (high-entropy) secrets, scrypt for passwords people choose.
+
+import type { SchemeModel, ServiceModel } from '../../model/model-types.js';
+import type { CredentialRecord, Storage } from '../storage/storage-types.js';
+import { digestEqual, DUMMY_SHA256, getDummyPasswordHash, hashPassword, randomId, randomSecret, sha256Hex, verifyPassword } from './auth-secrets.js';
+
+/** A request to create a credential that cannot be met (unknown scope, no such scheme, bad name). */
+export class CredentialError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CredentialError';
+  }
+}
+
+/** A stored credential as it may be shown: never the hash. */
+export interface CredentialSummary {
+  id: string;
+  kind: CredentialRecord['kind'];
+  /** The key id, client id or user name. */
+  lookup: string;
+  subject: string;
+  scopes: readonly string[];
+  createdAt: string;
+  revokedAt?: string;
+}
+
+export interface IssuedApiKey extends CredentialSummary {
+  /** The whole key, `<prefix><key id>_<secret>`: shown once, never stored. */
+  key: string;
+  scheme: string;
+}
+
+export interface IssuedClient extends CredentialSummary {
+  clientId: string;
+  /** Shown once, never stored. */
+  clientSecret: string;
+}
+
+export interface IssuedUser extends CredentialSummary {
+  username: string;
+  /** The password, when the service generated it (shown once); absent when the caller chose it. */
+  generatedPassword?: string;
+}
+
+const KEY_ID_LENGTH = 12;
+const CLIENT_ID_LENGTH = 16;
+const KEY_ID_RE = /^[0-9A-Za-z]{12}$/;
+const SECRET_RE = /^[A-Za-z0-9_-]{43}$/;
+// Printable, no control characters; a subject or user name is written into tokens, logs and owner fields.
+const NAME_RE = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]{1,256}$/u;
+
+function summarize(r: CredentialRecord): CredentialSummary {
+  const out: CredentialSummary = { id: r.id, kind: r.kind, lookup: r.lookup, subject: r.subject, scopes: [...r.scopes], createdAt: r.createdAt };
+  if (r.revokedAt !== undefined) out.revokedAt = r.revokedAt;
+  return out;
+}
+
+function checkSubject(subject: string): void {
+  if (!NAME_RE.test(subject) || subject.trim() !== subject) throw new CredentialError('the subject must be 1 to 256 printable characters with no leading or trailing space');
+}
+
+/** The scopes, each one the spec declares; duplicates are dropped. */
+export function checkScopes(model: ServiceModel, scopes: readonly string[]): string[] {
+  const declared = new Set((model.authentication?.scopes ?? []).map((s) => s.name));
+  const unknown = scopes.filter((s) => !declared.has(s));
+  if (unknown.length > 0) {
+    const known = declared.size > 0 ? `; the spec declares ${[...declared].join(', ')}` : '; the spec declares no scopes';
+    throw new CredentialError(`unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}${known}`);
+  }
+  return [...new Set(scopes)];
+}
+
+function schemesOf(model: ServiceModel, type: SchemeModel['type']): SchemeModel[] {
+  return (model.authentication?.schemes ?? []).filter((s) => s.type === type);
+}
+
+/** The scheme of this type that a credential is for: the named one, or the only one. */
+export function pickScheme(model: ServiceModel, type: SchemeModel['type'], name?: string): SchemeModel {
+  const candidates = schemesOf(model, type);
+  if (name !== undefined) {
+    const s = candidates.find((c) => c.name === name);
+    if (!s) throw new CredentialError(`the spec declares no ${type} scheme named ${name}${candidates.length > 0 ? `; it declares ${candidates.map((c) => c.name).join(', ')}` : ''}`);
+    return s;
+  }
+  if (candidates.length === 0) throw new CredentialError(`the spec declares no ${type} scheme`);
+  if (candidates.length > 1) throw new CredentialError(`the spec declares several ${type} schemes (${candidates.map((c) => c.name).join(', ')}); name one`);
+  return candidates[0]!;
+}
+
+const nowIso = (now?: () => Date) => (now ?? (() => new Date()))().toISOString();
+
+// ---- API keys ------------------------------------------------------------------------------------------------
+
+/** Splits `<prefix><key id>_<secret>`; undefined when the text does not have that form. */
+export function parseApiKey(text: string, prefix: string | undefined): { keyId: string; secret: string } | undefined {
+  const p = prefix ?? '';
+  if (!text.startsWith(p)) return undefined;
+  const rest = text.slice(p.length);
+  const keyId = rest.slice(0, KEY_ID_LENGTH);
+  const secret = rest.slice(KEY_ID_LENGTH + 1);
+  if (rest[KEY_ID_LENGTH] !== '_' || !KEY_ID_RE.test(keyId) || !SECRET_RE.test(secret)) return undefined;
+  return { keyId, secret };
+}
+
+export async function createApiKey(
+  storage: Storage,
+  model: ServiceModel,
+  options: { subject: string; scopes: readonly string[]; scheme?: string; now?: () => Date },
+): Promise<IssuedApiKey> {
+  const scheme = pickScheme(model, 'api_key', options.scheme);
+  checkSubject(options.subject);
+  const scopes = checkScopes(model, options.scopes);
+  const keyId = randomId(KEY_ID_LENGTH);
+  const secret = randomSecret();
+  const record: CredentialRecord = { id: keyId, kind: 'api_key', lookup: keyId, hash: sha256Hex(secret), subject: options.subject, scopes, createdAt: nowIso(options.now) };
+  await storage.insertCredential(record);
+  return { ...summarize(record), key: `${scheme.prefix ?? ''}${keyId}_${secret}`, scheme: scheme.name };
+}
+
+/**
+ * The key's record when the key is valid and not revoked. Whether the key id is unknown, the secret wrong, the
+ * text garbled or the key revoked, the same work is done (one lookup, one hash, one constant-time comparison)
+ * and the same answer given.
+ */
+export async function verifyApiKey(storage: Storage, text: string, prefix: string | undefined): Promise<CredentialRecord | undefined> {
+  const parsed = parseApiKey(text, prefix);
+  const record = await storage.findCredential('api_key', parsed?.keyId ?? '-');
+  const matches = digestEqual(sha256Hex(parsed?.secret ?? text), record?.hash ?? DUMMY_SHA256);
+  return parsed && record && matches && record.revokedAt === undefined ? record : undefined;
+}
+
+export async function listApiKeys(storage: Storage): Promise<CredentialSummary[]> {
+  return (await storage.listCredentials('api_key')).map(summarize);
+}
+
+/** Revokes the key with this id; the next request that presents it is refused. False when there is no such key. */
+export async function revokeApiKey(storage: Storage, id: string, now?: () => Date): Promise<boolean> {
+  return storage.revokeCredential('api_key', id, nowIso(now));
+}
+
+// ---- OAuth2 clients ------------------------------------------------------------------------------------------
+
+export async function createClient(
+  storage: Storage,
+  model: ServiceModel,
+  options: { subject?: string; scopes: readonly string[]; now?: () => Date },
+): Promise<IssuedClient> {
+  pickScheme(model, 'oauth2_client_credentials', schemesOf(model, 'oauth2_client_credentials')[0]?.name);
+  const clientId = randomId(CLIENT_ID_LENGTH);
+  const subject = options.subject ?? clientId;
+  checkSubject(subject);
+  const scopes = checkScopes(model, options.scopes);
+  const secret = randomSecret();
+  const record: CredentialRecord = { id: clientId, kind: 'client', lookup: clientId, hash: sha256Hex(secret), subject, scopes, createdAt: nowIso(options.now) };
+  await storage.insertCredential(record);
+  return { ...summarize(record), clientId, clientSecret: secret };
+}
+
+/** The client's record when the id and secret match a client that is not revoked; the same work either way. */
+export async function verifyClientSecret(storage: Storage, clientId: string, secret: string): Promise<CredentialRecord | undefined> {
+  const record = clientId.length <= 256 ? await storage.findCredential('client', clientId) : undefined;
+  const matches = digestEqual(sha256Hex(secret), record?.hash ?? DUMMY_SHA256);
+  return record && matches && record.revokedAt === undefined ? record : undefined;
+}
+
+export async function listClients(storage: Storage): Promise<CredentialSummary[]> {
+  return (await storage.listCredentials('client')).map(summarize);
+}
+
+/** Revokes a client: it gets no new tokens. Tokens already issued stay valid until they expire (they are JWTs). */
+export async function revokeClient(storage: Storage, clientId: string, now?: () => Date): Promise<boolean> {
+  return storage.revokeCredential('client', clientId, nowIso(now));
+}
+
+// ---- Basic users ---------------------------------------------------------------------------------------------
+
+const USER_ID = (name: string) => `user:${name}`;
+
+export async function createBasicUser(
+  storage: Storage,
+  model: ServiceModel,
+  options: { username: string; password?: string; subject?: string; scopes: readonly string[]; now?: () => Date },
+): Promise<IssuedUser> {
+  pickScheme(model, 'basic', schemesOf(model, 'basic')[0]?.name);
+  const { username } = options;
+  // RFC 7617: the user-id cannot contain a colon.
+  if (!NAME_RE.test(username) || username.includes(':')) throw new CredentialError('the user name must be 1 to 256 printable characters without a colon');
+  const subject = options.subject ?? username;
+  checkSubject(subject);
+  const scopes = checkScopes(model, options.scopes);
+  if (options.password !== undefined && (options.password.length < 8 || options.password.length > 1024)) {
+    throw new CredentialError('the password must be 8 to 1024 characters');
+  }
+  if (await storage.findCredential('basic', username)) throw new CredentialError(`a user named ${username} already exists`);
+  const password = options.password ?? randomSecret();
+  const record: CredentialRecord = { id: USER_ID(username), kind: 'basic', lookup: username, hash: await hashPassword(password), subject, scopes, createdAt: nowIso(options.now) };
+  await storage.insertCredential(record);
+  const out: IssuedUser = { ...summarize(record), username };
+  if (options.password === undefined) out.generatedPassword = password;
+  return out;
+}
+
+/** The user's record when the name and password match a user who is not revoked; the same work either way. */
+export async function verifyBasicUser(storage: Storage, username: string, password: string): Promise<CredentialRecord | undefined> {
+  const record = username.length <= 256 && password.length <= 1024 ? await storage.findCredential('basic', username) : undefined;
+  const ok = await verifyPassword(password.slice(0, 1024), record?.hash ?? (await getDummyPasswordHash()));
+  return record && ok && record.revokedAt === undefined ? record : undefined;
+}
+
+export async function listBasicUsers(storage: Storage): Promise<CredentialSummary[]> {
+  return (await storage.listCredentials('basic')).map(summarize);
+}
+
+export async function revokeBasicUser(storage: Storage, username: string, now?: () => Date): Promise<boolean> {
+  return storage.revokeCredential('basic', USER_ID(username), nowIso(now));
+}

@@ -1,0 +1,82 @@
+// The primitives behind every stored credential: random identifiers and secrets, hashes, constant-time
+// comparison. All from node:crypto.
+
+import { createHash, randomBytes, randomInt, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A random identifier of `length` base62 characters (about 5.95 bits each; 12 chars ≈ 71 bits). */
+export function randomId(length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += BASE62[randomInt(BASE62.length)];
+  return out;
+}
+
+/** 32 random bytes, base64url: a high-entropy secret (43 characters). */
+export function randomSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** SHA-256 in hex. Enough for generated, high-entropy secrets: nobody can guess them, so no slow hash is needed. */
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** Compares two SHA-256 hex digests in constant time; anything that is not such a digest never matches. */
+export function digestEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  if (x.length !== 32 || y.length !== 32) {
+    // Spend the same comparison, so a malformed digest answers no faster than a wrong one.
+    timingSafeEqual(SPARE, SPARE);
+    return false;
+  }
+  return timingSafeEqual(x, y);
+}
+
+const SPARE = Buffer.alloc(32);
+
+/** A hash no stored record has, compared against when a lookup finds nothing (same work, same answer). */
+export const DUMMY_SHA256 = sha256Hex('servicespec: no such credential');
+
+// Passwords chosen by people are low-entropy, so Basic users' passwords get a slow, memory-hard hash.
+// N=2^14, r=8, p=1 is scrypt's interactive-login parameter set (16 MiB, tens of milliseconds).
+const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 } as const;
+
+function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scryptCallback(password.normalize('NFC'), salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key)));
+  });
+}
+
+/** `scrypt$N$r$p$salt$hash` with base64url salt and hash. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: 64 * 1024 * 1024 });
+  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+}
+
+let dummyPasswordHash: Promise<string> | undefined;
+
+/** A password hash for no user: checked against when a user name is unknown, so both take the same time. */
+export function getDummyPasswordHash(): Promise<string> {
+  dummyPasswordHash ??= hashPassword(randomSecret());
+  return dummyPasswordHash;
+}
+
+/** Checks a password against a `hashPassword` result in constant time; a malformed hash never matches. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parts = stored.split('$');
+  const [kind, n, r, p, salt, hash] = parts;
+  if (parts.length !== 6 || kind !== 'scrypt' || salt === undefined || hash === undefined) {
+    await verifyPassword(password, await getDummyPasswordHash());
+    return false;
+  }
+  const expected = Buffer.from(hash, 'base64url');
+  const N = Number(n);
+  const R = Number(r);
+  const P = Number(p);
+  if (!Number.isSafeInteger(N) || !Number.isSafeInteger(R) || !Number.isSafeInteger(P) || expected.length === 0 || expected.length > 128) return false;
+  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, { N, r: R, p: P, maxmem: 256 * N * R + 1024 * 1024 });
+  return timingSafeEqual(actual, expected);
+}

@@ -1,0 +1,392 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { v7 as uuidv7 } from 'uuid';
+import { getField, getResource } from '../model/model-builder.js';
+import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
+import { getResourceSchema, getShapeSchema, getTransitionSchema } from '../model/model-schemas.js';
+import type { FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
+import type { RuntimeContext } from './runtime-context.js';
+import { ServiceError } from './runtime-errors.js';
+import { BUILT_IN } from './runtime-gaps.js';
+import type { Validator } from './runtime-validation.js';
+import { StorageConstraintError, type KeysetPosition, type Row, type StorageTx } from './storage/storage-types.js';
+
+export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Parses the identifier in the path; a malformed one names no object, so it is answered as missing. */
+function parseId(resource: ResourceModel, raw: string | undefined): string | number {
+  const f = resource.identifier !== undefined ? getField(resource, resource.identifier) : undefined;
+  const missing = () => new ServiceError('missing_resource', `no ${resource.name} with that identifier`);
+  if (raw === undefined || raw === '') throw missing();
+  if (f?.type === 'uuid') {
+    if (!UUID_RE.test(raw)) throw missing();
+    return raw.toLowerCase();
+  }
+  if (f?.type === 'integer') {
+    if (!/^[1-9][0-9]{0,15}$/.test(raw)) throw missing();
+    const n = Number(raw);
+    if (!Number.isSafeInteger(n)) throw missing();
+    return n;
+  }
+  if (raw.length > 256) throw missing();
+  return raw;
+}
+
+function mapStorageError(err: unknown): unknown {
+  if (!(err instanceof StorageConstraintError)) return err;
+  if (err.kind === 'unique_conflict') return new ServiceError('unique_conflict', 'an object with that value already exists', err.column ? [{ pointer: `/${err.column}`, message: 'must be unique' }] : undefined);
+  if (err.kind === 'reference_not_found') return new ServiceError('reference_not_found', 'a referenced object does not exist');
+  return new ServiceError('validation', 'a value breaks a constraint of the resource', err.column ? [{ pointer: `/${err.column}`, message: 'breaks a constraint' }] : undefined);
+}
+
+/** The object as clients see it: absent optional fields are left out, nullable ones are null. */
+export function presentRow(resource: ResourceModel, row: Row): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of resource.fields) {
+    const v = row[f.name];
+    if (v === null || v === undefined) {
+      if (f.nullable) out[f.name] = null;
+      continue;
+    }
+    out[f.name] = v;
+  }
+  return out;
+}
+
+function nowValue(f: FieldModel, now: Date): string {
+  const iso = now.toISOString();
+  return f.type === 'date' ? iso.slice(0, 10) : iso;
+}
+
+export interface EventEmitter {
+  emit(tx: StorageTx, resource: ResourceModel, trigger: { action: 'create' | 'update' | 'delete' } | { action: 'transition'; transition: string }, data: Record<string, unknown>, previous?: Record<string, unknown>): Promise<void>;
+}
+
+/** Writes each event the spec attaches to a change into the outbox, in the change's own transaction. */
+export function createEventEmitter(model: ServiceModel, now: () => Date): EventEmitter {
+  const version = model.versioning?.current;
+  return {
+    async emit(tx, resource, trigger, data, previous) {
+      for (const k of model.events?.kinds ?? []) {
+        const hit = k.triggers.some(
+          (t) => t.resource === resource.name && t.action === trigger.action && (t.action !== 'transition' || (trigger.action === 'transition' && t.transition === trigger.transition)),
+        );
+        if (!hit) continue;
+        let payload: Record<string, unknown> = data;
+        if (k.payload?.fields) {
+          payload = {};
+          for (const f of k.payload.fields) if (data[f.name] !== undefined) payload[f.name] = data[f.name];
+        }
+        const body: Record<string, unknown> = { object: payload };
+        if (previous) body.previous = previous;
+        await tx.appendEvent({ id: uuidv7(), type: k.name, timestamp: now().toISOString(), ...(version !== undefined ? { version } : {}), data: body });
+      }
+    },
+  };
+}
+
+interface ActionDeps {
+  ctx: RuntimeContext;
+  compile: (schema: Record<string, unknown>, resource?: ResourceModel) => Validator;
+  events: EventEmitter;
+}
+
+function requireObjectBody(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  if (body === undefined) throw new ServiceError('malformed_request', 'a JSON body is required');
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ServiceError('validation', 'the body must be a JSON object', [{ pointer: '', message: 'must be an object' }]);
+  }
+  return body as Record<string, unknown>;
+}
+
+/** Reads an object the caller may see: another subject's object is missing or forbidden, as the spec says. */
+async function getVisible(tx: StorageTx, resource: ResourceModel, id: unknown, request: FastifyRequest): Promise<Row> {
+  const row = await tx.get(resource.name, id);
+  if (!row) throw new ServiceError('missing_resource', `no ${resource.name} with that identifier`);
+  if (resource.owner !== undefined && request.principal && row[resource.owner] !== request.principal.subject) {
+    if (resource.ownerAccess === 'forbidden') throw new ServiceError('not_owner', `this ${resource.name} belongs to another subject`);
+    throw new ServiceError('missing_resource', `no ${resource.name} with that identifier`);
+  }
+  return row;
+}
+
+function parseFilterValue(f: FieldModel | undefined, raw: string): unknown {
+  if (!f) return raw;
+  if (f.nullable && raw === 'null') return null;
+  switch (f.type) {
+    case 'integer':
+    case 'number': {
+      const n = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(n) || (f.type === 'integer' && !Number.isSafeInteger(n))) throw new Error(`must be ${f.type === 'integer' ? 'an integer' : 'a number'}`);
+      return n;
+    }
+    case 'boolean':
+      if (raw === 'true') return true;
+      if (raw === 'false') return false;
+      throw new Error('must be true or false');
+    case 'enum':
+      if (!(f.values ?? []).some((v) => String(v) === raw)) throw new Error(`must be one of ${(f.values ?? []).join(', ')}`);
+      return (f.values ?? []).find((v) => String(v) === raw);
+    default:
+      return raw;
+  }
+}
+
+/** The handler for one operation route. Validators are compiled here, once, at startup. */
+export function createActionHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
+  const { ctx, compile, events } = deps;
+  const { model, storage } = ctx;
+  const op = route.operation;
+  const resource = route.resource;
+  const status = route.successStatus;
+
+  if (op.action === 'custom') return createCustomHandler(route, deps);
+  if (!resource) throw new Error(`operation ${op.id} has no resource`);
+  const idField = resource.identifier !== undefined ? getField(resource, resource.identifier) : undefined;
+  const idParam = route.pathParams[route.pathParams.length - 1];
+  const stateField = route.machine?.field ?? resource.fields.find((f) => f.type === 'state')?.name;
+  const generated = resource.fields.filter((f) => f.generated !== undefined);
+  const present = (row: Row) => presentRow(resource, row);
+  const touch = (row: Row, creating: boolean) => {
+    const t = ctx.now();
+    for (const f of generated) if (creating || f.generated === 'update_time') row[f.name] = nowValue(f, t);
+  };
+
+  switch (op.action) {
+    case 'create': {
+      const validate = compile(getResourceSchema(model, resource, 'create', { safeIntegers: true }), resource);
+      const defaults = resource.fields.filter((f) => f.hasDefault);
+      const machineInitial = route.machine?.initial;
+      return async (request, reply) => {
+        const body = requireObjectBody(request);
+        validate(body);
+        const row: Row = {};
+        for (const f of defaults) row[f.name] = structuredClone(f.default);
+        Object.assign(row, body);
+        if (idField) {
+          if (idField.type === 'uuid') row[idField.name] = uuidv7();
+          else if (idField.type === 'string' && row[idField.name] === undefined) row[idField.name] = randomBytes(16).toString('base64url');
+        }
+        if (stateField && machineInitial !== undefined) row[stateField] = machineInitial;
+        if (resource.owner !== undefined) row[resource.owner] = request.principal?.subject ?? null;
+        touch(row, true);
+        const created = await storage
+          .transaction(async (tx) => {
+            const out = await tx.insert(resource.name, row);
+            await events.emit(tx, resource, { action: 'create' }, present(out));
+            return out;
+          })
+          .catch((err: unknown) => {
+            throw mapStorageError(err);
+          });
+        const body2 = present(created);
+        const readRoute = model.endpoints?.operations.find((o) => o.resource === resource.name && o.action === 'read');
+        if (readRoute && idField) {
+          const prefix = route.path.slice(0, route.path.length - op.path.length);
+          const versionParam = request.params as Record<string, string>;
+          const location = `${prefix}${readRoute.path}`.replace(/\{([^{}]*)\}/g, (_, name: string) => encodeURIComponent(name === readRoute.pathParams[0] ? String(created[idField.name]) : (versionParam[name] ?? '')));
+          reply.header('location', location);
+        }
+        return reply.code(status).send(body2);
+      };
+    }
+    case 'read':
+      return async (request, reply) => {
+        const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
+        const row = await storage.transaction((tx) => getVisible(tx, resource, id, request));
+        return reply.code(status).send(present(row));
+      };
+    case 'list':
+      return createListHandler(route, deps);
+    case 'update':
+    case 'replace': {
+      const view = op.action === 'update' ? 'update' : 'replace';
+      const validate = compile(getResourceSchema(model, resource, view, { safeIntegers: true }), resource);
+      const writable = getResourceSchema(model, resource, 'replace').properties as Record<string, unknown>;
+      return async (request, reply) => {
+        const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
+        const body = requireObjectBody(request);
+        validate(body);
+        const updated = await storage
+          .transaction(async (tx) => {
+            const before = await getVisible(tx, resource, id, request);
+            const changes: Row = { ...body };
+            if (view === 'replace') for (const name of Object.keys(writable)) if (!(name in body)) changes[name] = null;
+            touch(changes, false);
+            const after = await tx.update(resource.name, id, changes);
+            if (!after) throw new ServiceError('missing_resource', `no ${resource.name} with that identifier`);
+            const previous: Record<string, unknown> = {};
+            for (const k of Object.keys(changes)) if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) previous[k] = before[k];
+            await events.emit(tx, resource, { action: 'update' }, present(after), previous);
+            return after;
+          })
+          .catch((err: unknown) => {
+            throw mapStorageError(err);
+          });
+        return reply.code(status).send(present(updated));
+      };
+    }
+    case 'delete':
+      return async (request, reply) => {
+        const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
+        await storage
+          .transaction(async (tx) => {
+            const before = await getVisible(tx, resource, id, request);
+            const gone = await tx.delete(resource.name, id);
+            if (!gone) throw new ServiceError('missing_resource', `no ${resource.name} with that identifier`);
+            await events.emit(tx, resource, { action: 'delete' }, present(before));
+          })
+          .catch((err: unknown) => {
+            if (err instanceof StorageConstraintError && err.kind === 'reference_not_found') {
+              throw new ServiceError('in_use', `other objects still refer to this ${resource.name}`);
+            }
+            throw mapStorageError(err);
+          });
+        return status === 204 ? reply.code(204).send() : reply.code(status).send({});
+      };
+    case 'transition': {
+      const machine = route.machine;
+      const t = route.transition;
+      if (!machine || !t || !stateField) throw new Error(`operation ${op.id} has no transition`);
+      const validate = compile(getTransitionSchema(model, resource, t.requires, { safeIntegers: true }), resource);
+      const stamp = t.stamp !== undefined ? getField(resource, t.stamp) : undefined;
+      return async (request, reply) => {
+        const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
+        const body = request.body === undefined ? {} : requireObjectBody(request);
+        validate(body);
+        const after = await storage
+          .transaction(async (tx) => {
+            const before = await getVisible(tx, resource, id, request);
+            const from = before[stateField] as string;
+            if (!t.from.includes(from)) {
+              const terminal = machine.states.find((s) => s.name === from)?.terminal;
+              throw new ServiceError('illegal_transition', `${t.name} is not allowed from state ${from}${terminal ? ' (a terminal state)' : ''}; it needs ${t.from.join(' or ')}`);
+            }
+            const merged = { ...before, ...body };
+            const missing = t.requires.filter((f) => merged[f] === undefined || merged[f] === null);
+            if (missing.length > 0) {
+              throw new ServiceError('validation', `${t.name} needs ${missing.join(', ')}`, missing.map((f) => ({ pointer: `/${f}`, message: 'is required by this transition' })));
+            }
+            const changes: Row = { ...body, [stateField]: t.to };
+            if (stamp) changes[stamp.name] = nowValue(stamp, ctx.now());
+            touch(changes, false);
+            // Compare-and-set on the state: of two concurrent transitions from one state, one wins.
+            const out = await tx.update(resource.name, id, changes, { column: stateField, value: from });
+            if (!out) throw new ServiceError('illegal_transition', `the ${resource.name} changed state while ${t.name} was running`);
+            await events.emit(tx, resource, { action: 'transition', transition: t.name }, present(out), { [stateField]: from });
+            return out;
+          })
+          .catch((err: unknown) => {
+            throw mapStorageError(err);
+          });
+        return reply.code(status).send(present(after));
+      };
+    }
+    default:
+      throw new Error(`unknown action ${op.action as string}`);
+  }
+}
+
+function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
+  const { ctx } = deps;
+  const resource = route.resource!;
+  const op = route.operation;
+  const pageDefault = ctx.model.limits?.pageSize?.default ?? BUILT_IN.pageSizeDefault;
+  const pageMax = ctx.model.limits?.pageSize?.max ?? BUILT_IN.pageSizeMax;
+  const clamp = ctx.model.limits?.pageSize?.overMax === 'clamp';
+  const known = new Set(route.query.map((q) => q.name));
+  const idName = resource.identifier!;
+  return async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const invalid: { parameter: string; in: 'query'; message: string }[] = [];
+    const one = (name: string): string | undefined => {
+      const v = query[name];
+      if (v === undefined) return undefined;
+      if (typeof v !== 'string') {
+        invalid.push({ parameter: name, in: 'query', message: 'must be given once' });
+        return undefined;
+      }
+      return v;
+    };
+    for (const name of Object.keys(query)) if (!known.has(name)) invalid.push({ parameter: name, in: 'query', message: 'is not a parameter of this operation' });
+    let limit = pageDefault;
+    const rawLimit = one(LIST_PARAMS.limit);
+    if (rawLimit !== undefined) {
+      const n = Number(rawLimit);
+      if (!/^[0-9]+$/.test(rawLimit) || n < 1) invalid.push({ parameter: LIST_PARAMS.limit, in: 'query', message: 'must be a positive integer' });
+      else if (n > pageMax && !clamp) invalid.push({ parameter: LIST_PARAMS.limit, in: 'query', message: `must be at most ${pageMax}` });
+      else limit = Math.min(n, pageMax);
+    }
+    const equals: Record<string, unknown> = {};
+    for (const q of route.query) {
+      if (q.kind !== 'filter') continue;
+      const raw = one(q.name);
+      if (raw === undefined) continue;
+      try {
+        equals[q.name] = parseFilterValue(q.field, raw);
+      } catch (err) {
+        invalid.push({ parameter: q.name, in: 'query', message: (err as Error).message });
+      }
+    }
+    let sort: { column: string; descending: boolean } | undefined;
+    const rawSort = one(LIST_PARAMS.sort);
+    if (rawSort !== undefined) {
+      const descending = rawSort.startsWith('-');
+      const column = descending ? rawSort.slice(1) : rawSort;
+      if (!op.sort.includes(column)) invalid.push({ parameter: LIST_PARAMS.sort, in: 'query', message: `must be one of ${op.sort.flatMap((s) => [s, `-${s}`]).join(', ')}` });
+      else sort = { column, descending };
+    }
+    // Owners see only their own objects, whatever the filters say.
+    if (resource.owner !== undefined && request.principal) equals[resource.owner] = request.principal.subject;
+    const queryKey = JSON.stringify([sort ?? null, Object.entries(equals).sort(([a], [b]) => a.localeCompare(b))]);
+    const rawCursor = one(LIST_PARAMS.cursor);
+    let after: KeysetPosition | undefined;
+    if (rawCursor !== undefined) {
+      after = ctx.cursors.decode(rawCursor, queryKey);
+      if (!after) invalid.push({ parameter: LIST_PARAMS.cursor, in: 'query', message: 'is not a cursor this service issued for this query' });
+    }
+    if (invalid.length > 0) throw new ServiceError('validation', 'the query is not valid', invalid);
+    const rows = await ctx.storage.transaction((tx) => tx.list(resource.name, { equals, ...(sort ? { sort } : {}), ...(after ? { after } : {}), limit: limit + 1 }));
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const next = rows.length > limit && last ? ctx.cursors.encode({ id: last[idName], ...(sort && sort.column !== idName ? { value: last[sort.column] ?? null } : {}) }, queryKey) : null;
+    return reply.code(route.successStatus).send({ [PAGE_FIELDS.items]: page.map((r) => presentRow(resource, r)), [PAGE_FIELDS.next]: next });
+  };
+}
+
+function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
+  const { ctx, compile } = deps;
+  const op = route.operation;
+  const handler = op.handler !== undefined ? ctx.handlers[op.handler] : undefined;
+  if (!handler) throw new Error(`custom operation ${op.id} has no handler`);
+  const validateIn = op.request && route.hasBody ? compile(getShapeSchema(ctx.model, op.request, 'create', { safeIntegers: true }), getResource(ctx.model, op.request.resource)) : undefined;
+  const validateOut = op.response ? compile(getShapeSchema(ctx.model, op.response, 'response')) : undefined;
+  return async (request, reply) => {
+    let body: unknown;
+    if (validateIn) {
+      body = requireObjectBody(request);
+      validateIn(body);
+    }
+    const result = await handler({
+      body,
+      params: request.params as Record<string, string>,
+      query: request.query as Record<string, unknown>,
+      ...(request.principal ? { principal: request.principal } : {}),
+      ...(request.specVersion !== undefined ? { version: request.specVersion } : {}),
+      storage: ctx.storage,
+      log: request.log,
+    });
+    if (validateOut) {
+      try {
+        validateOut(result);
+      } catch (err) {
+        request.log.error({ operation: op.id, invalid: (err as ServiceError).invalid }, 'custom handler returned a body that does not match the declared response shape');
+        throw new ServiceError('internal', 'the service produced an invalid response');
+      }
+    }
+    return reply.code(route.successStatus).send(result);
+  };
+}

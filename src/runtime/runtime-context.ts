@@ -1,0 +1,49 @@
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
+import type { CursorCodec } from './runtime-cursor.js';
+import type { ErrorResponder } from './runtime-errors.js';
+import type { Storage } from './storage/storage-types.js';
+
+/** Who is calling, once a credential has been checked. */
+export interface Principal {
+  subject: string;
+  scopes: readonly string[];
+  scheme: string;
+}
+
+/** Checks a request's credential against a requirement; throws a ServiceError when it fails. */
+export interface Authenticator {
+  authenticate(request: FastifyRequest, requirement: AuthRequirement & { kind: 'required' }): Promise<Principal>;
+}
+
+/** What a custom operation's handler receives. */
+export interface HandlerContext {
+  body: unknown;
+  params: Readonly<Record<string, string>>;
+  query: Readonly<Record<string, unknown>>;
+  principal?: Principal;
+  /** The version the request asked for (or the default), when the spec is versioned. */
+  version?: string;
+  storage: Storage;
+  log: FastifyBaseLogger;
+}
+
+/** A custom operation: returns the response body (validated against the declared response shape). */
+export type CustomHandler = (ctx: HandlerContext) => unknown | Promise<unknown>;
+
+export interface RuntimeContext {
+  model: ServiceModel;
+  storage: Storage;
+  errors: ErrorResponder;
+  cursors: CursorCodec;
+  now: () => Date;
+  authenticator?: Authenticator;
+  handlers: Readonly<Record<string, CustomHandler>>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+    specVersion?: string;
+  }
+}

@@ -1,0 +1,105 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceModel } from '../model/model-types.js';
+import type { Condition } from '../spec/spec-types.js';
+
+/** The status used for a condition the spec declares no code for (only ever with `allowGaps`). */
+export const FALLBACK_STATUS: Readonly<Record<Condition, number>> = {
+  validation: 422,
+  malformed_request: 400,
+  unsupported_media_type: 415,
+  missing_resource: 404,
+  route_not_found: 404,
+  method_not_allowed: 405,
+  illegal_transition: 409,
+  missing_credential: 401,
+  invalid_credential: 401,
+  expired_credential: 401,
+  missing_scope: 403,
+  not_owner: 403,
+  rate_limited: 429,
+  body_too_large: 413,
+  timeout: 503,
+  unique_conflict: 409,
+  in_use: 409,
+  reference_not_found: 422,
+  unsupported_version: 400,
+  idempotency_conflict: 422,
+  idempotency_in_progress: 409,
+  internal: 500,
+};
+
+/** One invalid input: a JSON pointer into the body, or a named parameter. */
+export interface InvalidField {
+  pointer?: string;
+  parameter?: string;
+  in?: 'path' | 'query' | 'header';
+  message: string;
+}
+
+/** A failure the runtime answers with a declared error. */
+export class ServiceError extends Error {
+  constructor(
+    readonly condition: Condition,
+    readonly detail?: string,
+    readonly invalid?: readonly InvalidField[],
+    readonly headers?: Readonly<Record<string, string>>,
+  ) {
+    super(detail ?? condition);
+    this.name = 'ServiceError';
+  }
+}
+
+export interface ErrorResponder {
+  send(request: FastifyRequest, reply: FastifyReply, error: ServiceError): FastifyReply;
+  /** The status a condition is answered with. */
+  statusOf(condition: Condition): number;
+}
+
+const MAX_LISTED = 20;
+
+/** Builds error bodies in the spec's declared shape: RFC 9457 problem details, or the declared fields. */
+export function createErrorResponder(model: ServiceModel): ErrorResponder {
+  const errors = model.errors;
+  const resolved = new Map<Condition, { code: string; status: number; title: string }>();
+  const statusOf = (condition: Condition) => resolved.get(condition)?.status ?? FALLBACK_STATUS[condition];
+  for (const [condition, fallback] of Object.entries(FALLBACK_STATUS) as [Condition, number][]) {
+    const name = errors?.byCondition[condition];
+    const code = errors?.codes.find((c) => c.name === name);
+    const status = code?.status ?? fallback;
+    resolved.set(condition, { code: code?.name ?? condition, status, title: code?.title ?? STATUS_CODES[status] ?? 'Error' });
+  }
+  const declared = errors?.body?.kind === 'declared' ? errors.body.fields.map((f) => f.name) : undefined;
+
+  return {
+    statusOf,
+    send(request, reply, error) {
+      const r = resolved.get(error.condition)!;
+      const invalid = error.invalid?.slice(0, MAX_LISTED);
+      if (error.headers) for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+      reply.code(r.status);
+      if (!declared) {
+        const body: Record<string, unknown> = { title: r.title, status: r.status, code: r.code };
+        if (error.detail !== undefined) body.detail = error.detail;
+        body.instance = request.url.split('?')[0];
+        if (invalid && invalid.length > 0) body.errors = invalid;
+        return reply.type('application/problem+json').send(body);
+      }
+      // A declared shape: fill the fields whose names say what they hold.
+      const values: Record<string, unknown> = {
+        code: r.code,
+        error: r.code,
+        status: r.status,
+        title: r.title,
+        message: error.detail ?? r.title,
+        detail: error.detail ?? r.title,
+        errors: invalid,
+        details: invalid,
+        request_id: request.id,
+      };
+      const body: Record<string, unknown> = {};
+      for (const name of declared) if (values[name] !== undefined) body[name] = values[name];
+      return reply.type('application/json').send(body);
+    },
+  };
+}

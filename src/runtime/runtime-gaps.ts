@@ -1,0 +1,40 @@
+import { getRoutes, getUndeclaredConditions } from '../model/model-routes.js';
+import type { ServiceModel } from '../model/model-types.js';
+import { BUILT_IN_NESTING_DEPTH } from './runtime-body.js';
+import { FALLBACK_STATUS } from './runtime-errors.js';
+
+/** Values the runtime uses where the spec is silent, each documented in docs/runtime.md. */
+export const BUILT_IN = {
+  pageSizeDefault: 20,
+  pageSizeMax: 100,
+  bodySize: 1024 * 1024,
+  nestingDepth: BUILT_IN_NESTING_DEPTH,
+} as const;
+
+/** Something the spec leaves out that serving it would need, and what the runtime does instead. */
+export interface RuntimeGap {
+  item: string;
+  builtIn: string;
+}
+
+/**
+ * The gaps `serve` would have to fill. The runtime refuses to start on any of them unless the
+ * operator allows gaps, and then logs each with the built-in behaviour it used.
+ */
+export function getRuntimeGaps(model: ServiceModel): RuntimeGap[] {
+  const gaps: RuntimeGap[] = [];
+  for (const c of getUndeclaredConditions(model)) {
+    gaps.push({ item: `error code for condition ${c}: not shown`, builtIn: `answer ${FALLBACK_STATUS[c]} with code "${c}"` });
+  }
+  const routes = getRoutes(model);
+  const ops = routes.flatMap((r) => (r.kind === 'operation' ? [r] : []));
+  if (ops.some((r) => r.operation.action === 'list')) {
+    const p = model.limits?.pageSize;
+    if (p?.default === undefined) gaps.push({ item: 'default page size: not shown', builtIn: `use pages of ${BUILT_IN.pageSizeDefault}` });
+    if (p?.max === undefined) gaps.push({ item: 'maximum page size: not shown', builtIn: `allow at most ${BUILT_IN.pageSizeMax} per page` });
+  }
+  if (ops.some((r) => r.hasBody) && model.limits?.bodySize === undefined) {
+    gaps.push({ item: 'request body size limit: not shown', builtIn: `refuse bodies over ${BUILT_IN.bodySize} bytes` });
+  }
+  return gaps;
+}

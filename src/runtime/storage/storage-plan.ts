@@ -1,0 +1,111 @@
+import { getField, getResource } from '../../model/model-builder.js';
+import type { FieldModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
+import type { ColumnPlan, ColumnType, MigrationRefusal, MigrationStep, StoragePlan, TablePlan } from './storage-types.js';
+
+function columnType(model: ServiceModel, f: FieldModel): ColumnType {
+  switch (f.type) {
+    case 'integer':
+      return 'integer';
+    case 'number':
+      return 'real';
+    case 'boolean':
+      return 'boolean';
+    case 'array':
+    case 'object':
+    case 'json':
+      return 'json';
+    case 'enum':
+      return (f.values ?? []).every((v) => typeof v === 'number') && (f.values ?? []).length > 0 ? 'real' : 'text';
+    case 'ref': {
+      const target = getResource(model, f.to);
+      const id = target?.identifier !== undefined ? getField(target, target.identifier) : undefined;
+      return id?.type === 'integer' ? 'integer' : 'text';
+    }
+    default:
+      return 'text';
+  }
+}
+
+function columnFor(model: ServiceModel, r: ResourceModel, f: FieldModel): ColumnPlan {
+  const isId = f.name === r.identifier;
+  const type = columnType(model, f);
+  const check: ColumnPlan['check'] = {};
+  if (f.type === 'enum' && f.values) check.values = [...f.values];
+  if (type === 'integer' || type === 'real') {
+    if (f.minimum !== undefined) check.minimum = f.minimum;
+    if (f.maximum !== undefined) check.maximum = f.maximum;
+    if (f.exclusiveMinimum !== undefined) check.exclusiveMinimum = f.exclusiveMinimum;
+    if (f.exclusiveMaximum !== undefined) check.exclusiveMaximum = f.exclusiveMaximum;
+  }
+  if (type === 'text' && f.type !== 'ref') {
+    if (f.minLength !== undefined) check.minLength = f.minLength;
+    if (f.maxLength !== undefined) check.maxLength = f.maxLength;
+  }
+  const col: ColumnPlan = {
+    name: f.name,
+    type,
+    notNull: isId || (!f.optional && !f.nullable),
+    unique: f.unique && !isId,
+    primaryKey: isId,
+    autoIncrement: isId && f.type === 'integer',
+    check,
+  };
+  if (f.type === 'ref') {
+    const target = getResource(model, f.to);
+    if (target?.identifier !== undefined) col.references = { table: target.name, column: target.identifier };
+  }
+  return col;
+}
+
+/** The tables a model needs: one per resource with an identifier, columns typed from fields. */
+export function getStoragePlan(model: ServiceModel): StoragePlan {
+  const tables: TablePlan[] = [];
+  for (const r of model.resources) {
+    if (r.identifier === undefined || !getField(r, r.identifier)) continue;
+    tables.push({ name: r.name, primaryKey: r.identifier, columns: r.fields.map((f) => columnFor(model, r, f)) });
+  }
+  return { tables };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Compares the plan stored with the data against the spec's plan. New tables and new nullable
+ * columns are additive; a changed check is applied by rebuilding the table (the copy fails on rows
+ * the new check refuses); anything that would drop or reinterpret data is refused.
+ */
+export function diffStoragePlans(stored: StoragePlan, wanted: StoragePlan): { steps: MigrationStep[]; refusals: MigrationRefusal[] } {
+  const steps: MigrationStep[] = [];
+  const refusals: MigrationRefusal[] = [];
+  for (const old of stored.tables) {
+    if (!wanted.tables.some((t) => t.name === old.name)) refusals.push({ table: old.name, reason: `resource ${old.name} was removed; its table holds data` });
+  }
+  for (const t of wanted.tables) {
+    const old = stored.tables.find((x) => x.name === t.name);
+    if (!old) {
+      steps.push({ kind: 'create_table', table: t.name, description: `create table for new resource ${t.name}` });
+      continue;
+    }
+    if (old.primaryKey !== t.primaryKey) refusals.push({ table: t.name, reason: `the identifier changed from ${old.primaryKey} to ${t.primaryKey}` });
+    let rebuild = false;
+    for (const oc of old.columns) {
+      const nc = t.columns.find((c) => c.name === oc.name);
+      if (!nc) {
+        refusals.push({ table: t.name, column: oc.name, reason: `field ${t.name}.${oc.name} was removed; its column holds data` });
+        continue;
+      }
+      if (oc.type !== nc.type) refusals.push({ table: t.name, column: oc.name, reason: `field ${t.name}.${oc.name} changed type from ${oc.type} to ${nc.type}` });
+      else if (!oc.notNull && nc.notNull) refusals.push({ table: t.name, column: oc.name, reason: `field ${t.name}.${oc.name} became required; existing rows may have no value` });
+      else if (!oc.unique && nc.unique) rebuild = true;
+      else if (!same(oc.check, nc.check) || !same(oc.references, nc.references) || oc.notNull !== nc.notNull || oc.unique !== nc.unique) rebuild = true;
+    }
+    for (const nc of t.columns) {
+      if (old.columns.some((c) => c.name === nc.name)) continue;
+      if (nc.notNull) refusals.push({ table: t.name, column: nc.name, reason: `new field ${t.name}.${nc.name} is required; existing rows have no value for it (make it optional)` });
+      else if (nc.unique || nc.references || Object.keys(nc.check).length > 0) rebuild = true;
+      else steps.push({ kind: 'add_column', table: t.name, column: nc.name, description: `add optional field ${t.name}.${nc.name}` });
+    }
+    if (rebuild) steps.push({ kind: 'rebuild_table', table: t.name, description: `rebuild table ${t.name} for changed constraints` });
+  }
+  return { steps, refusals };
+}

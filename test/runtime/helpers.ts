@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { compileSpecFile } from '../../src/program.js';
+import type { ServiceModel } from '../../src/model/model-types.js';
+import { createService, type ServiceOptions } from '../../src/runtime/runtime-service.js';
+import { createSqliteStorage, type SqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+
+export const TICKETS = new URL('./fixtures/tickets.yaml', import.meta.url).pathname;
+
+export function loadModel(path: string): ServiceModel {
+  const c = compileSpecFile(path);
+  const errors = c.diagnostics.filter((d) => d.severity === 'error');
+  if (!c.model || errors.length > 0) throw new Error(`${path}: ${errors.map((d) => `${d.code} ${d.message}`).join('; ')}`);
+  return c.model;
+}
+
+export interface Running {
+  url: string;
+  app: FastifyInstance;
+  storage: SqliteStorage;
+  dbPath: string;
+  close(): Promise<void>;
+  /** A JSON request; returns status, headers and the parsed body (or text). */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: any }>;
+}
+
+/** A real server on 127.0.0.1 with a real SQLite file in a fresh temporary folder. */
+export async function startService(model: ServiceModel, options: Partial<ServiceOptions> = {}): Promise<Running> {
+  const dir = mkdtempSync(join(tmpdir(), 'servicespec-test-'));
+  const dbPath = join(dir, 'service.db');
+  const storage = createSqliteStorage({ path: dbPath, synchronous: 'normal' });
+  const app = await createService(model, { storage, allowGaps: true, ...options });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    url,
+    app,
+    storage,
+    dbPath,
+    async close() {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+    async call(method, path, body, headers = {}) {
+      const init: RequestInit = { method, headers: { ...headers } };
+      if (body !== undefined) {
+        init.body = typeof body === 'string' ? body : JSON.stringify(body);
+        (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(`${url}${path}`, init);
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: res.status, headers: res.headers, body: parsed };
+    },
+  };
+}

@@ -1,0 +1,192 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadModel, startService, TICKETS, type Running } from './helpers.js';
+
+let s: Running;
+let projectId: string;
+let ticketId: string;
+
+beforeAll(async () => {
+  s = await startService(loadModel(TICKETS), { handlers: { estimate: () => ({ points: 1 }) } });
+  projectId = (await s.call('POST', '/projects', { slug: 'bad', name: 'Bad' })).body.id;
+  ticketId = (await s.call('POST', '/tickets', { project: projectId, title: 'x', reporter: 'a@b.co' })).body.id;
+});
+afterAll(() => s.close());
+
+/** Every refusal has the declared shape: problem+json, status equal to the HTTP status, a code, no internals. */
+function expectProblem(r: { status: number; headers: Headers; body: any }, status: number, code: string) {
+  expect(r.status).toBe(status);
+  expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(r.body.status).toBe(status);
+  expect(r.body.code).toBe(code);
+  const text = JSON.stringify(r.body);
+  expect(text).not.toMatch(/SQLITE|sqlite|\.ts:|\.js:|node_modules|at [A-Za-z]+ \(|SELECT|INSERT/);
+}
+
+const valid = () => ({ project: projectId, title: 'ok', reporter: 'a@b.co' });
+
+describe('request bodies', () => {
+  it('malformed JSON → 400 malformed_request', async () => {
+    expectProblem(await s.call('POST', '/tickets', '{"title": '), 400, 'malformed_request');
+  });
+  it('wrong content type → 415 unsupported_media_type', async () => {
+    expectProblem(await s.call('POST', '/tickets', JSON.stringify(valid()), { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
+  });
+  it('empty body with a JSON content type → 400 malformed_request', async () => {
+    expectProblem(await s.call('POST', '/tickets', '', { 'content-type': 'application/json' }), 400, 'malformed_request');
+  });
+  it('no body at all → 400 malformed_request', async () => {
+    expectProblem(await s.call('POST', '/tickets'), 400, 'malformed_request');
+  });
+  it('a JSON array instead of an object → 422 invalid_request', async () => {
+    expectProblem(await s.call('POST', '/tickets', '[]'), 422, 'invalid_request');
+  });
+  for (const [name, body] of [
+    ['__proto__ at the top', '{"__proto__": {"admin": true}, "title": "x"}'],
+    ['__proto__ deep', '{"meta": {"source": "x", "x": [{"__proto__": {"a": 1}}]}}'],
+    ['constructor.prototype', '{"meta": {"constructor": {"prototype": {"a": 1}}}}'],
+  ] as const) {
+    it(`${name} → 400 malformed_request, and nothing is polluted`, async () => {
+      expectProblem(await s.call('POST', '/tickets', body), 400, 'malformed_request');
+      expect(({} as Record<string, unknown>).admin).toBeUndefined();
+    });
+  }
+  it('10,000-deep nesting → 400 malformed_request', async () => {
+    expectProblem(await s.call('POST', '/tickets', `{"meta":${'['.repeat(10_000)}${']'.repeat(10_000)}}`), 400, 'malformed_request');
+  });
+  it('1e400 → 422 invalid_request', async () => {
+    expectProblem(await s.call('POST', '/tickets', `{"project":"${projectId}","title":"x","reporter":"a@b.co","points":1e400}`), 422, 'invalid_request');
+  });
+  it('2^53+1 → 422 invalid_request', async () => {
+    const r = await s.call('PATCH', `/tickets/${ticketId}`, '{"points": 9007199254740993}');
+    expectProblem(r, 422, 'invalid_request');
+  });
+  it('a string over maxLength → 422 with the field pointer', async () => {
+    const r = await s.call('POST', '/tickets', { ...valid(), title: 'x'.repeat(121) });
+    expectProblem(r, 422, 'invalid_request');
+    expect(r.body.errors).toEqual([{ pointer: '/title', message: 'must NOT have more than 120 characters' }]);
+  });
+  it('a pattern miss → 422 with the field pointer', async () => {
+    const r = await s.call('POST', '/projects', { slug: 'Not A Slug', name: 'x' });
+    expectProblem(r, 422, 'invalid_request');
+    expect(r.body.errors[0].pointer).toBe('/slug');
+  });
+  it('an unknown field is rejected, not dropped', async () => {
+    const r = await s.call('POST', '/tickets', { ...valid(), colour: 'red' });
+    expectProblem(r, 422, 'invalid_request');
+    expect(r.body.errors).toEqual([{ pointer: '/colour', message: 'unknown field colour' }]);
+  });
+  it('read-only, state and identifier fields are rejected on write', async () => {
+    const r = await s.call('POST', '/tickets', { ...valid(), id: ticketId, status: 'resolved', created_at: '2020-01-01T00:00:00Z' });
+    expectProblem(r, 422, 'invalid_request');
+    expect(r.body.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['/created_at', '/id', '/status']);
+  });
+  it('no type coercion: "5" is not an integer', async () => {
+    expectProblem(await s.call('PATCH', `/tickets/${ticketId}`, { points: '5' }), 422, 'invalid_request');
+  });
+  it('a body over the declared size → 413', async () => {
+    expectProblem(await s.call('POST', '/tickets', { ...valid(), title: 'x', meta: { source: 'y'.repeat(65 * 1024) } }), 413, 'payload_too_large');
+  });
+});
+
+describe('identifiers and routes', () => {
+  it('a malformed identifier → 404 not_found', async () => {
+    expectProblem(await s.call('GET', '/tickets/not-a-uuid'), 404, 'not_found');
+  });
+  it('an unknown identifier → 404 not_found', async () => {
+    expectProblem(await s.call('GET', '/tickets/01900000-0000-7000-8000-000000000000'), 404, 'not_found');
+  });
+  it('an undeclared route → 404 not_found', async () => {
+    expectProblem(await s.call('GET', '/nothing/here'), 404, 'not_found');
+  });
+  it('an undeclared method → 405 with Allow', async () => {
+    const r = await s.call('DELETE', '/tickets');
+    expectProblem(r, 405, 'method_not_allowed');
+    expect(r.headers.get('allow')).toBe('GET, HEAD, POST');
+  });
+  it('a malformed URL → 400 malformed_request', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const u = new URL(s.url);
+      const req = httpRequest({ host: u.hostname, port: u.port, path: '/tickets/%E0%A4%A', method: 'GET' }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect([400, 404]).toContain(status);
+  });
+});
+
+describe('lists', () => {
+  it('a tampered cursor → 422 invalid_request', async () => {
+    await s.call('POST', '/tickets', valid());
+    await s.call('POST', '/tickets', valid());
+    const page = await s.call('GET', '/tickets?limit=1');
+    const cursor: string = page.body.next_cursor;
+    const [data, mac] = cursor.split('.');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(data!, 'base64url').toString()), p: { id: '0' } })).toString('base64url');
+    for (const bad of [`${forged}.${mac}`, `${data}.${mac!.slice(0, -1)}A`, 'garbage', `${data}`]) {
+      const r = await s.call('GET', `/tickets?limit=1&cursor=${encodeURIComponent(bad)}`);
+      expectProblem(r, 422, 'invalid_request');
+      expect(r.body.errors).toEqual([{ parameter: 'cursor', in: 'query', message: 'is not a cursor this service issued for this query' }]);
+    }
+  });
+  it('a cursor replayed against another query → 422', async () => {
+    const page = await s.call('GET', '/tickets?limit=1');
+    expectProblem(await s.call('GET', `/tickets?limit=1&priority=high&cursor=${page.body.next_cursor}`), 422, 'invalid_request');
+  });
+  it('a page size over the maximum → 422 (over_max: reject)', async () => {
+    const r = await s.call('GET', '/tickets?limit=51');
+    expectProblem(r, 422, 'invalid_request');
+    expect(r.body.errors[0]).toMatchObject({ parameter: 'limit' });
+  });
+  it('an unknown query parameter, a bad filter value or sort → 422', async () => {
+    for (const q of ['colour=red', 'priority=urgent', 'sort=title', 'limit=0', 'limit=abc', 'status=open&status=open']) {
+      expectProblem(await s.call('GET', `/tickets?${q}`), 422, 'invalid_request');
+    }
+  });
+});
+
+describe('transitions', () => {
+  it('an illegal transition → 409 invalid_transition', async () => {
+    const t = (await s.call('POST', '/tickets', valid())).body;
+    expectProblem(await s.call('POST', `/tickets/${t.id}/stop`), 409, 'invalid_transition');
+  });
+  it('a transition on a terminal state → 409 invalid_transition', async () => {
+    const t = (await s.call('POST', '/tickets', valid())).body;
+    await s.call('POST', `/tickets/${t.id}/reject`);
+    for (const name of ['start', 'stop', 'reject']) expectProblem(await s.call('POST', `/tickets/${t.id}/${name}`), 409, 'invalid_transition');
+    expectProblem(await s.call('POST', `/tickets/${t.id}/resolve`, { resolution: 'x' }), 409, 'invalid_transition');
+  });
+  it('a transition on an unknown object → 404', async () => {
+    expectProblem(await s.call('POST', '/tickets/01900000-0000-7000-8000-000000000000/start'), 404, 'not_found');
+  });
+});
+
+describe('custom operations', () => {
+  it('a handler that returns a body outside its declared shape → 500 internal, nothing leaked', async () => {
+    const bad = await startService(loadModel(TICKETS), { handlers: { estimate: () => ({ points: -1, secret: 'x' }) } });
+    try {
+      const r = await bad.call('POST', '/estimates', { title: 'x' });
+      expectProblem(r, 500, 'internal');
+      expect(JSON.stringify(r.body)).not.toContain('secret');
+    } finally {
+      await bad.close();
+    }
+  });
+  it('a handler that throws → 500 internal with no stack', async () => {
+    const bad = await startService(loadModel(TICKETS), {
+      handlers: {
+        estimate: () => {
+          throw new Error('SELECT * FROM secrets at /srv/app.js:1');
+        },
+      },
+    });
+    try {
+      expectProblem(await bad.call('POST', '/estimates', { title: 'x' }), 500, 'internal');
+    } finally {
+      await bad.close();
+    }
+  });
+});
