@@ -1,0 +1,651 @@
+import { PART_CONTENTS, PART_TITLES, formatGapItem, getGapReport, type GapReport, type PartGaps } from '../check/check-gaps.js';
+import type {
+  AuthRequirement,
+  Duration,
+  EventTriggerModel,
+  FieldModel,
+  OperationModel,
+  SchemeModel,
+  ServiceModel,
+  ShapeModel,
+  StateMachineModel,
+  VersionChangeModel,
+  VersionPlacementModel,
+} from '../model/model-types.js';
+import { PART_NAMES, type PartName } from '../spec/spec-types.js';
+
+// The nine-part document, in the seed's order and headings (seed/service-interface-specification.md).
+//
+// The document is first built as a small tree of blocks (headings, paragraphs, lists, tables, state
+// diagrams) and then written out; renderHtml (render-html.ts) writes the very same tree as HTML, so the
+// two forms cannot drift apart. Rules the builder keeps:
+// - order is the model's order, which is the file's order; nothing depends on the clock or the machine;
+// - nothing undefined in the model is guessed: a table cell, list item or sentence for it says "not shown",
+//   and each item the gap report names for a part is listed under that part in the seed's words;
+// - "none" is written only where the format gives absence a meaning (a transition that emits no event,
+//   a field with no constraint, an operation that lists no error codes).
+
+/** Inline text: plain text, an identifier or literal (code), or strong text. */
+export type Span = string | { readonly code: string } | { readonly strong: string };
+export type Inline = readonly Span[];
+
+export type Block =
+  | { readonly kind: 'heading'; readonly level: 1 | 2 | 3 | 4; readonly text: string }
+  | { readonly kind: 'paragraph'; readonly content: Inline }
+  | { readonly kind: 'list'; readonly items: readonly Inline[] }
+  | { readonly kind: 'table'; readonly head: readonly string[]; readonly rows: readonly (readonly Inline[])[] }
+  /** A state machine drawn as a diagram; the HTML page draws it as SVG, Markdown relies on the tables. */
+  | { readonly kind: 'diagram'; readonly machine: StateMachineModel };
+
+export const DOCUMENT_TITLE = 'Service interface specification';
+export const NOT_SHOWN = 'not shown';
+
+/**
+ * What the seed adds after a part's "…: not shown." sentence when the whole part is absent. The first
+ * sentence of each part is PART_CONTENTS (check-gaps.ts); these are the seed's second sentences.
+ */
+const SEED_ABSENT_NOTES: Readonly<Partial<Record<PartName, string>>> = {
+  purpose: 'No single named service with a defined behaviour is described.',
+  states: 'No state table can be given.',
+  endpoints: 'No base address is defined; the placeholder {base_url} stands for it, and nothing is defined beneath it.',
+};
+
+const PLACEHOLDER_BASE_URL = '{base_url}';
+
+// ---------------------------------------------------------------------------------------------------
+// Small builders
+
+const code = (text: string): Span => ({ code: text });
+const strong = (text: string): Span => ({ strong: text });
+const heading = (level: 1 | 2 | 3 | 4, text: string): Block => ({ kind: 'heading', level, text });
+const para = (...content: Span[]): Block => ({ kind: 'paragraph', content });
+const list = (items: readonly Inline[]): Block => ({ kind: 'list', items });
+const table = (head: readonly string[], rows: readonly (readonly Inline[])[]): Block => ({ kind: 'table', head, rows });
+
+/** Joins inline pieces with a separator (", " by default). */
+function joinInline(parts: readonly Inline[], separator = ', '): Span[] {
+  const out: Span[] = [];
+  parts.forEach((p, i) => {
+    if (i > 0) out.push(separator);
+    out.push(...p);
+  });
+  return out;
+}
+
+const codes = (names: readonly string[], separator = ', '): Span[] => joinInline(names.map((n) => [code(n)]), separator);
+const orNotShown = (text: string | undefined): Span[] => [text ?? NOT_SHOWN];
+const codeOrNotShown = (text: string | undefined): Span[] => (text === undefined ? [NOT_SHOWN] : [code(text)]);
+const durationText = (d: Duration | undefined): string => d?.text ?? NOT_SHOWN;
+const jsonText = (value: unknown): string => JSON.stringify(value) ?? String(value);
+
+/** A labelled list item: "Label: value". */
+const item = (label: string, ...value: Span[]): Inline => [`${label}: `, ...value];
+
+// ---------------------------------------------------------------------------------------------------
+// Fields
+
+function typeText(f: FieldModel): string {
+  switch (f.type) {
+    case 'ref':
+      return `ref → ${f.to ?? NOT_SHOWN}`;
+    case 'enum':
+      return f.values && f.values.length > 0 ? `enum: ${f.values.map(String).join(', ')}` : `enum: values ${NOT_SHOWN}`;
+    case 'array':
+      return `array of ${f.items ? typeText(f.items) : NOT_SHOWN}`;
+    default:
+      return f.type;
+  }
+}
+
+function range(low: number | undefined, high: number | undefined, unit = ''): string | undefined {
+  if (low !== undefined && high !== undefined) return `${low} to ${high}${unit}`;
+  if (low !== undefined) return `at least ${low}${unit}`;
+  if (high !== undefined) return `at most ${high}${unit}`;
+  return undefined;
+}
+
+/** The constraints and flags of one field, as inline pieces (empty when it has none). */
+function constraintParts(f: FieldModel): Inline[] {
+  const parts: Inline[] = [];
+  if (f.readOnly) parts.push(['read-only']);
+  if (f.writeOnce) parts.push(['write-once']);
+  if (f.unique) parts.push(['unique']);
+  if (f.nullable) parts.push(['nullable']);
+  const length = range(f.minLength, f.maxLength);
+  if (length) parts.push([`length ${length}`]);
+  const value = range(f.minimum, f.maximum);
+  if (value) parts.push([value]);
+  if (f.exclusiveMinimum !== undefined) parts.push([`greater than ${f.exclusiveMinimum}`]);
+  if (f.exclusiveMaximum !== undefined) parts.push([`less than ${f.exclusiveMaximum}`]);
+  if (f.multipleOf !== undefined) parts.push([`multiple of ${f.multipleOf}`]);
+  const items = range(f.minItems, f.maxItems, ' items');
+  if (items) parts.push([items]);
+  if (f.uniqueItems) parts.push(['items unique']);
+  if (f.pattern !== undefined) parts.push(['pattern ', code(f.pattern)]);
+  if (f.hasDefault) parts.push(['default ', code(jsonText(f.default))]);
+  if (f.hasExample) parts.push(['example ', code(jsonText(f.example))]);
+  if (f.items && !f.items.fields) {
+    const inner = constraintParts(f.items);
+    if (inner.length > 0) parts.push(['each item: ', ...joinInline(inner, ', ')]);
+  }
+  return parts;
+}
+
+function fieldRows(fields: readonly FieldModel[], prefix = ''): Inline[][] {
+  const rows: Inline[][] = [];
+  for (const f of fields) {
+    const name = `${prefix}${f.name}`;
+    const constraints = constraintParts(f);
+    rows.push([
+      [code(name)],
+      [typeText(f)],
+      [f.optional ? 'no' : 'yes'],
+      constraints.length > 0 ? joinInline(constraints, '; ') : ['none'],
+      orNotShown(f.description),
+    ]);
+    rows.push(...childRows(f, name));
+  }
+  return rows;
+}
+
+/** Rows for what a field contains: an object's fields as `parent.child`, an array's element fields as `parent[].child`. */
+function childRows(f: FieldModel, name: string): Inline[][] {
+  const rows: Inline[][] = [];
+  if (f.fields) rows.push(...fieldRows(f.fields, `${name}.`));
+  if (f.items) rows.push(...childRows(f.items, `${name}[]`));
+  return rows;
+}
+
+const FIELD_HEAD = ['Field', 'Type', 'Required', 'Constraints', 'Description'];
+const fieldTable = (fields: readonly FieldModel[]): Block => table(FIELD_HEAD, fieldRows(fields));
+
+/** A payload in a few words: "Order", "list of Order", "fields below". */
+function shapeText(shape: ShapeModel | undefined): Span[] {
+  if (!shape) return [NOT_SHOWN];
+  const parts: Span[] = [];
+  if (shape.resource !== undefined) parts.push(shape.list ? 'list of ' : '', code(shape.resource));
+  if (shape.fields) parts.push(parts.length > 0 ? ' with the fields below' : shape.list ? 'list of the fields below' : 'the fields below');
+  return parts.length > 0 ? parts.filter((p) => p !== '') : [NOT_SHOWN];
+}
+
+/** A shape as blocks: a sentence naming the resource, then its own fields as a table. */
+function shapeBlocks(label: string, shape: ShapeModel): Block[] {
+  const blocks: Block[] = [para(`${label}: `, ...shapeText(shape), '.')];
+  if (shape.fields) blocks.push(fieldTable(shape.fields));
+  return blocks;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The nine parts
+
+function purposeBlocks(m: ServiceModel): Block[] {
+  const p = m.purpose!;
+  const blocks: Block[] = [];
+  if (p.name !== undefined) blocks.push(p.summary !== undefined ? para(strong(p.name), `: ${p.summary}`) : para(strong(p.name)));
+  else if (p.summary !== undefined) blocks.push(para(p.summary));
+  if (p.description !== undefined) blocks.push(para(p.description));
+  if (p.includes !== undefined || p.excludes !== undefined) {
+    blocks.push(heading(3, 'Scope'));
+    for (const [label, entries] of [['In scope', p.includes], ['Out of scope', p.excludes]] as const) {
+      if (entries === undefined) blocks.push(para(`${label}: ${NOT_SHOWN}.`));
+      else if (entries.length === 0) blocks.push(para(`${label}: none.`));
+      else blocks.push(para(`${label}:`), list(entries.map((e) => [e])));
+    }
+  }
+  if (p.audience !== undefined) {
+    blocks.push(heading(3, 'Audience'));
+    blocks.push(p.audience.length > 0 ? list(p.audience.map((a) => [a])) : para('None.'));
+  }
+  if (p.contact !== undefined) {
+    blocks.push(heading(3, 'Contact'));
+    blocks.push(list([item('Name', ...orNotShown(p.contact.name)), item('Email', ...orNotShown(p.contact.email)), item('Web', ...orNotShown(p.contact.url))]));
+  }
+  return blocks;
+}
+
+function resourceBlocks(m: ServiceModel): Block[] {
+  const blocks: Block[] = [];
+  for (const r of m.resources) {
+    blocks.push(heading(3, r.name));
+    blocks.push(r.description !== undefined ? para(r.description) : para(`Description: ${NOT_SHOWN}.`));
+    const owner: Span[] =
+      r.owner === undefined
+        ? ['none']
+        : [code(r.owner), `, set to the authenticated subject; another subject's ${r.name} is answered ${r.ownerAccess === 'forbidden' ? 'as forbidden' : 'as if it did not exist'}`];
+    blocks.push(list([item('Identifier', ...codeOrNotShown(r.identifier)), item('Plural', ...codeOrNotShown(r.plural)), item('Owner', ...owner)]));
+    blocks.push(r.fields.length > 0 ? fieldTable(r.fields) : para(`Fields: ${NOT_SHOWN}.`));
+  }
+  return blocks;
+}
+
+function stateBlocks(m: ServiceModel): Block[] {
+  const blocks: Block[] = [];
+  for (const sm of m.stateMachines) {
+    blocks.push(heading(3, sm.resource));
+    blocks.push(list([item('State field', ...codeOrNotShown(sm.field)), item('Initial state', ...codeOrNotShown(sm.initial))]));
+    if (sm.states.length > 0) blocks.push({ kind: 'diagram', machine: sm });
+    if (sm.states.length > 0) {
+      blocks.push(table(['State', 'Terminal', 'Description'], sm.states.map((s) => [[code(s.name)], [s.terminal ? 'yes' : 'no'], orNotShown(s.description)])));
+    }
+    if (sm.transitions.length > 0) {
+      blocks.push(
+        table(
+          ['Transition', 'From', 'To', 'Requires', 'Emits', 'Description'],
+          sm.transitions.map((t) => [
+            [code(t.name)],
+            codes(t.from),
+            [code(t.to)],
+            t.requires.length > 0 ? codes(t.requires) : ['none'],
+            t.emits !== undefined ? [code(t.emits)] : ['none'],
+            orNotShown(t.description),
+          ]),
+        ),
+      );
+    }
+  }
+  return blocks;
+}
+
+function requirementText(req: AuthRequirement | undefined): Span[] {
+  if (req === undefined) return [NOT_SHOWN];
+  if (req.kind === 'none') return ['none (no credential)'];
+  const schemes: Span[] = req.schemes.length > 0 ? codes(req.schemes, ' or ') : [`scheme ${NOT_SHOWN}`];
+  return req.scopes.length > 0 ? [...schemes, '; scopes ', ...codes(req.scopes)] : schemes;
+}
+
+function actionText(o: OperationModel): Span[] {
+  if (o.action === 'transition') return ['transition ', ...codeOrNotShown(o.transition)];
+  if (o.action === 'custom') return ['custom, handler ', ...codeOrNotShown(o.handler)];
+  return [o.action];
+}
+
+function endpointBlocks(m: ServiceModel): Block[] {
+  const e = m.endpoints!;
+  const blocks: Block[] = [];
+  if (e.baseUrl === PLACEHOLDER_BASE_URL) {
+    blocks.push(para(`Base address: the placeholder ${PLACEHOLDER_BASE_URL} stands for it; the address itself is given at deployment. Every path below is relative to it.`));
+  } else if (e.baseUrl !== undefined) {
+    blocks.push(para('Base address: ', code(e.baseUrl), '. Every path below is relative to it.'));
+  }
+  const ops = e.operations;
+  if (ops.length > 0) {
+    blocks.push(heading(3, 'Operations'));
+    blocks.push(
+      table(
+        ['Operation', 'Method', 'Path', 'Action', 'Resource', 'Auth', 'Success', 'Errors', 'Summary'],
+        ops.map((o) => [
+          o.deprecated ? [code(o.id), ' (deprecated)'] : [code(o.id)],
+          [o.method],
+          [code(o.path)],
+          actionText(o),
+          o.resource !== undefined ? [code(o.resource)] : ['none'],
+          requirementText(o.auth),
+          [String(o.status)],
+          o.errors.length > 0 ? codes(o.errors) : ['none'],
+          [[o.summary, o.description].filter((s) => s !== undefined).join(' ') || NOT_SHOWN],
+        ]),
+      ),
+    );
+  }
+  const listing = ops.filter((o) => o.action === 'list' || o.filter.length > 0 || o.sort.length > 0);
+  if (listing.length > 0) {
+    blocks.push(heading(3, 'Filters and sorting'));
+    blocks.push(
+      table(
+        ['Operation', 'Filter by', 'Sort by'],
+        listing.map((o) => [[code(o.id)], o.filter.length > 0 ? codes(o.filter) : ['none'], o.sort.length > 0 ? codes(o.sort) : ['none']]),
+      ),
+    );
+  }
+  const shaped = ops.filter((o) => o.request || o.response || o.action === 'custom');
+  if (shaped.length > 0) {
+    blocks.push(heading(3, 'Request and response shapes'));
+    for (const o of shaped) {
+      blocks.push(heading(4, o.id));
+      const bodyless = o.method === 'GET' || o.method === 'DELETE';
+      if (o.request) blocks.push(...shapeBlocks('Request', o.request));
+      else if (o.action === 'custom' && !bodyless) blocks.push(para(`Request: ${NOT_SHOWN}.`));
+      if (o.response) blocks.push(...shapeBlocks('Response', o.response));
+      else if (o.action === 'custom') blocks.push(para(`Response: ${NOT_SHOWN}.`));
+    }
+  }
+  const idempotent = ops.filter((o) => o.idempotent === true);
+  if (e.idempotency || idempotent.length > 0) {
+    blocks.push(heading(3, 'Idempotency'));
+    blocks.push(
+      list([
+        item('Key header', ...codeOrNotShown(e.idempotency?.header)),
+        item('Retention', durationText(e.idempotency?.retention)),
+        item('Idempotent operations', ...(idempotent.length > 0 ? codes(idempotent.map((o) => o.id)) : ['none'])),
+      ]),
+    );
+  }
+  return blocks;
+}
+
+const SCHEME_TYPES: Readonly<Record<SchemeModel['type'], string>> = {
+  api_key: 'API key',
+  basic: 'HTTP Basic',
+  bearer: 'bearer token',
+  oauth2_client_credentials: 'OAuth 2.0 client credentials',
+};
+
+function credentialText(s: SchemeModel): Span[] {
+  switch (s.type) {
+    case 'api_key': {
+      const where = s.in === 'query' ? 'query parameter' : s.in === 'header' ? 'header' : `header or query parameter (${NOT_SHOWN})`;
+      const name: Span[] = s.credentialName !== undefined ? [' ', code(s.credentialName)] : [` name ${NOT_SHOWN}`];
+      const prefix: Span[] = s.prefix !== undefined ? [', prefix ', code(s.prefix)] : [];
+      return [where, ...name, ...prefix];
+    }
+    case 'basic':
+      return [code('Authorization'), ' header, ', code('Basic'), ' user and password'];
+    case 'bearer':
+      return [code('Authorization'), ' header, ', code('Bearer'), ' token'];
+    case 'oauth2_client_credentials':
+      return ['client credentials exchanged at ', ...codeOrNotShown(s.tokenPath), ' for a ', code('Bearer'), ' token'];
+  }
+}
+
+function schemeDetails(s: SchemeModel): Span[] {
+  if (s.type !== 'bearer' && s.type !== 'oauth2_client_credentials') return ['none'];
+  const parts: Inline[] = [
+    item('token', s.token === 'jwt' ? 'JWT' : NOT_SHOWN),
+    item('algorithms', ...(s.algorithms ? codes(s.algorithms) : [NOT_SHOWN])),
+  ];
+  if (s.type === 'bearer' || s.issuer !== undefined) parts.push(item('issuer', ...codeOrNotShown(s.issuer)));
+  if (s.type === 'bearer' || s.audience !== undefined) parts.push(item('audience', ...codeOrNotShown(s.audience)));
+  parts.push(item('lifetime', durationText(s.lifetime)), item('clock tolerance', durationText(s.clockTolerance)));
+  return joinInline(parts, '; ');
+}
+
+function authenticationBlocks(m: ServiceModel): Block[] {
+  const a = m.authentication!;
+  const blocks: Block[] = [];
+  if (a.schemes.length > 0) {
+    blocks.push(heading(3, 'Schemes'));
+    blocks.push(
+      table(
+        ['Scheme', 'Type', 'Credential', 'Details', 'Description'],
+        a.schemes.map((s) => [[code(s.name)], [SCHEME_TYPES[s.type]], credentialText(s), schemeDetails(s), orNotShown(s.description)]),
+      ),
+    );
+  }
+  if (a.scopes.length > 0) {
+    blocks.push(heading(3, 'Scopes'));
+    blocks.push(table(['Scope', 'Description'], a.scopes.map((s) => [[code(s.name)], [s.description]])));
+  }
+  blocks.push(heading(3, 'Requirements'));
+  blocks.push(para('Default requirement: ', ...requirementText(a.default), '.'));
+  const own = (m.endpoints?.operations ?? []).filter((o) => o.authDeclared === 'operation');
+  if (own.length > 0) {
+    blocks.push(para('Operations with their own requirement:'));
+    blocks.push(table(['Operation', 'Requirement'], own.map((o) => [[code(o.id)], requirementText(o.auth)])));
+  }
+  return blocks;
+}
+
+function triggerText(t: EventTriggerModel): Inline {
+  return t.action === 'transition' ? ['transition ', code(`${t.resource}.${t.transition}`)] : [`${t.action} `, code(t.resource)];
+}
+
+function eventBlocks(m: ServiceModel): Block[] {
+  const e = m.events!;
+  const blocks: Block[] = [];
+  if (e.kinds.length > 0) {
+    blocks.push(heading(3, 'Kinds'));
+    blocks.push(
+      table(
+        ['Kind', 'Triggers', 'Payload', 'Description'],
+        e.kinds.map((k) => [[code(k.name)], k.triggers.length > 0 ? joinInline(k.triggers.map(triggerText)) : ['none'], shapeText(k.payload), orNotShown(k.description)]),
+      ),
+    );
+    const withFields = e.kinds.filter((k) => k.payload?.fields);
+    if (withFields.length > 0) {
+      blocks.push(heading(3, 'Payloads'));
+      for (const k of withFields) blocks.push(heading(4, k.name), fieldTable(k.payload!.fields!));
+    }
+  }
+  if (e.webhook || e.stream) {
+    blocks.push(heading(3, 'Delivery'));
+    const items: Inline[] = [];
+    if (e.webhook) {
+      const w = e.webhook;
+      items.push(
+        item('Webhook signing', w.signing === 'standard-webhooks' ? 'Standard Webhooks' : NOT_SHOWN),
+        item('Webhook retries', w.retries === undefined ? NOT_SHOWN : w.retries.length > 0 ? `after ${w.retries.map((r) => r.text).join(', ')}` : 'none'),
+        item('Webhook time-out', durationText(w.timeout)),
+      );
+    }
+    if (e.stream) items.push(item('Stream path', ...codeOrNotShown(e.stream.path)), item('Stream heartbeat', durationText(e.stream.heartbeat)));
+    blocks.push(list(items));
+  }
+  return blocks;
+}
+
+function errorBlocks(m: ServiceModel): Block[] {
+  const e = m.errors!;
+  const blocks: Block[] = [];
+  if (e.body?.kind === 'problem') {
+    blocks.push(heading(3, 'Body'), para('Error bodies are problem details (RFC 9457).'));
+  } else if (e.body?.kind === 'declared') {
+    blocks.push(heading(3, 'Body'), para('Error bodies have these fields:'), fieldTable(e.body.fields));
+  }
+  if (e.codes.length > 0) {
+    blocks.push(heading(3, 'Codes'));
+    blocks.push(
+      table(
+        ['Code', 'Status', 'Title', 'Conditions', 'Description'],
+        e.codes.map((c) => [[code(c.name)], [String(c.status)], orNotShown(c.title), c.when.length > 0 ? codes(c.when) : ['none'], orNotShown(c.description)]),
+      ),
+    );
+  }
+  return blocks;
+}
+
+const OVER_MAX: Readonly<Record<'reject' | 'clamp', string>> = { reject: 'rejected', clamp: 'lowered to the maximum' };
+
+function limitBlocks(m: ServiceModel): Block[] {
+  const l = m.limits!;
+  const rows: Inline[][] = [];
+  if (l.rate.length === 0) rows.push([['Rate limits'], [NOT_SHOWN]]);
+  l.rate.forEach((r, i) => {
+    const value: Span[] = [`${r.requests} requests per ${r.per.text}, by ${r.by ?? NOT_SHOWN}`];
+    if (r.operations) value.push('; operations ', ...codes(r.operations));
+    if (r.onStoreFailure) value.push(`; if the limit store fails: ${r.onStoreFailure === 'open' ? 'allow (open)' : 'refuse (closed)'}`);
+    rows.push([r.name !== undefined ? ['Rate limit ', code(r.name)] : [`Rate limit ${i + 1}`], value]);
+  });
+  const size = (s: { text: string; bytes: number } | undefined): Span[] =>
+    s === undefined ? [NOT_SHOWN] : [s.text === `${s.bytes} B` ? s.text : `${s.text} (${s.bytes} bytes)`];
+  const num = (n: number | undefined): Span[] => [n === undefined ? NOT_SHOWN : String(n)];
+  rows.push(
+    [['Request body size'], size(l.bodySize)],
+    [['Request header size'], size(l.headerSize)],
+    [['Nesting depth'], num(l.nestingDepth)],
+    [['Page size, default'], num(l.pageSize?.default)],
+    [['Page size, maximum'], num(l.pageSize?.max)],
+    [['Page size above the maximum'], [l.pageSize?.overMax ? OVER_MAX[l.pageSize.overMax] : NOT_SHOWN]],
+    [['Time-out'], [durationText(l.timeout)]],
+    [['Concurrent requests'], num(l.concurrency)],
+  );
+  return [table(['Limit', 'Value'], rows)];
+}
+
+function placementText(p: VersionPlacementModel | undefined): Span[] {
+  if (p === undefined) return [NOT_SHOWN];
+  switch (p.kind) {
+    case 'header':
+      return ['header ', code(p.name)];
+    case 'path':
+      return ['path prefix ', code(p.template)];
+    case 'query':
+      return ['query parameter ', code(p.name)];
+    case 'media_type':
+      return ['media type parameter ', code(p.name)];
+  }
+}
+
+const DEFAULT_SELECTION: Readonly<Record<'current' | 'oldest' | 'required', string>> = {
+  current: 'a request that names no version gets the current version',
+  oldest: 'a request that names no version gets the oldest supported version',
+  required: 'none; every request must name a version',
+};
+
+function changeText(c: VersionChangeModel): Inline {
+  const target = (field: string | undefined) => code(`${c.resource ?? NOT_SHOWN}.${field ?? NOT_SHOWN}`);
+  let text: Span[];
+  if (c.kind === 'rename_field') text = ['renamed ', target(c.from), ' to ', code(c.to ?? NOT_SHOWN)];
+  else if (c.kind === 'add_field') text = ['added ', target(c.field)];
+  else if (c.kind === 'remove_field') text = ['removed ', target(c.field)];
+  else return [c.description ?? NOT_SHOWN];
+  return c.description !== undefined ? [...text, `: ${c.description}`] : text;
+}
+
+function versioningBlocks(m: ServiceModel): Block[] {
+  const v = m.versioning!;
+  const blocks: Block[] = [
+    list([
+      item('Scheme', v.scheme ?? NOT_SHOWN),
+      item('Current version', ...codeOrNotShown(v.current)),
+      item('Placement', ...placementText(v.placement)),
+      item('Default selection', v.default !== undefined ? DEFAULT_SELECTION[v.default] : NOT_SHOWN),
+    ]),
+  ];
+  if (v.supported.length > 0) {
+    blocks.push(heading(3, 'Supported versions'));
+    blocks.push(
+      table(
+        ['Version', 'Changes', 'Deprecated', 'Sunset'],
+        v.supported.map((s) => [
+          [code(s.version)],
+          s.changes.length > 0 ? joinInline(s.changes.map(changeText), '; ') : ['none'],
+          [s.deprecated ?? 'no'],
+          [s.sunset ?? (s.deprecated !== undefined ? NOT_SHOWN : 'none')],
+        ]),
+      ),
+    );
+  }
+  if (v.compatibility.length > 0) {
+    blocks.push(heading(3, 'Compatibility rules'));
+    blocks.push(list(v.compatibility.map((c) => [c])));
+  }
+  return blocks;
+}
+
+const PART_BLOCKS: Readonly<Record<PartName, (m: ServiceModel) => Block[]>> = {
+  purpose: purposeBlocks,
+  resources: resourceBlocks,
+  states: stateBlocks,
+  endpoints: endpointBlocks,
+  authentication: authenticationBlocks,
+  events: eventBlocks,
+  errors: errorBlocks,
+  limits: limitBlocks,
+  versioning: versioningBlocks,
+};
+
+// ---------------------------------------------------------------------------------------------------
+// The document
+
+const PART_LISTING = 'purpose, resources, states, endpoints, authentication, events, errors, limits and versioning';
+
+function introBlocks(m: ServiceModel, report: GapReport): Block[] {
+  const name = m.purpose?.name;
+  const subject = name === undefined ? 'a service specification' : `the specification of ${/\bservice$/i.test(name) ? name : `the ${name} service`}`;
+  const first = `This document covers the nine parts of ${subject}: ${PART_LISTING}.`;
+  if (PART_NAMES.every((p) => !m.present[p])) {
+    return [para(`${first} No single service interface is defined for any of these parts, so each part below records that gap and states no invented values.`)];
+  }
+  if (report.shown === PART_NAMES.length) return [para(`${first} Every part is shown.`)];
+  const titles = (status: PartGaps['status']) => report.parts.filter((p) => p.status === status).map((p) => p.title);
+  const count = report.shown === 0 ? 'None of the nine parts is' : `${report.shown} of the nine parts ${report.shown === 1 ? 'is' : 'are'}`;
+  const sentences = [first, `${count} shown in full.`];
+  const partly = titles('partly shown');
+  const absent = titles('not shown');
+  if (partly.length > 0) sentences.push(`Partly shown: ${partly.join(', ')}.`);
+  if (absent.length > 0) sentences.push(`Not shown: ${absent.join(', ')}.`);
+  sentences.push('Where a part or an item is not shown, the part says so and states no invented value.');
+  return [para(sentences.join(' '))];
+}
+
+function partBlocks(m: ServiceModel, gaps: PartGaps): Block[] {
+  const blocks: Block[] = [heading(2, PART_TITLES[gaps.part])];
+  if (gaps.status === 'not shown') {
+    const note = SEED_ABSENT_NOTES[gaps.part];
+    blocks.push(para(`${PART_CONTENTS[gaps.part]}: ${NOT_SHOWN}.${note ? ` ${note}` : ''}`));
+    return blocks;
+  }
+  blocks.push(...PART_BLOCKS[gaps.part](m));
+  if (gaps.missing.length > 0) {
+    blocks.push(heading(3, 'Not shown'));
+    blocks.push(list(gaps.missing.map((g) => [formatGapItem(g)])));
+  }
+  return blocks;
+}
+
+/** The nine-part document as blocks, for renderers of any output form. */
+export function buildDocument(model: ServiceModel): readonly Block[] {
+  const report = getGapReport(model);
+  return [heading(1, DOCUMENT_TITLE), ...introBlocks(model, report), ...report.parts.flatMap((p) => partBlocks(model, p))];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Markdown output
+
+/** Whitespace (including line breaks) collapsed to single spaces: every block is written on one line. */
+const flatten = (text: string): string => text.replace(/\s+/g, ' ');
+
+/** Escapes the characters that would turn text into Markdown or HTML syntax. */
+function escapeText(text: string, inCell: boolean): string {
+  let out = flatten(text)
+    .replace(/[\\`*[\]<]/g, (c) => `\\${c}`)
+    // An underscore inside a word is plain text in CommonMark; one at a word's edge could start emphasis.
+    .replace(/_/g, (c, at: number, whole: string) => (/[A-Za-z0-9]/.test(whole[at - 1] ?? '') && /[A-Za-z0-9]/.test(whole[at + 1] ?? '') ? c : `\\${c}`));
+  if (inCell) out = out.replace(/\|/g, '\\|');
+  return out;
+}
+
+function codeSpan(text: string, inCell: boolean): string {
+  let body = flatten(text);
+  if (inCell) body = body.replace(/\|/g, '\\|');
+  const longest = Math.max(0, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = body.startsWith('`') || body.endsWith('`') || (body.startsWith(' ') && body.endsWith(' ') && body.trim() !== '') ? ' ' : '';
+  return `${fence}${pad}${body}${pad}${fence}`;
+}
+
+function inlineMarkdown(content: Inline, inCell = false): string {
+  return content
+    .map((s) => (typeof s === 'string' ? escapeText(s, inCell) : 'code' in s ? codeSpan(s.code, inCell) : `**${escapeText(s.strong, inCell)}**`))
+    .join('');
+}
+
+/** A line that starts like a list item, heading or quote would be read as one: escape its first mark. */
+function guardLineStart(line: string): string {
+  return line.replace(/^(\s*)([#+\-=>]|\d+(?=[.)]))/, (_m, space: string, mark: string) => (/^\d/.test(mark) ? `${space}${mark}\\` : `${space}\\${mark}`));
+}
+
+function blockMarkdown(b: Block): string | undefined {
+  switch (b.kind) {
+    case 'heading':
+      return `${'#'.repeat(b.level)} ${escapeText(b.text, false)}`;
+    case 'paragraph':
+      return guardLineStart(inlineMarkdown(b.content));
+    case 'list':
+      return b.items.map((i) => `- ${inlineMarkdown(i)}`).join('\n');
+    case 'table': {
+      const row = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+      return [row(b.head.map((h) => escapeText(h, true))), row(b.head.map(() => '---')), ...b.rows.map((r) => row(r.map((c) => inlineMarkdown(c, true) || ' ')))].join('\n');
+    }
+    case 'diagram':
+      return undefined;
+  }
+}
+
+/** The nine-part document as Markdown: the seed's title, order and headings; deterministic. */
+export function renderMarkdown(model: ServiceModel): string {
+  const parts = buildDocument(model)
+    .map(blockMarkdown)
+    .filter((s): s is string => s !== undefined);
+  return `${parts.join('\n\n')}\n`;
+}
