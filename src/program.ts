@@ -26,14 +26,16 @@ function place(diagnostics: Diagnostic[], loaded: LoadedSpec): Diagnostic[] {
 }
 
 export function compileLoaded(loaded: LoadedSpec): CompiledSpec {
-  const base = { file: loaded.file, sourceMap: loaded.sourceMap };
-  if (loaded.document === undefined) return { ...base, diagnostics: loaded.diagnostics };
+  // The source map is read through, not copied: a clean spec never needs its positions computed.
+  const result = (fields: Omit<CompiledSpec, 'file' | 'sourceMap'>): CompiledSpec =>
+    Object.defineProperty({ file: loaded.file, ...fields }, 'sourceMap', { get: () => loaded.sourceMap, enumerable: true }) as CompiledSpec;
+  if (loaded.document === undefined) return result({ diagnostics: loaded.diagnostics });
   const structural = validateSpec(loaded);
-  if (hasErrors(structural)) return { ...base, diagnostics: place(structural, loaded) };
+  if (hasErrors(structural)) return result({ diagnostics: place(structural, loaded) });
   const document = loaded.document as SpecDocument;
   const model = buildModel(document, loaded.file);
   const diagnostics = place([...structural, ...checkModel(model, document)], loaded);
-  return { ...base, model, document, diagnostics };
+  return result({ model, document, diagnostics });
 }
 
 export function compileSpecFile(path: string): CompiledSpec {

@@ -121,6 +121,7 @@ function eventGaps(m: ServiceModel, gap: Collect): void {
     if (e.webhook.signing === undefined) gap('webhook signing', 'webhook delivery');
     if (e.webhook.retries === undefined) gap('retry schedule', 'webhook delivery');
     if (e.webhook.timeout === undefined) gap('delivery time-out', 'webhook delivery');
+    if (e.webhook.path === undefined) gap('webhook registration path', 'webhook delivery');
   }
   if (e.stream && e.stream.path === undefined) gap('stream path', 'stream delivery');
   for (const k of e.kinds) if (!k.payload) gap('event payloads', `event ${k.name}`);

@@ -1,4 +1,5 @@
 import { getField, getResource, getStateMachine } from '../model/model-builder.js';
+import { compareVersions } from '../model/model-versions.js';
 import type { FieldModel, OperationModel, ResourceModel, ServiceModel, StateMachineModel } from '../model/model-types.js';
 import { joinPointer } from '../spec/spec-loader.js';
 import type { Condition, HttpMethod, SpecDocument } from '../spec/spec-types.js';
@@ -151,8 +152,9 @@ function valueProblem(f: FieldModel, v: unknown): string | undefined {
 const resourceRules: Rule = (ctx) => {
   const { model, report } = ctx;
   const ops = model.endpoints?.operations ?? [];
+  const addressedNames = new Set(ops.filter((o) => ['read', 'update', 'replace', 'delete', 'transition'].includes(o.action)).map((o) => o.resource));
   for (const r of model.resources) {
-    const addressed = ops.some((o) => o.resource === r.name && ['read', 'update', 'replace', 'delete', 'transition'].includes(o.action));
+    const addressed = addressedNames.has(r.name);
     if (r.identifier === undefined) {
       if (addressed) report('identifier-missing', { resource: r.name }, r.pointer);
     } else {
@@ -357,19 +359,46 @@ const operationRules: Rule = (ctx) => {
     });
   }
   // Paths that differ only where one has a parameter and the other a literal match the same request.
-  const list = [...seen.values()];
-  for (let i = 0; i < list.length; i++) {
-    for (let j = i + 1; j < list.length; j++) {
-      const a = list[i]!;
-      const b = list[j]!;
-      if (a.method !== b.method || routeShape(a.path) === routeShape(b.path)) continue;
-      const sa = routeShape(a.path).split('/');
-      const sb = routeShape(b.path).split('/');
-      if (sa.length !== sb.length) continue;
-      if (sa.every((s, k) => s === sb[k] || s === '{}' || sb[k] === '{}')) {
-        report('ambiguous-route', { first: a.id, second: b.id, path1: a.path, path2: b.path }, b.pointer);
+  // Paths are split into segments and partitioned segment by segment (a parameter goes along with every
+  // literal), so only paths that can still match are compared: near linear for thousands of operations.
+  const groups = new Map<string, { o: OperationModel; segs: string[] }[]>();
+  for (const o of seen.values()) {
+    const segs = routeShape(o.path).split('/');
+    const key = `${o.method} ${segs.length}`;
+    const group = groups.get(key);
+    if (group) group.push({ o, segs });
+    else groups.set(key, [{ o, segs }]);
+  }
+  for (const group of groups.values()) {
+    const reported = new Set<string>();
+    const visit = (members: number[], depth: number): void => {
+      if (members.length < 2) return;
+      if (depth === group[members[0]!]!.segs.length) {
+        const sorted = [...members].sort((x, y) => x - y);
+        for (let x = 0; x < sorted.length; x++) {
+          for (let y = x + 1; y < sorted.length; y++) {
+            const key = `${sorted[x]} ${sorted[y]}`;
+            if (reported.has(key)) continue;
+            reported.add(key);
+            const a = group[sorted[x]!]!.o;
+            const b = group[sorted[y]!]!.o;
+            report('ambiguous-route', { first: a.id, second: b.id, path1: a.path, path2: b.path }, b.pointer);
+          }
+        }
+        return;
       }
-    }
+      const wild: number[] = [];
+      const literal = new Map<string, number[]>();
+      for (const m of members) {
+        const seg = group[m]!.segs[depth]!;
+        if (seg === '{}') wild.push(m);
+        else if (literal.has(seg)) literal.get(seg)!.push(m);
+        else literal.set(seg, [m]);
+      }
+      if (literal.size === 0) visit(wild, depth + 1);
+      for (const l of literal.values()) visit(wild.length > 0 ? [...l, ...wild] : l, depth + 1);
+    };
+    visit(group.map((_, i) => i), 0);
   }
 };
 
@@ -425,6 +454,22 @@ const eventRules: Rule = ({ model, doc, report }) => {
     const clash = (model.endpoints?.operations ?? []).find((o) => o.method === 'GET' && routeShape(o.path) === routeShape(streamPath));
     if (clash) report('route-conflict', { what: 'the event stream', path: streamPath, operation: clash.id }, '/events/delivery/stream/path');
   }
+  // events (issue 5): the built-in webhook registration operations under events.delivery.webhook.path.
+  const hookPath = ev.webhook?.path;
+  if (hookPath !== undefined) {
+    const served: [string, string][] = [['POST', hookPath], ['GET', hookPath], ['DELETE', `${hookPath}/{id}`], ['POST', `${hookPath}/{id}/rotate`]];
+    for (const [method, path] of served) {
+      const clash = (model.endpoints?.operations ?? []).find((o) => o.method === method && routeShape(o.path) === routeShape(path));
+      if (clash) report('route-conflict', { what: 'the webhook registration', path, operation: clash.id }, '/events/delivery/webhook/path');
+    }
+    if (streamPath !== undefined && routeShape(streamPath) === routeShape(hookPath)) {
+      report('route-conflict', { what: 'the webhook registration', path: hookPath, operation: 'the event stream' }, '/events/delivery/webhook/path');
+    }
+  }
+  const declaredScopes = (model.authentication?.scopes ?? []).map((s) => s.name);
+  (ev.webhook?.scopes ?? []).forEach((s, i) => {
+    if (!declaredScopes.includes(s)) report('unknown-scope', { where: 'events.delivery.webhook', name: s, suggestion: suggestion(s, declaredScopes) }, joinPointer('/events/delivery/webhook/scopes', i));
+  });
 };
 
 /** The conditions this spec's own declarations make the runtime able to produce, each with a reason. */
@@ -434,11 +479,13 @@ export function getProducibleConditions(model: ServiceModel): Map<Condition, str
   // The built-in routes of model-routes.ts (token endpoint, event stream) produce conditions too.
   const token = (model.authentication?.schemes ?? []).find((s) => s.type === 'oauth2_client_credentials' && s.tokenPath !== undefined);
   const streamPath = model.events?.stream?.path;
-  if (ops.length === 0 && !token && streamPath === undefined) return out;
+  const hookPath = model.events?.webhook?.path;
+  if (ops.length === 0 && !token && streamPath === undefined && hookPath === undefined) return out;
   const takesBody = ops.find((o) => ['create', 'update', 'replace'].includes(o.action) || (o.action === 'custom' && o.request) || (o.action === 'transition'));
   out.set('route_not_found', 'requests to undeclared paths');
   out.set('method_not_allowed', 'requests with an undeclared method on a declared path');
   out.set('internal', 'an unexpected failure');
+  out.set('headers_too_large', 'requests with oversized headers');
   const validating = ops.find((o) => o.action !== 'delete' && o.action !== 'read') ?? takesBody;
   if (validating) out.set('validation', `operation ${validating.id} validates its input`);
   if (takesBody) {
@@ -455,9 +502,8 @@ export function getProducibleConditions(model: ServiceModel): Map<Condition, str
     out.set('missing_credential', `operation ${secured.id} requires a credential`);
     out.set('invalid_credential', `operation ${secured.id} requires a credential`);
     const tokens = (model.authentication?.schemes ?? []).filter((s) => s.type === 'bearer' || s.type === 'oauth2_client_credentials');
-    if (secured.auth?.kind === 'required' && secured.auth.schemes.some((s) => tokens.some((t) => t.name === s))) {
-      out.set('expired_credential', `operation ${secured.id} accepts tokens with a lifetime`);
-    }
+    const byToken = ops.find((o) => o.auth?.kind === 'required' && o.auth.schemes.some((s) => tokens.some((t) => t.name === s)));
+    if (byToken) out.set('expired_credential', `operation ${byToken.id} accepts tokens with a lifetime`);
   }
   const scoped = ops.find((o) => o.auth?.kind === 'required' && o.auth.scopes.length > 0);
   if (scoped) out.set('missing_scope', `operation ${scoped.id} requires scopes`);
@@ -481,8 +527,21 @@ export function getProducibleConditions(model: ServiceModel): Map<Condition, str
       if (!out.has(c)) out.set(c, `scheme ${token.name} serves a token endpoint at ${token.tokenPath}`);
     }
   }
-  if (streamPath !== undefined) {
+  // The stream is authenticated like any operation: by the default requirement.
+  if (streamPath !== undefined && model.authentication?.default?.kind === 'required') {
     for (const c of ['missing_credential', 'invalid_credential'] as const) if (!out.has(c)) out.set(c, `the event stream at ${streamPath} requires a credential`);
+  }
+  // events (issue 5): the webhook registration operations read JSON bodies and address endpoints by id.
+  if (hookPath !== undefined) {
+    const why = `the webhook registration at ${hookPath}`;
+    for (const c of ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large', 'missing_resource'] as const) if (!out.has(c)) out.set(c, `${why} reads a JSON body and addresses endpoints by id`);
+    const req = model.authentication?.default;
+    if (req?.kind === 'required') {
+      for (const c of ['missing_credential', 'invalid_credential'] as const) if (!out.has(c)) out.set(c, `${why} requires a credential`);
+      const tokens = (model.authentication?.schemes ?? []).filter((s) => (s.type === 'bearer' || s.type === 'oauth2_client_credentials') && req.schemes.includes(s.name));
+      if (tokens.length > 0 && !out.has('expired_credential')) out.set('expired_credential', `${why} accepts tokens with a lifetime`);
+      if ((model.events?.webhook?.scopes ?? req.scopes).length > 0 && !out.has('missing_scope')) out.set('missing_scope', `${why} requires scopes`);
+    }
   }
   return out;
 }
@@ -526,16 +585,6 @@ const limitRules: Rule = ({ model, report }) => {
   });
 };
 
-function compareVersions(scheme: 'date' | 'semver' | 'integer', a: string, b: string): number {
-  if (scheme === 'integer') return Number(a) - Number(b);
-  if (scheme === 'semver') {
-    const pa = a.split(/[.-]/).slice(0, 3).map(Number);
-    const pb = b.split(/[.-]/).slice(0, 3).map(Number);
-    for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return (pa[i] ?? 0) - (pb[i] ?? 0);
-    return 0;
-  }
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 const VERSION_FORMS = {
   date: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/,

@@ -104,11 +104,10 @@ export const DIAGNOSTICS = {
   'scheme-incomplete': { severity: 'error', message: 'scheme `{scheme}` ({type}) {detail}' },
   'duplicate-rate-limit': { severity: 'warning', message: 'rate limits {first} and {second} declare the same partition and window' },
   // command line / runtime start
-  'usage-error': { severity: 'error', message: '{detail}' },
   'output-unwritable': { severity: 'error', message: 'cannot write {path}: {reason}' },
   // ---- export / import (src/export, src/import) ---------------------------------------------------------------
   'export-extension': { severity: 'info', message: '{item}: {target} has no native place for it; written to {extension}' },
-  'export-not-shown': { severity: 'info', message: '{item} is not shown in the spec; {target} requires {field}, which says "not shown"' },
+  'export-not-shown': { severity: 'info', message: '{item} is not shown in the spec; in the {target} document, {consequence}' },
   'export-skipped': { severity: 'warning', message: '{item} is left out of the {target} document: {reason}' },
   'import-not-openapi': { severity: 'error', message: 'cannot import {path}: {detail}' },
   'import-invalid-openapi': { severity: 'warning', message: 'the document does not validate as OpenAPI ({detail}); importing what can be read' },

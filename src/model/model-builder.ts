@@ -309,7 +309,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     events: doc.events
       ? omitUndefined({
           webhook: wh
-            ? omitUndefined({ signing: wh.signing, retries: wh.retries?.map((r) => parseDuration(r)!).filter(Boolean), timeout: duration(wh.timeout) })
+            ? omitUndefined({ signing: wh.signing, retries: wh.retries?.map((r) => parseDuration(r)!).filter(Boolean), timeout: duration(wh.timeout), path: wh.path, scopes: wh.scopes ? [...wh.scopes] : undefined })
             : undefined,
           stream: st ? omitUndefined({ path: st.path, heartbeat: duration(st.heartbeat) }) : undefined,
           kinds,
@@ -369,12 +369,28 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
   return deepFreeze(model);
 }
 
+// Lookups by name, indexed once per model (models are frozen, so an index cannot go stale): the rules and
+// routes look names up for every operation, which is quadratic with a linear search in large specs.
+const resourceIndex = new WeakMap<ServiceModel, Map<string, ResourceModel>>();
+const machineIndex = new WeakMap<ServiceModel, Map<string, StateMachineModel>>();
+
+function indexOf<T>(cache: WeakMap<ServiceModel, Map<string, T>>, model: ServiceModel, list: readonly T[], key: (x: T) => string): Map<string, T> {
+  let index = cache.get(model);
+  if (!index) {
+    index = new Map();
+    // The first of equal names wins, as with a linear search.
+    for (const x of list) if (!index.has(key(x))) index.set(key(x), x);
+    if (Object.isFrozen(model)) cache.set(model, index);
+  }
+  return index;
+}
+
 export function getResource(model: ServiceModel, name: string | undefined): ResourceModel | undefined {
-  return name === undefined ? undefined : model.resources.find((r) => r.name === name);
+  return name === undefined ? undefined : indexOf(resourceIndex, model, model.resources, (r) => r.name).get(name);
 }
 
 export function getStateMachine(model: ServiceModel, resource: string | undefined): StateMachineModel | undefined {
-  return resource === undefined ? undefined : model.stateMachines.find((m) => m.resource === resource);
+  return resource === undefined ? undefined : indexOf(machineIndex, model, model.stateMachines, (m) => m.resource).get(resource);
 }
 
 export function getField(resource: ResourceModel | undefined, name: string): FieldModel | undefined {

@@ -1,7 +1,7 @@
 import { getProducibleConditions } from '../check/check-rules.js';
 import type { Condition, HttpMethod } from '../spec/spec-types.js';
 import { getField, getResource, getStateMachine } from './model-builder.js';
-import type { FieldModel, OperationModel, ResourceModel, SchemeModel, ServiceModel, StateMachineModel, TransitionModel } from './model-types.js';
+import type { AuthRequirement, FieldModel, OperationModel, ResourceModel, SchemeModel, ServiceModel, StateMachineModel, TransitionModel } from './model-types.js';
 
 // The one derived view of what a spec serves. The runtime registers exactly these routes and the
 // exporters document exactly these, so served and documented cannot drift.
@@ -48,9 +48,23 @@ export interface TokenRoute extends RouteBase {
 
 export interface StreamRoute extends RouteBase {
   kind: 'stream';
+  /** The spec's default requirement: the stream is authenticated like any operation. */
+  auth?: AuthRequirement;
 }
 
-export type Route = OperationRoute | TokenRoute | StreamRoute;
+/** The built-in webhook registration operations under `events.delivery.webhook.path`. */
+export type WebhooksAction = 'add' | 'list' | 'remove' | 'rotate';
+
+export interface WebhooksRoute extends RouteBase {
+  kind: 'webhooks';
+  action: WebhooksAction;
+  /** The default requirement, with `events.delivery.webhook.scopes` in place of its scopes when given. */
+  auth?: AuthRequirement;
+  hasBody: boolean;
+  successStatus: number;
+}
+
+export type Route = OperationRoute | TokenRoute | StreamRoute | WebhooksRoute;
 
 function withPrefix(model: ServiceModel, path: string): string {
   const p = model.versioning?.placement;
@@ -69,7 +83,7 @@ function getPathParamNames(path: string): string[] {
 const BODY_ACTIONS = new Set(['create', 'update', 'replace', 'transition']);
 
 function operationConditions(model: ServiceModel, o: OperationModel, resource: ResourceModel | undefined, hasBody: boolean): Condition[] {
-  const c = new Set<Condition>(['internal']);
+  const c = new Set<Condition>(['internal', 'headers_too_large']);
   if (hasBody) ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'].forEach((x) => c.add(x as Condition));
   if (o.action === 'list' || (o.action === 'custom' && o.method === 'GET')) c.add('validation');
   if (['read', 'update', 'replace', 'delete', 'transition'].includes(o.action)) c.add('missing_resource');
@@ -150,9 +164,47 @@ export function getRoutes(model: ServiceModel): Route[] {
   const stream = model.events?.stream?.path;
   if (stream !== undefined) {
     const path = withPrefix(model, stream);
-    routes.push({ kind: 'stream', method: 'GET', path, routerPath: toRouterPath(path), pathParams: getPathParamNames(path), conditions: ['missing_credential', 'invalid_credential', 'internal'] });
+    // Credentials are checked only when the default requirement asks for one (as getProducibleConditions says).
+    const conditions: Condition[] = model.authentication?.default?.kind === 'required' ? ['missing_credential', 'invalid_credential', 'internal'] : ['internal'];
+    const route: StreamRoute = { kind: 'stream', method: 'GET', path, routerPath: toRouterPath(path), pathParams: getPathParamNames(path), conditions };
+    if (model.authentication?.default) route.auth = model.authentication.default;
+    routes.push(route);
   }
+  routes.push(...getWebhooksRoutes(model));
   return routes;
+}
+
+// events (issue 5): add, list, remove and rotate webhook endpoints, when the spec names where.
+const WEBHOOKS_ROUTES: readonly { action: WebhooksAction; method: HttpMethod; suffix: string; hasBody: boolean; status: number }[] = [
+  { action: 'add', method: 'POST', suffix: '', hasBody: true, status: 201 },
+  { action: 'list', method: 'GET', suffix: '', hasBody: false, status: 200 },
+  { action: 'remove', method: 'DELETE', suffix: '/{id}', hasBody: false, status: 204 },
+  { action: 'rotate', method: 'POST', suffix: '/{id}/rotate', hasBody: true, status: 200 },
+];
+
+function getWebhooksRoutes(model: ServiceModel): WebhooksRoute[] {
+  const base = model.events?.webhook?.path;
+  if (base === undefined) return [];
+  const def = model.authentication?.default;
+  const scopes = model.events?.webhook?.scopes;
+  const auth: AuthRequirement | undefined = def?.kind === 'required' && scopes !== undefined ? { ...def, scopes: [...scopes] } : def;
+  return WEBHOOKS_ROUTES.map((r) => {
+    const path = withPrefix(model, `${base.replace(/\/+$/, '')}${r.suffix}`);
+    const c = new Set<Condition>(['internal', 'headers_too_large']);
+    if (r.hasBody) ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'].forEach((x) => c.add(x as Condition));
+    if (r.suffix !== '') c.add('missing_resource');
+    if (auth?.kind === 'required') {
+      c.add('missing_credential');
+      c.add('invalid_credential');
+      const tokens = (model.authentication?.schemes ?? []).filter((s) => (s.type === 'bearer' || s.type === 'oauth2_client_credentials') && auth.schemes.includes(s.name));
+      if (tokens.length > 0) c.add('expired_credential');
+      if (auth.scopes.length > 0) c.add('missing_scope');
+    }
+    if (model.versioning?.placement) c.add('unsupported_version');
+    const route: WebhooksRoute = { kind: 'webhooks', action: r.action, method: r.method, path, routerPath: toRouterPath(path), pathParams: getPathParamNames(path), conditions: [...c], hasBody: r.hasBody, successStatus: r.status };
+    if (auth) route.auth = auth;
+    return route;
+  });
 }
 
 /** The declared error codes a route can answer with, by condition; conditions with no code are left out. */

@@ -26,12 +26,13 @@ const FORMATS: Partial<Record<FieldModel['type'], string>> = {
 
 function identifierSchema(model: ServiceModel, resource: ResourceModel | undefined, opts: SchemaOptions): JsonSchema {
   const id = resource?.identifier !== undefined ? getField(resource, resource.identifier) : undefined;
-  if (!id) return {};
+  // Only uuid, integer and string identify (the checker reports others); a ref identifier would recurse forever.
+  if (!id || !['uuid', 'integer', 'string'].includes(id.type)) return {};
   return getFieldSchema(model, { ...id, readOnly: false, description: undefined, hasDefault: false, hasExample: false }, resource, { ...opts, annotations: false });
 }
 
-/** The schema of one field's value. */
-export function getFieldSchema(model: ServiceModel, f: FieldModel, resource: ResourceModel | undefined, opts: SchemaOptions = {}): JsonSchema {
+/** The schema of one field's value; `view` decides whether nested read-only fields appear (responses) or not (requests). */
+export function getFieldSchema(model: ServiceModel, f: FieldModel, resource: ResourceModel | undefined, opts: SchemaOptions = {}, view: SchemaView = 'create'): JsonSchema {
   let s: JsonSchema;
   switch (f.type) {
     case 'string':
@@ -71,13 +72,13 @@ export function getFieldSchema(model: ServiceModel, f: FieldModel, resource: Res
       break;
     case 'array':
       s = { type: 'array' };
-      if (f.items) s.items = getFieldSchema(model, f.items, resource, opts);
+      if (f.items) s.items = getFieldSchema(model, f.items, resource, opts, view);
       if (f.minItems !== undefined) s.minItems = f.minItems;
       if (f.maxItems !== undefined) s.maxItems = f.maxItems;
       if (f.uniqueItems !== undefined) s.uniqueItems = f.uniqueItems;
       break;
     case 'object':
-      s = getObjectSchema(model, f.fields ?? [], resource, 'create', opts, true);
+      s = getObjectSchema(model, f.fields ?? [], resource, view === 'response' ? 'response' : 'create', opts, true);
       break;
     case 'json':
       s = {};
@@ -112,7 +113,7 @@ function getObjectSchema(model: ServiceModel, fields: readonly FieldModel[], res
   for (const f of fields) {
     // The identifier and owner are top-level fields; a nested field of the same name is an ordinary field.
     if (!isWritable(nested ? undefined : resource, f, view)) continue;
-    properties[f.name] = getFieldSchema(model, f, resource, opts);
+    properties[f.name] = getFieldSchema(model, f, resource, opts, view);
     const mustSend = view === 'response' ? !f.optional : view !== 'update' && !f.optional && !f.hasDefault;
     if (mustSend) required.push(f.name);
   }

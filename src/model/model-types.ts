@@ -178,7 +178,15 @@ export interface EventKindModel {
 }
 
 export interface EventsModel {
-  webhook?: { signing?: 'standard-webhooks'; retries?: readonly Duration[]; timeout?: Duration };
+  webhook?: {
+    signing?: 'standard-webhooks';
+    retries?: readonly Duration[];
+    timeout?: Duration;
+    /** The path of the built-in registration operations (events.delivery.webhook.path). */
+    path?: string;
+    /** Scopes the registration operations require instead of the default requirement's. */
+    scopes?: readonly string[];
+  };
   stream?: { path?: string; heartbeat?: Duration };
   kinds: readonly EventKindModel[];
 }

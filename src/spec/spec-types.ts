@@ -55,6 +55,7 @@ export const CONDITIONS = [
   'not_owner',
   'rate_limited',
   'body_too_large',
+  'headers_too_large',
   'timeout',
   'unique_conflict',
   'in_use',
@@ -236,7 +237,15 @@ export interface EventKindSpec {
 
 export interface EventsSpec {
   delivery?: {
-    webhook?: { signing?: 'standard-webhooks'; retries?: string[]; timeout?: string };
+    webhook?: {
+      signing?: 'standard-webhooks';
+      retries?: string[];
+      timeout?: string;
+      /** Where subscribers register endpoints (built-in operations under this path); absent: not served. */
+      path?: string;
+      /** Scopes the registration operations require instead of the default requirement's. */
+      scopes?: string[];
+    };
     stream?: { path?: string; heartbeat?: string };
   };
   kinds?: Record<string, EventKindSpec>;

@@ -1,0 +1,271 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { formatGapReport, getGapReport } from '../../src/check/check-gaps.js';
+import { getProducibleConditions } from '../../src/check/check-rules.js';
+import { formatDiagnostics } from '../../src/check/diagnostics-format.js';
+import { DIAGNOSTICS, hasErrors } from '../../src/check/diagnostics-catalogue.js';
+import * as builder from '../../src/model/model-builder.js';
+import * as routes from '../../src/model/model-routes.js';
+import * as schemas from '../../src/model/model-schemas.js';
+import type { ServiceModel } from '../../src/model/model-types.js';
+import { compileSpecBytes, compileSpecText, type CompiledSpec } from '../../src/program.js';
+import { specDocument, wellFormedResourcesSpec } from './spec-arbitrary.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const RUNS = { numRuns: 200 };
+const LOAD_AND_STRUCTURE = new Set(Object.keys(DIAGNOSTICS).slice(0, Object.keys(DIAGNOSTICS).indexOf('unknown-resource')));
+
+/** A compile result is well formed: diagnostics from the catalogue, positions where there is text, a model only when structurally valid. */
+function wellFormed(r: CompiledSpec): void {
+  expect(Array.isArray(r.diagnostics)).toBe(true);
+  for (const d of r.diagnostics) {
+    expect(DIAGNOSTICS[d.code], d.code).toBeDefined();
+    expect(d.severity).toBe(DIAGNOSTICS[d.code].severity);
+    expect(d.message.length).toBeGreaterThan(0);
+    if (d.line !== undefined) {
+      expect(d.line).toBeGreaterThanOrEqual(1);
+      expect(d.column).toBeGreaterThanOrEqual(1);
+    }
+  }
+  if (r.model === undefined) expect(hasErrors(r.diagnostics)).toBe(true);
+  expect(() => formatDiagnostics(r.diagnostics)).not.toThrow();
+  expect(() => formatDiagnostics(r.diagnostics, 'json')).not.toThrow();
+}
+
+function isDeepFrozen(value: unknown, seen = new Set<unknown>()): boolean {
+  if (value === null || typeof value !== 'object' || seen.has(value)) return true;
+  seen.add(value);
+  return Object.isFrozen(value) && Object.values(value).every((v) => isDeepFrozen(v, seen));
+}
+
+/** Calls every exported function of src/model (and the gap report) on a model; any throw fails the property. */
+function exerciseModel(model: ServiceModel): void {
+  getGapReport(model);
+  formatGapReport(getGapReport(model));
+  for (const r of model.resources) {
+    builder.getResource(model, r.name);
+    builder.getStateMachine(model, r.name);
+    for (const f of r.fields) {
+      builder.getField(r, f.name);
+      for (const view of ['create', 'replace', 'update', 'response'] as const) schemas.isWritable(r, f, view);
+      schemas.getFieldSchema(model, f, r, { annotations: true, safeIntegers: true });
+    }
+    for (const view of ['create', 'replace', 'update', 'response'] as const) {
+      schemas.getResourceSchema(model, r, view);
+      schemas.getResourceSchema(model, r, view, { annotations: true, safeIntegers: true });
+    }
+  }
+  for (const m of model.stateMachines) {
+    const r = builder.getResource(model, m.resource);
+    for (const t of m.transitions) if (r) schemas.getTransitionSchema(model, r, t.requires, { annotations: true });
+  }
+  for (const o of model.endpoints?.operations ?? []) {
+    builder.getPathParams(o.path);
+    for (const shape of [o.request, o.response]) if (shape) for (const view of ['create', 'response'] as const) schemas.getShapeSchema(model, shape, view, { annotations: true });
+  }
+  for (const k of model.events?.kinds ?? []) if (k.payload) schemas.getShapeSchema(model, k.payload, 'response');
+  for (const route of routes.getRoutes(model)) routes.getErrorCodes(model, route);
+  routes.getUndeclaredConditions(model);
+  builder.buildField('x', { type: 'string' }, '/x');
+}
+
+describe('property: no input makes the front end throw', () => {
+  it('arbitrary JSON values, as JSON text', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
+        const r = compileSpecText(JSON.stringify(value) ?? 'null');
+        wellFormed(r);
+      }),
+      RUNS,
+    );
+  });
+
+  it('arbitrary mappings that start as a spec (`servicespec: 1` plus anything)', () => {
+    const key = fc.oneof(fc.constantFrom('purpose', 'resources', 'states', 'endpoints', 'authentication', 'events', 'errors', 'limits', 'versioning', '__proto__', 'constructor', 'x-ext'), fc.string({ maxLength: 6 }));
+    fc.assert(
+      fc.property(fc.dictionary(key, fc.jsonValue({ maxDepth: 4 }), { maxKeys: 5 }), (rest) => {
+        const r = compileSpecText(JSON.stringify({ servicespec: 1, ...rest }));
+        wellFormed(r);
+        if (r.model) exerciseModel(r.model);
+      }),
+      RUNS,
+    );
+  });
+
+  it('YAML-ish strings built from YAML tokens', () => {
+    const token = fc.constantFrom(
+      'servicespec: 1',
+      'resources:',
+      'Order:',
+      'fields:',
+      'id: { type: uuid }',
+      '- ',
+      ': ',
+      '\n',
+      '  ',
+      '\t',
+      '[',
+      ']',
+      '{',
+      '}',
+      ',',
+      '&a ',
+      '*a',
+      '*b',
+      '<<: *a',
+      '!!str ',
+      '!!binary ',
+      '!custom ',
+      '%YAML 1.2\n',
+      '---\n',
+      '...\n',
+      '"',
+      "'",
+      '# c',
+      '|\n',
+      '>-\n',
+      '?',
+      'null',
+      '~',
+      '\uFEFF',
+      '\u0000',
+      '\\',
+      '\r\n',
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof({ weight: 5, arbitrary: token }, { weight: 1, arbitrary: fc.string({ maxLength: 4 }) }), { maxLength: 40 }), (tokens) => {
+        wellFormed(compileSpecText(tokens.join('')));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('arbitrary bytes', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
+        wellFormed(compileSpecBytes(bytes));
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('property: structurally valid specs', () => {
+  it('always compile to a deeply frozen model, and every model function accepts it', () => {
+    fc.assert(
+      fc.property(specDocument, fc.boolean(), (doc, asJson) => {
+        const text = asJson ? JSON.stringify(doc) : stringify(doc);
+        const r = compileSpecText(text);
+        wellFormed(r);
+        const structural = r.diagnostics.filter((d) => LOAD_AND_STRUCTURE.has(d.code));
+        expect(structural, text).toEqual([]);
+        expect(r.model).toBeDefined();
+        expect(isDeepFrozen(r.model)).toBe(true);
+        exerciseModel(r.model!);
+        // Every diagnostic of a loaded spec points into the file.
+        for (const d of r.diagnostics) expect(d.line, `${d.code} ${d.pointer}`).toBeGreaterThanOrEqual(1);
+      }),
+      RUNS,
+    );
+  });
+
+  it('well-formed resources raise no error, and every schema view compiles with Ajv 2020 strict', () => {
+    fc.assert(
+      fc.property(wellFormedResourcesSpec, (doc) => {
+        const r = compileSpecText(stringify(doc));
+        expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+        // One schema holding every view of every resource: one Ajv compile per run keeps this fast.
+        const properties: Record<string, unknown> = {};
+        for (const res of r.model!.resources) {
+          for (const view of ['create', 'replace', 'update', 'response'] as const) {
+            properties[`${res.name}_${view}`] = schemas.getResourceSchema(r.model!, res, view, { annotations: true, safeIntegers: view !== 'response' });
+          }
+        }
+        const ajv = new Ajv2020({ strict: true });
+        addFormats(ajv);
+        expect(() => ajv.compile({ type: 'object', properties })).not.toThrow();
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('every condition a route can produce is one the checker knows the spec can produce', () => {
+    fc.assert(
+      fc.property(specDocument, (doc) => {
+        const r = compileSpecText(stringify(doc));
+        if (!r.model) return;
+        const producible = getProducibleConditions(r.model);
+        for (const route of routes.getRoutes(r.model)) {
+          for (const c of route.conditions) expect(producible.has(c), `${route.method} ${route.path}: ${c}`).toBe(true);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('compiling is deterministic', () => {
+    fc.assert(
+      fc.property(specDocument, (doc) => {
+        const text = stringify(doc);
+        expect(compileSpecText(text).diagnostics).toEqual(compileSpecText(text).diagnostics);
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
+
+describe('property: ambiguous-route finds exactly the pairs a pairwise comparison finds', () => {
+  it('on random sets of paths', () => {
+    const segment = fc.constantFrom('a', 'b', 'c', '{id}', '{key}');
+    const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => `/${s.join('/')}`);
+    const ops = fc.uniqueArray(fc.tuple(fc.constantFrom('GET', 'POST'), path), { maxLength: 12, selector: ([m, p]) => `${m} ${p.replace(/\{[^}]*\}/g, '{}')}` });
+    fc.assert(
+      fc.property(ops, (list) => {
+        const operations = Object.fromEntries(list.map(([method, p], i) => [`op${i}`, { method, path: p, action: 'custom', handler: 'h', request: { fields: { id: { type: 'string' }, key: { type: 'string' } } }, response: { fields: { ok: { type: 'boolean' } } } }]));
+        const r = compileSpecText(JSON.stringify({ servicespec: 1, endpoints: { operations } }));
+        const found = r.diagnostics.filter((d) => d.code === 'ambiguous-route').map((d) => d.message).sort();
+        const shape = (p: string) => p.replace(/\{[^}]*\}/g, '{}').split('/');
+        const expected: string[] = [];
+        list.forEach(([ma, pa], i) => {
+          list.forEach(([mb, pb], j) => {
+            if (j <= i || ma !== mb) return;
+            const a = shape(pa);
+            const b = shape(pb);
+            if (a.length === b.length && a.every((s, k) => s === b[k] || s === '{}' || b[k] === '{}')) {
+              expected.push(`operations \`op${i}\` and \`op${j}\` have paths ${pa} and ${pb} that match the same requests`);
+            }
+          });
+        });
+        expect(found).toEqual(expected.sort());
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('the model API surface', () => {
+  it('every exported function of src/model is exercised above', () => {
+    const fns = [builder, routes, schemas].flatMap((mod) => Object.entries(mod).filter(([, v]) => typeof v === 'function').map(([k]) => k));
+    expect(fns.sort()).toEqual(
+      [
+        'buildField',
+        'buildModel',
+        'getField',
+        'getPathParams',
+        'getResource',
+        'getStateMachine',
+        'getErrorCodes',
+        'getRoutes',
+        'getUndeclaredConditions',
+        'getFieldSchema',
+        'getResourceSchema',
+        'getShapeSchema',
+        'getTransitionSchema',
+        'isWritable',
+      ].sort(),
+    );
+  });
+});

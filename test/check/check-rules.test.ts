@@ -1,0 +1,1113 @@
+import { describe, expect, it } from 'vitest';
+import { DIAGNOSTICS, type DiagnosticCode } from '../../src/check/diagnostics-catalogue.js';
+import { CONDITIONS } from '../../src/spec/spec-types.js';
+import { compileSpecFile, compileSpecText } from '../../src/program.js';
+import { brief, CATCH_ALL_ERRORS, markedLine, yaml } from './helpers.js';
+
+interface RuleCase {
+  code: DiagnosticCode;
+  /** The spec; the line marked `# <-` is where the diagnostic must point. */
+  spec: string;
+  /** [text, replacement]: the edit that removes the diagnostic. */
+  fix: [string, string];
+  /** Append an error code that declares every condition (so operations raise no undeclared-condition). */
+  errors?: boolean;
+  /** A fragment the message must contain (a did-you-mean, a name). */
+  message?: string;
+}
+
+const STATE_RESOURCE = yaml`
+  resources:
+    Order:
+      fields:
+        id: { type: uuid, readOnly: true }
+        status: { type: state }
+`;
+
+const CASES: RuleCase[] = [
+  // ── references ─────────────────────────────────────────────────────────────
+  {
+    code: 'unknown-resource',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            customer: { type: ref, to: Custmer } # <-
+        Customer:
+          fields:
+            id: { type: uuid }
+    `,
+    fix: ['to: Custmer', 'to: Customer'],
+    message: 'did you mean `Customer`?',
+  },
+  {
+    code: 'unknown-field',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+            status: { type: string }
+      endpoints:
+        operations:
+          listOrders:
+            method: GET
+            path: /orders
+            action: list
+            resource: Order
+            filter: [stauts] # <-
+    `,
+    fix: ['[stauts]', '[status]'],
+    errors: true,
+    message: 'did you mean `status`?',
+  },
+  {
+    code: 'unknown-transition',
+    spec: yaml`
+      servicespec: 1
+      ${STATE_RESOURCE}
+      states:
+        Order:
+          initial: pending
+          terminal: [shipped]
+          transitions:
+            ship: { from: pending, to: shipped }
+      endpoints:
+        operations:
+          shipOrder:
+            method: POST
+            path: /orders/{id}/ship
+            action: transition
+            resource: Order
+            transition: shp # <-
+    `,
+    fix: ['transition: shp', 'transition: ship'],
+    errors: true,
+    message: 'did you mean `ship`?',
+  },
+  {
+    code: 'unknown-state',
+    spec: yaml`
+      servicespec: 1
+      ${STATE_RESOURCE}
+      states:
+        Order:
+          initial: pendng # <-
+          states:
+            pending: {}
+            shipped: { terminal: true }
+          transitions:
+            ship: { from: pending, to: shipped }
+    `,
+    fix: ['initial: pendng', 'initial: pending'],
+    message: 'did you mean `pending`?',
+  },
+  {
+    code: 'unknown-event',
+    spec: yaml`
+      servicespec: 1
+      ${STATE_RESOURCE}
+      states:
+        Order:
+          initial: pending
+          terminal: [shipped]
+          transitions:
+            ship: { from: pending, to: shipped, emits: order.shiped } # <-
+      events:
+        kinds:
+          order.shipped: { on: [update], payload: { resource: Order } }
+    `,
+    fix: ['emits: order.shiped', 'emits: order.shipped'],
+    message: 'did you mean `order.shipped`?',
+  },
+  {
+    code: 'unknown-scope',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      endpoints:
+        operations:
+          listOrders:
+            method: GET
+            path: /orders
+            action: list
+            resource: Order
+            auth:
+              schemes: [key]
+              scopes: ["orders:raed"] # <-
+      authentication:
+        schemes:
+          key: { type: api_key, in: header, name: X-Key }
+        scopes:
+          "orders:read": Read orders.
+    `,
+    fix: ['orders:raed', 'orders:read'],
+    errors: true,
+    message: 'did you mean `orders:read`?',
+  },
+  {
+    code: 'unknown-scheme',
+    spec: yaml`
+      servicespec: 1
+      authentication:
+        schemes:
+          key: { type: api_key, in: header, name: X-Key }
+        default:
+          schemes: [kye] # <-
+    `,
+    fix: ['[kye]', '[key]'],
+    message: 'did you mean `key`?',
+  },
+  {
+    code: 'unknown-error-code',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      endpoints:
+        operations:
+          getOrder:
+            method: GET
+            path: /orders/{id}
+            action: read
+            resource: Order
+            errors: [any_eror] # <-
+    `,
+    fix: ['[any_eror]', '[any_error]'],
+    errors: true,
+    message: 'did you mean `any_error`?',
+  },
+  {
+    code: 'unknown-operation',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      endpoints:
+        operations:
+          listOrders: { method: GET, path: /orders, action: list, resource: Order }
+      limits:
+        rate:
+          - requests: 10
+            per: 1m
+            operations: [listOrder] # <-
+    `,
+    fix: ['[listOrder]', '[listOrders]'],
+    errors: true,
+    message: 'did you mean `listOrders`?',
+  },
+  // ── state machines ─────────────────────────────────────────────────────────
+  {
+    code: 'unreachable-state',
+    spec: yaml`
+      servicespec: 1
+      ${STATE_RESOURCE}
+      states:
+        Order:
+          initial: pending
+          states:
+            pending: {}
+            shipped: { terminal: true }
+            archived: { terminal: true } # <-
+          transitions:
+            ship: { from: pending, to: shipped }
+    `,
+    fix: ['{ from: pending, to: shipped }', '{ from: pending, to: shipped }\n      archive: { from: pending, to: archived }'],
+  },
+  {
+    code: 'dead-end-state',
+    spec: yaml`
+      servicespec: 1
+      ${STATE_RESOURCE}
+      states:
+        Order:
+          initial: pending
+          states:
+            pending: {}
+            shipped: {} # <-
+          transitions:
+            ship: { from: pending, to: shipped }
+    `,
+    fix: ['shipped: {}', 'shipped: { terminal: true }'],
+  },
+  {
+    code: 'terminal-state-has-exit',
+    spec: yaml`
+      servicespec: 1
+      ${STATE_RESOURCE}
+      states:
+        Order:
+          initial: pending
+          terminal: [shipped]
+          transitions:
+            ship: { from: pending, to: shipped }
+            unship: { from: shipped, to: pending } # <-
+    `,
+    fix: ['    unship: { from: shipped, to: pending } # <-\n', ''],
+  },
+  {
+    code: 'missing-initial-state',
+    spec: yaml`
+      servicespec: 1
+      ${STATE_RESOURCE}
+      states:
+        Order: # <-
+          terminal: [shipped]
+          transitions:
+            ship: { from: pending, to: shipped }
+    `,
+    fix: ['terminal: [shipped]', 'initial: pending\n    terminal: [shipped]'],
+  },
+  {
+    code: 'terminal-conflict',
+    spec: yaml`
+      servicespec: 1
+      ${STATE_RESOURCE}
+      states:
+        Order:
+          initial: pending
+          terminal: [shipped]
+          states:
+            pending: {}
+            shipped: { terminal: false } # <-
+            done: { terminal: true }
+          transitions:
+            ship: { from: pending, to: shipped }
+            finish: { from: shipped, to: done }
+    `,
+    fix: ['terminal: [shipped]', 'terminal: [done]'],
+  },
+  {
+    code: 'state-field-mismatch',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+            status: { type: state }
+            note: { type: string }
+      states:
+        Order:
+          field: note # <-
+          initial: pending
+          terminal: [shipped]
+          transitions:
+            ship: { from: pending, to: shipped }
+    `,
+    fix: ['field: note', 'field: status'],
+  },
+  {
+    code: 'missing-state-machine',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+            status: { type: state } # <-
+    `,
+    fix: ['status: { type: state }', 'status: { type: string }'],
+  },
+  // ── operations ─────────────────────────────────────────────────────────────
+  {
+    code: 'duplicate-route',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      endpoints:
+        operations:
+          getOrder: { method: GET, path: "/orders/{id}", action: read, resource: Order }
+          fetchOrder: { method: GET, path: "/orders/{key}", action: read, resource: Order } # <-
+    `,
+    fix: ['fetchOrder: { method: GET, path: "/orders/{key}"', 'fetchOrder: { method: GET, path: "/orders/{key}/again"'],
+    errors: true,
+    message: 'operations `getOrder` and `fetchOrder` both answer GET',
+  },
+  {
+    code: 'ambiguous-route',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      endpoints:
+        operations:
+          getOrder: { method: GET, path: "/orders/{id}", action: read, resource: Order }
+          summary: { method: GET, path: /orders/summary, action: custom, handler: summary, response: { fields: { count: { type: integer } } } } # <-
+    `,
+    fix: ['path: /orders/summary', 'path: /order-summary'],
+    errors: true,
+  },
+  {
+    code: 'unbound-path-parameter',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      endpoints:
+        operations:
+          listOrders: { method: GET, path: "/shops/{shop}/orders", action: list, resource: Order } # <-
+    `,
+    fix: ['/shops/{shop}/orders', '/orders'],
+    errors: true,
+  },
+  {
+    code: 'missing-path-parameter',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      endpoints:
+        operations:
+          getOrder: { method: GET, path: /orders, action: read, resource: Order } # <-
+    `,
+    fix: ['path: /orders', 'path: "/orders/{id}"'],
+    errors: true,
+    message: '`/orders/{id}`',
+  },
+  {
+    code: 'invalid-path',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      endpoints:
+        operations:
+          listOrders: { method: GET, path: "/orders/{all", action: list, resource: Order } # <-
+    `,
+    fix: ['"/orders/{all"', '/orders'],
+    errors: true,
+  },
+  {
+    code: 'action-needs-resource',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      endpoints:
+        operations:
+          listOrders: { method: GET, path: /orders, action: list } # <-
+    `,
+    fix: ['action: list }', 'action: list, resource: Order }'],
+    errors: true,
+  },
+  {
+    code: 'action-needs-transition',
+    spec: yaml`
+      servicespec: 1
+      ${STATE_RESOURCE}
+      states:
+        Order:
+          initial: pending
+          terminal: [shipped]
+          transitions:
+            ship: { from: pending, to: shipped }
+      endpoints:
+        operations:
+          shipOrder: { method: POST, path: "/orders/{id}/ship", action: transition, resource: Order } # <-
+    `,
+    fix: ['resource: Order }', 'resource: Order, transition: ship }'],
+    errors: true,
+  },
+  {
+    code: 'transition-without-machine',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      endpoints:
+        operations:
+          shipOrder: { method: POST, path: "/orders/{id}/ship", action: transition, resource: Order, transition: ship } # <-
+    `,
+    fix: ['{ method: POST, path: "/orders/{id}/ship", action: transition, resource: Order, transition: ship }', '{ method: PATCH, path: "/orders/{id}", action: update, resource: Order }'],
+    errors: true,
+  },
+  {
+    code: 'method-action-mismatch',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      endpoints:
+        operations:
+          getOrder: { method: POST, path: "/orders/{id}", action: read, resource: Order } # <-
+    `,
+    fix: ['method: POST', 'method: GET'],
+    errors: true,
+    message: 'action read is usually GET, not POST',
+  },
+  {
+    code: 'custom-needs-shape',
+    spec: yaml`
+      servicespec: 1
+      endpoints:
+        operations:
+          quote: { method: POST, path: /quotes, action: custom, handler: quote, request: { fields: { sku: { type: string } } } } # <-
+    `,
+    fix: ['} } } }', '} } }, response: { fields: { amount: { type: integer } } } }'],
+    errors: true,
+  },
+  {
+    code: 'custom-needs-handler',
+    spec: yaml`
+      servicespec: 1
+      endpoints:
+        operations:
+          health: { method: GET, path: /health, action: custom, response: { fields: { ok: { type: boolean } } } } # <-
+    `,
+    fix: ['action: custom,', 'action: custom, handler: health,'],
+    errors: true,
+  },
+  {
+    code: 'misplaced-option',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+            status: { type: string }
+      endpoints:
+        operations:
+          getOrder:
+            method: GET
+            path: "/orders/{id}"
+            action: read
+            resource: Order
+            filter: [status] # <-
+    `,
+    fix: ['      filter: [status] # <-\n', ''],
+    errors: true,
+  },
+  // ── events ─────────────────────────────────────────────────────────────────
+  {
+    code: 'undeclared-event-emission',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      events:
+        kinds:
+          order.created: { payload: { resource: Order } } # <-
+    `,
+    fix: ['{ payload: { resource: Order } }', '{ on: [create], payload: { resource: Order } }'],
+  },
+  {
+    code: 'event-payload-unknown',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      events:
+        kinds:
+          order.created: { resource: Order, on: [create] } # <-
+    `,
+    fix: ['on: [create] }', 'on: [create], payload: { resource: Order } }'],
+  },
+  {
+    code: 'event-trigger-without-resource',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      events:
+        kinds:
+          order.created:
+            on: [create] # <-
+            payload: { fields: { id: { type: uuid } } }
+    `,
+    fix: ['on: [create] # <-', 'on: [create]\n      resource: Order'],
+  },
+  // ── errors ─────────────────────────────────────────────────────────────────
+  {
+    code: 'undeclared-condition',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      endpoints:
+        operations:
+          getOrder: { method: GET, path: "/orders/{id}", action: read, resource: Order }
+      errors: # <-
+        codes:
+          everything_else: { status: 400, when: [${CONDITIONS.filter((c) => c !== 'internal').join(', ')}] }
+    `,
+    fix: ['] }', '] }\n    internal: { status: 500, when: [internal] }'],
+    message: 'condition `internal`',
+  },
+  {
+    code: 'duplicate-condition',
+    spec: yaml`
+      servicespec: 1
+      errors:
+        codes:
+          invalid: { status: 422, when: [validation] }
+          bad: { status: 400, when: [validation] } # <-
+    `,
+    fix: ['when: [validation] } # <-', 'when: [malformed_request] }'],
+  },
+  {
+    code: 'error-status-not-error',
+    spec: yaml`
+      servicespec: 1
+      errors:
+        codes:
+          moved: { status: 301 } # <-
+    `,
+    fix: ['status: 301', 'status: 410'],
+  },
+  {
+    code: 'error-body-missing-field',
+    spec: yaml`
+      servicespec: 1
+      errors:
+        body: # <-
+          fields:
+            message: { type: string }
+    `,
+    fix: ['message: { type: string }', 'message: { type: string }\n      code: { type: string }'],
+  },
+  // ── limits ─────────────────────────────────────────────────────────────────
+  {
+    code: 'page-size-default-above-max',
+    spec: yaml`
+      servicespec: 1
+      limits:
+        page_size:
+          default: 200 # <-
+          max: 100
+    `,
+    fix: ['default: 200', 'default: 20'],
+  },
+  {
+    code: 'duplicate-rate-limit',
+    spec: yaml`
+      servicespec: 1
+      limits:
+        rate:
+          - { requests: 100, per: 1m, by: credential }
+          - { requests: 50, per: 1m, by: credential } # <-
+    `,
+    fix: ['{ requests: 50, per: 1m', '{ requests: 50, per: 1s'],
+  },
+  // ── fields ─────────────────────────────────────────────────────────────────
+  {
+    code: 'invalid-pattern',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            code: { type: string, pattern: "^[A-Z" } # <-
+    `,
+    fix: ['"^[A-Z"', '"^[A-Z]"'],
+  },
+  {
+    code: 'invalid-constraint-range',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            amount: { type: integer, minimum: 10, maximum: 1 } # <-
+    `,
+    fix: ['minimum: 10', 'minimum: 0'],
+    message: 'minimum (10) is above maximum (1)',
+  },
+  {
+    code: 'constraint-type-mismatch',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            amount: { type: integer, maxLength: 3 } # <-
+    `,
+    fix: ['maxLength: 3', 'maximum: 3'],
+  },
+  {
+    code: 'enum-needs-values',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            colour: { type: enum } # <-
+    `,
+    fix: ['{ type: enum }', '{ type: enum, values: [red, blue] }'],
+  },
+  {
+    code: 'ref-needs-target',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            customer: { type: ref } # <-
+        Customer:
+          fields:
+            id: { type: uuid }
+    `,
+    fix: ['{ type: ref }', '{ type: ref, to: Customer }'],
+  },
+  {
+    code: 'array-needs-items',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            tags: { type: array } # <-
+    `,
+    fix: ['{ type: array }', '{ type: array, items: { type: string } }'],
+  },
+  {
+    code: 'value-violates-field',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            quantity: { type: integer, minimum: 1, default: 0 } # <-
+    `,
+    fix: ['default: 0', 'default: 1'],
+    message: 'below minimum 1',
+  },
+  {
+    code: 'readonly-without-source',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid, readOnly: true }
+            placed_at: { type: datetime, readOnly: true } # <-
+    `,
+    fix: ['readOnly: true } # <-', 'readOnly: true, generated: create_time }'],
+  },
+  {
+    code: 'generated-type-mismatch',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid, readOnly: true }
+            placed_at: { type: string, readOnly: true, generated: create_time } # <-
+    `,
+    fix: ['type: string', 'type: datetime'],
+    message: '`generated` needs a date or datetime field, not string',
+  },
+  // ── identifiers and owners ─────────────────────────────────────────────────
+  {
+    code: 'identifier-missing',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order: # <-
+          fields:
+            code: { type: string }
+      endpoints:
+        operations:
+          getOrder: { method: GET, path: "/orders/{code}", action: read, resource: Order }
+    `,
+    fix: ['  Order: # <-', '  Order: # <-\n    identifier: code'],
+    errors: true,
+  },
+  {
+    code: 'identifier-invalid',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid, optional: true } # <-
+    `,
+    fix: ['{ type: uuid, optional: true }', '{ type: uuid }'],
+    message: 'cannot be optional or nullable',
+  },
+  {
+    code: 'owner-field-invalid',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          owner: owner
+          fields:
+            id: { type: uuid }
+            owner: { type: integer, readOnly: true } # <-
+    `,
+    fix: ['{ type: integer, readOnly: true }', '{ type: string, readOnly: true }'],
+  },
+  // ── versioning ─────────────────────────────────────────────────────────────
+  {
+    code: 'missing-version-placement',
+    spec: yaml`
+      servicespec: 1
+      versioning: # <-
+        scheme: integer
+        current: 2
+    `,
+    fix: ['current: 2', 'current: 2\n  placement: { header: Api-Version }'],
+  },
+  {
+    code: 'version-placement-unused',
+    spec: yaml`
+      servicespec: 1
+      versioning:
+        scheme: integer
+        current: 2
+        placement: { path: /v2 } # <-
+    `,
+    fix: ['/v2 }', '"/v{version}" }'],
+  },
+  {
+    code: 'invalid-version',
+    spec: yaml`
+      servicespec: 1
+      versioning:
+        scheme: date
+        current: "2026-13-01" # <-
+        placement: { header: Api-Version }
+    `,
+    fix: ['2026-13-01', '2026-12-01'],
+  },
+  {
+    code: 'duplicate-version',
+    spec: yaml`
+      servicespec: 1
+      versioning:
+        scheme: integer
+        current: 2
+        placement: { header: Api-Version }
+        supported:
+          - version: 1
+          - version: 1 # <-
+    `,
+    fix: ['    - version: 1 # <-\n', ''],
+  },
+  {
+    code: 'version-order',
+    spec: yaml`
+      servicespec: 1
+      versioning:
+        scheme: semver
+        current: 1.2.0
+        placement: { header: Api-Version }
+        supported:
+          - version: 1.10.0 # <-
+    `,
+    fix: ['1.10.0', '1.1.0'],
+  },
+  {
+    code: 'sunset-before-deprecation',
+    spec: yaml`
+      servicespec: 1
+      versioning:
+        scheme: integer
+        current: 2
+        placement: { header: Api-Version }
+        supported:
+          - version: 1
+            deprecated: "2026-06-01"
+            sunset: "2026-01-01" # <-
+    `,
+    fix: ['sunset: "2026-01-01"', 'sunset: "2026-12-01"'],
+  },
+  // ── authentication and built-in routes ─────────────────────────────────────
+  {
+    code: 'route-conflict',
+    spec: yaml`
+      servicespec: 1
+      endpoints:
+        operations:
+          feed: { method: GET, path: /events, action: custom, handler: feed, response: { fields: { n: { type: integer } } } }
+      events:
+        delivery:
+          stream: { path: /events } # <-
+    `,
+    fix: ['stream: { path: /events }', 'stream: { path: /event-stream }'],
+    errors: true,
+  },
+  {
+    code: 'scheme-incomplete',
+    spec: yaml`
+      servicespec: 1
+      authentication:
+        schemes:
+          key: { type: api_key, in: header } # <-
+    `,
+    fix: ['in: header }', 'in: header, name: X-Key }'],
+  },
+];
+
+function run(text: string) {
+  const compiled = compileSpecText(text, 'case.yaml');
+  return compiled.diagnostics;
+}
+
+describe('semantic rules: one minimal spec per code', () => {
+  it.each(CASES.map((c) => [c.code, c] as const))('%s', (_name, c) => {
+    const text = c.errors ? `${c.spec}${CATCH_ALL_ERRORS}` : c.spec;
+    const diagnostics = run(text);
+    expect(brief(diagnostics).map((b) => b.replace(/^\d+:\d+ /, ''))).toEqual([`${DIAGNOSTICS[c.code].severity} ${c.code}`]);
+    const d = diagnostics[0]!;
+    expect(d.severity).toBe(DIAGNOSTICS[c.code].severity);
+    expect(d.line).toBe(markedLine(text));
+    expect(d.column).toBeGreaterThan(0);
+    expect(d.file).toBe('case.yaml');
+    if (c.message) expect(d.message).toContain(c.message);
+
+    const [from, to] = c.fix;
+    expect(text.includes(from), `fix text ${JSON.stringify(from)} occurs in the spec`).toBe(true);
+    expect(run(text.replace(from, to))).toEqual([]);
+  });
+});
+
+describe('semantic rules: further placements of the same codes', () => {
+  it('unknown-resource on an operation, a payload, an event and a version change', () => {
+    const text = yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      endpoints:
+        operations:
+          getOrder: { method: GET, path: "/orders/{id}", action: read, resource: Ordr }
+          quote: { method: POST, path: /quotes, action: custom, handler: q, request: { resource: Ordr }, response: { resource: Order } }
+      events:
+        kinds:
+          order.created: { resource: Ordr, on: [create], payload: { resource: Ordr } }
+      versioning:
+        scheme: integer
+        current: 2
+        placement: { header: V }
+        supported:
+          - version: 1
+            changes:
+              - add_field: { resource: Ordr, field: note }
+      ${CATCH_ALL_ERRORS}
+    `;
+    expect(brief(run(text))).toEqual([
+      '8:76 error unknown-resource', // operation resource
+      '9:92 error unknown-resource', // request shape
+      '12:32 error unknown-resource', // event resource
+      '12:73 error unknown-resource', // event payload
+      '18:7 error unknown-resource', // the supported version holding the change
+    ]);
+    expect(run(text.replaceAll('Ordr', 'Order'))).toEqual([]);
+  });
+
+  it('unknown-field for identifier, owner, transition requires, sort and a rename target', () => {
+    const text = yaml`
+      servicespec: 1
+      resources:
+        Order:
+          identifier: key
+          owner: ownr
+          fields:
+            id: { type: uuid }
+            owner: { type: string }
+            status: { type: state }
+      states:
+        Order:
+          initial: a
+          terminal: [b]
+          transitions:
+            go: { from: a, to: b, requires: [note] }
+      versioning:
+        scheme: integer
+        current: 2
+        placement: { header: V }
+        supported:
+          - version: 1
+            changes:
+              - rename_field: { resource: Order, from: amount, to: total }
+    `;
+    const ds = run(text);
+    expect(ds.map((d) => `${d.line} ${d.severity} ${d.code} ${d.message}`)).toEqual([
+      '4 error unknown-field Order.identifier names field `key`, which resource Order does not have',
+      '5 error unknown-field Order.owner names field `ownr`, which resource Order does not have; did you mean `owner`?',
+      '15 error unknown-field transition Order.go.requires names field `note`, which resource Order does not have',
+      '21 error unknown-field version 1 rename_field.to names field `total`, which resource Order does not have',
+    ]);
+  });
+
+  it('identifier-invalid for a type that cannot identify, and owner-field-invalid for an owner that is the identifier', () => {
+    const text = yaml`
+      servicespec: 1
+      resources:
+        Order:
+          identifier: placed
+          owner: placed
+          fields:
+            placed: { type: datetime }
+        Tag:
+          identifier: owner
+          owner: owner
+          fields:
+            owner: { type: string }
+    `;
+    expect(run(text).map((d) => `${d.line} ${d.code}: ${d.message}`)).toEqual([
+      '7 identifier-invalid: resource Order: identifier field `placed` has type datetime; an identifier is uuid, integer or string',
+      '7 owner-field-invalid: resource Order: owner field `placed` has type datetime; the owner field holds the subject, a string',
+      '7 owner-field-invalid: resource Order: owner field `placed` is also the identifier',
+      '12 owner-field-invalid: resource Tag: owner field `owner` is also the identifier',
+    ]);
+  });
+
+  it('generated-type-mismatch and unknown-field for a transition stamp', () => {
+    const text = yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid, readOnly: true }
+            status: { type: state }
+            note: { type: string, optional: true }
+            shipped_at: { type: datetime, readOnly: true, optional: true }
+      states:
+        Order:
+          initial: a
+          terminal: [b, c]
+          transitions:
+            ship: { from: a, to: b, stamp: note }
+            drop: { from: a, to: c, stamp: dropped_at }
+    `;
+    expect(run(text).map((d) => `${d.line} ${d.code}: ${d.message}`)).toEqual([
+      '14 generated-type-mismatch: transition Order.ship: `stamp` needs a date or datetime field, not string',
+      '15 unknown-field: transition Order.drop.stamp names field `dropped_at`, which resource Order does not have; did you mean `shipped_at`?',
+    ]);
+    expect(run(text.replace('stamp: note', 'stamp: shipped_at').replace('stamp: dropped_at', 'stamp: shipped_at'))).toEqual([]);
+  });
+
+  it('state-field-mismatch when no field is named and the resource has two state fields', () => {
+    const text = yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            a: { type: state }
+            b: { type: state }
+      states:
+        Order:
+          initial: x
+          terminal: [x]
+    `;
+    expect(brief(run(text))).toEqual(['8:3 error state-field-mismatch']);
+    expect(run(text.replace('initial: x', 'field: a\n    initial: x')).map((d) => d.code)).toEqual([]);
+  });
+
+  it('route-conflict for an oauth2 token path and unbound-path-parameter for a custom shape', () => {
+    const text = yaml`
+      servicespec: 1
+      endpoints:
+        operations:
+          token: { method: POST, path: /oauth/token, action: custom, handler: t, request: { fields: { a: { type: string } } }, response: { fields: { b: { type: string } } } }
+          byShop: { method: POST, path: "/shops/{shop}", action: custom, handler: s, request: { fields: { a: { type: string } } }, response: { fields: { b: { type: string } } } }
+      authentication:
+        schemes:
+          m2m: { type: oauth2_client_credentials, token: jwt, token_path: /oauth/token }
+      ${CATCH_ALL_ERRORS}
+    `;
+    expect(brief(run(text))).toEqual(['5:35 error unbound-path-parameter', '8:69 error route-conflict']);
+  });
+
+  it('scheme-incomplete for an oauth2 scheme without token_path', () => {
+    expect(brief(run('servicespec: 1\nauthentication:\n  schemes:\n    m2m: { type: oauth2_client_credentials }\n'))).toEqual(['4:10 error scheme-incomplete']);
+  });
+
+  it('value-violates-field for examples, enums, patterns and null', () => {
+    const text = yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            colour: { type: enum, values: [red], example: blue }
+            code: { type: string, pattern: "^[A-Z]+$", example: abc }
+            note: { type: string, default: null }
+            count: { type: integer, example: 1.5 }
+            when: { type: datetime, example: 5 }
+    `;
+    expect(run(text).map((d) => `${d.line} ${d.message}`)).toEqual([
+      '5 Order.colour: the declared example "blue" does not satisfy the field (not one of the values)',
+      '6 Order.code: the declared example "abc" does not satisfy the field (does not match ^[A-Z]+$)',
+      '7 Order.note: the declared default null does not satisfy the field (the field is not nullable)',
+      '8 Order.count: the declared example 1.5 does not satisfy the field (not an integer)',
+      '9 Order.when: the declared example 5 does not satisfy the field (not a string)',
+    ]);
+  });
+
+  it('nested fields are checked too (array items, object fields, shapes, the error body)', () => {
+    const text = yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            items: { type: array, items: { type: object, fields: { qty: { type: integer, minimum: 5, maximum: 1 } } } }
+      errors:
+        body:
+          fields:
+            code: { type: enum }
+    `;
+    expect(run(text).map((d) => `${d.line} ${d.code} ${d.message}`)).toEqual([
+      '5 invalid-constraint-range Order.items.items.qty: minimum (5) is above maximum (1)',
+      '9 enum-needs-values errors.body.code has type enum but declares no `values`',
+    ]);
+  });
+});
+
+describe('the examples', () => {
+  it('orders.yaml has no diagnostics at all', () => {
+    const r = compileSpecFile('examples/orders.yaml');
+    expect(r.model).toBeDefined();
+    expect(brief(r.diagnostics)).toEqual([]);
+  });
+
+  it('library.yaml has no diagnostics at all', () => {
+    const r = compileSpecFile('examples/library.yaml');
+    expect(r.model).toBeDefined();
+    expect(brief(r.diagnostics)).toEqual([]);
+  });
+
+  it('empty.yaml compiles to a model with nothing shown and no diagnostics', () => {
+    const r = compileSpecFile('examples/empty.yaml');
+    expect(r.diagnostics).toEqual([]);
+    expect(Object.values(r.model!.present).every((p) => !p)).toBe(true);
+  });
+});

@@ -1,0 +1,384 @@
+// A fast-check generator of structurally valid specs, built from the format (schema/servicespec.schema.json).
+// References between parts are drawn from small name pools, so they resolve often and dangle sometimes:
+// the result always passes structural validation but may well carry semantic diagnostics.
+import fc from 'fast-check';
+import { ACTIONS, CONDITIONS, FIELD_TYPES, HTTP_METHODS } from '../../src/spec/spec-types.js';
+
+const RESOURCE_NAMES = ['Order', 'Customer', 'Item', 'Shipment', 'Note'] as const;
+const FIELD_NAMES = ['id', 'name', 'status', 'amount', 'owner', 'code', 'tags', 'parent', 'created_at', 'note'] as const;
+const STATE_NAMES = ['new', 'active', 'paid', 'done', 'lost', 'constructor'] as const;
+const EVENT_NAMES = ['order.created', 'order.paid', 'thing.done'] as const;
+const SCOPE_NAMES = ['read', 'write', 'orders:admin'] as const;
+const SCHEME_NAMES = ['key', 'jwt', 'm2m', 'login'] as const;
+const ERROR_NAMES = ['invalid', 'not_found', 'conflict', 'internal', 'limited'] as const;
+const OP_NAMES = ['createOrder', 'getOrder', 'listOrders', 'updateOrder', 'deleteOrder', 'payOrder', 'quote', 'ping'] as const;
+const PATHS = ['/orders', '/orders/{id}', '/orders/{id}/pay', '/things/{a}/{b}', '/quotes', '/events', '/oauth/token', '/', '/orders/{id', '/x/{}'] as const;
+const PATTERNS = ['^[A-Z]{3}$', '^[a-z0-9-]+$', '.*', '^[', '(a|b)+'] as const;
+const DURATIONS = ['5s', '1m', '250ms', '24h', '7d', '0s'] as const;
+const SIZES = ['64KiB', '1MB', 1024, '0B', '2GiB'] as const;
+
+/** Present about half the time. */
+const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 2 });
+/** A recursive member: rarer, and never deeper than three levels. */
+const rec = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 2, maxDepth: 3, depthIdentifier: 'field' });
+const num = fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true }));
+const nonNegInt = fc.integer({ min: 0, max: 500 });
+
+/** Drops undefined members so YAML/JSON output carries only what was generated. */
+function clean<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+const scalarValue = fc.oneof(fc.string({ maxLength: 8 }), fc.integer({ min: -5, max: 50 }), fc.boolean(), fc.constant(null));
+
+const { field: fieldArb } = fc.letrec<{ field: Record<string, unknown>; fieldMap: Record<string, unknown> }>((tie) => ({
+  field: fc
+    .record(
+      {
+        type: fc.constantFrom(...FIELD_TYPES),
+        description: opt(fc.string({ maxLength: 20 })),
+        optional: opt(fc.boolean()),
+        nullable: opt(fc.boolean()),
+        readOnly: opt(fc.boolean()),
+        writeOnce: opt(fc.boolean()),
+        unique: opt(fc.boolean()),
+        generated: opt(fc.constantFrom('create_time', 'update_time')),
+        default: opt(scalarValue),
+        example: opt(scalarValue),
+        values: opt(fc.array(fc.oneof(fc.constantFrom('red', 'blue', 'green'), fc.integer({ min: 0, max: 9 })), { maxLength: 4 })),
+        to: opt(fc.constantFrom(...RESOURCE_NAMES, 'Missing')),
+        items: rec(tie('field')),
+        fields: rec(tie('fieldMap')),
+        minLength: opt(nonNegInt),
+        maxLength: opt(nonNegInt),
+        pattern: opt(fc.constantFrom(...PATTERNS)),
+        minimum: opt(num),
+        maximum: opt(num),
+        exclusiveMinimum: opt(num),
+        exclusiveMaximum: opt(num),
+        multipleOf: opt(fc.constantFrom(0.5, 1, 5, 100)),
+        minItems: opt(nonNegInt),
+        maxItems: opt(nonNegInt),
+        uniqueItems: opt(fc.boolean()),
+      },
+      { requiredKeys: ['type'] },
+    )
+    .map(clean),
+  fieldMap: fc.dictionary(fc.constantFrom(...FIELD_NAMES), tie('field'), { maxKeys: 3, depthIdentifier: 'field' }),
+}));
+
+/** Mostly plain fields, so that the nesting stays small. */
+const plainField = fc
+  .record(
+    {
+      type: fc.constantFrom(...FIELD_TYPES),
+      optional: opt(fc.boolean()),
+      nullable: opt(fc.boolean()),
+      readOnly: opt(fc.boolean()),
+      unique: opt(fc.boolean()),
+      values: opt(fc.constant(['red', 'blue'])),
+      to: opt(fc.constantFrom(...RESOURCE_NAMES)),
+      items: opt(fc.constant({ type: 'string', maxLength: 10 })),
+      minimum: opt(fc.integer({ min: 0, max: 10 })),
+      maxLength: opt(fc.integer({ min: 1, max: 100 })),
+      pattern: opt(fc.constantFrom(...PATTERNS)),
+      default: opt(scalarValue),
+    },
+    { requiredKeys: ['type'] },
+  )
+  .map(clean);
+
+const field = fc.oneof({ weight: 4, arbitrary: plainField }, { weight: 1, arbitrary: fieldArb });
+const fieldMap = fc.dictionary(fc.constantFrom(...FIELD_NAMES), field, { maxKeys: 6 });
+
+const resource = fc
+  .record({
+    description: opt(fc.string({ maxLength: 20 })),
+    plural: opt(fc.constantFrom('orders', 'customers', 'items')),
+    identifier: opt(fc.constantFrom(...FIELD_NAMES)),
+    owner: opt(fc.constantFrom(...FIELD_NAMES)),
+    owner_access: opt(fc.constantFrom('hidden', 'forbidden')),
+    fields: opt(fieldMap),
+  })
+  .map(clean);
+
+const stateName = fc.constantFrom(...STATE_NAMES);
+const transition = fc
+  .record({
+    description: opt(fc.string({ maxLength: 10 })),
+    from: fc.oneof(stateName, fc.uniqueArray(stateName, { minLength: 1, maxLength: 3 })),
+    to: stateName,
+    requires: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
+    emits: opt(fc.constantFrom(...EVENT_NAMES)),
+    stamp: opt(fc.constantFrom('created_at', 'note', 'missing')),
+  })
+  .map(clean);
+
+const stateMachine = fc
+  .record({
+    field: opt(fc.constantFrom(...FIELD_NAMES)),
+    initial: opt(stateName),
+    states: opt(fc.dictionary(stateName, fc.record({ description: opt(fc.string({ maxLength: 10 })), terminal: opt(fc.boolean()) }).map(clean), { maxKeys: 5 })),
+    terminal: opt(fc.uniqueArray(stateName, { maxLength: 3 })),
+    transitions: opt(fc.dictionary(fc.constantFrom('pay', 'ship', 'cancel', 'finish', 'toString'), transition, { maxKeys: 4 })),
+  })
+  .map(clean);
+
+const shape = fc
+  .record({
+    resource: opt(fc.constantFrom(...RESOURCE_NAMES)),
+    fields: opt(fc.dictionary(fc.constantFrom(...FIELD_NAMES), plainField, { maxKeys: 3 })),
+    list: opt(fc.boolean()),
+  })
+  .map(clean);
+
+const authRequirement = fc.oneof(
+  fc.constant('none'),
+  fc
+    .record({
+      schemes: opt(fc.uniqueArray(fc.constantFrom(...SCHEME_NAMES), { maxLength: 2 })),
+      scopes: opt(fc.uniqueArray(fc.constantFrom(...SCOPE_NAMES), { maxLength: 2 })),
+    })
+    .map(clean),
+);
+
+const operation = fc
+  .record(
+    {
+      method: fc.constantFrom(...HTTP_METHODS),
+      path: fc.constantFrom(...PATHS),
+      action: fc.constantFrom(...ACTIONS),
+      resource: opt(fc.constantFrom(...RESOURCE_NAMES)),
+      transition: opt(fc.constantFrom('pay', 'ship', 'nope')),
+      summary: opt(fc.string({ maxLength: 10 })),
+      filter: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
+      sort: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
+      status: opt(fc.constantFrom(200, 201, 202, 204, 302)),
+      request: opt(shape),
+      response: opt(shape),
+      handler: opt(fc.constantFrom('quote', 'ping')),
+      auth: opt(authRequirement),
+      errors: opt(fc.uniqueArray(fc.constantFrom(...ERROR_NAMES, 'undeclared'), { maxLength: 3 })),
+      idempotent: opt(fc.boolean()),
+      deprecated: opt(fc.boolean()),
+    },
+    { requiredKeys: ['method', 'path', 'action'] },
+  )
+  .map(clean);
+
+const scheme = fc
+  .record(
+    {
+      type: fc.constantFrom('api_key', 'basic', 'bearer', 'oauth2_client_credentials'),
+      in: opt(fc.constantFrom('header', 'query')),
+      name: opt(fc.constantFrom('X-Key', 'api_key')),
+      prefix: opt(fc.constantFrom('sk_', 'Key ')),
+      token: opt(fc.constant('jwt')),
+      algorithms: opt(fc.constantFrom(['RS256'], ['ES256', 'HS256'])),
+      issuer: opt(fc.constant('https://id.example.com/')),
+      audience: opt(fc.constant('orders')),
+      lifetime: opt(fc.constantFrom(...DURATIONS)),
+      clock_tolerance: opt(fc.constantFrom(...DURATIONS)),
+      token_path: opt(fc.constantFrom('/oauth/token', '/orders')),
+    },
+    { requiredKeys: ['type'] },
+  )
+  .map(clean);
+
+const parts = {
+  purpose: fc
+    .record({
+      name: opt(fc.string({ maxLength: 10 })),
+      summary: opt(fc.string({ maxLength: 20 })),
+      scope: opt(fc.record({ includes: opt(fc.array(fc.string({ maxLength: 5 }), { maxLength: 2 })), excludes: opt(fc.array(fc.string({ maxLength: 5 }), { maxLength: 2 })) }).map(clean)),
+      audience: opt(fc.array(fc.string({ maxLength: 5 }), { maxLength: 2 })),
+      contact: opt(fc.record({ name: opt(fc.constant('Team')), email: opt(fc.constant('team@example.com')), url: opt(fc.constant('https://example.com')) }).map(clean)),
+    })
+    .map(clean),
+  resources: fc.dictionary(fc.constantFrom(...RESOURCE_NAMES), resource, { maxKeys: 4 }),
+  states: fc.dictionary(fc.constantFrom(...RESOURCE_NAMES, 'Ghost'), stateMachine, { maxKeys: 2 }),
+  endpoints: fc
+    .record({
+      base_url: opt(fc.constantFrom('{base_url}', 'https://api.example.com')),
+      idempotency: opt(fc.record({ header: opt(fc.constant('Idempotency-Key')), retention: opt(fc.constantFrom(...DURATIONS)) }).map(clean)),
+      operations: opt(fc.dictionary(fc.constantFrom(...OP_NAMES), operation, { maxKeys: 6 })),
+    })
+    .map(clean),
+  authentication: fc
+    .record({
+      schemes: opt(fc.dictionary(fc.constantFrom(...SCHEME_NAMES), scheme, { maxKeys: 3 })),
+      scopes: opt(fc.dictionary(fc.constantFrom(...SCOPE_NAMES), fc.string({ maxLength: 10 }), { maxKeys: 3 })),
+      default: opt(authRequirement),
+    })
+    .map(clean),
+  events: fc
+    .record({
+      delivery: opt(
+        fc
+          .record({
+            webhook: opt(
+              fc
+                .record({
+                  signing: opt(fc.constant('standard-webhooks')),
+                  retries: opt(fc.array(fc.constantFrom(...DURATIONS), { maxLength: 3 })),
+                  timeout: opt(fc.constantFrom(...DURATIONS)),
+                  path: opt(fc.constantFrom('/webhooks', '/orders')),
+                  scopes: opt(fc.uniqueArray(fc.constantFrom(...SCOPE_NAMES), { maxLength: 2 })),
+                })
+                .map(clean),
+            ),
+            stream: opt(fc.record({ path: opt(fc.constantFrom('/events', '/orders')), heartbeat: opt(fc.constantFrom(...DURATIONS)) }).map(clean)),
+          })
+          .map(clean),
+      ),
+      kinds: opt(
+        fc.dictionary(
+          fc.constantFrom(...EVENT_NAMES),
+          fc
+            .record({
+              description: opt(fc.string({ maxLength: 10 })),
+              payload: opt(shape),
+              resource: opt(fc.constantFrom(...RESOURCE_NAMES)),
+              on: opt(fc.uniqueArray(fc.constantFrom('create', 'update', 'delete'), { maxLength: 3 })),
+            })
+            .map(clean),
+          { maxKeys: 3 },
+        ),
+      ),
+    })
+    .map(clean),
+  errors: fc
+    .record({
+      body: opt(fc.oneof(fc.constant('problem'), fc.record({ fields: fc.dictionary(fc.constantFrom('code', 'message', 'detail'), plainField, { maxKeys: 3 }) }))),
+      codes: opt(
+        fc.dictionary(
+          fc.constantFrom(...ERROR_NAMES),
+          fc
+            .record(
+              { status: fc.constantFrom(200, 400, 401, 403, 404, 409, 422, 429, 500, 503), title: opt(fc.string({ maxLength: 10 })), when: opt(fc.uniqueArray(fc.constantFrom(...CONDITIONS), { maxLength: 6 })) },
+              { requiredKeys: ['status'] },
+            )
+            .map(clean),
+          { maxKeys: 5 },
+        ),
+      ),
+    })
+    .map(clean),
+  limits: fc
+    .record({
+      rate: opt(
+        fc.array(
+          fc
+            .record(
+              {
+                name: opt(fc.constantFrom('a', 'b')),
+                requests: fc.integer({ min: 1, max: 1000 }),
+                per: fc.constantFrom(...DURATIONS),
+                by: opt(fc.constantFrom('credential', 'address', 'operation', 'global')),
+                operations: opt(fc.uniqueArray(fc.constantFrom(...OP_NAMES, 'nope'), { maxLength: 2 })),
+                on_store_failure: opt(fc.constantFrom('open', 'closed')),
+              },
+              { requiredKeys: ['requests', 'per'] },
+            )
+            .map(clean),
+          { maxLength: 3 },
+        ),
+      ),
+      body_size: opt(fc.constantFrom(...SIZES)),
+      header_size: opt(fc.constantFrom(...SIZES)),
+      nesting_depth: opt(fc.integer({ min: 1, max: 64 })),
+      page_size: opt(fc.record({ default: opt(fc.integer({ min: 1, max: 200 })), max: opt(fc.integer({ min: 1, max: 200 })), over_max: opt(fc.constantFrom('reject', 'clamp')) }).map(clean)),
+      timeout: opt(fc.constantFrom(...DURATIONS)),
+      concurrency: opt(fc.integer({ min: 1, max: 100 })),
+    })
+    .map(clean),
+  versioning: fc
+    .record({
+      scheme: opt(fc.constantFrom('date', 'semver', 'integer')),
+      current: opt(fc.constantFrom('2026-11-01', '1.2.0', 2, 'x')),
+      placement: opt(fc.oneof(fc.constant({ header: 'Api-Version' }), fc.constantFrom({ path: '/v{version}' }, { path: '/v1' }), fc.constant({ query: 'v' }), fc.constant({ media_type: 'application/vnd.x.v{version}+json' }))),
+      default: opt(fc.constantFrom('current', 'oldest', 'required')),
+      supported: opt(
+        fc.array(
+          fc
+            .record(
+              {
+                version: fc.constantFrom('2026-06-01', '1.0.0', 1, 2),
+                changes: opt(
+                  fc.array(
+                    fc.oneof(
+                      fc.record({ rename_field: fc.record({ resource: fc.constantFrom(...RESOURCE_NAMES), from: fc.constantFrom(...FIELD_NAMES), to: fc.constantFrom(...FIELD_NAMES) }) }),
+                      fc.record({ add_field: fc.record({ resource: fc.constantFrom(...RESOURCE_NAMES), field: fc.constantFrom(...FIELD_NAMES) }) }),
+                      fc.record({ remove_field: fc.record({ resource: fc.constantFrom(...RESOURCE_NAMES), field: fc.constantFrom(...FIELD_NAMES) }) }),
+                      fc.record({ description: fc.string({ maxLength: 10 }) }),
+                    ),
+                    { maxLength: 2 },
+                  ),
+                ),
+                deprecated: opt(fc.constantFrom('2026-01-01', '2026-06-01')),
+                sunset: opt(fc.constantFrom('2025-12-31', '2026-12-31')),
+              },
+              { requiredKeys: ['version'] },
+            )
+            .map(clean),
+          { maxLength: 2 },
+        ),
+      ),
+      compatibility: opt(fc.array(fc.string({ maxLength: 10 }), { maxLength: 2 })),
+    })
+    .map(clean),
+};
+
+/** A structurally valid spec document: `servicespec: 1` and any subset of the nine parts. */
+export const specDocument = fc
+  .record(
+    {
+      purpose: opt(parts.purpose),
+      resources: opt(parts.resources),
+      states: opt(parts.states),
+      endpoints: opt(parts.endpoints),
+      authentication: opt(parts.authentication),
+      events: opt(parts.events),
+      errors: opt(parts.errors),
+      limits: opt(parts.limits),
+      versioning: opt(parts.versioning),
+    },
+    { requiredKeys: [] },
+  )
+  .map((p) => ({ servicespec: 1, ...clean(p) }));
+
+// ── well-formed resources: constraints that fit their types, references that resolve ──────────────
+
+const lengthBounds = fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 200 })).map(([a, b]) => ({ minLength: Math.min(a, b), maxLength: Math.max(a, b) }));
+const numberBounds = fc.tuple(fc.integer({ min: -100, max: 100 }), fc.integer({ min: -100, max: 100 })).map(([a, b]) => ({ minimum: Math.min(a, b), maximum: Math.max(a, b) }));
+// A read-only field needs a source of its value; here it is optional (the server may leave it out).
+const flags = fc
+  .record({ optional: opt(fc.boolean()), nullable: opt(fc.boolean()), readOnly: opt(fc.boolean()), unique: opt(fc.boolean()) })
+  .map((f) => clean({ ...f, optional: f.readOnly ? true : f.optional }));
+
+function wellFormedField(targets: readonly string[]): fc.Arbitrary<Record<string, unknown>> {
+  const leaf = fc.oneof(
+    fc.tuple(flags, opt(lengthBounds), opt(fc.constantFrom('^[A-Z]{3}$', '^[a-z0-9-]+$'))).map(([f, b, pattern]) => clean({ type: 'string', ...f, ...b, pattern })),
+    fc.tuple(flags, opt(numberBounds), fc.constantFrom('integer', 'number')).map(([f, b, type]) => clean({ type, ...f, ...b })),
+    fc.tuple(flags, fc.uniqueArray(fc.constantFrom('red', 'green', 'blue'), { minLength: 1 })).map(([f, values]) => ({ type: 'enum', ...f, values })),
+    fc.tuple(flags, fc.constantFrom('boolean', 'date', 'datetime', 'uuid', 'email', 'uri', 'json')).map(([f, type]) => ({ type, ...f })),
+    fc.constantFrom('create_time', 'update_time').map((generated) => ({ type: 'datetime', readOnly: true, generated })),
+  );
+  const ref = targets.length > 0 ? [fc.tuple(flags, fc.constantFrom(...targets)).map(([f, to]) => ({ type: 'ref', ...f, to }))] : [];
+  return fc.oneof(
+    { weight: 6, arbitrary: leaf },
+    ...ref.map((arbitrary) => ({ weight: 1, arbitrary })),
+    { weight: 1, arbitrary: fc.tuple(flags, leaf, opt(fc.integer({ min: 0, max: 5 }))).map(([f, items, minItems]) => clean({ type: 'array', ...f, items, minItems })) },
+    { weight: 1, arbitrary: fc.tuple(flags, fc.dictionary(fc.constantFrom('id', 'line1', 'city', 'owner', 'qty'), leaf, { minKeys: 1, maxKeys: 3 })).map(([f, fields]) => ({ type: 'object', ...f, fields })) },
+  );
+}
+
+/** A spec with only resources, every one of them free of errors: the fields' constraints fit their types. */
+export const wellFormedResourcesSpec = fc.uniqueArray(fc.constantFrom(...RESOURCE_NAMES), { minLength: 1, maxLength: 4 }).chain((names) =>
+  fc
+    .tuple(...names.map(() => fc.dictionary(fc.constantFrom('name', 'amount', 'code', 'tags', 'parent', 'created_at', 'note', 'address'), wellFormedField(names), { maxKeys: 6 })))
+    .map((fieldSets) => ({
+      servicespec: 1,
+      resources: Object.fromEntries(names.map((n, i) => [n, { fields: { id: { type: 'uuid', readOnly: true }, ...fieldSets[i] } }])),
+    })),
+);
