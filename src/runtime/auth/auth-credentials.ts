@@ -4,7 +4,7 @@
 
 import type { SchemeModel, ServiceModel } from '../../model/model-types.js';
 import type { CredentialRecord, Storage } from '../storage/storage-types.js';
-import { digestEqual, DUMMY_SHA256, getDummyPasswordHash, hashPassword, randomId, randomSecret, sha256Hex, verifyPassword } from './auth-secrets.js';
+import { getDummyPasswordHash, hashPassword, randomId, randomSecret, secretMatches, sha256Hex, verifyPassword } from './auth-secrets.js';
 
 /** A request to create a credential that cannot be met (unknown scope, no such scheme, bad name). */
 export class CredentialError extends Error {
@@ -89,6 +89,10 @@ export function pickScheme(model: ServiceModel, type: SchemeModel['type'], name?
   return candidates[0]!;
 }
 
+function requireSchemeType(model: ServiceModel, type: SchemeModel['type']): void {
+  if (schemesOf(model, type).length === 0) throw new CredentialError(`the spec declares no ${type} scheme`);
+}
+
 const nowIso = (now?: () => Date) => (now ?? (() => new Date()))().toISOString();
 
 // ---- API keys ------------------------------------------------------------------------------------------------
@@ -127,7 +131,7 @@ export async function createApiKey(
 export async function verifyApiKey(storage: Storage, text: string, prefix: string | undefined): Promise<CredentialRecord | undefined> {
   const parsed = parseApiKey(text, prefix);
   const record = await storage.findCredential('api_key', parsed?.keyId ?? '-');
-  const matches = digestEqual(sha256Hex(parsed?.secret ?? text), record?.hash ?? DUMMY_SHA256);
+  const matches = secretMatches(parsed?.secret ?? text, record?.hash);
   return parsed && record && matches && record.revokedAt === undefined ? record : undefined;
 }
 
@@ -147,7 +151,7 @@ export async function createClient(
   model: ServiceModel,
   options: { subject?: string; scopes: readonly string[]; now?: () => Date },
 ): Promise<IssuedClient> {
-  pickScheme(model, 'oauth2_client_credentials', schemesOf(model, 'oauth2_client_credentials')[0]?.name);
+  requireSchemeType(model, 'oauth2_client_credentials');
   const clientId = randomId(CLIENT_ID_LENGTH);
   const subject = options.subject ?? clientId;
   checkSubject(subject);
@@ -161,7 +165,7 @@ export async function createClient(
 /** The client's record when the id and secret match a client that is not revoked; the same work either way. */
 export async function verifyClientSecret(storage: Storage, clientId: string, secret: string): Promise<CredentialRecord | undefined> {
   const record = clientId.length <= 256 ? await storage.findCredential('client', clientId) : undefined;
-  const matches = digestEqual(sha256Hex(secret), record?.hash ?? DUMMY_SHA256);
+  const matches = secretMatches(secret, record?.hash);
   return record && matches && record.revokedAt === undefined ? record : undefined;
 }
 
@@ -183,7 +187,7 @@ export async function createBasicUser(
   model: ServiceModel,
   options: { username: string; password?: string; subject?: string; scopes: readonly string[]; now?: () => Date },
 ): Promise<IssuedUser> {
-  pickScheme(model, 'basic', schemesOf(model, 'basic')[0]?.name);
+  requireSchemeType(model, 'basic');
   const { username } = options;
   // RFC 7617: the user-id cannot contain a colon.
   if (!NAME_RE.test(username) || username.includes(':')) throw new CredentialError('the user name must be 1 to 256 printable characters without a colon');

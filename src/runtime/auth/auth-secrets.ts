@@ -1,7 +1,7 @@
 // The primitives behind every stored credential: random identifiers and secrets, hashes, constant-time
 // comparison. All from node:crypto.
 
-import { createHash, randomBytes, randomInt, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { hash, randomBytes, randomInt, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -19,25 +19,23 @@ export function randomSecret(): string {
 
 /** SHA-256 in hex. Enough for generated, high-entropy secrets: nobody can guess them, so no slow hash is needed. */
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
-/** Compares two SHA-256 hex digests in constant time; anything that is not such a digest never matches. */
-export function digestEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  if (x.length !== 32 || y.length !== 32) {
-    // Spend the same comparison, so a malformed digest answers no faster than a wrong one.
-    timingSafeEqual(SPARE, SPARE);
-    return false;
-  }
-  return timingSafeEqual(x, y);
+const DIGEST_RE = /^[0-9a-f]{64}$/;
+/** Stands in for a stored digest when there is none: nothing hashes to it that anybody knows. */
+const DUMMY_DIGEST = hash('sha256', 'servicespec: no such credential', 'buffer');
+
+/**
+ * Whether SHA-256 of `secret` is the stored hex digest, compared in constant time. With no stored digest (an
+ * unknown credential) the same hash and comparison are done against a dummy, and the answer is no.
+ */
+export function secretMatches(secret: string, storedHex: string | undefined): boolean {
+  const actual = hash('sha256', secret, 'buffer');
+  const known = storedHex !== undefined && DIGEST_RE.test(storedHex);
+  const same = timingSafeEqual(actual, known ? Buffer.from(storedHex, 'hex') : DUMMY_DIGEST);
+  return known && same;
 }
-
-const SPARE = Buffer.alloc(32);
-
-/** A hash no stored record has, compared against when a lookup finds nothing (same work, same answer). */
-export const DUMMY_SHA256 = sha256Hex('servicespec: no such credential');
 
 // Passwords chosen by people are low-entropy, so Basic users' passwords get a slow, memory-hard hash.
 // N=2^14, r=8, p=1 is scrypt's interactive-login parameter set (16 MiB, tens of milliseconds).

@@ -1,0 +1,376 @@
+// The runtime's Authenticator: checks the credential a request carries against an operation's requirement,
+// exactly as the spec's schemes declare them, and answers failures with the condition vocabulary.
+//
+//   - any one of the requirement's schemes is enough; every listed scope is required;
+//   - no credential for any of them → missing_credential; a credential that fails → invalid_credential (or
+//     expired_credential for a token past its `exp`); scopes short → missing_scope;
+//   - 401s carry `WWW-Authenticate` with one challenge per acceptable scheme (see docs/auth.md).
+
+import type { FastifyRequest } from 'fastify';
+import type { JWK } from 'jose';
+import type { AuthRequirement, SchemeModel, ServiceModel } from '../../model/model-types.js';
+import type { Authenticator, Principal } from '../runtime-context.js';
+import { ServiceError } from '../runtime-errors.js';
+import type { RuntimeGap } from '../runtime-gaps.js';
+import type { CredentialRecord, Storage } from '../storage/storage-types.js';
+import { verifyApiKey, verifyBasicUser } from './auth-credentials.js';
+import {
+  algorithmsForJwk,
+  ASYMMETRIC_ALGORITHMS,
+  createJwtVerifier,
+  isHmac,
+  KeyConfigError,
+  loadKeyMaterial,
+  loadSigningKey,
+  signAccessToken,
+  SUPPORTED_ALGORITHMS,
+  type IssuedToken,
+  type JwtKeyOptions,
+  type JwtResult,
+  type SigningKey,
+} from './auth-jwt.js';
+
+export interface AuthOptions {
+  /** Key material for verifying bearer JWTs (and the HMAC secret, when the spec's algorithms are HS*). */
+  jwt?: JwtKeyOptions;
+  /** The clock; tests pass a controllable one. */
+  now?: () => Date;
+  /** Serve even where the spec leaves out something authentication needs; each gap is reported in `gaps`. */
+  allowGaps?: boolean;
+  /** How many verified JWTs to remember (LRU); 0 verifies every token every time. Default 10 000. */
+  tokenCacheSize?: number;
+}
+
+/** What the runtime uses where the spec is silent (only with allowGaps; each use is reported as a gap). */
+export const AUTH_BUILT_IN = {
+  tokenLifetimeSeconds: 3600,
+  signingAlgorithm: 'EdDSA',
+  tokenCacheSize: 10_000,
+} as const;
+
+/** Why authentication cannot be set up for this spec and deployment. */
+export class AuthConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`authentication cannot be set up:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'AuthConfigError';
+  }
+}
+
+/** Issues tokens for one oauth2_client_credentials scheme (used by the token endpoint). */
+export interface TokenIssuer {
+  readonly scheme: SchemeModel;
+  readonly algorithm: string;
+  readonly lifetimeSeconds: number;
+  /** The realm named in challenges. */
+  readonly realm: string;
+  readonly storage: Storage;
+  readonly model: ServiceModel;
+  readonly now: () => Date;
+  issue(client: CredentialRecord, scopes: readonly string[]): Promise<IssuedToken>;
+}
+
+export interface ServiceAuthenticator extends Authenticator {
+  /** What the spec left out that authentication filled with a built-in behaviour (only with allowGaps). */
+  readonly gaps: readonly RuntimeGap[];
+  /** Deployment settings that leave a scheme unable to accept anything (e.g. a bearer scheme with no keys). */
+  readonly warnings: readonly string[];
+  /** The public keys of the service's own signing keys, as a JWKS (for other services that verify its tokens). */
+  readonly publicKeys: { keys: JWK[] };
+  /** The `WWW-Authenticate` value for a requirement. */
+  challenge(requirement: AuthRequirement & { kind: 'required' }): string;
+  tokenIssuer(scheme: string): TokenIssuer | undefined;
+}
+
+export function isServiceAuthenticator(a: Authenticator | undefined): a is ServiceAuthenticator {
+  return a !== undefined && typeof (a as Partial<ServiceAuthenticator>).tokenIssuer === 'function';
+}
+
+type Verify = (value: string) => Promise<JwtResult>;
+
+interface Presented {
+  scheme: SchemeModel;
+  kind: 'api_key' | 'basic' | 'token';
+  value: string;
+}
+
+const quote = (s: string) => `"${s.replace(/[\p{Cc}]/gu, '').replace(/["\\]/g, '\\$&')}"`;
+
+/** One challenge per scheme: RFC 7617 Basic, RFC 6750 Bearer, and `ApiKey` naming where the key goes. */
+function challengeFor(scheme: SchemeModel, realm: string, error?: string): string {
+  switch (scheme.type) {
+    case 'api_key':
+      return `ApiKey realm=${quote(realm)}, ${scheme.in === 'query' ? 'query' : 'header'}=${quote(scheme.credentialName ?? '')}`;
+    case 'basic':
+      return `Basic realm=${quote(realm)}, charset="UTF-8"`;
+    default:
+      return `Bearer realm=${quote(realm)}${error !== undefined ? `, error=${quote(error)}` : ''}`;
+  }
+}
+
+function joinChallenges(list: string[]): string {
+  return [...new Set(list)].join(', ');
+}
+
+/** `Authorization: <scheme> <credentials>`, scheme compared case-insensitively (RFC 9110 §11.1). */
+function readAuthorization(request: FastifyRequest): { scheme: string; credentials: string } | undefined {
+  const h = request.headers.authorization;
+  if (typeof h !== 'string') return undefined;
+  const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)(?:[ \t]+(.*))?$/s.exec(h.trim());
+  if (!m) return undefined;
+  return { scheme: m[1]!.toLowerCase(), credentials: (m[2] ?? '').trim() };
+}
+
+/** `user:password` from Basic credentials; undefined when they are not base64 of text with a colon. */
+function decodeBasic(credentials: string): { user: string; password: string } | undefined {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(credentials) || credentials.length % 4 !== 0) return undefined;
+  const text = Buffer.from(credentials, 'base64').toString('utf8');
+  const i = text.indexOf(':');
+  if (i < 0 || text.includes('\uFFFD')) return undefined;
+  return { user: text.slice(0, i), password: text.slice(i + 1) };
+}
+
+/**
+ * Builds the authenticator for a model. Loads (or, the first time, generates and stores) the signing keys of
+ * the service's own token endpoints. Throws AuthConfigError when the spec and deployment cannot be served as
+ * declared (without `allowGaps`, also for each gap it would have to fill).
+ */
+export async function createAuthenticator(model: ServiceModel, storage: Storage, options: AuthOptions = {}): Promise<ServiceAuthenticator> {
+  const now = options.now ?? (() => new Date());
+  const cacheSize = options.tokenCacheSize ?? AUTH_BUILT_IN.tokenCacheSize;
+  const schemes = model.authentication?.schemes ?? [];
+  const byName = new Map(schemes.map((s) => [s.name, s]));
+  const realm = model.purpose?.name ?? 'service';
+  const problems: string[] = [];
+  const gaps: RuntimeGap[] = [];
+  const warnings: string[] = [];
+
+  for (const o of model.endpoints?.operations ?? []) {
+    if (o.auth?.kind !== 'required') continue;
+    for (const name of o.auth.schemes) if (!byName.has(name)) problems.push(`operation ${o.id} names scheme ${name}, which the spec does not declare`);
+    if (o.auth.schemes.length === 0) problems.push(`operation ${o.id} requires a credential but names no scheme`);
+  }
+
+  let material: { secret?: Uint8Array; keys: JWK[] } = { keys: [] };
+  try {
+    material = loadKeyMaterial(options.jwt);
+  } catch (err) {
+    if (!(err instanceof KeyConfigError)) throw err;
+    problems.push(err.message);
+  }
+  const { secret } = material;
+
+  for (const s of schemes) {
+    if (s.type === 'api_key' && s.credentialName === undefined) {
+      problems.push(`scheme ${s.name}: the ${s.in === 'query' ? 'query parameter' : 'header'} that carries the key is not shown (add name:)`);
+    }
+    if ((s.type === 'bearer' || s.type === 'oauth2_client_credentials') && s.token !== undefined && s.token !== 'jwt') {
+      problems.push(`scheme ${s.name}: only JWT tokens are supported`);
+    }
+    for (const alg of s.algorithms ?? []) {
+      if (alg.toLowerCase() === 'none') problems.push(`scheme ${s.name}: alg "none" is never accepted`);
+      else if (!SUPPORTED_ALGORITHMS.includes(alg)) problems.push(`scheme ${s.name}: unsupported algorithm ${alg} (supported: ${SUPPORTED_ALGORITHMS.join(', ')})`);
+    }
+  }
+
+  // The service's own token endpoints: one signing key per algorithm, kept in the storage's settings.
+  const bearerAlgorithms = schemes.filter((s) => s.type === 'bearer').flatMap((s) => s.algorithms ?? []);
+  const signable = (alg: string) => (ASYMMETRIC_ALGORITHMS as readonly string[]).includes(alg) || (isHmac(alg) && secret !== undefined);
+  const issuers = new Map<string, TokenIssuer>();
+  const verifiers = new Map<string, Verify>();
+  const signingKeys = new Map<string, SigningKey>();
+  for (const s of schemes.filter((x) => x.type === 'oauth2_client_credentials')) {
+    let alg: string | undefined;
+    if (s.algorithms !== undefined) {
+      alg = s.algorithms.find(signable);
+      if (alg === undefined) {
+        const hmacOnly = s.algorithms.length > 0 && s.algorithms.every(isHmac);
+        problems.push(`scheme ${s.name}: cannot sign tokens with any of ${s.algorithms.join(', ') || '(none listed)'}${hmacOnly ? ' without an HMAC secret (--jwt-secret-env)' : ''}`);
+        continue;
+      }
+    } else {
+      alg = bearerAlgorithms.find((a) => (ASYMMETRIC_ALGORITHMS as readonly string[]).includes(a)) ?? AUTH_BUILT_IN.signingAlgorithm;
+      gaps.push({ item: `token algorithms (scheme ${s.name}): not shown`, builtIn: `sign the tokens it issues with ${alg}` });
+    }
+    let lifetimeSeconds = s.lifetime !== undefined ? Math.floor(s.lifetime.ms / 1000) : undefined;
+    if (lifetimeSeconds === undefined) {
+      lifetimeSeconds = AUTH_BUILT_IN.tokenLifetimeSeconds;
+      gaps.push({ item: `token lifetimes (scheme ${s.name}): not shown`, builtIn: `issue tokens valid for ${lifetimeSeconds} s` });
+    }
+    if (lifetimeSeconds < 1) problems.push(`scheme ${s.name}: a token lifetime under one second cannot be issued`);
+    if (s.tokenPath === undefined) problems.push(`scheme ${s.name}: the token endpoint path is not shown (add token_path:)`);
+    let key = signingKeys.get(alg);
+    if (!key) {
+      key = await loadSigningKey(storage, alg, secret);
+      signingKeys.set(alg, key);
+    }
+    const signingKey = key;
+    const lifetime = lifetimeSeconds;
+    issuers.set(s.name, {
+      scheme: s,
+      algorithm: alg,
+      lifetimeSeconds: lifetime,
+      realm,
+      storage,
+      model,
+      now,
+      issue: (client, scopes) =>
+        signAccessToken(signingKey, {
+          subject: client.subject,
+          clientId: client.lookup,
+          scopes,
+          lifetimeSeconds: lifetime,
+          now: now(),
+          ...(s.issuer !== undefined ? { issuer: s.issuer } : {}),
+          ...(s.audience !== undefined ? { audience: s.audience } : {}),
+        }),
+    });
+    // Its own tokens only: an oauth2 scheme never accepts a token signed by someone else.
+    verifiers.set(
+      s.name,
+      createJwtVerifier({
+        algorithms: [alg],
+        ...(s.issuer !== undefined ? { issuer: s.issuer } : {}),
+        ...(s.audience !== undefined ? { audience: s.audience } : {}),
+        lifetimeSeconds: lifetime,
+        toleranceSeconds: (s.clockTolerance?.ms ?? 0) / 1000,
+        ...(isHmac(alg) && secret ? { secret } : {}),
+        keys: signingKey.publicJwk ? [signingKey.publicJwk] : [],
+        now,
+        cacheSize,
+      }),
+    );
+  }
+  const serviceKeys = [...signingKeys.values()].flatMap((k) => (k.publicJwk ? [k.publicJwk] : []));
+
+  // Bearer schemes: the operator's keys plus the service's own (so tokens from its token endpoint verify too).
+  for (const s of schemes.filter((x) => x.type === 'bearer')) {
+    const keys = [...material.keys, ...serviceKeys];
+    let algorithms = (s.algorithms ?? []).filter((a) => SUPPORTED_ALGORITHMS.includes(a));
+    if (s.algorithms === undefined) {
+      algorithms = [...new Set([...(secret ? ['HS256'] : []), ...keys.flatMap(algorithmsForJwk)])];
+      gaps.push({ item: `token algorithms (scheme ${s.name}): not shown`, builtIn: `accept ${algorithms.join(', ') || 'no algorithm (no keys are configured)'}, as the configured keys allow` });
+    }
+    const usable = algorithms.some((a) => (isHmac(a) ? secret !== undefined : keys.some((k) => algorithmsForJwk(k).includes(a))));
+    // Not a gap in the spec but a deployment without keys: serve, refuse every such token, and say so.
+    if (!usable) {
+      warnings.push(`scheme ${s.name} has no key to verify ${algorithms.join(', ') || 'tokens'} with, so every bearer token presented for it is refused (pass --jwks FILE${algorithms.some(isHmac) ? ' or --jwt-secret-env VAR' : ''})`);
+    }
+    verifiers.set(
+      s.name,
+      createJwtVerifier({
+        algorithms,
+        ...(s.issuer !== undefined ? { issuer: s.issuer } : {}),
+        ...(s.audience !== undefined ? { audience: s.audience } : {}),
+        ...(s.lifetime !== undefined ? { lifetimeSeconds: s.lifetime.ms / 1000 } : {}),
+        toleranceSeconds: (s.clockTolerance?.ms ?? 0) / 1000,
+        ...(secret ? { secret } : {}),
+        keys,
+        now,
+        cacheSize,
+      }),
+    );
+  }
+
+  if (!options.allowGaps) problems.push(...gaps.map((g) => `${g.item} (with --allow-gaps the runtime would ${g.builtIn})`));
+  if (problems.length > 0) throw new AuthConfigError(problems);
+
+  const challenges = new WeakMap<object, { missing: string; failed: string }>();
+  const challengesOf = (requirement: AuthRequirement & { kind: 'required' }) => {
+    let c = challenges.get(requirement);
+    if (!c) {
+      const list = requirement.schemes.flatMap((n) => (byName.has(n) ? [byName.get(n)!] : []));
+      c = {
+        missing: joinChallenges(list.map((s) => challengeFor(s, realm))),
+        failed: joinChallenges(list.map((s) => challengeFor(s, realm, 'invalid_token'))),
+      };
+      challenges.set(requirement, c);
+    }
+    return c;
+  };
+
+  const collect = (request: FastifyRequest, requirement: AuthRequirement & { kind: 'required' }): Presented[] => {
+    const out: Presented[] = [];
+    const authz = readAuthorization(request);
+    for (const name of requirement.schemes) {
+      const scheme = byName.get(name);
+      if (!scheme) continue;
+      if (scheme.type === 'api_key') {
+        const param = scheme.credentialName!;
+        if (scheme.in === 'query') {
+          const query = request.query as Record<string, unknown> | undefined;
+          const v = query?.[param];
+          if (v === undefined) continue;
+          // The key is not a parameter of the operation: take it out before the operation reads its query.
+          delete query![param];
+          out.push({ scheme, kind: 'api_key', value: typeof v === 'string' ? v : '' });
+        } else {
+          const v = request.headers[param.toLowerCase()];
+          if (v === undefined) continue;
+          out.push({ scheme, kind: 'api_key', value: typeof v === 'string' ? v.trim() : '' });
+        }
+      } else if (scheme.type === 'basic') {
+        if (authz?.scheme === 'basic') out.push({ scheme, kind: 'basic', value: authz.credentials });
+      } else if (authz?.scheme === 'bearer') {
+        out.push({ scheme, kind: 'token', value: authz.credentials });
+      }
+    }
+    return out;
+  };
+
+  const check = async (p: Presented): Promise<Principal | 'invalid' | 'expired'> => {
+    if (p.kind === 'api_key') {
+      const r = await verifyApiKey(storage, p.value, p.scheme.prefix);
+      return r ? { subject: r.subject, scopes: r.scopes, scheme: p.scheme.name } : 'invalid';
+    }
+    if (p.kind === 'basic') {
+      const pair = decodeBasic(p.value);
+      const r = await verifyBasicUser(storage, pair?.user ?? '', pair?.password ?? '');
+      return r && pair ? { subject: r.subject, scopes: r.scopes, scheme: p.scheme.name } : 'invalid';
+    }
+    if (p.value === '') return 'invalid';
+    const result = await verifiers.get(p.scheme.name)!(p.value);
+    if (result.ok) return { subject: result.subject, scopes: result.scopes, scheme: p.scheme.name };
+    return result.condition === 'expired_credential' ? 'expired' : 'invalid';
+  };
+
+  return {
+    gaps,
+    warnings,
+    publicKeys: { keys: serviceKeys },
+    challenge: (requirement) => challengesOf(requirement).missing,
+    tokenIssuer: (name) => issuers.get(name),
+    async authenticate(request, requirement) {
+      const presented = collect(request, requirement);
+      if (presented.length === 0) {
+        throw new ServiceError('missing_credential', 'this operation needs a credential', undefined, { 'www-authenticate': challengesOf(requirement).missing });
+      }
+      let principal: Principal | undefined;
+      let expired = false;
+      for (const p of presented) {
+        const r = await check(p);
+        if (r === 'expired') expired = true;
+        else if (r !== 'invalid') {
+          principal = r;
+          break;
+        }
+      }
+      if (!principal) {
+        // RFC 6750 §3.1: `error="invalid_token"` only when what failed was a token.
+        const c = challengesOf(requirement);
+        const headers = { 'www-authenticate': presented.some((p) => p.kind === 'token') ? c.failed : c.missing };
+        if (expired) throw new ServiceError('expired_credential', 'the token has expired', undefined, headers);
+        throw new ServiceError('invalid_credential', 'the credential is not valid', undefined, headers);
+      }
+      const missing = requirement.scopes.filter((s) => !principal.scopes.includes(s));
+      if (missing.length > 0) {
+        const scheme = byName.get(principal.scheme)!;
+        const headers: Record<string, string> = {};
+        if (scheme.type === 'bearer' || scheme.type === 'oauth2_client_credentials') {
+          headers['www-authenticate'] = `Bearer realm=${quote(realm)}, error="insufficient_scope", scope=${quote(requirement.scopes.join(' '))}`;
+        }
+        throw new ServiceError('missing_scope', `this operation needs the scope${requirement.scopes.length > 1 ? 's' : ''} ${requirement.scopes.join(', ')}`, undefined, headers);
+      }
+      return principal;
+    },
+  };
+}

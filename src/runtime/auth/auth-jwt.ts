@@ -1,0 +1,272 @@
+// JWTs, with jose: verifying bearer tokens (algorithms pinned, `exp` required, `nbf`/`iat` honoured within the
+// declared clock tolerance, `iss`/`aud` checked whenever declared, keys from an operator secret or a local JWKS with
+// `kid` selection) and signing the tokens the service's own token endpoint issues.
+
+import { readFileSync } from 'node:fs';
+import { calculateJwkThumbprint, createLocalJWKSet, errors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { Storage } from '../storage/storage-types.js';
+import { randomId } from './auth-secrets.js';
+
+/** Key material for verifying bearer tokens: a deployment setting, never part of the spec. */
+export interface JwtKeyOptions {
+  /** The HMAC secret for HS256/384/512 (at least 32 bytes). Never a PEM: a public key is not a secret. */
+  secret?: string | Uint8Array;
+  /** A local JWKS file (`{"keys": [...]}`) of public keys: RSA, EC or OKP; chosen by the token's `kid`. */
+  jwksFile?: string;
+  /** The same key set, already parsed. */
+  jwks?: { keys: JWK[] };
+}
+
+export const HMAC_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const;
+/** The asymmetric algorithms the runtime verifies and can sign its own tokens with. */
+export const ASYMMETRIC_ALGORITHMS = ['EdDSA', 'Ed25519', 'ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'] as const;
+export const SUPPORTED_ALGORITHMS: readonly string[] = [...ASYMMETRIC_ALGORITHMS, ...HMAC_ALGORITHMS];
+
+export const isHmac = (alg: string): boolean => (HMAC_ALGORITHMS as readonly string[]).includes(alg);
+
+/** A configuration problem with key material (the service refuses to start on it). */
+export class KeyConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KeyConfigError';
+  }
+}
+
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k', 'priv'];
+
+/** The public part of a JWK (private members dropped). */
+export function publicJwk(jwk: JWK): JWK {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(jwk)) if (!PRIVATE_MEMBERS.includes(k)) out[k] = v;
+  return out as JWK;
+}
+
+/** Reads and checks the operator's key material; throws KeyConfigError with a one-line reason. */
+export function loadKeyMaterial(options: JwtKeyOptions | undefined): { secret?: Uint8Array; keys: JWK[] } {
+  const out: { secret?: Uint8Array; keys: JWK[] } = { keys: [] };
+  if (options?.secret !== undefined) {
+    const bytes = typeof options.secret === 'string' ? new TextEncoder().encode(options.secret) : options.secret;
+    const text = new TextDecoder().decode(bytes);
+    if (/-----BEGIN [A-Z ]*KEY-----/.test(text) || /^\s*\{/.test(text)) {
+      throw new KeyConfigError('the JWT secret looks like a key (PEM or JWK); an HMAC secret must be random bytes, and public keys belong in a JWKS file');
+    }
+    if (bytes.length < 32) throw new KeyConfigError(`the JWT secret has ${bytes.length} bytes; HMAC secrets need at least 32`);
+    out.secret = bytes;
+  }
+  const sets: { source: string; value: unknown }[] = [];
+  if (options?.jwks !== undefined) sets.push({ source: 'the JWKS option', value: options.jwks });
+  if (options?.jwksFile !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(options.jwksFile, 'utf8');
+    } catch (err) {
+      throw new KeyConfigError(`cannot read the JWKS file ${options.jwksFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    try {
+      sets.push({ source: options.jwksFile, value: JSON.parse(text) as unknown });
+    } catch {
+      throw new KeyConfigError(`the JWKS file ${options.jwksFile} is not JSON`);
+    }
+  }
+  for (const { source, value } of sets) {
+    const keys = (value as { keys?: unknown } | null)?.keys;
+    if (!Array.isArray(keys)) throw new KeyConfigError(`${source} is not a JWKS: it needs a "keys" array`);
+    keys.forEach((k: unknown, i) => {
+      const jwk = k as JWK | null;
+      if (jwk === null || typeof jwk !== 'object' || typeof jwk.kty !== 'string') throw new KeyConfigError(`${source}: key ${i} is not a JWK`);
+      if (jwk.kty === 'oct') throw new KeyConfigError(`${source}: key ${i} is a symmetric (oct) key; give an HMAC secret with the secret option instead`);
+      if (!['RSA', 'EC', 'OKP'].includes(jwk.kty)) throw new KeyConfigError(`${source}: key ${i} has unsupported kty ${jwk.kty}`);
+      if (jwk.alg !== undefined && !(ASYMMETRIC_ALGORITHMS as readonly string[]).includes(jwk.alg)) throw new KeyConfigError(`${source}: key ${i} has unsupported alg ${jwk.alg}`);
+      out.keys.push(publicJwk(jwk));
+    });
+  }
+  return out;
+}
+
+/** The algorithms a key can verify: its `alg`, else what its type and curve allow. */
+export function algorithmsForJwk(jwk: JWK): string[] {
+  if (jwk.alg !== undefined) return [jwk.alg];
+  if (jwk.kty === 'RSA') return ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
+  if (jwk.kty === 'EC') return jwk.crv === 'P-256' ? ['ES256'] : jwk.crv === 'P-384' ? ['ES384'] : jwk.crv === 'P-521' ? ['ES512'] : [];
+  if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519') return ['EdDSA', 'Ed25519'];
+  return [];
+}
+
+// ---- the service's own signing keys --------------------------------------------------------------------------
+
+export interface SigningKey {
+  alg: string;
+  kid: string;
+  key: CryptoKey | Uint8Array;
+  /** The public JWK (with kid and alg) for the verification key set; absent for HMAC. */
+  publicJwk?: JWK;
+}
+
+const SETTING = (alg: string) => `auth_signing_key_${alg}`;
+
+/**
+ * The key the service signs its own tokens with. Asymmetric keys are generated once and kept in the storage's
+ * settings (so tokens survive restarts and every instance sharing the database signs alike); HMAC uses the
+ * operator's secret.
+ */
+export async function loadSigningKey(storage: Storage, alg: string, secret?: Uint8Array): Promise<SigningKey> {
+  if (isHmac(alg)) {
+    if (!secret) throw new KeyConfigError(`signing with ${alg} needs an operator-provided secret`);
+    const kid = await calculateJwkThumbprint({ kty: 'oct', k: Buffer.from(secret).toString('base64url') });
+    return { alg, kid, key: secret };
+  }
+  let stored = await storage.getSetting(SETTING(alg));
+  if (stored === undefined) {
+    const pair = await generateKeyPair(alg, { extractable: true, ...(alg.startsWith('RS') || alg.startsWith('PS') ? { modulusLength: 2048 } : {}) });
+    const jwk = await exportJWK(pair.privateKey);
+    const kid = await calculateJwkThumbprint(publicJwk(jwk));
+    await storage.setSetting(SETTING(alg), JSON.stringify({ ...jwk, kid, alg }));
+    // Re-read: when two instances race, both end up using whichever key was written last.
+    stored = (await storage.getSetting(SETTING(alg)))!;
+  }
+  const jwk = JSON.parse(stored) as JWK & { kid: string };
+  const key = (await importJWK(jwk, alg)) as CryptoKey;
+  return { alg, kid: jwk.kid, key, publicJwk: { ...publicJwk(jwk), use: 'sig' } };
+}
+
+export interface IssuedToken {
+  token: string;
+  expiresIn: number;
+}
+
+/** Signs an RFC 9068 access token (`typ: at+jwt`). */
+export async function signAccessToken(
+  key: SigningKey,
+  claims: { subject: string; clientId: string; scopes: readonly string[]; issuer?: string; audience?: string; lifetimeSeconds: number; now: Date },
+): Promise<IssuedToken> {
+  const iat = Math.floor(claims.now.getTime() / 1000);
+  const jwt = new SignJWT({ client_id: claims.clientId, scope: claims.scopes.join(' ') })
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' })
+    .setSubject(claims.subject)
+    .setIssuedAt(iat)
+    .setNotBefore(iat)
+    .setExpirationTime(iat + claims.lifetimeSeconds)
+    .setJti(randomId(22));
+  if (claims.issuer !== undefined) jwt.setIssuer(claims.issuer);
+  if (claims.audience !== undefined) jwt.setAudience(claims.audience);
+  return { token: await jwt.sign(key.key), expiresIn: claims.lifetimeSeconds };
+}
+
+// ---- verification --------------------------------------------------------------------------------------------
+
+export interface JwtVerifierConfig {
+  algorithms: readonly string[];
+  issuer?: string;
+  audience?: string;
+  /** The declared lifetime: a token may not live longer (from its iat, else nbf, else now). */
+  lifetimeSeconds?: number;
+  toleranceSeconds: number;
+  secret?: Uint8Array;
+  /** Public keys, chosen by `kid` (a token without `kid` is accepted only when exactly one key fits). */
+  keys: readonly JWK[];
+  now: () => Date;
+  /** Verified tokens kept (LRU) so a token presented again is not re-verified; 0 turns the cache off. */
+  cacheSize: number;
+}
+
+export type JwtResult =
+  | { ok: true; subject: string; scopes: string[] }
+  | { ok: false; condition: 'invalid_credential' | 'expired_credential'; reason: string };
+
+interface Verified {
+  subject: string;
+  scopes: string[];
+  exp: number;
+  nbf?: number;
+  iat?: number;
+}
+
+/** Longer tokens are refused without parsing (no real access token is this long). */
+const MAX_TOKEN_LENGTH = 16 * 1024;
+
+function readScopes(payload: JWTPayload): string[] | undefined {
+  const out: string[] = [];
+  const { scope, scp } = payload as { scope?: unknown; scp?: unknown };
+  if (scope !== undefined) {
+    if (typeof scope !== 'string') return undefined;
+    out.push(...scope.split(' ').filter((s) => s !== ''));
+  }
+  if (scp !== undefined) {
+    if (typeof scp === 'string') out.push(...scp.split(' ').filter((s) => s !== ''));
+    else if (Array.isArray(scp) && scp.every((s) => typeof s === 'string')) out.push(...(scp as string[]));
+    else return undefined;
+  }
+  return [...new Set(out)];
+}
+
+/** Checks a bearer JWT against one scheme's declared rules. Never throws. */
+export function createJwtVerifier(config: JwtVerifierConfig): (token: string) => Promise<JwtResult> {
+  const jwks = config.keys.length > 0 ? createLocalJWKSet({ keys: [...config.keys] }) : undefined;
+  const getKey: JWTVerifyGetKey = async (header, token) => {
+    const alg = header.alg ?? '';
+    // HMAC only ever with the operator's secret: a public key can never be used as an HMAC secret.
+    if (isHmac(alg)) {
+      if (!config.secret) throw new errors.JWKSNoMatchingKey();
+      return config.secret;
+    }
+    if (!jwks) throw new errors.JWKSNoMatchingKey();
+    return jwks(header, token);
+  };
+  const tol = config.toleranceSeconds;
+  const cache = new Map<string, Verified>();
+  const nowSeconds = () => config.now().getTime() / 1000;
+
+  const timeCheck = (v: Verified, now: number): JwtResult => {
+    if (v.nbf !== undefined && v.nbf > now + tol) return { ok: false, condition: 'invalid_credential', reason: 'the token is not valid yet (nbf)' };
+    if (v.iat !== undefined && v.iat > now + tol) return { ok: false, condition: 'invalid_credential', reason: 'the token was issued in the future (iat)' };
+    if (v.exp <= now - tol) return { ok: false, condition: 'expired_credential', reason: 'the token has expired' };
+    return { ok: true, subject: v.subject, scopes: v.scopes };
+  };
+
+  return async (token) => {
+    if (token.length > MAX_TOKEN_LENGTH) return { ok: false, condition: 'invalid_credential', reason: 'the token is too long' };
+    const cached = config.cacheSize > 0 ? cache.get(token) : undefined;
+    if (cached) {
+      const r = timeCheck(cached, nowSeconds());
+      if (r.ok) {
+        // Most recently used goes last; the oldest is evicted first.
+        cache.delete(token);
+        cache.set(token, cached);
+      } else cache.delete(token);
+      return r;
+    }
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, getKey, {
+        algorithms: [...config.algorithms],
+        requiredClaims: ['exp'],
+        clockTolerance: tol,
+        currentDate: config.now(),
+        ...(config.issuer !== undefined ? { issuer: config.issuer } : {}),
+        ...(config.audience !== undefined ? { audience: config.audience } : {}),
+      }));
+    } catch (err) {
+      if (err instanceof errors.JWTExpired) return { ok: false, condition: 'expired_credential', reason: 'the token has expired' };
+      const code = (err as { code?: string }).code;
+      return { ok: false, condition: 'invalid_credential', reason: typeof code === 'string' ? code : 'the token could not be verified' };
+    }
+    const subject = payload.sub;
+    if (typeof subject !== 'string' || subject === '' || subject.length > 256) return { ok: false, condition: 'invalid_credential', reason: 'the token names no subject (sub)' };
+    const scopes = readScopes(payload);
+    if (!scopes) return { ok: false, condition: 'invalid_credential', reason: 'the token has a malformed scope claim' };
+    const v: Verified = { subject, scopes, exp: payload.exp! };
+    if (payload.nbf !== undefined) v.nbf = payload.nbf;
+    if (payload.iat !== undefined) v.iat = payload.iat;
+    const now = nowSeconds();
+    if (config.lifetimeSeconds !== undefined) {
+      const start = v.iat ?? v.nbf ?? now;
+      if (v.exp - start > config.lifetimeSeconds + tol) return { ok: false, condition: 'invalid_credential', reason: 'the token lives longer than the declared lifetime' };
+    }
+    const r = timeCheck(v, now);
+    if (r.ok && config.cacheSize > 0) {
+      if (cache.size >= config.cacheSize) cache.delete(cache.keys().next().value!);
+      cache.set(token, v);
+    }
+    return r;
+  };
+}
