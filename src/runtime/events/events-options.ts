@@ -1,0 +1,83 @@
+// Deployment options for event delivery, and what the runtime does where the spec's `events` part is silent.
+
+import type { Route } from '../../model/model-routes.js';
+import type { ServiceModel } from '../../model/model-types.js';
+import type { RuntimeGap } from '../runtime-gaps.js';
+import { parseTargetPolicy, TargetPolicyError, type Lookup } from './events-targets.js';
+
+export interface WebhookOptions {
+  /**
+   * Address ranges (CIDR) webhooks may be sent to although they are not public unicast addresses, e.g.
+   * `['127.0.0.0/8']` for a receiver on the same machine. Everything else non-public is refused.
+   */
+  allowTargets?: readonly string[];
+  /** Resolves target names (dns.lookup by default); tests answer names without DNS. */
+  lookup?: Lookup;
+  /** The delivery clock, in milliseconds since the epoch (Date.now by default). */
+  now?: () => number;
+  /** Randomness for retry jitter, in [0, 1) (Math.random by default). */
+  random?: () => number;
+  /** Each retry delay is scaled by a random factor in [1 - jitter, 1 + jitter] (default 0.2; 0 for none). */
+  jitter?: number;
+  /** Attempts in flight at once (default 16). */
+  concurrency?: number;
+  /** How often the outbox and the queue are polled for work written by other processes (default 1000 ms). */
+  pollIntervalMs?: number;
+  /** How long the previous secret keeps signing after a rotation (default 24 h). */
+  rotationGraceMs?: number;
+  /** The longest Retry-After honoured (default 24 h); longer ones are cut to it. */
+  maxRetryAfterMs?: number;
+  /** Run the delivery worker in this process (default true). */
+  deliver?: boolean;
+}
+
+/** Values used where the spec is silent (only with allowGaps; each is reported as a gap). */
+export const EVENTS_BUILT_IN = {
+  /** The Standard Webhooks recommended schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+  retriesMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+  timeoutMs: 15_000,
+  rotationGraceMs: 24 * 3_600_000,
+  maxRetryAfterMs: 24 * 3_600_000,
+  jitter: 0.2,
+  concurrency: 16,
+  pollIntervalMs: 1_000,
+} as const;
+
+/** The gaps serving the spec's events would have to fill. */
+export function getEventRuntimeGaps(model: ServiceModel): RuntimeGap[] {
+  const gaps: RuntimeGap[] = [];
+  const e = model.events;
+  if (!e) return gaps;
+  const auth = model.authentication?.default;
+  if (e.webhook) {
+    if (e.webhook.signing === undefined) gaps.push({ item: 'webhook signing: not shown', builtIn: 'sign deliveries per Standard Webhooks' });
+    if (e.webhook.retries === undefined) gaps.push({ item: 'webhook retry schedule: not shown', builtIn: 'retry after 5s, 5m, 30m, 2h, 5h, 10h, 10h (the Standard Webhooks schedule)' });
+    if (e.webhook.timeout === undefined) gaps.push({ item: 'webhook delivery time-out: not shown', builtIn: `wait ${EVENTS_BUILT_IN.timeoutMs / 1000}s for each attempt` });
+    // Unlike the stream, registering endpoints is never served without a credential unless the spec says so
+    // (authentication.default: none) or the operator allows the gap.
+    if (e.webhook.path !== undefined && auth === undefined) gaps.push({ item: 'authentication of the webhook registration operations: not shown', builtIn: 'serve them without a credential' });
+  }
+  // The stream needs nothing the spec leaves out: without a default requirement it is public, like an operation
+  // that declares none, and without a heartbeat interval it sends no heartbeats.
+  return gaps;
+}
+
+/** What stops the events part from being served with these options (a bad allowed range, no authenticator). */
+export function getEventStartProblems(routes: readonly Route[], options: WebhookOptions | undefined, hasAuthenticator: boolean): string[] {
+  const problems: string[] = [];
+  try {
+    parseTargetPolicy(options?.allowTargets ?? []);
+  } catch (err) {
+    if (!(err instanceof TargetPolicyError)) throw err;
+    problems.push(`webhooks: ${err.message}`);
+  }
+  if (!hasAuthenticator) {
+    for (const r of routes) {
+      if ((r.kind === 'stream' || r.kind === 'webhooks') && r.auth?.kind === 'required') {
+        problems.push(`${r.kind === 'stream' ? 'the event stream' : 'the webhook registration'} at ${r.path} requires a credential, but no authenticator is configured`);
+        break;
+      }
+    }
+  }
+  return problems;
+}

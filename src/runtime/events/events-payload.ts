@@ -1,0 +1,39 @@
+// Event payloads are checked against their declared shape before they enter the outbox. A payload that does not
+// match fails the change that caused it (its transaction rolls back), so the outbox never holds an event that
+// breaks the spec's contract, and a change never commits without its event.
+
+import { getShapeSchema } from '../../model/model-schemas.js';
+import type { EventKindModel, ServiceModel } from '../../model/model-types.js';
+import { ServiceError } from '../runtime-errors.js';
+import { createValidatorFactory, type Validator } from '../runtime-validation.js';
+
+/** A payload that does not match its kind's declared shape (a defect of the spec or a handler, answered as internal). */
+export class EventPayloadError extends Error {
+  constructor(
+    readonly kind: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`the payload of event ${kind} does not match its declared shape: ${problems.join('; ')}`);
+    this.name = 'EventPayloadError';
+  }
+}
+
+/** One validator per kind with a declared payload, compiled once. */
+export function createPayloadCheck(model: ServiceModel): (kind: EventKindModel, payload: unknown) => void {
+  const compile = createValidatorFactory();
+  const validators = new Map<string, Validator>();
+  for (const k of model.events?.kinds ?? []) {
+    if (!k.payload) continue;
+    validators.set(k.name, compile(getShapeSchema(model, { ...k.payload, list: false }, 'response')));
+  }
+  return (kind, payload) => {
+    const validate = validators.get(kind.name);
+    if (!validate) return;
+    try {
+      validate(payload);
+    } catch (err) {
+      if (err instanceof ServiceError) throw new EventPayloadError(kind.name, (err.invalid ?? []).map((i) => `${i.pointer || '/'} ${i.message}`));
+      throw err;
+    }
+  };
+}

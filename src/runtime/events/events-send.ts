@@ -1,0 +1,121 @@
+// One delivery attempt: a POST to the endpoint through node:http(s), with the target policy enforced at connect
+// time (events-targets.ts), the whole attempt (redirects included) bounded by the declared time-out, and only
+// method-preserving redirects (307, 308) followed, each to a re-checked target.
+
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { checkAddress, checkUrlForm, createGuardedLookup, hostOf, UnsafeTargetError, type Lookup, type TargetPolicy } from './events-targets.js';
+
+export interface AttemptResult {
+  /** The final HTTP status, when the receiver answered. */
+  status?: number;
+  /** The receiver's Retry-After, in milliseconds, when it sent one. */
+  retryAfterMs?: number;
+  /** Why the attempt failed without an answer (time-out, refused target, connection error). */
+  error?: string;
+  /** The target was refused by the policy: nothing was sent. */
+  refused?: boolean;
+}
+
+export interface Sender {
+  send(url: string, headers: Readonly<Record<string, string>>, body: string, timeoutMs: number): Promise<AttemptResult>;
+  close(): void;
+}
+
+const MAX_REDIRECTS = 3;
+const USER_AGENT = 'servicespec-webhooks/1';
+
+/** `Retry-After: <seconds>` or an HTTP date, as a delay from `now` (never negative). */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^[0-9]{1,10}$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+export function createSender(policy: TargetPolicy, resolver?: Lookup, now: () => number = Date.now): Sender {
+  const lookup = createGuardedLookup(policy, resolver);
+  const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 32 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 32 }) };
+
+  function once(url: URL, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const https = url.protocol === 'https:';
+      const request = https ? httpsRequest : httpRequest;
+      const req = request(
+        url,
+        {
+          method: 'POST',
+          agent: https ? agents.https : agents.http,
+          lookup: lookup as never,
+          signal,
+          headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': USER_AGENT },
+        },
+        resolve,
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  return {
+    async send(target, headers, body, timeoutMs) {
+      const signal = AbortSignal.timeout(timeoutMs);
+      let url: URL;
+      try {
+        url = new URL(target);
+      } catch {
+        return { error: 'the endpoint URL is not valid', refused: true };
+      }
+      for (let hop = 0; ; hop++) {
+        const form = checkUrlForm(url);
+        if (form !== undefined) return { error: form, refused: true };
+        const host = hostOf(url);
+        if (isIP(host) !== 0) {
+          const why = checkAddress(host, policy);
+          if (why !== undefined) return { error: `refused: ${why}`, refused: true };
+        }
+        let res: IncomingMessage;
+        try {
+          res = await once(url, headers, body, signal);
+        } catch (err) {
+          if (err instanceof UnsafeTargetError || (err as { cause?: unknown }).cause instanceof UnsafeTargetError) return { error: `refused: ${(err as Error).message}`, refused: true };
+          if (signal.aborted) return { error: `no answer within ${timeoutMs} ms` };
+          return { error: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
+        }
+        const status = res.statusCode ?? 0;
+        // The body is not needed; read it (so the socket can be reused) until the attempt's time runs out.
+        try {
+          res.resume();
+          await new Promise<void>((done, fail) => {
+            res.on('end', done);
+            res.on('error', fail);
+            res.on('close', done);
+          });
+        } catch {
+          if (signal.aborted) return { error: `no complete answer within ${timeoutMs} ms` };
+        }
+        const location = res.headers.location;
+        if ((status === 307 || status === 308) && typeof location === 'string') {
+          if (hop >= MAX_REDIRECTS) return { status, error: `more than ${MAX_REDIRECTS} redirects` };
+          try {
+            url = new URL(location, url);
+          } catch {
+            return { status, error: 'the redirect names no valid URL' };
+          }
+          continue;
+        }
+        const out: AttemptResult = { status };
+        if (status >= 300 && status < 400) out.error = `redirect ${status} not followed (only 307 and 308 are)`;
+        const ra = parseRetryAfter(typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : undefined, now());
+        if (ra !== undefined) out.retryAfterMs = ra;
+        return out;
+      }
+    },
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}

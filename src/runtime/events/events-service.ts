@@ -1,0 +1,95 @@
+// What the plugin (runtime-service.ts) calls: the handlers of the stream and webhook registration routes, and
+// the delivery worker, started when the app is ready and stopped (after open streams end) when it closes.
+
+import type { FastifyInstance } from 'fastify';
+import type { StreamRoute, WebhooksRoute } from '../../model/model-routes.js';
+import type { ServiceModel } from '../../model/model-types.js';
+import type { RouteHandler } from '../runtime-actions.js';
+import type { Validator } from '../runtime-validation.js';
+import type { Storage } from '../storage/storage-types.js';
+import { createDeliveryWorker, type DeliveryWorker } from './events-delivery.js';
+import { createOutboxHub } from './events-hub.js';
+import { EVENTS_BUILT_IN, type WebhookOptions } from './events-options.js';
+import { createSender } from './events-send.js';
+import { createStreamHandler } from './events-stream.js';
+import { parseTargetPolicy } from './events-targets.js';
+import { createWebhookHandler } from './events-webhooks.js';
+
+export interface EventsRuntime {
+  handlerFor(route: StreamRoute | WebhooksRoute): RouteHandler;
+}
+
+export interface EventsSetup {
+  model: ServiceModel;
+  storage: Storage;
+  compile: (schema: Record<string, unknown>) => Validator;
+  now: () => Date;
+  options?: WebhookOptions;
+}
+
+/** Wires event delivery into the plugin's context. Throws TargetPolicyError for a bad allowed range. */
+export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime {
+  const o = s.options ?? {};
+  const policy = parseTargetPolicy(o.allowTargets ?? []);
+  const clock = o.now ?? Date.now;
+  const pollIntervalMs = o.pollIntervalMs ?? EVENTS_BUILT_IN.pollIntervalMs;
+  const hub = createOutboxHub(s.storage, pollIntervalMs, (err) => app.log.error({ err }, 'reading the outbox failed'));
+  const open = new Set<{ end(): void }>();
+  const hasEvents = (s.model.events?.kinds.length ?? 0) > 0;
+  const deliver = s.model.events?.webhook !== undefined && o.deliver !== false;
+  let worker: DeliveryWorker | undefined;
+  let sender: ReturnType<typeof createSender> | undefined;
+
+  if (hasEvents) {
+    // A write request's transaction (and the events it appended) has committed by the time it is answered.
+    app.addHook('onResponse', async (request) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') hub.nudge();
+    });
+  }
+  app.addHook('onReady', async () => {
+    await hub.start();
+    if (deliver) {
+      sender = createSender(policy, o.lookup, clock);
+      worker = createDeliveryWorker({
+        storage: s.storage,
+        model: s.model,
+        hub,
+        sender,
+        log: app.log,
+        now: clock,
+        random: o.random ?? Math.random,
+        jitter: o.jitter ?? EVENTS_BUILT_IN.jitter,
+        concurrency: o.concurrency ?? EVENTS_BUILT_IN.concurrency,
+        pollIntervalMs,
+        maxRetryAfterMs: o.maxRetryAfterMs ?? EVENTS_BUILT_IN.maxRetryAfterMs,
+      });
+      worker.start();
+    }
+  });
+  // Streams never go idle: end them first, or closing would wait for their clients.
+  app.addHook('preClose', async () => {
+    for (const stream of [...open]) stream.end();
+  });
+  app.addHook('onClose', async () => {
+    hub.stop();
+    await worker?.stop();
+    sender?.close();
+  });
+
+  return {
+    handlerFor(route) {
+      if (route.kind === 'stream') {
+        return createStreamHandler(route, { model: s.model, storage: s.storage, hub, ...(s.model.events?.stream?.heartbeat ? { heartbeatMs: s.model.events.stream.heartbeat.ms } : {}), open });
+      }
+      return createWebhookHandler(route, {
+        storage: s.storage,
+        model: s.model,
+        policy,
+        ...(o.lookup ? { lookup: o.lookup } : {}),
+        now: s.now,
+        compile: s.compile,
+        rotationGraceMs: o.rotationGraceMs ?? EVENTS_BUILT_IN.rotationGraceMs,
+      });
+    },
+  };
+}
