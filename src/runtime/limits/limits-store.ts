@@ -1,0 +1,123 @@
+import { Redis } from 'ioredis';
+
+// GCRA (the generic cell rate algorithm): one stored number per key, the theoretical arrival time
+// (TAT). A policy of `requests` per `window` admits a request when it would not push the TAT more
+// than one window ahead of now. Exact, no window-boundary bursts, O(1) per request.
+
+export interface Decision {
+  allowed: boolean;
+  /** Requests still admitted right now. */
+  remaining: number;
+  /** Milliseconds until the quota is whole again. */
+  resetMs: number;
+  /** When refused: milliseconds until one request would be admitted. */
+  retryAfterMs: number;
+}
+
+export interface RateLimitStore {
+  readonly kind: 'memory' | 'redis';
+  take(key: string, requests: number, windowMs: number): Promise<Decision>;
+  close(): Promise<void>;
+}
+
+/** The GCRA step: from the stored TAT (or undefined) and now, the decision and the TAT to store. */
+export function gcra(tat: number | undefined, now: number, requests: number, windowMs: number): { decision: Decision; tat: number } {
+  const interval = windowMs / requests;
+  const base = Math.max(tat ?? now, now);
+  const next = base + interval;
+  if (next - now > windowMs + 1e-9) {
+    const retryAfterMs = Math.ceil(next - now - windowMs);
+    return { decision: { allowed: false, remaining: 0, resetMs: Math.ceil(base - now), retryAfterMs }, tat: base };
+  }
+  const remaining = Math.floor((windowMs - (next - now)) / interval + 1e-9);
+  return { decision: { allowed: true, remaining, resetMs: Math.ceil(next - now), retryAfterMs: 0 }, tat: next };
+}
+
+/** In-process store: exact for one instance. */
+export function createMemoryStore(now: () => number = Date.now): RateLimitStore {
+  const tats = new Map<string, number>();
+  let sweeps = 0;
+  return {
+    kind: 'memory',
+    async take(key, requests, windowMs) {
+      const t = now();
+      const { decision, tat } = gcra(tats.get(key), t, requests, windowMs);
+      tats.set(key, tat);
+      // Drop keys whose TAT has passed: they carry no state beyond "full quota".
+      if (++sweeps % 10_000 === 0) for (const [k, v] of tats) if (v <= t) tats.delete(k);
+      return decision;
+    },
+    async close() {
+      tats.clear();
+    },
+  };
+}
+
+// The same step in Lua, run atomically by Redis with Redis's own clock, so every instance agrees.
+const GCRA_LUA = `
+local now_parts = redis.call('TIME')
+local now = tonumber(now_parts[1]) * 1000 + math.floor(tonumber(now_parts[2]) / 1000)
+local requests = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local interval = window / requests
+local tat = tonumber(redis.call('GET', KEYS[1]))
+if tat == nil or tat < now then tat = now end
+local nxt = tat + interval
+if nxt - now > window + 0.000001 then
+  return {0, 0, math.ceil(tat - now), math.ceil(nxt - now - window)}
+end
+redis.call('SET', KEYS[1], tostring(nxt), 'PX', math.ceil(nxt - now) + 1000)
+local remaining = math.floor((window - (nxt - now)) / interval + 0.000001)
+return {1, remaining, math.ceil(nxt - now), 0}
+`;
+
+export interface RedisStoreOptions {
+  url: string;
+  /** Called once per failure episode, for the log. */
+  onError?: (err: Error) => void;
+  prefix?: string;
+}
+
+export class RateLimitStoreUnavailable extends Error {
+  constructor() {
+    super('the rate-limit store is unavailable');
+    this.name = 'RateLimitStoreUnavailable';
+  }
+}
+
+/** Redis store: several instances share one budget. Commands time out fast; a dead Redis never hangs a request: `take` throws RateLimitStoreUnavailable and each policy's declared failure mode decides. */
+export function createRedisStore(options: RedisStoreOptions): RateLimitStore {
+  const redis = new Redis(options.url, {
+    lazyConnect: false,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 250,
+    connectTimeout: 1000,
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+  });
+  let failing = false;
+  redis.on('error', (err: Error) => {
+    if (!failing) options.onError?.(err);
+    failing = true;
+  });
+  redis.on('ready', () => {
+    failing = false;
+  });
+  const prefix = options.prefix ?? 'servicespec:rl:';
+  return {
+    kind: 'redis',
+    async take(key, requests, windowMs) {
+      try {
+        const [allowed, remaining, resetMs, retryAfterMs] = (await redis.eval(GCRA_LUA, 1, `${prefix}${key}`, requests, windowMs)) as number[];
+        return { allowed: allowed === 1, remaining: remaining!, resetMs: resetMs!, retryAfterMs: retryAfterMs! };
+      } catch (err) {
+        if (!failing) options.onError?.(err as Error);
+        failing = true;
+        throw new RateLimitStoreUnavailable();
+      }
+    },
+    async close() {
+      redis.disconnect();
+    },
+  };
+}
