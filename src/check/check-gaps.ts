@@ -1,6 +1,6 @@
 import type { ServiceModel } from '../model/model-types.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
-import { getProducibleConditions } from './check-rules.js';
+import { getProducibleConditions } from '../model/model-routes.js';
 
 export type PartStatus = 'shown' | 'partly shown' | 'not shown';
 

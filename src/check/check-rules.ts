@@ -1,4 +1,5 @@
 import { getField, getResource, getStateMachine } from '../model/model-builder.js';
+import { getProducibleConditions } from '../model/model-routes.js';
 import { compareVersions } from '../model/model-versions.js';
 import type { FieldModel, OperationModel, ResourceModel, ServiceModel, StateMachineModel } from '../model/model-types.js';
 import { joinPointer } from '../spec/spec-loader.js';
@@ -173,6 +174,15 @@ const resourceRules: Rule = (ctx) => {
       if (f && r.owner === r.identifier) report('owner-field-invalid', { resource: r.name, field: f.name, detail: 'is also the identifier' }, f.pointer);
     }
     const stamped = new Set(getStateMachine(model, r.name)?.transitions.flatMap((t) => (t.stamp !== undefined ? [t.stamp] : [])) ?? []);
+    if (r.owner !== undefined) {
+      for (const o of ops) {
+        if (o.resource === r.name && o.action !== 'custom' && o.auth?.kind !== 'required') report('owner-without-credential', { operation: o.id, resource: r.name }, joinPointer(o.pointer, 'auth'));
+      }
+      const declaredScopes = (model.authentication?.scopes ?? []).map((s) => s.name);
+      r.ownerOverrideScopes.forEach((s, i) => {
+        if (!declaredScopes.includes(s)) report('unknown-scope', { where: `${r.name}.owner_override_scopes`, name: s, suggestion: suggestion(s, declaredScopes) }, joinPointer(joinPointer(r.pointer, 'owner_override_scopes'), i));
+      });
+    }
     for (const f of r.fields) {
       if (f.type === 'state' && !getStateMachine(model, r.name)) report('missing-state-machine', { resource: r.name, field: f.name }, f.pointer);
       if (f.generated !== undefined && f.type !== 'date' && f.type !== 'datetime') {
@@ -472,79 +482,6 @@ const eventRules: Rule = ({ model, doc, report }) => {
   });
 };
 
-/** The conditions this spec's own declarations make the runtime able to produce, each with a reason. */
-export function getProducibleConditions(model: ServiceModel): Map<Condition, string> {
-  const out = new Map<Condition, string>();
-  const ops = model.endpoints?.operations ?? [];
-  // The built-in routes of model-routes.ts (token endpoint, event stream) produce conditions too.
-  const token = (model.authentication?.schemes ?? []).find((s) => s.type === 'oauth2_client_credentials' && s.tokenPath !== undefined);
-  const streamPath = model.events?.stream?.path;
-  const hookPath = model.events?.webhook?.path;
-  if (ops.length === 0 && !token && streamPath === undefined && hookPath === undefined) return out;
-  const takesBody = ops.find((o) => ['create', 'update', 'replace'].includes(o.action) || (o.action === 'custom' && o.request) || (o.action === 'transition'));
-  out.set('route_not_found', 'requests to undeclared paths');
-  out.set('method_not_allowed', 'requests with an undeclared method on a declared path');
-  out.set('internal', 'an unexpected failure');
-  out.set('headers_too_large', 'requests with oversized headers');
-  const validating = ops.find((o) => o.action !== 'delete' && o.action !== 'read') ?? takesBody;
-  if (validating) out.set('validation', `operation ${validating.id} validates its input`);
-  if (takesBody) {
-    out.set('malformed_request', `operation ${takesBody.id} reads a JSON body`);
-    out.set('unsupported_media_type', `operation ${takesBody.id} reads a JSON body`);
-    out.set('body_too_large', `operation ${takesBody.id} reads a body`);
-  }
-  const one = ops.find((o) => ['read', 'update', 'replace', 'delete', 'transition'].includes(o.action));
-  if (one) out.set('missing_resource', `operation ${one.id} addresses one object by identifier`);
-  const tr = ops.find((o) => o.action === 'transition');
-  if (tr) out.set('illegal_transition', `operation ${tr.id} runs a transition`);
-  const secured = ops.find((o) => o.auth?.kind === 'required');
-  if (secured) {
-    out.set('missing_credential', `operation ${secured.id} requires a credential`);
-    out.set('invalid_credential', `operation ${secured.id} requires a credential`);
-    const tokens = (model.authentication?.schemes ?? []).filter((s) => s.type === 'bearer' || s.type === 'oauth2_client_credentials');
-    const byToken = ops.find((o) => o.auth?.kind === 'required' && o.auth.schemes.some((s) => tokens.some((t) => t.name === s)));
-    if (byToken) out.set('expired_credential', `operation ${byToken.id} accepts tokens with a lifetime`);
-  }
-  const scoped = ops.find((o) => o.auth?.kind === 'required' && o.auth.scopes.length > 0);
-  if (scoped) out.set('missing_scope', `operation ${scoped.id} requires scopes`);
-  const forbidding = model.resources.find((r) => r.owner !== undefined && r.ownerAccess === 'forbidden');
-  if (forbidding) out.set('not_owner', `resource ${forbidding.name} answers other subjects' objects as forbidden`);
-  if ((model.limits?.rate.length ?? 0) > 0) out.set('rate_limited', 'limits.rate declares rate limits');
-  if (model.limits?.timeout) out.set('timeout', 'limits.timeout declares a time-out');
-  const referenced = model.resources.find((r) => model.resources.some((o) => o.fields.some((f) => f.type === 'ref' && f.to === r.name)) && ops.some((o) => o.resource === r.name && o.action === 'delete'));
-  if (referenced) out.set('in_use', `resource ${referenced.name} can be deleted while other objects refer to it`);
-  const unique = model.resources.find((r) => r.fields.some((f) => f.unique));
-  if (unique) out.set('unique_conflict', `resource ${unique.name} has a unique field`);
-  const withRef = model.resources.find((r) => r.fields.some((f) => f.type === 'ref') && ops.some((o) => o.resource === r.name && ['create', 'update', 'replace'].includes(o.action)));
-  if (withRef) out.set('reference_not_found', `resource ${withRef.name} has a ref field written by an operation`);
-  if (model.versioning?.placement) out.set('unsupported_version', 'versioning.placement lets a request name a version');
-  if (model.endpoints?.idempotency) {
-    out.set('idempotency_conflict', 'endpoints.idempotency declares Idempotency-Key handling');
-    out.set('idempotency_in_progress', 'endpoints.idempotency declares Idempotency-Key handling');
-  }
-  if (token) {
-    for (const c of ['validation', 'malformed_request', 'invalid_credential', 'missing_scope'] as const) {
-      if (!out.has(c)) out.set(c, `scheme ${token.name} serves a token endpoint at ${token.tokenPath}`);
-    }
-  }
-  // The stream is authenticated like any operation: by the default requirement.
-  if (streamPath !== undefined && model.authentication?.default?.kind === 'required') {
-    for (const c of ['missing_credential', 'invalid_credential'] as const) if (!out.has(c)) out.set(c, `the event stream at ${streamPath} requires a credential`);
-  }
-  // events (issue 5): the webhook registration operations read JSON bodies and address endpoints by id.
-  if (hookPath !== undefined) {
-    const why = `the webhook registration at ${hookPath}`;
-    for (const c of ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large', 'missing_resource'] as const) if (!out.has(c)) out.set(c, `${why} reads a JSON body and addresses endpoints by id`);
-    const req = model.authentication?.default;
-    if (req?.kind === 'required') {
-      for (const c of ['missing_credential', 'invalid_credential'] as const) if (!out.has(c)) out.set(c, `${why} requires a credential`);
-      const tokens = (model.authentication?.schemes ?? []).filter((s) => (s.type === 'bearer' || s.type === 'oauth2_client_credentials') && req.schemes.includes(s.name));
-      if (tokens.length > 0 && !out.has('expired_credential')) out.set('expired_credential', `${why} accepts tokens with a lifetime`);
-      if ((model.events?.webhook?.scopes ?? req.scopes).length > 0 && !out.has('missing_scope')) out.set('missing_scope', `${why} requires scopes`);
-    }
-  }
-  return out;
-}
 
 const errorRules: Rule = ({ model, report }) => {
   const errs = model.errors;

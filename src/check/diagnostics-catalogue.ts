@@ -93,6 +93,7 @@ export const DIAGNOSTICS = {
   'generated-type-mismatch': { severity: 'error', message: '{where}: `{option}` needs a date or datetime field, not {type}' },
   'identifier-missing': { severity: 'error', message: 'resource {resource} is used by operations that address one object, but declares no identifier field' },
   'identifier-invalid': { severity: 'error', message: 'resource {resource}: identifier field `{field}` {detail}' },
+  'owner-without-credential': { severity: 'error', message: 'operation `{operation}` acts on {resource}, whose objects belong to a subject, but takes no credential' },
   'owner-field-invalid': { severity: 'error', message: 'resource {resource}: owner field `{field}` {detail}' },
   'missing-version-placement': { severity: 'error', message: 'versioning declares versions but no placement (header, path, query or media_type)' },
   'version-placement-unused': { severity: 'error', message: 'versioning.placement.path `{path}` must contain `{version}`' },

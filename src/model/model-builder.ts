@@ -153,6 +153,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       identifier,
       owner: r.owner,
       ownerAccess: r.owner_access ?? 'hidden',
+      ownerOverrideScopes: r.owner_override_scopes ? [...r.owner_override_scopes] : [],
       fields,
     });
   });

@@ -1,4 +1,3 @@
-import { getProducibleConditions } from '../check/check-rules.js';
 import type { Condition, HttpMethod } from '../spec/spec-types.js';
 import { getField, getResource, getStateMachine } from './model-builder.js';
 import type { AuthRequirement, FieldModel, OperationModel, ResourceModel, SchemeModel, ServiceModel, StateMachineModel, TransitionModel } from './model-types.js';
@@ -82,18 +81,32 @@ function getPathParamNames(path: string): string[] {
 
 const BODY_ACTIONS = new Set(['create', 'update', 'replace', 'transition']);
 
-function operationConditions(model: ServiceModel, o: OperationModel, resource: ResourceModel | undefined, hasBody: boolean): Condition[] {
+/** Whether an operation takes an Idempotency-Key: unsafe methods, where the spec declares idempotency. */
+export function isIdempotentOperation(model: ServiceModel, o: OperationModel): boolean {
+  return model.endpoints?.idempotency !== undefined && o.method !== 'GET' && o.idempotent !== false;
+}
+
+/** The conditions every route shares, and those of checking a credential against a requirement. */
+function baseConditions(model: ServiceModel, auth: AuthRequirement | undefined): Set<Condition> {
   const c = new Set<Condition>(['internal', 'headers_too_large']);
+  if (model.versioning?.placement) c.add('unsupported_version');
+  if (auth?.kind === 'required') {
+    c.add('missing_credential');
+    c.add('invalid_credential');
+    const tokens = (model.authentication?.schemes ?? []).filter((s) => (s.type === 'bearer' || s.type === 'oauth2_client_credentials') && auth.schemes.includes(s.name));
+    if (tokens.length > 0) c.add('expired_credential');
+    if (auth.scopes.length > 0) c.add('missing_scope');
+  }
+  return c;
+}
+
+function operationConditions(model: ServiceModel, o: OperationModel, resource: ResourceModel | undefined, hasBody: boolean): Condition[] {
+  const c = baseConditions(model, o.auth);
   if (hasBody) ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'].forEach((x) => c.add(x as Condition));
   if (o.action === 'list' || (o.action === 'custom' && o.method === 'GET')) c.add('validation');
   if (['read', 'update', 'replace', 'delete', 'transition'].includes(o.action)) c.add('missing_resource');
   if (o.action === 'transition') c.add('illegal_transition');
   if (o.auth?.kind === 'required') {
-    c.add('missing_credential');
-    c.add('invalid_credential');
-    const tokens = (model.authentication?.schemes ?? []).filter((s) => (s.type === 'bearer' || s.type === 'oauth2_client_credentials') && o.auth?.kind === 'required' && o.auth.schemes.includes(s.name));
-    if (tokens.length > 0) c.add('expired_credential');
-    if (o.auth.scopes.length > 0) c.add('missing_scope');
     if (resource?.owner !== undefined && resource.ownerAccess === 'forbidden' && o.action !== 'create' && o.action !== 'list') c.add('not_owner');
   }
   if ((model.limits?.rate ?? []).some((r) => !r.operations || r.operations.includes(o.id))) c.add('rate_limited');
@@ -103,8 +116,7 @@ function operationConditions(model: ServiceModel, o: OperationModel, resource: R
     if (resource.fields.some((f) => f.type === 'ref')) c.add('reference_not_found');
   }
   if (resource && o.action === 'delete' && model.resources.some((r) => r.fields.some((f) => f.type === 'ref' && f.to === resource.name))) c.add('in_use');
-  if (model.versioning?.placement) c.add('unsupported_version');
-  if (model.endpoints?.idempotency && (o.method === 'POST' || o.method === 'PATCH') && o.idempotent !== false) {
+  if (isIdempotentOperation(model, o)) {
     c.add('idempotency_conflict');
     c.add('idempotency_in_progress');
   }
@@ -157,15 +169,15 @@ export function getRoutes(model: ServiceModel): Route[] {
       path,
       routerPath: toRouterPath(path),
       pathParams: [],
-      conditions: ['validation', 'malformed_request', 'invalid_credential', 'missing_scope', 'internal'],
+      conditions: ['validation', 'malformed_request', 'invalid_credential', 'missing_scope', 'internal', 'headers_too_large'],
       scheme: s,
     });
   }
   const stream = model.events?.stream?.path;
   if (stream !== undefined) {
     const path = withPrefix(model, stream);
-    // Credentials are checked only when the default requirement asks for one (as getProducibleConditions says).
-    const conditions: Condition[] = model.authentication?.default?.kind === 'required' ? ['missing_credential', 'invalid_credential', 'internal'] : ['internal'];
+    // Authenticated like any operation, by the default requirement; its query (kinds, after) is validated.
+    const conditions: Condition[] = [...baseConditions(model, model.authentication?.default), 'validation'];
     const route: StreamRoute = { kind: 'stream', method: 'GET', path, routerPath: toRouterPath(path), pathParams: getPathParamNames(path), conditions };
     if (model.authentication?.default) route.auth = model.authentication.default;
     routes.push(route);
@@ -190,17 +202,9 @@ function getWebhooksRoutes(model: ServiceModel): WebhooksRoute[] {
   const auth: AuthRequirement | undefined = def?.kind === 'required' && scopes !== undefined ? { ...def, scopes: [...scopes] } : def;
   return WEBHOOKS_ROUTES.map((r) => {
     const path = withPrefix(model, `${base.replace(/\/+$/, '')}${r.suffix}`);
-    const c = new Set<Condition>(['internal', 'headers_too_large']);
+    const c = baseConditions(model, auth);
     if (r.hasBody) ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'].forEach((x) => c.add(x as Condition));
     if (r.suffix !== '') c.add('missing_resource');
-    if (auth?.kind === 'required') {
-      c.add('missing_credential');
-      c.add('invalid_credential');
-      const tokens = (model.authentication?.schemes ?? []).filter((s) => (s.type === 'bearer' || s.type === 'oauth2_client_credentials') && auth.schemes.includes(s.name));
-      if (tokens.length > 0) c.add('expired_credential');
-      if (auth.scopes.length > 0) c.add('missing_scope');
-    }
-    if (model.versioning?.placement) c.add('unsupported_version');
     const route: WebhooksRoute = { kind: 'webhooks', action: r.action, method: r.method, path, routerPath: toRouterPath(path), pathParams: getPathParamNames(path), conditions: [...c], hasBody: r.hasBody, successStatus: r.status };
     if (auth) route.auth = auth;
     return route;
@@ -215,6 +219,33 @@ export function getErrorCodes(model: ServiceModel, route: Route): { condition: C
     const code = model.errors?.codes.find((c) => c.name === name);
     if (code) out.push({ condition, code: code.name, status: code.status });
   }
+  return out;
+}
+
+function describeRoute(r: Route): string {
+  switch (r.kind) {
+    case 'operation':
+      return `operation ${r.operation.id}`;
+    case 'token':
+      return `the token endpoint of scheme ${r.scheme.name}`;
+    case 'stream':
+      return 'the event stream';
+    case 'webhooks':
+      return `the webhook registration (${r.action})`;
+  }
+}
+
+/**
+ * The conditions the service can produce, each with the first route that can: exactly the union of the
+ * routes' conditions (plus requests to no route), so what is checked and what is served cannot drift.
+ */
+export function getProducibleConditions(model: ServiceModel): Map<Condition, string> {
+  const out = new Map<Condition, string>();
+  const routes = getRoutes(model);
+  if (routes.length === 0) return out;
+  out.set('route_not_found', 'requests to undeclared paths');
+  out.set('method_not_allowed', 'requests with an undeclared method on a declared path');
+  for (const r of routes) for (const c of r.conditions) if (!out.has(c)) out.set(c, `${describeRoute(r)}, ${r.method} ${r.path}`);
   return out;
 }
 

@@ -66,6 +66,8 @@ export interface ResourceModel {
   owner?: string;
   /** How another subject's object is answered: as if missing (format default) or forbidden. */
   ownerAccess: 'hidden' | 'forbidden';
+  /** Scopes whose holders act on every subject's objects. */
+  ownerOverrideScopes: readonly string[];
   fields: readonly FieldModel[];
 }
 

@@ -211,7 +211,11 @@ function resourceBlocks(m: ServiceModel): Block[] {
     const owner: Span[] =
       r.owner === undefined
         ? ['none']
-        : [code(r.owner), `, set to the authenticated subject; another subject's ${r.name} is answered ${r.ownerAccess === 'forbidden' ? 'as forbidden' : 'as if it did not exist'}`];
+        : [
+            code(r.owner),
+            `, set to the authenticated subject; another subject's ${r.name} is answered ${r.ownerAccess === 'forbidden' ? 'as forbidden' : 'as if it did not exist'}`,
+            ...(r.ownerOverrideScopes.length > 0 ? ['; holders of ', ...r.ownerOverrideScopes.flatMap((s, i) => (i === 0 ? [code(s)] : [' or ', code(s)])), " act on every subject's objects"] : []),
+          ];
     blocks.push(list([item('Identifier', ...codeOrNotShown(r.identifier)), item('Plural', ...codeOrNotShown(r.plural)), item('Owner', ...owner)]));
     blocks.push(r.fields.length > 0 ? fieldTable(r.fields) : para(`Fields: ${NOT_SHOWN}.`));
   }

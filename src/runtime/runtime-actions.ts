@@ -6,6 +6,7 @@ import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-ro
 import { getResourceSchema, getShapeSchema, getTransitionSchema } from '../model/model-schemas.js';
 import type { FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import type { RuntimeContext } from './runtime-context.js';
+import { createPayloadCheck } from './events/events-payload.js';
 import { ServiceError } from './runtime-errors.js';
 import { BUILT_IN } from './runtime-gaps.js';
 import type { Validator } from './runtime-validation.js';
@@ -67,6 +68,7 @@ export interface EventEmitter {
 /** Writes each event the spec attaches to a change into the outbox, in the change's own transaction. */
 export function createEventEmitter(model: ServiceModel, now: () => Date): EventEmitter {
   const version = model.versioning?.current;
+  const checkPayload = createPayloadCheck(model); // events (issue 5): payloads match their declared shape
   return {
     async emit(tx, resource, trigger, data, previous) {
       for (const k of model.events?.kinds ?? []) {
@@ -79,6 +81,7 @@ export function createEventEmitter(model: ServiceModel, now: () => Date): EventE
           payload = {};
           for (const f of k.payload.fields) if (data[f.name] !== undefined) payload[f.name] = data[f.name];
         }
+        checkPayload(k, payload);
         const body: Record<string, unknown> = { object: payload };
         if (previous) body.previous = previous;
         await tx.appendEvent({ id: uuidv7(), type: k.name, timestamp: now().toISOString(), ...(version !== undefined ? { version } : {}), data: body });
@@ -102,11 +105,23 @@ function requireObjectBody(request: FastifyRequest): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/**
+ * The subject whose objects a request may touch: undefined when the resource has no owner or the caller
+ * holds one of its override scopes; null for a caller with no credential (the checker refuses such specs).
+ */
+function getOwnerScope(resource: ResourceModel, request: FastifyRequest): string | null | undefined {
+  if (resource.owner === undefined) return undefined;
+  const p = request.principal;
+  if (!p) return null;
+  return resource.ownerOverrideScopes.some((s) => p.scopes.includes(s)) ? undefined : p.subject;
+}
+
 /** Reads an object the caller may see: another subject's object is missing or forbidden, as the spec says. */
 async function getVisible(tx: StorageTx, resource: ResourceModel, id: unknown, request: FastifyRequest): Promise<Row> {
   const row = await tx.get(resource.name, id);
   if (!row) throw new ServiceError('missing_resource', `no ${resource.name} with that identifier`);
-  if (resource.owner !== undefined && request.principal && row[resource.owner] !== request.principal.subject) {
+  const owner = getOwnerScope(resource, request);
+  if (resource.owner !== undefined && owner !== undefined && row[resource.owner] !== owner) {
     if (resource.ownerAccess === 'forbidden') throw new ServiceError('not_owner', `this ${resource.name} belongs to another subject`);
     throw new ServiceError('missing_resource', `no ${resource.name} with that identifier`);
   }
@@ -178,7 +193,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
             const out = await tx.insert(resource.name, row);
             await events.emit(tx, resource, { action: 'create' }, present(out));
             return out;
-          })
+          }, request.abortSignal)
           .catch((err: unknown) => {
             throw mapStorageError(err);
           });
@@ -196,7 +211,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
     case 'read':
       return async (request, reply) => {
         const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
-        const row = await storage.transaction((tx) => getVisible(tx, resource, id, request));
+        const row = await storage.read((tx) => getVisible(tx, resource, id, request));
         return reply.code(status).send(present(row));
       };
     case 'list':
@@ -222,7 +237,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
             for (const k of Object.keys(changes)) if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) previous[k] = before[k];
             await events.emit(tx, resource, { action: 'update' }, present(after), previous);
             return after;
-          })
+          }, request.abortSignal)
           .catch((err: unknown) => {
             throw mapStorageError(err);
           });
@@ -238,7 +253,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
             const gone = await tx.delete(resource.name, id);
             if (!gone) throw new ServiceError('missing_resource', `no ${resource.name} with that identifier`);
             await events.emit(tx, resource, { action: 'delete' }, present(before));
-          })
+          }, request.abortSignal)
           .catch((err: unknown) => {
             if (err instanceof StorageConstraintError && err.kind === 'reference_not_found') {
               throw new ServiceError('in_use', `other objects still refer to this ${resource.name}`);
@@ -278,7 +293,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
             if (!out) throw new ServiceError('illegal_transition', `the ${resource.name} changed state while ${t.name} was running`);
             await events.emit(tx, resource, { action: 'transition', transition: t.name }, present(out), { [stateField]: from });
             return out;
-          })
+          }, request.abortSignal)
           .catch((err: unknown) => {
             throw mapStorageError(err);
           });
@@ -340,7 +355,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       else sort = { column, descending };
     }
     // Owners see only their own objects, whatever the filters say.
-    if (resource.owner !== undefined && request.principal) equals[resource.owner] = request.principal.subject;
+    const owner = getOwnerScope(resource, request);
+    if (resource.owner !== undefined && owner !== undefined) equals[resource.owner] = owner;
     const queryKey = JSON.stringify([sort ?? null, Object.entries(equals).sort(([a], [b]) => a.localeCompare(b))]);
     const rawCursor = one(LIST_PARAMS.cursor);
     let after: KeysetPosition | undefined;
@@ -349,7 +365,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       if (!after) invalid.push({ parameter: LIST_PARAMS.cursor, in: 'query', message: 'is not a cursor this service issued for this query' });
     }
     if (invalid.length > 0) throw new ServiceError('validation', 'the query is not valid', invalid);
-    const rows = await ctx.storage.transaction((tx) => tx.list(resource.name, { equals, ...(sort ? { sort } : {}), ...(after ? { after } : {}), limit: limit + 1 }));
+    const rows = await ctx.storage.read((tx) => tx.list(resource.name, { equals, ...(sort ? { sort } : {}), ...(after ? { after } : {}), limit: limit + 1 }));
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const next = rows.length > limit && last ? ctx.cursors.encode({ id: last[idName], ...(sort && sort.column !== idName ? { value: last[sort.column] ?? null } : {}) }, queryKey) : null;
@@ -378,7 +394,12 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
       ...(request.specVersion !== undefined ? { version: request.specVersion } : {}),
       storage: ctx.storage,
       log: request.log,
+      ...(request.abortSignal ? { signal: request.abortSignal } : {}),
+      fail: (condition, detail) => {
+        throw new ServiceError(condition, detail);
+      },
     });
+    if (reply.sent) return reply;
     if (validateOut) {
       try {
         validateOut(result);

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
+import type { Condition } from '../spec/spec-types.js';
 import type { CursorCodec } from './runtime-cursor.js';
 import type { ErrorResponder } from './runtime-errors.js';
 import type { Storage } from './storage/storage-types.js';
@@ -26,6 +27,10 @@ export interface HandlerContext {
   version?: string;
   storage: Storage;
   log: FastifyBaseLogger;
+  /** Aborted when the declared time-out passes: pass it to `storage.transaction` so the work rolls back. */
+  signal?: AbortSignal;
+  /** Ends the request with the error the spec declares for a condition (`ctx.fail('missing_resource')`). */
+  fail(condition: Condition, detail?: string): never;
 }
 
 /** A custom operation: returns the response body (validated against the declared response shape). */
@@ -45,5 +50,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
     specVersion?: string;
+    /** Aborted when the declared time-out passes; work in progress rolls back. */
+    abortSignal?: AbortSignal;
   }
 }

@@ -19,6 +19,7 @@ export const FALLBACK_STATUS: Readonly<Record<Condition, number>> = {
   not_owner: 403,
   rate_limited: 429,
   body_too_large: 413,
+  headers_too_large: 431,
   timeout: 503,
   unique_conflict: 409,
   in_use: 409,
@@ -52,6 +53,8 @@ export class ServiceError extends Error {
 
 export interface ErrorResponder {
   send(request: FastifyRequest, reply: FastifyReply, error: ServiceError): FastifyReply;
+  /** The body for a condition answered outside Fastify (a refused connection). */
+  raw(condition: Condition, detail: string): { status: number; contentType: string; text: string };
   /** The status a condition is answered with. */
   statusOf(condition: Condition): number;
 }
@@ -71,35 +74,42 @@ export function createErrorResponder(model: ServiceModel): ErrorResponder {
   }
   const declared = errors?.body?.kind === 'declared' ? errors.body.fields.map((f) => f.name) : undefined;
 
+  const build = (condition: Condition, detail: string | undefined, instance: string, requestId: string | undefined, invalid?: readonly InvalidField[]) => {
+    const r = resolved.get(condition)!;
+    if (!declared) {
+      const body: Record<string, unknown> = { title: r.title, status: r.status, code: r.code };
+      if (detail !== undefined) body.detail = detail;
+      body.instance = instance;
+      if (invalid && invalid.length > 0) body.errors = invalid;
+      return { status: r.status, contentType: 'application/problem+json', body };
+    }
+    // A declared shape: fill the fields whose names say what they hold.
+    const values: Record<string, unknown> = {
+      code: r.code,
+      error: r.code,
+      status: r.status,
+      title: r.title,
+      message: detail ?? r.title,
+      detail: detail ?? r.title,
+      errors: invalid,
+      details: invalid,
+      request_id: requestId,
+    };
+    const body: Record<string, unknown> = {};
+    for (const name of declared) if (values[name] !== undefined) body[name] = values[name];
+    return { status: r.status, contentType: 'application/json', body };
+  };
+
   return {
     statusOf,
+    raw(condition, detail) {
+      const b = build(condition, detail, '', undefined);
+      return { status: b.status, contentType: b.contentType, text: JSON.stringify(b.body) };
+    },
     send(request, reply, error) {
-      const r = resolved.get(error.condition)!;
-      const invalid = error.invalid?.slice(0, MAX_LISTED);
       if (error.headers) for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-      reply.code(r.status);
-      if (!declared) {
-        const body: Record<string, unknown> = { title: r.title, status: r.status, code: r.code };
-        if (error.detail !== undefined) body.detail = error.detail;
-        body.instance = request.url.split('?')[0];
-        if (invalid && invalid.length > 0) body.errors = invalid;
-        return reply.type('application/problem+json').send(body);
-      }
-      // A declared shape: fill the fields whose names say what they hold.
-      const values: Record<string, unknown> = {
-        code: r.code,
-        error: r.code,
-        status: r.status,
-        title: r.title,
-        message: error.detail ?? r.title,
-        detail: error.detail ?? r.title,
-        errors: invalid,
-        details: invalid,
-        request_id: request.id,
-      };
-      const body: Record<string, unknown> = {};
-      for (const name of declared) if (values[name] !== undefined) body[name] = values[name];
-      return reply.type('application/json').send(body);
+      const b = build(error.condition, error.detail, request.url.split('?')[0] ?? '', request.id, error.invalid?.slice(0, MAX_LISTED));
+      return reply.code(b.status).type(b.contentType).send(b.body);
     },
   };
 }

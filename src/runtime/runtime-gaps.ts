@@ -1,6 +1,7 @@
 import { getRoutes, getUndeclaredConditions } from '../model/model-routes.js';
 import type { ServiceModel } from '../model/model-types.js';
 import { BUILT_IN_NESTING_DEPTH } from './runtime-body.js';
+import { getEventRuntimeGaps } from './events/events-options.js';
 import { FALLBACK_STATUS } from './runtime-errors.js';
 
 /** Values the runtime uses where the spec is silent, each documented in docs/runtime.md. */
@@ -9,6 +10,11 @@ export const BUILT_IN = {
   pageSizeMax: 100,
   bodySize: 1024 * 1024,
   nestingDepth: BUILT_IN_NESTING_DEPTH,
+  headerSize: 16 * 1024,
+  /** Whole request (headers and body) must arrive within this; slow clients are cut off. */
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  idempotencyRetentionMs: 24 * 3_600_000,
 } as const;
 
 /** Something the spec leaves out that serving it would need, and what the runtime does instead. */
@@ -36,5 +42,12 @@ export function getRuntimeGaps(model: ServiceModel): RuntimeGap[] {
   if (ops.some((r) => r.hasBody) && model.limits?.bodySize === undefined) {
     gaps.push({ item: 'request body size limit: not shown', builtIn: `refuse bodies over ${BUILT_IN.bodySize} bytes` });
   }
+  if (model.endpoints?.idempotency && model.endpoints.idempotency.retention === undefined) {
+    gaps.push({ item: 'idempotency key retention: not shown', builtIn: 'keep answers for 24h' });
+  }
+  (model.limits?.rate ?? []).forEach((r, i) => {
+    if (r.by === undefined) gaps.push({ item: `rate limit ${r.name ?? i} partition: not shown`, builtIn: 'count every caller in one shared bucket' });
+  });
+  gaps.push(...getEventRuntimeGaps(model)); // events (issue 5)
   return gaps;
 }

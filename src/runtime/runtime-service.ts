@@ -1,16 +1,24 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
-import { getRoutes, type Route } from '../model/model-routes.js';
+import { createServer, STATUS_CODES } from 'node:http';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { getRoutes, isIdempotentOperation, type Route } from '../model/model-routes.js';
 import type { ServiceModel } from '../model/model-types.js';
 import type { HttpMethod } from '../spec/spec-types.js';
 import { createActionHandler, createEventEmitter, type RouteHandler } from './runtime-actions.js';
+import { registerTokenRoute } from './auth/auth-token-endpoint.js';
 import { parseJsonBody } from './runtime-body.js';
 import type { Authenticator, CustomHandler, RuntimeContext } from './runtime-context.js';
 import { createCursorCodec } from './runtime-cursor.js';
 import { createErrorResponder, ServiceError } from './runtime-errors.js';
 import { BUILT_IN, getRuntimeGaps, type RuntimeGap } from './runtime-gaps.js';
 import { createValidatorFactory } from './runtime-validation.js';
+import { createIdempotency, type Idempotency } from './limits/limits-idempotency.js';
+import { createRateLimiter } from './limits/limits-rate.js';
+import { createMemoryStore, type RateLimitStore } from './limits/limits-store.js';
 import { createVersionResolver } from './runtime-versioning.js';
+// events (issue 5): the event stream, webhook registration and delivery (src/runtime/events).
+import { getEventStartProblems, type WebhookOptions } from './events/events-options.js';
+import { setUpEvents } from './events/events-service.js';
 import { getStoragePlan } from './storage/storage-plan.js';
 import type { Storage } from './storage/storage-types.js';
 
@@ -27,6 +35,10 @@ export interface ServiceOptions {
   now?: () => Date;
   /** Close the storage when the service closes (default true). */
   closeStorage?: boolean;
+  /** Where rate-limit state lives: in-process by default, Redis to share one budget across instances. */
+  rateLimitStore?: RateLimitStore;
+  /** events (issue 5): webhook delivery settings, e.g. `{ allowTargets: ['127.0.0.0/8'] }` for a receiver on this machine. */
+  webhooks?: WebhookOptions;
 }
 
 /** Why a service would not start: the spec's gaps (without allowGaps), a refused migration, a missing handler. */
@@ -59,6 +71,11 @@ async function prepare(model: ServiceModel, options: PluginOptions): Promise<{ g
       problems.push(`operation ${o.id} requires a credential, but no authenticator is configured`);
     }
   }
+  // auth (issue 4): a token endpoint signs with the key the authenticator holds.
+  for (const s of model.authentication?.schemes ?? []) {
+    if (s.type === 'oauth2_client_credentials' && s.tokenPath !== undefined && !options.authenticator) problems.push(`scheme ${s.name} serves a token endpoint, but no authenticator is configured`);
+  }
+  problems.push(...getEventStartProblems(getRoutes(model), options.webhooks, options.authenticator !== undefined)); // events (issue 5)
   if (problems.length > 0) throw new ServiceStartError(problems);
   const migration = await options.storage.migrate(getStoragePlan(model));
   if (!migration.ok) throw new ServiceStartError(migration.refusals.map((r) => `storage: ${r.reason} (refused: it would lose or reinterpret data)`));
@@ -92,7 +109,11 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
   };
   const compile = createValidatorFactory();
   const events = createEventEmitter(model, now);
+  const eventsRuntime = setUpEvents(app, { model, storage: options.storage, compile, now, ...(options.webhooks ? { options: options.webhooks } : {}) }); // events (issue 5)
   const versions = createVersionResolver(model);
+  const rateStore = options.rateLimitStore ?? createMemoryStore();
+  const retention = model.endpoints?.idempotency?.retention?.ms ?? BUILT_IN.idempotencyRetentionMs;
+  const idempotency = model.endpoints?.idempotency ? createIdempotency(model, options.storage, retention, now) : undefined;
   const maxDepth = model.limits?.nestingDepth ?? BUILT_IN.nestingDepth;
   const bodyLimit = model.limits?.bodySize?.bytes ?? BUILT_IN.bodySize;
 
@@ -131,9 +152,12 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
   const routes = getRoutes(model);
   const methodsByPath = new Map<string, Set<string>>();
   for (const route of routes) {
-    const handler = route.kind === 'operation' ? createActionHandler(route, { ctx, compile, events }) : undefined;
-    if (!handler) continue;
-    registerRoute(app, route, handler, ctx, versions);
+    // auth (issue 4): the RFC 6749 token endpoint, in its own context with a form parser (src/runtime/auth).
+    if (route.kind === 'token') await registerTokenRoute(app, route, ctx);
+    // events (issue 5): the stream and the webhook registration routes are served like operations.
+    const handler = route.kind === 'operation' ? createActionHandler(route, { ctx, compile, events }) : route.kind === 'stream' || route.kind === 'webhooks' ? eventsRuntime.handlerFor(route) : undefined;
+    if (handler) registerRoute(app, route, handler, { ctx, versions, rateStore, ...(idempotency ? { idempotency } : {}) });
+    else if (route.kind !== 'token') continue;
     const set = methodsByPath.get(route.routerPath) ?? new Set<string>();
     set.add(route.method);
     if (route.method === 'GET') set.add('HEAD');
@@ -149,25 +173,88 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
       handler: async (request, reply) => errors.send(request, reply, new ServiceError('method_not_allowed', `${request.method} is not allowed here; allowed: ${allow}`, undefined, { allow })),
     });
   }
+  if (model.limits?.concurrency !== undefined) limitConcurrency(app, model.limits.concurrency, new Set(routes.filter((r) => r.kind === 'stream').map((r) => r.routerPath)));
+  app.addHook('onClose', async () => rateStore.close());
   if (options.closeStorage !== false) app.addHook('onClose', async () => options.storage.close());
 };
 
-function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler, ctx: RuntimeContext, versions: ReturnType<typeof createVersionResolver>): void {
-  const requirement = route.kind === 'operation' ? route.operation.auth : undefined;
+interface RouteServices {
+  ctx: RuntimeContext;
+  versions: ReturnType<typeof createVersionResolver>;
+  rateStore: RateLimitStore;
+  idempotency?: Idempotency;
+}
+
+/**
+ * One operation's request pipeline: version, credential, rate limits, Idempotency-Key, then the
+ * action under the declared time-out.
+ */
+function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler, services: RouteServices): void {
+  const { ctx, versions, idempotency } = services;
+  const op = route.kind === 'operation' ? route.operation : undefined;
+  const requirement = op?.auth ?? (route.kind === 'stream' || route.kind === 'webhooks' ? route.auth : undefined); // events (issue 5)
+  const limiter = op ? createRateLimiter(ctx.model, op, services.rateStore) : undefined;
+  const idem = op && idempotency && isIdempotentOperation(ctx.model, op) ? idempotency : undefined;
+  const timeoutMs = ctx.model.limits?.timeout?.ms;
+  const resourceName = route.kind === 'operation' ? route.resource?.name : undefined;
+  const current = ctx.model.versioning?.current;
   app.route({
     method: route.method,
     url: route.routerPath,
+    // Older versions see their own field names (versioning.supported[].changes).
+    ...(resourceName !== undefined
+      ? {
+          preSerialization: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) =>
+            request.specVersion !== undefined && request.specVersion !== current && reply.statusCode < 300 ? versions.downgrade(resourceName, request.specVersion, payload) : payload,
+        }
+      : {}),
+    ...(idem ? { onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => (await idem.finish(request, reply, payload), payload) } : {}),
     handler: async (request, reply) => {
       const version = versions.resolve(request);
       if (version !== undefined) {
         request.specVersion = version;
         versions.annotate(reply, version);
+        if (resourceName !== undefined && version !== current && request.body !== undefined) request.body = versions.upgrade(resourceName, version, request.body);
       }
       if (requirement?.kind === 'required') {
         request.principal = await ctx.authenticator!.authenticate(request, requirement);
       }
-      return handler(request, reply);
+      if (limiter) await limiter(request, reply);
+      if (idem && (await idem.begin(request, reply)) === 'replayed') return reply;
+      if (timeoutMs === undefined) return handler(request, reply);
+      return withTimeout(request, timeoutMs, () => handler(request, reply));
     },
+  });
+}
+
+/** Answers with the declared time-out error once `ms` pass; the abort signal rolls back the work's transaction. */
+async function withTimeout<T>(request: FastifyRequest, ms: number, work: () => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  request.abortSignal = controller.signal;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new ServiceError('timeout', `the request took longer than ${ms} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([work(), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Refuses requests beyond the declared number in flight, as rate limited with a short Retry-After. */
+function limitConcurrency(app: FastifyInstance, max: number, exempt: ReadonlySet<string>): void {
+  let inFlight = 0;
+  app.addHook('onRequest', async (request, reply) => {
+    // Long-lived streams are not requests in flight; they would hold a slot for as long as a client listens.
+    if (request.routeOptions.url !== undefined && exempt.has(request.routeOptions.url)) return;
+    if (inFlight >= max) throw new ServiceError('rate_limited', `more than ${max} requests are in flight`, undefined, { 'retry-after': '1' });
+    inFlight++;
+    // 'close' fires once whether the response finished or the client went away early.
+    reply.raw.once('close', () => inFlight--);
   });
 }
 
@@ -181,19 +268,42 @@ export function getServerOptions(model: ServiceModel, logger: FastifyServerOptio
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
     },
-    requestTimeout: 30_000,
+    requestTimeout: BUILT_IN.requestTimeoutMs,
     connectionTimeout: 60_000,
     keepAliveTimeout: 5_000,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 256 },
-    http: { headersTimeout: 10_000 },
+    // The server checks for clients that trickle headers or bodies every second, not every 30 s.
+    serverFactory: (handler) =>
+      createServer(
+        {
+          headersTimeout: BUILT_IN.headersTimeoutMs,
+          requestTimeout: BUILT_IN.requestTimeoutMs,
+          connectionsCheckingInterval: 1_000,
+          maxHeaderSize: model.limits?.headerSize?.bytes ?? BUILT_IN.headerSize,
+        },
+        handler,
+      ),
   } as FastifyServerOptions;
+}
+
+/** Oversized headers are refused by Node's parser before Fastify sees a request; answer them in the declared shape. */
+function answerClientErrors(app: FastifyInstance, model: ServiceModel): void {
+  const errors = createErrorResponder(model);
+  app.server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return;
+    const overflow = err.code === 'HPE_HEADER_OVERFLOW';
+    const body = errors.raw(overflow ? 'headers_too_large' : 'malformed_request', overflow ? 'the request headers are too large' : 'the request could not be read');
+    socket.end(`HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}\r\nContent-Type: ${body.contentType}\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\nConnection: close\r\n\r\n${body.text}`);
+  });
 }
 
 /** A standalone Fastify app serving the model. Call `.listen()` on it, `.close()` to shut down cleanly. */
 export async function createService(model: ServiceModel, options: ServiceOptions): Promise<FastifyInstance> {
   const app = Fastify(getServerOptions(model, options.logger ?? false));
+  app.server.removeAllListeners('clientError');
+  answerClientErrors(app, model);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

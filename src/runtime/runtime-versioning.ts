@@ -1,18 +1,69 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ServiceModel } from '../model/model-types.js';
+import type { ServiceModel, VersionChangeModel } from '../model/model-types.js';
+import { getChangesSince } from '../model/model-versions.js';
 import { ServiceError } from './runtime-errors.js';
 
 export interface VersionResolver {
   /** The version a request asks for (or the declared default); undefined when the spec is not versioned. */
   resolve(request: FastifyRequest): string | undefined;
   annotate(reply: FastifyReply, version: string): void;
+  /** A request body of an older version, in the current version's shape (renamed fields renamed, removed ones dropped). */
+  upgrade(resource: string, version: string, body: unknown): unknown;
+  /** A response object of the current version, in an older version's shape. */
+  downgrade(resource: string, version: string, body: unknown): unknown;
+}
+
+type Rewrite = (obj: Record<string, unknown>) => void;
+
+function rename(from: string, to: string): Rewrite {
+  return (obj) => {
+    if (Object.prototype.hasOwnProperty.call(obj, from)) {
+      obj[to] = obj[from];
+      delete obj[from];
+    }
+  };
+}
+
+/** Per resource and version: the rewrites from that version up to the current one, and back down. */
+function buildRewrites(changes: readonly VersionChangeModel[], resource: string): { up: Rewrite[]; down: Rewrite[] } {
+  const up: Rewrite[] = [];
+  const down: Rewrite[] = [];
+  for (const c of changes) {
+    if (c.resource !== resource || c.kind === 'other') continue;
+    if (c.kind === 'rename_field' && c.from !== undefined && c.to !== undefined) {
+      up.push(rename(c.from, c.to));
+      down.unshift(rename(c.to, c.from));
+    } else if (c.kind === 'add_field' && c.field !== undefined) {
+      const field = c.field;
+      down.unshift((obj) => delete obj[field]);
+    } else if (c.kind === 'remove_field' && c.field !== undefined) {
+      const field = c.field;
+      // An older client may still send a field the current version removed: it is accepted and ignored.
+      up.push((obj) => delete obj[field]);
+    }
+  }
+  return { up, down };
+}
+
+function apply(rewrites: readonly Rewrite[], body: unknown): unknown {
+  if (rewrites.length === 0 || body === null || typeof body !== 'object') return body;
+  const each = (o: unknown) => {
+    if (o === null || typeof o !== 'object' || Array.isArray(o)) return o;
+    const copy = { ...(o as Record<string, unknown>) };
+    for (const r of rewrites) r(copy);
+    return copy;
+  };
+  const b = body as Record<string, unknown>;
+  // A list page rewrites its items.
+  if (Array.isArray(b.items) && 'next_cursor' in b) return { ...b, items: b.items.map(each) };
+  return each(body);
 }
 
 /** Reads the version where the spec places it and refuses versions the spec does not list. */
 export function createVersionResolver(model: ServiceModel): VersionResolver {
   const v = model.versioning;
   const placement = v?.placement;
-  if (!v || !placement) return { resolve: () => undefined, annotate: () => undefined };
+  if (!v || !placement) return { resolve: () => undefined, annotate: () => undefined, upgrade: (_r, _v, b) => b, downgrade: (_r, _v, b) => b };
   const known = [...(v.current !== undefined ? [v.current] : []), ...v.supported.map((s) => s.version)];
   const unique = [...new Set(known)];
   const oldest = v.supported.length > 0 ? v.supported[v.supported.length - 1]!.version : v.current;
@@ -40,7 +91,20 @@ export function createVersionResolver(model: ServiceModel): VersionResolver {
     }
   };
 
+  const cache = new Map<string, { up: Rewrite[]; down: Rewrite[] }>();
+  const rewrites = (resource: string, version: string) => {
+    const key = `${resource}\u0000${version}`;
+    let r = cache.get(key);
+    if (!r) {
+      r = buildRewrites(getChangesSince(model, version), resource);
+      cache.set(key, r);
+    }
+    return r;
+  };
+
   return {
+    upgrade: (resource, version, body) => apply(rewrites(resource, version).up, body),
+    downgrade: (resource, version, body) => apply(rewrites(resource, version).down, body),
     resolve(request) {
       const asked = read(request);
       if (asked === undefined || asked === '') {

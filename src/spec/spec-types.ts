@@ -134,6 +134,8 @@ export interface ResourceSpec {
   owner?: string;
   /** How a request for another subject's object is answered. */
   owner_access?: 'hidden' | 'forbidden';
+  /** Scopes whose holders act on every subject's objects, not only their own. */
+  owner_override_scopes?: string[];
   fields?: Record<string, FieldSpec>;
 }
 

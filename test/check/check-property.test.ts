@@ -4,7 +4,7 @@ import { stringify } from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { formatGapReport, getGapReport } from '../../src/check/check-gaps.js';
-import { getProducibleConditions } from '../../src/check/check-rules.js';
+import { getProducibleConditions } from '../../src/model/model-routes.js';
 import { formatDiagnostics } from '../../src/check/diagnostics-format.js';
 import { DIAGNOSTICS, hasErrors } from '../../src/check/diagnostics-catalogue.js';
 import * as builder from '../../src/model/model-builder.js';
@@ -68,7 +68,9 @@ function exerciseModel(model: ServiceModel): void {
   }
   for (const k of model.events?.kinds ?? []) if (k.payload) schemas.getShapeSchema(model, k.payload, 'response');
   for (const route of routes.getRoutes(model)) routes.getErrorCodes(model, route);
+  for (const o of model.endpoints?.operations ?? []) routes.isIdempotentOperation(model, o);
   routes.getUndeclaredConditions(model);
+  routes.getProducibleConditions(model);
   builder.buildField('x', { type: 'string' }, '/x');
 }
 
@@ -260,6 +262,8 @@ describe('the model API surface', () => {
         'getErrorCodes',
         'getRoutes',
         'getUndeclaredConditions',
+        'getProducibleConditions',
+        'isIdempotentOperation',
         'getFieldSchema',
         'getResourceSchema',
         'getShapeSchema',

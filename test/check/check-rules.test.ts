@@ -773,6 +773,25 @@ const CASES: RuleCase[] = [
     `,
     fix: ['{ type: integer, readOnly: true }', '{ type: string, readOnly: true }'],
   },
+  {
+    code: 'owner-without-credential',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Note:
+          owner: owner
+          fields:
+            id: { type: uuid, readOnly: true }
+            owner: { type: string, readOnly: true }
+      authentication:
+        schemes: { key: { type: api_key, name: X-Key } }
+      endpoints:
+        operations:
+          getNote: { method: GET, path: "/notes/{id}", action: read, resource: Note, auth: none } # <-
+    `,
+    errors: true,
+    fix: ['auth: none }', 'auth: { schemes: [key] } }'],
+  },
   // ── versioning ─────────────────────────────────────────────────────────────
   {
     code: 'missing-version-placement',

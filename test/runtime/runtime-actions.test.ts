@@ -190,6 +190,16 @@ describe('versions', () => {
     expect(r.headers.get('deprecation')).toBe(`@${Date.parse('2026-01-01') / 1000}`);
     const dflt = await s.call('GET', `/projects/${projectId}`);
     expect(dflt.headers.get('api-version')).toBe('2');
+    const old = await s.call('POST', '/tickets', { project: projectId, summary: 'Old name', reporter: 'v1@example.com', labels: undefined }, { 'api-version': '1' });
+    expect(old.status).toBe(201);
+    expect(old.body.summary).toBe('Old name');
+    expect(old.body).not.toHaveProperty('title');
+    const now = await s.call('PATCH', `/tickets/${old.body.id}`, { labels: ['new'] });
+    expect(now.body).toMatchObject({ title: 'Old name', labels: ['new'] });
+    const listedOld = await s.call('GET', `/tickets?project=${projectId}&limit=50`, undefined, { 'api-version': '1' });
+    const mine = listedOld.body.items.find((x: { id: string }) => x.id === old.body.id);
+    expect(mine).toMatchObject({ summary: 'Old name' });
+    expect(mine).not.toHaveProperty('labels');
     const bad = await s.call('GET', `/projects/${projectId}`, undefined, { 'api-version': '7' });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('unsupported_version');

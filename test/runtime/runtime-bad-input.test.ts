@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 /** Every refusal has the declared shape: problem+json, status equal to the HTTP status, a code, no internals. */
-function expectProblem(r: { status: number; headers: Headers; body: any }, status: number, code: string) {
+function expectProblem(r: Awaited<ReturnType<Running['call']>>, status: number, code: string) {
   expect(r.status).toBe(status);
   expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   expect(r.body.status).toBe(status);

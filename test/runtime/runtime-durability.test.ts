@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { loadSqliteDriver } from '../../src/runtime/storage/storage-driver.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startChildServer } from './child-server.js';
 import { TICKETS } from './helpers.js';
+
+const Database = loadSqliteDriver();
 
 const HANDLERS = new URL('./fixtures/tickets-handlers.mjs', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'servicespec-durability-'));
@@ -15,7 +17,7 @@ describe('durability', () => {
     const db = `sqlite:${join(dir, 'tickets.db')}`;
     const args = [TICKETS, '--db', db, '--handlers', HANDLERS, '--allow-gaps'];
     const first = await startChildServer(args);
-    const project = await (await fetch(`${first.url}/projects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'dur', name: 'Durable' }) })).json();
+    const project = (await (await fetch(`${first.url}/projects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'dur', name: 'Durable' }) })).json()) as { id: string };
     const acknowledged: string[] = [];
     let killed = false;
     const creates = Array.from({ length: 1000 }, async (_, i) => {

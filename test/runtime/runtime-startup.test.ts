@@ -35,6 +35,7 @@ errors:
     e404: { status: 404, when: [missing_resource, route_not_found] }
     e405: { status: 405, when: [method_not_allowed] }
     e413: { status: 413, when: [body_too_large] }
+    e431: { status: 431, when: [headers_too_large] }
     e415: { status: 415, when: [unsupported_media_type] }
     e422: { status: 422, when: [validation] }
     e500: { status: 500, when: [internal] }

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { loadSqliteDriver } from './storage-driver.js';
 import { diffStoragePlans } from './storage-plan.js';
 import {
   StorageConstraintError,
@@ -16,6 +17,13 @@ import {
   type StorageTx,
   type StoredEvent,
   type TablePlan,
+  // events (issue 5)
+  type ClaimedDelivery,
+  type DeliveryFilter,
+  type DeliveryOutcome,
+  type DeliveryRecord,
+  type WebhookEndpointRecord,
+  type WebhookSecret,
 } from './storage-types.js';
 
 export interface SqliteOptions {
@@ -28,7 +36,12 @@ export interface SqliteOptions {
 const META = '_servicespec_meta';
 const OUTBOX = '_servicespec_outbox';
 const CREDENTIALS = '_servicespec_credentials';
+const RECORDS = '_servicespec_records';
 const PLAN_KEY = 'storage_plan';
+// events (issue 5): webhook endpoints, the delivery queue, and the fan-out cursor (a META key).
+const WEBHOOKS = '_servicespec_webhooks';
+const DELIVERIES = '_servicespec_deliveries';
+const FANOUT_KEY = 'events:fanout_seq';
 
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
@@ -234,21 +247,31 @@ export class SqliteStorage implements Storage {
   private readonly statements = new Map<string, Database.Statement>();
   private tables = new Map<string, TablePlan>();
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly credentialCache = new Map<string, CredentialRecord | undefined>();
+  private credentialVersion = -1;
+  /** events (issue 5): whether queue bookkeeping must drop to synchronous=NORMAL (see `relaxed`). */
+  private readonly eventsFullSync: boolean;
 
   constructor(options: SqliteOptions) {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-    this.db = new Database(options.path);
+    this.db = new (loadSqliteDriver())(options.path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${META} (key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL) STRICT`);
     this.db.exec(
-      `CREATE TABLE IF NOT EXISTS ${OUTBOX} (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, timestamp TEXT NOT NULL, version TEXT, data TEXT NOT NULL) STRICT`,
+      // Rows are never deleted, so a plain rowid key keeps seq strictly increasing without AUTOINCREMENT's extra write.
+      `CREATE TABLE IF NOT EXISTS ${OUTBOX} (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, type TEXT NOT NULL, timestamp TEXT NOT NULL, version TEXT, data TEXT NOT NULL) STRICT`,
+    );
+    this.db.exec(
+      `CREATE TABLE IF NOT EXISTS ${RECORDS} (namespace TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, expires_at TEXT NOT NULL, PRIMARY KEY (namespace, key)) STRICT`,
     );
     this.db.exec(
       `CREATE TABLE IF NOT EXISTS ${CREDENTIALS} (id TEXT NOT NULL PRIMARY KEY, kind TEXT NOT NULL, lookup TEXT NOT NULL, hash TEXT NOT NULL, subject TEXT NOT NULL, scopes TEXT NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT, UNIQUE (kind, lookup)) STRICT`,
     );
+    createEventTables(this.db); // events (issue 5)
+    this.eventsFullSync = options.synchronous !== 'normal'; // events (issue 5)
   }
 
   stmt(sql: string): Database.Statement {
@@ -317,11 +340,18 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  transaction<T>(work: (tx: StorageTx) => Promise<T>): Promise<T> {
+  read<T>(work: (tx: StorageTx) => Promise<T>): Promise<T> {
+    // Queued like a transaction, so it never sees another transaction's uncommitted rows on this connection.
+    return this.serial(() => work(new SqliteTx(this, this.tables)));
+  }
+
+  transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortSignal): Promise<T> {
     return this.serial(async () => {
+      signal?.throwIfAborted();
       this.db.exec('BEGIN IMMEDIATE');
       try {
         const result = await work(new SqliteTx(this, this.tables));
+        signal?.throwIfAborted();
         this.db.exec('COMMIT');
         return result;
       } catch (err) {
@@ -332,16 +362,19 @@ export class SqliteStorage implements Storage {
   }
 
   async readEvents(afterSeq: number, limit: number): Promise<OutboxEntry[]> {
-    const rows = this.stmt(`SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(afterSeq, limit) as (Omit<OutboxEntry, 'data' | 'version'> & { data: string; version: string | null })[];
-    return rows.map((r) => {
-      const e: OutboxEntry = { seq: r.seq, id: r.id, type: r.type, timestamp: r.timestamp, data: JSON.parse(r.data) };
-      if (r.version !== null) e.version = r.version;
-      return e;
+    return this.serial(async () => {
+      const rows = this.stmt(`SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(afterSeq, limit) as (Omit<OutboxEntry, 'data' | 'version'> & { data: string; version: string | null })[];
+      return rows.map((r) => {
+        const e: OutboxEntry = { seq: r.seq, id: r.id, type: r.type, timestamp: r.timestamp, data: JSON.parse(r.data) };
+        if (r.version !== null) e.version = r.version;
+        return e;
+      });
     });
   }
 
   async insertCredential(r: CredentialRecord): Promise<void> {
     await this.serial(async () => {
+      this.credentialCache.clear();
       this.stmt(`INSERT INTO ${CREDENTIALS} (id, kind, lookup, hash, subject, scopes, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(
         r.id,
         r.kind,
@@ -356,8 +389,22 @@ export class SqliteStorage implements Storage {
   }
 
   async findCredential(kind: CredentialRecord['kind'], lookup: string): Promise<CredentialRecord | undefined> {
+    // Credentials are read on every request. They are cached until the database changes under us:
+    // PRAGMA data_version moves when another connection (`servicespec keys revoke`, another instance)
+    // commits, and this connection's own revocations clear the cache, so a revocation still holds on the
+    // very next request.
+    const version = this.stmt('PRAGMA data_version').pluck().get() as number;
+    if (version !== this.credentialVersion) {
+      this.credentialCache.clear();
+      this.credentialVersion = version;
+    }
+    const key = `${kind}\u0000${lookup}`;
+    if (this.credentialCache.has(key)) return this.credentialCache.get(key);
     const row = this.stmt(`SELECT * FROM ${CREDENTIALS} WHERE kind = ? AND lookup = ?`).get(kind, lookup) as CredentialRow | undefined;
-    return row && toCredential(row);
+    const record = row && toCredential(row);
+    if (this.credentialCache.size >= 10_000) this.credentialCache.clear();
+    this.credentialCache.set(key, record);
+    return record;
   }
 
   async listCredentials(kind: CredentialRecord['kind']): Promise<CredentialRecord[]> {
@@ -365,7 +412,34 @@ export class SqliteStorage implements Storage {
   }
 
   async revokeCredential(kind: CredentialRecord['kind'], id: string, at: string): Promise<boolean> {
-    return this.serial(async () => this.stmt(`UPDATE ${CREDENTIALS} SET revoked_at = COALESCE(revoked_at, ?) WHERE kind = ? AND id = ?`).run(at, kind, id).changes > 0);
+    return this.serial(async () => {
+      const changed = this.stmt(`UPDATE ${CREDENTIALS} SET revoked_at = COALESCE(revoked_at, ?) WHERE kind = ? AND id = ?`).run(at, kind, id).changes > 0;
+      this.credentialCache.clear();
+      return changed;
+    });
+  }
+
+  async claimRecord(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }> {
+    return this.serial(async () => {
+      const changed = this.stmt(
+        `INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE ${RECORDS}.expires_at <= ?`,
+      ).run(namespace, key, value, expiresAt, now).changes;
+      if (changed > 0) return { created: true, value };
+      const row = this.stmt(`SELECT value FROM ${RECORDS} WHERE namespace = ? AND key = ?`).get(namespace, key) as { value: string };
+      return { created: false, value: row.value };
+    });
+  }
+
+  async putRecord(namespace: string, key: string, value: string, expiresAt: string): Promise<void> {
+    await this.serial(async () => {
+      this.stmt(`INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`).run(namespace, key, value, expiresAt);
+    });
+  }
+
+  async deleteRecord(namespace: string, key: string): Promise<void> {
+    await this.serial(async () => {
+      this.stmt(`DELETE FROM ${RECORDS} WHERE namespace = ? AND key = ?`).run(namespace, key);
+    });
   }
 
   async getSetting(key: string): Promise<string | undefined> {
@@ -373,8 +447,173 @@ export class SqliteStorage implements Storage {
   }
 
   async setSetting(key: string, value: string): Promise<void> {
-    this.stmt(`INSERT INTO ${META} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(`setting:${key}`, value);
+    await this.serial(async () => {
+      this.stmt(`INSERT INTO ${META} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(`setting:${key}`, value);
+    });
   }
+
+  // ---- events (issue 5): webhook endpoints and their delivery queue ---------------------------------------------
+  // Reads go through `serial` too: on this one connection, a read between another transaction's statements would
+  // see its uncommitted outbox rows.
+
+  /**
+   * Runs queue bookkeeping (fan-out, leases, outcomes) with synchronous=NORMAL: losing it to a power cut only
+   * repeats work (a delivery is attempted again, with the same webhook-id, which at-least-once allows), so it
+   * need not wait for its own fsync; the next FULL commit makes it durable too. Called inside `serial` only.
+   */
+  private relaxed<T>(fn: () => T): T {
+    if (!this.eventsFullSync) return fn();
+    this.stmt('PRAGMA synchronous = NORMAL').run();
+    try {
+      return fn();
+    } finally {
+      this.stmt('PRAGMA synchronous = FULL').run();
+    }
+  }
+
+  async readOutbox(afterSeq: number, limit: number, types?: readonly string[]): Promise<OutboxEntry[]> {
+    return this.serial(async () => {
+      const filter = types && types.length > 0 ? ` AND type IN (${types.map(() => '?').join(', ')})` : '';
+      const rows = this.stmt(`SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > ?${filter} ORDER BY seq LIMIT ?`).all(afterSeq, ...(types && types.length > 0 ? types : []), limit) as OutboxRow[];
+      return rows.map(toOutboxEntry);
+    });
+  }
+
+  async lastOutboxSeq(): Promise<number> {
+    return this.serial(async () => (this.stmt(`SELECT COALESCE(MAX(seq), 0) AS seq FROM ${OUTBOX}`).get() as { seq: number }).seq);
+  }
+
+  async insertWebhookEndpoint(r: Omit<WebhookEndpointRecord, 'afterSeq'>): Promise<WebhookEndpointRecord> {
+    return this.serial(async () => {
+      const afterSeq = (this.stmt(`SELECT COALESCE(MAX(seq), 0) AS seq FROM ${OUTBOX}`).get() as { seq: number }).seq;
+      this.stmt(
+        `INSERT INTO ${WEBHOOKS} (id, url, kinds, description, subject, secrets, created_at, disabled_at, disabled_reason, after_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(r.id, r.url, r.kinds === null ? null : JSON.stringify(r.kinds), r.description ?? null, r.subject ?? null, JSON.stringify(r.secrets), r.createdAt, r.disabledAt ?? null, r.disabledReason ?? null, afterSeq);
+      return { ...r, afterSeq };
+    });
+  }
+
+  async getWebhookEndpoint(id: string): Promise<WebhookEndpointRecord | undefined> {
+    return this.serial(async () => {
+      const row = this.stmt(`SELECT * FROM ${WEBHOOKS} WHERE id = ?`).get(id) as WebhookRow | undefined;
+      return row && toEndpoint(row);
+    });
+  }
+
+  async listWebhookEndpoints(): Promise<WebhookEndpointRecord[]> {
+    return this.serial(async () => (this.stmt(`SELECT * FROM ${WEBHOOKS} ORDER BY created_at, id`).all() as WebhookRow[]).map(toEndpoint));
+  }
+
+  async setWebhookSecrets(id: string, secrets: readonly WebhookSecret[]): Promise<boolean> {
+    return this.serial(async () => this.stmt(`UPDATE ${WEBHOOKS} SET secrets = ? WHERE id = ?`).run(JSON.stringify(secrets), id).changes > 0);
+  }
+
+  async setWebhookDisabled(id: string, disabled: { at: string; reason: string } | undefined): Promise<boolean> {
+    return this.serial(async () =>
+      this.db.transaction(() => {
+        const changed = this.stmt(`UPDATE ${WEBHOOKS} SET disabled_at = ?, disabled_reason = ? WHERE id = ?`).run(disabled?.at ?? null, disabled?.reason ?? null, id).changes > 0;
+        if (changed && disabled) {
+          this.stmt(`UPDATE ${DELIVERIES} SET status = 'dead', last_error = ?, updated_at = ? WHERE endpoint = ? AND status = 'pending'`).run(`endpoint disabled: ${disabled.reason}`, disabled.at, id);
+        }
+        return changed;
+      })(),
+    );
+  }
+
+  async deleteWebhookEndpoint(id: string): Promise<boolean> {
+    return this.serial(async () =>
+      this.db.transaction(() => {
+        this.stmt(`DELETE FROM ${DELIVERIES} WHERE endpoint = ?`).run(id);
+        return this.stmt(`DELETE FROM ${WEBHOOKS} WHERE id = ?`).run(id).changes > 0;
+      })(),
+    );
+  }
+
+  async fanOutEvents(now: number, limit: number): Promise<number> {
+    return this.serial(async () => {
+      const endpoints = (this.stmt(`SELECT id, kinds, after_seq FROM ${WEBHOOKS} WHERE disabled_at IS NULL`).all() as Pick<WebhookRow, 'id' | 'kinds' | 'after_seq'>[]).map((e) => ({
+        id: e.id,
+        kinds: e.kinds === null ? null : new Set(JSON.parse(e.kinds) as string[]),
+        afterSeq: e.after_seq,
+      }));
+      // No endpoint: nothing to queue, and nothing to write (an endpoint registered later starts after its afterSeq).
+      if (endpoints.length === 0) return 0;
+      return this.relaxed(() => this.db.transaction(() => {
+        const stored = this.stmt(`SELECT value FROM ${META} WHERE key = ?`).get(FANOUT_KEY) as { value: string } | undefined;
+        const cursor = Math.max(stored ? Number(stored.value) : 0, Math.min(...endpoints.map((e) => e.afterSeq)));
+        const rows = this.stmt(`SELECT seq, id, type FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(cursor, limit) as { seq: number; id: string; type: string }[];
+        if (rows.length === 0) return 0;
+        const at = new Date(now).toISOString();
+        const queue = this.stmt(`INSERT OR IGNORE INTO ${DELIVERIES} (seq, endpoint, event_id, event_type, status, attempts, next_at, updated_at) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)`);
+        for (const row of rows) {
+          for (const e of endpoints) if (row.seq > e.afterSeq && (e.kinds === null || e.kinds.has(row.type))) queue.run(row.seq, e.id, row.id, row.type, now, at);
+        }
+        this.stmt(`INSERT INTO ${META} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(FANOUT_KEY, String(rows[rows.length - 1]!.seq));
+        return rows.length;
+      })());
+    });
+  }
+
+  async claimDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
+    return this.serial(async () =>
+      this.relaxed(() => this.db.transaction(() => {
+        const rows = this.stmt(
+          `SELECT d.*, o.timestamp AS o_timestamp, o.version AS o_version, o.data AS o_data, w.id AS w_id, w.url AS w_url, w.kinds AS w_kinds, w.description AS w_description, w.subject AS w_subject, w.secrets AS w_secrets, w.created_at AS w_created_at, w.after_seq AS w_after_seq
+           FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w.id = d.endpoint JOIN ${OUTBOX} o ON o.seq = d.seq
+           WHERE d.status = 'pending' AND d.next_at <= ? AND w.disabled_at IS NULL ORDER BY d.next_at, d.seq LIMIT ?`,
+        ).all(now, limit) as ClaimRow[];
+        const lease = this.stmt(`UPDATE ${DELIVERIES} SET next_at = ? WHERE seq = ? AND endpoint = ?`);
+        for (const r of rows) lease.run(now + leaseMs, r.seq, r.endpoint);
+        return rows.map((r): ClaimedDelivery => {
+          const event: OutboxEntry = { seq: r.seq, id: r.event_id, type: r.event_type, timestamp: r.o_timestamp, data: JSON.parse(r.o_data) };
+          if (r.o_version !== null) event.version = r.o_version;
+          const endpoint = toEndpoint({ id: r.w_id, url: r.w_url, kinds: r.w_kinds, description: r.w_description, subject: r.w_subject, secrets: r.w_secrets, created_at: r.w_created_at, disabled_at: null, disabled_reason: null, after_seq: r.w_after_seq });
+          return { delivery: toDelivery({ ...r, next_at: now + leaseMs }), event, endpoint };
+        });
+      })()),
+    );
+  }
+
+  async finishDelivery(seq: number, endpointId: string, outcome: DeliveryOutcome): Promise<void> {
+    await this.finishDeliveries([{ seq, endpointId, outcome }]);
+  }
+
+  async finishDeliveries(list: readonly { seq: number; endpointId: string; outcome: DeliveryOutcome }[]): Promise<void> {
+    if (list.length === 0) return;
+    await this.serial(async () =>
+      this.relaxed(() =>
+        this.db.transaction(() => {
+          const update = this.stmt(
+            `UPDATE ${DELIVERIES} SET status = ?, attempts = ?, next_at = ?, last_status = ?, last_error = ?, updated_at = ?, delivered_at = CASE WHEN ? = 'delivered' THEN ? ELSE delivered_at END WHERE seq = ? AND endpoint = ? AND status = 'pending'`,
+          );
+          for (const { seq, endpointId, outcome: o } of list) update.run(o.status, o.attempts, o.nextAttemptAt, o.lastStatus ?? null, o.lastError ?? null, o.at, o.status, o.at, seq, endpointId);
+        })(),
+      ),
+    );
+  }
+
+  async nextDeliveryAt(): Promise<number | undefined> {
+    return this.serial(async () => {
+      const row = this.stmt(`SELECT MIN(d.next_at) AS next FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w.id = d.endpoint WHERE d.status = 'pending' AND w.disabled_at IS NULL`).get() as { next: number | null };
+      return row.next ?? undefined;
+    });
+  }
+
+  async listDeliveries(f: DeliveryFilter): Promise<DeliveryRecord[]> {
+    return this.serial(async () => {
+      const { where, params } = deliveryWhere(f);
+      return (this.stmt(`SELECT * FROM ${DELIVERIES}${where} ORDER BY seq DESC, endpoint LIMIT ?`).all(...params, f.limit ?? 100) as DeliveryRow[]).map(toDelivery);
+    });
+  }
+
+  async replayDeliveries(f: Omit<DeliveryFilter, 'status' | 'limit'>, now: number, at: string): Promise<number> {
+    return this.serial(async () => {
+      const { where, params } = deliveryWhere({ ...f, status: 'dead' });
+      return this.stmt(`UPDATE ${DELIVERIES} SET status = 'pending', attempts = 0, next_at = ?, last_error = NULL, last_status = NULL, updated_at = ?${where}`).run(now, at, ...params).changes;
+    });
+  }
+
+  // ---- end of events ------------------------------------------------------------------------------------------
 
   /** The engine's own integrity check; "ok" when the file is sound. */
   integrityCheck(): string {
@@ -386,6 +625,112 @@ export class SqliteStorage implements Storage {
     if (this.db.open) this.db.close();
   }
 }
+
+// ---- events (issue 5): tables and row mapping -------------------------------------------------------------------
+
+function createEventTables(db: Database.Database): void {
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS ${WEBHOOKS} (id TEXT NOT NULL PRIMARY KEY, url TEXT NOT NULL, kinds TEXT CHECK (kinds IS NULL OR json_valid(kinds)), description TEXT, subject TEXT, secrets TEXT NOT NULL CHECK (json_valid(secrets)), created_at TEXT NOT NULL, disabled_at TEXT, disabled_reason TEXT, after_seq INTEGER NOT NULL) STRICT`,
+  );
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS ${DELIVERIES} (seq INTEGER NOT NULL, endpoint TEXT NOT NULL REFERENCES ${WEBHOOKS} (id) ON DELETE CASCADE, event_id TEXT NOT NULL, event_type TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'dead')), attempts INTEGER NOT NULL, next_at INTEGER NOT NULL, last_status INTEGER, last_error TEXT, updated_at TEXT NOT NULL, delivered_at TEXT, PRIMARY KEY (seq, endpoint)) STRICT`,
+  );
+  db.exec(`CREATE INDEX IF NOT EXISTS ${DELIVERIES}_due ON ${DELIVERIES} (status, next_at)`);
+  db.exec(`CREATE INDEX IF NOT EXISTS ${DELIVERIES}_event ON ${DELIVERIES} (event_id)`);
+}
+
+interface OutboxRow {
+  seq: number;
+  id: string;
+  type: string;
+  timestamp: string;
+  version: string | null;
+  data: string;
+}
+
+function toOutboxEntry(r: OutboxRow): OutboxEntry {
+  const e: OutboxEntry = { seq: r.seq, id: r.id, type: r.type, timestamp: r.timestamp, data: JSON.parse(r.data) };
+  if (r.version !== null) e.version = r.version;
+  return e;
+}
+
+interface WebhookRow {
+  id: string;
+  url: string;
+  kinds: string | null;
+  description: string | null;
+  subject: string | null;
+  secrets: string;
+  created_at: string;
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  after_seq: number;
+}
+
+function toEndpoint(r: WebhookRow): WebhookEndpointRecord {
+  const out: WebhookEndpointRecord = { id: r.id, url: r.url, kinds: r.kinds === null ? null : (JSON.parse(r.kinds) as string[]), secrets: JSON.parse(r.secrets) as WebhookSecret[], createdAt: r.created_at, afterSeq: r.after_seq };
+  if (r.description !== null) out.description = r.description;
+  if (r.subject !== null) out.subject = r.subject;
+  if (r.disabled_at !== null) out.disabledAt = r.disabled_at;
+  if (r.disabled_reason !== null) out.disabledReason = r.disabled_reason;
+  return out;
+}
+
+interface DeliveryRow {
+  seq: number;
+  endpoint: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryRecord['status'];
+  attempts: number;
+  next_at: number;
+  last_status: number | null;
+  last_error: string | null;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
+interface ClaimRow extends DeliveryRow {
+  o_timestamp: string;
+  o_version: string | null;
+  o_data: string;
+  w_id: string;
+  w_url: string;
+  w_kinds: string | null;
+  w_description: string | null;
+  w_subject: string | null;
+  w_secrets: string;
+  w_created_at: string;
+  w_after_seq: number;
+}
+
+function toDelivery(r: DeliveryRow): DeliveryRecord {
+  const out: DeliveryRecord = { seq: r.seq, endpointId: r.endpoint, eventId: r.event_id, eventType: r.event_type, status: r.status, attempts: r.attempts, nextAttemptAt: r.next_at, updatedAt: r.updated_at };
+  if (r.last_status !== null) out.lastStatus = r.last_status;
+  if (r.last_error !== null) out.lastError = r.last_error;
+  if (r.delivered_at !== null) out.deliveredAt = r.delivered_at;
+  return out;
+}
+
+function deliveryWhere(f: DeliveryFilter): { where: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (f.endpointId !== undefined) {
+    where.push('endpoint = ?');
+    params.push(f.endpointId);
+  }
+  if (f.eventId !== undefined) {
+    where.push('event_id = ?');
+    params.push(f.eventId);
+  }
+  if (f.status !== undefined) {
+    where.push('status = ?');
+    params.push(f.status);
+  }
+  return { where: where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '', params };
+}
+
+// ---- end of events ------------------------------------------------------------------------------------------------
 
 export function createSqliteStorage(options: SqliteOptions): SqliteStorage {
   return new SqliteStorage(options);

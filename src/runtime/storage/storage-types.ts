@@ -130,11 +130,14 @@ export interface CredentialRecord {
   revokedAt?: string;
 }
 
-export interface Storage {
+export interface Storage extends EventStorage {
   readonly dialect: 'sqlite' | 'postgres';
   /** Brings the tables in line with the plan: additive changes are applied, destructive ones refused. */
   migrate(plan: StoragePlan): Promise<MigrationResult>;
-  transaction<T>(work: (tx: StorageTx) => Promise<T>): Promise<T>;
+  /** Runs `work` in one transaction; when `signal` is aborted before the commit, everything is rolled back. */
+  transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /** Runs read-only `work` (one statement) without opening a write transaction. */
+  read<T>(work: (tx: StorageTx) => Promise<T>): Promise<T>;
   /** Outbox entries after `seq`, oldest first. */
   readEvents(afterSeq: number, limit: number): Promise<OutboxEntry[]>;
   insertCredential(record: CredentialRecord): Promise<void>;
@@ -142,8 +145,122 @@ export interface Storage {
   listCredentials(kind: CredentialRecord['kind']): Promise<CredentialRecord[]>;
   /** Marks the credential revoked; false when there is no such credential. */
   revokeCredential(kind: CredentialRecord['kind'], id: string, at: string): Promise<boolean>;
+  /**
+   * A record in a keyed namespace the runtime keeps for itself (idempotency keys, say): inserted only
+   * when the key is absent or its previous record has expired. Returns the record now stored.
+   */
+  claimRecord(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }>;
+  putRecord(namespace: string, key: string, value: string, expiresAt: string): Promise<void>;
+  deleteRecord(namespace: string, key: string): Promise<void>;
   /** A value kept across restarts (secrets the runtime generates for itself). */
   getSetting(key: string): Promise<string | undefined>;
   setSetting(key: string, value: string): Promise<void>;
   close(): Promise<void>;
+}
+
+// ---- events (issue 5): webhook endpoints and their delivery queue ----------------------------------------------
+// The queue is the database: an event committed to the outbox is fanned out to the endpoints that want it by a
+// stored cursor, and every attempt's outcome is written back, so delivery survives restarts and SIGKILL.
+
+/** One signing secret of an endpoint; during rotation the previous one is kept until it expires. */
+export interface WebhookSecret {
+  /** `whsec_` + base64 of the key bytes (Standard Webhooks). */
+  secret: string;
+  createdAt: string;
+  /** From this time on, deliveries are no longer signed with it. */
+  expiresAt?: string;
+}
+
+export interface WebhookEndpointRecord {
+  id: string;
+  url: string;
+  /** The event kinds delivered to it; null for every kind. */
+  kinds: readonly string[] | null;
+  description?: string;
+  /** The subject that registered it through the API; absent when the operator did (CLI). */
+  subject?: string;
+  /** Newest first. */
+  secrets: readonly WebhookSecret[];
+  createdAt: string;
+  disabledAt?: string;
+  disabledReason?: string;
+  /** The outbox position when it was registered: only later events are delivered to it. */
+  afterSeq: number;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
+
+/** One event on its way to one endpoint. */
+export interface DeliveryRecord {
+  seq: number;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  attempts: number;
+  /** When the next attempt is due (ms since the epoch); while an attempt runs, the end of its lease. */
+  nextAttemptAt: number;
+  lastStatus?: number;
+  lastError?: string;
+  updatedAt: string;
+  deliveredAt?: string;
+}
+
+export interface ClaimedDelivery {
+  delivery: DeliveryRecord;
+  event: OutboxEntry;
+  endpoint: WebhookEndpointRecord;
+}
+
+/** What an attempt ended in. */
+export interface DeliveryOutcome {
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: number;
+  lastStatus?: number;
+  lastError?: string;
+  /** ISO time of the outcome. */
+  at: string;
+}
+
+export interface DeliveryFilter {
+  endpointId?: string;
+  /** The event's id (the `webhook-id`). */
+  eventId?: string;
+  status?: DeliveryStatus;
+  limit?: number;
+}
+
+export interface EventStorage {
+  /** Committed outbox entries after `afterSeq` (of these types only, when given), oldest first. Never an entry of a transaction still open. */
+  readOutbox(afterSeq: number, limit: number, types?: readonly string[]): Promise<OutboxEntry[]>;
+  /** The newest committed outbox position; 0 when the outbox is empty. */
+  lastOutboxSeq(): Promise<number>;
+  /** Stores the endpoint, registered after every event committed so far. */
+  insertWebhookEndpoint(record: Omit<WebhookEndpointRecord, 'afterSeq'>): Promise<WebhookEndpointRecord>;
+  getWebhookEndpoint(id: string): Promise<WebhookEndpointRecord | undefined>;
+  listWebhookEndpoints(): Promise<WebhookEndpointRecord[]>;
+  /** Replaces the endpoint's secrets; false when there is no such endpoint. */
+  setWebhookSecrets(id: string, secrets: readonly WebhookSecret[]): Promise<boolean>;
+  /** Disables the endpoint (its pending deliveries become dead, with the reason) or, with undefined, enables it again. */
+  setWebhookDisabled(id: string, disabled: { at: string; reason: string } | undefined): Promise<boolean>;
+  /** Removes the endpoint and its queue; false when there is no such endpoint. */
+  deleteWebhookEndpoint(id: string): Promise<boolean>;
+  /**
+   * Queues one delivery per enabled endpoint that wants it for each outbox entry past the stored fan-out cursor,
+   * and advances the cursor, in one transaction. Returns how many outbox entries it consumed.
+   */
+  fanOutEvents(now: number, limit: number): Promise<number>;
+  /** Pending deliveries of enabled endpoints due at `now`, oldest first; each is leased until `now + leaseMs`. */
+  claimDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]>;
+  /** Records an attempt's outcome; nothing when the delivery no longer exists or is no longer pending. */
+  finishDelivery(seq: number, endpointId: string, outcome: DeliveryOutcome): Promise<void>;
+  /** Records several outcomes in one transaction (as finishDelivery does each). */
+  finishDeliveries(list: readonly { seq: number; endpointId: string; outcome: DeliveryOutcome }[]): Promise<void>;
+  /** When the earliest pending delivery of an enabled endpoint is due; undefined when none is. */
+  nextDeliveryAt(): Promise<number | undefined>;
+  /** Deliveries matching the filter, newest event first. */
+  listDeliveries(filter: DeliveryFilter): Promise<DeliveryRecord[]>;
+  /** Dead deliveries matching the filter start again (pending, no attempts, due at `now`); returns how many. */
+  replayDeliveries(filter: Omit<DeliveryFilter, 'status' | 'limit'>, now: number, at: string): Promise<number>;
 }
