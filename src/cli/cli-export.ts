@@ -1,0 +1,132 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Option, type Command } from 'commander';
+import type { Diagnostic } from '../check/diagnostics-catalogue.js';
+import type { ServiceModel } from '../model/model-types.js';
+import type { DocumentFormat } from '../export/export-shared.js';
+import { action, describeFsError, EXIT, io, printDiagnostics, quietOption, readSpec, writeFileAtomic, type ExitCode } from './cli-shared.js';
+import { createDiagnostic } from '../check/diagnostics-catalogue.js';
+
+export interface ExportOptions {
+  output?: string;
+  format?: DocumentFormat;
+  openapi?: '3.1' | '3.0';
+  dir?: string;
+  quiet?: boolean;
+}
+
+/** A spec with errors gets no export (exit 1): the document must not present a contradiction as the service. */
+function modelOf(file: string): { model?: ServiceModel; diagnostics: readonly Diagnostic[] } {
+  const compiled = readSpec(file);
+  if (compiled.model === undefined || compiled.diagnostics.some((d) => d.severity === 'error')) {
+    printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
+    return { diagnostics: compiled.diagnostics };
+  }
+  return { model: compiled.model, diagnostics: compiled.diagnostics };
+}
+
+function formatFor(options: ExportOptions, fallback: DocumentFormat): DocumentFormat {
+  if (options.format) return options.format;
+  if (options.output && /\.json$/i.test(options.output)) return 'json';
+  if (options.output && /\.ya?ml$/i.test(options.output)) return 'yaml';
+  return fallback;
+}
+
+function emit(text: string, options: ExportOptions, diagnostics: readonly Diagnostic[]): ExitCode {
+  // The export's own diagnostics (each item put in an x-servicespec-* extension, each thing left out) go to stderr.
+  if (!options.quiet) printDiagnostics(diagnostics, { format: 'text', to: 'err' });
+  if (options.output === undefined) {
+    io.out(text);
+    return EXIT.ok;
+  }
+  const problem = writeFileAtomic(options.output, text);
+  if (problem) {
+    printDiagnostics([problem], { format: 'text', to: 'err' });
+    return EXIT.errors;
+  }
+  if (!options.quiet) io.err(`wrote ${options.output}\n`);
+  return EXIT.ok;
+}
+
+export async function runExportOpenApi(file: string, options: ExportOptions): Promise<ExitCode> {
+  const { model } = modelOf(file);
+  if (!model) return EXIT.errors;
+  const { exportOpenApi } = await import('../export/export-openapi.js');
+  const { serializeDocument } = await import('../export/export-shared.js');
+  const result = exportOpenApi(model, { openapi: options.openapi ?? '3.1' });
+  return emit(serializeDocument(result.document, formatFor(options, 'yaml')), options, result.diagnostics);
+}
+
+export async function runExportAsyncApi(file: string, options: ExportOptions): Promise<ExitCode> {
+  const { model } = modelOf(file);
+  if (!model) return EXIT.errors;
+  const { exportAsyncApi } = await import('../export/export-asyncapi.js');
+  const { serializeDocument } = await import('../export/export-shared.js');
+  const result = exportAsyncApi(model);
+  return emit(serializeDocument(result.document, formatFor(options, 'yaml')), options, result.diagnostics);
+}
+
+export async function runExportJsonSchema(file: string, options: ExportOptions): Promise<ExitCode> {
+  const { model } = modelOf(file);
+  if (!model) return EXIT.errors;
+  const { exportJsonSchemas } = await import('../export/export-json-schema.js');
+  const { serializeDocument } = await import('../export/export-shared.js');
+  const result = exportJsonSchemas(model);
+  const format = formatFor(options, 'json');
+  if (options.dir === undefined) return emit(serializeDocument(result.document, format), options, result.diagnostics);
+  try {
+    mkdirSync(options.dir, { recursive: true });
+  } catch (err) {
+    printDiagnostics([createDiagnostic('output-unwritable', { path: options.dir, reason: describeFsError(err) }, { file: options.dir })], { format: 'text', to: 'err' });
+    return EXIT.errors;
+  }
+  if (!options.quiet) printDiagnostics(result.diagnostics, { format: 'text', to: 'err' });
+  for (const f of result.files) {
+    const path = join(options.dir, `${f.name}.schema.${format === 'json' ? 'json' : 'yaml'}`);
+    const problem = writeFileAtomic(path, serializeDocument(f.schema, format));
+    if (problem) {
+      printDiagnostics([problem], { format: 'text', to: 'err' });
+      return EXIT.errors;
+    }
+  }
+  if (!options.quiet) io.err(`wrote ${result.files.length} schema${result.files.length === 1 ? '' : 's'} to ${options.dir}\n`);
+  return EXIT.ok;
+}
+
+function outputOptions(command: Command, fallback: DocumentFormat): Command {
+  return command
+    .option('-o, --output <out>', 'write the document to this file (atomically) instead of standard output')
+    .addOption(new Option('--format <format>', `document format (default: from the -o extension, else ${fallback})`).choices(['yaml', 'json']))
+    .addOption(quietOption());
+}
+
+export function registerExportCommand(program: Command): void {
+  const exp = program
+    .command('export')
+    .description('export the spec as OpenAPI, AsyncAPI or JSON Schema')
+    .addHelpText(
+      'after',
+      '\nWhat a target format cannot express (state machines, rate limits, versioning rules, …) goes into documented\n' +
+        'x-servicespec-* extensions (docs/extensions.md) and is listed on standard error, one diagnostic per item.\n' +
+        'A spec with errors is not exported. Exit status: 0 exported, 1 errors in the spec or unwritable output, 2 usage error.',
+    );
+  outputOptions(
+    exp
+      .command('openapi')
+      .description('OpenAPI 3.1 (or 3.0) from the routes the runtime serves')
+      .argument('<file>', 'the spec file (YAML or JSON)')
+      .addOption(new Option('--openapi <version>', 'OpenAPI version').choices(['3.1', '3.0']).default('3.1')),
+    'yaml',
+  ).action(action((file: string, options: ExportOptions) => runExportOpenApi(file, options)));
+  outputOptions(exp.command('asyncapi').description('AsyncAPI 3.0: webhook and event-stream channels, messages, signing headers').argument('<file>', 'the spec file (YAML or JSON)'), 'yaml').action(
+    action((file: string, options: ExportOptions) => runExportAsyncApi(file, options)),
+  );
+  outputOptions(
+    exp
+      .command('json-schema')
+      .description('JSON Schema 2020-12 for every resource: as returned, and the create, replace and update request bodies')
+      .argument('<file>', 'the spec file (YAML or JSON)')
+      .option('--dir <dir>', 'write one file per schema into this folder instead of one document'),
+    'json',
+  ).action(action((file: string, options: ExportOptions) => runExportJsonSchema(file, options)));
+}

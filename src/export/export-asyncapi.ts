@@ -1,0 +1,241 @@
+import type { Diagnostic } from '../check/diagnostics-catalogue.js';
+import { getResource } from '../model/model-builder.js';
+import { getRoutes, type StreamRoute } from '../model/model-routes.js';
+import { getResourceSchema, getShapeSchema } from '../model/model-schemas.js';
+import type { ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
+import { annotateObjectSchema, code, diagnose, NameAllocator, withRules, type ExportResult, type JsonObject } from './export-shared.js';
+import { NOT_SHOWN, WEBHOOK_HEADERS } from './export-openapi.js';
+import { eventsToSpec } from './model-to-spec.js';
+
+// AsyncAPI 3.0 from the model: a channel for webhook delivery (to each subscriber's own URL, so no address)
+// and one for the event stream (the stream route the runtime serves), a message per event kind on each, the
+// payload schemas (the envelope `{ id, type, timestamp, version, data }` around the kind's payload) and the Standard Webhooks
+// signing headers. Retry schedules and what emits each kind go to `x-servicespec-events`, reported as diagnostics.
+
+interface Context {
+  model: ServiceModel;
+  diagnostics: Diagnostic[];
+  schemas: Record<string, JsonObject>;
+  names: NameAllocator;
+  resourceRefs: Map<string, string>;
+}
+
+function ref(path: string): JsonObject {
+  return { $ref: path };
+}
+
+function note(ctx: Context, item: string, extension: string, pointer?: string): void {
+  ctx.diagnostics.push(diagnose(ctx.model, 'export-extension', { item, target: 'AsyncAPI 3.0', extension }, pointer));
+}
+
+function resourceRef(ctx: Context, r: ResourceModel): JsonObject {
+  let name = ctx.resourceRefs.get(r.name);
+  if (name === undefined) {
+    name = ctx.names.allocate(r.name);
+    ctx.resourceRefs.set(r.name, name);
+    const s = getResourceSchema(ctx.model, r, 'response', { annotations: true }) as JsonObject;
+    annotateObjectSchema(s, r.fields);
+    ctx.schemas[name] = s;
+  }
+  return ref(`#/components/schemas/${name}`);
+}
+
+function payloadSchema(ctx: Context, shape: ShapeModel | undefined): JsonObject {
+  if (!shape) return {};
+  const r = getResource(ctx.model, shape.resource);
+  let s: JsonObject;
+  if (r) s = resourceRef(ctx, r);
+  else {
+    s = getShapeSchema(ctx.model, { ...shape, list: false }, 'response', { annotations: true }) as JsonObject;
+    if (shape.fields) annotateObjectSchema(s, shape.fields);
+  }
+  return shape.list ? { type: 'array', items: s } : s;
+}
+
+/** `{base_url}` or a real address → AsyncAPI's host, pathname and protocol. */
+function serverFor(base: string | undefined): JsonObject {
+  const text = base ?? '{base_url}';
+  const m = /^([a-z][a-z0-9+.-]*):\/\/([^/]*)(\/.*)?$/i.exec(text);
+  const server: JsonObject = m
+    ? { host: m[2], protocol: m[1]!.toLowerCase(), ...(m[3] && m[3] !== '/' ? { pathname: m[3].replace(/\/+$/, '') } : {}) }
+    : { host: text, protocol: 'http' };
+  const vars = Array.from(text.matchAll(/\{([^{}]+)\}/g), (x) => x[1] ?? '');
+  server.description = `The address the service is deployed at: ${vars.length > 0 ? vars.map((v) => `{${v}}`).join(', ') : 'it'} is supplied at deployment, not by the spec.`;
+  if (vars.length > 0) server.variables = Object.fromEntries(vars.map((v) => [v, { description: `Supplied where the service is deployed (${NOT_SHOWN} in the spec).` }]));
+  return server;
+}
+
+function securityScheme(ctx: Context, s: SchemeModel): JsonObject {
+  let out: JsonObject;
+  switch (s.type) {
+    case 'api_key':
+      out = s.in === 'query' ? { type: 'httpApiKey', in: 'query', name: s.credentialName ?? NOT_SHOWN } : { type: 'httpApiKey', in: 'header', name: s.credentialName ?? NOT_SHOWN };
+      break;
+    case 'basic':
+      out = { type: 'http', scheme: 'basic' };
+      break;
+    case 'bearer':
+      out = { type: 'http', scheme: 'bearer', ...(s.token === 'jwt' ? { bearerFormat: 'JWT' } : {}) };
+      break;
+    case 'oauth2_client_credentials': {
+      // AsyncAPI wants an absolute token URL; the token endpoint is a path under the deploy-time address.
+      // What reaches the channel is a bearer token, so that is what is declared, with the endpoint in words.
+      out = { type: 'http', scheme: 'bearer', ...(s.token === 'jwt' ? { bearerFormat: 'JWT' } : {}) };
+      const how = `A bearer token from the OAuth 2.0 client credentials grant at \`${s.tokenPath ?? NOT_SHOWN}\` (under the service's address).`;
+      out.description = s.description !== undefined ? `${s.description} ${how}` : how;
+      note(ctx, `scheme ${s.name}: the token endpoint (a path; AsyncAPI needs an absolute URL)`, 'the description of a bearer scheme', s.pointer);
+      return out;
+    }
+  }
+  if (s.description !== undefined) out.description = s.description;
+  return out;
+}
+
+/** The AsyncAPI 3.0 document for the service's events. */
+export function exportAsyncApi(model: ServiceModel): ExportResult {
+  const ctx: Context = { model, diagnostics: [], schemas: {}, names: new NameAllocator(), resourceRefs: new Map() };
+  const events = model.events;
+  const p = model.purpose;
+  const info: JsonObject = { title: p?.name ?? NOT_SHOWN, version: model.versioning?.current ?? NOT_SHOWN };
+  if (p?.name === undefined) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: 'the service name', target: 'AsyncAPI 3.0', consequence: 'info.title says "not shown"' }));
+  if (model.versioning?.current === undefined) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: 'the current version', target: 'AsyncAPI 3.0', consequence: 'info.version says "not shown"' }));
+  const description = [p?.summary, p?.description].filter((x): x is string => x !== undefined).join('\n\n');
+  if (description !== '') info.description = description;
+  if (p?.contact) info.contact = { ...p.contact };
+
+  const doc: JsonObject = { asyncapi: '3.0.0', info, defaultContentType: 'application/json' };
+  const servers: JsonObject = {};
+  const channels: JsonObject = {};
+  const operations: JsonObject = {};
+  const messages: JsonObject = {};
+  const kinds = events?.kinds ?? [];
+  let securitySchemes: JsonObject | undefined;
+
+  // One envelope schema per kind, shared by both channels.
+  const envelopes = new Map<string, JsonObject>();
+  for (const k of kinds) {
+    const name = ctx.names.allocate(`${k.name.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase()).replace(/^./, (c) => c.toUpperCase())}Event`);
+    ctx.schemas[name] = {
+      type: 'object',
+      description: k.description ?? `Event ${k.name}.`,
+      properties: {
+        id: { type: 'string', description: 'The event identifier; the same on every retry.' },
+        type: { type: 'string', const: k.name, description: 'The event kind.' },
+        timestamp: { type: 'string', format: 'date-time', description: 'When the event happened.' },
+        version: { type: 'string', description: 'The interface version the data is written in, where the spec has versions.' },
+        data: payloadSchema(ctx, k.payload),
+      },
+      required: ['id', 'type', 'timestamp', 'data'],
+    };
+    envelopes.set(k.name, ref(`#/components/schemas/${name}`));
+    if (!k.payload) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: `the payload of event ${k.name}`, target: 'AsyncAPI 3.0', consequence: 'the `data` of its messages may be any JSON' }, k.pointer));
+  }
+
+  const message = (k: (typeof kinds)[number], suffix: string, headers: boolean): string => {
+    const key = `${k.name}.${suffix}`;
+    const m: JsonObject = { name: k.name, title: k.name, contentType: 'application/json', payload: envelopes.get(k.name) };
+    if (k.description !== undefined) m.summary = k.description;
+    const emitted = k.triggers.map((t) => (t.action === 'transition' ? `the ${t.resource} transition ${code(t.transition)}` : `${t.action} of a ${t.resource}`));
+    if (emitted.length > 0) m.description = `Sent on ${emitted.join(', ')}.`;
+    if (headers) m.headers = ref('#/components/schemas/WebhookHeaders');
+    messages[key] = m;
+    return key;
+  };
+
+  const webhook = events?.webhook;
+  const register = getRoutes(model).find((r) => r.kind === 'webhooks' && r.action === 'add');
+  if (webhook) {
+    servers.subscriber = {
+      host: '{subscriber}',
+      protocol: 'https',
+      description:
+        register !== undefined
+          ? `Each subscriber's own webhook endpoint, registered with \`POST ${register.path}\` on the service (see the OpenAPI document).`
+          : 'Each subscriber\'s own webhook endpoint; how subscribers register it is not shown in the spec.',
+      variables: { subscriber: { description: 'The host of the subscriber\'s webhook URL.' } },
+    };
+    const signed = webhook.signing === 'standard-webhooks';
+    if (signed) {
+      ctx.schemas.WebhookHeaders = {
+        type: 'object',
+        description: 'The Standard Webhooks signing headers.',
+        properties: {
+          [WEBHOOK_HEADERS[0]]: { type: 'string', description: 'The message identifier; the same on every retry of this event.' },
+          [WEBHOOK_HEADERS[1]]: { type: 'string', pattern: '^[0-9]+$', description: 'Seconds since the Unix epoch when the message was sent.' },
+          [WEBHOOK_HEADERS[2]]: { type: 'string', description: 'Space-separated `v1,<base64 HMAC-SHA256>` signatures over `{webhook-id}.{webhook-timestamp}.{body}` with the subscriber\'s secret.' },
+        },
+        required: [...WEBHOOK_HEADERS],
+      };
+    } else {
+      ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: 'webhook signing', target: 'AsyncAPI 3.0', consequence: 'the webhook messages carry no signing headers' }, '/events/delivery/webhook'));
+    }
+    const rules: string[] = [];
+    if (webhook.retries) rules.push(`Retried after ${webhook.retries.map((r) => r.text).join(', ')} until a 2xx answer.`);
+    if (webhook.timeout) rules.push(`Each attempt times out after ${webhook.timeout.text}.`);
+    if (rules.length > 0) note(ctx, 'events.delivery.webhook: retry schedule and time-out', 'x-servicespec-events and the webhook channel description', '/events/delivery/webhook');
+    const keys = kinds.map((k) => message(k, 'webhook', signed));
+    channels.webhook = {
+      address: null,
+      title: 'Webhook delivery',
+      description: withRules(`Each event is POSTed as JSON to every subscriber's webhook URL${signed ? ', signed per Standard Webhooks' : ''}.`, rules),
+      servers: [ref('#/servers/subscriber')],
+      messages: Object.fromEntries(keys.map((key) => [key, ref(`#/components/messages/${key}`)])),
+    };
+    operations.deliverWebhook = {
+      action: 'send',
+      title: 'Deliver an event to a subscriber',
+      channel: ref('#/channels/webhook'),
+      messages: keys.map((key) => ref(`#/channels/webhook/messages/${key}`)),
+      bindings: { http: { method: 'POST' } },
+    };
+  }
+
+  const stream = getRoutes(model).find((r): r is StreamRoute => r.kind === 'stream');
+  if (stream) {
+    const auth = model.authentication;
+    const service = serverFor(model.endpoints?.baseUrl);
+    const schemes = stream.auth?.kind === 'required' ? stream.auth.schemes : [];
+    if (schemes.length > 0) service.security = schemes.filter((s) => auth?.schemes.some((x) => x.name === s)).map((s) => ref(`#/components/securitySchemes/${s}`));
+    servers.service = service;
+    const keys = kinds.map((k) => message(k, 'stream', false));
+    const rules: string[] = [];
+    if (events?.stream?.heartbeat) rules.push(`A comment line is sent every ${events.stream.heartbeat.text} when no event is due.`);
+    const channel: JsonObject = {
+      address: stream.path,
+      title: 'Event stream',
+      description: withRules('Server-sent events (`text/event-stream`) over a long-lived GET: each event\'s `event` field is its kind, `id` its position in the stream (send it back as `Last-Event-ID` to resume), `data` the JSON message.', rules),
+      servers: [ref('#/servers/service')],
+      messages: Object.fromEntries(keys.map((key) => [key, ref(`#/components/messages/${key}`)])),
+    };
+    if (stream.pathParams.length > 0) {
+      const v = model.versioning;
+      const versions = [...new Set([...(v?.current !== undefined ? [v.current] : []), ...(v?.supported ?? []).map((s) => s.version)])];
+      channel.parameters = Object.fromEntries(
+        stream.pathParams.map((name) => [name, versions.length > 0 ? { description: 'The version of the interface.', enum: versions } : { description: 'The version of the interface.' }]),
+      );
+    }
+    channels.eventStream = channel;
+    operations.streamEvents = {
+      action: 'send',
+      title: 'Stream events to a connected client',
+      channel: ref('#/channels/eventStream'),
+      messages: keys.map((key) => ref(`#/channels/eventStream/messages/${key}`)),
+      bindings: { http: { method: 'GET' } },
+    };
+    if (rules.length > 0) note(ctx, 'events.delivery.stream: heartbeat', 'x-servicespec-events and the stream channel description', '/events/delivery/stream');
+    if (auth && auth.schemes.length > 0) securitySchemes = Object.fromEntries(auth.schemes.map((s) => [s.name, securityScheme(ctx, s)]));
+  }
+  for (const k of kinds) if (k.triggers.some((t) => t.action !== 'transition')) note(ctx, `event ${k.name}: what emits it`, 'x-servicespec-events and the message description', k.pointer);
+  if (events && !webhook && !stream) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: 'the event delivery mechanism', target: 'AsyncAPI 3.0', consequence: 'there are no channels' }, '/events'));
+
+  if (Object.keys(servers).length > 0) doc.servers = servers;
+  doc.channels = channels;
+  doc.operations = operations;
+  const components: JsonObject = {};
+  if (securitySchemes) components.securitySchemes = securitySchemes;
+  if (Object.keys(ctx.schemas).length > 0) components.schemas = ctx.schemas;
+  if (Object.keys(messages).length > 0) components.messages = messages;
+  if (Object.keys(components).length > 0) doc.components = components;
+  if (events) doc['x-servicespec-events'] = eventsToSpec(model);
+  return { document: doc, diagnostics: ctx.diagnostics };
+}

@@ -1,0 +1,733 @@
+import type { Diagnostic } from '../check/diagnostics-catalogue.js';
+import { getField, getResource } from '../model/model-builder.js';
+import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
+import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
+import type { ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
+import { diagnose, NameAllocator } from './export-shared.js';
+
+// A dependency-free TypeScript client (fetch) generated from the model's routes: a typed method per operation,
+// typed request, response and error bodies, the declared authentication, an async iterator over list pages,
+// Idempotency-Key and version headers, and a Standard Webhooks verifier. It compiles under `tsc --strict` with
+// either the DOM library or Node's types, and uses only what Node 20+ and browsers both have.
+
+export interface ClientExport {
+  code: string;
+  diagnostics: Diagnostic[];
+}
+
+const BUILT_IN_TYPES = [
+  'Page',
+  'ServiceError',
+  'isServiceError',
+  'ClientOptions',
+  'RequestOptions',
+  'Credentials',
+  'ErrorCode',
+  'ErrorBody',
+  'ProblemDetails',
+  'Version',
+  'EventKind',
+  'EventPayloads',
+  'WebhookEvent',
+  'ServiceClient',
+  'WebhookVerificationError',
+  'verifyWebhook',
+  'CURRENT_VERSION',
+];
+
+const RESERVED_METHODS = new Set(['constructor', 'then', 'toString', 'valueOf', 'hasOwnProperty']);
+
+function pascal(name: string): string {
+  return name.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _s, c: string) => c.toUpperCase());
+}
+
+function jsString(s: string): string {
+  return JSON.stringify(s);
+}
+
+function isIdentifier(name: string): boolean {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name);
+}
+
+function propName(name: string): string {
+  return isIdentifier(name) ? name : jsString(name);
+}
+
+/** A JSDoc block, or nothing. `*\/` in text is broken up so it cannot end the comment. */
+function doc(lines: readonly (string | undefined)[], indent: string): string {
+  const text = lines.filter((l): l is string => l !== undefined && l !== '').flatMap((l) => l.split('\n'));
+  if (text.length === 0) return '';
+  const safe = text.map((l) => l.replace(/\*\//g, '*\\/'));
+  if (safe.length === 1) return `${indent}/** ${safe[0]} */\n`;
+  return `${indent}/**\n${safe.map((l) => `${indent} * ${l}`).join('\n')}\n${indent} */\n`;
+}
+
+interface TsContext {
+  model: ServiceModel;
+  /** Marker objects standing for a named type: `{ $ts: 'Order' }`. */
+  out: string[];
+  names: NameAllocator;
+  diagnostics: Diagnostic[];
+  resourceTypes: Map<string, string>;
+}
+
+/** A JSON Schema (as model-schemas writes them) as a TypeScript type. */
+export function schemaToTs(schema: unknown, indent = ''): string {
+  if (schema === true || schema === undefined) return 'unknown';
+  if (schema === false) return 'never';
+  if (typeof schema !== 'object' || schema === null) return 'unknown';
+  const s = schema as JsonSchema;
+  if (typeof s.$ts === 'string') return s.$ts;
+  if ('const' in s) return JSON.stringify(s.const);
+  if (Array.isArray(s.enum)) return s.enum.length === 0 ? 'never' : s.enum.map((v) => JSON.stringify(v)).join(' | ');
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const list = s[key];
+    if (Array.isArray(list)) return list.map((x) => wrap(schemaToTs(x, indent))).join(' | ');
+  }
+  const types = typeof s.type === 'string' ? [s.type] : Array.isArray(s.type) ? (s.type as string[]) : [];
+  if (types.length === 0) return s.properties !== undefined ? objectToTs(s, indent) : 'unknown';
+  return types
+    .map((t) => {
+      switch (t) {
+        case 'string':
+          return 'string';
+        case 'integer':
+        case 'number':
+          return 'number';
+        case 'boolean':
+          return 'boolean';
+        case 'null':
+          return 'null';
+        case 'array':
+          return `${wrap(schemaToTs(s.items, indent))}[]`;
+        case 'object':
+          return objectToTs(s, indent);
+        default:
+          return 'unknown';
+      }
+    })
+    .join(' | ');
+}
+
+function wrap(t: string): string {
+  return /[|&]/.test(t) && !/^\{[\s\S]*\}$/.test(t) ? `(${t})` : t;
+}
+
+function objectToTs(s: JsonSchema, indent: string): string {
+  const props = (s.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((s.required as string[] | undefined) ?? []);
+  const inner = `${indent}  `;
+  const lines: string[] = [];
+  for (const [name, p] of Object.entries(props)) {
+    const comment = doc([typeof p.description === 'string' ? p.description : undefined], inner);
+    const ro = p.readOnly === true ? 'readonly ' : '';
+    lines.push(`${comment}${inner}${ro}${propName(name)}${required.has(name) ? '' : '?'}: ${schemaToTs(p, inner)};`);
+  }
+  if (s.additionalProperties !== false) lines.push(`${inner}[key: string]: unknown;`);
+  if (lines.length === 0) return 'Record<string, never>';
+  return `{\n${lines.join('\n')}\n${indent}}`;
+}
+
+function declare(ctx: TsContext, name: string, schema: JsonSchema, description?: string): void {
+  const comment = doc([description ?? (typeof schema.description === 'string' ? schema.description : undefined)], '');
+  const t = schemaToTs(schema, '');
+  if (t.startsWith('{')) ctx.out.push(`${comment}export interface ${name} ${t}\n`);
+  else ctx.out.push(`${comment}export type ${name} = ${t};\n`);
+}
+
+const VIEW_SUFFIX: Record<SchemaView, string> = { response: '', create: 'Create', update: 'Update', replace: 'Replace' };
+
+function viewType(ctx: TsContext, r: ResourceModel, view: SchemaView): string {
+  const key = `${r.name}\u0000${view}`;
+  let name = ctx.resourceTypes.get(key);
+  if (name === undefined) {
+    name = ctx.names.allocate(`${r.name}${VIEW_SUFFIX[view]}`);
+    ctx.resourceTypes.set(key, name);
+    const s = getResourceSchema(ctx.model, r, view, { annotations: true });
+    declare(ctx, name, s, view === 'response' ? r.description : `The body of a ${view} request for ${r.name}.`);
+  }
+  return name;
+}
+
+function shapeType(ctx: TsContext, shape: ShapeModel, view: SchemaView, name: string): string {
+  const r = getResource(ctx.model, shape.resource);
+  let t: string;
+  if (r) t = viewType(ctx, r, view);
+  else {
+    const s = getShapeSchema(ctx.model, { ...shape, list: false }, view, { annotations: true });
+    t = ctx.names.allocate(name);
+    declare(ctx, t, s);
+  }
+  return shape.list ? `${t}[]` : t;
+}
+
+interface MethodPlan {
+  route: OperationRoute;
+  name: string;
+  pathArgs: { name: string; type: string; fromVersion: boolean }[];
+  bodyType?: string;
+  bodyOptional: boolean;
+  queryType?: string;
+  resultType: string;
+  hasResult: boolean;
+  errorCodes: string[];
+  errorType: string;
+  idempotent: 'auto' | 'optional' | 'none';
+  pageItem?: string;
+}
+
+function versionPathParams(model: ServiceModel): Set<string> {
+  const p = model.versioning?.placement;
+  return new Set(p?.kind === 'path' ? Array.from(p.template.matchAll(/\{([^{}]*)\}/g), (m) => m[1] ?? '') : []);
+}
+
+function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllocator): MethodPlan {
+  const o = route.operation;
+  const r = route.resource;
+  const base = pascal(o.id);
+  const fromVersion = versionPathParams(ctx.model);
+  const pathArgs = route.pathParams.map((p) => {
+    if (fromVersion.has(p)) return { name: p, type: 'string', fromVersion: true };
+    let type = 'string';
+    if (o.action !== 'custom' && r?.identifier !== undefined) {
+      const f = getField(r, r.identifier);
+      if (f) type = schemaToTs(getFieldSchema(ctx.model, { ...f, nullable: false }, r, {}));
+    } else {
+      const f = o.request?.fields?.find((x) => x.name === p);
+      if (f) type = schemaToTs(getFieldSchema(ctx.model, { ...f, nullable: false }, undefined, {}));
+    }
+    return { name: p, type: type === 'number' ? 'number' : type === 'string' ? 'string' : 'string | number', fromVersion: false };
+  });
+  let bodyType: string | undefined;
+  let bodyOptional = false;
+  if (route.hasBody) {
+    if (o.action === 'custom' && o.request) bodyType = shapeType(ctx, o.request, 'create', `${base}Request`);
+    else if (o.request && o.action !== 'transition') bodyType = shapeType(ctx, o.request, o.action === 'update' ? 'update' : o.action === 'replace' ? 'replace' : 'create', `${base}Request`);
+    else if ((o.action === 'create' || o.action === 'update' || o.action === 'replace') && r) bodyType = viewType(ctx, r, o.action);
+    else if (o.action === 'transition' && r) {
+      const s = getTransitionSchema(ctx.model, r, route.transition?.requires ?? [], { annotations: true });
+      bodyType = ctx.names.allocate(`${base}Body`);
+      declare(ctx, bodyType, s, `The body of ${o.id}${route.transition ? ` (transition ${route.transition.name})` : ''}.`);
+      bodyOptional = !Array.isArray(s.required) || (s.required as unknown[]).length === 0;
+    }
+  }
+  let queryType: string | undefined;
+  const query = route.query.filter((q) => q.kind !== 'version');
+  if (query.length > 0) {
+    const props: Record<string, JsonSchema> = {};
+    for (const q of query) {
+      if (q.kind === 'limit') props[q.name] = { type: 'integer', description: 'Items per page.' };
+      else if (q.kind === 'cursor') props[q.name] = { type: 'string', description: `The \`${PAGE_FIELDS.next}\` of the previous page.` };
+      else if (q.kind === 'sort') props[q.name] = { enum: o.sort.flatMap((f) => [f, `-${f}`]), description: 'Sort by this field; `-` for descending.' };
+      else if (q.kind === 'filter') props[q.name] = q.field ? { ...getFieldSchema(ctx.model, { ...q.field, nullable: false }, r, {}), description: `Only items whose \`${q.name}\` equals this value.` } : {};
+    }
+    queryType = ctx.names.allocate(`${base}Query`);
+    declare(ctx, queryType, { type: 'object', properties: props, additionalProperties: false }, `The query of ${o.id}.`);
+  }
+  let resultType = 'void';
+  let hasResult = false;
+  let pageItem: string | undefined;
+  if (o.action === 'list') {
+    const item = getResource(ctx.model, o.response?.resource) ?? r;
+    pageItem = item ? viewType(ctx, item, 'response') : 'unknown';
+    resultType = `Page<${pageItem}>`;
+    hasResult = true;
+  } else if (o.response) {
+    resultType = shapeType(ctx, o.response, 'response', `${base}Response`);
+    hasResult = true;
+  } else if (o.action !== 'custom' && o.action !== 'delete' && r) {
+    resultType = viewType(ctx, r, 'response');
+    hasResult = true;
+  }
+  if (route.successStatus === 204) {
+    resultType = 'void';
+    hasResult = false;
+  }
+  const codes = new Set(getErrorCodes(ctx.model, route).map((c) => c.code));
+  for (const c of o.errors) codes.add(c);
+  const errorCodes = (ctx.model.errors?.codes ?? []).filter((c) => codes.has(c.name)).map((c) => c.name);
+  const errorType = ctx.names.allocate(`${base}ErrorCode`);
+  ctx.out.push(`${doc([`The error codes ${o.id} can answer with.`], '')}export type ${errorType} = ${errorCodes.length > 0 ? errorCodes.map(jsString).join(' | ') : 'never'};\n`);
+  const idempotent = route.conditions.includes('idempotency_conflict') ? (o.idempotent === true ? 'auto' : 'optional') : 'none';
+  let name = o.id;
+  if (RESERVED_METHODS.has(name)) name = `${name}Operation`;
+  name = methodNames.allocate(name);
+  const plan: MethodPlan = { route, name, pathArgs, bodyOptional, resultType, hasResult, errorCodes, errorType, idempotent };
+  if (bodyType !== undefined) plan.bodyType = bodyType;
+  if (queryType !== undefined) plan.queryType = queryType;
+  if (pageItem !== undefined) plan.pageItem = pageItem;
+  return plan;
+}
+
+function pathExpression(route: Route, args: { name: string; fromVersion: boolean }[]): string {
+  let out = '`';
+  let last = 0;
+  for (const m of route.path.matchAll(/\{([^{}]*)\}/g)) {
+    out += route.path.slice(last, m.index).replace(/[`$\\]/g, '\\$&');
+    const arg = args.find((a) => a.name === m[1]);
+    out += arg?.fromVersion ? '${encodeURIComponent(version)}' : `\${encodeURIComponent(String(${arg ? safeArg(arg.name) : 'undefined'}))}`;
+    last = (m.index ?? 0) + m[0].length;
+  }
+  out += `${route.path.slice(last).replace(/[`$\\]/g, '\\$&')}\``;
+  return out;
+}
+
+const JS_RESERVED = new Set(['body', 'query', 'options', 'version', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'await']);
+
+function safeArg(name: string): string {
+  return JS_RESERVED.has(name) ? `${name}Param` : name;
+}
+
+function credentialsType(s: SchemeModel): string {
+  switch (s.type) {
+    case 'api_key':
+      return 'string';
+    case 'basic':
+      return '{ username: string; password: string }';
+    case 'bearer':
+      return 'string | (() => string | Promise<string>)';
+    case 'oauth2_client_credentials':
+      return '{ clientId: string; clientSecret: string; scopes?: readonly string[] }';
+  }
+}
+
+function credentialsDoc(s: SchemeModel): string {
+  const d = s.description !== undefined ? `${s.description} ` : '';
+  switch (s.type) {
+    case 'api_key':
+      return `${d}Sent in the ${s.in === 'query' ? 'query parameter' : 'header'} \`${s.credentialName ?? 'not shown'}\`.`;
+    case 'basic':
+      return `${d}Sent as HTTP Basic authentication.`;
+    case 'bearer':
+      return `${d}Sent as \`Authorization: Bearer <token>\`; a function is called before each request.`;
+    case 'oauth2_client_credentials':
+      return `${d}Exchanged at \`${s.tokenPath ?? 'not shown'}\` (OAuth 2.0 client credentials) for a bearer token, which is reused until it expires.`;
+  }
+}
+
+/** Generates the client. */
+export function generateClient(model: ServiceModel): ClientExport {
+  const diagnostics: Diagnostic[] = [];
+  const ctx: TsContext = { model, out: [], names: new NameAllocator(BUILT_IN_TYPES), diagnostics, resourceTypes: new Map() };
+  const routes = getRoutes(model);
+  const opRoutes = routes.filter((r): r is OperationRoute => r.kind === 'operation');
+  const tokenRoutes = new Map(routes.filter((r): r is TokenRoute => r.kind === 'token').map((r) => [r.scheme.name, r]));
+  const name = model.purpose?.name ?? 'the service';
+
+  // resources first, in spec order
+  for (const r of model.resources) viewType(ctx, r, 'response');
+
+  const methodNames = new NameAllocator(['request']);
+  const plans = opRoutes.map((r) => planMethod(ctx, r, methodNames));
+
+  // errors
+  const errors = model.errors;
+  const codes = errors?.codes ?? [];
+  const lines: string[] = [];
+  lines.push(`${doc(['Every error code the service declares.'], '')}export type ErrorCode = ${codes.length > 0 ? codes.map((c) => jsString(c.name)).join(' | ') : 'string'};\n`);
+  if (errors?.body?.kind === 'problem') {
+    lines.push(`/** An error, as RFC 9457 problem details with the error code. */
+export interface ProblemDetails {
+  type?: string;
+  title: string;
+  status: number;
+  detail?: string;
+  instance?: string;
+  code: ErrorCode;
+  /** The invalid parts of the request. */
+  errors?: { pointer?: string; parameter?: string; in?: 'path' | 'query' | 'header'; message: string }[];
+  [key: string]: unknown;
+}
+
+/** The body of every error answer. */
+export type ErrorBody = ProblemDetails;
+`);
+  } else if (errors?.body?.kind === 'declared') {
+    const s = getShapeSchema(model, { fields: errors.body.fields, list: false }, 'response', { annotations: true });
+    lines.push(`/** The body of every error answer, in the shape the spec declares. */\nexport interface ErrorBody ${schemaToTs(s)}\n`);
+  } else {
+    lines.push(`/** The error body shape is not shown in the spec. */\nexport type ErrorBody = unknown;\n`);
+  }
+  const statusCodes = JSON.stringify(Object.fromEntries(codes.map((c) => [c.name, c.status])));
+
+  // versions
+  const v = model.versioning;
+  const versions = [...new Set([...(v?.current !== undefined ? [v.current] : []), ...(v?.supported ?? []).map((s) => s.version)])];
+  lines.push(`${doc(['The versions of the interface the service serves.'], '')}export type Version = ${versions.length > 0 ? versions.map(jsString).join(' | ') : 'string'};\n`);
+  lines.push(`${doc(['The version this client was generated for; it is sent with every request unless another is chosen.'], '')}export const CURRENT_VERSION: Version | undefined = ${v?.current !== undefined ? jsString(v.current) : 'undefined'};\n`);
+
+  // events
+  const kinds = model.events?.kinds ?? [];
+  const payloads: string[] = [];
+  for (const k of kinds) {
+    const t = k.payload ? shapeType(ctx, k.payload, 'response', `${pascal(k.name)}Payload`) : 'unknown';
+    payloads.push(`${doc([k.description], '  ')}  ${jsString(k.name)}: ${t};`);
+  }
+  lines.push(`${doc(['Every event kind the service sends.'], '')}export type EventKind = ${kinds.length > 0 ? kinds.map((k) => jsString(k.name)).join(' | ') : 'never'};\n`);
+  lines.push(`${doc(['The payload (`data`) of each event kind.'], '')}export interface EventPayloads {\n${payloads.join('\n')}${payloads.length > 0 ? '\n' : ''}}\n`);
+  lines.push(`/** An event as delivered: the envelope \`{ id, type, timestamp, version, data }\`. */
+export type WebhookEvent = { [K in EventKind]: { id: string; type: K; timestamp: string; version?: string; data: EventPayloads[K] } }[EventKind];
+`);
+
+  // authentication
+  const schemes = model.authentication?.schemes ?? [];
+  const credLines = schemes.map((s) => `${doc([credentialsDoc(s)], '  ')}  ${propName(s.name)}?: ${credentialsType(s)};`);
+  const schemeTable = JSON.stringify(
+    Object.fromEntries(
+      schemes.map((s) => [
+        s.name,
+        {
+          type: s.type,
+          ...(s.in !== undefined ? { in: s.in } : {}),
+          ...(s.credentialName !== undefined ? { name: s.credentialName } : {}),
+          ...(tokenRoutes.get(s.name) ? { tokenPath: tokenRoutes.get(s.name)!.path } : {}),
+        },
+      ]),
+    ),
+  );
+  for (const s of schemes) {
+    if (s.type === 'api_key' && s.credentialName === undefined) diagnostics.push(diagnose(model, 'export-skipped', { item: `scheme ${s.name}`, target: 'client', reason: 'it names no header or query parameter, so the client cannot send its key' }, s.pointer));
+    if (s.type === 'oauth2_client_credentials' && !tokenRoutes.get(s.name)) diagnostics.push(diagnose(model, 'export-skipped', { item: `scheme ${s.name}`, target: 'client', reason: 'it names no token endpoint, so the client cannot get tokens' }, s.pointer));
+  }
+
+  const placement = v?.placement;
+  const versionConfig = JSON.stringify(placement ? (placement.kind === 'path' ? { kind: 'path' } : { kind: placement.kind, name: placement.name }) : { kind: 'none' });
+
+  // the operation table, read at run time: auth, error codes by status, idempotency
+  const opTable = JSON.stringify(
+    Object.fromEntries(
+      plans.map((p) => {
+        const auth = p.route.operation.auth;
+        return [
+          p.name,
+          {
+            auth: auth === undefined ? null : auth.kind === 'none' ? [] : auth.schemes,
+            errors: p.errorCodes,
+          },
+        ];
+      }),
+    ),
+  );
+  const idempotencyHeader = model.endpoints?.idempotency?.header ?? 'Idempotency-Key';
+
+  // methods
+  const methods: string[] = [];
+  for (const p of plans) {
+    const o = p.route.operation;
+    const params: string[] = p.pathArgs.filter((a) => !a.fromVersion).map((a) => `${safeArg(a.name)}: ${a.type}`);
+    if (p.bodyType !== undefined) params.push(p.bodyOptional ? `body: ${p.bodyType} = {}` : `body: ${p.bodyType}`);
+    if (p.queryType !== undefined) params.push(`query: ${p.queryType} = {}`);
+    const optType = p.idempotent === 'none' ? 'RequestOptions' : 'IdempotentRequestOptions';
+    params.push(`options: ${optType} = {}`);
+    const comment = doc(
+      [
+        o.summary,
+        o.description,
+        `\`${p.route.method} ${p.route.path}\` → ${p.route.successStatus}.`,
+        p.idempotent === 'auto' ? `Sends \`${idempotencyHeader}\` (a new key unless \`options.idempotencyKey\` is given), so a retry is safe.` : p.idempotent === 'optional' ? `Pass \`options.idempotencyKey\` to make a retry safe.` : undefined,
+        o.deprecated ? '@deprecated' : undefined,
+        `@throws {ServiceError<${p.errorType}>} when the service answers with a declared error.`,
+      ],
+      '  ',
+    );
+    const call = [
+      jsString(p.name),
+      jsString(p.route.method),
+      `(${p.pathArgs.some((a) => a.fromVersion) ? 'version' : ''}) => ${pathExpression(p.route, p.pathArgs)}`,
+      `{ ${[p.bodyType !== undefined ? 'body' : '', p.queryType !== undefined ? 'query' : '', 'options', p.idempotent === 'auto' ? 'idempotent: true' : ''].filter(Boolean).join(', ')} }`,
+    ].join(', ');
+    const ret = p.hasResult ? `this.request<${p.resultType}>(${call})` : `this.request<undefined>(${call}).then(() => undefined)`;
+    methods.push(`${comment}  ${p.name}(${params.join(', ')}): Promise<${p.resultType}> {\n    return ${ret};\n  }\n`);
+    if (o.action === 'list' && p.pageItem !== undefined) {
+      const iter = methodNames.allocate(`${p.name}All`);
+      const iterParams = params.filter((x) => !x.startsWith('query:') && !x.startsWith('options:'));
+      const callArgs = p.pathArgs.filter((a) => !a.fromVersion).map((a) => safeArg(a.name));
+      methods.push(
+        `${doc([`Every item of ${o.id}, page after page (follows \`${PAGE_FIELDS.next}\` until it is null).`, `@throws {ServiceError<${p.errorType}>} when the service answers with a declared error.`], '  ')}` +
+          `  async *${iter}(${[...iterParams, `query: Omit<${p.queryType ?? 'Record<string, never>'}, ${jsString(LIST_PARAMS.cursor)}> = {}`, 'options: RequestOptions = {}'].join(', ')}): AsyncGenerator<${p.pageItem}, void, undefined> {\n` +
+          `    let cursor: string | undefined;\n` +
+          `    do {\n` +
+          `      const page: Page<${p.pageItem}> = await this.${p.name}(${[...callArgs, `{ ...query, ...(cursor !== undefined ? { ${LIST_PARAMS.cursor}: cursor } : {}) }`, 'options'].join(', ')});\n` +
+          `      yield* page.${PAGE_FIELDS.items};\n` +
+          `      cursor = page.${PAGE_FIELDS.next} ?? undefined;\n` +
+          `    } while (cursor !== undefined);\n` +
+          `  }\n`,
+      );
+    }
+  }
+
+  const header = `/* eslint-disable */
+// Generated by servicespec from ${model.file} (${name}). Do not edit: run \`servicespec client\` again.
+// A typed client for ${name}: fetch only, no dependencies; runs in Node.js 20+ and browsers.
+`;
+  const types = ctx.out.join('\n');
+  const runtime = `
+// ---- the client -----------------------------------------------------------------------------------------------
+
+/** A page of a list: pass \`${PAGE_FIELDS.next}\` back as \`${LIST_PARAMS.cursor}\` for the next one; null on the last page. */
+export interface Page<T> {
+  ${PAGE_FIELDS.items}: T[];
+  ${PAGE_FIELDS.next}: string | null;
+}
+
+/** Credentials, by the name of the scheme they belong to; each operation uses the first of its schemes given here. */
+export interface Credentials {
+${credLines.join('\n')}${credLines.length > 0 ? '\n' : ''}}
+
+export interface ClientOptions {
+  /** The service's address, such as \`https://api.example.com\` (the spec leaves it to deployment). */
+  baseUrl: string;
+  credentials?: Credentials;
+  /** The version to speak; the one this client was generated for by default. */
+  version?: Version;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /** The fetch to use (the global one by default). */
+  fetch?: typeof fetch;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  version?: Version;
+}
+
+export interface IdempotentRequestOptions extends RequestOptions {
+  /** Sent as \`${idempotencyHeader}\`: a retry with the same key gets the first answer instead of doing the work twice. */
+  idempotencyKey?: string;
+}
+
+const STATUS_OF_CODE: Readonly<Record<string, number>> = ${statusCodes};
+const SCHEMES: Readonly<Record<string, { type: string; in?: string; name?: string; tokenPath?: string }>> = ${schemeTable};
+const OPERATIONS: Readonly<Record<string, { auth: readonly string[] | null; errors: readonly string[] }>> = ${opTable};
+const VERSIONING: { kind: string; name?: string } = ${versionConfig};
+const IDEMPOTENCY_HEADER = ${jsString(idempotencyHeader)};
+
+function titleOf(body: unknown): string {
+  const title = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).title : undefined;
+  return typeof title === 'string' ? \`: \${title}\` : '';
+}
+
+/** A declared error answer: its code (typed per operation), HTTP status and body. */
+export class ServiceError<C extends string = ErrorCode> extends Error {
+  constructor(
+    readonly code: C,
+    readonly status: number,
+    readonly body: ErrorBody | undefined,
+    readonly headers: Headers,
+  ) {
+    super(\`\${code} (\${status})\${titleOf(body)}\`);
+    this.name = 'ServiceError';
+  }
+
+  /** Seconds to wait before retrying, from \`Retry-After\`, when the service sent it. */
+  get retryAfter(): number | undefined {
+    const value = this.headers.get('retry-after');
+    return value === null || !/^[0-9]+$/.test(value) ? undefined : Number(value);
+  }
+}
+
+/** Whether \`error\` is a declared error answer (with one of \`codes\`, when given). */
+export function isServiceError<C extends ErrorCode>(error: unknown, ...codes: C[]): error is ServiceError<C> {
+  return error instanceof ServiceError && (codes.length === 0 || (codes as string[]).includes(error.code));
+}
+
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
+function fromBase64(text: string) {
+  const binary = atob(text);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
+function utf8(text: string) {
+  return new TextEncoder().encode(text);
+}
+
+interface CallInit {
+  body?: unknown;
+  query?: object;
+  options: IdempotentRequestOptions;
+  idempotent?: boolean;
+}
+
+/** The client for ${name.replace(/[`$\\]/g, '')}: one method per operation. */
+export class ServiceClient {
+  readonly #baseUrl: string;
+  readonly #credentials: Credentials;
+  readonly #version: Version | undefined;
+  readonly #headers: Record<string, string>;
+  readonly #fetch: typeof fetch;
+  readonly #tokens = new Map<string, { token: string; expires: number }>();
+
+  constructor(options: ClientOptions) {
+    this.#baseUrl = options.baseUrl.replace(/\\/+$/, '');
+    this.#credentials = options.credentials ?? {};
+    this.#version = options.version ?? CURRENT_VERSION;
+    this.#headers = options.headers ?? {};
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+${methods.join('\n')}
+  async #token(scheme: string, credentials: { clientId: string; clientSecret: string; scopes?: readonly string[] }, signal: AbortSignal | undefined): Promise<string> {
+    const cached = this.#tokens.get(scheme);
+    if (cached && cached.expires > Date.now()) return cached.token;
+    const form = new URLSearchParams({ grant_type: 'client_credentials' });
+    if (credentials.scopes && credentials.scopes.length > 0) form.set('scope', credentials.scopes.join(' '));
+    const init: RequestInit = {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        authorization: \`Basic \${base64(utf8(\`\${encodeURIComponent(credentials.clientId)}:\${encodeURIComponent(credentials.clientSecret)}\`))}\`,
+      },
+      body: form.toString(),
+    };
+    if (signal) init.signal = signal;
+    const response = await this.#fetch(\`\${this.#baseUrl}\${SCHEMES[scheme]?.tokenPath ?? ''}\`, init);
+    const body = (await response.json().catch(() => undefined)) as { access_token?: unknown; expires_in?: unknown } | undefined;
+    if (!response.ok || typeof body?.access_token !== 'string') throw this.#error('', response, body);
+    const lifetime = typeof body.expires_in === 'number' ? body.expires_in : 60;
+    this.#tokens.set(scheme, { token: body.access_token, expires: Date.now() + Math.max(0, lifetime - 30) * 1000 });
+    return body.access_token;
+  }
+
+  async #authenticate(operation: string, headers: Headers, query: URLSearchParams, signal: AbortSignal | undefined): Promise<void> {
+    const schemes = OPERATIONS[operation]?.auth;
+    if (!schemes) return;
+    const given = this.#credentials as Record<string, unknown>;
+    for (const name of schemes) {
+      const credential = given[name];
+      const scheme = SCHEMES[name];
+      if (credential === undefined || !scheme) continue;
+      if (scheme.type === 'api_key' && typeof credential === 'string' && scheme.name !== undefined) {
+        if (scheme.in === 'query') query.set(scheme.name, credential);
+        else headers.set(scheme.name, credential);
+      } else if (scheme.type === 'basic') {
+        const c = credential as { username: string; password: string };
+        headers.set('authorization', \`Basic \${base64(utf8(\`\${c.username}:\${c.password}\`))}\`);
+      } else if (scheme.type === 'bearer') {
+        const token = typeof credential === 'function' ? await (credential as () => string | Promise<string>)() : String(credential);
+        headers.set('authorization', \`Bearer \${token}\`);
+      } else if (scheme.type === 'oauth2_client_credentials') {
+        headers.set('authorization', \`Bearer \${await this.#token(name, credential as { clientId: string; clientSecret: string; scopes?: readonly string[] }, signal)}\`);
+      } else continue;
+      return;
+    }
+  }
+
+  #error(operation: string, response: Response, body: unknown): ServiceError {
+    const declared = OPERATIONS[operation]?.errors ?? [];
+    let code = typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'string' ? (body as { code: string }).code : undefined;
+    if (code === undefined) {
+      const byStatus = declared.filter((c) => STATUS_OF_CODE[c] === response.status);
+      code = byStatus.length === 1 ? byStatus[0] : \`http_\${response.status}\`;
+    }
+    return new ServiceError(code as ErrorCode, response.status, body as ErrorBody | undefined, response.headers);
+  }
+
+  /** Sends one operation's request; the methods above are typed wrappers of it. */
+  protected async request<T>(operation: string, method: string, path: (version: string) => string, init: CallInit): Promise<T> {
+    const { options } = init;
+    const version = options.version ?? this.#version;
+    const headers = new Headers({ accept: 'application/json', ...this.#headers, ...options.headers });
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(init.query ?? {})) {
+      if (value === undefined || value === null) continue;
+      query.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+    }
+    if (version !== undefined) {
+      if (VERSIONING.kind === 'header' && VERSIONING.name) headers.set(VERSIONING.name, version);
+      else if (VERSIONING.kind === 'query' && VERSIONING.name) query.set(VERSIONING.name, version);
+      else if (VERSIONING.kind === 'media_type' && VERSIONING.name) headers.set('accept', \`application/json; \${VERSIONING.name}=\${version}\`);
+    }
+    const key = options.idempotencyKey ?? (init.idempotent ? crypto.randomUUID() : undefined);
+    if (key !== undefined) headers.set(IDEMPOTENCY_HEADER, key);
+    await this.#authenticate(operation, headers, query, options.signal);
+    const request: RequestInit = { method, headers };
+    if (init.body !== undefined) {
+      headers.set('content-type', 'application/json');
+      request.body = JSON.stringify(init.body);
+    }
+    if (options.signal) request.signal = options.signal;
+    const search = query.toString();
+    const response = await this.#fetch(\`\${this.#baseUrl}\${path(version ?? '')}\${search === '' ? '' : \`?\${search}\`}\`, request);
+    const text = await response.text();
+    const type = response.headers.get('content-type') ?? '';
+    let body: unknown = undefined;
+    if (text !== '') {
+      if (/json/i.test(type)) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text;
+        }
+      } else body = text;
+    }
+    if (!response.ok) throw this.#error(operation, response, body);
+    return body as T;
+  }
+}
+
+// ---- webhooks -------------------------------------------------------------------------------------------------
+
+/** A webhook that did not verify: missing headers, a stale timestamp, or no matching signature. */
+export class WebhookVerificationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookVerificationError';
+  }
+}
+
+/**
+ * Verifies a webhook signed per Standard Webhooks (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`)
+ * and returns the event. \`secret\` is the endpoint's secret (\`whsec_<base64>\`, or the base64 alone); during a
+ * secret rotation pass both. \`body\` must be the raw request body, exactly as received.
+ */
+export async function verifyWebhook(
+  secret: string | readonly string[],
+  headers: Headers | Record<string, string | readonly string[] | undefined>,
+  body: string,
+  options: { toleranceSeconds?: number; now?: Date } = {},
+): Promise<WebhookEvent> {
+  const get = (name: string): string | undefined => {
+    if (headers instanceof Headers) return headers.get(name) ?? undefined;
+    const entry = Object.entries(headers).find(([k]) => k.toLowerCase() === name);
+    const value = entry?.[1];
+    return Array.isArray(value) ? value[0] : (value as string | undefined);
+  };
+  const id = get('webhook-id');
+  const timestamp = get('webhook-timestamp');
+  const signatures = get('webhook-signature');
+  if (id === undefined || timestamp === undefined || signatures === undefined) throw new WebhookVerificationError('missing webhook-id, webhook-timestamp or webhook-signature');
+  if (!/^[0-9]+$/.test(timestamp)) throw new WebhookVerificationError('webhook-timestamp is not a number of seconds');
+  const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
+  const tolerance = options.toleranceSeconds ?? 300;
+  if (Math.abs(now - Number(timestamp)) > tolerance) throw new WebhookVerificationError('webhook-timestamp is outside the tolerance');
+  const signed = utf8(\`\${id}.\${timestamp}.\${body}\`);
+  const offered = signatures
+    .split(' ')
+    .map((s) => s.split(','))
+    .filter((p) => p[0] === 'v1' && p[1] !== undefined)
+    .map((p) => p[1] as string);
+  for (const s of typeof secret === 'string' ? [secret] : secret) {
+    const key = await crypto.subtle.importKey('raw', fromBase64(s.startsWith('whsec_') ? s.slice(6) : s), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const expected = base64(new Uint8Array(await crypto.subtle.sign('HMAC', key, signed)));
+    for (const o of offered) {
+      if (o.length !== expected.length) continue;
+      let diff = 0;
+      for (let i = 0; i < o.length; i++) diff |= o.charCodeAt(i) ^ expected.charCodeAt(i);
+      if (diff === 0) return JSON.parse(body) as WebhookEvent;
+    }
+  }
+  throw new WebhookVerificationError('no signature matches');
+}
+`;
+  const code = `${header}\n// ---- types ----------------------------------------------------------------------------------------------------\n\n${types}\n${lines.join('\n')}${runtime}`;
+  return { code, diagnostics };
+}

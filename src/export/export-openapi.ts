@@ -1,0 +1,979 @@
+import type { Diagnostic } from '../check/diagnostics-catalogue.js';
+import { getField, getResource } from '../model/model-builder.js';
+import { getErrorCodes, getRoutes, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
+import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
+import type { AuthRequirement, FieldModel, OperationModel, RateLimitModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
+import { joinPointer } from '../spec/spec-loader.js';
+import { PART_NAMES } from '../spec/spec-types.js';
+import {
+  annotateObjectSchema,
+  code,
+  diagnose,
+  list,
+  NameAllocator,
+  toOas30Schema,
+  walkFieldExtensions,
+  withRules,
+  type ExportResult,
+  type JsonObject,
+} from './export-shared.js';
+import { errorsToSpec, eventsToSpec, limitsToSpec, resourceToSpec, schemeToSpec, shapeToSpec, stateMachineToSpec, versioningToSpec } from './model-to-spec.js';
+
+// OpenAPI 3.1 (or 3.0) from the model, built from getRoutes(model): the routes the runtime registers are the
+// paths documented here, so what is served and what is exported cannot drift. What OpenAPI has no words for
+// goes into `x-servicespec-*` extensions (docs/extensions.md) and into a "servicespec rules" paragraph of the
+// descriptions; each such item is reported as an `export-extension` diagnostic, never dropped silently.
+
+export type OpenApiVersion = '3.1' | '3.0';
+
+export interface OpenApiExportOptions {
+  /** 3.1 (the default) or 3.0. */
+  openapi?: OpenApiVersion;
+}
+
+/** Written where the spec does not show a value OpenAPI requires (`info.title`, `info.version`). */
+export const NOT_SHOWN = 'not shown';
+
+/** The headers a rate-limited route answers with (draft-ietf-httpapi-ratelimit-headers) and 429's Retry-After. */
+export const RATE_LIMIT_HEADERS = { limit: 'RateLimit', policy: 'RateLimit-Policy', retryAfter: 'Retry-After' } as const;
+
+/** The Standard Webhooks signing headers. */
+export const WEBHOOK_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
+
+const REQUEST_VIEW: Partial<Record<OperationModel['action'], SchemaView>> = { create: 'create', update: 'update', replace: 'replace' };
+const VIEW_SUFFIX: Record<SchemaView, string> = { response: '', create: 'Create', update: 'Update', replace: 'Replace' };
+const METHOD_KEYS = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' } as const;
+
+const BY_TEXT: Record<string, string> = {
+  credential: 'per credential',
+  address: 'per client address',
+  operation: 'per operation',
+  global: 'for the whole service',
+};
+
+interface Context {
+  model: ServiceModel;
+  version: OpenApiVersion;
+  diagnostics: Diagnostic[];
+  names: NameAllocator;
+  schemas: Record<string, JsonObject>;
+  views: Map<string, string>;
+  parameters: Record<string, JsonObject>;
+  headers: Record<string, JsonObject>;
+  responses: Record<string, JsonObject>;
+  responseNames: Map<string, string>;
+  responseAllocator: NameAllocator;
+  errorBody?: { ref: string; mediaType: string };
+  operationIds: NameAllocator;
+}
+
+function schema(ctx: Context, s: unknown): JsonObject {
+  return (ctx.version === '3.0' ? toOas30Schema(s) : s) as JsonObject;
+}
+
+function ref(name: string, kind = 'schemas'): JsonObject {
+  return { $ref: `#/components/${kind}/${name}` };
+}
+
+function note(ctx: Context, item: string, extension: string, pointer?: string): void {
+  ctx.diagnostics.push(diagnose(ctx.model, 'export-extension', { item, target: `OpenAPI ${ctx.version}`, extension }, pointer));
+}
+
+function clean<T extends object>(value: T): T {
+  for (const k of Object.keys(value) as (keyof T)[]) if (value[k] === undefined) delete value[k];
+  return value;
+}
+
+// ---- schemas ------------------------------------------------------------------------------------------------
+
+/** The component holding one view of a resource, created when first asked for. */
+function viewRef(ctx: Context, r: ResourceModel, view: SchemaView): JsonObject {
+  const key = `${r.name}\u0000${view}`;
+  let name = ctx.views.get(key);
+  if (name === undefined) {
+    name = view === 'response' ? r.name : ctx.names.allocate(`${r.name}${VIEW_SUFFIX[view]}`);
+    ctx.views.set(key, name);
+    const s = getResourceSchema(ctx.model, r, view, { annotations: true }) as JsonObject;
+    annotateObjectSchema(s, r.fields);
+    if (view === 'response') {
+      const ext = resourceToSpec(r) as unknown as JsonObject;
+      delete ext.fields;
+      delete ext.description;
+      s['x-servicespec-resource'] = ext;
+    } else {
+      s['x-servicespec-view'] = { resource: r.name, view };
+    }
+    ctx.schemas[name] = schema(ctx, s);
+  }
+  return ref(name);
+}
+
+/** A declared shape: a reference to a resource view, or its fields written out. */
+function shapeSchema(ctx: Context, shape: ShapeModel, view: SchemaView): JsonObject {
+  const r = getResource(ctx.model, shape.resource);
+  let s: JsonObject;
+  if (r) s = viewRef(ctx, r, view);
+  else {
+    s = getShapeSchema(ctx.model, { ...shape, list: false }, view, { annotations: true }) as JsonObject;
+    if (shape.fields) annotateObjectSchema(s, shape.fields);
+    s = schema(ctx, s);
+  }
+  return shape.list ? { type: 'array', items: s } : s;
+}
+
+function fieldParamSchema(ctx: Context, f: FieldModel | undefined, r: ResourceModel | undefined): JsonObject {
+  if (!f) return {};
+  return schema(ctx, getFieldSchema(ctx.model, { ...f, nullable: false }, r, {}));
+}
+
+// ---- parameters and headers ---------------------------------------------------------------------------------
+
+function versionSchema(ctx: Context): JsonObject {
+  const v = ctx.model.versioning;
+  const versions = [...new Set([...(v?.current !== undefined ? [v.current] : []), ...(v?.supported ?? []).map((s) => s.version)])];
+  const s: JsonObject = { type: 'string' };
+  if (versions.length > 0) s.enum = versions;
+  return s;
+}
+
+function versionDescription(ctx: Context): string {
+  const v = ctx.model.versioning;
+  const parts = ['The version of the interface the request is written for.'];
+  if (v?.default === 'required') parts.push('Every request must name one.');
+  else if (v?.default === 'current') parts.push(`Without it, the current version${v.current !== undefined ? ` (${v.current})` : ''} is served.`);
+  else if (v?.default === 'oldest') parts.push('Without it, the oldest supported version is served.');
+  return parts.join(' ');
+}
+
+function versionHeaderParam(ctx: Context): JsonObject | undefined {
+  const p = ctx.model.versioning?.placement;
+  if (p?.kind !== 'header') return undefined;
+  if (!ctx.parameters.ServiceVersion) {
+    const s = versionSchema(ctx);
+    if (ctx.model.versioning?.default === 'current' && ctx.model.versioning.current !== undefined) s.default = ctx.model.versioning.current;
+    ctx.parameters.ServiceVersion = { name: p.name, in: 'header', required: ctx.model.versioning?.default === 'required', description: versionDescription(ctx), schema: s };
+  }
+  return ref('ServiceVersion', 'parameters');
+}
+
+function idempotencyParam(ctx: Context): JsonObject {
+  if (!ctx.parameters.IdempotencyKey) {
+    const i = ctx.model.endpoints?.idempotency;
+    const kept = i?.retention ? ` The key and the response are kept for ${i.retention.text}.` : '';
+    ctx.parameters.IdempotencyKey = {
+      name: i?.header ?? 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: `A unique key for this request: a retry with the same key and body gets the first response again instead of repeating the operation.${kept}`,
+      schema: { type: 'string', minLength: 1 },
+    };
+  }
+  return ref('IdempotencyKey', 'parameters');
+}
+
+function rateLimitHeaders(ctx: Context, retry: boolean): JsonObject {
+  if (!ctx.headers[RATE_LIMIT_HEADERS.limit]) {
+    ctx.headers[RATE_LIMIT_HEADERS.limit] = {
+      description: 'The quota left in the current window (draft-ietf-httpapi-ratelimit-headers), such as `"per_credential";r=42;t=30`.',
+      schema: { type: 'string' },
+    };
+    ctx.headers[RATE_LIMIT_HEADERS.policy] = {
+      description: 'The rate-limit policies that apply (draft-ietf-httpapi-ratelimit-headers), such as `"per_credential";q=100;w=60`.',
+      schema: { type: 'string' },
+    };
+  }
+  const out: JsonObject = {
+    [RATE_LIMIT_HEADERS.limit]: ref(RATE_LIMIT_HEADERS.limit, 'headers'),
+    [RATE_LIMIT_HEADERS.policy]: ref(RATE_LIMIT_HEADERS.policy, 'headers'),
+  };
+  if (retry) {
+    if (!ctx.headers[RATE_LIMIT_HEADERS.retryAfter]) {
+      ctx.headers[RATE_LIMIT_HEADERS.retryAfter] = { description: 'Seconds to wait before trying again (RFC 9110).', schema: { type: 'integer', minimum: 0 } };
+    }
+    out[RATE_LIMIT_HEADERS.retryAfter] = ref(RATE_LIMIT_HEADERS.retryAfter, 'headers');
+  }
+  return out;
+}
+
+function queryParam(ctx: Context, q: QueryParam, route: OperationRoute): JsonObject {
+  const o = route.operation;
+  const page = ctx.model.limits?.pageSize;
+  switch (q.kind) {
+    case 'limit': {
+      const s: JsonObject = { type: 'integer', minimum: 1 };
+      const parts = ['The number of items on a page.'];
+      if (page?.max !== undefined) {
+        if (page.overMax === 'clamp') parts.push(`A value above ${page.max} is treated as ${page.max}.`);
+        else s.maximum = page.max;
+      }
+      if (page?.default !== undefined) s.default = page.default;
+      return { name: q.name, in: 'query', required: false, description: parts.join(' '), schema: s };
+    }
+    case 'cursor':
+      return { name: q.name, in: 'query', required: false, description: `The \`${PAGE_FIELDS.next}\` of the previous page; leave it out for the first page.`, schema: { type: 'string' } };
+    case 'sort':
+      return {
+        name: q.name,
+        in: 'query',
+        required: false,
+        description: `The field to sort by; a leading \`-\` sorts descending.`,
+        schema: { type: 'string', enum: o.sort.flatMap((f) => [f, `-${f}`]) },
+      };
+    case 'filter':
+      return { name: q.name, in: 'query', required: false, description: `Only items whose \`${q.name}\` equals this value.`, schema: fieldParamSchema(ctx, q.field, route.resource) };
+    case 'version': {
+      const s = versionSchema(ctx);
+      if (ctx.model.versioning?.default === 'current' && ctx.model.versioning.current !== undefined) s.default = ctx.model.versioning.current;
+      return { name: q.name, in: 'query', required: ctx.model.versioning?.default === 'required', description: versionDescription(ctx), schema: s };
+    }
+  }
+}
+
+function versionPathParams(ctx: Context): Set<string> {
+  const p = ctx.model.versioning?.placement;
+  return new Set(p?.kind === 'path' ? Array.from(p.template.matchAll(/\{([^{}]*)\}/g), (m) => m[1] ?? '') : []);
+}
+
+function pathParams(ctx: Context, route: Route): JsonObject[] {
+  const fromVersion = versionPathParams(ctx);
+  const out: JsonObject[] = [];
+  for (const name of route.pathParams) {
+    if (fromVersion.has(name)) {
+      out.push({ name, in: 'path', required: true, description: versionDescription(ctx), schema: versionSchema(ctx) });
+      continue;
+    }
+    let s: JsonObject = { type: 'string' };
+    let description: string | undefined;
+    if (route.kind === 'operation') {
+      const o = route.operation;
+      if (o.action !== 'custom' && route.resource?.identifier !== undefined) {
+        s = fieldParamSchema(ctx, getField(route.resource, route.resource.identifier), route.resource);
+        description = `The ${route.resource.name}'s \`${route.resource.identifier}\`.`;
+      } else {
+        const f = o.request?.fields?.find((x) => x.name === name);
+        if (f) {
+          s = fieldParamSchema(ctx, f, undefined);
+          description = f.description;
+        }
+      }
+    }
+    out.push(clean({ name, in: 'path', required: true, description, schema: s }));
+  }
+  return out;
+}
+
+// ---- security -----------------------------------------------------------------------------------------------
+
+function securityScheme(ctx: Context, s: SchemeModel): JsonObject {
+  let out: JsonObject;
+  switch (s.type) {
+    case 'api_key':
+      out = { type: 'apiKey', in: s.in ?? 'header', name: s.credentialName ?? NOT_SHOWN };
+      break;
+    case 'basic':
+      out = { type: 'http', scheme: 'basic' };
+      break;
+    case 'bearer':
+      out = clean({ type: 'http', scheme: 'bearer', bearerFormat: s.token === 'jwt' ? 'JWT' : undefined });
+      break;
+    case 'oauth2_client_credentials':
+      out = {
+        type: 'oauth2',
+        flows: {
+          clientCredentials: {
+            tokenUrl: s.tokenPath ?? NOT_SHOWN,
+            scopes: Object.fromEntries((ctx.model.authentication?.scopes ?? []).map((x) => [x.name, x.description])),
+          },
+        },
+      };
+      break;
+  }
+  if (s.description !== undefined) out.description = s.description;
+  // What the scheme object cannot say: the scheme as written in a spec, less what is said above.
+  const native = new Set(['type', 'description', 'in', 'name', ...(s.type === 'oauth2_client_credentials' ? ['token_path'] : [])]);
+  const ext = Object.fromEntries(Object.entries(schemeToSpec(s) as unknown as JsonObject).filter(([k]) => !native.has(k)));
+  if (Object.keys(ext).length > 0) {
+    out['x-servicespec-scheme'] = ext;
+    note(ctx, `scheme ${s.name}: ${Object.keys(ext).join(', ')}`, 'x-servicespec-scheme', s.pointer);
+  }
+  return out;
+}
+
+function isOAuth(ctx: Context, scheme: string): boolean {
+  return ctx.model.authentication?.schemes.some((s) => s.name === scheme && s.type === 'oauth2_client_credentials') ?? false;
+}
+
+/** A requirement as OpenAPI security: alternatives, one per scheme, each with the scopes (3.0: OAuth2 only). */
+function security(ctx: Context, req: AuthRequirement, where: string, pointer: string | undefined, target: JsonObject): void {
+  if (req.kind === 'none') {
+    target.security = [];
+    return;
+  }
+  const known = req.schemes.filter((s) => ctx.model.authentication?.schemes.some((x) => x.name === s));
+  for (const s of req.schemes) {
+    if (!known.includes(s)) ctx.diagnostics.push(diagnose(ctx.model, 'export-skipped', { item: `scheme ${s} of ${where}`, target: `OpenAPI ${ctx.version}`, reason: 'it is not declared under authentication.schemes' }, pointer));
+  }
+  target.security = known.map((s) => ({ [s]: ctx.version === '3.1' || isOAuth(ctx, s) ? [...req.scopes] : [] }));
+  if (known.length === 0) {
+    // A credential is required, but no declared scheme can carry it: OpenAPI's `[]` would read as "none".
+    target['x-servicespec-requirement'] = { schemes: [...req.schemes], scopes: [...req.scopes] };
+    ctx.diagnostics.push(diagnose(ctx.model, 'export-skipped', { item: `the requirement of ${where}`, target: `OpenAPI ${ctx.version}`, reason: 'it names no declared scheme; it is kept in x-servicespec-requirement' }, pointer));
+  }
+  if (ctx.version === '3.0' && req.scopes.length > 0 && known.some((s) => !isOAuth(ctx, s))) {
+    target['x-servicespec-required-scopes'] = [...req.scopes];
+    note(ctx, `the scopes ${where} requires of non-OAuth2 schemes`, 'x-servicespec-required-scopes', pointer);
+  }
+}
+
+// ---- operations ---------------------------------------------------------------------------------------------
+
+function errorResponses(ctx: Context, route: Route, declared: readonly string[]): Record<string, JsonObject> {
+  const codes = new Set(getErrorCodes(ctx.model, route).map((c) => c.code));
+  for (const c of declared) codes.add(c);
+  const byStatus = new Map<number, { name: string; title?: string }[]>();
+  for (const c of ctx.model.errors?.codes ?? []) {
+    if (!codes.has(c.name)) continue;
+    const list = byStatus.get(c.status) ?? [];
+    list.push({ name: c.name, title: c.title });
+    byStatus.set(c.status, list);
+  }
+  const out: Record<string, JsonObject> = {};
+  for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
+    const list = byStatus.get(status)!;
+    const limited = status === 429 && route.conditions.includes('rate_limited');
+    // One component per distinct answer, named after its codes: operations share them by reference.
+    const key = `${status} ${list.map((c) => c.name).join(' ')}${limited ? ' limited' : ''}`;
+    let name = ctx.responseNames.get(key);
+    if (name === undefined) {
+      name = ctx.responseAllocator.allocate(list.map((c) => c.name).join('_or_'));
+      ctx.responseNames.set(key, name);
+      const r: JsonObject = { description: list.map((c) => (c.title !== undefined ? `\`${c.name}\`: ${c.title}` : `\`${c.name}\``)).join('; ') };
+      if (ctx.errorBody) r.content = { [ctx.errorBody.mediaType]: { schema: ref(ctx.errorBody.ref) } };
+      if (limited) r.headers = rateLimitHeaders(ctx, true);
+      r['x-servicespec-codes'] = list.map((c) => c.name);
+      ctx.responses[name] = r;
+    }
+    out[String(status)] = ref(name, 'responses');
+  }
+  return out;
+}
+
+function rateLimitRule(r: RateLimitModel, scope = ''): string {
+  return `Rate limit${r.name !== undefined ? ` ${code(r.name)}` : ''}: ${r.requests} requests per ${r.per.text}${r.by ? ` ${BY_TEXT[r.by]}` : ''}${scope}.`;
+}
+
+/** The policies that name this operation; the ones for every operation are stated once, in info.description. */
+function rateLimitRules(ctx: Context, o: OperationModel): string[] {
+  return (ctx.model.limits?.rate ?? []).filter((r) => r.operations?.includes(o.id)).map((r) => rateLimitRule(r));
+}
+
+function operationRules(ctx: Context, route: OperationRoute): string[] {
+  const o = route.operation;
+  const rules: string[] = [];
+  const t = route.transition;
+  if (o.action === 'transition' && t) {
+    let s = `Transition ${code(t.name)} of ${route.resource?.name ?? o.resource}: from ${list(t.from.map(code))} to ${code(t.to)}.`;
+    if (t.requires.length > 0) s += ` The request must set ${list(t.requires.map(code), 'and')}.`;
+    if (t.stamp !== undefined) s += ` Sets ${code(t.stamp)} to the time of the transition.`;
+    if (t.emits !== undefined) s += ` Emits ${code(t.emits)}.`;
+    rules.push(s);
+  }
+  const r = route.resource;
+  if (r?.owner !== undefined && o.action !== 'create') {
+    const override = r.ownerOverrideScopes.length > 0 ? ` Holders of ${list(r.ownerOverrideScopes.map(code))} act on every subject's.` : '';
+    rules.push(`Each ${r.name} belongs to the subject that created it (${code(r.owner)}); another subject's ${r.name} is answered as ${r.ownerAccess === 'forbidden' ? 'forbidden' : 'not found'}.${override}`);
+  }
+  if (o.action === 'list') {
+    const page = ctx.model.limits?.pageSize;
+    if (page?.default !== undefined || page?.max !== undefined) {
+      const parts: string[] = [];
+      if (page.default !== undefined) parts.push(`${page.default} items by default`);
+      if (page.max !== undefined) parts.push(`at most ${page.max}${page.overMax === 'clamp' ? ' (a larger limit is lowered to it)' : page.overMax === 'reject' ? ' (a larger limit is rejected)' : ''}`);
+      rules.push(`Pages hold ${parts.join(', ')}.`);
+    }
+  }
+  if (route.conditions.includes('idempotency_conflict')) {
+    const i = ctx.model.endpoints?.idempotency;
+    rules.push(`Idempotent with ${code(i?.header ?? 'Idempotency-Key')}${i?.retention ? `: keys are kept for ${i.retention.text}` : ''}.`);
+  }
+  rules.push(...rateLimitRules(ctx, o));
+  return rules;
+}
+
+function successResponse(ctx: Context, route: OperationRoute): JsonObject {
+  const o = route.operation;
+  const r = route.resource;
+  let body: JsonObject | undefined;
+  let description = 'Success.';
+  if (o.action === 'list') {
+    const item = getResource(ctx.model, o.response?.resource) ?? r;
+    body = {
+      type: 'object',
+      properties: {
+        [PAGE_FIELDS.items]: { type: 'array', items: item ? viewRef(ctx, item, 'response') : {} },
+        [PAGE_FIELDS.next]: schema(ctx, { type: ['string', 'null'], description: 'Pass as `cursor` to get the next page; null on the last page.' }),
+      },
+      required: [PAGE_FIELDS.items, PAGE_FIELDS.next],
+      additionalProperties: false,
+    };
+    description = `A page of ${r?.plural ?? r?.name ?? 'items'}.`;
+  } else if (o.response) {
+    body = shapeSchema(ctx, o.response, 'response');
+  } else if (o.action !== 'custom' && o.action !== 'delete' && r) {
+    body = viewRef(ctx, r, 'response');
+    description = o.action === 'create' ? `The created ${r.name}.` : `The ${r.name}.`;
+  } else if (o.action === 'delete') {
+    description = 'Deleted.';
+  }
+  const out: JsonObject = { description };
+  if (route.conditions.includes('rate_limited')) out.headers = rateLimitHeaders(ctx, false);
+  if (body && route.successStatus !== 204) out.content = { 'application/json': { schema: body } };
+  return out;
+}
+
+function requestBody(ctx: Context, route: OperationRoute): JsonObject | undefined {
+  if (!route.hasBody) return undefined;
+  const o = route.operation;
+  const r = route.resource;
+  let s: JsonObject | undefined;
+  let required = true;
+  const view = REQUEST_VIEW[o.action];
+  if (o.action === 'custom' && o.request) s = shapeSchema(ctx, o.request, 'create');
+  else if (o.request && o.action !== 'transition') s = shapeSchema(ctx, o.request, view ?? 'create');
+  else if (view && r) s = viewRef(ctx, r, view);
+  else if (o.action === 'transition' && r) {
+    const t = getTransitionSchema(ctx.model, r, route.transition?.requires ?? [], { annotations: true }) as JsonObject;
+    annotateObjectSchema(t, r.fields);
+    s = schema(ctx, t);
+    required = Array.isArray(t.required) && t.required.length > 0;
+  }
+  if (!s) return undefined;
+  return { required, content: { 'application/json': { schema: s } } };
+}
+
+/** A summary from the action, for an operation whose spec shows none ("Create an Order.", "Transition pay of an Order."). */
+export function derivedSummary(route: OperationRoute): string {
+  const o = route.operation;
+  const r = route.resource?.name ?? o.resource;
+  const a = (name: string) => `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;
+  if (r === undefined) return `The ${o.id} operation.`;
+  switch (o.action) {
+    case 'create':
+      return `Create ${a(r)}.`;
+    case 'read':
+      return `Read ${a(r)}.`;
+    case 'update':
+      return `Update ${a(r)}.`;
+    case 'replace':
+      return `Replace ${a(r)}.`;
+    case 'delete':
+      return `Delete ${a(r)}.`;
+    case 'list':
+      return `List ${route.resource?.plural ?? `${r} items`}.`;
+    case 'transition':
+      return `Transition ${o.transition ?? ''} of ${a(r)}.`.replace('  ', ' ');
+    case 'custom':
+      return `The ${o.id} operation.`;
+  }
+}
+
+function operationObject(ctx: Context, route: OperationRoute): JsonObject {
+  const o = route.operation;
+  const op: JsonObject = { operationId: o.id };
+  ctx.operationIds.reserve(o.id);
+  if (o.summary !== undefined) op.summary = o.summary;
+  else {
+    // OpenAPI tools expect a summary; without one in the spec it is said in words from what the spec does show.
+    op.summary = derivedSummary(route);
+    ctx.diagnostics.push(diagnose(ctx.model, 'export-not-shown', { item: `the summary of operation ${o.id}`, target: `OpenAPI ${ctx.version}`, consequence: `the summary says what the action is: "${String(op.summary)}"` }, o.pointer));
+  }
+  const rules = operationRules(ctx, route);
+  const description = withRules(o.description, rules);
+  if (description !== undefined) op.description = description;
+  if (route.resource) op.tags = [route.resource.name];
+  if (o.deprecated) op.deprecated = true;
+  const params: JsonObject[] = [...pathParams(ctx, route), ...route.query.map((q) => queryParam(ctx, q, route))];
+  const vh = versionHeaderParam(ctx);
+  if (vh) params.push(vh);
+  if (route.conditions.includes('idempotency_conflict')) params.push(idempotencyParam(ctx));
+  if (params.length > 0) op.parameters = params;
+  const body = requestBody(ctx, route);
+  if (body) op.requestBody = body;
+  op.responses = { [String(route.successStatus)]: successResponse(ctx, route), ...errorResponses(ctx, route, o.errors) };
+  if (o.authDeclared === 'operation' && o.auth) security(ctx, o.auth, `operation ${o.id}`, joinPointer(o.pointer, 'auth'), op);
+
+  const ext: JsonObject = { action: o.action };
+  if (o.resource !== undefined) ext.resource = o.resource;
+  if (o.transition !== undefined) ext.transition = o.transition;
+  if (o.handler !== undefined) ext.handler = o.handler;
+  if (o.filter.length > 0) ext.filter = [...o.filter];
+  if (o.sort.length > 0) ext.sort = [...o.sort];
+  if (o.idempotent !== undefined) ext.idempotent = o.idempotent;
+  if (o.errors.length > 0) ext.errors = [...o.errors];
+  if (o.summary === undefined) ext.derived = ['summary'];
+  // The declared shapes as written: the schemas above show them, but not always as declared (a non-custom action's
+  // own shapes, a request that travels without a body, a shape naming an undeclared resource).
+  if (o.request) ext.request = shapeToSpec(o.request);
+  if (o.response) ext.response = shapeToSpec(o.response);
+  op['x-servicespec-operation'] = ext;
+  // Rate limits, page sizes, idempotency and ownership are listed once, where the spec states them; a transition
+  // is stated by its state machine and carried out by this operation, so it is listed here.
+  if (o.action === 'transition' && route.transition) note(ctx, `operation ${o.id}: ${rules[0]!.replace(/\.$/, '')}`, 'x-servicespec-operation and its description', o.pointer);
+  return op;
+}
+
+function tokenOperation(ctx: Context, route: TokenRoute): JsonObject {
+  const s = route.scheme;
+  const lifetime = s.lifetime ? ` Tokens are valid for ${s.lifetime.text}.` : '';
+  return {
+    operationId: ctx.operationIds.allocate(`${s.name.replace(/[^A-Za-z0-9_]/g, '_')}Token`),
+    summary: `Exchange client credentials for an access token (scheme ${s.name}).`,
+    description: `The OAuth 2.0 client credentials grant (RFC 6749 §4.4): the client authenticates with HTTP Basic (client id and secret) and receives a bearer token.${lifetime}`,
+    security: [],
+    requestBody: {
+      required: true,
+      content: {
+        'application/x-www-form-urlencoded': {
+          schema: {
+            type: 'object',
+            properties: {
+              grant_type: { type: 'string', enum: ['client_credentials'] },
+              scope: { type: 'string', description: 'Space-separated scopes to request.' },
+            },
+            required: ['grant_type'],
+          },
+        },
+      },
+    },
+    responses: {
+      '200': {
+        description: 'The access token (RFC 6749 §5.1).',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              properties: {
+                access_token: { type: 'string' },
+                token_type: { type: 'string' },
+                expires_in: { type: 'integer' },
+                scope: { type: 'string' },
+              },
+              required: ['access_token', 'token_type'],
+            },
+          },
+        },
+      },
+      ...errorResponses(ctx, route, []),
+    },
+    'x-servicespec-route': 'token',
+  };
+}
+
+function streamOperation(ctx: Context, route: StreamRoute): JsonObject {
+  const kinds = (ctx.model.events?.kinds ?? []).map((k) => code(k.name));
+  const heartbeat = ctx.model.events?.stream?.heartbeat;
+  const params = pathParams(ctx, route);
+  // The resume and filter parameters the runtime's stream reads (src/runtime/events/events-stream.ts).
+  params.push(
+    { name: 'Last-Event-ID', in: 'header', required: false, description: 'Continue strictly after this position (the `id` of the last event received).', schema: { type: 'string', pattern: '^[0-9]+$' } },
+    { name: 'after', in: 'query', required: false, description: 'The same as `Last-Event-ID`, for clients that cannot set headers.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+    { name: 'kinds', in: 'query', required: false, description: 'Only these event kinds, comma-separated.', schema: { type: 'string' } },
+  );
+  const vh = versionHeaderParam(ctx);
+  if (vh) params.push(vh);
+  const op: JsonObject = {
+    operationId: ctx.operationIds.allocate('streamEvents'),
+    summary: 'Receive events as they happen (server-sent events).',
+    description:
+      `Each event is one server-sent event: \`event\` is its kind, \`id\` its position in the stream, \`data\` the JSON envelope \`{ id, type, timestamp, version, data }\`. ` +
+      'Reconnect with `Last-Event-ID` (or `after`) to continue strictly after the last event seen.' +
+      (kinds.length > 0 ? ` Kinds: ${kinds.join(', ')}.` : '') +
+      (heartbeat ? ` A comment line is sent every ${heartbeat.text} when no event is due.` : ''),
+    responses: {
+      '200': { description: 'The event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+      ...errorResponses(ctx, route, []),
+    },
+    'x-servicespec-route': 'stream',
+  };
+  if (params.length > 0) op.parameters = params;
+  return op;
+}
+
+// events (issue 5): the built-in webhook registration operations (src/runtime/events/events-webhooks.ts).
+function webhooksOperation(ctx: Context, route: WebhooksRoute): JsonObject {
+  const kinds = (ctx.model.events?.kinds ?? []).map((k) => k.name);
+  const secret = { type: 'string', pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$', description: 'The signing secret (Standard Webhooks): `whsec_` and base64 of 24 to 64 random bytes.' };
+  const endpoint: JsonObject = {
+    type: 'object',
+    properties: {
+      id: { type: 'string' },
+      url: { type: 'string', format: 'uri' },
+      kinds: { type: ['array', 'null'], items: { type: 'string', enum: kinds }, description: 'The kinds delivered; null for every kind.' },
+      description: { type: 'string' },
+      created_at: { type: 'string', format: 'date-time' },
+      disabled_at: { type: 'string', format: 'date-time' },
+      disabled_reason: { type: 'string' },
+    },
+    required: ['id', 'url', 'kinds', 'created_at'],
+  };
+  // (in the document's dialect: OpenAPI 3.0 has no type arrays)
+  const json = (body: JsonObject) => ({ 'application/json': { schema: schema(ctx, body) } });
+  const id = { name: 'id', in: 'path', required: true, description: 'The endpoint identifier.', schema: { type: 'string' } };
+  const params = pathParams(ctx, route).filter((p) => p.name !== 'id');
+  const vh = versionHeaderParam(ctx);
+  if (vh) params.push(vh);
+  if (route.pathParams.includes('id')) params.push(id);
+  const table: Record<WebhooksRoute['action'], { name: string; summary: string; body?: JsonObject; ok: JsonObject }> = {
+    add: {
+      name: 'addWebhookEndpoint',
+      summary: 'Register a webhook endpoint for some or all event kinds. The secret is shown in this answer only.',
+      body: {
+        type: 'object',
+        properties: { url: { type: 'string', format: 'uri', maxLength: 2048 }, kinds: { type: 'array', items: { type: 'string', enum: kinds }, minItems: 1, uniqueItems: true }, description: { type: 'string', maxLength: 200 }, secret },
+        required: ['url'],
+        additionalProperties: false,
+      },
+      ok: { description: 'The endpoint, with its secret.', content: json({ ...endpoint, properties: { ...(endpoint.properties as JsonObject), secret }, required: [...(endpoint.required as string[]), 'secret'] }) },
+    },
+    list: { name: 'listWebhookEndpoints', summary: 'The webhook endpoints this caller registered (never their secrets).', ok: { description: 'The endpoints.', content: json({ type: 'object', properties: { items: { type: 'array', items: endpoint } }, required: ['items'] }) } },
+    remove: { name: 'removeWebhookEndpoint', summary: 'Remove a webhook endpoint; nothing more is delivered to it.', ok: { description: 'Removed.' } },
+    rotate: {
+      name: 'rotateWebhookSecret',
+      summary: 'Replace the signing secret; deliveries carry signatures with both secrets until the previous one expires.',
+      body: { type: 'object', properties: { secret }, additionalProperties: false },
+      ok: { description: 'The new secret and when the previous one stops being used.', content: json({ type: 'object', properties: { id: { type: 'string' }, secret, previous_secret_expires_at: { type: 'string', format: 'date-time' } }, required: ['id', 'secret', 'previous_secret_expires_at'] }) },
+    },
+  };
+  const t = table[route.action];
+  const op: JsonObject = { operationId: ctx.operationIds.allocate(t.name), summary: t.summary };
+  if (route.auth) security(ctx, route.auth, `the webhook registration (${route.action})`, '/events/delivery/webhook', op);
+  if (params.length > 0) op.parameters = params;
+  if (t.body) op.requestBody = { required: route.action === 'add', content: json(t.body) };
+  op.responses = { [String(route.successStatus)]: t.ok, ...errorResponses(ctx, route, []) };
+  op['x-servicespec-route'] = 'webhooks';
+  return op;
+}
+
+// ---- events -------------------------------------------------------------------------------------------------
+
+function webhooks(ctx: Context): JsonObject {
+  const e = ctx.model.events;
+  const out: JsonObject = {};
+  if (!e) return out;
+  const signed = e.webhook?.signing === 'standard-webhooks';
+  for (const k of e.kinds) {
+    const data = k.payload ? shapeSchema(ctx, k.payload, 'response') : {};
+    const params = signed
+      ? WEBHOOK_HEADERS.map((h) => ({
+          name: h,
+          in: 'header',
+          required: true,
+          description:
+            h === 'webhook-id'
+              ? 'The message identifier; the same on every retry of this event (Standard Webhooks).'
+              : h === 'webhook-timestamp'
+                ? 'Seconds since the Unix epoch when the message was sent (Standard Webhooks).'
+                : 'Space-separated `v1,<base64 HMAC-SHA256>` signatures over `{webhook-id}.{webhook-timestamp}.{body}` (Standard Webhooks).',
+          schema: h === 'webhook-timestamp' ? { type: 'string', pattern: '^[0-9]+$' } : { type: 'string' },
+        }))
+      : [];
+    const post: JsonObject = {
+      operationId: ctx.operationIds.allocate(`${k.name.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}Event`),
+      summary: `Event ${k.name}`,
+      security: [],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              properties: {
+                id: { type: 'string', description: 'The event identifier; the same on every retry.' },
+                type: { type: 'string', enum: [k.name] },
+                timestamp: { type: 'string', format: 'date-time', description: 'When the event happened.' },
+                version: { type: 'string', description: 'The interface version the data is written in, where the spec has versions.' },
+                data,
+              },
+              required: ['id', 'type', 'timestamp', 'data'],
+            },
+          },
+        },
+      },
+      responses: { '200': { description: 'Any 2xx status acknowledges the delivery; anything else is retried.' } },
+    };
+    if (k.description !== undefined) post.description = k.description;
+    if (params.length > 0) post.parameters = params;
+    out[k.name] = { post };
+  }
+  return out;
+}
+
+// ---- document -----------------------------------------------------------------------------------------------
+
+function infoRules(ctx: Context): string[] {
+  const m = ctx.model;
+  const rules: string[] = [];
+  for (const sm of m.stateMachines) {
+    const states = sm.states.map((s) => (s.terminal ? `${code(s.name)} (terminal)` : code(s.name)));
+    rules.push(`${sm.resource} states: ${states.join(', ')}${sm.initial !== undefined ? `; a new ${sm.resource} starts in ${code(sm.initial)}` : ''}.`);
+  }
+  const l = m.limits;
+  if (l) {
+    for (const r of l.rate) if (!r.operations) rules.push(rateLimitRule(r, ', on every operation'));
+    if (l.bodySize) rules.push(`Request bodies are at most ${l.bodySize.text}.`);
+    if (l.headerSize) rules.push(`Request headers are at most ${l.headerSize.text}.`);
+    if (l.nestingDepth !== undefined) rules.push(`JSON bodies nest at most ${l.nestingDepth} levels deep.`);
+    if (l.timeout) rules.push(`Requests time out after ${l.timeout.text}.`);
+    if (l.concurrency !== undefined) rules.push(`At most ${l.concurrency} requests are handled at once.`);
+  }
+  const v = m.versioning;
+  if (v) {
+    const pl = v.placement;
+    const where =
+      pl === undefined
+        ? undefined
+        : pl.kind === 'header'
+          ? `the ${code(pl.name)} header`
+          : pl.kind === 'path'
+            ? `the path (${code(pl.template)})`
+            : pl.kind === 'query'
+              ? `the ${code(pl.name)} query parameter`
+              : `the ${code(pl.name)} media type parameter`;
+    if (v.current !== undefined) rules.push(`Current version: ${code(v.current)}${v.scheme ? ` (${v.scheme} versions)` : ''}${where ? `, named in ${where}` : ''}.`);
+    for (const s of v.supported) {
+      const dates = [s.deprecated !== undefined ? `deprecated ${s.deprecated}` : '', s.sunset !== undefined ? `sunset ${s.sunset}` : ''].filter(Boolean).join(', ');
+      const changes = s.changes.map((c) => c.description ?? c.kind).join(' ');
+      rules.push(`Also served: ${code(s.version)}${dates ? ` (${dates})` : ''}.${changes ? ` ${changes}` : ''}`);
+    }
+    for (const c of v.compatibility) rules.push(`Compatibility: ${c}`);
+  }
+  const ev = m.events;
+  if (ev?.webhook) {
+    const w = ev.webhook;
+    const parts = [w.signing ? `signed per Standard Webhooks` : '', w.retries ? `retried after ${w.retries.map((r) => r.text).join(', ')}` : '', w.timeout ? `each attempt times out after ${w.timeout.text}` : ''].filter(Boolean);
+    rules.push(`Webhooks${parts.length > 0 ? `: ${parts.join('; ')}` : ''}.`);
+  }
+  return rules;
+}
+
+/** The whole OpenAPI document. Never throws on a model that was built; problems come back as diagnostics. */
+export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions = {}): ExportResult {
+  const version = options.openapi ?? '3.1';
+  const ctx: Context = {
+    model,
+    version,
+    diagnostics: [],
+    names: new NameAllocator(model.resources.map((r) => r.name)),
+    schemas: {},
+    views: new Map(),
+    parameters: {},
+    headers: {},
+    responses: {},
+    responseNames: new Map(),
+    responseAllocator: new NameAllocator(),
+    operationIds: new NameAllocator((model.endpoints?.operations ?? []).map((o) => o.id)),
+  };
+
+  // info
+  const p = model.purpose;
+  const info: JsonObject = { title: p?.name ?? NOT_SHOWN };
+  if (p?.name === undefined) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: 'the service name', target: `OpenAPI ${version}`, consequence: 'info.title says "not shown"' }, model.present.purpose ? '/purpose' : undefined));
+  const purposeExt: JsonObject = {};
+  if (p?.summary !== undefined) {
+    if (version === '3.1') info.summary = p.summary;
+    else {
+      purposeExt.summary = p.summary;
+      note(ctx, 'purpose.summary (OpenAPI 3.0 has no info.summary)', 'info.x-servicespec-purpose', '/purpose/summary');
+    }
+  }
+  const rules = infoRules(ctx);
+  const description = withRules(p?.description, rules);
+  if (description !== undefined) info.description = description;
+  info.version = model.versioning?.current ?? NOT_SHOWN;
+  if (model.versioning?.current === undefined) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: 'the current version', target: `OpenAPI ${version}`, consequence: 'info.version says "not shown"' }, model.present.versioning ? '/versioning' : undefined));
+  if (p?.contact) info.contact = { ...p.contact };
+  if (p?.includes !== undefined || p?.excludes !== undefined) {
+    purposeExt.scope = clean({ includes: p.includes ? [...p.includes] : undefined, excludes: p.excludes ? [...p.excludes] : undefined });
+    note(ctx, 'purpose.scope', 'info.x-servicespec-purpose', '/purpose/scope');
+  }
+  if (p?.audience !== undefined) {
+    purposeExt.audience = [...p.audience];
+    note(ctx, 'purpose.audience', 'info.x-servicespec-purpose', '/purpose/audience');
+  }
+  if (Object.keys(purposeExt).length > 0) info['x-servicespec-purpose'] = purposeExt;
+
+  const doc: JsonObject = { openapi: version === '3.1' ? '3.1.0' : '3.0.3', info };
+  doc['x-servicespec-parts'] = PART_NAMES.filter((part) => model.present[part]);
+
+  // servers: the base address stays a placeholder; it is known only where the service is deployed.
+  const base = model.endpoints?.baseUrl ?? '{base_url}';
+  const vars = Array.from(base.matchAll(/\{([^{}]+)\}/g), (m) => m[1] ?? '');
+  // (No `description` on the variables: the OpenAPI 3.1 JSON Schema that validators use misspells it.)
+  const server: JsonObject = {
+    url: base,
+    description: `The address the service is deployed at: ${vars.length > 0 ? vars.map((v) => `{${v}}`).join(', ') : 'it'} is supplied at deployment, not by the spec.`,
+  };
+  if (vars.length > 0) server.variables = Object.fromEntries(vars.map((v) => [v, { default: `{${v}}` }]));
+  if (model.endpoints?.baseUrl === undefined) server['x-servicespec-not-shown'] = true;
+  doc.servers = [server];
+
+  // resources first, in spec order, so the components read like the spec
+  for (const r of model.resources) viewRef(ctx, r, 'response');
+  for (const r of model.resources) {
+    for (const [ext, shown] of [
+      ['owner', r.owner !== undefined],
+      ['plural', r.plural !== undefined],
+      ['owner_override_scopes', r.ownerOverrideScopes.length > 0],
+    ] as const) {
+      if (shown) note(ctx, `resource ${r.name}: ${ext}`, 'x-servicespec-resource', joinPointer(r.pointer, ext));
+    }
+    walkFieldExtensions(r.fields, r.name, (f, where, ext) => {
+      const keys = Object.keys(ext).filter((k) => k !== 'type' || (ext.type !== 'ref' && ext.type !== 'state'));
+      const what = ext.type === 'ref' ? `reference to ${String(ext.to)}` : ext.type === 'state' ? 'state field' : keys.join(', ');
+      note(ctx, `field ${where}: ${what}`, 'x-servicespec-field', f.pointer);
+    });
+  }
+
+  // error body
+  const errors = model.errors;
+  if (errors?.body?.kind === 'problem') {
+    const name = ctx.names.allocate('ProblemDetails');
+    const codes = errors.codes.map((c) => c.name);
+    ctx.schemas[name] = schema(ctx, {
+      type: 'object',
+      description: 'An error, as RFC 9457 problem details with the error code.',
+      properties: {
+        type: { type: 'string', format: 'uri-reference', description: 'A URI identifying the problem type.' },
+        title: { type: 'string', description: 'The error code\'s title.' },
+        status: { type: 'integer', description: 'The HTTP status.' },
+        detail: { type: 'string', description: 'What went wrong in this request.' },
+        instance: { type: 'string', description: 'The request path.' },
+        code: codes.length > 0 ? { type: 'string', enum: codes, description: 'The error code.' } : { type: 'string', description: 'The error code.' },
+        errors: {
+          type: 'array',
+          description: 'The invalid parts of the request.',
+          items: {
+            type: 'object',
+            properties: {
+              pointer: { type: 'string', description: 'A JSON pointer into the request body.' },
+              parameter: { type: 'string', description: 'The name of an invalid parameter.' },
+              in: { type: 'string', enum: ['path', 'query', 'header'] },
+              message: { type: 'string' },
+            },
+            required: ['message'],
+          },
+        },
+      },
+      required: ['title', 'status', 'code'],
+      'x-servicespec-error-body': 'problem',
+    });
+    ctx.errorBody = { ref: name, mediaType: 'application/problem+json' };
+  } else if (errors?.body?.kind === 'declared') {
+    const name = ctx.names.allocate('ErrorBody');
+    const s = getShapeSchema(model, { fields: errors.body.fields, list: false }, 'response', { annotations: true }) as JsonObject;
+    annotateObjectSchema(s, errors.body.fields);
+    s.description = 'An error, in the shape the spec declares.';
+    s['x-servicespec-error-body'] = 'declared';
+    ctx.schemas[name] = schema(ctx, s);
+    ctx.errorBody = { ref: name, mediaType: 'application/json' };
+  }
+
+  // security
+  const auth = model.authentication;
+  const components: JsonObject = {};
+  if (auth && auth.schemes.length > 0) components.securitySchemes = Object.fromEntries(auth.schemes.map((s) => [s.name, securityScheme(ctx, s)]));
+  if (auth?.default) security(ctx, auth.default, 'authentication.default', '/authentication/default', doc);
+  if (auth && auth.scopes.length > 0) {
+    doc['x-servicespec-scopes'] = Object.fromEntries(auth.scopes.map((s) => [s.name, s.description]));
+    if (!auth.schemes.some((s) => s.type === 'oauth2_client_credentials')) note(ctx, 'authentication.scopes (no OAuth2 scheme lists them)', 'x-servicespec-scopes', '/authentication/scopes');
+  }
+
+  // paths, from the routes the runtime serves
+  const paths: Record<string, JsonObject> = {};
+  const routes = getRoutes(model);
+  const usedTags = new Set<string>();
+  const answered = new Map<string, string>();
+  for (const route of routes) {
+    // Two routes answering the same requests (a spec error the checker reports) cannot both be documented.
+    const shape = `${route.method} ${route.path.replace(/\{[^{}]*\}/g, '{}')}`;
+    const first = answered.get(shape);
+    if (first !== undefined) {
+      const what = route.kind === 'operation' ? `operation ${route.operation.id}` : `the built-in ${route.kind} route`;
+      ctx.diagnostics.push(diagnose(model, 'export-skipped', { item: `${what} (${route.method} ${route.path})`, target: `OpenAPI ${version}`, reason: `${first} already answers the same requests` }, route.kind === 'operation' ? route.operation.pointer : undefined));
+      continue;
+    }
+    answered.set(shape, route.kind === 'operation' ? `operation ${route.operation.id}` : `the built-in ${route.kind} route`);
+    let op: JsonObject;
+    if (route.kind === 'operation') {
+      op = operationObject(ctx, route);
+      if (route.resource) usedTags.add(route.resource.name);
+    } else if (route.kind === 'token') op = tokenOperation(ctx, route);
+    else if (route.kind === 'webhooks') op = webhooksOperation(ctx, route);
+    else op = streamOperation(ctx, route);
+    (paths[route.path] ??= {})[METHOD_KEYS[route.method]] = op;
+  }
+  doc.paths = paths;
+  if (model.endpoints?.idempotency) {
+    const i = model.endpoints.idempotency;
+    doc['x-servicespec-idempotency'] = clean({ header: i.header, retention: i.retention?.text });
+    note(ctx, 'endpoints.idempotency', 'x-servicespec-idempotency and the operations that accept the key', '/endpoints/idempotency');
+  }
+  const tags = model.resources.filter((r) => usedTags.has(r.name)).map((r) => clean({ name: r.name, description: r.description }));
+  if (tags.length > 0) doc.tags = tags;
+
+  // events
+  if (model.events) {
+    if (version === '3.1') {
+      const w = webhooks(ctx);
+      if (Object.keys(w).length > 0) doc.webhooks = w;
+    } else if (model.events.kinds.length > 0) {
+      note(ctx, 'the event kinds as webhooks (OpenAPI 3.0 has no webhooks)', 'x-servicespec-events', '/events/kinds');
+    }
+    doc['x-servicespec-events'] = eventsToSpec(model);
+    for (const k of model.events.kinds) {
+      if (k.triggers.some((t) => t.action !== 'transition')) note(ctx, `event ${k.name}: what emits it`, 'x-servicespec-events', k.pointer);
+    }
+    if (model.events.webhook) note(ctx, 'events.delivery.webhook (signing, retries, time-out)', 'x-servicespec-events', '/events/delivery/webhook');
+    if (model.events.stream) note(ctx, 'events.delivery.stream', 'x-servicespec-events and the stream operation', '/events/delivery/stream');
+  }
+
+  // the parts OpenAPI has no words for
+  if (model.present.states) {
+    doc['x-servicespec-states'] = Object.fromEntries(model.stateMachines.map((m) => [m.resource, stateMachineToSpec(m)]));
+    for (const m of model.stateMachines) note(ctx, `the ${m.resource} state machine`, 'x-servicespec-states, info.description and the transition operations', m.pointer);
+  }
+  if (errors) {
+    doc['x-servicespec-errors'] = errorsToSpec(model);
+    for (const c of errors.codes) if (c.when.length > 0) note(ctx, `error code ${c.name}: the conditions that produce it (${c.when.join(', ')})`, 'x-servicespec-errors', joinPointer(c.pointer, 'when'));
+  }
+  if (model.limits) {
+    doc['x-servicespec-limits'] = limitsToSpec(model);
+    const l = model.limits;
+    for (const r of l.rate) note(ctx, `rate limit ${r.name ?? r.pointer}`, `x-servicespec-limits and ${r.operations ? 'the descriptions of the operations it names' : 'info.description'}`, r.pointer);
+    const items: [string, unknown][] = [
+      ['body_size', l.bodySize],
+      ['header_size', l.headerSize],
+      ['nesting_depth', l.nestingDepth],
+      ['timeout', l.timeout],
+      ['concurrency', l.concurrency],
+    ];
+    for (const [k, v] of items) if (v !== undefined) note(ctx, `limits.${k}`, 'x-servicespec-limits and info.description', `/limits/${k}`);
+    if (l.pageSize) note(ctx, 'limits.page_size', 'x-servicespec-limits and the limit parameters', '/limits/page_size');
+  }
+  if (model.versioning) {
+    doc['x-servicespec-versioning'] = versioningToSpec(model);
+    note(ctx, 'the versioning rules (supported versions, changes, deprecation, compatibility)', 'x-servicespec-versioning and info.description', '/versioning');
+    if (model.versioning.placement?.kind === 'media_type') {
+      note(ctx, 'the version placement in the media type', 'x-servicespec-versioning', '/versioning/placement');
+    }
+  }
+
+  if (Object.keys(ctx.parameters).length > 0) components.parameters = ctx.parameters;
+  if (Object.keys(ctx.headers).length > 0) components.headers = ctx.headers;
+  if (Object.keys(ctx.responses).length > 0) components.responses = ctx.responses;
+  components.schemas = ctx.schemas;
+  doc.components = components;
+  return { document: doc, diagnostics: ctx.diagnostics };
+}
+
+export type { JsonSchema };

@@ -1,0 +1,253 @@
+import { stringify as stringifyYaml } from 'yaml';
+import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../check/diagnostics-catalogue.js';
+import type { JsonSchema } from '../model/model-schemas.js';
+import type { FieldModel, ServiceModel } from '../model/model-types.js';
+
+// What the exporters share: the result type, the x-servicespec-field annotation of schemas, the OpenAPI 3.0
+// schema dialect, component naming, the "servicespec rules" paragraph of descriptions, serialisation.
+
+export type JsonObject = Record<string, unknown>;
+
+export interface ExportResult<T = JsonObject> {
+  document: T;
+  /** One `export-extension` (info) per item written to an extension, and anything left out. */
+  diagnostics: Diagnostic[];
+}
+
+export type DocumentFormat = 'yaml' | 'json';
+
+/** YAML without anchors (a repeated object is written out again) or pretty JSON; always ends with a newline. */
+export function serializeDocument(document: unknown, format: DocumentFormat): string {
+  if (format === 'json') return `${JSON.stringify(document, null, 2)}\n`;
+  return stringifyYaml(document, { aliasDuplicateObjects: false, lineWidth: 0 });
+}
+
+export function diagnose(model: ServiceModel, code: DiagnosticCode, params: Record<string, string | number>, pointer?: string): Diagnostic {
+  return createDiagnostic(code, params, pointer === undefined ? { file: model.file } : { file: model.file, pointer });
+}
+
+/** Unique names (component keys, operation ids): the first asker gets the plain name, later ones a number. */
+export class NameAllocator {
+  private readonly taken = new Set<string>();
+  constructor(reserved: Iterable<string> = []) {
+    for (const n of reserved) this.taken.add(n);
+  }
+  reserve(name: string): void {
+    this.taken.add(name);
+  }
+  has(name: string): boolean {
+    return this.taken.has(name);
+  }
+  allocate(name: string): string {
+    let candidate = name;
+    for (let i = 2; this.taken.has(candidate); i++) candidate = `${name}${i}`;
+    this.taken.add(candidate);
+    return candidate;
+  }
+}
+
+// ---- x-servicespec-field ------------------------------------------------------------------------------------
+
+/** The FieldSpec keys a JSON Schema states by itself. */
+const NATIVE_FIELD_KEYS = new Set([
+  'type',
+  'description',
+  'optional',
+  'nullable',
+  'readOnly',
+  'default',
+  'example',
+  'values',
+  'items',
+  'fields',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+]);
+
+/** Model keys that are bookkeeping or shown by the schema's structure (`items`, `fields`). */
+const SKIP_FIELD_KEYS = new Set([...NATIVE_FIELD_KEYS, 'name', 'pointer', 'hasDefault', 'hasExample']);
+const extensions = new WeakMap<FieldModel, JsonObject | null>();
+
+/**
+ * The field attributes a JSON Schema cannot state: the servicespec type where the schema is ambiguous (`ref`,
+ * `state`), `to`, `unique`, `writeOnce`, `generated`, and any attribute the model gains later (as fieldToSpec
+ * writes it: false flags left out). Computed once per field.
+ */
+export function getFieldExtension(f: FieldModel): JsonObject | undefined {
+  const known = extensions.get(f);
+  if (known !== undefined) return known ?? undefined;
+  const ext: JsonObject = {};
+  if (f.type === 'ref' || f.type === 'state') ext.type = f.type;
+  for (const [k, v] of Object.entries(f)) {
+    if (SKIP_FIELD_KEYS.has(k) || v === undefined || v === false) continue;
+    ext[k] = v;
+  }
+  const out = Object.keys(ext).length > 0 ? ext : null;
+  extensions.set(f, out);
+  return out ?? undefined;
+}
+
+function unwrapNullable(s: JsonObject): JsonObject {
+  const any = s.anyOf;
+  if (Array.isArray(any) && any.length === 2 && (any[1] as JsonObject).type === 'null') return any[0] as JsonObject;
+  return s;
+}
+
+/** Adds `x-servicespec-field` to a field's schema and to the schemas of its nested fields and items. */
+export function annotateFieldSchema(schema: JsonObject, f: FieldModel): void {
+  const ext = getFieldExtension(f);
+  if (ext) schema['x-servicespec-field'] = ext;
+  const inner = unwrapNullable(schema);
+  if (f.items && inner.items && typeof inner.items === 'object') annotateFieldSchema(inner.items as JsonObject, f.items);
+  if (f.fields) annotateObjectSchema(inner, f.fields);
+}
+
+/** Adds `x-servicespec-field` to the properties of an object schema built from these fields. */
+export function annotateObjectSchema(schema: JsonObject, fields: readonly FieldModel[]): void {
+  const props = schema.properties as Record<string, JsonObject> | undefined;
+  if (!props) return;
+  for (const f of fields) {
+    const p = props[f.name];
+    if (p) annotateFieldSchema(p, f);
+  }
+}
+
+/** Every `x-servicespec-field` annotation made for a field: for the export diagnostics. */
+export function walkFieldExtensions(fields: readonly FieldModel[], prefix: string, visit: (f: FieldModel, where: string, ext: JsonObject) => void): void {
+  for (const f of fields) {
+    const where = `${prefix}.${f.name}`;
+    const ext = getFieldExtension(f);
+    if (ext) visit(f, where, ext);
+    if (f.items) walkFieldExtensions([f.items], where, visit);
+    if (f.fields) walkFieldExtensions(f.fields, where, visit);
+  }
+}
+
+// ---- OpenAPI 3.0 schema dialect ------------------------------------------------------------------------------
+
+function jsonType(values: unknown[]): string | undefined {
+  const kinds = new Set(values.filter((v) => v !== null).map((v) => (typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v)));
+  if (kinds.size === 1) return [...kinds][0];
+  if (kinds.size === 2 && kinds.has('integer') && kinds.has('number')) return 'number';
+  return undefined;
+}
+
+/**
+ * A 2020-12 schema (as model-schemas builds them) in the OpenAPI 3.0 dialect: `nullable` for null types,
+ * boolean `exclusiveMinimum`/`exclusiveMaximum`, `example` for `examples`, `enum` for `const`.
+ */
+export function toOas30Schema(input: unknown): unknown {
+  if (Array.isArray(input)) return input.map(toOas30Schema);
+  if (!input || typeof input !== 'object') return input;
+  const s = input as JsonObject;
+  if ('$ref' in s) return { ...s };
+  const any = s.anyOf;
+  if (Array.isArray(any) && any.length === 2 && (any[1] as JsonObject).type === 'null' && Object.keys(s).every((k) => k === 'anyOf' || k.startsWith('x-') || k === 'description' || k === 'readOnly' || k === 'default' || k === 'examples')) {
+    const { anyOf: _anyOf, ...rest } = s;
+    const inner = toOas30Schema(any[0]) as JsonObject;
+    const merged = '$ref' in inner ? { allOf: [inner] } : { ...inner };
+    return { ...merged, ...(toOas30Schema(rest) as JsonObject), nullable: true };
+  }
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(s)) {
+    switch (k) {
+      case 'properties':
+      case 'patternProperties':
+        out[k] = Object.fromEntries(Object.entries(v as JsonObject).map(([n, p]) => [n, toOas30Schema(p)]));
+        break;
+      case 'items':
+      case 'additionalProperties':
+      case 'not':
+        out[k] = typeof v === 'object' ? toOas30Schema(v) : v;
+        break;
+      case 'allOf':
+      case 'anyOf':
+      case 'oneOf':
+        out[k] = (v as unknown[]).map(toOas30Schema);
+        break;
+      case 'type':
+        if (Array.isArray(v)) {
+          const types = v.filter((t) => t !== 'null');
+          if (types.length === 1) out.type = types[0];
+          else if (types.length > 1) out.anyOf = types.map((t) => ({ type: t }));
+          if (types.length < v.length) out.nullable = true;
+        } else out.type = v;
+        break;
+      case 'examples':
+        if (Array.isArray(v) && v.length > 0) out.example = v[0];
+        break;
+      case 'const':
+        out.enum = [v];
+        break;
+      case 'exclusiveMinimum':
+      case 'exclusiveMaximum':
+        break;
+      default:
+        out[k] = v;
+    }
+  }
+  for (const [ex, plain] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    const v = s[ex];
+    if (typeof v !== 'number') continue;
+    const current = out[plain];
+    const stricter = typeof current !== 'number' || (plain === 'minimum' ? v >= current : v <= current);
+    if (stricter) {
+      out[plain] = v;
+      out[ex] = true;
+    }
+  }
+  if (Array.isArray(out.enum)) {
+    if ((out.enum as unknown[]).includes(null)) out.nullable = true;
+    if (out.type === undefined) {
+      const t = jsonType(out.enum as unknown[]);
+      if (t !== undefined) out.type = t;
+    }
+  }
+  return out;
+}
+
+// ---- the "servicespec rules" paragraph ----------------------------------------------------------------------
+
+/** Heads the paragraph the exporters add to descriptions; the importer cuts a description there. */
+export const RULES_HEADING = '**servicespec rules** (also in the `x-servicespec-*` extensions):';
+
+export function withRules(own: string | undefined, rules: readonly string[]): string | undefined {
+  const parts: string[] = [];
+  if (own !== undefined && own !== '') parts.push(own);
+  if (rules.length > 0) parts.push([RULES_HEADING, ...rules.map((r) => `- ${r}`)].join('\n'));
+  return parts.length > 0 ? parts.join('\n\n') : undefined;
+}
+
+/** The author's own text of a description written by `withRules`. */
+export function withoutRules(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const at = text.indexOf(RULES_HEADING);
+  if (at < 0) return text;
+  const own = text.slice(0, at).replace(/\s+$/, '');
+  return own === '' ? undefined : own;
+}
+
+export function code(text: string): string {
+  return `\`${text}\``;
+}
+
+export function list(items: readonly string[], conj = 'or'): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} ${conj} ${items[items.length - 1]}`;
+}
+
+export function isJsonSchema(v: unknown): v is JsonSchema {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,349 @@
+import type {
+  AuthRequirement,
+  EventKindModel,
+  FieldModel,
+  OperationModel,
+  RateLimitModel,
+  ResourceModel,
+  SchemeModel,
+  ServiceModel,
+  ShapeModel,
+  Size,
+  StateMachineModel,
+  SupportedVersionModel,
+  VersionChangeModel,
+  VersionPlacementModel,
+} from '../model/model-types.js';
+import type {
+  AuthenticationSpec,
+  ErrorsSpec,
+  EventKindSpec,
+  EventsSpec,
+  FieldSpec,
+  LimitsSpec,
+  OperationAuthSpec,
+  OperationSpec,
+  RateLimitSpec,
+  ResourceSpec,
+  SchemeSpec,
+  ShapeSpec,
+  SpecDocument,
+  StateMachineSpec,
+  SupportedVersionSpec,
+  VersionChangeSpec,
+  VersionPlacement,
+  VersioningSpec,
+} from '../spec/spec-types.js';
+
+// The model written back in the spec format. The exporters put the parts OpenAPI has no words for into
+// `x-servicespec-*` extensions in exactly this form, and the importer reads them back with the same loader
+// as a spec file, so the extensions are documented once: "the part, as in a spec" (docs/extensions.md).
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+function clean<T extends object>(value: T): T {
+  for (const k of Object.keys(value) as (keyof T)[]) if (value[k] === undefined) delete value[k];
+  return value;
+}
+
+/** Model keys that are bookkeeping, not part of what the spec says. */
+const FIELD_BOOKKEEPING = new Set(['name', 'pointer', 'hasDefault', 'hasExample', 'default', 'example', 'items', 'fields', 'values']);
+const FIELD_FLAGS = new Set(['optional', 'nullable', 'readOnly', 'writeOnce', 'unique']);
+
+/** One field as written in a spec. Keys the model gains later are carried over as they are. */
+export function fieldToSpec(f: FieldModel): FieldSpec {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(f)) {
+    if (FIELD_BOOKKEEPING.has(k) || v === undefined) continue;
+    if (FIELD_FLAGS.has(k) && v === false) continue;
+    out[k] = v;
+  }
+  if (f.values !== undefined) out.values = [...f.values];
+  if (f.hasDefault) out.default = f.default;
+  if (f.hasExample) out.example = f.example;
+  if (f.items) out.items = fieldToSpec(f.items);
+  if (f.fields) out.fields = fieldsToSpec(f.fields);
+  return out as unknown as FieldSpec;
+}
+
+export function fieldsToSpec(fields: readonly FieldModel[]): Record<string, FieldSpec> {
+  const out: Record<string, FieldSpec> = {};
+  for (const f of fields) out[f.name] = fieldToSpec(f);
+  return out;
+}
+
+export function shapeToSpec(s: ShapeModel): ShapeSpec {
+  return clean<ShapeSpec>({
+    resource: s.resource,
+    fields: s.fields ? fieldsToSpec(s.fields) : undefined,
+    list: s.list ? true : undefined,
+  });
+}
+
+const RESOURCE_HANDLED = new Set(['name', 'pointer', 'description', 'plural', 'identifier', 'owner', 'ownerAccess', 'fields']);
+
+function snakeCase(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** One resource as written in a spec. Keys the model gains later are carried over, in the spec's snake_case. */
+export function resourceToSpec(r: ResourceModel): ResourceSpec {
+  const out: Record<string, unknown> = clean({
+    description: r.description,
+    plural: r.plural,
+    identifier: r.identifier,
+    owner: r.owner,
+    owner_access: r.owner !== undefined || r.ownerAccess !== 'hidden' ? r.ownerAccess : undefined,
+  });
+  for (const [k, v] of Object.entries(r)) {
+    if (RESOURCE_HANDLED.has(k) || v === undefined || v === false || (Array.isArray(v) && v.length === 0)) continue;
+    out[snakeCase(k)] = Array.isArray(v) ? [...(v as unknown[])] : v;
+  }
+  out.fields = fieldsToSpec(r.fields);
+  return out as ResourceSpec;
+}
+
+const TRANSITION_BOOKKEEPING = new Set(['name', 'pointer', 'from', 'requires']);
+
+export function stateMachineToSpec(m: StateMachineModel): StateMachineSpec {
+  const declared = m.states.some((s) => s.declared);
+  const transitions: NonNullable<StateMachineSpec['transitions']> = {};
+  for (const t of m.transitions) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(t)) if (!TRANSITION_BOOKKEEPING.has(k) && v !== undefined) out[k] = v;
+    out.from = t.from.length === 1 ? t.from[0] : [...t.from];
+    if (t.requires.length > 0) out.requires = [...t.requires];
+    transitions[t.name] = out as unknown as NonNullable<StateMachineSpec['transitions']>[string];
+  }
+  const terminal = m.states.filter((s) => s.terminal).map((s) => s.name);
+  return clean<StateMachineSpec>({
+    field: m.field,
+    initial: m.initial,
+    // Written out when declared, and when empty (`states: {}` names no state, unlike leaving `states` out).
+    states: declared || m.states.length === 0
+      ? Object.fromEntries(m.states.map((s) => [s.name, clean({ description: s.description, terminal: s.terminal ? true : undefined })]))
+      : undefined,
+    terminal: terminal.length > 0 ? terminal : undefined,
+    transitions: m.transitions.length > 0 ? transitions : undefined,
+  });
+}
+
+function requirementToSpec(r: AuthRequirement): 'none' | OperationAuthSpec {
+  return r.kind === 'none' ? 'none' : { schemes: [...r.schemes], scopes: [...r.scopes] };
+}
+
+export function operationToSpec(o: OperationModel): OperationSpec {
+  return clean<OperationSpec>({
+    method: o.method,
+    path: o.path,
+    action: o.action,
+    resource: o.resource,
+    transition: o.transition,
+    summary: o.summary,
+    description: o.description,
+    filter: o.filter.length > 0 ? [...o.filter] : undefined,
+    sort: o.sort.length > 0 ? [...o.sort] : undefined,
+    status: o.statusDeclared ? o.status : undefined,
+    request: o.request ? shapeToSpec(o.request) : undefined,
+    response: o.response ? shapeToSpec(o.response) : undefined,
+    handler: o.handler,
+    auth: o.authDeclared === 'operation' && o.auth ? requirementToSpec(o.auth) : undefined,
+    errors: o.errors.length > 0 ? [...o.errors] : undefined,
+    idempotent: o.idempotent,
+    deprecated: o.deprecated ? true : undefined,
+  });
+}
+
+const SCHEME_HANDLED = new Set(['name', 'pointer', 'type', 'description', 'in', 'credentialName', 'prefix', 'token', 'algorithms', 'issuer', 'audience', 'lifetime', 'clockTolerance', 'tokenPath']);
+
+/** One scheme as written in a spec. Keys the model gains later are carried over (snake_case, durations as text). */
+export function schemeToSpec(s: SchemeModel): SchemeSpec {
+  const out: Record<string, unknown> = clean({
+    type: s.type,
+    description: s.description,
+    in: s.in,
+    name: s.credentialName,
+    prefix: s.prefix,
+    token: s.token,
+    algorithms: s.algorithms ? [...s.algorithms] : undefined,
+    issuer: s.issuer,
+    audience: s.audience,
+    lifetime: s.lifetime?.text,
+    clock_tolerance: s.clockTolerance?.text,
+    token_path: s.tokenPath,
+  });
+  for (const [k, v] of Object.entries(s)) {
+    if (SCHEME_HANDLED.has(k) || v === undefined) continue;
+    out[snakeCase(k)] = isDuration(v) ? v.text : Array.isArray(v) ? v.map((x: unknown) => (isDuration(x) ? x.text : x)) : v;
+  }
+  return out as unknown as SchemeSpec;
+}
+
+export function authenticationToSpec(model: ServiceModel): AuthenticationSpec | undefined {
+  const a = model.authentication;
+  if (!a) return undefined;
+  return clean<AuthenticationSpec>({
+    schemes: a.schemes.length > 0 ? Object.fromEntries(a.schemes.map((s) => [s.name, schemeToSpec(s)])) : undefined,
+    scopes: a.scopes.length > 0 ? Object.fromEntries(a.scopes.map((s) => [s.name, s.description])) : undefined,
+    default: a.default ? requirementToSpec(a.default) : undefined,
+  });
+}
+
+export function eventKindToSpec(k: EventKindModel): EventKindSpec {
+  const on = k.triggers.filter((t) => t.action !== 'transition');
+  const resource = on[0]?.resource;
+  return clean<EventKindSpec>({
+    description: k.description,
+    payload: k.payload ? shapeToSpec(k.payload) : undefined,
+    resource: resource !== undefined && resource !== k.payload?.resource ? resource : undefined,
+    on: on.length > 0 ? on.map((t) => t.action as 'create' | 'update' | 'delete') : undefined,
+  });
+}
+
+function isDuration(v: unknown): v is { text: string; ms: number } {
+  return typeof v === 'object' && v !== null && typeof (v as { text?: unknown }).text === 'string' && typeof (v as { ms?: unknown }).ms === 'number';
+}
+
+/** A delivery mechanism as written: durations as their text, every other key as it is (keys added later too). */
+function plainDelivery(d: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(d)) {
+    if (v === undefined) continue;
+    if (isDuration(v)) out[k] = v.text;
+    else if (Array.isArray(v)) out[k] = v.map((x: unknown) => (isDuration(x) ? x.text : x));
+    else out[k] = v;
+  }
+  return out;
+}
+
+export function eventsToSpec(model: ServiceModel): EventsSpec | undefined {
+  const e = model.events;
+  if (!e) return undefined;
+  const delivery = clean<NonNullable<EventsSpec['delivery']>>({
+    webhook: e.webhook ? (plainDelivery(e.webhook) as NonNullable<EventsSpec['delivery']>['webhook']) : undefined,
+    stream: e.stream ? (plainDelivery(e.stream) as NonNullable<EventsSpec['delivery']>['stream']) : undefined,
+  });
+  return clean<EventsSpec>({
+    delivery: Object.keys(delivery).length > 0 ? delivery : undefined,
+    kinds: e.kinds.length > 0 ? Object.fromEntries(e.kinds.map((k) => [k.name, eventKindToSpec(k)])) : undefined,
+  });
+}
+
+export function errorsToSpec(model: ServiceModel): ErrorsSpec | undefined {
+  const e = model.errors;
+  if (!e) return undefined;
+  return clean<ErrorsSpec>({
+    body: e.body === undefined ? undefined : e.body.kind === 'problem' ? 'problem' : { fields: fieldsToSpec(e.body.fields) },
+    codes:
+      e.codes.length > 0
+        ? Object.fromEntries(
+            e.codes.map((c) => [c.name, clean({ status: c.status, title: c.title, description: c.description, when: c.when.length > 0 ? [...c.when] : undefined })]),
+          )
+        : undefined,
+  });
+}
+
+function sizeToSpec(s: Size): string | number {
+  return /^[0-9]+(B|KB|KiB|MB|MiB|GB|GiB)$/.test(s.text) ? s.text : s.bytes;
+}
+
+export function rateLimitToSpec(r: RateLimitModel): RateLimitSpec {
+  return clean<RateLimitSpec>({
+    name: r.name,
+    requests: r.requests,
+    per: r.per.text,
+    by: r.by,
+    operations: r.operations ? [...r.operations] : undefined,
+    on_store_failure: r.onStoreFailure,
+  });
+}
+
+export function limitsToSpec(model: ServiceModel): LimitsSpec | undefined {
+  const l = model.limits;
+  if (!l) return undefined;
+  return clean<LimitsSpec>({
+    rate: l.rate.length > 0 ? l.rate.map(rateLimitToSpec) : undefined,
+    body_size: l.bodySize ? sizeToSpec(l.bodySize) : undefined,
+    header_size: l.headerSize ? sizeToSpec(l.headerSize) : undefined,
+    nesting_depth: l.nestingDepth,
+    page_size: l.pageSize ? clean({ default: l.pageSize.default, max: l.pageSize.max, over_max: l.pageSize.overMax }) : undefined,
+    timeout: l.timeout?.text,
+    concurrency: l.concurrency,
+  });
+}
+
+export function placementToSpec(p: VersionPlacementModel): VersionPlacement {
+  switch (p.kind) {
+    case 'header':
+      return { header: p.name };
+    case 'path':
+      return { path: p.template };
+    case 'query':
+      return { query: p.name };
+    case 'media_type':
+      return { media_type: p.name };
+  }
+}
+
+function changeToSpec(c: VersionChangeModel): VersionChangeSpec {
+  const out: Mutable<VersionChangeSpec> = {};
+  if (c.kind === 'rename_field') out.rename_field = { resource: c.resource ?? '', from: c.from ?? '', to: c.to ?? '' };
+  if (c.kind === 'add_field') out.add_field = { resource: c.resource ?? '', field: c.field ?? '' };
+  if (c.kind === 'remove_field') out.remove_field = { resource: c.resource ?? '', field: c.field ?? '' };
+  if (c.description !== undefined) out.description = c.description;
+  return out;
+}
+
+function supportedToSpec(s: SupportedVersionModel): SupportedVersionSpec {
+  return clean<SupportedVersionSpec>({
+    version: s.version,
+    changes: s.changes.length > 0 ? s.changes.map(changeToSpec) : undefined,
+    deprecated: s.deprecated,
+    sunset: s.sunset,
+  });
+}
+
+export function versioningToSpec(model: ServiceModel): VersioningSpec | undefined {
+  const v = model.versioning;
+  if (!v) return undefined;
+  return clean<VersioningSpec>({
+    scheme: v.scheme,
+    current: v.current,
+    placement: v.placement ? placementToSpec(v.placement) : undefined,
+    default: v.default,
+    supported: v.supported.length > 0 ? v.supported.map(supportedToSpec) : undefined,
+    compatibility: v.compatibility.length > 0 ? [...v.compatibility] : undefined,
+  });
+}
+
+/** The whole model as a spec document: building a model from it gives the same model (pointers aside). */
+export function modelToSpec(model: ServiceModel): SpecDocument {
+  const doc: SpecDocument = { servicespec: 1 };
+  const p = model.purpose;
+  if (model.present.purpose && p) {
+    doc.purpose = clean({
+      name: p.name,
+      summary: p.summary,
+      description: p.description,
+      scope: p.includes !== undefined || p.excludes !== undefined ? clean({ includes: p.includes ? [...p.includes] : undefined, excludes: p.excludes ? [...p.excludes] : undefined }) : undefined,
+      audience: p.audience ? [...p.audience] : undefined,
+      contact: p.contact ? clean({ ...p.contact }) : undefined,
+    });
+  }
+  if (model.present.resources) doc.resources = Object.fromEntries(model.resources.map((r) => [r.name, resourceToSpec(r)]));
+  if (model.present.states) doc.states = Object.fromEntries(model.stateMachines.map((m) => [m.resource, stateMachineToSpec(m)]));
+  const e = model.endpoints;
+  if (model.present.endpoints && e) {
+    doc.endpoints = clean({
+      base_url: e.baseUrl,
+      idempotency: e.idempotency ? clean({ header: e.idempotency.header, retention: e.idempotency.retention?.text }) : undefined,
+      operations: e.operations.length > 0 ? Object.fromEntries(e.operations.map((o) => [o.id, operationToSpec(o)])) : undefined,
+    });
+  }
+  if (model.present.authentication) doc.authentication = authenticationToSpec(model);
+  if (model.present.events) doc.events = eventsToSpec(model);
+  if (model.present.errors) doc.errors = errorsToSpec(model);
+  if (model.present.limits) doc.limits = limitsToSpec(model);
+  if (model.present.versioning) doc.versioning = versioningToSpec(model);
+  return doc;
+}

@@ -1,0 +1,71 @@
+// The spec format's names are narrower than OpenAPI's: PascalCase resources, snake_case fields, lowercase dotted
+// event kinds, lowercase error codes, plain operation ids. These turn any name into one of the format's, the same
+// way every time; the importer reports each name that changed.
+
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== '');
+}
+
+/** `io.k8s.api.coordination.v1.Lease` → `Lease`, `pet-store` → `PetStore`. */
+export function toResourceName(name: string): string {
+  const last = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : name;
+  const out = words(last)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
+  if (out === '') return 'Resource';
+  return /^[A-Z]/.test(out) ? out : `R${out}`;
+}
+
+/** `apiVersion` → `api_version`, `Content-Type` → `content_type`. */
+export function toFieldName(name: string): string {
+  const out = words(name)
+    .map((w) => w.toLowerCase())
+    .join('_');
+  if (out === '') return '_';
+  return /^[a-z_]/.test(out) ? out : `_${out}`;
+}
+
+/** `find pets by id` → `findPetsById`, `list-pets` → `listPets`. */
+export function toOperationId(name: string): string {
+  if (/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) return name;
+  const ws = words(name);
+  const out = ws.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+  if (out === '') return 'operation';
+  return /^[A-Za-z]/.test(out) ? out : `op${out}`;
+}
+
+/** `newPet` → `new_pet`, `Order.Paid` → `order.paid`. */
+export function toEventKindName(name: string): string {
+  const segments = name
+    .split('.')
+    .map((s) => toFieldName(s).replace(/^_+/, ''))
+    .filter((s) => s !== '')
+    .map((s) => (/^[a-z]/.test(s) ? s : `e${s}`));
+  return segments.length > 0 ? segments.join('.') : 'event';
+}
+
+/** `NotFound` → `not_found`, `Unprocessable Entity` → `unprocessable_entity`. */
+export function toErrorCodeName(name: string): string {
+  const out = toFieldName(name).replace(/^_+/, '');
+  if (out === '') return 'error';
+  return /^[a-z]/.test(out) ? out : `e${out}`;
+}
+
+/** Hands out names: the first asker gets the name, later askers a numbered one. */
+export class UniqueNames {
+  private readonly taken = new Set<string>();
+  constructor(private readonly separator = '') {}
+  take(name: string): string {
+    let candidate = name;
+    for (let i = 2; this.taken.has(candidate); i++) candidate = `${name}${this.separator}${i}`;
+    this.taken.add(candidate);
+    return candidate;
+  }
+  has(name: string): boolean {
+    return this.taken.has(name);
+  }
+}

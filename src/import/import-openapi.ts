@@ -1,0 +1,917 @@
+import { readFileSync, statSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { getGapReport, type GapReport } from '../check/check-gaps.js';
+import { createDiagnostic, type Diagnostic } from '../check/diagnostics-catalogue.js';
+import { withoutRules } from '../export/export-shared.js';
+import { DEFAULT_SUCCESS_STATUS } from '../model/model-builder.js';
+import { compileSpecText, type CompiledSpec } from '../program.js';
+import { joinPointer } from '../spec/spec-loader.js';
+import {
+  ACTIONS,
+  HTTP_METHODS,
+  PART_NAMES,
+  type Action,
+  type AuthenticationSpec,
+  type ErrorsSpec,
+  type EventsSpec,
+  type FieldSpec,
+  type HttpMethod,
+  type LimitsSpec,
+  type OperationAuthSpec,
+  type OperationSpec,
+  type PartName,
+  type ResourceSpec,
+  type SchemeSpec,
+  type ShapeSpec,
+  type SpecDocument,
+} from '../spec/spec-types.js';
+import { validateSpec } from '../spec/spec-validate.js';
+import { validateOpenApi } from './import-validate.js';
+import { toErrorCodeName, toEventKindName, toOperationId, toResourceName, UniqueNames } from './import-names.js';
+import { fieldsFromSchema, flatten, isObject, report, resolve, shapeFromSchema, type Json, type SchemaContext } from './import-schema.js';
+
+// OpenAPI 3.0 / 3.1 → a servicespec. Resources come from component schemas, operations become actions where
+// their shapes are an action's shapes and custom operations otherwise, security schemes and requirements become
+// authentication, error responses error codes, webhooks events. The `x-servicespec-*` extensions the exporter
+// writes are read back, so export → import → export gives the same document. Nothing is invented: what the
+// OpenAPI document does not say stays "not shown", and the gap report of the result says which parts those are.
+
+export interface ImportResult {
+  /** The spec, when the input could be read as OpenAPI. */
+  document?: SpecDocument;
+  /** The spec as YAML. */
+  text?: string;
+  /** What the import noticed about the OpenAPI document: names changed, things left out or approximated. */
+  diagnostics: Diagnostic[];
+  /** The imported spec, compiled: its model and the checker's diagnostics. */
+  compiled?: CompiledSpec;
+  /** Which of the nine parts the OpenAPI document left not shown. */
+  gaps?: GapReport;
+}
+
+export interface ImportOptions {
+  /** The name the spec is given in the compiled result's diagnostics (the output file). */
+  specFile?: string;
+}
+
+/** `$ref`s are followed into local files only: importing never reaches out to the network. */
+const LOCAL_ONLY = { resolve: { http: false as const } };
+
+/** OpenAPI documents larger than this are refused before parsing. */
+export const MAX_OPENAPI_BYTES = 64 * 1024 * 1024;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
+const SPEC_PART_ORDER: readonly (keyof SpecDocument)[] = ['servicespec', ...PART_NAMES];
+
+interface Ctx extends SchemaContext {
+  doc: Json;
+  /** Resource name → its fields (after renaming), for matching shapes to actions. */
+  resourceFields: Map<string, Record<string, FieldSpec>>;
+  resourceIdentifier: Map<string, string | undefined>;
+  versionPrefix?: string;
+  /** Scheme names dropped (no equivalent): requirements naming them skip them. */
+  droppedSchemes: Set<string>;
+  scopesSeen: Map<string, string>;
+  /** The document lists the scopes (x-servicespec-scopes): the operations add none. */
+  scopesDeclared: boolean;
+  /** Written by the servicespec exporter (it lists the parts its spec shows). */
+  fromServicespec: boolean;
+  errorCodes: Map<string, { name: string; status: number; title?: string }>;
+  errorNames: UniqueNames;
+  errorBodies: { mediaType: string; schema: unknown; pointer: string }[];
+  idempotencyHeader?: string;
+  pageSizes: { default?: number; max?: number }[];
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function notShown(v: unknown): string | undefined {
+  const s = str(v);
+  return s === undefined || s === 'not shown' ? undefined : s;
+}
+
+function ext<T = Json>(node: unknown, key: string): T | undefined {
+  return isObject(node) && node[key] !== undefined ? (node[key] as T) : undefined;
+}
+
+/** An extension that holds a part of the spec, as in a spec file; checked against the format before use. */
+function readPart<K extends PartName>(ctx: Ctx, key: string, part: K, pointer: string): SpecDocument[K] | undefined {
+  const value = ctx.doc[key];
+  if (value === undefined) return undefined;
+  const diagnostics = validateSpec({ file: ctx.file, document: { servicespec: 1, [part]: value }, sourceMap: new Map(), diagnostics: [] });
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) {
+    report(ctx, 'import-extension-invalid', { extension: key, where: pointer, detail: errors[0]!.message }, pointer);
+    return undefined;
+  }
+  return value as SpecDocument[K];
+}
+
+// ---- reading ------------------------------------------------------------------------------------------------
+
+function fail(file: string, detail: string): ImportResult {
+  return { diagnostics: [createDiagnostic('import-not-openapi', { path: file, detail }, { file })] };
+}
+
+function checkOpenApi(value: unknown, file: string): string | undefined {
+  if (!isObject(value)) return 'the document is not a mapping';
+  if (typeof value.swagger === 'string') return `it is Swagger ${value.swagger}; convert it to OpenAPI 3 first`;
+  const v = value.openapi;
+  if (typeof v !== 'string') return 'it has no `openapi` version field';
+  if (!/^3\.[01]\.\d+/.test(v)) return `OpenAPI ${v} is not supported; OpenAPI 3.0 and 3.1 are`;
+  void file;
+  return undefined;
+}
+
+
+/** Reads an OpenAPI file (YAML or JSON; `$ref`s to other files are bundled in) and imports it. */
+export async function importOpenApiFile(path: string, options: ImportOptions = {}): Promise<ImportResult> {
+  let text: string;
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) return { diagnostics: [createDiagnostic('file-is-directory', { path }, { file: path })] };
+    if (st.size > MAX_OPENAPI_BYTES) return { diagnostics: [createDiagnostic('file-too-large', { size: st.size, limit: MAX_OPENAPI_BYTES }, { file: path })] };
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { diagnostics: [createDiagnostic('file-not-found', { path }, { file: path })] };
+    return { diagnostics: [createDiagnostic('file-unreadable', { path, reason: code ?? String(err) }, { file: path })] };
+  }
+  let parsed: unknown;
+  try {
+    parsed = text.trimStart().startsWith('{') ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 10_000 });
+  } catch (err) {
+    try {
+      parsed = parseYaml(text, { maxAliasCount: 10_000 });
+    } catch {
+      return fail(path, `it is neither YAML nor JSON (${(err as Error).message.split('\n')[0]})`);
+    }
+  }
+  const problem = checkOpenApi(parsed, path);
+  if (problem) return fail(path, problem);
+  const diagnostics: Diagnostic[] = [];
+  let bundled = parsed as Json;
+  // Bundling (swagger-parser) pulls $refs to other files in; a document without any is already one piece, and is
+  // not bundled again (bundling takes time quadratic in the number of references).
+  if (hasExternalRefs(parsed)) {
+    try {
+      bundled = (await SwaggerParser.bundle(path, LOCAL_ONLY)) as unknown as Json;
+    } catch (err) {
+      diagnostics.push(createDiagnostic('import-invalid-openapi', { detail: firstLine(err) }, { file: path }));
+    }
+  }
+  return importBundled(bundled, path, diagnostics, options);
+}
+
+/** Imports an OpenAPI document already in memory (internal `$ref`s only). */
+export async function importOpenApiDocument(document: unknown, file = '<input>', options: ImportOptions = {}): Promise<ImportResult> {
+  const problem = checkOpenApi(document, file);
+  if (problem) return fail(file, problem);
+  const diagnostics: Diagnostic[] = [];
+  let bundled = document as Json;
+  if (hasExternalRefs(document)) {
+    try {
+      bundled = (await SwaggerParser.bundle(structuredClone(document) as never, LOCAL_ONLY)) as unknown as Json;
+    } catch (err) {
+      diagnostics.push(createDiagnostic('import-invalid-openapi', { detail: firstLine(err) }, { file }));
+    }
+  }
+  return importBundled(bundled, file, diagnostics, options);
+}
+
+/** Whether any `$ref` points outside the document. */
+function hasExternalRefs(node: unknown): boolean {
+  const stack: unknown[] = [node];
+  while (stack.length > 0) {
+    const n = stack.pop();
+    if (Array.isArray(n)) stack.push(...n);
+    else if (isObject(n)) {
+      if (typeof n.$ref === 'string' && !n.$ref.startsWith('#')) return true;
+      for (const v of Object.values(n)) if (typeof v === 'object' && v !== null) stack.push(v);
+    }
+  }
+  return false;
+}
+
+function firstLine(err: unknown): string {
+  const m = err instanceof Error ? err.message : String(err);
+  return m
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(0, 2)
+    .join(' ');
+}
+
+async function importBundled(bundled: Json, file: string, diagnostics: Diagnostic[], options: ImportOptions): Promise<ImportResult> {
+  const invalid = await validateOpenApi(bundled);
+  if (invalid !== undefined) diagnostics.push(createDiagnostic('import-invalid-openapi', { detail: invalid }, { file }));
+  const document = convert(bundled, file, diagnostics);
+  const text = specToYaml(document);
+  const specFile = options.specFile ?? file.replace(/\.(ya?ml|json)$/i, '') + '.servicespec.yaml';
+  const compiled = compileSpecText(text, specFile);
+  const gaps = compiled.model ? getGapReport(compiled.model) : undefined;
+  return gaps ? { document, text, diagnostics, compiled, gaps } : { document, text, diagnostics, compiled };
+}
+
+// ---- converting ---------------------------------------------------------------------------------------------
+
+function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocument {
+  const version = String(doc.openapi).startsWith('3.1') ? '3.1' : '3.0';
+  const ctx: Ctx = {
+    root: doc,
+    doc,
+    version,
+    file,
+    diagnostics,
+    resources: new Map(),
+    resourceFields: new Map(),
+    resourceIdentifier: new Map(),
+    droppedSchemes: new Set(),
+    scopesSeen: new Map(),
+    scopesDeclared: false,
+    fromServicespec: Array.isArray(doc['x-servicespec-parts']),
+    errorCodes: new Map(),
+    errorNames: new UniqueNames('_'),
+    errorBodies: [],
+    pageSizes: [],
+  };
+  const out: SpecDocument = { servicespec: 1 };
+
+  const versioning = readPart(ctx, 'x-servicespec-versioning', 'versioning', '/x-servicespec-versioning');
+  if (versioning?.placement && 'path' in versioning.placement) ctx.versionPrefix = versioning.placement.path.replace(/\/+$/, '');
+
+  out.purpose = importPurpose(ctx);
+  const resources = importResources(ctx);
+  const authentication = importAuthentication(ctx);
+  const endpoints = importEndpoints(ctx);
+  const events = importEvents(ctx);
+  const errors = importErrors(ctx);
+  const limits = importLimits(ctx);
+  const states = readPart(ctx, 'x-servicespec-states', 'states', '/x-servicespec-states');
+
+  if (Object.keys(resources).length > 0) out.resources = resources;
+  if (states) out.states = states;
+  if (endpoints) out.endpoints = endpoints;
+  out.authentication = authentication;
+  finishAuthentication(ctx, out);
+  if (events) out.events = events;
+  if (errors) out.errors = errors;
+  if (limits) out.limits = limits;
+  if (versioning) out.versioning = versioning;
+
+  // The exporter lists the parts its spec showed: exactly those are shown again, empty or not.
+  const parts = ext<unknown[]>(doc, 'x-servicespec-parts');
+  if (Array.isArray(parts)) {
+    const shown = new Set(parts.filter((p): p is PartName => typeof p === 'string' && (PART_NAMES as readonly string[]).includes(p)));
+    for (const part of PART_NAMES) {
+      if (!shown.has(part)) delete out[part];
+      else if (out[part] === undefined) (out as unknown as Json)[part] = {};
+    }
+  }
+  const ordered: Json = {};
+  for (const k of SPEC_PART_ORDER) if (out[k] !== undefined) ordered[k] = out[k];
+  return ordered as unknown as SpecDocument;
+}
+
+function importPurpose(ctx: Ctx): SpecDocument['purpose'] {
+  const info = isObject(ctx.doc.info) ? ctx.doc.info : {};
+  const purposeExt = ext<Json>(info, 'x-servicespec-purpose') ?? {};
+  const out: Json = {};
+  const name = notShown(info.title);
+  if (name !== undefined) out.name = name;
+  const summary = str(info.summary) ?? str(purposeExt.summary);
+  if (summary !== undefined) out.summary = summary;
+  const description = withoutRules(str(info.description));
+  if (description !== undefined) out.description = description;
+  if (isObject(purposeExt.scope)) {
+    const scope: Json = {};
+    for (const k of ['includes', 'excludes']) if (Array.isArray(purposeExt.scope[k])) scope[k] = (purposeExt.scope[k] as unknown[]).map(String);
+    out.scope = scope;
+  }
+  if (Array.isArray(purposeExt.audience)) out.audience = purposeExt.audience.map(String);
+  if (isObject(info.contact)) {
+    const c: Json = {};
+    for (const k of ['name', 'email', 'url']) if (typeof info.contact[k] === 'string') c[k] = info.contact[k];
+    if (typeof c.email === 'string' && !/^[^@\s]+@[^@\s]+$/.test(c.email)) {
+      report(ctx, 'import-dropped', { item: 'info.contact.email', reason: `\`${c.email}\` is not an email address` }, '/info/contact/email');
+      delete c.email;
+    }
+    if (typeof c.url === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(c.url)) {
+      report(ctx, 'import-dropped', { item: 'info.contact.url', reason: `\`${c.url}\` is not an absolute URI` }, '/info/contact/url');
+      delete c.url;
+    }
+    out.contact = c;
+  }
+  if (info.license !== undefined) report(ctx, 'import-dropped', { item: 'info.license', reason: 'the format has no licence field' }, '/info/license');
+  if (info.termsOfService !== undefined) report(ctx, 'import-dropped', { item: 'info.termsOfService', reason: 'the format has no terms-of-service field' }, '/info/termsOfService');
+  if (!ctx.doc['x-servicespec-versioning'] && notShown(info.version) !== undefined) {
+    report(ctx, 'import-dropped', { item: `info.version \`${String(info.version)}\``, reason: 'it versions the document; the versioning part (placement, compatibility rules) is not shown by OpenAPI' }, '/info/version');
+  }
+  return out as SpecDocument['purpose'];
+}
+
+// ---- resources ----------------------------------------------------------------------------------------------
+
+/** Component schemas referred to from error responses only: error bodies, not resources. */
+function errorOnlySchemas(ctx: Ctx): Set<string> {
+  const inError = new Set<string>();
+  const elsewhere = new Set<string>();
+  const collect = (node: unknown, into: Set<string>, depth = 0): void => {
+    if (depth > 64) return;
+    if (Array.isArray(node)) node.forEach((n) => collect(n, into, depth + 1));
+    else if (isObject(node)) {
+      if (typeof node.$ref === 'string') {
+        const r = resolve(ctx, node, '');
+        for (const p of r.chain.slice(1)) into.add(p);
+      }
+      for (const [k, v] of Object.entries(node)) if (k !== '$ref') collect(v, into, depth + 1);
+    }
+  };
+  const paths = isObject(ctx.doc.paths) ? ctx.doc.paths : {};
+  for (const item of Object.values(paths)) {
+    if (!isObject(item)) continue;
+    for (const m of METHODS) {
+      const op = item[m];
+      if (!isObject(op)) continue;
+      const responses = isObject(op.responses) ? op.responses : {};
+      for (const [status, r] of Object.entries(responses)) collect(resolve(ctx, r, '').node, /^[45]/.test(status) || status === 'default' ? inError : elsewhere);
+      collect(op.requestBody, elsewhere);
+      collect(op.parameters, elsewhere);
+    }
+  }
+  collect(ctx.doc.webhooks, elsewhere);
+  const schemas = isObject(ctx.doc.components) && isObject(ctx.doc.components.schemas) ? ctx.doc.components.schemas : {};
+  for (const [name, s] of Object.entries(schemas)) {
+    const p = `#/components/schemas/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (inError.has(p)) continue;
+    collect(s, elsewhere);
+  }
+  return new Set([...inError].filter((p) => !elsewhere.has(p)));
+}
+
+function importResources(ctx: Ctx): Record<string, ResourceSpec> {
+  const schemas = isObject(ctx.doc.components) && isObject(ctx.doc.components.schemas) ? ctx.doc.components.schemas : {};
+  const exported = Object.values(schemas).some((s) => isObject(s) && s['x-servicespec-resource'] !== undefined);
+  const errorOnly = exported ? new Set<string>() : errorOnlySchemas(ctx);
+  const names = new UniqueNames();
+  const picked: { key: string; name: string; pointer: string; schema: Json; refs: string[] }[] = [];
+  for (const [key, raw] of Object.entries(schemas)) {
+    const pointer = `#/components/schemas/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (!isObject(raw)) continue;
+    if (exported ? raw['x-servicespec-resource'] === undefined : raw['x-servicespec-view'] !== undefined || raw['x-servicespec-error-body'] !== undefined) continue;
+    if (!exported && errorOnly.has(pointer)) continue;
+    const flat = flatten(ctx, raw, pointer);
+    const s = flat.schema;
+    if (!s) continue;
+    const isObjectSchema = isObject(s.properties) && (s.type === undefined || s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object')));
+    if (!isObjectSchema && !exported) continue;
+    const name = names.take(exported ? key : toResourceName(key));
+    if (name !== key) report(ctx, 'import-renamed', { what: 'component schema', from: key, to: name, reason: 'resource names are PascalCase letters and digits' }, pointer);
+    ctx.resources.set(pointer, name);
+    picked.push({ key, name, pointer, schema: s, refs: flat.refs });
+  }
+  const out: Record<string, ResourceSpec> = {};
+  for (const p of picked) {
+    const rext = ext<Json>(p.schema, 'x-servicespec-resource') ?? {};
+    const fields = fieldsFromSchema(ctx, p.schema, p.pointer, { where: `resource ${p.name}`, depth: 1, stack: [p.pointer, ...p.refs] }, 'top');
+    const r: Json = {};
+    if (typeof p.schema.description === 'string') r.description = p.schema.description;
+    for (const k of ['plural', 'identifier', 'owner', 'owner_access']) if (typeof rext[k] === 'string') r[k] = rext[k];
+    for (const [k, v] of Object.entries(rext)) if (!(k in r) && v !== undefined) r[k] = v;
+    r.fields = fields;
+    out[p.name] = r as ResourceSpec;
+    ctx.resourceFields.set(p.name, fields);
+    ctx.resourceIdentifier.set(p.name, typeof rext.identifier === 'string' ? rext.identifier : fields.id !== undefined ? 'id' : undefined);
+  }
+  return out;
+}
+
+// ---- authentication -----------------------------------------------------------------------------------------
+
+function importScheme(ctx: Ctx, name: string, raw: unknown, pointer: string): SchemeSpec | undefined {
+  const s = resolve(ctx, raw, pointer).node;
+  if (!isObject(s)) return undefined;
+  const extra = ext<Json>(s, 'x-servicespec-scheme') ?? {};
+  let out: Json | undefined;
+  const drop = (reason: string) => {
+    report(ctx, 'import-dropped', { item: `security scheme ${name}`, reason }, pointer);
+    ctx.droppedSchemes.add(name);
+    return undefined;
+  };
+  const collectScopes = (flows: Json) => {
+    for (const flow of Object.values(flows)) {
+      if (!isObject(flow) || !isObject(flow.scopes)) continue;
+      for (const [scope, d] of Object.entries(flow.scopes)) if (!ctx.scopesSeen.has(scope)) ctx.scopesSeen.set(scope, String(d));
+    }
+  };
+  switch (s.type) {
+    case 'apiKey':
+      if (s.in === 'cookie') return drop('a key in a cookie has no equivalent (keys travel in a header or the query)');
+      out = { type: 'api_key', in: s.in === 'query' ? 'query' : 'header' };
+      if (notShown(s.name) !== undefined) out.name = s.name;
+      break;
+    case 'http': {
+      const scheme = String(s.scheme ?? '').toLowerCase();
+      if (scheme === 'basic') out = { type: 'basic' };
+      else if (scheme === 'bearer') {
+        out = { type: 'bearer' };
+        if (typeof s.bearerFormat === 'string' && s.bearerFormat.toUpperCase() === 'JWT') out.token = 'jwt';
+      } else return drop(`HTTP authentication scheme \`${scheme}\` has no equivalent`);
+      break;
+    }
+    case 'oauth2': {
+      const flows = isObject(s.flows) ? s.flows : {};
+      collectScopes(flows);
+      const cc = isObject(flows.clientCredentials) ? flows.clientCredentials : undefined;
+      const tokenUrl = notShown(cc?.tokenUrl);
+      if (cc && (tokenUrl === undefined || tokenUrl.startsWith('/'))) {
+        out = { type: 'oauth2_client_credentials' };
+        if (tokenUrl !== undefined) out.token_path = tokenUrl;
+        const others = Object.keys(flows).filter((f) => f !== 'clientCredentials');
+        if (others.length > 0) report(ctx, 'import-dropped', { item: `security scheme ${name}: flows ${others.join(', ')}`, reason: 'only the client credentials grant is part of the format' }, pointer);
+      } else {
+        out = { type: 'bearer' };
+        report(ctx, 'import-approximated', { item: `security scheme ${name} (OAuth2 ${Object.keys(flows).join(', ')})`, as: 'a bearer scheme', reason: 'the service receives the tokens as bearer tokens; where they are issued has no equivalent' }, pointer);
+      }
+      break;
+    }
+    case 'openIdConnect':
+      out = { type: 'bearer', token: 'jwt' };
+      report(ctx, 'import-approximated', { item: `security scheme ${name} (OpenID Connect)`, as: 'a bearer JWT scheme', reason: 'the discovery URL has no equivalent; issuer and keys are not shown' }, pointer);
+      break;
+    default:
+      return drop(`type \`${String(s.type)}\` has no equivalent`);
+  }
+  if (typeof s.description === 'string') out.description = s.description;
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) out[k] = v;
+  return out as unknown as SchemeSpec;
+}
+
+/** An OpenAPI security requirement list as the format's requirement. */
+function requirement(ctx: Ctx, list: unknown, holder: Json, pointer: string): 'none' | OperationAuthSpec | undefined {
+  const kept = ext<Json>(holder, 'x-servicespec-requirement');
+  if (isObject(kept) && Array.isArray(kept.schemes) && Array.isArray(kept.scopes)) return { schemes: kept.schemes.map(String), scopes: kept.scopes.map(String) };
+  if (!Array.isArray(list)) return undefined;
+  if (list.length === 0) return 'none';
+  const schemes: string[] = [];
+  const scopes: string[] = [];
+  let optional = false;
+  list.forEach((alt, i) => {
+    if (!isObject(alt)) return;
+    const names = Object.keys(alt);
+    if (names.length === 0) optional = true;
+    if (names.length > 1) {
+      report(ctx, 'import-approximated', { item: `the requirement ${names.join(' + ')}`, as: 'alternatives', reason: 'a request can only be required to carry one credential' }, joinPointer(pointer, i));
+    }
+    for (const n of names) {
+      if (ctx.droppedSchemes.has(n)) continue;
+      if (!schemes.includes(n)) schemes.push(n);
+      const sc = alt[n];
+      if (Array.isArray(sc)) for (const s of sc) if (!scopes.includes(String(s))) scopes.push(String(s));
+    }
+  });
+  if (optional) {
+    report(ctx, 'import-approximated', { item: 'an empty security requirement (credential optional)', as: 'a required credential', reason: 'the format has no optional credentials' }, pointer);
+    if (schemes.length === 0) return 'none';
+  }
+  const required = ext<unknown[]>(holder, 'x-servicespec-required-scopes');
+  const finalScopes = Array.isArray(required) ? required.map(String) : scopes;
+  // A plain OpenAPI document declares scopes where it uses them; a servicespec export lists them in x-servicespec-scopes.
+  if (!ctx.scopesDeclared && !ctx.fromServicespec) for (const s of finalScopes) if (!ctx.scopesSeen.has(s)) ctx.scopesSeen.set(s, '');
+  if (schemes.length === 0) return undefined;
+  return { schemes, scopes: finalScopes };
+}
+
+function importAuthentication(ctx: Ctx): AuthenticationSpec {
+  const raw = isObject(ctx.doc.components) && isObject(ctx.doc.components.securitySchemes) ? ctx.doc.components.securitySchemes : {};
+  const schemes: Record<string, SchemeSpec> = {};
+  for (const [name, s] of Object.entries(raw)) {
+    const sc = importScheme(ctx, name, s, joinPointer('/components/securitySchemes', name));
+    if (sc) schemes[name] = sc;
+  }
+  const def = requirement(ctx, ctx.doc.security, ctx.doc, '/security');
+  const declared = ext<Json>(ctx.doc, 'x-servicespec-scopes');
+  // Scopes used by operations are collected as the operations are read: the caller fills them in afterwards.
+  const out: AuthenticationSpec = {};
+  if (Object.keys(schemes).length > 0) out.schemes = schemes;
+  if (def !== undefined) out.default = def;
+  if (isObject(declared)) {
+    ctx.scopesSeen.clear();
+    for (const [k, v] of Object.entries(declared)) ctx.scopesSeen.set(k, String(v));
+    ctx.scopesDeclared = true;
+  }
+  return out;
+}
+
+// ---- endpoints ----------------------------------------------------------------------------------------------
+
+function mediaSchema(content: unknown): { mediaType: string; schema: unknown } | undefined {
+  if (!isObject(content)) return undefined;
+  const types = Object.keys(content);
+  const pick = types.find((t) => t === 'application/json') ?? types.find((t) => /[/+]json\b/i.test(t)) ?? types.find((t) => t === '*/*' || t === 'application/*');
+  if (pick === undefined) return undefined;
+  const m = content[pick];
+  return isObject(m) ? { mediaType: pick, schema: m.schema } : undefined;
+}
+
+interface OpSource {
+  id: string;
+  method: HttpMethod;
+  path: string;
+  rawPath: string;
+  pointer: string;
+  op: Json;
+  params: { p: Json; pointer: string }[];
+}
+
+function successOf(ctx: Ctx, src: OpSource): { status?: number; schema?: unknown; pointer?: string; hasContent: boolean } {
+  const all = isObject(src.op.responses) ? src.op.responses : {};
+  // Answers that are declared error codes (the exporter marks them) are not the success answer, whatever their status.
+  const responses = Object.fromEntries(Object.entries(all).filter(([, r]) => !isObject(resolve(ctx, r, '').node) || (resolve(ctx, r, '').node as Json)['x-servicespec-codes'] === undefined));
+  // The success answer: the 2xx one, else (a spec may declare any success status) the first below 400.
+  const key =
+    Object.keys(responses)
+      .filter((k) => /^2\d\d$/.test(k))
+      .sort()[0] ??
+    Object.keys(responses)
+      .filter((k) => /^[13]\d\d$/.test(k))
+      .sort()[0];
+  if (key === undefined) return { hasContent: false };
+  const pointer = joinPointer(joinPointer(src.pointer, 'responses'), key);
+  const r = resolve(ctx, responses[key], pointer);
+  const content = isObject(r.node) ? r.node.content : undefined;
+  const m = mediaSchema(content);
+  const hasContent = isObject(content) && Object.keys(content).length > 0;
+  if (hasContent && !m) report(ctx, 'import-dropped', { item: `operation ${src.id}: the ${key} response body (${Object.keys(content).join(', ')})`, reason: 'only JSON bodies are part of the format' }, pointer);
+  return m ? { status: Number(key), schema: m.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema'), hasContent } : { status: Number(key), hasContent };
+}
+
+function requestOf(ctx: Ctx, src: OpSource): { schema: unknown; pointer: string } | undefined {
+  if (src.op.requestBody === undefined) return undefined;
+  const pointer = joinPointer(src.pointer, 'requestBody');
+  const r = resolve(ctx, src.op.requestBody, pointer);
+  if (!isObject(r.node)) return undefined;
+  const m = mediaSchema(r.node.content);
+  if (!m) {
+    const types = isObject(r.node.content) ? Object.keys(r.node.content).join(', ') : 'none';
+    report(ctx, 'import-dropped', { item: `operation ${src.id}: the request body (${types})`, reason: 'only JSON bodies are part of the format' }, pointer);
+    return undefined;
+  }
+  return { schema: m.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema') };
+}
+
+/** Declared error responses: one error code per status (or per referenced response component). */
+function errorsOf(ctx: Ctx, src: OpSource): string[] {
+  const responses = isObject(src.op.responses) ? src.op.responses : {};
+  const codes: string[] = [];
+  for (const [key, raw] of Object.entries(responses)) {
+    const pointer = joinPointer(joinPointer(src.pointer, 'responses'), key);
+    const r = resolve(ctx, raw, pointer);
+    const node = isObject(r.node) ? r.node : {};
+    const body = mediaSchema(node.content);
+    const problem = isObject(node.content) && Object.keys(node.content).some((t) => t === 'application/problem+json');
+    if (key === 'default' || /^[45]XX$/i.test(key)) {
+      if (body) ctx.errorBodies.push({ mediaType: problem ? 'application/problem+json' : body.mediaType, schema: body.schema, pointer });
+      report(ctx, 'import-dropped', { item: `operation ${src.id}: the ${key} response`, reason: 'an error code needs one status' }, pointer);
+      continue;
+    }
+    if (!/^[45]\d\d$/.test(key)) continue;
+    const status = Number(key);
+    if (body) ctx.errorBodies.push({ mediaType: problem ? 'application/problem+json' : body.mediaType, schema: body.schema, pointer });
+    const listed = node['x-servicespec-codes'];
+    if (Array.isArray(listed)) {
+      for (const c of listed) codes.push(String(c));
+      continue;
+    }
+    const component = r.chain.slice(1).find((p) => p.startsWith('#/components/responses/'));
+    const key2 = component ?? `status ${status}`;
+    let entry = ctx.errorCodes.get(key2);
+    if (!entry) {
+      const base = component ? toErrorCodeName(component.slice('#/components/responses/'.length)) : toErrorCodeName(STATUS_CODES[status] ?? `error ${status}`);
+      const title = str(node.description);
+      entry = { name: ctx.errorNames.take(base), status, ...(title !== undefined && title !== '' ? { title } : {}) };
+      ctx.errorCodes.set(key2, entry);
+    }
+    if (!codes.includes(entry.name)) codes.push(entry.name);
+  }
+  return codes;
+}
+
+function paramsOf(ctx: Ctx, item: Json, op: Json, pointer: string, itemPointer: string): { p: Json; pointer: string }[] {
+  const out = new Map<string, { p: Json; pointer: string }>();
+  const add = (list: unknown, base: string) => {
+    if (!Array.isArray(list)) return;
+    list.forEach((raw, i) => {
+      const r = resolve(ctx, raw, joinPointer(joinPointer(base, 'parameters'), i));
+      if (isObject(r.node)) out.set(`${String(r.node.in)} ${String(r.node.name)}`, { p: r.node, pointer: r.pointer.startsWith('#') ? r.pointer.slice(1) : r.pointer });
+    });
+  };
+  add(item.parameters, itemPointer);
+  add(op.parameters, pointer);
+  return [...out.values()];
+}
+
+function fieldsOf(shape: ShapeSpec | undefined, ctx: Ctx): Record<string, FieldSpec> | undefined {
+  if (!shape) return undefined;
+  if (shape.resource !== undefined) return ctx.resourceFields.get(shape.resource);
+  return shape.fields;
+}
+
+/** A page as the format serves it: `{ items: [R], next_cursor }`. */
+function pageResource(ctx: Ctx, schema: unknown, pointer: string): string | undefined {
+  const flat = flatten(ctx, schema, pointer);
+  const props = flat.schema && isObject(flat.schema.properties) ? flat.schema.properties : undefined;
+  if (!props || props.items === undefined || props.next_cursor === undefined || Object.keys(props).length !== 2) return undefined;
+  const items = shapeFromSchema(ctx, props.items, joinPointer(joinPointer(flat.pointer, 'properties'), 'items'), 'page items', 'top');
+  return items?.list && items.resource !== undefined ? items.resource : undefined;
+}
+
+interface Inferred {
+  action: Action;
+  resource?: string;
+  reason?: string;
+}
+
+function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>, response: ShapeSpec | undefined, request: ShapeSpec | undefined, readPaths: Map<string, string>): Inferred {
+  const pathParams = Array.from(src.path.matchAll(/\{([^{}]*)\}/g), (m) => m[1] ?? '');
+  const single = pathParams.length === 1 && src.path.endsWith(`/{${pathParams[0]}}`);
+  const one = response?.resource !== undefined && !response.list ? response.resource : undefined;
+  const fitsRequest = (r: string) => {
+    if (!request) return src.method !== 'POST' && src.method !== 'PUT';
+    if (request.resource === r) return true;
+    const fields = fieldsOf(request, ctx);
+    const rf = ctx.resourceFields.get(r) ?? {};
+    return fields !== undefined && !request.list && Object.keys(fields).every((f) => f in rf);
+  };
+  const addressable = (r: string) => ctx.resourceIdentifier.get(r) !== undefined;
+  switch (src.method) {
+    case 'GET':
+      if (single && one !== undefined) return addressable(one) ? { action: 'read', resource: one } : { action: 'custom', reason: `${one} has no identifier field to address it by` };
+      if (pathParams.length === 0 && success.schema !== undefined) {
+        const page = pageResource(ctx, success.schema, success.pointer ?? src.pointer);
+        if (page !== undefined) return { action: 'list', resource: page };
+        if (response?.list) return { action: 'custom', reason: 'its response is a plain list, not a page `{ items, next_cursor }`' };
+      }
+      break;
+    case 'POST':
+      if (pathParams.length === 0 && one !== undefined && fitsRequest(one)) return { action: 'create', resource: one };
+      break;
+    case 'PUT':
+    case 'PATCH':
+      if (single && one !== undefined && fitsRequest(one)) {
+        if (!addressable(one)) return { action: 'custom', reason: `${one} has no identifier field to address it by` };
+        return { action: src.method === 'PUT' ? 'replace' : 'update', resource: one };
+      }
+      break;
+    case 'DELETE': {
+      const r = readPaths.get(src.path);
+      if (single && !success.hasContent && r !== undefined) return { action: 'delete', resource: r };
+      break;
+    }
+  }
+  return { action: 'custom', reason: 'its path and shapes are not those of a resource action' };
+}
+
+function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
+  const out: Json = {};
+  const servers = Array.isArray(ctx.doc.servers) ? ctx.doc.servers : [];
+  const first = servers[0];
+  if (isObject(first) && typeof first.url === 'string' && first['x-servicespec-not-shown'] !== true && first.url !== '') out.base_url = first.url;
+  if (servers.length > 1) report(ctx, 'import-dropped', { item: `servers 2–${servers.length}`, reason: 'a spec has one base address' }, '/servers/1');
+  const idem = ext<Json>(ctx.doc, 'x-servicespec-idempotency');
+  if (isObject(idem)) out.idempotency = { ...idem };
+
+  const sources: OpSource[] = [];
+  const ids = new UniqueNames('_');
+  const paths = isObject(ctx.doc.paths) ? ctx.doc.paths : {};
+  for (const [rawPath, rawItem] of Object.entries(paths)) {
+    const itemPointer = joinPointer('/paths', rawPath);
+    const item = resolve(ctx, rawItem, itemPointer).node;
+    if (!isObject(item)) continue;
+    let path = rawPath;
+    if (ctx.versionPrefix !== undefined && path.startsWith(ctx.versionPrefix)) path = path.slice(ctx.versionPrefix.length) || '/';
+    for (const m of METHODS) {
+      const op = item[m];
+      if (!isObject(op)) continue;
+      const pointer = joinPointer(itemPointer, m);
+      if (typeof op['x-servicespec-route'] === 'string') continue; // token, stream, webhooks: built in, rebuilt from the spec
+      const method = m.toUpperCase() as HttpMethod;
+      const rawId = str(op.operationId);
+      const id = ids.take(toOperationId(rawId ?? `${m} ${rawPath}`));
+      if (!(HTTP_METHODS as readonly string[]).includes(method)) {
+        report(ctx, 'import-dropped', { item: `${method} ${rawPath}`, reason: 'the format has operations for GET, POST, PUT, PATCH and DELETE' }, pointer);
+        continue;
+      }
+      if (rawId !== undefined && id !== rawId) report(ctx, 'import-renamed', { what: 'operation', from: rawId, to: id, reason: 'operation ids are letters, digits and underscores' }, joinPointer(pointer, 'operationId'));
+      sources.push({ id, method, path, rawPath, pointer, op, params: paramsOf(ctx, item, op, pointer, itemPointer) });
+    }
+  }
+
+  // Which resource a path reads, so DELETE on the same path can be recognised.
+  const readPaths = new Map<string, string>();
+  const prepared = sources.map((src) => {
+    const success = successOf(ctx, src);
+    const response = success.schema !== undefined ? shapeFromSchema(ctx, success.schema, success.pointer ?? src.pointer, `operation ${src.id} response`, 'top') : undefined;
+    if (src.method === 'GET' && response?.resource !== undefined && !response.list) readPaths.set(src.path, response.resource);
+    return { src, success, response };
+  });
+
+  const operations: Record<string, OperationSpec> = {};
+  for (const { src, success, response } of prepared) {
+    const op = src.op;
+    const x = ext<Json>(op, 'x-servicespec-operation');
+    const req = requestOf(ctx, src);
+    const request = req ? shapeFromSchema(ctx, req.schema, req.pointer, `operation ${src.id} request`, 'nested') : undefined;
+    if (req && !request) report(ctx, 'import-dropped', { item: `operation ${src.id}: the request body`, reason: 'it is not an object or a resource' }, req.pointer);
+    const o: Json = { method: src.method, path: src.path };
+    let action: Action;
+    if (x && typeof x.action === 'string' && (ACTIONS as readonly string[]).includes(x.action)) {
+      action = x.action as Action;
+      o.action = action;
+      for (const k of ['resource', 'transition']) if (typeof x[k] === 'string') o[k] = x[k];
+    } else {
+      if (x) report(ctx, 'import-extension-invalid', { extension: 'x-servicespec-operation', where: src.pointer, detail: 'its `action` is missing or unknown' }, src.pointer);
+      const inferred = inferAction(ctx, src, success, response, request, readPaths);
+      action = inferred.action;
+      o.action = action;
+      if (inferred.resource !== undefined) o.resource = inferred.resource;
+      if (action === 'custom') report(ctx, 'import-custom-operation', { operation: src.id, reason: inferred.reason ?? 'no resource action fits' }, src.pointer);
+    }
+    // A summary the exporter said in words for want of one in the spec (`derived`) is not the spec's.
+    const derived = x && Array.isArray(x.derived) ? x.derived.map(String) : [];
+    if (typeof op.summary === 'string' && !derived.includes('summary')) o.summary = op.summary;
+    const description = withoutRules(str(op.description));
+    if (description !== undefined) o.description = description;
+    // Parameters: the ones the format defines for lists, and the ones that carry the version or idempotency key.
+    const filter: string[] = [];
+    const sort: string[] = [];
+    const resourceFields = typeof o.resource === 'string' ? (ctx.resourceFields.get(o.resource) ?? {}) : {};
+    for (const { p, pointer } of src.params) {
+      const name = String(p.name);
+      const where = String(p.in);
+      if (where === 'path') continue;
+      if (x) continue;
+      if (where === 'header' && /^idempotency-key$/i.test(name)) {
+        ctx.idempotencyHeader ??= name;
+        continue;
+      }
+      if (action === 'list' && where === 'query') {
+        const s = flatten(ctx, p.schema, joinPointer(pointer, 'schema')).schema ?? {};
+        if (name === 'limit') {
+          ctx.pageSizes.push({ ...(typeof s.default === 'number' ? { default: s.default } : {}), ...(typeof s.maximum === 'number' ? { max: s.maximum } : {}) });
+          continue;
+        }
+        if (name === 'cursor') continue;
+        if (name === 'sort') {
+          const values = Array.isArray(s.enum) ? s.enum.map(String) : [];
+          for (const v of values) {
+            const f = v.replace(/^-/, '');
+            if (f in resourceFields && !sort.includes(f)) sort.push(f);
+          }
+          continue;
+        }
+        if (name in resourceFields) {
+          filter.push(name);
+          continue;
+        }
+      }
+      report(ctx, 'import-dropped', { item: `operation ${src.id}: ${where} parameter \`${name}\``, reason: action === 'list' ? 'list operations take limit, cursor, sort and filters named after fields' : `a ${action} operation takes no ${where} parameters` }, pointer);
+    }
+    if (x) {
+      for (const k of ['filter', 'sort']) if (Array.isArray(x[k])) o[k] = (x[k] as unknown[]).map(String);
+    } else {
+      if (filter.length > 0) o.filter = filter;
+      if (sort.length > 0) o.sort = sort;
+    }
+    if (success.status !== undefined && success.status !== DEFAULT_SUCCESS_STATUS[action]) o.status = success.status;
+    if (success.status === undefined) report(ctx, 'import-dropped', { item: `operation ${src.id}: its success response`, reason: 'it declares no 2xx status' }, joinPointer(src.pointer, 'responses'));
+    if (x) {
+      if (isObject(x.request)) o.request = x.request;
+      else if (action === 'custom' && request) o.request = request;
+      if (isObject(x.response)) o.response = x.response;
+      else if (action === 'custom' && response) o.response = response;
+      if (typeof x.handler === 'string') o.handler = x.handler;
+    } else if (action === 'custom') {
+      if (request) o.request = request;
+      if (response) o.response = response;
+      o.handler = src.id;
+    }
+    if (op.security !== undefined) {
+      const auth = requirement(ctx, op.security, op, joinPointer(src.pointer, 'security'));
+      if (auth !== undefined) o.auth = auth;
+    }
+    const errors = errorsOf(ctx, src);
+    if (x) {
+      if (Array.isArray(x.errors)) o.errors = x.errors.map(String);
+    } else if (errors.length > 0) o.errors = errors;
+    if (x && typeof x.idempotent === 'boolean') o.idempotent = x.idempotent;
+    if (op.deprecated === true) o.deprecated = true;
+    if (isObject(op.callbacks)) {
+      for (const name of Object.keys(op.callbacks)) report(ctx, 'import-dropped', { item: `operation ${src.id}: callback ${name}`, reason: 'callbacks to URLs named in a request have no equivalent (events go to subscribers)' }, joinPointer(joinPointer(src.pointer, 'callbacks'), name));
+    }
+    const responses = isObject(op.responses) ? op.responses : {};
+    for (const [status, r] of Object.entries(responses)) {
+      const node = resolve(ctx, r, '').node;
+      if (isObject(node) && isObject(node.links)) report(ctx, 'import-dropped', { item: `operation ${src.id}: the links of response ${status}`, reason: 'links have no equivalent' }, joinPointer(joinPointer(joinPointer(src.pointer, 'responses'), status), 'links'));
+      if (isObject(node) && isObject(node.headers) && !x) {
+        for (const h of Object.keys(node.headers)) report(ctx, 'import-dropped', { item: `operation ${src.id}: response header ${h} (${status})`, reason: 'response headers are defined by the format' }, joinPointer(joinPointer(joinPointer(src.pointer, 'responses'), status), 'headers'));
+      }
+    }
+    operations[src.id] = orderOperation(o) as unknown as OperationSpec;
+  }
+  if (ctx.idempotencyHeader !== undefined && out.idempotency === undefined) out.idempotency = { header: ctx.idempotencyHeader };
+  if (Object.keys(operations).length > 0) out.operations = operations;
+  const shown = ctx.doc['x-servicespec-parts'] !== undefined || Object.keys(out).length > 0;
+  return shown ? (out as SpecDocument['endpoints']) : undefined;
+}
+
+const OPERATION_ORDER = ['method', 'path', 'action', 'resource', 'transition', 'summary', 'description', 'filter', 'sort', 'status', 'request', 'response', 'handler', 'auth', 'errors', 'idempotent', 'deprecated'];
+
+function orderOperation(o: Json): Json {
+  const out: Json = {};
+  for (const k of OPERATION_ORDER) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}
+
+// ---- events, errors, limits ---------------------------------------------------------------------------------
+
+function importEvents(ctx: Ctx): EventsSpec | undefined {
+  const fromExt = readPart(ctx, 'x-servicespec-events', 'events', '/x-servicespec-events');
+  if (fromExt) return fromExt;
+  const hooks = isObject(ctx.doc.webhooks) ? ctx.doc.webhooks : undefined;
+  if (!hooks || Object.keys(hooks).length === 0) return undefined;
+  const kinds: Record<string, Json> = {};
+  const names = new UniqueNames('_');
+  for (const [key, raw] of Object.entries(hooks)) {
+    const pointer = joinPointer('/webhooks', key);
+    const item = resolve(ctx, raw, pointer).node;
+    if (!isObject(item)) continue;
+    const name = names.take(toEventKindName(key));
+    if (name !== key) report(ctx, 'import-renamed', { what: 'webhook', from: key, to: name, reason: 'event kinds are lowercase, dot-separated names' }, pointer);
+    const method = METHODS.find((m) => isObject(item[m]));
+    const op = method ? (item[method] as Json) : {};
+    const k: Json = {};
+    const description = str(op.description) ?? str(op.summary);
+    if (description !== undefined) k.description = description;
+    const body = requestOf(ctx, { id: `webhook ${key}`, method: 'POST', path: '', rawPath: '', pointer: joinPointer(pointer, method ?? 'post'), op, params: [] });
+    if (body) {
+      const payload = shapeFromSchema(ctx, body.schema, body.pointer, `webhook ${key} payload`, 'top');
+      if (payload) k.payload = payload;
+    }
+    kinds[name] = k;
+  }
+  return { delivery: { webhook: {} }, kinds } as EventsSpec;
+}
+
+function importErrors(ctx: Ctx): ErrorsSpec | undefined {
+  const fromExt = readPart(ctx, 'x-servicespec-errors', 'errors', '/x-servicespec-errors');
+  if (fromExt) return fromExt;
+  if (ctx.errorCodes.size === 0 && ctx.errorBodies.length === 0) return undefined;
+  const out: ErrorsSpec = {};
+  const problem = ctx.errorBodies.find((b) => b.mediaType === 'application/problem+json');
+  if (problem) out.body = 'problem';
+  else {
+    const first = ctx.errorBodies.map((b) => ({ b, shape: shapeFromSchema(ctx, b.schema, b.pointer, 'the error body', 'top') })).find((x) => x.shape?.fields !== undefined && !x.shape.list);
+    if (first?.shape?.fields) out.body = { fields: first.shape.fields };
+  }
+  if (ctx.errorCodes.size > 0) {
+    out.codes = {};
+    for (const c of ctx.errorCodes.values()) out.codes[c.name] = c.title !== undefined ? { status: c.status, title: c.title } : { status: c.status };
+  }
+  return out;
+}
+
+function importLimits(ctx: Ctx): LimitsSpec | undefined {
+  const fromExt = readPart(ctx, 'x-servicespec-limits', 'limits', '/x-servicespec-limits');
+  if (fromExt) return fromExt;
+  const defaults = [...new Set(ctx.pageSizes.map((p) => p.default).filter((v): v is number => v !== undefined && Number.isInteger(v) && v >= 1))];
+  const maxes = [...new Set(ctx.pageSizes.map((p) => p.max).filter((v): v is number => v !== undefined && Number.isInteger(v) && v >= 1))];
+  const page: Json = {};
+  if (defaults.length === 1) page.default = defaults[0];
+  if (maxes.length === 1) page.max = maxes[0];
+  return Object.keys(page).length > 0 ? { page_size: page } : undefined;
+}
+
+function finishAuthentication(ctx: Ctx, doc: SpecDocument): void {
+  const auth = doc.authentication as (AuthenticationSpec & Json) | undefined;
+  if (!auth) return;
+  const declared = ctx.scopesDeclared;
+  if (ctx.scopesSeen.size > 0) auth.scopes = Object.fromEntries(ctx.scopesSeen);
+  const shown = declared || auth.schemes !== undefined || auth.default !== undefined || auth.scopes !== undefined;
+  if (!shown) delete doc.authentication;
+  else {
+    const ordered: Json = {};
+    for (const k of ['schemes', 'scopes', 'default']) if (auth[k] !== undefined) ordered[k] = auth[k];
+    doc.authentication = ordered as AuthenticationSpec;
+  }
+}
+
+/** The spec as YAML, parts in the format's order. */
+export function specToYaml(doc: SpecDocument): string {
+  return `# Imported from OpenAPI by servicespec. What the OpenAPI document does not show stays not shown.\n${stringifyYaml(doc, { aliasDuplicateObjects: false, lineWidth: 0 })}`;
+}

@@ -1,0 +1,325 @@
+import type { Diagnostic, DiagnosticCode } from '../check/diagnostics-catalogue.js';
+import { createDiagnostic } from '../check/diagnostics-catalogue.js';
+import { joinPointer } from '../spec/spec-loader.js';
+import type { FieldSpec, FieldType, ShapeSpec } from '../spec/spec-types.js';
+import { toFieldName, UniqueNames } from './import-names.js';
+
+// JSON Schema (OpenAPI 3.0 or 3.1 dialect) → the spec's fields. `$ref`s are followed inside the one bundled
+// document; a schema that refers to itself becomes a `json` field where the cycle closes. Nothing is invented:
+// what has no field type of its own (a map, a oneOf) becomes `json` and is reported.
+
+export type Json = Record<string, unknown>;
+
+export interface Resolved {
+  node: unknown;
+  /** The JSON pointer of the node the references ended at. */
+  pointer: string;
+  /** Every pointer passed through, the first one included. */
+  chain: string[];
+}
+
+export interface SchemaContext {
+  root: Json;
+  version: '3.0' | '3.1';
+  file: string;
+  diagnostics: Diagnostic[];
+  /** Component pointer (`#/components/schemas/X`) → resource name, for the components that are resources. */
+  resources: Map<string, string>;
+}
+
+/** Fields nest at most this deep; deeper schemas become `json` (the spec loader limits nesting too). */
+export const MAX_FIELD_DEPTH = 8;
+
+export function report(ctx: { file: string; diagnostics: Diagnostic[] }, code: DiagnosticCode, params: Record<string, string | number>, pointer?: string): void {
+  ctx.diagnostics.push(createDiagnostic(code, params, pointer === undefined ? { file: ctx.file } : { file: ctx.file, pointer }));
+}
+
+export function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function unescape(token: string): string {
+  return decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+export function getByPointer(root: unknown, pointer: string): unknown {
+  if (pointer === '' || pointer === '#') return root;
+  const tokens = pointer.replace(/^#/, '').split('/').slice(1).map(unescape);
+  let node: unknown = root;
+  for (const t of tokens) {
+    if (Array.isArray(node)) node = node[Number(t)];
+    else if (isObject(node)) node = Object.prototype.hasOwnProperty.call(node, t) ? node[t] : undefined;
+    else return undefined;
+  }
+  return node;
+}
+
+/** Follows `$ref`s (internal ones: the document is bundled first). 3.1 siblings of `$ref` override the target. */
+export function resolve(ctx: { root: Json; version: '3.0' | '3.1' }, node: unknown, pointer: string): Resolved {
+  const chain = [pointer];
+  let current = node;
+  let at = pointer;
+  let siblings: Json | undefined;
+  for (let i = 0; i < 64 && isObject(current) && typeof current.$ref === 'string'; i++) {
+    const ref = current.$ref;
+    if (ctx.version === '3.1') {
+      const { $ref: _ref, ...rest } = current;
+      if (Object.keys(rest).length > 0) siblings = { ...rest, ...siblings };
+    }
+    if (!ref.startsWith('#')) return { node: undefined, pointer: at, chain };
+    at = ref;
+    if (chain.includes(at)) return { node: undefined, pointer: at, chain };
+    chain.push(at);
+    current = getByPointer(ctx.root, ref);
+  }
+  if (siblings && isObject(current)) current = { ...current, ...siblings };
+  return { node: current, pointer: at, chain };
+}
+
+/** allOf parts merged into one schema: properties and required united, other keywords from the first that has them. */
+function mergeAllOf(ctx: SchemaContext, s: Json, pointer: string, seen: string[]): { schema: Json; refs: string[] } {
+  if (!Array.isArray(s.allOf)) return { schema: s, refs: [] };
+  const { allOf, ...rest } = s;
+  const out: Json = { ...rest };
+  const properties: Json = isObject(rest.properties) ? { ...rest.properties } : {};
+  const required = new Set<string>(Array.isArray(rest.required) ? (rest.required as string[]) : []);
+  const refs: string[] = [];
+  (allOf as unknown[]).forEach((part, i) => {
+    const r = resolve(ctx, part, joinPointer(joinPointer(pointer, 'allOf'), i));
+    refs.push(...r.chain.slice(1));
+    if (!isObject(r.node) || r.chain.slice(1).some((p) => seen.includes(p))) return;
+    const inner = mergeAllOf(ctx, r.node, r.pointer, [...seen, ...r.chain.slice(1)]);
+    refs.push(...inner.refs);
+    for (const [k, v] of Object.entries(inner.schema)) {
+      if (k === 'properties' && isObject(v)) Object.assign(properties, v);
+      else if (k === 'required' && Array.isArray(v)) for (const n of v) required.add(String(n));
+      else if (!(k in out)) out[k] = v;
+    }
+  });
+  if (Object.keys(properties).length > 0) out.properties = properties;
+  if (required.size > 0) out.required = [...required];
+  return { schema: out, refs };
+}
+
+/** A schema with its references followed and its allOf merged. */
+export function flatten(ctx: SchemaContext, node: unknown, pointer: string, seen: string[] = []): { schema: Json | undefined; pointer: string; refs: string[] } {
+  const r = resolve(ctx, node, pointer);
+  if (!isObject(r.node)) return { schema: undefined, pointer: r.pointer, refs: r.chain.slice(1) };
+  const m = mergeAllOf(ctx, r.node, r.pointer, [...seen, ...r.chain.slice(1)]);
+  return { schema: m.schema, pointer: r.pointer, refs: [...r.chain.slice(1), ...m.refs] };
+}
+
+function types(s: Json): string[] {
+  if (typeof s.type === 'string') return [s.type];
+  if (Array.isArray(s.type)) return s.type.map(String);
+  return [];
+}
+
+/** `{ anyOf: [X, {type: null}] }` → X, and whether null was one of the choices. */
+function unwrapNull(ctx: SchemaContext, s: Json, pointer: string): { schema: Json; pointer: string; nullable: boolean } {
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const list = s[key];
+    if (!Array.isArray(list) || list.length !== 2) continue;
+    const nullAt = list.findIndex((x) => isObject(x) && (x.type === 'null' || (Array.isArray(x.enum) && x.enum.length === 1 && x.enum[0] === null)));
+    if (nullAt < 0) continue;
+    const other = list[1 - nullAt];
+    const { [key]: _drop, ...rest } = s;
+    const f = flatten(ctx, other, joinPointer(joinPointer(pointer, key), 1 - nullAt));
+    if (!f.schema) continue;
+    return { schema: { ...f.schema, ...rest }, pointer: f.pointer, nullable: true };
+  }
+  return { schema: s, pointer, nullable: false };
+}
+
+const STRING_FORMATS: Record<string, FieldType> = { date: 'date', 'date-time': 'datetime', uuid: 'uuid', email: 'email', uri: 'uri' };
+const QUIET_FORMATS = new Set(['int32', 'int64', 'float', 'double', 'integer', 'number']);
+const STRING_CONSTRAINTS = ['minLength', 'maxLength', 'pattern'] as const;
+const NUMBER_CONSTRAINTS = ['minimum', 'maximum', 'multipleOf'] as const;
+const ARRAY_CONSTRAINTS = ['minItems', 'maxItems', 'uniqueItems'] as const;
+
+export interface FieldOptions {
+  /** Where the field is, in words, for diagnostics ("resource Pet field tag"). */
+  where: string;
+  depth: number;
+  /** Component pointers being expanded (a reference back to one of them closes a cycle). */
+  stack: string[];
+}
+
+function approximated(ctx: SchemaContext, where: string, as: string, reason: string, pointer: string): void {
+  report(ctx, 'import-approximated', { item: where, as, reason }, pointer);
+}
+
+/** One field from its schema. */
+export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: string, opts: FieldOptions): FieldSpec {
+  const flat = flatten(ctx, node, pointer, opts.stack);
+  if (flat.refs.some((p) => opts.stack.includes(p))) {
+    approximated(ctx, opts.where, 'type json', 'its schema refers back to itself', pointer);
+    return { type: 'json' };
+  }
+  if (!flat.schema) return { type: 'json' };
+  const stack = [...opts.stack, ...flat.refs];
+  const un = unwrapNull(ctx, flat.schema, flat.pointer);
+  const s = un.schema;
+  const at = un.pointer;
+  let nullable = un.nullable || s.nullable === true || (Array.isArray(s.enum) && s.enum.includes(null));
+  const ext = isObject(s['x-servicespec-field']) ? (s['x-servicespec-field'] as Json) : {};
+  const t = types(s).filter((x) => {
+    if (x === 'null') nullable = true;
+    return x !== 'null';
+  });
+  const field: Json = {};
+  let type: FieldType;
+  const extType = typeof ext.type === 'string' ? (ext.type as FieldType) : undefined;
+  if (extType === 'ref' || extType === 'state') {
+    type = extType;
+  } else if (Array.isArray(s.enum) || 'const' in s) {
+    const raw = Array.isArray(s.enum) ? (s.enum as unknown[]) : [s.const];
+    if (raw.includes(null)) nullable = true;
+    const values = raw.filter((v) => v !== null);
+    if (values.every((v) => typeof v === 'string' || typeof v === 'number') && values.length > 0) {
+      type = 'enum';
+      field.values = values;
+    } else if (values.length === 0) {
+      type = 'enum';
+    } else {
+      type = t[0] === 'boolean' ? 'boolean' : 'json';
+      if (type === 'json') approximated(ctx, opts.where, 'type json', 'an enum of values other than strings and numbers', at);
+    }
+  } else if (t.length > 1) {
+    type = 'json';
+    approximated(ctx, opts.where, 'type json', `it may be any of ${t.join(', ')}`, at);
+  } else if (t[0] === 'string') {
+    const format = typeof s.format === 'string' ? s.format : undefined;
+    type = (format !== undefined ? STRING_FORMATS[format] : undefined) ?? 'string';
+    if (format !== undefined && STRING_FORMATS[format] === undefined) approximated(ctx, opts.where, 'type string', `format \`${format}\` has no field type of its own`, at);
+  } else if (t[0] === 'integer' || t[0] === 'number' || t[0] === 'boolean') {
+    type = t[0];
+    if (typeof s.format === 'string' && !QUIET_FORMATS.has(s.format)) approximated(ctx, opts.where, `type ${t[0]}`, `format \`${s.format}\` has no field type of its own`, at);
+  } else if (t[0] === 'array') {
+    type = 'array';
+    if (opts.depth >= MAX_FIELD_DEPTH) {
+      approximated(ctx, opts.where, 'type json', `it nests deeper than ${MAX_FIELD_DEPTH} levels`, at);
+      type = 'json';
+    } else if (s.items === undefined) {
+      // No element shape: left out, as in the source (the checker reports it).
+    } else if (s.items === true || (isObject(s.items) && Object.keys(s.items).length === 0)) {
+      field.items = { type: 'json' };
+    } else {
+      field.items = fieldFromSchema(ctx, s.items, joinPointer(at, 'items'), { where: `${opts.where} items`, depth: opts.depth + 1, stack });
+    }
+  } else if (t[0] === 'object' || (t.length === 0 && isObject(s.properties))) {
+    const closed = s.additionalProperties === false || s.additionalProperties === undefined;
+    if (isObject(s.properties) && (Object.keys(s.properties).length > 0 || s.additionalProperties === false) && closed) {
+      if (opts.depth >= MAX_FIELD_DEPTH) {
+        approximated(ctx, opts.where, 'type json', `it nests deeper than ${MAX_FIELD_DEPTH} levels`, at);
+        type = 'json';
+      } else {
+        type = 'object';
+        field.fields = fieldsFromSchema(ctx, s, at, { ...opts, depth: opts.depth + 1, stack }, 'nested');
+      }
+    } else {
+      type = 'json';
+      if (s.additionalProperties !== undefined && s.additionalProperties !== false) approximated(ctx, opts.where, 'type json', 'a map with free keys has no field type of its own', at);
+    }
+  } else if (Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) {
+    type = 'json';
+    approximated(ctx, opts.where, 'type json', `a choice of schemas (${Array.isArray(s.oneOf) ? 'oneOf' : 'anyOf'}) has no field type of its own`, at);
+  } else {
+    type = 'json';
+  }
+  const out: Json = { type };
+  if (typeof s.description === 'string') out.description = s.description;
+  if (nullable && type !== 'json') out.nullable = true;
+  if (s.readOnly === true && type !== 'state') out.readOnly = true;
+  if (type === 'enum') out.values = field.values;
+  if (type === 'string' || type === 'date' || type === 'datetime' || type === 'uuid' || type === 'email' || type === 'uri') {
+    for (const k of STRING_CONSTRAINTS) if (s[k] !== undefined) out[k] = s[k];
+  }
+  if (type === 'integer' || type === 'number') {
+    for (const k of NUMBER_CONSTRAINTS) if (typeof s[k] === 'number') out[k] = s[k];
+    for (const [ex, plain] of [
+      ['exclusiveMinimum', 'minimum'],
+      ['exclusiveMaximum', 'maximum'],
+    ] as const) {
+      const v = s[ex];
+      if (typeof v === 'number') out[ex] = v;
+      else if (v === true && typeof s[plain] === 'number') {
+        out[ex] = s[plain];
+        delete out[plain];
+      }
+    }
+  }
+  if (type === 'array') {
+    for (const k of ARRAY_CONSTRAINTS) if (s[k] !== undefined) out[k] = s[k];
+    if (field.items !== undefined) out.items = field.items;
+  }
+  if (type === 'object') out.fields = field.fields;
+  if ('default' in s) out.default = s.default;
+  const example = ctx.version === '3.1' && Array.isArray(s.examples) && s.examples.length > 0 ? s.examples[0] : s.example;
+  if (example !== undefined) out.example = example;
+  if (s.writeOnly === true) report(ctx, 'import-dropped', { item: `${opts.where}: writeOnly`, reason: 'a field the server never returns has no equivalent' }, at);
+  for (const [k, v] of Object.entries(ext)) if (k !== 'type') out[k] = v;
+  if (type === 'ref' && typeof ext.to === 'string') out.to = ext.to;
+  return out as unknown as FieldSpec;
+}
+
+/**
+ * The fields of an object schema. `top` fields are required unless optional (a resource as returned);
+ * `nested` fields are also not required when they have a default (objects are written whole, as in a request).
+ */
+export function fieldsFromSchema(ctx: SchemaContext, s: Json, pointer: string, opts: FieldOptions, mode: 'top' | 'nested'): Record<string, FieldSpec> {
+  const props = isObject(s.properties) ? s.properties : {};
+  const required = new Set(Array.isArray(s.required) ? (s.required as unknown[]).map(String) : []);
+  const names = new UniqueNames('_');
+  const out: Record<string, FieldSpec> = {};
+  for (const [name, p] of Object.entries(props)) {
+    const fname = names.take(toFieldName(name));
+    const at = joinPointer(joinPointer(pointer, 'properties'), name);
+    if (fname !== name) report(ctx, 'import-renamed', { what: `${opts.where} field`, from: name, to: fname, reason: 'field names are snake_case; the JSON property name served changes with it' }, at);
+    const f = fieldFromSchema(ctx, p, at, { where: `${opts.where}.${fname}`, depth: opts.depth, stack: opts.stack }) as FieldSpec & Json;
+    const hasDefault = Object.prototype.hasOwnProperty.call(f, 'default');
+    const optional = !required.has(name) && !(mode === 'nested' && hasDefault);
+    if (optional) f.optional = true;
+    out[fname] = orderField(f);
+  }
+  return out;
+}
+
+const FIELD_ORDER = ['type', 'description', 'optional', 'nullable', 'readOnly', 'writeOnce', 'unique', 'generated', 'to', 'values', 'default', 'example'];
+
+function orderField(f: FieldSpec): FieldSpec {
+  const src = f as unknown as Json;
+  const out: Json = {};
+  for (const k of FIELD_ORDER) if (src[k] !== undefined) out[k] = src[k];
+  for (const [k, v] of Object.entries(src)) if (!(k in out) && v !== undefined) out[k] = v;
+  return out as unknown as FieldSpec;
+}
+
+/** What a request, response or event body is: a resource (or a list of one), fields written out, or nothing the format can say. */
+export function shapeFromSchema(ctx: SchemaContext, node: unknown, pointer: string, where: string, mode: 'top' | 'nested'): ShapeSpec | undefined {
+  const resourceOf = (n: unknown, p: string): string | undefined => {
+    const r = resolve(ctx, n, p);
+    for (const ptr of r.chain) {
+      const name = ctx.resources.get(ptr);
+      if (name !== undefined) return name;
+    }
+    if (isObject(r.node) && isObject(r.node['x-servicespec-view']) && typeof r.node['x-servicespec-view'].resource === 'string') return r.node['x-servicespec-view'].resource;
+    return undefined;
+  };
+  const direct = resourceOf(node, pointer);
+  if (direct !== undefined) return { resource: direct };
+  const flat = flatten(ctx, node, pointer);
+  const s = flat.schema;
+  if (!s) return undefined;
+  if (types(s).includes('array') && s.items !== undefined) {
+    const inner = resourceOf(s.items, joinPointer(flat.pointer, 'items'));
+    if (inner !== undefined) return { resource: inner, list: true };
+    const innerFlat = flatten(ctx, s.items, joinPointer(flat.pointer, 'items'));
+    if (innerFlat.schema && isObject(innerFlat.schema.properties)) {
+      return { fields: fieldsFromSchema(ctx, innerFlat.schema, innerFlat.pointer, { where, depth: 1, stack: innerFlat.refs }, mode), list: true };
+    }
+    return undefined;
+  }
+  if (isObject(s.properties)) return { fields: fieldsFromSchema(ctx, s, flat.pointer, { where, depth: 1, stack: flat.refs }, mode) };
+  return undefined;
+}

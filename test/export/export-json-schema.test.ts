@@ -1,0 +1,43 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { exportJsonSchemas } from '../../src/export/export-json-schema.js';
+import { EXAMPLE_NAMES, exampleModel } from './helpers.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+function ajv(): Ajv2020 {
+  const a = new Ajv2020({ strict: true, allErrors: true });
+  addFormats(a);
+  return a;
+}
+
+describe('JSON Schema export', () => {
+  for (const name of EXAMPLE_NAMES) {
+    it(`${name}: one schema per resource and view, each compiling with Ajv in strict mode`, () => {
+      const model = exampleModel(name);
+      const r = exportJsonSchemas(model);
+      expect(r.files.map((f) => f.name)).toEqual(model.resources.flatMap((res) => [res.name, `${res.name}Create`, `${res.name}Replace`, `${res.name}Update`]));
+      for (const f of r.files) expect(() => ajv().compile(f.schema)).not.toThrow();
+      expect(() => ajv().compile(r.document)).not.toThrow();
+    });
+  }
+
+  it('the request schemas refuse read-only fields and the response schema describes them', () => {
+    const r = exportJsonSchemas(exampleModel('orders'));
+    const get = (n: string) => ajv().compile(r.files.find((f) => f.name === n)!.schema);
+    const body = {
+      customer: '6f1c0a4e-2b8f-4a7e-9a51-1c2d3e4f5a6b',
+      items: [{ sku: 'MUG-BLUE-350', quantity: 1, unit_price: 2599 }],
+      amount: 2599,
+      currency: 'EUR',
+      shipping_address: { line1: 'Main St 1', city: 'Delft', postal_code: '2611', country: 'NL' },
+    };
+    expect(get('OrderCreate')(body)).toBe(true);
+    expect(get('OrderCreate')({ ...body, id: '6f1c0a4e-2b8f-4a7e-9a51-1c2d3e4f5a6b' })).toBe(false);
+    expect(get('OrderCreate')({ ...body, currency: 'euro' })).toBe(false);
+    expect(get('OrderUpdate')({ note: 'leave at the door' })).toBe(true);
+    const response = r.files.find((f) => f.name === 'Order')!.schema as { properties: Record<string, { readOnly?: boolean }> };
+    expect(response.properties.id?.readOnly).toBe(true);
+  });
+});

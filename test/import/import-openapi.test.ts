@@ -1,0 +1,263 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
+import { toEventKindName, toFieldName, toOperationId, toResourceName } from '../../src/import/import-names.js';
+import { tempDir } from '../export/helpers.js';
+
+const tmp = tempDir('servicespec-import-');
+afterAll(() => tmp.remove());
+
+type Json = Record<string, unknown>;
+
+function doc(extra: Json = {}, version = '3.1.0'): Json {
+  return { openapi: version, info: { title: 'Things', version: '1.0.0' }, paths: {}, ...extra };
+}
+
+const thing = {
+  type: 'object',
+  required: ['id', 'name'],
+  properties: {
+    id: { type: 'string', format: 'uuid', readOnly: true },
+    name: { type: 'string', minLength: 1, maxLength: 50 },
+    size: { type: 'integer', minimum: 0, default: 1 },
+  },
+};
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const jsonBody = (schema: unknown) => ({ content: { 'application/json': { schema } } });
+
+/** A small CRUD API whose shapes are exactly the format's actions. */
+const crud = doc({
+  paths: {
+    '/things': {
+      get: {
+        operationId: 'listThings',
+        parameters: [
+          { name: 'limit', in: 'query', schema: { type: 'integer', maximum: 50, default: 10 } },
+          { name: 'cursor', in: 'query', schema: { type: 'string' } },
+          { name: 'name', in: 'query', schema: { type: 'string' } },
+          { name: 'sort', in: 'query', schema: { type: 'string', enum: ['name', '-name'] } },
+          { name: 'verbose', in: 'query', schema: { type: 'boolean' } },
+        ],
+        responses: { '200': { description: 'ok', ...jsonBody({ type: 'object', properties: { items: { type: 'array', items: ref('Thing') }, next_cursor: { type: ['string', 'null'] } } }) } },
+      },
+      post: { operationId: 'createThing', requestBody: jsonBody(ref('NewThing')), responses: { '201': { description: 'made', ...jsonBody(ref('Thing')) }, '422': { $ref: '#/components/responses/Invalid' } } },
+    },
+    '/things/{thingId}': {
+      get: { operationId: 'getThing', parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) }, '404': { description: 'Not here', content: { 'application/problem+json': { schema: { type: 'object' } } } } } },
+      put: { operationId: 'replaceThing', parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }], requestBody: jsonBody(ref('NewThing')), responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
+      patch: { operationId: 'updateThing', parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }], requestBody: jsonBody({ type: 'object', properties: { size: { type: 'integer' } } }), responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
+      delete: { operationId: 'deleteThing', parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }], responses: { '204': { description: 'gone' } } },
+    },
+    '/things/{thingId}/polish': {
+      post: { operationId: 'polish thing', parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
+    },
+  },
+  components: {
+    schemas: {
+      Thing: thing,
+      NewThing: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, size: { type: 'integer' } } },
+    },
+    responses: { Invalid: { description: 'The thing is not valid', content: { 'application/problem+json': { schema: { type: 'object' } } } } },
+  },
+});
+
+describe('import: operations become actions where their shapes allow', () => {
+  it('maps list, create, read, replace, update and delete, and anything else to a custom operation', async () => {
+    const r = await importOpenApiDocument(crud, 'crud.json');
+    const ops = r.document!.endpoints!.operations!;
+    expect(ops.listThings).toMatchObject({ method: 'GET', path: '/things', action: 'list', resource: 'Thing', filter: ['name'], sort: ['name'] });
+    expect(ops.createThing).toMatchObject({ action: 'create', resource: 'Thing', errors: ['invalid'] });
+    expect(ops.getThing).toMatchObject({ action: 'read', resource: 'Thing', path: '/things/{thingId}', errors: ['not_found'] });
+    expect(ops.replaceThing).toMatchObject({ action: 'replace', resource: 'Thing' });
+    expect(ops.updateThing).toMatchObject({ action: 'update', resource: 'Thing' });
+    expect(ops.deleteThing).toMatchObject({ action: 'delete', resource: 'Thing' });
+    expect(ops.polishThing).toMatchObject({ action: 'custom', handler: 'polishThing', response: { resource: 'Thing' } });
+    expect(r.document!.limits).toEqual({ page_size: { default: 10, max: 50 } });
+    expect(r.document!.errors).toEqual({ body: 'problem', codes: { invalid: { status: 422, title: 'The thing is not valid' }, not_found: { status: 404, title: 'Not here' } } });
+    const messages = r.diagnostics.map((d) => d.message);
+    expect(messages).toContain('operation listThings: query parameter `verbose` has no place in a servicespec and is left out: list operations take limit, cursor, sort and filters named after fields');
+    expect(messages).toContain('operation `polish thing` is named `polishThing` in the spec: operation ids are letters, digits and underscores');
+    // nothing invented: no states, no versioning, no rate limits, no base address
+    const shown = Object.fromEntries(r.gaps!.parts.map((p) => [p.part, p.status]));
+    expect(shown).toMatchObject({ states: 'not shown', versioning: 'not shown', events: 'not shown', authentication: 'not shown' });
+    expect(r.document!.endpoints!.base_url).toBeUndefined();
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  it('reads fields with their types, constraints, read-only flags and optionality', async () => {
+    const r = await importOpenApiDocument(crud, 'crud.json');
+    expect(r.document!.resources!.Thing).toEqual({
+      fields: {
+        id: { type: 'uuid', readOnly: true },
+        name: { type: 'string', minLength: 1, maxLength: 50 },
+        size: { type: 'integer', optional: true, default: 1, minimum: 0 },
+      },
+    });
+    expect(r.document!.resources!.NewThing).toBeDefined();
+  });
+});
+
+describe('import: schemas', () => {
+  it('reads 3.0 nullable and boolean exclusive bounds, 3.1 type arrays and anyOf-with-null, merges allOf', async () => {
+    const schemas = {
+      A: {
+        type: 'object',
+        properties: {
+          n30: { type: 'string', nullable: true },
+          ex30: { type: 'number', minimum: 0, exclusiveMinimum: true },
+          e30: { type: 'string', enum: ['a', 'b', null], nullable: true },
+        },
+      },
+    };
+    const r30 = await importOpenApiDocument({ ...doc({}, '3.0.3'), components: { schemas } }, 'a.json');
+    expect(r30.document!.resources!.A!.fields).toEqual({
+      n30: { type: 'string', optional: true, nullable: true },
+      ex30: { type: 'number', optional: true, exclusiveMinimum: 0 },
+      e30: { type: 'enum', optional: true, nullable: true, values: ['a', 'b'] },
+    });
+    const r31 = await importOpenApiDocument(
+      doc({
+        components: {
+          schemas: {
+            Base: { type: 'object', required: ['a'], properties: { a: { type: 'string' } } },
+            B: {
+              allOf: [ref('Base'), { type: 'object', required: ['b'], properties: { b: { type: ['integer', 'null'], examples: [3] }, c: { anyOf: [ref('Base'), { type: 'null' }] } } }],
+            },
+          },
+        },
+      }),
+      'b.json',
+    );
+    expect(r31.document!.resources!.B!.fields).toEqual({
+      a: { type: 'string' },
+      b: { type: 'integer', nullable: true, example: 3 },
+      c: { type: 'object', optional: true, nullable: true, fields: { a: { type: 'string' } } },
+    });
+  });
+
+  it('turns what has no field type into json and says why: a self-reference, a map, a oneOf', async () => {
+    const r = await importOpenApiDocument(
+      doc({
+        components: {
+          schemas: {
+            Node: { type: 'object', properties: { child: ref('Node'), labels: { type: 'object', additionalProperties: { type: 'string' } }, either: { oneOf: [{ type: 'string' }, { type: 'integer' }] } } },
+          },
+        },
+      }),
+      'n.json',
+    );
+    expect(r.document!.resources!.Node!.fields).toEqual({ child: { type: 'json', optional: true }, labels: { type: 'json', optional: true }, either: { type: 'json', optional: true } });
+    const why = r.diagnostics.filter((d) => d.code === 'import-approximated').map((d) => d.message);
+    expect(why).toEqual([
+      expect.stringContaining('refers back to itself'),
+      expect.stringContaining('a map with free keys'),
+      expect.stringContaining('a choice of schemas (oneOf)'),
+    ]);
+  });
+
+  it('renames to the format\'s names and reports every change that reaches the wire', async () => {
+    const r = await importOpenApiDocument(doc({ components: { schemas: { 'io.example.v1.Widget': { type: 'object', properties: { createdAt: { type: 'string', format: 'date-time' } } } } } }), 'w.json');
+    expect(r.document!.resources!.Widget!.fields).toEqual({ created_at: { type: 'datetime', optional: true } });
+    expect(r.diagnostics.map((d) => d.code)).toEqual(expect.arrayContaining(['import-renamed', 'import-renamed']));
+    expect(toResourceName('pet-store')).toBe('PetStore');
+    expect(toFieldName('HTTPStatus')).toBe('http_status');
+    expect(toFieldName('2fa')).toBe('_2fa');
+    expect(toOperationId('find pets by id')).toBe('findPetsById');
+    expect(toEventKindName('Order.Paid')).toBe('order.paid');
+  });
+});
+
+describe('import: authentication', () => {
+  it('maps API keys, HTTP basic and bearer, client credentials, and approximates other OAuth2 flows as bearer', async () => {
+    const r = await importOpenApiDocument(
+      doc({
+        security: [{ key: [] }, { oauth: ['things:read'] }],
+        paths: { '/x': { get: { operationId: 'x', security: [], responses: { '200': { description: 'ok' } } } } },
+        components: {
+          securitySchemes: {
+            key: { type: 'apiKey', in: 'header', name: 'X-Key' },
+            cookie: { type: 'apiKey', in: 'cookie', name: 'sid' },
+            basic: { type: 'http', scheme: 'basic' },
+            jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+            m2m: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: { 'things:write': 'Write things' } } } },
+            oauth: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'https://id.example.com/auth', tokenUrl: 'https://id.example.com/token', scopes: { 'things:read': 'Read things' } } } },
+          },
+        },
+      }),
+      's.json',
+    );
+    const auth = r.document!.authentication!;
+    expect(auth.schemes).toEqual({
+      key: { type: 'api_key', in: 'header', name: 'X-Key' },
+      basic: { type: 'basic' },
+      jwt: { type: 'bearer', token: 'jwt' },
+      m2m: { type: 'oauth2_client_credentials', token_path: '/oauth/token' },
+      oauth: { type: 'bearer' },
+    });
+    expect(auth.scopes).toEqual({ 'things:write': 'Write things', 'things:read': 'Read things' });
+    expect(auth.default).toEqual({ schemes: ['key', 'oauth'], scopes: ['things:read'] });
+    expect(r.document!.endpoints!.operations!.x!.auth).toBe('none');
+    const codes = r.diagnostics.map((d) => `${d.code} ${d.message}`);
+    expect(codes.some((c) => c.startsWith('import-dropped security scheme cookie'))).toBe(true);
+    expect(codes.some((c) => c.startsWith('import-approximated security scheme oauth'))).toBe(true);
+  });
+});
+
+describe('import: files, references and bad input', () => {
+  it('reads YAML and JSON, and bundles $refs to other files', async () => {
+    const dir = join(tmp.path, 'multi');
+    mkdirSync(join(dir, 'schemas'), { recursive: true });
+    writeFileSync(join(dir, 'schemas', 'thing.yaml'), stringify(thing));
+    const main = { ...crud, components: { ...(crud.components as Json), schemas: { Thing: { $ref: './schemas/thing.yaml' }, NewThing: (crud.components as { schemas: Json }).schemas.NewThing } } };
+    writeFileSync(join(dir, 'api.yaml'), stringify(main));
+    writeFileSync(join(dir, 'api.json'), JSON.stringify(main));
+    for (const f of ['api.yaml', 'api.json']) {
+      const r = await importOpenApiFile(join(dir, f));
+      expect(r.diagnostics.filter((d) => d.severity === 'error' || d.code === 'import-invalid-openapi')).toEqual([]);
+      expect(r.document!.endpoints!.operations!.getThing).toMatchObject({ action: 'read', resource: 'Thing' });
+      expect(Object.keys(r.document!.resources!.Thing!.fields!)).toEqual(['id', 'name', 'size']);
+    }
+  });
+
+  it('refuses what is not OpenAPI 3 with one clear diagnostic, never a stack trace', async () => {
+    const cases: [string, string, string][] = [
+      ['swagger.yaml', 'swagger: "2.0"\ninfo: { title: x, version: "1" }\npaths: {}\n', 'Swagger 2.0'],
+      ['old.yaml', 'openapi: 2.5.0\ninfo: { title: x, version: "1" }\npaths: {}\n', 'OpenAPI 2.5.0 is not supported'],
+      ['list.yaml', '- a\n- b\n', 'not a mapping'],
+      ['noversion.yaml', 'info: { title: x }\n', 'no `openapi` version field'],
+      ['broken.json', '{ "openapi": "3.1.0", ', 'neither YAML nor JSON'],
+    ];
+    for (const [name, text, expected] of cases) {
+      writeFileSync(join(tmp.path, name), text);
+      const r = await importOpenApiFile(join(tmp.path, name));
+      expect(r.document).toBeUndefined();
+      expect(r.diagnostics).toHaveLength(1);
+      expect(r.diagnostics[0]).toMatchObject({ code: expect.stringMatching(/^import-not-openapi$/), severity: 'error' });
+      expect(r.diagnostics[0]!.message).toContain(expected);
+    }
+    expect((await importOpenApiFile(join(tmp.path, 'missing.yaml'))).diagnostics[0]!.code).toBe('file-not-found');
+    expect((await importOpenApiFile(tmp.path)).diagnostics[0]!.code).toBe('file-is-directory');
+  });
+
+  it('imports what it can from an invalid document, saying it does not validate', async () => {
+    const r = await importOpenApiDocument({ openapi: '3.1.0', info: { title: 'No version' }, paths: { '/a': { get: { operationId: 'a', responses: { '200': { description: 'ok' } } } } } }, 'bad.json');
+    expect(r.diagnostics[0]).toMatchObject({ code: 'import-invalid-openapi', severity: 'warning' });
+    expect(r.document!.endpoints!.operations!.a).toMatchObject({ method: 'GET', path: '/a', action: 'custom' });
+  });
+
+  it('never follows a $ref over the network: the document imports without it, with a warning', async () => {
+    const file = join(tmp.path, 'remote.yaml');
+    writeFileSync(file, stringify(doc({ components: { schemas: { Remote: { $ref: 'http://127.0.0.1:9/remote.yaml' }, Local: thing } } })));
+    const r = await importOpenApiFile(file);
+    expect(r.diagnostics[0]).toMatchObject({ code: 'import-invalid-openapi', severity: 'warning' });
+    expect(Object.keys(r.document!.resources!)).toEqual(['Local']);
+  });
+
+  it('ignores an x-servicespec-* extension that does not fit the format, and says so', async () => {
+    const r = await importOpenApiDocument(doc({ 'x-servicespec-limits': { page_size: { default: 'lots' } } }), 'x.json');
+    expect(r.document!.limits).toBeUndefined();
+    expect(r.diagnostics.find((d) => d.code === 'import-extension-invalid')?.message).toContain('x-servicespec-limits');
+  });
+});

@@ -1,0 +1,67 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { getGapReport } from '../../src/check/check-gaps.js';
+import { exportOpenApi, type OpenApiVersion } from '../../src/export/export-openapi.js';
+import { serializeDocument } from '../../src/export/export-shared.js';
+import { importOpenApiDocument } from '../../src/import/import-openapi.js';
+import type { ServiceModel } from '../../src/model/model-types.js';
+import { compileSpecText } from '../../src/program.js';
+import { specDocument } from '../check/spec-arbitrary.js';
+import { EXAMPLE_NAMES, exampleModel, jsonDiff } from '../export/helpers.js';
+
+// export → import → export gives the same OpenAPI document: for the examples, and as a property over generated
+// specs (any structurally valid spec, semantic errors included), in OpenAPI 3.1 and 3.0.
+
+const VERSIONS: readonly OpenApiVersion[] = ['3.1', '3.0'];
+
+async function roundTrip(model: ServiceModel, version: OpenApiVersion) {
+  const first = exportOpenApi(model, { openapi: version }).document;
+  // through text, as a file would carry it
+  const imported = await importOpenApiDocument(JSON.parse(serializeDocument(first, 'json')) as unknown, 'first.openapi.json');
+  const model2 = imported.compiled?.model;
+  if (!model2) throw new Error(`the import gave no model: ${JSON.stringify(imported.diagnostics.slice(0, 3))}`);
+  const second = exportOpenApi(model2, { openapi: version }).document;
+  return { first, second, imported, model2 };
+}
+
+/** The model without what depends on where it was read from (pointers, file) or how a default was reached. */
+function comparable(m: ServiceModel): unknown {
+  const strip = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(strip);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'pointer' && k !== 'file' && k !== 'statusDeclared').map(([k, x]) => [k, strip(x)]));
+    return v;
+  };
+  const out = strip(m) as { endpoints?: { operations: { id: string }[] } };
+  if (out.endpoints) out.endpoints.operations = [...out.endpoints.operations].sort((a, b) => a.id.localeCompare(b.id));
+  return out;
+}
+
+describe('round trip: export → import → export', () => {
+  for (const name of EXAMPLE_NAMES) {
+    for (const version of VERSIONS) {
+      it(`${name}, OpenAPI ${version}: the same document, the same model, the same gap report`, async () => {
+        const model = exampleModel(name);
+        const { first, second, imported, model2 } = await roundTrip(model, version);
+        expect(jsonDiff(first, second)).toEqual([]);
+        expect(jsonDiff(comparable(model), comparable(model2))).toEqual([]);
+        expect(imported.gaps).toEqual(getGapReport(model));
+        expect(imported.diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
+        expect(imported.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      });
+    }
+  }
+
+  for (const version of VERSIONS) {
+    it(`any structurally valid spec, OpenAPI ${version} (property)`, async () => {
+      await fc.assert(
+        fc.asyncProperty(specDocument, async (doc) => {
+          const compiled = compileSpecText(JSON.stringify(doc), 'generated.json');
+          if (!compiled.model) return;
+          const { first, second } = await roundTrip(compiled.model, version);
+          expect(jsonDiff(first, second)).toEqual([]);
+        }),
+        { numRuns: 100 },
+      );
+    }, 120_000);
+  }
+});
