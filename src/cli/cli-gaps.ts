@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import { formatGapReport, getGapReport } from '../check/check-gaps.js';
+import { action, EXIT, formatOption, io, printDiagnostics, quietOption, readSpec, type ActionResult, type CommonOptions } from './cli-shared.js';
+
+/**
+ * `servicespec gaps FILE`: part by part, what the spec shows, shows partly, or does not show.
+ * The report needs a model: a spec too broken to build one exits 1 with its errors on stderr.
+ * Errors that still leave a model (a reference to an undeclared name, say) are printed on stderr after the report
+ * (`check` is the command whose exit status reflects them).
+ */
+export function runGaps(file: string, options: CommonOptions): ActionResult {
+  const compiled = readSpec(file);
+  if (compiled.model === undefined) {
+    printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
+    return EXIT.errors;
+  }
+  const report = getGapReport(compiled.model);
+  if (options.format === 'json') io.out(`${JSON.stringify(report, null, 2)}\n`);
+  else io.out(formatGapReport(report));
+  if (!options.quiet) printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
+  return EXIT.ok;
+}
+
+export function registerGapsCommand(program: Command): void {
+  program
+    .command('gaps')
+    .description('report, for each of the nine parts, what the spec shows and what it leaves "not shown"')
+    .argument('<file>', 'the spec file (YAML or JSON); - reads standard input')
+    .addOption(formatOption())
+    .addOption(quietOption())
+    .addHelpText(
+      'after',
+      '\nA gap is never filled with an invented value: each one is reported as "not shown".\n' +
+        'With --format json the output is the gap report object: { parts: [{ part, title, status, contents, missing }], shown }.\n' +
+        'Exit status: 0 when the report was produced, 1 when the spec is too broken to report on, 2 on a usage error.',
+    )
+    .action(action((file: string, options: CommonOptions) => runGaps(file, options)));
+}

@@ -1,0 +1,165 @@
+import { basename, extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Option, type Command } from 'commander';
+import type { FastifyInstance } from 'fastify';
+import type { CustomHandler } from '../runtime/runtime-context.js';
+import type { ServiceOptions } from '../runtime/runtime-service.js';
+import { parseStorageUrl } from '../runtime/storage/storage-open.js';
+import { action, EXIT, io, printDiagnostics, readSpec, type ActionResult } from './cli-shared.js';
+
+export interface ServeOptions {
+  port: string;
+  host: string;
+  db?: string;
+  allowGaps?: boolean;
+  handlers?: string;
+  log: string;
+  synchronous: 'full' | 'normal';
+  /** events (issue 5): address ranges webhooks may be sent to although not public. */
+  allowWebhookTarget?: string[];
+  redis?: string;
+  jwks?: string;
+  jwtSecretEnv?: string;
+}
+
+/** Loads custom-operation handlers from a module exporting `handlers` (or a default object) of functions. */
+async function loadHandlers(file: string): Promise<Record<string, CustomHandler> | string> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(resolve(file)).href)) as Record<string, unknown>;
+  } catch (err) {
+    return `cannot load handlers from ${file}: ${(err as Error).message.split('\n')[0]}`;
+  }
+  const found = (mod.handlers ?? mod.default) as Record<string, unknown> | undefined;
+  if (!found || typeof found !== 'object') return `${file} exports no \`handlers\` object (or default export) of functions`;
+  const bad = Object.entries(found).filter(([, v]) => typeof v !== 'function').map(([k]) => k);
+  if (bad.length > 0) return `handlers ${bad.join(', ')} in ${file} are not functions`;
+  return found as Record<string, CustomHandler>;
+}
+
+export async function runServe(file: string, options: ServeOptions): Promise<number> {
+  const port = Number(options.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    io.err(`servicespec serve: --port must be a number from 0 to 65535, not ${JSON.stringify(options.port)}\n`);
+    return EXIT.usage;
+  }
+  // The runtime (Fastify, jose, ioredis, the SQLite driver) loads only when serving, so other commands start fast.
+  const [{ AuthConfigError, AuthOptionError, createAuthenticator, getAuthOptionsFromCli }, { createRedisStore }, { createService, ServiceStartError }, { createSqliteStorage }] = await Promise.all([
+    import('../runtime/auth/index.js'),
+    import('../runtime/limits/limits-store.js'),
+    import('../runtime/runtime-service.js'),
+    import('../runtime/storage/storage-sqlite.js'),
+  ]);
+  const compiled = readSpec(file);
+  printDiagnostics(compiled.diagnostics, { quiet: true });
+  if (!compiled.model || compiled.diagnostics.some((d) => d.severity === 'error')) {
+    io.err(`servicespec serve: ${file} has errors; fix them first (servicespec check ${file})\n`);
+    return EXIT.errors;
+  }
+  const dbUrl = options.db ?? `sqlite:./data/${basename(file, extname(file))}.db`;
+  const target = parseStorageUrl(dbUrl);
+  if (target.kind === 'error') {
+    io.err(`servicespec serve: ${target.message}\n`);
+    return EXIT.usage;
+  }
+  const service: ServiceOptions = {
+    storage: undefined as never,
+    allowGaps: options.allowGaps ?? false,
+    logger: options.log === 'silent' ? false : { level: options.log },
+  };
+  if (options.allowWebhookTarget !== undefined) service.webhooks = { allowTargets: options.allowWebhookTarget }; // events (issue 5)
+  if (options.handlers !== undefined) {
+    const handlers = await loadHandlers(options.handlers);
+    if (typeof handlers === 'string') {
+      io.err(`servicespec serve: ${handlers}\n`);
+      return EXIT.errors;
+    }
+    service.handlers = handlers;
+  }
+  let storage;
+  try {
+    storage = createSqliteStorage({ path: target.path, synchronous: options.synchronous });
+  } catch (err) {
+    io.err(`servicespec serve: cannot open ${dbUrl}: ${(err as Error).message}\n`);
+    return EXIT.errors;
+  }
+  service.storage = storage;
+  if (compiled.model.authentication) {
+    try {
+      const authenticator = await createAuthenticator(compiled.model, storage, getAuthOptionsFromCli({ jwtSecretEnv: options.jwtSecretEnv, jwks: options.jwks, allowGaps: options.allowGaps }));
+      for (const g of authenticator.gaps) io.err(`servicespec: spec gap: ${g.item}; using built-in behaviour: ${g.builtIn}\n`);
+      for (const w of authenticator.warnings) io.err(`servicespec: ${w}\n`);
+      service.authenticator = authenticator;
+    } catch (err) {
+      await storage.close();
+      if (err instanceof AuthOptionError) {
+        io.err(`servicespec serve: ${err.message}\n`);
+        return EXIT.usage;
+      }
+      if (err instanceof AuthConfigError) {
+        io.err(`servicespec serve: authentication cannot be set up for ${file}:\n${err.problems.map((p) => `  - ${p}\n`).join('')}`);
+        return EXIT.errors;
+      }
+      throw err;
+    }
+  }
+  if (options.redis !== undefined) {
+    service.rateLimitStore = createRedisStore({
+      url: options.redis,
+      onError: (err) => io.err(`servicespec: the rate-limit store at ${options.redis} is unavailable (${err.message}); each policy's declared failure mode applies (open when not declared)\n`),
+    });
+  }
+  let app: FastifyInstance;
+  try {
+    app = await createService(compiled.model, service);
+  } catch (err) {
+    await storage.close();
+    await service.rateLimitStore?.close();
+    if (err instanceof ServiceStartError) {
+      io.err(`servicespec serve: ${file} cannot be served as it is:\n${err.problems.map((p) => `  - ${p}\n`).join('')}`);
+      if (!options.allowGaps && err.problems.some((p) => p.includes('--allow-gaps'))) {
+        io.err('Declare what is missing in the spec, or pass --allow-gaps to use the built-in behaviour for each gap.\n');
+      }
+      return EXIT.errors;
+    }
+    throw err;
+  }
+  try {
+    const address = await app.listen({ port, host: options.host });
+    io.err(`servicespec: serving ${compiled.model.purpose?.name ?? file} at ${address} (database ${dbUrl})\n`);
+  } catch (err) {
+    await app.close();
+    io.err(`servicespec serve: cannot listen on ${options.host}:${port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+    return EXIT.errors;
+  }
+  // In-flight requests finish, then the database closes; a second signal stops at once.
+  await new Promise<void>((done) => {
+    const stop = (signal: string) => {
+      io.err(`servicespec: ${signal} received, finishing in-flight requests\n`);
+      process.once(signal as NodeJS.Signals, () => process.exit(EXIT.errors));
+      app.close().then(done, done);
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  return EXIT.ok;
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('serve a spec as an HTTP service on a real database')
+    .argument('<file>', 'the spec file (YAML or JSON)')
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '3000')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--db <url>', 'database: sqlite:PATH or sqlite::memory: (default sqlite:./data/<spec name>.db)')
+    .option('--allow-gaps', 'serve even where the spec leaves a gap, using the logged built-in behaviour')
+    .option('--jwks <file>', 'a local JWKS file of public keys that verify bearer tokens')
+    .option('--jwt-secret-env <var>', 'the environment variable holding the HMAC secret for HS* bearer tokens')
+    .option('--redis <url>', 'share rate-limit budgets across instances through Redis (redis://host:port)')
+    .option('--handlers <file>', 'a JavaScript module exporting `handlers` for custom operations')
+    .option('--allow-webhook-target <cidr>', 'let webhooks go to this non-public address range too, e.g. 127.0.0.0/8 (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .addOption(new Option('--log <level>', 'log level').choices(['silent', 'error', 'warn', 'info', 'debug']).default('info'))
+    .addOption(new Option('--synchronous <mode>', 'SQLite durability: full survives power loss').choices(['full', 'normal']).default('full'))
+    .action(action((file: string, options: ServeOptions): ActionResult => runServe(file, options) as Promise<0 | 1 | 2>));
+}

@@ -1,0 +1,144 @@
+// What every command shares: exit codes, reading a spec, printing diagnostics, writing output files.
+// The CLI only parses arguments and prints; all the work is done by the library (src/index.ts).
+
+import { randomBytes } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { Option } from 'commander';
+import { createDiagnostic, hasErrors, type Diagnostic } from '../check/diagnostics-catalogue.js';
+import { formatDiagnostics, type OutputFormat } from '../check/diagnostics-format.js';
+import { compileSpecBytes, compileSpecFile, type CompiledSpec } from '../program.js';
+
+/** The exit codes every command uses. */
+export const EXIT = {
+  /** Clean: the command did what was asked; warnings may have been printed. */
+  ok: 0,
+  /** Errors found: in the spec, or in reading or writing a file. */
+  errors: 1,
+  /** Usage error: unknown command or option, missing or bad argument. */
+  usage: 2,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** What an action returns: the process's exit code. */
+export type ActionResult = ExitCode | Promise<ExitCode>;
+
+/** Where a command prints. Tests and embedders may swap these; the bin uses the process's streams. */
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+export const io: CliIo = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+};
+
+/** `--format text|json`, shared by the commands that print data a machine may read. */
+export function formatOption(): Option {
+  return new Option('--format <format>', 'output format').choices(['text', 'json']).default('text');
+}
+
+export function quietOption(): Option {
+  return new Option('-q, --quiet', 'print errors only: no warnings, no summary of a clean result');
+}
+
+export interface CommonOptions {
+  format?: OutputFormat;
+  quiet?: boolean;
+}
+
+/** The file argument that means standard input. */
+export const STDIN = '-';
+
+/**
+ * Load, validate, build and check one spec file (`-` reads standard input).
+ * Never throws for bad input: problems come back as diagnostics.
+ */
+export function readSpec(file: string): CompiledSpec {
+  if (file !== STDIN) return compileSpecFile(file);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(0);
+  } catch (err) {
+    const diagnostic = createDiagnostic('file-unreadable', { path: '<stdin>', reason: describeFsError(err) }, { file: '<stdin>' });
+    return { file: '<stdin>', sourceMap: new Map(), diagnostics: [diagnostic] };
+  }
+  return compileSpecBytes(bytes, '<stdin>');
+}
+
+/** The diagnostics to show under `--quiet`: errors only. */
+export function visible(diagnostics: readonly Diagnostic[], quiet: boolean | undefined): readonly Diagnostic[] {
+  return quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
+}
+
+/** Print diagnostics as text or JSON to the given stream (stdout for `check`, stderr where they are a side note). */
+export function printDiagnostics(
+  diagnostics: readonly Diagnostic[],
+  options: { format?: OutputFormat; quiet?: boolean; to?: 'out' | 'err' } = {},
+): void {
+  const shown = visible(diagnostics, options.quiet);
+  const format = options.format ?? 'text';
+  if (format === 'text' && shown.length === 0) return;
+  const text = formatDiagnostics(shown, format);
+  if (options.to === 'out') io.out(text);
+  else io.err(text);
+}
+
+/** Exit code for a set of diagnostics: 1 when any is an error. */
+export function exitFor(diagnostics: readonly Diagnostic[]): ExitCode {
+  return hasErrors(diagnostics) ? EXIT.errors : EXIT.ok;
+}
+
+/**
+ * Write a file atomically: the content goes to a temporary file beside the target, which is then renamed over it,
+ * so a reader never sees half a file and a failed write leaves any previous file as it was.
+ * Returns an `output-unwritable` diagnostic instead of throwing.
+ */
+export function writeFileAtomic(path: string, content: string): Diagnostic | undefined {
+  const unwritable = (reason: string): Diagnostic => createDiagnostic('output-unwritable', { path, reason }, { file: path });
+  try {
+    if (statSync(path).isDirectory()) return unwritable('it is a directory');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') return unwritable(describeFsError(err));
+  }
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    writeFileSync(temp, content, { flag: 'wx' });
+    renameSync(temp, path);
+    return undefined;
+  } catch (err) {
+    rmSync(temp, { force: true });
+    return unwritable(describeFsError(err));
+  }
+}
+
+const FS_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'the folder does not exist',
+  ENOTDIR: 'a part of the path is not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EISDIR: 'it is a directory',
+  EEXIST: 'it already exists',
+};
+
+/** A short, stack-free reason for a file-system error. */
+export function describeFsError(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== undefined && FS_REASONS[code] !== undefined) return `${FS_REASONS[code]} (${code})`;
+  return code ?? (err instanceof Error ? err.message : String(err));
+}
+
+/**
+ * Wrap a command's action so its returned exit code becomes the process's exit code.
+ * The process is left to end on its own (no `process.exit`), so piped output is never cut short.
+ */
+export function action<A extends unknown[]>(fn: (...args: A) => ActionResult): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    process.exitCode = await fn(...args);
+  };
+}
