@@ -37,7 +37,22 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 
 export function createSender(policy: TargetPolicy, resolver?: Lookup, now: () => number = Date.now): Sender {
   const lookup = createGuardedLookup(policy, resolver);
-  const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 32 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 32 }) };
+  // One keep-alive agent per origin: a pooled socket is only ever reused for the host whose address was checked
+  // when it connected (Node 24's shared agent was seen handing a socket to another host name, skipping the check).
+  const agents = new Map<string, HttpAgent>();
+  const agentFor = (url: URL): HttpAgent => {
+    let agent = agents.get(url.origin);
+    if (!agent) {
+      if (agents.size >= 256) {
+        const [oldest, a] = agents.entries().next().value as [string, HttpAgent];
+        a.destroy();
+        agents.delete(oldest);
+      }
+      agent = url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, maxSockets: 32 }) : new HttpAgent({ keepAlive: true, maxSockets: 32 });
+      agents.set(url.origin, agent);
+    }
+    return agent;
+  };
 
   function once(url: URL, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
@@ -47,7 +62,7 @@ export function createSender(policy: TargetPolicy, resolver?: Lookup, now: () =>
         url,
         {
           method: 'POST',
-          agent: https ? agents.https : agents.http,
+          agent: agentFor(url),
           lookup: lookup as never,
           signal,
           headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': USER_AGENT },
@@ -114,8 +129,8 @@ export function createSender(policy: TargetPolicy, resolver?: Lookup, now: () =>
       }
     },
     close() {
-      agents.http.destroy();
-      agents.https.destroy();
+      for (const a of agents.values()) a.destroy();
+      agents.clear();
     },
   };
 }
