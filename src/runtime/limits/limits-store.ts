@@ -95,6 +95,17 @@ export function createRedisStore(options: RedisStoreOptions): RateLimitStore {
     connectTimeout: 1000,
     retryStrategy: (times) => Math.min(times * 200, 2000),
   });
+  // The first requests after start wait for the connection (at most connectTimeout), rather than failing
+  // open or closed while it is still being made.
+  let connecting: Promise<void> | undefined = new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      connecting = undefined;
+      resolve();
+    };
+    const timer = setTimeout(done, 1000).unref();
+    redis.once('ready', done);
+  });
   let failing = false;
   redis.on('error', (err: Error) => {
     if (!failing) options.onError?.(err);
@@ -107,6 +118,7 @@ export function createRedisStore(options: RedisStoreOptions): RateLimitStore {
   return {
     kind: 'redis',
     async take(key, requests, windowMs) {
+      if (connecting) await connecting;
       try {
         const [allowed, remaining, resetMs, retryAfterMs] = (await redis.eval(GCRA_LUA, 1, `${prefix}${key}`, requests, windowMs)) as number[];
         return { allowed: allowed === 1, remaining: remaining!, resetMs: resetMs!, retryAfterMs: retryAfterMs! };
