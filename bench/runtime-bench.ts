@@ -4,64 +4,19 @@
 // Also: start-up time of a 100-resource spec.
 //
 //   npx tsx bench/runtime-bench.ts            # print, and replace the runtime section of bench/RESULTS.md
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { compileSpecText } from '../src/program.js';
 import { createService } from '../src/runtime/runtime-service.js';
 import { createSqliteStorage } from '../src/runtime/storage/storage-sqlite.js';
-import { ORDER_BODY } from './lib/orders-body.js';
+import { load, median, startServer, type Figures } from './lib/bench-load.js';
 import { writeResultsSection } from './lib/bench-results.js';
 import { generateLargeSpec } from './lib/foundation-spec.js';
 
-const SERVER = fileURLToPath(new URL('./lib/bench-server.ts', import.meta.url));
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 16;
-
-interface Started {
-  url: string;
-  key: string;
-  customerId: string;
-  orderId: string;
-  child: ChildProcess;
-}
-
-export async function startServer(mode: 'served' | 'baseline', dir: string, rate: 'none' | 'memory' | 'redis' = 'none'): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, mode, join(dir, `${mode}-${rate}.db`), rate], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const nl = out.indexOf('\n');
-      if (nl >= 0) resolve(out.slice(0, nl));
-    });
-    child.on('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
-  });
-  return { ...(JSON.parse(line) as Omit<Started, 'child'>), child };
-}
-
-interface Figures {
-  rps: number;
-  p99: number;
-  errors: number;
-}
-
-async function load(s: Started, scenario: string): Promise<Figures> {
-  const headers: Record<string, string> = { 'x-api-key': s.key };
-  const base = { connections: CONNECTIONS, duration: DURATION_S };
-  const opts: autocannon.Options =
-    scenario === 'create'
-      ? { ...base, url: `${s.url}/orders`, method: 'POST', body: JSON.stringify(ORDER_BODY(s.customerId)), headers: { ...headers, 'content-type': 'application/json' } }
-      : { ...base, url: scenario === 'read' ? `${s.url}/orders/${s.orderId}` : `${s.url}/orders?limit=20`, headers };
-  const r = await autocannon(opts);
-  return { rps: r.requests.average, p99: r.latency.p99, errors: r.non2xx + r.errors };
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function startupTime(): Promise<{ compileMs: number; startMs: number }> {
   const text = generateLargeSpec({ resources: 100, operationsPerResource: 5 });
@@ -87,13 +42,13 @@ async function main() {
   const rows: string[] = [];
   const ratios: Record<string, number> = {};
   try {
-    for (const scenario of ['read', 'list', 'create']) {
+    for (const scenario of ['read', 'list', 'create'] as const) {
       const a: Figures[] = [];
       const b: Figures[] = [];
       // Alternate, so drift in the machine's load hits both alike.
       for (let round = 0; round < ROUNDS; round++) {
-        a.push(await load(served, scenario));
-        b.push(await load(baseline, scenario));
+        a.push(await load(served, scenario, { connections: CONNECTIONS, seconds: DURATION_S }));
+        b.push(await load(baseline, scenario, { connections: CONNECTIONS, seconds: DURATION_S }));
       }
       const sa = { rps: median(a.map((x) => x.rps)), p99: median(a.map((x) => x.p99)), errors: a.reduce((n, x) => n + x.errors, 0) };
       const sb = { rps: median(b.map((x) => x.rps)), p99: median(b.map((x) => x.p99)), errors: b.reduce((n, x) => n + x.errors, 0) };
