@@ -193,7 +193,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
             const out = await tx.insert(resource.name, row);
             await events.emit(tx, resource, { action: 'create' }, present(out));
             return out;
-          }, request.abortSignal)
+          }, request.deadline)
           .catch((err: unknown) => {
             throw mapStorageError(err);
           });
@@ -237,7 +237,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
             for (const k of Object.keys(changes)) if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) previous[k] = before[k];
             await events.emit(tx, resource, { action: 'update' }, present(after), previous);
             return after;
-          }, request.abortSignal)
+          }, request.deadline)
           .catch((err: unknown) => {
             throw mapStorageError(err);
           });
@@ -253,7 +253,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
             const gone = await tx.delete(resource.name, id);
             if (!gone) throw new ServiceError('missing_resource', `no ${resource.name} with that identifier`);
             await events.emit(tx, resource, { action: 'delete' }, present(before));
-          }, request.abortSignal)
+          }, request.deadline)
           .catch((err: unknown) => {
             if (err instanceof StorageConstraintError && err.kind === 'reference_not_found') {
               throw new ServiceError('in_use', `other objects still refer to this ${resource.name}`);
@@ -293,7 +293,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
             if (!out) throw new ServiceError('illegal_transition', `the ${resource.name} changed state while ${t.name} was running`);
             await events.emit(tx, resource, { action: 'transition', transition: t.name }, present(out), { [stateField]: from });
             return out;
-          }, request.abortSignal)
+          }, request.deadline)
           .catch((err: unknown) => {
             throw mapStorageError(err);
           });
@@ -394,7 +394,7 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
       ...(request.specVersion !== undefined ? { version: request.specVersion } : {}),
       storage: ctx.storage,
       log: request.log,
-      ...(request.abortSignal ? { signal: request.abortSignal } : {}),
+      ...(request.deadline ? { signal: request.deadline.signal } : {}),
       fail: (condition, detail) => {
         throw new ServiceError(condition, detail);
       },

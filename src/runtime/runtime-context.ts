@@ -3,7 +3,7 @@ import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
 import type { Condition } from '../spec/spec-types.js';
 import type { CursorCodec } from './runtime-cursor.js';
 import type { ErrorResponder } from './runtime-errors.js';
-import type { Storage } from './storage/storage-types.js';
+import type { AbortLike, Storage } from './storage/storage-types.js';
 
 /** Who is calling, once a credential has been checked. */
 export interface Principal {
@@ -50,7 +50,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
     specVersion?: string;
-    /** Aborted when the declared time-out passes; work in progress rolls back. */
-    abortSignal?: AbortSignal;
+    /** Passed when the declared time-out passes; work in progress rolls back. */
+    deadline?: AbortLike & { readonly signal: AbortSignal };
   }
 }

@@ -5,6 +5,7 @@ import { loadSqliteDriver } from './storage-driver.js';
 import { diffStoragePlans } from './storage-plan.js';
 import {
   StorageConstraintError,
+  type AbortLike,
   type ColumnPlan,
   type CredentialRecord,
   type ListQuery,
@@ -120,7 +121,7 @@ class SqliteTx implements StorageTx {
 
   async get(table: string, id: unknown): Promise<Row | undefined> {
     const t = this.table(table);
-    const out = this.s.stmt(`SELECT * FROM ${quoteIdent(table)} WHERE ${quoteIdent(t.primaryKey)} = ?`).get(id) as Row | undefined;
+    const out = this.s.stmt(selectByIdSql(t)).get(id) as Row | undefined;
     return out && decodeRow(t, out);
   }
 
@@ -205,6 +206,17 @@ class SqliteTx implements StorageTx {
   }
 }
 
+const selectByIdCache = new WeakMap<TablePlan, string>();
+
+function selectByIdSql(t: TablePlan): string {
+  let sql = selectByIdCache.get(t);
+  if (sql === undefined) {
+    sql = `SELECT * FROM ${quoteIdent(t.name)} WHERE ${quoteIdent(t.primaryKey)} = ?`;
+    selectByIdCache.set(t, sql);
+  }
+  return sql;
+}
+
 function encode(c: ColumnPlan, v: unknown): unknown {
   if (v === undefined || v === null) return null;
   if (c.type === 'boolean') return v ? 1 : 0;
@@ -249,6 +261,11 @@ export class SqliteStorage implements Storage {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly credentialCache = new Map<string, CredentialRecord | undefined>();
   private credentialVersion = -1;
+  /** Work queued or running through `serial`. */
+  private queued = 0;
+  private get reader(): SqliteTx {
+    return new SqliteTx(this, this.tables);
+  }
   /** events (issue 5): whether queue bookkeeping must drop to synchronous=NORMAL (see `relaxed`). */
   private readonly eventsFullSync: boolean;
 
@@ -285,7 +302,9 @@ export class SqliteStorage implements Storage {
 
   /** Runs `fn` after every transaction queued before it: one connection, one writer at a time. */
   private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const p = this.queue.then(fn, fn);
+    this.queued++;
+    const run = () => fn().finally(() => this.queued--);
+    const p = this.queue.then(run, run);
     this.queue = p.catch(() => undefined);
     return p;
   }
@@ -341,11 +360,13 @@ export class SqliteStorage implements Storage {
   }
 
   read<T>(work: (tx: StorageTx) => Promise<T>): Promise<T> {
-    // Queued like a transaction, so it never sees another transaction's uncommitted rows on this connection.
-    return this.serial(() => work(new SqliteTx(this, this.tables)));
+    // With nothing queued and no transaction open, a read runs at once; otherwise it waits its turn, so it never
+    // sees another transaction's uncommitted rows on this connection.
+    if (this.queued === 0 && !this.db.inTransaction) return work(this.reader);
+    return this.serial(() => work(this.reader));
   }
 
-  transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortLike): Promise<T> {
     return this.serial(async () => {
       signal?.throwIfAborted();
       this.db.exec('BEGIN IMMEDIATE');

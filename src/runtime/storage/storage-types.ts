@@ -33,6 +33,12 @@ export interface TablePlan {
   primaryKey: string;
 }
 
+/** What a transaction needs of an AbortSignal (an AbortSignal is one). */
+export interface AbortLike {
+  readonly aborted: boolean;
+  throwIfAborted(): void;
+}
+
 export interface StoragePlan {
   tables: readonly TablePlan[];
 }
@@ -135,7 +141,7 @@ export interface Storage extends EventStorage {
   /** Brings the tables in line with the plan: additive changes are applied, destructive ones refused. */
   migrate(plan: StoragePlan): Promise<MigrationResult>;
   /** Runs `work` in one transaction; when `signal` is aborted before the commit, everything is rolled back. */
-  transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortSignal): Promise<T>;
+  transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortLike): Promise<T>;
   /** Runs read-only `work` (one statement) without opening a write transaction. */
   read<T>(work: (tx: StorageTx) => Promise<T>): Promise<T>;
   /** Outbox entries after `seq`, oldest first. */
