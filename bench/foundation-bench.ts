@@ -116,7 +116,8 @@ async function main(): Promise<void> {
   const cCompile = median(compile.cpu);
   const m = machine();
   const load = loadavg()[0]!;
-  const timeMet = mPipeline < TARGET_MS && cPipeline < TARGET_MS;
+  // The target is elapsed time; CPU time also counts V8's parallel GC and compiler threads, so it is reported beside it.
+  const timeMet = mPipeline < TARGET_MS;
   const memMet = memPipeline / 1024 < TARGET_MB;
 
   const lines = [

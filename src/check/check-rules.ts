@@ -153,6 +153,9 @@ function valueProblem(f: FieldModel, v: unknown): string | undefined {
 const resourceRules: Rule = (ctx) => {
   const { model, report } = ctx;
   const ops = model.endpoints?.operations ?? [];
+  const opsByResource = new Map<string, OperationModel[]>();
+  for (const o of ops) if (o.resource !== undefined) opsByResource.set(o.resource, [...(opsByResource.get(o.resource) ?? []), o]);
+  const declaredScopes = (model.authentication?.scopes ?? []).map((s) => s.name);
   const addressedNames = new Set(ops.filter((o) => ['read', 'update', 'replace', 'delete', 'transition'].includes(o.action)).map((o) => o.resource));
   for (const r of model.resources) {
     const addressed = addressedNames.has(r.name);
@@ -175,10 +178,9 @@ const resourceRules: Rule = (ctx) => {
     }
     const stamped = new Set(getStateMachine(model, r.name)?.transitions.flatMap((t) => (t.stamp !== undefined ? [t.stamp] : [])) ?? []);
     if (r.owner !== undefined) {
-      for (const o of ops) {
-        if (o.resource === r.name && o.action !== 'custom' && o.auth?.kind !== 'required') report('owner-without-credential', { operation: o.id, resource: r.name }, joinPointer(o.pointer, 'auth'));
+      for (const o of opsByResource.get(r.name) ?? []) {
+        if (o.action !== 'custom' && o.auth?.kind !== 'required') report('owner-without-credential', { operation: o.id, resource: r.name }, joinPointer(o.pointer, 'auth'));
       }
-      const declaredScopes = (model.authentication?.scopes ?? []).map((s) => s.name);
       r.ownerOverrideScopes.forEach((s, i) => {
         if (!declaredScopes.includes(s)) report('unknown-scope', { where: `${r.name}.owner_override_scopes`, name: s, suggestion: suggestion(s, declaredScopes) }, joinPointer(joinPointer(r.pointer, 'owner_override_scopes'), i));
       });

@@ -1,4 +1,4 @@
-import { stringify as stringifyYaml } from 'yaml';
+import { dump as dumpYaml } from 'js-yaml';
 import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../check/diagnostics-catalogue.js';
 import type { JsonSchema } from '../model/model-schemas.js';
 import type { FieldModel, ServiceModel } from '../model/model-types.js';
@@ -16,10 +16,14 @@ export interface ExportResult<T = JsonObject> {
 
 export type DocumentFormat = 'yaml' | 'json';
 
-/** YAML without anchors (a repeated object is written out again) or pretty JSON; always ends with a newline. */
+/**
+ * YAML without anchors (a repeated object is written out again) or pretty JSON; always ends with a newline.
+ * js-yaml writes YAML several times faster than the position-keeping `yaml` package, which matters for
+ * documents of thousands of operations.
+ */
 export function serializeDocument(document: unknown, format: DocumentFormat): string {
   if (format === 'json') return `${JSON.stringify(document, null, 2)}\n`;
-  return stringifyYaml(document, { aliasDuplicateObjects: false, lineWidth: 0 });
+  return dumpYaml(document, { noRefs: true, lineWidth: -1 });
 }
 
 export function diagnose(model: ServiceModel, code: DiagnosticCode, params: Record<string, string | number>, pointer?: string): Diagnostic {

@@ -100,6 +100,18 @@ function baseConditions(model: ServiceModel, auth: AuthRequirement | undefined):
   return c;
 }
 
+const referencedCache = new WeakMap<ServiceModel, Set<string>>();
+
+/** Resources a top-level `ref` field (a foreign key) points at, so deleting one can meet `in_use`; once per model. */
+function getReferencedResources(model: ServiceModel): Set<string> {
+  let names = referencedCache.get(model);
+  if (!names) {
+    names = new Set(model.resources.flatMap((r) => r.fields.flatMap((f) => (f.type === 'ref' && f.to !== undefined ? [f.to] : []))));
+    referencedCache.set(model, names);
+  }
+  return names;
+}
+
 function operationConditions(model: ServiceModel, o: OperationModel, resource: ResourceModel | undefined, hasBody: boolean): Condition[] {
   const c = baseConditions(model, o.auth);
   if (hasBody) ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'].forEach((x) => c.add(x as Condition));
@@ -115,7 +127,7 @@ function operationConditions(model: ServiceModel, o: OperationModel, resource: R
     if (resource.fields.some((f) => f.unique)) c.add('unique_conflict');
     if (resource.fields.some((f) => f.type === 'ref')) c.add('reference_not_found');
   }
-  if (resource && o.action === 'delete' && model.resources.some((r) => r.fields.some((f) => f.type === 'ref' && f.to === resource.name))) c.add('in_use');
+  if (resource && o.action === 'delete' && getReferencedResources(model).has(resource.name)) c.add('in_use');
   if (isIdempotentOperation(model, o)) {
     c.add('idempotency_conflict');
     c.add('idempotency_in_progress');
@@ -123,8 +135,20 @@ function operationConditions(model: ServiceModel, o: OperationModel, resource: R
   return [...c];
 }
 
+const routesCache = new WeakMap<ServiceModel, readonly Route[]>();
+
 /** Every route the spec serves, in the order of the spec's operations, then the built-in ones. */
-export function getRoutes(model: ServiceModel): Route[] {
+export function getRoutes(model: ServiceModel): readonly Route[] {
+  // The model is frozen, so its routes are computed once and shared (frozen too).
+  let routes = routesCache.get(model);
+  if (!routes) {
+    routes = Object.freeze(buildRoutes(model));
+    routesCache.set(model, routes);
+  }
+  return routes;
+}
+
+function buildRoutes(model: ServiceModel): Route[] {
   const routes: Route[] = [];
   const versionQuery = model.versioning?.placement?.kind === 'query' ? model.versioning.placement.name : undefined;
   for (const o of model.endpoints?.operations ?? []) {
