@@ -5,7 +5,8 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { checkAddress, checkUrlForm, createGuardedLookup, hostOf, UnsafeTargetError, type Lookup, type TargetPolicy } from './events-targets.js';
+import type { LookupAddress } from 'node:dns';
+import { checkAddress, checkUrlForm, createGuardedLookup, hostOf, resolveAll, UnsafeTargetError, type Lookup, type TargetPolicy } from './events-targets.js';
 
 export interface AttemptResult {
   /** The final HTTP status, when the receiver answered. */
@@ -40,8 +41,9 @@ export function createSender(policy: TargetPolicy, resolver?: Lookup, now: () =>
   // One keep-alive agent per origin: a pooled socket is only ever reused for the host whose address was checked
   // when it connected (Node 24's shared agent was seen handing a socket to another host name, skipping the check).
   const agents = new Map<string, HttpAgent>();
-  const agentFor = (url: URL): HttpAgent => {
-    let agent = agents.get(url.origin);
+  const agentFor = (url: URL, address: string): HttpAgent => {
+    const key = `${url.origin}|${address}`;
+    let agent = agents.get(key);
     if (!agent) {
       if (agents.size >= 256) {
         const [oldest, a] = agents.entries().next().value as [string, HttpAgent];
@@ -49,21 +51,26 @@ export function createSender(policy: TargetPolicy, resolver?: Lookup, now: () =>
         agents.delete(oldest);
       }
       agent = url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, maxSockets: 32 }) : new HttpAgent({ keepAlive: true, maxSockets: 32 });
-      agents.set(url.origin, agent);
+      agents.set(key, agent);
     }
     return agent;
   };
 
-  function once(url: URL, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+  function once(url: URL, pinned: LookupAddress | undefined, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const https = url.protocol === 'https:';
       const request = https ? httpsRequest : httpRequest;
+      // A name is resolved and checked before the attempt, and the socket is pinned to the checked address (a pooled
+      // socket is only reused for the same origin and address); the guarded lookup stays as a second line.
+      const pinnedLookup = pinned
+        ? (_h: string, o: { all?: boolean }, cb: (...a: unknown[]) => void) => (o.all ? cb(null, [pinned]) : cb(null, pinned.address, pinned.family))
+        : lookup;
       const req = request(
         url,
         {
           method: 'POST',
-          agent: agentFor(url),
-          lookup: lookup as never,
+          agent: agentFor(url, pinned?.address ?? hostOf(url)),
+          lookup: pinnedLookup as never,
           signal,
           headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': USER_AGENT },
         },
@@ -91,9 +98,24 @@ export function createSender(policy: TargetPolicy, resolver?: Lookup, now: () =>
           const why = checkAddress(host, policy);
           if (why !== undefined) return { error: `refused: ${why}`, refused: true };
         }
+        let pinned: LookupAddress | undefined;
+        if (isIP(host) === 0) {
+          let addresses: LookupAddress[];
+          try {
+            addresses = await resolveAll(host, resolver);
+          } catch (err) {
+            return { error: `${host} cannot be resolved (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+          }
+          if (addresses.length === 0) return { error: `refused: ${host} resolves to no address`, refused: true };
+          for (const a of addresses) {
+            const why = checkAddress(a.address, policy);
+            if (why !== undefined) return { error: `refused: ${host} resolves to ${why}`, refused: true };
+          }
+          pinned = addresses[0];
+        }
         let res: IncomingMessage;
         try {
-          res = await once(url, headers, body, signal);
+          res = await once(url, pinned, headers, body, signal);
         } catch (err) {
           if (err instanceof UnsafeTargetError || (err as { cause?: unknown }).cause instanceof UnsafeTargetError) return { error: `refused: ${(err as Error).message}`, refused: true };
           if (signal.aborted) return { error: `no answer within ${timeoutMs} ms` };
