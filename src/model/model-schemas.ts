@@ -78,7 +78,7 @@ export function getFieldSchema(model: ServiceModel, f: FieldModel, resource: Res
       if (f.uniqueItems !== undefined) s.uniqueItems = f.uniqueItems;
       break;
     case 'object':
-      s = getObjectSchema(model, f.fields ?? [], resource, view === 'response' ? 'response' : 'create', opts, true);
+      s = getObjectSchema(model, f.fields ?? [], resource, 'create', opts, true);
       break;
     case 'json':
       s = {};
