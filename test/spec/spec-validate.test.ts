@@ -132,6 +132,13 @@ describe('structure: invalid values', () => {
     expect(message('servicespec: 1\nendpoints:\n  operations:\n    x: { method: get, path: /x, action: list }\n')).toContain('did you mean "GET"?');
   });
 
+  it('a field named __proto__ is refused: JavaScript objects reserve the name', () => {
+    const text = 'servicespec: 1\nresources:\n  Thing:\n    fields:\n      __proto__: { type: string }\n';
+    expect(diags(text)).toEqual(['invalid-value 5:7']);
+    expect(message(text)).toContain('`__proto__` is not a valid name here');
+    expect(compileSpecText('servicespec: 1\nresources:\n  Thing:\n    fields:\n      _proto: { type: string }\n').model).toBeDefined();
+  });
+
   it('a field type typo suggests the type', () => {
     expect(message('servicespec: 1\nresources:\n  Order:\n    fields:\n      id: { type: strng }\n')).toContain('did you mean "string"?');
   });
