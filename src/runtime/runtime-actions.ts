@@ -19,20 +19,23 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 /** Parses the identifier in the path; a malformed one names no object, so it is answered as missing. */
 function parseId(resource: ResourceModel, raw: string | undefined): string | number {
   const f = resource.identifier !== undefined ? getField(resource, resource.identifier) : undefined;
-  const missing = () => new ServiceError('missing_resource', `no ${resource.name} with that identifier`);
-  if (raw === undefined || raw === '') throw missing();
+  if (raw === undefined || raw === '') throw missingObject(resource);
   if (f?.type === 'uuid') {
-    if (!UUID_RE.test(raw)) throw missing();
+    if (!UUID_RE.test(raw)) throw missingObject(resource);
     return raw.toLowerCase();
   }
   if (f?.type === 'integer') {
-    if (!/^[1-9][0-9]{0,15}$/.test(raw)) throw missing();
+    if (!/^[1-9][0-9]{0,15}$/.test(raw)) throw missingObject(resource);
     const n = Number(raw);
-    if (!Number.isSafeInteger(n)) throw missing();
+    if (!Number.isSafeInteger(n)) throw missingObject(resource);
     return n;
   }
-  if (raw.length > 256) throw missing();
+  if (raw.length > 256) throw missingObject(resource);
   return raw;
+}
+
+function missingObject(resource: ResourceModel): ServiceError {
+  return new ServiceError('missing_resource', `no ${resource.name} with that identifier`);
 }
 
 function mapStorageError(err: unknown): unknown {
@@ -42,18 +45,24 @@ function mapStorageError(err: unknown): unknown {
   return new ServiceError('validation', 'a value breaks a constraint of the resource', err.column ? [{ pointer: `/${err.column}`, message: 'breaks a constraint' }] : undefined);
 }
 
-/** The object as clients see it: absent optional fields are left out, nullable ones are null. */
+const presenters = new WeakMap<ResourceModel, (row: Row) => Record<string, unknown>>();
+
+/**
+ * The object as clients see it: absent optional fields are left out, nullable ones are null. Compiled once
+ * per resource, with constant property names (see decodeRow in storage-sqlite.ts for why).
+ */
 export function presentRow(resource: ResourceModel, row: Row): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of resource.fields) {
-    const v = row[f.name];
-    if (v === null || v === undefined) {
-      if (f.nullable) out[f.name] = null;
-      continue;
-    }
-    out[f.name] = v;
+  let present = presenters.get(resource);
+  if (!present) {
+    // Field names are snake_case and never __proto__ (the format's schema); quoted anyway.
+    const lines = resource.fields.map((f) => {
+      const k = JSON.stringify(f.name);
+      return `v = r[${k}]; if (v !== null && v !== undefined) o[${k}] = v;${f.nullable ? ` else o[${k}] = null;` : ''}`;
+    });
+    present = new Function('r', `const o = {}; let v;\n${lines.join('\n')}\nreturn o;`) as (row: Row) => Record<string, unknown>;
+    presenters.set(resource, present);
   }
-  return out;
+  return present(row);
 }
 
 function nowValue(f: FieldModel, now: Date): string {
@@ -119,11 +128,11 @@ function getOwnerScope(resource: ResourceModel, request: FastifyRequest): string
 /** Reads an object the caller may see: another subject's object is missing or forbidden, as the spec says. */
 async function getVisible(tx: StorageTx, resource: ResourceModel, id: unknown, request: FastifyRequest): Promise<Row> {
   const row = await tx.get(resource.name, id);
-  if (!row) throw new ServiceError('missing_resource', `no ${resource.name} with that identifier`);
+  if (!row) throw missingObject(resource);
   const owner = getOwnerScope(resource, request);
   if (resource.owner !== undefined && owner !== undefined && row[resource.owner] !== owner) {
     if (resource.ownerAccess === 'forbidden') throw new ServiceError('not_owner', `this ${resource.name} belongs to another subject`);
-    throw new ServiceError('missing_resource', `no ${resource.name} with that identifier`);
+    throw missingObject(resource);
   }
   return row;
 }
@@ -232,7 +241,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
             if (view === 'replace') for (const name of Object.keys(writable)) if (!(name in body)) changes[name] = null;
             touch(changes, false);
             const after = await tx.update(resource.name, id, changes);
-            if (!after) throw new ServiceError('missing_resource', `no ${resource.name} with that identifier`);
+            if (!after) throw missingObject(resource);
             const previous: Record<string, unknown> = {};
             for (const k of Object.keys(changes)) if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) previous[k] = before[k];
             await events.emit(tx, resource, { action: 'update' }, present(after), previous);
@@ -251,7 +260,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
           .transaction(async (tx) => {
             const before = await getVisible(tx, resource, id, request);
             const gone = await tx.delete(resource.name, id);
-            if (!gone) throw new ServiceError('missing_resource', `no ${resource.name} with that identifier`);
+            if (!gone) throw missingObject(resource);
             await events.emit(tx, resource, { action: 'delete' }, present(before));
           }, request.deadline)
           .catch((err: unknown) => {
@@ -305,6 +314,19 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
   }
 }
 
+type InvalidParameter = { parameter: string; in: 'query'; message: string };
+
+/** A query parameter given at most once; given twice or more, it is listed as invalid. */
+function getOneParameter(query: Record<string, unknown>, name: string, invalid: InvalidParameter[]): string | undefined {
+  const v = query[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') {
+    invalid.push({ parameter: name, in: 'query', message: 'must be given once' });
+    return undefined;
+  }
+  return v;
+}
+
 function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
   const { ctx } = deps;
   const resource = route.resource!;
@@ -316,19 +338,10 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   const idName = resource.identifier!;
   return async (request, reply) => {
     const query = request.query as Record<string, unknown>;
-    const invalid: { parameter: string; in: 'query'; message: string }[] = [];
-    const one = (name: string): string | undefined => {
-      const v = query[name];
-      if (v === undefined) return undefined;
-      if (typeof v !== 'string') {
-        invalid.push({ parameter: name, in: 'query', message: 'must be given once' });
-        return undefined;
-      }
-      return v;
-    };
+    const invalid: InvalidParameter[] = [];
     for (const name of Object.keys(query)) if (!known.has(name)) invalid.push({ parameter: name, in: 'query', message: 'is not a parameter of this operation' });
     let limit = pageDefault;
-    const rawLimit = one(LIST_PARAMS.limit);
+    const rawLimit = getOneParameter(query, LIST_PARAMS.limit, invalid);
     if (rawLimit !== undefined) {
       const n = Number(rawLimit);
       if (!/^[0-9]+$/.test(rawLimit) || n < 1) invalid.push({ parameter: LIST_PARAMS.limit, in: 'query', message: 'must be a positive integer' });
@@ -338,7 +351,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     const equals: Record<string, unknown> = {};
     for (const q of route.query) {
       if (q.kind !== 'filter') continue;
-      const raw = one(q.name);
+      const raw = getOneParameter(query, q.name, invalid);
       if (raw === undefined) continue;
       try {
         equals[q.name] = parseFilterValue(q.field, raw);
@@ -347,7 +360,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       }
     }
     let sort: { column: string; descending: boolean } | undefined;
-    const rawSort = one(LIST_PARAMS.sort);
+    const rawSort = getOneParameter(query, LIST_PARAMS.sort, invalid);
     if (rawSort !== undefined) {
       const descending = rawSort.startsWith('-');
       const column = descending ? rawSort.slice(1) : rawSort;
@@ -358,7 +371,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     const owner = getOwnerScope(resource, request);
     if (resource.owner !== undefined && owner !== undefined) equals[resource.owner] = owner;
     const queryKey = JSON.stringify([sort ?? null, Object.entries(equals).sort(([a], [b]) => a.localeCompare(b))]);
-    const rawCursor = one(LIST_PARAMS.cursor);
+    const rawCursor = getOneParameter(query, LIST_PARAMS.cursor, invalid);
     let after: KeysetPosition | undefined;
     if (rawCursor !== undefined) {
       after = ctx.cursors.decode(rawCursor, queryKey);

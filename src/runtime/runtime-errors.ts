@@ -61,6 +61,9 @@ export interface ErrorResponder {
 
 const MAX_LISTED = 20;
 
+/** Every answer the service gives carries the request's id (the client's own, when it sent a plain one). */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
 /** Builds error bodies in the spec's declared shape: RFC 9457 problem details, or the declared fields. */
 export function createErrorResponder(model: ServiceModel): ErrorResponder {
   const errors = model.errors;
@@ -107,6 +110,7 @@ export function createErrorResponder(model: ServiceModel): ErrorResponder {
       return { status: b.status, contentType: b.contentType, text: JSON.stringify(b.body) };
     },
     send(request, reply, error) {
+      reply.header(REQUEST_ID_HEADER, request.id);
       if (error.headers) for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
       const b = build(error.condition, error.detail, request.url.split('?')[0] ?? '', request.id, error.invalid?.slice(0, MAX_LISTED));
       return reply.code(b.status).type(b.contentType).send(b.body);

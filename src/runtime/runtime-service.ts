@@ -2,14 +2,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { getRoutes, isIdempotentOperation, type Route } from '../model/model-routes.js';
-import type { ServiceModel } from '../model/model-types.js';
+import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
 import type { HttpMethod } from '../spec/spec-types.js';
 import { createActionHandler, createEventEmitter, type RouteHandler } from './runtime-actions.js';
 import { registerTokenRoute } from './auth/auth-token-endpoint.js';
 import { parseJsonBody } from './runtime-body.js';
 import type { Authenticator, CustomHandler, RuntimeContext } from './runtime-context.js';
 import { createCursorCodec } from './runtime-cursor.js';
-import { createErrorResponder, ServiceError } from './runtime-errors.js';
+import { createErrorResponder, REQUEST_ID_HEADER, ServiceError, type ErrorResponder } from './runtime-errors.js';
 import { BUILT_IN, getRuntimeGaps, type RuntimeGap } from './runtime-gaps.js';
 import { createValidatorFactory } from './runtime-validation.js';
 import { createIdempotency, type Idempotency } from './limits/limits-idempotency.js';
@@ -156,7 +156,7 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
     if (route.kind === 'token') await registerTokenRoute(app, route, ctx);
     // events (issue 5): the stream and the webhook registration routes are served like operations.
     const handler = route.kind === 'operation' ? createActionHandler(route, { ctx, compile, events }) : route.kind === 'stream' || route.kind === 'webhooks' ? eventsRuntime.handlerFor(route) : undefined;
-    if (handler) registerRoute(app, route, handler, { ctx, versions, rateStore, ...(idempotency ? { idempotency } : {}) });
+    if (handler) registerRoute(app, route, handler, { ctx, versions, rateStore, ...(idempotency ? { idempotency } : {}), ...(eventsRuntime.nudge ? { nudge: eventsRuntime.nudge } : {}) });
     else if (route.kind !== 'token') continue;
     const set = methodsByPath.get(route.routerPath) ?? new Set<string>();
     set.add(route.method);
@@ -183,46 +183,62 @@ interface RouteServices {
   versions: ReturnType<typeof createVersionResolver>;
   rateStore: RateLimitStore;
   idempotency?: Idempotency;
+  /** events (issue 5): wakes the stream and the delivery worker once a write has been answered. */
+  nudge?: () => void;
 }
 
 /**
  * One operation's request pipeline: version, credential, rate limits, Idempotency-Key, then the
- * action under the declared time-out.
+ * action under the declared time-out. Hooks cost every request a trip through Fastify's hook runner,
+ * so the steps run in the handler and a route gets a hook only where it needs one.
  */
 function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler, services: RouteServices): void {
-  const { ctx, versions, idempotency } = services;
+  const { ctx, versions, idempotency, nudge } = services;
   const op = route.kind === 'operation' ? route.operation : undefined;
   const requirement = op?.auth ?? (route.kind === 'stream' || route.kind === 'webhooks' ? route.auth : undefined); // events (issue 5)
+  const authenticator = requirement?.kind === 'required' ? ctx.authenticator! : undefined;
   const limiter = op ? createRateLimiter(ctx.model, op, services.rateStore) : undefined;
   const idem = op && idempotency && isIdempotentOperation(ctx.model, op) ? idempotency : undefined;
   const timeoutMs = ctx.model.limits?.timeout?.ms;
   const resourceName = route.kind === 'operation' ? route.resource?.name : undefined;
   const current = ctx.model.versioning?.current;
+  // Older versions see their own field names (versioning.supported[].changes): their answers are serialised through the rewrite.
+  const downgrades = resourceName !== undefined && versions.rewrites(resourceName);
+  const run = (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    if (timeoutMs === undefined) return handler(request, reply);
+    return withTimeout(request, reply, timeoutMs, ctx.errors, () => handler(request, reply));
+  };
+  const afterAuth = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    if (limiter) await limiter(request, reply);
+    if (idem && (await idem.begin(request, reply)) === 'replayed') return reply;
+    return run(request, reply);
+  };
+  const rest = limiter || idem ? afterAuth : run;
   app.route({
     method: route.method,
     url: route.routerPath,
-    // Older versions see their own field names (versioning.supported[].changes).
-    ...(resourceName !== undefined
-      ? {
-          preSerialization: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) =>
-            request.specVersion !== undefined && request.specVersion !== current && reply.statusCode < 300 ? versions.downgrade(resourceName, request.specVersion, payload) : payload,
-        }
-      : {}),
     ...(idem ? { onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => (await idem.finish(request, reply, payload), payload) } : {}),
-    handler: async (request, reply) => {
+    // A write's transaction (and the events it appended) has committed by the time it is answered.
+    ...(nudge && route.method !== 'GET' ? { onResponse: (_request: FastifyRequest, _reply: FastifyReply, done: () => void) => (nudge(), done()) } : {}),
+    handler: (request, reply) => {
+      reply.header(REQUEST_ID_HEADER, request.id);
       const version = versions.resolve(request);
       if (version !== undefined) {
         request.specVersion = version;
         versions.annotate(reply, version);
-        if (resourceName !== undefined && version !== current && request.body !== undefined) request.body = versions.upgrade(resourceName, version, request.body);
+        if (downgrades && version !== current) {
+          const name = resourceName!;
+          if (request.body !== undefined) request.body = versions.upgrade(name, version, request.body);
+          reply.serializer((payload: unknown) => JSON.stringify(reply.statusCode < 300 ? versions.downgrade(name, version, payload) : payload));
+        }
       }
-      if (requirement?.kind === 'required') {
-        request.principal = await ctx.authenticator!.authenticate(request, requirement);
+      if (authenticator) {
+        return authenticator.authenticate(request, requirement as AuthRequirement & { kind: 'required' }).then((principal) => {
+          request.principal = principal;
+          return rest(request, reply);
+        });
       }
-      if (limiter) await limiter(request, reply);
-      if (idem && (await idem.begin(request, reply)) === 'replayed') return reply;
-      if (timeoutMs === undefined) return handler(request, reply);
-      return withTimeout(request, timeoutMs, () => handler(request, reply));
+      return rest(request, reply);
     },
   });
 }
@@ -249,34 +265,43 @@ class Deadline implements AbortLike {
   }
 }
 
-/** Answers with the declared time-out error once `ms` pass; the deadline rolls back the work's transaction. */
-async function withTimeout<T>(request: FastifyRequest, ms: number, work: () => Promise<T>): Promise<T> {
+/**
+ * Answers with the declared time-out error once `ms` pass, and expires the deadline so the work's
+ * transaction rolls back instead of committing. The work is not raced: what it does after the answer is
+ * dropped.
+ */
+function withTimeout(request: FastifyRequest, reply: FastifyReply, ms: number, errors: ErrorResponder, work: () => Promise<unknown>): Promise<unknown> {
   const deadline = new Deadline();
   request.deadline = deadline;
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      deadline.expire();
-      reject(new ServiceError('timeout', `the request took longer than ${ms} ms`));
-    }, ms);
-  });
-  try {
-    return await Promise.race([work(), expired]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const timer = setTimeout(() => {
+    deadline.expire();
+    if (!reply.sent) errors.send(request, reply, new ServiceError('timeout', `the request took longer than ${ms} ms`));
+  }, ms);
+  return work().then(
+    (result) => {
+      clearTimeout(timer);
+      return deadline.aborted ? undefined : result;
+    },
+    (err: unknown) => {
+      clearTimeout(timer);
+      if (deadline.aborted) return undefined;
+      throw err;
+    },
+  );
 }
 
 /** Refuses requests beyond the declared number in flight, as rate limited with a short Retry-After. */
 function limitConcurrency(app: FastifyInstance, max: number, exempt: ReadonlySet<string>): void {
   let inFlight = 0;
-  app.addHook('onRequest', async (request, reply) => {
+  const release = () => inFlight--;
+  app.addHook('onRequest', (request, reply, done) => {
     // Long-lived streams are not requests in flight; they would hold a slot for as long as a client listens.
-    if (request.routeOptions.url !== undefined && exempt.has(request.routeOptions.url)) return;
-    if (inFlight >= max) throw new ServiceError('rate_limited', `more than ${max} requests are in flight`, undefined, { 'retry-after': '1' });
+    if (request.routeOptions.url !== undefined && exempt.has(request.routeOptions.url)) return done();
+    if (inFlight >= max) return done(new ServiceError('rate_limited', `more than ${max} requests are in flight`, undefined, { 'retry-after': '1' }));
     inFlight++;
     // 'close' fires once whether the response finished or the client went away early.
-    reply.raw.once('close', () => inFlight--);
+    reply.raw.on('close', release);
+    done();
   });
 }
 
@@ -285,7 +310,7 @@ export function getServerOptions(model: ServiceModel, logger: FastifyServerOptio
   return {
     logger,
     bodyLimit: model.limits?.bodySize?.bytes ?? BUILT_IN.bodySize,
-    requestIdHeader: 'x-request-id',
+    requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
@@ -326,9 +351,6 @@ export async function createService(model: ServiceModel, options: ServiceOptions
   const app = Fastify(getServerOptions(model, options.logger ?? false));
   app.server.removeAllListeners('clientError');
   answerClientErrors(app, model);
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
   await app.register(servicespecPlugin, { ...options, model });
   await app.ready();
   return app;

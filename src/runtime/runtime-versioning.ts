@@ -11,6 +11,8 @@ export interface VersionResolver {
   upgrade(resource: string, version: string, body: unknown): unknown;
   /** A response object of the current version, in an older version's shape. */
   downgrade(resource: string, version: string, body: unknown): unknown;
+  /** Whether any served version rewrites this resource's fields (else upgrade and downgrade change nothing). */
+  rewrites(resource: string): boolean;
 }
 
 type Rewrite = (obj: Record<string, unknown>) => void;
@@ -63,7 +65,7 @@ function apply(rewrites: readonly Rewrite[], body: unknown): unknown {
 export function createVersionResolver(model: ServiceModel): VersionResolver {
   const v = model.versioning;
   const placement = v?.placement;
-  if (!v || !placement) return { resolve: () => undefined, annotate: () => undefined, upgrade: (_r, _v, b) => b, downgrade: (_r, _v, b) => b };
+  if (!v || !placement) return { resolve: () => undefined, annotate: () => undefined, upgrade: (_r, _v, b) => b, downgrade: (_r, _v, b) => b, rewrites: () => false };
   const known = [...(v.current !== undefined ? [v.current] : []), ...v.supported.map((s) => s.version)];
   const unique = [...new Set(known)];
   const oldest = v.supported.length > 0 ? v.supported[v.supported.length - 1]!.version : v.current;
@@ -105,6 +107,11 @@ export function createVersionResolver(model: ServiceModel): VersionResolver {
   return {
     upgrade: (resource, version, body) => apply(rewrites(resource, version).up, body),
     downgrade: (resource, version, body) => apply(rewrites(resource, version).down, body),
+    rewrites: (resource) => unique.some((version) => {
+      if (version === v.current) return false;
+      const r = rewrites(resource, version);
+      return r.up.length + r.down.length > 0;
+    }),
     resolve(request) {
       const asked = read(request);
       if (asked === undefined || asked === '') {

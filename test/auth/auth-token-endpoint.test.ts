@@ -54,6 +54,7 @@ function oauthError(r: TokenResponse, status: number, error: string): void {
   expect({ status: r.status, error: r.body.error }).toEqual({ status, error });
   expect(r.body.access_token).toBeUndefined();
   expect(r.headers.get('cache-control')).toBe('no-store');
+  expect(r.headers.get('x-request-id')).toBeTruthy();
 }
 
 describe('§5.1 successful response', () => {
@@ -63,6 +64,7 @@ describe('§5.1 successful response', () => {
     expect(r.headers.get('content-type')).toMatch(/^application\/json/);
     expect(r.headers.get('cache-control')).toBe('no-store');
     expect(r.headers.get('pragma')).toBe('no-cache');
+    expect(r.headers.get('x-request-id')).toBeTruthy();
     expect(r.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 900, scope: 'notes:read' });
     const header = decodeProtectedHeader(r.body.access_token);
     expect(header).toMatchObject({ alg: 'ES256', typ: 'at+jwt', kid: expect.any(String) });

@@ -19,6 +19,7 @@ function expectProblem(r: Awaited<ReturnType<Running['call']>>, status: number, 
   expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   expect(r.body.status).toBe(status);
   expect(r.body.code).toBe(code);
+  expect(r.headers.get('x-request-id')).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
   const text = JSON.stringify(r.body);
   expect(text).not.toMatch(/SQLITE|sqlite|\.ts:|\.js:|node_modules|at [A-Za-z]+ \(|SELECT|INSERT/);
 }
@@ -86,6 +87,17 @@ describe('request bodies', () => {
   });
   it('a body over the declared size → 413', async () => {
     expectProblem(await s.call('POST', '/tickets', { ...valid(), title: 'x', meta: { source: 'y'.repeat(65 * 1024) } }), 413, 'payload_too_large');
+  });
+});
+
+describe('request ids', () => {
+  it('a plain request id is echoed; anything else is replaced by a new UUID', async () => {
+    expect((await s.call('GET', `/tickets/${ticketId}`, undefined, { 'x-request-id': 'trace-1.a:b_c' })).headers.get('x-request-id')).toBe('trace-1.a:b_c');
+    expect((await s.call('GET', '/nothing/here', undefined, { 'x-request-id': 'trace-2' })).headers.get('x-request-id')).toBe('trace-2');
+    for (const bad of ['has space', 'x'.repeat(129), 'quote"d', '']) {
+      const id = (await s.call('GET', `/tickets/${ticketId}`, undefined, { 'x-request-id': bad })).headers.get('x-request-id');
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    }
   });
 });
 

@@ -9,6 +9,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenRoute } from '../../model/model-routes.js';
 import type { RuntimeContext } from '../runtime-context.js';
+import { REQUEST_ID_HEADER } from '../runtime-errors.js';
 import { verifyClientSecret } from './auth-credentials.js';
 import { isServiceAuthenticator, type TokenIssuer } from './auth-authenticator.js';
 
@@ -168,6 +169,10 @@ export async function registerTokenRoute(app: FastifyInstance, route: TokenRoute
   await app.register(async (child) => {
     installFormParser(child);
     child.setErrorHandler(tokenErrorHandler(realm));
+    child.addHook('onRequest', (request, reply, done) => {
+      reply.header(REQUEST_ID_HEADER, request.id);
+      done();
+    });
     child.route({ method: 'POST', url: route.routerPath, handler });
   });
 }

@@ -17,6 +17,8 @@ import { createWebhookHandler } from './events-webhooks.js';
 
 export interface EventsRuntime {
   handlerFor(route: StreamRoute | WebhooksRoute): RouteHandler;
+  /** Wakes the stream and the delivery worker after a write; absent when the spec has no events. */
+  nudge?: () => void;
 }
 
 export interface EventsSetup {
@@ -40,12 +42,6 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
   let worker: DeliveryWorker | undefined;
   let sender: ReturnType<typeof createSender> | undefined;
 
-  if (hasEvents) {
-    // A write request's transaction (and the events it appended) has committed by the time it is answered.
-    app.addHook('onResponse', async (request) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') hub.nudge();
-    });
-  }
   app.addHook('onReady', async () => {
     await hub.start();
     if (deliver) {
@@ -77,6 +73,8 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
   });
 
   return {
+    // Called by the write routes once they have answered (their transactions have committed by then).
+    ...(hasEvents ? { nudge: () => hub.nudge() } : {}),
     handlerFor(route) {
       if (route.kind === 'stream') {
         return createStreamHandler(route, { model: s.model, storage: s.storage, hub, ...(s.model.events?.stream?.heartbeat ? { heartbeatMs: s.model.events.stream.heartbeat.ms } : {}), open });

@@ -224,16 +224,26 @@ function encode(c: ColumnPlan, v: unknown): unknown {
   return v;
 }
 
+const decoders = new WeakMap<TablePlan, (raw: Row) => Row>();
+
+/**
+ * SQLite's row as the runtime's Row: booleans from 0/1, JSON columns parsed, absent values null. Compiled
+ * once per table into one object literal: with constant property names V8 keeps each access on a fast
+ * path, where a loop storing `out[c.name]` goes megamorphic and costs about a microsecond a row.
+ */
 function decodeRow(t: TablePlan, raw: Row): Row {
-  const out: Row = {};
-  for (const c of t.columns) {
-    const v = raw[c.name];
-    if (v === null || v === undefined) out[c.name] = null;
-    else if (c.type === 'boolean') out[c.name] = v === 1;
-    else if (c.type === 'json') out[c.name] = JSON.parse(v as string);
-    else out[c.name] = v;
+  let decode = decoders.get(t);
+  if (!decode) {
+    // Column names are field names (snake_case, never __proto__: the format's schema says so); quoted anyway.
+    const props = t.columns.map((c) => {
+      const v = `r[${JSON.stringify(c.name)}]`;
+      const value = c.type === 'boolean' ? `${v} === 1` : c.type === 'json' ? `JSON.parse(${v})` : v;
+      return `${JSON.stringify(c.name)}: ${v} === null || ${v} === undefined ? null : ${value}`;
+    });
+    decode = new Function('r', `return { ${props.join(', ')} };`) as (raw: Row) => Row;
+    decoders.set(t, decode);
   }
-  return out;
+  return decode(raw);
 }
 
 interface CredentialRow {
