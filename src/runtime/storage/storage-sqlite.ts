@@ -271,6 +271,10 @@ export class SqliteStorage implements Storage {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly credentialCache = new Map<string, CredentialRecord | undefined>();
   private credentialVersion = -1;
+  private credentialVersionFresh = false;
+  private readonly expireCredentialVersion = () => {
+    this.credentialVersionFresh = false;
+  };
   /** Work queued or running through `serial`. */
   private queued = 0;
   private get reader(): SqliteTx {
@@ -423,11 +427,16 @@ export class SqliteStorage implements Storage {
     // Credentials are read on every request. They are cached until the database changes under us:
     // PRAGMA data_version moves when another connection (`servicespec keys revoke`, another instance)
     // commits, and this connection's own revocations clear the cache, so a revocation still holds on the
-    // very next request.
-    const version = this.stmt('PRAGMA data_version').pluck().get() as number;
-    if (version !== this.credentialVersion) {
-      this.credentialCache.clear();
-      this.credentialVersion = version;
+    // very next request. The pragma costs as much as the lookup it saves, so it is read once per turn of the
+    // event loop: requests that arrived together share one reading; one that arrives later reads it anew.
+    if (!this.credentialVersionFresh) {
+      const version = this.stmt('PRAGMA data_version').pluck().get() as number;
+      if (version !== this.credentialVersion) {
+        this.credentialCache.clear();
+        this.credentialVersion = version;
+      }
+      this.credentialVersionFresh = true;
+      setImmediate(this.expireCredentialVersion);
     }
     const key = `${kind}\u0000${lookup}`;
     if (this.credentialCache.has(key)) return this.credentialCache.get(key);
