@@ -9,10 +9,11 @@ import type { RuntimeContext } from './runtime-context.js';
 import { createPayloadCheck } from './events/events-payload.js';
 import { ServiceError } from './runtime-errors.js';
 import { BUILT_IN } from './runtime-gaps.js';
-import type { Validator } from './runtime-validation.js';
-import { StorageConstraintError, type KeysetPosition, type Row, type StorageTx } from './storage/storage-types.js';
+import type { Validator, ValidatorFactory } from './runtime-validation.js';
+import { StorageConstraintError, type KeysetPosition, type ListQuery, type Row, type StorageTx } from './storage/storage-types.js';
 
-export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+/** Answers a request: synchronously where it can (returning anything but a promise), else through a promise. */
+export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => unknown;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -75,9 +76,9 @@ export interface EventEmitter {
 }
 
 /** Writes each event the spec attaches to a change into the outbox, in the change's own transaction. */
-export function createEventEmitter(model: ServiceModel, now: () => Date): EventEmitter {
+export function createEventEmitter(model: ServiceModel, now: () => Date, compile?: ValidatorFactory): EventEmitter {
   const version = model.versioning?.current;
-  const checkPayload = createPayloadCheck(model); // events (issue 5): payloads match their declared shape
+  const checkPayload = createPayloadCheck(model, compile); // events (issue 5): payloads match their declared shape
   return {
     async emit(tx, resource, trigger, data, previous) {
       for (const k of model.events?.kinds ?? []) {
@@ -127,7 +128,10 @@ function getOwnerScope(resource: ResourceModel, request: FastifyRequest): string
 
 /** Reads an object the caller may see: another subject's object is missing or forbidden, as the spec says. */
 async function getVisible(tx: StorageTx, resource: ResourceModel, id: unknown, request: FastifyRequest): Promise<Row> {
-  const row = await tx.get(resource.name, id);
+  return checkVisible(resource, await tx.get(resource.name, id), request);
+}
+
+function checkVisible(resource: ResourceModel, row: Row | undefined, request: FastifyRequest): Row {
   if (!row) throw missingObject(resource);
   const owner = getOwnerScope(resource, request);
   if (resource.owner !== undefined && owner !== undefined && row[resource.owner] !== owner) {
@@ -217,12 +221,17 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
         return reply.code(status).send(body2);
       };
     }
-    case 'read':
-      return async (request, reply) => {
-        const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
-        const row = await storage.read((tx) => getVisible(tx, resource, id, request));
-        return reply.code(status).send(present(row));
+    case 'read': {
+      const answer = (row: Row | undefined, request: FastifyRequest, reply: FastifyReply) => {
+        reply.code(status).send(present(checkVisible(resource, row, request)));
       };
+      return (request, reply) => {
+        const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
+        const reader = storage.readNow?.();
+        if (reader) return answer(reader.get(resource.name, id), request, reply);
+        return storage.read((tx) => tx.get(resource.name, id)).then((row) => answer(row, request, reply));
+      };
+    }
     case 'list':
       return createListHandler(route, deps);
     case 'update':
@@ -336,7 +345,15 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   const clamp = ctx.model.limits?.pageSize?.overMax === 'clamp';
   const known = new Set(route.query.map((q) => q.name));
   const idName = resource.identifier!;
-  return async (request, reply) => {
+  const answer = (rows: Row[], limit: number, sort: { column: string } | undefined, queryKey: string, reply: FastifyReply) => {
+    const page = rows.length > limit ? rows.slice(0, limit) : rows;
+    const last = page[page.length - 1];
+    const next = rows.length > limit && last ? ctx.cursors.encode({ id: last[idName], ...(sort && sort.column !== idName ? { value: last[sort.column] ?? null } : {}) }, queryKey) : null;
+    const items = new Array<Record<string, unknown>>(page.length);
+    for (let i = 0; i < page.length; i++) items[i] = presentRow(resource, page[i]!);
+    reply.code(route.successStatus).send({ [PAGE_FIELDS.items]: items, [PAGE_FIELDS.next]: next });
+  };
+  return (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const invalid: InvalidParameter[] = [];
     for (const name of Object.keys(query)) if (!known.has(name)) invalid.push({ parameter: name, in: 'query', message: 'is not a parameter of this operation' });
@@ -378,11 +395,10 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       if (!after) invalid.push({ parameter: LIST_PARAMS.cursor, in: 'query', message: 'is not a cursor this service issued for this query' });
     }
     if (invalid.length > 0) throw new ServiceError('validation', 'the query is not valid', invalid);
-    const rows = await ctx.storage.read((tx) => tx.list(resource.name, { equals, ...(sort ? { sort } : {}), ...(after ? { after } : {}), limit: limit + 1 }));
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    const next = rows.length > limit && last ? ctx.cursors.encode({ id: last[idName], ...(sort && sort.column !== idName ? { value: last[sort.column] ?? null } : {}) }, queryKey) : null;
-    return reply.code(route.successStatus).send({ [PAGE_FIELDS.items]: page.map((r) => presentRow(resource, r)), [PAGE_FIELDS.next]: next });
+    const q: ListQuery = { equals, ...(sort ? { sort } : {}), ...(after ? { after } : {}), limit: limit + 1 };
+    const reader = ctx.storage.readNow?.();
+    if (reader) return answer(reader.list(resource.name, q), limit, sort, queryKey, reply);
+    return ctx.storage.read((tx) => tx.list(resource.name, q)).then((rows) => answer(rows, limit, sort, queryKey, reply));
   };
 }
 

@@ -12,9 +12,13 @@ export interface Principal {
   scheme: string;
 }
 
-/** Checks a request's credential against a requirement; throws a ServiceError when it fails. */
+/**
+ * Checks a request's credential against a requirement; throws (or rejects with) a ServiceError when it fails.
+ * It may answer synchronously when it needs nothing asynchronous (a cached key, say): the runtime then goes on
+ * in the same turn.
+ */
 export interface Authenticator {
-  authenticate(request: FastifyRequest, requirement: AuthRequirement & { kind: 'required' }): Promise<Principal>;
+  authenticate(request: FastifyRequest, requirement: AuthRequirement & { kind: 'required' }): Principal | Promise<Principal>;
 }
 
 /** What a custom operation's handler receives. */

@@ -7,7 +7,7 @@ import type { HttpMethod } from '../spec/spec-types.js';
 import { createActionHandler, createEventEmitter, type RouteHandler } from './runtime-actions.js';
 import { registerTokenRoute } from './auth/auth-token-endpoint.js';
 import { parseJsonBody } from './runtime-body.js';
-import type { Authenticator, CustomHandler, RuntimeContext } from './runtime-context.js';
+import type { Authenticator, CustomHandler, Principal, RuntimeContext } from './runtime-context.js';
 import { createCursorCodec } from './runtime-cursor.js';
 import { createErrorResponder, REQUEST_ID_HEADER, ServiceError, type ErrorResponder } from './runtime-errors.js';
 import { BUILT_IN, getRuntimeGaps, type RuntimeGap } from './runtime-gaps.js';
@@ -108,7 +108,7 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
     ...(options.authenticator ? { authenticator: options.authenticator } : {}),
   };
   const compile = createValidatorFactory();
-  const events = createEventEmitter(model, now);
+  const events = createEventEmitter(model, now, compile);
   const eventsRuntime = setUpEvents(app, { model, storage: options.storage, compile, now, ...(options.webhooks ? { options: options.webhooks } : {}) }); // events (issue 5)
   const versions = createVersionResolver(model);
   const rateStore = options.rateLimitStore ?? createMemoryStore();
@@ -116,6 +116,10 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
   const idempotency = model.endpoints?.idempotency ? createIdempotency(model, options.storage, retention, now) : undefined;
   const maxDepth = model.limits?.nestingDepth ?? BUILT_IN.nestingDepth;
   const bodyLimit = model.limits?.bodySize?.bytes ?? BUILT_IN.bodySize;
+
+  // Declared up front so every request object has one shape; added per request they would make Fastify's
+  // property accesses polymorphic.
+  for (const name of ['principal', 'specVersion', 'deadline', 'idempotencyClaim'] as const) if (!app.hasRequestDecorator(name)) app.decorateRequest(name, undefined);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(/^application\/([a-z0-9.+-]+\+)?json$/i, { parseAs: 'string', bodyLimit }, (_req, text, done) => {
@@ -173,6 +177,19 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
       handler: async (request, reply) => errors.send(request, reply, new ServiceError('method_not_allowed', `${request.method} is not allowed here; allowed: ${allow}`, undefined, { allow })),
     });
   }
+  // Validators compile on first use; the rest compile one a turn once the service is up, between requests.
+  let closing = false;
+  const warm = () => {
+    if (!closing && compile.compileNext()) setTimeout(warm, 0).unref();
+  };
+  app.addHook('onReady', (done) => {
+    setTimeout(warm, 0).unref();
+    done();
+  });
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   if (model.limits?.concurrency !== undefined) limitConcurrency(app, model.limits.concurrency, new Set(routes.filter((r) => r.kind === 'stream').map((r) => r.routerPath)));
   app.addHook('onClose', async () => rateStore.close());
   if (options.closeStorage !== false) app.addHook('onClose', async () => options.storage.close());
@@ -188,9 +205,11 @@ interface RouteServices {
 }
 
 /**
- * One operation's request pipeline: version, credential, rate limits, Idempotency-Key, then the
- * action under the declared time-out. Hooks cost every request a trip through Fastify's hook runner,
- * so the steps run in the handler and a route gets a hook only where it needs one.
+ * One operation's request pipeline: version, credential, rate limits, Idempotency-Key, then the action under
+ * the declared time-out. Hooks cost every request a trip through Fastify's hook runner, so the steps run in the
+ * handler and a route gets a hook only where it needs one. Each step answers synchronously when it can (a
+ * cached key, an in-process limiter, a SQLite read), so a read is answered in the turn it arrived; the first
+ * step that needs a promise hands the rest of the pipeline to it.
  */
 function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler, services: RouteServices): void {
   const { ctx, versions, idempotency, nudge } = services;
@@ -204,22 +223,23 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
   const current = ctx.model.versioning?.current;
   // Older versions see their own field names (versioning.supported[].changes): their answers are serialised through the rewrite.
   const downgrades = resourceName !== undefined && versions.rewrites(resourceName);
-  const run = (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
-    if (timeoutMs === undefined) return handler(request, reply);
-    return withTimeout(request, reply, timeoutMs, ctx.errors, () => handler(request, reply));
-  };
-  const afterAuth = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
-    if (limiter) await limiter(request, reply);
-    if (idem && (await idem.begin(request, reply)) === 'replayed') return reply;
-    return run(request, reply);
-  };
-  const rest = limiter || idem ? afterAuth : run;
+  const run = timeoutMs === undefined ? handler : (request: FastifyRequest, reply: FastifyReply) => withTimeout(request, reply, timeoutMs, ctx.errors, handler);
+  const afterLimit = idem
+    ? async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => ((await idem.begin(request, reply)) === 'replayed' ? reply : run(request, reply))
+    : run;
+  const afterAuth = limiter
+    ? (request: FastifyRequest, reply: FastifyReply): unknown => {
+        const limited = limiter(request, reply);
+        return limited instanceof Promise ? limited.then(() => afterLimit(request, reply)) : afterLimit(request, reply);
+      }
+    : afterLimit;
   app.route({
     method: route.method,
     url: route.routerPath,
     ...(idem ? { onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => (await idem.finish(request, reply, payload), payload) } : {}),
     // A write's transaction (and the events it appended) has committed by the time it is answered.
     ...(nudge && route.method !== 'GET' ? { onResponse: (_request: FastifyRequest, _reply: FastifyReply, done: () => void) => (nudge(), done()) } : {}),
+    // Fastify sends what a synchronous handler returns unless it is undefined; the steps send their answers themselves.
     handler: (request, reply) => {
       reply.header(REQUEST_ID_HEADER, request.id);
       const version = versions.resolve(request);
@@ -233,12 +253,17 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
         }
       }
       if (authenticator) {
-        return authenticator.authenticate(request, requirement as AuthRequirement & { kind: 'required' }).then((principal) => {
-          request.principal = principal;
-          return rest(request, reply);
-        });
+        const principal = authenticator.authenticate(request, requirement as AuthRequirement & { kind: 'required' });
+        if (principal instanceof Promise) {
+          return principal.then((p: Principal) => {
+            request.principal = p;
+            return afterAuth(request, reply);
+          });
+        }
+        request.principal = principal;
       }
-      return rest(request, reply);
+      const result = afterAuth(request, reply);
+      return result instanceof Promise ? result : undefined;
     },
   });
 }
@@ -268,19 +293,26 @@ class Deadline implements AbortLike {
 /**
  * Answers with the declared time-out error once `ms` pass, and expires the deadline so the work's
  * transaction rolls back instead of committing. The work is not raced: what it does after the answer is
- * dropped.
+ * dropped. Work that finishes synchronously needs no timer (nothing could have interrupted it); the timer
+ * is armed only when it returns a promise, for what is left of `ms`.
  */
-function withTimeout(request: FastifyRequest, reply: FastifyReply, ms: number, errors: ErrorResponder, work: () => Promise<unknown>): Promise<unknown> {
+function withTimeout(request: FastifyRequest, reply: FastifyReply, ms: number, errors: ErrorResponder, work: RouteHandler): unknown {
   const deadline = new Deadline();
   request.deadline = deadline;
-  const timer = setTimeout(() => {
-    deadline.expire();
-    if (!reply.sent) errors.send(request, reply, new ServiceError('timeout', `the request took longer than ${ms} ms`));
-  }, ms);
-  return work().then(
-    (result) => {
+  const started = performance.now();
+  const result = work(request, reply);
+  if (!(result instanceof Promise)) return result;
+  const timer = setTimeout(
+    () => {
+      deadline.expire();
+      if (!reply.sent) errors.send(request, reply, new ServiceError('timeout', `the request took longer than ${ms} ms`));
+    },
+    Math.max(0, ms - (performance.now() - started)),
+  );
+  return result.then(
+    (value) => {
       clearTimeout(timer);
-      return deadline.aborted ? undefined : result;
+      return deadline.aborted ? undefined : value;
     },
     (err: unknown) => {
       clearTimeout(timer);

@@ -8,20 +8,43 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 export type Validator = (value: unknown) => void;
 
+/** Makes validators; `compileNext` compiles one not yet used (false when none is left). */
+export interface ValidatorFactory {
+  (schema: Record<string, unknown>, resource?: ResourceModel): Validator;
+  compileNext(): boolean;
+}
+
 /**
- * One Ajv instance for the service; every schema is compiled once at startup. No coercion, no
- * removal of unknown properties, no defaults inserted: a body is accepted as sent or refused.
+ * One Ajv instance for the service; every schema is compiled once per process. No coercion, no removal of
+ * unknown properties, no defaults inserted: a body is accepted as sent or refused. Compiling is what start-up
+ * spends most on (a few milliseconds a schema), so a validator compiles on its first use, or when
+ * `compileNext` reaches it (the service compiles them one a turn right after it starts), whichever comes first.
  */
-export function createValidatorFactory(): (schema: Record<string, unknown>, resource?: ResourceModel) => Validator {
+export function createValidatorFactory(): ValidatorFactory {
   const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: false, removeAdditional: false, useDefaults: false });
   addFormats(ajv);
-  return (schema, resource) => {
-    const validate: ValidateFunction = ajv.compile(schema);
+  const pending = new Set<() => ValidateFunction>();
+  const factory = (schema: Record<string, unknown>, resource?: ResourceModel): Validator => {
+    let validate: ValidateFunction | undefined;
+    const compile = () => {
+      pending.delete(compile);
+      validate ??= ajv.compile(schema);
+      return validate;
+    };
+    pending.add(compile);
     return (value) => {
-      if (validate(value)) return;
-      throw new ServiceError('validation', 'the request body is not valid', toInvalidFields(validate.errors ?? [], resource));
+      const v = validate ?? compile();
+      if (v(value)) return;
+      throw new ServiceError('validation', 'the request body is not valid', toInvalidFields(v.errors ?? [], resource));
     };
   };
+  factory.compileNext = () => {
+    const next = pending.values().next();
+    if (next.done) return false;
+    next.value();
+    return true;
+  };
+  return factory;
 }
 
 function describe(e: ErrorObject, resource: ResourceModel | undefined): InvalidField {

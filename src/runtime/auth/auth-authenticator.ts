@@ -13,7 +13,7 @@ import type { Authenticator, Principal } from '../runtime-context.js';
 import { ServiceError } from '../runtime-errors.js';
 import type { RuntimeGap } from '../runtime-gaps.js';
 import type { CredentialRecord, Storage } from '../storage/storage-types.js';
-import { verifyApiKey, verifyBasicUser } from './auth-credentials.js';
+import { checkApiKey, verifyBasicUser } from './auth-credentials.js';
 import {
   algorithmsForJwk,
   ASYMMETRIC_ALGORITHMS,
@@ -317,20 +317,55 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     return out;
   };
 
-  const check = async (p: Presented): Promise<Principal | 'invalid' | 'expired'> => {
+  type Outcome = Principal | 'invalid' | 'expired';
+  const principalOf = (p: Presented, r: CredentialRecord | undefined): Outcome => (r ? { subject: r.subject, scopes: r.scopes, scheme: p.scheme.name } : 'invalid');
+  // An API key is answered synchronously where the storage can look it up at once; the rest need a promise.
+  const check = (p: Presented): Outcome | Promise<Outcome> => {
     if (p.kind === 'api_key') {
-      const r = await verifyApiKey(storage, p.value, p.scheme.prefix);
-      return r ? { subject: r.subject, scopes: r.scopes, scheme: p.scheme.name } : 'invalid';
+      const r = checkApiKey(storage, p.value, p.scheme.prefix);
+      return r instanceof Promise ? r.then((record) => principalOf(p, record)) : principalOf(p, r);
     }
+    return checkAsync(p);
+  };
+  const checkAsync = async (p: Presented): Promise<Outcome> => {
     if (p.kind === 'basic') {
       const pair = decodeBasic(p.value);
       const r = await verifyBasicUser(storage, pair?.user ?? '', pair?.password ?? '');
-      return r && pair ? { subject: r.subject, scopes: r.scopes, scheme: p.scheme.name } : 'invalid';
+      return pair ? principalOf(p, r) : 'invalid';
     }
     if (p.value === '') return 'invalid';
     const result = await verifiers.get(p.scheme.name)!(p.value);
     if (result.ok) return { subject: result.subject, scopes: result.scopes, scheme: p.scheme.name };
     return result.condition === 'expired_credential' ? 'expired' : 'invalid';
+  };
+
+  /** Any one presented credential is enough; they are tried in order from `from`. */
+  const settle = (presented: Presented[], requirement: AuthRequirement & { kind: 'required' }, from: number, expiredBefore: boolean): Principal | Promise<Principal> => {
+    let expired = expiredBefore;
+    for (let i = from; i < presented.length; i++) {
+      const r = check(presented[i]!);
+      if (r instanceof Promise) return r.then((v) => (v === 'invalid' || v === 'expired' ? settle(presented, requirement, i + 1, expired || v === 'expired') : authorize(v, requirement)));
+      if (r === 'expired') expired = true;
+      else if (r !== 'invalid') return authorize(r, requirement);
+    }
+    // RFC 6750 §3.1: `error="invalid_token"` only when what failed was a token.
+    const c = challengesOf(requirement);
+    const headers = { 'www-authenticate': presented.some((p) => p.kind === 'token') ? c.failed : c.missing };
+    if (expired) throw new ServiceError('expired_credential', 'the token has expired', undefined, headers);
+    throw new ServiceError('invalid_credential', 'the credential is not valid', undefined, headers);
+  };
+
+  const authorize = (principal: Principal, requirement: AuthRequirement & { kind: 'required' }): Principal => {
+    for (const s of requirement.scopes) {
+      if (principal.scopes.includes(s)) continue;
+      const scheme = byName.get(principal.scheme)!;
+      const headers: Record<string, string> = {};
+      if (scheme.type === 'bearer' || scheme.type === 'oauth2_client_credentials') {
+        headers['www-authenticate'] = `Bearer realm=${quote(realm)}, error="insufficient_scope", scope=${quote(requirement.scopes.join(' '))}`;
+      }
+      throw new ServiceError('missing_scope', `this operation needs the scope${requirement.scopes.length > 1 ? 's' : ''} ${requirement.scopes.join(', ')}`, undefined, headers);
+    }
+    return principal;
   };
 
   return {
@@ -339,38 +374,12 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     publicKeys: { keys: serviceKeys },
     challenge: (requirement) => challengesOf(requirement).missing,
     tokenIssuer: (name) => issuers.get(name),
-    async authenticate(request, requirement) {
+    authenticate(request, requirement) {
       const presented = collect(request, requirement);
       if (presented.length === 0) {
         throw new ServiceError('missing_credential', 'this operation needs a credential', undefined, { 'www-authenticate': challengesOf(requirement).missing });
       }
-      let principal: Principal | undefined;
-      let expired = false;
-      for (const p of presented) {
-        const r = await check(p);
-        if (r === 'expired') expired = true;
-        else if (r !== 'invalid') {
-          principal = r;
-          break;
-        }
-      }
-      if (!principal) {
-        // RFC 6750 §3.1: `error="invalid_token"` only when what failed was a token.
-        const c = challengesOf(requirement);
-        const headers = { 'www-authenticate': presented.some((p) => p.kind === 'token') ? c.failed : c.missing };
-        if (expired) throw new ServiceError('expired_credential', 'the token has expired', undefined, headers);
-        throw new ServiceError('invalid_credential', 'the credential is not valid', undefined, headers);
-      }
-      const missing = requirement.scopes.filter((s) => !principal.scopes.includes(s));
-      if (missing.length > 0) {
-        const scheme = byName.get(principal.scheme)!;
-        const headers: Record<string, string> = {};
-        if (scheme.type === 'bearer' || scheme.type === 'oauth2_client_credentials') {
-          headers['www-authenticate'] = `Bearer realm=${quote(realm)}, error="insufficient_scope", scope=${quote(requirement.scopes.join(' '))}`;
-        }
-        throw new ServiceError('missing_scope', `this operation needs the scope${requirement.scopes.length > 1 ? 's' : ''} ${requirement.scopes.join(', ')}`, undefined, headers);
-      }
-      return principal;
+      return settle(presented, requirement, 0, false);
     },
   };
 }

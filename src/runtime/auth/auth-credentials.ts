@@ -129,10 +129,21 @@ export async function createApiKey(
  * and the same answer given.
  */
 export async function verifyApiKey(storage: Storage, text: string, prefix: string | undefined): Promise<CredentialRecord | undefined> {
+  return checkApiKey(storage, text, prefix);
+}
+
+/**
+ * `verifyApiKey`, answered at once where the storage can look the key up synchronously (the runtime's hot
+ * path); a promise otherwise.
+ */
+export function checkApiKey(storage: Storage, text: string, prefix: string | undefined): CredentialRecord | undefined | Promise<CredentialRecord | undefined> {
   const parsed = parseApiKey(text, prefix);
-  const record = await storage.findCredential('api_key', parsed?.keyId ?? '-');
-  const matches = secretMatches(parsed?.secret ?? text, record?.hash);
-  return parsed && record && matches && record.revokedAt === undefined ? record : undefined;
+  const lookup = parsed?.keyId ?? '-';
+  const settle = (record: CredentialRecord | undefined) => {
+    const matches = secretMatches(parsed?.secret ?? text, record?.hash);
+    return parsed && record && matches && record.revokedAt === undefined ? record : undefined;
+  };
+  return storage.findCredentialNow ? settle(storage.findCredentialNow('api_key', lookup)) : storage.findCredential('api_key', lookup).then(settle);
 }
 
 export async function listApiKeys(storage: Storage): Promise<CredentialSummary[]> {

@@ -5,7 +5,7 @@
 import { getShapeSchema } from '../../model/model-schemas.js';
 import type { EventKindModel, ServiceModel } from '../../model/model-types.js';
 import { ServiceError } from '../runtime-errors.js';
-import { createValidatorFactory, type Validator } from '../runtime-validation.js';
+import { createValidatorFactory, type Validator, type ValidatorFactory } from '../runtime-validation.js';
 
 /** A payload that does not match its kind's declared shape (a defect of the spec or a handler, answered as internal). */
 export class EventPayloadError extends Error {
@@ -19,8 +19,7 @@ export class EventPayloadError extends Error {
 }
 
 /** One validator per kind with a declared payload, compiled once. */
-export function createPayloadCheck(model: ServiceModel): (kind: EventKindModel, payload: unknown) => void {
-  const compile = createValidatorFactory();
+export function createPayloadCheck(model: ServiceModel, compile: ValidatorFactory = createValidatorFactory()): (kind: EventKindModel, payload: unknown) => void {
   const validators = new Map<string, Validator>();
   for (const k of model.events?.kinds ?? []) {
     if (!k.payload) continue;

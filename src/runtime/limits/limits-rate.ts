@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { serializeList } from 'structured-headers';
+import { serializeItem, serializeList } from 'structured-headers';
 import type { OperationModel, RateLimitModel, ServiceModel } from '../../model/model-types.js';
 import { ServiceError } from '../runtime-errors.js';
-import { RateLimitStoreUnavailable, type RateLimitStore } from './limits-store.js';
+import { RateLimitStoreUnavailable, type Decision, type RateLimitStore } from './limits-store.js';
 
 /** A declared policy as served: its name in the headers and the bucket a request falls in. */
 interface Policy {
@@ -11,7 +11,8 @@ interface Policy {
   windowSeconds: number;
 }
 
-export type RateLimiter = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+/** Checks a request against the operation's policies: at once with an in-process store, else a promise. */
+export type RateLimiter = (request: FastifyRequest, reply: FastifyReply) => void | Promise<void>;
 
 /** The name a policy goes by in RateLimit-Policy: its declared name, else its place in the list. */
 export function getPolicyName(rate: RateLimitModel, index: number): string {
@@ -43,28 +44,57 @@ export function createRateLimiter(model: ServiceModel, op: OperationModel, store
     .filter((p) => !p.rate.operations || p.rate.operations.includes(op.id));
   if (policies.length === 0) return undefined;
   const policyHeader = serializeList(policies.map((p) => [p.name, new Map<string, number>([['q', p.rate.requests], ['w', p.windowSeconds]])]));
-  return async (request, reply) => {
+  // `RateLimit` is a list of `"name";r=<int>;t=<int>`: the names are serialised once (Structured Fields strings);
+  // r and t are non-negative integers, written as decimals.
+  const prefixes = policies.map((p) => `${serializeItem([p.name, new Map()])};r=`);
+  return (request, reply) => {
     reply.header('ratelimit-policy', policyHeader);
-    const items: [string, Map<string, number>][] = [];
+    let header = '';
     let refusal: { policy: Policy; retryAfterMs: number } | undefined;
-    for (const p of policies) {
-      let d;
-      try {
-        d = await store.take(`${p.name}|${partition(p, request, op)}`, p.rate.requests, p.rate.per.ms);
-      } catch (err) {
-        if (!(err instanceof RateLimitStoreUnavailable)) throw err;
-        // The declared failure mode; open when the spec does not say (a logged gap when a shared store is used).
-        if (p.rate.onStoreFailure === 'closed') throw new ServiceError('rate_limited', 'the rate limit cannot be checked right now', undefined, { 'retry-after': '1' });
-        continue;
-      }
+    const record = (i: number, d: Decision) => {
       const t = Math.ceil((d.allowed ? d.resetMs : d.retryAfterMs) / 1000);
-      items.push([p.name, new Map([['r', d.remaining], ['t', t]])]);
-      if (!d.allowed && (!refusal || d.retryAfterMs > refusal.retryAfterMs)) refusal = { policy: p, retryAfterMs: d.retryAfterMs };
-    }
-    reply.header('ratelimit', serializeList(items));
-    if (refusal) {
-      const seconds = Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
-      throw new ServiceError('rate_limited', `rate limit ${refusal.policy.name} (${refusal.policy.rate.requests} per ${refusal.policy.rate.per.text}) reached; retry in ${seconds} s`, undefined, { 'retry-after': String(seconds) });
-    }
+      header += `${header === '' ? '' : ', '}${prefixes[i]!}${d.remaining};t=${t}`;
+      if (!d.allowed && (!refusal || d.retryAfterMs > refusal.retryAfterMs)) refusal = { policy: policies[i]!, retryAfterMs: d.retryAfterMs };
+    };
+    const unavailable = (i: number, err: unknown) => {
+      if (!(err instanceof RateLimitStoreUnavailable)) throw err;
+      // The declared failure mode; open when the spec does not say (a logged gap when a shared store is used).
+      if (policies[i]!.rate.onStoreFailure === 'closed') throw new ServiceError('rate_limited', 'the rate limit cannot be checked right now', undefined, { 'retry-after': '1' });
+    };
+    const finish = () => {
+      reply.header('ratelimit', header);
+      if (refusal) {
+        const seconds = Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
+        throw new ServiceError('rate_limited', `rate limit ${refusal.policy.name} (${refusal.policy.rate.requests} per ${refusal.policy.rate.per.text}) reached; retry in ${seconds} s`, undefined, { 'retry-after': String(seconds) });
+      }
+    };
+    // Policies are taken in order, each after the previous one answered (as a promise only when the store needs one).
+    const from = (start: number): void | Promise<void> => {
+      for (let i = start; i < policies.length; i++) {
+        const p = policies[i]!;
+        let d: Decision | Promise<Decision>;
+        try {
+          d = store.take(`${p.name}|${partition(p, request, op)}`, p.rate.requests, p.rate.per.ms);
+        } catch (err) {
+          unavailable(i, err);
+          continue;
+        }
+        if (d instanceof Promise) {
+          return d.then(
+            (decision) => {
+              record(i, decision);
+              return from(i + 1);
+            },
+            (err: unknown) => {
+              unavailable(i, err);
+              return from(i + 1);
+            },
+          );
+        }
+        record(i, d);
+      }
+      finish();
+    };
+    return from(0);
   };
 }

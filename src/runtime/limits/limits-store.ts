@@ -16,7 +16,8 @@ export interface Decision {
 
 export interface RateLimitStore {
   readonly kind: 'memory' | 'redis';
-  take(key: string, requests: number, windowMs: number): Promise<Decision>;
+  /** One request against the key's budget. A store that decides in-process may answer synchronously. */
+  take(key: string, requests: number, windowMs: number): Decision | Promise<Decision>;
   close(): Promise<void>;
 }
 
@@ -39,7 +40,7 @@ export function createMemoryStore(now: () => number = Date.now): RateLimitStore 
   let sweeps = 0;
   return {
     kind: 'memory',
-    async take(key, requests, windowMs) {
+    take(key, requests, windowMs) {
       const t = now();
       const { decision, tat } = gcra(tats.get(key), t, requests, windowMs);
       tats.set(key, tat);

@@ -17,6 +17,7 @@ import {
   type StoragePlan,
   type StorageTx,
   type StoredEvent,
+  type SyncReader,
   type TablePlan,
   // events (issue 5)
   type ClaimedDelivery,
@@ -94,6 +95,9 @@ function mapConstraintError(err: unknown): unknown {
 }
 
 class SqliteTx implements StorageTx {
+  /** The synchronous reads, for `readNow`. */
+  readonly now: SyncReader = { get: (table, id) => this.getNow(table, id), list: (table, q) => this.listNow(table, q) };
+
   constructor(
     private readonly s: SqliteStorage,
     private readonly tables: ReadonlyMap<string, TablePlan>,
@@ -120,12 +124,20 @@ class SqliteTx implements StorageTx {
   }
 
   async get(table: string, id: unknown): Promise<Row | undefined> {
+    return this.getNow(table, id);
+  }
+
+  getNow(table: string, id: unknown): Row | undefined {
     const t = this.table(table);
     const out = this.s.stmt(selectByIdSql(t)).get(id) as Row | undefined;
     return out && decodeRow(t, out);
   }
 
   async list(table: string, q: ListQuery): Promise<Row[]> {
+    return this.listNow(table, q);
+  }
+
+  listNow(table: string, q: ListQuery): Row[] {
     const t = this.table(table);
     const pk = quoteIdent(t.primaryKey);
     const where: string[] = [];
@@ -277,8 +289,10 @@ export class SqliteStorage implements Storage {
   };
   /** Work queued or running through `serial`. */
   private queued = 0;
+  private readerTx: SqliteTx | undefined;
   private get reader(): SqliteTx {
-    return new SqliteTx(this, this.tables);
+    this.readerTx ??= new SqliteTx(this, this.tables);
+    return this.readerTx;
   }
   /** events (issue 5): whether queue bookkeeping must drop to synchronous=NORMAL (see `relaxed`). */
   private readonly eventsFullSync: boolean;
@@ -369,6 +383,7 @@ export class SqliteStorage implements Storage {
         this.statements.clear();
       }
       this.tables = new Map(plan.tables.map((t) => [t.name, t]));
+      this.readerTx = undefined;
       return { ok: true, steps };
     });
   }
@@ -378,6 +393,10 @@ export class SqliteStorage implements Storage {
     // sees another transaction's uncommitted rows on this connection.
     if (this.queued === 0 && !this.db.inTransaction) return work(this.reader);
     return this.serial(() => work(this.reader));
+  }
+
+  readNow(): SyncReader | undefined {
+    return this.queued === 0 && !this.db.inTransaction ? this.reader.now : undefined;
   }
 
   transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortLike): Promise<T> {
@@ -424,6 +443,10 @@ export class SqliteStorage implements Storage {
   }
 
   async findCredential(kind: CredentialRecord['kind'], lookup: string): Promise<CredentialRecord | undefined> {
+    return this.findCredentialNow(kind, lookup);
+  }
+
+  findCredentialNow(kind: CredentialRecord['kind'], lookup: string): CredentialRecord | undefined {
     // Credentials are read on every request. They are cached until the database changes under us:
     // PRAGMA data_version moves when another connection (`servicespec keys revoke`, another instance)
     // commits, and this connection's own revocations clear the cache, so a revocation still holds on the

@@ -109,6 +109,12 @@ export interface StorageTx {
   appendEvent(event: StoredEvent): Promise<void>;
 }
 
+/** The reads of `StorageTx`, answered synchronously. */
+export interface SyncReader {
+  get(table: string, id: unknown): Row | undefined;
+  list(table: string, query: ListQuery): Row[];
+}
+
 export type StorageErrorKind = 'unique_conflict' | 'reference_not_found' | 'check_failed';
 
 /** A constraint the database refused; the runtime maps it to a declared error. */
@@ -144,6 +150,14 @@ export interface Storage extends EventStorage {
   transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortLike): Promise<T>;
   /** Runs read-only `work` (one statement) without opening a write transaction. */
   read<T>(work: (tx: StorageTx) => Promise<T>): Promise<T>;
+  /**
+   * A reader that answers at once, for a storage whose driver runs in-process (SQLite): given only while
+   * nothing is queued or in a transaction, so what it reads is committed. Undefined otherwise, and always
+   * for a storage over the network; callers then use `read`.
+   */
+  readNow?(): SyncReader | undefined;
+  /** `findCredential` answered at once, where the storage can (see `readNow`). */
+  findCredentialNow?(kind: CredentialRecord['kind'], lookup: string): CredentialRecord | undefined;
   /** Outbox entries after `seq`, oldest first. */
   readEvents(afterSeq: number, limit: number): Promise<OutboxEntry[]>;
   insertCredential(record: CredentialRecord): Promise<void>;
