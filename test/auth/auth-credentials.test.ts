@@ -66,10 +66,28 @@ describe('API keys', () => {
     expect((await verifyApiKey(storage, k.key, 'nk_'))?.subject).toBe('bob');
     expect(await verifyApiKey(storage, k.key, 'other_')).toBeUndefined();
     expect(await verifyApiKey(storage, k.key.slice(0, -1), 'nk_')).toBeUndefined();
+    // Once verified, the key is recognised without hashing; another well-formed secret for the same id is not.
+    const otherSecret = `${k.key.slice(0, -43)}${k.key.slice(-43).startsWith('A') ? 'B' : 'A'}${k.key.slice(-42)}`;
+    expect(await verifyApiKey(storage, otherSecret, 'nk_')).toBeUndefined();
+    expect((await verifyApiKey(storage, k.key, 'nk_'))?.subject).toBe('bob');
     expect(await revokeApiKey(storage, k.id)).toBe(true);
     expect(await verifyApiKey(storage, k.key, 'nk_')).toBeUndefined();
     expect((await listApiKeys(storage)).find((x) => x.id === k.id)?.revokedAt).toBeDefined();
     expect(await revokeApiKey(storage, 'NoSuchKey000')).toBe(false);
+  });
+
+  it('a revocation through another connection (another process) holds a millisecond after it commits, though the key is cached', async () => {
+    const k = await createApiKey(storage, model, { subject: 'carol', scopes: [], scheme: 'key' });
+    expect((await verifyApiKey(storage, k.key, 'nk_'))?.subject).toBe('carol');
+    expect((await verifyApiKey(storage, k.key, 'nk_'))?.subject).toBe('carol'); // now from the cache
+    const other = createSqliteStorage({ path: join(dir, 'service.db') });
+    try {
+      expect(await revokeApiKey(other, k.id)).toBe(true);
+    } finally {
+      await other.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    expect(await verifyApiKey(storage, k.key, 'nk_')).toBeUndefined();
   });
 
   it('refuse undeclared scopes, a missing or ambiguous scheme, and unprintable subjects', async () => {

@@ -2,6 +2,7 @@
 // The library API behind `servicespec keys|clients|users`. Secrets are shown once, when created, and stored
 // only as hashes: SHA-256 for generated (high-entropy) secrets, scrypt for passwords people choose.
 
+import { timingSafeEqual } from 'node:crypto';
 import type { SchemeModel, ServiceModel } from '../../model/model-types.js';
 import type { CredentialRecord, Storage } from '../storage/storage-types.js';
 import { getDummyPasswordHash, hashPassword, randomId, randomSecret, secretMatches, sha256Hex, verifyPassword } from './auth-secrets.js';
@@ -132,16 +133,32 @@ export async function verifyApiKey(storage: Storage, text: string, prefix: strin
   return checkApiKey(storage, text, prefix);
 }
 
+/** The secret each cached key record was last verified with: a key presented again skips the SHA-256. */
+const verifiedSecrets = new WeakMap<CredentialRecord, Buffer>();
+const NO_SECRET = Buffer.alloc(43);
+
 /**
  * `verifyApiKey`, answered at once where the storage can look the key up synchronously (the runtime's hot
- * path); a promise otherwise.
+ * path); a promise otherwise. A secret that matches the one this record was last verified with (compared in
+ * constant time) needs no hash; any other is hashed and compared with the stored digest. Every well-formed
+ * key takes the first comparison, against a dummy when its id is unknown, so the time taken tells nothing
+ * about which key ids exist.
  */
 export function checkApiKey(storage: Storage, text: string, prefix: string | undefined): CredentialRecord | undefined | Promise<CredentialRecord | undefined> {
   const parsed = parseApiKey(text, prefix);
   const lookup = parsed?.keyId ?? '-';
   const settle = (record: CredentialRecord | undefined) => {
+    if (parsed) {
+      const given = Buffer.from(parsed.secret, 'latin1');
+      const known = record ? verifiedSecrets.get(record) : undefined;
+      if (timingSafeEqual(given, known ?? NO_SECRET) && known) return record!.revokedAt === undefined ? record : undefined;
+    }
     const matches = secretMatches(parsed?.secret ?? text, record?.hash);
-    return parsed && record && matches && record.revokedAt === undefined ? record : undefined;
+    if (!parsed || !record || !matches) return undefined;
+    const kept = Buffer.alloc(parsed.secret.length); // not a slice of the shared pool, which it would keep alive
+    kept.write(parsed.secret, 'latin1');
+    verifiedSecrets.set(record, kept);
+    return record.revokedAt === undefined ? record : undefined;
   };
   return storage.findCredentialNow ? settle(storage.findCredentialNow('api_key', lookup)) : storage.findCredential('api_key', lookup).then(settle);
 }

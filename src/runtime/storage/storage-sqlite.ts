@@ -281,12 +281,11 @@ export class SqliteStorage implements Storage {
   private readonly statements = new Map<string, Database.Statement>();
   private tables = new Map<string, TablePlan>();
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly credentialCache = new Map<string, CredentialRecord | undefined>();
+  /** Per kind, per lookup: the record, or null for none. */
+  private readonly credentialCache = new Map<CredentialRecord['kind'], Map<string, CredentialRecord | null>>();
+  private credentialCached = 0;
   private credentialVersion = -1;
-  private credentialVersionFresh = false;
-  private readonly expireCredentialVersion = () => {
-    this.credentialVersionFresh = false;
-  };
+  private credentialCheckedAt = -Infinity;
   /** Work queued or running through `serial`. */
   private queued = 0;
   private readerTx: SqliteTx | undefined;
@@ -428,7 +427,7 @@ export class SqliteStorage implements Storage {
 
   async insertCredential(r: CredentialRecord): Promise<void> {
     await this.serial(async () => {
-      this.credentialCache.clear();
+      this.clearCredentialCache();
       this.stmt(`INSERT INTO ${CREDENTIALS} (id, kind, lookup, hash, subject, scopes, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(
         r.id,
         r.kind,
@@ -449,25 +448,35 @@ export class SqliteStorage implements Storage {
   findCredentialNow(kind: CredentialRecord['kind'], lookup: string): CredentialRecord | undefined {
     // Credentials are read on every request. They are cached until the database changes under us:
     // PRAGMA data_version moves when another connection (`servicespec keys revoke`, another instance)
-    // commits, and this connection's own revocations clear the cache, so a revocation still holds on the
-    // very next request. The pragma costs as much as the lookup it saves, so it is read once per turn of the
-    // event loop: requests that arrived together share one reading; one that arrives later reads it anew.
-    if (!this.credentialVersionFresh) {
+    // commits, and this connection's own changes clear the cache. The pragma costs as much as the lookup it
+    // saves (it opens a read transaction), so it is read at most once a millisecond: a revocation made by
+    // another process holds for every request that arrives a millisecond after it committed.
+    const t = performance.now();
+    if (t - this.credentialCheckedAt >= 1) {
       const version = this.stmt('PRAGMA data_version').pluck().get() as number;
       if (version !== this.credentialVersion) {
-        this.credentialCache.clear();
+        this.clearCredentialCache();
         this.credentialVersion = version;
       }
-      this.credentialVersionFresh = true;
-      setImmediate(this.expireCredentialVersion);
+      this.credentialCheckedAt = t;
     }
-    const key = `${kind}\u0000${lookup}`;
-    if (this.credentialCache.has(key)) return this.credentialCache.get(key);
+    let byLookup = this.credentialCache.get(kind);
+    if (!byLookup) {
+      byLookup = new Map();
+      this.credentialCache.set(kind, byLookup);
+    }
+    const cached = byLookup.get(lookup);
+    if (cached !== undefined) return cached ?? undefined;
     const row = this.stmt(`SELECT * FROM ${CREDENTIALS} WHERE kind = ? AND lookup = ?`).get(kind, lookup) as CredentialRow | undefined;
     const record = row && toCredential(row);
-    if (this.credentialCache.size >= 10_000) this.credentialCache.clear();
-    this.credentialCache.set(key, record);
+    if (++this.credentialCached > 10_000) this.clearCredentialCache();
+    byLookup.set(lookup, record ?? null);
     return record;
+  }
+
+  private clearCredentialCache(): void {
+    this.credentialCache.clear();
+    this.credentialCached = 0;
   }
 
   async listCredentials(kind: CredentialRecord['kind']): Promise<CredentialRecord[]> {
@@ -477,7 +486,7 @@ export class SqliteStorage implements Storage {
   async revokeCredential(kind: CredentialRecord['kind'], id: string, at: string): Promise<boolean> {
     return this.serial(async () => {
       const changed = this.stmt(`UPDATE ${CREDENTIALS} SET revoked_at = COALESCE(revoked_at, ?) WHERE kind = ? AND id = ?`).run(at, kind, id).changes > 0;
-      this.credentialCache.clear();
+      this.clearCredentialCache();
       return changed;
     });
   }
