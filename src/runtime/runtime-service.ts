@@ -79,11 +79,8 @@ async function prepare(model: ServiceModel, options: PluginOptions): Promise<{ g
   if (problems.length > 0) throw new ServiceStartError(problems);
   const migration = await options.storage.migrate(getStoragePlan(model));
   if (!migration.ok) throw new ServiceStartError(migration.refusals.map((r) => `storage: ${r.reason} (refused: it would lose or reinterpret data)`));
-  let secret = await options.storage.getSetting(CURSOR_SECRET_KEY);
-  if (secret === undefined) {
-    secret = randomBytes(32).toString('base64url');
-    await options.storage.setSetting(CURSOR_SECRET_KEY, secret);
-  }
+  // Every instance on one database signs cursors with the same secret, so any of them can continue a page.
+  const secret = (await options.storage.getSetting(CURSOR_SECRET_KEY)) ?? (await options.storage.claimSetting(CURSOR_SECRET_KEY, randomBytes(32).toString('base64url')));
   return { gaps, secret };
 }
 

@@ -120,9 +120,8 @@ export async function loadSigningKey(storage: Storage, alg: string, secret?: Uin
     const pair = await generateKeyPair(alg, { extractable: true, ...(alg.startsWith('RS') || alg.startsWith('PS') ? { modulusLength: 2048 } : {}) });
     const jwk = await exportJWK(pair.privateKey);
     const kid = await calculateJwkThumbprint(publicJwk(jwk));
-    await storage.setSetting(SETTING(alg), JSON.stringify({ ...jwk, kid, alg }));
-    // Re-read: when two instances race, both end up using whichever key was written last.
-    stored = (await storage.getSetting(SETTING(alg)))!;
+    // When instances start together on one database, the first key stored is the one they all use.
+    stored = await storage.claimSetting(SETTING(alg), JSON.stringify({ ...jwk, kid, alg }));
   }
   const jwk = JSON.parse(stored) as JWK & { kid: string };
   const key = (await importJWK(jwk, alg)) as CryptoKey;

@@ -518,6 +518,13 @@ export class SqliteStorage implements Storage {
     return (this.stmt(`SELECT value FROM ${META} WHERE key = ?`).get(`setting:${key}`) as { value: string } | undefined)?.value;
   }
 
+  async claimSetting(key: string, value: string): Promise<string> {
+    return this.serial(async () => {
+      this.stmt(`INSERT INTO ${META} (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`).run(`setting:${key}`, value);
+      return (this.stmt(`SELECT value FROM ${META} WHERE key = ?`).get(`setting:${key}`) as { value: string }).value;
+    });
+  }
+
   async setSetting(key: string, value: string): Promise<void> {
     await this.serial(async () => {
       this.stmt(`INSERT INTO ${META} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(`setting:${key}`, value);

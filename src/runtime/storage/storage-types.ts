@@ -175,6 +175,11 @@ export interface Storage extends EventStorage {
   /** A value kept across restarts (secrets the runtime generates for itself). */
   getSetting(key: string): Promise<string | undefined>;
   setSetting(key: string, value: string): Promise<void>;
+  /**
+   * Stores `value` unless the key already holds one, and returns what the key holds now: of several instances
+   * starting together on one database, every one ends up with the same value.
+   */
+  claimSetting(key: string, value: string): Promise<string>;
   close(): Promise<void>;
 }
 
