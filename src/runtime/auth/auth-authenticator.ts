@@ -318,7 +318,17 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
   };
 
   type Outcome = Principal | 'invalid' | 'expired';
-  const principalOf = (p: Presented, r: CredentialRecord | undefined): Outcome => (r ? { subject: r.subject, scopes: r.scopes, scheme: p.scheme.name } : 'invalid');
+  // One Principal per cached record and scheme, so what is keyed on the caller (rate-limit buckets) is built once.
+  const principals = new WeakMap<CredentialRecord, Principal>();
+  const principalOf = (p: Presented, r: CredentialRecord | undefined): Outcome => {
+    if (!r) return 'invalid';
+    let principal = principals.get(r);
+    if (principal?.scheme !== p.scheme.name) {
+      principal = Object.freeze({ subject: r.subject, scopes: r.scopes, scheme: p.scheme.name });
+      principals.set(r, principal);
+    }
+    return principal;
+  };
   // An API key is answered synchronously where the storage can look it up at once; the rest need a promise.
   const check = (p: Presented): Outcome | Promise<Outcome> => {
     if (p.kind === 'api_key') {

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { serializeItem, serializeList } from 'structured-headers';
 import type { OperationModel, RateLimitModel, ServiceModel } from '../../model/model-types.js';
+import type { Principal } from '../runtime-context.js';
 import { ServiceError } from '../runtime-errors.js';
 import { RateLimitStoreUnavailable, type Decision, type RateLimitStore } from './limits-store.js';
 
@@ -47,54 +48,73 @@ export function createRateLimiter(model: ServiceModel, op: OperationModel, store
   // `RateLimit` is a list of `"name";r=<int>;t=<int>`: the names are serialised once (Structured Fields strings);
   // r and t are non-negative integers, written as decimals.
   const prefixes = policies.map((p) => `${serializeItem([p.name, new Map()])};r=`);
+  // A caller's bucket keys are built once and kept: a string used again keeps its hash, so the store's map
+  // lookup does not rehash a new string on every request.
+  const callerKeys = new WeakMap<Principal, string[]>();
+  const keyOf = (i: number, request: FastifyRequest): string => {
+    const p = policies[i]!;
+    const principal = request.principal;
+    if (p.rate.by !== 'credential' || !principal) return `${p.name}|${partition(p, request, op)}`;
+    let keys = callerKeys.get(principal);
+    if (!keys) {
+      keys = [];
+      callerKeys.set(principal, keys);
+    }
+    return (keys[i] ??= `${p.name}|${partition(p, request, op)}`);
+  };
+  const tOf = (d: Decision) => Math.ceil((d.allowed ? d.resetMs : d.retryAfterMs) / 1000);
+  const unavailable = (i: number, err: unknown) => {
+    if (!(err instanceof RateLimitStoreUnavailable)) throw err;
+    // The declared failure mode; open when the spec does not say (a logged gap when a shared store is used).
+    if (policies[i]!.rate.onStoreFailure === 'closed') throw new ServiceError('rate_limited', 'the rate limit cannot be checked right now', undefined, { 'retry-after': '1' });
+  };
+  const finish = (reply: FastifyReply, header: string, refusal: Policy | undefined, retryAfterMs: number) => {
+    reply.header('ratelimit', header);
+    if (refusal) {
+      const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+      throw new ServiceError('rate_limited', `rate limit ${refusal.name} (${refusal.rate.requests} per ${refusal.rate.per.text}) reached; retry in ${seconds} s`, undefined, { 'retry-after': String(seconds) });
+    }
+  };
+  // Policies are taken in order. With a store that answers at once (the in-process one) this is one loop with
+  // no promise; from the first decision that comes as a promise on, the rest follow it.
+  const from = (start: number, request: FastifyRequest, reply: FastifyReply, headerSoFar: string, refusedSoFar: Policy | undefined, retrySoFar: number): void | Promise<void> => {
+    let header = headerSoFar;
+    let refusal = refusedSoFar;
+    let retryAfterMs = retrySoFar;
+    for (let i = start; i < policies.length; i++) {
+      let d: Decision | Promise<Decision>;
+      try {
+        d = store.take(keyOf(i, request), policies[i]!.rate.requests, policies[i]!.rate.per.ms);
+      } catch (err) {
+        unavailable(i, err);
+        continue;
+      }
+      if (d instanceof Promise) {
+        const at = i;
+        const h = header;
+        const r = refusal;
+        const ms = retryAfterMs;
+        return d.then(
+          (decision) => {
+            const refused = !decision.allowed && (!r || decision.retryAfterMs > ms);
+            return from(at + 1, request, reply, `${h === '' ? '' : `${h}, `}${prefixes[at]!}${decision.remaining};t=${tOf(decision)}`, refused ? policies[at]! : r, refused ? decision.retryAfterMs : ms);
+          },
+          (err: unknown) => {
+            unavailable(at, err);
+            return from(at + 1, request, reply, h, r, ms);
+          },
+        );
+      }
+      header += `${header === '' ? '' : ', '}${prefixes[i]!}${d.remaining};t=${tOf(d)}`;
+      if (!d.allowed && (!refusal || d.retryAfterMs > retryAfterMs)) {
+        refusal = policies[i]!;
+        retryAfterMs = d.retryAfterMs;
+      }
+    }
+    finish(reply, header, refusal, retryAfterMs);
+  };
   return (request, reply) => {
     reply.header('ratelimit-policy', policyHeader);
-    let header = '';
-    let refusal: { policy: Policy; retryAfterMs: number } | undefined;
-    const record = (i: number, d: Decision) => {
-      const t = Math.ceil((d.allowed ? d.resetMs : d.retryAfterMs) / 1000);
-      header += `${header === '' ? '' : ', '}${prefixes[i]!}${d.remaining};t=${t}`;
-      if (!d.allowed && (!refusal || d.retryAfterMs > refusal.retryAfterMs)) refusal = { policy: policies[i]!, retryAfterMs: d.retryAfterMs };
-    };
-    const unavailable = (i: number, err: unknown) => {
-      if (!(err instanceof RateLimitStoreUnavailable)) throw err;
-      // The declared failure mode; open when the spec does not say (a logged gap when a shared store is used).
-      if (policies[i]!.rate.onStoreFailure === 'closed') throw new ServiceError('rate_limited', 'the rate limit cannot be checked right now', undefined, { 'retry-after': '1' });
-    };
-    const finish = () => {
-      reply.header('ratelimit', header);
-      if (refusal) {
-        const seconds = Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
-        throw new ServiceError('rate_limited', `rate limit ${refusal.policy.name} (${refusal.policy.rate.requests} per ${refusal.policy.rate.per.text}) reached; retry in ${seconds} s`, undefined, { 'retry-after': String(seconds) });
-      }
-    };
-    // Policies are taken in order, each after the previous one answered (as a promise only when the store needs one).
-    const from = (start: number): void | Promise<void> => {
-      for (let i = start; i < policies.length; i++) {
-        const p = policies[i]!;
-        let d: Decision | Promise<Decision>;
-        try {
-          d = store.take(`${p.name}|${partition(p, request, op)}`, p.rate.requests, p.rate.per.ms);
-        } catch (err) {
-          unavailable(i, err);
-          continue;
-        }
-        if (d instanceof Promise) {
-          return d.then(
-            (decision) => {
-              record(i, decision);
-              return from(i + 1);
-            },
-            (err: unknown) => {
-              unavailable(i, err);
-              return from(i + 1);
-            },
-          );
-        }
-        record(i, d);
-      }
-      finish();
-    };
-    return from(0);
+    return from(0, request, reply, '', undefined, 0);
   };
 }
