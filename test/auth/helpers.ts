@@ -14,6 +14,7 @@ import { createAuthenticator, type AuthOptions, type ServiceAuthenticator } from
 import type { CustomHandler } from '../../src/runtime/runtime-context.js';
 import { createService } from '../../src/runtime/runtime-service.js';
 import { createSqliteStorage, type SqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import { callJson } from '../support/http.js';
 
 export const NOTES = fileURLToPath(new URL('./fixtures/notes.yaml', import.meta.url));
 export const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -102,22 +103,7 @@ export async function startAuthService(
     authenticator,
     clock,
     dbPath,
-    async call(method, path, { body, headers = {} } = {}) {
-      const init: RequestInit = { method, headers: { ...headers } };
-      if (body !== undefined) {
-        init.body = typeof body === 'string' ? body : JSON.stringify(body);
-        (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
-      }
-      const res = await fetch(`${url}${path}`, init);
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text === '' ? undefined : JSON.parse(text);
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: res.status, headers: res.headers, body: parsed, text };
-    },
+    call: (method, path, { body, headers = {} } = {}) => callJson(url, method, path, body, headers),
     async close(removeDb = true) {
       await app.close();
       if (removeDb && dir !== undefined) rmSync(dir, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import type { ServiceModel } from '../../src/model/model-types.js';
 import { createService, type ServiceOptions } from '../../src/runtime/runtime-service.js';
 import { createSqliteStorage, type SqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { loadModel } from '../runtime/helpers.js';
+import { callJson } from '../support/http.js';
 
 export const EVENTS_SPEC = new URL('./fixtures/events.yaml', import.meta.url).pathname;
 export const LOOPBACK = ['127.0.0.0/8'];
@@ -69,22 +70,7 @@ export async function startEventService(options: Partial<ServiceOptions> & { mod
       await app.close();
       if (options.dir === undefined) rmSync(dir, { recursive: true, force: true });
     },
-    async call(method, path, body, headers = {}) {
-      const init: RequestInit = { method, headers: { ...headers } };
-      if (body !== undefined) {
-        init.body = typeof body === 'string' ? body : JSON.stringify(body);
-        (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
-      }
-      const res = await fetch(`${url}${path}`, init);
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text === '' ? undefined : JSON.parse(text);
-      } catch {
-        // not JSON
-      }
-      return { status: res.status, headers: res.headers, body: parsed };
-    },
+    call: (method, path, body, headers = {}) => callJson(url, method, path, body, headers),
   };
 }
 

@@ -6,6 +6,7 @@ import { compileSpecFile } from '../../src/program.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
 import { createService, type ServiceOptions } from '../../src/runtime/runtime-service.js';
 import { createSqliteStorage, type SqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import { callJson } from '../support/http.js';
 
 export const TICKETS = new URL('./fixtures/tickets.yaml', import.meta.url).pathname;
 
@@ -43,21 +44,6 @@ export async function startService(model: ServiceModel, options: Partial<Service
       await app.close();
       rmSync(dir, { recursive: true, force: true });
     },
-    async call(method, path, body, headers = {}) {
-      const init: RequestInit = { method, headers: { ...headers } };
-      if (body !== undefined) {
-        init.body = typeof body === 'string' ? body : JSON.stringify(body);
-        (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
-      }
-      const res = await fetch(`${url}${path}`, init);
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text === '' ? undefined : JSON.parse(text);
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: res.status, headers: res.headers, body: parsed };
-    },
+    call: (method, path, body, headers = {}) => callJson(url, method, path, body, headers),
   };
 }
