@@ -1,6 +1,8 @@
 // Shared by the HTTP benchmarks: start a server from bench/lib/bench-server.ts in its own process, and drive
 // it with autocannon from this one (loopback only, bounded duration).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -36,6 +38,16 @@ export interface Figures {
   rps: number;
   p99: number;
   errors: number;
+  /** The server process's CPU time (user + system) per request answered, in µs; undefined where /proc is not. */
+  cpuPerRequest?: number;
+}
+
+/** A process's CPU time so far (user + system, µs), from /proc on Linux; undefined elsewhere. */
+function processCpuMicros(pid: number | undefined): number | undefined {
+  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return undefined;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime, in clock ticks (USER_HZ, 100 on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 export interface LoadOptions {
@@ -45,10 +57,13 @@ export interface LoadOptions {
   idempotencyKeys?: boolean;
 }
 
+// Idempotency keys are unique across every load of this run: a key sent again would be answered by replay.
+const RUN = randomUUID();
+let keyCount = 0;
+
 export async function load(s: Started, scenario: 'read' | 'list' | 'create', o: LoadOptions): Promise<Figures> {
   const headers: Record<string, string> = { 'x-api-key': s.key };
   const base = { connections: o.connections, duration: o.seconds };
-  let n = 0;
   const opts: autocannon.Options =
     scenario === 'create'
       ? {
@@ -57,11 +72,36 @@ export async function load(s: Started, scenario: 'read' | 'list' | 'create', o: 
           method: 'POST',
           body: JSON.stringify(ORDER_BODY(s.customerId)),
           headers: { ...headers, 'content-type': 'application/json' },
-          ...(o.idempotencyKeys ? { setupClient: (client: autocannon.Client) => client.on('response', () => client.setHeaders({ ...headers, 'content-type': 'application/json', 'idempotency-key': `k-${process.pid}-${n++}` })) } : {}),
+          ...(o.idempotencyKeys ? { setupClient: (client: autocannon.Client) => client.on('response', () => client.setHeaders({ ...headers, 'content-type': 'application/json', 'idempotency-key': `k-${RUN}-${keyCount++}` })) } : {}),
         }
       : { ...base, url: scenario === 'read' ? `${s.url}/orders/${s.orderId}` : `${s.url}/orders?limit=20`, headers };
+  const before = processCpuMicros(s.child.pid);
   const r = await autocannon(opts);
-  return { rps: r.requests.average, p99: r.latency.p99, errors: r.non2xx + r.errors };
+  const after = processCpuMicros(s.child.pid);
+  const answered = r.requests.total;
+  return {
+    rps: r.requests.average,
+    p99: r.latency.p99,
+    errors: r.non2xx + r.errors,
+    ...(before !== undefined && after !== undefined && answered > 0 ? { cpuPerRequest: (after - before) / answered } : {}),
+  };
 }
 
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/**
+ * Ratios of `measured` to `baseline`, paired round by round (both ran in the same round, so drift in the
+ * machine's load hits them alike), and their median: req/s over req/s, and baseline CPU per request over
+ * measured CPU per request (the throughput the server itself allows; steadier than req/s on a shared machine).
+ */
+export function pairedRatios(measured: Figures[], baseline: Figures[]): { rps: number; cpu?: number; perRound: number[] } {
+  const perRound = measured.map((m, i) => m.rps / baseline[i]!.rps);
+  const cpu = measured.every((m, i) => m.cpuPerRequest !== undefined && baseline[i]!.cpuPerRequest !== undefined)
+    ? median(measured.map((m, i) => baseline[i]!.cpuPerRequest! / m.cpuPerRequest!))
+    : undefined;
+  return { rps: median(perRound), ...(cpu !== undefined ? { cpu } : {}), perRound };
+}
+
+/** The middle value; for an even count, the mean of the two middle ones. */
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
