@@ -387,7 +387,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     // Owners see only their own objects, whatever the filters say.
     const owner = getOwnerScope(resource, request);
     if (resource.owner !== undefined && owner !== undefined) equals[resource.owner] = owner;
-    const queryKey = JSON.stringify([sort ?? null, Object.entries(equals).sort(([a], [b]) => a.localeCompare(b))]);
+    const queryKey = JSON.stringify([sort ?? null, Object.entries(equals).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
     const rawCursor = getOneParameter(query, LIST_PARAMS.cursor, invalid);
     let after: KeysetPosition | undefined;
     if (rawCursor !== undefined) {
