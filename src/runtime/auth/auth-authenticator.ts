@@ -288,12 +288,24 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     return c;
   };
 
+  // Per requirement, its schemes and whether any reads the Authorization header; worked out on first use.
+  const requirementSchemes = new WeakMap<object, { schemes: SchemeModel[]; readsAuthorization: boolean; headers: string[] }>();
+  const schemesFor = (requirement: AuthRequirement & { kind: 'required' }) => {
+    let r = requirementSchemes.get(requirement);
+    if (!r) {
+      const list = requirement.schemes.flatMap((n) => (byName.has(n) ? [byName.get(n)!] : []));
+      r = { schemes: list, readsAuthorization: list.some((x) => x.type !== 'api_key'), headers: list.map((x) => (x.credentialName ?? '').toLowerCase()) };
+      requirementSchemes.set(requirement, r);
+    }
+    return r;
+  };
+
   const collect = (request: FastifyRequest, requirement: AuthRequirement & { kind: 'required' }): Presented[] => {
     const out: Presented[] = [];
-    const authz = readAuthorization(request);
-    for (const name of requirement.schemes) {
-      const scheme = byName.get(name);
-      if (!scheme) continue;
+    const { schemes: list, readsAuthorization, headers } = schemesFor(requirement);
+    const authz = readsAuthorization ? readAuthorization(request) : undefined;
+    for (let i = 0; i < list.length; i++) {
+      const scheme = list[i]!;
       if (scheme.type === 'api_key') {
         const param = scheme.credentialName!;
         if (scheme.in === 'query') {
@@ -304,7 +316,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
           delete query![param];
           out.push({ scheme, kind: 'api_key', value: typeof v === 'string' ? v : '' });
         } else {
-          const v = request.headers[param.toLowerCase()];
+          const v = request.headers[headers[i]!];
           if (v === undefined) continue;
           out.push({ scheme, kind: 'api_key', value: typeof v === 'string' ? v.trim() : '' });
         }

@@ -147,20 +147,22 @@ const NO_SECRET = Buffer.alloc(43);
 export function checkApiKey(storage: Storage, text: string, prefix: string | undefined): CredentialRecord | undefined | Promise<CredentialRecord | undefined> {
   const parsed = parseApiKey(text, prefix);
   const lookup = parsed?.keyId ?? '-';
-  const settle = (record: CredentialRecord | undefined) => {
-    if (parsed) {
-      const given = Buffer.from(parsed.secret, 'latin1');
-      const known = record ? verifiedSecrets.get(record) : undefined;
-      if (timingSafeEqual(given, known ?? NO_SECRET) && known) return record!.revokedAt === undefined ? record : undefined;
-    }
-    const matches = secretMatches(parsed?.secret ?? text, record?.hash);
-    if (!parsed || !record || !matches) return undefined;
-    const kept = Buffer.alloc(parsed.secret.length); // not a slice of the shared pool, which it would keep alive
-    kept.write(parsed.secret, 'latin1');
-    verifiedSecrets.set(record, kept);
-    return record.revokedAt === undefined ? record : undefined;
-  };
-  return storage.findCredentialNow ? settle(storage.findCredentialNow('api_key', lookup)) : storage.findCredential('api_key', lookup).then(settle);
+  if (storage.findCredentialNow) return settleApiKey(text, parsed, storage.findCredentialNow('api_key', lookup));
+  return storage.findCredential('api_key', lookup).then((record) => settleApiKey(text, parsed, record));
+}
+
+function settleApiKey(text: string, parsed: { keyId: string; secret: string } | undefined, record: CredentialRecord | undefined): CredentialRecord | undefined {
+  if (parsed) {
+    const given = Buffer.from(parsed.secret, 'latin1');
+    const known = record ? verifiedSecrets.get(record) : undefined;
+    if (timingSafeEqual(given, known ?? NO_SECRET) && known) return record!.revokedAt === undefined ? record : undefined;
+  }
+  const matches = secretMatches(parsed?.secret ?? text, record?.hash);
+  if (!parsed || !record || !matches) return undefined;
+  const kept = Buffer.alloc(parsed.secret.length); // not a slice of the shared pool, which it would keep alive
+  kept.write(parsed.secret, 'latin1');
+  verifiedSecrets.set(record, kept);
+  return record.revokedAt === undefined ? record : undefined;
 }
 
 export async function listApiKeys(storage: Storage): Promise<CredentialSummary[]> {
