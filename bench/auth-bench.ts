@@ -5,7 +5,7 @@
 //   node --import tsx bench/auth-bench.ts            # print the results
 //   node --import tsx bench/auth-bench.ts --write    # and replace the auth-bench section of bench/RESULTS.md
 //
-// Options (environment): AUTH_BENCH_ROUNDS (12), AUTH_BENCH_SECONDS (2), AUTH_BENCH_CONNECTIONS (32).
+// Options (environment): AUTH_BENCH_ROUNDS (16), AUTH_BENCH_SECONDS (2), AUTH_BENCH_CONNECTIONS (32).
 
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -119,7 +119,7 @@ interface Mode {
 }
 
 async function main(): Promise<void> {
-  const rounds = Number(process.env.AUTH_BENCH_ROUNDS ?? 12);
+  const rounds = Number(process.env.AUTH_BENCH_ROUNDS ?? 16);
   const seconds = Number(process.env.AUTH_BENCH_SECONDS ?? 2);
   const connections = Number(process.env.AUTH_BENCH_CONNECTIONS ?? 32);
   const write = process.argv.includes('--write');

@@ -64,6 +64,8 @@ async function main() {
         '|---|---|---|---|---|---|---|',
         ...rows,
         '',
+        'Each variant is its own server process, and processes of the same build differ by several per cent in speed on this machine (JIT and memory layout): a ratio above 1.00 means the feature costs less than this benchmark resolves.',
+        '',
         'A create with an Idempotency-Key commits three times, each fsynced (synchronous=FULL): the key is claimed before the change, the change commits, and the answer is stored after it; without a key it commits once. Every key in this run is fresh (a repeated key would be answered by replay, without a write).',
         '',
         `Target: the in-process limiter at least 0.9 of no limiter — **${met ? 'met' : 'missed'}** (${memory.rps.toFixed(2)}; CPU ratio ${memory.cpu?.toFixed(2) ?? 'n/a'}).`,

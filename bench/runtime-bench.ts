@@ -15,7 +15,7 @@ import { writeResultsSection } from './lib/bench-results.js';
 import { generateLargeSpec } from './lib/foundation-spec.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const CONNECTIONS = 16;
 
 async function startupTime(): Promise<{ compileMs: number; startMs: number }> {
