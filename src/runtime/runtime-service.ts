@@ -7,7 +7,7 @@ import type { HttpMethod } from '../spec/spec-types.js';
 import { createActionHandler, createEventEmitter, type RouteHandler } from './runtime-actions.js';
 import { registerTokenRoute } from './auth/auth-token-endpoint.js';
 import { parseJsonBody } from './runtime-body.js';
-import type { Authenticator, CustomHandler, Principal, RuntimeContext } from './runtime-context.js';
+import { fromPluggable, type Authenticator, type CustomHandler, type Principal, type RuntimeContext } from './runtime-context.js';
 import { createCursorCodec } from './runtime-cursor.js';
 import { createErrorResponder, REQUEST_ID_HEADER, ServiceError, type ErrorResponder } from './runtime-errors.js';
 import { BUILT_IN, getRuntimeGaps, type RuntimeGap } from './runtime-gaps.js';
@@ -250,7 +250,7 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
         }
       }
       if (authenticator) {
-        const principal = authenticator.authenticate(request, requirement as AuthRequirement & { kind: 'required' });
+        const principal = fromPluggable(authenticator.authenticate(request, requirement as AuthRequirement & { kind: 'required' }));
         if (principal instanceof Promise) {
           return principal.then((p: Principal) => {
             request.principal = p;

@@ -148,7 +148,7 @@ export function checkApiKey(storage: Storage, text: string, prefix: string | und
   const parsed = parseApiKey(text, prefix);
   const lookup = parsed?.keyId ?? '-';
   if (storage.findCredentialNow) return settleApiKey(text, parsed, storage.findCredentialNow('api_key', lookup));
-  return storage.findCredential('api_key', lookup).then((record) => settleApiKey(text, parsed, record));
+  return Promise.resolve(storage.findCredential('api_key', lookup)).then((record) => settleApiKey(text, parsed, record));
 }
 
 function settleApiKey(text: string, parsed: { keyId: string; secret: string } | undefined, record: CredentialRecord | undefined): CredentialRecord | undefined {

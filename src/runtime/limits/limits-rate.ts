@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { serializeItem, serializeList } from 'structured-headers';
 import type { OperationModel, RateLimitModel, ServiceModel } from '../../model/model-types.js';
-import type { Principal } from '../runtime-context.js';
+import { fromPluggable, type Principal } from '../runtime-context.js';
 import { ServiceError } from '../runtime-errors.js';
 import { RateLimitStoreUnavailable, type Decision, type RateLimitStore } from './limits-store.js';
 
@@ -84,7 +84,7 @@ export function createRateLimiter(model: ServiceModel, op: OperationModel, store
     for (let i = start; i < policies.length; i++) {
       let d: Decision | Promise<Decision>;
       try {
-        d = store.take(keyOf(i, request), policies[i]!.rate.requests, policies[i]!.rate.per.ms);
+        d = fromPluggable(store.take(keyOf(i, request), policies[i]!.rate.requests, policies[i]!.rate.per.ms));
       } catch (err) {
         unavailable(i, err);
         continue;
