@@ -274,35 +274,37 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
   if (!options.allowGaps) problems.push(...gaps.map((g) => `${g.item} (with --allow-gaps the runtime would ${g.builtIn})`));
   if (problems.length > 0) throw new AuthConfigError(problems);
 
-  const challenges = new WeakMap<object, { missing: string; failed: string }>();
-  const challengesOf = (requirement: AuthRequirement & { kind: 'required' }) => {
-    let c = challenges.get(requirement);
-    if (!c) {
+  // Per requirement, worked out on first use: its schemes, the header each API key scheme reads, whether any
+  // scheme reads the Authorization header, and the challenges for a 401.
+  interface RequirementPlan {
+    schemes: SchemeModel[];
+    headers: string[];
+    readsAuthorization: boolean;
+    challenges: { missing: string; failed: string };
+  }
+  const plans = new WeakMap<object, RequirementPlan>();
+  const planOf = (requirement: AuthRequirement & { kind: 'required' }): RequirementPlan => {
+    let plan = plans.get(requirement);
+    if (!plan) {
       const list = requirement.schemes.flatMap((n) => (byName.has(n) ? [byName.get(n)!] : []));
-      c = {
-        missing: joinChallenges(list.map((s) => challengeFor(s, realm))),
-        failed: joinChallenges(list.map((s) => challengeFor(s, realm, 'invalid_token'))),
+      plan = {
+        schemes: list,
+        headers: list.map((x) => (x.credentialName ?? '').toLowerCase()),
+        readsAuthorization: list.some((x) => x.type !== 'api_key'),
+        challenges: {
+          missing: joinChallenges(list.map((x) => challengeFor(x, realm))),
+          failed: joinChallenges(list.map((x) => challengeFor(x, realm, 'invalid_token'))),
+        },
       };
-      challenges.set(requirement, c);
+      plans.set(requirement, plan);
     }
-    return c;
+    return plan;
   };
-
-  // Per requirement, its schemes and whether any reads the Authorization header; worked out on first use.
-  const requirementSchemes = new WeakMap<object, { schemes: SchemeModel[]; readsAuthorization: boolean; headers: string[] }>();
-  const schemesFor = (requirement: AuthRequirement & { kind: 'required' }) => {
-    let r = requirementSchemes.get(requirement);
-    if (!r) {
-      const list = requirement.schemes.flatMap((n) => (byName.has(n) ? [byName.get(n)!] : []));
-      r = { schemes: list, readsAuthorization: list.some((x) => x.type !== 'api_key'), headers: list.map((x) => (x.credentialName ?? '').toLowerCase()) };
-      requirementSchemes.set(requirement, r);
-    }
-    return r;
-  };
+  const challengesOf = (requirement: AuthRequirement & { kind: 'required' }) => planOf(requirement).challenges;
 
   const collect = (request: FastifyRequest, requirement: AuthRequirement & { kind: 'required' }): Presented[] => {
     const out: Presented[] = [];
-    const { schemes: list, readsAuthorization, headers } = schemesFor(requirement);
+    const { schemes: list, readsAuthorization, headers } = planOf(requirement);
     const authz = readsAuthorization ? readAuthorization(request) : undefined;
     for (let i = 0; i < list.length; i++) {
       const scheme = list[i]!;

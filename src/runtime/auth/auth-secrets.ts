@@ -32,22 +32,9 @@ const DUMMY_DIGEST = hash('sha256', 'servicespec: no such credential', 'buffer')
  */
 export function secretMatches(secret: string, storedHex: string | undefined): boolean {
   const actual = hash('sha256', secret, 'buffer');
-  const stored = storedHex === undefined ? undefined : getDigest(storedHex);
-  const same = timingSafeEqual(actual, stored ?? DUMMY_DIGEST);
-  return stored !== undefined && same;
-}
-
-// Stored digests decoded once: a key is checked on every request that presents it.
-const digests = new Map<string, Buffer | undefined>();
-
-function getDigest(storedHex: string): Buffer | undefined {
-  let digest = digests.get(storedHex);
-  if (digest === undefined && !digests.has(storedHex)) {
-    digest = DIGEST_RE.test(storedHex) ? Buffer.from(storedHex, 'hex') : undefined;
-    if (digests.size >= 10_000) digests.clear();
-    digests.set(storedHex, digest);
-  }
-  return digest;
+  const known = storedHex !== undefined && DIGEST_RE.test(storedHex);
+  const same = timingSafeEqual(actual, known ? Buffer.from(storedHex, 'hex') : DUMMY_DIGEST);
+  return known && same;
 }
 
 // Passwords chosen by people are low-entropy, so Basic users' passwords get a slow, memory-hard hash.

@@ -95,8 +95,12 @@ function mapConstraintError(err: unknown): unknown {
 }
 
 class SqliteTx implements StorageTx {
-  /** The synchronous reads, for `readNow`. */
-  readonly now: SyncReader = { get: (table, id) => this.getNow(table, id), list: (table, q) => this.listNow(table, q) };
+  private syncReader: SyncReader | undefined;
+  /** The synchronous reads, for `readNow` (made once, for the storage's one reader). */
+  get now(): SyncReader {
+    this.syncReader ??= { get: (table, id) => this.getNow(table, id), list: (table, q) => this.listNow(table, q) };
+    return this.syncReader;
+  }
 
   constructor(
     private readonly s: SqliteStorage,
