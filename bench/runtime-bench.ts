@@ -73,7 +73,7 @@ async function main() {
     '- Command: `npx tsx bench/runtime-bench.ts`',
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${cpus().length} CPUs, Node ${process.version}; 1-minute load average at the end ${loadavg()[0]!.toFixed(1)}`,
-    `- Load: autocannon in the benchmark's process, ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds after a warm-up, the two servers alternating (which goes first swaps each round); each server in its own process on 127.0.0.1; both WAL + synchronous=FULL, both check an API key (SHA-256 + constant-time compare) and validate the create body.`,
+    `- Load: autocannon in the benchmark's process, ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds after a warm-up, the two servers alternating (which goes first swaps each round); each server in its own process on 127.0.0.1; both WAL + synchronous=FULL, both check an API key on every request and validate the create body. The baseline looks the key up in SQLite and compares SHA-256 digests each time; servicespec keeps key records cached (checking SQLite's data_version at most once a millisecond) and compares a secret it has verified before without hashing it again (docs/auth.md).`,
     '- Ratio: the median over rounds of served req/s ÷ baseline req/s in the same round (each round in brackets). CPU ratio: baseline ÷ served server CPU time per request (median over rounds), read from /proc: the throughput each server itself allows, much less disturbed by other work on the machine than req/s.',
     '',
     '| scenario | served req/s | served p99 ms | served CPU µs/req | baseline req/s | baseline p99 ms | baseline CPU µs/req | ratio (per round) | CPU ratio | non-2xx + errors |',
