@@ -86,9 +86,12 @@ export function isIdempotentOperation(model: ServiceModel, o: OperationModel): b
   return model.endpoints?.idempotency !== undefined && o.method !== 'GET' && o.idempotent !== false;
 }
 
-/** The conditions every route shares, and those of checking a credential against a requirement. */
+/**
+ * The conditions every route shares (a request the server cannot read: a malformed URL or request line, no
+ * Host header, oversized headers), and those of checking a credential against a requirement.
+ */
 function baseConditions(model: ServiceModel, auth: AuthRequirement | undefined): Set<Condition> {
-  const c = new Set<Condition>(['internal', 'headers_too_large']);
+  const c = new Set<Condition>(['internal', 'headers_too_large', 'malformed_request']);
   if (model.versioning?.placement) c.add('unsupported_version');
   if (auth?.kind === 'required') {
     c.add('missing_credential');
@@ -115,6 +118,8 @@ function getReferencedResources(model: ServiceModel): Set<string> {
 function operationConditions(model: ServiceModel, o: OperationModel, resource: ResourceModel | undefined, hasBody: boolean): Condition[] {
   const c = baseConditions(model, o.auth);
   if (hasBody) ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'].forEach((x) => c.add(x as Condition));
+  // A route that reads no body still reads (and ignores) what is sent with an unsafe method, up to the body limit.
+  else if (o.method !== 'GET') c.add('body_too_large');
   if (o.action === 'list' || (o.action === 'custom' && o.method === 'GET')) c.add('validation');
   if (['read', 'update', 'replace', 'delete', 'transition'].includes(o.action)) c.add('missing_resource');
   if (o.action === 'transition') c.add('illegal_transition');
@@ -228,6 +233,7 @@ function getWebhooksRoutes(model: ServiceModel): WebhooksRoute[] {
     const path = withPrefix(model, `${base.replace(/\/+$/, '')}${r.suffix}`);
     const c = baseConditions(model, auth);
     if (r.hasBody) ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'].forEach((x) => c.add(x as Condition));
+    else if (r.method !== 'GET') c.add('body_too_large');
     if (r.suffix !== '') c.add('missing_resource');
     const route: WebhooksRoute = { kind: 'webhooks', action: r.action, method: r.method, path, routerPath: toRouterPath(path), pathParams: getPathParamNames(path), conditions: [...c], hasBody: r.hasBody, successStatus: r.status };
     if (auth) route.auth = auth;

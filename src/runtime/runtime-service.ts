@@ -6,7 +6,7 @@ import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
 import type { HttpMethod } from '../spec/spec-types.js';
 import { createActionHandler, createEventEmitter, type RouteHandler } from './runtime-actions.js';
 import { registerTokenRoute } from './auth/auth-token-endpoint.js';
-import { parseJsonBody } from './runtime-body.js';
+import { parseJsonBytes } from './runtime-body.js';
 import { fromPluggable, type Authenticator, type CustomHandler, type Principal, type RuntimeContext } from './runtime-context.js';
 import { createCursorCodec } from './runtime-cursor.js';
 import { createErrorResponder, REQUEST_ID_HEADER, ServiceError, type ErrorResponder } from './runtime-errors.js';
@@ -119,12 +119,22 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
   for (const name of ['principal', 'specVersion', 'deadline', 'idempotencyClaim'] as const) if (!app.hasRequestDecorator(name)) app.decorateRequest(name, undefined);
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(/^application\/([a-z0-9.+-]+\+)?json$/i, { parseAs: 'string', bodyLimit }, (_req, text, done) => {
+  // JSON in any of its media types, with parameters (RFC 8259 §11: `charset` has no effect; only UTF-8 is JSON).
+  app.addContentTypeParser(/^application\/([a-z0-9.+-]+\+)?json(;|$)/i, { parseAs: 'buffer', bodyLimit }, (request, bytes, done) => {
+    if (!hasJsonBody(request)) return done(null, undefined);
     try {
-      done(null, parseJsonBody(text as string, maxDepth));
+      checkEncoding(request);
+      const charset = getCharset(request.headers['content-type']);
+      if (charset !== undefined && charset.toLowerCase() !== 'utf-8') throw new ServiceError('unsupported_media_type', `send the body as UTF-8 JSON, not charset ${charset.slice(0, 40)}`);
+      done(null, parseJsonBytes(bytes as Buffer, maxDepth));
     } catch (err) {
       done(err as Error, undefined);
     }
+  });
+  // Any other content (or none named): refused where the route reads a body, ignored where it reads none.
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (request, _bytes, done) => {
+    if (!hasJsonBody(request)) return done(null, undefined);
+    done(new ServiceError('unsupported_media_type', 'send the body as application/json'), undefined);
   });
 
   app.setErrorHandler((err, request, reply) => {
@@ -192,6 +202,25 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
   if (options.closeStorage !== false) app.addHook('onClose', async () => options.storage.close());
 };
 
+/** Whether the request's route reads a JSON body (`config.jsonBody`, set by `registerRoute`). */
+function hasJsonBody(request: FastifyRequest): boolean {
+  return (request.routeOptions.config as { jsonBody?: boolean } | undefined)?.jsonBody === true;
+}
+
+/** The `charset` parameter of a Content-Type header, if it names one (parameter names are case-insensitive). */
+function getCharset(header: string | undefined): string | undefined {
+  const m = header === undefined ? null : /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(header);
+  return m ? (m[1] ?? m[2]) : undefined;
+}
+
+/** A compressed body would be read as if it were JSON text: only the identity coding is accepted. */
+function checkEncoding(request: FastifyRequest): void {
+  const coding = request.headers['content-encoding'];
+  if (coding !== undefined && coding.trim().toLowerCase() !== 'identity' && coding.trim() !== '') {
+    throw new ServiceError('unsupported_media_type', `the body's content coding ${coding.slice(0, 40)} is not supported; send it uncompressed`);
+  }
+}
+
 interface RouteServices {
   ctx: RuntimeContext;
   versions: ReturnType<typeof createVersionResolver>;
@@ -233,6 +262,7 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
   app.route({
     method: route.method,
     url: route.routerPath,
+    config: { jsonBody: route.kind === 'operation' || route.kind === 'webhooks' ? route.hasBody : false },
     ...(idem ? { onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => (await idem.finish(request, reply, payload), payload) } : {}),
     // A write's transaction (and the events it appended) has committed by the time it is answered.
     ...(nudge && route.method !== 'GET' ? { onResponse: (_request: FastifyRequest, _reply: FastifyReply, done: () => void) => (nudge(), done()) } : {}),
