@@ -276,7 +276,8 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
         if (downgrades && version !== current) {
           const name = resourceName!;
           if (request.body !== undefined) request.body = versions.upgrade(name, version, request.body);
-          reply.serializer((payload: unknown) => JSON.stringify(reply.statusCode < 300 ? versions.downgrade(name, version, payload) : payload));
+          // A custom serializer leaves the type unset; errors set their own (problem+json) when they are sent.
+          reply.type('application/json; charset=utf-8').serializer((payload: unknown) => JSON.stringify(reply.statusCode < 300 ? versions.downgrade(name, version, payload) : payload));
         }
       }
       if (authenticator) {
