@@ -246,7 +246,13 @@ function pathParams(ctx: Context, route: Route): JsonObject[] {
     let description: string | undefined;
     if (route.kind === 'operation') {
       const o = route.operation;
-      if (o.action !== 'custom' && route.resource?.identifier !== undefined) {
+      if (route.identifierParam === name && route.resource?.identifier !== undefined) {
+        // Any string is taken: one that is not a well-formed identifier names no object (404), so no format is asserted.
+        const kind = getField(route.resource, route.resource.identifier)?.type;
+        const missing = getErrorCodes(ctx.model, route).find((c) => c.condition === 'missing_resource');
+        s = { type: 'string' };
+        description = `The ${route.resource.name}'s \`${route.resource.identifier}\`${kind === 'uuid' ? ' (a UUID)' : kind === 'integer' ? ' (a positive integer)' : ''}. A value that identifies no ${route.resource.name}, well-formed or not, is answered as missing${missing ? ` (${missing.status} \`${missing.code}\`)` : ''}.`;
+      } else if (o.action !== 'custom' && route.resource?.identifier !== undefined) {
         s = fieldParamSchema(ctx, getField(route.resource, route.resource.identifier), route.resource);
         description = `The ${route.resource.name}'s \`${route.resource.identifier}\`.`;
       } else {

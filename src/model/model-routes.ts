@@ -38,6 +38,12 @@ export interface OperationRoute extends RouteBase {
   /** Whether the route reads a JSON body. */
   hasBody: boolean;
   successStatus: number;
+  /**
+   * The path parameter naming the object (read, update, replace, delete, transition). Any string is taken:
+   * one that is not a well-formed identifier names no object and is answered `missing_resource`, so the export
+   * declares it as a string (docs/architecture.md, "Departures").
+   */
+  identifierParam?: string;
 }
 
 export interface TokenRoute extends RouteBase {
@@ -80,6 +86,7 @@ function getPathParamNames(path: string): string[] {
 }
 
 const BODY_ACTIONS = new Set(['create', 'update', 'replace', 'transition']);
+const OBJECT_ACTIONS = new Set(['read', 'update', 'replace', 'delete', 'transition']);
 
 /** Whether an operation takes an Idempotency-Key: unsafe methods, where the spec declares idempotency. */
 export function isIdempotentOperation(model: ServiceModel, o: OperationModel): boolean {
@@ -156,6 +163,8 @@ export function getRoutes(model: ServiceModel): readonly Route[] {
 function buildRoutes(model: ServiceModel): Route[] {
   const routes: Route[] = [];
   const versionQuery = model.versioning?.placement?.kind === 'query' ? model.versioning.placement.name : undefined;
+  const placement = model.versioning?.placement;
+  const versionParams = new Set(placement?.kind === 'path' ? getPathParamNames(placement.template) : []);
   for (const o of model.endpoints?.operations ?? []) {
     const resource = getResource(model, o.resource);
     const machine = getStateMachine(model, o.resource);
@@ -185,6 +194,8 @@ function buildRoutes(model: ServiceModel): Route[] {
       successStatus: o.status,
     };
     if (resource) route.resource = resource;
+    const idParam = route.pathParams.filter((p) => !versionParams.has(p)).at(-1);
+    if (resource?.identifier !== undefined && OBJECT_ACTIONS.has(o.action) && idParam !== undefined) route.identifierParam = idParam;
     if (machine) route.machine = machine;
     if (transition) route.transition = transition;
     routes.push(route);

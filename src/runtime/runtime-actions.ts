@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import { getField, getResource } from '../model/model-builder.js';
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
-import { getResourceSchema, getShapeSchema, getTransitionSchema } from '../model/model-schemas.js';
+import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema } from '../model/model-schemas.js';
 import type { FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import type { RuntimeContext } from './runtime-context.js';
 import { createPayloadCheck } from './events/events-payload.js';
@@ -141,10 +141,10 @@ function checkVisible(resource: ResourceModel, row: Row | undefined, request: Fa
   return row;
 }
 
-function parseFilterValue(f: FieldModel | undefined, raw: string): unknown {
+function parseFilterValue(f: FieldModel | undefined, raw: string, type = f?.type): unknown {
   if (!f) return raw;
   if (f.nullable && raw === 'null') return null;
-  switch (f.type) {
+  switch (type) {
     case 'integer':
     case 'number': {
       const n = Number(raw);
@@ -174,7 +174,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
   if (op.action === 'custom') return createCustomHandler(route, deps);
   if (!resource) throw new Error(`operation ${op.id} has no resource`);
   const idField = resource.identifier !== undefined ? getField(resource, resource.identifier) : undefined;
-  const idParam = route.pathParams[route.pathParams.length - 1];
+  const idParam = route.identifierParam;
   const stateField = route.machine?.field ?? resource.fields.find((f) => f.type === 'state')?.name;
   const generated = resource.fields.filter((f) => f.generated !== undefined);
   const present = (row: Row) => presentRow(resource, row);
@@ -323,6 +323,8 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
   }
 }
 
+const FILTERABLE = new Set<FieldModel['type']>(['string', 'integer', 'number', 'boolean', 'date', 'datetime', 'uuid', 'email', 'uri', 'enum', 'state', 'ref']);
+
 type InvalidParameter = { parameter: string; in: 'query'; message: string };
 
 /** A query parameter given at most once; given twice or more, it is listed as invalid. */
@@ -345,6 +347,15 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   const clamp = ctx.model.limits?.pageSize?.overMax === 'clamp';
   const known = new Set(route.query.map((q) => q.name));
   const idName = resource.identifier!;
+  // A filter value is checked against the field's schema, the one the export declares for the parameter: a value
+  // no object can hold (an unknown state, a malformed UUID) is refused, not answered with an empty page.
+  const filters = new Map<string, { type: FieldModel['type']; check: Validator }>();
+  for (const q of route.query) {
+    if (q.kind !== 'filter' || !q.field || !FILTERABLE.has(q.field.type)) continue;
+    const target = q.field.type === 'ref' ? getResource(ctx.model, q.field.to) : undefined;
+    const type = target?.identifier !== undefined ? (getField(target, target.identifier)?.type ?? 'string') : q.field.type;
+    filters.set(q.name, { type, check: deps.compile(getFieldSchema(ctx.model, { ...q.field, nullable: false }, resource, { safeIntegers: true }), resource) });
+  }
   const answer = (rows: Row[], limit: number, sort: { column: string } | undefined, queryKey: string, reply: FastifyReply) => {
     const page = rows.length > limit ? rows.slice(0, limit) : rows;
     const last = page[page.length - 1];
@@ -371,9 +382,12 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       const raw = getOneParameter(query, q.name, invalid);
       if (raw === undefined) continue;
       try {
-        equals[q.name] = parseFilterValue(q.field, raw);
+        const filter = filters.get(q.name);
+        const value = parseFilterValue(q.field, raw, filter?.type);
+        if (value !== null) filter?.check(value);
+        equals[q.name] = value;
       } catch (err) {
-        invalid.push({ parameter: q.name, in: 'query', message: (err as Error).message });
+        invalid.push({ parameter: q.name, in: 'query', message: err instanceof ServiceError ? (err.invalid?.[0]?.message ?? 'is not a valid value') : (err as Error).message });
       }
     }
     let sort: { column: string; descending: boolean } | undefined;

@@ -52,7 +52,7 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
         throw new ServiceError('validation', `the ${header} header must be 1 to 255 visible ASCII characters`, [{ parameter: header, in: 'header', message: 'is not a valid key' }]);
       }
       const fingerprint = createHash('sha256')
-        .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+        .update(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`)
         .digest('base64url');
       const record = `${scopeOf(request)}|${key}`;
       const t = now();
@@ -86,4 +86,15 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
       await storage.putRecord(NAMESPACE, claim.key, JSON.stringify(done), new Date(now().getTime() + retentionMs).toISOString());
     },
   };
+}
+
+/** JSON with every object's keys in code-unit order: one body sent with its keys reordered is one request. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const o = value as Record<string, unknown>;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+    .join(',')}}`;
 }
