@@ -11,6 +11,7 @@ import { fromPluggable, type Authenticator, type CustomHandler, type Principal, 
 import { createCursorCodec } from './runtime-cursor.js';
 import { createErrorResponder, REQUEST_ID_HEADER, ServiceError, type ErrorResponder } from './runtime-errors.js';
 import { BUILT_IN, getRuntimeGaps, type RuntimeGap } from './runtime-gaps.js';
+import { getLoggerOptions } from './runtime-logging.js';
 import { createValidatorFactory } from './runtime-validation.js';
 import { createIdempotency, type Idempotency } from './limits/limits-idempotency.js';
 import { createRateLimiter } from './limits/limits-rate.js';
@@ -337,7 +338,7 @@ function limitConcurrency(app: FastifyInstance, max: number, exempt: ReadonlySet
 /** Fastify's options that keep a slow or hostile client from holding a socket or memory. */
 export function getServerOptions(model: ServiceModel, logger: FastifyServerOptions['logger'] = false): FastifyServerOptions {
   return {
-    logger,
+    logger: getLoggerOptions(model, logger), // credentials redacted from every line (runtime-logging.ts)
     bodyLimit: model.limits?.bodySize?.bytes ?? BUILT_IN.bodySize,
     requestIdHeader: false,
     genReqId: (req) => {
