@@ -251,6 +251,8 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
         }
       }
       if (authenticator) {
+        // What answers a credential carries (and its refusals) is for that caller only: no cache keeps it.
+        reply.header('cache-control', 'no-store');
         const principal = fromPluggable(authenticator.authenticate(request, requirement as AuthRequirement & { kind: 'required' }));
         if (principal instanceof Promise) {
           return principal.then((p: Principal) => {
@@ -372,13 +374,15 @@ function answerClientErrors(app: FastifyInstance, model: ServiceModel): void {
     if (!socket.writable) return;
     const overflow = err.code === 'HPE_HEADER_OVERFLOW';
     const body = errors.raw(overflow ? 'headers_too_large' : 'malformed_request', overflow ? 'the request headers are too large' : 'the request could not be read');
-    socket.end(`HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}\r\nContent-Type: ${body.contentType}\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\nConnection: close\r\n\r\n${body.text}`);
+    socket.end(`HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}\r\nContent-Type: ${body.contentType}\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\nConnection: close\r\n\r\n${body.text}`);
   });
 }
 
 /** A standalone Fastify app serving the model. Call `.listen()` on it, `.close()` to shut down cleanly. */
 export async function createService(model: ServiceModel, options: ServiceOptions): Promise<FastifyInstance> {
   const app = Fastify(getServerOptions(model, options.logger ?? false));
+  // Every answer, whichever layer gives it: no browser may sniff a body into another type.
+  app.server.prependListener('request', (_req, res) => res.setHeader('x-content-type-options', 'nosniff'));
   app.server.removeAllListeners('clientError');
   answerClientErrors(app, model);
   await app.register(servicespecPlugin, { ...options, model });

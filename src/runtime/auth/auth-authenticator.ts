@@ -8,6 +8,7 @@
 
 import type { FastifyRequest } from 'fastify';
 import type { JWK } from 'jose';
+import type { DiagnosticCode } from '../../check/diagnostics-catalogue.js';
 import type { AuthRequirement, SchemeModel, ServiceModel } from '../../model/model-types.js';
 import type { Authenticator, Principal } from '../runtime-context.js';
 import { ServiceError } from '../runtime-errors.js';
@@ -51,7 +52,11 @@ export const AUTH_BUILT_IN = {
 
 /** Why authentication cannot be set up for this spec and deployment. */
 export class AuthConfigError extends Error {
-  constructor(readonly problems: readonly string[]) {
+  constructor(
+    readonly problems: readonly string[],
+    /** The diagnostic codes of the problems that have one (docs/diagnostics.md), such as `weak-rsa-key`. */
+    readonly codes: readonly DiagnosticCode[] = [],
+  ) {
     super(`authentication cannot be set up:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'AuthConfigError';
   }
@@ -155,6 +160,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
   const byName = new Map(schemes.map((s) => [s.name, s]));
   const realm = model.purpose?.name ?? 'service';
   const problems: string[] = [];
+  const codes: DiagnosticCode[] = [];
   const gaps: RuntimeGap[] = [];
   const warnings: string[] = [];
 
@@ -170,6 +176,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
   } catch (err) {
     if (!(err instanceof KeyConfigError)) throw err;
     problems.push(err.message);
+    if (err.code !== undefined) codes.push(err.code);
   }
   const { secret } = material;
 
@@ -286,7 +293,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
   }
 
   if (!options.allowGaps) problems.push(...gaps.map((g) => `${g.item} (with --allow-gaps the runtime would ${g.builtIn})`));
-  if (problems.length > 0) throw new AuthConfigError(problems);
+  if (problems.length > 0) throw new AuthConfigError(problems, codes);
 
   // Per requirement, worked out on first use: its schemes, the header each API key scheme reads, whether any
   // scheme reads the Authorization header, and the challenges for a 401.
