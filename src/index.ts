@@ -110,6 +110,7 @@ export { ServiceError, FALLBACK_STATUS } from './runtime/runtime-errors.js';
 export type { InvalidField } from './runtime/runtime-errors.js';
 export { getRuntimeGaps, BUILT_IN } from './runtime/runtime-gaps.js';
 export type { RuntimeGap } from './runtime/runtime-gaps.js';
+export { getLoggerOptions, redactUrl } from './runtime/runtime-logging.js';
 export { createSqliteStorage, SqliteStorage } from './runtime/storage/storage-sqlite.js';
 export type { SqliteOptions } from './runtime/storage/storage-sqlite.js';
 export { openStorage, parseStorageUrl } from './runtime/storage/storage-open.js';

@@ -731,6 +731,7 @@ function infoRules(ctx: Context): string[] {
     if (l.nestingDepth !== undefined) rules.push(`JSON bodies nest at most ${l.nestingDepth} levels deep.`);
     if (l.timeout) rules.push(`Requests time out after ${l.timeout.text}.`);
     if (l.concurrency !== undefined) rules.push(`At most ${l.concurrency} requests are handled at once.`);
+    if (l.failedAuth) rules.push(`After ${l.failedAuth.attempts} failed credentials within ${l.failedAuth.per.text} from one client address, or for one user name or key id, further attempts are refused as rate limited until the window passes.`);
   }
   const v = m.versioning;
   if (v) {
@@ -962,6 +963,7 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
       ['nesting_depth', l.nestingDepth],
       ['timeout', l.timeout],
       ['concurrency', l.concurrency],
+      ['failed_auth', l.failedAuth],
     ];
     for (const [k, v] of items) if (v !== undefined) note(ctx, `limits.${k}`, 'x-servicespec-limits and info.description', `/limits/${k}`);
     if (l.pageSize) note(ctx, 'limits.page_size', 'x-servicespec-limits and the limit parameters', '/limits/page_size');

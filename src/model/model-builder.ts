@@ -346,6 +346,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
           pageSize: l.page_size ? omitUndefined({ default: l.page_size.default, max: l.page_size.max, overMax: l.page_size.over_max }) : undefined,
           timeout: duration(l.timeout),
           concurrency: l.concurrency,
+          failedAuth: l.failed_auth ? { attempts: l.failed_auth.attempts, per: parseDuration(l.failed_auth.per)! } : undefined,
         })
       : undefined,
     versioning: v

@@ -103,6 +103,8 @@ function baseConditions(model: ServiceModel, auth: AuthRequirement | undefined):
   if (auth?.kind === 'required') {
     c.add('missing_credential');
     c.add('invalid_credential');
+    // Failed credentials are bounded per address and per credential id (limits.failed_auth, or a gap's built-in).
+    c.add('rate_limited');
     const tokens = (model.authentication?.schemes ?? []).filter((s) => (s.type === 'bearer' || s.type === 'oauth2_client_credentials') && auth.schemes.includes(s.name));
     if (tokens.length > 0) c.add('expired_credential');
     if (auth.scopes.length > 0) c.add('missing_scope');

@@ -2,6 +2,7 @@ import { getRoutes, getUndeclaredConditions } from '../model/model-routes.js';
 import type { ServiceModel } from '../model/model-types.js';
 import { BUILT_IN_NESTING_DEPTH } from './runtime-body.js';
 import { getEventRuntimeGaps } from './events/events-options.js';
+import { getFailedAuthGaps } from './auth/auth-attempts.js';
 import { FALLBACK_STATUS } from './runtime-errors.js';
 
 /** Values the runtime uses where the spec is silent, each documented in docs/runtime.md. */
@@ -49,5 +50,6 @@ export function getRuntimeGaps(model: ServiceModel): RuntimeGap[] {
     if (r.by === undefined) gaps.push({ item: `rate limit ${r.name ?? i} partition: not shown`, builtIn: 'count every caller in one shared bucket' });
   });
   gaps.push(...getEventRuntimeGaps(model)); // events (issue 5)
+  gaps.push(...getFailedAuthGaps(model)); // failed credentials (issue 12 item 2): src/runtime/auth/auth-attempts.ts
   return gaps;
 }

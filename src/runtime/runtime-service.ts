@@ -11,6 +11,7 @@ import { fromPluggable, type Authenticator, type CustomHandler, type Principal, 
 import { createCursorCodec } from './runtime-cursor.js';
 import { createErrorResponder, REQUEST_ID_HEADER, ServiceError, type ErrorResponder } from './runtime-errors.js';
 import { BUILT_IN, getRuntimeGaps, type RuntimeGap } from './runtime-gaps.js';
+import { getLoggerOptions } from './runtime-logging.js';
 import { createValidatorFactory } from './runtime-validation.js';
 import { createIdempotency, type Idempotency } from './limits/limits-idempotency.js';
 import { createRateLimiter } from './limits/limits-rate.js';
@@ -281,6 +282,8 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
         }
       }
       if (authenticator) {
+        // What answers a credential carries (and its refusals) is for that caller only: no cache keeps it.
+        reply.header('cache-control', 'no-store');
         const principal = fromPluggable(authenticator.authenticate(request, requirement as AuthRequirement & { kind: 'required' }));
         if (principal instanceof Promise) {
           return principal.then((p: Principal) => {
@@ -368,7 +371,7 @@ function limitConcurrency(app: FastifyInstance, max: number, exempt: ReadonlySet
 /** Fastify's options that keep a slow or hostile client from holding a socket or memory. */
 export function getServerOptions(model: ServiceModel, logger: FastifyServerOptions['logger'] = false): FastifyServerOptions {
   return {
-    logger,
+    logger: getLoggerOptions(model, logger), // credentials redacted from every line (runtime-logging.ts)
     bodyLimit: model.limits?.bodySize?.bytes ?? BUILT_IN.bodySize,
     requestIdHeader: false,
     genReqId: (req) => {
@@ -402,13 +405,15 @@ function answerClientErrors(app: FastifyInstance, model: ServiceModel): void {
     if (!socket.writable) return;
     const overflow = err.code === 'HPE_HEADER_OVERFLOW';
     const body = errors.raw(overflow ? 'headers_too_large' : 'malformed_request', overflow ? 'the request headers are too large' : 'the request could not be read');
-    socket.end(`HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}\r\nContent-Type: ${body.contentType}\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\nConnection: close\r\n\r\n${body.text}`);
+    socket.end(`HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}\r\nContent-Type: ${body.contentType}\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\nConnection: close\r\n\r\n${body.text}`);
   });
 }
 
 /** A standalone Fastify app serving the model. Call `.listen()` on it, `.close()` to shut down cleanly. */
 export async function createService(model: ServiceModel, options: ServiceOptions): Promise<FastifyInstance> {
   const app = Fastify(getServerOptions(model, options.logger ?? false));
+  // Every answer, whichever layer gives it: no browser may sniff a body into another type.
+  app.server.prependListener('request', (_req, res) => res.setHeader('x-content-type-options', 'nosniff'));
   app.server.removeAllListeners('clientError');
   answerClientErrors(app, model);
   await app.register(servicespecPlugin, { ...options, model });

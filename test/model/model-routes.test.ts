@@ -62,11 +62,11 @@ describe('getRoutes on orders.yaml', () => {
       'POST /orders/{id}/cancel': [...ANY, ...BODY, 'missing_resource', 'illegal_transition', ...AUTH, 'not_owner', 'rate_limited', 'timeout', 'unsupported_version', ...IDEM],
       'POST /quotes': [...ANY, ...BODY, 'rate_limited', 'timeout', 'unsupported_version', ...IDEM],
       'POST /oauth/token': ['validation', 'malformed_request', 'invalid_credential', 'missing_scope', 'internal', 'headers_too_large'],
-      'GET /events': [...ANY, 'validation', ...AUTH, 'unsupported_version'],
-      'POST /webhooks': [...ANY, ...BODY, ...AUTH, 'unsupported_version'],
-      'GET /webhooks': [...ANY, ...AUTH, 'unsupported_version'],
-      'DELETE /webhooks/{id}': [...ANY, 'body_too_large', 'missing_resource', ...AUTH, 'unsupported_version'],
-      'POST /webhooks/{id}/rotate': [...ANY, ...BODY, 'missing_resource', ...AUTH, 'unsupported_version'],
+      'GET /events': [...ANY, 'validation', ...AUTH, 'rate_limited', 'unsupported_version'],
+      'POST /webhooks': [...ANY, ...BODY, ...AUTH, 'rate_limited', 'unsupported_version'],
+      'GET /webhooks': [...ANY, ...AUTH, 'rate_limited', 'unsupported_version'],
+      'DELETE /webhooks/{id}': [...ANY, 'body_too_large', 'missing_resource', ...AUTH, 'rate_limited', 'unsupported_version'],
+      'POST /webhooks/{id}/rotate': [...ANY, ...BODY, 'missing_resource', ...AUTH, 'rate_limited', 'unsupported_version'],
     };
     expect(byRoute).toEqual(Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, [...v].sort()])));
   });
@@ -107,11 +107,11 @@ describe('getRoutes on orders.yaml', () => {
       { condition: 'unsupported_version', code: 'unsupported_version', status: 400 },
       { condition: 'missing_credential', code: 'unauthenticated', status: 401 },
       { condition: 'invalid_credential', code: 'unauthenticated', status: 401 },
+      { condition: 'rate_limited', code: 'rate_limited', status: 429 },
       { condition: 'expired_credential', code: 'unauthenticated', status: 401 },
       { condition: 'missing_scope', code: 'forbidden', status: 403 },
       { condition: 'missing_resource', code: 'not_found', status: 404 },
       { condition: 'not_owner', code: 'forbidden', status: 403 },
-      { condition: 'rate_limited', code: 'rate_limited', status: 429 },
       { condition: 'timeout', code: 'timeout', status: 503 },
     ]);
     expect(getUndeclaredConditions(orders)).toEqual([]);
