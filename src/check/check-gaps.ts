@@ -106,7 +106,7 @@ function endpointGaps(m: ServiceModel, gap: Collect): void {
   }
   if (e.idempotency) {
     if (e.idempotency.header === undefined) gap.byDefault('idempotency key header', undefined, DEFAULT_IDEMPOTENCY_HEADER);
-    const implied = e.operations.filter((o) => o.idempotent === undefined && isIdempotentOperation(m, o)).map((o) => o.id);
+    const implied = e.operations.filter((o) => o.idempotent === undefined && isIdempotentOperation(m, o)).map((o) => o.id).sort();
     if (implied.length > 0) gap.byDefault('idempotency', `operations ${implied.join(', ')}`, 'a repeated idempotency key gets the first answer (every POST, PUT, PATCH and DELETE)');
   }
 }
