@@ -8,7 +8,9 @@ import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatGapReport, getGapReport } from '../../src/check/check-gaps.js';
 import { initSkeleton } from '../../src/cli/cli-init.js';
+import { DEFAULT_RETRY_JITTER } from '../../src/model/model-builder.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
+import { EVENTS_BUILT_IN } from '../../src/runtime/events/events-options.js';
 import { compileSpecText } from '../../src/program.js';
 import { getRuntimeGaps } from '../../src/runtime/runtime-gaps.js';
 import { createService, ServiceStartError } from '../../src/runtime/runtime-service.js';
@@ -178,6 +180,8 @@ describe('other values filled in silently before (item 6)', () => {
     expect(part('errors').defaults).toEqual([{ item: 'title', where: 'codes e500', value: "the reason phrase of the code's HTTP status" }]);
     expect(part('errors').missing.every((g) => g.item === 'error code')).toBe(true);
     expect(formatGapReport(report)).toContain('  - idempotency key header: format default, Idempotency-Key\n');
+    // The runtime uses the very values the format defines.
+    expect(EVENTS_BUILT_IN.jitter).toBe(DEFAULT_RETRY_JITTER);
     // Defaults are the format's: none of them stops the service.
     expect(getRuntimeGaps(m).map((g) => g.item)).not.toContainEqual(expect.stringMatching(/idempotency key header|jitter|title/));
   });
