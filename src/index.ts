@@ -87,8 +87,8 @@ export type { JsonSchema, SchemaView, SchemaOptions } from './model/model-schema
 
 // Checking: semantic rules, the gap report, diagnostics.
 export { checkModel } from './check/check-rules.js';
-export { getGapReport, formatGapReport } from './check/check-gaps.js';
-export type { GapReport, PartGaps, GapItem, PartStatus } from './check/check-gaps.js';
+export { getGapReport, formatGapReport, formatDefaultItem } from './check/check-gaps.js';
+export type { GapReport, PartGaps, GapItem, DefaultItem, PartStatus } from './check/check-gaps.js';
 export { DIAGNOSTICS, createDiagnostic, hasErrors } from './check/diagnostics-catalogue.js';
 export type { Diagnostic, DiagnosticCode, DiagnosticLocation, Severity, SourcePosition } from './check/diagnostics-catalogue.js';
 export { formatDiagnostics } from './check/diagnostics-format.js';

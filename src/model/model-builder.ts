@@ -43,6 +43,12 @@ export const DEFAULT_SUCCESS_STATUS: Readonly<Record<Action, number>> = {
 /** The format's rule for the identifier when a resource names none: a field called `id`. */
 export const DEFAULT_IDENTIFIER_FIELD = 'id';
 
+/** The request header that carries an idempotency key when `endpoints.idempotency.header` names none. */
+export const DEFAULT_IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+/** Each webhook retry delay is spread at random within ± this fraction, so receivers are not hit in lockstep. */
+export const DEFAULT_RETRY_JITTER = 0.2;
+
 function entries<T>(record: Record<string, T> | undefined): [string, T][] {
   return record ? Object.entries(record) : [];
 }
