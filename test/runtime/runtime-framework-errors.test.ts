@@ -2,6 +2,7 @@
 // handling, its shutdown path, or Node's http server (issue 12, item 10). Raw sockets, so nothing is normalised.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HS_SECRET, startAuthService } from '../auth/helpers.js';
 import { loadModel, startService, TICKETS, type Running } from './helpers.js';
 
 let s: Running;
@@ -67,6 +68,15 @@ describe('the router', () => {
   it('an identifier of 257+ characters → 404 not_found (was 414 FST_ERR_MAX_PARAM_LENGTH)', async () => {
     expectDeclared(await one(get(`/tickets/${'a'.repeat(300)}`)), 404, 'not_found');
     expectDeclared(await one(`POST /tickets/${'a'.repeat(10_000)}/start HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`), 404, 'not_found');
+  });
+  it('a long identifier is answered after authentication: 401 without a credential, not a framework 414', async () => {
+    const auth = await startAuthService({ auth: { jwt: { secret: HS_SECRET } } });
+    try {
+      const r = await auth.call('GET', `/notes/${'a'.repeat(300)}`);
+      expect([r.status, r.body.code]).toEqual([401, 'missing_credential']);
+    } finally {
+      await auth.close();
+    }
   });
   it('a percent-encoding that does not decode → 400 malformed_request (was FST_ERR_BAD_URL)', async () => {
     expectDeclared(await one(get('/tickets/%E0%A4%A')), 400, 'malformed_request');
