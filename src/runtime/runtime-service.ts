@@ -375,6 +375,19 @@ function getFrameworkError(err: { code?: string }): ServiceError {
   return new ServiceError('internal', 'an unexpected error occurred');
 }
 
+/** Node keeps the first of two Host headers; which one a proxy in front used is unknown, so the request is refused. */
+function hasTwoHosts(raw: readonly string[]): boolean {
+  let seen = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') {
+      if (seen) return true;
+      seen = true;
+    }
+  }
+  return false;
+}
+
 /** Node's http server answers some requests itself, with an empty body: they get the declared error instead. */
 function answerRaw(res: ServerResponse, body: { status: number; contentType: string; text: string }): void {
   res.writeHead(body.status, { 'content-type': body.contentType, 'content-length': Buffer.byteLength(body.text), connection: 'close', [REQUEST_ID_HEADER]: randomUUID() });
@@ -405,9 +418,10 @@ export function getServerOptions(model: ServiceModel, logger: FastifyServerOptio
     frameworkErrors: (err: Error, request: FastifyRequest, reply: FastifyReply) => errors.send(request, reply, getFrameworkError(err as { code?: string })),
     // The server checks for clients that trickle headers or bodies every second, not every 30 s.
     serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
-      // RFC 9112 §3.2: an HTTP/1.1 request without Host is refused with 400, here with the declared body.
+      // RFC 9112 §3.2: an HTTP/1.1 request without Host, or any with two, is refused with 400 (the declared body).
       const serve = (req: IncomingMessage, res: ServerResponse) => {
         if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return answerRaw(res, errors.raw('malformed_request', 'the request has no Host header'));
+        if (hasTwoHosts(req.rawHeaders)) return answerRaw(res, errors.raw('malformed_request', 'the request has more than one Host header'));
         handler(req, res);
       };
       const server = createServer(

@@ -90,6 +90,9 @@ describe("Node's http server", () => {
   it('an HTTP/1.1 request without Host → 400 malformed_request (was an empty 400)', async () => {
     expectDeclared(await one('GET /tickets HTTP/1.1\r\nConnection: close\r\n\r\n'), 400, 'malformed_request');
   });
+  it('a request with two Host headers → 400 malformed_request (RFC 9112 §3.2; Node would keep the first)', async () => {
+    expectDeclared(await one(get('/tickets', 'Host: a.example\r\nhost: b.example\r\n')), 400, 'malformed_request');
+  });
   it('an HTTP/1.0 request without Host is served', async () => {
     expect((await one('GET /tickets HTTP/1.0\r\n\r\n')).status).toBe(200);
   });
