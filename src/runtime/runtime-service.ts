@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, STATUS_CODES } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { getRoutes, isIdempotentOperation, type Route } from '../model/model-routes.js';
 import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
@@ -143,6 +144,8 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
     const code = (err as { code?: string }).code;
     switch (code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        // A Content-Type that is not a media type at all: unsupported where a body is read, unreadable elsewhere.
+        if (!hasJsonBody(request)) return errors.send(request, reply, new ServiceError('malformed_request', 'the Content-Type header is not a media type'));
         return errors.send(request, reply, new ServiceError('unsupported_media_type', 'send the body as application/json'));
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return errors.send(request, reply, new ServiceError('body_too_large', `the body is larger than ${bodyLimit} bytes`));
@@ -368,8 +371,36 @@ function limitConcurrency(app: FastifyInstance, max: number, exempt: ReadonlySet
   });
 }
 
+/** What Fastify's router refuses by itself (a malformed URL), as a condition with a declared answer. */
+function getFrameworkError(err: { code?: string }): ServiceError {
+  if (err.code === 'FST_ERR_BAD_URL') return new ServiceError('malformed_request', 'the URL is not valid (a percent-encoding does not decode)');
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return new ServiceError('route_not_found', 'no operation takes a path parameter that long');
+  return new ServiceError('internal', 'an unexpected error occurred');
+}
+
+/** Node keeps the first of two Host headers; which one a proxy in front used is unknown, so the request is refused. */
+function hasTwoHosts(raw: readonly string[]): boolean {
+  let seen = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') {
+      if (seen) return true;
+      seen = true;
+    }
+  }
+  return false;
+}
+
+/** Node's http server answers some requests itself, with an empty body: they get the declared error instead. */
+function answerRaw(res: ServerResponse, body: { status: number; contentType: string; text: string }): void {
+  res.writeHead(body.status, { 'content-type': body.contentType, 'content-length': Buffer.byteLength(body.text), connection: 'close', [REQUEST_ID_HEADER]: randomUUID() });
+  res.end(body.text);
+}
+
 /** Fastify's options that keep a slow or hostile client from holding a socket or memory. */
 export function getServerOptions(model: ServiceModel, logger: FastifyServerOptions['logger'] = false): FastifyServerOptions {
+  const errors = createErrorResponder(model);
+  const headerSize = model.limits?.headerSize?.bytes ?? BUILT_IN.headerSize;
   return {
     logger: getLoggerOptions(model, logger), // credentials redacted from every line (runtime-logging.ts)
     bodyLimit: model.limits?.bodySize?.bytes ?? BUILT_IN.bodySize,
@@ -381,20 +412,40 @@ export function getServerOptions(model: ServiceModel, logger: FastifyServerOptio
     requestTimeout: BUILT_IN.requestTimeoutMs,
     connectionTimeout: 60_000,
     keepAliveTimeout: 5_000,
-    return503OnClosing: true,
+    // While closing, a request already on an open connection is served (with Connection: close), not refused
+    // with Fastify's own 503 body: no condition declares "closing", and the storage closes only after the last answer.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
-    routerOptions: { maxParamLength: 256 },
+    // A path parameter may be as long as the headers allow; the route decides (a malformed identifier names no object).
+    routerOptions: { maxParamLength: headerSize },
+    frameworkErrors: (err: Error, request: FastifyRequest, reply: FastifyReply) => errors.send(request, reply, getFrameworkError(err as { code?: string })),
     // The server checks for clients that trickle headers or bodies every second, not every 30 s.
-    serverFactory: (handler) =>
-      createServer(
+    serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
+      // RFC 9112 §3.2: an HTTP/1.1 request without Host, or any with two, is refused with 400 (the declared body).
+      const serve = (req: IncomingMessage, res: ServerResponse) => {
+        if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return answerRaw(res, errors.raw('malformed_request', 'the request has no Host header'));
+        if (hasTwoHosts(req.rawHeaders)) return answerRaw(res, errors.raw('malformed_request', 'the request has more than one Host header'));
+        handler(req, res);
+      };
+      const server = createServer(
         {
           headersTimeout: BUILT_IN.headersTimeoutMs,
           requestTimeout: BUILT_IN.requestTimeoutMs,
           connectionsCheckingInterval: 1_000,
-          maxHeaderSize: model.limits?.headerSize?.bytes ?? BUILT_IN.headerSize,
+          maxHeaderSize: headerSize,
+          requireHostHeader: false,
         },
-        handler,
-      ),
+        serve,
+      );
+      // An expectation other than 100-continue is ignored (RFC 9110 §10.1.1 allows it), not answered 417 with no body.
+      server.on('checkExpectation', serve);
+      // CONNECT asks for a tunnel; Node would drop the connection without an answer.
+      server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+        const body = errors.raw('route_not_found', 'this service is not a proxy; CONNECT names no operation');
+        socket.end(`HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}\r\nContent-Type: ${body.contentType}\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\nConnection: close\r\n\r\n${body.text}`);
+      });
+      return server;
+    },
   } as FastifyServerOptions;
 }
 

@@ -93,6 +93,7 @@ errors:
     invalid: { status: 422, when: [validation] }
     not_allowed: { status: 405, when: [method_not_allowed] }
     headers_too_large: { status: 431, when: [headers_too_large] }
+    malformed: { status: 400, when: [malformed_request] }
     internal: { status: 500, when: [internal] }
 `;
 

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { compileSpecText } from '../../src/program.js';
+import { scanJson } from '../../src/runtime/runtime-body.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
 import { startService, type Running } from './helpers.js';
 
@@ -187,6 +188,30 @@ describe('property: what is written is what is read back', () => {
         expect(rest).toEqual(body);
       }),
       { numRuns: 150 },
+    );
+  });
+});
+
+describe('property: the body scan', () => {
+  const depthOf = (v: unknown): number => (v !== null && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0);
+  it('finds nothing to refuse in any JSON.stringify output, and measures its depth', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), (v) => {
+        const text = JSON.stringify(v, null, Math.random() < 0.5 ? 0 : 2);
+        expect(scanJson(text, 64)).toEqual({ depth: depthOf(v) });
+      }),
+      { numRuns: 500 },
+    );
+  });
+  it('finds a repeated key anywhere, with its pointer', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 5 }), { minLength: 1, maxLength: 4 }), fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), (path, key, value) => {
+        let text = `{${JSON.stringify(key)}:${JSON.stringify(value)},${JSON.stringify(key)}:1}`;
+        for (const p of [...path].reverse()) text = `{${JSON.stringify(p)}:[${text}]}`;
+        const pointer = path.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}/0`).join('') + `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+        expect(scanJson(text, 64).problem).toEqual({ condition: 'malformed_request', message: expect.stringContaining('appears twice'), pointer });
+      }),
+      { numRuns: 300 },
     );
   });
 });
