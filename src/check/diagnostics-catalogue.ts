@@ -106,6 +106,7 @@ export const DIAGNOSTICS = {
   'duplicate-rate-limit': { severity: 'warning', message: 'rate limits {first} and {second} declare the same partition and window' },
   // command line / runtime start
   'output-unwritable': { severity: 'error', message: 'cannot write {path}: {reason}' },
+  'git-show-failed': { severity: 'error', message: 'cannot read {input} from git: {reason}' },
   // ---- export / import (src/export, src/import) ---------------------------------------------------------------
   'export-extension': { severity: 'info', message: '{item}: {target} has no native place for it; written to {extension}' },
   'export-not-shown': { severity: 'info', message: '{item} is not shown in the spec; in the {target} document, {consequence}' },

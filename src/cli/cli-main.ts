@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { registerCheckCommand } from './cli-check.js';
+import { registerDiffCommand } from './cli-diff.js';
 import { registerDocCommand } from './cli-doc.js';
 import { registerGapsCommand } from './cli-gaps.js';
 import { registerInitCommand } from './cli-init.js';
@@ -69,6 +70,7 @@ function createProgram(): Command {
   registerCheckCommand(program);
   registerGapsCommand(program);
   registerDocCommand(program);
+  registerDiffCommand(program);
   registerInitCommand(program);
 
   registerServeCommand(program);
