@@ -658,11 +658,22 @@ function rateKey(r: RateLimitModel): string {
 function diffLimits(out: Collector, o: ServiceModel, n: ServiceModel): void {
   const ol = o.limits;
   const nl = n.limits;
-  const newRates = new Map((nl?.rate ?? []).map((r) => [rateKey(r), r]));
-  const oldRates = new Map((ol?.rate ?? []).map((r) => [rateKey(r), r]));
+  // Two policies with the same key (the checker warns) are told apart by their order.
+  const keyed = (rates: readonly RateLimitModel[]) => {
+    const seen = new Map<string, number>();
+    return new Map(
+      rates.map((r) => {
+        const k = rateKey(r);
+        const i = seen.get(k) ?? 0;
+        seen.set(k, i + 1);
+        return [i === 0 ? k : `${k} (${i + 1})`, r];
+      }),
+    );
+  };
+  const newRates = keyed(nl?.rate ?? []);
+  const oldRates = keyed(ol?.rate ?? []);
   const rateText = (r: RateLimitModel) => `${r.requests} per ${r.per.text}`;
-  for (const r of ol?.rate ?? []) {
-    const key = rateKey(r);
+  for (const [key, r] of oldRates) {
     const nr = newRates.get(key);
     if (!nr) {
       out.add('rate-limit-removed', key, {}, { old: r.pointer });
@@ -678,7 +689,7 @@ function diffLimits(out: Collector, o: ServiceModel, n: ServiceModel): void {
     if (ops(r) !== ops(nr)) out.add('rate-limit-changed', key, { what: 'the operations', old: ops(r), new: ops(nr) }, w);
     if (r.onStoreFailure !== nr.onStoreFailure) out.add('rate-limit-changed', key, { what: 'on_store_failure', old: show(r.onStoreFailure), new: show(nr.onStoreFailure) }, w);
   }
-  for (const r of nl?.rate ?? []) if (!oldRates.has(rateKey(r))) out.add('rate-limit-added', rateKey(r), { new: rateText(r) }, { new: r.pointer });
+  for (const [key, r] of newRates) if (!oldRates.has(key)) out.add('rate-limit-added', key, { new: rateText(r) }, { new: r.pointer });
 
   const scalar = (subject: string, key: string, a: number | undefined, c: number | undefined, aText: string | undefined, cText: string | undefined, lowered: DiffRuleCode) => {
     const ptr = `/limits/${key}`;
