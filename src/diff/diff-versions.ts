@@ -44,3 +44,49 @@ export function getVersionModel(model: ServiceModel, version: string): ServiceMo
     versioning: { ...v, current: version, supported },
   });
 }
+
+/** A declared change the spec does not show, and why. */
+export interface UnshownChange {
+  version: string;
+  /** JSON pointer of the change in `versioning.supported[].changes`. */
+  pointer: string;
+  change: string;
+  detail: string;
+}
+
+function hasField(model: ServiceModel, resource: string, field: string): boolean {
+  return model.resources.find((r) => r.name === resource)?.fields.some((f) => f.name === field) === true;
+}
+
+/**
+ * Each change `versioning.supported[i]` declares, checked against the next newer version (the current model with
+ * the later versions' changes undone): an added field it does not have, a removed field it still has, a rename
+ * whose old name it still has. Changes naming an undeclared resource are the checker's `unknown-resource`.
+ */
+export function getUnshownChanges(model: ServiceModel): UnshownChange[] {
+  const v = model.versioning;
+  if (!v || v.current === undefined) return [];
+  const scheme = v.scheme ?? 'date';
+  const versions = [...v.supported.map((s) => s.version), v.current].sort((a, b) => compareVersions(scheme, a, b));
+  const out: UnshownChange[] = [];
+  for (const s of v.supported) {
+    const next = versions[versions.indexOf(s.version) + 1];
+    const newer = next === undefined ? undefined : getVersionModel(model, next);
+    if (!newer || next === undefined) continue;
+    s.changes.forEach((c, i) => {
+      if (c.resource === undefined || !model.resources.some((r) => r.name === c.resource)) return;
+      const pointer = joinPointer(joinPointer(s.pointer, 'changes'), i);
+      const report = (detail: string, change: string) => out.push({ version: s.version, pointer, change, detail });
+      if (c.kind === 'add_field' && c.field !== undefined && !hasField(newer, c.resource, c.field)) {
+        report(`version ${next} has no field ${c.field}`, `add_field ${c.resource}.${c.field}`);
+      } else if (c.kind === 'remove_field' && c.field !== undefined && hasField(newer, c.resource, c.field)) {
+        report(`version ${next} still has ${c.field}`, `remove_field ${c.resource}.${c.field}`);
+      } else if (c.kind === 'rename_field' && c.from !== undefined && c.to !== undefined) {
+        const change = `rename_field ${c.resource}.${c.from} → ${c.to}`;
+        if (hasField(newer, c.resource, c.from)) report(`version ${next} still has ${c.from}`, change);
+        else if (next !== v.current && !hasField(newer, c.resource, c.to)) report(`version ${next} has no field ${c.to}`, change);
+      }
+    });
+  }
+  return out;
+}
