@@ -110,6 +110,7 @@ export const DIAGNOSTICS = {
   // command line / runtime start
   'output-unwritable': { severity: 'error', message: 'cannot write {path}: {reason}' },
   'git-show-failed': { severity: 'error', message: 'cannot read {input} from git: {reason}' },
+  'unknown-version': { severity: 'error', message: '{file} does not serve version {version}; it serves {served}' },
   // ---- export / import (src/export, src/import) ---------------------------------------------------------------
   'export-extension': { severity: 'info', message: '{item}: {target} has no native place for it; written to {extension}' },
   'export-not-shown': { severity: 'info', message: '{item} is not shown in the spec; in the {target} document, {consequence}' },

@@ -64,7 +64,9 @@ function createProgram(): Command {
         'export it, serve it.',
     )
     .version(packageVersion(), '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'print help for the command');
+    .helpOption('-h, --help', 'print help for the command')
+    // The program's own options come before the command, so `export openapi --version 1` reaches `export`.
+    .enablePositionalOptions();
   applyConventions(program);
 
   registerCheckCommand(program);
