@@ -98,6 +98,15 @@ export type { OutputFormat } from './check/diagnostics-format.js';
 export { compileSpecFile, compileSpecText, compileSpecBytes } from './program.js';
 export type { CompiledSpec } from './program.js';
 
+// Diff: every change between two specs, classified breaking / needs-review / non-breaking.
+export { diffSpecs, diffModels, readDiffInput, sortChanges } from './diff/diff-run.js';
+export type { DiffReport, DiffSummary, DiffOutcome } from './diff/diff-run.js';
+export { formatDiff, formatSummary } from './diff/diff-format.js';
+export type { DiffFormat } from './diff/diff-format.js';
+export { DIFF_RULES, IMPACTS, isDiffRuleCode } from './diff/diff-catalogue.js';
+export type { Change, ChangeLocation, DiffRuleCode, Impact } from './diff/diff-catalogue.js';
+export { getVersionModel } from './diff/diff-versions.js';
+
 // The nine-part document.
 export { renderMarkdown } from './render/render-markdown.js';
 export { renderHtml } from './render/render-html.js';
