@@ -47,7 +47,7 @@ export function redactUrl(url: string, names: ReadonlySet<string>): string {
   return out;
 }
 
-const quoted = (name: string) => `["${name.replace(/["\\]/g, '')}"]`;
+const quoted = (name: string) => `["${name}"]`;
 
 /**
  * Fastify's logger option with credentials redacted from every line: the request serializer writes the URL with
@@ -61,7 +61,8 @@ export function getLoggerOptions(model: ServiceModel | undefined, logger: Fastif
   const names = getSecretQueryNames(model);
   const headers = new Set(SECRET_HEADERS);
   for (const s of model?.authentication?.schemes ?? []) {
-    if (s.type === 'api_key' && s.in !== 'query' && s.credentialName !== undefined) headers.add(s.credentialName.toLowerCase());
+    // Only header names that are HTTP tokens can be sent (and written as redact paths).
+    if (s.type === 'api_key' && s.in !== 'query' && s.credentialName !== undefined && /^[!#$%&'*+.^_`|~0-9a-z-]+$/i.test(s.credentialName)) headers.add(s.credentialName.toLowerCase());
   }
   const paths: string[] = [];
   for (const h of headers) paths.push(`req.headers${quoted(h)}`, `headers${quoted(h)}`, `request.headers${quoted(h)}`);

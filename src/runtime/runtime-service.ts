@@ -6,6 +6,7 @@ import { getRoutes, isIdempotentOperation, type Route } from '../model/model-rou
 import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
 import type { HttpMethod } from '../spec/spec-types.js';
 import { createActionHandler, createEventEmitter, type RouteHandler } from './runtime-actions.js';
+import { withFailureBound } from './auth/auth-attempts.js';
 import { registerTokenRoute } from './auth/auth-token-endpoint.js';
 import { parseJsonBytes } from './runtime-body.js';
 import { fromPluggable, type Authenticator, type CustomHandler, type Principal, type RuntimeContext } from './runtime-context.js';
@@ -104,7 +105,8 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
     cursors: createCursorCodec(secret),
     now,
     handlers: options.handlers ?? {},
-    ...(options.authenticator ? { authenticator: options.authenticator } : {}),
+    // Failed credentials are bounded whichever authenticator checks them (src/runtime/auth/auth-attempts.ts).
+    ...(options.authenticator ? { authenticator: withFailureBound(options.authenticator, model) } : {}),
   };
   const compile = createValidatorFactory();
   const events = createEventEmitter(model, now, compile);

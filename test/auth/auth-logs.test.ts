@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import { createApiKey, createBasicUser, createClient } from '../../src/runtime/auth/auth-credentials.js';
-import { redactUrl } from '../../src/runtime/runtime-logging.js';
+import { getLoggerOptions, redactUrl } from '../../src/runtime/runtime-logging.js';
 import { createService } from '../../src/runtime/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { callJson } from '../support/http.js';
@@ -108,5 +108,30 @@ describe('redactUrl', () => {
     expect(redactUrl('/a?b=1&Api%5FKey=s3cret#frag', names)).toBe('/a?b=1&Api%5FKey=[redacted]#frag');
     expect(redactUrl('/a?b=1', names)).toBe('/a?b=1');
     expect(redactUrl('https://user:pw@hooks.test/x?access_token=t', names)).toBe('https://hooks.test/x?access_token=[redacted]');
+  });
+});
+
+describe('getLoggerOptions', () => {
+  it('redacts credential headers and secret body fields wherever a request or body is logged', async () => {
+    const out: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        out.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const logger = Fastify({ logger: getLoggerOptions(loadModel(GUARDED), { level: 'info', stream }) as FastifyServerOptions['logger'] });
+    const log = logger.log;
+    log.info({ headers: { authorization: 'Basic c2VjcmV0LXZhbHVlLTE=', 'x-guarded-key': 'gk_secret-value-2', accept: 'text/plain' } }, 'headers');
+    log.info({ body: { grant_type: 'client_credentials', client_secret: 'secret-value-3' } }, 'body');
+    log.info({ req: { headers: { cookie: 'session=secret-value-4' }, body: { password: 'secret-value-5' } } }, 'request');
+    log.info({ url: 'https://user:secret-value-6@hooks.test/in?token=secret-value-7&x=1' }, 'webhook');
+    const text = out.join('');
+    expect(text).toContain('text/plain');
+    expect(text).toContain('client_credentials');
+    expect(text).toContain('https://hooks.test/in?token=[redacted]&x=1');
+    for (let i = 1; i <= 7; i++) expect(text).not.toContain(`secret-value-${i}`);
+    expect(text).not.toContain('c2VjcmV0LXZhbHVlLTE=');
+    await logger.close();
   });
 });

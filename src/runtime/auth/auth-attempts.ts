@@ -3,6 +3,8 @@
 
 import type { ServiceModel } from '../../model/model-types.js';
 import { gcra } from '../limits/limits-store.js';
+import { fromPluggable, type Authenticator, type Principal } from '../runtime-context.js';
+import { ServiceError } from '../runtime-errors.js';
 import type { RuntimeGap } from '../runtime-gaps.js';
 
 /** Used where the spec shows no `limits.failed_auth` (a runtime gap, served only with --allow-gaps). */
@@ -30,6 +32,47 @@ export interface FailureBound {
   blockedFor(keys: readonly string[]): number;
   /** Counts one failure against each key. */
   fail(keys: readonly string[]): void;
+}
+
+/** The answer once a bound is spent: the declared rate_limited error with the seconds until one more attempt. */
+export function failedAuthRefusal(waitMs: number): ServiceError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new ServiceError('rate_limited', `too many failed credentials from this address or for this credential; retry in ${seconds} s`, undefined, { 'retry-after': String(seconds) });
+}
+
+/** The bound the spec declares, else the built-in (served only with --allow-gaps). */
+export function createFailureBoundFor(model: ServiceModel): FailureBound {
+  const bound = model.limits?.failedAuth;
+  return createFailureBound(bound?.attempts ?? FAILED_AUTH_BUILT_IN.attempts, bound?.per.ms ?? FAILED_AUTH_BUILT_IN.perMs);
+}
+
+/**
+ * An embedding application's own authenticator, bounded per client address: its credential ids and what is
+ * guessable are unknown here, so once an address has spent its bound its requests are refused unchecked. The
+ * service's own authenticator (which has a token issuer) bounds itself, per address and per id, and is returned
+ * as it is.
+ */
+export function withFailureBound(inner: Authenticator, model: ServiceModel): Authenticator {
+  if (typeof (inner as { tokenIssuer?: unknown }).tokenIssuer === 'function') return inner;
+  const failures = createFailureBoundFor(model);
+  const counted = (key: string, err: unknown): never => {
+    if (err instanceof ServiceError && (err.condition === 'invalid_credential' || err.condition === 'expired_credential')) failures.fail([key]);
+    throw err;
+  };
+  return {
+    authenticate(request, requirement) {
+      const key = `a:${request.ip}`;
+      const wait = failures.blockedFor([key]);
+      if (wait > 0) throw failedAuthRefusal(wait);
+      let answer: Principal | Promise<Principal>;
+      try {
+        answer = fromPluggable(inner.authenticate(request, requirement));
+      } catch (err) {
+        return counted(key, err);
+      }
+      return answer instanceof Promise ? answer.catch((err: unknown) => counted(key, err)) : answer;
+    },
+  };
 }
 
 /** GCRA per key, as the rate limits count: `attempts` at once, then one per `perMs / attempts`. In-process. */

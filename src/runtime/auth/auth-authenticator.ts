@@ -14,7 +14,7 @@ import type { Authenticator, Principal } from '../runtime-context.js';
 import { ServiceError } from '../runtime-errors.js';
 import type { RuntimeGap } from '../runtime-gaps.js';
 import type { CredentialRecord, Storage } from '../storage/storage-types.js';
-import { createFailureBound, FAILED_AUTH_BUILT_IN } from './auth-attempts.js';
+import { createFailureBoundFor, failedAuthRefusal } from './auth-attempts.js';
 import { checkApiKey, checkBasicUser, parseApiKey } from './auth-credentials.js';
 import {
   algorithmsForJwk,
@@ -360,8 +360,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
   };
 
   // Failed credentials, per client address and per credential id (docs/auth.md, "Failed attempts").
-  const bound = model.limits?.failedAuth;
-  const failures = createFailureBound(bound?.attempts ?? FAILED_AUTH_BUILT_IN.attempts, bound?.per.ms ?? FAILED_AUTH_BUILT_IN.perMs);
+  const failures = createFailureBoundFor(model);
 
   type Outcome = Principal | 'invalid' | 'expired' | 'busy';
   // One Principal per cached record and scheme, so what is keyed on the caller (rate-limit buckets) is built once.
@@ -411,10 +410,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
       else if (r === 'busy') busy = true;
       else if (r !== 'invalid') return authorize(r, requirement);
     }
-    if (a.blockedMs > 0) {
-      const seconds = Math.max(1, Math.ceil(a.blockedMs / 1000));
-      throw new ServiceError('rate_limited', `too many failed credentials from this address or for this credential; retry in ${seconds} s`, undefined, { 'retry-after': String(seconds) });
-    }
+    if (a.blockedMs > 0) throw failedAuthRefusal(a.blockedMs);
     // Not a failure of the credential: no hashing slot was free for the password.
     if (busy) throw new ServiceError('rate_limited', 'too many passwords are being checked right now; retry shortly', undefined, { 'retry-after': '1' });
     failures.fail(a.keys);
