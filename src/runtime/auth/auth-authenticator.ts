@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { JWK } from 'jose';
 import type { AuthRequirement, SchemeModel, ServiceModel } from '../../model/model-types.js';
 import type { Authenticator, Principal } from '../runtime-context.js';
+import { holdsScopes } from '../runtime-access.js';
 import { ServiceError } from '../runtime-errors.js';
 import type { RuntimeGap } from '../runtime-gaps.js';
 import type { CredentialRecord, Storage } from '../storage/storage-types.js';
@@ -338,7 +339,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     if (!r) return 'invalid';
     let principal = principals.get(r);
     if (principal?.scheme !== p.scheme.name) {
-      principal = Object.freeze({ subject: r.subject, scopes: r.scopes, scheme: p.scheme.name });
+      principal = Object.freeze({ subject: r.subject, scopes: r.scopes, scheme: p.scheme.name, credential: Object.freeze({ kind: r.kind, lookup: r.lookup }) });
       principals.set(r, principal);
     }
     return principal;
@@ -380,8 +381,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
   };
 
   const authorize = (principal: Principal, requirement: AuthRequirement & { kind: 'required' }): Principal => {
-    for (const s of requirement.scopes) {
-      if (principal.scopes.includes(s)) continue;
+    if (!holdsScopes(principal.scopes, requirement.scopes)) {
       const scheme = byName.get(principal.scheme)!;
       const headers: Record<string, string> = {};
       if (scheme.type === 'bearer' || scheme.type === 'oauth2_client_credentials') {

@@ -9,7 +9,8 @@ import type { ServiceModel } from '../../model/model-types.js';
 import type { RouteHandler } from '../runtime-actions.js';
 import { ServiceError } from '../runtime-errors.js';
 import type { Validator } from '../runtime-validation.js';
-import type { DeliveryFilter, DeliveryRecord, EventStorage, WebhookEndpointRecord, WebhookSecret } from '../storage/storage-types.js';
+import type { Principal } from '../runtime-context.js';
+import type { DeliveryFilter, DeliveryRecord, EventStorage, WebhookAccess, WebhookEndpointRecord, WebhookSecret } from '../storage/storage-types.js';
 import { EVENTS_BUILT_IN } from './events-options.js';
 import { generateWebhookSecret, isWebhookSecret } from './events-signing.js';
 import { checkTarget, type Lookup, type TargetPolicy } from './events-targets.js';
@@ -37,6 +38,18 @@ export interface AddWebhookInput {
   secret?: string;
 }
 
+/** What an endpoint registered by this caller may receive: its subject, scopes, scheme and stored credential now. */
+export function getWebhookAccess(principal: Principal | undefined): WebhookAccess {
+  if (!principal) return { scopes: [] };
+  return { subject: principal.subject, scopes: [...principal.scopes], scheme: principal.scheme, ...(principal.credential ? { credential: { ...principal.credential } } : {}) };
+}
+
+/** The principal an API-registered endpoint receives events as (undefined: registered without a credential). */
+export function getAccessPrincipal(access: WebhookAccess): Principal | undefined {
+  if (access.subject === undefined) return undefined;
+  return { subject: access.subject, scopes: access.scopes, scheme: access.scheme ?? '' };
+}
+
 export interface WebhookContext {
   storage: EventStorage;
   model: ServiceModel;
@@ -45,6 +58,8 @@ export interface WebhookContext {
   now?: () => Date;
   /** The caller: API callers see and manage only the endpoints they registered. */
   subject?: string;
+  /** Set for a registration through the API: the endpoint receives only what this caller may read. */
+  access?: WebhookAccess;
 }
 
 export function summarizeEndpoint(r: WebhookEndpointRecord): WebhookEndpointSummary {
@@ -93,6 +108,7 @@ export async function addWebhookEndpoint(c: WebhookContext, input: AddWebhookInp
   const record: Omit<WebhookEndpointRecord, 'afterSeq'> = { id: `ep_${randomUUID().replace(/-/g, '')}`, url: url.href, kinds, secrets: [{ secret, createdAt }], createdAt };
   if (input.description !== undefined) record.description = input.description;
   if (c.subject !== undefined) record.subject = c.subject;
+  if (c.access !== undefined) record.access = c.access;
   const stored = await c.storage.insertWebhookEndpoint(record);
   return { endpoint: summarizeEndpoint(stored), secret };
 }
@@ -191,7 +207,8 @@ export function createWebhookHandler(route: WebhooksRoute, deps: WebhookRouteDep
         const body = requireObject(request, false);
         validate(body);
         const subject = request.principal?.subject;
-        const { endpoint, secret: s } = await addWebhookEndpoint({ ...deps, ...(subject !== undefined ? { subject } : {}) }, body as unknown as AddWebhookInput);
+        const access = getWebhookAccess(request.principal);
+        const { endpoint, secret: s } = await addWebhookEndpoint({ ...deps, ...(subject !== undefined ? { subject } : {}), access }, body as unknown as AddWebhookInput);
         return reply.code(route.successStatus).send({ ...presentEndpoint(endpoint), secret: s });
       };
     }
