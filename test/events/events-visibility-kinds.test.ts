@@ -12,6 +12,7 @@ import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.j
 import { addWebhookEndpoint } from '../../src/runtime/events/events-webhooks.js';
 import { parseTargetPolicy } from '../../src/runtime/events/events-targets.js';
 import { createService } from '../../src/runtime/runtime-service.js';
+import { loadSqliteDriver } from '../../src/runtime/storage/storage-driver.js';
 import { createSqliteStorage, type SqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { loadModel } from '../runtime/helpers.js';
 import { callJson } from '../support/http.js';
@@ -109,5 +110,29 @@ describe('readers without a credential (authentication.default: none)', () => {
     await until(() => r.received.length >= 1, 10_000, 'the notice delivered');
     await until(async () => (await s.storage.listDeliveries({ status: 'pending' })).length === 0, 10_000, 'no pending deliveries');
     expect(r.received.map((x) => (JSON.parse(x.body) as { data: { object: { id: string } } }).data.object.id)).toEqual([noticeId]);
+  });
+});
+
+describe('a database from before endpoints stored who registered them', () => {
+  it('gains the column; an API-registered endpoint (a subject) then holds no scopes, an operator one stays unrestricted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'servicespec-kinds-'));
+    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'old.db');
+    const Driver = loadSqliteDriver();
+    const old = new Driver(path);
+    old.exec(
+      `CREATE TABLE _servicespec_webhooks (id TEXT NOT NULL PRIMARY KEY, url TEXT NOT NULL, kinds TEXT CHECK (kinds IS NULL OR json_valid(kinds)), description TEXT, subject TEXT, secrets TEXT NOT NULL CHECK (json_valid(secrets)), created_at TEXT NOT NULL, disabled_at TEXT, disabled_reason TEXT, after_seq INTEGER NOT NULL) STRICT`,
+    );
+    const insert = old.prepare(`INSERT INTO _servicespec_webhooks (id, url, kinds, subject, secrets, created_at, after_seq) VALUES (?, 'http://127.0.0.1:1/', NULL, ?, '[]', '2026-01-01T00:00:00.000Z', 0)`);
+    insert.run('ep_api', 'alice');
+    insert.run('ep_operator', null);
+    old.close();
+    const storage = createSqliteStorage({ path, synchronous: 'normal' });
+    try {
+      expect((await storage.getWebhookEndpoint('ep_api'))?.access).toEqual({ subject: 'alice', scopes: [] });
+      expect((await storage.getWebhookEndpoint('ep_operator'))?.access).toBeUndefined();
+    } finally {
+      await storage.close();
+    }
   });
 });
