@@ -626,7 +626,9 @@ export class SqliteStorage implements Storage {
       return this.relaxed(() => this.db.transaction(() => {
         const stored = this.stmt(`SELECT value FROM ${META} WHERE key = ?`).get(FANOUT_KEY) as { value: string } | undefined;
         const cursor = Math.max(stored ? Number(stored.value) : 0, Math.min(...endpoints.map((e) => e.afterSeq)));
-        const rows = this.stmt(`SELECT seq, id, type, data FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(cursor, limit) as { seq: number; id: string; type: string; data: string }[];
+        // The payloads are read only when an endpoint registered through the API has to be asked about them.
+        const columns = visible && endpoints.some((e) => e.access !== undefined) ? 'seq, id, type, data' : 'seq, id, type';
+        const rows = this.stmt(`SELECT ${columns} FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(cursor, limit) as { seq: number; id: string; type: string; data?: string }[];
         if (rows.length === 0) return 0;
         const at = new Date(now).toISOString();
         const queue = this.stmt(`INSERT OR IGNORE INTO ${DELIVERIES} (seq, endpoint, event_id, event_type, status, attempts, next_at, updated_at) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)`);
@@ -636,7 +638,7 @@ export class SqliteStorage implements Storage {
             if (row.seq <= e.afterSeq || (e.kinds !== null && !e.kinds.has(row.type))) continue;
             if (e.access !== undefined) {
               if (!visible) continue;
-              data ??= JSON.parse(row.data);
+              data ??= JSON.parse(row.data!);
               if (!visible(e.access, row.type, data)) continue;
             }
             queue.run(row.seq, e.id, row.id, row.type, now, at);
