@@ -6,8 +6,10 @@
 //
 // A client resumes with `Last-Event-ID` (or `?after=` where it cannot set headers): the stream continues strictly
 // after that position, from the outbox, so across reconnects there is no gap and no duplicate. Without either it
-// starts at the newest event. `?kinds=a,b` keeps only those kinds. A comment line is sent whenever nothing else
-// was sent for the declared heartbeat interval (none when the spec declares none).
+// starts at the newest event. Only events the reader may see are sent (runtime-access.ts); the others are passed
+// over, so resuming after the last id sent reads them again and passes over them again. `?kinds=a,b` keeps only
+// those kinds. A comment line is sent whenever nothing else was sent for the declared heartbeat interval (none when
+// the spec declares none).
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StreamRoute } from '../../model/model-routes.js';

@@ -1,6 +1,7 @@
 // Webhook endpoints: the library functions behind the built-in registration operations (`events.delivery.webhook
 // .path`) and `servicespec webhooks add|list|remove|rotate|replay|enable`. An endpoint names a URL, the kinds it
-// wants (all when none are named) and a `whsec_` secret, shown only when it is created or rotated.
+// wants (all when none are named) and a `whsec_` secret, shown only when it is created or rotated. One registered
+// through the API also keeps who registered it (`access`): it receives only what that caller may read.
 
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
