@@ -45,8 +45,22 @@ export function getEventResources(model: ServiceModel, kind: EventKindModel): Re
   return model.resources.filter((r) => names.has(r.name));
 }
 
-/** Decides whether a principal may see an event: `(type, data) => boolean`. */
-export type EventAccess = (principal: Principal | undefined, type: string, data: unknown) => boolean;
+/** Event visibility for one model (see `getEventAccess`). */
+export interface EventAccess {
+  /** Whether the principal may see this event. */
+  sees(principal: Principal | undefined, type: string, data: unknown): boolean;
+  /** Why the principal can see no event of this kind at all; undefined when it may see some. */
+  whyNever(principal: Principal | undefined, type: string): string | undefined;
+}
+
+interface KindCheck {
+  resource: ResourceModel;
+  readers: (AuthRequirement | undefined)[];
+  /** Whether the payload carries the owner field (absent from an object: the object has no owner). */
+  ownerShown: boolean;
+}
+
+const accessByModel = new WeakMap<ServiceModel, EventAccess>();
 
 /**
  * Event visibility, worked out once per model. A principal sees an event when, for every resource the kind
@@ -55,35 +69,47 @@ export type EventAccess = (principal: Principal | undefined, type: string, data:
  * (operator-registered webhooks get every event without asking here). An object without its owner field (a
  * payload of declared fields that leaves it out) passes the owner rule only for holders of an override scope.
  */
-export function createEventAccess(model: ServiceModel): EventAccess {
+export function getEventAccess(model: ServiceModel): EventAccess {
+  const known = accessByModel.get(model);
+  if (known) return known;
   const ops = model.endpoints?.operations ?? [];
-  interface Check {
-    resource: ResourceModel;
-    readers: (AuthRequirement | undefined)[];
-    /** Whether the payload carries the owner field (absent from an object: the object has no owner). */
-    ownerShown: boolean;
-  }
-  const plans = new Map<string, Check[] | undefined>();
+  const plans = new Map<string, KindCheck[]>();
   for (const kind of model.events?.kinds ?? []) {
-    const plan = getEventResources(model, kind).map((resource) => ({
-      resource,
-      readers: ops.filter((o) => o.resource === resource.name && (o.action === 'read' || o.action === 'list')).map((o) => o.auth),
-      ownerShown: kind.payload?.fields === undefined || kind.payload.fields.some((f) => f.name === resource.owner),
-    }));
-    plans.set(kind.name, plan.length > 0 && plan.every((p) => p.readers.length > 0) ? plan : undefined);
+    plans.set(
+      kind.name,
+      getEventResources(model, kind).map((resource) => ({
+        resource,
+        readers: ops.filter((o) => o.resource === resource.name && (o.action === 'read' || o.action === 'list')).map((o) => o.auth),
+        ownerShown: kind.payload?.fields === undefined || kind.payload.fields.some((f) => f.name === resource.owner),
+      })),
+    );
   }
-  return (principal, type, data) => {
+  const whyNever = (principal: Principal | undefined, type: string): string | undefined => {
     const plan = plans.get(type);
-    if (!plan) return false;
-    const object = (data as { object?: unknown } | null | undefined)?.object;
-    for (const { resource, readers, ownerShown } of plan) {
-      if (!readers.some((r) => meetsRequirement(r, principal))) return false;
-      if (getOwnerScope(resource, principal) === undefined) continue;
-      if (!ownerShown || object === null || typeof object !== 'object') return false;
-      if (!isOwnObject(resource, object as Record<string, unknown>, principal)) return false;
+    if (!plan || plan.length === 0) return `${type} carries no object of a resource`;
+    for (const { resource, readers } of plan) {
+      if (readers.length === 0) return `no operation reads ${resource.name}, so no caller sees ${type}`;
+      if (readers.some((r) => meetsRequirement(r, principal))) continue;
+      const needs = readers.map((r) => (r?.kind === 'required' ? `${r.schemes.join(' or ')}${r.scopes.length > 0 ? ` with ${r.scopes.join(', ')}` : ''}` : 'no credential'));
+      return `reading ${resource.name} needs ${[...new Set(needs)].join('; or ')}`;
     }
-    return true;
+    return undefined;
   };
+  const access: EventAccess = {
+    whyNever,
+    sees(principal, type, data) {
+      if (whyNever(principal, type) !== undefined) return false;
+      const object = (data as { object?: unknown } | null | undefined)?.object;
+      for (const { resource, ownerShown } of plans.get(type)!) {
+        if (getOwnerScope(resource, principal) === undefined) continue;
+        if (!ownerShown || object === null || typeof object !== 'object') return false;
+        if (!isOwnObject(resource, object as Record<string, unknown>, principal)) return false;
+      }
+      return true;
+    },
+  };
+  accessByModel.set(model, access);
+  return access;
 }
 
 /** The stored credential a principal was checked against (API keys and Basic users; tokens carry their own claims). */

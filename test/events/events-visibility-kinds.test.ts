@@ -89,6 +89,11 @@ describe('events whose object a reader cannot wholly see', () => {
     cleanup.push(() => ro.close(), () => ra.close());
     await addWebhookEndpoint({ storage: s.storage, model: s.model, policy: parseTargetPolicy(LOOPBACK) }, { url: ro.url });
     expect((await s.call('POST', '/webhooks', { url: ra.url }, s.keys.admin)).status).toBe(201);
+    const refused = await s.call('POST', '/webhooks', { url: ra.url, kinds: ['audit.created'] }, s.keys.admin);
+    expect({ status: refused.status, errors: refused.body.errors }).toEqual({
+      status: 422,
+      errors: [{ pointer: '/kinds', message: 'this endpoint would receive none of these: no operation reads Audit, so no caller sees audit.created' }],
+    });
     await writeEach(s);
     const types = (r: Receiver) => r.received.map((x) => (JSON.parse(x.body) as { type: string }).type);
     await until(() => ro.received.length >= 4 && ra.received.length >= 3, 10_000, 'the deliveries');

@@ -114,6 +114,15 @@ describe('the event stream', () => {
     expect(office.events.filter((e) => e.event !== 'customer.created').every((e) => objectOf(e).owner === 'back-office')).toBe(true);
   });
 
+  it('refuses to be asked for kinds the key can never see, saying why', async () => {
+    const res = await call('GET', '/events?kinds=order.created,customer.created', undefined, 'alice');
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 422, code: 'invalid_request' });
+    expect(res.body.errors).toEqual([{ parameter: 'kinds', in: 'query', message: 'reading Customer needs key or bearer with customers:read' }]);
+    const allowed = await openStream(`${url}/events?kinds=customer.created`, as('backOffice'));
+    allowed.close();
+    expect(allowed.status).toBe(200);
+  });
+
   it('shows every order event to a holder of the owner-override scope (orders:all), and no customer events', async () => {
     const { events } = await readUntil('support', 'alice');
     const expected = (await outbox()).filter((e) => e.type.startsWith('order.')).map((e) => String(e.seq));
@@ -192,6 +201,12 @@ describe('webhooks', () => {
     expect((await storage.listDeliveries({ endpointId: b.body.id })).map((d) => d.eventType)).toEqual(['order.created']);
     expect((JSON.parse(ra.received[0]!.body) as { data: { object: Record<string, unknown> } }).data.object).toMatchObject({ owner: 'alice', shipping_address: { city: 'Delft' } });
     expect(operator.endpoint.id).toMatch(/^ep_/);
+  });
+
+  it('refuse a registration for kinds the key can never receive, saying why', async () => {
+    const res = await call('POST', '/webhooks', { url: 'http://127.0.0.1:9/hook', kinds: ['customer.created'] }, 'alice');
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 422, code: 'invalid_request' });
+    expect(res.body.errors).toEqual([{ pointer: '/kinds', message: 'this endpoint would receive none of these: reading Customer needs key or bearer with customers:read' }]);
   });
 
   it('stop for an endpoint whose registering key is revoked (the endpoint is disabled, saying why)', async () => {

@@ -12,7 +12,7 @@
 
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceModel } from '../../model/model-types.js';
-import { createEventAccess, type CredentialRef } from '../runtime-access.js';
+import { getEventAccess, type CredentialRef } from '../runtime-access.js';
 import type { ClaimedDelivery, DeliveryOutcome, EventStorage, OutboxEntry, WebhookAccess, WebhookEndpointRecord } from '../storage/storage-types.js';
 import type { OutboxHub } from './events-hub.js';
 import { EVENTS_BUILT_IN } from './events-options.js';
@@ -59,8 +59,8 @@ export function signingSecrets(endpoint: WebhookEndpointRecord, now: number): st
 }
 
 export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
-  const canSee = createEventAccess(o.model);
-  const visible = (access: WebhookAccess, type: string, data: unknown) => canSee(getAccessPrincipal(access), type, data);
+  const events = getEventAccess(o.model);
+  const visible = (access: WebhookAccess, type: string, data: unknown) => events.sees(getAccessPrincipal(access), type, data);
   const retries = (o.model.events?.webhook?.retries ?? EVENTS_BUILT_IN.retriesMs.map((ms) => ({ ms }))).map((d) => d.ms);
   const timeoutMs = o.model.events?.webhook?.timeout?.ms ?? EVENTS_BUILT_IN.timeoutMs;
   const leaseMs = timeoutMs + LEASE_MARGIN_MS;

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { StreamRoute, WebhooksRoute } from '../../model/model-routes.js';
 import type { ServiceModel } from '../../model/model-types.js';
-import { createEventAccess, isCredentialCurrent, type CredentialRef } from '../runtime-access.js';
+import { getEventAccess, isCredentialCurrent, type CredentialRef } from '../runtime-access.js';
 import type { RouteHandler } from '../runtime-actions.js';
 import type { Validator } from '../runtime-validation.js';
 import type { Storage } from '../storage/storage-types.js';
@@ -41,7 +41,7 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
   const hasEvents = (s.model.events?.kinds.length ?? 0) > 0;
   const deliver = s.model.events?.webhook !== undefined && o.deliver !== false;
   const credentialCurrent = (ref: CredentialRef) => isCredentialCurrent(s.storage, ref);
-  const access = createEventAccess(s.model);
+  const access = getEventAccess(s.model);
   let worker: DeliveryWorker | undefined;
   let sender: ReturnType<typeof createSender> | undefined;
 

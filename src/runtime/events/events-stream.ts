@@ -63,7 +63,10 @@ export function createStreamHandler(route: StreamRoute, deps: StreamDeps): Route
     let kinds: string[] | undefined;
     if (typeof query.kinds === 'string') {
       kinds = query.kinds.split(',').map((k) => k.trim()).filter((k) => k !== '');
-      for (const k of kinds) if (!kindNames.has(k)) invalid.push({ parameter: 'kinds', in: 'query', message: `${k} is not an event kind of this service` });
+      for (const k of kinds) {
+        const why = kindNames.has(k) ? deps.access.whyNever(request.principal, k) : `${k} is not an event kind of this service`;
+        if (why !== undefined) invalid.push({ parameter: 'kinds', in: 'query', message: why });
+      }
       if (kinds.length === 0) kinds = undefined;
     }
     const header = request.headers['last-event-id'];
@@ -121,7 +124,7 @@ export function createStreamHandler(route: StreamRoute, deps: StreamDeps): Route
           for (const e of batch) {
             if (abort.signal.aborted) break;
             // An event the reader may not see is passed over: the next visible event's id still resumes after it.
-            if (deps.access(principal, e.type, e.data)) {
+            if (deps.access.sees(principal, e.type, e.data)) {
               await write(`id: ${e.seq}\nevent: ${e.type}\ndata: ${envelopeJson(e)}\n\n`);
               lastWrite = Date.now();
             }

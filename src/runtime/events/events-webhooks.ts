@@ -10,6 +10,7 @@ import type { ServiceModel } from '../../model/model-types.js';
 import type { RouteHandler } from '../runtime-actions.js';
 import { ServiceError } from '../runtime-errors.js';
 import type { Validator } from '../runtime-validation.js';
+import { getEventAccess } from '../runtime-access.js';
 import type { Principal } from '../runtime-context.js';
 import type { DeliveryFilter, DeliveryRecord, EventStorage, WebhookAccess, WebhookEndpointRecord, WebhookSecret } from '../storage/storage-types.js';
 import { EVENTS_BUILT_IN } from './events-options.js';
@@ -101,6 +102,12 @@ export async function addWebhookEndpoint(c: WebhookContext, input: AddWebhookInp
     if (kinds.length === 0) throw invalid('/kinds', 'must name at least one kind (leave it out for every kind)');
     const unknown = kinds.filter((k) => !declared.has(k));
     if (unknown.length > 0) throw invalid('/kinds', `${unknown.join(', ')} ${unknown.length === 1 ? 'is not an event kind' : 'are not event kinds'} of this service`);
+    if (c.access !== undefined) {
+      const events = getEventAccess(c.model);
+      const principal = getAccessPrincipal(c.access);
+      const never = kinds.flatMap((k) => events.whyNever(principal, k) ?? []);
+      if (never.length > 0) throw invalid('/kinds', `this endpoint would receive none of these: ${never.join('; ')}`);
+    }
   }
   if (input.description !== undefined && input.description.length > MAX_DESCRIPTION_LENGTH) throw invalid('/description', `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
   if (input.secret !== undefined && !isWebhookSecret(input.secret)) throw invalid('/secret', 'must be whsec_ followed by base64 of 24 to 64 bytes');
