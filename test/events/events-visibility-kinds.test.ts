@@ -104,7 +104,7 @@ describe('events whose object a reader cannot wholly see', () => {
 });
 
 describe('readers without a credential (authentication.default: none)', () => {
-  it('see on the stream, and receive at an endpoint they registered, only events of what needs no credential to read', async () => {
+  it('see on the stream, and receive at an endpoint they registered, only events of what needs no credential to read; manage only their endpoints', async () => {
     const s = await start(true);
     const r = await startReceiver();
     cleanup.push(() => r.close());
@@ -112,9 +112,17 @@ describe('readers without a credential (authentication.default: none)', () => {
     expect(registered.status).toBe(201);
     const noticeId = await writeEach(s);
     expect(await kindsSeen(s, {})).toEqual(['notice.created']);
+    // An operator's endpoint is not theirs: not listed, not removable, not rotatable.
+    const operator = await addWebhookEndpoint({ storage: s.storage, model: s.model, policy: parseTargetPolicy(LOOPBACK) }, { url: r.url });
+    expect((await s.call('GET', '/webhooks', undefined)).body.items.map((e: { id: string }) => e.id)).toEqual([registered.body.id]);
+    expect((await s.call('POST', `/webhooks/${operator.endpoint.id}/rotate`, {})).status).toBe(404);
+    expect((await s.call('DELETE', `/webhooks/${operator.endpoint.id}`, undefined)).status).toBe(404);
+    expect(await s.storage.getWebhookEndpoint(operator.endpoint.id)).toBeDefined();
     await until(() => r.received.length >= 1, 10_000, 'the notice delivered');
     await until(async () => (await s.storage.listDeliveries({ status: 'pending' })).length === 0, 10_000, 'no pending deliveries');
-    expect(r.received.map((x) => (JSON.parse(x.body) as { data: { object: { id: string } } }).data.object.id)).toEqual([noticeId]);
+    const delivered = await s.storage.listDeliveries({ endpointId: registered.body.id });
+    expect(delivered.map((d) => d.eventType)).toEqual(['notice.created']);
+    expect(JSON.parse(r.received[0]!.body)).toMatchObject({ type: 'notice.created', data: { object: { id: noticeId } } });
   });
 });
 

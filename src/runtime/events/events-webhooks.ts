@@ -121,16 +121,23 @@ export async function addWebhookEndpoint(c: WebhookContext, input: AddWebhookInp
   return { endpoint: summarizeEndpoint(stored), secret };
 }
 
-function visible(r: WebhookEndpointRecord | undefined, subject: string | undefined): r is WebhookEndpointRecord {
-  return r !== undefined && (subject === undefined || r.subject === subject);
+/**
+ * Whether a caller may see and manage an endpoint: the operator (`subject` undefined) every one; an API caller
+ * (`subject` its credential's subject, or null without a credential) only those it registered.
+ */
+function visible(r: WebhookEndpointRecord | undefined, subject: string | null | undefined): r is WebhookEndpointRecord {
+  if (r === undefined) return false;
+  if (subject === undefined) return true;
+  if (subject === null) return r.access !== undefined && r.access.subject === undefined && r.subject === undefined;
+  return r.subject === subject;
 }
 
-export async function listWebhookEndpoints(storage: EventStorage, subject?: string): Promise<WebhookEndpointSummary[]> {
+export async function listWebhookEndpoints(storage: EventStorage, subject?: string | null): Promise<WebhookEndpointSummary[]> {
   return (await storage.listWebhookEndpoints()).filter((r) => visible(r, subject)).map(summarizeEndpoint);
 }
 
 /** Removes the endpoint and its queue; false when there is no such endpoint (for this subject). */
-export async function removeWebhookEndpoint(storage: EventStorage, id: string, subject?: string): Promise<boolean> {
+export async function removeWebhookEndpoint(storage: EventStorage, id: string, subject?: string | null): Promise<boolean> {
   if (!visible(await storage.getWebhookEndpoint(id), subject)) return false;
   return storage.deleteWebhookEndpoint(id);
 }
@@ -142,7 +149,7 @@ export async function removeWebhookEndpoint(storage: EventStorage, id: string, s
 export async function rotateWebhookSecret(
   storage: EventStorage,
   id: string,
-  options: { secret?: string; graceMs?: number; now?: () => Date; subject?: string } = {},
+  options: { secret?: string; graceMs?: number; now?: () => Date; subject?: string | null } = {},
 ): Promise<{ id: string; secret: string; previousSecretExpiresAt: string } | undefined> {
   const r = await storage.getWebhookEndpoint(id);
   if (!visible(r, options.subject)) return undefined;
@@ -222,12 +229,12 @@ export function createWebhookHandler(route: WebhooksRoute, deps: WebhookRouteDep
     }
     case 'list':
       return async (request, reply) => {
-        const list = await listWebhookEndpoints(deps.storage, request.principal?.subject);
+        const list = await listWebhookEndpoints(deps.storage, request.principal?.subject ?? null);
         return reply.code(route.successStatus).send({ items: list.map(presentEndpoint) });
       };
     case 'remove':
       return async (request, reply) => {
-        if (!(await removeWebhookEndpoint(deps.storage, endpointId(request), request.principal?.subject))) throw new ServiceError('missing_resource', 'no webhook endpoint with that identifier');
+        if (!(await removeWebhookEndpoint(deps.storage, endpointId(request), request.principal?.subject ?? null))) throw new ServiceError('missing_resource', 'no webhook endpoint with that identifier');
         return reply.code(route.successStatus).send();
       };
     case 'rotate': {
@@ -236,12 +243,11 @@ export function createWebhookHandler(route: WebhooksRoute, deps: WebhookRouteDep
         const id = endpointId(request);
         const body = requireObject(request, true);
         validate(body);
-        const subject = request.principal?.subject;
         const out = await rotateWebhookSecret(deps.storage, id, {
           ...(typeof body.secret === 'string' ? { secret: body.secret } : {}),
           graceMs: deps.rotationGraceMs,
           ...(deps.now ? { now: deps.now } : {}),
-          ...(subject !== undefined ? { subject } : {}),
+          subject: request.principal?.subject ?? null,
         });
         if (!out) throw new ServiceError('missing_resource', 'no webhook endpoint with that identifier');
         return reply.code(route.successStatus).send({ id: out.id, secret: out.secret, previous_secret_expires_at: out.previousSecretExpiresAt });
