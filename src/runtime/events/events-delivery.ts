@@ -13,7 +13,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceModel } from '../../model/model-types.js';
 import { getEventAccess, type CredentialRef } from '../runtime-access.js';
-import type { ClaimedDelivery, DeliveryOutcome, EventStorage, OutboxEntry, WebhookAccess, WebhookEndpointRecord } from '../storage/storage-types.js';
+import { getEndpointAccess, type ClaimedDelivery, type DeliveryOutcome, type EventStorage, type OutboxEntry, type WebhookAccess, type WebhookEndpointRecord } from '../storage/storage-types.js';
 import type { OutboxHub } from './events-hub.js';
 import { EVENTS_BUILT_IN } from './events-options.js';
 import type { AttemptResult, Sender } from './events-send.js';
@@ -198,7 +198,8 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   async function attempt(c: ClaimedDelivery): Promise<void> {
     const { delivery, event, endpoint } = c;
     const attempts = delivery.attempts + 1;
-    if (endpoint.access && !(await mayReceive(endpoint.access, c))) return;
+    const access = getEndpointAccess(endpoint);
+    if (access && !(await mayReceive(access, c))) return;
     const started = o.now();
     const body = envelopeJson(event);
     const secrets = signingSecrets(endpoint, started);

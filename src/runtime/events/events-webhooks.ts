@@ -12,7 +12,7 @@ import { ServiceError } from '../runtime-errors.js';
 import type { Validator } from '../runtime-validation.js';
 import { getEventAccess } from '../runtime-access.js';
 import type { Principal } from '../runtime-context.js';
-import type { DeliveryFilter, DeliveryRecord, EventStorage, WebhookAccess, WebhookEndpointRecord, WebhookSecret } from '../storage/storage-types.js';
+import { getEndpointAccess, type DeliveryFilter, type DeliveryRecord, type EventStorage, type WebhookAccess, type WebhookEndpointRecord, type WebhookSecret } from '../storage/storage-types.js';
 import { EVENTS_BUILT_IN } from './events-options.js';
 import { generateWebhookSecret, isWebhookSecret } from './events-signing.js';
 import { checkTarget, type Lookup, type TargetPolicy } from './events-targets.js';
@@ -128,7 +128,7 @@ export async function addWebhookEndpoint(c: WebhookContext, input: AddWebhookInp
 function visible(r: WebhookEndpointRecord | undefined, subject: string | null | undefined): r is WebhookEndpointRecord {
   if (r === undefined) return false;
   if (subject === undefined) return true;
-  if (subject === null) return r.access !== undefined && r.access.subject === undefined && r.subject === undefined;
+  if (subject === null) return r.subject === undefined && getEndpointAccess(r) !== undefined;
   return r.subject === subject;
 }
 

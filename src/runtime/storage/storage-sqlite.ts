@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import { loadSqliteDriver } from './storage-driver.js';
 import { diffStoragePlans } from './storage-plan.js';
 import {
+  getEndpointAccess,
   StorageConstraintError,
   type AbortLike,
   type ColumnPlan,
@@ -778,10 +779,8 @@ function toEndpoint(r: WebhookRow): WebhookEndpointRecord {
   return out;
 }
 
-/** An endpoint registered through the API before `access` was stored (a subject, no access) may read nothing scoped. */
 function toAccess(r: Pick<WebhookRow, 'subject' | 'access'>): WebhookAccess | undefined {
-  if (r.access !== null) return JSON.parse(r.access) as WebhookAccess;
-  return r.subject !== null ? { subject: r.subject, scopes: [] } : undefined;
+  return getEndpointAccess({ subject: r.subject, access: r.access === null ? null : (JSON.parse(r.access) as WebhookAccess) });
 }
 
 interface DeliveryRow {

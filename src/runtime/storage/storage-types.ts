@@ -226,6 +226,15 @@ export interface WebhookEndpointRecord {
   afterSeq: number;
 }
 
+/**
+ * What an endpoint may receive: its stored `access`; for one registered through the API before that was stored (a
+ * subject, no access), that subject holding no scopes; undefined for the operator's (every event).
+ */
+export function getEndpointAccess(r: { subject?: string | null; access?: WebhookAccess | null }): WebhookAccess | undefined {
+  if (r.access !== undefined && r.access !== null) return r.access;
+  return r.subject !== undefined && r.subject !== null ? { subject: r.subject, scopes: [] } : undefined;
+}
+
 export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
 
 /** One event on its way to one endpoint. */
