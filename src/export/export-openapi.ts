@@ -592,7 +592,8 @@ function streamOperation(ctx: Context, route: StreamRoute): JsonObject {
     summary: 'Receive events as they happen (server-sent events).',
     description:
       `Each event is one server-sent event: \`event\` is its kind, \`id\` its position in the stream, \`data\` the JSON envelope \`{ id, type, timestamp, version, data }\`. ` +
-      'Reconnect with `Last-Event-ID` (or `after`) to continue strictly after the last event seen.' +
+      'Reconnect with `Last-Event-ID` (or `after`) to continue strictly after the last event seen. ' +
+      'Only events whose object the credential may read are sent (its scopes, ownership), so ids are not consecutive.' +
       (kinds.length > 0 ? ` Kinds: ${kinds.join(', ')}.` : '') +
       (heartbeat ? ` A comment line is sent every ${heartbeat.text} when no event is due.` : ''),
     responses: {
@@ -632,7 +633,7 @@ function webhooksOperation(ctx: Context, route: WebhooksRoute): JsonObject {
   const table: Record<WebhooksRoute['action'], { name: string; summary: string; body?: JsonObject; ok: JsonObject }> = {
     add: {
       name: 'addWebhookEndpoint',
-      summary: 'Register a webhook endpoint for some or all event kinds. The secret is shown in this answer only.',
+      summary: 'Register a webhook endpoint for some or all event kinds; it receives only events whose object this credential may read. The secret is shown in this answer only.',
       body: {
         type: 'object',
         properties: { url: { type: 'string', format: 'uri', maxLength: 2048 }, kinds: { type: 'array', items: { type: 'string', enum: kinds }, minItems: 1, uniqueItems: true }, description: { type: 'string', maxLength: 200 }, secret },

@@ -7,6 +7,7 @@ import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema 
 import type { FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import type { RuntimeContext } from './runtime-context.js';
 import { createPayloadCheck } from './events/events-payload.js';
+import { getOwnerScope as getPrincipalOwnerScope, isOwnObject } from './runtime-access.js';
 import { ServiceError } from './runtime-errors.js';
 import { BUILT_IN } from './runtime-gaps.js';
 import type { Validator, ValidatorFactory } from './runtime-validation.js';
@@ -115,15 +116,9 @@ function requireObjectBody(request: FastifyRequest): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-/**
- * The subject whose objects a request may touch: undefined when the resource has no owner or the caller
- * holds one of its override scopes; null for a caller with no credential (the checker refuses such specs).
- */
+/** The owner rule for a request (runtime-access.ts; event delivery asks the same function). */
 function getOwnerScope(resource: ResourceModel, request: FastifyRequest): string | null | undefined {
-  if (resource.owner === undefined) return undefined;
-  const p = request.principal;
-  if (!p) return null;
-  return resource.ownerOverrideScopes.some((s) => p.scopes.includes(s)) ? undefined : p.subject;
+  return getPrincipalOwnerScope(resource, request.principal);
 }
 
 /** Reads an object the caller may see: another subject's object is missing or forbidden, as the spec says. */
@@ -133,8 +128,7 @@ async function getVisible(tx: StorageTx, resource: ResourceModel, id: unknown, r
 
 function checkVisible(resource: ResourceModel, row: Row | undefined, request: FastifyRequest): Row {
   if (!row) throw missingObject(resource);
-  const owner = getOwnerScope(resource, request);
-  if (resource.owner !== undefined && owner !== undefined && row[resource.owner] !== owner) {
+  if (!isOwnObject(resource, row, request.principal)) {
     if (resource.ownerAccess === 'forbidden') throw new ServiceError('not_owner', `this ${resource.name} belongs to another subject`);
     throw missingObject(resource);
   }

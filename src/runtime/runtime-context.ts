@@ -3,13 +3,15 @@ import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
 import type { Condition } from '../spec/spec-types.js';
 import type { CursorCodec } from './runtime-cursor.js';
 import type { ErrorResponder } from './runtime-errors.js';
-import type { AbortLike, Storage } from './storage/storage-types.js';
+import type { AbortLike, CredentialRecord, Storage } from './storage/storage-types.js';
 
 /** Who is calling, once a credential has been checked. */
 export interface Principal {
   subject: string;
   scopes: readonly string[];
   scheme: string;
+  /** The stored credential it was checked against (API keys, Basic users), so later work can see it revoked. */
+  credential?: { kind: CredentialRecord['kind']; lookup: string };
 }
 
 /**

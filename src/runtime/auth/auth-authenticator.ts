@@ -11,6 +11,7 @@ import type { JWK } from 'jose';
 import type { DiagnosticCode } from '../../check/diagnostics-catalogue.js';
 import type { AuthRequirement, SchemeModel, ServiceModel } from '../../model/model-types.js';
 import type { Authenticator, Principal } from '../runtime-context.js';
+import { holdsScopes } from '../runtime-access.js';
 import { ServiceError } from '../runtime-errors.js';
 import type { RuntimeGap } from '../runtime-gaps.js';
 import type { CredentialRecord, Storage } from '../storage/storage-types.js';
@@ -369,7 +370,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     if (!r) return 'invalid';
     let principal = principals.get(r);
     if (principal?.scheme !== p.scheme.name) {
-      principal = Object.freeze({ subject: r.subject, scopes: r.scopes, scheme: p.scheme.name });
+      principal = Object.freeze({ subject: r.subject, scopes: r.scopes, scheme: p.scheme.name, credential: Object.freeze({ kind: r.kind, lookup: r.lookup }) });
       principals.set(r, principal);
     }
     return principal;
@@ -422,8 +423,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
   };
 
   const authorize = (principal: Principal, requirement: AuthRequirement & { kind: 'required' }): Principal => {
-    for (const s of requirement.scopes) {
-      if (principal.scopes.includes(s)) continue;
+    if (!holdsScopes(principal.scopes, requirement.scopes)) {
       const scheme = byName.get(principal.scheme)!;
       const headers: Record<string, string> = {};
       if (scheme.type === 'bearer' || scheme.type === 'oauth2_client_credentials') {

@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import { loadSqliteDriver } from './storage-driver.js';
 import { diffStoragePlans } from './storage-plan.js';
 import {
+  getEndpointAccess,
   StorageConstraintError,
   type AbortLike,
   type ColumnPlan,
@@ -25,6 +26,7 @@ import {
   type DeliveryOutcome,
   type DeliveryRecord,
   type WebhookEndpointRecord,
+  type WebhookAccess,
   type WebhookSecret,
 } from './storage-types.js';
 
@@ -570,8 +572,8 @@ export class SqliteStorage implements Storage {
     return this.serial(async () => {
       const afterSeq = (this.stmt(`SELECT COALESCE(MAX(seq), 0) AS seq FROM ${OUTBOX}`).get() as { seq: number }).seq;
       this.stmt(
-        `INSERT INTO ${WEBHOOKS} (id, url, kinds, description, subject, secrets, created_at, disabled_at, disabled_reason, after_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(r.id, r.url, r.kinds === null ? null : JSON.stringify(r.kinds), r.description ?? null, r.subject ?? null, JSON.stringify(r.secrets), r.createdAt, r.disabledAt ?? null, r.disabledReason ?? null, afterSeq);
+        `INSERT INTO ${WEBHOOKS} (id, url, kinds, description, subject, access, secrets, created_at, disabled_at, disabled_reason, after_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(r.id, r.url, r.kinds === null ? null : JSON.stringify(r.kinds), r.description ?? null, r.subject ?? null, r.access ? JSON.stringify(r.access) : null, JSON.stringify(r.secrets), r.createdAt, r.disabledAt ?? null, r.disabledReason ?? null, afterSeq);
       return { ...r, afterSeq };
     });
   }
@@ -612,24 +614,36 @@ export class SqliteStorage implements Storage {
     );
   }
 
-  async fanOutEvents(now: number, limit: number): Promise<number> {
+  async fanOutEvents(now: number, limit: number, visible?: (access: WebhookAccess, type: string, data: unknown) => boolean): Promise<number> {
     return this.serial(async () => {
-      const endpoints = (this.stmt(`SELECT id, kinds, after_seq FROM ${WEBHOOKS} WHERE disabled_at IS NULL`).all() as Pick<WebhookRow, 'id' | 'kinds' | 'after_seq'>[]).map((e) => ({
+      const endpoints = (this.stmt(`SELECT id, kinds, after_seq, subject, access FROM ${WEBHOOKS} WHERE disabled_at IS NULL`).all() as Pick<WebhookRow, 'id' | 'kinds' | 'after_seq' | 'subject' | 'access'>[]).map((e) => ({
         id: e.id,
         kinds: e.kinds === null ? null : new Set(JSON.parse(e.kinds) as string[]),
         afterSeq: e.after_seq,
+        access: toAccess(e),
       }));
       // No endpoint: nothing to queue, and nothing to write (an endpoint registered later starts after its afterSeq).
       if (endpoints.length === 0) return 0;
       return this.relaxed(() => this.db.transaction(() => {
         const stored = this.stmt(`SELECT value FROM ${META} WHERE key = ?`).get(FANOUT_KEY) as { value: string } | undefined;
         const cursor = Math.max(stored ? Number(stored.value) : 0, Math.min(...endpoints.map((e) => e.afterSeq)));
-        const rows = this.stmt(`SELECT seq, id, type FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(cursor, limit) as { seq: number; id: string; type: string }[];
+        // The payloads are read only when an endpoint registered through the API has to be asked about them.
+        const columns = visible && endpoints.some((e) => e.access !== undefined) ? 'seq, id, type, data' : 'seq, id, type';
+        const rows = this.stmt(`SELECT ${columns} FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(cursor, limit) as { seq: number; id: string; type: string; data?: string }[];
         if (rows.length === 0) return 0;
         const at = new Date(now).toISOString();
         const queue = this.stmt(`INSERT OR IGNORE INTO ${DELIVERIES} (seq, endpoint, event_id, event_type, status, attempts, next_at, updated_at) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)`);
         for (const row of rows) {
-          for (const e of endpoints) if (row.seq > e.afterSeq && (e.kinds === null || e.kinds.has(row.type))) queue.run(row.seq, e.id, row.id, row.type, now, at);
+          let data: unknown;
+          for (const e of endpoints) {
+            if (row.seq <= e.afterSeq || (e.kinds !== null && !e.kinds.has(row.type))) continue;
+            if (e.access !== undefined) {
+              if (!visible) continue;
+              data ??= JSON.parse(row.data!);
+              if (!visible(e.access, row.type, data)) continue;
+            }
+            queue.run(row.seq, e.id, row.id, row.type, now, at);
+          }
         }
         this.stmt(`INSERT INTO ${META} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(FANOUT_KEY, String(rows[rows.length - 1]!.seq));
         return rows.length;
@@ -641,7 +655,7 @@ export class SqliteStorage implements Storage {
     return this.serial(async () =>
       this.relaxed(() => this.db.transaction(() => {
         const rows = this.stmt(
-          `SELECT d.*, o.timestamp AS o_timestamp, o.version AS o_version, o.data AS o_data, w.id AS w_id, w.url AS w_url, w.kinds AS w_kinds, w.description AS w_description, w.subject AS w_subject, w.secrets AS w_secrets, w.created_at AS w_created_at, w.after_seq AS w_after_seq
+          `SELECT d.*, o.timestamp AS o_timestamp, o.version AS o_version, o.data AS o_data, w.id AS w_id, w.url AS w_url, w.kinds AS w_kinds, w.description AS w_description, w.subject AS w_subject, w.access AS w_access, w.secrets AS w_secrets, w.created_at AS w_created_at, w.after_seq AS w_after_seq
            FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w.id = d.endpoint JOIN ${OUTBOX} o ON o.seq = d.seq
            WHERE d.status = 'pending' AND d.next_at <= ? AND w.disabled_at IS NULL ORDER BY d.next_at, d.seq LIMIT ?`,
         ).all(now, limit) as ClaimRow[];
@@ -650,7 +664,7 @@ export class SqliteStorage implements Storage {
         return rows.map((r): ClaimedDelivery => {
           const event: OutboxEntry = { seq: r.seq, id: r.event_id, type: r.event_type, timestamp: r.o_timestamp, data: JSON.parse(r.o_data) };
           if (r.o_version !== null) event.version = r.o_version;
-          const endpoint = toEndpoint({ id: r.w_id, url: r.w_url, kinds: r.w_kinds, description: r.w_description, subject: r.w_subject, secrets: r.w_secrets, created_at: r.w_created_at, disabled_at: null, disabled_reason: null, after_seq: r.w_after_seq });
+          const endpoint = toEndpoint({ id: r.w_id, url: r.w_url, kinds: r.w_kinds, description: r.w_description, subject: r.w_subject, access: r.w_access, secrets: r.w_secrets, created_at: r.w_created_at, disabled_at: null, disabled_reason: null, after_seq: r.w_after_seq });
           return { delivery: toDelivery({ ...r, next_at: now + leaseMs }), event, endpoint };
         });
       })()),
@@ -713,8 +727,11 @@ export class SqliteStorage implements Storage {
 
 function createEventTables(db: Database.Database): void {
   db.exec(
-    `CREATE TABLE IF NOT EXISTS ${WEBHOOKS} (id TEXT NOT NULL PRIMARY KEY, url TEXT NOT NULL, kinds TEXT CHECK (kinds IS NULL OR json_valid(kinds)), description TEXT, subject TEXT, secrets TEXT NOT NULL CHECK (json_valid(secrets)), created_at TEXT NOT NULL, disabled_at TEXT, disabled_reason TEXT, after_seq INTEGER NOT NULL) STRICT`,
+    `CREATE TABLE IF NOT EXISTS ${WEBHOOKS} (id TEXT NOT NULL PRIMARY KEY, url TEXT NOT NULL, kinds TEXT CHECK (kinds IS NULL OR json_valid(kinds)), description TEXT, subject TEXT, access TEXT CHECK (access IS NULL OR json_valid(access)), secrets TEXT NOT NULL CHECK (json_valid(secrets)), created_at TEXT NOT NULL, disabled_at TEXT, disabled_reason TEXT, after_seq INTEGER NOT NULL) STRICT`,
   );
+  // Tables made before endpoints stored who registered them gain the column (null: see toAccess).
+  const columns = db.prepare(`PRAGMA table_info(${WEBHOOKS})`).all() as { name: string }[];
+  if (!columns.some((c) => c.name === 'access')) db.exec(`ALTER TABLE ${WEBHOOKS} ADD COLUMN access TEXT CHECK (access IS NULL OR json_valid(access))`);
   db.exec(
     `CREATE TABLE IF NOT EXISTS ${DELIVERIES} (seq INTEGER NOT NULL, endpoint TEXT NOT NULL REFERENCES ${WEBHOOKS} (id) ON DELETE CASCADE, event_id TEXT NOT NULL, event_type TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'dead')), attempts INTEGER NOT NULL, next_at INTEGER NOT NULL, last_status INTEGER, last_error TEXT, updated_at TEXT NOT NULL, delivered_at TEXT, PRIMARY KEY (seq, endpoint)) STRICT`,
   );
@@ -743,6 +760,7 @@ interface WebhookRow {
   kinds: string | null;
   description: string | null;
   subject: string | null;
+  access: string | null;
   secrets: string;
   created_at: string;
   disabled_at: string | null;
@@ -754,9 +772,15 @@ function toEndpoint(r: WebhookRow): WebhookEndpointRecord {
   const out: WebhookEndpointRecord = { id: r.id, url: r.url, kinds: r.kinds === null ? null : (JSON.parse(r.kinds) as string[]), secrets: JSON.parse(r.secrets) as WebhookSecret[], createdAt: r.created_at, afterSeq: r.after_seq };
   if (r.description !== null) out.description = r.description;
   if (r.subject !== null) out.subject = r.subject;
+  const access = toAccess(r);
+  if (access) out.access = access;
   if (r.disabled_at !== null) out.disabledAt = r.disabled_at;
   if (r.disabled_reason !== null) out.disabledReason = r.disabled_reason;
   return out;
+}
+
+function toAccess(r: Pick<WebhookRow, 'subject' | 'access'>): WebhookAccess | undefined {
+  return getEndpointAccess({ subject: r.subject, access: r.access === null ? null : (JSON.parse(r.access) as WebhookAccess) });
 }
 
 interface DeliveryRow {
@@ -782,6 +806,7 @@ interface ClaimRow extends DeliveryRow {
   w_kinds: string | null;
   w_description: string | null;
   w_subject: string | null;
+  w_access: string | null;
   w_secrets: string;
   w_created_at: string;
   w_after_seq: number;

@@ -196,6 +196,17 @@ export interface WebhookSecret {
   expiresAt?: string;
 }
 
+/**
+ * Who registered an endpoint through the API, as they were then: the endpoint receives only events this principal
+ * may read. `credential` names the stored credential, whose revocation stops the endpoint.
+ */
+export interface WebhookAccess {
+  subject?: string;
+  scopes: readonly string[];
+  scheme?: string;
+  credential?: { kind: CredentialRecord['kind']; lookup: string };
+}
+
 export interface WebhookEndpointRecord {
   id: string;
   url: string;
@@ -204,6 +215,8 @@ export interface WebhookEndpointRecord {
   description?: string;
   /** The subject that registered it through the API; absent when the operator did (CLI). */
   subject?: string;
+  /** Set when registered through the API (an older registration with a subject: that subject, no scopes); absent: the operator's, every event. */
+  access?: WebhookAccess;
   /** Newest first. */
   secrets: readonly WebhookSecret[];
   createdAt: string;
@@ -211,6 +224,15 @@ export interface WebhookEndpointRecord {
   disabledReason?: string;
   /** The outbox position when it was registered: only later events are delivered to it. */
   afterSeq: number;
+}
+
+/**
+ * What an endpoint may receive: its stored `access`; for one registered through the API before that was stored (a
+ * subject, no access), that subject holding no scopes; undefined for the operator's (every event).
+ */
+export function getEndpointAccess(r: { subject?: string | null; access?: WebhookAccess | null }): WebhookAccess | undefined {
+  if (r.access !== undefined && r.access !== null) return r.access;
+  return r.subject !== undefined && r.subject !== null ? { subject: r.subject, scopes: [] } : undefined;
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
@@ -273,9 +295,10 @@ export interface EventStorage {
   deleteWebhookEndpoint(id: string): Promise<boolean>;
   /**
    * Queues one delivery per enabled endpoint that wants it for each outbox entry past the stored fan-out cursor,
-   * and advances the cursor, in one transaction. Returns how many outbox entries it consumed.
+   * and advances the cursor, in one transaction. Returns how many outbox entries it consumed. An endpoint with
+   * `access` gets only the entries `visible` allows (none without `visible`).
    */
-  fanOutEvents(now: number, limit: number): Promise<number>;
+  fanOutEvents(now: number, limit: number, visible?: (access: WebhookAccess, type: string, data: unknown) => boolean): Promise<number>;
   /** Pending deliveries of enabled endpoints due at `now`, oldest first; each is leased until `now + leaseMs`. */
   claimDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]>;
   /** Records an attempt's outcome; nothing when the delivery no longer exists or is no longer pending. */
