@@ -135,7 +135,7 @@ export function runKeysRevoke(file: string, id: string, options: CredentialComma
   });
 }
 
-const DB_HELP = 'database: sqlite:PATH (default: the one serve uses, sqlite:./data/<spec name>.db)';
+const DB_HELP = 'database: sqlite:PATH or postgres://user@host:port/db (default: the one serve uses, sqlite:./data/<spec name>.db)';
 
 export function registerKeysCommand(program: Command): void {
   const keys = program.command('keys').description("manage API keys in the service's database");

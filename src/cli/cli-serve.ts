@@ -44,11 +44,11 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
     return EXIT.usage;
   }
   // The runtime (Fastify, jose, ioredis, the SQLite driver) loads only when serving, so other commands start fast.
-  const [{ AuthConfigError, AuthOptionError, createAuthenticator, getAuthOptionsFromCli }, { createRedisStore }, { createService, ServiceStartError }, { createSqliteStorage }] = await Promise.all([
+  const [{ AuthConfigError, AuthOptionError, createAuthenticator, getAuthOptionsFromCli }, { createRedisStore }, { createService, ServiceStartError }, { openStorage }] = await Promise.all([
     import('../runtime/auth/index.js'),
     import('../runtime/limits/limits-store.js'),
     import('../runtime/runtime-service.js'),
-    import('../runtime/storage/storage-sqlite.js'),
+    import('../runtime/storage/storage-open.js'),
   ]);
   const compiled = readSpec(file);
   printDiagnostics(compiled.diagnostics, { quiet: true });
@@ -78,7 +78,7 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
   }
   let storage;
   try {
-    storage = createSqliteStorage({ path: target.path, synchronous: options.synchronous });
+    storage = openStorage(dbUrl, options.synchronous !== undefined ? { synchronous: options.synchronous } : {});
   } catch (err) {
     io.err(`servicespec serve: cannot open ${dbUrl}: ${(err as Error).message}\n`);
     return EXIT.errors;
@@ -152,7 +152,7 @@ export function registerServeCommand(program: Command): void {
     .argument('<file>', 'the spec file (YAML or JSON)')
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '3000')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--db <url>', 'database: sqlite:PATH or sqlite::memory: (default sqlite:./data/<spec name>.db)')
+    .option('--db <url>', 'database: sqlite:PATH, sqlite::memory: or postgres://user@host:port/db (default sqlite:./data/<spec name>.db)')
     .option('--allow-gaps', 'serve even where the spec leaves a gap, using the logged built-in behaviour')
     .option('--jwks <file>', 'a local JWKS file of public keys that verify bearer tokens')
     .option('--jwt-secret-env <var>', 'the environment variable holding the HMAC secret for HS* bearer tokens')

@@ -193,7 +193,7 @@ export interface ResourceStorage {
 export interface CredentialStorage {
   /** Optional fast path: `findCredential` answered at once, where the storage can (see `readNow`). */
   findCredentialNow?(kind: CredentialRecord['kind'], lookup: string): CredentialRecord | undefined;
-  /** Fails with a unique_conflict StorageConstraintError when the kind already has this lookup. */
+  /** Rejects when the kind already has a credential with this lookup (or this id). */
   insertCredential(record: CredentialRecord): Promise<void>;
   findCredential(kind: CredentialRecord['kind'], lookup: string): Promise<CredentialRecord | undefined>;
   listCredentials(kind: CredentialRecord['kind']): Promise<CredentialRecord[]>;
