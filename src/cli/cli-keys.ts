@@ -5,7 +5,7 @@ import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
 import type { ServiceModel } from '../model/model-types.js';
 import { createApiKey, CredentialError, listApiKeys, revokeApiKey, type CredentialSummary } from '../runtime/auth/auth-credentials.js';
-import { parseStorageUrl, openStorage } from '../runtime/storage/storage-open.js';
+import { parseStorageUrl, openStorage, redactStorageUrl } from '../runtime/storage/storage-open.js';
 import type { Storage } from '../runtime/storage/storage-types.js';
 import { action, EXIT, formatOption, io, printDiagnostics, readSpec, type ActionResult, type ExitCode } from './cli-shared.js';
 
@@ -49,7 +49,14 @@ export async function withCredentialStore(
   try {
     storage = await openStorage(url);
   } catch (err) {
-    io.err(`${command}: cannot open ${url}: ${(err as Error).message.split('\n')[0]}\n`);
+    io.err(`${command}: cannot open ${redactStorageUrl(url)}: ${(err as Error).message.split('\n')[0]}\n`);
+    return EXIT.errors;
+  }
+  try {
+    await storage.lastOutboxSeq(); // reaches a database over the network
+  } catch (err) {
+    await storage.close().catch(() => undefined);
+    io.err(`${command}: cannot open ${redactStorageUrl(url)}: ${(err as Error).message.split('\n')[0]}\n`);
     return EXIT.errors;
   }
   try {

@@ -44,7 +44,7 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
     return EXIT.usage;
   }
   // The runtime (Fastify, jose, ioredis, the SQLite driver) loads only when serving, so other commands start fast.
-  const [{ AuthConfigError, AuthOptionError, createAuthenticator, getAuthOptionsFromCli }, { createRedisStore }, { createService, ServiceStartError }, { openStorage }] = await Promise.all([
+  const [{ AuthConfigError, AuthOptionError, createAuthenticator, getAuthOptionsFromCli }, { createRedisStore }, { createService, ServiceStartError }, { openStorage, redactStorageUrl }] = await Promise.all([
     import('../runtime/auth/index.js'),
     import('../runtime/limits/limits-store.js'),
     import('../runtime/runtime-service.js'),
@@ -77,10 +77,19 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
     service.handlers = handlers;
   }
   let storage;
+  const shownUrl = redactStorageUrl(dbUrl);
   try {
     storage = openStorage(dbUrl, options.synchronous !== undefined ? { synchronous: options.synchronous } : {});
   } catch (err) {
-    io.err(`servicespec serve: cannot open ${dbUrl}: ${(err as Error).message}\n`);
+    io.err(`servicespec serve: cannot open ${shownUrl}: ${(err as Error).message}\n`);
+    return EXIT.errors;
+  }
+  try {
+    // A database over the network is reached here, so an unreachable one is one clear line, not an internal error.
+    await storage.lastOutboxSeq();
+  } catch (err) {
+    await storage.close().catch(() => undefined);
+    io.err(`servicespec serve: cannot open ${shownUrl}: ${(err as Error).message.split('\n')[0]}\n`);
     return EXIT.errors;
   }
   service.storage = storage;
@@ -126,7 +135,7 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
   }
   try {
     const address = await app.listen({ port, host: options.host });
-    io.err(`servicespec: serving ${compiled.model.purpose?.name ?? file} at ${address} (database ${dbUrl})\n`);
+    io.err(`servicespec: serving ${compiled.model.purpose?.name ?? file} at ${address} (database ${shownUrl})\n`);
   } catch (err) {
     await app.close();
     io.err(`servicespec serve: cannot listen on ${options.host}:${port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);

@@ -26,6 +26,18 @@ export function parseStorageUrl(url: string): StorageTarget {
   return { kind: 'error', message: `unsupported database URL ${JSON.stringify(url)}; use sqlite:PATH, sqlite::memory: or postgres://user@host:port/database` };
 }
 
+/** The URL as it may be printed: a postgres:// password is replaced by `***`. */
+export function redactStorageUrl(url: string): string {
+  if (!/^postgres(ql)?:\/\//.test(url)) return url;
+  try {
+    const u = new URL(url);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
 export interface OpenStorageOptions {
   /** SQLite only: see SqliteOptions.synchronous. */
   synchronous?: 'full' | 'normal';
