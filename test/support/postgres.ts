@@ -38,6 +38,21 @@ export function getTestSchemaUrl(): string {
   return u.toString();
 }
 
+/** Drops the schema a URL from getTestSchemaUrl names. */
+export async function dropTestSchema(url: string): Promise<void> {
+  const schema = new URL(url).searchParams.get('schema');
+  if (schema === null) return;
+  const i = created.indexOf(schema);
+  if (i >= 0) created.splice(i, 1);
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  try {
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** Drops every schema this process created. */
 export async function dropTestSchemas(): Promise<void> {
   if (created.length === 0) return;
