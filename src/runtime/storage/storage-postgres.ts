@@ -2,7 +2,7 @@
 // how each is kept here: outbox appends serialised by a transaction-scoped advisory lock held to COMMIT (seq order =
 // commit order), fan-out under an advisory lock, deliveries claimed with FOR UPDATE SKIP LOCKED, migrations under
 // pg_advisory_xact_lock, and LISTEN/NOTIFY as the doorbell for other instances' outbox and credential changes.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { diffStoragePlans } from './storage-plan.js';
@@ -40,6 +40,7 @@ export interface PostgresOptions {
 const META = '_servicespec_meta';
 const OUTBOX = '_servicespec_outbox';
 const OUTBOX_SEQ = '_servicespec_outbox_seq';
+const APPEND = '_servicespec_append_events';
 const CREDENTIALS = '_servicespec_credentials';
 const RECORDS = '_servicespec_records';
 const WEBHOOKS = '_servicespec_webhooks';
@@ -317,6 +318,8 @@ export class PostgresStorage implements Storage {
   private ready: Promise<void>;
   private readonly keys: { outbox: string; fanout: string; migrate: string };
   private readonly channel: string;
+  /** The NOTIFY payload of this storage's outbox appends (its listener ignores them). */
+  private readonly outboxPayload = `outbox:${randomBytes(8).toString('hex')}`;
   private listener: pg.Client | undefined;
   private listening = false;
   private closed = false;
@@ -359,6 +362,15 @@ export class PostgresStorage implements Storage {
         await client.query(`CREATE TABLE IF NOT EXISTS ${META} (key TEXT COLLATE "C" NOT NULL PRIMARY KEY, value TEXT NOT NULL)`);
         await client.query(`CREATE SEQUENCE IF NOT EXISTS ${OUTBOX_SEQ}`);
         await client.query(`CREATE TABLE IF NOT EXISTS ${OUTBOX} (seq BIGINT NOT NULL PRIMARY KEY, id TEXT NOT NULL, type TEXT NOT NULL, timestamp TEXT NOT NULL, version TEXT, data TEXT NOT NULL)`);
+        // A transaction's events in one round trip: the outbox lock, then positions, then the doorbell (see `transaction`).
+        await client.query(
+          `CREATE OR REPLACE FUNCTION ${APPEND}(lock_key bigint, channel text, payload text, ids text[], types text[], stamps text[], versions text[], datas text[]) RETURNS void LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(lock_key);
+  INSERT INTO ${OUTBOX} (seq, id, type, timestamp, version, data) SELECT nextval('${OUTBOX_SEQ}'), u.i, u.t, u.s, u.v, u.d FROM unnest(ids, types, stamps, versions, datas) AS u(i, t, s, v, d);
+  PERFORM pg_notify(channel, payload);
+END $$`,
+        );
         await client.query(`CREATE TABLE IF NOT EXISTS ${RECORDS} (namespace TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, expires_at TEXT NOT NULL, PRIMARY KEY (namespace, key))`);
         await client.query(
           `CREATE TABLE IF NOT EXISTS ${CREDENTIALS} (id TEXT NOT NULL PRIMARY KEY, kind TEXT NOT NULL, lookup TEXT NOT NULL, hash TEXT NOT NULL, subject TEXT NOT NULL, scopes TEXT NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT, UNIQUE (kind, lookup))`,
@@ -386,6 +398,8 @@ export class PostgresStorage implements Storage {
     const client = new (loadPg().Client)(this.clientConfig);
     client.on('notification', (n) => {
       if (n.payload === 'credentials') this.credentialCache.clear();
+      // This storage's own appends: the runtime that made them has already been told.
+      else if (n.payload === this.outboxPayload) return;
       const change: StorageChange = n.payload === 'credentials' ? 'credentials' : 'outbox';
       for (const w of [...this.watchers]) w(change);
     });
@@ -523,17 +537,17 @@ export class PostgresStorage implements Storage {
       signal?.throwIfAborted();
       if (tx.events.length > 0) {
         // Taken last and held to COMMIT: outbox positions are handed out in commit order (storage-types.ts).
-        await this.query(db, 'SELECT pg_advisory_xact_lock($1)', [this.keys.outbox]);
-        for (const e of tx.events) {
-          await this.query(db, `INSERT INTO ${OUTBOX} (seq, id, type, timestamp, version, data) VALUES (nextval('${OUTBOX_SEQ}'), $1, $2, $3, $4, $5)`, [
-            e.id,
-            e.type,
-            e.timestamp,
-            e.version ?? null,
-            JSON.stringify(e.data),
-          ]);
-        }
-        await this.query(db, 'SELECT pg_notify($1, $2)', [this.channel, 'outbox']);
+        const ev = tx.events;
+        await this.query(db, `SELECT ${APPEND}($1, $2, $3, $4, $5, $6, $7, $8)`, [
+          this.keys.outbox,
+          this.channel,
+          this.outboxPayload,
+          ev.map((e) => e.id),
+          ev.map((e) => e.type),
+          ev.map((e) => e.timestamp),
+          ev.map((e) => e.version ?? null),
+          ev.map((e) => JSON.stringify(e.data)),
+        ]);
       }
       return result;
     });
