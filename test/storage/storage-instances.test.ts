@@ -1,4 +1,8 @@
 // Many stateless instances: two `servicespec serve` processes on one PostgreSQL database (a schema of its own).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '../../src/runtime/auth/auth-credentials.js';
 import { createPostgresStorage, type PostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
@@ -159,4 +163,53 @@ describe.skipIf(skip !== undefined)('two serve processes on one PostgreSQL datab
     const delivered = new Set(r.received.map((x) => JSON.parse(x.body).data.object.id as string));
     for (const id of acknowledged) expect(delivered.has(id)).toBe(true);
   }, 60_000);
+});
+
+describe.skipIf(skip !== undefined)('two serve processes on one PostgreSQL database and one Redis', () => {
+  let a: ChildServer;
+  let b: ChildServer;
+  const dir = mkdtempSync(join(tmpdir(), 'servicespec-instances-'));
+  // A policy name of its own, so no other run shares its Redis budget.
+  const policy = `shared-${randomBytes(4).toString('hex')}`;
+
+  beforeAll(async () => {
+    const spec = readFileSync(new URL('../limits/fixtures/limited.yaml', import.meta.url), 'utf8')
+      .replace(/\n {4}slow:[\s\S]*?(?=\nerrors:)/, '\n')
+      .replace(/ {2}rate:\n[\s\S]*?(?=\n {2}body_size)/, `  rate:\n    - { name: ${policy}, requests: 6, per: 1m, by: operation, operations: [listItems] }`)
+      .replace('timeout: 300ms', 'timeout: 10s');
+    const file = join(dir, 'limited.yaml');
+    writeFileSync(file, spec);
+    const args = [file, '--db', getTestSchemaUrl(), '--allow-gaps', '--redis', 'redis://127.0.0.1:6379'];
+    [a, b] = await Promise.all([startChildServer(args), startChildServer(args)]);
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const c of [a, b]) {
+      if (c && c.child.exitCode === null) {
+        c.child.kill('SIGTERM');
+        await c.exited;
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+    await dropTestSchemas();
+  });
+
+  it('share one rate-limit budget: 6 a minute in all, whichever instance is asked', async () => {
+    const answers = [];
+    for (let i = 0; i < 10; i++) answers.push(await callJson((i % 2 === 0 ? a : b).url, 'GET', '/items'));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200, 429, 429, 429, 429]);
+    expect(answers[9]!.body.code).toBe('rate_limited');
+  });
+
+  it('answer a retried Idempotency-Key once, on either instance', async () => {
+    const key = { 'idempotency-key': `k-${randomBytes(6).toString('hex')}` };
+    const first = await callJson(a.url, 'POST', '/items', { name: 'once' }, key);
+    expect(first.status).toBe(201);
+    const again = await callJson(b.url, 'POST', '/items', { name: 'once' }, key);
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    const other = await callJson(b.url, 'POST', '/items', { name: 'different' }, key);
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe('idempotency_conflict');
+  });
 });
