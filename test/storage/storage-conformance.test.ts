@@ -162,6 +162,13 @@ for (const d of DIALECTS) {
       const updated = await s.transaction((tx) => tx.update('projects', 'p1', { active: false, tags: null, score: -2 }));
       expect(updated).toMatchObject({ active: false, tags: null, score: -2, rank: 3 });
       expect(await s.transaction((tx) => tx.update('projects', 'nope', { rank: 1 }))).toBeUndefined();
+      // An id of the wrong type names no row, and the transaction goes on.
+      const after = await s.transaction(async (tx) => {
+        expect(await tx.get('tickets', 'not-a-number')).toBeUndefined();
+        expect(await tx.get('tickets', String(t1.id))).toMatchObject({ title: 'one' });
+        return tx.insert('projects', project('p3'));
+      });
+      expect(after.id).toBe('p3');
       expect(await s.transaction((tx) => tx.delete('tickets', t2.id))).toBe(true);
       expect(await s.transaction((tx) => tx.delete('tickets', t2.id))).toBe(false);
       expect(await s.read((tx) => tx.get('tickets', t2.id))).toBeUndefined();

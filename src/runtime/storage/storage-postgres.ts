@@ -192,14 +192,11 @@ class PgTx implements StorageTx {
 
   async get(table: string, id: unknown): Promise<Row | undefined> {
     const t = this.table(table);
-    try {
-      const out = await this.s.query(this.db, `SELECT ${columnList(t)} FROM ${quoteIdent(table)} WHERE ${quoteIdent(t.primaryKey)} = $1${this.writing ? ' FOR NO KEY UPDATE' : ''}`, [id]);
-      return out.rows[0] ? decodeRow(t, out.rows[0] as Row) : undefined;
-    } catch (err) {
-      // An id of the wrong type names no row (SQLite compares and finds nothing).
-      if ((err as { code?: string }).code === '22P02') return undefined;
-      throw err;
-    }
+    // An id that is not an integer names no row of an integer-keyed table (as on SQLite), and is not sent: the
+    // server's refusal would abort the transaction.
+    if (t.columns.find((c) => c.primaryKey)?.type === 'integer' && !(Number.isSafeInteger(id) || (typeof id === 'string' && /^-?\d{1,15}$/.test(id)))) return undefined;
+    const out = await this.s.query(this.db, `SELECT ${columnList(t)} FROM ${quoteIdent(table)} WHERE ${quoteIdent(t.primaryKey)} = $1${this.writing ? ' FOR NO KEY UPDATE' : ''}`, [id]);
+    return out.rows[0] ? decodeRow(t, out.rows[0] as Row) : undefined;
   }
 
   async list(table: string, q: ListQuery): Promise<Row[]> {
@@ -327,6 +324,8 @@ export class PostgresStorage implements Storage {
   private readonly watchers = new Set<(change: StorageChange) => void>();
   /** Per kind and lookup; used only while the LISTEN connection is up (so an invalidation cannot be missed). */
   private readonly credentialCache = new Map<string, CredentialRecord | null>();
+  /** Moves on every clearing of the cache: a lookup that started before one must not fill the cache after it. */
+  private credentialGeneration = 0;
 
   constructor(options: PostgresOptions) {
     const { connectionString, schema } = parsePostgresUrl(options.url);
@@ -397,7 +396,7 @@ END $$`,
     if (this.closed) return;
     const client = new (loadPg().Client)(this.clientConfig);
     client.on('notification', (n) => {
-      if (n.payload === 'credentials') this.credentialCache.clear();
+      if (n.payload === 'credentials') this.clearCredentials();
       // This storage's own appends: the runtime that made them has already been told.
       else if (n.payload === this.outboxPayload) return;
       const change: StorageChange = n.payload === 'credentials' ? 'credentials' : 'outbox';
@@ -407,7 +406,7 @@ END $$`,
       if (this.listener !== client) return;
       this.listener = undefined;
       this.listening = false;
-      this.credentialCache.clear();
+      this.clearCredentials();
       void client.end().catch(() => undefined);
       if (!this.closed) {
         this.reconnect = setTimeout(() => void this.listen().catch(() => undefined), 500);
@@ -424,13 +423,18 @@ END $$`,
       lost();
       return;
     }
-    this.credentialCache.clear();
+    this.clearCredentials();
     this.listening = true;
     // Changes made while not listening were not heard.
     for (const w of [...this.watchers]) {
       w('outbox');
       w('credentials');
     }
+  }
+
+  private clearCredentials(): void {
+    this.credentialCache.clear();
+    this.credentialGeneration++;
   }
 
   watch(listener: (change: StorageChange) => void): () => void {
@@ -472,7 +476,7 @@ END $$`,
   async migrate(plan: StoragePlan): Promise<MigrationResult> {
     const failed: MigrationRefusal[] = [];
     try {
-      return await this.tx(async (db) => {
+      const result: MigrationResult = await this.tx(async (db): Promise<MigrationResult> => {
         // Instances starting together queue here; the later ones find the plan stored and nothing to do.
         await db.query('SELECT pg_advisory_xact_lock($1)', [this.keys.migrate]);
         const row = (await db.query(`SELECT value FROM ${META} WHERE key = $1`, [PLAN_KEY])).rows[0] as { value: string } | undefined;
@@ -515,9 +519,10 @@ END $$`,
           }
         }
         await db.query(`INSERT INTO ${META} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [PLAN_KEY, JSON.stringify(plan)]);
-        this.tables = new Map(plan.tables.map((t) => [t.name, t]));
         return { ok: true as const, steps };
       });
+      if (result.ok) this.tables = new Map(plan.tables.map((t) => [t.name, t]));
+      return result;
     } catch (err) {
       if (failed.length > 0) return { ok: false, refusals: failed };
       throw err;
@@ -590,7 +595,7 @@ END $$`,
       }
       await this.query(db, 'SELECT pg_notify($1, $2)', [this.channel, 'credentials']);
     });
-    this.credentialCache.clear();
+    this.clearCredentials();
   }
 
   async findCredential(kind: CredentialRecord['kind'], lookup: string): Promise<CredentialRecord | undefined> {
@@ -598,12 +603,12 @@ END $$`,
     const cached = this.listening ? this.credentialCache.get(key) : undefined;
     if (cached !== undefined) return cached ?? undefined;
     await this.ready;
-    // Read whether the LISTEN connection was up before the query: a NOTIFY that arrives meanwhile clears the cache after this fills it, or before.
-    const cacheable = this.listening;
+    // Cached only if no change was heard (and the LISTEN connection stayed up) while the lookup ran.
+    const generation = this.listening ? this.credentialGeneration : -1;
     const row = (await this.query(this.pool, `SELECT * FROM ${CREDENTIALS} WHERE kind = $1 AND lookup = $2`, [kind, lookup])).rows[0] as CredentialRow | undefined;
     const record = row && toCredential(row);
-    if (cacheable && this.listening) {
-      if (this.credentialCache.size >= 10_000) this.credentialCache.clear();
+    if (generation === this.credentialGeneration && this.listening) {
+      if (this.credentialCache.size >= 10_000) this.clearCredentials();
       this.credentialCache.set(key, record ?? null);
     }
     return record;
@@ -620,7 +625,7 @@ END $$`,
       if (n > 0) await this.query(db, 'SELECT pg_notify($1, $2)', [this.channel, 'credentials']);
       return n > 0;
     });
-    this.credentialCache.clear();
+    this.clearCredentials();
     return changed;
   }
 
