@@ -1,6 +1,6 @@
 // PostgreSQL storage: many stateless instances on one database. The guarantees are those of storage-types.ts;
-// how each is kept here: outbox appends serialised by a transaction-scoped advisory lock held to COMMIT (seq order =
-// commit order), fan-out under an advisory lock, deliveries claimed with FOR UPDATE SKIP LOCKED, migrations under
+// how each is kept here: outbox positions given after commit by one sequencer at a time (an advisory lock held to
+// its COMMIT), fan-out under an advisory lock, deliveries claimed with FOR UPDATE SKIP LOCKED, migrations under
 // pg_advisory_xact_lock, and LISTEN/NOTIFY as the doorbell for other instances' outbox and credential changes.
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -39,8 +39,6 @@ export interface PostgresOptions {
 
 const META = '_servicespec_meta';
 const OUTBOX = '_servicespec_outbox';
-const OUTBOX_SEQ = '_servicespec_outbox_seq';
-const APPEND = '_servicespec_append_events';
 const CREDENTIALS = '_servicespec_credentials';
 const RECORDS = '_servicespec_records';
 const WEBHOOKS = '_servicespec_webhooks';
@@ -359,17 +357,11 @@ export class PostgresStorage implements Storage {
       try {
         if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
         await client.query(`CREATE TABLE IF NOT EXISTS ${META} (key TEXT COLLATE "C" NOT NULL PRIMARY KEY, value TEXT NOT NULL)`);
-        await client.query(`CREATE SEQUENCE IF NOT EXISTS ${OUTBOX_SEQ}`);
-        await client.query(`CREATE TABLE IF NOT EXISTS ${OUTBOX} (seq BIGINT NOT NULL PRIMARY KEY, id TEXT NOT NULL, type TEXT NOT NULL, timestamp TEXT NOT NULL, version TEXT, data TEXT NOT NULL)`);
-        // A transaction's events in one round trip: the outbox lock, then positions, then the doorbell (see `transaction`).
+        // `pos` is the order of appends; `seq`, the position readers see, is given after the commit by `sequence`.
         await client.query(
-          `CREATE OR REPLACE FUNCTION ${APPEND}(lock_key bigint, channel text, payload text, ids text[], types text[], stamps text[], versions text[], datas text[]) RETURNS void LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-BEGIN
-  PERFORM pg_advisory_xact_lock(lock_key);
-  INSERT INTO ${OUTBOX} (seq, id, type, timestamp, version, data) SELECT nextval('${OUTBOX_SEQ}'), u.i, u.t, u.s, u.v, u.d FROM unnest(ids, types, stamps, versions, datas) AS u(i, t, s, v, d);
-  PERFORM pg_notify(channel, payload);
-END $$`,
+          `CREATE TABLE IF NOT EXISTS ${OUTBOX} (pos BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, seq BIGINT UNIQUE, id TEXT NOT NULL, type TEXT NOT NULL, timestamp TEXT NOT NULL, version TEXT, data TEXT NOT NULL)`,
         );
+        await client.query(`CREATE INDEX IF NOT EXISTS ${OUTBOX}_unsequenced ON ${OUTBOX} (pos) WHERE seq IS NULL`);
         await client.query(`CREATE TABLE IF NOT EXISTS ${RECORDS} (namespace TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, expires_at TEXT NOT NULL, PRIMARY KEY (namespace, key))`);
         await client.query(
           `CREATE TABLE IF NOT EXISTS ${CREDENTIALS} (id TEXT NOT NULL PRIMARY KEY, kind TEXT NOT NULL, lookup TEXT NOT NULL, hash TEXT NOT NULL, subject TEXT NOT NULL, scopes TEXT NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT, UNIQUE (kind, lookup))`,
@@ -541,18 +533,13 @@ END $$`,
       const result = await work(tx);
       signal?.throwIfAborted();
       if (tx.events.length > 0) {
-        // Taken last and held to COMMIT: outbox positions are handed out in commit order (storage-types.ts).
+        // Appended without a position (readers do not see them yet), with a doorbell for every instance.
         const ev = tx.events;
-        await this.query(db, `SELECT ${APPEND}($1, $2, $3, $4, $5, $6, $7, $8)`, [
-          this.keys.outbox,
-          this.channel,
-          this.outboxPayload,
-          ev.map((e) => e.id),
-          ev.map((e) => e.type),
-          ev.map((e) => e.timestamp),
-          ev.map((e) => e.version ?? null),
-          ev.map((e) => JSON.stringify(e.data)),
-        ]);
+        await this.query(
+          db,
+          `WITH appended AS (INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[])) SELECT pg_notify($1, $2)`,
+          [this.channel, this.outboxPayload, ev.map((e) => e.id), ev.map((e) => e.type), ev.map((e) => e.timestamp), ev.map((e) => e.version ?? null), ev.map((e) => JSON.stringify(e.data))],
+        );
       }
       return result;
     });
@@ -562,8 +549,31 @@ END $$`,
     return this.readOutbox(afterSeq, limit);
   }
 
+  /**
+   * Gives positions to committed appends that have none, in append order, continuing from the highest position.
+   * Only committed rows are visible here, so a transaction that commits late gets a later position, never a lower
+   * one; and one instance gives positions at a time (an advisory lock held to its COMMIT), so they become visible in
+   * increasing order: a reader that has seen position n has seen every lower one. Writers never wait for each other.
+   */
+  private async sequence(): Promise<void> {
+    const due = (await this.query(this.pool, `SELECT EXISTS (SELECT 1 FROM ${OUTBOX} WHERE seq IS NULL) AS due`)).rows[0] as { due: boolean };
+    if (!due.due) return;
+    await this.tx(async (db) => {
+      await this.query(db, 'SELECT pg_advisory_xact_lock($1)', [this.keys.outbox]);
+      const rows = (await this.query(db, `SELECT pos FROM ${OUTBOX} WHERE seq IS NULL ORDER BY pos LIMIT 10000`)).rows as { pos: number }[];
+      if (rows.length === 0) return;
+      await this.query(
+        db,
+        `UPDATE ${OUTBOX} o SET seq = b.base + u.n FROM (SELECT COALESCE(MAX(seq), 0) AS base FROM ${OUTBOX}) b, unnest($1::bigint[]) WITH ORDINALITY AS u(pos, n) WHERE o.pos = u.pos`,
+        [rows.map((r) => r.pos)],
+      );
+      await this.query(db, 'SELECT pg_notify($1, $2)', [this.channel, this.outboxPayload]);
+    });
+  }
+
   async readOutbox(afterSeq: number, limit: number, types?: readonly string[]): Promise<OutboxEntry[]> {
     await this.ready;
+    await this.sequence();
     const filter = types && types.length > 0 ? ' AND type = ANY($3)' : '';
     const params: unknown[] = [afterSeq, limit, ...(types && types.length > 0 ? [types] : [])];
     const rows = (await this.query(this.pool, `SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > $1${filter} ORDER BY seq LIMIT $2`, params)).rows as OutboxRow[];
@@ -572,6 +582,7 @@ END $$`,
 
   async lastOutboxSeq(): Promise<number> {
     await this.ready;
+    await this.sequence();
     return ((await this.query(this.pool, `SELECT COALESCE(MAX(seq), 0) AS seq FROM ${OUTBOX}`)).rows[0] as { seq: number }).seq;
   }
 
@@ -676,8 +687,10 @@ END $$`,
   // ---- webhook endpoints and their delivery queue -----------------------------------------------------------
 
   async insertWebhookEndpoint(r: Omit<WebhookEndpointRecord, 'afterSeq'>): Promise<WebhookEndpointRecord> {
+    await this.ready;
+    await this.sequence();
     return this.tx(async (db) => {
-      // Under the outbox lock: no append is between taking its position and committing, so MAX(seq) is "everything so far".
+      // Under the outbox lock no position is being given, so MAX(seq) is "every event given one so far".
       await this.query(db, 'SELECT pg_advisory_xact_lock($1)', [this.keys.outbox]);
       const afterSeq = ((await this.query(db, `SELECT COALESCE(MAX(seq), 0) AS seq FROM ${OUTBOX}`)).rows[0] as { seq: number }).seq;
       await this.query(
@@ -726,6 +739,7 @@ END $$`,
     await this.ready;
     const any = (await this.query(this.pool, `SELECT 1 FROM ${WEBHOOKS} WHERE disabled_at IS NULL LIMIT 1`)).rows.length > 0;
     if (!any) return 0;
+    await this.sequence();
     return this.tx(async (db) => {
       // One fan-out at a time across instances; an instance that finds it taken leaves the work to the holder.
       const got = (await this.query(db, 'SELECT pg_try_advisory_xact_lock($1) AS got', [this.keys.fanout])).rows[0] as { got: boolean };

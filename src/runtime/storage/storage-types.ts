@@ -96,10 +96,11 @@ export interface OutboxEntry extends StoredEvent {
   /**
    * Position in the outbox: strictly increasing in commit order, so a reader that has seen `seq` n has seen
    * every entry that will ever have a lower one, and an integer cursor (SSE id, fan-out cursor) never skips.
-   * SQLite: one writer, so rowid order is commit order. PostgreSQL: a sequence alone is not (a transaction that
-   * took 7 can commit after one that took 8), so a transaction appends its events last, under a transaction-scoped
-   * advisory lock held to COMMIT (seq taken after the lock); appends are serialised, readers read plain `seq > n`.
-   * Positions are increasing, not dense (a failed COMMIT leaves a gap).
+   * SQLite: one writer, so rowid order is commit order. PostgreSQL: a position taken while appending is not (a
+   * transaction that took 7 can commit after one that took 8, and a reader that saw 8 skips 7 forever), so events
+   * are appended without one and given positions after they commit, by one sequencer at a time (a transaction-scoped
+   * advisory lock held to its COMMIT), continuing from the highest: a late commit gets a later position. Writers do
+   * not wait for each other; readers give positions to what has committed before they read (`seq > n`).
    */
   seq: number;
 }
