@@ -40,6 +40,7 @@ export interface PostgresOptions {
 const META = '_servicespec_meta';
 const OUTBOX = '_servicespec_outbox';
 const CREDENTIALS = '_servicespec_credentials';
+const SEQUENCE = '_servicespec_sequence_outbox';
 const RECORDS = '_servicespec_records';
 const WEBHOOKS = '_servicespec_webhooks';
 const DELIVERIES = '_servicespec_deliveries';
@@ -362,6 +363,25 @@ export class PostgresStorage implements Storage {
           `CREATE TABLE IF NOT EXISTS ${OUTBOX} (pos BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, seq BIGINT UNIQUE, id TEXT NOT NULL, type TEXT NOT NULL, timestamp TEXT NOT NULL, version TEXT, data TEXT NOT NULL)`,
         );
         await client.query(`CREATE INDEX IF NOT EXISTS ${OUTBOX}_unsequenced ON ${OUTBOX} (pos) WHERE seq IS NULL`);
+        // The sequencer (see `sequence`) in one round trip. Each statement of a PL/pgSQL function takes a new snapshot
+        // under read committed, so the update sees the positions the previous holder of the lock committed.
+        await client.query(
+          `CREATE OR REPLACE FUNCTION ${SEQUENCE}(lock_key bigint, channel text, payload text) RETURNS bigint LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+DECLARE
+  given bigint;
+BEGIN
+  IF EXISTS (SELECT 1 FROM ${OUTBOX} WHERE seq IS NULL) THEN
+    PERFORM pg_advisory_xact_lock(lock_key);
+    UPDATE ${OUTBOX} o SET seq = b.base + u.n
+      FROM (SELECT COALESCE(MAX(seq), 0) AS base FROM ${OUTBOX}) b,
+           (SELECT pos, row_number() OVER (ORDER BY pos) AS n FROM (SELECT pos FROM ${OUTBOX} WHERE seq IS NULL ORDER BY pos LIMIT 10000) d) u
+      WHERE o.pos = u.pos;
+    GET DIAGNOSTICS given = ROW_COUNT;
+    IF given > 0 THEN PERFORM pg_notify(channel, payload); END IF;
+  END IF;
+  RETURN (SELECT COALESCE(MAX(seq), 0) FROM ${OUTBOX});
+END $$`,
+        );
         await client.query(`CREATE TABLE IF NOT EXISTS ${RECORDS} (namespace TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, expires_at TEXT NOT NULL, PRIMARY KEY (namespace, key))`);
         await client.query(
           `CREATE TABLE IF NOT EXISTS ${CREDENTIALS} (id TEXT NOT NULL PRIMARY KEY, kind TEXT NOT NULL, lookup TEXT NOT NULL, hash TEXT NOT NULL, subject TEXT NOT NULL, scopes TEXT NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT, UNIQUE (kind, lookup))`,
@@ -555,20 +575,11 @@ export class PostgresStorage implements Storage {
    * one; and one instance gives positions at a time (an advisory lock held to its COMMIT), so they become visible in
    * increasing order: a reader that has seen position n has seen every lower one. Writers never wait for each other.
    */
-  private async sequence(): Promise<void> {
-    const due = (await this.query(this.pool, `SELECT EXISTS (SELECT 1 FROM ${OUTBOX} WHERE seq IS NULL) AS due`)).rows[0] as { due: boolean };
-    if (!due.due) return;
-    await this.tx(async (db) => {
-      await this.query(db, 'SELECT pg_advisory_xact_lock($1)', [this.keys.outbox]);
-      const rows = (await this.query(db, `SELECT pos FROM ${OUTBOX} WHERE seq IS NULL ORDER BY pos LIMIT 10000`)).rows as { pos: number }[];
-      if (rows.length === 0) return;
-      await this.query(
-        db,
-        `UPDATE ${OUTBOX} o SET seq = b.base + u.n FROM (SELECT COALESCE(MAX(seq), 0) AS base FROM ${OUTBOX}) b, unnest($1::bigint[]) WITH ORDINALITY AS u(pos, n) WHERE o.pos = u.pos`,
-        [rows.map((r) => r.pos)],
-      );
-      await this.query(db, 'SELECT pg_notify($1, $2)', [this.channel, this.outboxPayload]);
-    });
+  /** Runs the sequencer; returns the highest position given so far. */
+  private async sequence(): Promise<number> {
+    await this.ready;
+    const row = (await this.query(this.pool, `SELECT ${SEQUENCE}($1, $2, $3) AS seq`, [this.keys.outbox, this.channel, this.outboxPayload])).rows[0] as { seq: number };
+    return row.seq;
   }
 
   async readOutbox(afterSeq: number, limit: number, types?: readonly string[]): Promise<OutboxEntry[]> {
@@ -581,9 +592,7 @@ export class PostgresStorage implements Storage {
   }
 
   async lastOutboxSeq(): Promise<number> {
-    await this.ready;
-    await this.sequence();
-    return ((await this.query(this.pool, `SELECT COALESCE(MAX(seq), 0) AS seq FROM ${OUTBOX}`)).rows[0] as { seq: number }).seq;
+    return this.sequence();
   }
 
   // ---- credentials --------------------------------------------------------------------------------------------
