@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { StorageConstraintError, type ColumnPlan, type Storage, type StoragePlan, type StoredEvent, type TablePlan } from '../../src/runtime/storage/storage-types.js';
@@ -65,9 +65,12 @@ const DIALECTS: Dialect[] = [
   },
 ];
 
-const opened: Storage[] = [];
+/** Closed when the test ends, so a run holds few PostgreSQL connections at a time. */
+function track<T extends Storage>(s: T): T {
+  onTestFinished(() => s.close());
+  return s;
+}
 afterAll(async () => {
-  await Promise.all(opened.splice(0).map((s) => s.close()));
   await dropTestSchemas();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -123,15 +126,13 @@ for (const d of DIALECTS) {
     /** A migrated storage on a fresh database, and a way to open another instance on it. */
     async function fresh(plan: StoragePlan = PLAN): Promise<{ s: Storage; other(): Promise<Storage> }> {
       const db = d.create();
-      const s = db.open();
-      opened.push(s);
+      const s = track(db.open());
       const m = await s.migrate(plan);
       expect(m.ok).toBe(true);
       return {
         s,
         other: async () => {
-          const o = db.open();
-          opened.push(o);
+          const o = track(db.open());
           expect((await o.migrate(plan)).ok).toBe(true);
           return o;
         },
@@ -310,8 +311,7 @@ for (const d of DIALECTS) {
 
     it.skipIf(!d.concurrentWriters)('migrates once when instances start together on one database', async () => {
       const db = d.create();
-      const all = [db.open(), db.open(), db.open()];
-      opened.push(...all);
+      const all = [track(db.open()), track(db.open()), track(db.open())];
       const results = await Promise.all(all.map((x) => x.migrate(PLAN)));
       expect(results.every((r) => r.ok)).toBe(true);
       expect(results.filter((r) => r.ok && r.steps.length > 0)).toHaveLength(1);
