@@ -24,4 +24,10 @@ describe('--db postgres://', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('unsupported database URL "mysql://x@localhost/db"; use sqlite:PATH, sqlite::memory: or postgres://user@host:port/database');
   });
+
+  it('a schema that is not a plain lower-case name is a usage error', async () => {
+    const r = await runCli(['serve', EVENTS_SPEC, '--db', 'postgres://x@localhost/db?schema=My%20Schema', '--allow-gaps']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('servicespec serve: schema "My Schema" must be a lower-case SQL name (letters, digits and _, not starting with a digit)');
+  });
 });

@@ -328,8 +328,9 @@ export class PostgresStorage implements Storage {
 
   constructor(options: PostgresOptions) {
     const { connectionString, schema } = parsePostgresUrl(options.url);
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`schema ${JSON.stringify(schema)} must be a lower-case SQL name (letters, digits and _, not starting with a digit)`);
     this.schema = schema ?? 'public';
-    // A transaction left open stalls every outbox appender: it is ended by the server after a minute.
+    // A transaction left open (a stuck client) keeps its row locks: the server ends it after a minute.
     const settings = [`-c idle_in_transaction_session_timeout=60000`, ...(schema !== undefined ? [`-c search_path=${schema}`] : [])].join(' ');
     this.clientConfig = { connectionString, options: settings, types: getTypes() };
     this.pool = new (loadPg().Pool)({ ...this.clientConfig, ...(options.poolSize !== undefined ? { max: options.poolSize } : {}) });
@@ -457,15 +458,6 @@ END $$`,
   private async connect(): Promise<pg.PoolClient> {
     await this.ready;
     return this.pool.connect();
-  }
-
-  private async run<T>(work: (db: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.connect();
-    try {
-      return await work(client);
-    } finally {
-      client.release();
-    }
   }
 
   /** One transaction on one pooled connection; rolled back on any error. */
