@@ -122,10 +122,14 @@ export type { RuntimeGap } from './runtime/runtime-gaps.js';
 export { getLoggerOptions, redactUrl } from './runtime/runtime-logging.js';
 export { createSqliteStorage, SqliteStorage } from './runtime/storage/storage-sqlite.js';
 export type { SqliteOptions } from './runtime/storage/storage-sqlite.js';
+export { createPostgresStorage, PostgresStorage } from './runtime/storage/storage-postgres.js';
+export type { PostgresOptions } from './runtime/storage/storage-postgres.js';
 export { openStorage, parseStorageUrl } from './runtime/storage/storage-open.js';
+export type { OpenStorageOptions, StorageTarget } from './runtime/storage/storage-open.js';
 export { getStoragePlan } from './runtime/storage/storage-plan.js';
 export { StorageConstraintError } from './runtime/storage/storage-types.js';
 export type { Storage, StorageTx, StoragePlan, Row, ListQuery, StoredEvent, OutboxEntry, CredentialRecord, MigrationResult } from './runtime/storage/storage-types.js';
+export type { ResourceStorage, CredentialStorage, EventStorage, RecordStorage, SettingStorage, StorageChange } from './runtime/storage/storage-types.js';
 
 // Limits: rate-limit stores and the GCRA step.
 export { createMemoryStore, createRedisStore, gcra, RateLimitStoreUnavailable } from './runtime/limits/limits-store.js';

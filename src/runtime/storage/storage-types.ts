@@ -1,5 +1,8 @@
-// The one storage interface the runtime talks to. SQLite is the embedded default; PostgreSQL slots in
-// behind the same interface. Nothing above this folder knows which engine it is talking to.
+// The storage contract the runtime talks to, as role interfaces (resources, credentials, outbox and deliveries,
+// idempotency records, settings) composed into `Storage`. SQLite (one file, one writer) is the embedded default;
+// PostgreSQL (many stateless instances on one database) keeps the same guarantees, each stated where it is
+// declared together with how each engine keeps it. Nothing above this folder knows which engine it talks to.
+// test/storage/storage-conformance.test.ts runs one set of tests against every storage.
 
 export type ColumnType = 'text' | 'integer' | 'real' | 'boolean' | 'json';
 
@@ -90,22 +93,32 @@ export interface StoredEvent {
 }
 
 export interface OutboxEntry extends StoredEvent {
-  /** Position in the outbox, strictly increasing in commit order. */
+  /**
+   * Position in the outbox: strictly increasing in commit order, so a reader that has seen `seq` n has seen
+   * every entry that will ever have a lower one, and an integer cursor (SSE id, fan-out cursor) never skips.
+   * SQLite: one writer, so rowid order is commit order. PostgreSQL: a position taken while appending is not (a
+   * transaction that took 7 can commit after one that took 8, and a reader that saw 8 skips 7 forever), so events
+   * are appended without one and given positions after they commit, by one sequencer at a time (a transaction-scoped
+   * advisory lock held to its COMMIT), continuing from the highest: a late commit gets a later position. Writers do
+   * not wait for each other; readers give positions to what has committed before they read (`seq > n`).
+   */
   seq: number;
 }
 
 /** Work done inside one transaction. */
 export interface StorageTx {
   insert(table: string, row: Row): Promise<Row>;
+  /** Inside `transaction`, the row stays as read until the commit (SQLite: one writer; PostgreSQL: FOR NO KEY UPDATE). */
   get(table: string, id: unknown): Promise<Row | undefined>;
   list(table: string, query: ListQuery): Promise<Row[]>;
   /**
    * Writes `changes` to the row with this id. With `expect`, only if the column still holds that value
-   * (compare-and-set); returns the updated row, or undefined when no row matched.
+   * (compare-and-set: of concurrent updates expecting one value, across connections and instances, exactly one
+   * matches); returns the updated row, or undefined when no row matched.
    */
   update(table: string, id: unknown, changes: Row, expect?: { column: string; value: unknown }): Promise<Row | undefined>;
   delete(table: string, id: unknown): Promise<boolean>;
-  /** Appends to the outbox inside the same transaction as the change that caused it. */
+  /** Appends to the outbox inside the same transaction as the change that caused it (visible when it commits, lost when it rolls back). */
   appendEvent(event: StoredEvent): Promise<void>;
 }
 
@@ -142,44 +155,84 @@ export interface CredentialRecord {
   revokedAt?: string;
 }
 
-export interface Storage extends EventStorage {
+/** Change notifications a storage can give about writes made through other connections or instances. */
+export type StorageChange = 'outbox' | 'credentials';
+
+/**
+ * Resources: the model's tables. Constraint failures come back as `StorageConstraintError` (unique, reference,
+ * check), never as driver errors.
+ */
+export interface ResourceStorage {
   readonly dialect: 'sqlite' | 'postgres';
-  /** Brings the tables in line with the plan: additive changes are applied, destructive ones refused. */
+  /**
+   * Brings the tables in line with the plan: additive changes are applied, destructive ones refused, each by
+   * table and column name, with nothing changed. Several instances may migrate one database at once: one applies,
+   * the others then find the plan applied (SQLite: one writer; PostgreSQL: under `pg_advisory_xact_lock`).
+   */
   migrate(plan: StoragePlan): Promise<MigrationResult>;
-  /** Runs `work` in one transaction; when `signal` is aborted before the commit, everything is rolled back. */
+  /**
+   * Runs `work` in one transaction; when `signal` is aborted before the commit, everything is rolled back.
+   * Isolation: read committed plus the row locks of `get`, and compare-and-set in `update`.
+   */
   transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortLike): Promise<T>;
-  /** Runs read-only `work` (one statement) without opening a write transaction. */
+  /** Runs read-only `work` (one statement) without opening a write transaction; it sees only committed rows. */
   read<T>(work: (tx: StorageTx) => Promise<T>): Promise<T>;
   /**
-   * A reader that answers at once, for a storage whose driver runs in-process (SQLite): given only while
-   * nothing is queued or in a transaction, so what it reads is committed. Undefined otherwise, and always
-   * for a storage over the network; callers then use `read`.
+   * Optional fast path. A reader that answers at once, for a storage whose driver runs in-process (SQLite): given
+   * only while nothing is queued or in a transaction, so what it reads is committed. Undefined otherwise; absent
+   * for a storage over the network (PostgreSQL). Callers then use `read`.
    */
   readNow?(): SyncReader | undefined;
-  /** `findCredential` answered at once, where the storage can (see `readNow`). */
+}
+
+/**
+ * Credentials. A revocation or a new credential written through any instance is seen by every instance within
+ * a second: SQLite reads `PRAGMA data_version` (moves on another connection's commit) at most once a
+ * millisecond; PostgreSQL caches only while its LISTEN connection is up, and drops the cache on each
+ * NOTIFY (sent in the revoking transaction, so heard after its commit) and on every reconnect.
+ */
+export interface CredentialStorage {
+  /** Optional fast path: `findCredential` answered at once, where the storage can (see `readNow`). */
   findCredentialNow?(kind: CredentialRecord['kind'], lookup: string): CredentialRecord | undefined;
-  /** Outbox entries after `seq`, oldest first. */
-  readEvents(afterSeq: number, limit: number): Promise<OutboxEntry[]>;
+  /** Rejects when the kind already has a credential with this lookup (or this id). */
   insertCredential(record: CredentialRecord): Promise<void>;
   findCredential(kind: CredentialRecord['kind'], lookup: string): Promise<CredentialRecord | undefined>;
   listCredentials(kind: CredentialRecord['kind']): Promise<CredentialRecord[]>;
-  /** Marks the credential revoked; false when there is no such credential. */
+  /** Marks the credential revoked (the first revocation time is kept); false when there is no such credential. */
   revokeCredential(kind: CredentialRecord['kind'], id: string, at: string): Promise<boolean>;
+}
+
+/** Idempotency (and other keyed records the runtime keeps for itself). */
+export interface RecordStorage {
   /**
-   * A record in a keyed namespace the runtime keeps for itself (idempotency keys, say): inserted only
-   * when the key is absent or its previous record has expired. Returns the record now stored.
+   * A record in a keyed namespace: inserted only when the key is absent or its previous record has expired.
+   * Returns the record now stored. Of concurrent claims of one key, on any instance, exactly one is `created`;
+   * the others get its value (SQLite: one writer; PostgreSQL: INSERT … ON CONFLICT, which waits for the other).
    */
   claimRecord(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }>;
   putRecord(namespace: string, key: string, value: string, expiresAt: string): Promise<void>;
   deleteRecord(namespace: string, key: string): Promise<void>;
-  /** A value kept across restarts (secrets the runtime generates for itself). */
+}
+
+/** Settings: values kept across restarts (secrets the runtime generates for itself). */
+export interface SettingStorage {
   getSetting(key: string): Promise<string | undefined>;
   setSetting(key: string, value: string): Promise<void>;
   /**
    * Stores `value` unless the key already holds one, and returns what the key holds now: of several instances
-   * starting together on one database, every one ends up with the same value.
+   * starting together on one database, every one ends up with the same value (INSERT … ON CONFLICT DO NOTHING).
    */
   claimSetting(key: string, value: string): Promise<string>;
+}
+
+/** Every role, over one database. */
+export interface Storage extends ResourceStorage, CredentialStorage, EventStorage, RecordStorage, SettingStorage {
+  /**
+   * Optional: calls `listener` when another connection or instance changed the outbox or the credentials (and
+   * once after each reconnect, since changes made meanwhile were not heard). A doorbell only: the change is read
+   * from the tables. PostgreSQL: LISTEN/NOTIFY. Absent for SQLite, whose readers poll.
+   */
+  watch?(listener: (change: StorageChange) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -278,8 +331,17 @@ export interface DeliveryFilter {
   limit?: number;
 }
 
+/**
+ * The outbox and the webhook delivery queue. Outbox order is commit order (see `OutboxEntry.seq`). Delivery is
+ * at-least-once per endpoint: a claimed delivery is leased (`nextAttemptAt` moves to the lease's end) so no other
+ * worker or instance claims it while the lease runs (PostgreSQL: FOR UPDATE SKIP LOCKED, then the lease written
+ * in the same transaction); when a worker dies, its deliveries fall due again at the lease's end. Fan-out is done
+ * by one worker at a time (PostgreSQL: an advisory lock), so each event is queued once per endpoint.
+ */
 export interface EventStorage {
-  /** Committed outbox entries after `afterSeq` (of these types only, when given), oldest first. Never an entry of a transaction still open. */
+  /** Outbox entries after `afterSeq`, oldest first (every type). */
+  readEvents(afterSeq: number, limit: number): Promise<OutboxEntry[]>;
+  /** Committed outbox entries after `afterSeq` (of these types only, when given), oldest first. Never an entry of a transaction still open, never one skipped by a later commit. */
   readOutbox(afterSeq: number, limit: number, types?: readonly string[]): Promise<OutboxEntry[]>;
   /** The newest committed outbox position; 0 when the outbox is empty. */
   lastOutboxSeq(): Promise<number>;
