@@ -37,6 +37,9 @@ export interface TablePlan {
 export interface AbortLike {
   readonly aborted: boolean;
   throwIfAborted(): void;
+  /** Where given, a running transaction rolls back as soon as the signal aborts, not only at its commit. */
+  addEventListener?(type: 'abort', listener: () => void): void;
+  removeEventListener?(type: 'abort', listener: () => void): void;
 }
 
 export interface StoragePlan {
@@ -146,14 +149,17 @@ export interface Storage extends EventStorage {
   readonly dialect: 'sqlite' | 'postgres';
   /** Brings the tables in line with the plan: additive changes are applied, destructive ones refused. */
   migrate(plan: StoragePlan): Promise<MigrationResult>;
-  /** Runs `work` in one transaction; when `signal` is aborted before the commit, everything is rolled back. */
+  /**
+   * Runs `work` in one transaction; when `signal` is aborted before the commit, everything is rolled back (at
+   * once, where the signal can be listened to), and the transaction refuses any later statement.
+   */
   transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortLike): Promise<T>;
-  /** Runs read-only `work` (one statement) without opening a write transaction. */
+  /** Runs read-only `work` (one statement) without opening a write transaction; it never waits for one either, where the engine allows. */
   read<T>(work: (tx: StorageTx) => Promise<T>): Promise<T>;
   /**
-   * A reader that answers at once, for a storage whose driver runs in-process (SQLite): given only while
-   * nothing is queued or in a transaction, so what it reads is committed. Undefined otherwise, and always
-   * for a storage over the network; callers then use `read`.
+   * A reader that answers at once, for a storage whose driver runs in-process (SQLite), reading only what is
+   * committed: on a file, always (a second, read-only connection); in memory, only while nothing is queued or
+   * in a transaction. Undefined otherwise, and always for a storage over the network; callers then use `read`.
    */
   readNow?(): SyncReader | undefined;
   /** `findCredential` answered at once, where the storage can (see `readNow`). */
