@@ -8,6 +8,7 @@ import type { FieldModel, ResourceModel, ServiceModel } from '../model/model-typ
 import type { RuntimeContext } from './runtime-context.js';
 import { createPayloadCheck } from './events/events-payload.js';
 import { getOwnerScope as getPrincipalOwnerScope, isOwnObject } from './runtime-access.js';
+import { boundToDeadline, sendAnswer, toLateAnswer } from './runtime-deadline.js';
 import { ServiceError } from './runtime-errors.js';
 import { BUILT_IN } from './runtime-gaps.js';
 import type { Validator, ValidatorFactory } from './runtime-validation.js';
@@ -212,13 +213,11 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
           const location = `${prefix}${readRoute.path}`.replace(/\{([^{}]*)\}/g, (_, name: string) => encodeURIComponent(name === readRoute.pathParams[0] ? String(created[idField.name]) : (versionParam[name] ?? '')));
           reply.header('location', location);
         }
-        return reply.code(status).send(body2);
+        return sendAnswer(request, reply, status, body2);
       };
     }
     case 'read': {
-      const answer = (row: Row | undefined, request: FastifyRequest, reply: FastifyReply) => {
-        reply.code(status).send(present(checkVisible(resource, row, request)));
-      };
+      const answer = (row: Row | undefined, request: FastifyRequest, reply: FastifyReply) => sendAnswer(request, reply, status, present(checkVisible(resource, row, request)));
       return (request, reply) => {
         const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
         const reader = storage.readNow?.();
@@ -253,7 +252,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
           .catch((err: unknown) => {
             throw mapStorageError(err);
           });
-        return reply.code(status).send(present(updated));
+        return sendAnswer(request, reply, status, present(updated));
       };
     }
     case 'delete':
@@ -272,7 +271,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
             }
             throw mapStorageError(err);
           });
-        return status === 204 ? reply.code(204).send() : reply.code(status).send({});
+        return sendAnswer(request, reply, status, status === 204 ? undefined : {});
       };
     case 'transition': {
       const machine = route.machine;
@@ -309,7 +308,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
           .catch((err: unknown) => {
             throw mapStorageError(err);
           });
-        return reply.code(status).send(present(after));
+        return sendAnswer(request, reply, status, present(after));
       };
     }
     default:
@@ -350,13 +349,13 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     const type = target?.identifier !== undefined ? (getField(target, target.identifier)?.type ?? 'string') : q.field.type;
     filters.set(q.name, { type, check: deps.compile(getFieldSchema(ctx.model, { ...q.field, nullable: false }, resource, { safeIntegers: true }), resource) });
   }
-  const answer = (rows: Row[], limit: number, sort: { column: string } | undefined, queryKey: string, reply: FastifyReply) => {
+  const answer = (rows: Row[], limit: number, sort: { column: string } | undefined, queryKey: string, request: FastifyRequest, reply: FastifyReply) => {
     const page = rows.length > limit ? rows.slice(0, limit) : rows;
     const last = page[page.length - 1];
     const next = rows.length > limit && last ? ctx.cursors.encode({ id: last[idName], ...(sort && sort.column !== idName ? { value: last[sort.column] ?? null } : {}) }, queryKey) : null;
     const items = new Array<Record<string, unknown>>(page.length);
     for (let i = 0; i < page.length; i++) items[i] = presentRow(resource, page[i]!);
-    reply.code(route.successStatus).send({ [PAGE_FIELDS.items]: items, [PAGE_FIELDS.next]: next });
+    return sendAnswer(request, reply, route.successStatus, { [PAGE_FIELDS.items]: items, [PAGE_FIELDS.next]: next });
   };
   return (request, reply) => {
     const query = request.query as Record<string, unknown>;
@@ -405,8 +404,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     if (invalid.length > 0) throw new ServiceError('validation', 'the query is not valid', invalid);
     const q: ListQuery = { equals, ...(sort ? { sort } : {}), ...(after ? { after } : {}), limit: limit + 1 };
     const reader = ctx.storage.readNow?.();
-    if (reader) return answer(reader.list(resource.name, q), limit, sort, queryKey, reply);
-    return ctx.storage.read((tx) => tx.list(resource.name, q)).then((rows) => answer(rows, limit, sort, queryKey, reply));
+    if (reader) return answer(reader.list(resource.name, q), limit, sort, queryKey, request, reply);
+    return ctx.storage.read((tx) => tx.list(resource.name, q)).then((rows) => answer(rows, limit, sort, queryKey, request, reply));
   };
 }
 
@@ -429,14 +428,14 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
       query: request.query as Record<string, unknown>,
       ...(request.principal ? { principal: request.principal } : {}),
       ...(request.specVersion !== undefined ? { version: request.specVersion } : {}),
-      storage: ctx.storage,
+      storage: request.deadline ? boundToDeadline(ctx.storage, request.deadline) : ctx.storage,
       log: request.log,
       ...(request.deadline ? { signal: request.deadline.signal } : {}),
       fail: (condition, detail) => {
         throw new ServiceError(condition, detail);
       },
     });
-    if (reply.sent) return reply;
+    if (reply.sent && request.deadline?.answeredBy !== 'timeout') return reply;
     if (validateOut) {
       try {
         validateOut(result);
@@ -445,6 +444,8 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
         throw new ServiceError('internal', 'the service produced an invalid response');
       }
     }
-    return reply.code(route.successStatus).send(result);
+    // Past the time-out (it answered, or a handler blocked the event loop past it) the result is late, not sent.
+    if (request.deadline?.aborted) return toLateAnswer(reply, route.successStatus, result);
+    return sendAnswer(request, reply, route.successStatus, result);
   };
 }

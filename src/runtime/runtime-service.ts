@@ -11,7 +11,7 @@ import { registerTokenRoute } from './auth/auth-token-endpoint.js';
 import { parseJsonBytes } from './runtime-body.js';
 import { fromPluggable, type Authenticator, type CustomHandler, type Principal, type RuntimeContext } from './runtime-context.js';
 import { createCursorCodec } from './runtime-cursor.js';
-import { createErrorResponder, REQUEST_ID_HEADER, ServiceError, type ErrorResponder } from './runtime-errors.js';
+import { createErrorResponder, REQUEST_ID_HEADER, ServiceError } from './runtime-errors.js';
 import { BUILT_IN, getRuntimeGaps, type RuntimeGap } from './runtime-gaps.js';
 import { getLoggerOptions } from './runtime-logging.js';
 import { createValidatorFactory } from './runtime-validation.js';
@@ -23,7 +23,8 @@ import { createVersionResolver } from './runtime-versioning.js';
 import { getEventStartProblems, type WebhookOptions } from './events/events-options.js';
 import { setUpEvents } from './events/events-service.js';
 import { getStoragePlan } from './storage/storage-plan.js';
-import type { AbortLike, Storage } from './storage/storage-types.js';
+import type { Storage } from './storage/storage-types.js';
+import { withTimeout } from './runtime-deadline.js';
 
 export interface ServiceOptions {
   storage: Storage;
@@ -255,7 +256,9 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
   const current = ctx.model.versioning?.current;
   // Older versions see their own field names (versioning.supported[].changes): their answers are serialised through the rewrite.
   const downgrades = resourceName !== undefined && versions.rewrites(resourceName);
-  const run = timeoutMs === undefined ? handler : (request: FastifyRequest, reply: FastifyReply) => withTimeout(request, reply, timeoutMs, ctx.errors, handler);
+  // Work that outlives the time-out is answered as the time-out; a keyed request's key then keeps what the work did.
+  const late = idem ? idem.settleLate : undefined;
+  const run = timeoutMs === undefined ? handler : (request: FastifyRequest, reply: FastifyReply) => withTimeout(request, reply, timeoutMs, ctx.errors, handler, late);
   const afterLimit = idem
     ? async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => ((await idem.begin(request, reply)) === 'replayed' ? reply : run(request, reply))
     : run;
@@ -304,60 +307,6 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
   });
 }
 
-/** A deadline that transactions check before they commit; cheaper than an AbortSignal, which is made only if asked for. */
-class Deadline implements AbortLike {
-  aborted = false;
-  private controller: AbortController | undefined;
-
-  throwIfAborted(): void {
-    if (this.aborted) throw new ServiceError('timeout', 'the request ran past its time-out');
-  }
-
-  /** A real AbortSignal for handler code (fetch, timers), created on first use. */
-  get signal(): AbortSignal {
-    this.controller ??= new AbortController();
-    if (this.aborted) this.controller.abort();
-    return this.controller.signal;
-  }
-
-  expire(): void {
-    this.aborted = true;
-    this.controller?.abort();
-  }
-}
-
-/**
- * Answers with the declared time-out error once `ms` pass, and expires the deadline so the work's
- * transaction rolls back instead of committing. The work is not raced: what it does after the answer is
- * dropped. Work that finishes synchronously needs no timer (nothing could have interrupted it); the timer
- * is armed only when it returns a promise, for what is left of `ms`.
- */
-function withTimeout(request: FastifyRequest, reply: FastifyReply, ms: number, errors: ErrorResponder, work: RouteHandler): unknown {
-  const deadline = new Deadline();
-  request.deadline = deadline;
-  const started = performance.now();
-  const result = work(request, reply);
-  if (!(result instanceof Promise)) return result;
-  const timer = setTimeout(
-    () => {
-      deadline.expire();
-      if (!reply.sent) errors.send(request, reply, new ServiceError('timeout', `the request took longer than ${ms} ms`));
-    },
-    Math.max(0, ms - (performance.now() - started)),
-  );
-  return result.then(
-    (value) => {
-      clearTimeout(timer);
-      return deadline.aborted ? undefined : value;
-    },
-    (err: unknown) => {
-      clearTimeout(timer);
-      if (deadline.aborted) return undefined;
-      throw err;
-    },
-  );
-}
-
 /** Refuses requests beyond the declared number in flight, as rate limited with a short Retry-After. */
 function limitConcurrency(app: FastifyInstance, max: number, exempt: ReadonlySet<string>): void {
   let inFlight = 0;
@@ -399,10 +348,24 @@ function answerRaw(res: ServerResponse, body: { status: number; contentType: str
   res.end(body.text);
 }
 
+/**
+ * How long a request may take to arrive, from its first byte: the declared time-out where there is one (headers
+ * within the built-in or the time-out, whichever is less), else the built-ins; and how often Node checks.
+ */
+export function getArrivalTimeouts(model: ServiceModel): { requestTimeout: number; headersTimeout: number; connectionsCheckingInterval: number } {
+  const requestTimeout = model.limits?.timeout?.ms ?? BUILT_IN.requestTimeoutMs;
+  return {
+    requestTimeout,
+    headersTimeout: Math.min(BUILT_IN.headersTimeoutMs, requestTimeout),
+    connectionsCheckingInterval: Math.min(1_000, Math.max(100, Math.floor(requestTimeout / 4))),
+  };
+}
+
 /** Fastify's options that keep a slow or hostile client from holding a socket or memory. */
 export function getServerOptions(model: ServiceModel, logger: FastifyServerOptions['logger'] = false): FastifyServerOptions {
   const errors = createErrorResponder(model);
   const headerSize = model.limits?.headerSize?.bytes ?? BUILT_IN.headerSize;
+  const arrival = getArrivalTimeouts(model);
   return {
     logger: getLoggerOptions(model, logger), // credentials redacted from every line (runtime-logging.ts)
     bodyLimit: model.limits?.bodySize?.bytes ?? BUILT_IN.bodySize,
@@ -411,7 +374,7 @@ export function getServerOptions(model: ServiceModel, logger: FastifyServerOptio
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
     },
-    requestTimeout: BUILT_IN.requestTimeoutMs,
+    requestTimeout: arrival.requestTimeout,
     connectionTimeout: 60_000,
     keepAliveTimeout: 5_000,
     // While closing, a request already on an open connection is served (with Connection: close), not refused
@@ -421,7 +384,7 @@ export function getServerOptions(model: ServiceModel, logger: FastifyServerOptio
     // A path parameter may be as long as the headers allow; the route decides (a malformed identifier names no object).
     routerOptions: { maxParamLength: headerSize },
     frameworkErrors: (err: Error, request: FastifyRequest, reply: FastifyReply) => errors.send(request, reply, getFrameworkError(err as { code?: string })),
-    // The server checks for clients that trickle headers or bodies every second, not every 30 s.
+    // Clients that trickle headers or bodies are checked for at most every second, not every 30 s (getArrivalTimeouts).
     serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
       // RFC 9112 §3.2: an HTTP/1.1 request without Host, or any with two, is refused with 400 (the declared body).
       const serve = (req: IncomingMessage, res: ServerResponse) => {
@@ -431,9 +394,7 @@ export function getServerOptions(model: ServiceModel, logger: FastifyServerOptio
       };
       const server = createServer(
         {
-          headersTimeout: BUILT_IN.headersTimeoutMs,
-          requestTimeout: BUILT_IN.requestTimeoutMs,
-          connectionsCheckingInterval: 1_000,
+          ...arrival,
           maxHeaderSize: headerSize,
           requireHostHeader: false,
         },
@@ -451,13 +412,23 @@ export function getServerOptions(model: ServiceModel, logger: FastifyServerOptio
   } as FastifyServerOptions;
 }
 
-/** Oversized headers are refused by Node's parser before Fastify sees a request; answer them in the declared shape. */
+/**
+ * Node's parser refuses oversized headers, and cuts off a request still arriving past its time-out (headers or
+ * body), before Fastify has answered; answer them in the declared shape, then close. A request that has not
+ * arrived in time is the declared time-out where the spec declares one.
+ */
 function answerClientErrors(app: FastifyInstance, model: ServiceModel): void {
   const errors = createErrorResponder(model);
+  const late = model.limits?.timeout !== undefined;
   app.server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return;
-    const overflow = err.code === 'HPE_HEADER_OVERFLOW';
-    const body = errors.raw(overflow ? 'headers_too_large' : 'malformed_request', overflow ? 'the request headers are too large' : 'the request could not be read');
+    const response = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (!socket.writable || response?.headersSent) return void socket.destroy();
+    const body =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? errors.raw('headers_too_large', 'the request headers are too large')
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && late
+          ? errors.raw('timeout', `the request did not arrive within ${model.limits!.timeout!.ms} ms`)
+          : errors.raw('malformed_request', 'the request could not be read');
     socket.end(`HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}\r\nContent-Type: ${body.contentType}\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\nConnection: close\r\n\r\n${body.text}`);
   });
 }

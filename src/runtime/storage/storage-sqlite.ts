@@ -104,10 +104,22 @@ class SqliteTx implements StorageTx {
     return this.syncReader;
   }
 
+  /** Set once the transaction has committed or rolled back: later statements are refused, never run outside it. */
+  private ended = false;
+
   constructor(
-    private readonly s: SqliteStorage,
+    private readonly prepare: (sql: string) => Database.Statement,
     private readonly tables: ReadonlyMap<string, TablePlan>,
   ) {}
+
+  end(): void {
+    this.ended = true;
+  }
+
+  private stmt(sql: string): Database.Statement {
+    if (this.ended) throw new Error('this transaction has ended (committed, or rolled back at its time-out)');
+    return this.prepare(sql);
+  }
 
   private table(name: string): TablePlan {
     const t = this.tables.get(name);
@@ -122,7 +134,7 @@ class SqliteTx implements StorageTx {
       ? `INSERT INTO ${quoteIdent(table)} (${cols.map((c) => quoteIdent(c.name)).join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING *`
       : `INSERT INTO ${quoteIdent(table)} DEFAULT VALUES RETURNING *`;
     try {
-      const out = this.s.stmt(sql).get(...cols.map((c) => encode(c, row[c.name]))) as Row;
+      const out = this.stmt(sql).get(...cols.map((c) => encode(c, row[c.name]))) as Row;
       return decodeRow(t, out);
     } catch (err) {
       throw mapConstraintError(err);
@@ -135,7 +147,7 @@ class SqliteTx implements StorageTx {
 
   getNow(table: string, id: unknown): Row | undefined {
     const t = this.table(table);
-    const out = this.s.stmt(selectByIdSql(t)).get(id) as Row | undefined;
+    const out = this.stmt(selectByIdSql(t)).get(id) as Row | undefined;
     return out && decodeRow(t, out);
   }
 
@@ -186,7 +198,7 @@ class SqliteTx implements StorageTx {
     }
     const sql = `SELECT * FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`;
     params.push(q.limit);
-    return (this.s.stmt(sql).all(...params) as Row[]).map((r) => decodeRow(t, r));
+    return (this.stmt(sql).all(...params) as Row[]).map((r) => decodeRow(t, r));
   }
 
   async update(table: string, id: unknown, changes: Row, expect?: { column: string; value: unknown }): Promise<Row | undefined> {
@@ -201,7 +213,7 @@ class SqliteTx implements StorageTx {
       params.push(encode(c, expect.value));
     }
     try {
-      const out = this.s.stmt(`${sql} RETURNING *`).get(...params) as Row | undefined;
+      const out = this.stmt(`${sql} RETURNING *`).get(...params) as Row | undefined;
       return out && decodeRow(t, out);
     } catch (err) {
       throw mapConstraintError(err);
@@ -211,16 +223,14 @@ class SqliteTx implements StorageTx {
   async delete(table: string, id: unknown): Promise<boolean> {
     const t = this.table(table);
     try {
-      return this.s.stmt(`DELETE FROM ${quoteIdent(table)} WHERE ${quoteIdent(t.primaryKey)} = ?`).run(id).changes > 0;
+      return this.stmt(`DELETE FROM ${quoteIdent(table)} WHERE ${quoteIdent(t.primaryKey)} = ?`).run(id).changes > 0;
     } catch (err) {
       throw mapConstraintError(err);
     }
   }
 
   async appendEvent(e: StoredEvent): Promise<void> {
-    this.s
-      .stmt(`INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) VALUES (?, ?, ?, ?, ?)`)
-      .run(e.id, e.type, e.timestamp, e.version ?? null, JSON.stringify(e.data));
+    this.stmt(`INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) VALUES (?, ?, ?, ?, ?)`).run(e.id, e.type, e.timestamp, e.version ?? null, JSON.stringify(e.data));
   }
 }
 
@@ -294,9 +304,25 @@ export class SqliteStorage implements Storage {
   private credentialCheckedAt = -Infinity;
   /** Work queued or running through `serial`. */
   private queued = 0;
+  /**
+   * A second, read-only connection for reads outside a transaction (a file only: a second `:memory:` connection
+   * would be another database). WAL lets it read the last commit while the writer holds a transaction, so a
+   * read never waits for a write.
+   */
+  private readonly readDb: Database.Database | undefined;
+  private readonly readStatements = new Map<string, Database.Statement>();
+  private readonly prepareWrite = (sql: string) => this.stmt(sql);
+  private readonly prepareRead = (sql: string) => {
+    let s = this.readStatements.get(sql);
+    if (!s) {
+      s = this.readDb!.prepare(sql);
+      this.readStatements.set(sql, s);
+    }
+    return s;
+  };
   private readerTx: SqliteTx | undefined;
   private get reader(): SqliteTx {
-    this.readerTx ??= new SqliteTx(this, this.tables);
+    this.readerTx ??= new SqliteTx(this.readDb ? this.prepareRead : this.prepareWrite, this.tables);
     return this.readerTx;
   }
   /** events (issue 5): whether queue bookkeeping must drop to synchronous=NORMAL (see `relaxed`). */
@@ -322,6 +348,10 @@ export class SqliteStorage implements Storage {
     );
     createEventTables(this.db); // events (issue 5)
     this.eventsFullSync = options.synchronous !== 'normal'; // events (issue 5)
+    if (options.path !== ':memory:') {
+      this.readDb = new (loadSqliteDriver())(options.path, { readonly: true });
+      this.readDb.pragma('busy_timeout = 5000');
+    }
   }
 
   stmt(sql: string): Database.Statement {
@@ -386,6 +416,7 @@ export class SqliteStorage implements Storage {
       } finally {
         this.db.pragma('foreign_keys = ON');
         this.statements.clear();
+        this.readStatements.clear();
       }
       this.tables = new Map(plan.tables.map((t) => [t.name, t]));
       this.readerTx = undefined;
@@ -393,36 +424,81 @@ export class SqliteStorage implements Storage {
     });
   }
 
+  /** Whether a read on the writer's connection now would see only committed rows. */
+  private get idle(): boolean {
+    return this.readDb !== undefined || (this.queued === 0 && !this.db.inTransaction);
+  }
+
   read<T>(work: (tx: StorageTx) => Promise<T>): Promise<T> {
-    // With nothing queued and no transaction open, a read runs at once; otherwise it waits its turn, so it never
-    // sees another transaction's uncommitted rows on this connection.
-    if (this.queued === 0 && !this.db.inTransaction) return work(this.reader);
+    // On the read connection, or with nothing queued and no transaction open, a read runs at once; otherwise it
+    // waits its turn, so it never sees another transaction's uncommitted rows on the one in-memory connection.
+    if (this.idle) return work(this.reader);
     return this.serial(() => work(this.reader));
   }
 
   readNow(): SyncReader | undefined {
-    return this.queued === 0 && !this.db.inTransaction ? this.reader.now : undefined;
+    return this.idle ? this.reader.now : undefined;
   }
 
   transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortLike): Promise<T> {
-    return this.serial(async () => {
-      signal?.throwIfAborted();
-      this.db.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await work(new SqliteTx(this, this.tables));
-        signal?.throwIfAborted();
-        this.db.exec('COMMIT');
-        return result;
-      } catch (err) {
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
-        throw err;
-      }
-    });
+    return this.serial(
+      () =>
+        new Promise<T>((resolve, reject) => {
+          signal?.throwIfAborted();
+          this.db.exec('BEGIN IMMEDIATE');
+          const tx = new SqliteTx(this.prepareWrite, this.tables);
+          let settled = false;
+          const end = (): boolean => {
+            if (settled) return false;
+            settled = true;
+            tx.end();
+            signal?.removeEventListener?.('abort', onAbort);
+            return true;
+          };
+          const fail = (err: unknown) => {
+            if (this.db.inTransaction) this.db.exec('ROLLBACK');
+            reject(err);
+          };
+          // Rolled back the moment the signal aborts, so a transaction that awaits past its time-out holds the
+          // writer no longer than that; the work's later statements are refused (tx.end).
+          function onAbort(): void {
+            if (!end()) return;
+            try {
+              signal!.throwIfAborted();
+              fail(new Error('the transaction was aborted'));
+            } catch (err) {
+              fail(err);
+            }
+          }
+          signal?.addEventListener?.('abort', onAbort);
+          let running: Promise<T>;
+          try {
+            running = work(tx);
+          } catch (err) {
+            running = Promise.reject(err);
+          }
+          running.then(
+            (result) => {
+              if (!end()) return;
+              try {
+                signal?.throwIfAborted();
+                this.db.exec('COMMIT');
+                resolve(result);
+              } catch (err) {
+                fail(err);
+              }
+            },
+            (err: unknown) => {
+              if (end()) fail(err);
+            },
+          );
+        }),
+    );
   }
 
   async readEvents(afterSeq: number, limit: number): Promise<OutboxEntry[]> {
-    return this.serial(async () => {
-      const rows = this.stmt(`SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(afterSeq, limit) as (Omit<OutboxEntry, 'data' | 'version'> & { data: string; version: string | null })[];
+    return this.readCommitted((stmt) => {
+      const rows = stmt(`SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(afterSeq, limit) as (Omit<OutboxEntry, 'data' | 'version'> & { data: string; version: string | null })[];
       return rows.map((r) => {
         const e: OutboxEntry = { seq: r.seq, id: r.id, type: r.type, timestamp: r.timestamp, data: JSON.parse(r.data) };
         if (r.version !== null) e.version = r.version;
@@ -538,8 +614,8 @@ export class SqliteStorage implements Storage {
   }
 
   // ---- events (issue 5): webhook endpoints and their delivery queue ---------------------------------------------
-  // Reads go through `serial` too: on this one connection, a read between another transaction's statements would
-  // see its uncommitted outbox rows.
+  // Reads on the writer's connection go through `serial` too: a read between another transaction's statements
+  // would see its uncommitted outbox rows. Outbox reads use the read connection where there is one.
 
   /**
    * Runs queue bookkeeping (fan-out, leases, outcomes) with synchronous=NORMAL: losing it to a power cut only
@@ -556,16 +632,26 @@ export class SqliteStorage implements Storage {
     }
   }
 
+  /** A read of committed rows: at once on the read connection, else in its turn on the one in-memory connection. */
+  private readCommitted<T>(fn: (prepare: (sql: string) => Database.Statement) => T): Promise<T> {
+    if (!this.readDb) return this.serial(async () => fn(this.prepareWrite));
+    try {
+      return Promise.resolve(fn(this.prepareRead));
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  }
+
   async readOutbox(afterSeq: number, limit: number, types?: readonly string[]): Promise<OutboxEntry[]> {
-    return this.serial(async () => {
+    return this.readCommitted((stmt) => {
       const filter = types && types.length > 0 ? ` AND type IN (${types.map(() => '?').join(', ')})` : '';
-      const rows = this.stmt(`SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > ?${filter} ORDER BY seq LIMIT ?`).all(afterSeq, ...(types && types.length > 0 ? types : []), limit) as OutboxRow[];
+      const rows = stmt(`SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > ?${filter} ORDER BY seq LIMIT ?`).all(afterSeq, ...(types && types.length > 0 ? types : []), limit) as OutboxRow[];
       return rows.map(toOutboxEntry);
     });
   }
 
   async lastOutboxSeq(): Promise<number> {
-    return this.serial(async () => (this.stmt(`SELECT COALESCE(MAX(seq), 0) AS seq FROM ${OUTBOX}`).get() as { seq: number }).seq);
+    return this.readCommitted((stmt) => (stmt(`SELECT COALESCE(MAX(seq), 0) AS seq FROM ${OUTBOX}`).get() as { seq: number }).seq);
   }
 
   async insertWebhookEndpoint(r: Omit<WebhookEndpointRecord, 'afterSeq'>): Promise<WebhookEndpointRecord> {
@@ -719,6 +805,7 @@ export class SqliteStorage implements Storage {
 
   async close(): Promise<void> {
     await this.queue;
+    if (this.readDb?.open) this.readDb.close();
     if (this.db.open) this.db.close();
   }
 }

@@ -40,6 +40,9 @@ export interface TablePlan {
 export interface AbortLike {
   readonly aborted: boolean;
   throwIfAborted(): void;
+  /** Where given, a running transaction rolls back as soon as the signal aborts, not only at its commit. */
+  addEventListener?(type: 'abort', listener: () => void): void;
+  removeEventListener?(type: 'abort', listener: () => void): void;
 }
 
 export interface StoragePlan {
@@ -171,16 +174,18 @@ export interface ResourceStorage {
    */
   migrate(plan: StoragePlan): Promise<MigrationResult>;
   /**
-   * Runs `work` in one transaction; when `signal` is aborted before the commit, everything is rolled back.
+   * Runs `work` in one transaction; when `signal` is aborted before the commit, everything is rolled back (at
+   * once, where the signal can be listened to), and the transaction refuses any later statement.
    * Isolation: read committed plus the row locks of `get`, and compare-and-set in `update`.
    */
   transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortLike): Promise<T>;
-  /** Runs read-only `work` (one statement) without opening a write transaction; it sees only committed rows. */
+  /** Runs read-only `work` (one statement) without opening a write transaction; it sees only committed rows and never waits for a writer, where the engine allows. */
   read<T>(work: (tx: StorageTx) => Promise<T>): Promise<T>;
   /**
-   * Optional fast path. A reader that answers at once, for a storage whose driver runs in-process (SQLite): given
-   * only while nothing is queued or in a transaction, so what it reads is committed. Undefined otherwise; absent
-   * for a storage over the network (PostgreSQL). Callers then use `read`.
+   * Optional fast path. A reader that answers at once, for a storage whose driver runs in-process (SQLite),
+   * reading only what is committed: on a file, always (a second, read-only connection); in memory, only while
+   * nothing is queued or in a transaction. Undefined otherwise, and always for a storage over the network
+   * (PostgreSQL); callers then use `read`.
    */
   readNow?(): SyncReader | undefined;
 }
