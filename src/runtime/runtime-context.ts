@@ -4,7 +4,7 @@ import type { Condition } from '../spec/spec-types.js';
 import type { CursorCodec } from './runtime-cursor.js';
 import type { Deadline } from './runtime-deadline.js';
 import type { ErrorResponder } from './runtime-errors.js';
-import type { AbortLike, CredentialRecord, Storage } from './storage/storage-types.js';
+import type { CredentialRecord, Storage } from './storage/storage-types.js';
 
 /** Who is calling, once a credential has been checked. */
 export interface Principal {
