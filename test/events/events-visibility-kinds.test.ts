@@ -13,16 +13,17 @@ import { addWebhookEndpoint } from '../../src/runtime/events/events-webhooks.js'
 import { parseTargetPolicy } from '../../src/runtime/events/events-targets.js';
 import { createService } from '../../src/runtime/runtime-service.js';
 import { loadSqliteDriver } from '../../src/runtime/storage/storage-driver.js';
-import { createSqliteStorage, type SqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import type { Storage } from '../../src/runtime/storage/storage-types.js';
 import { loadModel } from '../runtime/helpers.js';
 import { callJson } from '../support/http.js';
-import { LOOPBACK, openStream, startReceiver, until, type Receiver } from './helpers.js';
+import { LOOPBACK, openStream, openTestStorage, startReceiver, until, type Receiver } from './helpers.js';
 
 const SPEC = new URL('./fixtures/events-owned.yaml', import.meta.url).pathname;
 
 interface Running {
   url: string;
-  storage: SqliteStorage;
+  storage: Storage;
   model: ServiceModel;
   keys: Record<'alice' | 'bob' | 'admin', Record<string, string>>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies of many shapes
@@ -42,7 +43,7 @@ async function start(anonymousDefault = false): Promise<Running> {
     writeFileSync(path, readFileSync(SPEC, 'utf8').replace('default: { schemes: [key], scopes: [] }', 'default: none'));
   }
   const model = loadModel(path);
-  const storage = createSqliteStorage({ path: join(dir, 'service.db'), synchronous: 'normal' });
+  const { storage, drop } = await openTestStorage(dir);
   const authenticator = await createAuthenticator(model, storage, { allowGaps: true });
   const key = async (subject: string, scopes: string[]) => ({ 'x-api-key': (await createApiKey(storage, model, { subject, scopes })).key });
   const keys = { alice: await key('alice', ['notes:read', 'notes:write']), bob: await key('bob', ['notes:read', 'notes:write']), admin: await key('admin', ['notes:read', 'notes:all']) };
@@ -51,6 +52,7 @@ async function start(anonymousDefault = false): Promise<Running> {
   cleanup.push(async () => {
     await app.close();
     rmSync(dir, { recursive: true, force: true });
+    await drop();
   });
   return { url, storage, model, keys, call: (method, p, body, headers = {}) => callJson(url, method, p, body, headers) };
 }

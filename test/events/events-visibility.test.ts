@@ -13,17 +13,17 @@ import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.j
 import { addWebhookEndpoint } from '../../src/runtime/events/events-webhooks.js';
 import { parseTargetPolicy } from '../../src/runtime/events/events-targets.js';
 import { createService } from '../../src/runtime/runtime-service.js';
-import { createSqliteStorage, type SqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
-import type { OutboxEntry } from '../../src/runtime/storage/storage-types.js';
+import type { OutboxEntry, Storage } from '../../src/runtime/storage/storage-types.js';
 import { loadModel } from '../runtime/helpers.js';
 import { callJson } from '../support/http.js';
-import { LOOPBACK, openStream, startReceiver, until, type Receiver, type SseEvent } from './helpers.js';
+import { LOOPBACK, openStream, openTestStorage, startReceiver, until, type Receiver, type SseEvent } from './helpers.js';
 
 const ORDERS = new URL('../../examples/orders.yaml', import.meta.url).pathname;
 const model = loadModel(ORDERS);
 
 let app: FastifyInstance;
-let storage: SqliteStorage;
+let storage: Storage;
+let dropStorage: () => Promise<void> = async () => undefined;
 let url: string;
 let dir: string;
 const keys: Record<string, { key: string; id: string }> = {};
@@ -65,7 +65,7 @@ async function readUntil(who: string, fenceWriter: string, position = '0') {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'servicespec-visibility-'));
-  storage = createSqliteStorage({ path: join(dir, 'service.db'), synchronous: 'normal' });
+  ({ storage, drop: dropStorage } = await openTestStorage(dir));
   const authenticator = await createAuthenticator(model, storage, { allowGaps: true });
   await key('alice', 'alice', ['orders:read', 'orders:write', 'webhooks:manage']);
   await key('bobReader', 'bob', ['orders:read']);
@@ -90,6 +90,7 @@ afterAll(async () => {
   for (const r of receivers) await r.close();
   await app?.close();
   rmSync(dir, { recursive: true, force: true });
+  await dropStorage();
 });
 
 describe('the event stream', () => {

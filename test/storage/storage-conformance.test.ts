@@ -3,11 +3,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
-import { StorageConstraintError, type ColumnPlan, type Storage, type StoragePlan, type StoredEvent, type TablePlan } from '../../src/runtime/storage/storage-types.js';
-import { dropTestSchemas, getPostgresSkipReason, getTestSchemaUrl } from '../support/postgres.js';
+import { StorageConstraintError, type ColumnPlan, type Storage, type StoragePlan, type StoredEvent, type TablePlan, type WebhookAccess } from '../../src/runtime/storage/storage-types.js';
+import { dropTestSchemas, getPostgresSkipReason, getTestSchemaUrl, POSTGRES_URL } from '../support/postgres.js';
 
 interface Dialect {
   name: string;
@@ -20,8 +22,11 @@ interface Dialect {
    * write lock blocks the thread the first needs to finish (instances of SQLite are separate processes, one writer).
    */
   concurrentWriters: boolean;
-  /** A fresh database; `open()` gives a storage on it, each call a new one (another instance). */
-  create(): { open(): Storage };
+  /**
+   * A fresh database; `open()` gives a storage on it, each call a new one (another instance); `exec` (where the
+   * database is shared) runs a raw statement on it from outside the storage.
+   */
+  create(): { open(): Storage; exec?(sql: string): Promise<void> };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'servicespec-conformance-'));
@@ -35,7 +40,17 @@ const DIALECTS: Dialect[] = [
     concurrentWriters: false,
     create() {
       const path = join(dir, `db${files++}.db`);
-      return { open: () => createSqliteStorage({ path, synchronous: 'normal' }) };
+      return {
+        open: () => createSqliteStorage({ path, synchronous: 'normal' }),
+        exec: async (sql) => {
+          const raw = new Database(path);
+          try {
+            raw.exec(sql);
+          } finally {
+            raw.close();
+          }
+        },
+      };
     },
   },
   {
@@ -60,7 +75,19 @@ const DIALECTS: Dialect[] = [
     concurrentWriters: true,
     create() {
       const url = getTestSchemaUrl();
-      return { open: () => createPostgresStorage({ url, poolSize: 4 }) };
+      return {
+        open: () => createPostgresStorage({ url, poolSize: 4 }),
+        exec: async (sql) => {
+          const raw = new pg.Client({ connectionString: POSTGRES_URL });
+          await raw.connect();
+          try {
+            await raw.query(`SET search_path TO "${new URL(url).searchParams.get('schema')!}"`);
+            await raw.query(sql);
+          } finally {
+            await raw.end();
+          }
+        },
+      };
     },
   },
 ];
@@ -449,6 +476,76 @@ for (const d of DIALECTS) {
       expect(await s.deleteWebhookEndpoint('we1')).toBe(true);
       expect(await s.deleteWebhookEndpoint('we1')).toBe(false);
       expect(await s.listDeliveries({ endpointId: 'we1' })).toEqual([]);
+    });
+
+    it('deliveries: an endpoint with access gets only the events `visible` allows; the operator\'s gets every one', async () => {
+      const { s } = await fresh();
+      const access: WebhookAccess = { subject: 'alice', scopes: ['projects:read'], scheme: 'apiKey', credential: { kind: 'api_key', lookup: 'k1' } };
+      await s.insertWebhookEndpoint({ id: 'op', url: 'https://example.com/op', kinds: null, secrets: [], createdAt: '2026-11-23T12:00:00.000Z' });
+      await s.insertWebhookEndpoint({ id: 'api', url: 'https://example.com/api', kinds: null, subject: 'alice', access, secrets: [], createdAt: '2026-11-23T12:00:01.000Z' });
+      // Registered through the API before access was stored: its subject, holding no scopes.
+      await s.insertWebhookEndpoint({ id: 'old', url: 'https://example.com/old', kinds: ['project.closed'], subject: 'bob', secrets: [], createdAt: '2026-11-23T12:00:02.000Z' });
+      expect((await s.getWebhookEndpoint('api'))?.access).toEqual(access);
+      expect((await s.getWebhookEndpoint('old'))?.access).toEqual({ subject: 'bob', scopes: [] });
+      expect((await s.getWebhookEndpoint('op'))?.access).toBeUndefined();
+      expect((await s.listWebhookEndpoints()).map((e) => e.access)).toEqual([undefined, access, { subject: 'bob', scopes: [] }]);
+
+      const owners = ['alice', 'bob', 'alice', 'carol', 'bob'];
+      for (const [i, owner] of owners.entries()) {
+        await s.transaction((tx) => tx.appendEvent({ id: `v${i}`, type: i % 2 === 0 ? 'project.created' : 'project.closed', timestamp: '2026-11-23T12:00:00.000Z', data: { id: `v${i}`, owner } }));
+      }
+      const asked: string[] = [];
+      const visible = (a: WebhookAccess, type: string, data: unknown): boolean => {
+        asked.push(`${a.subject}:${type}:${(data as { id: string }).id}`);
+        return (data as { owner: string }).owner === a.subject;
+      };
+      const now = 1_000_000;
+      while ((await s.fanOutEvents(now, 2, visible)) > 0);
+      const queued = async (endpointId: string) => (await s.listDeliveries({ endpointId, limit: 100 })).map((x) => x.eventId).sort();
+      expect(await queued('op')).toEqual(['v0', 'v1', 'v2', 'v3', 'v4']);
+      expect(await queued('api')).toEqual(['v0', 'v2']);
+      expect(await queued('old')).toEqual(['v1']);
+      // Asked about each event once per endpoint with access whose kinds take it, with the type and the stored data.
+      expect(asked.sort()).toEqual([
+        'alice:project.closed:v1',
+        'alice:project.closed:v3',
+        'alice:project.created:v0',
+        'alice:project.created:v2',
+        'alice:project.created:v4',
+        'bob:project.closed:v1',
+        'bob:project.closed:v3',
+      ]);
+
+      // Without `visible`, an endpoint with access gets nothing; the operator's still gets every event.
+      await s.transaction((tx) => tx.appendEvent({ id: 'w0', type: 'project.closed', timestamp: '2026-11-23T12:00:00.000Z', data: { id: 'w0', owner: 'alice' } }));
+      while ((await s.fanOutEvents(now, 100)) > 0);
+      expect(await queued('op')).toContain('w0');
+      expect(await queued('api')).not.toContain('w0');
+      expect(await queued('old')).not.toContain('w0');
+
+      // The claimed delivery carries the endpoint's access.
+      const claimed = await s.claimDeliveries(now, 60_000, 100);
+      expect(claimed.filter((c) => c.endpoint.id === 'api').map((c) => c.endpoint.access)).toEqual([access, access]);
+      expect(claimed.filter((c) => c.endpoint.id === 'op').every((c) => c.endpoint.access === undefined)).toBe(true);
+    });
+
+    shared('deliveries: an endpoint table made before access was stored gains the column', async () => {
+      const db = d.create();
+      const first = db.open();
+      expect((await first.migrate(PLAN)).ok).toBe(true);
+      await first.insertWebhookEndpoint({ id: 'old', url: 'https://example.com/old', kinds: null, subject: 'bob', secrets: [], createdAt: '2026-11-23T12:00:00.000Z' });
+      await first.insertWebhookEndpoint({ id: 'op', url: 'https://example.com/op', kinds: null, secrets: [], createdAt: '2026-11-23T12:00:01.000Z' });
+      await first.close();
+      await db.exec!('ALTER TABLE _servicespec_webhooks DROP COLUMN access');
+      const s = track(db.open());
+      expect((await s.migrate(PLAN)).ok).toBe(true);
+      expect((await s.listWebhookEndpoints()).map((e) => [e.id, e.access])).toEqual([
+        ['old', { subject: 'bob', scopes: [] }],
+        ['op', undefined],
+      ]);
+      const access: WebhookAccess = { subject: 'alice', scopes: [] };
+      await s.insertWebhookEndpoint({ id: 'new', url: 'https://example.com/new', kinds: null, subject: 'alice', access, secrets: [], createdAt: '2026-11-23T12:00:02.000Z' });
+      expect((await s.getWebhookEndpoint('new'))?.access).toEqual(access);
     });
 
     it('idempotency: of racing claims of one key, exactly one is created; an expired record can be claimed again', async () => {

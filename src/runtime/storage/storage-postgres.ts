@@ -8,6 +8,7 @@ import type pg from 'pg';
 import { diffStoragePlans } from './storage-plan.js';
 import {
   StorageConstraintError,
+  getEndpointAccess,
   type AbortLike,
   type ClaimedDelivery,
   type ColumnPlan,
@@ -26,6 +27,7 @@ import {
   type StorageTx,
   type StoredEvent,
   type TablePlan,
+  type WebhookAccess,
   type WebhookEndpointRecord,
   type WebhookSecret,
 } from './storage-types.js';
@@ -388,8 +390,10 @@ END $$`,
           `CREATE TABLE IF NOT EXISTS ${CREDENTIALS} (id TEXT NOT NULL PRIMARY KEY, kind TEXT NOT NULL, lookup TEXT NOT NULL, hash TEXT NOT NULL, subject TEXT NOT NULL, scopes TEXT NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT, UNIQUE (kind, lookup))`,
         );
         await client.query(
-          `CREATE TABLE IF NOT EXISTS ${WEBHOOKS} (id TEXT NOT NULL PRIMARY KEY, url TEXT NOT NULL, kinds TEXT, description TEXT, subject TEXT, secrets TEXT NOT NULL, created_at TEXT NOT NULL, disabled_at TEXT, disabled_reason TEXT, after_seq BIGINT NOT NULL)`,
+          `CREATE TABLE IF NOT EXISTS ${WEBHOOKS} (id TEXT NOT NULL PRIMARY KEY, url TEXT NOT NULL, kinds TEXT, description TEXT, subject TEXT, access TEXT, secrets TEXT NOT NULL, created_at TEXT NOT NULL, disabled_at TEXT, disabled_reason TEXT, after_seq BIGINT NOT NULL)`,
         );
+        // Tables made before endpoints stored who registered them gain the column (null: see toAccess).
+        await client.query(`ALTER TABLE ${WEBHOOKS} ADD COLUMN IF NOT EXISTS access TEXT`);
         await client.query(
           `CREATE TABLE IF NOT EXISTS ${DELIVERIES} (seq BIGINT NOT NULL, endpoint TEXT NOT NULL REFERENCES ${WEBHOOKS} (id) ON DELETE CASCADE, event_id TEXT NOT NULL, event_type TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'dead')), attempts INTEGER NOT NULL, next_at BIGINT NOT NULL, last_status INTEGER, last_error TEXT, updated_at TEXT NOT NULL, delivered_at TEXT, PRIMARY KEY (seq, endpoint))`,
         );
@@ -696,8 +700,8 @@ END $$`,
       const afterSeq = ((await this.query(db, `SELECT COALESCE(MAX(seq), 0) AS seq FROM ${OUTBOX}`)).rows[0] as { seq: number }).seq;
       await this.query(
         db,
-        `INSERT INTO ${WEBHOOKS} (id, url, kinds, description, subject, secrets, created_at, disabled_at, disabled_reason, after_seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [r.id, r.url, r.kinds === null ? null : JSON.stringify(r.kinds), r.description ?? null, r.subject ?? null, JSON.stringify(r.secrets), r.createdAt, r.disabledAt ?? null, r.disabledReason ?? null, afterSeq],
+        `INSERT INTO ${WEBHOOKS} (id, url, kinds, description, subject, access, secrets, created_at, disabled_at, disabled_reason, after_seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [r.id, r.url, r.kinds === null ? null : JSON.stringify(r.kinds), r.description ?? null, r.subject ?? null, r.access ? JSON.stringify(r.access) : null, JSON.stringify(r.secrets), r.createdAt, r.disabledAt ?? null, r.disabledReason ?? null, afterSeq],
       );
       return { ...r, afterSeq };
     });
@@ -736,7 +740,7 @@ END $$`,
     });
   }
 
-  async fanOutEvents(now: number, limit: number): Promise<number> {
+  async fanOutEvents(now: number, limit: number, visible?: (access: WebhookAccess, type: string, data: unknown) => boolean): Promise<number> {
     await this.ready;
     const any = (await this.query(this.pool, `SELECT 1 FROM ${WEBHOOKS} WHERE disabled_at IS NULL LIMIT 1`)).rows.length > 0;
     if (!any) return 0;
@@ -745,15 +749,18 @@ END $$`,
       // One fan-out at a time across instances; an instance that finds it taken leaves the work to the holder.
       const got = (await this.query(db, 'SELECT pg_try_advisory_xact_lock($1) AS got', [this.keys.fanout])).rows[0] as { got: boolean };
       if (!got.got) return 0;
-      const endpoints = ((await this.query(db, `SELECT id, kinds, after_seq FROM ${WEBHOOKS} WHERE disabled_at IS NULL`)).rows as Pick<WebhookRow, 'id' | 'kinds' | 'after_seq'>[]).map((e) => ({
+      const endpoints = ((await this.query(db, `SELECT id, kinds, after_seq, subject, access FROM ${WEBHOOKS} WHERE disabled_at IS NULL`)).rows as Pick<WebhookRow, 'id' | 'kinds' | 'after_seq' | 'subject' | 'access'>[]).map((e) => ({
         id: e.id,
         kinds: e.kinds === null ? null : new Set(JSON.parse(e.kinds) as string[]),
         afterSeq: e.after_seq,
+        access: toAccess(e),
       }));
       if (endpoints.length === 0) return 0;
       const stored = (await this.query(db, `SELECT value FROM ${META} WHERE key = $1`, [FANOUT_KEY])).rows[0] as { value: string } | undefined;
       const cursor = Math.max(stored ? Number(stored.value) : 0, Math.min(...endpoints.map((e) => e.afterSeq)));
-      const rows = (await this.query(db, `SELECT seq, id, type FROM ${OUTBOX} WHERE seq > $1 ORDER BY seq LIMIT $2`, [cursor, limit])).rows as { seq: number; id: string; type: string }[];
+      // The payloads are read only when an endpoint registered through the API has to be asked about them.
+      const columns = visible && endpoints.some((e) => e.access !== undefined) ? 'seq, id, type, data' : 'seq, id, type';
+      const rows = (await this.query(db, `SELECT ${columns} FROM ${OUTBOX} WHERE seq > $1 ORDER BY seq LIMIT $2`, [cursor, limit])).rows as { seq: number; id: string; type: string; data?: string }[];
       if (rows.length === 0) return 0;
       const at = new Date(now).toISOString();
       const seqs: number[] = [];
@@ -761,13 +768,18 @@ END $$`,
       const eventIds: string[] = [];
       const types: string[] = [];
       for (const row of rows) {
+        let data: unknown;
         for (const e of endpoints) {
-          if (row.seq > e.afterSeq && (e.kinds === null || e.kinds.has(row.type))) {
-            seqs.push(row.seq);
-            ids.push(e.id);
-            eventIds.push(row.id);
-            types.push(row.type);
+          if (row.seq <= e.afterSeq || (e.kinds !== null && !e.kinds.has(row.type))) continue;
+          if (e.access !== undefined) {
+            if (!visible) continue;
+            data ??= JSON.parse(row.data!);
+            if (!visible(e.access, row.type, data)) continue;
           }
+          seqs.push(row.seq);
+          ids.push(e.id);
+          eventIds.push(row.id);
+          types.push(row.type);
         }
       }
       if (seqs.length > 0) {
@@ -788,7 +800,7 @@ END $$`,
       const rows = (
         await this.query(
           db,
-          `SELECT d.*, o.timestamp AS o_timestamp, o.version AS o_version, o.data AS o_data, w.id AS w_id, w.url AS w_url, w.kinds AS w_kinds, w.description AS w_description, w.subject AS w_subject, w.secrets AS w_secrets, w.created_at AS w_created_at, w.after_seq AS w_after_seq
+          `SELECT d.*, o.timestamp AS o_timestamp, o.version AS o_version, o.data AS o_data, w.id AS w_id, w.url AS w_url, w.kinds AS w_kinds, w.description AS w_description, w.subject AS w_subject, w.access AS w_access, w.secrets AS w_secrets, w.created_at AS w_created_at, w.after_seq AS w_after_seq
            FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w.id = d.endpoint JOIN ${OUTBOX} o ON o.seq = d.seq
            WHERE d.status = 'pending' AND d.next_at <= $1 AND w.disabled_at IS NULL ORDER BY d.next_at, d.seq LIMIT $2 FOR UPDATE OF d SKIP LOCKED`,
           [now, limit],
@@ -803,7 +815,7 @@ END $$`,
       return rows.map((r): ClaimedDelivery => {
         const event: OutboxEntry = { seq: r.seq, id: r.event_id, type: r.event_type, timestamp: r.o_timestamp, data: JSON.parse(r.o_data) };
         if (r.o_version !== null) event.version = r.o_version;
-        const endpoint = toEndpoint({ id: r.w_id, url: r.w_url, kinds: r.w_kinds, description: r.w_description, subject: r.w_subject, secrets: r.w_secrets, created_at: r.w_created_at, disabled_at: null, disabled_reason: null, after_seq: r.w_after_seq });
+        const endpoint = toEndpoint({ id: r.w_id, url: r.w_url, kinds: r.w_kinds, description: r.w_description, subject: r.w_subject, access: r.w_access, secrets: r.w_secrets, created_at: r.w_created_at, disabled_at: null, disabled_reason: null, after_seq: r.w_after_seq });
         return { delivery: toDelivery({ ...r, next_at: now + leaseMs }), event, endpoint };
       });
     });
@@ -879,6 +891,7 @@ interface WebhookRow {
   kinds: string | null;
   description: string | null;
   subject: string | null;
+  access: string | null;
   secrets: string;
   created_at: string;
   disabled_at: string | null;
@@ -890,9 +903,15 @@ function toEndpoint(r: WebhookRow): WebhookEndpointRecord {
   const out: WebhookEndpointRecord = { id: r.id, url: r.url, kinds: r.kinds === null ? null : (JSON.parse(r.kinds) as string[]), secrets: JSON.parse(r.secrets) as WebhookSecret[], createdAt: r.created_at, afterSeq: r.after_seq };
   if (r.description !== null) out.description = r.description;
   if (r.subject !== null) out.subject = r.subject;
+  const access = toAccess(r);
+  if (access) out.access = access;
   if (r.disabled_at !== null) out.disabledAt = r.disabled_at;
   if (r.disabled_reason !== null) out.disabledReason = r.disabled_reason;
   return out;
+}
+
+function toAccess(r: Pick<WebhookRow, 'subject' | 'access'>): WebhookAccess | undefined {
+  return getEndpointAccess({ subject: r.subject, access: r.access === null ? null : (JSON.parse(r.access) as WebhookAccess) });
 }
 
 interface DeliveryRow {
@@ -918,6 +937,7 @@ interface ClaimRow extends DeliveryRow {
   w_kinds: string | null;
   w_description: string | null;
   w_subject: string | null;
+  w_access: string | null;
   w_secrets: string;
   w_created_at: string;
   w_after_seq: number;
