@@ -79,7 +79,8 @@ function getNumberChange(token: string): string | undefined {
  * One pass over a JSON text, without recursion: the deepest bracket nesting (stopping once past `limit`, so a
  * 100,000-deep body is refused before any parser or validator recurses into it), and the first thing
  * `JSON.parse` would silently change: a duplicate key (the last would win), a lone surrogate (not a Unicode
- * scalar value, stored as invalid UTF-8), a number a double cannot hold exactly.
+ * scalar value, stored as invalid UTF-8), a number a double cannot hold exactly; and U+0000, which PostgreSQL
+ * cannot store.
  */
 export function scanJson(text: string, limit: number): JsonScan {
   let depth = 0;
@@ -113,6 +114,8 @@ export function scanJson(text: string, limit: number): JsonScan {
               }
             }
             if (unit >= 0xd800 && unit <= 0xdfff) fail('malformed_request', `a string contains a lone surrogate (\\u${text.slice(i + 2, i + 6)}), which is not a Unicode character`);
+            // PostgreSQL's text and jsonb cannot hold U+0000: refused on every storage, so a spec serves alike on both.
+            else if (unit === 0) fail('validation', 'a string contains U+0000 (NUL), which the service does not store');
             i += 5;
           } else i++;
         } else if (s >= 0xd800 && s <= 0xdfff) {
