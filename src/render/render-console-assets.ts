@@ -37,6 +37,8 @@ pre code { background: none; padding: 0; }
 .bar label, form.try label, .viewer-controls label { display: inline-flex; flex-direction: column; font-size: .8rem; color: var(--muted); gap: .1rem; }
 .bar input, .bar select, form.try input, form.try textarea, .viewer-controls input { font-size: .85rem; padding: .3rem .45rem; border: 1px solid var(--line); border-radius: 5px; background: var(--bg); color: var(--fg); min-width: 0; }
 .bar .base input { width: 16rem; }
+#credential-fields { display: inline-flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
+form.try .fields input { width: 17rem; max-width: 100%; }
 .bar .note { flex-basis: 100%; margin: 0; font-size: .8rem; color: var(--warn-fg); }
 button { font: inherit; font-size: .85rem; padding: .35rem .8rem; border-radius: 5px; border: 1px solid var(--accent); background: var(--accent); color: var(--bg); cursor: pointer; }
 button:disabled { opacity: .5; cursor: default; }
