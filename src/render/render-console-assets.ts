@@ -1,6 +1,8 @@
 // The docs console's inline style and script (render-console.ts). Plain CSS and ES2020 JavaScript, no
 // dependency: the page must work with nothing downloaded. The script reads the page's data from the
-// `console-data` JSON element and writes every answer with textContent, never as HTML.
+// `console-data` JSON element and writes every answer with textContent, never as HTML. Every request is sent
+// with `credentials: 'omit'`: the pasted credential is the only one, and a 401 with a Basic challenge is shown
+// as the declared answer instead of making the browser open its own sign-in dialog (and hold the request).
 
 export const CONSOLE_STYLE = `
 :root { --bg: #ffffff; --fg: #1b1b1b; --muted: #5c5c5c; --line: #d6d6d6; --soft: #f4f5f7; --accent: #1f4f99; --code: #f1f1f1;
@@ -170,7 +172,7 @@ export const CONSOLE_SCRIPT = String.raw`
     if (!base()) { credStatus.textContent = 'type a base URL first'; return; }
     var body = 'grant_type=client_credentials' + (value('scope') ? '&scope=' + encodeURIComponent(value('scope')) : '');
     credStatus.textContent = 'fetching a token…';
-    fetch(base() + s.tokenPath, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: clientBasic() }, body: body })
+    fetch(base() + s.tokenPath, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: clientBasic() }, body: body, credentials: 'omit' })
       .then(function (res) { return res.text().then(function (t) { return { res: res, text: t }; }); })
       .then(function (r) {
         var j; try { j = JSON.parse(r.text); } catch (e) { j = undefined; }
@@ -211,7 +213,7 @@ export const CONSOLE_SCRIPT = String.raw`
       Array.prototype.forEach.call(form.querySelectorAll('input[name^="header:"]'), function (i) { if (i.value.trim() !== '') headers[i.name.slice(7)] = i.value.trim(); });
       if (route.kind === 'token') { if (value('client_id')) headers.authorization = clientBasic(); }
       else authorize(headers, query);
-      var init = { method: route.method, headers: headers };
+      var init = { method: route.method, headers: headers, credentials: 'omit' };
       if (route.hasBody) { init.body = form.elements.body.value; headers['content-type'] = route.contentType; }
       var qs = query.toString();
       show(box, 'sending ' + route.method + ' ' + path + '…', true);
@@ -263,7 +265,7 @@ export const CONSOLE_SCRIPT = String.raw`
       controller = new AbortController();
       start.disabled = true; stop.disabled = false; vStatus.textContent = 'connecting…';
       var qs = query.toString();
-      fetch(base() + data.stream.path + (qs ? '?' + qs : ''), { headers: headers, signal: controller.signal }).then(function (res) {
+      fetch(base() + data.stream.path + (qs ? '?' + qs : ''), { headers: headers, signal: controller.signal, credentials: 'omit' }).then(function (res) {
         if (!res.ok || !res.body) {
           return res.text().then(function (t) { vStatus.textContent = 'HTTP ' + res.status; entry({ event: 'HTTP ' + res.status, data: t }); start.disabled = false; stop.disabled = true; });
         }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_PATHS } from '../../src/model/model-routes.js';
 import { renderConsole } from '../../src/render/render-console.js';
 import { renderDocumentBody } from '../../src/render/render-html.js';
-import { createApiKey } from '../../src/runtime/auth/auth-credentials.js';
+import { createApiKey, createBasicUser, createClient } from '../../src/runtime/auth/auth-credentials.js';
 import { startExample, type ConsoleServer } from './console-helpers.js';
 
 const CHROMIUM = process.env.SERVICESPEC_CHROMIUM ?? '/usr/bin/chromium';
@@ -39,6 +39,9 @@ const pageErrors = (errors: readonly string[]) => errors.filter((e) => !/^Failed
 const noOverflow = (page: Page) => page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
 const hash = (page: Page) => page.evaluate<string>('location.hash');
 
+/** Generous: the machine may be busy; a poll ends as soon as its value is right. */
+const POLL = { timeout: 15_000, interval: 50 };
+
 const ORDER = (customer: string) => ({
   customer,
   items: [{ sku: 'MUG-BLUE-350', quantity: 1, unit_price: 2599 }],
@@ -63,7 +66,7 @@ describe.skipIf(!hasBrowser)('the docs console in chromium', () => {
         const parts = renderDocumentBody(s.model).headings.filter((h) => h.level === 2);
         expect(parts.length).toBeGreaterThanOrEqual(9);
         for (const h of parts) {
-          await expect.poll(() => page.locator(`h2#${h.id}`).isVisible()).toBe(true);
+          await expect.poll(() => page.locator(`h2#${h.id}`).isVisible(), POLL).toBe(true);
           // The table of contents links to it.
           expect(await page.locator(`#toc a[href="#${h.id}"]`).count()).toBe(1);
         }
@@ -109,7 +112,7 @@ describe.skipIf(!hasBrowser)('the docs console in chromium', () => {
     it('the table of contents navigates to a part', async () => {
       const errorsPart = renderDocumentBody(s.model).headings.find((h) => h.level === 2 && /error/i.test(h.text))!;
       await page.locator(`#toc a[href="#${errorsPart.id}"]`).click();
-      await expect.poll(() => hash(page)).toBe(`#${errorsPart.id}`);
+      await expect.poll(() => hash(page), POLL).toBe(`#${errorsPart.id}`);
       const top = await page.locator(`h2#${errorsPart.id}`).evaluate((e: { getBoundingClientRect(): { top: number } }) => e.getBoundingClientRect().top);
       expect(top).toBeGreaterThanOrEqual(0);
       expect(top).toBeLessThan(200);
@@ -122,13 +125,13 @@ describe.skipIf(!hasBrowser)('the docs console in chromium', () => {
     it('search finds an operation and goes to it', async () => {
       await page.locator('#search').fill('payorder');
       const hit = page.locator('#search-results a', { hasText: 'payOrder' });
-      await expect.poll(() => hit.count()).toBe(1);
+      await expect.poll(() => hit.count(), POLL).toBe(1);
       await hit.click();
-      await expect.poll(() => hash(page)).toBe('#op-payOrder');
+      await expect.poll(() => hash(page), POLL).toBe('#op-payOrder');
       await page.locator('#search').fill('invalid_transition');
-      await expect.poll(() => page.locator('#search-results a', { hasText: 'invalid_transition' }).count()).toBe(1);
+      await expect.poll(() => page.locator('#search-results a', { hasText: 'invalid_transition' }).count(), POLL).toBe(1);
       await page.locator('#search').fill('order.shipped');
-      await expect.poll(() => page.locator('#search-results a', { hasText: 'order.shipped' }).count()).toBe(1);
+      await expect.poll(() => page.locator('#search-results a', { hasText: 'order.shipped' }).count(), POLL).toBe(1);
       await page.locator('#search').fill('');
     });
 
@@ -146,7 +149,7 @@ describe.skipIf(!hasBrowser)('the docs console in chromium', () => {
       await card.locator('details.try-it > summary').click();
       await card.locator('textarea[name="body"]').fill(JSON.stringify(ORDER(customer), null, 2));
       await card.locator('form.try button[type="submit"]').click();
-      await expect.poll(() => card.locator('.result .status').textContent()).toBe('HTTP 201 Created');
+      await expect.poll(() => card.locator('.result .status').textContent(), POLL).toBe('HTTP 201 Created');
       const body = JSON.parse((await card.locator('.result .response-body').textContent())!) as { id: string; status: string; owner: string };
       expect(body.status).toBe('pending');
       expect(body.owner).toBe('shop');
@@ -161,7 +164,7 @@ describe.skipIf(!hasBrowser)('the docs console in chromium', () => {
       await page.locator('#cred-key').fill('sk_not-a-key');
       const card = page.locator('#op-createOrder');
       await card.locator('form.try button[type="submit"]').click();
-      await expect.poll(() => card.locator('.result .status').textContent()).toBe('HTTP 401 Unauthorized');
+      await expect.poll(() => card.locator('.result .status').textContent(), POLL).toBe('HTTP 401 Unauthorized');
       const body = JSON.parse((await card.locator('.result .response-body').textContent())!) as { title: string; status: number };
       expect(body).toMatchObject({ title: 'A valid credential is required', status: 401 });
       await page.locator('#cred-key').fill(key);
@@ -169,22 +172,64 @@ describe.skipIf(!hasBrowser)('the docs console in chromium', () => {
 
     it('the event viewer shows an event as it happens', async () => {
       await page.locator('#viewer-start').click();
-      await expect.poll(() => page.locator('#viewer-status').textContent(), { timeout: 15_000 }).toBe('connected');
+      await expect.poll(() => page.locator('#viewer-status').textContent(), POLL).toBe('connected');
       const created = await s.call('POST', '/orders', ORDER(customer), { 'x-api-key': key });
       expect(created.status).toBe(201);
       const entry = page.locator('#viewer-log li', { hasText: created.body.id as string });
-      await expect.poll(() => entry.count(), { timeout: 15_000 }).toBe(1);
+      await expect.poll(() => entry.count(), POLL).toBe(1);
       expect(await entry.locator('.event-kind').textContent()).toBe('order.created');
       await page.locator('#event-viewer').scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(ARTIFACTS, 'orders-event-viewer.png') });
       await page.locator('#viewer-stop').click();
-      await expect.poll(() => page.locator('#viewer-status').textContent()).toBe('disconnected');
+      await expect.poll(() => page.locator('#viewer-status').textContent(), POLL).toBe('disconnected');
+    });
+
+    it('try-it fetches a client-credentials token for the pasted id and secret, and pays the order with it', async () => {
+      const order = await s.call('POST', '/orders', ORDER(customer), { 'x-api-key': key });
+      const client = await createClient(s.storage, s.model, { subject: 'payments-provider', scopes: ['orders:write', 'orders:all'] });
+      await page.locator('#scheme').selectOption('payments');
+      await page.locator('#cred-client_id').fill(client.clientId);
+      await page.locator('#cred-client_secret').fill(client.clientSecret);
+      await page.locator('#cred-fetch').click();
+      await expect.poll(() => page.locator('#credential-status').textContent(), POLL).toBe('token fetched, expires in 3600 s');
+      const card = page.locator('#op-payOrder');
+      await card.locator('details.try-it > summary').click();
+      await card.locator('input[name="path:id"]').fill(order.body.id as string);
+      await card.locator('form.try button[type="submit"]').click();
+      await expect.poll(() => card.locator('.result .status').textContent(), POLL).toBe('HTTP 200 OK');
+      expect(JSON.parse((await card.locator('.result .response-body').textContent())!)).toMatchObject({ id: order.body.id, status: 'paid' });
+      await page.locator('#scheme').selectOption('key');
+      await page.locator('#cred-key').fill(key);
     });
 
     it('logged no console errors', () => {
       expect(pageErrors(errors)).toEqual([]);
     });
   });
+
+  it('library.yaml: try-it sends Basic credentials to a path-versioned route, the version filled in', async () => {
+    const s = await startExample('library.yaml');
+    try {
+      await createBasicUser(s.storage, s.model, { username: 'desk', password: 'correct horse battery', scopes: ['members:read'] });
+      const { page, errors } = await openPage(browser, `${s.url}${SERVICE_PATHS.docs}`);
+      await page.locator('#scheme').selectOption('staff');
+      await page.locator('#cred-user').fill('desk');
+      await page.locator('#cred-password').fill('correct horse battery');
+      const card = page.locator('#op-listMembers');
+      await card.locator('details.try-it > summary').click();
+      expect(await card.locator('input[name="path:version"]').inputValue()).toBe(s.model.versioning!.current);
+      await card.locator('form.try button[type="submit"]').click();
+      await expect.poll(() => card.locator('.result .status').textContent(), POLL).toBe('HTTP 200 OK');
+      expect(JSON.parse((await card.locator('.result .response-body').textContent())!)).toMatchObject({ items: [] });
+      await page.locator('#cred-password').fill('wrong');
+      await card.locator('form.try button[type="submit"]').click();
+      await expect.poll(() => card.locator('.result .status').textContent(), POLL).toBe('HTTP 401 Unauthorized');
+      expect(pageErrors(errors)).toEqual([]);
+      await page.close();
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
 
   it('doc --html: the same page from a file asks for a base URL before sending', async () => {
     const s = await startExample('orders.yaml', { docs: false });
