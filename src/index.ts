@@ -191,6 +191,11 @@ export {
 } from './runtime/events/index.js';
 export type { HeaderSource, VerifyOptions, WebhookHeaders, WebhookOptions, Lookup, TargetPolicy, AddWebhookInput, WebhookContext, WebhookEndpointSummary } from './runtime/events/index.js';
 export type { WebhooksRoute, WebhooksAction } from './model/model-routes.js';
+// docs console (issue 17): the service's own routes under /_servicespec, and the console page.
+export { getServiceRoutes, isReservedPath, RESERVED_PREFIX, SERVICE_PATHS } from './model/model-routes.js';
+export type { ServiceRoute, ServicePathName } from './model/model-routes.js';
+export { renderConsole } from './render/render-console.js';
+export type { ConsoleOptions } from './render/render-console.js';
 
 // Interop: OpenAPI 3.1/3.0, AsyncAPI 3, JSON Schema, a typed TypeScript client, and OpenAPI import.
 export { exportOpenApi, NOT_SHOWN } from './export/export-openapi.js';

@@ -1,5 +1,5 @@
 import { getField, getResource, getStateMachine } from '../model/model-builder.js';
-import { getProducibleConditions } from '../model/model-routes.js';
+import { getProducibleConditions, getRoutes, isReservedPath, RESERVED_PREFIX } from '../model/model-routes.js';
 import { compareVersions } from '../model/model-versions.js';
 import { getUnshownChanges } from '../diff/diff-versions.js';
 import type { FieldModel, OperationModel, ResourceModel, ServiceModel, StateMachineModel } from '../model/model-types.js';
@@ -568,7 +568,26 @@ const versionHistoryRules: Rule = ({ model, report }) => {
   for (const u of getUnshownChanges(model)) report('version-change-not-shown', { version: u.version, change: u.change, detail: u.detail }, u.pointer);
 };
 
-export const RULES: readonly Rule[] = [fieldRules, resourceRules, stateRules, operationRules, authRules, eventRules, errorRules, limitRules, versionRules, versionHistoryRules];
+/** Spec paths under the prefix the service keeps for its own routes (health, documents, console). */
+const reservedPathRules: Rule = ({ model, report }) => {
+  const reported = new Set<string>();
+  for (const r of getRoutes(model)) {
+    if (!isReservedPath(r.path)) continue;
+    const [what, pointer] =
+      r.kind === 'operation'
+        ? [`operation ${r.operation.id}`, joinPointer(r.operation.pointer, 'path')]
+        : r.kind === 'token'
+          ? [`the token endpoint of scheme ${r.scheme.name}`, joinPointer(r.scheme.pointer, 'token_path')]
+          : r.kind === 'stream'
+            ? ['the event stream', '/events/delivery/stream/path']
+            : ['the webhook registration', '/events/delivery/webhook/path'];
+    if (reported.has(what)) continue;
+    reported.add(what);
+    report('reserved-path', { what, path: r.path, prefix: RESERVED_PREFIX }, pointer);
+  }
+};
+
+export const RULES: readonly Rule[] = [reservedPathRules, fieldRules, resourceRules, stateRules, operationRules, authRules, eventRules, errorRules, limitRules, versionRules, versionHistoryRules];
 
 /** Runs every semantic rule; diagnostics carry JSON pointers, to be placed by the caller. */
 export function checkModel(model: ServiceModel, doc: SpecDocument): Diagnostic[] {

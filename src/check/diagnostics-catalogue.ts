@@ -62,6 +62,7 @@ export const DIAGNOSTICS = {
   'terminal-conflict': { severity: 'error', message: 'state `{state}` of {resource} is listed as terminal but declared `terminal: false`' },
   'state-field-mismatch': { severity: 'error', message: '{detail}' },
   'missing-state-machine': { severity: 'error', message: 'field {resource}.{field} has type state, but no state machine for {resource} is declared under states' },
+  'reserved-path': { severity: 'error', message: '{what} uses the path {path}, under {prefix}, which the service keeps for its own routes (health, documents, console)' },
   'duplicate-route': { severity: 'error', message: 'operations `{first}` and `{second}` both answer {method} {path}' },
   'ambiguous-route': { severity: 'warning', message: 'operations `{first}` and `{second}` have paths {path1} and {path2} that match the same requests' },
   'unbound-path-parameter': { severity: 'error', message: 'operation `{operation}`: {detail}' },

@@ -19,7 +19,7 @@ export async function runDoc(file: string, options: DocOptions): Promise<ExitCod
   }
   // Loaded on demand: the other commands do not pay for the renderers.
   const text = options.html
-    ? (await import('../render/render-html.js')).renderHtml(compiled.model)
+    ? (await import('../render/render-console.js')).renderConsole(compiled.model)
     : (await import('../render/render-markdown.js')).renderMarkdown(compiled.model);
   if (options.output === undefined) {
     io.out(text);
@@ -40,7 +40,7 @@ export function registerDocCommand(program: Command): void {
     .description('render the nine-part document (Markdown, or HTML with --html)')
     .argument('<file>', 'the spec file (YAML or JSON); - reads standard input')
     .option('-o, --output <out>', 'write the document to this file (atomically) instead of standard output')
-    .option('--html', 'render HTML instead of Markdown')
+    .option('--html', 'render the docs console (one self-contained HTML page) instead of Markdown')
     .addOption(quietOption())
     .addHelpText(
       'after',

@@ -20,6 +20,8 @@ export interface ServeOptions {
   redis?: string;
   jwks?: string;
   jwtSecretEnv?: string;
+  /** Serve the docs console and the OpenAPI/AsyncAPI documents under /_servicespec. */
+  docs?: boolean;
 }
 
 /** Loads custom-operation handlers from a module exporting `handlers` (or a default object) of functions. */
@@ -66,6 +68,7 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
     storage: undefined as never,
     allowGaps: options.allowGaps ?? false,
     logger: options.log === 'silent' ? false : { level: options.log },
+    docs: options.docs === true,
   };
   if (options.allowWebhookTarget !== undefined) service.webhooks = { allowTargets: options.allowWebhookTarget }; // events (issue 5)
   if (options.handlers !== undefined) {
@@ -136,6 +139,7 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
   try {
     const address = await app.listen({ port, host: options.host });
     io.err(`servicespec: serving ${compiled.model.purpose?.name ?? file} at ${address} (database ${shownUrl})\n`);
+    if (options.docs) io.err(`servicespec: docs console at ${address}/_servicespec/docs\n`);
   } catch (err) {
     await app.close();
     io.err(`servicespec serve: cannot listen on ${options.host}:${port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
@@ -166,6 +170,7 @@ export function registerServeCommand(program: Command): void {
     .option('--jwks <file>', 'a local JWKS file of public keys that verify bearer tokens')
     .option('--jwt-secret-env <var>', 'the environment variable holding the HMAC secret for HS* bearer tokens')
     .option('--redis <url>', 'share rate-limit budgets across instances through Redis (redis://host:port)')
+    .option('--docs', 'also serve the docs console (/_servicespec/docs) and the OpenAPI and AsyncAPI documents')
     .option('--handlers <file>', 'a JavaScript module exporting `handlers` for custom operations')
     .option('--allow-webhook-target <cidr>', 'let webhooks go to this non-public address range too, e.g. 127.0.0.0/8 (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .addOption(new Option('--log <level>', 'log level').choices(['silent', 'error', 'warn', 'info', 'debug']).default('info'))

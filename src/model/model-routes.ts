@@ -254,6 +254,47 @@ function getWebhooksRoutes(model: ServiceModel): WebhooksRoute[] {
   });
 }
 
+/**
+ * The service's own routes, beside the spec's: they live under one reserved prefix that no spec path may use
+ * (`check` reports one that does, `reserved-path`), so they can never shadow an operation. Health is always
+ * served; the documents and the console when the service is started with `docs` (`serve --docs`).
+ */
+export const RESERVED_PREFIX = '/_servicespec';
+
+export type ServicePathName = 'health' | 'openapi' | 'asyncapi' | 'docs';
+
+export const SERVICE_PATHS: Readonly<Record<ServicePathName, string>> = Object.freeze({
+  health: `${RESERVED_PREFIX}/health`,
+  openapi: `${RESERVED_PREFIX}/openapi.json`,
+  asyncapi: `${RESERVED_PREFIX}/asyncapi.json`,
+  docs: `${RESERVED_PREFIX}/docs`,
+});
+
+export interface ServiceRoute {
+  name: ServicePathName;
+  method: 'GET';
+  path: string;
+  /** Served only when the service is started with `docs`. */
+  docsOnly: boolean;
+  summary: string;
+}
+
+/** The service's own routes (not part of the spec's interface, so not in `getRoutes` or the exports). */
+export function getServiceRoutes(): readonly ServiceRoute[] {
+  return [
+    { name: 'health', method: 'GET', path: SERVICE_PATHS.health, docsOnly: false, summary: 'Whether the database (and Redis, when configured) can be reached: 200, or 503 naming what cannot.' },
+    { name: 'openapi', method: 'GET', path: SERVICE_PATHS.openapi, docsOnly: true, summary: 'The OpenAPI 3.1 document of this service, as JSON.' },
+    { name: 'asyncapi', method: 'GET', path: SERVICE_PATHS.asyncapi, docsOnly: true, summary: 'The AsyncAPI 3 document of its events, as JSON.' },
+    { name: 'docs', method: 'GET', path: SERVICE_PATHS.docs, docsOnly: true, summary: 'This docs console: the nine parts, examples, try-it and the event viewer.' },
+  ];
+}
+
+/** Whether a path (a template, as served) lies under the reserved prefix. */
+export function isReservedPath(path: string): boolean {
+  const p = path.toLowerCase();
+  return p === RESERVED_PREFIX || p.startsWith(`${RESERVED_PREFIX}/`);
+}
+
 /** The declared error codes a route can answer with, by condition; conditions with no code are left out. */
 export function getErrorCodes(model: ServiceModel, route: Route): { condition: Condition; code: string; status: number }[] {
   const out: { condition: Condition; code: string; status: number }[] = [];

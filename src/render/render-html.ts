@@ -235,10 +235,30 @@ svg.state-diagram .start { fill: #333; }
 svg.state-diagram .label { fill: #1f4f99; paint-order: stroke; stroke: #fff; stroke-width: 4px; stroke-linejoin: round; }
 `.trim();
 
-/** The nine-part document as a standalone HTML page: the same content as renderMarkdown; deterministic. */
-export function renderHtml(model: ServiceModel): string {
+export interface DocumentHeading {
+  level: number;
+  id: string;
+  text: string;
+}
+
+export interface DocumentBodyOptions {
+  /** Turn e-mail addresses into mailto: links and http(s) URLs into links (the console; the plain page has none). */
+  links?: boolean;
+}
+
+const LINKABLE = /\b([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,})\b|\bhttps?:\/\/[^\s<>"']+[^\s<>"'.,;:)]/g;
+
+/** Links in already escaped text: e-mail addresses to mailto:, http(s) URLs to themselves. */
+function linkHtml(escaped: string): string {
+  return escaped.replace(LINKABLE, (m: string, email: string | undefined) => (email !== undefined ? `<a href="mailto:${m}">${m}</a>` : `<a href="${m}" rel="noopener noreferrer">${m}</a>`));
+}
+
+/** The document's blocks as HTML, and its headings (each with its id) for a table of contents. */
+export function renderDocumentBody(model: ServiceModel, options: DocumentBodyOptions = {}): { html: string; headings: DocumentHeading[] } {
   const slug = slugger();
   const body: string[] = [];
+  const headings: DocumentHeading[] = [];
+  const inline = options.links ? (c: Inline) => linkHtml(inlineHtml(c)) : inlineHtml;
   let inSection = false;
   let diagrams = 0;
   for (const b of buildDocument(model) as readonly Block[]) {
@@ -249,21 +269,23 @@ export function renderHtml(model: ServiceModel): string {
           body.push('<section>');
           inSection = true;
         }
-        body.push(`<h${b.level} id="${slug(b.text)}">${escapeHtml(b.text)}</h${b.level}>`);
+        const id = slug(b.text);
+        headings.push({ level: b.level, id, text: b.text });
+        body.push(`<h${b.level} id="${id}">${escapeHtml(b.text)}</h${b.level}>`);
         break;
       }
       case 'paragraph':
-        body.push(`<p>${inlineHtml(b.content)}</p>`);
+        body.push(`<p>${inline(b.content)}</p>`);
         break;
       case 'list':
-        body.push('<ul>', ...b.items.map((i) => `<li>${inlineHtml(i)}</li>`), '</ul>');
+        body.push('<ul>', ...b.items.map((i) => `<li>${inline(i)}</li>`), '</ul>');
         break;
       case 'table':
         body.push(
           '<table>',
           `<thead><tr>${b.head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>`,
           '<tbody>',
-          ...b.rows.map((r) => `<tr>${r.map((c) => `<td>${inlineHtml(c)}</td>`).join('')}</tr>`),
+          ...b.rows.map((r) => `<tr>${r.map((c) => `<td>${inline(c)}</td>`).join('')}</tr>`),
           '</tbody>',
           '</table>',
         );
@@ -276,20 +298,30 @@ export function renderHtml(model: ServiceModel): string {
     }
   }
   if (inSection) body.push('</section>');
+  return { html: body.join('\n'), headings };
+}
+
+/** The page's title: the document title and the service's name. */
+export function getDocumentTitle(model: ServiceModel): string {
   const name = model.purpose?.name;
-  const title = name === undefined ? DOCUMENT_TITLE : `${DOCUMENT_TITLE}: ${name}`;
+  return name === undefined ? DOCUMENT_TITLE : `${DOCUMENT_TITLE}: ${name}`;
+}
+
+/** The nine-part document as a standalone HTML page: the same content as renderMarkdown; deterministic. */
+export function renderHtml(model: ServiceModel): string {
+  const { html } = renderDocumentBody(model);
   return [
     '<!doctype html>',
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title>`,
+    `<title>${escapeHtml(getDocumentTitle(model))}</title>`,
     `<style>\n${STYLE}\n</style>`,
     '</head>',
     '<body>',
     '<main>',
-    ...body,
+    html,
     '</main>',
     '</body>',
     '</html>',

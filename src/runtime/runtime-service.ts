@@ -19,6 +19,7 @@ import { createIdempotency, type Idempotency } from './limits/limits-idempotency
 import { createRateLimiter } from './limits/limits-rate.js';
 import { createMemoryStore, type RateLimitStore } from './limits/limits-store.js';
 import { createVersionResolver } from './runtime-versioning.js';
+import { registerServiceRoutes } from './runtime-service-routes.js';
 // events (issue 5): the event stream, webhook registration and delivery (src/runtime/events).
 import { getEventStartProblems, type WebhookOptions } from './events/events-options.js';
 import { setUpEvents } from './events/events-service.js';
@@ -43,6 +44,8 @@ export interface ServiceOptions {
   rateLimitStore?: RateLimitStore;
   /** events (issue 5): webhook delivery settings, e.g. `{ allowTargets: ['127.0.0.0/8'] }` for a receiver on this machine. */
   webhooks?: WebhookOptions;
+  /** Serve the OpenAPI and AsyncAPI documents and the docs console under /_servicespec (docs/runtime.md); health is always served. */
+  docs?: boolean;
 }
 
 /** Why a service would not start: the spec's gaps (without allowGaps), a refused migration, a missing handler. */
@@ -181,6 +184,7 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
     if (route.method === 'GET') set.add('HEAD');
     methodsByPath.set(route.routerPath, set);
   }
+  await registerServiceRoutes(app, { model, storage: options.storage, rateStore, docs: options.docs === true });
   for (const [path, methods] of methodsByPath) {
     const allow = [...methods].sort().join(', ');
     const others = ALL_METHODS.filter((m) => !methods.has(m));

@@ -248,6 +248,26 @@ describe('property: ambiguous-route finds exactly the pairs a pairwise compariso
   });
 });
 
+describe('property: reserved-path is reported exactly for the paths under /_servicespec', () => {
+  it('on random paths', () => {
+    const segment = fc.constantFrom('a', '{id}', '_servicespec', '_SERVICESPEC', '_servicespecs', 'servicespec');
+    const path = fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => `/${s.join('/')}`);
+    const ops = fc.uniqueArray(path, { maxLength: 6, selector: (p) => p.replace(/\{[^}]*\}/g, '{}') });
+    fc.assert(
+      fc.property(ops, (list) => {
+        const operations = Object.fromEntries(list.map((p, i) => [`op${i}`, { method: 'GET', path: p, action: 'custom', handler: 'h', request: { fields: { id: { type: 'string' } } }, response: { fields: { ok: { type: 'boolean' } } } }]));
+        const r = compileSpecText(JSON.stringify({ servicespec: 1, endpoints: { operations } }));
+        const found = r.diagnostics.filter((d) => d.code === 'reserved-path').map((d) => d.pointer).sort();
+        const expected = list.flatMap((p, i) => (/^\/_servicespec(\/|$)/i.test(p) ? [`/endpoints/operations/op${i}/path`] : [])).sort();
+        expect(found).toEqual(expected);
+      }),
+      RUNS,
+    );
+    // The service's own routes are all under the prefix.
+    for (const r of routes.getServiceRoutes()) expect(routes.isReservedPath(r.path)).toBe(true);
+  });
+});
+
 describe('the model API surface', () => {
   it('every exported function of src/model is exercised above', () => {
     const fns = [builder, routes, schemas].flatMap((mod) => Object.entries(mod).filter(([, v]) => typeof v === 'function').map(([k]) => k));
@@ -261,6 +281,8 @@ describe('the model API surface', () => {
         'getStateMachine',
         'getErrorCodes',
         'getRoutes',
+        'getServiceRoutes',
+        'isReservedPath',
         'getUndeclaredConditions',
         'getProducibleConditions',
         'isIdempotentOperation',

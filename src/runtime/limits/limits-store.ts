@@ -18,6 +18,8 @@ export interface RateLimitStore {
   readonly kind: 'memory' | 'redis';
   /** One request against the key's budget. A store that decides in-process may answer synchronously. */
   take(key: string, requests: number, windowMs: number): Decision | Promise<Decision>;
+  /** Resolves when a shared store answers (the health route); in-process stores have none. */
+  ping?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -128,6 +130,10 @@ export function createRedisStore(options: RedisStoreOptions): RateLimitStore {
         failing = true;
         throw new RateLimitStoreUnavailable();
       }
+    },
+    async ping() {
+      if (connecting) await connecting;
+      await redis.ping();
     },
     async close() {
       redis.disconnect();

@@ -1,0 +1,426 @@
+import { exportOpenApi } from '../export/export-openapi.js';
+import { getErrorCodes, getRoutes, getServiceRoutes, isIdempotentOperation, type Route, type ServiceRoute } from '../model/model-routes.js';
+import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
+import { CONSOLE_SCRIPT, CONSOLE_STYLE } from './render-console-assets.js';
+import { escapeHtml, getDocumentTitle, renderDocumentBody, type DocumentHeading } from './render-html.js';
+
+// The docs console: the nine-part document (render-html's body) with a sticky table of contents, search, every
+// route with JSON examples, a try-it form per route and a live event viewer. One self-contained page: the CSS and
+// the vanilla script are inline (render-console-assets.ts), nothing is fetched but the service's own routes.
+
+export interface ConsoleOptions {
+  /** Served by the running service: try-it sends to the page's own origin. From a file, to a base URL typed in. */
+  served?: boolean;
+  /** The service's own routes to list beside the spec's (the runtime passes `getServiceRoutes()`). */
+  serviceRoutes?: readonly ServiceRoute[];
+}
+
+type Json = unknown;
+type Schema = Record<string, unknown>;
+
+interface Example {
+  value: Json;
+  /** Whether any value in it was made up from the schema rather than taken from a declared example or default. */
+  generated: boolean;
+}
+
+const GENERATED_LABEL = 'generated from the schema, not from the spec';
+const DECLARED_LABEL = "from the spec's declared examples";
+
+/** A JSON value for a schema: declared `examples`/`default`/`const` where given, else the simplest value that fits. */
+function exampleFor(doc: Schema, schema: Schema | undefined, overrides: Record<string, Json> = {}, depth = 0): Example {
+  if (!schema || depth > 12) return { value: null, generated: true };
+  const ref = schema.$ref;
+  if (typeof ref === 'string') return exampleFor(doc, resolveRef(doc, ref), overrides, depth + 1);
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return { value: schema.examples[0], generated: false };
+  if ('const' in schema) return { value: schema.const, generated: false };
+  if ('default' in schema) return { value: schema.default, generated: false };
+  for (const k of ['oneOf', 'anyOf', 'allOf'] as const) {
+    const list = schema[k];
+    if (Array.isArray(list) && list.length > 0) {
+      const pick = (list as Schema[]).find((s) => s.type !== 'null') ?? (list[0] as Schema);
+      return exampleFor(doc, pick, overrides, depth + 1);
+    }
+  }
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return { value: schema.enum[0], generated: true };
+  const type = Array.isArray(schema.type) ? (schema.type as string[]).find((t) => t !== 'null') : (schema.type as string | undefined);
+  switch (type) {
+    case 'object': {
+      const props = (schema.properties ?? {}) as Record<string, Schema>;
+      const out: Record<string, Json> = {};
+      let generated = false;
+      for (const [name, s] of Object.entries(props)) {
+        if (name in overrides) {
+          out[name] = overrides[name];
+          continue;
+        }
+        const e = exampleFor(doc, s, {}, depth + 1);
+        out[name] = e.value;
+        generated ||= e.generated;
+      }
+      return { value: out, generated: generated || Object.keys(props).length === 0 };
+    }
+    case 'array': {
+      const e = exampleFor(doc, schema.items as Schema | undefined, {}, depth + 1);
+      const n = Math.max(1, typeof schema.minItems === 'number' ? Math.min(schema.minItems, 3) : 1);
+      return { value: Array.from({ length: n }, () => e.value), generated: e.generated };
+    }
+    case 'integer':
+    case 'number': {
+      const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : undefined;
+      const max = typeof schema.maximum === 'number' ? schema.maximum : undefined;
+      return { value: min ?? (max !== undefined ? Math.min(max, 1) : 1), generated: true };
+    }
+    case 'boolean':
+      return { value: false, generated: true };
+    case 'string':
+      return { value: exampleString(schema), generated: true };
+    default:
+      return { value: null, generated: true };
+  }
+}
+
+function exampleString(schema: Schema): string {
+  switch (schema.format) {
+    case 'uuid':
+      return '01890a5d-ac96-774b-bcce-b302099a8057';
+    case 'date-time':
+      return '2026-01-01T12:00:00Z';
+    case 'date':
+      return '2026-01-01';
+    case 'email':
+      return 'someone@example.com';
+    case 'uri':
+      return 'https://example.com/';
+  }
+  const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
+  const max = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
+  const base = 'string';
+  return (min > base.length ? base.padEnd(min, 'x') : base).slice(0, Math.max(max, 1));
+}
+
+function resolveRef(doc: Schema, ref: string): Schema | undefined {
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = doc;
+  for (const part of ref.slice(2).split('/')) node = (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  return node as Schema | undefined;
+}
+
+function deref(doc: Schema, node: unknown): Schema | undefined {
+  let n = node as Schema | undefined;
+  for (let i = 0; i < 8 && typeof n?.$ref === 'string'; i++) n = resolveRef(doc, n.$ref);
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Routes
+
+interface BodyExample {
+  status?: string;
+  contentType: string;
+  label: string;
+  example?: Example;
+  description?: string;
+}
+
+function routeId(r: Route): string {
+  switch (r.kind) {
+    case 'operation':
+      return r.operation.id;
+    case 'token':
+      return `token-${r.scheme.name}`;
+    case 'stream':
+      return 'events-stream';
+    case 'webhooks':
+      return `webhooks-${r.action}`;
+  }
+}
+
+function routeTitle(r: Route): string {
+  switch (r.kind) {
+    case 'operation':
+      return r.operation.summary ?? r.operation.id;
+    case 'token':
+      return `Token endpoint of scheme ${r.scheme.name} (OAuth2 client credentials)`;
+    case 'stream':
+      return 'The event stream (server-sent events)';
+    case 'webhooks':
+      return { add: 'Register a webhook endpoint', list: 'List webhook endpoints', remove: 'Remove a webhook endpoint', rotate: "Rotate a webhook endpoint's signing secret" }[r.action];
+  }
+}
+
+function routeAuth(model: ServiceModel, r: Route): AuthRequirement | undefined {
+  if (r.kind === 'operation') return r.operation.auth;
+  if (r.kind === 'stream' || r.kind === 'webhooks') return r.auth;
+  return undefined;
+}
+
+function describeAuth(a: AuthRequirement | undefined, r: Route): string {
+  if (r.kind === 'token') return 'the client id and secret (HTTP Basic, or client_id/client_secret in the body)';
+  if (!a) return 'not shown';
+  if (a.kind !== 'required') return 'none';
+  const scopes = a.scopes.length > 0 ? `; scopes ${a.scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(', ')}` : '';
+  return `${a.schemes.map((s) => `<code>${escapeHtml(s)}</code>`).join(' or ')}${scopes}`;
+}
+
+function rateLimits(model: ServiceModel, r: Route): string {
+  if (r.kind !== 'operation') return r.kind === 'token' ? 'failed client credentials are bounded (Limits)' : 'none declared';
+  const list = (model.limits?.rate ?? []).filter((p) => !p.operations || p.operations.includes(r.operation.id));
+  if (list.length === 0) return 'none declared';
+  return list.map((p) => `${escapeHtml(p.name ?? 'policy')}: ${p.requests} per ${escapeHtml(p.per.text)}${p.by ? ` by ${p.by}` : ''}`).join('; ');
+}
+
+function versionsText(model: ServiceModel): string {
+  const v = model.versioning;
+  if (!v?.current) return 'not shown';
+  const where = v.placement ? (v.placement.kind === 'header' ? `header <code>${escapeHtml(v.placement.name)}</code>` : v.placement.kind === 'path' ? `path <code>${escapeHtml(v.placement.template)}</code>` : `query <code>${escapeHtml(v.placement.name)}</code>`) : 'placement not shown';
+  const older = v.supported.map((s) => `${escapeHtml(s.version)}${s.deprecated ? ` (deprecated ${escapeHtml(s.deprecated)}${s.sunset ? `, sunset ${escapeHtml(s.sunset)}` : ''})` : ''}`);
+  return `current <code>${escapeHtml(v.current)}</code>${older.length > 0 ? `; also ${older.join(', ')}` : ''}; by ${where}`;
+}
+
+function bodyExamples(doc: Schema, model: ServiceModel, r: Route, op: Schema | undefined): { request?: BodyExample; responses: BodyExample[] } {
+  const out: { request?: BodyExample; responses: BodyExample[] } = { responses: [] };
+  if (!op) return out;
+  const rb = deref(doc, op.requestBody);
+  const rbContent = rb?.content as Record<string, { schema?: Schema }> | undefined;
+  if (rbContent) {
+    const [contentType, media] = Object.entries(rbContent)[0] ?? [];
+    if (contentType) out.request = { contentType, label: 'Request body', example: exampleFor(doc, media?.schema) };
+  }
+  const codes = new Map(getErrorCodes(model, r).map((c) => [c.code, c]));
+  for (const [status, raw] of Object.entries((op.responses ?? {}) as Record<string, unknown>)) {
+    const res = deref(doc, raw);
+    const content = res?.content as Record<string, { schema?: Schema }> | undefined;
+    const names = (res?.['x-servicespec-codes'] as string[] | undefined) ?? [];
+    const description = typeof res?.description === 'string' ? res.description : undefined;
+    if (!content) {
+      out.responses.push({ status, contentType: '', label: `${status} (no body)`, ...(description ? { description } : {}) });
+      continue;
+    }
+    const [contentType, media] = Object.entries(content)[0] ?? [];
+    if (!contentType) continue;
+    if (contentType === 'text/event-stream') {
+      out.responses.push({ status, contentType, label: `${status} ${contentType}`, ...(description ? { description } : {}) });
+      continue;
+    }
+    // An error body: the title and status are the declared code's own.
+    const code = names.length > 0 ? model.errors?.codes.find((c) => c.name === names[0] && codes.has(c.name)) : undefined;
+    const overrides: Record<string, Json> = code ? { status: code.status, ...(code.title !== undefined ? { title: code.title } : {}) } : {};
+    out.responses.push({ status, contentType, label: `${status} ${contentType}`, example: exampleFor(doc, media?.schema, overrides), ...(description ? { description } : {}) });
+  }
+  return out;
+}
+
+function renderExample(e: BodyExample): string {
+  const head = `<div class="ex-head"><strong>${escapeHtml(e.label)}</strong>${e.description ? ` <span class="muted">${escapeHtml(e.description)}</span>` : ''}</div>`;
+  if (!e.example) return `<div class="example">${head}</div>`;
+  const tag = e.example.generated ? `<span class="tag generated" title="No example is declared for every value here">${GENERATED_LABEL}</span>` : `<span class="tag declared">${DECLARED_LABEL}</span>`;
+  return `<div class="example">${head}${tag}<pre><code>${escapeHtml(JSON.stringify(e.example.value, null, 2))}</code></pre></div>`;
+}
+
+interface RouteData {
+  id: string;
+  method: string;
+  path: string;
+  kind: Route['kind'];
+  pathParams: string[];
+  query: string[];
+  hasBody: boolean;
+  contentType?: string;
+  auth: boolean;
+  idempotencyHeader?: string;
+}
+
+function renderRoute(doc: Schema, model: ServiceModel, r: Route, index: number, data: RouteData[]): string {
+  const id = routeId(r);
+  const op = (doc.paths as Record<string, Record<string, Schema>> | undefined)?.[r.path]?.[r.method.toLowerCase()];
+  const ex = bodyExamples(doc, model, r, op);
+  const auth = routeAuth(model, r);
+  const query = r.kind === 'operation' ? r.query.map((q) => q.name) : r.kind === 'stream' ? ['kinds', 'after'] : [];
+  const idem = r.kind === 'operation' && isIdempotentOperation(model, r.operation) ? model.endpoints?.idempotency?.header : undefined;
+  const hasBody = ex.request !== undefined;
+  data.push({
+    id,
+    method: r.method,
+    path: r.path,
+    kind: r.kind,
+    pathParams: [...r.pathParams],
+    query,
+    hasBody,
+    ...(ex.request ? { contentType: ex.request.contentType } : {}),
+    auth: auth?.kind === 'required' || r.kind === 'token',
+    ...(idem !== undefined ? { idempotencyHeader: idem } : {}),
+  });
+  const versionParam = model.versioning?.placement?.kind === 'path' ? /\{([^{}]+)\}/.exec(model.versioning.placement.template)?.[1] : undefined;
+  const errors = ex.responses.filter((x) => Number(x.status) >= 400);
+  const success = ex.responses.filter((x) => Number(x.status) < 400);
+  const field = (name: string, kind: string, value = '', placeholder = '') =>
+    `<label><span>${escapeHtml(name)} <em>${kind}</em></span><input name="${kind}:${escapeHtml(name)}" value="${escapeHtml(value)}" placeholder="${escapeHtml(placeholder)}" autocomplete="off"></label>`;
+  const inputs = [
+    ...r.pathParams.map((p) => field(p, 'path', p === versionParam ? (model.versioning?.current ?? '') : '', 'required')),
+    ...query.map((q) => field(q, 'query', '', 'optional')),
+    ...(model.versioning?.placement?.kind === 'header' ? [field(model.versioning.placement.name, 'header', '', `optional (current: ${model.versioning.current ?? 'not shown'})`)] : []),
+    ...(idem !== undefined ? [field(idem, 'header', '', 'optional')] : []),
+  ];
+  const tryIt =
+    r.kind === 'stream'
+      ? `<p>Watch this stream live in the <a href="#event-viewer">event viewer</a>.</p>`
+      : `<form class="try" data-route="${index}">
+<div class="fields">${inputs.join('')}</div>
+${hasBody ? `<label class="body"><span>body <em>${escapeHtml(ex.request!.contentType)}</em></span><textarea name="body" rows="8" spellcheck="false">${escapeHtml(ex.request!.contentType.includes('json') ? JSON.stringify(ex.request!.example?.value ?? {}, null, 2) : toForm(ex.request!.example?.value))}</textarea></label>` : ''}
+<button type="submit">Send ${escapeHtml(r.method)}</button>
+<div class="result" aria-live="polite"></div>
+</form>`;
+  return `<article class="route" id="op-${escapeHtml(id)}" data-search="${escapeHtml(`${id} ${r.method} ${r.path} ${routeTitle(r)}`)}">
+<h3><span class="method m-${r.method.toLowerCase()}">${r.method}</span> <code class="path">${escapeHtml(r.path)}</code> <span class="opid">${escapeHtml(id)}</span></h3>
+<p>${escapeHtml(routeTitle(r))}</p>
+<dl class="facts">
+<dt>Credential</dt><dd>${describeAuth(auth, r)}</dd>
+<dt>Success</dt><dd>${success.map((s) => escapeHtml(s.status ?? '')).join(', ') || 'not shown'}</dd>
+<dt>Rate limits</dt><dd>${rateLimits(model, r)}</dd>
+<dt>Versions</dt><dd>${r.kind === 'token' ? 'not versioned' : versionsText(model)}</dd>
+<dt>Errors</dt><dd>${
+    getErrorCodes(model, r)
+      .filter((c, i, all) => all.findIndex((x) => x.code === c.code) === i)
+      .map((c) => `<a href="#error-${escapeHtml(c.code)}"><code>${escapeHtml(c.code)}</code></a> ${c.status}`)
+      .join(', ') || 'none declared'
+  }</dd>
+</dl>
+<div class="examples">
+${ex.request ? renderExample(ex.request) : ''}
+${success.map(renderExample).join('\n')}
+${errors.length > 0 ? `<details><summary>Error responses (${errors.length})</summary>${errors.map(renderExample).join('\n')}</details>` : ''}
+</div>
+<details class="try-it"${r.kind === 'stream' ? ' open' : ''}><summary>Try it</summary>${tryIt}</details>
+</article>`;
+}
+
+function toForm(value: Json): string {
+  if (!value || typeof value !== 'object') return '';
+  return Object.entries(value as Record<string, Json>)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+    .join('&');
+}
+
+function renderServiceRoute(r: ServiceRoute): string {
+  return `<article class="route" id="op-service-${r.name}" data-search="${escapeHtml(`${r.name} GET ${r.path} ${r.summary}`)}">
+<h3><span class="method m-get">GET</span> <code class="path"><a href="${escapeHtml(r.path)}">${escapeHtml(r.path)}</a></code> <span class="opid">${r.name}</span></h3>
+<p>${escapeHtml(r.summary)} ${r.docsOnly ? 'Served with <code>serve --docs</code>.' : 'Always served.'}</p>
+</article>`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The page
+
+interface SearchEntry {
+  kind: string;
+  label: string;
+  href: string;
+  text: string;
+}
+
+function searchIndex(model: ServiceModel, headings: readonly DocumentHeading[], routes: readonly Route[]): SearchEntry[] {
+  const out: SearchEntry[] = [];
+  const headingFor = (text: string) => headings.find((h) => h.text === text || h.text.endsWith(` ${text}`) || h.text.startsWith(`${text} `));
+  for (const r of model.resources) {
+    const h = headingFor(r.name);
+    out.push({ kind: 'resource', label: r.name, href: `#${h?.id ?? 'resources'}`, text: r.description ?? '' });
+  }
+  for (const r of routes) {
+    out.push({ kind: r.kind === 'operation' ? 'operation' : 'route', label: `${routeId(r)} — ${r.method} ${r.path}`, href: `#op-${routeId(r)}`, text: routeTitle(r) });
+  }
+  for (const k of model.events?.kinds ?? []) {
+    const h = headingFor(k.name);
+    out.push({ kind: 'event', label: k.name, href: `#${h?.id ?? 'events'}`, text: k.description ?? '' });
+  }
+  for (const c of model.errors?.codes ?? []) out.push({ kind: 'error', label: `${c.name} (${c.status})`, href: `#error-${c.name}`, text: c.title ?? '' });
+  return out;
+}
+
+/** Each error code's row in the Errors table gets an id (`error-NAME`), so routes can link to it. */
+function withErrorAnchors(model: ServiceModel, html: string): string {
+  let out = html;
+  for (const c of model.errors?.codes ?? []) {
+    const cell = `<tr><td><code>${escapeHtml(c.name)}</code></td>`;
+    out = out.replace(cell, `<tr id="error-${escapeHtml(c.name)}"><td><code>${escapeHtml(c.name)}</code></td>`);
+  }
+  return out;
+}
+
+/** JSON inside a script element: `<` escaped so no text can close the element. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** The docs console as one self-contained HTML page; deterministic for a model and options. */
+export function renderConsole(model: ServiceModel, options: ConsoleOptions = {}): string {
+  const { html, headings } = renderDocumentBody(model, { links: true });
+  const doc = exportOpenApi(model).document as Schema;
+  const routes = getRoutes(model);
+  const data: RouteData[] = [];
+  const routeHtml = routes.map((r, i) => renderRoute(doc, model, r, i, data));
+  const serviceRoutes = options.serviceRoutes ?? getServiceRoutes();
+  const stream = routes.find((r) => r.kind === 'stream');
+  const toc = [
+    ...headings.filter((h) => h.level === 2 || h.level === 3).map((h) => `<li class="l${h.level}"><a href="#${h.id}">${escapeHtml(h.text)}</a></li>`),
+    '<li class="l2"><a href="#routes">Routes, examples and try-it</a></li>',
+    ...routes.map((r) => `<li class="l3"><a href="#op-${escapeHtml(routeId(r))}"><span class="method m-${r.method.toLowerCase()}">${r.method}</span> ${escapeHtml(r.path)}</a></li>`),
+    '<li class="l3"><a href="#service-routes">The service\'s own routes</a></li>',
+    ...(stream ? ['<li class="l2"><a href="#event-viewer">Event viewer</a></li>'] : []),
+  ];
+  const pageData = {
+    served: options.served === true,
+    schemes: (model.authentication?.schemes ?? []).map((s) => ({ name: s.name, type: s.type, in: s.in, credentialName: s.credentialName, prefix: s.prefix, tokenPath: s.tokenPath })),
+    routes: data,
+    stream: stream ? { path: stream.path, kinds: (model.events?.kinds ?? []).map((k) => k.name) } : null,
+    search: searchIndex(model, headings, routes),
+  };
+  const credential = (model.authentication?.schemes ?? []).length > 0;
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light dark">',
+    `<title>${escapeHtml(getDocumentTitle(model))}</title>`,
+    `<style>\n${CONSOLE_STYLE}\n</style>`,
+    '</head>',
+    '<body>',
+    '<nav class="sidebar" aria-label="Contents">',
+    `<div class="brand">${escapeHtml(model.purpose?.name ?? 'Service')}</div>`,
+    '<div class="search"><input type="search" id="search" placeholder="Search resources, operations, events, errors" aria-label="Search" autocomplete="off"><ol id="search-results" hidden></ol></div>',
+    `<ol class="toc" id="toc">${toc.join('')}</ol>`,
+    '</nav>',
+    '<div class="content">',
+    '<header class="bar" id="credential-bar">',
+    `<label class="base"><span>Base URL</span><input id="base-url" placeholder="${options.served ? '' : 'http://127.0.0.1:3000'}" autocomplete="off"></label>`,
+    credential
+      ? '<label><span>Credential</span><select id="scheme"></select></label><span id="credential-fields"></span><span id="credential-status" class="muted" aria-live="polite"></span>'
+      : '<span class="muted">This service declares no authentication.</span>',
+    options.served ? '' : '<p class="note">Opened as a file: try-it sends to the base URL above, which must allow this page\'s origin (CORS).</p>',
+    '</header>',
+    '<main>',
+    withErrorAnchors(model, html),
+    '<section id="routes">',
+    '<h2>Routes, examples and try-it</h2>',
+    `<p>Every route the service serves. Examples are built from the spec's declared <code>example</code> values; a value the spec gives no example for is made up from its schema, and the example is then marked <span class="tag generated">${GENERATED_LABEL}</span>.</p>`,
+    ...routeHtml,
+    '<h3 id="service-routes">The service\'s own routes</h3>',
+    '<p>Under <code>/_servicespec</code>, which no spec path may use (docs/runtime.md).</p>',
+    ...serviceRoutes.map(renderServiceRoute),
+    '</section>',
+    stream
+      ? `<section id="event-viewer"><h2>Event viewer</h2><p>Reads <code>GET ${escapeHtml(stream.path)}</code> with the credential above and shows each event as it arrives.</p>
+<div class="viewer-controls"><label><span>kinds <em>query</em></span><input id="viewer-kinds" placeholder="all kinds" autocomplete="off"></label><button type="button" id="viewer-start">Connect</button><button type="button" id="viewer-stop" disabled>Disconnect</button><span id="viewer-status" class="muted" aria-live="polite">not connected</span></div>
+<ol id="viewer-log" class="viewer-log"></ol></section>`
+      : '',
+    '</main>',
+    '</div>',
+    `<script type="application/json" id="console-data">${scriptJson(pageData)}</script>`,
+    `<script>\n${CONSOLE_SCRIPT}\n</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

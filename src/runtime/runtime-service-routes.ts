@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { getServiceRoutes, SERVICE_PATHS } from '../model/model-routes.js';
+import type { ServiceModel } from '../model/model-types.js';
+import type { RateLimitStore } from './limits/limits-store.js';
+import type { Storage } from './storage/storage-types.js';
+
+// The service's own routes under the reserved prefix (model-routes.ts, SERVICE_PATHS): health always, the
+// OpenAPI and AsyncAPI documents and the docs console when asked for (`docs: true`, `serve --docs`).
+
+/** How long a health probe waits for the database or Redis before reporting it unavailable (docs/runtime.md). */
+export const HEALTH_PROBE_MS = 2_000;
+
+/** The page may run its own inline script and style, and talk to this origin only: nothing downloads. */
+const CONSOLE_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+export interface ServiceRoutesOptions {
+  model: ServiceModel;
+  storage: Storage;
+  rateStore: RateLimitStore;
+  docs: boolean;
+}
+
+type Probe = 'ok' | 'unavailable';
+
+async function probe(run: () => Promise<unknown>): Promise<Probe> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Probe>((resolve) => {
+    timer = setTimeout(() => resolve('unavailable'), HEALTH_PROBE_MS);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([run().then((): Probe => 'ok', (): Probe => 'unavailable'), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function sendJson(reply: FastifyReply, status: number, text: string): FastifyReply {
+  return reply.code(status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(text);
+}
+
+export async function registerServiceRoutes(app: FastifyInstance, options: ServiceRoutesOptions): Promise<void> {
+  const { model, storage, rateStore } = options;
+  app.get(SERVICE_PATHS.health, async (_request, reply) => {
+    const checks: Record<string, Probe> = { database: await probe(() => storage.getSetting('cursor_secret')) };
+    if (rateStore.ping) checks.redis = await probe(() => rateStore.ping!());
+    const ok = Object.values(checks).every((c) => c === 'ok');
+    return sendJson(reply, ok ? 200 : 503, JSON.stringify({ status: ok ? 'ok' : 'unavailable', checks }));
+  });
+  if (!options.docs) return;
+  // Loaded only when asked for: a service without docs does not pay for the exporters and the page.
+  const [{ exportOpenApi }, { exportAsyncApi }, { renderConsole }] = await Promise.all([
+    import('../export/export-openapi.js'),
+    import('../export/export-asyncapi.js'),
+    import('../render/render-console.js'),
+  ]);
+  const openapi = JSON.stringify(exportOpenApi(model).document);
+  const asyncapi = JSON.stringify(exportAsyncApi(model).document);
+  const page = renderConsole(model, { served: true, serviceRoutes: getServiceRoutes() });
+  app.get(SERVICE_PATHS.openapi, async (_request, reply) => sendJson(reply, 200, openapi));
+  app.get(SERVICE_PATHS.asyncapi, async (_request, reply) => sendJson(reply, 200, asyncapi));
+  app.get(SERVICE_PATHS.docs, async (_request, reply) =>
+    reply.code(200).header('content-type', 'text/html; charset=utf-8').header('content-security-policy', CONSOLE_CSP).header('cache-control', 'no-store').send(page),
+  );
+}
