@@ -1,10 +1,11 @@
-import { basename, extname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import type { CustomHandler } from '../runtime/runtime-context.js';
 import type { ServiceOptions } from '../runtime/runtime-service.js';
 import { parseStorageUrl } from '../runtime/storage/storage-open.js';
+import { defaultDbUrl } from './cli-keys.js';
 import { action, EXIT, io, printDiagnostics, readSpec, type ActionResult } from './cli-shared.js';
 
 export interface ServeOptions {
@@ -56,7 +57,7 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
     io.err(`servicespec serve: ${file} has errors; fix them first (servicespec check ${file})\n`);
     return EXIT.errors;
   }
-  const dbUrl = options.db ?? `sqlite:./data/${basename(file, extname(file))}.db`;
+  const dbUrl = options.db ?? defaultDbUrl(file);
   const target = parseStorageUrl(dbUrl);
   if (target.kind === 'error') {
     io.err(`servicespec serve: ${target.message}\n`);
@@ -150,9 +151,9 @@ export function registerServeCommand(program: Command): void {
     .command('serve')
     .description('serve a spec as an HTTP service on a real database')
     .argument('<file>', 'the spec file (YAML or JSON)')
-    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '3000')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--db <url>', 'database: sqlite:PATH or sqlite::memory: (default sqlite:./data/<spec name>.db)')
+    .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').env('PORT').default('3000'))
+    .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default('127.0.0.1'))
+    .option('--db <url>', 'database: sqlite:PATH or sqlite::memory: (default data/<spec name>.db beside the spec file)')
     .option('--allow-gaps', 'serve even where the spec leaves a gap, using the logged built-in behaviour')
     .option('--jwks <file>', 'a local JWKS file of public keys that verify bearer tokens')
     .option('--jwt-secret-env <var>', 'the environment variable holding the HMAC secret for HS* bearer tokens')
