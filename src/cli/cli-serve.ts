@@ -21,6 +21,8 @@ export interface ServeOptions {
   redis?: string;
   jwks?: string;
   jwtSecretEnv?: string;
+  /** Origins browsers may call from (repeatable or comma-separated). */
+  cors?: string[];
 }
 
 /** Loads custom-operation handlers from a module exporting `handlers` (or a default object) of functions. */
@@ -68,6 +70,7 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
     allowGaps: options.allowGaps ?? false,
     logger: options.log === 'silent' ? false : { level: options.log },
   };
+  if (options.cors !== undefined) service.cors = { origins: options.cors };
   if (options.allowWebhookTarget !== undefined) service.webhooks = { allowTargets: options.allowWebhookTarget }; // events (issue 5)
   if (options.handlers !== undefined) {
     const handlers = await loadHandlers(options.handlers);
@@ -160,6 +163,7 @@ export function registerServeCommand(program: Command): void {
     .option('--redis <url>', 'share rate-limit budgets across instances through Redis (redis://host:port)')
     .option('--handlers <file>', 'a JavaScript module exporting `handlers` for custom operations')
     .option('--allow-webhook-target <cidr>', 'let webhooks go to this non-public address range too, e.g. 127.0.0.0/8 (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--cors <origins>', 'let browsers on these origins call the service, e.g. http://localhost:5173 (repeatable or comma-separated; * for any)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((o) => o.trim()).filter((o) => o !== '')])
     .addOption(new Option('--log <level>', 'log level').choices(['silent', 'error', 'warn', 'info', 'debug']).default('info'))
     .addOption(new Option('--synchronous <mode>', 'SQLite durability: full survives power loss').choices(['full', 'normal']).default('full'))
     .action(action((file: string, options: ServeOptions): ActionResult => runServe(file, options) as Promise<0 | 1 | 2>));
