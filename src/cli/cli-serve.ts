@@ -15,6 +15,8 @@ export interface ServeOptions {
   allowGaps?: boolean;
   handlers?: string;
   log: string;
+  /** pretty (coloured, for a person) or json (one object a line); default pretty when stdout is a terminal. */
+  logFormat?: 'json' | 'pretty';
   synchronous: 'full' | 'normal';
   /** events (issue 5): address ranges webhooks may be sent to although not public. */
   allowWebhookTarget?: string[];
@@ -38,6 +40,14 @@ async function loadHandlers(file: string): Promise<Record<string, CustomHandler>
   const bad = Object.entries(found).filter(([, v]) => typeof v !== 'function').map(([k]) => k);
   if (bad.length > 0) return `handlers ${bad.join(', ')} in ${file} are not functions`;
   return found as Record<string, CustomHandler>;
+}
+
+/** pino's options: JSON lines, or lines for a person through pino-pretty (loaded only then); redaction applies to both. */
+async function getLogger(level: string, format: 'json' | 'pretty'): Promise<NonNullable<ServiceOptions['logger']>> {
+  if (format === 'json') return { level };
+  const { default: pretty } = await import('pino-pretty');
+  const colorize = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
+  return { level, stream: pretty({ colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true }) };
 }
 
 export async function runServe(file: string, options: ServeOptions): Promise<number> {
@@ -68,7 +78,7 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
   const service: ServiceOptions = {
     storage: undefined as never,
     allowGaps: options.allowGaps ?? false,
-    logger: options.log === 'silent' ? false : { level: options.log },
+    logger: options.log === 'silent' ? false : await getLogger(options.log, options.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json')),
   };
   if (options.cors !== undefined) service.cors = { origins: options.cors };
   if (options.allowWebhookTarget !== undefined) service.webhooks = { allowTargets: options.allowWebhookTarget }; // events (issue 5)
@@ -165,6 +175,7 @@ export function registerServeCommand(program: Command): void {
     .option('--allow-webhook-target <cidr>', 'let webhooks go to this non-public address range too, e.g. 127.0.0.0/8 (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--cors <origins>', 'let browsers on these origins call the service, e.g. http://localhost:5173 (repeatable or comma-separated; * for any)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((o) => o.trim()).filter((o) => o !== '')])
     .addOption(new Option('--log <level>', 'log level').choices(['silent', 'error', 'warn', 'info', 'debug']).default('info'))
+    .addOption(new Option('--log-format <format>', 'log lines for a person (coloured) or JSON (default: pretty on a terminal, json otherwise)').choices(['json', 'pretty']))
     .addOption(new Option('--synchronous <mode>', 'SQLite durability: full survives power loss').choices(['full', 'normal']).default('full'))
     .action(action((file: string, options: ServeOptions): ActionResult => runServe(file, options) as Promise<0 | 1 | 2>));
 }
