@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXAMPLES, runCli } from './cli-helpers.js';
 
-const [EMPTY, LIBRARY, ORDERS] = EXAMPLES as [string, string, string];
+const [EMPTY, , ORDERS] = EXAMPLES as [string, string, string];
 
 describe('gaps --fail-on-gaps', { timeout: 120_000 }, () => {
   it('exits 1 and names the parts when any part is not fully shown; 0 when all are shown', async () => {

@@ -39,7 +39,7 @@ describe('serve logs', { timeout: 180_000 }, () => {
     expect(out).not.toContain(SECRET);
     expect(out.trimStart().startsWith('{')).toBe(false);
     // NO_COLOR and no terminal: no escape codes.
-    expect(out).not.toContain('\u001b[');
+    expect(out).not.toContain(`${String.fromCharCode(27)}[`);
   });
 });
 
@@ -62,7 +62,9 @@ describe.skipIf(!hasScript)('serve logs on a terminal', { timeout: 180_000 }, ()
     } finally {
       child.kill('SIGTERM');
     }
-    expect(out).toMatch(/\[\d\d:\d\d:\d\d\.\d{3}\] \u001b\[32mINFO\u001b\[39m: /);
+    const ESC = String.fromCharCode(27);
+    expect(out).toMatch(/\[\d\d:\d\d:\d\d\.\d{3}\] /);
+    expect(out).toContain(`${ESC}[32mINFO${ESC}[39m: `);
     expect(out).not.toMatch(/^\{"level"/m);
   });
 });
