@@ -46,8 +46,7 @@ export function registerGapsCommand(program: Command): void {
       '\nA gap is never filled with an invented value: each one is reported as "not shown".\n' +
         'With --format json the output is the gap report object: { parts: [{ part, title, status, contents, missing, defaults }], shown }.\n' +
         'Exit status: 0 when the report was produced, 1 when the spec is too broken to report on (or, with --fail-on-gaps,\n' +
-        'when any part is not fully shown), 2 on a usage error.\n\n' +
-        'Examples:\n  $ servicespec gaps examples/orders.yaml\n  $ servicespec gaps spec.yaml --fail-on-gaps --quiet   # in CI: fail while a part is not shown\n',
+        'when any part is not fully shown), 2 on a usage error.',
     )
     .action(action((file: string, options: GapsOptions) => runGaps(file, options)));
 }

@@ -164,7 +164,7 @@ export function registerKeysCommand(program: Command): void {
     .option('--db <url>', DB_HELP)
     .option('--create', CREATE_HELP)
     .addOption(formatOption())
-    .addHelpText('after', `${HELP_DB}\nExamples:\n  $ servicespec keys create examples/orders.yaml --db sqlite:./data/orders.db --subject alice --scopes orders:read\n  $ KEY=$(servicespec keys create spec.yaml --subject ci --scopes orders:read)   # the key alone is on stdout\n`)
+    .addHelpText('after', HELP_DB)
     .action(action((file: string, options: CreateKeyOptions): ActionResult => runKeysCreate(file, options)));
   keys
     .command('list')
@@ -173,7 +173,7 @@ export function registerKeysCommand(program: Command): void {
     .option('--db <url>', DB_HELP)
     .option('--create', CREATE_HELP)
     .addOption(formatOption())
-    .addHelpText('after', `${HELP_DB}\nExamples:\n  $ servicespec keys list examples/orders.yaml --db sqlite:./data/orders.db\n  $ servicespec keys list spec.yaml --format json\n`)
+    .addHelpText('after', HELP_DB)
     .action(action((file: string, options: CredentialCommandOptions): ActionResult => runKeysList(file, options)));
   keys
     .command('revoke')
@@ -181,7 +181,7 @@ export function registerKeysCommand(program: Command): void {
     .argument('<file>', 'the spec file (YAML or JSON)')
     .argument('<id>', 'the key id (as `keys list` shows it)')
     .option('--db <url>', DB_HELP)
-    .addHelpText('after', `${HELP_DB}\nExample:\n  $ servicespec keys revoke examples/orders.yaml Ab12Cd34Ef56 --db sqlite:./data/orders.db\n`)
+    .addHelpText('after', HELP_DB)
     .action(action((file: string, id: string, options: CredentialCommandOptions): ActionResult => runKeysRevoke(file, id, options)));
   keys.addHelpText('after', '\nExit status: 0 done, 1 errors (spec, database, no such key), 2 usage error (unknown scope, bad option).');
 }

@@ -6,7 +6,7 @@ import type { CustomHandler } from '../runtime/runtime-context.js';
 import type { ServiceOptions } from '../runtime/runtime-service.js';
 import { parseStorageUrl } from '../runtime/storage/storage-open.js';
 import { defaultDbUrl } from './cli-keys.js';
-import { action, EXIT, io, printDiagnostics, readSpec, type ActionResult } from './cli-shared.js';
+import { action, EXIT, io, printDiagnostics, readSpec, type ActionResult, type ExitCode } from './cli-shared.js';
 
 export interface ServeOptions {
   port: string;
@@ -23,6 +23,8 @@ export interface ServeOptions {
   redis?: string;
   jwks?: string;
   jwtSecretEnv?: string;
+  /** Reload the spec when it changes; a broken edit is refused and the last good spec keeps serving. */
+  watch?: boolean;
   /** Origins browsers may call from (repeatable or comma-separated). */
   cors?: string[];
 }
@@ -56,6 +58,64 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
     io.err(`servicespec serve: --port must be a number from 0 to 65535, not ${JSON.stringify(options.port)}\n`);
     return EXIT.usage;
   }
+  if (options.watch && file === '-') {
+    io.err('servicespec serve: --watch needs a file, not standard input\n');
+    return EXIT.usage;
+  }
+  const { getFileDigest, watchSpecFile } = await import('./cli-watch.js');
+  const since = options.watch ? getFileDigest(file) : undefined;
+  const built = await buildApp(file, options);
+  if (typeof built === 'number') return built;
+  let { app } = built;
+  const { dbUrl, name } = built;
+  let listening = port;
+  try {
+    const address = await app.listen({ port, host: options.host });
+    listening = (app.server.address() as { port: number }).port;
+    io.err(`servicespec: serving ${name} at ${address} (database ${dbUrl})\n`);
+  } catch (err) {
+    await app.close();
+    io.err(`servicespec serve: cannot listen on ${options.host}:${port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+    return EXIT.errors;
+  }
+  // --watch: a changed spec that builds replaces the service on the same port; one that does not is refused and the
+  // last good one keeps serving.
+  const unwatch = options.watch
+    ? watchSpecFile(file, since, async () => {
+        io.err(`servicespec: ${file} changed; reloading\n`);
+        const next = await buildApp(file, options);
+        if (typeof next === 'number') {
+          io.err(`servicespec: the change to ${file} was refused; still serving the last good spec\n`);
+          return;
+        }
+        await app.close();
+        app = next.app;
+        try {
+          const address = await app.listen({ port: listening, host: options.host });
+          io.err(`servicespec: reloaded ${next.name} at ${address}\n`);
+        } catch (err) {
+          io.err(`servicespec serve: cannot listen on ${options.host}:${listening} again: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+          process.exit(EXIT.errors);
+        }
+      })
+    : () => undefined;
+  if (options.watch) io.err(`servicespec: watching ${file} for changes\n`);
+  // In-flight requests finish, then the database closes; a second signal stops at once.
+  await new Promise<void>((done) => {
+    const stop = (signal: string) => {
+      io.err(`servicespec: ${signal} received, finishing in-flight requests\n`);
+      unwatch();
+      process.once(signal as NodeJS.Signals, () => process.exit(EXIT.errors));
+      app.close().then(done, done);
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  return EXIT.ok;
+}
+
+/** Reads the spec and builds the service on its database, or says why not (printed) and returns the exit code. */
+async function buildApp(file: string, options: ServeOptions): Promise<{ app: FastifyInstance; dbUrl: string; name: string } | ExitCode> {
   // The runtime (Fastify, jose, ioredis, the SQLite driver) loads only when serving, so other commands start fast.
   const [{ AuthConfigError, AuthOptionError, createAuthenticator, getAuthOptionsFromCli }, { createRedisStore }, { createService, ServiceStartError }, { createSqliteStorage }] = await Promise.all([
     import('../runtime/auth/index.js'),
@@ -138,25 +198,7 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
     }
     throw err;
   }
-  try {
-    const address = await app.listen({ port, host: options.host });
-    io.err(`servicespec: serving ${compiled.model.purpose?.name ?? file} at ${address} (database ${dbUrl})\n`);
-  } catch (err) {
-    await app.close();
-    io.err(`servicespec serve: cannot listen on ${options.host}:${port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
-    return EXIT.errors;
-  }
-  // In-flight requests finish, then the database closes; a second signal stops at once.
-  await new Promise<void>((done) => {
-    const stop = (signal: string) => {
-      io.err(`servicespec: ${signal} received, finishing in-flight requests\n`);
-      process.once(signal as NodeJS.Signals, () => process.exit(EXIT.errors));
-      app.close().then(done, done);
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-  });
-  return EXIT.ok;
+  return { app, dbUrl, name: compiled.model.purpose?.name ?? file };
 }
 
 export function registerServeCommand(program: Command): void {
@@ -173,6 +215,7 @@ export function registerServeCommand(program: Command): void {
     .option('--redis <url>', 'share rate-limit budgets across instances through Redis (redis://host:port)')
     .option('--handlers <file>', 'a JavaScript module exporting `handlers` for custom operations')
     .option('--allow-webhook-target <cidr>', 'let webhooks go to this non-public address range too, e.g. 127.0.0.0/8 (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--watch', 'reload the spec when it changes; a broken edit is refused and the last good spec keeps serving')
     .option('--cors <origins>', 'let browsers on these origins call the service, e.g. http://localhost:5173 (repeatable or comma-separated; * for any)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((o) => o.trim()).filter((o) => o !== '')])
     .addOption(new Option('--log <level>', 'log level').choices(['silent', 'error', 'warn', 'info', 'debug']).default('info'))
     .addOption(new Option('--log-format <format>', 'log lines for a person (coloured) or JSON (default: pretty on a terminal, json otherwise)').choices(['json', 'pretty']))
