@@ -120,6 +120,7 @@ export type { InvalidField } from './runtime/runtime-errors.js';
 export { getRuntimeGaps, BUILT_IN } from './runtime/runtime-gaps.js';
 export type { RuntimeGap } from './runtime/runtime-gaps.js';
 export { getLoggerOptions, redactUrl } from './runtime/runtime-logging.js';
+export { getCorsRequestHeaders, registerCors, type CorsOptions } from './runtime/runtime-cors.js';
 export { createSqliteStorage, SqliteStorage } from './runtime/storage/storage-sqlite.js';
 export type { SqliteOptions } from './runtime/storage/storage-sqlite.js';
 export { createPostgresStorage, PostgresStorage } from './runtime/storage/storage-postgres.js';

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { createClient, listClients, revokeClient } from '../runtime/auth/auth-credentials.js';
 import { action, EXIT, formatOption, io, type ActionResult, type ExitCode } from './cli-shared.js';
-import { parseScopes, printCredentials, withCredentialStore, type CredentialCommandOptions } from './cli-keys.js';
+import { parseScopes, printCredentials, CREATE_HELP, DB_HELP, withCredentialStore, type CredentialCommandOptions } from './cli-keys.js';
 
 interface CreateClientOptions extends CredentialCommandOptions {
   subject?: string;
@@ -48,7 +48,6 @@ export function runClientsRevoke(file: string, clientId: string, options: Creden
   });
 }
 
-const DB_HELP = 'database: sqlite:PATH or postgres://user@host:port/db (default: the one serve uses, sqlite:./data/<spec name>.db)';
 
 export function registerClientsCommand(program: Command): void {
   const clients = program.command('clients').description("manage OAuth2 clients (client credentials grant) in the service's database");
@@ -59,6 +58,7 @@ export function registerClientsCommand(program: Command): void {
     .option('--subject <subject>', 'who the client stands for (default: the client id)')
     .option('--scopes <list>', 'comma-separated scopes the client may be granted, each declared in the spec')
     .option('--db <url>', DB_HELP)
+    .option('--create', CREATE_HELP)
     .addOption(formatOption())
     .action(action((file: string, options: CreateClientOptions): ActionResult => runClientsCreate(file, options)));
   clients
@@ -66,6 +66,7 @@ export function registerClientsCommand(program: Command): void {
     .description('list clients (never their secrets)')
     .argument('<file>', 'the spec file (YAML or JSON)')
     .option('--db <url>', DB_HELP)
+    .option('--create', CREATE_HELP)
     .addOption(formatOption())
     .action(action((file: string, options: CredentialCommandOptions): ActionResult => runClientsList(file, options)));
   clients
@@ -74,6 +75,7 @@ export function registerClientsCommand(program: Command): void {
     .argument('<file>', 'the spec file (YAML or JSON)')
     .argument('<client-id>', 'the client id (as `clients list` shows it)')
     .option('--db <url>', DB_HELP)
+    .option('--create', CREATE_HELP)
     .action(action((file: string, id: string, options: CredentialCommandOptions): ActionResult => runClientsRevoke(file, id, options)));
   clients.addHelpText('after', '\nExit status: 0 done, 1 errors (spec, database, no such client), 2 usage error (unknown scope, bad option).');
 }

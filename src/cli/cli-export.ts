@@ -10,12 +10,43 @@ import { getServedVersions, getVersionDocumentModel } from '../diff/diff-version
 
 export interface ExportOptions {
   output?: string;
+  /** The document's syntax, yaml or json (`--format` before; `--format` elsewhere means a report's format). */
+  syntax?: DocumentFormat;
+  /** @deprecated the old name of `syntax`. */
   format?: DocumentFormat;
   openapi?: '3.1' | '3.0';
   dir?: string;
   quiet?: boolean;
+  /** List every info diagnostic (what went into x-servicespec-* extensions); a count otherwise. */
+  verbose?: boolean;
   /** Describe this served version in its own shape (`versioning.supported[].changes` undone). */
+  apiVersion?: string;
+  /** @deprecated the old name of `apiVersion` (`--version` is the program's version elsewhere). */
   version?: string;
+}
+
+/** The old option names still work, with a note on stderr (not under --quiet). */
+function withCurrentNames(options: ExportOptions): ExportOptions {
+  const note = (old: string, now: string) => !options.quiet && io.err(`servicespec export: ${old} is deprecated; use ${now} (same values)\n`);
+  const out = { ...options };
+  if (options.format !== undefined) {
+    note('--format', '--syntax');
+    out.syntax ??= options.format;
+  }
+  if (options.version !== undefined) {
+    note('--version', '--api-version');
+    out.apiVersion ??= options.version;
+  }
+  return out;
+}
+
+/** Errors and warnings always (unless --quiet); info lines only with --verbose, else their count. */
+function printExportDiagnostics(diagnostics: readonly Diagnostic[], options: ExportOptions): void {
+  if (options.quiet) return;
+  if (options.verbose) return printDiagnostics(diagnostics, { format: 'text', to: 'err' });
+  const info = diagnostics.filter((d) => d.severity === 'info');
+  printDiagnostics(diagnostics.filter((d) => d.severity !== 'info'), { format: 'text', to: 'err' });
+  if (info.length > 0) io.err(`${info.length} item${info.length === 1 ? '' : 's'} written to x-servicespec-* extensions or left out (--verbose lists them)\n`);
 }
 
 /**
@@ -40,7 +71,7 @@ function modelOf(file: string, version?: string): { model?: ServiceModel; diagno
 }
 
 function formatFor(options: ExportOptions, fallback: DocumentFormat): DocumentFormat {
-  if (options.format) return options.format;
+  if (options.syntax) return options.syntax;
   if (options.output && /\.json$/i.test(options.output)) return 'json';
   if (options.output && /\.ya?ml$/i.test(options.output)) return 'yaml';
   return fallback;
@@ -48,7 +79,7 @@ function formatFor(options: ExportOptions, fallback: DocumentFormat): DocumentFo
 
 function emit(text: string, options: ExportOptions, diagnostics: readonly Diagnostic[]): ExitCode {
   // The export's own diagnostics (each item put in an x-servicespec-* extension, each thing left out) go to stderr.
-  if (!options.quiet) printDiagnostics(diagnostics, { format: 'text', to: 'err' });
+  printExportDiagnostics(diagnostics, options);
   if (options.output === undefined) {
     io.out(text);
     return EXIT.ok;
@@ -62,8 +93,9 @@ function emit(text: string, options: ExportOptions, diagnostics: readonly Diagno
   return EXIT.ok;
 }
 
-export async function runExportOpenApi(file: string, options: ExportOptions): Promise<ExitCode> {
-  const { model, exit } = modelOf(file, options.version);
+export async function runExportOpenApi(file: string, given: ExportOptions): Promise<ExitCode> {
+  const options = withCurrentNames(given);
+  const { model, exit } = modelOf(file, options.apiVersion);
   if (!model) return exit ?? EXIT.errors;
   const { exportOpenApi } = await import('../export/export-openapi.js');
   const { serializeDocument } = await import('../export/export-shared.js');
@@ -71,8 +103,9 @@ export async function runExportOpenApi(file: string, options: ExportOptions): Pr
   return emit(serializeDocument(result.document, formatFor(options, 'yaml')), options, result.diagnostics);
 }
 
-export async function runExportAsyncApi(file: string, options: ExportOptions): Promise<ExitCode> {
-  const { model, exit } = modelOf(file, options.version);
+export async function runExportAsyncApi(file: string, given: ExportOptions): Promise<ExitCode> {
+  const options = withCurrentNames(given);
+  const { model, exit } = modelOf(file, options.apiVersion);
   if (!model) return exit ?? EXIT.errors;
   const { exportAsyncApi } = await import('../export/export-asyncapi.js');
   const { serializeDocument } = await import('../export/export-shared.js');
@@ -80,8 +113,9 @@ export async function runExportAsyncApi(file: string, options: ExportOptions): P
   return emit(serializeDocument(result.document, formatFor(options, 'yaml')), options, result.diagnostics);
 }
 
-export async function runExportJsonSchema(file: string, options: ExportOptions): Promise<ExitCode> {
-  const { model, exit } = modelOf(file, options.version);
+export async function runExportJsonSchema(file: string, given: ExportOptions): Promise<ExitCode> {
+  const options = withCurrentNames(given);
+  const { model, exit } = modelOf(file, options.apiVersion);
   if (!model) return exit ?? EXIT.errors;
   const { exportJsonSchemas } = await import('../export/export-json-schema.js');
   const { serializeDocument } = await import('../export/export-shared.js');
@@ -94,7 +128,7 @@ export async function runExportJsonSchema(file: string, options: ExportOptions):
     printDiagnostics([createDiagnostic('output-unwritable', { path: options.dir, reason: describeFsError(err) }, { file: options.dir })], { format: 'text', to: 'err' });
     return EXIT.errors;
   }
-  if (!options.quiet) printDiagnostics(result.diagnostics, { format: 'text', to: 'err' });
+  printExportDiagnostics(result.diagnostics, options);
   for (const f of result.files) {
     const path = join(options.dir, `${f.name}.schema.${format === 'json' ? 'json' : 'yaml'}`);
     const problem = writeFileAtomic(path, serializeDocument(f.schema, format));
@@ -110,8 +144,11 @@ export async function runExportJsonSchema(file: string, options: ExportOptions):
 function outputOptions(command: Command, fallback: DocumentFormat): Command {
   return command
     .option('-o, --output <out>', 'write the document to this file (atomically) instead of standard output')
-    .option('--version <version>', 'describe this served version in its own shape (its declared changes undone)')
-    .addOption(new Option('--format <format>', `document format (default: from the -o extension, else ${fallback})`).choices(['yaml', 'json']))
+    .option('--api-version <version>', 'describe this served version in its own shape (its declared changes undone)')
+    .addOption(new Option('--syntax <syntax>', `document syntax (default: from the -o extension, else ${fallback})`).choices(['yaml', 'json']))
+    .addOption(new Option('--version <version>', 'deprecated: --api-version').hideHelp())
+    .addOption(new Option('--format <format>', 'deprecated: --syntax').choices(['yaml', 'json']).hideHelp())
+    .option('-v, --verbose', 'list each item written to an x-servicespec-* extension or left out (else only their count)')
     .addOption(quietOption());
 }
 

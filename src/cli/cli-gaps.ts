@@ -8,7 +8,12 @@ import { action, EXIT, formatOption, io, printDiagnostics, quietOption, readSpec
  * Errors that still leave a model (a reference to an undeclared name, say) are printed on stderr after the report
  * (`check` is the command whose exit status reflects them).
  */
-export function runGaps(file: string, options: CommonOptions): ActionResult {
+interface GapsOptions extends CommonOptions {
+  /** Exit 1 when any part is not shown or only partly shown (for CI). */
+  failOnGaps?: boolean;
+}
+
+export function runGaps(file: string, options: GapsOptions): ActionResult {
   const compiled = readSpec(file);
   if (compiled.model === undefined) {
     printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
@@ -18,6 +23,13 @@ export function runGaps(file: string, options: CommonOptions): ActionResult {
   if (options.format === 'json') io.out(`${JSON.stringify(report, null, 2)}\n`);
   else io.out(formatGapReport(report));
   if (!options.quiet) printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
+  if (options.failOnGaps) {
+    const open = report.parts.filter((p) => p.status !== 'shown');
+    if (open.length > 0) {
+      io.err(`servicespec gaps: --fail-on-gaps: ${open.length} of ${report.parts.length} parts not fully shown (${open.map((p) => `${p.part}: ${p.status}`).join(', ')})\n`);
+      return EXIT.errors;
+    }
+  }
   return EXIT.ok;
 }
 
@@ -28,11 +40,13 @@ export function registerGapsCommand(program: Command): void {
     .argument('<file>', 'the spec file (YAML or JSON); - reads standard input')
     .addOption(formatOption())
     .addOption(quietOption())
+    .option('--fail-on-gaps', 'exit 1 when any part is "not shown" or "partly shown" (for CI)')
     .addHelpText(
       'after',
       '\nA gap is never filled with an invented value: each one is reported as "not shown".\n' +
         'With --format json the output is the gap report object: { parts: [{ part, title, status, contents, missing, defaults }], shown }.\n' +
-        'Exit status: 0 when the report was produced, 1 when the spec is too broken to report on, 2 on a usage error.',
+        'Exit status: 0 when the report was produced, 1 when the spec is too broken to report on (or, with --fail-on-gaps,\n' +
+        'when any part is not fully shown), 2 on a usage error.',
     )
-    .action(action((file: string, options: CommonOptions) => runGaps(file, options)));
+    .action(action((file: string, options: GapsOptions) => runGaps(file, options)));
 }

@@ -1,7 +1,8 @@
 // `servicespec keys create|list|revoke FILE`: API keys in the service's own database. The whole key is printed
 // once, by `create`; the database keeps only its hash.
 
-import { basename, extname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
 import type { Command } from 'commander';
 import type { ServiceModel } from '../model/model-types.js';
 import { createApiKey, CredentialError, listApiKeys, revokeApiKey, type CredentialSummary } from '../runtime/auth/auth-credentials.js';
@@ -12,11 +13,17 @@ import { action, EXIT, formatOption, io, printDiagnostics, readSpec, type Action
 export interface CredentialCommandOptions {
   db?: string;
   format?: 'text' | 'json';
+  /** Start a new database when the one named does not exist (otherwise refused: it would not be the service's). */
+  create?: boolean;
 }
 
-/** The database `serve` would use for this spec when no --db is given. */
+/**
+ * The database `serve` uses for this spec when no --db is given: `data/<spec name>.db` beside the spec file, so
+ * `serve` and `keys` agree whatever folder each is run from. Standard input has no folder: the current one.
+ */
 export function defaultDbUrl(file: string): string {
-  return `sqlite:./data/${basename(file, extname(file))}.db`;
+  if (file === '-') return 'sqlite:./data/stdin.db';
+  return `sqlite:${join(dirname(file), 'data', `${basename(file, extname(file))}.db`)}`;
 }
 
 /**
@@ -44,6 +51,13 @@ export async function withCredentialStore(
   if (target.kind === 'sqlite' && target.path === ':memory:') {
     io.err(`${command}: an in-memory database forgets everything when this command ends; name the service's database with --db\n`);
     return EXIT.usage;
+  }
+  if (target.kind === 'sqlite' && !options.create && !existsSync(target.path)) {
+    io.err(
+      `${command}: no database at ${target.path}; these commands manage an existing service's database. ` +
+        `Name it with --db (the one \`serve\` uses), or pass --create to start a new one\n`,
+    );
+    return EXIT.errors;
   }
   let storage: Storage;
   try {
@@ -114,11 +128,10 @@ export function runKeysCreate(file: string, options: CreateKeyOptions): Promise<
     if (options.format === 'json') {
       io.out(`${JSON.stringify({ id: issued.id, key: issued.key, scheme: issued.scheme, subject: issued.subject, scopes: issued.scopes, createdAt: issued.createdAt }, null, 2)}\n`);
     } else {
-      io.out(
-        `API key ${issued.id} for subject ${issued.subject} (scheme ${issued.scheme}; scopes: ${issued.scopes.join(', ') || 'none'})\n` +
-          `${issued.key}\n` +
-          'Keep the key now: it is shown only this once, and only its hash is stored.\n',
-      );
+      // The key alone on stdout, so `KEY=$(servicespec keys create …)` works; the rest is for the person.
+      io.err(`API key ${issued.id} for subject ${issued.subject} (scheme ${issued.scheme}; scopes: ${issued.scopes.join(', ') || 'none'})\n`);
+      io.out(`${issued.key}\n`);
+      io.err('Keep the key now: it is shown only this once, and only its hash is stored.\n');
     }
     return EXIT.ok;
   });
@@ -142,7 +155,9 @@ export function runKeysRevoke(file: string, id: string, options: CredentialComma
   });
 }
 
-const DB_HELP = 'database: sqlite:PATH or postgres://user@host:port/db (default: the one serve uses, sqlite:./data/<spec name>.db)';
+export const DB_HELP = "the service's database: sqlite:PATH or postgres://user@host:port/db (default: the one serve uses, data/<spec name>.db beside the spec file)";
+export const CREATE_HELP = 'start a new database when --db names none (otherwise refused)';
+export const HELP_DB = '\nThe database must exist (the one `serve` created); a missing one is refused unless --create is given.\n';
 
 export function registerKeysCommand(program: Command): void {
   const keys = program.command('keys').description("manage API keys in the service's database");
@@ -154,14 +169,18 @@ export function registerKeysCommand(program: Command): void {
     .option('--scopes <list>', 'comma-separated scopes the key holds, each declared in the spec')
     .option('--scheme <name>', 'the api_key scheme the key is for (needed when the spec declares several)')
     .option('--db <url>', DB_HELP)
+    .option('--create', CREATE_HELP)
     .addOption(formatOption())
+    .addHelpText('after', HELP_DB)
     .action(action((file: string, options: CreateKeyOptions): ActionResult => runKeysCreate(file, options)));
   keys
     .command('list')
     .description('list API keys (never their secrets)')
     .argument('<file>', 'the spec file (YAML or JSON)')
     .option('--db <url>', DB_HELP)
+    .option('--create', CREATE_HELP)
     .addOption(formatOption())
+    .addHelpText('after', HELP_DB)
     .action(action((file: string, options: CredentialCommandOptions): ActionResult => runKeysList(file, options)));
   keys
     .command('revoke')
@@ -169,6 +188,7 @@ export function registerKeysCommand(program: Command): void {
     .argument('<file>', 'the spec file (YAML or JSON)')
     .argument('<id>', 'the key id (as `keys list` shows it)')
     .option('--db <url>', DB_HELP)
+    .addHelpText('after', HELP_DB)
     .action(action((file: string, id: string, options: CredentialCommandOptions): ActionResult => runKeysRevoke(file, id, options)));
   keys.addHelpText('after', '\nExit status: 0 done, 1 errors (spec, database, no such key), 2 usage error (unknown scope, bad option).');
 }

@@ -20,6 +20,7 @@ import { registerImportCommand } from './cli-import.js';
 import { registerKeysCommand } from './cli-keys.js';
 import { registerUsersCommand } from './cli-users.js';
 import { registerWebhooksCommand } from './cli-webhooks.js';
+import { addExamples } from './cli-examples.js';
 import { EXIT, io } from './cli-shared.js';
 
 function packageVersion(): string {
@@ -86,6 +87,7 @@ function createProgram(): Command {
 
   applyConventions(program);
   program.addHelpText('after', '\nExit status: 0 clean, 1 errors found, 2 usage error.');
+  addExamples(program);
   return program;
 }
 

@@ -1,11 +1,12 @@
-import { basename, extname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import type { CustomHandler } from '../runtime/runtime-context.js';
 import type { ServiceOptions } from '../runtime/runtime-service.js';
 import { parseStorageUrl } from '../runtime/storage/storage-open.js';
-import { action, EXIT, io, printDiagnostics, readSpec, type ActionResult } from './cli-shared.js';
+import { defaultDbUrl } from './cli-keys.js';
+import { action, EXIT, io, printDiagnostics, readSpec, type ActionResult, type ExitCode } from './cli-shared.js';
 
 export interface ServeOptions {
   port: string;
@@ -14,6 +15,8 @@ export interface ServeOptions {
   allowGaps?: boolean;
   handlers?: string;
   log: string;
+  /** pretty (coloured, for a person) or json (one object a line); default pretty when stdout is a terminal. */
+  logFormat?: 'json' | 'pretty';
   synchronous: 'full' | 'normal';
   /** events (issue 5): address ranges webhooks may be sent to although not public. */
   allowWebhookTarget?: string[];
@@ -22,6 +25,10 @@ export interface ServeOptions {
   jwtSecretEnv?: string;
   /** Serve the docs console and the OpenAPI/AsyncAPI documents under /_servicespec. */
   docs?: boolean;
+  /** Reload the spec when it changes; a broken edit is refused and the last good spec keeps serving. */
+  watch?: boolean;
+  /** Origins browsers may call from (repeatable or comma-separated). */
+  cors?: string[];
 }
 
 /** Loads custom-operation handlers from a module exporting `handlers` (or a default object) of functions. */
@@ -39,12 +46,79 @@ async function loadHandlers(file: string): Promise<Record<string, CustomHandler>
   return found as Record<string, CustomHandler>;
 }
 
+/** pino's options: JSON lines, or lines for a person through pino-pretty (loaded only then); redaction applies to both. */
+async function getLogger(level: string, format: 'json' | 'pretty'): Promise<NonNullable<ServiceOptions['logger']>> {
+  if (format === 'json') return { level };
+  const { default: pretty } = await import('pino-pretty');
+  const colorize = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
+  return { level, stream: pretty({ colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true }) };
+}
+
 export async function runServe(file: string, options: ServeOptions): Promise<number> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     io.err(`servicespec serve: --port must be a number from 0 to 65535, not ${JSON.stringify(options.port)}\n`);
     return EXIT.usage;
   }
+  if (options.watch && file === '-') {
+    io.err('servicespec serve: --watch needs a file, not standard input\n');
+    return EXIT.usage;
+  }
+  const { getFileDigest, watchSpecFile } = await import('./cli-watch.js');
+  const since = options.watch ? getFileDigest(file) : undefined;
+  const built = await buildApp(file, options);
+  if (typeof built === 'number') return built;
+  let { app } = built;
+  const { dbUrl, name } = built;
+  let listening = port;
+  try {
+    const address = await app.listen({ port, host: options.host });
+    listening = (app.server.address() as { port: number }).port;
+    io.err(`servicespec: serving ${name} at ${address} (database ${dbUrl})\n`);
+    if (options.docs) io.err(`servicespec: docs console at ${address}/_servicespec/docs\n`);
+  } catch (err) {
+    await app.close();
+    io.err(`servicespec serve: cannot listen on ${options.host}:${port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+    return EXIT.errors;
+  }
+  // --watch: a changed spec that builds replaces the service on the same port; one that does not is refused and the
+  // last good one keeps serving.
+  const unwatch = options.watch
+    ? watchSpecFile(file, since, async () => {
+        io.err(`servicespec: ${file} changed; reloading\n`);
+        const next = await buildApp(file, options);
+        if (typeof next === 'number') {
+          io.err(`servicespec: the change to ${file} was refused; still serving the last good spec\n`);
+          return;
+        }
+        await app.close();
+        app = next.app;
+        try {
+          const address = await app.listen({ port: listening, host: options.host });
+          io.err(`servicespec: reloaded ${next.name} at ${address}\n`);
+        } catch (err) {
+          io.err(`servicespec serve: cannot listen on ${options.host}:${listening} again: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+          process.exit(EXIT.errors);
+        }
+      })
+    : () => undefined;
+  if (options.watch) io.err(`servicespec: watching ${file} for changes\n`);
+  // In-flight requests finish, then the database closes; a second signal stops at once.
+  await new Promise<void>((done) => {
+    const stop = (signal: string) => {
+      io.err(`servicespec: ${signal} received, finishing in-flight requests\n`);
+      unwatch();
+      process.once(signal as NodeJS.Signals, () => process.exit(EXIT.errors));
+      app.close().then(done, done);
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  return EXIT.ok;
+}
+
+/** Reads the spec and builds the service on its database, or says why not (printed) and returns the exit code. */
+async function buildApp(file: string, options: ServeOptions): Promise<{ app: FastifyInstance; dbUrl: string; name: string } | ExitCode> {
   // The runtime (Fastify, jose, ioredis, the SQLite driver) loads only when serving, so other commands start fast.
   const [{ AuthConfigError, AuthOptionError, createAuthenticator, getAuthOptionsFromCli }, { createRedisStore }, { createService, ServiceStartError }, { openStorage, redactStorageUrl }] = await Promise.all([
     import('../runtime/auth/index.js'),
@@ -58,7 +132,7 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
     io.err(`servicespec serve: ${file} has errors; fix them first (servicespec check ${file})\n`);
     return EXIT.errors;
   }
-  const dbUrl = options.db ?? `sqlite:./data/${basename(file, extname(file))}.db`;
+  const dbUrl = options.db ?? defaultDbUrl(file);
   const target = parseStorageUrl(dbUrl);
   if (target.kind === 'error') {
     io.err(`servicespec serve: ${target.message}\n`);
@@ -67,9 +141,10 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
   const service: ServiceOptions = {
     storage: undefined as never,
     allowGaps: options.allowGaps ?? false,
-    logger: options.log === 'silent' ? false : { level: options.log },
+    logger: options.log === 'silent' ? false : await getLogger(options.log, options.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json')),
     docs: options.docs === true,
   };
+  if (options.cors !== undefined) service.cors = { origins: options.cors };
   if (options.allowWebhookTarget !== undefined) service.webhooks = { allowTargets: options.allowWebhookTarget }; // events (issue 5)
   if (options.handlers !== undefined) {
     const handlers = await loadHandlers(options.handlers);
@@ -136,26 +211,7 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
     }
     throw err;
   }
-  try {
-    const address = await app.listen({ port, host: options.host });
-    io.err(`servicespec: serving ${compiled.model.purpose?.name ?? file} at ${address} (database ${shownUrl})\n`);
-    if (options.docs) io.err(`servicespec: docs console at ${address}/_servicespec/docs\n`);
-  } catch (err) {
-    await app.close();
-    io.err(`servicespec serve: cannot listen on ${options.host}:${port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
-    return EXIT.errors;
-  }
-  // In-flight requests finish, then the database closes; a second signal stops at once.
-  await new Promise<void>((done) => {
-    const stop = (signal: string) => {
-      io.err(`servicespec: ${signal} received, finishing in-flight requests\n`);
-      process.once(signal as NodeJS.Signals, () => process.exit(EXIT.errors));
-      app.close().then(done, done);
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-  });
-  return EXIT.ok;
+  return { app, dbUrl: shownUrl, name: compiled.model.purpose?.name ?? file };
 }
 
 export function registerServeCommand(program: Command): void {
@@ -163,9 +219,9 @@ export function registerServeCommand(program: Command): void {
     .command('serve')
     .description('serve a spec as an HTTP service on a real database')
     .argument('<file>', 'the spec file (YAML or JSON)')
-    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '3000')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--db <url>', 'database: sqlite:PATH, sqlite::memory: or postgres://user@host:port/db (default sqlite:./data/<spec name>.db)')
+    .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').env('PORT').default('3000'))
+    .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default('127.0.0.1'))
+    .option('--db <url>', 'database: sqlite:PATH, sqlite::memory: or postgres://user@host:port/db (default data/<spec name>.db beside the spec file)')
     .option('--allow-gaps', 'serve even where the spec leaves a gap, using the logged built-in behaviour')
     .option('--jwks <file>', 'a local JWKS file of public keys that verify bearer tokens')
     .option('--jwt-secret-env <var>', 'the environment variable holding the HMAC secret for HS* bearer tokens')
@@ -173,7 +229,10 @@ export function registerServeCommand(program: Command): void {
     .option('--docs', 'also serve the docs console (/_servicespec/docs) and the OpenAPI and AsyncAPI documents')
     .option('--handlers <file>', 'a JavaScript module exporting `handlers` for custom operations')
     .option('--allow-webhook-target <cidr>', 'let webhooks go to this non-public address range too, e.g. 127.0.0.0/8 (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--watch', 'reload the spec when it changes; a broken edit is refused and the last good spec keeps serving')
+    .option('--cors <origins>', 'let browsers on these origins call the service, e.g. http://localhost:5173 (repeatable or comma-separated; * for any)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((o) => o.trim()).filter((o) => o !== '')])
     .addOption(new Option('--log <level>', 'log level').choices(['silent', 'error', 'warn', 'info', 'debug']).default('info'))
+    .addOption(new Option('--log-format <format>', 'log lines for a person (coloured) or JSON (default: pretty on a terminal, json otherwise)').choices(['json', 'pretty']))
     .addOption(new Option('--synchronous <mode>', 'SQLite durability: full survives power loss').choices(['full', 'normal']).default('full'))
     .action(action((file: string, options: ServeOptions): ActionResult => runServe(file, options) as Promise<0 | 1 | 2>));
 }

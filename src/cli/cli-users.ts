@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { createBasicUser, listBasicUsers, revokeBasicUser } from '../runtime/auth/auth-credentials.js';
 import { action, EXIT, formatOption, io, type ActionResult, type ExitCode } from './cli-shared.js';
-import { parseScopes, printCredentials, withCredentialStore, type CredentialCommandOptions } from './cli-keys.js';
+import { parseScopes, printCredentials, CREATE_HELP, DB_HELP, withCredentialStore, type CredentialCommandOptions } from './cli-keys.js';
 
 interface CreateUserOptions extends CredentialCommandOptions {
   subject?: string;
@@ -56,7 +56,6 @@ export function runUsersRevoke(file: string, username: string, options: Credenti
   });
 }
 
-const DB_HELP = 'database: sqlite:PATH or postgres://user@host:port/db (default: the one serve uses, sqlite:./data/<spec name>.db)';
 
 export function registerUsersCommand(program: Command): void {
   const users = program.command('users').description("manage HTTP Basic users in the service's database");
@@ -69,6 +68,7 @@ export function registerUsersCommand(program: Command): void {
     .option('--scopes <list>', 'comma-separated scopes the user holds, each declared in the spec')
     .option('--password-stdin', 'read the password from standard input')
     .option('--db <url>', DB_HELP)
+    .option('--create', CREATE_HELP)
     .addOption(formatOption())
     .action(action((file: string, username: string, options: CreateUserOptions): ActionResult => runUsersCreate(file, username, options)));
   users
@@ -76,6 +76,7 @@ export function registerUsersCommand(program: Command): void {
     .description('list users (never their password hashes)')
     .argument('<file>', 'the spec file (YAML or JSON)')
     .option('--db <url>', DB_HELP)
+    .option('--create', CREATE_HELP)
     .addOption(formatOption())
     .action(action((file: string, options: CredentialCommandOptions): ActionResult => runUsersList(file, options)));
   users
@@ -84,6 +85,7 @@ export function registerUsersCommand(program: Command): void {
     .argument('<file>', 'the spec file (YAML or JSON)')
     .argument('<username>', 'the user name')
     .option('--db <url>', DB_HELP)
+    .option('--create', CREATE_HELP)
     .action(action((file: string, username: string, options: CredentialCommandOptions): ActionResult => runUsersRevoke(file, username, options)));
   users.addHelpText('after', '\nExit status: 0 done, 1 errors (spec, database, no such user), 2 usage error (unknown scope, bad option).');
 }

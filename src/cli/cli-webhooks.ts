@@ -18,11 +18,12 @@ import {
 } from '../runtime/events/events-webhooks.js';
 import type { DeliveryStatus, Storage } from '../runtime/storage/storage-types.js';
 import { parseDuration } from '../spec/spec-units.js';
-import { withCredentialStore } from './cli-keys.js';
+import { CREATE_HELP, DB_HELP, withCredentialStore } from './cli-keys.js';
 import { action, EXIT, formatOption, io, type ActionResult, type ExitCode } from './cli-shared.js';
 
 export interface WebhooksCommandOptions {
   db?: string;
+  create?: boolean;
   format?: 'text' | 'json';
 }
 
@@ -196,7 +197,6 @@ export function runWebhooksReplay(file: string, options: ReplayOptions): Promise
   });
 }
 
-const DB_HELP = 'database: sqlite:PATH (default: the one serve uses, sqlite:./data/<spec name>.db)';
 
 export function registerWebhooksCommand(program: Command): void {
   const hooks = program.command('webhooks').description("manage webhook endpoints and their deliveries in the service's database");
@@ -210,6 +210,7 @@ export function registerWebhooksCommand(program: Command): void {
     .option('--secret <whsec>', 'use this whsec_ secret instead of a generated one')
     .option('--allow-webhook-target <cidr>', 'accept a URL in this non-public address range, e.g. 127.0.0.0/8 (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--db <url>', DB_HELP)
+    .option('--create', CREATE_HELP)
     .addOption(formatOption())
     .action(action((file: string, options: AddOptions): ActionResult => runWebhooksAdd(file, options)));
   hooks
@@ -217,6 +218,7 @@ export function registerWebhooksCommand(program: Command): void {
     .description('list webhook endpoints (never their secrets)')
     .argument('<file>', 'the spec file (YAML or JSON)')
     .option('--db <url>', DB_HELP)
+    .option('--create', CREATE_HELP)
     .addOption(formatOption())
     .action(action((file: string, options: WebhooksCommandOptions): ActionResult => runWebhooksList(file, options)));
   hooks
@@ -225,6 +227,7 @@ export function registerWebhooksCommand(program: Command): void {
     .argument('<file>', 'the spec file (YAML or JSON)')
     .argument('<id>', 'the endpoint id (as `webhooks list` shows it)')
     .option('--db <url>', DB_HELP)
+    .option('--create', CREATE_HELP)
     .action(action((file: string, id: string, options: WebhooksCommandOptions): ActionResult => runWebhooksRemove(file, id, options)));
   hooks
     .command('rotate')
@@ -234,6 +237,7 @@ export function registerWebhooksCommand(program: Command): void {
     .option('--secret <whsec>', 'use this whsec_ secret instead of a generated one')
     .option('--grace <duration>', 'how long the previous secret keeps signing (default 24h)')
     .option('--db <url>', DB_HELP)
+    .option('--create', CREATE_HELP)
     .addOption(formatOption())
     .action(action((file: string, id: string, options: RotateOptions): ActionResult => runWebhooksRotate(file, id, options)));
   hooks
@@ -242,6 +246,7 @@ export function registerWebhooksCommand(program: Command): void {
     .argument('<file>', 'the spec file (YAML or JSON)')
     .argument('<id>', 'the endpoint id')
     .option('--db <url>', DB_HELP)
+    .option('--create', CREATE_HELP)
     .action(action((file: string, id: string, options: WebhooksCommandOptions): ActionResult => runWebhooksEnable(file, id, options)));
   hooks
     .command('deliveries')
@@ -252,6 +257,7 @@ export function registerWebhooksCommand(program: Command): void {
     .addOption(new Option('--status <status>', 'only deliveries in this state').choices(['pending', 'delivered', 'dead']))
     .option('--limit <n>', 'at most this many', '50')
     .option('--db <url>', DB_HELP)
+    .option('--create', CREATE_HELP)
     .addOption(formatOption())
     .action(action((file: string, options: DeliveriesOptions): ActionResult => runWebhooksDeliveries(file, options)));
   hooks
@@ -261,6 +267,7 @@ export function registerWebhooksCommand(program: Command): void {
     .option('--endpoint <id>', 'only deliveries to this endpoint')
     .option('--event <id>', 'only this event (its webhook-id)')
     .option('--db <url>', DB_HELP)
+    .option('--create', CREATE_HELP)
     .addOption(formatOption())
     .action(action((file: string, options: ReplayOptions): ActionResult => runWebhooksReplay(file, options)));
   hooks.addHelpText('after', '\nExit status: 0 done, 1 errors (spec, database, no such endpoint), 2 usage error (refused URL, unknown kind, bad option).');

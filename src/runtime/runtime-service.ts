@@ -14,6 +14,7 @@ import { createCursorCodec } from './runtime-cursor.js';
 import { createErrorResponder, REQUEST_ID_HEADER, ServiceError } from './runtime-errors.js';
 import { BUILT_IN, getRuntimeGaps, type RuntimeGap } from './runtime-gaps.js';
 import { getLoggerOptions } from './runtime-logging.js';
+import { registerCors, type CorsOptions } from './runtime-cors.js';
 import { createValidatorFactory } from './runtime-validation.js';
 import { createIdempotency, type Idempotency } from './limits/limits-idempotency.js';
 import { createRateLimiter } from './limits/limits-rate.js';
@@ -46,6 +47,8 @@ export interface ServiceOptions {
   webhooks?: WebhookOptions;
   /** Serve the OpenAPI and AsyncAPI documents and the docs console under /_servicespec (docs/runtime.md); health is always served. */
   docs?: boolean;
+  /** Browsers on these origins may call the service (a deployment setting; off by default: no CORS headers). */
+  cors?: CorsOptions;
 }
 
 /** Why a service would not start: the spec's gaps (without allowGaps), a refused migration, a missing handler. */
@@ -444,6 +447,7 @@ export async function createService(model: ServiceModel, options: ServiceOptions
   app.server.prependListener('request', (_req, res) => res.setHeader('x-content-type-options', 'nosniff'));
   app.server.removeAllListeners('clientError');
   answerClientErrors(app, model);
+  if (options.cors) registerCors(app, model, options.cors);
   await app.register(servicespecPlugin, { ...options, model });
   await app.ready();
   return app;

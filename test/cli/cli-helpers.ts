@@ -1,6 +1,7 @@
 // Runs the real `servicespec` command as a child process, from source through tsx (no build needed).
 
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -20,11 +21,11 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: readonly string[], options: { cwd?: string; input?: string } = {}): Promise<CliResult> {
+export function runCli(args: readonly string[], options: { cwd?: string; input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
       cwd: options.cwd ?? ROOT,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -43,4 +44,66 @@ export const STACK_LINE = /^\s+at\s/m;
 export function tempDir(): { path: string; remove: () => void } {
   const path = mkdtempSync(join(tmpdir(), 'servicespec-cli-'));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** A running `servicespec serve` child process: its output so far, and a way to stop it. */
+export interface ServeProcess {
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with the stderr text once `pattern` appears in it (rejects after `ms`). */
+  waitFor: (pattern: RegExp, ms?: number) => Promise<string>;
+  stop: () => Promise<number | null>;
+}
+
+export function startCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): ServeProcess {
+  const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const waiters = new Set<() => void>();
+  const poke = () => waiters.forEach((w) => w());
+  child.stdout.setEncoding('utf8').on('data', (s: string) => ((stdout += s), poke()));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => ((stderr += s), poke()));
+  const closed = new Promise<number | null>((done) => child.on('close', (code) => (poke(), done(code))));
+  return {
+    stdout: () => stdout,
+    stderr: () => stderr,
+    waitFor: (pattern, ms = 60_000) =>
+      new Promise((done, fail) => {
+        const check = () => {
+          const m = pattern.exec(stderr + stdout);
+          if (m) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            done(m[0]);
+          } else if (child.exitCode !== null) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            fail(new Error(`exited ${child.exitCode} before ${pattern}:\n${stderr}`));
+          }
+        };
+        const timer = setTimeout(() => (waiters.delete(check), fail(new Error(`timed out waiting for ${pattern}:\n${stderr}`))), ms);
+        waiters.add(check);
+        check();
+      }),
+    stop: () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return closed;
+    },
+  };
+}
+
+/** A port free right now on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.on('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => done(port));
+    });
+  });
 }

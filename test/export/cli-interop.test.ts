@@ -44,7 +44,7 @@ const example = (name: string) => join(ROOT, 'examples', `${name}.yaml`);
 
 describe('servicespec export', () => {
   it('openapi: YAML on stdout, the extension diagnostics on stderr; --openapi 3.0 and -o file.json', async () => {
-    const r = await cli('export', 'openapi', example('orders'));
+    const r = await cli('export', 'openapi', example('orders'), '--verbose');
     expect(r.code).toBe(0);
     expect((parse(r.stdout) as { openapi: string }).openapi).toBe('3.1.0');
     expect(r.stderr).toContain('info export-extension: the Order state machine');

@@ -1,0 +1,70 @@
+// An example or two at the end of every command's --help, kept in one place so each stays true to the others.
+
+import type { Command } from 'commander';
+
+const DB = '--db sqlite:./data/orders.db';
+
+/** By command path without the program name (`keys create`); the commands with subcommands get theirs too. */
+export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
+  '': ['servicespec check examples/orders.yaml', 'servicespec serve examples/orders.yaml --allow-gaps --cors http://localhost:5173'],
+  check: ['servicespec check examples/orders.yaml', 'servicespec check spec.yaml --format json --quiet', 'servicespec check spec.yaml --watch   # again on every save'],
+  gaps: ['servicespec gaps examples/orders.yaml', 'servicespec gaps spec.yaml --fail-on-gaps --quiet   # in CI: fail while a part is not shown'],
+  doc: ['servicespec doc examples/orders.yaml -o orders.md', 'servicespec doc examples/orders.yaml --html -o orders.html'],
+  diff: ['servicespec diff examples/library.yaml library-next.yaml --fail-on breaking', 'servicespec diff git:main:spec.yaml spec.yaml --format markdown'],
+  init: ['servicespec init my-service', 'servicespec init . --force'],
+  serve: [
+    `servicespec serve examples/orders.yaml ${DB} --handlers examples/orders-handlers.js`,
+    'PORT=8080 HOST=0.0.0.0 servicespec serve spec.yaml --cors https://app.example.com --log-format json',
+    'servicespec serve spec.yaml --watch --allow-gaps   # reload on every save; a broken edit keeps the last good spec',
+  ],
+  keys: [`KEY=$(servicespec keys create examples/orders.yaml ${DB} --subject alice --scopes orders:read)`, `servicespec keys list examples/orders.yaml ${DB}`],
+  'keys create': [
+    `servicespec keys create examples/orders.yaml ${DB} --subject alice --scopes orders:read,orders:write`,
+    'KEY=$(servicespec keys create spec.yaml --subject ci --scopes orders:read)   # the key alone is on stdout',
+  ],
+  'keys list': [`servicespec keys list examples/orders.yaml ${DB}`, 'servicespec keys list spec.yaml --format json'],
+  'keys revoke': [`servicespec keys revoke examples/orders.yaml Ab12Cd34Ef56 ${DB}`],
+  clients: [`servicespec clients create spec.yaml --scopes orders:read ${DB}`],
+  'clients create': [`servicespec clients create spec.yaml --subject billing --scopes orders:read ${DB}`],
+  'clients list': [`servicespec clients list spec.yaml ${DB} --format json`],
+  'clients revoke': [`servicespec clients revoke spec.yaml Ab12Cd34Ef56 ${DB}`],
+  users: [`servicespec users create spec.yaml ada --scopes orders:read ${DB}`],
+  'users create': [`printf '%s' "$PASSWORD" | servicespec users create spec.yaml ada --scopes orders:read --password-stdin ${DB}`],
+  'users list': [`servicespec users list spec.yaml ${DB}`],
+  'users revoke': [`servicespec users revoke spec.yaml ada ${DB}`],
+  webhooks: [`servicespec webhooks add examples/orders.yaml --url https://hooks.example.com/orders ${DB}`],
+  'webhooks add': [
+    `servicespec webhooks add examples/orders.yaml --url https://hooks.example.com/orders --kinds order.paid ${DB}`,
+    `servicespec webhooks add examples/orders.yaml --url http://127.0.0.1:9000/hook --allow-webhook-target 127.0.0.0/8 ${DB}`,
+  ],
+  'webhooks list': [`servicespec webhooks list examples/orders.yaml ${DB} --format json`],
+  'webhooks remove': [`servicespec webhooks remove examples/orders.yaml ep_01J9 ${DB}`],
+  'webhooks rotate': [`servicespec webhooks rotate examples/orders.yaml ep_01J9 --grace 1h ${DB}`],
+  'webhooks enable': [`servicespec webhooks enable examples/orders.yaml ep_01J9 ${DB}`],
+  'webhooks deliveries': [`servicespec webhooks deliveries examples/orders.yaml --endpoint ep_01J9 --limit 10 ${DB}`],
+  'webhooks replay': [`servicespec webhooks replay examples/orders.yaml --endpoint ep_01J9 ${DB}`],
+  export: ['servicespec export openapi examples/orders.yaml -o orders.openapi.yaml', 'servicespec export asyncapi examples/orders.yaml --syntax json'],
+  'export openapi': [
+    'servicespec export openapi examples/orders.yaml -o orders.openapi.json',
+    'servicespec export openapi examples/library.yaml --api-version 1 --openapi 3.0',
+    'servicespec export openapi examples/orders.yaml --verbose > /dev/null   # list what went into x-servicespec-*',
+  ],
+  'export asyncapi': ['servicespec export asyncapi examples/orders.yaml -o orders.asyncapi.yaml'],
+  'export json-schema': ['servicespec export json-schema examples/library.yaml --dir schemas/', 'servicespec export json-schema examples/library.yaml --syntax yaml'],
+  import: ['servicespec import openapi petstore.yaml -o petstore.yaml'],
+  'import openapi': ['servicespec import openapi petstore.yaml -o petstore.yaml', 'servicespec import openapi petstore.json --format json > report.json'],
+  client: ['servicespec client examples/orders.yaml -o client.ts'],
+};
+
+function pathOf(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** Adds "Examples:" after the help of every command that has some (commander's generated `help` has none). */
+export function addExamples(command: Command): void {
+  const examples = COMMAND_EXAMPLES[pathOf(command)];
+  if (examples) command.addHelpText('after', `\nExamples:\n${examples.map((e) => `  $ ${e}\n`).join('')}`);
+  for (const sub of command.commands) addExamples(sub);
+}
