@@ -1,0 +1,58 @@
+import type { ServiceModel } from '../model/model-types.js';
+import { checkAuth } from './tester-checks-auth.js';
+import { checkEndpoints } from './tester-checks-endpoints.js';
+import { checkEvents } from './tester-checks-events.js';
+import { checkLimits } from './tester-checks-limits.js';
+import { checkStates } from './tester-checks-states.js';
+import { checkVersions } from './tester-checks-versions.js';
+import { TestClient } from './tester-client.js';
+import { TestContext } from './tester-context.js';
+import { summarizeParts } from './tester-report.js';
+import type { TestOptions, TestReport } from './tester-types.js';
+
+// `testService`: holds a running implementation at `baseUrl` to the spec's nine parts. Every request is
+// derived from the model's routes (getRoutes), shapes (model-schemas) and declared codes.
+
+export const DEFAULT_MAX_REQUESTS = 3000;
+export const DEFAULT_TIME_LIMIT_MS = 60_000;
+export const DEFAULT_RUNS = 10;
+
+export async function testService(model: ServiceModel, options: TestOptions): Promise<TestReport> {
+  const started = Date.now();
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const client = new TestClient({ baseUrl: options.baseUrl, maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS, deadline: started + (options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS) });
+  const ctx = new TestContext(model, client, options, seed);
+  const runs = options.runs ?? DEFAULT_RUNS;
+
+  ctx.skip('purpose', 'purpose.prose', 'purpose', 'the purpose is prose for people: nothing in it can be checked over HTTP');
+  await checkEndpoints(ctx, runs);
+  await checkStates(ctx, runs);
+  await checkAuth(ctx);
+  await checkEvents(ctx);
+  await checkVersions(ctx);
+  // Rate limits last: spending the budget would throttle the other checks.
+  await checkLimits(ctx);
+
+  // The errors part: every error answer seen during the run, by route; the resources part: every body seen.
+  for (const key of ctx.errorRoutes) {
+    const f = ctx.errorViolations.get(key);
+    ctx.results.push(f ? { part: 'errors', check: 'errors.declared-codes', target: key, outcome: 'failed', failure: f, requests: 0 } : { part: 'errors', check: 'errors.declared-codes', target: key, outcome: 'passed', requests: 0 });
+  }
+  for (const name of ctx.shapeResources) {
+    const f = ctx.shapeViolations.get(name);
+    ctx.results.push(f ? { part: 'resources', check: 'resources.response-shape', target: name, outcome: 'failed', failure: f, requests: 0 } : { part: 'resources', check: 'resources.response-shape', target: name, outcome: 'passed', requests: 0 });
+  }
+  const durationMs = Date.now() - started;
+  const report: TestReport = {
+    baseUrl: client.baseUrl,
+    seed,
+    results: ctx.results,
+    parts: summarizeParts(ctx.results),
+    requests: client.requests,
+    durationMs,
+    requestsPerSecond: client.requests / Math.max(durationMs / 1000, 0.001),
+    ok: !ctx.results.some((r) => r.outcome === 'failed'),
+  };
+  if (ctx.stoppedBy) report.stoppedBy = ctx.stoppedBy;
+  return report;
+}
