@@ -214,6 +214,17 @@ export class Subject {
     private readonly client: TestClient,
   ) {}
 
+  /** Every credential value this subject sends (to keep them out of reports). */
+  secrets(): string[] {
+    const c = this.credentials;
+    if (!c) return [];
+    const out = [...Object.values(c.headers ?? {}), ...this.tokens.values()];
+    if (c.bearer !== undefined) out.push(c.bearer);
+    if (c.basic) out.push(Buffer.from(`${c.basic.user}:${c.basic.password}`).toString('base64'));
+    if (c.clientId !== undefined && c.clientSecret !== undefined) out.push(c.clientSecret, Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64'));
+    return out.filter((s) => s.length >= 4);
+  }
+
   /** Whether this subject holds a credential for one of `schemes`. */
   has(schemes: readonly string[]): boolean {
     return schemes.some((s) => this.staticHeaders(s) !== undefined || this.canExchange(s));

@@ -65,8 +65,14 @@ export class TestContext {
   }
 
   /** Runs one check; a failure it reports, a reason it skips for, else it passed. */
+  /** Whether `--only` selects a check. */
+  selected(part: PartName, check: string): boolean {
+    const only = this.options.only;
+    return !only || only.length === 0 || only.some((o) => o === part || o === check || check.startsWith(`${o}.`));
+  }
+
   async check(part: PartName, check: string, target: string, fn: (scope: CheckScope) => Promise<void>): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || !this.selected(part, check)) return;
     const before = this.client.requests;
     let failure: Failure | undefined;
     let reason: string | undefined;
@@ -91,6 +97,7 @@ export class TestContext {
   }
 
   skip(part: PartName, check: string, target: string, reason: string): void {
+    if (!this.selected(part, check)) return;
     this.results.push({ part, check, target, outcome: 'skipped', reason, requests: 0 });
   }
 

@@ -17,6 +17,19 @@ export const DEFAULT_MAX_REQUESTS = 3000;
 export const DEFAULT_TIME_LIMIT_MS = 60_000;
 export const DEFAULT_RUNS = 10;
 
+/** Replaces each credential in the failures by a placeholder naming whose it is. */
+function redact(ctx: TestContext): void {
+  const pairs = [ctx.main, ctx.other, ctx.limited].flatMap((s) => s.secrets().map((secret) => [secret, `<${s.role} credential>`] as const)).sort((a, b) => b[0].length - a[0].length);
+  if (pairs.length === 0) return;
+  const clean = (text: string) => pairs.reduce((t, [secret, name]) => t.split(secret).join(name), text);
+  for (const r of ctx.results) {
+    if (!r.failure) continue;
+    r.failure.actual = clean(r.failure.actual);
+    r.failure.expected = clean(r.failure.expected);
+    if (r.failure.curl !== undefined) r.failure.curl = clean(r.failure.curl);
+  }
+}
+
 export async function testService(model: ServiceModel, options: TestOptions): Promise<TestReport> {
   const started = Date.now();
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
@@ -34,14 +47,15 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   await checkLimits(ctx);
 
   // The errors part: every error answer seen during the run, by route; the resources part: every body seen.
-  for (const key of ctx.errorRoutes) {
+  if (ctx.selected('errors', 'errors.declared-codes')) for (const key of ctx.errorRoutes) {
     const f = ctx.errorViolations.get(key);
     ctx.results.push(f ? { part: 'errors', check: 'errors.declared-codes', target: key, outcome: 'failed', failure: f, requests: 0 } : { part: 'errors', check: 'errors.declared-codes', target: key, outcome: 'passed', requests: 0 });
   }
-  for (const name of ctx.shapeResources) {
+  if (ctx.selected('resources', 'resources.response-shape')) for (const name of ctx.shapeResources) {
     const f = ctx.shapeViolations.get(name);
     ctx.results.push(f ? { part: 'resources', check: 'resources.response-shape', target: name, outcome: 'failed', failure: f, requests: 0 } : { part: 'resources', check: 'resources.response-shape', target: name, outcome: 'passed', requests: 0 });
   }
+  if (!options.showSecrets) redact(ctx);
   const durationMs = Date.now() - started;
   const report: TestReport = {
     baseUrl: client.baseUrl,

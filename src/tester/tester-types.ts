@@ -33,6 +33,10 @@ export interface TestOptions {
   webhookListen?: number;
   /** Generated cases per operation for valid/invalid requests (default 20). */
   runs?: number;
+  /** Run only these checks (a part name like `limits`, or a check name like `limits.body-size`). */
+  only?: readonly string[];
+  /** Print credentials in reproductions; by default they are replaced by `<main credential>` and the like. */
+  showSecrets?: boolean;
   /** Source positions, to quote the spec's file:line in failures. */
   sourceMap?: SourceMap;
   /** Called after each request and at each new check. */

@@ -32,6 +32,8 @@ export interface OrdersServer {
   options: Omit<TestOptions, 'baseUrl'>;
   /** The same credentials as `servicespec test` flags. */
   flags: string[];
+  /** The API keys: main subject, other subject, the one lacking scopes. */
+  keys: { alice: string; bob: string; carol: string };
   close(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export async function startOrders(): Promise<OrdersServer> {
       limitedScopes: ['customers:read'],
       sourceMap: compiled.sourceMap,
     },
+    keys: { alice: alice.key, bob: bob.key, carol: limited.key },
     flags: [
       '--header', `X-API-Key: ${alice.key}`, '--client-id', alicePay.clientId, '--client-secret', alicePay.clientSecret,
       '--other-header', `X-API-Key: ${bob.key}`, '--other-client-id', bobPay.clientId, '--other-client-secret', bobPay.clientSecret,
