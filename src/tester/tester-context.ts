@@ -72,7 +72,11 @@ export class TestContext {
   }
 
   async check(part: PartName, check: string, target: string, fn: (scope: CheckScope) => Promise<void>): Promise<void> {
-    if (this.stopped || !this.selected(part, check)) return;
+    if (!this.selected(part, check)) return;
+    if (this.stoppedBy) {
+      this.results.push({ part, check, target, outcome: 'skipped', reason: `not run: the --${this.stoppedBy} bound was reached`, requests: 0 });
+      return;
+    }
     const before = this.client.requests;
     let failure: Failure | undefined;
     let reason: string | undefined;
@@ -85,7 +89,7 @@ export class TestContext {
     } catch (err) {
       if (err instanceof BoundReached) {
         this.stoppedBy = err.bound;
-        if (failure === undefined) return;
+        reason ??= `not finished: the --${err.bound} bound was reached`;
       } else {
         failure ??= { operation: target, expected: 'an answer', actual: `the request failed: ${err instanceof Error ? err.message : String(err)}` };
       }
