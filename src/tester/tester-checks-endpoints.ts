@@ -156,35 +156,38 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   const resource = route.resource;
   const view = VIEW[o.action] ?? 'create';
   const fields = resource ? resource.fields : (o.request?.fields ?? []);
-  const headers = await ctx.authFor(o.auth).catch(() => undefined);
-  if (!headers) {
-    ctx.skip('endpoints', 'endpoints.invalid-requests', o.id, 'no credential for this operation');
-    return;
-  }
-  const target = resource && o.action !== 'create' && o.action !== 'custom' ? await ctx.ensureObject(resource).catch(() => undefined) : undefined;
-  const path = ctx.pathOf(route, target?.[resource?.identifier ?? 'id']);
-  let base: Record<string, unknown>;
-  try {
+  if (!ctx.selected('endpoints', 'endpoints.invalid-requests') || ctx.stopped) return;
+  let headers: Record<string, string> | undefined;
+  let target: Record<string, unknown> | undefined;
+  let base: Record<string, unknown> = {};
+  // The valid body every mutation starts from (and the object it is sent to) are made inside a check, so a
+  // service that cannot be reached is reported, not thrown.
+  let ready = false;
+  await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: a valid body to break`, async (scope) => {
+    headers = await ctx.authFor(o.auth);
+    if (!headers) return scope.skip('no credential for this operation');
+    target = resource && o.action !== 'create' && o.action !== 'custom' ? await ctx.ensureObject(resource) : undefined;
+    if (resource && o.action !== 'create' && o.action !== 'custom' && !target) return scope.skip(`no ${resource.name} to send bodies to`);
     base = resource ? await ctx.sampleCreateBody(resource) : ((await ctx.resolveRefs(fc.sample(objectArbitrary(ctx.model, fields, undefined, 'create'), { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
-  } catch (err) {
-    if (err instanceof BoundReached) return;
-    throw err;
-  }
+    ready = true;
+  });
+  if (!ready || !headers) return;
+  const path = ctx.pathOf(route, target?.[resource?.identifier ?? 'id']);
   if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
   const mutations = getMutations(ctx.model, fields, resource, view);
   for (const m of mutations) {
     await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${m.label}`, async (scope) => {
       const d = ctx.declared(m.condition);
       if (!d) return scope.skip(`no error code declared for ${m.condition} (not shown)`);
-      const req: TestRequest = { method: route.method, path, headers, body: m.apply(base) };
+      const req: TestRequest = { method: route.method, path, headers: headers!, body: m.apply(base) };
       const res = await ctx.send(route, req);
       const why = ctx.expectCondition(res, m.condition);
       if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.code} (${d.status}) for a body with ${m.label}`, d.pointer, req, `${why}; ${describe(res)}`));
     });
   }
   const raw: { label: string; condition: 'malformed_request' | 'unsupported_media_type'; req: TestRequest }[] = [
-    { label: 'malformed JSON', condition: 'malformed_request', req: { method: route.method, path, headers: { ...headers, 'content-type': 'application/json' }, raw: '{"unterminated": ' } },
-    { label: 'a body that is not JSON (text/plain)', condition: 'unsupported_media_type', req: { method: route.method, path, headers: { ...headers, 'content-type': 'text/plain' }, raw: 'hello' } },
+    { label: 'malformed JSON', condition: 'malformed_request', req: { method: route.method, path, headers: { ...headers!, 'content-type': 'application/json' }, raw: '{"unterminated": ' } },
+    { label: 'a body that is not JSON (text/plain)', condition: 'unsupported_media_type', req: { method: route.method, path, headers: { ...headers!, 'content-type': 'text/plain' }, raw: 'hello' } },
   ];
   for (const r of raw) {
     await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${r.label}`, async (scope) => {

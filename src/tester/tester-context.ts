@@ -91,7 +91,9 @@ export class TestContext {
         this.stoppedBy = err.bound;
         reason ??= `not finished: the --${err.bound} bound was reached`;
       } else {
-        failure ??= { operation: target, expected: 'an answer', actual: `the request failed: ${err instanceof Error ? err.message : String(err)}` };
+        const cause = (err as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+        const why = cause?.code ?? cause?.message;
+        failure ??= { operation: target, expected: 'an answer', actual: `the request failed: ${err instanceof Error ? err.message : String(err)}${why !== undefined ? ` (${why})` : ''}` };
       }
     }
     const requests = this.client.requests - before;
