@@ -8,7 +8,7 @@ import { describe, type TestContext } from './tester-context.js';
 /** A request to a route that is well-formed apart from its credential. */
 async function requestFor(ctx: TestContext, route: OperationRoute, headers: Record<string, string>): Promise<TestRequest | undefined> {
   let id: unknown;
-  if (route.pathParams.length > 0) {
+  if (ctx.idParams(route).length > 0) {
     if (!route.resource) return undefined;
     const obj = await ctx.ensureObject(route.resource);
     if (!obj) return undefined;

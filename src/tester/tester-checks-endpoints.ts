@@ -114,15 +114,24 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
           return undefined;
         });
       } else if (o.action === 'custom') {
+        let id: unknown;
+        if (ctx.idParams(route).length > 0) {
+          if (!route.resource) return scope.skip(`the spec does not say what the path parameter ${ctx.idParams(route).join(', ')} of a custom operation names (no resource)`);
+          const obj = await ctx.ensureObject(route.resource);
+          if (!obj) return scope.skip(`no ${route.resource.name} to address`);
+          id = obj[route.resource.identifier ?? 'id'];
+        }
         if (!o.request) {
-          const req: TestRequest = { method: route.method, path: ctx.pathOf(route), headers };
+          const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers };
           const res = await ctx.send(route, req);
           if (res.status !== route.successStatus) return scope.fail(ctx.failure(o.id, `status ${route.successStatus}`, o.pointer, req, res));
+          const m = responseMismatch(ctx, route, req, res);
+          if (m !== undefined) return scope.fail(ctx.failure(o.id, 'a body in the declared response shape', o.pointer, req, `${m}; ${describe(res)}`));
           return;
         }
         const arb = objectArbitrary(ctx.model, o.request.fields ?? [], undefined, 'create');
         await runProperty(ctx, scope, arb, runs, async (value) => {
-          const req: TestRequest = { method: route.method, path: ctx.pathOf(route), headers, body: await ctx.resolveRefs(value) };
+          const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, body: await ctx.resolveRefs(value) };
           const res = await ctx.send(route, req);
           // A handler may refuse a valid request for its own reasons, with one of the operation's declared codes.
           if (res.status >= 400 && res.status < 500 && o.errors.some((e) => ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status)) return undefined;
@@ -132,7 +141,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         });
       }
     });
-    if (route.pathParams.length > 0 && route.resource) {
+    if (ctx.idParams(route).length > 0 && route.resource) {
       await ctx.check('errors', 'errors.missing-object', o.id, async (scope) => {
         const headers = await ctx.authFor(o.auth);
         if (!headers) return scope.skip('no credential for this operation');

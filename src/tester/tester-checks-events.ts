@@ -28,7 +28,7 @@ function pathTo(machine: StateMachineModel, targets: readonly string[]): string[
 }
 
 async function openStream(ctx: TestContext, stream: StreamRoute, headers: Record<string, string>): Promise<EventStream> {
-  const s = await ctx.client.openStream(stream.path, headers);
+  const s = await ctx.client.openStream(ctx.fillVersion(stream.path), headers);
   await s.waitFor(() => s.opened, WAIT_MS);
   return s;
 }
@@ -76,7 +76,7 @@ export async function checkEvents(ctx: TestContext): Promise<void> {
         }
         const s = await openStream(ctx, stream, streamHeaders);
         try {
-          if (s.status !== 200) return scope.fail({ operation: 'event stream', expected: 'the stream opens (200)', actual: `${s.status}`, curl: `curl -N ${ctx.client.url(stream.path)}` });
+          if (s.status !== 200) return scope.fail({ operation: 'event stream', expected: 'the stream opens (200)', actual: `${s.status}`, curl: `curl -N ${ctx.client.url(ctx.fillVersion(stream.path))}` });
           const req: TestRequest = { method: op.method, path: ctx.pathOf(op, id), headers: opHeaders };
           if (op.hasBody) req.body = await ctx.validBody(op);
           const res = await ctx.send(op, req);
@@ -134,7 +134,7 @@ async function checkStreamOwnership(ctx: TestContext, stream: StreamRoute | unde
         await theirs.waitFor(() => theirs.events.some((e) => about(e as never)), GRACE_MS);
         const leaked = theirs.events.filter((e) => about(e as never));
         if (leaked.length > 0) {
-          scope.fail({ operation: 'event stream', expected: `another subject's stream does not show the main subject's ${resource.name} (owner: ${resource.owner})`, ...(ctx.specRef(resource.pointer) ? { spec: ctx.specRef(resource.pointer)! } : {}), actual: `${leaked.map((e) => e.event).join(', ')} for ${String(id)} seen by the other subject`, curl: `curl -N -H '<other subject's credential>' ${ctx.client.url(stream.path)}` });
+          scope.fail({ operation: 'event stream', expected: `another subject's stream does not show the main subject's ${resource.name} (owner: ${resource.owner})`, ...(ctx.specRef(resource.pointer) ? { spec: ctx.specRef(resource.pointer)! } : {}), actual: `${leaked.map((e) => e.event).join(', ')} for ${String(id)} seen by the other subject`, curl: `curl -N -H '<other subject's credential>' ${ctx.client.url(ctx.fillVersion(stream.path))}` });
         }
       } finally {
         mine.close();

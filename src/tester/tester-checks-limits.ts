@@ -125,7 +125,7 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
         const headers = await ctx.authFor(route.operation.auth);
         if (!headers) return scope.skip('no credential for this operation');
         let id: unknown;
-        if (route.pathParams.length > 0) {
+        if (ctx.idParams(route).length > 0) {
           const obj = route.resource ? await ctx.ensureObject(route.resource) : undefined;
           if (!obj) return scope.skip('no object to read');
           id = obj[route.resource!.identifier ?? 'id'];

@@ -151,7 +151,7 @@ async function checkLists(ctx: TestContext): Promise<void> {
         const sample = current.find((x) => x[name] !== undefined && x[name] !== null);
         if (!sample) continue;
         const value = String(sample[name]);
-        const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { [name]: value, limit: '100' }), headers };
+        const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { [name]: value, limit: String(ctx.model.limits?.pageSize?.max ?? ctx.model.limits?.pageSize?.default ?? 20) }), headers };
         const res = await ctx.send(route, req);
         if (res.status !== 200 || !Array.isArray(res.body?.items)) return scope.fail(ctx.failure(o.id, `a page filtered by ${name}`, o.pointer, req, res));
         const wrong = (res.body.items as Record<string, unknown>[]).find((x) => String(x[name]) !== value);

@@ -23,6 +23,17 @@ export interface TestResponse {
   text: string;
 }
 
+/** The service's declared rate limit asks for a longer wait than the tester gives one request. */
+export class Throttled extends Error {
+  constructor(readonly seconds: number) {
+    super(`rate limited: Retry-After ${seconds} s`);
+    this.name = 'Throttled';
+  }
+}
+
+/** The longest Retry-After the tester waits out for one request. */
+export const MAX_THROTTLE_WAIT_S = 5;
+
 /** The run's bounds were reached: the check in progress ends without a verdict. */
 export class BoundReached extends Error {
   constructor(readonly bound: 'max-requests' | 'time-limit') {
@@ -89,7 +100,9 @@ export class TestClient {
       const bodyTextOut = await res.text();
       if (res.status === 429 && !this.rawRateLimits && attempt < 5) {
         // Not the rate-limit check: a throttled request is waited out (Retry-After) and sent again.
-        const wait = Math.min(Number(res.headers.get('retry-after') ?? '1') || 1, 60) * 1000;
+        const seconds = Number(res.headers.get('retry-after') ?? '1') || 1;
+        if (seconds > MAX_THROTTLE_WAIT_S) throw new Throttled(seconds);
+        const wait = seconds * 1000;
         if (Date.now() + wait >= this.options.deadline) throw new BoundReached('time-limit');
         this.throttled++;
         await new Promise((resolve) => setTimeout(resolve, wait));

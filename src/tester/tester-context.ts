@@ -7,7 +7,7 @@ import { getResourceSchema, type JsonSchema } from '../model/model-schemas.js';
 import type { AuthRequirement, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { locate } from '../spec/spec-loader.js';
 import type { Condition, PartName } from '../spec/spec-types.js';
-import { BoundReached, Subject, toCurl, type TestClient, type TestRequest, type TestResponse } from './tester-client.js';
+import { BoundReached, Subject, Throttled, toCurl, type TestClient, type TestRequest, type TestResponse } from './tester-client.js';
 import { fieldArbitrary, isRefPlaceholder, objectArbitrary } from './tester-arbitraries.js';
 import type { CheckResult, Failure, TestOptions } from './tester-types.js';
 
@@ -32,6 +32,7 @@ export class TestContext {
   private readonly ajv = new Ajv2020({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false });
   private readonly validators = new Map<string, ValidateFunction>();
   private uniqueCounter = 0;
+  private readonly usedValues = new Map<string, Set<string>>();
   readonly runId = Math.random().toString(36).slice(2, 8);
   /** Error responses that did not match a declared code, by route. */
   readonly errorViolations = new Map<string, Failure>();
@@ -90,6 +91,8 @@ export class TestContext {
       if (err instanceof BoundReached) {
         this.stoppedBy = err.bound;
         reason ??= `not finished: the --${err.bound} bound was reached`;
+      } else if (err instanceof Throttled) {
+        reason ??= `not finished: the service's declared rate limit asks to wait ${err.seconds} s (Retry-After)`;
       } else {
         const cause = (err as { cause?: { code?: string; message?: string } } | undefined)?.cause;
         const why = cause?.code ?? cause?.message;
@@ -177,6 +180,12 @@ export class TestContext {
   /** Sends a request and checks every error answer against the declared codes (the errors part). */
   async send(route: OperationRoute | undefined, req: TestRequest): Promise<TestResponse> {
     const res = await this.client.send(req);
+    if (route?.operation.action === 'delete' && res.status < 300 && route.resource) {
+      // A deleted object is no longer the main subject's to use.
+      const r = route.resource;
+      const list = this.pool.get(r.name);
+      if (list) this.pool.set(r.name, list.filter((x) => !req.path.includes(`/${encodeURIComponent(String(x[r.identifier ?? 'id']))}`)));
+    }
     const key = route ? route.operation.id : `${req.method} ${req.path.split('?')[0] ?? ''}`;
     if (res.status >= 400) {
       this.errorRoutes.add(key);
@@ -206,9 +215,16 @@ export class TestContext {
     return subject.headersFor(auth.schemes);
   }
 
+  /** The path parameters that name an object (not the version in a path prefix). */
+  idParams(route: OperationRoute): string[] {
+    const p = this.model.versioning?.placement;
+    const versionParams = p?.kind === 'path' ? Array.from(p.template.matchAll(/\{([^{}]*)\}/g), (m) => m[1]) : [];
+    return route.pathParams.filter((n) => !versionParams.includes(n));
+  }
+
   /** The path of a route with its parameters filled. */
   pathOf(route: OperationRoute, id?: unknown, query: Record<string, string> = {}): string {
-    let p = route.path;
+    let p = this.fillVersion(route.path);
     for (const name of route.pathParams) p = p.replace(`{${name}}`, encodeURIComponent(String(id ?? '')));
     const q = new URLSearchParams(query).toString();
     return q === '' ? p : `${p}?${q}`;
@@ -236,6 +252,21 @@ export class TestContext {
     return {};
   }
 
+  /** The version prefix as served for `version` (the current one by default), when versions are in the path. */
+  versionPrefix(version = this.model.versioning?.current): string | undefined {
+    const p = this.model.versioning?.placement;
+    if (p?.kind !== 'path') return undefined;
+    return p.template.replace(/\/+$/, '').replace(/\{[^{}]*\}/g, encodeURIComponent(version ?? ''));
+  }
+
+  /** A served path with its version prefix filled (path placement), else as is. */
+  fillVersion(path: string): string {
+    const p = this.model.versioning?.placement;
+    if (p?.kind !== 'path') return path;
+    const template = p.template.replace(/\/+$/, '');
+    return path.startsWith(template) ? `${this.versionPrefix() ?? ''}${path.slice(template.length)}` : path;
+  }
+
   createRoute(resource: string | undefined): OperationRoute | undefined {
     return this.routes.find((r) => r.operation.action === 'create' && r.resource?.name === resource);
   }
@@ -245,7 +276,17 @@ export class TestContext {
     if (!resource) return body;
     const out = { ...body };
     for (const f of resource.fields) {
-      if (!f.unique || typeof out[f.name] !== 'string') continue;
+      if (!f.unique || out[f.name] === undefined || out[f.name] === null) continue;
+      const used = this.usedValues.get(`${resource.name}.${f.name}`) ?? new Set<string>();
+      this.usedValues.set(`${resource.name}.${f.name}`, used);
+      if (f.pattern !== undefined || typeof out[f.name] !== 'string') {
+        // A value the run has not sent yet, drawn from the field's own generator.
+        let v = out[f.name];
+        for (let i = 0; used.has(JSON.stringify(v)) && i < 200; i++) v = fc.sample(fieldArbitrary(this.model, { ...f, nullable: false, hasExample: false }, resource), { seed: this.seed + ++this.uniqueCounter, numRuns: 1 })[0];
+        used.add(JSON.stringify(v));
+        out[f.name] = v;
+        continue;
+      }
       const n = `${this.runId}${(this.uniqueCounter++).toString(36)}`;
       const v = out[f.name] as string;
       if (f.type === 'email') out[f.name] = `t${n}.${v}`;
