@@ -3,6 +3,7 @@ import type { EventKindModel, ResourceModel, StateMachineModel } from '../model/
 import type { EventStream, TestRequest, TestResponse } from './tester-client.js';
 import { describe, type TestContext } from './tester-context.js';
 import type { Failure } from './tester-types.js';
+import { checkWebhooks } from './tester-checks-webhooks.js';
 
 // The events part: each declared trigger produces exactly its kind on the stream, once, with the object it
 // is about; another subject's stream does not show it.
@@ -92,7 +93,7 @@ export async function checkEvents(ctx: TestContext): Promise<void> {
     }
   }
   await checkStreamOwnership(ctx, stream);
-  if (ctx.options.webhookListen === undefined) ctx.skip('events', 'events.webhook', 'webhooks', 'not asked for: give --webhook-listen PORT to receive and verify signed webhooks');
+  await checkWebhooks(ctx);
 }
 
 async function expectKind(ctx: TestContext, s: EventStream, kind: EventKindModel, about: (e: never) => boolean, op: OperationRoute, req: TestRequest, res: TestResponse): Promise<Failure | undefined> {
