@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { getField } from '../model/model-builder.js';
 import type { OperationRoute } from '../model/model-routes.js';
 import { fieldArbitrary } from './tester-arbitraries.js';
-import type { TestRequest } from './tester-client.js';
+import { toCurl, type TestRequest } from './tester-client.js';
 import { describe, type TestContext } from './tester-context.js';
 import { runProperty } from './tester-checks-endpoints.js';
 import type { Failure } from './tester-types.js';
@@ -38,9 +38,11 @@ export async function checkStates(ctx: TestContext, runs: number): Promise<void>
         let state = machine.initial;
         let obj = made.res.body as Record<string, unknown>;
         if (state !== undefined && made.res.body[machine.field!] !== state) return ctx.failure(resource.name, `a new object in the initial state ${state}`, machine.pointer, made.req, `${machine.field} is ${JSON.stringify(made.res.body[machine.field!])}`);
+        const trail: string[] = [`# ${resource.name} ${String(id)} made by:`, toCurl(ctx.client.baseUrl, made.req)];
         for (const route of sequence) {
           const f = await step(ctx, route, id, state, obj, headers.get(route.operation.id)!);
-          if (f.failure) return f.failure;
+          if (f.failure) return { ...f.failure, curl: [...trail, `# then (${sequence.map((x) => x.transition!.name).join(' → ')}):`, f.failure.curl ?? ''].join('\n') };
+          trail.push(toCurl(ctx.client.baseUrl, { method: route.method, path: ctx.pathOf(route, id), headers: headers.get(route.operation.id)!, body: f.body ?? {} }));
           state = f.state;
           obj = f.obj;
           if (read && readHeaders) {
@@ -65,7 +67,7 @@ async function step(
   state: string | undefined,
   obj: Record<string, unknown>,
   headers: Record<string, string>,
-): Promise<{ failure?: Failure; state: string | undefined; obj: Record<string, unknown> }> {
+): Promise<{ failure?: Failure; state: string | undefined; obj: Record<string, unknown>; body?: Record<string, unknown> }> {
   const t = route.transition!;
   const o = route.operation;
   const resource = route.resource!;
@@ -92,12 +94,12 @@ async function step(
     for (const [k, v] of Object.entries(body)) if (JSON.stringify(res.body?.[k]) !== JSON.stringify(v)) return { failure: ctx.failure(o.id, `${k} recorded as sent by ${t.name}`, t.pointer, req, res), state, obj };
     if (t.stamp !== undefined && (typeof res.body?.[t.stamp] !== 'string' || Number.isNaN(Date.parse(res.body[t.stamp] as string)))) return { failure: ctx.failure(o.id, `${t.stamp} stamped by ${t.name}`, t.pointer, req, res), state, obj };
     ctx.checkShape(resource, res.body, req, o.id);
-    return { state: t.to, obj: res.body as Record<string, unknown> };
+    return { state: t.to, obj: res.body as Record<string, unknown>, body };
   }
   const d = ctx.declared('illegal_transition');
   const why = ctx.expectCondition(res, 'illegal_transition');
   if (why !== undefined) return { failure: ctx.failure(o.id, `${d?.code ?? 'illegal_transition'} (${d?.status ?? '?'}): ${t.name} is not allowed from ${state} (only from ${t.from.join(', ')})`, t.pointer, req, `${why}; ${describe(res)}`), state, obj };
-  return { state, obj };
+  return { state, obj, body };
 }
 
 /** Lists: every sort, ascending and descending, paged with cursors, with no duplicate and no gap; filters hold. */

@@ -24,6 +24,8 @@ export interface Mutant {
   caughtBy: string;
   /** The failing check's target must match this (default: any target). */
   target?: RegExp;
+  /** The failure's reproduction must match this. */
+  reproduce?: RegExp;
   /** Checks to run (keeps each mutant's run short). */
   only: string[];
   /** Rewrites a request before it is forwarded; may answer it directly. */

@@ -49,6 +49,7 @@ const MUTANTS: Mutant[] = [
     name: 'an illegal transition allowed (409 answered as 200 with the object)',
     caughtBy: 'states.sequences',
     target: /Order/,
+    reproduce: /^# Order \S+ made by:\ncurl -i -X POST .*'http:\/\/127\.0\.0\.1:\d+\/orders'\n(curl .*\n)*# then \([a-z →]+\):\ncurl -i -X POST .*\/orders\/\S+\/(pay|ship|cancel)'$/,
     only: ['states.sequences'],
     async response(r, req, send) {
       if (r.status !== 409 || !ISO.test(req.path)) return r;
@@ -213,6 +214,8 @@ describe('mutants: each broken server fails with the expected check', () => {
       const f = caught[0]!.failure!;
       expect(f.expected.length).toBeGreaterThan(0);
       expect(f.actual.length).toBeGreaterThan(0);
+      if (mutant.reproduce) expect(f.curl).toMatch(mutant.reproduce);
+      expect(f.curl ?? '').not.toContain(s.keys.alice);
     } finally {
       await proxy.close();
     }
