@@ -85,7 +85,7 @@ export class TestClient {
   }
 
   url(path: string): string {
-    if (!path.startsWith('/')) throw new Error(`the tester only sends paths under the base URL, not ${path}`);
+    if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`the tester only sends paths under the base URL, not ${path}`);
     return `${this.baseUrl}${path}`;
   }
 
