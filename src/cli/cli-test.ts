@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { parseDuration } from '../spec/spec-units.js';
 import type { SubjectCredentials, TestOptions } from '../tester/tester-types.js';
@@ -103,6 +104,13 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
   }
   const [{ testService }, { formatReportJunit, formatReportText }] = await Promise.all([import('../tester/tester-run.js'), import('../tester/tester-report.js')]);
   const options: TestOptions = { baseUrl: base.href.replace(/\/+$/, ''), sourceMap: compiled.sourceMap };
+  if (file !== '-') {
+    try {
+      options.specText = readFileSync(file, 'utf8');
+    } catch {
+      // read once already; without the text, failures cite file:line only
+    }
+  }
   if (main) options.credentials = main as SubjectCredentials;
   if (other) options.other = other as SubjectCredentials;
   if (limited) options.limited = limited as SubjectCredentials;

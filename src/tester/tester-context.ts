@@ -32,6 +32,7 @@ export class TestContext {
   private readonly ajv = new Ajv2020({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false });
   private readonly validators = new Map<string, ValidateFunction>();
   private uniqueCounter = 0;
+  private readonly specLines: readonly string[] | undefined;
   private readonly usedValues = new Map<string, Set<string>>();
   readonly runId = Math.random().toString(36).slice(2, 8);
   /** Error responses that did not match a declared code, by route. */
@@ -48,6 +49,7 @@ export class TestContext {
     readonly seed: number,
   ) {
     addFormats(this.ajv);
+    this.specLines = options.specText?.split(/\r?\n/);
     this.routes = getRoutes(model).filter((r): r is OperationRoute => r.kind === 'operation');
     this.main = new Subject('main', options.credentials, model, client);
     this.other = new Subject('other', options.other, model, client);
@@ -62,7 +64,9 @@ export class TestContext {
   specRef(pointer: string | undefined): string | undefined {
     if (pointer === undefined) return undefined;
     const pos = this.options.sourceMap ? locate(this.options.sourceMap, pointer) : undefined;
-    return pos ? `${this.model.file}:${pos.line}` : `${this.model.file}#${pointer}`;
+    if (!pos) return `${this.model.file}#${pointer}`;
+    const line = this.specLines?.[pos.line - 1]?.trim();
+    return line ? `${this.model.file}:${pos.line}: ${line.length > 100 ? `${line.slice(0, 100)}…` : line}` : `${this.model.file}:${pos.line}`;
   }
 
   /** Runs one check; a failure it reports, a reason it skips for, else it passed. */

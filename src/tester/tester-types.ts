@@ -39,6 +39,8 @@ export interface TestOptions {
   showSecrets?: boolean;
   /** Source positions, to quote the spec's file:line in failures. */
   sourceMap?: SourceMap;
+  /** The spec's text, to quote the line a failure's expectation comes from. */
+  specText?: string;
   /** Called after each request and at each new check. */
   onProgress?: (p: Progress) => void;
 }

@@ -1,7 +1,7 @@
 // The server the tester is held against: the real runtime on examples/orders.yaml, over a real SQLite file, with
 // API keys for two subjects and one lacking scopes, and payment-provider clients for both subjects.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,7 +95,7 @@ export async function startSpec(spec: string, handlersUrl?: string, limiterSpeed
     url,
     app,
     model,
-    options: { credentials: alice.creds, other: bob.creds, limited: carol.creds, limitedScopes, sourceMap: compiled.sourceMap },
+    options: { credentials: alice.creds, other: bob.creds, limited: carol.creds, limitedScopes, sourceMap: compiled.sourceMap, specText: readFileSync(spec, 'utf8') },
     keys: { alice: keys.alice ?? '', bob: keys.bob ?? '', carol: keys.carol ?? '' },
     flags: [...alice.flags, ...bob.flags, ...carol.flags, '--limited-scopes', limitedScopes.join(',')],
     async close() {

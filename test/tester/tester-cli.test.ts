@@ -44,7 +44,7 @@ describe('servicespec test', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^FAIL 1\) \[limits\] limits\.rate-headers — getCustomer$/m);
     expect(r.stdout).toMatch(/^ {2}operation: getCustomer$/m);
-    expect(r.stdout).toMatch(/^ {2}expected: {2}RateLimit-Policy and RateLimit headers naming the declared policies {2}\(.*orders\.yaml:403\)$/m);
+    expect(r.stdout).toMatch(/^ {2}expected: {2}RateLimit-Policy and RateLimit headers naming the declared policies {2}\(.*orders\.yaml:403: rate:\)$/m);
     expect(r.stdout).toMatch(/^ {2}actual: {4}no RateLimit header; 200/m);
     expect(r.stdout).toMatch(/^ {2}reproduce: curl -i -X GET -H 'X-API-Key: <main credential>' 'http:\/\/127\.0\.0\.1:\d+\/customers\/[0-9a-f-]+'$/m);
     expect(r.stdout).not.toContain(s.keys.alice);
