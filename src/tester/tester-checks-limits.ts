@@ -137,10 +137,10 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
       });
     }
   }
-  await checkRateLimit(ctx);
 }
 
-async function checkRateLimit(ctx: TestContext): Promise<void> {
+/** With --rate-limits: a burst until the declared limit refuses. */
+export async function checkRateLimit(ctx: TestContext): Promise<void> {
   const rates = ctx.model.limits?.rate ?? [];
   if (rates.length === 0) return;
   if (!ctx.options.rateLimits) {

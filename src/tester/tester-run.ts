@@ -2,7 +2,7 @@ import type { ServiceModel } from '../model/model-types.js';
 import { checkAuth } from './tester-checks-auth.js';
 import { checkEndpoints } from './tester-checks-endpoints.js';
 import { checkEvents } from './tester-checks-events.js';
-import { checkLimits } from './tester-checks-limits.js';
+import { checkLimits, checkRateLimit } from './tester-checks-limits.js';
 import { checkStates } from './tester-checks-states.js';
 import { checkVersions } from './tester-checks-versions.js';
 import { TestClient } from './tester-client.js';
@@ -38,13 +38,16 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   const runs = options.runs ?? DEFAULT_RUNS;
 
   ctx.skip('purpose', 'purpose.prose', 'purpose', 'the purpose is prose for people: nothing in it can be checked over HTTP');
-  await checkEndpoints(ctx, runs);
+  // The spec-level checks first and the generated requests per operation after them: when the service's own
+  // rate budget or a bound cuts a run short, every part has been looked at. Rate limits last: spending the
+  // budget would throttle the other checks.
   await checkStates(ctx, runs);
   await checkAuth(ctx);
   await checkEvents(ctx);
   await checkVersions(ctx);
-  // Rate limits last: spending the budget would throttle the other checks.
   await checkLimits(ctx);
+  await checkEndpoints(ctx, runs);
+  await checkRateLimit(ctx);
 
   // The errors part: every error answer seen during the run, by route; the resources part: every body seen.
   if (ctx.selected('errors', 'errors.declared-codes')) for (const key of ctx.errorRoutes) {
