@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { getResourceSchema, getShapeSchema, getTransitionSchema, type SchemaView } from '../model/model-schemas.js';
+import { getShapeSchema, type SchemaView } from '../model/model-schemas.js';
 import type { OperationRoute } from '../model/model-routes.js';
 import { getMutations, objectArbitrary } from './tester-arbitraries.js';
 import { BoundReached, type TestRequest, type TestResponse } from './tester-client.js';
@@ -179,7 +179,7 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
     if (resource && o.action !== 'create' && o.action !== 'custom' && !target) return scope.skip(`no ${resource.name} to send bodies to`);
     base = resource ? await ctx.sampleCreateBody(resource) : ((await ctx.resolveRefs(fc.sample(objectArbitrary(ctx.model, fields, undefined, 'create'), { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
     ready = true;
-  });
+  }, { quiet: true });
   if (!ready || !headers) return;
   const path = ctx.pathOf(route, target?.[resource?.identifier ?? 'id']);
   if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
@@ -209,4 +209,3 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   }
 }
 
-export { getResourceSchema, getTransitionSchema };

@@ -1,6 +1,5 @@
 import { getResourceSchema, type JsonSchema } from '../model/model-schemas.js';
 import { getChangesSince } from '../model/model-versions.js';
-import type { OperationRoute } from '../model/model-routes.js';
 import type { ResourceModel } from '../model/model-types.js';
 import type { TestRequest } from './tester-client.js';
 import { describe, type TestContext } from './tester-context.js';
@@ -118,4 +117,3 @@ export async function checkVersions(ctx: TestContext): Promise<void> {
   });
 }
 
-export type { OperationRoute };

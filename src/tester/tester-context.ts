@@ -69,14 +69,17 @@ export class TestContext {
     return line ? `${this.model.file}:${pos.line}: ${line.length > 100 ? `${line.slice(0, 100)}…` : line}` : `${this.model.file}:${pos.line}`;
   }
 
-  /** Runs one check; a failure it reports, a reason it skips for, else it passed. */
   /** Whether `--only` selects a check. */
   selected(part: PartName, check: string): boolean {
     const only = this.options.only;
     return !only || only.length === 0 || only.some((o) => o === part || o === check || check.startsWith(`${o}.`));
   }
 
-  async check(part: PartName, check: string, target: string, fn: (scope: CheckScope) => Promise<void>): Promise<void> {
+  /**
+   * Runs one check: failed with the first failure it reports, skipped with the first reason, else passed.
+   * `quiet` records only a failure or a skip (for set-up shared by the checks after it).
+   */
+  async check(part: PartName, check: string, target: string, fn: (scope: CheckScope) => Promise<void>, options: { quiet?: boolean } = {}): Promise<void> {
     if (!this.selected(part, check)) return;
     if (this.stoppedBy) {
       this.results.push({ part, check, target, outcome: 'skipped', reason: `not run: the --${this.stoppedBy} bound was reached`, requests: 0 });
@@ -106,7 +109,7 @@ export class TestContext {
     const requests = this.client.requests - before;
     if (failure) this.results.push({ part, check, target, outcome: 'failed', failure, requests });
     else if (reason !== undefined) this.results.push({ part, check, target, outcome: 'skipped', reason, requests });
-    else this.results.push({ part, check, target, outcome: 'passed', requests });
+    else if (!options.quiet) this.results.push({ part, check, target, outcome: 'passed', requests });
   }
 
   skip(part: PartName, check: string, target: string, reason: string): void {
