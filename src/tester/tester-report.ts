@@ -36,7 +36,8 @@ export function formatReportText(report: TestReport, options: { verbose?: boolea
   }
   lines.push('');
   const stop = report.stoppedBy ? `; stopped early by --${report.stoppedBy}` : '';
-  const verdict = failures.length > 0 ? 'FAILED' : report.stoppedBy ? 'INCOMPLETE' : 'PASSED';
+  const passed = report.results.filter((r) => r.outcome === 'passed').length;
+  const verdict = failures.length > 0 ? 'FAILED' : report.stoppedBy ? 'INCOMPLETE' : passed === 0 ? 'NOTHING CHECKED' : 'PASSED';
   lines.push(`${verdict}: ${failures.length} failed, ${report.results.filter((r) => r.outcome === 'passed').length} passed, ${report.results.filter((r) => r.outcome === 'skipped').length} skipped; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s (${report.requestsPerSecond.toFixed(0)}/s); seed ${report.seed}${stop}`);
   return `${lines.join('\n')}\n`;
 }

@@ -2,6 +2,7 @@ import type { ServiceModel } from '../model/model-types.js';
 import { checkAuth } from './tester-checks-auth.js';
 import { checkEndpoints } from './tester-checks-endpoints.js';
 import { checkEvents } from './tester-checks-events.js';
+import { checkIdempotency } from './tester-checks-idempotency.js';
 import { checkLimits, checkRateLimit } from './tester-checks-limits.js';
 import { checkStates } from './tester-checks-states.js';
 import { checkVersions } from './tester-checks-versions.js';
@@ -46,6 +47,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   await checkEvents(ctx);
   await checkVersions(ctx);
   await checkLimits(ctx);
+  await checkIdempotency(ctx);
   await checkEndpoints(ctx, runs);
   await checkRateLimit(ctx);
 

@@ -187,6 +187,17 @@ const MUTANTS: Mutant[] = [
     },
   },
   {
+    name: 'Idempotency-Key ignored (the header dropped before the runtime sees it)',
+    caughtBy: 'endpoints.idempotency',
+    target: /^createOrder$/,
+    only: ['endpoints.idempotency'],
+    request(r) {
+      const headers = { ...r.headers };
+      delete headers['idempotency-key'];
+      return { ...r, headers };
+    },
+  },
+  {
     name: 'an invalid body accepted (validation answered as 201)',
     caughtBy: 'endpoints.invalid-requests',
     target: /^createCustomer: email/,
