@@ -76,7 +76,7 @@ describe('servicespec test', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^skip \[authentication\] authentication\.ownership — getOrder: no second subject \(give one with --other-header/m);
     expect(r.stdout).toMatch(/^skip \[authentication\] authentication\.missing-scope — createOrder: no credential lacking orders:write/m);
-    expect(r.stdout).toMatch(/^INCOMPLETE|^PASSED/m);
+    expect(r.stdout).toMatch(/^NOTHING CHECKED: 0 failed, 0 passed, \d+ skipped/m);
   }, 60_000);
 
   it.each([
