@@ -87,8 +87,8 @@ export type { JsonSchema, SchemaView, SchemaOptions } from './model/model-schema
 
 // Checking: semantic rules, the gap report, diagnostics.
 export { checkModel } from './check/check-rules.js';
-export { getGapReport, formatGapReport } from './check/check-gaps.js';
-export type { GapReport, PartGaps, GapItem, PartStatus } from './check/check-gaps.js';
+export { getGapReport, formatGapReport, formatDefaultItem } from './check/check-gaps.js';
+export type { GapReport, PartGaps, GapItem, DefaultItem, PartStatus } from './check/check-gaps.js';
 export { DIAGNOSTICS, createDiagnostic, hasErrors } from './check/diagnostics-catalogue.js';
 export type { Diagnostic, DiagnosticCode, DiagnosticLocation, Severity, SourcePosition } from './check/diagnostics-catalogue.js';
 export { formatDiagnostics } from './check/diagnostics-format.js';
@@ -97,6 +97,15 @@ export type { OutputFormat } from './check/diagnostics-format.js';
 // The whole front end in one call.
 export { compileSpecFile, compileSpecText, compileSpecBytes } from './program.js';
 export type { CompiledSpec } from './program.js';
+
+// Diff: every change between two specs, classified breaking / needs-review / non-breaking.
+export { diffSpecs, diffModels, readDiffInput, sortChanges } from './diff/diff-run.js';
+export type { DiffReport, DiffSummary, DiffOutcome } from './diff/diff-run.js';
+export { formatDiff, formatSummary } from './diff/diff-format.js';
+export type { DiffFormat } from './diff/diff-format.js';
+export { DIFF_RULES, IMPACTS, isDiffRuleCode } from './diff/diff-catalogue.js';
+export type { Change, ChangeLocation, DiffRuleCode, Impact } from './diff/diff-catalogue.js';
+export { getVersionModel } from './diff/diff-versions.js';
 
 // The nine-part document.
 export { renderMarkdown } from './render/render-markdown.js';
@@ -110,12 +119,17 @@ export { ServiceError, FALLBACK_STATUS } from './runtime/runtime-errors.js';
 export type { InvalidField } from './runtime/runtime-errors.js';
 export { getRuntimeGaps, BUILT_IN } from './runtime/runtime-gaps.js';
 export type { RuntimeGap } from './runtime/runtime-gaps.js';
+export { getLoggerOptions, redactUrl } from './runtime/runtime-logging.js';
 export { createSqliteStorage, SqliteStorage } from './runtime/storage/storage-sqlite.js';
 export type { SqliteOptions } from './runtime/storage/storage-sqlite.js';
+export { createPostgresStorage, PostgresStorage } from './runtime/storage/storage-postgres.js';
+export type { PostgresOptions } from './runtime/storage/storage-postgres.js';
 export { openStorage, parseStorageUrl } from './runtime/storage/storage-open.js';
+export type { OpenStorageOptions, StorageTarget } from './runtime/storage/storage-open.js';
 export { getStoragePlan } from './runtime/storage/storage-plan.js';
 export { StorageConstraintError } from './runtime/storage/storage-types.js';
 export type { Storage, StorageTx, StoragePlan, Row, ListQuery, StoredEvent, OutboxEntry, CredentialRecord, MigrationResult } from './runtime/storage/storage-types.js';
+export type { ResourceStorage, CredentialStorage, EventStorage, RecordStorage, SettingStorage, StorageChange } from './runtime/storage/storage-types.js';
 
 // Limits: rate-limit stores and the GCRA step.
 export { createMemoryStore, createRedisStore, gcra, RateLimitStoreUnavailable } from './runtime/limits/limits-store.js';

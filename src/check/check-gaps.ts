@@ -1,6 +1,7 @@
 import type { ServiceModel } from '../model/model-types.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
-import { getProducibleConditions } from '../model/model-routes.js';
+import { getProducibleConditions, isIdempotentOperation } from '../model/model-routes.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_RETRY_JITTER } from '../model/model-builder.js';
 
 export type PartStatus = 'shown' | 'partly shown' | 'not shown';
 
@@ -11,6 +12,14 @@ export interface GapItem {
   where?: string;
 }
 
+/** Something the spec leaves out that the format itself defines (docs/format.md's defaults table). */
+export interface DefaultItem {
+  item: string;
+  where?: string;
+  /** What the format defines, in words. */
+  value: string;
+}
+
 export interface PartGaps {
   part: PartName;
   /** The part's heading in the nine-part document. */
@@ -19,6 +28,8 @@ export interface PartGaps {
   /** What the seed calls the part's contents, used when the whole part is not shown. */
   contents: string;
   missing: readonly GapItem[];
+  /** Behaviour the spec does not state that the format defines; not a gap, named so a reader knows it applies. */
+  defaults: readonly DefaultItem[];
 }
 
 export interface GapReport {
@@ -52,7 +63,10 @@ export const PART_CONTENTS: Readonly<Record<PartName, string>> = {
   versioning: 'Version identifiers, their placement in requests and compatibility rules',
 };
 
-type Collect = (item: string, where?: string) => void;
+type Collect = ((item: string, where?: string) => void) & {
+  /** A format default that applies where the spec is silent. */
+  byDefault: (item: string, where: string | undefined, value: string) => void;
+};
 
 function purposeGaps(m: ServiceModel, gap: Collect): void {
   const p = m.purpose!;
@@ -90,6 +104,11 @@ function endpointGaps(m: ServiceModel, gap: Collect): void {
     if (!o.request && o.method !== 'GET' && o.method !== 'DELETE') gap('request payload shape', `operation ${o.id}`);
     if (!o.response) gap('response payload shape', `operation ${o.id}`);
   }
+  if (e.idempotency) {
+    if (e.idempotency.header === undefined) gap.byDefault('idempotency key header', undefined, DEFAULT_IDEMPOTENCY_HEADER);
+    const implied = e.operations.filter((o) => o.idempotent === undefined && isIdempotentOperation(m, o)).map((o) => o.id).sort();
+    if (implied.length > 0) gap.byDefault('idempotency', `operations ${implied.join(', ')}`, 'a repeated idempotency key gets the first answer (every POST, PUT, PATCH and DELETE)');
+  }
 }
 
 function authGaps(m: ServiceModel, gap: Collect): void {
@@ -111,6 +130,7 @@ function authGaps(m: ServiceModel, gap: Collect): void {
   if (a.default === undefined && (m.endpoints?.operations ?? []).some((o) => o.authDeclared === 'none')) {
     gap('authentication requirement', `operations ${(m.endpoints?.operations ?? []).filter((o) => o.authDeclared === 'none').map((o) => o.id).join(', ')}`);
   }
+  if (a.default === undefined && m.events?.stream?.path !== undefined) gap('authentication requirement', 'event stream');
 }
 
 function eventGaps(m: ServiceModel, gap: Collect): void {
@@ -122,6 +142,7 @@ function eventGaps(m: ServiceModel, gap: Collect): void {
     if (e.webhook.retries === undefined) gap('retry schedule', 'webhook delivery');
     if (e.webhook.timeout === undefined) gap('delivery time-out', 'webhook delivery');
     if (e.webhook.path === undefined) gap('webhook registration path', 'webhook delivery');
+    gap.byDefault('retry jitter', 'webhook delivery', `each retry delay spread at random within ±${DEFAULT_RETRY_JITTER * 100} %`);
   }
   if (e.stream && e.stream.path === undefined) gap('stream path', 'stream delivery');
   for (const k of e.kinds) if (!k.payload) gap('event payloads', `event ${k.name}`);
@@ -134,6 +155,8 @@ function errorGaps(m: ServiceModel, gap: Collect): void {
   const declared = new Set(e.codes.flatMap((c) => c.when));
   if (e.codes.length > 0 && declared.size === 0) gap('the conditions that produce errors');
   for (const [cond] of getProducibleConditions(m)) if (!declared.has(cond) && declared.size > 0) gap('error code', `condition ${cond}`);
+  const untitled = e.codes.filter((c) => c.title === undefined).map((c) => c.name);
+  if (untitled.length > 0) gap.byDefault('title', `codes ${untitled.join(', ')}`, "the reason phrase of the code's HTTP status");
 }
 
 function limitGaps(m: ServiceModel, gap: Collect): void {
@@ -142,6 +165,7 @@ function limitGaps(m: ServiceModel, gap: Collect): void {
   if (l.bodySize === undefined) gap('size limits');
   if (l.pageSize?.default === undefined) gap('page sizes', l.pageSize ? 'default' : undefined);
   if (l.pageSize && l.pageSize.max === undefined) gap('page sizes', 'maximum');
+  if (l.pageSize && l.pageSize.overMax === undefined) gap('page sizes', 'answer over the maximum');
   if (l.timeout === undefined) gap('time-outs');
 }
 
@@ -150,7 +174,8 @@ function versionGaps(m: ServiceModel, gap: Collect): void {
   if (v.current === undefined && v.supported.length === 0) gap('version identifiers');
   if (v.placement === undefined) gap('their placement in requests');
   if (v.compatibility.length === 0) gap('compatibility rules');
-  if (v.supported.length > 0 && v.default === undefined) gap('default version selection');
+  // A request may name no version unless the version is part of the path.
+  if (v.default === undefined && (v.supported.length > 0 || (v.placement !== undefined && v.placement.kind !== 'path'))) gap('default version selection');
   for (const s of v.supported) if (s.sunset === undefined && s.deprecated !== undefined) gap('sunset date', `version ${s.version}`);
 }
 
@@ -170,10 +195,14 @@ const PART_GAPS: Readonly<Record<PartName, (m: ServiceModel, gap: Collect) => vo
 export function getGapReport(model: ServiceModel): GapReport {
   const parts = PART_NAMES.map((part): PartGaps => {
     const base = { part, title: PART_TITLES[part], contents: PART_CONTENTS[part] };
-    if (!model.present[part]) return { ...base, status: 'not shown', missing: [] };
+    if (!model.present[part]) return { ...base, status: 'not shown', missing: [], defaults: [] };
     const missing: GapItem[] = [];
-    PART_GAPS[part](model, (item, where) => missing.push(where === undefined ? { item } : { item, where }));
-    return { ...base, status: missing.length === 0 ? 'shown' : 'partly shown', missing };
+    const defaults: DefaultItem[] = [];
+    const collect: Collect = Object.assign((item: string, where?: string) => void missing.push(where === undefined ? { item } : { item, where }), {
+      byDefault: (item: string, where: string | undefined, value: string) => void defaults.push(where === undefined ? { item, value } : { item, where, value }),
+    });
+    PART_GAPS[part](model, collect);
+    return { ...base, status: missing.length === 0 ? 'shown' : 'partly shown', missing, defaults };
   });
   return { parts, shown: parts.filter((p) => p.status === 'shown').length };
 }
@@ -182,12 +211,17 @@ export function formatGapItem(g: GapItem): string {
   return g.where === undefined ? `${g.item}: not shown` : `${g.item} (${g.where}): not shown`;
 }
 
+export function formatDefaultItem(d: DefaultItem): string {
+  return `${d.where === undefined ? d.item : `${d.item} (${d.where})`}: format default, ${d.value}`;
+}
+
 export function formatGapReport(report: GapReport): string {
   const lines: string[] = [];
   for (const p of report.parts) {
     lines.push(`${p.title}: ${p.status}`);
     if (p.status === 'not shown') lines.push(`  - ${p.contents}: not shown`);
     for (const g of p.missing) lines.push(`  - ${formatGapItem(g)}`);
+    for (const d of p.defaults) lines.push(`  - ${formatDefaultItem(d)}`);
   }
   lines.push('', `${report.shown} of 9 parts shown`);
   return `${lines.join('\n')}\n`;

@@ -1,6 +1,7 @@
 import { getField, getResource, getStateMachine } from '../model/model-builder.js';
 import { getProducibleConditions } from '../model/model-routes.js';
 import { compareVersions } from '../model/model-versions.js';
+import { getUnshownChanges } from '../diff/diff-versions.js';
 import type { FieldModel, OperationModel, ResourceModel, ServiceModel, StateMachineModel } from '../model/model-types.js';
 import { joinPointer } from '../spec/spec-loader.js';
 import type { Condition, HttpMethod, SpecDocument } from '../spec/spec-types.js';
@@ -563,7 +564,11 @@ const versionRules: Rule = ({ model, report }) => {
   }
 };
 
-export const RULES: readonly Rule[] = [fieldRules, resourceRules, stateRules, operationRules, authRules, eventRules, errorRules, limitRules, versionRules];
+const versionHistoryRules: Rule = ({ model, report }) => {
+  for (const u of getUnshownChanges(model)) report('version-change-not-shown', { version: u.version, change: u.change, detail: u.detail }, u.pointer);
+};
+
+export const RULES: readonly Rule[] = [fieldRules, resourceRules, stateRules, operationRules, authRules, eventRules, errorRules, limitRules, versionRules, versionHistoryRules];
 
 /** Runs every semantic rule; diagnostics carry JSON pointers, to be placed by the caller. */
 export function checkModel(model: ServiceModel, doc: SpecDocument): Diagnostic[] {

@@ -101,11 +101,17 @@ export const DIAGNOSTICS = {
   'duplicate-version': { severity: 'error', message: 'version `{version}` is listed more than once' },
   'version-order': { severity: 'warning', message: 'supported version `{version}` is not older than the current version `{current}`' },
   'sunset-before-deprecation': { severity: 'error', message: 'version `{version}`: sunset {sunset} comes before deprecation {deprecated}' },
+  'version-change-not-shown': { severity: 'warning', message: 'version `{version}` declares {change}, which the spec does not show: {detail}' },
+  'version-change-undeclared': { severity: 'error', message: '{subject}: a breaking change since {since}, which version `{version}` does not declare among its changes' },
+  'version-not-advanced': { severity: 'error', message: 'the spec makes {count} breaking change(s) since {since} (such as: {example}) but the current version is still `{version}`' },
   'route-conflict': { severity: 'error', message: '{what} path {path} collides with operation `{operation}`' },
   'scheme-incomplete': { severity: 'error', message: 'scheme `{scheme}` ({type}) {detail}' },
   'duplicate-rate-limit': { severity: 'warning', message: 'rate limits {first} and {second} declare the same partition and window' },
   // command line / runtime start
   'output-unwritable': { severity: 'error', message: 'cannot write {path}: {reason}' },
+  'weak-rsa-key': { severity: 'error', message: '{source}: key {key} is a {bits}-bit RSA key; RSA keys need at least {minimum} bits' },
+  'git-show-failed': { severity: 'error', message: 'cannot read {input} from git: {reason}' },
+  'unknown-version': { severity: 'error', message: '{file} does not serve version {version}; it serves {served}' },
   // ---- export / import (src/export, src/import) ---------------------------------------------------------------
   'export-extension': { severity: 'info', message: '{item}: {target} has no native place for it; written to {extension}' },
   'export-not-shown': { severity: 'info', message: '{item} is not shown in the spec; in the {target} document, {consequence}' },

@@ -1,9 +1,26 @@
 import type { Command } from 'commander';
-import { action, exitFor, formatOption, io, printDiagnostics, quietOption, readSpec, type ActionResult, type CommonOptions } from './cli-shared.js';
+import { hasErrors } from '../check/diagnostics-catalogue.js';
+import { checkVersionsSince } from '../diff/diff-check.js';
+import { readDiffInput } from '../diff/diff-run.js';
+import { action, EXIT, exitFor, formatOption, io, printDiagnostics, quietOption, readSpec, type ActionResult, type CommonOptions } from './cli-shared.js';
+
+interface CheckOptions extends CommonOptions {
+  since?: string;
+}
 
 /** `servicespec check FILE`: print every diagnostic (warnings too); exit 1 only if there are errors. */
-export function runCheck(file: string, options: CommonOptions): ActionResult {
-  const { diagnostics } = readSpec(file);
+export function runCheck(file: string, options: CheckOptions): ActionResult {
+  const compiled = readSpec(file);
+  let diagnostics = compiled.diagnostics;
+  if (options.since !== undefined) {
+    const since = readDiffInput(options.since);
+    if (hasErrors(since.diagnostics) || !since.model) {
+      printDiagnostics(since.diagnostics, { format: 'text', quiet: true, to: 'err' });
+      io.err(`servicespec check: --since ${options.since} must compile without errors\n`);
+      return EXIT.usage;
+    }
+    diagnostics = [...diagnostics, ...checkVersionsSince(since, compiled)];
+  }
   const format = options.format ?? 'text';
   printDiagnostics(diagnostics, { format, quiet: options.quiet, to: 'out' });
   if (format === 'text' && diagnostics.length === 0 && !options.quiet) io.out(`${file}: no problems found\n`);
@@ -17,10 +34,11 @@ export function registerCheckCommand(program: Command): void {
     .argument('<file>', 'the spec file (YAML or JSON); - reads standard input')
     .addOption(formatOption())
     .addOption(quietOption())
+    .option('--since <old>', 'also compare with an earlier spec (a file, or git:REV:path): breaking changes need a new version that declares them')
     .addHelpText(
       'after',
       '\nPrints one line per problem (file:line:column: severity code: message) and a count of errors and warnings.\n' +
         'Exit status: 0 when there are no errors (warnings allowed), 1 when there are errors, 2 on a usage error.',
     )
-    .action(action((file: string, options: CommonOptions) => runCheck(file, options)));
+    .action(action((file: string, options: CheckOptions) => runCheck(file, options)));
 }

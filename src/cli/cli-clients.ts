@@ -48,7 +48,7 @@ export function runClientsRevoke(file: string, clientId: string, options: Creden
   });
 }
 
-const DB_HELP = 'database: sqlite:PATH (default: the one serve uses, sqlite:./data/<spec name>.db)';
+const DB_HELP = 'database: sqlite:PATH or postgres://user@host:port/db (default: the one serve uses, sqlite:./data/<spec name>.db)';
 
 export function registerClientsCommand(program: Command): void {
   const clients = program.command('clients').description("manage OAuth2 clients (client credentials grant) in the service's database");

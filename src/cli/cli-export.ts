@@ -6,6 +6,7 @@ import type { ServiceModel } from '../model/model-types.js';
 import type { DocumentFormat } from '../export/export-shared.js';
 import { action, describeFsError, EXIT, io, printDiagnostics, quietOption, readSpec, writeFileAtomic, type ExitCode } from './cli-shared.js';
 import { createDiagnostic } from '../check/diagnostics-catalogue.js';
+import { getServedVersions, getVersionDocumentModel } from '../diff/diff-versions.js';
 
 export interface ExportOptions {
   output?: string;
@@ -13,16 +14,29 @@ export interface ExportOptions {
   openapi?: '3.1' | '3.0';
   dir?: string;
   quiet?: boolean;
+  /** Describe this served version in its own shape (`versioning.supported[].changes` undone). */
+  version?: string;
 }
 
-/** A spec with errors gets no export (exit 1): the document must not present a contradiction as the service. */
-function modelOf(file: string): { model?: ServiceModel; diagnostics: readonly Diagnostic[] } {
+/**
+ * A spec with errors gets no export (exit 1): the document must not present a contradiction as the service.
+ * `--version V` describes that served version; a version the spec does not serve is a usage error (exit 2).
+ */
+function modelOf(file: string, version?: string): { model?: ServiceModel; diagnostics: readonly Diagnostic[]; exit?: ExitCode } {
   const compiled = readSpec(file);
   if (compiled.model === undefined || compiled.diagnostics.some((d) => d.severity === 'error')) {
     printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
-    return { diagnostics: compiled.diagnostics };
+    return { diagnostics: compiled.diagnostics, exit: EXIT.errors };
   }
-  return { model: compiled.model, diagnostics: compiled.diagnostics };
+  if (version === undefined) return { model: compiled.model, diagnostics: compiled.diagnostics };
+  const model = getVersionDocumentModel(compiled.model, version);
+  if (!model) {
+    const served = getServedVersions(compiled.model);
+    const problem = createDiagnostic('unknown-version', { version, file, served: served.length > 0 ? served.join(', ') : 'none (the spec has no versioning)' }, { file });
+    printDiagnostics([problem], { format: 'text', to: 'err' });
+    return { diagnostics: [problem], exit: EXIT.usage };
+  }
+  return { model, diagnostics: compiled.diagnostics };
 }
 
 function formatFor(options: ExportOptions, fallback: DocumentFormat): DocumentFormat {
@@ -49,8 +63,8 @@ function emit(text: string, options: ExportOptions, diagnostics: readonly Diagno
 }
 
 export async function runExportOpenApi(file: string, options: ExportOptions): Promise<ExitCode> {
-  const { model } = modelOf(file);
-  if (!model) return EXIT.errors;
+  const { model, exit } = modelOf(file, options.version);
+  if (!model) return exit ?? EXIT.errors;
   const { exportOpenApi } = await import('../export/export-openapi.js');
   const { serializeDocument } = await import('../export/export-shared.js');
   const result = exportOpenApi(model, { openapi: options.openapi ?? '3.1' });
@@ -58,8 +72,8 @@ export async function runExportOpenApi(file: string, options: ExportOptions): Pr
 }
 
 export async function runExportAsyncApi(file: string, options: ExportOptions): Promise<ExitCode> {
-  const { model } = modelOf(file);
-  if (!model) return EXIT.errors;
+  const { model, exit } = modelOf(file, options.version);
+  if (!model) return exit ?? EXIT.errors;
   const { exportAsyncApi } = await import('../export/export-asyncapi.js');
   const { serializeDocument } = await import('../export/export-shared.js');
   const result = exportAsyncApi(model);
@@ -67,8 +81,8 @@ export async function runExportAsyncApi(file: string, options: ExportOptions): P
 }
 
 export async function runExportJsonSchema(file: string, options: ExportOptions): Promise<ExitCode> {
-  const { model } = modelOf(file);
-  if (!model) return EXIT.errors;
+  const { model, exit } = modelOf(file, options.version);
+  if (!model) return exit ?? EXIT.errors;
   const { exportJsonSchemas } = await import('../export/export-json-schema.js');
   const { serializeDocument } = await import('../export/export-shared.js');
   const result = exportJsonSchemas(model);
@@ -96,6 +110,7 @@ export async function runExportJsonSchema(file: string, options: ExportOptions):
 function outputOptions(command: Command, fallback: DocumentFormat): Command {
   return command
     .option('-o, --output <out>', 'write the document to this file (atomically) instead of standard output')
+    .option('--version <version>', 'describe this served version in its own shape (its declared changes undone)')
     .addOption(new Option('--format <format>', `document format (default: from the -o extension, else ${fallback})`).choices(['yaml', 'json']))
     .addOption(quietOption());
 }

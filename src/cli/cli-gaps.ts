@@ -31,7 +31,7 @@ export function registerGapsCommand(program: Command): void {
     .addHelpText(
       'after',
       '\nA gap is never filled with an invented value: each one is reported as "not shown".\n' +
-        'With --format json the output is the gap report object: { parts: [{ part, title, status, contents, missing }], shown }.\n' +
+        'With --format json the output is the gap report object: { parts: [{ part, title, status, contents, missing, defaults }], shown }.\n' +
         'Exit status: 0 when the report was produced, 1 when the spec is too broken to report on, 2 on a usage error.',
     )
     .action(action((file: string, options: CommonOptions) => runGaps(file, options)));

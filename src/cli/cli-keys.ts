@@ -5,7 +5,7 @@ import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
 import type { ServiceModel } from '../model/model-types.js';
 import { createApiKey, CredentialError, listApiKeys, revokeApiKey, type CredentialSummary } from '../runtime/auth/auth-credentials.js';
-import { parseStorageUrl, openStorage } from '../runtime/storage/storage-open.js';
+import { parseStorageUrl, openStorage, redactStorageUrl } from '../runtime/storage/storage-open.js';
 import type { Storage } from '../runtime/storage/storage-types.js';
 import { action, EXIT, formatOption, io, printDiagnostics, readSpec, type ActionResult, type ExitCode } from './cli-shared.js';
 
@@ -49,7 +49,14 @@ export async function withCredentialStore(
   try {
     storage = await openStorage(url);
   } catch (err) {
-    io.err(`${command}: cannot open ${url}: ${(err as Error).message.split('\n')[0]}\n`);
+    io.err(`${command}: cannot open ${redactStorageUrl(url)}: ${(err as Error).message.split('\n')[0]}\n`);
+    return EXIT.errors;
+  }
+  try {
+    await storage.lastOutboxSeq(); // reaches a database over the network
+  } catch (err) {
+    await storage.close().catch(() => undefined);
+    io.err(`${command}: cannot open ${redactStorageUrl(url)}: ${(err as Error).message.split('\n')[0]}\n`);
     return EXIT.errors;
   }
   try {
@@ -135,7 +142,7 @@ export function runKeysRevoke(file: string, id: string, options: CredentialComma
   });
 }
 
-const DB_HELP = 'database: sqlite:PATH (default: the one serve uses, sqlite:./data/<spec name>.db)';
+const DB_HELP = 'database: sqlite:PATH or postgres://user@host:port/db (default: the one serve uses, sqlite:./data/<spec name>.db)';
 
 export function registerKeysCommand(program: Command): void {
   const keys = program.command('keys').description("manage API keys in the service's database");

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { registerCheckCommand } from './cli-check.js';
+import { registerDiffCommand } from './cli-diff.js';
 import { registerDocCommand } from './cli-doc.js';
 import { registerGapsCommand } from './cli-gaps.js';
 import { registerInitCommand } from './cli-init.js';
@@ -64,12 +65,15 @@ function createProgram(): Command {
         'export it, serve it.',
     )
     .version(packageVersion(), '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'print help for the command');
+    .helpOption('-h, --help', 'print help for the command')
+    // The program's own options come before the command, so `export openapi --version 1` reaches `export`.
+    .enablePositionalOptions();
   applyConventions(program);
 
   registerCheckCommand(program);
   registerGapsCommand(program);
   registerDocCommand(program);
+  registerDiffCommand(program);
   registerInitCommand(program);
 
   registerServeCommand(program);

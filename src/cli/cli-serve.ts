@@ -44,11 +44,11 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
     return EXIT.usage;
   }
   // The runtime (Fastify, jose, ioredis, the SQLite driver) loads only when serving, so other commands start fast.
-  const [{ AuthConfigError, AuthOptionError, createAuthenticator, getAuthOptionsFromCli }, { createRedisStore }, { createService, ServiceStartError }, { createSqliteStorage }] = await Promise.all([
+  const [{ AuthConfigError, AuthOptionError, createAuthenticator, getAuthOptionsFromCli }, { createRedisStore }, { createService, ServiceStartError }, { openStorage, redactStorageUrl }] = await Promise.all([
     import('../runtime/auth/index.js'),
     import('../runtime/limits/limits-store.js'),
     import('../runtime/runtime-service.js'),
-    import('../runtime/storage/storage-sqlite.js'),
+    import('../runtime/storage/storage-open.js'),
   ]);
   const compiled = readSpec(file);
   printDiagnostics(compiled.diagnostics, { quiet: true });
@@ -77,10 +77,19 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
     service.handlers = handlers;
   }
   let storage;
+  const shownUrl = redactStorageUrl(dbUrl);
   try {
-    storage = createSqliteStorage({ path: target.path, synchronous: options.synchronous });
+    storage = openStorage(dbUrl, options.synchronous !== undefined ? { synchronous: options.synchronous } : {});
   } catch (err) {
-    io.err(`servicespec serve: cannot open ${dbUrl}: ${(err as Error).message}\n`);
+    io.err(`servicespec serve: cannot open ${shownUrl}: ${(err as Error).message}\n`);
+    return EXIT.errors;
+  }
+  try {
+    // A database over the network is reached here, so an unreachable one is one clear line, not an internal error.
+    await storage.lastOutboxSeq();
+  } catch (err) {
+    await storage.close().catch(() => undefined);
+    io.err(`servicespec serve: cannot open ${shownUrl}: ${(err as Error).message.split('\n')[0]}\n`);
     return EXIT.errors;
   }
   service.storage = storage;
@@ -126,7 +135,7 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
   }
   try {
     const address = await app.listen({ port, host: options.host });
-    io.err(`servicespec: serving ${compiled.model.purpose?.name ?? file} at ${address} (database ${dbUrl})\n`);
+    io.err(`servicespec: serving ${compiled.model.purpose?.name ?? file} at ${address} (database ${shownUrl})\n`);
   } catch (err) {
     await app.close();
     io.err(`servicespec serve: cannot listen on ${options.host}:${port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
@@ -152,7 +161,7 @@ export function registerServeCommand(program: Command): void {
     .argument('<file>', 'the spec file (YAML or JSON)')
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '3000')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--db <url>', 'database: sqlite:PATH or sqlite::memory: (default sqlite:./data/<spec name>.db)')
+    .option('--db <url>', 'database: sqlite:PATH, sqlite::memory: or postgres://user@host:port/db (default sqlite:./data/<spec name>.db)')
     .option('--allow-gaps', 'serve even where the spec leaves a gap, using the logged built-in behaviour')
     .option('--jwks <file>', 'a local JWKS file of public keys that verify bearer tokens')
     .option('--jwt-secret-env <var>', 'the environment variable holding the HMAC secret for HS* bearer tokens')

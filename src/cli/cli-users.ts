@@ -56,7 +56,7 @@ export function runUsersRevoke(file: string, username: string, options: Credenti
   });
 }
 
-const DB_HELP = 'database: sqlite:PATH (default: the one serve uses, sqlite:./data/<spec name>.db)';
+const DB_HELP = 'database: sqlite:PATH or postgres://user@host:port/db (default: the one serve uses, sqlite:./data/<spec name>.db)';
 
 export function registerUsersCommand(program: Command): void {
   const users = program.command('users').description("manage HTTP Basic users in the service's database");

@@ -177,7 +177,7 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
     channels.webhook = {
       address: null,
       title: 'Webhook delivery',
-      description: withRules(`Each event is POSTed as JSON to every subscriber's webhook URL${signed ? ', signed per Standard Webhooks' : ''}.`, rules),
+      description: withRules(`Each event is POSTed as JSON${signed ? ', signed per Standard Webhooks,' : ''} to the webhook URL of every subscriber whose registering credential may read its object (an operator's endpoint: every event).`, rules),
       servers: [ref('#/servers/subscriber')],
       messages: Object.fromEntries(keys.map((key) => [key, ref(`#/components/messages/${key}`)])),
     };
@@ -203,7 +203,7 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
     const channel: JsonObject = {
       address: stream.path,
       title: 'Event stream',
-      description: withRules('Server-sent events (`text/event-stream`) over a long-lived GET: each event\'s `event` field is its kind, `id` its position in the stream (send it back as `Last-Event-ID` to resume), `data` the JSON message.', rules),
+      description: withRules('Server-sent events (`text/event-stream`) over a long-lived GET: each event\'s `event` field is its kind, `id` its position in the stream (send it back as `Last-Event-ID` to resume), `data` the JSON message. Only events whose object the credential may read are sent.', rules),
       servers: [ref('#/servers/service')],
       messages: Object.fromEntries(keys.map((key) => [key, ref(`#/components/messages/${key}`)])),
     };

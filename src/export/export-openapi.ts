@@ -246,7 +246,13 @@ function pathParams(ctx: Context, route: Route): JsonObject[] {
     let description: string | undefined;
     if (route.kind === 'operation') {
       const o = route.operation;
-      if (o.action !== 'custom' && route.resource?.identifier !== undefined) {
+      if (route.identifierParam === name && route.resource?.identifier !== undefined) {
+        // Any string is taken: one that is not a well-formed identifier names no object (404), so no format is asserted.
+        const kind = getField(route.resource, route.resource.identifier)?.type;
+        const missing = getErrorCodes(ctx.model, route).find((c) => c.condition === 'missing_resource');
+        s = { type: 'string' };
+        description = `The ${route.resource.name}'s \`${route.resource.identifier}\`${kind === 'uuid' ? ' (a UUID)' : kind === 'integer' ? ' (a positive integer)' : ''}. A value that identifies no ${route.resource.name}, well-formed or not, is answered as missing${missing ? ` (${missing.status} \`${missing.code}\`)` : ''}.`;
+      } else if (o.action !== 'custom' && route.resource?.identifier !== undefined) {
         s = fieldParamSchema(ctx, getField(route.resource, route.resource.identifier), route.resource);
         description = `The ${route.resource.name}'s \`${route.resource.identifier}\`.`;
       } else {
@@ -586,7 +592,8 @@ function streamOperation(ctx: Context, route: StreamRoute): JsonObject {
     summary: 'Receive events as they happen (server-sent events).',
     description:
       `Each event is one server-sent event: \`event\` is its kind, \`id\` its position in the stream, \`data\` the JSON envelope \`{ id, type, timestamp, version, data }\`. ` +
-      'Reconnect with `Last-Event-ID` (or `after`) to continue strictly after the last event seen.' +
+      'Reconnect with `Last-Event-ID` (or `after`) to continue strictly after the last event seen. ' +
+      'Only events whose object the credential may read are sent (its scopes, ownership), so ids are not consecutive.' +
       (kinds.length > 0 ? ` Kinds: ${kinds.join(', ')}.` : '') +
       (heartbeat ? ` A comment line is sent every ${heartbeat.text} when no event is due.` : ''),
     responses: {
@@ -626,7 +633,7 @@ function webhooksOperation(ctx: Context, route: WebhooksRoute): JsonObject {
   const table: Record<WebhooksRoute['action'], { name: string; summary: string; body?: JsonObject; ok: JsonObject }> = {
     add: {
       name: 'addWebhookEndpoint',
-      summary: 'Register a webhook endpoint for some or all event kinds. The secret is shown in this answer only.',
+      summary: 'Register a webhook endpoint for some or all event kinds; it receives only events whose object this credential may read. The secret is shown in this answer only.',
       body: {
         type: 'object',
         properties: { url: { type: 'string', format: 'uri', maxLength: 2048 }, kinds: { type: 'array', items: { type: 'string', enum: kinds }, minItems: 1, uniqueItems: true }, description: { type: 'string', maxLength: 200 }, secret },
@@ -725,6 +732,7 @@ function infoRules(ctx: Context): string[] {
     if (l.nestingDepth !== undefined) rules.push(`JSON bodies nest at most ${l.nestingDepth} levels deep.`);
     if (l.timeout) rules.push(`Requests time out after ${l.timeout.text}.`);
     if (l.concurrency !== undefined) rules.push(`At most ${l.concurrency} requests are handled at once.`);
+    if (l.failedAuth) rules.push(`After ${l.failedAuth.attempts} failed credentials within ${l.failedAuth.per.text} from one client address, or for one user name or key id, further attempts are refused as rate limited until the window passes.`);
   }
   const v = m.versioning;
   if (v) {
@@ -956,6 +964,7 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
       ['nesting_depth', l.nestingDepth],
       ['timeout', l.timeout],
       ['concurrency', l.concurrency],
+      ['failed_auth', l.failedAuth],
     ];
     for (const [k, v] of items) if (v !== undefined) note(ctx, `limits.${k}`, 'x-servicespec-limits and info.description', `/limits/${k}`);
     if (l.pageSize) note(ctx, 'limits.page_size', 'x-servicespec-limits and the limit parameters', '/limits/page_size');

@@ -171,6 +171,8 @@ export function toOas30Schema(input: unknown): unknown {
       case 'items':
       case 'additionalProperties':
       case 'not':
+        // 3.0 excludes null unless `nullable: true`, so `not: {type: null}` (a json field) says nothing more.
+        if (k === 'not' && typeof v === 'object' && v !== null && Object.keys(v).length === 1 && (v as JsonObject).type === 'null') break;
         out[k] = typeof v === 'object' ? toOas30Schema(v) : v;
         break;
       case 'allOf':

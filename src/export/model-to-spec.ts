@@ -269,6 +269,7 @@ export function limitsToSpec(model: ServiceModel): LimitsSpec | undefined {
     page_size: l.pageSize ? clean({ default: l.pageSize.default, max: l.pageSize.max, over_max: l.pageSize.overMax }) : undefined,
     timeout: l.timeout?.text,
     concurrency: l.concurrency,
+    failed_auth: l.failedAuth ? { attempts: l.failedAuth.attempts, per: l.failedAuth.per.text } : undefined,
   });
 }
 

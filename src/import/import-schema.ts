@@ -226,10 +226,13 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     approximated(ctx, opts.where, 'type json', `a choice of schemas (${Array.isArray(s.oneOf) ? 'oneOf' : 'anyOf'}) has no field type of its own`, at);
   } else {
     type = 'json';
+    // 3.1: any value, null included, unless the schema says `not: {type: null}` (how a json field that is not
+    // nullable is exported); 3.0 takes null only with `nullable: true`.
+    if (ctx.version === '3.1' && !(isObject(s.not) && s.not.type === 'null' && Object.keys(s.not).length === 1)) nullable = true;
   }
   const out: Json = { type };
   if (typeof s.description === 'string') out.description = s.description;
-  if (nullable && type !== 'json') out.nullable = true;
+  if (nullable) out.nullable = true;
   if (s.readOnly === true && type !== 'state') out.readOnly = true;
   if (type === 'enum') out.values = field.values;
   if (type === 'string' || type === 'date' || type === 'datetime' || type === 'uuid' || type === 'email' || type === 'uri') {

@@ -43,6 +43,12 @@ export const DEFAULT_SUCCESS_STATUS: Readonly<Record<Action, number>> = {
 /** The format's rule for the identifier when a resource names none: a field called `id`. */
 export const DEFAULT_IDENTIFIER_FIELD = 'id';
 
+/** The request header that carries an idempotency key when `endpoints.idempotency.header` names none. */
+export const DEFAULT_IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+/** Each webhook retry delay is spread at random within ± this fraction, so receivers are not hit in lockstep. */
+export const DEFAULT_RETRY_JITTER = 0.2;
+
 function entries<T>(record: Record<string, T> | undefined): [string, T][] {
   return record ? Object.entries(record) : [];
 }
@@ -346,6 +352,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
           pageSize: l.page_size ? omitUndefined({ default: l.page_size.default, max: l.page_size.max, overMax: l.page_size.over_max }) : undefined,
           timeout: duration(l.timeout),
           concurrency: l.concurrency,
+          failedAuth: l.failed_auth ? { attempts: l.failed_auth.attempts, per: parseDuration(l.failed_auth.per)! } : undefined,
         })
       : undefined,
     versioning: v

@@ -38,6 +38,12 @@ export interface OperationRoute extends RouteBase {
   /** Whether the route reads a JSON body. */
   hasBody: boolean;
   successStatus: number;
+  /**
+   * The path parameter naming the object (read, update, replace, delete, transition). Any string is taken:
+   * one that is not a well-formed identifier names no object and is answered `missing_resource`, so the export
+   * declares it as a string (docs/architecture.md, "Departures").
+   */
+  identifierParam?: string;
 }
 
 export interface TokenRoute extends RouteBase {
@@ -80,19 +86,25 @@ function getPathParamNames(path: string): string[] {
 }
 
 const BODY_ACTIONS = new Set(['create', 'update', 'replace', 'transition']);
+const OBJECT_ACTIONS = new Set(['read', 'update', 'replace', 'delete', 'transition']);
 
 /** Whether an operation takes an Idempotency-Key: unsafe methods, where the spec declares idempotency. */
 export function isIdempotentOperation(model: ServiceModel, o: OperationModel): boolean {
   return model.endpoints?.idempotency !== undefined && o.method !== 'GET' && o.idempotent !== false;
 }
 
-/** The conditions every route shares, and those of checking a credential against a requirement. */
+/**
+ * The conditions every route shares (a request the server cannot read: a malformed URL or request line, no
+ * Host header, oversized headers), and those of checking a credential against a requirement.
+ */
 function baseConditions(model: ServiceModel, auth: AuthRequirement | undefined): Set<Condition> {
-  const c = new Set<Condition>(['internal', 'headers_too_large']);
+  const c = new Set<Condition>(['internal', 'headers_too_large', 'malformed_request']);
   if (model.versioning?.placement) c.add('unsupported_version');
   if (auth?.kind === 'required') {
     c.add('missing_credential');
     c.add('invalid_credential');
+    // Failed credentials are bounded per address and per credential id (limits.failed_auth, or a gap's built-in).
+    c.add('rate_limited');
     const tokens = (model.authentication?.schemes ?? []).filter((s) => (s.type === 'bearer' || s.type === 'oauth2_client_credentials') && auth.schemes.includes(s.name));
     if (tokens.length > 0) c.add('expired_credential');
     if (auth.scopes.length > 0) c.add('missing_scope');
@@ -115,6 +127,8 @@ function getReferencedResources(model: ServiceModel): Set<string> {
 function operationConditions(model: ServiceModel, o: OperationModel, resource: ResourceModel | undefined, hasBody: boolean): Condition[] {
   const c = baseConditions(model, o.auth);
   if (hasBody) ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'].forEach((x) => c.add(x as Condition));
+  // A route that reads no body still reads (and ignores) what is sent with an unsafe method, up to the body limit.
+  else if (o.method !== 'GET') c.add('body_too_large');
   if (o.action === 'list' || (o.action === 'custom' && o.method === 'GET')) c.add('validation');
   if (['read', 'update', 'replace', 'delete', 'transition'].includes(o.action)) c.add('missing_resource');
   if (o.action === 'transition') c.add('illegal_transition');
@@ -151,6 +165,8 @@ export function getRoutes(model: ServiceModel): readonly Route[] {
 function buildRoutes(model: ServiceModel): Route[] {
   const routes: Route[] = [];
   const versionQuery = model.versioning?.placement?.kind === 'query' ? model.versioning.placement.name : undefined;
+  const placement = model.versioning?.placement;
+  const versionParams = new Set(placement?.kind === 'path' ? getPathParamNames(placement.template) : []);
   for (const o of model.endpoints?.operations ?? []) {
     const resource = getResource(model, o.resource);
     const machine = getStateMachine(model, o.resource);
@@ -180,6 +196,8 @@ function buildRoutes(model: ServiceModel): Route[] {
       successStatus: o.status,
     };
     if (resource) route.resource = resource;
+    const idParam = route.pathParams.filter((p) => !versionParams.has(p)).at(-1);
+    if (resource?.identifier !== undefined && OBJECT_ACTIONS.has(o.action) && idParam !== undefined) route.identifierParam = idParam;
     if (machine) route.machine = machine;
     if (transition) route.transition = transition;
     routes.push(route);
@@ -228,6 +246,7 @@ function getWebhooksRoutes(model: ServiceModel): WebhooksRoute[] {
     const path = withPrefix(model, `${base.replace(/\/+$/, '')}${r.suffix}`);
     const c = baseConditions(model, auth);
     if (r.hasBody) ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'].forEach((x) => c.add(x as Condition));
+    else if (r.method !== 'GET') c.add('body_too_large');
     if (r.suffix !== '') c.add('missing_resource');
     const route: WebhooksRoute = { kind: 'webhooks', action: r.action, method: r.method, path, routerPath: toRouterPath(path), pathParams: getPathParamNames(path), conditions: [...c], hasBody: r.hasBody, successStatus: r.status };
     if (auth) route.auth = auth;

@@ -81,7 +81,8 @@ export function getFieldSchema(model: ServiceModel, f: FieldModel, resource: Res
       s = getObjectSchema(model, f.fields ?? [], resource, 'create', opts, true);
       break;
     case 'json':
-      s = {};
+      // Any JSON value but null, unless the field is nullable: a stored null reads back as an absent field.
+      s = f.nullable ? {} : { not: { type: 'null' } };
       break;
   }
   if (f.nullable) {

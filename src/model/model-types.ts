@@ -229,6 +229,8 @@ export interface LimitsModel {
   pageSize?: { default?: number; max?: number; overMax?: 'reject' | 'clamp' };
   timeout?: Duration;
   concurrency?: number;
+  /** Failed credentials allowed per client address and per credential id within `per`. */
+  failedAuth?: { attempts: number; per: Duration };
 }
 
 export type VersionPlacementModel =

@@ -471,6 +471,7 @@ function limitBlocks(m: ServiceModel): Block[] {
     [['Page size above the maximum'], [l.pageSize?.overMax ? OVER_MAX[l.pageSize.overMax] : NOT_SHOWN]],
     [['Time-out'], [durationText(l.timeout)]],
     [['Concurrent requests'], num(l.concurrency)],
+    [['Failed credentials per address and per credential id'], [l.failedAuth ? `${l.failedAuth.attempts} per ${l.failedAuth.per.text}` : NOT_SHOWN]],
   );
   return [table(['Limit', 'Value'], rows)];
 }

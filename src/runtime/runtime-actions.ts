@@ -3,10 +3,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import { getField, getResource } from '../model/model-builder.js';
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
-import { getResourceSchema, getShapeSchema, getTransitionSchema } from '../model/model-schemas.js';
+import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema } from '../model/model-schemas.js';
 import type { FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import type { RuntimeContext } from './runtime-context.js';
 import { createPayloadCheck } from './events/events-payload.js';
+import { getOwnerScope as getPrincipalOwnerScope, isOwnObject } from './runtime-access.js';
+import { boundToDeadline, sendAnswer, toLateAnswer } from './runtime-deadline.js';
 import { ServiceError } from './runtime-errors.js';
 import { BUILT_IN } from './runtime-gaps.js';
 import type { Validator, ValidatorFactory } from './runtime-validation.js';
@@ -115,15 +117,9 @@ function requireObjectBody(request: FastifyRequest): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-/**
- * The subject whose objects a request may touch: undefined when the resource has no owner or the caller
- * holds one of its override scopes; null for a caller with no credential (the checker refuses such specs).
- */
+/** The owner rule for a request (runtime-access.ts; event delivery asks the same function). */
 function getOwnerScope(resource: ResourceModel, request: FastifyRequest): string | null | undefined {
-  if (resource.owner === undefined) return undefined;
-  const p = request.principal;
-  if (!p) return null;
-  return resource.ownerOverrideScopes.some((s) => p.scopes.includes(s)) ? undefined : p.subject;
+  return getPrincipalOwnerScope(resource, request.principal);
 }
 
 /** Reads an object the caller may see: another subject's object is missing or forbidden, as the spec says. */
@@ -133,18 +129,17 @@ async function getVisible(tx: StorageTx, resource: ResourceModel, id: unknown, r
 
 function checkVisible(resource: ResourceModel, row: Row | undefined, request: FastifyRequest): Row {
   if (!row) throw missingObject(resource);
-  const owner = getOwnerScope(resource, request);
-  if (resource.owner !== undefined && owner !== undefined && row[resource.owner] !== owner) {
+  if (!isOwnObject(resource, row, request.principal)) {
     if (resource.ownerAccess === 'forbidden') throw new ServiceError('not_owner', `this ${resource.name} belongs to another subject`);
     throw missingObject(resource);
   }
   return row;
 }
 
-function parseFilterValue(f: FieldModel | undefined, raw: string): unknown {
+function parseFilterValue(f: FieldModel | undefined, raw: string, type = f?.type): unknown {
   if (!f) return raw;
   if (f.nullable && raw === 'null') return null;
-  switch (f.type) {
+  switch (type) {
     case 'integer':
     case 'number': {
       const n = Number(raw);
@@ -174,7 +169,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
   if (op.action === 'custom') return createCustomHandler(route, deps);
   if (!resource) throw new Error(`operation ${op.id} has no resource`);
   const idField = resource.identifier !== undefined ? getField(resource, resource.identifier) : undefined;
-  const idParam = route.pathParams[route.pathParams.length - 1];
+  const idParam = route.identifierParam;
   const stateField = route.machine?.field ?? resource.fields.find((f) => f.type === 'state')?.name;
   const generated = resource.fields.filter((f) => f.generated !== undefined);
   const present = (row: Row) => presentRow(resource, row);
@@ -218,13 +213,11 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
           const location = `${prefix}${readRoute.path}`.replace(/\{([^{}]*)\}/g, (_, name: string) => encodeURIComponent(name === readRoute.pathParams[0] ? String(created[idField.name]) : (versionParam[name] ?? '')));
           reply.header('location', location);
         }
-        return reply.code(status).send(body2);
+        return sendAnswer(request, reply, status, body2);
       };
     }
     case 'read': {
-      const answer = (row: Row | undefined, request: FastifyRequest, reply: FastifyReply) => {
-        reply.code(status).send(present(checkVisible(resource, row, request)));
-      };
+      const answer = (row: Row | undefined, request: FastifyRequest, reply: FastifyReply) => sendAnswer(request, reply, status, present(checkVisible(resource, row, request)));
       return (request, reply) => {
         const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
         const reader = storage.readNow?.();
@@ -259,7 +252,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
           .catch((err: unknown) => {
             throw mapStorageError(err);
           });
-        return reply.code(status).send(present(updated));
+        return sendAnswer(request, reply, status, present(updated));
       };
     }
     case 'delete':
@@ -278,7 +271,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
             }
             throw mapStorageError(err);
           });
-        return status === 204 ? reply.code(204).send() : reply.code(status).send({});
+        return sendAnswer(request, reply, status, status === 204 ? undefined : {});
       };
     case 'transition': {
       const machine = route.machine;
@@ -315,13 +308,15 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
           .catch((err: unknown) => {
             throw mapStorageError(err);
           });
-        return reply.code(status).send(present(after));
+        return sendAnswer(request, reply, status, present(after));
       };
     }
     default:
       throw new Error(`unknown action ${op.action as string}`);
   }
 }
+
+const FILTERABLE = new Set<FieldModel['type']>(['string', 'integer', 'number', 'boolean', 'date', 'datetime', 'uuid', 'email', 'uri', 'enum', 'state', 'ref']);
 
 type InvalidParameter = { parameter: string; in: 'query'; message: string };
 
@@ -345,13 +340,22 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   const clamp = ctx.model.limits?.pageSize?.overMax === 'clamp';
   const known = new Set(route.query.map((q) => q.name));
   const idName = resource.identifier!;
-  const answer = (rows: Row[], limit: number, sort: { column: string } | undefined, queryKey: string, reply: FastifyReply) => {
+  // A filter value is checked against the field's schema, the one the export declares for the parameter: a value
+  // no object can hold (an unknown state, a malformed UUID) is refused, not answered with an empty page.
+  const filters = new Map<string, { type: FieldModel['type']; check: Validator }>();
+  for (const q of route.query) {
+    if (q.kind !== 'filter' || !q.field || !FILTERABLE.has(q.field.type)) continue;
+    const target = q.field.type === 'ref' ? getResource(ctx.model, q.field.to) : undefined;
+    const type = target?.identifier !== undefined ? (getField(target, target.identifier)?.type ?? 'string') : q.field.type;
+    filters.set(q.name, { type, check: deps.compile(getFieldSchema(ctx.model, { ...q.field, nullable: false }, resource, { safeIntegers: true }), resource) });
+  }
+  const answer = (rows: Row[], limit: number, sort: { column: string } | undefined, queryKey: string, request: FastifyRequest, reply: FastifyReply) => {
     const page = rows.length > limit ? rows.slice(0, limit) : rows;
     const last = page[page.length - 1];
     const next = rows.length > limit && last ? ctx.cursors.encode({ id: last[idName], ...(sort && sort.column !== idName ? { value: last[sort.column] ?? null } : {}) }, queryKey) : null;
     const items = new Array<Record<string, unknown>>(page.length);
     for (let i = 0; i < page.length; i++) items[i] = presentRow(resource, page[i]!);
-    reply.code(route.successStatus).send({ [PAGE_FIELDS.items]: items, [PAGE_FIELDS.next]: next });
+    return sendAnswer(request, reply, route.successStatus, { [PAGE_FIELDS.items]: items, [PAGE_FIELDS.next]: next });
   };
   return (request, reply) => {
     const query = request.query as Record<string, unknown>;
@@ -371,9 +375,12 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       const raw = getOneParameter(query, q.name, invalid);
       if (raw === undefined) continue;
       try {
-        equals[q.name] = parseFilterValue(q.field, raw);
+        const filter = filters.get(q.name);
+        const value = parseFilterValue(q.field, raw, filter?.type);
+        if (value !== null) filter?.check(value);
+        equals[q.name] = value;
       } catch (err) {
-        invalid.push({ parameter: q.name, in: 'query', message: (err as Error).message });
+        invalid.push({ parameter: q.name, in: 'query', message: err instanceof ServiceError ? (err.invalid?.[0]?.message ?? 'is not a valid value') : (err as Error).message });
       }
     }
     let sort: { column: string; descending: boolean } | undefined;
@@ -397,8 +404,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     if (invalid.length > 0) throw new ServiceError('validation', 'the query is not valid', invalid);
     const q: ListQuery = { equals, ...(sort ? { sort } : {}), ...(after ? { after } : {}), limit: limit + 1 };
     const reader = ctx.storage.readNow?.();
-    if (reader) return answer(reader.list(resource.name, q), limit, sort, queryKey, reply);
-    return ctx.storage.read((tx) => tx.list(resource.name, q)).then((rows) => answer(rows, limit, sort, queryKey, reply));
+    if (reader) return answer(reader.list(resource.name, q), limit, sort, queryKey, request, reply);
+    return ctx.storage.read((tx) => tx.list(resource.name, q)).then((rows) => answer(rows, limit, sort, queryKey, request, reply));
   };
 }
 
@@ -421,14 +428,14 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
       query: request.query as Record<string, unknown>,
       ...(request.principal ? { principal: request.principal } : {}),
       ...(request.specVersion !== undefined ? { version: request.specVersion } : {}),
-      storage: ctx.storage,
+      storage: request.deadline ? boundToDeadline(ctx.storage, request.deadline) : ctx.storage,
       log: request.log,
       ...(request.deadline ? { signal: request.deadline.signal } : {}),
       fail: (condition, detail) => {
         throw new ServiceError(condition, detail);
       },
     });
-    if (reply.sent) return reply;
+    if (reply.sent && request.deadline?.answeredBy !== 'timeout') return reply;
     if (validateOut) {
       try {
         validateOut(result);
@@ -437,6 +444,8 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
         throw new ServiceError('internal', 'the service produced an invalid response');
       }
     }
-    return reply.code(route.successStatus).send(result);
+    // Past the time-out (it answered, or a handler blocked the event loop past it) the result is late, not sent.
+    if (request.deadline?.aborted) return toLateAnswer(reply, route.successStatus, result);
+    return sendAnswer(request, reply, route.successStatus, result);
   };
 }

@@ -2,14 +2,17 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
 import type { Condition } from '../spec/spec-types.js';
 import type { CursorCodec } from './runtime-cursor.js';
+import type { Deadline } from './runtime-deadline.js';
 import type { ErrorResponder } from './runtime-errors.js';
-import type { AbortLike, Storage } from './storage/storage-types.js';
+import type { CredentialRecord, Storage } from './storage/storage-types.js';
 
 /** Who is calling, once a credential has been checked. */
 export interface Principal {
   subject: string;
   scopes: readonly string[];
   scheme: string;
+  /** The stored credential it was checked against (API keys, Basic users), so later work can see it revoked. */
+  credential?: { kind: CredentialRecord['kind']; lookup: string };
 }
 
 /**
@@ -41,7 +44,10 @@ export interface HandlerContext {
   version?: string;
   storage: Storage;
   log: FastifyBaseLogger;
-  /** Aborted when the declared time-out passes: pass it to `storage.transaction` so the work rolls back. */
+  /**
+   * Aborted when the declared time-out passes (for fetch, timers). The handler's `storage.transaction` is bounded
+   * by the time-out whether or not it is passed the signal.
+   */
   signal?: AbortSignal;
   /** Ends the request with the error the spec declares for a condition (`ctx.fail('missing_resource')`). */
   fail(condition: Condition, detail?: string): never;
@@ -65,6 +71,6 @@ declare module 'fastify' {
     principal?: Principal;
     specVersion?: string;
     /** Passed when the declared time-out passes; work in progress rolls back. */
-    deadline?: AbortLike & { readonly signal: AbortSignal };
+    deadline?: Deadline;
   }
 }

@@ -1,16 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, STATUS_CODES } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { getRoutes, isIdempotentOperation, type Route } from '../model/model-routes.js';
 import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
 import type { HttpMethod } from '../spec/spec-types.js';
 import { createActionHandler, createEventEmitter, type RouteHandler } from './runtime-actions.js';
+import { withFailureBound } from './auth/auth-attempts.js';
 import { registerTokenRoute } from './auth/auth-token-endpoint.js';
-import { parseJsonBody } from './runtime-body.js';
+import { parseJsonBytes } from './runtime-body.js';
 import { fromPluggable, type Authenticator, type CustomHandler, type Principal, type RuntimeContext } from './runtime-context.js';
 import { createCursorCodec } from './runtime-cursor.js';
-import { createErrorResponder, REQUEST_ID_HEADER, ServiceError, type ErrorResponder } from './runtime-errors.js';
+import { createErrorResponder, REQUEST_ID_HEADER, ServiceError } from './runtime-errors.js';
 import { BUILT_IN, getRuntimeGaps, type RuntimeGap } from './runtime-gaps.js';
+import { getLoggerOptions } from './runtime-logging.js';
 import { createValidatorFactory } from './runtime-validation.js';
 import { createIdempotency, type Idempotency } from './limits/limits-idempotency.js';
 import { createRateLimiter } from './limits/limits-rate.js';
@@ -20,7 +23,8 @@ import { createVersionResolver } from './runtime-versioning.js';
 import { getEventStartProblems, type WebhookOptions } from './events/events-options.js';
 import { setUpEvents } from './events/events-service.js';
 import { getStoragePlan } from './storage/storage-plan.js';
-import type { AbortLike, Storage } from './storage/storage-types.js';
+import type { Storage } from './storage/storage-types.js';
+import { withTimeout } from './runtime-deadline.js';
 
 export interface ServiceOptions {
   storage: Storage;
@@ -102,7 +106,8 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
     cursors: createCursorCodec(secret),
     now,
     handlers: options.handlers ?? {},
-    ...(options.authenticator ? { authenticator: options.authenticator } : {}),
+    // Failed credentials are bounded whichever authenticator checks them (src/runtime/auth/auth-attempts.ts).
+    ...(options.authenticator ? { authenticator: withFailureBound(options.authenticator, model) } : {}),
   };
   const compile = createValidatorFactory();
   const events = createEventEmitter(model, now, compile);
@@ -119,12 +124,22 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
   for (const name of ['principal', 'specVersion', 'deadline', 'idempotencyClaim'] as const) if (!app.hasRequestDecorator(name)) app.decorateRequest(name, undefined);
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(/^application\/([a-z0-9.+-]+\+)?json$/i, { parseAs: 'string', bodyLimit }, (_req, text, done) => {
+  // JSON in any of its media types, with parameters (RFC 8259 §11: `charset` has no effect; only UTF-8 is JSON).
+  app.addContentTypeParser(/^application\/([a-z0-9.+-]+\+)?json(;|$)/i, { parseAs: 'buffer', bodyLimit }, (request, bytes, done) => {
+    if (!hasJsonBody(request)) return done(null, undefined);
     try {
-      done(null, parseJsonBody(text as string, maxDepth));
+      checkEncoding(request);
+      const charset = getCharset(request.headers['content-type']);
+      if (charset !== undefined && charset.toLowerCase() !== 'utf-8') throw new ServiceError('unsupported_media_type', `send the body as UTF-8 JSON, not charset ${charset.slice(0, 40)}`);
+      done(null, parseJsonBytes(bytes as Buffer, maxDepth));
     } catch (err) {
       done(err as Error, undefined);
     }
+  });
+  // Any other content (or none named): refused where the route reads a body, ignored where it reads none.
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (request, _bytes, done) => {
+    if (!hasJsonBody(request)) return done(null, undefined);
+    done(new ServiceError('unsupported_media_type', 'send the body as application/json'), undefined);
   });
 
   app.setErrorHandler((err, request, reply) => {
@@ -132,6 +147,8 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
     const code = (err as { code?: string }).code;
     switch (code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        // A Content-Type that is not a media type at all: unsupported where a body is read, unreadable elsewhere.
+        if (!hasJsonBody(request)) return errors.send(request, reply, new ServiceError('malformed_request', 'the Content-Type header is not a media type'));
         return errors.send(request, reply, new ServiceError('unsupported_media_type', 'send the body as application/json'));
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return errors.send(request, reply, new ServiceError('body_too_large', `the body is larger than ${bodyLimit} bytes`));
@@ -192,6 +209,25 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
   if (options.closeStorage !== false) app.addHook('onClose', async () => options.storage.close());
 };
 
+/** Whether the request's route reads a JSON body (`config.jsonBody`, set by `registerRoute`). */
+function hasJsonBody(request: FastifyRequest): boolean {
+  return (request.routeOptions.config as { jsonBody?: boolean } | undefined)?.jsonBody === true;
+}
+
+/** The `charset` parameter of a Content-Type header, if it names one (parameter names are case-insensitive). */
+function getCharset(header: string | undefined): string | undefined {
+  const m = header === undefined ? null : /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(header);
+  return m ? (m[1] ?? m[2]) : undefined;
+}
+
+/** A compressed body would be read as if it were JSON text: only the identity coding is accepted. */
+function checkEncoding(request: FastifyRequest): void {
+  const coding = request.headers['content-encoding'];
+  if (coding !== undefined && coding.trim().toLowerCase() !== 'identity' && coding.trim() !== '') {
+    throw new ServiceError('unsupported_media_type', `the body's content coding ${coding.slice(0, 40)} is not supported; send it uncompressed`);
+  }
+}
+
 interface RouteServices {
   ctx: RuntimeContext;
   versions: ReturnType<typeof createVersionResolver>;
@@ -220,7 +256,9 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
   const current = ctx.model.versioning?.current;
   // Older versions see their own field names (versioning.supported[].changes): their answers are serialised through the rewrite.
   const downgrades = resourceName !== undefined && versions.rewrites(resourceName);
-  const run = timeoutMs === undefined ? handler : (request: FastifyRequest, reply: FastifyReply) => withTimeout(request, reply, timeoutMs, ctx.errors, handler);
+  // Work that outlives the time-out is answered as the time-out; a keyed request's key then keeps what the work did.
+  const late = idem ? idem.settleLate : undefined;
+  const run = timeoutMs === undefined ? handler : (request: FastifyRequest, reply: FastifyReply) => withTimeout(request, reply, timeoutMs, ctx.errors, handler, late);
   const afterLimit = idem
     ? async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => ((await idem.begin(request, reply)) === 'replayed' ? reply : run(request, reply))
     : run;
@@ -233,6 +271,7 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
   app.route({
     method: route.method,
     url: route.routerPath,
+    config: { jsonBody: route.kind === 'operation' || route.kind === 'webhooks' ? route.hasBody : false },
     ...(idem ? { onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => (await idem.finish(request, reply, payload), payload) } : {}),
     // A write's transaction (and the events it appended) has committed by the time it is answered.
     ...(nudge && route.method !== 'GET' ? { onResponse: (_request: FastifyRequest, _reply: FastifyReply, done: () => void) => (nudge(), done()) } : {}),
@@ -246,10 +285,13 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
         if (downgrades && version !== current) {
           const name = resourceName!;
           if (request.body !== undefined) request.body = versions.upgrade(name, version, request.body);
-          reply.serializer((payload: unknown) => JSON.stringify(reply.statusCode < 300 ? versions.downgrade(name, version, payload) : payload));
+          // A custom serializer leaves the type unset; errors set their own (problem+json) when they are sent.
+          reply.type('application/json; charset=utf-8').serializer((payload: unknown) => JSON.stringify(reply.statusCode < 300 ? versions.downgrade(name, version, payload) : payload));
         }
       }
       if (authenticator) {
+        // What answers a credential carries (and its refusals) is for that caller only: no cache keeps it.
+        reply.header('cache-control', 'no-store');
         const principal = fromPluggable(authenticator.authenticate(request, requirement as AuthRequirement & { kind: 'required' }));
         if (principal instanceof Promise) {
           return principal.then((p: Principal) => {
@@ -263,60 +305,6 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
       return result instanceof Promise ? result : undefined;
     },
   });
-}
-
-/** A deadline that transactions check before they commit; cheaper than an AbortSignal, which is made only if asked for. */
-class Deadline implements AbortLike {
-  aborted = false;
-  private controller: AbortController | undefined;
-
-  throwIfAborted(): void {
-    if (this.aborted) throw new ServiceError('timeout', 'the request ran past its time-out');
-  }
-
-  /** A real AbortSignal for handler code (fetch, timers), created on first use. */
-  get signal(): AbortSignal {
-    this.controller ??= new AbortController();
-    if (this.aborted) this.controller.abort();
-    return this.controller.signal;
-  }
-
-  expire(): void {
-    this.aborted = true;
-    this.controller?.abort();
-  }
-}
-
-/**
- * Answers with the declared time-out error once `ms` pass, and expires the deadline so the work's
- * transaction rolls back instead of committing. The work is not raced: what it does after the answer is
- * dropped. Work that finishes synchronously needs no timer (nothing could have interrupted it); the timer
- * is armed only when it returns a promise, for what is left of `ms`.
- */
-function withTimeout(request: FastifyRequest, reply: FastifyReply, ms: number, errors: ErrorResponder, work: RouteHandler): unknown {
-  const deadline = new Deadline();
-  request.deadline = deadline;
-  const started = performance.now();
-  const result = work(request, reply);
-  if (!(result instanceof Promise)) return result;
-  const timer = setTimeout(
-    () => {
-      deadline.expire();
-      if (!reply.sent) errors.send(request, reply, new ServiceError('timeout', `the request took longer than ${ms} ms`));
-    },
-    Math.max(0, ms - (performance.now() - started)),
-  );
-  return result.then(
-    (value) => {
-      clearTimeout(timer);
-      return deadline.aborted ? undefined : value;
-    },
-    (err: unknown) => {
-      clearTimeout(timer);
-      if (deadline.aborted) return undefined;
-      throw err;
-    },
-  );
 }
 
 /** Refuses requests beyond the declared number in flight, as rate limited with a short Retry-After. */
@@ -334,50 +322,122 @@ function limitConcurrency(app: FastifyInstance, max: number, exempt: ReadonlySet
   });
 }
 
+/** What Fastify's router refuses by itself (a malformed URL), as a condition with a declared answer. */
+function getFrameworkError(err: { code?: string }): ServiceError {
+  if (err.code === 'FST_ERR_BAD_URL') return new ServiceError('malformed_request', 'the URL is not valid (a percent-encoding does not decode)');
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return new ServiceError('route_not_found', 'no operation takes a path parameter that long');
+  return new ServiceError('internal', 'an unexpected error occurred');
+}
+
+/** Node keeps the first of two Host headers; which one a proxy in front used is unknown, so the request is refused. */
+function hasTwoHosts(raw: readonly string[]): boolean {
+  let seen = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') {
+      if (seen) return true;
+      seen = true;
+    }
+  }
+  return false;
+}
+
+/** Node's http server answers some requests itself, with an empty body: they get the declared error instead. */
+function answerRaw(res: ServerResponse, body: { status: number; contentType: string; text: string }): void {
+  res.writeHead(body.status, { 'content-type': body.contentType, 'content-length': Buffer.byteLength(body.text), connection: 'close', [REQUEST_ID_HEADER]: randomUUID() });
+  res.end(body.text);
+}
+
+/**
+ * How long a request may take to arrive, from its first byte: the declared time-out where there is one (headers
+ * within the built-in or the time-out, whichever is less), else the built-ins; and how often Node checks.
+ */
+export function getArrivalTimeouts(model: ServiceModel): { requestTimeout: number; headersTimeout: number; connectionsCheckingInterval: number } {
+  const requestTimeout = model.limits?.timeout?.ms ?? BUILT_IN.requestTimeoutMs;
+  return {
+    requestTimeout,
+    headersTimeout: Math.min(BUILT_IN.headersTimeoutMs, requestTimeout),
+    connectionsCheckingInterval: Math.min(1_000, Math.max(100, Math.floor(requestTimeout / 4))),
+  };
+}
+
 /** Fastify's options that keep a slow or hostile client from holding a socket or memory. */
 export function getServerOptions(model: ServiceModel, logger: FastifyServerOptions['logger'] = false): FastifyServerOptions {
+  const errors = createErrorResponder(model);
+  const headerSize = model.limits?.headerSize?.bytes ?? BUILT_IN.headerSize;
+  const arrival = getArrivalTimeouts(model);
   return {
-    logger,
+    logger: getLoggerOptions(model, logger), // credentials redacted from every line (runtime-logging.ts)
     bodyLimit: model.limits?.bodySize?.bytes ?? BUILT_IN.bodySize,
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
     },
-    requestTimeout: BUILT_IN.requestTimeoutMs,
+    requestTimeout: arrival.requestTimeout,
     connectionTimeout: 60_000,
     keepAliveTimeout: 5_000,
-    return503OnClosing: true,
+    // While closing, a request already on an open connection is served (with Connection: close), not refused
+    // with Fastify's own 503 body: no condition declares "closing", and the storage closes only after the last answer.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
-    routerOptions: { maxParamLength: 256 },
-    // The server checks for clients that trickle headers or bodies every second, not every 30 s.
-    serverFactory: (handler) =>
-      createServer(
+    // A path parameter may be as long as the headers allow; the route decides (a malformed identifier names no object).
+    routerOptions: { maxParamLength: headerSize },
+    frameworkErrors: (err: Error, request: FastifyRequest, reply: FastifyReply) => errors.send(request, reply, getFrameworkError(err as { code?: string })),
+    // Clients that trickle headers or bodies are checked for at most every second, not every 30 s (getArrivalTimeouts).
+    serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
+      // RFC 9112 §3.2: an HTTP/1.1 request without Host, or any with two, is refused with 400 (the declared body).
+      const serve = (req: IncomingMessage, res: ServerResponse) => {
+        if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return answerRaw(res, errors.raw('malformed_request', 'the request has no Host header'));
+        if (hasTwoHosts(req.rawHeaders)) return answerRaw(res, errors.raw('malformed_request', 'the request has more than one Host header'));
+        handler(req, res);
+      };
+      const server = createServer(
         {
-          headersTimeout: BUILT_IN.headersTimeoutMs,
-          requestTimeout: BUILT_IN.requestTimeoutMs,
-          connectionsCheckingInterval: 1_000,
-          maxHeaderSize: model.limits?.headerSize?.bytes ?? BUILT_IN.headerSize,
+          ...arrival,
+          maxHeaderSize: headerSize,
+          requireHostHeader: false,
         },
-        handler,
-      ),
+        serve,
+      );
+      // An expectation other than 100-continue is ignored (RFC 9110 §10.1.1 allows it), not answered 417 with no body.
+      server.on('checkExpectation', serve);
+      // CONNECT asks for a tunnel; Node would drop the connection without an answer.
+      server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+        const body = errors.raw('route_not_found', 'this service is not a proxy; CONNECT names no operation');
+        socket.end(`HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}\r\nContent-Type: ${body.contentType}\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\nConnection: close\r\n\r\n${body.text}`);
+      });
+      return server;
+    },
   } as FastifyServerOptions;
 }
 
-/** Oversized headers are refused by Node's parser before Fastify sees a request; answer them in the declared shape. */
+/**
+ * Node's parser refuses oversized headers, and cuts off a request still arriving past its time-out (headers or
+ * body), before Fastify has answered; answer them in the declared shape, then close. A request that has not
+ * arrived in time is the declared time-out where the spec declares one.
+ */
 function answerClientErrors(app: FastifyInstance, model: ServiceModel): void {
   const errors = createErrorResponder(model);
+  const late = model.limits?.timeout !== undefined;
   app.server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return;
-    const overflow = err.code === 'HPE_HEADER_OVERFLOW';
-    const body = errors.raw(overflow ? 'headers_too_large' : 'malformed_request', overflow ? 'the request headers are too large' : 'the request could not be read');
-    socket.end(`HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}\r\nContent-Type: ${body.contentType}\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\nConnection: close\r\n\r\n${body.text}`);
+    const response = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (!socket.writable || response?.headersSent) return void socket.destroy();
+    const body =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? errors.raw('headers_too_large', 'the request headers are too large')
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && late
+          ? errors.raw('timeout', `the request did not arrive within ${model.limits!.timeout!.ms} ms`)
+          : errors.raw('malformed_request', 'the request could not be read');
+    socket.end(`HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}\r\nContent-Type: ${body.contentType}\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\nConnection: close\r\n\r\n${body.text}`);
   });
 }
 
 /** A standalone Fastify app serving the model. Call `.listen()` on it, `.close()` to shut down cleanly. */
 export async function createService(model: ServiceModel, options: ServiceOptions): Promise<FastifyInstance> {
   const app = Fastify(getServerOptions(model, options.logger ?? false));
+  // Every answer, whichever layer gives it: no browser may sniff a body into another type.
+  app.server.prependListener('request', (_req, res) => res.setHeader('x-content-type-options', 'nosniff'));
   app.server.removeAllListeners('clientError');
   answerClientErrors(app, model);
   await app.register(servicespecPlugin, { ...options, model });

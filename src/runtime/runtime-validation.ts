@@ -60,6 +60,7 @@ function describe(e: ErrorObject, resource: ResourceModel | undefined): InvalidF
     return { pointer, message: `unknown field ${name}` };
   }
   if (e.keyword === 'required') return { pointer: joinPointer(e.instancePath, String(params.missingProperty)), message: 'is required' };
+  if (e.keyword === 'not') return { pointer: e.instancePath, message: 'must not be null' }; // the only `not` the schemas use (json fields)
   return { pointer: e.instancePath, message: e.message ?? e.keyword };
 }
 

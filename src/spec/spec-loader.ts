@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
-import { Composer, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, Parser, type Document, type Node as YamlNode } from 'yaml';
+import { Composer, isAlias, type Alias, isMap, isPair, isScalar, isSeq, LineCounter, Parser, Schema, type Document, type Node as YamlNode, type ScalarTag } from 'yaml';
 import type { CST } from 'yaml';
-import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
+import { FAILSAFE_SCHEMA, load as loadYaml, Type as JsYamlType, type Schema as JsYamlSchema } from 'js-yaml';
 import { createDiagnostic, type Diagnostic, type SourcePosition } from '../check/diagnostics-catalogue.js';
 
 /** Specs are hand-written documents; anything larger is refused before parsing. */
@@ -36,6 +36,41 @@ export function escapePointerToken(token: string): string {
 export function joinPointer(base: string, token: string | number): string {
   return `${base}/${escapePointerToken(String(token))}`;
 }
+
+/**
+ * One reading of YAML whichever path runs: the YAML 1.2 core schema, whatever `%YAML` directive the file carries.
+ * No merge keys (`<<` is a key like any other) and no YAML 1.1 tags (`!!binary`, `!!timestamp`, ...).
+ */
+const YAML_OPTIONS = { schema: 'core', merge: false, resolveKnownTags: false } as const;
+
+/**
+ * js-yaml's scalar types built from `yaml`'s own core tags, so both paths resolve every plain scalar with the
+ * same tests and the same conversions (js-yaml's CORE_SCHEMA alone reads `0b101` and `-0x1f` as numbers).
+ */
+function createJsYamlCoreSchema(): JsYamlSchema {
+  const tags: ScalarTag[] = [];
+  for (const t of new Schema(YAML_OPTIONS).tags) if (!('collection' in t) && 'test' in t && t.test !== undefined) tags.push(t);
+  const onError = (): void => undefined;
+  // yaml takes the first tag (in its order) whose test matches a plain scalar; anything else is a string.
+  const construct = (candidates: readonly ScalarTag[]) => (data: unknown) => {
+    if (data === null) return null;
+    const text = data as string;
+    const value = candidates.find((t) => t.test!.test(text))!.resolve(text, onError, {});
+    return isScalar(value) ? value.value : value;
+  };
+  // One implicit type tests all of them at once: most scalars in a spec are strings, and match none.
+  const any = new RegExp(tags.map((t) => `(?:${t.test!.source})`).join('|'));
+  // Its tag is one of the real ones, whose own explicit type below replaces it for `!!tag` (js-yaml: later wins).
+  const implicit = new JsYamlType(tags[0]!.tag, { kind: 'scalar', resolve: (data: unknown) => typeof data === 'string' && any.test(data), construct: construct(tags) });
+  // Explicit tags (`!!int 7`) resolve with that tag's own tests; an empty node is null (js-yaml passes null for it).
+  const explicit = [...new Set(tags.map((t) => t.tag))].map((tag) => {
+    const own = tags.filter((t) => t.tag === tag);
+    return new JsYamlType(tag, { kind: 'scalar', resolve: (data: unknown) => (data === null ? tag.endsWith(':null') : typeof data === 'string' && own.some((t) => t.test!.test(data))), construct: construct(own) });
+  });
+  return FAILSAFE_SCHEMA.extend({ implicit: [implicit], explicit });
+}
+
+let jsYamlCoreSchema: JsYamlSchema | undefined;
 
 function failed(file: string, diagnostics: Diagnostic[]): LoadedSpec {
   return { file, document: undefined, sourceMap: new Map(), diagnostics };
@@ -99,11 +134,16 @@ export function loadSpecText(input: string, file = '<input>'): LoadedSpec {
     return failed(file, [createDiagnostic('file-too-large', { size: text.length, limit: MAX_SPEC_BYTES }, { file })]);
   }
   if (text.trim() === '') return failed(file, [createDiagnostic('empty-document', {}, { file, line: 1, column: 1 })]);
-  return loadFast(text, file) ?? loadWithPositions(text, file);
+  return loadSpecTextFast(text, file) ?? loadSpecTextWithPositions(text, file);
 }
 
-/** True when the value nests deeper than the limit, or shares an object (an alias), walking without recursion. */
-function isPlainTree(root: unknown): boolean {
+/**
+ * True when the value is a tree the positions path reads the same way: no deeper than the limit, no shared
+ * object (an alias), every collection js-yaml built is in it (none was used as a key: the counts agree), no key is `null` (the key
+ * js-yaml makes of a null key) and no list holds a null (js-yaml misplaces the items after an empty entry of a
+ * compact nested list, `- -`). Walks without recursion.
+ */
+function isPlainTree(root: unknown, built: number): boolean {
   const seen = new Set<object>();
   const stack: { v: unknown; depth: number }[] = [{ v: root, depth: 0 }];
   while (stack.length > 0) {
@@ -111,40 +151,50 @@ function isPlainTree(root: unknown): boolean {
     if (v === null || typeof v !== 'object') continue;
     if (depth > MAX_SPEC_DEPTH || seen.has(v)) return false;
     seen.add(v);
+    if (Array.isArray(v) ? v.includes(null) : Object.prototype.hasOwnProperty.call(v, 'null')) return false;
     for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push({ v: child, depth: depth + 1 });
   }
-  return true;
+  return seen.size === built;
 }
 
 /**
- * The common case, fast: a well-formed single mapping with no shared nodes, read by js-yaml (YAML 1.2
- * core schema, duplicate keys refused) about 25 times faster than the position-keeping parser. Positions
- * are only needed for diagnostics, so the source map is built on first use. Anything unusual — a syntax
- * error, duplicate keys, several documents, aliases, deep nesting — goes to the slow path, which reports it
- * with a position.
+ * The common case, fast: a well-formed single mapping with no shared nodes, read by js-yaml (with the YAML 1.2
+ * core schema's own tags, duplicate keys refused) about 25 times faster than the position-keeping parser.
+ * Positions are only needed for diagnostics, so the source map is built on first use. Anything unusual — a
+ * syntax error, duplicate keys, several documents, aliases of collections, explicit tags js-yaml cannot resolve,
+ * null or collection keys, deep nesting — is left to the positions path (undefined), which reports it with a
+ * position; where both read a file, they read the same document (test/spec/spec-loader-agree.test.ts).
  */
-function loadFast(text: string, file: string): LoadedSpec | undefined {
+export function loadSpecTextFast(text: string, file = '<input>'): LoadedSpec | undefined {
   let document: unknown;
+  let built = 0;
   try {
-    document = loadYaml(text, { schema: CORE_SCHEMA, json: false });
+    jsYamlCoreSchema ??= createJsYamlCoreSchema();
+    document = loadYaml(text, {
+      schema: jsYamlCoreSchema,
+      json: false,
+      listener: (event, state) => {
+        if (event === 'close' && typeof state.result === 'object' && state.result !== null) built++;
+      },
+    });
   } catch {
     return undefined;
   }
-  if (document === null || typeof document !== 'object' || Array.isArray(document) || !isPlainTree(document)) return undefined;
+  if (document === null || typeof document !== 'object' || Array.isArray(document) || !isPlainTree(document, built)) return undefined;
   let sourceMap: SourceMap | undefined;
   return {
     file,
     document,
     diagnostics: [],
     get sourceMap() {
-      sourceMap ??= loadWithPositions(text, file).sourceMap;
+      sourceMap ??= loadSpecTextWithPositions(text, file).sourceMap;
       return sourceMap;
     },
   };
 }
 
 /** The position-keeping parse: the `yaml` package's concrete syntax tree, then its composer. */
-function loadWithPositions(text: string, file: string): LoadedSpec {
+export function loadSpecTextWithPositions(text: string, file = '<input>'): LoadedSpec {
   const lineCounter = new LineCounter();
   const at = (offset: number): SourcePosition => {
     const p = lineCounter.linePos(offset);
@@ -159,7 +209,7 @@ function loadWithPositions(text: string, file: string): LoadedSpec {
 
   // Duplicate keys are found by buildSourceMap in one pass: yaml's own check (uniqueKeys) compares every key
   // of a mapping with every other, which dominates loading a spec with thousands of operations.
-  const docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false }).compose(tokens));
+  const docs = Array.from(new Composer({ ...YAML_OPTIONS, uniqueKeys: false, prettyErrors: false }).compose(tokens));
   const diagnostics: Diagnostic[] = [];
   if (docs.length > 1) {
     const second = docs[1]?.range[0] ?? 0;
@@ -183,10 +233,17 @@ function loadWithPositions(text: string, file: string): LoadedSpec {
   }
 
   const sourceMap = new Map<string, SourceEntry>();
-  const duplicates = buildSourceMap(root, sourceMap, at);
-  if (duplicates.length > 0) {
-    duplicates.sort((a, b) => a.at.line - b.at.line || a.at.column - b.at.column);
-    return failed(file, duplicates.map((d) => createDiagnostic('duplicate-key', { key: `\`${d.key}\`` }, { file, ...d.at })));
+  const badKeys = buildSourceMap(root, sourceMap, at, (a) => a.resolve(doc as Document.Parsed));
+  if (badKeys.length > 0) {
+    badKeys.sort((a, b) => a.at.line - b.at.line || a.at.column - b.at.column);
+    return failed(
+      file,
+      badKeys.map((d) =>
+        d.kind === 'duplicate'
+          ? createDiagnostic('duplicate-key', { key: `\`${d.key}\`` }, { file, ...d.at })
+          : createDiagnostic('yaml-syntax', { yamlCode: 'KEY_NOT_TEXT', detail: `a mapping key must be text, a number or a boolean, not ${d.key}` }, { file, ...d.at }),
+      ),
+    );
   }
   let document: unknown;
   try {
@@ -229,13 +286,17 @@ function findTooDeep(tokens: CST.Token[]): number | undefined {
   return undefined;
 }
 
-/** Fills the source map; returns the keys that repeat a key of the same mapping (yaml's notion of equal keys). */
+/**
+ * Fills the source map; returns the keys a spec cannot hold: those that repeat a key of the same mapping once
+ * read as the text of a JSON key (`1`, `1.0` and `"1"` are one key), and null, list and mapping keys.
+ */
 function buildSourceMap(
   root: YamlNode,
   map: Map<string, SourceEntry>,
   at: (offset: number) => SourcePosition,
-): { key: string; at: SourcePosition }[] {
-  const duplicates: { key: string; at: SourcePosition }[] = [];
+  resolveAlias: (alias: Alias) => YamlNode | undefined,
+): { kind: 'duplicate' | 'not-text'; key: string; at: SourcePosition }[] {
+  const duplicates: { kind: 'duplicate' | 'not-text'; key: string; at: SourcePosition }[] = [];
   const stack: { node: YamlNode; pointer: string; key?: SourcePosition }[] = [{ node: root, pointer: '' }];
   while (stack.length > 0) {
     const { node, pointer, key } = stack.pop()!;
@@ -248,13 +309,16 @@ function buildSourceMap(
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
         const k = pair.key as YamlNode | null;
-        const keyText = isScalar(k) ? String(k.value) : String(k);
         const keyPos = at(k?.range?.[0] ?? node.range?.[0] ?? 0);
-        const identity = k === null ? 'null' : isScalar(k) ? `${k.value === null ? 'null' : typeof k.value}:${String(k.value)}` : undefined;
-        if (identity !== undefined) {
-          if (keys.has(identity)) duplicates.push({ key: keyText, at: keyPos });
-          keys.add(identity);
+        // An alias key is the key it names, as the document reads it.
+        const key = k !== null && isAlias(k) ? resolveAlias(k) : k;
+        if (key === null || key === undefined || !isScalar(key) || key.value === null) {
+          duplicates.push({ kind: 'not-text', key: isSeq(key) ? 'a list' : isMap(key) ? 'a mapping' : 'null', at: keyPos });
+          continue;
         }
+        const keyText = String(key.value);
+        if (keys.has(keyText)) duplicates.push({ kind: 'duplicate', key: keyText, at: keyPos });
+        keys.add(keyText);
         const v = pair.value as YamlNode | null;
         if (v) stack.push({ node: v, pointer: joinPointer(pointer, keyText), key: keyPos });
         else map.set(joinPointer(pointer, keyText), { key: keyPos, value: keyPos });

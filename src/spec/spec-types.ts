@@ -282,6 +282,7 @@ export interface LimitsSpec {
   page_size?: { default?: number; max?: number; over_max?: 'reject' | 'clamp' };
   timeout?: string;
   concurrency?: number;
+  failed_auth?: { attempts: number; per: string };
 }
 
 export type VersionPlacement =

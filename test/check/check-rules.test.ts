@@ -925,6 +925,7 @@ describe('semantic rules: further placements of the same codes', () => {
         Order:
           fields:
             id: { type: uuid }
+            note: { type: string, optional: true }
       endpoints:
         operations:
           getOrder: { method: GET, path: "/orders/{id}", action: read, resource: Ordr }
@@ -943,11 +944,11 @@ describe('semantic rules: further placements of the same codes', () => {
       ${CATCH_ALL_ERRORS}
     `;
     expect(brief(run(text))).toEqual([
-      '8:76 error unknown-resource', // operation resource
-      '9:92 error unknown-resource', // request shape
-      '12:32 error unknown-resource', // event resource
-      '12:73 error unknown-resource', // event payload
-      '18:7 error unknown-resource', // the supported version holding the change
+      '9:76 error unknown-resource', // operation resource
+      '10:92 error unknown-resource', // request shape
+      '13:32 error unknown-resource', // event resource
+      '13:73 error unknown-resource', // event payload
+      '19:7 error unknown-resource', // the supported version holding the change
     ]);
     expect(run(text.replaceAll('Ordr', 'Order'))).toEqual([]);
   });

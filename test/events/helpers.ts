@@ -11,9 +11,12 @@ import { createApiKey } from '../../src/runtime/auth/auth-credentials.js';
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
 import { createService, type ServiceOptions } from '../../src/runtime/runtime-service.js';
-import { createSqliteStorage, type SqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
+import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import type { Storage } from '../../src/runtime/storage/storage-types.js';
 import { loadModel } from '../runtime/helpers.js';
 import { callJson } from '../support/http.js';
+import { dropTestSchema, getPostgresSkipReason, getTestSchemaUrl } from '../support/postgres.js';
 
 export const EVENTS_SPEC = new URL('./fixtures/events.yaml', import.meta.url).pathname;
 export const LOOPBACK = ['127.0.0.0/8'];
@@ -31,11 +34,35 @@ export async function until<T>(check: () => T | Promise<T>, ms = 10_000, what = 
   }
 }
 
+export interface TestStorage {
+  storage: Storage;
+  /** The SQLite file, or the PostgreSQL URL (SERVICESPEC_TEST_DB=postgres). */
+  dbPath: string;
+  /** Removes the PostgreSQL schema; call after the storage is closed. Nothing for SQLite (its folder is the caller's). */
+  drop(): Promise<void>;
+}
+
+/**
+ * The storage an events test runs on: `service.db` in `dir`, or, with SERVICESPEC_TEST_DB=postgres (as
+ * test/runtime/helpers.ts), a fresh schema of the test PostgreSQL database.
+ */
+export async function openTestStorage(dir: string): Promise<TestStorage> {
+  if (process.env.SERVICESPEC_TEST_DB === 'postgres') {
+    const reason = await getPostgresSkipReason();
+    if (reason !== undefined) throw new Error(`SERVICESPEC_TEST_DB=postgres, but ${reason}`);
+    const url = getTestSchemaUrl();
+    return { storage: createPostgresStorage({ url, poolSize: 4 }), dbPath: url, drop: () => dropTestSchema(url) };
+  }
+  const dbPath = join(dir, 'service.db');
+  return { storage: createSqliteStorage({ path: dbPath, synchronous: 'normal' }), dbPath, drop: async () => undefined };
+}
+
 export interface EventService {
   url: string;
   app: FastifyInstance;
-  storage: SqliteStorage;
+  storage: Storage;
   dir: string;
+  /** The SQLite file, or the PostgreSQL URL (SERVICESPEC_TEST_DB=postgres). */
   dbPath: string;
   model: ServiceModel;
   /** An API key with every scope; `readerKey` holds only tickets:read. */
@@ -49,8 +76,7 @@ export interface EventService {
 export async function startEventService(options: Partial<ServiceOptions> & { model?: ServiceModel; dir?: string } = {}): Promise<EventService> {
   const model = options.model ?? loadModel(EVENTS_SPEC);
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'servicespec-events-'));
-  const dbPath = join(dir, 'service.db');
-  const storage = createSqliteStorage({ path: dbPath, synchronous: 'normal' });
+  const { storage, dbPath, drop } = await openTestStorage(dir);
   const authenticator = await createAuthenticator(model, storage, { allowGaps: true });
   const admin = await createApiKey(storage, model, { subject: 'admin', scopes: ['tickets:read', 'webhooks:manage'] });
   const reader = await createApiKey(storage, model, { subject: 'reader', scopes: ['tickets:read'] });
@@ -69,6 +95,7 @@ export async function startEventService(options: Partial<ServiceOptions> & { mod
     async close() {
       await app.close();
       if (options.dir === undefined) rmSync(dir, { recursive: true, force: true });
+      await drop();
     },
     call: (method, path, body, headers = {}) => callJson(url, method, path, body, headers),
   };

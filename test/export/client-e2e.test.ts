@@ -26,6 +26,7 @@ export interface Outcome {
   paid: Order['status'];
   shipped: { status: Order['status']; tracking: string | null | undefined };
   caught: { code: 'invalid_transition'; status: number; title: string | undefined } | undefined;
+  old: { type: string; total: unknown; amount: unknown };
 }
 
 export async function drive(baseUrl: string, key: string, clientId: string, clientSecret: string): Promise<Outcome> {
@@ -59,7 +60,10 @@ export async function drive(baseUrl: string, key: string, clientId: string, clie
     if (isServiceError(error, 'invalid_transition')) caught = { code: error.code, status: error.status, title: error.body?.title };
     else throw error;
   }
-  return { customer: customer.id, created: created.map((o) => o.id), listed, pages, paid: paid.status, shipped: { status: shipped.status, tracking: shipped.tracking_number }, caught };
+  // An older version's answer is rewritten (Order.amount was Order.total) and still parsed as JSON.
+  const before = (await client.getOrder(first.id, { version: '2026-06-01' })) as unknown;
+  const old = { type: typeof before, total: (before as Record<string, unknown>).total, amount: (before as Record<string, unknown>).amount };
+  return { customer: customer.id, created: created.map((o) => o.id), listed, pages, paid: paid.status, shipped: { status: shipped.status, tracking: shipped.tracking_number }, caught, old };
 }
 `;
 
@@ -71,6 +75,7 @@ interface Outcome {
   paid: string;
   shipped: { status: string; tracking: string | null | undefined };
   caught: { code: string; status: number; title: string | undefined } | undefined;
+  old: { type: string; total: unknown; amount: unknown };
 }
 
 describe('the generated client against the served orders example', () => {
@@ -126,5 +131,6 @@ describe('the generated client against the served orders example', () => {
     expect(outcome.paid).toBe('paid');
     expect(outcome.shipped).toEqual({ status: 'shipped', tracking: 'TRACK-1' });
     expect(outcome.caught).toEqual({ code: 'invalid_transition', status: 409, title: 'The order cannot make that change from its current state' });
+    expect(outcome.old).toEqual({ type: 'object', total: 1000, amount: undefined });
   }, 120_000);
 });

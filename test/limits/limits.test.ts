@@ -191,6 +191,17 @@ describe('Idempotency-Key', () => {
     expect((await s.call('GET', `/items/${(first.body.id as number) + 1}`)).status).toBe(404);
   });
 
+  it('the same JSON with its keys reordered (and other spacing) is the same request: replayed, not a conflict', async () => {
+    const key = `k-order-${Date.now()}`;
+    const first = await s.call('POST', '/items', '{"name":"same","data":{"a":1,"b":[{"x":1,"y":2}]}}', { 'idempotency-key': key });
+    expect(first.status).toBe(201);
+    const again = await s.call('POST', '/items', '{ "data": { "b": [ { "y": 2, "x": 1 } ], "a": 1 }, "name": "same" }', { 'idempotency-key': key });
+    expect([again.status, again.headers.get('idempotent-replayed'), again.body.id]).toEqual([201, 'true', first.body.id]);
+    // Arrays keep their order: another order is another request.
+    const other = await s.call('POST', '/items', '{"name":"same","data":{"a":1,"b":[{"x":1,"y":2},1]}}', { 'idempotency-key': key });
+    expect([other.status, other.body.code]).toEqual([422, 'idempotency_conflict']);
+  });
+
   it('replays stored error answers too', async () => {
     const key = `k3-${Date.now()}`;
     const bad = await s.call('POST', '/items', { name: 'x'.repeat(101) }, { 'idempotency-key': key });

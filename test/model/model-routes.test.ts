@@ -8,10 +8,11 @@ const library = compileSpecFile('examples/library.yaml').model!;
 
 // Conditions every authenticated, rate-limited, time-limited, versioned route of orders.yaml can produce.
 const AUTH = ['missing_credential', 'invalid_credential', 'expired_credential', 'missing_scope'];
-const BODY = ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'];
+const BODY = ['validation', 'unsupported_media_type', 'body_too_large'];
 const IDEM = ['idempotency_conflict', 'idempotency_in_progress'];
 // Conditions every operation route can produce.
-const ANY = ['internal', 'headers_too_large'];
+// A request the server cannot read (malformed URL, no Host, oversized headers) can be sent to any route.
+const ANY = ['internal', 'headers_too_large', 'malformed_request'];
 
 describe('getRoutes on orders.yaml', () => {
   const routes = getRoutes(orders);
@@ -55,17 +56,17 @@ describe('getRoutes on orders.yaml', () => {
       'GET /orders': [...ANY, 'validation', ...AUTH, 'rate_limited', 'timeout', 'unsupported_version'],
       'PATCH /orders/{id}': [...ANY, ...BODY, 'missing_resource', ...AUTH, 'not_owner', 'rate_limited', 'timeout', 'reference_not_found', 'unsupported_version', ...IDEM],
       'PUT /orders/{id}': [...ANY, ...BODY, 'missing_resource', ...AUTH, 'not_owner', 'rate_limited', 'timeout', 'reference_not_found', 'unsupported_version', ...IDEM],
-      'DELETE /orders/{id}': [...ANY, 'missing_resource', ...AUTH, 'not_owner', 'rate_limited', 'timeout', 'unsupported_version', ...IDEM],
+      'DELETE /orders/{id}': [...ANY, 'body_too_large', 'missing_resource', ...AUTH, 'not_owner', 'rate_limited', 'timeout', 'unsupported_version', ...IDEM],
       'POST /orders/{id}/pay': [...ANY, ...BODY, 'missing_resource', 'illegal_transition', ...AUTH, 'not_owner', 'rate_limited', 'timeout', 'unsupported_version', ...IDEM],
       'POST /orders/{id}/ship': [...ANY, ...BODY, 'missing_resource', 'illegal_transition', ...AUTH, 'not_owner', 'rate_limited', 'timeout', 'unsupported_version', ...IDEM],
       'POST /orders/{id}/cancel': [...ANY, ...BODY, 'missing_resource', 'illegal_transition', ...AUTH, 'not_owner', 'rate_limited', 'timeout', 'unsupported_version', ...IDEM],
       'POST /quotes': [...ANY, ...BODY, 'rate_limited', 'timeout', 'unsupported_version', ...IDEM],
       'POST /oauth/token': ['validation', 'malformed_request', 'invalid_credential', 'missing_scope', 'internal', 'headers_too_large'],
-      'GET /events': [...ANY, 'validation', ...AUTH, 'unsupported_version'],
-      'POST /webhooks': [...ANY, ...BODY, ...AUTH, 'unsupported_version'],
-      'GET /webhooks': [...ANY, ...AUTH, 'unsupported_version'],
-      'DELETE /webhooks/{id}': [...ANY, 'missing_resource', ...AUTH, 'unsupported_version'],
-      'POST /webhooks/{id}/rotate': [...ANY, ...BODY, 'missing_resource', ...AUTH, 'unsupported_version'],
+      'GET /events': [...ANY, 'validation', ...AUTH, 'rate_limited', 'unsupported_version'],
+      'POST /webhooks': [...ANY, ...BODY, ...AUTH, 'rate_limited', 'unsupported_version'],
+      'GET /webhooks': [...ANY, ...AUTH, 'rate_limited', 'unsupported_version'],
+      'DELETE /webhooks/{id}': [...ANY, 'body_too_large', 'missing_resource', ...AUTH, 'rate_limited', 'unsupported_version'],
+      'POST /webhooks/{id}/rotate': [...ANY, ...BODY, 'missing_resource', ...AUTH, 'rate_limited', 'unsupported_version'],
     };
     expect(byRoute).toEqual(Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, [...v].sort()])));
   });
@@ -102,14 +103,15 @@ describe('getRoutes on orders.yaml', () => {
     expect(getErrorCodes(orders, get)).toEqual([
       { condition: 'internal', code: 'internal', status: 500 },
       { condition: 'headers_too_large', code: 'headers_too_large', status: 431 },
+      { condition: 'malformed_request', code: 'malformed_request', status: 400 },
       { condition: 'unsupported_version', code: 'unsupported_version', status: 400 },
       { condition: 'missing_credential', code: 'unauthenticated', status: 401 },
       { condition: 'invalid_credential', code: 'unauthenticated', status: 401 },
+      { condition: 'rate_limited', code: 'rate_limited', status: 429 },
       { condition: 'expired_credential', code: 'unauthenticated', status: 401 },
       { condition: 'missing_scope', code: 'forbidden', status: 403 },
       { condition: 'missing_resource', code: 'not_found', status: 404 },
       { condition: 'not_owner', code: 'forbidden', status: 403 },
-      { condition: 'rate_limited', code: 'rate_limited', status: 429 },
       { condition: 'timeout', code: 'timeout', status: 503 },
     ]);
     expect(getUndeclaredConditions(orders)).toEqual([]);
@@ -147,6 +149,6 @@ describe('getRoutes: versions and built-in routes', () => {
 
   it('conditions that no code declares are listed', () => {
     const m = compileSpecText('servicespec: 1\nresources:\n  A:\n    fields:\n      id: { type: uuid }\nendpoints:\n  operations:\n    getA: { method: GET, path: "/a/{id}", action: read, resource: A }\n').model!;
-    expect(getUndeclaredConditions(m).sort()).toEqual(['headers_too_large', 'internal', 'method_not_allowed', 'missing_resource', 'route_not_found']);
+    expect(getUndeclaredConditions(m).sort()).toEqual(['headers_too_large', 'internal', 'malformed_request', 'method_not_allowed', 'missing_resource', 'route_not_found']);
   });
 });

@@ -5,8 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import { compileSpecFile } from '../../src/program.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
 import { createService, type ServiceOptions } from '../../src/runtime/runtime-service.js';
-import { createSqliteStorage, type SqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
+import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import type { Storage } from '../../src/runtime/storage/storage-types.js';
 import { callJson } from '../support/http.js';
+import { dropTestSchema, getPostgresSkipReason, getTestSchemaUrl } from '../support/postgres.js';
 
 export const TICKETS = new URL('./fixtures/tickets.yaml', import.meta.url).pathname;
 
@@ -20,7 +23,8 @@ export function loadModel(path: string): ServiceModel {
 export interface Running {
   url: string;
   app: FastifyInstance;
-  storage: SqliteStorage;
+  storage: Storage;
+  /** The SQLite file, or the PostgreSQL URL (SERVICESPEC_TEST_DB=postgres). */
   dbPath: string;
   close(): Promise<void>;
   /** A JSON request; returns status, headers and the parsed body (or text). */
@@ -28,11 +32,20 @@ export interface Running {
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: any }>;
 }
 
-/** A real server on 127.0.0.1 with a real SQLite file in a fresh temporary folder. */
+/**
+ * A real server on 127.0.0.1 with a real SQLite file in a fresh temporary folder, or, with
+ * SERVICESPEC_TEST_DB=postgres, in a fresh schema of the test PostgreSQL database (dropped on close).
+ */
 export async function startService(model: ServiceModel, options: Partial<ServiceOptions> = {}): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'servicespec-test-'));
-  const dbPath = join(dir, 'service.db');
-  const storage = createSqliteStorage({ path: dbPath, synchronous: 'normal' });
+  let dbPath = join(dir, 'service.db');
+  let storage: Storage;
+  if (process.env.SERVICESPEC_TEST_DB === 'postgres') {
+    const reason = await getPostgresSkipReason();
+    if (reason !== undefined) throw new Error(`SERVICESPEC_TEST_DB=postgres, but ${reason}`);
+    dbPath = getTestSchemaUrl();
+    storage = createPostgresStorage({ url: dbPath, poolSize: 4 });
+  } else storage = createSqliteStorage({ path: dbPath, synchronous: 'normal' });
   const app = await createService(model, { storage, allowGaps: true, ...options });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
@@ -43,6 +56,7 @@ export async function startService(model: ServiceModel, options: Partial<Service
     async close() {
       await app.close();
       rmSync(dir, { recursive: true, force: true });
+      if (storage.dialect === 'postgres') await dropTestSchema(dbPath);
     },
     call: (method, path, body, headers = {}) => callJson(url, method, path, body, headers),
   };

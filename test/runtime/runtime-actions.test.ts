@@ -200,6 +200,15 @@ describe('versions', () => {
     const mine = listedOld.body.items.find((x: { id: string }) => x.id === old.body.id);
     expect(mine).toMatchObject({ summary: 'Old name' });
     expect(mine).not.toHaveProperty('labels');
+    expect(old.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(listedOld.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const oldRead = await s.call('GET', `/tickets/${old.body.id}`, undefined, { 'api-version': '1' });
+    expect([oldRead.status, oldRead.headers.get('content-type'), oldRead.body.summary]).toEqual([200, 'application/json; charset=utf-8', 'Old name']);
+    // An error in an older version keeps the problem type.
+    const missing = await s.call('GET', '/tickets/01900000-0000-7000-8000-000000000000', undefined, { 'api-version': '1' });
+    expect([missing.status, missing.headers.get('content-type'), missing.body.code]).toEqual([404, expect.stringMatching(/^application\/problem\+json/), 'not_found']);
+    const gone = await s.call('DELETE', `/tickets/${old.body.id}`, undefined, { 'api-version': '1' });
+    expect([gone.status, gone.body]).toEqual([204, undefined]);
     const bad = await s.call('GET', `/projects/${projectId}`, undefined, { 'api-version': '7' });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('unsupported_version');

@@ -93,7 +93,11 @@ errors:
     invalid: { status: 422, when: [validation] }
     not_allowed: { status: 405, when: [method_not_allowed] }
     headers_too_large: { status: 431, when: [headers_too_large] }
+    malformed: { status: 400, when: [malformed_request] }
     internal: { status: 500, when: [internal] }
+    too_many: { status: 429, when: [rate_limited] }
+limits:
+  failed_auth: { attempts: 10, per: 1m }
 `;
 
   it('may answer at once, with a promise or with another library\u2019s thenable; its refusals get the declared codes', async () => {

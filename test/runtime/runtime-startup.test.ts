@@ -29,7 +29,10 @@ endpoints:
   operations:
     createNote: { method: POST, path: /notes, action: create, resource: Note }
     getNote: { method: GET, path: "/notes/{id}", action: read, resource: Note }
+authentication:
+  default: none
 errors:
+  body: problem
   codes:
     e400: { status: 400, when: [malformed_request] }
     e404: { status: 404, when: [missing_resource, route_not_found] }

@@ -18,29 +18,17 @@ afterAll(async () => {
 
 const run = (baseUrl: string, only?: string[]): Promise<TestReport> => testService(s.model, { baseUrl, ...s.options, seed: 7, runs: 4, maxRequests: 1500, timeLimitMs: 50_000, ...(only ? { only } : {}) });
 
-/** Runtime defects being fixed in parallel (issue 12); each is a real failure the tester reports today. */
-const KNOWN_DEFECTS: Record<string, { why: string; actual: RegExp }> = {
-  'events.ownership': { why: "issue 12 item 1: the event stream shows other subjects' objects", actual: /seen by the other subject$/ },
-  'versioning.served': { why: 'issue 12 item 12: older versions are answered without a Content-Type', actual: /^Content-Type: \(none\)$/ },
-};
-const isKnown = (r: TestReport['results'][number]) => KNOWN_DEFECTS[r.check]?.actual.test(r.failure?.actual ?? '') === true;
-
 describe('the real runtime on examples/orders.yaml', () => {
-  it('passes every check but the known runtime defects of issue 12, and reports each of the nine parts', async () => {
+  // Issue 12 items 1 (the event stream showed other subjects' objects) and 12 (older versions answered without a
+  // Content-Type) were failures here until their fixes were merged.
+  it('passes every check with 0 failures, and reports each of the nine parts', async () => {
     const report = await run(s.url);
     const failed = report.results.filter((r) => r.outcome === 'failed');
-    const unexpected = failed.filter((r) => !isKnown(r));
-    expect(unexpected.map((r) => ({ check: r.check, target: r.target, ...r.failure }))).toEqual([]);
+    expect(failed.map((r) => ({ check: r.check, target: r.target, ...r.failure }))).toEqual([]);
     expect(report.parts.map((p) => p.part)).toEqual(['purpose', 'resources', 'states', 'endpoints', 'authentication', 'events', 'errors', 'limits', 'versioning']);
     for (const p of report.parts.filter((x) => x.part !== 'purpose')) expect(p.passed, p.part).toBeGreaterThan(0);
     expect(report.stoppedBy).toBeUndefined();
   }, 90_000);
-
-  // When issue 12 items 1 and 12 land, these fail: drop them from KNOWN_DEFECTS then.
-  it.each(Object.entries(KNOWN_DEFECTS).map(([check, d]) => [check, d.why] as const))('still reports the known defect %s (%s)', async (check) => {
-    const report = await run(s.url, [check]);
-    expect(report.results.some((r) => r.check === check && r.outcome === 'failed' && isKnown(r))).toBe(true);
-  }, 60_000);
 });
 
 const ISO = /^\/orders\/[^/?]+\/(pay|ship|cancel)$/;
@@ -207,11 +195,11 @@ const MUTANTS: Mutant[] = [
 ];
 
 describe('mutants: each broken server fails with the expected check', () => {
-  it('a proxy that changes nothing fails only on the known defects (the proxy itself is faithful)', async () => {
+  it('a proxy that changes nothing passes (the proxy itself is faithful)', async () => {
     const proxy = await startProxy(s.url, { name: 'identity', caughtBy: '', only: [] });
     try {
       const report = await run(proxy.url, ['states', 'events', 'authentication', 'versioning', 'limits', 'endpoints.list-paging']);
-      expect(report.results.filter((r) => r.outcome === 'failed' && !isKnown(r)).map((r) => [r.check, r.target, r.failure?.actual])).toEqual([]);
+      expect(report.results.filter((r) => r.outcome === 'failed').map((r) => [r.check, r.target, r.failure?.actual])).toEqual([]);
     } finally {
       await proxy.close();
     }

@@ -8,12 +8,15 @@
 
 import type { FastifyRequest } from 'fastify';
 import type { JWK } from 'jose';
+import type { DiagnosticCode } from '../../check/diagnostics-catalogue.js';
 import type { AuthRequirement, SchemeModel, ServiceModel } from '../../model/model-types.js';
 import type { Authenticator, Principal } from '../runtime-context.js';
+import { holdsScopes } from '../runtime-access.js';
 import { ServiceError } from '../runtime-errors.js';
 import type { RuntimeGap } from '../runtime-gaps.js';
 import type { CredentialRecord, Storage } from '../storage/storage-types.js';
-import { checkApiKey, verifyBasicUser } from './auth-credentials.js';
+import { createFailureBoundFor, failedAuthRefusal } from './auth-attempts.js';
+import { checkApiKey, checkBasicUser, parseApiKey } from './auth-credentials.js';
 import {
   algorithmsForJwk,
   ASYMMETRIC_ALGORITHMS,
@@ -50,7 +53,11 @@ export const AUTH_BUILT_IN = {
 
 /** Why authentication cannot be set up for this spec and deployment. */
 export class AuthConfigError extends Error {
-  constructor(readonly problems: readonly string[]) {
+  constructor(
+    readonly problems: readonly string[],
+    /** The diagnostic codes of the problems that have one (docs/diagnostics.md), such as `weak-rsa-key`. */
+    readonly codes: readonly DiagnosticCode[] = [],
+  ) {
     super(`authentication cannot be set up:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'AuthConfigError';
   }
@@ -91,6 +98,19 @@ interface Presented {
   scheme: SchemeModel;
   kind: 'api_key' | 'basic' | 'token';
   value: string;
+  /** The credential id failures are counted against: `u:<user name>` or `k:<key id>`. */
+  id?: string;
+  /** Basic: the decoded pair. */
+  pair?: { user: string; password: string };
+}
+
+/** One request's authentication: what it presented, the failure counters it touches, and whether they are spent. */
+interface Attempt {
+  presented: Presented[];
+  requirement: AuthRequirement & { kind: 'required' };
+  keys: string[];
+  /** Milliseconds until the address or a presented id may fail again; 0 when none is spent. */
+  blockedMs: number;
 }
 
 const quote = (s: string) => `"${s.replace(/[\p{Cc}]/gu, '').replace(/["\\]/g, '\\$&')}"`;
@@ -141,6 +161,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
   const byName = new Map(schemes.map((s) => [s.name, s]));
   const realm = model.purpose?.name ?? 'service';
   const problems: string[] = [];
+  const codes: DiagnosticCode[] = [];
   const gaps: RuntimeGap[] = [];
   const warnings: string[] = [];
 
@@ -156,6 +177,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
   } catch (err) {
     if (!(err instanceof KeyConfigError)) throw err;
     problems.push(err.message);
+    if (err.code !== undefined) codes.push(err.code);
   }
   const { secret } = material;
 
@@ -272,7 +294,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
   }
 
   if (!options.allowGaps) problems.push(...gaps.map((g) => `${g.item} (with --allow-gaps the runtime would ${g.builtIn})`));
-  if (problems.length > 0) throw new AuthConfigError(problems);
+  if (problems.length > 0) throw new AuthConfigError(problems, codes);
 
   // Per requirement, worked out on first use: its schemes, the header each API key scheme reads, whether any
   // scheme reads the Authorization header, and the challenges for a 401.
@@ -316,14 +338,16 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
           if (v === undefined) continue;
           // The key is not a parameter of the operation: take it out before the operation reads its query.
           delete query![param];
-          out.push({ scheme, kind: 'api_key', value: typeof v === 'string' ? v : '' });
+          out.push(apiKeyPresented(scheme, typeof v === 'string' ? v : ''));
         } else {
           const v = request.headers[headers[i]!];
           if (v === undefined) continue;
-          out.push({ scheme, kind: 'api_key', value: typeof v === 'string' ? v.trim() : '' });
+          out.push(apiKeyPresented(scheme, typeof v === 'string' ? v.trim() : ''));
         }
       } else if (scheme.type === 'basic') {
-        if (authz?.scheme === 'basic') out.push({ scheme, kind: 'basic', value: authz.credentials });
+        if (authz?.scheme !== 'basic') continue;
+        const pair = decodeBasic(authz.credentials);
+        out.push({ scheme, kind: 'basic', value: authz.credentials, ...(pair ? { pair, ...(pair.user.length <= 256 ? { id: `u:${pair.user}` } : {}) } : {}) });
       } else if (authz?.scheme === 'bearer') {
         out.push({ scheme, kind: 'token', value: authz.credentials });
       }
@@ -331,20 +355,31 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     return out;
   };
 
-  type Outcome = Principal | 'invalid' | 'expired';
+  const apiKeyPresented = (scheme: SchemeModel, value: string): Presented => {
+    const keyId = parseApiKey(value, scheme.prefix)?.keyId;
+    return { scheme, kind: 'api_key', value, ...(keyId !== undefined ? { id: `k:${keyId}` } : {}) };
+  };
+
+  // Failed credentials, per client address and per credential id (docs/auth.md, "Failed attempts").
+  const failures = createFailureBoundFor(model);
+
+  type Outcome = Principal | 'invalid' | 'expired' | 'busy';
   // One Principal per cached record and scheme, so what is keyed on the caller (rate-limit buckets) is built once.
   const principals = new WeakMap<CredentialRecord, Principal>();
   const principalOf = (p: Presented, r: CredentialRecord | undefined): Outcome => {
     if (!r) return 'invalid';
     let principal = principals.get(r);
     if (principal?.scheme !== p.scheme.name) {
-      principal = Object.freeze({ subject: r.subject, scopes: r.scopes, scheme: p.scheme.name });
+      principal = Object.freeze({ subject: r.subject, scopes: r.scopes, scheme: p.scheme.name, credential: Object.freeze({ kind: r.kind, lookup: r.lookup }) });
       principals.set(r, principal);
     }
     return principal;
   };
   // An API key is answered synchronously where the storage can look it up at once; the rest need a promise.
-  const check = (p: Presented): Outcome | Promise<Outcome> => {
+  const check = (p: Presented, blocked: boolean): Outcome | Promise<Outcome> => {
+    // A password is guessable: once the bound is spent it is not even checked. Keys and tokens are not, so a
+    // valid one is still accepted.
+    if (p.kind === 'basic' && blocked) return 'invalid';
     if (p.kind === 'api_key') {
       const r = checkApiKey(storage, p.value, p.scheme.prefix);
       return r instanceof Promise ? r.then((record) => principalOf(p, record)) : principalOf(p, r);
@@ -353,9 +388,9 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
   };
   const checkAsync = async (p: Presented): Promise<Outcome> => {
     if (p.kind === 'basic') {
-      const pair = decodeBasic(p.value);
-      const r = await verifyBasicUser(storage, pair?.user ?? '', pair?.password ?? '');
-      return pair ? principalOf(p, r) : 'invalid';
+      const r = await checkBasicUser(storage, p.pair?.user ?? '', p.pair?.password ?? '');
+      if (r === 'busy') return 'busy';
+      return p.pair ? principalOf(p, r) : 'invalid';
     }
     if (p.value === '') return 'invalid';
     const result = await verifiers.get(p.scheme.name)!(p.value);
@@ -363,15 +398,23 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     return result.condition === 'expired_credential' ? 'expired' : 'invalid';
   };
 
+  const failed = (v: Outcome): v is 'invalid' | 'expired' | 'busy' => v === 'invalid' || v === 'expired' || v === 'busy';
   /** Any one presented credential is enough; they are tried in order from `from`. */
-  const settle = (presented: Presented[], requirement: AuthRequirement & { kind: 'required' }, from: number, expiredBefore: boolean): Principal | Promise<Principal> => {
+  const settle = (a: Attempt, from: number, expiredBefore: boolean, busyBefore: boolean): Principal | Promise<Principal> => {
     let expired = expiredBefore;
+    let busy = busyBefore;
+    const { presented, requirement } = a;
     for (let i = from; i < presented.length; i++) {
-      const r = check(presented[i]!);
-      if (r instanceof Promise) return r.then((v) => (v === 'invalid' || v === 'expired' ? settle(presented, requirement, i + 1, expired || v === 'expired') : authorize(v, requirement)));
+      const r = check(presented[i]!, a.blockedMs > 0);
+      if (r instanceof Promise) return r.then((v) => (failed(v) ? settle(a, i + 1, expired || v === 'expired', busy || v === 'busy') : authorize(v, requirement)));
       if (r === 'expired') expired = true;
+      else if (r === 'busy') busy = true;
       else if (r !== 'invalid') return authorize(r, requirement);
     }
+    if (a.blockedMs > 0) throw failedAuthRefusal(a.blockedMs);
+    // Not a failure of the credential: no hashing slot was free for the password.
+    if (busy) throw new ServiceError('rate_limited', 'too many passwords are being checked right now; retry shortly', undefined, { 'retry-after': '1' });
+    failures.fail(a.keys);
     // RFC 6750 §3.1: `error="invalid_token"` only when what failed was a token.
     const c = challengesOf(requirement);
     const headers = { 'www-authenticate': presented.some((p) => p.kind === 'token') ? c.failed : c.missing };
@@ -380,8 +423,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
   };
 
   const authorize = (principal: Principal, requirement: AuthRequirement & { kind: 'required' }): Principal => {
-    for (const s of requirement.scopes) {
-      if (principal.scopes.includes(s)) continue;
+    if (!holdsScopes(principal.scopes, requirement.scopes)) {
       const scheme = byName.get(principal.scheme)!;
       const headers: Record<string, string> = {};
       if (scheme.type === 'bearer' || scheme.type === 'oauth2_client_credentials') {
@@ -403,7 +445,9 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
       if (presented.length === 0) {
         throw new ServiceError('missing_credential', 'this operation needs a credential', undefined, { 'www-authenticate': challengesOf(requirement).missing });
       }
-      return settle(presented, requirement, 0, false);
+      const keys = [`a:${request.ip}`];
+      for (const p of presented) if (p.id !== undefined && !keys.includes(p.id)) keys.push(p.id);
+      return settle({ presented, requirement, keys, blockedMs: failures.blockedFor(keys) }, 0, false, false);
     },
   };
 }

@@ -2,9 +2,10 @@
 // The library API behind `servicespec keys|clients|users`. Secrets are shown once, when created, and stored
 // only as hashes: SHA-256 for generated (high-entropy) secrets, scrypt for passwords people choose.
 
-import { timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SchemeModel, ServiceModel } from '../../model/model-types.js';
 import type { CredentialRecord, Storage } from '../storage/storage-types.js';
+import { createSemaphore, PASSWORD_HASHING } from './auth-attempts.js';
 import { getDummyPasswordHash, hashPassword, randomId, randomSecret, secretMatches, sha256Hex, verifyPassword } from './auth-secrets.js';
 
 /** A request to create a credential that cannot be met (unknown scope, no such scheme, bad name). */
@@ -238,9 +239,41 @@ export async function createBasicUser(
 
 /** The user's record when the name and password match a user who is not revoked; the same work either way. */
 export async function verifyBasicUser(storage: Storage, username: string, password: string): Promise<CredentialRecord | undefined> {
+  for (;;) {
+    const r = await checkBasicUser(storage, username, password);
+    if (r !== 'busy') return r;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Password hashes running at once, process-wide: scrypt takes a core and 16 MiB for tens of milliseconds. */
+const hashing = createSemaphore(PASSWORD_HASHING.concurrent, PASSWORD_HASHING.waiting);
+/** For each cached user record, a keyed digest of the password it was last verified with (never the password). */
+const verifiedPasswords = new WeakMap<CredentialRecord, Buffer>();
+const PASSWORD_CACHE_KEY = randomBytes(32);
+const passwordDigest = (password: string) => createHmac('sha256', PASSWORD_CACHE_KEY).update(password.normalize('NFC')).digest();
+
+/**
+ * `verifyBasicUser` for the runtime. A password that matches the one this record was last verified with
+ * (a keyed digest compared in constant time) needs no scrypt; any other waits for one of the few hashing slots,
+ * and `'busy'` is the answer when too many are already waiting. The cache lives as long as the storage keeps the
+ * record: a change or revocation gives a new record, which is verified afresh.
+ */
+export async function checkBasicUser(storage: Storage, username: string, password: string): Promise<CredentialRecord | undefined | 'busy'> {
   const record = username.length <= 256 && password.length <= 1024 ? await storage.findCredential('basic', username) : undefined;
-  const ok = await verifyPassword(password.slice(0, 1024), record?.hash ?? (await getDummyPasswordHash()));
-  return record && ok && record.revokedAt === undefined ? record : undefined;
+  const known = record ? verifiedPasswords.get(record) : undefined;
+  if (known && timingSafeEqual(passwordDigest(password), known)) return record!.revokedAt === undefined ? record : undefined;
+  const release = await hashing.acquire();
+  if (!release) return 'busy';
+  let ok: boolean;
+  try {
+    ok = await verifyPassword(password.slice(0, 1024), record?.hash ?? (await getDummyPasswordHash()));
+  } finally {
+    release();
+  }
+  if (!record || !ok) return undefined;
+  verifiedPasswords.set(record, passwordDigest(password));
+  return record.revokedAt === undefined ? record : undefined;
 }
 
 export async function listBasicUsers(storage: Storage): Promise<CredentialSummary[]> {

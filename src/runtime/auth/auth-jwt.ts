@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { calculateJwkThumbprint, createLocalJWKSet, errors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { createDiagnostic, type DiagnosticCode } from '../../check/diagnostics-catalogue.js';
 import type { Storage } from '../storage/storage-types.js';
 import { randomId } from './auth-secrets.js';
 
@@ -26,10 +27,27 @@ export const isHmac = (alg: string): boolean => (HMAC_ALGORITHMS as readonly str
 
 /** A configuration problem with key material (the service refuses to start on it). */
 export class KeyConfigError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The diagnostic code, where the problem has one. */
+    readonly code?: DiagnosticCode,
+  ) {
     super(message);
     this.name = 'KeyConfigError';
   }
+}
+
+/** RFC 7518 §3.3: RSA keys of 2048 bits or more. */
+export const MIN_RSA_BITS = 2048;
+
+/** The size in bits of an RSA JWK's modulus `n` (base64url, big-endian); 0 when it is missing or unreadable. */
+function rsaModulusBits(jwk: JWK): number {
+  if (typeof jwk.n !== 'string' || !/^[A-Za-z0-9_-]+$/.test(jwk.n)) return 0;
+  const bytes = Buffer.from(jwk.n, 'base64url');
+  let i = 0;
+  while (i < bytes.length && bytes[i] === 0) i++;
+  if (i === bytes.length) return 0;
+  return (bytes.length - i - 1) * 8 + (32 - Math.clz32(bytes[i]!));
 }
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k', 'priv'];
@@ -77,6 +95,14 @@ export function loadKeyMaterial(options: JwtKeyOptions | undefined): { secret?: 
       if (jwk.kty === 'oct') throw new KeyConfigError(`${source}: key ${i} is a symmetric (oct) key; give an HMAC secret with the secret option instead`);
       if (!['RSA', 'EC', 'OKP'].includes(jwk.kty)) throw new KeyConfigError(`${source}: key ${i} has unsupported kty ${jwk.kty}`);
       if (jwk.alg !== undefined && !(ASYMMETRIC_ALGORITHMS as readonly string[]).includes(jwk.alg)) throw new KeyConfigError(`${source}: key ${i} has unsupported alg ${jwk.alg}`);
+      if (jwk.kty === 'RSA') {
+        const bits = rsaModulusBits(jwk);
+        if (bits < MIN_RSA_BITS) {
+          const key = `${i}${typeof jwk.kid === 'string' ? ` (kid ${jwk.kid})` : ''}`;
+          const d = createDiagnostic('weak-rsa-key', { source, key, bits, minimum: MIN_RSA_BITS });
+          throw new KeyConfigError(`${d.code}: ${d.message}`, d.code);
+        }
+      }
       out.keys.push(publicJwk(jwk));
     });
   }

@@ -12,11 +12,13 @@
 
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceModel } from '../../model/model-types.js';
-import type { ClaimedDelivery, DeliveryOutcome, EventStorage, OutboxEntry, WebhookEndpointRecord } from '../storage/storage-types.js';
+import { getEventAccess, type CredentialRef } from '../runtime-access.js';
+import { getEndpointAccess, type ClaimedDelivery, type DeliveryOutcome, type EventStorage, type OutboxEntry, type WebhookAccess, type WebhookEndpointRecord } from '../storage/storage-types.js';
 import type { OutboxHub } from './events-hub.js';
 import { EVENTS_BUILT_IN } from './events-options.js';
 import type { AttemptResult, Sender } from './events-send.js';
 import { signWebhook } from './events-signing.js';
+import { getAccessPrincipal } from './events-webhooks.js';
 
 const RETRY_AFTER_STATUSES = new Set([429, 502, 503, 504]);
 const FAN_OUT_BATCH = 500;
@@ -24,6 +26,8 @@ const LEASE_MARGIN_MS = 1_000;
 
 export interface DeliveryWorkerOptions {
   storage: EventStorage;
+  /** Whether the stored credential behind an API-registered endpoint is still valid (not revoked). */
+  credentialCurrent: (ref: CredentialRef) => boolean | Promise<boolean>;
   model: ServiceModel;
   hub: OutboxHub;
   sender: Sender;
@@ -55,6 +59,8 @@ export function signingSecrets(endpoint: WebhookEndpointRecord, now: number): st
 }
 
 export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
+  const events = getEventAccess(o.model);
+  const visible = (access: WebhookAccess, type: string, data: unknown) => events.sees(getAccessPrincipal(access), type, data);
   const retries = (o.model.events?.webhook?.retries ?? EVENTS_BUILT_IN.retriesMs.map((ms) => ({ ms }))).map((d) => d.ms);
   const timeoutMs = o.model.events?.webhook?.timeout?.ms ?? EVENTS_BUILT_IN.timeoutMs;
   const leaseMs = timeoutMs + LEASE_MARGIN_MS;
@@ -130,7 +136,7 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
         if (seen > fannedTo) {
           let n: number;
           do {
-            n = await o.storage.fanOutEvents(o.now(), FAN_OUT_BATCH);
+            n = await o.storage.fanOutEvents(o.now(), FAN_OUT_BATCH, visible);
             if (n > 0) mayHaveWork = true;
           } while (n === FAN_OUT_BATCH && !stopped);
           fannedTo = seen;
@@ -165,6 +171,24 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     }
   }
 
+  /**
+   * Checked again before each attempt (fan-out already left out what the endpoint may not see): an endpoint whose
+   * credential was revoked is disabled, and an event it may not see (queued by an older version) is withheld.
+   */
+  async function mayReceive(access: WebhookAccess, c: ClaimedDelivery): Promise<boolean> {
+    const { delivery, event, endpoint } = c;
+    const at = new Date(o.now()).toISOString();
+    if (access.credential && !(await o.credentialCurrent(access.credential))) {
+      const reason = 'the credential that registered it was revoked';
+      await o.storage.setWebhookDisabled(endpoint.id, { at, reason });
+      o.log.warn({ endpoint: endpoint.id }, `webhook endpoint disabled: ${reason}`);
+      return false;
+    }
+    if (visible(access, event.type, event.data)) return true;
+    await record(delivery.seq, endpoint.id, { status: 'dead', attempts: delivery.attempts, nextAttemptAt: o.now(), at, lastError: 'withheld: the principal that registered the endpoint may not read this event' });
+    return false;
+  }
+
   function delayFor(attempts: number, r: AttemptResult): number {
     if (r.status !== undefined && RETRY_AFTER_STATUSES.has(r.status) && r.retryAfterMs !== undefined) return Math.min(r.retryAfterMs, o.maxRetryAfterMs);
     const base = retries[attempts - 1] ?? 0;
@@ -174,6 +198,8 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   async function attempt(c: ClaimedDelivery): Promise<void> {
     const { delivery, event, endpoint } = c;
     const attempts = delivery.attempts + 1;
+    const access = getEndpointAccess(endpoint);
+    if (access && !(await mayReceive(access, c))) return;
     const started = o.now();
     const body = envelopeJson(event);
     const secrets = signingSecrets(endpoint, started);

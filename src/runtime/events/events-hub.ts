@@ -1,7 +1,7 @@
 // Tells the stream and the delivery worker that the outbox moved. The plugin nudges it after every write request
 // (the change's transaction has committed by then); a slow poll catches what other processes write.
 
-import type { EventStorage } from '../storage/storage-types.js';
+import type { Storage } from '../storage/storage-types.js';
 
 export interface OutboxHub {
   /** The newest committed outbox position seen so far. */
@@ -16,12 +16,13 @@ export interface OutboxHub {
   stop(): void;
 }
 
-export function createOutboxHub(storage: Pick<EventStorage, 'lastOutboxSeq'>, pollIntervalMs: number, onError: (err: unknown) => void): OutboxHub {
+export function createOutboxHub(storage: Pick<Storage, 'lastOutboxSeq' | 'watch'>, pollIntervalMs: number, onError: (err: unknown) => void): OutboxHub {
   let lastSeq = 0;
   let checking = false;
   let again = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let unwatch: (() => void) | undefined;
   const listeners = new Set<(seq: number) => void>();
 
   async function check(): Promise<void> {
@@ -77,11 +78,16 @@ export function createOutboxHub(storage: Pick<EventStorage, 'lastOutboxSeq'>, po
     },
     async start() {
       lastSeq = await storage.lastOutboxSeq();
+      // Where the storage hears other instances' commits (PostgreSQL NOTIFY), check at once; the poll stays as the fallback.
+      unwatch = storage.watch?.((change) => {
+        if (change === 'outbox') void check();
+      });
       timer = setInterval(() => void check(), pollIntervalMs);
       timer.unref();
     },
     stop() {
       stopped = true;
+      unwatch?.();
       if (timer) clearInterval(timer);
       // Wake every waiter so streams can end.
       for (const l of [...listeners]) l(Number.MAX_SAFE_INTEGER);

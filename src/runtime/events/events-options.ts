@@ -1,6 +1,7 @@
 // Deployment options for event delivery, and what the runtime does where the spec's `events` part is silent.
 
 import type { Route } from '../../model/model-routes.js';
+import { DEFAULT_RETRY_JITTER } from '../../model/model-builder.js';
 import type { ServiceModel } from '../../model/model-types.js';
 import type { RuntimeGap } from '../runtime-gaps.js';
 import { parseTargetPolicy, TargetPolicyError, type Lookup } from './events-targets.js';
@@ -38,7 +39,7 @@ export const EVENTS_BUILT_IN = {
   timeoutMs: 15_000,
   rotationGraceMs: 24 * 3_600_000,
   maxRetryAfterMs: 24 * 3_600_000,
-  jitter: 0.2,
+  jitter: DEFAULT_RETRY_JITTER,
   concurrency: 16,
   pollIntervalMs: 1_000,
 } as const;
@@ -57,8 +58,8 @@ export function getEventRuntimeGaps(model: ServiceModel): RuntimeGap[] {
     // (authentication.default: none) or the operator allows the gap.
     if (e.webhook.path !== undefined && auth === undefined) gaps.push({ item: 'authentication of the webhook registration operations: not shown', builtIn: 'serve them without a credential' });
   }
-  // The stream needs nothing the spec leaves out: without a default requirement it is public, like an operation
-  // that declares none, and without a heartbeat interval it sends no heartbeats.
+  // The stream's requirement is the default one; without it, the stream is a gap like any operation with none
+  // (runtime-gaps.ts). Without a heartbeat interval it sends no heartbeats.
   return gaps;
 }
 

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { StreamRoute, WebhooksRoute } from '../../model/model-routes.js';
 import type { ServiceModel } from '../../model/model-types.js';
+import { getEventAccess, isCredentialCurrent, type CredentialRef } from '../runtime-access.js';
 import type { RouteHandler } from '../runtime-actions.js';
 import type { Validator } from '../runtime-validation.js';
 import type { Storage } from '../storage/storage-types.js';
@@ -39,6 +40,8 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
   const open = new Set<{ end(): void }>();
   const hasEvents = (s.model.events?.kinds.length ?? 0) > 0;
   const deliver = s.model.events?.webhook !== undefined && o.deliver !== false;
+  const credentialCurrent = (ref: CredentialRef) => isCredentialCurrent(s.storage, ref);
+  const access = getEventAccess(s.model);
   let worker: DeliveryWorker | undefined;
   let sender: ReturnType<typeof createSender> | undefined;
 
@@ -48,6 +51,7 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
       sender = createSender(policy, o.lookup, clock);
       worker = createDeliveryWorker({
         storage: s.storage,
+        credentialCurrent,
         model: s.model,
         hub,
         sender,
@@ -77,7 +81,7 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
     ...(hasEvents ? { nudge: () => hub.nudge() } : {}),
     handlerFor(route) {
       if (route.kind === 'stream') {
-        return createStreamHandler(route, { model: s.model, storage: s.storage, hub, ...(s.model.events?.stream?.heartbeat ? { heartbeatMs: s.model.events.stream.heartbeat.ms } : {}), open });
+        return createStreamHandler(route, { model: s.model, storage: s.storage, hub, access, credentialCurrent, ...(s.model.events?.stream?.heartbeat ? { heartbeatMs: s.model.events.stream.heartbeat.ms } : {}), open });
       }
       return createWebhookHandler(route, {
         storage: s.storage,

@@ -6,12 +6,15 @@
 //
 // A client resumes with `Last-Event-ID` (or `?after=` where it cannot set headers): the stream continues strictly
 // after that position, from the outbox, so across reconnects there is no gap and no duplicate. Without either it
-// starts at the newest event. `?kinds=a,b` keeps only those kinds. A comment line is sent whenever nothing else
-// was sent for the declared heartbeat interval (none when the spec declares none).
+// starts at the newest event. Only events the reader may see are sent (runtime-access.ts); the others are passed
+// over, so resuming after the last id sent reads them again and passes over them again. `?kinds=a,b` keeps only
+// those kinds. A comment line is sent whenever nothing else was sent for the declared heartbeat interval (none when
+// the spec declares none).
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StreamRoute } from '../../model/model-routes.js';
 import type { ServiceModel } from '../../model/model-types.js';
+import type { CredentialRef, EventAccess } from '../runtime-access.js';
 import type { RouteHandler } from '../runtime-actions.js';
 import { ServiceError, type InvalidField } from '../runtime-errors.js';
 import type { EventStorage } from '../storage/storage-types.js';
@@ -26,6 +29,10 @@ export interface StreamDeps {
   model: ServiceModel;
   storage: EventStorage;
   hub: OutboxHub;
+  /** Which events a reader may see (runtime-access.ts): those whose object it could read. */
+  access: EventAccess;
+  /** Whether the reader's stored credential is still valid; a stream whose credential is revoked ends. */
+  credentialCurrent: (ref: CredentialRef) => boolean | Promise<boolean>;
   /** The declared heartbeat interval; none is sent when the spec declares none. */
   heartbeatMs?: number;
   /** Every open stream, so the service can end them when it closes. */
@@ -56,7 +63,10 @@ export function createStreamHandler(route: StreamRoute, deps: StreamDeps): Route
     let kinds: string[] | undefined;
     if (typeof query.kinds === 'string') {
       kinds = query.kinds.split(',').map((k) => k.trim()).filter((k) => k !== '');
-      for (const k of kinds) if (!kindNames.has(k)) invalid.push({ parameter: 'kinds', in: 'query', message: `${k} is not an event kind of this service` });
+      for (const k of kinds) {
+        const why = kindNames.has(k) ? deps.access.whyNever(request.principal, k) : `${k} is not an event kind of this service`;
+        if (why !== undefined) invalid.push({ parameter: 'kinds', in: 'query', message: why });
+      }
       if (kinds.length === 0) kinds = undefined;
     }
     const header = request.headers['last-event-id'];
@@ -68,6 +78,7 @@ export function createStreamHandler(route: StreamRoute, deps: StreamDeps): Route
     if (invalid.length > 0) throw new ServiceError('validation', 'the stream request is not valid', invalid);
 
     let cursor = after ?? last;
+    const principal = request.principal;
     const res = reply.raw;
     const abort = new AbortController();
     const entry = { end: () => abort.abort() };
@@ -109,11 +120,15 @@ export function createStreamHandler(route: StreamRoute, deps: StreamDeps): Route
         while (!abort.signal.aborted) {
           const seen = deps.hub.lastSeq;
           const batch = await deps.storage.readOutbox(cursor, BATCH, kinds);
+          if (batch.length > 0 && principal?.credential && !(await deps.credentialCurrent(principal.credential))) break;
           for (const e of batch) {
             if (abort.signal.aborted) break;
-            await write(`id: ${e.seq}\nevent: ${e.type}\ndata: ${envelopeJson(e)}\n\n`);
+            // An event the reader may not see is passed over: the next visible event's id still resumes after it.
+            if (deps.access.sees(principal, e.type, e.data)) {
+              await write(`id: ${e.seq}\nevent: ${e.type}\ndata: ${envelopeJson(e)}\n\n`);
+              lastWrite = Date.now();
+            }
             cursor = e.seq;
-            lastWrite = Date.now();
           }
           if (abort.signal.aborted) break;
           if (batch.length === BATCH) continue;

@@ -1,6 +1,7 @@
 // Webhook endpoints: the library functions behind the built-in registration operations (`events.delivery.webhook
 // .path`) and `servicespec webhooks add|list|remove|rotate|replay|enable`. An endpoint names a URL, the kinds it
-// wants (all when none are named) and a `whsec_` secret, shown only when it is created or rotated.
+// wants (all when none are named) and a `whsec_` secret, shown only when it is created or rotated. One registered
+// through the API also keeps who registered it (`access`): it receives only what that caller may read.
 
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -9,7 +10,9 @@ import type { ServiceModel } from '../../model/model-types.js';
 import type { RouteHandler } from '../runtime-actions.js';
 import { ServiceError } from '../runtime-errors.js';
 import type { Validator } from '../runtime-validation.js';
-import type { DeliveryFilter, DeliveryRecord, EventStorage, WebhookEndpointRecord, WebhookSecret } from '../storage/storage-types.js';
+import { getEventAccess } from '../runtime-access.js';
+import type { Principal } from '../runtime-context.js';
+import { getEndpointAccess, type DeliveryFilter, type DeliveryRecord, type EventStorage, type WebhookAccess, type WebhookEndpointRecord, type WebhookSecret } from '../storage/storage-types.js';
 import { EVENTS_BUILT_IN } from './events-options.js';
 import { generateWebhookSecret, isWebhookSecret } from './events-signing.js';
 import { checkTarget, type Lookup, type TargetPolicy } from './events-targets.js';
@@ -37,6 +40,18 @@ export interface AddWebhookInput {
   secret?: string;
 }
 
+/** What an endpoint registered by this caller may receive: its subject, scopes, scheme and stored credential now. */
+export function getWebhookAccess(principal: Principal | undefined): WebhookAccess {
+  if (!principal) return { scopes: [] };
+  return { subject: principal.subject, scopes: [...principal.scopes], scheme: principal.scheme, ...(principal.credential ? { credential: { ...principal.credential } } : {}) };
+}
+
+/** The principal an API-registered endpoint receives events as (undefined: registered without a credential). */
+export function getAccessPrincipal(access: WebhookAccess): Principal | undefined {
+  if (access.subject === undefined) return undefined;
+  return { subject: access.subject, scopes: access.scopes, scheme: access.scheme ?? '' };
+}
+
 export interface WebhookContext {
   storage: EventStorage;
   model: ServiceModel;
@@ -45,6 +60,8 @@ export interface WebhookContext {
   now?: () => Date;
   /** The caller: API callers see and manage only the endpoints they registered. */
   subject?: string;
+  /** Set for a registration through the API: the endpoint receives only what this caller may read. */
+  access?: WebhookAccess;
 }
 
 export function summarizeEndpoint(r: WebhookEndpointRecord): WebhookEndpointSummary {
@@ -85,6 +102,12 @@ export async function addWebhookEndpoint(c: WebhookContext, input: AddWebhookInp
     if (kinds.length === 0) throw invalid('/kinds', 'must name at least one kind (leave it out for every kind)');
     const unknown = kinds.filter((k) => !declared.has(k));
     if (unknown.length > 0) throw invalid('/kinds', `${unknown.join(', ')} ${unknown.length === 1 ? 'is not an event kind' : 'are not event kinds'} of this service`);
+    if (c.access !== undefined) {
+      const events = getEventAccess(c.model);
+      const principal = getAccessPrincipal(c.access);
+      const never = kinds.flatMap((k) => events.whyNever(principal, k) ?? []);
+      if (never.length > 0) throw invalid('/kinds', `this endpoint would receive none of these: ${never.join('; ')}`);
+    }
   }
   if (input.description !== undefined && input.description.length > MAX_DESCRIPTION_LENGTH) throw invalid('/description', `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
   if (input.secret !== undefined && !isWebhookSecret(input.secret)) throw invalid('/secret', 'must be whsec_ followed by base64 of 24 to 64 bytes');
@@ -93,20 +116,28 @@ export async function addWebhookEndpoint(c: WebhookContext, input: AddWebhookInp
   const record: Omit<WebhookEndpointRecord, 'afterSeq'> = { id: `ep_${randomUUID().replace(/-/g, '')}`, url: url.href, kinds, secrets: [{ secret, createdAt }], createdAt };
   if (input.description !== undefined) record.description = input.description;
   if (c.subject !== undefined) record.subject = c.subject;
+  if (c.access !== undefined) record.access = c.access;
   const stored = await c.storage.insertWebhookEndpoint(record);
   return { endpoint: summarizeEndpoint(stored), secret };
 }
 
-function visible(r: WebhookEndpointRecord | undefined, subject: string | undefined): r is WebhookEndpointRecord {
-  return r !== undefined && (subject === undefined || r.subject === subject);
+/**
+ * Whether a caller may see and manage an endpoint: the operator (`subject` undefined) every one; an API caller
+ * (`subject` its credential's subject, or null without a credential) only those it registered.
+ */
+function visible(r: WebhookEndpointRecord | undefined, subject: string | null | undefined): r is WebhookEndpointRecord {
+  if (r === undefined) return false;
+  if (subject === undefined) return true;
+  if (subject === null) return r.subject === undefined && getEndpointAccess(r) !== undefined;
+  return r.subject === subject;
 }
 
-export async function listWebhookEndpoints(storage: EventStorage, subject?: string): Promise<WebhookEndpointSummary[]> {
+export async function listWebhookEndpoints(storage: EventStorage, subject?: string | null): Promise<WebhookEndpointSummary[]> {
   return (await storage.listWebhookEndpoints()).filter((r) => visible(r, subject)).map(summarizeEndpoint);
 }
 
 /** Removes the endpoint and its queue; false when there is no such endpoint (for this subject). */
-export async function removeWebhookEndpoint(storage: EventStorage, id: string, subject?: string): Promise<boolean> {
+export async function removeWebhookEndpoint(storage: EventStorage, id: string, subject?: string | null): Promise<boolean> {
   if (!visible(await storage.getWebhookEndpoint(id), subject)) return false;
   return storage.deleteWebhookEndpoint(id);
 }
@@ -118,7 +149,7 @@ export async function removeWebhookEndpoint(storage: EventStorage, id: string, s
 export async function rotateWebhookSecret(
   storage: EventStorage,
   id: string,
-  options: { secret?: string; graceMs?: number; now?: () => Date; subject?: string } = {},
+  options: { secret?: string; graceMs?: number; now?: () => Date; subject?: string | null } = {},
 ): Promise<{ id: string; secret: string; previousSecretExpiresAt: string } | undefined> {
   const r = await storage.getWebhookEndpoint(id);
   if (!visible(r, options.subject)) return undefined;
@@ -191,18 +222,19 @@ export function createWebhookHandler(route: WebhooksRoute, deps: WebhookRouteDep
         const body = requireObject(request, false);
         validate(body);
         const subject = request.principal?.subject;
-        const { endpoint, secret: s } = await addWebhookEndpoint({ ...deps, ...(subject !== undefined ? { subject } : {}) }, body as unknown as AddWebhookInput);
+        const access = getWebhookAccess(request.principal);
+        const { endpoint, secret: s } = await addWebhookEndpoint({ ...deps, ...(subject !== undefined ? { subject } : {}), access }, body as unknown as AddWebhookInput);
         return reply.code(route.successStatus).send({ ...presentEndpoint(endpoint), secret: s });
       };
     }
     case 'list':
       return async (request, reply) => {
-        const list = await listWebhookEndpoints(deps.storage, request.principal?.subject);
+        const list = await listWebhookEndpoints(deps.storage, request.principal?.subject ?? null);
         return reply.code(route.successStatus).send({ items: list.map(presentEndpoint) });
       };
     case 'remove':
       return async (request, reply) => {
-        if (!(await removeWebhookEndpoint(deps.storage, endpointId(request), request.principal?.subject))) throw new ServiceError('missing_resource', 'no webhook endpoint with that identifier');
+        if (!(await removeWebhookEndpoint(deps.storage, endpointId(request), request.principal?.subject ?? null))) throw new ServiceError('missing_resource', 'no webhook endpoint with that identifier');
         return reply.code(route.successStatus).send();
       };
     case 'rotate': {
@@ -211,12 +243,11 @@ export function createWebhookHandler(route: WebhooksRoute, deps: WebhookRouteDep
         const id = endpointId(request);
         const body = requireObject(request, true);
         validate(body);
-        const subject = request.principal?.subject;
         const out = await rotateWebhookSecret(deps.storage, id, {
           ...(typeof body.secret === 'string' ? { secret: body.secret } : {}),
           graceMs: deps.rotationGraceMs,
           ...(deps.now ? { now: deps.now } : {}),
-          ...(subject !== undefined ? { subject } : {}),
+          subject: request.principal?.subject ?? null,
         });
         if (!out) throw new ServiceError('missing_resource', 'no webhook endpoint with that identifier');
         return reply.code(route.successStatus).send({ id: out.id, secret: out.secret, previous_secret_expires_at: out.previousSecretExpiresAt });

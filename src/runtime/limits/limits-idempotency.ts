@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceModel } from '../../model/model-types.js';
+import type { LateAnswer } from '../runtime-deadline.js';
 import { ServiceError } from '../runtime-errors.js';
 import type { Storage } from '../storage/storage-types.js';
 
@@ -25,8 +26,13 @@ interface Done {
 export interface Idempotency {
   /** Before the handler: replays a stored answer, refuses a conflict, or claims the key. */
   begin(request: FastifyRequest, reply: FastifyReply): Promise<'replayed' | 'claimed' | 'none'>;
-  /** After the handler answered: stores the answer for the retention period. */
+  /** After the handler answered: stores the answer for the retention period (not a time-out's: see settleLate). */
   finish(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void>;
+  /**
+   * Once work the time-out answered has settled: keeps what it would have answered (its change was made, so
+   * retries replay it), or releases the key when it failed (nothing was changed, so a retry runs).
+   */
+  settleLate(request: FastifyRequest, late: LateAnswer | undefined): void;
 }
 
 declare module 'fastify' {
@@ -38,7 +44,7 @@ declare module 'fastify' {
 /**
  * Idempotency-Key handling: the first response (errors included) is stored per credential and key and
  * replayed on retries; the same key with another request is refused; a retry while the first attempt
- * still runs is refused as in progress.
+ * still runs is refused as in progress. A time-out answer is not stored: the key keeps what the work did.
  */
 export function createIdempotency(model: ServiceModel, storage: Storage, retentionMs: number, now: () => Date): Idempotency {
   const header = (model.endpoints?.idempotency?.header ?? 'Idempotency-Key').toLowerCase();
@@ -52,7 +58,7 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
         throw new ServiceError('validation', `the ${header} header must be 1 to 255 visible ASCII characters`, [{ parameter: header, in: 'header', message: 'is not a valid key' }]);
       }
       const fingerprint = createHash('sha256')
-        .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+        .update(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`)
         .digest('base64url');
       const record = `${scopeOf(request)}|${key}`;
       const t = now();
@@ -75,7 +81,8 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
     },
     async finish(request, reply, payload) {
       const claim = request.idempotencyClaim;
-      if (!claim) return;
+      // The time-out answered while the work runs on: the key stays claimed until the work settles (settleLate).
+      if (!claim || request.deadline?.answeredBy === 'timeout') return;
       request.idempotencyClaim = undefined;
       const headers: Record<string, string> = {};
       for (const h of REPLAYED_HEADERS) {
@@ -85,5 +92,25 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
       const done: Done = { state: 'done', fingerprint: claim.fingerprint, status: reply.statusCode, headers, body: typeof payload === 'string' ? payload : '' };
       await storage.putRecord(NAMESPACE, claim.key, JSON.stringify(done), new Date(now().getTime() + retentionMs).toISOString());
     },
+    settleLate(request, late) {
+      const claim = request.idempotencyClaim;
+      if (!claim) return;
+      request.idempotencyClaim = undefined;
+      const kept = late
+        ? storage.putRecord(NAMESPACE, claim.key, JSON.stringify({ state: 'done', fingerprint: claim.fingerprint, status: late.status, headers: { ...late.headers }, body: late.text } satisfies Done), new Date(now().getTime() + retentionMs).toISOString())
+        : storage.deleteRecord(NAMESPACE, claim.key);
+      kept.catch((err: unknown) => request.log.error({ err }, 'could not record the outcome of an Idempotency-Key request that timed out'));
+    },
   };
+}
+
+/** JSON with every object's keys in code-unit order: one body sent with its keys reordered is one request. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const o = value as Record<string, unknown>;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+    .join(',')}}`;
 }

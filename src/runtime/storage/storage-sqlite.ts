@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import { loadSqliteDriver } from './storage-driver.js';
 import { diffStoragePlans } from './storage-plan.js';
 import {
+  getEndpointAccess,
   StorageConstraintError,
   type AbortLike,
   type ColumnPlan,
@@ -25,6 +26,7 @@ import {
   type DeliveryOutcome,
   type DeliveryRecord,
   type WebhookEndpointRecord,
+  type WebhookAccess,
   type WebhookSecret,
 } from './storage-types.js';
 
@@ -102,10 +104,22 @@ class SqliteTx implements StorageTx {
     return this.syncReader;
   }
 
+  /** Set once the transaction has committed or rolled back: later statements are refused, never run outside it. */
+  private ended = false;
+
   constructor(
-    private readonly s: SqliteStorage,
+    private readonly prepare: (sql: string) => Database.Statement,
     private readonly tables: ReadonlyMap<string, TablePlan>,
   ) {}
+
+  end(): void {
+    this.ended = true;
+  }
+
+  private stmt(sql: string): Database.Statement {
+    if (this.ended) throw new Error('this transaction has ended (committed, or rolled back at its time-out)');
+    return this.prepare(sql);
+  }
 
   private table(name: string): TablePlan {
     const t = this.tables.get(name);
@@ -120,7 +134,7 @@ class SqliteTx implements StorageTx {
       ? `INSERT INTO ${quoteIdent(table)} (${cols.map((c) => quoteIdent(c.name)).join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING *`
       : `INSERT INTO ${quoteIdent(table)} DEFAULT VALUES RETURNING *`;
     try {
-      const out = this.s.stmt(sql).get(...cols.map((c) => encode(c, row[c.name]))) as Row;
+      const out = this.stmt(sql).get(...cols.map((c) => encode(c, row[c.name]))) as Row;
       return decodeRow(t, out);
     } catch (err) {
       throw mapConstraintError(err);
@@ -133,7 +147,7 @@ class SqliteTx implements StorageTx {
 
   getNow(table: string, id: unknown): Row | undefined {
     const t = this.table(table);
-    const out = this.s.stmt(selectByIdSql(t)).get(id) as Row | undefined;
+    const out = this.stmt(selectByIdSql(t)).get(id) as Row | undefined;
     return out && decodeRow(t, out);
   }
 
@@ -184,7 +198,7 @@ class SqliteTx implements StorageTx {
     }
     const sql = `SELECT * FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`;
     params.push(q.limit);
-    return (this.s.stmt(sql).all(...params) as Row[]).map((r) => decodeRow(t, r));
+    return (this.stmt(sql).all(...params) as Row[]).map((r) => decodeRow(t, r));
   }
 
   async update(table: string, id: unknown, changes: Row, expect?: { column: string; value: unknown }): Promise<Row | undefined> {
@@ -199,7 +213,7 @@ class SqliteTx implements StorageTx {
       params.push(encode(c, expect.value));
     }
     try {
-      const out = this.s.stmt(`${sql} RETURNING *`).get(...params) as Row | undefined;
+      const out = this.stmt(`${sql} RETURNING *`).get(...params) as Row | undefined;
       return out && decodeRow(t, out);
     } catch (err) {
       throw mapConstraintError(err);
@@ -209,16 +223,14 @@ class SqliteTx implements StorageTx {
   async delete(table: string, id: unknown): Promise<boolean> {
     const t = this.table(table);
     try {
-      return this.s.stmt(`DELETE FROM ${quoteIdent(table)} WHERE ${quoteIdent(t.primaryKey)} = ?`).run(id).changes > 0;
+      return this.stmt(`DELETE FROM ${quoteIdent(table)} WHERE ${quoteIdent(t.primaryKey)} = ?`).run(id).changes > 0;
     } catch (err) {
       throw mapConstraintError(err);
     }
   }
 
   async appendEvent(e: StoredEvent): Promise<void> {
-    this.s
-      .stmt(`INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) VALUES (?, ?, ?, ?, ?)`)
-      .run(e.id, e.type, e.timestamp, e.version ?? null, JSON.stringify(e.data));
+    this.stmt(`INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) VALUES (?, ?, ?, ?, ?)`).run(e.id, e.type, e.timestamp, e.version ?? null, JSON.stringify(e.data));
   }
 }
 
@@ -292,9 +304,25 @@ export class SqliteStorage implements Storage {
   private credentialCheckedAt = -Infinity;
   /** Work queued or running through `serial`. */
   private queued = 0;
+  /**
+   * A second, read-only connection for reads outside a transaction (a file only: a second `:memory:` connection
+   * would be another database). WAL lets it read the last commit while the writer holds a transaction, so a
+   * read never waits for a write.
+   */
+  private readonly readDb: Database.Database | undefined;
+  private readonly readStatements = new Map<string, Database.Statement>();
+  private readonly prepareWrite = (sql: string) => this.stmt(sql);
+  private readonly prepareRead = (sql: string) => {
+    let s = this.readStatements.get(sql);
+    if (!s) {
+      s = this.readDb!.prepare(sql);
+      this.readStatements.set(sql, s);
+    }
+    return s;
+  };
   private readerTx: SqliteTx | undefined;
   private get reader(): SqliteTx {
-    this.readerTx ??= new SqliteTx(this, this.tables);
+    this.readerTx ??= new SqliteTx(this.readDb ? this.prepareRead : this.prepareWrite, this.tables);
     return this.readerTx;
   }
   /** events (issue 5): whether queue bookkeeping must drop to synchronous=NORMAL (see `relaxed`). */
@@ -320,6 +348,10 @@ export class SqliteStorage implements Storage {
     );
     createEventTables(this.db); // events (issue 5)
     this.eventsFullSync = options.synchronous !== 'normal'; // events (issue 5)
+    if (options.path !== ':memory:') {
+      this.readDb = new (loadSqliteDriver())(options.path, { readonly: true });
+      this.readDb.pragma('busy_timeout = 5000');
+    }
   }
 
   stmt(sql: string): Database.Statement {
@@ -384,6 +416,7 @@ export class SqliteStorage implements Storage {
       } finally {
         this.db.pragma('foreign_keys = ON');
         this.statements.clear();
+        this.readStatements.clear();
       }
       this.tables = new Map(plan.tables.map((t) => [t.name, t]));
       this.readerTx = undefined;
@@ -391,36 +424,81 @@ export class SqliteStorage implements Storage {
     });
   }
 
+  /** Whether a read on the writer's connection now would see only committed rows. */
+  private get idle(): boolean {
+    return this.readDb !== undefined || (this.queued === 0 && !this.db.inTransaction);
+  }
+
   read<T>(work: (tx: StorageTx) => Promise<T>): Promise<T> {
-    // With nothing queued and no transaction open, a read runs at once; otherwise it waits its turn, so it never
-    // sees another transaction's uncommitted rows on this connection.
-    if (this.queued === 0 && !this.db.inTransaction) return work(this.reader);
+    // On the read connection, or with nothing queued and no transaction open, a read runs at once; otherwise it
+    // waits its turn, so it never sees another transaction's uncommitted rows on the one in-memory connection.
+    if (this.idle) return work(this.reader);
     return this.serial(() => work(this.reader));
   }
 
   readNow(): SyncReader | undefined {
-    return this.queued === 0 && !this.db.inTransaction ? this.reader.now : undefined;
+    return this.idle ? this.reader.now : undefined;
   }
 
   transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortLike): Promise<T> {
-    return this.serial(async () => {
-      signal?.throwIfAborted();
-      this.db.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await work(new SqliteTx(this, this.tables));
-        signal?.throwIfAborted();
-        this.db.exec('COMMIT');
-        return result;
-      } catch (err) {
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
-        throw err;
-      }
-    });
+    return this.serial(
+      () =>
+        new Promise<T>((resolve, reject) => {
+          signal?.throwIfAborted();
+          this.db.exec('BEGIN IMMEDIATE');
+          const tx = new SqliteTx(this.prepareWrite, this.tables);
+          let settled = false;
+          const end = (): boolean => {
+            if (settled) return false;
+            settled = true;
+            tx.end();
+            signal?.removeEventListener?.('abort', onAbort);
+            return true;
+          };
+          const fail = (err: unknown) => {
+            if (this.db.inTransaction) this.db.exec('ROLLBACK');
+            reject(err);
+          };
+          // Rolled back the moment the signal aborts, so a transaction that awaits past its time-out holds the
+          // writer no longer than that; the work's later statements are refused (tx.end).
+          function onAbort(): void {
+            if (!end()) return;
+            try {
+              signal!.throwIfAborted();
+              fail(new Error('the transaction was aborted'));
+            } catch (err) {
+              fail(err);
+            }
+          }
+          signal?.addEventListener?.('abort', onAbort);
+          let running: Promise<T>;
+          try {
+            running = work(tx);
+          } catch (err) {
+            running = Promise.reject(err);
+          }
+          running.then(
+            (result) => {
+              if (!end()) return;
+              try {
+                signal?.throwIfAborted();
+                this.db.exec('COMMIT');
+                resolve(result);
+              } catch (err) {
+                fail(err);
+              }
+            },
+            (err: unknown) => {
+              if (end()) fail(err);
+            },
+          );
+        }),
+    );
   }
 
   async readEvents(afterSeq: number, limit: number): Promise<OutboxEntry[]> {
-    return this.serial(async () => {
-      const rows = this.stmt(`SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(afterSeq, limit) as (Omit<OutboxEntry, 'data' | 'version'> & { data: string; version: string | null })[];
+    return this.readCommitted((stmt) => {
+      const rows = stmt(`SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(afterSeq, limit) as (Omit<OutboxEntry, 'data' | 'version'> & { data: string; version: string | null })[];
       return rows.map((r) => {
         const e: OutboxEntry = { seq: r.seq, id: r.id, type: r.type, timestamp: r.timestamp, data: JSON.parse(r.data) };
         if (r.version !== null) e.version = r.version;
@@ -536,8 +614,8 @@ export class SqliteStorage implements Storage {
   }
 
   // ---- events (issue 5): webhook endpoints and their delivery queue ---------------------------------------------
-  // Reads go through `serial` too: on this one connection, a read between another transaction's statements would
-  // see its uncommitted outbox rows.
+  // Reads on the writer's connection go through `serial` too: a read between another transaction's statements
+  // would see its uncommitted outbox rows. Outbox reads use the read connection where there is one.
 
   /**
    * Runs queue bookkeeping (fan-out, leases, outcomes) with synchronous=NORMAL: losing it to a power cut only
@@ -554,24 +632,34 @@ export class SqliteStorage implements Storage {
     }
   }
 
+  /** A read of committed rows: at once on the read connection, else in its turn on the one in-memory connection. */
+  private readCommitted<T>(fn: (prepare: (sql: string) => Database.Statement) => T): Promise<T> {
+    if (!this.readDb) return this.serial(async () => fn(this.prepareWrite));
+    try {
+      return Promise.resolve(fn(this.prepareRead));
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  }
+
   async readOutbox(afterSeq: number, limit: number, types?: readonly string[]): Promise<OutboxEntry[]> {
-    return this.serial(async () => {
+    return this.readCommitted((stmt) => {
       const filter = types && types.length > 0 ? ` AND type IN (${types.map(() => '?').join(', ')})` : '';
-      const rows = this.stmt(`SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > ?${filter} ORDER BY seq LIMIT ?`).all(afterSeq, ...(types && types.length > 0 ? types : []), limit) as OutboxRow[];
+      const rows = stmt(`SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > ?${filter} ORDER BY seq LIMIT ?`).all(afterSeq, ...(types && types.length > 0 ? types : []), limit) as OutboxRow[];
       return rows.map(toOutboxEntry);
     });
   }
 
   async lastOutboxSeq(): Promise<number> {
-    return this.serial(async () => (this.stmt(`SELECT COALESCE(MAX(seq), 0) AS seq FROM ${OUTBOX}`).get() as { seq: number }).seq);
+    return this.readCommitted((stmt) => (stmt(`SELECT COALESCE(MAX(seq), 0) AS seq FROM ${OUTBOX}`).get() as { seq: number }).seq);
   }
 
   async insertWebhookEndpoint(r: Omit<WebhookEndpointRecord, 'afterSeq'>): Promise<WebhookEndpointRecord> {
     return this.serial(async () => {
       const afterSeq = (this.stmt(`SELECT COALESCE(MAX(seq), 0) AS seq FROM ${OUTBOX}`).get() as { seq: number }).seq;
       this.stmt(
-        `INSERT INTO ${WEBHOOKS} (id, url, kinds, description, subject, secrets, created_at, disabled_at, disabled_reason, after_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(r.id, r.url, r.kinds === null ? null : JSON.stringify(r.kinds), r.description ?? null, r.subject ?? null, JSON.stringify(r.secrets), r.createdAt, r.disabledAt ?? null, r.disabledReason ?? null, afterSeq);
+        `INSERT INTO ${WEBHOOKS} (id, url, kinds, description, subject, access, secrets, created_at, disabled_at, disabled_reason, after_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(r.id, r.url, r.kinds === null ? null : JSON.stringify(r.kinds), r.description ?? null, r.subject ?? null, r.access ? JSON.stringify(r.access) : null, JSON.stringify(r.secrets), r.createdAt, r.disabledAt ?? null, r.disabledReason ?? null, afterSeq);
       return { ...r, afterSeq };
     });
   }
@@ -612,24 +700,36 @@ export class SqliteStorage implements Storage {
     );
   }
 
-  async fanOutEvents(now: number, limit: number): Promise<number> {
+  async fanOutEvents(now: number, limit: number, visible?: (access: WebhookAccess, type: string, data: unknown) => boolean): Promise<number> {
     return this.serial(async () => {
-      const endpoints = (this.stmt(`SELECT id, kinds, after_seq FROM ${WEBHOOKS} WHERE disabled_at IS NULL`).all() as Pick<WebhookRow, 'id' | 'kinds' | 'after_seq'>[]).map((e) => ({
+      const endpoints = (this.stmt(`SELECT id, kinds, after_seq, subject, access FROM ${WEBHOOKS} WHERE disabled_at IS NULL`).all() as Pick<WebhookRow, 'id' | 'kinds' | 'after_seq' | 'subject' | 'access'>[]).map((e) => ({
         id: e.id,
         kinds: e.kinds === null ? null : new Set(JSON.parse(e.kinds) as string[]),
         afterSeq: e.after_seq,
+        access: toAccess(e),
       }));
       // No endpoint: nothing to queue, and nothing to write (an endpoint registered later starts after its afterSeq).
       if (endpoints.length === 0) return 0;
       return this.relaxed(() => this.db.transaction(() => {
         const stored = this.stmt(`SELECT value FROM ${META} WHERE key = ?`).get(FANOUT_KEY) as { value: string } | undefined;
         const cursor = Math.max(stored ? Number(stored.value) : 0, Math.min(...endpoints.map((e) => e.afterSeq)));
-        const rows = this.stmt(`SELECT seq, id, type FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(cursor, limit) as { seq: number; id: string; type: string }[];
+        // The payloads are read only when an endpoint registered through the API has to be asked about them.
+        const columns = visible && endpoints.some((e) => e.access !== undefined) ? 'seq, id, type, data' : 'seq, id, type';
+        const rows = this.stmt(`SELECT ${columns} FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(cursor, limit) as { seq: number; id: string; type: string; data?: string }[];
         if (rows.length === 0) return 0;
         const at = new Date(now).toISOString();
         const queue = this.stmt(`INSERT OR IGNORE INTO ${DELIVERIES} (seq, endpoint, event_id, event_type, status, attempts, next_at, updated_at) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)`);
         for (const row of rows) {
-          for (const e of endpoints) if (row.seq > e.afterSeq && (e.kinds === null || e.kinds.has(row.type))) queue.run(row.seq, e.id, row.id, row.type, now, at);
+          let data: unknown;
+          for (const e of endpoints) {
+            if (row.seq <= e.afterSeq || (e.kinds !== null && !e.kinds.has(row.type))) continue;
+            if (e.access !== undefined) {
+              if (!visible) continue;
+              data ??= JSON.parse(row.data!);
+              if (!visible(e.access, row.type, data)) continue;
+            }
+            queue.run(row.seq, e.id, row.id, row.type, now, at);
+          }
         }
         this.stmt(`INSERT INTO ${META} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(FANOUT_KEY, String(rows[rows.length - 1]!.seq));
         return rows.length;
@@ -641,7 +741,7 @@ export class SqliteStorage implements Storage {
     return this.serial(async () =>
       this.relaxed(() => this.db.transaction(() => {
         const rows = this.stmt(
-          `SELECT d.*, o.timestamp AS o_timestamp, o.version AS o_version, o.data AS o_data, w.id AS w_id, w.url AS w_url, w.kinds AS w_kinds, w.description AS w_description, w.subject AS w_subject, w.secrets AS w_secrets, w.created_at AS w_created_at, w.after_seq AS w_after_seq
+          `SELECT d.*, o.timestamp AS o_timestamp, o.version AS o_version, o.data AS o_data, w.id AS w_id, w.url AS w_url, w.kinds AS w_kinds, w.description AS w_description, w.subject AS w_subject, w.access AS w_access, w.secrets AS w_secrets, w.created_at AS w_created_at, w.after_seq AS w_after_seq
            FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w.id = d.endpoint JOIN ${OUTBOX} o ON o.seq = d.seq
            WHERE d.status = 'pending' AND d.next_at <= ? AND w.disabled_at IS NULL ORDER BY d.next_at, d.seq LIMIT ?`,
         ).all(now, limit) as ClaimRow[];
@@ -650,7 +750,7 @@ export class SqliteStorage implements Storage {
         return rows.map((r): ClaimedDelivery => {
           const event: OutboxEntry = { seq: r.seq, id: r.event_id, type: r.event_type, timestamp: r.o_timestamp, data: JSON.parse(r.o_data) };
           if (r.o_version !== null) event.version = r.o_version;
-          const endpoint = toEndpoint({ id: r.w_id, url: r.w_url, kinds: r.w_kinds, description: r.w_description, subject: r.w_subject, secrets: r.w_secrets, created_at: r.w_created_at, disabled_at: null, disabled_reason: null, after_seq: r.w_after_seq });
+          const endpoint = toEndpoint({ id: r.w_id, url: r.w_url, kinds: r.w_kinds, description: r.w_description, subject: r.w_subject, access: r.w_access, secrets: r.w_secrets, created_at: r.w_created_at, disabled_at: null, disabled_reason: null, after_seq: r.w_after_seq });
           return { delivery: toDelivery({ ...r, next_at: now + leaseMs }), event, endpoint };
         });
       })()),
@@ -705,6 +805,7 @@ export class SqliteStorage implements Storage {
 
   async close(): Promise<void> {
     await this.queue;
+    if (this.readDb?.open) this.readDb.close();
     if (this.db.open) this.db.close();
   }
 }
@@ -713,8 +814,11 @@ export class SqliteStorage implements Storage {
 
 function createEventTables(db: Database.Database): void {
   db.exec(
-    `CREATE TABLE IF NOT EXISTS ${WEBHOOKS} (id TEXT NOT NULL PRIMARY KEY, url TEXT NOT NULL, kinds TEXT CHECK (kinds IS NULL OR json_valid(kinds)), description TEXT, subject TEXT, secrets TEXT NOT NULL CHECK (json_valid(secrets)), created_at TEXT NOT NULL, disabled_at TEXT, disabled_reason TEXT, after_seq INTEGER NOT NULL) STRICT`,
+    `CREATE TABLE IF NOT EXISTS ${WEBHOOKS} (id TEXT NOT NULL PRIMARY KEY, url TEXT NOT NULL, kinds TEXT CHECK (kinds IS NULL OR json_valid(kinds)), description TEXT, subject TEXT, access TEXT CHECK (access IS NULL OR json_valid(access)), secrets TEXT NOT NULL CHECK (json_valid(secrets)), created_at TEXT NOT NULL, disabled_at TEXT, disabled_reason TEXT, after_seq INTEGER NOT NULL) STRICT`,
   );
+  // Tables made before endpoints stored who registered them gain the column (null: see toAccess).
+  const columns = db.prepare(`PRAGMA table_info(${WEBHOOKS})`).all() as { name: string }[];
+  if (!columns.some((c) => c.name === 'access')) db.exec(`ALTER TABLE ${WEBHOOKS} ADD COLUMN access TEXT CHECK (access IS NULL OR json_valid(access))`);
   db.exec(
     `CREATE TABLE IF NOT EXISTS ${DELIVERIES} (seq INTEGER NOT NULL, endpoint TEXT NOT NULL REFERENCES ${WEBHOOKS} (id) ON DELETE CASCADE, event_id TEXT NOT NULL, event_type TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'dead')), attempts INTEGER NOT NULL, next_at INTEGER NOT NULL, last_status INTEGER, last_error TEXT, updated_at TEXT NOT NULL, delivered_at TEXT, PRIMARY KEY (seq, endpoint)) STRICT`,
   );
@@ -743,6 +847,7 @@ interface WebhookRow {
   kinds: string | null;
   description: string | null;
   subject: string | null;
+  access: string | null;
   secrets: string;
   created_at: string;
   disabled_at: string | null;
@@ -754,9 +859,15 @@ function toEndpoint(r: WebhookRow): WebhookEndpointRecord {
   const out: WebhookEndpointRecord = { id: r.id, url: r.url, kinds: r.kinds === null ? null : (JSON.parse(r.kinds) as string[]), secrets: JSON.parse(r.secrets) as WebhookSecret[], createdAt: r.created_at, afterSeq: r.after_seq };
   if (r.description !== null) out.description = r.description;
   if (r.subject !== null) out.subject = r.subject;
+  const access = toAccess(r);
+  if (access) out.access = access;
   if (r.disabled_at !== null) out.disabledAt = r.disabled_at;
   if (r.disabled_reason !== null) out.disabledReason = r.disabled_reason;
   return out;
+}
+
+function toAccess(r: Pick<WebhookRow, 'subject' | 'access'>): WebhookAccess | undefined {
+  return getEndpointAccess({ subject: r.subject, access: r.access === null ? null : (JSON.parse(r.access) as WebhookAccess) });
 }
 
 interface DeliveryRow {
@@ -782,6 +893,7 @@ interface ClaimRow extends DeliveryRow {
   w_kinds: string | null;
   w_description: string | null;
   w_subject: string | null;
+  w_access: string | null;
   w_secrets: string;
   w_created_at: string;
   w_after_seq: number;

@@ -1,5 +1,8 @@
-// The one storage interface the runtime talks to. SQLite is the embedded default; PostgreSQL slots in
-// behind the same interface. Nothing above this folder knows which engine it is talking to.
+// The storage contract the runtime talks to, as role interfaces (resources, credentials, outbox and deliveries,
+// idempotency records, settings) composed into `Storage`. SQLite (one file, one writer) is the embedded default;
+// PostgreSQL (many stateless instances on one database) keeps the same guarantees, each stated where it is
+// declared together with how each engine keeps it. Nothing above this folder knows which engine it talks to.
+// test/storage/storage-conformance.test.ts runs one set of tests against every storage.
 
 export type ColumnType = 'text' | 'integer' | 'real' | 'boolean' | 'json';
 
@@ -37,6 +40,9 @@ export interface TablePlan {
 export interface AbortLike {
   readonly aborted: boolean;
   throwIfAborted(): void;
+  /** Where given, a running transaction rolls back as soon as the signal aborts, not only at its commit. */
+  addEventListener?(type: 'abort', listener: () => void): void;
+  removeEventListener?(type: 'abort', listener: () => void): void;
 }
 
 export interface StoragePlan {
@@ -90,22 +96,32 @@ export interface StoredEvent {
 }
 
 export interface OutboxEntry extends StoredEvent {
-  /** Position in the outbox, strictly increasing in commit order. */
+  /**
+   * Position in the outbox: strictly increasing in commit order, so a reader that has seen `seq` n has seen
+   * every entry that will ever have a lower one, and an integer cursor (SSE id, fan-out cursor) never skips.
+   * SQLite: one writer, so rowid order is commit order. PostgreSQL: a position taken while appending is not (a
+   * transaction that took 7 can commit after one that took 8, and a reader that saw 8 skips 7 forever), so events
+   * are appended without one and given positions after they commit, by one sequencer at a time (a transaction-scoped
+   * advisory lock held to its COMMIT), continuing from the highest: a late commit gets a later position. Writers do
+   * not wait for each other; readers give positions to what has committed before they read (`seq > n`).
+   */
   seq: number;
 }
 
 /** Work done inside one transaction. */
 export interface StorageTx {
   insert(table: string, row: Row): Promise<Row>;
+  /** Inside `transaction`, the row stays as read until the commit (SQLite: one writer; PostgreSQL: FOR NO KEY UPDATE). */
   get(table: string, id: unknown): Promise<Row | undefined>;
   list(table: string, query: ListQuery): Promise<Row[]>;
   /**
    * Writes `changes` to the row with this id. With `expect`, only if the column still holds that value
-   * (compare-and-set); returns the updated row, or undefined when no row matched.
+   * (compare-and-set: of concurrent updates expecting one value, across connections and instances, exactly one
+   * matches); returns the updated row, or undefined when no row matched.
    */
   update(table: string, id: unknown, changes: Row, expect?: { column: string; value: unknown }): Promise<Row | undefined>;
   delete(table: string, id: unknown): Promise<boolean>;
-  /** Appends to the outbox inside the same transaction as the change that caused it. */
+  /** Appends to the outbox inside the same transaction as the change that caused it (visible when it commits, lost when it rolls back). */
   appendEvent(event: StoredEvent): Promise<void>;
 }
 
@@ -142,44 +158,86 @@ export interface CredentialRecord {
   revokedAt?: string;
 }
 
-export interface Storage extends EventStorage {
+/** Change notifications a storage can give about writes made through other connections or instances. */
+export type StorageChange = 'outbox' | 'credentials';
+
+/**
+ * Resources: the model's tables. Constraint failures come back as `StorageConstraintError` (unique, reference,
+ * check), never as driver errors.
+ */
+export interface ResourceStorage {
   readonly dialect: 'sqlite' | 'postgres';
-  /** Brings the tables in line with the plan: additive changes are applied, destructive ones refused. */
+  /**
+   * Brings the tables in line with the plan: additive changes are applied, destructive ones refused, each by
+   * table and column name, with nothing changed. Several instances may migrate one database at once: one applies,
+   * the others then find the plan applied (SQLite: one writer; PostgreSQL: under `pg_advisory_xact_lock`).
+   */
   migrate(plan: StoragePlan): Promise<MigrationResult>;
-  /** Runs `work` in one transaction; when `signal` is aborted before the commit, everything is rolled back. */
+  /**
+   * Runs `work` in one transaction; when `signal` is aborted before the commit, everything is rolled back (at
+   * once, where the signal can be listened to), and the transaction refuses any later statement.
+   * Isolation: read committed plus the row locks of `get`, and compare-and-set in `update`.
+   */
   transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortLike): Promise<T>;
-  /** Runs read-only `work` (one statement) without opening a write transaction. */
+  /** Runs read-only `work` (one statement) without opening a write transaction; it sees only committed rows and never waits for a writer, where the engine allows. */
   read<T>(work: (tx: StorageTx) => Promise<T>): Promise<T>;
   /**
-   * A reader that answers at once, for a storage whose driver runs in-process (SQLite): given only while
-   * nothing is queued or in a transaction, so what it reads is committed. Undefined otherwise, and always
-   * for a storage over the network; callers then use `read`.
+   * Optional fast path. A reader that answers at once, for a storage whose driver runs in-process (SQLite),
+   * reading only what is committed: on a file, always (a second, read-only connection); in memory, only while
+   * nothing is queued or in a transaction. Undefined otherwise, and always for a storage over the network
+   * (PostgreSQL); callers then use `read`.
    */
   readNow?(): SyncReader | undefined;
-  /** `findCredential` answered at once, where the storage can (see `readNow`). */
+}
+
+/**
+ * Credentials. A revocation or a new credential written through any instance is seen by every instance within
+ * a second: SQLite reads `PRAGMA data_version` (moves on another connection's commit) at most once a
+ * millisecond; PostgreSQL caches only while its LISTEN connection is up, and drops the cache on each
+ * NOTIFY (sent in the revoking transaction, so heard after its commit) and on every reconnect.
+ */
+export interface CredentialStorage {
+  /** Optional fast path: `findCredential` answered at once, where the storage can (see `readNow`). */
   findCredentialNow?(kind: CredentialRecord['kind'], lookup: string): CredentialRecord | undefined;
-  /** Outbox entries after `seq`, oldest first. */
-  readEvents(afterSeq: number, limit: number): Promise<OutboxEntry[]>;
+  /** Rejects when the kind already has a credential with this lookup (or this id). */
   insertCredential(record: CredentialRecord): Promise<void>;
   findCredential(kind: CredentialRecord['kind'], lookup: string): Promise<CredentialRecord | undefined>;
   listCredentials(kind: CredentialRecord['kind']): Promise<CredentialRecord[]>;
-  /** Marks the credential revoked; false when there is no such credential. */
+  /** Marks the credential revoked (the first revocation time is kept); false when there is no such credential. */
   revokeCredential(kind: CredentialRecord['kind'], id: string, at: string): Promise<boolean>;
+}
+
+/** Idempotency (and other keyed records the runtime keeps for itself). */
+export interface RecordStorage {
   /**
-   * A record in a keyed namespace the runtime keeps for itself (idempotency keys, say): inserted only
-   * when the key is absent or its previous record has expired. Returns the record now stored.
+   * A record in a keyed namespace: inserted only when the key is absent or its previous record has expired.
+   * Returns the record now stored. Of concurrent claims of one key, on any instance, exactly one is `created`;
+   * the others get its value (SQLite: one writer; PostgreSQL: INSERT … ON CONFLICT, which waits for the other).
    */
   claimRecord(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }>;
   putRecord(namespace: string, key: string, value: string, expiresAt: string): Promise<void>;
   deleteRecord(namespace: string, key: string): Promise<void>;
-  /** A value kept across restarts (secrets the runtime generates for itself). */
+}
+
+/** Settings: values kept across restarts (secrets the runtime generates for itself). */
+export interface SettingStorage {
   getSetting(key: string): Promise<string | undefined>;
   setSetting(key: string, value: string): Promise<void>;
   /**
    * Stores `value` unless the key already holds one, and returns what the key holds now: of several instances
-   * starting together on one database, every one ends up with the same value.
+   * starting together on one database, every one ends up with the same value (INSERT … ON CONFLICT DO NOTHING).
    */
   claimSetting(key: string, value: string): Promise<string>;
+}
+
+/** Every role, over one database. */
+export interface Storage extends ResourceStorage, CredentialStorage, EventStorage, RecordStorage, SettingStorage {
+  /**
+   * Optional: calls `listener` when another connection or instance changed the outbox or the credentials (and
+   * once after each reconnect, since changes made meanwhile were not heard). A doorbell only: the change is read
+   * from the tables. PostgreSQL: LISTEN/NOTIFY. Absent for SQLite, whose readers poll.
+   */
+  watch?(listener: (change: StorageChange) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -196,6 +254,17 @@ export interface WebhookSecret {
   expiresAt?: string;
 }
 
+/**
+ * Who registered an endpoint through the API, as they were then: the endpoint receives only events this principal
+ * may read. `credential` names the stored credential, whose revocation stops the endpoint.
+ */
+export interface WebhookAccess {
+  subject?: string;
+  scopes: readonly string[];
+  scheme?: string;
+  credential?: { kind: CredentialRecord['kind']; lookup: string };
+}
+
 export interface WebhookEndpointRecord {
   id: string;
   url: string;
@@ -204,6 +273,8 @@ export interface WebhookEndpointRecord {
   description?: string;
   /** The subject that registered it through the API; absent when the operator did (CLI). */
   subject?: string;
+  /** Set when registered through the API (an older registration with a subject: that subject, no scopes); absent: the operator's, every event. */
+  access?: WebhookAccess;
   /** Newest first. */
   secrets: readonly WebhookSecret[];
   createdAt: string;
@@ -211,6 +282,15 @@ export interface WebhookEndpointRecord {
   disabledReason?: string;
   /** The outbox position when it was registered: only later events are delivered to it. */
   afterSeq: number;
+}
+
+/**
+ * What an endpoint may receive: its stored `access`; for one registered through the API before that was stored (a
+ * subject, no access), that subject holding no scopes; undefined for the operator's (every event).
+ */
+export function getEndpointAccess(r: { subject?: string | null; access?: WebhookAccess | null }): WebhookAccess | undefined {
+  if (r.access !== undefined && r.access !== null) return r.access;
+  return r.subject !== undefined && r.subject !== null ? { subject: r.subject, scopes: [] } : undefined;
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
@@ -256,8 +336,17 @@ export interface DeliveryFilter {
   limit?: number;
 }
 
+/**
+ * The outbox and the webhook delivery queue. Outbox order is commit order (see `OutboxEntry.seq`). Delivery is
+ * at-least-once per endpoint: a claimed delivery is leased (`nextAttemptAt` moves to the lease's end) so no other
+ * worker or instance claims it while the lease runs (PostgreSQL: FOR UPDATE SKIP LOCKED, then the lease written
+ * in the same transaction); when a worker dies, its deliveries fall due again at the lease's end. Fan-out is done
+ * by one worker at a time (PostgreSQL: an advisory lock), so each event is queued once per endpoint.
+ */
 export interface EventStorage {
-  /** Committed outbox entries after `afterSeq` (of these types only, when given), oldest first. Never an entry of a transaction still open. */
+  /** Outbox entries after `afterSeq`, oldest first (every type). */
+  readEvents(afterSeq: number, limit: number): Promise<OutboxEntry[]>;
+  /** Committed outbox entries after `afterSeq` (of these types only, when given), oldest first. Never an entry of a transaction still open, never one skipped by a later commit. */
   readOutbox(afterSeq: number, limit: number, types?: readonly string[]): Promise<OutboxEntry[]>;
   /** The newest committed outbox position; 0 when the outbox is empty. */
   lastOutboxSeq(): Promise<number>;
@@ -273,9 +362,10 @@ export interface EventStorage {
   deleteWebhookEndpoint(id: string): Promise<boolean>;
   /**
    * Queues one delivery per enabled endpoint that wants it for each outbox entry past the stored fan-out cursor,
-   * and advances the cursor, in one transaction. Returns how many outbox entries it consumed.
+   * and advances the cursor, in one transaction. Returns how many outbox entries it consumed. An endpoint with
+   * `access` gets only the entries `visible` allows (none without `visible`).
    */
-  fanOutEvents(now: number, limit: number): Promise<number>;
+  fanOutEvents(now: number, limit: number, visible?: (access: WebhookAccess, type: string, data: unknown) => boolean): Promise<number>;
   /** Pending deliveries of enabled endpoints due at `now`, oldest first; each is leased until `now + leaseMs`. */
   claimDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]>;
   /** Records an attempt's outcome; nothing when the delivery no longer exists or is no longer pending. */

@@ -1,0 +1,122 @@
+// A served older version as a model of its own: the current model with the declared changes undone, newest first.
+import { getChangesSince, compareVersions } from '../model/model-versions.js';
+import type { FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
+import { joinPointer } from '../spec/spec-loader.js';
+
+/**
+ * The model as a client of `version` sees it. Only what `versioning.supported[].changes` declares differs from the
+ * current model: a renamed field has its old name, an added field is absent, and a removed field is present as
+ * `json`, optional, because the spec does not show its old shape. Undefined when the spec does not serve `version`.
+ */
+export function getVersionModel(model: ServiceModel, version: string): ServiceModel | undefined {
+  const v = model.versioning;
+  if (!v) return undefined;
+  if (version === v.current) return model;
+  if (!v.supported.some((s) => s.version === version)) return undefined;
+  const scheme = v.scheme ?? 'date';
+  const changes = [...getChangesSince(model, version)].reverse();
+  const resources = new Map<string, ResourceModel>(model.resources.map((r) => [r.name, r]));
+  const edit = (name: string | undefined, f: (fields: FieldModel[], r: ResourceModel) => FieldModel[]) => {
+    const r = name === undefined ? undefined : resources.get(name);
+    if (r) resources.set(r.name, { ...r, fields: f([...r.fields], r) });
+  };
+  for (const c of changes) {
+    if (c.kind === 'rename_field' && c.from !== undefined && c.to !== undefined) {
+      const { from, to } = c;
+      edit(c.resource, (fields) => fields.map((x) => (x.name === to ? { ...x, name: from } : x)));
+    } else if (c.kind === 'add_field' && c.field !== undefined) {
+      const { field } = c;
+      edit(c.resource, (fields) => fields.filter((x) => x.name !== field));
+    } else if (c.kind === 'remove_field' && c.field !== undefined) {
+      const { field } = c;
+      edit(c.resource, (fields, r) =>
+        fields.some((x) => x.name === field)
+          ? fields
+          : [...fields, { name: field, pointer: joinPointer(joinPointer(r.pointer, 'fields'), field), type: 'json', description: 'shape not shown in the spec', optional: true, nullable: false, readOnly: false, writeOnce: false, unique: false, hasDefault: false, hasExample: false }],
+      );
+    }
+  }
+  const supported = v.supported.filter((s) => compareVersions(scheme, s.version, version) < 0);
+  return Object.freeze({
+    ...model,
+    file: `${model.file}@${version}`,
+    resources: model.resources.map((r) => resources.get(r.name)!),
+    versioning: { ...v, current: version, supported },
+  });
+}
+
+/** A declared change the spec does not show, and why. */
+export interface UnshownChange {
+  version: string;
+  /** JSON pointer of the change in `versioning.supported[].changes`. */
+  pointer: string;
+  change: string;
+  detail: string;
+}
+
+function hasField(model: ServiceModel, resource: string, field: string): boolean {
+  return model.resources.find((r) => r.name === resource)?.fields.some((f) => f.name === field) === true;
+}
+
+/**
+ * Each change `versioning.supported[i]` declares, checked against the next newer version (the current model with
+ * the later versions' changes undone): an added field it does not have, a removed field it still has, a rename
+ * whose old name it still has. Changes naming an undeclared resource are the checker's `unknown-resource`.
+ */
+export function getUnshownChanges(model: ServiceModel): UnshownChange[] {
+  const v = model.versioning;
+  if (!v || v.current === undefined) return [];
+  const scheme = v.scheme ?? 'date';
+  const versions = [...v.supported.map((s) => s.version), v.current].sort((a, b) => compareVersions(scheme, a, b));
+  const out: UnshownChange[] = [];
+  for (const s of v.supported) {
+    const next = versions[versions.indexOf(s.version) + 1];
+    const newer = next === undefined ? undefined : getVersionModel(model, next);
+    if (!newer || next === undefined) continue;
+    s.changes.forEach((c, i) => {
+      if (c.resource === undefined || !model.resources.some((r) => r.name === c.resource)) return;
+      const pointer = joinPointer(joinPointer(s.pointer, 'changes'), i);
+      const report = (detail: string, change: string) => out.push({ version: s.version, pointer, change, detail });
+      if (c.kind === 'add_field' && c.field !== undefined && !hasField(newer, c.resource, c.field)) {
+        report(`version ${next} has no field ${c.field}`, `add_field ${c.resource}.${c.field}`);
+      } else if (c.kind === 'remove_field' && c.field !== undefined && hasField(newer, c.resource, c.field)) {
+        report(`version ${next} still has ${c.field}`, `remove_field ${c.resource}.${c.field}`);
+      } else if (c.kind === 'rename_field' && c.from !== undefined && c.to !== undefined) {
+        const change = `rename_field ${c.resource}.${c.from} → ${c.to}`;
+        if (hasField(newer, c.resource, c.from)) report(`version ${next} still has ${c.from}`, change);
+        else if (next !== v.current && !hasField(newer, c.resource, c.to)) report(`version ${next} has no field ${c.to}`, change);
+      }
+    });
+  }
+  return out;
+}
+
+/**
+ * The model a document for one served version describes: `getVersionModel`, serving that version only. For an
+ * older version a request names it (the service's default would answer in another version's shape), so the
+ * document's version parameter is required and has that one value. Undefined when the spec does not serve it.
+ */
+export function getVersionDocumentModel(model: ServiceModel, version: string): ServiceModel | undefined {
+  const vm = getVersionModel(model, version);
+  const v = vm?.versioning;
+  if (!vm || !v) return undefined;
+  if (version === model.versioning?.current) return Object.freeze({ ...vm, versioning: { ...v, supported: [] } });
+  // Query parameters keep the current names, as the runtime reads them; a filter on a field the version does not
+  // have is left out of its document.
+  const fieldsOf = new Map(vm.resources.map((r) => [r.name, new Set(r.fields.map((f) => f.name))]));
+  const endpoints = vm.endpoints && {
+    ...vm.endpoints,
+    operations: vm.endpoints.operations.map((o) => {
+      const fields = o.resource === undefined ? undefined : fieldsOf.get(o.resource);
+      return fields && o.filter.some((f) => !fields.has(f)) ? { ...o, filter: o.filter.filter((f) => fields.has(f)) } : o;
+    }),
+  };
+  return Object.freeze({ ...vm, ...(endpoints ? { endpoints } : {}), versioning: { ...v, supported: [], default: 'required' as const } });
+}
+
+/** Every version the spec serves: the current one and each supported one. */
+export function getServedVersions(model: ServiceModel): string[] {
+  const v = model.versioning;
+  if (!v) return [];
+  return [...new Set([...(v.current !== undefined ? [v.current] : []), ...v.supported.map((s) => s.version)])];
+}

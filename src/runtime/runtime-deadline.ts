@@ -1,0 +1,161 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError, type ErrorResponder } from './runtime-errors.js';
+import type { AbortLike, Storage } from './storage/storage-types.js';
+
+/**
+ * A request's time-out, which transactions check before they commit and listen to while they run. It is past
+ * once its time has come, whether or not the timer has fired: a handler that blocks the event loop cannot
+ * delay it. Cheaper than an AbortSignal, which is made only if asked for.
+ */
+export class Deadline implements AbortLike {
+  /** Who started the one answer: the work, or the time-out. */
+  answeredBy: 'work' | 'timeout' | undefined;
+  private expired = false;
+  private controller: AbortController | undefined;
+  private listeners: (() => void)[] | undefined;
+
+  /** `at` is a `performance.now()` time. */
+  constructor(readonly at: number) {}
+
+  get aborted(): boolean {
+    if (!this.expired && performance.now() >= this.at) this.expire();
+    return this.expired;
+  }
+
+  throwIfAborted(): void {
+    if (this.aborted) throw new ServiceError('timeout', 'the request ran past its time-out');
+  }
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    (this.listeners ??= []).push(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    const i = this.listeners?.indexOf(listener) ?? -1;
+    if (i >= 0) this.listeners!.splice(i, 1);
+  }
+
+  /** A real AbortSignal for handler code (fetch, timers), created on first use. */
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    if (this.aborted) this.controller.abort();
+    return this.controller.signal;
+  }
+
+  expire(): void {
+    if (this.expired) return;
+    this.expired = true;
+    this.controller?.abort();
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    for (const l of listeners ?? []) l();
+  }
+}
+
+/** The answer work would have given, had the time-out not answered first. */
+export class LateAnswer {
+  constructor(
+    readonly status: number,
+    readonly headers: Readonly<Record<string, string>>,
+    readonly text: string,
+  ) {}
+}
+
+/** Called once work that outlived its time-out settles: with what it would have answered, or undefined when it failed. */
+export type LateOutcome = (request: FastifyRequest, late: LateAnswer | undefined) => void;
+
+/**
+ * Sends an action's success answer, unless the time-out has answered already: then it returns the answer as a
+ * LateAnswer, for the Idempotency-Key to keep (the change it reports was made).
+ */
+export function sendAnswer(request: FastifyRequest, reply: FastifyReply, status: number, payload: unknown): unknown {
+  const d = request.deadline;
+  if (d !== undefined) {
+    if (d.answeredBy === 'timeout') return toLateAnswer(reply, status, payload);
+    d.answeredBy = 'work';
+  }
+  return reply.code(status).send(payload);
+}
+
+export function toLateAnswer(reply: FastifyReply, status: number, payload: unknown): LateAnswer {
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+  const location = reply.getHeader('location');
+  if (location !== undefined) headers.location = String(location);
+  return new LateAnswer(status, headers, payload === undefined ? '' : JSON.stringify(payload));
+}
+
+/**
+ * Runs `work` under the declared time-out, for exactly one answer. Work that finishes synchronously needs no
+ * timer (nothing could have interrupted it). Otherwise a timer armed for what is left of `ms` answers with the
+ * declared time-out error unless the work's answer has started, and expires the deadline so the work's
+ * transaction rolls back. Work that settles past the deadline without having answered is answered as the
+ * time-out too (a handler that blocked the event loop); what it would have answered goes to `late`.
+ */
+export function withTimeout(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ms: number,
+  errors: ErrorResponder,
+  work: (request: FastifyRequest, reply: FastifyReply) => unknown,
+  late?: LateOutcome,
+): unknown {
+  const deadline = new Deadline(performance.now() + ms);
+  request.deadline = deadline;
+  const result = work(request, reply);
+  if (!(result instanceof Promise)) return result;
+  const answerTimeout = () => {
+    deadline.expire();
+    if (deadline.answeredBy !== undefined || reply.sent) return;
+    deadline.answeredBy = 'timeout';
+    errors.send(request, reply, new ServiceError('timeout', `the request took longer than ${ms} ms`));
+  };
+  const timer = setTimeout(answerTimeout, Math.max(0, deadline.at - performance.now()));
+  const settle = (value: unknown, failed: boolean): unknown => {
+    clearTimeout(timer);
+    if (deadline.answeredBy === 'work' || (deadline.answeredBy === undefined && !deadline.aborted)) {
+      deadline.answeredBy = 'work';
+      if (failed) throw value;
+      return value;
+    }
+    answerTimeout();
+    late?.(request, !failed && value instanceof LateAnswer ? value : undefined);
+    return undefined;
+  };
+  return result.then(
+    (value) => settle(value, false),
+    (err: unknown) => settle(err, true),
+  );
+}
+
+/** Either signal aborts the transaction. */
+function eitherAborted(a: Deadline, b: AbortLike): AbortLike {
+  return {
+    get aborted() {
+      return a.aborted || b.aborted;
+    },
+    throwIfAborted() {
+      a.throwIfAborted();
+      b.throwIfAborted();
+    },
+    addEventListener(type, listener) {
+      a.addEventListener(type, listener);
+      b.addEventListener?.(type, listener);
+    },
+    removeEventListener(type, listener) {
+      a.removeEventListener(type, listener);
+      b.removeEventListener?.(type, listener);
+    },
+  };
+}
+
+/** The storage a custom handler is given: each of its transactions is bounded by the request's deadline, signal or not. */
+export function boundToDeadline(storage: Storage, deadline: Deadline): Storage {
+  const transaction: Storage['transaction'] = (work, signal) => storage.transaction(work, signal === undefined || signal === deadline.signal ? deadline : eitherAborted(deadline, signal));
+  return new Proxy(storage, {
+    get(target, prop) {
+      if (prop === 'transaction') return transaction;
+      const v: unknown = Reflect.get(target, prop, target);
+      return typeof v === 'function' ? (v as (...args: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}

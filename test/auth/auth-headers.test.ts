@@ -1,0 +1,123 @@
+// Every answer carries `X-Content-Type-Options: nosniff`; every answer of an operation that takes a credential
+// (and the token endpoint's) carries `Cache-Control: no-store`. A JWKS with an RSA key under 2048 bits is refused.
+
+import { generateKeyPairSync } from 'node:crypto';
+import { connect } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { JWK } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuthConfigError, createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
+import { createApiKey, createClient } from '../../src/runtime/auth/auth-credentials.js';
+import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import { loadModel, NOTES, startAuthService, type AuthServer } from './helpers.js';
+
+const GUARDED = new URL('./fixtures/guarded.yaml', import.meta.url).pathname;
+
+let s: AuthServer;
+let key: string;
+let client: { clientId: string; clientSecret: string };
+
+beforeAll(async () => {
+  s = await startAuthService({ spec: GUARDED });
+  key = (await createApiKey(s.storage, s.model, { subject: 'alice', scopes: ['notes:read', 'notes:write'], scheme: 'key' })).key;
+  client = await createClient(s.storage, s.model, { subject: 'alice', scopes: ['notes:read'] });
+});
+afterAll(async () => s.close());
+
+/** A raw request the HTTP parser refuses, answered outside Fastify. */
+function rawAnswer(url: string, text: string): Promise<string> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
+    let out = '';
+    socket.on('data', (d: Buffer) => (out += d.toString('latin1')));
+    socket.on('end', () => resolve(out));
+    socket.on('error', reject);
+  });
+}
+
+describe('X-Content-Type-Options: nosniff on every answer', () => {
+  it('success, refusal, unknown route, wrong method, token endpoint, and a request the parser refuses', async () => {
+    const answers = [
+      await s.call('GET', '/status'),
+      await s.call('GET', '/whoami/key', { headers: { 'x-guarded-key': key } }),
+      await s.call('GET', '/whoami/key'),
+      await s.call('GET', '/no/such/route'),
+      await s.call('DELETE', '/status'),
+      await s.call('POST', '/notes', { body: '{"title": ', headers: { 'x-guarded-key': key, 'content-type': 'application/json' } }),
+      await s.call('POST', '/oauth/token', { body: 'grant_type=client_credentials', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 401, 404, 405, 400, 401]);
+    for (const a of answers) expect(a.headers.get('x-content-type-options')).toBe('nosniff');
+    const raw = await rawAnswer(s.url, 'GET / HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n');
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(raw.toLowerCase()).toContain('\r\nx-content-type-options: nosniff\r\n');
+  });
+});
+
+describe('Cache-Control: no-store on answers that carry a credential', () => {
+  it('on every answer of an operation that requires a credential, refusals included', async () => {
+    const created = await s.call('POST', '/notes', { body: { title: 'mine' }, headers: { 'x-guarded-key': key } });
+    expect(created.status).toBe(201);
+    const answers = [
+      created,
+      await s.call('GET', `/notes/${created.body.id}`, { headers: { 'x-guarded-key': key } }),
+      await s.call('GET', '/notes', { headers: { 'x-guarded-key': key } }),
+      await s.call('GET', '/whoami/key', { headers: { 'x-guarded-key': key } }),
+      await s.call('GET', '/whoami/key'),
+      await s.call('GET', '/whoami/key', { headers: { 'x-guarded-key': 'gk_wrong' } }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([201, 200, 200, 200, 401, 401]);
+    for (const a of answers) expect(a.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('on the token endpoint, and not on a public operation', async () => {
+    const basic = `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`;
+    const token = await s.call('POST', '/oauth/token', { body: 'grant_type=client_credentials', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic } });
+    expect(token.status).toBe(200);
+    expect(token.headers.get('cache-control')).toBe('no-store');
+    const withToken = await s.call('GET', '/whoami/token', { headers: { authorization: `Bearer ${token.body.access_token}` } });
+    expect(withToken.status).toBe(200);
+    expect(withToken.headers.get('cache-control')).toBe('no-store');
+    expect((await s.call('GET', '/status')).headers.get('cache-control')).toBeNull();
+  });
+});
+
+describe('a JWKS with a weak RSA key', () => {
+  const rsaJwk = (bits: number, kid: string): JWK => ({ ...(generateKeyPairSync('rsa', { modulusLength: bits }).publicKey.export({ format: 'jwk' }) as JWK), kid, alg: 'RS256' });
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'servicespec-weak-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is refused at start with weak-rsa-key, from a file or given inline', async () => {
+    const model = loadModel(NOTES);
+    const storage = createSqliteStorage({ path: join(dir, 'a.db') });
+    try {
+      const file = join(dir, 'jwks.json');
+      writeFileSync(file, JSON.stringify({ keys: [rsaJwk(2048, 'strong'), rsaJwk(1024, 'weak')] }));
+      for (const jwt of [{ jwksFile: file }, { jwks: { keys: [rsaJwk(1024, 'weak')] } }]) {
+        const err = await createAuthenticator(model, storage, { allowGaps: true, jwt }).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(AuthConfigError);
+        expect((err as AuthConfigError).codes).toEqual(['weak-rsa-key']);
+        expect((err as AuthConfigError).problems.join('\n')).toMatch(/weak-rsa-key: .*key \d \(kid weak\) is a 1024-bit RSA key; RSA keys need at least 2048 bits/);
+      }
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('2048 bits and more are accepted', async () => {
+    const model = loadModel(NOTES);
+    const storage = createSqliteStorage({ path: join(dir, 'b.db') });
+    try {
+      const a = await createAuthenticator(model, storage, { allowGaps: true, jwt: { jwks: { keys: [rsaJwk(2048, 'a'), rsaJwk(3072, 'b')] } } });
+      expect(a.warnings.filter((w) => w.includes('scheme rs'))).toEqual([]);
+    } finally {
+      await storage.close();
+    }
+  });
+});

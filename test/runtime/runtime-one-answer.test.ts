@@ -1,0 +1,164 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CustomHandler } from '../../src/runtime/runtime-context.js';
+import { loadModel, startService, type Running } from './helpers.js';
+
+// One answer per request under a 400 ms time-out (issue 12 items 7, 8 and 11).
+const SLOW = new URL('./fixtures/slow.yaml', import.meta.url).pathname;
+const HANDLERS = new URL('./fixtures/slow-handlers.mjs', import.meta.url).href;
+const TIMEOUT_MS = 400;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let s: Running;
+/** What the service logged at warn and above. */
+const logged: string[] = [];
+beforeAll(async () => {
+  const { handlers } = (await import(HANDLERS)) as { handlers: Record<string, CustomHandler> };
+  const stream = { write: (line: string) => void logged.push(line) };
+  s = await startService(loadModel(SLOW), { handlers, allowGaps: false, logger: { level: 'warn', stream } });
+  // The first request pays for the first connection and compiled validators; time the ones after it.
+  await s.call('POST', '/notes', { text: 'warm-up' });
+});
+afterAll(() => s.close());
+
+async function timed<T>(work: Promise<T>): Promise<T & { took: number }> {
+  const started = performance.now();
+  const out = await work;
+  return Object.assign(out as object, { took: performance.now() - started }) as T & { took: number };
+}
+
+async function notesWith(text: string): Promise<number> {
+  const r = await s.call('GET', `/notes?text=${encodeURIComponent(text)}`);
+  expect(r.status).toBe(200);
+  return (r.body.items as unknown[]).length;
+}
+
+function expectTimeout(r: { status: number; headers: Headers; body: { code?: string; status?: number } }): void {
+  expect(r.status).toBe(504);
+  expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(r.body).toMatchObject({ code: 'took_too_long', status: 504, title: 'Took too long' });
+}
+
+describe('Idempotency-Key and the time-out (item 7)', () => {
+  it('answers once, at the time-out, with the declared body; the key then replays the committed success, not the time-out', async () => {
+    const key = `late-${Date.now()}`;
+    // The handler commits at once, then works on for 2 s: the time-out answers, and does not wait for it.
+    const first = await timed(s.call('POST', '/late', { text: key, ms: 2000 }, { 'idempotency-key': key }));
+    expectTimeout(first);
+    expect(first.took).toBeGreaterThan(TIMEOUT_MS - 50);
+    expect(first.took).toBeLessThan(TIMEOUT_MS + 900);
+    // While the handler still runs, the key is in progress, not answered.
+    const during = await s.call('POST', '/late', { text: key, ms: 2000 }, { 'idempotency-key': key });
+    expect(during.status).toBe(409);
+    expect(during.body.code).toBe('idempotency_in_progress');
+    await sleep(2000);
+    const replay = await s.call('POST', '/late', { text: key, ms: 2000 }, { 'idempotency-key': key });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual({ id: expect.any(Number) });
+    expect((await s.call('GET', `/notes/${replay.body.id}`)).body.text).toBe(key);
+    expect(await notesWith(key)).toBe(1);
+    // No second answer was attempted (ERR_HTTP_HEADERS_SENT, "Reply was already sent").
+    expect(logged.filter((l) => /HEADERS_SENT|already sent/i.test(l))).toEqual([]);
+  }, 10_000);
+
+  it('releases the key when the work rolled back, so a retry with the same key runs', async () => {
+    const key = `hold-${Date.now()}`;
+    const first = await timed(s.call('POST', '/hold', { text: key, ms: 1000 }, { 'idempotency-key': key }));
+    expectTimeout(first);
+    expect(first.took).toBeLessThan(TIMEOUT_MS + 600);
+    await sleep(1000);
+    expect(await notesWith(key)).toBe(0);
+    const retry = await s.call('POST', '/hold', { text: key, ms: 1000 }, { 'idempotency-key': key });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(await notesWith(key)).toBe(1);
+    const replay = await s.call('POST', '/hold', { text: key, ms: 1000 }, { 'idempotency-key': key });
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual(retry.body);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  }, 10_000);
+});
+
+describe('a slow write transaction (item 8)', () => {
+  it('does not stall reads; it is rolled back at the time-out, and a queued write then runs', async () => {
+    const seed = await s.call('POST', '/notes', { text: 'seed' });
+    expect(seed.status).toBe(201);
+    const text = `held-${Date.now()}`;
+    const holding = timed(s.call('POST', '/hold', { text, ms: 1500 }));
+    await sleep(100);
+    for (let i = 0; i < 5; i++) {
+      const read = await timed(s.call('GET', `/notes/${seed.body.id}`));
+      expect(read.status).toBe(200);
+      expect(read.took).toBeLessThan(150);
+      const list = await timed(s.call('GET', '/notes?text=seed'));
+      expect(list.status).toBe(200);
+      expect(list.took).toBeLessThan(150);
+      // The held transaction's row is not committed: readers do not see it.
+      expect((await s.call('GET', `/notes?text=${text}`)).body.items).toEqual([]);
+    }
+    const write = await timed(s.call('POST', '/notes', { text: `${text}-other` }));
+    expect(write.status).toBe(201);
+    const held = await holding;
+    expectTimeout(held);
+    expect(held.took).toBeLessThan(TIMEOUT_MS + 600);
+    await sleep(1500);
+    expect(await notesWith(text)).toBe(0);
+    expect(await notesWith(`${text}-other`)).toBe(1);
+  }, 10_000);
+
+  it('answers a CPU-bound handler that outlives the time-out with the time-out, and rolls its transaction back', async () => {
+    const text = `spin-${Date.now()}`;
+    const r = await timed(s.call('POST', '/spin', { text, ms: 700 }));
+    expectTimeout(r);
+    expect(r.took).toBeGreaterThan(650);
+    expect(await notesWith(text)).toBe(0);
+    const quick = await s.call('POST', '/spin', { text, ms: 0 });
+    expect(quick.status).toBe(200);
+    expect(await notesWith(text)).toBe(1);
+  });
+});
+
+/** Sends `head` on a raw socket, then `drip` every 100 ms; resolves with what came back and when the socket closed. */
+function trickle(head: string, drip: string): Promise<{ text: string; took: number }> {
+  const u = new URL(s.url);
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const sock = connect(Number(u.port), u.hostname);
+    let text = '';
+    sock.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    sock.on('error', () => undefined);
+    sock.write(head);
+    const timer = setInterval(() => sock.writable && sock.write(drip), 100);
+    const give = setTimeout(() => sock.destroy(), 15_000);
+    sock.on('close', () => {
+      clearInterval(timer);
+      clearTimeout(give);
+      resolve({ text, took: performance.now() - started });
+    });
+  });
+}
+
+afterAll(() => {
+  // Everything above is answered as declared: nothing unexpected was logged.
+  expect(logged.filter((l) => /"level":(50|60)|HEADERS_SENT|already sent/.test(l))).toEqual([]);
+});
+
+describe('slow clients (item 11)', () => {
+  it('answers a body that trickles past the time-out with the declared time-out, counted from the first byte', async () => {
+    const r = await trickle('POST /notes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"text":"', 'a');
+    expect(r.took).toBeGreaterThan(TIMEOUT_MS - 50);
+    expect(r.took).toBeLessThan(2_000);
+    expect(r.text).toMatch(/^HTTP\/1\.1 504 /);
+    const body = JSON.parse(r.text.slice(r.text.indexOf('\r\n\r\n') + 4)) as { code: string };
+    expect(body.code).toBe('took_too_long');
+  }, 20_000);
+
+  it('cuts off headers that trickle past the time-out, answering with the declared time-out', async () => {
+    const r = await trickle('GET /notes HTTP/1.1\r\nHost: x\r\n', 'X-Slow: y\r\n');
+    expect(r.took).toBeGreaterThan(TIMEOUT_MS - 50);
+    expect(r.took).toBeLessThan(2_000);
+    expect(r.text).toMatch(/^HTTP\/1\.1 504 /);
+    expect(r.text).toContain('"code":"took_too_long"');
+  }, 20_000);
+});

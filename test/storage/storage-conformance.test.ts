@@ -1,0 +1,616 @@
+// One set of tests for every storage (storage-types.ts states the guarantees): SQLite file, SQLite in memory,
+// PostgreSQL. "Another instance" is a second storage object on the same database.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
+import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import { StorageConstraintError, type ColumnPlan, type Storage, type StoragePlan, type StoredEvent, type TablePlan, type WebhookAccess } from '../../src/runtime/storage/storage-types.js';
+import { dropTestSchemas, getPostgresSkipReason, getTestSchemaUrl, POSTGRES_URL } from '../support/postgres.js';
+
+interface Dialect {
+  name: string;
+  /** Why it cannot run here (printed by the probe), or undefined. */
+  skip?: string;
+  /** Can a second storage object open the same database? */
+  shared: boolean;
+  /**
+   * Can two storage objects in this one process write at once? Not SQLite: a second connection waiting for the
+   * write lock blocks the thread the first needs to finish (instances of SQLite are separate processes, one writer).
+   */
+  concurrentWriters: boolean;
+  /**
+   * A fresh database; `open()` gives a storage on it, each call a new one (another instance); `exec` (where the
+   * database is shared) runs a raw statement on it from outside the storage.
+   */
+  create(): { open(): Storage; exec?(sql: string): Promise<void> };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'servicespec-conformance-'));
+let files = 0;
+const pgSkip = await getPostgresSkipReason();
+
+const DIALECTS: Dialect[] = [
+  {
+    name: 'SQLite file',
+    shared: true,
+    concurrentWriters: false,
+    create() {
+      const path = join(dir, `db${files++}.db`);
+      return {
+        open: () => createSqliteStorage({ path, synchronous: 'normal' }),
+        exec: async (sql) => {
+          const raw = new Database(path);
+          try {
+            raw.exec(sql);
+          } finally {
+            raw.close();
+          }
+        },
+      };
+    },
+  },
+  {
+    name: 'SQLite :memory:',
+    shared: false,
+    concurrentWriters: false,
+    create() {
+      let one: Storage | undefined;
+      return {
+        open: () => {
+          if (one) throw new Error('an in-memory database has one connection');
+          one = createSqliteStorage({ path: ':memory:' });
+          return one;
+        },
+      };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    ...(pgSkip !== undefined ? { skip: pgSkip } : {}),
+    shared: true,
+    concurrentWriters: true,
+    create() {
+      const url = getTestSchemaUrl();
+      return {
+        open: () => createPostgresStorage({ url, poolSize: 4 }),
+        exec: async (sql) => {
+          const raw = new pg.Client({ connectionString: POSTGRES_URL });
+          await raw.connect();
+          try {
+            await raw.query(`SET search_path TO "${new URL(url).searchParams.get('schema')!}"`);
+            await raw.query(sql);
+          } finally {
+            await raw.end();
+          }
+        },
+      };
+    },
+  },
+];
+
+/** Closed when the test ends, so a run holds few PostgreSQL connections at a time. */
+function track<T extends Storage>(s: T): T {
+  onTestFinished(() => s.close());
+  return s;
+}
+afterAll(async () => {
+  await dropTestSchemas();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function col(name: string, type: ColumnPlan['type'], more: Partial<ColumnPlan> = {}): ColumnPlan {
+  return { name, type, notNull: false, unique: false, primaryKey: false, autoIncrement: false, check: {}, ...more };
+}
+
+const PROJECTS: TablePlan = {
+  name: 'projects',
+  primaryKey: 'id',
+  columns: [
+    col('id', 'text', { primaryKey: true, notNull: true }),
+    col('slug', 'text', { notNull: true, unique: true, check: { minLength: 2, maxLength: 20 } }),
+    col('state', 'text', { notNull: true, check: { values: ['open', 'closed'] } }),
+    col('rank', 'integer', { check: { minimum: 0 } }),
+    col('score', 'real'),
+    col('active', 'boolean'),
+    col('tags', 'json'),
+  ],
+};
+const TICKETS: TablePlan = {
+  name: 'tickets',
+  primaryKey: 'id',
+  columns: [
+    col('id', 'integer', { primaryKey: true, notNull: true, autoIncrement: true }),
+    col('project', 'text', { notNull: true, references: { table: 'projects', column: 'id' } }),
+    col('title', 'text', { notNull: true }),
+  ],
+};
+const PLAN: StoragePlan = { tables: [PROJECTS, TICKETS] };
+
+function event(id: string, type = 'project.created'): StoredEvent {
+  return { id, type, timestamp: '2026-11-23T12:00:00.000Z', data: { id } };
+}
+
+async function constraintOf(p: Promise<unknown>): Promise<{ kind: string; column: string | undefined }> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof StorageConstraintError) return { kind: err.kind, column: err.column };
+    throw err;
+  }
+  throw new Error('no constraint error');
+}
+
+function project(id: string, more: Record<string, unknown> = {}) {
+  return { id, slug: `s-${id}`, state: 'open', ...more };
+}
+
+for (const d of DIALECTS) {
+  describe.skipIf(d.skip !== undefined)(`storage conformance: ${d.name}`, () => {
+    /** A migrated storage on a fresh database, and a way to open another instance on it. */
+    async function fresh(plan: StoragePlan = PLAN): Promise<{ s: Storage; other(): Promise<Storage> }> {
+      const db = d.create();
+      const s = track(db.open());
+      const m = await s.migrate(plan);
+      expect(m.ok).toBe(true);
+      return {
+        s,
+        other: async () => {
+          const o = track(db.open());
+          expect((await o.migrate(plan)).ok).toBe(true);
+          return o;
+        },
+      };
+    }
+    const shared = it.skipIf(!d.shared);
+    /** The instances that write concurrently in one test: two where the engine allows it in one process. */
+    const writers = async (db: { s: Storage; other(): Promise<Storage> }, n = 2): Promise<Storage[]> => {
+      if (!d.concurrentWriters) return [db.s];
+      const out = [db.s];
+      while (out.length < n) out.push(await db.other());
+      return out;
+    };
+
+    it('inserts, reads, updates and deletes rows, every column back as stored', async () => {
+      const { s } = await fresh();
+      const row = await s.transaction((tx) => tx.insert('projects', project('p1', { rank: 3, score: 1.5, active: true, tags: { b: 1, a: [1, 'x', null] } })));
+      expect(row).toEqual({ id: 'p1', slug: 's-p1', state: 'open', rank: 3, score: 1.5, active: true, tags: { b: 1, a: [1, 'x', null] } });
+      expect(Object.keys(row.tags as object)).toEqual(['b', 'a']);
+      const bare = await s.transaction((tx) => tx.insert('projects', project('p2')));
+      expect(bare).toEqual({ id: 'p2', slug: 's-p2', state: 'open', rank: null, score: null, active: null, tags: null });
+      expect(await s.read((tx) => tx.get('projects', 'p1'))).toEqual(row);
+      expect(await s.read((tx) => tx.get('projects', 'nope'))).toBeUndefined();
+      const t1 = await s.transaction((tx) => tx.insert('tickets', { project: 'p1', title: 'one' }));
+      const t2 = await s.transaction((tx) => tx.insert('tickets', { project: 'p1', title: 'two' }));
+      expect(typeof t1.id).toBe('number');
+      expect(t2.id as number).toBeGreaterThan(t1.id as number);
+      const updated = await s.transaction((tx) => tx.update('projects', 'p1', { active: false, tags: null, score: -2 }));
+      expect(updated).toMatchObject({ active: false, tags: null, score: -2, rank: 3 });
+      expect(await s.transaction((tx) => tx.update('projects', 'nope', { rank: 1 }))).toBeUndefined();
+      // An id of the wrong type names no row, and the transaction goes on.
+      const after = await s.transaction(async (tx) => {
+        expect(await tx.get('tickets', 'not-a-number')).toBeUndefined();
+        expect(await tx.get('tickets', String(t1.id))).toMatchObject({ title: 'one' });
+        return tx.insert('projects', project('p3'));
+      });
+      expect(after.id).toBe('p3');
+      expect(await s.transaction((tx) => tx.delete('tickets', t2.id))).toBe(true);
+      expect(await s.transaction((tx) => tx.delete('tickets', t2.id))).toBe(false);
+      expect(await s.read((tx) => tx.get('tickets', t2.id))).toBeUndefined();
+    });
+
+    it('rolls a failed or aborted transaction back entirely, events included', async () => {
+      const { s } = await fresh();
+      await expect(
+        s.transaction(async (tx) => {
+          await tx.insert('projects', project('p1'));
+          await tx.appendEvent(event('e1'));
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      const abort = new AbortController();
+      await expect(
+        s.transaction(async (tx) => {
+          await tx.insert('projects', project('p2'));
+          await tx.appendEvent(event('e2'));
+          abort.abort(new Error('timed out'));
+        }, abort.signal),
+      ).rejects.toThrow('timed out');
+      expect(await s.read((tx) => tx.list('projects', { equals: {}, limit: 10 }))).toEqual([]);
+      expect(await s.readOutbox(0, 10)).toEqual([]);
+      expect(await s.lastOutboxSeq()).toBe(0);
+    });
+
+    it('refuses unique, reference and check violations with their kind and column', async () => {
+      const { s } = await fresh();
+      await s.transaction((tx) => tx.insert('projects', project('p1')));
+      expect(await constraintOf(s.transaction((tx) => tx.insert('projects', project('p2', { slug: 's-p1' }))))).toEqual({ kind: 'unique_conflict', column: 'slug' });
+      expect((await constraintOf(s.transaction((tx) => tx.insert('projects', project('p1', { slug: 'other' }))))).kind).toBe('unique_conflict');
+      expect(await constraintOf(s.transaction((tx) => tx.insert('tickets', { project: 'ghost', title: 'x' })))).toMatchObject({ kind: 'reference_not_found' });
+      await s.transaction((tx) => tx.insert('tickets', { project: 'p1', title: 'x' }));
+      expect((await constraintOf(s.transaction((tx) => tx.delete('projects', 'p1')))).kind).toBe('reference_not_found');
+      expect((await constraintOf(s.transaction((tx) => tx.insert('projects', project('p3', { state: 'lost' }))))).kind).toBe('check_failed');
+      expect((await constraintOf(s.transaction((tx) => tx.insert('projects', project('p4', { rank: -1 }))))).kind).toBe('check_failed');
+      expect((await constraintOf(s.transaction((tx) => tx.insert('projects', project('p5', { slug: 'x' }))))).kind).toBe('check_failed');
+      expect((await constraintOf(s.transaction((tx) => tx.update('projects', 'p1', { slug: 'y'.repeat(21) })))).kind).toBe('check_failed');
+      // Nothing of the refused writes is left behind.
+      expect((await s.read((tx) => tx.list('projects', { equals: {}, limit: 10 }))).map((r) => r.id)).toEqual(['p1']);
+    });
+
+    it('compare-and-set: of many concurrent transitions from one state, exactly one wins', async () => {
+      const db = await fresh();
+      const s = db.s;
+      const instances = await writers(db);
+      await s.transaction((tx) => tx.insert('projects', project('p1')));
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          instances[i % instances.length]!.transaction(async (tx) => {
+            const before = await tx.get('projects', 'p1');
+            if (before?.state !== 'open') return 'lost';
+            const out = await tx.update('projects', 'p1', { state: 'closed', rank: i }, { column: 'state', value: 'open' });
+            if (!out) return 'lost';
+            await tx.appendEvent(event(`won-${i}`, 'project.closed'));
+            return 'won';
+          }),
+        ),
+      );
+      expect(results.filter((r) => r === 'won')).toHaveLength(1);
+      expect((await s.readOutbox(0, 100)).filter((e) => e.type === 'project.closed')).toHaveLength(1);
+    });
+
+    it('pages by keyset with filters and sort: nulls last both ways, ties broken by identifier', async () => {
+      const { s } = await fresh();
+      const ranks: (number | null)[] = [5, null, 2, 5, null, 1, 5, 2, null];
+      for (const [i, rank] of ranks.entries()) {
+        await s.transaction((tx) => tx.insert('projects', project(`p${i}`, { rank, state: i % 3 === 0 ? 'closed' : 'open' })));
+      }
+      const rows = ranks.map((rank, i) => ({ id: `p${i}`, rank, state: i % 3 === 0 ? 'closed' : 'open' }));
+      const expected = (descending: boolean, state?: string) =>
+        rows
+          .filter((r) => state === undefined || r.state === state)
+          .sort((a, b) => {
+            if ((a.rank === null) !== (b.rank === null)) return a.rank === null ? 1 : -1;
+            const by = a.rank === b.rank ? (a.id < b.id ? -1 : 1) : a.rank! < b.rank! ? -1 : 1;
+            return descending ? -by : by;
+          })
+          .map((r) => r.id);
+      for (const descending of [false, true]) {
+        for (const state of [undefined, 'open']) {
+          for (const limit of [1, 2, 4]) {
+            const seen: string[] = [];
+            let after: { value: unknown; id: unknown } | undefined;
+            for (let guard = 0; guard < 20; guard++) {
+              const page = await s.read((tx) => tx.list('projects', { equals: state ? { state } : {}, sort: { column: 'rank', descending }, ...(after ? { after } : {}), limit }));
+              seen.push(...page.map((r) => r.id as string));
+              if (page.length < limit) break;
+              const last = page[page.length - 1]!;
+              after = { value: last.rank, id: last.id };
+            }
+            expect(seen, `descending=${descending} state=${state} limit=${limit}`).toEqual(expected(descending, state));
+          }
+        }
+      }
+      // By identifier, and filtered on null.
+      const byId = await s.read((tx) => tx.list('projects', { equals: {}, sort: { column: 'id', descending: true }, after: { id: 'p5' }, limit: 3 }));
+      expect(byId.map((r) => r.id)).toEqual(['p4', 'p3', 'p2']);
+      const nulls = await s.read((tx) => tx.list('projects', { equals: { rank: null }, limit: 10 }));
+      expect(nulls.map((r) => r.id)).toEqual(['p1', 'p4', 'p8']);
+      const text = await s.read((tx) => tx.list('projects', { equals: {}, sort: { column: 'slug', descending: false }, limit: 3 }));
+      expect(text.map((r) => r.slug)).toEqual(['s-p0', 's-p1', 's-p2']);
+    });
+
+    it('migrates: additive changes applied, destructive ones refused by name with nothing changed', async () => {
+      const { s } = await fresh();
+      await s.transaction((tx) => tx.insert('projects', project('p1', { score: 2 })));
+      const added: StoragePlan = {
+        tables: [{ ...PROJECTS, columns: [...PROJECTS.columns, col('note', 'text')] }, TICKETS, { name: 'labels', primaryKey: 'id', columns: [col('id', 'text', { primaryKey: true, notNull: true })] }],
+      };
+      const m = await s.migrate(added);
+      expect(m.ok && m.steps.map((x) => `${x.kind}:${x.table}${x.column ? `.${x.column}` : ''}`).sort()).toEqual(['add_column:projects.note', 'create_table:labels']);
+      expect(await s.read((tx) => tx.get('projects', 'p1'))).toMatchObject({ score: 2, note: null });
+      await s.transaction((tx) => tx.update('projects', 'p1', { note: 'kept' }));
+      expect((await s.migrate(added)).ok).toBe(true);
+
+      const removed: StoragePlan = { tables: [{ ...added.tables[0]!, columns: added.tables[0]!.columns.filter((c) => c.name !== 'score') }, TICKETS] };
+      const r = await s.migrate(removed);
+      expect(r.ok).toBe(false);
+      if (!r.ok) {
+        expect(r.refusals.map((x) => `${x.table}${x.column ? `.${x.column}` : ''}`).sort()).toEqual(['labels', 'projects.score']);
+      }
+      const retyped: StoragePlan = { tables: [{ ...added.tables[0]!, columns: added.tables[0]!.columns.map((c) => (c.name === 'rank' ? { ...c, type: 'text' as const } : c)) }, TICKETS, added.tables[2]!] };
+      const t = await s.migrate(retyped);
+      expect(!t.ok && t.refusals.map((x) => x.column)).toEqual(['rank']);
+      // A tightened check the stored rows break is refused too, and the old check still holds.
+      const tightened: StoragePlan = { tables: [{ ...added.tables[0]!, columns: added.tables[0]!.columns.map((c) => (c.name === 'slug' ? { ...c, check: { maxLength: 3 } } : c)) }, TICKETS, added.tables[2]!] };
+      const k = await s.migrate(tightened);
+      expect(!k.ok && k.refusals.map((x) => x.table)).toEqual(['projects']);
+      expect(await s.read((tx) => tx.get('projects', 'p1'))).toMatchObject({ score: 2, note: 'kept', slug: 's-p1' });
+      expect((await constraintOf(s.transaction((tx) => tx.insert('projects', project('p9', { rank: -5 }))))).kind).toBe('check_failed');
+      // A loosened one is applied in place.
+      const loosened: StoragePlan = { tables: [{ ...added.tables[0]!, columns: added.tables[0]!.columns.map((c) => (c.name === 'rank' ? { ...c, check: {} } : c)) }, TICKETS, added.tables[2]!] };
+      expect((await s.migrate(loosened)).ok).toBe(true);
+      expect(await s.transaction((tx) => tx.insert('projects', project('p9', { rank: -5 })))).toMatchObject({ rank: -5 });
+      expect((await constraintOf(s.transaction((tx) => tx.insert('projects', project('p10', { slug: 's-p9' }))))).kind).toBe('unique_conflict');
+    });
+
+    it.skipIf(!d.concurrentWriters)('migrates once when instances start together on one database', async () => {
+      const db = d.create();
+      const all = [track(db.open()), track(db.open()), track(db.open())];
+      const results = await Promise.all(all.map((x) => x.migrate(PLAN)));
+      expect(results.every((r) => r.ok)).toBe(true);
+      expect(results.filter((r) => r.ok && r.steps.length > 0)).toHaveLength(1);
+      await all[2]!.transaction((tx) => tx.insert('projects', project('p1')));
+      expect(await all[0]!.read((tx) => tx.get('projects', 'p1'))).toMatchObject({ id: 'p1' });
+    });
+
+    it('outbox: readers see commit order and never skip a transaction that commits late', async () => {
+      const db = await fresh();
+      const s = db.s;
+      const b = (await writers(db))[1] ?? s;
+      let startedA!: () => void;
+      const aStarted = new Promise<void>((r) => (startedA = r));
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      // A writes first (and appends first), then waits; B appends and commits meanwhile.
+      const a = s.transaction(async (tx) => {
+        await tx.insert('projects', project('pa'));
+        await tx.appendEvent(event('a'));
+        startedA();
+        await gate;
+      });
+      await aStarted;
+      const bDone = b.transaction(async (tx) => {
+        await tx.insert('projects', project('pb'));
+        await tx.appendEvent(event('b'));
+      });
+      // On PostgreSQL B commits now; on SQLite it waits for A (one writer). Either way, read what is committed.
+      await Promise.race([bDone, new Promise((r) => setTimeout(r, 300))]);
+      const seen: string[] = [];
+      let cursor = 0;
+      const drain = async () => {
+        for (;;) {
+          const batch = await s.readOutbox(cursor, 1);
+          if (batch.length === 0) return;
+          seen.push(batch[0]!.id);
+          cursor = batch[0]!.seq;
+        }
+      };
+      // On SQLite the read itself waits for the writer; on PostgreSQL it returns B's event now.
+      const first = drain();
+      await Promise.race([first, new Promise((r) => setTimeout(r, 300))]);
+      release();
+      await a;
+      await bDone;
+      await first;
+      await drain();
+      expect(seen.sort()).toEqual(['a', 'b']);
+      expect((await s.readOutbox(0, 10)).map((e) => e.seq)).toEqual([...(await s.readOutbox(0, 10)).map((e) => e.seq)].sort((x, y) => x - y));
+      expect(await s.lastOutboxSeq()).toBe(cursor);
+    });
+
+    it('outbox: many concurrent writers, a reader tailing with small batches sees each event once', async () => {
+      const db = await fresh();
+      const s = db.s;
+      const all = await writers(db);
+      const seen: string[] = [];
+      let cursor = 0;
+      let writing = true;
+      const deadline = Date.now() + 20_000;
+      const tail = (async () => {
+        // Until every event is seen: a position may come a little after its commit (PostgreSQL gives them in order).
+        while ((writing || seen.length < 40) && Date.now() < deadline) {
+          const batch = await s.readOutbox(cursor, 2);
+          for (const e of batch) {
+            seen.push(e.id);
+            cursor = e.seq;
+          }
+          if (batch.length === 0) await new Promise((r) => setTimeout(r, 2));
+        }
+      })();
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          all[i % all.length]!.transaction(async (tx) => {
+            await tx.insert('projects', project(`p${i}`));
+            if (i % 3 === 0) await new Promise((r) => setTimeout(r, 5));
+            await tx.appendEvent(event(`e${i}`));
+          }),
+        ),
+      );
+      writing = false;
+      await tail;
+      expect(seen.length).toBe(40);
+      expect(new Set(seen).size).toBe(40);
+      const types = await s.readOutbox(0, 100, ['project.created']);
+      expect(types).toHaveLength(40);
+      expect(await s.readOutbox(0, 100, ['nothing.else'])).toEqual([]);
+      expect((await s.readEvents(0, 5)).map((e) => e.id)).toEqual(types.slice(0, 5).map((e) => e.id));
+    });
+
+    it('deliveries: fan-out queues each event once per endpoint; leases keep two workers apart', async () => {
+      const db = await fresh();
+      const s = db.s;
+      const w2 = (await writers(db))[1] ?? s;
+      await s.transaction((tx) => tx.appendEvent(event('before')));
+      const endpoint = await s.insertWebhookEndpoint({ id: 'we1', url: 'https://example.com/hook', kinds: null, secrets: [{ secret: 'whsec_x', createdAt: 't' }], createdAt: '2026-11-23T12:00:00.000Z' });
+      expect(endpoint.afterSeq).toBe(await s.lastOutboxSeq());
+      await s.insertWebhookEndpoint({ id: 'we2', url: 'https://example.com/other', kinds: ['project.closed'], secrets: [], createdAt: '2026-11-23T12:00:01.000Z' });
+      for (let i = 0; i < 10; i++) await s.transaction((tx) => tx.appendEvent(event(`e${i}`, i < 3 ? 'project.closed' : 'project.created')));
+      const now = 1_000_000;
+      // Both instances fan out at once, repeatedly: nothing is queued twice.
+      await Promise.all([s.fanOutEvents(now, 4), w2.fanOutEvents(now, 4), s.fanOutEvents(now, 100), w2.fanOutEvents(now, 100)]);
+      while ((await s.fanOutEvents(now, 100)) > 0);
+      const queued = await s.listDeliveries({ limit: 100 });
+      expect(queued.filter((x) => x.endpointId === 'we1')).toHaveLength(10);
+      expect(queued.filter((x) => x.endpointId === 'we2')).toHaveLength(3);
+      expect(queued.some((x) => x.eventId === 'before')).toBe(false);
+      expect(await s.nextDeliveryAt()).toBe(now);
+
+      const [c1, c2] = await Promise.all([s.claimDeliveries(now, 60_000, 8), w2.claimDeliveries(now, 60_000, 8)]);
+      const keys = [...c1, ...c2].map((c) => `${c.delivery.seq}/${c.delivery.endpointId}`);
+      expect(keys).toHaveLength(13);
+      expect(new Set(keys).size).toBe(13);
+      expect(c1[0]!.event.data).toEqual({ id: c1[0]!.event.id });
+      expect(await s.claimDeliveries(now + 1, 60_000, 100)).toEqual([]);
+      // Finished deliveries are never claimed again; the others fall due again when the lease ends.
+      const done = c1.map((c) => ({ seq: c.delivery.seq, endpointId: c.delivery.endpointId, outcome: { status: 'delivered' as const, attempts: 1, nextAttemptAt: now, lastStatus: 200, at: '2026-11-23T12:01:00.000Z' } }));
+      await s.finishDeliveries(done);
+      const again = await w2.claimDeliveries(now + 60_001, 60_000, 100);
+      expect(again.map((c) => `${c.delivery.seq}/${c.delivery.endpointId}`).sort()).toEqual(c2.map((c) => `${c.delivery.seq}/${c.delivery.endpointId}`).sort());
+      const delivered = await s.listDeliveries({ status: 'delivered', limit: 100 });
+      expect(delivered).toHaveLength(c1.length);
+      expect(delivered[0]).toMatchObject({ attempts: 1, lastStatus: 200, deliveredAt: '2026-11-23T12:01:00.000Z' });
+
+      // Dead ones replay; a disabled endpoint's pending deliveries die; a deleted endpoint takes its queue along.
+      const first = again[0]!;
+      await s.finishDelivery(first.delivery.seq, first.delivery.endpointId, { status: 'dead', attempts: 5, nextAttemptAt: now, lastError: 'gone', at: 't' });
+      expect(await s.replayDeliveries({ eventId: first.event.id }, now + 70_000, 't2')).toBe(1);
+      expect(await s.setWebhookDisabled('we2', { at: 't3', reason: 'failing' })).toBe(true);
+      expect((await s.getWebhookEndpoint('we2'))?.disabledReason).toBe('failing');
+      expect((await s.listDeliveries({ endpointId: 'we2', status: 'pending' })).length).toBe(0);
+      expect(await s.setWebhookSecrets('we1', [{ secret: 'whsec_y', createdAt: 't4' }])).toBe(true);
+      expect((await w2.getWebhookEndpoint('we1'))?.secrets.map((x) => x.secret)).toEqual(['whsec_y']);
+      expect((await s.listWebhookEndpoints()).map((e) => e.id)).toEqual(['we1', 'we2']);
+      expect(await s.deleteWebhookEndpoint('we1')).toBe(true);
+      expect(await s.deleteWebhookEndpoint('we1')).toBe(false);
+      expect(await s.listDeliveries({ endpointId: 'we1' })).toEqual([]);
+    });
+
+    it('deliveries: an endpoint with access gets only the events `visible` allows; the operator\'s gets every one', async () => {
+      const { s } = await fresh();
+      const access: WebhookAccess = { subject: 'alice', scopes: ['projects:read'], scheme: 'apiKey', credential: { kind: 'api_key', lookup: 'k1' } };
+      await s.insertWebhookEndpoint({ id: 'op', url: 'https://example.com/op', kinds: null, secrets: [], createdAt: '2026-11-23T12:00:00.000Z' });
+      await s.insertWebhookEndpoint({ id: 'api', url: 'https://example.com/api', kinds: null, subject: 'alice', access, secrets: [], createdAt: '2026-11-23T12:00:01.000Z' });
+      // Registered through the API before access was stored: its subject, holding no scopes.
+      await s.insertWebhookEndpoint({ id: 'old', url: 'https://example.com/old', kinds: ['project.closed'], subject: 'bob', secrets: [], createdAt: '2026-11-23T12:00:02.000Z' });
+      expect((await s.getWebhookEndpoint('api'))?.access).toEqual(access);
+      expect((await s.getWebhookEndpoint('old'))?.access).toEqual({ subject: 'bob', scopes: [] });
+      expect((await s.getWebhookEndpoint('op'))?.access).toBeUndefined();
+      expect((await s.listWebhookEndpoints()).map((e) => e.access)).toEqual([undefined, access, { subject: 'bob', scopes: [] }]);
+
+      const owners = ['alice', 'bob', 'alice', 'carol', 'bob'];
+      for (const [i, owner] of owners.entries()) {
+        await s.transaction((tx) => tx.appendEvent({ id: `v${i}`, type: i % 2 === 0 ? 'project.created' : 'project.closed', timestamp: '2026-11-23T12:00:00.000Z', data: { id: `v${i}`, owner } }));
+      }
+      const asked: string[] = [];
+      const visible = (a: WebhookAccess, type: string, data: unknown): boolean => {
+        asked.push(`${a.subject}:${type}:${(data as { id: string }).id}`);
+        return (data as { owner: string }).owner === a.subject;
+      };
+      const now = 1_000_000;
+      while ((await s.fanOutEvents(now, 2, visible)) > 0);
+      const queued = async (endpointId: string) => (await s.listDeliveries({ endpointId, limit: 100 })).map((x) => x.eventId).sort();
+      expect(await queued('op')).toEqual(['v0', 'v1', 'v2', 'v3', 'v4']);
+      expect(await queued('api')).toEqual(['v0', 'v2']);
+      expect(await queued('old')).toEqual(['v1']);
+      // Asked about each event once per endpoint with access whose kinds take it, with the type and the stored data.
+      expect(asked.sort()).toEqual([
+        'alice:project.closed:v1',
+        'alice:project.closed:v3',
+        'alice:project.created:v0',
+        'alice:project.created:v2',
+        'alice:project.created:v4',
+        'bob:project.closed:v1',
+        'bob:project.closed:v3',
+      ]);
+
+      // Without `visible`, an endpoint with access gets nothing; the operator's still gets every event.
+      await s.transaction((tx) => tx.appendEvent({ id: 'w0', type: 'project.closed', timestamp: '2026-11-23T12:00:00.000Z', data: { id: 'w0', owner: 'alice' } }));
+      while ((await s.fanOutEvents(now, 100)) > 0);
+      expect(await queued('op')).toContain('w0');
+      expect(await queued('api')).not.toContain('w0');
+      expect(await queued('old')).not.toContain('w0');
+
+      // The claimed delivery carries the endpoint's access.
+      const claimed = await s.claimDeliveries(now, 60_000, 100);
+      expect(claimed.filter((c) => c.endpoint.id === 'api').map((c) => c.endpoint.access)).toEqual([access, access]);
+      expect(claimed.filter((c) => c.endpoint.id === 'op').every((c) => c.endpoint.access === undefined)).toBe(true);
+    });
+
+    shared('deliveries: an endpoint table made before access was stored gains the column', async () => {
+      const db = d.create();
+      const first = db.open();
+      expect((await first.migrate(PLAN)).ok).toBe(true);
+      await first.insertWebhookEndpoint({ id: 'old', url: 'https://example.com/old', kinds: null, subject: 'bob', secrets: [], createdAt: '2026-11-23T12:00:00.000Z' });
+      await first.insertWebhookEndpoint({ id: 'op', url: 'https://example.com/op', kinds: null, secrets: [], createdAt: '2026-11-23T12:00:01.000Z' });
+      await first.close();
+      await db.exec!('ALTER TABLE _servicespec_webhooks DROP COLUMN access');
+      const s = track(db.open());
+      expect((await s.migrate(PLAN)).ok).toBe(true);
+      expect((await s.listWebhookEndpoints()).map((e) => [e.id, e.access])).toEqual([
+        ['old', { subject: 'bob', scopes: [] }],
+        ['op', undefined],
+      ]);
+      const access: WebhookAccess = { subject: 'alice', scopes: [] };
+      await s.insertWebhookEndpoint({ id: 'new', url: 'https://example.com/new', kinds: null, subject: 'alice', access, secrets: [], createdAt: '2026-11-23T12:00:02.000Z' });
+      expect((await s.getWebhookEndpoint('new'))?.access).toEqual(access);
+    });
+
+    it('idempotency: of racing claims of one key, exactly one is created; an expired record can be claimed again', async () => {
+      const db = await fresh();
+      const s = db.s;
+      const instances = await writers(db);
+      const now = '2026-11-23T12:00:00.000Z';
+      const claims = await Promise.all(Array.from({ length: 16 }, (_, i) => instances[i % instances.length]!.claimRecord('idem', 'k1', `v${i}`, '2026-11-23T13:00:00.000Z', now)));
+      const winners = claims.filter((c) => c.created);
+      expect(winners).toHaveLength(1);
+      expect(new Set(claims.map((c) => c.value))).toEqual(new Set([winners[0]!.value]));
+      expect(await s.claimRecord('idem', 'k1', 'late', '2026-11-23T15:00:00.000Z', '2026-11-23T14:00:00.000Z')).toEqual({ created: true, value: 'late' });
+      await s.putRecord('idem', 'k1', 'put', '2026-11-23T15:00:00.000Z');
+      expect(await s.claimRecord('idem', 'k1', 'x', '2026-11-23T15:00:00.000Z', '2026-11-23T14:00:00.000Z')).toEqual({ created: false, value: 'put' });
+      await s.deleteRecord('idem', 'k1');
+      expect((await s.claimRecord('idem', 'k1', 'y', '2026-11-23T15:00:00.000Z', '2026-11-23T14:00:00.000Z')).created).toBe(true);
+    });
+
+    it('settings: instances claiming one setting together all end up with one value', async () => {
+      const db = await fresh();
+      const s = db.s;
+      const instances = await writers(db, 3);
+      const values = await Promise.all(instances.flatMap((x, i) => [x.claimSetting('secret', `a${i}`), x.claimSetting('secret', `b${i}`)]));
+      expect(new Set(values).size).toBe(1);
+      expect(await s.getSetting('secret')).toBe(values[0]);
+      await s.setSetting('other', '1');
+      await s.setSetting('other', '2');
+      expect(await instances[instances.length - 1]!.getSetting('other')).toBe('2');
+      expect(await s.getSetting('missing')).toBeUndefined();
+    });
+
+    it('credentials: stored, found, listed; a duplicate lookup is refused', async () => {
+      const { s } = await fresh();
+      const rec = { id: 'k1', kind: 'api_key' as const, lookup: 'look1', hash: 'h', subject: 'ann', scopes: ['read', 'write'], createdAt: '2026-11-23T12:00:00.000Z' };
+      await s.insertCredential(rec);
+      await expect(s.insertCredential({ ...rec, id: 'k2' })).rejects.toThrow();
+      expect(await s.findCredential('api_key', 'look1')).toEqual(rec);
+      expect(await s.findCredential('client', 'look1')).toBeUndefined();
+      expect(await s.listCredentials('api_key')).toEqual([rec]);
+      expect(await s.revokeCredential('api_key', 'k1', '2026-11-23T12:05:00.000Z')).toBe(true);
+      expect(await s.revokeCredential('api_key', 'k1', '2026-11-23T12:09:00.000Z')).toBe(true);
+      expect((await s.findCredential('api_key', 'look1'))?.revokedAt).toBe('2026-11-23T12:05:00.000Z');
+      expect(await s.revokeCredential('api_key', 'nope', 't')).toBe(false);
+    });
+
+    shared('credentials: a revocation through one instance is seen by another within a second', async () => {
+      const { s, other } = await fresh();
+      const o = await other();
+      const rec = { id: 'k1', kind: 'api_key' as const, lookup: 'look1', hash: 'h', subject: 'ann', scopes: [], createdAt: '2026-11-23T12:00:00.000Z' };
+      // The other instance has looked the key up (and cached what it found) before it exists, and after.
+      expect(await o.findCredential('api_key', 'look1')).toBeUndefined();
+      await s.insertCredential(rec);
+      const find = (x: Storage) => (x.findCredentialNow ? Promise.resolve(x.findCredentialNow('api_key', 'look1')) : x.findCredential('api_key', 'look1'));
+      const within = async (ok: (r: Awaited<ReturnType<typeof find>>) => boolean) => {
+        const start = Date.now();
+        for (;;) {
+          if (ok(await find(o))) return Date.now() - start;
+          if (Date.now() - start > 1000) throw new Error('not seen within a second');
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      };
+      await within((r) => r !== undefined && r.revokedAt === undefined);
+      for (let i = 0; i < 50; i++) await find(o);
+      await s.revokeCredential('api_key', 'k1', '2026-11-23T12:05:00.000Z');
+      expect(await within((r) => r?.revokedAt !== undefined)).toBeLessThan(1000);
+    });
+  });
+}

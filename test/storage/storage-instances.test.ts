@@ -1,0 +1,215 @@
+// Many stateless instances: two `servicespec serve` processes on one PostgreSQL database (a schema of its own).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey, revokeApiKey } from '../../src/runtime/auth/auth-credentials.js';
+import { createPostgresStorage, type PostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
+import { EVENTS_SPEC, openStream, sleep, startReceiver, until, type Receiver } from '../events/helpers.js';
+import { loadModel } from '../runtime/helpers.js';
+import { startChildServer, type ChildServer } from '../runtime/child-server.js';
+import { callJson } from '../support/http.js';
+import { dropTestSchemas, getPostgresSkipReason, getTestSchemaUrl } from '../support/postgres.js';
+
+const skip = await getPostgresSkipReason();
+
+describe.skipIf(skip !== undefined)('two serve processes on one PostgreSQL database', () => {
+  const model = loadModel(EVENTS_SPEC);
+  let url: string;
+  let admin: PostgresStorage;
+  let a: ChildServer;
+  let b: ChildServer;
+  let adminKey: string;
+  let readerKey: string;
+  const receivers: Receiver[] = [];
+
+  beforeAll(async () => {
+    url = getTestSchemaUrl();
+    admin = createPostgresStorage({ url, poolSize: 2 });
+    adminKey = (await createApiKey(admin, model, { subject: 'admin', scopes: ['tickets:read', 'webhooks:manage'] })).key;
+    readerKey = (await createApiKey(admin, model, { subject: 'reader', scopes: ['tickets:read'] })).key;
+    const args = [EVENTS_SPEC, '--db', url, '--allow-gaps', '--allow-webhook-target', '127.0.0.0/8'];
+    // Started together: the migration runs once, under the advisory lock, and both serve the same tables.
+    [a, b] = await Promise.all([startChildServer(args), startChildServer(args)]);
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const c of [a, b]) {
+      if (c && c.child.exitCode === null) {
+        c.child.kill('SIGTERM');
+        await c.exited;
+      }
+    }
+    await Promise.all(receivers.map((r) => r.close()));
+    await admin?.close();
+    await dropTestSchemas();
+  });
+
+  const call = (s: ChildServer, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => callJson(s.url, method, path, body, headers);
+  const create = async (s: ChildServer, title: string): Promise<string> => {
+    const res = await call(s, 'POST', '/tickets', { title });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.id as string;
+  };
+
+  it('racing transitions on one object have exactly one winner across instances', async () => {
+    const id = await create(a, 'race');
+    const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => call(i % 2 === 0 ? a : b, 'POST', `/tickets/${id}/finish`)));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(15);
+    expect(answers.find((r) => r.status === 409)!.body.type ?? answers.find((r) => r.status === 409)!.body.title).toBeTruthy();
+    expect((await call(b, 'GET', `/tickets/${id}`)).body.status).toBe('done');
+  });
+
+  it('an SSE client on A sees events written through B, and resumes with Last-Event-ID on either', async () => {
+    const stream = await openStream(`${a.url}/events`, { 'x-api-key': readerKey });
+    expect(stream.status).toBe(200);
+    const started = Date.now();
+    const id1 = await create(b, 'from B');
+    const [first] = await stream.waitFor(1, 10_000);
+    // Heard through NOTIFY, not the one-second poll (generous margin for a loaded machine).
+    const latency = Date.now() - started;
+    expect(first!.event).toBe('ticket.created');
+    expect(JSON.parse(first!.data).data.object.id).toBe(id1);
+    stream.close();
+    const id2 = await create(a, 'from A');
+    const id3 = await create(b, 'from B again');
+    for (const [server, name] of [
+      [b, 'B'],
+      [a, 'A'],
+    ] as const) {
+      const resumed = await openStream(`${server.url}/events`, { 'x-api-key': readerKey, 'last-event-id': first!.id! });
+      const got = await resumed.waitFor(2, 10_000);
+      expect(got.map((e) => JSON.parse(e.data).data.object.id), `resumed on ${name}`).toEqual([id2, id3]);
+      resumed.close();
+    }
+    expect(latency).toBeLessThan(5_000);
+  });
+
+  it('a revoked key is refused by every instance within a second', async () => {
+    const issued = await createApiKey(admin, model, { subject: 'temp', scopes: ['tickets:read'] });
+    const headers = { 'x-api-key': issued.key };
+    // Both instances know (and have cached) the key.
+    for (let i = 0; i < 3; i++) {
+      expect((await call(a, 'GET', '/webhooks', undefined, headers)).status).toBe(403);
+      expect((await call(b, 'GET', '/webhooks', undefined, headers)).status).toBe(403);
+    }
+    expect(await revokeApiKey(admin, issued.id)).toBe(true);
+    const revokedAt = Date.now();
+    const refusedBy = await Promise.all(
+      [a, b].map((s) =>
+        until(async () => (await call(s, 'GET', '/webhooks', undefined, headers)).status === 401 && Date.now() - revokedAt, 5_000, 'the revocation'),
+      ),
+    );
+    for (const ms of refusedBy) expect(ms).toBeLessThan(1_000);
+  });
+
+  it('each event is delivered once per webhook endpoint, whichever instance wrote it', async () => {
+    const one = await startReceiver();
+    const two = await startReceiver();
+    receivers.push(one, two);
+    for (const r of [one, two]) {
+      const res = await call(a, 'POST', '/webhooks', { url: r.url, kinds: ['ticket.created'] }, { 'x-api-key': adminKey });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const ids: string[] = [];
+    await Promise.all(Array.from({ length: 20 }, async (_, i) => ids.push(await create(i % 2 === 0 ? a : b, `hook ${i}`))));
+    for (const r of [one, two]) {
+      await until(() => r.received.length >= 20, 20_000, '20 deliveries');
+    }
+    // Both instances run a delivery worker: give a duplicate time to show.
+    await sleep(2_500);
+    for (const r of [one, two]) {
+      expect(r.received).toHaveLength(20);
+      const webhookIds = new Set(r.received.map((x) => String(x.headers['webhook-id'])));
+      expect(webhookIds.size).toBe(20);
+      expect(new Set(r.received.map((x) => JSON.parse(x.body).data.object.id as string))).toEqual(new Set(ids));
+    }
+  });
+
+  it('SIGKILL of one instance under load: no acknowledged write lost, its events still delivered', async () => {
+    const r = await startReceiver();
+    receivers.push(r);
+    expect((await call(b, 'POST', '/webhooks', { url: r.url, kinds: ['ticket.created'] }, { 'x-api-key': adminKey })).status).toBe(201);
+    const acknowledged: string[] = [];
+    let stop = false;
+    const load = Promise.all(
+      [a, b].map(async (s) => {
+        while (!stop) {
+          try {
+            const res = await call(s, 'POST', '/tickets', { title: 'load' });
+            if (res.status === 201) acknowledged.push(res.body.id as string);
+          } catch {
+            if (s === a) return; // A was killed: its in-flight requests were not acknowledged.
+          }
+        }
+      }),
+    );
+    await sleep(700);
+    a.child.kill('SIGKILL');
+    await a.exited;
+    await sleep(500);
+    stop = true;
+    await load;
+    expect(acknowledged.length).toBeGreaterThan(5);
+    for (const id of acknowledged) expect((await call(b, 'GET', `/tickets/${id}`)).status).toBe(200);
+    const created = await admin.readOutbox(0, 100_000, ['ticket.created']);
+    const createdIds = new Set(created.map((e) => (e.data as { object: { id: string } }).object.id));
+    for (const id of acknowledged) expect(createdIds.has(id)).toBe(true);
+    // B's worker delivers every event, including those A wrote and had leased before it died.
+    await until(() => new Set(r.received.map((x) => JSON.parse(x.body).data.object.id as string)).size >= acknowledged.length, 30_000, 'deliveries after the kill');
+    const delivered = new Set(r.received.map((x) => JSON.parse(x.body).data.object.id as string));
+    for (const id of acknowledged) expect(delivered.has(id)).toBe(true);
+  }, 60_000);
+});
+
+describe.skipIf(skip !== undefined)('two serve processes on one PostgreSQL database and one Redis', () => {
+  let a: ChildServer;
+  let b: ChildServer;
+  const dir = mkdtempSync(join(tmpdir(), 'servicespec-instances-'));
+  // A policy name of its own, so no other run shares its Redis budget.
+  const policy = `shared-${randomBytes(4).toString('hex')}`;
+
+  beforeAll(async () => {
+    const spec = readFileSync(new URL('../limits/fixtures/limited.yaml', import.meta.url), 'utf8')
+      .replace(/\n {4}slow:[\s\S]*?(?=\nerrors:)/, '\n')
+      .replace(/ {2}rate:\n[\s\S]*?(?=\n {2}body_size)/, `  rate:\n    - { name: ${policy}, requests: 6, per: 1m, by: operation, operations: [listItems] }`)
+      .replace('timeout: 300ms', 'timeout: 10s');
+    const file = join(dir, 'limited.yaml');
+    writeFileSync(file, spec);
+    const args = [file, '--db', getTestSchemaUrl(), '--allow-gaps', '--redis', 'redis://127.0.0.1:6379'];
+    [a, b] = await Promise.all([startChildServer(args), startChildServer(args)]);
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const c of [a, b]) {
+      if (c && c.child.exitCode === null) {
+        c.child.kill('SIGTERM');
+        await c.exited;
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+    await dropTestSchemas();
+  });
+
+  it('share one rate-limit budget: 6 a minute in all, whichever instance is asked', async () => {
+    const answers = [];
+    for (let i = 0; i < 10; i++) answers.push(await callJson((i % 2 === 0 ? a : b).url, 'GET', '/items'));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200, 429, 429, 429, 429]);
+    expect(answers[9]!.body.code).toBe('rate_limited');
+  });
+
+  it('answer a retried Idempotency-Key once, on either instance', async () => {
+    const key = { 'idempotency-key': `k-${randomBytes(6).toString('hex')}` };
+    const first = await callJson(a.url, 'POST', '/items', { name: 'once' }, key);
+    expect(first.status).toBe(201);
+    const again = await callJson(b.url, 'POST', '/items', { name: 'once' }, key);
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    const other = await callJson(b.url, 'POST', '/items', { name: 'different' }, key);
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe('idempotency_conflict');
+  });
+});
