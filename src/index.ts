@@ -211,3 +211,8 @@ export type { ExportResult, DocumentFormat } from './export/export-shared.js';
 export { modelToSpec } from './export/model-to-spec.js';
 export { importOpenApiFile, importOpenApiDocument, specToYaml } from './import/import-openapi.js';
 export type { ImportResult, ImportOptions } from './import/import-openapi.js';
+
+// The contract tester (issue 13): holds a running implementation to the spec.
+export { testService, DEFAULT_MAX_REQUESTS, DEFAULT_TIME_LIMIT_MS } from './tester/tester-run.js';
+export { formatReportText, formatReportJunit } from './tester/tester-report.js';
+export type { TestOptions, TestReport, CheckResult, Failure, PartSummary, SubjectCredentials, Progress } from './tester/tester-types.js';

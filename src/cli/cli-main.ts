@@ -13,6 +13,7 @@ import { registerDocCommand } from './cli-doc.js';
 import { registerGapsCommand } from './cli-gaps.js';
 import { registerInitCommand } from './cli-init.js';
 import { registerServeCommand } from './cli-serve.js';
+import { registerTestCommand } from './cli-test.js';
 import { registerClientCommand } from './cli-client.js';
 import { registerClientsCommand } from './cli-clients.js';
 import { registerExportCommand } from './cli-export.js';
@@ -84,6 +85,7 @@ function createProgram(): Command {
   registerExportCommand(program);
   registerImportCommand(program);
   registerClientCommand(program);
+  registerTestCommand(program);
 
   applyConventions(program);
   program.addHelpText('after', '\nExit status: 0 clean, 1 errors found, 2 usage error.');

@@ -1,0 +1,187 @@
+import { readFileSync } from 'node:fs';
+import { Option, type Command } from 'commander';
+import { parseDuration } from '../spec/spec-units.js';
+import type { SubjectCredentials, TestOptions } from '../tester/tester-types.js';
+import { action, EXIT, io, printDiagnostics, readSpec, type ExitCode } from './cli-shared.js';
+
+/** The options of `servicespec test`, as commander hands them over. */
+export interface TestCliOptions {
+  baseUrl: string;
+  header?: string[];
+  bearer?: string;
+  basic?: string;
+  clientId?: string;
+  clientSecret?: string;
+  otherHeader?: string[];
+  otherBearer?: string;
+  otherBasic?: string;
+  otherClientId?: string;
+  otherClientSecret?: string;
+  limitedHeader?: string[];
+  limitedBearer?: string;
+  limitedBasic?: string;
+  limitedClientId?: string;
+  limitedClientSecret?: string;
+  limitedScopes?: string;
+  seed?: string;
+  maxRequests?: string;
+  timeLimit?: string;
+  runs?: string;
+  rateLimits?: boolean;
+  webhookListen?: string;
+  format?: 'text' | 'json' | 'junit';
+  verbose?: boolean;
+  progress?: boolean;
+  showSecrets?: boolean;
+  only?: string;
+}
+
+function usage(message: string): ExitCode {
+  io.err(`servicespec test: ${message} (see \`servicespec test --help\`)\n`);
+  return EXIT.usage;
+}
+
+/** One subject's credentials from its flags; a string is a usage error. */
+function subject(h: string[] | undefined, bearer: string | undefined, basic: string | undefined, id: string | undefined, secret: string | undefined, flag: string): SubjectCredentials | string | undefined {
+  const out: SubjectCredentials = {};
+  if (h && h.length > 0) {
+    const headers: Record<string, string> = {};
+    for (const line of h) {
+      const colon = line.indexOf(':');
+      if (colon <= 0) return `--${flag}header ${JSON.stringify(line)}: write it as 'Name: value'`;
+      headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+    }
+    out.headers = headers;
+  }
+  if (bearer !== undefined) out.bearer = bearer;
+  if (basic !== undefined) {
+    const colon = basic.indexOf(':');
+    if (colon <= 0) return `--${flag}basic: write it as user:password`;
+    out.basic = { user: basic.slice(0, colon), password: basic.slice(colon + 1) };
+  }
+  if ((id === undefined) !== (secret === undefined)) return `--${flag}client-id and --${flag}client-secret go together`;
+  if (id !== undefined && secret !== undefined) {
+    out.clientId = id;
+    out.clientSecret = secret;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function positiveInt(value: string | undefined, flag: string): number | string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[0-9]+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) return `${flag} ${JSON.stringify(value)}: a positive whole number is needed`;
+  return Number(value);
+}
+
+export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCode> {
+  let base: URL;
+  try {
+    base = new URL(cli.baseUrl);
+  } catch {
+    return usage(`--base-url ${JSON.stringify(cli.baseUrl)} is not a URL`);
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') return usage(`--base-url ${cli.baseUrl}: only http and https are tested`);
+  const main = subject(cli.header, cli.bearer, cli.basic, cli.clientId, cli.clientSecret, '');
+  const other = subject(cli.otherHeader, cli.otherBearer, cli.otherBasic, cli.otherClientId, cli.otherClientSecret, 'other-');
+  const limited = subject(cli.limitedHeader, cli.limitedBearer, cli.limitedBasic, cli.limitedClientId, cli.limitedClientSecret, 'limited-');
+  for (const s of [main, other, limited]) if (typeof s === 'string') return usage(s);
+  const numbers: Record<string, number | undefined> = {};
+  for (const [key, flag] of [['seed', '--seed'], ['maxRequests', '--max-requests'], ['runs', '--runs'], ['webhookListen', '--webhook-listen']] as const) {
+    const n = key === 'seed' && cli.seed === '0' ? 0 : positiveInt(cli[key], flag);
+    if (typeof n === 'string') return usage(n);
+    numbers[key] = n;
+  }
+  let timeLimitMs: number | undefined;
+  if (cli.timeLimit !== undefined) {
+    const d = /^[0-9]+$/.test(cli.timeLimit) ? { ms: Number(cli.timeLimit) * 1000 } : parseDuration(cli.timeLimit);
+    if (!d || d.ms <= 0) return usage(`--time-limit ${JSON.stringify(cli.timeLimit)}: a duration is needed, e.g. 90s or 2m`);
+    timeLimitMs = d.ms;
+  }
+  const compiled = readSpec(file);
+  if (!compiled.model || compiled.diagnostics.some((d) => d.severity === 'error')) {
+    printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
+    return EXIT.errors;
+  }
+  const [{ testService }, { formatReportJunit, formatReportText }] = await Promise.all([import('../tester/tester-run.js'), import('../tester/tester-report.js')]);
+  const options: TestOptions = { baseUrl: base.href.replace(/\/+$/, ''), sourceMap: compiled.sourceMap };
+  if (file !== '-') {
+    try {
+      options.specText = readFileSync(file, 'utf8');
+    } catch {
+      // read once already; without the text, failures cite file:line only
+    }
+  }
+  if (main) options.credentials = main as SubjectCredentials;
+  if (other) options.other = other as SubjectCredentials;
+  if (limited) options.limited = limited as SubjectCredentials;
+  if (cli.limitedScopes !== undefined) options.limitedScopes = cli.limitedScopes.split(/[\s,]+/).filter((s) => s !== '');
+  if (numbers.seed !== undefined) options.seed = numbers.seed;
+  if (numbers.maxRequests !== undefined) options.maxRequests = numbers.maxRequests;
+  if (numbers.runs !== undefined) options.runs = numbers.runs;
+  if (numbers.webhookListen !== undefined) options.webhookListen = numbers.webhookListen;
+  if (timeLimitMs !== undefined) options.timeLimitMs = timeLimitMs;
+  if (cli.rateLimits) options.rateLimits = true;
+  if (cli.showSecrets) options.showSecrets = true;
+  if (cli.only !== undefined) options.only = cli.only.split(/[\s,]+/).filter((s) => s !== '');
+  if (cli.progress !== false) {
+    const tty = process.stderr.isTTY;
+    let last = 0;
+    options.onProgress = (p) => {
+      const now = Date.now();
+      if (!tty && now - last < 2000) return;
+      last = now;
+      const line = `servicespec test: ${p.requests} requests, ${p.passed} passed, ${p.failed} failed, ${p.skipped} skipped — ${p.check}`;
+      io.err(tty ? `\r${line.slice(0, (process.stderr.columns || 100) - 1).padEnd((process.stderr.columns || 100) - 1)}` : `${line}\n`);
+    };
+  }
+  const report = await testService(compiled.model, options);
+  if (options.onProgress && process.stderr.isTTY) io.err('\n');
+  if (cli.format === 'json') io.out(`${JSON.stringify(report, null, 2)}\n`);
+  else if (cli.format === 'junit') io.out(formatReportJunit(report));
+  else io.out(formatReportText(report, { verbose: cli.verbose === true }));
+  return report.ok ? EXIT.ok : EXIT.errors;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function registerTestCommand(program: Command): void {
+  program
+    .command('test')
+    .description('hold a running implementation to the spec: generated requests for each of the nine parts, stateful walks of each state machine')
+    .argument('<file>', 'the spec file (YAML or JSON); - reads standard input')
+    .requiredOption('--base-url <url>', 'the running service; the only address the tester contacts')
+    .option('--header <name: value>', 'a header sent with the main subject\'s requests (repeatable), e.g. an API key', collect)
+    .option('--bearer <token>', 'the main subject\'s bearer token')
+    .option('--basic <user:password>', 'the main subject\'s basic credential')
+    .option('--client-id <id>', 'the main subject\'s OAuth2 client id (exchanged at the token path the spec declares)')
+    .option('--client-secret <secret>', 'the main subject\'s OAuth2 client secret')
+    .option('--other-header <name: value>', 'a second subject\'s header (repeatable), for ownership checks', collect)
+    .option('--other-bearer <token>', 'a second subject\'s bearer token')
+    .option('--other-basic <user:password>', 'a second subject\'s basic credential')
+    .option('--other-client-id <id>', 'a second subject\'s OAuth2 client id')
+    .option('--other-client-secret <secret>', 'a second subject\'s OAuth2 client secret')
+    .option('--limited-header <name: value>', 'a header of a credential lacking scopes (repeatable), for scope checks', collect)
+    .option('--limited-bearer <token>', 'a bearer token lacking scopes')
+    .option('--limited-basic <user:password>', 'a basic credential lacking scopes')
+    .option('--limited-client-id <id>', 'an OAuth2 client lacking scopes')
+    .option('--limited-client-secret <secret>', 'that client\'s secret')
+    .option('--limited-scopes <scopes>', 'the scopes the limited credential does hold (comma or space separated; default none)')
+    .option('--seed <n>', 'replay a run: the same seed generates the same requests')
+    .option('--max-requests <n>', 'stop after this many requests (default 3000)')
+    .option('--time-limit <duration>', 'stop after this long, e.g. 90s or 2m (default 60s)')
+    .option('--runs <n>', 'generated cases per property (default 10)')
+    .option('--only <checks>', 'run only these parts or checks (comma separated), e.g. states,limits.body-size')
+    .option('--rate-limits', 'spend the declared rate-limit budget to check it is enforced')
+    .option('--webhook-listen <port>', 'receive webhooks on this port and verify their signatures')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'junit']).default('text'))
+    .option('--verbose', 'list every skipped check with its reason')
+    .option('--no-progress', 'no progress line on stderr')
+    .option('--show-secrets', 'print credentials in reproductions (they are replaced by placeholders otherwise)')
+    .addHelpText(
+      'after',
+      '\nWhat the tester needs and is not given (a second subject, a credential lacking a scope, a credential for a\n' +
+        'scheme) is reported as skipped with the reason; nothing is invented.\n' +
+        'Exit status: 0 when every check passed or was skipped, 1 when any failed (or the spec has errors), 2 on a usage error.',
+    )
+    .action(action((file: string, options: TestCliOptions) => runTest(file, options)));
+}

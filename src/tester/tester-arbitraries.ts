@@ -1,0 +1,267 @@
+import fc from 'fast-check';
+import { getResource } from '../model/model-builder.js';
+import { isWritable, type SchemaView } from '../model/model-schemas.js';
+import type { FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
+
+// fast-check arbitraries built from the model's field types and constraints: valid values (shrinkable), and
+// one invalid variant per constraint a field declares.
+
+/** A placeholder for an identifier of an existing object of `to`, filled in just before sending. */
+export interface RefPlaceholder {
+  $ref: string;
+}
+
+export const isRefPlaceholder = (v: unknown): v is RefPlaceholder => typeof v === 'object' && v !== null && typeof (v as RefPlaceholder).$ref === 'string';
+
+function stringArbitrary(f: FieldModel): fc.Arbitrary<string> {
+  const min = f.minLength ?? 0;
+  const max = f.maxLength ?? Math.max(min, 24);
+  const fits = (s: string) => [...s].length >= min && [...s].length <= max;
+  if (f.pattern !== undefined) {
+    let re: RegExp;
+    try {
+      re = new RegExp(f.pattern, 'u');
+    } catch {
+      return fc.constant(typeof f.example === 'string' ? f.example : '');
+    }
+    const from = f.hasExample && typeof f.example === 'string' && re.test(f.example) && fits(f.example) ? [fc.constant(f.example)] : [];
+    return fc.oneof(...from, fc.stringMatching(re).filter((s) => fits(s) && re.test(s)));
+  }
+  return fc.string({ minLength: min, maxLength: Math.min(max, min + 24), unit: 'grapheme-ascii' });
+}
+
+function numberArbitrary(f: FieldModel): fc.Arbitrary<number> {
+  if (f.type === 'integer') {
+    let min = f.minimum ?? (f.exclusiveMinimum !== undefined ? Math.floor(f.exclusiveMinimum) + 1 : -1_000_000);
+    let max = f.maximum ?? (f.exclusiveMaximum !== undefined ? Math.ceil(f.exclusiveMaximum) - 1 : 1_000_000);
+    min = Math.ceil(min);
+    max = Math.floor(max);
+    const arb = fc.integer({ min, max: Math.max(min, max) });
+    return f.multipleOf !== undefined ? arb.map((n) => Math.round(n / f.multipleOf!) * f.multipleOf!).filter((n) => n >= min && n <= max) : arb;
+  }
+  const min = f.minimum ?? f.exclusiveMinimum ?? -1e6;
+  const max = f.maximum ?? f.exclusiveMaximum ?? 1e6;
+  return fc
+    .double({ min, max: Math.max(min, max), noNaN: true, noDefaultInfinity: true, minExcluded: f.exclusiveMinimum !== undefined, maxExcluded: f.exclusiveMaximum !== undefined })
+    .filter((n) => !Object.is(n, -0));
+}
+
+/** Valid values of one field. */
+export function fieldArbitrary(model: ServiceModel, f: FieldModel, resource: ResourceModel | undefined): fc.Arbitrary<unknown> {
+  let arb: fc.Arbitrary<unknown>;
+  switch (f.type) {
+    case 'string':
+      arb = stringArbitrary(f);
+      break;
+    case 'email':
+      arb = fc.tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,11}$/), fc.constantFrom('example.com', 'example.org')).map(([l, d]) => `${l}@${d}`);
+      break;
+    case 'uuid':
+      arb = fc.uuid({ version: 4 });
+      break;
+    case 'uri':
+      arb = fc.stringMatching(/^[a-z]{1,10}$/).map((p) => `https://example.com/${p}`);
+      break;
+    case 'date':
+      arb = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      break;
+    case 'datetime':
+      arb = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+      break;
+    case 'integer':
+    case 'number':
+      arb = numberArbitrary(f);
+      break;
+    case 'boolean':
+      arb = fc.boolean();
+      break;
+    case 'enum':
+      arb = fc.constantFrom(...(f.values ?? ['']));
+      break;
+    case 'ref':
+      arb = fc.constant({ $ref: f.to ?? '' } satisfies RefPlaceholder);
+      break;
+    case 'array': {
+      const item = f.items ? fieldArbitrary(model, f.items, resource) : fc.constant(null);
+      const minLength = f.minItems ?? 0;
+      arb = fc.array(item, { minLength, maxLength: Math.min(f.maxItems ?? minLength + 3, minLength + 3) });
+      if (f.uniqueItems) arb = fc.uniqueArray(item, { minLength, maxLength: Math.min(f.maxItems ?? minLength + 3, minLength + 3), selector: (v) => JSON.stringify(v) });
+      break;
+    }
+    case 'object':
+      arb = objectArbitrary(model, f.fields ?? [], undefined, 'create');
+      break;
+    case 'state':
+    case 'json':
+      arb = fc.constant({});
+      break;
+  }
+  return f.nullable ? fc.option(arb, { nil: null, freq: 5 }) : arb;
+}
+
+/** A valid object of `fields` for the given view: required fields always, optional ones sometimes. */
+export function objectArbitrary(model: ServiceModel, fields: readonly FieldModel[], resource: ResourceModel | undefined, view: SchemaView): fc.Arbitrary<Record<string, unknown>> {
+  const writable = fields.filter((f) => isWritable(resource, f, view));
+  const record: Record<string, fc.Arbitrary<unknown>> = {};
+  const requiredKeys: string[] = [];
+  for (const f of writable) {
+    record[f.name] = fieldArbitrary(model, f, resource);
+    if (view !== 'update' && !f.optional && !f.hasDefault) requiredKeys.push(f.name);
+  }
+  return fc.record(record, { requiredKeys }) as fc.Arbitrary<Record<string, unknown>>;
+}
+
+/** One way to break a valid body, and the condition the spec says it meets. */
+export interface Mutation {
+  /** What is broken, e.g. `items[0].quantity above maximum 999`. */
+  label: string;
+  condition: 'validation' | 'reference_not_found';
+  apply: (body: Record<string, unknown>) => Record<string, unknown>;
+}
+
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+function setAt(body: Record<string, unknown>, path: readonly (string | number)[], value: unknown, remove = false): Record<string, unknown> {
+  const out = clone(body);
+  let at: Record<string | number, unknown> = out;
+  for (const key of path.slice(0, -1)) {
+    const next = at[key];
+    if (typeof next !== 'object' || next === null) return out;
+    at = next as Record<string | number, unknown>;
+  }
+  const last = path[path.length - 1]!;
+  if (remove) delete at[last];
+  else at[last] = value;
+  return out;
+}
+
+function wrongType(f: FieldModel): unknown {
+  switch (f.type) {
+    case 'integer':
+    case 'number':
+      return 'not a number';
+    case 'boolean':
+      return 'true';
+    case 'array':
+      return { not: 'an array' };
+    case 'object':
+      return ['not', 'an', 'object'];
+    case 'json':
+      return undefined;
+    default:
+      return 12345;
+  }
+}
+
+/** A string the pattern refuses, or undefined when none of the candidates is refused. */
+function notMatching(pattern: string, min: number, max: number): string | undefined {
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern, 'u');
+  } catch {
+    return undefined;
+  }
+  const len = Math.max(min, Math.min(max, 4));
+  return ['!'.repeat(len), ' '.repeat(len), 'a'.repeat(len), '0'.repeat(len), 'Z'.repeat(len), '-'.repeat(len)].find((s) => !re.test(s));
+}
+
+/** The invalid variants of one field at `path`, derived from its declared constraints. */
+function fieldMutations(f: FieldModel, path: readonly (string | number)[], required: boolean): Mutation[] {
+  const name = path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+  const out: Mutation[] = [];
+  const put = (label: string, value: unknown) => out.push({ label: `${name} ${label}`, condition: 'validation', apply: (b) => setAt(b, path, value) });
+  if (required) out.push({ label: `${name} missing (required)`, condition: 'validation', apply: (b) => setAt(b, path, undefined, true) });
+  const wrong = wrongType(f);
+  if (wrong !== undefined) put(`of the wrong type`, wrong);
+  if (!f.nullable && f.type !== 'json') put('null (not nullable)', null);
+  if (['string', 'email', 'uri', 'date', 'datetime', 'uuid'].includes(f.type)) {
+    if (f.minLength !== undefined && f.minLength > 0 && f.pattern === undefined) put(`shorter than minLength ${f.minLength}`, 'a'.repeat(f.minLength - 1));
+    if (f.maxLength !== undefined) put(`longer than maxLength ${f.maxLength}`, f.pattern === undefined ? 'a'.repeat(f.maxLength + 1) : 'A'.repeat(f.maxLength + 1));
+    if (f.pattern !== undefined) {
+      const bad = notMatching(f.pattern, f.minLength ?? 0, f.maxLength ?? 64);
+      if (bad !== undefined) put(`not matching pattern ${f.pattern}`, bad);
+    }
+    const badFormat: Partial<Record<FieldModel['type'], string>> = { email: 'not-an-email', uuid: 'not-a-uuid', date: '2026-13-45', datetime: 'yesterday', uri: 'not a uri' };
+    if (badFormat[f.type] !== undefined) put(`not a valid ${f.type}`, badFormat[f.type]);
+  }
+  if (f.type === 'integer' || f.type === 'number') {
+    if (f.minimum !== undefined) put(`below minimum ${f.minimum}`, f.minimum - 1);
+    if (f.maximum !== undefined) put(`above maximum ${f.maximum}`, f.maximum + 1);
+    if (f.exclusiveMinimum !== undefined) put(`equal to exclusiveMinimum ${f.exclusiveMinimum}`, f.exclusiveMinimum);
+    if (f.exclusiveMaximum !== undefined) put(`equal to exclusiveMaximum ${f.exclusiveMaximum}`, f.exclusiveMaximum);
+    if (f.type === 'integer') put('not an integer', 1.5);
+  }
+  if (f.type === 'enum') put(`not one of ${(f.values ?? []).join(', ')}`, '__not_a_declared_value__');
+  if (f.type === 'array') {
+    if (f.minItems !== undefined && f.minItems > 0) out.push({ label: `${name} with fewer than minItems ${f.minItems}`, condition: 'validation', apply: (b) => setAt(b, path, [])});
+    if (f.maxItems !== undefined && f.maxItems <= 1000) {
+      out.push({
+        label: `${name} with more than maxItems ${f.maxItems}`,
+        condition: 'validation',
+        apply: (b) => {
+          let arr: unknown = b;
+          for (const k of path) arr = (arr as Record<string | number, unknown>)?.[k];
+          const first = Array.isArray(arr) && arr.length > 0 ? arr[0] : null;
+          return setAt(b, path, Array.from({ length: f.maxItems! + 1 }, () => clone(first)));
+        },
+      });
+    }
+  }
+  if (f.type === 'object') {
+    out.push({ label: `${name} with an unknown field`, condition: 'validation', apply: (b) => setAt(b, [...path, '__unknown_field__'], 1) });
+    for (const sub of f.fields ?? []) out.push(...fieldMutations(sub, [...path, sub.name], !sub.optional && !sub.hasDefault));
+  }
+  if (f.type === 'array' && f.items?.type === 'object') {
+    for (const sub of f.items.fields ?? []) out.push(...fieldMutations(sub, [...path, 0, sub.name], !sub.optional && !sub.hasDefault));
+  }
+  return out;
+}
+
+/**
+ * Every invalid variant of a body of `fields` (in `view`): each constraint broken, wrong types, an unknown field,
+ * each read-only field sent, a reference to nothing.
+ */
+export function getMutations(model: ServiceModel, fields: readonly FieldModel[], resource: ResourceModel | undefined, view: SchemaView, bodyFields?: readonly FieldModel[]): Mutation[] {
+  const out: Mutation[] = [{ label: 'an unknown field', condition: 'validation', apply: (b) => ({ ...b, __unknown_field__: 'x' }) }];
+  for (const f of bodyFields ?? fields) {
+    if (!isWritable(resource, f, view)) continue;
+    out.push(...fieldMutations(f, [f.name], view !== 'update' && !f.optional && !f.hasDefault));
+    if (f.type === 'ref' && getResource(model, f.to)?.identifier !== undefined) {
+      const target = getResource(model, f.to)!;
+      const idField = target.fields.find((x) => x.name === target.identifier);
+      const missing = idField?.type === 'integer' ? 2_000_000_000 : '00000000-0000-4000-8000-000000000000';
+      out.push({ label: `${f.name} referring to no ${f.to}`, condition: 'reference_not_found', apply: (b) => ({ ...b, [f.name]: missing }) });
+    }
+  }
+  if (resource) {
+    for (const f of fields) {
+      if (isWritable(resource, f, view) || !isWritable(resource, f, 'response')) continue;
+      if (view === 'update' && f.writeOnce && !f.readOnly) {
+        out.push({ label: `${f.name} (write-once) sent in an update`, condition: 'validation', apply: (b) => ({ ...b, [f.name]: sampleOf(f) }) });
+        continue;
+      }
+      out.push({ label: `${f.name} (read-only) sent`, condition: 'validation', apply: (b) => ({ ...b, [f.name]: sampleOf(f) }) });
+    }
+  }
+  return out;
+}
+
+/** A plausible value of a field's type, for sending a field that must not be sent. */
+function sampleOf(f: FieldModel): unknown {
+  switch (f.type) {
+    case 'uuid':
+    case 'ref':
+      return '00000000-0000-4000-8000-000000000001';
+    case 'datetime':
+      return '2026-01-01T00:00:00.000Z';
+    case 'date':
+      return '2026-01-01';
+    case 'integer':
+    case 'number':
+      return 1;
+    case 'boolean':
+      return true;
+    default:
+      return 'x';
+  }
+}

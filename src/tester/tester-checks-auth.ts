@@ -1,0 +1,93 @@
+import type { OperationRoute } from '../model/model-routes.js';
+import type { TestRequest } from './tester-client.js';
+import { describe, type TestContext } from './tester-context.js';
+
+// The authentication part: no credential, a bad one, one lacking each required scope, on every operation that
+// requires one; ownership: another subject cannot read, list, change or watch what belongs to the main subject.
+
+/** A request to a route that is well-formed apart from its credential. */
+async function requestFor(ctx: TestContext, route: OperationRoute, headers: Record<string, string>): Promise<TestRequest | undefined> {
+  let id: unknown;
+  if (ctx.idParams(route).length > 0) {
+    if (!route.resource) return undefined;
+    const obj = await ctx.ensureObject(route.resource);
+    if (!obj) return undefined;
+    id = obj[route.resource.identifier ?? 'id'];
+  }
+  const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers };
+  if (route.hasBody) req.body = await ctx.validBody(route);
+  return req;
+}
+
+function badCredential(ctx: TestContext, schemes: readonly string[]): Record<string, string> {
+  const s = ctx.model.authentication?.schemes.find((x) => schemes.includes(x.name));
+  if (s?.type === 'api_key' && s.credentialName !== undefined && s.in !== 'query') return { [s.credentialName]: `${s.prefix ?? ''}not-a-real-key-0000000000000000` };
+  if (s?.type === 'basic') return { authorization: `Basic ${Buffer.from('nobody:wrong-password').toString('base64')}` };
+  return { authorization: 'Bearer not.a.token' };
+}
+
+export async function checkAuth(ctx: TestContext): Promise<void> {
+  const limitedScopes = new Set(ctx.options.limitedScopes ?? []);
+  for (const route of ctx.routes) {
+    const o = route.operation;
+    const auth = o.auth;
+    if (auth?.kind !== 'required') continue;
+    await ctx.check('authentication', 'authentication.no-credential', o.id, async (scope) => {
+      const req = await requestFor(ctx, route, {});
+      if (!req) return scope.skip('no object to address (its create operation did not succeed)');
+      const res = await ctx.send(route, req);
+      const why = ctx.expectCondition(res, 'missing_credential');
+      if (why !== undefined) scope.fail(ctx.failure(o.id, `${ctx.declared('missing_credential')?.code ?? 'missing_credential'} without a credential`, o.pointer, req, `${why}; ${describe(res)}`));
+    });
+    await ctx.check('authentication', 'authentication.bad-credential', o.id, async (scope) => {
+      const req = await requestFor(ctx, route, badCredential(ctx, auth.schemes));
+      if (!req) return scope.skip('no object to address (its create operation did not succeed)');
+      const res = await ctx.send(route, req);
+      const why = ctx.expectCondition(res, 'invalid_credential');
+      if (why !== undefined) scope.fail(ctx.failure(o.id, `${ctx.declared('invalid_credential')?.code ?? 'invalid_credential'} for a credential the service never issued`, o.pointer, req, `${why}; ${describe(res)}`));
+    });
+    if (auth.scopes.length === 0) continue;
+    await ctx.check('authentication', 'authentication.missing-scope', o.id, async (scope) => {
+      const lacking = auth.scopes.filter((s) => !limitedScopes.has(s));
+      if (lacking.length === 0) return scope.skip(`the limited credential holds every scope ${o.id} requires (${auth.scopes.join(', ')})`);
+      const headers = await ctx.authFor(auth, ctx.limited);
+      if (!headers) return scope.skip(`no credential lacking ${lacking.join(', ')} for scheme ${auth.schemes.join(' or ')} (give one with --limited-header/--limited-bearer/--limited-basic/--limited-client-id, and --limited-scopes)`);
+      const req = await requestFor(ctx, route, headers);
+      if (!req) return scope.skip('no object to address');
+      const res = await ctx.send(route, req);
+      const why = ctx.expectCondition(res, 'missing_scope');
+      if (why !== undefined) scope.fail(ctx.failure(o.id, `${ctx.declared('missing_scope')?.code ?? 'missing_scope'}: the credential lacks ${lacking.join(', ')}`, o.pointer, req, `${why}; ${describe(res)}`));
+    });
+  }
+  await checkOwnership(ctx);
+}
+
+async function checkOwnership(ctx: TestContext): Promise<void> {
+  for (const resource of ctx.model.resources.filter((r) => r.owner !== undefined)) {
+    const routes = ctx.routes.filter((r) => r.resource?.name === resource.name && r.operation.action !== 'create' && r.operation.auth?.kind === 'required');
+    for (const route of routes) {
+      const o = route.operation;
+      await ctx.check('authentication', 'authentication.ownership', o.id, async (scope) => {
+        const other = await ctx.authFor(o.auth, ctx.other);
+        if (!other) return scope.skip('no second subject (give one with --other-header/--other-bearer/--other-basic/--other-client-id)');
+        const made = await ctx.createObject(resource);
+        if (!made || made.res.status >= 300) return scope.skip(`cannot create a ${resource.name} as the main subject`);
+        const id = made.res.body[resource.identifier ?? 'id'];
+        if (o.action === 'list') {
+          const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { limit: String(ctx.model.limits?.pageSize?.max ?? 100) }), headers: other };
+          const res = await ctx.send(route, req);
+          if (res.status === 200 && Array.isArray(res.body?.items) && (res.body.items as Record<string, unknown>[]).some((x) => x[resource.identifier ?? 'id'] === id || x[resource.owner!] === made.res.body[resource.owner!])) {
+            return scope.fail(ctx.failure(o.id, `another subject's list leaves out the main subject's ${resource.name}`, resource.pointer, req, describe(res)));
+          }
+          return;
+        }
+        const condition = resource.ownerAccess === 'forbidden' ? 'not_owner' : 'missing_resource';
+        const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers: other };
+        if (route.hasBody) req.body = await ctx.validBody(route);
+        const res = await ctx.send(route, req);
+        const why = ctx.expectCondition(res, condition);
+        if (why !== undefined || res.status < 300) scope.fail(ctx.failure(o.id, `${ctx.declared(condition)?.code ?? condition}: ${resource.name} ${String(id)} belongs to another subject (owner_access: ${resource.ownerAccess})`, resource.pointer, req, `${why ?? ''}; ${describe(res)}`));
+      });
+    }
+  }
+}

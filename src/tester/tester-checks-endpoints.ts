@@ -1,0 +1,211 @@
+import fc from 'fast-check';
+import { getShapeSchema, type SchemaView } from '../model/model-schemas.js';
+import type { OperationRoute } from '../model/model-routes.js';
+import { getMutations, objectArbitrary } from './tester-arbitraries.js';
+import { BoundReached, type TestRequest, type TestResponse } from './tester-client.js';
+import { describe, type CheckScope, type TestContext } from './tester-context.js';
+import type { Failure } from './tester-types.js';
+
+// The endpoints part: every operation, with valid requests generated from the model (shrunk on failure) and
+// invalid ones breaking each declared constraint.
+
+const VIEW: Partial<Record<string, SchemaView>> = { create: 'create', update: 'update', replace: 'replace' };
+
+/** Runs `property` over `arb` with the run's seed; the last failing (shrunk) case is reported. */
+export async function runProperty<T>(ctx: TestContext, scope: CheckScope, arb: fc.Arbitrary<T>, runs: number, property: (value: T) => Promise<Failure | undefined>): Promise<void> {
+  let last: Failure | undefined;
+  let bound: BoundReached | undefined;
+  await fc.check(
+    fc.asyncProperty(arb, async (value) => {
+      if (bound) return true;
+      try {
+        const f = await property(value);
+        if (f) last = f;
+        return f === undefined;
+      } catch (err) {
+        if (err instanceof BoundReached) {
+          bound = err;
+          return true;
+        }
+        throw err;
+      }
+    }),
+    { seed: ctx.seed, numRuns: runs, endOnFailure: false, maxSkipsPerRun: 10 },
+  );
+  if (last) scope.fail(last);
+  if (bound && !last) throw bound;
+}
+
+/** The body schema a route's body view answers with. */
+function responseMismatch(ctx: TestContext, route: OperationRoute, req: TestRequest, res: TestResponse): string | undefined {
+  const o = route.operation;
+  if (route.successStatus === 204) return res.text === '' ? undefined : `a body on a 204: ${res.text.slice(0, 100)}`;
+  if (o.action === 'custom') return o.response ? ctx.mismatch(getShapeSchema(ctx.model, o.response, 'response'), res.body) : undefined;
+  if (!route.resource) return undefined;
+  if (o.action === 'list') {
+    if (typeof res.body !== 'object' || res.body === null || !Array.isArray(res.body.items)) return 'a page without items';
+    for (const item of res.body.items as unknown[]) {
+      const m = ctx.checkShape(route.resource, item, req, o.id);
+      if (m !== undefined) return m;
+    }
+    return undefined;
+  }
+  return ctx.checkShape(route.resource, res.body, req, o.id);
+}
+
+export async function checkEndpoints(ctx: TestContext, runs: number): Promise<void> {
+  for (const route of ctx.routes) {
+    const o = route.operation;
+    if (o.action === 'transition') continue; // the states part walks transitions
+    await ctx.check('endpoints', 'endpoints.valid-requests', o.id, async (scope) => {
+      const headers = await ctx.authFor(o.auth);
+      if (!headers) return scope.skip(`no credential for scheme ${o.auth?.kind === 'required' ? o.auth.schemes.join(' or ') : ''} (give one with --header, --bearer, --basic or --client-id/--client-secret)`);
+      const view = VIEW[o.action];
+      if (o.action === 'create' || o.action === 'update' || o.action === 'replace') {
+        const resource = route.resource!;
+        const target = o.action === 'create' ? undefined : await ctx.ensureObject(resource);
+        if (o.action !== 'create' && !target) return scope.skip(`no ${resource.name} to ${o.action}: its create operation did not succeed`);
+        const arb = objectArbitrary(ctx.model, resource.fields, resource, view!);
+        await runProperty(ctx, scope, arb, runs, async (value) => {
+          const body = ctx.makeUnique(resource, (await ctx.resolveRefs(value)) as Record<string, unknown>);
+          const req: TestRequest = { method: route.method, path: ctx.pathOf(route, target?.[resource.identifier ?? 'id']), headers, body };
+          const res = await ctx.send(route, req);
+          if (res.status !== route.successStatus) return ctx.failure(o.id, `status ${route.successStatus} for a valid request`, o.pointer, req, res);
+          const m = responseMismatch(ctx, route, req, res);
+          if (m !== undefined) return ctx.failure(o.id, `a body in the declared response shape`, route.resource?.pointer, req, `${m}; ${describe(res)}`);
+          for (const [k, v] of Object.entries(body)) {
+            if (JSON.stringify(res.body?.[k]) !== JSON.stringify(v)) return ctx.failure(o.id, `field ${k} kept as sent (${JSON.stringify(v)})`, route.resource?.pointer, req, `${k} is ${JSON.stringify(res.body?.[k])}`);
+          }
+          if (o.action === 'create') ctx.remember(resource, res.body as Record<string, unknown>);
+          return undefined;
+        });
+      } else if (o.action === 'read' || o.action === 'delete') {
+        const resource = route.resource!;
+        const made = o.action === 'delete' ? await ctx.createObject(resource) : undefined;
+        const target = o.action === 'delete' ? (made?.res.body as Record<string, unknown> | undefined) : await ctx.ensureObject(resource);
+        if (!target || (made && made.res.status >= 300)) return scope.skip(`no ${resource.name} to ${o.action}: its create operation did not succeed`);
+        const id = target[resource.identifier ?? 'id'];
+        const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers };
+        const res = await ctx.send(route, req);
+        if (res.status !== route.successStatus) return scope.fail(ctx.failure(o.id, `status ${route.successStatus}`, o.pointer, req, res));
+        const m = responseMismatch(ctx, route, req, res);
+        if (m !== undefined) return scope.fail(ctx.failure(o.id, 'a body in the declared response shape', resource.pointer, req, `${m}; ${describe(res)}`));
+        if (o.action === 'delete') {
+          const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
+          if (read) {
+            const h = await ctx.authFor(read.operation.auth);
+            const again: TestRequest = { method: 'GET', path: ctx.pathOf(read, id), headers: h ?? {} };
+            const after = await ctx.send(read, again);
+            const why = ctx.expectCondition(after, 'missing_resource');
+            if (why !== undefined) return scope.fail(ctx.failure(read.operation.id, 'a deleted object is not found', ctx.declared('missing_resource')?.pointer, again, `${why}; ${describe(after)}`));
+          }
+          const list = ctx.pool.get(resource.name);
+          if (list) ctx.pool.set(resource.name, list.filter((x) => x !== target));
+        }
+      } else if (o.action === 'list') {
+        const max = ctx.model.limits?.pageSize?.max ?? 100;
+        await runProperty(ctx, scope, fc.option(fc.integer({ min: 1, max }), { nil: undefined }), Math.min(runs, 5), async (limit) => {
+          const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, limit !== undefined ? { limit: String(limit) } : {}), headers };
+          const res = await ctx.send(route, req);
+          if (res.status !== route.successStatus) return ctx.failure(o.id, `status ${route.successStatus}`, o.pointer, req, res);
+          const m = responseMismatch(ctx, route, req, res);
+          if (m !== undefined) return ctx.failure(o.id, 'a page in the declared shape', route.resource?.pointer, req, `${m}; ${describe(res)}`);
+          if (limit !== undefined && res.body.items.length > limit) return ctx.failure(o.id, `at most ${limit} items`, o.pointer, req, `${res.body.items.length} items`);
+          return undefined;
+        });
+      } else if (o.action === 'custom') {
+        let id: unknown;
+        if (ctx.idParams(route).length > 0) {
+          if (!route.resource) return scope.skip(`the spec does not say what the path parameter ${ctx.idParams(route).join(', ')} of a custom operation names (no resource)`);
+          const obj = await ctx.ensureObject(route.resource);
+          if (!obj) return scope.skip(`no ${route.resource.name} to address`);
+          id = obj[route.resource.identifier ?? 'id'];
+        }
+        if (!o.request) {
+          const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers };
+          const res = await ctx.send(route, req);
+          if (res.status !== route.successStatus) return scope.fail(ctx.failure(o.id, `status ${route.successStatus}`, o.pointer, req, res));
+          const m = responseMismatch(ctx, route, req, res);
+          if (m !== undefined) return scope.fail(ctx.failure(o.id, 'a body in the declared response shape', o.pointer, req, `${m}; ${describe(res)}`));
+          return;
+        }
+        const arb = objectArbitrary(ctx.model, o.request.fields ?? [], undefined, 'create');
+        await runProperty(ctx, scope, arb, runs, async (value) => {
+          const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, body: await ctx.resolveRefs(value) };
+          const res = await ctx.send(route, req);
+          // A handler may refuse a valid request for its own reasons, with one of the operation's declared codes.
+          if (res.status >= 400 && res.status < 500 && o.errors.some((e) => ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status)) return undefined;
+          if (res.status !== route.successStatus) return ctx.failure(o.id, `status ${route.successStatus} (or a declared refusal)`, o.pointer, req, res);
+          const m = responseMismatch(ctx, route, req, res);
+          return m === undefined ? undefined : ctx.failure(o.id, 'a body in the declared response shape', o.pointer, req, `${m}; ${describe(res)}`);
+        });
+      }
+    });
+    if (ctx.idParams(route).length > 0 && route.resource) {
+      await ctx.check('errors', 'errors.missing-object', o.id, async (scope) => {
+        const headers = await ctx.authFor(o.auth);
+        if (!headers) return scope.skip('no credential for this operation');
+        if (!ctx.declared('missing_resource')) return scope.skip('the spec declares no error code for a missing object (not shown)');
+        const idField = route.resource!.fields.find((f) => f.name === route.resource!.identifier);
+        const id = idField?.type === 'integer' ? 2_000_000_000 : '00000000-0000-4000-8000-00000000dead';
+        const body = route.hasBody ? (o.action === 'replace' ? await ctx.sampleCreateBody(route.resource!) : {}) : undefined;
+        if (body && o.action === 'replace') for (const f of route.resource!.fields) if (f.writeOnce) delete body[f.name];
+        const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, ...(body !== undefined ? { body } : {}) };
+        const res = await ctx.send(route, req);
+        const why = ctx.expectCondition(res, 'missing_resource');
+        if (why !== undefined) scope.fail(ctx.failure(o.id, `the declared ${ctx.declared('missing_resource')!.code} answer for an object that does not exist`, ctx.declared('missing_resource')!.pointer, req, `${why}; ${describe(res)}`));
+      });
+    }
+    if (route.hasBody) await checkInvalid(ctx, route);
+  }
+}
+
+async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<void> {
+  const o = route.operation;
+  const resource = route.resource;
+  const view = VIEW[o.action] ?? 'create';
+  const fields = resource ? resource.fields : (o.request?.fields ?? []);
+  if (!ctx.selected('endpoints', 'endpoints.invalid-requests') || ctx.stopped) return;
+  let headers: Record<string, string> | undefined;
+  let target: Record<string, unknown> | undefined;
+  let base: Record<string, unknown> = {};
+  // The valid body every mutation starts from (and the object it is sent to) are made inside a check, so a
+  // service that cannot be reached is reported, not thrown.
+  let ready = false;
+  await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: a valid body to break`, async (scope) => {
+    headers = await ctx.authFor(o.auth);
+    if (!headers) return scope.skip('no credential for this operation');
+    target = resource && o.action !== 'create' && o.action !== 'custom' ? await ctx.ensureObject(resource) : undefined;
+    if (resource && o.action !== 'create' && o.action !== 'custom' && !target) return scope.skip(`no ${resource.name} to send bodies to`);
+    base = resource ? await ctx.sampleCreateBody(resource) : ((await ctx.resolveRefs(fc.sample(objectArbitrary(ctx.model, fields, undefined, 'create'), { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
+    ready = true;
+  }, { quiet: true });
+  if (!ready || !headers) return;
+  const path = ctx.pathOf(route, target?.[resource?.identifier ?? 'id']);
+  if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
+  const mutations = getMutations(ctx.model, fields, resource, view);
+  for (const m of mutations) {
+    await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${m.label}`, async (scope) => {
+      const d = ctx.declared(m.condition);
+      if (!d) return scope.skip(`no error code declared for ${m.condition} (not shown)`);
+      const req: TestRequest = { method: route.method, path, headers: headers!, body: m.apply(base) };
+      const res = await ctx.send(route, req);
+      const why = ctx.expectCondition(res, m.condition);
+      if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.code} (${d.status}) for a body with ${m.label}`, d.pointer, req, `${why}; ${describe(res)}`));
+    });
+  }
+  const raw: { label: string; condition: 'malformed_request' | 'unsupported_media_type'; req: TestRequest }[] = [
+    { label: 'malformed JSON', condition: 'malformed_request', req: { method: route.method, path, headers: { ...headers!, 'content-type': 'application/json' }, raw: '{"unterminated": ' } },
+    { label: 'a body that is not JSON (text/plain)', condition: 'unsupported_media_type', req: { method: route.method, path, headers: { ...headers!, 'content-type': 'text/plain' }, raw: 'hello' } },
+  ];
+  for (const r of raw) {
+    await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${r.label}`, async (scope) => {
+      const d = ctx.declared(r.condition);
+      if (!d) return scope.skip(`no error code declared for ${r.condition} (not shown)`);
+      const res = await ctx.send(route, r.req);
+      const why = ctx.expectCondition(res, r.condition);
+      if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.code} (${d.status}) for ${r.label}`, d.pointer, r.req, `${why}; ${describe(res)}`));
+    });
+  }
+}
+

@@ -1,0 +1,146 @@
+import { getRoutes, type OperationRoute, type StreamRoute } from '../model/model-routes.js';
+import type { EventKindModel, ResourceModel, StateMachineModel } from '../model/model-types.js';
+import type { EventStream, TestRequest, TestResponse } from './tester-client.js';
+import { describe, type TestContext } from './tester-context.js';
+import type { Failure } from './tester-types.js';
+import { checkWebhooks } from './tester-checks-webhooks.js';
+
+// The events part: each declared trigger produces exactly its kind on the stream, once, with the object it
+// is about; another subject's stream does not show it.
+
+const WAIT_MS = 3000;
+const GRACE_MS = 300;
+
+/** The transitions that lead from the initial state to one of `targets`, shortest first (breadth-first). */
+function pathTo(machine: StateMachineModel, targets: readonly string[]): string[] | undefined {
+  if (machine.initial === undefined) return undefined;
+  const queue: { state: string; path: string[] }[] = [{ state: machine.initial, path: [] }];
+  const seen = new Set([machine.initial]);
+  while (queue.length > 0) {
+    const { state, path } = queue.shift()!;
+    if (targets.includes(state)) return path;
+    for (const t of machine.transitions) {
+      if (!t.from.includes(state) || seen.has(t.to)) continue;
+      seen.add(t.to);
+      queue.push({ state: t.to, path: [...path, t.name] });
+    }
+  }
+  return undefined;
+}
+
+async function openStream(ctx: TestContext, stream: StreamRoute, headers: Record<string, string>): Promise<EventStream> {
+  const s = await ctx.client.openStream(ctx.fillVersion(stream.path), headers);
+  await s.waitFor(() => s.opened, WAIT_MS);
+  return s;
+}
+
+const aboutObject = (resource: ResourceModel, id: unknown) => (e: { data: { data?: { object?: Record<string, unknown> } } }) => e.data?.data?.object?.[resource.identifier ?? 'id'] === id;
+
+export async function checkEvents(ctx: TestContext): Promise<void> {
+  const kinds = ctx.model.events?.kinds ?? [];
+  if (kinds.length === 0) {
+    ctx.skip('events', 'events.emitted', 'events', 'the spec declares no event kinds');
+    return;
+  }
+  const stream = getRoutes(ctx.model).find((r): r is StreamRoute => r.kind === 'stream');
+  for (const kind of kinds) {
+    for (const trigger of kind.triggers) {
+      const target = `${kind.name} on ${trigger.action === 'transition' ? `transition ${trigger.transition}` : trigger.action} of ${trigger.resource}`;
+      if (!stream) {
+        ctx.skip('events', 'events.emitted', target, 'the spec serves no event stream (events.delivery.stream.path not shown)');
+        continue;
+      }
+      await ctx.check('events', 'events.emitted', target, async (scope) => {
+        const resource = ctx.model.resources.find((r) => r.name === trigger.resource);
+        const streamHeaders = await ctx.authFor(stream.auth);
+        if (!resource || !streamHeaders) return scope.skip('no credential for the event stream');
+        const op = findTriggerRoute(ctx, trigger, resource);
+        if (!op) return scope.skip(`no operation performs ${trigger.action} on ${trigger.resource}`);
+        const opHeaders = await ctx.authFor(op.operation.auth);
+        if (!opHeaders) return scope.skip(`no credential for ${op.operation.id}`);
+        let id: unknown;
+        if (trigger.action !== 'create') {
+          const made = await ctx.createObject(resource);
+          if (!made || made.res.status >= 300) return scope.skip(`cannot create a ${resource.name}`);
+          id = made.res.body[resource.identifier ?? 'id'];
+          if (trigger.action === 'transition') {
+            const machine = ctx.model.stateMachines.find((m) => m.resource === resource.name)!;
+            const t = machine.transitions.find((x) => x.name === trigger.transition)!;
+            for (const name of pathTo(machine, t.from) ?? []) {
+              const r = ctx.routes.find((x) => x.transition?.name === name && x.resource?.name === resource.name);
+              const h = r ? await ctx.authFor(r.operation.auth) : undefined;
+              if (!r || !h) return scope.skip(`cannot reach a state ${t.name} starts from (no credential for ${name})`);
+              const res = await ctx.send(r, { method: r.method, path: ctx.pathOf(r, id), headers: h, body: await ctx.validBody(r) });
+              if (res.status >= 300) return scope.skip(`cannot reach a state ${t.name} starts from (${name} answered ${res.status})`);
+            }
+          }
+        }
+        const s = await openStream(ctx, stream, streamHeaders);
+        try {
+          if (s.status !== 200) return scope.fail({ operation: 'event stream', expected: 'the stream opens (200)', actual: `${s.status}`, curl: `curl -N ${ctx.client.url(ctx.fillVersion(stream.path))}` });
+          const req: TestRequest = { method: op.method, path: ctx.pathOf(op, id), headers: opHeaders };
+          if (op.hasBody) req.body = await ctx.validBody(op);
+          const res = await ctx.send(op, req);
+          if (res.status >= 300) return scope.skip(`${op.operation.id} answered ${res.status}: nothing to observe`);
+          if (id === undefined) id = res.body?.[resource.identifier ?? 'id'];
+          const about = aboutObject(resource, id);
+          const f = await expectKind(ctx, s, kind, about, op, req, res);
+          if (f) scope.fail(f);
+        } finally {
+          s.close();
+        }
+      });
+    }
+  }
+  await checkStreamOwnership(ctx, stream);
+  await checkWebhooks(ctx);
+}
+
+async function expectKind(ctx: TestContext, s: EventStream, kind: EventKindModel, about: (e: never) => boolean, op: OperationRoute, req: TestRequest, res: TestResponse): Promise<Failure | undefined> {
+  const mine = () => s.events.filter((e) => about(e as never));
+  const arrived = await s.waitFor(() => mine().some((e) => e.event === kind.name || e.data?.type === kind.name), WAIT_MS);
+  await new Promise((r) => setTimeout(r, GRACE_MS));
+  const got = mine().map((e) => e.event ?? String(e.data?.type));
+  const expectedKinds = new Set(ctx.model.events!.kinds.filter((k) => k.triggers.some((t) => (t.action === 'transition' ? op.operation.action === 'transition' && t.transition === op.transition?.name : t.action === op.operation.action) && t.resource === op.resource?.name)).map((k) => k.name));
+  const exact = got.filter((k) => k === kind.name).length;
+  const unexpected = got.filter((k) => !expectedKinds.has(k));
+  if (!arrived || exact !== 1 || unexpected.length > 0) {
+    return ctx.failure(op.operation.id, `exactly one ${kind.name} event on the stream for the object (${op.operation.id} ${describe(res).slice(0, 40)}…)`, kind.pointer, req, `events for the object: ${got.length === 0 ? 'none' : got.join(', ')}`);
+  }
+  return undefined;
+}
+
+function findTriggerRoute(ctx: TestContext, trigger: EventKindModel['triggers'][number], resource: ResourceModel): OperationRoute | undefined {
+  if (trigger.action === 'transition') return ctx.routes.find((r) => r.resource?.name === resource.name && r.transition?.name === trigger.transition);
+  return ctx.routes.find((r) => r.resource?.name === resource.name && r.operation.action === trigger.action);
+}
+
+async function checkStreamOwnership(ctx: TestContext, stream: StreamRoute | undefined): Promise<void> {
+  const owned = ctx.model.resources.filter((r) => r.owner !== undefined && ctx.model.events?.kinds.some((k) => k.triggers.some((t) => t.action === 'create' && t.resource === r.name)));
+  for (const resource of owned) {
+    await ctx.check('events', 'events.ownership', `${resource.name} on the event stream`, async (scope) => {
+      if (!stream) return scope.skip('no event stream');
+      const mainHeaders = await ctx.authFor(stream.auth);
+      const otherHeaders = await ctx.authFor(stream.auth, ctx.other);
+      if (!mainHeaders) return scope.skip('no credential for the event stream');
+      if (!otherHeaders) return scope.skip('no second subject (give one with --other-header/--other-bearer/--other-basic/--other-client-id)');
+      const mine = await openStream(ctx, stream, mainHeaders);
+      const theirs = await openStream(ctx, stream, otherHeaders);
+      try {
+        const made = await ctx.createObject(resource);
+        if (!made || made.res.status >= 300) return scope.skip(`cannot create a ${resource.name}`);
+        const id = made.res.body[resource.identifier ?? 'id'];
+        const about = aboutObject(resource, id);
+        await mine.waitFor(() => mine.events.some((e) => about(e as never)), WAIT_MS);
+        await theirs.waitFor(() => theirs.events.some((e) => about(e as never)), GRACE_MS);
+        const leaked = theirs.events.filter((e) => about(e as never));
+        if (leaked.length > 0) {
+          scope.fail({ operation: 'event stream', expected: `another subject's stream does not show the main subject's ${resource.name} (owner: ${resource.owner})`, ...(ctx.specRef(resource.pointer) ? { spec: ctx.specRef(resource.pointer)! } : {}), actual: `${leaked.map((e) => e.event).join(', ')} for ${String(id)} seen by the other subject`, curl: `curl -N -H '<other subject's credential>' ${ctx.client.url(ctx.fillVersion(stream.path))}` });
+        }
+      } finally {
+        mine.close();
+        theirs.close();
+      }
+    });
+  }
+}

@@ -1,0 +1,188 @@
+import { parseDictionary, parseList } from 'structured-headers';
+import type { OperationRoute } from '../model/model-routes.js';
+import type { TestRequest, TestResponse } from './tester-client.js';
+import { describe, type TestContext } from './tester-context.js';
+
+// The limits part: body size at the limit and one byte over, page size default and max, the rate-limit
+// headers on every limited answer, and (opt-in, it spends the budget) the rate limit itself.
+
+/** The policy names and their q/w in a RateLimit-Policy header, or a reason it cannot be read. */
+function readPolicies(value: string | null): Map<string, { q?: number; w?: number }> | string {
+  if (value === null) return 'no RateLimit-Policy header';
+  try {
+    const out = new Map<string, { q?: number; w?: number }>();
+    for (const [item, params] of parseList(value)) {
+      const q = params.get('q');
+      const w = params.get('w');
+      out.set(String(item), { ...(typeof q === 'number' ? { q } : {}), ...(typeof w === 'number' ? { w } : {}) });
+    }
+    return out;
+  } catch {
+    return `an unreadable RateLimit-Policy header: ${value}`;
+  }
+}
+
+/** Undefined when a limited answer carries the declared policies and a RateLimit header, else what is wrong. */
+export function rateHeadersMismatch(ctx: TestContext, route: OperationRoute, res: TestResponse): string | undefined {
+  const policies = (ctx.model.limits?.rate ?? []).map((r, i) => ({ r, name: r.name ?? `rate${i}` })).filter((p) => !p.r.operations || p.r.operations.includes(route.operation.id));
+  if (policies.length === 0) return undefined;
+  const got = readPolicies(res.headers.get('ratelimit-policy'));
+  if (typeof got === 'string') return got;
+  for (const p of policies) {
+    const g = got.get(p.name);
+    const w = Math.max(1, Math.round(p.r.per.ms / 1000));
+    if (!g) return `RateLimit-Policy lacks the declared policy ${p.name}`;
+    if (g.q !== p.r.requests || g.w !== w) return `RateLimit-Policy ${p.name} says q=${String(g.q)};w=${String(g.w)}, the spec says ${p.r.requests} per ${p.r.per.text} (q=${p.r.requests};w=${w})`;
+  }
+  const rl = res.headers.get('ratelimit');
+  if (rl === null) return 'no RateLimit header';
+  try {
+    parseList(rl);
+  } catch {
+    try {
+      parseDictionary(rl);
+    } catch {
+      return `an unreadable RateLimit header: ${rl}`;
+    }
+  }
+  return undefined;
+}
+
+export async function checkLimits(ctx: TestContext): Promise<void> {
+  const limits = ctx.model.limits;
+  // Body size.
+  const bodyRoute = ctx.routes.find((r) => r.operation.action === 'create' && r.resource);
+  const bodySize = limits?.bodySize;
+  if (!bodySize) ctx.skip('limits', 'limits.body-size', 'body_size', 'the spec does not show a body size limit (not shown)');
+  else if (!bodyRoute) ctx.skip('limits', 'limits.body-size', 'body_size', 'no create operation to send a body to');
+  else {
+    const o = bodyRoute.operation;
+    const where = ctx.model.limits ? `/limits/body_size` : undefined;
+    await ctx.check('limits', 'limits.body-size', `${o.id} at ${bodySize.text}`, async (scope) => {
+      const headers = await ctx.authFor(o.auth);
+      if (!headers) return scope.skip('no credential for the create operation');
+      const json = JSON.stringify(await ctx.sampleCreateBody(bodyRoute.resource!));
+      const pad = bodySize.bytes - Buffer.byteLength(json);
+      if (pad < 0) return scope.skip('a valid body is already larger than the limit');
+      const at: TestRequest = { method: o.method, path: ctx.pathOf(bodyRoute), headers, raw: json + ' '.repeat(pad) };
+      const resAt = await ctx.send(bodyRoute, at);
+      if (resAt.status !== bodyRoute.successStatus) return scope.fail({ ...ctx.failure(o.id, `a body of exactly ${bodySize.text} (${bodySize.bytes} bytes) accepted`, where, at, resAt), curl: `# ${bodySize.bytes}-byte body: the valid JSON below padded with spaces\n${ctx.failure(o.id, '', undefined, { ...at, raw: json }, resAt).curl ?? ''}` });
+      ctx.remember(bodyRoute.resource!, resAt.body as Record<string, unknown>);
+      const json2 = JSON.stringify(await ctx.sampleCreateBody(bodyRoute.resource!));
+      const over: TestRequest = { method: o.method, path: ctx.pathOf(bodyRoute), headers, raw: json2 + ' '.repeat(bodySize.bytes + 1 - Buffer.byteLength(json2)) };
+      const resOver = await ctx.send(bodyRoute, over);
+      const why = ctx.expectCondition(resOver, 'body_too_large');
+      if (why !== undefined || resOver.status < 300) scope.fail({ ...ctx.failure(o.id, `${ctx.declared('body_too_large')?.code ?? 'body_too_large'} for a body one byte over ${bodySize.text}`, ctx.declared('body_too_large')?.pointer ?? where, over, `${why ?? ''}; ${describe(resOver)}`), curl: `# ${bodySize.bytes + 1}-byte body: the valid JSON below padded with spaces\n${ctx.failure(o.id, '', undefined, { ...over, raw: json2 }, resOver).curl ?? ''}` });
+    });
+  }
+  // Page size.
+  const listRoute = ctx.routes.find((r) => r.operation.action === 'list' && r.resource && ctx.createRoute(r.resource.name));
+  const page = limits?.pageSize;
+  if (!listRoute) ctx.skip('limits', 'limits.page-size', 'page_size', 'no list operation whose resource can be created');
+  else {
+    const o = listRoute.operation;
+    const resource = listRoute.resource!;
+    await ctx.check('limits', 'limits.page-size', `${o.id} default ${page?.default ?? 'not shown'}`, async (scope) => {
+      if (page?.default === undefined) return scope.skip('the spec does not show a default page size (not shown)');
+      const headers = await ctx.authFor(o.auth);
+      if (!headers) return scope.skip('no credential for the list operation');
+      const probe: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute), headers };
+      let res = await ctx.send(listRoute, probe);
+      const shown = Array.isArray(res.body?.items) ? (res.body.items as unknown[]).length : 0;
+      if (res.status === 200 && !res.body?.next_cursor) {
+        for (let i = shown; i <= page.default; i++) {
+          const c = await ctx.createObject(resource);
+          if (!c || c.res.status >= 300) return scope.skip(`cannot create ${resource.name} objects to fill a page`);
+        }
+      }
+      res = await ctx.send(listRoute, probe);
+      const n = Array.isArray(res.body?.items) ? (res.body.items as unknown[]).length : -1;
+      if (res.status !== 200 || n !== page.default) return scope.fail(ctx.failure(o.id, `${page.default} items by default (page_size.default) when more exist`, '/limits/page_size/default', probe, `${n} items; ${describe(res).slice(0, 200)}`));
+    });
+    await ctx.check('limits', 'limits.page-size', `${o.id} max ${page?.max ?? 'not shown'}`, async (scope) => {
+      if (page?.max === undefined) return scope.skip('the spec does not show a maximum page size (not shown)');
+      const headers = await ctx.authFor(o.auth);
+      if (!headers) return scope.skip('no credential for the list operation');
+      const atMax: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute, undefined, { limit: String(page.max) }), headers };
+      const r1 = await ctx.send(listRoute, atMax);
+      if (r1.status !== 200) return scope.fail(ctx.failure(o.id, `limit=${page.max} (the maximum) accepted`, '/limits/page_size/max', atMax, r1));
+      const over: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute, undefined, { limit: String(page.max + 1) }), headers };
+      const r2 = await ctx.send(listRoute, over);
+      if (page.overMax === 'clamp') {
+        if (r2.status !== 200 || !Array.isArray(r2.body?.items) || r2.body.items.length > page.max) scope.fail(ctx.failure(o.id, `limit=${page.max + 1} clamped to ${page.max}`, '/limits/page_size/over_max', over, r2));
+        return;
+      }
+      if (page.overMax !== 'reject') return scope.skip('the spec does not show what a page size over the maximum gets (over_max not shown)');
+      const why = ctx.expectCondition(r2, 'validation');
+      if (why !== undefined || r2.status < 300) scope.fail(ctx.failure(o.id, `${ctx.declared('validation')?.code ?? 'validation'} for limit=${page.max + 1} (over_max: reject)`, '/limits/page_size/over_max', over, `${why ?? ''}; ${describe(r2)}`));
+    });
+  }
+  // Rate-limit headers on every limited answer.
+  if ((limits?.rate ?? []).length === 0) ctx.skip('limits', 'limits.rate-headers', 'rate', 'the spec declares no rate limit');
+  else {
+    for (const route of ctx.routes.filter((r) => r.operation.action === 'read' || r.operation.action === 'list')) {
+      await ctx.check('limits', 'limits.rate-headers', route.operation.id, async (scope) => {
+        const headers = await ctx.authFor(route.operation.auth);
+        if (!headers) return scope.skip('no credential for this operation');
+        let id: unknown;
+        if (ctx.idParams(route).length > 0) {
+          const obj = route.resource ? await ctx.ensureObject(route.resource) : undefined;
+          if (!obj) return scope.skip('no object to read');
+          id = obj[route.resource!.identifier ?? 'id'];
+        }
+        const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, id), headers };
+        const res = await ctx.send(route, req);
+        const why = rateHeadersMismatch(ctx, route, res);
+        if (why !== undefined) scope.fail(ctx.failure(route.operation.id, 'RateLimit-Policy and RateLimit headers naming the declared policies', '/limits/rate', req, `${why}; ${describe(res).slice(0, 200)}`));
+      });
+    }
+  }
+}
+
+/** With --rate-limits: a burst until the declared limit refuses. */
+export async function checkRateLimit(ctx: TestContext): Promise<void> {
+  const rates = ctx.model.limits?.rate ?? [];
+  if (rates.length === 0) return;
+  if (!ctx.options.rateLimits) {
+    ctx.skip('limits', 'limits.rate-limit', 'rate', 'not asked for: --rate-limits spends the declared budget');
+    return;
+  }
+  const route = ctx.routes.find((r) => r.operation.action === 'list' && r.operation.auth?.kind === 'required') ?? ctx.routes.find((r) => r.operation.action === 'list');
+  if (!route) {
+    ctx.skip('limits', 'limits.rate-limit', 'rate', 'no list operation to spend the budget on');
+    return;
+  }
+  const o = route.operation;
+  const policy = rates.filter((r) => !r.operations || r.operations.includes(o.id)).sort((a, b) => a.requests - b.requests)[0];
+  if (!policy) return;
+  await ctx.check('limits', 'limits.rate-limit', `${o.id}: ${policy.name ?? 'rate'} ${policy.requests} per ${policy.per.text}`, async (scope) => {
+    const headers = await ctx.authFor(o.auth);
+    if (!headers) return scope.skip('no credential for the list operation');
+    const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { limit: '1' }), headers };
+    ctx.client.rawRateLimits = true;
+    try {
+      let admitted = 0;
+      let refused: TestResponse | undefined;
+      const started = Date.now();
+      for (let sent = 0; sent < policy.requests * 2 + 20 && !refused; sent += 10) {
+        const batch = await Promise.all(Array.from({ length: 10 }, () => ctx.send(route, req)));
+        for (const r of batch) {
+          if (r.status === 429) refused ??= r;
+          else if (r.status < 300) admitted++;
+        }
+      }
+      if (!refused) return scope.fail(ctx.failure(o.id, `${ctx.declared('rate_limited')?.code ?? 'rate_limited'} once ${policy.requests} requests per ${policy.per.text} are spent`, policy.pointer, req, `${admitted} requests admitted, none refused`));
+      // The budget refills while the burst is sent: that share is admitted too.
+      const refill = Math.ceil(((Date.now() - started) * policy.requests) / policy.per.ms);
+      if (admitted > policy.requests + refill) return scope.fail(ctx.failure(o.id, `at most ${policy.requests} requests per ${policy.per.text} admitted`, policy.pointer, req, `${admitted} admitted before the first refusal (${refill} more could have refilled meanwhile)`));
+      const why = ctx.expectCondition(refused, 'rate_limited');
+      if (why !== undefined) return scope.fail(ctx.failure(o.id, `${ctx.declared('rate_limited')?.code ?? 'rate_limited'} when the budget is spent`, ctx.declared('rate_limited')?.pointer, req, `${why}; ${describe(refused)}`));
+      const retry = refused.headers.get('retry-after');
+      if (retry === null || !/^[0-9]+$/.test(retry)) return scope.fail(ctx.failure(o.id, 'Retry-After (seconds) on a refusal', policy.pointer, req, `Retry-After: ${String(retry)}`));
+      const h = rateHeadersMismatch(ctx, route, refused);
+      if (h !== undefined) scope.fail(ctx.failure(o.id, 'RateLimit and RateLimit-Policy on a refusal', policy.pointer, req, h));
+    } finally {
+      ctx.client.rawRateLimits = false;
+    }
+  });
+}

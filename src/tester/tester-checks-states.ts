@@ -1,0 +1,167 @@
+import fc from 'fast-check';
+import { getField } from '../model/model-builder.js';
+import type { OperationRoute } from '../model/model-routes.js';
+import { fieldArbitrary } from './tester-arbitraries.js';
+import { toCurl, type TestRequest } from './tester-client.js';
+import { describe, type TestContext } from './tester-context.js';
+import { runProperty } from './tester-checks-endpoints.js';
+import type { Failure } from './tester-types.js';
+
+// The states part: generated sequences of transitions on a fresh object, each compared with the reference
+// machine the spec declares; then lists paged through with every sort, and filtered.
+
+export async function checkStates(ctx: TestContext, runs: number): Promise<void> {
+  for (const machine of ctx.model.stateMachines) {
+    const resource = ctx.model.resources.find((r) => r.name === machine.resource);
+    const transitions = ctx.routes.filter((r) => r.operation.action === 'transition' && r.resource?.name === machine.resource && r.transition);
+    const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === machine.resource);
+    const target = `${machine.resource} (${machine.field ?? 'state'})`;
+    if (!resource || !machine.field || transitions.length === 0) {
+      ctx.skip('states', 'states.sequences', target, 'no transition operations serve this machine');
+      continue;
+    }
+    await ctx.check('states', 'states.sequences', target, async (scope) => {
+      const headers = new Map<string, Record<string, string>>();
+      for (const t of transitions) {
+        const h = await ctx.authFor(t.operation.auth);
+        if (h) headers.set(t.operation.id, h);
+      }
+      const usable = transitions.filter((t) => headers.has(t.operation.id));
+      const missing = transitions.filter((t) => !headers.has(t.operation.id)).map((t) => t.operation.id);
+      if (usable.length === 0) return scope.skip(`no credential for ${missing.join(', ')}`);
+      const readHeaders = read ? await ctx.authFor(read.operation.auth) : undefined;
+      const steps = fc.array(fc.constantFrom(...usable), { minLength: 1, maxLength: Math.min(6, machine.states.length + 2) });
+      await runProperty(ctx, scope, steps, runs, async (sequence) => {
+        const made = await ctx.createObject(resource);
+        if (!made || made.res.status >= 300) return made ? ctx.failure(resource.name, 'a created object to walk the machine from', resource.pointer, made.req, made.res) : undefined;
+        const id = made.res.body[resource.identifier ?? 'id'];
+        let state = machine.initial;
+        let obj = made.res.body as Record<string, unknown>;
+        if (state !== undefined && made.res.body[machine.field!] !== state) return ctx.failure(resource.name, `a new object in the initial state ${state}`, machine.pointer, made.req, `${machine.field} is ${JSON.stringify(made.res.body[machine.field!])}`);
+        const trail: string[] = [`# ${resource.name} ${String(id)} made by:`, toCurl(ctx.client.baseUrl, made.req)];
+        for (const route of sequence) {
+          const f = await step(ctx, route, id, state, obj, headers.get(route.operation.id)!);
+          if (f.failure) return { ...f.failure, curl: [...trail, `# then (${sequence.map((x) => x.transition!.name).join(' → ')}):`, f.failure.curl ?? ''].join('\n') };
+          trail.push(toCurl(ctx.client.baseUrl, { method: route.method, path: ctx.pathOf(route, id), headers: headers.get(route.operation.id)!, body: f.body ?? {} }));
+          state = f.state;
+          obj = f.obj;
+          if (read && readHeaders) {
+            const req: TestRequest = { method: 'GET', path: ctx.pathOf(read, id), headers: readHeaders };
+            const res = await ctx.send(read, req);
+            if (res.status !== 200 || res.body?.[machine.field!] !== state) return ctx.failure(read.operation.id, `a read after ${sequence.map((s) => s.transition!.name).join(' → ')} shows ${machine.field} = ${state}`, machine.pointer, req, res);
+          }
+        }
+        return undefined;
+      });
+      if (missing.length > 0) scope.skip(`walked ${usable.map((t) => t.operation.id).join(', ')}; no credential for ${missing.join(', ')}`);
+    });
+  }
+  await checkLists(ctx);
+}
+
+/** One transition on an object in `state`: the reference machine says whether it succeeds and where it lands. */
+async function step(
+  ctx: TestContext,
+  route: OperationRoute,
+  id: unknown,
+  state: string | undefined,
+  obj: Record<string, unknown>,
+  headers: Record<string, string>,
+): Promise<{ failure?: Failure; state: string | undefined; obj: Record<string, unknown>; body?: Record<string, unknown> }> {
+  const t = route.transition!;
+  const o = route.operation;
+  const resource = route.resource!;
+  const body: Record<string, unknown> = {};
+  for (const name of t.requires) {
+    const f = getField(resource, name);
+    if (f) body[name] = fc.sample(fieldArbitrary(ctx.model, { ...f, nullable: false }, resource), { seed: ctx.seed, numRuns: 1 })[0];
+  }
+  const legal = state !== undefined && t.from.includes(state);
+  const unset = t.requires.filter((n) => obj[n] === undefined || obj[n] === null);
+  if (legal && unset.length > 0) {
+    // A required field the object lacks and the request leaves out is refused; the object stays where it was.
+    const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, body: {} };
+    const res = await ctx.send(route, req);
+    const why = ctx.expectCondition(res, 'validation');
+    if (why !== undefined) return { failure: ctx.failure(o.id, `${ctx.declared('validation')?.code ?? 'validation'}: ${t.name} requires ${unset.join(', ')}, which the object lacks`, t.pointer, req, `${why}; ${describe(res)}`), state, obj };
+  }
+  const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, body };
+  const res = await ctx.send(route, req);
+  if (legal) {
+    if (res.status !== route.successStatus) return { failure: ctx.failure(o.id, `${t.name} from ${state} succeeds (${route.successStatus}) and lands in ${t.to}`, t.pointer, req, res), state, obj };
+    const field = route.machine!.field!;
+    if (res.body?.[field] !== t.to) return { failure: ctx.failure(o.id, `${field} = ${t.to} after ${t.name}`, t.pointer, req, res), state, obj };
+    for (const [k, v] of Object.entries(body)) if (JSON.stringify(res.body?.[k]) !== JSON.stringify(v)) return { failure: ctx.failure(o.id, `${k} recorded as sent by ${t.name}`, t.pointer, req, res), state, obj };
+    if (t.stamp !== undefined && (typeof res.body?.[t.stamp] !== 'string' || Number.isNaN(Date.parse(res.body[t.stamp] as string)))) return { failure: ctx.failure(o.id, `${t.stamp} stamped by ${t.name}`, t.pointer, req, res), state, obj };
+    ctx.checkShape(resource, res.body, req, o.id);
+    return { state: t.to, obj: res.body as Record<string, unknown>, body };
+  }
+  const d = ctx.declared('illegal_transition');
+  const why = ctx.expectCondition(res, 'illegal_transition');
+  if (why !== undefined) return { failure: ctx.failure(o.id, `${d?.code ?? 'illegal_transition'} (${d?.status ?? '?'}): ${t.name} is not allowed from ${state} (only from ${t.from.join(', ')})`, t.pointer, req, `${why}; ${describe(res)}`), state, obj };
+  return { state, obj, body };
+}
+
+/** Lists: every sort, ascending and descending, paged with cursors, with no duplicate and no gap; filters hold. */
+async function checkLists(ctx: TestContext): Promise<void> {
+  for (const route of ctx.routes.filter((r) => r.operation.action === 'list' && r.resource)) {
+    const o = route.operation;
+    const resource = route.resource!;
+    await ctx.check('endpoints', 'endpoints.list-paging', o.id, async (scope) => {
+      const headers = await ctx.authFor(o.auth);
+      if (!headers) return scope.skip('no credential for this operation');
+      while ((ctx.pool.get(resource.name)?.length ?? 0) < 5) {
+        const made = await ctx.createObject(resource);
+        if (!made || made.res.status >= 300) return scope.skip(`cannot create ${resource.name} objects to page through`);
+      }
+      const mine = new Set((ctx.pool.get(resource.name) ?? []).map((x) => JSON.stringify(x[resource.identifier ?? 'id'])));
+      const sorts = [undefined, ...o.sort.flatMap((s) => [s, `-${s}`])];
+      let current: Record<string, unknown>[] = [];
+      for (const sort of sorts) {
+        const seen: Record<string, unknown>[] = [];
+        let cursor: string | undefined;
+        for (let page = 0; page < 200; page++) {
+          const query: Record<string, string> = { limit: '2' };
+          if (sort) query.sort = sort;
+          if (cursor) query.cursor = cursor;
+          const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, query), headers };
+          const res = await ctx.send(route, req);
+          if (res.status !== 200 || !Array.isArray(res.body?.items)) return scope.fail(ctx.failure(o.id, 'a page', o.pointer, req, res));
+          seen.push(...(res.body.items as Record<string, unknown>[]));
+          cursor = typeof res.body.next_cursor === 'string' ? (res.body.next_cursor as string) : undefined;
+          if (!cursor) break;
+        }
+        if (sort === undefined) current = seen;
+        const ids = seen.map((x) => JSON.stringify(x[resource.identifier ?? 'id']));
+        const dup = ids.find((x, i) => ids.indexOf(x) !== i);
+        const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { limit: '2', ...(sort ? { sort } : {}) }), headers };
+        if (dup !== undefined) return scope.fail(ctx.failure(o.id, 'each object once across pages', o.pointer, req, `${dup} appears twice`));
+        const gap = [...mine].find((x) => !ids.includes(x));
+        if (gap !== undefined && ctx.pool.get(resource.name)!.some((x) => JSON.stringify(x[resource.identifier ?? 'id']) === gap)) return scope.fail(ctx.failure(o.id, 'every object of the caller across pages', o.pointer, req, `${gap} missing after ${seen.length} items`));
+        if (sort) {
+          const field = sort.replace(/^-/, '');
+          const values = seen.map((x) => x[field]);
+          for (let i = 1; i < values.length; i++) {
+            const a = values[i - 1] as string | number | null;
+            const b = values[i] as string | number | null;
+            if (a === null || b === null || a === undefined || b === undefined) continue;
+            if (sort.startsWith('-') ? a < b : a > b) return scope.fail(ctx.failure(o.id, `items ordered by ${sort}`, o.pointer, req, `${JSON.stringify(a)} before ${JSON.stringify(b)}`));
+          }
+        }
+      }
+      for (const name of o.filter) {
+        const sample = current.find((x) => x[name] !== undefined && x[name] !== null);
+        if (!sample) continue;
+        const value = String(sample[name]);
+        const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { [name]: value, limit: String(ctx.model.limits?.pageSize?.max ?? ctx.model.limits?.pageSize?.default ?? 20) }), headers };
+        const res = await ctx.send(route, req);
+        if (res.status !== 200 || !Array.isArray(res.body?.items)) return scope.fail(ctx.failure(o.id, `a page filtered by ${name}`, o.pointer, req, res));
+        const wrong = (res.body.items as Record<string, unknown>[]).find((x) => String(x[name]) !== value);
+        if (wrong) return scope.fail(ctx.failure(o.id, `only items with ${name} = ${value}`, o.pointer, req, `an item with ${name} = ${JSON.stringify(wrong[name])}`));
+        if (!(res.body.items as Record<string, unknown>[]).some((x) => JSON.stringify(x[resource.identifier ?? 'id']) === JSON.stringify(sample[resource.identifier ?? 'id']))) {
+          return scope.fail(ctx.failure(o.id, `the matching object in a page filtered by ${name}`, o.pointer, req, `${describe(res).slice(0, 200)}`));
+        }
+      }
+    });
+  }
+}

@@ -1,0 +1,295 @@
+import type { SchemeModel, ServiceModel } from '../model/model-types.js';
+import type { SubjectCredentials } from './tester-types.js';
+
+// The tester's HTTP client: every request goes to the one base URL it was given, is counted against the
+// run's bounds, and can be shown as a curl command. Credentials are resolved per declared scheme.
+
+export interface TestRequest {
+  method: string;
+  /** The path (with query), appended to the base URL; never an absolute URL. */
+  path: string;
+  headers?: Record<string, string>;
+  /** A value sent as JSON, or a string sent as is. */
+  body?: unknown;
+  /** Send `body` as this exact text. */
+  raw?: string;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies of every declared shape
+  body: any;
+  text: string;
+}
+
+/** The service's declared rate limit asks for a longer wait than the tester gives one request. */
+export class Throttled extends Error {
+  constructor(readonly seconds: number) {
+    super(`rate limited: Retry-After ${seconds} s`);
+    this.name = 'Throttled';
+  }
+}
+
+/** The longest Retry-After the tester waits out for one request. */
+export const MAX_THROTTLE_WAIT_S = 5;
+
+/** The run's bounds were reached: the check in progress ends without a verdict. */
+export class BoundReached extends Error {
+  constructor(readonly bound: 'max-requests' | 'time-limit') {
+    super(`bound reached: ${bound}`);
+    this.name = 'BoundReached';
+  }
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export function toCurl(baseUrl: string, r: TestRequest): string {
+  const parts = ['curl', '-i', '-X', r.method];
+  for (const [k, v] of Object.entries(r.headers ?? {})) parts.push('-H', shellQuote(`${k}: ${v}`));
+  const text = bodyText(r);
+  if (text !== undefined) {
+    if (!Object.keys(r.headers ?? {}).some((k) => k.toLowerCase() === 'content-type')) parts.push('-H', shellQuote('content-type: application/json'));
+    parts.push('--data-binary', shellQuote(text.length > 2000 ? `${text.slice(0, 2000)}…` : text));
+  }
+  parts.push(shellQuote(`${baseUrl}${r.path}`));
+  return parts.join(' ');
+}
+
+function bodyText(r: TestRequest): string | undefined {
+  if (r.raw !== undefined) return r.raw;
+  if (r.body === undefined) return undefined;
+  return typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  maxRequests: number;
+  deadline: number;
+}
+
+export class TestClient {
+  requests = 0;
+  throttled = 0;
+  readonly baseUrl: string;
+  /** While true, a 429 is returned as is (the rate-limit check wants it). */
+  rawRateLimits = false;
+
+  constructor(readonly options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  private guard(): void {
+    if (this.requests >= this.options.maxRequests) throw new BoundReached('max-requests');
+    if (Date.now() >= this.options.deadline) throw new BoundReached('time-limit');
+  }
+
+  url(path: string): string {
+    if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`the tester only sends paths under the base URL, not ${path}`);
+    return `${this.baseUrl}${path}`;
+  }
+
+  async send(r: TestRequest): Promise<TestResponse> {
+    for (let attempt = 0; ; attempt++) {
+      this.guard();
+      this.requests++;
+      const headers: Record<string, string> = { ...(r.headers ?? {}) };
+      const text = bodyText(r);
+      if (text !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      const res = await fetch(this.url(r.path), { method: r.method, headers, ...(text !== undefined ? { body: text } : {}), redirect: 'manual' });
+      const bodyTextOut = await res.text();
+      if (res.status === 429 && !this.rawRateLimits && attempt < 5) {
+        // Not the rate-limit check: a throttled request is waited out (Retry-After) and sent again.
+        const seconds = Number(res.headers.get('retry-after') ?? '1') || 1;
+        if (seconds > MAX_THROTTLE_WAIT_S) throw new Throttled(seconds);
+        const wait = seconds * 1000;
+        if (Date.now() + wait >= this.options.deadline) throw new BoundReached('time-limit');
+        this.throttled++;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        continue;
+      }
+      let body: unknown = bodyTextOut;
+      try {
+        body = bodyTextOut === '' ? undefined : JSON.parse(bodyTextOut);
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: res.status, headers: res.headers, body, text: bodyTextOut };
+    }
+  }
+
+  /** Opens the event stream and collects its events until closed. */
+  async openStream(path: string, headers: Record<string, string>): Promise<EventStream> {
+    this.guard();
+    this.requests++;
+    const controller = new AbortController();
+    const res = await fetch(this.url(path), { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+    const stream = new EventStream(res.status, controller);
+    if (res.status === 200 && res.body) void stream.pump(res.body);
+    else await res.text().catch(() => undefined);
+    return stream;
+  }
+}
+
+export interface StreamEvent {
+  id?: string;
+  event?: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the envelope as sent
+  data: any;
+}
+
+export class EventStream {
+  readonly events: StreamEvent[] = [];
+  /** Whether the stream sent its first line (it is then listening). */
+  opened = false;
+  private waiters: (() => void)[] = [];
+
+  constructor(
+    readonly status: number,
+    private readonly controller: AbortController,
+  ) {}
+
+  async pump(body: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        this.opened = true;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const e: { id?: string; event?: string; data: string[] } = { data: [] };
+          for (const line of block.split('\n')) {
+            const colon = line.indexOf(':');
+            if (colon <= 0) continue;
+            const name = line.slice(0, colon);
+            const value = line.slice(colon + 1).replace(/^ /, '');
+            if (name === 'id') e.id = value;
+            else if (name === 'event') e.event = value;
+            else if (name === 'data') e.data.push(value);
+          }
+          if (e.data.length > 0) {
+            let data: unknown = e.data.join('\n');
+            try {
+              data = JSON.parse(data as string);
+            } catch {
+              // kept as text
+            }
+            this.events.push({ ...(e.id !== undefined ? { id: e.id } : {}), ...(e.event !== undefined ? { event: e.event } : {}), data });
+          }
+        }
+        this.wake();
+      }
+    } catch {
+      // aborted or cut off
+    }
+    this.wake();
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+
+  /** Waits until `test` holds or `ms` pass; answers whether it held. */
+  async waitFor(test: () => boolean, ms: number): Promise<boolean> {
+    const end = Date.now() + ms;
+    while (!test()) {
+      const left = end - Date.now();
+      if (left <= 0) return false;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, Math.min(left, 50));
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+    return true;
+  }
+
+  close(): void {
+    this.controller.abort();
+  }
+}
+
+/** One subject's headers per declared scheme; client credentials are exchanged for a token once. */
+export class Subject {
+  private tokens = new Map<string, string>();
+
+  constructor(
+    readonly role: 'main' | 'other' | 'limited',
+    readonly credentials: SubjectCredentials | undefined,
+    private readonly model: ServiceModel,
+    private readonly client: TestClient,
+  ) {}
+
+  /** Every credential value this subject sends (to keep them out of reports). */
+  secrets(): string[] {
+    const c = this.credentials;
+    if (!c) return [];
+    const out = [...Object.values(c.headers ?? {}), ...this.tokens.values()];
+    if (c.bearer !== undefined) out.push(c.bearer);
+    if (c.basic) out.push(Buffer.from(`${c.basic.user}:${c.basic.password}`).toString('base64'));
+    if (c.clientId !== undefined && c.clientSecret !== undefined) out.push(c.clientSecret, Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64'));
+    return out.filter((s) => s.length >= 4);
+  }
+
+  /** Whether this subject holds a credential for one of `schemes`. */
+  has(schemes: readonly string[]): boolean {
+    return schemes.some((s) => this.staticHeaders(s) !== undefined || this.canExchange(s));
+  }
+
+  private scheme(name: string): SchemeModel | undefined {
+    return this.model.authentication?.schemes.find((s) => s.name === name);
+  }
+
+  private canExchange(name: string): boolean {
+    const s = this.scheme(name);
+    return s?.type === 'oauth2_client_credentials' && s.tokenPath !== undefined && this.credentials?.clientId !== undefined && this.credentials.clientSecret !== undefined;
+  }
+
+  private staticHeaders(name: string): Record<string, string> | undefined {
+    const s = this.scheme(name);
+    const c = this.credentials;
+    if (!s || !c) return undefined;
+    if (s.type === 'api_key' && s.in !== 'query' && s.credentialName !== undefined) {
+      const hit = Object.entries(c.headers ?? {}).find(([k]) => k.toLowerCase() === s.credentialName!.toLowerCase());
+      return hit ? { [hit[0]]: hit[1] } : undefined;
+    }
+    if (s.type === 'basic' && c.basic) return { authorization: `Basic ${Buffer.from(`${c.basic.user}:${c.basic.password}`).toString('base64')}` };
+    if (s.type === 'bearer' && c.bearer !== undefined) return { authorization: `Bearer ${c.bearer}` };
+    const auth = Object.entries(c.headers ?? {}).find(([k, v]) => k.toLowerCase() === 'authorization' && ((s.type === 'basic' && /^basic /i.test(v)) || (s.type === 'bearer' && /^bearer /i.test(v))));
+    return auth ? { authorization: auth[1] } : undefined;
+  }
+
+  /** The headers that authenticate this subject for one of `schemes`, or undefined when it has none. */
+  async headersFor(schemes: readonly string[]): Promise<Record<string, string> | undefined> {
+    for (const s of schemes) {
+      const h = this.staticHeaders(s);
+      if (h) return h;
+    }
+    for (const s of schemes) {
+      if (!this.canExchange(s)) continue;
+      let token = this.tokens.get(s);
+      if (token === undefined) {
+        const scheme = this.scheme(s)!;
+        const c = this.credentials!;
+        const res = await this.client.send({
+          method: 'POST',
+          path: scheme.tokenPath!,
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}` },
+          raw: 'grant_type=client_credentials',
+        });
+        if (res.status !== 200 || typeof res.body?.access_token !== 'string') return undefined;
+        token = res.body.access_token as string;
+        this.tokens.set(s, token);
+      }
+      return { authorization: `Bearer ${token}` };
+    }
+    return undefined;
+  }
+}

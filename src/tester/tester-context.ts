@@ -1,0 +1,360 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import fc from 'fast-check';
+import { getResource } from '../model/model-builder.js';
+import { getRoutes, type OperationRoute } from '../model/model-routes.js';
+import { getResourceSchema, type JsonSchema } from '../model/model-schemas.js';
+import type { AuthRequirement, ResourceModel, ServiceModel } from '../model/model-types.js';
+import { locate } from '../spec/spec-loader.js';
+import type { Condition, PartName } from '../spec/spec-types.js';
+import { BoundReached, Subject, Throttled, toCurl, type TestClient, type TestRequest, type TestResponse } from './tester-client.js';
+import { fieldArbitrary, isRefPlaceholder, objectArbitrary } from './tester-arbitraries.js';
+import type { CheckResult, Failure, TestOptions } from './tester-types.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/** What a check reports while it runs. */
+export interface CheckScope {
+  fail(failure: Failure): void;
+  skip(reason: string): void;
+}
+
+/** Everything the checks share: the model, the client, the subjects, the objects made so far. */
+export class TestContext {
+  readonly results: CheckResult[] = [];
+  readonly routes: readonly OperationRoute[];
+  readonly main: Subject;
+  readonly other: Subject;
+  readonly limited: Subject;
+  /** Objects the main subject created, by resource. */
+  readonly pool = new Map<string, Record<string, unknown>[]>();
+  stoppedBy: 'max-requests' | 'time-limit' | undefined;
+  private readonly ajv = new Ajv2020({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false });
+  private readonly validators = new Map<string, ValidateFunction>();
+  private uniqueCounter = 0;
+  private readonly specLines: readonly string[] | undefined;
+  private readonly usedValues = new Map<string, Set<string>>();
+  readonly runId = Math.random().toString(36).slice(2, 8);
+  /** Error responses that did not match a declared code, by route. */
+  readonly errorViolations = new Map<string, Failure>();
+  readonly errorRoutes = new Set<string>();
+  /** Response bodies that did not match their resource's shape, by resource. */
+  readonly shapeViolations = new Map<string, Failure>();
+  readonly shapeResources = new Set<string>();
+
+  constructor(
+    readonly model: ServiceModel,
+    readonly client: TestClient,
+    readonly options: TestOptions,
+    readonly seed: number,
+  ) {
+    addFormats(this.ajv);
+    this.specLines = options.specText?.split(/\r?\n/);
+    this.routes = getRoutes(model).filter((r): r is OperationRoute => r.kind === 'operation');
+    this.main = new Subject('main', options.credentials, model, client);
+    this.other = new Subject('other', options.other, model, client);
+    this.limited = new Subject('limited', options.limited, model, client);
+  }
+
+  get stopped(): boolean {
+    return this.stoppedBy !== undefined;
+  }
+
+  /** `file:line` of a model pointer, when the source map is known. */
+  specRef(pointer: string | undefined): string | undefined {
+    if (pointer === undefined) return undefined;
+    const pos = this.options.sourceMap ? locate(this.options.sourceMap, pointer) : undefined;
+    if (!pos) return `${this.model.file}#${pointer}`;
+    const line = this.specLines?.[pos.line - 1]?.trim();
+    return line ? `${this.model.file}:${pos.line}: ${line.length > 100 ? `${line.slice(0, 100)}…` : line}` : `${this.model.file}:${pos.line}`;
+  }
+
+  /** Whether `--only` selects a check. */
+  selected(part: PartName, check: string): boolean {
+    const only = this.options.only;
+    return !only || only.length === 0 || only.some((o) => o === part || o === check || check.startsWith(`${o}.`));
+  }
+
+  /**
+   * Runs one check: failed with the first failure it reports, skipped with the first reason, else passed.
+   * `quiet` records only a failure or a skip (for set-up shared by the checks after it).
+   */
+  async check(part: PartName, check: string, target: string, fn: (scope: CheckScope) => Promise<void>, options: { quiet?: boolean } = {}): Promise<void> {
+    if (!this.selected(part, check)) return;
+    if (this.stoppedBy) {
+      this.results.push({ part, check, target, outcome: 'skipped', reason: `not run: the --${this.stoppedBy} bound was reached`, requests: 0 });
+      return;
+    }
+    const before = this.client.requests;
+    let failure: Failure | undefined;
+    let reason: string | undefined;
+    this.options.onProgress?.({ ...this.counts(), requests: this.client.requests, check: `${check} ${target}` });
+    try {
+      await fn({
+        fail: (f) => void (failure ??= f),
+        skip: (r) => void (reason ??= r),
+      });
+    } catch (err) {
+      if (err instanceof BoundReached) {
+        this.stoppedBy = err.bound;
+        reason ??= `not finished: the --${err.bound} bound was reached`;
+      } else if (err instanceof Throttled) {
+        reason ??= `not finished: the service's declared rate limit asks to wait ${err.seconds} s (Retry-After)`;
+      } else {
+        const cause = (err as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+        const why = cause?.code ?? cause?.message;
+        failure ??= { operation: target, expected: 'an answer', actual: `the request failed: ${err instanceof Error ? err.message : String(err)}${why !== undefined ? ` (${why})` : ''}` };
+      }
+    }
+    const requests = this.client.requests - before;
+    if (failure) this.results.push({ part, check, target, outcome: 'failed', failure, requests });
+    else if (reason !== undefined) this.results.push({ part, check, target, outcome: 'skipped', reason, requests });
+    else if (!options.quiet) this.results.push({ part, check, target, outcome: 'passed', requests });
+  }
+
+  skip(part: PartName, check: string, target: string, reason: string): void {
+    if (!this.selected(part, check)) return;
+    this.results.push({ part, check, target, outcome: 'skipped', reason, requests: 0 });
+  }
+
+  counts(): { passed: number; failed: number; skipped: number } {
+    const c = { passed: 0, failed: 0, skipped: 0 };
+    for (const r of this.results) c[r.outcome]++;
+    return c;
+  }
+
+  validator(schema: JsonSchema): ValidateFunction {
+    const key = JSON.stringify(schema);
+    let v = this.validators.get(key);
+    if (!v) {
+      v = this.ajv.compile(schema);
+      this.validators.set(key, v);
+    }
+    return v;
+  }
+
+  /** Undefined when `value` matches `schema`, else the first mismatch in words. */
+  mismatch(schema: JsonSchema, value: unknown): string | undefined {
+    const v = this.validator(schema);
+    if (v(value)) return undefined;
+    const e = v.errors?.[0];
+    return e ? `${e.instancePath || '(body)'} ${e.message ?? 'does not match'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}` : 'does not match';
+  }
+
+  /** A failure for `req` → `res`. */
+  failure(operation: string, expected: string, pointer: string | undefined, req: TestRequest, actual: string | TestResponse): Failure {
+    const f: Failure = { operation, expected, actual: typeof actual === 'string' ? actual : describe(actual), curl: toCurl(this.client.baseUrl, req) };
+    const spec = this.specRef(pointer);
+    if (spec !== undefined) f.spec = spec;
+    return f;
+  }
+
+  /** The declared answer to a condition: code, status and where the spec says it; undefined when not declared. */
+  declared(condition: Condition): { code: string; status: number; pointer: string } | undefined {
+    const name = this.model.errors?.byCondition[condition];
+    const code = this.model.errors?.codes.find((c) => c.name === name);
+    return code ? { code: code.name, status: code.status, pointer: code.pointer } : undefined;
+  }
+
+  /** Undefined when `res` is the declared answer to `condition`, else what differs. */
+  expectCondition(res: TestResponse, condition: Condition): string | undefined {
+    const d = this.declared(condition);
+    if (!d) return undefined;
+    if (res.status !== d.status) return `status ${res.status}, not ${d.status} (${d.code})`;
+    const body = res.body as Record<string, unknown> | undefined;
+    if (this.model.errors?.body?.kind !== 'declared' && body?.code !== undefined && body.code !== d.code) return `code ${String(body.code)}, not ${d.code}`;
+    return this.errorBodyMismatch(res);
+  }
+
+  /** Whether an error body has the declared shape and agrees with the HTTP status. */
+  errorBodyMismatch(res: TestResponse): string | undefined {
+    const body = res.body as Record<string, unknown> | undefined;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return `an error body that is not a JSON object: ${res.text.slice(0, 120)}`;
+    const kind = this.model.errors?.body?.kind ?? 'problem';
+    if (kind === 'problem') {
+      if (body.status !== res.status) return `problem.status ${String(body.status)} differs from the HTTP status ${res.status}`;
+      if (typeof body.title !== 'string') return 'a problem body without a title';
+      const code = this.model.errors?.codes.find((c) => c.name === body.code);
+      if (body.code !== undefined && !code) return `code ${String(body.code)} is not a declared error code`;
+      if (code && code.status !== res.status) return `code ${code.name} is declared with status ${code.status}, answered with ${res.status}`;
+      return undefined;
+    }
+    const fields = this.model.errors?.body?.kind === 'declared' ? this.model.errors.body.fields.map((f) => f.name) : [];
+    const extra = Object.keys(body).filter((k) => !fields.includes(k));
+    return extra.length > 0 ? `error body fields ${extra.join(', ')} are not declared` : undefined;
+  }
+
+  /** Sends a request and checks every error answer against the declared codes (the errors part). */
+  async send(route: OperationRoute | undefined, req: TestRequest): Promise<TestResponse> {
+    const res = await this.client.send(req);
+    if (route?.operation.action === 'delete' && res.status < 300 && route.resource) {
+      // A deleted object is no longer the main subject's to use.
+      const r = route.resource;
+      const list = this.pool.get(r.name);
+      if (list) this.pool.set(r.name, list.filter((x) => !req.path.includes(`/${encodeURIComponent(String(x[r.identifier ?? 'id']))}`)));
+    }
+    const key = route ? route.operation.id : `${req.method} ${req.path.split('?')[0] ?? ''}`;
+    if (res.status >= 400) {
+      this.errorRoutes.add(key);
+      const m = this.errorBodyMismatch(res);
+      const declared = this.model.errors?.codes.some((c) => c.status === res.status);
+      const why = m ?? (declared ? undefined : `status ${res.status} matches no declared error code`);
+      if (why !== undefined && !this.errorViolations.has(key)) {
+        this.errorViolations.set(key, this.failure(key, 'an error answer that is one of the declared codes, its body in the declared shape', this.model.errors?.codes[0]?.pointer.replace(/\/codes\/.*$/, '/codes'), req, `${why}; ${describe(res)}`));
+      }
+    }
+    return res;
+  }
+
+  /** Checks a body against a resource's response shape, recording the resources part's verdict. */
+  checkShape(resource: ResourceModel, value: unknown, req: TestRequest, operation: string): string | undefined {
+    this.shapeResources.add(resource.name);
+    const m = this.mismatch(getResourceSchema(this.model, resource, 'response', { safeIntegers: false }), value);
+    if (m !== undefined && !this.shapeViolations.has(resource.name)) {
+      this.shapeViolations.set(resource.name, this.failure(operation, `a ${resource.name} in its declared shape`, resource.pointer, req, `${m}: ${JSON.stringify(value).slice(0, 300)}`));
+    }
+    return m;
+  }
+
+  /** The headers that authenticate `subject` for a route, {} when it needs none, undefined when it has none. */
+  async authFor(auth: AuthRequirement | undefined, subject: Subject = this.main): Promise<Record<string, string> | undefined> {
+    if (auth?.kind !== 'required') return {};
+    return subject.headersFor(auth.schemes);
+  }
+
+  /** The path parameters that name an object (not the version in a path prefix). */
+  idParams(route: OperationRoute): string[] {
+    const p = this.model.versioning?.placement;
+    const versionParams = p?.kind === 'path' ? Array.from(p.template.matchAll(/\{([^{}]*)\}/g), (m) => m[1]) : [];
+    return route.pathParams.filter((n) => !versionParams.includes(n));
+  }
+
+  /** The path of a route with its parameters filled. */
+  pathOf(route: OperationRoute, id?: unknown, query: Record<string, string> = {}): string {
+    let p = this.fillVersion(route.path);
+    for (const name of route.pathParams) p = p.replace(`{${name}}`, encodeURIComponent(String(id ?? '')));
+    const q = new URLSearchParams(query).toString();
+    return q === '' ? p : `${p}?${q}`;
+  }
+
+  /** A valid body for a route that takes one (create, update, replace, transition). */
+  async validBody(route: OperationRoute): Promise<Record<string, unknown>> {
+    const o = route.operation;
+    const r = route.resource;
+    if (!r) return {};
+    if (o.action === 'create') return this.sampleCreateBody(r);
+    if (o.action === 'replace') {
+      const b = await this.sampleCreateBody(r);
+      for (const f of r.fields) if (f.writeOnce) delete b[f.name];
+      return b;
+    }
+    if (o.action === 'transition' && route.transition) {
+      const b: Record<string, unknown> = {};
+      for (const name of route.transition.requires) {
+        const f = r.fields.find((x) => x.name === name);
+        if (f) b[name] = fc.sample(fieldArbitrary(this.model, { ...f, nullable: false }, r), { seed: this.seed, numRuns: 1 })[0];
+      }
+      return b;
+    }
+    return {};
+  }
+
+  /** The version prefix as served for `version` (the current one by default), when versions are in the path. */
+  versionPrefix(version = this.model.versioning?.current): string | undefined {
+    const p = this.model.versioning?.placement;
+    if (p?.kind !== 'path') return undefined;
+    return p.template.replace(/\/+$/, '').replace(/\{[^{}]*\}/g, encodeURIComponent(version ?? ''));
+  }
+
+  /** A served path with its version prefix filled (path placement), else as is. */
+  fillVersion(path: string): string {
+    const p = this.model.versioning?.placement;
+    if (p?.kind !== 'path') return path;
+    const template = p.template.replace(/\/+$/, '');
+    return path.startsWith(template) ? `${this.versionPrefix() ?? ''}${path.slice(template.length)}` : path;
+  }
+
+  createRoute(resource: string | undefined): OperationRoute | undefined {
+    return this.routes.find((r) => r.operation.action === 'create' && r.resource?.name === resource);
+  }
+
+  /** A unique-per-run value for each `unique` field, so generated bodies never collide. */
+  makeUnique(resource: ResourceModel | undefined, body: Record<string, unknown>): Record<string, unknown> {
+    if (!resource) return body;
+    const out = { ...body };
+    for (const f of resource.fields) {
+      if (!f.unique || out[f.name] === undefined || out[f.name] === null) continue;
+      const used = this.usedValues.get(`${resource.name}.${f.name}`) ?? new Set<string>();
+      this.usedValues.set(`${resource.name}.${f.name}`, used);
+      if (f.pattern !== undefined || typeof out[f.name] !== 'string') {
+        // A value the run has not sent yet, drawn from the field's own generator.
+        let v = out[f.name];
+        for (let i = 0; used.has(JSON.stringify(v)) && i < 200; i++) v = fc.sample(fieldArbitrary(this.model, { ...f, nullable: false, hasExample: false }, resource), { seed: this.seed + ++this.uniqueCounter, numRuns: 1 })[0];
+        used.add(JSON.stringify(v));
+        out[f.name] = v;
+        continue;
+      }
+      const n = `${this.runId}${(this.uniqueCounter++).toString(36)}`;
+      const v = out[f.name] as string;
+      if (f.type === 'email') out[f.name] = `t${n}.${v}`;
+      else if (f.pattern === undefined) out[f.name] = `${n}${v}`.slice(0, Math.max(f.maxLength ?? 64, n.length));
+    }
+    return out;
+  }
+
+  /** Replaces reference placeholders by identifiers of objects the main subject made (making one when needed). */
+  async resolveRefs(value: unknown): Promise<unknown> {
+    if (isRefPlaceholder(value)) {
+      const target = getResource(this.model, value.$ref);
+      const obj = target ? await this.ensureObject(target) : undefined;
+      return obj && target?.identifier ? obj[target.identifier] : null;
+    }
+    if (Array.isArray(value)) return Promise.all(value.map((v) => this.resolveRefs(v)));
+    if (typeof value === 'object' && value !== null) {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) out[k] = await this.resolveRefs(v);
+      return out;
+    }
+    return value;
+  }
+
+  /** A sample valid create body for a resource, refs resolved and unique fields unique. */
+  async sampleCreateBody(resource: ResourceModel, seedOffset = 0): Promise<Record<string, unknown>> {
+    const arb = objectArbitrary(this.model, resource.fields, resource, 'create');
+    const [sample] = fc.sample(arb, { seed: this.seed + seedOffset + this.uniqueCounter, numRuns: 1 });
+    return this.makeUnique(resource, (await this.resolveRefs(sample)) as Record<string, unknown>);
+  }
+
+  /** Creates an object with the main subject; undefined when it cannot. */
+  async createObject(resource: ResourceModel, body?: Record<string, unknown>, subject: Subject = this.main): Promise<{ req: TestRequest; res: TestResponse } | undefined> {
+    const route = this.createRoute(resource.name);
+    if (!route) return undefined;
+    const headers = await this.authFor(route.operation.auth, subject);
+    if (!headers) return undefined;
+    const req: TestRequest = { method: route.method, path: this.pathOf(route), headers, body: body ?? (await this.sampleCreateBody(resource)) };
+    const res = await this.send(route, req);
+    if (res.status === route.successStatus && subject === this.main && typeof res.body === 'object' && res.body !== null) this.remember(resource, res.body as Record<string, unknown>);
+    return { req, res };
+  }
+
+  remember(resource: ResourceModel, obj: Record<string, unknown>): void {
+    const list = this.pool.get(resource.name) ?? [];
+    list.push(obj);
+    this.pool.set(resource.name, list);
+  }
+
+  /** An object of `resource` the main subject owns. */
+  async ensureObject(resource: ResourceModel): Promise<Record<string, unknown> | undefined> {
+    const have = this.pool.get(resource.name);
+    if (have && have.length > 0) return have[have.length - 1];
+    const made = await this.createObject(resource);
+    return made && made.res.status < 300 ? (made.res.body as Record<string, unknown>) : undefined;
+  }
+}
+
+/** A short description of a response: status, content type, body. */
+export function describe(res: TestResponse): string {
+  const ct = res.headers.get('content-type');
+  const text = res.text.length > 400 ? `${res.text.slice(0, 400)}…` : res.text;
+  return `${res.status}${ct ? ` (${ct})` : ''} ${text}`.trim();
+}

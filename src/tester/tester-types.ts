@@ -1,0 +1,103 @@
+import type { PartName } from '../spec/spec-types.js';
+import type { SourceMap } from '../spec/spec-loader.js';
+
+// What the contract tester is given and what it answers. The tester only contacts `baseUrl`.
+
+/** One subject's credentials: headers per scheme, or client credentials exchanged at the scheme's token path. */
+export interface SubjectCredentials {
+  /** Extra headers sent as given (e.g. `X-API-Key: …`); matched to api_key schemes by header name. */
+  headers?: Readonly<Record<string, string>>;
+  bearer?: string;
+  basic?: { user: string; password: string };
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export interface TestOptions {
+  baseUrl: string;
+  /** The main subject: every operation is called with it. */
+  credentials?: SubjectCredentials;
+  /** A second subject, for ownership checks. */
+  other?: SubjectCredentials;
+  /** A credential that lacks scopes, and the scopes it does hold (default none). */
+  limited?: SubjectCredentials;
+  limitedScopes?: readonly string[];
+  seed?: number;
+  /** Upper bound on requests sent (default 2000). */
+  maxRequests?: number;
+  /** Upper bound on the run's wall time in ms (default 60 000). */
+  timeLimitMs?: number;
+  /** Spend the rate-limit budget to check the declared limits. */
+  rateLimits?: boolean;
+  /** Listen on this port for webhooks and check they are signed (needs a webhook registration path). */
+  webhookListen?: number;
+  /** Generated cases per operation for valid/invalid requests (default 20). */
+  runs?: number;
+  /** Run only these checks (a part name like `limits`, or a check name like `limits.body-size`). */
+  only?: readonly string[];
+  /** Print credentials in reproductions; by default they are replaced by `<main credential>` and the like. */
+  showSecrets?: boolean;
+  /** Source positions, to quote the spec's file:line in failures. */
+  sourceMap?: SourceMap;
+  /** The spec's text, to quote the line a failure's expectation comes from. */
+  specText?: string;
+  /** Called after each request and at each new check. */
+  onProgress?: (p: Progress) => void;
+}
+
+export interface Progress {
+  requests: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  check: string;
+}
+
+export type CheckOutcome = 'passed' | 'failed' | 'skipped';
+
+export interface Failure {
+  /** The operation (or route) the failing request went to. */
+  operation: string;
+  /** What the spec says should happen. */
+  expected: string;
+  /** Where the spec says it: `file:line`. */
+  spec?: string;
+  /** What came back. */
+  actual: string;
+  /** The (shrunk) request that shows it, as a curl command. */
+  curl?: string;
+}
+
+export interface CheckResult {
+  part: PartName;
+  /** A stable check name, e.g. `operations.valid-requests`. */
+  check: string;
+  /** What it was run on, e.g. an operation id. */
+  target: string;
+  outcome: CheckOutcome;
+  /** Why it was skipped. */
+  reason?: string;
+  failure?: Failure;
+  requests: number;
+}
+
+export interface PartSummary {
+  part: PartName;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface TestReport {
+  baseUrl: string;
+  seed: number;
+  results: CheckResult[];
+  parts: PartSummary[];
+  requests: number;
+  durationMs: number;
+  /** Requests per second the tester sent. */
+  requestsPerSecond: number;
+  /** Whether a bound (max requests, time limit) stopped the run early. */
+  stoppedBy?: 'max-requests' | 'time-limit';
+  ok: boolean;
+}

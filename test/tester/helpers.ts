@@ -1,0 +1,106 @@
+// The server the tester is held against: the real runtime on examples/orders.yaml, over a real SQLite file, with
+// API keys for two subjects and one lacking scopes, and payment-provider clients for both subjects.
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { compileSpecFile, type CompiledSpec } from '../../src/program.js';
+import type { ServiceModel } from '../../src/model/model-types.js';
+import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
+import { createApiKey, createBasicUser, createClient } from '../../src/runtime/auth/auth-credentials.js';
+import { createMemoryStore } from '../../src/runtime/limits/limits-store.js';
+import type { CustomHandler } from '../../src/runtime/runtime-context.js';
+import { createService } from '../../src/runtime/runtime-service.js';
+import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import type { SubjectCredentials, TestOptions } from '../../src/tester/tester-types.js';
+
+export const ORDERS = fileURLToPath(new URL('../../examples/orders.yaml', import.meta.url));
+
+export function compileOrders(): CompiledSpec & { model: ServiceModel } {
+  const c = compileSpecFile(ORDERS);
+  if (!c.model) throw new Error('orders.yaml does not compile');
+  return c as CompiledSpec & { model: ServiceModel };
+}
+
+export interface OrdersServer {
+  url: string;
+  app: FastifyInstance;
+  model: ServiceModel;
+  /** The tester's options for this server: credentials for main, other and limited subjects. */
+  options: Omit<TestOptions, 'baseUrl'>;
+  /** The same credentials as `servicespec test` flags. */
+  flags: string[];
+  /** The API keys: main subject, other subject, the one lacking scopes. */
+  keys: { alice: string; bob: string; carol: string };
+  close(): Promise<void>;
+}
+
+/** Rate-limit windows run this many times faster than the clock: the declared 100/min budget refills in 3 s. */
+export const LIMITER_SPEED = 20;
+
+export async function startOrders(): Promise<OrdersServer> {
+  return startSpec(ORDERS, new URL('../../examples/orders-handlers.js', import.meta.url).href);
+}
+
+/**
+ * Any spec served by the real runtime, with credentials for every scheme it declares (API keys, basic users,
+ * OAuth2 clients; tokens from an identity provider are not made): alice and bob hold every scope but the owner
+ * overrides, carol holds only the first scope.
+ */
+export async function startSpec(spec: string, handlersUrl?: string, limiterSpeed = LIMITER_SPEED): Promise<OrdersServer> {
+  const c = compileSpecFile(spec);
+  if (!c.model) throw new Error(`${spec} does not compile`);
+  const compiled = c as CompiledSpec & { model: ServiceModel };
+  const model = compiled.model;
+  const dir = mkdtempSync(join(tmpdir(), 'servicespec-tester-'));
+  const storage = createSqliteStorage({ path: join(dir, 'service.db'), synchronous: 'normal' });
+  const authenticator = await createAuthenticator(model, storage, { allowGaps: true });
+  const handlers = handlersUrl ? ((await import(handlersUrl)) as { handlers: Record<string, CustomHandler> }).handlers : {};
+  const app = await createService(model, { storage, authenticator, allowGaps: true, handlers, rateLimitStore: createMemoryStore(() => Date.now() * limiterSpeed), webhooks: { allowTargets: ['127.0.0.0/8'] } });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const overrides = new Set(model.resources.flatMap((r) => r.ownerOverrideScopes));
+  const all = (model.authentication?.scopes ?? []).map((x) => x.name).filter((x) => !overrides.has(x));
+  const limitedScopes = all.slice(0, 1);
+  const schemes = model.authentication?.schemes ?? [];
+  const keys: Record<string, string> = {};
+  const make = async (subject: string, scopes: readonly string[]): Promise<{ creds: SubjectCredentials; flags: string[] }> => {
+    const creds: SubjectCredentials = {};
+    const flags: string[] = [];
+    const prefix = subject === 'alice' ? '' : subject === 'bob' ? 'other-' : 'limited-';
+    for (const scheme of schemes) {
+      if (scheme.type === 'api_key' && scheme.credentialName !== undefined) {
+        const k = await createApiKey(storage, model, { subject, scopes, scheme: scheme.name });
+        keys[subject] = k.key;
+        creds.headers = { ...creds.headers, [scheme.credentialName]: k.key };
+        flags.push(`--${prefix}header`, `${scheme.credentialName}: ${k.key}`);
+      } else if (scheme.type === 'basic') {
+        const u = await createBasicUser(storage, model, { username: `${subject}-user`, password: `${subject}-password-0123456789`, subject, scopes });
+        creds.basic = { user: u.username, password: `${subject}-password-0123456789` };
+        flags.push(`--${prefix}basic`, `${u.username}:${subject}-password-0123456789`);
+      } else if (scheme.type === 'oauth2_client_credentials') {
+        const cl = await createClient(storage, model, { subject, scopes });
+        creds.clientId = cl.clientId;
+        creds.clientSecret = cl.clientSecret;
+        flags.push(`--${prefix}client-id`, cl.clientId, `--${prefix}client-secret`, cl.clientSecret);
+      }
+    }
+    return { creds, flags };
+  };
+  const alice = await make('alice', all);
+  const bob = await make('bob', all);
+  const carol = await make('carol', limitedScopes);
+  return {
+    url,
+    app,
+    model,
+    options: { credentials: alice.creds, other: bob.creds, limited: carol.creds, limitedScopes, sourceMap: compiled.sourceMap, specText: readFileSync(spec, 'utf8') },
+    keys: { alice: keys.alice ?? '', bob: keys.bob ?? '', carol: keys.carol ?? '' },
+    flags: [...alice.flags, ...bob.flags, ...carol.flags, '--limited-scopes', limitedScopes.join(',')],
+    async close() {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,86 @@
+// Run-level behaviour: seeds replay, bounds stop a run honestly, only the base URL is contacted.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { formatReportText } from '../../src/tester/tester-report.js';
+import { testService } from '../../src/tester/tester-run.js';
+import { startOrders, type OrdersServer } from './helpers.js';
+import { startProxy, type Mutant } from './mutant-proxy.js';
+
+let s: OrdersServer;
+beforeAll(async () => {
+  s = await startOrders();
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+const ISO = /^\/orders\/[^/?]+\/(pay|ship|cancel)$/;
+const illegalAllowed: Mutant = {
+  name: 'illegal transition allowed',
+  caughtBy: 'states.sequences',
+  only: [],
+  async response(r, req, send) {
+    if (r.status !== 409 || !ISO.test(req.path)) return r;
+    const read = await send({ ...req, method: 'GET', path: req.path.replace(ISO, (m) => m.slice(0, m.lastIndexOf('/'))), body: Buffer.alloc(0) });
+    return { ...read, status: 200 };
+  },
+};
+
+it('the same --seed replays the same shrunk counterexample', async () => {
+  const proxy = await startProxy(s.url, illegalAllowed);
+  try {
+    const once = async () => {
+      const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 1234, only: ['states'] });
+      const f = r.results.find((x) => x.outcome === 'failed')!.failure!;
+      return { expected: f.expected, then: /# then \(([^)]*)\)/.exec(f.curl ?? '')?.[1] };
+    };
+    const a = await once();
+    expect(a.then).toBeDefined();
+    expect(await once()).toEqual(a);
+  } finally {
+    await proxy.close();
+  }
+}, 60_000);
+
+it('--max-requests stops the run: the checks not reached are skipped with the reason, the verdict is INCOMPLETE', async () => {
+  const r = await testService(s.model, { baseUrl: s.url, ...s.options, seed: 1, maxRequests: 25 });
+  expect(r.requests).toBeLessThanOrEqual(25);
+  expect(r.stoppedBy).toBe('max-requests');
+  expect(r.ok).toBe(true);
+  expect(r.results.some((x) => x.outcome === 'skipped' && x.reason === 'not run: the --max-requests bound was reached')).toBe(true);
+  expect(formatReportText(r)).toMatch(/^INCOMPLETE: 0 failed, .* stopped early by --max-requests$/m);
+}, 60_000);
+
+it('--time-limit stops the run', async () => {
+  const r = await testService(s.model, { baseUrl: s.url, ...s.options, seed: 1, timeLimitMs: 300 });
+  expect(r.stoppedBy).toBe('time-limit');
+  expect(r.durationMs).toBeLessThan(10_000);
+}, 30_000);
+
+it('a redirect to another address is not followed: only the base URL is contacted', async () => {
+  let elsewhere = 0;
+  const other: Server = createServer((_req, res) => {
+    elsewhere++;
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  const target = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  const proxy = await startProxy(s.url, { name: 'redirect', caughtBy: '', only: [], request: (r) => ({ status: 307, headers: { location: `${target}${r.path}` }, body: Buffer.alloc(0) }) });
+  try {
+    const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 1, only: ['versioning', 'limits.page-size'] });
+    expect(elsewhere).toBe(0);
+    expect(r.ok).toBe(false);
+  } finally {
+    await proxy.close();
+    await new Promise<void>((resolve) => other.close(() => resolve()));
+  }
+}, 30_000);
+
+it('refuses to send a request that is not a path under the base URL', async () => {
+  const { TestClient } = await import('../../src/tester/tester-client.js');
+  const c = new TestClient({ baseUrl: s.url, maxRequests: 10, deadline: Date.now() + 10_000 });
+  await expect(c.send({ method: 'GET', path: 'http://example.com/' })).rejects.toThrow(/only sends paths under the base URL/);
+  await expect(c.send({ method: 'GET', path: '//example.com/' })).rejects.toThrow(/only sends paths under the base URL/);
+});
