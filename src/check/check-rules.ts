@@ -1,4 +1,4 @@
-import { getField, getResource, getStateMachine } from '../model/model-builder.js';
+import { DEFAULT_IDENTIFIER_FIELD, getField, IDENTIFIER_TYPES, getResource, getStateMachine } from '../model/model-builder.js';
 import { getProducibleConditions } from '../model/model-routes.js';
 import { compareVersions } from '../model/model-versions.js';
 import { getUnshownChanges } from '../diff/diff-versions.js';
@@ -101,14 +101,14 @@ const fieldRules: Rule = ({ model, report }) => {
     for (const which of ['default', 'example'] as const) {
       const has = which === 'default' ? f.hasDefault : f.hasExample;
       if (!has) continue;
-      const problem = valueProblem(f, f[which]);
+      const problem = getValueProblem(f, f[which]);
       if (problem) report('value-violates-field', { where, which, value: JSON.stringify(f[which]) ?? 'undefined', detail: problem }, joinPointer(f.pointer, which));
     }
   });
 };
 
 /** A light check of a declared default or example against its field; the runtime's Ajv schema is the full check. */
-function valueProblem(f: FieldModel, v: unknown): string | undefined {
+export function getValueProblem(f: Pick<FieldModel, 'type' | 'nullable' | 'values' | 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum' | 'minLength' | 'maxLength' | 'pattern'>, v: unknown): string | undefined {
   if (v === null) return f.nullable ? undefined : 'the field is not nullable';
   switch (f.type) {
     case 'integer':
@@ -161,12 +161,16 @@ const resourceRules: Rule = (ctx) => {
   for (const r of model.resources) {
     const addressed = addressedNames.has(r.name);
     if (r.identifier === undefined) {
-      if (addressed) report('identifier-missing', { resource: r.name }, r.pointer);
+      // An `id` that cannot be an identifier is not taken as one; said so where an operation needs one.
+      const id = addressed ? getField(r, DEFAULT_IDENTIFIER_FIELD) : undefined;
+      if (id && !IDENTIFIER_TYPES.includes(id.type)) report('identifier-invalid', { resource: r.name, field: id.name, detail: `has type ${id.type}; an identifier is uuid, integer or string` }, id.pointer);
+      else if (id) report('identifier-invalid', { resource: r.name, field: id.name, detail: 'cannot be optional or nullable' }, id.pointer);
+      else if (addressed) report('identifier-missing', { resource: r.name }, r.pointer);
     } else {
       const f = getField(r, r.identifier);
       if (!f) {
         checkFieldName(ctx, r, r.identifier, `${r.name}.identifier`, joinPointer(r.pointer, 'identifier'));
-      } else if (!['uuid', 'integer', 'string'].includes(f.type)) {
+      } else if (!IDENTIFIER_TYPES.includes(f.type)) {
         report('identifier-invalid', { resource: r.name, field: f.name, detail: `has type ${f.type}; an identifier is uuid, integer or string` }, f.pointer);
       } else if (f.optional || f.nullable) {
         report('identifier-invalid', { resource: r.name, field: f.name, detail: 'cannot be optional or nullable' }, f.pointer);

@@ -123,6 +123,8 @@ export const DIAGNOSTICS = {
   'import-custom-operation': { severity: 'info', message: 'operation `{operation}` is imported as a custom operation: {reason}' },
   'import-approximated': { severity: 'warning', message: '{item} is imported as {as}: {reason}' },
   'import-extension-invalid': { severity: 'warning', message: '{extension} at {where} is not valid ({detail}) and is ignored' },
+  'import-output-is-input': { severity: 'error', message: 'the output {output} is the OpenAPI document being imported; nothing was written' },
+  'import-result-invalid': { severity: 'error', message: 'the imported spec does not pass check ({count} errors above); nothing was written' },
 } as const satisfies Record<string, MessageDef>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;

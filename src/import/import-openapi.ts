@@ -5,7 +5,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { getGapReport, type GapReport } from '../check/check-gaps.js';
 import { createDiagnostic, type Diagnostic } from '../check/diagnostics-catalogue.js';
 import { withoutRules } from '../export/export-shared.js';
-import { DEFAULT_SUCCESS_STATUS } from '../model/model-builder.js';
+import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier } from '../model/model-builder.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
 import { joinPointer } from '../spec/spec-loader.js';
 import {
@@ -386,7 +386,8 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
     r.fields = fields;
     out[p.name] = r as ResourceSpec;
     ctx.resourceFields.set(p.name, fields);
-    ctx.resourceIdentifier.set(p.name, typeof rext.identifier === 'string' ? rext.identifier : fields.id !== undefined ? 'id' : undefined);
+    const id = fields[DEFAULT_IDENTIFIER_FIELD];
+    ctx.resourceIdentifier.set(p.name, typeof rext.identifier === 'string' ? rext.identifier : id !== undefined && isDefaultIdentifier(id, DEFAULT_IDENTIFIER_FIELD) ? DEFAULT_IDENTIFIER_FIELD : undefined);
   }
   return out;
 }
@@ -670,7 +671,9 @@ function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof success
       break;
     case 'DELETE': {
       const r = readPaths.get(src.path);
-      if (single && !success.hasContent && r !== undefined) return { action: 'delete', resource: r };
+      if (single && !success.hasContent && r !== undefined) {
+        return addressable(r) ? { action: 'delete', resource: r } : { action: 'custom', reason: `${r} has no identifier field to address it by` };
+      }
       break;
     }
   }

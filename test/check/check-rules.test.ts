@@ -756,8 +756,12 @@ const CASES: RuleCase[] = [
         Order:
           fields:
             id: { type: uuid, optional: true } # <-
+      endpoints:
+        operations:
+          getOrder: { method: GET, path: '/orders/{id}', action: read, resource: Order }
     `,
     fix: ['{ type: uuid, optional: true }', '{ type: uuid }'],
+    errors: true,
     message: 'cannot be optional or nullable',
   },
   {
