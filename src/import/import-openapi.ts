@@ -684,7 +684,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   const out: Json = {};
   const servers = Array.isArray(ctx.doc.servers) ? ctx.doc.servers : [];
   const first = servers[0];
-  if (isObject(first) && typeof first.url === 'string' && first['x-servicespec-not-shown'] !== true && first.url !== '') out.base_url = first.url;
+  if (isObject(first) && typeof first['x-servicespec-base-url'] === 'string') out.base_url = first['x-servicespec-base-url'];
+  else if (isObject(first) && typeof first.url === 'string' && first['x-servicespec-not-shown'] !== true && first.url !== '') out.base_url = first.url;
   if (servers.length > 1) report(ctx, 'import-dropped', { item: `servers 2–${servers.length}`, reason: 'a spec has one base address' }, '/servers/1');
   const idem = ext<Json>(ctx.doc, 'x-servicespec-idempotency');
   if (isObject(idem)) out.idempotency = { ...idem };
