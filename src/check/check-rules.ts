@@ -56,6 +56,23 @@ function forEachField(model: ServiceModel, visit: (f: FieldModel, where: string)
 const STRING_TYPES = new Set(['string', 'email', 'uri', 'uuid', 'date', 'datetime']);
 const NUMERIC_TYPES = new Set(['integer', 'number']);
 
+/** The format's naming style; other names the schema allows (the names on the wire, as an API has them) are kept, with a warning. */
+const NAME_STYLES = {
+  field: { pattern: /^[a-z_][a-z0-9_]*$/, style: 'snake_case' },
+  resource: { pattern: /^[A-Z][A-Za-z0-9]*$/, style: 'PascalCase' },
+  'event kind': { pattern: /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/, style: 'lowercase dot-separated segments' },
+} as const;
+
+const nameStyleRules: Rule = ({ model, report }) => {
+  const styled = (what: keyof typeof NAME_STYLES, name: string, where: string, pointer: string) => {
+    const { pattern, style } = NAME_STYLES[what];
+    if (!pattern.test(name)) report('name-style', { what, name, where, style }, pointer);
+  };
+  for (const r of model.resources) styled('resource', r.name, r.name, r.pointer);
+  forEachField(model, (f, where) => styled('field', f.name, where, f.pointer));
+  for (const k of model.events?.kinds ?? []) styled('event kind', k.name, `event ${k.name}`, k.pointer);
+};
+
 const fieldRules: Rule = ({ model, report }) => {
   forEachField(model, (f, where) => {
     if (f.type === 'enum' && (!f.values || f.values.length === 0)) report('enum-needs-values', { where }, f.pointer);
@@ -572,7 +589,7 @@ const versionHistoryRules: Rule = ({ model, report }) => {
   for (const u of getUnshownChanges(model)) report('version-change-not-shown', { version: u.version, change: u.change, detail: u.detail }, u.pointer);
 };
 
-export const RULES: readonly Rule[] = [fieldRules, resourceRules, stateRules, operationRules, authRules, eventRules, errorRules, limitRules, versionRules, versionHistoryRules];
+export const RULES: readonly Rule[] = [nameStyleRules, fieldRules, resourceRules, stateRules, operationRules, authRules, eventRules, errorRules, limitRules, versionRules, versionHistoryRules];
 
 /** Runs every semantic rule; diagnostics carry JSON pointers, to be placed by the caller. */
 export function checkModel(model: ServiceModel, doc: SpecDocument): Diagnostic[] {

@@ -371,7 +371,7 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
     const isObjectSchema = isObject(s.properties) && (s.type === undefined || s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object')));
     if (!isObjectSchema && !exported) continue;
     const name = names.take(exported ? key : toResourceName(key));
-    if (name !== key) report(ctx, 'import-renamed', { what: 'component schema', from: key, to: name, reason: 'resource names are PascalCase letters and digits' }, pointer);
+    if (name !== key) report(ctx, 'import-renamed', { what: 'component schema', from: key, to: name, reason: 'resource names are letters and digits, starting with a letter' }, pointer);
     ctx.resources.set(pointer, name);
     picked.push({ key, name, pointer, schema: s, refs: flat.refs });
   }
@@ -856,7 +856,7 @@ function importEvents(ctx: Ctx): EventsSpec | undefined {
     const item = resolve(ctx, raw, pointer).node;
     if (!isObject(item)) continue;
     const name = names.take(toEventKindName(key));
-    if (name !== key) report(ctx, 'import-renamed', { what: 'webhook', from: key, to: name, reason: 'event kinds are lowercase, dot-separated names' }, pointer);
+    if (name !== key) report(ctx, 'import-renamed', { what: 'webhook', from: key, to: name, reason: 'event kinds are dot-separated segments of letters, digits and underscores' }, pointer);
     const method = METHODS.find((m) => isObject(item[m]));
     const op = method ? (item[method] as Json) : {};
     const k: Json = {};

@@ -286,7 +286,7 @@ export function fieldsFromSchema(ctx: SchemaContext, s: Json, pointer: string, o
   for (const [name, p] of Object.entries(props)) {
     const fname = names.take(toFieldName(name));
     const at = joinPointer(joinPointer(pointer, 'properties'), name);
-    if (fname !== name) report(ctx, 'import-renamed', { what: `${opts.where} field`, from: name, to: fname, reason: 'field names are snake_case; the JSON property name served changes with it' }, at);
+    if (fname !== name) report(ctx, 'import-renamed', { what: `${opts.where} field`, from: name, to: fname, reason: 'field names are letters, digits and underscores, not starting with a digit; the JSON property name served changes with it' }, at);
     const f = fieldFromSchema(ctx, p, at, { where: `${opts.where}.${fname}`, depth: opts.depth, stack: opts.stack }) as FieldSpec & Json;
     const hasDefault = Object.prototype.hasOwnProperty.call(f, 'default');
     const optional = !required.has(name) && !(mode === 'nested' && hasDefault);

@@ -206,3 +206,46 @@ describe('servicespec import openapi: what is written', () => {
     expect(toStdout.stdout).toBe('');
   });
 });
+
+describe('import: names on the wire are kept exactly (issue 15 item 1)', () => {
+  const files = readdirSync(OPENAPI_FIXTURES).filter((f) => /\.(ya?ml|json)$/.test(f));
+
+  function propertyNames(node: unknown, into = new Set<string>()): Set<string> {
+    if (Array.isArray(node)) node.forEach((n) => propertyNames(n, into));
+    else if (node !== null && typeof node === 'object') {
+      for (const [k, v] of Object.entries(node as Json)) {
+        if (k === 'properties' && v !== null && typeof v === 'object' && !Array.isArray(v)) for (const name of Object.keys(v)) into.add(name);
+        propertyNames(v, into);
+      }
+    }
+    return into;
+  }
+
+  function fieldNames(fields: unknown, into: string[] = []): string[] {
+    for (const [name, f] of Object.entries((fields ?? {}) as Record<string, Json>)) {
+      if (name !== 'items') into.push(name);
+      if (f.fields) fieldNames(f.fields, into);
+      if ((f.items as Json | undefined)?.fields) fieldNames((f.items as Json).fields, into);
+    }
+    return into;
+  }
+
+  for (const file of files) {
+    it(`${file}: every field of the spec is a property name of the document, every event kind a webhook name`, async () => {
+      const r = await importOpenApiFile(join(OPENAPI_FIXTURES, file));
+      const text = readFileSync(join(OPENAPI_FIXTURES, file), 'utf8');
+      const source = (file.endsWith('.json') ? JSON.parse(text) : (await import('yaml')).parse(text)) as Json;
+      const props = propertyNames(source);
+      const d = r.document!;
+      const names: string[] = [];
+      for (const res of Object.values(d.resources ?? {})) fieldNames(res.fields, names);
+      for (const op of Object.values(d.endpoints?.operations ?? {})) {
+        fieldNames(op.request?.fields, names);
+        fieldNames(op.response?.fields, names);
+      }
+      expect(names.filter((n) => !props.has(n))).toEqual([]);
+      expect(Object.keys(d.events?.kinds ?? {}).filter((k) => !Object.keys((source.webhooks ?? {}) as Json).includes(k))).toEqual([]);
+      expect(r.diagnostics.filter((x) => x.code === 'import-renamed' && /^webhook | field `/.test(x.message)).map((x) => x.message)).toEqual([]);
+    });
+  }
+});
