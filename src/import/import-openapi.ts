@@ -590,7 +590,8 @@ function errorsOf(ctx: Ctx, src: OpSource): string[] {
       continue;
     }
     const component = r.chain.slice(1).find((p) => p.startsWith('#/components/responses/'));
-    const key2 = component ?? `status ${status}`;
+    // Inline responses share a code only when they say the same (status and description): each keeps its own words.
+    const key2 = component ?? `status ${status} ${str(node.description) ?? ''}`;
     let entry = ctx.errorCodes.get(key2);
     if (!entry) {
       const base = component ? toErrorCodeName(component.slice('#/components/responses/'.length)) : toErrorCodeName(STATUS_CODES[status] ?? `error ${status}`);

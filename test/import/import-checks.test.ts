@@ -249,3 +249,25 @@ describe('import: names on the wire are kept exactly (issue 15 item 1)', () => {
     });
   }
 });
+
+describe('import: each operation keeps its own error responses (issue 15 item 4)', () => {
+  it('inline responses share a code only when status and description agree; component responses are shared', async () => {
+    const res = (description: string) => ({ description, content: { 'application/problem+json': { schema: { type: 'object' } } } });
+    const ok = { '200': { description: 'ok', ...jsonBody({ type: 'object', properties: { n: { type: 'integer' } } }) } };
+    const source = doc(
+      {
+        '/a': { get: { operationId: 'a', responses: { ...ok, '404': res('No such dataset.'), '409': { $ref: '#/components/responses/Busy' } } } },
+        '/b': { get: { operationId: 'b', responses: { ...ok, '404': res('No matching record.'), '409': { $ref: '#/components/responses/Busy' } } } },
+        '/c': { get: { operationId: 'c', responses: { ...ok, '404': res('No such dataset.') } } },
+      },
+      {},
+    );
+    (source.components as Json).responses = { Busy: res('Try again later.') };
+    const r = await importOpenApiDocument(source);
+    expect(r.diagnostics.filter((d) => d.code === 'import-invalid-openapi')).toEqual([]);
+    const ops = r.document!.endpoints!.operations!;
+    expect([ops.a!.errors, ops.b!.errors, ops.c!.errors]).toEqual([['not_found', 'busy'], ['not_found_2', 'busy'], ['not_found']]);
+    expect(r.document!.errors!.codes).toEqual({ not_found: { status: 404, title: 'No such dataset.' }, busy: { status: 409, title: 'Try again later.' }, not_found_2: { status: 404, title: 'No matching record.' } });
+    expect(checkErrors(r.text!)).toEqual([]);
+  });
+});
