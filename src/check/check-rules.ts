@@ -1,4 +1,4 @@
-import { getField, getResource, getStateMachine } from '../model/model-builder.js';
+import { DEFAULT_IDENTIFIER_FIELD, getField, IDENTIFIER_TYPES, getResource, getStateMachine } from '../model/model-builder.js';
 import { getProducibleConditions, getRoutes, isReservedPath, RESERVED_PREFIX } from '../model/model-routes.js';
 import { compareVersions } from '../model/model-versions.js';
 import { getUnshownChanges } from '../diff/diff-versions.js';
@@ -56,6 +56,23 @@ function forEachField(model: ServiceModel, visit: (f: FieldModel, where: string)
 const STRING_TYPES = new Set(['string', 'email', 'uri', 'uuid', 'date', 'datetime']);
 const NUMERIC_TYPES = new Set(['integer', 'number']);
 
+/** The format's naming style; other names the schema allows (the names on the wire, as an API has them) are kept, with a warning. */
+const NAME_STYLES = {
+  field: { pattern: /^[a-z_][a-z0-9_]*$/, style: 'snake_case' },
+  resource: { pattern: /^[A-Z][A-Za-z0-9]*$/, style: 'PascalCase' },
+  'event kind': { pattern: /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/, style: 'lowercase dot-separated segments' },
+} as const;
+
+const nameStyleRules: Rule = ({ model, report }) => {
+  const styled = (what: keyof typeof NAME_STYLES, name: string, where: string, pointer: string) => {
+    const { pattern, style } = NAME_STYLES[what];
+    if (!pattern.test(name)) report('name-style', { what, name, where, style }, pointer);
+  };
+  for (const r of model.resources) styled('resource', r.name, r.name, r.pointer);
+  forEachField(model, (f, where) => styled('field', f.name, where, f.pointer));
+  for (const k of model.events?.kinds ?? []) styled('event kind', k.name, `event ${k.name}`, k.pointer);
+};
+
 const fieldRules: Rule = ({ model, report }) => {
   forEachField(model, (f, where) => {
     if (f.type === 'enum' && (!f.values || f.values.length === 0)) report('enum-needs-values', { where }, f.pointer);
@@ -101,14 +118,14 @@ const fieldRules: Rule = ({ model, report }) => {
     for (const which of ['default', 'example'] as const) {
       const has = which === 'default' ? f.hasDefault : f.hasExample;
       if (!has) continue;
-      const problem = valueProblem(f, f[which]);
+      const problem = getValueProblem(f, f[which]);
       if (problem) report('value-violates-field', { where, which, value: JSON.stringify(f[which]) ?? 'undefined', detail: problem }, joinPointer(f.pointer, which));
     }
   });
 };
 
 /** A light check of a declared default or example against its field; the runtime's Ajv schema is the full check. */
-function valueProblem(f: FieldModel, v: unknown): string | undefined {
+export function getValueProblem(f: Pick<FieldModel, 'type' | 'nullable' | 'values' | 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum' | 'minLength' | 'maxLength' | 'pattern'>, v: unknown): string | undefined {
   if (v === null) return f.nullable ? undefined : 'the field is not nullable';
   switch (f.type) {
     case 'integer':
@@ -161,12 +178,16 @@ const resourceRules: Rule = (ctx) => {
   for (const r of model.resources) {
     const addressed = addressedNames.has(r.name);
     if (r.identifier === undefined) {
-      if (addressed) report('identifier-missing', { resource: r.name }, r.pointer);
+      // An `id` that cannot be an identifier is not taken as one; said so where an operation needs one.
+      const id = addressed ? getField(r, DEFAULT_IDENTIFIER_FIELD) : undefined;
+      if (id && !IDENTIFIER_TYPES.includes(id.type)) report('identifier-invalid', { resource: r.name, field: id.name, detail: `has type ${id.type}; an identifier is uuid, integer or string` }, id.pointer);
+      else if (id) report('identifier-invalid', { resource: r.name, field: id.name, detail: 'cannot be optional or nullable' }, id.pointer);
+      else if (addressed) report('identifier-missing', { resource: r.name }, r.pointer);
     } else {
       const f = getField(r, r.identifier);
       if (!f) {
         checkFieldName(ctx, r, r.identifier, `${r.name}.identifier`, joinPointer(r.pointer, 'identifier'));
-      } else if (!['uuid', 'integer', 'string'].includes(f.type)) {
+      } else if (!IDENTIFIER_TYPES.includes(f.type)) {
         report('identifier-invalid', { resource: r.name, field: f.name, detail: `has type ${f.type}; an identifier is uuid, integer or string` }, f.pointer);
       } else if (f.optional || f.nullable) {
         report('identifier-invalid', { resource: r.name, field: f.name, detail: 'cannot be optional or nullable' }, f.pointer);
@@ -587,7 +608,7 @@ const reservedPathRules: Rule = ({ model, report }) => {
   }
 };
 
-export const RULES: readonly Rule[] = [reservedPathRules, fieldRules, resourceRules, stateRules, operationRules, authRules, eventRules, errorRules, limitRules, versionRules, versionHistoryRules];
+export const RULES: readonly Rule[] = [nameStyleRules, reservedPathRules, fieldRules, resourceRules, stateRules, operationRules, authRules, eventRules, errorRules, limitRules, versionRules, versionHistoryRules];
 
 /** Runs every semantic rule; diagnostics carry JSON pointers, to be placed by the caller. */
 export function checkModel(model: ServiceModel, doc: SpecDocument): Diagnostic[] {

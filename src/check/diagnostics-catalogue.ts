@@ -89,6 +89,7 @@ export const DIAGNOSTICS = {
   'enum-needs-values': { severity: 'error', message: '{where} has type enum but declares no `values`' },
   'ref-needs-target': { severity: 'error', message: '{where} has type ref but names no resource in `to`' },
   'array-needs-items': { severity: 'error', message: '{where} has type array but declares no `items`' },
+  'name-style': { severity: 'warning', message: '{where}: {what} name `{name}` is not {style}, the format\'s naming style; it is kept as written (it is the name on the wire)' },
   'value-violates-field': { severity: 'error', message: '{where}: the declared {which} {value} does not satisfy the field ({detail})' },
   'readonly-without-source': { severity: 'error', message: 'field {resource}.{field} is read-only and required, but nothing gives it a value (declare `default`, `generated`, make it optional, or set it by a transition `stamp`)' },
   'generated-type-mismatch': { severity: 'error', message: '{where}: `{option}` needs a date or datetime field, not {type}' },
@@ -124,6 +125,8 @@ export const DIAGNOSTICS = {
   'import-custom-operation': { severity: 'info', message: 'operation `{operation}` is imported as a custom operation: {reason}' },
   'import-approximated': { severity: 'warning', message: '{item} is imported as {as}: {reason}' },
   'import-extension-invalid': { severity: 'warning', message: '{extension} at {where} is not valid ({detail}) and is ignored' },
+  'import-output-is-input': { severity: 'error', message: 'the output {output} is the OpenAPI document being imported; nothing was written' },
+  'import-result-invalid': { severity: 'error', message: 'the imported spec does not pass check ({count} errors above); nothing was written' },
 } as const satisfies Record<string, MessageDef>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;

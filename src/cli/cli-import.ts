@@ -1,4 +1,7 @@
+import { realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { createDiagnostic } from '../check/diagnostics-catalogue.js';
 import { formatGapReport } from '../check/check-gaps.js';
 import type { OutputFormat } from '../check/diagnostics-format.js';
 import { action, EXIT, formatOption, io, printDiagnostics, quietOption, writeFileAtomic, type ExitCode } from './cli-shared.js';
@@ -16,10 +19,20 @@ export interface ImportCliOptions {
  * checker's diagnostics of the result go to standard error.
  */
 export async function runImportOpenApi(file: string, options: ImportCliOptions): Promise<ExitCode> {
+  if (options.output !== undefined && isSameFile(file, options.output)) {
+    printDiagnostics([createDiagnostic('import-output-is-input', { output: options.output }, { file: options.output })], { format: options.format ?? 'text', to: 'err' });
+    return EXIT.usage;
+  }
   const { importOpenApiFile } = await import('../import/import-openapi.js');
   const result = await importOpenApiFile(file, options.output !== undefined ? { specFile: options.output } : {});
   if (result.text === undefined) {
     printDiagnostics(result.diagnostics, { format: options.format ?? 'text', to: 'err' });
+    return EXIT.errors;
+  }
+  const checkErrors = (result.compiled?.diagnostics ?? []).filter((d) => d.severity === 'error');
+  if (checkErrors.length > 0) {
+    const refused = createDiagnostic('import-result-invalid', { count: checkErrors.length }, { file: options.output ?? file });
+    printDiagnostics([...result.diagnostics, ...(result.compiled?.diagnostics ?? []), refused], { format: options.format ?? 'text', to: 'err' });
     return EXIT.errors;
   }
   const report = (text: string) => (options.output === undefined ? io.err(text) : io.out(text));
@@ -42,6 +55,24 @@ export async function runImportOpenApi(file: string, options: ImportCliOptions):
   return EXIT.ok;
 }
 
+/** The same file by any path: resolved, through links, or the same inode when both exist. */
+function isSameFile(a: string, b: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  if (real(a) === real(b)) return true;
+  try {
+    const [sa, sb] = [statSync(a), statSync(b)];
+    return sa.dev === sb.dev && sa.ino === sb.ino;
+  } catch {
+    return false;
+  }
+}
+
 export function registerImportCommand(program: Command): void {
   const imp = program.command('import').description('turn another format into a servicespec');
   imp
@@ -56,8 +87,9 @@ export function registerImportCommand(program: Command): void {
       '\nResources come from component schemas, operations become actions where their shapes allow and custom\n' +
         'operations otherwise; x-servicespec-* extensions are read back. Nothing is invented: each name changed and\n' +
         'each thing left out or approximated is a diagnostic, and the gap report lists what stays not shown.\n' +
-        'Exit status: 0 when a spec was written (its own diagnostics are printed), 1 when the input is not OpenAPI 3\n' +
-        'or the output cannot be written, 2 on a usage error.',
+        'Exit status: 0 when a spec was written (its own diagnostics are printed), 1 when the input is not OpenAPI 3,\n' +
+        'the result would not pass `check` (nothing is written) or the output cannot be written, 2 on a usage error\n' +
+        '(-o naming the input file included).',
     )
     .action(action((file: string, options: ImportCliOptions) => runImportOpenApi(file, options)));
 }

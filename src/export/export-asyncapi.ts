@@ -52,17 +52,29 @@ function payloadSchema(ctx: Context, shape: ShapeModel | undefined): JsonObject 
   return shape.list ? { type: 'array', items: s } : s;
 }
 
-/** `{base_url}` or a real address → AsyncAPI's host, pathname and protocol. */
-function serverFor(base: string | undefined): JsonObject {
-  const text = base ?? '{base_url}';
-  const m = /^([a-z][a-z0-9+.-]*):\/\/([^/]*)(\/.*)?$/i.exec(text);
-  const server: JsonObject = m
-    ? { host: m[2], protocol: m[1]!.toLowerCase(), ...(m[3] && m[3] !== '/' ? { pathname: m[3].replace(/\/+$/, '') } : {}) }
-    : { host: text, protocol: 'http' };
-  const vars = Array.from(text.matchAll(/\{([^{}]+)\}/g), (x) => x[1] ?? '');
-  server.description = `The address the service is deployed at: ${vars.length > 0 ? vars.map((v) => `{${v}}`).join(', ') : 'it'} is supplied at deployment, not by the spec.`;
-  if (vars.length > 0) server.variables = Object.fromEntries(vars.map((v) => [v, { description: `Supplied where the service is deployed (${NOT_SHOWN} in the spec).` }]));
-  return server;
+/**
+ * The service's servers: one from a base address the spec shows with its scheme; else (not shown, or a template
+ * without a scheme such as `{base_url}`) the placeholder once over https and once over http (the runtime serves plain HTTP; a proxy in front may add TLS), so
+ * that no protocol is stated that the spec does not.
+ */
+function serversFor(base: string | undefined): Record<string, JsonObject> {
+  const m = base === undefined ? null : /^([a-z][a-z0-9+.-]*):\/\/([^/]*)(\/.*)?$/i.exec(base);
+  const vars = Array.from((base ?? '').matchAll(/\{([^{}]+)\}/g), (x) => x[1] ?? '');
+  const variables = (names: readonly string[]) => Object.fromEntries(names.map((v) => [v, { description: `Supplied where the service is deployed (${NOT_SHOWN} in the spec).` }]));
+  if (m) {
+    const server: JsonObject = { host: m[2], protocol: m[1]!.toLowerCase(), ...(m[3] && m[3] !== '/' ? { pathname: m[3].replace(/\/+$/, '') } : {}) };
+    server.description = `The address the service is deployed at${vars.length > 0 ? `: ${vars.map((v) => `{${v}}`).join(', ')} is supplied at deployment, not by the spec` : ''}.`;
+    if (vars.length > 0) server.variables = variables(vars);
+    return { service: server };
+  }
+  const placeholder = (protocol: string): JsonObject => ({
+    host: base ?? '{base_url}',
+    protocol,
+    description: `The address the service is deployed at is ${base === undefined ? 'not shown in the spec' : 'supplied at deployment'}; reached over ${protocol} where it is deployed so.`,
+    variables: variables(vars.length > 0 ? vars : ['base_url']),
+    ...(base === undefined ? { 'x-servicespec-not-shown': true } : {}),
+  });
+  return { service: placeholder('https'), service_http: placeholder('http') };
 }
 
 function securityScheme(ctx: Context, s: SchemeModel): JsonObject {
@@ -145,15 +157,21 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
   const webhook = events?.webhook;
   const register = getRoutes(model).find((r) => r.kind === 'webhooks' && r.action === 'add');
   if (webhook) {
-    servers.subscriber = {
-      host: '{subscriber}',
-      protocol: 'https',
-      description:
-        register !== undefined
-          ? `Each subscriber's own webhook endpoint, registered with \`POST ${register.path}\` on the service (see the OpenAPI document).`
-          : 'Each subscriber\'s own webhook endpoint; how subscribers register it is not shown in the spec.',
-      variables: { subscriber: { description: 'The host of the subscriber\'s webhook URL.' } },
-    };
+    // A subscriber's URL may be https or http (the runtime delivers to both): one server for each.
+    for (const [key, protocol] of [
+      ['subscriber', 'https'],
+      ['subscriber_http', 'http'],
+    ] as const) {
+      servers[key] = {
+        host: '{subscriber}',
+        protocol,
+        description:
+          register !== undefined
+            ? `Each subscriber's own webhook endpoint with an ${protocol} URL, registered with \`POST ${register.path}\` on the service (see the OpenAPI document).`
+            : `Each subscriber's own webhook endpoint with an ${protocol} URL; how subscribers register it is not shown in the spec.`,
+        variables: { subscriber: { description: 'The host of the subscriber\'s webhook URL.' } },
+      };
+    }
     const signed = webhook.signing === 'standard-webhooks';
     if (signed) {
       ctx.schemas.WebhookHeaders = {
@@ -178,7 +196,7 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
       address: null,
       title: 'Webhook delivery',
       description: withRules(`Each event is POSTed as JSON${signed ? ', signed per Standard Webhooks,' : ''} to the webhook URL of every subscriber whose registering credential may read its object (an operator's endpoint: every event).`, rules),
-      servers: [ref('#/servers/subscriber')],
+      servers: [ref('#/servers/subscriber'), ref('#/servers/subscriber_http')],
       messages: Object.fromEntries(keys.map((key) => [key, ref(`#/components/messages/${key}`)])),
     };
     operations.deliverWebhook = {
@@ -193,10 +211,12 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
   const stream = getRoutes(model).find((r): r is StreamRoute => r.kind === 'stream');
   if (stream) {
     const auth = model.authentication;
-    const service = serverFor(model.endpoints?.baseUrl);
+    const service = serversFor(model.endpoints?.baseUrl);
     const schemes = stream.auth?.kind === 'required' ? stream.auth.schemes : [];
-    if (schemes.length > 0) service.security = schemes.filter((s) => auth?.schemes.some((x) => x.name === s)).map((s) => ref(`#/components/securitySchemes/${s}`));
-    servers.service = service;
+    for (const server of Object.values(service)) {
+      if (schemes.length > 0) server.security = schemes.filter((s) => auth?.schemes.some((x) => x.name === s)).map((s) => ref(`#/components/securitySchemes/${s}`));
+    }
+    Object.assign(servers, service);
     const keys = kinds.map((k) => message(k, 'stream', false));
     const rules: string[] = [];
     if (events?.stream?.heartbeat) rules.push(`A comment line is sent every ${events.stream.heartbeat.text} when no event is due.`);
@@ -204,7 +224,7 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
       address: stream.path,
       title: 'Event stream',
       description: withRules('Server-sent events (`text/event-stream`) over a long-lived GET: each event\'s `event` field is its kind, `id` its position in the stream (send it back as `Last-Event-ID` to resume), `data` the JSON message. Only events whose object the credential may read are sent.', rules),
-      servers: [ref('#/servers/service')],
+      servers: Object.keys(service).map((key) => ref(`#/servers/${key}`)),
       messages: Object.fromEntries(keys.map((key) => [key, ref(`#/components/messages/${key}`)])),
     };
     if (stream.pathParams.length > 0) {

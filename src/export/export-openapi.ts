@@ -309,7 +309,7 @@ function isOAuth(ctx: Context, scheme: string): boolean {
   return ctx.model.authentication?.schemes.some((s) => s.name === scheme && s.type === 'oauth2_client_credentials') ?? false;
 }
 
-/** A requirement as OpenAPI security: alternatives, one per scheme, each with the scopes (3.0: OAuth2 only). */
+/** A requirement as OpenAPI security: alternatives, one per scheme, each with the scopes (OAuth2 only). */
 function security(ctx: Context, req: AuthRequirement, where: string, pointer: string | undefined, target: JsonObject): void {
   if (req.kind === 'none') {
     target.security = [];
@@ -319,13 +319,15 @@ function security(ctx: Context, req: AuthRequirement, where: string, pointer: st
   for (const s of req.schemes) {
     if (!known.includes(s)) ctx.diagnostics.push(diagnose(ctx.model, 'export-skipped', { item: `scheme ${s} of ${where}`, target: `OpenAPI ${ctx.version}`, reason: 'it is not declared under authentication.schemes' }, pointer));
   }
-  target.security = known.map((s) => ({ [s]: ctx.version === '3.1' || isOAuth(ctx, s) ? [...req.scopes] : [] }));
+  // Scopes only on OAuth2 schemes, in 3.1 too: 3.1 allows role names on others, but linters take them for
+  // undeclared OAuth2 scopes (Spectral's oas3-operation-security-defined); they go to x-servicespec-required-scopes.
+  target.security = known.map((s) => ({ [s]: isOAuth(ctx, s) ? [...req.scopes] : [] }));
   if (known.length === 0) {
     // A credential is required, but no declared scheme can carry it: OpenAPI's `[]` would read as "none".
     target['x-servicespec-requirement'] = { schemes: [...req.schemes], scopes: [...req.scopes] };
     ctx.diagnostics.push(diagnose(ctx.model, 'export-skipped', { item: `the requirement of ${where}`, target: `OpenAPI ${ctx.version}`, reason: 'it names no declared scheme; it is kept in x-servicespec-requirement' }, pointer));
   }
-  if (ctx.version === '3.0' && req.scopes.length > 0 && known.some((s) => !isOAuth(ctx, s))) {
+  if (req.scopes.length > 0 && known.some((s) => !isOAuth(ctx, s))) {
     target['x-servicespec-required-scopes'] = [...req.scopes];
     note(ctx, `the scopes ${where} requires of non-OAuth2 schemes`, 'x-servicespec-required-scopes', pointer);
   }
@@ -813,16 +815,16 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
   const doc: JsonObject = { openapi: version === '3.1' ? '3.1.0' : '3.0.3', info };
   doc['x-servicespec-parts'] = PART_NAMES.filter((part) => model.present[part]);
 
-  // servers: the base address stays a placeholder; it is known only where the service is deployed.
-  const base = model.endpoints?.baseUrl ?? '{base_url}';
-  const vars = Array.from(base.matchAll(/\{([^{}]+)\}/g), (m) => m[1] ?? '');
-  // (No `description` on the variables: the OpenAPI 3.1 JSON Schema that validators use misspells it.)
-  const server: JsonObject = {
-    url: base,
-    description: `The address the service is deployed at: ${vars.length > 0 ? vars.map((v) => `{${v}}`).join(', ') : 'it'} is supplied at deployment, not by the spec.`,
-  };
-  if (vars.length > 0) server.variables = Object.fromEntries(vars.map((v) => [v, { default: `{${v}}` }]));
-  if (model.endpoints?.baseUrl === undefined) server['x-servicespec-not-shown'] = true;
+  // servers: a base address the spec does not show, or shows as a template (`{base_url}`: supplied at deployment), is
+  // the relative `/` (what OpenAPI assumes when there are no servers: wherever the document is served from), so that
+  // no server variable needs a default the spec does not give; the template itself is kept in an extension.
+  const base = model.endpoints?.baseUrl;
+  const server: JsonObject =
+    base !== undefined && !/\{[^{}]*\}/.test(base)
+      ? { url: base, description: 'The address the service is deployed at.' }
+      : { url: '/', description: `The address the service is deployed at is ${base === undefined ? 'not shown in the spec' : `\`${base}\`, supplied at deployment`}: \`/\` stands for it.` };
+  if (base === undefined) server['x-servicespec-not-shown'] = true;
+  else if (server.url !== base) server['x-servicespec-base-url'] = base;
   doc.servers = [server];
 
   // resources first, in spec order, so the components read like the spec

@@ -1,6 +1,6 @@
-// The spec format's names are narrower than OpenAPI's: PascalCase resources, snake_case fields, lowercase dotted
-// event kinds, lowercase error codes, plain operation ids. These turn any name into one of the format's, the same
-// way every time; the importer reports each name that changed.
+// The spec format's names are narrower than OpenAPI's. A name the format allows is kept exactly, whatever its style
+// (`apiVersion`, `pullrequest`, `newPet`: they are the names on the wire; `check` warns name-style). Others are turned
+// into one of the format's, the same way every time; the importer reports each name that changed.
 
 function words(name: string): string[] {
   return name
@@ -10,8 +10,9 @@ function words(name: string): string[] {
     .filter((w) => w !== '');
 }
 
-/** `io.k8s.api.coordination.v1.Lease` → `Lease`, `pet-store` → `PetStore`. */
+/** `io.k8s.api.coordination.v1.Lease` → `Lease`, `pet-store` → `PetStore`; `pullrequest` stays. */
 export function toResourceName(name: string): string {
+  if (/^[A-Za-z][A-Za-z0-9]*$/.test(name)) return name;
   const last = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : name;
   const out = words(last)
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
@@ -20,8 +21,13 @@ export function toResourceName(name: string): string {
   return /^[A-Z]/.test(out) ? out : `R${out}`;
 }
 
-/** `apiVersion` → `api_version`, `Content-Type` → `content_type`. */
+/** `Content-Type` → `content_type`, `@type` → `type`; `apiVersion` stays. */
 export function toFieldName(name: string): string {
+  return /^(?!__proto__$)[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : snake(name);
+}
+
+/** `apiVersion` → `api_version`, `Content-Type` → `content_type`. */
+function snake(name: string): string {
   const out = words(name)
     .map((w) => w.toLowerCase())
     .join('_');
@@ -38,11 +44,12 @@ export function toOperationId(name: string): string {
   return /^[A-Za-z]/.test(out) ? out : `op${out}`;
 }
 
-/** `newPet` → `new_pet`, `Order.Paid` → `order.paid`. */
+/** `new-pet` → `new_pet`, `order paid` → `order_paid`; `newPet` and `paymentMethod.created` stay. */
 export function toEventKindName(name: string): string {
+  if (/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*$/.test(name)) return name;
   const segments = name
     .split('.')
-    .map((s) => toFieldName(s).replace(/^_+/, ''))
+    .map((s) => snake(s).replace(/^_+/, ''))
     .filter((s) => s !== '')
     .map((s) => (/^[a-z]/.test(s) ? s : `e${s}`));
   return segments.length > 0 ? segments.join('.') : 'event';
@@ -50,7 +57,7 @@ export function toEventKindName(name: string): string {
 
 /** `NotFound` → `not_found`, `Unprocessable Entity` → `unprocessable_entity`. */
 export function toErrorCodeName(name: string): string {
-  const out = toFieldName(name).replace(/^_+/, '');
+  const out = snake(name).replace(/^_+/, '');
   if (out === '') return 'error';
   return /^[a-z]/.test(out) ? out : `e${out}`;
 }

@@ -5,7 +5,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { getGapReport, type GapReport } from '../check/check-gaps.js';
 import { createDiagnostic, type Diagnostic } from '../check/diagnostics-catalogue.js';
 import { withoutRules } from '../export/export-shared.js';
-import { DEFAULT_SUCCESS_STATUS } from '../model/model-builder.js';
+import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier } from '../model/model-builder.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
 import { joinPointer } from '../spec/spec-loader.js';
 import {
@@ -371,7 +371,7 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
     const isObjectSchema = isObject(s.properties) && (s.type === undefined || s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object')));
     if (!isObjectSchema && !exported) continue;
     const name = names.take(exported ? key : toResourceName(key));
-    if (name !== key) report(ctx, 'import-renamed', { what: 'component schema', from: key, to: name, reason: 'resource names are PascalCase letters and digits' }, pointer);
+    if (name !== key) report(ctx, 'import-renamed', { what: 'component schema', from: key, to: name, reason: 'resource names are letters and digits, starting with a letter' }, pointer);
     ctx.resources.set(pointer, name);
     picked.push({ key, name, pointer, schema: s, refs: flat.refs });
   }
@@ -386,7 +386,8 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
     r.fields = fields;
     out[p.name] = r as ResourceSpec;
     ctx.resourceFields.set(p.name, fields);
-    ctx.resourceIdentifier.set(p.name, typeof rext.identifier === 'string' ? rext.identifier : fields.id !== undefined ? 'id' : undefined);
+    const id = fields[DEFAULT_IDENTIFIER_FIELD];
+    ctx.resourceIdentifier.set(p.name, typeof rext.identifier === 'string' ? rext.identifier : id !== undefined && isDefaultIdentifier(id, DEFAULT_IDENTIFIER_FIELD) ? DEFAULT_IDENTIFIER_FIELD : undefined);
   }
   return out;
 }
@@ -589,7 +590,8 @@ function errorsOf(ctx: Ctx, src: OpSource): string[] {
       continue;
     }
     const component = r.chain.slice(1).find((p) => p.startsWith('#/components/responses/'));
-    const key2 = component ?? `status ${status}`;
+    // Inline responses share a code only when they say the same (status and description): each keeps its own words.
+    const key2 = component ?? `status ${status} ${str(node.description) ?? ''}`;
     let entry = ctx.errorCodes.get(key2);
     if (!entry) {
       const base = component ? toErrorCodeName(component.slice('#/components/responses/'.length)) : toErrorCodeName(STATUS_CODES[status] ?? `error ${status}`);
@@ -670,7 +672,9 @@ function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof success
       break;
     case 'DELETE': {
       const r = readPaths.get(src.path);
-      if (single && !success.hasContent && r !== undefined) return { action: 'delete', resource: r };
+      if (single && !success.hasContent && r !== undefined) {
+        return addressable(r) ? { action: 'delete', resource: r } : { action: 'custom', reason: `${r} has no identifier field to address it by` };
+      }
       break;
     }
   }
@@ -681,7 +685,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   const out: Json = {};
   const servers = Array.isArray(ctx.doc.servers) ? ctx.doc.servers : [];
   const first = servers[0];
-  if (isObject(first) && typeof first.url === 'string' && first['x-servicespec-not-shown'] !== true && first.url !== '') out.base_url = first.url;
+  if (isObject(first) && typeof first['x-servicespec-base-url'] === 'string') out.base_url = first['x-servicespec-base-url'];
+  else if (isObject(first) && typeof first.url === 'string' && first['x-servicespec-not-shown'] !== true && first.url !== '') out.base_url = first.url;
   if (servers.length > 1) report(ctx, 'import-dropped', { item: `servers 2–${servers.length}`, reason: 'a spec has one base address' }, '/servers/1');
   const idem = ext<Json>(ctx.doc, 'x-servicespec-idempotency');
   if (isObject(idem)) out.idempotency = { ...idem };
@@ -852,7 +857,7 @@ function importEvents(ctx: Ctx): EventsSpec | undefined {
     const item = resolve(ctx, raw, pointer).node;
     if (!isObject(item)) continue;
     const name = names.take(toEventKindName(key));
-    if (name !== key) report(ctx, 'import-renamed', { what: 'webhook', from: key, to: name, reason: 'event kinds are lowercase, dot-separated names' }, pointer);
+    if (name !== key) report(ctx, 'import-renamed', { what: 'webhook', from: key, to: name, reason: 'event kinds are dot-separated segments of letters, digits and underscores' }, pointer);
     const method = METHODS.find((m) => isObject(item[m]));
     const op = method ? (item[method] as Json) : {};
     const k: Json = {};

@@ -1,4 +1,6 @@
+import { getValueProblem } from '../check/check-rules.js';
 import type { Diagnostic, DiagnosticCode } from '../check/diagnostics-catalogue.js';
+import type { FieldModel } from '../model/model-types.js';
 import { createDiagnostic } from '../check/diagnostics-catalogue.js';
 import { joinPointer } from '../spec/spec-loader.js';
 import type { FieldSpec, FieldType, ShapeSpec } from '../spec/spec-types.js';
@@ -25,6 +27,8 @@ export interface SchemaContext {
   diagnostics: Diagnostic[];
   /** Component pointer (`#/components/schemas/X`) → resource name, for the components that are resources. */
   resources: Map<string, string>;
+  /** The document is a servicespec export: what it says is the spec's own, examples included, and is kept as it is. */
+  fromServicespec?: boolean;
 }
 
 /** Fields nest at most this deep; deeper schemas become `json` (the spec loader limits nesting too). */
@@ -259,7 +263,11 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
   if (type === 'object') out.fields = field.fields;
   if ('default' in s) out.default = s.default;
   const example = ctx.version === '3.1' && Array.isArray(s.examples) && s.examples.length > 0 ? s.examples[0] : s.example;
-  if (example !== undefined) out.example = example;
+  if (example !== undefined) {
+    const problem = getValueProblem({ ...(out as Pick<FieldModel, 'type'>), nullable: out.nullable === true }, example);
+    if (problem === undefined || ctx.fromServicespec === true) out.example = example;
+    else report(ctx, 'import-dropped', { item: `${opts.where}: example ${JSON.stringify(example) ?? ''}`, reason: `it breaks its own schema (${problem})` }, at);
+  }
   if (s.writeOnly === true) report(ctx, 'import-dropped', { item: `${opts.where}: writeOnly`, reason: 'a field the server never returns has no equivalent' }, at);
   for (const [k, v] of Object.entries(ext)) if (k !== 'type') out[k] = v;
   if (type === 'ref' && typeof ext.to === 'string') out.to = ext.to;
@@ -278,7 +286,7 @@ export function fieldsFromSchema(ctx: SchemaContext, s: Json, pointer: string, o
   for (const [name, p] of Object.entries(props)) {
     const fname = names.take(toFieldName(name));
     const at = joinPointer(joinPointer(pointer, 'properties'), name);
-    if (fname !== name) report(ctx, 'import-renamed', { what: `${opts.where} field`, from: name, to: fname, reason: 'field names are snake_case; the JSON property name served changes with it' }, at);
+    if (fname !== name) report(ctx, 'import-renamed', { what: `${opts.where} field`, from: name, to: fname, reason: 'field names are letters, digits and underscores, not starting with a digit; the JSON property name served changes with it' }, at);
     const f = fieldFromSchema(ctx, p, at, { where: `${opts.where}.${fname}`, depth: opts.depth, stack: opts.stack }) as FieldSpec & Json;
     const hasDefault = Object.prototype.hasOwnProperty.call(f, 'default');
     const optional = !required.has(name) && !(mode === 'nested' && hasDefault);

@@ -40,8 +40,16 @@ export const DEFAULT_SUCCESS_STATUS: Readonly<Record<Action, number>> = {
   custom: 200,
 };
 
-/** The format's rule for the identifier when a resource names none: a field called `id`. */
+/** The format's rule for the identifier when a resource names none: a field called `id` (of an identifier type, required, not nullable). */
 export const DEFAULT_IDENTIFIER_FIELD = 'id';
+
+/** The field types an identifier may have. */
+export const IDENTIFIER_TYPES: readonly string[] = ['uuid', 'integer', 'string'];
+
+/** Whether a field is the one the format takes as the identifier when a resource names none. */
+export function isDefaultIdentifier(f: { name?: string; type?: string; optional?: boolean; nullable?: boolean }, name = f.name): boolean {
+  return name === DEFAULT_IDENTIFIER_FIELD && IDENTIFIER_TYPES.includes(f.type ?? '') && f.optional !== true && f.nullable !== true;
+}
 
 /** The request header that carries an idempotency key when `endpoints.idempotency.header` names none. */
 export const DEFAULT_IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -150,7 +158,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
   const resources: ResourceModel[] = entries(doc.resources).map(([name, r]) => {
     const pointer = joinPointer('/resources', name);
     const fields = buildFields(r.fields ?? {}, joinPointer(pointer, 'fields'));
-    const identifier = r.identifier ?? (fields.some((f) => f.name === DEFAULT_IDENTIFIER_FIELD) ? DEFAULT_IDENTIFIER_FIELD : undefined);
+    const identifier = r.identifier ?? (fields.some((f) => isDefaultIdentifier(f)) ? DEFAULT_IDENTIFIER_FIELD : undefined);
     return omitUndefined<ResourceModel>({
       name,
       pointer,

@@ -50,6 +50,7 @@ function exerciseModel(model: ServiceModel): void {
     builder.getStateMachine(model, r.name);
     for (const f of r.fields) {
       builder.getField(r, f.name);
+      builder.isDefaultIdentifier(f);
       for (const view of ['create', 'replace', 'update', 'response'] as const) schemas.isWritable(r, f, view);
       schemas.getFieldSchema(model, f, r, { annotations: true, safeIntegers: true });
     }
@@ -276,6 +277,7 @@ describe('the model API surface', () => {
         'buildField',
         'buildModel',
         'getField',
+        'isDefaultIdentifier',
         'getPathParams',
         'getResource',
         'getStateMachine',

@@ -749,6 +749,18 @@ const CASES: RuleCase[] = [
     errors: true,
   },
   {
+    code: 'name-style',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Lease:
+          fields:
+            apiVersion: { type: string } # <-
+    `,
+    fix: ['apiVersion', 'api_version'],
+    message: 'Lease.apiVersion: field name `apiVersion` is not snake_case',
+  },
+  {
     code: 'identifier-invalid',
     spec: yaml`
       servicespec: 1
@@ -756,8 +768,12 @@ const CASES: RuleCase[] = [
         Order:
           fields:
             id: { type: uuid, optional: true } # <-
+      endpoints:
+        operations:
+          getOrder: { method: GET, path: '/orders/{id}', action: read, resource: Order }
     `,
     fix: ['{ type: uuid, optional: true }', '{ type: uuid }'],
+    errors: true,
     message: 'cannot be optional or nullable',
   },
   {

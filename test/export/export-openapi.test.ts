@@ -156,13 +156,16 @@ describe('OpenAPI export: built from the routes the runtime serves', () => {
     expect(schemes.key).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     expect(schemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     expect(schemes.payments).toMatchObject({ type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/oauth/token' } } });
-    expect(doc.security).toEqual([{ key: ['orders:read'] }, { bearer: ['orders:read'] }]);
+    // scopes only on OAuth2 requirements (3.1 too: linters take role names for undeclared scopes); the rest in
+    // x-servicespec-required-scopes
+    expect(doc.security).toEqual([{ key: [] }, { bearer: [] }]);
+    expect(doc['x-servicespec-required-scopes']).toEqual(['orders:read']);
     expect(op(doc, 'payOrder').security).toEqual([{ payments: ['orders:write'] }]);
     expect(op(doc, 'quote').security).toEqual([]);
-    // 3.0: scopes only on OAuth2 requirements; the rest in x-servicespec-required-scopes
-    const d30 = exported('orders', '3.0').doc;
-    expect(op(d30, 'createCustomer').security).toEqual([{ key: [] }, { bearer: [] }]);
-    expect(op(d30, 'createCustomer')['x-servicespec-required-scopes']).toEqual(['customers:write']);
+    for (const d of [doc, exported('orders', '3.0').doc]) {
+      expect(op(d, 'createCustomer').security).toEqual([{ key: [] }, { bearer: [] }]);
+      expect(op(d, 'createCustomer')['x-servicespec-required-scopes']).toEqual(['customers:write']);
+    }
   });
 
   it('documents the token endpoint and the event stream the runtime serves', () => {
@@ -185,11 +188,12 @@ describe('OpenAPI export: built from the routes the runtime serves', () => {
     expect(exported('orders', '3.0').doc.webhooks).toBeUndefined();
   });
 
-  it('leaves the base address a placeholder in servers', () => {
-    for (const name of EXAMPLE_NAMES) {
-      const { doc } = exported(name);
-      expect(doc.servers).toEqual([expect.objectContaining({ url: '{base_url}', variables: { base_url: { default: '{base_url}' } } })]);
-    }
+  it('writes a base address supplied at deployment, or not shown, as the relative `/` with no variable defaults', () => {
+    expect(exported('orders').doc.servers).toEqual([expect.objectContaining({ url: '/', 'x-servicespec-base-url': '{base_url}' })]);
+    expect(exported('empty').doc.servers).toEqual([expect.objectContaining({ url: '/', 'x-servicespec-not-shown': true })]);
+    for (const name of EXAMPLE_NAMES) expect((exported(name).doc.servers as JsonObject[])[0]!.variables).toBeUndefined();
+    const shown = exportOpenApi(compileSpecText('servicespec: 1\nendpoints:\n  base_url: https://api.example.com/v2\n', 's.yaml').model!).document as Doc;
+    expect(shown.servers).toEqual([{ url: 'https://api.example.com/v2', description: 'The address the service is deployed at.' }]);
   });
 
   it('writes "not shown" where OpenAPI requires a value the spec does not show, and says so', () => {

@@ -157,15 +157,40 @@ describe('import: schemas', () => {
     ]);
   });
 
-  it('renames to the format\'s names and reports every change that reaches the wire', async () => {
-    const r = await importOpenApiDocument(doc({ components: { schemas: { 'io.example.v1.Widget': { type: 'object', properties: { createdAt: { type: 'string', format: 'date-time' } } } } } }), 'w.json');
+  it('keeps names on the wire exactly (camelCase fields, webhook kinds, lowercase schemas), checking with name-style warnings only', async () => {
+    const r = await importOpenApiDocument(
+      doc({
+        webhooks: { 'paymentMethod.created': { post: { requestBody: jsonBody(ref('pullrequest')), responses: { '200': { description: 'ok' } } } } },
+        components: { schemas: { pullrequest: { type: 'object', required: ['apiVersion'], properties: { apiVersion: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' }, _links: { type: 'string' } } } } },
+      }),
+      'w.json',
+    );
+    expect(r.diagnostics.filter((d) => d.code === 'import-renamed')).toEqual([]);
+    expect(r.document!.resources!.pullrequest!.fields).toEqual({ apiVersion: { type: 'string' }, createdAt: { type: 'datetime', optional: true }, _links: { type: 'string', optional: true } });
+    expect(Object.keys(r.document!.events!.kinds!)).toEqual(['paymentMethod.created']);
+    const checked = r.compiled!.diagnostics;
+    expect(checked.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(checked.filter((d) => d.code === 'name-style').map((d) => d.message)).toEqual([
+      'pullrequest: resource name `pullrequest` is not PascalCase, the format\'s naming style; it is kept as written (it is the name on the wire)',
+      'pullrequest.apiVersion: field name `apiVersion` is not snake_case, the format\'s naming style; it is kept as written (it is the name on the wire)',
+      'pullrequest.createdAt: field name `createdAt` is not snake_case, the format\'s naming style; it is kept as written (it is the name on the wire)',
+      'event paymentMethod.created: event kind name `paymentMethod.created` is not lowercase dot-separated segments, the format\'s naming style; it is kept as written (it is the name on the wire)',
+    ]);
+  });
+
+  it('renames only what the format cannot hold, and reports every change that reaches the wire', async () => {
+    const r = await importOpenApiDocument(doc({ components: { schemas: { 'io.example.v1.Widget': { type: 'object', properties: { 'created-at': { type: 'string', format: 'date-time' } } } } } }), 'w.json');
     expect(r.document!.resources!.Widget!.fields).toEqual({ created_at: { type: 'datetime', optional: true } });
-    expect(r.diagnostics.map((d) => d.code)).toEqual(expect.arrayContaining(['import-renamed', 'import-renamed']));
+    expect(r.diagnostics.filter((d) => d.code === 'import-renamed').length).toBe(2);
     expect(toResourceName('pet-store')).toBe('PetStore');
-    expect(toFieldName('HTTPStatus')).toBe('http_status');
+    expect(toResourceName('pullrequest')).toBe('pullrequest');
+    expect(toFieldName('HTTPStatus')).toBe('HTTPStatus');
+    expect(toFieldName('Content-Type')).toBe('content_type');
     expect(toFieldName('2fa')).toBe('_2fa');
+    expect(toFieldName('__proto__')).toBe('proto');
     expect(toOperationId('find pets by id')).toBe('findPetsById');
-    expect(toEventKindName('Order.Paid')).toBe('order.paid');
+    expect(toEventKindName('Order.Paid')).toBe('Order.Paid');
+    expect(toEventKindName('order-paid')).toBe('order_paid');
   });
 });
 

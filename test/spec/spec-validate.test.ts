@@ -14,6 +14,12 @@ function diags(text: string): string[] {
   return r!.diagnostics.map((d) => `${d.code} ${d.line}:${d.column}`);
 }
 
+function errors(text: string): string[] {
+  return compileSpecText(text, 'ok.yaml')
+    .diagnostics.filter((d) => d.severity === 'error')
+    .map((d) => `${d.code} ${d.line}:${d.column}`);
+}
+
 function message(text: string, index = 0): string {
   return compileSpecText(text).diagnostics[index]!.message;
 }
@@ -161,11 +167,20 @@ describe('structure: invalid values', () => {
     expect(diags('servicespec: 1\nlimits:\n  body_size: 0\n')).toEqual(['invalid-value 3:14']);
   });
 
-  it('a resource name that is not PascalCase is reported once, at the name', () => {
-    expect(diags('servicespec: 1\nresources:\n  order: {}\n')).toEqual(['invalid-value 3:3']);
-    expect(message('servicespec: 1\nresources:\n  order: {}\n')).toBe(
-      'resources: `order` is not a valid name here (A resource name: PascalCase letters and digits, starting with a capital letter.)',
+  it('a resource name that is not letters and digits is reported once, at the name (PascalCase is only the style)', () => {
+    expect(diags('servicespec: 1\nresources:\n  line-item: {}\n')).toEqual(['invalid-value 3:3']);
+    expect(message('servicespec: 1\nresources:\n  line-item: {}\n')).toBe(
+      'resources: `line-item` is not a valid name here (A resource name: letters and digits, starting with a letter (PascalCase is the style: check warns with name-style otherwise).)',
     );
+    expect(errors('servicespec: 1\nresources:\n  order: {}\n')).toEqual([]);
+  });
+
+  it('field names and event kinds on the wire may be camelCase; other forms are refused', () => {
+    expect(errors('servicespec: 1\nresources:\n  Lease:\n    fields:\n      apiVersion: { type: string }\n')).toEqual([]);
+    expect(diags('servicespec: 1\nresources:\n  Lease:\n    fields:\n      api-version: { type: string }\n')).toEqual(['invalid-value 5:7']);
+    expect(diags('servicespec: 1\nresources:\n  Lease:\n    fields:\n      __proto__: { type: string }\n')).toEqual(['invalid-value 5:7']);
+    expect(errors('servicespec: 1\nevents:\n  kinds:\n    paymentMethod.created: {}\n')).toEqual([]);
+    expect(diags('servicespec: 1\nevents:\n  kinds:\n    payment-method.created: {}\n')).toEqual(['invalid-value 4:5']);
   });
 
   it('a path that does not start with /', () => {

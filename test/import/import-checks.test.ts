@@ -1,0 +1,273 @@
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { Command } from 'commander';
+import fc from 'fast-check';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { registerImportCommand } from '../../src/cli/cli-import.js';
+import { io } from '../../src/cli/cli-shared.js';
+import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
+import { compileSpecText } from '../../src/program.js';
+import { OPENAPI_FIXTURES, tempDir } from '../export/helpers.js';
+
+// Issue 15 item 5: an import either gives a spec on which `check` reports no errors, or writes nothing and says why.
+
+type Json = Record<string, unknown>;
+
+const tmp = tempDir('servicespec-import-checks-');
+afterAll(() => tmp.remove());
+const original = { out: io.out, err: io.err };
+afterEach(() => {
+  io.out = original.out;
+  io.err = original.err;
+  process.exitCode = undefined;
+});
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  io.out = (s) => void (stdout += s);
+  io.err = (s) => void (stderr += s);
+  const program = new Command('servicespec').exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+  registerImportCommand(program);
+  process.exitCode = undefined;
+  try {
+    await program.parseAsync(['node', 'servicespec', ...args]);
+  } catch {
+    return { code: 2, stdout, stderr };
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = undefined;
+  return { code, stdout, stderr };
+}
+
+function checkErrors(text: string): string[] {
+  return compileSpecText(text, 'imported.yaml')
+    .diagnostics.filter((d) => d.severity === 'error')
+    .map((d) => `${d.code}: ${d.message}`);
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const jsonBody = (schema: unknown) => ({ content: { 'application/json': { schema } } });
+const param = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
+
+function doc(paths: Json, schemas: Json): Json {
+  return { openapi: '3.1.0', info: { title: 'Things', version: '1.0.0' }, paths, components: { schemas } };
+}
+
+describe('import: the result always checks', () => {
+  const files = readdirSync(OPENAPI_FIXTURES).filter((f) => /\.(ya?ml|json)$/.test(f));
+
+  for (const file of files) {
+    it(`${file}: check reports no errors on the imported spec`, async () => {
+      const r = await importOpenApiFile(join(OPENAPI_FIXTURES, file));
+      expect(r.text).toBeDefined();
+      expect(checkErrors(r.text!)).toEqual([]);
+    });
+  }
+
+  it('an optional `id` is not taken as the identifier: operations that address one object become custom', async () => {
+    const r = await importOpenApiDocument(
+      doc(
+        {
+          '/things/{id}': {
+            get: { operationId: 'getThing', parameters: [param('id')], responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
+            patch: { operationId: 'updateThing', parameters: [param('id')], requestBody: jsonBody(ref('Thing')), responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
+            delete: { operationId: 'deleteThing', parameters: [param('id')], responses: { '204': { description: 'gone' } } },
+          },
+        },
+        { Thing: { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' } } } },
+      ),
+    );
+    expect(checkErrors(r.text!)).toEqual([]);
+    const ops = r.document!.endpoints!.operations!;
+    expect([ops.getThing!.action, ops.updateThing!.action, ops.deleteThing!.action]).toEqual(['custom', 'custom', 'custom']);
+    expect(r.diagnostics.filter((d) => d.code === 'import-custom-operation' && d.message.includes('Thing has no identifier field')).length).toBe(3);
+    expect(r.document!.resources!.Thing!.fields!.id).toEqual({ type: 'integer', optional: true });
+  });
+
+  it('a DELETE beside a read of a resource with no identifier is custom, not `delete`', async () => {
+    const r = await importOpenApiDocument(
+      doc(
+        {
+          '/things/{name}': {
+            get: { operationId: 'getThing', parameters: [param('name')], responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
+            delete: { operationId: 'deleteThing', parameters: [param('name')], responses: { '204': { description: 'gone' } } },
+          },
+        },
+        { Thing: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
+      ),
+    );
+    expect(checkErrors(r.text!)).toEqual([]);
+    expect(r.document!.endpoints!.operations!.deleteThing).toMatchObject({ action: 'custom', handler: 'deleteThing' });
+    expect(r.diagnostics.some((d) => d.code === 'import-custom-operation' && d.message.includes('deleteThing') && d.message.includes('no identifier'))).toBe(true);
+  });
+
+  it('drops an example that breaks its own schema, with a diagnostic, and keeps the ones that fit', async () => {
+    const r = await importOpenApiDocument(
+      doc(
+        {},
+        {
+          Thing: {
+            type: 'object',
+            required: ['id', 'size', 'code', 'kind'],
+            properties: {
+              id: { type: 'string' },
+              size: { type: 'integer', minimum: 0, example: -1 },
+              code: { type: 'string', pattern: '^[A-Z]{3}$', example: 'abc' },
+              kind: { type: 'string', enum: ['a', 'b'], example: 'c' },
+              count: { type: 'integer', example: 'three' },
+              label: { type: 'string', maxLength: 5, example: 'short' },
+            },
+          },
+        },
+      ),
+    );
+    expect(checkErrors(r.text!)).toEqual([]);
+    const fields = r.document!.resources!.Thing!.fields!;
+    expect(['size', 'code', 'kind', 'count'].map((f) => 'example' in fields[f]!)).toEqual([false, false, false, false]);
+    expect(fields.label!.example).toBe('short');
+    const dropped = r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('breaks its own schema'));
+    expect(dropped.map((d) => d.pointer)).toEqual(['#/components/schemas/Thing/properties/size', '#/components/schemas/Thing/properties/code', '#/components/schemas/Thing/properties/kind', '#/components/schemas/Thing/properties/count']);
+    expect(dropped[0]!.message).toBe('resource Thing.size: example -1 has no place in a servicespec and is left out: it breaks its own schema (below minimum 0)');
+  });
+
+  // Any document of this family imports to a spec that checks: optional or nullable ids, examples that fit or not,
+  // CRUD paths whose shapes are or are not the resource's.
+  it('property: generated OpenAPI documents import to a spec with no check errors', async () => {
+    const scalar = fc.oneof(
+      fc.record({ type: fc.constant('integer'), minimum: fc.option(fc.integer({ min: -5, max: 5 }), { nil: undefined }), example: fc.option(fc.oneof(fc.integer({ min: -10, max: 10 }), fc.string({ maxLength: 3 })), { nil: undefined }) }),
+      fc.record({ type: fc.constant('string'), maxLength: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }), example: fc.option(fc.oneof(fc.string({ maxLength: 6 }), fc.boolean()), { nil: undefined }) }),
+      fc.record({ type: fc.constant('string'), enum: fc.constant(['a', 'b']), example: fc.option(fc.constantFrom('a', 'z', 1), { nil: undefined }) }),
+      fc.record({ type: fc.constant('boolean'), nullable: fc.option(fc.boolean(), { nil: undefined }), example: fc.option(fc.oneof(fc.boolean(), fc.constant(null)), { nil: undefined }) }),
+    );
+    const clean = (s: Json): Json => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined));
+    const resource = fc.record({
+      props: fc.dictionary(fc.constantFrom('id', 'name', 'size', 'tag', 'owner'), scalar, { minKeys: 1, maxKeys: 4 }),
+      required: fc.subarray(['id', 'name', 'size', 'tag', 'owner']),
+      idNullable: fc.boolean(),
+    });
+    const ops = fc.record({ get: fc.boolean(), put: fc.boolean(), patch: fc.boolean(), delete: fc.boolean(), post: fc.boolean(), list: fc.boolean() });
+    await fc.assert(
+      fc.asyncProperty(resource, ops, async (res, o) => {
+        const properties = Object.fromEntries(Object.entries(res.props).map(([k, v]) => [k, clean(k === 'id' && res.idNullable ? { ...v, nullable: true } : v)]));
+        const schema = { type: 'object', required: res.required.filter((r) => r in properties), properties };
+        const item: Json = {};
+        const one = { '200': { description: 'ok', ...jsonBody(ref('Thing')) } };
+        if (o.get) item.get = { operationId: 'getThing', parameters: [param('thingId')], responses: one };
+        if (o.put) item.put = { operationId: 'putThing', parameters: [param('thingId')], requestBody: jsonBody(ref('Thing')), responses: one };
+        if (o.patch) item.patch = { operationId: 'patchThing', parameters: [param('thingId')], requestBody: jsonBody(ref('Thing')), responses: one };
+        if (o.delete) item.delete = { operationId: 'deleteThing', parameters: [param('thingId')], responses: { '204': { description: 'gone' } } };
+        const collection: Json = {};
+        if (o.post) collection.post = { operationId: 'createThing', requestBody: jsonBody(ref('Thing')), responses: { '201': { description: 'made', ...jsonBody(ref('Thing')) } } };
+        if (o.list) collection.get = { operationId: 'listThings', responses: { '200': { description: 'ok', ...jsonBody({ type: 'array', items: ref('Thing') }) } } };
+        const paths: Json = {};
+        if (Object.keys(item).length > 0) paths['/things/{thingId}'] = item;
+        if (Object.keys(collection).length > 0) paths['/things'] = collection;
+        const r = await importOpenApiDocument({ openapi: '3.0.3', info: { title: 'T', version: '1' }, paths, components: { schemas: { Thing: schema } } });
+        expect(checkErrors(r.text!)).toEqual([]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('servicespec import openapi: what is written', () => {
+  const source = () => {
+    const path = join(tmp.path, `petstore-${Math.random().toString(36).slice(2)}.yaml`);
+    writeFileSync(path, readFileSync(join(OPENAPI_FIXTURES, 'oai-petstore.yaml')));
+    return path;
+  };
+
+  it('refuses -o naming the input (by the same path, another path, or a link): exit 2, the input untouched', async () => {
+    const input = source();
+    const before = readFileSync(input, 'utf8');
+    const link = join(tmp.path, `link-${Math.random().toString(36).slice(2)}.yaml`);
+    symlinkSync(input, link);
+    for (const out of [input, relative(process.cwd(), input), `${tmp.path}/./${input.split('/').pop()!}`, link]) {
+      const r = await cli('import', 'openapi', input, '-o', out);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('error import-output-is-input');
+      expect(readFileSync(input, 'utf8')).toBe(before);
+    }
+  });
+
+  it('writes nothing and exits 1 when the result would not check, saying why', async () => {
+    const input = join(tmp.path, 'bad-default.json');
+    writeFileSync(input, JSON.stringify(doc({}, { Thing: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, size: { type: 'integer', minimum: 0, default: -1 } } } })));
+    const out = join(tmp.path, 'bad-default.servicespec.yaml');
+    const r = await cli('import', 'openapi', input, '-o', out);
+    expect(r.code).toBe(1);
+    expect(existsSync(out)).toBe(false);
+    expect(r.stderr).toContain('value-violates-field');
+    expect(r.stderr).toContain('error import-result-invalid: the imported spec does not pass check (1 errors above); nothing was written');
+    const toStdout = await cli('import', 'openapi', input);
+    expect(toStdout.code).toBe(1);
+    expect(toStdout.stdout).toBe('');
+  });
+});
+
+describe('import: names on the wire are kept exactly (issue 15 item 1)', () => {
+  const files = readdirSync(OPENAPI_FIXTURES).filter((f) => /\.(ya?ml|json)$/.test(f));
+
+  function propertyNames(node: unknown, into = new Set<string>()): Set<string> {
+    if (Array.isArray(node)) node.forEach((n) => propertyNames(n, into));
+    else if (node !== null && typeof node === 'object') {
+      for (const [k, v] of Object.entries(node as Json)) {
+        if (k === 'properties' && v !== null && typeof v === 'object' && !Array.isArray(v)) for (const name of Object.keys(v)) into.add(name);
+        propertyNames(v, into);
+      }
+    }
+    return into;
+  }
+
+  function fieldNames(fields: unknown, into: string[] = []): string[] {
+    for (const [name, f] of Object.entries((fields ?? {}) as Record<string, Json>)) {
+      if (name !== 'items') into.push(name);
+      if (f.fields) fieldNames(f.fields, into);
+      if ((f.items as Json | undefined)?.fields) fieldNames((f.items as Json).fields, into);
+    }
+    return into;
+  }
+
+  for (const file of files) {
+    it(`${file}: every field of the spec is a property name of the document, every event kind a webhook name`, async () => {
+      const r = await importOpenApiFile(join(OPENAPI_FIXTURES, file));
+      const text = readFileSync(join(OPENAPI_FIXTURES, file), 'utf8');
+      const source = (file.endsWith('.json') ? JSON.parse(text) : (await import('yaml')).parse(text)) as Json;
+      const props = propertyNames(source);
+      const d = r.document!;
+      const names: string[] = [];
+      for (const res of Object.values(d.resources ?? {})) fieldNames(res.fields, names);
+      for (const op of Object.values(d.endpoints?.operations ?? {})) {
+        fieldNames(op.request?.fields, names);
+        fieldNames(op.response?.fields, names);
+      }
+      expect(names.filter((n) => !props.has(n))).toEqual([]);
+      expect(Object.keys(d.events?.kinds ?? {}).filter((k) => !Object.keys((source.webhooks ?? {}) as Json).includes(k))).toEqual([]);
+      expect(r.diagnostics.filter((x) => x.code === 'import-renamed' && /^webhook | field `/.test(x.message)).map((x) => x.message)).toEqual([]);
+    });
+  }
+});
+
+describe('import: each operation keeps its own error responses (issue 15 item 4)', () => {
+  it('inline responses share a code only when status and description agree; component responses are shared', async () => {
+    const res = (description: string) => ({ description, content: { 'application/problem+json': { schema: { type: 'object' } } } });
+    const ok = { '200': { description: 'ok', ...jsonBody({ type: 'object', properties: { n: { type: 'integer' } } }) } };
+    const source = doc(
+      {
+        '/a': { get: { operationId: 'a', responses: { ...ok, '404': res('No such dataset.'), '409': { $ref: '#/components/responses/Busy' } } } },
+        '/b': { get: { operationId: 'b', responses: { ...ok, '404': res('No matching record.'), '409': { $ref: '#/components/responses/Busy' } } } },
+        '/c': { get: { operationId: 'c', responses: { ...ok, '404': res('No such dataset.') } } },
+      },
+      {},
+    );
+    (source.components as Json).responses = { Busy: res('Try again later.') };
+    const r = await importOpenApiDocument(source);
+    expect(r.diagnostics.filter((d) => d.code === 'import-invalid-openapi')).toEqual([]);
+    const ops = r.document!.endpoints!.operations!;
+    expect([ops.a!.errors, ops.b!.errors, ops.c!.errors]).toEqual([['not_found', 'busy'], ['not_found_2', 'busy'], ['not_found']]);
+    expect(r.document!.errors!.codes).toEqual({ not_found: { status: 404, title: 'No such dataset.' }, busy: { status: 409, title: 'Try again later.' }, not_found_2: { status: 404, title: 'No matching record.' } });
+    expect(checkErrors(r.text!)).toEqual([]);
+  });
+});
