@@ -143,7 +143,7 @@ export function loadSpecText(input: string, file = '<input>'): LoadedSpec {
  * js-yaml makes of a null key) and no list holds a null (js-yaml misplaces the items after an empty entry of a
  * compact nested list, `- -`). Walks without recursion.
  */
-function isPlainTree(root: unknown, built: number): boolean {
+function isPlainTree(root: unknown, built: ReadonlySet<object>): boolean {
   const seen = new Set<object>();
   const stack: { v: unknown; depth: number }[] = [{ v: root, depth: 0 }];
   while (stack.length > 0) {
@@ -154,7 +154,7 @@ function isPlainTree(root: unknown, built: number): boolean {
     if (Array.isArray(v) ? v.includes(null) : Object.prototype.hasOwnProperty.call(v, 'null')) return false;
     for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push({ v: child, depth: depth + 1 });
   }
-  return seen.size === built;
+  return seen.size === built.size;
 }
 
 /**
@@ -167,14 +167,15 @@ function isPlainTree(root: unknown, built: number): boolean {
  */
 export function loadSpecTextFast(text: string, file = '<input>'): LoadedSpec | undefined {
   let document: unknown;
-  let built = 0;
+  // A set, not a count: js-yaml closes a flow collection that is a block list's item (`- { a: 1 }`) twice.
+  const built = new Set<object>();
   try {
     jsYamlCoreSchema ??= createJsYamlCoreSchema();
     document = loadYaml(text, {
       schema: jsYamlCoreSchema,
       json: false,
       listener: (event, state) => {
-        if (event === 'close' && typeof state.result === 'object' && state.result !== null) built++;
+        if (event === 'close' && typeof state.result === 'object' && state.result !== null) built.add(state.result);
       },
     });
   } catch {

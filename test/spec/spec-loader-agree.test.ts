@@ -175,6 +175,15 @@ describe('the fast path and the positions path read one YAML (1.2 core schema)',
     }
   });
 
+  it('flow collections as items of a block list take the fast path (js-yaml closes them twice)', () => {
+    for (const text of ['a:\n  - { x: 1 }\n', 'a:\n  - [1, 2]\n  - { y: [3] }\n', 'a:\n  - - { z: 1 }\n']) {
+      expect(loadSpecTextFast(text), text).toBeDefined();
+      check(text);
+    }
+    // A collection used as a key is still left to the positions path.
+    expect(loadSpecTextFast('a:\n  - { [1]: x }\n')).toBeUndefined();
+  });
+
   it('property: over generated YAML, both paths give the same value whenever the fast path reads a file', () => {
     // LOADER_RUNS=20000 for a longer search (passes: about 30 s).
     const numRuns = Number(process.env.LOADER_RUNS ?? 1500);
