@@ -106,6 +106,10 @@ function check(text: string): void {
   readFast++;
   expect(slow.diagnostics.map((d) => `${d.code}: ${d.message}`), text).toEqual([]);
   expect(same(fast.document, slow.document), `${text}\nfast: ${JSON.stringify(fast.document)}\nslow: ${JSON.stringify(slow.document)}`).toBe(true);
+  // The fast path finds positions without parsing the whole file again, and finds the ones the positions path finds.
+  // Each pointer on a fresh map: one that fell back to the positions path answers every later one from it.
+  for (const [pointer, entry] of slow.sourceMap) expect(loadSpecTextFast(text, 't.yaml')!.sourceMap.get(pointer), `${text}\nat ${pointer}`).toEqual(entry);
+  expect(loadSpecTextFast(text, 't.yaml')!.sourceMap.get('/no/such/key')).toBeUndefined();
 }
 
 describe('the fast path and the positions path read one YAML (1.2 core schema)', () => {
