@@ -7,22 +7,29 @@
 
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { registerCheckCommand } from './cli-check.js';
-import { registerDiffCommand } from './cli-diff.js';
-import { registerDocCommand } from './cli-doc.js';
-import { registerGapsCommand } from './cli-gaps.js';
-import { registerInitCommand } from './cli-init.js';
-import { registerServeCommand } from './cli-serve.js';
-import { registerTestCommand } from './cli-test.js';
-import { registerClientCommand } from './cli-client.js';
-import { registerClientsCommand } from './cli-clients.js';
-import { registerExportCommand } from './cli-export.js';
-import { registerImportCommand } from './cli-import.js';
-import { registerKeysCommand } from './cli-keys.js';
-import { registerUsersCommand } from './cli-users.js';
-import { registerWebhooksCommand } from './cli-webhooks.js';
 import { addExamples } from './cli-examples.js';
 import { EXIT, io } from './cli-shared.js';
+
+/**
+ * Each command's module, loaded only when that command runs (`check` never loads the server); in help order.
+ * Help, `--version` and an unknown command load them all.
+ */
+const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
+  check: async () => (await import('./cli-check.js')).registerCheckCommand,
+  gaps: async () => (await import('./cli-gaps.js')).registerGapsCommand,
+  doc: async () => (await import('./cli-doc.js')).registerDocCommand,
+  diff: async () => (await import('./cli-diff.js')).registerDiffCommand,
+  init: async () => (await import('./cli-init.js')).registerInitCommand,
+  serve: async () => (await import('./cli-serve.js')).registerServeCommand,
+  keys: async () => (await import('./cli-keys.js')).registerKeysCommand,
+  clients: async () => (await import('./cli-clients.js')).registerClientsCommand,
+  users: async () => (await import('./cli-users.js')).registerUsersCommand,
+  webhooks: async () => (await import('./cli-webhooks.js')).registerWebhooksCommand,
+  export: async () => (await import('./cli-export.js')).registerExportCommand,
+  import: async () => (await import('./cli-import.js')).registerImportCommand,
+  client: async () => (await import('./cli-client.js')).registerClientCommand,
+  test: async () => (await import('./cli-test.js')).registerTestCommand,
+};
 
 function packageVersion(): string {
   // src/cli/ and dist/cli/ are both two levels below the package root.
@@ -59,7 +66,7 @@ function applyConventions(command: Command): void {
   for (const sub of command.commands) applyConventions(sub);
 }
 
-function createProgram(): Command {
+async function createProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command('servicespec')
     .description(
       'One file for the nine parts of a service interface specification: check it, report its gaps, render it, ' +
@@ -71,21 +78,10 @@ function createProgram(): Command {
     .enablePositionalOptions();
   applyConventions(program);
 
-  registerCheckCommand(program);
-  registerGapsCommand(program);
-  registerDocCommand(program);
-  registerDiffCommand(program);
-  registerInitCommand(program);
-
-  registerServeCommand(program);
-  registerKeysCommand(program);
-  registerClientsCommand(program);
-  registerUsersCommand(program);
-  registerWebhooksCommand(program);
-  registerExportCommand(program);
-  registerImportCommand(program);
-  registerClientCommand(program);
-  registerTestCommand(program);
+  // The program's own options all start with `-`, so the first other argument names the command.
+  const name = argv.slice(2).find((a) => !a.startsWith('-'));
+  const names = name !== undefined && Object.hasOwn(COMMANDS, name) ? [name] : Object.keys(COMMANDS);
+  for (const register of await Promise.all(names.map((n) => COMMANDS[n]!()))) register(program);
 
   applyConventions(program);
   program.addHelpText('after', '\nExit status: 0 clean, 1 errors found, 2 usage error.');
@@ -101,7 +97,7 @@ function internalError(err: unknown): void {
 
 async function main(argv: readonly string[] = process.argv): Promise<void> {
   try {
-    await createProgram().parseAsync([...argv]);
+    await (await createProgram(argv)).parseAsync([...argv]);
   } catch (err) {
     if (err instanceof CommanderError) {
       // --help and --version end with exit code 0; every other commander error is a usage error.

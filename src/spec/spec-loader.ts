@@ -47,9 +47,25 @@ const YAML_OPTIONS = { schema: 'core', merge: false, resolveKnownTags: false } a
  * js-yaml's scalar types built from `yaml`'s own core tags, so both paths resolve every plain scalar with the
  * same tests and the same conversions (js-yaml's CORE_SCHEMA alone reads `0b101` and `-0x1f` as numbers).
  */
+let coreTags: ScalarTag[] | undefined;
+
+function getCoreTags(): ScalarTag[] {
+  if (coreTags) return coreTags;
+  coreTags = [];
+  for (const t of new Schema(YAML_OPTIONS).tags) if (!('collection' in t) && 'test' in t && t.test !== undefined) coreTags.push(t);
+  return coreTags;
+}
+
+/** A plain scalar as the YAML 1.2 core schema reads it: `1.0` is the number 1, `true` a boolean, anything else text. */
+function resolvePlain(text: string): unknown {
+  const tag = getCoreTags().find((t) => t.test!.test(text));
+  if (tag === undefined) return text;
+  const value = tag.resolve(text, () => undefined, {});
+  return isScalar(value) ? value.value : value;
+}
+
 function createJsYamlCoreSchema(): JsYamlSchema {
-  const tags: ScalarTag[] = [];
-  for (const t of new Schema(YAML_OPTIONS).tags) if (!('collection' in t) && 'test' in t && t.test !== undefined) tags.push(t);
+  const tags = getCoreTags();
   const onError = (): void => undefined;
   // yaml takes the first tag (in its order) whose test matches a plain scalar; anything else is a string.
   const construct = (candidates: readonly ScalarTag[]) => (data: unknown) => {
@@ -143,7 +159,7 @@ export function loadSpecText(input: string, file = '<input>'): LoadedSpec {
  * js-yaml makes of a null key) and no list holds a null (js-yaml misplaces the items after an empty entry of a
  * compact nested list, `- -`). Walks without recursion.
  */
-function isPlainTree(root: unknown, built: number): boolean {
+function isPlainTree(root: unknown, built: ReadonlySet<object>): boolean {
   const seen = new Set<object>();
   const stack: { v: unknown; depth: number }[] = [{ v: root, depth: 0 }];
   while (stack.length > 0) {
@@ -154,7 +170,7 @@ function isPlainTree(root: unknown, built: number): boolean {
     if (Array.isArray(v) ? v.includes(null) : Object.prototype.hasOwnProperty.call(v, 'null')) return false;
     for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push({ v: child, depth: depth + 1 });
   }
-  return seen.size === built;
+  return seen.size === built.size;
 }
 
 /**
@@ -167,14 +183,15 @@ function isPlainTree(root: unknown, built: number): boolean {
  */
 export function loadSpecTextFast(text: string, file = '<input>'): LoadedSpec | undefined {
   let document: unknown;
-  let built = 0;
+  // A set, not a count: js-yaml closes a flow collection that is a block list's item (`- { a: 1 }`) twice.
+  const built = new Set<object>();
   try {
     jsYamlCoreSchema ??= createJsYamlCoreSchema();
     document = loadYaml(text, {
       schema: jsYamlCoreSchema,
       json: false,
       listener: (event, state) => {
-        if (event === 'close' && typeof state.result === 'object' && state.result !== null) built++;
+        if (event === 'close' && typeof state.result === 'object' && state.result !== null) built.add(state.result);
       },
     });
   } catch {
@@ -187,10 +204,270 @@ export function loadSpecTextFast(text: string, file = '<input>'): LoadedSpec | u
     document,
     diagnostics: [],
     get sourceMap() {
-      sourceMap ??= loadSpecTextWithPositions(text, file).sourceMap;
+      sourceMap ??= new LazySourceMap(text, file, document);
       return sourceMap;
     },
   };
+}
+
+/** A node in block style: its first line, the column it starts at there, and the line after its last. */
+interface Region {
+  line: number;
+  col: number;
+  end: number;
+}
+
+/** Not sure: the positions path answers instead. */
+const UNSURE = Symbol('unsure');
+
+/**
+ * The source map of a file the fast path read, without parsing the whole file again: a pointer's position is
+ * found by following its keys down the block structure line by line (indentation only), then parsing the few
+ * lines of the node it ends in with the position-keeping parser. Anything the scanner is not sure of — flow
+ * style above the node, tags, anchors, directives, escapes in keys — falls back to the whole positions path,
+ * so every answer is the one that path gives (test/spec/spec-loader-agree.test.ts).
+ */
+class LazySourceMap implements ReadonlyMap<string, SourceEntry> {
+  #full: SourceMap | undefined;
+  readonly #lines: string[];
+  readonly #indexes = new Map<string, { list: boolean; items: Map<string, Region> } | undefined>();
+  readonly #found = new Map<string, SourceEntry | undefined>();
+
+  constructor(
+    private readonly text: string,
+    private readonly file: string,
+    private readonly document: unknown,
+  ) {
+    this.#lines = text.split('\n');
+  }
+
+  get #map(): SourceMap {
+    this.#full ??= loadSpecTextWithPositions(this.text, this.file).sourceMap;
+    return this.#full;
+  }
+
+  get(pointer: string): SourceEntry | undefined {
+    if (this.#full) return this.#full.get(pointer);
+    if (!this.#found.has(pointer)) {
+      const entry = this.#find(pointer);
+      if (entry === UNSURE) return this.#map.get(pointer);
+      this.#found.set(pointer, entry);
+    }
+    return this.#found.get(pointer);
+  }
+
+  has(pointer: string): boolean {
+    return this.get(pointer) !== undefined;
+  }
+  get size(): number {
+    return this.#map.size;
+  }
+  forEach(fn: (value: SourceEntry, key: string, map: ReadonlyMap<string, SourceEntry>) => void, thisArg?: unknown): void {
+    this.#map.forEach(fn, thisArg);
+  }
+  entries(): MapIterator<[string, SourceEntry]> {
+    return this.#map.entries();
+  }
+  keys(): MapIterator<string> {
+    return this.#map.keys();
+  }
+  values(): MapIterator<SourceEntry> {
+    return this.#map.values();
+  }
+  [Symbol.iterator](): MapIterator<[string, SourceEntry]> {
+    return this.#map[Symbol.iterator]();
+  }
+
+  #find(pointer: string): SourceEntry | undefined | typeof UNSURE {
+    const tokens = (pointer === '' ? [] : pointer.slice(1).split('/'))
+      .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+    // Whether it exists is the document's answer; the scanner only says where.
+    let v: unknown = this.document;
+    for (const t of tokens) {
+      if (v === null || typeof v !== 'object' || !Object.hasOwn(v, t) || (Array.isArray(v) && !/^(0|[1-9]\d*)$/.test(t))) return undefined;
+      v = (v as Record<string, unknown>)[t];
+    }
+    const first = this.#nextContent(0, this.#lines.length);
+    // A directive, a document marker or a flow mapping first: the positions path answers.
+    if (first === undefined || readKey(this.#line(first), 0) === undefined) return UNSURE;
+    let node: Region = { line: first, col: 0, end: this.#lines.length };
+    let nodePointer = '';
+    // The lines of the deepest key or list item found, and the pointer the root of their parse stands for.
+    // `own`: the pointer, relative to root, of the node the region's first lines start.
+    let target = { region: node, root: '', own: '' };
+    for (const token of tokens) {
+      const children = this.#children(node);
+      if (children === UNSURE) return UNSURE;
+      if (children === undefined) break;
+      const child = children.items.get(token);
+      if (child === undefined) return UNSURE;
+      const childPointer = joinPointer(nodePointer, token);
+      target = children.list ? { region: child, root: childPointer, own: '' } : { region: child, root: nodePointer, own: joinPointer('', token) };
+      const value = this.#valueOf(child, children.list);
+      if (value === undefined) break;
+      node = value;
+      nodePointer = childPointer;
+    }
+    const { region, root, own } = target;
+    const rel = pointer.slice(root.length);
+    // The region's own node: its first lines say where it and its key start, whatever follows.
+    if (rel === own) {
+      const short = this.#nextContent(region.line + 1, region.end);
+      if (short !== undefined) {
+        const entry = this.#parse({ ...region, end: short + 1 })?.get(rel);
+        if (entry !== undefined) return entry;
+      }
+    }
+    return this.#parse(region)?.get(rel) ?? UNSURE;
+  }
+
+  /** The position-keeping parse of a region's lines, positions in the whole file; undefined on any error. */
+  #parse(region: Region): SourceMap | undefined {
+    const lines = this.#lines.slice(region.line, region.end);
+    lines[0] = ' '.repeat(region.col) + lines[0]!.slice(region.col);
+    const lineCounter = new LineCounter();
+    const at = (offset: number): SourcePosition => {
+      const p = lineCounter.linePos(offset);
+      return { line: p.line + region.line, column: p.col };
+    };
+    const docs = Array.from(new Composer({ ...YAML_OPTIONS, uniqueKeys: false, prettyErrors: false }).compose(new Parser(lineCounter.addNewLine).parse(lines.join('\n'))));
+    const doc = docs[0];
+    if (docs.length !== 1 || doc === undefined || doc.errors.length > 0 || doc.contents === null) return undefined;
+    const map = new Map<string, SourceEntry>();
+    if (buildSourceMap(doc.contents, map, at, (a) => a.resolve(doc as Document.Parsed)).length > 0) return undefined;
+    return map;
+  }
+
+  /** The keys of a block mapping, or the items of a block list, each with its lines; undefined if not block style. */
+  #children(node: Region): { list: boolean; items: Map<string, Region> } | undefined | typeof UNSURE {
+    const cacheKey = `${node.line}:${node.col}:${node.end}`;
+    const cached = this.#indexes.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const result = this.#index(node);
+    if (result !== UNSURE) this.#indexes.set(cacheKey, result);
+    return result;
+  }
+
+  #index(node: Region): { list: boolean; items: Map<string, Region> } | undefined | typeof UNSURE {
+    const s = this.#line(node.line);
+    const col = node.col;
+    const list = isDash(s, col);
+    if (!list && readKey(s, col) === undefined) return undefined;
+    const starts: { name: string; line: number; col: number }[] = [];
+    const add = (line: number): boolean => {
+      if (list) {
+        starts.push({ name: String(starts.length), line, col: col + 1 });
+        return true;
+      }
+      const key = readKey(this.#line(line), col);
+      if (key === undefined) return false;
+      starts.push({ name: key.key, line, col });
+      return true;
+    };
+    add(node.line);
+    let end = node.end;
+    for (let l = this.#nextContent(node.line + 1, node.end); l !== undefined; l = this.#nextContent(l + 1, node.end)) {
+      const indent = this.#indent(l);
+      if (indent < 0) return UNSURE;
+      if (indent > col) continue;
+      if (indent < col) {
+        end = l;
+        break;
+      }
+      const dash = isDash(this.#line(l), col);
+      if (list && !dash) {
+        end = l;
+        break;
+      }
+      // In a mapping, a list at the key's own indentation is the previous key's value.
+      if (!list && dash) continue;
+      if (!add(l)) return UNSURE;
+    }
+    const items = new Map<string, Region>();
+    starts.forEach((c, i) => items.set(c.name, { line: c.line, col: c.col, end: starts[i + 1]?.line ?? end }));
+    return { list, items };
+  }
+
+  /** Where the block node under a key (or in a list item) starts; undefined when it is on the key's line or empty. */
+  #valueOf(child: Region, item: boolean): Region | undefined {
+    const s = this.#line(child.line);
+    let c = item ? child.col : (readKey(s, child.col)?.after ?? -1);
+    if (c < 0) return undefined;
+    while (s[c] === ' ') c++;
+    if (c < s.length && s[c] !== '#') return item ? { line: child.line, col: c, end: child.end } : undefined;
+    const next = this.#nextContent(child.line + 1, child.end);
+    return next === undefined ? undefined : { line: next, col: this.#indent(next), end: child.end };
+  }
+
+  #line(l: number): string {
+    const s = this.#lines[l]!;
+    return s.endsWith('\r') ? s.slice(0, -1) : s;
+  }
+
+  /** Spaces before the content; -1 when a tab comes first (the scanner leaves that to the parser). */
+  #indent(l: number): number {
+    const s = this.#lines[l]!;
+    let i = 0;
+    while (s.charCodeAt(i) === 32) i++;
+    return s.charCodeAt(i) === 9 ? -1 : i;
+  }
+
+  /** The first line in [from, to) with content other than a comment. */
+  #nextContent(from: number, to: number): number | undefined {
+    for (let l = from; l < to; l++) {
+      const s = this.#lines[l]!;
+      let i = 0;
+      while (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9) i++;
+      if (i < s.length && s[i] !== '#' && s[i] !== '\r') return l;
+    }
+    return undefined;
+  }
+}
+
+function isDash(s: string, col: number): boolean {
+  return s[col] === '-' && (col + 1 === s.length || s[col + 1] === ' ');
+}
+
+/**
+ * The key of a simple `key:` at a column, as the document reads it, and the column after its colon; undefined
+ * for anything else (explicit keys, anchors, tags, escapes, flow collections, plain text with no colon).
+ */
+function readKey(s: string, col: number): { key: string; after: number } | undefined {
+  const ch = s[col];
+  let key: string;
+  let j: number;
+  if (ch === '"' || ch === "'") {
+    j = col + 1;
+    for (;;) {
+      if (j >= s.length || (ch === '"' && s[j] === '\\')) return undefined;
+      if (s[j] === ch) {
+        if (ch === "'" && s[j + 1] === "'") {
+          j += 2;
+          continue;
+        }
+        break;
+      }
+      j++;
+    }
+    key = s.slice(col + 1, j);
+    if (ch === "'") key = key.replace(/''/g, "'");
+    j++;
+    while (s[j] === ' ') j++;
+    if (s[j] !== ':' || (j + 1 < s.length && s[j + 1] !== ' ')) return undefined;
+  } else {
+    if (ch === undefined || '[]{},#&*!|>%@`'.includes(ch) || ('-?:'.includes(ch) && (col + 1 === s.length || s[col + 1] === ' '))) return undefined;
+    j = col;
+    while (j < s.length && !(s[j] === ':' && (j + 1 === s.length || s[j + 1] === ' '))) {
+      if (s[j] === '#' && s[j - 1] === ' ') return undefined;
+      j++;
+    }
+    if (j >= s.length) return undefined;
+    const text = s.slice(col, j).trimEnd();
+    const value = resolvePlain(text);
+    if (value === null) return undefined;
+    key = String(value);
+  }
+  return { key, after: j + 1 };
 }
 
 /** The position-keeping parse: the `yaml` package's concrete syntax tree, then its composer. */

@@ -1,13 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createDiagnostic, type Diagnostic } from '../check/diagnostics-catalogue.js';
 import { suggest } from '../check/check-suggest.js';
+import { createSchemaAjv, getSchemaHash, PRECOMPILED_VALIDATOR } from './spec-schema-build.js';
 import { joinPointer, locate, type LoadedSpec } from './spec-loader.js';
-
-// ajv-formats is CommonJS with a default export.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 export const SCHEMA_PATH = fileURLToPath(new URL('../../schema/servicespec.schema.json', import.meta.url));
 
@@ -19,13 +17,22 @@ export function getSpecSchema(): Record<string, unknown> {
   return JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as Record<string, unknown>;
 }
 
+/** The validator `npm run build` compiled ahead of time, if there is one for exactly this schema. */
+function getPrecompiled(schemaText: string): ValidateFunction | undefined {
+  try {
+    const mod = createRequire(import.meta.url)(`./${PRECOMPILED_VALIDATOR}`) as ValidateFunction & { schemaHash?: string };
+    return mod.schemaHash === getSchemaHash(schemaText) ? mod : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function getValidator(): ValidateFunction {
   if (!compiled) {
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-    addFormats(ajv);
-    const schema = getSpecSchema();
+    const text = readFileSync(SCHEMA_PATH, 'utf8');
+    const schema = JSON.parse(text) as Record<string, unknown>;
     compiledDefs = (schema.$defs ?? {}) as Record<string, Record<string, unknown>>;
-    compiled = ajv.compile(schema);
+    compiled = getPrecompiled(text) ?? createSchemaAjv().compile(schema);
   }
   return compiled;
 }

@@ -1,0 +1,126 @@
+// Start-up and memory of `servicespec serve`, process as a user runs it (the built CLI, dist/):
+//   - start-up: from spawning `serve` on the generated 1,000-resource spec (bench/lib/foundation-spec.ts, one
+//     operation per resource kind: 5,000 operations) to the first answered GET (any status), RUNS times, median;
+//   - memory: RSS (/proc/PID/status VmRSS) of `serve` on the generated 100-resource spec once it answers, and
+//     again after 2,000 sequential GETs.
+// Also `node -e 0` for the floor of a Node process.
+//
+//   npm run build && npx tsx bench/startup-bench.ts        # print and replace the "startup" section of bench/RESULTS.md
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeResultsSection } from './lib/bench-results.js';
+import { generateLargeSpec } from './lib/foundation-spec.js';
+import { machine, median } from './lib/foundation-measure.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = join(ROOT, 'dist', 'cli', 'cli-main.js');
+const RUNS = Number(process.env.STARTUP_BENCH_RUNS ?? 5);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  ms: number;
+  status: number;
+  url: string;
+}
+
+/** Spawns serve and polls GET url until it answers; the time is from spawn to that answer. */
+async function start(spec: string, dir: string, path: string): Promise<Started> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}${path}`;
+  const t = performance.now();
+  const child = spawn(process.execPath, [CLI, 'serve', spec, '--port', String(port), '--db', `sqlite:${join(dir, `db-${port}.db`)}`, '--allow-gaps', '--log', 'silent'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${stderr}`);
+    try {
+      const r = await fetch(url);
+      await r.arrayBuffer();
+      return { child, ms: performance.now() - t, status: r.status, url };
+    } catch {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    if (performance.now() - t > 120_000) throw new Error(`serve did not answer in 120 s: ${stderr}`);
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const done = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await done;
+}
+
+function rssMB(pid: number): number {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'startup-bench-'));
+  const load = loadavg()[0]!;
+  const big = join(dir, 'spec-1000.yaml');
+  writeFileSync(big, generateLargeSpec({ resources: 1000, operationsPerResource: 5 }));
+  const small = join(dir, 'spec-100.yaml');
+  writeFileSync(small, generateLargeSpec({ resources: 100, operationsPerResource: 5 }));
+  const path = '/resource0000s/00000000-0000-4000-8000-000000000000';
+
+  const startups: number[] = [];
+  let status = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const s = await start(big, dir, path);
+    startups.push(s.ms);
+    status = s.status;
+    await stop(s.child);
+  }
+
+  const s = await start(small, dir, path);
+  const rssStarted = rssMB(s.child.pid!);
+  for (let i = 0; i < 2000; i++) await (await fetch(s.url)).arrayBuffer();
+  const rssAfter = rssMB(s.child.pid!);
+  await stop(s.child);
+
+  const nodeFloor: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await new Promise((r) => spawn(process.execPath, ['-e', '0']).once('exit', r));
+    nodeFloor.push(performance.now() - t);
+  }
+  rmSync(dir, { recursive: true, force: true });
+
+  const m = machine();
+  const med = median(startups);
+  const md = [
+    '## serve: start-up and memory',
+    '',
+    `Command: \`npm run build && STARTUP_BENCH_RUNS=${RUNS} npx tsx bench/startup-bench.ts\` — ${new Date().toISOString().slice(0, 10)}, ${m.nproc} × ${m.cpu}, Node ${m.node}, load average ${load.toFixed(1)} at the start.`,
+    '',
+    '| measure | result | runs | target |',
+    '|---|---|---|---|',
+    `| spawn \`serve\` on the generated 1,000-resource spec (5,000 operations, new SQLite file) → first answered GET (${status}) | **${Math.round(med)} ms** | ${startups.map((v) => Math.round(v)).join(', ')} | ≤ 1000 ms: ${med <= 1000 ? 'met' : 'not met'} |`,
+    `| RSS of \`serve\` on the generated 100-resource spec, answering | **${rssStarted.toFixed(0)} MB** | | reported |`,
+    `| the same after 2,000 sequential GETs | **${rssAfter.toFixed(0)} MB** | | reported |`,
+    `| for scale: spawn \`node -e 0\` → exit | ${Math.round(median(nodeFloor))} ms | ${nodeFloor.map((v) => Math.round(v)).join(', ')} | |`,
+    '',
+    'The GET reads one id of the first resource without credentials: any answer (here the declared 401) means the server is up.',
+    '',
+    "Where the start-up time goes (`node --cpu-prof` of `serve` on the 1,000-resource spec until the first answer): garbage collection ~15%, Fastify's route registration and ready phase for 5,000 routes (find-my-way, avvio's preReady, fastify) ~17%, compiling the spec (js-yaml, model, rules) ~15%, SQLite's schema migration of 1,000 tables in one transaction ~8%, Ajv compiling the request/response schemas ~5%, the runtime's per-route handlers and schemas (model-schemas, runtime-actions, runtime-service) ~7%. No one small change brings it under 1 s; it is spread over route registration, schema compilation and table creation, which grow with the number of operations.",
+  ].join('\n');
+  console.log(md);
+  writeResultsSection('startup', md);
+}
+
+await main();
