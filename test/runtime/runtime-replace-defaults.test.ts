@@ -1,8 +1,11 @@
 // A replace (PUT) that leaves out a field with a declared default: the field takes the default, as on create,
 // and the OpenAPI export's replace request schema says the same (not required, with its default).
 
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
+import { createBasicUser } from '../../src/runtime/auth/auth-credentials.js';
+import { basic, EXAMPLES, startAuthService, type AuthServer } from '../auth/helpers.js';
 import { loadModel, startService, TICKETS, type Running } from './helpers.js';
 
 let s: Running;
@@ -47,5 +50,24 @@ describe('replace leaving out a defaulted field', () => {
     expect(schema.properties.priority?.default).toBe('normal');
     expect(schema.required ?? []).not.toContain('priority');
     expect(schema.required).toContain('title');
+  });
+});
+
+describe('examples/library.yaml replaceMember', () => {
+  let lib: AuthServer;
+  beforeAll(async () => {
+    lib = await startAuthService({ spec: join(EXAMPLES, 'library.yaml'), handlers: { bookAvailability: () => ({ book: '00000000-0000-4000-8000-000000000000', copies_available: 0, next_due: null }) } });
+    await createBasicUser(lib.storage, lib.model, { username: 'frontdesk', password: 'open sesame 42', scopes: ['members:read', 'members:write'] });
+  });
+  afterAll(() => lib.close());
+
+  it('a member replaced without active is active again (its default)', async () => {
+    const headers = basic('frontdesk', 'open sesame 42');
+    const created = await lib.call('POST', '/v2/members', { body: { card_number: '2001004217', full_name: 'Elizabeth Bennet', email: 'e.bennet@example.org', active: false }, headers });
+    expect(created.status).toBe(201);
+    expect(created.body.active).toBe(false);
+    const replaced = await lib.call('PUT', `/v2/members/${created.body.id}`, { body: { full_name: 'Elizabeth Darcy', email: 'e.darcy@example.org' }, headers });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ card_number: '2001004217', full_name: 'Elizabeth Darcy', active: true });
   });
 });
