@@ -232,6 +232,8 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
       const view = op.action === 'update' ? 'update' : 'replace';
       const validate = compile(getResourceSchema(model, resource, view, { safeIntegers: true }), resource);
       const writable = getResourceSchema(model, resource, 'replace').properties as Record<string, unknown>;
+      // A replace sets what a create with the same body would: a field left out takes its default, or is cleared.
+      const leftOut = Object.keys(writable).map((name) => getField(resource, name)!);
       return async (request, reply) => {
         const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
         const body = requireObjectBody(request);
@@ -240,7 +242,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
           .transaction(async (tx) => {
             const before = await getVisible(tx, resource, id, request);
             const changes: Row = { ...body };
-            if (view === 'replace') for (const name of Object.keys(writable)) if (!(name in body)) changes[name] = null;
+            if (view === 'replace') for (const f of leftOut) if (!(f.name in body)) changes[f.name] = f.hasDefault ? structuredClone(f.default) : null;
             touch(changes, false);
             const after = await tx.update(resource.name, id, changes);
             if (!after) throw missingObject(resource);
