@@ -135,34 +135,81 @@ function layoutStates(sm: StateMachineModel): Box[] {
   return boxes;
 }
 
-function stateDiagramSvg(sm: StateMachineModel, index: number): string {
-  const boxes = layoutStates(sm);
-  if (boxes.length === 0) return '';
-  const byName = new Map(boxes.map((b) => [b.name, b]));
-  const marker = `servicespec-arrow-${index}`;
-  const width = Math.max(...boxes.map((b) => b.x + b.w / 2)) + MARGIN;
-  const height = Math.max(...boxes.map((b) => b.y + BOX_HEIGHT / 2)) + MARGIN + LOOP_SPACE;
-  const out: string[] = [];
-  const caption = `State diagram of ${sm.resource}`;
-  out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" class="state-diagram" role="img" aria-label="${escapeHtml(caption)}" width="${fmt(width)}" height="${fmt(height)}" viewBox="0 0 ${fmt(width)} ${fmt(height)}">`,
-    `<title>${escapeHtml(caption)}</title>`,
-    `<defs><marker id="${marker}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>`,
-  );
+/** A rectangle by its top-left corner. */
+export interface DiagramRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
+export interface DiagramPoint {
+  x: number;
+  y: number;
+}
+
+/** Where everything of one state diagram goes: the SVG is drawn from this, and tests check its geometry. */
+export interface StateDiagramLayout {
+  width: number;
+  height: number;
+  states: { name: string; terminal: boolean; centre: DiagramPoint; rect: DiagramRect }[];
+  /** The initial-state marker (a filled circle), if the machine names an initial state. */
+  start?: { centre: DiagramPoint; radius: number };
+  /** Every arrow, as its SVG path and as a polyline following it closely. */
+  edges: { from?: string; to: string; d: string; points: DiagramPoint[] }[];
+  /** Transition labels: text centred on `centre`, occupying `rect` (halo included). */
+  labels: { text: string; edge: number; centre: DiagramPoint; rect: DiagramRect }[];
+}
+
+const LABEL_HEIGHT = 14; // 12px text: ascent plus descent
+const LABEL_PAD = 2; // the halo around the text
+const CURVE_SAMPLES = 32;
+
+function labelRect(cx: number, cy: number, text: string): DiagramRect {
+  const width = text.length * CHAR_WIDTH + 2 * LABEL_PAD;
+  const height = LABEL_HEIGHT + 2 * LABEL_PAD;
+  return { x: cx - width / 2, y: cy - height / 2, width, height };
+}
+
+function quadPoints(p0: DiagramPoint, c: DiagramPoint, p1: DiagramPoint): DiagramPoint[] {
+  return Array.from({ length: CURVE_SAMPLES + 1 }, (_, i) => {
+    const t = i / CURVE_SAMPLES;
+    const u = 1 - t;
+    return { x: u * u * p0.x + 2 * u * t * c.x + t * t * p1.x, y: u * u * p0.y + 2 * u * t * c.y + t * t * p1.y };
+  });
+}
+
+function cubicPoints(p0: DiagramPoint, c0: DiagramPoint, c1: DiagramPoint, p1: DiagramPoint): DiagramPoint[] {
+  return Array.from({ length: CURVE_SAMPLES + 1 }, (_, i) => {
+    const t = i / CURVE_SAMPLES;
+    const u = 1 - t;
+    const [a, b, c, d] = [u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t];
+    return { x: a * p0.x + b * c0.x + c * c1.x + d * p1.x, y: a * p0.y + b * c0.y + c * c1.y + d * p1.y };
+  });
+}
+
+export function getStateDiagramLayout(sm: StateMachineModel): StateDiagramLayout | undefined {
+  const boxes = layoutStates(sm);
+  if (boxes.length === 0) return undefined;
+  const byName = new Map(boxes.map((b) => [b.name, b]));
   const arrows = groupArrows(sm);
-  const edges: string[] = [];
-  const labels: string[] = [];
-  const label = (x: number, y: number, text: string, anchor = 'middle') =>
-    labels.push(`<text x="${fmt(x)}" y="${fmt(y)}" text-anchor="${anchor}" class="label">${escapeHtml(text)}</text>`);
+  const edges: StateDiagramLayout['edges'] = [];
+  const labels: StateDiagramLayout['labels'] = [];
+  const label = (x: number, y: number, text: string) => {
+    labels.push({ text, edge: edges.length - 1, centre: { x, y }, rect: labelRect(x, y, text) });
+  };
   for (const { from, to, names: transitionNames } of arrows.values()) {
     const a = byName.get(from)!;
     const b = byName.get(to)!;
     const text = transitionNames.join(', ');
     if (a === b) {
       const top = a.y - BOX_HEIGHT / 2;
-      edges.push(`<path d="M${fmt(a.x - 14)},${fmt(top)} C${fmt(a.x - 24)},${fmt(top - 30)} ${fmt(a.x + 24)},${fmt(top - 30)} ${fmt(a.x + 14)},${fmt(top)}" marker-end="url(#${marker})"/>`);
-      label(a.x, top - 26, text);
+      const p0 = { x: a.x - 14, y: top };
+      const c0 = { x: a.x - 24, y: top - 30 };
+      const c1 = { x: a.x + 24, y: top - 30 };
+      const p1 = { x: a.x + 14, y: top };
+      edges.push({ from, to, d: `M${fmt(p0.x)},${fmt(p0.y)} C${fmt(c0.x)},${fmt(c0.y)} ${fmt(c1.x)},${fmt(c1.y)} ${fmt(p1.x)},${fmt(p1.y)}`, points: cubicPoints(p0, c0, c1, p1) });
+      label(a.x, top - 30, text);
       continue;
     }
     const dx = b.x - a.x;
@@ -180,35 +227,58 @@ function stateDiagramSvg(sm: StateMachineModel, index: number): string {
     if (bend === 0) {
       const [sx, sy] = exitPoint(a, dx, dy);
       const [ex, ey] = exitPoint(b, -dx, -dy);
-      edges.push(`<path d="M${fmt(sx)},${fmt(sy)} L${fmt(ex)},${fmt(ey)}" marker-end="url(#${marker})"/>`);
-      if (dx === 0) label((sx + ex) / 2 + 6, (sy + ey) / 2 + 4, text, 'start');
-      else label((sx + ex) / 2, (sy + ey) / 2 - 5, text);
+      edges.push({ from, to, d: `M${fmt(sx)},${fmt(sy)} L${fmt(ex)},${fmt(ey)}`, points: [{ x: sx, y: sy }, { x: ex, y: ey }] });
+      if (dx === 0) label((sx + ex) / 2 + 6 + (text.length * CHAR_WIDTH) / 2, (sy + ey) / 2, text);
+      else label((sx + ex) / 2, (sy + ey) / 2 - 9, text);
       continue;
     }
     const cx = (a.x + b.x) / 2 + (-dy / len) * bend;
     const cy = (a.y + b.y) / 2 + (dx / len) * bend;
     const [sx, sy] = exitPoint(a, cx - a.x, cy - a.y);
     const [ex, ey] = exitPoint(b, cx - b.x, cy - b.y);
-    edges.push(`<path d="M${fmt(sx)},${fmt(sy)} Q${fmt(cx)},${fmt(cy)} ${fmt(ex)},${fmt(ey)}" marker-end="url(#${marker})"/>`);
+    edges.push({ from, to, d: `M${fmt(sx)},${fmt(sy)} Q${fmt(cx)},${fmt(cy)} ${fmt(ex)},${fmt(ey)}`, points: quadPoints({ x: sx, y: sy }, { x: cx, y: cy }, { x: ex, y: ey }) });
     const [lx, ly] = [(sx + 2 * cx + ex) / 4, (sy + 2 * cy + ey) / 4];
-    label(lx, ly + (cy > (a.y + b.y) / 2 ? 12 : -5), text);
+    label(lx, ly + (cy > (a.y + b.y) / 2 ? 8 : -9), text);
   }
 
+  let start: StateDiagramLayout['start'];
   const initial = sm.initial !== undefined ? byName.get(sm.initial) : undefined;
   if (initial) {
     const left = initial.x - initial.w / 2;
-    out.push(`<circle cx="${fmt(left - START_SPACE + 6)}" cy="${fmt(initial.y)}" r="6" class="start"/>`);
-    edges.push(`<path d="M${fmt(left - START_SPACE + 12)},${fmt(initial.y)} L${fmt(left)},${fmt(initial.y)}" marker-end="url(#${marker})"/>`);
+    start = { centre: { x: left - START_SPACE + 6, y: initial.y }, radius: 6 };
+    const p0 = { x: left - START_SPACE + 12, y: initial.y };
+    edges.push({ to: initial.name, d: `M${fmt(p0.x)},${fmt(p0.y)} L${fmt(left)},${fmt(initial.y)}`, points: [p0, { x: left, y: initial.y }] });
   }
-  for (const b of boxes) {
-    const left = b.x - b.w / 2;
-    const top = b.y - BOX_HEIGHT / 2;
-    out.push(`<g class="state${b.terminal ? ' terminal' : ''}">`);
-    out.push(`<rect x="${fmt(left)}" y="${fmt(top)}" width="${fmt(b.w)}" height="${BOX_HEIGHT}" rx="8"/>`);
-    if (b.terminal) out.push(`<rect x="${fmt(left + 3)}" y="${fmt(top + 3)}" width="${fmt(b.w - 6)}" height="${BOX_HEIGHT - 6}" rx="6"/>`);
-    out.push(`<text x="${fmt(b.x)}" y="${fmt(b.y + 4)}" text-anchor="middle">${escapeHtml(b.name)}</text>`);
+  const states = boxes.map((b) => ({ name: b.name, terminal: b.terminal, centre: { x: b.x, y: b.y }, rect: { x: b.x - b.w / 2, y: b.y - BOX_HEIGHT / 2, width: b.w, height: BOX_HEIGHT } }));
+  const width = Math.max(...boxes.map((b) => b.x + b.w / 2)) + MARGIN;
+  const height = Math.max(...boxes.map((b) => b.y + BOX_HEIGHT / 2)) + MARGIN + LOOP_SPACE;
+  return { width, height, states, ...(start ? { start } : {}), edges, labels };
+}
+
+function stateDiagramSvg(sm: StateMachineModel, index: number): string {
+  const layout = getStateDiagramLayout(sm);
+  if (!layout) return '';
+  const { width, height } = layout;
+  const marker = `servicespec-arrow-${index}`;
+  const out: string[] = [];
+  const caption = `State diagram of ${sm.resource}`;
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" class="state-diagram" role="img" aria-label="${escapeHtml(caption)}" width="${fmt(width)}" height="${fmt(height)}" viewBox="0 0 ${fmt(width)} ${fmt(height)}">`,
+    `<title>${escapeHtml(caption)}</title>`,
+    `<defs><marker id="${marker}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>`,
+  );
+  if (layout.start) out.push(`<circle cx="${fmt(layout.start.centre.x)}" cy="${fmt(layout.start.centre.y)}" r="${fmt(layout.start.radius)}" class="start"/>`);
+  for (const s of layout.states) {
+    const { x: left, y: top, width: w } = s.rect;
+    out.push(`<g class="state${s.terminal ? ' terminal' : ''}">`);
+    out.push(`<rect x="${fmt(left)}" y="${fmt(top)}" width="${fmt(w)}" height="${BOX_HEIGHT}" rx="8"/>`);
+    if (s.terminal) out.push(`<rect x="${fmt(left + 3)}" y="${fmt(top + 3)}" width="${fmt(w - 6)}" height="${BOX_HEIGHT - 6}" rx="6"/>`);
+    out.push(`<text x="${fmt(s.centre.x)}" y="${fmt(s.centre.y + 4)}" text-anchor="middle">${escapeHtml(s.name)}</text>`);
     out.push('</g>');
   }
+  const edges = layout.edges.map((e) => `<path d="${e.d}" marker-end="url(#${marker})"/>`);
+  // Text is centred on the label's middle: 12px text sits 4px below its baseline's midpoint.
+  const labels = layout.labels.map((l) => `<text x="${fmt(l.centre.x)}" y="${fmt(l.centre.y + 4)}" text-anchor="middle" class="label">${escapeHtml(l.text)}</text>`);
   out.push(`<g class="edges">`, ...edges, '</g>', `<g class="labels">`, ...labels, '</g>', '</svg>');
   return out.join('\n');
 }
