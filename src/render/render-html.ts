@@ -135,34 +135,178 @@ function layoutStates(sm: StateMachineModel): Box[] {
   return boxes;
 }
 
-function stateDiagramSvg(sm: StateMachineModel, index: number): string {
-  const boxes = layoutStates(sm);
-  if (boxes.length === 0) return '';
-  const byName = new Map(boxes.map((b) => [b.name, b]));
-  const marker = `servicespec-arrow-${index}`;
-  const width = Math.max(...boxes.map((b) => b.x + b.w / 2)) + MARGIN;
-  const height = Math.max(...boxes.map((b) => b.y + BOX_HEIGHT / 2)) + MARGIN + LOOP_SPACE;
-  const out: string[] = [];
-  const caption = `State diagram of ${sm.resource}`;
-  out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" class="state-diagram" role="img" aria-label="${escapeHtml(caption)}" width="${fmt(width)}" height="${fmt(height)}" viewBox="0 0 ${fmt(width)} ${fmt(height)}">`,
-    `<title>${escapeHtml(caption)}</title>`,
-    `<defs><marker id="${marker}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>`,
-  );
+/** A rectangle by its top-left corner. */
+export interface DiagramRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
+export interface DiagramPoint {
+  x: number;
+  y: number;
+}
+
+/** Where everything of one state diagram goes: the SVG is drawn from this, and tests check its geometry. */
+export interface StateDiagramLayout {
+  width: number;
+  height: number;
+  states: { name: string; terminal: boolean; centre: DiagramPoint; rect: DiagramRect }[];
+  /** The initial-state marker (a filled circle), if the machine names an initial state. */
+  start?: { centre: DiagramPoint; radius: number };
+  /** Every arrow, as its SVG path and as a polyline following it closely. */
+  edges: { from?: string; to: string; d: string; points: DiagramPoint[] }[];
+  /** Transition labels: text centred on `centre`, occupying `rect` (halo included). */
+  labels: { text: string; edge: number; centre: DiagramPoint; rect: DiagramRect }[];
+}
+
+const LABEL_HEIGHT = 14; // 12px text: ascent plus descent
+const LABEL_PAD = 2; // the halo around the text
+const CURVE_SAMPLES = 32;
+
+function labelRect(cx: number, cy: number, text: string): DiagramRect {
+  const width = text.length * CHAR_WIDTH + 2 * LABEL_PAD;
+  const height = LABEL_HEIGHT + 2 * LABEL_PAD;
+  return { x: cx - width / 2, y: cy - height / 2, width, height };
+}
+
+function quadPoints(p0: DiagramPoint, c: DiagramPoint, p1: DiagramPoint): DiagramPoint[] {
+  return Array.from({ length: CURVE_SAMPLES + 1 }, (_, i) => {
+    const t = i / CURVE_SAMPLES;
+    const u = 1 - t;
+    return { x: u * u * p0.x + 2 * u * t * c.x + t * t * p1.x, y: u * u * p0.y + 2 * u * t * c.y + t * t * p1.y };
+  });
+}
+
+function cubicPoints(p0: DiagramPoint, c0: DiagramPoint, c1: DiagramPoint, p1: DiagramPoint): DiagramPoint[] {
+  return Array.from({ length: CURVE_SAMPLES + 1 }, (_, i) => {
+    const t = i / CURVE_SAMPLES;
+    const u = 1 - t;
+    const [a, b, c, d] = [u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t];
+    return { x: a * p0.x + b * c0.x + c * c1.x + d * p1.x, y: a * p0.y + b * c0.y + c * c1.y + d * p1.y };
+  });
+}
+
+const LABEL_CLEARANCE = 3; // free space around a label, beyond its halo
+const ARROWHEAD = 10; // the marker's length and width: 8 stroke widths of 1.2
+const LABEL_SPOTS = [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8]; // where along its arrow a label may sit, best first
+const LABEL_OFFSETS = [0, 6, 12, 20, 30, 44, 60]; // further away from the arrow, beyond just clearing it
+
+function grow(r: DiagramRect, by: number): DiagramRect {
+  return { x: r.x - by, y: r.y - by, width: r.width + 2 * by, height: r.height + 2 * by };
+}
+
+function rectsOverlap(a: DiagramRect, b: DiagramRect): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+/** Whether the segment p–q meets the rectangle (Liang–Barsky clipping). */
+function segmentMeetsRect(p: DiagramPoint, q: DiagramPoint, r: DiagramRect): boolean {
+  const dx = q.x - p.x;
+  const dy = q.y - p.y;
+  let t0 = 0;
+  let t1 = 1;
+  for (const [pk, qk] of [[-dx, p.x - r.x], [dx, r.x + r.width - p.x], [-dy, p.y - r.y], [dy, r.y + r.height - p.y]] as const) {
+    if (pk === 0) {
+      if (qk < 0) return false;
+    } else if (pk < 0) t0 = Math.max(t0, qk / pk);
+    else t1 = Math.min(t1, qk / pk);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
+/** The point at fraction t of a polyline's length, with the unit direction of the line there. */
+function pointAlong(points: readonly DiagramPoint[], t: number): { at: DiagramPoint; dir: DiagramPoint } {
+  const lengths = points.slice(1).map((q, i) => Math.hypot(q.x - points[i]!.x, q.y - points[i]!.y));
+  let rest = t * lengths.reduce((sum, l) => sum + l, 0);
+  for (let i = 0; i < lengths.length; i++) {
+    const l = lengths[i]!;
+    if (l === 0 || (rest > l && i < lengths.length - 1)) {
+      rest -= l;
+      continue;
+    }
+    const [p, q] = [points[i]!, points[i + 1]!];
+    const dir = { x: (q.x - p.x) / l, y: (q.y - p.y) / l };
+    return { at: { x: p.x + dir.x * rest, y: p.y + dir.y * rest }, dir };
+  }
+  return { at: points[0]!, dir: { x: 1, y: 0 } };
+}
+
+/**
+ * Labels go beside their arrow, pushed off it along its normal far enough that the label's box clears
+ * the line, on the outside of a curve first (above, or right of, a straight line), and only where the
+ * box is clear of every arrow, state and label already placed. A label no such spot fits goes below the picture.
+ */
+function placeLabels(
+  items: readonly { text: string; edge: number }[],
+  edges: StateDiagramLayout['edges'],
+  obstacles: readonly DiagramRect[],
+): StateDiagramLayout['labels'] {
+  const placed: StateDiagramLayout['labels'] = [];
+  const free = (r: DiagramRect): boolean => {
+    if (r.x < 2 || r.y < 2) return false;
+    const g = grow(r, LABEL_CLEARANCE);
+    return (
+      !obstacles.some((o) => rectsOverlap(g, o)) &&
+      !placed.some((l) => rectsOverlap(g, l.rect)) &&
+      !edges.some((e) => e.points.slice(1).some((q, i) => segmentMeetsRect(e.points[i]!, q, g)))
+    );
+  };
+  for (const { text, edge } of items) {
+    const points = edges[edge]!.points;
+    const size = labelRect(0, 0, text);
+    const [first, last] = [points[0]!, points[points.length - 1]!];
+    const chordMiddle = { x: (first.x + last.x) / 2, y: (first.y + last.y) / 2 };
+    let spot: DiagramPoint | undefined;
+    search: for (const extra of LABEL_OFFSETS) {
+      for (const t of LABEL_SPOTS) {
+        const { at, dir } = pointAlong(points, t);
+        const normal = { x: -dir.y, y: dir.x };
+        const bulge = (at.x - chordMiddle.x) * normal.x + (at.y - chordMiddle.y) * normal.y;
+        const straightSide = Math.abs(normal.y) > 1e-6 ? -Math.sign(normal.y) : Math.sign(normal.x);
+        const outside = Math.abs(bulge) > 1 ? Math.sign(bulge) : straightSide;
+        const clear = (size.width / 2) * Math.abs(normal.x) + (size.height / 2) * Math.abs(normal.y) + LABEL_CLEARANCE + 0.5;
+        for (const side of [outside, -outside]) {
+          const centre = { x: at.x + side * normal.x * (clear + extra), y: at.y + side * normal.y * (clear + extra) };
+          if (free(labelRect(centre.x, centre.y, text))) {
+            spot = centre;
+            break search;
+          }
+        }
+      }
+    }
+    if (!spot) {
+      const bottom = Math.max(...obstacles.map((o) => o.y + o.height), ...edges.flatMap((e) => e.points.map((p) => p.y)), ...placed.map((l) => l.rect.y + l.rect.height));
+      const { at } = pointAlong(points, 0.5);
+      spot = { x: Math.max(at.x, size.width / 2 + 2), y: bottom + LABEL_CLEARANCE + 1 + size.height / 2 };
+    }
+    placed.push({ text, edge, centre: spot, rect: labelRect(spot.x, spot.y, text) });
+  }
+  return placed;
+}
+
+export function getStateDiagramLayout(sm: StateMachineModel): StateDiagramLayout | undefined {
+  const boxes = layoutStates(sm);
+  if (boxes.length === 0) return undefined;
+  const byName = new Map(boxes.map((b) => [b.name, b]));
   const arrows = groupArrows(sm);
-  const edges: string[] = [];
-  const labels: string[] = [];
-  const label = (x: number, y: number, text: string, anchor = 'middle') =>
-    labels.push(`<text x="${fmt(x)}" y="${fmt(y)}" text-anchor="${anchor}" class="label">${escapeHtml(text)}</text>`);
+  const edges: StateDiagramLayout['edges'] = [];
+  const toLabel: { text: string; edge: number }[] = [];
+  const label = (text: string) => toLabel.push({ text, edge: edges.length - 1 });
   for (const { from, to, names: transitionNames } of arrows.values()) {
     const a = byName.get(from)!;
     const b = byName.get(to)!;
     const text = transitionNames.join(', ');
     if (a === b) {
       const top = a.y - BOX_HEIGHT / 2;
-      edges.push(`<path d="M${fmt(a.x - 14)},${fmt(top)} C${fmt(a.x - 24)},${fmt(top - 30)} ${fmt(a.x + 24)},${fmt(top - 30)} ${fmt(a.x + 14)},${fmt(top)}" marker-end="url(#${marker})"/>`);
-      label(a.x, top - 26, text);
+      const p0 = { x: a.x - 14, y: top };
+      const c0 = { x: a.x - 24, y: top - 30 };
+      const c1 = { x: a.x + 24, y: top - 30 };
+      const p1 = { x: a.x + 14, y: top };
+      edges.push({ from, to, d: `M${fmt(p0.x)},${fmt(p0.y)} C${fmt(c0.x)},${fmt(c0.y)} ${fmt(c1.x)},${fmt(c1.y)} ${fmt(p1.x)},${fmt(p1.y)}`, points: cubicPoints(p0, c0, c1, p1) });
+      label(text);
       continue;
     }
     const dx = b.x - a.x;
@@ -176,39 +320,70 @@ function stateDiagramSvg(sm: StateMachineModel, index: number): string {
     else if (neighbours) bend = -26;
     // Arrows that skip a column or go further back bend well away from the boxes between their ends:
     // forward ones below when the target is lower and above otherwise, backward ones below.
-    else bend = (b.column > a.column ? (dy > 0 ? 1 : -1) : -1) * 64;
+    else bend = (b.column > a.column ? (dy > 0 ? 1 : -1) : -1) * 80;
     if (bend === 0) {
       const [sx, sy] = exitPoint(a, dx, dy);
       const [ex, ey] = exitPoint(b, -dx, -dy);
-      edges.push(`<path d="M${fmt(sx)},${fmt(sy)} L${fmt(ex)},${fmt(ey)}" marker-end="url(#${marker})"/>`);
-      if (dx === 0) label((sx + ex) / 2 + 6, (sy + ey) / 2 + 4, text, 'start');
-      else label((sx + ex) / 2, (sy + ey) / 2 - 5, text);
+      edges.push({ from, to, d: `M${fmt(sx)},${fmt(sy)} L${fmt(ex)},${fmt(ey)}`, points: [{ x: sx, y: sy }, { x: ex, y: ey }] });
+      label(text);
       continue;
     }
     const cx = (a.x + b.x) / 2 + (-dy / len) * bend;
     const cy = (a.y + b.y) / 2 + (dx / len) * bend;
     const [sx, sy] = exitPoint(a, cx - a.x, cy - a.y);
     const [ex, ey] = exitPoint(b, cx - b.x, cy - b.y);
-    edges.push(`<path d="M${fmt(sx)},${fmt(sy)} Q${fmt(cx)},${fmt(cy)} ${fmt(ex)},${fmt(ey)}" marker-end="url(#${marker})"/>`);
-    const [lx, ly] = [(sx + 2 * cx + ex) / 4, (sy + 2 * cy + ey) / 4];
-    label(lx, ly + (cy > (a.y + b.y) / 2 ? 12 : -5), text);
+    edges.push({ from, to, d: `M${fmt(sx)},${fmt(sy)} Q${fmt(cx)},${fmt(cy)} ${fmt(ex)},${fmt(ey)}`, points: quadPoints({ x: sx, y: sy }, { x: cx, y: cy }, { x: ex, y: ey }) });
+    label(text);
   }
 
+  let start: StateDiagramLayout['start'];
   const initial = sm.initial !== undefined ? byName.get(sm.initial) : undefined;
   if (initial) {
     const left = initial.x - initial.w / 2;
-    out.push(`<circle cx="${fmt(left - START_SPACE + 6)}" cy="${fmt(initial.y)}" r="6" class="start"/>`);
-    edges.push(`<path d="M${fmt(left - START_SPACE + 12)},${fmt(initial.y)} L${fmt(left)},${fmt(initial.y)}" marker-end="url(#${marker})"/>`);
+    start = { centre: { x: left - START_SPACE + 6, y: initial.y }, radius: 6 };
+    const p0 = { x: left - START_SPACE + 12, y: initial.y };
+    edges.push({ to: initial.name, d: `M${fmt(p0.x)},${fmt(p0.y)} L${fmt(left)},${fmt(initial.y)}`, points: [p0, { x: left, y: initial.y }] });
   }
-  for (const b of boxes) {
-    const left = b.x - b.w / 2;
-    const top = b.y - BOX_HEIGHT / 2;
-    out.push(`<g class="state${b.terminal ? ' terminal' : ''}">`);
-    out.push(`<rect x="${fmt(left)}" y="${fmt(top)}" width="${fmt(b.w)}" height="${BOX_HEIGHT}" rx="8"/>`);
-    if (b.terminal) out.push(`<rect x="${fmt(left + 3)}" y="${fmt(top + 3)}" width="${fmt(b.w - 6)}" height="${BOX_HEIGHT - 6}" rx="6"/>`);
-    out.push(`<text x="${fmt(b.x)}" y="${fmt(b.y + 4)}" text-anchor="middle">${escapeHtml(b.name)}</text>`);
+  const states = boxes.map((b) => ({ name: b.name, terminal: b.terminal, centre: { x: b.x, y: b.y }, rect: { x: b.x - b.w / 2, y: b.y - BOX_HEIGHT / 2, width: b.w, height: BOX_HEIGHT } }));
+  const obstacles = states.map((s) => s.rect);
+  // Arrowheads, by the square around their tip's half-length back along the arrow.
+  for (const { points } of edges) {
+    const [p, q] = [points[points.length - 2]!, points[points.length - 1]!];
+    const l = Math.hypot(q.x - p.x, q.y - p.y) || 1;
+    const c = { x: q.x - ((q.x - p.x) / l) * (ARROWHEAD / 2), y: q.y - ((q.y - p.y) / l) * (ARROWHEAD / 2) };
+    obstacles.push({ x: c.x - ARROWHEAD / 2, y: c.y - ARROWHEAD / 2, width: ARROWHEAD, height: ARROWHEAD });
+  }
+  if (start) obstacles.push({ x: start.centre.x - start.radius, y: start.centre.y - start.radius, width: 2 * start.radius, height: 2 * start.radius });
+  const labels = placeLabels(toLabel, edges, obstacles);
+  const width = Math.max(...boxes.map((b) => b.x + b.w / 2 + MARGIN), ...labels.map((l) => l.rect.x + l.rect.width + 2));
+  const height = Math.max(...boxes.map((b) => b.y + BOX_HEIGHT / 2 + MARGIN + LOOP_SPACE), ...edges.flatMap((e) => e.points.map((p) => p.y + MARGIN)), ...labels.map((l) => l.rect.y + l.rect.height + 2));
+  return { width, height, states, ...(start ? { start } : {}), edges, labels };
+}
+
+function stateDiagramSvg(sm: StateMachineModel, index: number): string {
+  const layout = getStateDiagramLayout(sm);
+  if (!layout) return '';
+  const { width, height } = layout;
+  const marker = `servicespec-arrow-${index}`;
+  const out: string[] = [];
+  const caption = `State diagram of ${sm.resource}`;
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" class="state-diagram" role="img" aria-label="${escapeHtml(caption)}" width="${fmt(width)}" height="${fmt(height)}" viewBox="0 0 ${fmt(width)} ${fmt(height)}">`,
+    `<title>${escapeHtml(caption)}</title>`,
+    `<defs><marker id="${marker}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>`,
+  );
+  if (layout.start) out.push(`<circle cx="${fmt(layout.start.centre.x)}" cy="${fmt(layout.start.centre.y)}" r="${fmt(layout.start.radius)}" class="start"/>`);
+  for (const s of layout.states) {
+    const { x: left, y: top, width: w } = s.rect;
+    out.push(`<g class="state${s.terminal ? ' terminal' : ''}">`);
+    out.push(`<rect x="${fmt(left)}" y="${fmt(top)}" width="${fmt(w)}" height="${BOX_HEIGHT}" rx="8"/>`);
+    if (s.terminal) out.push(`<rect x="${fmt(left + 3)}" y="${fmt(top + 3)}" width="${fmt(w - 6)}" height="${BOX_HEIGHT - 6}" rx="6"/>`);
+    out.push(`<text x="${fmt(s.centre.x)}" y="${fmt(s.centre.y + 4)}" text-anchor="middle">${escapeHtml(s.name)}</text>`);
     out.push('</g>');
   }
+  const edges = layout.edges.map((e) => `<path d="${e.d}" marker-end="url(#${marker})"/>`);
+  // Text is centred on the label's middle: 12px text sits 4px below its baseline's midpoint.
+  const labels = layout.labels.map((l) => `<text x="${fmt(l.centre.x)}" y="${fmt(l.centre.y + 4)}" text-anchor="middle" class="label">${escapeHtml(l.text)}</text>`);
   out.push(`<g class="edges">`, ...edges, '</g>', `<g class="labels">`, ...labels, '</g>', '</svg>');
   return out.join('\n');
 }
