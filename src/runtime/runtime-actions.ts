@@ -241,6 +241,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
             const before = await getVisible(tx, resource, id, request);
             const changes: Row = { ...body };
             if (view === 'replace') for (const name of Object.keys(writable)) if (!(name in body)) changes[name] = null;
+            for (const name of request.keepFields ?? []) delete changes[name];
             touch(changes, false);
             const after = await tx.update(resource.name, id, changes);
             if (!after) throw missingObject(resource);
