@@ -1,6 +1,7 @@
 import { DEFAULT_IDENTIFIER_FIELD, getField, IDENTIFIER_TYPES, getResource, getStateMachine } from '../model/model-builder.js';
 import { getProducibleConditions, getRoutes, isReservedPath, RESERVED_PREFIX } from '../model/model-routes.js';
-import { compareVersions } from '../model/model-versions.js';
+import { compareVersions, getFieldsAddedSince } from '../model/model-versions.js';
+import { isWritable } from '../model/model-schemas.js';
 import { getUnshownChanges } from '../diff/diff-versions.js';
 import type { FieldModel, OperationModel, ResourceModel, ServiceModel, StateMachineModel } from '../model/model-types.js';
 import { joinPointer } from '../spec/spec-loader.js';
@@ -587,6 +588,17 @@ const versionRules: Rule = ({ model, report }) => {
 
 const versionHistoryRules: Rule = ({ model, report }) => {
   for (const u of getUnshownChanges(model)) report('version-change-not-shown', { version: u.version, change: u.change, detail: u.detail }, u.pointer);
+  // An older version's create is validated in its own shape; a required field it does not have cannot be filled.
+  const creates = new Set((model.endpoints?.operations ?? []).filter((o) => o.action === 'create' && o.resource !== undefined).map((o) => o.resource!));
+  for (const s of model.versioning?.supported ?? []) {
+    if (s.version === model.versioning?.current) continue;
+    for (const resource of creates) {
+      const r = getResource(model, resource);
+      for (const f of getFieldsAddedSince(model, s.version, resource)) {
+        if (!f.optional && !f.hasDefault && isWritable(r, f, 'create')) report('version-field-required', { version: s.version, resource, field: f.name }, f.pointer);
+      }
+    }
+  }
 };
 
 /** Spec paths under the prefix the service keeps for its own routes (health, documents, console). */

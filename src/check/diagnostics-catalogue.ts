@@ -104,6 +104,7 @@ export const DIAGNOSTICS = {
   'version-order': { severity: 'warning', message: 'supported version `{version}` is not older than the current version `{current}`' },
   'sunset-before-deprecation': { severity: 'error', message: 'version `{version}`: sunset {sunset} comes before deprecation {deprecated}' },
   'version-change-not-shown': { severity: 'warning', message: 'version `{version}` declares {change}, which the spec does not show: {detail}' },
+  'version-field-required': { severity: 'warning', message: 'version `{version}` clients cannot create {resource}: {field} came after version `{version}`, is required and has no default' },
   'version-change-undeclared': { severity: 'error', message: '{subject}: a breaking change since {since}, which version `{version}` does not declare among its changes' },
   'version-not-advanced': { severity: 'error', message: 'the spec makes {count} breaking change(s) since {since} (such as: {example}) but the current version is still `{version}`' },
   'route-conflict': { severity: 'error', message: '{what} path {path} collides with operation `{operation}`' },

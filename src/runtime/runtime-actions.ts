@@ -243,6 +243,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
             const before = await getVisible(tx, resource, id, request);
             const changes: Row = { ...body };
             if (view === 'replace') for (const f of leftOut) if (!(f.name in body)) changes[f.name] = f.hasDefault ? structuredClone(f.default) : null;
+            for (const name of request.keepFields ?? []) delete changes[name];
             touch(changes, false);
             const after = await tx.update(resource.name, id, changes);
             if (!after) throw missingObject(resource);

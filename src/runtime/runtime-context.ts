@@ -70,6 +70,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
     specVersion?: string;
+    /** Fields a replace leaves as stored: the request's older version does not have them. */
+    keepFields?: readonly string[];
     /** Passed when the declared time-out passes; work in progress rolls back. */
     deadline?: Deadline;
   }

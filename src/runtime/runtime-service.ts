@@ -15,11 +15,11 @@ import { createErrorResponder, REQUEST_ID_HEADER, ServiceError } from './runtime
 import { BUILT_IN, getRuntimeGaps, type RuntimeGap } from './runtime-gaps.js';
 import { getLoggerOptions } from './runtime-logging.js';
 import { registerCors, type CorsOptions } from './runtime-cors.js';
-import { createValidatorFactory } from './runtime-validation.js';
+import { createValidatorFactory, type ValidatorFactory } from './runtime-validation.js';
 import { createIdempotency, type Idempotency } from './limits/limits-idempotency.js';
 import { createRateLimiter } from './limits/limits-rate.js';
 import { createMemoryStore, type RateLimitStore } from './limits/limits-store.js';
-import { createVersionResolver } from './runtime-versioning.js';
+import { createVersionBodyCheck, createVersionResolver } from './runtime-versioning.js';
 import { registerServiceRoutes } from './runtime-service-routes.js';
 // events (issue 5): the event stream, webhook registration and delivery (src/runtime/events).
 import { getEventStartProblems, type WebhookOptions } from './events/events-options.js';
@@ -127,7 +127,7 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
 
   // Declared up front so every request object has one shape; added per request they would make Fastify's
   // property accesses polymorphic.
-  for (const name of ['principal', 'specVersion', 'deadline', 'idempotencyClaim'] as const) if (!app.hasRequestDecorator(name)) app.decorateRequest(name, undefined);
+  for (const name of ['principal', 'specVersion', 'keepFields', 'deadline', 'idempotencyClaim'] as const) if (!app.hasRequestDecorator(name)) app.decorateRequest(name, undefined);
 
   app.removeAllContentTypeParsers();
   // JSON in any of its media types, with parameters (RFC 8259 §11: `charset` has no effect; only UTF-8 is JSON).
@@ -180,7 +180,7 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
     if (route.kind === 'token') await registerTokenRoute(app, route, ctx);
     // events (issue 5): the stream and the webhook registration routes are served like operations.
     const handler = route.kind === 'operation' ? createActionHandler(route, { ctx, compile, events }) : route.kind === 'stream' || route.kind === 'webhooks' ? eventsRuntime.handlerFor(route) : undefined;
-    if (handler) registerRoute(app, route, handler, { ctx, versions, rateStore, ...(idempotency ? { idempotency } : {}), ...(eventsRuntime.nudge ? { nudge: eventsRuntime.nudge } : {}) });
+    if (handler) registerRoute(app, route, handler, { ctx, versions, compile, rateStore, ...(idempotency ? { idempotency } : {}), ...(eventsRuntime.nudge ? { nudge: eventsRuntime.nudge } : {}) });
     else if (route.kind !== 'token') continue;
     const set = methodsByPath.get(route.routerPath) ?? new Set<string>();
     set.add(route.method);
@@ -238,6 +238,7 @@ function checkEncoding(request: FastifyRequest): void {
 interface RouteServices {
   ctx: RuntimeContext;
   versions: ReturnType<typeof createVersionResolver>;
+  compile: ValidatorFactory;
   rateStore: RateLimitStore;
   idempotency?: Idempotency;
   /** events (issue 5): wakes the stream and the delivery worker once a write has been answered. */
@@ -263,9 +264,24 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
   const current = ctx.model.versioning?.current;
   // Older versions see their own field names (versioning.supported[].changes): their answers are serialised through the rewrite.
   const downgrades = resourceName !== undefined && versions.rewrites(resourceName);
+  const writeView = op?.action === 'create' || op?.action === 'replace' || op?.action === 'update' ? op.action : undefined;
+  // An older version's write is validated in that version's shape before it is upgraded to the current one.
+  const checkOldBody = downgrades && writeView ? createVersionBodyCheck(ctx.model, resourceName!, writeView, services.compile) : undefined;
+  // It runs after the credential and limits, as the action's own validation does.
+  const act: RouteHandler = checkOldBody
+    ? async (request, reply) => {
+        const version = request.specVersion;
+        if (version !== undefined && version !== current && request.body !== undefined) {
+          const keep = checkOldBody(version, request.body);
+          if (keep.length > 0) request.keepFields = keep;
+          request.body = versions.upgrade(resourceName!, version, request.body);
+        }
+        return handler(request, reply);
+      }
+    : handler;
   // Work that outlives the time-out is answered as the time-out; a keyed request's key then keeps what the work did.
   const late = idem ? idem.settleLate : undefined;
-  const run = timeoutMs === undefined ? handler : (request: FastifyRequest, reply: FastifyReply) => withTimeout(request, reply, timeoutMs, ctx.errors, handler, late);
+  const run = timeoutMs === undefined ? act : (request: FastifyRequest, reply: FastifyReply) => withTimeout(request, reply, timeoutMs, ctx.errors, act, late);
   const afterLimit = idem
     ? async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => ((await idem.begin(request, reply)) === 'replayed' ? reply : run(request, reply))
     : run;
@@ -291,7 +307,7 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
         versions.annotate(reply, version);
         if (downgrades && version !== current) {
           const name = resourceName!;
-          if (request.body !== undefined) request.body = versions.upgrade(name, version, request.body);
+          if (request.body !== undefined && !checkOldBody) request.body = versions.upgrade(name, version, request.body);
           // A custom serializer leaves the type unset; errors set their own (problem+json) when they are sent.
           reply.type('application/json; charset=utf-8').serializer((payload: unknown) => JSON.stringify(reply.statusCode < 300 ? versions.downgrade(name, version, payload) : payload));
         }

@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceModel, VersionChangeModel } from '../model/model-types.js';
-import { getChangesSince } from '../model/model-versions.js';
+import { getResourceSchema, isWritable } from '../model/model-schemas.js';
+import { getChangesSince, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { ServiceError } from './runtime-errors.js';
+import type { ValidatorFactory } from './runtime-validation.js';
 
 export interface VersionResolver {
   /** The version a request asks for (or the declared default); undefined when the spec is not versioned. */
@@ -132,5 +134,45 @@ export function createVersionResolver(model: ServiceModel): VersionResolver {
       const sunset = sunsets.get(version);
       if (sunset !== undefined) reply.header('sunset', new Date(sunset).toUTCString());
     },
+  };
+}
+
+/**
+ * For a create, replace or update of `resource`: checks an older version's request body against that version's
+ * own shape (`getVersionModel`), before it is upgraded, and returns the fields a replace leaves as stored (those
+ * added after that version). A field the current version requires, added after that version with no declared
+ * default, cannot be sent by its clients: a create is refused naming it (`check` reports it as
+ * version-field-required). Undefined when no served version differs for this resource.
+ */
+export function createVersionBodyCheck(model: ServiceModel, resource: string, view: 'create' | 'replace' | 'update', compile: ValidatorFactory): ((version: string, body: unknown) => readonly string[]) | undefined {
+  const v = model.versioning;
+  if (!v) return undefined;
+  const checks = new Map<string, (body: unknown) => readonly string[]>();
+  for (const s of v.supported) {
+    if (s.version === v.current) continue;
+    const vr = getVersionModel(model, s.version)?.resources.find((r) => r.name === resource);
+    if (!vr || getChangesSince(model, s.version).every((c) => c.resource !== resource || c.kind === 'other')) continue;
+    const validate = compile(getResourceSchema(model, vr, view, { safeIntegers: true }), vr);
+    const added = getFieldsAddedSince(model, s.version, resource);
+    const keep = view === 'replace' ? added.map((f) => f.name) : [];
+    const unsendable = view === 'create' ? added.filter((f) => !f.optional && !f.hasDefault && isWritable(vr, f, 'create')) : [];
+    const version = s.version;
+    checks.set(version, (body) => {
+      validate(body);
+      if (unsendable.length > 0) {
+        throw new ServiceError(
+          'validation',
+          `a version ${version} request cannot create a ${resource}: ${unsendable.map((f) => f.name).join(', ')} came after version ${version}, is required and has no default`,
+          unsendable.map((f) => ({ pointer: `/${f.name}`, message: `is required since a later version and has no default; version ${version} does not have it` })),
+        );
+      }
+      return keep;
+    });
+  }
+  if (checks.size === 0) return undefined;
+  return (version, body) => {
+    // A body that is not an object is the action's to refuse.
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return [];
+    return checks.get(version)?.(body) ?? [];
   };
 }

@@ -30,11 +30,13 @@ function schemaAt(ctx: TestContext, resource: ResourceModel, version: string): J
   return s;
 }
 
-/** A body in an older version's request shape: the changes since, undone. */
+/** A body in an older version's request shape: the changes since, undone (a field added since is left out). */
 function bodyAt(ctx: TestContext, resource: ResourceModel, version: string, body: Record<string, unknown>): Record<string, unknown> {
   const out = { ...body };
   for (const c of [...getChangesSince(ctx.model, version)].reverse()) {
-    if (c.resource !== resource.name || c.kind !== 'rename_field' || c.from === undefined || c.to === undefined || !(c.to in out)) continue;
+    if (c.resource !== resource.name) continue;
+    if (c.kind === 'add_field' && c.field !== undefined) delete out[c.field];
+    if (c.kind !== 'rename_field' || c.from === undefined || c.to === undefined || !(c.to in out)) continue;
     out[c.from] = out[c.to];
     delete out[c.to];
   }

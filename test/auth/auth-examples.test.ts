@@ -105,4 +105,21 @@ describe('examples/library.yaml: basic staff and api_key app', () => {
     const wrongScheme = await s.call('POST', '/v2/books', { body: book, headers: { 'x-library-key': app } });
     expect(wrongScheme.status).toBe(401);
   });
+
+  it('a version 1 client creates a book without language (v1 has none): validated in its own shape, the default fills it', async () => {
+    const staff = basic('frontdesk', 'open sesame 42');
+    const v1Book = { isbn: '9780141439525', title: 'Emma', authors: ['Jane Austen'], copies: 1 };
+    // Unauthenticated, the credential is refused before the body is looked at.
+    expect((await s.call('POST', '/v1/books', { body: { ...v1Book, language: 'en' } })).status).toBe(401);
+    const created = await s.call('POST', '/v1/books', { body: v1Book, headers: staff });
+    expect(created.status).toBe(201);
+    expect(created.body).not.toHaveProperty('language');
+    expect((await s.call('GET', `/v1/books/${created.body.id as string}`)).body).toEqual(created.body);
+    expect((await s.call('GET', `/v2/books/${created.body.id as string}`)).body.language).toBe('en');
+    // language is not a field of version 1.
+    const unknown = await s.call('POST', '/v1/books', { body: { ...v1Book, isbn: '9780141439532', language: 'nl' }, headers: staff });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.code).toBe('validation_failed');
+    expect(unknown.body.details).toEqual([{ pointer: '/language', message: 'unknown field language' }]);
+  });
 });

@@ -42,13 +42,13 @@ describe("diff on the examples' version history", () => {
     }
   });
 
-  it('library.yaml: version 1 → 2 is the Member.name rename (breaking) and the new required Book.language (breaking)', () => {
+  it('library.yaml: version 1 → 2 is the Member.name rename (breaking) and the new Book.language with a default (non-breaking)', () => {
     const model = compileSpecFile(join(ROOT, 'examples', 'library.yaml')).model!;
     const report = diffModels(getVersionModel(model, '1')!, model, { today: '2026-01-01' });
     const found = report.changes.filter((c) => c.part === 'resources').map((c) => [c.code, c.subject, c.impact]);
     expect(found).toEqual([
-      ['request-field-added-required', 'Book.language', 'breaking'],
       ['field-renamed', 'Member.name', 'breaking'],
+      ['request-field-added', 'Book.language', 'non-breaking'],
     ]);
   });
 
