@@ -41,7 +41,7 @@ describe('delivery survives a crash', () => {
     const dbPath = join(dir, 'killed.db');
     const db = `sqlite:${dbPath}`;
     try {
-      const added = await captured(() => runWebhooksAdd(PUBLIC_SPEC, { url: receiver.url, db, allowWebhookTarget: LOOPBACK, format: 'json', kinds: 'ticket.created' }));
+      const added = await captured(() => runWebhooksAdd(PUBLIC_SPEC, { url: receiver.url, db, allowWebhookTarget: LOOPBACK, format: 'json', kinds: 'ticket.created', create: true }));
       expect(added.result, added.err).toBe(0);
       const { secret } = JSON.parse(added.out) as { secret: string };
       const args = [PUBLIC_SPEC, '--db', db, '--allow-gaps', '--allow-webhook-target', '127.0.0.0/8'];
