@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { diffStoragePlans } from './storage-plan.js';
-import { toAccess, toDelivery, toEndpoint, toOutboxEntry, type ClaimRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
+import { toAccess, toCredential, toDelivery, toEndpoint, toOutboxEntry, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
 import {
   StorageConstraintError,
   type AbortLike,
@@ -274,23 +274,6 @@ class PgTx implements StorageTx {
     // Written at the commit, under the outbox lock (see PostgresStorage.transaction).
     this.events.push(e);
   }
-}
-
-interface CredentialRow {
-  id: string;
-  kind: CredentialRecord['kind'];
-  lookup: string;
-  hash: string;
-  subject: string;
-  scopes: string;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-function toCredential(r: CredentialRow): CredentialRecord {
-  const out: CredentialRecord = { id: r.id, kind: r.kind, lookup: r.lookup, hash: r.hash, subject: r.subject, scopes: JSON.parse(r.scopes) as string[], createdAt: r.created_at };
-  if (r.revoked_at !== null) out.revokedAt = r.revoked_at;
-  return out;
 }
 
 /** A 64-bit advisory lock key for `name` in this schema (locks are per database, schemas share them). */

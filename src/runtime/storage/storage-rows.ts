@@ -1,6 +1,23 @@
-// Row shapes of the outbox, webhook and delivery tables and the records made from them: the same columns on SQLite
-// and PostgreSQL.
-import { getEndpointAccess, type DeliveryRecord, type OutboxEntry, type WebhookAccess, type WebhookEndpointRecord, type WebhookSecret } from './storage-types.js';
+// Row shapes of the credential, outbox, webhook and delivery tables and the records made from them: the same
+// columns on SQLite and PostgreSQL.
+import { getEndpointAccess, type CredentialRecord, type DeliveryRecord, type OutboxEntry, type WebhookAccess, type WebhookEndpointRecord, type WebhookSecret } from './storage-types.js';
+
+export interface CredentialRow {
+  id: string;
+  kind: CredentialRecord['kind'];
+  lookup: string;
+  hash: string;
+  subject: string;
+  scopes: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export function toCredential(r: CredentialRow): CredentialRecord {
+  const out: CredentialRecord = { id: r.id, kind: r.kind, lookup: r.lookup, hash: r.hash, subject: r.subject, scopes: JSON.parse(r.scopes) as string[], createdAt: r.created_at };
+  if (r.revoked_at !== null) out.revokedAt = r.revoked_at;
+  return out;
+}
 
 export interface OutboxRow {
   seq: number;

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { loadSqliteDriver } from './storage-driver.js';
 import { diffStoragePlans } from './storage-plan.js';
-import { toAccess, toDelivery, toEndpoint, toOutboxEntry, type ClaimRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
+import { toAccess, toCredential, toDelivery, toEndpoint, toOutboxEntry, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
 import {
   StorageConstraintError,
   type AbortLike,
@@ -272,23 +272,6 @@ function decodeRow(t: TablePlan, raw: Row): Row {
     decoders.set(t, decode);
   }
   return decode(raw);
-}
-
-interface CredentialRow {
-  id: string;
-  kind: CredentialRecord['kind'];
-  lookup: string;
-  hash: string;
-  subject: string;
-  scopes: string;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-function toCredential(r: CredentialRow): CredentialRecord {
-  const out: CredentialRecord = { id: r.id, kind: r.kind, lookup: r.lookup, hash: r.hash, subject: r.subject, scopes: JSON.parse(r.scopes) as string[], createdAt: r.created_at };
-  if (r.revoked_at !== null) out.revokedAt = r.revoked_at;
-  return out;
 }
 
 export class SqliteStorage implements Storage {
