@@ -86,7 +86,7 @@ export function createStreamHandler(route: StreamRoute, deps: StreamDeps): Route
     res.writeHead(200, {
       ...(reply.getHeaders() as Record<string, string>),
       'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
+      'cache-control': 'no-store, no-transform', // what a stream carries depends on the credential (docs/auth.md)
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
       'x-request-id': request.id,
