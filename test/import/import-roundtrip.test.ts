@@ -57,6 +57,9 @@ describe('round trip: export → import → export', () => {
         fc.asyncProperty(specDocument, async (doc) => {
           const compiled = compileSpecText(JSON.stringify(doc), 'generated.json');
           if (!compiled.model) return;
+          // An error code with a non-error status (check's error-status-not-error) can share the success status's
+          // response; export and serve refuse such a spec, so its round trip is not promised.
+          if (compiled.diagnostics.some((d) => d.code === 'error-status-not-error')) return;
           const { first, second } = await roundTrip(compiled.model, version);
           expect(jsonDiff(first, second)).toEqual([]);
         }),
