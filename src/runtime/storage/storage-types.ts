@@ -131,6 +131,11 @@ export interface SyncReader {
   list(table: string, query: ListQuery): Row[];
 }
 
+/** One-statement changes committed at once (see `writeNow`); constraint failures throw `StorageConstraintError`. */
+export interface SyncWriter {
+  insert(table: string, row: Row): Row;
+}
+
 export type StorageErrorKind = 'unique_conflict' | 'reference_not_found' | 'check_failed';
 
 /** A constraint the database refused; the runtime maps it to a declared error. */
@@ -188,6 +193,13 @@ export interface ResourceStorage {
    * (PostgreSQL); callers then use `read`.
    */
   readNow?(): SyncReader | undefined;
+  /**
+   * Optional fast path. A writer that commits one statement at once (its own transaction), for a storage whose
+   * driver runs in-process (SQLite), while nothing is queued or in a transaction; undefined otherwise, and always
+   * for a storage over the network. For a change that is one statement (a create that emits no event): callers
+   * otherwise use `transaction`.
+   */
+  writeNow?(): SyncWriter | undefined;
 }
 
 /**
