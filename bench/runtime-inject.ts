@@ -3,7 +3,7 @@
 // served side only, taken after a warm-up (what the socket-level bench's profile hides under I/O and start-up).
 //
 //   npx tsx bench/runtime-inject.ts [read|list|create] [full|normal] [key|open] [--profile]
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { writeFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +68,7 @@ for (let round = 0; round < 7; round++) {
 }
 console.log(`${scenario} ${sync} ${auth}: served ${median(s).toFixed(1)} µs/req (${s.map((x) => x.toFixed(0)).join(', ')}), baseline ${median(b).toFixed(1)} µs/req (${b.map((x) => x.toFixed(0)).join(', ')}); ratio baseline/served ${(median(b) / median(s)).toFixed(2)}`);
 if (profile) console.log(`profiles: ${dir}/served-*.cpuprofile and baseline-*.cpuprofile, ${N} requests each (summary: npx tsx bench/lib/profile-summary.ts --per ${N} FILES)`);
+if (process.env.INJECT_WAL) for (const f of ['s.db-wal', 'b.db-wal']) console.log(f, statSync(join(dir, f), { throwIfNoEntry: false })?.size);
 await served.app.close();
 await baseline.close();
 if (!profile) rmSync(dir, { recursive: true, force: true });

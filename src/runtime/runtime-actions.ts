@@ -17,6 +17,7 @@ import { StorageConstraintError, type KeysetPosition, type ListQuery, type Row, 
 /** Answers a request: synchronously where it can (returning anything but a promise), else through a promise. */
 export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => unknown;
 
+const JSON_TYPE = 'application/json; charset=utf-8';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Parses the identifier in the path; a malformed one names no object, so it is answered as missing. */
@@ -219,6 +220,31 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
         if (stateField && machineInitial !== undefined) row[stateField] = machineInitial;
         if (resource.owner !== undefined) row[resource.owner] = request.principal?.subject ?? null;
         touch(row, true);
+        const keyed = request.keyedChange;
+        if (keyed) {
+          // Claim, change and answer in one transaction: the answer is serialised here, as it will be sent.
+          return storage
+            .transaction(async (tx) => {
+              await keyed.claim(tx);
+              const created = await insert(tx, row);
+              const location = locationOf?.(created, request.params as Record<string, string>);
+              reply.code(status);
+              const text = reply.serialize(present(created)) as string;
+              await keyed.keep(tx, status, { 'content-type': JSON_TYPE, ...(location !== undefined ? { location } : {}) }, text);
+              return { text, location };
+            }, request.deadline)
+            .then(
+              ({ text, location }) => {
+                if (location !== undefined) reply.header('location', location);
+                return sendAnswer(request, reply.type(JSON_TYPE), status, text);
+              },
+              (err: unknown) => {
+                const held = keyed.answer(err, request, reply);
+                if (held !== undefined) return held;
+                throw mapStorageError(err);
+              },
+            );
+        }
         const writer = emits ? undefined : storage.writeNow?.();
         if (writer) {
           request.deadline?.throwIfAborted();

@@ -230,9 +230,31 @@ class SqliteTx implements StorageTx {
     }
   }
 
+  async claimRecord(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }> {
+    return claimRecordWith((sql) => this.stmt(sql), namespace, key, value, expiresAt, now);
+  }
+
+  async putRecord(namespace: string, key: string, value: string, expiresAt: string): Promise<void> {
+    putRecordWith((sql) => this.stmt(sql), namespace, key, value, expiresAt);
+  }
+
   async appendEvent(e: StoredEvent): Promise<void> {
     this.stmt(`INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) VALUES (?, ?, ?, ?, ?)`).run(e.id, e.type, e.timestamp, e.version ?? null, JSON.stringify(e.data));
   }
+}
+
+/** Inserts the record unless one exists that has not expired; answers what the key holds now. */
+function claimRecordWith(stmt: (sql: string) => Database.Statement, namespace: string, key: string, value: string, expiresAt: string, now: string): { created: boolean; value: string } {
+  const changed = stmt(
+    `INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE ${RECORDS}.expires_at <= ?`,
+  ).run(namespace, key, value, expiresAt, now).changes;
+  if (changed > 0) return { created: true, value };
+  const row = stmt(`SELECT value FROM ${RECORDS} WHERE namespace = ? AND key = ?`).get(namespace, key) as { value: string };
+  return { created: false, value: row.value };
+}
+
+function putRecordWith(stmt: (sql: string) => Database.Statement, namespace: string, key: string, value: string, expiresAt: string): void {
+  stmt(`INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`).run(namespace, key, value, expiresAt);
 }
 
 const insertSqlCache = new WeakMap<TablePlan, Map<string, string>>();
@@ -597,20 +619,17 @@ export class SqliteStorage implements Storage {
   }
 
   async claimRecord(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }> {
-    return this.serial(async () => {
-      const changed = this.stmt(
-        `INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE ${RECORDS}.expires_at <= ?`,
-      ).run(namespace, key, value, expiresAt, now).changes;
-      if (changed > 0) return { created: true, value };
-      const row = this.stmt(`SELECT value FROM ${RECORDS} WHERE namespace = ? AND key = ?`).get(namespace, key) as { value: string };
-      return { created: false, value: row.value };
-    });
+    return this.serial(async () => claimRecordWith((sql) => this.stmt(sql), namespace, key, value, expiresAt, now));
   }
 
   async putRecord(namespace: string, key: string, value: string, expiresAt: string): Promise<void> {
-    await this.serial(async () => {
-      this.stmt(`INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`).run(namespace, key, value, expiresAt);
-    });
+    await this.serial(async () => putRecordWith((sql) => this.stmt(sql), namespace, key, value, expiresAt));
+  }
+
+  findRecordNow(namespace: string, key: string, now: string): string | undefined {
+    const prepare = this.readDb ? this.prepareRead : this.idle ? this.prepareWrite : undefined;
+    const row = prepare?.(`SELECT value FROM ${RECORDS} WHERE namespace = ? AND key = ? AND expires_at > ?`).get(namespace, key, now) as { value: string } | undefined;
+    return row?.value;
   }
 
   async deleteRecord(namespace: string, key: string): Promise<void> {

@@ -123,6 +123,13 @@ export interface StorageTx {
   delete(table: string, id: unknown): Promise<boolean>;
   /** Appends to the outbox inside the same transaction as the change that caused it (visible when it commits, lost when it rolls back). */
   appendEvent(event: StoredEvent): Promise<void>;
+  /**
+   * Optional: the record store (`claimRecord`, `putRecord` of the storage) inside this transaction, so a keyed
+   * change claims its key and keeps its answer in the change's own commit (SQLite). Same semantics as the
+   * storage's methods of the same names.
+   */
+  claimRecord?(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }>;
+  putRecord?(namespace: string, key: string, value: string, expiresAt: string): Promise<void>;
 }
 
 /** The reads of `StorageTx`, answered synchronously. */
@@ -229,6 +236,8 @@ export interface RecordStorage {
   claimRecord(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }>;
   putRecord(namespace: string, key: string, value: string, expiresAt: string): Promise<void>;
   deleteRecord(namespace: string, key: string): Promise<void>;
+  /** Optional fast path (see `readNow`): the committed record's value, unexpired, read at once; undefined when there is none or the storage cannot. */
+  findRecordNow?(namespace: string, key: string, now: string): string | undefined;
 }
 
 /** Settings: values kept across restarts (secrets the runtime generates for itself). */
