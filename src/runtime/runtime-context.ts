@@ -1,10 +1,13 @@
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
 import type { Condition } from '../spec/spec-types.js';
 import type { CursorCodec } from './runtime-cursor.js';
 import type { Deadline } from './runtime-deadline.js';
 import type { ErrorResponder } from './runtime-errors.js';
 import type { CredentialRecord, Storage } from './storage/storage-types.js';
+
+/** A route's handler as the runtime registers it with Fastify. */
+export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => unknown;
 
 /** Who is calling, once a credential has been checked. */
 export interface Principal {

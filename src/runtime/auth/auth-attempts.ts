@@ -5,7 +5,7 @@ import type { ServiceModel } from '../../model/model-types.js';
 import { gcra } from '../limits/limits-store.js';
 import { fromPluggable, type Authenticator, type Principal } from '../runtime-context.js';
 import { ServiceError } from '../runtime-errors.js';
-import type { RuntimeGap } from '../runtime-gaps.js';
+import type { RuntimeGap } from '../runtime-built-in.js';
 
 /** Used where the spec shows no `limits.failed_auth` (a runtime gap, served only with --allow-gaps). */
 export const FAILED_AUTH_BUILT_IN = { attempts: 10, perMs: 60_000, perText: '1m' } as const;
