@@ -6,6 +6,9 @@ import type { Deadline } from './runtime-deadline.js';
 import type { ErrorResponder } from './runtime-errors.js';
 import type { CredentialRecord, Storage, StorageTx } from './storage/storage-types.js';
 
+/** A route's handler as the runtime registers it with Fastify. */
+export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => unknown;
+
 /** Who is calling, once a credential has been checked. */
 export interface Principal {
   subject: string;

@@ -6,7 +6,7 @@ import { gcra } from '../limits/limits-store.js';
 import type { Authenticator, Principal } from '../runtime-context.js';
 import { fromPluggable, isPending } from '../runtime-steps.js';
 import { ServiceError } from '../runtime-errors.js';
-import type { RuntimeGap } from '../runtime-gaps.js';
+import type { RuntimeGap } from '../runtime-built-in.js';
 
 /** Used where the spec shows no `limits.failed_auth` (a runtime gap, served only with --allow-gaps). */
 export const FAILED_AUTH_BUILT_IN = { attempts: 10, perMs: 60_000, perText: '1m' } as const;

@@ -8,13 +8,13 @@
 
 import type { FastifyRequest } from 'fastify';
 import type { JWK } from 'jose';
-import type { DiagnosticCode } from '../../check/diagnostics-catalogue.js';
+import type { DiagnosticCode } from '../../diagnostics/diagnostics-catalogue.js';
 import type { AuthRequirement, SchemeModel, ServiceModel } from '../../model/model-types.js';
 import type { Authenticator, Principal } from '../runtime-context.js';
 import { holdsScopes } from '../runtime-access.js';
 import { ServiceError } from '../runtime-errors.js';
 import { andThen, isPending } from '../runtime-steps.js';
-import type { RuntimeGap } from '../runtime-gaps.js';
+import type { RuntimeGap } from '../runtime-built-in.js';
 import type { CredentialRecord, Storage } from '../storage/storage-types.js';
 import { createFailureBoundFor, failedAuthRefusal } from './auth-attempts.js';
 import { checkApiKey, checkBasicUser, parseApiKey } from './auth-credentials.js';
