@@ -130,7 +130,7 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
 
   // Declared up front so every request object has one shape; added per request they would make Fastify's
   // property accesses polymorphic.
-  for (const name of ['principal', 'specVersion', 'keepFields', 'deadline', 'idempotencyClaim'] as const) if (!app.hasRequestDecorator(name)) app.decorateRequest(name, undefined);
+  for (const name of ['principal', 'specVersion', 'keepFields', 'deadline', 'idempotencyClaim', 'keyedChange'] as const) if (!app.hasRequestDecorator(name)) app.decorateRequest(name, undefined);
 
   app.removeAllContentTypeParsers();
   // JSON in any of its media types, with parameters (RFC 8259 §11: `charset` has no effect; only UTF-8 is JSON).
@@ -296,7 +296,9 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
     });
   }
   if (limiter) steps.push(limiter);
-  if (idem) steps.push((request, reply) => andThen(idem.begin(request, reply), (outcome) => (outcome === 'replayed' ? ANSWERED : undefined)));
+  // A create claims its key in its own transaction where the storage allows (one commit for claim, change, answer).
+  const claimsInChange = op?.action === 'create';
+  if (idem) steps.push((request, reply) => andThen(idem.begin(request, reply, claimsInChange), (outcome) => (outcome === 'replayed' ? ANSWERED : undefined)));
   // It runs after the credential and limits, as the action's own validation does.
   const act: RouteHandler = checkOldBody
     ? (request, reply) => {
