@@ -2,7 +2,7 @@ import type { Diagnostic } from '../check/diagnostics-catalogue.js';
 import { getField, getResource } from '../model/model-builder.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
-import type { ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
+import type { ParameterModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
 import { diagnose, NameAllocator } from './export-shared.js';
 
 // A dependency-free TypeScript client (fetch) generated from the model's routes: a typed method per operation,
@@ -169,6 +169,11 @@ interface MethodPlan {
   bodyType?: string;
   bodyOptional: boolean;
   queryType?: string;
+  /** Whether the query holds a required declared parameter (so the argument has no default). */
+  queryRequired: boolean;
+  /** The declared headers of a custom operation. */
+  headersType?: string;
+  headersRequired: boolean;
   resultType: string;
   hasResult: boolean;
   errorCodes: string[];
@@ -221,9 +226,16 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
       else if (q.kind === 'cursor') props[q.name] = { type: 'string', description: `The \`${PAGE_FIELDS.next}\` of the previous page.` };
       else if (q.kind === 'sort') props[q.name] = { enum: o.sort.flatMap((f) => [f, `-${f}`]), description: 'Sort by this field; `-` for descending.' };
       else if (q.kind === 'filter') props[q.name] = q.field ? { ...getFieldSchema(ctx.model, { ...q.field, nullable: false }, r, {}), description: `Only items whose \`${q.name}\` equals this value.` } : {};
+      else if (q.kind === 'param' && q.parameter) props[q.name] = parameterSchema(ctx, q.parameter);
     }
     queryType = ctx.names.allocate(`${base}Query`);
-    declare(ctx, queryType, { type: 'object', properties: props, additionalProperties: false }, `The query of ${o.id}.`);
+    declare(ctx, queryType, withRequired({ type: 'object', properties: props, additionalProperties: false }, query.flatMap((q) => (q.parameter && !q.parameter.optional ? [q.name] : []))), `The query of ${o.id}.`);
+  }
+  let headersType: string | undefined;
+  if (route.headers.length > 0) {
+    headersType = ctx.names.allocate(`${base}Headers`);
+    const props = Object.fromEntries(route.headers.map((h) => [h.name, parameterSchema(ctx, h)]));
+    declare(ctx, headersType, withRequired({ type: 'object', properties: props, additionalProperties: false }, route.headers.filter((h) => !h.optional).map((h) => h.name)), `The request headers of ${o.id}.`);
   }
   let resultType = 'void';
   let hasResult = false;
@@ -253,11 +265,24 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
   let name = o.id;
   if (RESERVED_METHODS.has(name)) name = `${name}Operation`;
   name = methodNames.allocate(name);
-  const plan: MethodPlan = { route, name, pathArgs, bodyOptional, resultType, hasResult, errorCodes, errorType, idempotent };
+  const queryRequired = route.query.some((q) => q.parameter !== undefined && !q.parameter.optional);
+  const headersRequired = route.headers.some((h) => !h.optional);
+  const plan: MethodPlan = { route, name, pathArgs, bodyOptional, queryRequired, headersRequired, resultType, hasResult, errorCodes, errorType, idempotent };
+  if (headersType !== undefined) plan.headersType = headersType;
   if (bodyType !== undefined) plan.bodyType = bodyType;
   if (queryType !== undefined) plan.queryType = queryType;
   if (pageItem !== undefined) plan.pageItem = pageItem;
   return plan;
+}
+
+/** A declared query parameter or header as the client types it (an array is the parameter repeated). */
+function parameterSchema(ctx: TsContext, p: ParameterModel): JsonSchema {
+  const s = getFieldSchema(ctx.model, { ...p, nullable: false }, undefined, {});
+  return p.description !== undefined ? { ...s, description: p.description } : s;
+}
+
+function withRequired(s: JsonSchema, required: string[]): JsonSchema {
+  return required.length > 0 ? { ...s, required } : s;
 }
 
 function pathExpression(route: Route, args: { name: string; fromVersion: boolean }[]): string {
@@ -273,7 +298,7 @@ function pathExpression(route: Route, args: { name: string; fromVersion: boolean
   return out;
 }
 
-const JS_RESERVED = new Set(['body', 'query', 'options', 'version', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'await']);
+const JS_RESERVED = new Set(['body', 'query', 'headers', 'options', 'version', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'await']);
 
 function safeArg(name: string): string {
   return JS_RESERVED.has(name) ? `${name}Param` : name;
@@ -417,7 +442,8 @@ export type WebhookEvent = { [K in EventKind]: { id: string; type: K; timestamp:
     const o = p.route.operation;
     const params: string[] = p.pathArgs.filter((a) => !a.fromVersion).map((a) => `${safeArg(a.name)}: ${a.type}`);
     if (p.bodyType !== undefined) params.push(p.bodyOptional ? `body: ${p.bodyType} = {}` : `body: ${p.bodyType}`);
-    if (p.queryType !== undefined) params.push(`query: ${p.queryType} = {}`);
+    if (p.queryType !== undefined) params.push(p.queryRequired ? `query: ${p.queryType}` : `query: ${p.queryType} = {}`);
+    if (p.headersType !== undefined) params.push(p.headersRequired ? `headers: ${p.headersType}` : `headers: ${p.headersType} = {}`);
     const optType = p.idempotent === 'none' ? 'RequestOptions' : 'IdempotentRequestOptions';
     params.push(`options: ${optType} = {}`);
     const comment = doc(
@@ -435,7 +461,7 @@ export type WebhookEvent = { [K in EventKind]: { id: string; type: K; timestamp:
       jsString(p.name),
       jsString(p.route.method),
       `(${p.pathArgs.some((a) => a.fromVersion) ? 'version' : ''}) => ${pathExpression(p.route, p.pathArgs)}`,
-      `{ ${[p.bodyType !== undefined ? 'body' : '', p.queryType !== undefined ? 'query' : '', 'options', p.idempotent === 'auto' ? 'idempotent: true' : ''].filter(Boolean).join(', ')} }`,
+      `{ ${[p.bodyType !== undefined ? 'body' : '', p.queryType !== undefined ? 'query' : '', p.headersType !== undefined ? 'headers' : '', 'options', p.idempotent === 'auto' ? 'idempotent: true' : ''].filter(Boolean).join(', ')} }`,
     ].join(', ');
     const ret = p.hasResult ? `this.request<${p.resultType}>(${call})` : `this.request<undefined>(${call}).then(() => undefined)`;
     methods.push(`${comment}  ${p.name}(${params.join(', ')}): Promise<${p.resultType}> {\n    return ${ret};\n  }\n`);
@@ -555,6 +581,8 @@ function utf8(text: string) {
 interface CallInit {
   body?: unknown;
   query?: object;
+  /** The operation's declared headers. */
+  headers?: object;
   options: IdempotentRequestOptions;
   idempotent?: boolean;
 }
@@ -642,7 +670,11 @@ ${methods.join('\n')}
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(init.query ?? {})) {
       if (value === undefined || value === null) continue;
-      query.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+      if (Array.isArray(value)) for (const v of value) query.append(key, String(v));
+      else query.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+    }
+    for (const [key, value] of Object.entries(init.headers ?? {})) {
+      if (value !== undefined && value !== null) headers.set(key, Array.isArray(value) ? value.join(', ') : String(value));
     }
     if (version !== undefined) {
       if (VERSIONING.kind === 'header' && VERSIONING.name) headers.set(VERSIONING.name, version);
