@@ -14,7 +14,7 @@ import { serializeDocument, type JsonObject } from '../../src/export/export-shar
 import { modelToSpec } from '../../src/export/model-to-spec.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
 import { compileSpecText } from '../../src/program.js';
-import { createService } from '../../src/runtime/runtime-service.js';
+import { createService } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { tempDir, tsc } from './helpers.js';
 

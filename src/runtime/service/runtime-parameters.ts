@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import type { OperationRoute } from '../model/model-routes.js';
-import { getFieldSchema } from '../model/model-schemas.js';
-import type { FieldModel, ParameterModel, ServiceModel } from '../model/model-types.js';
-import { ServiceError, type InvalidField } from './runtime-errors.js';
-import type { Validator } from './runtime-validation.js';
+import type { OperationRoute } from '../../model/model-routes.js';
+import { getFieldSchema } from '../../model/model-schemas.js';
+import type { FieldModel, ParameterModel, ServiceModel } from '../../model/model-types.js';
+import { ServiceError, type InvalidField } from '../runtime-errors.js';
+import type { Validator } from '../runtime-validation.js';
 
 // The query parameters and headers a custom operation declares (operation.query, operation.headers): read from
 // their text, checked against the same schema the export declares, and handed to the handler typed.
