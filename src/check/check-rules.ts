@@ -678,5 +678,7 @@ export function checkModel(model: ServiceModel, doc: SpecDocument): Diagnostic[]
   const out: Diagnostic[] = [];
   const report: Report = (code, params, pointer) => out.push(createDiagnostic(code, params, { pointer }));
   for (const rule of RULES) rule({ model, doc, report });
-  return out;
+  // Warnings the spec turns off (check.disable), as a linter's configuration turns a rule off.
+  const off = new Set<string>(doc.check?.disable ?? []);
+  return off.size > 0 ? out.filter((d) => !off.has(d.code)) : out;
 }

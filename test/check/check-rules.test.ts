@@ -1232,3 +1232,23 @@ describe('the examples', () => {
     expect(Object.values(r.model!.present).every((p) => !p)).toBe(true);
   });
 });
+
+describe('turning a warning of style off', () => {
+  const CAMEL = `servicespec: 1
+resources:
+  Lease:
+    fields:
+      apiVersion: { type: string }
+      leaseDurationSeconds: { type: integer, minimum: 1, maximum: 0 }
+`;
+  it('check.disable: [name-style] silences name-style only; other diagnostics stay', () => {
+    expect(run(CAMEL).map((d) => d.code).sort()).toEqual(['invalid-constraint-range', 'name-style', 'name-style']);
+    expect(run(`${CAMEL}check:\n  disable: [name-style]\n`).map((d) => d.code)).toEqual(['invalid-constraint-range']);
+  });
+
+  it('refuses a code that cannot be turned off (an error, or an unknown code)', () => {
+    const d = run(`${CAMEL}check:\n  disable: [invalid-constraint-range]\n`);
+    expect(d.map((x) => `${x.severity} ${x.code}`)).toEqual(['error invalid-value']);
+    expect(d[0]!.message).toContain('"name-style"');
+  });
+});
