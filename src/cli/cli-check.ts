@@ -2,11 +2,14 @@ import type { Command } from 'commander';
 import { hasErrors } from '../diagnostics/diagnostics-catalogue.js';
 import { checkVersionsSince } from '../diff/diff-check.js';
 import { readDiffInput } from '../diff/diff-run.js';
+import { DISABLEABLE_WARNINGS } from '../spec/spec-types.js';
 import { action, EXIT, exitFor, STDIN, type ExitCode, formatOption, io, printDiagnostics, quietOption, readSpec, type ActionResult, type CommonOptions } from './cli-shared.js';
 
 interface CheckOptions extends CommonOptions {
   since?: string;
   watch?: boolean;
+  /** Warnings not to report this run (as `check.disable` in the spec does for every run). */
+  disable?: string[];
 }
 
 /** `check --watch`: check now, then again each time the file changes, until Ctrl-C. */
@@ -30,6 +33,11 @@ async function runCheckWatch(file: string, options: CheckOptions): Promise<ExitC
 
 /** `servicespec check FILE`: print every diagnostic (warnings too); exit 1 only if there are errors. */
 export function runCheck(file: string, options: CheckOptions): ActionResult {
+  const unknown = (options.disable ?? []).filter((c) => !(DISABLEABLE_WARNINGS as readonly string[]).includes(c));
+  if (unknown.length > 0) {
+    io.err(`servicespec check: --disable ${unknown.join(', ')}: only these warnings can be turned off: ${DISABLEABLE_WARNINGS.join(', ')}\n`);
+    return EXIT.usage;
+  }
   const compiled = readSpec(file);
   let diagnostics = compiled.diagnostics;
   if (options.since !== undefined) {
@@ -41,6 +49,8 @@ export function runCheck(file: string, options: CheckOptions): ActionResult {
     }
     diagnostics = [...diagnostics, ...checkVersionsSince(since, compiled)];
   }
+  const off = new Set(options.disable ?? []);
+  if (off.size > 0) diagnostics = diagnostics.filter((d) => !off.has(d.code));
   const format = options.format ?? 'text';
   printDiagnostics(diagnostics, { format, quiet: options.quiet, to: 'out' });
   if (format === 'text' && diagnostics.length === 0 && !options.quiet) io.out(`${file}: no problems found\n`);
@@ -55,6 +65,7 @@ export function registerCheckCommand(program: Command): void {
     .addOption(formatOption())
     .addOption(quietOption())
     .option('--watch', 'check again each time the file changes, until Ctrl-C')
+    .option('--disable <code>', `a warning not to report, repeatable (${DISABLEABLE_WARNINGS.join(', ')}); a spec turns it off for good with check.disable`, (code: string, all: string[] = []) => [...all, ...code.split(',').map((c) => c.trim()).filter((c) => c !== '')])
     .option('--since <old>', 'also compare with an earlier spec (a file, or git:REV:path): breaking changes need a new version that declares them')
     .addHelpText(
       'after',
