@@ -29,7 +29,7 @@ import {
 } from '../spec/spec-types.js';
 import { validateSpec } from '../spec/spec-validate.js';
 import { validateOpenApi } from './import-validate.js';
-import { toErrorCodeName, toEventKindName, toOperationId, toResourceName, UniqueNames } from './import-names.js';
+import { toErrorCodeName, toEventKindName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
 import { fieldsFromSchema, flatten, isObject, report, resolve, shapeFromSchema, type Json, type SchemaContext } from './import-schema.js';
 
 // OpenAPI 3.0 / 3.1 → a servicespec. Resources come from component schemas, operations become actions where
@@ -371,7 +371,7 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
     const isObjectSchema = isObject(s.properties) && (s.type === undefined || s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object')));
     if (!isObjectSchema && !exported) continue;
     const name = names.take(exported ? key : toResourceName(key));
-    if (name !== key) report(ctx, 'import-renamed', { what: 'component schema', from: key, to: name, reason: 'resource names are letters and digits, starting with a letter' }, pointer);
+    if (name !== key) report(ctx, 'import-renamed', { what: 'component schema', from: key, to: name, reason: 'resource names start with a letter, then letters, digits, dots, hyphens and underscores' }, pointer);
     ctx.resources.set(pointer, name);
     picked.push({ key, name, pointer, schema: s, refs: flat.refs });
   }
@@ -707,12 +707,12 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (typeof op['x-servicespec-route'] === 'string') continue; // token, stream, webhooks: built in, rebuilt from the spec
       const method = m.toUpperCase() as HttpMethod;
       const rawId = str(op.operationId);
-      const id = ids.take(toOperationId(rawId ?? `${m} ${rawPath}`));
+      const id = ids.take(rawId !== undefined ? toOperationId(rawId) : toIdentifier(`${m} ${rawPath}`));
       if (!(HTTP_METHODS as readonly string[]).includes(method)) {
         report(ctx, 'import-dropped', { item: `${method} ${rawPath}`, reason: 'the format has operations for GET, POST, PUT, PATCH and DELETE' }, pointer);
         continue;
       }
-      if (rawId !== undefined && id !== rawId) report(ctx, 'import-renamed', { what: 'operation', from: rawId, to: id, reason: 'operation ids are letters, digits and underscores' }, joinPointer(pointer, 'operationId'));
+      if (rawId !== undefined && id !== rawId) report(ctx, 'import-renamed', { what: 'operation', from: rawId, to: id, reason: 'operation ids have no control characters and no surrounding spaces' }, joinPointer(pointer, 'operationId'));
       sources.push({ id, method, path, rawPath, pointer, op, params: paramsOf(ctx, item, op, pointer, itemPointer) });
     }
   }
@@ -727,6 +727,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   });
 
   const operations: Record<string, OperationSpec> = {};
+  const handlerNames = new UniqueNames('_');
   for (const { src, success, response } of prepared) {
     const op = src.op;
     const x = ext<Json>(op, 'x-servicespec-operation');
@@ -804,7 +805,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     } else if (action === 'custom') {
       if (request) o.request = request;
       if (response) o.response = response;
-      o.handler = src.id;
+      // A handler is named in code: the operation id as an identifier (`find pet by id` → findPetById).
+      o.handler = handlerNames.take(toIdentifier(src.id));
     }
     if (op.security !== undefined) {
       const auth = requirement(ctx, op.security, op, joinPointer(src.pointer, 'security'));

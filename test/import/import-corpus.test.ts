@@ -63,11 +63,11 @@ describe('import of the public OpenAPI corpus', () => {
     const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'oai-petstore-expanded.yaml'));
     const ops = r.document!.endpoints!.operations!;
     expect(ops.addPet).toMatchObject({ method: 'POST', path: '/pets', action: 'create', resource: 'Pet', status: 200 });
-    expect(ops.findPetById).toMatchObject({ action: 'read', resource: 'Pet' });
+    expect(ops['find pet by id']).toMatchObject({ action: 'read', resource: 'Pet' });
     expect(ops.deletePet).toMatchObject({ action: 'delete', resource: 'Pet' });
     expect(ops.findPets).toMatchObject({ action: 'custom', handler: 'findPets', response: { resource: 'Pet', list: true } });
     const messages = r.diagnostics.map((d) => d.message);
-    expect(messages).toContain('operation `find pet by id` is named `findPetById` in the spec: operation ids are letters, digits and underscores');
+    expect(r.diagnostics.filter((d) => d.code === 'import-renamed')).toEqual([]);
     expect(messages.some((m) => m.includes('findPets') && m.includes('plain list'))).toBe(true);
     // allOf [NewPet, {id}] merged into one resource
     expect(Object.keys(r.document!.resources!.Pet!.fields!)).toEqual(['name', 'tag', 'id']);
@@ -84,9 +84,9 @@ describe('import of the public OpenAPI corpus', () => {
 
   it('reads the largest document (kubernetes) keeping its camelCase fields, with path-level parameters', async () => {
     const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'kubernetes-coordination-v1.json'));
-    const lease = r.document!.resources!.Lease!;
+    const lease = r.document!.resources!['io.k8s.api.coordination.v1.Lease']!;
     expect(Object.keys(lease.fields!)).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
-    expect(r.diagnostics.filter((d) => d.code === 'import-renamed' && d.message.includes('field'))).toEqual([]);
+    expect(r.diagnostics.filter((d) => d.code === 'import-renamed')).toEqual([]);
     expect(r.document!.endpoints!.base_url).toBeUndefined();
   });
 });
