@@ -33,6 +33,9 @@ export const FIELD_TYPES = [
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
+/** Field types a query or header parameter may have: those written as text, and arrays of them. */
+export const PARAMETER_TYPES = ['string', 'integer', 'number', 'boolean', 'date', 'datetime', 'uuid', 'email', 'uri', 'enum', 'array'] as const satisfies readonly FieldType[];
+
 export const ACTIONS = ['create', 'read', 'update', 'replace', 'delete', 'list', 'transition', 'custom'] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -125,6 +128,23 @@ export interface FieldSpec extends FieldConstraints {
   fields?: Record<string, FieldSpec>;
 }
 
+/**
+ * A query or header parameter of a custom operation, in the vocabulary of fields; required unless `optional`.
+ * `type` is any field type here; `check` refuses those outside PARAMETER_TYPES (`param-type-invalid`).
+ */
+export interface ParameterSpec extends FieldConstraints {
+  type: FieldType;
+  description?: string;
+  optional?: boolean;
+  /** The value the handler receives when the request leaves the parameter out. */
+  default?: unknown;
+  example?: unknown;
+  values?: (string | number)[];
+  /** array: each value's type (the parameter repeated: name=a&name=b). */
+  items?: ParameterSpec;
+  deprecated?: boolean;
+}
+
 export interface ResourceSpec {
   description?: string;
   plural?: string;
@@ -184,6 +204,10 @@ export interface OperationSpec {
   description?: string;
   filter?: string[];
   sort?: string[];
+  /** custom: the query parameters it reads, by their name on the wire. */
+  query?: Record<string, ParameterSpec>;
+  /** custom: the request headers it reads, by name (case-insensitive on the wire). */
+  headers?: Record<string, ParameterSpec>;
   status?: number;
   request?: ShapeSpec;
   response?: ShapeSpec;
