@@ -21,6 +21,8 @@ import {
   type LimitsSpec,
   type OperationAuthSpec,
   type OperationSpec,
+  type ParameterSpec,
+  PARAMETER_TYPES,
   type PartName,
   type ResourceSpec,
   type SchemeSpec,
@@ -28,9 +30,11 @@ import {
   type SpecDocument,
 } from '../spec/spec-types.js';
 import { validateSpec } from '../spec/spec-validate.js';
+import { getValueProblem } from '../check/check-rules.js';
+import type { FieldModel } from '../model/model-types.js';
 import { validateOpenApi } from './import-validate.js';
 import { toErrorCodeName, toEventKindName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
-import { fieldsFromSchema, flatten, isObject, report, resolve, shapeFromSchema, type Json, type SchemaContext } from './import-schema.js';
+import { fieldFromSchema, fieldsFromSchema, flatten, isObject, report, resolve, shapeFromSchema, type Json, type SchemaContext } from './import-schema.js';
 
 // OpenAPI 3.0 / 3.1 → a servicespec. Resources come from component schemas, operations become actions where
 // their shapes are an action's shapes and custom operations otherwise, security schemes and requirements become
@@ -83,6 +87,8 @@ interface Ctx extends SchemaContext {
   errorBodies: { mediaType: string; schema: unknown; pointer: string }[];
   idempotencyHeader?: string;
   pageSizes: { default?: number; max?: number }[];
+  /** Parameters another part of the spec carries (`query x-api-key`, `header api-version`), lower-cased for headers. */
+  carried: Map<string, string>;
 }
 
 function str(v: unknown): string | undefined {
@@ -239,11 +245,14 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
     errorNames: new UniqueNames('_'),
     errorBodies: [],
     pageSizes: [],
+    carried: new Map(),
   };
   const out: SpecDocument = { servicespec: 1 };
 
   const versioning = readPart(ctx, 'x-servicespec-versioning', 'versioning', '/x-servicespec-versioning');
   if (versioning?.placement && 'path' in versioning.placement) ctx.versionPrefix = versioning.placement.path.replace(/\/+$/, '');
+  if (versioning?.placement && 'query' in versioning.placement) ctx.carried.set(`query ${versioning.placement.query}`, 'the versioning part (its query parameter)');
+  if (versioning?.placement && 'header' in versioning.placement) ctx.carried.set(`header ${versioning.placement.header.toLowerCase()}`, 'the versioning part (its header)');
 
   out.purpose = importPurpose(ctx);
   const resources = importResources(ctx);
@@ -414,7 +423,10 @@ function importScheme(ctx: Ctx, name: string, raw: unknown, pointer: string): Sc
     case 'apiKey':
       if (s.in === 'cookie') return drop('a key in a cookie has no equivalent (keys travel in a header or the query)');
       out = { type: 'api_key', in: s.in === 'query' ? 'query' : 'header' };
-      if (notShown(s.name) !== undefined) out.name = s.name;
+      if (notShown(s.name) !== undefined) {
+        out.name = s.name;
+        ctx.carried.set(s.in === 'query' ? `query ${String(s.name)}` : `header ${String(s.name).toLowerCase()}`, `security scheme ${name}`);
+      }
       break;
     case 'http': {
       const scheme = String(s.scheme ?? '').toLowerCase();
@@ -681,6 +693,123 @@ function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof success
   return { action: 'custom', reason: 'its path and shapes are not those of a resource action' };
 }
 
+interface ParamUse {
+  p: Json;
+  pointer: string;
+  name: string;
+  where: string;
+}
+
+/** Headers the runtime reads itself (content negotiation, framing, credentials): no operation declares them. */
+const TRANSPORT_HEADERS = new Set(['accept', 'accept-encoding', 'authorization', 'connection', 'content-length', 'content-encoding', 'content-type', 'cookie', 'host', 'transfer-encoding']);
+
+/**
+ * Sorts an operation's query and header parameters: those a list action takes (limit, cursor, sort, filters), those
+ * another part of the spec carries, those with no place (cookies, transport headers: reported), and the rest.
+ */
+function planParams(ctx: Ctx, src: OpSource, action: Action, resourceFields: Record<string, FieldSpec>): { filter: string[]; sort: string[]; leftover: ParamUse[] } {
+  const filter: string[] = [];
+  const sort: string[] = [];
+  const leftover: ParamUse[] = [];
+  const pageSizes: { default?: number; max?: number }[] = [];
+  for (const { p, pointer } of src.params) {
+    const name = String(p.name);
+    const where = String(p.in);
+    if (where === 'path') continue;
+    if (where === 'header' && /^idempotency-key$/i.test(name)) {
+      ctx.idempotencyHeader ??= name;
+      continue;
+    }
+    if (ctx.carried.has(`${where} ${where === 'header' ? name.toLowerCase() : name}`)) continue;
+    if (where === 'cookie') {
+      report(ctx, 'import-dropped', { item: `operation ${src.id}: cookie parameter \`${name}\``, reason: 'the format has no cookie parameters' }, pointer);
+      continue;
+    }
+    if (where === 'header' && TRANSPORT_HEADERS.has(name.toLowerCase())) {
+      report(ctx, 'import-dropped', { item: `operation ${src.id}: header parameter \`${name}\``, reason: 'the runtime reads it itself (credentials, content negotiation, framing)' }, pointer);
+      continue;
+    }
+    if (action === 'list' && where === 'query') {
+      const s = flatten(ctx, p.schema, joinPointer(pointer, 'schema')).schema ?? {};
+      if (name === 'limit') {
+        pageSizes.push({ ...(typeof s.default === 'number' ? { default: s.default } : {}), ...(typeof s.maximum === 'number' ? { max: s.maximum } : {}) });
+        continue;
+      }
+      if (name === 'cursor') continue;
+      if (name === 'sort') {
+        const values = Array.isArray(s.enum) ? s.enum.map(String) : [];
+        if (values.length > 0 && values.every((v) => v.replace(/^-/, '') in resourceFields)) {
+          for (const v of values) {
+            const f = v.replace(/^-/, '');
+            if (!sort.includes(f)) sort.push(f);
+          }
+          continue;
+        }
+      }
+      if (name in resourceFields) {
+        filter.push(name);
+        continue;
+      }
+    }
+    leftover.push({ p, pointer, name, where });
+  }
+  if (action === 'list' && leftover.length === 0) ctx.pageSizes.push(...pageSizes);
+  return { filter, sort, leftover };
+}
+
+const PARAMETER_KEYS = new Set(['type', 'description', 'optional', 'default', 'example', 'values', 'items', 'deprecated', 'minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems']);
+
+function asParameter(f: FieldSpec): ParameterSpec {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(f as unknown as Json)) if (PARAMETER_KEYS.has(k) && v !== undefined) out[k] = k === 'items' ? asParameter(v as FieldSpec) : v;
+  return out as unknown as ParameterSpec;
+}
+
+/** A query or header parameter of a custom operation, in the format's vocabulary; undefined (reported) when it has none. */
+function parameterFromOpenApi(ctx: Ctx, src: OpSource, use: ParamUse): ParameterSpec | undefined {
+  const { p, pointer, name, where } = use;
+  const item = `operation ${src.id}: ${where} parameter \`${name}\``;
+  const drop = (reason: string) => {
+    report(ctx, 'import-dropped', { item, reason }, pointer);
+    return undefined;
+  };
+  if (where === 'query' && !/^(?!__proto__$)[^\s&=#]+$/.test(name)) return drop('a query parameter name has no whitespace, `&`, `=` or `#`');
+  if (where === 'header' && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) return drop('a header name is an HTTP token');
+  let schemaNode: unknown = p.schema;
+  let schemaPointer = joinPointer(pointer, 'schema');
+  let asText = false;
+  if (schemaNode === undefined && isObject(p.content)) {
+    const mediaType = Object.keys(p.content)[0];
+    const m = mediaType !== undefined ? p.content[mediaType] : undefined;
+    schemaNode = isObject(m) ? m.schema : undefined;
+    schemaPointer = joinPointer(joinPointer(joinPointer(pointer, 'content'), mediaType ?? ''), 'schema');
+    asText = true;
+  }
+  const f = schemaNode === undefined ? ({ type: 'string' } as FieldSpec) : fieldFromSchema(ctx, schemaNode, schemaPointer, { where: item, depth: 1, stack: [] });
+  const scalar = (t: string) => (PARAMETER_TYPES as readonly string[]).includes(t) && t !== 'array';
+  let param: ParameterSpec;
+  if (scalar(f.type) || (f.type === 'array' && f.items !== undefined && scalar(f.items.type))) param = asParameter(f);
+  else if (asText) {
+    report(ctx, 'import-approximated', { item, as: 'type string', reason: 'a parameter whose value is a JSON document reaches the handler as its text' }, pointer);
+    param = { type: 'string' };
+  } else return drop(`its schema (${f.type === 'array' ? `an array of ${f.items?.type ?? 'anything'}` : f.type}) cannot be written as the text of a ${where} parameter`);
+  if (param.type === 'array' && where === 'query' && ((p.style !== undefined && p.style !== 'form') || p.explode === false)) {
+    report(ctx, 'import-approximated', { item, as: 'a repeated parameter (name=a&name=b)', reason: `style ${String(p.style ?? 'form')}${p.explode === false ? ', explode false' : ''} has no equivalent` }, pointer);
+  }
+  const out: Json = { type: param.type };
+  const description = str(p.description) ?? param.description;
+  if (description !== undefined) out.description = description;
+  if (p.required !== true) out.optional = true;
+  for (const [k, v] of Object.entries(param)) if (!(k in out) && k !== 'description') out[k] = v;
+  if (p.example !== undefined && out.example === undefined) {
+    const problem = getValueProblem({ ...(out as Pick<FieldModel, 'type'>), nullable: false }, p.example);
+    if (problem === undefined) out.example = p.example;
+    else report(ctx, 'import-dropped', { item: `${item}: example ${JSON.stringify(p.example) ?? ''}`, reason: `it breaks its own schema (${problem})` }, pointer);
+  }
+  if (p.deprecated === true) out.deprecated = true;
+  return out as unknown as ParameterSpec;
+}
+
 function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   const out: Json = {};
   const servers = Array.isArray(ctx.doc.servers) ? ctx.doc.servers : [];
@@ -753,41 +882,34 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     if (typeof op.summary === 'string' && !derived.includes('summary')) o.summary = op.summary;
     const description = withoutRules(str(op.description));
     if (description !== undefined) o.description = description;
-    // Parameters: the ones the format defines for lists, and the ones that carry the version or idempotency key.
-    const filter: string[] = [];
-    const sort: string[] = [];
+    // Parameters: a list's paging, sort and filters; what another part carries (idempotency key, API key, version);
+    // a custom operation's own query and headers. An action that cannot take an operation's parameters is not chosen.
     const resourceFields = typeof o.resource === 'string' ? (ctx.resourceFields.get(o.resource) ?? {}) : {};
-    for (const { p, pointer } of src.params) {
-      const name = String(p.name);
-      const where = String(p.in);
-      if (where === 'path') continue;
-      if (x) continue;
-      if (where === 'header' && /^idempotency-key$/i.test(name)) {
-        ctx.idempotencyHeader ??= name;
-        continue;
-      }
-      if (action === 'list' && where === 'query') {
-        const s = flatten(ctx, p.schema, joinPointer(pointer, 'schema')).schema ?? {};
-        if (name === 'limit') {
-          ctx.pageSizes.push({ ...(typeof s.default === 'number' ? { default: s.default } : {}), ...(typeof s.maximum === 'number' ? { max: s.maximum } : {}) });
-          continue;
-        }
-        if (name === 'cursor') continue;
-        if (name === 'sort') {
-          const values = Array.isArray(s.enum) ? s.enum.map(String) : [];
-          for (const v of values) {
-            const f = v.replace(/^-/, '');
-            if (f in resourceFields && !sort.includes(f)) sort.push(f);
-          }
-          continue;
-        }
-        if (name in resourceFields) {
-          filter.push(name);
-          continue;
-        }
-      }
-      report(ctx, 'import-dropped', { item: `operation ${src.id}: ${where} parameter \`${name}\``, reason: action === 'list' ? 'list operations take limit, cursor, sort and filters named after fields' : `a ${action} operation takes no ${where} parameters` }, pointer);
+    // An exported built-in action's parameters are the format's own (rebuilt from the spec).
+    let plan = x && action !== 'custom' ? { filter: [], sort: [], leftover: [] } : planParams(ctx, src, action, resourceFields);
+    if (!x && action !== 'custom' && plan.leftover.length > 0) {
+      const names = plan.leftover.map((l) => `\`${l.name}\``).join(', ');
+      const takes = action === 'list' ? 'a list takes limit, cursor, sort and filters named after fields' : `a ${action} operation takes no query or header parameters`;
+      action = 'custom';
+      o.action = action;
+      delete o.resource;
+      report(ctx, 'import-custom-operation', { operation: src.id, reason: `its parameters ${names} are not a resource action's (${takes}); as a custom operation it keeps them` }, src.pointer);
+      plan = planParams(ctx, src, action, {});
     }
+    if (action === 'custom' && (!x || x.action === 'custom')) {
+      for (const l of plan.leftover) {
+        const param = parameterFromOpenApi(ctx, src, l);
+        if (param === undefined) continue;
+        const into = l.where === 'query' ? 'query' : 'headers';
+        const bag = (o[into] ??= {}) as Record<string, ParameterSpec>;
+        if (l.where === 'header' && Object.keys(bag).some((k) => k.toLowerCase() === l.name.toLowerCase())) {
+          report(ctx, 'import-dropped', { item: `operation ${src.id}: header parameter \`${l.name}\``, reason: 'another header of the operation has the same name in another case (header names are compared without regard to case)' }, l.pointer);
+          continue;
+        }
+        bag[l.name] = param;
+      }
+    }
+    const { filter, sort } = plan;
     if (x) {
       for (const k of ['filter', 'sort']) if (Array.isArray(x[k])) o[k] = (x[k] as unknown[]).map(String);
     } else {
@@ -837,7 +959,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   return shown ? (out as SpecDocument['endpoints']) : undefined;
 }
 
-const OPERATION_ORDER = ['method', 'path', 'action', 'resource', 'transition', 'summary', 'description', 'filter', 'sort', 'status', 'request', 'response', 'handler', 'auth', 'errors', 'idempotent', 'deprecated'];
+const OPERATION_ORDER = ['method', 'path', 'action', 'resource', 'transition', 'summary', 'description', 'filter', 'sort', 'query', 'headers', 'status', 'request', 'response', 'handler', 'auth', 'errors', 'idempotent', 'deprecated'];
 
 function orderOperation(o: Json): Json {
   const out: Json = {};

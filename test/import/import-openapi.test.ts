@@ -38,7 +38,6 @@ const crud = doc({
           { name: 'cursor', in: 'query', schema: { type: 'string' } },
           { name: 'name', in: 'query', schema: { type: 'string' } },
           { name: 'sort', in: 'query', schema: { type: 'string', enum: ['name', '-name'] } },
-          { name: 'verbose', in: 'query', schema: { type: 'boolean' } },
         ],
         responses: { '200': { description: 'ok', ...jsonBody({ type: 'object', properties: { items: { type: 'array', items: ref('Thing') }, next_cursor: { type: ['string', 'null'] } } }) } },
       },
@@ -77,7 +76,7 @@ describe('import: operations become actions where their shapes allow', () => {
     expect(r.document!.limits).toEqual({ page_size: { default: 10, max: 50 } });
     expect(r.document!.errors).toEqual({ body: 'problem', codes: { invalid: { status: 422, title: 'The thing is not valid' }, not_found: { status: 404, title: 'Not here' } } });
     const messages = r.diagnostics.map((d) => d.message);
-    expect(messages).toContain('operation listThings: query parameter `verbose` has no place in a servicespec and is left out: list operations take limit, cursor, sort and filters named after fields');
+    expect(messages.filter((m) => m.includes('parameter'))).toEqual([]);
     expect(r.diagnostics.filter((d) => d.code === 'import-renamed')).toEqual([]);
     // nothing invented: no states, no versioning, no rate limits, no base address
     const shown = Object.fromEntries(r.gaps!.parts.map((p) => [p.part, p.status]));
@@ -96,6 +95,82 @@ describe('import: operations become actions where their shapes allow', () => {
       },
     });
     expect(r.document!.resources!.NewThing).toBeDefined();
+  });
+});
+
+describe('import: query and header parameters', () => {
+  const pageOf = (item: unknown) => jsonBody({ type: 'object', properties: { items: { type: 'array', items: item }, next_cursor: { type: ['string', 'null'] } } });
+  const withParams = doc({
+    paths: {
+      '/things': {
+        get: {
+          operationId: 'listThings',
+          parameters: [
+            { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1 } },
+            { name: 'per_page', in: 'query', schema: { type: 'integer', maximum: 100, default: 30 } },
+          ],
+          responses: { '200': { description: 'ok', ...pageOf(ref('Thing')) } },
+        },
+      },
+      '/things/search': {
+        get: {
+          operationId: 'searchThings',
+          parameters: [
+            { name: 'labelSelector', in: 'query', description: 'Only things whose labels match.', schema: { type: 'string' } },
+            { name: 'watch', in: 'query', deprecated: true, schema: { type: 'boolean', default: false } },
+            { name: 'tag', in: 'query', required: true, schema: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } } },
+            { name: 'ids', in: 'query', style: 'form', explode: false, schema: { type: 'array', items: { type: 'integer' } } },
+            { name: 'filter', in: 'query', content: { 'application/json': { schema: { type: 'object', properties: { q: { type: 'string' } } } } } },
+            { name: 'deep', in: 'query', style: 'deepObject', schema: { type: 'object', properties: { q: { type: 'string' } } } },
+            { name: 'X-Request-Id', in: 'header', schema: { type: 'integer', minimum: 1 }, example: 0 },
+            { name: 'x-request-id', in: 'header', schema: { type: 'string' } },
+            { name: 'Accept', in: 'header', schema: { type: 'string' } },
+            { name: 'Idempotency-Key', in: 'header', schema: { type: 'string' } },
+            { name: 'api_key', in: 'query', schema: { type: 'string' } },
+            { name: 'session', in: 'cookie', schema: { type: 'string' } },
+          ],
+          responses: { '200': { description: 'ok', ...jsonBody({ type: 'array', items: ref('Thing') }) } },
+        },
+      },
+    },
+    components: { schemas: { Thing: thing }, securitySchemes: { key: { type: 'apiKey', in: 'query', name: 'api_key' } } },
+  });
+
+  it("keeps a custom operation's query and header parameters by their names, with types and constraints", async () => {
+    const r = await importOpenApiDocument(withParams, 'params.json');
+    const op = r.document!.endpoints!.operations!.searchThings!;
+    expect(op.query).toEqual({
+      labelSelector: { type: 'string', description: 'Only things whose labels match.', optional: true },
+      watch: { type: 'boolean', optional: true, default: false, deprecated: true },
+      tag: { type: 'array', items: { type: 'enum', values: ['a', 'b'] } },
+      ids: { type: 'array', optional: true, items: { type: 'integer' } },
+      filter: { type: 'string', optional: true },
+    });
+    expect(op.headers).toEqual({ 'X-Request-Id': { type: 'integer', optional: true, minimum: 1 } });
+    const messages = r.diagnostics.map((d) => d.message);
+    for (const m of [
+      'operation searchThings: query parameter `deep` has no place in a servicespec and is left out: its schema (object) cannot be written as the text of a query parameter',
+      'operation searchThings: header parameter `x-request-id` has no place in a servicespec and is left out: another header of the operation has the same name in another case (header names are compared without regard to case)',
+      'operation searchThings: header parameter `Accept` has no place in a servicespec and is left out: the runtime reads it itself (credentials, content negotiation, framing)',
+      'operation searchThings: cookie parameter `session` has no place in a servicespec and is left out: the format has no cookie parameters',
+      'operation searchThings: query parameter `ids` is imported as a repeated parameter (name=a&name=b): style form, explode false has no equivalent',
+      'operation searchThings: query parameter `filter` is imported as type string: a parameter whose value is a JSON document reaches the handler as its text',
+      'operation searchThings: header parameter `X-Request-Id`: example 0 has no place in a servicespec and is left out: it breaks its own schema (below minimum 1)',
+    ]) expect(messages).toContain(m);
+    // the API key and the idempotency key are carried by authentication and endpoints.idempotency
+    expect(messages.filter((m) => m.includes('api_key') || m.includes('Idempotency-Key'))).toEqual([]);
+    expect(r.document!.endpoints!.idempotency).toEqual({ header: 'Idempotency-Key' });
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  it('a list whose paging parameters are not the format\'s becomes a custom operation keeping them, and says so', async () => {
+    const r = await importOpenApiDocument(withParams, 'params.json');
+    const op = r.document!.endpoints!.operations!.listThings!;
+    expect(op).toMatchObject({ action: 'custom', query: { page: { type: 'integer', optional: true, minimum: 1 }, per_page: { type: 'integer', optional: true, maximum: 100, default: 30 } } });
+    expect(r.diagnostics.map((d) => d.message)).toContain(
+      "operation `listThings` is imported as a custom operation: its parameters `page`, `per_page` are not a resource action's (a list takes limit, cursor, sort and filters named after fields); as a custom operation it keeps them",
+    );
+    expect(r.document!.limits).toBeUndefined();
   });
 });
 
