@@ -82,7 +82,7 @@ interface Ctx extends SchemaContext {
   scopesDeclared: boolean;
   /** Written by the servicespec exporter (it lists the parts its spec shows). */
   fromServicespec: boolean;
-  errorCodes: Map<string, { name: string; status: number; title?: string }>;
+  errorCodes: Map<string, { name: string; status: number; title?: string; operations: string[]; inline: boolean; pointer: string }>;
   errorNames: UniqueNames;
   errorBodies: { mediaType: string; schema: unknown; pointer: string }[];
   idempotencyHeader?: string;
@@ -608,9 +608,10 @@ function errorsOf(ctx: Ctx, src: OpSource): string[] {
     if (!entry) {
       const base = component ? toErrorCodeName(component.slice('#/components/responses/'.length)) : toErrorCodeName(STATUS_CODES[status] ?? `error ${status}`);
       const title = str(node.description);
-      entry = { name: ctx.errorNames.take(base), status, ...(title !== undefined && title !== '' ? { title } : {}) };
+      entry = { name: ctx.errorNames.take(base), status, ...(title !== undefined && title !== '' ? { title } : {}), operations: [], inline: component === undefined, pointer };
       ctx.errorCodes.set(key2, entry);
     }
+    if (!entry.operations.includes(src.id)) entry.operations.push(src.id);
     if (!codes.includes(entry.name)) codes.push(entry.name);
   }
   return codes;
@@ -1003,16 +1004,41 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
   if (ctx.errorCodes.size === 0 && ctx.errorBodies.length === 0) return undefined;
   const out: ErrorsSpec = {};
   const problem = ctx.errorBodies.find((b) => b.mediaType === 'application/problem+json');
-  if (problem) out.body = 'problem';
-  else {
+  let kept: { pointer: string; key: string } | undefined;
+  if (problem) {
+    out.body = 'problem';
+    kept = { pointer: problem.pointer, key: 'problem' };
+  } else {
     const first = ctx.errorBodies.map((b) => ({ b, shape: shapeFromSchema(ctx, b.schema, b.pointer, 'the error body', 'top') })).find((x) => x.shape?.fields !== undefined && !x.shape.list);
-    if (first?.shape?.fields) out.body = { fields: first.shape.fields };
+    if (first?.shape?.fields) {
+      out.body = { fields: first.shape.fields };
+      kept = { pointer: first.b.pointer, key: bodyKey(first.b) };
+    }
+  }
+  // The spec has one error body: each different body an operation declares is merged into it, and said so.
+  const reported = new Set<string>();
+  for (const b of ctx.errorBodies) {
+    const key = b.mediaType === 'application/problem+json' ? 'problem' : bodyKey(b);
+    if (kept !== undefined && key === kept.key) continue;
+    if (reported.has(key)) continue;
+    reported.add(key);
+    if (kept === undefined) report(ctx, 'import-dropped', { item: `the error body at ${b.pointer}`, reason: 'it is not an object the format can describe' }, b.pointer);
+    else report(ctx, 'import-errors-merged', { item: `the error body at ${b.pointer}`, into: `the one at ${kept.pointer}`, reason: 'a spec has one error body for every error code; this one differs from it' }, b.pointer);
+  }
+  // Inline responses with the same status and description share one code (the document does not refer to one response).
+  for (const c of ctx.errorCodes.values()) {
+    if (c.inline && c.operations.length > 1) report(ctx, 'import-errors-merged', { item: `the inline ${c.status} responses of operations ${c.operations.join(', ')}`, into: `error code ${c.name}`, reason: `they have the same status and description${c.title !== undefined ? `, “${c.title}”` : ''}` }, c.pointer);
   }
   if (ctx.errorCodes.size > 0) {
     out.codes = {};
     for (const c of ctx.errorCodes.values()) out.codes[c.name] = c.title !== undefined ? { status: c.status, title: c.title } : { status: c.status };
   }
   return out;
+}
+
+/** What tells two error bodies apart: the component referred to, else the schema written out. */
+function bodyKey(b: { mediaType: string; schema: unknown }): string {
+  return isObject(b.schema) && typeof b.schema.$ref === 'string' ? b.schema.$ref : JSON.stringify(b.schema) ?? '';
 }
 
 function importLimits(ctx: Ctx): LimitsSpec | undefined {

@@ -174,6 +174,38 @@ describe('import: query and header parameters', () => {
   });
 });
 
+describe('import: error responses', () => {
+  const problem = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } } } });
+  const errorsDoc = doc({
+    paths: {
+      '/a': { get: { operationId: 'getA', responses: { '200': { description: 'ok' }, '404': problem('No such A.'), '409': problem('Busy.'), '401': { $ref: '#/components/responses/Unauthorized' } } } },
+      '/b': { get: { operationId: 'getB', responses: { '200': { description: 'ok' }, '404': problem('No such B.'), '409': problem('Busy.'), '401': { $ref: '#/components/responses/Unauthorized' } } } },
+      '/c': { get: { operationId: 'getC', responses: { '200': { description: 'ok' }, '400': { description: 'Bad.', content: { 'application/json': { schema: { type: 'object', properties: { code: { type: 'integer' } } } } } } } } },
+    },
+    components: { responses: { Unauthorized: problem('Who are you?') } },
+  });
+
+  it("keeps each operation's own error descriptions; shares codes the document shares; reports every merge", async () => {
+    const r = await importOpenApiDocument(errorsDoc, 'errors.json');
+    const ops = r.document!.endpoints!.operations!;
+    expect(r.document!.errors!.codes).toStrictEqual({
+      not_found: { status: 404, title: 'No such A.' },
+      conflict: { status: 409, title: 'Busy.' },
+      unauthorized: { status: 401, title: 'Who are you?' },
+      not_found_2: { status: 404, title: 'No such B.' },
+      bad_request: { status: 400, title: 'Bad.' },
+    });
+    expect(ops.getA!.errors).toEqual(['unauthorized', 'not_found', 'conflict']);
+    expect(ops.getB!.errors).toEqual(['unauthorized', 'not_found_2', 'conflict']);
+    const merged = r.diagnostics.filter((d) => d.code === 'import-errors-merged').map((d) => d.message);
+    expect(merged).toEqual([
+      'the error body at /paths/~1c/get/responses/400: merged into the one at /paths/~1a/get/responses/401 (a spec has one error body for every error code; this one differs from it)',
+      'the inline 409 responses of operations getA, getB: merged into error code conflict (they have the same status and description, “Busy.”)',
+    ]);
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+});
+
 describe('import: schemas', () => {
   it('reads 3.0 nullable and boolean exclusive bounds, 3.1 type arrays and anyOf-with-null, merges allOf', async () => {
     const schemas = {
