@@ -555,6 +555,11 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; schema?: unknown
       .filter((k) => /^[13]\d\d$/.test(k))
       .sort()[0];
   if (key === undefined) return { hasContent: false };
+  if (src.op['x-servicespec-operation'] === undefined) {
+    for (const other of Object.keys(responses).filter((k) => k !== key && /^[123]\d\d$/.test(k))) {
+      report(ctx, 'import-dropped', { item: `operation ${src.id}: the ${other} response`, reason: `an operation has one success status (${key} is kept)` }, joinPointer(joinPointer(src.pointer, 'responses'), other));
+    }
+  }
   const pointer = joinPointer(joinPointer(src.pointer, 'responses'), key);
   const r = resolve(ctx, responses[key], pointer);
   const content = isObject(r.node) ? r.node.content : undefined;
