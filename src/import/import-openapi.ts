@@ -74,6 +74,8 @@ interface Ctx extends SchemaContext {
   /** Resource name → its fields (after renaming), for matching shapes to actions. */
   resourceFields: Map<string, Record<string, FieldSpec>>;
   resourceIdentifier: Map<string, string | undefined>;
+  /** The resources as the spec will hold them (an identifier found from the paths is added to them). */
+  resourceSpecs: Record<string, ResourceSpec>;
   versionPrefix?: string;
   /** Scheme names dropped (no equivalent): requirements naming them skip them. */
   droppedSchemes: Set<string>;
@@ -237,6 +239,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
     resources: new Map(),
     resourceFields: new Map(),
     resourceIdentifier: new Map(),
+    resourceSpecs: {},
     droppedSchemes: new Set(),
     scopesSeen: new Map(),
     scopesDeclared: false,
@@ -256,6 +259,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
 
   out.purpose = importPurpose(ctx);
   const resources = importResources(ctx);
+  ctx.resourceSpecs = resources;
   const authentication = importAuthentication(ctx);
   const endpoints = importEndpoints(ctx);
   const events = importEvents(ctx);
@@ -657,21 +661,24 @@ interface Inferred {
   reason?: string;
 }
 
-function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>, response: ShapeSpec | undefined, request: ShapeSpec | undefined, readPaths: Map<string, string>): Inferred {
+function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>, response: ShapeSpec | undefined, request: ShapeSpec | undefined, family: PathFamily): Inferred {
   const pathParams = Array.from(src.path.matchAll(/\{([^{}]*)\}/g), (m) => m[1] ?? '');
   const single = pathParams.length === 1 && src.path.endsWith(`/{${pathParams[0]}}`);
   const one = response?.resource !== undefined && !response.list ? response.resource : undefined;
-  const fitsRequest = (r: string) => {
-    if (!request) return src.method !== 'POST' && src.method !== 'PUT';
-    if (request.resource === r) return true;
+  const extraRequestFields = (r: string): string[] | undefined => {
+    if (!request || request.resource === r) return undefined;
     const fields = fieldsOf(request, ctx);
     const rf = ctx.resourceFields.get(r) ?? {};
-    return fields !== undefined && !request.list && Object.keys(fields).every((f) => f in rf);
+    if (fields === undefined || request.list) return [];
+    const extra = Object.keys(fields).filter((f) => !(f in rf));
+    return extra.length > 0 ? extra : undefined;
   };
+  const fitsRequest = (r: string) => (!request ? src.method !== 'POST' && src.method !== 'PUT' : extraRequestFields(r) === undefined);
   const addressable = (r: string) => ctx.resourceIdentifier.get(r) !== undefined;
+  const noId = (r: string): Inferred => ({ action: 'custom', reason: `${r} has no identifier field to address it by (no required \`id\`, and the path parameter {${pathParams[0] ?? ''}} names no required field of it)` });
   switch (src.method) {
     case 'GET':
-      if (single && one !== undefined) return addressable(one) ? { action: 'read', resource: one } : { action: 'custom', reason: `${one} has no identifier field to address it by` };
+      if (single && one !== undefined) return addressable(one) ? { action: 'read', resource: one } : noId(one);
       if (pathParams.length === 0 && success.schema !== undefined) {
         const page = pageResource(ctx, success.schema, success.pointer ?? src.pointer);
         if (page !== undefined) return { action: 'list', resource: page };
@@ -684,19 +691,94 @@ function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof success
     case 'PUT':
     case 'PATCH':
       if (single && one !== undefined && fitsRequest(one)) {
-        if (!addressable(one)) return { action: 'custom', reason: `${one} has no identifier field to address it by` };
+        if (!addressable(one)) return noId(one);
         return { action: src.method === 'PUT' ? 'replace' : 'update', resource: one };
       }
       break;
     case 'DELETE': {
-      const r = readPaths.get(src.path);
-      if (single && !success.hasContent && r !== undefined) {
-        return addressable(r) ? { action: 'delete', resource: r } : { action: 'custom', reason: `${r} has no identifier field to address it by` };
-      }
+      const r = family.itemOf(src.path);
+      if (single && !success.hasContent && r !== undefined) return addressable(r) ? { action: 'delete', resource: r } : noId(r);
       break;
     }
   }
-  return { action: 'custom', reason: 'its path and shapes are not those of a resource action' };
+  return { action: 'custom', reason: whyCustom(ctx, src, success, response, request, pathParams, single, one, extraRequestFields) };
+}
+
+/** Why an operation is not a resource action, as precisely as the document lets us say. */
+function whyCustom(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>, response: ShapeSpec | undefined, request: ShapeSpec | undefined, pathParams: string[], single: boolean, one: string | undefined, extra: (r: string) => string[] | undefined): string {
+  if (pathParams.length > 1) return `its path binds ${pathParams.map((p) => `{${p}}`).join(', ')}; a resource action binds at most one path parameter, the identifier`;
+  if (pathParams.length === 1 && !single) return `its path goes on after {${pathParams[0] ?? ''}}; a resource action binds no parameter but the identifier, at the end of its path`;
+  if (success.status === undefined) return 'it declares no success response';
+  if (src.method === 'DELETE') return success.hasContent ? 'its success response has a body; a delete answers with none' : 'no operation reads, replaces or lists what its path names, so which resource it deletes is not known';
+  if (response === undefined) return success.hasContent ? 'its success response is not a JSON object or list' : `its success response (${success.status}) has no body; a ${src.method === 'POST' ? 'create' : 'resource action'} answers with the object`;
+  if (response.resource === undefined) return 'its response is not one of the resources (its fields are written out)';
+  if (response.list) return pathParams.length > 0 ? 'its response is a list, on a path with a parameter' : 'its response is a plain list, not a page `{ items, next_cursor }`';
+  if (src.method === 'POST' && pathParams.length > 0) return 'a POST on one object is not a create (a transition needs a state machine)';
+  if (src.method === 'GET' && pathParams.length === 0) {
+    const wrapped = Object.entries(fieldsOf(response, ctx) ?? {}).find(([, f]) => f.type === 'array');
+    return wrapped !== undefined
+      ? `its response ${response.resource} holds a list in \`${wrapped[0]}\`, not a page \`{ items, next_cursor }\``
+      : `a GET on a collection path that answers with one ${response.resource} is not a list`;
+  }
+  if (one !== undefined && request === undefined && (src.method === 'POST' || src.method === 'PUT')) return `it has no request body; a ${src.method === 'POST' ? 'create' : 'replace'} takes the object`;
+  const fields = one !== undefined ? extra(one) : undefined;
+  if (fields !== undefined) return fields.length > 0 ? `its request has ${fields.map((f) => `\`${f}\``).join(', ')}, which ${one ?? ''} does not` : `its request is not an object of ${one ?? ''}'s fields`;
+  return 'its path and shapes are not those of a resource action';
+}
+
+/** Which resource each path names: an item path by what its operations read, replace or update, or by its collection. */
+interface PathFamily {
+  itemOf(path: string): string | undefined;
+}
+
+function getPathFamily(prepared: { src: OpSource; response: ShapeSpec | undefined; success: ReturnType<typeof successOf> }[], ctx: Ctx): PathFamily {
+  const items = new Map<string, string>();
+  const collections = new Map<string, string>();
+  for (const { src, response, success } of prepared) {
+    const params = Array.from(src.path.matchAll(/\{([^{}]*)\}/g));
+    if (response?.resource !== undefined && !response.list && params.length === 1 && /\/\{[^{}]*\}$/.test(src.path) && src.method !== 'POST') items.set(src.path, response.resource);
+    if (params.length === 0 && src.method === 'POST' && response?.resource !== undefined && !response.list) collections.set(src.path, response.resource);
+    if (params.length === 0 && src.method === 'GET' && success.schema !== undefined) {
+      const page = pageResource(ctx, success.schema, success.pointer ?? src.pointer);
+      if (page !== undefined) collections.set(src.path, page);
+    }
+  }
+  return {
+    itemOf: (path) => {
+      const known = items.get(path);
+      if (known !== undefined) return known;
+      const parent = path.replace(/\/\{[^{}]*\}$/, '');
+      return parent !== path ? collections.get(parent) : undefined;
+    },
+  };
+}
+
+/**
+ * A resource with no identifier field is addressed by the parameter of the item path that reads it when that
+ * parameter names one of its fields that can be an identifier (`GET /users/{username}` answering a User whose
+ * `username` is a required string): the document says that field picks one object.
+ */
+function identifiersFromPaths(ctx: Ctx, prepared: { src: OpSource; response: ShapeSpec | undefined }[]): void {
+  for (const { src, response } of prepared) {
+    if (src.method !== 'GET' || response?.resource === undefined || response.list) continue;
+    const params = Array.from(src.path.matchAll(/\{([^{}]*)\}/g), (m) => m[1] ?? '');
+    const p = params[0];
+    if (params.length !== 1 || p === undefined || !src.path.endsWith(`/{${p}}`)) continue;
+    const r = response.resource;
+    if (ctx.resourceIdentifier.get(r) !== undefined) continue;
+    const f = ctx.resourceFields.get(r)?.[p];
+    if (f === undefined || !isDefaultIdentifier({ ...f, name: DEFAULT_IDENTIFIER_FIELD })) continue;
+    ctx.resourceIdentifier.set(r, p);
+    const spec = ctx.resourceSpecs[r];
+    if (spec === undefined) continue;
+    const ordered: Json = {};
+    for (const [k, v] of Object.entries(spec)) {
+      if (k === 'fields') ordered.identifier = p;
+      ordered[k] = v;
+    }
+    ctx.resourceSpecs[r] = ordered as ResourceSpec;
+    report(ctx, 'import-approximated', { item: `resource ${r}`, as: `a resource identified by \`${p}\``, reason: `${src.method} ${src.rawPath} reads one ${r} by its ${p}, a required field` }, src.pointer);
+  }
 }
 
 interface ParamUse {
@@ -852,14 +934,14 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     }
   }
 
-  // Which resource a path reads, so DELETE on the same path can be recognised.
-  const readPaths = new Map<string, string>();
   const prepared = sources.map((src) => {
     const success = successOf(ctx, src);
     const response = success.schema !== undefined ? shapeFromSchema(ctx, success.schema, success.pointer ?? src.pointer, `operation ${src.id} response`, 'top') : undefined;
-    if (src.method === 'GET' && response?.resource !== undefined && !response.list) readPaths.set(src.path, response.resource);
     return { src, success, response };
   });
+  if (!ctx.fromServicespec) identifiersFromPaths(ctx, prepared);
+  // Which resource an item path names, so a DELETE on it can be recognised.
+  const family = getPathFamily(prepared, ctx);
 
   const operations: Record<string, OperationSpec> = {};
   const handlerNames = new UniqueNames('_');
@@ -877,7 +959,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       for (const k of ['resource', 'transition']) if (typeof x[k] === 'string') o[k] = x[k];
     } else {
       if (x) report(ctx, 'import-extension-invalid', { extension: 'x-servicespec-operation', where: src.pointer, detail: 'its `action` is missing or unknown' }, src.pointer);
-      const inferred = inferAction(ctx, src, success, response, request, readPaths);
+      const inferred = inferAction(ctx, src, success, response, request, family);
       action = inferred.action;
       o.action = action;
       if (inferred.resource !== undefined) o.resource = inferred.resource;

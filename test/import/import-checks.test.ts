@@ -89,9 +89,9 @@ describe('import: the result always checks', () => {
     const r = await importOpenApiDocument(
       doc(
         {
-          '/things/{name}': {
-            get: { operationId: 'getThing', parameters: [param('name')], responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
-            delete: { operationId: 'deleteThing', parameters: [param('name')], responses: { '204': { description: 'gone' } } },
+          '/things/{key}': {
+            get: { operationId: 'getThing', parameters: [param('key')], responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
+            delete: { operationId: 'deleteThing', parameters: [param('key')], responses: { '204': { description: 'gone' } } },
           },
         },
         { Thing: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
@@ -100,6 +100,60 @@ describe('import: the result always checks', () => {
     expect(checkErrors(r.text!)).toEqual([]);
     expect(r.document!.endpoints!.operations!.deleteThing).toMatchObject({ action: 'custom', handler: 'deleteThing' });
     expect(r.diagnostics.some((d) => d.code === 'import-custom-operation' && d.message.includes('deleteThing') && d.message.includes('no identifier'))).toBe(true);
+  });
+
+  it('a resource with no `id` is identified by the item path parameter that names a required field of it', async () => {
+    const r = await importOpenApiDocument(
+      doc(
+        {
+          '/things/{name}': {
+            get: { operationId: 'getThing', parameters: [param('name')], responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
+            delete: { operationId: 'deleteThing', parameters: [param('name')], responses: { '204': { description: 'gone' } } },
+          },
+          '/optional/{label}': {
+            get: { operationId: 'getOptional', parameters: [param('label')], responses: { '200': { description: 'ok', ...jsonBody(ref('Optional')) } } },
+          },
+        },
+        {
+          Thing: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, size: { type: 'integer' } } },
+          Optional: { type: 'object', properties: { label: { type: 'string' } } },
+        },
+      ),
+    );
+    expect(checkErrors(r.text!)).toEqual([]);
+    expect(r.document!.resources!.Thing).toMatchObject({ identifier: 'name' });
+    expect(r.document!.endpoints!.operations!.getThing).toMatchObject({ action: 'read', resource: 'Thing' });
+    expect(r.document!.endpoints!.operations!.deleteThing).toMatchObject({ action: 'delete', resource: 'Thing' });
+    expect(r.diagnostics.map((d) => d.message)).toContain('resource Thing is imported as a resource identified by `name`: GET /things/{name} reads one Thing by its name, a required field');
+    // an optional field cannot be an identifier: the read stays custom, saying why
+    expect(r.document!.endpoints!.operations!.getOptional).toMatchObject({ action: 'custom' });
+    expect(r.document!.resources!.Optional!.identifier).toBeUndefined();
+  });
+
+  it('a DELETE on the item path of a collection that creates or lists a resource deletes that resource', async () => {
+    const pageOf = (item: unknown) => jsonBody({ type: 'object', required: ['items', 'next_cursor'], properties: { items: { type: 'array', items: item }, next_cursor: { type: ['string', 'null'] } } });
+    const r = await importOpenApiDocument(
+      doc(
+        {
+          '/things': {
+            get: { operationId: 'listThings', responses: { '200': { description: 'ok', ...pageOf(ref('Thing')) } } },
+            post: { operationId: 'createThing', requestBody: jsonBody(ref('NewThing')), responses: { '201': { description: 'made', ...jsonBody(ref('Thing')) } } },
+          },
+          '/things/{thingId}': { delete: { operationId: 'deleteThing', parameters: [param('thingId')], responses: { '204': { description: 'gone' } } } },
+          '/things/{thingId}/polish': { post: { operationId: 'polishThing', parameters: [param('thingId')], responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } } },
+        },
+        {
+          Thing: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string', readOnly: true }, name: { type: 'string' } } },
+          NewThing: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+        },
+      ),
+    );
+    expect(checkErrors(r.text!)).toEqual([]);
+    const ops = r.document!.endpoints!.operations!;
+    expect(ops.listThings).toMatchObject({ action: 'list', resource: 'Thing' });
+    expect(ops.createThing).toMatchObject({ action: 'create', resource: 'Thing' });
+    expect(ops.deleteThing).toMatchObject({ action: 'delete', resource: 'Thing' });
+    expect(r.diagnostics.map((d) => d.message)).toContain('operation `polishThing` is imported as a custom operation: its path goes on after {thingId}; a resource action binds no parameter but the identifier, at the end of its path');
   });
 
   it('drops an example that breaks its own schema, with a diagnostic, and keeps the ones that fit', async () => {

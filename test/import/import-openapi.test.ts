@@ -76,7 +76,7 @@ describe('import: operations become actions where their shapes allow', () => {
     expect(r.document!.limits).toEqual({ page_size: { default: 10, max: 50 } });
     expect(r.document!.errors).toEqual({ body: 'problem', codes: { invalid: { status: 422, title: 'The thing is not valid' }, not_found: { status: 404, title: 'Not here' } } });
     const messages = r.diagnostics.map((d) => d.message);
-    expect(messages.filter((m) => m.includes('parameter'))).toEqual([]);
+    expect(messages.filter((m) => m.includes('query parameter'))).toEqual([]);
     expect(r.diagnostics.filter((d) => d.code === 'import-renamed')).toEqual([]);
     // nothing invented: no states, no versioning, no rate limits, no base address
     const shown = Object.fromEntries(r.gaps!.parts.map((p) => [p.part, p.status]));
