@@ -39,6 +39,7 @@ export const DIAGNOSTICS = {
   'nesting-too-deep': { severity: 'error', message: 'the document nests deeper than {limit} levels' },
   'not-a-mapping': { severity: 'error', message: 'the top level must be a mapping of the spec parts, not {found}' },
   // structure (JSON Schema)
+  'openapi-document': { severity: 'error', message: '{file} is an {kind} document ({key}: {version}), not a servicespec; import it first: servicespec import openapi {file} -o SPEC' },
   'missing-format-version': { severity: 'error', message: 'the key `servicespec` (the format version) is required' },
   'unsupported-format-version': { severity: 'error', message: 'format version {found} is not supported; this tool reads version 1' },
   'unknown-key': { severity: 'error', message: 'unknown key `{key}` at {where}{suggestion}' },
@@ -74,6 +75,10 @@ export const DIAGNOSTICS = {
   'method-action-mismatch': { severity: 'warning', message: 'operation `{operation}`: action {action} is usually {expected}, not {method}' },
   'custom-needs-shape': { severity: 'warning', message: 'custom operation `{operation}` declares no {which} shape' },
   'custom-needs-handler': { severity: 'error', message: 'custom operation `{operation}` names no handler' },
+  'param-not-custom': { severity: 'error', message: 'operation `{operation}`: `{option}` is for custom operations; the built-in {action} action would ignore them' },
+  'param-type-invalid': { severity: 'error', message: '{where}: a parameter cannot have type {type}; it is sent as text, so its type is one of {types}' },
+  'param-duplicate': { severity: 'error', message: 'operation `{operation}`: headers `{first}` and `{second}` are the same header (names are compared without regard to case)' },
+  'param-reserved': { severity: 'error', message: 'operation `{operation}`: {in} `{name}` is read by the service itself ({reason}); it cannot be a parameter of the operation' },
   'misplaced-option': { severity: 'warning', message: 'operation `{operation}`: `{option}` has no effect on action {action}' },
   'undeclared-event-emission': { severity: 'warning', message: 'event `{name}` is declared but nothing emits it (no `on` and no transition `emits` it)' },
   'event-payload-unknown': { severity: 'warning', message: 'event `{name}` declares no payload' },

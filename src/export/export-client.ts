@@ -3,7 +3,7 @@ import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
-import type { ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
+import type { ParameterModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
 import { diagnose, NameAllocator } from './export-shared.js';
 
 // A dependency-free TypeScript client (fetch) generated from the model's routes: a typed method per operation,
@@ -206,6 +206,11 @@ interface MethodPlan {
   bodyType?: string;
   bodyOptional: boolean;
   queryType?: string;
+  /** Whether the query holds a required declared parameter (so the argument has no default). */
+  queryRequired: boolean;
+  /** The declared headers of a custom operation. */
+  headersType?: string;
+  headersRequired: boolean;
   resultType: string;
   hasResult: boolean;
   errorCodes: string[];
@@ -258,9 +263,16 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
       else if (q.kind === 'cursor') props[q.name] = { type: 'string', description: `The \`${PAGE_FIELDS.next}\` of the previous page.` };
       else if (q.kind === 'sort') props[q.name] = { enum: o.sort.flatMap((f) => [f, `-${f}`]), description: 'Sort by this field; `-` for descending.' };
       else if (q.kind === 'filter') props[q.name] = q.field ? { ...getFieldSchema(ctx.model, { ...q.field, nullable: false }, r, {}), description: `Only items whose \`${q.name}\` equals this value.` } : {};
+      else if (q.kind === 'param' && q.parameter) props[q.name] = parameterSchema(ctx, q.parameter);
     }
     queryType = ctx.names.allocate(`${base}Query`);
-    declare(ctx, queryType, { type: 'object', properties: props, additionalProperties: false }, `The query of ${o.id}.`);
+    declare(ctx, queryType, withRequired({ type: 'object', properties: props, additionalProperties: false }, query.flatMap((q) => (q.parameter && !q.parameter.optional ? [q.name] : []))), `The query of ${o.id}.`);
+  }
+  let headersType: string | undefined;
+  if (route.headers.length > 0) {
+    headersType = ctx.names.allocate(`${base}Headers`);
+    const props = Object.fromEntries(route.headers.map((h) => [h.name, parameterSchema(ctx, h)]));
+    declare(ctx, headersType, withRequired({ type: 'object', properties: props, additionalProperties: false }, route.headers.filter((h) => !h.optional).map((h) => h.name)), `The request headers of ${o.id}.`);
   }
   let resultType = 'void';
   let hasResult = false;
@@ -290,11 +302,24 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
   let name = codeName(o.id, false);
   if (RESERVED_METHODS.has(name)) name = `${name}Operation`;
   name = methodNames.allocate(name);
-  const plan: MethodPlan = { route, name, pathArgs, bodyOptional, resultType, hasResult, errorCodes, errorType, idempotent };
+  const queryRequired = route.query.some((q) => q.parameter !== undefined && !q.parameter.optional);
+  const headersRequired = route.headers.some((h) => !h.optional);
+  const plan: MethodPlan = { route, name, pathArgs, bodyOptional, queryRequired, headersRequired, resultType, hasResult, errorCodes, errorType, idempotent };
+  if (headersType !== undefined) plan.headersType = headersType;
   if (bodyType !== undefined) plan.bodyType = bodyType;
   if (queryType !== undefined) plan.queryType = queryType;
   if (pageItem !== undefined) plan.pageItem = pageItem;
   return plan;
+}
+
+/** A declared query parameter or header as the client types it (an array is the parameter repeated). */
+function parameterSchema(ctx: TsContext, p: ParameterModel): JsonSchema {
+  const s = getFieldSchema(ctx.model, { ...p, nullable: false }, undefined, {});
+  return p.description !== undefined ? { ...s, description: p.description } : s;
+}
+
+function withRequired(s: JsonSchema, required: string[]): JsonSchema {
+  return required.length > 0 ? { ...s, required } : s;
 }
 
 function pathExpression(route: Route, args: { name: string; fromVersion: boolean }[]): string {
@@ -310,7 +335,7 @@ function pathExpression(route: Route, args: { name: string; fromVersion: boolean
   return out;
 }
 
-const JS_RESERVED = new Set(['body', 'query', 'options', 'version', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'await']);
+const JS_RESERVED = new Set(['body', 'query', 'headers', 'options', 'version', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'await']);
 
 function safeArg(name: string): string {
   return JS_RESERVED.has(name) ? `${name}Param` : name;
@@ -454,7 +479,8 @@ export type WebhookEvent = { [K in EventKind]: { id: string; type: K; timestamp:
     const o = p.route.operation;
     const params: string[] = p.pathArgs.filter((a) => !a.fromVersion).map((a) => `${safeArg(a.name)}: ${a.type}`);
     if (p.bodyType !== undefined) params.push(p.bodyOptional ? `body: ${p.bodyType} = {}` : `body: ${p.bodyType}`);
-    if (p.queryType !== undefined) params.push(`query: ${p.queryType} = {}`);
+    if (p.queryType !== undefined) params.push(p.queryRequired ? `query: ${p.queryType}` : `query: ${p.queryType} = {}`);
+    if (p.headersType !== undefined) params.push(p.headersRequired ? `headers: ${p.headersType}` : `headers: ${p.headersType} = {}`);
     const optType = p.idempotent === 'none' ? 'RequestOptions' : 'IdempotentRequestOptions';
     params.push(`options: ${optType} = {}`);
     const comment = doc(
@@ -472,7 +498,7 @@ export type WebhookEvent = { [K in EventKind]: { id: string; type: K; timestamp:
       jsString(p.name),
       jsString(p.route.method),
       `(${p.pathArgs.some((a) => a.fromVersion) ? 'version' : ''}) => ${pathExpression(p.route, p.pathArgs)}`,
-      `{ ${[p.bodyType !== undefined ? 'body' : '', p.queryType !== undefined ? 'query' : '', 'options', p.idempotent === 'auto' ? 'idempotent: true' : ''].filter(Boolean).join(', ')} }`,
+      `{ ${[p.bodyType !== undefined ? 'body' : '', p.queryType !== undefined ? 'query' : '', p.headersType !== undefined ? 'headers' : '', 'options', p.idempotent === 'auto' ? 'idempotent: true' : ''].filter(Boolean).join(', ')} }`,
     ].join(', ');
     const ret = p.hasResult ? `this.request<${p.resultType}>(${call})` : `this.request<undefined>(${call}).then(() => undefined)`;
     methods.push(`${comment}  ${p.name}(${params.join(', ')}): Promise<${p.resultType}> {\n    return ${ret};\n  }\n`);

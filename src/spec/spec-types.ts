@@ -66,6 +66,7 @@ export const CONDITIONS = [
   'unsupported_version',
   'idempotency_conflict',
   'idempotency_in_progress',
+  'not_implemented',
   'internal',
 ] as const;
 export type Condition = (typeof CONDITIONS)[number];

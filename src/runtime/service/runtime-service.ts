@@ -15,7 +15,7 @@ import { andThen, ANSWERED, createPipeline, fromPluggable, type Step } from '../
 import { createCursorCodec } from '../runtime-cursor.js';
 import { createErrorResponder, REQUEST_ID_HEADER, ServiceError } from '../runtime-errors.js';
 import { BUILT_IN, type RuntimeGap } from '../runtime-built-in.js';
-import { getRuntimeGaps } from './runtime-gaps.js';
+import { getNotImplementedAnswer, getRuntimeGaps } from './runtime-gaps.js';
 import { getLoggerOptions } from '../runtime-logging.js';
 import { registerCors, type CorsOptions } from '../runtime-cors.js';
 import { createValidatorFactory, type ValidatorFactory } from '../runtime-validation.js';
@@ -77,8 +77,11 @@ async function prepare(model: ServiceModel, options: PluginOptions): Promise<{ g
     problems.push(...gaps.map((g) => `${g.item} (with --allow-gaps the runtime would ${g.builtIn})`));
   }
   for (const o of model.endpoints?.operations ?? []) {
+    // A handler not given (an imported spec's, say) is a gap of this start: with allowGaps, answered not_implemented.
     if (o.action === 'custom' && (o.handler === undefined || !options.handlers?.[o.handler])) {
-      problems.push(`custom operation ${o.id} needs a handler named ${o.handler ?? '(none named)'}; pass it with --handlers FILE`);
+      const item = `handler ${o.handler ?? '(none named)'} of custom operation ${o.id}: not given`;
+      if (options.allowGaps) gaps.push({ item, builtIn: getNotImplementedAnswer(model) });
+      else problems.push(`${item}; pass it with --handlers FILE (with --allow-gaps the runtime would ${getNotImplementedAnswer(model)})`);
     }
     if (o.auth?.kind === 'required' && !options.authenticator) {
       problems.push(`operation ${o.id} requires a credential, but no authenticator is configured`);
