@@ -670,7 +670,7 @@ function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof success
     const fields = fieldsOf(request, ctx);
     const rf = ctx.resourceFields.get(r) ?? {};
     if (fields === undefined || request.list) return [];
-    const extra = Object.keys(fields).filter((f) => !(f in rf));
+    const extra = Object.keys(fields).filter((f) => !Object.hasOwn(rf, f));
     return extra.length > 0 ? extra : undefined;
   };
   const fitsRequest = (r: string) => (!request ? src.method !== 'POST' && src.method !== 'PUT' : extraRequestFields(r) === undefined);
@@ -826,7 +826,7 @@ function planParams(ctx: Ctx, src: OpSource, action: Action, resourceFields: Rec
       if (name === 'cursor') continue;
       if (name === 'sort') {
         const values = Array.isArray(s.enum) ? s.enum.map(String) : [];
-        if (values.length > 0 && values.every((v) => v.replace(/^-/, '') in resourceFields)) {
+        if (values.length > 0 && values.every((v) => Object.hasOwn(resourceFields, v.replace(/^-/, '')))) {
           for (const v of values) {
             const f = v.replace(/^-/, '');
             if (!sort.includes(f)) sort.push(f);
@@ -834,7 +834,7 @@ function planParams(ctx: Ctx, src: OpSource, action: Action, resourceFields: Rec
           continue;
         }
       }
-      if (name in resourceFields) {
+      if (Object.hasOwn(resourceFields, name)) {
         filter.push(name);
         continue;
       }

@@ -223,6 +223,64 @@ describe('import: the result always checks', () => {
       { numRuns: 150 },
     );
   });
+
+  // The same family with the names and parameters real documents have: operation ids with spaces and hyphens,
+  // dotted component names, path parameters that name a field, query/header/cookie parameters of every kind
+  // (paging names the format's lists do not take, objects, arrays, transport and case-duplicate headers), pages and
+  // plain lists. Whatever is drawn, the result checks.
+  it('property: generated documents with parameters and OpenAPI names import to a spec with no check errors', async () => {
+    const paramSchema = fc.oneof(
+      fc.constant({ type: 'integer', minimum: 1 }),
+      fc.constant({ type: 'string', maxLength: 5, default: 'abc' }),
+      fc.constant({ type: 'boolean' }),
+      fc.constant({ type: 'string', format: 'date-time' }),
+      fc.constant({ type: 'array', items: { type: 'string', enum: ['a', 'b'] } }),
+      fc.constant({ type: 'array', items: { type: 'object' } }),
+      fc.constant({ type: 'object', properties: { q: { type: 'string' } } }),
+      fc.constant({ type: 'string', enum: ['name', '-name'] }),
+    );
+    const parameter = fc.record({
+      name: fc.constantFrom('limit', 'cursor', 'sort', 'page', 'per_page', 'continue', 'name', 'labelSelector', 'X-Trace', 'x-trace', 'Accept', 'Authorization', 'Idempotency-Key', 'api_key', 'filter[name]', '__proto__'),
+      in: fc.constantFrom('query', 'header', 'cookie'),
+      required: fc.boolean(),
+      deprecated: fc.boolean(),
+      schema: paramSchema,
+      example: fc.option(fc.oneof(fc.integer({ min: -2, max: 2 }), fc.constant('x')), { nil: undefined }),
+    });
+    const params = fc.array(parameter, { maxLength: 4 });
+    const names = fc.record({
+      schema: fc.constantFrom('Thing', 'io.example.v1.Thing', 'thing-item'),
+      pathParam: fc.constantFrom('thingId', 'name', 'id'),
+      opPrefix: fc.constantFrom('', 'post-', 'find '),
+      page: fc.boolean(),
+      apiKey: fc.boolean(),
+    });
+    const ops = fc.record({ get: params, put: fc.option(params), delete: fc.option(params), post: fc.option(params), list: fc.option(params) });
+    await fc.assert(
+      fc.asyncProperty(names, ops, fc.subarray(['id', 'name', 'size']), async (n, o, required) => {
+        const cleanParams = (list: readonly Json[]) => list.map((p) => Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)));
+        const target = ref(n.schema);
+        const pathParam = { name: n.pathParam, in: 'path', required: true, schema: { type: 'string' } };
+        const one = { '200': { description: 'ok', ...jsonBody(target) } };
+        const id = (name: string) => `${n.opPrefix}${name}`;
+        const item: Json = { get: { operationId: id('getThing'), parameters: [pathParam, ...cleanParams(o.get)], responses: one } };
+        if (o.put) item.put = { operationId: id('putThing'), parameters: [pathParam, ...cleanParams(o.put)], requestBody: jsonBody(target), responses: one };
+        if (o.delete) item.delete = { operationId: id('deleteThing'), parameters: [pathParam, ...cleanParams(o.delete)], responses: { '204': { description: 'gone' } } };
+        const collection: Json = {};
+        if (o.post) collection.post = { operationId: id('createThing'), parameters: cleanParams(o.post), requestBody: jsonBody(target), responses: { '201': { description: 'made', ...jsonBody(target) } } };
+        const listBody = n.page ? { type: 'object', properties: { items: { type: 'array', items: target }, next_cursor: { type: 'string', nullable: true } } } : { type: 'array', items: target };
+        if (o.list) collection.get = { operationId: id('listThings'), parameters: cleanParams(o.list), responses: { '200': { description: 'ok', ...jsonBody(listBody) } } };
+        const paths: Json = { [`/things/{${n.pathParam}}`]: item };
+        if (Object.keys(collection).length > 0) paths['/things'] = collection;
+        const schema = { type: 'object', required: required.filter((r) => r !== 'size'), properties: { id: { type: 'string' }, name: { type: 'string' }, size: { type: 'integer' } } };
+        const securitySchemes = n.apiKey ? { key: { type: 'apiKey', in: 'query', name: 'api_key' } } : {};
+        const r = await importOpenApiDocument({ openapi: '3.0.3', info: { title: 'T', version: '1' }, paths, components: { schemas: { [n.schema]: schema }, securitySchemes }, ...(n.apiKey ? { security: [{ key: [] }] } : {}) });
+        expect(r.diagnostics.filter((d) => d.code === 'import-renamed')).toEqual([]);
+        expect(checkErrors(r.text!)).toEqual([]);
+      }),
+      { numRuns: 120 },
+    );
+  });
 });
 
 describe('servicespec import openapi: what is written', () => {
