@@ -63,6 +63,7 @@ const NAME_STYLES = {
   field: { pattern: /^[a-z_][a-z0-9_]*$/, style: 'snake_case' },
   resource: { pattern: /^[A-Z][A-Za-z0-9]*$/, style: 'PascalCase' },
   'event kind': { pattern: /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/, style: 'lowercase dot-separated segments' },
+  operation: { pattern: /^[A-Za-z][A-Za-z0-9_]*$/, style: 'an identifier (letters, digits, underscores)' },
 } as const;
 
 const nameStyleRules: Rule = ({ model, report }) => {
@@ -73,6 +74,7 @@ const nameStyleRules: Rule = ({ model, report }) => {
   for (const r of model.resources) styled('resource', r.name, r.name, r.pointer);
   forEachField(model, (f, where) => styled('field', f.name, where, f.pointer));
   for (const k of model.events?.kinds ?? []) styled('event kind', k.name, `event ${k.name}`, k.pointer);
+  for (const o of model.endpoints?.operations ?? []) styled('operation', o.id, `operation ${o.id}`, o.pointer);
 };
 
 const fieldRules: Rule = ({ model, report }) => {

@@ -65,6 +65,20 @@ function pascal(name: string): string {
   return name.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _s, c: string) => c.toUpperCase());
 }
 
+/** A name the spec allows but code does not (`find pet by id`, `io.k8s.api.v1.Lease`) as an identifier. */
+function codeName(name: string, upper: boolean): string {
+  if (isIdentifier(name)) return upper ? name.charAt(0).toUpperCase() + name.slice(1) : name;
+  const words = name.split(/[^A-Za-z0-9]+/).filter((w) => w !== '');
+  const joined = words.map((w, i) => (i === 0 && !upper ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+  if (joined === '') return upper ? 'Operation' : 'operation';
+  return /^[0-9]/.test(joined) ? `${upper ? 'Op' : 'op'}${joined}` : joined;
+}
+
+/** A resource's type name: a dotted (namespaced) name by its last segment (`io.k8s.api.v1.Lease` → Lease). */
+function resourceTypeName(name: string): string {
+  return isIdentifier(name) ? name : codeName(name.slice(name.lastIndexOf('.') + 1), true);
+}
+
 function jsString(s: string): string {
   return JSON.stringify(s);
 }
@@ -165,7 +179,7 @@ function viewType(ctx: TsContext, r: ResourceModel, view: SchemaView): string {
   const key = `${r.name}\u0000${view}`;
   let name = ctx.resourceTypes.get(key);
   if (name === undefined) {
-    name = ctx.names.allocate(`${r.name}${VIEW_SUFFIX[view]}`);
+    name = ctx.names.allocate(`${resourceTypeName(r.name)}${VIEW_SUFFIX[view]}`);
     ctx.resourceTypes.set(key, name);
     const s = getResourceSchema(ctx.model, r, view, { annotations: true });
     declare(ctx, name, s, view === 'response' ? r.description : `The body of a ${view} request for ${r.name}.`);
@@ -213,7 +227,7 @@ function versionPathParams(model: ServiceModel): Set<string> {
 function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllocator): MethodPlan {
   const o = route.operation;
   const r = route.resource;
-  const base = pascal(o.id);
+  const base = codeName(pascal(o.id), true);
   const fromVersion = versionPathParams(ctx.model);
   const pathArgs = route.pathParams.map((p) => {
     if (fromVersion.has(p)) return { name: p, type: 'string', fromVersion: true };
@@ -285,7 +299,7 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
   const errorType = ctx.names.allocate(`${base}ErrorCode`);
   ctx.out.push(`${doc([`The error codes ${o.id} can answer with.`], '')}export type ${errorType} = ${errorCodes.length > 0 ? errorCodes.map(jsString).join(' | ') : 'never'};\n`);
   const idempotent = route.conditions.includes('idempotency_conflict') ? (o.idempotent === true ? 'auto' : 'optional') : 'none';
-  let name = o.id;
+  let name = codeName(o.id, false);
   if (RESERVED_METHODS.has(name)) name = `${name}Operation`;
   name = methodNames.allocate(name);
   const queryRequired = route.query.some((q) => q.parameter !== undefined && !q.parameter.optional);

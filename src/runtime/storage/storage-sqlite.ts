@@ -91,7 +91,7 @@ function createTableSql(t: TablePlan, name = t.name): string {
 function mapConstraintError(err: unknown): unknown {
   const e = err as { code?: string; message?: string };
   if (typeof e?.code !== 'string' || !e.code.startsWith('SQLITE_CONSTRAINT')) return err;
-  const column = /failed: [^.]+\.(\w+)/.exec(e.message ?? '')?.[1];
+  const column = /failed: \S*\.(\w+)/.exec(e.message ?? '')?.[1];
   if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return new StorageConstraintError('unique_conflict', column);
   if (e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new StorageConstraintError('reference_not_found', column);
   return new StorageConstraintError('check_failed', column);
