@@ -1,9 +1,13 @@
 import type { Command } from 'commander';
 import { action, EXIT, io, printDiagnostics, quietOption, readSpec, writeFileAtomic, type ExitCode } from './cli-shared.js';
+import { createDiagnostic } from '../check/diagnostics-catalogue.js';
+import { getServedVersions, getVersionDocumentModel } from '../diff/diff-versions.js';
 
 export interface ClientCliOptions {
   output?: string;
   quiet?: boolean;
+  /** Speak this served version, with its own types (`versioning.supported[].changes` undone). */
+  apiVersion?: string;
 }
 
 /** `servicespec client FILE -o client.ts`: a dependency-free TypeScript client. A spec with errors gets none. */
@@ -13,8 +17,18 @@ export async function runClient(file: string, options: ClientCliOptions): Promis
     printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
     return EXIT.errors;
   }
+  let model = compiled.model;
+  if (options.apiVersion !== undefined) {
+    const vm = getVersionDocumentModel(model, options.apiVersion);
+    if (!vm) {
+      const served = getServedVersions(model);
+      printDiagnostics([createDiagnostic('unknown-version', { version: options.apiVersion, file, served: served.length > 0 ? served.join(', ') : 'none (the spec has no versioning)' }, { file })], { format: 'text', to: 'err' });
+      return EXIT.usage;
+    }
+    model = vm;
+  }
   const { generateClient } = await import('../export/export-client.js');
-  const result = generateClient(compiled.model);
+  const result = generateClient(model);
   if (!options.quiet) printDiagnostics(result.diagnostics, { format: 'text', to: 'err' });
   if (options.output === undefined) {
     io.out(result.code);
@@ -35,11 +49,14 @@ export function registerClientCommand(program: Command): void {
     .description('generate a typed TypeScript client (fetch, no dependencies) with a method per operation')
     .argument('<file>', 'the spec file (YAML or JSON)')
     .option('-o, --output <out>', 'write the client to this file (atomically) instead of standard output')
+    .option('--api-version <version>', "speak this served version, with that version's own types (its declared changes undone)")
     .addOption(quietOption())
     .addHelpText(
       'after',
       '\nThe client has typed request, response and error bodies, the declared authentication, an iterator over list\n' +
         'pages, Idempotency-Key and version headers, and verifyWebhook() for Standard Webhooks signatures.\n' +
+        'It speaks the current version; --api-version V makes one for an older served version, whose types are that\n' +
+        "version's shapes and whose requests name V where the spec places the version.\n" +
         'It compiles under `tsc --strict`. Exit status: 0 written, 1 errors in the spec or unwritable output, 2 usage error.',
     )
     .action(action((file: string, options: ClientCliOptions) => runClient(file, options)));

@@ -462,7 +462,7 @@ export type WebhookEvent = { [K in EventKind]: { id: string; type: K; timestamp:
 // A typed client for ${name}: fetch only, no dependencies; runs in Node.js 20+ and browsers.
 // Compiles under \`tsc --strict\` with TypeScript 5.9 or later and \`target\` (or \`lib\`) ES2018 or later, which
 // TypeScript 6 has by default; TypeScript 5.9 defaults to ES5, so pass \`--target ES2018\` there.
-`;
+${v?.current !== undefined ? `// Speaks version ${v.current.replace(/[\r\n]/g, ' ')} of the interface, with its types; \`servicespec client --api-version V\` makes one for another served version.\n` : ''}`;
   const types = ctx.out.join('\n');
   const runtime = `
 // ---- the client -----------------------------------------------------------------------------------------------
