@@ -1,4 +1,5 @@
 import type { FieldModel, ResourceModel, ServiceModel, StateMachineModel, TransitionModel, VersionChangeModel } from './model-types.js';
+import { isWritable } from './model-schemas.js';
 import { joinPointer } from '../spec/spec-loader.js';
 
 export type VersionScheme = 'date' | 'semver' | 'integer';
@@ -139,4 +140,64 @@ export function getFieldsAddedSince(model: ServiceModel, version: string, resour
   const added = new Set(getFieldHistory(model, version, resource).flatMap((e) => (e.old === undefined && e.now !== undefined ? [e.now] : [])));
   const fields = model.resources.find((r) => r.name === resource)?.fields ?? [];
   return fields.filter((f) => added.has(f.name));
+}
+
+/** A field of `resource` that differs between an older version and the current one. */
+export interface FieldDifference extends FieldHistory {
+  resource: string;
+  /** For a field added since: the declared default an older version's create gets. */
+  default?: { value: unknown };
+}
+
+/** How one operation's bodies differ for a client of an older version. */
+export interface OperationDifference {
+  operation: string;
+  /** The request body's fields that differ (a transition's: those its `requires` lists). */
+  request: FieldDifference[];
+  /** The answer's fields that differ. */
+  response: FieldDifference[];
+  /** A create's fields added since, required with no default: its clients cannot create the resource. */
+  unsendable: string[];
+}
+
+/** What a client of `version` sees differ from the current version, derived from the declared changes. */
+export interface VersionDifferences {
+  version: string;
+  fields: FieldDifference[];
+  operations: OperationDifference[];
+  /** Declared changes of kind `other`, between that version and the current one, in their own words. */
+  other: string[];
+}
+
+/** The fields and operations `version` differs in from the current version; undefined when it is not served. */
+export function getVersionDifferences(model: ServiceModel, version: string): VersionDifferences | undefined {
+  const v = model.versioning;
+  if (!v || (version !== v.current && !v.supported.some((s) => s.version === version))) return undefined;
+  const byResource = new Map<string, FieldDifference[]>();
+  for (const r of model.resources) {
+    const diffs = getFieldHistory(model, version, r.name)
+      .filter((e) => e.old !== e.now)
+      .map((e): FieldDifference => {
+        const f = e.old === undefined && e.now !== undefined ? r.fields.find((x) => x.name === e.now) : undefined;
+        return { resource: r.name, ...e, ...(f?.hasDefault ? { default: { value: f.default } } : {}) };
+      });
+    if (diffs.length > 0) byResource.set(r.name, diffs);
+  }
+  const operations: OperationDifference[] = [];
+  for (const o of model.endpoints?.operations ?? []) {
+    const custom = o.action === 'custom';
+    const inName = custom ? o.request?.resource : ['create', 'replace', 'update', 'transition'].includes(o.action) ? o.resource : undefined;
+    const outName = custom ? o.response?.resource : o.action === 'delete' ? undefined : o.action === 'list' ? (o.response?.resource ?? o.resource) : o.resource;
+    let request = inName === undefined ? [] : (byResource.get(inName) ?? []);
+    if (o.action === 'transition') {
+      const requires = model.stateMachines.find((m) => m.resource === o.resource)?.transitions.find((t) => t.name === o.transition)?.requires ?? [];
+      request = request.filter((d) => d.now !== undefined && requires.includes(d.now));
+    }
+    const response = outName === undefined ? [] : (byResource.get(outName) ?? []);
+    const r = o.action === 'create' && o.resource !== undefined ? model.resources.find((x) => x.name === o.resource) : undefined;
+    const unsendable = r ? getFieldsAddedSince(model, version, r.name).filter((f) => !f.optional && !f.hasDefault && isWritable(r, f, 'create')).map((f) => f.name) : [];
+    if (request.length + response.length + unsendable.length > 0) operations.push({ operation: o.id, request, response, unsendable });
+  }
+  const other = getChangesSince(model, version).flatMap((c) => (c.kind === 'other' ? [c.description ?? 'a change the spec does not describe'] : []));
+  return { version, fields: [...byResource.values()].flat(), operations, other };
 }
