@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
 import { action, EXIT, io, printDiagnostics, quietOption, readSpec, writeFileAtomic, type ExitCode } from './cli-shared.js';
-import { createDiagnostic } from '../check/diagnostics-catalogue.js';
-import { getServedVersions, getVersionDocumentModel } from '../diff/diff-versions.js';
 
 export interface ClientCliOptions {
   output?: string;
@@ -17,18 +15,13 @@ export async function runClient(file: string, options: ClientCliOptions): Promis
     printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
     return EXIT.errors;
   }
-  let model = compiled.model;
-  if (options.apiVersion !== undefined) {
-    const vm = getVersionDocumentModel(model, options.apiVersion);
-    if (!vm) {
-      const served = getServedVersions(model);
-      printDiagnostics([createDiagnostic('unknown-version', { version: options.apiVersion, file, served: served.length > 0 ? served.join(', ') : 'none (the spec has no versioning)' }, { file })], { format: 'text', to: 'err' });
-      return EXIT.usage;
-    }
-    model = vm;
-  }
   const { generateClient } = await import('../export/export-client.js');
-  const result = generateClient(model);
+  const result = generateClient(compiled.model, options.apiVersion !== undefined ? { apiVersion: options.apiVersion } : {});
+  // A version the spec does not serve is a usage error.
+  if (result.diagnostics.some((d) => d.code === 'unknown-version')) {
+    printDiagnostics(result.diagnostics, { format: 'text', to: 'err' });
+    return EXIT.usage;
+  }
   if (!options.quiet) printDiagnostics(result.diagnostics, { format: 'text', to: 'err' });
   if (options.output === undefined) {
     io.out(result.code);

@@ -5,6 +5,7 @@ import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
 import type { ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
 import { diagnose, NameAllocator } from './export-shared.js';
+import { getServedVersions, getVersionDocumentModel } from '../model/model-versions.js';
 
 // A dependency-free TypeScript client (fetch) generated from the model's routes: a typed method per operation,
 // typed request, response and error bodies, the declared authentication, an async iterator over list pages,
@@ -329,9 +330,39 @@ function credentialsDoc(s: SchemeModel): string {
   }
 }
 
+export interface GenerateClientOptions {
+  /**
+   * Speak this served version, with its own types (`versioning.supported[].changes` undone) and its name on every
+   * request; the current version by default. A version the spec does not serve is `unknown-version` (no code).
+   */
+  apiVersion?: string;
+}
+
+/**
+ * An event payload's type. Events are sent in the current version whichever version a client speaks, so a resource
+ * payload an older version shows differently gets its own type, `<Resource>Current`, in the current shape.
+ */
+function eventPayloadType(ctx: TsContext, current: ServiceModel, payload: ShapeModel, name: string): string {
+  const r = getResource(current, payload.resource);
+  if (!r || getResource(ctx.model, r.name) === r) return shapeType(ctx, payload, 'response', name);
+  const key = `${r.name}\u0000current`;
+  let t = ctx.resourceTypes.get(key);
+  if (t === undefined) {
+    t = ctx.names.allocate(`${r.name}Current`);
+    ctx.resourceTypes.set(key, t);
+    declare(ctx, t, getResourceSchema(current, r, 'response', { annotations: true }), `${r.name}, as the current version${current.versioning?.current !== undefined ? ` (${current.versioning.current})` : ''} shows it: events are sent in the current version.`);
+  }
+  return payload.list ? `${t}[]` : t;
+}
+
 /** Generates the client. */
-export function generateClient(model: ServiceModel): ClientExport {
+export function generateClient(spec: ServiceModel, options: GenerateClientOptions = {}): ClientExport {
   const diagnostics: Diagnostic[] = [];
+  const model = options.apiVersion === undefined ? spec : getVersionDocumentModel(spec, options.apiVersion);
+  if (!model) {
+    const served = getServedVersions(spec);
+    return { code: '', diagnostics: [diagnose(spec, 'unknown-version', { version: options.apiVersion ?? '', file: spec.file, served: served.length > 0 ? served.join(', ') : 'none (the spec has no versioning)' })] };
+  }
   const ctx: TsContext = { model, out: [], names: new NameAllocator(BUILT_IN_TYPES), diagnostics, resourceTypes: new Map() };
   const routes = getRoutes(model);
   const opRoutes = routes.filter((r): r is OperationRoute => r.kind === 'operation');
@@ -384,7 +415,7 @@ export type ErrorBody = ProblemDetails;
   const kinds = model.events?.kinds ?? [];
   const payloads: string[] = [];
   for (const k of kinds) {
-    const t = k.payload ? shapeType(ctx, k.payload, 'response', `${pascal(k.name)}Payload`) : 'unknown';
+    const t = k.payload ? eventPayloadType(ctx, spec, k.payload, `${pascal(k.name)}Payload`) : 'unknown';
     payloads.push(`${doc([k.description], '  ')}  ${jsString(k.name)}: ${t};`);
   }
   lines.push(`${doc(['Every event kind the service sends.'], '')}export type EventKind = ${kinds.length > 0 ? kinds.map((k) => jsString(k.name)).join(' | ') : 'never'};\n`);

@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getVersionDocumentModel } from '../../src/diff/diff-versions.js';
 import { generateClient } from '../../src/export/export-client.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
 import { compileSpecFile } from '../../src/program.js';
@@ -24,6 +23,7 @@ const DRIVER = `
 import { ServiceClient as LibraryV1, CURRENT_VERSION as LIBRARY_V1, type Member, type MemberCreate, type Book } from './library-v1.js';
 import { ServiceClient as NotesV1, type Note as NoteV1, type NoteCreate as NoteCreateV1, type ArchiveNoteBody } from './notes-v1.js';
 import { ServiceClient as NotesV15, type Note as NoteV15 } from './notes-v15.js';
+import type { Order as OldOrder, EventPayloads as OrderEvents } from './orders-old.js';
 
 // Version 1 of the library calls Member.full_name \`name\` and has no Book.language.
 // @ts-expect-error version 1 has no full_name
@@ -34,6 +34,11 @@ type NoLanguage = Book['language'];
 const noReason: ArchiveNoteBody = { reason: 'done' };
 // @ts-expect-error version 1.5.0 has no tags
 type NoTags = NoteV15['tags'];
+// Orders' version 2026-06-01 calls Order.amount \`total\`; events are sent in the current version, so their payloads keep amount.
+// @ts-expect-error version 2026-06-01 has no amount
+type NoAmount = OldOrder['amount'];
+export type Total = OldOrder['total'];
+export type PaidAmount = OrderEvents['order.paid']['amount'];
 
 export interface Outcome {
   version: string | undefined;
@@ -108,12 +113,13 @@ describe('a client for an older served version', () => {
   });
 
   it("types that version's shapes (tsc --strict) and creates and reads objects in them against the served spec", async () => {
-    writeFileSync(join(tmp.path, 'library-v1.ts'), generateClient(getVersionDocumentModel(exampleModel('library'), '1')!).code);
-    writeFileSync(join(tmp.path, 'notes-v1.ts'), generateClient(getVersionDocumentModel(notesModel(), '1.0.0')!).code);
-    writeFileSync(join(tmp.path, 'notes-v15.ts'), generateClient(getVersionDocumentModel(notesModel(), '1.5.0')!).code);
+    writeFileSync(join(tmp.path, 'library-v1.ts'), generateClient(exampleModel('library'), { apiVersion: '1' }).code);
+    writeFileSync(join(tmp.path, 'notes-v1.ts'), generateClient(notesModel(), { apiVersion: '1.0.0' }).code);
+    writeFileSync(join(tmp.path, 'notes-v15.ts'), generateClient(notesModel(), { apiVersion: '1.5.0' }).code);
+    writeFileSync(join(tmp.path, 'orders-old.ts'), generateClient(exampleModel('orders'), { apiVersion: '2026-06-01' }).code);
     writeFileSync(join(tmp.path, 'driver.ts'), DRIVER);
     const out = join(tmp.path, 'out');
-    const compiled = await tsc(tmp.path, ['library-v1.ts', 'notes-v1.ts', 'notes-v15.ts', 'driver.ts'], {
+    const compiled = await tsc(tmp.path, ['library-v1.ts', 'notes-v1.ts', 'notes-v15.ts', 'orders-old.ts', 'driver.ts'], {
       noEmit: false,
       outDir: out,
       target: 'ES2022',
@@ -156,5 +162,7 @@ describe('a client for an older served version', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unknown-version/);
     expect(bad.stderr).toContain('2.0.0, 1.5.0, 1.0.0');
+    // The library API says the same as a diagnostic, with no code.
+    expect(generateClient(notesModel(), { apiVersion: '3.0.0' })).toEqual({ code: '', diagnostics: [expect.objectContaining({ code: 'unknown-version', severity: 'error' })] });
   });
 });
