@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { Diagnostic } from '../check/diagnostics-catalogue.js';
-import { getField, getResource } from '../model/model-builder.js';
+import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
+import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
 import type { ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
 import { diagnose, NameAllocator } from './export-shared.js';
-import { getServedVersions, getVersionDocumentModel } from '../model/model-versions.js';
+import { getServedVersions, getVersionDocumentModel } from '../model/model-served-versions.js';
 
 // A dependency-free TypeScript client (fetch) generated from the model's routes: a typed method per operation,
 // typed request, response and error bodies, the declared authentication, an async iterator over list pages,

@@ -1,6 +1,6 @@
 import type { FieldModel, ResourceModel, ServiceModel, StateMachineModel, TransitionModel, VersionChangeModel } from './model-types.js';
 import { isWritable } from './model-schemas.js';
-import { joinPointer } from '../spec/spec-loader.js';
+import { joinPointer } from '../util/util-json-pointer.js';
 
 export type VersionScheme = 'date' | 'semver' | 'integer';
 
@@ -200,34 +200,4 @@ export function getVersionDifferences(model: ServiceModel, version: string): Ver
   }
   const other = getChangesSince(model, version).flatMap((c) => (c.kind === 'other' ? [c.description ?? 'a change the spec does not describe'] : []));
   return { version, fields: [...byResource.values()].flat(), operations, other };
-}
-
-/**
- * The model a document for one served version describes: `getVersionModel`, serving that version only. For an
- * older version a request names it (the service's default would answer in another version's shape), so the
- * document's version parameter is required and has that one value. Undefined when the spec does not serve it.
- */
-export function getVersionDocumentModel(model: ServiceModel, version: string): ServiceModel | undefined {
-  const vm = getVersionModel(model, version);
-  const v = vm?.versioning;
-  if (!vm || !v) return undefined;
-  if (version === model.versioning?.current) return Object.freeze({ ...vm, versioning: { ...v, supported: [] } });
-  // Query parameters keep the current names, as the runtime reads them; a filter on a field the version does not
-  // have is left out of its document.
-  const fieldsOf = new Map(vm.resources.map((r) => [r.name, new Set(r.fields.map((f) => f.name))]));
-  const endpoints = vm.endpoints && {
-    ...vm.endpoints,
-    operations: vm.endpoints.operations.map((o) => {
-      const fields = o.resource === undefined ? undefined : fieldsOf.get(o.resource);
-      return fields && o.filter.some((f) => !fields.has(f)) ? { ...o, filter: o.filter.filter((f) => fields.has(f)) } : o;
-    }),
-  };
-  return Object.freeze({ ...vm, ...(endpoints ? { endpoints } : {}), versioning: { ...v, supported: [], default: 'required' as const } });
-}
-
-/** Every version the spec serves: the current one and each supported one. */
-export function getServedVersions(model: ServiceModel): string[] {
-  const v = model.versioning;
-  if (!v) return [];
-  return [...new Set([...(v.current !== undefined ? [v.current] : []), ...v.supported.map((s) => s.version)])];
 }

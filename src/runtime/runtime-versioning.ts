@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { getResource } from '../model/model-builder.js';
+import { getResource } from '../model/model-lookup.js';
 import { PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import type { ResourceModel, ServiceModel } from '../model/model-types.js';
 import { getResourceSchema, getShapeSchema, getTransitionSchema, isWritable } from '../model/model-schemas.js';

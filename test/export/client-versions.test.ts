@@ -12,7 +12,7 @@ import type { ServiceModel } from '../../src/model/model-types.js';
 import { compileSpecFile } from '../../src/program.js';
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import { createBasicUser } from '../../src/runtime/auth/auth-credentials.js';
-import { createService } from '../../src/runtime/runtime-service.js';
+import { createService } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { runCli } from '../cli/cli-helpers.js';
 import { exampleModel, ROOT, tempDir, tsc } from './helpers.js';

@@ -1,9 +1,9 @@
 // Served older versions: the declared changes checked against what the spec shows, and one document per version.
-import { compareVersions, getServedVersions, getVersionDocumentModel, getVersionModel } from '../model/model-versions.js';
-import type { ServiceModel } from '../model/model-types.js';
-import { joinPointer } from '../spec/spec-loader.js';
+import { compareVersions, getVersionModel } from './model-versions.js';
+import type { ServiceModel } from './model-types.js';
+import { joinPointer } from '../util/util-json-pointer.js';
 
-export { getServedVersions, getVersionDocumentModel, getVersionModel };
+export { getVersionModel };
 
 /** A declared change the spec does not show, and why. */
 export interface UnshownChange {
@@ -49,4 +49,34 @@ export function getUnshownChanges(model: ServiceModel): UnshownChange[] {
     });
   }
   return out;
+}
+
+/**
+ * The model a document for one served version describes: `getVersionModel`, serving that version only. For an
+ * older version a request names it (the service's default would answer in another version's shape), so the
+ * document's version parameter is required and has that one value. Undefined when the spec does not serve it.
+ */
+export function getVersionDocumentModel(model: ServiceModel, version: string): ServiceModel | undefined {
+  const vm = getVersionModel(model, version);
+  const v = vm?.versioning;
+  if (!vm || !v) return undefined;
+  if (version === model.versioning?.current) return Object.freeze({ ...vm, versioning: { ...v, supported: [] } });
+  // Query parameters keep the current names, as the runtime reads them; a filter on a field the version does not
+  // have is left out of its document.
+  const fieldsOf = new Map(vm.resources.map((r) => [r.name, new Set(r.fields.map((f) => f.name))]));
+  const endpoints = vm.endpoints && {
+    ...vm.endpoints,
+    operations: vm.endpoints.operations.map((o) => {
+      const fields = o.resource === undefined ? undefined : fieldsOf.get(o.resource);
+      return fields && o.filter.some((f) => !fields.has(f)) ? { ...o, filter: o.filter.filter((f) => fields.has(f)) } : o;
+    }),
+  };
+  return Object.freeze({ ...vm, ...(endpoints ? { endpoints } : {}), versioning: { ...v, supported: [], default: 'required' as const } });
+}
+
+/** Every version the spec serves: the current one and each supported one. */
+export function getServedVersions(model: ServiceModel): string[] {
+  const v = model.versioning;
+  if (!v) return [];
+  return [...new Set([...(v.current !== undefined ? [v.current] : []), ...v.supported.map((s) => s.version)])];
 }
