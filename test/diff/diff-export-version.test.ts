@@ -68,7 +68,9 @@ describe('a document per served version', () => {
     expect(none.stderr).toContain('it serves none (the spec has no versioning)');
     const asyncapi = await runCli(['export', 'asyncapi', join(ROOT, 'examples', 'orders.yaml'), '--version', '2026-06-01', '--quiet']);
     expect(asyncapi.code).toBe(0);
-    expect(asyncapi.stdout).toContain('total');
+    // Events are sent in the current version (their envelope names it), so the payloads keep Order.amount.
+    expect(asyncapi.stdout).toContain('amount');
+    expect(asyncapi.stdout).not.toMatch(/\btotal:/);
     expect((await runCli(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 });
