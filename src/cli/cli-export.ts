@@ -53,7 +53,7 @@ function printExportDiagnostics(diagnostics: readonly Diagnostic[], options: Exp
  * A spec with errors gets no export (exit 1): the document must not present a contradiction as the service.
  * `--version V` describes that served version; a version the spec does not serve is a usage error (exit 2).
  */
-function modelOf(file: string, version?: string): { model?: ServiceModel; current?: ServiceModel; diagnostics: readonly Diagnostic[]; exit?: ExitCode } {
+function modelOf(file: string, version?: string): { model?: ServiceModel; diagnostics: readonly Diagnostic[]; exit?: ExitCode } {
   const compiled = readSpec(file);
   if (compiled.model === undefined || compiled.diagnostics.some((d) => d.severity === 'error')) {
     printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
@@ -67,7 +67,7 @@ function modelOf(file: string, version?: string): { model?: ServiceModel; curren
     printDiagnostics([problem], { format: 'text', to: 'err' });
     return { diagnostics: [problem], exit: EXIT.usage };
   }
-  return { model, current: compiled.model, diagnostics: compiled.diagnostics };
+  return { model, diagnostics: compiled.diagnostics };
 }
 
 function formatFor(options: ExportOptions, fallback: DocumentFormat): DocumentFormat {
@@ -105,12 +105,11 @@ export async function runExportOpenApi(file: string, given: ExportOptions): Prom
 
 export async function runExportAsyncApi(file: string, given: ExportOptions): Promise<ExitCode> {
   const options = withCurrentNames(given);
-  const { model, current, exit } = modelOf(file, options.apiVersion);
+  const { model, exit } = modelOf(file, options.apiVersion);
   if (!model) return exit ?? EXIT.errors;
   const { exportAsyncApi } = await import('../export/export-asyncapi.js');
   const { serializeDocument } = await import('../export/export-shared.js');
-  // Events are sent in the current version whichever version a client speaks: their payloads keep its shapes.
-  const result = exportAsyncApi(current ? { ...model, resources: current.resources, stateMachines: current.stateMachines } : model);
+  const result = exportAsyncApi(model);
   return emit(serializeDocument(result.document, formatFor(options, 'yaml')), options, result.diagnostics);
 }
 

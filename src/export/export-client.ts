@@ -338,23 +338,6 @@ export interface GenerateClientOptions {
   apiVersion?: string;
 }
 
-/**
- * An event payload's type. Events are sent in the current version whichever version a client speaks, so a resource
- * payload an older version shows differently gets its own type, `<Resource>Current`, in the current shape.
- */
-function eventPayloadType(ctx: TsContext, current: ServiceModel, payload: ShapeModel, name: string): string {
-  const r = getResource(current, payload.resource);
-  if (!r || getResource(ctx.model, r.name) === r) return shapeType(ctx, payload, 'response', name);
-  const key = `${r.name}\u0000current`;
-  let t = ctx.resourceTypes.get(key);
-  if (t === undefined) {
-    t = ctx.names.allocate(`${r.name}Current`);
-    ctx.resourceTypes.set(key, t);
-    declare(ctx, t, getResourceSchema(current, r, 'response', { annotations: true }), `${r.name}, as the current version${current.versioning?.current !== undefined ? ` (${current.versioning.current})` : ''} shows it: events are sent in the current version.`);
-  }
-  return payload.list ? `${t}[]` : t;
-}
-
 /** Generates the client. */
 export function generateClient(spec: ServiceModel, options: GenerateClientOptions = {}): ClientExport {
   const diagnostics: Diagnostic[] = [];
@@ -415,7 +398,7 @@ export type ErrorBody = ProblemDetails;
   const kinds = model.events?.kinds ?? [];
   const payloads: string[] = [];
   for (const k of kinds) {
-    const t = k.payload ? eventPayloadType(ctx, spec, k.payload, `${pascal(k.name)}Payload`) : 'unknown';
+    const t = k.payload ? shapeType(ctx, k.payload, 'response', `${pascal(k.name)}Payload`) : 'unknown';
     payloads.push(`${doc([k.description], '  ')}  ${jsString(k.name)}: ${t};`);
   }
   lines.push(`${doc(['Every event kind the service sends.'], '')}export type EventKind = ${kinds.length > 0 ? kinds.map((k) => jsString(k.name)).join(' | ') : 'never'};\n`);

@@ -54,6 +54,15 @@ describe('a document per served version', () => {
     expect(order.properties).not.toHaveProperty('amount');
   });
 
+  it('orders.yaml version 2026-06-01: events keep the current shape (they are sent in the current version)', () => {
+    const model = compileSpecFile(join(ROOT, 'examples', 'orders.yaml')).model!;
+    const doc = exportOpenApi(getVersionDocumentModel(model, '2026-06-01')!).document as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: Schema }> } } }> };
+    const envelope = doc.webhooks['order.paid']!.post.requestBody.content['application/json']!.schema;
+    const data = JSON.stringify(envelope.properties!.data);
+    expect(data).toContain('"amount"');
+    expect(data).not.toContain('"total"');
+  });
+
   it('servicespec export openapi --version 1; an unserved version is unknown-version (exit 2); --version alone still prints the package version', async () => {
     const lib = join(ROOT, 'examples', 'library.yaml');
     const r = await runCli(['export', 'openapi', lib, '--version', '1', '--quiet']);
