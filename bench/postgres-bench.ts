@@ -18,6 +18,8 @@ const BASE = process.env.SERVICESPEC_BENCH_POSTGRES ?? 'postgres://postgres@127.
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = 16;
+/** BENCH_ONLY=create,read: only those scenarios against the baseline, nothing else, and RESULTS.md left alone. */
+const ONLY = process.env.BENCH_ONLY?.split(',') as ('read' | 'list' | 'create')[] | undefined;
 const schemas: string[] = [];
 
 /** What the create figure is made of (counted with a wrapped storage.query on this spec). */
@@ -48,7 +50,7 @@ async function againstBaseline(dir: string): Promise<{ rows: string[]; ratios: R
   const ratios: Record<string, number> = {};
   try {
     for (const scenario of ['read', 'list'] as const) for (const s of [served, baseline]) await load(s, scenario, { connections: CONNECTIONS, seconds: 1 });
-    for (const scenario of ['read', 'list', 'create'] as const) {
+    for (const scenario of ONLY ?? (['read', 'list', 'create'] as const)) {
       const a: Figures[] = [];
       const b: Figures[] = [];
       for (let round = 0; round < ROUNDS; round++) {
@@ -143,6 +145,7 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'ss-pg-bench-'));
   try {
     const { rows, ratios } = await againstBaseline(dir);
+    if (ONLY) return;
     const instances = await oneAgainstTwo(dir);
     const queue = await outboxAndDelivery();
     const met = Object.values(ratios).every((r) => r >= 0.9);

@@ -318,7 +318,9 @@ export class PostgresStorage implements Storage {
     // A transaction left open (a stuck client) keeps its row locks: the server ends it after a minute.
     const settings = [`-c idle_in_transaction_session_timeout=60000`, ...(schema !== undefined ? [`-c search_path=${schema}`] : [])].join(' ');
     this.clientConfig = { connectionString, options: settings, types: getTypes() };
-    this.pool = new (loadPg().Pool)({ ...this.clientConfig, ...(options.poolSize !== undefined ? { max: options.poolSize } : {}) });
+    // Pooled connections pipeline (node-postgres' `pipeline`): a transaction's BEGIN goes out with its first
+    // statement, and its last statement with its COMMIT, so a create costs two round trips, not four.
+    this.pool = new (loadPg().Pool)({ ...this.clientConfig, pipeline: true, ...(options.poolSize !== undefined ? { max: options.poolSize } : {}) });
     // An idle connection's error (the server restarted) is answered by the next query; it must not crash the process.
     this.pool.on('error', () => undefined);
     this.keys = { outbox: lockKey(this.schema, 'outbox'), fanout: lockKey(this.schema, 'fanout'), migrate: lockKey(this.schema, 'migrate') };
@@ -447,16 +449,30 @@ END $$`,
     return this.pool.connect();
   }
 
-  /** One transaction on one pooled connection; rolled back on any error. */
-  private async tx<T>(work: (db: pg.PoolClient) => Promise<T>): Promise<T> {
+  /**
+   * One transaction on one pooled connection; rolled back on any error. BEGIN is not waited for: it is pipelined
+   * with `work`'s first statement. `last(result)`, when it gives a statement, is pipelined with the COMMIT.
+   */
+  private async tx<T>(work: (db: pg.PoolClient) => Promise<T>, last?: (result: T) => { sql: string; params: unknown[] } | undefined): Promise<T> {
     const client = await this.connect();
     let broken: Error | undefined;
+    const begun = client.query('BEGIN');
+    begun.catch(() => undefined);
     try {
-      await client.query('BEGIN');
       const out = await work(client);
-      await client.query('COMMIT');
+      await begun;
+      const final = last?.(out);
+      const appended = final && this.query(client, final.sql, final.params);
+      appended?.catch(() => undefined);
+      const committed = client.query('COMMIT');
+      committed.catch(() => undefined);
+      // A failed last statement turns the COMMIT into a ROLLBACK: its own error is the one to report.
+      if (appended) await appended;
+      // COMMIT of a transaction a statement aborted answers ROLLBACK, without an error.
+      if ((await committed).command !== 'COMMIT') throw new Error('the transaction was rolled back');
       return out;
     } catch (err) {
+      await begun.catch(() => undefined);
       await client.query('ROLLBACK').catch((e: Error) => (broken = e));
       throw err;
     } finally {
@@ -527,21 +543,26 @@ END $$`,
 
   async transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortLike): Promise<T> {
     signal?.throwIfAborted();
-    return this.tx(async (db) => {
-      const tx = new PgTx(this, db, this.tables, true);
-      const result = await work(tx);
-      signal?.throwIfAborted();
-      if (tx.events.length > 0) {
-        // Appended without a position (readers do not see them yet), with a doorbell for every instance.
-        const ev = tx.events;
-        await this.query(
-          db,
-          `WITH appended AS (INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[])) SELECT pg_notify($1, $2)`,
-          [this.channel, this.outboxPayload, ev.map((e) => e.id), ev.map((e) => e.type), ev.map((e) => e.timestamp), ev.map((e) => e.version ?? null), ev.map((e) => JSON.stringify(e.data))],
-        );
-      }
-      return result;
-    });
+    let events: StoredEvent[] = [];
+    return this.tx(
+      async (db) => {
+        const tx = new PgTx(this, db, this.tables, true);
+        const result = await work(tx);
+        signal?.throwIfAborted();
+        events = tx.events;
+        return result;
+      },
+      // Appended without a position (readers do not see them yet), in the COMMIT's round trip. No NOTIFY here: a
+      // transaction that notifies holds a lock global to the server through its commit, which would make every
+      // write wait for the one before it; the sequencer run after the commit rings the other instances.
+      () =>
+        events.length === 0
+          ? undefined
+          : {
+              sql: `INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`,
+              params: [events.map((e) => e.id), events.map((e) => e.type), events.map((e) => e.timestamp), events.map((e) => e.version ?? null), events.map((e) => JSON.stringify(e.data))],
+            },
+    );
   }
 
   async readEvents(afterSeq: number, limit: number): Promise<OutboxEntry[]> {
