@@ -11,7 +11,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createPostgresStorage } from '../src/runtime/storage/storage-postgres.js';
-import { load, median, pairedRatios, startServer, type Figures, type Started } from './lib/bench-load.js';
+import { load, median, pairedRatios, processCpuMicros, startServer, type Figures, type LoadOptions, type Started } from './lib/bench-load.js';
 import { writeResultsSection } from './lib/bench-results.js';
 
 const BASE = process.env.SERVICESPEC_BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -31,7 +31,36 @@ function schemaUrl(name: string): string {
   schemas.push(schema);
   const u = new URL(BASE);
   u.searchParams.set('schema', schema);
+  // Names the server's connections, so the PostgreSQL backends serving it can be found (see backendCpu).
+  u.searchParams.set('application_name', schema);
   return u.toString();
+}
+
+/** CPU time (µs) of each PostgreSQL backend serving `url`'s connections (the server runs on this machine). */
+async function backendCpu(url: string): Promise<Map<number, number>> {
+  const c = new pg.Client({ connectionString: BASE });
+  await c.connect();
+  try {
+    const rows = (await c.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [new URL(url).searchParams.get('application_name')])).rows as { pid: number }[];
+    const out = new Map<number, number>();
+    for (const { pid } of rows) {
+      const cpu = processCpuMicros(pid);
+      if (cpu !== undefined) out.set(pid, cpu);
+    }
+    return out;
+  } finally {
+    await c.end();
+  }
+}
+
+/** Figures of one load, with the PostgreSQL backends' CPU per request (a backend that appeared during the run counts whole). */
+async function measure(s: Started & { db: string }, scenario: 'read' | 'list' | 'create', o: LoadOptions): Promise<Figures & { dbCpuPerRequest: number }> {
+  const before = await backendCpu(s.db);
+  const f = await load(s, scenario, o);
+  const after = await backendCpu(s.db);
+  let used = 0;
+  for (const [pid, cpu] of after) used += cpu - (before.get(pid) ?? 0);
+  return { ...f, dbCpuPerRequest: used / Math.max(1, f.requests) };
 }
 
 async function dropSchemas(): Promise<void> {
@@ -44,22 +73,27 @@ async function dropSchemas(): Promise<void> {
 const cpuOf = (f: Figures[]) => (f.every((x) => x.cpuPerRequest !== undefined) ? median(f.map((x) => x.cpuPerRequest!)).toFixed(0) : 'n/a');
 
 async function againstBaseline(dir: string): Promise<{ rows: string[]; ratios: Record<string, number> }> {
-  const served = await startServer('served', dir, 'none', schemaUrl('served'));
-  const baseline = await startServer('baseline', dir, 'none', schemaUrl('baseline'));
+  const servedDb = schemaUrl('served');
+  const baselineDb = schemaUrl('baseline');
+  const served = { ...(await startServer('served', dir, 'none', servedDb)), db: servedDb };
+  const baseline = { ...(await startServer('baseline', dir, 'none', baselineDb)), db: baselineDb };
   const rows: string[] = [];
   const ratios: Record<string, number> = {};
   try {
     for (const scenario of ['read', 'list'] as const) for (const s of [served, baseline]) await load(s, scenario, { connections: CONNECTIONS, seconds: 1 });
     for (const scenario of ONLY ?? (['read', 'list', 'create'] as const)) {
-      const a: Figures[] = [];
-      const b: Figures[] = [];
+      const a: (Figures & { dbCpuPerRequest: number })[] = [];
+      const b: (Figures & { dbCpuPerRequest: number })[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        for (const s of round % 2 === 0 ? [served, baseline] : [baseline, served]) (s === served ? a : b).push(await load(s, scenario, { connections: CONNECTIONS, seconds: DURATION_S }));
+        for (const s of round % 2 === 0 ? [served, baseline] : [baseline, served]) (s === served ? a : b).push(await measure(s, scenario, { connections: CONNECTIONS, seconds: DURATION_S }));
       }
       const r = pairedRatios(a, b);
       ratios[scenario] = r.rps;
+      // All the CPU a request costs on this machine: the Node process and the PostgreSQL backends serving it.
+      const total = median(a.map((x, i) => (b[i]!.cpuPerRequest! + b[i]!.dbCpuPerRequest) / (x.cpuPerRequest! + x.dbCpuPerRequest)));
+      const db = (f: { dbCpuPerRequest: number }[]) => median(f.map((x) => x.dbCpuPerRequest)).toFixed(0);
       rows.push(
-        `| ${scenario} | ${median(a.map((x) => x.rps)).toFixed(0)} | ${median(a.map((x) => x.p99))} | ${cpuOf(a)} | ${median(b.map((x) => x.rps)).toFixed(0)} | ${median(b.map((x) => x.p99))} | ${cpuOf(b)} | **${r.rps.toFixed(2)}** (${r.perRound.map((x) => x.toFixed(2)).join(', ')}) | ${r.cpu?.toFixed(2) ?? 'n/a'} | ${[...a, ...b].reduce((n, x) => n + x.errors, 0)} |`,
+        `| ${scenario} | ${median(a.map((x) => x.rps)).toFixed(0)} | ${median(a.map((x) => x.p99))} | ${cpuOf(a)} + ${db(a)} | ${median(b.map((x) => x.rps)).toFixed(0)} | ${median(b.map((x) => x.p99))} | ${cpuOf(b)} + ${db(b)} | **${r.rps.toFixed(2)}** (${r.perRound.map((x) => x.toFixed(2)).join(', ')}) | ${r.cpu?.toFixed(2) ?? 'n/a'} | ${total.toFixed(2)} | ${[...a, ...b].reduce((n, x) => n + x.errors, 0)} |`,
       );
       console.log(rows.at(-1));
     }
@@ -165,8 +199,8 @@ async function main() {
       `- Load: autocannon in the benchmark's process, ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds after a warm-up, the two servers alternating (which goes first swaps each round); each server in its own process on 127.0.0.1, each in its own schema. Both check an API key on every request and validate the create body. The baseline looks the key up in PostgreSQL and hashes it each time; servicespec caches key records while its LISTEN connection is up (docs/scaling.md). Every served create also appends its event to the outbox, which is given its position after the commit by the sequencer (the baseline has no events).`,
       '- Ratio: the median over rounds of served req/s ÷ baseline req/s in the same round. CPU ratio: baseline ÷ served server CPU per request (Node process only; the PostgreSQL server\'s own CPU is not counted).',
       '',
-      '| scenario | served req/s | served p99 ms | served CPU µs/req | baseline req/s | baseline p99 ms | baseline CPU µs/req | ratio (per round) | CPU ratio | non-2xx + errors |',
-      '|---|---|---|---|---|---|---|---|---|---|',
+      '| scenario | served req/s | served p99 ms | served CPU µs/req (Node + PostgreSQL) | baseline req/s | baseline p99 ms | baseline CPU µs/req (Node + PostgreSQL) | ratio (per round) | Node CPU ratio | total CPU ratio | non-2xx + errors |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows,
       '',
       `Target: at least 0.9 of the baseline on each scenario — **${met ? 'met' : 'missed'}**.`,

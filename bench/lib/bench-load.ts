@@ -37,6 +37,8 @@ export async function startServer(mode: 'served' | 'baseline', dir: string, rate
 
 export interface Figures {
   rps: number;
+  /** Requests answered in the run. */
+  requests: number;
   p99: number;
   errors: number;
   /** The server process's CPU time (user + system) per request answered, in µs; undefined where /proc is not. */
@@ -44,7 +46,7 @@ export interface Figures {
 }
 
 /** A process's CPU time so far (user + system, µs), from /proc on Linux; undefined elsewhere. */
-function processCpuMicros(pid: number | undefined): number | undefined {
+export function processCpuMicros(pid: number | undefined): number | undefined {
   if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return undefined;
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   // utime and stime, in clock ticks (USER_HZ, 100 on Linux).
@@ -82,6 +84,7 @@ export async function load(s: Started, scenario: 'read' | 'list' | 'create', o: 
   const answered = r.requests.total;
   return {
     rps: r.requests.average,
+    requests: answered,
     p99: r.latency.p99,
     errors: r.non2xx + r.errors,
     ...(before !== undefined && after !== undefined && answered > 0 ? { cpuPerRequest: (after - before) / answered } : {}),

@@ -26,6 +26,7 @@ const ORDERS = fileURLToPath(new URL('../../examples/orders.yaml', import.meta.u
  */
 function ordersSpec(rate: string): string {
   const doc = parse(readFileSync(ORDERS, 'utf8')) as { limits: { rate?: unknown[] } };
+  if (process.env.BENCH_NO_EVENTS) delete (doc as { events?: unknown }).events;
   if (rate === 'none') delete doc.limits.rate;
   else doc.limits.rate = [{ name: 'bench', requests: 1_000_000_000, per: '1m', by: 'credential' }];
   return stringify(doc);

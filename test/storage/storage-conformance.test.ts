@@ -240,6 +240,35 @@ for (const d of DIALECTS) {
       expect((await s.read((tx) => tx.list('projects', { equals: {}, limit: 10 }))).map((r) => r.id)).toEqual(['p1']);
     });
 
+    it('a transaction after a refused or abandoned one (on the same connection, where pooled) sees none of it and commits', async () => {
+      const { s } = await fresh();
+      for (let i = 0; i < 6; i++) {
+        // Refused on its first statement, and on a later one after a statement that succeeded.
+        expect((await constraintOf(s.transaction((tx) => tx.insert('projects', project(`x${i}`, { state: 'lost' }))))).kind).toBe('check_failed');
+        const refused = s.transaction(async (tx) => {
+          await tx.insert('projects', project(`a${i}`));
+          await tx.appendEvent(event(`ea${i}`));
+          await tx.insert('projects', project(`b${i}`, { slug: `s-a${i}` }));
+        });
+        expect((await constraintOf(refused)).kind).toBe('unique_conflict');
+        await expect(
+          s.transaction(async (tx) => {
+            await tx.insert('projects', project(`c${i}`));
+            await tx.appendEvent(event(`ec${i}`));
+            throw new Error('abandoned');
+          }),
+        ).rejects.toThrow('abandoned');
+        // Statements asked for together in one transaction, then one with events and no statement.
+        const both = await s.transaction((tx) => Promise.all([tx.insert('projects', project(`d${i}`)), tx.get('projects', `d${i}`)]));
+        expect(both[0].id).toBe(`d${i}`);
+        await s.transaction((tx) => tx.appendEvent(event(`only${i}`)));
+        expect(await s.transaction(async () => 'nothing')).toBe('nothing');
+      }
+      const rows = await s.read((tx) => tx.list('projects', { equals: {}, limit: 100 }));
+      expect(rows.map((r) => r.id)).toEqual(['d0', 'd1', 'd2', 'd3', 'd4', 'd5']);
+      expect((await s.readOutbox(0, 100)).map((e) => e.id)).toEqual(['only0', 'only1', 'only2', 'only3', 'only4', 'only5']);
+    });
+
     it('compare-and-set: of many concurrent transitions from one state, exactly one wins', async () => {
       const db = await fresh();
       const s = db.s;
