@@ -20,9 +20,9 @@ export interface Started {
 
 export type RateMode = 'none' | 'memory' | 'redis';
 
-/** `db`: a postgres:// URL to serve from instead of a SQLite file in `dir`. */
-export async function startServer(mode: 'served' | 'baseline', dir: string, rate: RateMode = 'none', db?: string): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, mode, db ?? join(dir, `${mode}-${rate}.db`), rate], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** `db`: a postgres:// URL to serve from instead of a SQLite file in `dir`; `env`: more environment for the server (bench-server.ts reads BENCH_NO_EVENTS and BENCH_BASELINE_OUTBOX). */
+export async function startServer(mode: 'served' | 'baseline', dir: string, rate: RateMode = 'none', db?: string, env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, mode, db ?? join(dir, `${mode}-${rate}.db`), rate], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {

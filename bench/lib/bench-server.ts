@@ -1,6 +1,8 @@
 // A server for the benchmarks, run in its own process:
 //   bench-server.ts served DB [none|memory|redis]   examples/orders.yaml through servicespec
 //   bench-server.ts baseline DB                      the hand-written Fastify + better-sqlite3 service
+// BENCH_NO_EVENTS=1 serves the spec without its events; BENCH_BASELINE_OUTBOX=1 makes the PostgreSQL baseline
+// append an event row with each create, in its transaction.
 // DB is a SQLite path or a postgres:// URL (then the baseline is the Fastify + pg one).
 // Prints one JSON line { url, key, customerId, orderId }, then serves until killed.
 import { fileURLToPath } from 'node:url';
@@ -26,6 +28,7 @@ const ORDERS = fileURLToPath(new URL('../../examples/orders.yaml', import.meta.u
  */
 function ordersSpec(rate: string): string {
   const doc = parse(readFileSync(ORDERS, 'utf8')) as { limits: { rate?: unknown[] } };
+  // BENCH_NO_EVENTS=1: the spec without its events part (no outbox row with each change).
   if (process.env.BENCH_NO_EVENTS) delete (doc as { events?: unknown }).events;
   if (rate === 'none') delete doc.limits.rate;
   else doc.limits.rate = [{ name: 'bench', requests: 1_000_000_000, per: '1m', by: 'credential' }];
@@ -45,7 +48,7 @@ async function served(dbPath: string, rate: string) {
 }
 
 const [mode, dbPath, rate = 'none'] = process.argv.slice(2);
-const s = mode === 'baseline' ? await (dbPath!.startsWith('postgres') ? startBaselinePg(dbPath!) : startBaseline(dbPath!)) : await served(dbPath!, rate);
+const s = mode === 'baseline' ? await (dbPath!.startsWith('postgres') ? startBaselinePg(dbPath!, { outbox: process.env.BENCH_BASELINE_OUTBOX === '1' }) : startBaseline(dbPath!)) : await served(dbPath!, rate);
 const order = (await (await fetch(`${s.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': s.key }, body: JSON.stringify(ORDER_BODY(s.customerId)) })).json()) as { id: string };
 // Enough orders that a page of 20 is always full.
 for (let i = 0; i < 40; i++) await fetch(`${s.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': s.key }, body: JSON.stringify(ORDER_BODY(s.customerId)) });

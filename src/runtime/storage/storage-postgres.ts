@@ -736,13 +736,16 @@ END $$`,
       // transaction that notifies holds a lock global to the server through its commit, which would make every
       // write wait for the one before it; the sequencer run after the commit rings the other instances.
       const ev = tx.events;
+      const one = ev.length === 1 ? ev[0]! : undefined;
       await session.commit(
-        ev.length === 0
-          ? undefined
-          : {
-              sql: `INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`,
-              params: [ev.map((e) => e.id), ev.map((e) => e.type), ev.map((e) => e.timestamp), ev.map((e) => e.version ?? null), ev.map((e) => JSON.stringify(e.data))],
-            },
+        one
+          ? { sql: `INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) VALUES ($1, $2, $3, $4, $5)`, params: [one.id, one.type, one.timestamp, one.version ?? null, JSON.stringify(one.data)] }
+          : ev.length === 0
+            ? undefined
+            : {
+                sql: `INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`,
+                params: [ev.map((e) => e.id), ev.map((e) => e.type), ev.map((e) => e.timestamp), ev.map((e) => e.version ?? null), ev.map((e) => JSON.stringify(e.data))],
+              },
       );
       return result;
     } catch (err) {
