@@ -48,7 +48,8 @@ export type {
 } from './spec/spec-types.js';
 
 // The model every consumer reads.
-export { buildModel, getResource, getStateMachine, getField } from './model/model-builder.js';
+export { buildModel } from './model/model-builder.js';
+export { getResource, getStateMachine, getField } from './model/model-lookup.js';
 export type {
   Duration,
   Size,
@@ -89,10 +90,10 @@ export type { JsonSchema, SchemaView, SchemaOptions } from './model/model-schema
 export { checkModel } from './check/check-rules.js';
 export { getGapReport, formatGapReport, formatDefaultItem } from './check/check-gaps.js';
 export type { GapReport, PartGaps, GapItem, DefaultItem, PartStatus } from './check/check-gaps.js';
-export { DIAGNOSTICS, createDiagnostic, hasErrors } from './check/diagnostics-catalogue.js';
-export type { Diagnostic, DiagnosticCode, DiagnosticLocation, Severity, SourcePosition } from './check/diagnostics-catalogue.js';
-export { formatDiagnostics } from './check/diagnostics-format.js';
-export type { OutputFormat } from './check/diagnostics-format.js';
+export { DIAGNOSTICS, createDiagnostic, hasErrors } from './diagnostics/diagnostics-catalogue.js';
+export type { Diagnostic, DiagnosticCode, DiagnosticLocation, Severity, SourcePosition } from './diagnostics/diagnostics-catalogue.js';
+export { formatDiagnostics } from './diagnostics/diagnostics-format.js';
+export type { OutputFormat } from './diagnostics/diagnostics-format.js';
 
 // The whole front end in one call.
 export { compileSpecFile, compileSpecText, compileSpecBytes } from './program.js';
@@ -105,28 +106,27 @@ export { formatDiff, formatSummary } from './diff/diff-format.js';
 export type { DiffFormat } from './diff/diff-format.js';
 export { DIFF_RULES, IMPACTS, isDiffRuleCode } from './diff/diff-catalogue.js';
 export type { Change, ChangeLocation, DiffRuleCode, Impact } from './diff/diff-catalogue.js';
-export { getVersionModel } from './diff/diff-versions.js';
+export { getVersionModel } from './model/model-served-versions.js';
 
 // The nine-part document.
 export { renderMarkdown } from './render/render-markdown.js';
 export { renderHtml } from './render/render-html.js';
 
 // The runtime: a spec served on a real database.
-export { createService, servicespecPlugin, getServerOptions, ServiceStartError } from './runtime/runtime-service.js';
-export type { ServiceOptions, PluginOptions } from './runtime/runtime-service.js';
+export { createService, servicespecPlugin, getServerOptions, ServiceStartError } from './runtime/service/runtime-service.js';
+export type { ServiceOptions, PluginOptions } from './runtime/service/runtime-service.js';
 export type { Authenticator, CustomHandler, HandlerContext, Principal } from './runtime/runtime-context.js';
 export { ServiceError, FALLBACK_STATUS } from './runtime/runtime-errors.js';
 export type { InvalidField } from './runtime/runtime-errors.js';
-export { getRuntimeGaps, BUILT_IN } from './runtime/runtime-gaps.js';
-export type { RuntimeGap } from './runtime/runtime-gaps.js';
+export { getRuntimeGaps } from './runtime/service/runtime-gaps.js';
+export { BUILT_IN } from './runtime/runtime-built-in.js';
+export type { RuntimeGap } from './runtime/runtime-built-in.js';
 export { getLoggerOptions, redactUrl } from './runtime/runtime-logging.js';
 export { getCorsRequestHeaders, registerCors, type CorsOptions } from './runtime/runtime-cors.js';
 export { createSqliteStorage, SqliteStorage } from './runtime/storage/storage-sqlite.js';
 export type { SqliteOptions } from './runtime/storage/storage-sqlite.js';
 export { createPostgresStorage, PostgresStorage } from './runtime/storage/storage-postgres.js';
 export type { PostgresOptions } from './runtime/storage/storage-postgres.js';
-export { openStorage, parseStorageUrl } from './runtime/storage/storage-open.js';
-export type { OpenStorageOptions, StorageTarget } from './runtime/storage/storage-open.js';
 export { getStoragePlan } from './runtime/storage/storage-plan.js';
 export { StorageConstraintError } from './runtime/storage/storage-types.js';
 export type { Storage, StorageTx, StoragePlan, Row, ListQuery, StoredEvent, OutboxEntry, CredentialRecord, MigrationResult } from './runtime/storage/storage-types.js';
@@ -159,10 +159,8 @@ export {
   verifyClientSecret,
   KeyConfigError,
   SUPPORTED_ALGORITHMS,
-  AuthOptionError,
-  getAuthOptionsFromCli,
 } from './runtime/auth/index.js';
-export type { AuthOptions, ServiceAuthenticator, TokenIssuer, CredentialSummary, IssuedApiKey, IssuedClient, IssuedUser, JwtKeyOptions, AuthCliOptions } from './runtime/auth/index.js';
+export type { AuthOptions, ServiceAuthenticator, TokenIssuer, CredentialSummary, IssuedApiKey, IssuedClient, IssuedUser, JwtKeyOptions } from './runtime/auth/index.js';
 
 // Events: signing and verifying webhooks (Standard Webhooks), endpoints and deliveries, target policy.
 export {

@@ -3,7 +3,7 @@
 // run the real binary instead.
 
 import { Command, CommanderError } from 'commander';
-import { registerClientsCommand } from '../../src/cli/cli-clients.js';
+import { registerClientsCommand } from '../../src/cli/cli-oauth-clients.js';
 import { registerKeysCommand } from '../../src/cli/cli-keys.js';
 import { registerUsersCommand } from '../../src/cli/cli-users.js';
 
