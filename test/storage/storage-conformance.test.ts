@@ -643,3 +643,28 @@ for (const d of DIALECTS) {
     });
   });
 }
+
+describe.skipIf(pgSkip !== undefined)('PostgreSQL: a write transaction left open', () => {
+  it('is ended after openTransactionMs: its row locks freed, its writes rolled back', async () => {
+    const s = track(createPostgresStorage({ url: getTestSchemaUrl(), poolSize: 2, openTransactionMs: 300 }));
+    expect((await s.migrate(PLAN)).ok).toBe(true);
+    await s.transaction((tx) => tx.insert('projects', project('p1')));
+    let resume!: () => void;
+    const stuck = s.transaction(async (tx) => {
+      await tx.update('projects', 'p1', { rank: 1 });
+      await new Promise<void>((r) => (resume = r));
+      await tx.insert('projects', project('p2'));
+    });
+    stuck.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 50));
+    // Waits for the stuck transaction's row lock, which its end frees.
+    const started = Date.now();
+    await s.transaction((tx) => tx.update('projects', 'p1', { rank: 2 }));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    resume();
+    await expect(stuck).rejects.toThrow();
+    expect((await s.read((tx) => tx.list('projects', { equals: {}, limit: 10 }))).map((r) => [r.id, r.rank])).toEqual([['p1', 2]]);
+    // The pool replaced the closed connection.
+    await s.transaction((tx) => tx.insert('projects', project('p3')));
+  });
+});

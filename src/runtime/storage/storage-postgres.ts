@@ -37,6 +37,8 @@ export interface PostgresOptions {
   url: string;
   /** Connections in the pool (pg's default, 10, when not given). */
   poolSize?: number;
+  /** How long a transaction may stay open before the server or the storage ends it (default one minute). */
+  openTransactionMs?: number;
 }
 
 const META = '_servicespec_meta';
@@ -47,6 +49,8 @@ const RECORDS = '_servicespec_records';
 const WEBHOOKS = '_servicespec_webhooks';
 const DELIVERIES = '_servicespec_deliveries';
 const PLAN_KEY = 'storage_plan';
+/** How long a transaction may stay open before it is ended (the server's idle_in_transaction_session_timeout too). */
+const OPEN_TRANSACTION_MS = 60_000;
 const FANOUT_KEY = 'events:fanout_seq';
 
 /** A text column compares byte-wise, as SQLite's BINARY does, so keyset pages agree with ORDER BY on both engines. */
@@ -205,6 +209,7 @@ class ImplicitTransaction implements pg.Submittable {
     private readonly client: pg.PoolClient,
     private readonly types: pg.CustomTypesConfig,
     private readonly statementNames: Map<string, string>,
+    private readonly openMs: number,
   ) {}
 
   submit(connection: unknown): void {
@@ -222,7 +227,20 @@ class ImplicitTransaction implements pg.Submittable {
       this.notSubmitted = reject;
       this.client.query(this);
     });
+    // The server's idle_in_transaction_session_timeout is armed only at a Sync, so it does not see this
+    // transaction wait between statements: the same limit is kept here, by closing the connection (the server
+    // then rolls the transaction back).
+    // (end(), not a destroyed socket: a checked-out client has no listener for the 'error' that would raise.)
+    this.expiry ??= setTimeout(() => void this.client.end().catch(() => undefined), this.openMs);
+    this.expiry.unref();
     return this.started;
+  }
+
+  private expiry: NodeJS.Timeout | undefined;
+
+  /** Called once the connection goes back to the pool. */
+  close(): void {
+    if (this.expiry) clearTimeout(this.expiry);
   }
 
   private send(c: WireConnection, sql: string, params: unknown[]): void {
@@ -479,6 +497,8 @@ function lockKey(schema: string, name: string): string {
   return createHash('sha256').update(`servicespec:${schema}:${name}`).digest().readBigInt64BE(0).toString();
 }
 
+const guarded = new WeakSet<pg.PoolClient>();
+
 /** Splits `?schema=` off the URL; pg takes the rest. */
 export function parsePostgresUrl(url: string): { connectionString: string; schema: string | undefined } {
   const u = new URL(url);
@@ -492,6 +512,7 @@ export class PostgresStorage implements Storage {
   private readonly pool: pg.Pool;
   private readonly schema: string;
   private readonly clientConfig: pg.ClientConfig;
+  private readonly openTransactionMs: number;
   private tables = new Map<string, TablePlan>();
   private readonly statementNames = new Map<string, string>();
   private ready: Promise<void>;
@@ -514,7 +535,8 @@ export class PostgresStorage implements Storage {
     if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`schema ${JSON.stringify(schema)} must be a lower-case SQL name (letters, digits and _, not starting with a digit)`);
     this.schema = schema ?? 'public';
     // A transaction left open (a stuck client) keeps its row locks: the server ends it after a minute.
-    const settings = [`-c idle_in_transaction_session_timeout=60000`, ...(schema !== undefined ? [`-c search_path=${schema}`] : [])].join(' ');
+    this.openTransactionMs = options.openTransactionMs ?? OPEN_TRANSACTION_MS;
+    const settings = [`-c idle_in_transaction_session_timeout=${this.openTransactionMs}`, ...(schema !== undefined ? [`-c search_path=${schema}`] : [])].join(' ');
     this.clientConfig = { connectionString, options: settings, types: getTypes() };
     this.pool = new (loadPg().Pool)({ ...this.clientConfig, ...(options.poolSize !== undefined ? { max: options.poolSize } : {}) });
     // An idle connection's error (the server restarted) is answered by the next query; it must not crash the process.
@@ -642,7 +664,14 @@ END $$`,
 
   private async connect(): Promise<pg.PoolClient> {
     await this.ready;
-    return this.pool.connect();
+    const client = await this.pool.connect();
+    // A checked-out client has no 'error' listener of the pool's: a connection lost mid-transaction would be an
+    // unhandled error event. The statement in flight reports the loss.
+    if (!guarded.has(client)) {
+      guarded.add(client);
+      client.on('error', () => undefined);
+    }
+    return client;
   }
 
   /** One transaction on one pooled connection; rolled back on any error. */
@@ -726,7 +755,7 @@ END $$`,
   async transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortLike): Promise<T> {
     signal?.throwIfAborted();
     const client = await this.connect();
-    const session = new ImplicitTransaction(client, this.clientConfig.types!, this.statementNames);
+    const session = new ImplicitTransaction(client, this.clientConfig.types!, this.statementNames, this.openTransactionMs);
     let broken: Error | undefined;
     try {
       const tx = new PgTx(this, session, this.tables, true);
@@ -752,6 +781,7 @@ END $$`,
       await session.rollback().catch((e: Error) => (broken = e));
       throw err;
     } finally {
+      session.close();
       client.release(broken);
     }
   }
