@@ -18,7 +18,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { compileSpecText } from '../src/program.js';
 import { createAuthenticator } from '../src/runtime/auth/auth-authenticator.js';
 import { createApiKey } from '../src/runtime/auth/auth-credentials.js';
-import { createService } from '../src/runtime/runtime-service.js';
+import { createService } from '../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../src/runtime/storage/storage-sqlite.js';
 import { writeResultsSection } from './lib/bench-results.js';
 

@@ -23,7 +23,7 @@ import autocannon from 'autocannon';
 import { loadSqliteDriver } from '../src/runtime/storage/storage-driver.js';
 import { v7 as uuidv7 } from 'uuid';
 import { compileSpecText } from '../src/program.js';
-import { createService } from '../src/runtime/runtime-service.js';
+import { createService } from '../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../src/runtime/storage/storage-sqlite.js';
 import { writeResultsSection } from './lib/bench-results.js';
 

@@ -9,7 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
 import { checkModel } from '../src/check/check-rules.js';
-import { hasErrors } from '../src/check/diagnostics-catalogue.js';
+import { hasErrors } from '../src/diagnostics/diagnostics-catalogue.js';
 import { buildModel } from '../src/model/model-builder.js';
 import { compileSpecText } from '../src/program.js';
 import { loadSpecText } from '../src/spec/spec-loader.js';

@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { hasErrors } from '../src/check/diagnostics-catalogue.js';
+import { hasErrors } from '../src/diagnostics/diagnostics-catalogue.js';
 import { exportOpenApi } from '../src/export/export-openapi.js';
 import { serializeDocument } from '../src/export/export-shared.js';
 import { importOpenApiFile } from '../src/import/import-openapi.js';

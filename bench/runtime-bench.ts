@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileSpecText } from '../src/program.js';
-import { createService } from '../src/runtime/runtime-service.js';
+import { createService } from '../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../src/runtime/storage/storage-sqlite.js';
 import { load, median, pairedRatios, startServer, type Figures } from './lib/bench-load.js';
 import { writeResultsSection } from './lib/bench-results.js';

@@ -51,7 +51,9 @@ export type {
 } from './spec/spec-types.js';
 
 // The model every consumer reads.
-export { buildModel, getResource, getStateMachine, getField } from './model/model-builder.js';
+export { buildModel } from './model/model-builder.js';
+export { getResource, getStateMachine, getField } from './model/model-lookup.js';
+export { getVersionModel } from './model/model-served-versions.js';
 export type {
   Duration,
   Size,
@@ -92,10 +94,10 @@ export type { JsonSchema, SchemaView, SchemaOptions } from './model/model-schema
 export { checkModel } from './check/check-rules.js';
 export { getGapReport, formatGapReport } from './check/check-gaps.js';
 export type { GapReport, PartGaps, GapItem, DefaultItem, PartStatus } from './check/check-gaps.js';
-export { DIAGNOSTICS, hasErrors } from './check/diagnostics-catalogue.js';
-export type { Diagnostic, DiagnosticCode, DiagnosticLocation, Severity, SourcePosition } from './check/diagnostics-catalogue.js';
-export { formatDiagnostics } from './check/diagnostics-format.js';
-export type { OutputFormat } from './check/diagnostics-format.js';
+export { DIAGNOSTICS, hasErrors } from './diagnostics/diagnostics-catalogue.js';
+export type { Diagnostic, DiagnosticCode, DiagnosticLocation, Severity, SourcePosition } from './diagnostics/diagnostics-catalogue.js';
+export { formatDiagnostics } from './diagnostics/diagnostics-format.js';
+export type { OutputFormat } from './diagnostics/diagnostics-format.js';
 
 // The whole front end in one call.
 export { compileSpecFile, compileSpecText, compileSpecBytes } from './program.js';

@@ -1,5 +1,5 @@
 import { checkModel } from './check/check-rules.js';
-import { hasErrors, type Diagnostic } from './check/diagnostics-catalogue.js';
+import { hasErrors, type Diagnostic } from './diagnostics/diagnostics-catalogue.js';
 import { buildModel } from './model/model-builder.js';
 import type { ServiceModel } from './model/model-types.js';
 import { loadSpecBytes, loadSpecFile, loadSpecText, locate, type LoadedSpec, type SourceMap } from './spec/spec-loader.js';

@@ -12,7 +12,7 @@ import { compileSpecText } from '../../src/program.js';
 import { createRedisStore } from '../../src/runtime/limits/limits-store.js';
 import { createApiKey } from '../../src/runtime/auth/auth-credentials.js';
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
-import { createService } from '../../src/runtime/runtime-service.js';
+import { createService } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
 import { ORDER_BODY } from './orders-body.js';

@@ -1,7 +1,7 @@
 import type { ServiceModel } from '../model/model-types.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 import { getProducibleConditions, isIdempotentOperation } from '../model/model-routes.js';
-import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_RETRY_JITTER } from '../model/model-builder.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_RETRY_JITTER } from '../model/model-defaults.js';
 
 export type PartStatus = 'shown' | 'partly shown' | 'not shown';
 

@@ -1,13 +1,14 @@
-import { DEFAULT_IDENTIFIER_FIELD, getField, IDENTIFIER_TYPES, getResource, getStateMachine } from '../model/model-builder.js';
+import { DEFAULT_IDENTIFIER_FIELD, IDENTIFIER_TYPES } from '../model/model-defaults.js';
+import { getField, getResource, getStateMachine } from '../model/model-lookup.js';
 import { getProducibleConditions, getRoutes, isReservedPath, RESERVED_PREFIX } from '../model/model-routes.js';
 import { compareVersions, getFieldsAddedSince } from '../model/model-versions.js';
 import { isWritable } from '../model/model-schemas.js';
-import { getUnshownChanges } from '../diff/diff-versions.js';
+import { getUnshownChanges } from '../model/model-served-versions.js';
 import type { FieldModel, OperationModel, ResourceModel, ServiceModel, StateMachineModel } from '../model/model-types.js';
-import { joinPointer } from '../spec/spec-loader.js';
+import { joinPointer } from '../util/util-json-pointer.js';
 import type { Condition, HttpMethod, SpecDocument } from '../spec/spec-types.js';
-import { createDiagnostic, type Diagnostic, type DiagnosticCode } from './diagnostics-catalogue.js';
-import { suggestion } from './check-suggest.js';
+import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
+import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 
 type Report = (code: DiagnosticCode, params: Record<string, string | number>, pointer: string) => void;
 

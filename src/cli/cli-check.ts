@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { hasErrors } from '../check/diagnostics-catalogue.js';
+import { hasErrors } from '../diagnostics/diagnostics-catalogue.js';
 import { checkVersionsSince } from '../diff/diff-check.js';
 import { readDiffInput } from '../diff/diff-run.js';
 import { action, EXIT, exitFor, STDIN, type ExitCode, formatOption, io, printDiagnostics, quietOption, readSpec, type ActionResult, type CommonOptions } from './cli-shared.js';

@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import type { Diagnostic } from '../check/diagnostics-catalogue.js';
+import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import type { ServiceModel } from '../model/model-types.js';
 import type { DocumentFormat } from '../export/export-shared.js';
 import { action, describeFsError, EXIT, io, printDiagnostics, quietOption, readSpec, writeFileAtomic, type ExitCode } from './cli-shared.js';
-import { createDiagnostic } from '../check/diagnostics-catalogue.js';
-import { getServedVersions, getVersionDocumentModel } from '../diff/diff-versions.js';
+import { createDiagnostic } from '../diagnostics/diagnostics-catalogue.js';
+import { getServedVersions, getVersionDocumentModel } from '../model/model-served-versions.js';
 
 export interface ExportOptions {
   output?: string;

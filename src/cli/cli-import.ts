@@ -1,9 +1,9 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { createDiagnostic } from '../check/diagnostics-catalogue.js';
+import { createDiagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { formatGapReport } from '../check/check-gaps.js';
-import type { OutputFormat } from '../check/diagnostics-format.js';
+import type { OutputFormat } from '../diagnostics/diagnostics-format.js';
 import { action, EXIT, formatOption, io, printDiagnostics, quietOption, writeFileAtomic, type ExitCode } from './cli-shared.js';
 
 export interface ImportCliOptions {

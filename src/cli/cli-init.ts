@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
-import { createDiagnostic } from '../check/diagnostics-catalogue.js';
+import { createDiagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { SCHEMA_PATH } from '../spec/spec-validate.js';
 import { action, describeFsError, EXIT, io, printDiagnostics, writeFileAtomic, type ExitCode } from './cli-shared.js';
 

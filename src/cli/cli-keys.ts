@@ -6,7 +6,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import type { Command } from 'commander';
 import type { ServiceModel } from '../model/model-types.js';
 import { createApiKey, CredentialError, listApiKeys, revokeApiKey, type CredentialSummary } from '../runtime/auth/auth-credentials.js';
-import { parseStorageUrl, openStorage, redactStorageUrl } from '../runtime/storage/storage-open.js';
+import { parseStorageUrl, openStorage, redactStorageUrl } from './cli-db-url.js';
 import type { Storage } from '../runtime/storage/storage-types.js';
 import { action, EXIT, formatOption, io, printDiagnostics, readSpec, type ActionResult, type ExitCode } from './cli-shared.js';
 

@@ -24,12 +24,12 @@ const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
   init: async () => (await import('./cli-init.js')).registerInitCommand,
   serve: async () => (await import('./cli-serve.js')).registerServeCommand,
   keys: async () => (await import('./cli-keys.js')).registerKeysCommand,
-  clients: async () => (await import('./cli-clients.js')).registerClientsCommand,
+  clients: async () => (await import('./cli-oauth-clients.js')).registerClientsCommand,
   users: async () => (await import('./cli-users.js')).registerUsersCommand,
   webhooks: async () => (await import('./cli-webhooks.js')).registerWebhooksCommand,
   export: async () => (await import('./cli-export.js')).registerExportCommand,
   import: async () => (await import('./cli-import.js')).registerImportCommand,
-  client: async () => (await import('./cli-client.js')).registerClientCommand,
+  client: async () => (await import('./cli-generate-client.js')).registerClientCommand,
   test: async () => (await import('./cli-test.js')).registerTestCommand,
 };
 

@@ -3,8 +3,9 @@ import { pathToFileURL } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import type { CustomHandler } from '../runtime/runtime-context.js';
-import type { ServiceOptions } from '../runtime/runtime-service.js';
-import { parseStorageUrl } from '../runtime/storage/storage-open.js';
+import type { ServiceOptions } from '../runtime/service/runtime-service.js';
+import { AuthOptionError, getAuthOptionsFromCli } from './cli-auth-options.js';
+import { parseStorageUrl } from './cli-db-url.js';
 import { defaultDbUrl } from './cli-keys.js';
 import { action, EXIT, io, printDiagnostics, readSpec, type ActionResult, type ExitCode } from './cli-shared.js';
 
@@ -120,11 +121,11 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
 /** Reads the spec and builds the service on its database, or says why not (printed) and returns the exit code. */
 async function buildApp(file: string, options: ServeOptions): Promise<{ app: FastifyInstance; dbUrl: string; name: string } | ExitCode> {
   // The runtime (Fastify, jose, ioredis, the SQLite driver) loads only when serving, so other commands start fast.
-  const [{ AuthConfigError, AuthOptionError, createAuthenticator, getAuthOptionsFromCli }, { createRedisStore }, { createService, ServiceStartError }, { openStorage, redactStorageUrl }] = await Promise.all([
+  const [{ AuthConfigError, createAuthenticator }, { createRedisStore }, { createService, ServiceStartError }, { openStorage, redactStorageUrl }] = await Promise.all([
     import('../runtime/auth/index.js'),
     import('../runtime/limits/limits-store.js'),
-    import('../runtime/runtime-service.js'),
-    import('../runtime/storage/storage-open.js'),
+    import('../runtime/service/runtime-service.js'),
+    import('./cli-db-url.js'),
   ]);
   const compiled = readSpec(file);
   printDiagnostics(compiled.diagnostics, { quiet: true });

@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Option } from 'commander';
-import { createDiagnostic, hasErrors, type Diagnostic } from '../check/diagnostics-catalogue.js';
-import { formatDiagnostics, type OutputFormat } from '../check/diagnostics-format.js';
+import { createDiagnostic, hasErrors, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
+import { formatDiagnostics, type OutputFormat } from '../diagnostics/diagnostics-format.js';
 import { compileSpecBytes, compileSpecFile, type CompiledSpec } from '../program.js';
 
 /** The exit codes every command uses. */

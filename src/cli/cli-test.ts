@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { parseDuration } from '../spec/spec-units.js';
+import { parseDuration } from '../util/util-units.js';
 import type { SubjectCredentials, TestOptions } from '../tester/tester-types.js';
 import { action, EXIT, io, printDiagnostics, readSpec, type ExitCode } from './cli-shared.js';
 

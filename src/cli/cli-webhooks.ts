@@ -17,7 +17,7 @@ import {
   type WebhookEndpointSummary,
 } from '../runtime/events/events-webhooks.js';
 import type { DeliveryStatus, Storage } from '../runtime/storage/storage-types.js';
-import { parseDuration } from '../spec/spec-units.js';
+import { parseDuration } from '../util/util-units.js';
 import { CREATE_HELP, DB_HELP, withCredentialStore } from './cli-keys.js';
 import { action, EXIT, formatOption, io, type ActionResult, type ExitCode } from './cli-shared.js';
 

@@ -1,5 +1,5 @@
 // `check --since OLD`: the spec compared with an earlier one, through the differ, as diagnostics on the spec.
-import { createDiagnostic, type Diagnostic } from '../check/diagnostics-catalogue.js';
+import { createDiagnostic, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import type { CompiledSpec } from '../program.js';
 import { locate } from '../spec/spec-loader.js';
 import { compareModels } from './diff-rules.js';

@@ -17,7 +17,7 @@ import type {
   VersionChangeModel,
   VersionPlacementModel,
 } from '../model/model-types.js';
-import { joinPointer } from '../spec/spec-loader.js';
+import { joinPointer } from '../util/util-json-pointer.js';
 import type { PartName } from '../spec/spec-types.js';
 import { DIFF_RULES, formatReason, type Change, type ChangeParams, type DiffRuleCode, type Impact } from './diff-catalogue.js';
 

@@ -1,7 +1,7 @@
 // `diff` as a library: read the two specs (files, or `git:REV:path`), refuse ones that do not compile, compare
 // the two models and place every change at file:line in each spec.
 import { execFileSync } from 'node:child_process';
-import { createDiagnostic, hasErrors, type Diagnostic } from '../check/diagnostics-catalogue.js';
+import { createDiagnostic, hasErrors, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import type { ServiceModel } from '../model/model-types.js';
 import { compileSpecBytes, compileSpecFile, type CompiledSpec } from '../program.js';
 import { locate, type SourceMap } from '../spec/spec-loader.js';

@@ -1,5 +1,5 @@
-import type { Diagnostic } from '../check/diagnostics-catalogue.js';
-import { getResource } from '../model/model-builder.js';
+import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
+import { getResource } from '../model/model-lookup.js';
 import { getRoutes, type StreamRoute } from '../model/model-routes.js';
 import { getResourceSchema, getShapeSchema } from '../model/model-schemas.js';
 import type { ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';

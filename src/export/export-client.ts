@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { Diagnostic } from '../check/diagnostics-catalogue.js';
-import { getField, getResource } from '../model/model-builder.js';
+import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
+import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
 import type { ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';

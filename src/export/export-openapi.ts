@@ -1,9 +1,9 @@
-import type { Diagnostic } from '../check/diagnostics-catalogue.js';
-import { getField, getResource } from '../model/model-builder.js';
+import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
+import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
 import type { AuthRequirement, FieldModel, OperationModel, RateLimitModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
-import { joinPointer } from '../spec/spec-loader.js';
+import { joinPointer } from '../util/util-json-pointer.js';
 import { PART_NAMES } from '../spec/spec-types.js';
 import {
   annotateObjectSchema,

@@ -1,5 +1,5 @@
 import { dump as dumpYaml } from 'js-yaml';
-import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../check/diagnostics-catalogue.js';
+import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
 import type { JsonSchema } from '../model/model-schemas.js';
 import type { FieldModel, ServiceModel } from '../model/model-types.js';
 

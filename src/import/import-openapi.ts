@@ -3,11 +3,11 @@ import { STATUS_CODES } from 'node:http';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { getGapReport, type GapReport } from '../check/check-gaps.js';
-import { createDiagnostic, type Diagnostic } from '../check/diagnostics-catalogue.js';
+import { createDiagnostic, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { withoutRules } from '../export/export-shared.js';
-import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier } from '../model/model-builder.js';
+import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier } from '../model/model-defaults.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
-import { joinPointer } from '../spec/spec-loader.js';
+import { joinPointer } from '../util/util-json-pointer.js';
 import {
   ACTIONS,
   HTTP_METHODS,

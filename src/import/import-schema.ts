@@ -1,8 +1,8 @@
 import { getValueProblem } from '../check/check-rules.js';
-import type { Diagnostic, DiagnosticCode } from '../check/diagnostics-catalogue.js';
+import type { Diagnostic, DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
 import type { FieldModel } from '../model/model-types.js';
-import { createDiagnostic } from '../check/diagnostics-catalogue.js';
-import { joinPointer } from '../spec/spec-loader.js';
+import { createDiagnostic } from '../diagnostics/diagnostics-catalogue.js';
+import { joinPointer } from '../util/util-json-pointer.js';
 import type { FieldSpec, FieldType, ShapeSpec } from '../spec/spec-types.js';
 import { toFieldName, UniqueNames } from './import-names.js';
 

@@ -1,9 +1,8 @@
-import { joinPointer } from '../spec/spec-loader.js';
-import { parseDuration, parseSize } from '../spec/spec-units.js';
+import { joinPointer } from '../util/util-json-pointer.js';
+import { parseDuration, parseSize } from '../util/util-units.js';
 import {
   CONDITIONS,
   PART_NAMES,
-  type Action,
   type Condition,
   type FieldSpec,
   type OperationAuthSpec,
@@ -27,35 +26,7 @@ import type {
   VersionChangeModel,
   VersionPlacementModel,
 } from './model-types.js';
-
-/** The success status the format defines for each action when an operation does not declare one. */
-export const DEFAULT_SUCCESS_STATUS: Readonly<Record<Action, number>> = {
-  create: 201,
-  read: 200,
-  update: 200,
-  replace: 200,
-  delete: 204,
-  list: 200,
-  transition: 200,
-  custom: 200,
-};
-
-/** The format's rule for the identifier when a resource names none: a field called `id` (of an identifier type, required, not nullable). */
-export const DEFAULT_IDENTIFIER_FIELD = 'id';
-
-/** The field types an identifier may have. */
-export const IDENTIFIER_TYPES: readonly string[] = ['uuid', 'integer', 'string'];
-
-/** Whether a field is the one the format takes as the identifier when a resource names none. */
-export function isDefaultIdentifier(f: { name?: string; type?: string; optional?: boolean; nullable?: boolean }, name = f.name): boolean {
-  return name === DEFAULT_IDENTIFIER_FIELD && IDENTIFIER_TYPES.includes(f.type ?? '') && f.optional !== true && f.nullable !== true;
-}
-
-/** The request header that carries an idempotency key when `endpoints.idempotency.header` names none. */
-export const DEFAULT_IDEMPOTENCY_HEADER = 'Idempotency-Key';
-
-/** Each webhook retry delay is spread at random within ± this fraction, so receivers are not hit in lockstep. */
-export const DEFAULT_RETRY_JITTER = 0.2;
+import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier } from './model-defaults.js';
 
 function entries<T>(record: Record<string, T> | undefined): [string, T][] {
   return record ? Object.entries(record) : [];
@@ -383,32 +354,4 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       : undefined,
   });
   return deepFreeze(model);
-}
-
-// Lookups by name, indexed once per model (models are frozen, so an index cannot go stale): the rules and
-// routes look names up for every operation, which is quadratic with a linear search in large specs.
-const resourceIndex = new WeakMap<ServiceModel, Map<string, ResourceModel>>();
-const machineIndex = new WeakMap<ServiceModel, Map<string, StateMachineModel>>();
-
-function indexOf<T>(cache: WeakMap<ServiceModel, Map<string, T>>, model: ServiceModel, list: readonly T[], key: (x: T) => string): Map<string, T> {
-  let index = cache.get(model);
-  if (!index) {
-    index = new Map();
-    // The first of equal names wins, as with a linear search.
-    for (const x of list) if (!index.has(key(x))) index.set(key(x), x);
-    if (Object.isFrozen(model)) cache.set(model, index);
-  }
-  return index;
-}
-
-export function getResource(model: ServiceModel, name: string | undefined): ResourceModel | undefined {
-  return name === undefined ? undefined : indexOf(resourceIndex, model, model.resources, (r) => r.name).get(name);
-}
-
-export function getStateMachine(model: ServiceModel, resource: string | undefined): StateMachineModel | undefined {
-  return resource === undefined ? undefined : indexOf(machineIndex, model, model.stateMachines, (m) => m.resource).get(resource);
-}
-
-export function getField(resource: ResourceModel | undefined, name: string): FieldModel | undefined {
-  return resource?.fields.find((f) => f.name === name);
 }

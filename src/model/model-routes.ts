@@ -1,5 +1,5 @@
 import type { Condition, HttpMethod } from '../spec/spec-types.js';
-import { getField, getResource, getStateMachine } from './model-builder.js';
+import { getField, getResource, getStateMachine } from './model-lookup.js';
 import type { AuthRequirement, FieldModel, OperationModel, ResourceModel, SchemeModel, ServiceModel, StateMachineModel, TransitionModel } from './model-types.js';
 
 // The one derived view of what a spec serves. The runtime registers exactly these routes and the

@@ -1,4 +1,4 @@
-import { getField, getResource, getStateMachine } from './model-builder.js';
+import { getField, getResource, getStateMachine } from './model-lookup.js';
 import type { FieldModel, ResourceModel, ServiceModel, ShapeModel } from './model-types.js';
 
 // JSON Schema (draft 2020-12 vocabulary) for resources and shapes. The runtime compiles these with Ajv and

@@ -12,17 +12,9 @@ import type {
 // tester read. Anything the spec does not state is `undefined` here (never a guessed value); the only
 // defaults applied are the ones the format itself defines (docs/format.md lists them).
 
-/** A duration as written and in milliseconds. */
-export interface Duration {
-  text: string;
-  ms: number;
-}
+import type { Duration, Size } from '../util/util-units.js';
 
-/** A size as written and in bytes. */
-export interface Size {
-  text: string;
-  bytes: number;
-}
+export type { Duration, Size };
 
 export interface FieldModel {
   name: string;

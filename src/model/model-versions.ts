@@ -1,5 +1,5 @@
 import type { FieldModel, ResourceModel, ServiceModel, VersionChangeModel } from './model-types.js';
-import { joinPointer } from '../spec/spec-loader.js';
+import { joinPointer } from '../util/util-json-pointer.js';
 
 export type VersionScheme = 'date' | 'semver' | 'integer';
 

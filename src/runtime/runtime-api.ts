@@ -2,13 +2,14 @@
 // authentication and credentials, webhook endpoints and deliveries. Drivers load when used: better-sqlite3 with a
 // SQLite storage, pg with a PostgreSQL one, ioredis with a Redis rate-limit store.
 
-export { createService, servicespecPlugin, ServiceStartError } from './runtime-service.js';
-export type { ServiceOptions, PluginOptions } from './runtime-service.js';
+export { createService, servicespecPlugin, ServiceStartError } from './service/runtime-service.js';
+export type { ServiceOptions, PluginOptions } from './service/runtime-service.js';
 export type { Authenticator, CustomHandler, HandlerContext, Principal } from './runtime-context.js';
 export { ServiceError } from './runtime-errors.js';
 export type { InvalidField } from './runtime-errors.js';
-export { getRuntimeGaps } from './runtime-gaps.js';
-export type { RuntimeGap } from './runtime-gaps.js';
+export { getRuntimeGaps } from './service/runtime-gaps.js';
+export type { RuntimeGap } from './runtime-built-in.js';
+export { getLoggerOptions } from './runtime-logging.js';
 export type { CorsOptions } from './runtime-cors.js';
 
 // Storage.

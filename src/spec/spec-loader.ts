@@ -2,7 +2,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { Composer, isAlias, type Alias, isMap, isPair, isScalar, isSeq, LineCounter, Parser, Schema, type Document, type Node as YamlNode, type ScalarTag } from 'yaml';
 import type { CST } from 'yaml';
 import { FAILSAFE_SCHEMA, load as loadYaml, Type as JsYamlType, type Schema as JsYamlSchema } from 'js-yaml';
-import { createDiagnostic, type Diagnostic, type SourcePosition } from '../check/diagnostics-catalogue.js';
+import { createDiagnostic, type Diagnostic, type SourcePosition } from '../diagnostics/diagnostics-catalogue.js';
+import { joinPointer } from '../util/util-json-pointer.js';
 
 /** Specs are hand-written documents; anything larger is refused before parsing. */
 export const MAX_SPEC_BYTES = 4 * 1024 * 1024;
@@ -25,16 +26,6 @@ export interface LoadedSpec {
   document: unknown;
   sourceMap: SourceMap;
   diagnostics: Diagnostic[];
-}
-
-export function escapePointerToken(token: string): string {
-  // Most names need no escaping; skipping the two replaces matters for specs with 100,000 keys.
-  if (!token.includes('~') && !token.includes('/')) return token;
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-export function joinPointer(base: string, token: string | number): string {
-  return `${base}/${escapePointerToken(String(token))}`;
 }
 
 /**

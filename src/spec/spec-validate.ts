@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { createDiagnostic, type Diagnostic } from '../check/diagnostics-catalogue.js';
-import { suggest } from '../check/check-suggest.js';
+import { createDiagnostic, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
+import { suggest } from '../diagnostics/diagnostics-suggest.js';
 import { createSchemaAjv, getSchemaHash, PRECOMPILED_VALIDATOR } from './spec-schema-build.js';
-import { joinPointer, locate, type LoadedSpec } from './spec-loader.js';
+import { locate, type LoadedSpec } from './spec-loader.js';
+import { joinPointer } from '../util/util-json-pointer.js';
 
 export const SCHEMA_PATH = fileURLToPath(new URL('../../schema/servicespec.schema.json', import.meta.url));
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { getResource } from '../model/model-builder.js';
+import { getResource } from '../model/model-lookup.js';
 import { isWritable, type SchemaView } from '../model/model-schemas.js';
 import type { FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 

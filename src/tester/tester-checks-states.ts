@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { getField } from '../model/model-builder.js';
+import { getField } from '../model/model-lookup.js';
 import type { OperationRoute } from '../model/model-routes.js';
 import { fieldArbitrary } from './tester-arbitraries.js';
 import { toCurl, type TestRequest } from './tester-client.js';

@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
-import { getResource } from '../model/model-builder.js';
+import { getResource } from '../model/model-lookup.js';
 import { getRoutes, type OperationRoute } from '../model/model-routes.js';
 import { getResourceSchema, type JsonSchema } from '../model/model-schemas.js';
 import type { AuthRequirement, ResourceModel, ServiceModel } from '../model/model-types.js';

@@ -10,8 +10,8 @@ import type { ServiceModel } from '../../src/model/model-types.js';
 import { compileSpecText } from '../../src/program.js';
 import { AuthConfigError, createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import { createClient } from '../../src/runtime/auth/auth-credentials.js';
-import { AuthOptionError, getAuthOptionsFromCli } from '../../src/runtime/auth/auth-options.js';
-import { createService, ServiceStartError } from '../../src/runtime/runtime-service.js';
+import { AuthOptionError, getAuthOptionsFromCli } from '../../src/cli/cli-auth-options.js';
+import { createService, ServiceStartError } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { HS_SECRET, makeRsaKey, NOTES, loadModel } from './helpers.js';
 

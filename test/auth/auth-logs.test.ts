@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import { createApiKey, createBasicUser, createClient } from '../../src/runtime/auth/auth-credentials.js';
 import { getLoggerOptions, redactUrl } from '../../src/runtime/runtime-logging.js';
-import { createService } from '../../src/runtime/runtime-service.js';
+import { createService } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { callJson } from '../support/http.js';
 import { basic, HANDLERS, loadModel } from './helpers.js';

@@ -12,7 +12,7 @@ import type { ServiceModel } from '../../src/model/model-types.js';
 import { compileSpecFile } from '../../src/program.js';
 import { createAuthenticator, type AuthOptions, type ServiceAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import type { CustomHandler } from '../../src/runtime/runtime-context.js';
-import { createService } from '../../src/runtime/runtime-service.js';
+import { createService } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage, type SqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { callJson } from '../support/http.js';
 

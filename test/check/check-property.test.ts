@@ -5,9 +5,11 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { formatGapReport, getGapReport } from '../../src/check/check-gaps.js';
 import { getProducibleConditions } from '../../src/model/model-routes.js';
-import { formatDiagnostics } from '../../src/check/diagnostics-format.js';
-import { DIAGNOSTICS, hasErrors } from '../../src/check/diagnostics-catalogue.js';
+import { formatDiagnostics } from '../../src/diagnostics/diagnostics-format.js';
+import { DIAGNOSTICS, hasErrors } from '../../src/diagnostics/diagnostics-catalogue.js';
 import * as builder from '../../src/model/model-builder.js';
+import * as lookup from '../../src/model/model-lookup.js';
+import * as defaults from '../../src/model/model-defaults.js';
 import * as routes from '../../src/model/model-routes.js';
 import * as schemas from '../../src/model/model-schemas.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
@@ -46,11 +48,11 @@ function exerciseModel(model: ServiceModel): void {
   getGapReport(model);
   formatGapReport(getGapReport(model));
   for (const r of model.resources) {
-    builder.getResource(model, r.name);
-    builder.getStateMachine(model, r.name);
+    lookup.getResource(model, r.name);
+    lookup.getStateMachine(model, r.name);
     for (const f of r.fields) {
-      builder.getField(r, f.name);
-      builder.isDefaultIdentifier(f);
+      lookup.getField(r, f.name);
+      defaults.isDefaultIdentifier(f);
       for (const view of ['create', 'replace', 'update', 'response'] as const) schemas.isWritable(r, f, view);
       schemas.getFieldSchema(model, f, r, { annotations: true, safeIntegers: true });
     }
@@ -60,7 +62,7 @@ function exerciseModel(model: ServiceModel): void {
     }
   }
   for (const m of model.stateMachines) {
-    const r = builder.getResource(model, m.resource);
+    const r = lookup.getResource(model, m.resource);
     for (const t of m.transitions) if (r) schemas.getTransitionSchema(model, r, t.requires, { annotations: true });
   }
   for (const o of model.endpoints?.operations ?? []) {
@@ -271,7 +273,7 @@ describe('property: reserved-path is reported exactly for the paths under /_serv
 
 describe('the model API surface', () => {
   it('every exported function of src/model is exercised above', () => {
-    const fns = [builder, routes, schemas].flatMap((mod) => Object.entries(mod).filter(([, v]) => typeof v === 'function').map(([k]) => k));
+    const fns = [builder, lookup, defaults, routes, schemas].flatMap((mod) => Object.entries(mod).filter(([, v]) => typeof v === 'function').map(([k]) => k));
     expect(fns.sort()).toEqual(
       [
         'buildField',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DIAGNOSTICS, type DiagnosticCode } from '../../src/check/diagnostics-catalogue.js';
+import { DIAGNOSTICS, type DiagnosticCode } from '../../src/diagnostics/diagnostics-catalogue.js';
 import { CONDITIONS } from '../../src/spec/spec-types.js';
 import { compileSpecFile, compileSpecText } from '../../src/program.js';
 import { brief, CATCH_ALL_ERRORS, markedLine, yaml } from './helpers.js';

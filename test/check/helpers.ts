@@ -1,6 +1,6 @@
 // Shared helpers for the front-end tests (test/spec, test/check, test/model).
 import { CONDITIONS } from '../../src/spec/spec-types.js';
-import type { Diagnostic } from '../../src/check/diagnostics-catalogue.js';
+import type { Diagnostic } from '../../src/diagnostics/diagnostics-catalogue.js';
 
 /** Template tag: strips the indentation common to all non-blank lines and the leading newline. */
 export function yaml(strings: TemplateStringsArray, ...values: unknown[]): string {

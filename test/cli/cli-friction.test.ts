@@ -3,8 +3,8 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { registerCheckCommand } from '../../src/cli/cli-check.js';
-import { registerClientCommand } from '../../src/cli/cli-client.js';
-import { registerClientsCommand } from '../../src/cli/cli-clients.js';
+import { registerClientCommand } from '../../src/cli/cli-generate-client.js';
+import { registerClientsCommand } from '../../src/cli/cli-oauth-clients.js';
 import { registerDiffCommand } from '../../src/cli/cli-diff.js';
 import { registerDocCommand } from '../../src/cli/cli-doc.js';
 import { addExamples, COMMAND_EXAMPLES } from '../../src/cli/cli-examples.js';

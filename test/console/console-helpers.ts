@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import type { CustomHandler } from '../../src/runtime/runtime-context.js';
-import { createService, type ServiceOptions } from '../../src/runtime/runtime-service.js';
+import { createService, type ServiceOptions } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage, type SqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
 import { callJson, type JsonAnswer } from '../support/http.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { getServedVersions, getVersionDocumentModel } from '../../src/diff/diff-versions.js';
+import { getServedVersions, getVersionDocumentModel } from '../../src/model/model-served-versions.js';
 import { exportJsonSchemas } from '../../src/export/export-json-schema.js';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { compileSpecFile } from '../../src/program.js';

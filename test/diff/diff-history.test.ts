@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diffModels } from '../../src/diff/diff-run.js';
-import { getVersionModel } from '../../src/diff/diff-versions.js';
+import { getVersionModel } from '../../src/model/model-served-versions.js';
 import { compareVersions } from '../../src/model/model-versions.js';
 import { compileSpecFile } from '../../src/program.js';
 import { ROOT } from './diff-helpers.js';

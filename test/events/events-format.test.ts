@@ -7,7 +7,7 @@ import { formatGapReport, getGapReport } from '../../src/check/check-gaps.js';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { getRoutes } from '../../src/model/model-routes.js';
 import { compileSpecText } from '../../src/program.js';
-import { getRuntimeGaps } from '../../src/runtime/runtime-gaps.js';
+import { getRuntimeGaps } from '../../src/runtime/service/runtime-gaps.js';
 import { EVENTS_SPEC } from './helpers.js';
 
 const text = readFileSync(EVENTS_SPEC, 'utf8');

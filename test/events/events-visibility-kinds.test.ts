@@ -11,7 +11,7 @@ import { createApiKey } from '../../src/runtime/auth/auth-credentials.js';
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import { addWebhookEndpoint } from '../../src/runtime/events/events-webhooks.js';
 import { parseTargetPolicy } from '../../src/runtime/events/events-targets.js';
-import { createService } from '../../src/runtime/runtime-service.js';
+import { createService } from '../../src/runtime/service/runtime-service.js';
 import { loadSqliteDriver } from '../../src/runtime/storage/storage-driver.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import type { Storage } from '../../src/runtime/storage/storage-types.js';

@@ -12,7 +12,7 @@ import { createApiKey, revokeApiKey } from '../../src/runtime/auth/auth-credenti
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import { addWebhookEndpoint } from '../../src/runtime/events/events-webhooks.js';
 import { parseTargetPolicy } from '../../src/runtime/events/events-targets.js';
-import { createService } from '../../src/runtime/runtime-service.js';
+import { createService } from '../../src/runtime/service/runtime-service.js';
 import type { OutboxEntry, Storage } from '../../src/runtime/storage/storage-types.js';
 import { loadModel } from '../runtime/helpers.js';
 import { callJson } from '../support/http.js';

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { createApiKey } from '../../src/runtime/auth/auth-credentials.js';
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
-import { createService, type ServiceOptions } from '../../src/runtime/runtime-service.js';
+import { createService, type ServiceOptions } from '../../src/runtime/service/runtime-service.js';
 import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import type { Storage } from '../../src/runtime/storage/storage-types.js';

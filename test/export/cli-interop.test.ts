@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { registerClientCommand } from '../../src/cli/cli-client.js';
+import { registerClientCommand } from '../../src/cli/cli-generate-client.js';
 import { registerExportCommand } from '../../src/cli/cli-export.js';
 import { registerImportCommand } from '../../src/cli/cli-import.js';
 import { io } from '../../src/cli/cli-shared.js';

@@ -11,7 +11,7 @@ import { generateClient } from '../../src/export/export-client.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import { createApiKey, createClient } from '../../src/runtime/auth/auth-credentials.js';
-import { createService } from '../../src/runtime/runtime-service.js';
+import { createService } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { exampleModel, tempDir, tsc } from './helpers.js';
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildField, buildModel, DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, getField, getPathParams, getResource, getStateMachine } from '../../src/model/model-builder.js';
+import { buildField, buildModel, getPathParams } from '../../src/model/model-builder.js';
+import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS } from '../../src/model/model-defaults.js';
+import { getField, getResource, getStateMachine } from '../../src/model/model-lookup.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
 import { compileSpecFile, compileSpecText } from '../../src/program.js';
 import type { SpecDocument } from '../../src/spec/spec-types.js';

@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { getResource } from '../../src/model/model-builder.js';
+import { getResource } from '../../src/model/model-lookup.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, isWritable, type JsonSchema, type SchemaView } from '../../src/model/model-schemas.js';
 import { compileSpecFile, compileSpecText } from '../../src/program.js';
 import { yaml } from '../check/helpers.js';

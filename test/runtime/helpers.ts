@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { compileSpecFile } from '../../src/program.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
-import { createService, type ServiceOptions } from '../../src/runtime/runtime-service.js';
+import { createService, type ServiceOptions } from '../../src/runtime/service/runtime-service.js';
 import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import type { Storage } from '../../src/runtime/storage/storage-types.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadSigningKey } from '../../src/runtime/auth/auth-jwt.js';
-import { createService } from '../../src/runtime/runtime-service.js';
+import { createService } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { loadModel, TICKETS } from './helpers.js';
 

@@ -12,7 +12,7 @@ import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.j
 import { createMemoryStore, type RateLimitStore } from '../../src/runtime/limits/limits-store.js';
 import type { Authenticator, Principal } from '../../src/runtime/runtime-context.js';
 import { ServiceError } from '../../src/runtime/runtime-errors.js';
-import { createService } from '../../src/runtime/runtime-service.js';
+import { createService } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import type { Storage } from '../../src/runtime/storage/storage-types.js';
 import { callJson } from '../support/http.js';

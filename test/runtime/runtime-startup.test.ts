@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
-import { createService, ServiceStartError } from '../../src/runtime/runtime-service.js';
+import { createService, ServiceStartError } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { startChildServer } from './child-server.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS } from '../../src/model/model-builder.js';
+import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS } from '../../src/model/model-defaults.js';
 import { LIST_PARAMS, PAGE_FIELDS } from '../../src/model/model-routes.js';
 import { CONDITIONS, PART_NAMES } from '../../src/spec/spec-types.js';
 import { getSpecSchema } from '../../src/spec/spec-validate.js';

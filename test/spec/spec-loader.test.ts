@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Diagnostic } from '../../src/check/diagnostics-catalogue.js';
+import type { Diagnostic } from '../../src/diagnostics/diagnostics-catalogue.js';
 import { compileSpecBytes, compileSpecFile, compileSpecText } from '../../src/program.js';
 import { loadSpecBytes, loadSpecFile, loadSpecText, locate, MAX_SPEC_BYTES, MAX_SPEC_DEPTH } from '../../src/spec/spec-loader.js';
 

@@ -12,7 +12,7 @@ import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.j
 import { createApiKey, createBasicUser, createClient } from '../../src/runtime/auth/auth-credentials.js';
 import { createMemoryStore } from '../../src/runtime/limits/limits-store.js';
 import type { CustomHandler } from '../../src/runtime/runtime-context.js';
-import { createService } from '../../src/runtime/runtime-service.js';
+import { createService } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import type { SubjectCredentials, TestOptions } from '../../src/tester/tester-types.js';
 

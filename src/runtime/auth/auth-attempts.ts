@@ -3,9 +3,10 @@
 
 import type { ServiceModel } from '../../model/model-types.js';
 import { gcra } from '../limits/limits-store.js';
-import { fromPluggable, type Authenticator, type Principal } from '../runtime-context.js';
+import type { Authenticator, Principal } from '../runtime-context.js';
+import { fromPluggable, isPending } from '../runtime-steps.js';
 import { ServiceError } from '../runtime-errors.js';
-import type { RuntimeGap } from '../runtime-gaps.js';
+import type { RuntimeGap } from '../runtime-built-in.js';
 
 /** Used where the spec shows no `limits.failed_auth` (a runtime gap, served only with --allow-gaps). */
 export const FAILED_AUTH_BUILT_IN = { attempts: 10, perMs: 60_000, perText: '1m' } as const;
@@ -70,7 +71,7 @@ export function withFailureBound(inner: Authenticator, model: ServiceModel): Aut
       } catch (err) {
         return counted(key, err);
       }
-      return answer instanceof Promise ? answer.catch((err: unknown) => counted(key, err)) : answer;
+      return isPending(answer) ? answer.catch((err: unknown) => counted(key, err)) : answer;
     },
   };
 }

@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { calculateJwkThumbprint, createLocalJWKSet, errors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { createDiagnostic, type DiagnosticCode } from '../../check/diagnostics-catalogue.js';
+import { createDiagnostic, type DiagnosticCode } from '../../diagnostics/diagnostics-catalogue.js';
 import type { Storage } from '../storage/storage-types.js';
 import { randomId } from './auth-secrets.js';
 

@@ -31,5 +31,4 @@ export {
   type IssuedUser,
 } from './auth-credentials.js';
 export { KeyConfigError, SUPPORTED_ALGORITHMS, type JwtKeyOptions } from './auth-jwt.js';
-export { AuthOptionError, getAuthOptionsFromCli, type AuthCliOptions } from './auth-options.js';
 export { createTokenHandler, FormBody, installFormParser, registerTokenRoute } from './auth-token-endpoint.js';

@@ -1,9 +1,9 @@
 // Deployment options for event delivery, and what the runtime does where the spec's `events` part is silent.
 
 import type { Route } from '../../model/model-routes.js';
-import { DEFAULT_RETRY_JITTER } from '../../model/model-builder.js';
+import { DEFAULT_RETRY_JITTER } from '../../model/model-defaults.js';
 import type { ServiceModel } from '../../model/model-types.js';
-import type { RuntimeGap } from '../runtime-gaps.js';
+import type { RuntimeGap } from '../runtime-built-in.js';
 import { parseTargetPolicy, TargetPolicyError, type Lookup } from './events-targets.js';
 
 export interface WebhookOptions {

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { StreamRoute, WebhooksRoute } from '../../model/model-routes.js';
 import type { ServiceModel } from '../../model/model-types.js';
 import { getEventAccess, isCredentialCurrent, type CredentialRef } from '../runtime-access.js';
-import type { RouteHandler } from '../runtime-actions.js';
+import type { RouteHandler } from '../runtime-context.js';
 import type { Validator } from '../runtime-validation.js';
 import type { Storage } from '../storage/storage-types.js';
 import { createDeliveryWorker, type DeliveryWorker } from './events-delivery.js';

@@ -15,7 +15,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StreamRoute } from '../../model/model-routes.js';
 import type { ServiceModel } from '../../model/model-types.js';
 import type { CredentialRef, EventAccess } from '../runtime-access.js';
-import type { RouteHandler } from '../runtime-actions.js';
+import type { RouteHandler } from '../runtime-context.js';
 import { ServiceError, type InvalidField } from '../runtime-errors.js';
 import type { EventStorage } from '../storage/storage-types.js';
 import { envelopeJson } from './events-delivery.js';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WebhooksRoute } from '../../model/model-routes.js';
 import type { ServiceModel } from '../../model/model-types.js';
-import type { RouteHandler } from '../runtime-actions.js';
+import type { RouteHandler } from '../runtime-context.js';
 import { ServiceError } from '../runtime-errors.js';
 import type { Validator } from '../runtime-validation.js';
 import { getEventAccess } from '../runtime-access.js';

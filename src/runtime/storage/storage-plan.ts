@@ -1,4 +1,4 @@
-import { getField, getResource } from '../../model/model-builder.js';
+import { getField, getResource } from '../../model/model-lookup.js';
 import type { FieldModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
 import type { ColumnPlan, ColumnType, MigrationRefusal, MigrationStep, StoragePlan, TablePlan } from './storage-types.js';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { getServiceRoutes, SERVICE_PATHS } from '../model/model-routes.js';
-import type { ServiceModel } from '../model/model-types.js';
-import type { RateLimitStore } from './limits/limits-store.js';
-import type { Storage } from './storage/storage-types.js';
+import { getServiceRoutes, SERVICE_PATHS } from '../../model/model-routes.js';
+import type { ServiceModel } from '../../model/model-types.js';
+import type { RateLimitStore } from '../limits/limits-store.js';
+import type { Storage } from '../storage/storage-types.js';
 
 // The service's own routes under the reserved prefix (model-routes.ts, SERVICE_PATHS): health always, the
 // OpenAPI and AsyncAPI documents and the docs console when asked for (`docs: true`, `serve --docs`).
@@ -50,9 +50,9 @@ export async function registerServiceRoutes(app: FastifyInstance, options: Servi
   if (!options.docs) return;
   // Loaded only when asked for: a service without docs does not pay for the exporters and the page.
   const [{ exportOpenApi }, { exportAsyncApi }, { renderConsole }] = await Promise.all([
-    import('../export/export-openapi.js'),
-    import('../export/export-asyncapi.js'),
-    import('../render/render-console.js'),
+    import('../../export/export-openapi.js'),
+    import('../../export/export-asyncapi.js'),
+    import('../../render/render-console.js'),
   ]);
   const openapi = JSON.stringify(exportOpenApi(model).document);
   const asyncapi = JSON.stringify(exportAsyncApi(model).document);

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { createPostgresStorage } from './storage-postgres.js';
-import { createSqliteStorage } from './storage-sqlite.js';
-import type { Storage } from './storage-types.js';
+import { createPostgresStorage } from '../runtime/storage/storage-postgres.js';
+import { createSqliteStorage } from '../runtime/storage/storage-sqlite.js';
+import type { Storage } from '../runtime/storage/storage-types.js';
 
 /** The database a `--db` option names, or why it cannot be used. */
 export type StorageTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string } | { kind: 'error'; message: string };

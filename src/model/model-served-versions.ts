@@ -1,7 +1,7 @@
 // Served older versions: the declared changes checked against what the spec shows, and one document per version.
-import { compareVersions, getVersionModel } from '../model/model-versions.js';
-import type { ServiceModel } from '../model/model-types.js';
-import { joinPointer } from '../spec/spec-loader.js';
+import { compareVersions, getVersionModel } from './model-versions.js';
+import type { ServiceModel } from './model-types.js';
+import { joinPointer } from '../util/util-json-pointer.js';
 
 export { getVersionModel };
 

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createDiagnostic, DIAGNOSTICS, hasErrors, isDiagnosticCode } from '../../src/check/diagnostics-catalogue.js';
-import { formatDiagnostics } from '../../src/check/diagnostics-format.js';
+import { createDiagnostic, DIAGNOSTICS, hasErrors, isDiagnosticCode } from '../../src/diagnostics/diagnostics-catalogue.js';
+import { formatDiagnostics } from '../../src/diagnostics/diagnostics-format.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CODES = Object.keys(DIAGNOSTICS);
@@ -104,7 +104,7 @@ describe('every code can be produced', () => {
   });
 
   it('every code is emitted somewhere in src/ (or listed, with a reason, as never emitted)', () => {
-    const catalogue = join(ROOT, 'src', 'check', 'diagnostics-catalogue.ts');
+    const catalogue = join(ROOT, 'src', 'diagnostics', 'diagnostics-catalogue.ts');
     const emitted = new Set<string>();
     for (const f of files(join(ROOT, 'src'), /\.ts$/)) {
       if (f === catalogue) continue;

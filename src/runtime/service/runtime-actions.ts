@@ -1,22 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
-import { getField, getResource } from '../model/model-builder.js';
-import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
-import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema } from '../model/model-schemas.js';
-import type { FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
-import type { RuntimeContext } from './runtime-context.js';
-import { createPayloadCheck } from './events/events-payload.js';
-import { getOwnerScope as getPrincipalOwnerScope, isOwnObject } from './runtime-access.js';
-import { boundToDeadline, sendAnswer, toLateAnswer } from './runtime-deadline.js';
-import { ServiceError } from './runtime-errors.js';
-import { BUILT_IN } from './runtime-gaps.js';
-import type { Validator, ValidatorFactory } from './runtime-validation.js';
-import { StorageConstraintError, type KeysetPosition, type ListQuery, type Row, type StorageTx } from './storage/storage-types.js';
+import { getField, getResource } from '../../model/model-lookup.js';
+import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../../model/model-routes.js';
+import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema } from '../../model/model-schemas.js';
+import type { FieldModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
+import type { RouteHandler, RuntimeContext } from '../runtime-context.js';
+import { createPayloadCheck } from '../events/events-payload.js';
+import { getOwnerScope as getPrincipalOwnerScope, isOwnObject } from '../runtime-access.js';
+import { boundToDeadline, sendAnswer, toLateAnswer } from '../runtime-deadline.js';
+import { ServiceError } from '../runtime-errors.js';
+import { BUILT_IN } from '../runtime-built-in.js';
+import type { Validator, ValidatorFactory } from '../runtime-validation.js';
+import { StorageConstraintError, type KeysetPosition, type ListQuery, type Row, type StorageTx } from '../storage/storage-types.js';
 
 /** Answers a request: synchronously where it can (returning anything but a promise), else through a promise. */
-export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => unknown;
-
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Parses the identifier in the path; a malformed one names no object, so it is answered as missing. */

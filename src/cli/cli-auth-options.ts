@@ -2,7 +2,7 @@
 // never written in the spec, and a secret never travels on the command line (only the name of the variable
 // that holds it does).
 
-import type { AuthOptions } from './auth-authenticator.js';
+import type { AuthOptions } from '../runtime/auth/auth-authenticator.js';
 
 export interface AuthCliOptions {
   /** `--jwt-secret-env VAR`: the environment variable holding the HMAC secret for HS* tokens. */

@@ -1,4 +1,16 @@
-import type { Duration, Size } from '../model/model-types.js';
+// Durations and sizes as the format writes them ("5s", "64KiB").
+
+/** A duration as written and in milliseconds. */
+export interface Duration {
+  text: string;
+  ms: number;
+}
+
+/** A size as written and in bytes. */
+export interface Size {
+  text: string;
+  bytes: number;
+}
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const SIZE_UNITS: Record<string, number> = { B: 1, KB: 1000, KiB: 1024, MB: 1e6, MiB: 1024 ** 2, GB: 1e9, GiB: 1024 ** 3 };

@@ -1,5 +1,5 @@
 // Every diagnostic code the toolkit can emit. docs/diagnostics.md documents each one;
-// test/check/diagnostics-catalogue.test.ts keeps the two in step.
+// test/diagnostics/diagnostics-catalogue.test.ts keeps the two in step.
 
 export type Severity = 'error' | 'warning' | 'info';
 

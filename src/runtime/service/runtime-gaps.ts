@@ -1,28 +1,9 @@
-import { getRoutes, getUndeclaredConditions } from '../model/model-routes.js';
-import type { ServiceModel } from '../model/model-types.js';
-import { BUILT_IN_NESTING_DEPTH } from './runtime-body.js';
-import { getEventRuntimeGaps } from './events/events-options.js';
-import { getFailedAuthGaps } from './auth/auth-attempts.js';
-import { FALLBACK_STATUS } from './runtime-errors.js';
-
-/** Values the runtime uses where the spec is silent, each documented in docs/runtime.md. */
-export const BUILT_IN = {
-  pageSizeDefault: 20,
-  pageSizeMax: 100,
-  bodySize: 1024 * 1024,
-  nestingDepth: BUILT_IN_NESTING_DEPTH,
-  headerSize: 16 * 1024,
-  /** Whole request (headers and body) must arrive within this; slow clients are cut off. */
-  requestTimeoutMs: 30_000,
-  headersTimeoutMs: 10_000,
-  idempotencyRetentionMs: 24 * 3_600_000,
-} as const;
-
-/** Something the spec leaves out that serving it would need, and what the runtime does instead. */
-export interface RuntimeGap {
-  item: string;
-  builtIn: string;
-}
+import { getRoutes, getUndeclaredConditions } from '../../model/model-routes.js';
+import type { ServiceModel } from '../../model/model-types.js';
+import { BUILT_IN, type RuntimeGap } from '../runtime-built-in.js';
+import { getEventRuntimeGaps } from '../events/events-options.js';
+import { getFailedAuthGaps } from '../auth/auth-attempts.js';
+import { FALLBACK_STATUS } from '../runtime-errors.js';
 
 /**
  * The gaps `serve` would have to fill. The runtime refuses to start on any of them unless the

@@ -1,0 +1,32 @@
+// The defaults the format itself defines (docs/format.md lists them): the one place each is written.
+
+import type { Action } from '../spec/spec-types.js';
+
+/** The success status the format defines for each action when an operation does not declare one. */
+export const DEFAULT_SUCCESS_STATUS: Readonly<Record<Action, number>> = {
+  create: 201,
+  read: 200,
+  update: 200,
+  replace: 200,
+  delete: 204,
+  list: 200,
+  transition: 200,
+  custom: 200,
+};
+
+/** The format's rule for the identifier when a resource names none: a field called `id` (of an identifier type, required, not nullable). */
+export const DEFAULT_IDENTIFIER_FIELD = 'id';
+
+/** The field types an identifier may have. */
+export const IDENTIFIER_TYPES: readonly string[] = ['uuid', 'integer', 'string'];
+
+/** Whether a field is the one the format takes as the identifier when a resource names none. */
+export function isDefaultIdentifier(f: { name?: string; type?: string; optional?: boolean; nullable?: boolean }, name = f.name): boolean {
+  return name === DEFAULT_IDENTIFIER_FIELD && IDENTIFIER_TYPES.includes(f.type ?? '') && f.optional !== true && f.nullable !== true;
+}
+
+/** The request header that carries an idempotency key when `endpoints.idempotency.header` names none. */
+export const DEFAULT_IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+/** Each webhook retry delay is spread at random within ± this fraction, so receivers are not hit in lockstep. */
+export const DEFAULT_RETRY_JITTER = 0.2;
