@@ -1,5 +1,6 @@
 import type { FieldModel, ResourceModel, ServiceModel, VersionChangeModel } from './model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
+import { getResource } from './model-lookup.js';
 
 export type VersionScheme = 'date' | 'semver' | 'integer';
 
@@ -83,6 +84,6 @@ export function getFieldsAddedSince(model: ServiceModel, version: string, resour
     else if (c.kind === 'remove_field' && c.field !== undefined) added.splice(0, added.length, ...added.filter((f) => f !== c.field));
     else if (c.kind === 'rename_field' && c.from !== undefined && c.to !== undefined) added.splice(0, added.length, ...added.map((f) => (f === c.from ? c.to! : f)));
   }
-  const fields = model.resources.find((r) => r.name === resource)?.fields ?? [];
+  const fields = getResource(model, resource)?.fields ?? [];
   return fields.filter((f) => added.includes(f.name));
 }
