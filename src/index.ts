@@ -197,7 +197,8 @@ export { renderConsole } from './render/render-console.js';
 export type { ConsoleOptions } from './render/render-console.js';
 
 // Interop: OpenAPI 3.1/3.0, AsyncAPI 3, JSON Schema, a typed TypeScript client, and OpenAPI import.
-export { exportOpenApi, NOT_SHOWN } from './export/export-openapi.js';
+export { exportOpenApi } from './export/export-openapi.js';
+export { NOT_SHOWN } from './model/model-defaults.js';
 export type { OpenApiExportOptions, OpenApiVersion } from './export/export-openapi.js';
 export { exportAsyncApi } from './export/export-asyncapi.js';
 export { exportJsonSchemas } from './export/export-json-schema.js';

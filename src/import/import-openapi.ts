@@ -5,7 +5,8 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { getGapReport, type GapReport } from '../check/check-gaps.js';
 import { createDiagnostic, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { withoutRules } from '../export/export-shared.js';
-import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier } from '../model/model-defaults.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier, NOT_SHOWN } from '../model/model-defaults.js';
+import { LIST_PARAMS, PAGE_FIELDS } from '../model/model-routes.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import {
@@ -91,7 +92,7 @@ function str(v: unknown): string | undefined {
 
 function notShown(v: unknown): string | undefined {
   const s = str(v);
-  return s === undefined || s === 'not shown' ? undefined : s;
+  return s === undefined || s === NOT_SHOWN ? undefined : s;
 }
 
 function ext<T = Json>(node: unknown, key: string): T | undefined {
@@ -628,8 +629,8 @@ function fieldsOf(shape: ShapeSpec | undefined, ctx: Ctx): Record<string, FieldS
 function pageResource(ctx: Ctx, schema: unknown, pointer: string): string | undefined {
   const flat = flatten(ctx, schema, pointer);
   const props = flat.schema && isObject(flat.schema.properties) ? flat.schema.properties : undefined;
-  if (!props || props.items === undefined || props.next_cursor === undefined || Object.keys(props).length !== 2) return undefined;
-  const items = shapeFromSchema(ctx, props.items, joinPointer(joinPointer(flat.pointer, 'properties'), 'items'), 'page items', 'top');
+  if (!props || props[PAGE_FIELDS.items] === undefined || props[PAGE_FIELDS.next] === undefined || Object.keys(props).length !== 2) return undefined;
+  const items = shapeFromSchema(ctx, props[PAGE_FIELDS.items], joinPointer(joinPointer(flat.pointer, 'properties'), PAGE_FIELDS.items), 'page items', 'top');
   return items?.list && items.resource !== undefined ? items.resource : undefined;
 }
 
@@ -761,18 +762,18 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       const where = String(p.in);
       if (where === 'path') continue;
       if (x) continue;
-      if (where === 'header' && /^idempotency-key$/i.test(name)) {
+      if (where === 'header' && name.toLowerCase() === DEFAULT_IDEMPOTENCY_HEADER.toLowerCase()) {
         ctx.idempotencyHeader ??= name;
         continue;
       }
       if (action === 'list' && where === 'query') {
         const s = flatten(ctx, p.schema, joinPointer(pointer, 'schema')).schema ?? {};
-        if (name === 'limit') {
+        if (name === LIST_PARAMS.limit) {
           ctx.pageSizes.push({ ...(typeof s.default === 'number' ? { default: s.default } : {}), ...(typeof s.maximum === 'number' ? { max: s.maximum } : {}) });
           continue;
         }
-        if (name === 'cursor') continue;
-        if (name === 'sort') {
+        if (name === LIST_PARAMS.cursor) continue;
+        if (name === LIST_PARAMS.sort) {
           const values = Array.isArray(s.enum) ? s.enum.map(String) : [];
           for (const v of values) {
             const f = v.replace(/^-/, '');

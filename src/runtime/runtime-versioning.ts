@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PAGE_FIELDS } from '../model/model-routes.js';
 import type { ServiceModel, VersionChangeModel } from '../model/model-types.js';
 import { getResourceSchema, isWritable } from '../model/model-schemas.js';
 import { getChangesSince, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
@@ -59,7 +60,8 @@ function apply(rewrites: readonly Rewrite[], body: unknown): unknown {
   };
   const b = body as Record<string, unknown>;
   // A list page rewrites its items.
-  if (Array.isArray(b.items) && 'next_cursor' in b) return { ...b, items: b.items.map(each) };
+  const items = b[PAGE_FIELDS.items];
+  if (Array.isArray(items) && PAGE_FIELDS.next in b) return { ...b, [PAGE_FIELDS.items]: items.map(each) };
   return each(body);
 }
 
