@@ -27,15 +27,8 @@ export interface Authenticator {
   authenticate(request: FastifyRequest, requirement: AuthRequirement & { kind: 'required' }): Principal | Promise<Principal>;
 }
 
-/**
- * What a pluggable part answered (an Authenticator, a RateLimitStore), as the runtime handles it: a value as it
- * is, a native promise as it is, and any other thenable (a promise library's) as a native promise, so one
- * `instanceof Promise` tells the runtime whether to wait.
- */
-export function fromPluggable<T>(answer: T | PromiseLike<T>): T | Promise<T> {
-  if (answer instanceof Promise || answer === null || (typeof answer !== 'object' && typeof answer !== 'function')) return answer as T | Promise<T>;
-  return typeof (answer as { then?: unknown }).then === 'function' ? Promise.resolve(answer) : (answer as T);
-}
+/** What a pluggable part answered, as the runtime handles it (runtime-steps.ts, the step runner). */
+export { fromPluggable } from './runtime-steps.js';
 
 /** What a custom operation's handler receives. */
 export interface HandlerContext {

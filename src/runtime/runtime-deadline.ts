@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, type ErrorResponder } from './runtime-errors.js';
+import { isPending } from './runtime-steps.js';
 import type { AbortLike, Storage } from './storage/storage-types.js';
 
 /**
@@ -102,7 +103,7 @@ export function withTimeout(
   const deadline = new Deadline(performance.now() + ms);
   request.deadline = deadline;
   const result = work(request, reply);
-  if (!(result instanceof Promise)) return result;
+  if (!isPending(result)) return result;
   const answerTimeout = () => {
     deadline.expire();
     if (deadline.answeredBy !== undefined || reply.sent) return;

@@ -3,7 +3,8 @@
 
 import type { ServiceModel } from '../../model/model-types.js';
 import { gcra } from '../limits/limits-store.js';
-import { fromPluggable, type Authenticator, type Principal } from '../runtime-context.js';
+import type { Authenticator, Principal } from '../runtime-context.js';
+import { fromPluggable, isPending } from '../runtime-steps.js';
 import { ServiceError } from '../runtime-errors.js';
 import type { RuntimeGap } from '../runtime-built-in.js';
 
@@ -70,7 +71,7 @@ export function withFailureBound(inner: Authenticator, model: ServiceModel): Aut
       } catch (err) {
         return counted(key, err);
       }
-      return answer instanceof Promise ? answer.catch((err: unknown) => counted(key, err)) : answer;
+      return isPending(answer) ? answer.catch((err: unknown) => counted(key, err)) : answer;
     },
   };
 }

@@ -13,6 +13,7 @@ import type { AuthRequirement, SchemeModel, ServiceModel } from '../../model/mod
 import type { Authenticator, Principal } from '../runtime-context.js';
 import { holdsScopes } from '../runtime-access.js';
 import { ServiceError } from '../runtime-errors.js';
+import { andThen, isPending } from '../runtime-steps.js';
 import type { RuntimeGap } from '../runtime-built-in.js';
 import type { CredentialRecord, Storage } from '../storage/storage-types.js';
 import { createFailureBoundFor, failedAuthRefusal } from './auth-attempts.js';
@@ -382,7 +383,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     if (p.kind === 'basic' && blocked) return 'invalid';
     if (p.kind === 'api_key') {
       const r = checkApiKey(storage, p.value, p.scheme.prefix);
-      return r instanceof Promise ? r.then((record) => principalOf(p, record)) : principalOf(p, r);
+      return andThen(r, (record) => principalOf(p, record));
     }
     return checkAsync(p);
   };
@@ -406,7 +407,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     const { presented, requirement } = a;
     for (let i = from; i < presented.length; i++) {
       const r = check(presented[i]!, a.blockedMs > 0);
-      if (r instanceof Promise) return r.then((v) => (failed(v) ? settle(a, i + 1, expired || v === 'expired', busy || v === 'busy') : authorize(v, requirement)));
+      if (isPending(r)) return r.then((v) => (failed(v) ? settle(a, i + 1, expired || v === 'expired', busy || v === 'busy') : authorize(v, requirement)));
       if (r === 'expired') expired = true;
       else if (r === 'busy') busy = true;
       else if (r !== 'invalid') return authorize(r, requirement);

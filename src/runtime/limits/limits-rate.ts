@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { serializeItem, serializeList } from 'structured-headers';
 import type { OperationModel, RateLimitModel, ServiceModel } from '../../model/model-types.js';
-import { fromPluggable, type Principal } from '../runtime-context.js';
+import type { Principal } from '../runtime-context.js';
+import { fromPluggable, isPending } from '../runtime-steps.js';
 import { ServiceError } from '../runtime-errors.js';
 import { RateLimitStoreUnavailable, type Decision, type RateLimitStore } from './limits-store.js';
 
@@ -89,7 +90,7 @@ export function createRateLimiter(model: ServiceModel, op: OperationModel, store
         unavailable(i, err);
         continue;
       }
-      if (d instanceof Promise) {
+      if (isPending(d)) {
         const at = i;
         const h = header;
         const r = refusal;

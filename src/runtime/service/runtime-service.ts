@@ -10,7 +10,8 @@ import type { RouteHandler } from '../runtime-context.js';
 import { withFailureBound } from '../auth/auth-attempts.js';
 import { registerTokenRoute } from '../auth/auth-token-endpoint.js';
 import { parseJsonBytes } from '../runtime-body.js';
-import { fromPluggable, type Authenticator, type CustomHandler, type Principal, type RuntimeContext } from '../runtime-context.js';
+import type { Authenticator, CustomHandler, Principal, RuntimeContext } from '../runtime-context.js';
+import { andThen, ANSWERED, createPipeline, fromPluggable, type Step } from '../runtime-steps.js';
 import { createCursorCodec } from '../runtime-cursor.js';
 import { createErrorResponder, REQUEST_ID_HEADER, ServiceError } from '../runtime-errors.js';
 import { BUILT_IN, type RuntimeGap } from '../runtime-built-in.js';
@@ -250,9 +251,9 @@ interface RouteServices {
 /**
  * One operation's request pipeline: version, credential, rate limits, Idempotency-Key, then the action under
  * the declared time-out. Hooks cost every request a trip through Fastify's hook runner, so the steps run in the
- * handler and a route gets a hook only where it needs one. Each step answers synchronously when it can (a
- * cached key, an in-process limiter, a SQLite read), so a read is answered in the turn it arrived; the first
- * step that needs a promise hands the rest of the pipeline to it.
+ * handler through the step runner (runtime-steps.ts), and a route gets a step only where it needs one. Each step
+ * answers synchronously when it can (a cached key, an in-process limiter, a SQLite read), so a read is answered
+ * in the turn it arrived; the first step that needs a promise hands the rest of the pipeline to it.
  */
 function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler, services: RouteServices): void {
   const { ctx, versions, idempotency, nudge } = services;
@@ -269,9 +270,36 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
   const writeView = op?.action === 'create' || op?.action === 'replace' || op?.action === 'update' ? op.action : undefined;
   // An older version's write is validated in that version's shape before it is upgraded to the current one.
   const checkOldBody = downgrades && writeView ? createVersionBodyCheck(ctx.model, resourceName!, writeView, services.compile) : undefined;
+
+  const steps: Step[] = [];
+  steps.push((request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    const version = versions.resolve(request);
+    if (version === undefined) return undefined;
+    request.specVersion = version;
+    versions.annotate(reply, version);
+    if (downgrades && version !== current) {
+      const name = resourceName!;
+      if (request.body !== undefined && !checkOldBody) request.body = versions.upgrade(name, version, request.body);
+      // A custom serializer leaves the type unset; errors set their own (problem+json) when they are sent.
+      reply.type('application/json; charset=utf-8').serializer((payload: unknown) => JSON.stringify(reply.statusCode < 300 ? versions.downgrade(name, version, payload) : payload));
+    }
+    return undefined;
+  });
+  if (authenticator) {
+    const required = requirement as AuthRequirement & { kind: 'required' };
+    const setPrincipal = (request: FastifyRequest, principal: Principal): undefined => void (request.principal = principal);
+    steps.push((request, reply) => {
+      // What answers a credential carries (and its refusals) is for that caller only: no cache keeps it.
+      reply.header('cache-control', 'no-store');
+      return andThen(fromPluggable(authenticator.authenticate(request, required)), (p) => setPrincipal(request, p));
+    });
+  }
+  if (limiter) steps.push(limiter);
+  if (idem) steps.push((request, reply) => andThen(idem.begin(request, reply), (outcome) => (outcome === 'replayed' ? ANSWERED : undefined)));
   // It runs after the credential and limits, as the action's own validation does.
   const act: RouteHandler = checkOldBody
-    ? async (request, reply) => {
+    ? (request, reply) => {
         const version = request.specVersion;
         if (version !== undefined && version !== current && request.body !== undefined) {
           const keep = checkOldBody(version, request.body);
@@ -283,16 +311,8 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
     : handler;
   // Work that outlives the time-out is answered as the time-out; a keyed request's key then keeps what the work did.
   const late = idem ? idem.settleLate : undefined;
-  const run = timeoutMs === undefined ? act : (request: FastifyRequest, reply: FastifyReply) => withTimeout(request, reply, timeoutMs, ctx.errors, act, late);
-  const afterLimit = idem
-    ? async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => ((await idem.begin(request, reply)) === 'replayed' ? reply : run(request, reply))
-    : run;
-  const afterAuth = limiter
-    ? (request: FastifyRequest, reply: FastifyReply): unknown => {
-        const limited = limiter(request, reply);
-        return limited instanceof Promise ? limited.then(() => afterLimit(request, reply)) : afterLimit(request, reply);
-      }
-    : afterLimit;
+  steps.push(timeoutMs === undefined ? act : (request, reply) => withTimeout(request, reply, timeoutMs, ctx.errors, act, late));
+  const pipeline = createPipeline(steps);
   app.route({
     method: route.method,
     url: route.routerPath,
@@ -301,34 +321,7 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
     // A write's transaction (and the events it appended) has committed by the time it is answered.
     ...(nudge && route.method !== 'GET' ? { onResponse: (_request: FastifyRequest, _reply: FastifyReply, done: () => void) => (nudge(), done()) } : {}),
     // Fastify sends what a synchronous handler returns unless it is undefined; the steps send their answers themselves.
-    handler: (request, reply) => {
-      reply.header(REQUEST_ID_HEADER, request.id);
-      const version = versions.resolve(request);
-      if (version !== undefined) {
-        request.specVersion = version;
-        versions.annotate(reply, version);
-        if (downgrades && version !== current) {
-          const name = resourceName!;
-          if (request.body !== undefined && !checkOldBody) request.body = versions.upgrade(name, version, request.body);
-          // A custom serializer leaves the type unset; errors set their own (problem+json) when they are sent.
-          reply.type('application/json; charset=utf-8').serializer((payload: unknown) => JSON.stringify(reply.statusCode < 300 ? versions.downgrade(name, version, payload) : payload));
-        }
-      }
-      if (authenticator) {
-        // What answers a credential carries (and its refusals) is for that caller only: no cache keeps it.
-        reply.header('cache-control', 'no-store');
-        const principal = fromPluggable(authenticator.authenticate(request, requirement as AuthRequirement & { kind: 'required' }));
-        if (principal instanceof Promise) {
-          return principal.then((p: Principal) => {
-            request.principal = p;
-            return afterAuth(request, reply);
-          });
-        }
-        request.principal = principal;
-      }
-      const result = afterAuth(request, reply);
-      return result instanceof Promise ? result : undefined;
-    },
+    handler: pipeline,
   });
 }
 
