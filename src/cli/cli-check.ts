@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { hasErrors } from '../diagnostics/diagnostics-catalogue.js';
-import { checkVersionsSince } from '../diff/diff-check.js';
+import { checkVersionsSince } from '../diff/diff-since.js';
 import { readDiffInput } from '../diff/diff-run.js';
 import { action, EXIT, exitFor, STDIN, type ExitCode, formatOption, io, printDiagnostics, quietOption, readSpec, type ActionResult, type CommonOptions } from './cli-shared.js';
 

@@ -1,5 +1,5 @@
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
-import type { TestRequest } from './tester-client.js';
+import type { TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 
 // The authentication part: no credential, a bad one, one lacking each required scope, on every operation that

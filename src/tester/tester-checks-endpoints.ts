@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { getShapeSchema, type SchemaView } from '../model/model-schemas.js';
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import { getMutations, objectArbitrary } from './tester-arbitraries.js';
-import { BoundReached, type TestRequest, type TestResponse } from './tester-client.js';
+import { BoundReached, type TestRequest, type TestResponse } from './tester-http.js';
 import { describe, type CheckScope, type TestContext } from './tester-context.js';
 import type { Failure } from './tester-types.js';
 

@@ -1,7 +1,7 @@
 import { parseDictionary, parseList } from 'structured-headers';
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import { NOT_SHOWN } from '../model/model-defaults.js';
-import type { TestRequest, TestResponse } from './tester-client.js';
+import type { TestRequest, TestResponse } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 
 // The limits part: body size at the limit and one byte over, page size default and max, the rate-limit

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { getField } from '../model/model-lookup.js';
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import { fieldArbitrary } from './tester-arbitraries.js';
-import { toCurl, type TestRequest } from './tester-client.js';
+import { toCurl, type TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 import { runProperty } from './tester-checks-endpoints.js';
 import type { Failure } from './tester-types.js';
