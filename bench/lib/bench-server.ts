@@ -3,6 +3,8 @@
 //   bench-server.ts baseline DB [none] [full|normal] [key|open]              the hand-written Fastify + better-sqlite3 service
 // full|normal: SQLite's synchronous setting (WAL either way; full by default). key|open: every request checks an
 // API key (the default), or no operation needs a credential (the Order's owner declaration is dropped with it).
+// BENCH_EVENTS=keep serves the spec with its events (bench-served.ts); BENCH_BASELINE_OUTBOX=1 makes the PostgreSQL
+// baseline append an event row with each create, in its transaction.
 // DB is a SQLite path or a postgres:// URL (then the baseline is the Fastify + pg one).
 // Prints one JSON line { url, key, customerId, orderId }, then serves until killed.
 import { startBaseline } from '../baseline/orders-baseline.js';
@@ -12,7 +14,7 @@ import { ORDER_BODY } from './orders-body.js';
 
 const [mode, dbPath, rate = 'none', sync = 'full', auth = 'key'] = process.argv.slice(2);
 const synchronous = sync === 'normal' ? 'normal' : 'full';
-const s = mode === 'baseline' ? await (dbPath!.startsWith('postgres') ? startBaselinePg(dbPath!) : startBaseline(dbPath!, { synchronous, open: auth === 'open' })) : await startServed(dbPath!, rate, synchronous, auth === 'open');
+const s = mode === 'baseline' ? await (dbPath!.startsWith('postgres') ? startBaselinePg(dbPath!, { outbox: process.env.BENCH_BASELINE_OUTBOX === '1' }) : startBaseline(dbPath!, { synchronous, open: auth === 'open' })) : await startServed(dbPath!, rate, synchronous, auth === 'open');
 const order = (await (await fetch(`${s.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': s.key }, body: JSON.stringify(ORDER_BODY(s.customerId)) })).json()) as { id: string };
 // Enough orders that a page of 20 is always full.
 for (let i = 0; i < 40; i++) await fetch(`${s.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': s.key }, body: JSON.stringify(ORDER_BODY(s.customerId)) });

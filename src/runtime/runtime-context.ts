@@ -34,7 +34,10 @@ export { fromPluggable } from './runtime-steps.js';
 export interface HandlerContext {
   body: unknown;
   params: Readonly<Record<string, string>>;
+  /** The query as sent, with each declared parameter (operation.query) read as its type, or its default. */
   query: Readonly<Record<string, unknown>>;
+  /** The declared request headers (operation.headers), by their declared name, typed. */
+  headers: Readonly<Record<string, unknown>>;
   principal?: Principal;
   /** The version the request asked for (or the default), when the spec is versioned. */
   version?: string;

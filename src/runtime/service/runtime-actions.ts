@@ -10,6 +10,7 @@ import { createPayloadCheck } from '../events/events-payload.js';
 import { getOwnerScope as getPrincipalOwnerScope, isOwnObject } from '../runtime-access.js';
 import { boundToDeadline, sendAnswer, toLateAnswer } from '../runtime-deadline.js';
 import { ServiceError } from '../runtime-errors.js';
+import { createParameterReader } from './runtime-parameters.js';
 import { BUILT_IN } from '../runtime-built-in.js';
 import type { Validator, ValidatorFactory } from '../runtime-validation.js';
 import { StorageConstraintError, type KeysetPosition, type ListQuery, type Row, type StorageTx } from '../storage/storage-types.js';
@@ -490,7 +491,9 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
   const { ctx, compile } = deps;
   const op = route.operation;
   const handler = op.handler !== undefined ? ctx.handlers[op.handler] : undefined;
-  if (!handler) throw new Error(`custom operation ${op.id} has no handler`);
+  // Served without its handler only with allowGaps (the service logged it as a gap): answered not_implemented.
+  if (!handler) return async () => Promise.reject(new ServiceError('not_implemented', `operation ${op.id} is not implemented: ${op.handler === undefined ? 'the spec names no handler' : `no handler ${op.handler} was given`}`));
+  const readParameters = createParameterReader(ctx.model, route, compile);
   const validateIn = op.request && route.hasBody ? compile(getShapeSchema(ctx.model, op.request, 'create', { safeIntegers: true }), getResource(ctx.model, op.request.resource)) : undefined;
   const validateOut = op.response ? compile(getShapeSchema(ctx.model, op.response, 'response')) : undefined;
   return async (request, reply) => {
@@ -499,10 +502,12 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
       body = requireObjectBody(request);
       validateIn(body);
     }
+    const declared = readParameters?.(request);
     const result = await handler({
       body,
       params: request.params as Record<string, string>,
-      query: request.query as Record<string, unknown>,
+      query: declared?.query ?? (request.query as Record<string, unknown>),
+      headers: declared?.headers ?? {},
       ...(request.principal ? { principal: request.principal } : {}),
       ...(request.specVersion !== undefined ? { version: request.specVersion } : {}),
       storage: request.deadline ? boundToDeadline(ctx.storage, request.deadline) : ctx.storage,

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
-import { loadSqliteDriver } from './storage-driver.js';
+import { loadSqliteDriver } from './storage-sqlite-driver.js';
 import { diffStoragePlans } from './storage-plan.js';
 import { toAccess, toCredential, toDelivery, toEndpoint, toOutboxEntry, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
 import {
@@ -91,7 +91,7 @@ function createTableSql(t: TablePlan, name = t.name): string {
 function mapConstraintError(err: unknown): unknown {
   const e = err as { code?: string; message?: string };
   if (typeof e?.code !== 'string' || !e.code.startsWith('SQLITE_CONSTRAINT')) return err;
-  const column = /failed: [^.]+\.(\w+)/.exec(e.message ?? '')?.[1];
+  const column = /failed: \S*\.(\w+)/.exec(e.message ?? '')?.[1];
   if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return new StorageConstraintError('unique_conflict', column);
   if (e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new StorageConstraintError('reference_not_found', column);
   return new StorageConstraintError('check_failed', column);

@@ -254,9 +254,10 @@ export interface SettingStorage {
 /** Every role, over one database. */
 export interface Storage extends ResourceStorage, CredentialStorage, EventStorage, RecordStorage, SettingStorage {
   /**
-   * Optional: calls `listener` when another connection or instance changed the outbox or the credentials (and
-   * once after each reconnect, since changes made meanwhile were not heard). A doorbell only: the change is read
-   * from the tables. PostgreSQL: LISTEN/NOTIFY. Absent for SQLite, whose readers poll.
+   * Optional: calls `listener` when another connection or instance changed the outbox (gave committed events their
+   * positions, which is when readers see them) or the credentials (and once after each reconnect, since changes
+   * made meanwhile were not heard). A doorbell only: the change is read from the tables. PostgreSQL: LISTEN/NOTIFY.
+   * Absent for SQLite, whose readers poll.
    */
   watch?(listener: (change: StorageChange) => void): () => void;
   close(): Promise<void>;
