@@ -1,6 +1,7 @@
 import type { FieldModel, ResourceModel, ServiceModel, StateMachineModel, TransitionModel, VersionChangeModel, VersioningModel } from './model-types.js';
 import { isWritable } from './model-schemas.js';
 import { joinPointer } from '../util/util-json-pointer.js';
+import { getResource } from './model-lookup.js';
 
 export type VersionScheme = 'date' | 'semver' | 'integer';
 
@@ -149,7 +150,7 @@ function buildVersionModel(model: ServiceModel, v: VersioningModel, version: str
  */
 export function getFieldsAddedSince(model: ServiceModel, version: string, resource: string): FieldModel[] {
   const added = new Set(getFieldHistory(model, version, resource).flatMap((e) => (e.old === undefined && e.now !== undefined ? [e.now] : [])));
-  const fields = model.resources.find((r) => r.name === resource)?.fields ?? [];
+  const fields = getResource(model, resource)?.fields ?? [];
   return fields.filter((f) => added.has(f.name));
 }
 

@@ -284,7 +284,8 @@ function renderRoute(doc: Schema, model: ServiceModel, r: Route, index: number, 
     `<label><span>${escapeHtml(name)} <em>${kind}</em></span><input name="${kind}:${escapeHtml(name)}" value="${escapeHtml(value)}" placeholder="${escapeHtml(placeholder)}" autocomplete="off"></label>`;
   const inputs = [
     ...r.pathParams.map((p) => field(p, 'path', p === versionParam ? (model.versioning?.current ?? '') : '', 'required')),
-    ...query.map((q) => field(q, 'query', '', 'optional')),
+    ...query.map((q) => field(q, 'query', '', r.kind === 'operation' && r.query.some((x) => x.name === q && x.parameter !== undefined && !x.parameter.optional) ? 'required' : 'optional')),
+    ...(r.kind === 'operation' ? r.headers.map((h) => field(h.name, 'header', '', h.optional ? 'optional' : 'required')) : []),
     ...(model.versioning?.placement?.kind === 'header' ? [field(model.versioning.placement.name, 'header', '', `optional (current: ${model.versioning.current ?? 'not shown'})`)] : []),
     ...(idem !== undefined ? [field(idem, 'header', '', 'optional')] : []),
   ];

@@ -302,7 +302,7 @@ function endpointBlocks(m: ServiceModel): Block[] {
       ),
     );
   }
-  const shaped = ops.filter((o) => o.request || o.response || o.action === 'custom');
+  const shaped = ops.filter((o) => o.request || o.response || o.action === 'custom' || o.query.length > 0 || o.headers.length > 0);
   if (shaped.length > 0) {
     blocks.push(heading(3, 'Request and response shapes'));
     for (const o of shaped) {
@@ -312,6 +312,12 @@ function endpointBlocks(m: ServiceModel): Block[] {
       else if (o.action === 'custom' && !bodyless) blocks.push(para(`Request: ${NOT_SHOWN}.`));
       if (o.response) blocks.push(...shapeBlocks('Response', o.response));
       else if (o.action === 'custom') blocks.push(para(`Response: ${NOT_SHOWN}.`));
+      // Declared query parameters and headers, in the table of fields (a deprecated one says so in its description).
+      for (const [label, params] of [['Query parameters', o.query], ['Headers', o.headers]] as const) {
+        if (params.length === 0) continue;
+        blocks.push(para(`${label}:`));
+        blocks.push(fieldTable(params.map((p) => (p.deprecated ? { ...p, description: `(deprecated) ${p.description ?? ''}`.trim() } : p))));
+      }
     }
   }
   const idempotent = ops.filter((o) => o.idempotent === true);

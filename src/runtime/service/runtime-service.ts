@@ -15,7 +15,7 @@ import { andThen, ANSWERED, createPipeline, fromPluggable, type Step } from '../
 import { createCursorCodec } from '../runtime-cursor.js';
 import { createErrorResponder, REQUEST_ID_HEADER, ServiceError } from '../runtime-errors.js';
 import { BUILT_IN, type RuntimeGap } from '../runtime-built-in.js';
-import { getRuntimeGaps } from './runtime-gaps.js';
+import { getNotImplementedAnswer, getRuntimeGaps } from './runtime-gaps.js';
 import { getLoggerOptions } from '../runtime-logging.js';
 import { registerCors, type CorsOptions } from '../runtime-cors.js';
 import { createValidatorFactory, type ValidatorFactory } from '../runtime-validation.js';
@@ -77,8 +77,11 @@ async function prepare(model: ServiceModel, options: PluginOptions): Promise<{ g
     problems.push(...gaps.map((g) => `${g.item} (with --allow-gaps the runtime would ${g.builtIn})`));
   }
   for (const o of model.endpoints?.operations ?? []) {
+    // A handler not given (an imported spec's, say) is a gap of this start: with allowGaps, answered not_implemented.
     if (o.action === 'custom' && (o.handler === undefined || !options.handlers?.[o.handler])) {
-      problems.push(`custom operation ${o.id} needs a handler named ${o.handler ?? '(none named)'}; pass it with --handlers FILE`);
+      const item = `handler ${o.handler ?? '(none named)'} of custom operation ${o.id}: not given`;
+      if (options.allowGaps) gaps.push({ item, builtIn: getNotImplementedAnswer(model) });
+      else problems.push(`${item}; pass it with --handlers FILE (with --allow-gaps the runtime would ${getNotImplementedAnswer(model)})`);
     }
     if (o.auth?.kind === 'required' && !options.authenticator) {
       problems.push(`operation ${o.id} requires a credential, but no authenticator is configured`);
@@ -130,7 +133,7 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
 
   // Declared up front so every request object has one shape; added per request they would make Fastify's
   // property accesses polymorphic.
-  for (const name of ['principal', 'specVersion', 'keepFields', 'deadline', 'idempotencyClaim'] as const) if (!app.hasRequestDecorator(name)) app.decorateRequest(name, undefined);
+  for (const name of ['principal', 'specVersion', 'keepFields', 'deadline', 'idempotencyClaim', 'keyedChange'] as const) if (!app.hasRequestDecorator(name)) app.decorateRequest(name, undefined);
 
   app.removeAllContentTypeParsers();
   // JSON in any of its media types, with parameters (RFC 8259 §11: `charset` has no effect; only UTF-8 is JSON).
@@ -293,7 +296,9 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
     });
   }
   if (limiter) steps.push(limiter);
-  if (idem) steps.push((request, reply) => andThen(idem.begin(request, reply), (outcome) => (outcome === 'replayed' ? ANSWERED : undefined)));
+  // A create claims its key in its own transaction where the storage allows (one commit for claim, change, answer).
+  const claimsInChange = op?.action === 'create';
+  if (idem) steps.push((request, reply) => andThen(idem.begin(request, reply, claimsInChange), (outcome) => (outcome === 'replayed' ? ANSWERED : undefined)));
   // The check runs after the credential and limits, as the action's own validation does.
   const actOld = async (version: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const upgraded = fromOld!(version, request.body);
