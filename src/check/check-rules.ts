@@ -1,7 +1,7 @@
 import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, IDENTIFIER_TYPES } from '../model/model-defaults.js';
 import { getField, getResource, getStateMachine } from '../model/model-lookup.js';
 import { getProducibleConditions, getRoutes, isIdempotentOperation, isReservedPath, RESERVED_PREFIX } from '../model/model-routes.js';
-import { compareVersions, getFieldsAddedSince } from '../model/model-versions.js';
+import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { isWritable } from '../model/model-schemas.js';
 import { getUnshownChanges } from '../model/model-served-versions.js';
 import type { FieldModel, OperationModel, ResourceModel, ServiceModel, StateMachineModel } from '../model/model-types.js';
@@ -632,12 +632,23 @@ const versionRules: Rule = ({ model, report }) => {
       if (c.resource === undefined) continue;
       const r = getResource(model, c.resource);
       if (!r) report('unknown-resource', { where: `version ${s.version} change`, name: c.resource, suggestion: suggestion(c.resource, names(model.resources)) }, s.pointer);
-      else if (c.kind === 'rename_field' && c.to !== undefined && !getField(r, c.to)) {
-        report('unknown-field', { where: `version ${s.version} rename_field.to`, name: c.to, resource: r.name, suggestion: suggestion(c.to, names(r.fields)) }, s.pointer);
+      else if (c.kind === 'rename_field' && c.to !== undefined) {
+        // The new name is the next newer version's: the current one's, unless a later version renamed it again.
+        const newer = getResource(getNextVersionModel(model, s.version), c.resource) ?? r;
+        if (!getField(newer, c.to)) report('unknown-field', { where: `version ${s.version} rename_field.to`, name: c.to, resource: r.name, suggestion: suggestion(c.to, names(newer.fields)) }, s.pointer);
       }
     }
   }
 };
+
+/** The model as the version after `version` (among the current and supported ones) sees it; the current model for the newest. */
+function getNextVersionModel(model: ServiceModel, version: string): ServiceModel {
+  const v = model.versioning;
+  if (!v) return model;
+  const scheme = v.scheme ?? 'date';
+  const newer = [...(v.current !== undefined ? [v.current] : []), ...v.supported.map((s) => s.version)].filter((x) => compareVersions(scheme, x, version) > 0).sort((a, b) => compareVersions(scheme, a, b));
+  return (newer[0] === undefined ? undefined : getVersionModel(model, newer[0])) ?? model;
+}
 
 const versionHistoryRules: Rule = ({ model, report }) => {
   for (const u of getUnshownChanges(model)) report('version-change-not-shown', { version: u.version, change: u.change, detail: u.detail }, u.pointer);
@@ -680,5 +691,7 @@ export function checkModel(model: ServiceModel, doc: SpecDocument): Diagnostic[]
   const out: Diagnostic[] = [];
   const report: Report = (code, params, pointer) => out.push(createDiagnostic(code, params, { pointer }));
   for (const rule of RULES) rule({ model, doc, report });
-  return out;
+  // Warnings the spec turns off (check.disable), as a linter's configuration turns a rule off.
+  const off = new Set<string>(doc.check?.disable ?? []);
+  return off.size > 0 ? out.filter((d) => !off.has(d.code)) : out;
 }

@@ -5,6 +5,7 @@ import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
 import type { ParameterModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
 import { diagnose, NameAllocator } from './export-shared.js';
+import { getServedVersions, getVersionDocumentModel } from '../model/model-served-versions.js';
 
 // A dependency-free TypeScript client (fetch) generated from the model's routes: a typed method per operation,
 // typed request, response and error bodies, the declared authentication, an async iterator over list pages,
@@ -368,9 +369,22 @@ function credentialsDoc(s: SchemeModel): string {
   }
 }
 
+export interface GenerateClientOptions {
+  /**
+   * Speak this served version, with its own types (`versioning.supported[].changes` undone) and its name on every
+   * request; the current version by default. A version the spec does not serve is `unknown-version` (no code).
+   */
+  apiVersion?: string;
+}
+
 /** Generates the client. */
-export function generateClient(model: ServiceModel): ClientExport {
+export function generateClient(spec: ServiceModel, options: GenerateClientOptions = {}): ClientExport {
   const diagnostics: Diagnostic[] = [];
+  const model = options.apiVersion === undefined ? spec : getVersionDocumentModel(spec, options.apiVersion);
+  if (!model) {
+    const served = getServedVersions(spec);
+    return { code: '', diagnostics: [diagnose(spec, 'unknown-version', { version: options.apiVersion ?? '', file: spec.file, served: served.length > 0 ? served.join(', ') : 'none (the spec has no versioning)' })] };
+  }
   const ctx: TsContext = { model, out: [], names: new NameAllocator(BUILT_IN_TYPES), diagnostics, resourceTypes: new Map() };
   const routes = getRoutes(model);
   const opRoutes = routes.filter((r): r is OperationRoute => r.kind === 'operation');
@@ -525,7 +539,7 @@ export type WebhookEvent = { [K in EventKind]: { id: string; type: K; timestamp:
 // A typed client for ${name}: fetch only, no dependencies; runs in Node.js 20+ and browsers.
 // Compiles under \`tsc --strict\` with TypeScript 5.9 or later and \`target\` (or \`lib\`) ES2018 or later, which
 // TypeScript 6 has by default; TypeScript 5.9 defaults to ES5, so pass \`--target ES2018\` there.
-`;
+${v?.current !== undefined ? `// Speaks version ${v.current.replace(/[\r\n]/g, ' ')} of the interface, with its types; \`servicespec client --api-version V\` makes one for another served version.\n` : ''}`;
   const types = ctx.out.join('\n');
   const generated = `
 // ---- the client -----------------------------------------------------------------------------------------------

@@ -82,6 +82,16 @@ export interface SpecDocument {
   errors?: ErrorsSpec;
   limits?: LimitsSpec;
   versioning?: VersioningSpec;
+  /** Settings of `check` for this spec (not a part of the interface). */
+  check?: CheckSettingsSpec;
+}
+
+/** Warnings a team may turn off for a spec (`check.disable`, `check --disable`): warnings of style only. */
+export const DISABLEABLE_WARNINGS = ['name-style'] as const;
+export type DisableableWarning = (typeof DISABLEABLE_WARNINGS)[number];
+
+export interface CheckSettingsSpec {
+  disable?: DisableableWarning[];
 }
 
 export interface PurposeSpec {
