@@ -3,7 +3,7 @@
 // better-sqlite3, with the same durability (WAL, synchronous=FULL), the same API-key check (key id
 // lookup + SHA-256 + constant-time compare) and JSON Schema validation of the create body.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { loadSqliteDriver } from '../../src/runtime/storage/storage-driver.js';
+import { loadSqliteDriver } from '../../src/runtime/storage/storage-sqlite-driver.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 

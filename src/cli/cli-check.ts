@@ -39,7 +39,7 @@ export function runCheck(file: string, options: CheckOptions): ActionResult {
   const compiled = readSpec(file);
   // --since needs the diff rules, loaded only then (a plain `check` starts faster without them).
   if (options.since === undefined) return report(file, compiled.diagnostics, options);
-  return Promise.all([import('../diff/diff-check.js'), import('../diff/diff-run.js')]).then(([{ checkVersionsSince }, { readDiffInput }]) => {
+  return Promise.all([import('../diff/diff-since.js'), import('../diff/diff-run.js')]).then(([{ checkVersionsSince }, { readDiffInput }]) => {
     const since = readDiffInput(options.since!);
     if (hasErrors(since.diagnostics) || !since.model) {
       printDiagnostics(since.diagnostics, { format: 'text', quiet: true, to: 'err' });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
+import { getIdempotencyHeader, NOT_SHOWN } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
@@ -359,13 +360,13 @@ function credentialsDoc(s: SchemeModel): string {
   const d = s.description !== undefined ? `${s.description} ` : '';
   switch (s.type) {
     case 'api_key':
-      return `${d}Sent in the ${s.in === 'query' ? 'query parameter' : 'header'} \`${s.credentialName ?? 'not shown'}\`.`;
+      return `${d}Sent in the ${s.in === 'query' ? 'query parameter' : 'header'} \`${s.credentialName ?? NOT_SHOWN}\`.`;
     case 'basic':
       return `${d}Sent as HTTP Basic authentication.`;
     case 'bearer':
       return `${d}Sent as \`Authorization: Bearer <token>\`; a function is called before each request.`;
     case 'oauth2_client_credentials':
-      return `${d}Exchanged at \`${s.tokenPath ?? 'not shown'}\` (OAuth 2.0 client credentials) for a bearer token, which is reused until it expires.`;
+      return `${d}Exchanged at \`${s.tokenPath ?? NOT_SHOWN}\` (OAuth 2.0 client credentials) for a bearer token, which is reused until it expires.`;
   }
 }
 
@@ -485,7 +486,7 @@ export type WebhookEvent = { [K in EventKind]: { id: string; type: K; timestamp:
       }),
     ),
   );
-  const idempotencyHeader = model.endpoints?.idempotency?.header ?? 'Idempotency-Key';
+  const idempotencyHeader = getIdempotencyHeader(model);
 
   // methods
   const methods: string[] = [];

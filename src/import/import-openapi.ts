@@ -5,7 +5,8 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { getGapReport, type GapReport } from '../check/check-gaps.js';
 import { createDiagnostic, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { withoutRules } from '../export/export-shared.js';
-import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier } from '../model/model-defaults.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier, NOT_SHOWN } from '../model/model-defaults.js';
+import { LIST_PARAMS, PAGE_FIELDS } from '../model/model-routes.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import {
@@ -99,7 +100,7 @@ function str(v: unknown): string | undefined {
 
 function notShown(v: unknown): string | undefined {
   const s = str(v);
-  return s === undefined || s === 'not shown' ? undefined : s;
+  return s === undefined || s === NOT_SHOWN ? undefined : s;
 }
 
 function ext<T = Json>(node: unknown, key: string): T | undefined {
@@ -650,8 +651,8 @@ function fieldsOf(shape: ShapeSpec | undefined, ctx: Ctx): Record<string, FieldS
 function pageResource(ctx: Ctx, schema: unknown, pointer: string): string | undefined {
   const flat = flatten(ctx, schema, pointer);
   const props = flat.schema && isObject(flat.schema.properties) ? flat.schema.properties : undefined;
-  if (!props || props.items === undefined || props.next_cursor === undefined || Object.keys(props).length !== 2) return undefined;
-  const items = shapeFromSchema(ctx, props.items, joinPointer(joinPointer(flat.pointer, 'properties'), 'items'), 'page items', 'top');
+  if (!props || props[PAGE_FIELDS.items] === undefined || props[PAGE_FIELDS.next] === undefined || Object.keys(props).length !== 2) return undefined;
+  const items = shapeFromSchema(ctx, props[PAGE_FIELDS.items], joinPointer(joinPointer(flat.pointer, 'properties'), PAGE_FIELDS.items), 'page items', 'top');
   return items?.list && items.resource !== undefined ? items.resource : undefined;
 }
 
@@ -804,7 +805,7 @@ function planParams(ctx: Ctx, src: OpSource, action: Action, resourceFields: Rec
     const name = String(p.name);
     const where = String(p.in);
     if (where === 'path') continue;
-    if (where === 'header' && /^idempotency-key$/i.test(name)) {
+    if (where === 'header' && name.toLowerCase() === DEFAULT_IDEMPOTENCY_HEADER.toLowerCase()) {
       ctx.idempotencyHeader ??= name;
       continue;
     }
@@ -819,12 +820,12 @@ function planParams(ctx: Ctx, src: OpSource, action: Action, resourceFields: Rec
     }
     if (action === 'list' && where === 'query') {
       const s = flatten(ctx, p.schema, joinPointer(pointer, 'schema')).schema ?? {};
-      if (name === 'limit') {
+      if (name === LIST_PARAMS.limit) {
         pageSizes.push({ ...(typeof s.default === 'number' ? { default: s.default } : {}), ...(typeof s.maximum === 'number' ? { max: s.maximum } : {}) });
         continue;
       }
-      if (name === 'cursor') continue;
-      if (name === 'sort') {
+      if (name === LIST_PARAMS.cursor) continue;
+      if (name === LIST_PARAMS.sort) {
         const values = Array.isArray(s.enum) ? s.enum.map(String) : [];
         if (values.length > 0 && values.every((v) => Object.hasOwn(resourceFields, v.replace(/^-/, '')))) {
           for (const v of values) {

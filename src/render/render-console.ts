@@ -2,6 +2,7 @@ import { exportOpenApi } from '../export/export-openapi.js';
 import { getErrorCodes, getRoutes, getServiceRoutes, isIdempotentOperation, type Route, type ServiceRoute } from '../model/model-routes.js';
 import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
 import { getVersionDifferences, type FieldDifference, type VersionDifferences } from '../model/model-versions.js';
+import { NOT_SHOWN } from '../model/model-defaults.js';
 import { CONSOLE_SCRIPT, CONSOLE_STYLE } from './render-console-assets.js';
 import { escapeHtml, getDocumentTitle, renderDocumentBody, type DocumentHeading } from './render-html.js';
 
@@ -158,7 +159,7 @@ function routeAuth(model: ServiceModel, r: Route): AuthRequirement | undefined {
 
 function describeAuth(a: AuthRequirement | undefined, r: Route): string {
   if (r.kind === 'token') return 'the client id and secret (HTTP Basic, or client_id/client_secret in the body)';
-  if (!a) return 'not shown';
+  if (!a) return NOT_SHOWN;
   if (a.kind !== 'required') return 'none';
   const scopes = a.scopes.length > 0 ? `; scopes ${a.scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(', ')}` : '';
   return `${a.schemes.map((s) => `<code>${escapeHtml(s)}</code>`).join(' or ')}${scopes}`;
@@ -173,7 +174,7 @@ function rateLimits(model: ServiceModel, r: Route): string {
 
 function versionsText(model: ServiceModel): string {
   const v = model.versioning;
-  if (!v?.current) return 'not shown';
+  if (!v?.current) return NOT_SHOWN;
   const where = v.placement ? (v.placement.kind === 'header' ? `header <code>${escapeHtml(v.placement.name)}</code>` : v.placement.kind === 'path' ? `path <code>${escapeHtml(v.placement.template)}</code>` : `query <code>${escapeHtml(v.placement.name)}</code>`) : 'placement not shown';
   const older = v.supported.map((s) => `${escapeHtml(s.version)}${s.deprecated ? ` (deprecated ${escapeHtml(s.deprecated)}${s.sunset ? `, sunset ${escapeHtml(s.sunset)}` : ''})` : ''}`);
   return `current <code>${escapeHtml(v.current)}</code>${older.length > 0 ? `; also ${older.join(', ')}` : ''}; by ${where}`;
@@ -286,7 +287,7 @@ function renderRoute(doc: Schema, model: ServiceModel, r: Route, index: number, 
     ...r.pathParams.map((p) => field(p, 'path', p === versionParam ? (model.versioning?.current ?? '') : '', 'required')),
     ...query.map((q) => field(q, 'query', '', r.kind === 'operation' && r.query.some((x) => x.name === q && x.parameter !== undefined && !x.parameter.optional) ? 'required' : 'optional')),
     ...(r.kind === 'operation' ? r.headers.map((h) => field(h.name, 'header', '', h.optional ? 'optional' : 'required')) : []),
-    ...(model.versioning?.placement?.kind === 'header' ? [field(model.versioning.placement.name, 'header', '', `optional (current: ${model.versioning.current ?? 'not shown'})`)] : []),
+    ...(model.versioning?.placement?.kind === 'header' ? [field(model.versioning.placement.name, 'header', '', `optional (current: ${model.versioning.current ?? NOT_SHOWN})`)] : []),
     ...(idem !== undefined ? [field(idem, 'header', '', 'optional')] : []),
   ];
   const tryIt =
@@ -303,7 +304,7 @@ ${hasBody ? `<label class="body"><span>body <em>${escapeHtml(ex.request!.content
 <p>${escapeHtml(routeTitle(r))}</p>
 <dl class="facts">
 <dt>Credential</dt><dd>${describeAuth(auth, r)}</dd>
-<dt>Success</dt><dd>${success.map((s) => escapeHtml(s.status ?? '')).join(', ') || 'not shown'}</dd>
+<dt>Success</dt><dd>${success.map((s) => escapeHtml(s.status ?? '')).join(', ') || NOT_SHOWN}</dd>
 <dt>Rate limits</dt><dd>${rateLimits(model, r)}</dd>
 <dt>Versions</dt><dd>${r.kind === 'token' ? 'not versioned' : versionsText(model)}</dd>
 ${olderVersionsHtml(model, r)}<dt>Errors</dt><dd>${

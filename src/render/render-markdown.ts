@@ -13,6 +13,7 @@ import type {
   VersionPlacementModel,
 } from '../model/model-types.js';
 import { getVersionDifferences, type FieldDifference } from '../model/model-versions.js';
+import { NOT_SHOWN } from '../model/model-defaults.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 
 // The nine-part document, in the seed's order and headings (seed/service-interface-specification.md).
@@ -39,7 +40,6 @@ export type Block =
   | { readonly kind: 'diagram'; readonly machine: StateMachineModel };
 
 export const DOCUMENT_TITLE = 'Service interface specification';
-export const NOT_SHOWN = 'not shown';
 
 /**
  * What the seed adds after a part's "…: not shown." sentence when the whole part is absent. The first
@@ -650,7 +650,7 @@ function introBlocks(m: ServiceModel, report: GapReport): Block[] {
   const count = report.shown === 0 ? 'None of the nine parts is' : `${report.shown} of the nine parts ${report.shown === 1 ? 'is' : 'are'}`;
   const sentences = [first, `${count} shown in full.`];
   const partly = titles('partly shown');
-  const absent = titles('not shown');
+  const absent = titles(NOT_SHOWN);
   if (partly.length > 0) sentences.push(`Partly shown: ${partly.join(', ')}.`);
   if (absent.length > 0) sentences.push(`Not shown: ${absent.join(', ')}.`);
   sentences.push('Where a part or an item is not shown, the part says so and states no invented value.');
@@ -659,7 +659,7 @@ function introBlocks(m: ServiceModel, report: GapReport): Block[] {
 
 function partBlocks(m: ServiceModel, gaps: PartGaps): Block[] {
   const blocks: Block[] = [heading(2, PART_TITLES[gaps.part])];
-  if (gaps.status === 'not shown') {
+  if (gaps.status === NOT_SHOWN) {
     const note = SEED_ABSENT_NOTES[gaps.part];
     blocks.push(para(`${PART_CONTENTS[gaps.part]}: ${NOT_SHOWN}.${note ? ` ${note}` : ''}`));
     return blocks;

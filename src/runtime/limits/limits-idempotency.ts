@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceModel } from '../../model/model-types.js';
+import { getIdempotencyHeader } from '../../model/model-defaults.js';
 import type { LateAnswer } from '../runtime-deadline.js';
 import { ServiceError } from '../runtime-errors.js';
 import type { Storage } from '../storage/storage-types.js';
@@ -53,7 +54,7 @@ declare module 'fastify' {
  * still runs is refused as in progress. A time-out answer is not stored: the key keeps what the work did.
  */
 export function createIdempotency(model: ServiceModel, storage: Storage, retentionMs: number, now: () => Date): Idempotency {
-  const header = (model.endpoints?.idempotency?.header ?? 'Idempotency-Key').toLowerCase();
+  const header = getIdempotencyHeader(model).toLowerCase();
   const scopeOf = (request: FastifyRequest) => (request.principal ? `${request.principal.scheme}:${request.principal.subject}` : '-');
   const expiry = () => new Date(now().getTime() + retentionMs).toISOString();
   /** What the key holds, answered: a replay of the stored answer, or the conflict or in-progress refusal. */
