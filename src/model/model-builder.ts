@@ -6,6 +6,7 @@ import {
   type Condition,
   type FieldSpec,
   type OperationAuthSpec,
+  type ParameterSpec,
   type PartName,
   type ShapeSpec,
   type SpecDocument,
@@ -18,6 +19,7 @@ import type {
   EventTriggerModel,
   FieldModel,
   OperationModel,
+  ParameterModel,
   ResourceModel,
   ServiceModel,
   ShapeModel,
@@ -95,6 +97,10 @@ export function buildField(name: string, spec: FieldSpec, pointer: string): Fiel
     items: spec.items ? buildField('items', spec.items, joinPointer(pointer, 'items')) : undefined,
     fields: spec.fields ? buildFields(spec.fields, joinPointer(pointer, 'fields')) : undefined,
   });
+}
+
+function buildParameters(params: Record<string, ParameterSpec> | undefined, where: ParameterModel['in'], pointer: string): ParameterModel[] {
+  return entries(params).map(([n, p]) => ({ ...buildField(n, p, joinPointer(pointer, n)), in: where, deprecated: p.deprecated ?? false }));
 }
 
 function buildFields(fields: Record<string, FieldSpec>, pointer: string): FieldModel[] {
@@ -205,6 +211,8 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       description: o.description,
       filter: o.filter ? [...o.filter] : [],
       sort: o.sort ? [...o.sort] : [],
+      query: buildParameters(o.query, 'query', joinPointer(pointer, 'query')),
+      headers: buildParameters(o.headers, 'header', joinPointer(pointer, 'headers')),
       status: o.status ?? DEFAULT_SUCCESS_STATUS[o.action],
       statusDeclared: o.status !== undefined,
       request: buildShape(o.request, joinPointer(pointer, 'request')),

@@ -71,7 +71,7 @@ describe('package exports', () => {
   it('importing the root loads no server, database driver, Redis client or OpenAPI parser; the runtime loads pg and ioredis only when used', () => {
     const root = loadedBy('src/index.ts');
     for (const heavy of ['fastify', 'better-sqlite3', 'pg', 'ioredis', '@apidevtools/swagger-parser']) expect(root).not.toContain(heavy);
-    const runtime = loadedBy('src/runtime/runtime-api.ts');
+    const runtime = loadedBy('src/runtime/service/runtime-api.ts');
     expect(runtime).toContain('fastify');
     for (const heavy of ['pg', 'ioredis']) expect(runtime).not.toContain(heavy);
   }, 60_000);
