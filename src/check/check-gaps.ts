@@ -1,9 +1,9 @@
 import type { ServiceModel } from '../model/model-types.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 import { getProducibleConditions, isIdempotentOperation } from '../model/model-routes.js';
-import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_RETRY_JITTER } from '../model/model-defaults.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_RETRY_JITTER, NOT_SHOWN } from '../model/model-defaults.js';
 
-export type PartStatus = 'shown' | 'partly shown' | 'not shown';
+export type PartStatus = 'shown' | 'partly shown' | typeof NOT_SHOWN;
 
 export interface GapItem {
   /** What is missing, in the seed's words ("token lifetimes"). */
@@ -197,7 +197,7 @@ const PART_GAPS: Readonly<Record<PartName, (m: ServiceModel, gap: Collect) => vo
 export function getGapReport(model: ServiceModel): GapReport {
   const parts = PART_NAMES.map((part): PartGaps => {
     const base = { part, title: PART_TITLES[part], contents: PART_CONTENTS[part] };
-    if (!model.present[part]) return { ...base, status: 'not shown', missing: [], defaults: [] };
+    if (!model.present[part]) return { ...base, status: NOT_SHOWN, missing: [], defaults: [] };
     const missing: GapItem[] = [];
     const defaults: DefaultItem[] = [];
     const collect: Collect = Object.assign((item: string, where?: string) => void missing.push(where === undefined ? { item } : { item, where }), {
@@ -221,7 +221,7 @@ export function formatGapReport(report: GapReport): string {
   const lines: string[] = [];
   for (const p of report.parts) {
     lines.push(`${p.title}: ${p.status}`);
-    if (p.status === 'not shown') lines.push(`  - ${p.contents}: not shown`);
+    if (p.status === NOT_SHOWN) lines.push(`  - ${p.contents}: ${NOT_SHOWN}`);
     for (const g of p.missing) lines.push(`  - ${formatGapItem(g)}`);
     for (const d of p.defaults) lines.push(`  - ${formatDefaultItem(d)}`);
   }

@@ -1,7 +1,7 @@
 import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, IDENTIFIER_TYPES } from '../model/model-defaults.js';
 import { getField, getResource, getStateMachine } from '../model/model-lookup.js';
 import { getProducibleConditions, getRoutes, isIdempotentOperation, isReservedPath, RESERVED_PREFIX } from '../model/model-routes.js';
-import { compareVersions, getFieldsAddedSince } from '../model/model-versions.js';
+import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { isWritable } from '../model/model-schemas.js';
 import { getUnshownChanges } from '../model/model-served-versions.js';
 import type { FieldModel, OperationModel, ResourceModel, ServiceModel, StateMachineModel } from '../model/model-types.js';
@@ -63,6 +63,7 @@ const NAME_STYLES = {
   field: { pattern: /^[a-z_][a-z0-9_]*$/, style: 'snake_case' },
   resource: { pattern: /^[A-Z][A-Za-z0-9]*$/, style: 'PascalCase' },
   'event kind': { pattern: /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/, style: 'lowercase dot-separated segments' },
+  operation: { pattern: /^[A-Za-z][A-Za-z0-9_]*$/, style: 'an identifier (letters, digits, underscores)' },
 } as const;
 
 const nameStyleRules: Rule = ({ model, report }) => {
@@ -73,6 +74,7 @@ const nameStyleRules: Rule = ({ model, report }) => {
   for (const r of model.resources) styled('resource', r.name, r.name, r.pointer);
   forEachField(model, (f, where) => styled('field', f.name, where, f.pointer));
   for (const k of model.events?.kinds ?? []) styled('event kind', k.name, `event ${k.name}`, k.pointer);
+  for (const o of model.endpoints?.operations ?? []) styled('operation', o.id, `operation ${o.id}`, o.pointer);
 };
 
 const fieldRules: Rule = ({ model, report }) => {
@@ -634,12 +636,23 @@ const versionRules: Rule = ({ model, report }) => {
       if (c.resource === undefined) continue;
       const r = getResource(model, c.resource);
       if (!r) report('unknown-resource', { where: `version ${s.version} change`, name: c.resource, suggestion: suggestion(c.resource, names(model.resources)) }, s.pointer);
-      else if (c.kind === 'rename_field' && c.to !== undefined && !getField(r, c.to)) {
-        report('unknown-field', { where: `version ${s.version} rename_field.to`, name: c.to, resource: r.name, suggestion: suggestion(c.to, names(r.fields)) }, s.pointer);
+      else if (c.kind === 'rename_field' && c.to !== undefined) {
+        // The new name is the next newer version's: the current one's, unless a later version renamed it again.
+        const newer = getResource(getNextVersionModel(model, s.version), c.resource) ?? r;
+        if (!getField(newer, c.to)) report('unknown-field', { where: `version ${s.version} rename_field.to`, name: c.to, resource: r.name, suggestion: suggestion(c.to, names(newer.fields)) }, s.pointer);
       }
     }
   }
 };
+
+/** The model as the version after `version` (among the current and supported ones) sees it; the current model for the newest. */
+function getNextVersionModel(model: ServiceModel, version: string): ServiceModel {
+  const v = model.versioning;
+  if (!v) return model;
+  const scheme = v.scheme ?? 'date';
+  const newer = [...(v.current !== undefined ? [v.current] : []), ...v.supported.map((s) => s.version)].filter((x) => compareVersions(scheme, x, version) > 0).sort((a, b) => compareVersions(scheme, a, b));
+  return (newer[0] === undefined ? undefined : getVersionModel(model, newer[0])) ?? model;
+}
 
 const versionHistoryRules: Rule = ({ model, report }) => {
   for (const u of getUnshownChanges(model)) report('version-change-not-shown', { version: u.version, change: u.change, detail: u.detail }, u.pointer);

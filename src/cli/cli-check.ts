@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import { hasErrors } from '../diagnostics/diagnostics-catalogue.js';
-import { checkVersionsSince } from '../diff/diff-check.js';
-import { readDiffInput } from '../diff/diff-run.js';
+import { hasErrors, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { DISABLEABLE_WARNINGS } from '../spec/spec-types.js';
 import { action, EXIT, exitFor, STDIN, type ExitCode, formatOption, io, printDiagnostics, quietOption, readSpec, type ActionResult, type CommonOptions } from './cli-shared.js';
 
@@ -39,18 +37,22 @@ export function runCheck(file: string, options: CheckOptions): ActionResult {
     return EXIT.usage;
   }
   const compiled = readSpec(file);
-  let diagnostics = compiled.diagnostics;
-  if (options.since !== undefined) {
-    const since = readDiffInput(options.since);
+  // --since needs the diff rules, loaded only then (a plain `check` starts faster without them).
+  if (options.since === undefined) return report(file, compiled.diagnostics, options);
+  return Promise.all([import('../diff/diff-since.js'), import('../diff/diff-run.js')]).then(([{ checkVersionsSince }, { readDiffInput }]) => {
+    const since = readDiffInput(options.since!);
     if (hasErrors(since.diagnostics) || !since.model) {
       printDiagnostics(since.diagnostics, { format: 'text', quiet: true, to: 'err' });
       io.err(`servicespec check: --since ${options.since} must compile without errors\n`);
       return EXIT.usage;
     }
-    diagnostics = [...diagnostics, ...checkVersionsSince(since, compiled)];
-  }
+    return report(file, [...compiled.diagnostics, ...checkVersionsSince(since, compiled)], options);
+  });
+}
+
+function report(file: string, all: readonly Diagnostic[], options: CheckOptions): ExitCode {
   const off = new Set(options.disable ?? []);
-  if (off.size > 0) diagnostics = diagnostics.filter((d) => !off.has(d.code));
+  const diagnostics = off.size > 0 ? all.filter((d) => !off.has(d.code)) : all;
   const format = options.format ?? 'text';
   printDiagnostics(diagnostics, { format, quiet: options.quiet, to: 'out' });
   if (format === 'text' && diagnostics.length === 0 && !options.quiet) io.out(`${file}: no problems found\n`);

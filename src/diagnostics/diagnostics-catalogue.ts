@@ -129,6 +129,7 @@ export const DIAGNOSTICS = {
   'import-dropped': { severity: 'warning', message: '{item} has no place in a servicespec and is left out: {reason}' },
   'import-renamed': { severity: 'warning', message: '{what} `{from}` is named `{to}` in the spec: {reason}' },
   'import-custom-operation': { severity: 'info', message: 'operation `{operation}` is imported as a custom operation: {reason}' },
+  'import-errors-merged': { severity: 'warning', message: '{item}: merged into {into} ({reason})' },
   'import-approximated': { severity: 'warning', message: '{item} is imported as {as}: {reason}' },
   'import-extension-invalid': { severity: 'warning', message: '{extension} at {where} is not valid ({detail}) and is ignored' },
   'import-output-is-input': { severity: 'error', message: 'the output {output} is the OpenAPI document being imported; nothing was written' },

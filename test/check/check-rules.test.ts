@@ -1089,6 +1089,30 @@ describe('semantic rules: further placements of the same codes', () => {
     ]);
   });
 
+  it('a rename_field.to names the next newer version\'s field: renamed again later is no unknown-field, a typo still is', () => {
+    const spec = (to: string) => yaml`
+      servicespec: 1
+      resources:
+        Note:
+          fields:
+            id: { type: uuid }
+            body: { type: string }
+      versioning:
+        scheme: integer
+        current: 3
+        placement: { header: V }
+        supported:
+          - version: 2
+            changes:
+              - rename_field: { resource: Note, from: content, to: body }
+          - version: 1
+            changes:
+              - rename_field: { resource: Note, from: text, to: ${to} }
+    `;
+    expect(run(spec('content')).map((d) => d.code)).toEqual([]);
+    expect(run(spec('contnt')).map((d) => `${d.severity} ${d.code} ${d.message}`)).toEqual(['error unknown-field version 1 rename_field.to names field `contnt`, which resource Note does not have; did you mean `content`?']);
+  });
+
   it('identifier-invalid for a type that cannot identify, and owner-field-invalid for an owner that is the identifier', () => {
     const text = yaml`
       servicespec: 1
