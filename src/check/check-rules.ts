@@ -154,6 +154,10 @@ const parameterRules: Rule = ({ model, report }) => {
     // What the service reads itself, for this operation.
     const reservedQuery = new Map<string, string>();
     const reservedHeaders = new Map<string, string>(TRANSPORT_HEADERS.map((h) => [h, 'the transport']));
+    // OpenAPI ignores a header parameter named Accept, Content-Type or Authorization: they are said elsewhere.
+    reservedHeaders.set('accept', 'content negotiation: the service answers JSON');
+    reservedHeaders.set('authorization', 'credentials: declare them under authentication');
+    if (placement?.kind === 'media_type') reservedHeaders.set('accept', 'the version, versioning.placement');
     if (placement?.kind === 'query') reservedQuery.set(placement.name, 'the version, versioning.placement');
     if (placement?.kind === 'header') reservedHeaders.set(placement.name.toLowerCase(), 'the version, versioning.placement');
     const required = o.auth?.kind === 'required' ? schemes.filter((s) => (o.auth as { schemes: readonly string[] }).schemes.includes(s.name)) : [];

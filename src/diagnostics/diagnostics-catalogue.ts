@@ -39,7 +39,7 @@ export const DIAGNOSTICS = {
   'nesting-too-deep': { severity: 'error', message: 'the document nests deeper than {limit} levels' },
   'not-a-mapping': { severity: 'error', message: 'the top level must be a mapping of the spec parts, not {found}' },
   // structure (JSON Schema)
-  'openapi-document': { severity: 'error', message: '{file} is an {kind} document ({key}: {version}), not a servicespec; import it first: servicespec import openapi {file} -o SPEC' },
+  'openapi-document': { severity: 'error', message: '{file} is {kind} document ({key}: {version}), not a servicespec; {advice}' },
   'missing-format-version': { severity: 'error', message: 'the key `servicespec` (the format version) is required' },
   'unsupported-format-version': { severity: 'error', message: 'format version {found} is not supported; this tool reads version 1' },
   'unknown-key': { severity: 'error', message: 'unknown key `{key}` at {where}{suggestion}' },
