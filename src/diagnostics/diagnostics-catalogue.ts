@@ -95,6 +95,7 @@ export const DIAGNOSTICS = {
   'ref-needs-target': { severity: 'error', message: '{where} has type ref but names no resource in `to`' },
   'array-needs-items': { severity: 'error', message: '{where} has type array but declares no `items`' },
   'name-style': { severity: 'warning', message: '{where}: {what} name `{name}` is not {style}, the format\'s naming style; it is kept as written (it is the name on the wire)' },
+  'name-case-clash': { severity: 'error', message: '{what} `{first}` and `{second}` differ only in case' },
   'value-violates-field': { severity: 'error', message: '{where}: the declared {which} {value} does not satisfy the field ({detail})' },
   'readonly-without-source': { severity: 'error', message: 'field {resource}.{field} is read-only and required, but nothing gives it a value (declare `default`, `generated`, make it optional, or set it by a transition `stamp`)' },
   'generated-type-mismatch': { severity: 'error', message: '{where}: `{option}` needs a date or datetime field, not {type}' },
