@@ -13,7 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const r = await runCli(['webhooks', ...args]);
-  return { code: r.code, out: r.stdout, err: r.stderr };
+  return { code: r.code ?? 2, out: r.stdout, err: r.stderr };
 }
 
 describe('servicespec webhooks', () => {
