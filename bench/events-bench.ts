@@ -20,7 +20,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { loadSqliteDriver } from '../src/runtime/storage/storage-driver.js';
+import { loadSqliteDriver } from '../src/runtime/storage/storage-sqlite-driver.js';
 import { v7 as uuidv7 } from 'uuid';
 import { compileSpecText } from '../src/program.js';
 import { createService } from '../src/runtime/service/runtime-service.js';

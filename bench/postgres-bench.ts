@@ -76,7 +76,7 @@ type Server = Started & { db: string };
 
 async function startOn(mode: 'served' | 'baseline', name: string, dir: string, env: Record<string, string> = {}): Promise<Server> {
   const db = schemaUrl(name);
-  return { ...(await startServer(mode, dir, 'none', db, env)), db };
+  return { ...(await startServer(mode, dir, 'none', db, { env })), db };
 }
 
 /**
@@ -85,9 +85,9 @@ async function startOn(mode: 'served' | 'baseline', name: string, dir: string, e
  * like with like for create: neither side writing an event, and both writing one in the create's transaction.
  */
 async function againstBaseline(dir: string): Promise<{ rows: string[]; ratios: Record<string, number> }> {
-  const served = await startOn('served', 'served', dir);
+  const served = await startOn('served', 'served', dir, { BENCH_EVENTS: 'keep' });
   const baseline = await startOn('baseline', 'baseline', dir);
-  const servedPlain = await startOn('served', 'served_noevents', dir, { BENCH_NO_EVENTS: '1' });
+  const servedPlain = await startOn('served', 'served_noevents', dir);
   const baselineOutbox = await startOn('baseline', 'baseline_outbox', dir, { BENCH_BASELINE_OUTBOX: '1' });
   const comparisons = [
     { label: 'read', scenario: 'read', a: served, b: baseline },
@@ -126,8 +126,8 @@ async function againstBaseline(dir: string): Promise<{ rows: string[]; ratios: R
 /** The same total load on one instance, then split over two instances on one database. */
 async function oneAgainstTwo(dir: string): Promise<string[]> {
   const url = schemaUrl('instances');
-  const one = await startServer('served', dir, 'none', url);
-  const two = await startServer('served', dir, 'none', url);
+  const one = await startServer('served', dir, 'none', url, { env: { BENCH_EVENTS: 'keep' } });
+  const two = await startServer('served', dir, 'none', url, { env: { BENCH_EVENTS: 'keep' } });
   const rows: string[] = [];
   try {
     for (const scenario of ['read', 'create'] as const) {

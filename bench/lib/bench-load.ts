@@ -20,9 +20,23 @@ export interface Started {
 
 export type RateMode = 'none' | 'memory' | 'redis';
 
-/** `db`: a postgres:// URL to serve from instead of a SQLite file in `dir`; `env`: more environment for the server (bench-server.ts reads BENCH_NO_EVENTS and BENCH_BASELINE_OUTBOX). */
-export async function startServer(mode: 'served' | 'baseline', dir: string, rate: RateMode = 'none', db?: string, env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, mode, db ?? join(dir, `${mode}-${rate}.db`), rate], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+export interface ServerVariant {
+  /** SQLite's synchronous setting (default full). */
+  synchronous?: 'full' | 'normal';
+  /** `open`: no operation needs a credential (default `key`: an API key on every request). */
+  auth?: 'key' | 'open';
+  /** Extra Node flags for the server process (`--cpu-prof`, say). */
+  nodeArgs?: string[];
+  /** More environment for the server (bench-server.ts reads BENCH_EVENTS and BENCH_BASELINE_OUTBOX). */
+  env?: Record<string, string>;
+}
+
+/** `db`: a postgres:// URL to serve from instead of a SQLite file in `dir`. */
+export async function startServer(mode: 'served' | 'baseline', dir: string, rate: RateMode = 'none', db?: string, variant: ServerVariant = {}): Promise<Started> {
+  const sync = variant.synchronous ?? 'full';
+  const auth = variant.auth ?? 'key';
+  const file = join(dir, `${mode}-${rate}-${sync}-${auth}-${Math.random().toString(36).slice(2, 8)}.db`);
+  const child = spawn(process.execPath, [...(variant.nodeArgs ?? []), '--import', 'tsx', SERVER, mode, db ?? file, rate, sync, auth], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...variant.env } });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {

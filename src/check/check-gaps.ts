@@ -1,9 +1,9 @@
 import type { ServiceModel } from '../model/model-types.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 import { getProducibleConditions, isIdempotentOperation } from '../model/model-routes.js';
-import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_RETRY_JITTER } from '../model/model-defaults.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_RETRY_JITTER, NOT_SHOWN } from '../model/model-defaults.js';
 
-export type PartStatus = 'shown' | 'partly shown' | 'not shown';
+export type PartStatus = 'shown' | 'partly shown' | typeof NOT_SHOWN;
 
 export interface GapItem {
   /** What is missing, in the seed's words ("token lifetimes"). */
@@ -155,6 +155,8 @@ function errorGaps(m: ServiceModel, gap: Collect): void {
   const declared = new Set(e.codes.flatMap((c) => c.when));
   if (e.codes.length > 0 && declared.size === 0) gap('the conditions that produce errors');
   for (const [cond] of getProducibleConditions(m)) if (!declared.has(cond) && declared.size > 0) gap('error code', `condition ${cond}`);
+  // A custom operation served without its handler (serve --allow-gaps) is answered not_implemented.
+  if (!declared.has('not_implemented') && (m.endpoints?.operations ?? []).some((o) => o.action === 'custom')) gap('error code', 'condition not_implemented, for custom operations served without their handler');
   const untitled = e.codes.filter((c) => c.title === undefined).map((c) => c.name);
   if (untitled.length > 0) gap.byDefault('title', `codes ${untitled.join(', ')}`, "the reason phrase of the code's HTTP status");
 }
@@ -195,7 +197,7 @@ const PART_GAPS: Readonly<Record<PartName, (m: ServiceModel, gap: Collect) => vo
 export function getGapReport(model: ServiceModel): GapReport {
   const parts = PART_NAMES.map((part): PartGaps => {
     const base = { part, title: PART_TITLES[part], contents: PART_CONTENTS[part] };
-    if (!model.present[part]) return { ...base, status: 'not shown', missing: [], defaults: [] };
+    if (!model.present[part]) return { ...base, status: NOT_SHOWN, missing: [], defaults: [] };
     const missing: GapItem[] = [];
     const defaults: DefaultItem[] = [];
     const collect: Collect = Object.assign((item: string, where?: string) => void missing.push(where === undefined ? { item } : { item, where }), {
@@ -219,7 +221,7 @@ export function formatGapReport(report: GapReport): string {
   const lines: string[] = [];
   for (const p of report.parts) {
     lines.push(`${p.title}: ${p.status}`);
-    if (p.status === 'not shown') lines.push(`  - ${p.contents}: not shown`);
+    if (p.status === NOT_SHOWN) lines.push(`  - ${p.contents}: ${NOT_SHOWN}`);
     for (const g of p.missing) lines.push(`  - ${formatGapItem(g)}`);
     for (const d of p.defaults) lines.push(`  - ${formatDefaultItem(d)}`);
   }

@@ -1,6 +1,7 @@
 // The comparison of two frozen models. Each rule reads the old and the new model and reports changes with
 // a code from DIFF_RULES; positions are added later from the two specs' source maps (diff-run.ts).
 import { isIdempotentOperation } from '../model/model-routes.js';
+import { NOT_SHOWN } from '../model/model-defaults.js';
 import { isWritable } from '../model/model-schemas.js';
 import { compareVersions } from '../model/model-versions.js';
 import type {
@@ -50,7 +51,7 @@ function byName<T extends { name: string }>(items: readonly T[]): Map<string, T>
 }
 
 function show(value: unknown): string {
-  if (value === undefined) return 'not shown';
+  if (value === undefined) return NOT_SHOWN;
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
@@ -411,7 +412,7 @@ function shapeText(s: ShapeModel | undefined): string {
 }
 
 function requirementText(a: AuthRequirement | undefined): string {
-  if (!a) return 'not shown';
+  if (!a) return NOT_SHOWN;
   if (a.kind === 'none') return 'none';
   return `${a.schemes.join(' or ') || 'any scheme'}${a.scopes.length > 0 ? ` with ${a.scopes.join(', ')}` : ''}`;
 }
@@ -602,7 +603,7 @@ function diffEvents(out: Collector, o: ServiceModel, n: ServiceModel): void {
       const reduced = nw.retries.length < ow.retries.length || total(nw.retries) < total(ow.retries);
       out.add(reduced ? 'webhook-retries-reduced' : 'webhook-retries-changed', 'webhook', { old: text(ow.retries), new: text(nw.retries) }, hw);
     }
-  } else if (ow?.retries && !nw?.retries) out.add('webhook-retries-reduced', 'webhook', { old: `[${ow.retries.map((x) => x.text).join(', ')}]`, new: 'not shown' }, hw);
+  } else if (ow?.retries && !nw?.retries) out.add('webhook-retries-reduced', 'webhook', { old: `[${ow.retries.map((x) => x.text).join(', ')}]`, new: NOT_SHOWN }, hw);
   if (ow?.timeout && nw?.timeout && nw.timeout.ms < ow.timeout.ms) out.add('webhook-timeout-shortened', 'webhook', { old: ow.timeout.text, new: nw.timeout.text }, hw);
   if (ow?.path !== undefined && ow.path !== nw?.path) out.add('webhook-registration-changed', 'webhook', { what: 'the path', old: ow.path, new: show(nw?.path) }, hw);
   if (ow?.path !== undefined && nw?.path !== undefined) {
@@ -641,7 +642,7 @@ function diffErrors(out: Collector, o: ServiceModel, n: ServiceModel): void {
     else if (a !== undefined) out.add('error-condition-undeclared', cond, { old: a }, where);
     else out.add('error-condition-declared', cond, { new: c }, where);
   }
-  const kind = (m: ServiceModel) => (m.errors?.body === undefined ? 'not shown' : m.errors.body.kind === 'problem' ? 'problem details (RFC 9457)' : 'declared fields');
+  const kind = (m: ServiceModel) => (m.errors?.body === undefined ? NOT_SHOWN : m.errors.body.kind === 'problem' ? 'problem details (RFC 9457)' : 'declared fields');
   if (oe?.body !== undefined && kind(o) !== kind(n)) out.add('error-body-changed', 'body', { old: kind(o), new: kind(n) }, { old: '/errors/body', new: ne?.body ? '/errors/body' : undefined });
   else if (oe?.body?.kind === 'declared' && ne?.body?.kind === 'declared') {
     const flow = (): Flow => ({ request: false, requestRequired: false, response: true });
@@ -715,7 +716,7 @@ function diffLimits(out: Collector, o: ServiceModel, n: ServiceModel): void {
 // ─── versioning ────────────────────────────────────────────────────────────────────────────────────────
 
 function placementText(p: VersionPlacementModel | undefined): string {
-  if (!p) return 'not shown';
+  if (!p) return NOT_SHOWN;
   return p.kind === 'path' ? `the path (${p.template})` : `${p.kind === 'media_type' ? 'the media type parameter' : `the ${p.kind}`} ${p.name}`;
 }
 

@@ -4,7 +4,8 @@ import { getRoutes, type StreamRoute } from '../model/model-routes.js';
 import { getResourceSchema, getShapeSchema } from '../model/model-schemas.js';
 import type { ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
 import { annotateObjectSchema, code, diagnose, NameAllocator, withRules, type ExportResult, type JsonObject } from './export-shared.js';
-import { NOT_SHOWN, WEBHOOK_HEADERS } from './export-openapi.js';
+import { WEBHOOK_HEADERS } from './export-openapi.js';
+import { NOT_SHOWN } from '../model/model-defaults.js';
 import { eventsToSpec } from './model-to-spec.js';
 
 // AsyncAPI 3.0 from the model: a channel for webhook delivery (to each subscriber's own URL, so no address)

@@ -1,8 +1,9 @@
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
+import { getIdempotencyHeader, NOT_SHOWN } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
-import { getErrorCodes, getRoutes, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
+import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
-import type { AuthRequirement, FieldModel, OperationModel, RateLimitModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
+import type { AuthRequirement, FieldModel, OperationModel, ParameterModel, RateLimitModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { PART_NAMES } from '../spec/spec-types.js';
 import {
@@ -30,9 +31,6 @@ export interface OpenApiExportOptions {
   /** 3.1 (the default) or 3.0. */
   openapi?: OpenApiVersion;
 }
-
-/** Written where the spec does not show a value OpenAPI requires (`info.title`, `info.version`). */
-export const NOT_SHOWN = 'not shown';
 
 /** The headers a rate-limited route answers with (draft-ietf-httpapi-ratelimit-headers) and 429's Retry-After. */
 export const RATE_LIMIT_HEADERS = { limit: 'RateLimit', policy: 'RateLimit-Policy', retryAfter: 'Retry-After' } as const;
@@ -161,7 +159,7 @@ function idempotencyParam(ctx: Context): JsonObject {
     const i = ctx.model.endpoints?.idempotency;
     const kept = i?.retention ? ` The key and the response are kept for ${i.retention.text}.` : '';
     ctx.parameters.IdempotencyKey = {
-      name: i?.header ?? 'Idempotency-Key',
+      name: getIdempotencyHeader(ctx.model),
       in: 'header',
       required: false,
       description: `A unique key for this request: a retry with the same key and body gets the first response again instead of repeating the operation.${kept}`,
@@ -192,6 +190,18 @@ function rateLimitHeaders(ctx: Context, retry: boolean): JsonObject {
     }
     out[RATE_LIMIT_HEADERS.retryAfter] = ref(RATE_LIMIT_HEADERS.retryAfter, 'headers');
   }
+  return out;
+}
+
+/** A custom operation's declared query parameter or header (operation.query, operation.headers). */
+function declaredParam(ctx: Context, p: ParameterModel): JsonObject {
+  const s = schema(ctx, getFieldSchema(ctx.model, { ...p, nullable: false }, undefined, {}));
+  if (p.hasDefault) s.default = p.default;
+  const out: JsonObject = { name: p.name, in: p.in, required: !p.optional };
+  if (p.description !== undefined) out.description = p.description;
+  if (p.deprecated) out.deprecated = true;
+  out.schema = s;
+  if (p.hasExample) out.example = p.example;
   return out;
 }
 
@@ -226,6 +236,8 @@ function queryParam(ctx: Context, q: QueryParam, route: OperationRoute): JsonObj
       if (ctx.model.versioning?.default === 'current' && ctx.model.versioning.current !== undefined) s.default = ctx.model.versioning.current;
       return { name: q.name, in: 'query', required: ctx.model.versioning?.default === 'required', description: versionDescription(ctx), schema: s };
     }
+    case 'param':
+      return declaredParam(ctx, q.parameter!);
   }
 }
 
@@ -402,7 +414,7 @@ function operationRules(ctx: Context, route: OperationRoute): string[] {
   }
   if (route.conditions.includes('idempotency_conflict')) {
     const i = ctx.model.endpoints?.idempotency;
-    rules.push(`Idempotent with ${code(i?.header ?? 'Idempotency-Key')}${i?.retention ? `: keys are kept for ${i.retention.text}` : ''}.`);
+    rules.push(`Idempotent with ${code(getIdempotencyHeader(ctx.model))}${i?.retention ? `: keys are kept for ${i.retention.text}` : ''}.`);
   }
   rules.push(...rateLimitRules(ctx, o));
   return rules;
@@ -419,7 +431,7 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
       type: 'object',
       properties: {
         [PAGE_FIELDS.items]: { type: 'array', items: item ? viewRef(ctx, item, 'response') : {} },
-        [PAGE_FIELDS.next]: schema(ctx, { type: ['string', 'null'], description: 'Pass as `cursor` to get the next page; null on the last page.' }),
+        [PAGE_FIELDS.next]: schema(ctx, { type: ['string', 'null'], description: `Pass as \`${LIST_PARAMS.cursor}\` to get the next page; null on the last page.` }),
       },
       required: [PAGE_FIELDS.items, PAGE_FIELDS.next],
       additionalProperties: false,
@@ -500,7 +512,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (description !== undefined) op.description = description;
   if (route.resource) op.tags = [route.resource.name];
   if (o.deprecated) op.deprecated = true;
-  const params: JsonObject[] = [...pathParams(ctx, route), ...route.query.map((q) => queryParam(ctx, q, route))];
+  const params: JsonObject[] = [...pathParams(ctx, route), ...route.query.map((q) => queryParam(ctx, q, route)), ...route.headers.map((h) => declaredParam(ctx, h))];
   const vh = versionHeaderParam(ctx);
   if (vh) params.push(vh);
   if (route.conditions.includes('idempotency_conflict')) params.push(idempotencyParam(ctx));

@@ -1,6 +1,7 @@
 // The defaults the format itself defines (docs/format.md lists them): the one place each is written.
 
 import type { Action } from '../spec/spec-types.js';
+import type { ServiceModel } from './model-types.js';
 
 /** The success status the format defines for each action when an operation does not declare one. */
 export const DEFAULT_SUCCESS_STATUS: Readonly<Record<Action, number>> = {
@@ -25,8 +26,16 @@ export function isDefaultIdentifier(f: { name?: string; type?: string; optional?
   return name === DEFAULT_IDENTIFIER_FIELD && IDENTIFIER_TYPES.includes(f.type ?? '') && f.optional !== true && f.nullable !== true;
 }
 
+/** What every reader (renderers, exporters, the gap report) writes where the spec leaves a value out: never a guess. */
+export const NOT_SHOWN = 'not shown' as const;
+
 /** The request header that carries an idempotency key when `endpoints.idempotency.header` names none. */
 export const DEFAULT_IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+/** The header that carries an idempotency key: the one the spec names, else the format's default. */
+export function getIdempotencyHeader(model: ServiceModel): string {
+  return model.endpoints?.idempotency?.header ?? DEFAULT_IDEMPOTENCY_HEADER;
+}
 
 /** Each webhook retry delay is spread at random within ± this fraction, so receivers are not hit in lockstep. */
 export const DEFAULT_RETRY_JITTER = 0.2;

@@ -1,6 +1,8 @@
 import { exportOpenApi } from '../export/export-openapi.js';
 import { getErrorCodes, getRoutes, getServiceRoutes, isIdempotentOperation, type Route, type ServiceRoute } from '../model/model-routes.js';
 import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
+import { getVersionDifferences, type FieldDifference, type VersionDifferences } from '../model/model-versions.js';
+import { NOT_SHOWN } from '../model/model-defaults.js';
 import { CONSOLE_SCRIPT, CONSOLE_STYLE } from './render-console-assets.js';
 import { escapeHtml, getDocumentTitle, renderDocumentBody, type DocumentHeading } from './render-html.js';
 
@@ -157,7 +159,7 @@ function routeAuth(model: ServiceModel, r: Route): AuthRequirement | undefined {
 
 function describeAuth(a: AuthRequirement | undefined, r: Route): string {
   if (r.kind === 'token') return 'the client id and secret (HTTP Basic, or client_id/client_secret in the body)';
-  if (!a) return 'not shown';
+  if (!a) return NOT_SHOWN;
   if (a.kind !== 'required') return 'none';
   const scopes = a.scopes.length > 0 ? `; scopes ${a.scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(', ')}` : '';
   return `${a.schemes.map((s) => `<code>${escapeHtml(s)}</code>`).join(' or ')}${scopes}`;
@@ -172,10 +174,35 @@ function rateLimits(model: ServiceModel, r: Route): string {
 
 function versionsText(model: ServiceModel): string {
   const v = model.versioning;
-  if (!v?.current) return 'not shown';
+  if (!v?.current) return NOT_SHOWN;
   const where = v.placement ? (v.placement.kind === 'header' ? `header <code>${escapeHtml(v.placement.name)}</code>` : v.placement.kind === 'path' ? `path <code>${escapeHtml(v.placement.template)}</code>` : `query <code>${escapeHtml(v.placement.name)}</code>`) : 'placement not shown';
   const older = v.supported.map((s) => `${escapeHtml(s.version)}${s.deprecated ? ` (deprecated ${escapeHtml(s.deprecated)}${s.sunset ? `, sunset ${escapeHtml(s.sunset)}` : ''})` : ''}`);
   return `current <code>${escapeHtml(v.current)}</code>${older.length > 0 ? `; also ${older.join(', ')}` : ''}; by ${where}`;
+}
+
+const differencesOf = new WeakMap<ServiceModel, VersionDifferences[]>();
+
+/** How an operation's bodies differ in each older served version (getVersionDifferences); empty when they do not. */
+function olderVersionsHtml(model: ServiceModel, r: Route): string {
+  if (r.kind !== 'operation' || model.versioning?.current === undefined) return '';
+  let all = differencesOf.get(model);
+  if (!all) {
+    all = model.versioning.supported.flatMap((s) => (s.version === model.versioning?.current ? [] : (getVersionDifferences(model, s.version) ?? [])));
+    differencesOf.set(model, all);
+  }
+  const side = (list: readonly FieldDifference[]) =>
+    list.map((d) => (d.old !== undefined && d.now !== undefined ? `<code>${escapeHtml(d.old)}</code> for <code>${escapeHtml(d.now)}</code>` : d.now !== undefined ? `no <code>${escapeHtml(d.now)}</code>` : `also <code>${escapeHtml(d.old ?? '')}</code>`)).join(', ');
+  const lines = all.flatMap((d) => {
+    const o = d.operations.find((x) => x.operation === r.operation.id);
+    if (!o) return [];
+    const parts = [
+      ...(o.unsendable.length > 0 ? [`a create is refused (${o.unsendable.map((f) => `<code>${escapeHtml(f)}</code>`).join(', ')} came later, required, no default)`] : []),
+      ...(o.request.length > 0 ? [`request ${side(o.request)}`] : []),
+      ...(o.response.length > 0 ? [`answer ${side(o.response)}`] : []),
+    ];
+    return [`<code>${escapeHtml(d.version)}</code>: ${parts.join('; ')}`];
+  });
+  return lines.length === 0 ? '' : `<dt>In older versions</dt><dd>${lines.join('<br>')}</dd>\n`;
 }
 
 function bodyExamples(doc: Schema, model: ServiceModel, r: Route, op: Schema | undefined): { request?: BodyExample; responses: BodyExample[] } {
@@ -258,8 +285,9 @@ function renderRoute(doc: Schema, model: ServiceModel, r: Route, index: number, 
     `<label><span>${escapeHtml(name)} <em>${kind}</em></span><input name="${kind}:${escapeHtml(name)}" value="${escapeHtml(value)}" placeholder="${escapeHtml(placeholder)}" autocomplete="off"></label>`;
   const inputs = [
     ...r.pathParams.map((p) => field(p, 'path', p === versionParam ? (model.versioning?.current ?? '') : '', 'required')),
-    ...query.map((q) => field(q, 'query', '', 'optional')),
-    ...(model.versioning?.placement?.kind === 'header' ? [field(model.versioning.placement.name, 'header', '', `optional (current: ${model.versioning.current ?? 'not shown'})`)] : []),
+    ...query.map((q) => field(q, 'query', '', r.kind === 'operation' && r.query.some((x) => x.name === q && x.parameter !== undefined && !x.parameter.optional) ? 'required' : 'optional')),
+    ...(r.kind === 'operation' ? r.headers.map((h) => field(h.name, 'header', '', h.optional ? 'optional' : 'required')) : []),
+    ...(model.versioning?.placement?.kind === 'header' ? [field(model.versioning.placement.name, 'header', '', `optional (current: ${model.versioning.current ?? NOT_SHOWN})`)] : []),
     ...(idem !== undefined ? [field(idem, 'header', '', 'optional')] : []),
   ];
   const tryIt =
@@ -276,10 +304,10 @@ ${hasBody ? `<label class="body"><span>body <em>${escapeHtml(ex.request!.content
 <p>${escapeHtml(routeTitle(r))}</p>
 <dl class="facts">
 <dt>Credential</dt><dd>${describeAuth(auth, r)}</dd>
-<dt>Success</dt><dd>${success.map((s) => escapeHtml(s.status ?? '')).join(', ') || 'not shown'}</dd>
+<dt>Success</dt><dd>${success.map((s) => escapeHtml(s.status ?? '')).join(', ') || NOT_SHOWN}</dd>
 <dt>Rate limits</dt><dd>${rateLimits(model, r)}</dd>
 <dt>Versions</dt><dd>${r.kind === 'token' ? 'not versioned' : versionsText(model)}</dd>
-<dt>Errors</dt><dd>${
+${olderVersionsHtml(model, r)}<dt>Errors</dt><dd>${
     getErrorCodes(model, r)
       .filter((c, i, all) => all.findIndex((x) => x.code === c.code) === i)
       .map((c) => `<a href="#error-${escapeHtml(c.code)}"><code>${escapeHtml(c.code)}</code></a> ${c.status}`)

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceModel } from '../model/model-types.js';
 import { getRoutes } from '../model/model-routes.js';
+import { getIdempotencyHeader } from '../model/model-defaults.js';
 import { REQUEST_ID_HEADER } from './runtime-errors.js';
 
 export interface CorsOptions {
@@ -26,7 +27,7 @@ export function getCorsRequestHeaders(model: ServiceModel): string[] {
       if (s.in !== 'query' && s.credentialName !== undefined) names.add(s.credentialName.toLowerCase());
     } else names.add('authorization');
   }
-  if (model.endpoints?.idempotency) names.add((model.endpoints.idempotency.header ?? 'Idempotency-Key').toLowerCase());
+  if (model.endpoints?.idempotency) names.add(getIdempotencyHeader(model).toLowerCase());
   if (model.versioning?.placement?.kind === 'header') names.add(model.versioning.placement.name.toLowerCase());
   if (getRoutes(model).some((r) => r.kind === 'stream')) names.add('last-event-id');
   return [...names].sort();

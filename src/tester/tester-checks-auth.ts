@@ -1,5 +1,5 @@
-import type { OperationRoute } from '../model/model-routes.js';
-import type { TestRequest } from './tester-client.js';
+import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
+import type { TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 
 // The authentication part: no credential, a bad one, one lacking each required scope, on every operation that
@@ -74,9 +74,9 @@ async function checkOwnership(ctx: TestContext): Promise<void> {
         if (!made || made.res.status >= 300) return scope.skip(`cannot create a ${resource.name} as the main subject`);
         const id = made.res.body[resource.identifier ?? 'id'];
         if (o.action === 'list') {
-          const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { limit: String(ctx.model.limits?.pageSize?.max ?? 100) }), headers: other };
+          const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { [LIST_PARAMS.limit]: String(ctx.model.limits?.pageSize?.max ?? 100) }), headers: other };
           const res = await ctx.send(route, req);
-          if (res.status === 200 && Array.isArray(res.body?.items) && (res.body.items as Record<string, unknown>[]).some((x) => x[resource.identifier ?? 'id'] === id || x[resource.owner!] === made.res.body[resource.owner!])) {
+          if (res.status === 200 && Array.isArray(res.body?.[PAGE_FIELDS.items]) && (res.body[PAGE_FIELDS.items] as Record<string, unknown>[]).some((x) => x[resource.identifier ?? 'id'] === id || x[resource.owner!] === made.res.body[resource.owner!])) {
             return scope.fail(ctx.failure(o.id, `another subject's list leaves out the main subject's ${resource.name}`, resource.pointer, req, describe(res)));
           }
           return;

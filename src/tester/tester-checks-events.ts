@@ -1,6 +1,6 @@
 import { getRoutes, type OperationRoute, type StreamRoute } from '../model/model-routes.js';
 import type { EventKindModel, ResourceModel, StateMachineModel } from '../model/model-types.js';
-import type { EventStream, TestRequest, TestResponse } from './tester-client.js';
+import type { EventStream, TestRequest, TestResponse } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 import type { Failure } from './tester-types.js';
 import { checkWebhooks } from './tester-checks-webhooks.js';

@@ -1,5 +1,5 @@
 import { isIdempotentOperation } from '../model/model-routes.js';
-import type { TestRequest } from './tester-client.js';
+import type { TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 
 // Idempotency-Key (endpoints.idempotency): the same request sent twice with one key gets the same answer and

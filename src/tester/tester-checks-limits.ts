@@ -1,6 +1,7 @@
 import { parseDictionary, parseList } from 'structured-headers';
-import type { OperationRoute } from '../model/model-routes.js';
-import type { TestRequest, TestResponse } from './tester-client.js';
+import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
+import { NOT_SHOWN } from '../model/model-defaults.js';
+import type { TestRequest, TestResponse } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 
 // The limits part: body size at the limit and one byte over, page size default and max, the rate-limit
@@ -82,34 +83,34 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
   else {
     const o = listRoute.operation;
     const resource = listRoute.resource!;
-    await ctx.check('limits', 'limits.page-size', `${o.id} default ${page?.default ?? 'not shown'}`, async (scope) => {
+    await ctx.check('limits', 'limits.page-size', `${o.id} default ${page?.default ?? NOT_SHOWN}`, async (scope) => {
       if (page?.default === undefined) return scope.skip('the spec does not show a default page size (not shown)');
       const headers = await ctx.authFor(o.auth);
       if (!headers) return scope.skip('no credential for the list operation');
       const probe: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute), headers };
       let res = await ctx.send(listRoute, probe);
-      const shown = Array.isArray(res.body?.items) ? (res.body.items as unknown[]).length : 0;
-      if (res.status === 200 && !res.body?.next_cursor) {
+      const shown = Array.isArray(res.body?.[PAGE_FIELDS.items]) ? (res.body[PAGE_FIELDS.items] as unknown[]).length : 0;
+      if (res.status === 200 && !res.body?.[PAGE_FIELDS.next]) {
         for (let i = shown; i <= page.default; i++) {
           const c = await ctx.createObject(resource);
           if (!c || c.res.status >= 300) return scope.skip(`cannot create ${resource.name} objects to fill a page`);
         }
       }
       res = await ctx.send(listRoute, probe);
-      const n = Array.isArray(res.body?.items) ? (res.body.items as unknown[]).length : -1;
+      const n = Array.isArray(res.body?.[PAGE_FIELDS.items]) ? (res.body[PAGE_FIELDS.items] as unknown[]).length : -1;
       if (res.status !== 200 || n !== page.default) return scope.fail(ctx.failure(o.id, `${page.default} items by default (page_size.default) when more exist`, '/limits/page_size/default', probe, `${n} items; ${describe(res).slice(0, 200)}`));
     });
-    await ctx.check('limits', 'limits.page-size', `${o.id} max ${page?.max ?? 'not shown'}`, async (scope) => {
+    await ctx.check('limits', 'limits.page-size', `${o.id} max ${page?.max ?? NOT_SHOWN}`, async (scope) => {
       if (page?.max === undefined) return scope.skip('the spec does not show a maximum page size (not shown)');
       const headers = await ctx.authFor(o.auth);
       if (!headers) return scope.skip('no credential for the list operation');
-      const atMax: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute, undefined, { limit: String(page.max) }), headers };
+      const atMax: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute, undefined, { [LIST_PARAMS.limit]: String(page.max) }), headers };
       const r1 = await ctx.send(listRoute, atMax);
       if (r1.status !== 200) return scope.fail(ctx.failure(o.id, `limit=${page.max} (the maximum) accepted`, '/limits/page_size/max', atMax, r1));
-      const over: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute, undefined, { limit: String(page.max + 1) }), headers };
+      const over: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute, undefined, { [LIST_PARAMS.limit]: String(page.max + 1) }), headers };
       const r2 = await ctx.send(listRoute, over);
       if (page.overMax === 'clamp') {
-        if (r2.status !== 200 || !Array.isArray(r2.body?.items) || r2.body.items.length > page.max) scope.fail(ctx.failure(o.id, `limit=${page.max + 1} clamped to ${page.max}`, '/limits/page_size/over_max', over, r2));
+        if (r2.status !== 200 || !Array.isArray(r2.body?.[PAGE_FIELDS.items]) || r2.body[PAGE_FIELDS.items].length > page.max) scope.fail(ctx.failure(o.id, `limit=${page.max + 1} clamped to ${page.max}`, '/limits/page_size/over_max', over, r2));
         return;
       }
       if (page.overMax !== 'reject') return scope.skip('the spec does not show what a page size over the maximum gets (over_max not shown)');
@@ -158,7 +159,7 @@ export async function checkRateLimit(ctx: TestContext): Promise<void> {
   await ctx.check('limits', 'limits.rate-limit', `${o.id}: ${policy.name ?? 'rate'} ${policy.requests} per ${policy.per.text}`, async (scope) => {
     const headers = await ctx.authFor(o.auth);
     if (!headers) return scope.skip('no credential for the list operation');
-    const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { limit: '1' }), headers };
+    const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { [LIST_PARAMS.limit]: '1' }), headers };
     ctx.client.rawRateLimits = true;
     try {
       let admitted = 0;

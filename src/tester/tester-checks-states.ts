@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { getField } from '../model/model-lookup.js';
-import type { OperationRoute } from '../model/model-routes.js';
+import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import { fieldArbitrary } from './tester-arbitraries.js';
-import { toCurl, type TestRequest } from './tester-client.js';
+import { toCurl, type TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 import { runProperty } from './tester-checks-endpoints.js';
 import type { Failure } from './tester-types.js';
@@ -121,20 +121,20 @@ async function checkLists(ctx: TestContext): Promise<void> {
         const seen: Record<string, unknown>[] = [];
         let cursor: string | undefined;
         for (let page = 0; page < 200; page++) {
-          const query: Record<string, string> = { limit: '2' };
-          if (sort) query.sort = sort;
-          if (cursor) query.cursor = cursor;
+          const query: Record<string, string> = { [LIST_PARAMS.limit]: '2' };
+          if (sort) query[LIST_PARAMS.sort] = sort;
+          if (cursor) query[LIST_PARAMS.cursor] = cursor;
           const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, query), headers };
           const res = await ctx.send(route, req);
-          if (res.status !== 200 || !Array.isArray(res.body?.items)) return scope.fail(ctx.failure(o.id, 'a page', o.pointer, req, res));
-          seen.push(...(res.body.items as Record<string, unknown>[]));
-          cursor = typeof res.body.next_cursor === 'string' ? (res.body.next_cursor as string) : undefined;
+          if (res.status !== 200 || !Array.isArray(res.body?.[PAGE_FIELDS.items])) return scope.fail(ctx.failure(o.id, 'a page', o.pointer, req, res));
+          seen.push(...(res.body[PAGE_FIELDS.items] as Record<string, unknown>[]));
+          cursor = typeof res.body[PAGE_FIELDS.next] === 'string' ? (res.body[PAGE_FIELDS.next] as string) : undefined;
           if (!cursor) break;
         }
         if (sort === undefined) current = seen;
         const ids = seen.map((x) => JSON.stringify(x[resource.identifier ?? 'id']));
         const dup = ids.find((x, i) => ids.indexOf(x) !== i);
-        const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { limit: '2', ...(sort ? { sort } : {}) }), headers };
+        const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { [LIST_PARAMS.limit]: '2', ...(sort ? { [LIST_PARAMS.sort]: sort } : {}) }), headers };
         if (dup !== undefined) return scope.fail(ctx.failure(o.id, 'each object once across pages', o.pointer, req, `${dup} appears twice`));
         const gap = [...mine].find((x) => !ids.includes(x));
         if (gap !== undefined && ctx.pool.get(resource.name)!.some((x) => JSON.stringify(x[resource.identifier ?? 'id']) === gap)) return scope.fail(ctx.failure(o.id, 'every object of the caller across pages', o.pointer, req, `${gap} missing after ${seen.length} items`));
@@ -153,12 +153,12 @@ async function checkLists(ctx: TestContext): Promise<void> {
         const sample = current.find((x) => x[name] !== undefined && x[name] !== null);
         if (!sample) continue;
         const value = String(sample[name]);
-        const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { [name]: value, limit: String(ctx.model.limits?.pageSize?.max ?? ctx.model.limits?.pageSize?.default ?? 20) }), headers };
+        const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { [name]: value, [LIST_PARAMS.limit]: String(ctx.model.limits?.pageSize?.max ?? ctx.model.limits?.pageSize?.default ?? 20) }), headers };
         const res = await ctx.send(route, req);
-        if (res.status !== 200 || !Array.isArray(res.body?.items)) return scope.fail(ctx.failure(o.id, `a page filtered by ${name}`, o.pointer, req, res));
-        const wrong = (res.body.items as Record<string, unknown>[]).find((x) => String(x[name]) !== value);
+        if (res.status !== 200 || !Array.isArray(res.body?.[PAGE_FIELDS.items])) return scope.fail(ctx.failure(o.id, `a page filtered by ${name}`, o.pointer, req, res));
+        const wrong = (res.body[PAGE_FIELDS.items] as Record<string, unknown>[]).find((x) => String(x[name]) !== value);
         if (wrong) return scope.fail(ctx.failure(o.id, `only items with ${name} = ${value}`, o.pointer, req, `an item with ${name} = ${JSON.stringify(wrong[name])}`));
-        if (!(res.body.items as Record<string, unknown>[]).some((x) => JSON.stringify(x[resource.identifier ?? 'id']) === JSON.stringify(sample[resource.identifier ?? 'id']))) {
+        if (!(res.body[PAGE_FIELDS.items] as Record<string, unknown>[]).some((x) => JSON.stringify(x[resource.identifier ?? 'id']) === JSON.stringify(sample[resource.identifier ?? 'id']))) {
           return scope.fail(ctx.failure(o.id, `the matching object in a page filtered by ${name}`, o.pointer, req, `${describe(res).slice(0, 200)}`));
         }
       }

@@ -1,7 +1,7 @@
 import { getResourceSchema, type JsonSchema } from '../model/model-schemas.js';
 import { getChangesSince } from '../model/model-versions.js';
 import type { ResourceModel } from '../model/model-types.js';
-import type { TestRequest } from './tester-client.js';
+import type { TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 
 // The versioning part: each served version, at its placement, answers in its own shape with a JSON content

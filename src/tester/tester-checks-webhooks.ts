@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { getRoutes, type WebhooksRoute } from '../model/model-routes.js';
-import type { TestRequest } from './tester-client.js';
+import type { TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 
 // --webhook-listen PORT: register an endpoint on this machine through the spec's registration path, make the

@@ -7,7 +7,7 @@ import { getResourceSchema, type JsonSchema } from '../model/model-schemas.js';
 import type { AuthRequirement, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { locate } from '../spec/spec-loader.js';
 import type { Condition, PartName } from '../spec/spec-types.js';
-import { BoundReached, Subject, Throttled, toCurl, type TestClient, type TestRequest, type TestResponse } from './tester-client.js';
+import { BoundReached, Subject, Throttled, toCurl, type TestClient, type TestRequest, type TestResponse } from './tester-http.js';
 import { fieldArbitrary, isRefPlaceholder, objectArbitrary } from './tester-arbitraries.js';
 import type { CheckResult, Failure, TestOptions } from './tester-types.js';
 

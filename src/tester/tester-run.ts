@@ -6,7 +6,7 @@ import { checkIdempotency } from './tester-checks-idempotency.js';
 import { checkLimits, checkRateLimit } from './tester-checks-limits.js';
 import { checkStates } from './tester-checks-states.js';
 import { checkVersions } from './tester-checks-versions.js';
-import { TestClient } from './tester-client.js';
+import { TestClient } from './tester-http.js';
 import { TestContext } from './tester-context.js';
 import { summarizeParts } from './tester-report.js';
 import type { TestOptions, TestReport } from './tester-types.js';

@@ -74,6 +74,7 @@ function exerciseModel(model: ServiceModel): void {
   for (const o of model.endpoints?.operations ?? []) routes.isIdempotentOperation(model, o);
   routes.getUndeclaredConditions(model);
   routes.getProducibleConditions(model);
+  defaults.getIdempotencyHeader(model);
   builder.buildField('x', { type: 'string' }, '/x');
 }
 
@@ -280,6 +281,7 @@ describe('the model API surface', () => {
         'buildModel',
         'getField',
         'isDefaultIdentifier',
+        'getIdempotencyHeader',
         'getPathParams',
         'getResource',
         'getStateMachine',

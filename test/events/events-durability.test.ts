@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSqliteDriver } from '../../src/runtime/storage/storage-driver.js';
+import { loadSqliteDriver } from '../../src/runtime/storage/storage-sqlite-driver.js';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runWebhooksAdd } from '../../src/cli/cli-webhooks.js';

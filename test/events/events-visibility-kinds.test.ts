@@ -12,7 +12,7 @@ import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.j
 import { addWebhookEndpoint } from '../../src/runtime/events/events-webhooks.js';
 import { parseTargetPolicy } from '../../src/runtime/events/events-targets.js';
 import { createService } from '../../src/runtime/service/runtime-service.js';
-import { loadSqliteDriver } from '../../src/runtime/storage/storage-driver.js';
+import { loadSqliteDriver } from '../../src/runtime/storage/storage-sqlite-driver.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import type { Storage } from '../../src/runtime/storage/storage-types.js';
 import { loadModel } from '../runtime/helpers.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSqliteDriver } from '../../src/runtime/storage/storage-driver.js';
+import { loadSqliteDriver } from '../../src/runtime/storage/storage-sqlite-driver.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startChildServer } from './child-server.js';
 import { TICKETS } from './helpers.js';

@@ -79,7 +79,7 @@ it('a redirect to another address is not followed: only the base URL is contacte
 }, 30_000);
 
 it('refuses to send a request that is not a path under the base URL', async () => {
-  const { TestClient } = await import('../../src/tester/tester-client.js');
+  const { TestClient } = await import('../../src/tester/tester-http.js');
   const c = new TestClient({ baseUrl: s.url, maxRequests: 10, deadline: Date.now() + 10_000 });
   await expect(c.send({ method: 'GET', path: 'http://example.com/' })).rejects.toThrow(/only sends paths under the base URL/);
   await expect(c.send({ method: 'GET', path: '//example.com/' })).rejects.toThrow(/only sends paths under the base URL/);

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis as RedisClient } from 'ioredis';
 
 // GCRA (the generic cell rate algorithm): one stored number per key, the theoretical arrival time
 // (TAT). A policy of `requests` per `window` admits a request when it would not push the TAT more
@@ -23,16 +24,24 @@ export interface RateLimitStore {
   close(): Promise<void>;
 }
 
+/**
+ * A TAT is a fractional millisecond near 1.8e12, where a double is exact only to 2.4e-4 ms: sums and differences
+ * are compared with this slack, so a budget's edge is not lost to rounding (7 per window, one request taken,
+ * leaves 6). The Lua step below uses the same constant and the same operations in the same order, so the two
+ * decide alike (test/limits/limits-agree.test.ts).
+ */
+export const GCRA_TOLERANCE_MS = 0.001;
+
 /** The GCRA step: from the stored TAT (or undefined) and now, the decision and the TAT to store. */
 export function gcra(tat: number | undefined, now: number, requests: number, windowMs: number): { decision: Decision; tat: number } {
   const interval = windowMs / requests;
   const base = Math.max(tat ?? now, now);
   const next = base + interval;
-  if (next - now > windowMs + 1e-9) {
+  if (next - now > windowMs + GCRA_TOLERANCE_MS) {
     const retryAfterMs = Math.ceil(next - now - windowMs);
     return { decision: { allowed: false, remaining: 0, resetMs: Math.ceil(base - now), retryAfterMs }, tat: base };
   }
-  const remaining = Math.floor((windowMs - (next - now)) / interval + 1e-9);
+  const remaining = Math.floor((windowMs - (next - now) + GCRA_TOLERANCE_MS) / interval);
   return { decision: { allowed: true, remaining, resetMs: Math.ceil(next - now), retryAfterMs: 0 }, tat: next };
 }
 
@@ -56,21 +65,25 @@ export function createMemoryStore(now: () => number = Date.now): RateLimitStore 
   };
 }
 
-// The same step in Lua, run atomically by Redis with Redis's own clock, so every instance agrees.
+// The same step in Lua, run atomically by Redis with Redis's own clock, so every instance agrees (ARGV[3], a
+// clock of the caller's, only when the store is given one: test/limits/limits-agree.test.ts).
 const GCRA_LUA = `
-local now_parts = redis.call('TIME')
-local now = tonumber(now_parts[1]) * 1000 + math.floor(tonumber(now_parts[2]) / 1000)
+local now = tonumber(ARGV[3])
+if now == nil then
+  local now_parts = redis.call('TIME')
+  now = tonumber(now_parts[1]) * 1000 + math.floor(tonumber(now_parts[2]) / 1000)
+end
 local requests = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local interval = window / requests
 local tat = tonumber(redis.call('GET', KEYS[1]))
 if tat == nil or tat < now then tat = now end
 local nxt = tat + interval
-if nxt - now > window + 0.000001 then
+if nxt - now > window + ${GCRA_TOLERANCE_MS} then
   return {0, 0, math.ceil(tat - now), math.ceil(nxt - now - window)}
 end
-redis.call('SET', KEYS[1], tostring(nxt), 'PX', math.ceil(nxt - now) + 1000)
-local remaining = math.floor((window - (nxt - now)) / interval + 0.000001)
+redis.call('SET', KEYS[1], string.format('%.17g', nxt), 'PX', math.ceil(nxt - now) + 1000)
+local remaining = math.floor((window - (nxt - now) + ${GCRA_TOLERANCE_MS}) / interval)
 return {1, remaining, math.ceil(nxt - now), 0}
 `;
 
@@ -79,6 +92,8 @@ export interface RedisStoreOptions {
   /** Called once per failure episode, for the log. */
   onError?: (err: Error) => void;
   prefix?: string;
+  /** The clock, for tests that compare this store with the in-process one; by default Redis's own. */
+  now?: () => number;
 }
 
 export class RateLimitStoreUnavailable extends Error {
@@ -88,9 +103,18 @@ export class RateLimitStoreUnavailable extends Error {
   }
 }
 
+const require = createRequire(import.meta.url);
+let driver: typeof RedisClient | undefined;
+
+/** ioredis, loaded when a Redis store is first made, so importing the package or serving without Redis does not pay for it. */
+function loadRedis(): typeof RedisClient {
+  driver ??= (require('ioredis') as { Redis: typeof RedisClient }).Redis;
+  return driver;
+}
+
 /** Redis store: several instances share one budget. Commands time out fast; a dead Redis never hangs a request: `take` throws RateLimitStoreUnavailable and each policy's declared failure mode decides. */
 export function createRedisStore(options: RedisStoreOptions): RateLimitStore {
-  const redis = new Redis(options.url, {
+  const redis = new (loadRedis())(options.url, {
     lazyConnect: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -123,7 +147,7 @@ export function createRedisStore(options: RedisStoreOptions): RateLimitStore {
     async take(key, requests, windowMs) {
       if (connecting) await connecting;
       try {
-        const [allowed, remaining, resetMs, retryAfterMs] = (await redis.eval(GCRA_LUA, 1, `${prefix}${key}`, requests, windowMs)) as number[];
+        const [allowed, remaining, resetMs, retryAfterMs] = (await redis.eval(GCRA_LUA, 1, `${prefix}${key}`, requests, windowMs, ...(options.now ? [options.now()] : []))) as number[];
         return { allowed: allowed === 1, remaining: remaining!, resetMs: resetMs!, retryAfterMs: retryAfterMs! };
       } catch (err) {
         if (!failing) options.onError?.(err as Error);
