@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 async function captured<T>(fn: () => Promise<T>): Promise<{ result: T; out: string; err: string }> {
-  const saved = { ...io };
+  const saved = { out: io.out, err: io.err };
   let out = '';
   let err = '';
   io.out = (t) => void (out += t);
