@@ -175,7 +175,6 @@ interface WireConnection {
   execute(c: { portal: string }): void;
   flush(): void;
   sync(): void;
-  once(event: 'readyForQuery', listener: () => void): void;
 }
 
 /** Writes the messages `write` sends in one go; the stream is uncorked even when a message cannot be built. */
