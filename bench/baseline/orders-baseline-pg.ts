@@ -8,7 +8,8 @@ import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { parsePostgresUrl } from '../../src/runtime/storage/storage-postgres.js';
 
-export async function startBaselinePg(url: string): Promise<{ url: string; key: string; customerId: string; close: () => Promise<void> }> {
+/** `outbox`: each create also appends its event (the created order) to an outbox table, in one transaction. */
+export async function startBaselinePg(url: string, options: { outbox?: boolean } = {}): Promise<{ url: string; key: string; customerId: string; close: () => Promise<void> }> {
   const { connectionString, schema } = parsePostgresUrl(url);
   const admin = new pg.Client({ connectionString });
   await admin.connect();
@@ -19,7 +20,8 @@ export async function startBaselinePg(url: string): Promise<{ url: string; key: 
 CREATE TABLE IF NOT EXISTS customers (id TEXT PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS orders (id TEXT COLLATE "C" PRIMARY KEY, customer TEXT NOT NULL REFERENCES customers(id), items JSON NOT NULL,
   amount BIGINT NOT NULL CHECK (amount >= 1), currency TEXT NOT NULL, shipping_address JSON NOT NULL,
-  note TEXT, status TEXT NOT NULL, tracking_number TEXT, owner TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);`);
+  note TEXT, status TEXT NOT NULL, tracking_number TEXT, owner TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS outbox (seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, id TEXT NOT NULL, type TEXT NOT NULL, timestamp TEXT NOT NULL, data TEXT NOT NULL);`);
   const keyId = randomBytes(6).toString('hex');
   const secret = randomBytes(32).toString('base64url');
   await pool.query('INSERT INTO keys VALUES ($1, $2, $3, $4)', [keyId, createHash('sha256').update(secret).digest('hex'), 'bench', JSON.stringify(['orders:read', 'orders:write'])]);
@@ -57,14 +59,26 @@ CREATE TABLE IF NOT EXISTS orders (id TEXT COLLATE "C" PRIMARY KEY, customer TEX
       if (!subject) return reply.code(401).send({ code: 'unauthenticated' });
       const b = req.body as Record<string, unknown>;
       const now = new Date().toISOString();
-      const row = (
-        await pool.query({
-          name: 'insert',
-          text: 'INSERT INTO orders VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *',
-          values: [uuidv7(), b.customer, JSON.stringify(b.items), b.amount, b.currency, JSON.stringify(b.shipping_address), b.note ?? null, 'pending', null, subject, now, now],
-        })
-      ).rows[0] as Record<string, unknown>;
-      return reply.code(201).header('location', `/orders/${row.id as string}`).send(present(row));
+      const insert = { name: 'insert', text: 'INSERT INTO orders VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *', values: [uuidv7(), b.customer, JSON.stringify(b.items), b.amount, b.currency, JSON.stringify(b.shipping_address), b.note ?? null, 'pending', null, subject, now, now] };
+      if (!options.outbox) {
+        const row = (await pool.query(insert)).rows[0] as Record<string, unknown>;
+        return reply.code(201).header('location', `/orders/${row.id as string}`).send(present(row));
+      }
+      // The usual hand-written transactional outbox: the order and its event committed together.
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const row = (await client.query(insert)).rows[0] as Record<string, unknown>;
+        const body = present(row);
+        await client.query({ name: 'event', text: 'INSERT INTO outbox (id, type, timestamp, data) VALUES ($1, $2, $3, $4)', values: [uuidv7(), 'order.created', now, JSON.stringify({ object: body })] });
+        await client.query('COMMIT');
+        return reply.code(201).header('location', `/orders/${row.id as string}`).send(body);
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw err;
+      } finally {
+        client.release();
+      }
     },
   });
   app.get('/orders/:id', async (req, reply) => {

@@ -4,15 +4,22 @@
 // lookup + SHA-256 + constant-time compare) and JSON Schema validation of the create body.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { loadSqliteDriver } from '../../src/runtime/storage/storage-sqlite-driver.js';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 
 const Database = loadSqliteDriver();
 
-export async function startBaseline(dbPath: string): Promise<{ url: string; key: string; customerId: string; close: () => Promise<void> }> {
+export interface BaselineOptions {
+  /** SQLite's synchronous setting (default full, as servicespec's default). */
+  synchronous?: 'full' | 'normal';
+  /** No API key checked: every order belongs to one owner, '-'. */
+  open?: boolean;
+}
+
+export async function startBaseline(dbPath: string, options: BaselineOptions = {}): Promise<{ url: string; key: string; customerId: string; app: FastifyInstance; close: () => Promise<void> }> {
   const db = new Database(dbPath);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   db.pragma('foreign_keys = ON');
   db.exec(`CREATE TABLE IF NOT EXISTS keys (id TEXT PRIMARY KEY, hash TEXT NOT NULL, subject TEXT NOT NULL, scopes TEXT NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS customers (id TEXT PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL) STRICT;
@@ -28,9 +35,10 @@ CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, customer TEXT NOT NULL R
   const findKey = db.prepare('SELECT hash, subject, scopes FROM keys WHERE id = ?');
   const insert = db.prepare('INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *');
   const byId = db.prepare('SELECT * FROM orders WHERE id = ?');
-  const page = db.prepare('SELECT * FROM orders WHERE owner = ? AND id > ? ORDER BY id LIMIT ?');
+  const page = options.open ? db.prepare('SELECT * FROM orders WHERE ? IS NOT NULL AND id > ? ORDER BY id LIMIT ?') : db.prepare('SELECT * FROM orders WHERE owner = ? AND id > ? ORDER BY id LIMIT ?');
 
   const authenticate = (header: string | undefined, scope: string): string | undefined => {
+    if (options.open) return '-';
     const m = header && /^sk_([0-9a-f]{12})_(.+)$/.exec(header);
     if (!m) return undefined;
     const row = findKey.get(m[1]) as { hash: string; subject: string; scopes: string } | undefined;
@@ -41,6 +49,7 @@ CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, customer TEXT NOT NULL R
   const present = (r: Record<string, unknown>) => {
     const out: Record<string, unknown> = { ...r, items: JSON.parse(r.items as string), shipping_address: JSON.parse(r.shipping_address as string) };
     for (const k of ['note']) if (out[k] === null) delete out[k];
+    if (options.open) delete out.owner; // served without credentials, the Order has no owner field
     return out;
   };
 
@@ -86,6 +95,7 @@ CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, customer TEXT NOT NULL R
     url,
     key: `sk_${keyId}_${secret}`,
     customerId,
+    app,
     close: async () => {
       await app.close();
       db.close();

@@ -20,9 +20,23 @@ export interface Started {
 
 export type RateMode = 'none' | 'memory' | 'redis';
 
+export interface ServerVariant {
+  /** SQLite's synchronous setting (default full). */
+  synchronous?: 'full' | 'normal';
+  /** `open`: no operation needs a credential (default `key`: an API key on every request). */
+  auth?: 'key' | 'open';
+  /** Extra Node flags for the server process (`--cpu-prof`, say). */
+  nodeArgs?: string[];
+  /** More environment for the server (bench-server.ts reads BENCH_EVENTS and BENCH_BASELINE_OUTBOX). */
+  env?: Record<string, string>;
+}
+
 /** `db`: a postgres:// URL to serve from instead of a SQLite file in `dir`. */
-export async function startServer(mode: 'served' | 'baseline', dir: string, rate: RateMode = 'none', db?: string): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, mode, db ?? join(dir, `${mode}-${rate}.db`), rate], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startServer(mode: 'served' | 'baseline', dir: string, rate: RateMode = 'none', db?: string, variant: ServerVariant = {}): Promise<Started> {
+  const sync = variant.synchronous ?? 'full';
+  const auth = variant.auth ?? 'key';
+  const file = join(dir, `${mode}-${rate}-${sync}-${auth}-${Math.random().toString(36).slice(2, 8)}.db`);
+  const child = spawn(process.execPath, [...(variant.nodeArgs ?? []), '--import', 'tsx', SERVER, mode, db ?? file, rate, sync, auth], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...variant.env } });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -37,6 +51,8 @@ export async function startServer(mode: 'served' | 'baseline', dir: string, rate
 
 export interface Figures {
   rps: number;
+  /** Requests answered in the run. */
+  requests: number;
   p99: number;
   errors: number;
   /** The server process's CPU time (user + system) per request answered, in µs; undefined where /proc is not. */
@@ -44,7 +60,7 @@ export interface Figures {
 }
 
 /** A process's CPU time so far (user + system, µs), from /proc on Linux; undefined elsewhere. */
-function processCpuMicros(pid: number | undefined): number | undefined {
+export function processCpuMicros(pid: number | undefined): number | undefined {
   if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return undefined;
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   // utime and stime, in clock ticks (USER_HZ, 100 on Linux).
@@ -82,6 +98,7 @@ export async function load(s: Started, scenario: 'read' | 'list' | 'create', o: 
   const answered = r.requests.total;
   return {
     rps: r.requests.average,
+    requests: answered,
     p99: r.latency.p99,
     errors: r.non2xx + r.errors,
     ...(before !== undefined && after !== undefined && answered > 0 ? { cpuPerRequest: (after - before) / answered } : {}),

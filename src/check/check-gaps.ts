@@ -155,6 +155,8 @@ function errorGaps(m: ServiceModel, gap: Collect): void {
   const declared = new Set(e.codes.flatMap((c) => c.when));
   if (e.codes.length > 0 && declared.size === 0) gap('the conditions that produce errors');
   for (const [cond] of getProducibleConditions(m)) if (!declared.has(cond) && declared.size > 0) gap('error code', `condition ${cond}`);
+  // A custom operation served without its handler (serve --allow-gaps) is answered not_implemented.
+  if (!declared.has('not_implemented') && (m.endpoints?.operations ?? []).some((o) => o.action === 'custom')) gap('error code', 'condition not_implemented, for custom operations served without their handler');
   const untitled = e.codes.filter((c) => c.title === undefined).map((c) => c.name);
   if (untitled.length > 0) gap.byDefault('title', `codes ${untitled.join(', ')}`, "the reason phrase of the code's HTTP status");
 }

@@ -1,12 +1,12 @@
-import { DEFAULT_IDENTIFIER_FIELD, IDENTIFIER_TYPES } from '../model/model-defaults.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, IDENTIFIER_TYPES } from '../model/model-defaults.js';
 import { getField, getResource, getStateMachine } from '../model/model-lookup.js';
-import { getProducibleConditions, getRoutes, isReservedPath, RESERVED_PREFIX } from '../model/model-routes.js';
-import { compareVersions, getFieldsAddedSince } from '../model/model-versions.js';
+import { getProducibleConditions, getRoutes, isIdempotentOperation, isReservedPath, RESERVED_PREFIX } from '../model/model-routes.js';
+import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { isWritable } from '../model/model-schemas.js';
 import { getUnshownChanges } from '../model/model-served-versions.js';
 import type { FieldModel, OperationModel, ResourceModel, ServiceModel, StateMachineModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
-import type { Condition, HttpMethod, SpecDocument } from '../spec/spec-types.js';
+import { PARAMETER_TYPES, type Condition, type HttpMethod, type SpecDocument } from '../spec/spec-types.js';
 import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
 import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 
@@ -63,6 +63,7 @@ const NAME_STYLES = {
   field: { pattern: /^[a-z_][a-z0-9_]*$/, style: 'snake_case' },
   resource: { pattern: /^[A-Z][A-Za-z0-9]*$/, style: 'PascalCase' },
   'event kind': { pattern: /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/, style: 'lowercase dot-separated segments' },
+  operation: { pattern: /^[A-Za-z][A-Za-z0-9_]*$/, style: 'an identifier (letters, digits, underscores)' },
 } as const;
 
 const nameStyleRules: Rule = ({ model, report }) => {
@@ -73,10 +74,11 @@ const nameStyleRules: Rule = ({ model, report }) => {
   for (const r of model.resources) styled('resource', r.name, r.name, r.pointer);
   forEachField(model, (f, where) => styled('field', f.name, where, f.pointer));
   for (const k of model.events?.kinds ?? []) styled('event kind', k.name, `event ${k.name}`, k.pointer);
+  for (const o of model.endpoints?.operations ?? []) styled('operation', o.id, `operation ${o.id}`, o.pointer);
 };
 
 const fieldRules: Rule = ({ model, report }) => {
-  forEachField(model, (f, where) => {
+  const visit = (f: FieldModel, where: string) => {
     if (f.type === 'enum' && (!f.values || f.values.length === 0)) report('enum-needs-values', { where }, f.pointer);
     if (f.type === 'ref' && f.to === undefined) report('ref-needs-target', { where }, f.pointer);
     if (f.type === 'ref' && f.to !== undefined && !getResource(model, f.to)) {
@@ -123,7 +125,57 @@ const fieldRules: Rule = ({ model, report }) => {
       const problem = getValueProblem(f, f[which]);
       if (problem) report('value-violates-field', { where, which, value: JSON.stringify(f[which]) ?? 'undefined', detail: problem }, joinPointer(f.pointer, which));
     }
-  });
+  };
+  forEachField(model, visit);
+  // Parameters are written as fields (their names are the API's own, so name-style does not apply to them).
+  for (const o of model.endpoints?.operations ?? []) for (const p of [...o.query, ...o.headers]) walkFields([p], visit, `${o.id}.${p.in === 'query' ? 'query' : 'headers'}`);
+};
+
+/** Headers of the transport the runtime reads itself (lowercase). */
+const TRANSPORT_HEADERS = ['content-type', 'content-length', 'content-encoding', 'transfer-encoding', 'host', 'connection'];
+const SCALAR_PARAMETER_TYPES: readonly string[] = PARAMETER_TYPES.filter((t) => t !== 'array');
+
+/** Query parameters and headers of operations (operation.query, operation.headers). */
+const parameterRules: Rule = ({ model, report }) => {
+  const placement = model.versioning?.placement;
+  const schemes = model.authentication?.schemes ?? [];
+  for (const o of model.endpoints?.operations ?? []) {
+    if (o.action !== 'custom') {
+      if (o.query.length > 0) report('param-not-custom', { operation: o.id, option: 'query', action: o.action }, joinPointer(o.pointer, 'query'));
+      if (o.headers.length > 0) report('param-not-custom', { operation: o.id, option: 'headers', action: o.action }, joinPointer(o.pointer, 'headers'));
+      continue;
+    }
+    const types = PARAMETER_TYPES.join(', ');
+    for (const p of [...o.query, ...o.headers]) {
+      const where = `${o.id}.${p.in === 'query' ? 'query' : 'headers'}.${p.name}`;
+      if (!(PARAMETER_TYPES as readonly string[]).includes(p.type)) report('param-type-invalid', { where, type: p.type, types }, joinPointer(p.pointer, 'type'));
+      else if (p.type === 'array' && p.items && !SCALAR_PARAMETER_TYPES.includes(p.items.type)) report('param-type-invalid', { where: `${where}.items`, type: p.items.type, types: SCALAR_PARAMETER_TYPES.join(', ') }, joinPointer(p.items.pointer, 'type'));
+    }
+    // What the service reads itself, for this operation.
+    const reservedQuery = new Map<string, string>();
+    const reservedHeaders = new Map<string, string>(TRANSPORT_HEADERS.map((h) => [h, 'the transport']));
+    if (placement?.kind === 'query') reservedQuery.set(placement.name, 'the version, versioning.placement');
+    if (placement?.kind === 'header') reservedHeaders.set(placement.name.toLowerCase(), 'the version, versioning.placement');
+    const required = o.auth?.kind === 'required' ? schemes.filter((s) => (o.auth as { schemes: readonly string[] }).schemes.includes(s.name)) : [];
+    for (const s of required) {
+      if (s.type === 'api_key' && s.credentialName !== undefined) (s.in === 'query' ? reservedQuery : reservedHeaders).set(s.in === 'query' ? s.credentialName : s.credentialName.toLowerCase(), `the credential of scheme ${s.name}`);
+      if (s.type !== 'api_key') reservedHeaders.set('authorization', `the credential of scheme ${s.name}`);
+    }
+    if (isIdempotentOperation(model, o)) reservedHeaders.set((model.endpoints?.idempotency?.header ?? DEFAULT_IDEMPOTENCY_HEADER).toLowerCase(), 'the idempotency key, endpoints.idempotency');
+    for (const p of o.query) {
+      const reason = reservedQuery.get(p.name);
+      if (reason !== undefined) report('param-reserved', { operation: o.id, in: 'query parameter', name: p.name, reason }, p.pointer);
+    }
+    const seen = new Map<string, string>();
+    for (const p of o.headers) {
+      const key = p.name.toLowerCase();
+      const first = seen.get(key);
+      if (first !== undefined) report('param-duplicate', { operation: o.id, first, second: p.name }, p.pointer);
+      else seen.set(key, p.name);
+      const reason = reservedHeaders.get(key);
+      if (reason !== undefined) report('param-reserved', { operation: o.id, in: 'header', name: p.name, reason }, p.pointer);
+    }
+  }
 };
 
 /** A light check of a declared default or example against its field; the runtime's Ajv schema is the full check. */
@@ -580,12 +632,23 @@ const versionRules: Rule = ({ model, report }) => {
       if (c.resource === undefined) continue;
       const r = getResource(model, c.resource);
       if (!r) report('unknown-resource', { where: `version ${s.version} change`, name: c.resource, suggestion: suggestion(c.resource, names(model.resources)) }, s.pointer);
-      else if (c.kind === 'rename_field' && c.to !== undefined && !getField(r, c.to)) {
-        report('unknown-field', { where: `version ${s.version} rename_field.to`, name: c.to, resource: r.name, suggestion: suggestion(c.to, names(r.fields)) }, s.pointer);
+      else if (c.kind === 'rename_field' && c.to !== undefined) {
+        // The new name is the next newer version's: the current one's, unless a later version renamed it again.
+        const newer = getResource(getNextVersionModel(model, s.version), c.resource) ?? r;
+        if (!getField(newer, c.to)) report('unknown-field', { where: `version ${s.version} rename_field.to`, name: c.to, resource: r.name, suggestion: suggestion(c.to, names(newer.fields)) }, s.pointer);
       }
     }
   }
 };
+
+/** The model as the version after `version` (among the current and supported ones) sees it; the current model for the newest. */
+function getNextVersionModel(model: ServiceModel, version: string): ServiceModel {
+  const v = model.versioning;
+  if (!v) return model;
+  const scheme = v.scheme ?? 'date';
+  const newer = [...(v.current !== undefined ? [v.current] : []), ...v.supported.map((s) => s.version)].filter((x) => compareVersions(scheme, x, version) > 0).sort((a, b) => compareVersions(scheme, a, b));
+  return (newer[0] === undefined ? undefined : getVersionModel(model, newer[0])) ?? model;
+}
 
 const versionHistoryRules: Rule = ({ model, report }) => {
   for (const u of getUnshownChanges(model)) report('version-change-not-shown', { version: u.version, change: u.change, detail: u.detail }, u.pointer);
@@ -621,12 +684,14 @@ const reservedPathRules: Rule = ({ model, report }) => {
   }
 };
 
-export const RULES: readonly Rule[] = [nameStyleRules, reservedPathRules, fieldRules, resourceRules, stateRules, operationRules, authRules, eventRules, errorRules, limitRules, versionRules, versionHistoryRules];
+export const RULES: readonly Rule[] = [nameStyleRules, reservedPathRules, fieldRules, parameterRules, resourceRules, stateRules, operationRules, authRules, eventRules, errorRules, limitRules, versionRules, versionHistoryRules];
 
 /** Runs every semantic rule; diagnostics carry JSON pointers, to be placed by the caller. */
 export function checkModel(model: ServiceModel, doc: SpecDocument): Diagnostic[] {
   const out: Diagnostic[] = [];
   const report: Report = (code, params, pointer) => out.push(createDiagnostic(code, params, { pointer }));
   for (const rule of RULES) rule({ model, doc, report });
-  return out;
+  // Warnings the spec turns off (check.disable), as a linter's configuration turns a rule off.
+  const off = new Set<string>(doc.check?.disable ?? []);
+  return off.size > 0 ? out.filter((d) => !off.has(d.code)) : out;
 }

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
-import { hasErrors } from '../diagnostics/diagnostics-catalogue.js';
-import { checkVersionsSince } from '../diff/diff-since.js';
-import { readDiffInput } from '../diff/diff-run.js';
+import { hasErrors, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
+import { DISABLEABLE_WARNINGS } from '../spec/spec-types.js';
 import { action, EXIT, exitFor, STDIN, type ExitCode, formatOption, io, printDiagnostics, quietOption, readSpec, type ActionResult, type CommonOptions } from './cli-shared.js';
 
 interface CheckOptions extends CommonOptions {
   since?: string;
   watch?: boolean;
+  /** Warnings not to report this run (as `check.disable` in the spec does for every run). */
+  disable?: string[];
 }
 
 /** `check --watch`: check now, then again each time the file changes, until Ctrl-C. */
@@ -30,17 +31,28 @@ async function runCheckWatch(file: string, options: CheckOptions): Promise<ExitC
 
 /** `servicespec check FILE`: print every diagnostic (warnings too); exit 1 only if there are errors. */
 export function runCheck(file: string, options: CheckOptions): ActionResult {
+  const unknown = (options.disable ?? []).filter((c) => !(DISABLEABLE_WARNINGS as readonly string[]).includes(c));
+  if (unknown.length > 0) {
+    io.err(`servicespec check: --disable ${unknown.join(', ')}: only these warnings can be turned off: ${DISABLEABLE_WARNINGS.join(', ')}\n`);
+    return EXIT.usage;
+  }
   const compiled = readSpec(file);
-  let diagnostics = compiled.diagnostics;
-  if (options.since !== undefined) {
-    const since = readDiffInput(options.since);
+  // --since needs the diff rules, loaded only then (a plain `check` starts faster without them).
+  if (options.since === undefined) return report(file, compiled.diagnostics, options);
+  return Promise.all([import('../diff/diff-since.js'), import('../diff/diff-run.js')]).then(([{ checkVersionsSince }, { readDiffInput }]) => {
+    const since = readDiffInput(options.since!);
     if (hasErrors(since.diagnostics) || !since.model) {
       printDiagnostics(since.diagnostics, { format: 'text', quiet: true, to: 'err' });
       io.err(`servicespec check: --since ${options.since} must compile without errors\n`);
       return EXIT.usage;
     }
-    diagnostics = [...diagnostics, ...checkVersionsSince(since, compiled)];
-  }
+    return report(file, [...compiled.diagnostics, ...checkVersionsSince(since, compiled)], options);
+  });
+}
+
+function report(file: string, all: readonly Diagnostic[], options: CheckOptions): ExitCode {
+  const off = new Set(options.disable ?? []);
+  const diagnostics = off.size > 0 ? all.filter((d) => !off.has(d.code)) : all;
   const format = options.format ?? 'text';
   printDiagnostics(diagnostics, { format, quiet: options.quiet, to: 'out' });
   if (format === 'text' && diagnostics.length === 0 && !options.quiet) io.out(`${file}: no problems found\n`);
@@ -55,6 +67,7 @@ export function registerCheckCommand(program: Command): void {
     .addOption(formatOption())
     .addOption(quietOption())
     .option('--watch', 'check again each time the file changes, until Ctrl-C')
+    .option('--disable <code>', `a warning not to report, repeatable (${DISABLEABLE_WARNINGS.join(', ')}); a spec turns it off for good with check.disable`, (code: string, all: string[] = []) => [...all, ...code.split(',').map((c) => c.trim()).filter((c) => c !== '')])
     .option('--since <old>', 'also compare with an earlier spec (a file, or git:REV:path): breaking changes need a new version that declares them')
     .addHelpText(
       'after',

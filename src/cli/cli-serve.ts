@@ -51,7 +51,7 @@ async function loadHandlers(file: string): Promise<Record<string, CustomHandler>
 async function getLogger(level: string, format: 'json' | 'pretty'): Promise<NonNullable<ServiceOptions['logger']>> {
   if (format === 'json') return { level };
   const { default: pretty } = await import('pino-pretty');
-  const colorize = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
+  const colorize = io.isTTY.out && io.env.NO_COLOR === undefined;
   return { level, stream: pretty({ colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true }) };
 }
 
@@ -142,7 +142,7 @@ async function buildApp(file: string, options: ServeOptions): Promise<{ app: Fas
   const service: ServiceOptions = {
     storage: undefined as never,
     allowGaps: options.allowGaps ?? false,
-    logger: options.log === 'silent' ? false : await getLogger(options.log, options.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json')),
+    logger: options.log === 'silent' ? false : await getLogger(options.log, options.logFormat ?? (io.isTTY.out ? 'pretty' : 'json')),
     docs: options.docs === true,
   };
   if (options.cors !== undefined) service.cors = { origins: options.cors };
@@ -174,7 +174,7 @@ async function buildApp(file: string, options: ServeOptions): Promise<{ app: Fas
   service.storage = storage;
   if (compiled.model.authentication) {
     try {
-      const authenticator = await createAuthenticator(compiled.model, storage, getAuthOptionsFromCli({ jwtSecretEnv: options.jwtSecretEnv, jwks: options.jwks, allowGaps: options.allowGaps }));
+      const authenticator = await createAuthenticator(compiled.model, storage, getAuthOptionsFromCli({ jwtSecretEnv: options.jwtSecretEnv, jwks: options.jwks, allowGaps: options.allowGaps }, io.env as NodeJS.ProcessEnv));
       for (const g of authenticator.gaps) io.err(`servicespec: spec gap: ${g.item}; using built-in behaviour: ${g.builtIn}\n`);
       for (const w of authenticator.warnings) io.err(`servicespec: ${w}\n`);
       service.authenticator = authenticator;

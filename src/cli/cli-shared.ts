@@ -1,6 +1,7 @@
 // What every command shares: exit codes, reading a spec, printing diagnostics, writing output files.
 // The CLI only parses arguments and prints; all the work is done by the library (src/index.ts).
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -24,16 +25,69 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 /** What an action returns: the process's exit code. */
 export type ActionResult = ExitCode | Promise<ExitCode>;
 
-/** Where a command prints. Tests and embedders may swap these; the bin uses the process's streams. */
+/**
+ * What a command reads from and writes to outside its arguments. The bin uses the process's own; `run(argv, io)`
+ * (cli-run.ts) lets tests and embedders give their own, one run at a time or several at once.
+ */
 export interface CliIo {
   out: (text: string) => void;
   err: (text: string) => void;
+  /** The environment the command reads (`--jwt-secret-env`, `NO_COLOR`). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Standard input, read whole, for a file argument `-` and `--password-stdin`. */
+  stdin: () => Buffer;
+  /** Whether standard output and standard error are terminals (progress lines, colour, pretty logs). */
+  isTTY: { out: boolean; err: boolean };
+  /** The terminal's width, when standard error is one. */
+  columns?: number;
 }
 
-export const io: CliIo = {
+export const processIo: CliIo = {
   out: (text) => void process.stdout.write(text),
   err: (text) => void process.stderr.write(text),
+  env: process.env,
+  stdin: () => readFileSync(0),
+  get isTTY() {
+    return { out: process.stdout.isTTY === true, err: process.stderr.isTTY === true };
+  },
+  get columns() {
+    return process.stderr.columns;
+  },
 };
+
+interface RunState {
+  io: CliIo;
+  exitCode: ExitCode;
+}
+
+const runs = new AsyncLocalStorage<RunState>();
+
+function current(): CliIo {
+  return runs.getStore()?.io ?? processIo;
+}
+
+/** The io of the run in progress (the process's outside `run`): every command prints through this. */
+export const io: CliIo = {
+  out: (text) => current().out(text),
+  err: (text) => current().err(text),
+  get env() {
+    return current().env;
+  },
+  stdin: () => current().stdin(),
+  get isTTY() {
+    return current().isTTY;
+  },
+  get columns() {
+    return current().columns;
+  },
+};
+
+/** Runs `fn` with `given` as the io its commands see; resolves with the exit code its action set. */
+export async function withIo(given: CliIo, fn: () => Promise<ExitCode | undefined>): Promise<ExitCode> {
+  const state: RunState = { io: given, exitCode: EXIT.ok };
+  const code = await runs.run(state, fn);
+  return code ?? state.exitCode;
+}
 
 /** `--format text|json`, shared by the commands that print data a machine may read. */
 export function formatOption(): Option {
@@ -60,7 +114,7 @@ export function readSpec(file: string): CompiledSpec {
   if (file !== STDIN) return compileSpecFile(file);
   let bytes: Buffer;
   try {
-    bytes = readFileSync(0);
+    bytes = io.stdin();
   } catch (err) {
     const diagnostic = createDiagnostic('file-unreadable', { path: '<stdin>', reason: describeFsError(err) }, { file: '<stdin>' });
     return { file: '<stdin>', sourceMap: new Map(), diagnostics: [diagnostic] };
@@ -134,11 +188,14 @@ export function describeFsError(err: unknown): string {
 }
 
 /**
- * Wrap a command's action so its returned exit code becomes the process's exit code.
+ * Wrap a command's action so its returned exit code becomes the run's exit code (the process's, outside `run`).
  * The process is left to end on its own (no `process.exit`), so piped output is never cut short.
  */
 export function action<A extends unknown[]>(fn: (...args: A) => ActionResult): (...args: A) => Promise<void> {
   return async (...args: A) => {
-    process.exitCode = await fn(...args);
+    const code = await fn(...args);
+    const state = runs.getStore();
+    if (state) state.exitCode = code;
+    else process.exitCode = code;
   };
 }

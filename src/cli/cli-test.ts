@@ -124,18 +124,18 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
   if (cli.showSecrets) options.showSecrets = true;
   if (cli.only !== undefined) options.only = cli.only.split(/[\s,]+/).filter((s) => s !== '');
   if (cli.progress !== false) {
-    const tty = process.stderr.isTTY;
+    const tty = io.isTTY.err;
     let last = 0;
     options.onProgress = (p) => {
       const now = Date.now();
       if (!tty && now - last < 2000) return;
       last = now;
       const line = `servicespec test: ${p.requests} requests, ${p.passed} passed, ${p.failed} failed, ${p.skipped} skipped — ${p.check}`;
-      io.err(tty ? `\r${line.slice(0, (process.stderr.columns || 100) - 1).padEnd((process.stderr.columns || 100) - 1)}` : `${line}\n`);
+      io.err(tty ? `\r${line.slice(0, (io.columns || 100) - 1).padEnd((io.columns || 100) - 1)}` : `${line}\n`);
     };
   }
   const report = await testService(compiled.model, options);
-  if (options.onProgress && process.stderr.isTTY) io.err('\n');
+  if (options.onProgress && io.isTTY.err) io.err('\n');
   if (cli.format === 'json') io.out(`${JSON.stringify(report, null, 2)}\n`);
   else if (cli.format === 'junit') io.out(formatReportJunit(report));
   else io.out(formatReportText(report, { verbose: cli.verbose === true }));

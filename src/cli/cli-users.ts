@@ -13,14 +13,12 @@ interface CreateUserOptions extends CredentialCommandOptions {
   passwordStdin?: boolean;
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+function readStdin(): string {
+  return io.stdin().toString('utf8').replace(/\r?\n$/, '');
 }
 
 export async function runUsersCreate(file: string, username: string, options: CreateUserOptions): Promise<ExitCode> {
-  const password = options.passwordStdin ? await readStdin() : undefined;
+  const password = options.passwordStdin ? readStdin() : undefined;
   return withCredentialStore('servicespec users create', file, options, async (model, storage) => {
     const issued = await createBasicUser(storage, model, {
       username,

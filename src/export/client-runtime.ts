@@ -107,6 +107,8 @@ function utf8(text: string) {
 interface CallInit {
   body?: unknown;
   query?: object;
+  /** The operation's declared headers. */
+  headers?: object;
   options: IdempotentRequestOptions;
   idempotent?: boolean;
 }
@@ -195,7 +197,12 @@ export class ServiceClient {
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(init.query ?? {})) {
       if (value === undefined || value === null) continue;
-      query.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+      // An array is the parameter repeated (name=a&name=b), as the runtime reads a declared array parameter.
+      if (Array.isArray(value)) for (const v of value) query.append(key, String(v));
+      else query.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+    }
+    for (const [key, value] of Object.entries(init.headers ?? {})) {
+      if (value !== undefined && value !== null) headers.set(key, Array.isArray(value) ? value.join(', ') : String(value));
     }
     if (version !== undefined) {
       if (VERSIONING.kind === 'header' && VERSIONING.name) headers.set(VERSIONING.name, version);

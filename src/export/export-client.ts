@@ -4,8 +4,9 @@ import { getIdempotencyHeader, NOT_SHOWN } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
-import type { ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
+import type { ParameterModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
 import { diagnose, NameAllocator } from './export-shared.js';
+import { getServedVersions, getVersionDocumentModel } from '../model/model-served-versions.js';
 
 // A dependency-free TypeScript client (fetch) generated from the model's routes: a typed method per operation,
 // typed request, response and error bodies, the declared authentication, an async iterator over list pages,
@@ -64,6 +65,20 @@ const RESERVED_METHODS = new Set(['constructor', 'then', 'toString', 'valueOf', 
 
 function pascal(name: string): string {
   return name.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _s, c: string) => c.toUpperCase());
+}
+
+/** A name the spec allows but code does not (`find pet by id`, `io.k8s.api.v1.Lease`) as an identifier. */
+function codeName(name: string, upper: boolean): string {
+  if (isIdentifier(name)) return upper ? name.charAt(0).toUpperCase() + name.slice(1) : name;
+  const words = name.split(/[^A-Za-z0-9]+/).filter((w) => w !== '');
+  const joined = words.map((w, i) => (i === 0 && !upper ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+  if (joined === '') return upper ? 'Operation' : 'operation';
+  return /^[0-9]/.test(joined) ? `${upper ? 'Op' : 'op'}${joined}` : joined;
+}
+
+/** A resource's type name: a dotted (namespaced) name by its last segment (`io.k8s.api.v1.Lease` → Lease). */
+function resourceTypeName(name: string): string {
+  return isIdentifier(name) ? name : codeName(name.slice(name.lastIndexOf('.') + 1), true);
 }
 
 function jsString(s: string): string {
@@ -166,7 +181,7 @@ function viewType(ctx: TsContext, r: ResourceModel, view: SchemaView): string {
   const key = `${r.name}\u0000${view}`;
   let name = ctx.resourceTypes.get(key);
   if (name === undefined) {
-    name = ctx.names.allocate(`${r.name}${VIEW_SUFFIX[view]}`);
+    name = ctx.names.allocate(`${resourceTypeName(r.name)}${VIEW_SUFFIX[view]}`);
     ctx.resourceTypes.set(key, name);
     const s = getResourceSchema(ctx.model, r, view, { annotations: true });
     declare(ctx, name, s, view === 'response' ? r.description : `The body of a ${view} request for ${r.name}.`);
@@ -193,6 +208,11 @@ interface MethodPlan {
   bodyType?: string;
   bodyOptional: boolean;
   queryType?: string;
+  /** Whether the query holds a required declared parameter (so the argument has no default). */
+  queryRequired: boolean;
+  /** The declared headers of a custom operation. */
+  headersType?: string;
+  headersRequired: boolean;
   resultType: string;
   hasResult: boolean;
   errorCodes: string[];
@@ -209,7 +229,7 @@ function versionPathParams(model: ServiceModel): Set<string> {
 function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllocator): MethodPlan {
   const o = route.operation;
   const r = route.resource;
-  const base = pascal(o.id);
+  const base = codeName(pascal(o.id), true);
   const fromVersion = versionPathParams(ctx.model);
   const pathArgs = route.pathParams.map((p) => {
     if (fromVersion.has(p)) return { name: p, type: 'string', fromVersion: true };
@@ -245,9 +265,16 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
       else if (q.kind === 'cursor') props[q.name] = { type: 'string', description: `The \`${PAGE_FIELDS.next}\` of the previous page.` };
       else if (q.kind === 'sort') props[q.name] = { enum: o.sort.flatMap((f) => [f, `-${f}`]), description: 'Sort by this field; `-` for descending.' };
       else if (q.kind === 'filter') props[q.name] = q.field ? { ...getFieldSchema(ctx.model, { ...q.field, nullable: false }, r, {}), description: `Only items whose \`${q.name}\` equals this value.` } : {};
+      else if (q.kind === 'param' && q.parameter) props[q.name] = parameterSchema(ctx, q.parameter);
     }
     queryType = ctx.names.allocate(`${base}Query`);
-    declare(ctx, queryType, { type: 'object', properties: props, additionalProperties: false }, `The query of ${o.id}.`);
+    declare(ctx, queryType, withRequired({ type: 'object', properties: props, additionalProperties: false }, query.flatMap((q) => (q.parameter && !q.parameter.optional ? [q.name] : []))), `The query of ${o.id}.`);
+  }
+  let headersType: string | undefined;
+  if (route.headers.length > 0) {
+    headersType = ctx.names.allocate(`${base}Headers`);
+    const props = Object.fromEntries(route.headers.map((h) => [h.name, parameterSchema(ctx, h)]));
+    declare(ctx, headersType, withRequired({ type: 'object', properties: props, additionalProperties: false }, route.headers.filter((h) => !h.optional).map((h) => h.name)), `The request headers of ${o.id}.`);
   }
   let resultType = 'void';
   let hasResult = false;
@@ -274,14 +301,27 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
   const errorType = ctx.names.allocate(`${base}ErrorCode`);
   ctx.out.push(`${doc([`The error codes ${o.id} can answer with.`], '')}export type ${errorType} = ${errorCodes.length > 0 ? errorCodes.map(jsString).join(' | ') : 'never'};\n`);
   const idempotent = route.conditions.includes('idempotency_conflict') ? (o.idempotent === true ? 'auto' : 'optional') : 'none';
-  let name = o.id;
+  let name = codeName(o.id, false);
   if (RESERVED_METHODS.has(name)) name = `${name}Operation`;
   name = methodNames.allocate(name);
-  const plan: MethodPlan = { route, name, pathArgs, bodyOptional, resultType, hasResult, errorCodes, errorType, idempotent };
+  const queryRequired = route.query.some((q) => q.parameter !== undefined && !q.parameter.optional);
+  const headersRequired = route.headers.some((h) => !h.optional);
+  const plan: MethodPlan = { route, name, pathArgs, bodyOptional, queryRequired, headersRequired, resultType, hasResult, errorCodes, errorType, idempotent };
+  if (headersType !== undefined) plan.headersType = headersType;
   if (bodyType !== undefined) plan.bodyType = bodyType;
   if (queryType !== undefined) plan.queryType = queryType;
   if (pageItem !== undefined) plan.pageItem = pageItem;
   return plan;
+}
+
+/** A declared query parameter or header as the client types it (an array is the parameter repeated). */
+function parameterSchema(ctx: TsContext, p: ParameterModel): JsonSchema {
+  const s = getFieldSchema(ctx.model, { ...p, nullable: false }, undefined, {});
+  return p.description !== undefined ? { ...s, description: p.description } : s;
+}
+
+function withRequired(s: JsonSchema, required: string[]): JsonSchema {
+  return required.length > 0 ? { ...s, required } : s;
 }
 
 function pathExpression(route: Route, args: { name: string; fromVersion: boolean }[]): string {
@@ -297,7 +337,7 @@ function pathExpression(route: Route, args: { name: string; fromVersion: boolean
   return out;
 }
 
-const JS_RESERVED = new Set(['body', 'query', 'options', 'version', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'await']);
+const JS_RESERVED = new Set(['body', 'query', 'headers', 'options', 'version', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'await']);
 
 function safeArg(name: string): string {
   return JS_RESERVED.has(name) ? `${name}Param` : name;
@@ -330,9 +370,22 @@ function credentialsDoc(s: SchemeModel): string {
   }
 }
 
+export interface GenerateClientOptions {
+  /**
+   * Speak this served version, with its own types (`versioning.supported[].changes` undone) and its name on every
+   * request; the current version by default. A version the spec does not serve is `unknown-version` (no code).
+   */
+  apiVersion?: string;
+}
+
 /** Generates the client. */
-export function generateClient(model: ServiceModel): ClientExport {
+export function generateClient(spec: ServiceModel, options: GenerateClientOptions = {}): ClientExport {
   const diagnostics: Diagnostic[] = [];
+  const model = options.apiVersion === undefined ? spec : getVersionDocumentModel(spec, options.apiVersion);
+  if (!model) {
+    const served = getServedVersions(spec);
+    return { code: '', diagnostics: [diagnose(spec, 'unknown-version', { version: options.apiVersion ?? '', file: spec.file, served: served.length > 0 ? served.join(', ') : 'none (the spec has no versioning)' })] };
+  }
   const ctx: TsContext = { model, out: [], names: new NameAllocator(BUILT_IN_TYPES), diagnostics, resourceTypes: new Map() };
   const routes = getRoutes(model);
   const opRoutes = routes.filter((r): r is OperationRoute => r.kind === 'operation');
@@ -441,7 +494,8 @@ export type WebhookEvent = { [K in EventKind]: { id: string; type: K; timestamp:
     const o = p.route.operation;
     const params: string[] = p.pathArgs.filter((a) => !a.fromVersion).map((a) => `${safeArg(a.name)}: ${a.type}`);
     if (p.bodyType !== undefined) params.push(p.bodyOptional ? `body: ${p.bodyType} = {}` : `body: ${p.bodyType}`);
-    if (p.queryType !== undefined) params.push(`query: ${p.queryType} = {}`);
+    if (p.queryType !== undefined) params.push(p.queryRequired ? `query: ${p.queryType}` : `query: ${p.queryType} = {}`);
+    if (p.headersType !== undefined) params.push(p.headersRequired ? `headers: ${p.headersType}` : `headers: ${p.headersType} = {}`);
     const optType = p.idempotent === 'none' ? 'RequestOptions' : 'IdempotentRequestOptions';
     params.push(`options: ${optType} = {}`);
     const comment = doc(
@@ -459,7 +513,7 @@ export type WebhookEvent = { [K in EventKind]: { id: string; type: K; timestamp:
       jsString(p.name),
       jsString(p.route.method),
       `(${p.pathArgs.some((a) => a.fromVersion) ? 'version' : ''}) => ${pathExpression(p.route, p.pathArgs)}`,
-      `{ ${[p.bodyType !== undefined ? 'body' : '', p.queryType !== undefined ? 'query' : '', 'options', p.idempotent === 'auto' ? 'idempotent: true' : ''].filter(Boolean).join(', ')} }`,
+      `{ ${[p.bodyType !== undefined ? 'body' : '', p.queryType !== undefined ? 'query' : '', p.headersType !== undefined ? 'headers' : '', 'options', p.idempotent === 'auto' ? 'idempotent: true' : ''].filter(Boolean).join(', ')} }`,
     ].join(', ');
     const ret = p.hasResult ? `this.request<${p.resultType}>(${call})` : `this.request<undefined>(${call}).then(() => undefined)`;
     methods.push(`${comment}  ${p.name}(${params.join(', ')}): Promise<${p.resultType}> {\n    return ${ret};\n  }\n`);
@@ -486,7 +540,7 @@ export type WebhookEvent = { [K in EventKind]: { id: string; type: K; timestamp:
 // A typed client for ${name}: fetch only, no dependencies; runs in Node.js 20+ and browsers.
 // Compiles under \`tsc --strict\` with TypeScript 5.9 or later and \`target\` (or \`lib\`) ES2018 or later, which
 // TypeScript 6 has by default; TypeScript 5.9 defaults to ES5, so pass \`--target ES2018\` there.
-`;
+${v?.current !== undefined ? `// Speaks version ${v.current.replace(/[\r\n]/g, ' ')} of the interface, with its types; \`servicespec client --api-version V\` makes one for another served version.\n` : ''}`;
   const types = ctx.out.join('\n');
   const generated = `
 // ---- the client -----------------------------------------------------------------------------------------------

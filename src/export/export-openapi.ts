@@ -3,7 +3,7 @@ import { getApiKeyPlacement, getIdempotencyHeader, NOT_SHOWN } from '../model/mo
 import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
-import type { AuthRequirement, FieldModel, OperationModel, RateLimitModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
+import type { AuthRequirement, FieldModel, OperationModel, ParameterModel, RateLimitModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { PART_NAMES } from '../spec/spec-types.js';
 import {
@@ -193,6 +193,18 @@ function rateLimitHeaders(ctx: Context, retry: boolean): JsonObject {
   return out;
 }
 
+/** A custom operation's declared query parameter or header (operation.query, operation.headers). */
+function declaredParam(ctx: Context, p: ParameterModel): JsonObject {
+  const s = schema(ctx, getFieldSchema(ctx.model, { ...p, nullable: false }, undefined, {}));
+  if (p.hasDefault) s.default = p.default;
+  const out: JsonObject = { name: p.name, in: p.in, required: !p.optional };
+  if (p.description !== undefined) out.description = p.description;
+  if (p.deprecated) out.deprecated = true;
+  out.schema = s;
+  if (p.hasExample) out.example = p.example;
+  return out;
+}
+
 function queryParam(ctx: Context, q: QueryParam, route: OperationRoute): JsonObject {
   const o = route.operation;
   const page = ctx.model.limits?.pageSize;
@@ -224,6 +236,8 @@ function queryParam(ctx: Context, q: QueryParam, route: OperationRoute): JsonObj
       if (ctx.model.versioning?.default === 'current' && ctx.model.versioning.current !== undefined) s.default = ctx.model.versioning.current;
       return { name: q.name, in: 'query', required: ctx.model.versioning?.default === 'required', description: versionDescription(ctx), schema: s };
     }
+    case 'param':
+      return declaredParam(ctx, q.parameter!);
   }
 }
 
@@ -498,7 +512,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (description !== undefined) op.description = description;
   if (route.resource) op.tags = [route.resource.name];
   if (o.deprecated) op.deprecated = true;
-  const params: JsonObject[] = [...pathParams(ctx, route), ...route.query.map((q) => queryParam(ctx, q, route))];
+  const params: JsonObject[] = [...pathParams(ctx, route), ...route.query.map((q) => queryParam(ctx, q, route)), ...route.headers.map((h) => declaredParam(ctx, h))];
   const vh = versionHeaderParam(ctx);
   if (vh) params.push(vh);
   if (route.conditions.includes('idempotency_conflict')) params.push(idempotencyParam(ctx));

@@ -3,6 +3,7 @@ import type {
   EventKindModel,
   FieldModel,
   OperationModel,
+  ParameterModel,
   RateLimitModel,
   ResourceModel,
   SchemeModel,
@@ -23,6 +24,7 @@ import type {
   LimitsSpec,
   OperationAuthSpec,
   OperationSpec,
+  ParameterSpec,
   RateLimitSpec,
   ResourceSpec,
   SchemeSpec,
@@ -69,6 +71,17 @@ export function fieldToSpec(f: FieldModel): FieldSpec {
 export function fieldsToSpec(fields: readonly FieldModel[]): Record<string, FieldSpec> {
   const out: Record<string, FieldSpec> = {};
   for (const f of fields) out[f.name] = fieldToSpec(f);
+  return out;
+}
+
+/** A custom operation's declared parameters as written in a spec (`in` is where they are listed). */
+export function parametersToSpec(params: readonly ParameterModel[]): Record<string, ParameterSpec> | undefined {
+  if (params.length === 0) return undefined;
+  const out: Record<string, ParameterSpec> = {};
+  for (const p of params) {
+    const { in: _in, deprecated, ...field } = p;
+    out[p.name] = { ...(fieldToSpec(field) as ParameterSpec), ...(deprecated ? { deprecated: true } : {}) };
+  }
   return out;
 }
 
@@ -143,6 +156,8 @@ export function operationToSpec(o: OperationModel): OperationSpec {
     description: o.description,
     filter: o.filter.length > 0 ? [...o.filter] : undefined,
     sort: o.sort.length > 0 ? [...o.sort] : undefined,
+    query: parametersToSpec(o.query),
+    headers: parametersToSpec(o.headers),
     status: o.statusDeclared ? o.status : undefined,
     request: o.request ? shapeToSpec(o.request) : undefined,
     response: o.response ? shapeToSpec(o.response) : undefined,

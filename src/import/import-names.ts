@@ -10,11 +10,10 @@ function words(name: string): string[] {
     .filter((w) => w !== '');
 }
 
-/** `io.k8s.api.coordination.v1.Lease` → `Lease`, `pet-store` → `PetStore`; `pullrequest` stays. */
+/** An OpenAPI component name is kept (`io.k8s.api.coordination.v1.Lease`, `pullrequest`); `_Links` → `Links`. */
 export function toResourceName(name: string): string {
-  if (/^[A-Za-z][A-Za-z0-9]*$/.test(name)) return name;
-  const last = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : name;
-  const out = words(last)
+  if (/^[A-Za-z][A-Za-z0-9._-]*$/.test(name)) return name;
+  const out = words(name)
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join('');
   if (out === '') return 'Resource';
@@ -35,8 +34,21 @@ function snake(name: string): string {
   return /^[a-z_]/.test(out) ? out : `_${out}`;
 }
 
-/** `find pets by id` → `findPetsById`, `list-pets` → `listPets`. */
+/** An OpenAPI operationId is kept (`find pet by id`, `post-acceptDispute`); one with control characters or
+ * surrounding spaces, and a made-up one (`get /pets`), becomes an identifier: `getPets`. */
 export function toOperationId(name: string): string {
+  if (isOperationId(name)) return name;
+  return toIdentifier(name);
+}
+
+/** The format's operation id form (the schema's `operationId`). */
+export function isOperationId(name: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return /^[^\s\u0000-\u001f\u007f](?:[^\u0000-\u001f\u007f]*[^\s\u0000-\u001f\u007f])?$/u.test(name);
+}
+
+/** `find pets by id` → `findPetsById`, `list-pets` → `listPets`: a name code can use. */
+export function toIdentifier(name: string): string {
   if (/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) return name;
   const ws = words(name);
   const out = ws.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join('');

@@ -22,6 +22,8 @@ import {
   type LimitsSpec,
   type OperationAuthSpec,
   type OperationSpec,
+  type ParameterSpec,
+  PARAMETER_TYPES,
   type PartName,
   type ResourceSpec,
   type SchemeSpec,
@@ -29,9 +31,11 @@ import {
   type SpecDocument,
 } from '../spec/spec-types.js';
 import { validateSpec } from '../spec/spec-validate.js';
+import { getValueProblem } from '../check/check-rules.js';
+import type { FieldModel } from '../model/model-types.js';
 import { validateOpenApi } from './import-validate.js';
-import { toErrorCodeName, toEventKindName, toOperationId, toResourceName, UniqueNames } from './import-names.js';
-import { fieldsFromSchema, flatten, isObject, report, resolve, shapeFromSchema, type Json, type SchemaContext } from './import-schema.js';
+import { toErrorCodeName, toEventKindName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
+import { fieldFromSchema, fieldsFromSchema, flatten, isObject, report, resolve, shapeFromSchema, type Json, type SchemaContext } from './import-schema.js';
 
 // OpenAPI 3.0 / 3.1 → a servicespec. Resources come from component schemas, operations become actions where
 // their shapes are an action's shapes and custom operations otherwise, security schemes and requirements become
@@ -71,6 +75,8 @@ interface Ctx extends SchemaContext {
   /** Resource name → its fields (after renaming), for matching shapes to actions. */
   resourceFields: Map<string, Record<string, FieldSpec>>;
   resourceIdentifier: Map<string, string | undefined>;
+  /** The resources as the spec will hold them (an identifier found from the paths is added to them). */
+  resourceSpecs: Record<string, ResourceSpec>;
   versionPrefix?: string;
   /** Scheme names dropped (no equivalent): requirements naming them skip them. */
   droppedSchemes: Set<string>;
@@ -79,11 +85,13 @@ interface Ctx extends SchemaContext {
   scopesDeclared: boolean;
   /** Written by the servicespec exporter (it lists the parts its spec shows). */
   fromServicespec: boolean;
-  errorCodes: Map<string, { name: string; status: number; title?: string }>;
+  errorCodes: Map<string, { name: string; status: number; title?: string; operations: string[]; inline: boolean; pointer: string }>;
   errorNames: UniqueNames;
   errorBodies: { mediaType: string; schema: unknown; pointer: string }[];
   idempotencyHeader?: string;
   pageSizes: { default?: number; max?: number }[];
+  /** Parameters another part of the spec carries (`query x-api-key`, `header api-version`), lower-cased for headers. */
+  carried: Map<string, string>;
 }
 
 function str(v: unknown): string | undefined {
@@ -232,6 +240,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
     resources: new Map(),
     resourceFields: new Map(),
     resourceIdentifier: new Map(),
+    resourceSpecs: {},
     droppedSchemes: new Set(),
     scopesSeen: new Map(),
     scopesDeclared: false,
@@ -240,14 +249,18 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
     errorNames: new UniqueNames('_'),
     errorBodies: [],
     pageSizes: [],
+    carried: new Map(),
   };
   const out: SpecDocument = { servicespec: 1 };
 
   const versioning = readPart(ctx, 'x-servicespec-versioning', 'versioning', '/x-servicespec-versioning');
   if (versioning?.placement && 'path' in versioning.placement) ctx.versionPrefix = versioning.placement.path.replace(/\/+$/, '');
+  if (versioning?.placement && 'query' in versioning.placement) ctx.carried.set(`query ${versioning.placement.query}`, 'the versioning part (its query parameter)');
+  if (versioning?.placement && 'header' in versioning.placement) ctx.carried.set(`header ${versioning.placement.header.toLowerCase()}`, 'the versioning part (its header)');
 
   out.purpose = importPurpose(ctx);
   const resources = importResources(ctx);
+  ctx.resourceSpecs = resources;
   const authentication = importAuthentication(ctx);
   const endpoints = importEndpoints(ctx);
   const events = importEvents(ctx);
@@ -372,7 +385,7 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
     const isObjectSchema = isObject(s.properties) && (s.type === undefined || s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object')));
     if (!isObjectSchema && !exported) continue;
     const name = names.take(exported ? key : toResourceName(key));
-    if (name !== key) report(ctx, 'import-renamed', { what: 'component schema', from: key, to: name, reason: 'resource names are letters and digits, starting with a letter' }, pointer);
+    if (name !== key) report(ctx, 'import-renamed', { what: 'component schema', from: key, to: name, reason: 'resource names start with a letter, then letters, digits, dots, hyphens and underscores' }, pointer);
     ctx.resources.set(pointer, name);
     picked.push({ key, name, pointer, schema: s, refs: flat.refs });
   }
@@ -415,7 +428,10 @@ function importScheme(ctx: Ctx, name: string, raw: unknown, pointer: string): Sc
     case 'apiKey':
       if (s.in === 'cookie') return drop('a key in a cookie has no equivalent (keys travel in a header or the query)');
       out = { type: 'api_key', in: s.in === 'query' ? 'query' : 'header' };
-      if (notShown(s.name) !== undefined) out.name = s.name;
+      if (notShown(s.name) !== undefined) {
+        out.name = s.name;
+        ctx.carried.set(s.in === 'query' ? `query ${String(s.name)}` : `header ${String(s.name).toLowerCase()}`, `security scheme ${name}`);
+      }
       break;
     case 'http': {
       const scheme = String(s.scheme ?? '').toLowerCase();
@@ -544,6 +560,11 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; schema?: unknown
       .filter((k) => /^[13]\d\d$/.test(k))
       .sort()[0];
   if (key === undefined) return { hasContent: false };
+  if (src.op['x-servicespec-operation'] === undefined) {
+    for (const other of Object.keys(responses).filter((k) => k !== key && /^[123]\d\d$/.test(k))) {
+      report(ctx, 'import-dropped', { item: `operation ${src.id}: the ${other} response`, reason: `an operation has one success status (${key} is kept)` }, joinPointer(joinPointer(src.pointer, 'responses'), other));
+    }
+  }
   const pointer = joinPointer(joinPointer(src.pointer, 'responses'), key);
   const r = resolve(ctx, responses[key], pointer);
   const content = isObject(r.node) ? r.node.content : undefined;
@@ -597,9 +618,10 @@ function errorsOf(ctx: Ctx, src: OpSource): string[] {
     if (!entry) {
       const base = component ? toErrorCodeName(component.slice('#/components/responses/'.length)) : toErrorCodeName(STATUS_CODES[status] ?? `error ${status}`);
       const title = str(node.description);
-      entry = { name: ctx.errorNames.take(base), status, ...(title !== undefined && title !== '' ? { title } : {}) };
+      entry = { name: ctx.errorNames.take(base), status, ...(title !== undefined && title !== '' ? { title } : {}), operations: [], inline: component === undefined, pointer };
       ctx.errorCodes.set(key2, entry);
     }
+    if (!entry.operations.includes(src.id)) entry.operations.push(src.id);
     if (!codes.includes(entry.name)) codes.push(entry.name);
   }
   return codes;
@@ -640,21 +662,24 @@ interface Inferred {
   reason?: string;
 }
 
-function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>, response: ShapeSpec | undefined, request: ShapeSpec | undefined, readPaths: Map<string, string>): Inferred {
+function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>, response: ShapeSpec | undefined, request: ShapeSpec | undefined, family: PathFamily): Inferred {
   const pathParams = Array.from(src.path.matchAll(/\{([^{}]*)\}/g), (m) => m[1] ?? '');
   const single = pathParams.length === 1 && src.path.endsWith(`/{${pathParams[0]}}`);
   const one = response?.resource !== undefined && !response.list ? response.resource : undefined;
-  const fitsRequest = (r: string) => {
-    if (!request) return src.method !== 'POST' && src.method !== 'PUT';
-    if (request.resource === r) return true;
+  const extraRequestFields = (r: string): string[] | undefined => {
+    if (!request || request.resource === r) return undefined;
     const fields = fieldsOf(request, ctx);
     const rf = ctx.resourceFields.get(r) ?? {};
-    return fields !== undefined && !request.list && Object.keys(fields).every((f) => f in rf);
+    if (fields === undefined || request.list) return [];
+    const extra = Object.keys(fields).filter((f) => !Object.hasOwn(rf, f));
+    return extra.length > 0 ? extra : undefined;
   };
+  const fitsRequest = (r: string) => (!request ? src.method !== 'POST' && src.method !== 'PUT' : extraRequestFields(r) === undefined);
   const addressable = (r: string) => ctx.resourceIdentifier.get(r) !== undefined;
+  const noId = (r: string): Inferred => ({ action: 'custom', reason: `${r} has no identifier field to address it by (no required \`id\`, and the path parameter {${pathParams[0] ?? ''}} names no required field of it)` });
   switch (src.method) {
     case 'GET':
-      if (single && one !== undefined) return addressable(one) ? { action: 'read', resource: one } : { action: 'custom', reason: `${one} has no identifier field to address it by` };
+      if (single && one !== undefined) return addressable(one) ? { action: 'read', resource: one } : noId(one);
       if (pathParams.length === 0 && success.schema !== undefined) {
         const page = pageResource(ctx, success.schema, success.pointer ?? src.pointer);
         if (page !== undefined) return { action: 'list', resource: page };
@@ -667,19 +692,211 @@ function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof success
     case 'PUT':
     case 'PATCH':
       if (single && one !== undefined && fitsRequest(one)) {
-        if (!addressable(one)) return { action: 'custom', reason: `${one} has no identifier field to address it by` };
+        if (!addressable(one)) return noId(one);
         return { action: src.method === 'PUT' ? 'replace' : 'update', resource: one };
       }
       break;
     case 'DELETE': {
-      const r = readPaths.get(src.path);
-      if (single && !success.hasContent && r !== undefined) {
-        return addressable(r) ? { action: 'delete', resource: r } : { action: 'custom', reason: `${r} has no identifier field to address it by` };
-      }
+      const r = family.itemOf(src.path);
+      if (single && !success.hasContent && r !== undefined) return addressable(r) ? { action: 'delete', resource: r } : noId(r);
       break;
     }
   }
-  return { action: 'custom', reason: 'its path and shapes are not those of a resource action' };
+  return { action: 'custom', reason: whyCustom(ctx, src, success, response, request, pathParams, single, one, extraRequestFields) };
+}
+
+/** Why an operation is not a resource action, as precisely as the document lets us say. */
+function whyCustom(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>, response: ShapeSpec | undefined, request: ShapeSpec | undefined, pathParams: string[], single: boolean, one: string | undefined, extra: (r: string) => string[] | undefined): string {
+  if (pathParams.length > 1) return `its path binds ${pathParams.map((p) => `{${p}}`).join(', ')}; a resource action binds at most one path parameter, the identifier`;
+  if (pathParams.length === 1 && !single) return `its path goes on after {${pathParams[0] ?? ''}}; a resource action binds no parameter but the identifier, at the end of its path`;
+  if (success.status === undefined) return 'it declares no success response';
+  if (src.method === 'DELETE') return success.hasContent ? 'its success response has a body; a delete answers with none' : 'no operation reads, replaces or lists what its path names, so which resource it deletes is not known';
+  if (response === undefined) return success.hasContent ? 'its success response is not a JSON object or list' : `its success response (${success.status}) has no body; a ${src.method === 'POST' ? 'create' : 'resource action'} answers with the object`;
+  if (response.resource === undefined) return 'its response is not one of the resources (its fields are written out)';
+  if (response.list) return pathParams.length > 0 ? 'its response is a list, on a path with a parameter' : 'its response is a plain list, not a page `{ items, next_cursor }`';
+  if (src.method === 'POST' && pathParams.length > 0) return 'a POST on one object is not a create (a transition needs a state machine)';
+  if (src.method === 'GET' && pathParams.length === 0) {
+    const wrapped = Object.entries(fieldsOf(response, ctx) ?? {}).find(([, f]) => f.type === 'array');
+    return wrapped !== undefined
+      ? `its response ${response.resource} holds a list in \`${wrapped[0]}\`, not a page \`{ items, next_cursor }\``
+      : `a GET on a collection path that answers with one ${response.resource} is not a list`;
+  }
+  if (one !== undefined && request === undefined && (src.method === 'POST' || src.method === 'PUT')) return `it has no request body; a ${src.method === 'POST' ? 'create' : 'replace'} takes the object`;
+  const fields = one !== undefined ? extra(one) : undefined;
+  if (fields !== undefined) return fields.length > 0 ? `its request has ${fields.map((f) => `\`${f}\``).join(', ')}, which ${one ?? ''} does not` : `its request is not an object of ${one ?? ''}'s fields`;
+  return 'its path and shapes are not those of a resource action';
+}
+
+/** Which resource each path names: an item path by what its operations read, replace or update, or by its collection. */
+interface PathFamily {
+  itemOf(path: string): string | undefined;
+}
+
+function getPathFamily(prepared: { src: OpSource; response: ShapeSpec | undefined; success: ReturnType<typeof successOf> }[], ctx: Ctx): PathFamily {
+  const items = new Map<string, string>();
+  const collections = new Map<string, string>();
+  for (const { src, response, success } of prepared) {
+    const params = Array.from(src.path.matchAll(/\{([^{}]*)\}/g));
+    if (response?.resource !== undefined && !response.list && params.length === 1 && /\/\{[^{}]*\}$/.test(src.path) && src.method !== 'POST') items.set(src.path, response.resource);
+    if (params.length === 0 && src.method === 'POST' && response?.resource !== undefined && !response.list) collections.set(src.path, response.resource);
+    if (params.length === 0 && src.method === 'GET' && success.schema !== undefined) {
+      const page = pageResource(ctx, success.schema, success.pointer ?? src.pointer);
+      if (page !== undefined) collections.set(src.path, page);
+    }
+  }
+  return {
+    itemOf: (path) => {
+      const known = items.get(path);
+      if (known !== undefined) return known;
+      const parent = path.replace(/\/\{[^{}]*\}$/, '');
+      return parent !== path ? collections.get(parent) : undefined;
+    },
+  };
+}
+
+/**
+ * A resource with no identifier field is addressed by the parameter of the item path that reads it when that
+ * parameter names one of its fields that can be an identifier (`GET /users/{username}` answering a User whose
+ * `username` is a required string): the document says that field picks one object.
+ */
+function identifiersFromPaths(ctx: Ctx, prepared: { src: OpSource; response: ShapeSpec | undefined }[]): void {
+  for (const { src, response } of prepared) {
+    if (src.method !== 'GET' || response?.resource === undefined || response.list) continue;
+    const params = Array.from(src.path.matchAll(/\{([^{}]*)\}/g), (m) => m[1] ?? '');
+    const p = params[0];
+    if (params.length !== 1 || p === undefined || !src.path.endsWith(`/{${p}}`)) continue;
+    const r = response.resource;
+    if (ctx.resourceIdentifier.get(r) !== undefined) continue;
+    const f = ctx.resourceFields.get(r)?.[p];
+    if (f === undefined || !isDefaultIdentifier({ ...f, name: DEFAULT_IDENTIFIER_FIELD })) continue;
+    ctx.resourceIdentifier.set(r, p);
+    const spec = ctx.resourceSpecs[r];
+    if (spec === undefined) continue;
+    const ordered: Json = {};
+    for (const [k, v] of Object.entries(spec)) {
+      if (k === 'fields') ordered.identifier = p;
+      ordered[k] = v;
+    }
+    ctx.resourceSpecs[r] = ordered as ResourceSpec;
+    report(ctx, 'import-approximated', { item: `resource ${r}`, as: `a resource identified by \`${p}\``, reason: `${src.method} ${src.rawPath} reads one ${r} by its ${p}, a required field` }, src.pointer);
+  }
+}
+
+interface ParamUse {
+  p: Json;
+  pointer: string;
+  name: string;
+  where: string;
+}
+
+/** Headers the runtime reads itself (content negotiation, framing, credentials): no operation declares them. */
+const TRANSPORT_HEADERS = new Set(['accept', 'accept-encoding', 'authorization', 'connection', 'content-length', 'content-encoding', 'content-type', 'cookie', 'host', 'transfer-encoding']);
+
+/**
+ * Sorts an operation's query and header parameters: those a list action takes (limit, cursor, sort, filters), those
+ * another part of the spec carries, those with no place (cookies, transport headers: reported), and the rest.
+ */
+function planParams(ctx: Ctx, src: OpSource, action: Action, resourceFields: Record<string, FieldSpec>): { filter: string[]; sort: string[]; leftover: ParamUse[] } {
+  const filter: string[] = [];
+  const sort: string[] = [];
+  const leftover: ParamUse[] = [];
+  const pageSizes: { default?: number; max?: number }[] = [];
+  for (const { p, pointer } of src.params) {
+    const name = String(p.name);
+    const where = String(p.in);
+    if (where === 'path') continue;
+    if (where === 'header' && name.toLowerCase() === DEFAULT_IDEMPOTENCY_HEADER.toLowerCase()) {
+      ctx.idempotencyHeader ??= name;
+      continue;
+    }
+    if (ctx.carried.has(`${where} ${where === 'header' ? name.toLowerCase() : name}`)) continue;
+    if (where === 'cookie') {
+      report(ctx, 'import-dropped', { item: `operation ${src.id}: cookie parameter \`${name}\``, reason: 'the format has no cookie parameters' }, pointer);
+      continue;
+    }
+    if (where === 'header' && TRANSPORT_HEADERS.has(name.toLowerCase())) {
+      report(ctx, 'import-dropped', { item: `operation ${src.id}: header parameter \`${name}\``, reason: 'the runtime reads it itself (credentials, content negotiation, framing)' }, pointer);
+      continue;
+    }
+    if (action === 'list' && where === 'query') {
+      const s = flatten(ctx, p.schema, joinPointer(pointer, 'schema')).schema ?? {};
+      if (name === LIST_PARAMS.limit) {
+        pageSizes.push({ ...(typeof s.default === 'number' ? { default: s.default } : {}), ...(typeof s.maximum === 'number' ? { max: s.maximum } : {}) });
+        continue;
+      }
+      if (name === LIST_PARAMS.cursor) continue;
+      if (name === LIST_PARAMS.sort) {
+        const values = Array.isArray(s.enum) ? s.enum.map(String) : [];
+        if (values.length > 0 && values.every((v) => Object.hasOwn(resourceFields, v.replace(/^-/, '')))) {
+          for (const v of values) {
+            const f = v.replace(/^-/, '');
+            if (!sort.includes(f)) sort.push(f);
+          }
+          continue;
+        }
+      }
+      if (Object.hasOwn(resourceFields, name)) {
+        filter.push(name);
+        continue;
+      }
+    }
+    leftover.push({ p, pointer, name, where });
+  }
+  if (action === 'list' && leftover.length === 0) ctx.pageSizes.push(...pageSizes);
+  return { filter, sort, leftover };
+}
+
+const PARAMETER_KEYS = new Set(['type', 'description', 'optional', 'default', 'example', 'values', 'items', 'deprecated', 'minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems']);
+
+function asParameter(f: FieldSpec): ParameterSpec {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(f as unknown as Json)) if (PARAMETER_KEYS.has(k) && v !== undefined) out[k] = k === 'items' ? asParameter(v as FieldSpec) : v;
+  return out as unknown as ParameterSpec;
+}
+
+/** A query or header parameter of a custom operation, in the format's vocabulary; undefined (reported) when it has none. */
+function parameterFromOpenApi(ctx: Ctx, src: OpSource, use: ParamUse): ParameterSpec | undefined {
+  const { p, pointer, name, where } = use;
+  const item = `operation ${src.id}: ${where} parameter \`${name}\``;
+  const drop = (reason: string) => {
+    report(ctx, 'import-dropped', { item, reason }, pointer);
+    return undefined;
+  };
+  if (where === 'query' && !/^(?!__proto__$)[^\s&=#]+$/.test(name)) return drop('a query parameter name has no whitespace, `&`, `=` or `#`');
+  if (where === 'header' && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) return drop('a header name is an HTTP token');
+  let schemaNode: unknown = p.schema;
+  let schemaPointer = joinPointer(pointer, 'schema');
+  let asText = false;
+  if (schemaNode === undefined && isObject(p.content)) {
+    const mediaType = Object.keys(p.content)[0];
+    const m = mediaType !== undefined ? p.content[mediaType] : undefined;
+    schemaNode = isObject(m) ? m.schema : undefined;
+    schemaPointer = joinPointer(joinPointer(joinPointer(pointer, 'content'), mediaType ?? ''), 'schema');
+    asText = true;
+  }
+  const f = schemaNode === undefined ? ({ type: 'string' } as FieldSpec) : fieldFromSchema(ctx, schemaNode, schemaPointer, { where: item, depth: 1, stack: [] });
+  const scalar = (t: string) => (PARAMETER_TYPES as readonly string[]).includes(t) && t !== 'array';
+  let param: ParameterSpec;
+  if (scalar(f.type) || (f.type === 'array' && f.items !== undefined && scalar(f.items.type))) param = asParameter(f);
+  else if (asText) {
+    report(ctx, 'import-approximated', { item, as: 'type string', reason: 'a parameter whose value is a JSON document reaches the handler as its text' }, pointer);
+    param = { type: 'string' };
+  } else return drop(`its schema (${f.type === 'array' ? `an array of ${f.items?.type ?? 'anything'}` : f.type}) cannot be written as the text of a ${where} parameter`);
+  if (param.type === 'array' && where === 'query' && ((p.style !== undefined && p.style !== 'form') || p.explode === false)) {
+    report(ctx, 'import-approximated', { item, as: 'a repeated parameter (name=a&name=b)', reason: `style ${String(p.style ?? 'form')}${p.explode === false ? ', explode false' : ''} has no equivalent` }, pointer);
+  }
+  const out: Json = { type: param.type };
+  const description = str(p.description) ?? param.description;
+  if (description !== undefined) out.description = description;
+  if (p.required !== true) out.optional = true;
+  for (const [k, v] of Object.entries(param)) if (!(k in out) && k !== 'description') out[k] = v;
+  if (p.example !== undefined && out.example === undefined) {
+    const problem = getValueProblem({ ...(out as Pick<FieldModel, 'type'>), nullable: false }, p.example);
+    if (problem === undefined) out.example = p.example;
+    else report(ctx, 'import-dropped', { item: `${item}: example ${JSON.stringify(p.example) ?? ''}`, reason: `it breaks its own schema (${problem})` }, pointer);
+  }
+  if (p.deprecated === true) out.deprecated = true;
+  return out as unknown as ParameterSpec;
 }
 
 function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
@@ -708,26 +925,27 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (typeof op['x-servicespec-route'] === 'string') continue; // token, stream, webhooks: built in, rebuilt from the spec
       const method = m.toUpperCase() as HttpMethod;
       const rawId = str(op.operationId);
-      const id = ids.take(toOperationId(rawId ?? `${m} ${rawPath}`));
+      const id = ids.take(rawId !== undefined ? toOperationId(rawId) : toIdentifier(`${m} ${rawPath}`));
       if (!(HTTP_METHODS as readonly string[]).includes(method)) {
         report(ctx, 'import-dropped', { item: `${method} ${rawPath}`, reason: 'the format has operations for GET, POST, PUT, PATCH and DELETE' }, pointer);
         continue;
       }
-      if (rawId !== undefined && id !== rawId) report(ctx, 'import-renamed', { what: 'operation', from: rawId, to: id, reason: 'operation ids are letters, digits and underscores' }, joinPointer(pointer, 'operationId'));
+      if (rawId !== undefined && id !== rawId) report(ctx, 'import-renamed', { what: 'operation', from: rawId, to: id, reason: 'operation ids have no control characters and no surrounding spaces' }, joinPointer(pointer, 'operationId'));
       sources.push({ id, method, path, rawPath, pointer, op, params: paramsOf(ctx, item, op, pointer, itemPointer) });
     }
   }
 
-  // Which resource a path reads, so DELETE on the same path can be recognised.
-  const readPaths = new Map<string, string>();
   const prepared = sources.map((src) => {
     const success = successOf(ctx, src);
     const response = success.schema !== undefined ? shapeFromSchema(ctx, success.schema, success.pointer ?? src.pointer, `operation ${src.id} response`, 'top') : undefined;
-    if (src.method === 'GET' && response?.resource !== undefined && !response.list) readPaths.set(src.path, response.resource);
     return { src, success, response };
   });
+  if (!ctx.fromServicespec) identifiersFromPaths(ctx, prepared);
+  // Which resource an item path names, so a DELETE on it can be recognised.
+  const family = getPathFamily(prepared, ctx);
 
   const operations: Record<string, OperationSpec> = {};
+  const handlerNames = new UniqueNames('_');
   for (const { src, success, response } of prepared) {
     const op = src.op;
     const x = ext<Json>(op, 'x-servicespec-operation');
@@ -742,7 +960,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       for (const k of ['resource', 'transition']) if (typeof x[k] === 'string') o[k] = x[k];
     } else {
       if (x) report(ctx, 'import-extension-invalid', { extension: 'x-servicespec-operation', where: src.pointer, detail: 'its `action` is missing or unknown' }, src.pointer);
-      const inferred = inferAction(ctx, src, success, response, request, readPaths);
+      const inferred = inferAction(ctx, src, success, response, request, family);
       action = inferred.action;
       o.action = action;
       if (inferred.resource !== undefined) o.resource = inferred.resource;
@@ -753,41 +971,34 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     if (typeof op.summary === 'string' && !derived.includes('summary')) o.summary = op.summary;
     const description = withoutRules(str(op.description));
     if (description !== undefined) o.description = description;
-    // Parameters: the ones the format defines for lists, and the ones that carry the version or idempotency key.
-    const filter: string[] = [];
-    const sort: string[] = [];
+    // Parameters: a list's paging, sort and filters; what another part carries (idempotency key, API key, version);
+    // a custom operation's own query and headers. An action that cannot take an operation's parameters is not chosen.
     const resourceFields = typeof o.resource === 'string' ? (ctx.resourceFields.get(o.resource) ?? {}) : {};
-    for (const { p, pointer } of src.params) {
-      const name = String(p.name);
-      const where = String(p.in);
-      if (where === 'path') continue;
-      if (x) continue;
-      if (where === 'header' && name.toLowerCase() === DEFAULT_IDEMPOTENCY_HEADER.toLowerCase()) {
-        ctx.idempotencyHeader ??= name;
-        continue;
-      }
-      if (action === 'list' && where === 'query') {
-        const s = flatten(ctx, p.schema, joinPointer(pointer, 'schema')).schema ?? {};
-        if (name === LIST_PARAMS.limit) {
-          ctx.pageSizes.push({ ...(typeof s.default === 'number' ? { default: s.default } : {}), ...(typeof s.maximum === 'number' ? { max: s.maximum } : {}) });
-          continue;
-        }
-        if (name === LIST_PARAMS.cursor) continue;
-        if (name === LIST_PARAMS.sort) {
-          const values = Array.isArray(s.enum) ? s.enum.map(String) : [];
-          for (const v of values) {
-            const f = v.replace(/^-/, '');
-            if (f in resourceFields && !sort.includes(f)) sort.push(f);
-          }
-          continue;
-        }
-        if (name in resourceFields) {
-          filter.push(name);
-          continue;
-        }
-      }
-      report(ctx, 'import-dropped', { item: `operation ${src.id}: ${where} parameter \`${name}\``, reason: action === 'list' ? 'list operations take limit, cursor, sort and filters named after fields' : `a ${action} operation takes no ${where} parameters` }, pointer);
+    // An exported built-in action's parameters are the format's own (rebuilt from the spec).
+    let plan = x && action !== 'custom' ? { filter: [], sort: [], leftover: [] } : planParams(ctx, src, action, resourceFields);
+    if (!x && action !== 'custom' && plan.leftover.length > 0) {
+      const names = plan.leftover.map((l) => `\`${l.name}\``).join(', ');
+      const takes = action === 'list' ? 'a list takes limit, cursor, sort and filters named after fields' : `a ${action} operation takes no query or header parameters`;
+      action = 'custom';
+      o.action = action;
+      delete o.resource;
+      report(ctx, 'import-custom-operation', { operation: src.id, reason: `its parameters ${names} are not a resource action's (${takes}); as a custom operation it keeps them` }, src.pointer);
+      plan = planParams(ctx, src, action, {});
     }
+    if (action === 'custom' && (!x || x.action === 'custom')) {
+      for (const l of plan.leftover) {
+        const param = parameterFromOpenApi(ctx, src, l);
+        if (param === undefined) continue;
+        const into = l.where === 'query' ? 'query' : 'headers';
+        const bag = (o[into] ??= {}) as Record<string, ParameterSpec>;
+        if (l.where === 'header' && Object.keys(bag).some((k) => k.toLowerCase() === l.name.toLowerCase())) {
+          report(ctx, 'import-dropped', { item: `operation ${src.id}: header parameter \`${l.name}\``, reason: 'another header of the operation has the same name in another case (header names are compared without regard to case)' }, l.pointer);
+          continue;
+        }
+        bag[l.name] = param;
+      }
+    }
+    const { filter, sort } = plan;
     if (x) {
       for (const k of ['filter', 'sort']) if (Array.isArray(x[k])) o[k] = (x[k] as unknown[]).map(String);
     } else {
@@ -805,7 +1016,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     } else if (action === 'custom') {
       if (request) o.request = request;
       if (response) o.response = response;
-      o.handler = src.id;
+      // A handler is named in code: the operation id as an identifier (`find pet by id` → findPetById).
+      o.handler = handlerNames.take(toIdentifier(src.id));
     }
     if (op.security !== undefined) {
       const auth = requirement(ctx, op.security, op, joinPointer(src.pointer, 'security'));
@@ -836,7 +1048,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   return shown ? (out as SpecDocument['endpoints']) : undefined;
 }
 
-const OPERATION_ORDER = ['method', 'path', 'action', 'resource', 'transition', 'summary', 'description', 'filter', 'sort', 'status', 'request', 'response', 'handler', 'auth', 'errors', 'idempotent', 'deprecated'];
+const OPERATION_ORDER = ['method', 'path', 'action', 'resource', 'transition', 'summary', 'description', 'filter', 'sort', 'query', 'headers', 'status', 'request', 'response', 'handler', 'auth', 'errors', 'idempotent', 'deprecated'];
 
 function orderOperation(o: Json): Json {
   const out: Json = {};
@@ -880,16 +1092,41 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
   if (ctx.errorCodes.size === 0 && ctx.errorBodies.length === 0) return undefined;
   const out: ErrorsSpec = {};
   const problem = ctx.errorBodies.find((b) => b.mediaType === 'application/problem+json');
-  if (problem) out.body = 'problem';
-  else {
+  let kept: { pointer: string; key: string } | undefined;
+  if (problem) {
+    out.body = 'problem';
+    kept = { pointer: problem.pointer, key: 'problem' };
+  } else {
     const first = ctx.errorBodies.map((b) => ({ b, shape: shapeFromSchema(ctx, b.schema, b.pointer, 'the error body', 'top') })).find((x) => x.shape?.fields !== undefined && !x.shape.list);
-    if (first?.shape?.fields) out.body = { fields: first.shape.fields };
+    if (first?.shape?.fields) {
+      out.body = { fields: first.shape.fields };
+      kept = { pointer: first.b.pointer, key: bodyKey(first.b) };
+    }
+  }
+  // The spec has one error body: each different body an operation declares is merged into it, and said so.
+  const reported = new Set<string>();
+  for (const b of ctx.errorBodies) {
+    const key = b.mediaType === 'application/problem+json' ? 'problem' : bodyKey(b);
+    if (kept !== undefined && key === kept.key) continue;
+    if (reported.has(key)) continue;
+    reported.add(key);
+    if (kept === undefined) report(ctx, 'import-dropped', { item: `the error body at ${b.pointer}`, reason: 'it is not an object the format can describe' }, b.pointer);
+    else report(ctx, 'import-errors-merged', { item: `the error body at ${b.pointer}`, into: `the one at ${kept.pointer}`, reason: 'a spec has one error body for every error code; this one differs from it' }, b.pointer);
+  }
+  // Inline responses with the same status and description share one code (the document does not refer to one response).
+  for (const c of ctx.errorCodes.values()) {
+    if (c.inline && c.operations.length > 1) report(ctx, 'import-errors-merged', { item: `the inline ${c.status} responses of operations ${c.operations.join(', ')}`, into: `error code ${c.name}`, reason: `they have the same status and description${c.title !== undefined ? `, “${c.title}”` : ''}` }, c.pointer);
   }
   if (ctx.errorCodes.size > 0) {
     out.codes = {};
     for (const c of ctx.errorCodes.values()) out.codes[c.name] = c.title !== undefined ? { status: c.status, title: c.title } : { status: c.status };
   }
   return out;
+}
+
+/** What tells two error bodies apart: the component referred to, else the schema written out. */
+function bodyKey(b: { mediaType: string; schema: unknown }): string {
+  return isObject(b.schema) && typeof b.schema.$ref === 'string' ? b.schema.$ref : JSON.stringify(b.schema) ?? '';
 }
 
 function importLimits(ctx: Ctx): LimitsSpec | undefined {

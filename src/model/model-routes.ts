@@ -1,6 +1,6 @@
 import type { Condition, HttpMethod } from '../spec/spec-types.js';
 import { getField, getResource, getStateMachine } from './model-lookup.js';
-import type { AuthRequirement, FieldModel, OperationModel, ResourceModel, SchemeModel, ServiceModel, StateMachineModel, TransitionModel } from './model-types.js';
+import type { AuthRequirement, FieldModel, OperationModel, ParameterModel, ResourceModel, SchemeModel, ServiceModel, StateMachineModel, TransitionModel } from './model-types.js';
 
 // The one derived view of what a spec serves. The runtime registers exactly these routes and the
 // exporters document exactly these, so served and documented cannot drift.
@@ -14,7 +14,9 @@ export interface QueryParam {
   name: string;
   /** The field it filters on, for filter parameters. */
   field?: FieldModel;
-  kind: 'limit' | 'cursor' | 'sort' | 'filter' | 'version';
+  /** The declared parameter, for a custom operation's own (`param`). */
+  parameter?: ParameterModel;
+  kind: 'limit' | 'cursor' | 'sort' | 'filter' | 'version' | 'param';
 }
 
 interface RouteBase {
@@ -35,6 +37,8 @@ export interface OperationRoute extends RouteBase {
   machine?: StateMachineModel;
   transition?: TransitionModel;
   query: readonly QueryParam[];
+  /** The request headers a custom operation declares (operation.headers). */
+  headers: readonly ParameterModel[];
   /** Whether the route reads a JSON body. */
   hasBody: boolean;
   successStatus: number;
@@ -129,7 +133,9 @@ function operationConditions(model: ServiceModel, o: OperationModel, resource: R
   if (hasBody) ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'].forEach((x) => c.add(x as Condition));
   // A route that reads no body still reads (and ignores) what is sent with an unsafe method, up to the body limit.
   else if (o.method !== 'GET') c.add('body_too_large');
-  if (o.action === 'list' || (o.action === 'custom' && o.method === 'GET')) c.add('validation');
+  if (o.action === 'list' || (o.action === 'custom' && (o.method === 'GET' || o.query.length > 0 || o.headers.length > 0))) c.add('validation');
+  // Served without its handler (--allow-gaps), a custom operation is answered not_implemented; documented where declared.
+  if (o.action === 'custom' && model.errors?.byCondition.not_implemented !== undefined) c.add('not_implemented');
   if (['read', 'update', 'replace', 'delete', 'transition'].includes(o.action)) c.add('missing_resource');
   if (o.action === 'transition') c.add('illegal_transition');
   if (o.auth?.kind === 'required') {
@@ -182,6 +188,7 @@ function buildRoutes(model: ServiceModel): Route[] {
       }
       if (o.sort.length > 0) query.push({ name: LIST_PARAMS.sort, kind: 'sort' });
     }
+    if (o.action === 'custom') for (const p of o.query) query.push({ name: p.name, kind: 'param', parameter: p });
     if (versionQuery !== undefined) query.push({ name: versionQuery, kind: 'version' });
     const route: OperationRoute = {
       kind: 'operation',
@@ -192,6 +199,7 @@ function buildRoutes(model: ServiceModel): Route[] {
       conditions: operationConditions(model, o, resource, hasBody),
       operation: o,
       query,
+      headers: o.action === 'custom' ? o.headers : [],
       hasBody,
       successStatus: o.status,
     };

@@ -43,8 +43,8 @@ export function getUnshownChanges(model: ServiceModel): UnshownChange[] {
         report(`version ${next} still has ${c.field}`, `remove_field ${c.resource}.${c.field}`);
       } else if (c.kind === 'rename_field' && c.from !== undefined && c.to !== undefined) {
         const change = `rename_field ${c.resource}.${c.from} → ${c.to}`;
+        // A new name the next version does not have is the checker's unknown-field.
         if (hasField(newer, c.resource, c.from)) report(`version ${next} still has ${c.from}`, change);
-        else if (next !== v.current && !hasField(newer, c.resource, c.to)) report(`version ${next} has no field ${c.to}`, change);
       }
     });
   }
@@ -52,7 +52,8 @@ export function getUnshownChanges(model: ServiceModel): UnshownChange[] {
 }
 
 /**
- * The model a document for one served version describes: `getVersionModel`, serving that version only. For an
+ * The model a document for one served version describes: `getVersionModel`, serving that version only, its event
+ * payloads in the current shape. For an
  * older version a request names it (the service's default would answer in another version's shape), so the
  * document's version parameter is required and has that one value. Undefined when the spec does not serve it.
  */
@@ -71,7 +72,17 @@ export function getVersionDocumentModel(model: ServiceModel, version: string): S
       return fields && o.filter.some((f) => !fields.has(f)) ? { ...o, filter: o.filter.filter((f) => fields.has(f)) } : o;
     }),
   };
-  return Object.freeze({ ...vm, ...(endpoints ? { endpoints } : {}), versioning: { ...v, supported: [], default: 'required' as const } });
+  // Events are sent in the current version (their envelope names it) whichever version a request names: a payload
+  // of a resource this version shows differently keeps the current fields.
+  const resources = new Map(model.resources.map((r) => [r.name, r]));
+  const events = vm.events && {
+    ...vm.events,
+    kinds: vm.events.kinds.map((k) => {
+      const r = k.payload?.resource === undefined ? undefined : resources.get(k.payload.resource);
+      return r && k.payload && vm.resources.find((x) => x.name === r.name) !== r ? { ...k, payload: { fields: r.fields, list: k.payload.list } } : k;
+    }),
+  };
+  return Object.freeze({ ...vm, ...(endpoints ? { endpoints } : {}), ...(events ? { events } : {}), versioning: { ...v, supported: [], default: 'required' as const } });
 }
 
 /** Every version the spec serves: the current one and each supported one. */

@@ -48,6 +48,12 @@ export interface FieldModel {
   fields?: readonly FieldModel[];
 }
 
+/** A declared query parameter or request header of a custom operation: a field, and where it travels. */
+export interface ParameterModel extends FieldModel {
+  in: 'query' | 'header';
+  deprecated: boolean;
+}
+
 export interface ResourceModel {
   name: string;
   pointer: string;
@@ -115,6 +121,10 @@ export interface OperationModel {
   description?: string;
   filter: readonly string[];
   sort: readonly string[];
+  /** custom: the declared query parameters, by their name on the wire (empty when none are declared). */
+  query: readonly ParameterModel[];
+  /** custom: the declared request headers, by their name as written. */
+  headers: readonly ParameterModel[];
   /** The declared success status, or the one the format defines for the action. */
   status: number;
   statusDeclared: boolean;

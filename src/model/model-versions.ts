@@ -1,5 +1,7 @@
-import type { FieldModel, ResourceModel, ServiceModel, VersionChangeModel } from './model-types.js';
+import type { FieldModel, ResourceModel, ServiceModel, StateMachineModel, TransitionModel, VersionChangeModel } from './model-types.js';
+import { isWritable } from './model-schemas.js';
 import { joinPointer } from '../util/util-json-pointer.js';
+import { getResource } from './model-lookup.js';
 
 export type VersionScheme = 'date' | 'semver' | 'integer';
 
@@ -29,10 +31,47 @@ export function getChangesSince(model: ServiceModel, version: string): VersionCh
     .flatMap((s) => s.changes);
 }
 
+/** One field of a resource across the versions: its name in the older version and now (undefined where it has none). */
+export interface FieldHistory {
+  old?: string;
+  now?: string;
+}
+
+/**
+ * What the declared changes since `version` did to `resource`'s fields, one entry per field they touch: renamed
+ * (both names), added since (`now` only), removed since (`old` only). A field added and removed again is left out.
+ */
+export function getFieldHistory(model: ServiceModel, version: string, resource: string): FieldHistory[] {
+  const entries: FieldHistory[] = [];
+  const current = (name: string) => entries.find((e) => e.now === name);
+  for (const c of getChangesSince(model, version)) {
+    if (c.resource !== resource) continue;
+    if (c.kind === 'rename_field' && c.from !== undefined && c.to !== undefined) {
+      const e = current(c.from);
+      if (e) e.now = c.to;
+      else entries.push({ old: c.from, now: c.to });
+    } else if (c.kind === 'add_field' && c.field !== undefined) {
+      entries.push({ now: c.field });
+    } else if (c.kind === 'remove_field' && c.field !== undefined) {
+      const e = current(c.field);
+      if (e) delete e.now;
+      else entries.push({ old: c.field });
+    }
+  }
+  return entries.filter((e) => e.old !== undefined || e.now !== undefined);
+}
+
+/** `name` (a current field of `resource`) as `version` calls it; undefined when that version does not have it. */
+export function getOldFieldName(model: ServiceModel, version: string, resource: string, name: string): string | undefined {
+  const e = getFieldHistory(model, version, resource).find((x) => x.now === name);
+  return e ? e.old : name;
+}
+
 /**
  * The model as a client of `version` sees it. Only what `versioning.supported[].changes` declares differs from the
- * current model: a renamed field has its old name, an added field is absent, and a removed field is present as
- * `json`, optional, because the spec does not show its old shape. Undefined when the spec does not serve `version`.
+ * current model: a renamed field has its old name (also where the identifier, owner, state field, a transition's
+ * `requires` or `stamp` names it), an added field is absent, and a removed field is present as `json`, optional,
+ * because the spec does not show its old shape. Undefined when the spec does not serve `version`.
  */
 export function getVersionModel(model: ServiceModel, version: string): ServiceModel | undefined {
   const v = model.versioning;
@@ -40,33 +79,56 @@ export function getVersionModel(model: ServiceModel, version: string): ServiceMo
   if (version === v.current) return model;
   if (!v.supported.some((s) => s.version === version)) return undefined;
   const scheme = v.scheme ?? 'date';
-  const changes = [...getChangesSince(model, version)].reverse();
-  const resources = new Map<string, ResourceModel>(model.resources.map((r) => [r.name, r]));
-  const edit = (name: string | undefined, f: (fields: FieldModel[], r: ResourceModel) => FieldModel[]) => {
-    const r = name === undefined ? undefined : resources.get(name);
-    if (r) resources.set(r.name, { ...r, fields: f([...r.fields], r) });
+  const histories = new Map(model.resources.map((r) => [r.name, getFieldHistory(model, version, r.name)]));
+  const oldName = (resource: string, name: string): string | undefined => {
+    const e = histories.get(resource)?.find((x) => x.now === name);
+    return e ? e.old : name;
   };
-  for (const c of changes) {
-    if (c.kind === 'rename_field' && c.from !== undefined && c.to !== undefined) {
-      const { from, to } = c;
-      edit(c.resource, (fields) => fields.map((x) => (x.name === to ? { ...x, name: from } : x)));
-    } else if (c.kind === 'add_field' && c.field !== undefined) {
-      const { field } = c;
-      edit(c.resource, (fields) => fields.filter((x) => x.name !== field));
-    } else if (c.kind === 'remove_field' && c.field !== undefined) {
-      const { field } = c;
-      edit(c.resource, (fields, r) =>
-        fields.some((x) => x.name === field)
-          ? fields
-          : [...fields, { name: field, pointer: joinPointer(joinPointer(r.pointer, 'fields'), field), type: 'json', description: 'shape not shown in the spec', optional: true, nullable: false, readOnly: false, writeOnce: false, unique: false, hasDefault: false, hasExample: false }],
-      );
+  const resources = model.resources.map((r): ResourceModel => {
+    const history = histories.get(r.name) ?? [];
+    if (history.length === 0) return r;
+    const fields: FieldModel[] = [];
+    for (const f of r.fields) {
+      const name = oldName(r.name, f.name);
+      if (name !== undefined) fields.push(name === f.name ? f : { ...f, name });
     }
-  }
+    for (const e of history) {
+      if (e.now !== undefined || e.old === undefined || fields.some((x) => x.name === e.old)) continue;
+      fields.push({ name: e.old, pointer: joinPointer(joinPointer(r.pointer, 'fields'), e.old), type: 'json', description: 'shape not shown in the spec', optional: true, nullable: false, readOnly: false, writeOnce: false, unique: false, hasDefault: false, hasExample: false });
+    }
+    const out: ResourceModel = { ...r, fields };
+    const id = r.identifier === undefined ? undefined : oldName(r.name, r.identifier);
+    if (id !== undefined) out.identifier = id;
+    else delete out.identifier;
+    const owner = r.owner === undefined ? undefined : oldName(r.name, r.owner);
+    if (owner !== undefined) out.owner = owner;
+    else delete out.owner;
+    return out;
+  });
+  const stateMachines = model.stateMachines.map((m): StateMachineModel => {
+    if ((histories.get(m.resource) ?? []).length === 0) return m;
+    const rename = (name: string) => oldName(m.resource, name);
+    const field = m.field === undefined ? undefined : rename(m.field);
+    const out: StateMachineModel = {
+      ...m,
+      transitions: m.transitions.map((t) => {
+        const stamp = t.stamp === undefined ? undefined : rename(t.stamp);
+        const copy: TransitionModel = { ...t, requires: t.requires.flatMap((n) => rename(n) ?? []) };
+        if (stamp !== undefined) copy.stamp = stamp;
+        else delete copy.stamp;
+        return copy;
+      }),
+    };
+    if (field !== undefined) out.field = field;
+    else delete out.field;
+    return out;
+  });
   const supported = v.supported.filter((s) => compareVersions(scheme, s.version, version) < 0);
   return Object.freeze({
     ...model,
     file: `${model.file}@${version}`,
-    resources: model.resources.map((r) => resources.get(r.name)!),
+    resources,
+    stateMachines,
     versioning: { ...v, current: version, supported },
   });
 }
@@ -76,13 +138,67 @@ export function getVersionModel(model: ServiceModel, version: string): ServiceMo
  * current name, after later renames) and still in the current model. Empty for the current version.
  */
 export function getFieldsAddedSince(model: ServiceModel, version: string, resource: string): FieldModel[] {
-  const added: string[] = [];
-  for (const c of getChangesSince(model, version)) {
-    if (c.resource !== resource) continue;
-    if (c.kind === 'add_field' && c.field !== undefined) added.push(c.field);
-    else if (c.kind === 'remove_field' && c.field !== undefined) added.splice(0, added.length, ...added.filter((f) => f !== c.field));
-    else if (c.kind === 'rename_field' && c.from !== undefined && c.to !== undefined) added.splice(0, added.length, ...added.map((f) => (f === c.from ? c.to! : f)));
+  const added = new Set(getFieldHistory(model, version, resource).flatMap((e) => (e.old === undefined && e.now !== undefined ? [e.now] : [])));
+  const fields = getResource(model, resource)?.fields ?? [];
+  return fields.filter((f) => added.has(f.name));
+}
+
+/** A field of `resource` that differs between an older version and the current one. */
+export interface FieldDifference extends FieldHistory {
+  resource: string;
+  /** For a field added since: the declared default an older version's create gets. */
+  default?: { value: unknown };
+}
+
+/** How one operation's bodies differ for a client of an older version. */
+export interface OperationDifference {
+  operation: string;
+  /** The request body's fields that differ (a transition's: those its `requires` lists). */
+  request: FieldDifference[];
+  /** The answer's fields that differ. */
+  response: FieldDifference[];
+  /** A create's fields added since, required with no default: its clients cannot create the resource. */
+  unsendable: string[];
+}
+
+/** What a client of `version` sees differ from the current version, derived from the declared changes. */
+export interface VersionDifferences {
+  version: string;
+  fields: FieldDifference[];
+  operations: OperationDifference[];
+  /** Declared changes of kind `other`, between that version and the current one, in their own words. */
+  other: string[];
+}
+
+/** The fields and operations `version` differs in from the current version; undefined when it is not served. */
+export function getVersionDifferences(model: ServiceModel, version: string): VersionDifferences | undefined {
+  const v = model.versioning;
+  if (!v || (version !== v.current && !v.supported.some((s) => s.version === version))) return undefined;
+  const byResource = new Map<string, FieldDifference[]>();
+  for (const r of model.resources) {
+    const diffs = getFieldHistory(model, version, r.name)
+      .filter((e) => e.old !== e.now)
+      .map((e): FieldDifference => {
+        const f = e.old === undefined && e.now !== undefined ? r.fields.find((x) => x.name === e.now) : undefined;
+        return { resource: r.name, ...e, ...(f?.hasDefault ? { default: { value: f.default } } : {}) };
+      });
+    if (diffs.length > 0) byResource.set(r.name, diffs);
   }
-  const fields = model.resources.find((r) => r.name === resource)?.fields ?? [];
-  return fields.filter((f) => added.includes(f.name));
+  const operations: OperationDifference[] = [];
+  for (const o of model.endpoints?.operations ?? []) {
+    const custom = o.action === 'custom';
+    const inName = custom ? o.request?.resource : ['create', 'replace', 'update', 'transition'].includes(o.action) ? o.resource : undefined;
+    const outName = custom ? o.response?.resource : o.action === 'delete' ? undefined : o.action === 'list' ? (o.response?.resource ?? o.resource) : o.resource;
+    let request = inName === undefined ? [] : (byResource.get(inName) ?? []);
+    if (o.action === 'transition') {
+      const requires = model.stateMachines.find((m) => m.resource === o.resource)?.transitions.find((t) => t.name === o.transition)?.requires ?? [];
+      request = request.filter((d) => d.now !== undefined && requires.includes(d.now));
+    }
+    const response = outName === undefined ? [] : (byResource.get(outName) ?? []);
+    const r = o.action === 'create' && o.resource !== undefined ? model.resources.find((x) => x.name === o.resource) : undefined;
+    const unsendable = r ? getFieldsAddedSince(model, version, r.name).filter((f) => !f.optional && !f.hasDefault && isWritable(r, f, 'create')).map((f) => f.name) : [];
+    if (request.length + response.length + unsendable.length > 0) operations.push({ operation: o.id, request, response, unsendable });
+  }
+  const other = getChangesSince(model, version).flatMap((c) => (c.kind === 'other' ? [c.description ?? 'a change the spec does not describe'] : []));
+  return { version, fields: [...byResource.values()].flat(), operations, other };
 }

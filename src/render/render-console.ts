@@ -1,6 +1,7 @@
 import { exportOpenApi } from '../export/export-openapi.js';
 import { getErrorCodes, getRoutes, getServiceRoutes, isIdempotentOperation, type Route, type ServiceRoute } from '../model/model-routes.js';
 import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
+import { getVersionDifferences, type FieldDifference, type VersionDifferences } from '../model/model-versions.js';
 import { NOT_SHOWN } from '../model/model-defaults.js';
 import { CONSOLE_SCRIPT, CONSOLE_STYLE } from './render-console-assets.js';
 import { escapeHtml, getDocumentTitle, renderDocumentBody, type DocumentHeading } from './render-html.js';
@@ -179,6 +180,31 @@ function versionsText(model: ServiceModel): string {
   return `current <code>${escapeHtml(v.current)}</code>${older.length > 0 ? `; also ${older.join(', ')}` : ''}; by ${where}`;
 }
 
+const differencesOf = new WeakMap<ServiceModel, VersionDifferences[]>();
+
+/** How an operation's bodies differ in each older served version (getVersionDifferences); empty when they do not. */
+function olderVersionsHtml(model: ServiceModel, r: Route): string {
+  if (r.kind !== 'operation' || model.versioning?.current === undefined) return '';
+  let all = differencesOf.get(model);
+  if (!all) {
+    all = model.versioning.supported.flatMap((s) => (s.version === model.versioning?.current ? [] : (getVersionDifferences(model, s.version) ?? [])));
+    differencesOf.set(model, all);
+  }
+  const side = (list: readonly FieldDifference[]) =>
+    list.map((d) => (d.old !== undefined && d.now !== undefined ? `<code>${escapeHtml(d.old)}</code> for <code>${escapeHtml(d.now)}</code>` : d.now !== undefined ? `no <code>${escapeHtml(d.now)}</code>` : `also <code>${escapeHtml(d.old ?? '')}</code>`)).join(', ');
+  const lines = all.flatMap((d) => {
+    const o = d.operations.find((x) => x.operation === r.operation.id);
+    if (!o) return [];
+    const parts = [
+      ...(o.unsendable.length > 0 ? [`a create is refused (${o.unsendable.map((f) => `<code>${escapeHtml(f)}</code>`).join(', ')} came later, required, no default)`] : []),
+      ...(o.request.length > 0 ? [`request ${side(o.request)}`] : []),
+      ...(o.response.length > 0 ? [`answer ${side(o.response)}`] : []),
+    ];
+    return [`<code>${escapeHtml(d.version)}</code>: ${parts.join('; ')}`];
+  });
+  return lines.length === 0 ? '' : `<dt>In older versions</dt><dd>${lines.join('<br>')}</dd>\n`;
+}
+
 function bodyExamples(doc: Schema, model: ServiceModel, r: Route, op: Schema | undefined): { request?: BodyExample; responses: BodyExample[] } {
   const out: { request?: BodyExample; responses: BodyExample[] } = { responses: [] };
   if (!op) return out;
@@ -259,7 +285,8 @@ function renderRoute(doc: Schema, model: ServiceModel, r: Route, index: number, 
     `<label><span>${escapeHtml(name)} <em>${kind}</em></span><input name="${kind}:${escapeHtml(name)}" value="${escapeHtml(value)}" placeholder="${escapeHtml(placeholder)}" autocomplete="off"></label>`;
   const inputs = [
     ...r.pathParams.map((p) => field(p, 'path', p === versionParam ? (model.versioning?.current ?? '') : '', 'required')),
-    ...query.map((q) => field(q, 'query', '', 'optional')),
+    ...query.map((q) => field(q, 'query', '', r.kind === 'operation' && r.query.some((x) => x.name === q && x.parameter !== undefined && !x.parameter.optional) ? 'required' : 'optional')),
+    ...(r.kind === 'operation' ? r.headers.map((h) => field(h.name, 'header', '', h.optional ? 'optional' : 'required')) : []),
     ...(model.versioning?.placement?.kind === 'header' ? [field(model.versioning.placement.name, 'header', '', `optional (current: ${model.versioning.current ?? NOT_SHOWN})`)] : []),
     ...(idem !== undefined ? [field(idem, 'header', '', 'optional')] : []),
   ];
@@ -280,7 +307,7 @@ ${hasBody ? `<label class="body"><span>body <em>${escapeHtml(ex.request!.content
 <dt>Success</dt><dd>${success.map((s) => escapeHtml(s.status ?? '')).join(', ') || NOT_SHOWN}</dd>
 <dt>Rate limits</dt><dd>${rateLimits(model, r)}</dd>
 <dt>Versions</dt><dd>${r.kind === 'token' ? 'not versioned' : versionsText(model)}</dd>
-<dt>Errors</dt><dd>${
+${olderVersionsHtml(model, r)}<dt>Errors</dt><dd>${
     getErrorCodes(model, r)
       .filter((c, i, all) => all.findIndex((x) => x.code === c.code) === i)
       .map((c) => `<a href="#error-${escapeHtml(c.code)}"><code>${escapeHtml(c.code)}</code></a> ${c.status}`)

@@ -12,6 +12,7 @@ import type {
   VersionChangeModel,
   VersionPlacementModel,
 } from '../model/model-types.js';
+import { getVersionDifferences, type FieldDifference } from '../model/model-versions.js';
 import { getApiKeyPlacement, NOT_SHOWN } from '../model/model-defaults.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 
@@ -301,7 +302,7 @@ function endpointBlocks(m: ServiceModel): Block[] {
       ),
     );
   }
-  const shaped = ops.filter((o) => o.request || o.response || o.action === 'custom');
+  const shaped = ops.filter((o) => o.request || o.response || o.action === 'custom' || o.query.length > 0 || o.headers.length > 0);
   if (shaped.length > 0) {
     blocks.push(heading(3, 'Request and response shapes'));
     for (const o of shaped) {
@@ -311,6 +312,12 @@ function endpointBlocks(m: ServiceModel): Block[] {
       else if (o.action === 'custom' && !bodyless) blocks.push(para(`Request: ${NOT_SHOWN}.`));
       if (o.response) blocks.push(...shapeBlocks('Response', o.response));
       else if (o.action === 'custom') blocks.push(para(`Response: ${NOT_SHOWN}.`));
+      // Declared query parameters and headers, in the table of fields (a deprecated one says so in its description).
+      for (const [label, params] of [['Query parameters', o.query], ['Headers', o.headers]] as const) {
+        if (params.length === 0) continue;
+        blocks.push(para(`${label}:`));
+        blocks.push(fieldTable(params.map((p) => (p.deprecated ? { ...p, description: `(deprecated) ${p.description ?? ''}`.trim() } : p))));
+      }
     }
   }
   const idempotent = ops.filter((o) => o.idempotent === true);
@@ -506,6 +513,82 @@ function changeText(c: VersionChangeModel): Inline {
   return c.description !== undefined ? [...text, `: ${c.description}`] : text;
 }
 
+/** One field difference as a client of the older version sees it; `write` is the request's action, if any. */
+function fieldDifferenceText(d: FieldDifference, version: string, write?: string): Inline {
+  if (d.old !== undefined && d.now !== undefined) return [code(d.old), ' for ', code(d.now)];
+  if (d.now !== undefined) {
+    if (write === 'create' && d.default) return ['no ', code(d.now), ' (its default ', code(jsonText(d.default.value)), ' is stored)'];
+    if (write === 'replace') return ['no ', code(d.now), ' (left as stored)'];
+    return ['no ', code(d.now)];
+  }
+  return ['also ', code(d.old ?? NOT_SHOWN), ` (its shape in version ${version} is not shown)`];
+}
+
+function sideText(diffs: readonly FieldDifference[], version: string, write?: string): Inline {
+  if (diffs.length === 0) return ['same'];
+  const byResource = new Map<string, FieldDifference[]>();
+  for (const d of diffs) byResource.set(d.resource, [...(byResource.get(d.resource) ?? []), d]);
+  const named = byResource.size > 1;
+  return joinInline(
+    [...byResource].map(([name, list]) => [...(named ? [`${name}: `] : []), ...joinInline(list.map((d) => fieldDifferenceText(d, version, write)))]),
+    '; ',
+  );
+}
+
+/**
+ * Per supported version, what its clients see differ from the current version: the fields (renamed, added since,
+ * removed since) and the operations whose request body or answer differs, all derived from the declared changes
+ * (getVersionDifferences), as the service applies them.
+ */
+function versionDifferenceBlocks(m: ServiceModel): Block[] {
+  const v = m.versioning!;
+  const current = v.current;
+  if (current === undefined) return [];
+  const out: Block[] = [];
+  const ops = new Map((m.endpoints?.operations ?? []).map((o) => [o.id, o]));
+  for (const s of v.supported) {
+    const d = s.version === current ? undefined : getVersionDifferences(m, s.version);
+    if (!d) continue;
+    out.push(heading(4, `Version ${s.version} against the current version ${current}`));
+    if (d.fields.length === 0 && d.other.length === 0) {
+      out.push(para(`No field differs: a version ${s.version} request and answer have the current shape.`));
+      continue;
+    }
+    if (d.fields.length > 0) {
+      out.push(
+        table(
+          ['Resource', `Field in version ${s.version}`, `Field in version ${current}`, 'Difference'],
+          d.fields.map((f) => [[f.resource], f.old !== undefined ? [code(f.old)] : ['none'], f.now !== undefined ? [code(f.now)] : ['none'], [f.old !== undefined && f.now !== undefined ? 'renamed' : f.now !== undefined ? `added after version ${s.version}` : `removed after version ${s.version}`]]),
+        ),
+      );
+    }
+    if (d.operations.length > 0) {
+      out.push(para(`Operations whose bodies differ for a version ${s.version} client (the service checks its requests in this shape and answers in it):`));
+      out.push(
+        table(
+          ['Operation', 'Request body', 'Answer'],
+          d.operations.map((o) => {
+            const op = ops.get(o.operation);
+            const rest = o.request.filter((x) => x.now === undefined || !o.unsendable.includes(x.now));
+            const request = sideText(rest, s.version, op?.action);
+            return [
+              [code(o.operation), ...(op ? [' (', code(`${op.method} ${op.path}`), ')'] : [])],
+              o.unsendable.length > 0 ? ['refused: ', ...codes(o.unsendable), ` came after version ${s.version}, is required and has no default`, ...(rest.length > 0 ? ['; ', ...request] : [])] : request,
+              sideText(o.response, s.version),
+            ];
+          }),
+        ),
+      );
+    }
+    if (d.other.length > 0) {
+      out.push(para(`Also declared for version ${s.version}, as written (not modelled as field changes):`));
+      out.push(list(d.other.map((t) => [t])));
+    }
+  }
+  if (out.length === 0) return [];
+  return [heading(3, 'What each supported version differs in'), ...out];
+}
+
 function versioningBlocks(m: ServiceModel): Block[] {
   const v = m.versioning!;
   const blocks: Block[] = [
@@ -530,6 +613,7 @@ function versioningBlocks(m: ServiceModel): Block[] {
       ),
     );
   }
+  blocks.push(...versionDifferenceBlocks(m));
   if (v.compatibility.length > 0) {
     blocks.push(heading(3, 'Compatibility rules'));
     blocks.push(list(v.compatibility.map((c) => [c])));

@@ -4,7 +4,7 @@ import type { Condition } from '../spec/spec-types.js';
 import type { CursorCodec } from './runtime-cursor.js';
 import type { Deadline } from './runtime-deadline.js';
 import type { ErrorResponder } from './runtime-errors.js';
-import type { CredentialRecord, Storage } from './storage/storage-types.js';
+import type { CredentialRecord, Storage, StorageTx } from './storage/storage-types.js';
 
 /** A route's handler as the runtime registers it with Fastify. */
 export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => unknown;
@@ -34,7 +34,10 @@ export { fromPluggable } from './runtime-steps.js';
 export interface HandlerContext {
   body: unknown;
   params: Readonly<Record<string, string>>;
+  /** The query as sent, with each declared parameter (operation.query) read as its type, or its default. */
   query: Readonly<Record<string, unknown>>;
+  /** The declared request headers (operation.headers), by their declared name, typed. */
+  headers: Readonly<Record<string, unknown>>;
   principal?: Principal;
   /** The version the request asked for (or the default), when the spec is versioned. */
   version?: string;
@@ -62,8 +65,23 @@ export interface RuntimeContext {
   handlers: Readonly<Record<string, CustomHandler>>;
 }
 
+/**
+ * A keyed create whose key is claimed, and whose answer is kept, in the change's own transaction
+ * (limits/limits-idempotency.ts): one commit for claim, change and answer.
+ */
+export interface KeyedChange {
+  /** The transaction's first statement: claims the key, or throws what the key holds (answered by `answer`). */
+  claim(tx: StorageTx): Promise<void>;
+  /** The last: keeps the answer (status, the replayed headers, the body as sent). */
+  keep(tx: StorageTx, status: number, headers: Readonly<Record<string, string>>, body: string): Promise<void>;
+  /** Answers from what the key held (a replay; or throws the conflict or in-progress error); undefined when `err` is anything else. */
+  answer(err: unknown, request: FastifyRequest, reply: FastifyReply): unknown;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
+    /** Set by the Idempotency-Key step where the action claims the key in its own transaction. */
+    keyedChange?: KeyedChange;
     principal?: Principal;
     specVersion?: string;
     /** Fields a replace leaves as stored: the request's older version does not have them. */

@@ -27,6 +27,7 @@ export const FALLBACK_STATUS: Readonly<Record<Condition, number>> = {
   unsupported_version: 400,
   idempotency_conflict: 422,
   idempotency_in_progress: 409,
+  not_implemented: 501,
   internal: 500,
 };
 

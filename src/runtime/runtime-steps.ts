@@ -35,21 +35,28 @@ export function andThen<T, U>(value: T | Promise<T>, next: (value: T) => U, fail
 
 /**
  * Runs `steps` from `from`: synchronously while each answers without a promise, then in the promise of the first
- * that does not. Returns what Fastify should get from a handler: `undefined` when the steps answered in this turn
- * (they send their answers themselves), else the promise of the rest.
+ * that does not. Returns what ended the pipeline: the last step's answer (the reply, which is a thenable that
+ * settles once the response has been sent, so a promise adopting it waits for async onSend hooks), undefined for
+ * ANSWERED, or the promise of the rest.
  */
-export function runSteps(steps: readonly Step[], from: number, request: FastifyRequest, reply: FastifyReply): Promise<unknown> | undefined {
+export function runSteps(steps: readonly Step[], from: number, request: FastifyRequest, reply: FastifyReply): unknown {
   for (let i = from; i < steps.length; i++) {
     const out = steps[i]!(request, reply);
     if (out === undefined) continue;
     if (out instanceof Promise) return out.then((v: unknown) => (v === undefined ? runSteps(steps, i + 1, request, reply) : v === ANSWERED ? undefined : v));
-    return undefined;
+    return out === ANSWERED ? undefined : out;
   }
   return undefined;
 }
 
-/** A route handler running `steps` in order. */
+/**
+ * A route handler running `steps` in order. Fastify sends what a synchronous handler returns unless it is
+ * undefined; the steps send their answers themselves, so only a promise is handed back.
+ */
 export function createPipeline(steps: readonly Step[]): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | undefined {
   const list = steps.slice();
-  return (request, reply) => runSteps(list, 0, request, reply);
+  return (request, reply) => {
+    const out = runSteps(list, 0, request, reply);
+    return out instanceof Promise ? out : undefined;
+  };
 }

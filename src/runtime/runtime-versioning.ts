@@ -1,8 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PAGE_FIELDS } from '../model/model-routes.js';
-import type { ServiceModel, VersionChangeModel } from '../model/model-types.js';
-import { getResourceSchema, isWritable } from '../model/model-schemas.js';
-import { getChangesSince, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
+import { getResource } from '../model/model-lookup.js';
+import { PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
+import type { ResourceModel, ServiceModel } from '../model/model-types.js';
+import { getResourceSchema, getShapeSchema, getTransitionSchema, isWritable } from '../model/model-schemas.js';
+import { getFieldHistory, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { ServiceError } from './runtime-errors.js';
 import type { ValidatorFactory } from './runtime-validation.js';
 
@@ -10,66 +11,157 @@ export interface VersionResolver {
   /** The version a request asks for (or the declared default); undefined when the spec is not versioned. */
   resolve(request: FastifyRequest): string | undefined;
   annotate(reply: FastifyReply, version: string): void;
-  /** A request body of an older version, in the current version's shape (renamed fields renamed, removed ones dropped). */
-  upgrade(resource: string, version: string, body: unknown): unknown;
-  /** A response object of the current version, in an older version's shape. */
-  downgrade(resource: string, version: string, body: unknown): unknown;
-  /** Whether any served version rewrites this resource's fields (else upgrade and downgrade change nothing). */
-  rewrites(resource: string): boolean;
 }
 
-type Rewrite = (obj: Record<string, unknown>) => void;
+/** Field names from one version to another: a new name, or null for a field the other version does not have. */
+type Renames = ReadonlyMap<string, string | null>;
 
-function rename(from: string, to: string): Rewrite {
-  return (obj) => {
-    if (Object.prototype.hasOwnProperty.call(obj, from)) {
-      obj[to] = obj[from];
-      delete obj[from];
-    }
-  };
-}
-
-/** Per resource and version: the rewrites from that version up to the current one, and back down. */
-function buildRewrites(changes: readonly VersionChangeModel[], resource: string): { up: Rewrite[]; down: Rewrite[] } {
-  const up: Rewrite[] = [];
-  const down: Rewrite[] = [];
-  for (const c of changes) {
-    if (c.resource !== resource || c.kind === 'other') continue;
-    if (c.kind === 'rename_field' && c.from !== undefined && c.to !== undefined) {
-      up.push(rename(c.from, c.to));
-      down.unshift(rename(c.to, c.from));
-    } else if (c.kind === 'add_field' && c.field !== undefined) {
-      const field = c.field;
-      down.unshift((obj) => delete obj[field]);
-    } else if (c.kind === 'remove_field' && c.field !== undefined) {
-      const field = c.field;
-      // An older client may still send a field the current version removed: it is accepted and ignored.
-      up.push((obj) => delete obj[field]);
-    }
+/** `resource`'s renames from `version` up to the current version (`up`) and back down (`down`). */
+function getRenames(model: ServiceModel, version: string, resource: string): { up: Renames; down: Renames } | undefined {
+  const up = new Map<string, string | null>();
+  const down = new Map<string, string | null>();
+  for (const e of getFieldHistory(model, version, resource)) {
+    if (e.old === e.now) continue;
+    if (e.old !== undefined) up.set(e.old, e.now ?? null);
+    if (e.now !== undefined) down.set(e.now, e.old ?? null);
   }
-  return { up, down };
+  return up.size + down.size > 0 ? { up, down } : undefined;
 }
 
-function apply(rewrites: readonly Rewrite[], body: unknown): unknown {
-  if (rewrites.length === 0 || body === null || typeof body !== 'object') return body;
-  const each = (o: unknown) => {
-    if (o === null || typeof o !== 'object' || Array.isArray(o)) return o;
-    const copy = { ...(o as Record<string, unknown>) };
-    for (const r of rewrites) r(copy);
-    return copy;
-  };
+function renameObject(renames: Renames, o: unknown): unknown {
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) return o;
+  const out: Record<string, unknown> = {};
+  for (const [k, value] of Object.entries(o as Record<string, unknown>)) {
+    const to = renames.get(k);
+    if (to === undefined) out[k] = value;
+    else if (to !== null) out[to] = value;
+  }
+  return out;
+}
+
+/** An object, a list of them (`list` shapes), or a list page, with its fields renamed. */
+function rename(renames: Renames, body: unknown): unknown {
+  if (Array.isArray(body)) return body.map((o) => renameObject(renames, o));
+  if (body === null || typeof body !== 'object') return body;
   const b = body as Record<string, unknown>;
-  // A list page rewrites its items.
-  const items = b[PAGE_FIELDS.items];
-  if (Array.isArray(items) && PAGE_FIELDS.next in b) return { ...b, [PAGE_FIELDS.items]: items.map(each) };
-  return each(body);
+  if (Array.isArray(b[PAGE_FIELDS.items]) && PAGE_FIELDS.next in b) return { ...b, [PAGE_FIELDS.items]: (b[PAGE_FIELDS.items] as unknown[]).map((o) => renameObject(renames, o)) };
+  return renameObject(renames, body);
+}
+
+/** What an operation does for a request of an older version. */
+export interface VersionAdapter {
+  /**
+   * Checks an older version's request body in that version's own shape and returns it in the current shape, with
+   * the fields a replace leaves as stored (those that version does not have). Undefined for a version whose
+   * request shape is the current one.
+   */
+  request?(version: string, body: unknown): { body: unknown; keep: readonly string[] };
+  /** A success answer in the older version's shape; undefined when that version's shape is the current one. */
+  response?(version: string, payload: unknown): unknown;
+  /** An error the action raised for an upgraded request, with its field pointers in the older version's names. */
+  error?(version: string, error: ServiceError): ServiceError;
+}
+
+/** The resource whose shape an operation's request body has: the declared request shape of a custom operation. */
+function getRequestResource(model: ServiceModel, route: OperationRoute): ResourceModel | undefined {
+  const op = route.operation;
+  if (!route.hasBody) return undefined;
+  if (op.action === 'custom') return getResource(model, op.request?.resource);
+  return op.action === 'create' || op.action === 'replace' || op.action === 'update' || op.action === 'transition' ? route.resource : undefined;
+}
+
+/** The resource whose shape an operation answers with: the declared response shape of a custom operation. */
+function getResponseResource(model: ServiceModel, route: OperationRoute): ResourceModel | undefined {
+  return route.operation.action === 'custom' ? getResource(model, route.operation.response?.resource) : route.resource;
+}
+
+/**
+ * For one operation, per older served version (`versioning.supported[].changes`): its request body checked in
+ * that version's own shape (`getVersionModel`) before it is upgraded to the current one, for a create, replace,
+ * update, transition, and a custom operation's declared request shape; its answer downgraded to that version's
+ * names; its errors' field pointers in that version's names. A field the current version requires, added after
+ * that version with no declared default, cannot be sent by its clients: a create is refused naming it (`check`
+ * reports it as version-field-required). Undefined when no served version differs for this operation.
+ */
+export function createVersionAdapter(model: ServiceModel, route: OperationRoute, compile: ValidatorFactory): VersionAdapter | undefined {
+  const v = model.versioning;
+  if (!v) return undefined;
+  const op = route.operation;
+  const inResource = getRequestResource(model, route);
+  const outResource = getResponseResource(model, route);
+  const requests = new Map<string, (body: unknown) => { body: unknown; keep: readonly string[] }>();
+  const responses = new Map<string, Renames>();
+  const pointers = new Map<string, Renames>();
+  for (const s of v.supported) {
+    if (s.version === v.current) continue;
+    const version = s.version;
+    const outRenames = outResource && getRenames(model, version, outResource.name);
+    if (outRenames) responses.set(version, outRenames.down);
+    const inRenames = inResource && getRenames(model, version, inResource.name);
+    if (!inResource || !inRenames) continue;
+    pointers.set(version, inRenames.down);
+    const vm = getVersionModel(model, version)!;
+    const vr = vm.resources.find((r) => r.name === inResource.name)!;
+    let schema: Record<string, unknown>;
+    let keep: readonly string[] = [];
+    let unsendable: readonly string[] = [];
+    if (op.action === 'custom') schema = getShapeSchema(vm, op.request!, 'create', { safeIntegers: true });
+    else if (op.action === 'transition') {
+      const t = vm.stateMachines.find((m) => m.resource === vr.name)?.transitions.find((x) => x.name === route.transition?.name);
+      schema = getTransitionSchema(vm, vr, t?.requires ?? [], { safeIntegers: true });
+    } else {
+      const view = op.action as 'create' | 'replace' | 'update';
+      schema = getResourceSchema(vm, vr, view, { safeIntegers: true });
+      const added = getFieldsAddedSince(model, version, vr.name);
+      if (view === 'replace') keep = added.map((f) => f.name);
+      if (view === 'create') unsendable = added.filter((f) => !f.optional && !f.hasDefault && isWritable(inResource, f, 'create')).map((f) => f.name);
+    }
+    const validate = compile(schema, vr);
+    const up = inRenames.up;
+    const list = op.action === 'custom' && op.request?.list === true;
+    requests.set(version, (body) => {
+      // A body of another kind is the action's to refuse.
+      if (body === null || typeof body !== 'object' || Array.isArray(body) !== list) return { body, keep: [] };
+      validate(body);
+      if (unsendable.length > 0) {
+        throw new ServiceError(
+          'validation',
+          `a version ${version} request cannot create a ${vr.name}: ${unsendable.join(', ')} came after version ${version}, is required and has no default`,
+          unsendable.map((name) => ({ pointer: `/${name}`, message: `is required since a later version and has no default; version ${version} does not have it` })),
+        );
+      }
+      return { body: rename(up, body), keep };
+    });
+  }
+  if (requests.size + responses.size === 0) return undefined;
+  const adapter: VersionAdapter = {};
+  if (requests.size > 0) {
+    adapter.request = (version, body) => requests.get(version)?.(body) ?? { body, keep: [] };
+    adapter.error = (version, error) => {
+      const down = pointers.get(version);
+      if (!down || !error.invalid) return error;
+      const invalid = error.invalid.map((x) => {
+        const m = x.pointer === undefined ? null : /^\/([^/]*)(.*)$/.exec(x.pointer);
+        const to = m ? down.get(m[1]!.replace(/~1/g, '/').replace(/~0/g, '~')) : undefined;
+        return typeof to === 'string' ? { ...x, pointer: `/${to.replace(/~/g, '~0').replace(/\//g, '~1')}${m![2]}` } : x;
+      });
+      return new ServiceError(error.condition, error.detail, invalid, error.headers);
+    };
+  }
+  if (responses.size > 0) {
+    adapter.response = (version, payload) => {
+      const down = responses.get(version);
+      return down ? rename(down, payload) : payload;
+    };
+  }
+  return adapter;
 }
 
 /** Reads the version where the spec places it and refuses versions the spec does not list. */
 export function createVersionResolver(model: ServiceModel): VersionResolver {
   const v = model.versioning;
   const placement = v?.placement;
-  if (!v || !placement) return { resolve: () => undefined, annotate: () => undefined, upgrade: (_r, _v, b) => b, downgrade: (_r, _v, b) => b, rewrites: () => false };
+  if (!v || !placement) return { resolve: () => undefined, annotate: () => undefined };
   const known = [...(v.current !== undefined ? [v.current] : []), ...v.supported.map((s) => s.version)];
   const unique = [...new Set(known)];
   const oldest = v.supported.length > 0 ? v.supported[v.supported.length - 1]!.version : v.current;
@@ -97,25 +189,7 @@ export function createVersionResolver(model: ServiceModel): VersionResolver {
     }
   };
 
-  const cache = new Map<string, { up: Rewrite[]; down: Rewrite[] }>();
-  const rewrites = (resource: string, version: string) => {
-    const key = `${resource}\u0000${version}`;
-    let r = cache.get(key);
-    if (!r) {
-      r = buildRewrites(getChangesSince(model, version), resource);
-      cache.set(key, r);
-    }
-    return r;
-  };
-
   return {
-    upgrade: (resource, version, body) => apply(rewrites(resource, version).up, body),
-    downgrade: (resource, version, body) => apply(rewrites(resource, version).down, body),
-    rewrites: (resource) => unique.some((version) => {
-      if (version === v.current) return false;
-      const r = rewrites(resource, version);
-      return r.up.length + r.down.length > 0;
-    }),
     resolve(request) {
       const asked = read(request);
       if (asked === undefined || asked === '') {
@@ -136,45 +210,5 @@ export function createVersionResolver(model: ServiceModel): VersionResolver {
       const sunset = sunsets.get(version);
       if (sunset !== undefined) reply.header('sunset', new Date(sunset).toUTCString());
     },
-  };
-}
-
-/**
- * For a create, replace or update of `resource`: checks an older version's request body against that version's
- * own shape (`getVersionModel`), before it is upgraded, and returns the fields a replace leaves as stored (those
- * added after that version). A field the current version requires, added after that version with no declared
- * default, cannot be sent by its clients: a create is refused naming it (`check` reports it as
- * version-field-required). Undefined when no served version differs for this resource.
- */
-export function createVersionBodyCheck(model: ServiceModel, resource: string, view: 'create' | 'replace' | 'update', compile: ValidatorFactory): ((version: string, body: unknown) => readonly string[]) | undefined {
-  const v = model.versioning;
-  if (!v) return undefined;
-  const checks = new Map<string, (body: unknown) => readonly string[]>();
-  for (const s of v.supported) {
-    if (s.version === v.current) continue;
-    const vr = getVersionModel(model, s.version)?.resources.find((r) => r.name === resource);
-    if (!vr || getChangesSince(model, s.version).every((c) => c.resource !== resource || c.kind === 'other')) continue;
-    const validate = compile(getResourceSchema(model, vr, view, { safeIntegers: true }), vr);
-    const added = getFieldsAddedSince(model, s.version, resource);
-    const keep = view === 'replace' ? added.map((f) => f.name) : [];
-    const unsendable = view === 'create' ? added.filter((f) => !f.optional && !f.hasDefault && isWritable(vr, f, 'create')) : [];
-    const version = s.version;
-    checks.set(version, (body) => {
-      validate(body);
-      if (unsendable.length > 0) {
-        throw new ServiceError(
-          'validation',
-          `a version ${version} request cannot create a ${resource}: ${unsendable.map((f) => f.name).join(', ')} came after version ${version}, is required and has no default`,
-          unsendable.map((f) => ({ pointer: `/${f.name}`, message: `is required since a later version and has no default; version ${version} does not have it` })),
-        );
-      }
-      return keep;
-    });
-  }
-  if (checks.size === 0) return undefined;
-  return (version, body) => {
-    // A body that is not an object is the action's to refuse.
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) return [];
-    return checks.get(version)?.(body) ?? [];
   };
 }

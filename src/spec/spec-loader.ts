@@ -152,14 +152,31 @@ export function loadSpecText(input: string, file = '<input>'): LoadedSpec {
  */
 function isPlainTree(root: unknown, built: ReadonlySet<object>): boolean {
   const seen = new Set<object>();
-  const stack: { v: unknown; depth: number }[] = [{ v: root, depth: 0 }];
-  while (stack.length > 0) {
-    const { v, depth } = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
+  // Two stacks side by side (node, depth): no object per entry on a tree of tens of thousands of nodes.
+  const nodes: object[] = [];
+  const depths: number[] = [];
+  const push = (node: object, depth: number): void => {
+    nodes.push(node);
+    depths.push(depth);
+  };
+  if (root !== null && typeof root === 'object') push(root, 0);
+  while (nodes.length > 0) {
+    const v = nodes.pop()!;
+    const depth = depths.pop()!;
     if (depth > MAX_SPEC_DEPTH || seen.has(v)) return false;
     seen.add(v);
-    if (Array.isArray(v) ? v.includes(null) : Object.prototype.hasOwnProperty.call(v, 'null')) return false;
-    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push({ v: child, depth: depth + 1 });
+    if (Array.isArray(v)) {
+      for (const child of v as unknown[]) {
+        if (child === null) return false;
+        if (typeof child === 'object') push(child, depth + 1);
+      }
+    } else {
+      if (Object.prototype.hasOwnProperty.call(v, 'null')) return false;
+      for (const k in v) {
+        const child = (v as Record<string, unknown>)[k];
+        if (child !== null && typeof child === 'object') push(child, depth + 1);
+      }
+    }
   }
   return seen.size === built.size;
 }

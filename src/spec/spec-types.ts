@@ -33,6 +33,9 @@ export const FIELD_TYPES = [
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
+/** Field types a query or header parameter may have: those written as text, and arrays of them. */
+export const PARAMETER_TYPES = ['string', 'integer', 'number', 'boolean', 'date', 'datetime', 'uuid', 'email', 'uri', 'enum', 'array'] as const satisfies readonly FieldType[];
+
 export const ACTIONS = ['create', 'read', 'update', 'replace', 'delete', 'list', 'transition', 'custom'] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -63,6 +66,7 @@ export const CONDITIONS = [
   'unsupported_version',
   'idempotency_conflict',
   'idempotency_in_progress',
+  'not_implemented',
   'internal',
 ] as const;
 export type Condition = (typeof CONDITIONS)[number];
@@ -78,6 +82,16 @@ export interface SpecDocument {
   errors?: ErrorsSpec;
   limits?: LimitsSpec;
   versioning?: VersioningSpec;
+  /** Settings of `check` for this spec (not a part of the interface). */
+  check?: CheckSettingsSpec;
+}
+
+/** Warnings a team may turn off for a spec (`check.disable`, `check --disable`): warnings of style only. */
+export const DISABLEABLE_WARNINGS = ['name-style'] as const;
+export type DisableableWarning = (typeof DISABLEABLE_WARNINGS)[number];
+
+export interface CheckSettingsSpec {
+  disable?: DisableableWarning[];
 }
 
 export interface PurposeSpec {
@@ -123,6 +137,23 @@ export interface FieldSpec extends FieldConstraints {
   items?: FieldSpec;
   /** object: nested fields. */
   fields?: Record<string, FieldSpec>;
+}
+
+/**
+ * A query or header parameter of a custom operation, in the vocabulary of fields; required unless `optional`.
+ * `type` is any field type here; `check` refuses those outside PARAMETER_TYPES (`param-type-invalid`).
+ */
+export interface ParameterSpec extends FieldConstraints {
+  type: FieldType;
+  description?: string;
+  optional?: boolean;
+  /** The value the handler receives when the request leaves the parameter out. */
+  default?: unknown;
+  example?: unknown;
+  values?: (string | number)[];
+  /** array: each value's type (the parameter repeated: name=a&name=b). */
+  items?: ParameterSpec;
+  deprecated?: boolean;
 }
 
 export interface ResourceSpec {
@@ -184,6 +215,10 @@ export interface OperationSpec {
   description?: string;
   filter?: string[];
   sort?: string[];
+  /** custom: the query parameters it reads, by their name on the wire. */
+  query?: Record<string, ParameterSpec>;
+  /** custom: the request headers it reads, by name (case-insensitive on the wire). */
+  headers?: Record<string, ParameterSpec>;
   status?: number;
   request?: ShapeSpec;
   response?: ShapeSpec;

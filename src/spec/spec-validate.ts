@@ -42,6 +42,15 @@ function getValidator(): ValidateFunction {
 export function validateSpec(loaded: LoadedSpec): Diagnostic[] {
   const doc = loaded.document;
   if (doc === undefined) return [];
+  // An OpenAPI (or Swagger) document given where a spec belongs: one diagnostic saying how to import it.
+  if (doc !== null && typeof doc === 'object' && !Array.isArray(doc)) {
+    const top = doc as Record<string, unknown>;
+    const key = !('servicespec' in top) ? (['openapi', 'swagger'] as const).find((k) => k in top) : undefined;
+    if (key !== undefined) {
+      const version = typeof top[key] === 'string' || typeof top[key] === 'number' ? String(top[key]) : '?';
+      return [createDiagnostic('openapi-document', { file: loaded.file, kind: key === 'openapi' ? 'OpenAPI' : 'OpenAPI 2 (Swagger)', key, version }, { file: loaded.file, pointer: `/${key}`, ...locate(loaded.sourceMap, `/${key}`, 'key') })];
+    }
+  }
   const validate = getValidator();
   if (validate(doc)) return [];
   // Errors inside propertyNames repeat the propertyNames error itself.

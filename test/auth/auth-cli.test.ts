@@ -1,26 +1,13 @@
-// `servicespec keys|clients|users` as real processes against the service's database, while the service runs.
+// `servicespec keys|clients|users` (the real command, in-process) against the service's database, while the service runs.
 
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, runCli } from '../cli/cli-helpers.js';
 import { bearer, basic, NOTES, startAuthService, type AuthServer } from './helpers.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const ENTRY = fileURLToPath(new URL('./cli-entry.ts', import.meta.url));
-const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-
+/** The real `servicespec` command, run in this process (cli-run.ts). */
 function cli(args: readonly string[], input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', TSX, ENTRY, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
+  return runCli(args, { input });
 }
 
 let s: AuthServer;
@@ -32,8 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-// Each case spawns several processes (tsx start-up is slow on a busy machine).
-const SLOW = { timeout: 180_000 };
+const SLOW = { timeout: 60_000 };
 
 describe('servicespec keys', SLOW, () => {
   it('create prints the key once; the running service accepts it; revoke takes effect on the next request', async () => {

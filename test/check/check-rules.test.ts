@@ -883,6 +883,91 @@ const CASES: RuleCase[] = [
     `,
     fix: ['sunset: "2026-01-01"', 'sunset: "2026-12-01"'],
   },
+  // ── parameters of custom operations ────────────────────────────────────────
+  {
+    code: 'param-not-custom',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      endpoints:
+        operations:
+          listOrders:
+            method: GET
+            path: /orders
+            action: list
+            resource: Order
+            query: # <-
+              labelSelector: { type: string, optional: true }
+    `,
+    fix: ['query:', 'x-query:'],
+    errors: true,
+  },
+  {
+    code: 'param-type-invalid',
+    spec: yaml`
+      servicespec: 1
+      endpoints:
+        operations:
+          search:
+            method: GET
+            path: /search
+            action: custom
+            handler: search
+            response: { fields: { n: { type: integer } } }
+            query:
+              filter: { type: json } # <-
+    `,
+    fix: ['type: json', 'type: string'],
+    errors: true,
+    message: 'search.query.filter',
+  },
+  {
+    code: 'param-duplicate',
+    spec: yaml`
+      servicespec: 1
+      endpoints:
+        operations:
+          search:
+            method: GET
+            path: /search
+            action: custom
+            handler: search
+            response: { fields: { n: { type: integer } } }
+            headers:
+              X-Tag: { type: string, optional: true }
+              x-tag: { type: string, optional: true } # <-
+    `,
+    fix: ['x-tag:', 'x-other-tag:'],
+    errors: true,
+  },
+  {
+    code: 'param-reserved',
+    spec: yaml`
+      servicespec: 1
+      versioning:
+        scheme: integer
+        current: 2
+        default: current
+        placement: { query: api-version }
+        compatibility: [additive only]
+      endpoints:
+        operations:
+          search:
+            method: GET
+            path: /search
+            action: custom
+            handler: search
+            response: { fields: { n: { type: integer } } }
+            query:
+              api-version: { type: string, optional: true } # <-
+    `,
+    fix: ['api-version: { type: string', 'apiVersion: { type: string'],
+    errors: true,
+    message: 'versioning.placement',
+  },
   // ── authentication and built-in routes ─────────────────────────────────────
   {
     code: 'route-conflict',
@@ -1002,6 +1087,30 @@ describe('semantic rules: further placements of the same codes', () => {
       '15 error unknown-field transition Order.go.requires names field `note`, which resource Order does not have',
       '21 error unknown-field version 1 rename_field.to names field `total`, which resource Order does not have',
     ]);
+  });
+
+  it('a rename_field.to names the next newer version\'s field: renamed again later is no unknown-field, a typo still is', () => {
+    const spec = (to: string) => yaml`
+      servicespec: 1
+      resources:
+        Note:
+          fields:
+            id: { type: uuid }
+            body: { type: string }
+      versioning:
+        scheme: integer
+        current: 3
+        placement: { header: V }
+        supported:
+          - version: 2
+            changes:
+              - rename_field: { resource: Note, from: content, to: body }
+          - version: 1
+            changes:
+              - rename_field: { resource: Note, from: text, to: ${to} }
+    `;
+    expect(run(spec('content')).map((d) => d.code)).toEqual([]);
+    expect(run(spec('contnt')).map((d) => `${d.severity} ${d.code} ${d.message}`)).toEqual(['error unknown-field version 1 rename_field.to names field `contnt`, which resource Note does not have; did you mean `content`?']);
   });
 
   it('identifier-invalid for a type that cannot identify, and owner-field-invalid for an owner that is the identifier', () => {
@@ -1145,5 +1254,25 @@ describe('the examples', () => {
     const r = compileSpecFile('examples/empty.yaml');
     expect(r.diagnostics).toEqual([]);
     expect(Object.values(r.model!.present).every((p) => !p)).toBe(true);
+  });
+});
+
+describe('turning a warning of style off', () => {
+  const CAMEL = `servicespec: 1
+resources:
+  Lease:
+    fields:
+      apiVersion: { type: string }
+      leaseDurationSeconds: { type: integer, minimum: 1, maximum: 0 }
+`;
+  it('check.disable: [name-style] silences name-style only; other diagnostics stay', () => {
+    expect(run(CAMEL).map((d) => d.code).sort()).toEqual(['invalid-constraint-range', 'name-style', 'name-style']);
+    expect(run(`${CAMEL}check:\n  disable: [name-style]\n`).map((d) => d.code)).toEqual(['invalid-constraint-range']);
+  });
+
+  it('refuses a code that cannot be turned off (an error, or an unknown code)', () => {
+    const d = run(`${CAMEL}check:\n  disable: [invalid-constraint-range]\n`);
+    expect(d.map((x) => `${x.severity} ${x.code}`)).toEqual(['error invalid-value']);
+    expect(d[0]!.message).toContain('"name-style"');
   });
 });

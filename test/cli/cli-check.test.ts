@@ -119,3 +119,18 @@ describe('servicespec gaps', { timeout: 120_000 }, () => {
     expect(r.stderr).toContain('file-not-found');
   });
 });
+
+describe('servicespec check --disable', { timeout: 120_000 }, () => {
+  it('does not report the warnings named, and refuses a code that cannot be turned off (exit 2)', async () => {
+    const spec = writeSpec('camel.yaml', 'servicespec: 1\nresources:\n  Lease:\n    fields:\n      apiVersion: { type: string }\n');
+    const plain = await runCli(['check', spec]);
+    expect(plain.stdout).toContain('warning name-style');
+    const off = await runCli(['check', '--disable', 'name-style', spec]);
+    expect(off.code).toBe(0);
+    expect(off.stdout).not.toContain('name-style');
+    expect(off.stdout).toContain('no problems found');
+    const bad = await runCli(['check', '--disable', 'unknown-resource', spec]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('only these warnings can be turned off: name-style');
+  });
+});

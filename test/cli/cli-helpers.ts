@@ -1,4 +1,4 @@
-// Runs the real `servicespec` command as a child process, from source through tsx (no build needed).
+// Runs `servicespec`: in this process through `run` (most tests), or as the real bin in a child process (spawnCli, startCli).
 
 import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { run } from '../../src/cli/cli-run.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(ROOT, 'src', 'cli', 'cli-main.ts');
@@ -21,7 +22,27 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: readonly string[], options: { cwd?: string; input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+/**
+ * Runs `servicespec` in this process through `run(argv, io)` (src/cli/cli-run.ts), the function the bin calls: the
+ * same parsing, output and exit codes without a process start per call. `spawnCli` runs the real bin for the few
+ * tests that are about the process itself.
+ */
+export async function runCli(args: readonly string[], options: { cwd?: string; input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(args, {
+    out: (s) => void (stdout += s),
+    err: (s) => void (stderr += s),
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...options.env },
+    stdin: () => Buffer.from(options.input ?? ''),
+    isTTY: { out: false, err: false },
+    cwd: options.cwd ?? ROOT,
+  });
+  return { code, stdout, stderr };
+}
+
+/** Runs the real `servicespec` bin as a child process, from source through tsx (no build needed). */
+export function spawnCli(args: readonly string[], options: { cwd?: string; input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
       cwd: options.cwd ?? ROOT,

@@ -14,12 +14,16 @@ import { parseTargetPolicy } from '../../src/runtime/events/events-targets.js';
 import { startChildServer } from '../runtime/child-server.js';
 import { loadModel } from '../runtime/helpers.js';
 import { EVENTS_SPEC, LOOPBACK, startEventService, startReceiver, until } from './helpers.js';
+import { dropTestSchemas } from '../support/postgres.js';
 
 const Database = loadSqliteDriver();
 
 const PUBLIC_SPEC = new URL('./fixtures/events-public.yaml', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'servicespec-events-durability-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await dropTestSchemas(); // SERVICESPEC_TEST_DB=postgres: the schemas of the folders kept between services
+});
 
 async function captured<T>(fn: () => Promise<T>): Promise<{ result: T; out: string; err: string }> {
   const saved = { ...io };

@@ -46,11 +46,15 @@ export interface TestStorage {
  * The storage an events test runs on: `service.db` in `dir`, or, with SERVICESPEC_TEST_DB=postgres (as
  * test/runtime/helpers.ts), a fresh schema of the test PostgreSQL database.
  */
+const schemaOf = new Map<string, string>();
+
 export async function openTestStorage(dir: string): Promise<TestStorage> {
   if (process.env.SERVICESPEC_TEST_DB === 'postgres') {
     const reason = await getPostgresSkipReason();
     if (reason !== undefined) throw new Error(`SERVICESPEC_TEST_DB=postgres, but ${reason}`);
-    const url = getTestSchemaUrl();
+    // One schema per folder, as one SQLite file: a service started again on a folder finds what the last one left.
+    const url = schemaOf.get(dir) ?? getTestSchemaUrl();
+    schemaOf.set(dir, url);
     return { storage: createPostgresStorage({ url, poolSize: 4 }), dbPath: url, drop: () => dropTestSchema(url) };
   }
   const dbPath = join(dir, 'service.db');
@@ -94,8 +98,11 @@ export async function startEventService(options: Partial<ServiceOptions> & { mod
     readerKey: reader.key,
     async close() {
       await app.close();
-      if (options.dir === undefined) rmSync(dir, { recursive: true, force: true });
-      await drop();
+      // A folder the caller gave is the caller's to reuse (and its schema with it; dropped with the process's schemas).
+      if (options.dir === undefined) {
+        rmSync(dir, { recursive: true, force: true });
+        await drop();
+      }
     },
     call: (method, path, body, headers = {}) => callJson(url, method, path, body, headers),
   };

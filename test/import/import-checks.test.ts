@@ -89,9 +89,9 @@ describe('import: the result always checks', () => {
     const r = await importOpenApiDocument(
       doc(
         {
-          '/things/{name}': {
-            get: { operationId: 'getThing', parameters: [param('name')], responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
-            delete: { operationId: 'deleteThing', parameters: [param('name')], responses: { '204': { description: 'gone' } } },
+          '/things/{key}': {
+            get: { operationId: 'getThing', parameters: [param('key')], responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
+            delete: { operationId: 'deleteThing', parameters: [param('key')], responses: { '204': { description: 'gone' } } },
           },
         },
         { Thing: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
@@ -100,6 +100,60 @@ describe('import: the result always checks', () => {
     expect(checkErrors(r.text!)).toEqual([]);
     expect(r.document!.endpoints!.operations!.deleteThing).toMatchObject({ action: 'custom', handler: 'deleteThing' });
     expect(r.diagnostics.some((d) => d.code === 'import-custom-operation' && d.message.includes('deleteThing') && d.message.includes('no identifier'))).toBe(true);
+  });
+
+  it('a resource with no `id` is identified by the item path parameter that names a required field of it', async () => {
+    const r = await importOpenApiDocument(
+      doc(
+        {
+          '/things/{name}': {
+            get: { operationId: 'getThing', parameters: [param('name')], responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
+            delete: { operationId: 'deleteThing', parameters: [param('name')], responses: { '204': { description: 'gone' } } },
+          },
+          '/optional/{label}': {
+            get: { operationId: 'getOptional', parameters: [param('label')], responses: { '200': { description: 'ok', ...jsonBody(ref('Optional')) } } },
+          },
+        },
+        {
+          Thing: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, size: { type: 'integer' } } },
+          Optional: { type: 'object', properties: { label: { type: 'string' } } },
+        },
+      ),
+    );
+    expect(checkErrors(r.text!)).toEqual([]);
+    expect(r.document!.resources!.Thing).toMatchObject({ identifier: 'name' });
+    expect(r.document!.endpoints!.operations!.getThing).toMatchObject({ action: 'read', resource: 'Thing' });
+    expect(r.document!.endpoints!.operations!.deleteThing).toMatchObject({ action: 'delete', resource: 'Thing' });
+    expect(r.diagnostics.map((d) => d.message)).toContain('resource Thing is imported as a resource identified by `name`: GET /things/{name} reads one Thing by its name, a required field');
+    // an optional field cannot be an identifier: the read stays custom, saying why
+    expect(r.document!.endpoints!.operations!.getOptional).toMatchObject({ action: 'custom' });
+    expect(r.document!.resources!.Optional!.identifier).toBeUndefined();
+  });
+
+  it('a DELETE on the item path of a collection that creates or lists a resource deletes that resource', async () => {
+    const pageOf = (item: unknown) => jsonBody({ type: 'object', required: ['items', 'next_cursor'], properties: { items: { type: 'array', items: item }, next_cursor: { type: ['string', 'null'] } } });
+    const r = await importOpenApiDocument(
+      doc(
+        {
+          '/things': {
+            get: { operationId: 'listThings', responses: { '200': { description: 'ok', ...pageOf(ref('Thing')) } } },
+            post: { operationId: 'createThing', requestBody: jsonBody(ref('NewThing')), responses: { '201': { description: 'made', ...jsonBody(ref('Thing')) } } },
+          },
+          '/things/{thingId}': { delete: { operationId: 'deleteThing', parameters: [param('thingId')], responses: { '204': { description: 'gone' } } } },
+          '/things/{thingId}/polish': { post: { operationId: 'polishThing', parameters: [param('thingId')], responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } } },
+        },
+        {
+          Thing: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string', readOnly: true }, name: { type: 'string' } } },
+          NewThing: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+        },
+      ),
+    );
+    expect(checkErrors(r.text!)).toEqual([]);
+    const ops = r.document!.endpoints!.operations!;
+    expect(ops.listThings).toMatchObject({ action: 'list', resource: 'Thing' });
+    expect(ops.createThing).toMatchObject({ action: 'create', resource: 'Thing' });
+    expect(ops.deleteThing).toMatchObject({ action: 'delete', resource: 'Thing' });
+    expect(r.diagnostics.map((d) => d.message)).toContain('operation `polishThing` is imported as a custom operation: its path goes on after {thingId}; a resource action binds no parameter but the identifier, at the end of its path');
   });
 
   it('drops an example that breaks its own schema, with a diagnostic, and keeps the ones that fit', async () => {
@@ -167,6 +221,64 @@ describe('import: the result always checks', () => {
         expect(checkErrors(r.text!)).toEqual([]);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  // The same family with the names and parameters real documents have: operation ids with spaces and hyphens,
+  // dotted component names, path parameters that name a field, query/header/cookie parameters of every kind
+  // (paging names the format's lists do not take, objects, arrays, transport and case-duplicate headers), pages and
+  // plain lists. Whatever is drawn, the result checks.
+  it('property: generated documents with parameters and OpenAPI names import to a spec with no check errors', async () => {
+    const paramSchema = fc.oneof(
+      fc.constant({ type: 'integer', minimum: 1 }),
+      fc.constant({ type: 'string', maxLength: 5, default: 'abc' }),
+      fc.constant({ type: 'boolean' }),
+      fc.constant({ type: 'string', format: 'date-time' }),
+      fc.constant({ type: 'array', items: { type: 'string', enum: ['a', 'b'] } }),
+      fc.constant({ type: 'array', items: { type: 'object' } }),
+      fc.constant({ type: 'object', properties: { q: { type: 'string' } } }),
+      fc.constant({ type: 'string', enum: ['name', '-name'] }),
+    );
+    const parameter = fc.record({
+      name: fc.constantFrom('limit', 'cursor', 'sort', 'page', 'per_page', 'continue', 'name', 'labelSelector', 'X-Trace', 'x-trace', 'Accept', 'Authorization', 'Idempotency-Key', 'api_key', 'filter[name]', '__proto__'),
+      in: fc.constantFrom('query', 'header', 'cookie'),
+      required: fc.boolean(),
+      deprecated: fc.boolean(),
+      schema: paramSchema,
+      example: fc.option(fc.oneof(fc.integer({ min: -2, max: 2 }), fc.constant('x')), { nil: undefined }),
+    });
+    const params = fc.array(parameter, { maxLength: 4 });
+    const names = fc.record({
+      schema: fc.constantFrom('Thing', 'io.example.v1.Thing', 'thing-item'),
+      pathParam: fc.constantFrom('thingId', 'name', 'id'),
+      opPrefix: fc.constantFrom('', 'post-', 'find '),
+      page: fc.boolean(),
+      apiKey: fc.boolean(),
+    });
+    const ops = fc.record({ get: params, put: fc.option(params), delete: fc.option(params), post: fc.option(params), list: fc.option(params) });
+    await fc.assert(
+      fc.asyncProperty(names, ops, fc.subarray(['id', 'name', 'size']), async (n, o, required) => {
+        const cleanParams = (list: readonly Json[]) => list.map((p) => Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)));
+        const target = ref(n.schema);
+        const pathParam = { name: n.pathParam, in: 'path', required: true, schema: { type: 'string' } };
+        const one = { '200': { description: 'ok', ...jsonBody(target) } };
+        const id = (name: string) => `${n.opPrefix}${name}`;
+        const item: Json = { get: { operationId: id('getThing'), parameters: [pathParam, ...cleanParams(o.get)], responses: one } };
+        if (o.put) item.put = { operationId: id('putThing'), parameters: [pathParam, ...cleanParams(o.put)], requestBody: jsonBody(target), responses: one };
+        if (o.delete) item.delete = { operationId: id('deleteThing'), parameters: [pathParam, ...cleanParams(o.delete)], responses: { '204': { description: 'gone' } } };
+        const collection: Json = {};
+        if (o.post) collection.post = { operationId: id('createThing'), parameters: cleanParams(o.post), requestBody: jsonBody(target), responses: { '201': { description: 'made', ...jsonBody(target) } } };
+        const listBody = n.page ? { type: 'object', properties: { items: { type: 'array', items: target }, next_cursor: { type: 'string', nullable: true } } } : { type: 'array', items: target };
+        if (o.list) collection.get = { operationId: id('listThings'), parameters: cleanParams(o.list), responses: { '200': { description: 'ok', ...jsonBody(listBody) } } };
+        const paths: Json = { [`/things/{${n.pathParam}}`]: item };
+        if (Object.keys(collection).length > 0) paths['/things'] = collection;
+        const schema = { type: 'object', required: required.filter((r) => r !== 'size'), properties: { id: { type: 'string' }, name: { type: 'string' }, size: { type: 'integer' } } };
+        const securitySchemes = n.apiKey ? { key: { type: 'apiKey', in: 'query', name: 'api_key' } } : {};
+        const r = await importOpenApiDocument({ openapi: '3.0.3', info: { title: 'T', version: '1' }, paths, components: { schemas: { [n.schema]: schema }, securitySchemes }, ...(n.apiKey ? { security: [{ key: [] }] } : {}) });
+        expect(r.diagnostics.filter((d) => d.code === 'import-renamed')).toEqual([]);
+        expect(checkErrors(r.text!)).toEqual([]);
+      }),
+      { numRuns: 120 },
     );
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
-import { toEventKindName, toFieldName, toOperationId, toResourceName } from '../../src/import/import-names.js';
+import { toEventKindName, toFieldName, toIdentifier, toOperationId, toResourceName } from '../../src/import/import-names.js';
 import { tempDir } from '../export/helpers.js';
 
 const tmp = tempDir('servicespec-import-');
@@ -38,7 +38,6 @@ const crud = doc({
           { name: 'cursor', in: 'query', schema: { type: 'string' } },
           { name: 'name', in: 'query', schema: { type: 'string' } },
           { name: 'sort', in: 'query', schema: { type: 'string', enum: ['name', '-name'] } },
-          { name: 'verbose', in: 'query', schema: { type: 'boolean' } },
         ],
         responses: { '200': { description: 'ok', ...jsonBody({ type: 'object', properties: { items: { type: 'array', items: ref('Thing') }, next_cursor: { type: ['string', 'null'] } } }) } },
       },
@@ -73,12 +72,12 @@ describe('import: operations become actions where their shapes allow', () => {
     expect(ops.replaceThing).toMatchObject({ action: 'replace', resource: 'Thing' });
     expect(ops.updateThing).toMatchObject({ action: 'update', resource: 'Thing' });
     expect(ops.deleteThing).toMatchObject({ action: 'delete', resource: 'Thing' });
-    expect(ops.polishThing).toMatchObject({ action: 'custom', handler: 'polishThing', response: { resource: 'Thing' } });
+    expect(ops['polish thing']).toMatchObject({ action: 'custom', handler: 'polishThing', response: { resource: 'Thing' } });
     expect(r.document!.limits).toEqual({ page_size: { default: 10, max: 50 } });
     expect(r.document!.errors).toEqual({ body: 'problem', codes: { invalid: { status: 422, title: 'The thing is not valid' }, not_found: { status: 404, title: 'Not here' } } });
     const messages = r.diagnostics.map((d) => d.message);
-    expect(messages).toContain('operation listThings: query parameter `verbose` has no place in a servicespec and is left out: list operations take limit, cursor, sort and filters named after fields');
-    expect(messages).toContain('operation `polish thing` is named `polishThing` in the spec: operation ids are letters, digits and underscores');
+    expect(messages.filter((m) => m.includes('query parameter'))).toEqual([]);
+    expect(r.diagnostics.filter((d) => d.code === 'import-renamed')).toEqual([]);
     // nothing invented: no states, no versioning, no rate limits, no base address
     const shown = Object.fromEntries(r.gaps!.parts.map((p) => [p.part, p.status]));
     expect(shown).toMatchObject({ states: 'not shown', versioning: 'not shown', events: 'not shown', authentication: 'not shown' });
@@ -96,6 +95,114 @@ describe('import: operations become actions where their shapes allow', () => {
       },
     });
     expect(r.document!.resources!.NewThing).toBeDefined();
+  });
+});
+
+describe('import: query and header parameters', () => {
+  const pageOf = (item: unknown) => jsonBody({ type: 'object', properties: { items: { type: 'array', items: item }, next_cursor: { type: ['string', 'null'] } } });
+  const withParams = doc({
+    paths: {
+      '/things': {
+        get: {
+          operationId: 'listThings',
+          parameters: [
+            { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1 } },
+            { name: 'per_page', in: 'query', schema: { type: 'integer', maximum: 100, default: 30 } },
+          ],
+          responses: { '200': { description: 'ok', ...pageOf(ref('Thing')) } },
+        },
+      },
+      '/things/search': {
+        get: {
+          operationId: 'searchThings',
+          parameters: [
+            { name: 'labelSelector', in: 'query', description: 'Only things whose labels match.', schema: { type: 'string' } },
+            { name: 'watch', in: 'query', deprecated: true, schema: { type: 'boolean', default: false } },
+            { name: 'tag', in: 'query', required: true, schema: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } } },
+            { name: 'ids', in: 'query', style: 'form', explode: false, schema: { type: 'array', items: { type: 'integer' } } },
+            { name: 'filter', in: 'query', content: { 'application/json': { schema: { type: 'object', properties: { q: { type: 'string' } } } } } },
+            { name: 'deep', in: 'query', style: 'deepObject', schema: { type: 'object', properties: { q: { type: 'string' } } } },
+            { name: 'X-Request-Id', in: 'header', schema: { type: 'integer', minimum: 1 }, example: 0 },
+            { name: 'x-request-id', in: 'header', schema: { type: 'string' } },
+            { name: 'Accept', in: 'header', schema: { type: 'string' } },
+            { name: 'Idempotency-Key', in: 'header', schema: { type: 'string' } },
+            { name: 'api_key', in: 'query', schema: { type: 'string' } },
+            { name: 'session', in: 'cookie', schema: { type: 'string' } },
+          ],
+          responses: { '200': { description: 'ok', ...jsonBody({ type: 'array', items: ref('Thing') }) } },
+        },
+      },
+    },
+    components: { schemas: { Thing: thing }, securitySchemes: { key: { type: 'apiKey', in: 'query', name: 'api_key' } } },
+  });
+
+  it("keeps a custom operation's query and header parameters by their names, with types and constraints", async () => {
+    const r = await importOpenApiDocument(withParams, 'params.json');
+    const op = r.document!.endpoints!.operations!.searchThings!;
+    expect(op.query).toEqual({
+      labelSelector: { type: 'string', description: 'Only things whose labels match.', optional: true },
+      watch: { type: 'boolean', optional: true, default: false, deprecated: true },
+      tag: { type: 'array', items: { type: 'enum', values: ['a', 'b'] } },
+      ids: { type: 'array', optional: true, items: { type: 'integer' } },
+      filter: { type: 'string', optional: true },
+    });
+    expect(op.headers).toEqual({ 'X-Request-Id': { type: 'integer', optional: true, minimum: 1 } });
+    const messages = r.diagnostics.map((d) => d.message);
+    for (const m of [
+      'operation searchThings: query parameter `deep` has no place in a servicespec and is left out: its schema (object) cannot be written as the text of a query parameter',
+      'operation searchThings: header parameter `x-request-id` has no place in a servicespec and is left out: another header of the operation has the same name in another case (header names are compared without regard to case)',
+      'operation searchThings: header parameter `Accept` has no place in a servicespec and is left out: the runtime reads it itself (credentials, content negotiation, framing)',
+      'operation searchThings: cookie parameter `session` has no place in a servicespec and is left out: the format has no cookie parameters',
+      'operation searchThings: query parameter `ids` is imported as a repeated parameter (name=a&name=b): style form, explode false has no equivalent',
+      'operation searchThings: query parameter `filter` is imported as type string: a parameter whose value is a JSON document reaches the handler as its text',
+      'operation searchThings: header parameter `X-Request-Id`: example 0 has no place in a servicespec and is left out: it breaks its own schema (below minimum 1)',
+    ]) expect(messages).toContain(m);
+    // the API key and the idempotency key are carried by authentication and endpoints.idempotency
+    expect(messages.filter((m) => m.includes('api_key') || m.includes('Idempotency-Key'))).toEqual([]);
+    expect(r.document!.endpoints!.idempotency).toEqual({ header: 'Idempotency-Key' });
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  it('a list whose paging parameters are not the format\'s becomes a custom operation keeping them, and says so', async () => {
+    const r = await importOpenApiDocument(withParams, 'params.json');
+    const op = r.document!.endpoints!.operations!.listThings!;
+    expect(op).toMatchObject({ action: 'custom', query: { page: { type: 'integer', optional: true, minimum: 1 }, per_page: { type: 'integer', optional: true, maximum: 100, default: 30 } } });
+    expect(r.diagnostics.map((d) => d.message)).toContain(
+      "operation `listThings` is imported as a custom operation: its parameters `page`, `per_page` are not a resource action's (a list takes limit, cursor, sort and filters named after fields); as a custom operation it keeps them",
+    );
+    expect(r.document!.limits).toBeUndefined();
+  });
+});
+
+describe('import: error responses', () => {
+  const problem = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } } } });
+  const errorsDoc = doc({
+    paths: {
+      '/a': { get: { operationId: 'getA', responses: { '200': { description: 'ok' }, '404': problem('No such A.'), '409': problem('Busy.'), '401': { $ref: '#/components/responses/Unauthorized' } } } },
+      '/b': { get: { operationId: 'getB', responses: { '200': { description: 'ok' }, '404': problem('No such B.'), '409': problem('Busy.'), '401': { $ref: '#/components/responses/Unauthorized' } } } },
+      '/c': { get: { operationId: 'getC', responses: { '200': { description: 'ok' }, '400': { description: 'Bad.', content: { 'application/json': { schema: { type: 'object', properties: { code: { type: 'integer' } } } } } } } } },
+    },
+    components: { responses: { Unauthorized: problem('Who are you?') } },
+  });
+
+  it("keeps each operation's own error descriptions; shares codes the document shares; reports every merge", async () => {
+    const r = await importOpenApiDocument(errorsDoc, 'errors.json');
+    const ops = r.document!.endpoints!.operations!;
+    expect(r.document!.errors!.codes).toStrictEqual({
+      not_found: { status: 404, title: 'No such A.' },
+      conflict: { status: 409, title: 'Busy.' },
+      unauthorized: { status: 401, title: 'Who are you?' },
+      not_found_2: { status: 404, title: 'No such B.' },
+      bad_request: { status: 400, title: 'Bad.' },
+    });
+    expect(ops.getA!.errors).toEqual(['unauthorized', 'not_found', 'conflict']);
+    expect(ops.getB!.errors).toEqual(['unauthorized', 'not_found_2', 'conflict']);
+    const merged = r.diagnostics.filter((d) => d.code === 'import-errors-merged').map((d) => d.message);
+    expect(merged).toEqual([
+      'the error body at /paths/~1c/get/responses/400: merged into the one at /paths/~1a/get/responses/401 (a spec has one error body for every error code; this one differs from it)',
+      'the inline 409 responses of operations getA, getB: merged into error code conflict (they have the same status and description, “Busy.”)',
+    ]);
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 });
 
@@ -180,15 +287,18 @@ describe('import: schemas', () => {
 
   it('renames only what the format cannot hold, and reports every change that reaches the wire', async () => {
     const r = await importOpenApiDocument(doc({ components: { schemas: { 'io.example.v1.Widget': { type: 'object', properties: { 'created-at': { type: 'string', format: 'date-time' } } } } } }), 'w.json');
-    expect(r.document!.resources!.Widget!.fields).toEqual({ created_at: { type: 'datetime', optional: true } });
-    expect(r.diagnostics.filter((d) => d.code === 'import-renamed').length).toBe(2);
-    expect(toResourceName('pet-store')).toBe('PetStore');
+    expect(r.document!.resources!['io.example.v1.Widget']!.fields).toEqual({ created_at: { type: 'datetime', optional: true } });
+    expect(r.diagnostics.filter((d) => d.code === 'import-renamed').length).toBe(1);
+    expect(toResourceName('pet-store')).toBe('pet-store');
+    expect(toResourceName('_links')).toBe('Links');
+    expect(toOperationId('find pets by id')).toBe('find pets by id');
+    expect(toOperationId(' find\tpets ')).toBe('findPets');
     expect(toResourceName('pullrequest')).toBe('pullrequest');
     expect(toFieldName('HTTPStatus')).toBe('HTTPStatus');
     expect(toFieldName('Content-Type')).toBe('content_type');
     expect(toFieldName('2fa')).toBe('_2fa');
     expect(toFieldName('__proto__')).toBe('proto');
-    expect(toOperationId('find pets by id')).toBe('findPetsById');
+    expect(toIdentifier('find pets by id')).toBe('findPetsById');
     expect(toEventKindName('Order.Paid')).toBe('Order.Paid');
     expect(toEventKindName('order-paid')).toBe('order_paid');
   });

@@ -51,6 +51,43 @@ describe('round trip: export → import → export', () => {
     }
   }
 
+  const withParams = `servicespec: 1
+resources:
+  io.example.v1.Thing:
+    fields:
+      id: { type: uuid, readOnly: true }
+      name: { type: string }
+endpoints:
+  operations:
+    find things by label:
+      method: GET
+      path: /things/search
+      action: custom
+      handler: findThingsByLabel
+      query:
+        labelSelector: { type: string, optional: true, description: Only things whose labels match. }
+        limit: { type: integer, minimum: 1, maximum: 50, optional: true, default: 10 }
+        tag: { type: array, items: { type: enum, values: [a, b] } }
+      headers:
+        X-Request-Id: { type: uuid, optional: true }
+      response: { resource: io.example.v1.Thing, list: true }
+    post-createThing:
+      method: POST
+      path: /things
+      action: create
+      resource: io.example.v1.Thing
+`;
+  for (const version of VERSIONS) {
+    it(`query and header parameters, operation ids and dotted resource names, OpenAPI ${version}: the same document and model`, async () => {
+      const compiled = compileSpecText(withParams, 'params.yaml');
+      expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      const { first, second, imported, model2 } = await roundTrip(compiled.model!, version);
+      expect(jsonDiff(first, second)).toEqual([]);
+      expect(jsonDiff(comparable(compiled.model!), comparable(model2))).toEqual([]);
+      expect(imported.diagnostics.filter((d) => d.code === 'import-renamed' || d.code === 'import-dropped')).toEqual([]);
+    });
+  }
+
   for (const version of VERSIONS) {
     it(`any structurally valid spec, OpenAPI ${version} (property)`, async () => {
       await fc.assert(

@@ -84,3 +84,63 @@ describe('camelCase names on the wire, through import, serve, export and client'
     expect(tsc.stdout + tsc.stderr).toBe('');
   }, 120_000);
 });
+
+// Operation ids and component names as OpenAPI has them (`find widget`, `io.example.v1.Widget`) stay the spec's names;
+// the service stores the dotted resource, and the client gives each an identifier.
+const namespaced: Json = {
+  openapi: '3.0.3',
+  info: { title: 'Namespaced', version: '1' },
+  paths: {
+    '/widgets': {
+      post: { operationId: 'post-createWidget', requestBody: jsonBody({ $ref: '#/components/schemas/io.example.v1.Widget' }), responses: { '201': { description: 'made', ...jsonBody({ $ref: '#/components/schemas/io.example.v1.Widget' }) } } },
+    },
+    '/widgets/{id}': {
+      get: { operationId: 'find widget by id', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok', ...jsonBody({ $ref: '#/components/schemas/io.example.v1.Widget' }) } } },
+    },
+  },
+  components: {
+    schemas: {
+      'io.example.v1.Widget': {
+        type: 'object',
+        required: ['id', 'serialNo'],
+        properties: { id: { type: 'string', format: 'uuid', readOnly: true }, serialNo: { type: 'string', 'x-servicespec-field': { unique: true } } },
+      },
+    },
+  },
+};
+
+describe('operation ids and dotted component names, kept', () => {
+  it('imports them unchanged, serves the dotted resource, and the generated client compiles', async () => {
+    const r = await importOpenApiDocument(namespaced, 'namespaced.json');
+    expect(r.diagnostics.filter((d) => d.code === 'import-renamed')).toEqual([]);
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(Object.keys(r.document!.resources!)).toEqual(['io.example.v1.Widget']);
+    expect(r.document!.endpoints!.operations!['find widget by id']).toMatchObject({ action: 'read', resource: 'io.example.v1.Widget' });
+    expect(r.compiled!.diagnostics.filter((d) => d.code === 'name-style').map((d) => d.message)).toContain(
+      'operation find widget by id: operation name `find widget by id` is not an identifier (letters, digits, underscores), the format\'s naming style; it is kept as written (it is the name on the wire)',
+    );
+    const doc = exportOpenApi(r.compiled!.model!).document as { paths: Record<string, Record<string, { operationId: string }>>; components: { schemas: Json } };
+    expect(doc.paths['/widgets/{id}']!.get!.operationId).toBe('find widget by id');
+    expect(doc.paths['/widgets']!.post!.operationId).toBe('post-createWidget');
+    expect(Object.keys(doc.components.schemas)).toContain('io.example.v1.Widget');
+    const svc = await startService(r.compiled!.model!);
+    try {
+      const a = await svc.call('POST', '/widgets', { serialNo: 'S1' });
+      expect(a.status).toBe(201);
+      expect((await svc.call('GET', `/widgets/${String(a.body.id)}`)).body).toEqual(a.body);
+      // the unique column is still named when the table name has dots
+      const again = await svc.call('POST', '/widgets', { serialNo: 'S1' });
+      expect(again.status).toBe(409);
+      expect(JSON.stringify(again.body)).toContain('/serialNo');
+    } finally {
+      await svc.close();
+    }
+    const code = generateClient(r.compiled!.model!).code;
+    expect(code).toContain('findWidgetById(');
+    expect(code).toContain('postCreateWidget(');
+    expect(code).toMatch(/export interface Widget\b/);
+    writeFileSync(join(tmp.path, 'namespaced.ts'), code);
+    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--strict', '--noEmit', 'namespaced.ts'], { cwd: tmp.path });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+  }, 120_000);
+});

@@ -170,3 +170,31 @@ endpoints:
     expect(endpoints).toContain('- operations: not shown');
   });
 });
+
+describe('declared parameters of a custom operation', () => {
+  it('are shown under the operation, as fields: query parameters and headers', () => {
+    const md = renderMarkdown(
+      modelFromText(`servicespec: 1
+endpoints:
+  operations:
+    search:
+      method: GET
+      path: /search
+      action: custom
+      handler: search
+      response: { fields: { n: { type: integer } } }
+      query:
+        labelSelector: { type: string, optional: true, description: Only matching labels. }
+        limit: { type: integer, minimum: 1, deprecated: true }
+      headers:
+        X-Trace-Id: { type: uuid, optional: true }
+`),
+    );
+    const section = md.slice(md.indexOf('#### search'));
+    expect(section).toContain('Query parameters:');
+    expect(section).toMatch(/\| `labelSelector` \| string \| no \| none \| Only matching labels\. \|/);
+    expect(section).toMatch(/\| `limit` \| integer \| yes \| at least 1 \| \(deprecated\) \|/);
+    expect(section).toContain('Headers:');
+    expect(section).toMatch(/\| `X-Trace-Id` \| uuid \| no \|/);
+  });
+});

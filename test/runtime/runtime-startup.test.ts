@@ -80,7 +80,7 @@ endpoints:
   it('refuses a custom operation with no handler', async () => {
     const m = model(`${base('      text: { type: string }')}`.replace('    getNote:', '    ping: { method: GET, path: /ping, action: custom, handler: ping, response: { fields: { ok: { type: boolean } } } }\n    getNote:'));
     const err = await startError(m, join(dir, 'custom.db'));
-    expect(err.problems).toEqual(['custom operation ping needs a handler named ping; pass it with --handlers FILE']);
+    expect(err.problems).toEqual(['handler ping of custom operation ping: not given; pass it with --handlers FILE (with --allow-gaps the runtime would answer it 501 with code "not_implemented")']);
   });
 
   it('migrates additive changes and refuses destructive ones, naming each', async () => {

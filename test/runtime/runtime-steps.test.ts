@@ -24,6 +24,15 @@ describe('the step runner', () => {
     expect(seen).toEqual(['sync', 'async', 'last']);
   });
 
+  it('after a promise, resolves to what a synchronous last step answered, so a reply (a thenable) is waited for', async () => {
+    let finished = false;
+    // Fastify's reply is a thenable that settles once the response has been sent (async onSend hooks included).
+    const sending = { then: (done: () => void) => void setTimeout(() => ((finished = true), done()), 20) };
+    const out = createPipeline([() => Promise.resolve(), () => sending])(request, reply);
+    await out;
+    expect(finished).toBe(true);
+  });
+
   it('stops at a step that answered the request itself, synchronously or through a promise', async () => {
     let reached = false;
     const after: Step = () => void (reached = true);

@@ -4,6 +4,7 @@ import { compileSpecFile } from '../../src/program.js';
 import { loadModel, startService, type Running } from './helpers.js';
 
 const SPEC = new URL('./fixtures/versioned.yaml', import.meta.url).pathname;
+const ACTIONS = new URL('./fixtures/versioned-actions.yaml', import.meta.url).pathname;
 
 describe('requests of an older version', { timeout: 60_000 }, () => {
   let s: Running;
@@ -62,6 +63,67 @@ describe('requests of an older version', { timeout: 60_000 }, () => {
     const patch = await s.call('PATCH', `/v1/shelves/${made.body.id as string}`, { room: 'Annex' });
     expect(patch.status).toBe(200);
     expect(patch.body).toEqual({ id: made.body.id, room: 'Annex' });
+  });
+});
+
+describe("an older version's transitions and custom operations", { timeout: 60_000 }, () => {
+  let s: Running;
+  const seen: unknown[] = [];
+  const v1 = { 'api-version': '1' };
+  beforeAll(async () => {
+    s = await startService(loadModel(ACTIONS), {
+      handlers: {
+        preview: ({ body }) => {
+          seen.push(body);
+          return [{ id: '00000000-0000-7000-8000-000000000001', status: 'packed', ...(body as object) }];
+        },
+      },
+    });
+  });
+  afterAll(async () => s.close());
+
+  it('runs a transition with the body in the old shape, and refuses the current names', async () => {
+    const made = await s.call('POST', '/parcels', { weight: 3 }, v1);
+    expect(made.status).toBe(201);
+    const id = made.body.id as string;
+    const current = await s.call('POST', `/parcels/${id}/ship`, { tracking_number: 'T1' }, v1);
+    expect(current.status).toBe(422);
+    expect(current.body.errors).toEqual([{ pointer: '/tracking_number', message: 'unknown field tracking_number' }]);
+    const later = await s.call('POST', `/parcels/${id}/ship`, { tracking: 'T1', carrier: 'DHL' }, v1);
+    expect(later.status).toBe(422);
+    expect(later.body.errors).toEqual([{ pointer: '/carrier', message: 'unknown field carrier' }]);
+    const shipped = await s.call('POST', `/parcels/${id}/ship`, { tracking: 'T1' }, v1);
+    expect(shipped.status).toBe(200);
+    expect(shipped.body).toEqual({ id, status: 'shipped', weight: 3, tracking: 'T1' });
+    expect((await s.call('GET', `/parcels/${id}`)).body).toEqual({ id, status: 'shipped', weight: 3, tracking_number: 'T1' });
+  });
+
+  it("names a transition's missing field as the old version calls it", async () => {
+    const made = await s.call('POST', '/parcels', { weight: 2 }, v1);
+    const r = await s.call('POST', `/parcels/${made.body.id as string}/ship`, {}, v1);
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toEqual([{ pointer: '/tracking', message: 'is required by this transition' }]);
+    // The current version is told its own name.
+    const now = await s.call('POST', `/parcels/${made.body.id as string}/ship`, {}, { 'api-version': '2' });
+    expect(now.body.errors).toEqual([{ pointer: '/tracking_number', message: 'is required by this transition' }]);
+  });
+
+  it("checks a custom operation's declared request shape in the old version and answers in it", async () => {
+    seen.length = 0;
+    const r = await s.call('POST', '/parcel-previews', { weight: 4, tracking: 'T9' }, v1);
+    expect(r.status).toBe(200);
+    // The handler sees the current shape; the list it returns is answered in version 1's names.
+    expect(seen).toEqual([{ weight: 4, tracking_number: 'T9' }]);
+    expect(r.body).toEqual([{ id: '00000000-0000-7000-8000-000000000001', status: 'packed', weight: 4, tracking: 'T9' }]);
+    for (const body of [{ weight: 4, tracking_number: 'T9' }, { weight: 4, carrier: 'DHL' }]) {
+      const refused = await s.call('POST', '/parcel-previews', body, v1);
+      expect(refused.status, JSON.stringify(body)).toBe(422);
+      expect(refused.body.errors[0].message).toMatch(/^unknown field (tracking_number|carrier)$/);
+    }
+    expect(seen).toHaveLength(1);
+    const now = await s.call('POST', '/parcel-previews', { weight: 4, tracking_number: 'T9', carrier: 'DHL' });
+    expect(now.status).toBe(200);
+    expect(now.body).toEqual([{ id: '00000000-0000-7000-8000-000000000001', status: 'packed', weight: 4, tracking_number: 'T9', carrier: 'DHL' }]);
   });
 });
 

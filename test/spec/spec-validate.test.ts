@@ -167,12 +167,20 @@ describe('structure: invalid values', () => {
     expect(diags('servicespec: 1\nlimits:\n  body_size: 0\n')).toEqual(['invalid-value 3:14']);
   });
 
-  it('a resource name that is not letters and digits is reported once, at the name (PascalCase is only the style)', () => {
-    expect(diags('servicespec: 1\nresources:\n  line-item: {}\n')).toEqual(['invalid-value 3:3']);
-    expect(message('servicespec: 1\nresources:\n  line-item: {}\n')).toBe(
-      'resources: `line-item` is not a valid name here (A resource name: letters and digits, starting with a letter (PascalCase is the style: check warns with name-style otherwise).)',
+  it('a resource name that is not an OpenAPI component name starting with a letter is reported once, at the name (PascalCase is only the style)', () => {
+    expect(diags('servicespec: 1\nresources:\n  line item: {}\n')).toEqual(['invalid-value 3:3']);
+    expect(message('servicespec: 1\nresources:\n  _item: {}\n')).toBe(
+      'resources: `_item` is not a valid name here (A resource name: a letter, then letters, digits, dots, hyphens and underscores, as an OpenAPI component name (PascalCase is the style: check warns with name-style otherwise).)',
     );
-    expect(errors('servicespec: 1\nresources:\n  order: {}\n')).toEqual([]);
+    expect(errors('servicespec: 1\nresources:\n  order: {}\n  line-item: {}\n  io.k8s.api.v1.Lease: {}\n')).toEqual([]);
+  });
+
+  it('an operation id is any text without control characters or surrounding spaces, as in OpenAPI', () => {
+    const op = (id: string) => `servicespec: 1\nendpoints:\n  operations:\n    ${JSON.stringify(id)}: { method: GET, path: /a, action: custom, handler: h }\n`;
+    expect(errors(op('find pet by id'))).toEqual([]);
+    expect(errors(op('post-acceptDispute'))).toEqual([]);
+    expect(diags(op(' padded'))).toEqual(['invalid-value 4:5']);
+    expect(diags(op('tab\there'))).toEqual(['invalid-value 4:5']);
   });
 
   it('field names and event kinds on the wire may be camelCase; other forms are refused', () => {

@@ -240,6 +240,35 @@ for (const d of DIALECTS) {
       expect((await s.read((tx) => tx.list('projects', { equals: {}, limit: 10 }))).map((r) => r.id)).toEqual(['p1']);
     });
 
+    it('a transaction after a refused or abandoned one (on the same connection, where pooled) sees none of it and commits', async () => {
+      const { s } = await fresh();
+      for (let i = 0; i < 6; i++) {
+        // Refused on its first statement, and on a later one after a statement that succeeded.
+        expect((await constraintOf(s.transaction((tx) => tx.insert('projects', project(`x${i}`, { state: 'lost' }))))).kind).toBe('check_failed');
+        const refused = s.transaction(async (tx) => {
+          await tx.insert('projects', project(`a${i}`));
+          await tx.appendEvent(event(`ea${i}`));
+          await tx.insert('projects', project(`b${i}`, { slug: `s-a${i}` }));
+        });
+        expect((await constraintOf(refused)).kind).toBe('unique_conflict');
+        await expect(
+          s.transaction(async (tx) => {
+            await tx.insert('projects', project(`c${i}`));
+            await tx.appendEvent(event(`ec${i}`));
+            throw new Error('abandoned');
+          }),
+        ).rejects.toThrow('abandoned');
+        // Statements asked for together in one transaction, then one with events and no statement.
+        const both = await s.transaction((tx) => Promise.all([tx.insert('projects', project(`d${i}`)), tx.get('projects', `d${i}`)]));
+        expect(both[0].id).toBe(`d${i}`);
+        await s.transaction((tx) => tx.appendEvent(event(`only${i}`)));
+        expect(await s.transaction(async () => 'nothing')).toBe('nothing');
+      }
+      const rows = await s.read((tx) => tx.list('projects', { equals: {}, limit: 100 }));
+      expect(rows.map((r) => r.id)).toEqual(['d0', 'd1', 'd2', 'd3', 'd4', 'd5']);
+      expect((await s.readOutbox(0, 100)).map((e) => e.id)).toEqual(['only0', 'only1', 'only2', 'only3', 'only4', 'only5']);
+    });
+
     it('compare-and-set: of many concurrent transitions from one state, exactly one wins', async () => {
       const db = await fresh();
       const s = db.s;
@@ -614,3 +643,28 @@ for (const d of DIALECTS) {
     });
   });
 }
+
+describe.skipIf(pgSkip !== undefined)('PostgreSQL: a write transaction left open', () => {
+  it('is ended after openTransactionMs: its row locks freed, its writes rolled back', async () => {
+    const s = track(createPostgresStorage({ url: getTestSchemaUrl(), poolSize: 2, openTransactionMs: 300 }));
+    expect((await s.migrate(PLAN)).ok).toBe(true);
+    await s.transaction((tx) => tx.insert('projects', project('p1')));
+    let resume!: () => void;
+    const stuck = s.transaction(async (tx) => {
+      await tx.update('projects', 'p1', { rank: 1 });
+      await new Promise<void>((r) => (resume = r));
+      await tx.insert('projects', project('p2'));
+    });
+    stuck.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 50));
+    // Waits for the stuck transaction's row lock, which its end frees.
+    const started = Date.now();
+    await s.transaction((tx) => tx.update('projects', 'p1', { rank: 2 }));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    resume();
+    await expect(stuck).rejects.toThrow();
+    expect((await s.read((tx) => tx.list('projects', { equals: {}, limit: 10 }))).map((r) => [r.id, r.rank])).toEqual([['p1', 2]]);
+    // The pool replaced the closed connection.
+    await s.transaction((tx) => tx.insert('projects', project('p3')));
+  });
+});

@@ -165,6 +165,79 @@ describe.skipIf(skip !== undefined)('two serve processes on one PostgreSQL datab
   }, 60_000);
 });
 
+describe.skipIf(skip !== undefined)('a SIGKILLed instance holding leased deliveries', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'servicespec-lease-'));
+  const model = loadModel(EVENTS_SPEC);
+  const started: ChildServer[] = [];
+  let receiver: Receiver | undefined;
+  let admin: PostgresStorage | undefined;
+
+  afterAll(async () => {
+    for (const c of started) {
+      if (c.child.exitCode === null && c.child.signalCode === null) {
+        c.child.kill('SIGTERM');
+        await c.exited;
+      }
+    }
+    await receiver?.close();
+    await admin?.close();
+    rmSync(dir, { recursive: true, force: true });
+    await dropTestSchemas();
+  });
+
+  it('are delivered by another instance once the leases run out: every event, none before its lease ends', async () => {
+    // Each attempt may take 3 s, so a lease lasts 4 s (the time-out and a margin): long enough to kill A mid-attempt.
+    const spec = join(dir, 'events.yaml');
+    writeFileSync(spec, readFileSync(EVENTS_SPEC, 'utf8').replace('timeout: 500ms', 'timeout: 3s'));
+    const url = getTestSchemaUrl();
+    admin = createPostgresStorage({ url, poolSize: 2 });
+    const adminKey = (await createApiKey(admin, model, { subject: 'admin', scopes: ['tickets:read', 'webhooks:manage'] })).key;
+    const args = [spec, '--db', url, '--allow-gaps', '--allow-webhook-target', '127.0.0.0/8'];
+    const a = await startChildServer(args);
+    started.push(a);
+    // The receiver stalls every attempt while A lives: A's worker claims each delivery and waits on it.
+    let stalled = true;
+    receiver = await startReceiver(() => (stalled ? 'hang' : { status: 200 }));
+    const r = receiver;
+    const endpoint = await callJson(a.url, 'POST', '/webhooks', { url: r.url, kinds: ['ticket.created'] }, { 'x-api-key': adminKey });
+    expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+    const endpointId = endpoint.body.id as string;
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await callJson(a.url, 'POST', '/tickets', { title: `leased ${i}` });
+      expect(res.status).toBe(201);
+      ids.push(res.body.id as string);
+    }
+    await until(() => r.received.length >= 8, 10_000, "A's eight attempts");
+    const leased = await admin.listDeliveries({ endpointId });
+    expect(leased).toHaveLength(8);
+    for (const d of leased) {
+      expect(d.status).toBe('pending');
+      expect(d.nextAttemptAt).toBeGreaterThan(Date.now());
+    }
+    const leaseEnds = new Map(leased.map((d) => [d.eventId, d.nextAttemptAt]));
+    a.child.kill('SIGKILL');
+    await a.exited;
+    stalled = false;
+    const before = r.received.length;
+    // B starts while A's leases still hold: it must leave those deliveries alone until they run out.
+    const b = await startChildServer(args);
+    started.push(b);
+    await until(() => new Set(r.received.slice(before).map((x) => String(x.headers['webhook-id']))).size >= 8, 30_000, "B's deliveries");
+    const byB = r.received.slice(before);
+    for (const x of byB) expect(x.at, 'attempted before its lease ran out').toBeGreaterThanOrEqual(leaseEnds.get(String(x.headers['webhook-id']))! - 50);
+    const events = await admin.readOutbox(0, 100, ['ticket.created']);
+    expect(new Set(byB.map((x) => String(x.headers['webhook-id'])))).toEqual(new Set(events.map((e) => e.id)));
+    expect(new Set(byB.map((x) => JSON.parse(x.body).data.object.id as string))).toEqual(new Set(ids));
+    await until(async () => (await admin!.listDeliveries({ endpointId })).every((d) => d.status === 'delivered'), 10_000, 'every delivery recorded as delivered');
+    const done = await admin.listDeliveries({ endpointId });
+    expect(done).toHaveLength(8);
+    // Each counts A's lost attempt or not, but none is dead and none was delivered twice by B.
+    expect(byB).toHaveLength(8);
+    for (const id of ids) expect((await callJson(b.url, 'GET', `/tickets/${id}`)).status).toBe(200);
+  }, 60_000);
+});
+
 describe.skipIf(skip !== undefined)('two serve processes on one PostgreSQL database and one Redis', () => {
   let a: ChildServer;
   let b: ChildServer;

@@ -25,8 +25,14 @@ interface Done {
 }
 
 export interface Idempotency {
-  /** Before the handler: replays a stored answer, refuses a conflict, or claims the key. */
-  begin(request: FastifyRequest, reply: FastifyReply): Promise<'replayed' | 'claimed' | 'none'>;
+  /**
+   * Before the handler: replays a stored answer, refuses a conflict, or claims the key. With `inChange` (a create,
+   * on a storage whose transactions hold records) nothing is written yet: the action claims the key and keeps
+   * its answer in its own transaction (`request.keyedChange`), so the request commits once.
+   */
+  begin(request: FastifyRequest, reply: FastifyReply, inChange?: boolean): 'claimed' | 'none' | Promise<'replayed' | 'claimed' | 'none'>;
+  /** Whether keyed creates claim in their own transaction on this storage (SQLite; PostgreSQL's transactions do not hold records yet). */
+  readonly inChange: boolean;
   /** After the handler answered: stores the answer for the retention period (not a time-out's: see settleLate). */
   finish(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void>;
   /**
@@ -38,7 +44,7 @@ export interface Idempotency {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyClaim?: { key: string; fingerprint: string };
+    idempotencyClaim?: { key: string; fingerprint: string; inChange?: boolean; settled?: boolean };
   }
 }
 
@@ -50,8 +56,24 @@ declare module 'fastify' {
 export function createIdempotency(model: ServiceModel, storage: Storage, retentionMs: number, now: () => Date): Idempotency {
   const header = getIdempotencyHeader(model).toLowerCase();
   const scopeOf = (request: FastifyRequest) => (request.principal ? `${request.principal.scheme}:${request.principal.subject}` : '-');
+  const expiry = () => new Date(now().getTime() + retentionMs).toISOString();
+  /** What the key holds, answered: a replay of the stored answer, or the conflict or in-progress refusal. */
+  const answerStored = (value: string, fingerprint: string, reply: FastifyReply): FastifyReply => {
+    const stored = JSON.parse(value) as Running | Done;
+    if (stored.fingerprint !== fingerprint) {
+      throw new ServiceError('idempotency_conflict', `the ${header} was already used with a different request`);
+    }
+    if (stored.state === 'running') {
+      throw new ServiceError('idempotency_in_progress', `a request with this ${header} is still being processed`, undefined, { 'retry-after': '1' });
+    }
+    for (const [k, v] of Object.entries(stored.headers)) reply.header(k, v);
+    reply.header('idempotent-replayed', 'true');
+    return reply.code(stored.status).send(stored.body);
+  };
+  const inChange = storage.dialect === 'sqlite';
   return {
-    async begin(request, reply) {
+    inChange,
+    begin(request, reply, wantsInChange) {
       const raw = request.headers[header];
       if (raw === undefined) return 'none';
       const key = Array.isArray(raw) ? raw[0]! : raw;
@@ -62,40 +84,67 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
         .update(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`)
         .digest('base64url');
       const record = `${scopeOf(request)}|${key}`;
-      const t = now();
-      const claim = await storage.claimRecord(NAMESPACE, record, JSON.stringify({ state: 'running', fingerprint } satisfies Running), new Date(t.getTime() + RUNNING_LEASE_MS).toISOString(), t.toISOString());
-      if (claim.created) {
-        request.idempotencyClaim = { key: record, fingerprint };
+      if (wantsInChange && inChange) {
+        // A key answered before (an error, too) is replayed without a transaction; a race is settled in the change's own.
+        const held = storage.findRecordNow?.(NAMESPACE, record, now().toISOString());
+        if (held !== undefined) {
+          return (async () => {
+            await answerStored(held, fingerprint, reply);
+            return 'replayed' as const;
+          })();
+        }
+        const claim = { key: record, fingerprint, inChange: true, settled: false };
+        request.idempotencyClaim = claim;
+        request.keyedChange = {
+          async claim(tx) {
+            const t = now();
+            // Claimed as done only at the end of this transaction (keep); until it commits no other request sees it.
+            const got = await tx.claimRecord!(NAMESPACE, record, JSON.stringify({ state: 'running', fingerprint } satisfies Running), new Date(t.getTime() + RUNNING_LEASE_MS).toISOString(), t.toISOString());
+            if (!got.created) throw new KeyHeld(got.value);
+          },
+          async keep(tx, status, headers, body) {
+            await tx.putRecord!(NAMESPACE, record, JSON.stringify({ state: 'done', fingerprint, status, headers: { ...headers }, body } satisfies Done), expiry());
+            claim.settled = true;
+          },
+          answer(err, _request, replyTo) {
+            if (!(err instanceof KeyHeld)) return undefined;
+            claim.settled = true;
+            return answerStored(err.value, fingerprint, replyTo);
+          },
+        };
         return 'claimed';
       }
-      const stored = JSON.parse(claim.value) as Running | Done;
-      if (stored.fingerprint !== fingerprint) {
-        throw new ServiceError('idempotency_conflict', `the ${header} was already used with a different request`);
-      }
-      if (stored.state === 'running') {
-        throw new ServiceError('idempotency_in_progress', `a request with this ${header} is still being processed`, undefined, { 'retry-after': '1' });
-      }
-      for (const [k, v] of Object.entries(stored.headers)) reply.header(k, v);
-      reply.header('idempotent-replayed', 'true');
-      await reply.code(stored.status).send(stored.body);
-      return 'replayed';
+      return (async () => {
+        const t = now();
+        const claim = await storage.claimRecord(NAMESPACE, record, JSON.stringify({ state: 'running', fingerprint } satisfies Running), new Date(t.getTime() + RUNNING_LEASE_MS).toISOString(), t.toISOString());
+        if (claim.created) {
+          request.idempotencyClaim = { key: record, fingerprint };
+          return 'claimed';
+        }
+        await answerStored(claim.value, fingerprint, reply);
+        return 'replayed';
+      })();
     },
     async finish(request, reply, payload) {
       const claim = request.idempotencyClaim;
       // The time-out answered while the work runs on: the key stays claimed until the work settles (settleLate).
-      if (!claim || request.deadline?.answeredBy === 'timeout') return;
+      if (!claim || claim.settled || request.deadline?.answeredBy === 'timeout') return;
       request.idempotencyClaim = undefined;
       const headers: Record<string, string> = {};
       for (const h of REPLAYED_HEADERS) {
         const v = reply.getHeader(h);
         if (v !== undefined) headers[h] = String(v);
       }
-      const done: Done = { state: 'done', fingerprint: claim.fingerprint, status: reply.statusCode, headers, body: typeof payload === 'string' ? payload : '' };
-      await storage.putRecord(NAMESPACE, claim.key, JSON.stringify(done), new Date(now().getTime() + retentionMs).toISOString());
+      const done = JSON.stringify({ state: 'done', fingerprint: claim.fingerprint, status: reply.statusCode, headers, body: typeof payload === 'string' ? payload : '' } satisfies Done);
+      // Claimed in the change's transaction, which did not commit (an error answered): the answer is kept unless a
+      // concurrent request with the key has committed first (it holds the key then).
+      if (claim.inChange) await storage.claimRecord(NAMESPACE, claim.key, done, expiry(), now().toISOString());
+      else await storage.putRecord(NAMESPACE, claim.key, done, expiry());
     },
     settleLate(request, late) {
       const claim = request.idempotencyClaim;
-      if (!claim) return;
+      // Claimed in the change's transaction: it committed with its answer, or rolled back and left the key free.
+      if (!claim || claim.inChange) return;
       request.idempotencyClaim = undefined;
       const kept = late
         ? storage.putRecord(NAMESPACE, claim.key, JSON.stringify({ state: 'done', fingerprint: claim.fingerprint, status: late.status, headers: { ...late.headers }, body: late.text } satisfies Done), new Date(now().getTime() + retentionMs).toISOString())
@@ -103,6 +152,13 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
       kept.catch((err: unknown) => request.log.error({ err }, 'could not record the outcome of an Idempotency-Key request that timed out'));
     },
   };
+}
+
+/** What a key held when a keyed change tried to claim it in its transaction (which then rolls back). */
+class KeyHeld extends Error {
+  constructor(readonly value: string) {
+    super('the Idempotency-Key is held');
+  }
 }
 
 /** JSON with every object's keys in code-unit order: one body sent with its keys reordered is one request. */

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis as RedisClient } from 'ioredis';
 
 // GCRA (the generic cell rate algorithm): one stored number per key, the theoretical arrival time
 // (TAT). A policy of `requests` per `window` admits a request when it would not push the TAT more
@@ -102,9 +103,18 @@ export class RateLimitStoreUnavailable extends Error {
   }
 }
 
+const require = createRequire(import.meta.url);
+let driver: typeof RedisClient | undefined;
+
+/** ioredis, loaded when a Redis store is first made, so importing the package or serving without Redis does not pay for it. */
+function loadRedis(): typeof RedisClient {
+  driver ??= (require('ioredis') as { Redis: typeof RedisClient }).Redis;
+  return driver;
+}
+
 /** Redis store: several instances share one budget. Commands time out fast; a dead Redis never hangs a request: `take` throws RateLimitStoreUnavailable and each policy's declared failure mode decides. */
 export function createRedisStore(options: RedisStoreOptions): RateLimitStore {
-  const redis = new Redis(options.url, {
+  const redis = new (loadRedis())(options.url, {
     lazyConnect: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

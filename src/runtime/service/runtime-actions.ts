@@ -10,11 +10,13 @@ import { createPayloadCheck } from '../events/events-payload.js';
 import { getOwnerScope as getPrincipalOwnerScope, isOwnObject } from '../runtime-access.js';
 import { boundToDeadline, sendAnswer, toLateAnswer } from '../runtime-deadline.js';
 import { ServiceError } from '../runtime-errors.js';
+import { createParameterReader } from './runtime-parameters.js';
 import { BUILT_IN } from '../runtime-built-in.js';
 import type { Validator, ValidatorFactory } from '../runtime-validation.js';
 import { StorageConstraintError, type KeysetPosition, type ListQuery, type Row, type StorageTx } from '../storage/storage-types.js';
 
 /** Answers a request: synchronously where it can (returning anything but a promise), else through a promise. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Parses the identifier in the path; a malformed one names no object, so it is answered as missing. */
@@ -33,6 +35,20 @@ function parseId(resource: ResourceModel, raw: string | undefined): string | num
   }
   if (raw.length > 256) throw missingObject(resource);
   return raw;
+}
+
+/**
+ * The Location of a created object: the read operation's path under the create's prefix (its version segment,
+ * say), the identifier in the read's first path parameter and the create's own parameters in the others.
+ */
+function createLocation(route: OperationRoute, readPath: string, idParam: string | undefined, idName: string): (created: Row, params: Readonly<Record<string, string>>) => string {
+  const template = `${route.path.slice(0, route.path.length - route.operation.path.length)}${readPath}`;
+  const parts = template.split(/\{([^{}]*)\}/);
+  return (created, params) => {
+    let out = parts[0]!;
+    for (let i = 1; i < parts.length; i += 2) out += encodeURIComponent(parts[i] === idParam ? String(created[idName]) : (params[parts[i]!] ?? '')) + parts[i + 1]!;
+    return out;
+  };
 }
 
 function missingObject(resource: ResourceModel): ServiceError {
@@ -181,7 +197,16 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
       const validate = compile(getResourceSchema(model, resource, 'create', { safeIntegers: true }), resource);
       const defaults = resource.fields.filter((f) => f.hasDefault);
       const machineInitial = route.machine?.initial;
-      return async (request, reply) => {
+      // A create that emits no event is one statement: where the storage can, it commits at once, in this turn.
+      const emits = (model.events?.kinds ?? []).some((k) => k.triggers.some((t) => t.resource === resource.name && t.action === 'create'));
+      const readRoute = model.endpoints?.operations.find((o) => o.resource === resource.name && o.action === 'read');
+      const locationOf = readRoute && idField ? createLocation(route, readRoute.path, readRoute.pathParams[0], idField.name) : undefined;
+      const answer = (created: Row, request: FastifyRequest, reply: FastifyReply) => {
+        if (locationOf) reply.header('location', locationOf(created, request.params as Record<string, string>));
+        return sendAnswer(request, reply, status, present(created));
+      };
+      const insert = (tx: StorageTx, row: Row) => tx.insert(resource.name, row).then(async (out) => (await events.emit(tx, resource, { action: 'create' }, present(out)), out));
+      return (request, reply) => {
         const body = requireObjectBody(request);
         validate(body);
         const row: Row = {};
@@ -194,24 +219,48 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
         if (stateField && machineInitial !== undefined) row[stateField] = machineInitial;
         if (resource.owner !== undefined) row[resource.owner] = request.principal?.subject ?? null;
         touch(row, true);
-        const created = await storage
-          .transaction(async (tx) => {
-            const out = await tx.insert(resource.name, row);
-            await events.emit(tx, resource, { action: 'create' }, present(out));
-            return out;
-          }, request.deadline)
-          .catch((err: unknown) => {
-            throw mapStorageError(err);
-          });
-        const body2 = present(created);
-        const readRoute = model.endpoints?.operations.find((o) => o.resource === resource.name && o.action === 'read');
-        if (readRoute && idField) {
-          const prefix = route.path.slice(0, route.path.length - op.path.length);
-          const versionParam = request.params as Record<string, string>;
-          const location = `${prefix}${readRoute.path}`.replace(/\{([^{}]*)\}/g, (_, name: string) => encodeURIComponent(name === readRoute.pathParams[0] ? String(created[idField.name]) : (versionParam[name] ?? '')));
-          reply.header('location', location);
+        const keyed = request.keyedChange;
+        if (keyed) {
+          // Claim, change and answer in one transaction: the answer is serialised here, as it will be sent.
+          return storage
+            .transaction(async (tx) => {
+              await keyed.claim(tx);
+              const created = await insert(tx, row);
+              const location = locationOf?.(created, request.params as Record<string, string>);
+              reply.code(status);
+              const text = reply.serialize(present(created)) as string;
+              await keyed.keep(tx, status, { 'content-type': JSON_TYPE, ...(location !== undefined ? { location } : {}) }, text);
+              return { text, location };
+            }, request.deadline)
+            .then(
+              ({ text, location }) => {
+                if (location !== undefined) reply.header('location', location);
+                return sendAnswer(request, reply.type(JSON_TYPE), status, text);
+              },
+              (err: unknown) => {
+                const held = keyed.answer(err, request, reply);
+                if (held !== undefined) return held;
+                throw mapStorageError(err);
+              },
+            );
         }
-        return sendAnswer(request, reply, status, body2);
+        const writer = emits ? undefined : storage.writeNow?.();
+        if (writer) {
+          request.deadline?.throwIfAborted();
+          let created: Row;
+          try {
+            created = writer.insert(resource.name, row);
+          } catch (err) {
+            throw mapStorageError(err);
+          }
+          return answer(created, request, reply);
+        }
+        return storage.transaction((tx) => insert(tx, row), request.deadline).then(
+          (created) => answer(created, request, reply),
+          (err: unknown) => {
+            throw mapStorageError(err);
+          },
+        );
       };
     }
     case 'read': {
@@ -414,7 +463,9 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
   const { ctx, compile } = deps;
   const op = route.operation;
   const handler = op.handler !== undefined ? ctx.handlers[op.handler] : undefined;
-  if (!handler) throw new Error(`custom operation ${op.id} has no handler`);
+  // Served without its handler only with allowGaps (the service logged it as a gap): answered not_implemented.
+  if (!handler) return async () => Promise.reject(new ServiceError('not_implemented', `operation ${op.id} is not implemented: ${op.handler === undefined ? 'the spec names no handler' : `no handler ${op.handler} was given`}`));
+  const readParameters = createParameterReader(ctx.model, route, compile);
   const validateIn = op.request && route.hasBody ? compile(getShapeSchema(ctx.model, op.request, 'create', { safeIntegers: true }), getResource(ctx.model, op.request.resource)) : undefined;
   const validateOut = op.response ? compile(getShapeSchema(ctx.model, op.response, 'response')) : undefined;
   return async (request, reply) => {
@@ -423,10 +474,12 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
       body = requireObjectBody(request);
       validateIn(body);
     }
+    const declared = readParameters?.(request);
     const result = await handler({
       body,
       params: request.params as Record<string, string>,
-      query: request.query as Record<string, unknown>,
+      query: declared?.query ?? (request.query as Record<string, unknown>),
+      headers: declared?.headers ?? {},
       ...(request.principal ? { principal: request.principal } : {}),
       ...(request.specVersion !== undefined ? { version: request.specVersion } : {}),
       storage: request.deadline ? boundToDeadline(ctx.storage, request.deadline) : ctx.storage,

@@ -5,6 +5,13 @@ import { getEventRuntimeGaps } from '../events/events-options.js';
 import { getFailedAuthGaps } from '../auth/auth-attempts.js';
 import { FALLBACK_STATUS } from '../runtime-errors.js';
 
+/** How a custom operation without a handler is answered: the declared code for not_implemented, or the built-in. */
+export function getNotImplementedAnswer(model: ServiceModel): string {
+  const name = model.errors?.byCondition.not_implemented;
+  const code = model.errors?.codes.find((c) => c.name === name);
+  return code ? `answer it ${code.status} with the declared code "${code.name}" (not_implemented)` : `answer it ${FALLBACK_STATUS.not_implemented} with code "not_implemented"`;
+}
+
 /**
  * The gaps `serve` would have to fill. The runtime refuses to start on any of them unless the
  * operator allows gaps, and then logs each with the built-in behaviour it used.

@@ -15,14 +15,14 @@ import { andThen, ANSWERED, createPipeline, fromPluggable, type Step } from '../
 import { createCursorCodec } from '../runtime-cursor.js';
 import { createErrorResponder, REQUEST_ID_HEADER, ServiceError } from '../runtime-errors.js';
 import { BUILT_IN, type RuntimeGap } from '../runtime-built-in.js';
-import { getRuntimeGaps } from './runtime-gaps.js';
+import { getNotImplementedAnswer, getRuntimeGaps } from './runtime-gaps.js';
 import { getLoggerOptions } from '../runtime-logging.js';
 import { registerCors, type CorsOptions } from '../runtime-cors.js';
 import { createValidatorFactory, type ValidatorFactory } from '../runtime-validation.js';
 import { createIdempotency, type Idempotency } from '../limits/limits-idempotency.js';
 import { createRateLimiter } from '../limits/limits-rate.js';
 import { createMemoryStore, type RateLimitStore } from '../limits/limits-store.js';
-import { createVersionBodyCheck, createVersionResolver } from '../runtime-versioning.js';
+import { createVersionAdapter, createVersionResolver } from '../runtime-versioning.js';
 import { registerServiceRoutes } from './runtime-service-routes.js';
 // events (issue 5): the event stream, webhook registration and delivery (src/runtime/events).
 import { getEventStartProblems, type WebhookOptions } from '../events/events-options.js';
@@ -77,8 +77,11 @@ async function prepare(model: ServiceModel, options: PluginOptions): Promise<{ g
     problems.push(...gaps.map((g) => `${g.item} (with --allow-gaps the runtime would ${g.builtIn})`));
   }
   for (const o of model.endpoints?.operations ?? []) {
+    // A handler not given (an imported spec's, say) is a gap of this start: with allowGaps, answered not_implemented.
     if (o.action === 'custom' && (o.handler === undefined || !options.handlers?.[o.handler])) {
-      problems.push(`custom operation ${o.id} needs a handler named ${o.handler ?? '(none named)'}; pass it with --handlers FILE`);
+      const item = `handler ${o.handler ?? '(none named)'} of custom operation ${o.id}: not given`;
+      if (options.allowGaps) gaps.push({ item, builtIn: getNotImplementedAnswer(model) });
+      else problems.push(`${item}; pass it with --handlers FILE (with --allow-gaps the runtime would ${getNotImplementedAnswer(model)})`);
     }
     if (o.auth?.kind === 'required' && !options.authenticator) {
       problems.push(`operation ${o.id} requires a credential, but no authenticator is configured`);
@@ -130,7 +133,7 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
 
   // Declared up front so every request object has one shape; added per request they would make Fastify's
   // property accesses polymorphic.
-  for (const name of ['principal', 'specVersion', 'keepFields', 'deadline', 'idempotencyClaim'] as const) if (!app.hasRequestDecorator(name)) app.decorateRequest(name, undefined);
+  for (const name of ['principal', 'specVersion', 'keepFields', 'deadline', 'idempotencyClaim', 'keyedChange'] as const) if (!app.hasRequestDecorator(name)) app.decorateRequest(name, undefined);
 
   app.removeAllContentTypeParsers();
   // JSON in any of its media types, with parameters (RFC 8259 §11: `charset` has no effect; only UTF-8 is JSON).
@@ -263,13 +266,12 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
   const limiter = op ? createRateLimiter(ctx.model, op, services.rateStore) : undefined;
   const idem = op && idempotency && isIdempotentOperation(ctx.model, op) ? idempotency : undefined;
   const timeoutMs = ctx.model.limits?.timeout?.ms;
-  const resourceName = route.kind === 'operation' ? route.resource?.name : undefined;
   const current = ctx.model.versioning?.current;
-  // Older versions see their own field names (versioning.supported[].changes): their answers are serialised through the rewrite.
-  const downgrades = resourceName !== undefined && versions.rewrites(resourceName);
-  const writeView = op?.action === 'create' || op?.action === 'replace' || op?.action === 'update' ? op.action : undefined;
-  // An older version's write is validated in that version's shape before it is upgraded to the current one.
-  const checkOldBody = downgrades && writeView ? createVersionBodyCheck(ctx.model, resourceName!, writeView, services.compile) : undefined;
+  // Older versions see their own shape (versioning.supported[].changes): their bodies are checked in it and
+  // upgraded, their answers serialised through the rewrite to their field names.
+  const adapter = route.kind === 'operation' && current !== undefined ? createVersionAdapter(ctx.model, route, services.compile) : undefined;
+  const fromOld = adapter?.request;
+  const toOld = adapter?.response;
 
   const steps: Step[] = [];
   steps.push((request, reply) => {
@@ -278,11 +280,9 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
     if (version === undefined) return undefined;
     request.specVersion = version;
     versions.annotate(reply, version);
-    if (downgrades && version !== current) {
-      const name = resourceName!;
-      if (request.body !== undefined && !checkOldBody) request.body = versions.upgrade(name, version, request.body);
+    if (toOld && version !== current) {
       // A custom serializer leaves the type unset; errors set their own (problem+json) when they are sent.
-      reply.type('application/json; charset=utf-8').serializer((payload: unknown) => JSON.stringify(reply.statusCode < 300 ? versions.downgrade(name, version, payload) : payload));
+      reply.type('application/json; charset=utf-8').serializer((payload: unknown) => JSON.stringify(reply.statusCode < 300 ? toOld(version, payload) : payload));
     }
     return undefined;
   });
@@ -296,17 +296,24 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
     });
   }
   if (limiter) steps.push(limiter);
-  if (idem) steps.push((request, reply) => andThen(idem.begin(request, reply), (outcome) => (outcome === 'replayed' ? ANSWERED : undefined)));
-  // It runs after the credential and limits, as the action's own validation does.
-  const act: RouteHandler = checkOldBody
+  // A create claims its key in its own transaction where the storage allows (one commit for claim, change, answer).
+  const claimsInChange = op?.action === 'create';
+  if (idem) steps.push((request, reply) => andThen(idem.begin(request, reply, claimsInChange), (outcome) => (outcome === 'replayed' ? ANSWERED : undefined)));
+  // The check runs after the credential and limits, as the action's own validation does.
+  const actOld = async (version: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    const upgraded = fromOld!(version, request.body);
+    if (upgraded.keep.length > 0) request.keepFields = upgraded.keep;
+    request.body = upgraded.body;
+    try {
+      return await handler(request, reply);
+    } catch (err) {
+      throw err instanceof ServiceError && adapter?.error ? adapter.error(version, err) : err;
+    }
+  };
+  const act: RouteHandler = fromOld
     ? (request, reply) => {
         const version = request.specVersion;
-        if (version !== undefined && version !== current && request.body !== undefined) {
-          const keep = checkOldBody(version, request.body);
-          if (keep.length > 0) request.keepFields = keep;
-          request.body = versions.upgrade(resourceName!, version, request.body);
-        }
-        return handler(request, reply);
+        return version === undefined || version === current || request.body === undefined ? handler(request, reply) : actOld(version, request, reply);
       }
     : handler;
   // Work that outlives the time-out is answered as the time-out; a keyed request's key then keeps what the work did.

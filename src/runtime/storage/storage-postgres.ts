@@ -37,6 +37,8 @@ export interface PostgresOptions {
   url: string;
   /** Connections in the pool (pg's default, 10, when not given). */
   poolSize?: number;
+  /** How long a transaction may stay open before the server or the storage ends it (default one minute). */
+  openTransactionMs?: number;
 }
 
 const META = '_servicespec_meta';
@@ -47,6 +49,8 @@ const RECORDS = '_servicespec_records';
 const WEBHOOKS = '_servicespec_webhooks';
 const DELIVERIES = '_servicespec_deliveries';
 const PLAN_KEY = 'storage_plan';
+/** How long a transaction may stay open before it is ended (the server's idle_in_transaction_session_timeout too). */
+const OPEN_TRANSACTION_MS = 60_000;
 const FANOUT_KEY = 'events:fanout_seq';
 
 /** A text column compares byte-wise, as SQLite's BINARY does, so keyset pages agree with ORDER BY on both engines. */
@@ -158,7 +162,219 @@ function getTypes(): pg.CustomTypesConfig {
   return { getTypeParser: ((oid: number, format?: string) => (oid === 20 ? (v: string) => Number(v) : types.getTypeParser(oid, format as 'text'))) as typeof types.getTypeParser };
 }
 
-type Queryable = pg.Pool | pg.PoolClient;
+type Queryable = pg.Pool | pg.PoolClient | ImplicitTransaction;
+
+/** The parts of node-postgres' connection an implicit transaction writes to (pg's own Query uses the same). */
+interface WireConnection {
+  parsedStatements: Record<string, string>;
+  submittedNamedStatements: Record<string, string>;
+  stream: { cork?: () => void; uncork?: () => void };
+  parse(q: { text: string; name?: string }): void;
+  bind(c: { statement?: string; values: unknown[]; valueMapper: (v: unknown) => unknown }): void;
+  describe(m: { type: 'P'; name: string }): void;
+  execute(c: { portal: string }): void;
+  flush(): void;
+  sync(): void;
+  once(event: 'readyForQuery', listener: () => void): void;
+}
+
+interface Waiting {
+  resolve(r: pg.QueryResult): void;
+  reject(err: unknown): void;
+  result: pg.QueryResult & { addFields(f: unknown): void; parseRow(f: unknown): Row; addRow(r: Row): void; addCommandComplete(m: unknown): void };
+}
+
+/**
+ * The statements of one write transaction, sent without BEGIN or COMMIT: in PostgreSQL's extended protocol the
+ * statements between two Syncs are one transaction. Each statement goes out with a Flush and is answered at once;
+ * the commit sends the last statement (the outbox append) with the Sync, so a create is two round trips and two
+ * statements, as a hand-written INSERT with its own read before it. A rollback is a ROLLBACK statement and a Sync
+ * (after a statement's error the Sync alone: the server has already aborted the transaction).
+ * One node-postgres submittable spans the whole transaction, so the client routes every message of it here.
+ */
+class ImplicitTransaction implements pg.Submittable {
+  /** Read by node-postgres to track which named statements this connection has parsed. */
+  name: string | undefined;
+  text: string | undefined;
+  private connection: WireConnection | undefined;
+  private started: Promise<WireConnection> | undefined;
+  private waiting: Waiting | undefined;
+  /** After a statement failed (the server then skips everything up to the Sync, which has been sent). */
+  private failed = false;
+  private error: unknown;
+  private ended = false;
+  private finish: { resolve(): void; reject(err: unknown): void } | undefined;
+
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly types: pg.CustomTypesConfig,
+    private readonly statementNames: Map<string, string>,
+    private readonly openMs: number,
+  ) {}
+
+  submit(connection: unknown): void {
+    this.connection = connection as WireConnection;
+    this.onSubmit?.(this.connection);
+  }
+
+  private onSubmit: ((c: WireConnection) => void) | undefined;
+  /** The client refused the transaction before sending it (a connection already lost). */
+  private notSubmitted: ((err: unknown) => void) | undefined;
+
+  private start(): Promise<WireConnection> {
+    this.started ??= new Promise<WireConnection>((resolve, reject) => {
+      this.onSubmit = resolve;
+      this.notSubmitted = reject;
+      this.client.query(this);
+    });
+    // The server's idle_in_transaction_session_timeout is armed only at a Sync, so it does not see this
+    // transaction wait between statements: the same limit is kept here, by closing the connection (the server
+    // then rolls the transaction back).
+    // (end(), not a destroyed socket: a checked-out client has no listener for the 'error' that would raise.)
+    this.expiry ??= setTimeout(() => void this.client.end().catch(() => undefined), this.openMs);
+    this.expiry.unref();
+    return this.started;
+  }
+
+  private expiry: NodeJS.Timeout | undefined;
+
+  /** Called once the connection goes back to the pool. */
+  close(): void {
+    if (this.expiry) clearTimeout(this.expiry);
+  }
+
+  private send(c: WireConnection, sql: string, params: unknown[]): void {
+    let name = this.statementNames.get(sql);
+    if (name === undefined) {
+      name = `ss${this.statementNames.size}`;
+      this.statementNames.set(sql, name);
+    }
+    if (c.parsedStatements[name] === undefined && c.submittedNamedStatements[name] === undefined) {
+      this.name = name;
+      this.text = sql;
+      c.parse({ text: sql, name });
+      c.submittedNamedStatements[name] = sql;
+    }
+    const prepare = (loadPg() as unknown as { utils: { prepareValue(v: unknown): unknown } }).utils.prepareValue;
+    c.bind({ statement: name, values: params, valueMapper: (v) => prepare(v) });
+    c.describe({ type: 'P', name: '' });
+    c.execute({ portal: '' });
+  }
+
+  private answer(): Promise<pg.QueryResult> {
+    return new Promise<pg.QueryResult>((resolve, reject) => {
+      const result = new (loadPg() as unknown as { Result: new (mode: undefined, types: pg.CustomTypesConfig) => Waiting['result'] }).Result(undefined, this.types);
+      this.waiting = { resolve, reject, result };
+    });
+  }
+
+  /** One statement; statements asked for together are sent one after another, each once the one before is answered. */
+  query(config: { name?: string; text: string; values?: unknown[] }): Promise<pg.QueryResult> {
+    const run = this.queue.then(async () => {
+      if (this.failed || this.ended) throw new Error('the transaction has ended');
+      const c = await this.start();
+      const answered = this.answer();
+      c.stream.cork?.();
+      this.send(c, config.text, config.values ?? []);
+      c.flush();
+      c.stream.uncork?.();
+      return answered;
+    });
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private queue: Promise<void> = Promise.resolve();
+
+  /** Commits what was sent, with `last` as the transaction's final statement in the same round trip. */
+  async commit(last?: { sql: string; params: unknown[] }): Promise<void> {
+    await this.queue;
+    if (this.failed || this.ended) throw this.error ?? new Error('the transaction has ended');
+    if (!this.started && !last) return;
+    const c = await this.start();
+    this.ended = true;
+    const answered = last ? this.answer() : undefined;
+    const done = new Promise<void>((resolve, reject) => (this.finish = { resolve, reject }));
+    c.stream.cork?.();
+    if (last) this.send(c, last.sql, last.params);
+    c.sync();
+    c.stream.uncork?.();
+    await Promise.all([answered, done]);
+  }
+
+  /** Rolls back whatever was sent; the connection is ready for the pool when this resolves. */
+  async rollback(): Promise<void> {
+    await this.queue;
+    if (!this.started) return;
+    const c = this.connection ?? (await this.started);
+    if (this.failed) {
+      this.ended = true;
+      // A lost connection is not given back to the pool; after a statement's error the Sync has gone out, and
+      // the client takes the connection back once the server is ready again.
+      if ((this.error as { code?: unknown } | undefined)?.code === undefined) throw this.error;
+      return;
+    }
+    if (this.ended) return; // the commit's own Sync ended it
+    this.ended = true;
+    const done = new Promise<void>((resolve, reject) => (this.finish = { resolve, reject }));
+    c.stream.cork?.();
+    // Inside an implicit transaction ROLLBACK rolls back what the earlier statements did (with a warning).
+    this.name = undefined;
+    this.text = undefined;
+    c.parse({ text: 'ROLLBACK' });
+    c.bind({ values: [], valueMapper: (v) => v });
+    c.execute({ portal: '' });
+    c.sync();
+    c.stream.uncork?.();
+    await done;
+  }
+
+  handleRowDescription(msg: { fields: unknown }): void {
+    this.waiting?.result.addFields(msg.fields);
+  }
+
+  handleDataRow(msg: { fields: unknown }): void {
+    const w = this.waiting;
+    if (w) w.result.addRow(w.result.parseRow(msg.fields));
+  }
+
+  handleCommandComplete(msg: unknown): void {
+    const w = this.waiting;
+    this.waiting = undefined;
+    if (w) {
+      w.result.addCommandComplete(msg);
+      w.resolve(w.result);
+    }
+  }
+
+  handleEmptyQuery(): void {}
+
+  handlePortalSuspended(): void {}
+
+  handleError(err: unknown, connection: unknown): void {
+    const first = !this.failed;
+    this.failed = true;
+    this.error ??= err;
+    if (!this.connection) this.notSubmitted?.(err);
+    // The server skips to the next Sync: send it now unless the commit or rollback already did.
+    if (first && !this.ended && this.connection) (connection as WireConnection).sync();
+    const w = this.waiting;
+    this.waiting = undefined;
+    w?.reject(err);
+    const f = this.finish;
+    this.finish = undefined;
+    f?.reject(err);
+  }
+
+  handleReadyForQuery(): void {
+    const f = this.finish;
+    this.finish = undefined;
+    f?.resolve();
+  }
+}
 
 class PgTx implements StorageTx {
   readonly events: StoredEvent[] = [];
@@ -281,6 +497,8 @@ function lockKey(schema: string, name: string): string {
   return createHash('sha256').update(`servicespec:${schema}:${name}`).digest().readBigInt64BE(0).toString();
 }
 
+const guarded = new WeakSet<pg.PoolClient>();
+
 /** Splits `?schema=` off the URL; pg takes the rest. */
 export function parsePostgresUrl(url: string): { connectionString: string; schema: string | undefined } {
   const u = new URL(url);
@@ -294,6 +512,7 @@ export class PostgresStorage implements Storage {
   private readonly pool: pg.Pool;
   private readonly schema: string;
   private readonly clientConfig: pg.ClientConfig;
+  private readonly openTransactionMs: number;
   private tables = new Map<string, TablePlan>();
   private readonly statementNames = new Map<string, string>();
   private ready: Promise<void>;
@@ -316,7 +535,8 @@ export class PostgresStorage implements Storage {
     if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`schema ${JSON.stringify(schema)} must be a lower-case SQL name (letters, digits and _, not starting with a digit)`);
     this.schema = schema ?? 'public';
     // A transaction left open (a stuck client) keeps its row locks: the server ends it after a minute.
-    const settings = [`-c idle_in_transaction_session_timeout=60000`, ...(schema !== undefined ? [`-c search_path=${schema}`] : [])].join(' ');
+    this.openTransactionMs = options.openTransactionMs ?? OPEN_TRANSACTION_MS;
+    const settings = [`-c idle_in_transaction_session_timeout=${this.openTransactionMs}`, ...(schema !== undefined ? [`-c search_path=${schema}`] : [])].join(' ');
     this.clientConfig = { connectionString, options: settings, types: getTypes() };
     this.pool = new (loadPg().Pool)({ ...this.clientConfig, ...(options.poolSize !== undefined ? { max: options.poolSize } : {}) });
     // An idle connection's error (the server restarted) is answered by the next query; it must not crash the process.
@@ -334,7 +554,7 @@ export class PostgresStorage implements Storage {
       name = `ss${this.statementNames.size}`;
       this.statementNames.set(sql, name);
     }
-    return db.query({ name, text: sql, values: params });
+    return (db as pg.PoolClient).query({ name, text: sql, values: params });
   }
 
   private async setUp(schema: string | undefined): Promise<void> {
@@ -444,7 +664,14 @@ END $$`,
 
   private async connect(): Promise<pg.PoolClient> {
     await this.ready;
-    return this.pool.connect();
+    const client = await this.pool.connect();
+    // A checked-out client has no 'error' listener of the pool's: a connection lost mid-transaction would be an
+    // unhandled error event. The statement in flight reports the loss.
+    if (!guarded.has(client)) {
+      guarded.add(client);
+      client.on('error', () => undefined);
+    }
+    return client;
   }
 
   /** One transaction on one pooled connection; rolled back on any error. */
@@ -527,21 +754,36 @@ END $$`,
 
   async transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortLike): Promise<T> {
     signal?.throwIfAborted();
-    return this.tx(async (db) => {
-      const tx = new PgTx(this, db, this.tables, true);
+    const client = await this.connect();
+    const session = new ImplicitTransaction(client, this.clientConfig.types!, this.statementNames, this.openTransactionMs);
+    let broken: Error | undefined;
+    try {
+      const tx = new PgTx(this, session, this.tables, true);
       const result = await work(tx);
       signal?.throwIfAborted();
-      if (tx.events.length > 0) {
-        // Appended without a position (readers do not see them yet), with a doorbell for every instance.
-        const ev = tx.events;
-        await this.query(
-          db,
-          `WITH appended AS (INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[])) SELECT pg_notify($1, $2)`,
-          [this.channel, this.outboxPayload, ev.map((e) => e.id), ev.map((e) => e.type), ev.map((e) => e.timestamp), ev.map((e) => e.version ?? null), ev.map((e) => JSON.stringify(e.data))],
-        );
-      }
+      // Appended without a position (readers do not see them yet), in the commit's round trip. No NOTIFY here: a
+      // transaction that notifies holds a lock global to the server through its commit, which would make every
+      // write wait for the one before it; the sequencer run after the commit rings the other instances.
+      const ev = tx.events;
+      const one = ev.length === 1 ? ev[0]! : undefined;
+      await session.commit(
+        one
+          ? { sql: `INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) VALUES ($1, $2, $3, $4, $5)`, params: [one.id, one.type, one.timestamp, one.version ?? null, JSON.stringify(one.data)] }
+          : ev.length === 0
+            ? undefined
+            : {
+                sql: `INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`,
+                params: [ev.map((e) => e.id), ev.map((e) => e.type), ev.map((e) => e.timestamp), ev.map((e) => e.version ?? null), ev.map((e) => JSON.stringify(e.data))],
+              },
+      );
       return result;
-    });
+    } catch (err) {
+      await session.rollback().catch((e: Error) => (broken = e));
+      throw err;
+    } finally {
+      session.close();
+      client.release(broken);
+    }
   }
 
   async readEvents(afterSeq: number, limit: number): Promise<OutboxEntry[]> {

@@ -19,6 +19,7 @@ import {
   type StorageTx,
   type StoredEvent,
   type SyncReader,
+  type SyncWriter,
   type TablePlan,
   // events (issue 5)
   type ClaimedDelivery,
@@ -90,7 +91,7 @@ function createTableSql(t: TablePlan, name = t.name): string {
 function mapConstraintError(err: unknown): unknown {
   const e = err as { code?: string; message?: string };
   if (typeof e?.code !== 'string' || !e.code.startsWith('SQLITE_CONSTRAINT')) return err;
-  const column = /failed: [^.]+\.(\w+)/.exec(e.message ?? '')?.[1];
+  const column = /failed: \S*\.(\w+)/.exec(e.message ?? '')?.[1];
   if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return new StorageConstraintError('unique_conflict', column);
   if (e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new StorageConstraintError('reference_not_found', column);
   return new StorageConstraintError('check_failed', column);
@@ -128,14 +129,14 @@ class SqliteTx implements StorageTx {
   }
 
   async insert(table: string, row: Row): Promise<Row> {
+    return this.insertNow(table, row);
+  }
+
+  insertNow(table: string, row: Row): Row {
     const t = this.table(table);
-    const cols = t.columns.filter((c) => row[c.name] !== undefined);
-    const sql = cols.length
-      ? `INSERT INTO ${quoteIdent(table)} (${cols.map((c) => quoteIdent(c.name)).join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING *`
-      : `INSERT INTO ${quoteIdent(table)} DEFAULT VALUES RETURNING *`;
+    const { sql, values } = insertStatement(t, row);
     try {
-      const out = this.stmt(sql).get(...cols.map((c) => encode(c, row[c.name]))) as Row;
-      return decodeRow(t, out);
+      return decodeRow(t, this.stmt(sql).get(...values) as Row);
     } catch (err) {
       throw mapConstraintError(err);
     }
@@ -229,9 +230,58 @@ class SqliteTx implements StorageTx {
     }
   }
 
+  async claimRecord(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }> {
+    return claimRecordWith((sql) => this.stmt(sql), namespace, key, value, expiresAt, now);
+  }
+
+  async putRecord(namespace: string, key: string, value: string, expiresAt: string): Promise<void> {
+    putRecordWith((sql) => this.stmt(sql), namespace, key, value, expiresAt);
+  }
+
   async appendEvent(e: StoredEvent): Promise<void> {
     this.stmt(`INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) VALUES (?, ?, ?, ?, ?)`).run(e.id, e.type, e.timestamp, e.version ?? null, JSON.stringify(e.data));
   }
+}
+
+/** Inserts the record unless one exists that has not expired; answers what the key holds now. */
+function claimRecordWith(stmt: (sql: string) => Database.Statement, namespace: string, key: string, value: string, expiresAt: string, now: string): { created: boolean; value: string } {
+  const changed = stmt(
+    `INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE ${RECORDS}.expires_at <= ?`,
+  ).run(namespace, key, value, expiresAt, now).changes;
+  if (changed > 0) return { created: true, value };
+  const row = stmt(`SELECT value FROM ${RECORDS} WHERE namespace = ? AND key = ?`).get(namespace, key) as { value: string };
+  return { created: false, value: row.value };
+}
+
+function putRecordWith(stmt: (sql: string) => Database.Statement, namespace: string, key: string, value: string, expiresAt: string): void {
+  stmt(`INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`).run(namespace, key, value, expiresAt);
+}
+
+const insertSqlCache = new WeakMap<TablePlan, Map<string, string>>();
+
+/** The INSERT … RETURNING * for the columns the row sets, and their values; the SQL text is kept per column set. */
+function insertStatement(t: TablePlan, row: Row): { sql: string; values: unknown[] } {
+  const values: unknown[] = [];
+  let set = '';
+  for (const c of t.columns) {
+    const v = row[c.name];
+    if (v === undefined) set += '0';
+    else {
+      set += '1';
+      values.push(encode(c, v));
+    }
+  }
+  let byColumns = insertSqlCache.get(t);
+  if (!byColumns) insertSqlCache.set(t, (byColumns = new Map()));
+  let sql = byColumns.get(set);
+  if (sql === undefined) {
+    const cols = t.columns.filter((c) => row[c.name] !== undefined);
+    sql = cols.length
+      ? `INSERT INTO ${quoteIdent(t.name)} (${cols.map((c) => quoteIdent(c.name)).join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING *`
+      : `INSERT INTO ${quoteIdent(t.name)} DEFAULT VALUES RETURNING *`;
+    byColumns.set(set, sql);
+  }
+  return { sql, values };
 }
 
 const selectByIdCache = new WeakMap<TablePlan, string>();
@@ -403,6 +453,7 @@ export class SqliteStorage implements Storage {
       }
       this.tables = new Map(plan.tables.map((t) => [t.name, t]));
       this.readerTx = undefined;
+      this.syncWriter = undefined;
       return { ok: true, steps };
     });
   }
@@ -423,12 +474,23 @@ export class SqliteStorage implements Storage {
     return this.idle ? this.reader.now : undefined;
   }
 
+  private syncWriter: SyncWriter | undefined;
+  /** One statement in autocommit, between the queued transactions (none is open): as atomic as a transaction of one. */
+  writeNow(): SyncWriter | undefined {
+    if (this.queued !== 0 || this.db.inTransaction) return undefined;
+    if (!this.syncWriter) {
+      const tx = new SqliteTx(this.prepareWrite, this.tables);
+      this.syncWriter = { insert: (table, row) => tx.insertNow(table, row) };
+    }
+    return this.syncWriter;
+  }
+
   transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortLike): Promise<T> {
     return this.serial(
       () =>
         new Promise<T>((resolve, reject) => {
           signal?.throwIfAborted();
-          this.db.exec('BEGIN IMMEDIATE');
+          this.stmt('BEGIN IMMEDIATE').run();
           const tx = new SqliteTx(this.prepareWrite, this.tables);
           let settled = false;
           const end = (): boolean => {
@@ -439,7 +501,7 @@ export class SqliteStorage implements Storage {
             return true;
           };
           const fail = (err: unknown) => {
-            if (this.db.inTransaction) this.db.exec('ROLLBACK');
+            if (this.db.inTransaction) this.stmt('ROLLBACK').run();
             reject(err);
           };
           // Rolled back the moment the signal aborts, so a transaction that awaits past its time-out holds the
@@ -465,7 +527,7 @@ export class SqliteStorage implements Storage {
               if (!end()) return;
               try {
                 signal?.throwIfAborted();
-                this.db.exec('COMMIT');
+                this.stmt('COMMIT').run();
                 resolve(result);
               } catch (err) {
                 fail(err);
@@ -557,20 +619,17 @@ export class SqliteStorage implements Storage {
   }
 
   async claimRecord(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }> {
-    return this.serial(async () => {
-      const changed = this.stmt(
-        `INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE ${RECORDS}.expires_at <= ?`,
-      ).run(namespace, key, value, expiresAt, now).changes;
-      if (changed > 0) return { created: true, value };
-      const row = this.stmt(`SELECT value FROM ${RECORDS} WHERE namespace = ? AND key = ?`).get(namespace, key) as { value: string };
-      return { created: false, value: row.value };
-    });
+    return this.serial(async () => claimRecordWith((sql) => this.stmt(sql), namespace, key, value, expiresAt, now));
   }
 
   async putRecord(namespace: string, key: string, value: string, expiresAt: string): Promise<void> {
-    await this.serial(async () => {
-      this.stmt(`INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`).run(namespace, key, value, expiresAt);
-    });
+    await this.serial(async () => putRecordWith((sql) => this.stmt(sql), namespace, key, value, expiresAt));
+  }
+
+  findRecordNow(namespace: string, key: string, now: string): string | undefined {
+    const prepare = this.readDb ? this.prepareRead : this.idle ? this.prepareWrite : undefined;
+    const row = prepare?.(`SELECT value FROM ${RECORDS} WHERE namespace = ? AND key = ? AND expires_at > ?`).get(namespace, key, now) as { value: string } | undefined;
+    return row?.value;
   }
 
   async deleteRecord(namespace: string, key: string): Promise<void> {

@@ -123,12 +123,24 @@ export interface StorageTx {
   delete(table: string, id: unknown): Promise<boolean>;
   /** Appends to the outbox inside the same transaction as the change that caused it (visible when it commits, lost when it rolls back). */
   appendEvent(event: StoredEvent): Promise<void>;
+  /**
+   * Optional: the record store (`claimRecord`, `putRecord` of the storage) inside this transaction, so a keyed
+   * change claims its key and keeps its answer in the change's own commit (SQLite). Same semantics as the
+   * storage's methods of the same names.
+   */
+  claimRecord?(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }>;
+  putRecord?(namespace: string, key: string, value: string, expiresAt: string): Promise<void>;
 }
 
 /** The reads of `StorageTx`, answered synchronously. */
 export interface SyncReader {
   get(table: string, id: unknown): Row | undefined;
   list(table: string, query: ListQuery): Row[];
+}
+
+/** One-statement changes committed at once (see `writeNow`); constraint failures throw `StorageConstraintError`. */
+export interface SyncWriter {
+  insert(table: string, row: Row): Row;
 }
 
 export type StorageErrorKind = 'unique_conflict' | 'reference_not_found' | 'check_failed';
@@ -188,6 +200,13 @@ export interface ResourceStorage {
    * (PostgreSQL); callers then use `read`.
    */
   readNow?(): SyncReader | undefined;
+  /**
+   * Optional fast path. A writer that commits one statement at once (its own transaction), for a storage whose
+   * driver runs in-process (SQLite), while nothing is queued or in a transaction; undefined otherwise, and always
+   * for a storage over the network. For a change that is one statement (a create that emits no event): callers
+   * otherwise use `transaction`.
+   */
+  writeNow?(): SyncWriter | undefined;
 }
 
 /**
@@ -217,6 +236,8 @@ export interface RecordStorage {
   claimRecord(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }>;
   putRecord(namespace: string, key: string, value: string, expiresAt: string): Promise<void>;
   deleteRecord(namespace: string, key: string): Promise<void>;
+  /** Optional fast path (see `readNow`): the committed record's value, unexpired, read at once; undefined when there is none or the storage cannot. */
+  findRecordNow?(namespace: string, key: string, now: string): string | undefined;
 }
 
 /** Settings: values kept across restarts (secrets the runtime generates for itself). */
@@ -233,9 +254,10 @@ export interface SettingStorage {
 /** Every role, over one database. */
 export interface Storage extends ResourceStorage, CredentialStorage, EventStorage, RecordStorage, SettingStorage {
   /**
-   * Optional: calls `listener` when another connection or instance changed the outbox or the credentials (and
-   * once after each reconnect, since changes made meanwhile were not heard). A doorbell only: the change is read
-   * from the tables. PostgreSQL: LISTEN/NOTIFY. Absent for SQLite, whose readers poll.
+   * Optional: calls `listener` when another connection or instance changed the outbox (gave committed events their
+   * positions, which is when readers see them) or the credentials (and once after each reconnect, since changes
+   * made meanwhile were not heard). A doorbell only: the change is read from the tables. PostgreSQL: LISTEN/NOTIFY.
+   * Absent for SQLite, whose readers poll.
    */
   watch?(listener: (change: StorageChange) => void): () => void;
   close(): Promise<void>;

@@ -1,0 +1,84 @@
+import type { FastifyRequest } from 'fastify';
+import type { OperationRoute } from '../../model/model-routes.js';
+import { getFieldSchema } from '../../model/model-schemas.js';
+import type { FieldModel, ParameterModel, ServiceModel } from '../../model/model-types.js';
+import { ServiceError, type InvalidField } from '../runtime-errors.js';
+import type { Validator } from '../runtime-validation.js';
+
+// The query parameters and headers a custom operation declares (operation.query, operation.headers): read from
+// their text, checked against the same schema the export declares, and handed to the handler typed.
+
+/** The declared parameters of one request, typed: query (with the undeclared ones as sent) and headers. */
+export interface ParameterValues {
+  query: Record<string, unknown>;
+  headers: Record<string, unknown>;
+}
+
+export type ParameterReader = (request: FastifyRequest) => ParameterValues;
+
+/** Reads one value from its text; throws an Error whose message says what the value must be. */
+function parseText(f: FieldModel, raw: string): unknown {
+  switch (f.type) {
+    case 'integer':
+    case 'number': {
+      const n = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(n) || (f.type === 'integer' && !Number.isSafeInteger(n))) throw new Error(`must be ${f.type === 'integer' ? 'an integer' : 'a number'}`);
+      return n;
+    }
+    case 'boolean':
+      if (raw === 'true') return true;
+      if (raw === 'false') return false;
+      throw new Error('must be true or false');
+    case 'enum': {
+      const value = (f.values ?? []).find((v) => String(v) === raw);
+      if (value === undefined) throw new Error(`must be one of ${(f.values ?? []).join(', ')}`);
+      return value;
+    }
+    default:
+      return raw;
+  }
+}
+
+type Compile = (schema: Record<string, unknown>) => Validator;
+
+/** A reader for a route's declared parameters, or undefined when it declares none. Validators compile once. */
+export function createParameterReader(model: ServiceModel, route: OperationRoute, compile: Compile): ParameterReader | undefined {
+  const query = route.query.flatMap((q) => (q.kind === 'param' && q.parameter ? [q.parameter] : []));
+  const params = [...query, ...route.headers];
+  if (params.length === 0) return undefined;
+  const checks = new Map(params.map((p) => [p, compile(getFieldSchema(model, { ...p, nullable: false }, undefined, { safeIntegers: true }))] as const));
+  return (request) => {
+    const invalid: InvalidField[] = [];
+    const rawQuery = request.query as Record<string, unknown>;
+    const out: ParameterValues = { query: { ...rawQuery }, headers: {} };
+    for (const p of params) {
+      const sent = p.in === 'query' ? rawQuery[p.name] : request.headers[p.name.toLowerCase()];
+      const target = p.in === 'query' ? out.query : out.headers;
+      if (sent === undefined) {
+        if (p.hasDefault) target[p.name] = structuredClone(p.default);
+        else if (!p.optional) invalid.push({ parameter: p.name, in: p.in, message: 'is required' });
+        continue;
+      }
+      try {
+        const value = read(p, sent);
+        checks.get(p)!(value);
+        target[p.name] = value;
+      } catch (err) {
+        invalid.push({ parameter: p.name, in: p.in, message: err instanceof ServiceError ? (err.invalid?.[0]?.message ?? 'is not a valid value') : (err as Error).message });
+      }
+    }
+    if (invalid.length > 0) throw new ServiceError('validation', 'the parameters are not valid', invalid);
+    return out;
+  };
+}
+
+/** A query parameter repeated, or a header's comma-separated list (RFC 9110 §5.6.1), for an array; else one text. */
+function read(p: ParameterModel, sent: unknown): unknown {
+  const texts = typeof sent === 'string' ? [sent] : Array.isArray(sent) ? sent.map(String) : [String(sent)];
+  if (p.type === 'array') {
+    const items = p.in === 'header' ? texts.flatMap((t) => t.split(',').map((x) => x.trim())) : texts;
+    return p.items ? items.map((t) => parseText(p.items!, t)) : items;
+  }
+  if (texts.length !== 1) throw new Error('must be given once');
+  return parseText(p, texts[0]!);
+}
