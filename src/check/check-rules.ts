@@ -154,6 +154,10 @@ const parameterRules: Rule = ({ model, report }) => {
     // What the service reads itself, for this operation.
     const reservedQuery = new Map<string, string>();
     const reservedHeaders = new Map<string, string>(TRANSPORT_HEADERS.map((h) => [h, 'the transport']));
+    // OpenAPI ignores a header parameter named Accept, Content-Type or Authorization: they are said elsewhere.
+    reservedHeaders.set('accept', 'content negotiation: the service answers JSON');
+    reservedHeaders.set('authorization', 'credentials: declare them under authentication');
+    if (placement?.kind === 'media_type') reservedHeaders.set('accept', 'the version, versioning.placement');
     if (placement?.kind === 'query') reservedQuery.set(placement.name, 'the version, versioning.placement');
     if (placement?.kind === 'header') reservedHeaders.set(placement.name.toLowerCase(), 'the version, versioning.placement');
     const required = o.auth?.kind === 'required' ? schemes.filter((s) => (o.auth as { schemes: readonly string[] }).schemes.includes(s.name)) : [];
@@ -684,7 +688,25 @@ const reservedPathRules: Rule = ({ model, report }) => {
   }
 };
 
-export const RULES: readonly Rule[] = [nameStyleRules, reservedPathRules, fieldRules, parameterRules, resourceRules, stateRules, operationRules, authRules, eventRules, errorRules, limitRules, versionRules, versionHistoryRules];
+/**
+ * Names that differ only in case: SQLite compares table and column names without case, so `Pet` and `pet` (or
+ * fields `name` and `Name`) would be one table or column; the generated client's types would collide too.
+ */
+const caseClashRules: Rule = ({ model, report }) => {
+  const clash = (items: readonly { name: string; pointer: string }[], what: string): void => {
+    const seen = new Map<string, string>();
+    for (const i of items) {
+      const key = i.name.toLowerCase();
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, i.name);
+      else report('name-case-clash', { what, first, second: i.name }, i.pointer);
+    }
+  };
+  clash(model.resources, 'resources');
+  for (const r of model.resources) clash(r.fields, `fields of resource ${r.name}`);
+};
+
+export const RULES: readonly Rule[] = [nameStyleRules, caseClashRules, reservedPathRules, fieldRules, parameterRules, resourceRules, stateRules, operationRules, authRules, eventRules, errorRules, limitRules, versionRules, versionHistoryRules];
 
 /** Runs every semantic rule; diagnostics carry JSON pointers, to be placed by the caller. */
 export function checkModel(model: ServiceModel, doc: SpecDocument): Diagnostic[] {

@@ -39,7 +39,7 @@ export const DIAGNOSTICS = {
   'nesting-too-deep': { severity: 'error', message: 'the document nests deeper than {limit} levels' },
   'not-a-mapping': { severity: 'error', message: 'the top level must be a mapping of the spec parts, not {found}' },
   // structure (JSON Schema)
-  'openapi-document': { severity: 'error', message: '{file} is an {kind} document ({key}: {version}), not a servicespec; import it first: servicespec import openapi {file} -o SPEC' },
+  'openapi-document': { severity: 'error', message: '{file} is {kind} document ({key}: {version}), not a servicespec; {advice}' },
   'missing-format-version': { severity: 'error', message: 'the key `servicespec` (the format version) is required' },
   'unsupported-format-version': { severity: 'error', message: 'format version {found} is not supported; this tool reads version 1' },
   'unknown-key': { severity: 'error', message: 'unknown key `{key}` at {where}{suggestion}' },
@@ -95,6 +95,7 @@ export const DIAGNOSTICS = {
   'ref-needs-target': { severity: 'error', message: '{where} has type ref but names no resource in `to`' },
   'array-needs-items': { severity: 'error', message: '{where} has type array but declares no `items`' },
   'name-style': { severity: 'warning', message: '{where}: {what} name `{name}` is not {style}, the format\'s naming style; it is kept as written (it is the name on the wire)' },
+  'name-case-clash': { severity: 'error', message: '{what} `{first}` and `{second}` differ only in case' },
   'value-violates-field': { severity: 'error', message: '{where}: the declared {which} {value} does not satisfy the field ({detail})' },
   'readonly-without-source': { severity: 'error', message: 'field {resource}.{field} is read-only and required, but nothing gives it a value (declare `default`, `generated`, make it optional, or set it by a transition `stamp`)' },
   'generated-type-mismatch': { severity: 'error', message: '{where}: `{option}` needs a date or datetime field, not {type}' },

@@ -498,6 +498,10 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
     const flow = (f: FieldModel): Flow => ({ request: true, requestRequired: !f.optional && !f.hasDefault, response: false });
     new FieldDiff(out, { part: 'endpoints', query }).fields(`${id} request.`, o.request?.fields ?? [], n.request?.fields ?? [], flow, flow);
   }
+  // Declared query parameters and headers (custom operations): each as a request field of its own.
+  const param = (f: FieldModel): Flow => ({ request: true, requestRequired: !f.optional && !f.hasDefault, response: false });
+  if (o.query.length > 0 || n.query.length > 0) new FieldDiff(out, { part: 'endpoints', query: true }).fields(`${id} query.`, o.query, n.query, param, param);
+  if (o.headers.length > 0 || n.headers.length > 0) new FieldDiff(out, { part: 'endpoints' }).fields(`${id} headers.`, o.headers, n.headers, param, param);
   if (shapeText(o.response) !== shapeText(n.response)) out.add('operation-response-changed', id, { old: shapeText(o.response), new: shapeText(n.response) }, at('response'));
   else if (o.response?.fields || n.response?.fields) {
     const flow = (): Flow => ({ request: false, requestRequired: false, response: true });

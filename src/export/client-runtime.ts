@@ -32,7 +32,7 @@ export const OPERATIONS: Readonly<Record<string, { auth: readonly string[] | nul
   health: { auth: null, errors: [] },
 };
 export const VERSIONING: { kind: string; name?: string } = { kind: 'header', name: 'Api-Version' };
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENCY_HEADER = 'Request-Once-Key';
 
 // ---- runtime ---------------------------------------------------------------------------------------------------
 

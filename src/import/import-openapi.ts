@@ -1137,6 +1137,9 @@ function importLimits(ctx: Ctx): LimitsSpec | undefined {
   const page: Json = {};
   if (defaults.length === 1) page.default = defaults[0];
   if (maxes.length === 1) page.max = maxes[0];
+  // The spec has one page size for every list: lists that say different ones are reported, none is picked.
+  if (defaults.length > 1) report(ctx, 'import-dropped', { item: `the \`limit\` defaults of the list operations (${defaults.join(', ')})`, reason: 'a spec has one default page size for every list, and they differ' });
+  if (maxes.length > 1) report(ctx, 'import-dropped', { item: `the \`limit\` maximums of the list operations (${maxes.join(', ')})`, reason: 'a spec has one maximum page size for every list, and they differ' });
   return Object.keys(page).length > 0 ? { page_size: page } : undefined;
 }
 

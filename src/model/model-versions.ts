@@ -1,4 +1,4 @@
-import type { FieldModel, ResourceModel, ServiceModel, StateMachineModel, TransitionModel, VersionChangeModel } from './model-types.js';
+import type { FieldModel, ResourceModel, ServiceModel, StateMachineModel, TransitionModel, VersionChangeModel, VersioningModel } from './model-types.js';
 import { isWritable } from './model-schemas.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { getResource } from './model-lookup.js';
@@ -78,6 +78,17 @@ export function getVersionModel(model: ServiceModel, version: string): ServiceMo
   if (!v) return undefined;
   if (version === v.current) return model;
   if (!v.supported.some((s) => s.version === version)) return undefined;
+  // Models are frozen: each version's is built once (the runtime asks once per route).
+  let built = versionModels.get(model);
+  if (!built) versionModels.set(model, (built = new Map()));
+  let vm = built.get(version);
+  if (!vm) built.set(version, (vm = buildVersionModel(model, v, version)));
+  return vm;
+}
+
+const versionModels = new WeakMap<ServiceModel, Map<string, ServiceModel>>();
+
+function buildVersionModel(model: ServiceModel, v: VersioningModel, version: string): ServiceModel {
   const scheme = v.scheme ?? 'date';
   const histories = new Map(model.resources.map((r) => [r.name, getFieldHistory(model, version, r.name)]));
   const oldName = (resource: string, name: string): string | undefined => {

@@ -48,7 +48,9 @@ export function validateSpec(loaded: LoadedSpec): Diagnostic[] {
     const key = !('servicespec' in top) ? (['openapi', 'swagger'] as const).find((k) => k in top) : undefined;
     if (key !== undefined) {
       const version = typeof top[key] === 'string' || typeof top[key] === 'number' ? String(top[key]) : '?';
-      return [createDiagnostic('openapi-document', { file: loaded.file, kind: key === 'openapi' ? 'OpenAPI' : 'OpenAPI 2 (Swagger)', key, version }, { file: loaded.file, pointer: `/${key}`, ...locate(loaded.sourceMap, `/${key}`, 'key') })];
+      const run = `servicespec import openapi ${loaded.file} -o SPEC`;
+      const advice = key === 'openapi' ? `import it first: ${run}` : `convert it to OpenAPI 3 first, then import it: ${run}`;
+      return [createDiagnostic('openapi-document', { file: loaded.file, kind: key === 'openapi' ? 'an OpenAPI' : 'a Swagger', key, version, advice }, { file: loaded.file, pointer: `/${key}`, ...locate(loaded.sourceMap, `/${key}`, 'key') })];
     }
   }
   const validate = getValidator();

@@ -842,6 +842,36 @@ const CASES: RuleCase[] = [
     fix: ['2026-13-01', '2026-12-01'],
   },
   {
+    code: 'name-case-clash',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        PetTag:
+          fields:
+            id: { type: uuid, readOnly: true }
+        Pettag: # <-
+          fields:
+            id: { type: uuid, readOnly: true }
+    `,
+    fix: ['Pettag: # <-', 'Owner:'],
+    message: 'resources `PetTag` and `Pettag`',
+  },
+  {
+    code: 'name-case-clash',
+    spec: yaml`
+      servicespec: 1
+      check: { disable: [name-style] }
+      resources:
+        Pet:
+          fields:
+            id: { type: uuid, readOnly: true }
+            name: { type: string }
+            Name: { type: string } # <-
+    `,
+    fix: ['Name: { type: string } # <-', 'nickname: { type: string }'],
+    message: 'fields of resource Pet `name` and `Name`',
+  },
+  {
     code: 'duplicate-version',
     spec: yaml`
       servicespec: 1

@@ -2,6 +2,7 @@
 // each custom operation without a handler answering not_implemented (501); `serve` of the OpenAPI file itself says
 // to import it first.
 
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getRoutes } from '../../src/model/model-routes.js';
@@ -62,5 +63,15 @@ describe('import, then serve --allow-gaps', { timeout: 180_000 }, () => {
     } finally {
       await served.stop();
     }
+  });
+});
+
+describe('check given a Swagger 2 document', { timeout: 60_000 }, () => {
+  it('says to convert it to OpenAPI 3, then import it', async () => {
+    const file = join(dir.path, 'old.yaml');
+    writeFileSync(file, 'swagger: "2.0"\ninfo: { title: Old, version: "1" }\npaths: {}\n');
+    const r = await runCli(['check', file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain(`error openapi-document: ${file} is a Swagger document (swagger: 2.0), not a servicespec; convert it to OpenAPI 3 first`);
   });
 });

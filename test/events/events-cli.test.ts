@@ -4,38 +4,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
-import { registerWebhooksCommand } from '../../src/cli/cli-webhooks.js';
-import { io } from '../../src/cli/cli-shared.js';
+import { runCli } from '../cli/cli-helpers.js';
 import { EVENTS_SPEC, startEventService, startReceiver, until } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servicespec-events-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const program = new Command('servicespec').exitOverride();
-  program.configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
-  registerWebhooksCommand(program);
-  for (const c of program.commands) {
-    c.exitOverride();
-    for (const sub of c.commands) sub.exitOverride();
-  }
-  const saved = { ...io };
-  let out = '';
-  let err = '';
-  io.out = (t) => void (out += t);
-  io.err = (t) => void (err += t);
-  const before = process.exitCode;
-  try {
-    await program.parseAsync(['node', 'servicespec', 'webhooks', ...args]);
-    return { code: Number(process.exitCode ?? 0), out, err };
-  } catch (e) {
-    return { code: (e as { exitCode?: number }).exitCode === 0 ? 0 : 2, out, err };
-  } finally {
-    process.exitCode = before;
-    Object.assign(io, saved);
-  }
+  const r = await runCli(['webhooks', ...args]);
+  return { code: r.code ?? 2, out: r.stdout, err: r.stderr };
 }
 
 describe('servicespec webhooks', () => {

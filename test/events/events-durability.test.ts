@@ -8,7 +8,7 @@ import { loadSqliteDriver } from '../../src/runtime/storage/storage-sqlite-drive
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runWebhooksAdd } from '../../src/cli/cli-webhooks.js';
-import { io } from '../../src/cli/cli-shared.js';
+import { processIo, withIo } from '../../src/cli/cli-shared.js';
 import { addWebhookEndpoint } from '../../src/runtime/events/events-webhooks.js';
 import { parseTargetPolicy } from '../../src/runtime/events/events-targets.js';
 import { startChildServer } from '../runtime/child-server.js';
@@ -26,16 +26,15 @@ afterAll(async () => {
 });
 
 async function captured<T>(fn: () => Promise<T>): Promise<{ result: T; out: string; err: string }> {
-  const saved = { ...io };
   let out = '';
   let err = '';
-  io.out = (t) => void (out += t);
-  io.err = (t) => void (err += t);
-  try {
-    return { result: await fn(), out, err };
-  } finally {
-    Object.assign(io, saved);
-  }
+  let result!: T;
+  const quiet = { ...processIo, out: (t: string) => void (out += t), err: (t: string) => void (err += t), isTTY: { out: false, err: false } };
+  await withIo(quiet, async () => {
+    result = await fn();
+    return undefined;
+  });
+  return { result, out, err };
 }
 
 describe('delivery survives a crash', () => {

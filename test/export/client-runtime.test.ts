@@ -65,11 +65,11 @@ describe('client runtime: requests', () => {
     expect(calls[0]!.headers.get('api-version')).toBe('2025-01-01');
     await client.createOrder({ n: 1 }, { idempotencyKey: 'same', version: '2024-01-01' });
     expect(calls[1]!.headers.get('x-api-key')).toBe('k1');
-    expect(calls[1]!.headers.get('idempotency-key')).toBe('same');
+    expect(calls[1]!.headers.get('request-once-key')).toBe('same');
     expect(calls[1]!.headers.get('api-version')).toBe('2024-01-01');
     expect(calls[1]!.body).toBe('{"n":1}');
     await client.createOrder({});
-    expect(calls[2]!.headers.get('idempotency-key')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(calls[2]!.headers.get('request-once-key')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('sends no credential where the operation needs none; query values as strings or JSON, null and undefined left out', async () => {

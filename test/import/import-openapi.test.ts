@@ -163,6 +163,14 @@ describe('import: query and header parameters', () => {
     expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 
+  it('lists whose limit defaults or maximums differ are reported: the spec has one page size', async () => {
+    const pageOf = (item: unknown) => jsonBody({ type: 'object', properties: { items: { type: 'array', items: item }, next_cursor: { type: ['string', 'null'] } } });
+    const list = (id: string, d: number, max: number) => ({ get: { operationId: id, parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', default: d, maximum: max } }], responses: { '200': { description: 'ok', ...pageOf(ref('Thing')) } } } });
+    const r = await importOpenApiDocument(doc({ paths: { '/things': list('listThings', 10, 50), '/other': list('listOther', 20, 50) }, components: { schemas: { Thing: thing } } }), 'limits.json');
+    expect(r.document!.limits).toEqual({ page_size: { max: 50 } });
+    expect(r.diagnostics.map((d) => d.message)).toContain('the `limit` defaults of the list operations (10, 20) has no place in a servicespec and is left out: a spec has one default page size for every list, and they differ');
+  });
+
   it('a list whose paging parameters are not the format\'s becomes a custom operation keeping them, and says so', async () => {
     const r = await importOpenApiDocument(withParams, 'params.json');
     const op = r.document!.endpoints!.operations!.listThings!;

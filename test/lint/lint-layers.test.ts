@@ -13,6 +13,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
 const BIN = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
 const copies: string[] = [];
+// One cruise of src/ is ~2 s of CPU; on a loaded machine its wall time is many times that.
+const CRUISE_TIMEOUT = 120_000;
 
 function cruise(dir: string): { status: number | null; out: string } {
   const r = spawnSync(process.execPath, [BIN, 'src', '--config', CONFIG, '--output-type', 'err'], { cwd: dir, encoding: 'utf8' });
@@ -42,13 +44,13 @@ describe('the layer rules (dependency-cruiser in npm run lint)', () => {
     const r = cruise(ROOT);
     expect(r.out).toContain('no dependency violations found');
     expect(r.status).toBe(0);
-  });
+  }, CRUISE_TIMEOUT);
 
   it('fail on a cycle inside one layer, where no layer rule is broken', () => {
     const r = cruise(copyWith({ 'model/model-lookup.ts': "import { getRoutes } from './model-routes.js';\nexport const _r = getRoutes;" }));
     expect(r.status).not.toBe(0);
     expect(violations(r.out)).toEqual(['no-circular src/model/model-lookup.ts']);
-  });
+  }, CRUISE_TIMEOUT);
 
   it('fail when spec imports the model (type-only is enough), the kernel its wiring, a leaf a layer above, or a library module the CLI', () => {
     const r = cruise(
@@ -67,7 +69,7 @@ describe('the layer rules (dependency-cruiser in npm run lint)', () => {
     expect(r.out).toContain('error layer-diagnostics: src/diagnostics/diagnostics-format.ts → src/check/check-rules.ts');
     expect(r.out).toContain('error command-line-only-in-cli: src/runtime/auth/auth-jwt.ts → src/cli/cli-auth-options.ts');
     expect(r.out).toContain('error model-built-only-by-the-front-end: src/export/export-json-schema.ts → src/model/model-builder.ts');
-  });
+  }, CRUISE_TIMEOUT);
 
   it('place every module of src/ in exactly one layer', () => {
     const { LAYERS } = createRequire(import.meta.url)(CONFIG) as { LAYERS: Record<string, [string, string[]]> };

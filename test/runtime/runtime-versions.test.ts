@@ -98,6 +98,17 @@ describe("an older version's transitions and custom operations", { timeout: 60_0
     expect((await s.call('GET', `/parcels/${id}`)).body).toEqual({ id, status: 'shipped', weight: 3, tracking_number: 'T1' });
   });
 
+  it('answers a keyed create of the old version once in its shape, and replays the same answer', async () => {
+    const headers = { ...v1, 'idempotency-key': 'parcel-key-1' };
+    const first = await s.call('POST', '/parcels', { weight: 5, tracking: 'K1' }, headers);
+    expect(first.status).toBe(201);
+    expect(first.body).toEqual({ id: expect.any(String), status: 'packed', weight: 5, tracking: 'K1' });
+    const again = await s.call('POST', '/parcels', { weight: 5, tracking: 'K1' }, headers);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect((await s.call('GET', `/parcels/${first.body.id as string}`, undefined, v1)).body).toEqual(first.body);
+  });
+
   it("names a transition's missing field as the old version calls it", async () => {
     const made = await s.call('POST', '/parcels', { weight: 2 }, v1);
     const r = await s.call('POST', `/parcels/${made.body.id as string}/ship`, {}, v1);

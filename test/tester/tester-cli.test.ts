@@ -1,10 +1,14 @@
 // `servicespec test` as users run it: a child process against the real runtime (and a broken proxy in front
 // of it), with credentials given as flags.
 
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, STACK_LINE } from '../cli/cli-helpers.js';
 import { ORDERS, startOrders, type OrdersServer } from './helpers.js';
 import { startProxy, type RunningProxy } from './mutant-proxy.js';
+
+/** The line of orders.yaml's `limits.rate`, which the report quotes. */
+const RATE_LINE = readFileSync(ORDERS, 'utf8').split('\n').indexOf('  rate:') + 1;
 
 let s: OrdersServer;
 let broken: RunningProxy;
@@ -44,7 +48,7 @@ describe('servicespec test', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^FAIL 1\) \[limits\] limits\.rate-headers — getCustomer$/m);
     expect(r.stdout).toMatch(/^ {2}operation: getCustomer$/m);
-    expect(r.stdout).toMatch(/^ {2}expected: {2}RateLimit-Policy and RateLimit headers naming the declared policies {2}\(.*orders\.yaml:403: rate:\)$/m);
+    expect(r.stdout).toMatch(new RegExp(String.raw`^ {2}expected: {2}RateLimit-Policy and RateLimit headers naming the declared policies {2}\(.*orders\.yaml:${RATE_LINE}: rate:\)$`, 'm'));
     expect(r.stdout).toMatch(/^ {2}actual: {4}no RateLimit header; 200/m);
     expect(r.stdout).toMatch(/^ {2}reproduce: curl -i -X GET -H 'X-API-Key: <main credential>' 'http:\/\/127\.0\.0\.1:\d+\/customers\/[0-9a-f-]+'$/m);
     expect(r.stdout).not.toContain(s.keys.alice);

@@ -281,8 +281,9 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
     request.specVersion = version;
     versions.annotate(reply, version);
     if (toOld && version !== current) {
-      // A custom serializer leaves the type unset; errors set their own (problem+json) when they are sent.
-      reply.type('application/json; charset=utf-8').serializer((payload: unknown) => JSON.stringify(reply.statusCode < 300 ? toOld(version, payload) : payload));
+      // A custom serializer leaves the type unset; errors set their own (problem+json) when they are sent. A string
+      // is already serialised (a keyed create's answer, through this serializer), as Fastify's own takes it.
+      reply.type('application/json; charset=utf-8').serializer((payload: unknown) => (typeof payload === 'string' ? payload : JSON.stringify(reply.statusCode < 300 ? toOld(version, payload) : payload)));
     }
     return undefined;
   });
