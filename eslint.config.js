@@ -5,6 +5,19 @@ export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'test/fixtures/**/*.ts', '.ci/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    // Command-line and environment handling lives in src/cli/ (docs/architecture.md, Layers); the library takes
+    // plain options. spec-schema-build.ts is the build step's script (npm run build).
+    files: ['src/**/*.ts'],
+    ignores: ['src/cli/**', 'src/spec/spec-schema-build.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read the environment in src/cli/ and pass plain options.' },
+        { object: 'process', property: 'argv', message: 'Parse the command line in src/cli/.' },
+      ],
+    },
+  },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   {
     rules: {

@@ -5,7 +5,7 @@ import { getResourceSchema, getShapeSchema } from '../model/model-schemas.js';
 import type { ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
 import { annotateObjectSchema, code, diagnose, NameAllocator, withRules, type ExportResult, type JsonObject } from './export-shared.js';
 import { WEBHOOK_HEADERS } from './export-openapi.js';
-import { NOT_SHOWN } from '../model/model-defaults.js';
+import { getApiKeyPlacement, NOT_SHOWN } from '../model/model-defaults.js';
 import { eventsToSpec } from './model-to-spec.js';
 
 // AsyncAPI 3.0 from the model: a channel for webhook delivery (to each subscriber's own URL, so no address)
@@ -82,7 +82,7 @@ function securityScheme(ctx: Context, s: SchemeModel): JsonObject {
   let out: JsonObject;
   switch (s.type) {
     case 'api_key':
-      out = s.in === 'query' ? { type: 'httpApiKey', in: 'query', name: s.credentialName ?? NOT_SHOWN } : { type: 'httpApiKey', in: 'header', name: s.credentialName ?? NOT_SHOWN };
+      out = { type: 'httpApiKey', in: getApiKeyPlacement(s), name: s.credentialName ?? NOT_SHOWN };
       break;
     case 'basic':
       out = { type: 'http', scheme: 'basic' };

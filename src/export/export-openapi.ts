@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
-import { getIdempotencyHeader, NOT_SHOWN } from '../model/model-defaults.js';
+import { getApiKeyPlacement, getIdempotencyHeader, NOT_SHOWN } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
@@ -286,7 +286,7 @@ function securityScheme(ctx: Context, s: SchemeModel): JsonObject {
   let out: JsonObject;
   switch (s.type) {
     case 'api_key':
-      out = { type: 'apiKey', in: s.in ?? 'header', name: s.credentialName ?? NOT_SHOWN };
+      out = { type: 'apiKey', in: getApiKeyPlacement(s), name: s.credentialName ?? NOT_SHOWN };
       break;
     case 'basic':
       out = { type: 'http', scheme: 'basic' };

@@ -1,7 +1,7 @@
 // The defaults the format itself defines (docs/format.md lists them): the one place each is written.
 
 import type { Action } from '../spec/spec-types.js';
-import type { ServiceModel } from './model-types.js';
+import type { SchemeModel, ServiceModel } from './model-types.js';
 
 /** The success status the format defines for each action when an operation does not declare one. */
 export const DEFAULT_SUCCESS_STATUS: Readonly<Record<Action, number>> = {
@@ -35,6 +35,14 @@ export const DEFAULT_IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** The header that carries an idempotency key: the one the spec names, else the format's default. */
 export function getIdempotencyHeader(model: ServiceModel): string {
   return model.endpoints?.idempotency?.header ?? DEFAULT_IDEMPOTENCY_HEADER;
+}
+
+/** Where an api_key scheme's key is sent when the spec does not say (`in`). */
+export const DEFAULT_API_KEY_IN = 'header';
+
+/** Where an api_key scheme's key is sent: the spec's `in`, else the format's default. */
+export function getApiKeyPlacement(scheme: Pick<SchemeModel, 'in'>): 'header' | 'query' {
+  return scheme.in ?? DEFAULT_API_KEY_IN;
 }
 
 /** Each webhook retry delay is spread at random within ± this fraction, so receivers are not hit in lockstep. */

@@ -13,7 +13,7 @@ import type {
   VersionPlacementModel,
 } from '../model/model-types.js';
 import { getVersionDifferences, type FieldDifference } from '../model/model-versions.js';
-import { NOT_SHOWN } from '../model/model-defaults.js';
+import { getApiKeyPlacement, NOT_SHOWN } from '../model/model-defaults.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 
 // The nine-part document, in the seed's order and headings (seed/service-interface-specification.md).
@@ -344,7 +344,7 @@ const SCHEME_TYPES: Readonly<Record<SchemeModel['type'], string>> = {
 function credentialText(s: SchemeModel): Span[] {
   switch (s.type) {
     case 'api_key': {
-      const where = s.in === 'query' ? 'query parameter' : s.in === 'header' ? 'header' : `header or query parameter (${NOT_SHOWN})`;
+      const where = getApiKeyPlacement(s) === 'query' ? 'query parameter' : 'header';
       const name: Span[] = s.credentialName !== undefined ? [' ', code(s.credentialName)] : [` name ${NOT_SHOWN}`];
       const prefix: Span[] = s.prefix !== undefined ? [', prefix ', code(s.prefix)] : [];
       return [where, ...name, ...prefix];

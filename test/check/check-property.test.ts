@@ -75,6 +75,7 @@ function exerciseModel(model: ServiceModel): void {
   routes.getUndeclaredConditions(model);
   routes.getProducibleConditions(model);
   defaults.getIdempotencyHeader(model);
+  for (const s of model.authentication?.schemes ?? []) defaults.getApiKeyPlacement(s);
   builder.buildField('x', { type: 'string' }, '/x');
 }
 
@@ -282,6 +283,7 @@ describe('the model API surface', () => {
         'getField',
         'isDefaultIdentifier',
         'getIdempotencyHeader',
+        'getApiKeyPlacement',
         'getPathParams',
         'getResource',
         'getStateMachine',

@@ -2,10 +2,10 @@
 // break and on a cycle (injected into a copy of src/), passes on the tree as it is, and that the table in
 // docs/architecture.md is the one the configuration enforces.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -70,6 +70,15 @@ describe('the layer rules (dependency-cruiser in npm run lint)', () => {
     expect(r.out).toContain('error command-line-only-in-cli: src/runtime/auth/auth-jwt.ts → src/cli/cli-auth-options.ts');
     expect(r.out).toContain('error model-built-only-by-the-front-end: src/export/export-json-schema.ts → src/model/model-builder.ts');
   }, CRUISE_TIMEOUT);
+
+  it('place every module of src/ in exactly one layer', () => {
+    const { LAYERS } = createRequire(import.meta.url)(CONFIG) as { LAYERS: Record<string, [string, string[]]> };
+    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+    const unplaced = files(join(ROOT, 'src'))
+      .map((f) => relative(ROOT, f).split('\\').join('/'))
+      .filter((f) => Object.values(LAYERS).filter(([path]) => new RegExp(path).test(f)).length !== 1);
+    expect(unplaced).toEqual([]);
+  });
 
   it('are the table in docs/architecture.md', () => {
     const { LAYERS } = createRequire(import.meta.url)(CONFIG) as { LAYERS: Record<string, [string, string[]]> };

@@ -23,12 +23,15 @@ function filesWriting(literal: string): string[] {
 }
 
 describe('format facts are written once', () => {
+  // client-runtime.ts opens with stand-ins for an example service (so it compiles and is tested on its own); they
+  // are not copied into a generated client, which gets the spec's values from export-client.ts.
+  const STAND_INS = 'src/export/client-runtime.ts';
   it.each([
-    ['Idempotency-Key', 'src/model/model-defaults.ts'],
-    ['not shown', 'src/model/model-defaults.ts'],
-    ['next_cursor', 'src/model/model-routes.ts'],
-  ])('%s: only in %s', (literal, home) => {
-    expect(filesWriting(literal)).toEqual([home]);
+    ['Idempotency-Key', 'src/model/model-defaults.ts', [STAND_INS]],
+    ['not shown', 'src/model/model-defaults.ts', []],
+    ['next_cursor', 'src/model/model-routes.ts', []],
+  ])('%s: only in %s', (literal, home, standIns) => {
+    expect(filesWriting(literal).filter((f) => !standIns.includes(f))).toEqual([home]);
   });
 
   it('the idempotency header is the spec’s, else the format default', () => {

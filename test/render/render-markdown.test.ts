@@ -85,6 +85,18 @@ describe('renderMarkdown', () => {
     expect(doc).toContain('| Limit | Value |');
   });
 
+  it("writes an api_key scheme with no `in` as sent in a header, the format's default (not as not shown)", () => {
+    const model = modelFromText(`
+servicespec: 1
+authentication:
+  schemes:
+    key: { type: api_key, name: X-Api-Key }
+`);
+    const auth = sections(renderMarkdown(model)).find(([h]) => h === 'Authentication')![1];
+    expect(auth).toContain('header `X-Api-Key`');
+    expect(auth).not.toContain('header or query parameter');
+  });
+
   it('lists each gap of a partly shown part in the seed words, and invents no value', () => {
     const model = modelFromText(`
 servicespec: 1

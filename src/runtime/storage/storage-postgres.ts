@@ -175,7 +175,16 @@ interface WireConnection {
   execute(c: { portal: string }): void;
   flush(): void;
   sync(): void;
-  once(event: 'readyForQuery', listener: () => void): void;
+}
+
+/** Writes the messages `write` sends in one go; the stream is uncorked even when a message cannot be built. */
+function corked(c: WireConnection, write: () => void): void {
+  c.stream.cork?.();
+  try {
+    write();
+  } finally {
+    c.stream.uncork?.();
+  }
 }
 
 interface Waiting {
@@ -273,12 +282,12 @@ class ImplicitTransaction implements pg.Submittable {
     const run = this.queue.then(async () => {
       if (this.failed || this.ended) throw new Error('the transaction has ended');
       const c = await this.start();
-      const answered = this.answer();
-      c.stream.cork?.();
-      this.send(c, config.text, config.values ?? []);
-      c.flush();
-      c.stream.uncork?.();
-      return answered;
+      corked(c, () => {
+        this.send(c, config.text, config.values ?? []);
+        c.flush();
+      });
+      // (The answer is read on a later turn of the event loop, so waiting for it from here misses nothing.)
+      return this.answer();
     });
     this.queue = run.then(
       () => undefined,
@@ -295,13 +304,13 @@ class ImplicitTransaction implements pg.Submittable {
     if (this.failed || this.ended) throw this.error ?? new Error('the transaction has ended');
     if (!this.started && !last) return;
     const c = await this.start();
+    corked(c, () => {
+      if (last) this.send(c, last.sql, last.params);
+      c.sync();
+    });
     this.ended = true;
     const answered = last ? this.answer() : undefined;
     const done = new Promise<void>((resolve, reject) => (this.finish = { resolve, reject }));
-    c.stream.cork?.();
-    if (last) this.send(c, last.sql, last.params);
-    c.sync();
-    c.stream.uncork?.();
     await Promise.all([answered, done]);
   }
 
@@ -319,17 +328,16 @@ class ImplicitTransaction implements pg.Submittable {
     }
     if (this.ended) return; // the commit's own Sync ended it
     this.ended = true;
-    const done = new Promise<void>((resolve, reject) => (this.finish = { resolve, reject }));
-    c.stream.cork?.();
     // Inside an implicit transaction ROLLBACK rolls back what the earlier statements did (with a warning).
     this.name = undefined;
     this.text = undefined;
-    c.parse({ text: 'ROLLBACK' });
-    c.bind({ values: [], valueMapper: (v) => v });
-    c.execute({ portal: '' });
-    c.sync();
-    c.stream.uncork?.();
-    await done;
+    corked(c, () => {
+      c.parse({ text: 'ROLLBACK' });
+      c.bind({ values: [], valueMapper: (v) => v });
+      c.execute({ portal: '' });
+      c.sync();
+    });
+    await new Promise<void>((resolve, reject) => (this.finish = { resolve, reject }));
   }
 
   handleRowDescription(msg: { fields: unknown }): void {
