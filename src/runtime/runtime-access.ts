@@ -72,14 +72,21 @@ const accessByModel = new WeakMap<ServiceModel, EventAccess>();
 export function getEventAccess(model: ServiceModel): EventAccess {
   const known = accessByModel.get(model);
   if (known) return known;
-  const ops = model.endpoints?.operations ?? [];
+  // Indexed once: a spec of a thousand resources and kinds would otherwise scan every operation per kind.
+  const readersOf = new Map<string, (AuthRequirement | undefined)[]>();
+  for (const o of model.endpoints?.operations ?? []) {
+    if (o.resource === undefined || (o.action !== 'read' && o.action !== 'list')) continue;
+    const list = readersOf.get(o.resource) ?? [];
+    list.push(o.auth);
+    readersOf.set(o.resource, list);
+  }
   const plans = new Map<string, KindCheck[]>();
   for (const kind of model.events?.kinds ?? []) {
     plans.set(
       kind.name,
       getEventResources(model, kind).map((resource) => ({
         resource,
-        readers: ops.filter((o) => o.resource === resource.name && (o.action === 'read' || o.action === 'list')).map((o) => o.auth),
+        readers: readersOf.get(resource.name) ?? [],
         ownerShown: kind.payload?.fields === undefined || kind.payload.fields.some((f) => f.name === resource.owner),
       })),
     );

@@ -70,9 +70,11 @@ export interface RuntimeContext {
  * (limits/limits-idempotency.ts): one commit for claim, change and answer.
  */
 export interface KeyedChange {
-  /** The transaction's first statement: claims the key, or throws what the key holds (answered by `answer`). */
-  claim(tx: StorageTx): Promise<void>;
-  /** The last: keeps the answer (status, the replayed headers, the body as sent). */
+  /**
+   * The transaction's last statement: claims the key with the answer (status, the replayed headers, the body as
+   * sent), or throws what the key holds (answered by `answer`), and the transaction rolls back. The transaction
+   * holds the writer from its start, so claiming last is claiming first, with one write fewer.
+   */
   keep(tx: StorageTx, status: number, headers: Readonly<Record<string, string>>, body: string): Promise<void>;
   /** Answers from what the key held (a replay; or throws the conflict or in-progress error); undefined when `err` is anything else. */
   answer(err: unknown, request: FastifyRequest, reply: FastifyReply): unknown;

@@ -93,7 +93,7 @@ export function isServiceAuthenticator(a: Authenticator | undefined): a is Servi
   return a !== undefined && typeof (a as Partial<ServiceAuthenticator>).tokenIssuer === 'function';
 }
 
-type Verify = (value: string) => Promise<JwtResult>;
+type Verify = (value: string) => JwtResult | Promise<JwtResult>;
 
 interface Presented {
   scheme: SchemeModel;
@@ -385,6 +385,8 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
       const r = checkApiKey(storage, p.value, p.scheme.prefix);
       return andThen(r, (record) => principalOf(p, record));
     }
+    // A token in the verifier's cache, or one verified with node:crypto, is answered at once too.
+    if (p.kind === 'token' && p.value !== '') return andThen(verifiers.get(p.scheme.name)!(p.value), (result) => tokenOutcome(p, result));
     return checkAsync(p);
   };
   const checkAsync = async (p: Presented): Promise<Outcome> => {
@@ -394,7 +396,9 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
       return p.pair ? principalOf(p, r) : 'invalid';
     }
     if (p.value === '') return 'invalid';
-    const result = await verifiers.get(p.scheme.name)!(p.value);
+    return tokenOutcome(p, await verifiers.get(p.scheme.name)!(p.value));
+  };
+  const tokenOutcome = (p: Presented, result: JwtResult): Outcome => {
     if (result.ok) return { subject: result.subject, scopes: result.scopes, scheme: p.scheme.name };
     return result.condition === 'expired_credential' ? 'expired' : 'invalid';
   };

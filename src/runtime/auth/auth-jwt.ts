@@ -2,6 +2,7 @@
 // declared clock tolerance, `iss`/`aud` checked whenever declared, keys from an operator secret or a local JWKS with
 // `kid` selection) and signing the tokens the service's own token endpoint issues.
 
+import { constants, createHmac, createPublicKey, timingSafeEqual, verify as verifySignature, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { calculateJwkThumbprint, createLocalJWKSet, errors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { createDiagnostic, type DiagnosticCode } from '../../diagnostics/diagnostics-catalogue.js';
@@ -192,6 +193,8 @@ export interface JwtVerifierConfig {
   now: () => Date;
   /** Verified tokens kept (LRU) so a token presented again is not re-verified; 0 turns the cache off. */
   cacheSize: number;
+  /** false: every token through jose (tests compare the two); by default the common case is verified with node:crypto. */
+  nodeCrypto?: boolean;
 }
 
 export type JwtResult =
@@ -224,8 +227,86 @@ function readScopes(payload: JWTPayload): string[] | undefined {
   return [...new Set(out)];
 }
 
-/** Checks a bearer JWT against one scheme's declared rules. Never throws. */
-export function createJwtVerifier(config: JwtVerifierConfig): (token: string) => Promise<JwtResult> {
+const HASH_OF: Readonly<Record<string, string>> = { '256': 'sha256', '384': 'sha384', '512': 'sha512' };
+const KTY_OF = (alg: string): string | undefined =>
+  alg.startsWith('RS') || alg.startsWith('PS') ? 'RSA' : alg.startsWith('ES') ? 'EC' : alg === 'EdDSA' || alg === 'Ed25519' ? 'OKP' : undefined;
+const CRV_OF: Readonly<Record<string, string>> = { ES256: 'P-256', ES384: 'P-384', ES512: 'P-521', EdDSA: 'Ed25519', Ed25519: 'Ed25519' };
+
+/**
+ * The common case verified synchronously with node:crypto (OpenSSL), as jose would: a compact JWS whose header names
+ * an accepted algorithm and no `crit`, and exactly one key that fits it by jose's rules for a local key set (kty,
+ * kid, alg, use, key_ops, crv). Undefined for anything else, which jose then verifies (and refuses as it does).
+ */
+function createFastVerify(config: JwtVerifierConfig): (token: string) => { payload: JWTPayload } | { failed: string } | undefined {
+  const keys = config.keys.map((jwk) => {
+    try {
+      return { jwk, key: createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' }) };
+    } catch {
+      return undefined;
+    }
+  });
+  const fits = (jwk: JWK, alg: string, kid: unknown): boolean => {
+    if (jwk.kty !== KTY_OF(alg)) return false;
+    if (typeof kid === 'string' && kid !== jwk.kid) return false;
+    if (typeof jwk.alg === 'string' && jwk.alg !== alg) return false;
+    if (typeof jwk.use === 'string' && jwk.use !== 'sig') return false;
+    if (Array.isArray(jwk.key_ops) && !jwk.key_ops.includes('verify')) return false;
+    const crv = CRV_OF[alg];
+    return crv === undefined || jwk.crv === crv;
+  };
+  const decode = (part: string): unknown => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+  return (token) => {
+    const a = token.indexOf('.');
+    const b = token.indexOf('.', a + 1);
+    if (a <= 0 || b <= a + 1 || token.indexOf('.', b + 1) !== -1 || b === token.length - 1) return undefined;
+    let header: { alg?: unknown; kid?: unknown; crit?: unknown; b64?: unknown };
+    let payload: unknown;
+    try {
+      header = decode(token.slice(0, a)) as typeof header;
+      payload = decode(token.slice(a + 1, b));
+    } catch {
+      return undefined;
+    }
+    if (header === null || typeof header !== 'object' || payload === null || typeof payload !== 'object' || Array.isArray(payload)) return undefined;
+    const alg = header.alg;
+    if (typeof alg !== 'string' || !config.algorithms.includes(alg) || header.crit !== undefined || header.b64 !== undefined) return undefined;
+    const data = token.slice(0, b);
+    const signature = Buffer.from(token.slice(b + 1), 'base64url');
+    const hash = HASH_OF[alg.slice(2)];
+    let ok: boolean;
+    if (isHmac(alg)) {
+      if (!config.secret || hash === undefined) return undefined;
+      const expected = createHmac(hash, config.secret).update(data).digest();
+      ok = expected.length === signature.length && timingSafeEqual(expected, signature);
+    } else {
+      let key: KeyObject | undefined;
+      for (const k of keys) {
+        if (!k || !fits(k.jwk, alg, header.kid)) continue;
+        if (key) return undefined; // more than one fits: jose's rules decide
+        key = k.key;
+      }
+      if (!key) return undefined;
+      const input = Buffer.from(data);
+      if (alg.startsWith('RS')) ok = verifySignature(hash!, input, key, signature);
+      else if (alg.startsWith('PS')) ok = verifySignature(hash!, input, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }, signature);
+      else if (alg.startsWith('ES')) ok = verifySignature(hash!, input, { key, dsaEncoding: 'ieee-p1363' }, signature);
+      else ok = verifySignature(null, input, key, signature);
+    }
+    if (!ok) return { failed: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' };
+    // The claims jwtVerify checks with these options (the time claims and the lifetime are checked after).
+    const p = payload as JWTPayload;
+    if (typeof p.exp !== 'number' || (p.nbf !== undefined && typeof p.nbf !== 'number') || (p.iat !== undefined && typeof p.iat !== 'number')) return { failed: 'ERR_JWT_CLAIM_VALIDATION_FAILED' };
+    if (config.issuer !== undefined && p.iss !== config.issuer) return { failed: 'ERR_JWT_CLAIM_VALIDATION_FAILED' };
+    if (config.audience !== undefined && !(p.aud === config.audience || (Array.isArray(p.aud) && p.aud.includes(config.audience)))) return { failed: 'ERR_JWT_CLAIM_VALIDATION_FAILED' };
+    return { payload: p };
+  };
+}
+
+/**
+ * Checks a bearer JWT against one scheme's declared rules. Never throws. Answers at once for a token in its cache
+ * or one node:crypto verifies (createFastVerify), else through jose's promise.
+ */
+export function createJwtVerifier(config: JwtVerifierConfig): (token: string) => JwtResult | Promise<JwtResult> {
   const jwks = config.keys.length > 0 ? createLocalJWKSet({ keys: [...config.keys] }) : undefined;
   const getKey: JWTVerifyGetKey = async (header, token) => {
     const alg = header.alg ?? '';
@@ -248,33 +329,8 @@ export function createJwtVerifier(config: JwtVerifierConfig): (token: string) =>
     return { ok: true, subject: v.subject, scopes: v.scopes };
   };
 
-  return async (token) => {
-    if (token.length > MAX_TOKEN_LENGTH) return { ok: false, condition: 'invalid_credential', reason: 'the token is too long' };
-    const cached = config.cacheSize > 0 ? cache.get(token) : undefined;
-    if (cached) {
-      const r = timeCheck(cached, nowSeconds());
-      if (r.ok) {
-        // Most recently used goes last; the oldest is evicted first.
-        cache.delete(token);
-        cache.set(token, cached);
-      } else cache.delete(token);
-      return r;
-    }
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(token, getKey, {
-        algorithms: [...config.algorithms],
-        requiredClaims: ['exp'],
-        clockTolerance: tol,
-        currentDate: config.now(),
-        ...(config.issuer !== undefined ? { issuer: config.issuer } : {}),
-        ...(config.audience !== undefined ? { audience: config.audience } : {}),
-      }));
-    } catch (err) {
-      if (err instanceof errors.JWTExpired) return { ok: false, condition: 'expired_credential', reason: 'the token has expired' };
-      const code = (err as { code?: string }).code;
-      return { ok: false, condition: 'invalid_credential', reason: typeof code === 'string' ? code : 'the token could not be verified' };
-    }
+  const fast = config.nodeCrypto === false ? () => undefined : createFastVerify(config);
+  const accept = (token: string, payload: JWTPayload): JwtResult => {
     const subject = payload.sub;
     if (typeof subject !== 'string' || subject === '' || subject.length > 256) return { ok: false, condition: 'invalid_credential', reason: 'the token names no subject (sub)' };
     const scopes = readScopes(payload);
@@ -293,5 +349,44 @@ export function createJwtVerifier(config: JwtVerifierConfig): (token: string) =>
       cache.set(token, v);
     }
     return r;
+  };
+
+  const slow = async (token: string): Promise<JwtResult> => {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, getKey, {
+        algorithms: [...config.algorithms],
+        requiredClaims: ['exp'],
+        clockTolerance: tol,
+        currentDate: config.now(),
+        ...(config.issuer !== undefined ? { issuer: config.issuer } : {}),
+        ...(config.audience !== undefined ? { audience: config.audience } : {}),
+      }));
+    } catch (err) {
+      if (err instanceof errors.JWTExpired) return { ok: false, condition: 'expired_credential', reason: 'the token has expired' };
+      const code = (err as { code?: string }).code;
+      return { ok: false, condition: 'invalid_credential', reason: typeof code === 'string' ? code : 'the token could not be verified' };
+    }
+    return accept(token, payload);
+  };
+
+  return (token) => {
+    if (token.length > MAX_TOKEN_LENGTH) return { ok: false, condition: 'invalid_credential', reason: 'the token is too long' };
+    const cached = config.cacheSize > 0 ? cache.get(token) : undefined;
+    if (cached) {
+      const r = timeCheck(cached, nowSeconds());
+      if (r.ok) {
+        // Most recently used goes last; the oldest is evicted first.
+        cache.delete(token);
+        cache.set(token, cached);
+      } else cache.delete(token);
+      return r;
+    }
+    const quick = fast(token);
+    if (quick === undefined) return slow(token);
+    if ('failed' in quick) return { ok: false, condition: 'invalid_credential', reason: quick.failed };
+    // exp is checked as jwtVerify checks it (expired past the tolerance); nbf and iat by timeCheck in accept.
+    if (quick.payload.exp! <= nowSeconds() - tol) return { ok: false, condition: 'expired_credential', reason: 'the token has expired' };
+    return accept(token, quick.payload);
   };
 }

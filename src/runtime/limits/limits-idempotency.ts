@@ -96,14 +96,10 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
         const claim = { key: record, fingerprint, inChange: true, settled: false };
         request.idempotencyClaim = claim;
         request.keyedChange = {
-          async claim(tx) {
-            const t = now();
-            // Claimed as done only at the end of this transaction (keep); until it commits no other request sees it.
-            const got = await tx.claimRecord!(NAMESPACE, record, JSON.stringify({ state: 'running', fingerprint } satisfies Running), new Date(t.getTime() + RUNNING_LEASE_MS).toISOString(), t.toISOString());
-            if (!got.created) throw new KeyHeld(got.value);
-          },
           async keep(tx, status, headers, body) {
-            await tx.putRecord!(NAMESPACE, record, JSON.stringify({ state: 'done', fingerprint, status, headers: { ...headers }, body } satisfies Done), expiry());
+            // Until this transaction commits no other request sees the key; a held key rolls the change back.
+            const got = await tx.claimRecord!(NAMESPACE, record, JSON.stringify({ state: 'done', fingerprint, status, headers: { ...headers }, body } satisfies Done), expiry(), now().toISOString());
+            if (!got.created) throw new KeyHeld(got.value);
             claim.settled = true;
           },
           answer(err, _request, replyTo) {

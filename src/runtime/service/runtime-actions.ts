@@ -4,7 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { getField, getResource } from '../../model/model-lookup.js';
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema } from '../../model/model-schemas.js';
-import type { FieldModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
+import type { EventKindModel, FieldModel, OperationModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
 import type { RouteHandler, RuntimeContext } from '../runtime-context.js';
 import { createPayloadCheck } from '../events/events-payload.js';
 import { getOwnerScope as getPrincipalOwnerScope, isOwnObject } from '../runtime-access.js';
@@ -35,6 +35,28 @@ function parseId(resource: ResourceModel, raw: string | undefined): string | num
   }
   if (raw.length > 256) throw missingObject(resource);
   return raw;
+}
+
+interface ModelIndex {
+  /** Each resource's first read operation. */
+  readOf: Map<string, OperationModel>;
+  /** The resources whose create emits an event. */
+  createEmitters: Set<string>;
+}
+const indexes = new WeakMap<ServiceModel, ModelIndex>();
+
+/** Looked up per create route: indexed once per model, not scanned per route (a 1,000-resource spec has 5,000 operations). */
+function getModelIndex(model: ServiceModel): ModelIndex {
+  let index = indexes.get(model);
+  if (!index) {
+    const readOf = new Map<string, OperationModel>();
+    for (const o of model.endpoints?.operations ?? []) if (o.action === 'read' && o.resource !== undefined && !readOf.has(o.resource)) readOf.set(o.resource, o);
+    const createEmitters = new Set<string>();
+    for (const k of model.events?.kinds ?? []) for (const t of k.triggers) if (t.action === 'create') createEmitters.add(t.resource);
+    index = { readOf, createEmitters };
+    indexes.set(model, index);
+  }
+  return index;
 }
 
 /**
@@ -95,13 +117,18 @@ export interface EventEmitter {
 export function createEventEmitter(model: ServiceModel, now: () => Date, compile?: ValidatorFactory): EventEmitter {
   const version = model.versioning?.current;
   const checkPayload = createPayloadCheck(model, compile); // events (issue 5): payloads match their declared shape
+  // The kinds each change emits, in declaration order, indexed once (a write no longer scans every kind).
+  const byTrigger = new Map<string, EventKindModel[]>();
+  for (const k of model.events?.kinds ?? []) {
+    for (const key of new Set(k.triggers.map((t) => `${t.resource}|${t.action}|${t.action === 'transition' ? t.transition : ''}`))) {
+      const list = byTrigger.get(key) ?? [];
+      list.push(k);
+      byTrigger.set(key, list);
+    }
+  }
   return {
     async emit(tx, resource, trigger, data, previous) {
-      for (const k of model.events?.kinds ?? []) {
-        const hit = k.triggers.some(
-          (t) => t.resource === resource.name && t.action === trigger.action && (t.action !== 'transition' || (trigger.action === 'transition' && t.transition === trigger.transition)),
-        );
-        if (!hit) continue;
+      for (const k of byTrigger.get(`${resource.name}|${trigger.action}|${trigger.action === 'transition' ? trigger.transition : ''}`) ?? []) {
         let payload: Record<string, unknown> = data;
         if (k.payload?.fields) {
           payload = {};
@@ -198,8 +225,9 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
       const defaults = resource.fields.filter((f) => f.hasDefault);
       const machineInitial = route.machine?.initial;
       // A create that emits no event is one statement: where the storage can, it commits at once, in this turn.
-      const emits = (model.events?.kinds ?? []).some((k) => k.triggers.some((t) => t.resource === resource.name && t.action === 'create'));
-      const readRoute = model.endpoints?.operations.find((o) => o.resource === resource.name && o.action === 'read');
+      const index = getModelIndex(model);
+      const emits = index.createEmitters.has(resource.name);
+      const readRoute = index.readOf.get(resource.name);
       const locationOf = readRoute && idField ? createLocation(route, readRoute.path, readRoute.pathParams[0], idField.name) : undefined;
       const answer = (created: Row, request: FastifyRequest, reply: FastifyReply) => {
         if (locationOf) reply.header('location', locationOf(created, request.params as Record<string, string>));
@@ -224,7 +252,6 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
           // Claim, change and answer in one transaction: the answer is serialised here, as it will be sent.
           return storage
             .transaction(async (tx) => {
-              await keyed.claim(tx);
               const created = await insert(tx, row);
               const location = locationOf?.(created, request.params as Record<string, string>);
               reply.code(status);

@@ -234,10 +234,6 @@ class SqliteTx implements StorageTx {
     return claimRecordWith((sql) => this.stmt(sql), namespace, key, value, expiresAt, now);
   }
 
-  async putRecord(namespace: string, key: string, value: string, expiresAt: string): Promise<void> {
-    putRecordWith((sql) => this.stmt(sql), namespace, key, value, expiresAt);
-  }
-
   async appendEvent(e: StoredEvent): Promise<void> {
     this.stmt(`INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) VALUES (?, ?, ?, ?, ?)`).run(e.id, e.type, e.timestamp, e.version ?? null, JSON.stringify(e.data));
   }

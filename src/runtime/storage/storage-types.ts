@@ -124,12 +124,10 @@ export interface StorageTx {
   /** Appends to the outbox inside the same transaction as the change that caused it (visible when it commits, lost when it rolls back). */
   appendEvent(event: StoredEvent): Promise<void>;
   /**
-   * Optional: the record store (`claimRecord`, `putRecord` of the storage) inside this transaction, so a keyed
-   * change claims its key and keeps its answer in the change's own commit (SQLite). Same semantics as the
-   * storage's methods of the same names.
+   * Optional: the storage's `claimRecord` inside this transaction, so a keyed change claims its key with its
+   * answer in the change's own commit (SQLite). Same semantics as the storage's method.
    */
   claimRecord?(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }>;
-  putRecord?(namespace: string, key: string, value: string, expiresAt: string): Promise<void>;
 }
 
 /** The reads of `StorageTx`, answered synchronously. */
