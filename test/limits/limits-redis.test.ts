@@ -13,8 +13,11 @@ describe.runIf(redisUp)('rate limits shared through Redis', () => {
   let a: Running;
   let b: Running;
   beforeAll(async () => {
-    a = await startService(loadModel(LIMITED), { handlers, rateLimitStore: createRedisStore({ url: 'redis://127.0.0.1:6379', prefix }) });
-    b = await startService(loadModel(LIMITED), { handlers, rateLimitStore: createRedisStore({ url: 'redis://127.0.0.1:6379', prefix }) });
+    // A loaded machine can hold 50 concurrent commands past the default 250 ms, and the declared failure mode would
+    // then admit them: this test is about the shared budget, so its commands may take longer.
+    const store = () => createRedisStore({ url: 'redis://127.0.0.1:6379', prefix, commandTimeoutMs: 10_000 });
+    a = await startService(loadModel(LIMITED), { handlers, rateLimitStore: store() });
+    b = await startService(loadModel(LIMITED), { handlers, rateLimitStore: store() });
   });
   afterAll(async () => {
     await a.close();

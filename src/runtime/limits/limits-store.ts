@@ -94,6 +94,8 @@ export interface RedisStoreOptions {
   prefix?: string;
   /** The clock, for tests that compare this store with the in-process one; by default Redis's own. */
   now?: () => number;
+  /** How long a command may take before the policy's failure mode decides (default 250 ms). */
+  commandTimeoutMs?: number;
 }
 
 export class RateLimitStoreUnavailable extends Error {
@@ -118,7 +120,7 @@ export function createRedisStore(options: RedisStoreOptions): RateLimitStore {
     lazyConnect: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: 250,
+    commandTimeout: options.commandTimeoutMs ?? 250,
     connectTimeout: 1000,
     retryStrategy: (times) => Math.min(times * 200, 2000),
   });
