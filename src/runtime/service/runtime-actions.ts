@@ -10,7 +10,7 @@ import { createPayloadCheck } from '../events/events-payload.js';
 import { getOwnerScope as getPrincipalOwnerScope, isOwnObject } from '../runtime-access.js';
 import { boundToDeadline, sendAnswer, toLateAnswer } from '../runtime-deadline.js';
 import { ServiceError } from '../runtime-errors.js';
-import { createParameterReader } from './runtime-parameters.js';
+import { createParameterReader, parseText } from './runtime-parameters.js';
 import { BUILT_IN } from '../runtime-built-in.js';
 import type { Validator, ValidatorFactory } from '../runtime-validation.js';
 import { StorageConstraintError, type KeysetPosition, type ListQuery, type Row, type StorageTx } from '../storage/storage-types.js';
@@ -180,23 +180,7 @@ function checkVisible(resource: ResourceModel, row: Row | undefined, request: Fa
 function parseFilterValue(f: FieldModel | undefined, raw: string, type = f?.type): unknown {
   if (!f) return raw;
   if (f.nullable && raw === 'null') return null;
-  switch (type) {
-    case 'integer':
-    case 'number': {
-      const n = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(n) || (f.type === 'integer' && !Number.isSafeInteger(n))) throw new Error(`must be ${f.type === 'integer' ? 'an integer' : 'a number'}`);
-      return n;
-    }
-    case 'boolean':
-      if (raw === 'true') return true;
-      if (raw === 'false') return false;
-      throw new Error('must be true or false');
-    case 'enum':
-      if (!(f.values ?? []).some((v) => String(v) === raw)) throw new Error(`must be one of ${(f.values ?? []).join(', ')}`);
-      return (f.values ?? []).find((v) => String(v) === raw);
-    default:
-      return raw;
-  }
+  return parseText(f, raw, type);
 }
 
 /** The handler for one operation route. Validators are compiled here, once, at startup. */

@@ -16,13 +16,16 @@ export interface ParameterValues {
 
 export type ParameterReader = (request: FastifyRequest) => ParameterValues;
 
-/** Reads one value from its text; throws an Error whose message says what the value must be. */
-function parseText(f: FieldModel, raw: string): unknown {
-  switch (f.type) {
+/**
+ * Reads one value from its text (a query parameter, a header, a list filter); throws an Error whose message says
+ * what the value must be. `type` is the field's unless a filter reads another (an array's items).
+ */
+export function parseText(f: Pick<FieldModel, 'type' | 'values'>, raw: string, type = f.type): unknown {
+  switch (type) {
     case 'integer':
     case 'number': {
       const n = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(n) || (f.type === 'integer' && !Number.isSafeInteger(n))) throw new Error(`must be ${f.type === 'integer' ? 'an integer' : 'a number'}`);
+      if (raw.trim() === '' || !Number.isFinite(n) || (type === 'integer' && !Number.isSafeInteger(n))) throw new Error(`must be ${type === 'integer' ? 'an integer' : 'a number'}`);
       return n;
     }
     case 'boolean':
