@@ -104,4 +104,10 @@ describe('declared query parameters and headers of a custom operation', () => {
     expect(r.body).toMatchObject({ code: 'not_yet', status: 501, title: 'Not implemented yet' });
     expect(r.body.detail).toContain('notWritten');
   });
+
+  it('checks a request to an operation without its handler against the spec first: a bad body is the declared validation error, not 501', async () => {
+    const r = await service.call('POST', '/later', { a: 1 });
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({ code: 'invalid' });
+  });
 });

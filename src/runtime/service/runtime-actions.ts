@@ -474,8 +474,6 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
   const { ctx, compile } = deps;
   const op = route.operation;
   const handler = op.handler !== undefined ? ctx.handlers[op.handler] : undefined;
-  // Served without its handler only with allowGaps (the service logged it as a gap): answered not_implemented.
-  if (!handler) return async () => Promise.reject(new ServiceError('not_implemented', `operation ${op.id} is not implemented: ${op.handler === undefined ? 'the spec names no handler' : `no handler ${op.handler} was given`}`));
   const readParameters = createParameterReader(ctx.model, route, compile);
   const validateIn = op.request && route.hasBody ? compile(getShapeSchema(ctx.model, op.request, 'create', { safeIntegers: true }), getResource(ctx.model, op.request.resource)) : undefined;
   const validateOut = op.response ? compile(getShapeSchema(ctx.model, op.response, 'response')) : undefined;
@@ -486,6 +484,9 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
       validateIn(body);
     }
     const declared = readParameters?.(request);
+    // Served without its handler only with allowGaps (the service logged it as a gap): a request the spec accepts
+    // is answered not_implemented; one it refuses gets its declared error first.
+    if (!handler) throw new ServiceError('not_implemented', `operation ${op.id} is not implemented: ${op.handler === undefined ? 'the spec names no handler' : `no handler ${op.handler} was given`}`);
     const result = await handler({
       body,
       params: request.params as Record<string, string>,
