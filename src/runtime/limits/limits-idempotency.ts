@@ -31,8 +31,6 @@ export interface Idempotency {
    * its answer in its own transaction (`request.keyedChange`), so the request commits once.
    */
   begin(request: FastifyRequest, reply: FastifyReply, inChange?: boolean): 'claimed' | 'none' | Promise<'replayed' | 'claimed' | 'none'>;
-  /** Whether keyed creates claim in their own transaction on this storage (SQLite; PostgreSQL's transactions do not hold records yet). */
-  readonly inChange: boolean;
   /** After the handler answered: stores the answer for the retention period (not a time-out's: see settleLate). */
   finish(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void>;
   /**
@@ -70,9 +68,9 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
     reply.header('idempotent-replayed', 'true');
     return reply.code(stored.status).send(stored.body);
   };
+  // Keyed creates claim in their own transaction on SQLite; PostgreSQL's transactions do not hold records yet.
   const inChange = storage.dialect === 'sqlite';
   return {
-    inChange,
     begin(request, reply, wantsInChange) {
       const raw = request.headers[header];
       if (raw === undefined) return 'none';
@@ -143,7 +141,7 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
       if (!claim || claim.inChange) return;
       request.idempotencyClaim = undefined;
       const kept = late
-        ? storage.putRecord(NAMESPACE, claim.key, JSON.stringify({ state: 'done', fingerprint: claim.fingerprint, status: late.status, headers: { ...late.headers }, body: late.text } satisfies Done), new Date(now().getTime() + retentionMs).toISOString())
+        ? storage.putRecord(NAMESPACE, claim.key, JSON.stringify({ state: 'done', fingerprint: claim.fingerprint, status: late.status, headers: { ...late.headers }, body: late.text } satisfies Done), expiry())
         : storage.deleteRecord(NAMESPACE, claim.key);
       kept.catch((err: unknown) => request.log.error({ err }, 'could not record the outcome of an Idempotency-Key request that timed out'));
     },
