@@ -27,9 +27,6 @@ export interface Authenticator {
   authenticate(request: FastifyRequest, requirement: AuthRequirement & { kind: 'required' }): Principal | Promise<Principal>;
 }
 
-/** What a pluggable part answered, as the runtime handles it (runtime-steps.ts, the step runner). */
-export { fromPluggable } from './runtime-steps.js';
-
 /** What a custom operation's handler receives. */
 export interface HandlerContext {
   body: unknown;
