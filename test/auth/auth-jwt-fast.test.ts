@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { readAuthorization } from '../../src/runtime/auth/auth-authenticator.js';
 import { createJwtVerifier, type JwtResult, type JwtVerifierConfig } from '../../src/runtime/auth/auth-jwt.js';
 
 // Issue 19 item 3: the common case of a bearer JWT is verified synchronously with node:crypto; every token here
@@ -57,6 +58,13 @@ describe('bearer JWT verification with node:crypto', () => {
       await sign(rs.privateKey, { alg: 'RS256', kid: 'rs' }, { ...good, sub: '' }),
       await sign(rs.privateKey, { alg: 'RS256', kid: 'rs' }, { ...good, scope: 3 }),
       await sign(es.privateKey, { alg: 'ES256', kid: 'rs' }, good), // kid of a key of another type
+      // Scopes: repeated, empty parts, both claims, many (each scope once, in first-seen order, by either path).
+      await sign(rs.privateKey, { alg: 'RS256', kid: 'rs' }, { ...good, scope: ' a  b a ' }),
+      await sign(rs.privateKey, { alg: 'RS256', kid: 'rs' }, { ...good, scope: 'c a', scp: ['b', 'a', 'b', ''] }),
+      await sign(rs.privateKey, { alg: 'RS256', kid: 'rs' }, { ...good, scope: undefined, scp: 'x y x' }),
+      await sign(rs.privateKey, { alg: 'RS256', kid: 'rs' }, { ...good, scope: Array.from({ length: 40 }, (_, i) => `s${i % 25}`).join(' ') }),
+      await sign(rs.privateKey, { alg: 'RS256', kid: 'rs' }, { ...good, scope: '', scp: [] }),
+      await sign(rs.privateKey, { alg: 'RS256', kid: 'rs' }, { ...good, scp: ['a', 1] }),
     ];
     const signed = tokens[0]!;
     const [h, p] = signed.split('.');
@@ -76,5 +84,55 @@ describe('bearer JWT verification with node:crypto', () => {
     }
     // The valid tokens of every algorithm (and the forgeries) were answered without a promise.
     expect(atOnce).toBeGreaterThanOrEqual(15);
+  });
+
+  it('works out a header once and still checks every token that carries it', async () => {
+    const rs = await keyPair('RS256', 'rs');
+    const config: JwtVerifierConfig = { algorithms: ['RS256', 'HS256'], toleranceSeconds: 0, secret, keys: [rs.jwk], now: () => NOW, cacheSize: 0 };
+    const verify = createJwtVerifier(config);
+    const claims = { sub: 'user-1', scope: 'a', exp: t + 600 };
+    const valid = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'rs' }).sign(rs.privateKey);
+    const [h, , sig] = valid.split('.');
+    expect(verify(valid)).toEqual({ ok: true, subject: 'user-1', scopes: ['a'] });
+    // Same header (its plan remembered): another payload under the old signature, a garbled signature, an expired token.
+    const swapped = `${h}.${Buffer.from(JSON.stringify({ ...claims, sub: 'admin' })).toString('base64url')}.${sig}`;
+    expect(verify(swapped)).toMatchObject({ ok: false, condition: 'invalid_credential' });
+    expect(verify(`${valid.slice(0, -4)}AAAA`)).toMatchObject({ ok: false, condition: 'invalid_credential' });
+    const expired = await new SignJWT({ ...claims, exp: t - 1 }).setProtectedHeader({ alg: 'RS256', kid: 'rs' }).sign(rs.privateKey);
+    expect(verify(expired)).toMatchObject({ ok: false, condition: 'expired_credential' });
+    // A header with no key is not remembered: it goes to jose, and is refused there, every time.
+    const noKey = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'other' }).sign(rs.privateKey);
+    for (let i = 0; i < 2; i++) expect(await verify(noKey)).toMatchObject({ ok: false, condition: 'invalid_credential' });
+    // More headers than are remembered (64): each still verifies, before and after being dropped.
+    const many = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => new SignJWT({ ...claims, sub: `u${i}` }).setProtectedHeader({ alg: 'HS256', n: i } as { alg: string }).sign(secret)),
+    );
+    for (const round of [0, 1]) {
+      many.forEach((token, i) => {
+        const r = verify(token);
+        expect(r instanceof Promise, `round ${round}, token ${i}`).toBe(false);
+        expect(r).toEqual({ ok: true, subject: `u${i}`, scopes: ['a'] });
+      });
+    }
+    expect(verify(valid)).toEqual({ ok: true, subject: 'user-1', scopes: ['a'] });
+  });
+});
+
+describe('the Authorization header', () => {
+  // The regex it replaced (per request), kept here as the reference.
+  const reference = (h: unknown) => {
+    if (typeof h !== 'string') return undefined;
+    const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)(?:[ \t]+(.*))?$/s.exec(h.trim());
+    if (!m) return undefined;
+    return { scheme: m[1]!.toLowerCase(), credentials: (m[2] ?? '').trim() };
+  };
+
+  it('reads scheme and credentials as the regex did, for any value', () => {
+    const values: unknown[] = [undefined, ['Bearer x'], '', ' ', 'Bearer', 'bearer abc', 'BEARER \t abc.def.ghi  ', ' Basic dXNlcjpwdw==', 'Bearer\tx', 'Bearer\nx', 'Bearer,x', 'Be(arer x', "!#$%&'*+.^_`|~-9Az x y", 'Bearer x\ny', 'Bearer \u00a0x\u00a0', 'Bëarer x', '\u00a0Bearer x'];
+    const alphabet = ['B', 'e', 'a', 'r', ' ', '\t', '\n', '\r', ',', '=', '.', '-', '(', '\u00a0', 'é', '~', '"'];
+    let seed = 19;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 3000; i++) values.push(Array.from({ length: next() % 12 }, () => alphabet[next() % alphabet.length]).join(''));
+    for (const v of values) expect([v, readAuthorization({ headers: { authorization: v } } as never)]).toEqual([v, reference(v)]);
   });
 });

@@ -132,13 +132,21 @@ function joinChallenges(list: string[]): string {
   return [...new Set(list)].join(', ');
 }
 
-/** `Authorization: <scheme> <credentials>`, scheme compared case-insensitively (RFC 9110 §11.1). */
-function readAuthorization(request: FastifyRequest): { scheme: string; credentials: string } | undefined {
+/** RFC 9110 `tchar`, by character code. */
+const TCHAR = new Uint8Array(128);
+for (const c of "!#$%&'*+.^_`|~-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") TCHAR[c.charCodeAt(0)] = 1;
+
+/** `Authorization: <scheme> <credentials>`, scheme compared case-insensitively (RFC 9110 §11.1). No regex: it runs per request. */
+export function readAuthorization(request: Pick<FastifyRequest, 'headers'>): { scheme: string; credentials: string } | undefined {
   const h = request.headers.authorization;
   if (typeof h !== 'string') return undefined;
-  const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)(?:[ \t]+(.*))?$/s.exec(h.trim());
-  if (!m) return undefined;
-  return { scheme: m[1]!.toLowerCase(), credentials: (m[2] ?? '').trim() };
+  const t = h.trim();
+  let i = 0;
+  while (i < t.length && TCHAR[t.charCodeAt(i)] === 1) i++;
+  if (i === 0) return undefined;
+  // The scheme ends the value, or is followed by spaces or tabs and then the credentials.
+  if (i < t.length && t.charCodeAt(i) !== 32 && t.charCodeAt(i) !== 9) return undefined;
+  return { scheme: t.slice(0, i).toLowerCase(), credentials: i < t.length ? t.slice(i + 1).trim() : '' };
 }
 
 /** `user:password` from Basic credentials; undefined when they are not base64 of text with a colon. */

@@ -212,19 +212,34 @@ interface Verified {
 /** Longer tokens are refused without parsing (no real access token is this long). */
 const MAX_TOKEN_LENGTH = 16 * 1024;
 
+/** `scope` (a space-separated string) and `scp` (a string or an array of strings), each scope once; undefined when malformed. */
 function readScopes(payload: JWTPayload): string[] | undefined {
-  const out: string[] = [];
   const { scope, scp } = payload as { scope?: unknown; scp?: unknown };
+  const out: string[] = [];
   if (scope !== undefined) {
     if (typeof scope !== 'string') return undefined;
-    out.push(...scope.split(' ').filter((s) => s !== ''));
+    splitScopes(out, scope);
   }
   if (scp !== undefined) {
-    if (typeof scp === 'string') out.push(...scp.split(' ').filter((s) => s !== ''));
+    if (typeof scp === 'string') splitScopes(out, scp);
     else if (Array.isArray(scp) && scp.every((s) => typeof s === 'string')) out.push(...(scp as string[]));
     else return undefined;
   }
-  return [...new Set(out)];
+  if (out.length < 2) return out;
+  // Each scope once, in first-seen order (a quadratic scan only for the usual few).
+  if (out.length > 16) return [...new Set(out)];
+  for (let i = 1; i < out.length; i++) if (out.lastIndexOf(out[i]!, i - 1) !== -1) return [...new Set(out)];
+  return out;
+}
+
+/** The non-empty space-separated parts of text, appended to out. */
+function splitScopes(out: string[], text: string): void {
+  let from = 0;
+  for (let i = text.indexOf(' '); i !== -1; i = text.indexOf(' ', from)) {
+    if (i > from) out.push(text.slice(from, i));
+    from = i + 1;
+  }
+  if (from < text.length) out.push(text.slice(from));
 }
 
 const HASH_OF: Readonly<Record<string, string>> = { '256': 'sha256', '384': 'sha384', '512': 'sha512' };
@@ -232,10 +247,20 @@ const KTY_OF = (alg: string): string | undefined =>
   alg.startsWith('RS') || alg.startsWith('PS') ? 'RSA' : alg.startsWith('ES') ? 'EC' : alg === 'EdDSA' || alg === 'Ed25519' ? 'OKP' : undefined;
 const CRV_OF: Readonly<Record<string, string>> = { ES256: 'P-256', ES384: 'P-384', ES512: 'P-521', EdDSA: 'Ed25519', Ed25519: 'Ed25519' };
 
+/** How the tokens with one header are checked: the HMAC hash, or the key (with its options) and hash for crypto.verify. */
+type HeaderPlan =
+  | { hmac: string }
+  | { hash: string | null; key: KeyObject | { key: KeyObject; padding: number; saltLength: number } | { key: KeyObject; dsaEncoding: 'ieee-p1363' } };
+
+/** Headers remembered per verifier (their plans); an issuer signs every token with the same few headers. */
+const HEADER_PLANS = 64;
+
 /**
  * The common case verified synchronously with node:crypto (OpenSSL), as jose would: a compact JWS whose header names
  * an accepted algorithm and no `crit`, and exactly one key that fits it by jose's rules for a local key set (kty,
  * kid, alg, use, key_ops, crv). Undefined for anything else, which jose then verifies (and refuses as it does).
+ * A header's plan depends on its text alone, so it is worked out once per header text: a token costs the decoding
+ * of its payload and signature, the signature check and the claims.
  */
 function createFastVerify(config: JwtVerifierConfig): (token: string) => { payload: JWTPayload } | { failed: string } | undefined {
   const keys = config.keys.map((jwk) => {
@@ -255,43 +280,58 @@ function createFastVerify(config: JwtVerifierConfig): (token: string) => { paylo
     return crv === undefined || jwk.crv === crv;
   };
   const decode = (part: string): unknown => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+  const planFor = (encodedHeader: string): HeaderPlan | undefined => {
+    let header: { alg?: unknown; kid?: unknown; crit?: unknown; b64?: unknown };
+    try {
+      header = decode(encodedHeader) as typeof header;
+    } catch {
+      return undefined;
+    }
+    if (header === null || typeof header !== 'object') return undefined;
+    const alg = header.alg;
+    if (typeof alg !== 'string' || !config.algorithms.includes(alg) || header.crit !== undefined || header.b64 !== undefined) return undefined;
+    const hash = HASH_OF[alg.slice(2)];
+    if (isHmac(alg)) return config.secret && hash !== undefined ? { hmac: hash } : undefined;
+    let key: KeyObject | undefined;
+    for (const k of keys) {
+      if (!k || !fits(k.jwk, alg, header.kid)) continue;
+      if (key) return undefined; // more than one fits: jose's rules decide
+      key = k.key;
+    }
+    if (!key) return undefined;
+    if (alg.startsWith('RS')) return { hash: hash!, key };
+    if (alg.startsWith('PS')) return { hash: hash!, key: { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST } };
+    if (alg.startsWith('ES')) return { hash: hash!, key: { key, dsaEncoding: 'ieee-p1363' } };
+    return { hash: null, key };
+  };
+  // Only headers that resolve to a plan are kept (at most HEADER_PLANS, the oldest dropped first).
+  const plans = new Map<string, HeaderPlan>();
   return (token) => {
     const a = token.indexOf('.');
     const b = token.indexOf('.', a + 1);
     if (a <= 0 || b <= a + 1 || token.indexOf('.', b + 1) !== -1 || b === token.length - 1) return undefined;
-    let header: { alg?: unknown; kid?: unknown; crit?: unknown; b64?: unknown };
+    const encodedHeader = token.slice(0, a);
+    let plan = plans.get(encodedHeader);
+    if (plan === undefined) {
+      plan = planFor(encodedHeader);
+      if (plan === undefined) return undefined;
+      if (plans.size >= HEADER_PLANS) plans.delete(plans.keys().next().value!);
+      plans.set(encodedHeader, plan);
+    }
     let payload: unknown;
     try {
-      header = decode(token.slice(0, a)) as typeof header;
       payload = decode(token.slice(a + 1, b));
     } catch {
       return undefined;
     }
-    if (header === null || typeof header !== 'object' || payload === null || typeof payload !== 'object' || Array.isArray(payload)) return undefined;
-    const alg = header.alg;
-    if (typeof alg !== 'string' || !config.algorithms.includes(alg) || header.crit !== undefined || header.b64 !== undefined) return undefined;
+    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return undefined;
     const data = token.slice(0, b);
     const signature = Buffer.from(token.slice(b + 1), 'base64url');
-    const hash = HASH_OF[alg.slice(2)];
     let ok: boolean;
-    if (isHmac(alg)) {
-      if (!config.secret || hash === undefined) return undefined;
-      const expected = createHmac(hash, config.secret).update(data).digest();
+    if ('hmac' in plan) {
+      const expected = createHmac(plan.hmac, config.secret!).update(data).digest();
       ok = expected.length === signature.length && timingSafeEqual(expected, signature);
-    } else {
-      let key: KeyObject | undefined;
-      for (const k of keys) {
-        if (!k || !fits(k.jwk, alg, header.kid)) continue;
-        if (key) return undefined; // more than one fits: jose's rules decide
-        key = k.key;
-      }
-      if (!key) return undefined;
-      const input = Buffer.from(data);
-      if (alg.startsWith('RS')) ok = verifySignature(hash!, input, key, signature);
-      else if (alg.startsWith('PS')) ok = verifySignature(hash!, input, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }, signature);
-      else if (alg.startsWith('ES')) ok = verifySignature(hash!, input, { key, dsaEncoding: 'ieee-p1363' }, signature);
-      else ok = verifySignature(null, input, key, signature);
-    }
+    } else ok = verifySignature(plan.hash, Buffer.from(data), plan.key, signature);
     if (!ok) return { failed: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' };
     // The claims jwtVerify checks with these options (the time claims and the lifetime are checked after).
     const p = payload as JWTPayload;
@@ -330,7 +370,7 @@ export function createJwtVerifier(config: JwtVerifierConfig): (token: string) =>
   };
 
   const fast = config.nodeCrypto === false ? () => undefined : createFastVerify(config);
-  const accept = (token: string, payload: JWTPayload): JwtResult => {
+  const accept = (token: string, payload: JWTPayload, now: number): JwtResult => {
     const subject = payload.sub;
     if (typeof subject !== 'string' || subject === '' || subject.length > 256) return { ok: false, condition: 'invalid_credential', reason: 'the token names no subject (sub)' };
     const scopes = readScopes(payload);
@@ -338,7 +378,6 @@ export function createJwtVerifier(config: JwtVerifierConfig): (token: string) =>
     const v: Verified = { subject, scopes, exp: payload.exp! };
     if (payload.nbf !== undefined) v.nbf = payload.nbf;
     if (payload.iat !== undefined) v.iat = payload.iat;
-    const now = nowSeconds();
     if (config.lifetimeSeconds !== undefined) {
       const start = v.iat ?? v.nbf ?? now;
       if (v.exp - start > config.lifetimeSeconds + tol) return { ok: false, condition: 'invalid_credential', reason: 'the token lives longer than the declared lifetime' };
@@ -367,7 +406,7 @@ export function createJwtVerifier(config: JwtVerifierConfig): (token: string) =>
       const code = (err as { code?: string }).code;
       return { ok: false, condition: 'invalid_credential', reason: typeof code === 'string' ? code : 'the token could not be verified' };
     }
-    return accept(token, payload);
+    return accept(token, payload, nowSeconds());
   };
 
   return (token) => {
@@ -386,7 +425,8 @@ export function createJwtVerifier(config: JwtVerifierConfig): (token: string) =>
     if (quick === undefined) return slow(token);
     if ('failed' in quick) return { ok: false, condition: 'invalid_credential', reason: quick.failed };
     // exp is checked as jwtVerify checks it (expired past the tolerance); nbf and iat by timeCheck in accept.
-    if (quick.payload.exp! <= nowSeconds() - tol) return { ok: false, condition: 'expired_credential', reason: 'the token has expired' };
-    return accept(token, quick.payload);
+    const now = nowSeconds();
+    if (quick.payload.exp! <= now - tol) return { ok: false, condition: 'expired_credential', reason: 'the token has expired' };
+    return accept(token, quick.payload, now);
   };
 }
