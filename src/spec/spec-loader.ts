@@ -1,9 +1,20 @@
 import { readFileSync, statSync } from 'node:fs';
-import { Composer, isAlias, type Alias, isMap, isPair, isScalar, isSeq, LineCounter, Parser, Schema, type Document, type Node as YamlNode, type ScalarTag } from 'yaml';
-import type { CST } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+import type { Alias, CST, Document, Node as YamlNode } from 'yaml';
 import { FAILSAFE_SCHEMA, load as loadYaml, Type as JsYamlType, type Schema as JsYamlSchema } from 'js-yaml';
 import { createDiagnostic, type Diagnostic, type SourcePosition } from '../diagnostics/diagnostics-catalogue.js';
 import { joinPointer } from '../util/util-json-pointer.js';
+
+/**
+ * The position-keeping parser (`yaml`), loaded on first use: a clean spec the fast path reads never needs it, and
+ * loading it is a third of what `check` of a small spec costs.
+ */
+let yamlModule: typeof Yaml | undefined;
+function yaml(): typeof Yaml {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
+  return yamlModule;
+}
 
 /** Specs are hand-written documents; anything larger is refused before parsing. */
 export const MAX_SPEC_BYTES = 4 * 1024 * 1024;
@@ -34,45 +45,54 @@ export interface LoadedSpec {
  */
 const YAML_OPTIONS = { schema: 'core', merge: false, resolveKnownTags: false } as const;
 
-/**
- * js-yaml's scalar types built from `yaml`'s own core tags, so both paths resolve every plain scalar with the
- * same tests and the same conversions (js-yaml's CORE_SCHEMA alone reads `0b101` and `-0x1f` as numbers).
- */
-let coreTags: ScalarTag[] | undefined;
-
-function getCoreTags(): ScalarTag[] {
-  if (coreTags) return coreTags;
-  coreTags = [];
-  for (const t of new Schema(YAML_OPTIONS).tags) if (!('collection' in t) && 'test' in t && t.test !== undefined) coreTags.push(t);
-  return coreTags;
+export interface CoreScalarTag {
+  tag: string;
+  test: RegExp;
+  resolve: (text: string) => unknown;
 }
+
+/**
+ * The scalar tags of `yaml`'s YAML 1.2 core schema, in its order, with its tests and conversions (copied, so the
+ * fast path need not load `yaml`; test/spec/spec-loader-agree.test.ts compares them with `yaml`'s own), so both
+ * paths resolve every plain scalar alike (js-yaml's CORE_SCHEMA alone reads `0b101` and `-0x1f` as numbers).
+ */
+export const CORE_SCALAR_TAGS: readonly CoreScalarTag[] = [
+  { tag: 'tag:yaml.org,2002:null', test: /^(?:~|[Nn]ull|NULL)?$/, resolve: () => null },
+  { tag: 'tag:yaml.org,2002:bool', test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/, resolve: (s) => s[0] === 't' || s[0] === 'T' },
+  { tag: 'tag:yaml.org,2002:int', test: /^0o[0-7]+$/, resolve: (s) => parseInt(s.substring(2), 8) },
+  { tag: 'tag:yaml.org,2002:int', test: /^[-+]?[0-9]+$/, resolve: (s) => parseInt(s, 10) },
+  { tag: 'tag:yaml.org,2002:int', test: /^0x[0-9a-fA-F]+$/, resolve: (s) => parseInt(s.substring(2), 16) },
+  {
+    tag: 'tag:yaml.org,2002:float',
+    test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+    resolve: (s) => (s.slice(-3).toLowerCase() === 'nan' ? NaN : s[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY),
+  },
+  { tag: 'tag:yaml.org,2002:float', test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/, resolve: (s) => parseFloat(s) },
+  { tag: 'tag:yaml.org,2002:float', test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/, resolve: (s) => parseFloat(s) },
+];
 
 /** A plain scalar as the YAML 1.2 core schema reads it: `1.0` is the number 1, `true` a boolean, anything else text. */
 function resolvePlain(text: string): unknown {
-  const tag = getCoreTags().find((t) => t.test!.test(text));
-  if (tag === undefined) return text;
-  const value = tag.resolve(text, () => undefined, {});
-  return isScalar(value) ? value.value : value;
+  const tag = CORE_SCALAR_TAGS.find((t) => t.test.test(text));
+  return tag === undefined ? text : tag.resolve(text);
 }
 
 function createJsYamlCoreSchema(): JsYamlSchema {
-  const tags = getCoreTags();
-  const onError = (): void => undefined;
+  const tags = CORE_SCALAR_TAGS;
   // yaml takes the first tag (in its order) whose test matches a plain scalar; anything else is a string.
-  const construct = (candidates: readonly ScalarTag[]) => (data: unknown) => {
+  const construct = (candidates: readonly CoreScalarTag[]) => (data: unknown) => {
     if (data === null) return null;
     const text = data as string;
-    const value = candidates.find((t) => t.test!.test(text))!.resolve(text, onError, {});
-    return isScalar(value) ? value.value : value;
+    return candidates.find((t) => t.test.test(text))!.resolve(text);
   };
   // One implicit type tests all of them at once: most scalars in a spec are strings, and match none.
-  const any = new RegExp(tags.map((t) => `(?:${t.test!.source})`).join('|'));
+  const any = new RegExp(tags.map((t) => `(?:${t.test.source})`).join('|'));
   // Its tag is one of the real ones, whose own explicit type below replaces it for `!!tag` (js-yaml: later wins).
   const implicit = new JsYamlType(tags[0]!.tag, { kind: 'scalar', resolve: (data: unknown) => typeof data === 'string' && any.test(data), construct: construct(tags) });
   // Explicit tags (`!!int 7`) resolve with that tag's own tests; an empty node is null (js-yaml passes null for it).
   const explicit = [...new Set(tags.map((t) => t.tag))].map((tag) => {
     const own = tags.filter((t) => t.tag === tag);
-    return new JsYamlType(tag, { kind: 'scalar', resolve: (data: unknown) => (data === null ? tag.endsWith(':null') : typeof data === 'string' && own.some((t) => t.test!.test(data))), construct: construct(own) });
+    return new JsYamlType(tag, { kind: 'scalar', resolve: (data: unknown) => (data === null ? tag.endsWith(':null') : typeof data === 'string' && own.some((t) => t.test.test(data))), construct: construct(own) });
   });
   return FAILSAFE_SCHEMA.extend({ implicit: [implicit], explicit });
 }
@@ -333,6 +353,7 @@ class LazySourceMap implements ReadonlyMap<string, SourceEntry> {
   #parse(region: Region): SourceMap | undefined {
     const lines = this.#lines.slice(region.line, region.end);
     lines[0] = ' '.repeat(region.col) + lines[0]!.slice(region.col);
+    const { Composer, LineCounter, Parser } = yaml();
     const lineCounter = new LineCounter();
     const at = (offset: number): SourcePosition => {
       const p = lineCounter.linePos(offset);
@@ -480,6 +501,7 @@ function readKey(s: string, col: number): { key: string; after: number } | undef
 
 /** The position-keeping parse: the `yaml` package's concrete syntax tree, then its composer. */
 export function loadSpecTextWithPositions(text: string, file = '<input>'): LoadedSpec {
+  const { Composer, LineCounter, Parser, isMap, isScalar, isSeq } = yaml();
   const lineCounter = new LineCounter();
   const at = (offset: number): SourcePosition => {
     const p = lineCounter.linePos(offset);
@@ -581,6 +603,7 @@ function buildSourceMap(
   at: (offset: number) => SourcePosition,
   resolveAlias: (alias: Alias) => YamlNode | undefined,
 ): { kind: 'duplicate' | 'not-text'; key: string; at: SourcePosition }[] {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yaml();
   const duplicates: { kind: 'duplicate' | 'not-text'; key: string; at: SourcePosition }[] = [];
   const stack: { node: YamlNode; pointer: string; key?: SourcePosition }[] = [{ node: root, pointer: '' }];
   while (stack.length > 0) {

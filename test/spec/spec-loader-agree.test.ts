@@ -6,7 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadSpecText, loadSpecTextFast, loadSpecTextWithPositions } from '../../src/spec/spec-loader.js';
+import { isScalar, Schema } from 'yaml';
+import { CORE_SCALAR_TAGS, loadSpecText, loadSpecTextFast, loadSpecTextWithPositions } from '../../src/spec/spec-loader.js';
 
 /** Plain scalars whose type depends on the schema (YAML 1.1, js-yaml's extensions, 1.2 core). */
 const TRICKY = [
@@ -137,6 +138,18 @@ describe('the fast path and the positions path read one YAML (1.2 core schema)',
     const yaml = `a: ${text}\n`;
     expect(loadSpecTextFast(yaml)?.document).toEqual({ a: value });
     expect(loadSpecTextWithPositions(yaml).document).toEqual({ a: value });
+  });
+
+  it("the fast path's copy of the core schema's scalar tags is yaml's own: same order, tests and values", () => {
+    const theirs = new Schema({ schema: 'core', merge: false, resolveKnownTags: false }).tags.filter((t) => !('collection' in t) && 'test' in t && t.test !== undefined);
+    expect(CORE_SCALAR_TAGS.map((t) => [t.tag, t.test.source, t.test.flags])).toEqual(theirs.map((t) => [t.tag, t.test!.source, t.test!.flags]));
+    for (const text of [...TRICKY, '1.50', '-1.25e2', '0o0', '0x0', '-.INF', '+.inf']) {
+      const i = theirs.findIndex((t) => t.test!.test(text));
+      if (i < 0) continue;
+      const r = theirs[i]!.resolve(text, () => undefined, {});
+      const expected = isScalar(r) ? r.value : r;
+      expect(Object.is(CORE_SCALAR_TAGS[i]!.resolve(text), expected) || CORE_SCALAR_TAGS[i]!.resolve(text) === expected, text).toBe(true);
+    }
   });
 
   it('-0 is -0 on both paths', () => {
