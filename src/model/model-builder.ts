@@ -64,39 +64,45 @@ function duration(text: string | undefined): Duration | undefined {
   return text === undefined ? undefined : parseDuration(text);
 }
 
+/** Freezes a value taken from the document (a default, an example) with all it holds. */
+function freezeValue(value: unknown): unknown {
+  return value !== null && typeof value === 'object' ? deepFreeze(value) : value;
+}
+
+/**
+ * A field, deeply frozen as it is built (bottom-up, so `deepFreeze` of the model skips it): fields are most of a
+ * model's objects. Keys in the order of the interface, absent rather than undefined.
+ */
 export function buildField(name: string, spec: FieldSpec, pointer: string): FieldModel {
   const has = (k: string) => Object.prototype.hasOwnProperty.call(spec, k);
-  return omitUndefined<FieldModel>({
-    name,
-    pointer,
-    type: spec.type,
-    description: spec.description,
-    optional: spec.optional ?? false,
-    nullable: spec.nullable ?? false,
-    readOnly: spec.readOnly ?? false,
-    writeOnce: spec.writeOnce ?? false,
-    generated: spec.generated,
-    unique: spec.unique ?? false,
-    hasDefault: has('default'),
-    default: spec.default,
-    hasExample: has('example'),
-    example: spec.example,
-    minLength: spec.minLength,
-    maxLength: spec.maxLength,
-    pattern: spec.pattern,
-    minimum: spec.minimum,
-    maximum: spec.maximum,
-    exclusiveMinimum: spec.exclusiveMinimum,
-    exclusiveMaximum: spec.exclusiveMaximum,
-    multipleOf: spec.multipleOf,
-    minItems: spec.minItems,
-    maxItems: spec.maxItems,
-    uniqueItems: spec.uniqueItems,
-    values: spec.values ? [...spec.values] : undefined,
-    to: spec.to,
-    items: spec.items ? buildField('items', spec.items, joinPointer(pointer, 'items')) : undefined,
-    fields: spec.fields ? buildFields(spec.fields, joinPointer(pointer, 'fields')) : undefined,
-  });
+  const f: { -readonly [K in keyof FieldModel]?: FieldModel[K] } = { name, pointer, type: spec.type };
+  if (spec.description !== undefined) f.description = spec.description;
+  f.optional = spec.optional ?? false;
+  f.nullable = spec.nullable ?? false;
+  f.readOnly = spec.readOnly ?? false;
+  f.writeOnce = spec.writeOnce ?? false;
+  if (spec.generated !== undefined) f.generated = spec.generated;
+  f.unique = spec.unique ?? false;
+  f.hasDefault = has('default');
+  if (spec.default !== undefined) f.default = freezeValue(spec.default);
+  f.hasExample = has('example');
+  if (spec.example !== undefined) f.example = freezeValue(spec.example);
+  if (spec.minLength !== undefined) f.minLength = spec.minLength;
+  if (spec.maxLength !== undefined) f.maxLength = spec.maxLength;
+  if (spec.pattern !== undefined) f.pattern = spec.pattern;
+  if (spec.minimum !== undefined) f.minimum = spec.minimum;
+  if (spec.maximum !== undefined) f.maximum = spec.maximum;
+  if (spec.exclusiveMinimum !== undefined) f.exclusiveMinimum = spec.exclusiveMinimum;
+  if (spec.exclusiveMaximum !== undefined) f.exclusiveMaximum = spec.exclusiveMaximum;
+  if (spec.multipleOf !== undefined) f.multipleOf = spec.multipleOf;
+  if (spec.minItems !== undefined) f.minItems = spec.minItems;
+  if (spec.maxItems !== undefined) f.maxItems = spec.maxItems;
+  if (spec.uniqueItems !== undefined) f.uniqueItems = spec.uniqueItems;
+  if (spec.values) f.values = Object.freeze([...spec.values]);
+  if (spec.to !== undefined) f.to = spec.to;
+  if (spec.items) f.items = buildField('items', spec.items, joinPointer(pointer, 'items'));
+  if (spec.fields) f.fields = buildFields(spec.fields, joinPointer(pointer, 'fields'));
+  return Object.freeze(f) as FieldModel;
 }
 
 function buildParameters(params: Record<string, ParameterSpec> | undefined, where: ParameterModel['in'], pointer: string): ParameterModel[] {
@@ -104,7 +110,9 @@ function buildParameters(params: Record<string, ParameterSpec> | undefined, wher
 }
 
 function buildFields(fields: Record<string, FieldSpec>, pointer: string): FieldModel[] {
-  return entries(fields).map(([n, f]) => buildField(n, f, joinPointer(pointer, n)));
+  const out: FieldModel[] = [];
+  for (const n in fields) if (Object.hasOwn(fields, n)) out.push(buildField(n, fields[n]!, joinPointer(pointer, n)));
+  return Object.freeze(out) as FieldModel[];
 }
 
 function buildShape(shape: ShapeSpec | undefined, pointer: string): ShapeModel | undefined {
@@ -123,8 +131,21 @@ function buildRequirement(spec: 'none' | OperationAuthSpec, allSchemes: readonly
   return { kind: 'required', schemes: [...schemes], scopes: spec.scopes ? [...spec.scopes] : [] };
 }
 
+/** The `{name}`s of a path template, in order: what `/\{([^{}]*)\}/g` matches, without a regex. */
 export function getPathParams(path: string): string[] {
-  return Array.from(path.matchAll(/\{([^{}]*)\}/g), (m) => m[1] ?? '');
+  const out: string[] = [];
+  let open = path.indexOf('{');
+  while (open >= 0) {
+    let i = open + 1;
+    while (i < path.length && path.charCodeAt(i) !== 123 && path.charCodeAt(i) !== 125) i++;
+    if (i >= path.length) break;
+    // A `}` closes the name; another `{` starts over from there.
+    if (path.charCodeAt(i) === 125) {
+      out.push(path.slice(open + 1, i));
+      open = path.indexOf('{', i + 1);
+    } else open = i;
+  }
+  return out;
 }
 
 function buildChange(change: VersionChangeSpec): VersionChangeModel {
