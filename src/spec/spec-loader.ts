@@ -338,6 +338,9 @@ class LazySourceMap implements ReadonlyMap<string, SourceEntry> {
     }
     const { region, root, own } = target;
     const rel = pointer.slice(root.length);
+    // Most answers need no parser: the node is on one line, or its value starts on the next.
+    const quick = this.#scan(region, own, rel);
+    if (quick !== UNSURE) return quick;
     // The region's own node: its first lines say where it and its key start, whatever follows.
     if (rel === own) {
       const short = this.#nextContent(region.line + 1, region.end);
@@ -347,6 +350,46 @@ class LazySourceMap implements ReadonlyMap<string, SourceEntry> {
       }
     }
     return this.#parse(region)?.get(rel) ?? UNSURE;
+  }
+
+  /**
+   * What the position-keeping parse of a region would say of `rel`, read off its lines without it: a region of one
+   * line (a key or a list item, its value a scalar or a flow collection on that line), or the position of a key
+   * whose value (a block mapping or list) starts on the next line. UNSURE for anything else.
+   */
+  #scan(region: Region, own: string, rel: string): SourceEntry | typeof UNSURE {
+    const s = this.#line(region.line);
+    const line = region.line + 1;
+    let c = region.col;
+    let key: SourcePosition | undefined;
+    if (own !== '') {
+      const k = readKey(s, c);
+      if (k === undefined || joinPointer('', k.key) !== own) return UNSURE;
+      key = { line, column: c + 1 };
+      c = k.after;
+      if (c < s.length && s[c] !== ' ') return UNSURE;
+    }
+    while (s[c] === ' ') c++;
+    const next = this.#nextContent(region.line + 1, region.end);
+    if (c >= s.length || (s[c] === '#' && s[c - 1] === ' ')) {
+      // The value starts on the next line: a block mapping at its first key, a block list at its first dash.
+      if (key === undefined || rel !== own || next !== region.line + 1) return UNSURE;
+      const n = this.#line(next);
+      const at = this.#indent(next);
+      if (at <= region.col || (!isDash(n, at) && readKey(n, at) === undefined)) return UNSURE;
+      return { key, value: { line: next + 1, column: at + 1 } };
+    }
+    // A value on the key's line, and nothing of the region after it.
+    if (next !== undefined) return UNSURE;
+    // A list item holding a block mapping (`- a: 1`): its own position only.
+    if (key === undefined && readKey(s, c) !== undefined) return rel === '' ? { value: { line, column: c + 1 } } : UNSURE;
+    const map = new Map<string, SourceEntry>();
+    const end = scanNode(s, c, line, own, key, map, false);
+    if (end === UNSURE) return UNSURE;
+    let e = end;
+    while (s[e] === ' ') e++;
+    if (e < s.length && !(s[e] === '#' && s[e - 1] === ' ')) return UNSURE;
+    return map.get(rel) ?? UNSURE;
   }
 
   /** The position-keeping parse of a region's lines, positions in the whole file; undefined on any error. */
@@ -451,6 +494,88 @@ class LazySourceMap implements ReadonlyMap<string, SourceEntry> {
     }
     return undefined;
   }
+}
+
+/**
+ * Records the positions of the node at `i` of one line and of all it holds, as buildSourceMap would of the
+ * position-keeping parse; returns the index after it, or UNSURE (anchors, tags, aliases, escapes, block scalars,
+ * empty entries, a collection that does not end on the line...).
+ */
+function scanNode(s: string, i: number, line: number, pointer: string, key: SourcePosition | undefined, map: Map<string, SourceEntry>, flow: boolean): number | typeof UNSURE {
+  const value = { line, column: i + 1 };
+  map.set(pointer, key ? { key, value } : { value });
+  const open = s[i];
+  if (open !== '{' && open !== '[') {
+    const scalar = scanScalar(s, i, flow);
+    return scalar === UNSURE ? UNSURE : scalar.end;
+  }
+  const close = open === '{' ? '}' : ']';
+  const skip = (j: number): number => {
+    while (s[j] === ' ') j++;
+    return j;
+  };
+  let j = skip(i + 1);
+  let index = 0;
+  while (s[j] !== close) {
+    let end: number | typeof UNSURE;
+    if (open === '{') {
+      const k = scanScalar(s, j, true);
+      if (k === UNSURE) return UNSURE;
+      const name = k.quoted ? k.text : resolvePlain(k.text);
+      if (name === null) return UNSURE;
+      const colon = skip(k.end);
+      if (s[colon] !== ':' || s[colon + 1] !== ' ') return UNSURE;
+      const v = skip(colon + 1);
+      if (v >= s.length || s[v] === ',' || s[v] === '}' || s[v] === '#') return UNSURE;
+      end = scanNode(s, v, line, joinPointer(pointer, String(name)), { line, column: j + 1 }, map, true);
+    } else {
+      if (j >= s.length || s[j] === ',' || s[j] === '#') return UNSURE;
+      end = scanNode(s, j, line, joinPointer(pointer, index++), undefined, map, true);
+    }
+    if (end === UNSURE) return UNSURE;
+    j = skip(end);
+    if (s[j] === ',') j = skip(j + 1);
+    else if (s[j] !== close) return UNSURE;
+  }
+  return j + 1;
+}
+
+/** A plain or quoted scalar at `i` that ends on the line: its text (unescaped) and the index after it. */
+function scanScalar(s: string, i: number, flow: boolean): { text: string; quoted: boolean; end: number } | typeof UNSURE {
+  const ch = s[i];
+  if (ch === '"' || ch === "'") {
+    let j = i + 1;
+    let text = '';
+    for (;;) {
+      if (j >= s.length || (ch === '"' && s[j] === '\\')) return UNSURE;
+      if (s[j] === ch) {
+        if (ch === "'" && s[j + 1] === "'") {
+          text += "'";
+          j += 2;
+          continue;
+        }
+        return { text, quoted: true, end: j + 1 };
+      }
+      text += s[j];
+      j++;
+    }
+  }
+  if (ch === undefined || '[]{},#&*!|>%@`'.includes(ch)) return UNSURE;
+  const after = s[i + 1];
+  if ('-?:'.includes(ch) && (after === undefined || after === ' ' || ',[]{}'.includes(after))) return UNSURE;
+  let j = i;
+  let last = i;
+  while (j < s.length) {
+    const c = s[j]!;
+    if (c === ':' && (j + 1 === s.length || s[j + 1] === ' ' || (flow && ',[]{}'.includes(s[j + 1]!)))) break;
+    if (c === '#' && s[j - 1] === ' ') break;
+    if (c === '\t') return UNSURE;
+    if (flow && (c === ',' || c === ']' || c === '}')) break;
+    if (flow && (c === '[' || c === '{')) return UNSURE;
+    if (c !== ' ') last = j + 1;
+    j++;
+  }
+  return { text: s.slice(i, last), quoted: false, end: last };
 }
 
 function isDash(s: string, col: number): boolean {
