@@ -168,10 +168,12 @@ export function loadSpecText(input: string, file = '<input>'): LoadedSpec {
  * True when the value is a tree the positions path reads the same way: no deeper than the limit, no shared
  * object (an alias), every collection js-yaml built is in it (none was used as a key: the counts agree), no key is `null` (the key
  * js-yaml makes of a null key) and no list holds a null (js-yaml misplaces the items after an empty entry of a
- * compact nested list, `- -`). Walks without recursion.
+ * compact nested list, `- -`). Walks without recursion. `built` is the set of collections js-yaml built, or, for
+ * a text with no anchor (no `&`, so no alias and no shared object), their count.
  */
-function isPlainTree(root: unknown, built: ReadonlySet<object>): boolean {
-  const seen = new Set<object>();
+function isPlainTree(root: unknown, built: ReadonlySet<object> | number): boolean {
+  const seen = typeof built === 'number' ? undefined : new Set<object>();
+  let count = 0;
   // Two stacks side by side (node, depth): no object per entry on a tree of tens of thousands of nodes.
   const nodes: object[] = [];
   const depths: number[] = [];
@@ -183,8 +185,12 @@ function isPlainTree(root: unknown, built: ReadonlySet<object>): boolean {
   while (nodes.length > 0) {
     const v = nodes.pop()!;
     const depth = depths.pop()!;
-    if (depth > MAX_SPEC_DEPTH || seen.has(v)) return false;
-    seen.add(v);
+    if (depth > MAX_SPEC_DEPTH) return false;
+    if (seen !== undefined) {
+      if (seen.has(v)) return false;
+      seen.add(v);
+    }
+    count++;
     if (Array.isArray(v)) {
       for (const child of v as unknown[]) {
         if (child === null) return false;
@@ -198,7 +204,7 @@ function isPlainTree(root: unknown, built: ReadonlySet<object>): boolean {
       }
     }
   }
-  return seen.size === built.size;
+  return count === (typeof built === 'number' ? built : built.size);
 }
 
 /**
@@ -211,21 +217,34 @@ function isPlainTree(root: unknown, built: ReadonlySet<object>): boolean {
  */
 export function loadSpecTextFast(text: string, file = '<input>'): LoadedSpec | undefined {
   let document: unknown;
-  // A set, not a count: js-yaml closes a flow collection that is a block list's item (`- { a: 1 }`) twice.
+  // A set where the text has anchors: js-yaml closes a flow collection that is a block list's item (`- { a: 1 }`)
+  // twice, and an alias closes its anchor's collection again. Without anchors, a count of the collections closed
+  // (the same one twice in a row counted once): a set of every object costs more than reading them.
+  const anchored = text.includes('&');
   const built = new Set<object>();
+  let closed = 0;
+  let last: unknown;
   try {
     jsYamlCoreSchema ??= createJsYamlCoreSchema();
     document = loadYaml(text, {
       schema: jsYamlCoreSchema,
       json: false,
-      listener: (event, state) => {
-        if (event === 'close' && typeof state.result === 'object' && state.result !== null) built.add(state.result);
-      },
+      listener: anchored
+        ? (event, state) => {
+            if (event === 'close' && typeof state.result === 'object' && state.result !== null) built.add(state.result);
+          }
+        : (event, state) => {
+            if (event !== 'close') return;
+            const r: unknown = state.result;
+            if (typeof r !== 'object' || r === null) return;
+            if (r !== last) closed++;
+            last = r;
+          },
     });
   } catch {
     return undefined;
   }
-  if (document === null || typeof document !== 'object' || Array.isArray(document) || !isPlainTree(document, built)) return undefined;
+  if (document === null || typeof document !== 'object' || Array.isArray(document) || !isPlainTree(document, anchored ? built : closed)) return undefined;
   let sourceMap: SourceMap | undefined;
   return {
     file,

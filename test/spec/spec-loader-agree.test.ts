@@ -201,6 +201,17 @@ describe('the fast path and the positions path read one YAML (1.2 core schema)',
     expect(loadSpecTextFast('a:\n  - { [1]: x }\n')).toBeUndefined();
   });
 
+  it('without anchors (no `&`, counted rather than kept in a set), a collection key or a nested list still goes to the positions path', () => {
+    for (const text of ['a: 1\n? [a, b]\n: 1\n', 'a: { {b: 1}: 2 }\n', 'a:\n  - [x, [y]]\n  - { [1]: x }\n', 'a:\n  - - 1\n    -\n    - 2\n']) {
+      expect(text.includes('&')).toBe(false);
+      expect(loadSpecTextFast(text), text).toBeUndefined();
+    }
+    // With an anchor somewhere (even in text), the set: an alias of a collection is refused, one of a scalar read.
+    expect(loadSpecTextFast('a: "x & y"\nb:\n  - { c: 1 }\n')).toBeDefined();
+    expect(loadSpecTextFast('a: &k [1]\nb: *k\n')).toBeUndefined();
+    expect(loadSpecTextFast('a: &k 1\nb: *k\n')?.document).toEqual({ a: 1, b: 1 });
+  });
+
   it('property: over generated YAML, both paths give the same value whenever the fast path reads a file', () => {
     // LOADER_RUNS=20000 for a longer search (passes: about 30 s).
     const numRuns = Number(process.env.LOADER_RUNS ?? 1500);
