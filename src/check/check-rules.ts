@@ -77,6 +77,13 @@ const nameStyleRules: Rule = ({ model, report }) => {
   for (const o of model.endpoints?.operations ?? []) styled('operation', o.id, `operation ${o.id}`, o.pointer);
 };
 
+const RANGES: readonly (readonly [keyof FieldModel, keyof FieldModel])[] = [
+  ['minimum', 'maximum'],
+  ['minLength', 'maxLength'],
+  ['minItems', 'maxItems'],
+  ['exclusiveMinimum', 'exclusiveMaximum'],
+];
+
 const fieldRules: Rule = ({ model, report }) => {
   const visit = (f: FieldModel, where: string) => {
     if (f.type === 'enum' && (!f.values || f.values.length === 0)) report('enum-needs-values', { where }, f.pointer);
@@ -92,13 +99,7 @@ const fieldRules: Rule = ({ model, report }) => {
         report('invalid-pattern', { where, pattern: f.pattern, reason: (err as Error).message.replace(/^Invalid regular expression: /, '') }, joinPointer(f.pointer, 'pattern'));
       }
     }
-    const ranges: [keyof FieldModel, keyof FieldModel][] = [
-      ['minimum', 'maximum'],
-      ['minLength', 'maxLength'],
-      ['minItems', 'maxItems'],
-      ['exclusiveMinimum', 'exclusiveMaximum'],
-    ];
-    for (const [lo, hi] of ranges) {
+    for (const [lo, hi] of RANGES) {
       const a = f[lo];
       const b = f[hi];
       if (typeof a === 'number' && typeof b === 'number' && a > b) {

@@ -64,67 +64,90 @@ function duration(text: string | undefined): Duration | undefined {
   return text === undefined ? undefined : parseDuration(text);
 }
 
+/** Freezes a value taken from the document (a default, an example) with all it holds. */
+function freezeValue(value: unknown): unknown {
+  return value !== null && typeof value === 'object' ? deepFreeze(value) : value;
+}
+
+/**
+ * A field, deeply frozen as it is built (bottom-up, so `deepFreeze` of the model skips it): fields are most of a
+ * model's objects. Keys in the order of the interface, absent rather than undefined.
+ */
 export function buildField(name: string, spec: FieldSpec, pointer: string): FieldModel {
   const has = (k: string) => Object.prototype.hasOwnProperty.call(spec, k);
-  return omitUndefined<FieldModel>({
-    name,
-    pointer,
-    type: spec.type,
-    description: spec.description,
-    optional: spec.optional ?? false,
-    nullable: spec.nullable ?? false,
-    readOnly: spec.readOnly ?? false,
-    writeOnce: spec.writeOnce ?? false,
-    generated: spec.generated,
-    unique: spec.unique ?? false,
-    hasDefault: has('default'),
-    default: spec.default,
-    hasExample: has('example'),
-    example: spec.example,
-    minLength: spec.minLength,
-    maxLength: spec.maxLength,
-    pattern: spec.pattern,
-    minimum: spec.minimum,
-    maximum: spec.maximum,
-    exclusiveMinimum: spec.exclusiveMinimum,
-    exclusiveMaximum: spec.exclusiveMaximum,
-    multipleOf: spec.multipleOf,
-    minItems: spec.minItems,
-    maxItems: spec.maxItems,
-    uniqueItems: spec.uniqueItems,
-    values: spec.values ? [...spec.values] : undefined,
-    to: spec.to,
-    items: spec.items ? buildField('items', spec.items, joinPointer(pointer, 'items')) : undefined,
-    fields: spec.fields ? buildFields(spec.fields, joinPointer(pointer, 'fields')) : undefined,
-  });
+  const f: { -readonly [K in keyof FieldModel]?: FieldModel[K] } = { name, pointer, type: spec.type };
+  if (spec.description !== undefined) f.description = spec.description;
+  f.optional = spec.optional ?? false;
+  f.nullable = spec.nullable ?? false;
+  f.readOnly = spec.readOnly ?? false;
+  f.writeOnce = spec.writeOnce ?? false;
+  if (spec.generated !== undefined) f.generated = spec.generated;
+  f.unique = spec.unique ?? false;
+  f.hasDefault = has('default');
+  if (spec.default !== undefined) f.default = freezeValue(spec.default);
+  f.hasExample = has('example');
+  if (spec.example !== undefined) f.example = freezeValue(spec.example);
+  if (spec.minLength !== undefined) f.minLength = spec.minLength;
+  if (spec.maxLength !== undefined) f.maxLength = spec.maxLength;
+  if (spec.pattern !== undefined) f.pattern = spec.pattern;
+  if (spec.minimum !== undefined) f.minimum = spec.minimum;
+  if (spec.maximum !== undefined) f.maximum = spec.maximum;
+  if (spec.exclusiveMinimum !== undefined) f.exclusiveMinimum = spec.exclusiveMinimum;
+  if (spec.exclusiveMaximum !== undefined) f.exclusiveMaximum = spec.exclusiveMaximum;
+  if (spec.multipleOf !== undefined) f.multipleOf = spec.multipleOf;
+  if (spec.minItems !== undefined) f.minItems = spec.minItems;
+  if (spec.maxItems !== undefined) f.maxItems = spec.maxItems;
+  if (spec.uniqueItems !== undefined) f.uniqueItems = spec.uniqueItems;
+  if (spec.values) f.values = Object.freeze([...spec.values]);
+  if (spec.to !== undefined) f.to = spec.to;
+  if (spec.items) f.items = buildField('items', spec.items, joinPointer(pointer, 'items'));
+  if (spec.fields) f.fields = buildFields(spec.fields, joinPointer(pointer, 'fields'));
+  return Object.freeze(f) as FieldModel;
 }
 
 function buildParameters(params: Record<string, ParameterSpec> | undefined, where: ParameterModel['in'], pointer: string): ParameterModel[] {
-  return entries(params).map(([n, p]) => ({ ...buildField(n, p, joinPointer(pointer, n)), in: where, deprecated: p.deprecated ?? false }));
+  return Object.freeze(entries(params).map(([n, p]) => Object.freeze({ ...buildField(n, p, joinPointer(pointer, n)), in: where, deprecated: p.deprecated ?? false }))) as ParameterModel[];
 }
 
 function buildFields(fields: Record<string, FieldSpec>, pointer: string): FieldModel[] {
-  return entries(fields).map(([n, f]) => buildField(n, f, joinPointer(pointer, n)));
+  const out: FieldModel[] = [];
+  for (const n in fields) if (Object.hasOwn(fields, n)) out.push(buildField(n, fields[n]!, joinPointer(pointer, n)));
+  return Object.freeze(out) as FieldModel[];
 }
 
 function buildShape(shape: ShapeSpec | undefined, pointer: string): ShapeModel | undefined {
   if (!shape) return undefined;
-  return omitUndefined<ShapeModel>({
-    resource: shape.resource,
-    fields: shape.fields ? buildFields(shape.fields, joinPointer(pointer, 'fields')) : undefined,
-    list: shape.list ?? false,
-  });
+  return Object.freeze(
+    omitUndefined<ShapeModel>({
+      resource: shape.resource,
+      fields: shape.fields ? buildFields(shape.fields, joinPointer(pointer, 'fields')) : undefined,
+      list: shape.list ?? false,
+    }),
+  );
 }
 
 /** An operation that names only scopes takes the default's schemes; with no default, every declared scheme. */
 function buildRequirement(spec: 'none' | OperationAuthSpec, allSchemes: readonly string[], fallback?: AuthRequirement): AuthRequirement {
-  if (spec === 'none') return { kind: 'none' };
+  if (spec === 'none') return Object.freeze({ kind: 'none' });
   const schemes = spec.schemes ?? (fallback?.kind === 'required' ? fallback.schemes : allSchemes);
-  return { kind: 'required', schemes: [...schemes], scopes: spec.scopes ? [...spec.scopes] : [] };
+  return Object.freeze({ kind: 'required', schemes: Object.freeze([...schemes]), scopes: Object.freeze(spec.scopes ? [...spec.scopes] : []) });
 }
 
+/** The `{name}`s of a path template, in order: what `/\{([^{}]*)\}/g` matches, without a regex. */
 export function getPathParams(path: string): string[] {
-  return Array.from(path.matchAll(/\{([^{}]*)\}/g), (m) => m[1] ?? '');
+  const out: string[] = [];
+  let open = path.indexOf('{');
+  while (open >= 0) {
+    let i = open + 1;
+    while (i < path.length && path.charCodeAt(i) !== 123 && path.charCodeAt(i) !== 125) i++;
+    if (i >= path.length) break;
+    // A `}` closes the name; another `{` starts over from there.
+    if (path.charCodeAt(i) === 125) {
+      out.push(path.slice(open + 1, i));
+      open = path.indexOf('{', i + 1);
+    } else open = i;
+  }
+  return out;
 }
 
 function buildChange(change: VersionChangeSpec): VersionChangeModel {
@@ -195,46 +218,53 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
   const schemeNames = Object.keys(doc.authentication?.schemes ?? {});
   const defaultAuth = doc.authentication?.default !== undefined ? buildRequirement(doc.authentication.default, schemeNames) : undefined;
 
+  // Each operation deeply frozen as it is built (its parts are: parameters, shapes, requirements), as fields are.
+  const frozenList = <T>(list: readonly T[] | undefined): readonly T[] => Object.freeze(list ? [...list] : []);
   const operations: OperationModel[] = entries(doc.endpoints?.operations).map(([id, o]) => {
     const pointer = joinPointer('/endpoints/operations', id);
     const auth = o.auth !== undefined ? buildRequirement(o.auth, schemeNames, defaultAuth) : defaultAuth;
-    return omitUndefined<OperationModel>({
-      id,
-      pointer,
-      method: o.method,
-      path: o.path,
-      pathParams: getPathParams(o.path),
-      action: o.action,
-      resource: o.resource,
-      transition: o.transition,
-      summary: o.summary,
-      description: o.description,
-      filter: o.filter ? [...o.filter] : [],
-      sort: o.sort ? [...o.sort] : [],
-      query: buildParameters(o.query, 'query', joinPointer(pointer, 'query')),
-      headers: buildParameters(o.headers, 'header', joinPointer(pointer, 'headers')),
-      status: o.status ?? DEFAULT_SUCCESS_STATUS[o.action],
-      statusDeclared: o.status !== undefined,
-      request: buildShape(o.request, joinPointer(pointer, 'request')),
-      response: buildShape(o.response, joinPointer(pointer, 'response')),
-      handler: o.handler,
-      auth,
-      authDeclared: o.auth !== undefined ? 'operation' : defaultAuth ? 'default' : 'none',
-      errors: o.errors ? [...o.errors] : [],
-      idempotent: o.idempotent,
-      deprecated: o.deprecated ?? false,
-    });
+    // Keys in the order of the interface, absent rather than undefined.
+    const op: { -readonly [K in keyof OperationModel]?: OperationModel[K] } = { id, pointer, method: o.method, path: o.path, pathParams: Object.freeze(getPathParams(o.path)), action: o.action };
+    if (o.resource !== undefined) op.resource = o.resource;
+    if (o.transition !== undefined) op.transition = o.transition;
+    if (o.summary !== undefined) op.summary = o.summary;
+    if (o.description !== undefined) op.description = o.description;
+    op.filter = frozenList(o.filter);
+    op.sort = frozenList(o.sort);
+    op.query = buildParameters(o.query, 'query', joinPointer(pointer, 'query'));
+    op.headers = buildParameters(o.headers, 'header', joinPointer(pointer, 'headers'));
+    op.status = o.status ?? DEFAULT_SUCCESS_STATUS[o.action];
+    op.statusDeclared = o.status !== undefined;
+    const request = buildShape(o.request, joinPointer(pointer, 'request'));
+    if (request !== undefined) op.request = request;
+    const response = buildShape(o.response, joinPointer(pointer, 'response'));
+    if (response !== undefined) op.response = response;
+    if (o.handler !== undefined) op.handler = o.handler;
+    if (auth !== undefined) op.auth = auth;
+    op.authDeclared = o.auth !== undefined ? 'operation' : defaultAuth ? 'default' : 'none';
+    op.errors = frozenList(o.errors);
+    if (o.idempotent !== undefined) op.idempotent = o.idempotent;
+    op.deprecated = o.deprecated ?? false;
+    return Object.freeze(op) as OperationModel;
   });
 
+  // The transitions that emit each event, in machine and transition order (one pass, not one per kind).
+  const emitters = new Map<string, EventTriggerModel[]>();
+  for (const m of stateMachines) {
+    for (const t of m.transitions) {
+      if (t.emits === undefined) continue;
+      const list = emitters.get(t.emits) ?? [];
+      list.push({ action: 'transition', resource: m.resource, transition: t.name });
+      emitters.set(t.emits, list);
+    }
+  }
   const kinds: EventKindModel[] = entries(doc.events?.kinds).map(([name, k]) => {
     const pointer = joinPointer('/events/kinds', name);
     const payload = buildShape(k.payload, joinPointer(pointer, 'payload'));
     const triggers: EventTriggerModel[] = [];
     const source = k.resource ?? payload?.resource;
     if (source !== undefined) for (const action of k.on ?? []) triggers.push({ action, resource: source });
-    for (const m of stateMachines) {
-      for (const t of m.transitions) if (t.emits === name) triggers.push({ action: 'transition', resource: m.resource, transition: t.name });
-    }
+    for (const t of emitters.get(name) ?? []) triggers.push({ ...t });
     return omitUndefined<EventKindModel>({ name, pointer, description: k.description, payload, triggers });
   });
 

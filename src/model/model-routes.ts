@@ -1,4 +1,5 @@
 import type { Condition, HttpMethod } from '../spec/spec-types.js';
+import { getPathParams } from './model-builder.js';
 import { getField, getResource, getStateMachine } from './model-lookup.js';
 import type { AuthRequirement, FieldModel, OperationModel, ParameterModel, ResourceModel, SchemeModel, ServiceModel, StateMachineModel, TransitionModel } from './model-types.js';
 
@@ -82,15 +83,16 @@ function withPrefix(model: ServiceModel, path: string): string {
 }
 
 function toRouterPath(path: string): string {
-  return path.replace(/\{([^{}]*)\}/g, ':$1');
+  return path.indexOf('{') < 0 ? path : path.replace(/\{([^{}]*)\}/g, ':$1');
 }
 
 function getPathParamNames(path: string): string[] {
-  return Array.from(path.matchAll(/\{([^{}]*)\}/g), (m) => m[1] ?? '');
+  return getPathParams(path);
 }
 
 const BODY_ACTIONS = new Set(['create', 'update', 'replace', 'transition']);
 const OBJECT_ACTIONS = new Set(['read', 'update', 'replace', 'delete', 'transition']);
+const WRITE_ACTIONS = new Set(['create', 'update', 'replace']);
 
 /** Whether an operation takes an Idempotency-Key: unsafe methods, where the spec declares idempotency. */
 export function isIdempotentOperation(model: ServiceModel, o: OperationModel): boolean {
@@ -101,19 +103,32 @@ export function isIdempotentOperation(model: ServiceModel, o: OperationModel): b
  * The conditions every route shares (a request the server cannot read: a malformed URL or request line, no
  * Host header, oversized headers), and those of checking a credential against a requirement.
  */
-function baseConditions(model: ServiceModel, auth: AuthRequirement | undefined): Set<Condition> {
-  const c = new Set<Condition>(['internal', 'headers_too_large', 'malformed_request']);
-  if (model.versioning?.placement) c.add('unsupported_version');
+function baseConditions(model: ServiceModel, auth: AuthRequirement | undefined): Condition[] {
+  const c: Condition[] = ['internal', 'headers_too_large', 'malformed_request'];
+  if (model.versioning?.placement) c.push('unsupported_version');
   if (auth?.kind === 'required') {
-    c.add('missing_credential');
-    c.add('invalid_credential');
+    c.push('missing_credential', 'invalid_credential');
     // Failed credentials are bounded per address and per credential id (limits.failed_auth, or a gap's built-in).
-    c.add('rate_limited');
-    const tokens = (model.authentication?.schemes ?? []).filter((s) => (s.type === 'bearer' || s.type === 'oauth2_client_credentials') && auth.schemes.includes(s.name));
-    if (tokens.length > 0) c.add('expired_credential');
-    if (auth.scopes.length > 0) c.add('missing_scope');
+    c.push('rate_limited');
+    if (hasTokenScheme(model, auth)) c.push('expired_credential');
+    if (auth.scopes.length > 0) c.push('missing_scope');
   }
   return c;
+}
+
+function hasTokenScheme(model: ServiceModel, auth: AuthRequirement & { kind: 'required' }): boolean {
+  return (model.authentication?.schemes ?? []).some((s) => (s.type === 'bearer' || s.type === 'oauth2_client_credentials') && auth.schemes.includes(s.name));
+}
+
+/** Which of baseConditions' lists a requirement gets: they differ only in these three facts. */
+function baseKey(model: ServiceModel, auth: AuthRequirement | undefined): number {
+  if (auth?.kind !== 'required') return 0;
+  return 1 + (hasTokenScheme(model, auth) ? 2 : 0) + (auth.scopes.length > 0 ? 4 : 0);
+}
+
+/** Adds a condition once, keeping the order of first addition (as a Set would, without one per route). */
+function add(c: Condition[], x: Condition): void {
+  if (!c.includes(x)) c.push(x);
 }
 
 const referencedCache = new WeakMap<ServiceModel, Set<string>>();
@@ -122,37 +137,65 @@ const referencedCache = new WeakMap<ServiceModel, Set<string>>();
 function getReferencedResources(model: ServiceModel): Set<string> {
   let names = referencedCache.get(model);
   if (!names) {
-    names = new Set(model.resources.flatMap((r) => r.fields.flatMap((f) => (f.type === 'ref' && f.to !== undefined ? [f.to] : []))));
+    names = new Set();
+    for (const r of model.resources) for (const f of r.fields) if (f.type === 'ref' && f.to !== undefined) names.add(f.to);
     referencedCache.set(model, names);
   }
   return names;
 }
 
-function operationConditions(model: ServiceModel, o: OperationModel, resource: ResourceModel | undefined, hasBody: boolean): Condition[] {
-  const c = baseConditions(model, o.auth);
-  if (hasBody) ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'].forEach((x) => c.add(x as Condition));
+/** What `operationConditions` reads from the model alone, worked out once per `buildRoutes`. */
+interface ConditionFacts {
+  /** baseConditions by baseKey. */
+  base: Map<number, readonly Condition[]>;
+  /** Per resource: whether it has a unique field, a ref field. */
+  writes: Map<ResourceModel, { unique: boolean; ref: boolean }>;
+  timeout: boolean;
+  notImplemented: boolean;
+}
+
+function operationConditions(model: ServiceModel, o: OperationModel, resource: ResourceModel | undefined, hasBody: boolean, facts: ConditionFacts): Condition[] {
+  const key = baseKey(model, o.auth);
+  let base = facts.base.get(key);
+  if (base === undefined) {
+    base = baseConditions(model, o.auth);
+    facts.base.set(key, base);
+  }
+  const c = base.slice();
+  if (hasBody) {
+    add(c, 'validation');
+    add(c, 'malformed_request');
+    add(c, 'unsupported_media_type');
+    add(c, 'body_too_large');
+  }
   // A route that reads no body still reads (and ignores) what is sent with an unsafe method, up to the body limit.
-  else if (o.method !== 'GET') c.add('body_too_large');
-  if (o.action === 'list' || (o.action === 'custom' && (o.method === 'GET' || o.query.length > 0 || o.headers.length > 0))) c.add('validation');
+  else if (o.method !== 'GET') add(c, 'body_too_large');
+  if (o.action === 'list' || (o.action === 'custom' && (o.method === 'GET' || o.query.length > 0 || o.headers.length > 0))) add(c, 'validation');
   // Served without its handler (--allow-gaps), a custom operation is answered not_implemented; documented where declared.
-  if (o.action === 'custom' && model.errors?.byCondition.not_implemented !== undefined) c.add('not_implemented');
-  if (['read', 'update', 'replace', 'delete', 'transition'].includes(o.action)) c.add('missing_resource');
-  if (o.action === 'transition') c.add('illegal_transition');
+  if (o.action === 'custom' && facts.notImplemented) add(c, 'not_implemented');
+  if (OBJECT_ACTIONS.has(o.action)) add(c, 'missing_resource');
+  if (o.action === 'transition') add(c, 'illegal_transition');
   if (o.auth?.kind === 'required') {
-    if (resource?.owner !== undefined && resource.ownerAccess === 'forbidden' && o.action !== 'create' && o.action !== 'list') c.add('not_owner');
+    if (resource?.owner !== undefined && resource.ownerAccess === 'forbidden' && o.action !== 'create' && o.action !== 'list') add(c, 'not_owner');
   }
-  if ((model.limits?.rate ?? []).some((r) => !r.operations || r.operations.includes(o.id))) c.add('rate_limited');
-  if (model.limits?.timeout) c.add('timeout');
-  if (resource && ['create', 'update', 'replace'].includes(o.action)) {
-    if (resource.fields.some((f) => f.unique)) c.add('unique_conflict');
-    if (resource.fields.some((f) => f.type === 'ref')) c.add('reference_not_found');
+  const rate = model.limits?.rate;
+  if (rate !== undefined && rate.some((r) => !r.operations || r.operations.includes(o.id))) add(c, 'rate_limited');
+  if (facts.timeout) add(c, 'timeout');
+  if (resource && WRITE_ACTIONS.has(o.action)) {
+    let w = facts.writes.get(resource);
+    if (w === undefined) {
+      w = { unique: resource.fields.some((f) => f.unique), ref: resource.fields.some((f) => f.type === 'ref') };
+      facts.writes.set(resource, w);
+    }
+    if (w.unique) add(c, 'unique_conflict');
+    if (w.ref) add(c, 'reference_not_found');
   }
-  if (resource && o.action === 'delete' && getReferencedResources(model).has(resource.name)) c.add('in_use');
+  if (resource && o.action === 'delete' && getReferencedResources(model).has(resource.name)) add(c, 'in_use');
   if (isIdempotentOperation(model, o)) {
-    c.add('idempotency_conflict');
-    c.add('idempotency_in_progress');
+    add(c, 'idempotency_conflict');
+    add(c, 'idempotency_in_progress');
   }
-  return [...c];
+  return c;
 }
 
 const routesCache = new WeakMap<ServiceModel, readonly Route[]>();
@@ -173,10 +216,11 @@ function buildRoutes(model: ServiceModel): Route[] {
   const versionQuery = model.versioning?.placement?.kind === 'query' ? model.versioning.placement.name : undefined;
   const placement = model.versioning?.placement;
   const versionParams = new Set(placement?.kind === 'path' ? getPathParamNames(placement.template) : []);
+  const facts: ConditionFacts = { base: new Map(), writes: new Map(), timeout: Boolean(model.limits?.timeout), notImplemented: model.errors?.byCondition.not_implemented !== undefined };
   for (const o of model.endpoints?.operations ?? []) {
     const resource = getResource(model, o.resource);
     const machine = getStateMachine(model, o.resource);
-    const transition = machine?.transitions.find((t) => t.name === o.transition);
+    const transition = o.transition === undefined ? undefined : machine?.transitions.find((t) => t.name === o.transition);
     const path = withPrefix(model, o.path);
     const hasBody = BODY_ACTIONS.has(o.action) || (o.action === 'custom' && o.request !== undefined && o.method !== 'GET' && o.method !== 'DELETE');
     const query: QueryParam[] = [];
@@ -196,7 +240,7 @@ function buildRoutes(model: ServiceModel): Route[] {
       path,
       routerPath: toRouterPath(path),
       pathParams: getPathParamNames(path),
-      conditions: operationConditions(model, o, resource, hasBody),
+      conditions: operationConditions(model, o, resource, hasBody, facts),
       operation: o,
       query,
       headers: o.action === 'custom' ? o.headers : [],
@@ -227,7 +271,8 @@ function buildRoutes(model: ServiceModel): Route[] {
   if (stream !== undefined) {
     const path = withPrefix(model, stream);
     // Authenticated like any operation, by the default requirement; its query (kinds, after) is validated.
-    const conditions: Condition[] = [...baseConditions(model, model.authentication?.default), 'validation'];
+    const conditions: Condition[] = baseConditions(model, model.authentication?.default);
+    add(conditions, 'validation');
     const route: StreamRoute = { kind: 'stream', method: 'GET', path, routerPath: toRouterPath(path), pathParams: getPathParamNames(path), conditions };
     if (model.authentication?.default) route.auth = model.authentication.default;
     routes.push(route);
@@ -253,10 +298,10 @@ function getWebhooksRoutes(model: ServiceModel): WebhooksRoute[] {
   return WEBHOOKS_ROUTES.map((r) => {
     const path = withPrefix(model, `${base.replace(/\/+$/, '')}${r.suffix}`);
     const c = baseConditions(model, auth);
-    if (r.hasBody) ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'].forEach((x) => c.add(x as Condition));
-    else if (r.method !== 'GET') c.add('body_too_large');
-    if (r.suffix !== '') c.add('missing_resource');
-    const route: WebhooksRoute = { kind: 'webhooks', action: r.action, method: r.method, path, routerPath: toRouterPath(path), pathParams: getPathParamNames(path), conditions: [...c], hasBody: r.hasBody, successStatus: r.status };
+    if (r.hasBody) for (const x of ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'] as const) add(c, x);
+    else if (r.method !== 'GET') add(c, 'body_too_large');
+    if (r.suffix !== '') add(c, 'missing_resource');
+    const route: WebhooksRoute = { kind: 'webhooks', action: r.action, method: r.method, path, routerPath: toRouterPath(path), pathParams: getPathParamNames(path), conditions: c, hasBody: r.hasBody, successStatus: r.status };
     if (auth) route.auth = auth;
     return route;
   });

@@ -1,9 +1,20 @@
 import { readFileSync, statSync } from 'node:fs';
-import { Composer, isAlias, type Alias, isMap, isPair, isScalar, isSeq, LineCounter, Parser, Schema, type Document, type Node as YamlNode, type ScalarTag } from 'yaml';
-import type { CST } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+import type { Alias, CST, Document, Node as YamlNode } from 'yaml';
 import { FAILSAFE_SCHEMA, load as loadYaml, Type as JsYamlType, type Schema as JsYamlSchema } from 'js-yaml';
 import { createDiagnostic, type Diagnostic, type SourcePosition } from '../diagnostics/diagnostics-catalogue.js';
 import { joinPointer } from '../util/util-json-pointer.js';
+
+/**
+ * The position-keeping parser (`yaml`), loaded on first use: a clean spec the fast path reads never needs it, and
+ * loading it is a third of what `check` of a small spec costs.
+ */
+let yamlModule: typeof Yaml | undefined;
+function yaml(): typeof Yaml {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
+  return yamlModule;
+}
 
 /** Specs are hand-written documents; anything larger is refused before parsing. */
 export const MAX_SPEC_BYTES = 4 * 1024 * 1024;
@@ -34,45 +45,54 @@ export interface LoadedSpec {
  */
 const YAML_OPTIONS = { schema: 'core', merge: false, resolveKnownTags: false } as const;
 
-/**
- * js-yaml's scalar types built from `yaml`'s own core tags, so both paths resolve every plain scalar with the
- * same tests and the same conversions (js-yaml's CORE_SCHEMA alone reads `0b101` and `-0x1f` as numbers).
- */
-let coreTags: ScalarTag[] | undefined;
-
-function getCoreTags(): ScalarTag[] {
-  if (coreTags) return coreTags;
-  coreTags = [];
-  for (const t of new Schema(YAML_OPTIONS).tags) if (!('collection' in t) && 'test' in t && t.test !== undefined) coreTags.push(t);
-  return coreTags;
+export interface CoreScalarTag {
+  tag: string;
+  test: RegExp;
+  resolve: (text: string) => unknown;
 }
+
+/**
+ * The scalar tags of `yaml`'s YAML 1.2 core schema, in its order, with its tests and conversions (copied, so the
+ * fast path need not load `yaml`; test/spec/spec-loader-agree.test.ts compares them with `yaml`'s own), so both
+ * paths resolve every plain scalar alike (js-yaml's CORE_SCHEMA alone reads `0b101` and `-0x1f` as numbers).
+ */
+export const CORE_SCALAR_TAGS: readonly CoreScalarTag[] = [
+  { tag: 'tag:yaml.org,2002:null', test: /^(?:~|[Nn]ull|NULL)?$/, resolve: () => null },
+  { tag: 'tag:yaml.org,2002:bool', test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/, resolve: (s) => s[0] === 't' || s[0] === 'T' },
+  { tag: 'tag:yaml.org,2002:int', test: /^0o[0-7]+$/, resolve: (s) => parseInt(s.substring(2), 8) },
+  { tag: 'tag:yaml.org,2002:int', test: /^[-+]?[0-9]+$/, resolve: (s) => parseInt(s, 10) },
+  { tag: 'tag:yaml.org,2002:int', test: /^0x[0-9a-fA-F]+$/, resolve: (s) => parseInt(s.substring(2), 16) },
+  {
+    tag: 'tag:yaml.org,2002:float',
+    test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+    resolve: (s) => (s.slice(-3).toLowerCase() === 'nan' ? NaN : s[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY),
+  },
+  { tag: 'tag:yaml.org,2002:float', test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/, resolve: (s) => parseFloat(s) },
+  { tag: 'tag:yaml.org,2002:float', test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/, resolve: (s) => parseFloat(s) },
+];
 
 /** A plain scalar as the YAML 1.2 core schema reads it: `1.0` is the number 1, `true` a boolean, anything else text. */
 function resolvePlain(text: string): unknown {
-  const tag = getCoreTags().find((t) => t.test!.test(text));
-  if (tag === undefined) return text;
-  const value = tag.resolve(text, () => undefined, {});
-  return isScalar(value) ? value.value : value;
+  const tag = CORE_SCALAR_TAGS.find((t) => t.test.test(text));
+  return tag === undefined ? text : tag.resolve(text);
 }
 
 function createJsYamlCoreSchema(): JsYamlSchema {
-  const tags = getCoreTags();
-  const onError = (): void => undefined;
+  const tags = CORE_SCALAR_TAGS;
   // yaml takes the first tag (in its order) whose test matches a plain scalar; anything else is a string.
-  const construct = (candidates: readonly ScalarTag[]) => (data: unknown) => {
+  const construct = (candidates: readonly CoreScalarTag[]) => (data: unknown) => {
     if (data === null) return null;
     const text = data as string;
-    const value = candidates.find((t) => t.test!.test(text))!.resolve(text, onError, {});
-    return isScalar(value) ? value.value : value;
+    return candidates.find((t) => t.test.test(text))!.resolve(text);
   };
   // One implicit type tests all of them at once: most scalars in a spec are strings, and match none.
-  const any = new RegExp(tags.map((t) => `(?:${t.test!.source})`).join('|'));
+  const any = new RegExp(tags.map((t) => `(?:${t.test.source})`).join('|'));
   // Its tag is one of the real ones, whose own explicit type below replaces it for `!!tag` (js-yaml: later wins).
   const implicit = new JsYamlType(tags[0]!.tag, { kind: 'scalar', resolve: (data: unknown) => typeof data === 'string' && any.test(data), construct: construct(tags) });
   // Explicit tags (`!!int 7`) resolve with that tag's own tests; an empty node is null (js-yaml passes null for it).
   const explicit = [...new Set(tags.map((t) => t.tag))].map((tag) => {
     const own = tags.filter((t) => t.tag === tag);
-    return new JsYamlType(tag, { kind: 'scalar', resolve: (data: unknown) => (data === null ? tag.endsWith(':null') : typeof data === 'string' && own.some((t) => t.test!.test(data))), construct: construct(own) });
+    return new JsYamlType(tag, { kind: 'scalar', resolve: (data: unknown) => (data === null ? tag.endsWith(':null') : typeof data === 'string' && own.some((t) => t.test.test(data))), construct: construct(own) });
   });
   return FAILSAFE_SCHEMA.extend({ implicit: [implicit], explicit });
 }
@@ -148,10 +168,12 @@ export function loadSpecText(input: string, file = '<input>'): LoadedSpec {
  * True when the value is a tree the positions path reads the same way: no deeper than the limit, no shared
  * object (an alias), every collection js-yaml built is in it (none was used as a key: the counts agree), no key is `null` (the key
  * js-yaml makes of a null key) and no list holds a null (js-yaml misplaces the items after an empty entry of a
- * compact nested list, `- -`). Walks without recursion.
+ * compact nested list, `- -`). Walks without recursion. `built` is the set of collections js-yaml built, or, for
+ * a text with no anchor (no `&`, so no alias and no shared object), their count.
  */
-function isPlainTree(root: unknown, built: ReadonlySet<object>): boolean {
-  const seen = new Set<object>();
+function isPlainTree(root: unknown, built: ReadonlySet<object> | number): boolean {
+  const seen = typeof built === 'number' ? undefined : new Set<object>();
+  let count = 0;
   // Two stacks side by side (node, depth): no object per entry on a tree of tens of thousands of nodes.
   const nodes: object[] = [];
   const depths: number[] = [];
@@ -163,8 +185,12 @@ function isPlainTree(root: unknown, built: ReadonlySet<object>): boolean {
   while (nodes.length > 0) {
     const v = nodes.pop()!;
     const depth = depths.pop()!;
-    if (depth > MAX_SPEC_DEPTH || seen.has(v)) return false;
-    seen.add(v);
+    if (depth > MAX_SPEC_DEPTH) return false;
+    if (seen !== undefined) {
+      if (seen.has(v)) return false;
+      seen.add(v);
+    }
+    count++;
     if (Array.isArray(v)) {
       for (const child of v as unknown[]) {
         if (child === null) return false;
@@ -178,7 +204,7 @@ function isPlainTree(root: unknown, built: ReadonlySet<object>): boolean {
       }
     }
   }
-  return seen.size === built.size;
+  return count === (typeof built === 'number' ? built : built.size);
 }
 
 /**
@@ -191,21 +217,34 @@ function isPlainTree(root: unknown, built: ReadonlySet<object>): boolean {
  */
 export function loadSpecTextFast(text: string, file = '<input>'): LoadedSpec | undefined {
   let document: unknown;
-  // A set, not a count: js-yaml closes a flow collection that is a block list's item (`- { a: 1 }`) twice.
+  // A set where the text has anchors: js-yaml closes a flow collection that is a block list's item (`- { a: 1 }`)
+  // twice, and an alias closes its anchor's collection again. Without anchors, a count of the collections closed
+  // (the same one twice in a row counted once): a set of every object costs more than reading them.
+  const anchored = text.includes('&');
   const built = new Set<object>();
+  let closed = 0;
+  let last: unknown;
   try {
     jsYamlCoreSchema ??= createJsYamlCoreSchema();
     document = loadYaml(text, {
       schema: jsYamlCoreSchema,
       json: false,
-      listener: (event, state) => {
-        if (event === 'close' && typeof state.result === 'object' && state.result !== null) built.add(state.result);
-      },
+      listener: anchored
+        ? (event, state) => {
+            if (event === 'close' && typeof state.result === 'object' && state.result !== null) built.add(state.result);
+          }
+        : (event, state) => {
+            if (event !== 'close') return;
+            const r: unknown = state.result;
+            if (typeof r !== 'object' || r === null) return;
+            if (r !== last) closed++;
+            last = r;
+          },
     });
   } catch {
     return undefined;
   }
-  if (document === null || typeof document !== 'object' || Array.isArray(document) || !isPlainTree(document, built)) return undefined;
+  if (document === null || typeof document !== 'object' || Array.isArray(document) || !isPlainTree(document, anchored ? built : closed)) return undefined;
   let sourceMap: SourceMap | undefined;
   return {
     file,
@@ -318,6 +357,9 @@ class LazySourceMap implements ReadonlyMap<string, SourceEntry> {
     }
     const { region, root, own } = target;
     const rel = pointer.slice(root.length);
+    // Most answers need no parser: the node is on one line, or its value starts on the next.
+    const quick = this.#scan(region, own, rel);
+    if (quick !== UNSURE) return quick;
     // The region's own node: its first lines say where it and its key start, whatever follows.
     if (rel === own) {
       const short = this.#nextContent(region.line + 1, region.end);
@@ -329,10 +371,51 @@ class LazySourceMap implements ReadonlyMap<string, SourceEntry> {
     return this.#parse(region)?.get(rel) ?? UNSURE;
   }
 
+  /**
+   * What the position-keeping parse of a region would say of `rel`, read off its lines without it: a region of one
+   * line (a key or a list item, its value a scalar or a flow collection on that line), or the position of a key
+   * whose value (a block mapping or list) starts on the next line. UNSURE for anything else.
+   */
+  #scan(region: Region, own: string, rel: string): SourceEntry | typeof UNSURE {
+    const s = this.#line(region.line);
+    const line = region.line + 1;
+    let c = region.col;
+    let key: SourcePosition | undefined;
+    if (own !== '') {
+      const k = readKey(s, c);
+      if (k === undefined || joinPointer('', k.key) !== own) return UNSURE;
+      key = { line, column: c + 1 };
+      c = k.after;
+      if (c < s.length && s[c] !== ' ') return UNSURE;
+    }
+    while (s[c] === ' ') c++;
+    const next = this.#nextContent(region.line + 1, region.end);
+    if (c >= s.length || (s[c] === '#' && s[c - 1] === ' ')) {
+      // The value starts on the next line: a block mapping at its first key, a block list at its first dash.
+      if (key === undefined || rel !== own || next !== region.line + 1) return UNSURE;
+      const n = this.#line(next);
+      const at = this.#indent(next);
+      if (at <= region.col || (!isDash(n, at) && readKey(n, at) === undefined)) return UNSURE;
+      return { key, value: { line: next + 1, column: at + 1 } };
+    }
+    // A value on the key's line, and nothing of the region after it.
+    if (next !== undefined) return UNSURE;
+    // A list item holding a block mapping (`- a: 1`): its own position only.
+    if (key === undefined && readKey(s, c) !== undefined) return rel === '' ? { value: { line, column: c + 1 } } : UNSURE;
+    const map = new Map<string, SourceEntry>();
+    const end = scanNode(s, c, line, own, key, map, false);
+    if (end === UNSURE) return UNSURE;
+    let e = end;
+    while (s[e] === ' ') e++;
+    if (e < s.length && !(s[e] === '#' && s[e - 1] === ' ')) return UNSURE;
+    return map.get(rel) ?? UNSURE;
+  }
+
   /** The position-keeping parse of a region's lines, positions in the whole file; undefined on any error. */
   #parse(region: Region): SourceMap | undefined {
     const lines = this.#lines.slice(region.line, region.end);
     lines[0] = ' '.repeat(region.col) + lines[0]!.slice(region.col);
+    const { Composer, LineCounter, Parser } = yaml();
     const lineCounter = new LineCounter();
     const at = (offset: number): SourcePosition => {
       const p = lineCounter.linePos(offset);
@@ -432,6 +515,88 @@ class LazySourceMap implements ReadonlyMap<string, SourceEntry> {
   }
 }
 
+/**
+ * Records the positions of the node at `i` of one line and of all it holds, as buildSourceMap would of the
+ * position-keeping parse; returns the index after it, or UNSURE (anchors, tags, aliases, escapes, block scalars,
+ * empty entries, a collection that does not end on the line...).
+ */
+function scanNode(s: string, i: number, line: number, pointer: string, key: SourcePosition | undefined, map: Map<string, SourceEntry>, flow: boolean): number | typeof UNSURE {
+  const value = { line, column: i + 1 };
+  map.set(pointer, key ? { key, value } : { value });
+  const open = s[i];
+  if (open !== '{' && open !== '[') {
+    const scalar = scanScalar(s, i, flow);
+    return scalar === UNSURE ? UNSURE : scalar.end;
+  }
+  const close = open === '{' ? '}' : ']';
+  const skip = (j: number): number => {
+    while (s[j] === ' ') j++;
+    return j;
+  };
+  let j = skip(i + 1);
+  let index = 0;
+  while (s[j] !== close) {
+    let end: number | typeof UNSURE;
+    if (open === '{') {
+      const k = scanScalar(s, j, true);
+      if (k === UNSURE) return UNSURE;
+      const name = k.quoted ? k.text : resolvePlain(k.text);
+      if (name === null) return UNSURE;
+      const colon = skip(k.end);
+      if (s[colon] !== ':' || s[colon + 1] !== ' ') return UNSURE;
+      const v = skip(colon + 1);
+      if (v >= s.length || s[v] === ',' || s[v] === '}' || s[v] === '#') return UNSURE;
+      end = scanNode(s, v, line, joinPointer(pointer, String(name)), { line, column: j + 1 }, map, true);
+    } else {
+      if (j >= s.length || s[j] === ',' || s[j] === '#') return UNSURE;
+      end = scanNode(s, j, line, joinPointer(pointer, index++), undefined, map, true);
+    }
+    if (end === UNSURE) return UNSURE;
+    j = skip(end);
+    if (s[j] === ',') j = skip(j + 1);
+    else if (s[j] !== close) return UNSURE;
+  }
+  return j + 1;
+}
+
+/** A plain or quoted scalar at `i` that ends on the line: its text (unescaped) and the index after it. */
+function scanScalar(s: string, i: number, flow: boolean): { text: string; quoted: boolean; end: number } | typeof UNSURE {
+  const ch = s[i];
+  if (ch === '"' || ch === "'") {
+    let j = i + 1;
+    let text = '';
+    for (;;) {
+      if (j >= s.length || (ch === '"' && s[j] === '\\')) return UNSURE;
+      if (s[j] === ch) {
+        if (ch === "'" && s[j + 1] === "'") {
+          text += "'";
+          j += 2;
+          continue;
+        }
+        return { text, quoted: true, end: j + 1 };
+      }
+      text += s[j];
+      j++;
+    }
+  }
+  if (ch === undefined || '[]{},#&*!|>%@`'.includes(ch)) return UNSURE;
+  const after = s[i + 1];
+  if ('-?:'.includes(ch) && (after === undefined || after === ' ' || ',[]{}'.includes(after))) return UNSURE;
+  let j = i;
+  let last = i;
+  while (j < s.length) {
+    const c = s[j]!;
+    if (c === ':' && (j + 1 === s.length || s[j + 1] === ' ' || (flow && ',[]{}'.includes(s[j + 1]!)))) break;
+    if (c === '#' && s[j - 1] === ' ') break;
+    if (c === '\t') return UNSURE;
+    if (flow && (c === ',' || c === ']' || c === '}')) break;
+    if (flow && (c === '[' || c === '{')) return UNSURE;
+    if (c !== ' ') last = j + 1;
+    j++;
+  }
+  return { text: s.slice(i, last), quoted: false, end: last };
+}
+
 function isDash(s: string, col: number): boolean {
   return s[col] === '-' && (col + 1 === s.length || s[col + 1] === ' ');
 }
@@ -480,6 +645,7 @@ function readKey(s: string, col: number): { key: string; after: number } | undef
 
 /** The position-keeping parse: the `yaml` package's concrete syntax tree, then its composer. */
 export function loadSpecTextWithPositions(text: string, file = '<input>'): LoadedSpec {
+  const { Composer, LineCounter, Parser, isMap, isScalar, isSeq } = yaml();
   const lineCounter = new LineCounter();
   const at = (offset: number): SourcePosition => {
     const p = lineCounter.linePos(offset);
@@ -581,6 +747,7 @@ function buildSourceMap(
   at: (offset: number) => SourcePosition,
   resolveAlias: (alias: Alias) => YamlNode | undefined,
 ): { kind: 'duplicate' | 'not-text'; key: string; at: SourcePosition }[] {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yaml();
   const duplicates: { kind: 'duplicate' | 'not-text'; key: string; at: SourcePosition }[] = [];
   const stack: { node: YamlNode; pointer: string; key?: SourcePosition }[] = [{ node: root, pointer: '' }];
   while (stack.length > 0) {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildField, buildModel, getPathParams } from '../../src/model/model-builder.js';
 import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS } from '../../src/model/model-defaults.js';
@@ -287,6 +288,17 @@ describe('buildModel: the defaults the format defines, and only those', () => {
   it('path parameters are read in order', () => {
     expect(getPathParams('/a/{x}/b/{y}')).toEqual(['x', 'y']);
     expect(getPathParams('/a')).toEqual([]);
+  });
+
+  it('path parameters are what /\\{([^{}]*)\\}/g matches, for any arrangement of braces (read without a regex)', () => {
+    const byRegex = (p: string) => Array.from(p.matchAll(/\{([^{}]*)\}/g), (m) => m[1] ?? '');
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('{', '}', 'a', '/', '{id}', '}{', '{{x}'), { maxLength: 12 }).map((a) => a.join('')), (p) => {
+          expect(getPathParams(p)).toEqual(byRegex(p));
+        }),
+      { numRuns: 3000 },
+    );
+    expect(getPathParams('/a/{{x}/{}/{y')).toEqual(['x', '']);
   });
 
   it('the model is deeply frozen', () => {

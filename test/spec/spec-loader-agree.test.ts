@@ -6,7 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadSpecText, loadSpecTextFast, loadSpecTextWithPositions } from '../../src/spec/spec-loader.js';
+import { isScalar, Schema } from 'yaml';
+import { CORE_SCALAR_TAGS, loadSpecText, loadSpecTextFast, loadSpecTextWithPositions } from '../../src/spec/spec-loader.js';
 
 /** Plain scalars whose type depends on the schema (YAML 1.1, js-yaml's extensions, 1.2 core). */
 const TRICKY = [
@@ -139,6 +140,18 @@ describe('the fast path and the positions path read one YAML (1.2 core schema)',
     expect(loadSpecTextWithPositions(yaml).document).toEqual({ a: value });
   });
 
+  it("the fast path's copy of the core schema's scalar tags is yaml's own: same order, tests and values", () => {
+    const theirs = new Schema({ schema: 'core', merge: false, resolveKnownTags: false }).tags.filter((t) => !('collection' in t) && 'test' in t && t.test !== undefined);
+    expect(CORE_SCALAR_TAGS.map((t) => [t.tag, t.test.source, t.test.flags])).toEqual(theirs.map((t) => [t.tag, t.test!.source, t.test!.flags]));
+    for (const text of [...TRICKY, '1.50', '-1.25e2', '0o0', '0x0', '-.INF', '+.inf']) {
+      const i = theirs.findIndex((t) => t.test!.test(text));
+      if (i < 0) continue;
+      const r = (theirs[i] as unknown as { resolve: (s: string, onError: () => void, options: object) => unknown }).resolve(text, () => undefined, {});
+      const expected = isScalar(r) ? r.value : r;
+      expect(Object.is(CORE_SCALAR_TAGS[i]!.resolve(text), expected) || CORE_SCALAR_TAGS[i]!.resolve(text) === expected, text).toBe(true);
+    }
+  });
+
   it('-0 is -0 on both paths', () => {
     expect(Object.is((loadSpecTextFast('a: -0')!.document as { a: number }).a, -0)).toBe(true);
     expect(Object.is((loadSpecTextWithPositions('a: -0').document as { a: number }).a, -0)).toBe(true);
@@ -186,6 +199,17 @@ describe('the fast path and the positions path read one YAML (1.2 core schema)',
     }
     // A collection used as a key is still left to the positions path.
     expect(loadSpecTextFast('a:\n  - { [1]: x }\n')).toBeUndefined();
+  });
+
+  it('without anchors (no `&`, counted rather than kept in a set), a collection key or a nested list still goes to the positions path', () => {
+    for (const text of ['a: 1\n? [a, b]\n: 1\n', 'a: { {b: 1}: 2 }\n', 'a:\n  - [x, [y]]\n  - { [1]: x }\n', 'a:\n  - - 1\n    -\n    - 2\n']) {
+      expect(text.includes('&')).toBe(false);
+      expect(loadSpecTextFast(text), text).toBeUndefined();
+    }
+    // With an anchor somewhere (even in text), the set: an alias of a collection is refused, one of a scalar read.
+    expect(loadSpecTextFast('a: "x & y"\nb:\n  - { c: 1 }\n')).toBeDefined();
+    expect(loadSpecTextFast('a: &k [1]\nb: *k\n')).toBeUndefined();
+    expect(loadSpecTextFast('a: &k 1\nb: *k\n')?.document).toEqual({ a: 1, b: 1 });
   });
 
   it('property: over generated YAML, both paths give the same value whenever the fast path reads a file', () => {

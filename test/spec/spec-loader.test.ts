@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostics-catalogue.js';
 import { compileSpecBytes, compileSpecFile, compileSpecText } from '../../src/program.js';
@@ -254,5 +256,26 @@ describe('loader: what loads', () => {
     expect(a.document).toEqual(c.document);
     expect(b.document).toEqual(c.document);
     expect([...a.sourceMap]).toEqual([...c.sourceMap]);
+  });
+});
+
+describe('positions without a second parser (issue 19 item 4)', () => {
+  it('a clean spec, and a warning on a one-line node, are read and placed without loading `yaml`; a syntax error loads it', () => {
+    const loader = pathToFileURL(join(process.cwd(), 'src', 'spec', 'spec-loader.ts')).href;
+    const script = `
+      import { createRequire } from 'node:module';
+      const { loadSpecText, locate } = await import(${JSON.stringify(loader)});
+      const yamlLoaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/node_modules/yaml/'));
+      const text = 'servicespec: 1\\nstates:\\n  Order:\\n    states:\\n      open: { description: "Open.", terminal: false }\\n      orphan: { description: Never reached., terminal: true }\\n    transitions:\\n      close: { from: [open, orphan], to: open }\\n';
+      const loaded = loadSpecText(text, 'x.yaml');
+      const out = [yamlLoaded()];
+      out.push(locate(loaded.sourceMap, '/states/Order/states/orphan'), locate(loaded.sourceMap, '/states/Order/transitions/close/from/1'), locate(loaded.sourceMap, '/states/Order/states', 'key'), yamlLoaded());
+      loadSpecText('a: [1\\n', 'y.yaml');
+      out.push(yamlLoaded());
+      console.log(JSON.stringify(out));
+    `;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual([false, { line: 6, column: 15 }, { line: 8, column: 29 }, { line: 4, column: 5 }, false, true]);
   });
 });
