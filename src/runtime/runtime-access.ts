@@ -3,6 +3,7 @@
 // webhooks) all ask here, so an event is shown to exactly the callers who could read its object.
 
 import type { AuthRequirement, EventKindModel, ResourceModel, ServiceModel } from '../model/model-types.js';
+import { getResource } from '../model/model-lookup.js';
 import type { Principal } from './runtime-context.js';
 import type { CredentialRecord, Storage } from './storage/storage-types.js';
 
@@ -42,7 +43,9 @@ export function getEventResources(model: ServiceModel, kind: EventKindModel): Re
   const names = new Set<string>();
   if (kind.payload?.resource !== undefined) names.add(kind.payload.resource);
   for (const t of kind.triggers) names.add(t.resource);
-  return model.resources.filter((r) => names.has(r.name));
+  // By name through the model's index (a scan of every resource per kind is quadratic in a large spec), in the model's order.
+  const found = [...names].map((n) => getResource(model, n)).filter((r): r is ResourceModel => r !== undefined);
+  return found.length < 2 ? found : found.sort((a, b) => model.resources.indexOf(a) - model.resources.indexOf(b));
 }
 
 /** Event visibility for one model (see `getEventAccess`). */

@@ -125,6 +125,31 @@ describe('identifiers and routes', () => {
     expectProblem(r, 405, 'method_not_allowed');
     expect(r.headers.get('allow')).toBe('GET, HEAD, POST');
   });
+  it('HEAD: a GET route answers it with the status and headers of GET and no body; a path without GET refuses it 405', async () => {
+    await s.call('POST', '/tickets', { project: (await s.call('POST', '/projects', { slug: 'head-1', name: 'H' })).body.id, title: 'h', reporter: 'a@example.com' });
+    for (const path of ['/tickets', '/tickets?limit=1', '/tickets/01900000-0000-7000-8000-000000000000']) {
+      const get = await raw('GET', path);
+      const head = await raw('HEAD', path);
+      expect(head.status).toBe(get.status);
+      expect(head.body).toBe('');
+      expect(head.headers['content-length']).toBe(String(Buffer.byteLength(get.body)));
+      expect(head.headers['content-type']).toBe(get.headers['content-type']);
+    }
+    const refused = await raw('HEAD', '/tickets/01900000-0000-7000-8000-000000000000/start');
+    expect([refused.status, refused.headers.allow, refused.body]).toEqual([405, 'POST', '']);
+  });
+  it('every undeclared method of a path → 405 with its Allow, whichever route answers it', async () => {
+    for (const m of ['PUT', 'PATCH', 'DELETE']) expect((await raw(m, '/tickets')).headers.allow).toBe('GET, HEAD, POST');
+    for (const m of ['GET', 'PUT', 'PATCH', 'DELETE']) {
+      const r = await s.call(m, '/tickets/01900000-0000-7000-8000-000000000000/start');
+      expectProblem(r, 405, 'method_not_allowed');
+      expect(r.headers.get('allow')).toBe('POST');
+    }
+    const r = await s.call('POST', '/tickets/01900000-0000-7000-8000-000000000000', { title: 'x' });
+    expectProblem(r, 405, 'method_not_allowed');
+    expect(r.headers.get('allow')).toBe('DELETE, GET, HEAD, PATCH, PUT');
+    expectProblem(await s.call('OPTIONS', '/tickets'), 404, 'not_found');
+  });
   it('a malformed URL → 400 malformed_request', async () => {
     const status = await new Promise<number>((resolve, reject) => {
       const u = new URL(s.url);
@@ -226,3 +251,18 @@ describe('custom operations', () => {
     }
   });
 });
+
+/** One request as sent on the wire (fetch hides a HEAD answer's Content-Length). */
+function raw(method: string, path: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(s.url);
+    const req = httpRequest({ host: u.hostname, port: u.port, path, method }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

@@ -36,6 +36,25 @@ function partition(policy: Policy, request: FastifyRequest, op: OperationModel):
 }
 
 /**
+ * A policy's parts of the headers, serialised once per declared policy (a spec with thousands of operations
+ * under one policy builds them once, not per operation): its RateLimit-Policy item, and its `RateLimit` prefix.
+ * `RateLimit` is a list of `"name";r=<int>;t=<int>`: the name a Structured Fields string; r and t non-negative
+ * integers, written as decimals. A list's members are joined with ", " (RFC 8941 §4.1.1).
+ */
+const policyTexts = new WeakMap<RateLimitModel, { name: string; policy: string; prefix: string }>();
+function getPolicyText(p: Policy): { policy: string; prefix: string } {
+  const known = policyTexts.get(p.rate);
+  if (known && known.name === p.name) return known;
+  const text = {
+    name: p.name,
+    policy: serializeList([[p.name, new Map<string, number>([['q', p.rate.requests], ['w', p.windowSeconds]])]]),
+    prefix: `${serializeItem([p.name, new Map()])};r=`,
+  };
+  policyTexts.set(p.rate, text);
+  return text;
+}
+
+/**
  * The limiter for one operation, or undefined when no policy covers it. Every response of a limited
  * operation carries RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers, as
  * Structured Fields); a refusal is 429 with Retry-After.
@@ -45,10 +64,9 @@ export function createRateLimiter(model: ServiceModel, op: OperationModel, store
     .map((rate, i) => ({ name: getPolicyName(rate, i), rate, windowSeconds: Math.max(1, Math.round(rate.per.ms / 1000)) }))
     .filter((p) => !p.rate.operations || p.rate.operations.includes(op.id));
   if (policies.length === 0) return undefined;
-  const policyHeader = serializeList(policies.map((p) => [p.name, new Map<string, number>([['q', p.rate.requests], ['w', p.windowSeconds]])]));
-  // `RateLimit` is a list of `"name";r=<int>;t=<int>`: the names are serialised once (Structured Fields strings);
-  // r and t are non-negative integers, written as decimals.
-  const prefixes = policies.map((p) => `${serializeItem([p.name, new Map()])};r=`);
+  const texts = policies.map((p) => getPolicyText(p));
+  const policyHeader = texts.map((t) => t.policy).join(', ');
+  const prefixes = texts.map((t) => t.prefix);
   // A caller's bucket keys are built once and kept: a string used again keeps its hash, so the store's map
   // lookup does not rehash a new string on every request.
   const callerKeys = new WeakMap<Principal, string[]>();

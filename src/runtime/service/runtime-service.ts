@@ -180,30 +180,38 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
   app.setNotFoundHandler((request, reply) => errors.send(request, reply, new ServiceError('route_not_found', `no operation at ${request.method} ${request.url.split('?')[0]}`)));
 
   const routes = getRoutes(model);
+  const services: RouteServices = { ctx, versions, compile, rateStore, ...(idempotency ? { idempotency } : {}), ...(eventsRuntime.nudge ? { nudge: eventsRuntime.nudge } : {}) };
+  // events (issue 5): the stream and the webhook registration routes are served like operations.
+  const served = routes.map((route) => ({ route, handler: route.kind === 'operation' ? createActionHandler(route, { ctx, compile, events }) : route.kind === 'stream' || route.kind === 'webhooks' ? eventsRuntime.handlerFor(route) : undefined }));
   const methodsByPath = new Map<string, Set<string>>();
-  for (const route of routes) {
-    // auth (issue 4): the RFC 6749 token endpoint, in its own context with a form parser (src/runtime/auth).
-    if (route.kind === 'token') await registerTokenRoute(app, route, ctx);
-    // events (issue 5): the stream and the webhook registration routes are served like operations.
-    const handler = route.kind === 'operation' ? createActionHandler(route, { ctx, compile, events }) : route.kind === 'stream' || route.kind === 'webhooks' ? eventsRuntime.handlerFor(route) : undefined;
-    if (handler) registerRoute(app, route, handler, { ctx, versions, compile, rateStore, ...(idempotency ? { idempotency } : {}), ...(eventsRuntime.nudge ? { nudge: eventsRuntime.nudge } : {}) });
-    else if (route.kind !== 'token') continue;
+  for (const { route, handler } of served) {
+    if (!handler && route.kind !== 'token') continue;
     const set = methodsByPath.get(route.routerPath) ?? new Set<string>();
     set.add(route.method);
     if (route.method === 'GET') set.add('HEAD');
     methodsByPath.set(route.routerPath, set);
   }
-  await registerServiceRoutes(app, { model, storage: options.storage, rateStore, docs: options.docs === true });
+  // A path's methods it does not serve are answered 405 with Allow: by its GET route where it has one (one route
+  // for the path's GET, HEAD and refusals; fewer routes make a large spec start faster), else by a route of their own.
+  const refusals = new Map<string, { methods: HttpMethod[]; answer: RouteHandler }>();
   for (const [path, methods] of methodsByPath) {
     const allow = [...methods].sort().join(', ');
     const others = ALL_METHODS.filter((m) => !methods.has(m));
     if (others.length === 0) continue;
-    app.route({
-      method: others,
-      url: path,
-      handler: async (request, reply) => errors.send(request, reply, new ServiceError('method_not_allowed', `${request.method} is not allowed here; allowed: ${allow}`, undefined, { allow })),
-    });
+    refusals.set(path, { methods: others, answer: async (request, reply) => errors.send(request, reply, new ServiceError('method_not_allowed', `${request.method} is not allowed here; allowed: ${allow}`, undefined, { allow })) });
   }
+  for (const { route, handler } of served) {
+    // auth (issue 4): the RFC 6749 token endpoint, in its own context with a form parser (src/runtime/auth).
+    if (route.kind === 'token') await registerTokenRoute(app, route, ctx);
+    else if (handler) {
+      const refusal = route.method === 'GET' ? refusals.get(route.routerPath) : undefined;
+      if (refusal) refusals.delete(route.routerPath);
+      registerRoute(app, route, handler, services, refusal);
+    }
+  }
+  await registerServiceRoutes(app, { model, storage: options.storage, rateStore, docs: options.docs === true });
+  // HEAD with GET, as Fastify would add it, in the same route.
+  for (const [path, { methods, answer }] of refusals) app.route({ method: methods.includes('GET') ? [...methods, 'HEAD'] : methods, exposeHeadRoute: false, url: path, handler: answer });
   // Validators compile on first use; the rest compile one a turn once the service is up, between requests.
   let closing = false;
   const warm = () => {
@@ -258,7 +266,7 @@ interface RouteServices {
  * answers synchronously when it can (a cached key, an in-process limiter, a SQLite read), so a read is answered
  * in the turn it arrived; the first step that needs a promise hands the rest of the pipeline to it.
  */
-function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler, services: RouteServices): void {
+function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler, services: RouteServices, refusal?: { methods: HttpMethod[]; answer: RouteHandler }): void {
   const { ctx, versions, idempotency, nudge } = services;
   const op = route.kind === 'operation' ? route.operation : undefined;
   const requirement = op?.auth ?? (route.kind === 'stream' || route.kind === 'webhooks' ? route.auth : undefined); // events (issue 5)
@@ -321,15 +329,19 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
   const late = idem ? idem.settleLate : undefined;
   steps.push(timeoutMs === undefined ? act : (request, reply) => withTimeout(request, reply, timeoutMs, ctx.errors, act, late));
   const pipeline = createPipeline(steps);
+  // A GET route serves HEAD itself (as Fastify's own HEAD route would: Node sends the headers, with the length of
+  // the body it leaves out) and, where given, answers the path's other methods 405.
+  const get = route.method === 'GET';
   app.route({
-    method: route.method,
+    method: get ? ['GET', 'HEAD', ...(refusal?.methods ?? [])] : route.method,
+    ...(get ? { exposeHeadRoute: false } : {}),
     url: route.routerPath,
     config: { jsonBody: route.kind === 'operation' || route.kind === 'webhooks' ? route.hasBody : false },
     ...(idem ? { onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => (await idem.finish(request, reply, payload), payload) } : {}),
     // A write's transaction (and the events it appended) has committed by the time it is answered.
     ...(nudge && route.method !== 'GET' ? { onResponse: (_request: FastifyRequest, _reply: FastifyReply, done: () => void) => (nudge(), done()) } : {}),
     // Fastify sends what a synchronous handler returns unless it is undefined; the steps send their answers themselves.
-    handler: pipeline,
+    handler: refusal ? (request, reply) => (request.method === 'GET' || request.method === 'HEAD' ? pipeline(request, reply) : refusal.answer(request, reply)) : pipeline,
   });
 }
 

@@ -74,14 +74,24 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * columns are additive; a changed check is applied by rebuilding the table (the copy fails on rows
  * the new check refuses); anything that would drop or reinterpret data is refused.
  */
+/** Tables by name; the first of a name wins. */
+export function byName(tables: readonly TablePlan[]): Map<string, TablePlan> {
+  const map = new Map<string, TablePlan>();
+  for (const t of tables) if (!map.has(t.name)) map.set(t.name, t);
+  return map;
+}
+
 export function diffStoragePlans(stored: StoragePlan, wanted: StoragePlan): { steps: MigrationStep[]; refusals: MigrationRefusal[] } {
   const steps: MigrationStep[] = [];
   const refusals: MigrationRefusal[] = [];
+  // By name (the first of a name, as a search would find): a linear search per table is quadratic in a large spec.
+  const wantedByName = byName(wanted.tables);
+  const storedByName = byName(stored.tables);
   for (const old of stored.tables) {
-    if (!wanted.tables.some((t) => t.name === old.name)) refusals.push({ table: old.name, reason: `resource ${old.name} was removed; its table holds data` });
+    if (!wantedByName.has(old.name)) refusals.push({ table: old.name, reason: `resource ${old.name} was removed; its table holds data` });
   }
   for (const t of wanted.tables) {
-    const old = stored.tables.find((x) => x.name === t.name);
+    const old = storedByName.get(t.name);
     if (!old) {
       steps.push({ kind: 'create_table', table: t.name, description: `create table for new resource ${t.name}` });
       continue;

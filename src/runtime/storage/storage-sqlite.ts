@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { loadSqliteDriver } from './storage-sqlite-driver.js';
-import { diffStoragePlans } from './storage-plan.js';
+import { byName, diffStoragePlans } from './storage-plan.js';
 import { toAccess, toCredential, toDelivery, toEndpoint, toOutboxEntry, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
 import {
   StorageConstraintError,
@@ -411,9 +411,10 @@ export class SqliteStorage implements Storage {
       const failed: MigrationRefusal[] = [];
       this.db.pragma('foreign_keys = OFF');
       try {
+        const tables = byName(plan.tables);
         this.db.transaction(() => {
           for (const step of steps) {
-            const t = plan.tables.find((x) => x.name === step.table)!;
+            const t = tables.get(step.table)!;
             if (step.kind === 'create_table') this.db.exec(createTableSql(t));
             else if (step.kind === 'add_column' && !rebuilt.has(t.name)) {
               this.db.exec(`ALTER TABLE ${quoteIdent(t.name)} ADD COLUMN ${columnSql(t.columns.find((c) => c.name === step.column)!)}`);
