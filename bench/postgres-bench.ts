@@ -99,7 +99,10 @@ async function againstBaseline(dir: string): Promise<{ rows: string[]; ratios: R
   const rows: string[] = [];
   const ratios: Record<string, number> = {};
   try {
+    // Every server runs each path it is measured on before the rounds (the create path is the slowest to warm up:
+    // a cold one costs about twice the CPU per request of a warm one for the first seconds).
     for (const scenario of ['read', 'list'] as const) for (const s of [served, baseline]) await load(s, scenario, { connections: CONNECTIONS, seconds: 1 });
+    for (const s of [served, baseline, servedPlain, baselineOutbox]) await load(s, 'create', { connections: CONNECTIONS, seconds: 3 });
     for (const c of comparisons) {
       if (ONLY && !ONLY.includes(c.scenario)) continue;
       const a: (Figures & { dbCpuPerRequest: number })[] = [];
