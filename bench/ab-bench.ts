@@ -3,7 +3,8 @@
 // /proc is the figure to trust on a shared machine.
 //
 //   AB_OLD=/tmp/old-checkout npx tsx bench/ab-bench.ts [read,list,create]
-//   env: BENCH_SECONDS (3), BENCH_ROUNDS (7), BENCH_CONNECTIONS (16)
+//   env: BENCH_SECONDS (3), BENCH_ROUNDS (7), BENCH_CONNECTIONS (16); AB_POSTGRES=postgres://… serves both on
+//   PostgreSQL (a schema each, left behind); BENCH_EVENTS=keep serves the spec with its events (bench-served.ts)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -20,8 +21,15 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const scenarios = (process.argv[2] ?? 'read,list,create').split(',') as ('read' | 'list' | 'create')[];
 const extra = process.argv.slice(3);
 
+function db(dir: string, name: string): string {
+  if (!process.env.AB_POSTGRES) return join(dir, `${name}.db`);
+  const u = new URL(process.env.AB_POSTGRES);
+  u.searchParams.set('schema', `ab_${name}_${Math.random().toString(36).slice(2, 8)}`);
+  return u.toString();
+}
+
 async function start(root: string, dir: string, name: string): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/lib/bench-server.ts'), 'served', join(dir, `${name}.db`), 'none', ...extra], { stdio: ['ignore', 'pipe', 'inherit'], cwd: root });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/lib/bench-server.ts'), 'served', db(dir, name), 'none', ...extra], { stdio: ['ignore', 'pipe', 'inherit'], cwd: root });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -38,7 +46,7 @@ const dir = mkdtempSync(join(tmpdir(), 'ss-ab-'));
 const a = await start(NEW, dir, 'new');
 const b = await start(OLD, dir, 'old');
 try {
-  for (const s of [a, b]) await load(s, 'read', { connections: CONNECTIONS, seconds: 1 });
+  for (const s of [a, b]) for (const scenario of scenarios) await load(s, scenario, { connections: CONNECTIONS, seconds: Number(process.env.AB_WARM_S ?? 1) });
   for (const scenario of scenarios) {
     const fa: Figures[] = [];
     const fb: Figures[] = [];

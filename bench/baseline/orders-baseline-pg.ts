@@ -8,7 +8,12 @@ import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { parsePostgresUrl } from '../../src/runtime/storage/storage-postgres.js';
 
-/** `outbox`: each create also appends its event (the created order) to an outbox table, in one transaction. */
+/**
+ * `outbox`: each create also appends its event (the created order) to an outbox table, in one transaction. Each row
+ * carries its transaction's id (xid8), indexed with the identity: a reader can then follow the table without skipping a
+ * late commit (rows below pg_snapshot_xmin(pg_current_snapshot()), in (xid, seq) order), so the baseline pays for an
+ * outbox its readers could use. It rings no doorbell: its readers would poll.
+ */
 export async function startBaselinePg(url: string, options: { outbox?: boolean } = {}): Promise<{ url: string; key: string; customerId: string; close: () => Promise<void> }> {
   const { connectionString, schema } = parsePostgresUrl(url);
   const admin = new pg.Client({ connectionString });
@@ -21,7 +26,8 @@ CREATE TABLE IF NOT EXISTS customers (id TEXT PRIMARY KEY, name TEXT NOT NULL, e
 CREATE TABLE IF NOT EXISTS orders (id TEXT COLLATE "C" PRIMARY KEY, customer TEXT NOT NULL REFERENCES customers(id), items JSON NOT NULL,
   amount BIGINT NOT NULL CHECK (amount >= 1), currency TEXT NOT NULL, shipping_address JSON NOT NULL,
   note TEXT, status TEXT NOT NULL, tracking_number TEXT, owner TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS outbox (seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, id TEXT NOT NULL, type TEXT NOT NULL, timestamp TEXT NOT NULL, data TEXT NOT NULL);`);
+CREATE TABLE IF NOT EXISTS outbox (seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, xid xid8 NOT NULL DEFAULT pg_current_xact_id(), id TEXT NOT NULL, type TEXT NOT NULL, timestamp TEXT NOT NULL, data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS outbox_xid ON outbox (xid, seq);`);
   const keyId = randomBytes(6).toString('hex');
   const secret = randomBytes(32).toString('base64url');
   await pool.query('INSERT INTO keys VALUES ($1, $2, $3, $4)', [keyId, createHash('sha256').update(secret).digest('hex'), 'bench', JSON.stringify(['orders:read', 'orders:write'])]);

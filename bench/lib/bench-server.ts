@@ -20,3 +20,26 @@ const order = (await (await fetch(`${s.url}/orders`, { method: 'POST', headers: 
 for (let i = 0; i < 40; i++) await fetch(`${s.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': s.key }, body: JSON.stringify(ORDER_BODY(s.customerId)) });
 console.log(JSON.stringify({ url: s.url, key: s.key, customerId: s.customerId, orderId: order.id }));
 process.on('SIGINT', () => process.exit(0));
+// BENCH_PROFILE_DIR: SIGUSR2 starts a CPU profile, the next SIGUSR2 writes it there (only the measured load, not start-up).
+if (process.env.BENCH_PROFILE_DIR) {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  let session: InstanceType<typeof Session> | undefined;
+  process.on('SIGUSR2', () => {
+    void (async () => {
+      if (!session) {
+        session = new Session();
+        session.connect();
+        await session.post('Profiler.enable');
+        await session.post('Profiler.setSamplingInterval', { interval: 200 });
+        await session.post('Profiler.start');
+        return;
+      }
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(`${process.env.BENCH_PROFILE_DIR}/load-${process.pid}.cpuprofile`, JSON.stringify(profile));
+      session.disconnect();
+      session = undefined;
+      console.log('profiled');
+    })();
+  });
+}

@@ -644,6 +644,44 @@ for (const d of DIALECTS) {
       await s.revokeCredential('api_key', 'k1', '2026-11-23T12:05:00.000Z');
       expect(await within((r) => r?.revokedAt !== undefined)).toBeLessThan(1000);
     });
+
+    shared('deliveries: an endpoint registered, disabled or deleted through one instance changes what another fans out to within a second', async () => {
+      const { s, other } = await fresh();
+      const o = await other();
+      const now = 1_000_000;
+      // The other instance has found no endpoint (and may remember that) before one is registered.
+      await s.transaction((tx) => tx.appendEvent(event('before')));
+      expect(await o.fanOutEvents(now, 100)).toBe(0);
+      await s.insertWebhookEndpoint({ id: 'we1', url: 'https://example.com/hook', kinds: null, secrets: [], createdAt: '2026-11-23T12:00:00.000Z' });
+      const within = async (ok: () => Promise<boolean>) => {
+        const start = Date.now();
+        while (!(await ok())) {
+          if (Date.now() - start > 1000) throw new Error('not seen within a second');
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      };
+      let n = 0;
+      await within(async () => {
+        await s.transaction((tx) => tx.appendEvent(event(`e${n++}`)));
+        return (await o.fanOutEvents(now, 100)) > 0;
+      });
+      expect((await s.listDeliveries({ limit: 100 })).map((d) => d.eventId)).not.toContain('before');
+      await s.setWebhookDisabled('we1', { at: '2026-11-23T12:01:00.000Z', reason: 'test' });
+      await within(async () => {
+        await s.transaction((tx) => tx.appendEvent(event(`e${n++}`)));
+        return (await o.fanOutEvents(now, 100)) === 0;
+      });
+      await s.setWebhookDisabled('we1', undefined);
+      await within(async () => {
+        await s.transaction((tx) => tx.appendEvent(event(`e${n++}`)));
+        return (await o.fanOutEvents(now, 100)) > 0;
+      });
+      expect(await s.deleteWebhookEndpoint('we1')).toBe(true);
+      await within(async () => {
+        await s.transaction((tx) => tx.appendEvent(event(`e${n++}`)));
+        return (await o.fanOutEvents(now, 100)) === 0;
+      });
+    });
   });
 }
 

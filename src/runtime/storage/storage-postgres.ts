@@ -138,6 +138,23 @@ function columnList(t: TablePlan): string {
   return list;
 }
 
+const insertStatements = new WeakMap<TablePlan, Map<string, string>>();
+
+/** The INSERT of the columns `key` marks ('1' for each column of the plan that is given), built once per table and key. */
+function insertSql(t: TablePlan, key: string): string {
+  let byKey = insertStatements.get(t);
+  if (byKey === undefined) insertStatements.set(t, (byKey = new Map()));
+  let sql = byKey.get(key);
+  if (sql === undefined) {
+    const cols = t.columns.filter((_, i) => key[i] === '1');
+    sql = cols.length
+      ? `INSERT INTO ${quoteIdent(t.name)} (${cols.map((c) => quoteIdent(c.name)).join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${columnList(t)}`
+      : `INSERT INTO ${quoteIdent(t.name)} DEFAULT VALUES RETURNING ${columnList(t)}`;
+    byKey.set(key, sql);
+  }
+  return sql;
+}
+
 function decodeRow(t: TablePlan, raw: Row): Row {
   const out: Row = {};
   for (const c of t.columns) {
@@ -187,10 +204,57 @@ function corked(c: WireConnection, write: () => void): void {
   }
 }
 
+/** A statement's result columns, kept per prepared statement: its rows are parsed without building pg's Result. */
+interface Description {
+  types: number[];
+  names: string[];
+  parsers: ((v: string) => unknown)[];
+}
+
+/** What a statement of an implicit transaction answers (the parts of pg's QueryResult the storage reads). */
+interface Answer {
+  rows: Row[];
+  rowCount: number;
+}
+
 interface Waiting {
-  resolve(r: pg.QueryResult): void;
+  resolve(r: Answer): void;
   reject(err: unknown): void;
-  result: pg.QueryResult & { addFields(f: unknown): void; parseRow(f: unknown): Row; addRow(r: Row): void; addCommandComplete(m: unknown): void };
+}
+
+let prepareValue: ((v: unknown) => unknown) | undefined;
+
+/** Transactions open longer than their limit are ended by one timer per storage (not one per transaction). */
+class OpenTransactions {
+  private readonly open = new Set<ImplicitTransaction>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly limitMs: number) {}
+
+  add(t: ImplicitTransaction): void {
+    this.open.add(t);
+    if (!this.timer) {
+      this.timer = setInterval(() => this.sweep(), Math.max(10, Math.min(1000, Math.floor(this.limitMs / 10))));
+      this.timer.unref();
+    }
+  }
+
+  delete(t: ImplicitTransaction): void {
+    this.open.delete(t);
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const t of this.open) if (now - t.openedAt >= this.limitMs) {
+      this.open.delete(t);
+      t.expire();
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
 }
 
 /**
@@ -205,9 +269,16 @@ class ImplicitTransaction implements pg.Submittable {
   /** Read by node-postgres to track which named statements this connection has parsed. */
   name: string | undefined;
   text: string | undefined;
+  openedAt = 0;
   private connection: WireConnection | undefined;
   private started: Promise<WireConnection> | undefined;
   private waiting: Waiting | undefined;
+  /** The statement being answered, its columns and rows so far. */
+  private statement = '';
+  private description: Description | undefined;
+  private rows: Row[] = [];
+  /** A statement asked for while another is being answered waits for it (settles, never rejects). */
+  private queue: Promise<void> | undefined;
   /** After a statement failed (the server then skips everything up to the Sync, which has been sent). */
   private failed = false;
   private error: unknown;
@@ -218,7 +289,8 @@ class ImplicitTransaction implements pg.Submittable {
     private readonly client: pg.PoolClient,
     private readonly types: pg.CustomTypesConfig,
     private readonly statementNames: Map<string, string>,
-    private readonly openMs: number,
+    private readonly descriptions: Map<string, Description>,
+    private readonly openTransactions: OpenTransactions,
   ) {}
 
   submit(connection: unknown): void {
@@ -231,25 +303,28 @@ class ImplicitTransaction implements pg.Submittable {
   private notSubmitted: ((err: unknown) => void) | undefined;
 
   private start(): Promise<WireConnection> {
-    this.started ??= new Promise<WireConnection>((resolve, reject) => {
+    if (this.started) return this.started;
+    this.started = new Promise<WireConnection>((resolve, reject) => {
       this.onSubmit = resolve;
       this.notSubmitted = reject;
       this.client.query(this);
     });
     // The server's idle_in_transaction_session_timeout is armed only at a Sync, so it does not see this
-    // transaction wait between statements: the same limit is kept here, by closing the connection (the server
-    // then rolls the transaction back).
-    // (end(), not a destroyed socket: a checked-out client has no listener for the 'error' that would raise.)
-    this.expiry ??= setTimeout(() => void this.client.end().catch(() => undefined), this.openMs);
-    this.expiry.unref();
+    // transaction wait between statements: the same limit is kept here (see `expire`).
+    this.openedAt = Date.now();
+    this.openTransactions.add(this);
     return this.started;
   }
 
-  private expiry: NodeJS.Timeout | undefined;
+  /** Closes the connection (the server then rolls the transaction back). */
+  expire(): void {
+    // (end(), not a destroyed socket: a checked-out client has no listener for the 'error' that would raise.)
+    void this.client.end().catch(() => undefined);
+  }
 
   /** Called once the connection goes back to the pool. */
   close(): void {
-    if (this.expiry) clearTimeout(this.expiry);
+    this.openTransactions.delete(this);
   }
 
   private send(c: WireConnection, sql: string, params: unknown[]): void {
@@ -264,59 +339,63 @@ class ImplicitTransaction implements pg.Submittable {
       c.parse({ text: sql, name });
       c.submittedNamedStatements[name] = sql;
     }
-    const prepare = (loadPg() as unknown as { utils: { prepareValue(v: unknown): unknown } }).utils.prepareValue;
-    c.bind({ statement: name, values: params, valueMapper: (v) => prepare(v) });
+    this.statement = name;
+    this.description = undefined;
+    this.rows = [];
+    prepareValue ??= (loadPg() as unknown as { utils: { prepareValue(v: unknown): unknown } }).utils.prepareValue;
+    c.bind({ statement: name, values: params, valueMapper: prepareValue });
     c.describe({ type: 'P', name: '' });
     c.execute({ portal: '' });
   }
 
-  private answer(): Promise<pg.QueryResult> {
-    return new Promise<pg.QueryResult>((resolve, reject) => {
-      const result = new (loadPg() as unknown as { Result: new (mode: undefined, types: pg.CustomTypesConfig) => Waiting['result'] }).Result(undefined, this.types);
-      this.waiting = { resolve, reject, result };
-    });
+  private answer(): Promise<Answer> {
+    return new Promise<Answer>((resolve, reject) => (this.waiting = { resolve, reject }));
   }
 
   /** One statement; statements asked for together are sent one after another, each once the one before is answered. */
-  query(config: { name?: string; text: string; values?: unknown[] }): Promise<pg.QueryResult> {
-    const run = this.queue.then(async () => {
-      if (this.failed || this.ended) throw new Error('the transaction has ended');
-      const c = await this.start();
-      corked(c, () => {
-        this.send(c, config.text, config.values ?? []);
-        c.flush();
-      });
-      // (The answer is read on a later turn of the event loop, so waiting for it from here misses nothing.)
-      return this.answer();
-    });
-    this.queue = run.then(
+  query(config: { name?: string; text: string; values?: unknown[] }): Promise<Answer> {
+    const run = this.queue ? this.queue.then(() => this.run(config)) : this.run(config);
+    const settled = run.then(
       () => undefined,
       () => undefined,
     );
+    this.queue = settled;
+    void settled.then(() => {
+      if (this.queue === settled) this.queue = undefined;
+    });
     return run;
   }
 
-  private queue: Promise<void> = Promise.resolve();
+  private async run(config: { text: string; values?: unknown[] }): Promise<Answer> {
+    if (this.failed || this.ended) throw new Error('the transaction has ended');
+    const c = this.connection ?? (await this.start());
+    corked(c, () => {
+      this.send(c, config.text, config.values ?? []);
+      c.flush();
+    });
+    // (The answer is read on a later turn of the event loop, so waiting for it from here misses nothing.)
+    return this.answer();
+  }
 
   /** Commits what was sent, with `last` as the transaction's final statement in the same round trip. */
   async commit(last?: { sql: string; params: unknown[] }): Promise<void> {
-    await this.queue;
+    if (this.queue) await this.queue;
     if (this.failed || this.ended) throw this.error ?? new Error('the transaction has ended');
     if (!this.started && !last) return;
-    const c = await this.start();
+    const c = this.connection ?? (await this.start());
+    const done = new Promise<void>((resolve, reject) => (this.finish = { resolve, reject }));
     corked(c, () => {
       if (last) this.send(c, last.sql, last.params);
       c.sync();
     });
     this.ended = true;
-    const answered = last ? this.answer() : undefined;
-    const done = new Promise<void>((resolve, reject) => (this.finish = { resolve, reject }));
-    await Promise.all([answered, done]);
+    // The last statement's answer comes before ReadyForQuery; its error rejects `done`.
+    await done;
   }
 
   /** Rolls back whatever was sent; the connection is ready for the pool when this resolves. */
   async rollback(): Promise<void> {
-    await this.queue;
+    if (this.queue) await this.queue;
     if (!this.started) return;
     const c = this.connection ?? (await this.started);
     if (this.failed) {
@@ -331,6 +410,7 @@ class ImplicitTransaction implements pg.Submittable {
     // Inside an implicit transaction ROLLBACK rolls back what the earlier statements did (with a warning).
     this.name = undefined;
     this.text = undefined;
+    this.statement = '';
     corked(c, () => {
       c.parse({ text: 'ROLLBACK' });
       c.bind({ values: [], valueMapper: (v) => v });
@@ -340,21 +420,39 @@ class ImplicitTransaction implements pg.Submittable {
     await new Promise<void>((resolve, reject) => (this.finish = { resolve, reject }));
   }
 
-  handleRowDescription(msg: { fields: unknown }): void {
-    this.waiting?.result.addFields(msg.fields);
+  handleRowDescription(msg: { fields: { name: string; dataTypeID: number; format?: string }[] }): void {
+    const fields = msg.fields;
+    let d = this.descriptions.get(this.statement);
+    if (d === undefined || d.types.length !== fields.length || fields.some((f, i) => f.dataTypeID !== d!.types[i] || f.name !== d!.names[i] || (f.format ?? 'text') !== 'text')) {
+      const getTypeParser = this.types.getTypeParser as (oid: number, format: string) => (v: string) => unknown;
+      const text = fields.every((f) => (f.format ?? 'text') === 'text');
+      d = { types: fields.map((f) => f.dataTypeID), names: fields.map((f) => f.name), parsers: fields.map((f) => getTypeParser(f.dataTypeID, f.format ?? 'text')) };
+      // (Only text-format results are cached; the runtime asks for no other.)
+      if (text && this.statement !== '') this.descriptions.set(this.statement, d);
+    }
+    this.description = d;
   }
 
-  handleDataRow(msg: { fields: unknown }): void {
-    const w = this.waiting;
-    if (w) w.result.addRow(w.result.parseRow(msg.fields));
+  handleDataRow(msg: { fields: (string | null)[] }): void {
+    const d = this.description;
+    if (!d) return;
+    const row: Row = {};
+    const values = msg.fields;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      row[d.names[i]!] = v === null || v === undefined ? null : d.parsers[i]!(v);
+    }
+    this.rows.push(row);
   }
 
-  handleCommandComplete(msg: unknown): void {
+  handleCommandComplete(msg: { text?: string }): void {
     const w = this.waiting;
     this.waiting = undefined;
     if (w) {
-      w.result.addCommandComplete(msg);
-      w.resolve(w.result);
+      // "INSERT 0 1", "UPDATE 3", "SELECT 1": the last number is the row count.
+      const text = msg.text ?? '';
+      const n = Number(text.slice(text.lastIndexOf(' ') + 1));
+      w.resolve({ rows: this.rows, rowCount: Number.isInteger(n) ? n : 0 });
     }
   }
 
@@ -403,12 +501,20 @@ class PgTx implements StorageTx {
 
   async insert(table: string, row: Row): Promise<Row> {
     const t = this.table(table);
-    const cols = t.columns.filter((c) => row[c.name] !== undefined);
-    const sql = cols.length
-      ? `INSERT INTO ${quoteIdent(table)} (${cols.map((c) => quoteIdent(c.name)).join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${columnList(t)}`
-      : `INSERT INTO ${quoteIdent(table)} DEFAULT VALUES RETURNING ${columnList(t)}`;
+    // The statement for this set of given columns is built once (see insertSql).
+    let key = '';
+    const params: unknown[] = [];
+    for (const c of t.columns) {
+      const v = row[c.name];
+      if (v === undefined) key += '0';
+      else {
+        key += '1';
+        params.push(encode(c, v));
+      }
+    }
+    const sql = insertSql(t, key);
     try {
-      const out = await this.s.query(this.db, sql, cols.map((c) => encode(c, row[c.name])));
+      const out = await this.s.query(this.db, sql, params);
       return decodeRow(t, out.rows[0] as Row);
     } catch (err) {
       throw mapConstraintError(err, t);
@@ -523,6 +629,8 @@ export class PostgresStorage implements Storage {
   private readonly openTransactionMs: number;
   private tables = new Map<string, TablePlan>();
   private readonly statementNames = new Map<string, string>();
+  private readonly descriptions = new Map<string, Description>();
+  private readonly openTransactions: OpenTransactions;
   private ready: Promise<void>;
   private readonly keys: { outbox: string; fanout: string; migrate: string };
   private readonly channel: string;
@@ -544,6 +652,7 @@ export class PostgresStorage implements Storage {
     this.schema = schema ?? 'public';
     // A transaction left open (a stuck client) keeps its row locks: the server ends it after a minute.
     this.openTransactionMs = options.openTransactionMs ?? OPEN_TRANSACTION_MS;
+    this.openTransactions = new OpenTransactions(this.openTransactionMs);
     const settings = [`-c idle_in_transaction_session_timeout=${this.openTransactionMs}`, ...(schema !== undefined ? [`-c search_path=${schema}`] : [])].join(' ');
     this.clientConfig = { connectionString, options: settings, types: getTypes() };
     this.pool = new (loadPg().Pool)({ ...this.clientConfig, ...(options.poolSize !== undefined ? { max: options.poolSize } : {}) });
@@ -625,6 +734,7 @@ END $$`,
     const client = new (loadPg().Client)(this.clientConfig);
     client.on('notification', (n) => {
       if (n.payload === 'credentials') this.clearCredentials();
+      else if (n.payload === 'webhooks') return this.clearEndpoints();
       // This storage's own appends: the runtime that made them has already been told.
       else if (n.payload === this.outboxPayload) return;
       const change: StorageChange = n.payload === 'credentials' ? 'credentials' : 'outbox';
@@ -663,6 +773,30 @@ END $$`,
   private clearCredentials(): void {
     this.credentialCache.clear();
     this.credentialGeneration++;
+    this.clearEndpoints();
+  }
+
+  /** Whether any endpoint is enabled, known only while the LISTEN connection is up (changes ring 'webhooks'). */
+  private anyEndpoint: boolean | undefined;
+  private endpointGeneration = 0;
+
+  private clearEndpoints(): void {
+    this.anyEndpoint = undefined;
+    this.endpointGeneration++;
+  }
+
+  /** Rings the other instances after an endpoint change (in the changing transaction), and forgets here. */
+  private async endpointsChanged(db: pg.PoolClient): Promise<void> {
+    await this.query(db, 'SELECT pg_notify($1, $2)', [this.channel, 'webhooks']);
+    this.clearEndpoints();
+  }
+
+  private async anyEnabledEndpoint(): Promise<boolean> {
+    if (this.listening && this.anyEndpoint !== undefined) return this.anyEndpoint;
+    const generation = this.endpointGeneration;
+    const any = (await this.query(this.pool, `SELECT 1 FROM ${WEBHOOKS} WHERE disabled_at IS NULL LIMIT 1`)).rows.length > 0;
+    if (this.listening && generation === this.endpointGeneration) this.anyEndpoint = any;
+    return any;
   }
 
   watch(listener: (change: StorageChange) => void): () => void {
@@ -763,7 +897,7 @@ END $$`,
   async transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortLike): Promise<T> {
     signal?.throwIfAborted();
     const client = await this.connect();
-    const session = new ImplicitTransaction(client, this.clientConfig.types!, this.statementNames, this.openTransactionMs);
+    const session = new ImplicitTransaction(client, this.clientConfig.types!, this.statementNames, this.descriptions, this.openTransactions);
     let broken: Error | undefined;
     try {
       const tx = new PgTx(this, session, this.tables, true);
@@ -807,8 +941,30 @@ END $$`,
   /** Runs the sequencer; returns the highest position given so far. */
   private async sequence(): Promise<number> {
     await this.ready;
-    const row = (await this.query(this.pool, `SELECT ${SEQUENCE}($1, $2, $3) AS seq`, [this.keys.outbox, this.channel, this.outboxPayload])).rows[0] as { seq: number };
-    return row.seq;
+    // One run at a time: a caller that arrives while one runs waits for the next, which starts once that one ends
+    // (and so sees every commit the caller has seen); callers arriving together share it.
+    if (this.sequencing) {
+      this.nextSequencing ??= this.sequencing.then(
+        () => this.runSequencer(),
+        () => this.runSequencer(),
+      );
+      return this.nextSequencing;
+    }
+    return this.runSequencer();
+  }
+
+  private sequencing: Promise<number> | undefined;
+  private nextSequencing: Promise<number> | undefined;
+
+  private runSequencer(): Promise<number> {
+    const run = this.query(this.pool, `SELECT ${SEQUENCE}($1, $2, $3) AS seq`, [this.keys.outbox, this.channel, this.outboxPayload]).then((r) => (r.rows[0] as { seq: number }).seq);
+    this.sequencing = run;
+    this.nextSequencing = undefined;
+    const clear = () => {
+      if (this.sequencing === run) this.sequencing = undefined;
+    };
+    run.then(clear, clear);
+    return run;
   }
 
   async readOutbox(afterSeq: number, limit: number, types?: readonly string[]): Promise<OutboxEntry[]> {
@@ -936,6 +1092,7 @@ END $$`,
         `INSERT INTO ${WEBHOOKS} (id, url, kinds, description, subject, access, secrets, created_at, disabled_at, disabled_reason, after_seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [r.id, r.url, r.kinds === null ? null : JSON.stringify(r.kinds), r.description ?? null, r.subject ?? null, r.access ? JSON.stringify(r.access) : null, JSON.stringify(r.secrets), r.createdAt, r.disabledAt ?? null, r.disabledReason ?? null, afterSeq],
       );
+      await this.endpointsChanged(db);
       return { ...r, afterSeq };
     });
   }
@@ -962,6 +1119,7 @@ END $$`,
       if (changed && disabled) {
         await this.query(db, `UPDATE ${DELIVERIES} SET status = 'dead', last_error = $1, updated_at = $2 WHERE endpoint = $3 AND status = 'pending'`, [`endpoint disabled: ${disabled.reason}`, disabled.at, id]);
       }
+      if (changed) await this.endpointsChanged(db);
       return changed;
     });
   }
@@ -969,14 +1127,15 @@ END $$`,
   async deleteWebhookEndpoint(id: string): Promise<boolean> {
     return this.tx(async (db) => {
       await this.query(db, `DELETE FROM ${DELIVERIES} WHERE endpoint = $1`, [id]);
-      return ((await this.query(db, `DELETE FROM ${WEBHOOKS} WHERE id = $1`, [id])).rowCount ?? 0) > 0;
+      const deleted = ((await this.query(db, `DELETE FROM ${WEBHOOKS} WHERE id = $1`, [id])).rowCount ?? 0) > 0;
+      if (deleted) await this.endpointsChanged(db);
+      return deleted;
     });
   }
 
   async fanOutEvents(now: number, limit: number, visible?: (access: WebhookAccess, type: string, data: unknown) => boolean): Promise<number> {
     await this.ready;
-    const any = (await this.query(this.pool, `SELECT 1 FROM ${WEBHOOKS} WHERE disabled_at IS NULL LIMIT 1`)).rows.length > 0;
-    if (!any) return 0;
+    if (!(await this.anyEnabledEndpoint())) return 0;
     await this.sequence();
     return this.tx(async (db) => {
       // One fan-out at a time across instances; an instance that finds it taken leaves the work to the holder.
@@ -1094,6 +1253,7 @@ END $$`,
     if (this.closed) return;
     this.closed = true;
     if (this.reconnect) clearTimeout(this.reconnect);
+    this.openTransactions.stop();
     const l = this.listener;
     this.listener = undefined;
     this.listening = false;
