@@ -1,6 +1,9 @@
 import { request as httpRequest } from 'node:http';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
+import { servicespecPlugin } from '../../src/runtime/service/runtime-service.js';
+import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { loadModel, startService, TICKETS, type Running } from './helpers.js';
 
 let s: Running;
@@ -137,6 +140,18 @@ describe('identifiers and routes', () => {
     }
     const refused = await raw('HEAD', '/tickets/01900000-0000-7000-8000-000000000000/start');
     expect([refused.status, refused.headers.allow, refused.body]).toEqual([405, 'POST', '']);
+  });
+  it('in a host app with exposeHeadRoutes off, the plugin serves no HEAD either (as a route per method did)', async () => {
+    const app = Fastify({ exposeHeadRoutes: false });
+    await app.register(servicespecPlugin, { model: loadModel(TICKETS), storage: createSqliteStorage({ path: ':memory:' }), allowGaps: true });
+    try {
+      expect((await app.inject({ method: 'GET', url: '/tickets' })).statusCode).toBe(200);
+      expect((await app.inject({ method: 'HEAD', url: '/tickets' })).statusCode).toBe(404);
+      expect((await app.inject({ method: 'HEAD', url: '/projects' })).statusCode).toBe(404);
+      expect((await app.inject({ method: 'DELETE', url: '/tickets' })).statusCode).toBe(405);
+    } finally {
+      await app.close();
+    }
   });
   it('every undeclared method of a path → 405 with its Allow, whichever route answers it', async () => {
     for (const m of ['PUT', 'PATCH', 'DELETE']) expect((await raw(m, '/tickets')).headers.allow).toBe('GET, HEAD, POST');

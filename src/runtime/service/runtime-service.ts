@@ -200,18 +200,19 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
     if (others.length === 0) continue;
     refusals.set(path, { methods: others, answer: async (request, reply) => errors.send(request, reply, new ServiceError('method_not_allowed', `${request.method} is not allowed here; allowed: ${allow}`, undefined, { allow })) });
   }
+  // HEAD where Fastify would add it: the host app's `exposeHeadRoutes` (default true) decides, as for its own routes.
+  const head = (app.initialConfig as { exposeHeadRoutes?: boolean }).exposeHeadRoutes !== false;
   for (const { route, handler } of served) {
     // auth (issue 4): the RFC 6749 token endpoint, in its own context with a form parser (src/runtime/auth).
     if (route.kind === 'token') await registerTokenRoute(app, route, ctx);
     else if (handler) {
       const refusal = route.method === 'GET' ? refusals.get(route.routerPath) : undefined;
       if (refusal) refusals.delete(route.routerPath);
-      registerRoute(app, route, handler, services, refusal);
+      registerRoute(app, route, handler, services, head, refusal);
     }
   }
   await registerServiceRoutes(app, { model, storage: options.storage, rateStore, docs: options.docs === true });
-  // HEAD with GET, as Fastify would add it, in the same route.
-  for (const [path, { methods, answer }] of refusals) app.route({ method: methods.includes('GET') ? [...methods, 'HEAD'] : methods, exposeHeadRoute: false, url: path, handler: answer });
+  for (const [path, { methods, answer }] of refusals) app.route({ method: head && methods.includes('GET') ? [...methods, 'HEAD'] : methods, exposeHeadRoute: false, url: path, handler: answer });
   // Validators compile on first use; the rest compile one a turn once the service is up, between requests.
   let closing = false;
   const warm = () => {
@@ -266,7 +267,7 @@ interface RouteServices {
  * answers synchronously when it can (a cached key, an in-process limiter, a SQLite read), so a read is answered
  * in the turn it arrived; the first step that needs a promise hands the rest of the pipeline to it.
  */
-function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler, services: RouteServices, refusal?: { methods: HttpMethod[]; answer: RouteHandler }): void {
+function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler, services: RouteServices, head: boolean, refusal?: { methods: HttpMethod[]; answer: RouteHandler }): void {
   const { ctx, versions, idempotency, nudge } = services;
   const op = route.kind === 'operation' ? route.operation : undefined;
   const requirement = op?.auth ?? (route.kind === 'stream' || route.kind === 'webhooks' ? route.auth : undefined); // events (issue 5)
@@ -333,7 +334,7 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
   // the body it leaves out) and, where given, answers the path's other methods 405.
   const get = route.method === 'GET';
   app.route({
-    method: get ? ['GET', 'HEAD', ...(refusal?.methods ?? [])] : route.method,
+    method: get ? ['GET', ...(head ? ['HEAD'] : []), ...(refusal?.methods ?? [])] : route.method,
     ...(get ? { exposeHeadRoute: false } : {}),
     url: route.routerPath,
     config: { jsonBody: route.kind === 'operation' || route.kind === 'webhooks' ? route.hasBody : false },
