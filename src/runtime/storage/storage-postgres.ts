@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
-import { diffStoragePlans } from './storage-plan.js';
+import { byName, diffStoragePlans } from './storage-plan.js';
 import { toAccess, toCredential, toDelivery, toEndpoint, toOutboxEntry, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
 import {
   StorageConstraintError,
@@ -845,24 +845,25 @@ END $$`,
         if (refusals.length > 0) return { ok: false, refusals };
         // New tables first, in an order where a referred-to table exists before the table that refers to it.
         const created = new Set(steps.filter((s) => s.kind === 'create_table').map((s) => s.table));
+        const tables = byName(plan.tables);
         const done = new Set<string>();
         const create = async (t: TablePlan): Promise<void> => {
           if (done.has(t.name)) return;
           done.add(t.name);
           for (const c of t.columns) {
-            const target = c.references && plan.tables.find((x) => x.name === c.references!.table);
+            const target = c.references && tables.get(c.references.table);
             if (target && created.has(target.name) && target.name !== t.name) await create(target);
           }
           await db.query(createTableSql(t));
         };
-        for (const name of created) await create(plan.tables.find((x) => x.name === name)!);
+        for (const name of created) await create(tables.get(name)!);
         for (const step of steps) {
-          const t = plan.tables.find((x) => x.name === step.table)!;
+          const t = tables.get(step.table)!;
           if (step.kind === 'add_column') await db.query(`ALTER TABLE ${quoteIdent(t.name)} ADD COLUMN ${columnSql(t.columns.find((c) => c.name === step.column)!)}`);
         }
         for (const step of steps) {
           if (step.kind !== 'rebuild_table') continue;
-          const t = plan.tables.find((x) => x.name === step.table)!;
+          const t = tables.get(step.table)!;
           // PostgreSQL alters constraints in place: drop the table's own, add the plan's; existing rows are checked.
           const own = (await db.query(`SELECT conname FROM pg_constraint WHERE conrelid = $1::regclass AND contype IN ('c', 'u', 'f')`, [quoteIdent(t.name)])).rows as { conname: string }[];
           for (const c of own) await db.query(`ALTER TABLE ${quoteIdent(t.name)} DROP CONSTRAINT ${quoteIdent(c.conname)}`);
