@@ -471,12 +471,32 @@ export class SqliteStorage implements Storage {
   }
 
   private syncWriter: SyncWriter | undefined;
-  /** One statement in autocommit, between the queued transactions (none is open): as atomic as a transaction of one. */
+  /**
+   * Statements between the queued transactions (none is open), in autocommit or in one transaction run in this
+   * turn: no other work can interleave on the connection, so neither needs the queue.
+   */
   writeNow(): SyncWriter | undefined {
     if (this.queued !== 0 || this.db.inTransaction) return undefined;
     if (!this.syncWriter) {
       const tx = new SqliteTx(this.prepareWrite, this.tables);
-      this.syncWriter = { insert: (table, row) => tx.insertNow(table, row) };
+      const begin = this.stmt('BEGIN IMMEDIATE');
+      const commit = this.stmt('COMMIT');
+      const rollback = this.stmt('ROLLBACK');
+      this.syncWriter = {
+        insert: (table, row) => tx.insertNow(table, row),
+        claimRecord: (namespace, key, value, expiresAt, now) => claimRecordWith(this.prepareWrite, namespace, key, value, expiresAt, now),
+        transaction: <T>(work: () => T): T => {
+          begin.run();
+          try {
+            const out = work();
+            commit.run();
+            return out;
+          } catch (err) {
+            if (this.db.inTransaction) rollback.run();
+            throw err;
+          }
+        },
+      };
     }
     return this.syncWriter;
   }
