@@ -188,7 +188,9 @@ CREATE TABLE IF NOT EXISTS idempotency (scope TEXT NOT NULL, key TEXT NOT NULL, 
     const values = [uuidv7(), b.customer, JSON.stringify(b.items), b.amount, b.currency, b.weight_kg ?? null, JSON.stringify(b.shipping_address), b.note ?? null, 'pending', b.tracking_number ?? null];
     if (!open) values.push(owner);
     try {
-      return insert.get(...values, now, now) as Record<string, unknown>;
+      // all(), not get(): a RETURNING statement reset before it is done ends its autocommit without SQLite's
+      // automatic checkpoint, and the WAL would grow without bound.
+      return (insert.all(...values, now, now) as Record<string, unknown>[])[0]!;
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new Refusal('reference', 'a referenced object does not exist');
       throw err;

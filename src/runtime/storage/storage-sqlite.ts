@@ -136,7 +136,9 @@ class SqliteTx implements StorageTx {
     const t = this.table(table);
     const { sql, values } = insertStatement(t, row);
     try {
-      return decodeRow(t, this.stmt(sql).get(...values) as Row);
+      // all(), not get(): get() resets a RETURNING statement before it is done, and an autocommit it ends so
+      // never runs SQLite's WAL hook: no automatic checkpoint, and the WAL grows without bound (every read slower).
+      return decodeRow(t, (this.stmt(sql).all(...values) as Row[])[0]!);
     } catch (err) {
       throw mapConstraintError(err);
     }
