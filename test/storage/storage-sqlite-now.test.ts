@@ -1,3 +1,4 @@
+// The SQLite writer the runtime uses in a request's own turn (writeNow): its write-ahead log, and its transactions.
 // SQLite in WAL mode checkpoints once the log passes 1,000 pages, from the WAL hook that runs when a statement
 // that commits finishes. An INSERT … RETURNING read with get() is reset before it finishes: its autocommit
 // never ran the hook, the log was never checkpointed, and it grew by every create (300 MB after 30,000), making
@@ -35,5 +36,38 @@ describe('the SQLite write-ahead log under creates', () => {
     expect(statSync(`${path}-wal`).size).toBeLessThan(5 * 1024 * 1024);
     expect(await s.read(async (tx) => (await tx.list('notes', { equals: {}, limit: 2000 })).length)).toBe(1800);
     await s.close();
+  });
+});
+
+describe('SyncWriter.transaction: statements begun and committed in one turn', () => {
+  it('commits the change with the claim, or rolls both back when the key is held (by another instance, say)', async () => {
+    const path = join(dir, 'claims.db');
+    const a = createSqliteStorage({ path, synchronous: 'normal' });
+    const b = createSqliteStorage({ path, synchronous: 'normal' });
+    for (const s of [a, b]) expect((await s.migrate({ tables: [NOTES] })).ok).toBe(true);
+    const later = '2999-01-01T00:00:00.000Z';
+    const now = new Date().toISOString();
+    const w = a.writeNow()!;
+    const claimed = w.transaction(() => {
+      w.insert('notes', { id: 'first', body: 'one' });
+      return w.claimRecord('idempotency', 'key:1', 'answer one', later, now);
+    });
+    expect(claimed).toEqual({ created: true, value: 'answer one' });
+    expect(await b.read((tx) => tx.get('notes', 'first'))).toMatchObject({ id: 'first' });
+    // Another instance holds key:2: the change made before the claim is rolled back with it.
+    expect((await b.claimRecord('idempotency', 'key:2', 'theirs', later, now)).created).toBe(true);
+    expect(() =>
+      w.transaction(() => {
+        w.insert('notes', { id: 'second', body: 'two' });
+        const got = w.claimRecord('idempotency', 'key:2', 'mine', later, now);
+        if (!got.created) throw new Error(`held: ${got.value}`);
+      }),
+    ).toThrow('held: theirs');
+    expect(await a.read((tx) => tx.get('notes', 'second'))).toBeUndefined();
+    // The connection is usable at once: no transaction was left open.
+    expect(a.writeNow()).toBeDefined();
+    expect(a.writeNow()!.insert('notes', { id: 'third', body: 'three' })).toMatchObject({ id: 'third' });
+    await a.close();
+    await b.close();
   });
 });
