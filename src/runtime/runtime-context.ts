@@ -4,7 +4,7 @@ import type { Condition } from '../spec/spec-types.js';
 import type { CursorCodec } from './runtime-cursor.js';
 import type { Deadline } from './runtime-deadline.js';
 import type { ErrorResponder } from './runtime-errors.js';
-import type { CredentialRecord, Storage, StorageTx } from './storage/storage-types.js';
+import type { CredentialRecord, Storage, StorageTx, SyncWriter } from './storage/storage-types.js';
 
 /** A route's handler as the runtime registers it with Fastify. */
 export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => unknown;
@@ -73,6 +73,8 @@ export interface KeyedChange {
    * holds the writer from its start, so claiming last is claiming first, with one write fewer.
    */
   keep(tx: StorageTx, status: number, headers: Readonly<Record<string, string>>, body: string): Promise<void>;
+  /** `keep` in a transaction run in this turn (`SyncWriter.transaction`). */
+  keepNow(writer: SyncWriter, status: number, headers: Readonly<Record<string, string>>, body: string): void;
   /** Answers from what the key held (a replay; or throws the conflict or in-progress error); undefined when `err` is anything else. */
   answer(err: unknown, request: FastifyRequest, reply: FastifyReply): unknown;
 }

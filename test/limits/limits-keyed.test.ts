@@ -20,7 +20,11 @@ beforeAll(async () => {
       if (typeof v !== 'function') return v;
       return (...args: unknown[]) => {
         calls.set(String(prop), (calls.get(String(prop)) ?? 0) + 1);
-        return (v as (...a: unknown[]) => unknown).apply(target, args);
+        const out = (v as (...a: unknown[]) => unknown).apply(target, args);
+        // The writer that commits in the request's turn: its transactions counted too.
+        if (prop !== 'writeNow' || out === undefined) return out;
+        const writer = out as NonNullable<ReturnType<NonNullable<Storage['writeNow']>>>;
+        return { ...writer, transaction: <T>(work: () => T): T => (calls.set('writer.transaction', (calls.get('writer.transaction') ?? 0) + 1), writer.transaction(work)) };
       };
     },
   }) as Storage;
@@ -36,16 +40,19 @@ const count = (name: string) => calls.get(name) ?? 0;
 
 describe('a keyed create on SQLite', () => {
   it('commits once: claim, change and stored answer in the create’s own transaction', async () => {
-    const before = { tx: count('transaction'), claim: count('claimRecord'), put: count('putRecord') };
+    const commits = () => count('transaction') + count('writer.transaction');
+    const before = { tx: commits(), claim: count('claimRecord'), put: count('putRecord') };
     const key = `one-${Date.now()}`;
     const first = await s.call('POST', '/items', { name: 'one commit' }, { 'idempotency-key': key });
     expect(first.status).toBe(201);
-    expect([count('transaction') - before.tx, count('claimRecord') - before.claim, count('putRecord') - before.put]).toEqual([1, 0, 0]);
+    expect([commits() - before.tx, count('claimRecord') - before.claim, count('putRecord') - before.put]).toEqual([1, 0, 0]);
+    // With nothing else writing, in the request's own turn (no queued transaction).
+    expect(count('writer.transaction')).toBe(1);
     // A retry is answered from the stored answer, with no transaction at all.
     const again = await s.call('POST', '/items', { name: 'one commit' }, { 'idempotency-key': key });
     expect([again.status, again.headers.get('idempotent-replayed'), again.body]).toEqual([201, 'true', first.body]);
     expect(again.headers.get('location')).toBe(first.headers.get('location'));
-    expect(count('transaction') - before.tx).toBe(1);
+    expect(commits() - before.tx).toBe(1);
   });
 
   it('keeps an error answer with one write after it, and replays it', async () => {

@@ -31,8 +31,11 @@ export interface Idempotency {
    * its answer in its own transaction (`request.keyedChange`), so the request commits once.
    */
   begin(request: FastifyRequest, reply: FastifyReply, inChange?: boolean): 'claimed' | 'none' | Promise<'replayed' | 'claimed' | 'none'>;
-  /** After the handler answered: stores the answer for the retention period (not a time-out's: see settleLate). */
-  finish(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void>;
+  /**
+   * After the handler answered: stores the answer for the retention period (not a time-out's: see settleLate).
+   * Undefined when there is nothing to store (no key, or kept in the change's transaction).
+   */
+  finish(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> | undefined;
   /**
    * Once work the time-out answered has settled: keeps what it would have answered (its change was made, so
    * retries replay it), or releases the key when it failed (nothing was changed, so a retry runs).
@@ -93,12 +96,18 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
         }
         const claim = { key: record, fingerprint, inChange: true, settled: false };
         request.idempotencyClaim = claim;
+        const stored = (status: number, headers: Readonly<Record<string, string>>, body: string) => JSON.stringify({ state: 'done', fingerprint, status, headers, body } satisfies Done);
+        const kept = (got: { created: boolean; value: string }) => {
+          if (!got.created) throw new KeyHeld(got.value);
+          claim.settled = true;
+        };
         request.keyedChange = {
           async keep(tx, status, headers, body) {
             // Until this transaction commits no other request sees the key; a held key rolls the change back.
-            const got = await tx.claimRecord!(NAMESPACE, record, JSON.stringify({ state: 'done', fingerprint, status, headers: { ...headers }, body } satisfies Done), expiry(), now().toISOString());
-            if (!got.created) throw new KeyHeld(got.value);
-            claim.settled = true;
+            kept(await tx.claimRecord!(NAMESPACE, record, stored(status, headers, body), expiry(), now().toISOString()));
+          },
+          keepNow(writer, status, headers, body) {
+            kept(writer.claimRecord(NAMESPACE, record, stored(status, headers, body), expiry(), now().toISOString()));
           },
           answer(err, _request, replyTo) {
             if (!(err instanceof KeyHeld)) return undefined;
@@ -119,10 +128,10 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
         return 'replayed';
       })();
     },
-    async finish(request, reply, payload) {
+    finish(request, reply, payload) {
       const claim = request.idempotencyClaim;
       // The time-out answered while the work runs on: the key stays claimed until the work settles (settleLate).
-      if (!claim || claim.settled || request.deadline?.answeredBy === 'timeout') return;
+      if (!claim || claim.settled || request.deadline?.answeredBy === 'timeout') return undefined;
       request.idempotencyClaim = undefined;
       const headers: Record<string, string> = {};
       for (const h of REPLAYED_HEADERS) {
@@ -132,8 +141,8 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
       const done = JSON.stringify({ state: 'done', fingerprint: claim.fingerprint, status: reply.statusCode, headers, body: typeof payload === 'string' ? payload : '' } satisfies Done);
       // Claimed in the change's transaction, which did not commit (an error answered): the answer is kept unless a
       // concurrent request with the key has committed first (it holds the key then).
-      if (claim.inChange) await storage.claimRecord(NAMESPACE, claim.key, done, expiry(), now().toISOString());
-      else await storage.putRecord(NAMESPACE, claim.key, done, expiry());
+      if (claim.inChange) return storage.claimRecord(NAMESPACE, claim.key, done, expiry(), now().toISOString()).then(() => undefined);
+      return storage.putRecord(NAMESPACE, claim.key, done, expiry());
     },
     settleLate(request, late) {
       const claim = request.idempotencyClaim;
@@ -158,10 +167,15 @@ class KeyHeld extends Error {
 /** JSON with every object's keys in code-unit order: one body sent with its keys reordered is one request. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  // Built by concatenation, without an array per object or per key: this runs on every keyed request.
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return `${out}]`;
+  }
   const o = value as Record<string, unknown>;
-  return `{${Object.keys(o)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-    .join(',')}}`;
+  const keys = Object.keys(o).sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) out += `${i === 0 ? '' : ','}${JSON.stringify(keys[i])}:${canonicalJson(o[keys[i]!])}`;
+  return `${out}}`;
 }

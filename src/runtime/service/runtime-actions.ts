@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { v7 as uuidv7 } from 'uuid';
+import { newUuidV7 as uuidv7 } from '../runtime-ids.js';
 import { getField, getResource } from '../../model/model-lookup.js';
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema } from '../../model/model-schemas.js';
@@ -104,8 +104,8 @@ export function presentRow(resource: ResourceModel, row: Row): Record<string, un
   return present(row);
 }
 
-function nowValue(f: FieldModel, now: Date): string {
-  const iso = now.toISOString();
+function nowValue(f: FieldModel, now: Date | string): string {
+  const iso = typeof now === 'string' ? now : now.toISOString();
   return f.type === 'date' ? iso.slice(0, 10) : iso;
 }
 
@@ -199,7 +199,9 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
   const generated = resource.fields.filter((f) => f.generated !== undefined);
   const present = (row: Row) => presentRow(resource, row);
   const touch = (row: Row, creating: boolean) => {
-    const t = ctx.now();
+    if (generated.length === 0) return;
+    // One clock reading, formatted once, for every generated time (created_at and updated_at agree).
+    const t = ctx.now().toISOString();
     for (const f of generated) if (creating || f.generated === 'update_time') row[f.name] = nowValue(f, t);
   };
 
@@ -222,7 +224,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
         const body = requireObjectBody(request);
         validate(body);
         const row: Row = {};
-        for (const f of defaults) row[f.name] = structuredClone(f.default);
+        for (const f of defaults) row[f.name] = typeof f.default === 'object' && f.default !== null ? structuredClone(f.default) : f.default;
         Object.assign(row, body);
         if (idField) {
           if (idField.type === 'uuid') row[idField.name] = uuidv7();
@@ -232,6 +234,31 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
         if (resource.owner !== undefined) row[resource.owner] = request.principal?.subject ?? null;
         touch(row, true);
         const keyed = request.keyedChange;
+        const writer = emits ? undefined : storage.writeNow?.();
+        if (keyed && writer) {
+          // Claim, change and answer in one transaction run in this turn: no queue, no promise, no timer.
+          request.deadline?.throwIfAborted();
+          let text: string;
+          let location: string | undefined;
+          try {
+            writer.transaction(() => {
+              const created = writer.insert(resource.name, row);
+              location = locationOf?.(created, request.params as Record<string, string>);
+              reply.code(status);
+              text = reply.serialize(present(created)) as string;
+              keyed.keepNow(writer, status, location !== undefined ? { 'content-type': JSON_TYPE, location } : { 'content-type': JSON_TYPE }, text);
+              request.deadline?.throwIfAborted();
+            });
+          } catch (err) {
+            const held = keyed.answer(err, request, reply);
+            if (held !== undefined) return held;
+            // Rolled back at its time-out: the time-out's answer is not kept for the key, which stays free.
+            if (request.deadline?.aborted) request.deadline.answeredBy = 'timeout';
+            throw mapStorageError(err);
+          }
+          if (location !== undefined) reply.header('location', location);
+          return sendAnswer(request, reply.type(JSON_TYPE), status, text!);
+        }
         if (keyed) {
           // Claim, change and answer in one transaction: the answer is serialised here, as it will be sent.
           return storage
@@ -255,7 +282,6 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
               },
             );
         }
-        const writer = emits ? undefined : storage.writeNow?.();
         if (writer) {
           request.deadline?.throwIfAborted();
           let created: Row;

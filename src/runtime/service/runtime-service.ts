@@ -338,7 +338,16 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
     ...(get ? { exposeHeadRoute: false } : {}),
     url: route.routerPath,
     config: { jsonBody: route.kind === 'operation' || route.kind === 'webhooks' ? route.hasBody : false },
-    ...(idem ? { onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => (await idem.finish(request, reply, payload), payload) } : {}),
+    // Waits only where the answer is stored after it was made (not for a request without a key).
+    ...(idem
+      ? {
+          onSend: (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
+            const storing = idem.finish(request, reply, payload);
+            if (storing === undefined) return done(null, payload);
+            storing.then(() => done(null, payload), done);
+          },
+        }
+      : {}),
     // A write's transaction (and the events it appended) has committed by the time it is answered.
     ...(nudge && route.method !== 'GET' ? { onResponse: (_request: FastifyRequest, _reply: FastifyReply, done: () => void) => (nudge(), done()) } : {}),
     // Fastify sends what a synchronous handler returns unless it is undefined; the steps send their answers themselves.

@@ -136,7 +136,9 @@ class SqliteTx implements StorageTx {
     const t = this.table(table);
     const { sql, values } = insertStatement(t, row);
     try {
-      return decodeRow(t, this.stmt(sql).get(...values) as Row);
+      // all(), not get(): get() resets a RETURNING statement before it is done, and an autocommit it ends so
+      // never runs SQLite's WAL hook: no automatic checkpoint, and the WAL grows without bound (every read slower).
+      return decodeRow(t, (this.stmt(sql).all(...values) as Row[])[0]!);
     } catch (err) {
       throw mapConstraintError(err);
     }
@@ -472,12 +474,32 @@ export class SqliteStorage implements Storage {
   }
 
   private syncWriter: SyncWriter | undefined;
-  /** One statement in autocommit, between the queued transactions (none is open): as atomic as a transaction of one. */
+  /**
+   * Statements between the queued transactions (none is open), in autocommit or in one transaction run in this
+   * turn: no other work can interleave on the connection, so neither needs the queue.
+   */
   writeNow(): SyncWriter | undefined {
     if (this.queued !== 0 || this.db.inTransaction) return undefined;
     if (!this.syncWriter) {
       const tx = new SqliteTx(this.prepareWrite, this.tables);
-      this.syncWriter = { insert: (table, row) => tx.insertNow(table, row) };
+      const begin = this.stmt('BEGIN IMMEDIATE');
+      const commit = this.stmt('COMMIT');
+      const rollback = this.stmt('ROLLBACK');
+      this.syncWriter = {
+        insert: (table, row) => tx.insertNow(table, row),
+        claimRecord: (namespace, key, value, expiresAt, now) => claimRecordWith(this.prepareWrite, namespace, key, value, expiresAt, now),
+        transaction: <T>(work: () => T): T => {
+          begin.run();
+          try {
+            const out = work();
+            commit.run();
+            return out;
+          } catch (err) {
+            if (this.db.inTransaction) rollback.run();
+            throw err;
+          }
+        },
+      };
     }
     return this.syncWriter;
   }

@@ -136,9 +136,16 @@ export interface SyncReader {
   list(table: string, query: ListQuery): Row[];
 }
 
-/** One-statement changes committed at once (see `writeNow`); constraint failures throw `StorageConstraintError`. */
+/**
+ * Changes committed at once (see `writeNow`): a statement outside `transaction` commits by itself; constraint
+ * failures throw `StorageConstraintError`.
+ */
 export interface SyncWriter {
   insert(table: string, row: Row): Row;
+  /** As `RecordStorage.claimRecord`; inside `transaction`, it commits with the rest. */
+  claimRecord(namespace: string, key: string, value: string, expiresAt: string, now: string): { created: boolean; value: string };
+  /** Runs `work` in one transaction begun and committed in this turn; rolls it back when `work` throws. */
+  transaction<T>(work: () => T): T;
 }
 
 export type StorageErrorKind = 'unique_conflict' | 'reference_not_found' | 'check_failed';
@@ -201,8 +208,9 @@ export interface ResourceStorage {
   /**
    * Optional fast path. A writer that commits one statement at once (its own transaction), for a storage whose
    * driver runs in-process (SQLite), while nothing is queued or in a transaction; undefined otherwise, and always
-   * for a storage over the network. For a change that is one statement (a create that emits no event): callers
-   * otherwise use `transaction`.
+   * for a storage over the network. For a change made of statements with no await between them (a create that
+   * emits no event, with its Idempotency-Key's claim): callers otherwise use `transaction`. The driver is
+   * synchronous, so a transaction run in one turn needs no queue: nothing else runs on the connection meanwhile.
    */
   writeNow?(): SyncWriter | undefined;
 }
