@@ -596,6 +596,21 @@ for (const d of DIALECTS) {
       expect((await s.claimRecord('idem', 'k1', 'y', '2026-11-23T15:00:00.000Z', '2026-11-23T14:00:00.000Z')).created).toBe(true);
     });
 
+    it('idempotency: expired records are removed in bounded batches; unexpired ones stay', async () => {
+      const { s } = await fresh();
+      const now = '2026-11-23T12:00:00.000Z';
+      for (let i = 0; i < 7; i++) await s.putRecord('idem', `old${i}`, `o${i}`, '2026-11-23T11:00:00.000Z');
+      for (let i = 0; i < 3; i++) await s.putRecord('idem', `new${i}`, `n${i}`, '2026-11-23T13:00:00.000Z');
+      expect(await s.deleteExpiredRecords(now, 0)).toBe(0);
+      const batches: number[] = [];
+      for (let i = 0; i < 12; i++) batches.push(await s.deleteExpiredRecords(now, 2));
+      expect(batches.every((n) => n <= 2)).toBe(true);
+      expect(batches.reduce((a, b) => a + b, 0)).toBe(7);
+      for (let i = 0; i < 7; i++) expect((await s.claimRecord('idem', `old${i}`, 'again', '2026-11-23T13:00:00.000Z', now)).created).toBe(true);
+      for (let i = 0; i < 3; i++) expect(await s.claimRecord('idem', `new${i}`, 'x', '2026-11-23T13:00:00.000Z', now)).toEqual({ created: false, value: `n${i}` });
+      expect(await s.deleteExpiredRecords(now, 100)).toBe(0);
+    });
+
     it('settings: instances claiming one setting together all end up with one value', async () => {
       const db = await fresh();
       const s = db.s;

@@ -179,3 +179,29 @@ export function canonicalJson(value: unknown): string {
   for (let i = 0; i < keys.length; i++) out += `${i === 0 ? '' : ','}${JSON.stringify(keys[i])}:${canonicalJson(o[keys[i]!])}`;
   return `${out}}`;
 }
+
+/** How often, and how much at a time, expired Idempotency-Key records are removed. */
+export const RECORD_SWEEP = { everyMs: 5_000, limit: 20_000 } as const;
+
+/**
+ * Removes expired records (stored answers past their retention, abandoned claims) in the background, a bounded
+ * batch every `everyMs`, so the records table does not grow with every key ever used. `onError` hears a failed
+ * sweep; the next one tries again.
+ */
+export function startRecordSweep(storage: Storage, now: () => Date, onError: (err: unknown) => void, sweep: { everyMs: number; limit: number } = RECORD_SWEEP): { stop(): Promise<void> } {
+  let running: Promise<unknown> | undefined;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = storage
+      .deleteExpiredRecords(now().toISOString(), sweep.limit)
+      .catch(onError)
+      .finally(() => (running = undefined));
+  }, sweep.everyMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -19,7 +19,7 @@ import { getNotImplementedAnswer, getRuntimeGaps } from './runtime-gaps.js';
 import { getLoggerOptions } from '../runtime-logging.js';
 import { registerCors, type CorsOptions } from '../runtime-cors.js';
 import { createValidatorFactory, type ValidatorFactory } from '../runtime-validation.js';
-import { createIdempotency, type Idempotency } from '../limits/limits-idempotency.js';
+import { createIdempotency, startRecordSweep, type Idempotency } from '../limits/limits-idempotency.js';
 import { createRateLimiter } from '../limits/limits-rate.js';
 import { createMemoryStore, type RateLimitStore } from '../limits/limits-store.js';
 import { createVersionAdapter, createVersionResolver } from '../runtime-versioning.js';
@@ -52,6 +52,8 @@ export interface ServiceOptions {
   docs?: boolean;
   /** Browsers on these origins may call the service (a deployment setting; off by default: no CORS headers). */
   cors?: CorsOptions;
+  /** How often and how many expired Idempotency-Key records are removed (default every 5 s, up to 20,000). */
+  recordSweep?: { everyMs: number; limit: number };
 }
 
 /** Why a service would not start: the spec's gaps (without allowGaps), a refused migration, a missing handler. */
@@ -226,6 +228,14 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
     closing = true;
     done();
   });
+  if (idempotency) {
+    let sweep: { stop(): Promise<void> } | undefined;
+    app.addHook('onReady', (done) => {
+      sweep = startRecordSweep(options.storage, now, (err) => app.log.warn({ err }, 'removing expired Idempotency-Key records failed'), options.recordSweep);
+      done();
+    });
+    app.addHook('preClose', async () => sweep?.stop());
+  }
   if (model.limits?.concurrency !== undefined) limitConcurrency(app, model.limits.concurrency, new Set(routes.filter((r) => r.kind === 'stream').map((r) => r.routerPath)));
   app.addHook('onClose', async () => rateStore.close());
   if (options.closeStorage !== false) app.addHook('onClose', async () => options.storage.close());

@@ -1063,6 +1063,12 @@ END $$`,
     await this.query(this.pool, `DELETE FROM ${RECORDS} WHERE namespace = $1 AND key = $2`, [namespace, key]);
   }
 
+  async deleteExpiredRecords(now: string, limit: number): Promise<number> {
+    await this.ready;
+    const sql = `DELETE FROM ${RECORDS} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${RECORDS} WHERE expires_at <= $1 LIMIT $2))`;
+    return (await this.query(this.pool, sql, [now, limit])).rowCount ?? 0;
+  }
+
   async getSetting(key: string): Promise<string | undefined> {
     await this.ready;
     return ((await this.query(this.pool, `SELECT value FROM ${META} WHERE key = $1`, [`setting:${key}`])).rows[0] as { value: string } | undefined)?.value;

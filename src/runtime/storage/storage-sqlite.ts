@@ -395,6 +395,9 @@ export class SqliteStorage implements Storage {
   }
 
   /** Runs `fn` after every transaction queued before it: one connection, one writer at a time. */
+  /** Where `deleteExpiredRecords` resumes its walk over the records' rowids. */
+  private recordSweepAfter = 0;
+
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     this.queued++;
     const run = () => fn().finally(() => this.queued--);
@@ -654,6 +657,16 @@ export class SqliteStorage implements Storage {
   async deleteRecord(namespace: string, key: string): Promise<void> {
     await this.serial(async () => {
       this.stmt(`DELETE FROM ${RECORDS} WHERE namespace = ? AND key = ?`).run(namespace, key);
+    });
+  }
+
+  async deleteExpiredRecords(now: string, limit: number): Promise<number> {
+    return this.serial(async () => {
+      const from = this.recordSweepAfter;
+      const deleted = this.stmt(`DELETE FROM ${RECORDS} WHERE rowid > ? AND rowid <= ? AND expires_at <= ?`).run(from, from + limit, now).changes;
+      const last = (this.stmt(`SELECT max(rowid) AS last FROM ${RECORDS}`).get() as { last: number | null }).last ?? 0;
+      this.recordSweepAfter = from + limit >= last ? 0 : from + limit;
+      return deleted;
     });
   }
 

@@ -242,6 +242,12 @@ export interface RecordStorage {
   claimRecord(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }>;
   putRecord(namespace: string, key: string, value: string, expiresAt: string): Promise<void>;
   deleteRecord(namespace: string, key: string): Promise<void>;
+  /**
+   * Removes expired records, a bounded amount of work per call (callers repeat it): at most `limit` records are
+   * deleted, and on SQLite at most `limit` are examined — a walk over the table that resumes where the last call
+   * stopped, so a call costs the same whatever the table's size. Returns how many it deleted.
+   */
+  deleteExpiredRecords(now: string, limit: number): Promise<number>;
   /** Optional fast path (see `readNow`): the committed record's value, unexpired, read at once; undefined when there is none or the storage cannot. */
   findRecordNow?(namespace: string, key: string, now: string): string | undefined;
 }

@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadModel, startService, type Running } from '../runtime/helpers.js';
+
+// Stored Idempotency-Key answers are removed once their retention (1h in the fixture) has passed, in the
+// background; before, every key ever used stayed in the records table. The row is looked at through SQLite's
+// read-at-once path.
+const LIMITED = new URL('./fixtures/limited.yaml', import.meta.url).pathname;
+let clock = Date.parse('2026-11-23T12:00:00.000Z');
+let s: Running;
+beforeAll(async () => {
+  s = await startService(loadModel(LIMITED), {
+    allowGaps: false,
+    handlers: { ping: () => ({}), slow: () => ({}) },
+    now: () => new Date(clock),
+    recordSweep: { everyMs: 20, limit: 1000 },
+  });
+});
+afterAll(async () => s.close());
+
+const until = async (ok: () => Promise<boolean>) => {
+  for (let i = 0; i < 200 && !(await ok()); i++) await new Promise((r) => setTimeout(r, 25));
+};
+
+describe('expired Idempotency-Key records', () => {
+  it('are kept through their retention and removed after it', async () => {
+    const first = await s.call('POST', '/items', { name: 'kept' }, { 'idempotency-key': 'sweep-1' });
+    expect(first.status).toBe(201);
+    await new Promise((r) => setTimeout(r, 100)); // several sweeps: the answer is not expired, so it stays
+    const replay = await s.call('POST', '/items', { name: 'kept' }, { 'idempotency-key': 'sweep-1' });
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    // Whether the row is still there, whatever its expiry: read as of a time before it expires.
+    const before = new Date(clock).toISOString();
+    const held = () => s.storage.findRecordNow!('idempotency', '-|sweep-1', before);
+    expect(held()).toBeDefined();
+    clock += 2 * 3_600_000;
+    await until(async () => held() === undefined);
+    expect(held()).toBeUndefined();
+    const again = await s.call('POST', '/items', { name: 'kept' }, { 'idempotency-key': 'sweep-1' });
+    expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, null]);
+  });
+});
