@@ -2,7 +2,12 @@
 // The `servicespec` bin: `run` (cli-run.ts) with the process's arguments, streams and environment, plus the last
 // resorts only a process has.
 
-import { printInternalError, run } from './cli-run.js';
+import module from 'node:module';
+
+// Node 22.1+ keeps V8's compiled code of the modules between runs (its own cache in the OS temp folder; off with
+// NODE_DISABLE_COMPILE_CACHE=1), as TypeScript's bin does; the CLI's modules load after it, hence the import().
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+const { printInternalError, run } = await import('./cli-run.js');
 
 // Last resorts: nothing reaches the user as a stack trace, and a closed pipe (`servicespec doc x | head`) is not an error.
 process.on('uncaughtException', (err) => {
