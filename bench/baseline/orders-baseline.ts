@@ -5,7 +5,8 @@
 // X-Content-Type-Options), bodies and problem+json errors. It does the same work per request: the API-key check
 // (key id lookup + SHA-256 + constant-time compare), the Service-Version check, JSON Schema validation of the
 // create body (the served schema, no coercion, no removal), the identifier's format, the page parameters, signed
-// cursors bound to the owner, the declared time-out checked before a write commits, and Idempotency-Key (claim,
+// cursors bound to the owner, the declared time-out checked before a write commits, the declared concurrency
+// limit (requests in flight), and Idempotency-Key (claim,
 // change and stored answer in one transaction). test/bench/bench-baseline.test.ts keeps the two answering alike.
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { loadSqliteDriver } from '../../src/runtime/storage/storage-sqlite-driver.js';
@@ -27,6 +28,7 @@ export interface BaselineOptions {
 // What examples/orders.yaml declares for these operations.
 const VERSION = '2026-11-01';
 const TIMEOUT_MS = 5_000;
+const CONCURRENCY = 256;
 const PAGE_DEFAULT = 20;
 const PAGE_MAX = 100;
 const RETENTION_MS = 24 * 3600_000;
@@ -45,6 +47,7 @@ const ERRORS = {
   version: [400, 'unsupported_version', 'The requested version is not served'],
   tooLarge: [413, 'payload_too_large', 'The request body is too large'],
   keyConflict: [422, 'idempotency_conflict', 'The idempotency key was already used with a different request'],
+  busy: [429, 'rate_limited', 'Too many requests'],
   internal: [500, 'internal', 'Internal error'],
 } as const;
 type ErrorName = keyof typeof ERRORS;
@@ -164,6 +167,18 @@ CREATE TABLE IF NOT EXISTS idempotency (scope TEXT NOT NULL, key TEXT NOT NULL, 
     },
   });
   app.server.prependListener('request', (_req, res) => res.setHeader('x-content-type-options', 'nosniff'));
+  // limits.concurrency: requests in flight beyond it are refused (429, Retry-After: 1).
+  let inFlight = 0;
+  const release = () => inFlight--;
+  app.addHook('onRequest', (req, reply, done) => {
+    if (inFlight >= CONCURRENCY) {
+      reply.header('retry-after', '1');
+      return done(new Refusal('busy', `more than ${CONCURRENCY} requests are in flight`));
+    }
+    inFlight++;
+    reply.raw.on('close', release);
+    done();
+  });
   app.setErrorHandler((err: Error & { code?: string; statusCode?: number }, req, reply) => {
     if (err instanceof Refusal) return problem(req, reply, err.kind, err.detail, err.errors);
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return problem(req, reply, 'media', 'send the body as application/json');
