@@ -118,6 +118,33 @@ describe('bearer JWT verification with node:crypto', () => {
   });
 });
 
+describe('the verified-token cache', () => {
+  const sign = (sub: string, exp = t + 600) => new SignJWT({ sub, scope: 'a', exp }).setProtectedHeader({ alg: 'HS256' }).sign(secret);
+
+  it('answers a remembered token with the same result (one object) until it expires, and evicts the least recently used', async () => {
+    let now = NOW;
+    const verify = createJwtVerifier({ algorithms: ['HS256'], toleranceSeconds: 0, secret, keys: [], now: () => now, cacheSize: 8 });
+    const hot = await sign('hot');
+    const cold = await sign('cold');
+    const first = verify(hot);
+    expect(first).toEqual({ ok: true, subject: 'hot', scopes: ['a'] });
+    expect(verify(hot)).toBe(first);
+    expect(verify(cold)).toEqual({ ok: true, subject: 'cold', scopes: ['a'] });
+    const coldResult = verify(cold);
+    // 40 new tokens, the hot one used after every fourth (cacheSize / 2): it stays; the cold one (unused) is evicted.
+    for (let i = 0; i < 40; i++) {
+      expect(verify(await sign(`n${i}`))).toMatchObject({ ok: true, subject: `n${i}` });
+      if (i % 4 === 3) expect(verify(hot), `after ${i}`).toBe(first);
+    }
+    const again = verify(cold);
+    expect(again).toEqual(coldResult);
+    expect(again).not.toBe(coldResult); // verified afresh
+    // Expired: refused at once, though remembered.
+    now = new Date(NOW.getTime() + 601_000);
+    expect(verify(hot)).toMatchObject({ ok: false, condition: 'expired_credential' });
+  });
+});
+
 describe('the Authorization header', () => {
   // The regex it replaced (per request), kept here as the reference.
   const reference = (h: unknown) => {

@@ -41,7 +41,7 @@ export interface AuthOptions {
   now?: () => Date;
   /** Serve even where the spec leaves out something authentication needs; each gap is reported in `gaps`. */
   allowGaps?: boolean;
-  /** How many verified JWTs to remember (LRU); 0 verifies every token every time. Default 10 000. */
+  /** How many verified JWTs to remember (least recently used evicted first, approximately: see docs/auth.md); 0 verifies every token every time. Default 10 000. */
   tokenCacheSize?: number;
 }
 
@@ -406,9 +406,17 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     if (p.value === '') return 'invalid';
     return tokenOutcome(p, await verifiers.get(p.scheme.name)!(p.value));
   };
+  // A remembered token's result is one object (auth-jwt.ts), so its Principal is built once too.
+  const tokenPrincipals = new WeakMap<JwtResult, Principal>();
   const tokenOutcome = (p: Presented, result: JwtResult): Outcome => {
-    if (result.ok) return { subject: result.subject, scopes: result.scopes, scheme: p.scheme.name };
-    return result.condition === 'expired_credential' ? 'expired' : 'invalid';
+    if (!result.ok) return result.condition === 'expired_credential' ? 'expired' : 'invalid';
+    if (cacheSize === 0) return { subject: result.subject, scopes: result.scopes, scheme: p.scheme.name };
+    let principal = tokenPrincipals.get(result);
+    if (principal === undefined) {
+      principal = Object.freeze({ subject: result.subject, scopes: result.scopes, scheme: p.scheme.name });
+      tokenPrincipals.set(result, principal);
+    }
+    return principal;
   };
 
   const failed = (v: Outcome): v is 'invalid' | 'expired' | 'busy' => v === 'invalid' || v === 'expired' || v === 'busy';

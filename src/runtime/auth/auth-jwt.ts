@@ -191,7 +191,7 @@ export interface JwtVerifierConfig {
   /** Public keys, chosen by `kid` (a token without `kid` is accepted only when exactly one key fits). */
   keys: readonly JWK[];
   now: () => Date;
-  /** Verified tokens kept (LRU) so a token presented again is not re-verified; 0 turns the cache off. */
+  /** Verified tokens kept (least recently used evicted first, approximately) so a token presented again is not re-verified; 0 turns the cache off. */
   cacheSize: number;
   /** false: every token through jose (tests compare the two); by default the common case is verified with node:crypto. */
   nodeCrypto?: boolean;
@@ -207,6 +207,10 @@ interface Verified {
   exp: number;
   nbf?: number;
   iat?: number;
+  /** The cache's clock (insertions and moves) when this entry was last put at the recent end. */
+  touched: number;
+  /** The answer given for it while its time claims hold (one object, so what is keyed on it is built once). */
+  ok: JwtResult & { ok: true };
 }
 
 /** Longer tokens are refused without parsing (no real access token is this long). */
@@ -360,13 +364,14 @@ export function createJwtVerifier(config: JwtVerifierConfig): (token: string) =>
   };
   const tol = config.toleranceSeconds;
   const cache = new Map<string, Verified>();
+  let clock = 0;
   const nowSeconds = () => config.now().getTime() / 1000;
 
   const timeCheck = (v: Verified, now: number): JwtResult => {
     if (v.nbf !== undefined && v.nbf > now + tol) return { ok: false, condition: 'invalid_credential', reason: 'the token is not valid yet (nbf)' };
     if (v.iat !== undefined && v.iat > now + tol) return { ok: false, condition: 'invalid_credential', reason: 'the token was issued in the future (iat)' };
     if (v.exp <= now - tol) return { ok: false, condition: 'expired_credential', reason: 'the token has expired' };
-    return { ok: true, subject: v.subject, scopes: v.scopes };
+    return v.ok;
   };
 
   const fast = config.nodeCrypto === false ? () => undefined : createFastVerify(config);
@@ -375,7 +380,7 @@ export function createJwtVerifier(config: JwtVerifierConfig): (token: string) =>
     if (typeof subject !== 'string' || subject === '' || subject.length > 256) return { ok: false, condition: 'invalid_credential', reason: 'the token names no subject (sub)' };
     const scopes = readScopes(payload);
     if (!scopes) return { ok: false, condition: 'invalid_credential', reason: 'the token has a malformed scope claim' };
-    const v: Verified = { subject, scopes, exp: payload.exp! };
+    const v: Verified = { subject, scopes, exp: payload.exp!, touched: 0, ok: Object.freeze({ ok: true as const, subject, scopes }) };
     if (payload.nbf !== undefined) v.nbf = payload.nbf;
     if (payload.iat !== undefined) v.iat = payload.iat;
     if (config.lifetimeSeconds !== undefined) {
@@ -385,6 +390,7 @@ export function createJwtVerifier(config: JwtVerifierConfig): (token: string) =>
     const r = timeCheck(v, now);
     if (r.ok && config.cacheSize > 0) {
       if (cache.size >= config.cacheSize) cache.delete(cache.keys().next().value!);
+      v.touched = ++clock;
       cache.set(token, v);
     }
     return r;
@@ -414,12 +420,19 @@ export function createJwtVerifier(config: JwtVerifierConfig): (token: string) =>
     const cached = config.cacheSize > 0 ? cache.get(token) : undefined;
     if (cached) {
       const r = timeCheck(cached, nowSeconds());
-      if (r.ok) {
-        // Most recently used goes last; the oldest is evicted first.
+      if (!r.ok) {
         cache.delete(token);
+        return r;
+      }
+      // Recently used goes last; the oldest is evicted first, after cacheSize insertions. An entry moved within the
+      // last quarter of that is not moved again, so most hits cost one lookup, and a token used at least once every
+      // cacheSize / 2 new tokens is still never evicted (moved by the first use more than a quarter after its move).
+      if (clock - cached.touched > config.cacheSize >> 2) {
+        cache.delete(token);
+        cached.touched = ++clock;
         cache.set(token, cached);
-      } else cache.delete(token);
-      return r;
+      }
+      return cached.ok;
     }
     const quick = fast(token);
     if (quick === undefined) return slow(token);
