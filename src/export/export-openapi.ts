@@ -778,6 +778,16 @@ function infoRules(ctx: Context): string[] {
   return rules;
 }
 
+function groupByPath(routes: readonly Route[]): Route[] {
+  const byPath = new Map<string, Route[]>();
+  for (const r of routes) {
+    const list = byPath.get(r.path);
+    if (list) list.push(r);
+    else byPath.set(r.path, [r]);
+  }
+  return [...byPath.values()].flat();
+}
+
 /** The whole OpenAPI document. Never throws on a model that was built; problems come back as diagnostics. */
 export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions = {}): ExportResult {
   const version = options.openapi ?? '3.1';
@@ -915,6 +925,7 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
   const routes = getRoutes(model);
   const usedTags = new Set<string>();
   const answered = new Map<string, string>();
+  const documented: Route[] = [];
   for (const route of routes) {
     // Two routes answering the same requests (a spec error the checker reports) cannot both be documented.
     const shape = `${route.method} ${route.path.replace(/\{[^{}]*\}/g, '{}')}`;
@@ -925,6 +936,11 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
       continue;
     }
     answered.set(shape, route.kind === 'operation' ? `operation ${route.operation.id}` : `the built-in ${route.kind} route`);
+    documented.push(route);
+  }
+  // Operations are written, and their shared components named, in the order the document lists them (path by path),
+  // which is the order an importer reads them back in: so export → import → export names them the same.
+  for (const route of groupByPath(documented)) {
     let op: JsonObject;
     if (route.kind === 'operation') {
       op = operationObject(ctx, route);

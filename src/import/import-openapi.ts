@@ -5,7 +5,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { getGapReport, type GapReport } from '../check/check-gaps.js';
 import { createDiagnostic, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { withoutRules } from '../export/export-shared.js';
-import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier, NOT_SHOWN } from '../model/model-defaults.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, getUnmakeableIdentifier, isDefaultIdentifier, NOT_SHOWN } from '../model/model-defaults.js';
 import { LIST_PARAMS, PAGE_FIELDS } from '../model/model-routes.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -35,7 +35,7 @@ import { getValueProblem } from '../check/check-rules.js';
 import type { FieldModel } from '../model/model-types.js';
 import { validateOpenApi } from './import-validate.js';
 import { toErrorCodeName, toEventKindName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
-import { fieldFromSchema, fieldsFromSchema, flatten, isObject, report, resolve, shapeFromSchema, type Json, type SchemaContext } from './import-schema.js';
+import { fieldFromSchema, fieldsFromSchema, flatten, isObject, orderField, report, resolve, shapeFromSchema, type Json, type SchemaContext } from './import-schema.js';
 
 // OpenAPI 3.0 / 3.1 → a servicespec. Resources come from component schemas, operations become actions where
 // their shapes are an action's shapes and custom operations otherwise, security schemes and requirements become
@@ -267,6 +267,9 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
   const errors = importErrors(ctx);
   const limits = importLimits(ctx);
   const states = readPart(ctx, 'x-servicespec-states', 'states', '/x-servicespec-states');
+  // servicespec's own exporter wrote the spec's fields as they were: a round trip keeps them.
+  if (!ctx.fromServicespec) optionalWithoutSource(ctx, resources, states);
+  if (!ctx.fromServicespec) makeableIdentifiers(ctx, resources);
 
   if (Object.keys(resources).length > 0) out.resources = resources;
   if (states) out.states = states;
@@ -290,6 +293,49 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
   const ordered: Json = {};
   for (const k of SPEC_PART_ORDER) if (out[k] !== undefined) ordered[k] = out[k];
   return ordered as unknown as SpecDocument;
+}
+
+/**
+ * A field the server always returns (read-only, required) needs a source of its value in the format: the
+ * identifier, the owner, a state, a default, a time of creation or change, a transition's stamp. OpenAPI does not
+ * say where such a value comes from (a `createdAt` may be stamped, copied or computed), so none is assumed: the
+ * field is kept as one the server may leave out, and the approximation is reported.
+ */
+function optionalWithoutSource(ctx: Ctx, resources: Record<string, ResourceSpec>, states: SpecDocument['states']): void {
+  const pointers = new Map([...ctx.resources].map(([pointer, name]) => [name, pointer]));
+  for (const [name, r] of Object.entries(resources)) {
+    const stamped = new Set(Object.values(states?.[name]?.transitions ?? {}).flatMap((t) => (t.stamp !== undefined ? [t.stamp] : [])));
+    const identifier = r.identifier ?? ctx.resourceIdentifier.get(name);
+    const fields = r.fields ?? {};
+    for (const [fname, f] of Object.entries(fields)) {
+      if (!f.readOnly || f.optional || f.type === 'state' || f.generated !== undefined || 'default' in f) continue;
+      if (fname === identifier || fname === r.owner || stamped.has(fname)) continue;
+      (f as { optional?: boolean }).optional = true;
+      const reason = 'the document does not say what gives it a value; declare `generated` (the time of creation or change) or a `default` if the service sets it';
+      report(ctx, 'import-approximated', { item: `resource ${name} field ${fname} (read-only and required)`, as: 'a field the server may leave out (optional)', reason }, pointers.get(name) ?? '');
+      fields[fname] = orderField(f);
+    }
+  }
+}
+
+/**
+ * The server makes every identifier (docs/format.md): a constraint its values would break (a slug's pattern, a
+ * minimum of 1000) cannot be kept, so it is dropped and said so, rather than the spec refused or a value invented.
+ */
+function makeableIdentifiers(ctx: Ctx, resources: Record<string, ResourceSpec>): void {
+  const pointers = new Map([...ctx.resources].map(([pointer, name]) => [name, pointer]));
+  for (const [name, r] of Object.entries(resources)) {
+    const identifier = r.identifier ?? ctx.resourceIdentifier.get(name);
+    const f = identifier !== undefined ? (r.fields?.[identifier] as Record<string, unknown> | undefined) : undefined;
+    if (f === undefined || typeof f.type !== 'string') continue;
+    for (const key of ['pattern', 'minLength', 'maxLength', 'minimum', 'exclusiveMinimum', 'multipleOf'] as const) {
+      if (f[key] === undefined) continue;
+      const reason = getUnmakeableIdentifier({ type: f.type, [key]: f[key] } as Parameters<typeof getUnmakeableIdentifier>[0]);
+      if (reason === undefined) continue;
+      delete f[key];
+      report(ctx, 'import-dropped', { item: `resource ${name} identifier \`${identifier}\` ${key}`, reason: `the identifier ${reason.replace(/^declares /, 'would declare ')}` }, pointers.get(name) ?? '');
+    }
+  }
 }
 
 function importPurpose(ctx: Ctx): SpecDocument['purpose'] {
@@ -918,7 +964,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     if (!isObject(item)) continue;
     let path = rawPath;
     if (ctx.versionPrefix !== undefined && path.startsWith(ctx.versionPrefix)) path = path.slice(ctx.versionPrefix.length) || '/';
-    for (const m of METHODS) {
+    // the document's own order of methods, so operations (and what an export names after them) keep it
+    for (const m of Object.keys(item).filter((k): k is (typeof METHODS)[number] => (METHODS as readonly string[]).includes(k))) {
       const op = item[m];
       if (!isObject(op)) continue;
       const pointer = joinPointer(itemPointer, m);
