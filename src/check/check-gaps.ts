@@ -105,6 +105,7 @@ function endpointGaps(m: ServiceModel, gap: Collect): void {
     if (!o.response) gap('response payload shape', `operation ${o.id}`);
   }
   if (e.idempotency) {
+    if (e.idempotency.retention === undefined) gap('idempotency key retention');
     if (e.idempotency.header === undefined) gap.byDefault('idempotency key header', undefined, DEFAULT_IDEMPOTENCY_HEADER);
     const implied = e.operations.filter((o) => o.idempotent === undefined && isIdempotentOperation(m, o)).map((o) => o.id).sort();
     if (implied.length > 0) gap.byDefault('idempotency', `operations ${implied.join(', ')}`, 'a repeated idempotency key gets the first answer (every POST, PUT, PATCH and DELETE)');
@@ -131,6 +132,7 @@ function authGaps(m: ServiceModel, gap: Collect): void {
     gap('authentication requirement', `operations ${(m.endpoints?.operations ?? []).filter((o) => o.authDeclared === 'none').map((o) => o.id).join(', ')}`);
   }
   if (a.default === undefined && m.events?.stream?.path !== undefined) gap('authentication requirement', 'event stream');
+  if (a.default === undefined && m.events?.webhook?.path !== undefined) gap('authentication requirement', 'webhook registration');
 }
 
 function eventGaps(m: ServiceModel, gap: Collect): void {
@@ -169,6 +171,11 @@ function limitGaps(m: ServiceModel, gap: Collect): void {
   if (l.pageSize && l.pageSize.max === undefined) gap('page sizes', 'maximum');
   if (l.pageSize && l.pageSize.overMax === undefined) gap('page sizes', 'answer over the maximum');
   if (l.timeout === undefined) gap('time-outs');
+  l.rate.forEach((r, i) => {
+    if (r.by === undefined) gap('rate limit partition', `rate limit ${r.name ?? i}`);
+  });
+  // Credentials can be guessed wherever one is required; serve needs the bound on failed ones.
+  if (l.failedAuth === undefined && (m.endpoints?.operations ?? []).some((o) => o.auth?.kind === 'required')) gap('failed authentication bound');
 }
 
 function versionGaps(m: ServiceModel, gap: Collect): void {

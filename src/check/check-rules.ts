@@ -1,4 +1,4 @@
-import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, IDENTIFIER_TYPES } from '../model/model-defaults.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, getUnmakeableIdentifier, IDENTIFIER_TYPES } from '../model/model-defaults.js';
 import { getField, getResource, getStateMachine } from '../model/model-lookup.js';
 import { getProducibleConditions, getRoutes, isIdempotentOperation, isReservedPath, RESERVED_PREFIX } from '../model/model-routes.js';
 import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
@@ -35,17 +35,23 @@ function checkFieldName(ctx: RuleContext, resource: ResourceModel, name: string,
   return f;
 }
 
-function walkFields(fields: readonly FieldModel[], visit: (f: FieldModel, where: string) => void, prefix: string): void {
-  for (const f of fields) {
-    const where = `${prefix}.${f.name}`;
-    visit(f, where);
-    if (f.items) walkFields([f.items], visit, where);
-    if (f.fields) walkFields(f.fields, visit, where);
-  }
+/** Visits a field and the fields inside it; `parent` names where it is declared (the field is `${parent}.${f.name}`). */
+type FieldVisit = (f: FieldModel, parent: string) => void;
+
+function walkField(f: FieldModel, visit: FieldVisit, parent: string): void {
+  visit(f, parent);
+  if (f.items === undefined && f.fields === undefined) return;
+  const where = `${parent}.${f.name}`;
+  if (f.items) walkField(f.items, visit, where);
+  if (f.fields) walkFields(f.fields, visit, where);
+}
+
+function walkFields(fields: readonly FieldModel[], visit: FieldVisit, parent: string): void {
+  for (const f of fields) walkField(f, visit, parent);
 }
 
 /** Every field declaration in the model: resources, shapes, error bodies. */
-function forEachField(model: ServiceModel, visit: (f: FieldModel, where: string) => void): void {
+function forEachField(model: ServiceModel, visit: FieldVisit): void {
   for (const r of model.resources) walkFields(r.fields, visit, r.name);
   for (const o of model.endpoints?.operations ?? []) {
     if (o.request?.fields) walkFields(o.request.fields, visit, `${o.id}.request`);
@@ -72,64 +78,103 @@ const nameStyleRules: Rule = ({ model, report }) => {
     if (!pattern.test(name)) report('name-style', { what, name, where, style }, pointer);
   };
   for (const r of model.resources) styled('resource', r.name, r.name, r.pointer);
-  forEachField(model, (f, where) => styled('field', f.name, where, f.pointer));
+  const field = NAME_STYLES.field.pattern;
+  forEachField(model, (f, parent) => {
+    if (!field.test(f.name)) styled('field', f.name, `${parent}.${f.name}`, f.pointer);
+  });
   for (const k of model.events?.kinds ?? []) styled('event kind', k.name, `event ${k.name}`, k.pointer);
   for (const o of model.endpoints?.operations ?? []) styled('operation', o.id, `operation ${o.id}`, o.pointer);
 };
 
-const RANGES: readonly (readonly [keyof FieldModel, keyof FieldModel])[] = [
-  ['minimum', 'maximum'],
-  ['minLength', 'maxLength'],
-  ['minItems', 'maxItems'],
-  ['exclusiveMinimum', 'exclusiveMaximum'],
+/** The constraints that belong to some types only, in the order they are reported; each with the types it fits. */
+const TYPED_CONSTRAINTS: readonly (readonly [keyof FieldModel, (type: string) => boolean])[] = [
+  ['minLength', (t) => STRING_TYPES.has(t)],
+  ['maxLength', (t) => STRING_TYPES.has(t)],
+  ['pattern', (t) => STRING_TYPES.has(t)],
+  ...(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] as const).map((c) => [c, (t: string) => NUMERIC_TYPES.has(t)] as const),
+  ...(['minItems', 'maxItems', 'uniqueItems'] as const).map((c) => [c, (t: string) => t === 'array'] as const),
+  ['values', (t) => t === 'enum'],
+  ['to', (t) => t === 'ref'],
+  ['items', (t) => t === 'array'],
+  ['fields', (t) => t === 'object'],
 ];
 
+/** By field type: the constraints it does not take (worked out once per type). */
+const misplacedConstraints = new Map<string, readonly (keyof FieldModel)[]>();
+function getMisplacedConstraints(type: string): readonly (keyof FieldModel)[] {
+  let list = misplacedConstraints.get(type);
+  if (list === undefined) {
+    list = TYPED_CONSTRAINTS.filter(([, fits]) => !fits(type)).map(([c]) => c);
+    misplacedConstraints.set(type, list);
+  }
+  return list;
+}
+
+/** Whether a field has a constraint its type does not take (TYPED_CONSTRAINTS, read by name: most fields have none). */
+function hasMisplacedConstraint(f: FieldModel, type: string): boolean {
+  return (
+    (!STRING_TYPES.has(type) && (f.minLength !== undefined || f.maxLength !== undefined || f.pattern !== undefined)) ||
+    (!NUMERIC_TYPES.has(type) && (f.minimum !== undefined || f.maximum !== undefined || f.exclusiveMinimum !== undefined || f.exclusiveMaximum !== undefined || f.multipleOf !== undefined)) ||
+    (type !== 'array' && (f.minItems !== undefined || f.maxItems !== undefined || f.uniqueItems !== undefined || f.items !== undefined)) ||
+    (type !== 'enum' && f.values !== undefined) ||
+    (type !== 'ref' && f.to !== undefined) ||
+    (type !== 'object' && f.fields !== undefined)
+  );
+}
+
+/** Why a pattern is not a valid (unicode) regular expression, or undefined. */
+function getPatternError(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern, 'u');
+    return undefined;
+  } catch (err) {
+    return (err as Error).message.replace(/^Invalid regular expression: /, '');
+  }
+}
+
 const fieldRules: Rule = ({ model, report }) => {
-  const visit = (f: FieldModel, where: string) => {
-    if (f.type === 'enum' && (!f.values || f.values.length === 0)) report('enum-needs-values', { where }, f.pointer);
-    if (f.type === 'ref' && f.to === undefined) report('ref-needs-target', { where }, f.pointer);
-    if (f.type === 'ref' && f.to !== undefined && !getResource(model, f.to)) {
-      report('unknown-resource', { where, name: f.to, suggestion: suggestion(f.to, names(model.resources)) }, joinPointer(f.pointer, 'to'));
-    }
-    if (f.type === 'array' && !f.items) report('array-needs-items', { where }, f.pointer);
+  const patternErrors = new Map<string, string | undefined>();
+  const range = (f: FieldModel, where: string, lo: keyof FieldModel, a: unknown, hi: keyof FieldModel, b: unknown) => {
+    if (typeof a === 'number' && typeof b === 'number' && a > b) report('invalid-constraint-range', { where, low: lo, lowValue: a, high: hi, highValue: b }, joinPointer(f.pointer, lo));
+  };
+  const visit = (f: FieldModel, parent: string) => {
+    const where = `${parent}.${f.name}`;
+    const type = f.type;
+    if (type === 'enum') {
+      if (!f.values || f.values.length === 0) report('enum-needs-values', { where }, f.pointer);
+    } else if (type === 'ref') {
+      if (f.to === undefined) report('ref-needs-target', { where }, f.pointer);
+      else if (!getResource(model, f.to)) report('unknown-resource', { where, name: f.to, suggestion: suggestion(f.to, names(model.resources)) }, joinPointer(f.pointer, 'to'));
+    } else if (type === 'array' && !f.items) report('array-needs-items', { where }, f.pointer);
     if (f.pattern !== undefined) {
-      try {
-        new RegExp(f.pattern, 'u');
-      } catch (err) {
-        report('invalid-pattern', { where, pattern: f.pattern, reason: (err as Error).message.replace(/^Invalid regular expression: /, '') }, joinPointer(f.pointer, 'pattern'));
+      if (!patternErrors.has(f.pattern)) patternErrors.set(f.pattern, getPatternError(f.pattern));
+      const reason = patternErrors.get(f.pattern);
+      if (reason !== undefined) report('invalid-pattern', { where, pattern: f.pattern, reason }, joinPointer(f.pointer, 'pattern'));
+    }
+    if (f.minimum !== undefined) range(f, where, 'minimum', f.minimum, 'maximum', f.maximum);
+    if (f.minLength !== undefined) range(f, where, 'minLength', f.minLength, 'maxLength', f.maxLength);
+    if (f.minItems !== undefined) range(f, where, 'minItems', f.minItems, 'maxItems', f.maxItems);
+    if (f.exclusiveMinimum !== undefined) range(f, where, 'exclusiveMinimum', f.exclusiveMinimum, 'exclusiveMaximum', f.exclusiveMaximum);
+    if (hasMisplacedConstraint(f, type)) {
+      for (const constraint of getMisplacedConstraints(type)) {
+        if (f[constraint] !== undefined) report('constraint-type-mismatch', { where, constraint, type }, joinPointer(f.pointer, constraint));
       }
     }
-    for (const [lo, hi] of RANGES) {
-      const a = f[lo];
-      const b = f[hi];
-      if (typeof a === 'number' && typeof b === 'number' && a > b) {
-        report('invalid-constraint-range', { where, low: lo, lowValue: a, high: hi, highValue: b }, joinPointer(f.pointer, lo));
-      }
+    if (f.hasDefault) {
+      const problem = getValueProblem(f, f.default);
+      if (problem) report('value-violates-field', { where, which: 'default', value: JSON.stringify(f.default) ?? 'undefined', detail: problem }, joinPointer(f.pointer, 'default'));
     }
-    const mismatch = (constraint: keyof FieldModel, ok: boolean) => {
-      if (f[constraint] !== undefined && !ok) report('constraint-type-mismatch', { where, constraint, type: f.type }, joinPointer(f.pointer, constraint));
-    };
-    const isString = STRING_TYPES.has(f.type);
-    const isNumber = NUMERIC_TYPES.has(f.type);
-    mismatch('minLength', isString);
-    mismatch('maxLength', isString);
-    mismatch('pattern', isString);
-    for (const c of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] as const) mismatch(c, isNumber);
-    for (const c of ['minItems', 'maxItems', 'uniqueItems'] as const) mismatch(c, f.type === 'array');
-    mismatch('values', f.type === 'enum');
-    mismatch('to', f.type === 'ref');
-    mismatch('items', f.type === 'array');
-    mismatch('fields', f.type === 'object');
-    for (const which of ['default', 'example'] as const) {
-      const has = which === 'default' ? f.hasDefault : f.hasExample;
-      if (!has) continue;
-      const problem = getValueProblem(f, f[which]);
-      if (problem) report('value-violates-field', { where, which, value: JSON.stringify(f[which]) ?? 'undefined', detail: problem }, joinPointer(f.pointer, which));
+    if (f.hasExample) {
+      const problem = getValueProblem(f, f.example);
+      if (problem) report('value-violates-field', { where, which: 'example', value: JSON.stringify(f.example) ?? 'undefined', detail: problem }, joinPointer(f.pointer, 'example'));
     }
   };
   forEachField(model, visit);
   // Parameters are written as fields (their names are the API's own, so name-style does not apply to them).
-  for (const o of model.endpoints?.operations ?? []) for (const p of [...o.query, ...o.headers]) walkFields([p], visit, `${o.id}.${p.in === 'query' ? 'query' : 'headers'}`);
+  for (const o of model.endpoints?.operations ?? []) {
+    for (const p of o.query) walkField(p, visit, `${o.id}.${p.in === 'query' ? 'query' : 'headers'}`);
+    for (const p of o.headers) walkField(p, visit, `${o.id}.${p.in === 'query' ? 'query' : 'headers'}`);
+  }
 };
 
 /** Headers of the transport the runtime reads itself (lowercase). */
@@ -213,7 +258,8 @@ export function getValueProblem(f: Pick<FieldModel, 'type' | 'nullable' | 'value
     if (f.exclusiveMaximum !== undefined && v >= f.exclusiveMaximum) return `not below ${f.exclusiveMaximum}`;
   }
   if (typeof v === 'string') {
-    const length = [...v].length;
+    // In code points, as JSON Schema counts.
+    const length = f.minLength !== undefined || f.maxLength !== undefined ? [...v].length : 0;
     if (f.minLength !== undefined && length < f.minLength) return `shorter than ${f.minLength}`;
     if (f.maxLength !== undefined && length > f.maxLength) return `longer than ${f.maxLength}`;
     if (f.pattern !== undefined) {
@@ -227,13 +273,23 @@ export function getValueProblem(f: Pick<FieldModel, 'type' | 'nullable' | 'value
   return undefined;
 }
 
+/** The actions that address one object by its identifier (a path parameter). */
+const ADDRESSING_ACTIONS: ReadonlySet<string> = new Set(['read', 'update', 'replace', 'delete', 'transition']);
+
 const resourceRules: Rule = (ctx) => {
   const { model, report } = ctx;
   const ops = model.endpoints?.operations ?? [];
   const opsByResource = new Map<string, OperationModel[]>();
-  for (const o of ops) if (o.resource !== undefined) opsByResource.set(o.resource, [...(opsByResource.get(o.resource) ?? []), o]);
+  const addressedNames = new Set<string | undefined>();
+  for (const o of ops) {
+    if (o.resource !== undefined) {
+      const list = opsByResource.get(o.resource);
+      if (list) list.push(o);
+      else opsByResource.set(o.resource, [o]);
+    }
+    if (ADDRESSING_ACTIONS.has(o.action)) addressedNames.add(o.resource);
+  }
   const declaredScopes = (model.authentication?.scopes ?? []).map((s) => s.name);
-  const addressedNames = new Set(ops.filter((o) => ['read', 'update', 'replace', 'delete', 'transition'].includes(o.action)).map((o) => o.resource));
   for (const r of model.resources) {
     const addressed = addressedNames.has(r.name);
     if (r.identifier === undefined) {
@@ -252,12 +308,17 @@ const resourceRules: Rule = (ctx) => {
         report('identifier-invalid', { resource: r.name, field: f.name, detail: 'cannot be optional or nullable' }, f.pointer);
       }
     }
+    // The server makes the identifier of every object a create makes; its constraints must let it.
+    const made = r.identifier !== undefined && opsByResource.get(r.name)?.some((o) => o.action === 'create') ? getField(r, r.identifier) : undefined;
+    const unmakeable = made && IDENTIFIER_TYPES.includes(made.type) && !made.optional && !made.nullable ? getUnmakeableIdentifier(made) : undefined;
+    if (made && unmakeable !== undefined) report('identifier-invalid', { resource: r.name, field: made.name, detail: unmakeable }, made.pointer);
     if (r.owner !== undefined) {
       const f = checkFieldName(ctx, r, r.owner, `${r.name}.owner`, joinPointer(r.pointer, 'owner'));
       if (f && f.type !== 'string') report('owner-field-invalid', { resource: r.name, field: f.name, detail: `has type ${f.type}; the owner field holds the subject, a string` }, f.pointer);
       if (f && r.owner === r.identifier) report('owner-field-invalid', { resource: r.name, field: f.name, detail: 'is also the identifier' }, f.pointer);
     }
-    const stamped = new Set(getStateMachine(model, r.name)?.transitions.flatMap((t) => (t.stamp !== undefined ? [t.stamp] : [])) ?? []);
+    const machine = getStateMachine(model, r.name);
+    const stamped = new Set(machine?.transitions.flatMap((t) => (t.stamp !== undefined ? [t.stamp] : [])) ?? []);
     if (r.owner !== undefined) {
       for (const o of opsByResource.get(r.name) ?? []) {
         if (o.action !== 'custom' && o.auth?.kind !== 'required') report('owner-without-credential', { operation: o.id, resource: r.name }, joinPointer(o.pointer, 'auth'));
@@ -267,7 +328,7 @@ const resourceRules: Rule = (ctx) => {
       });
     }
     for (const f of r.fields) {
-      if (f.type === 'state' && !getStateMachine(model, r.name)) report('missing-state-machine', { resource: r.name, field: f.name }, f.pointer);
+      if (f.type === 'state' && !machine) report('missing-state-machine', { resource: r.name, field: f.name }, f.pointer);
       if (f.generated !== undefined && f.type !== 'date' && f.type !== 'datetime') {
         report('generated-type-mismatch', { where: `${r.name}.${f.name}`, option: 'generated', type: f.type }, joinPointer(f.pointer, 'generated'));
       }
@@ -292,6 +353,7 @@ function reachable(m: StateMachineModel): Set<string> {
 
 const stateRules: Rule = (ctx) => {
   const { model, report } = ctx;
+  const kinds = new Set((model.events?.kinds ?? []).map((k) => k.name));
   for (const m of model.stateMachines) {
     const r = checkResourceName(ctx, m.resource, `states.${m.resource}`, m.pointer);
     const declaredNames = names(m.states.filter((s) => s.declared));
@@ -333,7 +395,7 @@ const stateRules: Rule = (ctx) => {
         const f = checkFieldName(ctx, r, t.stamp, `transition ${m.resource}.${t.name}.stamp`, joinPointer(t.pointer, 'stamp'));
         if (f && f.type !== 'date' && f.type !== 'datetime') report('generated-type-mismatch', { where: `transition ${m.resource}.${t.name}`, option: 'stamp', type: f.type }, joinPointer(t.pointer, 'stamp'));
       }
-      if (t.emits !== undefined && !(model.events?.kinds ?? []).some((k) => k.name === t.emits)) {
+      if (t.emits !== undefined && !kinds.has(t.emits)) {
         report('unknown-event', { where: `transition ${m.resource}.${t.name}`, name: t.emits, suggestion: suggestion(t.emits, names(model.events?.kinds ?? [])) }, joinPointer(t.pointer, 'emits'));
       }
       for (const f of t.from) {
@@ -365,27 +427,39 @@ const EXPECTED_METHODS: Partial<Record<OperationModel['action'], HttpMethod[]>> 
 
 /** Normalises a path template so `/a/{id}` and `/a/{key}` compare equal. */
 function routeShape(path: string): string {
-  return path.replace(/\{[^{}]*\}/g, '{}').replace(/\/+$/, '') || '/';
+  const shape = path.includes('{') ? path.replace(/\{[^{}]*\}/g, '{}') : path;
+  return (shape.endsWith('/') ? shape.replace(/\/+$/, '') : shape) || '/';
+}
+
+function countChar(text: string, char: string): number {
+  let n = 0;
+  for (let i = text.indexOf(char); i >= 0; i = text.indexOf(char, i + 1)) n++;
+  return n;
+}
+
+/** Why a path template (starting with /) is malformed, or undefined. */
+function getPathProblem(path: string, params: readonly string[]): string | undefined {
+  if (params.length === 0 && !path.includes('{') && !path.includes('}')) return undefined;
+  if (/\{[^{}]*\{|\}[^{}]*\}/.test(path) || countChar(path, '{') !== countChar(path, '}')) return 'has unbalanced braces';
+  if (params.some((p) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p))) return 'has a parameter that is not a plain name';
+  if (params.length > 1 && new Set(params).size !== params.length) return 'names the same parameter twice';
+  return undefined;
 }
 
 const operationRules: Rule = (ctx) => {
   const { model, report } = ctx;
   const ops = model.endpoints?.operations ?? [];
-  const seen = new Map<string, OperationModel>();
+  const seen = new Map<string, { o: OperationModel; shape: string }>();
+  const errorCodes = new Set((model.errors?.codes ?? []).map((c) => c.name));
   for (const o of ops) {
     const where = `operation ${o.id}`;
-    if (!o.path.startsWith('/')) report('invalid-path', { operation: o.id, path: o.path, detail: 'must start with /' }, joinPointer(o.pointer, 'path'));
-    else if (/\{[^{}]*\{|\}[^{}]*\}/.test(o.path) || (o.path.match(/\{/g)?.length ?? 0) !== (o.path.match(/\}/g)?.length ?? 0)) {
-      report('invalid-path', { operation: o.id, path: o.path, detail: 'has unbalanced braces' }, joinPointer(o.pointer, 'path'));
-    } else if (o.pathParams.some((p) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p))) {
-      report('invalid-path', { operation: o.id, path: o.path, detail: 'has a parameter that is not a plain name' }, joinPointer(o.pointer, 'path'));
-    } else if (new Set(o.pathParams).size !== o.pathParams.length) {
-      report('invalid-path', { operation: o.id, path: o.path, detail: 'names the same parameter twice' }, joinPointer(o.pointer, 'path'));
-    }
-    const key = `${o.method} ${routeShape(o.path)}`;
+    const pathProblem = o.path.startsWith('/') ? getPathProblem(o.path, o.pathParams) : 'must start with /';
+    if (pathProblem !== undefined) report('invalid-path', { operation: o.id, path: o.path, detail: pathProblem }, joinPointer(o.pointer, 'path'));
+    const shape = routeShape(o.path);
+    const key = `${o.method} ${shape}`;
     const first = seen.get(key);
-    if (first) report('duplicate-route', { first: first.id, second: o.id, method: o.method, path: o.path }, o.pointer);
-    else seen.set(key, o);
+    if (first) report('duplicate-route', { first: first.o.id, second: o.id, method: o.method, path: o.path }, o.pointer);
+    else seen.set(key, { o, shape });
 
     const expected = EXPECTED_METHODS[o.action];
     if (expected && !expected.includes(o.method)) report('method-action-mismatch', { operation: o.id, action: o.action, expected: expected.join(' or '), method: o.method }, joinPointer(o.pointer, 'method'));
@@ -398,7 +472,7 @@ const operationRules: Rule = (ctx) => {
       r = checkResourceName(ctx, o.resource, where, joinPointer(o.pointer, 'resource'));
     }
 
-    const addressesOne = ['read', 'update', 'replace', 'delete', 'transition'].includes(o.action);
+    const addressesOne = ADDRESSING_ACTIONS.has(o.action);
     if (o.action !== 'custom') {
       if (addressesOne && o.pathParams.length !== 1) {
         if (o.pathParams.length === 0) report('missing-path-parameter', { operation: o.id, action: o.action, example: `${o.path.replace(/\/$/, '')}/{id}` }, joinPointer(o.pointer, 'path'));
@@ -441,12 +515,10 @@ const operationRules: Rule = (ctx) => {
     } else {
       if (o.handler !== undefined) report('misplaced-option', { operation: o.id, option: 'handler', action: o.action }, joinPointer(o.pointer, 'handler'));
     }
-    for (const which of ['request', 'response'] as const) {
-      const shape = o[which];
-      if (shape?.resource !== undefined) checkResourceName(ctx, shape.resource, `${where} ${which}`, joinPointer(joinPointer(o.pointer, which), 'resource'));
-    }
+    if (o.request?.resource !== undefined) checkResourceName(ctx, o.request.resource, `${where} request`, joinPointer(joinPointer(o.pointer, 'request'), 'resource'));
+    if (o.response?.resource !== undefined) checkResourceName(ctx, o.response.resource, `${where} response`, joinPointer(joinPointer(o.pointer, 'response'), 'resource'));
     o.errors.forEach((e, i) => {
-      if (!(model.errors?.codes ?? []).some((c) => c.name === e)) {
+      if (!errorCodes.has(e)) {
         report('unknown-error-code', { where, name: e, suggestion: suggestion(e, names(model.errors?.codes ?? [])) }, joinPointer(joinPointer(o.pointer, 'errors'), i));
       }
     });
@@ -455,8 +527,8 @@ const operationRules: Rule = (ctx) => {
   // Paths are split into segments and partitioned segment by segment (a parameter goes along with every
   // literal), so only paths that can still match are compared: near linear for thousands of operations.
   const groups = new Map<string, { o: OperationModel; segs: string[] }[]>();
-  for (const o of seen.values()) {
-    const segs = routeShape(o.path).split('/');
+  for (const { o, shape } of seen.values()) {
+    const segs = shape.split('/');
     const key = `${o.method} ${segs.length}`;
     const group = groups.get(key);
     if (group) group.push({ o, segs });
@@ -499,13 +571,15 @@ const authRules: Rule = ({ model, report }) => {
   const auth = model.authentication;
   const schemes = names(auth?.schemes ?? []);
   const scopes = (auth?.scopes ?? []).map((s) => s.name);
+  const knownSchemes = new Set(schemes);
+  const knownScopes = new Set(scopes);
   const checkRequirement = (req: OperationModel['auth'], where: string, pointer: string) => {
     if (!req || req.kind === 'none') return;
     req.schemes.forEach((s, i) => {
-      if (!schemes.includes(s)) report('unknown-scheme', { where, name: s, suggestion: suggestion(s, schemes) }, joinPointer(joinPointer(pointer, 'schemes'), i));
+      if (!knownSchemes.has(s)) report('unknown-scheme', { where, name: s, suggestion: suggestion(s, schemes) }, joinPointer(joinPointer(pointer, 'schemes'), i));
     });
     req.scopes.forEach((s, i) => {
-      if (!scopes.includes(s)) report('unknown-scope', { where, name: s, suggestion: suggestion(s, scopes) }, joinPointer(joinPointer(pointer, 'scopes'), i));
+      if (!knownScopes.has(s)) report('unknown-scope', { where, name: s, suggestion: suggestion(s, scopes) }, joinPointer(joinPointer(pointer, 'scopes'), i));
     });
   };
   if (auth?.default) checkRequirement(auth.default, 'authentication.default', '/authentication/default');

@@ -298,7 +298,7 @@ export function fieldsFromSchema(ctx: SchemaContext, s: Json, pointer: string, o
 
 const FIELD_ORDER = ['type', 'description', 'optional', 'nullable', 'readOnly', 'writeOnce', 'unique', 'generated', 'to', 'values', 'default', 'example'];
 
-function orderField(f: FieldSpec): FieldSpec {
+export function orderField(f: FieldSpec): FieldSpec {
   const src = f as unknown as Json;
   const out: Json = {};
   for (const k of FIELD_ORDER) if (src[k] !== undefined) out[k] = src[k];

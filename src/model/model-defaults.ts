@@ -1,7 +1,7 @@
 // The defaults the format itself defines (docs/format.md lists them): the one place each is written.
 
 import type { Action } from '../spec/spec-types.js';
-import type { SchemeModel, ServiceModel } from './model-types.js';
+import type { FieldModel, SchemeModel, ServiceModel } from './model-types.js';
 
 /** The success status the format defines for each action when an operation does not declare one. */
 export const DEFAULT_SUCCESS_STATUS: Readonly<Record<Action, number>> = {
@@ -24,6 +24,45 @@ export const IDENTIFIER_TYPES: readonly string[] = ['uuid', 'integer', 'string']
 /** Whether a field is the one the format takes as the identifier when a resource names none. */
 export function isDefaultIdentifier(f: { name?: string; type?: string; optional?: boolean; nullable?: boolean }, name = f.name): boolean {
   return name === DEFAULT_IDENTIFIER_FIELD && IDENTIFIER_TYPES.includes(f.type ?? '') && f.optional !== true && f.nullable !== true;
+}
+
+/** Random bytes in a string identifier the server makes: 16, written as 22 base64url characters. */
+export const STRING_IDENTIFIER_BYTES = 16;
+const STRING_IDENTIFIER_LENGTH = Math.ceil((STRING_IDENTIFIER_BYTES * 4) / 3);
+
+// Identifiers the server could make, at the edges of its alphabet: a pattern must accept every one of them.
+const IDENTIFIER_SAMPLES: readonly string[] = ['A', 'z', '0', '9', '-', '_', 'Az09-_', '_-90zA'].map((c) =>
+  c.repeat(Math.ceil(STRING_IDENTIFIER_LENGTH / c.length)).slice(0, STRING_IDENTIFIER_LENGTH),
+);
+
+/**
+ * Why the server cannot make identifiers that keep the field's declared constraints, or undefined when it can. The
+ * server makes every identifier (clients never write one): uuid, a UUIDv7; integer, counting from 1; string,
+ * STRING_IDENTIFIER_BYTES random bytes in base64url. A constraint those values break would make the server answer
+ * outside its own schema, so it is refused rather than a value invented to fit it.
+ */
+export function getUnmakeableIdentifier(f: Pick<FieldModel, 'type' | 'minLength' | 'maxLength' | 'pattern' | 'minimum' | 'exclusiveMinimum' | 'multipleOf'>): string | undefined {
+  const made = f.type === 'integer' ? 'counts from 1' : `is ${STRING_IDENTIFIER_LENGTH} random base64url characters`;
+  const refuse = (what: string) => `declares ${what}, but the server makes its values (${f.type === 'integer' ? 'an' : 'a'} ${f.type} identifier ${made})`;
+  if (f.type === 'string') {
+    if (f.minLength !== undefined && f.minLength > STRING_IDENTIFIER_LENGTH) return refuse(`minLength ${f.minLength}`);
+    if (f.maxLength !== undefined && f.maxLength < STRING_IDENTIFIER_LENGTH) return refuse(`maxLength ${f.maxLength}`);
+    if (f.pattern !== undefined) {
+      let re: RegExp | undefined;
+      try {
+        re = new RegExp(f.pattern, 'u');
+      } catch {
+        return undefined; // an invalid pattern is reported on its own
+      }
+      const broken = IDENTIFIER_SAMPLES.find((v) => !re.test(v));
+      if (broken !== undefined) return refuse(`pattern ${f.pattern}, which \`${broken}\` breaks`);
+    }
+  } else if (f.type === 'integer') {
+    if (f.minimum !== undefined && f.minimum > 1) return refuse(`minimum ${f.minimum}`);
+    if (f.exclusiveMinimum !== undefined && f.exclusiveMinimum >= 1) return refuse(`exclusiveMinimum ${f.exclusiveMinimum}`);
+    if (f.multipleOf !== undefined && !Number.isInteger(1 / f.multipleOf)) return refuse(`multipleOf ${f.multipleOf}`);
+  }
+  return undefined;
 }
 
 /** What every reader (renderers, exporters, the gap report) writes where the spec leaves a value out: never a guess. */

@@ -53,6 +53,7 @@ function exerciseModel(model: ServiceModel): void {
     for (const f of r.fields) {
       lookup.getField(r, f.name);
       defaults.isDefaultIdentifier(f);
+      defaults.getUnmakeableIdentifier(f);
       for (const view of ['create', 'replace', 'update', 'response'] as const) schemas.isWritable(r, f, view);
       schemas.getFieldSchema(model, f, r, { annotations: true, safeIntegers: true });
     }
@@ -282,6 +283,7 @@ describe('the model API surface', () => {
         'buildModel',
         'getField',
         'isDefaultIdentifier',
+        'getUnmakeableIdentifier',
         'getIdempotencyHeader',
         'getApiKeyPlacement',
         'getPathParams',

@@ -1166,6 +1166,55 @@ describe('semantic rules: further placements of the same codes', () => {
     ]);
   });
 
+  it('identifier-invalid for constraints a server-made identifier breaks (pattern, lengths, integer bounds); none for ones it keeps', () => {
+    const text = yaml`
+      servicespec: 1
+      resources:
+        Tag:
+          identifier: slug
+          fields:
+            slug: { type: string, pattern: "^[a-z][a-z0-9-]{1,30}$" }
+        Short:
+          fields:
+            id: { type: string, maxLength: 8 }
+        Long:
+          fields:
+            id: { type: string, minLength: 40 }
+        Odd:
+          fields:
+            id: { type: integer, minimum: 100 }
+        Even:
+          fields:
+            id: { type: integer, multipleOf: 2 }
+        Fine:
+          fields:
+            id: { type: string, pattern: "^[A-Za-z0-9_-]{22}$", minLength: 22, maxLength: 64 }
+        Counted:
+          fields:
+            id: { type: integer, minimum: 1, multipleOf: 1 }
+        Unmade:
+          fields:
+            id: { type: integer, minimum: 100 }
+      endpoints:
+        operations:
+          addTag: { method: POST, path: /tags, action: create, resource: Tag }
+          addShort: { method: POST, path: /shorts, action: create, resource: Short }
+          addLong: { method: POST, path: /longs, action: create, resource: Long }
+          addOdd: { method: POST, path: /odds, action: create, resource: Odd }
+          addEven: { method: POST, path: /evens, action: create, resource: Even }
+          addFine: { method: POST, path: /fines, action: create, resource: Fine }
+          addCounted: { method: POST, path: /counteds, action: create, resource: Counted }
+          getUnmade: { method: GET, path: "/unmade/{id}", action: read, resource: Unmade }
+    `;
+    expect(run(text).filter((d) => d.code === 'identifier-invalid').map((d) => `${d.line} ${d.message}`)).toEqual([
+      '6 resource Tag: identifier field `slug` declares pattern ^[a-z][a-z0-9-]{1,30}$, which `AAAAAAAAAAAAAAAAAAAAAA` breaks, but the server makes its values (a string identifier is 22 random base64url characters)',
+      '9 resource Short: identifier field `id` declares maxLength 8, but the server makes its values (a string identifier is 22 random base64url characters)',
+      '12 resource Long: identifier field `id` declares minLength 40, but the server makes its values (a string identifier is 22 random base64url characters)',
+      '15 resource Odd: identifier field `id` declares minimum 100, but the server makes its values (an integer identifier counts from 1)',
+      '18 resource Even: identifier field `id` declares multipleOf 2, but the server makes its values (an integer identifier counts from 1)',
+    ]);
+  });
+
   it('generated-type-mismatch and unknown-field for a transition stamp', () => {
     const text = yaml`
       servicespec: 1

@@ -290,6 +290,7 @@ const parts = {
       page_size: opt(fc.record({ default: opt(fc.integer({ min: 1, max: 200 })), max: opt(fc.integer({ min: 1, max: 200 })), over_max: opt(fc.constantFrom('reject', 'clamp')) }).map(clean)),
       timeout: opt(fc.constantFrom(...DURATIONS)),
       concurrency: opt(fc.integer({ min: 1, max: 100 })),
+      failed_auth: opt(fc.record({ attempts: fc.integer({ min: 1, max: 20 }), per: fc.constantFrom(...DURATIONS) })),
     })
     .map(clean),
   versioning: fc

@@ -156,6 +156,51 @@ describe('import: the result always checks', () => {
     expect(r.diagnostics.map((d) => d.message)).toContain('operation `polishThing` is imported as a custom operation: its path goes on after {thingId}; a resource action binds no parameter but the identifier, at the end of its path');
   });
 
+  it('a read-only required field with no source of its value (createdAt, archived) is imported as optional, with a diagnostic', async () => {
+    const bookmark = {
+      allOf: [
+        { type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' } } },
+        { type: 'object', required: ['id', 'createdAt', 'archived'], properties: { id: { type: 'string', format: 'uuid', readOnly: true }, createdAt: { type: 'string', format: 'date-time', readOnly: true }, archived: { type: 'boolean', readOnly: true } } },
+      ],
+    };
+    const r = await importOpenApiDocument(
+      doc(
+        {
+          '/bookmarks': { post: { operationId: 'createBookmark', requestBody: jsonBody({ type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' } } }), responses: { '201': { description: 'made', ...jsonBody(ref('Bookmark')) } } } },
+          '/bookmarks/{id}': { get: { operationId: 'getBookmark', parameters: [param('id')], responses: { '200': { description: 'one', ...jsonBody(ref('Bookmark')) } } } },
+        },
+        { Bookmark: bookmark },
+      ),
+    );
+    // Before: check refused createdAt and archived (readonly-without-source) and the import wrote nothing.
+    expect(checkErrors(r.text!)).toEqual([]);
+    const fields = r.document!.resources!.Bookmark!.fields!;
+    expect(fields.createdAt).toEqual({ type: 'datetime', optional: true, readOnly: true });
+    expect(fields.archived).toEqual({ type: 'boolean', optional: true, readOnly: true });
+    // The identifier keeps its place: the server gives it.
+    expect(fields.id!.optional).toBeUndefined();
+    const approximated = r.diagnostics.filter((d) => d.code === 'import-approximated').map((d) => d.message);
+    expect(approximated).toEqual([expect.stringContaining('resource Bookmark field createdAt (read-only and required)'), expect.stringContaining('resource Bookmark field archived (read-only and required)')]);
+  });
+
+  it('an identifier constraint the server-made identifier would break (a slug pattern, a minimum) is dropped, with a diagnostic', async () => {
+    const tag = { type: 'object', required: ['slug', 'label'], properties: { slug: { type: 'string', readOnly: true, pattern: '^[a-z][a-z0-9-]{1,30}$', maxLength: 64 }, label: { type: 'string' } } };
+    const r = await importOpenApiDocument(
+      doc(
+        {
+          '/tags': { post: { operationId: 'createTag', requestBody: jsonBody({ type: 'object', required: ['label'], properties: { label: { type: 'string' } } }), responses: { '201': { description: 'made', ...jsonBody(ref('Tag')) } } } },
+          '/tags/{slug}': { get: { operationId: 'getTag', parameters: [param('slug')], responses: { '200': { description: 'one', ...jsonBody(ref('Tag')) } } } },
+        },
+        { Tag: tag },
+      ),
+    );
+    // Before: check refused the imported spec (identifier-invalid), or the server answered ids breaking the pattern.
+    expect(checkErrors(r.text!)).toEqual([]);
+    expect(r.document!.resources!.Tag!.fields!.slug).toEqual({ type: 'string', readOnly: true, maxLength: 64 });
+    const dropped = r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.startsWith('resource Tag')).map((d) => d.message);
+    expect(dropped).toEqual([expect.stringContaining('resource Tag identifier `slug` pattern')]);
+  });
+
   it('drops an example that breaks its own schema, with a diagnostic, and keeps the ones that fit', async () => {
     const r = await importOpenApiDocument(
       doc(
@@ -198,12 +243,13 @@ describe('import: the result always checks', () => {
     const resource = fc.record({
       props: fc.dictionary(fc.constantFrom('id', 'name', 'size', 'tag', 'owner'), scalar, { minKeys: 1, maxKeys: 4 }),
       required: fc.subarray(['id', 'name', 'size', 'tag', 'owner']),
+      readOnly: fc.subarray(['id', 'name', 'size', 'tag', 'owner']),
       idNullable: fc.boolean(),
     });
     const ops = fc.record({ get: fc.boolean(), put: fc.boolean(), patch: fc.boolean(), delete: fc.boolean(), post: fc.boolean(), list: fc.boolean() });
     await fc.assert(
       fc.asyncProperty(resource, ops, async (res, o) => {
-        const properties = Object.fromEntries(Object.entries(res.props).map(([k, v]) => [k, clean(k === 'id' && res.idNullable ? { ...v, nullable: true } : v)]));
+        const properties = Object.fromEntries(Object.entries(res.props).map(([k, v]) => [k, clean({ ...v, ...(k === 'id' && res.idNullable ? { nullable: true } : {}), ...(res.readOnly.includes(k) ? { readOnly: true } : {}) })]));
         const schema = { type: 'object', required: res.required.filter((r) => r in properties), properties };
         const item: Json = {};
         const one = { '200': { description: 'ok', ...jsonBody(ref('Thing')) } };
