@@ -41,13 +41,28 @@ function numberArbitrary(f: FieldModel): fc.Arbitrary<number> {
   }
   const min = f.minimum ?? f.exclusiveMinimum ?? -1e6;
   const max = f.maximum ?? f.exclusiveMaximum ?? 1e6;
+  const m = f.multipleOf;
+  if (m !== undefined) {
+    // Whole multiples of `m` within the bounds, kept only where the quotient is whole in floating point too
+    // (0.1 * 3 is 0.30000000000000004, which a validator refuses as a multiple of 0.1).
+    const inRange = (n: number) => (f.exclusiveMinimum !== undefined ? n > f.exclusiveMinimum : n >= min) && (f.exclusiveMaximum !== undefined ? n < f.exclusiveMaximum : n <= max);
+    const lo = Math.ceil(min / m);
+    const hi = Math.floor(max / m);
+    return fc
+      .integer({ min: Math.max(lo, -1_000_000), max: Math.max(Math.max(lo, -1_000_000), Math.min(hi, 1_000_000)) })
+      .map((k) => k * m)
+      .filter((n) => inRange(n) && Number.isInteger(n / m) && !Object.is(n, -0));
+  }
   return fc
     .double({ min, max: Math.max(min, max), noNaN: true, noDefaultInfinity: true, minExcluded: f.exclusiveMinimum !== undefined, maxExcluded: f.exclusiveMaximum !== undefined })
     .filter((n) => !Object.is(n, -0));
 }
 
-/** Valid values of one field. */
-export function fieldArbitrary(model: ServiceModel, f: FieldModel, resource: ResourceModel | undefined): fc.Arbitrary<unknown> {
+/**
+ * Valid values of one field. `complete`: every optional nested field present, no null in place of an object or an
+ * array, and arrays of objects not empty, so that a mutation of any nested field has a place to go.
+ */
+export function fieldArbitrary(model: ServiceModel, f: FieldModel, resource: ResourceModel | undefined, complete = false): fc.Arbitrary<unknown> {
   let arb: fc.Arbitrary<unknown>;
   switch (f.type) {
     case 'string':
@@ -82,31 +97,32 @@ export function fieldArbitrary(model: ServiceModel, f: FieldModel, resource: Res
       arb = fc.constant({ $ref: f.to ?? '' } satisfies RefPlaceholder);
       break;
     case 'array': {
-      const item = f.items ? fieldArbitrary(model, f.items, resource) : fc.constant(null);
-      const minLength = f.minItems ?? 0;
+      const item = f.items ? fieldArbitrary(model, f.items, resource, complete) : fc.constant(null);
+      const minLength = complete && f.items?.type === 'object' && f.maxItems !== 0 ? Math.max(1, f.minItems ?? 0) : (f.minItems ?? 0);
       arb = fc.array(item, { minLength, maxLength: Math.min(f.maxItems ?? minLength + 3, minLength + 3) });
       if (f.uniqueItems) arb = fc.uniqueArray(item, { minLength, maxLength: Math.min(f.maxItems ?? minLength + 3, minLength + 3), selector: (v) => JSON.stringify(v) });
       break;
     }
     case 'object':
-      arb = objectArbitrary(model, f.fields ?? [], undefined, 'create');
+      arb = objectArbitrary(model, f.fields ?? [], undefined, 'create', complete);
       break;
     case 'state':
     case 'json':
       arb = fc.constant({});
       break;
   }
-  return f.nullable ? fc.option(arb, { nil: null, freq: 5 }) : arb;
+  const nests = f.type === 'object' || (f.type === 'array' && f.items?.type === 'object');
+  return f.nullable && !(complete && nests) ? fc.option(arb, { nil: null, freq: 5 }) : arb;
 }
 
-/** A valid object of `fields` for the given view: required fields always, optional ones sometimes. */
-export function objectArbitrary(model: ServiceModel, fields: readonly FieldModel[], resource: ResourceModel | undefined, view: SchemaView): fc.Arbitrary<Record<string, unknown>> {
+/** A valid object of `fields` for the given view: required fields always, optional ones sometimes (`complete`: always). */
+export function objectArbitrary(model: ServiceModel, fields: readonly FieldModel[], resource: ResourceModel | undefined, view: SchemaView, complete = false): fc.Arbitrary<Record<string, unknown>> {
   const writable = fields.filter((f) => isWritable(resource, f, view));
   const record: Record<string, fc.Arbitrary<unknown>> = {};
   const requiredKeys: string[] = [];
   for (const f of writable) {
-    record[f.name] = fieldArbitrary(model, f, resource);
-    if (view !== 'update' && !f.optional && !f.hasDefault) requiredKeys.push(f.name);
+    record[f.name] = fieldArbitrary(model, f, resource, complete);
+    if (complete || (view !== 'update' && !f.optional && !f.hasDefault)) requiredKeys.push(f.name);
   }
   return fc.record(record, { requiredKeys }) as fc.Arbitrary<Record<string, unknown>>;
 }
@@ -229,7 +245,7 @@ export function getMutations(model: ServiceModel, fields: readonly FieldModel[],
     if (f.type === 'ref' && getResource(model, f.to)?.identifier !== undefined) {
       const target = getResource(model, f.to)!;
       const idField = target.fields.find((x) => x.name === target.identifier);
-      const missing = idField?.type === 'integer' ? 2_000_000_000 : '00000000-0000-4000-8000-000000000000';
+      const missing = idField ? missingIdentifier(idField) : '00000000-0000-4000-8000-000000000000';
       out.push({ label: `${f.name} referring to no ${f.to}`, condition: 'reference_not_found', apply: (b) => ({ ...b, [f.name]: missing }) });
     }
   }
@@ -244,6 +260,17 @@ export function getMutations(model: ServiceModel, fields: readonly FieldModel[],
     }
   }
   return out;
+}
+
+/**
+ * An identifier in the identifier field's own form (type, pattern, length) that names no object: a malformed one
+ * would be refused as `validation`, not as `reference_not_found`.
+ */
+function missingIdentifier(id: FieldModel): unknown {
+  if (id.type === 'integer') return Math.min(2_000_000_000, id.maximum ?? Infinity, id.exclusiveMaximum !== undefined ? id.exclusiveMaximum - 1 : Infinity);
+  if (id.type !== 'string' || (id.pattern === undefined && id.minLength === undefined && id.maxLength === undefined)) return '00000000-0000-4000-8000-000000000000';
+  // Drawn with a fixed seed from the field's own generator, far from the values a run's objects get.
+  return fc.sample(stringArbitrary({ ...id, hasExample: false }), { seed: 0x5eed, numRuns: 20 }).reverse()[0] ?? '00000000-0000-4000-8000-000000000000';
 }
 
 /** A plausible value of a field's type, for sending a field that must not be sent. */

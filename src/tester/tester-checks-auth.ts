@@ -21,7 +21,7 @@ async function requestFor(ctx: TestContext, route: OperationRoute, headers: Reco
 
 function badCredential(ctx: TestContext, schemes: readonly string[]): Record<string, string> {
   const s = ctx.model.authentication?.schemes.find((x) => schemes.includes(x.name));
-  if (s?.type === 'api_key' && s.credentialName !== undefined && s.in !== 'query') return { [s.credentialName]: `${s.prefix ?? ''}not-a-real-key-0000000000000000` };
+  if (s?.type === 'api_key' && s.credentialName !== undefined) return { [s.credentialName]: `${s.prefix ?? ''}not-a-real-key-0000000000000000` };
   if (s?.type === 'basic') return { authorization: `Basic ${Buffer.from('nobody:wrong-password').toString('base64')}` };
   return { authorization: 'Bearer not.a.token' };
 }

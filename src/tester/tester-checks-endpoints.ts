@@ -190,7 +190,8 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
     if (!headers) return scope.skip('no credential for this operation');
     target = resource && o.action !== 'create' && o.action !== 'custom' ? await ctx.ensureObject(resource) : undefined;
     if (resource && o.action !== 'create' && o.action !== 'custom' && !target) return scope.skip(`no ${resource.name} to send bodies to`);
-    base = resource ? await ctx.sampleCreateBody(resource) : ((await ctx.resolveRefs(fc.sample(objectArbitrary(ctx.model, fields, undefined, 'create'), { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
+    // Complete: every optional object present, so that each nested field's mutation breaks the body.
+    base = resource ? await ctx.sampleCreateBody(resource, 0, true) : ((await ctx.resolveRefs(fc.sample(objectArbitrary(ctx.model, fields, undefined, 'create', true), { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
     ready = true;
   }, { quiet: true });
   if (!ready || !headers) return;

@@ -1,8 +1,6 @@
 import fc from 'fast-check';
-import { getField } from '../model/model-lookup.js';
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
-import { fieldArbitrary } from './tester-arbitraries.js';
-import { toCurl, type TestRequest } from './tester-http.js';
+import type { TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 import { runProperty } from './tester-checks-endpoints.js';
 import type { Failure } from './tester-types.js';
@@ -15,8 +13,10 @@ export async function checkStates(ctx: TestContext, runs: number): Promise<void>
     const resource = ctx.model.resources.find((r) => r.name === machine.resource);
     const transitions = ctx.routes.filter((r) => r.operation.action === 'transition' && r.resource?.name === machine.resource && r.transition);
     const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === machine.resource);
-    const target = `${machine.resource} (${machine.field ?? 'state'})`;
-    if (!resource || !machine.field || transitions.length === 0) {
+    // A machine that does not name its field keeps the state in the resource's one state field (docs/format.md).
+    const field = machine.field ?? resource?.fields.find((f) => f.type === 'state')?.name;
+    const target = `${machine.resource} (${field ?? 'state'})`;
+    if (!resource || !field || transitions.length === 0) {
       ctx.skip('states', 'states.sequences', target, 'no transition operations serve this machine');
       continue;
     }
@@ -37,18 +37,18 @@ export async function checkStates(ctx: TestContext, runs: number): Promise<void>
         const id = made.res.body[resource.identifier ?? 'id'];
         let state = machine.initial;
         let obj = made.res.body as Record<string, unknown>;
-        if (state !== undefined && made.res.body[machine.field!] !== state) return ctx.failure(resource.name, `a new object in the initial state ${state}`, machine.pointer, made.req, `${machine.field} is ${JSON.stringify(made.res.body[machine.field!])}`);
-        const trail: string[] = [`# ${resource.name} ${String(id)} made by:`, toCurl(ctx.client.baseUrl, made.req)];
+        if (state !== undefined && made.res.body[field] !== state) return ctx.failure(resource.name, `a new object in the initial state ${state}`, machine.pointer, made.req, `${field} is ${JSON.stringify(made.res.body[field])}`);
+        const trail: string[] = [`# ${resource.name} ${String(id)} made by:`, ctx.client.curl(made.req)];
         for (const route of sequence) {
-          const f = await step(ctx, route, id, state, obj, headers.get(route.operation.id)!);
+          const f = await step(ctx, route, field, id, state, obj, headers.get(route.operation.id)!);
           if (f.failure) return { ...f.failure, curl: [...trail, `# then (${sequence.map((x) => x.transition!.name).join(' → ')}):`, f.failure.curl ?? ''].join('\n') };
-          trail.push(toCurl(ctx.client.baseUrl, { method: route.method, path: ctx.pathOf(route, id), headers: headers.get(route.operation.id)!, body: f.body ?? {} }));
+          trail.push(ctx.client.curl({ method: route.method, path: ctx.pathOf(route, id), headers: headers.get(route.operation.id)!, body: f.body ?? {} }));
           state = f.state;
           obj = f.obj;
           if (read && readHeaders) {
             const req: TestRequest = { method: 'GET', path: ctx.pathOf(read, id), headers: readHeaders };
             const res = await ctx.send(read, req);
-            if (res.status !== 200 || res.body?.[machine.field!] !== state) return ctx.failure(read.operation.id, `a read after ${sequence.map((s) => s.transition!.name).join(' → ')} shows ${machine.field} = ${state}`, machine.pointer, req, res);
+            if (res.status !== 200 || res.body?.[field] !== state) return ctx.failure(read.operation.id, `a read after ${sequence.map((s) => s.transition!.name).join(' → ')} shows ${field} = ${state}`, machine.pointer, req, res);
           }
         }
         return undefined;
@@ -63,6 +63,7 @@ export async function checkStates(ctx: TestContext, runs: number): Promise<void>
 async function step(
   ctx: TestContext,
   route: OperationRoute,
+  field: string,
   id: unknown,
   state: string | undefined,
   obj: Record<string, unknown>,
@@ -71,11 +72,7 @@ async function step(
   const t = route.transition!;
   const o = route.operation;
   const resource = route.resource!;
-  const body: Record<string, unknown> = {};
-  for (const name of t.requires) {
-    const f = getField(resource, name);
-    if (f) body[name] = fc.sample(fieldArbitrary(ctx.model, { ...f, nullable: false }, resource), { seed: ctx.seed, numRuns: 1 })[0];
-  }
+  const body = await ctx.transitionBody(route);
   const legal = state !== undefined && t.from.includes(state);
   const unset = t.requires.filter((n) => obj[n] === undefined || obj[n] === null);
   if (legal && unset.length > 0) {
@@ -89,7 +86,6 @@ async function step(
   const res = await ctx.send(route, req);
   if (legal) {
     if (res.status !== route.successStatus) return { failure: ctx.failure(o.id, `${t.name} from ${state} succeeds (${route.successStatus}) and lands in ${t.to}`, t.pointer, req, res), state, obj };
-    const field = route.machine!.field!;
     if (res.body?.[field] !== t.to) return { failure: ctx.failure(o.id, `${field} = ${t.to} after ${t.name}`, t.pointer, req, res), state, obj };
     for (const [k, v] of Object.entries(body)) if (JSON.stringify(res.body?.[k]) !== JSON.stringify(v)) return { failure: ctx.failure(o.id, `${k} recorded as sent by ${t.name}`, t.pointer, req, res), state, obj };
     if (t.stamp !== undefined && (typeof res.body?.[t.stamp] !== 'string' || Number.isNaN(Date.parse(res.body[t.stamp] as string)))) return { failure: ctx.failure(o.id, `${t.stamp} stamped by ${t.name}`, t.pointer, req, res), state, obj };

@@ -68,9 +68,29 @@ export async function checkVersions(ctx: TestContext): Promise<void> {
     return;
   }
   const resource = read.resource!;
+  /** A read naming `version` is answered with the declared unsupported_version code. */
+  const refused = (check: string, version: string, target: string, why: string, pointer?: string) =>
+    ctx.check('versioning', check, target, async (scope) => {
+      const headers = await ctx.authFor(read.operation.auth);
+      if (!headers) return scope.skip('no credential for the read operation');
+      const d = ctx.declared('unsupported_version');
+      if (!d) return scope.skip('no error code declared for unsupported_version (not shown)');
+      const obj = await ctx.ensureObject(resource);
+      if (!obj) return scope.skip(`no ${resource.name} to read`);
+      const req: TestRequest = { method: 'GET', ...withVersion(ctx.pathOf(read, obj[resource.identifier ?? 'id']), headers, version) };
+      const res = await ctx.send(read, req);
+      const wrong = ctx.expectCondition(res, 'unsupported_version');
+      if (wrong !== undefined) scope.fail(ctx.failure(read.operation.id, `${d.code} (${d.status}) for version ${version}, ${why}`, pointer ?? d.pointer, req, `${wrong}; ${describe(res)}`));
+    });
   const versions = [...new Set([...(v.current !== undefined ? [v.current] : []), ...v.supported.map((s) => s.version)])];
+  const today = new Date().toISOString().slice(0, 10);
   for (const version of versions) {
     const declared = v.supported.find((s) => s.version === version);
+    if (declared?.sunset !== undefined && declared.sunset <= today) {
+      // Past its sunset a version is no longer served: it is refused like one never served.
+      await refused('versioning.sunset', version, `${version} (${read.operation.id})`, `past its sunset on ${declared.sunset}`, `${declared.pointer}/sunset`);
+      continue;
+    }
     await ctx.check('versioning', 'versioning.served', `${version} (${read.operation.id})`, async (scope) => {
       const headers = await ctx.authFor(read.operation.auth);
       if (!headers) return scope.skip('no credential for the read operation');
@@ -104,18 +124,7 @@ export async function checkVersions(ctx: TestContext): Promise<void> {
       if (m !== undefined) scope.fail(ctx.failure(create.operation.id, `${resource.name} in the shape of version ${version}`, declared?.pointer, req, `${m}; ${describe(res).slice(0, 300)}`));
     });
   }
-  await ctx.check('versioning', 'versioning.unsupported', read.operation.id, async (scope) => {
-    const headers = await ctx.authFor(read.operation.auth);
-    if (!headers) return scope.skip('no credential for the read operation');
-    const d = ctx.declared('unsupported_version');
-    if (!d) return scope.skip('no error code declared for unsupported_version (not shown)');
-    const obj = await ctx.ensureObject(resource);
-    if (!obj) return scope.skip(`no ${resource.name} to read`);
-    const bogus = v.scheme === 'integer' ? '999999' : v.scheme === 'semver' ? '999.0.0' : '1900-01-01';
-    const req: TestRequest = { method: 'GET', ...withVersion(ctx.pathOf(read, obj[resource.identifier ?? 'id']), headers, bogus) };
-    const res = await ctx.send(read, req);
-    const why = ctx.expectCondition(res, 'unsupported_version');
-    if (why !== undefined) scope.fail(ctx.failure(read.operation.id, `${d.code} (${d.status}) for version ${bogus}, which is not served`, d.pointer, req, `${why}; ${describe(res)}`));
-  });
+  const bogus = v.scheme === 'integer' ? '999999' : v.scheme === 'semver' ? '999.0.0' : '1900-01-01';
+  await refused('versioning.unsupported', bogus, read.operation.id, 'which is not served');
 }
 

@@ -7,7 +7,7 @@ import { getResourceSchema, type JsonSchema } from '../model/model-schemas.js';
 import type { AuthRequirement, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { locate } from '../spec/spec-loader.js';
 import type { Condition, PartName } from '../spec/spec-types.js';
-import { BoundReached, Subject, Throttled, toCurl, type TestClient, type TestRequest, type TestResponse } from './tester-http.js';
+import { BoundReached, Subject, Throttled, type TestClient, type TestRequest, type TestResponse } from './tester-http.js';
 import { fieldArbitrary, isRefPlaceholder, objectArbitrary } from './tester-arbitraries.js';
 import type { CheckResult, Failure, TestOptions } from './tester-types.js';
 
@@ -29,12 +29,14 @@ export class TestContext {
   /** Objects the main subject created, by resource. */
   readonly pool = new Map<string, Record<string, unknown>[]>();
   stoppedBy: 'max-requests' | 'time-limit' | undefined;
-  private readonly ajv = new Ajv2020({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false });
+  private readonly ajv = new Ajv2020({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, ownProperties: true });
   private readonly validators = new Map<string, ValidateFunction>();
   private uniqueCounter = 0;
   private readonly specLines: readonly string[] | undefined;
   private readonly usedValues = new Map<string, Set<string>>();
   readonly runId = Math.random().toString(36).slice(2, 8);
+  /** Where this run's values for unique fields start: another run (another seed or a replay) draws others. */
+  private readonly uniqueSeed = Math.floor(Math.random() * 0x7fff_ffff);
   /** Error responses that did not match a declared code, by route. */
   readonly errorViolations = new Map<string, Failure>();
   readonly errorRoutes = new Set<string>();
@@ -143,7 +145,7 @@ export class TestContext {
 
   /** A failure for `req` → `res`. */
   failure(operation: string, expected: string, pointer: string | undefined, req: TestRequest, actual: string | TestResponse): Failure {
-    const f: Failure = { operation, expected, actual: typeof actual === 'string' ? actual : describe(actual), curl: toCurl(this.client.baseUrl, req) };
+    const f: Failure = { operation, expected, actual: typeof actual === 'string' ? actual : describe(actual), curl: this.client.curl(req) };
     const spec = this.specRef(pointer);
     if (spec !== undefined) f.spec = spec;
     return f;
@@ -248,15 +250,20 @@ export class TestContext {
       for (const f of r.fields) if (f.writeOnce) delete b[f.name];
       return b;
     }
-    if (o.action === 'transition' && route.transition) {
-      const b: Record<string, unknown> = {};
-      for (const name of route.transition.requires) {
-        const f = r.fields.find((x) => x.name === name);
-        if (f) b[name] = fc.sample(fieldArbitrary(this.model, { ...f, nullable: false }, r), { seed: this.seed, numRuns: 1 })[0];
-      }
-      return b;
-    }
+    if (o.action === 'transition') return this.transitionBody(route);
     return {};
+  }
+
+  /** A value for each field the transition requires, references as identifiers of objects the main subject made. */
+  async transitionBody(route: OperationRoute): Promise<Record<string, unknown>> {
+    const r = route.resource;
+    const b: Record<string, unknown> = {};
+    if (!r || !route.transition) return b;
+    for (const name of route.transition.requires) {
+      const f = r.fields.find((x) => x.name === name);
+      if (f) b[name] = await this.resolveRefs(fc.sample(fieldArbitrary(this.model, { ...f, nullable: false }, r), { seed: this.seed, numRuns: 1 })[0]);
+    }
+    return b;
   }
 
   /** The version prefix as served for `version` (the current one by default), when versions are in the path. */
@@ -287,9 +294,11 @@ export class TestContext {
       const used = this.usedValues.get(`${resource.name}.${f.name}`) ?? new Set<string>();
       this.usedValues.set(`${resource.name}.${f.name}`, used);
       if (f.pattern !== undefined || typeof out[f.name] !== 'string') {
-        // A value the run has not sent yet, drawn from the field's own generator.
-        let v = out[f.name];
-        for (let i = 0; used.has(JSON.stringify(v)) && i < 200; i++) v = fc.sample(fieldArbitrary(this.model, { ...f, nullable: false, hasExample: false }, resource), { seed: this.seed + ++this.uniqueCounter, numRuns: 1 })[0];
+        // A value the run has not sent yet, drawn from the field's own generator with this run's own seed: drawn
+        // with the run's --seed, consecutive seeds' runs would send each other's values to a service that keeps them.
+        const draw = () => fc.sample(fieldArbitrary(this.model, { ...f, nullable: false, hasExample: false }, resource), { seed: (this.uniqueSeed + ++this.uniqueCounter) | 0, numRuns: 1 })[0];
+        let v = draw();
+        for (let i = 0; used.has(JSON.stringify(v)) && i < 200; i++) v = draw();
         used.add(JSON.stringify(v));
         out[f.name] = v;
         continue;
@@ -318,9 +327,9 @@ export class TestContext {
     return value;
   }
 
-  /** A sample valid create body for a resource, refs resolved and unique fields unique. */
-  async sampleCreateBody(resource: ResourceModel, seedOffset = 0): Promise<Record<string, unknown>> {
-    const arb = objectArbitrary(this.model, resource.fields, resource, 'create');
+  /** A sample valid create body for a resource, refs resolved and unique fields unique (`complete`: see fieldArbitrary). */
+  async sampleCreateBody(resource: ResourceModel, seedOffset = 0, complete = false): Promise<Record<string, unknown>> {
+    const arb = objectArbitrary(this.model, resource.fields, resource, 'create', complete);
     const [sample] = fc.sample(arb, { seed: this.seed + seedOffset + this.uniqueCounter, numRuns: 1 });
     return this.makeUnique(resource, (await this.resolveRefs(sample)) as Record<string, unknown>);
   }

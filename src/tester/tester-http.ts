@@ -66,6 +66,43 @@ export interface ClientOptions {
   baseUrl: string;
   maxRequests: number;
   deadline: number;
+  /** The version every request names where the spec places it, unless the request names one itself. */
+  version?: VersionNaming;
+  /**
+   * The query parameters of `api_key` schemes placed `in: query`: a credential for one is given (and held) as a
+   * header of that name, and sent as the query parameter.
+   */
+  queryCredentials?: readonly string[];
+}
+
+/** Where a request names its version (a header, a query parameter, or a parameter of the Accept media type), and which. */
+export interface VersionNaming {
+  kind: 'header' | 'query' | 'media_type';
+  name: string;
+  value: string;
+}
+
+/** `r` with each header named like a query credential moved to the query. */
+export function withQueryCredentials(r: TestRequest, names: readonly string[] | undefined): TestRequest {
+  if (!names || names.length === 0 || !r.headers) return r;
+  const wanted = new Set(names.map((n) => n.toLowerCase()));
+  const moved = Object.entries(r.headers).filter(([k]) => wanted.has(k.toLowerCase()));
+  if (moved.length === 0) return r;
+  const headers = Object.fromEntries(Object.entries(r.headers).filter(([k]) => !wanted.has(k.toLowerCase())));
+  const query = moved.map(([k, v]) => `${encodeURIComponent(names.find((n) => n.toLowerCase() === k.toLowerCase()) ?? k)}=${encodeURIComponent(v)}`).join('&');
+  return { ...r, headers, path: `${r.path}${r.path.includes('?') ? '&' : '?'}${query}` };
+}
+
+/** `r` naming `v` where the spec places it, unless it already names a version there. */
+export function withVersion(r: TestRequest, v: VersionNaming | undefined): TestRequest {
+  if (!v) return r;
+  const headers = r.headers ?? {};
+  const has = (name: string) => Object.keys(headers).some((k) => k.toLowerCase() === name.toLowerCase());
+  if (v.kind === 'header') return has(v.name) ? r : { ...r, headers: { ...headers, [v.name]: v.value } };
+  if (v.kind === 'media_type') return has('accept') ? r : { ...r, headers: { ...headers, accept: `application/json; ${v.name}=${v.value}` } };
+  const q = r.path.indexOf('?');
+  if (q >= 0 && new URLSearchParams(r.path.slice(q + 1)).has(v.name)) return r;
+  return { ...r, path: `${r.path}${q >= 0 ? '&' : '?'}${encodeURIComponent(v.name)}=${encodeURIComponent(v.value)}` };
 }
 
 export class TestClient {
@@ -84,12 +121,23 @@ export class TestClient {
     if (Date.now() >= this.options.deadline) throw new BoundReached('time-limit');
   }
 
+  /** A curl command for `r` as it is sent (with the version it names). */
+  curl(r: TestRequest): string {
+    return toCurl(this.baseUrl, this.prepare(r));
+  }
+
+  /** A request as it is sent: its version named and its query credentials in the query. */
+  prepare(r: TestRequest): TestRequest {
+    return withQueryCredentials(withVersion(r, this.options.version), this.options.queryCredentials);
+  }
+
   url(path: string): string {
     if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`the tester only sends paths under the base URL, not ${path}`);
     return `${this.baseUrl}${path}`;
   }
 
-  async send(r: TestRequest): Promise<TestResponse> {
+  async send(request: TestRequest): Promise<TestResponse> {
+    const r = this.prepare(request);
     for (let attempt = 0; ; attempt++) {
       this.guard();
       this.requests++;
@@ -123,7 +171,11 @@ export class TestClient {
     this.guard();
     this.requests++;
     const controller = new AbortController();
-    const res = await fetch(this.url(path), { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+    const v = this.options.version;
+    // The stream answers text/event-stream: a version in the media type goes on that type.
+    const accept = v?.kind === 'media_type' ? `text/event-stream; ${v.name}=${v.value}` : 'text/event-stream';
+    const r = this.prepare({ method: 'GET', path, headers: { accept, ...headers } });
+    const res = await fetch(this.url(r.path), { headers: r.headers, signal: controller.signal });
     const stream = new EventStream(res.status, controller);
     if (res.status === 200 && res.body) void stream.pump(res.body);
     else await res.text().catch(() => undefined);
@@ -231,7 +283,8 @@ export class Subject {
   secrets(): string[] {
     const c = this.credentials;
     if (!c) return [];
-    const out = [...Object.values(c.headers ?? {}), ...this.tokens.values()];
+    // A header value may be sent in the query (an API key `in: query`), percent-encoded.
+    const out = [...Object.values(c.headers ?? {}).flatMap((v) => [v, encodeURIComponent(v)]), ...this.tokens.values()];
     if (c.bearer !== undefined) out.push(c.bearer);
     if (c.basic) out.push(Buffer.from(`${c.basic.user}:${c.basic.password}`).toString('base64'));
     if (c.clientId !== undefined && c.clientSecret !== undefined) out.push(c.clientSecret, Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64'));
@@ -256,7 +309,7 @@ export class Subject {
     const s = this.scheme(name);
     const c = this.credentials;
     if (!s || !c) return undefined;
-    if (s.type === 'api_key' && s.in !== 'query' && s.credentialName !== undefined) {
+    if (s.type === 'api_key' && s.credentialName !== undefined) {
       const hit = Object.entries(c.headers ?? {}).find(([k]) => k.toLowerCase() === s.credentialName!.toLowerCase());
       return hit ? { [hit[0]]: hit[1] } : undefined;
     }

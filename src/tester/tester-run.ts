@@ -6,7 +6,7 @@ import { checkIdempotency } from './tester-checks-idempotency.js';
 import { checkLimits, checkRateLimit } from './tester-checks-limits.js';
 import { checkStates } from './tester-checks-states.js';
 import { checkVersions } from './tester-checks-versions.js';
-import { TestClient } from './tester-http.js';
+import { TestClient, type VersionNaming } from './tester-http.js';
 import { TestContext } from './tester-context.js';
 import { summarizeParts } from './tester-report.js';
 import type { TestOptions, TestReport } from './tester-types.js';
@@ -31,10 +31,26 @@ function redact(ctx: TestContext): void {
   }
 }
 
+/**
+ * The current version, named on every request where the spec places it (a path prefix is filled by the paths):
+ * a request that names none gets the spec's default, which may be the oldest version or a refusal.
+ */
+function currentVersion(model: ServiceModel): VersionNaming | undefined {
+  const v = model.versioning;
+  const p = v?.placement;
+  if (v?.current === undefined || !p || p.kind === 'path') return undefined;
+  return { kind: p.kind, name: p.name, value: String(v.current) };
+}
+
+/** The query parameters that carry API keys (`in: query`). */
+function queryCredentials(model: ServiceModel): string[] {
+  return (model.authentication?.schemes ?? []).filter((s) => s.type === 'api_key' && s.in === 'query' && s.credentialName !== undefined).map((s) => s.credentialName!);
+}
+
 export async function testService(model: ServiceModel, options: TestOptions): Promise<TestReport> {
   const started = Date.now();
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const client = new TestClient({ baseUrl: options.baseUrl, maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS, deadline: started + (options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS) });
+  const client = new TestClient({ baseUrl: options.baseUrl, maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS, deadline: started + (options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS), version: currentVersion(model), queryCredentials: queryCredentials(model) });
   const ctx = new TestContext(model, client, options, seed);
   const runs = options.runs ?? DEFAULT_RUNS;
 

@@ -50,7 +50,8 @@ describe('servicespec test', () => {
     expect(r.stdout).toMatch(/^ {2}operation: getCustomer$/m);
     expect(r.stdout).toMatch(new RegExp(String.raw`^ {2}expected: {2}RateLimit-Policy and RateLimit headers naming the declared policies {2}\(.*orders\.yaml:${RATE_LINE}: rate:\)$`, 'm'));
     expect(r.stdout).toMatch(/^ {2}actual: {4}no RateLimit header; 200/m);
-    expect(r.stdout).toMatch(/^ {2}reproduce: curl -i -X GET -H 'X-API-Key: <main credential>' 'http:\/\/127\.0\.0\.1:\d+\/customers\/[0-9a-f-]+'$/m);
+    // The tester names the current version on every request (docs/testing.md), so the reproduction does too.
+    expect(r.stdout).toMatch(/^ {2}reproduce: curl -i -X GET -H 'X-API-Key: <main credential>' -H 'Service-Version: 2026-11-01' 'http:\/\/127\.0\.0\.1:\d+\/customers\/[0-9a-f-]+'$/m);
     expect(r.stdout).not.toContain(s.keys.alice);
     expect(r.stdout).toMatch(/^FAILED: \d+ failed/m);
     // Every request went to the base URL given (through the proxy), none elsewhere.

@@ -25,3 +25,41 @@ it('tickets.yaml: every check passes or is skipped with a reason', async () => {
   expect(report.results.filter((r) => r.outcome === 'skipped').every((r) => (r.reason ?? '').length > 0)).toBe(true);
   expect(report.parts.find((p) => p.part === 'states')!.passed).toBe(1);
 }, 60_000);
+
+it('a transition that requires a reference is sent an identifier of a real object, not a placeholder', async () => {
+  const helpdesk = await startSpec(new URL('./fixtures/helpdesk.yaml', import.meta.url).pathname);
+  try {
+    const report = await testService(helpdesk.model, { baseUrl: helpdesk.url, ...helpdesk.options, seed: 3, runs: 5 });
+    const failed = report.results.filter((r) => r.outcome === 'failed');
+    // Before: start was sent {"assignee":{"$ref":"Agent"}} and the service's correct 422 was reported as a failure.
+    expect(failed.map((r) => [r.check, r.target, r.failure?.actual])).toEqual([]);
+    expect(report.results.find((r) => r.check === 'states.sequences' && r.target.startsWith('Ticket'))?.outcome).toBe('passed');
+  } finally {
+    await helpdesk.close();
+  }
+}, 60_000);
+
+it('runs against a service that keeps earlier runs\' objects: values for unique fields with a pattern do not repeat (the same seed twice)', async () => {
+  const helpdesk = await startSpec(new URL('./fixtures/helpdesk.yaml', import.meta.url).pathname);
+  try {
+    for (let run = 0; run < 2; run++) {
+      const report = await testService(helpdesk.model, { baseUrl: helpdesk.url, ...helpdesk.options, seed: 3, runs: 5 });
+      // Before: the second run sent the first run's Agent handles and reported the service's correct 409 as failures.
+      expect(report.results.filter((r) => r.outcome === 'failed').map((r) => [run, r.check, r.target, r.failure?.actual])).toEqual([]);
+    }
+  } finally {
+    await helpdesk.close();
+  }
+}, 60_000);
+
+it('fields, filters and parameters named after Object.prototype members (constructor, toString): no false failures', async () => {
+  const cars = await startSpec(new URL('../runtime/fixtures/proto-names.yaml', import.meta.url).pathname);
+  try {
+    const report = await testService(cars.model, { baseUrl: cars.url, ...cars.options, seed: 2, runs: 5 });
+    // Before: the tester's response check read the prototype's constructor ("/constructor must be string").
+    expect(report.results.filter((r) => r.outcome === 'failed').map((r) => [r.check, r.target, r.failure?.actual])).toEqual([]);
+    expect(report.results.find((r) => r.check === 'endpoints.valid-requests' && r.target === 'listCars')?.outcome).toBe('passed');
+  } finally {
+    await cars.close();
+  }
+}, 60_000);
