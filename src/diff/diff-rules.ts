@@ -1,6 +1,7 @@
 // The comparison of two frozen models. Each rule reads the old and the new model and reports changes with
 // a code from DIFF_RULES; positions are added later from the two specs' source maps (diff-run.ts).
 import { isIdempotentOperation } from '../model/model-routes.js';
+import { getResource } from '../model/model-lookup.js';
 import { NOT_SHOWN } from '../model/model-defaults.js';
 import { isWritable } from '../model/model-schemas.js';
 import { compareVersions } from '../model/model-versions.js';
@@ -355,15 +356,20 @@ function diffStates(out: Collector, o: ServiceModel, n: ServiceModel): void {
   for (const om of o.stateMachines) {
     const nm = newBy.get(om.resource);
     if (!nm) out.add('state-machine-removed', om.resource, {}, { old: om.pointer });
-    else diffMachine(out, om, nm);
+    else diffMachine(out, om, nm, stateField(o, om), stateField(n, nm));
   }
   for (const nm of n.stateMachines) if (!oldBy.has(nm.resource)) out.add('state-machine-added', nm.resource, {}, { new: nm.pointer });
 }
 
-function diffMachine(out: Collector, om: StateMachineModel, nm: StateMachineModel): void {
+/** The field a machine keeps its state in: the one it names, else the resource's one state field (docs/format.md). */
+function stateField(model: ServiceModel, m: StateMachineModel): string | undefined {
+  return m.field ?? getResource(model, m.resource)?.fields.find((f) => f.type === 'state')?.name;
+}
+
+function diffMachine(out: Collector, om: StateMachineModel, nm: StateMachineModel, oldField: string | undefined, newField: string | undefined): void {
   const where = { old: om.pointer, new: nm.pointer };
   const r = om.resource;
-  if (om.field !== nm.field) out.add('state-field-changed', r, { old: show(om.field), new: show(nm.field) }, where);
+  if (oldField !== newField) out.add('state-field-changed', r, { old: show(oldField), new: show(newField) }, where);
   if (om.initial !== nm.initial) out.add('initial-state-changed', r, { old: show(om.initial), new: show(nm.initial) }, where);
   const newStates = byName(nm.states);
   const oldStates = byName(om.states);

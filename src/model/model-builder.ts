@@ -30,6 +30,9 @@ import type {
 } from './model-types.js';
 import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier } from './model-defaults.js';
 
+/** One frozen empty list for every empty list of the model (most operations have no parameters, filters, errors). */
+const EMPTY: readonly never[] = Object.freeze([]);
+
 function entries<T>(record: Record<string, T> | undefined): [string, T][] {
   return record ? Object.entries(record) : [];
 }
@@ -105,7 +108,8 @@ export function buildField(name: string, spec: FieldSpec, pointer: string): Fiel
   return Object.freeze(f) as FieldModel;
 }
 
-function buildParameters(params: Record<string, ParameterSpec> | undefined, where: ParameterModel['in'], pointer: string): ParameterModel[] {
+function buildParameters(params: Record<string, ParameterSpec> | undefined, where: ParameterModel['in'], pointer: string): readonly ParameterModel[] {
+  if (params === undefined) return EMPTY;
   return Object.freeze(entries(params).map(([n, p]) => Object.freeze({ ...buildField(n, p, joinPointer(pointer, n)), in: where, deprecated: p.deprecated ?? false }))) as ParameterModel[];
 }
 
@@ -219,26 +223,24 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
   const defaultAuth = doc.authentication?.default !== undefined ? buildRequirement(doc.authentication.default, schemeNames) : undefined;
 
   // Each operation deeply frozen as it is built (its parts are: parameters, shapes, requirements), as fields are.
-  const frozenList = <T>(list: readonly T[] | undefined): readonly T[] => Object.freeze(list ? [...list] : []);
+  const frozenList = <T>(list: readonly T[] | undefined): readonly T[] => (list && list.length > 0 ? Object.freeze([...list]) : EMPTY);
   const operations: OperationModel[] = entries(doc.endpoints?.operations).map(([id, o]) => {
     const pointer = joinPointer('/endpoints/operations', id);
     const auth = o.auth !== undefined ? buildRequirement(o.auth, schemeNames, defaultAuth) : defaultAuth;
     // Keys in the order of the interface, absent rather than undefined.
-    const op: { -readonly [K in keyof OperationModel]?: OperationModel[K] } = { id, pointer, method: o.method, path: o.path, pathParams: Object.freeze(getPathParams(o.path)), action: o.action };
+    const op: { -readonly [K in keyof OperationModel]?: OperationModel[K] } = { id, pointer, method: o.method, path: o.path, pathParams: o.path.includes('{') ? Object.freeze(getPathParams(o.path)) : EMPTY, action: o.action };
     if (o.resource !== undefined) op.resource = o.resource;
     if (o.transition !== undefined) op.transition = o.transition;
     if (o.summary !== undefined) op.summary = o.summary;
     if (o.description !== undefined) op.description = o.description;
     op.filter = frozenList(o.filter);
     op.sort = frozenList(o.sort);
-    op.query = buildParameters(o.query, 'query', joinPointer(pointer, 'query'));
-    op.headers = buildParameters(o.headers, 'header', joinPointer(pointer, 'headers'));
+    op.query = o.query === undefined ? EMPTY : buildParameters(o.query, 'query', joinPointer(pointer, 'query'));
+    op.headers = o.headers === undefined ? EMPTY : buildParameters(o.headers, 'header', joinPointer(pointer, 'headers'));
     op.status = o.status ?? DEFAULT_SUCCESS_STATUS[o.action];
     op.statusDeclared = o.status !== undefined;
-    const request = buildShape(o.request, joinPointer(pointer, 'request'));
-    if (request !== undefined) op.request = request;
-    const response = buildShape(o.response, joinPointer(pointer, 'response'));
-    if (response !== undefined) op.response = response;
+    if (o.request) op.request = buildShape(o.request, joinPointer(pointer, 'request'))!;
+    if (o.response) op.response = buildShape(o.response, joinPointer(pointer, 'response'))!;
     if (o.handler !== undefined) op.handler = o.handler;
     if (auth !== undefined) op.auth = auth;
     op.authDeclared = o.auth !== undefined ? 'operation' : defaultAuth ? 'default' : 'none';

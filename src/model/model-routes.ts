@@ -90,6 +90,9 @@ function getPathParamNames(path: string): string[] {
   return getPathParams(path);
 }
 
+/** The empty query and header lists of the routes that have none (shared, frozen). */
+const NONE: readonly never[] = Object.freeze([]);
+
 const BODY_ACTIONS = new Set(['create', 'update', 'replace', 'transition']);
 const OBJECT_ACTIONS = new Set(['read', 'update', 'replace', 'delete', 'transition']);
 const WRITE_ACTIONS = new Set(['create', 'update', 'replace']);
@@ -146,56 +149,72 @@ function getReferencedResources(model: ServiceModel): Set<string> {
 
 /** What `operationConditions` reads from the model alone, worked out once per `buildRoutes`. */
 interface ConditionFacts {
-  /** baseConditions by baseKey. */
-  base: Map<number, readonly Condition[]>;
+  /** An operation's conditions by its key (operationConditions). */
+  lists: Map<number, readonly Condition[]>;
   /** Per resource: whether it has a unique field, a ref field. */
   writes: Map<ResourceModel, { unique: boolean; ref: boolean }>;
   timeout: boolean;
   notImplemented: boolean;
+  /** Whether a rate limit applies to every operation; else, the operations one names. */
+  rateAll: boolean;
+  rateOperations: ReadonlySet<string>;
 }
 
-function operationConditions(model: ServiceModel, o: OperationModel, resource: ResourceModel | undefined, hasBody: boolean, facts: ConditionFacts): Condition[] {
-  const key = baseKey(model, o.auth);
-  let base = facts.base.get(key);
-  if (base === undefined) {
-    base = baseConditions(model, o.auth);
-    facts.base.set(key, base);
-  }
-  const c = base.slice();
-  if (hasBody) {
-    add(c, 'validation');
-    add(c, 'malformed_request');
-    add(c, 'unsupported_media_type');
-    add(c, 'body_too_large');
-  }
+/**
+ * What an operation's conditions depend on besides its requirement, in the order they are added: bit i of an
+ * operation's key says whether step i applies. Operations with the same key share one (frozen) list.
+ */
+const CONDITION_STEPS: readonly (readonly Condition[])[] = [
+  ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'],
   // A route that reads no body still reads (and ignores) what is sent with an unsafe method, up to the body limit.
-  else if (o.method !== 'GET') add(c, 'body_too_large');
-  if (o.action === 'list' || (o.action === 'custom' && (o.method === 'GET' || o.query.length > 0 || o.headers.length > 0))) add(c, 'validation');
+  ['body_too_large'],
+  ['validation'],
   // Served without its handler (--allow-gaps), a custom operation is answered not_implemented; documented where declared.
-  if (o.action === 'custom' && facts.notImplemented) add(c, 'not_implemented');
-  if (OBJECT_ACTIONS.has(o.action)) add(c, 'missing_resource');
-  if (o.action === 'transition') add(c, 'illegal_transition');
-  if (o.auth?.kind === 'required') {
-    if (resource?.owner !== undefined && resource.ownerAccess === 'forbidden' && o.action !== 'create' && o.action !== 'list') add(c, 'not_owner');
-  }
-  const rate = model.limits?.rate;
-  if (rate !== undefined && rate.some((r) => !r.operations || r.operations.includes(o.id))) add(c, 'rate_limited');
-  if (facts.timeout) add(c, 'timeout');
+  ['not_implemented'],
+  ['missing_resource'],
+  ['illegal_transition'],
+  ['not_owner'],
+  ['rate_limited'],
+  ['timeout'],
+  ['unique_conflict'],
+  ['reference_not_found'],
+  ['in_use'],
+  ['idempotency_conflict', 'idempotency_in_progress'],
+];
+
+function operationConditions(model: ServiceModel, o: OperationModel, resource: ResourceModel | undefined, hasBody: boolean, facts: ConditionFacts): readonly Condition[] {
+  let steps = 0;
+  if (hasBody) steps |= 1 << 0;
+  else if (o.method !== 'GET') steps |= 1 << 1;
+  if (o.action === 'list' || (o.action === 'custom' && (o.method === 'GET' || o.query.length > 0 || o.headers.length > 0))) steps |= 1 << 2;
+  if (o.action === 'custom' && facts.notImplemented) steps |= 1 << 3;
+  if (OBJECT_ACTIONS.has(o.action)) steps |= 1 << 4;
+  if (o.action === 'transition') steps |= 1 << 5;
+  if (o.auth?.kind === 'required' && resource?.owner !== undefined && resource.ownerAccess === 'forbidden' && o.action !== 'create' && o.action !== 'list') steps |= 1 << 6;
+  if (facts.rateAll || facts.rateOperations.has(o.id)) steps |= 1 << 7;
+  if (facts.timeout) steps |= 1 << 8;
   if (resource && WRITE_ACTIONS.has(o.action)) {
     let w = facts.writes.get(resource);
     if (w === undefined) {
       w = { unique: resource.fields.some((f) => f.unique), ref: resource.fields.some((f) => f.type === 'ref') };
       facts.writes.set(resource, w);
     }
-    if (w.unique) add(c, 'unique_conflict');
-    if (w.ref) add(c, 'reference_not_found');
+    if (w.unique) steps |= 1 << 9;
+    if (w.ref) steps |= 1 << 10;
   }
-  if (resource && o.action === 'delete' && getReferencedResources(model).has(resource.name)) add(c, 'in_use');
-  if (isIdempotentOperation(model, o)) {
-    add(c, 'idempotency_conflict');
-    add(c, 'idempotency_in_progress');
+  if (resource && o.action === 'delete' && getReferencedResources(model).has(resource.name)) steps |= 1 << 11;
+  if (isIdempotentOperation(model, o)) steps |= 1 << 12;
+  const key = baseKey(model, o.auth) * (1 << CONDITION_STEPS.length) + steps;
+  let list = facts.lists.get(key);
+  if (list === undefined) {
+    const c = baseConditions(model, o.auth);
+    CONDITION_STEPS.forEach((step, i) => {
+      if (steps & (1 << i)) for (const x of step) add(c, x);
+    });
+    list = Object.freeze(c);
+    facts.lists.set(key, list);
   }
-  return c;
+  return list;
 }
 
 const routesCache = new WeakMap<ServiceModel, readonly Route[]>();
@@ -211,44 +230,59 @@ export function getRoutes(model: ServiceModel): readonly Route[] {
   return routes;
 }
 
+/** The query parameters of an operation's route: a list's, a custom operation's own, the version's. */
+function routeQuery(o: OperationModel, resource: ResourceModel | undefined, versionQuery: string | undefined): readonly QueryParam[] {
+  if (o.action !== 'list' && o.action !== 'custom' && versionQuery === undefined) return NONE;
+  const query: QueryParam[] = [];
+  if (o.action === 'list') {
+    query.push({ name: LIST_PARAMS.limit, kind: 'limit' }, { name: LIST_PARAMS.cursor, kind: 'cursor' });
+    for (const name of o.filter) {
+      const field = getField(resource, name);
+      query.push(field ? { name, kind: 'filter', field } : { name, kind: 'filter' });
+    }
+    if (o.sort.length > 0) query.push({ name: LIST_PARAMS.sort, kind: 'sort' });
+  }
+  if (o.action === 'custom') for (const p of o.query) query.push({ name: p.name, kind: 'param', parameter: p });
+  if (versionQuery !== undefined) query.push({ name: versionQuery, kind: 'version' });
+  return query;
+}
+
 function buildRoutes(model: ServiceModel): Route[] {
   const routes: Route[] = [];
   const versionQuery = model.versioning?.placement?.kind === 'query' ? model.versioning.placement.name : undefined;
   const placement = model.versioning?.placement;
   const versionParams = new Set(placement?.kind === 'path' ? getPathParamNames(placement.template) : []);
-  const facts: ConditionFacts = { base: new Map(), writes: new Map(), timeout: Boolean(model.limits?.timeout), notImplemented: model.errors?.byCondition.not_implemented !== undefined };
+  const rate = model.limits?.rate ?? [];
+  const facts: ConditionFacts = {
+    lists: new Map(),
+    writes: new Map(),
+    timeout: Boolean(model.limits?.timeout),
+    notImplemented: model.errors?.byCondition.not_implemented !== undefined,
+    rateAll: rate.some((r) => !r.operations),
+    rateOperations: new Set(rate.flatMap((r) => r.operations ?? [])),
+  };
   for (const o of model.endpoints?.operations ?? []) {
     const resource = getResource(model, o.resource);
     const machine = getStateMachine(model, o.resource);
     const transition = o.transition === undefined ? undefined : machine?.transitions.find((t) => t.name === o.transition);
     const path = withPrefix(model, o.path);
     const hasBody = BODY_ACTIONS.has(o.action) || (o.action === 'custom' && o.request !== undefined && o.method !== 'GET' && o.method !== 'DELETE');
-    const query: QueryParam[] = [];
-    if (o.action === 'list') {
-      query.push({ name: LIST_PARAMS.limit, kind: 'limit' }, { name: LIST_PARAMS.cursor, kind: 'cursor' });
-      for (const name of o.filter) {
-        const field = getField(resource, name);
-        query.push(field ? { name, kind: 'filter', field } : { name, kind: 'filter' });
-      }
-      if (o.sort.length > 0) query.push({ name: LIST_PARAMS.sort, kind: 'sort' });
-    }
-    if (o.action === 'custom') for (const p of o.query) query.push({ name: p.name, kind: 'param', parameter: p });
-    if (versionQuery !== undefined) query.push({ name: versionQuery, kind: 'version' });
+    const query = routeQuery(o, resource, versionQuery);
     const route: OperationRoute = {
       kind: 'operation',
       method: o.method,
       path,
       routerPath: toRouterPath(path),
-      pathParams: getPathParamNames(path),
+      pathParams: path === o.path ? o.pathParams : getPathParamNames(path),
       conditions: operationConditions(model, o, resource, hasBody, facts),
       operation: o,
       query,
-      headers: o.action === 'custom' ? o.headers : [],
+      headers: o.action === 'custom' ? o.headers : NONE,
       hasBody,
       successStatus: o.status,
     };
     if (resource) route.resource = resource;
-    const idParam = route.pathParams.filter((p) => !versionParams.has(p)).at(-1);
+    const idParam = versionParams.size === 0 ? route.pathParams.at(-1) : route.pathParams.filter((p) => !versionParams.has(p)).at(-1);
     if (resource?.identifier !== undefined && OBJECT_ACTIONS.has(o.action) && idParam !== undefined) route.identifierParam = idParam;
     if (machine) route.machine = machine;
     if (transition) route.transition = transition;
@@ -344,6 +378,8 @@ export function getServiceRoutes(): readonly ServiceRoute[] {
 
 /** Whether a path (a template, as served) lies under the reserved prefix. */
 export function isReservedPath(path: string): boolean {
+  // Only `/` and `_` lower-case to `/` and `_`: most paths are told apart without a lower-case copy.
+  if (path.charCodeAt(0) !== 47 || path.charCodeAt(1) !== 95) return false;
   const p = path.toLowerCase();
   return p === RESERVED_PREFIX || p.startsWith(`${RESERVED_PREFIX}/`);
 }
@@ -382,7 +418,13 @@ export function getProducibleConditions(model: ServiceModel): Map<Condition, str
   if (routes.length === 0) return out;
   out.set('route_not_found', 'requests to undeclared paths');
   out.set('method_not_allowed', 'requests with an undeclared method on a declared path');
-  for (const r of routes) for (const c of r.conditions) if (!out.has(c)) out.set(c, `${describeRoute(r)}, ${r.method} ${r.path}`);
+  // Operations share their lists of conditions: a list seen before adds nothing.
+  const seen = new Set<readonly Condition[]>();
+  for (const r of routes) {
+    if (seen.has(r.conditions)) continue;
+    seen.add(r.conditions);
+    for (const c of r.conditions) if (!out.has(c)) out.set(c, `${describeRoute(r)}, ${r.method} ${r.path}`);
+  }
   return out;
 }
 

@@ -1,3 +1,4 @@
+import type { PartName } from '../spec/spec-types.js';
 import { BUILT_IN_NESTING_DEPTH } from './runtime-body.js';
 
 /** Values the runtime uses where the spec is silent, each documented in docs/runtime.md. */
@@ -15,6 +16,8 @@ export const BUILT_IN = {
 
 /** Something the spec leaves out that serving it would need, and what the runtime does instead. */
 export interface RuntimeGap {
+  /** The part of the spec it belongs to: `gaps` names it there (test/runtime/runtime-gaps-named.test.ts). */
+  part: PartName;
   item: string;
   builtIn: string;
 }

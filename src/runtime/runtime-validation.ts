@@ -19,9 +19,11 @@ export interface ValidatorFactory {
  * unknown properties, no defaults inserted: a body is accepted as sent or refused. Compiling is what start-up
  * spends most on (a few milliseconds a schema), so a validator compiles on its first use, or when
  * `compileNext` reaches it (the service compiles them one a turn right after it starts), whichever comes first.
+ * `ownProperties`: a field named after a member of Object.prototype (`constructor`, `toString`) that a body
+ * leaves out is absent, not the prototype's function.
  */
 export function createValidatorFactory(): ValidatorFactory {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: false, removeAdditional: false, useDefaults: false });
+  const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: false, removeAdditional: false, useDefaults: false, ownProperties: true });
   addFormats(ajv);
   const pending = new Set<() => ValidateFunction>();
   const factory = (schema: Record<string, unknown>, resource?: ResourceModel): Validator => {

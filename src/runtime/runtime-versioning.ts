@@ -6,6 +6,7 @@ import { getResourceSchema, getShapeSchema, getTransitionSchema, isWritable } fr
 import { getFieldHistory, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { ServiceError } from './runtime-errors.js';
 import type { ValidatorFactory } from './runtime-validation.js';
+import { ownValue } from '../util/util-own.js';
 
 export interface VersionResolver {
   /** The version a request asks for (or the declared default); undefined when the spec is not versioned. */
@@ -172,11 +173,11 @@ export function createVersionResolver(model: ServiceModel): VersionResolver {
   const read = (request: FastifyRequest): string | undefined => {
     switch (placement.kind) {
       case 'header': {
-        const h = request.headers[placement.name.toLowerCase()];
+        const h = ownValue(request.headers, placement.name.toLowerCase()) as string | string[] | undefined;
         return Array.isArray(h) ? h[0] : h;
       }
       case 'query': {
-        const q = (request.query as Record<string, unknown>)[placement.name];
+        const q = ownValue(request.query as object, placement.name);
         return typeof q === 'string' ? q : undefined;
       }
       case 'path':

@@ -24,3 +24,25 @@ describe('every diff rule, on a fixture pair', () => {
     expect([...new Set(others)].sort()).toEqual([...(row.also ?? [])].filter((c) => c !== code && c !== 'current-version-not-advanced').sort());
   });
 });
+
+describe('a state machine that does not name its field', () => {
+  // docs/format.md: `field` may be left out when the resource has exactly one state field; that field holds the state.
+  it('naming the one state field it already kept its state in is no change', () => {
+    // Before: state-field-changed, breaking ("the state is now kept in status (was not shown)").
+    const report = diffEdits((d) => void delete d.states.Loan.field, undefined);
+    expect(report.changes.map((c) => c.code)).toEqual([]);
+  });
+
+  it('moving the state to another field is still state-field-changed', () => {
+    const report = diffEdits(
+      (d) => void delete d.states.Loan.field,
+      (d) => {
+        d.resources.Loan.fields.stage = d.resources.Loan.fields.status;
+        delete d.resources.Loan.fields.status;
+        d.states.Loan.field = 'stage';
+        d.endpoints.operations.listLoans.filter = ['member', 'book'];
+      },
+    );
+    expect(report.changes.find((c) => c.code === 'state-field-changed')?.reason).toContain('stage');
+  });
+});

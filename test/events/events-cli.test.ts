@@ -1,5 +1,6 @@
 // `servicespec webhooks ...` through commander, in process, against a real database that a running service
-// shares: what the CLI writes (an endpoint, a replay) the service acts on without a restart.
+// shares: what the CLI writes (an endpoint, a replay) the service acts on without a restart. On PostgreSQL
+// (SERVICESPEC_TEST_DB=postgres) the CLI is another instance: the service hears its changes through NOTIFY.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,8 @@ describe('servicespec webhooks', () => {
     const receiver = await startReceiver(() => (healthy ? { status: 200 } : { status: 500 }));
     const keep = join(dir, 'shared');
     const s = await startEventService({ dir: keep });
-    const db = `sqlite:${s.dbPath}`;
+    // SERVICESPEC_TEST_DB=postgres: the CLI on the service's PostgreSQL schema, as an operator on another machine.
+    const db = s.storage.dialect === 'postgres' ? s.dbPath : `sqlite:${s.dbPath}`;
     try {
       const refused = await cli('add', EVENTS_SPEC, '--db', db, '--url', receiver.url);
       expect(refused.code).toBe(2);

@@ -13,7 +13,7 @@ import { addWebhookEndpoint } from '../../src/runtime/events/events-webhooks.js'
 import { parseTargetPolicy } from '../../src/runtime/events/events-targets.js';
 import { startChildServer } from '../runtime/child-server.js';
 import { loadModel } from '../runtime/helpers.js';
-import { EVENTS_SPEC, LOOPBACK, startEventService, startReceiver, until } from './helpers.js';
+import { EVENTS_SPEC, LOOPBACK, openTestStorage, startEventService, startReceiver, until } from './helpers.js';
 import { dropTestSchemas } from '../support/postgres.js';
 
 const Database = loadSqliteDriver();
@@ -97,6 +97,32 @@ describe('delivery survives a crash', () => {
       await receiver.close();
     }
   }, 90_000);
+
+  it('a graceful close records the outcome of an attempt still in flight before the storage closes', async () => {
+    const receiver = await startReceiver(() => 'hang');
+    const keep = join(dir, 'closing');
+    try {
+      const a = await startEventService({ dir: keep, webhooks: { allowTargets: LOOPBACK, jitter: 0, pollIntervalMs: 200 } });
+      const { secret } = await addWebhookEndpoint({ storage: a.storage, model: a.model, policy: parseTargetPolicy(LOOPBACK) }, { url: receiver.url });
+      await a.call('POST', '/tickets', { title: 'in flight at close' });
+      await until(() => receiver.received.length === 1, 5000, 'the attempt to reach the receiver');
+      // The receiver answers only once the service is closing: the worker must record it before the storage closes.
+      const closing = a.close();
+      setTimeout(() => receiver.release(200), 200);
+      await closing;
+      const b = await openTestStorage(keep);
+      try {
+        const deliveries = await b.storage.listDeliveries({});
+        // Before: the storage closed first, the outcome was lost, and the next start sent the event again.
+        expect(deliveries.map((d) => [d.status, d.attempts])).toEqual([['delivered', 1]]);
+        expect(new Webhook(secret).verify(receiver.received[0]!.body, receiver.received[0]!.headers as Record<string, string>)).toMatchObject({ type: 'ticket.created' });
+      } finally {
+        await b.storage.close();
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
 
   it('an event committed but never fanned out is delivered by the next process', async () => {
     const receiver = await startReceiver();

@@ -124,6 +124,8 @@ export interface Receiver {
   /** Requests whose answer was not a 2xx (or that hung). */
   failed: number;
   behaviour: Behaviour;
+  /** Answers every request left hanging so far with `status`. */
+  release(status?: number): void;
   close(): Promise<void>;
 }
 
@@ -135,6 +137,12 @@ export async function startReceiver(behaviour: Behaviour = () => ({ status: 200 
     received: [],
     failed: 0,
     behaviour,
+    release(status = 200) {
+      for (const res of [...hanging]) {
+        hanging.delete(res);
+        res.writeHead(status).end();
+      }
+    },
     async close() {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

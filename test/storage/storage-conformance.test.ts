@@ -295,43 +295,55 @@ for (const d of DIALECTS) {
 
     it('pages by keyset with filters and sort: nulls last both ways, ties broken by identifier', async () => {
       const { s } = await fresh();
-      const ranks: (number | null)[] = [5, null, 2, 5, null, 1, 5, 2, null];
-      for (const [i, rank] of ranks.entries()) {
-        await s.transaction((tx) => tx.insert('projects', project(`p${i}`, { rank, state: i % 3 === 0 ? 'closed' : 'open' })));
-      }
-      const rows = ranks.map((rank, i) => ({ id: `p${i}`, rank, state: i % 3 === 0 ? 'closed' : 'open' }));
-      const expected = (descending: boolean, state?: string) =>
+      // Ties and nulls in an integer and in a real column; filters on text, on boolean, and on null.
+      const ranks: (number | null)[] = [5, null, 2, 5, null, 1, 5, 2, null, 0, 7];
+      const scores: (number | null)[] = [1.5, 1.5, null, -0.25, 1.5, null, 2, -0.25, 1e-9, null, 1e9];
+      const rows = ranks.map((rank, i) => ({ id: `p${i}`, rank, score: scores[i]!, state: i % 3 === 0 ? 'closed' : 'open', active: i % 4 === 1 ? null : i % 2 === 0 }));
+      // Inserted out of identifier order, so a tie broken by insertion order would show.
+      for (const r of [...rows].reverse()) await s.transaction((tx) => tx.insert('projects', project(r.id, { rank: r.rank, score: r.score, state: r.state, active: r.active })));
+      type Key = 'rank' | 'score';
+      const expected = (column: Key, descending: boolean, equals: Record<string, unknown>) =>
         rows
-          .filter((r) => state === undefined || r.state === state)
+          .filter((r) => Object.entries(equals).every(([k, v]) => r[k as keyof typeof r] === v))
           .sort((a, b) => {
-            if ((a.rank === null) !== (b.rank === null)) return a.rank === null ? 1 : -1;
-            const by = a.rank === b.rank ? (a.id < b.id ? -1 : 1) : a.rank! < b.rank! ? -1 : 1;
+            const x = a[column];
+            const y = b[column];
+            if ((x === null) !== (y === null)) return x === null ? 1 : -1;
+            const by = x === y ? (a.id < b.id ? -1 : 1) : x! < y! ? -1 : 1;
             return descending ? -by : by;
           })
           .map((r) => r.id);
-      for (const descending of [false, true]) {
-        for (const state of [undefined, 'open']) {
-          for (const limit of [1, 2, 4]) {
-            const seen: string[] = [];
-            let after: { value: unknown; id: unknown } | undefined;
-            for (let guard = 0; guard < 20; guard++) {
-              const page = await s.read((tx) => tx.list('projects', { equals: state ? { state } : {}, sort: { column: 'rank', descending }, ...(after ? { after } : {}), limit }));
-              seen.push(...page.map((r) => r.id as string));
-              if (page.length < limit) break;
-              const last = page[page.length - 1]!;
-              after = { value: last.rank, id: last.id };
+      for (const column of ['rank', 'score'] as const) {
+        for (const descending of [false, true]) {
+          for (const equals of [{}, { state: 'open' }, { active: true }, { active: null }, { state: 'closed', active: false }]) {
+            for (const limit of [1, 2, 4]) {
+              const seen: string[] = [];
+              let after: { value: unknown; id: unknown } | undefined;
+              for (let guard = 0; guard < 20; guard++) {
+                const page = await s.read((tx) => tx.list('projects', { equals, sort: { column, descending }, ...(after ? { after } : {}), limit }));
+                seen.push(...page.map((r) => r.id as string));
+                if (page.length < limit) break;
+                const last = page[page.length - 1]!;
+                after = { value: last[column], id: last.id };
+              }
+              expect(seen, `${column} descending=${descending} ${JSON.stringify(equals)} limit=${limit}`).toEqual(expected(column, descending, equals));
             }
-            expect(seen, `descending=${descending} state=${state} limit=${limit}`).toEqual(expected(descending, state));
           }
         }
+      }
+      // A page that starts in the nulls, both ways.
+      for (const descending of [false, true]) {
+        const page = await s.read((tx) => tx.list('projects', { equals: {}, sort: { column: 'rank', descending }, after: { value: null, id: 'p1' }, limit: 10 }));
+        expect(page.map((r) => r.id)).toEqual(descending ? [] : ['p4', 'p8']);
       }
       // By identifier, and filtered on null.
       const byId = await s.read((tx) => tx.list('projects', { equals: {}, sort: { column: 'id', descending: true }, after: { id: 'p5' }, limit: 3 }));
       expect(byId.map((r) => r.id)).toEqual(['p4', 'p3', 'p2']);
       const nulls = await s.read((tx) => tx.list('projects', { equals: { rank: null }, limit: 10 }));
       expect(nulls.map((r) => r.id)).toEqual(['p1', 'p4', 'p8']);
-      const text = await s.read((tx) => tx.list('projects', { equals: {}, sort: { column: 'slug', descending: false }, limit: 3 }));
-      expect(text.map((r) => r.slug)).toEqual(['s-p0', 's-p1', 's-p2']);
+      // Text compares byte-wise on every engine: 's-p10' before 's-p2'.
+      const text = await s.read((tx) => tx.list('projects', { equals: {}, sort: { column: 'slug', descending: false }, limit: 4 }));
+      expect(text.map((r) => r.slug)).toEqual(['s-p0', 's-p1', 's-p10', 's-p2']);
     });
 
     it('migrates: additive changes applied, destructive ones refused by name with nothing changed', async () => {
@@ -366,6 +378,15 @@ for (const d of DIALECTS) {
       expect((await s.migrate(loosened)).ok).toBe(true);
       expect(await s.transaction((tx) => tx.insert('projects', project('p9', { rank: -5 })))).toMatchObject({ rank: -5 });
       expect((await constraintOf(s.transaction((tx) => tx.insert('projects', project('p10', { slug: 's-p9' }))))).kind).toBe('unique_conflict');
+
+      // A plan that adds as well as drops is refused whole: its additive part is not applied either.
+      const [lp, lt, ll] = loosened.tables as [TablePlan, TablePlan, TablePlan];
+      const more: TablePlan = { name: 'more', primaryKey: 'id', columns: [col('id', 'text', { primaryKey: true, notNull: true })] };
+      const mixed: StoragePlan = { tables: [{ ...lp, columns: [...lp.columns.filter((c) => c.name !== 'score'), col('extra', 'text')] }, lt, ll, more] };
+      const x = await s.migrate(mixed);
+      expect(!x.ok && x.refusals.map((y) => `${y.table}${y.column ? `.${y.column}` : ''}`)).toEqual(['projects.score']);
+      const later = await s.migrate({ tables: [{ ...lp, columns: [...lp.columns, col('extra', 'text')] }, lt, ll, more] });
+      expect(later.ok && later.steps.map((y) => `${y.kind}:${y.table}${y.column ? `.${y.column}` : ''}`).sort()).toEqual(['add_column:projects.extra', 'create_table:more']);
     });
 
     it.skipIf(!d.concurrentWriters)('migrates once when instances start together on one database', async () => {
@@ -589,6 +610,10 @@ for (const d of DIALECTS) {
       const winners = claims.filter((c) => c.created);
       expect(winners).toHaveLength(1);
       expect(new Set(claims.map((c) => c.value))).toEqual(new Set([winners[0]!.value]));
+      // Racing claims of a key whose record has expired: exactly one replaces it.
+      const again = await Promise.all(Array.from({ length: 16 }, (_, i) => instances[i % instances.length]!.claimRecord('idem', 'k1', `w${i}`, '2026-11-23T13:30:00.000Z', '2026-11-23T13:00:00.000Z')));
+      expect(again.filter((c) => c.created)).toHaveLength(1);
+      expect(new Set(again.map((c) => c.value))).toEqual(new Set([again.find((c) => c.created)!.value]));
       expect(await s.claimRecord('idem', 'k1', 'late', '2026-11-23T15:00:00.000Z', '2026-11-23T14:00:00.000Z')).toEqual({ created: true, value: 'late' });
       await s.putRecord('idem', 'k1', 'put', '2026-11-23T15:00:00.000Z');
       expect(await s.claimRecord('idem', 'k1', 'x', '2026-11-23T15:00:00.000Z', '2026-11-23T14:00:00.000Z')).toEqual({ created: false, value: 'put' });
@@ -722,5 +747,85 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: a write transaction left open
     expect((await s.read((tx) => tx.list('projects', { equals: {}, limit: 10 }))).map((r) => [r.id, r.rank])).toEqual([['p1', 2]]);
     // The pool replaced the closed connection.
     await s.transaction((tx) => tx.insert('projects', project('p3')));
+  });
+});
+
+describe.skipIf(pgSkip !== undefined)('PostgreSQL: the outbox sequencer', () => {
+  /** Runs statements on the schema of `url`, outside any storage. */
+  async function exec<T = unknown>(url: string, sql: string): Promise<T[]> {
+    const raw = new pg.Client({ connectionString: POSTGRES_URL });
+    await raw.connect();
+    try {
+      await raw.query(`SET search_path TO "${new URL(url).searchParams.get('schema')!}"`);
+      return (await raw.query(sql)).rows as T[];
+    } finally {
+      await raw.end();
+    }
+  }
+
+  it('never scans the whole outbox, even with plans cached while it was empty', async () => {
+    const url = getTestSchemaUrl();
+    const stats = async () => (await exec<{ seq_scan: string; n_tup_ins: string }>(url, `SELECT seq_scan, n_tup_ins FROM pg_stat_user_tables WHERE schemaname = current_schema() AND relname = '_servicespec_outbox'`))[0]!;
+    // The tables made (building an index scans its table), and those scans counted before the test starts.
+    const made = createPostgresStorage({ url, poolSize: 1 });
+    expect((await made.migrate(PLAN)).ok).toBe(true);
+    await made.close();
+    for (let waited = 0; Number((await stats()).seq_scan) === 0 && waited < 5_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    const before = Number((await stats()).seq_scan);
+    const s = createPostgresStorage({ url, poolSize: 1, sequencerIntervalMs: 0 });
+    expect((await s.migrate(PLAN)).ok).toBe(true);
+    // The connection plans the sequencer's statements on an empty outbox, and keeps those plans.
+    for (let i = 0; i < 8; i++) {
+      await s.transaction((tx) => tx.appendEvent(event(`a${i}`)));
+      expect(await s.lastOutboxSeq()).toBe(i + 1);
+    }
+    // The outbox grows without a statistics update (as between two autovacuum runs).
+    await exec(url, `INSERT INTO _servicespec_outbox (seq, id, type, timestamp, data) SELECT 8 + g, 'b' || g, 'project.created', 't', '{}' FROM generate_series(1, 20000) g`);
+    for (let i = 0; i < 8; i++) {
+      await s.transaction((tx) => tx.appendEvent(event(`c${i}`)));
+      expect(await s.lastOutboxSeq()).toBe(20_008 + i + 1);
+    }
+    // A backend's table statistics are written at the latest when it exits: wait until every insert is counted.
+    await s.close();
+    for (let waited = 0; Number((await stats()).n_tup_ins) < 20_016 && waited < 5_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    expect(Number((await stats()).n_tup_ins)).toBe(20_016);
+    expect(Number((await stats()).seq_scan) - before).toBe(0);
+  });
+
+  it('drops the partial index of unsequenced appends an older version made', async () => {
+    const url = getTestSchemaUrl();
+    const first = createPostgresStorage({ url, poolSize: 1 });
+    expect((await first.migrate(PLAN)).ok).toBe(true);
+    await first.close();
+    await exec(url, 'CREATE INDEX _servicespec_outbox_unsequenced ON _servicespec_outbox (pos) WHERE seq IS NULL');
+    const s = track(createPostgresStorage({ url, poolSize: 1 }));
+    expect((await s.migrate(PLAN)).ok).toBe(true);
+    expect(await exec(url, `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname = '_servicespec_outbox_unsequenced'`)).toEqual([]);
+    await s.transaction((tx) => tx.appendEvent(event('e1')));
+    expect(await s.lastOutboxSeq()).toBe(1);
+  });
+
+  it('under load, starts a run no sooner than sequencerIntervalMs after the last; a caller still sees every commit before its call', async () => {
+    const s = track(createPostgresStorage({ url: getTestSchemaUrl(), poolSize: 2, sequencerIntervalMs: 300 }));
+    expect((await s.migrate(PLAN)).ok).toBe(true);
+    await s.transaction((tx) => tx.appendEvent(event('e1')));
+    const t0 = Date.now();
+    expect(await s.lastOutboxSeq()).toBe(1);
+    // The first run started at once; the next waits for its turn, and gives the position of what committed meanwhile.
+    expect(Date.now() - t0).toBeLessThan(250);
+    await s.transaction((tx) => tx.appendEvent(event('e2')));
+    const [a, b] = await Promise.all([s.lastOutboxSeq(), s.readOutbox(0, 10)]);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(295);
+    expect(a).toBe(2);
+    expect(b.map((e) => [e.seq, e.id])).toEqual([
+      [1, 'e1'],
+      [2, 'e2'],
+    ]);
+    // Once runs are further apart than the interval, a run starts at once.
+    await new Promise((r) => setTimeout(r, 350));
+    await s.transaction((tx) => tx.appendEvent(event('e3')));
+    const t1 = Date.now();
+    expect(await s.lastOutboxSeq()).toBe(3);
+    expect(Date.now() - t1).toBeLessThan(250);
   });
 });

@@ -129,35 +129,53 @@ describe.skipIf(skip !== undefined)('two serve processes on one PostgreSQL datab
     }
   });
 
-  it('SIGKILL of one instance under load: no acknowledged write lost, its events still delivered', async () => {
+  it('SIGKILL of one instance under load: no acknowledged write lost, every event read and delivered', async () => {
     const r = await startReceiver();
     receivers.push(r);
     expect((await call(b, 'POST', '/webhooks', { url: r.url, kinds: ['ticket.created'] }, { 'x-api-key': adminKey })).status).toBe(201);
+    // A reader on B from before the load: it must see every acknowledged write's event once, in increasing
+    // positions, including those A committed and had not yet given positions to when it died.
+    const stream = await openStream(`${b.url}/events`, { 'x-api-key': readerKey });
+    expect(stream.status).toBe(200);
     const acknowledged: string[] = [];
     let stop = false;
+    let refusedByA = 0;
+    // Four clients on each instance, each sending its next create as soon as the last is answered.
     const load = Promise.all(
-      [a, b].map(async (s) => {
+      [a, b, a, b, a, b, a, b].map(async (s) => {
         while (!stop) {
           try {
             const res = await call(s, 'POST', '/tickets', { title: 'load' });
             if (res.status === 201) acknowledged.push(res.body.id as string);
           } catch {
-            if (s === a) return; // A was killed: its in-flight requests were not acknowledged.
+            if (s !== a) throw new Error('B failed a request');
+            refusedByA++; // A was killed: its in-flight requests were not acknowledged.
+            return;
           }
         }
       }),
     );
     await sleep(700);
+    const beforeKill = acknowledged.length;
     a.child.kill('SIGKILL');
     await a.exited;
     await sleep(500);
     stop = true;
     await load;
-    expect(acknowledged.length).toBeGreaterThan(5);
+    expect(beforeKill).toBeGreaterThan(5);
+    expect(acknowledged.length).toBeGreaterThan(beforeKill);
+    expect(refusedByA).toBeGreaterThan(0);
     for (const id of acknowledged) expect((await call(b, 'GET', `/tickets/${id}`)).status).toBe(200);
     const created = await admin.readOutbox(0, 100_000, ['ticket.created']);
     const createdIds = new Set(created.map((e) => (e.data as { object: { id: string } }).object.id));
     for (const id of acknowledged) expect(createdIds.has(id)).toBe(true);
+    const ids = (events: { data: string }[]) => events.map((e) => JSON.parse(e.data).data.object.id as string);
+    await until(() => acknowledged.every((id) => ids(stream.events).includes(id)), 10_000, "every acknowledged write's event on B's stream");
+    stream.close();
+    const streamed = ids(stream.events);
+    expect(new Set(streamed).size).toBe(streamed.length);
+    const positions = stream.events.map((e) => Number(e.id));
+    expect(positions).toEqual([...positions].sort((x, y) => x - y));
     // B's worker delivers every event, including those A wrote and had leased before it died.
     await until(() => new Set(r.received.map((x) => JSON.parse(x.body).data.object.id as string)).size >= acknowledged.length, 30_000, 'deliveries after the kill');
     const delivered = new Set(r.received.map((x) => JSON.parse(x.body).data.object.id as string));

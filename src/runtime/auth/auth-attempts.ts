@@ -23,7 +23,7 @@ export function getFailedAuthGaps(model: ServiceModel): RuntimeGap[] {
   const required = (model.endpoints?.operations ?? []).some((o) => o.auth?.kind === 'required');
   if (!required) return [];
   const b = FAILED_AUTH_BUILT_IN;
-  return [{ item: 'failed authentication bound (limits.failed_auth): not shown', builtIn: `answer rate_limited after ${b.attempts} failed credentials per ${b.perText} from one client address or for one user name or key id` }];
+  return [{ part: 'limits', item: 'failed authentication bound (limits.failed_auth): not shown', builtIn: `answer rate_limited after ${b.attempts} failed credentials per ${b.perText} from one client address or for one user name or key id` }];
 }
 
 export interface FailureBound {
@@ -31,6 +31,8 @@ export interface FailureBound {
   readonly perMs: number;
   /** Milliseconds until one more failure would be allowed for any of these keys; 0 when all have room. */
   blockedFor(keys: readonly string[]): number;
+  /** Whether any failure is counted (none: nothing is blocked, and the keys need not be made). */
+  counting(): boolean;
   /** Counts one failure against each key. */
   fail(keys: readonly string[]): void;
 }
@@ -63,7 +65,7 @@ export function withFailureBound(inner: Authenticator, model: ServiceModel): Aut
   return {
     authenticate(request, requirement) {
       const key = `a:${request.ip}`;
-      const wait = failures.blockedFor([key]);
+      const wait = failures.counting() ? failures.blockedFor([key]) : 0;
       if (wait > 0) throw failedAuthRefusal(wait);
       let answer: Principal | Promise<Principal>;
       try {
@@ -83,6 +85,7 @@ export function createFailureBound(attempts: number, perMs: number, now: () => n
     attempts,
     perMs,
     blockedFor(keys) {
+      if (tats.size === 0) return 0;
       let wait = 0;
       const t = now();
       for (const key of keys) {
@@ -92,6 +95,9 @@ export function createFailureBound(attempts: number, perMs: number, now: () => n
         if (!decision.allowed) wait = Math.max(wait, decision.retryAfterMs);
       }
       return wait;
+    },
+    counting() {
+      return tats.size > 0;
     },
     fail(keys) {
       const t = now();

@@ -18,6 +18,7 @@ import type { RuntimeGap } from '../runtime-built-in.js';
 import type { CredentialRecord, Storage } from '../storage/storage-types.js';
 import { createFailureBoundFor, failedAuthRefusal } from './auth-attempts.js';
 import { checkApiKey, checkBasicUser, parseApiKey } from './auth-credentials.js';
+import { ownValue } from '../../util/util-own.js';
 import {
   algorithmsForJwk,
   ASYMMETRIC_ALGORITHMS,
@@ -109,7 +110,8 @@ interface Presented {
 interface Attempt {
   presented: Presented[];
   requirement: AuthRequirement & { kind: 'required' };
-  keys: string[];
+  /** The client address and the presented credential ids, whose failures are counted. */
+  keys: () => string[];
   /** Milliseconds until the address or a presented id may fail again; 0 when none is spent. */
   blockedMs: number;
 }
@@ -220,12 +222,12 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
       }
     } else {
       alg = bearerAlgorithms.find((a) => (ASYMMETRIC_ALGORITHMS as readonly string[]).includes(a)) ?? AUTH_BUILT_IN.signingAlgorithm;
-      gaps.push({ item: `token algorithms (scheme ${s.name}): not shown`, builtIn: `sign the tokens it issues with ${alg}` });
+      gaps.push({ part: 'authentication', item: `token algorithms (scheme ${s.name}): not shown`, builtIn: `sign the tokens it issues with ${alg}` });
     }
     let lifetimeSeconds = s.lifetime !== undefined ? Math.floor(s.lifetime.ms / 1000) : undefined;
     if (lifetimeSeconds === undefined) {
       lifetimeSeconds = AUTH_BUILT_IN.tokenLifetimeSeconds;
-      gaps.push({ item: `token lifetimes (scheme ${s.name}): not shown`, builtIn: `issue tokens valid for ${lifetimeSeconds} s` });
+      gaps.push({ part: 'authentication', item: `token lifetimes (scheme ${s.name}): not shown`, builtIn: `issue tokens valid for ${lifetimeSeconds} s` });
     }
     if (lifetimeSeconds < 1) problems.push(`scheme ${s.name}: a token lifetime under one second cannot be issued`);
     if (s.tokenPath === undefined) problems.push(`scheme ${s.name}: the token endpoint path is not shown (add token_path:)`);
@@ -279,7 +281,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     let algorithms = (s.algorithms ?? []).filter((a) => SUPPORTED_ALGORITHMS.includes(a));
     if (s.algorithms === undefined) {
       algorithms = [...new Set([...(secret ? ['HS256'] : []), ...keys.flatMap(algorithmsForJwk)])];
-      gaps.push({ item: `token algorithms (scheme ${s.name}): not shown`, builtIn: `accept ${algorithms.join(', ') || 'no algorithm (no keys are configured)'}, as the configured keys allow` });
+      gaps.push({ part: 'authentication', item: `token algorithms (scheme ${s.name}): not shown`, builtIn: `accept ${algorithms.join(', ') || 'no algorithm (no keys are configured)'}, as the configured keys allow` });
     }
     const usable = algorithms.some((a) => (isHmac(a) ? secret !== undefined : keys.some((k) => algorithmsForJwk(k).includes(a))));
     // Not a gap in the spec but a deployment without keys: serve, refuse every such token, and say so.
@@ -343,13 +345,13 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
         const param = scheme.credentialName!;
         if (scheme.in === 'query') {
           const query = request.query as Record<string, unknown> | undefined;
-          const v = query?.[param];
+          const v = query === undefined ? undefined : ownValue(query, param);
           if (v === undefined) continue;
           // The key is not a parameter of the operation: take it out before the operation reads its query.
           delete query![param];
           out.push(apiKeyPresented(scheme, typeof v === 'string' ? v : ''));
         } else {
-          const v = request.headers[headers[i]!];
+          const v = ownValue(request.headers, headers[i]!);
           if (v === undefined) continue;
           out.push(apiKeyPresented(scheme, typeof v === 'string' ? v.trim() : ''));
         }
@@ -435,7 +437,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     if (a.blockedMs > 0) throw failedAuthRefusal(a.blockedMs);
     // Not a failure of the credential: no hashing slot was free for the password.
     if (busy) throw new ServiceError('rate_limited', 'too many passwords are being checked right now; retry shortly', undefined, { 'retry-after': '1' });
-    failures.fail(a.keys);
+    failures.fail(a.keys());
     // RFC 6750 §3.1: `error="invalid_token"` only when what failed was a token.
     const c = challengesOf(requirement);
     const headers = { 'www-authenticate': presented.some((p) => p.kind === 'token') ? c.failed : c.missing };
@@ -466,9 +468,13 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
       if (presented.length === 0) {
         throw new ServiceError('missing_credential', 'this operation needs a credential', undefined, { 'www-authenticate': challengesOf(requirement).missing });
       }
-      const keys = [`a:${request.ip}`];
-      for (const p of presented) if (p.id !== undefined && !keys.includes(p.id)) keys.push(p.id);
-      return settle({ presented, requirement, keys, blockedMs: failures.blockedFor(keys) }, 0, false, false);
+      // Made only when a failure is counted or is to be: most requests need neither.
+      const keys = () => {
+        const out = [`a:${request.ip}`];
+        for (const p of presented) if (p.id !== undefined && !out.includes(p.id)) out.push(p.id);
+        return out;
+      };
+      return settle({ presented, requirement, keys, blockedMs: failures.counting() ? failures.blockedFor(keys()) : 0 }, 0, false, false);
     },
   };
 }

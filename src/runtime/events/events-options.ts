@@ -51,12 +51,12 @@ export function getEventRuntimeGaps(model: ServiceModel): RuntimeGap[] {
   if (!e) return gaps;
   const auth = model.authentication?.default;
   if (e.webhook) {
-    if (e.webhook.signing === undefined) gaps.push({ item: 'webhook signing: not shown', builtIn: 'sign deliveries per Standard Webhooks' });
-    if (e.webhook.retries === undefined) gaps.push({ item: 'webhook retry schedule: not shown', builtIn: 'retry after 5s, 5m, 30m, 2h, 5h, 10h, 10h (the Standard Webhooks schedule)' });
-    if (e.webhook.timeout === undefined) gaps.push({ item: 'webhook delivery time-out: not shown', builtIn: `wait ${EVENTS_BUILT_IN.timeoutMs / 1000}s for each attempt` });
+    if (e.webhook.signing === undefined) gaps.push({ part: 'events', item: 'webhook signing: not shown', builtIn: 'sign deliveries per Standard Webhooks' });
+    if (e.webhook.retries === undefined) gaps.push({ part: 'events', item: 'webhook retry schedule: not shown', builtIn: 'retry after 5s, 5m, 30m, 2h, 5h, 10h, 10h (the Standard Webhooks schedule)' });
+    if (e.webhook.timeout === undefined) gaps.push({ part: 'events', item: 'webhook delivery time-out: not shown', builtIn: `wait ${EVENTS_BUILT_IN.timeoutMs / 1000}s for each attempt` });
     // Unlike the stream, registering endpoints is never served without a credential unless the spec says so
     // (authentication.default: none) or the operator allows the gap.
-    if (e.webhook.path !== undefined && auth === undefined) gaps.push({ item: 'authentication of the webhook registration operations: not shown', builtIn: 'serve them without a credential' });
+    if (e.webhook.path !== undefined && auth === undefined) gaps.push({ part: 'authentication', item: 'authentication of the webhook registration operations: not shown', builtIn: 'serve them without a credential' });
   }
   // The stream's requirement is the default one; without it, the stream is a gap like any operation with none
   // (runtime-gaps.ts). Without a heartbeat interval it sends no heartbeats.

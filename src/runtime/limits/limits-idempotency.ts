@@ -86,8 +86,12 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
         .digest('base64url');
       const record = `${scopeOf(request)}|${key}`;
       if (wantsInChange && inChange) {
+        // One clock reading for the lookup, the claim and its expiry.
+        const t = now();
+        const at = t.toISOString();
+        const expiresAt = new Date(t.getTime() + retentionMs).toISOString();
         // A key answered before (an error, too) is replayed without a transaction; a race is settled in the change's own.
-        const held = storage.findRecordNow?.(NAMESPACE, record, now().toISOString());
+        const held = storage.findRecordNow?.(NAMESPACE, record, at);
         if (held !== undefined) {
           return (async () => {
             await answerStored(held, fingerprint, reply);
@@ -107,7 +111,8 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
             kept(await tx.claimRecord!(NAMESPACE, record, stored(status, headers, body), expiry(), now().toISOString()));
           },
           keepNow(writer, status, headers, body) {
-            kept(writer.claimRecord(NAMESPACE, record, stored(status, headers, body), expiry(), now().toISOString()));
+            // Claimed in the request's turn, right after the lookup: the clock read there is this claim's.
+            kept(writer.claimRecord(NAMESPACE, record, stored(status, headers, body), expiresAt, at));
           },
           answer(err, _request, replyTo) {
             if (!(err instanceof KeyHeld)) return undefined;

@@ -4,6 +4,7 @@ import { getFieldSchema } from '../../model/model-schemas.js';
 import type { FieldModel, ParameterModel, ServiceModel } from '../../model/model-types.js';
 import { ServiceError, type InvalidField } from '../runtime-errors.js';
 import type { Validator } from '../runtime-validation.js';
+import { ownValue } from '../../util/util-own.js';
 
 // The query parameters and headers a custom operation declares (operation.query, operation.headers): read from
 // their text, checked against the same schema the export declares, and handed to the handler typed.
@@ -55,7 +56,7 @@ export function createParameterReader(model: ServiceModel, route: OperationRoute
     const rawQuery = request.query as Record<string, unknown>;
     const out: ParameterValues = { query: { ...rawQuery }, headers: {} };
     for (const p of params) {
-      const sent = p.in === 'query' ? rawQuery[p.name] : request.headers[p.name.toLowerCase()];
+      const sent = p.in === 'query' ? ownValue(rawQuery, p.name) : ownValue(request.headers, p.name.toLowerCase());
       const target = p.in === 'query' ? out.query : out.headers;
       if (sent === undefined) {
         if (p.hasDefault) target[p.name] = structuredClone(p.default);

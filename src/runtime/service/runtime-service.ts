@@ -82,7 +82,7 @@ async function prepare(model: ServiceModel, options: PluginOptions): Promise<{ g
     // A handler not given (an imported spec's, say) is a gap of this start: with allowGaps, answered not_implemented.
     if (o.action === 'custom' && (o.handler === undefined || !options.handlers?.[o.handler])) {
       const item = `handler ${o.handler ?? '(none named)'} of custom operation ${o.id}: not given`;
-      if (options.allowGaps) gaps.push({ item, builtIn: getNotImplementedAnswer(model) });
+      if (options.allowGaps) gaps.push({ part: 'endpoints', item, builtIn: getNotImplementedAnswer(model) });
       else problems.push(`${item}; pass it with --handlers FILE (with --allow-gaps the runtime would ${getNotImplementedAnswer(model)})`);
     }
     if (o.auth?.kind === 'required' && !options.authenticator) {
@@ -109,6 +109,9 @@ async function prepare(model: ServiceModel, options: PluginOptions): Promise<{ g
 export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, options) => {
   const { model } = options;
   const { gaps, secret } = await prepare(model, options);
+  // Fastify runs onClose hooks last registered first: the storage's, registered before every other part's, closes
+  // it after they have finished (the delivery worker records the outcomes of attempts still in flight).
+  if (options.closeStorage !== false) app.addHook('onClose', async () => options.storage.close());
   for (const g of gaps) app.log.warn({ gap: g.item, builtIn: g.builtIn }, `spec gap: ${g.item}; using built-in behaviour: ${g.builtIn}`);
 
   const errors = createErrorResponder(model);
@@ -238,7 +241,6 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
   }
   if (model.limits?.concurrency !== undefined) limitConcurrency(app, model.limits.concurrency, new Set(routes.filter((r) => r.kind === 'stream').map((r) => r.routerPath)));
   app.addHook('onClose', async () => rateStore.close());
-  if (options.closeStorage !== false) app.addHook('onClose', async () => options.storage.close());
 };
 
 /** Whether the request's route reads a JSON body (`config.jsonBody`, set by `registerRoute`). */
@@ -371,7 +373,8 @@ function limitConcurrency(app: FastifyInstance, max: number, exempt: ReadonlySet
   const release = () => inFlight--;
   app.addHook('onRequest', (request, reply, done) => {
     // Long-lived streams are not requests in flight; they would hold a slot for as long as a client listens.
-    if (request.routeOptions.url !== undefined && exempt.has(request.routeOptions.url)) return done();
+    // (routeOptions is an object Fastify builds on each access: read only where a stream is served.)
+    if (exempt.size > 0 && exempt.has(request.routeOptions.url ?? '')) return done();
     if (inFlight >= max) return done(new ServiceError('rate_limited', `more than ${max} requests are in flight`, undefined, { 'retry-after': '1' }));
     inFlight++;
     // 'close' fires once whether the response finished or the client went away early.

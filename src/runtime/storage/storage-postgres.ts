@@ -39,6 +39,12 @@ export interface PostgresOptions {
   poolSize?: number;
   /** How long a transaction may stay open before the server or the storage ends it (default one minute). */
   openTransactionMs?: number;
+  /**
+   * The outbox sequencer starts a run no sooner than this long after the previous run started (default 10 ms): under
+   * load, events are given their positions in batches that many milliseconds apart; when runs are further apart than
+   * this, a run starts at once. 0: every run starts as soon as the previous one ends.
+   */
+  sequencerIntervalMs?: number;
 }
 
 const META = '_servicespec_meta';
@@ -51,6 +57,7 @@ const DELIVERIES = '_servicespec_deliveries';
 const PLAN_KEY = 'storage_plan';
 /** How long a transaction may stay open before it is ended (the server's idle_in_transaction_session_timeout too). */
 const OPEN_TRANSACTION_MS = 60_000;
+const SEQUENCER_INTERVAL_MS = 10;
 const FANOUT_KEY = 'events:fanout_seq';
 
 /** A text column compares byte-wise, as SQLite's BINARY does, so keyset pages agree with ORDER BY on both engines. */
@@ -505,7 +512,8 @@ class PgTx implements StorageTx {
     let key = '';
     const params: unknown[] = [];
     for (const c of t.columns) {
-      const v = row[c.name];
+      // Own properties only: a field may be named after a member of Object.prototype (`constructor`).
+      const v = Object.hasOwn(row, c.name) ? row[c.name] : undefined;
       if (v === undefined) key += '0';
       else {
         key += '1';
@@ -573,7 +581,7 @@ class PgTx implements StorageTx {
 
   async update(table: string, id: unknown, changes: Row, expect?: { column: string; value: unknown }): Promise<Row | undefined> {
     const t = this.table(table);
-    const cols = t.columns.filter((c) => c.name in changes && !c.primaryKey);
+    const cols = t.columns.filter((c) => Object.hasOwn(changes, c.name) && !c.primaryKey);
     if (cols.length === 0) return this.get(table, id);
     const params: unknown[] = cols.map((c) => encode(c, changes[c.name]));
     params.push(id);
@@ -627,6 +635,7 @@ export class PostgresStorage implements Storage {
   private readonly schema: string;
   private readonly clientConfig: pg.ClientConfig;
   private readonly openTransactionMs: number;
+  private readonly sequencerIntervalMs: number;
   private tables = new Map<string, TablePlan>();
   private readonly statementNames = new Map<string, string>();
   private readonly descriptions = new Map<string, Description>();
@@ -652,6 +661,7 @@ export class PostgresStorage implements Storage {
     this.schema = schema ?? 'public';
     // A transaction left open (a stuck client) keeps its row locks: the server ends it after a minute.
     this.openTransactionMs = options.openTransactionMs ?? OPEN_TRANSACTION_MS;
+    this.sequencerIntervalMs = options.sequencerIntervalMs ?? SEQUENCER_INTERVAL_MS;
     this.openTransactions = new OpenTransactions(this.openTransactionMs);
     const settings = [`-c idle_in_transaction_session_timeout=${this.openTransactionMs}`, ...(schema !== undefined ? [`-c search_path=${schema}`] : [])].join(' ');
     this.clientConfig = { connectionString, options: settings, types: getTypes() };
@@ -685,11 +695,15 @@ export class PostgresStorage implements Storage {
         await client.query(
           `CREATE TABLE IF NOT EXISTS ${OUTBOX} (pos BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, seq BIGINT UNIQUE, id TEXT NOT NULL, type TEXT NOT NULL, timestamp TEXT NOT NULL, version TEXT, data TEXT NOT NULL)`,
         );
-        await client.query(`CREATE INDEX IF NOT EXISTS ${OUTBOX}_unsequenced ON ${OUTBOX} (pos) WHERE seq IS NULL`);
+        // Appends without a position are found through `seq`'s own index (NULLs sort last). A partial index of them,
+        // as made before, kept an entry for every append until the next vacuum, each one stepped over by every run.
+        await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${OUTBOX}_unsequenced`);
         // The sequencer (see `sequence`) in one round trip. Each statement of a PL/pgSQL function takes a new snapshot
-        // under read committed, so the update sees the positions the previous holder of the lock committed.
+        // under read committed, so the update sees the positions the previous holder of the lock committed. Its plans
+        // are cached per connection from the first call, when the outbox may be nearly empty: index paths only, so a
+        // plan made then does not scan the whole table once it has grown.
         await client.query(
-          `CREATE OR REPLACE FUNCTION ${SEQUENCE}(lock_key bigint, channel text, payload text) RETURNS bigint LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+          `CREATE OR REPLACE FUNCTION ${SEQUENCE}(lock_key bigint, channel text, payload text) RETURNS bigint LANGUAGE plpgsql SET search_path FROM CURRENT SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off AS $$
 DECLARE
   given bigint;
 BEGIN
@@ -943,7 +957,8 @@ END $$`,
   private async sequence(): Promise<number> {
     await this.ready;
     // One run at a time: a caller that arrives while one runs waits for the next, which starts once that one ends
-    // (and so sees every commit the caller has seen); callers arriving together share it.
+    // (and so sees every commit the caller has seen), and no sooner than sequencerIntervalMs after it started;
+    // callers arriving meanwhile share it. Under load a run gives positions to every append of those milliseconds.
     if (this.sequencing) {
       this.nextSequencing ??= this.sequencing.then(
         () => this.runSequencer(),
@@ -956,9 +971,15 @@ END $$`,
 
   private sequencing: Promise<number> | undefined;
   private nextSequencing: Promise<number> | undefined;
+  private sequencerStarted = -Infinity;
 
   private runSequencer(): Promise<number> {
-    const run = this.query(this.pool, `SELECT ${SEQUENCE}($1, $2, $3) AS seq`, [this.keys.outbox, this.channel, this.outboxPayload]).then((r) => (r.rows[0] as { seq: number }).seq);
+    const wait = this.closed ? 0 : this.sequencerStarted + this.sequencerIntervalMs - performance.now();
+    const start = () => {
+      this.sequencerStarted = performance.now();
+      return this.query(this.pool, `SELECT ${SEQUENCE}($1, $2, $3) AS seq`, [this.keys.outbox, this.channel, this.outboxPayload]).then((r) => (r.rows[0] as { seq: number }).seq);
+    };
+    const run = wait > 0 ? new Promise<void>((resolve) => setTimeout(resolve, wait)).then(start) : start();
     this.sequencing = run;
     this.nextSequencing = undefined;
     const clear = () => {
@@ -1265,6 +1286,8 @@ END $$`,
     this.listener = undefined;
     this.listening = false;
     await this.ready.catch(() => undefined);
+    // A run waiting for its turn still runs (its callers are answered), then the pool ends.
+    await (this.nextSequencing ?? this.sequencing)?.catch(() => undefined);
     await l?.end().catch(() => undefined);
     await this.pool.end();
   }

@@ -18,6 +18,7 @@ import {
   type StoragePlan,
   type StorageTx,
   type StoredEvent,
+  StoredJson,
   type SyncReader,
   type SyncWriter,
   type TablePlan,
@@ -98,20 +99,31 @@ function mapConstraintError(err: unknown): unknown {
 }
 
 class SqliteTx implements StorageTx {
-  private syncReader: SyncReader | undefined;
+  // Declared and assigned in the constructor, not class fields (one is made per transaction; ES2022 fields are
+  // defined through a slower path than assignments).
+  declare private syncReader: SyncReader | undefined;
   /** The synchronous reads, for `readNow` (made once, for the storage's one reader). */
   get now(): SyncReader {
-    this.syncReader ??= { get: (table, id) => this.getNow(table, id), list: (table, q) => this.listNow(table, q) };
+    this.syncReader ??= {
+      get: (table, id) => this.getNow(table, id),
+      list: (table, q) => this.listNow(table, q),
+      getStored: (table, id) => this.getNow(table, id, true),
+      listStored: (table, q) => this.listNow(table, q, true),
+    };
     return this.syncReader;
   }
 
   /** Set once the transaction has committed or rolled back: later statements are refused, never run outside it. */
-  private ended = false;
+  declare private ended: boolean;
+  declare private readonly prepare: (sql: string) => Database.Statement;
+  declare private readonly tables: ReadonlyMap<string, TablePlan>;
 
-  constructor(
-    private readonly prepare: (sql: string) => Database.Statement,
-    private readonly tables: ReadonlyMap<string, TablePlan>,
-  ) {}
+  constructor(prepare: (sql: string) => Database.Statement, tables: ReadonlyMap<string, TablePlan>) {
+    this.syncReader = undefined;
+    this.ended = false;
+    this.prepare = prepare;
+    this.tables = tables;
+  }
 
   end(): void {
     this.ended = true;
@@ -132,13 +144,15 @@ class SqliteTx implements StorageTx {
     return this.insertNow(table, row);
   }
 
-  insertNow(table: string, row: Row): Row {
+  /** `stored`: JSON values as their stored text (`SyncWriter.insertStored`). */
+  insertNow(table: string, row: Row, stored = false): Row {
     const t = this.table(table);
     const { sql, values } = insertStatement(t, row);
     try {
       // all(), not get(): get() resets a RETURNING statement before it is done, and an autocommit it ends so
       // never runs SQLite's WAL hook: no automatic checkpoint, and the WAL grows without bound (every read slower).
-      return decodeRow(t, (this.stmt(sql).all(...values) as Row[])[0]!);
+      const stmt = this.stmt(sql);
+      return rowDecoder(stmt, t, stored)((stmt.all(...values) as unknown[][])[0]!);
     } catch (err) {
       throw mapConstraintError(err);
     }
@@ -148,17 +162,20 @@ class SqliteTx implements StorageTx {
     return this.getNow(table, id);
   }
 
-  getNow(table: string, id: unknown): Row | undefined {
+  /** `stored`: JSON values as their stored text (`SyncReader.getStored`). */
+  getNow(table: string, id: unknown, stored = false): Row | undefined {
     const t = this.table(table);
-    const out = this.stmt(selectByIdSql(t)).get(id) as Row | undefined;
-    return out && decodeRow(t, out);
+    const stmt = this.stmt(selectByIdSql(t));
+    const decode = rowDecoder(stmt, t, stored);
+    const out = stmt.get(id) as unknown[] | undefined;
+    return out && decode(out);
   }
 
   async list(table: string, q: ListQuery): Promise<Row[]> {
     return this.listNow(table, q);
   }
 
-  listNow(table: string, q: ListQuery): Row[] {
+  listNow(table: string, q: ListQuery, stored = false): Row[] {
     const t = this.table(table);
     const pk = quoteIdent(t.primaryKey);
     const where: string[] = [];
@@ -201,12 +218,17 @@ class SqliteTx implements StorageTx {
     }
     const sql = `SELECT * FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`;
     params.push(q.limit);
-    return (this.stmt(sql).all(...params) as Row[]).map((r) => decodeRow(t, r));
+    const stmt = this.stmt(sql);
+    const decode = rowDecoder(stmt, t, stored);
+    const rows = stmt.all(...params) as unknown[][];
+    const out = new Array<Row>(rows.length);
+    for (let i = 0; i < rows.length; i++) out[i] = decode(rows[i]!);
+    return out;
   }
 
   async update(table: string, id: unknown, changes: Row, expect?: { column: string; value: unknown }): Promise<Row | undefined> {
     const t = this.table(table);
-    const cols = t.columns.filter((c) => c.name in changes && !c.primaryKey);
+    const cols = t.columns.filter((c) => Object.hasOwn(changes, c.name) && !c.primaryKey);
     if (cols.length === 0) return this.get(table, id);
     let sql = `UPDATE ${quoteIdent(table)} SET ${cols.map((c) => `${quoteIdent(c.name)} = ?`).join(', ')} WHERE ${quoteIdent(t.primaryKey)} = ?`;
     const params = [...cols.map((c) => encode(c, changes[c.name])), id];
@@ -216,8 +238,10 @@ class SqliteTx implements StorageTx {
       params.push(encode(c, expect.value));
     }
     try {
-      const out = this.stmt(`${sql} RETURNING *`).get(...params) as Row | undefined;
-      return out && decodeRow(t, out);
+      const stmt = this.stmt(`${sql} RETURNING *`);
+      const decode = rowDecoder(stmt, t, false);
+      const out = stmt.get(...params) as unknown[] | undefined;
+      return out && decode(out);
     } catch (err) {
       throw mapConstraintError(err);
     }
@@ -255,29 +279,39 @@ function putRecordWith(stmt: (sql: string) => Database.Statement, namespace: str
   stmt(`INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`).run(namespace, key, value, expiresAt);
 }
 
-const insertSqlCache = new WeakMap<TablePlan, Map<string, string>>();
+interface InsertPlan {
+  /** Pushes the row's set values, encoded, onto `values`; returns which columns it sets ('1' set, '0' not). */
+  encode: (row: Row, values: unknown[]) => string;
+  sql: Map<string, string>;
+}
+const insertPlans = new WeakMap<TablePlan, InsertPlan>();
 
-/** The INSERT … RETURNING * for the columns the row sets, and their values; the SQL text is kept per column set. */
+/**
+ * The INSERT … RETURNING * for the columns the row sets, and their values; the SQL text is kept per column set.
+ * The values are read by a function compiled per table, with constant property names (see rowDecoder).
+ */
 function insertStatement(t: TablePlan, row: Row): { sql: string; values: unknown[] } {
-  const values: unknown[] = [];
-  let set = '';
-  for (const c of t.columns) {
-    const v = row[c.name];
-    if (v === undefined) set += '0';
-    else {
-      set += '1';
-      values.push(encode(c, v));
-    }
+  let plan = insertPlans.get(t);
+  if (!plan) {
+    const lines = t.columns.map((c) => {
+      const value = c.type === 'boolean' ? '(v ? 1 : 0)' : c.type === 'json' ? 'JSON.stringify(v)' : 'v';
+      const name = JSON.stringify(c.name);
+      // A field named after a member of Object.prototype (`constructor`) is read only where the row has it.
+      const read = c.name in Object.prototype ? `Object.hasOwn(row, ${name}) ? row[${name}] : undefined` : `row[${name}]`;
+      return `v = ${read}; if (v === undefined) set += '0'; else { set += '1'; values.push(v === null ? null : ${value}); }`;
+    });
+    plan = { encode: new Function('row', 'values', `let set = ''; let v;\n${lines.join('\n')}\nreturn set;`) as InsertPlan['encode'], sql: new Map() };
+    insertPlans.set(t, plan);
   }
-  let byColumns = insertSqlCache.get(t);
-  if (!byColumns) insertSqlCache.set(t, (byColumns = new Map()));
-  let sql = byColumns.get(set);
+  const values: unknown[] = [];
+  const set = plan.encode(row, values);
+  let sql = plan.sql.get(set);
   if (sql === undefined) {
-    const cols = t.columns.filter((c) => row[c.name] !== undefined);
+    const cols = t.columns.filter((_, i) => set[i] === '1');
     sql = cols.length
       ? `INSERT INTO ${quoteIdent(t.name)} (${cols.map((c) => quoteIdent(c.name)).join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING *`
       : `INSERT INTO ${quoteIdent(t.name)} DEFAULT VALUES RETURNING *`;
-    byColumns.set(set, sql);
+    plan.sql.set(set, sql);
   }
   return { sql, values };
 }
@@ -300,26 +334,39 @@ function encode(c: ColumnPlan, v: unknown): unknown {
   return v;
 }
 
-const decoders = new WeakMap<TablePlan, (raw: Row) => Row>();
+type RowDecode = (raw: unknown[]) => Row;
+const rowDecoders = new WeakMap<Database.Statement, { table: TablePlan; decoded?: RowDecode; stored?: RowDecode }>();
 
 /**
- * SQLite's row as the runtime's Row: booleans from 0/1, JSON columns parsed, absent values null. Compiled
- * once per table into one object literal: with constant property names V8 keeps each access on a fast
- * path, where a loop storing `out[c.name]` goes megamorphic and costs about a microsecond a row.
+ * The decoder of a statement's rows into the runtime's Rows (booleans from 0/1, JSON parsed or, `stored`, kept as
+ * its text, absent values null; the table's columns, in its order), the statement switched to rows as arrays
+ * first: the driver makes an array far faster than an object with named properties. Compiled once per statement
+ * and kind into one object literal: with constant property names V8 keeps each access on a fast path, where a
+ * loop storing `out[c.name]` goes megamorphic and costs about a microsecond a row.
  */
-function decodeRow(t: TablePlan, raw: Row): Row {
-  let decode = decoders.get(t);
+function rowDecoder(stmt: Database.Statement, t: TablePlan, stored: boolean): RowDecode {
+  let entry = rowDecoders.get(stmt);
+  if (!entry || entry.table !== t) {
+    stmt.raw(true);
+    entry = { table: t };
+    rowDecoders.set(stmt, entry);
+  }
+  const kind = stored ? 'stored' : 'decoded';
+  let decode = entry[kind];
   if (!decode) {
+    const index = new Map(stmt.columns().map((c, i) => [c.name, i]));
     // Column names are field names (snake_case, never __proto__: the format's schema says so); quoted anyway.
     const props = t.columns.map((c) => {
-      const v = `r[${JSON.stringify(c.name)}]`;
-      const value = c.type === 'boolean' ? `${v} === 1` : c.type === 'json' ? `JSON.parse(${v})` : v;
+      const i = index.get(c.name);
+      if (i === undefined) return `${JSON.stringify(c.name)}: null`;
+      const v = `r[${i}]`;
+      const value = c.type === 'boolean' ? `${v} === 1` : c.type === 'json' ? (stored ? `new StoredJson(${v})` : `JSON.parse(${v})`) : v;
       return `${JSON.stringify(c.name)}: ${v} === null || ${v} === undefined ? null : ${value}`;
     });
-    decode = new Function('r', `return { ${props.join(', ')} };`) as (raw: Row) => Row;
-    decoders.set(t, decode);
+    decode = (new Function('StoredJson', `return (r) => ({ ${props.join(', ')} });`) as (c: typeof StoredJson) => RowDecode)(StoredJson);
+    entry[kind] = decode;
   }
-  return decode(raw);
+  return decode;
 }
 
 export class SqliteStorage implements Storage {
@@ -490,6 +537,7 @@ export class SqliteStorage implements Storage {
       const rollback = this.stmt('ROLLBACK');
       this.syncWriter = {
         insert: (table, row) => tx.insertNow(table, row),
+        insertStored: (table, row) => tx.insertNow(table, row, true),
         claimRecord: (namespace, key, value, expiresAt, now) => claimRecordWith(this.prepareWrite, namespace, key, value, expiresAt, now),
         transaction: <T>(work: () => T): T => {
           begin.run();
@@ -649,7 +697,11 @@ export class SqliteStorage implements Storage {
   }
 
   findRecordNow(namespace: string, key: string, now: string): string | undefined {
-    const prepare = this.readDb ? this.prepareRead : this.idle ? this.prepareWrite : undefined;
+    // On the writer's connection while it is free (it reads the last commit, as the reader does): its page cache
+    // survives its own commits, where the read connection's is dropped by each (a keyed create commits the record
+    // it then looks up: ~25 µs a lookup on the read connection under creates).
+    const free = this.queued === 0 && !this.db.inTransaction;
+    const prepare = free ? this.prepareWrite : this.readDb ? this.prepareRead : undefined;
     const row = prepare?.(`SELECT value FROM ${RECORDS} WHERE namespace = ? AND key = ? AND expires_at > ?`).get(namespace, key, now) as { value: string } | undefined;
     return row?.value;
   }

@@ -68,6 +68,18 @@ export type MigrationResult =
 
 export type Row = Record<string, unknown>;
 
+/**
+ * A JSON value as stored: its text, not parsed (`SyncReader.getStored`). The runtime writes every JSON value as
+ * `JSON.stringify` of it, so the text is what `JSON.stringify` would make of the parsed value.
+ */
+export class StoredJson {
+  // Assigned, not a class field: a field is defined through a slow path on every construction (ES2022 semantics).
+  declare readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
 export interface SortSpec {
   column: string;
   descending: boolean;
@@ -134,6 +146,10 @@ export interface StorageTx {
 export interface SyncReader {
   get(table: string, id: unknown): Row | undefined;
   list(table: string, query: ListQuery): Row[];
+  /** Optional: as `get`, with each JSON value as its stored text (a `StoredJson`), for an answer written from the text. */
+  getStored?(table: string, id: unknown): Row | undefined;
+  /** Optional: as `list`, with each JSON value as its stored text (see `getStored`). */
+  listStored?(table: string, query: ListQuery): Row[];
 }
 
 /**
@@ -142,6 +158,8 @@ export interface SyncReader {
  */
 export interface SyncWriter {
   insert(table: string, row: Row): Row;
+  /** Optional: as `insert`, the row returned with each JSON value as its stored text (see `SyncReader.getStored`). */
+  insertStored?(table: string, row: Row): Row;
   /** As `RecordStorage.claimRecord`; inside `transaction`, it commits with the rest. */
   claimRecord(namespace: string, key: string, value: string, expiresAt: string, now: string): { created: boolean; value: string };
   /** Runs `work` in one transaction begun and committed in this turn; rolls it back when `work` throws. */
