@@ -328,9 +328,9 @@ function makeableIdentifiers(ctx: Ctx, resources: Record<string, ResourceSpec>):
     const identifier = r.identifier ?? ctx.resourceIdentifier.get(name);
     const f = identifier !== undefined ? (r.fields?.[identifier] as Record<string, unknown> | undefined) : undefined;
     if (f === undefined || typeof f.type !== 'string') continue;
-    for (const key of ['pattern', 'minLength', 'maxLength', 'minimum', 'exclusiveMinimum', 'multipleOf'] as const) {
+    for (const key of ['pattern', 'minLength', 'maxLength', 'minimum', 'exclusiveMinimum', 'multipleOf', 'default'] as const) {
       if (f[key] === undefined) continue;
-      const reason = getUnmakeableIdentifier({ type: f.type, [key]: f[key] } as Parameters<typeof getUnmakeableIdentifier>[0]);
+      const reason = getUnmakeableIdentifier({ type: f.type, [key]: f[key], hasDefault: key === 'default' } as Parameters<typeof getUnmakeableIdentifier>[0]);
       if (reason === undefined) continue;
       delete f[key];
       report(ctx, 'import-dropped', { item: `resource ${name} identifier \`${identifier}\` ${key}`, reason: `the identifier ${reason.replace(/^declares /, 'would declare ')}` }, pointers.get(name) ?? '');

@@ -41,9 +41,11 @@ const IDENTIFIER_SAMPLES: readonly string[] = ['A', 'z', '0', '9', '-', '_', 'Az
  * STRING_IDENTIFIER_BYTES random bytes in base64url. A constraint those values break would make the server answer
  * outside its own schema, so it is refused rather than a value invented to fit it.
  */
-export function getUnmakeableIdentifier(f: Pick<FieldModel, 'type' | 'minLength' | 'maxLength' | 'pattern' | 'minimum' | 'exclusiveMinimum' | 'multipleOf'>): string | undefined {
-  const made = f.type === 'integer' ? 'counts from 1' : `is ${STRING_IDENTIFIER_LENGTH} random base64url characters`;
+export function getUnmakeableIdentifier(f: Pick<FieldModel, 'type' | 'minLength' | 'maxLength' | 'pattern' | 'minimum' | 'exclusiveMinimum' | 'multipleOf'> & Partial<Pick<FieldModel, 'hasDefault' | 'default'>>): string | undefined {
+  const made = f.type === 'integer' ? 'counts from 1' : f.type === 'uuid' ? 'is a UUIDv7' : `is ${STRING_IDENTIFIER_LENGTH} random base64url characters`;
   const refuse = (what: string) => `declares ${what}, but the server makes its values (${f.type === 'integer' ? 'an' : 'a'} ${f.type} identifier ${made})`;
+  // A default would be every created object's identifier: the second create would conflict with the first.
+  if (f.hasDefault === true) return refuse(`the default ${JSON.stringify(f.default)}`);
   if (f.type === 'string') {
     if (f.minLength !== undefined && f.minLength > STRING_IDENTIFIER_LENGTH) return refuse(`minLength ${f.minLength}`);
     if (f.maxLength !== undefined && f.maxLength < STRING_IDENTIFIER_LENGTH) return refuse(`maxLength ${f.maxLength}`);

@@ -1215,6 +1215,36 @@ describe('semantic rules: further placements of the same codes', () => {
     ]);
   });
 
+  it('identifier-invalid for a default on a server-made identifier (every create would take it, the second then conflicts)', () => {
+    const text = yaml`
+      servicespec: 1
+      resources:
+        Tag:
+          fields:
+            id: { type: string, default: abc }
+        Seat:
+          fields:
+            id: { type: integer, default: 5 }
+        Key:
+          fields:
+            id: { type: uuid, default: 0190a6a0-0000-7000-8000-000000000000 }
+        Kept:
+          fields:
+            id: { type: integer, maximum: 2147483647 }
+      endpoints:
+        operations:
+          addTag: { method: POST, path: /tags, action: create, resource: Tag }
+          addSeat: { method: POST, path: /seats, action: create, resource: Seat }
+          addKey: { method: POST, path: /keys, action: create, resource: Key }
+          addKept: { method: POST, path: /kept, action: create, resource: Kept }
+    `;
+    expect(run(text).filter((d) => d.code === 'identifier-invalid').map((d) => `${d.line} ${d.message}`)).toEqual([
+      '5 resource Tag: identifier field `id` declares the default "abc", but the server makes its values (a string identifier is 22 random base64url characters)',
+      '8 resource Seat: identifier field `id` declares the default 5, but the server makes its values (an integer identifier counts from 1)',
+      '11 resource Key: identifier field `id` declares the default "0190a6a0-0000-7000-8000-000000000000", but the server makes its values (a uuid identifier is a UUIDv7)',
+    ]);
+  });
+
   it('generated-type-mismatch and unknown-field for a transition stamp', () => {
     const text = yaml`
       servicespec: 1

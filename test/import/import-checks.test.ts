@@ -201,6 +201,22 @@ describe('import: the result always checks', () => {
     expect(dropped).toEqual([expect.stringContaining('resource Tag identifier `slug` pattern')]);
   });
 
+  it('a default on the identifier is dropped, with a diagnostic: the server makes every identifier', async () => {
+    const seat = { type: 'object', required: ['id', 'row'], properties: { id: { type: 'integer', readOnly: true, default: 1 }, row: { type: 'string' } } };
+    const r = await importOpenApiDocument(
+      doc(
+        {
+          '/seats': { post: { operationId: 'createSeat', requestBody: jsonBody({ type: 'object', required: ['row'], properties: { row: { type: 'string' } } }), responses: { '201': { description: 'made', ...jsonBody(ref('Seat')) } } } },
+          '/seats/{id}': { get: { operationId: 'getSeat', parameters: [param('id')], responses: { '200': { description: 'one', ...jsonBody(ref('Seat')) } } } },
+        },
+        { Seat: seat },
+      ),
+    );
+    expect(checkErrors(r.text!)).toEqual([]);
+    expect(r.document!.resources!.Seat!.fields!.id).toEqual({ type: 'integer', readOnly: true });
+    expect(r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.startsWith('resource Seat')).map((d) => d.message)).toEqual([expect.stringContaining('resource Seat identifier `id` default')]);
+  });
+
   it('drops an example that breaks its own schema, with a diagnostic, and keeps the ones that fit', async () => {
     const r = await importOpenApiDocument(
       doc(

@@ -239,7 +239,8 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
   switch (op.action) {
     case 'create': {
       const validate = compile(getResourceSchema(model, resource, 'create', { safeIntegers: true }), resource);
-      const defaults = resource.fields.filter((f) => f.hasDefault);
+      // The server makes the identifier (check refuses a default on it: identifier-invalid).
+      const defaults = resource.fields.filter((f) => f.hasDefault && f !== idField);
       const machineInitial = route.machine?.initial;
       // A create that emits no event is one statement: where the storage can, it commits at once, in this turn.
       const index = getModelIndex(model);
@@ -251,6 +252,16 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
         return sendAnswer(request, reply, status, present(created));
       };
       const insert = (tx: StorageTx, row: Row) => tx.insert(resource.name, row).then(async (out) => (await events.emit(tx, resource, { action: 'create' }, present(out)), out));
+      // The request is valid by now: a failed CHECK on an integer identifier with a maximum is the counter past it,
+      // the service's own limit, not the client's mistake.
+      const idMax = idField?.type === 'integer' ? (idField.maximum ?? idField.exclusiveMaximum) : undefined;
+      const mapCreateError =
+        idMax === undefined
+          ? mapStorageError
+          : (err: unknown) =>
+              err instanceof StorageConstraintError && err.kind === 'check_failed' && (err.column === undefined || err.column === idField!.name)
+                ? new ServiceError('internal', `no ${resource.name} identifier is left: they count from 1 ${idField!.maximum !== undefined ? `to ${idField!.maximum}` : `while below ${idMax}`}`)
+                : mapStorageError(err);
       return (request, reply) => {
         const body = requireObjectBody(request);
         validate(body);
@@ -286,7 +297,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
             if (held !== undefined) return held;
             // Rolled back at its time-out: the time-out's answer is not kept for the key, which stays free.
             if (request.deadline?.aborted) request.deadline.answeredBy = 'timeout';
-            throw mapStorageError(err);
+            throw mapCreateError(err);
           }
           if (location !== undefined) reply.header('location', location);
           return sendAnswer(request, reply.type(JSON_TYPE), status, text!);
@@ -310,7 +321,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
               (err: unknown) => {
                 const held = keyed.answer(err, request, reply);
                 if (held !== undefined) return held;
-                throw mapStorageError(err);
+                throw mapCreateError(err);
               },
             );
         }
@@ -321,7 +332,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
           try {
             created = stored ? writer.insertStored!(resource.name, row) : writer.insert(resource.name, row);
           } catch (err) {
-            throw mapStorageError(err);
+            throw mapCreateError(err);
           }
           if (!stored) return answer(created, request, reply);
           if (locationOf) reply.header('location', locationOf(created, request.params as Record<string, string>));
@@ -330,7 +341,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
         return storage.transaction((tx) => insert(tx, row), request.deadline).then(
           (created) => answer(created, request, reply),
           (err: unknown) => {
-            throw mapStorageError(err);
+            throw mapCreateError(err);
           },
         );
       };
