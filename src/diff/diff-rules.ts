@@ -1,7 +1,7 @@
 // The comparison of two frozen models. Each rule reads the old and the new model and reports changes with
 // a code from DIFF_RULES; positions are added later from the two specs' source maps (diff-run.ts).
 import { isIdempotentOperation } from '../model/model-routes.js';
-import { getResource } from '../model/model-lookup.js';
+import { getStateField } from '../model/model-lookup.js';
 import { NOT_SHOWN } from '../model/model-defaults.js';
 import { isWritable } from '../model/model-schemas.js';
 import { compareVersions } from '../model/model-versions.js';
@@ -356,14 +356,9 @@ function diffStates(out: Collector, o: ServiceModel, n: ServiceModel): void {
   for (const om of o.stateMachines) {
     const nm = newBy.get(om.resource);
     if (!nm) out.add('state-machine-removed', om.resource, {}, { old: om.pointer });
-    else diffMachine(out, om, nm, stateField(o, om), stateField(n, nm));
+    else diffMachine(out, om, nm, getStateField(o, om), getStateField(n, nm));
   }
   for (const nm of n.stateMachines) if (!oldBy.has(nm.resource)) out.add('state-machine-added', nm.resource, {}, { new: nm.pointer });
-}
-
-/** The field a machine keeps its state in: the one it names, else the resource's one state field (docs/format.md). */
-function stateField(model: ServiceModel, m: StateMachineModel): string | undefined {
-  return m.field ?? getResource(model, m.resource)?.fields.find((f) => f.type === 'state')?.name;
 }
 
 function diffMachine(out: Collector, om: StateMachineModel, nm: StateMachineModel, oldField: string | undefined, newField: string | undefined): void {

@@ -27,3 +27,13 @@ export function getStateMachine(model: ServiceModel, resource: string | undefine
 export function getField(resource: ResourceModel | undefined, name: string): FieldModel | undefined {
   return resource?.fields.find((f) => f.name === name);
 }
+
+/**
+ * The field a state machine keeps its state in: the one it names, else the resource's one field of type state
+ * (docs/format.md); undefined when it names none and the resource has not exactly one (check: state-field-mismatch).
+ */
+export function getStateField(model: ServiceModel, machine: StateMachineModel): string | undefined {
+  if (machine.field !== undefined) return machine.field;
+  const fields = getResource(model, machine.resource)?.fields.filter((f) => f.type === 'state') ?? [];
+  return fields.length === 1 ? fields[0]!.name : undefined;
+}

@@ -14,7 +14,7 @@ import type {
 } from '../model/model-types.js';
 import { getVersionDifferences, type FieldDifference } from '../model/model-versions.js';
 import { getApiKeyPlacement, NOT_SHOWN } from '../model/model-defaults.js';
-import { getResource } from '../model/model-lookup.js';
+import { getStateField } from '../model/model-lookup.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 
 // The nine-part document, in the seed's order and headings (seed/service-interface-specification.md).
@@ -228,8 +228,7 @@ function stateBlocks(m: ServiceModel): Block[] {
   const blocks: Block[] = [];
   for (const sm of m.stateMachines) {
     blocks.push(heading(3, sm.resource));
-    // A machine that does not name its field keeps the state in the resource's one state field (docs/format.md).
-    const field = sm.field ?? getResource(m, sm.resource)?.fields.find((f) => f.type === 'state')?.name;
+    const field = getStateField(m, sm);
     blocks.push(list([item('State field', ...codeOrNotShown(field)), item('Initial state', ...codeOrNotShown(sm.initial))]));
     if (sm.states.length > 0) blocks.push({ kind: 'diagram', machine: sm });
     if (sm.states.length > 0) {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
+import { getStateField } from '../model/model-lookup.js';
 import type { TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 import { runProperty } from './tester-checks-endpoints.js';
@@ -13,8 +14,7 @@ export async function checkStates(ctx: TestContext, runs: number): Promise<void>
     const resource = ctx.model.resources.find((r) => r.name === machine.resource);
     const transitions = ctx.routes.filter((r) => r.operation.action === 'transition' && r.resource?.name === machine.resource && r.transition);
     const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === machine.resource);
-    // A machine that does not name its field keeps the state in the resource's one state field (docs/format.md).
-    const field = machine.field ?? resource?.fields.find((f) => f.type === 'state')?.name;
+    const field = getStateField(ctx.model, machine);
     const target = `${machine.resource} (${field ?? 'state'})`;
     if (!resource || !field || transitions.length === 0) {
       ctx.skip('states', 'states.sequences', target, 'no transition operations serve this machine');
