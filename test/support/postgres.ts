@@ -15,6 +15,7 @@ export function getPostgresSkipReason(): Promise<string | undefined> {
     try {
       await client.connect();
       await client.query('SELECT 1');
+      await dropDeadSchemas(client);
       return undefined;
     } catch (err) {
       const reason = `PostgreSQL at ${POSTGRES_URL} is unreachable (${(err as Error).message}); its tests are skipped (set SERVICESPEC_TEST_POSTGRES to run them)`;
@@ -28,6 +29,29 @@ export function getPostgresSkipReason(): Promise<string | undefined> {
 }
 
 const created: string[] = [];
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Schemas left by test processes that were killed before they could drop them (their names carry the pid): dropped
+ * when the server is on this machine, so that a process's pid means something.
+ */
+async function dropDeadSchemas(client: pg.Client): Promise<void> {
+  const host = new URL(POSTGRES_URL).hostname;
+  if (host !== '127.0.0.1' && host !== 'localhost' && host !== '[::1]') return;
+  const { rows } = await client.query<{ name: string }>("SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'servicespec\\_test\\_%'");
+  for (const { name } of rows) {
+    const pid = Number(/^servicespec_test_(\d+)_/.exec(name)?.[1]);
+    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`).catch(() => undefined);
+  }
+}
 
 /** A fresh schema for one test's database; the URL names it (`?schema=`), so every storage opened on it shares it. */
 export function getTestSchemaUrl(): string {
