@@ -8,6 +8,7 @@ import { RULES_HEADING, serializeDocument, type JsonObject } from '../../src/exp
 import { getRoutes } from '../../src/model/model-routes.js';
 import { compileSpecText } from '../../src/program.js';
 import { getVersionDocumentModel } from '../../src/model/model-served-versions.js';
+import { importOpenApiDocument } from '../../src/import/import-openapi.js';
 import { EXAMPLE_NAMES, exampleModel, redoclyLint, ROOT, tempDir } from './helpers.js';
 
 const VERSIONS: readonly OpenApiVersion[] = ['3.1', '3.0'];
@@ -96,6 +97,15 @@ describe('OpenAPI export: a version in the media type', () => {
       expect(lint.errors.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? ''}`)).toEqual([]);
     }, 60_000);
   }
+});
+
+it('an export with the version in the media type imports back with the same template and no diagnostic', async () => {
+  const c = ordersInMediaType();
+  const r = await importOpenApiDocument(JSON.parse(JSON.stringify(exportOpenApi(c.model!, { openapi: '3.1' }).document)));
+  expect(r.diagnostics).toEqual([]);
+  const back = compileSpecText(r.text ?? '', 'back.yaml');
+  expect(back.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  expect(back.model?.versioning?.placement).toEqual({ kind: 'media_type', template: 'application/vnd.orders.v{version}+json' });
 });
 
 describe('OpenAPI export: built from the routes the runtime serves', () => {
