@@ -250,7 +250,12 @@ export function createVersionResolver(model: ServiceModel, now: () => Date): Ver
       if (placement.kind === 'header') reply.header(placement.name, version);
       // The answer's media type is the template filled with the version served, with the charset every JSON answer
       // names (Fastify would add it, rewriting the parameters); errors set their own type.
-      else if (answerType) reply.type(answerType(version));
+      else if (answerType) {
+        reply.type(answerType(version));
+        // The answer depends on Accept: a cache keeps one per Accept (after CORS's Origin, where it set one).
+        const vary = reply.getHeader('vary');
+        reply.header('vary', typeof vary === 'string' && vary !== '' ? `${vary}, Accept` : 'Accept');
+      }
       const dep = deprecations.get(version);
       if (dep !== undefined) reply.header('deprecation', `@${Math.floor(Date.parse(dep) / 1000)}`);
       const sunset = sunsets.get(version);

@@ -69,6 +69,7 @@ describe('versioning placed in the media type ("the media type, with {version} w
     expect(old.body).toMatchObject({ plant: 'kale' });
     expect(old.body.crop).toBeUndefined();
     expect(old.headers.get('content-type')).toBe(answered(2));
+    expect(old.headers.get('vary')).toBe('Accept');
   });
 
   it('a body sent as a version\'s media type is parsed as JSON and read in that version', async () => {
