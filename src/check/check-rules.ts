@@ -9,6 +9,7 @@ import { joinPointer } from '../util/util-json-pointer.js';
 import { PARAMETER_TYPES, type Condition, type HttpMethod, type SpecDocument } from '../spec/spec-types.js';
 import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
 import { suggestion } from '../diagnostics/diagnostics-suggest.js';
+import { getMediaTypeTemplateProblem } from '../model/model-media-type.js';
 
 type Report = (code: DiagnosticCode, params: Record<string, string | number>, pointer: string) => void;
 
@@ -203,7 +204,7 @@ const parameterRules: Rule = ({ model, report }) => {
     // OpenAPI ignores a header parameter named Accept, Content-Type or Authorization: they are said elsewhere.
     reservedHeaders.set('accept', 'content negotiation: the service answers JSON');
     reservedHeaders.set('authorization', 'credentials: declare them under authentication');
-    if (placement?.kind === 'media_type') reservedHeaders.set('accept', 'the version, versioning.placement');
+    if (placement?.kind === 'media_type') reservedHeaders.set('accept', 'the version, in the media type (versioning.placement)');
     if (placement?.kind === 'query') reservedQuery.set(placement.name, 'the version, versioning.placement');
     if (placement?.kind === 'header') reservedHeaders.set(placement.name.toLowerCase(), 'the version, versioning.placement');
     const required = o.auth?.kind === 'required' ? schemes.filter((s) => (o.auth as { schemes: readonly string[] }).schemes.includes(s.name)) : [];
@@ -692,6 +693,10 @@ const versionRules: Rule = ({ model, report }) => {
   if ((v.current !== undefined || v.supported.length > 0) && !v.placement) report('missing-version-placement', {}, '/versioning');
   if (v.placement?.kind === 'path' && !v.placement.template.includes('{version}')) {
     report('version-placement-unused', { path: v.placement.template, version: '{version}' }, '/versioning/placement/path');
+  }
+  if (v.placement?.kind === 'media_type') {
+    const problem = getMediaTypeTemplateProblem(v.placement.template);
+    if (problem !== undefined) report('version-media-type-invalid', { template: v.placement.template, problem }, '/versioning/placement/media_type');
   }
   const all = [...(v.current !== undefined ? [{ version: v.current, pointer: '/versioning/current' }] : []), ...v.supported.map((s) => ({ version: s.version, pointer: joinPointer(s.pointer, 'version') }))];
   const seen = new Set<string>();

@@ -165,7 +165,7 @@ servicespec: 1
 # versioning:
 #   scheme: <date | semver | integer>
 #   current: <version>
-#   placement: { header: <header name> }   # or path: </v{version}>, query: <name>, media_type: <type>
+#   placement: { header: <header name> }   # or path: </v{version}>, query: <name>, media_type: <application/vnd.<name>.v{version}+json>
 #   default: <current | oldest | required>
 #   supported:
 #     - version: <older version>

@@ -105,6 +105,7 @@ export const DIAGNOSTICS = {
   'owner-field-invalid': { severity: 'error', message: 'resource {resource}: owner field `{field}` {detail}' },
   'missing-version-placement': { severity: 'error', message: 'versioning declares versions but no placement (header, path, query or media_type)' },
   'version-placement-unused': { severity: 'error', message: 'versioning.placement.path `{path}` must contain `{version}`' },
+  'version-media-type-invalid': { severity: 'error', message: 'versioning.placement.media_type `{template}` {problem}' },
   'invalid-version': { severity: 'error', message: '{where}: `{version}` is not a valid {scheme} version' },
   'duplicate-version': { severity: 'error', message: 'version `{version}` is listed more than once' },
   'version-order': { severity: 'warning', message: 'supported version `{version}` is not older than the current version `{current}`' },

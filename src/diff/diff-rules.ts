@@ -722,7 +722,8 @@ function diffLimits(out: Collector, o: ServiceModel, n: ServiceModel): void {
 
 function placementText(p: VersionPlacementModel | undefined): string {
   if (!p) return NOT_SHOWN;
-  return p.kind === 'path' ? `the path (${p.template})` : `${p.kind === 'media_type' ? 'the media type parameter' : `the ${p.kind}`} ${p.name}`;
+  if (p.kind === 'path') return `the path (${p.template})`;
+  return p.kind === 'media_type' ? `the media type (${p.template})` : `the ${p.kind} ${p.name}`;
 }
 
 /** The changes the new spec declares between the old spec's current version and its own; undefined when it does not advance. */

@@ -207,14 +207,15 @@ export class ServiceClient {
     if (version !== undefined) {
       if (VERSIONING.kind === 'header' && VERSIONING.name) headers.set(VERSIONING.name, version);
       else if (VERSIONING.kind === 'query' && VERSIONING.name) query.set(VERSIONING.name, version);
-      else if (VERSIONING.kind === 'media_type' && VERSIONING.name) headers.set('accept', `application/json; ${VERSIONING.name}=${version}`);
+      // The media type template (`name`) filled with the version: what the answer is asked as, and a body sent as.
+      else if (VERSIONING.kind === 'media_type' && VERSIONING.name) headers.set('accept', VERSIONING.name.replace('{version}', version));
     }
     const key = options.idempotencyKey ?? (init.idempotent ? crypto.randomUUID() : undefined);
     if (key !== undefined) headers.set(IDEMPOTENCY_HEADER, key);
     await this.#authenticate(operation, headers, query, options.signal);
     const request: RequestInit = { method, headers };
     if (init.body !== undefined) {
-      headers.set('content-type', 'application/json');
+      headers.set('content-type', version !== undefined && VERSIONING.kind === 'media_type' && VERSIONING.name ? VERSIONING.name.replace('{version}', version) : 'application/json');
       request.body = JSON.stringify(init.body);
     }
     if (options.signal) request.signal = options.signal;

@@ -469,7 +469,7 @@ export type WebhookEvent = { [K in EventKind]: { id: string; type: K; timestamp:
   }
 
   const placement = v?.placement;
-  const versionConfig = JSON.stringify(placement ? (placement.kind === 'path' ? { kind: 'path' } : { kind: placement.kind, name: placement.name }) : { kind: 'none' });
+  const versionConfig = JSON.stringify(placement ? (placement.kind === 'path' ? { kind: 'path' } : placement.kind === 'media_type' ? { kind: 'media_type', name: placement.template } : { kind: placement.kind, name: placement.name }) : { kind: 'none' });
 
   // the operation table, read at run time: auth, error codes by status, idempotency
   const opTable = JSON.stringify(

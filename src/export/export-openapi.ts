@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { getApiKeyPlacement, getIdempotencyHeader, NOT_SHOWN } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
+import { fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
 import type { AuthRequirement, FieldModel, OperationModel, ParameterModel, RateLimitModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
@@ -139,8 +140,17 @@ function versionDescription(ctx: Context): string {
   const parts = ['The version of the interface the request is written for.'];
   if (v?.default === 'required') parts.push('Every request must name one.');
   else if (v?.default === 'current') parts.push(`Without it, the current version${v.current !== undefined ? ` (${v.current})` : ''} is served.`);
-  else if (v?.default === 'oldest') parts.push('Without it, the oldest supported version is served.');
+  else if (v?.default === 'oldest') parts.push('Without it, the oldest supported version not past its sunset is served (the current one once all are).');
   return parts.join(' ');
+}
+
+/**
+ * The media type of the service's JSON bodies: with the version in the media type (`placement.media_type`), the
+ * template filled with the version this document describes; else application/json.
+ */
+function jsonType(ctx: Context): string {
+  const v = ctx.model.versioning;
+  return v?.placement?.kind === 'media_type' && v.current !== undefined && parseMediaTypeTemplate(v.placement.template) ? fillMediaType(v.placement.template, v.current) : 'application/json';
 }
 
 function versionHeaderParam(ctx: Context): JsonObject | undefined {
@@ -447,7 +457,7 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
   }
   const out: JsonObject = { description };
   if (route.conditions.includes('rate_limited')) out.headers = rateLimitHeaders(ctx, false);
-  if (body && route.successStatus !== 204) out.content = { 'application/json': { schema: body } };
+  if (body && route.successStatus !== 204) out.content = { [jsonType(ctx)]: { schema: body } };
   return out;
 }
 
@@ -468,7 +478,7 @@ function requestBody(ctx: Context, route: OperationRoute): JsonObject | undefine
     required = Array.isArray(t.required) && t.required.length > 0;
   }
   if (!s) return undefined;
-  return { required, content: { 'application/json': { schema: s } } };
+  return { required, content: { [jsonType(ctx)]: { schema: s } } };
 }
 
 /** A summary from the action, for an operation whose spec shows none ("Create an Order.", "Transition pay of an Order."). */
@@ -638,7 +648,7 @@ function webhooksOperation(ctx: Context, route: WebhooksRoute): JsonObject {
     required: ['id', 'url', 'kinds', 'created_at'],
   };
   // (in the document's dialect: OpenAPI 3.0 has no type arrays)
-  const json = (body: JsonObject) => ({ 'application/json': { schema: schema(ctx, body) } });
+  const json = (body: JsonObject) => ({ [jsonType(ctx)]: { schema: schema(ctx, body) } });
   const id = { name: 'id', in: 'path', required: true, description: 'The endpoint identifier.', schema: { type: 'string' } };
   const params = pathParams(ctx, route).filter((p) => p.name !== 'id');
   const vh = versionHeaderParam(ctx);
@@ -760,7 +770,7 @@ function infoRules(ctx: Context): string[] {
             ? `the path (${code(pl.template)})`
             : pl.kind === 'query'
               ? `the ${code(pl.name)} query parameter`
-              : `the ${code(pl.name)} media type parameter`;
+              : `the media type ${code(pl.template)} (\`Accept\`, and \`Content-Type\` for a body)`;
     if (v.current !== undefined) rules.push(`Current version: ${code(v.current)}${v.scheme ? ` (${v.scheme} versions)` : ''}${where ? `, named in ${where}` : ''}.`);
     for (const s of v.supported) {
       const dates = [s.deprecated !== undefined ? `deprecated ${s.deprecated}` : '', s.sunset !== undefined ? `sunset ${s.sunset}` : ''].filter(Boolean).join(', ');
@@ -1002,9 +1012,6 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
   if (model.versioning) {
     doc['x-servicespec-versioning'] = versioningToSpec(model);
     note(ctx, 'the versioning rules (supported versions, changes, deprecation, compatibility)', 'x-servicespec-versioning and info.description', '/versioning');
-    if (model.versioning.placement?.kind === 'media_type') {
-      note(ctx, 'the version placement in the media type', 'x-servicespec-versioning', '/versioning/placement');
-    }
   }
 
   if (Object.keys(ctx.parameters).length > 0) components.parameters = ctx.parameters;

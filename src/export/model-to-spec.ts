@@ -297,7 +297,7 @@ export function placementToSpec(p: VersionPlacementModel): VersionPlacement {
     case 'query':
       return { query: p.name };
     case 'media_type':
-      return { media_type: p.name };
+      return { media_type: p.template };
   }
 }
 

@@ -285,7 +285,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
         ? { kind: 'path', template: v.placement.path }
         : 'query' in v.placement
           ? { kind: 'query', name: v.placement.query }
-          : { kind: 'media_type', name: v.placement.media_type };
+          : { kind: 'media_type', template: v.placement.media_type };
 
   const l = doc.limits;
   const wh = doc.events?.delivery?.webhook;

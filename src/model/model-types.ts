@@ -239,7 +239,7 @@ export type VersionPlacementModel =
   | { kind: 'header'; name: string }
   | { kind: 'path'; template: string }
   | { kind: 'query'; name: string }
-  | { kind: 'media_type'; name: string };
+  | { kind: 'media_type'; template: string };
 
 export interface VersionChangeModel {
   kind: 'rename_field' | 'add_field' | 'remove_field' | 'other';

@@ -175,7 +175,7 @@ function rateLimits(model: ServiceModel, r: Route): string {
 function versionsText(model: ServiceModel): string {
   const v = model.versioning;
   if (!v?.current) return NOT_SHOWN;
-  const where = v.placement ? (v.placement.kind === 'header' ? `header <code>${escapeHtml(v.placement.name)}</code>` : v.placement.kind === 'path' ? `path <code>${escapeHtml(v.placement.template)}</code>` : `query <code>${escapeHtml(v.placement.name)}</code>`) : 'placement not shown';
+  const where = v.placement ? (v.placement.kind === 'header' ? `header <code>${escapeHtml(v.placement.name)}</code>` : v.placement.kind === 'path' ? `path <code>${escapeHtml(v.placement.template)}</code>` : v.placement.kind === 'query' ? `query <code>${escapeHtml(v.placement.name)}</code>` : `media type <code>${escapeHtml(v.placement.template)}</code>`) : 'placement not shown';
   const older = v.supported.map((s) => `${escapeHtml(s.version)}${s.deprecated ? ` (deprecated ${escapeHtml(s.deprecated)}${s.sunset ? `, sunset ${escapeHtml(s.sunset)}` : ''})` : ''}`);
   return `current <code>${escapeHtml(v.current)}</code>${older.length > 0 ? `; also ${older.join(', ')}` : ''}; by ${where}`;
 }

@@ -495,13 +495,13 @@ function placementText(p: VersionPlacementModel | undefined): Span[] {
     case 'query':
       return ['query parameter ', code(p.name)];
     case 'media_type':
-      return ['media type parameter ', code(p.name)];
+      return ['media type ', code(p.template), ' (Accept, and Content-Type for a body)'];
   }
 }
 
 const DEFAULT_SELECTION: Readonly<Record<'current' | 'oldest' | 'required', string>> = {
   current: 'a request that names no version gets the current version',
-  oldest: 'a request that names no version gets the oldest supported version',
+  oldest: 'a request that names no version gets the oldest supported version not past its sunset (the current one once all are)',
   required: 'none; every request must name a version',
 };
 

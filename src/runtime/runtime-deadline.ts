@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, type ErrorResponder } from './runtime-errors.js';
 import { isPending } from './runtime-steps.js';
+import { getAnswerType } from './runtime-versioning.js';
 import type { AbortLike, Storage } from './storage/storage-types.js';
 
 /**
@@ -88,7 +89,7 @@ export function sendAnswer(request: FastifyRequest, reply: FastifyReply, status:
 }
 
 export function toLateAnswer(reply: FastifyReply, status: number, payload: unknown): LateAnswer {
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+  const headers: Record<string, string> = { 'content-type': getAnswerType(reply) };
   const location = reply.getHeader('location');
   if (location !== undefined) headers.location = String(location);
   return new LateAnswer(status, headers, payload === undefined ? '' : JSON.stringify(payload));

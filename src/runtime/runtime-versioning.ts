@@ -3,7 +3,8 @@ import { getResource } from '../model/model-lookup.js';
 import { PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import type { ResourceModel, ServiceModel } from '../model/model-types.js';
 import { getResourceSchema, getShapeSchema, getTransitionSchema, isWritable } from '../model/model-schemas.js';
-import { getFieldHistory, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
+import { compareVersions, getFieldHistory, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
+import { createMediaTypeReader, fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import { ServiceError } from './runtime-errors.js';
 import type { ValidatorFactory } from './runtime-validation.js';
 import { ownValue } from '../util/util-own.js';
@@ -12,6 +13,8 @@ export interface VersionResolver {
   /** The version a request asks for (or the declared default); undefined when the spec is not versioned. */
   resolve(request: FastifyRequest): string | undefined;
   annotate(reply: FastifyReply, version: string): void;
+  /** True when the version is in the media type (`placement.media_type`): the event stream's type names none. */
+  readonly inMediaType?: boolean;
 }
 
 /** Field names from one version to another: a new name, or null for a field the other version does not have. */
@@ -158,17 +161,49 @@ export function createVersionAdapter(model: ServiceModel, route: OperationRoute,
   return adapter;
 }
 
-/** Reads the version where the spec places it and refuses versions the spec does not list. */
-export function createVersionResolver(model: ServiceModel): VersionResolver {
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The media type of a JSON answer serialised by the action: the one the version's placement set on the reply (the
+ * `media_type` template filled with the version served, by `annotate`), else application/json.
+ */
+export function getAnswerType(reply: FastifyReply): string {
+  const set = reply.getHeader('content-type');
+  return typeof set === 'string' ? set : JSON_TYPE;
+}
+
+/**
+ * Reads the version where the spec places it and refuses versions the spec does not list. `now` is the runtime's
+ * clock: a sunset, and with `default: oldest` the version a request naming none gets, are decided per request.
+ */
+export function createVersionResolver(model: ServiceModel, now: () => Date): VersionResolver {
   const v = model.versioning;
   const placement = v?.placement;
   if (!v || !placement) return { resolve: () => undefined, annotate: () => undefined };
   const known = [...(v.current !== undefined ? [v.current] : []), ...v.supported.map((s) => s.version)];
   const unique = [...new Set(known)];
-  const oldest = v.supported.length > 0 ? v.supported[v.supported.length - 1]!.version : v.current;
-  const fallback = v.default === 'oldest' ? oldest : v.default === 'required' ? undefined : v.current;
   const sunsets = new Map(v.supported.filter((s) => s.sunset !== undefined).map((s) => [s.version, s.sunset!]));
   const deprecations = new Map(v.supported.filter((s) => s.deprecated !== undefined).map((s) => [s.version, s.deprecated!]));
+  const today = () => now().toISOString().slice(0, 10);
+  const isPastSunset = (version: string, day: string) => {
+    const sunset = sunsets.get(version);
+    return sunset !== undefined && sunset <= day;
+  };
+  // `oldest`: the oldest version not past its sunset on the day of the request; the current one once every older
+  // version is past its sunset (it has none). Oldest first, by the scheme's order (list order among equals).
+  const scheme = v.scheme ?? 'date';
+  const older = v.supported.map((s) => s.version).filter((x) => x !== v.current);
+  const oldestFirst = [...new Set(older)].sort((a, b) => compareVersions(scheme, a, b) || 0);
+  const fallback = (): string | undefined => {
+    if (v.default === 'required') return undefined;
+    if (v.default !== 'oldest') return v.current;
+    const day = today();
+    return oldestFirst.find((x) => !isPastSunset(x, day)) ?? v.current;
+  };
+  const media = placement.kind === 'media_type' ? parseMediaTypeTemplate(placement.template) : undefined;
+  const readMedia = media ? createMediaTypeReader(media) : undefined;
+  const charset = media?.params.some(([name]) => name === 'charset') === true ? '' : '; charset=utf-8';
+  const answerType = media ? (version: string) => `${fillMediaType(media.template, version)}${charset}` : undefined;
 
   const read = (request: FastifyRequest): string | undefined => {
     switch (placement.kind) {
@@ -183,29 +218,44 @@ export function createVersionResolver(model: ServiceModel): VersionResolver {
       case 'path':
         return (request.params as Record<string, string>).version;
       case 'media_type': {
-        const accept = request.headers.accept ?? '';
-        const m = new RegExp(`${placement.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*=\\s*"?([^";,\\s]+)`).exec(accept);
-        return m?.[1];
+        // Accept names the version of the answer, Content-Type that of the body: one version per request.
+        if (!readMedia) return undefined;
+        const accepted = readMedia(request.headers.accept);
+        const sent = readMedia(request.headers['content-type']);
+        if (accepted !== undefined && sent !== undefined && accepted !== sent) {
+          throw new ServiceError('unsupported_version', `Accept names version ${accepted.slice(0, 64)} and Content-Type version ${sent.slice(0, 64)}; name one version`);
+        }
+        return sent ?? accepted;
       }
     }
   };
 
   return {
+    inMediaType: placement.kind === 'media_type',
     resolve(request) {
       const asked = read(request);
       if (asked === undefined || asked === '') {
-        if (fallback === undefined) throw new ServiceError('unsupported_version', `name a version (${unique.join(', ')})`);
-        return fallback;
+        const version = fallback();
+        if (version === undefined) {
+          if (v.default === 'oldest' && oldestFirst.length > 0) throw new ServiceError('unsupported_version', 'every version is past its sunset');
+          throw new ServiceError('unsupported_version', `name a version (${unique.join(', ')})`);
+        }
+        return version;
       }
       if (!unique.includes(asked)) throw new ServiceError('unsupported_version', `version ${asked.slice(0, 64)} is not served; served: ${unique.join(', ')}`);
-      const sunset = sunsets.get(asked);
-      if (sunset !== undefined && sunset <= new Date().toISOString().slice(0, 10)) {
-        throw new ServiceError('unsupported_version', `version ${asked} reached its sunset on ${sunset}`);
-      }
+      if (isPastSunset(asked, today())) throw new ServiceError('unsupported_version', `version ${asked} reached its sunset on ${sunsets.get(asked)!}`);
       return asked;
     },
     annotate(reply, version) {
       if (placement.kind === 'header') reply.header(placement.name, version);
+      // The answer's media type is the template filled with the version served, with the charset every JSON answer
+      // names (Fastify would add it, rewriting the parameters); errors set their own type.
+      else if (answerType) {
+        reply.type(answerType(version));
+        // The answer depends on Accept: a cache keeps one per Accept (after CORS's Origin, where it set one).
+        const vary = reply.getHeader('vary');
+        reply.header('vary', typeof vary === 'string' && vary !== '' ? `${vary}, Accept` : 'Accept');
+      }
       const dep = deprecations.get(version);
       if (dep !== undefined) reply.header('deprecation', `@${Math.floor(Date.parse(dep) / 1000)}`);
       const sunset = sunsets.get(version);

@@ -1,5 +1,6 @@
 import { getResourceSchema, type JsonSchema } from '../model/model-schemas.js';
 import { getChangesSince } from '../model/model-versions.js';
+import { createMediaTypeReader, fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import type { ResourceModel } from '../model/model-types.js';
 import type { TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
@@ -50,12 +51,19 @@ export async function checkVersions(ctx: TestContext): Promise<void> {
     return;
   }
   const placement = v.placement;
-  if (placement.kind === 'media_type') {
-    ctx.skip('versioning', 'versioning.served', 'versions', 'version placement media_type is not exercised by the tester yet');
+  const media = placement.kind === 'media_type' ? parseMediaTypeTemplate(placement.template) : undefined;
+  if (placement.kind === 'media_type' && !media) {
+    ctx.skip('versioning', 'versioning.served', 'versions', `versioning.placement.media_type ${placement.template} is not a usable template (check: version-media-type-invalid)`);
     return;
   }
-  const withVersion = (ctxPath: string, headers: Record<string, string>, version: string): { path: string; headers: Record<string, string> } => {
+  const readMedia = media ? createMediaTypeReader(media) : undefined;
+  /** The request naming `version` at the placement; with it in the media type, a body is sent as that version's type too. */
+  const withVersion = (ctxPath: string, headers: Record<string, string>, version: string, body = false): { path: string; headers: Record<string, string> } => {
     if (placement.kind === 'header') return { path: ctxPath, headers: { ...headers, [placement.name]: version } };
+    if (placement.kind === 'media_type') {
+      const type = fillMediaType(placement.template, version);
+      return { path: ctxPath, headers: { ...headers, accept: type, ...(body ? { 'content-type': type } : {}) } };
+    }
     if (placement.kind === 'query') return { path: `${ctxPath}${ctxPath.includes('?') ? '&' : '?'}${encodeURIComponent(placement.name)}=${encodeURIComponent(version)}`, headers };
     const current = ctx.versionPrefix() ?? '';
     return { path: `${ctx.versionPrefix(version) ?? ''}${ctxPath.slice(current.length)}`, headers };
@@ -103,6 +111,7 @@ export async function checkVersions(ctx: TestContext): Promise<void> {
       if (res.status !== 200) return scope.fail(ctx.failure(read.operation.id, `version ${version} is served`, pointer, req, res));
       const ct = res.headers.get('content-type') ?? '';
       if (!/^application\/([a-z0-9.+-]*\+)?json/i.test(ct)) return scope.fail(ctx.failure(read.operation.id, `a JSON Content-Type in version ${version}`, pointer, req, `Content-Type: ${ct || '(none)'}`));
+      if (readMedia && readMedia(ct) !== version) return scope.fail(ctx.failure(read.operation.id, `Content-Type ${fillMediaType(media!.template, version)}: the version served, in the media type`, '/versioning/placement/media_type', req, `Content-Type: ${ct}`));
       const m = ctx.mismatch(schemaAt(ctx, resource, version), res.body);
       if (m !== undefined) return scope.fail(ctx.failure(read.operation.id, `${resource.name} in the shape of version ${version}`, pointer, req, `${m}; ${describe(res).slice(0, 300)}`));
       if (declared?.deprecated !== undefined && !res.headers.get('deprecation')) return scope.fail(ctx.failure(read.operation.id, `a Deprecation header: version ${version} is deprecated since ${declared.deprecated}`, `${pointer}/deprecated`, req, 'no Deprecation header'));
@@ -116,7 +125,7 @@ export async function checkVersions(ctx: TestContext): Promise<void> {
       const headers = await ctx.authFor(create.operation.auth);
       if (!headers) return scope.skip('no credential for the create operation');
       const body = bodyAt(ctx, resource, version, await ctx.sampleCreateBody(resource));
-      const at = withVersion(ctx.pathOf(create), headers, version);
+      const at = withVersion(ctx.pathOf(create), headers, version, true);
       const req: TestRequest = { method: 'POST', ...at, body };
       const res = await ctx.send(create, req);
       if (res.status !== create.successStatus) return scope.fail(ctx.failure(create.operation.id, `a body in the shape of version ${version} accepted`, declared?.pointer, req, res));

@@ -1,4 +1,5 @@
 import type { SchemeModel, ServiceModel } from '../model/model-types.js';
+import { fillMediaType } from '../model/model-media-type.js';
 import type { SubjectCredentials } from './tester-types.js';
 
 // The tester's HTTP client: every request goes to the one base URL it was given, is counted against the
@@ -75,9 +76,10 @@ export interface ClientOptions {
   queryCredentials?: readonly string[];
 }
 
-/** Where a request names its version (a header, a query parameter, or a parameter of the Accept media type), and which. */
+/** Where a request names its version (a header, a query parameter, or the media type), and which. */
 export interface VersionNaming {
   kind: 'header' | 'query' | 'media_type';
+  /** The header or query parameter; for `media_type`, the template (`{version}` where the version goes). */
   name: string;
   value: string;
 }
@@ -99,7 +101,14 @@ export function withVersion(r: TestRequest, v: VersionNaming | undefined): TestR
   const headers = r.headers ?? {};
   const has = (name: string) => Object.keys(headers).some((k) => k.toLowerCase() === name.toLowerCase());
   if (v.kind === 'header') return has(v.name) ? r : { ...r, headers: { ...headers, [v.name]: v.value } };
-  if (v.kind === 'media_type') return has('accept') ? r : { ...r, headers: { ...headers, accept: `application/json; ${v.name}=${v.value}` } };
+  if (v.kind === 'media_type') {
+    // Accept names the version of the answer; a body is sent as that version's media type.
+    const type = fillMediaType(v.name, v.value);
+    const add: Record<string, string> = {};
+    if (!has('accept')) add.accept = type;
+    if (bodyText(r) !== undefined && !has('content-type')) add['content-type'] = type;
+    return Object.keys(add).length === 0 ? r : { ...r, headers: { ...headers, ...add } };
+  }
   const q = r.path.indexOf('?');
   if (q >= 0 && new URLSearchParams(r.path.slice(q + 1)).has(v.name)) return r;
   return { ...r, path: `${r.path}${q >= 0 ? '&' : '?'}${encodeURIComponent(v.name)}=${encodeURIComponent(v.value)}` };
@@ -171,10 +180,8 @@ export class TestClient {
     this.guard();
     this.requests++;
     const controller = new AbortController();
-    const v = this.options.version;
-    // The stream answers text/event-stream: a version in the media type goes on that type.
-    const accept = v?.kind === 'media_type' ? `text/event-stream; ${v.name}=${v.value}` : 'text/event-stream';
-    const r = this.prepare({ method: 'GET', path, headers: { accept, ...headers } });
+    // The stream answers text/event-stream, its events in the current version: it names no version in its type.
+    const r = this.prepare({ method: 'GET', path, headers: { accept: 'text/event-stream', ...headers } });
     const res = await fetch(this.url(r.path), { headers: r.headers, signal: controller.signal });
     const stream = new EventStream(res.status, controller);
     if (res.status === 200 && res.body) void stream.pump(res.body);

@@ -39,7 +39,7 @@ function currentVersion(model: ServiceModel): VersionNaming | undefined {
   const v = model.versioning;
   const p = v?.placement;
   if (v?.current === undefined || !p || p.kind === 'path') return undefined;
-  return { kind: p.kind, name: p.name, value: String(v.current) };
+  return { kind: p.kind, name: p.kind === 'media_type' ? p.template : p.name, value: String(v.current) };
 }
 
 /** The query parameters that carry API keys (`in: query`). */

@@ -831,6 +831,28 @@ const CASES: RuleCase[] = [
     fix: ['/v2 }', '"/v{version}" }'],
   },
   {
+    code: 'version-media-type-invalid',
+    spec: yaml`
+      servicespec: 1
+      versioning:
+        scheme: integer
+        current: 2
+        placement: { media_type: "application/vnd.garden+json" } # <-
+    `,
+    fix: ['vnd.garden+json', 'vnd.garden.v{version}+json'],
+  },
+  {
+    code: 'version-media-type-invalid',
+    spec: yaml`
+      servicespec: 1
+      versioning:
+        scheme: integer
+        current: 2
+        placement: { media_type: "text/vnd.garden.v{version}" } # <-
+    `,
+    fix: ['text/vnd.garden.v{version}', 'application/json; v={version}'],
+  },
+  {
     code: 'invalid-version',
     spec: yaml`
       servicespec: 1

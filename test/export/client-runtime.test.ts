@@ -2,7 +2,8 @@
 // export-client.test.ts and client-e2e.test.ts hold the generated clients that carry it.
 import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ServiceClient, ServiceError, isServiceError, verifyWebhook, WebhookVerificationError, type IdempotentRequestOptions } from '../../src/export/client-runtime.js';
+import { ServiceClient, ServiceError, isServiceError, verifyWebhook, VERSIONING, WebhookVerificationError, type IdempotentRequestOptions } from '../../src/export/client-runtime.js';
+import { compileSpecText } from '../../src/program.js';
 import { generateClient, getClientRuntime } from '../../src/export/export-client.js';
 import { EXAMPLE_NAMES, exampleModel } from './helpers.js';
 
@@ -23,6 +24,20 @@ function scripted(answers: (() => Response)[]): { fetch: typeof fetch; calls: Ca
   };
   return { fetch: f as typeof fetch, calls };
 }
+
+const MEDIA_SPEC = `
+servicespec: 1
+resources:
+  Bed: { fields: { id: { type: uuid, readOnly: true }, label: { type: string } } }
+endpoints:
+  operations:
+    getBed: { method: GET, path: "/beds/{id}", action: read, resource: Bed, auth: none }
+versioning:
+  scheme: integer
+  current: 2
+  placement: { media_type: "application/vnd.garden.v{version}+json" }
+  supported: [{ version: 1 }]
+`;
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
@@ -70,6 +85,25 @@ describe('client runtime: requests', () => {
     expect(calls[1]!.body).toBe('{"n":1}');
     await client.createOrder({});
     expect(calls[2]!.headers.get('request-once-key')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('with the version in the media type, names it as Accept, and sends a body as that type (the template filled in)', async () => {
+    const saved = { ...VERSIONING };
+    Object.assign(VERSIONING, { kind: 'media_type', name: 'application/vnd.shop.v{version}+json' });
+    try {
+      const { fetch, calls } = scripted([() => json(200, { id: 'o1' }, { 'content-type': 'application/vnd.shop.v2025-01-01+json; charset=utf-8' }), () => json(201, { id: 'o2' })]);
+      const client = new Client({ baseUrl: 'http://svc.test', credentials: { key: 'k1', token: async () => 't1' }, fetch });
+      await expect(client.getOrder('a')).resolves.toEqual({ id: 'o1' });
+      expect(calls[0]!.headers.get('accept')).toBe('application/vnd.shop.v2025-01-01+json');
+      expect(calls[0]!.headers.get('api-version')).toBeNull();
+      await client.createOrder({ n: 1 }, { version: '2024-01-01' });
+      expect(calls[1]!.headers.get('accept')).toBe('application/vnd.shop.v2024-01-01+json');
+      expect(calls[1]!.headers.get('content-type')).toBe('application/vnd.shop.v2024-01-01+json');
+    } finally {
+      Object.assign(VERSIONING, saved);
+    }
+    const code = generateClient(compileSpecText(MEDIA_SPEC, 'media.yaml').model!).code;
+    expect(code).toContain('const VERSIONING: { kind: string; name?: string } = {"kind":"media_type","name":"application/vnd.garden.v{version}+json"};');
   });
 
   it('sends no credential where the operation needs none; query values as strings or JSON, null and undefined left out', async () => {

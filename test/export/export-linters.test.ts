@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { exportAsyncApi } from '../../src/export/export-asyncapi.js';
 import { generateClient } from '../../src/export/export-client.js';
 import { exportOpenApi, type OpenApiVersion } from '../../src/export/export-openapi.js';
 import { serializeDocument, type JsonObject } from '../../src/export/export-shared.js';
+import { compileSpecText } from '../../src/program.js';
 import { EXAMPLE_NAMES, exampleModel, ROOT, run, tempDir } from './helpers.js';
 
 // Issue 15 item 8: every export of the example specs passes the linters we did not write — Spectral's `spectral:oas`
@@ -60,6 +61,18 @@ describe('Spectral accepts every export of the examples', () => {
         expect(servers.filter((s) => s.host === host).map((s) => s.protocol).sort()).toEqual(['http', 'https']);
       }
       expect(protocols.length % 2).toBe(0);
+    }, 60_000);
+  }
+});
+
+describe('Spectral accepts an export with the version in the media type', () => {
+  for (const version of VERSIONS) {
+    it(`orders, its version in application/vnd.orders.v{version}+json, as OpenAPI ${version}: spectral:oas has no errors`, async () => {
+      const text = readFileSync(join(ROOT, 'examples', 'orders.yaml'), 'utf8').replace('placement: { header: Service-Version }', 'placement: { media_type: "application/vnd.orders.v{version}+json" }');
+      const model = compileSpecText(text, 'orders-media.yaml').model!;
+      expect(model.versioning?.placement).toEqual({ kind: 'media_type', template: 'application/vnd.orders.v{version}+json' });
+      const found = await spectral(exportOpenApi(model, { openapi: version }).document, oas, `orders-media-${version}.yaml`);
+      expect(found.filter((f) => f.startsWith('error '))).toEqual([]);
     }, 60_000);
   }
 });

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,9 @@ import { NOT_SHOWN } from '../../src/model/model-defaults.js';
 import { RULES_HEADING, serializeDocument, type JsonObject } from '../../src/export/export-shared.js';
 import { getRoutes } from '../../src/model/model-routes.js';
 import { compileSpecText } from '../../src/program.js';
-import { EXAMPLE_NAMES, exampleModel, redoclyLint, tempDir } from './helpers.js';
+import { getVersionDocumentModel } from '../../src/model/model-served-versions.js';
+import { importOpenApiDocument } from '../../src/import/import-openapi.js';
+import { EXAMPLE_NAMES, exampleModel, redoclyLint, ROOT, tempDir } from './helpers.js';
 
 const VERSIONS: readonly OpenApiVersion[] = ['3.1', '3.0'];
 const METHOD_KEYS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -58,6 +60,52 @@ describe('OpenAPI export: the tools we did not write accept every example', () =
       }, 60_000);
     }
   }
+});
+
+/** examples/orders.yaml with its version in the media type instead of a header. */
+function ordersInMediaType(): ReturnType<typeof compileSpecText> {
+  const text = readFileSync(join(ROOT, 'examples', 'orders.yaml'), 'utf8').replace('placement: { header: Service-Version }', 'placement: { media_type: "application/vnd.orders.v{version}+json" }');
+  const c = compileSpecText(text, 'orders-media.yaml');
+  expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return c;
+}
+
+describe('OpenAPI export: a version in the media type', () => {
+  for (const version of VERSIONS) {
+    it(`documents requests and answers as the version's media type, and validates (swagger-parser, Redocly) as OpenAPI ${version}`, async () => {
+      const c = ordersInMediaType();
+      const doc = exportOpenApi(c.model!, { openapi: version }).document as Doc;
+      const current = c.model!.versioning!.current!;
+      const type = `application/vnd.orders.v${current}+json`;
+      const create = op(doc, 'createOrder');
+      expect(Object.keys((create.requestBody as { content: JsonObject }).content)).toEqual([type]);
+      const responses = create.responses as Record<string, JsonObject>;
+      expect(Object.keys(responses['201']!.content as JsonObject)).toEqual([type]);
+      // Errors keep their own type; no version header is documented.
+      const errors = Object.entries(responses).filter(([status]) => status.startsWith('4')).map(([, r]) => deref(doc, r));
+      expect(errors.length).toBeGreaterThan(0);
+      for (const e of errors) expect(Object.keys(e.content as JsonObject)).not.toContain(type);
+      expect(JSON.stringify(doc.paths)).not.toContain('Service-Version');
+      expect((doc.info as JsonObject).description).toContain('application/vnd.orders.v{version}+json');
+      // Another served version's document names its own type.
+      const old = exportOpenApi(getVersionDocumentModel(c.model!, '2026-06-01')!, { openapi: version }).document as Doc;
+      expect(Object.keys((op(old, 'createOrder').requestBody as { content: JsonObject }).content)).toEqual(['application/vnd.orders.v2026-06-01+json']);
+      const file = join(tmp.path, `orders-media-${version}.yaml`);
+      writeFileSync(file, serializeDocument(doc, 'yaml'));
+      await expect(SwaggerParser.validate(file)).resolves.toBeDefined();
+      const lint = await redoclyLint(file);
+      expect(lint.errors.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? ''}`)).toEqual([]);
+    }, 60_000);
+  }
+});
+
+it('an export with the version in the media type imports back with the same template and no diagnostic', async () => {
+  const c = ordersInMediaType();
+  const r = await importOpenApiDocument(JSON.parse(JSON.stringify(exportOpenApi(c.model!, { openapi: '3.1' }).document)));
+  expect(r.diagnostics).toEqual([]);
+  const back = compileSpecText(r.text ?? '', 'back.yaml');
+  expect(back.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  expect(back.model?.versioning?.placement).toEqual({ kind: 'media_type', template: 'application/vnd.orders.v{version}+json' });
 });
 
 describe('OpenAPI export: built from the routes the runtime serves', () => {

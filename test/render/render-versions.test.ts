@@ -1,10 +1,12 @@
 // `doc` shows what each supported version differs in (Markdown, HTML, the docs console), derived from the declared
 // changes: the fields a version calls differently, lacks or still has, and the operations whose bodies differ.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getVersionDifferences, getVersionModel } from '../../src/model/model-versions.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
-import { compileSpecFile } from '../../src/program.js';
+import { compareModels } from '../../src/diff/diff-rules.js';
+import { compileSpecFile, compileSpecText } from '../../src/program.js';
 import { renderConsole } from '../../src/render/render-console.js';
 import { renderHtml } from '../../src/render/render-html.js';
 import { renderMarkdown } from '../../src/render/render-markdown.js';
@@ -71,5 +73,21 @@ describe('what each supported version differs in', () => {
         }
       }
     }
+  });
+});
+
+describe('a version in the media type, and default: oldest', () => {
+  it('doc, the docs console and diff name the template, not a media type parameter', () => {
+    const text = readFileSync(join(ROOT, NOTES), 'utf8');
+    const old = compileSpecText(text.replace('default: current', 'default: oldest'), 'notes.yaml').model!;
+    const media = compileSpecText(text.replace('placement: { query: api_version }', 'placement: { media_type: "application/vnd.notes.v{version}+json" }').replace('default: current', 'default: oldest'), 'notes.yaml').model!;
+    const md = renderMarkdown(media);
+    expect(md).toContain('media type `application/vnd.notes.v{version}+json` (Accept, and Content-Type for a body)');
+    expect(md).not.toContain('media type parameter');
+    expect(md).toContain('the oldest supported version not past its sunset');
+    expect(renderConsole(media)).toContain('media type <code>application/vnd.notes.v{version}+json</code>');
+    const changes = compareModels(old, media).filter((c) => c.code === 'version-placement-changed');
+    expect(changes).toHaveLength(1);
+    expect(changes[0]!.reason).toContain('the media type (application/vnd.notes.v{version}+json)');
   });
 });

@@ -1,6 +1,9 @@
-// The tester on another spec than orders.yaml: the runtime's tickets fixture (header versioning, no auth, no
-// rate limits). Every check passes or is skipped with a reason.
+// The tester on another spec than orders.yaml: the runtime's tickets fixture (header versioning, and once with the
+// version in the media type; no auth, no rate limits). Every check passes or is skipped with a reason.
 
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testService } from '../../src/tester/tester-run.js';
 import { startSpec, type OrdersServer } from './helpers.js';
@@ -61,5 +64,28 @@ it('fields, filters and parameters named after Object.prototype members (constru
     expect(report.results.find((r) => r.check === 'endpoints.valid-requests' && r.target === 'listCars')?.outcome).toBe('passed');
   } finally {
     await cars.close();
+  }
+}, 60_000);
+
+it('tickets.yaml with its version in the media type (default: required): every request names it, every check passes or is skipped', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'servicespec-tester-media-'));
+  const file = join(dir, 'tickets-media.yaml');
+  const text = readFileSync(TICKETS, 'utf8').replace('placement: { header: Api-Version }', 'placement: { media_type: "application/vnd.tickets.v{version}+json" }').replace('  default: current\n', '  default: required\n');
+  expect(text).toContain('vnd.tickets');
+  expect(text).toContain('default: required');
+  writeFileSync(file, text);
+  const media = await startSpec(file, HANDLERS);
+  try {
+    const report = await testService(media.model, { baseUrl: media.url, ...media.options, seed: 11, runs: 5 });
+    expect(report.results.filter((r) => r.outcome === 'failed').map((r) => [r.check, r.target, r.failure?.actual])).toEqual([]);
+    // Before: the versioning part was skipped ("not exercised by the tester yet").
+    const outcome = (check: string) => report.results.filter((r) => r.check === check).map((r) => [r.target.split(' ')[0], r.outcome]);
+    expect(outcome('versioning.served')).toEqual([['2', 'passed'], ['1', 'passed']]);
+    expect(outcome('versioning.request-shape')).toEqual([['1', 'passed']]);
+    expect(outcome('versioning.unsupported').map(([, o]) => o)).toEqual(['passed']);
+    expect(report.results.filter((r) => r.outcome === 'passed').length).toBeGreaterThan(20);
+  } finally {
+    await media.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }, 60_000);

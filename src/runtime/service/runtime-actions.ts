@@ -11,6 +11,7 @@ import { createPayloadCheck } from '../events/events-payload.js';
 import { getOwnerScope as getPrincipalOwnerScope, isOwnObject } from '../runtime-access.js';
 import { boundToDeadline, sendAnswer, toLateAnswer } from '../runtime-deadline.js';
 import { ServiceError } from '../runtime-errors.js';
+import { getAnswerType } from '../runtime-versioning.js';
 import { createParameterReader, parseText } from './runtime-parameters.js';
 import { BUILT_IN } from '../runtime-built-in.js';
 import type { Validator, ValidatorFactory } from '../runtime-validation.js';
@@ -18,7 +19,6 @@ import { StorageConstraintError, StoredJson, type KeysetPosition, type ListQuery
 import { ownValue } from '../../util/util-own.js';
 
 /** Answers a request: synchronously where it can (returning anything but a promise), else through a promise. */
-const JSON_TYPE = 'application/json; charset=utf-8';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Parses the identifier in the path; a malformed one names no object, so it is answered as missing. */
@@ -289,7 +289,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
               location = locationOf?.(created, request.params as Record<string, string>);
               reply.code(status);
               text = stored ? writePresentedRow(resource, created) : (reply.serialize(present(created)) as string);
-              keyed.keepNow(writer, status, location !== undefined ? { 'content-type': JSON_TYPE, location } : { 'content-type': JSON_TYPE }, text);
+              keyed.keepNow(writer, status, location !== undefined ? { 'content-type': getAnswerType(reply), location } : { 'content-type': getAnswerType(reply) }, text);
               request.deadline?.throwIfAborted();
             });
           } catch (err) {
@@ -300,7 +300,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
             throw mapCreateError(err);
           }
           if (location !== undefined) reply.header('location', location);
-          return sendAnswer(request, reply.type(JSON_TYPE), status, text!);
+          return sendAnswer(request, reply.type(getAnswerType(reply)), status, text!);
         }
         if (keyed) {
           // Claim, change and answer in one transaction: the answer is serialised here, as it will be sent.
@@ -310,13 +310,13 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
               const location = locationOf?.(created, request.params as Record<string, string>);
               reply.code(status);
               const text = reply.serialize(present(created)) as string;
-              await keyed.keep(tx, status, { 'content-type': JSON_TYPE, ...(location !== undefined ? { location } : {}) }, text);
+              await keyed.keep(tx, status, { 'content-type': getAnswerType(reply), ...(location !== undefined ? { location } : {}) }, text);
               return { text, location };
             }, request.deadline)
             .then(
               ({ text, location }) => {
                 if (location !== undefined) reply.header('location', location);
-                return sendAnswer(request, reply.type(JSON_TYPE), status, text);
+                return sendAnswer(request, reply.type(getAnswerType(reply)), status, text);
               },
               (err: unknown) => {
                 const held = keyed.answer(err, request, reply);
@@ -336,7 +336,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
           }
           if (!stored) return answer(created, request, reply);
           if (locationOf) reply.header('location', locationOf(created, request.params as Record<string, string>));
-          return sendAnswer(request, reply.type(JSON_TYPE), status, writePresentedRow(resource, created));
+          return sendAnswer(request, reply.type(getAnswerType(reply)), status, writePresentedRow(resource, created));
         }
         return storage.transaction((tx) => insert(tx, row), request.deadline).then(
           (created) => answer(created, request, reply),
@@ -353,7 +353,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
         const reader = storage.readNow?.();
         if (reader?.getStored && isCurrentShape(model, request)) {
           const text = writePresentedRow(resource, checkVisible(resource, reader.getStored(resource.name, id), request));
-          return sendAnswer(request, reply.type(JSON_TYPE), status, text);
+          return sendAnswer(request, reply.type(getAnswerType(reply)), status, text);
         }
         if (reader) return answer(reader.get(resource.name, id), request, reply);
         return storage.read((tx) => tx.get(resource.name, id)).then((row) => answer(row, request, reply));
@@ -504,7 +504,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     let text = itemsKey;
     for (let i = 0; i < count; i++) text += (i === 0 ? '' : ',') + writePresentedRow(resource, rows[i]!);
     text += `${nextKey}${JSON.stringify(nextCursor(rows, limit, sort, queryKey))}}`;
-    return sendAnswer(request, reply.type(JSON_TYPE), route.successStatus, text);
+    return sendAnswer(request, reply.type(getAnswerType(reply)), route.successStatus, text);
   };
   return (request, reply) => {
     const query = request.query as Record<string, unknown>;

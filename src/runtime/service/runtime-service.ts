@@ -129,7 +129,7 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
   const compile = createValidatorFactory();
   const events = createEventEmitter(model, now, compile);
   const eventsRuntime = setUpEvents(app, { model, storage: options.storage, compile, now, ...(options.webhooks ? { options: options.webhooks } : {}) }); // events (issue 5)
-  const versions = createVersionResolver(model);
+  const versions = createVersionResolver(model, now);
   const rateStore = options.rateLimitStore ?? createMemoryStore();
   const retention = model.endpoints?.idempotency?.retention?.ms ?? BUILT_IN.idempotencyRetentionMs;
   const idempotency = model.endpoints?.idempotency ? createIdempotency(model, options.storage, retention, now) : undefined;
@@ -295,17 +295,20 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
   const toOld = adapter?.response;
 
   const steps: Step[] = [];
+  // Under a media type placement the event stream (text/event-stream, events in the current version) names no version.
+  const versioned = !(route.kind === 'stream' && versions.inMediaType === true);
   steps.push((request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
-    const version = versions.resolve(request);
+    const version = versioned ? versions.resolve(request) : undefined;
     if (version === undefined) return undefined;
     request.specVersion = version;
-    versions.annotate(reply, version);
     if (toOld && version !== current) {
       // A custom serializer leaves the type unset; errors set their own (problem+json) when they are sent. A string
       // is already serialised (a keyed create's answer, through this serializer), as Fastify's own takes it.
       reply.type('application/json; charset=utf-8').serializer((payload: unknown) => (typeof payload === 'string' ? payload : JSON.stringify(reply.statusCode < 300 ? toOld(version, payload) : payload)));
     }
+    // After the type above: a version in the media type sets the answer's type to that version's.
+    versions.annotate(reply, version);
     return undefined;
   });
   if (authenticator) {
