@@ -64,6 +64,8 @@ function exerciseModel(model: ServiceModel): void {
   }
   for (const m of model.stateMachines) {
     const r = lookup.getResource(model, m.resource);
+    const field = lookup.getStateField(model, m);
+    if (field !== undefined && m.field === undefined) expect(r?.fields.filter((f) => f.type === 'state').map((f) => f.name)).toEqual([field]);
     for (const t of m.transitions) if (r) schemas.getTransitionSchema(model, r, t.requires, { annotations: true });
   }
   for (const o of model.endpoints?.operations ?? []) {
@@ -289,6 +291,7 @@ describe('the model API surface', () => {
         'getPathParams',
         'getResource',
         'getStateMachine',
+        'getStateField',
         'getErrorCodes',
         'getRoutes',
         'getServiceRoutes',
