@@ -1,0 +1,94 @@
+// Outsider findings on the exports, pinned with `it.fails`: the event a running service sends, checked against
+// the schema the AsyncAPI and OpenAPI exports promise for it, with Ajv (a validator the exporter did not write).
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportAsyncApi } from '../../src/export/export-asyncapi.js';
+import { exportOpenApi } from '../../src/export/export-openapi.js';
+import type { ServiceModel } from '../../src/model/model-types.js';
+import { compileSpecText } from '../../src/program.js';
+import { openStream } from '../events/helpers.js';
+import { startService, type Running } from '../runtime/helpers.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+const SPEC = `
+servicespec: 1
+resources:
+  Thing:
+    fields:
+      id: { type: uuid, readOnly: true }
+      name: { type: string }
+endpoints:
+  operations:
+    createThing: { method: POST, path: /things, action: create, resource: Thing, auth: none }
+    getThing: { method: GET, path: "/things/{id}", action: read, resource: Thing, auth: none }
+authentication:
+  default: none
+events:
+  delivery:
+    webhook: { signing: standard-webhooks, retries: [1s], timeout: 2s }
+    stream: { path: /events, heartbeat: 10s }
+  kinds:
+    thing.created: { on: [create], payload: { resource: Thing } }
+errors:
+  body: problem
+  codes:
+    bad_body: { status: 400, when: [malformed_request] }
+    invalid: { status: 422, when: [validation] }
+    not_json: { status: 415, when: [unsupported_media_type] }
+    too_large: { status: 413, when: [body_too_large] }
+    not_found: { status: 404, when: [missing_resource, route_not_found] }
+    not_allowed: { status: 405, when: [method_not_allowed] }
+    headers: { status: 431, when: [headers_too_large] }
+    internal: { status: 500, when: [internal] }
+limits:
+  body_size: 16KiB
+`;
+
+let model: ServiceModel;
+let s: Running;
+let envelope: unknown;
+
+beforeAll(async () => {
+  const c = compileSpecText(SPEC);
+  expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  model = c.model!;
+  s = await startService(model);
+  const stream = await openStream(`${s.url}/events`);
+  const r = await s.call('POST', '/things', { name: 'a' });
+  expect(r.status).toBe(201);
+  const [e] = await stream.waitFor(1);
+  stream.close();
+  envelope = JSON.parse(e!.data) as unknown;
+});
+afterAll(() => s.close());
+
+function validator(doc: Record<string, unknown>, pointer: string) {
+  const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+  ajv.addSchema({ $id: 'https://outsider.test/doc.json', ...doc });
+  return ajv.compile({ $ref: `https://outsider.test/doc.json#${pointer}` });
+}
+
+describe('outsider: the event envelope against the exports', () => {
+  it('control: the stream sends the envelope docs/events.md describes (data.object holds the Thing)', () => {
+    expect(envelope).toMatchObject({ type: 'thing.created', data: { object: { name: 'a' } } });
+  });
+
+  // src/export/export-asyncapi.ts:139 writes the envelope's `data` as the payload itself
+  // (`data: payloadSchema(ctx, k.payload)`), but the runtime sends `data: { object, previous? }`
+  // (docs/events.md, "Emission and the envelope"). Expected: the exported message schema accepts the real event.
+  it.fails('the AsyncAPI message schema accepts the event the stream sends', () => {
+    const doc = exportAsyncApi(model).document as Record<string, unknown>;
+    const validate = validator({ components: doc.components }, '/components/schemas/ThingCreatedEvent');
+    expect(validate(envelope), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  // src/export/export-openapi.ts:686 and :716, the same for OpenAPI `webhooks`: `data` is the payload schema.
+  // Expected: the webhook request body schema accepts the event the service delivers (the same envelope).
+  it.fails('the OpenAPI webhook request body accepts the event the service sends', () => {
+    const doc = exportOpenApi(model).document as Record<string, unknown>;
+    const validate = validator({ components: doc.components, webhooks: doc.webhooks }, '/webhooks/thing.created/post/requestBody/content/application~1json/schema');
+    expect(validate(envelope), JSON.stringify(validate.errors)).toBe(true);
+  });
+});
