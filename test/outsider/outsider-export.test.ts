@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportAsyncApi } from '../../src/export/export-asyncapi.js';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
+import { getVersionDocumentModel } from '../../src/model/model-served-versions.js';
 import { compileSpecText } from '../../src/program.js';
 import { openStream } from '../events/helpers.js';
 import { startService, type Running } from '../runtime/helpers.js';
@@ -90,5 +91,54 @@ describe('outsider: the event envelope against the exports', () => {
     const doc = exportOpenApi(model).document as Record<string, unknown>;
     const validate = validator({ components: doc.components, webhooks: doc.webhooks }, '/webhooks/thing.created/post/requestBody/content/application~1json/schema');
     expect(validate(envelope), JSON.stringify(validate.errors)).toBe(true);
+  });
+});
+
+const VERSIONED = `
+servicespec: 1
+resources:
+  Ticket:
+    fields:
+      id: { type: integer, readOnly: true }
+      subject: { type: string }
+      severity: { type: integer, optional: true }
+endpoints:
+  operations:
+    listTickets: { method: GET, path: /tickets, action: list, resource: Ticket, filter: [severity], sort: [subject, severity], auth: none }
+versioning:
+  scheme: integer
+  current: 3
+  placement: { header: Api-Version }
+  default: current
+  supported:
+    - version: 2
+      changes:
+        - rename_field: { resource: Ticket, from: title, to: subject }
+    - version: 1
+      changes:
+        - add_field: { resource: Ticket, field: severity }
+`;
+
+describe('outsider: an older version in its own shape', () => {
+  const params = (version: string) => {
+    const m = compileSpecText(VERSIONED).model!;
+    const vm = getVersionDocumentModel(m, version)!;
+    const doc = exportOpenApi(vm).document as { paths: Record<string, { get: { parameters: { name?: string; schema?: { enum?: string[] } }[] } }> };
+    return doc.paths['/tickets']!.get.parameters;
+  };
+
+  it('control: version 1 has no severity filter (its filters are projected)', () => {
+    expect(params('1').map((p) => p.name)).not.toContain('severity');
+  });
+
+  // src/model/model-served-versions.ts:65-73 (getVersionDocumentModel) leaves a filter on a field the version does
+  // not have out of its document, but not a sort field: src/export/export-openapi.ts:230 writes `o.sort` as is, so
+  // version 1's document offers `?sort=severity` although version 1 has no severity (query parameters keep current
+  // names by design, so version 2 sorting by `subject` is not the defect). The running service accepts both
+  // ?sort=severity and ?severity=1 under Api-Version 1. Expected: the same rule for sort as for filter.
+  it.fails('the sort enum of an older version leaves out fields it does not have', () => {
+    const sortOf = (v: string) => params(v).find((p) => p.name === 'sort')?.schema?.enum ?? [];
+    expect(sortOf('1')).toContain('subject');
+    expect(sortOf('1')).not.toContain('severity');
   });
 });
