@@ -152,3 +152,39 @@ describe('outsider: an older version in its own shape', () => {
     expect(sortOf('1')).not.toContain('severity');
   });
 });
+
+describe('outsider: RateLimit headers in the OpenAPI document', () => {
+  const spec = `
+servicespec: 1
+resources:
+  Ticket:
+    fields:
+      id: { type: integer, readOnly: true }
+      subject: { type: string }
+endpoints:
+  operations:
+    createTicket: { method: POST, path: /tickets, action: create, resource: Ticket }
+    getTicket: { method: GET, path: "/tickets/{id}", action: read, resource: Ticket }
+authentication:
+  schemes:
+    key: { type: api_key, in: header, name: X-Key }
+  default: { scopes: [] }
+limits:
+  rate: [ { name: writes, requests: 5, per: 1m, by: credential, operations: [createTicket] } ]
+  failed_auth: { attempts: 10, per: 1m }
+`;
+  type Doc = { paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>> };
+  const doc = () => exportOpenApi(compileSpecText(spec).model!).document as Doc;
+
+  it('control: the limited operation documents RateLimit on its 201', () => {
+    expect(Object.keys(doc().paths['/tickets']!.post!.responses['201']!.headers ?? {})).toContain('RateLimit');
+  });
+
+  // src/export/export-openapi.ts:449 adds RateLimit and RateLimit-Policy to a success answer whenever the route can
+  // produce `rate_limited` — which the failed-credential bound makes true of every authenticated route — while the
+  // service sends them only where a declared policy applies (getTicket answers without them). Expected: the headers
+  // on the success answers of operations a policy applies to, only.
+  it.fails('an operation no rate policy applies to documents no RateLimit header on its 200', () => {
+    expect(Object.keys(doc().paths['/tickets/{id}']!.get!.responses['200']!.headers ?? {})).not.toContain('RateLimit');
+  });
+});
