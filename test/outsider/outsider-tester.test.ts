@@ -105,3 +105,71 @@ describe('outsider: tester idempotency', () => {
     expect(results.map((x) => `${x.outcome} ${x.reason ?? ''}`)).not.toContainEqual(expect.stringContaining('not shown'));
   });
 });
+
+const EVENTS_SPEC = `
+servicespec: 1
+resources:
+  Device:
+    fields:
+      id: { type: uuid, readOnly: true }
+      serial: { type: string, minLength: 1, maxLength: 20 }
+endpoints:
+  operations:
+    registerDevice: { method: POST, path: /devices, action: create, resource: Device }
+    getDevice: { method: GET, path: "/devices/{id}", action: read, resource: Device }
+authentication:
+  schemes:
+    key: { type: api_key, in: header, name: X-Key }
+  scopes:
+    rw: Everything.
+  default: { scopes: [rw] }
+events:
+  delivery:
+    stream: { path: /stream, heartbeat: 5s }
+  kinds:
+    device.registered: { resource: Device, on: [create], payload: { fields: { serial: { type: string } } } }
+errors:
+  body: problem
+  codes:
+    bad_body: { status: 400, when: [malformed_request] }
+    invalid: { status: 422, when: [validation] }
+    not_json: { status: 415, when: [unsupported_media_type] }
+    too_large: { status: 413, when: [body_too_large] }
+    not_found: { status: 404, when: [missing_resource, route_not_found] }
+    not_allowed: { status: 405, when: [method_not_allowed] }
+    headers: { status: 431, when: [headers_too_large] }
+    unauth: { status: 401, when: [missing_credential, invalid_credential] }
+    forbidden: { status: 403, when: [missing_scope] }
+    too_many: { status: 429, when: [rate_limited] }
+    internal: { status: 500, when: [internal] }
+limits:
+  body_size: 16KiB
+  failed_auth: { attempts: 1000, per: 1m }
+`;
+
+describe('outsider: tester events with a payload that carries no identifier', () => {
+  let dir: string;
+  let s: OrdersServer;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'outsider-tester-events-'));
+    const file = join(dir, 'devices.yaml');
+    writeFileSync(file, EVENTS_SPEC);
+    s = await startSpec(file);
+  });
+  afterAll(async () => {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // src/tester/tester-checks-events.ts:86-108 ties stream events to the object by its identifier in `data.object`;
+  // a declared payload of `{ fields: { serial } }` carries none, so the event that did arrive is not seen and the
+  // check FAILs "events for the object: none" (seen with `servicespec test` on a telemetry spec; `curl -N /stream`
+  // shows the device.registered event). Expected: the check passes (matching on what the payload carries) or is
+  // skipped with the reason, never a failure of a service that sent the event.
+  it.fails('events.emitted does not fail when the payload has no identifier', async () => {
+    const r = await testService(s.model, { baseUrl: s.url, ...s.options, seed: 3, runs: 2, only: ['events.emitted'] });
+    const results = r.results.filter((x) => x.check === 'events.emitted');
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.filter((x) => x.outcome === 'failed').map((x) => x.failure?.actual)).toEqual([]);
+  });
+});
