@@ -117,3 +117,52 @@ versioning:
     expect(errorsOf(spec)).not.toEqual([]);
   });
 });
+
+describe('outsider: check, names that collide on the wire', () => {
+  const BASE = `
+servicespec: 1
+resources:
+  Item:
+    fields:
+      id: { type: uuid, readOnly: true }
+      limit: { type: integer }
+      name: { type: string }
+endpoints:
+  IDEMPOTENCY
+  operations:
+    listItems: { method: GET, path: /items, action: list, resource: Item, filter: [FILTER] }
+authentication:
+  schemes:
+    k: { type: api_key, in: KEY_IN, name: KEY_NAME }
+  default: { scopes: [] }
+versioning:
+  scheme: integer
+  current: 1
+  placement: { query: version }
+  default: current
+`;
+  const spec = (o: { filter?: string; keyIn?: string; keyName?: string; idempotency?: string }) =>
+    BASE.replace('FILTER', o.filter ?? 'name')
+      .replace('KEY_IN', o.keyIn ?? 'header')
+      .replace('KEY_NAME', o.keyName ?? 'X-Key')
+      .replace('IDEMPOTENCY', o.idempotency ?? '');
+  const errorsOf = (text: string) => compileSpecText(text).diagnostics.filter((d) => d.severity === 'error').map((d) => d.code);
+
+  it('control: distinct names check', () => {
+    expect(errorsOf(spec({}))).toEqual([]);
+  });
+
+  // No rule in src/check/check-rules.ts compares the names a list route reads (LIST_PARAMS: limit, cursor, sort;
+  // src/model/model-routes.ts), the version's query parameter, an api_key scheme's query parameter or header and the
+  // idempotency header with one another. Each pair below checks clean, yet one request parameter would mean two
+  // things. Expected: an error for each (as `param-reserved` does for a custom operation's parameters).
+  it.fails('a filter named like a list parameter (limit) is an error', () => {
+    expect(errorsOf(spec({ filter: 'limit' }))).not.toEqual([]);
+  });
+  it.fails('an api_key query parameter named like the version query parameter is an error', () => {
+    expect(errorsOf(spec({ keyIn: 'query', keyName: 'version' }))).not.toEqual([]);
+  });
+  it.fails('an idempotency header named like the api_key header is an error', () => {
+    expect(errorsOf(spec({ idempotency: 'idempotency: { header: X-Key }' }))).not.toEqual([]);
+  });
+});
