@@ -188,3 +188,15 @@ limits:
     expect(Object.keys(doc().paths['/tickets/{id}']!.get!.responses['200']!.headers ?? {})).not.toContain('RateLimit');
   });
 });
+
+describe('outsider: the versions in the OpenAPI info description', () => {
+  // src/export/export-openapi.ts:777 writes `c.description ?? c.kind`: a change with no description becomes the bare
+  // word "rename_field" ("Also served: `2`. rename_field"), while the nine-part document says "renamed
+  // `Ticket.title` to `subject`". Expected: the change named with its resource and fields.
+  it.fails('an undescribed rename is written with its fields', () => {
+    const doc = exportOpenApi(compileSpecText(VERSIONED).model!).document as { info: { description?: string } };
+    const line = (doc.info.description ?? '').split('\n').find((l) => l.includes('Also served: `2`')) ?? '';
+    expect(line).toContain('title');
+    expect(line).not.toMatch(/rename_field$/);
+  });
+});
