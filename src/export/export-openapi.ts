@@ -11,6 +11,7 @@ import {
   annotateObjectSchema,
   code,
   diagnose,
+  getEventDataSchema,
   list,
   NameAllocator,
   toOas30Schema,
@@ -693,7 +694,7 @@ function webhooks(ctx: Context): JsonObject {
   if (!e) return out;
   const signed = e.webhook?.signing === 'standard-webhooks';
   for (const k of e.kinds) {
-    const data = k.payload ? shapeSchema(ctx, k.payload, 'response') : {};
+    const data = getEventDataSchema(ctx.model, k, k.payload ? shapeSchema(ctx, { ...k.payload, list: false }, 'response') : {}, (s) => schema(ctx, s));
     const params = signed
       ? WEBHOOK_HEADERS.map((h) => ({
           name: h,

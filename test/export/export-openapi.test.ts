@@ -233,7 +233,10 @@ describe('OpenAPI export: built from the routes the runtime serves', () => {
     const post = hooks['order.paid']!.post;
     expect((post.parameters as JsonObject[]).map((p) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
     const body = (((post.requestBody as JsonObject).content as JsonObject)['application/json'] as JsonObject).schema as JsonObject;
-    expect(body).toMatchObject({ required: ['id', 'type', 'timestamp', 'data'], properties: { type: { enum: ['order.paid'] }, data: { $ref: '#/components/schemas/Order' } } });
+    expect(body).toMatchObject({ required: ['id', 'type', 'timestamp', 'data'], properties: { type: { enum: ['order.paid'] }, data: { required: ['object'], properties: { object: { $ref: '#/components/schemas/Order' }, previous: { properties: { status: {} } } } } } });
+    expect(Object.keys(hooks['order.created']!.post.requestBody as JsonObject)).toContain('content');
+    const created = ((((hooks['order.created']!.post.requestBody as JsonObject).content as JsonObject)['application/json'] as JsonObject).schema as { properties: { data: { properties: JsonObject } } }).properties.data;
+    expect(Object.keys(created.properties)).toEqual(['object']); // a create sends no previous
     expect(exported('orders', '3.0').doc.webhooks).toBeUndefined();
   });
 
