@@ -340,3 +340,40 @@ describe('OpenAPI export: bad and unusual models', () => {
     expect(skipped).toEqual(expect.arrayContaining([expect.stringContaining('operation b'), expect.stringContaining('scheme ghost'), expect.stringContaining('names no declared scheme')]));
   });
 });
+
+it("an older version's document offers the filter and sort fields that version has, under their current names", () => {
+  const spec = `
+servicespec: 1
+resources:
+  Ticket:
+    fields:
+      id: { type: integer, readOnly: true }
+      subject: { type: string }
+      severity: { type: integer, optional: true }
+endpoints:
+  operations:
+    listTickets: { method: GET, path: /tickets, action: list, resource: Ticket, filter: [subject, severity], sort: [subject, severity], auth: none }
+versioning:
+  scheme: integer
+  current: 3
+  placement: { header: Api-Version }
+  supported:
+    - version: 2
+      changes:
+        - rename_field: { resource: Ticket, from: title, to: subject }
+    - version: 1
+      changes:
+        - add_field: { resource: Ticket, field: severity }
+`;
+  const m = compileSpecText(spec).model!;
+  const params = (v: string) => {
+    const doc = exportOpenApi(getVersionDocumentModel(m, v)!).document as Doc;
+    return (op(doc, 'listTickets').parameters as JsonObject[]).map((p) => deref(doc, p));
+  };
+  const shown = (v: string) => ({ names: params(v).map((p) => p.name), sort: (params(v).find((p) => p.name === 'sort')?.schema as JsonObject).enum });
+  // version 2 calls subject `title`; the query keeps the current name, as the runtime reads it
+  expect(shown('2')).toMatchObject({ names: expect.arrayContaining(['subject', 'severity']), sort: ['subject', '-subject', 'severity', '-severity'] });
+  expect(shown('1').names).toContain('subject');
+  expect(shown('1').names).not.toContain('severity');
+  expect(shown('1').sort).toEqual(['subject', '-subject']);
+});
