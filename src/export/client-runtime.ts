@@ -12,7 +12,7 @@ export type ErrorCode = 'not_found' | 'conflict' | 'invalid_request' | 'rate_lim
 export type ErrorBody = { code: ErrorCode; title: string; status: number; [key: string]: unknown };
 export type Version = '2024-01-01' | '2025-01-01';
 export const CURRENT_VERSION: Version | undefined = '2025-01-01';
-export type WebhookEvent = { id: string; type: 'order.created'; timestamp: string; version?: string; data: { id: string } };
+export type WebhookEvent = { id: string; type: 'order.created'; timestamp: string; version?: string; data: { object: { id: string }; previous?: never } };
 export interface Credentials {
   key?: string;
   staff?: { username: string; password: string };

@@ -3,14 +3,14 @@ import { getResource } from '../model/model-lookup.js';
 import { getRoutes, type StreamRoute } from '../model/model-routes.js';
 import { getResourceSchema, getShapeSchema } from '../model/model-schemas.js';
 import type { ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
-import { annotateObjectSchema, code, diagnose, NameAllocator, withRules, type ExportResult, type JsonObject } from './export-shared.js';
+import { annotateObjectSchema, code, diagnose, getEventDataSchema, NameAllocator, withRules, type ExportResult, type JsonObject } from './export-shared.js';
 import { WEBHOOK_HEADERS } from './export-openapi.js';
 import { getApiKeyPlacement, NOT_SHOWN } from '../model/model-defaults.js';
 import { eventsToSpec } from './model-to-spec.js';
 
 // AsyncAPI 3.0 from the model: a channel for webhook delivery (to each subscriber's own URL, so no address)
 // and one for the event stream (the stream route the runtime serves), a message per event kind on each, the
-// payload schemas (the envelope `{ id, type, timestamp, version, data }` around the kind's payload) and the Standard Webhooks
+// payload schemas (the envelope `{ id, type, timestamp, version, data: { object, previous? } }` around the kind's payload) and the Standard Webhooks
 // signing headers. Retry schedules and what emits each kind go to `x-servicespec-events`, reported as diagnostics.
 
 interface Context {
@@ -136,12 +136,12 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
         type: { type: 'string', const: k.name, description: 'The event kind.' },
         timestamp: { type: 'string', format: 'date-time', description: 'When the event happened.' },
         version: { type: 'string', description: 'The interface version the data is written in, where the spec has versions.' },
-        data: payloadSchema(ctx, k.payload),
+        data: getEventDataSchema(model, k, payloadSchema(ctx, k.payload && { ...k.payload, list: false })),
       },
       required: ['id', 'type', 'timestamp', 'data'],
     };
     envelopes.set(k.name, ref(`#/components/schemas/${name}`));
-    if (!k.payload) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: `the payload of event ${k.name}`, target: 'AsyncAPI 3.0', consequence: 'the `data` of its messages may be any JSON' }, k.pointer));
+    if (!k.payload) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: `the payload of event ${k.name}`, target: 'AsyncAPI 3.0', consequence: 'the `data.object` of its messages may be any JSON' }, k.pointer));
   }
 
   const message = (k: (typeof kinds)[number], suffix: string, headers: boolean): string => {

@@ -54,6 +54,7 @@ const BUILT_IN_TYPES = [
   'Version',
   'EventKind',
   'EventPayloads',
+  'EventPrevious',
   'WebhookEvent',
   'ServiceClient',
   'WebhookVerificationError',
@@ -437,14 +438,22 @@ export type ErrorBody = ProblemDetails;
   // events
   const kinds = model.events?.kinds ?? [];
   const payloads: string[] = [];
+  const previous: string[] = [];
   for (const k of kinds) {
-    const t = k.payload ? shapeType(ctx, k.payload, 'response', `${pascal(k.name)}Payload`) : 'unknown';
+    // The runtime sends one object per event (a list payload included): data.object.
+    const t = k.payload ? shapeType(ctx, { ...k.payload, list: false }, 'response', `${pascal(k.name)}Payload`) : 'unknown';
     payloads.push(`${doc([k.description], '  ')}  ${jsString(k.name)}: ${t};`);
+    // data.previous: on updates and transitions only, the earlier values of the fields the change altered.
+    const sent = k.triggers.some((x) => x.action === 'update' || x.action === 'transition');
+    previous.push(`  ${jsString(k.name)}: ${!sent ? 'never' : t === 'unknown' ? 'Record<string, unknown>' : `{ [F in keyof ${t}]?: ${t}[F] | null }`};`);
   }
   lines.push(`${doc(['Every event kind the service sends.'], '')}export type EventKind = ${kinds.length > 0 ? kinds.map((k) => jsString(k.name)).join(' | ') : 'never'};\n`);
-  lines.push(`${doc(['The payload (`data`) of each event kind.'], '')}export interface EventPayloads {\n${payloads.join('\n')}${payloads.length > 0 ? '\n' : ''}}\n`);
-  lines.push(`/** An event as delivered: the envelope \`{ id, type, timestamp, version, data }\`. */
-export type WebhookEvent = { [K in EventKind]: { id: string; type: K; timestamp: string; version?: string; data: EventPayloads[K] } }[EventKind];
+  lines.push(`${doc(['The payload (`data.object`) of each event kind.'], '')}export interface EventPayloads {\n${payloads.join('\n')}${payloads.length > 0 ? '\n' : ''}}\n`);
+  lines.push(
+    `${doc(['`data.previous` of each event kind: sent on updates and transitions, the values before the change of the fields it altered (null for one that had none); `never` where the kind is sent on creates and deletes only.'], '')}export interface EventPrevious {\n${previous.join('\n')}${previous.length > 0 ? '\n' : ''}}\n`,
+  );
+  lines.push(`/** An event as delivered: the envelope \`{ id, type, timestamp, version, data: { object, previous? } }\`. */
+export type WebhookEvent = { [K in EventKind]: { id: string; type: K; timestamp: string; version?: string; data: { object: EventPayloads[K]; previous?: EventPrevious[K] } } }[EventKind];
 `);
 
   // authentication

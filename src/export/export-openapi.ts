@@ -4,13 +4,14 @@ import { getField, getResource } from '../model/model-lookup.js';
 import { fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
-import type { AuthRequirement, FieldModel, OperationModel, ParameterModel, RateLimitModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
+import type { AuthRequirement, FieldModel, OperationModel, ParameterModel, RateLimitModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel, VersionChangeModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { PART_NAMES } from '../spec/spec-types.js';
 import {
   annotateObjectSchema,
   code,
   diagnose,
+  getEventDataSchema,
   list,
   NameAllocator,
   toOas30Schema,
@@ -179,21 +180,30 @@ function idempotencyParam(ctx: Context): JsonObject {
   return ref('IdempotencyKey', 'parameters');
 }
 
-function rateLimitHeaders(ctx: Context, retry: boolean): JsonObject {
-  if (!ctx.headers[RATE_LIMIT_HEADERS.limit]) {
-    ctx.headers[RATE_LIMIT_HEADERS.limit] = {
-      description: 'The quota left in the current window (draft-ietf-httpapi-ratelimit-headers), such as `"per_credential";r=42;t=30`.',
-      schema: { type: 'string' },
-    };
-    ctx.headers[RATE_LIMIT_HEADERS.policy] = {
-      description: 'The rate-limit policies that apply (draft-ietf-httpapi-ratelimit-headers), such as `"per_credential";q=100;w=60`.',
-      schema: { type: 'string' },
-    };
+/** Whether a declared rate policy covers the route: only then does the runtime send RateLimit and RateLimit-Policy (limits-rate.ts). */
+function hasRatePolicy(ctx: Context, route: Route): boolean {
+  if (route.kind !== 'operation') return false;
+  const id = route.operation.id;
+  return (ctx.model.limits?.rate ?? []).some((r) => !r.operations || r.operations.includes(id));
+}
+
+/** The headers of a rate-limited answer: the quota headers where a policy applies, and Retry-After on a refusal (every 429 `rate_limited` carries it). */
+function rateLimitHeaders(ctx: Context, quota: boolean, retry: boolean): JsonObject {
+  const out: JsonObject = {};
+  if (quota) {
+    if (!ctx.headers[RATE_LIMIT_HEADERS.limit]) {
+      ctx.headers[RATE_LIMIT_HEADERS.limit] = {
+        description: 'The quota left in the current window (draft-ietf-httpapi-ratelimit-headers), such as `"per_credential";r=42;t=30`.',
+        schema: { type: 'string' },
+      };
+      ctx.headers[RATE_LIMIT_HEADERS.policy] = {
+        description: 'The rate-limit policies that apply (draft-ietf-httpapi-ratelimit-headers), such as `"per_credential";q=100;w=60`.',
+        schema: { type: 'string' },
+      };
+    }
+    out[RATE_LIMIT_HEADERS.limit] = ref(RATE_LIMIT_HEADERS.limit, 'headers');
+    out[RATE_LIMIT_HEADERS.policy] = ref(RATE_LIMIT_HEADERS.policy, 'headers');
   }
-  const out: JsonObject = {
-    [RATE_LIMIT_HEADERS.limit]: ref(RATE_LIMIT_HEADERS.limit, 'headers'),
-    [RATE_LIMIT_HEADERS.policy]: ref(RATE_LIMIT_HEADERS.policy, 'headers'),
-  };
   if (retry) {
     if (!ctx.headers[RATE_LIMIT_HEADERS.retryAfter]) {
       ctx.headers[RATE_LIMIT_HEADERS.retryAfter] = { description: 'Seconds to wait before trying again (RFC 9110).', schema: { type: 'integer', minimum: 0 } };
@@ -371,15 +381,16 @@ function errorResponses(ctx: Context, route: Route, declared: readonly string[])
   for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
     const list = byStatus.get(status)!;
     const limited = status === 429 && route.conditions.includes('rate_limited');
+    const quota = limited && hasRatePolicy(ctx, route);
     // One component per distinct answer, named after its codes: operations share them by reference.
-    const key = `${status} ${list.map((c) => c.name).join(' ')}${limited ? ' limited' : ''}`;
+    const key = `${status} ${list.map((c) => c.name).join(' ')}${limited ? ' limited' : ''}${quota ? ' quota' : ''}`;
     let name = ctx.responseNames.get(key);
     if (name === undefined) {
       name = ctx.responseAllocator.allocate(list.map((c) => c.name).join('_or_'));
       ctx.responseNames.set(key, name);
       const r: JsonObject = { description: list.map((c) => (c.title !== undefined ? `\`${c.name}\`: ${c.title}` : `\`${c.name}\``)).join('; ') };
       if (ctx.errorBody) r.content = { [ctx.errorBody.mediaType]: { schema: ref(ctx.errorBody.ref) } };
-      if (limited) r.headers = rateLimitHeaders(ctx, true);
+      if (limited) r.headers = rateLimitHeaders(ctx, quota, true);
       r['x-servicespec-codes'] = list.map((c) => c.name);
       ctx.responses[name] = r;
     }
@@ -456,7 +467,7 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
     description = 'Deleted.';
   }
   const out: JsonObject = { description };
-  if (route.conditions.includes('rate_limited')) out.headers = rateLimitHeaders(ctx, false);
+  if (hasRatePolicy(ctx, route)) out.headers = rateLimitHeaders(ctx, true, false);
   if (body && route.successStatus !== 204) out.content = { [jsonType(ctx)]: { schema: body } };
   return out;
 }
@@ -693,7 +704,7 @@ function webhooks(ctx: Context): JsonObject {
   if (!e) return out;
   const signed = e.webhook?.signing === 'standard-webhooks';
   for (const k of e.kinds) {
-    const data = k.payload ? shapeSchema(ctx, k.payload, 'response') : {};
+    const data = getEventDataSchema(ctx.model, k, k.payload ? shapeSchema(ctx, { ...k.payload, list: false }, 'response') : {}, (s) => schema(ctx, s));
     const params = signed
       ? WEBHOOK_HEADERS.map((h) => ({
           name: h,
@@ -741,6 +752,16 @@ function webhooks(ctx: Context): JsonObject {
 
 // ---- document -----------------------------------------------------------------------------------------------
 
+/** A declared version change as a sentence: its description, else what it did (as the nine-part document says it). */
+function changeSentence(c: VersionChangeModel): string {
+  if (c.description !== undefined) return c.description;
+  const target = (field: string | undefined) => code(`${c.resource ?? NOT_SHOWN}.${field ?? NOT_SHOWN}`);
+  if (c.kind === 'rename_field') return `Renamed ${target(c.from)} to ${code(c.to ?? NOT_SHOWN)}.`;
+  if (c.kind === 'add_field') return `Added ${target(c.field)}.`;
+  if (c.kind === 'remove_field') return `Removed ${target(c.field)}.`;
+  return `A change (its description ${NOT_SHOWN} in the spec).`;
+}
+
 function infoRules(ctx: Context): string[] {
   const m = ctx.model;
   const rules: string[] = [];
@@ -774,7 +795,7 @@ function infoRules(ctx: Context): string[] {
     if (v.current !== undefined) rules.push(`Current version: ${code(v.current)}${v.scheme ? ` (${v.scheme} versions)` : ''}${where ? `, named in ${where}` : ''}.`);
     for (const s of v.supported) {
       const dates = [s.deprecated !== undefined ? `deprecated ${s.deprecated}` : '', s.sunset !== undefined ? `sunset ${s.sunset}` : ''].filter(Boolean).join(', ');
-      const changes = s.changes.map((c) => c.description ?? c.kind).join(' ');
+      const changes = s.changes.map(changeSentence).join(' ');
       rules.push(`Also served: ${code(s.version)}${dates ? ` (${dates})` : ''}.${changes ? ` ${changes}` : ''}`);
     }
     for (const c of v.compatibility) rules.push(`Compatibility: ${c}`);

@@ -1,7 +1,8 @@
 import { dump as dumpYaml } from 'js-yaml';
 import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
-import type { JsonSchema } from '../model/model-schemas.js';
-import type { FieldModel, ServiceModel } from '../model/model-types.js';
+import { getStateField } from '../model/model-lookup.js';
+import { getShapeSchema, type JsonSchema } from '../model/model-schemas.js';
+import type { EventKindModel, FieldModel, ServiceModel } from '../model/model-types.js';
 
 // What the exporters share: the result type, the x-servicespec-field annotation of schemas, the OpenAPI 3.0
 // schema dialect, component naming, the "servicespec rules" paragraph of descriptions, serialisation.
@@ -222,6 +223,51 @@ export function toOas30Schema(input: unknown): unknown {
     }
   }
   return out;
+}
+
+// ---- the event envelope's data ----------------------------------------------------------------------------
+
+/** What emits `data.previous` for a kind, in words: its update and transition triggers (create and delete send none). */
+function previousSources(k: EventKindModel): string[] {
+  const out: string[] = [];
+  for (const t of k.triggers) {
+    const what = t.action === 'update' ? `an update or replace of a ${t.resource}` : t.action === 'transition' ? `the ${t.resource} transition ${code(t.transition)}` : undefined;
+    if (what !== undefined && !out.includes(what)) out.push(what);
+  }
+  return out;
+}
+
+/**
+ * The envelope's `data` as the runtime sends it (src/runtime/service/runtime-actions.ts, emit):
+ * `{ object, previous? }`. `object` is the payload (`payloadSchema`, always one object); `previous`, sent on updates
+ * and transitions only, holds the values before the change of the fields the change altered (null for one that had
+ * none), so its properties are the payload's, none required. `dialect` converts what is built here (not the payload).
+ */
+export function getEventDataSchema(model: ServiceModel, k: EventKindModel, payloadSchema: JsonObject, dialect: (s: JsonObject) => JsonObject = (s) => s): JsonObject {
+  const properties: JsonObject = { object: payloadSchema };
+  const sources = previousSources(k);
+  if (sources.length > 0) {
+    const shape = k.payload ? (getShapeSchema(model, { ...k.payload, list: false }, 'response') as JsonObject) : {};
+    let fields = Object.entries((shape.properties ?? {}) as Record<string, JsonObject>);
+    // A transition sends its state field's earlier value only; an update, every field it changed.
+    if (k.triggers.every((t) => t.action !== 'update')) {
+      const states = new Set(model.stateMachines.filter((m) => k.triggers.some((t) => t.action === 'transition' && t.resource === m.resource)).map((m) => getStateField(model, m)));
+      fields = fields.filter(([n]) => states.has(n));
+    }
+    const previous: JsonObject = {
+      type: 'object',
+      description: `Sent on ${list(sources)}: the value before the change of each field the change altered (null for a field that had none).`,
+    };
+    if (fields.length > 0) previous.properties = Object.fromEntries(fields.map(([n, f]) => [n, { anyOf: [f, { type: 'null' }] }]));
+    properties.previous = dialect(previous);
+  }
+  return {
+    type: 'object',
+    description: `The event's data: \`object\` is the payload${sources.length > 0 ? '; `previous` the changed fields\' earlier values' : ''}.`,
+    properties,
+    required: ['object'],
+    additionalProperties: false,
+  };
 }
 
 // ---- the "servicespec rules" paragraph ----------------------------------------------------------------------

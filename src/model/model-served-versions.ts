@@ -1,5 +1,5 @@
 // Served older versions: the declared changes checked against what the spec shows, and one document per version.
-import { compareVersions, getVersionModel } from './model-versions.js';
+import { compareVersions, getOldFieldName, getVersionModel } from './model-versions.js';
 import type { ServiceModel } from './model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 
@@ -62,14 +62,15 @@ export function getVersionDocumentModel(model: ServiceModel, version: string): S
   const v = vm?.versioning;
   if (!vm || !v) return undefined;
   if (version === model.versioning?.current) return Object.freeze({ ...vm, versioning: { ...v, supported: [] } });
-  // Query parameters keep the current names, as the runtime reads them; a filter on a field the version does not
-  // have is left out of its document.
-  const fieldsOf = new Map(vm.resources.map((r) => [r.name, new Set(r.fields.map((f) => f.name))]));
+  // Query parameters keep the current names, as the runtime reads them; a filter or sort field the version does not
+  // have (under any name) is left out of its document.
+  const has = (resource: string, name: string) => getOldFieldName(model, version, resource, name) !== undefined;
   const endpoints = vm.endpoints && {
     ...vm.endpoints,
     operations: vm.endpoints.operations.map((o) => {
-      const fields = o.resource === undefined ? undefined : fieldsOf.get(o.resource);
-      return fields && o.filter.some((f) => !fields.has(f)) ? { ...o, filter: o.filter.filter((f) => fields.has(f)) } : o;
+      const r = o.resource;
+      if (r === undefined || (o.filter.every((f) => has(r, f)) && o.sort.every((f) => has(r, f)))) return o;
+      return { ...o, filter: o.filter.filter((f) => has(r, f)), sort: o.sort.filter((f) => has(r, f)) };
     }),
   };
   // Events are sent in the current version (their envelope names it) whichever version a request names: a payload

@@ -13,8 +13,9 @@ import type {
   VersionPlacementModel,
 } from '../model/model-types.js';
 import { getVersionDifferences, type FieldDifference } from '../model/model-versions.js';
-import { getApiKeyPlacement, NOT_SHOWN } from '../model/model-defaults.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, getApiKeyPlacement, NOT_SHOWN } from '../model/model-defaults.js';
 import { getStateField } from '../model/model-lookup.js';
+import { isIdempotentOperation } from '../model/model-routes.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 
 // The nine-part document, in the seed's order and headings (seed/service-interface-specification.md).
@@ -322,16 +323,26 @@ function endpointBlocks(m: ServiceModel): Block[] {
       }
     }
   }
-  const idempotent = ops.filter((o) => o.idempotent === true);
-  if (e.idempotency || idempotent.length > 0) {
+  const idem = e.idempotency;
+  if (idem) {
+    // What the spec leaves out is the format's default (docs/format.md), said so as `gaps` says it.
+    const declared = ops.filter((o) => o.idempotent === true && isIdempotentOperation(m, o)).map((o) => o.id);
+    const implied = ops.filter((o) => o.idempotent === undefined && isIdempotentOperation(m, o)).map((o) => o.id);
+    const operations: Span[] = [...(declared.length > 0 ? codes(declared) : [])];
+    if (implied.length > 0) operations.push(...(declared.length > 0 ? ['; '] : []), ...codes(implied), ' (format default: every POST, PUT, PATCH and DELETE)');
     blocks.push(heading(3, 'Idempotency'));
     blocks.push(
       list([
-        item('Key header', ...codeOrNotShown(e.idempotency?.header)),
-        item('Retention', durationText(e.idempotency?.retention)),
-        item('Idempotent operations', ...(idempotent.length > 0 ? codes(idempotent.map((o) => o.id)) : ['none'])),
+        item('Key header', ...(idem.header !== undefined ? [code(idem.header)] : [code(DEFAULT_IDEMPOTENCY_HEADER), ' (format default)'])),
+        item('Retention', durationText(idem.retention)),
+        item('Idempotent operations', ...(operations.length > 0 ? operations : ['none'])),
       ]),
     );
+  } else if (ops.some((o) => o.idempotent === true)) {
+    // Without endpoints.idempotency no operation takes a key, whatever it declares.
+    blocks.push(heading(3, 'Idempotency'));
+    const named = ops.filter((o) => o.idempotent === true).map((o) => o.id);
+    blocks.push(list([item('Key header', NOT_SHOWN), item('Idempotent operations', 'none (without ', code('endpoints.idempotency'), ' no operation takes a key; declared idempotent: ', ...codes(named), ')')]));
   }
   return blocks;
 }

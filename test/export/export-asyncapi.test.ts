@@ -31,7 +31,12 @@ describe('AsyncAPI export', () => {
     const message = parsed.document!.messages().all().find((m) => m.id() === 'order.paid.webhook')!;
     const payload = message.payload()!.json() as JsonObject;
     expect(Object.keys(payload.properties as JsonObject)).toEqual(['id', 'type', 'timestamp', 'version', 'data']);
-    expect(((payload.properties as JsonObject).data as JsonObject).properties).toHaveProperty('status');
+    // data as the runtime sends it: { object, previous? }; a transition's previous holds its state field
+    const data = (payload.properties as JsonObject).data as JsonObject & { properties: Record<string, JsonObject> };
+    expect(Object.keys(data.properties)).toEqual(['object', 'previous']);
+    expect(data.properties.object!.properties).toHaveProperty('status');
+    expect(Object.keys(data.properties.previous!.properties as JsonObject)).toEqual(['status']);
+    expect(data).toMatchObject({ required: ['object'], additionalProperties: false });
     // the signing headers on webhook messages, none on the stream
     expect(Object.keys((message.headers()!.json() as JsonObject).properties as JsonObject)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
     expect(parsed.document!.messages().all().find((m) => m.id() === 'order.paid.stream')!.hasHeaders()).toBe(false);

@@ -187,6 +187,67 @@ describe('OpenAPI export: built from the routes the runtime serves', () => {
     expect(Object.keys(limited.headers as JsonObject)).toEqual(['RateLimit', 'RateLimit-Policy', 'Retry-After']);
   });
 
+  it('documents RateLimit only where a rate policy applies; Retry-After on every 429 rate_limited', () => {
+    // The failed-credential bound makes rate_limited possible on every authenticated route, but the runtime sends
+    // the quota headers only where a declared policy applies (limits-rate.ts).
+    const spec = `
+servicespec: 1
+resources:
+  Ticket:
+    fields:
+      id: { type: integer, readOnly: true }
+      subject: { type: string }
+endpoints:
+  operations:
+    createTicket: { method: POST, path: /tickets, action: create, resource: Ticket }
+    getTicket: { method: GET, path: "/tickets/{id}", action: read, resource: Ticket }
+authentication:
+  schemes:
+    key: { type: api_key, in: header, name: X-Key }
+  default: { scopes: [] }
+errors:
+  codes:
+    slow_down: { status: 429, when: [rate_limited] }
+limits:
+  rate: [ { name: writes, requests: 5, per: 1m, by: credential, operations: [createTicket] } ]
+`;
+    const doc = exportOpenApi(compileSpecText(spec).model!).document as Doc;
+    const headers = (id: string, status: string) => Object.keys((deref(doc, (op(doc, id).responses as JsonObject)[status]).headers as JsonObject | undefined) ?? {});
+    expect(headers('createTicket', '201')).toEqual(['RateLimit', 'RateLimit-Policy']);
+    expect(headers('createTicket', '429')).toEqual(['RateLimit', 'RateLimit-Policy', 'Retry-After']);
+    expect(headers('getTicket', '200')).toEqual([]);
+    expect(headers('getTicket', '429')).toEqual(['Retry-After']);
+  });
+
+  it('writes an undescribed version change as a sentence in info.description', () => {
+    const spec = `
+servicespec: 1
+resources:
+  Ticket:
+    fields:
+      id: { type: integer, readOnly: true }
+      subject: { type: string }
+      severity: { type: integer, optional: true }
+endpoints:
+  operations:
+    listTickets: { method: GET, path: /tickets, action: list, resource: Ticket, auth: none }
+versioning:
+  scheme: integer
+  current: 3
+  placement: { header: Api-Version }
+  supported:
+    - version: 2
+      changes:
+        - rename_field: { resource: Ticket, from: title, to: subject }
+    - version: 1
+      changes:
+        - add_field: { resource: Ticket, field: severity }
+`;
+    const info = (exportOpenApi(compileSpecText(spec).model!).document as { info: { description: string } }).info.description;
+    expect(info).toContain('Also served: `2`. Renamed `Ticket.title` to `subject`.');
+    expect(info).toContain('Also served: `1`. Added `Ticket.severity`.');
+  });
+
   it('has the Idempotency-Key header where declared, and the version where the spec places it', () => {
     const { doc } = exported('orders');
     const names = (id: string) => (op(doc, id).parameters as JsonObject[] | undefined ?? []).map((p) => deref(doc, p)).map((p) => `${String(p.in)}:${String(p.name)}`);
@@ -233,7 +294,10 @@ describe('OpenAPI export: built from the routes the runtime serves', () => {
     const post = hooks['order.paid']!.post;
     expect((post.parameters as JsonObject[]).map((p) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
     const body = (((post.requestBody as JsonObject).content as JsonObject)['application/json'] as JsonObject).schema as JsonObject;
-    expect(body).toMatchObject({ required: ['id', 'type', 'timestamp', 'data'], properties: { type: { enum: ['order.paid'] }, data: { $ref: '#/components/schemas/Order' } } });
+    expect(body).toMatchObject({ required: ['id', 'type', 'timestamp', 'data'], properties: { type: { enum: ['order.paid'] }, data: { required: ['object'], properties: { object: { $ref: '#/components/schemas/Order' }, previous: { properties: { status: {} } } } } } });
+    expect(Object.keys(hooks['order.created']!.post.requestBody as JsonObject)).toContain('content');
+    const created = ((((hooks['order.created']!.post.requestBody as JsonObject).content as JsonObject)['application/json'] as JsonObject).schema as { properties: { data: { properties: JsonObject } } }).properties.data;
+    expect(Object.keys(created.properties)).toEqual(['object']); // a create sends no previous
     expect(exported('orders', '3.0').doc.webhooks).toBeUndefined();
   });
 
@@ -336,4 +400,41 @@ describe('OpenAPI export: bad and unusual models', () => {
     expect(skipped).toHaveLength(3);
     expect(skipped).toEqual(expect.arrayContaining([expect.stringContaining('operation b'), expect.stringContaining('scheme ghost'), expect.stringContaining('names no declared scheme')]));
   });
+});
+
+it("an older version's document offers the filter and sort fields that version has, under their current names", () => {
+  const spec = `
+servicespec: 1
+resources:
+  Ticket:
+    fields:
+      id: { type: integer, readOnly: true }
+      subject: { type: string }
+      severity: { type: integer, optional: true }
+endpoints:
+  operations:
+    listTickets: { method: GET, path: /tickets, action: list, resource: Ticket, filter: [subject, severity], sort: [subject, severity], auth: none }
+versioning:
+  scheme: integer
+  current: 3
+  placement: { header: Api-Version }
+  supported:
+    - version: 2
+      changes:
+        - rename_field: { resource: Ticket, from: title, to: subject }
+    - version: 1
+      changes:
+        - add_field: { resource: Ticket, field: severity }
+`;
+  const m = compileSpecText(spec).model!;
+  const params = (v: string) => {
+    const doc = exportOpenApi(getVersionDocumentModel(m, v)!).document as Doc;
+    return (op(doc, 'listTickets').parameters as JsonObject[]).map((p) => deref(doc, p));
+  };
+  const shown = (v: string) => ({ names: params(v).map((p) => p.name), sort: (params(v).find((p) => p.name === 'sort')?.schema as JsonObject).enum });
+  // version 2 calls subject `title`; the query keeps the current name, as the runtime reads it
+  expect(shown('2')).toMatchObject({ names: expect.arrayContaining(['subject', 'severity']), sort: ['subject', '-subject', 'severity', '-severity'] });
+  expect(shown('1').names).toContain('subject');
+  expect(shown('1').names).not.toContain('severity');
+  expect(shown('1').sort).toEqual(['subject', '-subject']);
 });

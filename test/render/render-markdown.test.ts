@@ -218,3 +218,40 @@ states:
     expect(md).not.toContain('State field: not shown');
   });
 });
+
+describe('the Idempotency section', () => {
+  const spec = (idempotency: string, extra = '') => `
+servicespec: 1
+resources:
+  Ticket:
+    fields:
+      id: { type: integer, readOnly: true }
+      subject: { type: string }
+endpoints:
+${idempotency}
+  operations:
+    createTicket: { method: POST, path: /tickets, action: create, resource: Ticket, auth: none${extra} }
+    updateTicket: { method: PATCH, path: "/tickets/{id}", action: update, resource: Ticket, auth: none, idempotent: false }
+    getTicket: { method: GET, path: "/tickets/{id}", action: read, resource: Ticket, auth: none }
+`;
+  const section = (text: string) => {
+    const md = renderMarkdown(compileSpecText(text).model!);
+    const at = md.indexOf('### Idempotency');
+    return at < 0 ? '' : md.slice(at, md.indexOf('## Authentication'));
+  };
+
+  it('names the format defaults as such (docs/format.md), and a declared header and operation as declared', () => {
+    const d = section(spec('  idempotency: { retention: 1h }'));
+    expect(d).toContain('- Key header: `Idempotency-Key` (format default)');
+    expect(d).toContain('- Idempotent operations: `createTicket` (format default: every POST, PUT, PATCH and DELETE)');
+    const declared = section(spec('  idempotency: { header: X-Once, retention: 1h }', ', idempotent: true'));
+    expect(declared).toContain('- Key header: `X-Once`\n');
+    expect(declared).toContain('- Idempotent operations: `createTicket`\n');
+  });
+
+  it('without endpoints.idempotency says no operation takes a key, naming those declared idempotent', () => {
+    const d = section(spec('', ', idempotent: true'));
+    expect(d).toContain('- Key header: not shown');
+    expect(d).toContain('- Idempotent operations: none (without `endpoints.idempotency` no operation takes a key; declared idempotent: `createTicket`)');
+  });
+});
