@@ -151,6 +151,8 @@ export interface SchemeModel {
   type: SchemeType;
   description?: string;
   in?: 'header' | 'query';
+  /** Set when `in` is the format's default (DEFAULT_API_KEY_IN), not stated by the spec. */
+  inDefault?: true;
   /** The credential's header or query parameter name (api_key). */
   credentialName?: string;
   prefix?: string;
