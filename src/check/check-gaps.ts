@@ -118,7 +118,7 @@ function authGaps(m: ServiceModel, gap: Collect): void {
   for (const s of a.schemes) {
     const where = `scheme ${s.name}`;
     if (s.type === 'api_key' && s.credentialName === undefined) gap(s.in === 'query' ? 'credential names' : 'header names', where);
-    if (s.type === 'api_key' && s.inDefault === true) gap.byDefault('key placement', where, `in ${DEFAULT_API_KEY_IN}`);
+    if (s.type === 'api_key' && s.in === undefined) gap.byDefault('key placement', where, `in ${DEFAULT_API_KEY_IN}`);
     if (s.type === 'bearer' || s.type === 'oauth2_client_credentials') {
       if (s.lifetime === undefined) gap('token lifetimes', where);
       if (s.algorithms === undefined) gap('token algorithms', where);

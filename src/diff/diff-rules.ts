@@ -2,7 +2,7 @@
 // a code from DIFF_RULES; positions are added later from the two specs' source maps (diff-run.ts).
 import { isIdempotentOperation } from '../model/model-routes.js';
 import { getStateField } from '../model/model-lookup.js';
-import { NOT_SHOWN } from '../model/model-defaults.js';
+import { getApiKeyPlacement, NOT_SHOWN } from '../model/model-defaults.js';
 import { isWritable } from '../model/model-schemas.js';
 import { compareVersions } from '../model/model-versions.js';
 import type {
@@ -527,7 +527,7 @@ function diffScheme(out: Collector, o: SchemeModel, n: SchemeModel): void {
     return;
   }
   const credential: [string, unknown, unknown][] = [
-    ['where the key travels', o.in ?? (o.type === 'api_key' ? 'header' : undefined), n.in ?? (n.type === 'api_key' ? 'header' : undefined)],
+    ['where the key travels', o.type === 'api_key' ? getApiKeyPlacement(o) : o.in, n.type === 'api_key' ? getApiKeyPlacement(n) : n.in],
     ['the credential name', o.credentialName?.toLowerCase(), n.credentialName?.toLowerCase()],
     ['the key prefix', o.prefix, n.prefix],
     ['the token format', o.token, n.token],

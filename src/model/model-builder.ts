@@ -28,7 +28,7 @@ import type {
   VersionChangeModel,
   VersionPlacementModel,
 } from './model-types.js';
-import { DEFAULT_API_KEY_IN, DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier } from './model-defaults.js';
+import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier } from './model-defaults.js';
 
 /** One frozen empty list for every empty list of the model (most operations have no parameters, filters, errors). */
 const EMPTY: readonly never[] = Object.freeze([]);
@@ -325,8 +325,8 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
               pointer: joinPointer('/authentication/schemes', name),
               type: s.type,
               description: s.description,
-              in: s.in ?? (s.type === 'api_key' ? DEFAULT_API_KEY_IN : undefined),
-              inDefault: s.type === 'api_key' && s.in === undefined ? (true as const) : undefined,
+              // As written: readers take the format's default through getApiKeyPlacement, and gaps can name it.
+              in: s.in,
               credentialName: s.name,
               prefix: s.prefix,
               token: s.token,

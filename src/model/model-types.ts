@@ -150,9 +150,8 @@ export interface SchemeModel {
   pointer: string;
   type: SchemeType;
   description?: string;
+  /** Where an api_key scheme's key travels, as the spec states it; getApiKeyPlacement applies the format's default. */
   in?: 'header' | 'query';
-  /** Set when `in` is the format's default (DEFAULT_API_KEY_IN), not stated by the spec. */
-  inDefault?: true;
   /** The credential's header or query parameter name (api_key). */
   credentialName?: string;
   prefix?: string;
