@@ -1,7 +1,7 @@
 import type { ServiceModel } from '../model/model-types.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 import { getProducibleConditions, isIdempotentOperation } from '../model/model-routes.js';
-import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_RETRY_JITTER, NOT_SHOWN } from '../model/model-defaults.js';
+import { DEFAULT_API_KEY_IN, DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_RETRY_JITTER, NOT_SHOWN } from '../model/model-defaults.js';
 
 export type PartStatus = 'shown' | 'partly shown' | typeof NOT_SHOWN;
 
@@ -118,6 +118,7 @@ function authGaps(m: ServiceModel, gap: Collect): void {
   for (const s of a.schemes) {
     const where = `scheme ${s.name}`;
     if (s.type === 'api_key' && s.credentialName === undefined) gap(s.in === 'query' ? 'credential names' : 'header names', where);
+    if (s.type === 'api_key' && s.in === undefined) gap.byDefault('key placement', where, `in ${DEFAULT_API_KEY_IN}`);
     if (s.type === 'bearer' || s.type === 'oauth2_client_credentials') {
       if (s.lifetime === undefined) gap('token lifetimes', where);
       if (s.algorithms === undefined) gap('token algorithms', where);
@@ -183,8 +184,8 @@ function versionGaps(m: ServiceModel, gap: Collect): void {
   if (v.current === undefined && v.supported.length === 0) gap('version identifiers');
   if (v.placement === undefined) gap('their placement in requests');
   if (v.compatibility.length === 0) gap('compatibility rules');
-  // A request may name no version unless the version is part of the path.
-  if (v.default === undefined && (v.supported.length > 0 || (v.placement !== undefined && v.placement.kind !== 'path'))) gap('default version selection');
+  // A request may name no version unless the version is part of the path (then every request names one).
+  if (v.default === undefined && v.placement?.kind !== 'path' && (v.supported.length > 0 || v.placement !== undefined)) gap('default version selection');
   for (const s of v.supported) if (s.sunset === undefined && s.deprecated !== undefined) gap('sunset date', `version ${s.version}`);
 }
 

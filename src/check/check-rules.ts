@@ -1,10 +1,10 @@
-import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, getUnmakeableIdentifier, IDENTIFIER_TYPES } from '../model/model-defaults.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, getIdempotencyHeader, getUnmakeableIdentifier, IDENTIFIER_TYPES } from '../model/model-defaults.js';
 import { getField, getResource, getStateMachine } from '../model/model-lookup.js';
-import { getProducibleConditions, getRoutes, isIdempotentOperation, isReservedPath, RESERVED_PREFIX } from '../model/model-routes.js';
+import { getProducibleConditions, getRoutes, isIdempotentOperation, isReservedPath, LIST_PARAMS, RESERVED_PREFIX } from '../model/model-routes.js';
 import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { isWritable } from '../model/model-schemas.js';
 import { getUnshownChanges } from '../model/model-served-versions.js';
-import type { FieldModel, OperationModel, ResourceModel, ServiceModel, StateMachineModel } from '../model/model-types.js';
+import type { EventKindModel, FieldModel, OperationModel, ResourceModel, ServiceModel, StateMachineModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { PARAMETER_TYPES, type Condition, type HttpMethod, type SpecDocument } from '../spec/spec-types.js';
 import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
@@ -62,6 +62,8 @@ function forEachField(model: ServiceModel, visit: FieldVisit): void {
   if (model.errors?.body?.kind === 'declared') walkFields(model.errors.body.fields, visit, 'errors.body');
 }
 
+/** Field types a filter (one query parameter, compared as text) cannot match. */
+const UNFILTERABLE_TYPES = new Set(['array', 'object', 'json']);
 const STRING_TYPES = new Set(['string', 'email', 'uri', 'uuid', 'date', 'datetime']);
 const NUMERIC_TYPES = new Set(['integer', 'number']);
 
@@ -226,6 +228,98 @@ const parameterRules: Rule = ({ model, report }) => {
       const reason = reservedHeaders.get(key);
       if (reason !== undefined) report('param-reserved', { operation: o.id, in: 'header', name: p.name, reason }, p.pointer);
     }
+  }
+};
+
+/** A name on the wire and what reads it there. */
+interface WireName {
+  name: string;
+  what: string;
+  pointer: string;
+  /** Names of one group may share a name (the Authorization header of several schemes; api_key headers). */
+  group?: string;
+}
+
+/** Request headers the runtime reads itself whatever the spec says (lowercase), with what reads them. */
+const RUNTIME_HEADERS: readonly (readonly [string, string])[] = [
+  ...TRANSPORT_HEADERS.map((h) => [h, `the transport header ${h}`] as const),
+  ['accept', 'the Accept header (content negotiation)'],
+  ['x-request-id', 'the request id the service logs (X-Request-Id)'],
+];
+
+/**
+ * Names that share one place on the wire: query parameters (filters, list parameters, an api_key in the query,
+ * the version's parameter, the event stream's) and headers, compared without case (api_key headers, Authorization
+ * for bearer, basic and OAuth2 schemes, the version header, the idempotency header, headers the runtime reads).
+ * A custom operation's own parameters are param-reserved's.
+ */
+const wireNameRules: Rule = ({ model, report }) => {
+  const schemes = model.authentication?.schemes ?? [];
+  const placement = model.versioning?.placement;
+  const reported = new Set<string>();
+  const compare = (place: 'query parameter' | 'header', list: readonly WireName[]) => {
+    const byName = new Map<string, WireName[]>();
+    for (const w of list) {
+      const key = place === 'header' ? w.name.toLowerCase() : w.name;
+      const seen = byName.get(key) ?? [];
+      for (const first of seen) {
+        if (first.group !== undefined && first.group === w.group) continue;
+        const id = `${place}|${key}|${first.what}|${w.what}`;
+        if (reported.has(id)) continue;
+        reported.add(id);
+        report('wire-name-clash', { place, name: w.name, first: first.what, second: w.what }, w.pointer || first.pointer);
+      }
+      seen.push(w);
+      byName.set(key, seen);
+    }
+  };
+  const keyQuery = (names: readonly string[] | undefined): WireName[] =>
+    schemes
+      .filter((s) => s.type === 'api_key' && s.in === 'query' && s.credentialName !== undefined && (names === undefined || names.includes(s.name)))
+      .map((s) => ({ name: s.credentialName!, what: `the key of scheme ${s.name}`, pointer: joinPointer(s.pointer, 'name') }));
+  const versionQuery: WireName[] = placement?.kind === 'query' ? [{ name: placement.name, what: 'the version (versioning.placement)', pointer: '/versioning/placement/query' }] : [];
+  const streamQuery: WireName[] = model.events?.stream?.path !== undefined ? ['kinds', 'after'].map((n) => ({ name: n, what: `the event stream's parameter ${n}`, pointer: '' })) : [];
+  // Query parameters every route reads.
+  compare('query parameter', [...versionQuery, ...keyQuery(undefined), ...streamQuery]);
+  for (const o of model.endpoints?.operations ?? []) {
+    if (o.action !== 'list') continue;
+    const required = o.auth?.kind === 'required' ? o.auth.schemes : [];
+    const filters = o.filter.map((f, i) => ({ name: f, what: `the filter ${f} of operation ${o.id}`, pointer: joinPointer(joinPointer(o.pointer, 'filter'), i) }));
+    const listParams = Object.values(LIST_PARAMS).map((n) => ({ name: n, what: `the list parameter ${n} of operation ${o.id}`, pointer: o.pointer }));
+    compare('query parameter', [...listParams, ...versionQuery, ...keyQuery(required), ...filters]);
+  }
+  const headers: WireName[] = [];
+  for (const [h, what] of RUNTIME_HEADERS) headers.push({ name: h, what, pointer: '', group: 'runtime' });
+  if (model.events?.stream?.path !== undefined) headers.push({ name: 'last-event-id', what: "the event stream's Last-Event-ID header", pointer: '', group: 'runtime' });
+  for (const s of schemes) {
+    if (s.type === 'api_key') {
+      if (s.in !== 'query' && s.credentialName !== undefined) headers.push({ name: s.credentialName, what: `the key of scheme ${s.name}`, pointer: joinPointer(s.pointer, 'name'), group: 'api_key' });
+    } else headers.push({ name: 'Authorization', what: `the credential of scheme ${s.name} (Authorization)`, pointer: s.pointer, group: 'authorization' });
+  }
+  if (placement?.kind === 'header') headers.push({ name: placement.name, what: 'the version (versioning.placement)', pointer: '/versioning/placement/header' });
+  if (model.endpoints?.idempotency !== undefined) headers.push({ name: getIdempotencyHeader(model), what: 'the idempotency key (endpoints.idempotency)', pointer: model.endpoints.idempotency.header !== undefined ? '/endpoints/idempotency/header' : '/endpoints/idempotency' });
+  // Reported at the spec's own declaration: runtime headers come first, so a clash is placed on the second name.
+  compare('header', headers);
+};
+
+/** The resources an event kind carries (its payload's, those whose changes emit it): as the runtime's event access rule. */
+function getKindResources(k: EventKindModel): string[] {
+  const out = new Set<string>();
+  if (k.payload?.resource !== undefined) out.add(k.payload.resource);
+  for (const t of k.triggers) out.add(t.resource);
+  return [...out];
+}
+
+/** A kind no stream reader can see (docs/events.md, "Who receives what") when the stream is the only delivery. */
+const eventVisibilityRules: Rule = ({ model, report }) => {
+  const ev = model.events;
+  if (ev?.stream?.path === undefined || ev.webhook !== undefined) return;
+  const readable = new Set((model.endpoints?.operations ?? []).filter((o) => (o.action === 'read' || o.action === 'list') && o.resource !== undefined).map((o) => o.resource!));
+  for (const k of ev.kinds) {
+    const resources = getKindResources(k);
+    const unread = resources.filter((r) => !readable.has(r));
+    if (resources.length === 0) report('event-kind-unseen', { name: k.name, reason: 'it carries no resource' }, k.pointer);
+    else if (unread.length > 0) report('event-kind-unseen', { name: k.name, reason: `resource ${unread.join(', ')} has no read or list operation` }, k.pointer);
   }
 };
 
@@ -506,7 +600,11 @@ const operationRules: Rule = (ctx) => {
       if (o.filter.length > 0) report('misplaced-option', { operation: o.id, option: 'filter', action: o.action }, joinPointer(o.pointer, 'filter'));
       if (o.sort.length > 0) report('misplaced-option', { operation: o.id, option: 'sort', action: o.action }, joinPointer(o.pointer, 'sort'));
     } else if (r) {
-      o.filter.forEach((f, i) => checkFieldName(ctx, r!, f, `${where} filter`, joinPointer(joinPointer(o.pointer, 'filter'), i)));
+      o.filter.forEach((f, i) => {
+        const field = checkFieldName(ctx, r!, f, `${where} filter`, joinPointer(joinPointer(o.pointer, 'filter'), i));
+        // The runtime compares a filter's text with the stored value: a list, an object or free JSON never matches.
+        if (field && UNFILTERABLE_TYPES.has(field.type)) report('filter-type-invalid', { operation: o.id, field: f, type: field.type }, joinPointer(joinPointer(o.pointer, 'filter'), i));
+      });
       o.sort.forEach((f, i) => checkFieldName(ctx, r!, f, `${where} sort`, joinPointer(joinPointer(o.pointer, 'sort'), i)));
     }
     if (o.action === 'custom') {
@@ -786,7 +884,7 @@ const caseClashRules: Rule = ({ model, report }) => {
   for (const r of model.resources) clash(r.fields, `fields of resource ${r.name}`);
 };
 
-export const RULES: readonly Rule[] = [nameStyleRules, caseClashRules, reservedPathRules, fieldRules, parameterRules, resourceRules, stateRules, operationRules, authRules, eventRules, errorRules, limitRules, versionRules, versionHistoryRules];
+export const RULES: readonly Rule[] = [nameStyleRules, caseClashRules, reservedPathRules, fieldRules, parameterRules, wireNameRules, resourceRules, stateRules, operationRules, authRules, eventRules, eventVisibilityRules, errorRules, limitRules, versionRules, versionHistoryRules];
 
 /** Runs every semantic rule; diagnostics carry JSON pointers, to be placed by the caller. */
 export function checkModel(model: ServiceModel, doc: SpecDocument): Diagnostic[] {

@@ -2,7 +2,7 @@
 // a code from DIFF_RULES; positions are added later from the two specs' source maps (diff-run.ts).
 import { isIdempotentOperation } from '../model/model-routes.js';
 import { getStateField } from '../model/model-lookup.js';
-import { NOT_SHOWN } from '../model/model-defaults.js';
+import { getApiKeyPlacement, NOT_SHOWN } from '../model/model-defaults.js';
 import { isWritable } from '../model/model-schemas.js';
 import { compareVersions } from '../model/model-versions.js';
 import type {
@@ -527,7 +527,7 @@ function diffScheme(out: Collector, o: SchemeModel, n: SchemeModel): void {
     return;
   }
   const credential: [string, unknown, unknown][] = [
-    ['where the key travels', o.in ?? (o.type === 'api_key' ? 'header' : undefined), n.in ?? (n.type === 'api_key' ? 'header' : undefined)],
+    ['where the key travels', o.type === 'api_key' ? getApiKeyPlacement(o) : o.in, n.type === 'api_key' ? getApiKeyPlacement(n) : n.in],
     ['the credential name', o.credentialName?.toLowerCase(), n.credentialName?.toLowerCase()],
     ['the key prefix', o.prefix, n.prefix],
     ['the token format', o.token, n.token],
@@ -542,6 +542,15 @@ function diffScheme(out: Collector, o: SchemeModel, n: SchemeModel): void {
   if (o.algorithms && n.algorithms) {
     for (const a of o.algorithms) if (!n.algorithms.includes(a)) out.add('algorithm-removed', o.name, { value: a }, w);
     for (const a of n.algorithms) if (!o.algorithms.includes(a)) out.add('algorithm-added', o.name, { value: a }, w);
+  }
+  // A lifetime or algorithm list that starts or stops being stated (as limit-set / limit-unset).
+  const stated: [string, string | undefined, string | undefined][] = [
+    ['the token lifetime', o.lifetime?.text, n.lifetime?.text],
+    ['the list of accepted algorithms', o.algorithms?.join(', '), n.algorithms?.join(', ')],
+  ];
+  for (const [what, a, c] of stated) {
+    if (a !== undefined && c === undefined) out.add('scheme-token-rule-unset', o.name, { what, old: a }, w);
+    else if (a === undefined && c !== undefined) out.add('scheme-token-rule-set', o.name, { what, new: c }, w);
   }
 }
 
@@ -710,6 +719,17 @@ function diffLimits(out: Collector, o: ServiceModel, n: ServiceModel): void {
   scalar('limits.page_size.max', 'page_size/max', ol?.pageSize?.max, nl?.pageSize?.max, show(ol?.pageSize?.max), show(nl?.pageSize?.max), 'page-size-max-lowered');
   scalar('limits.timeout', 'timeout', ol?.timeout?.ms, nl?.timeout?.ms, ol?.timeout?.text, nl?.timeout?.text, 'timeout-shortened');
   scalar('limits.concurrency', 'concurrency', ol?.concurrency, nl?.concurrency, show(ol?.concurrency), show(nl?.concurrency), 'concurrency-lowered');
+  const of = ol?.failedAuth;
+  const nf = nl?.failedAuth;
+  const boundText = (f: { attempts: number; per: { text: string } }) => `${f.attempts} per ${f.per.text}`;
+  if (of && !nf) out.add('limit-unset', 'limits.failed_auth', { old: boundText(of) }, { old: '/limits/failed_auth' });
+  else if (!of && nf) out.add('limit-set', 'limits.failed_auth', { new: boundText(nf) }, { new: '/limits/failed_auth' });
+  else if (of && nf && (of.attempts !== nf.attempts || of.per.ms !== nf.per.ms)) {
+    const a = of.attempts / of.per.ms;
+    const c = nf.attempts / nf.per.ms;
+    const tightened = c < a || (c === a && nf.attempts < of.attempts);
+    out.add(tightened ? 'failed-auth-bound-tightened' : 'failed-auth-bound-loosened', 'limits.failed_auth', { old: boundText(of), new: boundText(nf) }, { old: '/limits/failed_auth', new: '/limits/failed_auth' });
+  }
   const od = ol?.pageSize?.default;
   const nd = nl?.pageSize?.default;
   if (od !== undefined && nd !== undefined && od !== nd) out.add('page-size-default-changed', 'limits.page_size.default', { old: od, new: nd }, { old: '/limits/page_size/default', new: '/limits/page_size/default' });

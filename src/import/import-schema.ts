@@ -205,7 +205,10 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
       approximated(ctx, opts.where, 'type json', `it nests deeper than ${MAX_FIELD_DEPTH} levels`, at);
       type = 'json';
     } else if (s.items === undefined) {
-      // No element shape: left out, as in the source (the checker reports it).
+      // 3.1 allows an array with no `items` (any elements) or a tuple (`prefixItems`): the elements become json.
+      // A document servicespec exported is read as written (its spec had no items), so a round trip is exact.
+      if (ctx.fromServicespec !== true) field.items = { type: 'json' };
+      if (s.prefixItems !== undefined) report(ctx, 'import-dropped', { item: `${opts.where}: prefixItems`, reason: 'a tuple has no field type of its own; its elements are taken as json' }, joinPointer(at, 'prefixItems'));
     } else if (s.items === true || (isObject(s.items) && Object.keys(s.items).length === 0)) {
       field.items = { type: 'json' };
     } else {

@@ -325,7 +325,8 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
               pointer: joinPointer('/authentication/schemes', name),
               type: s.type,
               description: s.description,
-              in: s.in ?? (s.type === 'api_key' ? 'header' : undefined),
+              // As written: readers take the format's default through getApiKeyPlacement, and gaps can name it.
+              in: s.in,
               credentialName: s.name,
               prefix: s.prefix,
               token: s.token,

@@ -150,6 +150,7 @@ export interface SchemeModel {
   pointer: string;
   type: SchemeType;
   description?: string;
+  /** Where an api_key scheme's key travels, as the spec states it; getApiKeyPlacement applies the format's default. */
   in?: 'header' | 'query';
   /** The credential's header or query parameter name (api_key). */
   credentialName?: string;
