@@ -1,7 +1,7 @@
 import type { ServiceModel } from '../model/model-types.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 import { getProducibleConditions, isIdempotentOperation } from '../model/model-routes.js';
-import { DEFAULT_API_KEY_IN, DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_RETRY_JITTER, NOT_SHOWN } from '../model/model-defaults.js';
+import { DEFAULT_API_KEY_IN, DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_RETRY_JITTER, getRateLimitName, NOT_SHOWN } from '../model/model-defaults.js';
 
 export type PartStatus = 'shown' | 'partly shown' | typeof NOT_SHOWN;
 
@@ -174,6 +174,7 @@ function limitGaps(m: ServiceModel, gap: Collect): void {
   if (l.timeout === undefined) gap('time-outs');
   l.rate.forEach((r, i) => {
     if (r.by === undefined) gap('rate limit partition', `rate limit ${r.name ?? i}`);
+    if (r.name === undefined) gap.byDefault('rate limit name', `rate limit ${i}`, `${getRateLimitName(r, i)} in RateLimit-Policy`);
   });
   // Credentials can be guessed wherever one is required; serve needs the bound on failed ones.
   if (l.failedAuth === undefined && (m.endpoints?.operations ?? []).some((o) => o.auth?.kind === 'required')) gap('failed authentication bound');

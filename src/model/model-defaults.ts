@@ -70,6 +70,11 @@ export function getUnmakeableIdentifier(f: Pick<FieldModel, 'type' | 'minLength'
 /** What every reader (renderers, exporters, the gap report) writes where the spec leaves a value out: never a guess. */
 export const NOT_SHOWN = 'not shown' as const;
 
+/** The name a rate limit goes by in RateLimit-Policy: its declared name, else `rate` and its place in limits.rate (from 0). */
+export function getRateLimitName(rate: { readonly name?: string }, index: number): string {
+  return rate.name ?? `rate${index}`;
+}
+
 /** The request header that carries an idempotency key when `endpoints.idempotency.header` names none. */
 export const DEFAULT_IDEMPOTENCY_HEADER = 'Idempotency-Key';
 

@@ -13,7 +13,7 @@ import type {
   VersionPlacementModel,
 } from '../model/model-types.js';
 import { getVersionDifferences, type FieldDifference } from '../model/model-versions.js';
-import { DEFAULT_IDEMPOTENCY_HEADER, getApiKeyPlacement, NOT_SHOWN } from '../model/model-defaults.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, getApiKeyPlacement, getRateLimitName, NOT_SHOWN } from '../model/model-defaults.js';
 import { getStateField } from '../model/model-lookup.js';
 import { isIdempotentOperation } from '../model/model-routes.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
@@ -477,6 +477,7 @@ function limitBlocks(m: ServiceModel): Block[] {
     const value: Span[] = [`${r.requests} requests per ${r.per.text}, by ${r.by ?? NOT_SHOWN}`];
     if (r.operations) value.push('; operations ', ...codes(r.operations));
     if (r.onStoreFailure) value.push(`; if the limit store fails: ${r.onStoreFailure === 'open' ? 'allow (open)' : 'refuse (closed)'}`);
+    if (r.name === undefined) value.push('; named ', code(getRateLimitName(r, i)), ' in RateLimit-Policy (format default)');
     rows.push([r.name !== undefined ? ['Rate limit ', code(r.name)] : [`Rate limit ${i + 1}`], value]);
   });
   const size = (s: { text: string; bytes: number } | undefined): Span[] =>

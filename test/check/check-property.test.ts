@@ -62,6 +62,7 @@ function exerciseModel(model: ServiceModel): void {
       schemas.getResourceSchema(model, r, view, { annotations: true, safeIntegers: true });
     }
   }
+  model.limits?.rate.forEach((r, i) => expect(defaults.getRateLimitName(r, i)).toBe(r.name ?? `rate${i}`));
   for (const m of model.stateMachines) {
     const r = lookup.getResource(model, m.resource);
     const field = lookup.getStateField(model, m);
@@ -288,6 +289,7 @@ describe('the model API surface', () => {
         'getUnmakeableIdentifier',
         'getIdempotencyHeader',
         'getApiKeyPlacement',
+        'getRateLimitName',
         'getPathParams',
         'getResource',
         'getStateMachine',

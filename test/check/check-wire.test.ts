@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatGapReport, getGapReport } from '../../src/check/check-gaps.js';
 import { compileSpecText } from '../../src/program.js';
+import { renderMarkdown } from '../../src/render/render-markdown.js';
 
 const codesOf = (text: string) => compileSpecText(text).diagnostics.map((d) => d.code);
 const clashes = (text: string) => compileSpecText(text).diagnostics.filter((d) => d.code === 'wire-name-clash').map((d) => d.message);
@@ -116,5 +117,18 @@ describe('gaps: the api_key `in` default', () => {
     expect(formatGapReport(getGapReport(m))).toContain('  - key placement (scheme k): format default, in header\n');
     const m2 = compileSpecText('servicespec: 1\nauthentication:\n  schemes:\n    k: { type: api_key, in: header, name: X-Key }\n').model!;
     expect(formatGapReport(getGapReport(m2))).not.toContain('key placement');
+  });
+});
+
+describe('a rate limit without a name: the name it goes by in RateLimit-Policy is a format default', () => {
+  const text = 'servicespec: 1\nlimits:\n  rate:\n    - { requests: 10, per: 1m, by: address }\n    - { name: burst, requests: 5, per: 1s, by: address }\n';
+  it('gaps names it as a format default; a named one is not listed', () => {
+    const report = formatGapReport(getGapReport(compileSpecText(text).model!));
+    expect(report).toContain('  - rate limit name (rate limit 0): format default, rate0 in RateLimit-Policy\n');
+    expect(report).not.toContain('rate limit name (rate limit 1)');
+  });
+  it('the nine-part document says so beside the limit', () => {
+    const doc = renderMarkdown(compileSpecText(text).model!);
+    expect(doc).toContain('named `rate0` in RateLimit-Policy (format default)');
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { serializeItem, serializeList } from 'structured-headers';
 import type { OperationModel, RateLimitModel, ServiceModel } from '../../model/model-types.js';
+import { getRateLimitName } from '../../model/model-defaults.js';
 import type { Principal } from '../runtime-context.js';
 import { fromPluggable, isPending } from '../runtime-steps.js';
 import { ServiceError } from '../runtime-errors.js';
@@ -15,11 +16,6 @@ interface Policy {
 
 /** Checks a request against the operation's policies: at once with an in-process store, else a promise. */
 export type RateLimiter = (request: FastifyRequest, reply: FastifyReply) => void | Promise<void>;
-
-/** The name a policy goes by in RateLimit-Policy: its declared name, else its place in the list. */
-export function getPolicyName(rate: RateLimitModel, index: number): string {
-  return rate.name ?? `rate${index}`;
-}
 
 function partition(policy: Policy, request: FastifyRequest, op: OperationModel): string {
   switch (policy.rate.by) {
@@ -61,7 +57,7 @@ function getPolicyText(p: Policy): { policy: string; prefix: string } {
  */
 export function createRateLimiter(model: ServiceModel, op: OperationModel, store: RateLimitStore): RateLimiter | undefined {
   const policies: Policy[] = (model.limits?.rate ?? [])
-    .map((rate, i) => ({ name: getPolicyName(rate, i), rate, windowSeconds: Math.max(1, Math.round(rate.per.ms / 1000)) }))
+    .map((rate, i) => ({ name: getRateLimitName(rate, i), rate, windowSeconds: Math.max(1, Math.round(rate.per.ms / 1000)) }))
     .filter((p) => !p.rate.operations || p.rate.operations.includes(op.id));
   if (policies.length === 0) return undefined;
   const texts = policies.map((p) => getPolicyText(p));
