@@ -156,13 +156,19 @@ export function createEventEmitter(model: ServiceModel, now: () => Date, compile
     async emit(tx, resource, trigger, data, previous) {
       for (const k of byTrigger.get(`${resource.name}|${trigger.action}|${trigger.action === 'transition' ? trigger.transition : ''}`) ?? []) {
         let payload: Record<string, unknown> = data;
+        let before = previous;
         if (k.payload?.fields) {
           payload = {};
           for (const f of k.payload.fields) if (Object.hasOwn(data, f.name) && data[f.name] !== undefined) payload[f.name] = data[f.name];
+          // `previous` too holds only the declared payload's fields.
+          if (previous) {
+            before = {};
+            for (const f of k.payload.fields) if (Object.hasOwn(previous, f.name)) before[f.name] = previous[f.name];
+          }
         }
         checkPayload(k, payload);
         const body: Record<string, unknown> = { object: payload };
-        if (previous) body.previous = previous;
+        if (before) body.previous = before;
         await tx.appendEvent({ id: uuidv7(), type: k.name, timestamp: now().toISOString(), ...(version !== undefined ? { version } : {}), data: body });
       }
     },
