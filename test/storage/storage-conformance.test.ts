@@ -346,6 +346,43 @@ for (const d of DIALECTS) {
       expect(text.map((r) => r.slug)).toEqual(['s-p0', 's-p1', 's-p10', 's-p2']);
     });
 
+    it('datetimes: kept as written, ordered and matched by the instant they name (any offset, any fraction), keyset pages included', async () => {
+      const READINGS: TablePlan = { name: 'readings', primaryKey: 'id', columns: [col('id', 'text', { primaryKey: true, notNull: true }), col('at', 'text', { instant: true })] };
+      const { s } = await fresh({ tables: [READINGS] });
+      // In instant order; ties (one instant, several spellings) broken by identifier.
+      const values: [string, string | null][] = [
+        ['r7', '0001-01-01T00:30:00+01:00'],
+        ['r3', '2030-01-01T08:00:00Z'],
+        ['r1', '2030-01-01T10:30:00+02:00'],
+        ['r5', '2030-01-01t08:30:00.000z'],
+        ['r2', '2030-01-01T08:30:00.0000001Z'],
+        ['r4', '2030-01-01T08:30:00.00001Z'],
+        ['r0', '2030-01-01T09:00:00Z'],
+        ['r6', '2029-12-31T23:30:00-10:00'],
+        ['r8', '9999-12-31T23:59:59.999999999Z'],
+        ['r9', null],
+      ];
+      for (const [id, at] of [...values].reverse()) await s.transaction((tx) => tx.insert('readings', { id, at }));
+      const order = ['r7', 'r3', 'r1', 'r5', 'r2', 'r4', 'r0', 'r6', 'r8', 'r9'];
+      for (const descending of [false, true]) {
+        for (const limit of [1, 2, 3, 20]) {
+          const seen: string[] = [];
+          let after: { value: unknown; id: unknown } | undefined;
+          for (let guard = 0; guard < 20; guard++) {
+            const page = await s.read((tx) => tx.list('readings', { equals: {}, sort: { column: 'at', descending }, ...(after ? { after } : {}), limit }));
+            seen.push(...page.map((r) => r.id as string));
+            if (page.length < limit) break;
+            after = { value: page[page.length - 1]!.at, id: page[page.length - 1]!.id };
+          }
+          // Nulls last both ways; r1 and r5 name one instant, so the identifier orders them (descending too).
+          const want = descending ? ['r8', 'r6', 'r0', 'r4', 'r2', 'r5', 'r1', 'r3', 'r7', 'r9'] : order;
+          expect(seen, `descending=${descending} limit=${limit}`).toEqual(want);
+        }
+      }
+      const got = await s.read((tx) => tx.list('readings', { equals: { at: '2030-01-01T09:30:00.00+01:00' }, limit: 10 }));
+      expect(got.map((r) => [r.id, r.at])).toEqual([['r1', '2030-01-01T10:30:00+02:00'], ['r5', '2030-01-01t08:30:00.000z']]);
+    });
+
     it('migrates: additive changes applied, destructive ones refused by name with nothing changed', async () => {
       const { s } = await fresh();
       await s.transaction((tx) => tx.insert('projects', project('p1', { score: 2 })));

@@ -50,6 +50,7 @@ function columnFor(model: ServiceModel, r: ResourceModel, f: FieldModel): Column
     autoIncrement: isId && f.type === 'integer',
     check,
   };
+  if (f.type === 'datetime') col.instant = true;
   if (f.type === 'ref') {
     const target = getResource(model, f.to);
     if (target?.identifier !== undefined) col.references = { table: target.name, column: target.identifier };

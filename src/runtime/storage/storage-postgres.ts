@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
+import { getInstantKeySql } from './storage-instant.js';
 import { byName, diffStoragePlans } from './storage-plan.js';
 import { toAccess, toCredential, toDelivery, toEndpoint, toOutboxEntry, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
 import {
@@ -552,6 +553,7 @@ class PgTx implements StorageTx {
       if (!c) throw new Error(`no column ${name}`);
       if (value === null) where.push(`${quoteIdent(name)} IS NULL`);
       else if (c.type === 'json') where.push(`${quoteIdent(name)}::jsonb = ${p(encode(c, value))}::jsonb`);
+      else if (c.instant) where.push(`${getInstantKeySql(quoteIdent(name))} = ${getInstantKeySql(`${p(encode(c, value))}::text`)}`);
       else where.push(`${quoteIdent(name)} = ${p(encode(c, value))}`);
     }
     let order: string;
@@ -559,15 +561,18 @@ class PgTx implements StorageTx {
       const c = t.columns.find((x) => x.name === q.sort!.column);
       if (!c) throw new Error(`no column ${q.sort.column}`);
       const col = quoteIdent(c.name);
+      // A datetime orders by the instant it names, by its key (the same key as on SQLite).
+      const key = c.instant ? getInstantKeySql(col) : col;
+      const arg = (v: unknown) => (c.instant ? getInstantKeySql(`${p(v)}::text`) : p(v));
       const dir = q.sort.descending ? 'DESC' : 'ASC';
       const cmp = q.sort.descending ? '<' : '>';
       // Nulls sort last in either direction; the identifier breaks ties (as on SQLite).
-      order = `(${col} IS NULL) ASC, ${col} ${dir}, ${pk} ${dir}`;
+      order = `(${col} IS NULL) ASC, ${key} ${dir}, ${pk} ${dir}`;
       if (q.after) {
         if (q.after.value === null || q.after.value === undefined) where.push(`(${col} IS NULL AND ${pk} ${cmp} ${p(q.after.id)})`);
         else {
           const v = encode(c, q.after.value);
-          where.push(`((${col} IS NOT NULL AND (${col} ${cmp} ${p(v)} OR (${col} = ${p(v)} AND ${pk} ${cmp} ${p(q.after.id)}))) OR ${col} IS NULL)`);
+          where.push(`((${col} IS NOT NULL AND (${key} ${cmp} ${arg(v)} OR (${key} = ${arg(v)} AND ${pk} ${cmp} ${p(q.after.id)}))) OR ${col} IS NULL)`);
         }
       }
     } else {

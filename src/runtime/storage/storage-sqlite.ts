@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { loadSqliteDriver } from './storage-sqlite-driver.js';
+import { getInstantKey } from './storage-instant.js';
 import { byName, diffStoragePlans } from './storage-plan.js';
 import { toAccess, toCredential, toDelivery, toEndpoint, toOutboxEntry, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
 import {
@@ -48,6 +49,9 @@ const PLAN_KEY = 'storage_plan';
 const WEBHOOKS = '_servicespec_webhooks';
 const DELIVERIES = '_servicespec_deliveries';
 const FANOUT_KEY = 'events:fanout_seq';
+
+/** The datetime sort key (storage-instant.ts), a function on each connection. */
+const INSTANT = 'servicespec_instant';
 
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
@@ -185,7 +189,7 @@ class SqliteTx implements StorageTx {
       if (!c) throw new Error(`no column ${name}`);
       if (value === null) where.push(`${quoteIdent(name)} IS NULL`);
       else {
-        where.push(`${quoteIdent(name)} = ?`);
+        where.push(c.instant ? `${INSTANT}(${quoteIdent(name)}) = ${INSTANT}(?)` : `${quoteIdent(name)} = ?`);
         params.push(encode(c, value));
       }
     }
@@ -194,16 +198,19 @@ class SqliteTx implements StorageTx {
       const c = t.columns.find((x) => x.name === q.sort!.column);
       if (!c) throw new Error(`no column ${q.sort.column}`);
       const col = quoteIdent(c.name);
+      // A datetime orders by the instant it names, by its key (`?` below is keyed alike).
+      const key = c.instant ? `${INSTANT}(${col})` : col;
+      const arg = c.instant ? `${INSTANT}(?)` : '?';
       const dir = q.sort.descending ? 'DESC' : 'ASC';
       const cmp = q.sort.descending ? '<' : '>';
       // Nulls sort last in either direction; the identifier breaks ties.
-      order = `(${col} IS NULL) ASC, ${col} ${dir}, ${pk} ${dir}`;
+      order = `(${col} IS NULL) ASC, ${key} ${dir}, ${pk} ${dir}`;
       if (q.after) {
         if (q.after.value === null || q.after.value === undefined) {
           where.push(`(${col} IS NULL AND ${pk} ${cmp} ?)`);
           params.push(q.after.id);
         } else {
-          where.push(`((${col} IS NOT NULL AND (${col} ${cmp} ? OR (${col} = ? AND ${pk} ${cmp} ?))) OR ${col} IS NULL)`);
+          where.push(`((${col} IS NOT NULL AND (${key} ${cmp} ${arg} OR (${key} = ${arg} AND ${pk} ${cmp} ?))) OR ${col} IS NULL)`);
           const v = encode(c, q.after.value);
           params.push(v, v, q.after.id);
         }
@@ -413,6 +420,7 @@ export class SqliteStorage implements Storage {
     this.db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
+    this.db.function(INSTANT, { deterministic: true }, getInstantKey);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${META} (key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL) STRICT`);
     this.db.exec(
       // Rows are never deleted, so a plain rowid key keeps seq strictly increasing without AUTOINCREMENT's extra write.
@@ -429,6 +437,7 @@ export class SqliteStorage implements Storage {
     if (options.path !== ':memory:') {
       this.readDb = new (loadSqliteDriver())(options.path, { readonly: true });
       this.readDb.pragma('busy_timeout = 5000');
+      this.readDb.function(INSTANT, { deterministic: true }, getInstantKey);
     }
   }
 

@@ -15,6 +15,8 @@ export interface ColumnPlan {
   primaryKey: boolean;
   /** Server-assigned integer key. */
   autoIncrement: boolean;
+  /** A datetime: stored as written, ordered and matched by the instant it names (storage-instant.ts). */
+  instant?: boolean;
   /** A foreign key: the table and column referred to. */
   references?: { table: string; column: string };
   /** Checks expressible in SQL on every engine. */
