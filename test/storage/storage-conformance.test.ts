@@ -360,11 +360,12 @@ for (const d of DIALECTS) {
         ['r4', '2030-01-01T08:30:00.00001Z'],
         ['r0', '2030-01-01T09:00:00Z'],
         ['r6', '2029-12-31T23:30:00-10:00'],
+        ['r6a', '2030-01-02T09:59:60Z'], // a leap second: the next minute's first (SQLite's own date functions read none)
         ['r8', '9999-12-31T23:59:59.999999999Z'],
         ['r9', null],
       ];
       for (const [id, at] of [...values].reverse()) await s.transaction((tx) => tx.insert('readings', { id, at }));
-      const order = ['r7', 'r3', 'r1', 'r5', 'r2', 'r4', 'r0', 'r6', 'r8', 'r9'];
+      const order = ['r7', 'r3', 'r1', 'r5', 'r2', 'r4', 'r0', 'r6', 'r6a', 'r8', 'r9'];
       for (const descending of [false, true]) {
         for (const limit of [1, 2, 3, 20]) {
           const seen: string[] = [];
@@ -376,12 +377,14 @@ for (const d of DIALECTS) {
             after = { value: page[page.length - 1]!.at, id: page[page.length - 1]!.id };
           }
           // Nulls last both ways; r1 and r5 name one instant, so the identifier orders them (descending too).
-          const want = descending ? ['r8', 'r6', 'r0', 'r4', 'r2', 'r5', 'r1', 'r3', 'r7', 'r9'] : order;
+          const want = descending ? ['r8', 'r6a', 'r6', 'r0', 'r4', 'r2', 'r5', 'r1', 'r3', 'r7', 'r9'] : order;
           expect(seen, `descending=${descending} limit=${limit}`).toEqual(want);
         }
       }
       const got = await s.read((tx) => tx.list('readings', { equals: { at: '2030-01-01T09:30:00.00+01:00' }, limit: 10 }));
       expect(got.map((r) => [r.id, r.at])).toEqual([['r1', '2030-01-01T10:30:00+02:00'], ['r5', '2030-01-01t08:30:00.000z']]);
+      const leap = await s.read((tx) => tx.list('readings', { equals: { at: '2030-01-02T11:00:00+01:00' }, limit: 10 }));
+      expect(leap.map((r) => [r.id, r.at])).toEqual([['r6a', '2030-01-02T09:59:60Z']]);
     });
 
     it('absence column: a field never given reads back undefined, a null given reads null; migrations add and keep the column', async () => {

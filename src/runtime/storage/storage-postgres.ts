@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
-import { getInstantKeySql } from './storage-instant.js';
+import { getInstantKey, getInstantKeySql } from './storage-instant.js';
 import { byName, diffStoragePlans, withKeptColumns } from './storage-plan.js';
 import { toAccess, toCredential, toDelivery, toEndpoint, toOutboxEntry, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
 import {
@@ -566,7 +566,7 @@ class PgTx implements StorageTx {
       const absent = value === null ? t.columns.find((x) => x.absentOf === name) : undefined;
       if (value === null) where.push(absent ? `(${quoteIdent(name)} IS NULL AND ${quoteIdent(absent.name)} IS NULL)` : `${quoteIdent(name)} IS NULL`);
       else if (c.type === 'json') where.push(`${quoteIdent(name)}::jsonb = ${p(encode(c, value))}::jsonb`);
-      else if (c.instant) where.push(`${getInstantKeySql(quoteIdent(name))} = ${getInstantKeySql(`${p(encode(c, value))}::text`)}`);
+      else if (c.instant) where.push(`${getInstantKeySql(quoteIdent(name))} = ${p(getInstantKey(value))}`);
       else where.push(`${quoteIdent(name)} = ${p(encode(c, value))}`);
     }
     let order: string;
@@ -576,7 +576,7 @@ class PgTx implements StorageTx {
       const col = quoteIdent(c.name);
       // A datetime orders by the instant it names, by its key (the same key as on SQLite).
       const key = c.instant ? getInstantKeySql(col) : col;
-      const arg = (v: unknown) => (c.instant ? getInstantKeySql(`${p(v)}::text`) : p(v));
+      const arg = (v: unknown) => p(c.instant ? getInstantKey(v) : v);
       const dir = q.sort.descending ? 'DESC' : 'ASC';
       const cmp = q.sort.descending ? '<' : '>';
       // Nulls sort last in either direction; the identifier breaks ties (as on SQLite).

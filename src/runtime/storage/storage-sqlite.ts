@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { loadSqliteDriver } from './storage-sqlite-driver.js';
-import { getInstantKey } from './storage-instant.js';
+import { getInstantKey, getInstantKeySqlite } from './storage-instant.js';
 import { byName, diffStoragePlans, withKeptColumns } from './storage-plan.js';
 import { toAccess, toCredential, toDelivery, toEndpoint, toOutboxEntry, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
 import {
@@ -190,8 +190,8 @@ class SqliteTx implements StorageTx {
       // Null: a null given, not a field never given (its absence column set).
       if (value === null) where.push(absentOf(t, name) ? `(${quoteIdent(name)} IS NULL AND ${quoteIdent(absentOf(t, name)!)} IS NULL)` : `${quoteIdent(name)} IS NULL`);
       else {
-        where.push(c.instant ? `${INSTANT}(${quoteIdent(name)}) = ${INSTANT}(?)` : `${quoteIdent(name)} = ?`);
-        params.push(encode(c, value));
+        where.push(c.instant ? `${getInstantKeySqlite(quoteIdent(name), INSTANT)} = ?` : `${quoteIdent(name)} = ?`);
+        params.push(c.instant ? getInstantKey(value) : encode(c, value));
       }
     }
     let order = `${pk} ASC`;
@@ -199,9 +199,8 @@ class SqliteTx implements StorageTx {
       const c = t.columns.find((x) => x.name === q.sort!.column);
       if (!c) throw new Error(`no column ${q.sort.column}`);
       const col = quoteIdent(c.name);
-      // A datetime orders by the instant it names, by its key (`?` below is keyed alike).
-      const key = c.instant ? `${INSTANT}(${col})` : col;
-      const arg = c.instant ? `${INSTANT}(?)` : '?';
+      // A datetime orders by the instant it names, by its key (the cursor's value keyed alike, in JS).
+      const key = c.instant ? getInstantKeySqlite(col, INSTANT) : col;
       const dir = q.sort.descending ? 'DESC' : 'ASC';
       const cmp = q.sort.descending ? '<' : '>';
       // Nulls sort last in either direction; the identifier breaks ties.
@@ -211,8 +210,8 @@ class SqliteTx implements StorageTx {
           where.push(`(${col} IS NULL AND ${pk} ${cmp} ?)`);
           params.push(q.after.id);
         } else {
-          where.push(`((${col} IS NOT NULL AND (${key} ${cmp} ${arg} OR (${key} = ${arg} AND ${pk} ${cmp} ?))) OR ${col} IS NULL)`);
-          const v = encode(c, q.after.value);
+          where.push(`((${col} IS NOT NULL AND (${key} ${cmp} ? OR (${key} = ? AND ${pk} ${cmp} ?))) OR ${col} IS NULL)`);
+          const v = c.instant ? getInstantKey(q.after.value) : encode(c, q.after.value);
           params.push(v, v, q.after.id);
         }
       }
