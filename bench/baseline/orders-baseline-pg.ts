@@ -44,7 +44,8 @@ CREATE INDEX IF NOT EXISTS outbox_xid ON outbox (xid, seq);`);
   };
   const present = (r: Record<string, unknown>) => {
     const out: Record<string, unknown> = { ...r, amount: Number(r.amount) };
-    for (const k of ['note']) if (out[k] === null) delete out[k];
+    // tracking_number is never taken from a body here, so it is always absent (left out, as served), never null.
+    for (const k of ['note', 'tracking_number']) if (out[k] === null) delete out[k];
     return out;
   };
 

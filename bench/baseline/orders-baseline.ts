@@ -72,7 +72,7 @@ export async function startBaseline(dbPath: string, options: BaselineOptions = {
 CREATE TABLE IF NOT EXISTS customers (id TEXT PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, customer TEXT NOT NULL REFERENCES customers(id), items TEXT NOT NULL CHECK (json_valid(items)),
   amount INTEGER NOT NULL CHECK (amount >= 1), currency TEXT NOT NULL, weight_kg REAL CHECK (weight_kg > 0), shipping_address TEXT NOT NULL CHECK (json_valid(shipping_address)),
-  note TEXT CHECK (length(note) <= 500), status TEXT NOT NULL, tracking_number TEXT CHECK (length(tracking_number) <= 64),${open ? '' : ' owner TEXT NOT NULL,'} created_at TEXT NOT NULL, updated_at TEXT NOT NULL) STRICT;
+  note TEXT CHECK (length(note) <= 500), status TEXT NOT NULL, tracking_number TEXT CHECK (length(tracking_number) <= 64), tracking_number_absent INTEGER,${open ? '' : ' owner TEXT NOT NULL,'} created_at TEXT NOT NULL, updated_at TEXT NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS idempotency (scope TEXT NOT NULL, key TEXT NOT NULL, answer TEXT NOT NULL, expires_at TEXT NOT NULL, PRIMARY KEY (scope, key)) STRICT, WITHOUT ROWID;`);
   const keyId = randomBytes(6).toString('hex');
   const secret = randomBytes(32).toString('base64url');
@@ -82,7 +82,7 @@ CREATE TABLE IF NOT EXISTS idempotency (scope TEXT NOT NULL, key TEXT NOT NULL, 
   const cursorSecret = randomBytes(32);
 
   const findKey = db.prepare('SELECT hash, subject, scopes FROM keys WHERE id = ?');
-  const columns = `id, customer, items, amount, currency, weight_kg, shipping_address, note, status, tracking_number,${open ? '' : ' owner,'} created_at, updated_at`;
+  const columns = `id, customer, items, amount, currency, weight_kg, shipping_address, note, status, tracking_number, tracking_number_absent,${open ? '' : ' owner,'} created_at, updated_at`;
   const insert = db.prepare(`INSERT INTO orders (${columns}) VALUES (${columns.split(',').map(() => '?').join(', ')}) RETURNING *`);
   const byId = db.prepare('SELECT * FROM orders WHERE id = ?');
   const pageAll = db.prepare('SELECT * FROM orders WHERE id > ? ORDER BY id LIMIT ?');
@@ -124,7 +124,8 @@ CREATE TABLE IF NOT EXISTS idempotency (scope TEXT NOT NULL, key TEXT NOT NULL, 
     shipping_address: JSON.parse(r.shipping_address as string),
     ...(r.note !== null ? { note: r.note } : {}),
     status: r.status,
-    tracking_number: r.tracking_number,
+    // As served: optional and nullable, so left out when never given, null when given as null.
+    ...(r.tracking_number !== null || r.tracking_number_absent !== 1 ? { tracking_number: r.tracking_number } : {}),
     ...(open ? {} : { owner: r.owner }),
     created_at: r.created_at,
     updated_at: r.updated_at,
@@ -200,7 +201,7 @@ CREATE TABLE IF NOT EXISTS idempotency (scope TEXT NOT NULL, key TEXT NOT NULL, 
   const insertOrder = (b: Record<string, unknown>, owner: string | undefined, deadline: number): Record<string, unknown> => {
     if (performance.now() >= deadline) throw new Refusal('timeout', 'the request ran past its time-out');
     const now = new Date().toISOString();
-    const values = [uuidv7(), b.customer, JSON.stringify(b.items), b.amount, b.currency, b.weight_kg ?? null, JSON.stringify(b.shipping_address), b.note ?? null, 'pending', b.tracking_number ?? null];
+    const values = [uuidv7(), b.customer, JSON.stringify(b.items), b.amount, b.currency, b.weight_kg ?? null, JSON.stringify(b.shipping_address), b.note ?? null, 'pending', b.tracking_number ?? null, b.tracking_number === undefined ? 1 : null];
     if (!open) values.push(owner);
     try {
       // all(), not get(): a RETURNING statement reset before it is done ends its autocommit without SQLite's

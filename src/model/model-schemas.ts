@@ -6,6 +6,12 @@ import type { FieldModel, ResourceModel, ServiceModel, ShapeModel } from './mode
 
 export type JsonSchema = Record<string, unknown>;
 
+/**
+ * Ajv's `multipleOfPrecision` for every validator of these schemas (runtime, tester): `multipleOf: 0.01` divides
+ * 0.07 into 7.000000000000001 in binary floating point, so the quotient is taken as whole within 1e-9.
+ */
+export const MULTIPLE_OF_PRECISION = 9;
+
 /** Which view of a resource a schema describes. */
 export type SchemaView = 'response' | 'create' | 'replace' | 'update';
 

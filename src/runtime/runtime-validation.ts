@@ -2,6 +2,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { joinPointer } from '../util/util-json-pointer.js';
 import type { ResourceModel } from '../model/model-types.js';
+import { MULTIPLE_OF_PRECISION } from '../model/model-schemas.js';
 import { ServiceError, type InvalidField } from './runtime-errors.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -23,7 +24,7 @@ export interface ValidatorFactory {
  * leaves out is absent, not the prototype's function.
  */
 export function createValidatorFactory(): ValidatorFactory {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: false, removeAdditional: false, useDefaults: false, ownProperties: true });
+  const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: false, removeAdditional: false, useDefaults: false, ownProperties: true, multipleOfPrecision: MULTIPLE_OF_PRECISION });
   addFormats(ajv);
   const pending = new Set<() => ValidateFunction>();
   const factory = (schema: Record<string, unknown>, resource?: ResourceModel): Validator => {

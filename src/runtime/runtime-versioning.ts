@@ -205,14 +205,24 @@ export function createVersionResolver(model: ServiceModel, now: () => Date): Ver
   const charset = media?.params.some(([name]) => name === 'charset') === true ? '' : '; charset=utf-8';
   const answerType = media ? (version: string) => `${fillMediaType(media.template, version)}${charset}` : undefined;
 
+  const headerName = placement.kind === 'header' ? placement.name.toLowerCase() : '';
   const read = (request: FastifyRequest): string | undefined => {
     switch (placement.kind) {
       case 'header': {
-        const h = ownValue(request.headers, placement.name.toLowerCase()) as string | string[] | undefined;
-        return Array.isArray(h) ? h[0] : h;
+        // Node joins a repeated header into one value ("3, 2"): count the raw lines.
+        const raw = request.raw.rawHeaders;
+        let seen = 0;
+        for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === headerName) seen++;
+        if (seen > 1) throw new ServiceError('malformed_request', `the ${placement.name} header is sent more than once; name one version`);
+        const h = ownValue(request.headers, headerName) as string | string[] | undefined;
+        const value = Array.isArray(h) ? h[0] : h;
+        // One line listing several ("3, 2") is the same as the header repeated (RFC 9110 §5.3).
+        if (value !== undefined && value.includes(',') && !unique.includes(value)) throw new ServiceError('malformed_request', `the ${placement.name} header names more than one value; name one version`);
+        return value;
       }
       case 'query': {
         const q = ownValue(request.query as object, placement.name);
+        if (Array.isArray(q)) throw new ServiceError('malformed_request', `the ${placement.name} parameter is sent more than once; name one version`);
         return typeof q === 'string' ? q : undefined;
       }
       case 'path':
@@ -223,7 +233,9 @@ export function createVersionResolver(model: ServiceModel, now: () => Date): Ver
         const accepted = readMedia(request.headers.accept);
         const sent = readMedia(request.headers['content-type']);
         if (accepted !== undefined && sent !== undefined && accepted !== sent) {
-          throw new ServiceError('unsupported_version', `Accept names version ${accepted.slice(0, 64)} and Content-Type version ${sent.slice(0, 64)}; name one version`);
+          // Only served versions are named back (a value not served is never echoed).
+          const both = unique.includes(accepted) && unique.includes(sent) ? `Accept names version ${accepted} and Content-Type version ${sent}` : 'Accept and Content-Type name different versions';
+          throw new ServiceError('unsupported_version', `${both}; name one version (served: ${unique.join(', ')})`);
         }
         return sent ?? accepted;
       }
@@ -242,7 +254,8 @@ export function createVersionResolver(model: ServiceModel, now: () => Date): Ver
         }
         return version;
       }
-      if (!unique.includes(asked)) throw new ServiceError('unsupported_version', `version ${asked.slice(0, 64)} is not served; served: ${unique.join(', ')}`);
+      // The value asked is not echoed: clients have sent credentials in the wrong header.
+      if (!unique.includes(asked)) throw new ServiceError('unsupported_version', `the version named is not served; served: ${unique.join(', ')}`);
       if (isPastSunset(asked, today())) throw new ServiceError('unsupported_version', `version ${asked} reached its sunset on ${sunsets.get(asked)!}`);
       return asked;
     },

@@ -164,6 +164,9 @@ function wrongType(f: FieldModel): unknown {
       return ['not', 'an', 'object'];
     case 'json':
       return undefined;
+    case 'ref':
+      // Of no identifier's type (uuid, integer, string): an integer may name an object, or nothing (reference_not_found).
+      return true;
     default:
       return 12345;
   }

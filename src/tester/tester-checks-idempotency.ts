@@ -1,3 +1,4 @@
+import { getIdempotencyHeader } from '../model/model-defaults.js';
 import { isIdempotentOperation } from '../model/model-routes.js';
 import type { TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
@@ -6,11 +7,10 @@ import { describe, type TestContext } from './tester-context.js';
 // makes one object; the key reused with another body gets the declared idempotency_conflict code.
 
 export async function checkIdempotency(ctx: TestContext): Promise<void> {
-  const header = ctx.model.endpoints?.idempotency?.header;
+  const header = getIdempotencyHeader(ctx.model);
   for (const route of ctx.routes.filter((r) => r.operation.action === 'create' && r.resource && isIdempotentOperation(ctx.model, r.operation))) {
     const o = route.operation;
     await ctx.check('endpoints', 'endpoints.idempotency', o.id, async (scope) => {
-      if (header === undefined) return scope.skip('the spec does not show the idempotency header (not shown)');
       const headers = await ctx.authFor(o.auth);
       if (!headers) return scope.skip('no credential for this operation');
       const key = `servicespec-test-${ctx.runId}-${o.id}-${Date.now().toString(36)}`;

@@ -3,7 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { getResource } from '../model/model-lookup.js';
 import { getRoutes, type OperationRoute } from '../model/model-routes.js';
-import { getResourceSchema, type JsonSchema } from '../model/model-schemas.js';
+import { getResourceSchema, MULTIPLE_OF_PRECISION, type JsonSchema } from '../model/model-schemas.js';
 import type { AuthRequirement, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { locate } from '../spec/spec-loader.js';
 import type { Condition, PartName } from '../spec/spec-types.js';
@@ -29,7 +29,7 @@ export class TestContext {
   /** Objects the main subject created, by resource. */
   readonly pool = new Map<string, Record<string, unknown>[]>();
   stoppedBy: 'max-requests' | 'time-limit' | undefined;
-  private readonly ajv = new Ajv2020({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, ownProperties: true });
+  private readonly ajv = new Ajv2020({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, ownProperties: true, multipleOfPrecision: MULTIPLE_OF_PRECISION });
   private readonly validators = new Map<string, ValidateFunction>();
   private uniqueCounter = 0;
   private readonly specLines: readonly string[] | undefined;

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
@@ -118,7 +119,7 @@ describe('versioning placed in the media type ("the media type, with {version} w
     const r = await s.call('POST', '/beds', { label: 'G', crop: 'oat' }, { 'content-type': V(2), accept: V(3) });
     expect(r.status).toBe(406);
     expect(r.body.code).toBe('version');
-    expect(r.body.detail).toContain('Accept names version 3 and Content-Type version 2');
+    expect(r.body.detail).toBe('Accept names version 3 and Content-Type version 2; name one version (served: 3, 2, 1)');
   });
 
   it('an error of a versioned request is not answered as the versioned media type', async () => {
@@ -236,5 +237,50 @@ describe('a version in the media type: the event stream, answers without a body,
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     controller.abort();
+  });
+});
+
+describe('a version that is not served, or named twice', () => {
+  let s: Running;
+  beforeAll(async () => {
+    s = await startService(model('header: Api-Version', 'oldest', 'sunset: "2099-01-01"'), { now: () => new Date('2026-06-01T00:00:00Z') });
+  });
+  afterAll(async () => s?.close());
+
+  // One setup sent its API key in the version header, and the answer echoed it back.
+  it('unsupported_version does not echo the value sent; it names the versions served', async () => {
+    const r = await s.call('GET', '/beds/00000000-0000-4000-8000-000000000000', undefined, { 'api-version': 'sk_live_secret123' });
+    expect(r.body.code).toBe('version');
+    expect(JSON.stringify(r.body)).not.toContain('sk_live_secret123');
+    expect(r.body.detail).toBe('the version named is not served; served: 3, 2, 1');
+  });
+
+  it('the version header sent twice is malformed_request, on two lines or listed on one', async () => {
+    const url = new URL(`${s.url}/beds/00000000-0000-4000-8000-000000000000`);
+    const twice = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(url, { headers: { 'api-version': ['3', '2'] } }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(twice.status).toBe(400);
+    expect(JSON.parse(twice.body)).toMatchObject({ code: 'unreadable', detail: 'the Api-Version header is sent more than once; name one version' });
+    const listed = await s.call('GET', '/beds/00000000-0000-4000-8000-000000000000', undefined, { 'api-version': '3, 2' });
+    expect(listed.status).toBe(400);
+    expect(listed.body).toMatchObject({ code: 'unreadable', detail: 'the Api-Version header names more than one value; name one version' });
+  });
+
+  it('the version query parameter sent twice is malformed_request', async () => {
+    const q = await startService(model('query: v', 'oldest', 'sunset: "2099-01-01"'), { now: () => new Date('2026-06-01T00:00:00Z') });
+    try {
+      const r = await q.call('GET', '/beds/00000000-0000-4000-8000-000000000000?v=3&v=2');
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ code: 'unreadable', detail: 'the v parameter is sent more than once; name one version' });
+    } finally {
+      await q.close();
+    }
   });
 });

@@ -7,6 +7,7 @@ import { loadSqliteDriver } from '../../src/runtime/storage/storage-sqlite-drive
 import pg from 'pg';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
+import { absentColumn } from '../../src/runtime/storage/storage-plan.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { StorageConstraintError, type ColumnPlan, type Storage, type StoragePlan, type StoredEvent, type TablePlan, type WebhookAccess } from '../../src/runtime/storage/storage-types.js';
 import { dropTestSchemas, getPostgresSkipReason, getTestSchemaUrl, POSTGRES_URL } from '../support/postgres.js';
@@ -344,6 +345,88 @@ for (const d of DIALECTS) {
       // Text compares byte-wise on every engine: 's-p10' before 's-p2'.
       const text = await s.read((tx) => tx.list('projects', { equals: {}, sort: { column: 'slug', descending: false }, limit: 4 }));
       expect(text.map((r) => r.slug)).toEqual(['s-p0', 's-p1', 's-p10', 's-p2']);
+    });
+
+    it('datetimes: kept as written, ordered and matched by the instant they name (any offset, any fraction), keyset pages included', async () => {
+      const READINGS: TablePlan = { name: 'readings', primaryKey: 'id', columns: [col('id', 'text', { primaryKey: true, notNull: true }), col('at', 'text', { instant: true })] };
+      const { s } = await fresh({ tables: [READINGS] });
+      // In instant order; ties (one instant, several spellings) broken by identifier.
+      const values: [string, string | null][] = [
+        ['r7', '0001-01-01T00:30:00+01:00'],
+        ['r3', '2030-01-01T08:00:00Z'],
+        ['r1', '2030-01-01T10:30:00+02:00'],
+        ['r5', '2030-01-01t08:30:00.000z'],
+        ['r2', '2030-01-01T08:30:00.0000001Z'],
+        ['r4', '2030-01-01T08:30:00.00001Z'],
+        ['r0', '2030-01-01T09:00:00Z'],
+        ['r6', '2029-12-31T23:30:00-10:00'],
+        ['r6a', '2030-01-02T09:59:60Z'], // a leap second: the next minute's first (SQLite's own date functions read none)
+        ['r8', '9999-12-31T23:59:59.999999999Z'],
+        ['r9', null],
+      ];
+      for (const [id, at] of [...values].reverse()) await s.transaction((tx) => tx.insert('readings', { id, at }));
+      const order = ['r7', 'r3', 'r1', 'r5', 'r2', 'r4', 'r0', 'r6', 'r6a', 'r8', 'r9'];
+      for (const descending of [false, true]) {
+        for (const limit of [1, 2, 3, 20]) {
+          const seen: string[] = [];
+          let after: { value: unknown; id: unknown } | undefined;
+          for (let guard = 0; guard < 20; guard++) {
+            const page = await s.read((tx) => tx.list('readings', { equals: {}, sort: { column: 'at', descending }, ...(after ? { after } : {}), limit }));
+            seen.push(...page.map((r) => r.id as string));
+            if (page.length < limit) break;
+            after = { value: page[page.length - 1]!.at, id: page[page.length - 1]!.id };
+          }
+          // Nulls last both ways; r1 and r5 name one instant, so the identifier orders them (descending too).
+          const want = descending ? ['r8', 'r6a', 'r6', 'r0', 'r4', 'r2', 'r5', 'r1', 'r3', 'r7', 'r9'] : order;
+          expect(seen, `descending=${descending} limit=${limit}`).toEqual(want);
+        }
+      }
+      const got = await s.read((tx) => tx.list('readings', { equals: { at: '2030-01-01T09:30:00.00+01:00' }, limit: 10 }));
+      expect(got.map((r) => [r.id, r.at])).toEqual([['r1', '2030-01-01T10:30:00+02:00'], ['r5', '2030-01-01t08:30:00.000z']]);
+      const leap = await s.read((tx) => tx.list('readings', { equals: { at: '2030-01-02T11:00:00+01:00' }, limit: 10 }));
+      expect(leap.map((r) => [r.id, r.at])).toEqual([['r6a', '2030-01-02T09:59:60Z']]);
+    });
+
+    it('absence column: a field never given reads back undefined, a null given reads null; migrations add and keep the column', async () => {
+      const bare: TablePlan = { name: 'notes', primaryKey: 'id', columns: [col('id', 'text', { primaryKey: true, notNull: true }), col('label', 'text', { check: { minLength: 1 } })] };
+      const db = d.create();
+      const s = track(db.open());
+      expect((await s.migrate({ tables: [bare] })).ok).toBe(true);
+      // A row written before the column existed keeps reading null, as it always did.
+      await s.transaction((tx) => tx.insert('notes', { id: 'old', label: null }));
+      const withAbsence: TablePlan = { ...bare, columns: [...bare.columns, absentColumn('label')] };
+      const m = await s.migrate({ tables: [withAbsence] });
+      expect(m).toEqual({ ok: true, steps: [{ kind: 'add_column', table: 'notes', column: 'label$absent', description: 'record whether notes.label was left out (absent) or null' }] });
+      await s.transaction(async (tx) => {
+        await tx.insert('notes', { id: 'a' });
+        await tx.insert('notes', { id: 'n', label: null });
+        await tx.insert('notes', { id: 'v', label: 'x' });
+      });
+      const read = async (id: string) => s.read((tx) => tx.get('notes', id));
+      expect(Object.entries((await read('a'))!)).toEqual([['id', 'a'], ['label', undefined]]);
+      expect(await read('n')).toEqual({ id: 'n', label: null });
+      expect((await read('n'))!.label).toBeNull();
+      expect((await read('old'))!.label).toBeNull();
+      expect(await read('v')).toEqual({ id: 'v', label: 'x' });
+      const nulls = await s.read((tx) => tx.list('notes', { equals: { label: null }, limit: 10 }));
+      expect(nulls.map((r) => r.id)).toEqual(['n', 'old']);
+      // Updated to a value, to null, and cleared (undefined).
+      await s.transaction(async (tx) => {
+        expect((await tx.update('notes', 'a', { label: 'y' }))!.label).toBe('y');
+        expect((await tx.update('notes', 'v', { label: undefined }))!.label).toBeUndefined();
+        expect((await tx.update('notes', 'n', { label: null }))!.label).toBeNull();
+      });
+      expect((await read('v'))!.label).toBeUndefined();
+      // The field no longer nullable: the column is kept (no refusal); nullable again: nothing to add twice.
+      expect((await s.migrate({ tables: [bare] })).ok).toBe(true);
+      expect((await s.migrate({ tables: [withAbsence] })).ok).toBe(true);
+      expect((await read('v'))!.label).toBeUndefined();
+      expect((await read('n'))!.label).toBeNull();
+      if (!d.shared) return;
+      // Another instance reads the same.
+      const again = track(db.open());
+      expect((await again.migrate({ tables: [withAbsence] })).ok).toBe(true);
+      expect((await again.read((tx) => tx.get('notes', 'v')))!.label).toBeUndefined();
     });
 
     it('migrates: additive changes applied, destructive ones refused by name with nothing changed', async () => {

@@ -89,7 +89,8 @@ function mapStorageError(err: unknown): unknown {
 const presenters = new WeakMap<ResourceModel, (row: Row) => Record<string, unknown>>();
 
 /**
- * The object as clients see it: absent optional fields are left out, nullable ones are null. Compiled once
+ * The object as clients see it: absent fields are left out (storage reads an optional field never given as
+ * undefined), a nullable field set to null is null, a null in a field that is not nullable is absent. Compiled once
  * per resource, with constant property names (see decodeRow in storage-sqlite.ts for why).
  */
 export function presentRow(resource: ResourceModel, row: Row): Record<string, unknown> {
@@ -98,7 +99,7 @@ export function presentRow(resource: ResourceModel, row: Row): Record<string, un
     // Field names are snake_case and never __proto__ (the format's schema); quoted anyway.
     const lines = resource.fields.map((f) => {
       const k = JSON.stringify(f.name);
-      return `v = r[${k}]; if (v !== null && v !== undefined) o[${k}] = v;${f.nullable ? ` else o[${k}] = null;` : ''}`;
+      return `v = r[${k}]; if (v !== null && v !== undefined) o[${k}] = v;${f.nullable ? ` else if (v === null) o[${k}] = null;` : ''}`;
     });
     present = new Function('r', `const o = {}; let v;\n${lines.join('\n')}\nreturn o;`) as (row: Row) => Record<string, unknown>;
     presenters.set(resource, present);
@@ -117,7 +118,7 @@ export function writePresentedRow(resource: ResourceModel, row: Row): string {
   if (!write) {
     const lines = resource.fields.map((f) => {
       const k = JSON.stringify(`,${JSON.stringify(f.name)}:`);
-      return `v = r[${JSON.stringify(f.name)}]; if (v !== null && v !== undefined) s += ${k} + (v instanceof S ? v.text : JSON.stringify(v));${f.nullable ? ` else s += ${k} + 'null';` : ''}`;
+      return `v = r[${JSON.stringify(f.name)}]; if (v !== null && v !== undefined) s += ${k} + (v instanceof S ? v.text : JSON.stringify(v));${f.nullable ? ` else if (v === null) s += ${k} + 'null';` : ''}`;
     });
     write = new Function('r', 'S', `let s = ''; let v;\n${lines.join('\n')}\nreturn s === '' ? '{}' : '{' + s.slice(1) + '}';`) as (row: Row, stored: typeof StoredJson) => string;
     writers.set(resource, write);
@@ -156,13 +157,19 @@ export function createEventEmitter(model: ServiceModel, now: () => Date, compile
     async emit(tx, resource, trigger, data, previous) {
       for (const k of byTrigger.get(`${resource.name}|${trigger.action}|${trigger.action === 'transition' ? trigger.transition : ''}`) ?? []) {
         let payload: Record<string, unknown> = data;
+        let before = previous;
         if (k.payload?.fields) {
           payload = {};
           for (const f of k.payload.fields) if (Object.hasOwn(data, f.name) && data[f.name] !== undefined) payload[f.name] = data[f.name];
+          // `previous` too holds only the declared payload's fields.
+          if (previous) {
+            before = {};
+            for (const f of k.payload.fields) if (Object.hasOwn(previous, f.name)) before[f.name] = previous[f.name];
+          }
         }
         checkPayload(k, payload);
         const body: Record<string, unknown> = { object: payload };
-        if (previous) body.previous = previous;
+        if (before) body.previous = before;
         await tx.appendEvent({ id: uuidv7(), type: k.name, timestamp: now().toISOString(), ...(version !== undefined ? { version } : {}), data: body });
       }
     },
@@ -376,7 +383,8 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
           .transaction(async (tx) => {
             const before = await getVisible(tx, resource, id, request);
             const changes: Row = { ...body };
-            if (view === 'replace') for (const f of leftOut) if (!Object.hasOwn(body, f.name)) changes[f.name] = f.hasDefault ? structuredClone(f.default) : null;
+            // Cleared: absent (undefined), which storage keeps apart from null.
+            if (view === 'replace') for (const f of leftOut) if (!Object.hasOwn(body, f.name)) changes[f.name] = f.hasDefault ? structuredClone(f.default) : undefined;
             for (const name of request.keepFields ?? []) delete changes[name];
             touch(changes, false);
             const after = await tx.update(resource.name, id, changes);

@@ -50,6 +50,7 @@ function columnFor(model: ServiceModel, r: ResourceModel, f: FieldModel): Column
     autoIncrement: isId && f.type === 'integer',
     check,
   };
+  if (f.type === 'datetime') col.instant = true;
   if (f.type === 'ref') {
     const target = getResource(model, f.to);
     if (target?.identifier !== undefined) col.references = { table: target.name, column: target.identifier };
@@ -57,12 +58,37 @@ function columnFor(model: ServiceModel, r: ResourceModel, f: FieldModel): Column
   return col;
 }
 
+/** The column telling an optional, nullable field's absence from its null (ColumnPlan.absentOf). */
+export function absentColumn(field: string): ColumnPlan {
+  return { name: `${field}$absent`, type: 'boolean', notNull: false, unique: false, primaryKey: false, autoIncrement: false, check: {}, absentOf: field };
+}
+
+/**
+ * The plan to migrate to: `wanted`, plus each absence column the stored plan has whose field's column is still
+ * wanted (the field is no longer both optional and nullable). Dropping it would need a refusal or lose what it
+ * records; kept, it stays true, and comes back in use if the field becomes nullable again.
+ */
+export function withKeptColumns(stored: StoragePlan, wanted: StoragePlan): StoragePlan {
+  const storedByName = byName(stored.tables);
+  let changed = false;
+  const tables = wanted.tables.map((t) => {
+    const old = storedByName.get(t.name);
+    const kept = (old?.columns ?? []).filter((c) => c.absentOf !== undefined && !t.columns.some((n) => n.name === c.name) && t.columns.some((n) => n.name === c.absentOf));
+    if (kept.length === 0) return t;
+    changed = true;
+    return { ...t, columns: [...t.columns, ...kept] };
+  });
+  return changed ? { tables } : wanted;
+}
+
 /** The tables a model needs: one per resource with an identifier, columns typed from fields. */
 export function getStoragePlan(model: ServiceModel): StoragePlan {
   const tables: TablePlan[] = [];
   for (const r of model.resources) {
     if (r.identifier === undefined || !getField(r, r.identifier)) continue;
-    tables.push({ name: r.name, primaryKey: r.identifier, columns: r.fields.map((f) => columnFor(model, r, f)) });
+    const columns = r.fields.map((f) => columnFor(model, r, f));
+    for (const f of r.fields) if (f.optional && f.nullable && f.name !== r.identifier) columns.push(absentColumn(f.name));
+    tables.push({ name: r.name, primaryKey: r.identifier, columns });
   }
   return { tables };
 }
@@ -101,6 +127,7 @@ export function diffStoragePlans(stored: StoragePlan, wanted: StoragePlan): { st
     for (const oc of old.columns) {
       const nc = t.columns.find((c) => c.name === oc.name);
       if (!nc) {
+        if (oc.absentOf !== undefined) continue; // its field's own column is refused, or it is kept (withKeptColumns)
         refusals.push({ table: t.name, column: oc.name, reason: `field ${t.name}.${oc.name} was removed; its column holds data` });
         continue;
       }
@@ -113,7 +140,7 @@ export function diffStoragePlans(stored: StoragePlan, wanted: StoragePlan): { st
       if (old.columns.some((c) => c.name === nc.name)) continue;
       if (nc.notNull) refusals.push({ table: t.name, column: nc.name, reason: `new field ${t.name}.${nc.name} is required; existing rows have no value for it (make it optional)` });
       else if (nc.unique || nc.references || Object.keys(nc.check).length > 0) rebuild = true;
-      else steps.push({ kind: 'add_column', table: t.name, column: nc.name, description: `add optional field ${t.name}.${nc.name}` });
+      else steps.push({ kind: 'add_column', table: t.name, column: nc.name, description: nc.absentOf !== undefined ? `record whether ${t.name}.${nc.absentOf} was left out (absent) or null` : `add optional field ${t.name}.${nc.name}` });
     }
     if (rebuild) steps.push({ kind: 'rebuild_table', table: t.name, description: `rebuild table ${t.name} for changed constraints` });
   }

@@ -5,7 +5,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
-import { byName, diffStoragePlans } from './storage-plan.js';
+import { getInstantKey, getInstantKeySql } from './storage-instant.js';
+import { byName, diffStoragePlans, withKeptColumns } from './storage-plan.js';
 import { toAccess, toCredential, toDelivery, toEndpoint, toOutboxEntry, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
 import {
   StorageConstraintError,
@@ -165,6 +166,11 @@ function insertSql(t: TablePlan, key: string): string {
 function decodeRow(t: TablePlan, raw: Row): Row {
   const out: Row = {};
   for (const c of t.columns) {
+    if (c.absentOf !== undefined) {
+      // NULL with its absence column set: never given (undefined), not null.
+      if (raw[c.name] === true && (raw[c.absentOf] === null || raw[c.absentOf] === undefined)) out[c.absentOf] = undefined;
+      continue;
+    }
     const v = raw[c.name];
     out[c.name] = v === undefined ? null : v;
   }
@@ -513,8 +519,14 @@ class PgTx implements StorageTx {
     const params: unknown[] = [];
     for (const c of t.columns) {
       // Own properties only: a field may be named after a member of Object.prototype (`constructor`).
-      const v = Object.hasOwn(row, c.name) ? row[c.name] : undefined;
-      if (v === undefined) key += '0';
+      const v = Object.hasOwn(row, c.absentOf ?? c.name) ? row[c.absentOf ?? c.name] : undefined;
+      if (c.absentOf !== undefined) {
+        // The absence column is set where its field is not given.
+        if (v === undefined) {
+          key += '1';
+          params.push(true);
+        } else key += '0';
+      } else if (v === undefined) key += '0';
       else {
         key += '1';
         params.push(encode(c, v));
@@ -550,8 +562,11 @@ class PgTx implements StorageTx {
     for (const [name, value] of Object.entries(q.equals)) {
       const c = t.columns.find((x) => x.name === name);
       if (!c) throw new Error(`no column ${name}`);
-      if (value === null) where.push(`${quoteIdent(name)} IS NULL`);
+      // Null: a null given, not a field never given (its absence column set).
+      const absent = value === null ? t.columns.find((x) => x.absentOf === name) : undefined;
+      if (value === null) where.push(absent ? `(${quoteIdent(name)} IS NULL AND ${quoteIdent(absent.name)} IS NULL)` : `${quoteIdent(name)} IS NULL`);
       else if (c.type === 'json') where.push(`${quoteIdent(name)}::jsonb = ${p(encode(c, value))}::jsonb`);
+      else if (c.instant) where.push(`${getInstantKeySql(quoteIdent(name))} = ${p(getInstantKey(value))}`);
       else where.push(`${quoteIdent(name)} = ${p(encode(c, value))}`);
     }
     let order: string;
@@ -559,15 +574,18 @@ class PgTx implements StorageTx {
       const c = t.columns.find((x) => x.name === q.sort!.column);
       if (!c) throw new Error(`no column ${q.sort.column}`);
       const col = quoteIdent(c.name);
+      // A datetime orders by the instant it names, by its key (the same key as on SQLite).
+      const key = c.instant ? getInstantKeySql(col) : col;
+      const arg = (v: unknown) => p(c.instant ? getInstantKey(v) : v);
       const dir = q.sort.descending ? 'DESC' : 'ASC';
       const cmp = q.sort.descending ? '<' : '>';
       // Nulls sort last in either direction; the identifier breaks ties (as on SQLite).
-      order = `(${col} IS NULL) ASC, ${col} ${dir}, ${pk} ${dir}`;
+      order = `(${col} IS NULL) ASC, ${key} ${dir}, ${pk} ${dir}`;
       if (q.after) {
         if (q.after.value === null || q.after.value === undefined) where.push(`(${col} IS NULL AND ${pk} ${cmp} ${p(q.after.id)})`);
         else {
           const v = encode(c, q.after.value);
-          where.push(`((${col} IS NOT NULL AND (${col} ${cmp} ${p(v)} OR (${col} = ${p(v)} AND ${pk} ${cmp} ${p(q.after.id)}))) OR ${col} IS NULL)`);
+          where.push(`((${col} IS NOT NULL AND (${key} ${cmp} ${arg(v)} OR (${key} = ${arg(v)} AND ${pk} ${cmp} ${p(q.after.id)}))) OR ${col} IS NULL)`);
         }
       }
     } else {
@@ -581,9 +599,9 @@ class PgTx implements StorageTx {
 
   async update(table: string, id: unknown, changes: Row, expect?: { column: string; value: unknown }): Promise<Row | undefined> {
     const t = this.table(table);
-    const cols = t.columns.filter((c) => Object.hasOwn(changes, c.name) && !c.primaryKey);
+    const cols = t.columns.filter((c) => (Object.hasOwn(changes, c.name) || (c.absentOf !== undefined && Object.hasOwn(changes, c.absentOf))) && !c.primaryKey);
     if (cols.length === 0) return this.get(table, id);
-    const params: unknown[] = cols.map((c) => encode(c, changes[c.name]));
+    const params: unknown[] = cols.map((c) => (c.absentOf !== undefined ? (changes[c.absentOf] === undefined ? true : null) : encode(c, changes[c.name])));
     params.push(id);
     let sql = `UPDATE ${quoteIdent(table)} SET ${cols.map((c, i) => `${quoteIdent(c.name)} = $${i + 1}`).join(', ')} WHERE ${quoteIdent(t.primaryKey)} = $${params.length}`;
     if (expect) {
@@ -855,6 +873,7 @@ END $$`,
         await db.query('SELECT pg_advisory_xact_lock($1)', [this.keys.migrate]);
         const row = (await db.query(`SELECT value FROM ${META} WHERE key = $1`, [PLAN_KEY])).rows[0] as { value: string } | undefined;
         const stored: StoragePlan = row ? (JSON.parse(row.value) as StoragePlan) : { tables: [] };
+        plan = withKeptColumns(stored, plan);
         const { steps, refusals } = diffStoragePlans(stored, plan);
         if (refusals.length > 0) return { ok: false, refusals };
         // New tables first, in an order where a referred-to table exists before the table that refers to it.

@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { loadSqliteDriver } from './storage-sqlite-driver.js';
-import { byName, diffStoragePlans } from './storage-plan.js';
+import { getInstantKey, getInstantKeySqlite } from './storage-instant.js';
+import { byName, diffStoragePlans, withKeptColumns } from './storage-plan.js';
 import { toAccess, toCredential, toDelivery, toEndpoint, toOutboxEntry, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
 import {
   StorageConstraintError,
@@ -48,6 +49,9 @@ const PLAN_KEY = 'storage_plan';
 const WEBHOOKS = '_servicespec_webhooks';
 const DELIVERIES = '_servicespec_deliveries';
 const FANOUT_KEY = 'events:fanout_seq';
+
+/** The datetime sort key (storage-instant.ts), a function on each connection. */
+const INSTANT = 'servicespec_instant';
 
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
@@ -183,10 +187,11 @@ class SqliteTx implements StorageTx {
     for (const [name, value] of Object.entries(q.equals)) {
       const c = t.columns.find((x) => x.name === name);
       if (!c) throw new Error(`no column ${name}`);
-      if (value === null) where.push(`${quoteIdent(name)} IS NULL`);
+      // Null: a null given, not a field never given (its absence column set).
+      if (value === null) where.push(absentOf(t, name) ? `(${quoteIdent(name)} IS NULL AND ${quoteIdent(absentOf(t, name)!)} IS NULL)` : `${quoteIdent(name)} IS NULL`);
       else {
-        where.push(`${quoteIdent(name)} = ?`);
-        params.push(encode(c, value));
+        where.push(c.instant ? `${getInstantKeySqlite(quoteIdent(name), INSTANT)} = ?` : `${quoteIdent(name)} = ?`);
+        params.push(c.instant ? getInstantKey(value) : encode(c, value));
       }
     }
     let order = `${pk} ASC`;
@@ -194,17 +199,19 @@ class SqliteTx implements StorageTx {
       const c = t.columns.find((x) => x.name === q.sort!.column);
       if (!c) throw new Error(`no column ${q.sort.column}`);
       const col = quoteIdent(c.name);
+      // A datetime orders by the instant it names, by its key (the cursor's value keyed alike, in JS).
+      const key = c.instant ? getInstantKeySqlite(col, INSTANT) : col;
       const dir = q.sort.descending ? 'DESC' : 'ASC';
       const cmp = q.sort.descending ? '<' : '>';
       // Nulls sort last in either direction; the identifier breaks ties.
-      order = `(${col} IS NULL) ASC, ${col} ${dir}, ${pk} ${dir}`;
+      order = `(${col} IS NULL) ASC, ${key} ${dir}, ${pk} ${dir}`;
       if (q.after) {
         if (q.after.value === null || q.after.value === undefined) {
           where.push(`(${col} IS NULL AND ${pk} ${cmp} ?)`);
           params.push(q.after.id);
         } else {
-          where.push(`((${col} IS NOT NULL AND (${col} ${cmp} ? OR (${col} = ? AND ${pk} ${cmp} ?))) OR ${col} IS NULL)`);
-          const v = encode(c, q.after.value);
+          where.push(`((${col} IS NOT NULL AND (${key} ${cmp} ? OR (${key} = ? AND ${pk} ${cmp} ?))) OR ${col} IS NULL)`);
+          const v = c.instant ? getInstantKey(q.after.value) : encode(c, q.after.value);
           params.push(v, v, q.after.id);
         }
       }
@@ -228,10 +235,10 @@ class SqliteTx implements StorageTx {
 
   async update(table: string, id: unknown, changes: Row, expect?: { column: string; value: unknown }): Promise<Row | undefined> {
     const t = this.table(table);
-    const cols = t.columns.filter((c) => Object.hasOwn(changes, c.name) && !c.primaryKey);
+    const cols = t.columns.filter((c) => (Object.hasOwn(changes, c.name) || (c.absentOf !== undefined && Object.hasOwn(changes, c.absentOf))) && !c.primaryKey);
     if (cols.length === 0) return this.get(table, id);
     let sql = `UPDATE ${quoteIdent(table)} SET ${cols.map((c) => `${quoteIdent(c.name)} = ?`).join(', ')} WHERE ${quoteIdent(t.primaryKey)} = ?`;
-    const params = [...cols.map((c) => encode(c, changes[c.name])), id];
+    const params = [...cols.map((c) => (c.absentOf !== undefined ? (changes[c.absentOf] === undefined ? 1 : null) : encode(c, changes[c.name]))), id];
     if (expect) {
       const c = t.columns.find((x) => x.name === expect.column)!;
       sql += ` AND ${quoteIdent(expect.column)} = ?`;
@@ -295,9 +302,11 @@ function insertStatement(t: TablePlan, row: Row): { sql: string; values: unknown
   if (!plan) {
     const lines = t.columns.map((c) => {
       const value = c.type === 'boolean' ? '(v ? 1 : 0)' : c.type === 'json' ? 'JSON.stringify(v)' : 'v';
-      const name = JSON.stringify(c.name);
+      const name = JSON.stringify(c.absentOf ?? c.name);
       // A field named after a member of Object.prototype (`constructor`) is read only where the row has it.
-      const read = c.name in Object.prototype ? `Object.hasOwn(row, ${name}) ? row[${name}] : undefined` : `row[${name}]`;
+      const read = (c.absentOf ?? c.name) in Object.prototype ? `Object.hasOwn(row, ${name}) ? row[${name}] : undefined` : `row[${name}]`;
+      // The absence column is set (1) where its field is not given.
+      if (c.absentOf !== undefined) return `v = ${read}; if (v === undefined) { set += '1'; values.push(1); } else set += '0';`;
       return `v = ${read}; if (v === undefined) set += '0'; else { set += '1'; values.push(v === null ? null : ${value}); }`;
     });
     plan = { encode: new Function('row', 'values', `let set = ''; let v;\n${lines.join('\n')}\nreturn set;`) as InsertPlan['encode'], sql: new Map() };
@@ -325,6 +334,11 @@ function selectByIdSql(t: TablePlan): string {
     selectByIdCache.set(t, sql);
   }
   return sql;
+}
+
+/** The absence column of a field (ColumnPlan.absentOf), if it has one. */
+function absentOf(t: TablePlan, field: string): string | undefined {
+  return t.columns.find((c) => c.absentOf === field)?.name;
 }
 
 function encode(c: ColumnPlan, v: unknown): unknown {
@@ -356,12 +370,17 @@ function rowDecoder(stmt: Database.Statement, t: TablePlan, stored: boolean): Ro
   if (!decode) {
     const index = new Map(stmt.columns().map((c, i) => [c.name, i]));
     // Column names are field names (snake_case, never __proto__: the format's schema says so); quoted anyway.
-    const props = t.columns.map((c) => {
+    const absence = new Map(t.columns.filter((c) => c.absentOf !== undefined).map((c) => [c.absentOf!, index.get(c.name)]));
+    const props = t.columns.flatMap((c) => {
+      if (c.absentOf !== undefined) return [];
       const i = index.get(c.name);
-      if (i === undefined) return `${JSON.stringify(c.name)}: null`;
+      if (i === undefined) return [`${JSON.stringify(c.name)}: null`];
       const v = `r[${i}]`;
       const value = c.type === 'boolean' ? `${v} === 1` : c.type === 'json' ? (stored ? `new StoredJson(${v})` : `JSON.parse(${v})`) : v;
-      return `${JSON.stringify(c.name)}: ${v} === null || ${v} === undefined ? null : ${value}`;
+      // NULL with its absence column set: never given (undefined), not null.
+      const a = absence.get(c.name);
+      const empty = a === undefined ? 'null' : `r[${a}] === 1 ? undefined : null`;
+      return [`${JSON.stringify(c.name)}: ${v} === null || ${v} === undefined ? ${empty} : ${value}`];
     });
     decode = (new Function('StoredJson', `return (r) => ({ ${props.join(', ')} });`) as (c: typeof StoredJson) => RowDecode)(StoredJson);
     entry[kind] = decode;
@@ -413,6 +432,7 @@ export class SqliteStorage implements Storage {
     this.db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
+    this.db.function(INSTANT, { deterministic: true }, getInstantKey);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${META} (key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL) STRICT`);
     this.db.exec(
       // Rows are never deleted, so a plain rowid key keeps seq strictly increasing without AUTOINCREMENT's extra write.
@@ -429,6 +449,7 @@ export class SqliteStorage implements Storage {
     if (options.path !== ':memory:') {
       this.readDb = new (loadSqliteDriver())(options.path, { readonly: true });
       this.readDb.pragma('busy_timeout = 5000');
+      this.readDb.function(INSTANT, { deterministic: true }, getInstantKey);
     }
   }
 
@@ -457,6 +478,7 @@ export class SqliteStorage implements Storage {
     return this.serial(async () => {
       const row = this.stmt(`SELECT value FROM ${META} WHERE key = ?`).get(PLAN_KEY) as { value: string } | undefined;
       const stored: StoragePlan = row ? (JSON.parse(row.value) as StoragePlan) : { tables: [] };
+      plan = withKeptColumns(stored, plan);
       const { steps, refusals } = diffStoragePlans(stored, plan);
       if (refusals.length > 0) return { ok: false, refusals };
       const rebuilt = new Set(steps.filter((s) => s.kind === 'rebuild_table').map((s) => s.table));

@@ -15,6 +15,15 @@ export interface ColumnPlan {
   primaryKey: boolean;
   /** Server-assigned integer key. */
   autoIncrement: boolean;
+  /**
+   * This column records that the field named was never given (true) where the field's column is NULL: an optional,
+   * nullable field reads back absent (undefined), not null (docs/format.md keeps the two apart). Named
+   * `<field>$absent` (no field name has a `$`); the field's own column keeps its value unaltered. NULL here (rows
+   * written before the column was added) reads as null, as those rows always did.
+   */
+  absentOf?: string;
+  /** A datetime: stored as written, ordered and matched by the instant it names (storage-instant.ts). */
+  instant?: boolean;
   /** A foreign key: the table and column referred to. */
   references?: { table: string; column: string };
   /** Checks expressible in SQL on every engine. */
