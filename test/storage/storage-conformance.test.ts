@@ -7,7 +7,8 @@ import { loadSqliteDriver } from '../../src/runtime/storage/storage-sqlite-drive
 import pg from 'pg';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
-import { absentColumn } from '../../src/runtime/storage/storage-plan.js';
+import { absentColumn, getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
+import { compileSpecText } from '../../src/program.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { StorageConstraintError, type ColumnPlan, type Storage, type StoragePlan, type StoredEvent, type TablePlan, type WebhookAccess } from '../../src/runtime/storage/storage-types.js';
 import { dropTestSchemas, getPostgresSkipReason, getTestSchemaUrl, POSTGRES_URL } from '../support/postgres.js';
@@ -385,6 +386,26 @@ for (const d of DIALECTS) {
       expect(got.map((r) => [r.id, r.at])).toEqual([['r1', '2030-01-01T10:30:00+02:00'], ['r5', '2030-01-01t08:30:00.000z']]);
       const leap = await s.read((tx) => tx.list('readings', { equals: { at: '2030-01-02T11:00:00+01:00' }, limit: 10 }));
       expect(leap.map((r) => [r.id, r.at])).toEqual([['r6a', '2030-01-02T09:59:60Z']]);
+    });
+
+    it('datetimes only the server writes (canonical): ordered by the column itself, keyset pages and instant filters as for any datetime', async () => {
+      const STAMPED: TablePlan = { name: 'stamped', primaryKey: 'id', columns: [col('id', 'text', { primaryKey: true, notNull: true }), col('at', 'text', { instant: true, canonical: true })] };
+      const { s } = await fresh({ tables: [STAMPED] });
+      const values: [string, string | null][] = [['a', '2030-01-01T08:00:00.000Z'], ['c', '2030-01-01T08:00:00.000Z'], ['b', '2030-01-01T09:00:00.001Z'], ['d', '2031-06-01T00:00:00.000Z'], ['e', null]];
+      for (const [id, at] of [...values].reverse()) await s.transaction((tx) => tx.insert('stamped', { id, at }));
+      for (const descending of [false, true]) {
+        const seen: string[] = [];
+        let after: { value: unknown; id: unknown } | undefined;
+        for (let guard = 0; guard < 10; guard++) {
+          const page = await s.read((tx) => tx.list('stamped', { equals: {}, sort: { column: 'at', descending }, ...(after ? { after } : {}), limit: 2 }));
+          seen.push(...page.map((r) => r.id as string));
+          if (page.length < 2) break;
+          after = { value: page[page.length - 1]!.at, id: page[page.length - 1]!.id };
+        }
+        expect(seen).toEqual(descending ? ['d', 'b', 'c', 'a', 'e'] : ['a', 'c', 'b', 'd', 'e']);
+      }
+      const got = await s.read((tx) => tx.list('stamped', { equals: { at: '2030-01-01T10:00:00.001+01:00' }, limit: 10 }));
+      expect(got.map((r) => r.id)).toEqual(['b']);
     });
 
     it('absence column: a field never given reads back undefined, a null given reads null; migrations add and keep the column', async () => {
@@ -910,5 +931,32 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: the outbox sequencer', () => 
     const t1 = Date.now();
     expect(await s.lastOutboxSeq()).toBe(3);
     expect(Date.now() - t1).toBeLessThan(250);
+  });
+});
+
+describe('the storage plan: which datetimes are canonical', () => {
+  it('a read-only generated time and a read-only transition stamp are; a datetime clients write is not', () => {
+    const c = compileSpecText(
+      `
+servicespec: 1
+resources:
+  Job:
+    fields:
+      id: { type: uuid, readOnly: true }
+      status: { type: state }
+      created_at: { type: datetime, readOnly: true, generated: create_time }
+      done_at: { type: datetime, readOnly: true, optional: true }
+      due: { type: datetime }
+states:
+  Job:
+    initial: open
+    transitions:
+      finish: { from: [open], to: done, stamp: done_at }
+`,
+      'jobs.yaml',
+    );
+    const table = getStoragePlan(c.model!).tables.find((t) => t.name === 'Job')!;
+    const flags = Object.fromEntries(table.columns.filter((x) => x.instant).map((x) => [x.name, x.canonical === true]));
+    expect(flags).toEqual({ created_at: true, done_at: true, due: false });
   });
 });

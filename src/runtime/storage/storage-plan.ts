@@ -1,4 +1,4 @@
-import { getField, getResource } from '../../model/model-lookup.js';
+import { getField, getResource, getStateMachine } from '../../model/model-lookup.js';
 import type { FieldModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
 import type { ColumnPlan, ColumnType, MigrationRefusal, MigrationStep, StoragePlan, TablePlan } from './storage-types.js';
 
@@ -50,7 +50,10 @@ function columnFor(model: ServiceModel, r: ResourceModel, f: FieldModel): Column
     autoIncrement: isId && f.type === 'integer',
     check,
   };
-  if (f.type === 'datetime') col.instant = true;
+  if (f.type === 'datetime') {
+    col.instant = true;
+    if (f.readOnly && (f.generated !== undefined || getStateMachine(model, r.name)?.transitions.some((t) => t.stamp === f.name))) col.canonical = true;
+  }
   if (f.type === 'ref') {
     const target = getResource(model, f.to);
     if (target?.identifier !== undefined) col.references = { table: target.name, column: target.identifier };

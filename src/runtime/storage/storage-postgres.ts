@@ -575,8 +575,9 @@ class PgTx implements StorageTx {
       if (!c) throw new Error(`no column ${q.sort.column}`);
       const col = quoteIdent(c.name);
       // A datetime orders by the instant it names, by its key (the same key as on SQLite).
-      const key = c.instant ? getInstantKeySql(col) : col;
-      const arg = (v: unknown) => p(c.instant ? getInstantKey(v) : v);
+      const keyed = c.instant === true && c.canonical !== true;
+      const key = keyed ? getInstantKeySql(col) : col;
+      const arg = (v: unknown) => p(keyed ? getInstantKey(v) : v);
       const dir = q.sort.descending ? 'DESC' : 'ASC';
       const cmp = q.sort.descending ? '<' : '>';
       // Nulls sort last in either direction; the identifier breaks ties (as on SQLite).

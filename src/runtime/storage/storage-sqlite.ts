@@ -200,7 +200,8 @@ class SqliteTx implements StorageTx {
       if (!c) throw new Error(`no column ${q.sort.column}`);
       const col = quoteIdent(c.name);
       // A datetime orders by the instant it names, by its key (the cursor's value keyed alike, in JS).
-      const key = c.instant ? getInstantKeySqlite(col, INSTANT) : col;
+      const keyed = c.instant === true && c.canonical !== true;
+      const key = keyed ? getInstantKeySqlite(col, INSTANT) : col;
       const dir = q.sort.descending ? 'DESC' : 'ASC';
       const cmp = q.sort.descending ? '<' : '>';
       // Nulls sort last in either direction; the identifier breaks ties.
@@ -211,7 +212,7 @@ class SqliteTx implements StorageTx {
           params.push(q.after.id);
         } else {
           where.push(`((${col} IS NOT NULL AND (${key} ${cmp} ? OR (${key} = ? AND ${pk} ${cmp} ?))) OR ${col} IS NULL)`);
-          const v = c.instant ? getInstantKey(q.after.value) : encode(c, q.after.value);
+          const v = keyed ? getInstantKey(q.after.value) : encode(c, q.after.value);
           params.push(v, v, q.after.id);
         }
       }

@@ -24,6 +24,11 @@ export interface ColumnPlan {
   absentOf?: string;
   /** A datetime: stored as written, ordered and matched by the instant it names (storage-instant.ts). */
   instant?: boolean;
+  /**
+   * A datetime only the server writes (a generated time, a transition's stamp), always as toISOString() does: its
+   * text orders as its instants, so sorting and keyset pages read the column itself (and its index), not the key.
+   */
+  canonical?: boolean;
   /** A foreign key: the table and column referred to. */
   references?: { table: string; column: string };
   /** Checks expressible in SQL on every engine. */
