@@ -1,6 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
+import Fastify from 'fastify';
 import FindMyWay from 'find-my-way';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compileSpecText } from '../../src/program.js';
+import { createService, servicespecPlugin } from '../../src/runtime/service/runtime-service.js';
+import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import { loadModel, TICKETS } from './helpers.js';
 import { createRouteTable, getCatchAllPaths, getCatchAllSegments, getSimpleSegments } from '../../src/runtime/runtime-route-table.js';
 
 // The table behind the catch-alls must match what find-my-way matches with one route per path: same path, same
@@ -85,5 +93,61 @@ describe('runtime route table', () => {
     for (const p of ['/a/:id.:ext', '/file-:id', '/a/*', '/a/:__proto__', '/a//b', '/a/', 'a', '/a/::x', '/a/(x)']) expect(getSimpleSegments(p), p).toBeUndefined();
     expect(createRouteTable([['/a/:id', 1], ['/a/:key', 2]])).toBeUndefined();
     expect(createRouteTable([['/a/:id', 1], ['/a/b', 2]])?.depth).toBe(2);
+  });
+});
+
+describe('the service behind the table', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'servicespec-table-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let n = 0;
+  const storage = () => createSqliteStorage({ path: join(dir, `${n++}.db`), synchronous: 'normal' });
+
+  it('createService registers a catch-all per path depth; a host app mounting the plugin keeps a route per operation', async () => {
+    const model = loadModel(TICKETS);
+    const app = await createService(model, { storage: storage(), allowGaps: true });
+    try {
+      const routes = app.printRoutes({ commonPrefix: false });
+      expect(routes).toContain(':s0');
+      expect(routes).not.toContain('tickets');
+    } finally {
+      await app.close();
+    }
+    const host = Fastify();
+    await host.register(servicespecPlugin, { model, storage: storage(), allowGaps: true });
+    await host.ready();
+    try {
+      expect(host.printRoutes({ commonPrefix: false })).toContain('tickets');
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('keeps a route per operation where a path is not simple (a version in the path: /v:version/books)', async () => {
+    const app = await createService(loadModel(new URL('./fixtures/versioned.yaml', import.meta.url).pathname), { storage: storage(), allowGaps: true });
+    try {
+      expect(app.printRoutes({ commonPrefix: false })).toContain('books');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('still refuses at start a model whose operation cannot be served, though handlers are made on first use', async () => {
+    const spec = (operation: string) => `
+servicespec: 1
+resources:
+  Note:
+    fields:
+      id: { type: integer, readOnly: true }
+endpoints:
+  operations:
+    ${operation}
+authentication:
+  default: none
+`;
+    // Models with check errors (unknown-resource, transition-without-machine), which a library caller could pass.
+    const unknown = compileSpecText(spec('getNote: { method: GET, path: "/notes/{id}", action: read, resource: Nope }')).model!;
+    await expect(createService(unknown, { storage: storage(), allowGaps: true })).rejects.toThrow('operation getNote has no resource');
+    const machineless = compileSpecText(spec('moveNote: { method: POST, path: "/notes/{id}/move", action: transition, resource: Note, transition: move }')).model!;
+    await expect(createService(machineless, { storage: storage(), allowGaps: true })).rejects.toThrow('operation moveNote has no transition');
   });
 });

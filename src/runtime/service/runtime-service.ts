@@ -251,20 +251,23 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   if (table) registerCatchAlls(app, table, head, notFound);
   await registerServiceRoutes(app, { model, storage: options.storage, rateStore, docs: options.docs === true });
   if (!table) for (const [path, { methods, answer }] of refusals) app.route({ method: head && methods.includes('GET') ? [...methods, 'HEAD'] : methods, exposeHeadRoute: false, url: path, handler: answer });
-  // Validators compile on first use; the rest compile one a turn once the service is up, between requests.
+  // Validators compile on first use, pipelines are built on first use (in the table); once the service is up the
+  // rest are made one a turn, between requests.
   let closing = false;
+  // A turn compiles a validator where one is waiting (a pipeline just built makes its own), else builds a pipeline.
   let unbuiltNext = 0;
   const warm = () => {
     if (closing) return;
-    while (unbuiltNext < unbuilt.length && unbuilt[unbuiltNext]!.build === undefined) unbuiltNext++;
-    if (unbuiltNext < unbuilt.length) {
+    if (!compile.compileNext()) {
+      while (unbuiltNext < unbuilt.length && unbuilt[unbuiltNext]!.build === undefined) unbuiltNext++;
+      if (unbuiltNext === unbuilt.length) return;
       try {
         build(unbuilt[unbuiltNext++]!);
       } catch (err) {
         // Not thrown here (nothing would catch it): the route's first request answers it as internal.
         app.log.error({ err }, 'a route could not be prepared');
       }
-    } else if (!compile.compileNext()) return;
+    }
     setTimeout(warm, 0).unref();
   };
   app.addHook('onReady', (done) => {
