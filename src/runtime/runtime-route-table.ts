@@ -4,6 +4,9 @@
 // them: a static segment before a parameter at each level, backtracking to the parameter when the static branch
 // finds no route, a parameter matching any segment (the empty one too), case-sensitive. Fastify's router has
 // already split, decoded and length-checked the segments (the catch-all's parameters).
+// One difference no HTTP request can reach: every segment is now a parameter for Fastify's length check, whose
+// limit is the header size (getServerOptions), and Node refuses a request line that long before routing (431); only
+// `inject` could send one, and a static segment that long would be answered route_not_found with the length's detail.
 
 /** One plain segment (unreserved characters) or one whole-segment parameter `:name`. */
 const STATIC_SEGMENT = /^[A-Za-z0-9._~-]+$/;
