@@ -359,7 +359,6 @@ function registerCatchAlls(app: FastifyInstance, table: RouteTable<TabledPath>, 
     return entry === undefined ? m.value.refuse(request, reply) : entry.handle(request, reply);
   };
   const config: RouteConfig = { jsonBody: (request) => entryOf(request)?.jsonBody === true, routePath: (request) => matchOf(request)?.value.routerPath };
-  const entries = [...table.values()].flatMap((p) => [...p.methods.values()]);
   const onSend: OnSend = (request, reply, payload, done) => {
     const own = entryOf(request)?.onSend;
     if (own === undefined) return done(null, payload);
@@ -370,17 +369,32 @@ function registerCatchAlls(app: FastifyInstance, table: RouteTable<TabledPath>, 
     if (own === undefined) return done();
     own(request, reply, done);
   };
-  const method = head ? [...ALL_METHODS, 'HEAD'] : [...ALL_METHODS];
-  for (const url of getCatchAllPaths(table.depth)) {
-    app.route({
-      method,
-      url,
-      exposeHeadRoute: false,
-      config,
-      ...(entries.some((e) => e.onSend) ? { onSend } : {}),
-      ...(entries.some((e) => e.onResponse) ? { onResponse } : {}),
-      handler,
-    });
+  // Methods whose entries have no hooks (reads, as a rule) get catch-alls without them: a hook costs every request.
+  const sends = new Set<string>();
+  const responds = new Set<string>();
+  for (const path of table.values()) {
+    for (const [method, entry] of path.methods) {
+      if (entry.onSend) sends.add(method);
+      if (entry.onResponse) responds.add(method);
+    }
+  }
+  const groups = new Map<string, string[]>();
+  for (const method of head ? [...ALL_METHODS, 'HEAD'] : ALL_METHODS) {
+    const key = `${sends.has(method)} ${responds.has(method)}`;
+    groups.set(key, [...(groups.get(key) ?? []), method]);
+  }
+  for (const method of groups.values()) {
+    for (const url of getCatchAllPaths(table.depth)) {
+      app.route({
+        method,
+        url,
+        exposeHeadRoute: false,
+        config,
+        ...(sends.has(method[0]!) ? { onSend } : {}),
+        ...(responds.has(method[0]!) ? { onResponse } : {}),
+        handler,
+      });
+    }
   }
 }
 
