@@ -1,17 +1,21 @@
 // Two checkouts' route surfaces compared (a change to how routes are registered must not change an answer): each
 // spec is served by both built CLIs (`serve --cors`), and every path of the spec (its parameters filled with one
 // unknown id) plus a few undeclared ones gets every method, with and without a CORS preflight's headers, with no
-// body, a JSON body and a malformed one. Status, headers (less Date and the request id) and body must be equal.
+// body, a JSON body and a malformed one; and every method without a body on variants of each path that a router
+// reads its own way (a trailing slash, an empty or extra segment, percent-encodings, a query, another case, a URL
+// that does not decode). Status, headers (less Date and the request id) and body must be equal.
 //
-//   AB_OLD=/tmp/old-checkout npx tsx bench/ab-routes.ts [spec.yaml ...]    # default: every test fixture
+//   AB_OLD=/tmp/old-checkout npx tsx bench/ab-routes.ts [spec.yaml ...]    # default: every test fixture and example,
+//                                                                          # and the generated 100-resource spec
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
+import { generateLargeSpec } from './lib/foundation-spec.js';
 
 const NEW = fileURLToPath(new URL('..', import.meta.url));
 const OLD = process.env.AB_OLD;
@@ -83,8 +87,33 @@ function pathsOf(spec: string): string[] {
   return [...paths, '/nothing', '/_servicespec/health'];
 }
 
+/** What a router might read differently from the path itself. */
+function variantsOf(path: string): string[] {
+  const segments = path.split('/');
+  const encodeFirst = (s: string) => (s.length > 0 ? `%${s.charCodeAt(0).toString(16).toUpperCase()}${s.slice(1)}` : s);
+  return [
+    `${path}/`,
+    `/${path}`,
+    `${path}//`,
+    `${path}/x`,
+    `${path}?a=1&b=%zz`,
+    `${path}#f`,
+    `${path}/%zz`,
+    path.toUpperCase(),
+    segments.map((s, i) => (i === 1 ? encodeFirst(s) : s)).join('/'),
+    path.replaceAll(ID, 'a%2Fb'),
+    path.replaceAll(ID, ''),
+    path.replaceAll(ID, '%E2%82%AC'),
+    segments.slice(0, -1).join('/') || '/',
+  ];
+}
+
 const specs = process.argv.slice(2);
+const generated = mkdtempSync(join(tmpdir(), 'ab-routes-spec-'));
 if (specs.length === 0) {
+  for (const f of readdirSync(join(NEW, 'examples'))) if (f.endsWith('.yaml')) specs.push(join(NEW, 'examples', f));
+  specs.push(join(generated, 'spec-100.yaml'));
+  writeFileSync(specs.at(-1)!, generateLargeSpec({ resources: 100, operationsPerResource: 5 }));
   const test = join(NEW, 'test');
   for (const area of readdirSync(test)) {
     try {
@@ -111,11 +140,20 @@ for (const spec of specs) {
             differences++;
             console.log(`${spec}: ${method} ${path} ${JSON.stringify(headers)} ${body ?? ''}\n  old ${normalise(x)}\n  new ${normalise(y)}`);
           }
+    for (const path of new Set([...pathsOf(spec).flatMap(variantsOf), '/', '//', '/_servicespec/health/', '/_servicespec/health?x=1']))
+      for (const method of METHODS) {
+        const [x, y] = await Promise.all([send(a.port, method, path, {}), send(b.port, method, path, {})]);
+        total++;
+        if (normalise(x) === normalise(y)) continue;
+        differences++;
+        console.log(`${spec}: ${method} ${path}\n  old ${normalise(x)}\n  new ${normalise(y)}`);
+      }
   } finally {
     a.child.kill('SIGTERM');
     b.child.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
   }
 }
+rmSync(generated, { recursive: true, force: true });
 console.log(`${specs.length} specs, ${total} requests (each sent to both), ${differences} differences`);
 process.exit(differences > 0 ? 1 : 0);

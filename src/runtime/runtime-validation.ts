@@ -1,11 +1,21 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type * as Ajv2020Module from 'ajv/dist/2020.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import type { ResourceModel } from '../model/model-types.js';
 import { MULTIPLE_OF_PRECISION } from '../model/model-schemas.js';
 import { ServiceError, type InvalidField } from './runtime-errors.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const require = createRequire(import.meta.url);
+
+/** Ajv and its formats, loaded on first use (~50 ms of a service's start otherwise). */
+function createAjv(): Ajv2020 {
+  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof Ajv2020Module;
+  const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
+  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, removeAdditional: false, useDefaults: false, ownProperties: true, multipleOfPrecision: MULTIPLE_OF_PRECISION });
+  addFormats(ajv);
+  return ajv;
+}
 
 export type Validator = (value: unknown) => void;
 
@@ -24,14 +34,13 @@ export interface ValidatorFactory {
  * leaves out is absent, not the prototype's function.
  */
 export function createValidatorFactory(): ValidatorFactory {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: false, removeAdditional: false, useDefaults: false, ownProperties: true, multipleOfPrecision: MULTIPLE_OF_PRECISION });
-  addFormats(ajv);
+  let ajv: Ajv2020 | undefined;
   const pending = new Set<() => ValidateFunction>();
   const factory = (schema: Record<string, unknown>, resource?: ResourceModel): Validator => {
     let validate: ValidateFunction | undefined;
     const compile = () => {
       pending.delete(compile);
-      validate ??= ajv.compile(schema);
+      validate ??= (ajv ??= createAjv()).compile(schema);
       return validate;
     };
     pending.add(compile);

@@ -222,6 +222,19 @@ function parseFilterValue(f: FieldModel | undefined, raw: string, type = f?.type
 }
 
 /** The handler for one operation route. Validators are compiled here, once, at startup. */
+/**
+ * What would stop an operation's handler from being made: thrown by `createActionHandler`, and checked at start
+ * where the route table makes handlers on first use (a spec the runtime cannot serve fails at start either way).
+ */
+export function checkActionHandler(route: OperationRoute): void {
+  const op = route.operation;
+  if (op.action === 'custom') return;
+  const resource = route.resource;
+  if (!resource) throw new Error(`operation ${op.id} has no resource`);
+  const stateField = route.machine?.field ?? resource.fields.find((f) => f.type === 'state')?.name;
+  if (op.action === 'transition' && (!route.machine || !route.transition || !stateField)) throw new Error(`operation ${op.id} has no transition`);
+}
+
 export function createActionHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
   const { ctx, compile, events } = deps;
   const { model, storage } = ctx;
@@ -229,6 +242,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
   const resource = route.resource;
   const status = route.successStatus;
 
+  checkActionHandler(route);
   if (op.action === 'custom') return createCustomHandler(route, deps);
   if (!resource) throw new Error(`operation ${op.id} has no resource`);
   const idField = resource.identifier !== undefined ? getField(resource, resource.identifier) : undefined;

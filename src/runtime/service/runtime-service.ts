@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRep
 import { getRoutes, isIdempotentOperation, type Route } from '../../model/model-routes.js';
 import type { AuthRequirement, ServiceModel } from '../../model/model-types.js';
 import type { HttpMethod } from '../../spec/spec-types.js';
-import { createActionHandler, createEventEmitter } from './runtime-actions.js';
+import { checkActionHandler, createActionHandler, createEventEmitter } from './runtime-actions.js';
 import type { RouteHandler } from '../runtime-context.js';
 import { withFailureBound } from '../auth/auth-attempts.js';
 import { registerTokenRoute } from '../auth/auth-token-endpoint.js';
@@ -30,6 +30,7 @@ import { setUpEvents } from '../events/events-service.js';
 import { getStoragePlan } from '../storage/storage-plan.js';
 import type { Storage } from '../storage/storage-types.js';
 import { withTimeout } from '../runtime-deadline.js';
+import { createRouteTable, getCatchAllPaths, getCatchAllSegments, type RouteMatch, type RouteTable } from '../runtime-route-table.js';
 
 export interface ServiceOptions {
   storage: Storage;
@@ -106,7 +107,13 @@ async function prepare(model: ServiceModel, options: PluginOptions): Promise<{ g
  * The spec as a Fastify plugin: every route of `getRoutes(model)`, declared errors for everything
  * else. Register it in an existing app, or use `createService` for a standalone one.
  */
-export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, options) => {
+export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, options) => registerServicespec(app, options, false);
+
+/**
+ * The plugin's work; `tabled` (createService only, where this app is the whole server) serves simple paths through
+ * the runtime's route table behind a catch-all per path depth instead of a Fastify route per operation.
+ */
+async function registerServicespec(app: FastifyInstance, options: PluginOptions, tabled: boolean): Promise<void> {
   const { model } = options;
   const { gaps, secret } = await prepare(model, options);
   // Fastify runs onClose hooks last registered first: the storage's, registered before every other part's, closes
@@ -138,7 +145,7 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
 
   // Declared up front so every request object has one shape; added per request they would make Fastify's
   // property accesses polymorphic.
-  for (const name of ['principal', 'specVersion', 'keepFields', 'deadline', 'idempotencyClaim', 'keyedChange'] as const) if (!app.hasRequestDecorator(name)) app.decorateRequest(name, undefined);
+  for (const name of ['principal', 'specVersion', 'keepFields', 'deadline', 'idempotencyClaim', 'keyedChange', 'routeMatch'] as const) if (!app.hasRequestDecorator(name)) app.decorateRequest(name, undefined);
 
   app.removeAllContentTypeParsers();
   // JSON in any of its media types, with parameters (RFC 8259 §11: `charset` has no effect; only UTF-8 is JSON).
@@ -182,12 +189,21 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
     return errors.send(request, reply, new ServiceError('internal', 'an unexpected error occurred'));
   });
 
-  app.setNotFoundHandler((request, reply) => errors.send(request, reply, new ServiceError('route_not_found', `no operation at ${request.method} ${request.url.split('?')[0]}`)));
+  const notFound: RouteHandler = (request, reply) => errors.send(request, reply, new ServiceError('route_not_found', `no operation at ${request.method} ${request.url.split('?')[0]}`));
+  app.setNotFoundHandler(notFound);
 
   const routes = getRoutes(model);
   const services: RouteServices = { ctx, versions, compile, rateStore, ...(idempotency ? { idempotency } : {}), ...(eventsRuntime.nudge ? { nudge: eventsRuntime.nudge } : {}) };
-  // events (issue 5): the stream and the webhook registration routes are served like operations.
-  const served = routes.map((route) => ({ route, handler: route.kind === 'operation' ? createActionHandler(route, { ctx, compile, events }) : route.kind === 'stream' || route.kind === 'webhooks' ? eventsRuntime.handlerFor(route) : undefined }));
+  // events (issue 5): the stream and the webhook registration routes are served like operations. An operation's
+  // handler is made with its route's pipeline (in the table: on first use, or while warming), checked here.
+  const served = routes.map((route) => {
+    if (route.kind === 'operation') {
+      checkActionHandler(route);
+      return { route, handler: (): RouteHandler => createActionHandler(route, { ctx, compile, events }) };
+    }
+    const handler = route.kind === 'stream' || route.kind === 'webhooks' ? eventsRuntime.handlerFor(route) : undefined;
+    return { route, handler: handler && ((): RouteHandler => handler) };
+  });
   const methodsByPath = new Map<string, Set<string>>();
   for (const { route, handler } of served) {
     if (!handler && route.kind !== 'token') continue;
@@ -207,21 +223,52 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
   }
   // HEAD where Fastify would add it: the host app's `exposeHeadRoutes` (default true) decides, as for its own routes.
   const head = (app.initialConfig as { exposeHeadRoutes?: boolean }).exposeHeadRoutes !== false;
+  const paths = new Map<string, TabledPath>();
+  for (const path of methodsByPath.keys()) paths.set(path, { routerPath: path, methods: new Map(), refuse: refusals.get(path)?.answer ?? notFound });
+  const table = tabled ? createRouteTable(paths) : undefined;
+  // Pipelines the table builds on first use; once the service is up they are built one a turn (warm, below).
+  const unbuilt: TabledMethod[] = [];
   for (const { route, handler } of served) {
     // auth (issue 4): the RFC 6749 token endpoint, in its own context with a form parser (src/runtime/auth).
     if (route.kind === 'token') await registerTokenRoute(app, route, ctx);
-    else if (handler) {
+    else if (handler && table) {
+      const hooks = getRouteHooks(route, services);
+      const entry: TabledMethod = {
+        ...hooks,
+        handle: (request, reply) => build(entry)(request, reply),
+        build: () => createRoutePipeline(route, handler(), services),
+      };
+      unbuilt.push(entry);
+      const path = paths.get(route.routerPath)!;
+      path.methods.set(route.method, entry);
+      if (route.method === 'GET' && head) path.methods.set('HEAD', entry);
+    } else if (handler) {
       const refusal = route.method === 'GET' ? refusals.get(route.routerPath) : undefined;
       if (refusal) refusals.delete(route.routerPath);
-      registerRoute(app, route, handler, services, head, refusal);
+      registerRoute(app, route, createRoutePipeline(route, handler(), services), getRouteHooks(route, services), head, refusal);
     }
   }
+  if (table) registerCatchAlls(app, table, head, notFound);
   await registerServiceRoutes(app, { model, storage: options.storage, rateStore, docs: options.docs === true });
-  for (const [path, { methods, answer }] of refusals) app.route({ method: head && methods.includes('GET') ? [...methods, 'HEAD'] : methods, exposeHeadRoute: false, url: path, handler: answer });
-  // Validators compile on first use; the rest compile one a turn once the service is up, between requests.
+  if (!table) for (const [path, { methods, answer }] of refusals) app.route({ method: head && methods.includes('GET') ? [...methods, 'HEAD'] : methods, exposeHeadRoute: false, url: path, handler: answer });
+  // Validators compile on first use, pipelines are built on first use (in the table); once the service is up the
+  // rest are made one a turn, between requests.
   let closing = false;
+  // A turn compiles a validator where one is waiting (a pipeline just built makes its own), else builds a pipeline.
+  let unbuiltNext = 0;
   const warm = () => {
-    if (!closing && compile.compileNext()) setTimeout(warm, 0).unref();
+    if (closing) return;
+    if (!compile.compileNext()) {
+      while (unbuiltNext < unbuilt.length && unbuilt[unbuiltNext]!.build === undefined) unbuiltNext++;
+      if (unbuiltNext === unbuilt.length) return;
+      try {
+        build(unbuilt[unbuiltNext++]!);
+      } catch (err) {
+        // Not thrown here (nothing would catch it): the route's first request answers it as internal.
+        app.log.error({ err }, 'a route could not be prepared');
+      }
+    }
+    setTimeout(warm, 0).unref();
   };
   app.addHook('onReady', (done) => {
     setTimeout(warm, 0).unref();
@@ -241,11 +288,114 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
   }
   if (model.limits?.concurrency !== undefined) limitConcurrency(app, model.limits.concurrency, new Set(routes.filter((r) => r.kind === 'stream').map((r) => r.routerPath)));
   app.addHook('onClose', async () => rateStore.close());
-};
+}
 
-/** Whether the request's route reads a JSON body (`config.jsonBody`, set by `registerRoute`). */
+/** Whether the request's route reads a JSON body (`config.jsonBody`, set by `registerRoute`, or the table's answer). */
 function hasJsonBody(request: FastifyRequest): boolean {
-  return (request.routeOptions.config as { jsonBody?: boolean } | undefined)?.jsonBody === true;
+  const jsonBody = (request.routeOptions.config as RouteConfig | undefined)?.jsonBody;
+  return typeof jsonBody === 'function' ? jsonBody(request) : jsonBody === true;
+}
+
+interface RouteConfig {
+  jsonBody?: boolean | ((request: FastifyRequest) => boolean);
+  /** The spec's router path a catch-all matched (the table's). */
+  routePath?: (request: FastifyRequest) => string | undefined;
+}
+
+type OnSend = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => void;
+type OnResponse = (request: FastifyRequest, reply: FastifyReply, done: () => void) => void;
+
+interface RouteHooks {
+  jsonBody: boolean;
+  onSend?: OnSend;
+  onResponse?: OnResponse;
+}
+
+/** One method of a tabled path: its pipeline (built on first use, or while warming), body and route hooks. */
+interface TabledMethod extends RouteHooks {
+  handle: RouteHandler;
+  build: (() => RouteHandler) | undefined;
+}
+
+/** A path of the table: its methods (HEAD with GET's), and the answer to any other (405, with Allow). */
+interface TabledPath {
+  routerPath: string;
+  methods: Map<string, TabledMethod>;
+  refuse: RouteHandler;
+}
+
+function build(entry: TabledMethod): RouteHandler {
+  if (entry.build === undefined) return entry.handle;
+  const handle = entry.build();
+  entry.build = undefined;
+  entry.handle = handle;
+  return handle;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The table's match for a catch-all's request (null: none), found once. */
+    routeMatch: RouteMatch<TabledPath> | null | undefined;
+  }
+}
+
+/**
+ * A catch-all per path depth (`/:s0`, `/:s0/:s1`, …) in front of the table: Fastify's router has split, decoded
+ * and checked the segments; the table names the path, its parameters and the method's entry. What the table
+ * does not match is answered as Fastify's not-found handler would; a route's hooks run only for its own requests.
+ */
+function registerCatchAlls(app: FastifyInstance, table: RouteTable<TabledPath>, head: boolean, notFound: RouteHandler): void {
+  const matchOf = (request: FastifyRequest): RouteMatch<TabledPath> | undefined => {
+    let m = request.routeMatch;
+    if (m === undefined) request.routeMatch = m = table.match(getCatchAllSegments(request.params as Record<string, string>)) ?? null;
+    return m ?? undefined;
+  };
+  const entryOf = (request: FastifyRequest): TabledMethod | undefined => matchOf(request)?.value.methods.get(request.method);
+  const handler: RouteHandler = (request, reply) => {
+    const m = matchOf(request);
+    if (m === undefined) return notFound(request, reply);
+    request.params = m.params;
+    const entry = m.value.methods.get(request.method);
+    return entry === undefined ? m.value.refuse(request, reply) : entry.handle(request, reply);
+  };
+  const config: RouteConfig = { jsonBody: (request) => entryOf(request)?.jsonBody === true, routePath: (request) => matchOf(request)?.value.routerPath };
+  const onSend: OnSend = (request, reply, payload, done) => {
+    const own = entryOf(request)?.onSend;
+    if (own === undefined) return done(null, payload);
+    own(request, reply, payload, done);
+  };
+  const onResponse: OnResponse = (request, reply, done) => {
+    const own = entryOf(request)?.onResponse;
+    if (own === undefined) return done();
+    own(request, reply, done);
+  };
+  // Methods whose entries have no hooks (reads, as a rule) get catch-alls without them: a hook costs every request.
+  const sends = new Set<string>();
+  const responds = new Set<string>();
+  for (const path of table.values()) {
+    for (const [method, entry] of path.methods) {
+      if (entry.onSend) sends.add(method);
+      if (entry.onResponse) responds.add(method);
+    }
+  }
+  const groups = new Map<string, string[]>();
+  for (const method of head ? [...ALL_METHODS, 'HEAD'] : ALL_METHODS) {
+    const key = `${sends.has(method)} ${responds.has(method)}`;
+    groups.set(key, [...(groups.get(key) ?? []), method]);
+  }
+  for (const method of groups.values()) {
+    for (const url of getCatchAllPaths(table.depth)) {
+      app.route({
+        method,
+        url,
+        exposeHeadRoute: false,
+        config,
+        ...(sends.has(method[0]!) ? { onSend } : {}),
+        ...(responds.has(method[0]!) ? { onResponse } : {}),
+        handler,
+      });
+    }
+  }
 }
 
 /** The `charset` parameter of a Content-Type header, if it names one (parameter names are case-insensitive). */
@@ -279,8 +429,8 @@ interface RouteServices {
  * answers synchronously when it can (a cached key, an in-process limiter, a SQLite read), so a read is answered
  * in the turn it arrived; the first step that needs a promise hands the rest of the pipeline to it.
  */
-function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler, services: RouteServices, head: boolean, refusal?: { methods: HttpMethod[]; answer: RouteHandler }): void {
-  const { ctx, versions, idempotency, nudge } = services;
+function createRoutePipeline(route: Route, handler: RouteHandler, services: RouteServices): RouteHandler {
+  const { ctx, versions, idempotency } = services;
   const op = route.kind === 'operation' ? route.operation : undefined;
   const requirement = op?.auth ?? (route.kind === 'stream' || route.kind === 'webhooks' ? route.auth : undefined); // events (issue 5)
   const authenticator = requirement?.kind === 'required' ? ctx.authenticator! : undefined;
@@ -344,15 +494,16 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
   // Work that outlives the time-out is answered as the time-out; a keyed request's key then keeps what the work did.
   const late = idem ? idem.settleLate : undefined;
   steps.push(timeoutMs === undefined ? act : (request, reply) => withTimeout(request, reply, timeoutMs, ctx.errors, act, late));
-  const pipeline = createPipeline(steps);
-  // A GET route serves HEAD itself (as Fastify's own HEAD route would: Node sends the headers, with the length of
-  // the body it leaves out) and, where given, answers the path's other methods 405.
-  const get = route.method === 'GET';
-  app.route({
-    method: get ? ['GET', ...(head ? ['HEAD'] : []), ...(refusal?.methods ?? [])] : route.method,
-    ...(get ? { exposeHeadRoute: false } : {}),
-    url: route.routerPath,
-    config: { jsonBody: route.kind === 'operation' || route.kind === 'webhooks' ? route.hasBody : false },
+  return createPipeline(steps);
+}
+
+/** What a route reads and which of its hooks run: the body, the Idempotency-Key's answer, the events' wake-up. */
+function getRouteHooks(route: Route, services: RouteServices): RouteHooks {
+  const { ctx, idempotency, nudge } = services;
+  const op = route.kind === 'operation' ? route.operation : undefined;
+  const idem = op && idempotency && isIdempotentOperation(ctx.model, op) ? idempotency : undefined;
+  return {
+    jsonBody: route.kind === 'operation' || route.kind === 'webhooks' ? route.hasBody : false,
     // Waits only where the answer is stored after it was made (not for a request without a key).
     ...(idem
       ? {
@@ -365,6 +516,21 @@ function registerRoute(app: FastifyInstance, route: Route, handler: RouteHandler
       : {}),
     // A write's transaction (and the events it appended) has committed by the time it is answered.
     ...(nudge && route.method !== 'GET' ? { onResponse: (_request: FastifyRequest, _reply: FastifyReply, done: () => void) => (nudge(), done()) } : {}),
+  };
+}
+
+/** One operation's Fastify route (outside the table). */
+function registerRoute(app: FastifyInstance, route: Route, pipeline: RouteHandler, hooks: RouteHooks, head: boolean, refusal?: { methods: HttpMethod[]; answer: RouteHandler }): void {
+  // A GET route serves HEAD itself (as Fastify's own HEAD route would: Node sends the headers, with the length of
+  // the body it leaves out) and, where given, answers the path's other methods 405.
+  const get = route.method === 'GET';
+  app.route({
+    method: get ? ['GET', ...(head ? ['HEAD'] : []), ...(refusal?.methods ?? [])] : route.method,
+    ...(get ? { exposeHeadRoute: false } : {}),
+    url: route.routerPath,
+    config: { jsonBody: hooks.jsonBody },
+    ...(hooks.onSend ? { onSend: hooks.onSend } : {}),
+    ...(hooks.onResponse ? { onResponse: hooks.onResponse } : {}),
     // Fastify sends what a synchronous handler returns unless it is undefined; the steps send their answers themselves.
     handler: refusal ? (request, reply) => (request.method === 'GET' || request.method === 'HEAD' ? pipeline(request, reply) : refusal.answer(request, reply)) : pipeline,
   });
@@ -377,13 +543,20 @@ function limitConcurrency(app: FastifyInstance, max: number, exempt: ReadonlySet
   app.addHook('onRequest', (request, reply, done) => {
     // Long-lived streams are not requests in flight; they would hold a slot for as long as a client listens.
     // (routeOptions is an object Fastify builds on each access: read only where a stream is served.)
-    if (exempt.size > 0 && exempt.has(request.routeOptions.url ?? '')) return done();
+    if (exempt.size > 0 && exempt.has(getRoutePath(request) ?? '')) return done();
     if (inFlight >= max) return done(new ServiceError('rate_limited', `more than ${max} requests are in flight`, undefined, { 'retry-after': '1' }));
     inFlight++;
     // 'close' fires once whether the response finished or the client went away early.
     reply.raw.on('close', release);
     done();
   });
+}
+
+/** The spec's router path of the request's route: the table's match behind a catch-all, else Fastify's route. */
+function getRoutePath(request: FastifyRequest): string | undefined {
+  const options = request.routeOptions;
+  const routePath = (options.config as RouteConfig | undefined)?.routePath;
+  return routePath ? routePath(request) : options.url;
 }
 
 /** What Fastify's router refuses by itself (a malformed URL), as a condition with a declared answer. */
@@ -505,7 +678,7 @@ export async function createService(model: ServiceModel, options: ServiceOptions
   app.server.removeAllListeners('clientError');
   answerClientErrors(app, model);
   if (options.cors) registerCors(app, model, options.cors);
-  await app.register(servicespecPlugin, { ...options, model });
+  await app.register(async (child) => registerServicespec(child, { ...options, model }, true));
   await app.ready();
   return app;
 }
