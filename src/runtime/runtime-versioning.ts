@@ -260,14 +260,17 @@ export function createVersionResolver(model: ServiceModel, now: () => Date): Ver
       return asked;
     },
     annotate(reply, version) {
-      if (placement.kind === 'header') reply.header(placement.name, version);
+      // The answer depends on the header that named the version: a cache keeps one per value (after CORS's Origin,
+      // where it set one).
+      if (placement.kind === 'header') {
+        reply.header(placement.name, version);
+        addVary(reply, placement.name);
+      }
       // The answer's media type is the template filled with the version served, with the charset every JSON answer
       // names (Fastify would add it, rewriting the parameters); errors set their own type.
       else if (answerType) {
         reply.type(answerType(version));
-        // The answer depends on Accept: a cache keeps one per Accept (after CORS's Origin, where it set one).
-        const vary = reply.getHeader('vary');
-        reply.header('vary', typeof vary === 'string' && vary !== '' ? `${vary}, Accept` : 'Accept');
+        addVary(reply, 'Accept');
       }
       const dep = deprecations.get(version);
       if (dep !== undefined) reply.header('deprecation', `@${Math.floor(Date.parse(dep) / 1000)}`);
@@ -275,4 +278,9 @@ export function createVersionResolver(model: ServiceModel, now: () => Date): Ver
       if (sunset !== undefined) reply.header('sunset', new Date(sunset).toUTCString());
     },
   };
+}
+
+function addVary(reply: FastifyReply, header: string): void {
+  const vary = reply.getHeader('vary');
+  reply.header('vary', typeof vary === 'string' && vary !== '' ? `${vary}, ${header}` : header);
 }

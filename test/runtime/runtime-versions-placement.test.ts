@@ -255,6 +255,14 @@ describe('a version that is not served, or named twice', () => {
     expect(r.body.detail).toBe('the version named is not served; served: 3, 2, 1');
   });
 
+  it('an answer whose version a header chose says so to caches: Vary names the header', async () => {
+    const bed = await s.call('POST', '/beds', { label: 'V', crop: 'kale' }, { 'api-version': '3' });
+    expect(bed.status).toBe(201);
+    expect(bed.headers.get('vary')).toBe('Api-Version');
+    const old = await s.call('GET', `/beds/${bed.body.id}`, undefined, { 'api-version': '2' });
+    expect(old.headers.get('vary')).toBe('Api-Version');
+  });
+
   it('the version header sent twice is malformed_request, on two lines or listed on one', async () => {
     const url = new URL(`${s.url}/beds/00000000-0000-4000-8000-000000000000`);
     const twice = await new Promise<{ status: number; body: string }>((resolve, reject) => {
