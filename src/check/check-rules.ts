@@ -1,6 +1,6 @@
 import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, getIdempotencyHeader, getUnmakeableIdentifier, IDENTIFIER_TYPES } from '../model/model-defaults.js';
 import { getField, getResource, getStateMachine } from '../model/model-lookup.js';
-import { getProducibleConditions, getRoutes, isIdempotentOperation, isReservedPath, LIST_PARAMS, RESERVED_PREFIX } from '../model/model-routes.js';
+import { getProducibleConditions, getRoutes, isIdempotentOperation, isReservedPath, LIST_PARAMS, RESERVED_PREFIX, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { isWritable } from '../model/model-schemas.js';
 import { getUnshownChanges } from '../model/model-served-versions.js';
@@ -63,7 +63,6 @@ function forEachField(model: ServiceModel, visit: FieldVisit): void {
 }
 
 /** Field types a filter (one query parameter, compared as text) cannot match. */
-const UNFILTERABLE_TYPES = new Set(['array', 'object', 'json']);
 const STRING_TYPES = new Set(['string', 'email', 'uri', 'uuid', 'date', 'datetime']);
 const NUMERIC_TYPES = new Set(['integer', 'number']);
 

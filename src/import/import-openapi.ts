@@ -6,7 +6,7 @@ import { getGapReport, type GapReport } from '../check/check-gaps.js';
 import { createDiagnostic, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { withoutRules } from '../export/export-shared.js';
 import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, getUnmakeableIdentifier, isDefaultIdentifier, NOT_SHOWN } from '../model/model-defaults.js';
-import { LIST_PARAMS, PAGE_FIELDS } from '../model/model-routes.js';
+import { LIST_PARAMS, PAGE_FIELDS, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import {
@@ -881,7 +881,9 @@ function planParams(ctx: Ctx, src: OpSource, action: Action, resourceFields: Rec
           continue;
         }
       }
-      if (Object.hasOwn(resourceFields, name)) {
+      // A parameter named after a field is its filter, unless the field's type cannot be filtered on (check:
+      // filter-type-invalid): then it stays the operation's own.
+      if (Object.hasOwn(resourceFields, name) && !UNFILTERABLE_TYPES.has(String(resourceFields[name]!.type))) {
         filter.push(name);
         continue;
       }

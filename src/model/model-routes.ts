@@ -8,6 +8,8 @@ import type { AuthRequirement, FieldModel, OperationModel, ParameterModel, Resou
 
 /** Query parameter names the format defines for list operations (docs/format.md). */
 export const LIST_PARAMS = { limit: 'limit', cursor: 'cursor', sort: 'sort' } as const;
+/** Field types a list cannot filter on: a filter is one query value compared with the stored value as text. */
+export const UNFILTERABLE_TYPES: ReadonlySet<string> = new Set(['array', 'object', 'json']);
 /** Response field names the format defines for a list page. */
 export const PAGE_FIELDS = { items: 'items', next: 'next_cursor' } as const;
 

@@ -217,6 +217,32 @@ describe('import: the result always checks', () => {
     expect(r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.startsWith('resource Seat')).map((d) => d.message)).toEqual([expect.stringContaining('resource Seat identifier `id` default')]);
   });
 
+  it('a list query parameter named after an array, object or json field is not taken as a filter (it could never match): the list keeps it as a custom operation', async () => {
+    const thing = { type: 'object', required: ['id', 'tags', 'name'], properties: { id: { type: 'string', format: 'uuid', readOnly: true }, name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } } };
+    const r = await importOpenApiDocument(
+      doc(
+        {
+          '/things': {
+            get: {
+              operationId: 'listThings',
+              parameters: [
+                { name: 'name', in: 'query', schema: { type: 'string' } },
+                { name: 'tags', in: 'query', schema: { type: 'array', items: { type: 'string' } } },
+              ],
+              responses: { '200': { description: 'page', ...jsonBody({ type: 'object', properties: { items: { type: 'array', items: ref('Thing') }, next_cursor: { type: ['string', 'null'] } } }) } },
+            },
+            post: { operationId: 'createThing', requestBody: jsonBody(ref('Thing')), responses: { '201': { description: 'made', ...jsonBody(ref('Thing')) } } },
+          },
+        },
+        { Thing: thing },
+      ),
+    );
+    // Before: `tags` became a filter, check refused it (filter-type-invalid) and nothing was written.
+    expect(r.diagnostics.filter((d) => d.code === 'import-result-invalid')).toEqual([]);
+    expect(checkErrors(r.text!)).toEqual([]);
+    expect(r.diagnostics.some((d) => d.code === 'import-custom-operation' && d.message.includes('listThings') && d.message.includes('`tags`'))).toBe(true);
+  });
+
   it('drops an example that breaks its own schema, with a diagnostic, and keeps the ones that fit', async () => {
     const r = await importOpenApiDocument(
       doc(
