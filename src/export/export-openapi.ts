@@ -142,6 +142,11 @@ function versionDescription(ctx: Context): string {
   if (v?.default === 'required') parts.push('Every request must name one.');
   else if (v?.default === 'current') parts.push(`Without it, the current version${v.current !== undefined ? ` (${v.current})` : ''} is served.`);
   else if (v?.default === 'oldest') parts.push('Without it, the oldest supported version not past its sunset is served (the current one once all are).');
+  // Every served version is accepted, but the bodies here are the current version's: an older one has its own document.
+  const older = (v?.supported ?? []).map((x) => x.version).filter((x) => x !== v?.current);
+  if (v?.current !== undefined && older.length > 0) {
+    parts.push(`The bodies in this document are version ${v.current}'s; ${older.length === 1 ? 'version' : 'versions'} ${older.join(', ')} ${older.length === 1 ? 'has its' : 'each have their'} own document (\`servicespec export openapi --api-version ${older[0]!}\`).`);
+  }
   return parts.join(' ');
 }
 

@@ -438,3 +438,12 @@ versioning:
   expect(shown('1').names).not.toContain('severity');
   expect(shown('1').sort).toEqual(['subject', '-subject']);
 });
+
+it('the version parameter of the current version\'s document says whose bodies it shows and where an older version\'s are', () => {
+  const model = compileSpecText(readFileSync(join(import.meta.dirname, '../../examples/library.yaml'), 'utf8'), 'library.yaml').model!;
+  const doc = exportOpenApi(model).document as JsonObject;
+  const text = JSON.stringify(doc);
+  expect(text).toContain("The bodies in this document are version 2's; version 1 has its own document (`servicespec export openapi --api-version 1`).");
+  // The document of version 1 serves that version only: no such sentence.
+  expect(JSON.stringify(exportOpenApi(getVersionDocumentModel(model, '1')!).document)).not.toContain('The bodies in this document');
+});
