@@ -31,6 +31,8 @@ export class TestContext {
   stoppedBy: 'max-requests' | 'time-limit' | undefined;
   private readonly ajv = new Ajv2020({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, ownProperties: true, multipleOfPrecision: MULTIPLE_OF_PRECISION });
   private readonly validators = new Map<string, ValidateFunction>();
+  /** The scopes of an operation the running check's requests were refused for (the declared missing_scope answer). */
+  private scopeRefused: readonly string[] | undefined;
   private uniqueCounter = 0;
   private readonly specLines: readonly string[] | undefined;
   private readonly usedValues = new Map<string, Set<string>>();
@@ -88,6 +90,7 @@ export class TestContext {
       return;
     }
     const before = this.client.requests;
+    this.scopeRefused = undefined;
     let failure: Failure | undefined;
     let reason: string | undefined;
     this.options.onProgress?.({ ...this.counts(), requests: this.client.requests, check: `${check} ${target}` });
@@ -108,6 +111,15 @@ export class TestContext {
         failure ??= { operation: target, expected: 'an answer', actual: `the request failed: ${err instanceof Error ? err.message : String(err)}${why !== undefined ? ` (${why})` : ''}` };
       }
     }
+    // A valid request refused for a scope the tester's own credential lacks says nothing of the service: skipped,
+    // naming the scopes (the authentication checks send such requests on purpose, and keep them as failures).
+    // Set by send() while fn ran (TypeScript cannot see that through the callback).
+    const refused = this.scopeRefused as readonly string[] | undefined;
+    if (failure && part !== 'authentication' && refused !== undefined) {
+      reason ??= `the credential given lacks a scope this operation requires (${refused.join(', ')}): give one that has them`;
+      failure = undefined;
+    }
+    this.scopeRefused = undefined;
     const requests = this.client.requests - before;
     if (failure) this.results.push({ part, check, target, outcome: 'failed', failure, requests });
     else if (reason !== undefined) this.results.push({ part, check, target, outcome: 'skipped', reason, requests });
@@ -197,6 +209,8 @@ export class TestContext {
     }
     const key = route ? route.operation.id : `${req.method} ${req.path.split('?')[0] ?? ''}`;
     if (res.status >= 400) {
+      const auth = route?.operation.auth;
+      if (auth?.kind === 'required' && auth.scopes.length > 0 && this.declared('missing_scope') && this.expectCondition(res, 'missing_scope') === undefined) this.scopeRefused ??= auth.scopes;
       this.errorRoutes.add(key);
       const m = this.errorBodyMismatch(res);
       const declared = this.model.errors?.codes.some((c) => c.status === res.status);
