@@ -1,7 +1,7 @@
 // The hand-written baseline for bench/runtime-bench.ts: the same three Orders endpoints as
 // examples/orders.yaml serves (create, read by id, list a page), written directly with Fastify and
 // better-sqlite3, with the same durability (WAL, synchronous=FULL by default) and the same answers: status,
-// headers (X-Request-Id, Service-Version, Cache-Control where a credential was checked, Location,
+// headers (X-Request-Id, Service-Version and its Vary, Cache-Control where a credential was checked, Location,
 // X-Content-Type-Options), bodies and problem+json errors. It does the same work per request: the API-key check
 // (key id lookup + SHA-256 + constant-time compare), the Service-Version check, JSON Schema validation of the
 // create body (the served schema, no coercion, no removal), the identifier's format, the page parameters, signed
@@ -102,6 +102,7 @@ CREATE TABLE IF NOT EXISTS idempotency (scope TEXT NOT NULL, key TEXT NOT NULL, 
     const version = req.headers['service-version'];
     if (version !== undefined && version !== '' && version !== VERSION) throw new Refusal('version', `version ${String(version).slice(0, 64)} is not served; served: ${VERSION}`);
     reply.header('service-version', VERSION);
+    reply.header('vary', 'Service-Version');
     if (open) return undefined;
     reply.header('cache-control', 'no-store');
     const header = req.headers['x-api-key'];
