@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STRING_IDENTIFIER_BYTES } from '../../model/model-defaults.js';
 import { newUuidV7 as uuidv7 } from '../runtime-ids.js';
-import { getField, getResource } from '../../model/model-lookup.js';
+import { getField, getResource, getStateField } from '../../model/model-lookup.js';
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema } from '../../model/model-schemas.js';
 import type { EventKindModel, FieldModel, OperationModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
@@ -226,13 +226,11 @@ function parseFilterValue(f: FieldModel | undefined, raw: string, type = f?.type
  * What would stop an operation's handler from being made: thrown by `createActionHandler`, and checked at start
  * where the route table makes handlers on first use (a spec the runtime cannot serve fails at start either way).
  */
-export function checkActionHandler(route: OperationRoute): void {
+export function checkActionHandler(model: ServiceModel, route: OperationRoute): void {
   const op = route.operation;
   if (op.action === 'custom') return;
-  const resource = route.resource;
-  if (!resource) throw new Error(`operation ${op.id} has no resource`);
-  const stateField = route.machine?.field ?? resource.fields.find((f) => f.type === 'state')?.name;
-  if (op.action === 'transition' && (!route.machine || !route.transition || !stateField)) throw new Error(`operation ${op.id} has no transition`);
+  if (!route.resource) throw new Error(`operation ${op.id} has no resource`);
+  if (op.action === 'transition' && (!route.machine || !route.transition || getStateField(model, route.machine) === undefined)) throw new Error(`operation ${op.id} has no transition`);
 }
 
 export function createActionHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
@@ -242,12 +240,12 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
   const resource = route.resource;
   const status = route.successStatus;
 
-  checkActionHandler(route);
+  checkActionHandler(model, route);
   if (op.action === 'custom') return createCustomHandler(route, deps);
   if (!resource) throw new Error(`operation ${op.id} has no resource`);
   const idField = resource.identifier !== undefined ? getField(resource, resource.identifier) : undefined;
   const idParam = route.identifierParam;
-  const stateField = route.machine?.field ?? resource.fields.find((f) => f.type === 'state')?.name;
+  const stateField = route.machine ? getStateField(model, route.machine) : undefined;
   const generated = resource.fields.filter((f) => f.generated !== undefined);
   const present = (row: Row) => presentRow(resource, row);
   const touch = (row: Row, creating: boolean) => {

@@ -198,7 +198,7 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   // handler is made with its route's pipeline (in the table: on first use, or while warming), checked here.
   const served = routes.map((route) => {
     if (route.kind === 'operation') {
-      checkActionHandler(route);
+      checkActionHandler(model, route);
       return { route, handler: (): RouteHandler => createActionHandler(route, { ctx, compile, events }) };
     }
     const handler = route.kind === 'stream' || route.kind === 'webhooks' ? eventsRuntime.handlerFor(route) : undefined;
