@@ -209,15 +209,17 @@ export function createVersionResolver(model: ServiceModel, now: () => Date): Ver
   const read = (request: FastifyRequest): string | undefined => {
     switch (placement.kind) {
       case 'header': {
-        // Node joins a repeated header into one value ("3, 2"): count the raw lines.
-        const raw = request.raw.rawHeaders;
-        let seen = 0;
-        for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === headerName) seen++;
-        if (seen > 1) throw new ServiceError('malformed_request', `the ${placement.name} header is sent more than once; name one version`);
         const h = ownValue(request.headers, headerName) as string | string[] | undefined;
         const value = Array.isArray(h) ? h[0] : h;
-        // One line listing several ("3, 2") is the same as the header repeated (RFC 9110 §5.3).
-        if (value !== undefined && value.includes(',') && !unique.includes(value)) throw new ServiceError('malformed_request', `the ${placement.name} header names more than one value; name one version`);
+        // Node joins a repeated header into one value ("3, 2"), and one line listing several is the same thing
+        // (RFC 9110 §5.3): either way a comma that no served version has. Only then are the raw lines counted, to
+        // say which it was.
+        if (value !== undefined && value.includes(',') && !unique.includes(value)) {
+          const raw = request.raw.rawHeaders;
+          let seen = 0;
+          for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === headerName) seen++;
+          throw new ServiceError('malformed_request', seen > 1 ? `the ${placement.name} header is sent more than once; name one version` : `the ${placement.name} header names more than one value; name one version`);
+        }
         return value;
       }
       case 'query': {
@@ -256,7 +258,7 @@ export function createVersionResolver(model: ServiceModel, now: () => Date): Ver
       }
       // The value asked is not echoed: clients have sent credentials in the wrong header.
       if (!unique.includes(asked)) throw new ServiceError('unsupported_version', `the version named is not served; served: ${unique.join(', ')}`);
-      if (isPastSunset(asked, today())) throw new ServiceError('unsupported_version', `version ${asked} reached its sunset on ${sunsets.get(asked)!}`);
+      if (sunsets.has(asked) && isPastSunset(asked, today())) throw new ServiceError('unsupported_version', `version ${asked} reached its sunset on ${sunsets.get(asked)!}`);
       return asked;
     },
     annotate(reply, version) {
