@@ -17,6 +17,11 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'PORT=8080 HOST=0.0.0.0 servicespec serve spec.yaml --cors https://app.example.com --log-format json',
     'servicespec serve spec.yaml --watch --allow-gaps   # reload on every save; a broken edit keeps the last good spec',
   ],
+  migrate: [
+    `servicespec migrate examples/orders.yaml ${DB}   # the plan: each step, what it does to data, how many rows`,
+    `servicespec migrate examples/orders.yaml ${DB} --apply --allow-data-loss`,
+    'servicespec migrate spec.yaml --db postgres://app@db:5432/orders --format json',
+  ],
   keys: [`KEY=$(servicespec keys create examples/orders.yaml ${DB} --subject alice --scopes orders:read)`, `servicespec keys list examples/orders.yaml ${DB}`],
   'keys create': [
     `servicespec keys create examples/orders.yaml ${DB} --subject alice --scopes orders:read,orders:write`,

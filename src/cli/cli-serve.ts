@@ -121,7 +121,7 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
 /** Reads the spec and builds the service on its database, or says why not (printed) and returns the exit code. */
 async function buildApp(file: string, options: ServeOptions): Promise<{ app: FastifyInstance; dbUrl: string; name: string } | ExitCode> {
   // The runtime (Fastify, jose, ioredis, the SQLite driver) loads only when serving, so other commands start fast.
-  const [{ AuthConfigError, createAuthenticator }, { createRedisStore }, { createService, ServiceStartError }, { openStorage, redactStorageUrl }] = await Promise.all([
+  const [{ AuthConfigError, createAuthenticator }, { createRedisStore }, { createService, MIGRATE_HINT, ServiceStartError }, { openStorage, redactStorageUrl }] = await Promise.all([
     import('../runtime/auth/index.js'),
     import('../runtime/limits/limits-store.js'),
     import('../runtime/service/runtime-service.js'),
@@ -205,6 +205,11 @@ async function buildApp(file: string, options: ServeOptions): Promise<{ app: Fas
     await service.rateLimitStore?.close();
     if (err instanceof ServiceStartError) {
       io.err(`servicespec serve: ${file} cannot be served as it is:\n${err.problems.map((p) => `  - ${p}\n`).join('')}`);
+      // migrate (issue 28): the exact command that plans what start-up refused.
+      if (err.problems.some((p) => p.endsWith(MIGRATE_HINT))) {
+        const migrate = `servicespec migrate ${file} --db ${shownUrl}`;
+        io.err(`See the plan (it changes nothing) with:\n  ${migrate}\nthen run it with:\n  ${migrate} --apply\n`);
+      }
       if (!options.allowGaps && err.problems.some((p) => p.includes('--allow-gaps'))) {
         io.err('Declare what is missing in the spec, or pass --allow-gaps to use the built-in behaviour for each gap.\n');
       }

@@ -28,6 +28,10 @@ import { registerServiceRoutes } from './runtime-service-routes.js';
 import { getEventStartProblems, type WebhookOptions } from '../events/events-options.js';
 import { setUpEvents } from '../events/events-service.js';
 import { getStoragePlan } from '../storage/storage-plan.js';
+import { prepareServe } from '../storage/storage-migrate.js';
+
+/** Ends each storage refusal at start; `servicespec serve` names the exact command after the list. */
+export const MIGRATE_HINT = 'serve runs only additive steps at start: plan this change with servicespec migrate';
 import type { Storage } from '../storage/storage-types.js';
 import { withTimeout } from '../runtime-deadline.js';
 import { createRouteTable, getCatchAllPaths, getCatchAllSegments, type RouteMatch, type RouteTable } from '../runtime-route-table.js';
@@ -96,8 +100,9 @@ async function prepare(model: ServiceModel, options: PluginOptions): Promise<{ g
   }
   problems.push(...getEventStartProblems(getRoutes(model), options.webhooks, options.authenticator !== undefined)); // events (issue 5)
   if (problems.length > 0) throw new ServiceStartError(problems);
-  const migration = await options.storage.migrate(getStoragePlan(model));
-  if (!migration.ok) throw new ServiceStartError(migration.refusals.map((r) => `storage: ${r.reason} (refused: it would lose or reinterpret data)`));
+  // migrate (issue 28): only additive steps run at start; the rest is `servicespec migrate`'s (it moves, fills or drops data).
+  const migration = await options.storage.migrate(getStoragePlan(model), { prepare: prepareServe });
+  if (!migration.ok) throw new ServiceStartError(migration.refusals.map((r) => (r.table === '*' && r.column === undefined ? `storage: ${r.reason}` : `storage: ${r.reason}; ${MIGRATE_HINT}`)));
   // Every instance on one database signs cursors with the same secret, so any of them can continue a page.
   const secret = (await options.storage.getSetting(CURSOR_SECRET_KEY)) ?? (await options.storage.claimSetting(CURSOR_SECRET_KEY, randomBytes(32).toString('base64url')));
   return { gaps, secret };

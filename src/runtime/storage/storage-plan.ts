@@ -98,11 +98,6 @@ export function getStoragePlan(model: ServiceModel): StoragePlan {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/**
- * Compares the plan stored with the data against the spec's plan. New tables and new nullable
- * columns are additive; a changed check is applied by rebuilding the table (the copy fails on rows
- * the new check refuses); anything that would drop or reinterpret data is refused.
- */
 /** Tables by name; the first of a name wins. */
 export function byName(tables: readonly TablePlan[]): Map<string, TablePlan> {
   const map = new Map<string, TablePlan>();
@@ -110,7 +105,18 @@ export function byName(tables: readonly TablePlan[]): Map<string, TablePlan> {
   return map;
 }
 
-export function diffStoragePlans(stored: StoragePlan, wanted: StoragePlan): { steps: MigrationStep[]; refusals: MigrationRefusal[] } {
+/**
+ * Compares the plan stored with the data against the spec's plan. New tables and new nullable
+ * columns are additive; a changed check is applied by rebuilding the table (the copy fails on rows
+ * the new check refuses); anything that would drop or reinterpret data is refused (`servicespec migrate` plans it).
+ * `prepared` (what `servicespec migrate` ran first, storage-migrate.ts): tables to rebuild whatever their plans say,
+ * and columns that became required whose rows were checked to all hold a value (rebuilt with NOT NULL, not refused).
+ */
+export function diffStoragePlans(
+  stored: StoragePlan,
+  wanted: StoragePlan,
+  prepared: { rebuild?: ReadonlySet<string>; filled?: ReadonlySet<string> } = {},
+): { steps: MigrationStep[]; refusals: MigrationRefusal[] } {
   const steps: MigrationStep[] = [];
   const refusals: MigrationRefusal[] = [];
   // By name (the first of a name, as a search would find): a linear search per table is quadratic in a large spec.
@@ -126,7 +132,7 @@ export function diffStoragePlans(stored: StoragePlan, wanted: StoragePlan): { st
       continue;
     }
     if (old.primaryKey !== t.primaryKey) refusals.push({ table: t.name, reason: `the identifier changed from ${old.primaryKey} to ${t.primaryKey}` });
-    let rebuild = false;
+    let rebuild = prepared.rebuild?.has(t.name) === true;
     for (const oc of old.columns) {
       const nc = t.columns.find((c) => c.name === oc.name);
       if (!nc) {
@@ -135,13 +141,14 @@ export function diffStoragePlans(stored: StoragePlan, wanted: StoragePlan): { st
         continue;
       }
       if (oc.type !== nc.type) refusals.push({ table: t.name, column: oc.name, reason: `field ${t.name}.${oc.name} changed type from ${oc.type} to ${nc.type}` });
+      else if (!oc.notNull && nc.notNull && prepared.filled?.has(`${t.name}.${oc.name}`)) rebuild = true;
       else if (!oc.notNull && nc.notNull) refusals.push({ table: t.name, column: oc.name, reason: `field ${t.name}.${oc.name} became required; existing rows may have no value` });
       else if (!oc.unique && nc.unique) rebuild = true;
       else if (!same(oc.check, nc.check) || !same(oc.references, nc.references) || oc.notNull !== nc.notNull || oc.unique !== nc.unique) rebuild = true;
     }
     for (const nc of t.columns) {
       if (old.columns.some((c) => c.name === nc.name)) continue;
-      if (nc.notNull) refusals.push({ table: t.name, column: nc.name, reason: `new field ${t.name}.${nc.name} is required; existing rows have no value for it (make it optional)` });
+      if (nc.notNull) refusals.push({ table: t.name, column: nc.name, reason: `new field ${t.name}.${nc.name} is required; existing rows have no value for it` });
       else if (nc.unique || nc.references || Object.keys(nc.check).length > 0) rebuild = true;
       else steps.push({ kind: 'add_column', table: t.name, column: nc.name, description: nc.absentOf !== undefined ? `record whether ${t.name}.${nc.absentOf} was left out (absent) or null` : `add optional field ${t.name}.${nc.name}` });
     }

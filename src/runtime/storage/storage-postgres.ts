@@ -19,7 +19,10 @@ import {
   type DeliveryRecord,
   type ListQuery,
   type MigrationRefusal,
+  type MigrateOptions,
   type MigrationResult,
+  type MigrationSession,
+  type PreparedMigration,
   type OutboxEntry,
   type Row,
   type Storage,
@@ -866,17 +869,38 @@ END $$`,
     }
   }
 
-  async migrate(plan: StoragePlan): Promise<MigrationResult> {
+  async migrate(plan: StoragePlan, options: MigrateOptions = {}): Promise<MigrationResult> {
     const failed: MigrationRefusal[] = [];
+    /** Thrown to roll back what `prepare` or the steps did when the migration is refused. */
+    class Refused extends Error {}
     try {
       const result: MigrationResult = await this.tx(async (db): Promise<MigrationResult> => {
         // Instances starting together queue here; the later ones find the plan stored and nothing to do.
         await db.query('SELECT pg_advisory_xact_lock($1)', [this.keys.migrate]);
         const row = (await db.query(`SELECT value FROM ${META} WHERE key = $1`, [PLAN_KEY])).rows[0] as { value: string } | undefined;
-        const stored: StoragePlan = row ? (JSON.parse(row.value) as StoragePlan) : { tables: [] };
+        let stored: StoragePlan = row ? (JSON.parse(row.value) as StoragePlan) : { tables: [] };
+        // migrate (issue 28): `prepare`'s statements run first, in this transaction, under the lock.
+        let prepared: PreparedMigration = { ok: true, stored };
+        if (options.prepare) {
+          const session: MigrationSession = {
+            dialect: 'postgres',
+            query: async (sql, params = []) => (await db.query(sql, [...params])).rows as Row[],
+            columnSql,
+            encode,
+          };
+          prepared = await options.prepare(session, stored);
+          if (!prepared.ok) {
+            failed.push(...prepared.refusals);
+            throw new Refused();
+          }
+          stored = prepared.stored;
+        }
         plan = withKeptColumns(stored, plan);
-        const { steps, refusals } = diffStoragePlans(stored, plan);
-        if (refusals.length > 0) return { ok: false, refusals };
+        const { steps, refusals } = diffStoragePlans(stored, plan, prepared);
+        if (refusals.length > 0) {
+          failed.push(...refusals);
+          throw new Refused();
+        }
         // New tables first, in an order where a referred-to table exists before the table that refers to it.
         const created = new Set(steps.filter((s) => s.kind === 'create_table').map((s) => s.table));
         const tables = byName(plan.tables);
@@ -919,7 +943,7 @@ END $$`,
       if (result.ok) this.tables = new Map(plan.tables.map((t) => [t.name, t]));
       return result;
     } catch (err) {
-      if (failed.length > 0) return { ok: false, refusals: failed };
+      if (failed.length > 0 || err instanceof Refused) return { ok: false, refusals: failed };
       throw err;
     }
   }

@@ -12,7 +12,10 @@ import {
   type CredentialRecord,
   type ListQuery,
   type MigrationRefusal,
+  type MigrateOptions,
   type MigrationResult,
+  type MigrationSession,
+  type PreparedMigration,
   type OutboxEntry,
   type Row,
   type Storage,
@@ -475,13 +478,40 @@ export class SqliteStorage implements Storage {
     return p;
   }
 
-  async migrate(plan: StoragePlan): Promise<MigrationResult> {
+  async migrate(plan: StoragePlan, options: MigrateOptions = {}): Promise<MigrationResult> {
     return this.serial(async () => {
       const row = this.stmt(`SELECT value FROM ${META} WHERE key = ?`).get(PLAN_KEY) as { value: string } | undefined;
-      const stored: StoragePlan = row ? (JSON.parse(row.value) as StoragePlan) : { tables: [] };
+      let stored: StoragePlan = row ? (JSON.parse(row.value) as StoragePlan) : { tables: [] };
+      // migrate (issue 28): `prepare`'s statements and the steps below are one transaction (the one below nests as a savepoint).
+      const prepare = options.prepare;
+      let prepared: PreparedMigration = { ok: true, stored };
+      if (prepare) {
+        this.db.pragma('foreign_keys = OFF');
+        this.db.exec('BEGIN IMMEDIATE');
+        try {
+          prepared = await prepare(this.migrationSession(), stored);
+        } catch (err) {
+          this.db.exec('ROLLBACK');
+          this.db.pragma('foreign_keys = ON');
+          throw err;
+        }
+        if (!prepared.ok) {
+          this.db.exec('ROLLBACK');
+          this.db.pragma('foreign_keys = ON');
+          return { ok: false, refusals: prepared.refusals };
+        }
+        stored = prepared.stored;
+      }
+      const finish = (commit: boolean) => {
+        if (prepare && this.db.inTransaction) this.db.exec(commit ? 'COMMIT' : 'ROLLBACK');
+      };
       plan = withKeptColumns(stored, plan);
-      const { steps, refusals } = diffStoragePlans(stored, plan);
-      if (refusals.length > 0) return { ok: false, refusals };
+      const { steps, refusals } = diffStoragePlans(stored, plan, prepared);
+      if (refusals.length > 0) {
+        finish(false);
+        this.db.pragma('foreign_keys = ON');
+        return { ok: false, refusals };
+      }
       const rebuilt = new Set(steps.filter((s) => s.kind === 'rebuild_table').map((s) => s.table));
       const failed: MigrationRefusal[] = [];
       this.db.pragma('foreign_keys = OFF');
@@ -515,7 +545,9 @@ export class SqliteStorage implements Storage {
           }
           this.stmt(`INSERT INTO ${META} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(PLAN_KEY, JSON.stringify(plan));
         })();
+        finish(true);
       } catch (err) {
+        finish(false);
         if (failed.length > 0) return { ok: false, refusals: failed };
         throw err;
       } finally {
@@ -528,6 +560,21 @@ export class SqliteStorage implements Storage {
       this.syncWriter = undefined;
       return { ok: true, steps };
     });
+  }
+
+  /** migrate (issue 28): raw statements on the writer's connection, for `MigrateOptions.prepare`. */
+  private migrationSession(): MigrationSession {
+    return {
+      dialect: 'sqlite',
+      query: async (sql, params = []) => {
+        const s = this.db.prepare(sql);
+        if (s.reader) return s.all(...params) as Row[];
+        s.run(...params);
+        return [];
+      },
+      columnSql,
+      encode,
+    };
   }
 
   /** Whether a read on the writer's connection now would see only committed rows. */

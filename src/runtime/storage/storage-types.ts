@@ -80,6 +80,38 @@ export type MigrationResult =
   | { ok: true; steps: readonly MigrationStep[] }
   | { ok: false; refusals: readonly MigrationRefusal[] };
 
+/**
+ * Raw statements inside a migration's transaction (and, on PostgreSQL, under its advisory lock), for the steps
+ * `servicespec migrate` runs before the additive ones (storage-migrate.ts): renames, drops, backfills, conversions.
+ */
+export interface MigrationSession {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** One statement; parameters as `?` (SQLite) or `$1` (PostgreSQL). Returns the rows it reads. */
+  query(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /** The column as ALTER TABLE ... ADD COLUMN takes it. */
+  columnSql(c: ColumnPlan): string;
+  /** A value as this engine stores it in the column. */
+  encode(c: ColumnPlan, v: unknown): unknown;
+}
+
+/** What the steps run by `MigrateOptions.prepare` left: the plan the database now holds, and what diffing it needs. */
+export type PreparedMigration =
+  | {
+      ok: true;
+      stored: StoragePlan;
+      /** Tables to rebuild even where their plans agree (SQLite drops a column by rebuilding its table). */
+      rebuild?: ReadonlySet<string>;
+      /** `table.column`s that became required and whose rows were checked to all hold a value (rebuilt, not refused). */
+      filled?: ReadonlySet<string>;
+    }
+  /** Roll everything back and return these refusals (none: a plan that was only looked at). */
+  | { ok: false; refusals: readonly MigrationRefusal[] };
+
+export interface MigrateOptions {
+  /** Runs first in the migration's transaction, with the plan the database records. */
+  prepare?: (session: MigrationSession, stored: StoragePlan) => Promise<PreparedMigration>;
+}
+
 export type Row = Record<string, unknown>;
 
 /**
@@ -221,7 +253,7 @@ export interface ResourceStorage {
    * table and column name, with nothing changed. Several instances may migrate one database at once: one applies,
    * the others then find the plan applied (SQLite: one writer; PostgreSQL: under `pg_advisory_xact_lock`).
    */
-  migrate(plan: StoragePlan): Promise<MigrationResult>;
+  migrate(plan: StoragePlan, options?: MigrateOptions): Promise<MigrationResult>;
   /**
    * Runs `work` in one transaction; when `signal` is aborted before the commit, everything is rolled back (at
    * once, where the signal can be listened to), and the transaction refuses any later statement.

@@ -1,0 +1,403 @@
+// `servicespec migrate` (issue 28): the plan between the storage plan a database records and a spec's, with how
+// many rows each step touches, and the steps `serve` does not run at start — drops, renames, backfills, type
+// conversions — run through `MigrateOptions.prepare` in the storage's own migration transaction (PostgreSQL: under
+// its advisory lock), before the additive steps storage-plan.ts diffs. Nothing here knows SQL beyond what both
+// engines share; the session supplies each engine's column definition and value encoding.
+
+import { createDiagnostic, type DiagnosticCode } from '../../diagnostics/diagnostics-catalogue.js';
+import { getField, getResource, getStateMachine } from '../../model/model-lookup.js';
+import type { ServiceModel } from '../../model/model-types.js';
+import { absentColumn, diffStoragePlans, getStoragePlan, withKeptColumns } from './storage-plan.js';
+import type { ColumnPlan, MigrationSession, PreparedMigration, StoragePlan, TablePlan } from './storage-types.js';
+
+/** The storage format this servicespec writes; a database recording a larger one was migrated by a newer version. */
+export const STORAGE_FORMAT = 1;
+const FORMAT_KEY = 'storage_format';
+const META = '_servicespec_meta';
+/** How many row identifiers a refusal names. */
+const NAMED_IDS = 10;
+
+export type DataEffect = 'keeps' | 'converts' | 'loses';
+
+export interface MigratePlanStep {
+  kind: 'drop_table' | 'drop_column' | 'rename_column' | 'fill_column' | 'convert_column' | 'create_table' | 'add_column' | 'rebuild_table';
+  table: string;
+  column?: string;
+  /** The new name (rename_column). */
+  to?: string;
+  data: DataEffect;
+  /** Rows the step touches: rows dropped, values dropped or converted, rows filled, rows re-checked. */
+  rows: number;
+  description: string;
+}
+
+export interface MigrateRefusal {
+  code: DiagnosticCode;
+  message: string;
+  table?: string;
+  column?: string;
+  /** Up to NAMED_IDS identifiers of the rows in the way. */
+  ids?: unknown[];
+}
+
+export interface MigratePlan {
+  steps: MigratePlanStep[];
+  refusals: MigrateRefusal[];
+  /** Whether a step loses data (needs --allow-data-loss). */
+  losesData: boolean;
+}
+
+export interface MigrateRunOptions {
+  /** Run the plan (else only look: everything is rolled back). */
+  apply: boolean;
+  allowDataLoss: boolean;
+  /** Receives the plan, as computed inside the transaction. */
+  onPlan: (plan: MigratePlan) => void;
+}
+
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Positional parameters as the engine writes them. */
+function params(session: MigrationSession): () => string {
+  let n = 0;
+  return () => (session.dialect === 'postgres' ? `$${++n}` : '?');
+}
+
+async function count(session: MigrationSession, table: string, where?: string, values: readonly unknown[] = []): Promise<number> {
+  const rows = await session.query(`SELECT COUNT(*) AS n FROM ${q(table)}${where ? ` WHERE ${where}` : ''}`, values);
+  return Number(rows[0]?.n ?? 0);
+}
+
+async function ids(session: MigrationSession, t: TablePlan, where: string, values: readonly unknown[] = []): Promise<unknown[]> {
+  const rows = await session.query(`SELECT ${q(t.primaryKey)} AS id FROM ${q(t.name)} WHERE ${where} ORDER BY ${q(t.primaryKey)} LIMIT ${NAMED_IDS}`, values);
+  return rows.map((r) => r.id);
+}
+
+function namedIds(list: readonly unknown[], total: number): string {
+  const shown = list.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
+  return total > list.length ? `${shown} and ${total - list.length} more` : shown;
+}
+
+/** Per resource, each field name a declared `rename_field` chain leads from, to the current name. */
+export function getRenames(model: ServiceModel): Map<string, Map<string, string>> {
+  const next = new Map<string, Map<string, string>>();
+  for (const v of model.versioning?.supported ?? []) {
+    for (const c of v.changes) {
+      if (c.kind !== 'rename_field' || c.resource === undefined || c.from === undefined || c.to === undefined) continue;
+      let m = next.get(c.resource);
+      if (!m) next.set(c.resource, (m = new Map()));
+      m.set(c.from, c.to);
+    }
+  }
+  const out = new Map<string, Map<string, string>>();
+  for (const [resource, m] of next) {
+    const finals = new Map<string, string>();
+    for (const from of m.keys()) {
+      let to = from;
+      // A chain is at most as long as the renames declared; a cycle stops there.
+      for (let i = 0; i <= m.size && m.has(to); i++) to = m.get(to)!;
+      if (to !== from) finals.set(from, to);
+    }
+    out.set(resource, finals);
+  }
+  return out;
+}
+
+/** SQL true for a stored value the narrowed column refuses (null is never refused here; NOT NULL is its own step). */
+function violation(session: MigrationSession, c: ColumnPlan, next: () => string): { sql: string; values: unknown[]; why: string } | undefined {
+  const col = q(c.name);
+  const parts: string[] = [];
+  const values: unknown[] = [];
+  const why: string[] = [];
+  const k = c.check;
+  // Numbers from the spec are written inline (a parameter would take the column's type: 0.5 is no BIGINT).
+  const lit = (v: string | number) => (typeof v === 'number' ? String(v) : (values.push(v), next()));
+  if (k.values) {
+    parts.push(`${col} NOT IN (${k.values.map(lit).join(', ')})`);
+    why.push(`a value not in ${k.values.map((v) => JSON.stringify(v)).join(', ')}`);
+  }
+  const len = `${session.dialect === 'postgres' ? 'char_length' : 'length'}(${col})`;
+  const bound = (expr: string, op: string, v: number | undefined, words: string) => {
+    if (v === undefined) return;
+    parts.push(`${expr} ${op} ${String(v)}`);
+    why.push(`${words} ${v}`);
+  };
+  bound(col, '<', k.minimum, 'below the minimum');
+  bound(col, '>', k.maximum, 'above the maximum');
+  bound(col, '<=', k.exclusiveMinimum, 'not above');
+  bound(col, '>=', k.exclusiveMaximum, 'not below');
+  bound(len, '<', k.minLength, 'shorter than');
+  bound(len, '>', k.maxLength, 'longer than');
+  if (parts.length === 0) return undefined;
+  return { sql: `${col} IS NOT NULL AND (${parts.join(' OR ')})`, values, why: why.join(', ') };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Which type changes convert, and the SQL true for a value that converts (`undefined`: every value does). */
+function convertible(session: MigrationSession, from: ColumnPlan['type'], to: ColumnPlan['type'], col: string): { where: string | undefined } | undefined {
+  if (from === 'integer' && (to === 'real' || to === 'text')) return { where: undefined };
+  if (from === 'real' && to === 'text') return { where: undefined };
+  if (from === 'real' && to === 'integer') return { where: `${col} = CAST(${col} AS ${session.dialect === 'postgres' ? 'BIGINT' : 'INTEGER'})` };
+  if (from === 'text' && to === 'integer') return { where: session.dialect === 'postgres' ? `${col} ~ '^-?[0-9]{1,18}$'` : `${col} = CAST(CAST(${col} AS INTEGER) AS TEXT)` };
+  if (from === 'text' && to === 'real') {
+    return { where: session.dialect === 'postgres' ? `${col} ~ '^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$'` : `(${col} = CAST(CAST(${col} AS REAL) AS TEXT) OR ${col} = CAST(CAST(${col} AS INTEGER) AS TEXT))` };
+  }
+  return undefined;
+}
+
+/** The PostgreSQL types a conversion ends in (storage-postgres.ts writes the same for these column types). */
+const PG_CONVERTED: Partial<Record<ColumnPlan['type'], string>> = { text: 'TEXT COLLATE "C"', integer: 'BIGINT', real: 'DOUBLE PRECISION' };
+
+/** Reads the storage format the database records (1 when it records none: databases made before it was written). */
+async function storedFormat(session: MigrationSession): Promise<number> {
+  const p = params(session);
+  const row = (await session.query(`SELECT value FROM ${META} WHERE key = ${p()}`, [FORMAT_KEY]))[0];
+  return row ? Number(row.value) : 1;
+}
+
+/** The refusal of a database a newer servicespec migrated, or undefined. */
+export async function checkStorageFormat(session: MigrationSession): Promise<MigrateRefusal | undefined> {
+  const stored = await storedFormat(session);
+  if (!(stored > STORAGE_FORMAT)) return undefined;
+  return { code: 'migrate-newer-database', message: createDiagnostic('migrate-newer-database', { stored, known: STORAGE_FORMAT }).message };
+}
+
+/** `serve`'s prepare: nothing but the refusal of a database a newer servicespec migrated. */
+export async function prepareServe(session: MigrationSession, stored: StoragePlan): Promise<PreparedMigration> {
+  const newer = await checkStorageFormat(session);
+  if (newer) return { ok: false, refusals: [{ table: '*', reason: newer.message }] };
+  return { ok: true, stored };
+}
+
+/**
+ * The `prepare` of a `migrate` run: computes the plan (with row counts) inside the migration's transaction, hands
+ * it to `onPlan`, and — when applying, with no refusal and the consent a loss needs — runs the steps the additive
+ * diff cannot, returning the plan the database then holds.
+ */
+export function createMigratePrepare(model: ServiceModel, options: MigrateRunOptions) {
+  return async (session: MigrationSession, storedPlan: StoragePlan): Promise<PreparedMigration> => {
+    const refusals: MigrateRefusal[] = [];
+    const steps: MigratePlanStep[] = [];
+    const actions: (() => Promise<void>)[] = [];
+    const newer = await checkStorageFormat(session);
+    if (newer) {
+      options.onPlan({ steps, refusals: [newer], losesData: false });
+      return { ok: false, refusals: [{ table: '*', reason: newer.message }] };
+    }
+    const wanted = getStoragePlan(model);
+    const wantedByName = new Map(wanted.tables.map((t) => [t.name, t]));
+    const renames = getRenames(model);
+    const rebuild = new Set<string>();
+    const filled = new Set<string>();
+    const tables: TablePlan[] = [];
+    const pg = session.dialect === 'postgres';
+    const refuse = (code: DiagnosticCode, p: Record<string, string | number>, extra: Partial<MigrateRefusal> = {}) =>
+      refusals.push({ code, message: createDiagnostic(code, p).message, ...extra });
+
+    for (const old of storedPlan.tables) {
+      const t = wantedByName.get(old.name);
+      if (!t) {
+        const rows = await count(session, old.name);
+        steps.push({ kind: 'drop_table', table: old.name, data: rows > 0 ? 'loses' : 'keeps', rows, description: `drop table ${old.name} (resource ${old.name} was removed): ${rows} rows` });
+        actions.push(async () => void (await session.query(`DROP TABLE ${q(old.name)}${pg ? ' CASCADE' : ''}`)));
+        continue;
+      }
+      if (old.primaryKey !== t.primaryKey) {
+        refuse('migrate-identifier-changed', { table: t.name, from: old.primaryKey, to: t.primaryKey }, { table: t.name });
+        tables.push(old);
+        continue;
+      }
+      const total = await count(session, old.name);
+      let columns = [...old.columns];
+      const has = (name: string) => columns.some((c) => c.name === name);
+      const wants = (name: string) => t.columns.some((c) => c.name === name);
+      // Renames first: the data moves with the column (never a drop and an add).
+      for (const [from, to] of renames.get(t.name) ?? []) {
+        if (!has(from) || has(to) || wants(from) || !wants(to)) continue;
+        const rows = await count(session, t.name, `${q(from)} IS NOT NULL`);
+        steps.push({ kind: 'rename_column', table: t.name, column: from, to, data: 'keeps', rows, description: `rename field ${t.name}.${from} to ${to} (declared rename_field): ${rows} values move` });
+        const absent = columns.find((c) => c.absentOf === from);
+        columns = columns.map((c) => (c.name === from ? { ...c, name: to } : c.absentOf === from ? absentColumn(to) : c));
+        actions.push(async () => {
+          await session.query(`ALTER TABLE ${q(t.name)} RENAME COLUMN ${q(from)} TO ${q(to)}`);
+          if (absent) await session.query(`ALTER TABLE ${q(t.name)} RENAME COLUMN ${q(absent.name)} TO ${q(`${to}$absent`)}`);
+        });
+        // PostgreSQL keeps a renamed column's constraints under their old names: the rebuild renames them (drops and adds).
+        if (pg) rebuild.add(t.name);
+      }
+      // Fields removed.
+      for (const c of [...columns]) {
+        if (c.absentOf !== undefined || wants(c.name)) continue;
+        const rows = await count(session, t.name, `${q(c.name)} IS NOT NULL`);
+        steps.push({
+          kind: 'drop_column',
+          table: t.name,
+          column: c.name,
+          data: rows > 0 ? 'loses' : 'keeps',
+          rows,
+          description: rows > 0 ? `drop field ${t.name}.${c.name}: ${rows} rows lose its value` : `drop field ${t.name}.${c.name} (no row holds a value)`,
+        });
+        const absent = columns.find((x) => x.absentOf === c.name);
+        columns = columns.filter((x) => x !== c && x !== absent);
+        if (pg) {
+          actions.push(async () => {
+            await session.query(`ALTER TABLE ${q(t.name)} DROP COLUMN ${q(c.name)} CASCADE`);
+            if (absent) await session.query(`ALTER TABLE ${q(t.name)} DROP COLUMN ${q(absent.name)}`);
+          });
+        } else rebuild.add(t.name); // SQLite drops a column by copying the table without it (its constraints allow no ALTER)
+      }
+      const converted = new Set<string>();
+      // Fields whose type changed: converted where every engine can, values that cannot convert dropped (or refused).
+      for (const [i, c] of columns.entries()) {
+        const nc = t.columns.find((x) => x.name === c.name);
+        if (!nc || nc.type === c.type) continue;
+        const conv = convertible(session, c.type, nc.type, q(c.name));
+        if (!conv) {
+          refuse('migrate-type-unsupported', { table: t.name, column: c.name, from: c.type, to: nc.type }, { table: t.name, column: c.name });
+          continue;
+        }
+        const values = await count(session, t.name, `${q(c.name)} IS NOT NULL`);
+        const bad = conv.where === undefined ? 0 : await count(session, t.name, `${q(c.name)} IS NOT NULL AND NOT (${conv.where})`);
+        if (bad > 0 && nc.notNull) {
+          const list = await ids(session, old, `${q(c.name)} IS NOT NULL AND NOT (${conv.where!})`);
+          refuse('migrate-rows-invalid', { table: t.name, column: c.name, count: bad, why: `a ${c.type} value that is no ${nc.type}`, ids: namedIds(list, bad) }, { table: t.name, column: c.name, ids: list });
+          continue;
+        }
+        steps.push({
+          kind: 'convert_column',
+          table: t.name,
+          column: c.name,
+          data: bad > 0 ? 'loses' : 'converts',
+          rows: values,
+          description: `convert field ${t.name}.${c.name} from ${c.type} to ${nc.type}: ${values - bad} values convert${bad > 0 ? `, ${bad} that are no ${nc.type} are lost (null)` : ''}`,
+        });
+        columns[i] = { ...c, type: nc.type, check: {} };
+        converted.add(c.name);
+        rebuild.add(t.name);
+        const where = conv.where;
+        actions.push(async () => {
+          if (where !== undefined && bad > 0) await session.query(`UPDATE ${q(t.name)} SET ${q(c.name)} = NULL WHERE NOT (${where})`);
+          if (pg) {
+            // Its checks name the old type: dropped here, the rebuild adds the plan's.
+            const own = await session.query(`SELECT conname FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'c'`, [q(t.name)]);
+            for (const r of own) await session.query(`ALTER TABLE ${q(t.name)} DROP CONSTRAINT ${q(String(r.conname))}`);
+            await session.query(`ALTER TABLE ${q(t.name)} ALTER COLUMN ${q(c.name)} TYPE ${PG_CONVERTED[nc.type]!} USING ${q(c.name)}::${PG_CONVERTED[nc.type]!.split(' ')[0]!}`);
+          }
+        });
+      }
+      // Required fields: new ones, and ones that were optional. Rows without a value get the `default`, or are refused.
+      for (const nc of t.columns) {
+        if (!nc.notNull || nc.primaryKey) continue;
+        const c = columns.find((x) => x.name === nc.name);
+        if (c && c.notNull) continue;
+        const field = getField(getResource(model, t.name)!, nc.name);
+        const empty = c ? await count(session, t.name, `${q(nc.name)} IS NULL`) : total;
+        const key = `${t.name}.${nc.name}`;
+        if (!c) {
+          const added: ColumnPlan = { ...nc, notNull: false, unique: false, references: undefined, check: {} };
+          delete added.references;
+          columns.push(added);
+          actions.push(async () => void (await session.query(`ALTER TABLE ${q(t.name)} ADD COLUMN ${session.columnSql(added)}`)));
+          if (empty === 0) {
+            steps.push({ kind: 'add_column', table: t.name, column: nc.name, data: 'keeps', rows: 0, description: `add required field ${t.name}.${nc.name} (the table is empty)` });
+            filled.add(key);
+            continue;
+          }
+        }
+        if (empty === 0) {
+          filled.add(key);
+          continue;
+        }
+        if (field?.hasDefault) {
+          const value = session.encode(nc, field.default);
+          steps.push({
+            kind: 'fill_column',
+            table: t.name,
+            column: nc.name,
+            data: 'converts',
+            rows: empty,
+            description: `${c ? 'fill' : 'add required field'} ${t.name}.${nc.name}${c ? '' : ','} with its default ${JSON.stringify(field.default)} in ${empty} rows${c ? ' that have no value' : ''}`,
+          });
+          actions.push(async () => void (await session.query(`UPDATE ${q(t.name)} SET ${q(nc.name)} = ${params(session)()} WHERE ${q(nc.name)} IS NULL`, [value])));
+          filled.add(key);
+          continue;
+        }
+        const list = c ? await ids(session, old, `${q(nc.name)} IS NULL`) : (await session.query(`SELECT ${q(t.primaryKey)} AS id FROM ${q(t.name)} ORDER BY ${q(t.primaryKey)} LIMIT ${NAMED_IDS}`)).map((r) => r.id);
+        refuse('migrate-no-value', { table: t.name, column: nc.name, count: empty, ids: namedIds(list, empty) }, { table: t.name, column: nc.name, ids: list });
+      }
+      // Narrowed constraints: rows the new checks, uniqueness or reference refuse are named, never dropped.
+      for (const nc of t.columns) {
+        const c = columns.find((x) => x.name === nc.name);
+        if (!c || c.primaryKey) continue;
+        // A converted column's values are checked by the rebuild (its old type cannot be compared with the new bounds).
+        const changedCheck = !same(c.check, nc.check) && !converted.has(c.name);
+        if (changedCheck) {
+          const v = violation(session, nc, params(session));
+          if (v) {
+            const bad = await count(session, t.name, v.sql, v.values);
+            if (bad > 0) {
+              const list = await ids(session, old, v.sql, v.values);
+              const machine = getStateMachine(model, t.name);
+              const states = machine && machine.field === nc.name ? await stateCounts(session, t.name, nc.name, v.sql, v.values) : '';
+              refuse('migrate-rows-invalid', { table: t.name, column: nc.name, count: bad, why: states || v.why, ids: namedIds(list, bad) }, { table: t.name, column: nc.name, ids: list });
+            }
+          }
+        }
+        if (nc.unique && !c.unique) {
+          const dup = `${q(nc.name)} IN (SELECT ${q(nc.name)} FROM ${q(t.name)} WHERE ${q(nc.name)} IS NOT NULL GROUP BY ${q(nc.name)} HAVING COUNT(*) > 1)`;
+          const bad = await count(session, t.name, dup);
+          if (bad > 0) {
+            const list = await ids(session, old, dup);
+            refuse('migrate-rows-invalid', { table: t.name, column: nc.name, count: bad, why: 'a value another row also holds, and the field is now unique', ids: namedIds(list, bad) }, { table: t.name, column: nc.name, ids: list });
+          }
+        }
+        if (nc.references && !same(nc.references, c.references) && storedPlan.tables.some((x) => x.name === nc.references!.table)) {
+          const r = nc.references;
+          const dangling = `${q(nc.name)} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${q(r.table)} x WHERE x.${q(r.column)} = ${q(t.name)}.${q(nc.name)})`;
+          const bad = await count(session, t.name, dangling);
+          if (bad > 0) {
+            const list = await ids(session, old, dangling);
+            refuse('migrate-rows-invalid', { table: t.name, column: nc.name, count: bad, why: `a reference to no ${r.table}`, ids: namedIds(list, bad) }, { table: t.name, column: nc.name, ids: list });
+          }
+        }
+      }
+      tables.push({ ...old, columns });
+    }
+
+    // What is left is what `serve` runs too: new tables, optional columns, rebuilt constraints.
+    const prepared: StoragePlan = { tables };
+    const rest = diffStoragePlans(prepared, withKeptColumns(prepared, wanted), { rebuild, filled });
+    for (const s of rest.steps) {
+      const rows = s.kind === 'create_table' ? 0 : await count(session, s.table);
+      const description =
+        s.kind === 'rebuild_table' ? `rebuild table ${s.table} with the new spec's constraints: ${rows} rows copied unaltered` : s.kind === 'add_column' ? `${s.description}: ${rows} rows read it as absent` : s.description;
+      if (s.kind === 'add_column' && steps.some((x) => x.table === s.table && x.column === s.column)) continue;
+      steps.push({ kind: s.kind, table: s.table, ...(s.column !== undefined ? { column: s.column } : {}), data: 'keeps', rows, description });
+    }
+    for (const r of rest.refusals) {
+      // Each is one this planner has already refused in its own words, or a case it has no step for.
+      if (!refusals.some((x) => x.table === r.table && (r.column === undefined || x.column === r.column))) refusals.push({ code: 'migrate-rows-invalid', message: r.reason, table: r.table, ...(r.column !== undefined ? { column: r.column } : {}) });
+    }
+    const plan: MigratePlan = { steps, refusals, losesData: steps.some((s) => s.data === 'loses') };
+    options.onPlan(plan);
+    if (!options.apply) return { ok: false, refusals: [] };
+    if (refusals.length > 0) return { ok: false, refusals: refusals.map((r) => ({ table: r.table ?? '*', ...(r.column !== undefined ? { column: r.column } : {}), reason: r.message })) };
+    if (plan.losesData && !options.allowDataLoss) {
+      const losing = steps.filter((s) => s.data === 'loses').map((s) => `${s.kind.replace('_', ' ')} ${s.table}${s.column !== undefined ? `.${s.column}` : ''}`);
+      const message = createDiagnostic('migrate-data-loss', { steps: losing.join(', ') }).message;
+      plan.refusals.push({ code: 'migrate-data-loss', message });
+      return { ok: false, refusals: [{ table: '*', reason: message }] };
+    }
+    for (const a of actions) await a();
+    const p = params(session);
+    await session.query(`INSERT INTO ${META} (key, value) VALUES (${p()}, ${p()}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [FORMAT_KEY, String(STORAGE_FORMAT)]);
+    return { ok: true, stored: prepared, rebuild, filled };
+  };
+}
+
+/** `3 rows in state "archived", 1 in "lost"`: the rows of a removed state, by state. */
+async function stateCounts(session: MigrationSession, table: string, column: string, where: string, values: readonly unknown[]): Promise<string> {
+  const rows = await session.query(`SELECT ${q(column)} AS s, COUNT(*) AS n FROM ${q(table)} WHERE ${where} GROUP BY ${q(column)} ORDER BY ${q(column)}`, values);
+  return rows.map((r) => `${Number(r.n)} in state ${JSON.stringify(r.s)}, which the spec no longer has`).join('; ');
+}

@@ -1,0 +1,359 @@
+// `servicespec migrate` (issue 28) on SQLite and PostgreSQL: the plan with its row counts, --apply with and without
+// consent, backfills, declared renames, drops, conversions, and each refusal by its code, with nothing changed.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compileSpecText } from '../../src/program.js';
+import { prepareServe } from '../../src/runtime/storage/storage-migrate.js';
+import { getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
+import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
+import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import type { Row, Storage } from '../../src/runtime/storage/storage-types.js';
+import { runCli, STACK_LINE } from '../cli/cli-helpers.js';
+import { dropTestSchemas, getPostgresSkipReason, getTestSchemaUrl } from '../support/postgres.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'servicespec-migrate-'));
+const pgSkip = await getPostgresSkipReason();
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  if (!pgSkip) await dropTestSchemas();
+});
+
+/** A spec with one resource `Task` (and whatever else is given), its fields as YAML flow maps. */
+function spec(fields: Record<string, string>, extra = ''): string {
+  return `servicespec: 1
+resources:
+  Task:
+    fields:
+      id: { type: string, readOnly: true }
+${Object.entries(fields)
+  .map(([k, v]) => `      ${k}: ${v}`)
+  .join('\n')}
+${extra}`;
+}
+
+let n = 0;
+function specFile(text: string): string {
+  const path = join(dir, `spec-${n++}.yaml`);
+  writeFileSync(path, text);
+  return path;
+}
+
+interface Db {
+  url: string;
+  open: () => Storage;
+}
+
+const engines: { name: string; skip: string | undefined; make: () => Db }[] = [
+  {
+    name: 'sqlite',
+    skip: undefined,
+    make: () => {
+      const path = join(dir, `db-${n++}.db`);
+      return { url: `sqlite:${path}`, open: () => createSqliteStorage({ path }) };
+    },
+  },
+  {
+    name: 'postgres',
+    skip: pgSkip,
+    make: () => {
+      const url = getTestSchemaUrl();
+      return { url, open: () => createPostgresStorage({ url }) };
+    },
+  },
+];
+
+async function withStorage<T>(db: Db, fn: (s: Storage) => Promise<T>): Promise<T> {
+  const s = db.open();
+  try {
+    return await fn(s);
+  } finally {
+    await s.close();
+  }
+}
+
+/** A database migrated to `text`, holding `rows`. */
+async function seedOn(make: () => Db, text: string, rows: Row[], table = 'Task'): Promise<Db> {
+  const db = make();
+  const model = compileSpecText(text).model!;
+  await withStorage(db, async (s) => {
+    const m = await s.migrate(getStoragePlan(model));
+    expect(m.ok).toBe(true);
+    await s.transaction(async (tx) => {
+      for (const r of rows) await tx.insert(table, r);
+    });
+  });
+  return db;
+}
+
+/** The rows the new spec's service reads (after `serve`'s start-up step, which must now have nothing to refuse). */
+async function readAll(db: Db, text: string, table = 'Task'): Promise<Row[]> {
+  const model = compileSpecText(text).model!;
+  return withStorage(db, async (s) => {
+    const m = await s.migrate(getStoragePlan(model));
+    expect(m).toMatchObject({ ok: true });
+    return s.read(async (tx) => tx.list(table, { equals: {}, sort: { column: 'id', descending: false }, limit: 1000 }));
+  });
+}
+
+const V1 = spec({ title: '{ type: string }', note: '{ type: string, optional: true }' });
+
+for (const engine of engines) {
+  describe.skipIf(engine.skip !== undefined)(`migrate on ${engine.name}`, () => {
+    const seedRows = [
+      { id: 'a', title: 'one', note: 'kept?' },
+      { id: 'b', title: 'two' },
+      { id: 'c', title: 'three', note: 'x' },
+    ];
+
+    it('plans without changing anything: each step, what it does to data, how many rows; exit 0', async () => {
+      const db = await seedOn(engine.make, V1, seedRows);
+      const next = specFile(spec({ title: '{ type: string }', priority: '{ type: integer, default: 3 }' }));
+      const r = await runCli(['migrate', next, '--db', db.url]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('[loses] drop field Task.note: 2 rows lose its value');
+      expect(r.stdout).toContain('[converts] add required field Task.priority, with its default 3 in 3 rows');
+      expect(r.stdout).toContain('--apply --allow-data-loss');
+      const j = await runCli(['migrate', next, '--db', db.url, '--format', 'json']);
+      const plan = JSON.parse(j.stdout) as { applied: boolean; losesData: boolean; steps: { kind: string; rows: number; data: string }[] };
+      expect(plan.applied).toBe(false);
+      expect(plan.losesData).toBe(true);
+      expect(plan.steps.map((s) => [s.kind, s.data, s.rows])).toEqual(
+        expect.arrayContaining([
+          ['drop_column', 'loses', 2],
+          ['fill_column', 'converts', 3],
+        ]),
+      );
+      // Nothing changed: the old spec still starts on it, every value as it was.
+      expect(await readAll(db, V1)).toEqual([
+        { id: 'a', title: 'one', note: 'kept?' },
+        { id: 'b', title: 'two', note: null },
+        { id: 'c', title: 'three', note: 'x' },
+      ]);
+    });
+
+    it('--apply refuses a plan that loses data without --allow-data-loss (migrate-data-loss), nothing changed', async () => {
+      const db = await seedOn(engine.make, V1, seedRows);
+      const next = specFile(spec({ title: '{ type: string }' }));
+      const r = await runCli(['migrate', next, '--db', db.url, '--apply']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('servicespec migrate: migrate-data-loss: the plan loses data (drop column Task.note); nothing was changed: run it again with --allow-data-loss to apply it');
+      expect(r.stderr).not.toContain('backup');
+      expect(await readAll(db, V1)).toHaveLength(3);
+      expect((await readAll(db, V1))[0]).toEqual({ id: 'a', title: 'one', note: 'kept?' });
+    });
+
+    it('--apply --allow-data-loss drops the field, backfills the default, and the new spec starts with no refusal', async () => {
+      const db = await seedOn(engine.make, V1, seedRows);
+      const v2 = spec({ title: '{ type: string }', priority: '{ type: integer, default: 3 }' });
+      const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply', '--allow-data-loss']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Applied to');
+      if (engine.name === 'sqlite') {
+        const backup = /backup of the database before migrating: (.+)\n/.exec(r.stderr)?.[1];
+        expect(backup).toBeDefined();
+        expect(existsSync(backup!)).toBe(true);
+        // The backup is the database before: the old spec reads the note from it.
+        expect(await readAll({ url: `sqlite:${backup!}`, open: () => createSqliteStorage({ path: backup! }) }, V1)).toContainEqual({ id: 'a', title: 'one', note: 'kept?' });
+      } else expect(r.stderr).toBe('');
+      expect(await readAll(db, v2)).toEqual([
+        { id: 'a', title: 'one', priority: 3 },
+        { id: 'b', title: 'two', priority: 3 },
+        { id: 'c', title: 'three', priority: 3 },
+      ]);
+      // Applied again: nothing to do.
+      const again = await runCli(['migrate', specFile(v2), '--db', db.url]);
+      expect(again.stdout).toContain('nothing to do');
+    });
+
+    it('dropping a field no row holds needs no consent', async () => {
+      const db = await seedOn(engine.make, V1, [{ id: 'a', title: 'one' }]);
+      const v2 = spec({ title: '{ type: string }' });
+      const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply']);
+      expect(r.stdout).toContain('[keeps] drop field Task.note (no row holds a value)');
+      expect(r.code).toBe(0);
+      expect(await readAll(db, v2)).toEqual([{ id: 'a', title: 'one' }]);
+    });
+
+    it('a declared rename_field moves the data (never a drop and an add)', async () => {
+      const db = await seedOn(engine.make, V1, seedRows);
+      const v2 = spec(
+        { name: '{ type: string }', note: '{ type: string, optional: true }' },
+        `versioning:
+  scheme: integer
+  current: "2"
+  placement: { header: Api-Version }
+  supported:
+    - version: "1"
+      changes:
+        - rename_field: { resource: Task, from: title, to: name }
+`,
+      );
+      const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply']);
+      expect(r.stdout).toContain('[keeps] rename field Task.title to name (declared rename_field): 3 values move');
+      expect(r.code).toBe(0);
+      expect(await readAll(db, v2)).toEqual([
+        { id: 'a', name: 'one', note: 'kept?' },
+        { id: 'b', name: 'two', note: null },
+        { id: 'c', name: 'three', note: 'x' },
+      ]);
+    });
+
+    it('a new required field without a default is refused on rows that lack it, naming them (migrate-no-value)', async () => {
+      const db = await seedOn(engine.make, V1, seedRows);
+      const v2 = spec({ title: '{ type: string }', note: '{ type: string, optional: true }', owner: '{ type: string }' });
+      const look = await runCli(['migrate', specFile(v2), '--db', db.url]);
+      expect(look.code).toBe(0);
+      expect(look.stdout).toContain('refused: migrate-no-value: field Task.owner is required but 3 rows have no value for it (a, b, c): give it a `default` or keep it optional');
+      const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply', '--allow-data-loss']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('servicespec migrate: migrate-no-value: field Task.owner is required but 3 rows have no value for it (a, b, c)');
+      expect(await readAll(db, V1)).toHaveLength(3);
+    });
+
+    it('a new required field on an empty table is added', async () => {
+      const db = await seedOn(engine.make, V1, []);
+      const v2 = spec({ title: '{ type: string }', note: '{ type: string, optional: true }', owner: '{ type: string }' });
+      const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('add required field Task.owner (the table is empty)');
+      await withStorage(db, async (s) => {
+        expect((await s.migrate(getStoragePlan(compileSpecText(v2).model!))).ok).toBe(true);
+        await s.transaction(async (tx) => void (await tx.insert('Task', { id: 'z', title: 't', owner: 'o' })));
+        await expect(s.transaction(async (tx) => void (await tx.insert('Task', { id: 'y', title: 't' })))).rejects.toThrow();
+      });
+    });
+
+    it('removing a state (narrowing an enum) with rows in it is refused even with --allow-data-loss, naming the rows (migrate-rows-invalid)', async () => {
+      const v1 = spec({ status: '{ type: enum, values: [open, done, archived] }' });
+      const db = await seedOn(engine.make, v1, [
+        { id: 'a', status: 'open' },
+        { id: 'b', status: 'archived' },
+        { id: 'c', status: 'archived' },
+      ]);
+      const v2 = spec({ status: '{ type: enum, values: [open, done] }' });
+      const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply', '--allow-data-loss']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('servicespec migrate: migrate-rows-invalid: field Task.status: 2 rows would not be valid for the new spec (a value not in "open", "done"): b, c');
+      expect(await readAll(db, v1)).toHaveLength(3);
+      // With no row in the removed value, it applies.
+      const db2 = await seedOn(engine.make, v1, [{ id: 'a', status: 'open' }]);
+      expect((await runCli(['migrate', specFile(v2), '--db', db2.url, '--apply'])).code).toBe(0);
+      expect(await readAll(db2, v2)).toEqual([{ id: 'a', status: 'open' }]);
+    });
+
+    it('a new bound and a new unique name the rows that break them', async () => {
+      const v1 = spec({ code: '{ type: string }', size: '{ type: integer }' });
+      const db = await seedOn(engine.make, v1, [
+        { id: 'a', code: 'x', size: 1 },
+        { id: 'b', code: 'x', size: 50 },
+      ]);
+      const v2 = spec({ code: '{ type: string, unique: true }', size: '{ type: integer, maximum: 10 }' });
+      const r = await runCli(['migrate', specFile(v2), '--db', db.url]);
+      expect(r.stdout).toContain('refused: migrate-rows-invalid: field Task.code: 2 rows would not be valid for the new spec (a value another row also holds, and the field is now unique): a, b');
+      expect(r.stdout).toContain('refused: migrate-rows-invalid: field Task.size: 1 rows would not be valid for the new spec (above the maximum 10): b');
+    });
+
+    it('a changed type converts the values that convert; the rest are lost only with consent', async () => {
+      const v1 = spec({ code: '{ type: string, optional: true }', size: '{ type: integer }' });
+      const db = await seedOn(engine.make, v1, [
+        { id: 'a', code: '12', size: 1 },
+        { id: 'b', code: 'x1', size: 2 },
+      ]);
+      const v2 = spec({ code: '{ type: integer, optional: true }', size: '{ type: string }' });
+      const look = await runCli(['migrate', specFile(v2), '--db', db.url]);
+      expect(look.stdout).toContain('[loses] convert field Task.code from text to integer: 1 values convert, 1 that are no integer are lost (null)');
+      expect(look.stdout).toContain('[converts] convert field Task.size from integer to text: 2 values convert');
+      const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply', '--allow-data-loss']);
+      expect(r.code).toBe(0);
+      expect(await readAll(db, v2)).toEqual([
+        { id: 'a', code: 12, size: '1' },
+        { id: 'b', code: null, size: '2' },
+      ]);
+    });
+
+    it('a type migrate cannot convert is refused (migrate-type-unsupported)', async () => {
+      const db = await seedOn(engine.make, spec({ flag: '{ type: boolean }' }), [{ id: 'a', flag: true }]);
+      const r = await runCli(['migrate', specFile(spec({ flag: '{ type: json }' })), '--db', db.url, '--apply']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('servicespec migrate: migrate-type-unsupported: field Task.flag changed type from boolean to json; migrate converts only between integer, number and string');
+    });
+
+    it('a removed resource is dropped with its rows counted', async () => {
+      const v1 = `${V1}  Tag:\n    fields:\n      id: { type: string, readOnly: true }\n`;
+      const db = await seedOn(engine.make, v1, [{ id: 't1' }, { id: 't2' }], 'Tag');
+      const r = await runCli(['migrate', specFile(V1), '--db', db.url, '--apply', '--allow-data-loss']);
+      expect(r.stdout).toContain('[loses] drop table Tag (resource Tag was removed): 2 rows');
+      expect(r.code).toBe(0);
+      expect(await readAll(db, V1)).toEqual([]);
+    });
+
+    it('a changed identifier is refused (migrate-identifier-changed)', async () => {
+      const db = await seedOn(engine.make, V1, []);
+      const v2 = `servicespec: 1\nresources:\n  Task:\n    identifier: title\n    fields:\n      id: { type: string, optional: true }\n      title: { type: string }\n      note: { type: string, optional: true }\n`;
+      const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('migrate-identifier-changed: the identifier of Task changed from id to title; migrate cannot re-key a table');
+    });
+
+    it('a database migrated by a newer servicespec is refused by migrate and by serve (migrate-newer-database)', async () => {
+      const db = await seedOn(engine.make, V1, seedRows);
+      await withStorage(db, async (s) => {
+        await s.migrate(getStoragePlan(compileSpecText(V1).model!), {
+          prepare: async (session, stored) => {
+            await session.query(`INSERT INTO _servicespec_meta (key, value) VALUES ('storage_format', '99')`);
+            return { ok: true, stored };
+          },
+        });
+      });
+      const r = await runCli(['migrate', specFile(spec({ title: '{ type: string }' })), '--db', db.url, '--apply', '--allow-data-loss']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe('servicespec migrate: migrate-newer-database: the database was migrated by a newer servicespec (storage format 99; this one knows 1): upgrade servicespec to migrate it\n');
+      const served = await withStorage(db, (s) => s.migrate(getStoragePlan(compileSpecText(V1).model!), { prepare: prepareServe }));
+      expect(served).toEqual({ ok: false, refusals: [{ table: '*', reason: 'the database was migrated by a newer servicespec (storage format 99; this one knows 1): upgrade servicespec to migrate it' }] });
+    });
+
+    it('serve refuses a non-additive change naming the exact migrate command', async () => {
+      const db = await seedOn(engine.make, V1, seedRows);
+      const file = specFile(spec({ title: '{ type: string }', priority: '{ type: integer, default: 3 }' }));
+      const r = await runCli(['serve', file, '--db', db.url, '--allow-gaps', '--port', '0']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`storage: new field Task.priority is required; existing rows have no value for it; serve runs only additive steps at start: plan this change with servicespec migrate`);
+      expect(r.stderr).toContain(`  servicespec migrate ${file} --db ${engine.name === 'sqlite' ? db.url.replace(/^sqlite:/, 'sqlite:') : ''}`);
+      expect(r.stderr).not.toContain('make it optional');
+    });
+  });
+}
+
+describe('migrate: bad input, one line, nothing changed', () => {
+  it('a spec with errors (migrate-spec-invalid)', async () => {
+    const file = specFile('servicespec: 1\nresources:\n  Task:\n    fields: 3\n');
+    const r = await runCli(['migrate', file, '--db', `sqlite:${join(dir, 'none.db')}`]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`servicespec migrate: migrate-spec-invalid: ${file} has errors; fix them first (servicespec check ${file})\n`);
+  });
+
+  it('an unreachable database (migrate-unreachable), the password hidden', async () => {
+    const r = await runCli(['migrate', specFile(V1), '--db', 'postgres://ann:s3cret@127.0.0.1:1/service']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^servicespec migrate: migrate-unreachable: cannot open postgres:\/\/ann:\*\*\*@127\.0\.0\.1:1\/service: connect ECONNREFUSED[^\n]*\n$/);
+    expect(r.stderr).not.toMatch(STACK_LINE);
+  });
+
+  it('a SQLite file that does not exist is not created (migrate-unreachable)', async () => {
+    const path = join(dir, 'missing.db');
+    const r = await runCli(['migrate', specFile(V1), '--db', `sqlite:${path}`]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`servicespec migrate: migrate-unreachable: cannot open sqlite:${path}: no such database file\n`);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('--allow-data-loss without --apply is a usage error', async () => {
+    const path = join(dir, 'x.db');
+    writeFileSync(path, '');
+    const r = await runCli(['migrate', specFile(V1), '--db', `sqlite:${path}`, '--allow-data-loss']);
+    expect(r.code).toBe(2);
+  });
+});
