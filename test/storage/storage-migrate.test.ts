@@ -244,6 +244,46 @@ for (const engine of engines) {
       expect(await readAll(db2, v2)).toEqual([{ id: 'a', status: 'open' }]);
     });
 
+    it('a state removed from the machine names the rows in it, by state', async () => {
+      const machine = (states: string[]) => `states:
+  Task:
+    field: status
+    initial: open
+    states:
+${states.map((x) => `      ${x}: {}`).join('\n')}
+    transitions:
+${states
+  .slice(1)
+  .map((x) => `      to_${x}: { from: open, to: ${x} }`)
+  .join('\n')}
+`;
+      const v1 = spec({ status: '{ type: state }' }, machine(['open', 'done', 'lost']));
+      const db = await seedOn(engine.make, v1, [
+        { id: 'a', status: 'lost' },
+        { id: 'b', status: 'open' },
+        { id: 'c', status: 'lost' },
+      ]);
+      const v2 = spec({ status: '{ type: state }' }, machine(['open', 'done']));
+      const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply', '--allow-data-loss']);
+      expect(r.stderr).toBe(
+        'servicespec migrate: migrate-rows-invalid: field Task.status: 2 rows would not be valid for the new spec (2 in state "lost", which the spec no longer has): a, c\n',
+      );
+      expect(r.code).toBe(1);
+    });
+
+    it('an optional field made required with a default fills only the rows without a value', async () => {
+      const db = await seedOn(engine.make, V1, seedRows);
+      const v2 = spec({ title: '{ type: string }', note: '{ type: string, default: "none" }' });
+      const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply']);
+      expect(r.stdout).toContain('[converts] fill Task.note with its default "none" in 1 rows that have no value');
+      expect(r.code).toBe(0);
+      expect(await readAll(db, v2)).toEqual([
+        { id: 'a', title: 'one', note: 'kept?' },
+        { id: 'b', title: 'two', note: 'none' },
+        { id: 'c', title: 'three', note: 'x' },
+      ]);
+    });
+
     it('a new bound and a new unique name the rows that break them', async () => {
       const v1 = spec({ code: '{ type: string }', size: '{ type: integer }' });
       const db = await seedOn(engine.make, v1, [

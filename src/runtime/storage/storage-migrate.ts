@@ -344,6 +344,18 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
             }
           }
         }
+        // A state field's column has no check (the machine owns its values): rows in a state the machine no longer
+        // has are found by reading them, whatever the stored plan says.
+        const machine = getStateMachine(model, t.name);
+        if (machine?.field === nc.name && nc.check.values === undefined && machine.states.length > 0 && !converted.has(c.name)) {
+          const v = violation(session, { ...nc, check: { values: machine.states.map((x) => x.name) } }, params(session))!;
+          const bad = await count(session, t.name, v.sql, v.values);
+          if (bad > 0) {
+            const list = await ids(session, old, v.sql, v.values);
+            const states = await stateCounts(session, t.name, nc.name, v.sql, v.values);
+            refuse('migrate-rows-invalid', { table: t.name, column: nc.name, count: bad, why: states, ids: namedIds(list, bad) }, { table: t.name, column: nc.name, ids: list });
+          }
+        }
         if (nc.unique && !c.unique) {
           const dup = `${q(nc.name)} IN (SELECT ${q(nc.name)} FROM ${q(t.name)} WHERE ${q(nc.name)} IS NOT NULL GROUP BY ${q(nc.name)} HAVING COUNT(*) > 1)`;
           const bad = await count(session, t.name, dup);
