@@ -130,8 +130,8 @@ export const DIAGNOSTICS = {
   'migrate-newer-database': { severity: 'error', message: 'the database was migrated by a newer servicespec (storage format {stored}; this one knows {known}): upgrade servicespec to migrate it' },
   'migrate-identifier-changed': { severity: 'error', message: 'the identifier of {table} changed from {from} to {to}; migrate cannot re-key a table' },
   'migrate-type-unsupported': { severity: 'error', message: 'field {table}.{column} changed type from {from} to {to}; migrate converts only between integer, number and string' },
-  'migrate-no-value': { severity: 'error', message: 'field {table}.{column} is required but {count} rows have no value for it ({ids}): give it a `default` or keep it optional' },
-  'migrate-rows-invalid': { severity: 'error', message: 'field {table}.{column}: {count} rows would not be valid for the new spec ({why}): {ids}' },
+  'migrate-no-value': { severity: 'error', message: 'field {table}.{column} is required but has no value in {rows} ({ids}): give it a `default` or keep it optional' },
+  'migrate-rows-invalid': { severity: 'error', message: 'field {table}.{column}: {rows} would not be valid for the new spec ({why}): {ids}' },
   'migrate-data-loss': { severity: 'error', message: 'the plan loses data ({steps}); nothing was changed: run it again with --allow-data-loss to apply it' },
   // ---- export / import (src/export, src/import) ---------------------------------------------------------------
   'export-extension': { severity: 'info', message: '{item}: {target} has no native place for it; written to {extension}' },

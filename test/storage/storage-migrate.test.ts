@@ -113,7 +113,7 @@ for (const engine of engines) {
       const r = await runCli(['migrate', next, '--db', db.url]);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-      expect(r.stdout).toContain('[loses] drop field Task.note: 2 rows lose its value');
+      expect(r.stdout).toContain('[loses] drop field Task.note: its value is lost in 2 rows');
       expect(r.stdout).toContain('[converts] add required field Task.priority, with its default 3 in 3 rows');
       expect(r.stdout).toContain('--apply --allow-data-loss');
       const j = await runCli(['migrate', next, '--db', db.url, '--format', 'json']);
@@ -192,7 +192,7 @@ for (const engine of engines) {
 `,
       );
       const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply']);
-      expect(r.stdout).toContain('[keeps] rename field Task.title to name (declared rename_field): 3 values move');
+      expect(r.stdout).toContain('[keeps] rename field Task.title to name (declared rename_field): the values of 3 rows move with it');
       expect(r.code).toBe(0);
       expect(await readAll(db, v2)).toEqual([
         { id: 'a', name: 'one', note: 'kept?' },
@@ -206,10 +206,10 @@ for (const engine of engines) {
       const v2 = spec({ title: '{ type: string }', note: '{ type: string, optional: true }', owner: '{ type: string }' });
       const look = await runCli(['migrate', specFile(v2), '--db', db.url]);
       expect(look.code).toBe(0);
-      expect(look.stdout).toContain('refused: migrate-no-value: field Task.owner is required but 3 rows have no value for it (a, b, c): give it a `default` or keep it optional');
+      expect(look.stdout).toContain('refused: migrate-no-value: field Task.owner is required but has no value in 3 rows (a, b, c): give it a `default` or keep it optional');
       const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply', '--allow-data-loss']);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain('servicespec migrate: migrate-no-value: field Task.owner is required but 3 rows have no value for it (a, b, c)');
+      expect(r.stderr).toContain('servicespec migrate: migrate-no-value: field Task.owner is required but has no value in 3 rows (a, b, c)');
       expect(await readAll(db, V1)).toHaveLength(3);
     });
 
@@ -266,7 +266,7 @@ ${states
       const v2 = spec({ status: '{ type: state }' }, machine(['open', 'done']));
       const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply', '--allow-data-loss']);
       expect(r.stderr).toBe(
-        'servicespec migrate: migrate-rows-invalid: field Task.status: 2 rows would not be valid for the new spec (2 in state "lost", which the spec no longer has): a, c\n',
+        'servicespec migrate: migrate-rows-invalid: field Task.status: 2 rows would not be valid for the new spec (2 rows in state "lost", which the spec no longer has): a, c\n',
       );
       expect(r.code).toBe(1);
     });
@@ -275,7 +275,7 @@ ${states
       const db = await seedOn(engine.make, V1, seedRows);
       const v2 = spec({ title: '{ type: string }', note: '{ type: string, default: "none" }' });
       const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply']);
-      expect(r.stdout).toContain('[converts] fill Task.note with its default "none" in 1 rows that have no value');
+      expect(r.stdout).toContain('[converts] fill Task.note with its default "none" in 1 row without a value');
       expect(r.code).toBe(0);
       expect(await readAll(db, v2)).toEqual([
         { id: 'a', title: 'one', note: 'kept?' },
@@ -293,7 +293,7 @@ ${states
       const v2 = spec({ code: '{ type: string, unique: true }', size: '{ type: integer, maximum: 10 }' });
       const r = await runCli(['migrate', specFile(v2), '--db', db.url]);
       expect(r.stdout).toContain('refused: migrate-rows-invalid: field Task.code: 2 rows would not be valid for the new spec (a value another row also holds, and the field is now unique): a, b');
-      expect(r.stdout).toContain('refused: migrate-rows-invalid: field Task.size: 1 rows would not be valid for the new spec (above the maximum 10): b');
+      expect(r.stdout).toContain('refused: migrate-rows-invalid: field Task.size: 1 row would not be valid for the new spec (above the maximum 10): b');
     });
 
     it('a changed type converts the values that convert; the rest are lost only with consent', async () => {
@@ -304,8 +304,8 @@ ${states
       ]);
       const v2 = spec({ code: '{ type: integer, optional: true }', size: '{ type: string }' });
       const look = await runCli(['migrate', specFile(v2), '--db', db.url]);
-      expect(look.stdout).toContain('[loses] convert field Task.code from text to integer: 1 values convert, 1 that are no integer are lost (null)');
-      expect(look.stdout).toContain('[converts] convert field Task.size from integer to text: 2 values convert');
+      expect(look.stdout).toContain('[loses] convert field Task.code from text to integer: the values of 1 row convert, those of 1 row are no integer and are lost (null)');
+      expect(look.stdout).toContain('[converts] convert field Task.size from integer to text: the values of 2 rows convert');
       const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply', '--allow-data-loss']);
       expect(r.code).toBe(0);
       expect(await readAll(db, v2)).toEqual([

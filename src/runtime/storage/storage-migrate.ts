@@ -73,6 +73,11 @@ async function ids(session: MigrationSession, t: TablePlan, where: string, value
   return rows.map((r) => r.id);
 }
 
+/** `1 row`, `2 rows`. */
+function rowsText(n: number): string {
+  return `${n} row${n === 1 ? '' : 's'}`;
+}
+
 function namedIds(list: readonly unknown[], total: number): string {
   const shown = list.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
   return total > list.length ? `${shown} and ${total - list.length} more` : shown;
@@ -199,7 +204,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
       const t = wantedByName.get(old.name);
       if (!t) {
         const rows = await count(session, old.name);
-        steps.push({ kind: 'drop_table', table: old.name, data: rows > 0 ? 'loses' : 'keeps', rows, description: `drop table ${old.name} (resource ${old.name} was removed): ${rows} rows` });
+        steps.push({ kind: 'drop_table', table: old.name, data: rows > 0 ? 'loses' : 'keeps', rows, description: `drop table ${old.name} (resource ${old.name} was removed): ${rowsText(rows)}` });
         actions.push(async () => void (await session.query(`DROP TABLE ${q(old.name)}${pg ? ' CASCADE' : ''}`)));
         continue;
       }
@@ -216,7 +221,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
       for (const [from, to] of renames.get(t.name) ?? []) {
         if (!has(from) || has(to) || wants(from) || !wants(to)) continue;
         const rows = await count(session, t.name, `${q(from)} IS NOT NULL`);
-        steps.push({ kind: 'rename_column', table: t.name, column: from, to, data: 'keeps', rows, description: `rename field ${t.name}.${from} to ${to} (declared rename_field): ${rows} values move` });
+        steps.push({ kind: 'rename_column', table: t.name, column: from, to, data: 'keeps', rows, description: `rename field ${t.name}.${from} to ${to} (declared rename_field): the values of ${rowsText(rows)} move with it` });
         const absent = columns.find((c) => c.absentOf === from);
         columns = columns.map((c) => (c.name === from ? { ...c, name: to } : c.absentOf === from ? absentColumn(to) : c));
         actions.push(async () => {
@@ -236,7 +241,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           column: c.name,
           data: rows > 0 ? 'loses' : 'keeps',
           rows,
-          description: rows > 0 ? `drop field ${t.name}.${c.name}: ${rows} rows lose its value` : `drop field ${t.name}.${c.name} (no row holds a value)`,
+          description: rows > 0 ? `drop field ${t.name}.${c.name}: its value is lost in ${rowsText(rows)}` : `drop field ${t.name}.${c.name} (no row holds a value)`,
         });
         const absent = columns.find((x) => x.absentOf === c.name);
         columns = columns.filter((x) => x !== c && x !== absent);
@@ -261,7 +266,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         const bad = conv.where === undefined ? 0 : await count(session, t.name, `${q(c.name)} IS NOT NULL AND NOT (${conv.where})`);
         if (bad > 0 && nc.notNull) {
           const list = await ids(session, old, `${q(c.name)} IS NOT NULL AND NOT (${conv.where!})`);
-          refuse('migrate-rows-invalid', { table: t.name, column: c.name, count: bad, why: `a ${c.type} value that is no ${nc.type}`, ids: namedIds(list, bad) }, { table: t.name, column: c.name, ids: list });
+          refuse('migrate-rows-invalid', { table: t.name, column: c.name, rows: rowsText(bad), why: `a ${c.type} value that is no ${nc.type}`, ids: namedIds(list, bad) }, { table: t.name, column: c.name, ids: list });
           continue;
         }
         steps.push({
@@ -270,7 +275,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           column: c.name,
           data: bad > 0 ? 'loses' : 'converts',
           rows: values,
-          description: `convert field ${t.name}.${c.name} from ${c.type} to ${nc.type}: ${values - bad} values convert${bad > 0 ? `, ${bad} that are no ${nc.type} are lost (null)` : ''}`,
+          description: `convert field ${t.name}.${c.name} from ${c.type} to ${nc.type}: the values of ${rowsText(values - bad)} convert${bad > 0 ? `, those of ${rowsText(bad)} are no ${nc.type} and are lost (null)` : ''}`,
         });
         columns[i] = { ...c, type: nc.type, check: {} };
         converted.add(c.name);
@@ -317,14 +322,14 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
             column: nc.name,
             data: 'converts',
             rows: empty,
-            description: `${c ? 'fill' : 'add required field'} ${t.name}.${nc.name}${c ? '' : ','} with its default ${JSON.stringify(field.default)} in ${empty} rows${c ? ' that have no value' : ''}`,
+            description: `${c ? 'fill' : 'add required field'} ${t.name}.${nc.name}${c ? '' : ','} with its default ${JSON.stringify(field.default)} in ${rowsText(empty)}${c ? ' without a value' : ''}`,
           });
           actions.push(async () => void (await session.query(`UPDATE ${q(t.name)} SET ${q(nc.name)} = ${params(session)()} WHERE ${q(nc.name)} IS NULL`, [value])));
           filled.add(key);
           continue;
         }
         const list = c ? await ids(session, old, `${q(nc.name)} IS NULL`) : (await session.query(`SELECT ${q(t.primaryKey)} AS id FROM ${q(t.name)} ORDER BY ${q(t.primaryKey)} LIMIT ${NAMED_IDS}`)).map((r) => r.id);
-        refuse('migrate-no-value', { table: t.name, column: nc.name, count: empty, ids: namedIds(list, empty) }, { table: t.name, column: nc.name, ids: list });
+        refuse('migrate-no-value', { table: t.name, column: nc.name, rows: rowsText(empty), ids: namedIds(list, empty) }, { table: t.name, column: nc.name, ids: list });
       }
       // Narrowed constraints: rows the new checks, uniqueness or reference refuse are named, never dropped.
       for (const nc of t.columns) {
@@ -340,7 +345,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
               const list = await ids(session, old, v.sql, v.values);
               const machine = getStateMachine(model, t.name);
               const states = machine && machine.field === nc.name ? await stateCounts(session, t.name, nc.name, v.sql, v.values) : '';
-              refuse('migrate-rows-invalid', { table: t.name, column: nc.name, count: bad, why: states || v.why, ids: namedIds(list, bad) }, { table: t.name, column: nc.name, ids: list });
+              refuse('migrate-rows-invalid', { table: t.name, column: nc.name, rows: rowsText(bad), why: states || v.why, ids: namedIds(list, bad) }, { table: t.name, column: nc.name, ids: list });
             }
           }
         }
@@ -353,7 +358,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           if (bad > 0) {
             const list = await ids(session, old, v.sql, v.values);
             const states = await stateCounts(session, t.name, nc.name, v.sql, v.values);
-            refuse('migrate-rows-invalid', { table: t.name, column: nc.name, count: bad, why: states, ids: namedIds(list, bad) }, { table: t.name, column: nc.name, ids: list });
+            refuse('migrate-rows-invalid', { table: t.name, column: nc.name, rows: rowsText(bad), why: states, ids: namedIds(list, bad) }, { table: t.name, column: nc.name, ids: list });
           }
         }
         if (nc.unique && !c.unique) {
@@ -361,7 +366,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           const bad = await count(session, t.name, dup);
           if (bad > 0) {
             const list = await ids(session, old, dup);
-            refuse('migrate-rows-invalid', { table: t.name, column: nc.name, count: bad, why: 'a value another row also holds, and the field is now unique', ids: namedIds(list, bad) }, { table: t.name, column: nc.name, ids: list });
+            refuse('migrate-rows-invalid', { table: t.name, column: nc.name, rows: rowsText(bad), why: 'a value another row also holds, and the field is now unique', ids: namedIds(list, bad) }, { table: t.name, column: nc.name, ids: list });
           }
         }
         if (nc.references && !same(nc.references, c.references) && storedPlan.tables.some((x) => x.name === nc.references!.table)) {
@@ -370,7 +375,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           const bad = await count(session, t.name, dangling);
           if (bad > 0) {
             const list = await ids(session, old, dangling);
-            refuse('migrate-rows-invalid', { table: t.name, column: nc.name, count: bad, why: `a reference to no ${r.table}`, ids: namedIds(list, bad) }, { table: t.name, column: nc.name, ids: list });
+            refuse('migrate-rows-invalid', { table: t.name, column: nc.name, rows: rowsText(bad), why: `a reference to no ${r.table}`, ids: namedIds(list, bad) }, { table: t.name, column: nc.name, ids: list });
           }
         }
       }
@@ -383,7 +388,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
     for (const s of rest.steps) {
       const rows = s.kind === 'create_table' ? 0 : await count(session, s.table);
       const description =
-        s.kind === 'rebuild_table' ? `rebuild table ${s.table} with the new spec's constraints: ${rows} rows copied unaltered` : s.kind === 'add_column' ? `${s.description}: ${rows} rows read it as absent` : s.description;
+        s.kind === 'rebuild_table' ? `rebuild table ${s.table} with the new spec's constraints: ${rowsText(rows)} copied unaltered` : s.kind === 'add_column' ? `${s.description}: ${rowsText(rows)} read it as absent` : s.description;
       if (s.kind === 'add_column' && steps.some((x) => x.table === s.table && x.column === s.column)) continue;
       steps.push({ kind: s.kind, table: s.table, ...(s.column !== undefined ? { column: s.column } : {}), data: 'keeps', rows, description });
     }
@@ -411,5 +416,5 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
 /** `3 rows in state "archived", 1 in "lost"`: the rows of a removed state, by state. */
 async function stateCounts(session: MigrationSession, table: string, column: string, where: string, values: readonly unknown[]): Promise<string> {
   const rows = await session.query(`SELECT ${q(column)} AS s, COUNT(*) AS n FROM ${q(table)} WHERE ${where} GROUP BY ${q(column)} ORDER BY ${q(column)}`, values);
-  return rows.map((r) => `${Number(r.n)} in state ${JSON.stringify(r.s)}, which the spec no longer has`).join('; ');
+  return rows.map((r) => `${rowsText(Number(r.n))} in state ${JSON.stringify(r.s)}, which the spec no longer has`).join('; ');
 }
