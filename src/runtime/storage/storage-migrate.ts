@@ -153,6 +153,7 @@ function convertible(session: MigrationSession, from: ColumnPlan['type'], to: Co
 
 /** The PostgreSQL types a conversion ends in (storage-postgres.ts writes the same for these column types). */
 const PG_CONVERTED: Partial<Record<ColumnPlan['type'], string>> = { text: 'TEXT COLLATE "C"', integer: 'BIGINT', real: 'DOUBLE PRECISION' };
+const PG_CAST: Partial<Record<ColumnPlan['type'], string>> = { text: 'TEXT', integer: 'BIGINT', real: 'DOUBLE PRECISION' };
 
 /** Reads the storage format the database records (1 when it records none: databases made before it was written). */
 async function storedFormat(session: MigrationSession): Promise<number> {
@@ -287,7 +288,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
             // Its checks name the old type: dropped here, the rebuild adds the plan's.
             const own = await session.query(`SELECT conname FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'c'`, [q(t.name)]);
             for (const r of own) await session.query(`ALTER TABLE ${q(t.name)} DROP CONSTRAINT ${q(String(r.conname))}`);
-            await session.query(`ALTER TABLE ${q(t.name)} ALTER COLUMN ${q(c.name)} TYPE ${PG_CONVERTED[nc.type]!} USING ${q(c.name)}::${PG_CONVERTED[nc.type]!.split(' ')[0]!}`);
+            await session.query(`ALTER TABLE ${q(t.name)} ALTER COLUMN ${q(c.name)} TYPE ${PG_CONVERTED[nc.type]!} USING CAST(${q(c.name)} AS ${PG_CAST[nc.type]!})`);
           }
         });
       }
