@@ -2,13 +2,15 @@ import { Option, type Command } from 'commander';
 import type { Impact } from '../diff/diff-catalogue.js';
 import { formatDiff, type DiffFormat } from '../diff/diff-format.js';
 import { diffSpecs, readDiffInput } from '../diff/diff-run.js';
-import { action, EXIT, io, printDiagnostics, type ActionResult } from './cli-shared.js';
+import { action, EXIT, io, printDiagnostics, type ActionResult, type ExitCode } from './cli-shared.js';
 
 export type FailOn = 'breaking' | 'review' | 'any' | 'never';
 
 interface DiffOptions {
   format?: DiffFormat;
   failOn?: FailOn;
+  /** migrate (issue 28): a database of the old spec: the data impact of moving it to the new one. */
+  db?: string;
 }
 
 const THRESHOLD: Readonly<Record<FailOn, readonly Impact[]>> = {
@@ -22,14 +24,30 @@ const THRESHOLD: Readonly<Record<FailOn, readonly Impact[]>> = {
  * `servicespec diff OLD NEW`: every change between two specs, classified. Exit 1 when a change meets `--fail-on`,
  * 0 otherwise; 2 when either spec cannot be read or does not compile (its errors are printed on stderr).
  */
-export function runDiff(oldInput: string, newInput: string, options: DiffOptions): ActionResult {
-  const outcome = diffSpecs(readDiffInput(oldInput), readDiffInput(newInput));
+export async function runDiff(oldInput: string, newInput: string, options: DiffOptions): Promise<ExitCode> {
+  const next = readDiffInput(newInput);
+  const outcome = diffSpecs(readDiffInput(oldInput), next);
   if (!outcome.ok) {
     printDiagnostics(outcome.diagnostics, { format: 'text', to: 'err' });
     io.err(`servicespec diff: both specs must compile without errors\n`);
     return EXIT.usage;
   }
-  io.out(formatDiff(outcome.report, options.format ?? 'text'));
+  const format = options.format ?? 'text';
+  if (options.db === undefined) io.out(formatDiff(outcome.report, format));
+  else {
+    // The plan `migrate` would print for the new spec on that database (it changes nothing); loaded only here.
+    const { formatPlanLines, lookAtMigration } = await import('./cli-migrate.js');
+    const look = await lookAtMigration(next.model!, options.db);
+    if (!look.ok) {
+      io.err(`servicespec diff: ${look.line}\n`);
+      return EXIT.errors;
+    }
+    if (format === 'json') io.out(`${JSON.stringify({ ...(JSON.parse(formatDiff(outcome.report, 'json')) as object), data: look.plan }, null, 2)}\n`);
+    else {
+      const heading = format === 'markdown' ? '\n## Data impact\n\n```\n' : '\nData impact on the database (servicespec migrate):\n';
+      io.out(`${formatDiff(outcome.report, format)}${heading}${formatPlanLines(look.plan)}${format === 'markdown' ? '```\n' : ''}`);
+    }
+  }
   const fails = THRESHOLD[options.failOn ?? 'never'];
   return outcome.report.changes.some((c) => fails.includes(c.impact)) ? EXIT.errors : EXIT.ok;
 }
@@ -41,6 +59,7 @@ export function registerDiffCommand(program: Command): void {
     .argument('<old>', 'the old spec: a file, or git:REV:path (read through `git show`)')
     .argument('<new>', 'the new spec: a file, or git:REV:path')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
+    .option('--db <url>', "a database of the old spec (sqlite:PATH or postgres://…): add the data impact of moving it to the new spec, as `migrate` plans it (nothing is changed)")
     .addOption(new Option('--fail-on <impact>', 'exit 1 when a change of this impact (or worse) is found').choices(['breaking', 'review', 'any', 'never']).default('never'))
     .addHelpText(
       'after',

@@ -46,10 +46,7 @@ async function runPlanner(storage: Storage, model: ServiceModel, apply: boolean,
 }
 
 function printPlan(plan: MigratePlan, heading: string): void {
-  io.out(`${heading}\n`);
-  if (plan.steps.length === 0) io.out('  nothing to do: the database holds what the spec describes\n');
-  plan.steps.forEach((s, i) => io.out(`  ${i + 1}. [${s.data}] ${s.description}\n`));
-  for (const r of plan.refusals) io.out(`  refused: ${r.code}: ${r.message}\n`);
+  io.out(`${heading}\n${formatPlanLines(plan)}`);
 }
 
 /** A copy of the SQLite database beside it, through SQLite's online backup (consistent while others write). */
@@ -63,6 +60,40 @@ async function backupSqlite(path: string): Promise<string> {
     db.close();
   }
   return target;
+}
+
+/**
+ * The plan for `model` on the database `url`, changing nothing (for `diff --db`), or the one line saying why there
+ * is none (the database cannot be reached, or a newer servicespec migrated it).
+ */
+export async function lookAtMigration(model: ServiceModel, url: string): Promise<{ ok: true; plan: MigratePlan } | { ok: false; line: string }> {
+  const target = parseStorageUrl(url);
+  if (target.kind === 'error') return { ok: false, line: target.message };
+  const shown = redactStorageUrl(url);
+  if (target.kind === 'sqlite' && (target.path === ':memory:' || !existsSync(target.path))) {
+    return { ok: false, line: `migrate-unreachable: ${createDiagnostic('migrate-unreachable', { url: shown, reason: 'no such database file' }).message}` };
+  }
+  let storage: Storage;
+  try {
+    storage = openStorage(url);
+    await storage.lastOutboxSeq();
+  } catch (err) {
+    return { ok: false, line: `migrate-unreachable: ${createDiagnostic('migrate-unreachable', { url: shown, reason: firstLine(err) }).message}` };
+  }
+  try {
+    const { plan } = await runPlanner(storage, model, false, false);
+    const newer = plan?.refusals.find((r) => r.code === 'migrate-newer-database');
+    if (!plan || newer) return { ok: false, line: `${newer?.code ?? 'migrate-newer-database'}: ${newer?.message ?? ''}` };
+    return { ok: true, plan };
+  } finally {
+    await storage.close().catch(() => undefined);
+  }
+}
+
+/** The plan's steps and refusals as lines (`diff --db` and `migrate` share them). */
+export function formatPlanLines(plan: MigratePlan): string {
+  if (plan.steps.length === 0 && plan.refusals.length === 0) return '  nothing to do: the database holds what the spec describes\n';
+  return [...plan.steps.map((s, i) => `  ${i + 1}. [${s.data}] ${s.description}\n`), ...plan.refusals.map((r) => `  refused: ${r.code}: ${r.message}\n`)].join('');
 }
 
 export async function runMigrate(file: string, options: MigrateCommandOptions): Promise<ExitCode> {

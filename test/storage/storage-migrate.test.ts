@@ -355,6 +355,19 @@ ${states
       expect(served).toEqual({ ok: false, refusals: [{ table: '*', reason: 'the database was migrated by a newer servicespec (storage format 99; this one knows 1): upgrade servicespec to migrate it' }] });
     });
 
+    it('diff OLD NEW --db shows the data impact next to the verdict, changing nothing', async () => {
+      const db = await seedOn(engine.make, V1, seedRows);
+      const oldFile = specFile(V1);
+      const newFile = specFile(spec({ title: '{ type: string }' }));
+      const r = await runCli(['diff', oldFile, newFile, '--db', db.url]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Data impact on the database (servicespec migrate):\n  1. [loses] drop field Task.note: its value is lost in 2 rows\n');
+      const j = JSON.parse((await runCli(['diff', oldFile, newFile, '--db', db.url, '--format', 'json'])).stdout) as { changes: unknown[]; data: { losesData: boolean } };
+      expect(j.changes.length).toBeGreaterThan(0);
+      expect(j.data.losesData).toBe(true);
+      expect(await readAll(db, V1)).toHaveLength(3);
+    });
+
     it('serve refuses a non-additive change naming the exact migrate command', async () => {
       const db = await seedOn(engine.make, V1, seedRows);
       const file = specFile(spec({ title: '{ type: string }', priority: '{ type: integer, default: 3 }' }));
@@ -388,6 +401,12 @@ describe('migrate: bad input, one line, nothing changed', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`servicespec migrate: migrate-unreachable: cannot open sqlite:${path}: no such database file\n`);
     expect(existsSync(path)).toBe(false);
+  });
+
+  it('diff --db on an unreachable database is one line, exit 1', async () => {
+    const r = await runCli(['diff', specFile(V1), specFile(V1), '--db', 'postgres://ann:s3cret@127.0.0.1:1/service']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^servicespec diff: migrate-unreachable: cannot open postgres:\/\/ann:\*\*\*@127\.0\.0\.1:1\/service: [^\n]*\n$/);
   });
 
   it('--allow-data-loss without --apply is a usage error', async () => {
