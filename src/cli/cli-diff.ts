@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { Impact } from '../diff/diff-catalogue.js';
 import { formatDiff, type DiffFormat } from '../diff/diff-format.js';
 import { diffSpecs, readDiffInput } from '../diff/diff-run.js';
-import { action, EXIT, io, printDiagnostics, type ActionResult, type ExitCode } from './cli-shared.js';
+import { action, EXIT, io, printDiagnostics, type ExitCode } from './cli-shared.js';
 
 export type FailOn = 'breaking' | 'review' | 'any' | 'never';
 
