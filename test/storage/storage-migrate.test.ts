@@ -353,6 +353,10 @@ ${states
       expect(r.stderr).toBe('servicespec migrate: migrate-newer-database: the database was migrated by a newer servicespec (storage format 99; this one knows 1): upgrade servicespec to migrate it\n');
       const served = await withStorage(db, (s) => s.migrate(getStoragePlan(compileSpecText(V1).model!), { prepare: prepareServe }));
       expect(served).toEqual({ ok: false, refusals: [{ table: '*', reason: 'the database was migrated by a newer servicespec (storage format 99; this one knows 1): upgrade servicespec to migrate it' }] });
+      const serve = await runCli(['serve', specFile(V1), '--db', db.url, '--allow-gaps', '--port', '0']);
+      expect(serve.code).toBe(1);
+      expect(serve.stderr).toContain('  - storage: the database was migrated by a newer servicespec (storage format 99; this one knows 1): upgrade servicespec to migrate it\n');
+      expect(serve.stderr).not.toContain('servicespec migrate ');
     });
 
     it('diff OLD NEW --db shows the data impact next to the verdict, changing nothing', async () => {
@@ -374,7 +378,7 @@ ${states
       const r = await runCli(['serve', file, '--db', db.url, '--allow-gaps', '--port', '0']);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`storage: new field Task.priority is required; existing rows have no value for it; serve runs only additive steps at start: plan this change with servicespec migrate`);
-      expect(r.stderr).toContain(`  servicespec migrate ${file} --db ${engine.name === 'sqlite' ? db.url.replace(/^sqlite:/, 'sqlite:') : ''}`);
+      expect(r.stderr).toContain(`See the plan (it changes nothing) with:\n  servicespec migrate ${file} --db ${db.url}\nthen run it with:\n  servicespec migrate ${file} --db ${db.url} --apply\n`);
       expect(r.stderr).not.toContain('make it optional');
     });
   });
