@@ -105,6 +105,7 @@ export function buildField(name: string, spec: FieldSpec, pointer: string): Fiel
   if (spec.to !== undefined) f.to = spec.to;
   if (spec.items) f.items = buildField('items', spec.items, joinPointer(pointer, 'items'));
   if (spec.fields) f.fields = buildFields(spec.fields, joinPointer(pointer, 'fields'));
+  if (spec.renamedFrom !== undefined) f.renamedFrom = spec.renamedFrom;
   return Object.freeze(f) as FieldModel;
 }
 

@@ -46,6 +46,8 @@ export interface FieldModel {
   to?: string;
   items?: FieldModel;
   fields?: readonly FieldModel[];
+  /** The field's previous name (`renamedFrom`): `servicespec migrate` renames its column. */
+  renamedFrom?: string;
 }
 
 /** A declared query parameter or request header of a custom operation: a field, and where it travels. */

@@ -124,6 +124,8 @@ export interface FieldSpec extends FieldConstraints {
   nullable?: boolean;
   readOnly?: boolean;
   writeOnce?: boolean;
+  /** The field's previous name, for `servicespec migrate` (a rename of the stored column). */
+  renamedFrom?: string;
   /** The server sets the field: the time of creation or of the last change. */
   generated?: 'create_time' | 'update_time';
   unique?: boolean;

@@ -201,6 +201,20 @@ for (const engine of engines) {
       ]);
     });
 
+    it("a field's renamedFrom moves the data too", async () => {
+      const db = await seedOn(engine.make, V1, seedRows);
+      const v2 = spec({ title: '{ type: string }', remark: '{ type: string, optional: true, renamedFrom: note }' });
+      const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply']);
+      expect(r.stdout).toContain('[keeps] rename field Task.note to remark (declared renamedFrom): the values of 2 rows move with it');
+      expect(r.stdout).not.toContain('drop');
+      expect(r.code).toBe(0);
+      expect(await readAll(db, v2)).toEqual([
+        { id: 'a', title: 'one', remark: 'kept?' },
+        { id: 'b', title: 'two', remark: null },
+        { id: 'c', title: 'three', remark: 'x' },
+      ]);
+    });
+
     it('a new required field without a default is refused on rows that lack it, naming them (migrate-no-value)', async () => {
       const db = await seedOn(engine.make, V1, seedRows);
       const v2 = spec({ title: '{ type: string }', note: '{ type: string, optional: true }', owner: '{ type: string }' });

@@ -83,7 +83,7 @@ function namedIds(list: readonly unknown[], total: number): string {
   return total > list.length ? `${shown} and ${total - list.length} more` : shown;
 }
 
-/** Per resource, each field name a declared `rename_field` chain leads from, to the current name. */
+/** Per resource, each field name a declared rename (`rename_field` chains, a field's `renamedFrom`) leads from, to the current name. */
 export function getRenames(model: ServiceModel): Map<string, Map<string, string>> {
   const next = new Map<string, Map<string, string>>();
   for (const v of model.versioning?.supported ?? []) {
@@ -92,6 +92,15 @@ export function getRenames(model: ServiceModel): Map<string, Map<string, string>
       let m = next.get(c.resource);
       if (!m) next.set(c.resource, (m = new Map()));
       m.set(c.from, c.to);
+    }
+  }
+  // A field's own `renamedFrom` is one more step of its chain (applied last: it names the current field).
+  for (const r of model.resources) {
+    for (const f of r.fields) {
+      if (f.renamedFrom === undefined || f.renamedFrom === f.name) continue;
+      let m = next.get(r.name);
+      if (!m) next.set(r.name, (m = new Map()));
+      if (!m.has(f.renamedFrom)) m.set(f.renamedFrom, f.name);
     }
   }
   const out = new Map<string, Map<string, string>>();
@@ -222,7 +231,8 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
       for (const [from, to] of renames.get(t.name) ?? []) {
         if (!has(from) || has(to) || wants(from) || !wants(to)) continue;
         const rows = await count(session, t.name, `${q(from)} IS NOT NULL`);
-        steps.push({ kind: 'rename_column', table: t.name, column: from, to, data: 'keeps', rows, description: `rename field ${t.name}.${from} to ${to} (declared rename_field): the values of ${rowsText(rows)} move with it` });
+        const how = getField(getResource(model, t.name)!, to)?.renamedFrom === from ? 'renamedFrom' : 'rename_field';
+        steps.push({ kind: 'rename_column', table: t.name, column: from, to, data: 'keeps', rows, description: `rename field ${t.name}.${from} to ${to} (declared ${how}): the values of ${rowsText(rows)} move with it` });
         const absent = columns.find((c) => c.absentOf === from);
         columns = columns.map((c) => (c.name === from ? { ...c, name: to } : c.absentOf === from ? absentColumn(to) : c));
         actions.push(async () => {
