@@ -373,6 +373,23 @@ ${states
       expect(serve.stderr).not.toContain('servicespec migrate ');
     });
 
+    it('--apply and an instance starting at the same moment agree (one migration lock): no deadlock, one outcome', async () => {
+      const db = await seedOn(engine.make, V1, seedRows);
+      const v2 = spec({ title: '{ type: string }', note: '{ type: string, optional: true }', priority: '{ type: integer, default: 3 }' });
+      const model = compileSpecText(v2).model!;
+      const starting = db.open();
+      try {
+        const [applied, started] = await Promise.all([runCli(['migrate', specFile(v2), '--db', db.url, '--apply']), starting.migrate(getStoragePlan(model), { prepare: prepareServe })]);
+        expect(applied.code).toBe(0);
+        // Before the migration it is refused (the change is not additive); after it, there is nothing left to do.
+        if (!started.ok) expect(started.refusals.map((r) => r.reason)).toEqual(['new field Task.priority is required; existing rows have no value for it']);
+        expect((await starting.migrate(getStoragePlan(model), { prepare: prepareServe })).ok).toBe(true);
+      } finally {
+        await starting.close();
+      }
+      expect((await readAll(db, v2)).map((r) => r.priority)).toEqual([3, 3, 3]);
+    });
+
     it('diff OLD NEW --db shows the data impact next to the verdict, changing nothing', async () => {
       const db = await seedOn(engine.make, V1, seedRows);
       const oldFile = specFile(V1);
