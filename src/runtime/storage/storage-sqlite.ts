@@ -487,8 +487,16 @@ export class SqliteStorage implements Storage {
       let prepared: PreparedMigration = { ok: true, stored };
       if (prepare) {
         this.db.pragma('foreign_keys = OFF');
-        this.db.exec('BEGIN IMMEDIATE');
         try {
+          await this.beginImmediateAsync();
+        } catch (err) {
+          this.db.pragma('foreign_keys = ON');
+          throw err;
+        }
+        try {
+          // Read again under the lock: another connection may have migrated since.
+          const now = this.stmt(`SELECT value FROM ${META} WHERE key = ?`).get(PLAN_KEY) as { value: string } | undefined;
+          stored = now ? (JSON.parse(now.value) as StoragePlan) : { tables: [] };
           prepared = await prepare(this.migrationSession(), stored);
         } catch (err) {
           this.db.exec('ROLLBACK');
@@ -560,6 +568,28 @@ export class SqliteStorage implements Storage {
       this.syncWriter = undefined;
       return { ok: true, steps };
     });
+  }
+
+  /**
+   * migrate (issue 28): BEGIN IMMEDIATE without SQLite's busy wait. `prepare` holds the write lock across awaits; a
+   * second connection in this process waiting synchronously for it (busy_timeout) would block the thread the
+   * holder needs to commit. So a busy lock is retried after a timer, up to the usual 5 s.
+   */
+  private async beginImmediateAsync(): Promise<void> {
+    this.db.pragma('busy_timeout = 0');
+    try {
+      for (let waited = 0; ; waited += 10) {
+        try {
+          this.db.exec('BEGIN IMMEDIATE');
+          return;
+        } catch (err) {
+          if ((err as { code?: string }).code !== 'SQLITE_BUSY' || waited >= 5000) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      }
+    } finally {
+      this.db.pragma('busy_timeout = 5000');
+    }
   }
 
   /** migrate (issue 28): raw statements on the writer's connection, for `MigrateOptions.prepare`. */
