@@ -168,6 +168,20 @@ for (const engine of engines) {
       expect(again.stdout).toContain('nothing to do');
     });
 
+    it('--apply --format json reports what was applied (and, on SQLite, the backup)', async () => {
+      const db = await seedOn(engine.make, V1, seedRows);
+      const v2 = spec({ title: '{ type: string }', note: '{ type: string, optional: true }', priority: '{ type: integer, default: 3 }' });
+      const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply', '--format', 'json']);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      const out = JSON.parse(r.stdout) as { applied: boolean; backup?: string; refusals: unknown[]; steps: { kind: string; rows: number }[] };
+      expect(out.applied).toBe(true);
+      expect(out.refusals).toEqual([]);
+      expect(out.steps[0]).toMatchObject({ kind: 'fill_column', rows: 3 });
+      if (engine.name === 'sqlite') expect(existsSync(out.backup!)).toBe(true);
+      else expect(out.backup).toBeUndefined();
+    });
+
     it('dropping a field no row holds needs no consent', async () => {
       const db = await seedOn(engine.make, V1, [{ id: 'a', title: 'one' }]);
       const v2 = spec({ title: '{ type: string }' });
