@@ -32,14 +32,41 @@ export interface ServeOptions {
   cors?: string[];
 }
 
+/** TypeScript handler files: loaded through tsx (below), on every supported Node, with or without its type stripping. */
+const TYPESCRIPT = /\.(?:ts|mts|cts)$/;
+
+/**
+ * Loads a handlers module. A TypeScript file goes through tsx's documented `tsImport` (scoped to this one import:
+ * no loader is registered for the rest of the process); esbuild's parse errors become "file:line:col: message".
+ */
+async function importHandlers(file: string): Promise<Record<string, unknown> | string> {
+  const url = pathToFileURL(resolve(file)).href;
+  if (!TYPESCRIPT.test(file)) {
+    try {
+      return (await import(url)) as Record<string, unknown>;
+    } catch (err) {
+      return `cannot load handlers from ${file}: ${(err as Error).message.split('\n')[0]}`;
+    }
+  }
+  const { tsImport } = await import('tsx/esm/api');
+  try {
+    return (await tsImport(url, import.meta.url)) as Record<string, unknown>;
+  } catch (err) {
+    const message = (err as Error).message;
+    // esbuild: "Transform failed with N error(s):\n/abs/h.ts:2:22: ERROR: Unexpected \"=\"" (one line per error)
+    const errors = [...message.matchAll(/^(.*?):(\d+):(\d+): ERROR: (.*)$/gm)];
+    if (message.startsWith('Transform failed') && errors.length > 0) {
+      const lines = errors.map(([, , line, column, text]) => `  ${file}:${line}:${column}: ${text}`);
+      return `cannot load handlers from ${file}: TypeScript syntax error${errors.length > 1 ? 's' : ''}\n${lines.join('\n')}`;
+    }
+    return `cannot load handlers from ${file}: ${message.split('\n')[0]}`;
+  }
+}
+
 /** Loads custom-operation handlers from a module exporting `handlers` (or a default object) of functions. */
 async function loadHandlers(file: string): Promise<Record<string, CustomHandler> | string> {
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(pathToFileURL(resolve(file)).href)) as Record<string, unknown>;
-  } catch (err) {
-    return `cannot load handlers from ${file}: ${(err as Error).message.split('\n')[0]}`;
-  }
+  const mod = await importHandlers(file);
+  if (typeof mod === 'string') return mod;
   const found = (mod.handlers ?? mod.default) as Record<string, unknown> | undefined;
   if (!found || typeof found !== 'object') return `${file} exports no \`handlers\` object (or default export) of functions`;
   const bad = Object.entries(found).filter(([, v]) => typeof v !== 'function').map(([k]) => k);
@@ -228,7 +255,7 @@ export function registerServeCommand(program: Command): void {
     .option('--jwt-secret-env <var>', 'the environment variable holding the HMAC secret for HS* bearer tokens')
     .option('--redis <url>', 'share rate-limit budgets across instances through Redis (redis://host:port)')
     .option('--docs', 'also serve the docs console (/_servicespec/docs) and the OpenAPI and AsyncAPI documents')
-    .option('--handlers <file>', 'a JavaScript module exporting `handlers` for custom operations')
+    .option('--handlers <file>', 'a JavaScript or TypeScript module exporting `handlers` for custom operations')
     .option('--allow-webhook-target <cidr>', 'let webhooks go to this non-public address range too, e.g. 127.0.0.0/8 (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--watch', 'reload the spec when it changes; a broken edit is refused and the last good spec keeps serving')
     .option('--cors <origins>', 'let browsers on these origins call the service, e.g. http://localhost:5173 (repeatable or comma-separated; * for any)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((o) => o.trim()).filter((o) => o !== '')])
