@@ -106,7 +106,7 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
     if (options.docs) io.err(`servicespec: docs console at ${address}/_servicespec/docs\n`);
   } catch (err) {
     await app.close();
-    io.err(`servicespec serve: cannot listen on ${options.host}:${port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+    io.err(`servicespec serve: ${getListenError(options.host, port, err)}\n`);
     return EXIT.errors;
   }
   // --watch: a changed spec that builds replaces the service on the same port; one that does not is refused and the
@@ -143,6 +143,15 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
     process.once('SIGINT', () => stop('SIGINT'));
   });
   return EXIT.ok;
+}
+
+/** Why listening failed, in words that say what to change (the port in use: which one, and `--port`). */
+export function getListenError(host: string, port: number, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return `port ${port} on ${host} is already in use (EADDRINUSE): stop what is using it, or pick another with --port (or PORT); --port 0 picks a free one`;
+  if (code === 'EACCES') return `not allowed to listen on ${host}:${port} (EACCES): ports below 1024 need privileges; pick another with --port`;
+  if (code === 'EADDRNOTAVAIL') return `cannot listen on ${host}:${port}: ${host} is not an address of this machine (EADDRNOTAVAIL); pick another with --host`;
+  return `cannot listen on ${host}:${port}: ${code ?? (err as Error).message}`;
 }
 
 /** Reads the spec and builds the service on its database, or says why not (printed) and returns the exit code. */
