@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { Impact } from '../diff/diff-catalogue.js';
 import { formatDiff, type DiffFormat } from '../diff/diff-format.js';
 import { diffSpecs, readDiffInput } from '../diff/diff-run.js';
-import { action, EXIT, io, printDiagnostics, type ActionResult } from './cli-shared.js';
+import { action, EXIT, io, paint, printDiagnostics, useColor, type ActionResult } from './cli-shared.js';
 
 export type FailOn = 'breaking' | 'review' | 'any' | 'never';
 
@@ -18,6 +18,26 @@ const THRESHOLD: Readonly<Record<FailOn, readonly Impact[]>> = {
   never: [],
 };
 
+const IMPACT_COLOR = { breaking: 'red', 'needs review': 'yellow', 'non-breaking': 'green' } as const;
+
+/** Colours the text report's impact labels, part headings and summary counts (on a terminal; useColor). */
+function colorDiffText(text: string): string {
+  const lines = text.split('\n');
+  return lines
+    .map((line, i) => {
+      const label = /^ {2}(breaking|needs review|non-breaking)( +)/.exec(line);
+      if (label) return `  ${paint(label[1]!, IMPACT_COLOR[label[1] as keyof typeof IMPACT_COLOR])}${label[2]}${line.slice(label[0].length)}`;
+      if (i === lines.length - 2) {
+        return line
+          .replace(/^(\d+) breaking/, (m, n: string) => paint(m, n === '0' ? 'green' : 'red'))
+          .replace(/(\d+) needs review/, (m, n: string) => paint(m, n === '0' ? 'green' : 'yellow'))
+          .replace(/^no changes/, (m) => paint(m, 'green'));
+      }
+      return line !== '' && !line.startsWith(' ') ? paint(line, 'bold') : line;
+    })
+    .join('\n');
+}
+
 /**
  * `servicespec diff OLD NEW`: every change between two specs, classified. Exit 1 when a change meets `--fail-on`,
  * 0 otherwise; 2 when either spec cannot be read or does not compile (its errors are printed on stderr).
@@ -29,7 +49,9 @@ export function runDiff(oldInput: string, newInput: string, options: DiffOptions
     io.err(`servicespec diff: both specs must compile without errors\n`);
     return EXIT.usage;
   }
-  io.out(formatDiff(outcome.report, options.format ?? 'text'));
+  const format = options.format ?? 'text';
+  const text = formatDiff(outcome.report, format);
+  io.out(format === 'text' && useColor('out') ? colorDiffText(text) : text);
   const fails = THRESHOLD[options.failOn ?? 'never'];
   return outcome.report.changes.some((c) => fails.includes(c.impact)) ? EXIT.errors : EXIT.ok;
 }
