@@ -35,7 +35,7 @@ describe('check and diff in colour', { timeout: 120_000 }, () => {
     const tty = await runAs(['diff', LIBRARY, ORDERS], true, {});
     expect(tty.stdout).toMatch(new RegExp(`\\n  \\u001b\\[31mbreaking\\u001b\\[0m +`));
     expect(tty.stdout).toMatch(new RegExp(`\\n  \\u001b\\[32mnon-breaking\\u001b\\[0m +`));
-    expect(tty.stdout).toMatch(/\u001b\[31m\d+ breaking\u001b\[0m, \u001b\[33m\d+ needs review\u001b\[0m, \d+ non-breaking \(/);
+    expect(tty.stdout).toMatch(new RegExp(`\\u001b\\[31m\\d+ breaking\\u001b\\[0m, \\u001b\\[33m\\d+ needs review\\u001b\\[0m, \\d+ non-breaking \\(`));
     expect((await runAs(['diff', LIBRARY, ORDERS], true, { NO_COLOR: '1' })).stdout).not.toContain(ESC);
     expect((await runAs(['diff', LIBRARY, ORDERS], false, {})).stdout).not.toContain(ESC);
   });
