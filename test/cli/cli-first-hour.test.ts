@@ -1,10 +1,14 @@
 // The first hour's friction (issue 29), each as a new user met it.
 
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/cli-run.js';
-import { EXAMPLES, ROOT, spawnCli, STACK_LINE } from './cli-helpers.js';
+import { CLI, EXAMPLES, ROOT, runCli, spawnCli, STACK_LINE, tempDir } from './cli-helpers.js';
+
+const TSX_LOADER = join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs');
 
 const [, LIBRARY, ORDERS] = EXAMPLES as [string, string, string];
 const PARTLY = join(ROOT, 'test', 'fixtures', 'partly-shown-auth', 'service.yaml');
@@ -63,6 +67,76 @@ describe('serve on a port in use', { timeout: 120_000 }, () => {
       expect(r.stderr).not.toMatch(STACK_LINE);
     } finally {
       blocker.close();
+    }
+  });
+});
+
+describe('keys without --db finds the database npm start serves', { timeout: 120_000 }, () => {
+  it("npm start's database is the one every command defaults to for its spec", async () => {
+    const { defaultDbUrl } = await import('../../src/cli/cli-keys.js');
+    const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
+    const words = start.split(/\s+/);
+    const spec = words[words.indexOf('serve') + 1]!;
+    const db = words.includes('--db') ? words[words.indexOf('--db') + 1]! : defaultDbUrl(spec);
+    expect(resolve(ROOT, db.replace(/^sqlite:/, ''))).toBe(resolve(ROOT, defaultDbUrl(spec).replace(/^sqlite:/, '')));
+  });
+
+  it("the README's credential commands for `test` run as written, against the database serve uses by default", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### `test`: hold a running service to its spec'));
+    const block = /```\n([\s\S]*?)```/.exec(section)![1]!;
+    const commands = block.split('\n').filter((l) => l.startsWith('$ ')).map((l) => l.slice(2));
+    expect(commands.length).toBeGreaterThanOrEqual(5);
+    const dir = tempDir();
+    try {
+      mkdirSync(join(dir.path, 'examples'));
+      copyFileSync(ORDERS, join(dir.path, 'examples', 'orders.yaml'));
+      // the service's database, as `npm start` (serve with no --db) would have made it
+      expect((await runCli(['keys', 'list', 'examples/orders.yaml', '--create'], { cwd: dir.path })).code).toBe(0);
+      expect(existsSync(join(dir.path, 'examples', 'data', 'orders.db'))).toBe(true);
+      const script = [
+        'set -eu',
+        `servicespec() { ${JSON.stringify(process.execPath)} --import ${JSON.stringify(TSX_LOADER)} ${JSON.stringify(CLI)} "$@"; }`,
+        ...commands,
+        'printf "%s\\n" "$KEY" "$BOB_KEY" "$READ_ONLY_KEY" "$PAY_ID" "$PAY_SECRET"',
+      ].join('\n');
+      const r = spawnSync('bash', ['-c', script], { cwd: dir.path, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 100_000 });
+      expect(r.status, r.stderr).toBe(0);
+      const values = r.stdout.trim().split('\n');
+      expect(values).toHaveLength(5);
+      for (const v of values) expect(v).toMatch(/^\S{8,}$/);
+      const keys = await runCli(['keys', 'list', 'examples/orders.yaml', '--format', 'json'], { cwd: dir.path });
+      expect(keys.stdout).toContain('"carol"');
+    } finally {
+      dir.remove();
+    }
+  });
+});
+
+describe('test --help', () => {
+  it('ends with examples, the first making the credential the second uses', async () => {
+    const r = await runCli(['test', '--help']);
+    expect(r.stdout).toContain('\nExamples:\n  $ KEY=$(servicespec keys create examples/orders.yaml --subject alice --scopes ');
+    expect(r.stdout).toContain('  $ servicespec test examples/orders.yaml --base-url http://127.0.0.1:3000 --header "X-API-Key: $KEY"\n');
+  });
+});
+
+describe("the first `import openapi` example, as written", { timeout: 120_000 }, () => {
+  it('is the same in the README and --help, and runs (input and output are different files)', async () => {
+    const { COMMAND_EXAMPLES } = await import('../../src/cli/cli-examples.js');
+    const example = COMMAND_EXAMPLES['import openapi']![0]!;
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain(`$ ${example} `);
+    const dir = tempDir();
+    try {
+      const args = example.split(/\s+/).slice(1);
+      copyFileSync(join(ROOT, 'test', 'fixtures', 'openapi', 'oai-petstore.yaml'), join(dir.path, args[2]!));
+      const r = await runCli(args, { cwd: dir.path });
+      expect(r.code, r.stderr).toBe(0);
+      expect(existsSync(join(dir.path, args[4]!))).toBe(true);
+      expect((await runCli(['check', join(dir.path, args[4]!)])).code).toBe(0);
+    } finally {
+      dir.remove();
     }
   });
 });
