@@ -15,6 +15,7 @@ import { registerInitCommand } from '../../src/cli/cli-init.js';
 import { registerKeysCommand } from '../../src/cli/cli-keys.js';
 import { registerServeCommand } from '../../src/cli/cli-serve.js';
 import { registerTestCommand } from '../../src/cli/cli-test.js';
+import { registerHandlersTypeCommand } from '../../src/cli/cli-handlers-type.js';
 import { registerUsersCommand } from '../../src/cli/cli-users.js';
 import { registerWebhooksCommand } from '../../src/cli/cli-webhooks.js';
 import { EXAMPLES, runCli } from './cli-helpers.js';
@@ -38,7 +39,7 @@ describe('gaps --fail-on-gaps', { timeout: 120_000 }, () => {
 describe('--help examples', { timeout: 120_000 }, () => {
   function program(): Command {
     const p = new Command('servicespec').version('0', '-V, --version').enablePositionalOptions();
-    for (const register of [registerCheckCommand, registerGapsCommand, registerDocCommand, registerDiffCommand, registerInitCommand, registerServeCommand, registerKeysCommand, registerClientsCommand, registerUsersCommand, registerWebhooksCommand, registerExportCommand, registerImportCommand, registerClientCommand, registerTestCommand]) register(p);
+    for (const register of [registerCheckCommand, registerGapsCommand, registerDocCommand, registerDiffCommand, registerInitCommand, registerServeCommand, registerKeysCommand, registerClientsCommand, registerUsersCommand, registerWebhooksCommand, registerExportCommand, registerImportCommand, registerClientCommand, registerTestCommand, registerHandlersTypeCommand]) register(p);
     addExamples(p);
     return p;
   }
