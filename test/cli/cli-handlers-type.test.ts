@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLES, ROOT, runCli, tempDir } from './cli-helpers.js';
+import { EXAMPLES, freePort, ROOT, runCli, spawnCli, startCli, STACK_LINE, tempDir } from './cli-helpers.js';
 
 const exec = promisify(execFile);
 const ORDERS = EXAMPLES[2]!;
@@ -53,6 +53,28 @@ describe('servicespec handlers-type', { timeout: 240_000 }, () => {
       expect(wrong.out).toContain("Type 'number' is not assignable to type 'string'");
       writeFileSync(join(dir.path, 'handlers.ts'), GOOD.replace('quote(', 'qoute('));
       expect((await tsc(dir.path)).out).toContain("'qoute' does not exist in type 'Handlers'");
+      // serve --check-types: the same type error, reported as such before serving, with no stack
+      writeFileSync(join(dir.path, 'handlers.ts'), GOOD.replace('currency: body.currency', 'currency: 978'));
+      const serveArgs = ['serve', ORDERS, '--db', 'sqlite::memory:', '--allow-gaps', '--log', 'silent', '--handlers', 'handlers.ts', '--check-types'];
+      // in a child process: Node remembers a failed package lookup for the rest of the process
+      const without = await spawnCli(serveArgs, { cwd: dir.path });
+      expect(without.code).toBe(1);
+      expect(without.stderr).toBe('servicespec serve: --check-types: no typescript package is installed for handlers.ts (npm install --save-dev typescript in its project)\n');
+      symlinkSync(join(ROOT, 'node_modules', 'typescript'), join(dir.path, 'node_modules', 'typescript'), 'dir');
+      const refused = await runCli(serveArgs, { cwd: dir.path });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^servicespec serve: handlers\.ts has 1 type error; not serving\n {2}handlers\.ts:3:3: TS2322: /);
+      expect(refused.stderr).not.toMatch(STACK_LINE);
+      writeFileSync(join(dir.path, 'handlers.ts'), GOOD);
+      const port = await freePort();
+      const served = startCli(['serve', ORDERS, '--db', 'sqlite::memory:', '--allow-gaps', '--log', 'silent', '--handlers', 'handlers.ts', '--check-types', '--port', String(port)], { cwd: dir.path });
+      try {
+        await served.waitFor(/serving Orders at/, 120_000);
+        const res = await fetch(`http://127.0.0.1:${port}/quotes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ currency: 'EUR', items: [{ sku: 'MUG-RED-350', quantity: 1 }] }) });
+        expect(await res.json()).toEqual({ amount: 1299, currency: 'EUR', valid_until: '1970-01-01T00:00:00.000Z' });
+      } finally {
+        await served.stop();
+      }
     } finally {
       dir.remove();
     }
