@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { Impact } from '../diff/diff-catalogue.js';
 import { formatDiff, type DiffFormat } from '../diff/diff-format.js';
 import { diffSpecs, readDiffInput } from '../diff/diff-run.js';
-import { action, EXIT, io, printDiagnostics, type ExitCode } from './cli-shared.js';
+import { action, EXIT, io, paint, printDiagnostics, useColor, type ExitCode } from './cli-shared.js';
 
 export type FailOn = 'breaking' | 'review' | 'any' | 'never';
 
@@ -20,6 +20,26 @@ const THRESHOLD: Readonly<Record<FailOn, readonly Impact[]>> = {
   never: [],
 };
 
+const IMPACT_COLOR = { breaking: 'red', 'needs review': 'yellow', 'non-breaking': 'green' } as const;
+
+/** Colours the text report's impact labels, part headings and summary counts (on a terminal; useColor). */
+function colorDiffText(text: string): string {
+  const lines = text.split('\n');
+  return lines
+    .map((line, i) => {
+      const label = /^ {2}(breaking|needs review|non-breaking)( +)/.exec(line);
+      if (label) return `  ${paint(label[1]!, IMPACT_COLOR[label[1] as keyof typeof IMPACT_COLOR])}${label[2]}${line.slice(label[0].length)}`;
+      if (i === lines.length - 2) {
+        return line
+          .replace(/^(\d+) breaking/, (m, n: string) => paint(m, n === '0' ? 'green' : 'red'))
+          .replace(/(\d+) needs review/, (m, n: string) => paint(m, n === '0' ? 'green' : 'yellow'))
+          .replace(/^no changes/, (m) => paint(m, 'green'));
+      }
+      return line !== '' && !line.startsWith(' ') ? paint(line, 'bold') : line;
+    })
+    .join('\n');
+}
+
 /**
  * `servicespec diff OLD NEW`: every change between two specs, classified. Exit 1 when a change meets `--fail-on`,
  * 0 otherwise; 2 when either spec cannot be read or does not compile (its errors are printed on stderr).
@@ -33,7 +53,10 @@ export async function runDiff(oldInput: string, newInput: string, options: DiffO
     return EXIT.usage;
   }
   const format = options.format ?? 'text';
-  if (options.db === undefined) io.out(formatDiff(outcome.report, format));
+  if (options.db === undefined) {
+    const text = formatDiff(outcome.report, format);
+    io.out(format === 'text' && useColor('out') ? colorDiffText(text) : text);
+  }
   else {
     // The plan `migrate` would print for the new spec on that database (it changes nothing); loaded only here.
     const { formatPlanLines, lookAtMigration } = await import('./cli-migrate.js');

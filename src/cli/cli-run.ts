@@ -31,6 +31,7 @@ const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
   export: async () => (await import('./cli-export.js')).registerExportCommand,
   import: async () => (await import('./cli-import.js')).registerImportCommand,
   client: async () => (await import('./cli-generate-client.js')).registerClientCommand,
+  'handlers-type': async () => (await import('./cli-handlers-type.js')).registerHandlersTypeCommand,
   test: async () => (await import('./cli-test.js')).registerTestCommand,
 };
 

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
@@ -14,6 +15,8 @@ export interface ServeOptions {
   host: string;
   db?: string;
   allowGaps?: boolean;
+  /** Type-check a TypeScript handlers file with the project's own typescript before serving. */
+  checkTypes?: boolean;
   handlers?: string;
   log: string;
   /** pretty (coloured, for a person) or json (one object a line); default pretty when stdout is a terminal. */
@@ -32,14 +35,83 @@ export interface ServeOptions {
   cors?: string[];
 }
 
+/** TypeScript handler files: loaded through tsx (below), on every supported Node, with or without its type stripping. */
+const TYPESCRIPT = /\.(?:ts|mts|cts)$/;
+
+/**
+ * Loads a handlers module. A TypeScript file goes through tsx's documented `tsImport` (scoped to this one import:
+ * no loader is registered for the rest of the process); esbuild's parse errors become "file:line:col: message".
+ */
+async function importHandlers(file: string): Promise<Record<string, unknown> | string> {
+  const url = pathToFileURL(resolve(file)).href;
+  if (!TYPESCRIPT.test(file)) {
+    try {
+      return (await import(url)) as Record<string, unknown>;
+    } catch (err) {
+      return `cannot load handlers from ${file}: ${(err as Error).message.split('\n')[0]}`;
+    }
+  }
+  const { tsImport } = await import('tsx/esm/api');
+  try {
+    return (await tsImport(url, import.meta.url)) as Record<string, unknown>;
+  } catch (err) {
+    const message = (err as Error).message;
+    // esbuild: "Transform failed with N error(s):\n/abs/h.ts:2:22: ERROR: Unexpected \"=\"" (one line per error)
+    const errors = [...message.matchAll(/^(.*?):(\d+):(\d+): ERROR: (.*)$/gm)];
+    if (message.startsWith('Transform failed') && errors.length > 0) {
+      const lines = errors.map(([, , line, column, text]) => `  ${file}:${line}:${column}: ${text}`);
+      return `cannot load handlers from ${file}: TypeScript syntax error${errors.length > 1 ? 's' : ''}\n${lines.join('\n')}`;
+    }
+    return `cannot load handlers from ${file}: ${message.split('\n')[0]}`;
+  }
+}
+
+/** The few members of the typescript package `--check-types` uses (it is the user's project's, not ours). */
+interface TypeScriptApi {
+  sys: { fileExists(path: string): boolean; readFile(path: string): string | undefined };
+  findConfigFile(dir: string, exists: (path: string) => boolean): string | undefined;
+  readConfigFile(path: string, read: (path: string) => string | undefined): { config?: unknown };
+  parseJsonConfigFileContent(json: unknown, host: unknown, dir: string): { options: Record<string, unknown> };
+  createProgram(files: string[], options: Record<string, unknown>): unknown;
+  getPreEmitDiagnostics(program: unknown): readonly { file?: { fileName: string; getLineAndCharacterOfPosition(p: number): { line: number; character: number } }; start?: number; code: number; messageText: unknown }[];
+  flattenDiagnosticMessageText(text: unknown, newLine: string): string;
+  ModuleKind: Record<string, number>;
+  ModuleResolutionKind: Record<string, number>;
+  ScriptTarget: Record<string, number>;
+}
+
+/**
+ * `--check-types`: the handlers file type-checked by the typescript its own project installs (found from the file,
+ * as its editor would), with the project's tsconfig.json when there is one; each type error as file:line:col.
+ */
+function checkHandlerTypes(file: string): string | undefined {
+  const path = resolve(file);
+  let ts: TypeScriptApi;
+  try {
+    ts = createRequire(path)('typescript') as TypeScriptApi;
+  } catch {
+    return `--check-types: no typescript package is installed for ${file} (npm install --save-dev typescript in its project)`;
+  }
+  let options: Record<string, unknown> = { strict: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, skipLibCheck: true };
+  const config = ts.findConfigFile(dirname(path), (p) => ts.sys.fileExists(p));
+  if (config !== undefined) options = ts.parseJsonConfigFileContent(ts.readConfigFile(config, (p) => ts.sys.readFile(p)).config, ts.sys, dirname(config)).options;
+  const diagnostics = ts.getPreEmitDiagnostics(ts.createProgram([path], { ...options, noEmit: true }));
+  if (diagnostics.length === 0) return undefined;
+  const lines = diagnostics.map((d) => {
+    let where = '';
+    if (d.file && d.start !== undefined) {
+      const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+      where = `${relative(process.cwd(), d.file.fileName)}:${line + 1}:${character + 1}: `;
+    }
+    return `  ${where}TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
+  });
+  return `${file} has ${diagnostics.length} type error${diagnostics.length === 1 ? '' : 's'}; not serving\n${lines.join('\n')}`;
+}
+
 /** Loads custom-operation handlers from a module exporting `handlers` (or a default object) of functions. */
 async function loadHandlers(file: string): Promise<Record<string, CustomHandler> | string> {
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(pathToFileURL(resolve(file)).href)) as Record<string, unknown>;
-  } catch (err) {
-    return `cannot load handlers from ${file}: ${(err as Error).message.split('\n')[0]}`;
-  }
+  const mod = await importHandlers(file);
+  if (typeof mod === 'string') return mod;
   const found = (mod.handlers ?? mod.default) as Record<string, unknown> | undefined;
   if (!found || typeof found !== 'object') return `${file} exports no \`handlers\` object (or default export) of functions`;
   const bad = Object.entries(found).filter(([, v]) => typeof v !== 'function').map(([k]) => k);
@@ -79,7 +151,7 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
     if (options.docs) io.err(`servicespec: docs console at ${address}/_servicespec/docs\n`);
   } catch (err) {
     await app.close();
-    io.err(`servicespec serve: cannot listen on ${options.host}:${port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+    io.err(`servicespec serve: ${getListenError(options.host, port, err)}\n`);
     return EXIT.errors;
   }
   // --watch: a changed spec that builds replaces the service on the same port; one that does not is refused and the
@@ -118,6 +190,15 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
   return EXIT.ok;
 }
 
+/** Why listening failed, in words that say what to change (the port in use: which one, and `--port`). */
+export function getListenError(host: string, port: number, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return `port ${port} on ${host} is already in use (EADDRINUSE): stop what is using it, or pick another with --port (or PORT); --port 0 picks a free one`;
+  if (code === 'EACCES') return `not allowed to listen on ${host}:${port} (EACCES): ports below 1024 need privileges; pick another with --port`;
+  if (code === 'EADDRNOTAVAIL') return `cannot listen on ${host}:${port}: ${host} is not an address of this machine (EADDRNOTAVAIL); pick another with --host`;
+  return `cannot listen on ${host}:${port}: ${code ?? (err as Error).message}`;
+}
+
 /** Reads the spec and builds the service on its database, or says why not (printed) and returns the exit code. */
 async function buildApp(file: string, options: ServeOptions): Promise<{ app: FastifyInstance; dbUrl: string; name: string } | ExitCode> {
   // The runtime (Fastify, jose, ioredis, the SQLite driver) loads only when serving, so other commands start fast.
@@ -148,6 +229,13 @@ async function buildApp(file: string, options: ServeOptions): Promise<{ app: Fas
   if (options.cors !== undefined) service.cors = { origins: options.cors };
   if (options.allowWebhookTarget !== undefined) service.webhooks = { allowTargets: options.allowWebhookTarget }; // events (issue 5)
   if (options.handlers !== undefined) {
+    if (options.checkTypes && TYPESCRIPT.test(options.handlers)) {
+      const typeErrors = checkHandlerTypes(options.handlers);
+      if (typeErrors !== undefined) {
+        io.err(`servicespec serve: ${typeErrors}\n`);
+        return EXIT.errors;
+      }
+    }
     const handlers = await loadHandlers(options.handlers);
     if (typeof handlers === 'string') {
       io.err(`servicespec serve: ${handlers}\n`);
@@ -233,7 +321,8 @@ export function registerServeCommand(program: Command): void {
     .option('--jwt-secret-env <var>', 'the environment variable holding the HMAC secret for HS* bearer tokens')
     .option('--redis <url>', 'share rate-limit budgets across instances through Redis (redis://host:port)')
     .option('--docs', 'also serve the docs console (/_servicespec/docs) and the OpenAPI and AsyncAPI documents')
-    .option('--handlers <file>', 'a JavaScript module exporting `handlers` for custom operations')
+    .option('--handlers <file>', 'a JavaScript or TypeScript module exporting `handlers` for custom operations')
+    .option('--check-types', "type-check a TypeScript --handlers file first, with its project's typescript (see handlers-type)")
     .option('--allow-webhook-target <cidr>', 'let webhooks go to this non-public address range too, e.g. 127.0.0.0/8 (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--watch', 'reload the spec when it changes; a broken edit is refused and the last good spec keeps serving')
     .option('--cors <origins>', 'let browsers on these origins call the service, e.g. http://localhost:5173 (repeatable or comma-separated; * for any)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((o) => o.trim()).filter((o) => o !== '')])

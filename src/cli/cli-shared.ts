@@ -127,16 +127,62 @@ export function visible(diagnostics: readonly Diagnostic[], quiet: boolean | und
   return quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
 }
 
+/**
+ * Whether to colour what goes to `to`: on a terminal, unless NO_COLOR is set (no-color.org: present and not
+ * empty) or TERM is dumb; FORCE_COLOR (not 0 or false) colours even a pipe, FORCE_COLOR=0 turns it off.
+ */
+export function useColor(to: 'out' | 'err'): boolean {
+  const { env } = io;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.TERM === 'dumb') return false;
+  return io.isTTY[to];
+}
+
+const SGR = { red: 31, green: 32, yellow: 33, cyan: 36, bold: 1, dim: 2 } as const;
+
+/** `text` in one SGR style (reset after). */
+export function paint(text: string, style: keyof typeof SGR): string {
+  return `\u001b[${SGR[style]}m${text}\u001b[0m`;
+}
+
+const SEVERITY_COLOR = { error: 'red', warning: 'yellow', info: 'cyan' } as const;
+const ORDER = { error: 0, warning: 1, info: 2 } as const;
+
+/** Errors first, then warnings, then notes, each in the order found: an error is never buried under warnings. */
+export function sortBySeverity(diagnostics: readonly Diagnostic[]): readonly Diagnostic[] {
+  return [...diagnostics].sort((a, b) => ORDER[a.severity] - ORDER[b.severity]);
+}
+
+/** Colours the severity word of each formatted diagnostic line and the summary's counts. */
+function colorDiagnostics(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const m = /^(.*?)(error|warning|info) ([a-z][a-z0-9-]*): /.exec(line);
+      if (m && (m[1] === '' || m[1]!.endsWith(': '))) {
+        return `${m[1]}${paint(m[2]!, SEVERITY_COLOR[m[2] as keyof typeof SEVERITY_COLOR])} ${paint(m[3]!, 'bold')}: ${line.slice(m[0].length)}`;
+      }
+      const summary = /^(\d+) (errors?), (\d+) (warnings?)$/.exec(line);
+      if (summary) return `${paint(`${summary[1]} ${summary[2]}`, summary[1] === '0' ? 'green' : 'red')}, ${paint(`${summary[3]} ${summary[4]}`, summary[3] === '0' ? 'green' : 'yellow')}`;
+      return line;
+    })
+    .join('\n');
+}
+
 /** Print diagnostics as text or JSON to the given stream (stdout for `check`, stderr where they are a side note). */
 export function printDiagnostics(
   diagnostics: readonly Diagnostic[],
   options: { format?: OutputFormat; quiet?: boolean; to?: 'out' | 'err' } = {},
 ): void {
-  const shown = visible(diagnostics, options.quiet);
+  const shown = sortBySeverity(visible(diagnostics, options.quiet));
   const format = options.format ?? 'text';
   if (format === 'text' && shown.length === 0) return;
-  const text = formatDiagnostics(shown, format);
-  if (options.to === 'out') io.out(text);
+  const to = options.to ?? 'err';
+  const plain = formatDiagnostics(shown, format);
+  const text = format === 'text' && useColor(to) ? colorDiagnostics(plain) : plain;
+  if (to === 'out') io.out(text);
   else io.err(text);
 }
 

@@ -3,7 +3,7 @@ import type { ServiceModel } from '../model/model-types.js';
 import { diagnose, NameAllocator, type ExportResult, type JsonObject } from './export-shared.js';
 
 // JSON Schema (draft 2020-12) for every resource: the response view and the create, replace and update request
-// views, the same schemas the runtime validates with (model-schemas.ts), with descriptions, defaults and examples.
+// views of the operations the spec has, the same schemas the runtime validates with (model-schemas.ts), with descriptions, defaults and examples.
 // Each schema stands alone (a reference field is written as the schema of the identifier it holds).
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
@@ -33,8 +33,11 @@ export interface JsonSchemaExport extends ExportResult {
 export function exportJsonSchemas(model: ServiceModel): JsonSchemaExport {
   const names = new NameAllocator();
   const files: JsonSchemaFile[] = [];
+  // A request view only where an operation takes that body: no OrderReplace for a spec with no replace of Order.
+  const served = new Set((model.endpoints?.operations ?? []).map((o) => `${o.resource ?? ''} ${o.action}`));
   for (const r of model.resources) {
     for (const v of JSON_SCHEMA_VIEWS) {
+      if (v.view !== 'response' && !served.has(`${r.name} ${v.view}`)) continue;
       const name = names.allocate(`${r.name}${v.suffix}`);
       const s = getResourceSchema(model, r, v.view, { annotations: true }) as JsonObject;
       const { description, ...rest } = s;
@@ -47,7 +50,7 @@ export function exportJsonSchemas(model: ServiceModel): JsonSchemaExport {
   const document: JsonObject = {
     $schema: JSON_SCHEMA_DIALECT,
     title: `${model.purpose?.name ?? 'Service'} resources`,
-    description: 'One schema per resource and view, under $defs: the resource as returned, and the bodies of create, replace and update requests.',
+    description: 'One schema per resource and view, under $defs: the resource as returned, and the bodies of the create, replace and update requests its operations take.',
     $defs: Object.fromEntries(files.map((f) => {
       const { $schema: _dialect, ...rest } = f.schema;
       return [f.name, rest];

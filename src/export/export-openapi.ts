@@ -2,7 +2,7 @@ import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { getApiKeyPlacement, getIdempotencyHeader, NOT_SHOWN } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
-import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
+import { getCreateLocation, getErrorCodes, getRouteErrors, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
 import type { AuthRequirement, FieldModel, OperationModel, ParameterModel, RateLimitModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel, VersionChangeModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -372,14 +372,12 @@ function security(ctx: Context, req: AuthRequirement, where: string, pointer: st
 
 // ---- operations ---------------------------------------------------------------------------------------------
 
-function errorResponses(ctx: Context, route: Route, declared: readonly string[]): Record<string, JsonObject> {
-  const codes = new Set(getErrorCodes(ctx.model, route).map((c) => c.code));
-  for (const c of declared) codes.add(c);
+function errorResponses(ctx: Context, route: Route): Record<string, JsonObject> {
+  // getRouteErrors: the one derivation the nine-part document reads too.
   const byStatus = new Map<number, { name: string; title?: string }[]>();
-  for (const c of ctx.model.errors?.codes ?? []) {
-    if (!codes.has(c.name)) continue;
+  for (const c of getRouteErrors(ctx.model, route)) {
     const list = byStatus.get(c.status) ?? [];
-    list.push({ name: c.name, title: c.title });
+    list.push({ name: c.code, title: c.title });
     byStatus.set(c.status, list);
   }
   const out: Record<string, JsonObject> = {};
@@ -473,6 +471,8 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
   }
   const out: JsonObject = { description };
   if (hasRatePolicy(ctx, route)) out.headers = rateLimitHeaders(ctx, true, false);
+  const location = getCreateLocation(ctx.model, route);
+  if (location !== undefined) out.headers = { Location: { description: `Where the created ${r?.name ?? 'object'} is read: ${location}.`, schema: { type: 'string', format: 'uri-reference' } }, ...(out.headers as JsonObject | undefined) };
   if (body && route.successStatus !== 204) out.content = { [jsonType(ctx)]: { schema: body } };
   return out;
 }
@@ -545,7 +545,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (params.length > 0) op.parameters = params;
   const body = requestBody(ctx, route);
   if (body) op.requestBody = body;
-  op.responses = { [String(route.successStatus)]: successResponse(ctx, route), ...errorResponses(ctx, route, o.errors) };
+  op.responses = { [String(route.successStatus)]: successResponse(ctx, route), ...errorResponses(ctx, route) };
   if (o.authDeclared === 'operation' && o.auth) security(ctx, o.auth, `operation ${o.id}`, joinPointer(o.pointer, 'auth'), op);
 
   const ext: JsonObject = { action: o.action };
@@ -609,7 +609,7 @@ function tokenOperation(ctx: Context, route: TokenRoute): JsonObject {
           },
         },
       },
-      ...errorResponses(ctx, route, []),
+      ...errorResponses(ctx, route),
     },
     'x-servicespec-route': 'token',
   };
@@ -638,7 +638,7 @@ function streamOperation(ctx: Context, route: StreamRoute): JsonObject {
       (heartbeat ? ` A comment line is sent every ${heartbeat.text} when no event is due.` : ''),
     responses: {
       '200': { description: 'The event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
-      ...errorResponses(ctx, route, []),
+      ...errorResponses(ctx, route),
     },
     'x-servicespec-route': 'stream',
   };
@@ -696,7 +696,7 @@ function webhooksOperation(ctx: Context, route: WebhooksRoute): JsonObject {
   if (route.auth) security(ctx, route.auth, `the webhook registration (${route.action})`, '/events/delivery/webhook', op);
   if (params.length > 0) op.parameters = params;
   if (t.body) op.requestBody = { required: route.action === 'add', content: json(t.body) };
-  op.responses = { [String(route.successStatus)]: t.ok, ...errorResponses(ctx, route, []) };
+  op.responses = { [String(route.successStatus)]: t.ok, ...errorResponses(ctx, route) };
   op['x-servicespec-route'] = 'webhooks';
   return op;
 }

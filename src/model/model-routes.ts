@@ -397,6 +397,54 @@ export function getErrorCodes(model: ServiceModel, route: Route): { condition: C
   return out;
 }
 
+/** A declared error code as documented for a route: the document, the console, the exports and the tester read these. */
+export interface RouteError {
+  code: string;
+  status: number;
+  title?: string;
+}
+
+/**
+ * Every declared error code a route can answer with: the codes of the runtime conditions it can produce
+ * (`getErrorCodes`) and, for an operation, the codes it declares itself (`errors:`), by status (the catalogue's order within one). The
+ * one derivation of a route's errors: the nine-part document's Errors column and the OpenAPI export's responses
+ * both read it, so they cannot disagree.
+ */
+export function getRouteErrors(model: ServiceModel, route: Route): readonly RouteError[] {
+  const names = new Set(getErrorCodes(model, route).map((c) => c.code));
+  if (route.kind === 'operation') for (const name of route.operation.errors) names.add(name);
+  const out: RouteError[] = [];
+  for (const c of model.errors?.codes ?? []) if (names.has(c.name)) out.push(c.title !== undefined ? { code: c.name, status: c.status, title: c.title } : { code: c.name, status: c.status });
+  return out.sort((a, b) => a.status - b.status);
+}
+
+/**
+ * The Location header a create answers with: the path template of the resource's first read operation under the
+ * create's own prefix (a version segment, say), or undefined when the resource has no read operation or no
+ * identifier field (the runtime then sends none: service/runtime-actions.ts, createLocation).
+ */
+export function getCreateLocation(model: ServiceModel, route: OperationRoute): string | undefined {
+  const o = route.operation;
+  const resource = route.resource;
+  if (o.action !== 'create' || !resource || resource.identifier === undefined) return undefined;
+  if (!getField(resource, resource.identifier)) return undefined;
+  const read = (model.endpoints?.operations ?? []).find((r) => r.action === 'read' && r.resource === resource.name);
+  if (!read) return undefined;
+  return `${route.path.slice(0, route.path.length - o.path.length)}${read.path}`;
+}
+
+/** An operation's route (undefined for an operation the runtime does not register). */
+export function getOperationRoute(model: ServiceModel, operationId: string): OperationRoute | undefined {
+  let byId = operationRoutes.get(model);
+  if (!byId) {
+    byId = new Map();
+    for (const r of getRoutes(model)) if (r.kind === 'operation') byId.set(r.operation.id, r);
+    operationRoutes.set(model, byId);
+  }
+  return byId.get(operationId);
+}
+const operationRoutes = new WeakMap<ServiceModel, Map<string, OperationRoute>>();
+
 function describeRoute(r: Route): string {
   switch (r.kind) {
     case 'operation':

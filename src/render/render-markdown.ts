@@ -15,7 +15,7 @@ import type {
 import { getVersionDifferences, type FieldDifference } from '../model/model-versions.js';
 import { DEFAULT_IDEMPOTENCY_HEADER, getApiKeyPlacement, getRateLimitName, NOT_SHOWN } from '../model/model-defaults.js';
 import { getStateField } from '../model/model-lookup.js';
-import { isIdempotentOperation } from '../model/model-routes.js';
+import { getCreateLocation, getOperationRoute, getRouteErrors, isIdempotentOperation } from '../model/model-routes.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 
 // The nine-part document, in the seed's order and headings (seed/service-interface-specification.md).
@@ -76,6 +76,24 @@ function joinInline(parts: readonly Inline[], separator = ', '): Span[] {
 }
 
 const codes = (names: readonly string[], separator = ', '): Span[] => joinInline(names.map((n) => [code(n)]), separator);
+/**
+ * An operation's errors as served and exported (getRouteErrors: the conditions it can produce and the codes it
+ * declares), `code` (status) each; "none" only when it can answer with no declared code.
+ */
+function errorsText(m: ServiceModel, o: OperationModel): Span[] {
+  const route = getOperationRoute(m, o.id);
+  const errors = route ? getRouteErrors(m, route) : [];
+  if (errors.length === 0) return ['none'];
+  return joinInline(errors.map((e) => [code(e.code), ` (${e.status})`]), ', ');
+}
+
+/** The success status, and where a create says the new object is (its Location header: getCreateLocation). */
+function successText(m: ServiceModel, o: OperationModel): Span[] {
+  const route = getOperationRoute(m, o.id);
+  const location = route ? getCreateLocation(m, route) : undefined;
+  return location === undefined ? [String(o.status)] : [String(o.status), ', Location: ', code(location)];
+}
+
 const orNotShown = (text: string | undefined): Span[] => [text ?? NOT_SHOWN];
 const codeOrNotShown = (text: string | undefined): Span[] => (text === undefined ? [NOT_SHOWN] : [code(text)]);
 const durationText = (d: Duration | undefined): string => d?.text ?? NOT_SHOWN;
@@ -288,8 +306,8 @@ function endpointBlocks(m: ServiceModel): Block[] {
           actionText(o),
           o.resource !== undefined ? [code(o.resource)] : ['none'],
           requirementText(o.auth),
-          [String(o.status)],
-          o.errors.length > 0 ? codes(o.errors) : ['none'],
+          successText(m, o),
+          errorsText(m, o),
           [[o.summary, o.description].filter((s) => s !== undefined).join(' ') || NOT_SHOWN],
         ]),
       ),

@@ -15,6 +15,8 @@ import { registerInitCommand } from '../../src/cli/cli-init.js';
 import { registerKeysCommand } from '../../src/cli/cli-keys.js';
 import { registerMigrateCommand } from '../../src/cli/cli-migrate.js';
 import { registerServeCommand } from '../../src/cli/cli-serve.js';
+import { registerTestCommand } from '../../src/cli/cli-test.js';
+import { registerHandlersTypeCommand } from '../../src/cli/cli-handlers-type.js';
 import { registerUsersCommand } from '../../src/cli/cli-users.js';
 import { registerWebhooksCommand } from '../../src/cli/cli-webhooks.js';
 import { EXAMPLES, runCli } from './cli-helpers.js';
@@ -38,7 +40,7 @@ describe('gaps --fail-on-gaps', { timeout: 120_000 }, () => {
 describe('--help examples', { timeout: 120_000 }, () => {
   function program(): Command {
     const p = new Command('servicespec').version('0', '-V, --version').enablePositionalOptions();
-    for (const register of [registerCheckCommand, registerGapsCommand, registerDocCommand, registerDiffCommand, registerInitCommand, registerServeCommand, registerMigrateCommand, registerKeysCommand, registerClientsCommand, registerUsersCommand, registerWebhooksCommand, registerExportCommand, registerImportCommand, registerClientCommand]) register(p);
+    for (const register of [registerCheckCommand, registerGapsCommand, registerDocCommand, registerDiffCommand, registerInitCommand, registerServeCommand, registerMigrateCommand, registerKeysCommand, registerClientsCommand, registerUsersCommand, registerWebhooksCommand, registerExportCommand, registerImportCommand, registerClientCommand, registerTestCommand, registerHandlersTypeCommand]) register(p);
     addExamples(p);
     return p;
   }
@@ -80,7 +82,7 @@ describe('--help examples', { timeout: 120_000 }, () => {
   it('the real command prints them', async () => {
     const r = await runCli(['serve', '--help']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Examples:\n  $ servicespec serve examples/orders.yaml --db sqlite:./data/orders.db --handlers examples/orders-handlers.js\n');
+    expect(r.stdout).toContain('Examples:\n  $ servicespec serve examples/orders.yaml --handlers examples/orders-handlers.js\n');
   });
 });
 

@@ -213,7 +213,7 @@ limits:
 `;
     const doc = exportOpenApi(compileSpecText(spec).model!).document as Doc;
     const headers = (id: string, status: string) => Object.keys((deref(doc, (op(doc, id).responses as JsonObject)[status]).headers as JsonObject | undefined) ?? {});
-    expect(headers('createTicket', '201')).toEqual(['RateLimit', 'RateLimit-Policy']);
+    expect(headers('createTicket', '201')).toEqual(['Location', 'RateLimit', 'RateLimit-Policy']);
     expect(headers('createTicket', '429')).toEqual(['RateLimit', 'RateLimit-Policy', 'Retry-After']);
     expect(headers('getTicket', '200')).toEqual([]);
     expect(headers('getTicket', '429')).toEqual(['Retry-After']);
