@@ -236,7 +236,7 @@ describe('mutants: each broken server fails with the expected check', () => {
 });
 
 // ---- the yardstick: default runs against servicespec serve --------------------------------------------------
-// Each mutant below plants one fault behind a proxy in front of `servicespec serve test/tester/fixtures/tickets.yaml`
+// Each mutant below plants one fault behind a proxy in front of `servicespec serve test/tester/fixtures/yardstick.yaml`
 // (a child process on its own SQLite file). The tester runs at its DEFAULT settings — only the seed varies, three
 // seeds — with the credentials a user gives (a main, an other and a limited subject, fresh for each run so
 // concurrent runs never see each other's objects) and --webhook-listen (where to receive webhooks; without it the
@@ -245,7 +245,7 @@ describe('mutants: each broken server fails with the expected check', () => {
 // the tester on this branch catches on all three seeds; the rest are printed as survivors (docs/testing.md keeps
 // the kill matrix). A tester change that lets a listed mutant through fails this test.
 
-const TICKETS = fileURLToPath(new URL('./fixtures/tickets.yaml', import.meta.url));
+const TICKETS = fileURLToPath(new URL('./fixtures/yardstick.yaml', import.meta.url));
 const SEEDS = [1, 2, 3] as const;
 const CONCURRENCY = 4;
 const TRANSITION = /^\/tickets\/([^/?]+)\/(start|close|cancel)$/;
@@ -466,7 +466,7 @@ const freePort = async (): Promise<number> => {
   return port;
 };
 
-describe('the yardstick: mutants of tickets.yaml, default runs on 3 seeds', () => {
+describe('the yardstick: mutants of yardstick.yaml, default runs on 3 seeds', () => {
   const dir = mkdtempSync(join(tmpdir(), 'servicespec-mutants-'));
   const db = join(dir, 'tickets.db');
   const compiled = compileSpecFile(TICKETS);
@@ -548,6 +548,6 @@ describe('the yardstick: mutants of tickets.yaml, default runs on 3 seeds', () =
   });
 
   it.each(CAUGHT_TODAY.map((n) => [n]))('%s is caught on every seed', (name) => {
-    expect(cells.filter((c) => c.mutant === name).map((c) => [c.seed, c.failed.length > 0])).toEqual(SEEDS.map((s) => [s, true]));
+    expect(cells.filter((c) => c.mutant === name).sort((a, b) => a.seed - b.seed).map((c) => [c.seed, c.failed.length > 0])).toEqual(SEEDS.map((s) => [s, true]));
   });
 });
