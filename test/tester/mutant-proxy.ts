@@ -18,7 +18,24 @@ export interface ProxyResponse {
   body: Buffer;
 }
 
-export interface Mutant {
+/** What a mutant changes: hooks on requests, answers and stream events. */
+export interface MutantHooks {
+  /** Rewrites a request before it is forwarded; may answer it directly. */
+  request?: (r: ProxyRequest) => ProxyRequest | ProxyResponse;
+  /** Rewrites an answer; `send` forwards another request upstream. */
+  response?: (r: ProxyResponse, req: ProxyRequest, send: (r: ProxyRequest) => Promise<ProxyResponse>) => ProxyResponse | Promise<ProxyResponse>;
+  /** Rewrites one event block (`id: …\nevent: …\ndata: …`) of the stream; undefined drops it. */
+  event?: (block: string) => string | undefined;
+  /** Other upstream streams whose events are merged into this stream request's answer (a leak between subjects). */
+  mergeStreams?: (r: ProxyRequest) => ProxyRequest[];
+  /** Which events of a merged stream are passed on (default all). */
+  mergeEvent?: (block: string) => boolean;
+  /** Sees every buffered exchange as the client saw it (traffic counts). */
+  observe?: (req: ProxyRequest, res: ProxyResponse) => void;
+}
+
+/** A targeted mutant: the check that must catch it, run alone. */
+export interface Mutant extends MutantHooks {
   name: string;
   /** The check that must catch it. */
   caughtBy: string;
@@ -28,12 +45,6 @@ export interface Mutant {
   reproduce?: RegExp;
   /** Checks to run (keeps each mutant's run short). */
   only: string[];
-  /** Rewrites a request before it is forwarded; may answer it directly. */
-  request?: (r: ProxyRequest) => ProxyRequest | ProxyResponse;
-  /** Rewrites an answer; `send` forwards another request upstream. */
-  response?: (r: ProxyResponse, req: ProxyRequest, send: (r: ProxyRequest) => Promise<ProxyResponse>) => ProxyResponse | Promise<ProxyResponse>;
-  /** Rewrites one event block (`id: …\nevent: …\ndata: …`) of the stream; undefined drops it. */
-  event?: (block: string) => string | undefined;
 }
 
 const flat = (h: IncomingHttpHeaders): Record<string, string> => {
@@ -62,7 +73,7 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-export async function startProxy(upstreamUrl: string, mutant: Mutant): Promise<RunningProxy> {
+export async function startProxy(upstreamUrl: string, mutant: MutantHooks & Partial<Mutant>): Promise<RunningProxy> {
   const upstream = new URL(upstreamUrl);
   const send = (r: ProxyRequest) => forward(upstream, r);
   const server: Server = createServer((req, res) => {
@@ -75,6 +86,7 @@ export async function startProxy(upstreamUrl: string, mutant: Mutant): Promise<R
         delete pr.headers.connection;
         const early = mutant.request?.(pr);
         if (early && 'status' in early) {
+          mutant.observe?.(pr, early);
           res.writeHead(early.status, early.headers).end(early.body);
           return;
         }
@@ -103,10 +115,30 @@ export async function startProxy(upstreamUrl: string, mutant: Mutant): Promise<R
           });
           up.on('error', () => res.destroy());
           up.end();
+          // Merged streams: their complete event blocks are written into this answer too.
+          for (const extra of mutant.mergeStreams?.(pr) ?? []) {
+            const side = httpRequest({ host: upstream.hostname, port: upstream.port, method: 'GET', path: extra.path, headers: { ...extra.headers, host: upstream.host } }, (sres) => {
+              let buffer = '';
+              sres.setEncoding('utf8');
+              sres.on('data', (text: string) => {
+                buffer += text;
+                let end: number;
+                while ((end = buffer.indexOf('\n\n')) >= 0) {
+                  const block = buffer.slice(0, end);
+                  buffer = buffer.slice(end + 2);
+                  if (/(^|\n)event: /.test(block) && (mutant.mergeEvent?.(block) ?? true) && !res.writableEnded) res.write(`${block}\n\n`);
+                }
+              });
+              res.on('close', () => sres.destroy());
+            });
+            side.on('error', () => undefined);
+            side.end();
+          }
           return;
         }
         let answer = await send(pr);
         if (mutant.response) answer = await mutant.response(answer, pr, send);
+        mutant.observe?.(pr, answer);
         const headers = { ...answer.headers };
         delete headers['content-length'];
         delete headers['transfer-encoding'];
