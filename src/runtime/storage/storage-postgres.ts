@@ -39,6 +39,8 @@ export interface PostgresOptions {
   url: string;
   /** Connections in the pool (pg's default, 10, when not given). */
   poolSize?: number;
+  /** How long a statement waits for a pooled connection before it is answered `unavailable` (pg's default, no limit, when not given). */
+  connectTimeoutMs?: number;
   /** How long a transaction may stay open before the server or the storage ends it (default one minute). */
   openTransactionMs?: number;
   /**
@@ -407,7 +409,11 @@ export class PostgresStorage implements Storage {
     this.sequencerIntervalMs = options.sequencerIntervalMs ?? SEQUENCER_INTERVAL_MS;
     const settings = [`-c idle_in_transaction_session_timeout=${this.openTransactionMs}`, ...(schema !== undefined ? [`-c search_path=${schema}`] : [])].join(' ');
     this.clientConfig = { connectionString, options: settings, types: getTypes() };
-    this.pool = new (loadPg().Pool)({ ...this.clientConfig, ...(options.poolSize !== undefined ? { max: options.poolSize } : {}) });
+    this.pool = new (loadPg().Pool)({
+      ...this.clientConfig,
+      ...(options.poolSize !== undefined ? { max: options.poolSize } : {}),
+      ...(options.connectTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+    });
     // An idle connection's error (the server restarted) is answered by the next query; it must not crash the process.
     this.pool.on('error', () => undefined);
     this.keys = { outbox: lockKey(this.schema, 'outbox'), fanout: lockKey(this.schema, 'fanout'), migrate: lockKey(this.schema, 'migrate') };
