@@ -11,6 +11,7 @@ import { createPostgresStorage } from '../../src/runtime/storage/storage-postgre
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { loadSqliteDriver } from '../../src/runtime/storage/storage-sqlite-driver.js';
 import type { Storage } from '../../src/runtime/storage/storage-types.js';
+import { getRoutes, getUndeclaredConditions } from '../../src/model/model-routes.js';
 import { compileSpecText } from '../../src/program.js';
 import { callJson } from '../support/http.js';
 import { dropTestSchema, getPostgresSkipReason, getTestSchemaUrl, POSTGRES_URL } from '../support/postgres.js';
@@ -169,6 +170,14 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: backends terminated under loa
       await app.close();
       await dropTestSchema(url.replace(/&application_name=.*/, ''));
     }
+  });
+});
+
+describe('the unavailable condition in the model', () => {
+  it('declared: every route lists it (so the exports document it); not declared: no route asks for it', () => {
+    for (const r of getRoutes(declaredModel)) expect(r.conditions).toContain('unavailable');
+    for (const r of getRoutes(model)) expect(r.conditions).not.toContain('unavailable');
+    expect(getUndeclaredConditions(model)).not.toContain('unavailable');
   });
 });
 
