@@ -110,6 +110,9 @@ export function isIdempotentOperation(model: ServiceModel, o: OperationModel): b
  */
 function baseConditions(model: ServiceModel, auth: AuthRequirement | undefined): Condition[] {
   const c: Condition[] = ['internal', 'headers_too_large', 'malformed_request'];
+  // Any route can meet a database fault; a spec that declares a code for it has it documented on every route (one
+  // that does not is answered the format's default, docs/format.md, and is not asked to declare it).
+  if (model.errors?.byCondition.unavailable !== undefined) c.push('unavailable');
   if (model.versioning?.placement) c.push('unsupported_version');
   if (auth?.kind === 'required') {
     c.push('missing_credential', 'invalid_credential');

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceModel } from '../model/model-types.js';
 import type { Condition } from '../spec/spec-types.js';
+import { getStorageFault } from './storage/storage-faults.js';
 
 /** The status used for a condition the spec declares no code for (only ever with `allowGaps`). */
 export const FALLBACK_STATUS: Readonly<Record<Condition, number>> = {
@@ -28,6 +29,7 @@ export const FALLBACK_STATUS: Readonly<Record<Condition, number>> = {
   idempotency_conflict: 422,
   idempotency_in_progress: 409,
   not_implemented: 501,
+  unavailable: 503,
   internal: 500,
 };
 
@@ -111,10 +113,32 @@ export function createErrorResponder(model: ServiceModel): ErrorResponder {
       return { status: b.status, contentType: b.contentType, text: JSON.stringify(b.body) };
     },
     send(request, reply, error) {
+      if (error.condition === 'unavailable') unavailableAnswers.add(request);
       reply.header(REQUEST_ID_HEADER, request.id);
       if (error.headers) for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
       const b = build(error.condition, error.detail, request.url.split('?')[0] ?? '', request.id, error.invalid?.slice(0, MAX_LISTED));
       return reply.code(b.status).type(b.contentType).send(b.body);
     },
   };
+}
+
+/** How long a client is asked to wait before trying again after an `unavailable` answer (docs/runtime.md). */
+export const UNAVAILABLE_RETRY_AFTER_S = 1;
+
+/** Requests answered `unavailable`: nothing of theirs was applied, or its outcome is unknown; not an answer to keep. */
+const unavailableAnswers = new WeakSet<FastifyRequest>();
+
+/** Whether the request was answered with the `unavailable` condition (an Idempotency-Key keeps no such answer). */
+export function isUnavailableAnswer(request: FastifyRequest): boolean {
+  return unavailableAnswers.has(request);
+}
+
+/**
+ * A database fault (a lost connection, no connection to be had, a serialization failure, SQLite's busy past its
+ * time-out) as the `unavailable` condition with Retry-After; undefined for any other error.
+ */
+export function getUnavailableError(err: unknown): ServiceError | undefined {
+  const fault = getStorageFault(err);
+  if (fault === undefined) return undefined;
+  return new ServiceError('unavailable', `${fault.message}; try again`, undefined, { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S) });
 }

@@ -67,6 +67,7 @@ export const CONDITIONS = [
   'idempotency_conflict',
   'idempotency_in_progress',
   'not_implemented',
+  'unavailable',
   'internal',
 ] as const;
 export type Condition = (typeof CONDITIONS)[number];

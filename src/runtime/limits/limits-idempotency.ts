@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceModel } from '../../model/model-types.js';
 import { getIdempotencyHeader } from '../../model/model-defaults.js';
 import type { LateAnswer } from '../runtime-deadline.js';
-import { ServiceError } from '../runtime-errors.js';
+import { isUnavailableAnswer, ServiceError } from '../runtime-errors.js';
 import type { Storage } from '../storage/storage-types.js';
 
 const NAMESPACE = 'idempotency';
@@ -138,6 +138,9 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
       // The time-out answered while the work runs on: the key stays claimed until the work settles (settleLate).
       if (!claim || claim.settled || request.deadline?.answeredBy === 'timeout') return undefined;
       request.idempotencyClaim = undefined;
+      // A database fault is no answer to keep: the key is left free for the retry the answer asks for (claimed in
+      // the change's transaction, it rolled back with it; claimed before, the claim is removed, if the database lets).
+      if (isUnavailableAnswer(request)) return claim.inChange ? undefined : storage.deleteRecord(NAMESPACE, claim.key).catch(() => undefined);
       const headers: Record<string, string> = {};
       for (const h of REPLAYED_HEADERS) {
         const v = reply.getHeader(h);

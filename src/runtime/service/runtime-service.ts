@@ -13,7 +13,7 @@ import { parseJsonBytes } from '../runtime-body.js';
 import type { Authenticator, CustomHandler, Principal, RuntimeContext } from '../runtime-context.js';
 import { andThen, ANSWERED, createPipeline, fromPluggable, type Step } from '../runtime-steps.js';
 import { createCursorCodec } from '../runtime-cursor.js';
-import { createErrorResponder, REQUEST_ID_HEADER, ServiceError } from '../runtime-errors.js';
+import { createErrorResponder, getUnavailableError, REQUEST_ID_HEADER, ServiceError } from '../runtime-errors.js';
 import { BUILT_IN, type RuntimeGap } from '../runtime-built-in.js';
 import { getNotImplementedAnswer, getRuntimeGaps } from './runtime-gaps.js';
 import { getLoggerOptions } from '../runtime-logging.js';
@@ -189,6 +189,12 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
     const status = (err as { statusCode?: number }).statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
       return errors.send(request, reply, new ServiceError('malformed_request', 'the request could not be read'));
+    }
+    // A database fault is worth trying again: `unavailable` with Retry-After, not `internal`.
+    const unavailable = getUnavailableError(err);
+    if (unavailable !== undefined) {
+      request.log.warn({ err }, 'the database is unavailable');
+      return errors.send(request, reply, unavailable);
     }
     request.log.error({ err }, 'unexpected failure');
     return errors.send(request, reply, new ServiceError('internal', 'an unexpected error occurred'));

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
+import { getStorageFault, StorageUnavailableError } from './storage-faults.js';
 import { getInstantKey, getInstantKeySql } from './storage-instant.js';
 import { byName, diffStoragePlans, withKeptColumns } from './storage-plan.js';
 import { toAccess, toCredential, toDelivery, toEndpoint, toOutboxEntry, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
@@ -41,6 +42,8 @@ export interface PostgresOptions {
   url: string;
   /** Connections in the pool (pg's default, 10, when not given). */
   poolSize?: number;
+  /** How long a statement waits for a pooled connection before it is answered `unavailable` (pg's default, no limit, when not given). */
+  connectTimeoutMs?: number;
   /** How long a transaction may stay open before the server or the storage ends it (default one minute). */
   openTransactionMs?: number;
   /**
@@ -195,308 +198,25 @@ function getTypes(): pg.CustomTypesConfig {
   return { getTypeParser: ((oid: number, format?: string) => (oid === 20 ? (v: string) => Number(v) : types.getTypeParser(oid, format as 'text'))) as typeof types.getTypeParser };
 }
 
-type Queryable = pg.Pool | pg.PoolClient | ImplicitTransaction;
-
-/** The parts of node-postgres' connection an implicit transaction writes to (pg's own Query uses the same). */
-interface WireConnection {
-  parsedStatements: Record<string, string>;
-  submittedNamedStatements: Record<string, string>;
-  stream: { cork?: () => void; uncork?: () => void };
-  parse(q: { text: string; name?: string }): void;
-  bind(c: { statement?: string; values: unknown[]; valueMapper: (v: unknown) => unknown }): void;
-  describe(m: { type: 'P'; name: string }): void;
-  execute(c: { portal: string }): void;
-  flush(): void;
-  sync(): void;
+/** Where a statement runs: a checked-out connection (a transaction), or the pool (see `PostgresStorage.pooled`). */
+interface Queryable {
+  query(config: pg.QueryConfig): Promise<pg.QueryResult>;
 }
 
-/** Writes the messages `write` sends in one go; the stream is uncorked even when a message cannot be built. */
-function corked(c: WireConnection, write: () => void): void {
-  c.stream.cork?.();
-  try {
-    write();
-  } finally {
-    c.stream.uncork?.();
+/** The outbox append of a transaction's events, its last statement before COMMIT. */
+function outboxInsert(ev: readonly StoredEvent[]): { sql: string; params: unknown[] } {
+  if (ev.length === 1) {
+    const one = ev[0]!;
+    return { sql: `INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) VALUES ($1, $2, $3, $4, $5)`, params: [one.id, one.type, one.timestamp, one.version ?? null, JSON.stringify(one.data)] };
   }
+  return {
+    sql: `INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`,
+    params: [ev.map((e) => e.id), ev.map((e) => e.type), ev.map((e) => e.timestamp), ev.map((e) => e.version ?? null), ev.map((e) => JSON.stringify(e.data))],
+  };
 }
 
-/** A statement's result columns, kept per prepared statement: its rows are parsed without building pg's Result. */
-interface Description {
-  types: number[];
-  names: string[];
-  parsers: ((v: string) => unknown)[];
-}
-
-/** What a statement of an implicit transaction answers (the parts of pg's QueryResult the storage reads). */
-interface Answer {
-  rows: Row[];
-  rowCount: number;
-}
-
-interface Waiting {
-  resolve(r: Answer): void;
-  reject(err: unknown): void;
-}
-
-let prepareValue: ((v: unknown) => unknown) | undefined;
-
-/** Transactions open longer than their limit are ended by one timer per storage (not one per transaction). */
-class OpenTransactions {
-  private readonly open = new Set<ImplicitTransaction>();
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(private readonly limitMs: number) {}
-
-  add(t: ImplicitTransaction): void {
-    this.open.add(t);
-    if (!this.timer) {
-      this.timer = setInterval(() => this.sweep(), Math.max(10, Math.min(1000, Math.floor(this.limitMs / 10))));
-      this.timer.unref();
-    }
-  }
-
-  delete(t: ImplicitTransaction): void {
-    this.open.delete(t);
-  }
-
-  private sweep(): void {
-    const now = Date.now();
-    for (const t of this.open) if (now - t.openedAt >= this.limitMs) {
-      this.open.delete(t);
-      t.expire();
-    }
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-  }
-}
-
-/**
- * The statements of one write transaction, sent without BEGIN or COMMIT: in PostgreSQL's extended protocol the
- * statements between two Syncs are one transaction. Each statement goes out with a Flush and is answered at once;
- * the commit sends the last statement (the outbox append) with the Sync, so a create is two round trips and two
- * statements, as a hand-written INSERT with its own read before it. A rollback is a ROLLBACK statement and a Sync
- * (after a statement's error the Sync alone: the server has already aborted the transaction).
- * One node-postgres submittable spans the whole transaction, so the client routes every message of it here.
- */
-class ImplicitTransaction implements pg.Submittable {
-  /** Read by node-postgres to track which named statements this connection has parsed. */
-  name: string | undefined;
-  text: string | undefined;
-  openedAt = 0;
-  private connection: WireConnection | undefined;
-  private started: Promise<WireConnection> | undefined;
-  private waiting: Waiting | undefined;
-  /** The statement being answered, its columns and rows so far. */
-  private statement = '';
-  private description: Description | undefined;
-  private rows: Row[] = [];
-  /** A statement asked for while another is being answered waits for it (settles, never rejects). */
-  private queue: Promise<void> | undefined;
-  /** After a statement failed (the server then skips everything up to the Sync, which has been sent). */
-  private failed = false;
-  private error: unknown;
-  private ended = false;
-  private finish: { resolve(): void; reject(err: unknown): void } | undefined;
-
-  constructor(
-    private readonly client: pg.PoolClient,
-    private readonly types: pg.CustomTypesConfig,
-    private readonly statementNames: Map<string, string>,
-    private readonly descriptions: Map<string, Description>,
-    private readonly openTransactions: OpenTransactions,
-  ) {}
-
-  submit(connection: unknown): void {
-    this.connection = connection as WireConnection;
-    this.onSubmit?.(this.connection);
-  }
-
-  private onSubmit: ((c: WireConnection) => void) | undefined;
-  /** The client refused the transaction before sending it (a connection already lost). */
-  private notSubmitted: ((err: unknown) => void) | undefined;
-
-  private start(): Promise<WireConnection> {
-    if (this.started) return this.started;
-    this.started = new Promise<WireConnection>((resolve, reject) => {
-      this.onSubmit = resolve;
-      this.notSubmitted = reject;
-      this.client.query(this);
-    });
-    // The server's idle_in_transaction_session_timeout is armed only at a Sync, so it does not see this
-    // transaction wait between statements: the same limit is kept here (see `expire`).
-    this.openedAt = Date.now();
-    this.openTransactions.add(this);
-    return this.started;
-  }
-
-  /** Closes the connection (the server then rolls the transaction back). */
-  expire(): void {
-    // (end(), not a destroyed socket: a checked-out client has no listener for the 'error' that would raise.)
-    void this.client.end().catch(() => undefined);
-  }
-
-  /** Called once the connection goes back to the pool. */
-  close(): void {
-    this.openTransactions.delete(this);
-  }
-
-  private send(c: WireConnection, sql: string, params: unknown[]): void {
-    let name = this.statementNames.get(sql);
-    if (name === undefined) {
-      name = `ss${this.statementNames.size}`;
-      this.statementNames.set(sql, name);
-    }
-    if (c.parsedStatements[name] === undefined && c.submittedNamedStatements[name] === undefined) {
-      this.name = name;
-      this.text = sql;
-      c.parse({ text: sql, name });
-      c.submittedNamedStatements[name] = sql;
-    }
-    this.statement = name;
-    this.description = undefined;
-    this.rows = [];
-    prepareValue ??= (loadPg() as unknown as { utils: { prepareValue(v: unknown): unknown } }).utils.prepareValue;
-    c.bind({ statement: name, values: params, valueMapper: prepareValue });
-    c.describe({ type: 'P', name: '' });
-    c.execute({ portal: '' });
-  }
-
-  private answer(): Promise<Answer> {
-    return new Promise<Answer>((resolve, reject) => (this.waiting = { resolve, reject }));
-  }
-
-  /** One statement; statements asked for together are sent one after another, each once the one before is answered. */
-  query(config: { name?: string; text: string; values?: unknown[] }): Promise<Answer> {
-    const run = this.queue ? this.queue.then(() => this.run(config)) : this.run(config);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queue = settled;
-    void settled.then(() => {
-      if (this.queue === settled) this.queue = undefined;
-    });
-    return run;
-  }
-
-  private async run(config: { text: string; values?: unknown[] }): Promise<Answer> {
-    if (this.failed || this.ended) throw new Error('the transaction has ended');
-    const c = this.connection ?? (await this.start());
-    corked(c, () => {
-      this.send(c, config.text, config.values ?? []);
-      c.flush();
-    });
-    // (The answer is read on a later turn of the event loop, so waiting for it from here misses nothing.)
-    return this.answer();
-  }
-
-  /** Commits what was sent, with `last` as the transaction's final statement in the same round trip. */
-  async commit(last?: { sql: string; params: unknown[] }): Promise<void> {
-    if (this.queue) await this.queue;
-    if (this.failed || this.ended) throw this.error ?? new Error('the transaction has ended');
-    if (!this.started && !last) return;
-    const c = this.connection ?? (await this.start());
-    const done = new Promise<void>((resolve, reject) => (this.finish = { resolve, reject }));
-    corked(c, () => {
-      if (last) this.send(c, last.sql, last.params);
-      c.sync();
-    });
-    this.ended = true;
-    // The last statement's answer comes before ReadyForQuery; its error rejects `done`.
-    await done;
-  }
-
-  /** Rolls back whatever was sent; the connection is ready for the pool when this resolves. */
-  async rollback(): Promise<void> {
-    if (this.queue) await this.queue;
-    if (!this.started) return;
-    const c = this.connection ?? (await this.started);
-    if (this.failed) {
-      this.ended = true;
-      // A lost connection is not given back to the pool; after a statement's error the Sync has gone out, and
-      // the client takes the connection back once the server is ready again.
-      if ((this.error as { code?: unknown } | undefined)?.code === undefined) throw this.error;
-      return;
-    }
-    if (this.ended) return; // the commit's own Sync ended it
-    this.ended = true;
-    // Inside an implicit transaction ROLLBACK rolls back what the earlier statements did (with a warning).
-    this.name = undefined;
-    this.text = undefined;
-    this.statement = '';
-    corked(c, () => {
-      c.parse({ text: 'ROLLBACK' });
-      c.bind({ values: [], valueMapper: (v) => v });
-      c.execute({ portal: '' });
-      c.sync();
-    });
-    await new Promise<void>((resolve, reject) => (this.finish = { resolve, reject }));
-  }
-
-  handleRowDescription(msg: { fields: { name: string; dataTypeID: number; format?: string }[] }): void {
-    const fields = msg.fields;
-    let d = this.descriptions.get(this.statement);
-    if (d === undefined || d.types.length !== fields.length || fields.some((f, i) => f.dataTypeID !== d!.types[i] || f.name !== d!.names[i] || (f.format ?? 'text') !== 'text')) {
-      const getTypeParser = this.types.getTypeParser as (oid: number, format: string) => (v: string) => unknown;
-      const text = fields.every((f) => (f.format ?? 'text') === 'text');
-      d = { types: fields.map((f) => f.dataTypeID), names: fields.map((f) => f.name), parsers: fields.map((f) => getTypeParser(f.dataTypeID, f.format ?? 'text')) };
-      // (Only text-format results are cached; the runtime asks for no other.)
-      if (text && this.statement !== '') this.descriptions.set(this.statement, d);
-    }
-    this.description = d;
-  }
-
-  handleDataRow(msg: { fields: (string | null)[] }): void {
-    const d = this.description;
-    if (!d) return;
-    const row: Row = {};
-    const values = msg.fields;
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i];
-      row[d.names[i]!] = v === null || v === undefined ? null : d.parsers[i]!(v);
-    }
-    this.rows.push(row);
-  }
-
-  handleCommandComplete(msg: { text?: string }): void {
-    const w = this.waiting;
-    this.waiting = undefined;
-    if (w) {
-      // "INSERT 0 1", "UPDATE 3", "SELECT 1": the last number is the row count.
-      const text = msg.text ?? '';
-      const n = Number(text.slice(text.lastIndexOf(' ') + 1));
-      w.resolve({ rows: this.rows, rowCount: Number.isInteger(n) ? n : 0 });
-    }
-  }
-
-  handleEmptyQuery(): void {}
-
-  handlePortalSuspended(): void {}
-
-  handleError(err: unknown, connection: unknown): void {
-    const first = !this.failed;
-    this.failed = true;
-    this.error ??= err;
-    if (!this.connection) this.notSubmitted?.(err);
-    // The server skips to the next Sync: send it now unless the commit or rollback already did.
-    if (first && !this.ended && this.connection) (connection as WireConnection).sync();
-    const w = this.waiting;
-    this.waiting = undefined;
-    w?.reject(err);
-    const f = this.finish;
-    this.finish = undefined;
-    f?.reject(err);
-  }
-
-  handleReadyForQuery(): void {
-    const f = this.finish;
-    this.finish = undefined;
-    f?.resolve();
-  }
-}
+/** idle_in_transaction_session_timeout ended the session. */
+const IDLE_IN_TRANSACTION_TIMEOUT = '25P03';
 
 class PgTx implements StorageTx {
   readonly events: StoredEvent[] = [];
@@ -660,8 +380,12 @@ export class PostgresStorage implements Storage {
   private readonly sequencerIntervalMs: number;
   private tables = new Map<string, TablePlan>();
   private readonly statementNames = new Map<string, string>();
-  private readonly descriptions = new Map<string, Description>();
-  private readonly openTransactions: OpenTransactions;
+  /** Statements on the pool, each on a connection checked out for it: retried once on a fault (reads and idempotent writes). */
+  private readonly pooled: Queryable = { query: (config) => this.onPool(config, true) };
+  /** As `pooled`, never retried: a write whose effect a lost answer leaves unknown. */
+  private readonly once: Queryable = { query: (config) => this.onPool(config, false) };
+  /** Connections lost (their 'error' or 'end' seen), with the error: a statement that failed on one met a fault, not a bug. */
+  private readonly lost = new WeakMap<pg.PoolClient, unknown>();
   private ready: Promise<void>;
   private readonly keys: { outbox: string; fanout: string; migrate: string };
   private readonly channel: string;
@@ -684,10 +408,17 @@ export class PostgresStorage implements Storage {
     // A transaction left open (a stuck client) keeps its row locks: the server ends it after a minute.
     this.openTransactionMs = options.openTransactionMs ?? OPEN_TRANSACTION_MS;
     this.sequencerIntervalMs = options.sequencerIntervalMs ?? SEQUENCER_INTERVAL_MS;
-    this.openTransactions = new OpenTransactions(this.openTransactionMs);
     const settings = [`-c idle_in_transaction_session_timeout=${this.openTransactionMs}`, ...(schema !== undefined ? [`-c search_path=${schema}`] : [])].join(' ');
     this.clientConfig = { connectionString, options: settings, types: getTypes() };
-    this.pool = new (loadPg().Pool)({ ...this.clientConfig, ...(options.poolSize !== undefined ? { max: options.poolSize } : {}) });
+    // Pipelining (node-postgres' `pipeline` option, https://node-postgres.com/features/pipelining): queries queued on a
+    // pooled client go out without waiting for the one before, so a transaction's BEGIN travels with its first
+    // statement and its COMMIT with the outbox append (see `tx`). The LISTEN connection keeps the plain mode.
+    this.pool = new (loadPg().Pool)({
+      ...this.clientConfig,
+      pipeline: true,
+      ...(options.poolSize !== undefined ? { max: options.poolSize } : {}),
+      ...(options.connectTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+    });
     // An idle connection's error (the server restarted) is answered by the next query; it must not crash the process.
     this.pool.on('error', () => undefined);
     this.keys = { outbox: lockKey(this.schema, 'outbox'), fanout: lockKey(this.schema, 'fanout'), migrate: lockKey(this.schema, 'migrate') };
@@ -703,7 +434,7 @@ export class PostgresStorage implements Storage {
       name = `ss${this.statementNames.size}`;
       this.statementNames.set(sql, name);
     }
-    return (db as pg.PoolClient).query({ name, text: sql, values: params });
+    return db.query({ name, text: sql, values: params });
   }
 
   private async setUp(schema: string | undefined): Promise<void> {
@@ -830,7 +561,7 @@ END $$`,
   private async anyEnabledEndpoint(): Promise<boolean> {
     if (this.listening && this.anyEndpoint !== undefined) return this.anyEndpoint;
     const generation = this.endpointGeneration;
-    const any = (await this.query(this.pool, `SELECT 1 FROM ${WEBHOOKS} WHERE disabled_at IS NULL LIMIT 1`)).rows.length > 0;
+    const any = (await this.query(this.pooled, `SELECT 1 FROM ${WEBHOOKS} WHERE disabled_at IS NULL LIMIT 1`)).rows.length > 0;
     if (this.listening && generation === this.endpointGeneration) this.anyEndpoint = any;
     return any;
   }
@@ -840,32 +571,104 @@ END $$`,
     return () => this.watchers.delete(listener);
   }
 
+  /** A pooled connection; none to be had (the pool's time-out, a refused connection) is a fault. */
   private async connect(): Promise<pg.PoolClient> {
     await this.ready;
-    const client = await this.pool.connect();
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw new StorageUnavailableError('no connection to the database could be had', { cause: err });
+    }
     // A checked-out client has no 'error' listener of the pool's: a connection lost mid-transaction would be an
-    // unhandled error event. The statement in flight reports the loss.
+    // unhandled error event. The statement in flight reports the loss; the client is marked lost for `fault`.
     if (!guarded.has(client)) {
       guarded.add(client);
-      client.on('error', () => undefined);
+      client.on('error', (err) => this.lost.set(client, err));
+      client.on('end', () => {
+        if (!this.lost.has(client)) this.lost.set(client, undefined);
+      });
     }
     return client;
   }
 
-  /** One transaction on one pooled connection; rolled back on any error. */
-  private async tx<T>(work: (db: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const out = await work(client);
-      await client.query('COMMIT');
-      return out;
-    } catch (err) {
-      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
-      throw err;
-    } finally {
-      client.release(broken);
+  /** The fault an error on `client` is, if any: a driver's code that says so, or a connection seen lost. */
+  private fault(err: unknown, client: pg.PoolClient | undefined): StorageUnavailableError | undefined {
+    const known = getStorageFault(err);
+    if (known !== undefined) return known;
+    // A lost connection's errors carry no SQLSTATE; the client's 'error' or 'end' event came first (see connect).
+    if (client !== undefined && this.lost.has(client)) return new StorageUnavailableError('the connection to the database was lost', { cause: err });
+    return undefined;
+  }
+
+  /** One statement on a pooled connection; on a fault, tried once more when `retry` (nothing else was applied). */
+  private async onPool(config: pg.QueryConfig, retry: boolean): Promise<pg.QueryResult> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await this.connect();
+      let broken: Error | undefined;
+      try {
+        return await client.query(config);
+      } catch (err) {
+        const f = this.fault(err, client);
+        if (f !== undefined) broken = f;
+        if (f !== undefined && retry && attempt === 1) continue;
+        throw f ?? err;
+      } finally {
+        // A lost connection is closed, not given back.
+        client.release(broken ?? (this.lost.has(client) ? true : undefined));
+      }
+    }
+  }
+
+  /**
+   * One transaction on one pooled connection (BEGIN … COMMIT), rolled back on any error. node-postgres queues a
+   * client's queries and sends each once the one before is answered, so BEGIN is queued with the first statement
+   * of `work`, and `last` (the outbox append) with the COMMIT: fewer turns of the event loop, the same round trips.
+   * An append that fails turns the COMMIT queued behind it into a rollback (the server's answer to COMMIT in a
+   * failed transaction), so nothing of it is applied.
+   * On a fault before the COMMIT was sent, or one the server answered with its own error (it rolled back: a
+   * serialization failure, a deadlock), `work` runs once more on a fresh connection: nothing of the first run was
+   * applied. A connection lost while the COMMIT's answer is awaited leaves the outcome unknown: not retried.
+   */
+  private async tx<T>(work: (db: pg.PoolClient) => Promise<T>, signal?: AbortLike, last?: () => { sql: string; params: unknown[] } | undefined): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      signal?.throwIfAborted();
+      const client = await this.connect();
+      let broken: Error | boolean | undefined;
+      let committing = false;
+      const began = performance.now();
+      const begin = client.query('BEGIN');
+      // (Its failure, a lost connection, is also the failure of the statement queued behind it.)
+      begin.catch(() => undefined);
+      try {
+        const out = await work(client);
+        await begin;
+        signal?.throwIfAborted();
+        const final = last?.();
+        const append = final && this.query(client, final.sql, final.params);
+        append?.catch(() => undefined);
+        committing = true;
+        const commit = client.query('COMMIT');
+        commit.catch(() => undefined);
+        await append;
+        await commit;
+        return out;
+      } catch (err) {
+        const f = this.fault(err, client);
+        if (this.lost.has(client)) broken = true;
+        else await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        // The server's own error (a SQLSTATE outside the connection classes, on a connection still up) says it did not commit.
+        const code = (err as { code?: unknown } | null)?.code;
+        const refused = typeof code === 'string' && code.length === 5 && !code.startsWith('08') && !code.startsWith('57') && !this.lost.has(client);
+        const unknown = committing && !refused;
+        // A transaction the server ended for staying open too long (25P03) would only stay open as long again.
+        // (The server's own error is not always read before the connection closes: the time open is checked too.)
+        const expired = (this.lost.get(client) as { code?: unknown } | undefined)?.code === IDLE_IN_TRANSACTION_TIMEOUT || performance.now() - began >= this.openTransactionMs;
+        if (f !== undefined && attempt === 1 && !unknown && !expired && signal?.aborted !== true) continue;
+        throw f ?? err;
+      } finally {
+        client.release(broken);
+      }
     }
   }
 
@@ -950,41 +753,19 @@ END $$`,
 
   async read<T>(work: (tx: StorageTx) => Promise<T>): Promise<T> {
     await this.ready;
-    return work(new PgTx(this, this.pool, this.tables, false));
+    return work(new PgTx(this, this.pooled, this.tables, false));
   }
 
   async transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortLike): Promise<T> {
-    signal?.throwIfAborted();
-    const client = await this.connect();
-    const session = new ImplicitTransaction(client, this.clientConfig.types!, this.statementNames, this.descriptions, this.openTransactions);
-    let broken: Error | undefined;
-    try {
-      const tx = new PgTx(this, session, this.tables, true);
-      const result = await work(tx);
-      signal?.throwIfAborted();
-      // Appended without a position (readers do not see them yet), in the commit's round trip. No NOTIFY here: a
-      // transaction that notifies holds a lock global to the server through its commit, which would make every
-      // write wait for the one before it; the sequencer run after the commit rings the other instances.
-      const ev = tx.events;
-      const one = ev.length === 1 ? ev[0]! : undefined;
-      await session.commit(
-        one
-          ? { sql: `INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) VALUES ($1, $2, $3, $4, $5)`, params: [one.id, one.type, one.timestamp, one.version ?? null, JSON.stringify(one.data)] }
-          : ev.length === 0
-            ? undefined
-            : {
-                sql: `INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`,
-                params: [ev.map((e) => e.id), ev.map((e) => e.type), ev.map((e) => e.timestamp), ev.map((e) => e.version ?? null), ev.map((e) => JSON.stringify(e.data))],
-              },
-      );
-      return result;
-    } catch (err) {
-      await session.rollback().catch((e: Error) => (broken = e));
-      throw err;
-    } finally {
-      session.close();
-      client.release(broken);
-    }
+    let tx: PgTx | undefined;
+    return this.tx(
+      (client) => work((tx = new PgTx(this, client, this.tables, true))),
+      signal,
+      // Appended without a position (readers do not see them yet), as the last statement, sent with the COMMIT. No
+      // NOTIFY here: a transaction that notifies holds a lock global to the server through its commit, which would
+      // make every write wait for the one before it; the sequencer run after the commit rings the other instances.
+      () => (tx !== undefined && tx.events.length > 0 ? outboxInsert(tx.events) : undefined),
+    );
   }
 
   async readEvents(afterSeq: number, limit: number): Promise<OutboxEntry[]> {
@@ -1021,7 +802,7 @@ END $$`,
     const wait = this.closed ? 0 : this.sequencerStarted + this.sequencerIntervalMs - performance.now();
     const start = () => {
       this.sequencerStarted = performance.now();
-      return this.query(this.pool, `SELECT ${SEQUENCE}($1, $2, $3) AS seq`, [this.keys.outbox, this.channel, this.outboxPayload]).then((r) => (r.rows[0] as { seq: number }).seq);
+      return this.query(this.pooled, `SELECT ${SEQUENCE}($1, $2, $3) AS seq`, [this.keys.outbox, this.channel, this.outboxPayload]).then((r) => (r.rows[0] as { seq: number }).seq);
     };
     const run = wait > 0 ? new Promise<void>((resolve) => setTimeout(resolve, wait)).then(start) : start();
     this.sequencing = run;
@@ -1038,7 +819,7 @@ END $$`,
     await this.sequence();
     const filter = types && types.length > 0 ? ' AND type = ANY($3)' : '';
     const params: unknown[] = [afterSeq, limit, ...(types && types.length > 0 ? [types] : [])];
-    const rows = (await this.query(this.pool, `SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > $1${filter} ORDER BY seq LIMIT $2`, params)).rows as OutboxRow[];
+    const rows = (await this.query(this.pooled, `SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > $1${filter} ORDER BY seq LIMIT $2`, params)).rows as OutboxRow[];
     return rows.map(toOutboxEntry);
   }
 
@@ -1076,7 +857,7 @@ END $$`,
     await this.ready;
     // Cached only if no change was heard (and the LISTEN connection stayed up) while the lookup ran.
     const generation = this.listening ? this.credentialGeneration : -1;
-    const row = (await this.query(this.pool, `SELECT * FROM ${CREDENTIALS} WHERE kind = $1 AND lookup = $2`, [kind, lookup])).rows[0] as CredentialRow | undefined;
+    const row = (await this.query(this.pooled, `SELECT * FROM ${CREDENTIALS} WHERE kind = $1 AND lookup = $2`, [kind, lookup])).rows[0] as CredentialRow | undefined;
     const record = row && toCredential(row);
     if (generation === this.credentialGeneration && this.listening) {
       if (this.credentialCache.size >= 10_000) this.clearCredentials();
@@ -1087,7 +868,7 @@ END $$`,
 
   async listCredentials(kind: CredentialRecord['kind']): Promise<CredentialRecord[]> {
     await this.ready;
-    return ((await this.query(this.pool, `SELECT * FROM ${CREDENTIALS} WHERE kind = $1 ORDER BY created_at, id`, [kind])).rows as CredentialRow[]).map(toCredential);
+    return ((await this.query(this.pooled, `SELECT * FROM ${CREDENTIALS} WHERE kind = $1 ORDER BY created_at, id`, [kind])).rows as CredentialRow[]).map(toCredential);
   }
 
   async revokeCredential(kind: CredentialRecord['kind'], id: string, at: string): Promise<boolean> {
@@ -1107,12 +888,12 @@ END $$`,
     // ON CONFLICT waits for a concurrent claim of the key to commit, then sees its row: one claim is created.
     for (;;) {
       const inserted = await this.query(
-        this.pool,
+        this.once,
         `INSERT INTO ${RECORDS} AS r (namespace, key, value, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE r.expires_at <= $5 RETURNING value`,
         [namespace, key, value, expiresAt, now],
       );
       if ((inserted.rowCount ?? 0) > 0) return { created: true, value };
-      const row = (await this.query(this.pool, `SELECT value FROM ${RECORDS} WHERE namespace = $1 AND key = $2`, [namespace, key])).rows[0] as { value: string } | undefined;
+      const row = (await this.query(this.pooled, `SELECT value FROM ${RECORDS} WHERE namespace = $1 AND key = $2`, [namespace, key])).rows[0] as { value: string } | undefined;
       if (row) return { created: false, value: row.value };
       // Deleted between the two statements: claim again.
     }
@@ -1120,34 +901,34 @@ END $$`,
 
   async putRecord(namespace: string, key: string, value: string, expiresAt: string): Promise<void> {
     await this.ready;
-    await this.query(this.pool, `INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`, [namespace, key, value, expiresAt]);
+    await this.query(this.pooled, `INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`, [namespace, key, value, expiresAt]);
   }
 
   async deleteRecord(namespace: string, key: string): Promise<void> {
     await this.ready;
-    await this.query(this.pool, `DELETE FROM ${RECORDS} WHERE namespace = $1 AND key = $2`, [namespace, key]);
+    await this.query(this.pooled, `DELETE FROM ${RECORDS} WHERE namespace = $1 AND key = $2`, [namespace, key]);
   }
 
   async deleteExpiredRecords(now: string, limit: number): Promise<number> {
     await this.ready;
     const sql = `DELETE FROM ${RECORDS} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${RECORDS} WHERE expires_at <= $1 LIMIT $2))`;
-    return (await this.query(this.pool, sql, [now, limit])).rowCount ?? 0;
+    return (await this.query(this.pooled, sql, [now, limit])).rowCount ?? 0;
   }
 
   async getSetting(key: string): Promise<string | undefined> {
     await this.ready;
-    return ((await this.query(this.pool, `SELECT value FROM ${META} WHERE key = $1`, [`setting:${key}`])).rows[0] as { value: string } | undefined)?.value;
+    return ((await this.query(this.pooled, `SELECT value FROM ${META} WHERE key = $1`, [`setting:${key}`])).rows[0] as { value: string } | undefined)?.value;
   }
 
   async claimSetting(key: string, value: string): Promise<string> {
     await this.ready;
-    await this.query(this.pool, `INSERT INTO ${META} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, [`setting:${key}`, value]);
-    return ((await this.query(this.pool, `SELECT value FROM ${META} WHERE key = $1`, [`setting:${key}`])).rows[0] as { value: string }).value;
+    await this.query(this.pooled, `INSERT INTO ${META} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, [`setting:${key}`, value]);
+    return ((await this.query(this.pooled, `SELECT value FROM ${META} WHERE key = $1`, [`setting:${key}`])).rows[0] as { value: string }).value;
   }
 
   async setSetting(key: string, value: string): Promise<void> {
     await this.ready;
-    await this.query(this.pool, `INSERT INTO ${META} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [`setting:${key}`, value]);
+    await this.query(this.pooled, `INSERT INTO ${META} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [`setting:${key}`, value]);
   }
 
   // ---- webhook endpoints and their delivery queue -----------------------------------------------------------
@@ -1171,18 +952,18 @@ END $$`,
 
   async getWebhookEndpoint(id: string): Promise<WebhookEndpointRecord | undefined> {
     await this.ready;
-    const row = (await this.query(this.pool, `SELECT * FROM ${WEBHOOKS} WHERE id = $1`, [id])).rows[0] as WebhookRow | undefined;
+    const row = (await this.query(this.pooled, `SELECT * FROM ${WEBHOOKS} WHERE id = $1`, [id])).rows[0] as WebhookRow | undefined;
     return row && toEndpoint(row);
   }
 
   async listWebhookEndpoints(): Promise<WebhookEndpointRecord[]> {
     await this.ready;
-    return ((await this.query(this.pool, `SELECT * FROM ${WEBHOOKS} ORDER BY created_at, id`)).rows as WebhookRow[]).map(toEndpoint);
+    return ((await this.query(this.pooled, `SELECT * FROM ${WEBHOOKS} ORDER BY created_at, id`)).rows as WebhookRow[]).map(toEndpoint);
   }
 
   async setWebhookSecrets(id: string, secrets: readonly WebhookSecret[]): Promise<boolean> {
     await this.ready;
-    return ((await this.query(this.pool, `UPDATE ${WEBHOOKS} SET secrets = $1 WHERE id = $2`, [JSON.stringify(secrets), id])).rowCount ?? 0) > 0;
+    return ((await this.query(this.pooled, `UPDATE ${WEBHOOKS} SET secrets = $1 WHERE id = $2`, [JSON.stringify(secrets), id])).rowCount ?? 0) > 0;
   }
 
   async setWebhookDisabled(id: string, disabled: { at: string; reason: string } | undefined): Promise<boolean> {
@@ -1304,7 +1085,7 @@ END $$`,
 
   async nextDeliveryAt(): Promise<number | undefined> {
     await this.ready;
-    const row = (await this.query(this.pool, `SELECT MIN(d.next_at) AS next FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w.id = d.endpoint WHERE d.status = 'pending' AND w.disabled_at IS NULL`)).rows[0] as { next: number | null };
+    const row = (await this.query(this.pooled, `SELECT MIN(d.next_at) AS next FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w.id = d.endpoint WHERE d.status = 'pending' AND w.disabled_at IS NULL`)).rows[0] as { next: number | null };
     return row.next ?? undefined;
   }
 
@@ -1312,20 +1093,19 @@ END $$`,
     await this.ready;
     const { where, params } = deliveryWhere(f);
     params.push(f.limit ?? 100);
-    return ((await this.query(this.pool, `SELECT * FROM ${DELIVERIES}${where} ORDER BY seq DESC, endpoint LIMIT $${params.length}`, params)).rows as DeliveryRow[]).map(toDelivery);
+    return ((await this.query(this.pooled, `SELECT * FROM ${DELIVERIES}${where} ORDER BY seq DESC, endpoint LIMIT $${params.length}`, params)).rows as DeliveryRow[]).map(toDelivery);
   }
 
   async replayDeliveries(f: Omit<DeliveryFilter, 'status' | 'limit'>, now: number, at: string): Promise<number> {
     await this.ready;
     const { where, params } = deliveryWhere({ ...f, status: 'dead' }, 2);
-    return (await this.query(this.pool, `UPDATE ${DELIVERIES} SET status = 'pending', attempts = 0, next_at = $1, last_error = NULL, last_status = NULL, updated_at = $2${where}`, [now, at, ...params])).rowCount ?? 0;
+    return (await this.query(this.once, `UPDATE ${DELIVERIES} SET status = 'pending', attempts = 0, next_at = $1, last_error = NULL, last_status = NULL, updated_at = $2${where}`, [now, at, ...params])).rowCount ?? 0;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     if (this.reconnect) clearTimeout(this.reconnect);
-    this.openTransactions.stop();
     const l = this.listener;
     this.listener = undefined;
     this.listening = false;

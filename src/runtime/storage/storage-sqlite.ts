@@ -41,6 +41,8 @@ export interface SqliteOptions {
   path: string;
   /** `full` (the default) makes an acknowledged commit survive power loss; `normal` trades that for speed. */
   synchronous?: 'full' | 'normal';
+  /** How long a write waits for another connection's write lock before it is answered `unavailable` (default 5 s). */
+  busyTimeoutMs?: number;
 }
 
 const META = '_servicespec_meta';
@@ -435,7 +437,8 @@ export class SqliteStorage implements Storage {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     this.db.pragma('foreign_keys = ON');
-    this.db.pragma('busy_timeout = 5000');
+    const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
+    this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     this.db.function(INSTANT, { deterministic: true }, getInstantKey);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${META} (key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL) STRICT`);
     this.db.exec(
@@ -452,7 +455,7 @@ export class SqliteStorage implements Storage {
     this.eventsFullSync = options.synchronous !== 'normal'; // events (issue 5)
     if (options.path !== ':memory:') {
       this.readDb = new (loadSqliteDriver())(options.path, { readonly: true });
-      this.readDb.pragma('busy_timeout = 5000');
+      this.readDb.pragma(`busy_timeout = ${busyTimeoutMs}`);
       this.readDb.function(INSTANT, { deterministic: true }, getInstantKey);
     }
   }

@@ -1,0 +1,211 @@
+// A fault of the database is answered `unavailable` (503 with Retry-After), never `internal` (500): backends
+// terminated under load (PostgreSQL), a pool with no connection to give, and SQLite's write lock held past its
+// busy_timeout. Real HTTP to a real server on a real database; the faults are made from outside the service.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createService } from '../../src/runtime/service/runtime-service.js';
+import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
+import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import { loadSqliteDriver } from '../../src/runtime/storage/storage-sqlite-driver.js';
+import type { Storage } from '../../src/runtime/storage/storage-types.js';
+import { getRoutes, getUndeclaredConditions } from '../../src/model/model-routes.js';
+import { compileSpecText } from '../../src/program.js';
+import { callJson } from '../support/http.js';
+import { dropTestSchema, getPostgresSkipReason, getTestSchemaUrl, POSTGRES_URL } from '../support/postgres.js';
+import { loadModel, TICKETS } from './helpers.js';
+
+const pgSkip = await getPostgresSkipReason();
+const dir = mkdtempSync(join(tmpdir(), 'servicespec-unavailable-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const model = loadModel(TICKETS);
+
+/** The tickets spec with a code declared for `unavailable`: the declared code and status answer it. */
+const declaredModel = (() => {
+  const c = compileSpecText(
+    `servicespec: 1
+purpose: { name: Notes, summary: Keeps notes. }
+resources:
+  Note:
+    fields:
+      id: { type: uuid, readOnly: true }
+      text: { type: string, maxLength: 100 }
+endpoints:
+  operations:
+    createNote: { method: POST, path: /notes, action: create, resource: Note, auth: none }
+    getNote: { method: GET, path: "/notes/{id}", action: read, resource: Note, auth: none }
+errors:
+  body: problem
+  codes:
+    try_later: { status: 503, title: Try again later, when: [unavailable] }
+    broken: { status: 500, when: [internal] }
+`,
+    'notes.yaml',
+  );
+  if (!c.model) throw new Error(c.diagnostics.map((d) => d.message).join('; '));
+  return c.model;
+})();
+
+async function serve(storage: Storage, m = model) {
+  const app = await createService(m, { storage, allowGaps: true });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, call: (method: string, path: string, body?: unknown) => callJson(url, method, path, body, {}) };
+}
+
+/** Runs `sql` on a connection of its own (not the service's). */
+async function admin<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: POSTGRES_URL });
+  await c.connect();
+  try {
+    return (await c.query(sql, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}
+
+describe.skipIf(pgSkip !== undefined)('PostgreSQL: backends terminated under load', () => {
+  it('answers no 500: every refusal is 503 with Retry-After, every acknowledged write is readable afterwards', async () => {
+    // The service's connections carry an application_name of their own, so the test terminates only them.
+    const name = `ss_unavailable_${process.pid}`;
+    const url = `${getTestSchemaUrl()}&application_name=${name}`;
+    const storage = createPostgresStorage({ url, poolSize: 4 });
+    const { app, call } = await serve(storage);
+    try {
+      const project = await call('POST', '/projects', { slug: 'core', name: 'Core' });
+      expect(project.status).toBe(201);
+      const created: string[] = [];
+      const statuses = new Map<number, number>();
+      const refused: { status: number; retryAfter: string | null; code: unknown }[] = [];
+      let done = 0;
+      let terminated = 0;
+      const TOTAL = 400;
+      let next = 0;
+      // A bounded loop: 8 clients share 400 requests, creates and reads of created tickets alternating.
+      const client = async () => {
+        while (next < TOTAL) {
+          const i = next++;
+          const read = i % 2 === 1 && created.length > 0;
+          const r = read
+            ? await call('GET', `/tickets/${created[i % created.length]}`)
+            : await call('POST', '/tickets', { project: project.body.id, title: `T${i}`, reporter: 'ann@example.com' });
+          statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+          if (r.status === 201) created.push(r.body.id as string);
+          else if (r.status !== 200) refused.push({ status: r.status, retryAfter: r.headers.get('retry-after'), code: r.body?.code });
+          done++;
+        }
+      };
+      // Every 25 answers, the service's backends are terminated (its pool and its LISTEN connection).
+      const killer = async () => {
+        let at = 0;
+        while (done < TOTAL) {
+          if (done >= at + 25) {
+            at = done;
+            const rows = await admin<{ ok: boolean }>('SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1', [name]);
+            terminated += rows.filter((r) => r.ok).length;
+          }
+          await new Promise((r) => setImmediate(r));
+        }
+      };
+      await Promise.all([...Array.from({ length: 8 }, client), killer()]);
+      expect(terminated).toBeGreaterThan(0);
+      console.log(`terminated ${terminated} backends; answers ${JSON.stringify([...statuses])}`);
+      expect(statuses.get(500) ?? 0).toBe(0);
+      for (const r of refused) expect(r).toEqual({ status: 503, retryAfter: '1', code: 'unavailable' });
+      expect(created.length).toBeGreaterThan(0);
+      // Every acknowledged create is there, with its event in the outbox.
+      for (const id of created) expect((await call('GET', `/tickets/${id}`)).status).toBe(200);
+      const events = await storage.readEvents(0, 10_000);
+      const payloads = events.map((e) => JSON.stringify(e.data)).join('\n');
+      for (const id of created) expect(payloads.includes(id)).toBe(true);
+    } finally {
+      await app.close();
+      await dropTestSchema(url.replace(/&application_name=.*/, ''));
+    }
+  });
+
+  it('a pool with no connection to give within connectTimeoutMs: 503 with Retry-After, the declared code', async () => {
+    const url = getTestSchemaUrl();
+    const storage = createPostgresStorage({ url, poolSize: 1, connectTimeoutMs: 200 });
+    const { app, call } = await serve(storage, declaredModel);
+    try {
+      const note = await call('POST', '/notes', { text: 'hello' });
+      expect(note.status).toBe(201);
+      // The only connection is held by a transaction that waits.
+      let release!: () => void;
+      const held = storage.transaction(() => new Promise<void>((r) => (release = r)));
+      await new Promise((r) => setTimeout(r, 20));
+      const read = await call('GET', `/notes/${note.body.id}`);
+      const write = await call('POST', '/notes', { text: 'again' });
+      release();
+      await held;
+      for (const r of [read, write]) {
+        expect(r.status).toBe(503);
+        expect(r.headers.get('retry-after')).toBe('1');
+        expect(r.body).toMatchObject({ code: 'try_later', status: 503, title: 'Try again later' });
+      }
+      // The refused write was not applied; the pool serves again.
+      expect((await call('GET', `/notes/${note.body.id}`)).status).toBe(200);
+    } finally {
+      await app.close();
+      await dropTestSchema(url);
+    }
+  });
+
+  it('an idle pooled connection terminated: the next read and write are retried inside and succeed', async () => {
+    const name = `ss_unavailable_idle_${process.pid}`;
+    const url = `${getTestSchemaUrl()}&application_name=${name}`;
+    const storage = createPostgresStorage({ url, poolSize: 1 });
+    const { app, call } = await serve(storage);
+    try {
+      const project = await call('POST', '/projects', { slug: 'idle', name: 'Idle' });
+      expect(project.status).toBe(201);
+      await admin('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [name]);
+      expect((await call('GET', `/projects/${project.body.id}`)).status).toBe(200);
+      await admin('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [name]);
+      expect((await call('POST', '/projects', { slug: 'idle-2', name: 'Idle 2' })).status).toBe(201);
+    } finally {
+      await app.close();
+      await dropTestSchema(url.replace(/&application_name=.*/, ''));
+    }
+  });
+});
+
+describe('the unavailable condition in the model', () => {
+  it('declared: every route lists it (so the exports document it); not declared: no route asks for it', () => {
+    for (const r of getRoutes(declaredModel)) expect(r.conditions).toContain('unavailable');
+    for (const r of getRoutes(model)) expect(r.conditions).not.toContain('unavailable');
+    expect(getUndeclaredConditions(model)).not.toContain('unavailable');
+  });
+});
+
+describe('SQLite: the write lock held by another connection past busy_timeout', () => {
+  it('answers 503 with Retry-After (the built-in code), then serves once the lock is gone', async () => {
+    const path = join(dir, 'busy.db');
+    const storage = createSqliteStorage({ path, synchronous: 'normal', busyTimeoutMs: 50 });
+    const { app, call } = await serve(storage);
+    const other = new (loadSqliteDriver())(path);
+    try {
+      const project = await call('POST', '/projects', { slug: 'busy', name: 'Busy' });
+      expect(project.status).toBe(201);
+      other.exec('BEGIN IMMEDIATE');
+      // A create with no event (committed at once) and one with an event (a transaction).
+      const plain = await call('POST', '/projects', { slug: 'busy-2', name: 'Busy 2' });
+      const evented = await call('POST', '/tickets', { project: project.body.id, title: 'T', reporter: 'ann@example.com' });
+      for (const r of [plain, evented]) {
+        expect(r.status).toBe(503);
+        expect(r.headers.get('retry-after')).toBe('1');
+        expect(r.body).toMatchObject({ code: 'unavailable', status: 503 });
+      }
+      // Reads are not blocked by a writer (WAL).
+      expect((await call('GET', `/projects/${project.body.id}`)).status).toBe(200);
+      other.exec('ROLLBACK');
+      expect((await call('POST', '/projects', { slug: 'busy-2', name: 'Busy 2' })).status).toBe(201);
+    } finally {
+      other.close();
+      await app.close();
+    }
+  });
+});
