@@ -6,9 +6,10 @@
 //   AB_OLD=/work/main npx tsx bench/ab-serve.ts [read,list,create]
 //   AB_OLD=. AB_OLD_FAST_PATHS=off npx tsx bench/ab-serve.ts     # what the fast paths pay: HEAD on against HEAD off
 //   env: BENCH_SECONDS (5), BENCH_ROUNDS (5), BENCH_CONNECTIONS (50), BENCH_SHARED (../shared/bench),
-//        BENCH_SYNCHRONOUS (normal), AB_OLD_FAST_PATHS (SERVICESPEC_FAST_PATHS of the old process only)
+//        BENCH_SYNCHRONOUS (normal), AB_OLD_FAST_PATHS (SERVICESPEC_FAST_PATHS of the old process only),
+//        AB_OLD_NODE_OPTIONS (NODE_OPTIONS of the old process only, e.g. a preload)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -94,7 +95,13 @@ async function startHandWritten(dir: string): Promise<Server> {
   return { name: 'hand-written', port, child, id: SEEDED };
 }
 
-function load(server: Server, scenario: string): Promise<number> {
+/** The server process's CPU time so far, in µs (utime + stime from /proc: what the machine's other work does not inflate much). */
+function cpuOf(server: Server): number {
+  const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+}
+
+function load(server: Server, scenario: string): Promise<{ rate: number; total: number }> {
   const url = `http://127.0.0.1:${server.port}${scenario === 'read' ? `/orders/${server.id}` : scenario === 'list' ? '/orders?limit=20' : '/orders'}`;
   const args = ['-c', String(CONNECTIONS), '-d', String(SECONDS), '--json', ...(scenario === 'create' ? ['-m', 'POST', '-H', 'content-type=application/json', '-b', ORDER] : []), url];
   return new Promise((done, fail) => {
@@ -103,9 +110,9 @@ function load(server: Server, scenario: string): Promise<number> {
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.on('exit', () => {
       try {
-        const r = JSON.parse(out) as { requests: { average: number }; non2xx: number; errors: number };
+        const r = JSON.parse(out) as { requests: { average: number; total: number }; non2xx: number; errors: number };
         if (r.non2xx + r.errors > 0) throw new Error(`${server.name} ${scenario}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-        done(r.requests.average);
+        done({ rate: r.requests.average, total: r.requests.total });
       } catch (err) {
         fail(err as Error);
       }
@@ -119,23 +126,34 @@ const dir = mkdtempSync(join(tmpdir(), 'ab-serve-'));
 const servers: Server[] = [];
 try {
   servers.push(await startServed('HEAD', HEAD, dir));
-  if (OLD) servers.push(await startServed('old', OLD, dir, process.env.AB_OLD_FAST_PATHS ? { SERVICESPEC_FAST_PATHS: process.env.AB_OLD_FAST_PATHS } : {}));
+  const oldEnv: Record<string, string> = {
+    ...(process.env.AB_OLD_FAST_PATHS ? { SERVICESPEC_FAST_PATHS: process.env.AB_OLD_FAST_PATHS } : {}),
+    ...(process.env.AB_OLD_NODE_OPTIONS ? { NODE_OPTIONS: process.env.AB_OLD_NODE_OPTIONS } : {}),
+  };
+  if (OLD) servers.push(await startServed('old', OLD, dir, oldEnv));
   servers.push(await startHandWritten(dir));
   console.log(`load average at the start ${loadavg()[0]!.toFixed(1)}; ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections, synchronous=${SYNCHRONOUS}`);
   for (const scenario of scenarios) {
     const figures = new Map<string, number[]>(servers.map((s) => [s.name, []]));
+    const cpu = new Map<string, number[]>(servers.map((s) => [s.name, []]));
     for (let round = 0; round < ROUNDS; round++) {
       // Each round starts with the next server: none always runs first (or right after the same one).
       for (let i = 0; i < servers.length; i++) {
         const s = servers[(round + i) % servers.length]!;
-        figures.get(s.name)!.push(await load(s, scenario));
+        const before = cpuOf(s);
+        const r = await load(s, scenario);
+        figures.get(s.name)!.push(r.rate);
+        cpu.get(s.name)!.push((cpuOf(s) - before) / r.total);
       }
     }
     const m = new Map([...figures].map(([name, xs]) => [name, median(xs)]));
     const hand = m.get('hand-written')!;
     const parts = [...m].map(([name, v]) => `${name} ${Math.round(v)} req/s (${figures.get(name)!.map((x) => Math.round(x)).join(', ')})`);
     const ratios = [`HEAD/hand-written ${(m.get('HEAD')! / hand).toFixed(2)}`, ...(OLD ? [`old/hand-written ${(m.get('old')! / hand).toFixed(2)}`, `HEAD/old ${(m.get('HEAD')! / m.get('old')!).toFixed(2)}`] : [])];
-    console.log(`${scenario}: ${parts.join('; ')}\n  medians: ${ratios.join(', ')}`);
+    const c = new Map([...cpu].map(([name, xs]) => [name, median(xs)]));
+    const cpuParts = [...c].map(([name, v]) => `${name} ${v.toFixed(0)}`);
+    const cpuRatios = [`hand-written/HEAD ${(c.get('hand-written')! / c.get('HEAD')!).toFixed(2)}`, ...(OLD ? [`old/HEAD ${(c.get('old')! / c.get('HEAD')!).toFixed(2)}`] : [])];
+    console.log(`${scenario}: ${parts.join('; ')}\n  medians: ${ratios.join(', ')}\n  server CPU µs/request (medians): ${cpuParts.join(', ')}; as speed ratios: ${cpuRatios.join(', ')}`);
   }
   console.log(`load average at the end ${loadavg()[0]!.toFixed(1)}`);
 } finally {

@@ -482,7 +482,8 @@ function createRoutePipeline(route: Route, handler: RouteHandler, services: Rout
   }
   if (limiter) steps.push(limiter);
   // A create claims its key in its own transaction where the storage allows (one commit for claim, change, answer).
-  const claimsInChange = op?.action === 'create';
+  // That is a fast path: its plain counterpart claims the key first and stores the answer once sent, as on PostgreSQL.
+  const claimsInChange = services.fast && op?.action === 'create';
   if (idem) steps.push((request, reply) => andThen(idem.begin(request, reply, claimsInChange), (outcome) => (outcome === 'replayed' ? ANSWERED : undefined)));
   // The check runs after the credential and limits, as the action's own validation does.
   const actOld = async (version: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
