@@ -8,6 +8,8 @@ import module from 'node:module';
 // NODE_DISABLE_COMPILE_CACHE=1), as TypeScript's bin does; the CLI's modules load after it, hence the import().
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 const { printInternalError, run } = await import('./cli-run.js');
+// This process is the run's alone: no AsyncLocalStorage keeps it apart from others (cli-shared.ts, useProcessIo).
+(await import('./cli-shared.js')).useProcessIo();
 
 // Last resorts: nothing reaches the user as a stack trace, and a closed pipe (`servicespec doc x | head`) is not an error.
 process.on('uncaughtException', (err) => {

@@ -63,7 +63,7 @@ interface RunState {
 const runs = new AsyncLocalStorage<RunState>();
 
 function current(): CliIo {
-  return runs.getStore()?.io ?? processIo;
+  return runs.getStore()?.io ?? processRun?.io ?? processIo;
 }
 
 /** The io of the run in progress (the process's outside `run`): every command prints through this. */
@@ -82,8 +82,25 @@ export const io: CliIo = {
   },
 };
 
+/**
+ * The bin's one run in its own process (cli-main.ts): its io is the process's, so no run needs keeping apart. On
+ * Node 20 a run of an AsyncLocalStorage turns on async hooks for the rest of the process: `serve` inside one paid
+ * for them on every promise and tick of every request (a fifth of a read's CPU, docs/architecture.md).
+ */
+let processRun: RunState | undefined;
+
+/** The bin says the process is its alone: `withIo` then runs without an AsyncLocalStorage (see processRun). */
+export function useProcessIo(): void {
+  processRun = { io: processIo, exitCode: EXIT.ok };
+}
+
 /** Runs `fn` with `given` as the io its commands see; resolves with the exit code its action set. */
 export async function withIo(given: CliIo, fn: () => Promise<ExitCode | undefined>): Promise<ExitCode> {
+  if (processRun !== undefined) {
+    processRun.io = given;
+    const code = await fn();
+    return code ?? processRun.exitCode;
+  }
   const state: RunState = { io: given, exitCode: EXIT.ok };
   const code = await runs.run(state, fn);
   return code ?? state.exitCode;
@@ -240,7 +257,7 @@ export function describeFsError(err: unknown): string {
 export function action<A extends unknown[]>(fn: (...args: A) => ActionResult): (...args: A) => Promise<void> {
   return async (...args: A) => {
     const code = await fn(...args);
-    const state = runs.getStore();
+    const state = runs.getStore() ?? processRun;
     if (state) state.exitCode = code;
     else process.exitCode = code;
   };

@@ -60,3 +60,20 @@ export function createPipeline(steps: readonly Step[]): (request: FastifyRequest
     return out instanceof Promise ? out : undefined;
   };
 }
+
+/**
+ * The plain counterpart of createPipeline (SERVICESPEC_FAST_PATHS=off): an async handler awaiting each step's
+ * answer in turn, as a handler written by hand would; the same steps, the same answers, a promise every request.
+ */
+export function createPlainPipeline(steps: readonly Step[]): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
+  const list = steps.slice();
+  return async (request, reply) => {
+    for (const step of list) {
+      // A promise is awaited; anything else (the reply a step answered with, say) is taken as it is, as runSteps does.
+      const given = step(request, reply);
+      const out: unknown = given instanceof Promise ? await given : given;
+      if (out !== undefined) return out === ANSWERED ? undefined : out;
+    }
+    return undefined;
+  };
+}

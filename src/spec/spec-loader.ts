@@ -4,6 +4,7 @@ import type * as Yaml from 'yaml';
 import type { Alias, CST, Document, Node as YamlNode } from 'yaml';
 import { FAILSAFE_SCHEMA, load as loadYaml, Type as JsYamlType, type Schema as JsYamlSchema } from 'js-yaml';
 import { createDiagnostic, type Diagnostic, type SourcePosition } from '../diagnostics/diagnostics-catalogue.js';
+import { getFastPaths } from '../util/util-fast-paths.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 
 /**
@@ -161,6 +162,8 @@ export function loadSpecText(input: string, file = '<input>'): LoadedSpec {
     return failed(file, [createDiagnostic('file-too-large', { size: text.length, limit: MAX_SPEC_BYTES }, { file })]);
   }
   if (text.trim() === '') return failed(file, [createDiagnostic('empty-document', {}, { file, line: 1, column: 1 })]);
+  // SERVICESPEC_FAST_PATHS=off: the `yaml` package alone, the plain reader the fast one must agree with.
+  if (!getFastPaths()) return loadSpecTextWithPositions(text, file);
   return loadSpecTextFast(text, file) ?? loadSpecTextWithPositions(text, file);
 }
 

@@ -73,7 +73,8 @@ describe('bearer JWT verification with node:crypto', () => {
     tokens.push(`${Buffer.from(JSON.stringify({ alg: 'HS256', kid: 'rs' })).toString('base64url')}.${p}.${signed.split('.')[2]}`); // alg confusion
     tokens.push(`${Buffer.from(JSON.stringify({ alg: 'RS256', kid: 'rs', crit: ['exp'] })).toString('base64url')}.${p}.${signed.split('.')[2]}`); // crit
     tokens.push('not-a-token', `${h}.${p}`, `${h}..${signed.split('.')[2]}`);
-    const fast = createJwtVerifier(base);
+    // The fast path under test, whatever SERVICESPEC_FAST_PATHS says (off, jose alone verifies every token).
+    const fast = createJwtVerifier({ ...base, nodeCrypto: true });
     const viaJose = createJwtVerifier({ ...base, nodeCrypto: false });
     const summary = (r: JwtResult) => (r.ok ? `ok ${r.subject} ${r.scopes.join(' ')}` : r.condition);
     let atOnce = 0;
@@ -88,7 +89,7 @@ describe('bearer JWT verification with node:crypto', () => {
 
   it('works out a header once and still checks every token that carries it', async () => {
     const rs = await keyPair('RS256', 'rs');
-    const config: JwtVerifierConfig = { algorithms: ['RS256', 'HS256'], toleranceSeconds: 0, secret, keys: [rs.jwk], now: () => NOW, cacheSize: 0 };
+    const config: JwtVerifierConfig = { algorithms: ['RS256', 'HS256'], toleranceSeconds: 0, secret, keys: [rs.jwk], now: () => NOW, cacheSize: 0, nodeCrypto: true };
     const verify = createJwtVerifier(config);
     const claims = { sub: 'user-1', scope: 'a', exp: t + 600 };
     const valid = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'rs' }).sign(rs.privateKey);
@@ -123,7 +124,7 @@ describe('the verified-token cache', () => {
 
   it('answers a remembered token with the same result (one object) until it expires, and evicts the least recently used', async () => {
     let now = NOW;
-    const verify = createJwtVerifier({ algorithms: ['HS256'], toleranceSeconds: 0, secret, keys: [], now: () => now, cacheSize: 8 });
+    const verify = createJwtVerifier({ algorithms: ['HS256'], toleranceSeconds: 0, secret, keys: [], now: () => now, cacheSize: 8, nodeCrypto: true });
     const hot = await sign('hot');
     const cold = await sign('cold');
     const first = verify(hot);

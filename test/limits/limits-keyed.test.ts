@@ -28,8 +28,9 @@ beforeAll(async () => {
       };
     },
   }) as Storage;
-  // The fixture's custom operations need handlers to start; they are not called here.
-  s = await startService(loadModel(LIMITED), { storage: counted, allowGaps: false, handlers: { ping: () => ({}), slow: () => ({}) } });
+  // The fixture's custom operations need handlers to start; they are not called here. The one commit is a fast path
+  // (docs/architecture.md, "Fast paths"): on here whatever SERVICESPEC_FAST_PATHS says.
+  s = await startService(loadModel(LIMITED), { storage: counted, allowGaps: false, handlers: { ping: () => ({}), slow: () => ({}) }, fastPaths: true });
 });
 afterAll(async () => {
   await s.close();

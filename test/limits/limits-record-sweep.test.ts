@@ -1,9 +1,11 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel, startService, type Running } from '../runtime/helpers.js';
+import { POSTGRES_URL } from '../support/postgres.js';
 
 // Stored Idempotency-Key answers are removed once their retention (1h in the fixture) has passed, in the
 // background; before, every key ever used stayed in the records table. The row is looked at through SQLite's
-// read-at-once path.
+// read-at-once path, or, on PostgreSQL (SERVICESPEC_TEST_DB=postgres), in the test's schema directly.
 const LIMITED = new URL('./fixtures/limited.yaml', import.meta.url).pathname;
 let clock = Date.parse('2026-11-23T12:00:00.000Z');
 let s: Running;
@@ -30,11 +32,22 @@ describe('expired Idempotency-Key records', () => {
     expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
     // Whether the row is still there, whatever its expiry: read as of a time before it expires.
     const before = new Date(clock).toISOString();
-    const held = () => s.storage.findRecordNow!('idempotency', '-|sweep-1', before);
-    expect(held()).toBeDefined();
+    const held = async (): Promise<string | undefined> => {
+      if (s.storage.findRecordNow) return s.storage.findRecordNow('idempotency', '-|sweep-1', before);
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      try {
+        const schema = new URL(s.dbPath).searchParams.get('schema')!;
+        const rows = await client.query(`SELECT value FROM "${schema}"._servicespec_records WHERE namespace = $1 AND key = $2`, ['idempotency', '-|sweep-1']);
+        return (rows.rows[0] as { value: string } | undefined)?.value;
+      } finally {
+        await client.end();
+      }
+    };
+    expect(await held()).toBeDefined();
     clock += 2 * 3_600_000;
-    await until(async () => held() === undefined);
-    expect(held()).toBeUndefined();
+    await until(async () => (await held()) === undefined);
+    expect(await held()).toBeUndefined();
     const again = await s.call('POST', '/items', { name: 'kept' }, { 'idempotency-key': 'sweep-1' });
     expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, null]);
   });

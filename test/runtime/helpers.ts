@@ -35,6 +35,7 @@ export interface Running {
 /**
  * A real server on 127.0.0.1 with a real SQLite file in a fresh temporary folder, or, with
  * SERVICESPEC_TEST_DB=postgres, in a fresh schema of the test PostgreSQL database (dropped on close).
+ * `fastPaths` (default: SERVICESPEC_FAST_PATHS, as createService and createSqliteStorage read it) goes to both.
  */
 export async function startService(model: ServiceModel, options: Partial<ServiceOptions> = {}): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'servicespec-test-'));
@@ -45,7 +46,7 @@ export async function startService(model: ServiceModel, options: Partial<Service
     if (reason !== undefined) throw new Error(`SERVICESPEC_TEST_DB=postgres, but ${reason}`);
     dbPath = getTestSchemaUrl();
     storage = createPostgresStorage({ url: dbPath, poolSize: 4 });
-  } else storage = createSqliteStorage({ path: dbPath, synchronous: 'normal' });
+  } else storage = createSqliteStorage({ path: dbPath, synchronous: 'normal', ...(options.fastPaths !== undefined ? { fastPaths: options.fastPaths } : {}) });
   const app = await createService(model, { storage, allowGaps: true, ...options });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {

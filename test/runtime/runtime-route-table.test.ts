@@ -104,13 +104,22 @@ describe('the service behind the table', () => {
 
   it('createService registers a catch-all per path depth; a host app mounting the plugin keeps a route per operation', async () => {
     const model = loadModel(TICKETS);
-    const app = await createService(model, { storage: storage(), allowGaps: true });
+    // The table is a fast path: on here whatever SERVICESPEC_FAST_PATHS says; off, a route per operation.
+    const app = await createService(model, { storage: storage(), allowGaps: true, fastPaths: true });
     try {
       const routes = app.printRoutes({ commonPrefix: false });
       expect(routes).toContain(':s0');
       expect(routes).not.toContain('tickets');
     } finally {
       await app.close();
+    }
+    const plain = await createService(model, { storage: storage(), allowGaps: true, fastPaths: false });
+    try {
+      const routes = plain.printRoutes({ commonPrefix: false });
+      expect(routes).not.toContain(':s0');
+      expect(routes).toContain('tickets');
+    } finally {
+      await plain.close();
     }
     const host = Fastify();
     await host.register(servicespecPlugin, { model, storage: storage(), allowGaps: true });

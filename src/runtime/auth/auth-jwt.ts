@@ -8,6 +8,7 @@ import { calculateJwkThumbprint, createLocalJWKSet, errors, exportJWK, generateK
 import { createDiagnostic, type DiagnosticCode } from '../../diagnostics/diagnostics-catalogue.js';
 import type { Storage } from '../storage/storage-types.js';
 import { randomId } from './auth-secrets.js';
+import { getFastPaths } from '../../util/util-fast-paths.js';
 
 /** Key material for verifying bearer tokens: a deployment setting, never part of the spec. */
 export interface JwtKeyOptions {
@@ -374,7 +375,8 @@ export function createJwtVerifier(config: JwtVerifierConfig): (token: string) =>
     return v.ok;
   };
 
-  const fast = config.nodeCrypto === false ? () => undefined : createFastVerify(config);
+  // node:crypto's verify is a fast path; jose alone is its plain counterpart (SERVICESPEC_FAST_PATHS=off).
+  const fast = (config.nodeCrypto ?? getFastPaths()) ? createFastVerify(config) : () => undefined;
   const accept = (token: string, payload: JWTPayload, now: number): JwtResult => {
     const subject = payload.sub;
     if (typeof subject !== 'string' || subject === '' || subject.length > 256) return { ok: false, condition: 'invalid_credential', reason: 'the token names no subject (sub)' };

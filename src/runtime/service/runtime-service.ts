@@ -11,7 +11,7 @@ import { withFailureBound } from '../auth/auth-attempts.js';
 import { registerTokenRoute } from '../auth/auth-token-endpoint.js';
 import { parseJsonBytes } from '../runtime-body.js';
 import type { Authenticator, CustomHandler, Principal, RuntimeContext } from '../runtime-context.js';
-import { andThen, ANSWERED, createPipeline, fromPluggable, type Step } from '../runtime-steps.js';
+import { andThen, ANSWERED, createPipeline, createPlainPipeline, fromPluggable, type Step } from '../runtime-steps.js';
 import { createCursorCodec } from '../runtime-cursor.js';
 import { createErrorResponder, getUnavailableError, REQUEST_ID_HEADER, ServiceError } from '../runtime-errors.js';
 import { BUILT_IN, type RuntimeGap } from '../runtime-built-in.js';
@@ -34,6 +34,7 @@ import { prepareServe } from '../storage/storage-migrate.js';
 export const MIGRATE_HINT = 'serve runs only additive steps at start: plan this change with servicespec migrate';
 import type { Storage } from '../storage/storage-types.js';
 import { withTimeout } from '../runtime-deadline.js';
+import { getFastPaths } from '../../util/util-fast-paths.js';
 import { createRouteTable, getCatchAllPaths, getCatchAllSegments, type RouteMatch, type RouteTable } from '../runtime-route-table.js';
 
 export interface ServiceOptions {
@@ -59,6 +60,12 @@ export interface ServiceOptions {
   cors?: CorsOptions;
   /** How often and how many expired Idempotency-Key records are removed (default every 5 s, up to 20,000). */
   recordSweep?: { everyMs: number; limit: number };
+  /**
+   * False: every fast path takes its plain counterpart (docs/architecture.md, "Fast paths"): one Fastify route per
+   * operation, answers built as objects and serialised, promise pipelines. Default: SERVICESPEC_FAST_PATHS (on
+   * unless `off`). The storage has its own switch (createSqliteStorage's `fastPaths`), with the same default.
+   */
+  fastPaths?: boolean;
 }
 
 /** Why a service would not start: the spec's gaps (without allowGaps), a refused migration, a missing handler. */
@@ -139,6 +146,7 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
     ...(options.authenticator ? { authenticator: withFailureBound(options.authenticator, model) } : {}),
   };
   const compile = createValidatorFactory();
+  const fast = getFastPaths(options.fastPaths);
   const events = createEventEmitter(model, now, compile);
   const eventsRuntime = setUpEvents(app, { model, storage: options.storage, compile, now, ...(options.webhooks ? { options: options.webhooks } : {}) }); // events (issue 5)
   const versions = createVersionResolver(model, now);
@@ -204,13 +212,13 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   app.setNotFoundHandler(notFound);
 
   const routes = getRoutes(model);
-  const services: RouteServices = { ctx, versions, compile, rateStore, ...(idempotency ? { idempotency } : {}), ...(eventsRuntime.nudge ? { nudge: eventsRuntime.nudge } : {}) };
+  const services: RouteServices = { ctx, versions, compile, rateStore, fast, ...(idempotency ? { idempotency } : {}), ...(eventsRuntime.nudge ? { nudge: eventsRuntime.nudge } : {}) };
   // events (issue 5): the stream and the webhook registration routes are served like operations. An operation's
   // handler is made with its route's pipeline (in the table: on first use, or while warming), checked here.
   const served = routes.map((route) => {
     if (route.kind === 'operation') {
       checkActionHandler(model, route);
-      return { route, handler: (): RouteHandler => createActionHandler(route, { ctx, compile, events }) };
+      return { route, handler: (): RouteHandler => createActionHandler(route, { ctx, compile, events, fast }) };
     }
     const handler = route.kind === 'stream' || route.kind === 'webhooks' ? eventsRuntime.handlerFor(route) : undefined;
     return { route, handler: handler && ((): RouteHandler => handler) };
@@ -425,6 +433,8 @@ function checkEncoding(request: FastifyRequest): void {
 
 interface RouteServices {
   ctx: RuntimeContext;
+  /** The fast paths (synchronous step runner), or the plain promise pipeline (ServiceOptions.fastPaths). */
+  fast: boolean;
   versions: ReturnType<typeof createVersionResolver>;
   compile: ValidatorFactory;
   rateStore: RateLimitStore;
@@ -483,7 +493,8 @@ function createRoutePipeline(route: Route, handler: RouteHandler, services: Rout
   }
   if (limiter) steps.push(limiter);
   // A create claims its key in its own transaction where the storage allows (one commit for claim, change, answer).
-  const claimsInChange = op?.action === 'create';
+  // That is a fast path: its plain counterpart claims the key first and stores the answer once sent, as on PostgreSQL.
+  const claimsInChange = services.fast && op?.action === 'create';
   if (idem) steps.push((request, reply) => andThen(idem.begin(request, reply, claimsInChange), (outcome) => (outcome === 'replayed' ? ANSWERED : undefined)));
   // The check runs after the credential and limits, as the action's own validation does.
   const actOld = async (version: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
@@ -505,7 +516,7 @@ function createRoutePipeline(route: Route, handler: RouteHandler, services: Rout
   // Work that outlives the time-out is answered as the time-out; a keyed request's key then keeps what the work did.
   const late = idem ? idem.settleLate : undefined;
   steps.push(timeoutMs === undefined ? act : (request, reply) => withTimeout(request, reply, timeoutMs, ctx.errors, act, late));
-  return createPipeline(steps);
+  return services.fast ? createPipeline(steps) : createPlainPipeline(steps);
 }
 
 /** What a route reads and which of its hooks run: the body, the Idempotency-Key's answer, the events' wake-up. */
@@ -689,7 +700,10 @@ export async function createService(model: ServiceModel, options: ServiceOptions
   app.server.removeAllListeners('clientError');
   answerClientErrors(app, model);
   if (options.cors) registerCors(app, model, options.cors);
-  await app.register(async (child) => registerServicespec(child, { ...options, model }, true));
+  // The route table is a fast path: off, every operation has its own Fastify route, as in the plugin.
+  const fast = getFastPaths(options.fastPaths);
+  if (!fast) app.log.warn('fast paths off (SERVICESPEC_FAST_PATHS=off): every request takes the plain path');
+  await app.register(async (child) => registerServicespec(child, { ...options, model, fastPaths: fast }, fast));
   await app.ready();
   return app;
 }

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
+import { getFastPaths } from '../../util/util-fast-paths.js';
 import { loadSqliteDriver } from './storage-sqlite-driver.js';
 import { getInstantKey, getInstantKeySqlite } from './storage-instant.js';
 import { byName, diffStoragePlans, withKeptColumns } from './storage-plan.js';
@@ -43,6 +44,8 @@ export interface SqliteOptions {
   synchronous?: 'full' | 'normal';
   /** How long a write waits for another connection's write lock before it is answered `unavailable` (default 5 s). */
   busyTimeoutMs?: number;
+  /** False: rows are encoded and decoded by plain loops, not by code generated per table (SERVICESPEC_FAST_PATHS). */
+  fastPaths?: boolean;
 }
 
 const META = '_servicespec_meta';
@@ -126,12 +129,15 @@ class SqliteTx implements StorageTx {
   declare private ended: boolean;
   declare private readonly prepare: (sql: string) => Database.Statement;
   declare private readonly tables: ReadonlyMap<string, TablePlan>;
+  /** Generated encoders and decoders (the fast path), or the plain loops. */
+  declare private readonly fast: boolean;
 
-  constructor(prepare: (sql: string) => Database.Statement, tables: ReadonlyMap<string, TablePlan>) {
+  constructor(prepare: (sql: string) => Database.Statement, tables: ReadonlyMap<string, TablePlan>, fast: boolean) {
     this.syncReader = undefined;
     this.ended = false;
     this.prepare = prepare;
     this.tables = tables;
+    this.fast = fast;
   }
 
   end(): void {
@@ -156,12 +162,12 @@ class SqliteTx implements StorageTx {
   /** `stored`: JSON values as their stored text (`SyncWriter.insertStored`). */
   insertNow(table: string, row: Row, stored = false): Row {
     const t = this.table(table);
-    const { sql, values } = insertStatement(t, row);
+    const { sql, values } = insertStatement(t, row, this.fast);
     try {
       // all(), not get(): get() resets a RETURNING statement before it is done, and an autocommit it ends so
       // never runs SQLite's WAL hook: no automatic checkpoint, and the WAL grows without bound (every read slower).
       const stmt = this.stmt(sql);
-      return rowDecoder(stmt, t, stored)((stmt.all(...values) as unknown[][])[0]!);
+      return rowDecoder(stmt, t, stored, this.fast)((stmt.all(...values) as unknown[][])[0]!);
     } catch (err) {
       throw mapConstraintError(err);
     }
@@ -175,7 +181,7 @@ class SqliteTx implements StorageTx {
   getNow(table: string, id: unknown, stored = false): Row | undefined {
     const t = this.table(table);
     const stmt = this.stmt(selectByIdSql(t));
-    const decode = rowDecoder(stmt, t, stored);
+    const decode = rowDecoder(stmt, t, stored, this.fast);
     const out = stmt.get(id) as unknown[] | undefined;
     return out && decode(out);
   }
@@ -232,7 +238,7 @@ class SqliteTx implements StorageTx {
     const sql = `SELECT * FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`;
     params.push(q.limit);
     const stmt = this.stmt(sql);
-    const decode = rowDecoder(stmt, t, stored);
+    const decode = rowDecoder(stmt, t, stored, this.fast);
     const rows = stmt.all(...params) as unknown[][];
     const out = new Array<Row>(rows.length);
     for (let i = 0; i < rows.length; i++) out[i] = decode(rows[i]!);
@@ -252,7 +258,7 @@ class SqliteTx implements StorageTx {
     }
     try {
       const stmt = this.stmt(`${sql} RETURNING *`);
-      const decode = rowDecoder(stmt, t, false);
+      const decode = rowDecoder(stmt, t, false, this.fast);
       const out = stmt.get(...params) as unknown[] | undefined;
       return out && decode(out);
     } catch (err) {
@@ -298,13 +304,39 @@ interface InsertPlan {
   sql: Map<string, string>;
 }
 const insertPlans = new WeakMap<TablePlan, InsertPlan>();
+const plainInsertPlans = new WeakMap<TablePlan, InsertPlan>();
+
+/** The plain counterpart of the encoder insertStatement generates: the same values and column set, by a loop. */
+function encodeRow(t: TablePlan, row: Row, values: unknown[]): string {
+  let set = '';
+  for (const c of t.columns) {
+    const name = c.absentOf ?? c.name;
+    const v = name in Object.prototype ? (Object.hasOwn(row, name) ? row[name] : undefined) : row[name];
+    if (c.absentOf !== undefined) {
+      if (v === undefined) {
+        set += '1';
+        values.push(1);
+      } else set += '0';
+    } else if (v === undefined) set += '0';
+    else {
+      set += '1';
+      values.push(v === null ? null : c.type === 'boolean' ? (v ? 1 : 0) : c.type === 'json' ? JSON.stringify(v) : v);
+    }
+  }
+  return set;
+}
 
 /**
  * The INSERT … RETURNING * for the columns the row sets, and their values; the SQL text is kept per column set.
  * The values are read by a function compiled per table, with constant property names (see rowDecoder).
  */
-function insertStatement(t: TablePlan, row: Row): { sql: string; values: unknown[] } {
-  let plan = insertPlans.get(t);
+function insertStatement(t: TablePlan, row: Row, fast: boolean): { sql: string; values: unknown[] } {
+  const plans = fast ? insertPlans : plainInsertPlans;
+  let plan = plans.get(t);
+  if (!plan && !fast) {
+    plan = { encode: (r, values) => encodeRow(t, r, values), sql: new Map() };
+    plans.set(t, plan);
+  }
   if (!plan) {
     const lines = t.columns.map((c) => {
       const value = c.type === 'boolean' ? '(v ? 1 : 0)' : c.type === 'json' ? 'JSON.stringify(v)' : 'v';
@@ -355,7 +387,7 @@ function encode(c: ColumnPlan, v: unknown): unknown {
 }
 
 type RowDecode = (raw: unknown[]) => Row;
-const rowDecoders = new WeakMap<Database.Statement, { table: TablePlan; decoded?: RowDecode; stored?: RowDecode }>();
+const rowDecoders = new WeakMap<Database.Statement, { table: TablePlan; decoded?: RowDecode; stored?: RowDecode; plainDecoded?: RowDecode; plainStored?: RowDecode }>();
 
 /**
  * The decoder of a statement's rows into the runtime's Rows (booleans from 0/1, JSON parsed or, `stored`, kept as
@@ -364,12 +396,16 @@ const rowDecoders = new WeakMap<Database.Statement, { table: TablePlan; decoded?
  * and kind into one object literal: with constant property names V8 keeps each access on a fast path, where a
  * loop storing `out[c.name]` goes megamorphic and costs about a microsecond a row.
  */
-function rowDecoder(stmt: Database.Statement, t: TablePlan, stored: boolean): RowDecode {
+function rowDecoder(stmt: Database.Statement, t: TablePlan, stored: boolean, fast: boolean): RowDecode {
   let entry = rowDecoders.get(stmt);
   if (!entry || entry.table !== t) {
     stmt.raw(true);
     entry = { table: t };
     rowDecoders.set(stmt, entry);
+  }
+  if (!fast) {
+    const kind = stored ? 'plainStored' : 'plainDecoded';
+    return (entry[kind] ??= createPlainDecoder(stmt, t, stored));
   }
   const kind = stored ? 'stored' : 'decoded';
   let decode = entry[kind];
@@ -392,6 +428,26 @@ function rowDecoder(stmt: Database.Statement, t: TablePlan, stored: boolean): Ro
     entry[kind] = decode;
   }
   return decode;
+}
+
+/** The plain counterpart of rowDecoder's generated decoder: the same Row, property by property in a loop. */
+function createPlainDecoder(stmt: Database.Statement, t: TablePlan, stored: boolean): RowDecode {
+  const index = new Map(stmt.columns().map((c, i) => [c.name, i]));
+  const absence = new Map(t.columns.filter((c) => c.absentOf !== undefined).map((c) => [c.absentOf!, index.get(c.name)]));
+  const columns = t.columns.filter((c) => c.absentOf === undefined).map((c) => ({ column: c, at: index.get(c.name), absent: absence.get(c.name) }));
+  return (r) => {
+    const out: Row = {};
+    for (const { column: c, at, absent } of columns) {
+      if (at === undefined) {
+        out[c.name] = null;
+        continue;
+      }
+      const v = r[at];
+      if (v === null || v === undefined) out[c.name] = absent !== undefined && r[absent] === 1 ? undefined : null;
+      else out[c.name] = c.type === 'boolean' ? v === 1 : c.type === 'json' ? (stored ? new StoredJson(v as string) : JSON.parse(v as string)) : v;
+    }
+    return out;
+  };
 }
 
 export class SqliteStorage implements Storage {
@@ -425,13 +481,16 @@ export class SqliteStorage implements Storage {
   };
   private readerTx: SqliteTx | undefined;
   private get reader(): SqliteTx {
-    this.readerTx ??= new SqliteTx(this.readDb ? this.prepareRead : this.prepareWrite, this.tables);
+    this.readerTx ??= new SqliteTx(this.readDb ? this.prepareRead : this.prepareWrite, this.tables, this.fast);
     return this.readerTx;
   }
   /** events (issue 5): whether queue bookkeeping must drop to synchronous=NORMAL (see `relaxed`). */
   private readonly eventsFullSync: boolean;
+  /** The generated row encoders and decoders, or their plain loops (SqliteOptions.fastPaths). */
+  private readonly fast: boolean;
 
   constructor(options: SqliteOptions) {
+    this.fast = getFastPaths(options.fastPaths);
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
     this.db = new (loadSqliteDriver())(options.path);
     this.db.pragma('journal_mode = WAL');
@@ -634,7 +693,7 @@ export class SqliteStorage implements Storage {
   writeNow(): SyncWriter | undefined {
     if (this.queued !== 0 || this.db.inTransaction) return undefined;
     if (!this.syncWriter) {
-      const tx = new SqliteTx(this.prepareWrite, this.tables);
+      const tx = new SqliteTx(this.prepareWrite, this.tables, this.fast);
       const begin = this.stmt('BEGIN IMMEDIATE');
       const commit = this.stmt('COMMIT');
       const rollback = this.stmt('ROLLBACK');
@@ -664,7 +723,7 @@ export class SqliteStorage implements Storage {
         new Promise<T>((resolve, reject) => {
           signal?.throwIfAborted();
           this.stmt('BEGIN IMMEDIATE').run();
-          const tx = new SqliteTx(this.prepareWrite, this.tables);
+          const tx = new SqliteTx(this.prepareWrite, this.tables, this.fast);
           let settled = false;
           const end = (): boolean => {
             if (settled) return false;
