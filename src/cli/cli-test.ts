@@ -37,6 +37,7 @@ export interface TestCliOptions {
   only?: string;
   skip?: string;
   allowIncomplete?: boolean;
+  replay?: string;
 }
 
 function usage(message: string): ExitCode {
@@ -105,7 +106,7 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
     printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
     return EXIT.errors;
   }
-  const [{ testService, CHECK_NAMES }, { formatReportJunit, formatReportText }] = await Promise.all([import('../tester/tester-run.js'), import('../tester/tester-report.js')]);
+  const [{ testService, CHECK_NAMES, getReplay }, { formatReportJunit, formatReportText }] = await Promise.all([import('../tester/tester-run.js'), import('../tester/tester-report.js')]);
   // --only/--skip name parts, checks or operations: a name that matches none would select nothing (or leave
   // nothing out) without a word, so it is a usage error listing the names there are.
   const operations = (compiled.model.endpoints?.operations ?? []).map((o) => o.id);
@@ -142,6 +143,18 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
   if (timeLimitMs !== undefined) options.timeLimitMs = timeLimitMs;
   if (cli.rateLimits) options.rateLimits = true;
   if (cli.showSecrets) options.showSecrets = true;
+  if (cli.replay !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(cli.replay, 'utf8'));
+    } catch (err) {
+      return usage(`--replay ${cli.replay}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : err instanceof SyntaxError ? 'not JSON' : (err as Error).message}`);
+    }
+    const replay = getReplay(parsed);
+    if (typeof replay === 'string') return usage(`--replay ${cli.replay}: ${replay}`);
+    if (cli.seed !== undefined) return usage('--replay replays with the report\'s own seed: leave out --seed');
+    Object.assign(options, replay);
+  }
   if (lists.only) options.only = lists.only;
   if (lists.skip) options.skip = lists.skip;
   if (cli.progress !== false) {
@@ -198,6 +211,7 @@ export function registerTestCommand(program: Command): void {
     .option('--runs <n>', 'generated cases per property (default 10)')
     .option('--only <names>', 'run only these parts, checks or operations (comma separated), e.g. states,limits.body-size,createOrder')
     .option('--skip <names>', 'leave out these parts, checks or operations (comma separated)')
+    .option('--replay <report.json>', 're-run the failed checks of a report written with --format json, on their targets, with its seed')
     .option('--allow-incomplete', 'exit 0, not 3, when no check failed but some could not run')
     .option('--rate-limits', 'spend the declared rate-limit budget to check it is enforced')
     .option('--webhook-listen <port>', 'receive webhooks on this port and verify their signatures')

@@ -82,6 +82,8 @@ export class TestContext {
     const only = this.options.only;
     const skip = this.options.skip;
     if (skip && skip.length > 0 && skip.some((o) => this.matches(o, part, check, target, false))) return false;
+    const replay = this.options.replay;
+    if (replay && replay.length > 0 && !replay.some((r) => r.check === check && (target === undefined || r.target === target))) return false;
     return !only || only.length === 0 || only.some((o) => this.matches(o, part, check, target, true));
   }
 

@@ -80,6 +80,24 @@ export function reachService(baseUrl: string, timeoutMs = REACH_TIMEOUT_MS): Pro
   });
 }
 
+/** The checks whose verdict is gathered from every request of the run, not from requests of their own. */
+const GATHERED = new Set(['errors.declared-codes', 'resources.response-shape']);
+
+/**
+ * What `--replay REPORT.json` runs: the failed checks of an earlier report, on their targets, with its seed. A
+ * failure of a gathered check (an error answer or a body seen during another check) re-runs every check, for
+ * the whole run is replayed with the seed; a string says why the report cannot be replayed.
+ */
+export function getReplay(report: unknown): Pick<TestOptions, 'seed' | 'replay'> | string {
+  const r = report as Partial<TestReport> | null;
+  if (typeof r !== 'object' || r === null || !Array.isArray(r.results) || typeof r.seed !== 'number') return 'not a JSON report of servicespec test (written with --format json): it has no results and seed';
+  const failed = r.results.filter((x) => x?.outcome === 'failed' && typeof x.check === 'string' && typeof x.target === 'string');
+  if (failed.length === 0) return 'the report has no failures to replay';
+  const gathered = failed.filter((x) => GATHERED.has(x.check));
+  if (gathered.length > 0) return { seed: r.seed };
+  return { seed: r.seed, replay: failed.map((x) => ({ check: x.check, target: x.target })) };
+}
+
 /** `failed` when any check failed, `incomplete` when an applicable check did not run or none passed, else `passed`. */
 export function getVerdict(report: Pick<TestReport, 'results' | 'stoppedBy'>): Verdict {
   if (report.results.some((r) => r.outcome === 'failed')) return 'failed';

@@ -37,6 +37,8 @@ export interface TestOptions {
   only?: readonly string[];
   /** Leave out these checks (the same names as `only`). */
   skip?: readonly string[];
+  /** Run only these checks on these targets (the failures of an earlier report: see `getReplay`). */
+  replay?: readonly { check: string; target: string }[];
   /** Print credentials in reproductions; by default they are replaced by `<main credential>` and the like. */
   showSecrets?: boolean;
   /** Source positions, to quote the spec's file:line in failures. */

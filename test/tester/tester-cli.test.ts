@@ -1,7 +1,9 @@
 // `servicespec test` as users run it: a child process against the real runtime (and a broken proxy in front
 // of it), with credentials given as flags.
 
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, STACK_LINE } from '../cli/cli-helpers.js';
 import { ORDERS, startOrders, type OrdersServer } from './helpers.js';
@@ -62,6 +64,40 @@ describe('servicespec test', () => {
     expect(parsed.parts).toHaveLength(9);
     expect(seen - before).toBe(parsed.requests * 2);
   }, 60_000);
+
+  it('--replay REPORT.json re-runs the failed checks of a JSON report on their targets, with its seed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'servicespec-replay-'));
+    try {
+      const first = await runCli(['test', ORDERS, '--base-url', broken.url, ...s.flags, '--only', 'limits,versioning.unsupported', '--seed', '11', '--no-progress', '--format', 'json']);
+      expect(first.code).toBe(1);
+      const file = join(dir, 'report.json');
+      writeFileSync(file, first.stdout);
+      const before = JSON.parse(first.stdout) as { results: { check: string; target: string; outcome: string }[] };
+      const failed = before.results.filter((r) => r.outcome === 'failed').map((r) => [r.check, r.target]);
+      expect(failed.length).toBeGreaterThan(0);
+      const again = await runCli(['test', ORDERS, '--base-url', broken.url, ...s.flags, '--replay', file, '--no-progress', '--format', 'json']);
+      expect(again.code).toBe(1);
+      const after = JSON.parse(again.stdout) as { seed: number; results: { check: string; target: string; outcome: string }[] };
+      expect(after.seed).toBe(11);
+      expect(after.results.map((r) => [r.check, r.target])).toEqual(failed);
+      expect(after.results.every((r) => r.outcome === 'failed')).toBe(true);
+      // Against the service without the fault, the same replay passes.
+      const fixed = await runCli(['test', ORDERS, '--base-url', s.url, ...s.flags, '--replay', file, '--no-progress']);
+      expect(fixed.code).toBe(0);
+      expect(fixed.stdout).toMatch(/^PASSED: 0 failed, \d+ passed, 0 skipped; .*seed 11$/m);
+      writeFileSync(join(dir, 'clean.json'), JSON.stringify({ ...after, results: [] }));
+      for (const [name, message] of [
+        ['missing.json', /--replay .*missing\.json: no such file/],
+        ['clean.json', /--replay .*clean\.json: the report has no failures to replay/],
+      ] as const) {
+        const r = await runCli(['test', ORDERS, '--base-url', s.url, '--replay', join(dir, name), '--no-progress']);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(message);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('--format junit writes one testsuite per part with the failures', async () => {
     const r = await runCli(['test', ORDERS, '--base-url', broken.url, ...s.flags, '--only', 'limits.rate-headers', '--no-progress', '--format', 'junit']);
