@@ -207,7 +207,7 @@ export function registerTestCommand(program: Command): void {
     .option('--limited-scopes <scopes>', 'the scopes the limited credential does hold (comma or space separated; default none)')
     .option('--seed <n>', 'replay a run: the same seed generates the same requests')
     .option('--max-requests <n>', 'stop after this many requests (default 3000)')
-    .option('--time-limit <duration>', 'stop after this long, e.g. 90s or 2m (default 60s)')
+    .option('--time-limit <duration>', 'stop after this long, e.g. 90s or 2m (default 60s, plus what the declared failed_auth budget needs for the bad-credential checks)')
     .option('--runs <n>', 'generated cases per property (default 10)')
     .option('--only <names>', 'run only these parts, checks or operations (comma separated), e.g. states,limits.body-size,createOrder')
     .option('--skip <names>', 'leave out these parts, checks or operations (comma separated)')

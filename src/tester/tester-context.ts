@@ -236,7 +236,11 @@ export class TestContext {
 
   /** Sends a request and checks every error answer against the declared codes (the errors part). */
   async send(route: OperationRoute | undefined, req: TestRequest): Promise<TestResponse> {
-    const res = await this.client.send(req);
+    return this.judge(route, req, await this.client.send(req));
+  }
+
+  /** What `send` does with an answer: the pool kept up to date, the answer counted and judged. */
+  judge(route: OperationRoute | undefined, req: TestRequest, res: TestResponse): TestResponse {
     if (route?.operation.action === 'delete' && res.status < 300 && route.resource) {
       // A deleted object is no longer the main subject's to use.
       const r = route.resource;

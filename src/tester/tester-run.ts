@@ -80,6 +80,18 @@ export function reachService(baseUrl: string, timeoutMs = REACH_TIMEOUT_MS): Pro
   });
 }
 
+/**
+ * How long the declared failed-credential budget (limits.failed_auth) can take to admit one bad credential per
+ * operation that requires a credential, when an earlier run spent it: the default time limit is lengthened by
+ * this, so that a second run right after the first still runs its bad-credential checks (waiting, and saying so).
+ */
+export function getFailedAuthAllowanceMs(model: ServiceModel): number {
+  const bound = model.limits?.failedAuth;
+  if (!bound || bound.attempts <= 0) return 0;
+  const operations = (model.endpoints?.operations ?? []).filter((o) => o.auth?.kind === 'required').length;
+  return Math.ceil((operations * bound.per.ms) / bound.attempts);
+}
+
 /** The checks whose verdict is gathered from every request of the run, not from requests of their own. */
 const GATHERED = new Set(['errors.declared-codes', 'resources.response-shape']);
 
@@ -143,7 +155,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
     const base = options.baseUrl.replace(/\/+$/, '');
     return { baseUrl: base, seed, results: [], parts: summarizeParts([]), requests: 0, durationMs: Date.now() - started, requestsPerSecond: 0, statePairs: { tried: 0, total: 0 }, warnings: [], unreachable: `cannot reach ${base}: ${unreachable}`, verdict: 'incomplete', ok: false };
   }
-  const client = new TestClient({ baseUrl: options.baseUrl, maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS, deadline: started + (options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS), version: currentVersion(model), queryCredentials: queryCredentials(model) });
+  const client = new TestClient({ baseUrl: options.baseUrl, maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS, deadline: started + (options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS + getFailedAuthAllowanceMs(model)), version: currentVersion(model), queryCredentials: queryCredentials(model) });
   const ctx = new TestContext(model, client, options, seed);
   const runs = options.runs ?? DEFAULT_RUNS;
 

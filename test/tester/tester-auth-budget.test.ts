@@ -46,3 +46,9 @@ it('two runs in a row both run their bad-credential checks, waiting out the spen
     expect(report.warnings).toEqual([expect.stringMatching(/^waited \d+ s: the service's failed-credential budget \(limits\.failed_auth: 1 per 6s\) was spent, by an earlier run or by this one's bad-credential checks$/)]);
   }
 }, 90_000);
+
+it('the default time limit leaves room for the declared budget to admit one bad credential per operation', async () => {
+  const { getFailedAuthAllowanceMs } = await import('../../src/tester/tester-run.js');
+  // pantry.yaml: 7 operations require a credential; 1 failed credential per 6 s.
+  expect(getFailedAuthAllowanceMs(s.model)).toBe(7 * 6000);
+});
