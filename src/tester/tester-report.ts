@@ -11,6 +11,7 @@ export function summarizeParts(results: readonly CheckResult[]): PartSummary[] {
 }
 
 export function formatReportText(report: TestReport, options: { verbose?: boolean } = {}): string {
+  if (report.unreachable !== undefined) return `${report.unreachable}\n`;
   const lines: string[] = [];
   const failures = report.results.filter((r) => r.outcome === 'failed');
   failures.forEach((r, i) => {
@@ -67,7 +68,7 @@ export function formatReportJunit(report: TestReport): string {
     out.push(`  <testsuite name="${xml(p.part)}" tests="${mine.length}" failures="${p.failed}" skipped="${p.skipped}">`);
     for (const r of mine) {
       out.push(`    <testcase classname="${xml(r.check)}" name="${xml(r.target)}">`);
-      if (r.outcome === 'skipped') out.push(`      <skipped message="${xml(r.reason ?? '')}"/>`);
+      if (r.outcome === 'skipped') out.push(`      <skipped message="${xml(`${r.notRun ? 'not checked: ' : ''}${r.reason ?? ''}`)}"/>`);
       if (r.outcome === 'failed') {
         const f = r.failure!;
         out.push(`      <failure message="${xml(`expected ${f.expected}`)}">${xml([`operation: ${f.operation}`, `expected: ${f.expected}${f.spec ? ` (${f.spec})` : ''}`, `actual: ${f.actual}`, f.curl ? `reproduce: ${f.curl}` : ''].join('\n'))}</failure>`);
