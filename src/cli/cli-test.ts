@@ -222,7 +222,7 @@ export function registerTestCommand(program: Command): void {
     .addHelpText(
       'after',
       '\nWhat the tester needs and is not given (a second subject, a credential lacking a scope, a credential for a\n' +
-        'scheme) is reported as skipped with the reason; nothing is invented.\n' +
+        'scheme) is listed as not checked, with the reason; nothing is invented.\n' +
         'Exit status: 0 when every check that applies ran and passed; 1 when any failed (or the spec has errors);\n' +
         '2 on a usage error, or when nothing answers at --base-url; 3 when none failed but some that apply could not run\n' +
         '(a credential missing, a bound reached, a rate limit: INCOMPLETE, the summary names them) unless --allow-incomplete.',
