@@ -203,6 +203,10 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   };
   if (ctx.stoppedBy) report.stoppedBy = ctx.stoppedBy;
   for (const [why, seconds] of ctx.waited) report.warnings.push(`waited ${seconds} s: ${why}`);
+  const needing = (model.endpoints?.operations ?? []).filter((o) => o.auth?.kind === 'required').length;
+  if (needing > 0 && !options.credentials) {
+    report.warnings.unshift(`no credential given, and ${needing} of ${model.endpoints?.operations.length ?? 0} operations require one: their checks were not run (give --header, --bearer, --basic or --client-id/--client-secret)`);
+  }
   const { total, unauthorized } = ctx.answered;
   if (total >= 4 && unauthorized * 2 > total) {
     // As Schemathesis does: most answers were 401, so most checks said nothing about the operations themselves.
