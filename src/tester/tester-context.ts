@@ -16,8 +16,16 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 /** What a check reports while it runs. */
 export interface CheckScope {
   fail(failure: Failure): void;
-  skip(reason: string): void;
+  /**
+   * Ends the check without a verdict. `kind` says whether it applies and could not run (`not-run`: the run is
+   * incomplete) or has nothing to check (`not-applicable`); without it, the reason decides (`isNotApplicable`).
+   */
+  skip(reason: string, kind?: SkipKind): void;
 }
+
+export type SkipKind = 'not-run' | 'not-applicable';
+
+const isNotRun = (reason: string, kind: SkipKind | undefined): boolean => (kind ?? (isNotApplicable(reason) ? 'not-applicable' : 'not-run')) === 'not-run';
 
 /** Everything the checks share: the model, the client, the subjects, the objects made so far. */
 export class TestContext {
@@ -117,11 +125,16 @@ export class TestContext {
     this.scopeRefused = undefined;
     let failure: Failure | undefined;
     let reason: string | undefined;
+    let kind: SkipKind | undefined;
     this.options.onProgress?.({ ...this.counts(), requests: this.client.requests, check: `${check} ${target}` });
     try {
       await fn({
         fail: (f) => void (failure ??= f),
-        skip: (r) => void (reason ??= r),
+        skip: (r, k) => {
+          if (reason !== undefined) return;
+          reason = r;
+          kind = k;
+        },
       });
     } catch (err) {
       if (err instanceof BoundReached) {
@@ -147,7 +160,7 @@ export class TestContext {
     this.currentPart = undefined;
     const requests = this.client.requests - before;
     if (failure) this.results.push({ part, check, target, outcome: 'failed', failure, requests });
-    else if (reason !== undefined) this.results.push({ part, check, target, outcome: 'skipped', reason, ...(isNotApplicable(reason) ? {} : { notRun: true }), requests });
+    else if (reason !== undefined) this.results.push({ part, check, target, outcome: 'skipped', reason, ...(isNotRun(reason, kind) ? { notRun: true } : {}), requests });
     else if (!options.quiet) this.results.push({ part, check, target, outcome: 'passed', requests });
   }
 
@@ -162,9 +175,9 @@ export class TestContext {
     await new Promise((resolve) => setTimeout(resolve, ms));
   }
 
-  skip(part: PartName, check: string, target: string, reason: string): void {
+  skip(part: PartName, check: string, target: string, reason: string, kind?: SkipKind): void {
     if (!this.selected(part, check, target)) return;
-    this.results.push({ part, check, target, outcome: 'skipped', reason, ...(isNotApplicable(reason) ? {} : { notRun: true }), requests: 0 });
+    this.results.push({ part, check, target, outcome: 'skipped', reason, ...(isNotRun(reason, kind) ? { notRun: true } : {}), requests: 0 });
   }
 
   counts(): { passed: number; failed: number; skipped: number } {
