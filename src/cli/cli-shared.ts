@@ -18,6 +18,8 @@ export const EXIT = {
   errors: 1,
   /** Usage error: unknown command or option, missing or bad argument. */
   usage: 2,
+  /** `test` only: no check failed, but some that apply could not run (a credential, a bound, a rate limit). */
+  incomplete: 3,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { parseDuration } from '../util/util-units.js';
+import { PART_NAMES } from '../spec/spec-types.js';
 import type { SubjectCredentials, TestOptions } from '../tester/tester-types.js';
 import { action, EXIT, io, printDiagnostics, readSpec, type ExitCode } from './cli-shared.js';
 
@@ -34,6 +35,9 @@ export interface TestCliOptions {
   progress?: boolean;
   showSecrets?: boolean;
   only?: string;
+  skip?: string;
+  allowIncomplete?: boolean;
+  replay?: string;
 }
 
 function usage(message: string): ExitCode {
@@ -102,7 +106,24 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
     printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
     return EXIT.errors;
   }
-  const [{ testService }, { formatReportJunit, formatReportText }] = await Promise.all([import('../tester/tester-run.js'), import('../tester/tester-report.js')]);
+  const [{ testService, CHECK_NAMES, getReplay }, { formatReportJunit, formatReportText }] = await Promise.all([import('../tester/tester-run.js'), import('../tester/tester-report.js')]);
+  // --only/--skip name parts, checks or operations: a name that matches none would select nothing (or leave
+  // nothing out) without a word, so it is a usage error listing the names there are.
+  const operations = (compiled.model.endpoints?.operations ?? []).map((o) => o.id);
+  const names = new Set<string>([...PART_NAMES, ...CHECK_NAMES, ...operations]);
+  const lists: Partial<Record<'only' | 'skip', string[]>> = {};
+  for (const flag of ['only', 'skip'] as const) {
+    const given = cli[flag];
+    if (given === undefined) continue;
+    const list = given.split(/[\s,]+/).filter((x) => x !== '');
+    const unknown = list.filter((x) => !names.has(x));
+    if (list.length === 0) return usage(`--${flag} needs at least one part, check or operation`);
+    if (unknown.length > 0) {
+      io.err(`servicespec test: --${flag} ${unknown.map((u) => JSON.stringify(u)).join(', ')} matches no part, check or operation of ${file === '-' ? 'the spec' : file}\n  parts: ${PART_NAMES.join(', ')}\n  checks: ${CHECK_NAMES.join(', ')}\n  operations: ${operations.length > 0 ? operations.join(', ') : '(none)'}\n`);
+      return EXIT.usage;
+    }
+    lists[flag] = list;
+  }
   const options: TestOptions = { baseUrl: base.href.replace(/\/+$/, ''), sourceMap: compiled.sourceMap };
   if (file !== '-') {
     try {
@@ -122,7 +143,20 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
   if (timeLimitMs !== undefined) options.timeLimitMs = timeLimitMs;
   if (cli.rateLimits) options.rateLimits = true;
   if (cli.showSecrets) options.showSecrets = true;
-  if (cli.only !== undefined) options.only = cli.only.split(/[\s,]+/).filter((s) => s !== '');
+  if (cli.replay !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(cli.replay, 'utf8'));
+    } catch (err) {
+      return usage(`--replay ${cli.replay}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : err instanceof SyntaxError ? 'not JSON' : (err as Error).message}`);
+    }
+    const replay = getReplay(parsed);
+    if (typeof replay === 'string') return usage(`--replay ${cli.replay}: ${replay}`);
+    if (cli.seed !== undefined) return usage('--replay replays with the report\'s own seed: leave out --seed');
+    Object.assign(options, replay);
+  }
+  if (lists.only) options.only = lists.only;
+  if (lists.skip) options.skip = lists.skip;
   if (cli.progress !== false) {
     const tty = io.isTTY.err;
     let last = 0;
@@ -135,11 +169,16 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
     };
   }
   const report = await testService(compiled.model, options);
+  if (report.unreachable !== undefined) {
+    io.err(`servicespec test: ${report.unreachable}\n`);
+    return EXIT.usage;
+  }
   if (options.onProgress && io.isTTY.err) io.err('\n');
   if (cli.format === 'json') io.out(`${JSON.stringify(report, null, 2)}\n`);
   else if (cli.format === 'junit') io.out(formatReportJunit(report));
   else io.out(formatReportText(report, { verbose: cli.verbose === true }));
-  return report.ok ? EXIT.ok : EXIT.errors;
+  if (report.verdict === 'failed') return EXIT.errors;
+  return report.verdict === 'incomplete' && !cli.allowIncomplete ? EXIT.incomplete : EXIT.ok;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -168,9 +207,12 @@ export function registerTestCommand(program: Command): void {
     .option('--limited-scopes <scopes>', 'the scopes the limited credential does hold (comma or space separated; default none)')
     .option('--seed <n>', 'replay a run: the same seed generates the same requests')
     .option('--max-requests <n>', 'stop after this many requests (default 3000)')
-    .option('--time-limit <duration>', 'stop after this long, e.g. 90s or 2m (default 60s)')
+    .option('--time-limit <duration>', 'stop after this long, e.g. 90s or 2m (default 60s, plus what the declared failed_auth budget needs for the bad-credential checks)')
     .option('--runs <n>', 'generated cases per property (default 10)')
-    .option('--only <checks>', 'run only these parts or checks (comma separated), e.g. states,limits.body-size')
+    .option('--only <names>', 'run only these parts, checks or operations (comma separated), e.g. states,limits.body-size,createOrder')
+    .option('--skip <names>', 'leave out these parts, checks or operations (comma separated)')
+    .option('--replay <report.json>', 're-run the failed checks of a report written with --format json, on their targets, with its seed')
+    .option('--allow-incomplete', 'exit 0, not 3, when no check failed but some could not run')
     .option('--rate-limits', 'spend the declared rate-limit budget to check it is enforced')
     .option('--webhook-listen <port>', 'receive webhooks on this port and verify their signatures')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'junit']).default('text'))
@@ -180,8 +222,10 @@ export function registerTestCommand(program: Command): void {
     .addHelpText(
       'after',
       '\nWhat the tester needs and is not given (a second subject, a credential lacking a scope, a credential for a\n' +
-        'scheme) is reported as skipped with the reason; nothing is invented.\n' +
-        'Exit status: 0 when every check passed or was skipped, 1 when any failed (or the spec has errors), 2 on a usage error.',
+        'scheme) is listed as not checked, with the reason; nothing is invented.\n' +
+        'Exit status: 0 when every check that applies ran and passed; 1 when any failed (or the spec has errors);\n' +
+        '2 on a usage error, or when nothing answers at --base-url; 3 when none failed but some that apply could not run\n' +
+        '(a credential missing, a bound reached, a rate limit: INCOMPLETE, the summary names them) unless --allow-incomplete.',
     )
     .action(action((file: string, options: TestCliOptions) => runTest(file, options)));
 }

@@ -1,4 +1,4 @@
-import { getRoutes, type OperationRoute, type StreamRoute } from '../model/model-routes.js';
+import { getRoutes, LIST_PARAMS, type OperationRoute, type StreamRoute } from '../model/model-routes.js';
 import type { EventKindModel, ResourceModel, StateMachineModel } from '../model/model-types.js';
 import type { EventStream, TestRequest, TestResponse } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
@@ -54,27 +54,10 @@ export async function checkEvents(ctx: TestContext): Promise<void> {
         const resource = ctx.model.resources.find((r) => r.name === trigger.resource);
         const streamHeaders = await ctx.authFor(stream.auth);
         if (!resource || !streamHeaders) return scope.skip('no credential for the event stream');
-        const op = findTriggerRoute(ctx, trigger, resource);
-        if (!op) return scope.skip(`no operation performs ${trigger.action} on ${trigger.resource}`);
-        const opHeaders = await ctx.authFor(op.operation.auth);
-        if (!opHeaders) return scope.skip(`no credential for ${op.operation.id}`);
-        let id: unknown;
-        if (trigger.action !== 'create') {
-          const made = await ctx.createObject(resource);
-          if (!made || made.res.status >= 300) return scope.skip(`cannot create a ${resource.name}`);
-          id = made.res.body[resource.identifier ?? 'id'];
-          if (trigger.action === 'transition') {
-            const machine = ctx.model.stateMachines.find((m) => m.resource === resource.name)!;
-            const t = machine.transitions.find((x) => x.name === trigger.transition)!;
-            for (const name of pathTo(machine, t.from) ?? []) {
-              const r = ctx.routes.find((x) => x.transition?.name === name && x.resource?.name === resource.name);
-              const h = r ? await ctx.authFor(r.operation.auth) : undefined;
-              if (!r || !h) return scope.skip(`cannot reach a state ${t.name} starts from (no credential for ${name})`);
-              const res = await ctx.send(r, { method: r.method, path: ctx.pathOf(r, id), headers: h, body: await ctx.validBody(r) });
-              if (res.status >= 300) return scope.skip(`cannot reach a state ${t.name} starts from (${name} answered ${res.status})`);
-            }
-          }
-        }
+        const ready = await prepareTrigger(ctx, trigger, resource);
+        if (typeof ready === 'string') return scope.skip(ready);
+        const { op, opHeaders } = ready;
+        let id = ready.id;
         const s = await openStream(ctx, stream, streamHeaders);
         try {
           if (s.status !== 200) return scope.fail({ operation: 'event stream', expected: 'the stream opens (200)', actual: `${s.status}`, curl: `curl -N ${ctx.client.url(ctx.fillVersion(stream.path))}` });
@@ -94,7 +77,11 @@ export async function checkEvents(ctx: TestContext): Promise<void> {
             about = (e: { data: { data?: { object?: Record<string, unknown> } } }) => shown.every((x) => JSON.stringify(e.data?.data?.object?.[x.name]) === JSON.stringify(object[x.name]));
           }
           const f = await expectKind(ctx, s, kind, about, op, req, res);
-          if (f) scope.fail(f);
+          if (!f) return;
+          // An event the credential may not see (it lacks a scope reading the object needs) is rightly kept from it.
+          const hidden = await hiddenBecause(ctx, kind, id);
+          if (hidden !== undefined) return scope.skip(hidden);
+          scope.fail(f);
         } finally {
           s.close();
         }
@@ -124,32 +111,100 @@ function findTriggerRoute(ctx: TestContext, trigger: EventKindModel['triggers'][
   return ctx.routes.find((r) => r.resource?.name === resource.name && r.operation.action === trigger.action);
 }
 
+/**
+ * Makes an object and brings it where `trigger` applies (a transition's from state, by the shortest path); the
+ * operation to fire and its headers, or why it cannot.
+ */
+async function prepareTrigger(ctx: TestContext, trigger: EventKindModel['triggers'][number], resource: ResourceModel): Promise<{ op: OperationRoute; opHeaders: Record<string, string>; id: unknown } | string> {
+  const op = findTriggerRoute(ctx, trigger, resource);
+  if (!op) return `no operation performs ${trigger.action} on ${trigger.resource}`;
+  const opHeaders = await ctx.authFor(op.operation.auth);
+  if (!opHeaders) return `no credential for ${op.operation.id}`;
+  if (trigger.action === 'create') return { op, opHeaders, id: undefined };
+  const made = await ctx.createObject(resource);
+  if (!made) return `no credential to create a ${resource.name}`;
+  if (made.res.status >= 300) return `cannot create a ${resource.name} (${made.res.status})`;
+  const id = made.res.body[resource.identifier ?? 'id'];
+  if (trigger.action === 'transition') {
+    const machine = ctx.model.stateMachines.find((m) => m.resource === resource.name)!;
+    const t = machine.transitions.find((x) => x.name === trigger.transition)!;
+    for (const name of pathTo(machine, t.from) ?? []) {
+      const r = ctx.routes.find((x) => x.transition?.name === name && x.resource?.name === resource.name);
+      const h = r ? await ctx.authFor(r.operation.auth) : undefined;
+      if (!r || !h) return `cannot reach a state ${t.name} starts from (no credential for ${name})`;
+      const res = await ctx.send(r, { method: r.method, path: ctx.pathOf(r, id), headers: h, body: await ctx.validBody(r) });
+      if (res.status >= 300) return `cannot reach a state ${t.name} starts from (${name} answered ${res.status})`;
+    }
+  }
+  return { op, opHeaders, id };
+}
+
+/**
+ * Why the main credential is rightly not shown an event of `kind`: reading one of the resources it carries needs a
+ * scope the credential lacks (each read or list route answers it the declared missing_scope). Undefined otherwise.
+ */
+async function hiddenBecause(ctx: TestContext, kind: EventKindModel, id: unknown): Promise<string | undefined> {
+  const names = new Set([...(kind.payload?.resource !== undefined ? [kind.payload.resource] : []), ...kind.triggers.map((t) => t.resource)]);
+  for (const name of names) {
+    const readers = ctx.routes.filter((r) => r.resource?.name === name && (r.operation.action === 'read' || r.operation.action === 'list'));
+    if (readers.length === 0) continue;
+    const scopes = new Set<string>();
+    let refused = 0;
+    for (const r of readers) {
+      const headers = await ctx.authFor(r.operation.auth);
+      if (!headers) continue;
+      const res = await ctx.send(r, { method: 'GET', path: r.operation.action === 'list' ? ctx.pathOf(r, undefined, { [LIST_PARAMS.limit]: '1' }) : ctx.pathOf(r, id), headers });
+      if (!ctx.declared('missing_scope') || ctx.expectCondition(res, 'missing_scope') !== undefined) break;
+      refused++;
+      if (r.operation.auth?.kind === 'required') for (const x of r.operation.auth.scopes) scopes.add(x);
+    }
+    if (refused === readers.length) return `the credential given lacks ${[...scopes].join(', ')} (reading ${name} needs it), so the service rightly keeps ${kind.name} from it: give one that has it`;
+  }
+  return undefined;
+}
+
+/** The events each owned resource's changes emit: another subject's stream must not show them. */
 async function checkStreamOwnership(ctx: TestContext, stream: StreamRoute | undefined): Promise<void> {
-  const owned = ctx.model.resources.filter((r) => r.owner !== undefined && ctx.model.events?.kinds.some((k) => k.triggers.some((t) => t.action === 'create' && t.resource === r.name)));
-  for (const resource of owned) {
-    await ctx.check('events', 'events.ownership', `${resource.name} on the event stream`, async (scope) => {
-      if (!stream) return scope.skip('no event stream');
-      const mainHeaders = await ctx.authFor(stream.auth);
-      const otherHeaders = await ctx.authFor(stream.auth, ctx.other);
-      if (!mainHeaders) return scope.skip('no credential for the event stream');
-      if (!otherHeaders) return scope.skip('no second subject (give one with --other-header/--other-bearer/--other-basic/--other-client-id)');
-      const mine = await openStream(ctx, stream, mainHeaders);
-      const theirs = await openStream(ctx, stream, otherHeaders);
-      try {
-        const made = await ctx.createObject(resource);
-        if (!made || made.res.status >= 300) return scope.skip(`cannot create a ${resource.name}`);
-        const id = made.res.body[resource.identifier ?? 'id'];
-        const about = aboutObject(resource, id);
-        await mine.waitFor(() => mine.events.some((e) => about(e as never)), WAIT_MS);
-        await theirs.waitFor(() => theirs.events.some((e) => about(e as never)), GRACE_MS);
-        const leaked = theirs.events.filter((e) => about(e as never));
-        if (leaked.length > 0) {
-          scope.fail({ operation: 'event stream', expected: `another subject's stream does not show the main subject's ${resource.name} (owner: ${resource.owner})`, ...(ctx.specRef(resource.pointer) ? { spec: ctx.specRef(resource.pointer)! } : {}), actual: `${leaked.map((e) => e.event).join(', ')} for ${String(id)} seen by the other subject`, curl: `curl -N -H '<other subject's credential>' ${ctx.client.url(ctx.fillVersion(stream.path))}` });
+  for (const kind of ctx.model.events?.kinds ?? []) {
+    for (const trigger of kind.triggers) {
+      const resource = ctx.model.resources.find((r) => r.name === trigger.resource);
+      if (resource?.owner === undefined) continue;
+      const target = `${kind.name} on ${trigger.action === 'transition' ? `transition ${trigger.transition}` : trigger.action} of ${trigger.resource}, on another subject's stream`;
+      await ctx.check('events', 'events.ownership', target, async (scope) => {
+        if (!stream) return scope.skip('the spec serves no event stream (events.delivery.stream.path not shown)');
+        const mainHeaders = await ctx.authFor(stream.auth);
+        const otherHeaders = await ctx.authFor(stream.auth, ctx.other);
+        if (!mainHeaders) return scope.skip('no credential for the event stream');
+        if (!otherHeaders) return scope.skip('no second subject (give one with --other-header/--other-bearer/--other-basic/--other-client-id)');
+        const ready = await prepareTrigger(ctx, trigger, resource);
+        if (typeof ready === 'string') return scope.skip(ready);
+        const mine = await openStream(ctx, stream, mainHeaders);
+        const theirs = await openStream(ctx, stream, otherHeaders);
+        try {
+          const { op, opHeaders } = ready;
+          const req: TestRequest = { method: op.method, path: ctx.pathOf(op, ready.id), headers: opHeaders };
+          if (op.hasBody) req.body = await ctx.validBody(op);
+          const res = await ctx.send(op, req);
+          if (res.status >= 300) return scope.skip(`${op.operation.id} answered ${res.status}: nothing to observe`);
+          const id = ready.id ?? res.body?.[resource.identifier ?? 'id'];
+          const about = aboutObject(resource, id);
+          const ofKind = (e: { event?: string; data: { type?: string } }) => e.event === kind.name || e.data?.type === kind.name;
+          const shown = await mine.waitFor(() => mine.events.some((e) => about(e as never) && ofKind(e)), WAIT_MS);
+          await theirs.waitFor(() => theirs.events.some((e) => about(e as never)), GRACE_MS);
+          const leaked = theirs.events.filter((e) => about(e as never));
+          if (leaked.length > 0) {
+            return scope.fail({ operation: 'event stream', expected: `another subject's stream does not show the main subject's ${resource.name} (owner: ${resource.owner})`, ...(ctx.specRef(resource.pointer) ? { spec: ctx.specRef(resource.pointer)! } : {}), actual: `${leaked.map((e) => e.event ?? String(e.data?.type)).join(', ')} for ${String(id)} seen by the other subject after ${op.operation.id}`, curl: [`# with the other subject's stream open (curl -N -H '<other credential>' ${ctx.client.url(ctx.fillVersion(stream.path))}):`, ctx.client.curl(req)].join('\n') });
+          }
+          if (!shown) {
+            // Nothing to compare with: the main subject's own stream did not show the event either.
+            const hidden = await hiddenBecause(ctx, kind, id);
+            return scope.skip(hidden ?? `the main subject's stream did not show ${kind.name} either (events.emitted judges that)`);
+          }
+        } finally {
+          mine.close();
+          theirs.close();
         }
-      } finally {
-        mine.close();
-        theirs.close();
-      }
-    });
+      });
+    }
   }
 }

@@ -4,10 +4,144 @@ import { getStateField } from '../model/model-lookup.js';
 import type { TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 import { runProperty } from './tester-checks-endpoints.js';
+import type { ResourceModel, StateMachineModel } from '../model/model-types.js';
 import type { Failure } from './tester-types.js';
 
-// The states part: generated sequences of transitions on a fresh object, each compared with the reference
-// machine the spec declares; then lists paged through with every sort, and filtered.
+// The states part: every transition tried in every reachable state (the pairs, by construction), then generated
+// sequences of transitions on a fresh object for interleavings, each compared with the reference machine the spec
+// declares; then lists paged through with every sort, and filtered.
+
+/** The shortest path (transition routes) from `root` to each state reachable through `routes`, breadth-first. */
+export function getStatePaths(root: string, routes: readonly OperationRoute[]): Map<string, OperationRoute[]> {
+  const paths = new Map<string, OperationRoute[]>([[root, []]]);
+  const queue = [root];
+  while (queue.length > 0) {
+    const state = queue.shift()!;
+    for (const r of routes) {
+      const t = r.transition!;
+      if (!t.from.includes(state) || paths.has(t.to)) continue;
+      paths.set(t.to, [...paths.get(state)!, r]);
+      queue.push(t.to);
+    }
+  }
+  return paths;
+}
+
+interface Walked {
+  id: unknown;
+  /** The requests that made the object and walked it there, as curl lines. */
+  trail: string[];
+}
+
+/**
+ * In each state reachable from a new object, every transition of the machine: the legal ones succeed and land in
+ * their `to` (read back), every other one gets the declared illegal-transition answer and leaves the object as it
+ * was (read back). Deterministic: a transition out of a terminal state, or an illegal one from the initial state,
+ * is caught on every seed.
+ */
+async function checkStatePairs(ctx: TestContext, machine: StateMachineModel, resource: ResourceModel, field: string, transitions: readonly OperationRoute[], read: OperationRoute | undefined): Promise<void> {
+  if (!ctx.selected('states', 'states.pairs') || ctx.stopped) return;
+  const headers = new Map<string, Record<string, string>>();
+  for (const t of transitions) {
+    const h = await ctx.authFor(t.operation.auth).catch(() => undefined);
+    if (h) headers.set(t.operation.id, h);
+  }
+  const readHeaders = read ? await ctx.authFor(read.operation.auth).catch(() => undefined) : undefined;
+  let root = machine.initial;
+  if (root === undefined) {
+    // No declared initial state: walk from the state a new object shows.
+    const made = await ctx.createObject(resource).catch(() => undefined);
+    const shown = made?.res.body?.[field];
+    if (typeof shown === 'string') root = shown;
+  }
+  if (root === undefined) {
+    ctx.skip('states', 'states.pairs', `${machine.resource} (${field})`, `no state to start from: the machine declares no initial state and a new ${resource.name} shows none`);
+    return;
+  }
+  const all = getStatePaths(root, transitions);
+  const walkable = getStatePaths(root, transitions.filter((t) => headers.has(t.operation.id)));
+  ctx.statePairs.total += all.size * transitions.length;
+  const idName = resource.identifier ?? 'id';
+
+  /** A new object walked to `state` by its shortest path; a failure when a step of it goes wrong. */
+  const walk = async (state: string, path: readonly OperationRoute[]): Promise<Walked | Failure | undefined> => {
+    const made = await ctx.createObject(resource);
+    if (!made) return undefined;
+    if (made.res.status >= 300) return ctx.failure(resource.name, `a created ${resource.name} to walk the machine from`, resource.pointer, made.req, made.res);
+    const id = made.res.body?.[idName];
+    if (machine.initial !== undefined && made.res.body?.[field] !== machine.initial) return ctx.failure(resource.name, `a new ${resource.name} in the initial state ${machine.initial}`, machine.pointer, made.req, `${field} is ${JSON.stringify(made.res.body?.[field])}`);
+    const trail = [`# ${resource.name} ${String(id)} made by:`, ctx.client.curl(made.req)];
+    for (const r of path) {
+      const t = r.transition!;
+      const req: TestRequest = { method: r.method, path: ctx.pathOf(r, id), headers: headers.get(r.operation.id)!, body: await ctx.transitionBody(r) };
+      const res = await ctx.send(r, req);
+      if (res.status !== r.successStatus || res.body?.[field] !== t.to) {
+        const f = ctx.failure(r.operation.id, `${t.name} succeeds (${r.successStatus}) and lands in ${t.to}, on the way to ${state}`, t.pointer, req, res);
+        return { ...f, curl: [...trail, `# then (${t.name}):`, f.curl ?? ''].join('\n') };
+      }
+      trail.push(`# then (${t.name}):`, ctx.client.curl(req));
+    }
+    return { id, trail };
+  };
+  const readBack = async (id: unknown): Promise<{ req: TestRequest; res: Awaited<ReturnType<TestContext['send']>> } | undefined> => {
+    if (!read || !readHeaders) return undefined;
+    const req: TestRequest = { method: 'GET', path: ctx.pathOf(read, id), headers: readHeaders };
+    return { req, res: await ctx.send(read, req) };
+  };
+  const withTrail = (f: Failure, w: Walked): Failure => ({ ...f, curl: [...w.trail, '# then:', f.curl ?? ''].join('\n') });
+
+  for (const [state, pathToState] of all) {
+    const terminal = machine.states.find((x) => x.name === state)?.terminal === true;
+    await ctx.check('states', 'states.pairs', `${machine.resource} in ${state}${terminal ? ' (terminal)' : ''}`, async (scope) => {
+      const path = walkable.get(state);
+      if (!path) return scope.skip(`cannot reach ${state}: no credential for ${pathToState.filter((r) => !headers.has(r.operation.id)).map((r) => r.operation.id).join(', ')}`);
+      const usable = transitions.filter((t) => headers.has(t.operation.id));
+      const illegal = usable.filter((t) => !t.transition!.from.includes(state));
+      const legal = usable.filter((t) => t.transition!.from.includes(state));
+      // Illegal tries leave the object where it is: one object serves them all, then each legal one gets its own.
+      let w: Walked | Failure | undefined;
+      if (illegal.length > 0) {
+        w = await walk(state, path);
+        if (!w) return scope.skip(`no credential to create a ${resource.name}`);
+        if (!('id' in w)) return scope.fail(w);
+        const before = await readBack(w.id);
+        if (before && (before.res.status !== 200 || before.res.body?.[field] !== state)) return scope.fail(withTrail(ctx.failure(read!.operation.id, `a read shows ${field} = ${state}`, machine.pointer, before.req, before.res), w));
+        for (const r of illegal) {
+          const t = r.transition!;
+          const req: TestRequest = { method: r.method, path: ctx.pathOf(r, w.id), headers: headers.get(r.operation.id)!, body: await ctx.transitionBody(r) };
+          const res = await ctx.send(r, req);
+          const d = ctx.declared('illegal_transition');
+          const why = res.status < 300 ? `status ${res.status}: the transition was allowed` : ctx.expectCondition(res, 'illegal_transition');
+          ctx.statePairs.tried++;
+          const expected = `${d ? `${d.code} (${d.status})` : 'a refusal'}: ${t.name} is not allowed from ${state}${terminal ? ', a terminal state' : ''} (only from ${t.from.join(', ')})`;
+          if (why !== undefined) return scope.fail(withTrail(ctx.failure(r.operation.id, expected, t.pointer, req, `${why}; ${describe(res)}`), w));
+          const after = await readBack(w.id);
+          if (before && after && JSON.stringify(after.res.body) !== JSON.stringify(before.res.body)) {
+            return scope.fail(withTrail(ctx.failure(r.operation.id, `the ${resource.name} unchanged after the refused ${t.name}`, t.pointer, req, `a read before showed ${JSON.stringify(before.res.body).slice(0, 200)}, after: ${JSON.stringify(after.res.body).slice(0, 200)}`), w));
+          }
+        }
+      }
+      for (const [i, r] of legal.entries()) {
+        const t = r.transition!;
+        if (i > 0 || !w) w = await walk(state, path);
+        if (!w) return scope.skip(`no credential to create a ${resource.name}`);
+        if (!('id' in w)) return scope.fail(w);
+        const body = await ctx.transitionBody(r);
+        const req: TestRequest = { method: r.method, path: ctx.pathOf(r, w.id), headers: headers.get(r.operation.id)!, body };
+        const res = await ctx.send(r, req);
+        ctx.statePairs.tried++;
+        if (res.status !== r.successStatus) return scope.fail(withTrail(ctx.failure(r.operation.id, `${t.name} from ${state} succeeds (${r.successStatus}) and lands in ${t.to}`, t.pointer, req, res), w));
+        if (res.body?.[field] !== t.to) return scope.fail(withTrail(ctx.failure(r.operation.id, `${field} = ${t.to} after ${t.name} from ${state}`, t.pointer, req, res), w));
+        ctx.checkShape(resource, res.body, req, r.operation.id);
+        const after = await readBack(w.id);
+        if (after && (after.res.status !== 200 || after.res.body?.[field] !== t.to)) return scope.fail(withTrail(ctx.failure(read!.operation.id, `a read after ${t.name} from ${state} shows ${field} = ${t.to}`, t.pointer, after.req, after.res), w));
+        w = undefined;
+      }
+      const missing = transitions.filter((t) => !headers.has(t.operation.id));
+      if (missing.length > 0) scope.skip(`tried ${usable.length} of ${transitions.length} transitions in ${state}; no credential for ${missing.map((t) => t.operation.id).join(', ')}`);
+    });
+  }
+}
 
 export async function checkStates(ctx: TestContext, runs: number): Promise<void> {
   for (const machine of ctx.model.stateMachines) {
@@ -17,9 +151,11 @@ export async function checkStates(ctx: TestContext, runs: number): Promise<void>
     const field = getStateField(ctx.model, machine);
     const target = `${machine.resource} (${field ?? 'state'})`;
     if (!resource || !field || transitions.length === 0) {
+      ctx.skip('states', 'states.pairs', target, 'no transition operations serve this machine');
       ctx.skip('states', 'states.sequences', target, 'no transition operations serve this machine');
       continue;
     }
+    await checkStatePairs(ctx, machine, resource, field, transitions, read);
     await ctx.check('states', 'states.sequences', target, async (scope) => {
       const headers = new Map<string, Record<string, string>>();
       for (const t of transitions) {

@@ -30,12 +30,103 @@ export function verifyStandardWebhook(secret: string, headers: IncomingHttpHeade
   return ok ? undefined : 'a v1 signature that verifies with the endpoint secret';
 }
 
+/** A receiver on 127.0.0.1:port keeping every delivery, by the path it was sent to. */
+async function listen(port: number): Promise<{ deliveries: (Delivery & { path: string })[]; close(): Promise<void> }> {
+  const deliveries: (Delivery & { path: string })[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      deliveries.push({ path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  return {
+    deliveries,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 export async function checkWebhooks(ctx: TestContext): Promise<void> {
   const port = ctx.options.webhookListen;
   if (port === undefined) {
     ctx.skip('events', 'events.webhook', 'webhooks', 'not asked for: give --webhook-listen PORT to receive and verify signed webhooks');
+    ctx.skip('events', 'events.ownership', "webhooks registered by another subject", 'not asked for: give --webhook-listen PORT to receive webhooks');
     return;
   }
+  await checkWebhookSignature(ctx, port);
+  await checkWebhookOwnership(ctx, port);
+}
+
+/**
+ * An endpoint the second subject registers gets none of the main subject's events — of a create and of a
+ * transition from the initial state — while the main subject's own endpoint gets them.
+ */
+async function checkWebhookOwnership(ctx: TestContext, port: number): Promise<void> {
+  const add = getRoutes(ctx.model).find((r): r is WebhooksRoute => r.kind === 'webhooks' && r.action === 'add');
+  const remove = getRoutes(ctx.model).find((r): r is WebhooksRoute => r.kind === 'webhooks' && r.action === 'remove');
+  await ctx.check('events', 'events.ownership', 'webhooks registered by another subject', async (scope) => {
+    if (!add) return scope.skip('the spec serves no webhook registration (events.delivery.webhook.path not shown)');
+    const kinds = ctx.model.events?.kinds ?? [];
+    const resource = ctx.model.resources.find((r) => r.owner !== undefined && ctx.createRoute(r.name) && kinds.some((k) => k.triggers.some((t) => t.resource === r.name && t.action === 'create')));
+    if (!resource) return scope.skip('no event kind fires on a create of an owned resource the tester can make');
+    const mainHeaders = await ctx.authFor(add.auth);
+    const otherHeaders = await ctx.authFor(add.auth, ctx.other);
+    if (!mainHeaders) return scope.skip('no credential for the webhook registration');
+    if (!otherHeaders) return scope.skip('no second subject (give one with --other-header/--other-bearer/--other-basic/--other-client-id)');
+    const names = kinds.filter((k) => k.triggers.some((t) => t.resource === resource.name)).map((k) => k.name);
+    const receiver = await listen(port);
+    const registered: { id: unknown; headers: Record<string, string> }[] = [];
+    try {
+      for (const [who, headers] of [['main', mainHeaders], ['other', otherHeaders]] as const) {
+        const reg: TestRequest = { method: 'POST', path: ctx.fillVersion(add.path), headers, body: { url: `http://127.0.0.1:${port}/servicespec-test-${who}`, kinds: names } };
+        const res = await ctx.send(undefined, reg);
+        if (res.status !== add.successStatus) return scope.fail(ctx.failure('webhook registration', `${add.successStatus}: the ${who} subject registers an endpoint`, '/events/delivery/webhook', reg, res));
+        registered.push({ id: res.body?.id, headers });
+      }
+      const made = await ctx.createObject(resource);
+      if (!made || made.res.status >= 300) return scope.skip(`cannot create a ${resource.name}`);
+      const id = made.res.body[resource.identifier ?? 'id'];
+      const steps = [ctx.client.curl(made.req)];
+      // A transition from the initial state too: its event is the owner's as much as the create's.
+      const machine = ctx.model.stateMachines.find((m) => m.resource === resource.name);
+      const first = machine?.initial !== undefined ? ctx.routes.find((r) => r.resource?.name === resource.name && r.transition?.from.includes(machine.initial!) && r.transition.emits !== undefined) : undefined;
+      const firstHeaders = first ? await ctx.authFor(first.operation.auth) : undefined;
+      let fired = 1;
+      if (first && firstHeaders) {
+        const req: TestRequest = { method: first.method, path: ctx.pathOf(first, id), headers: firstHeaders, body: await ctx.transitionBody(first) };
+        const res = await ctx.send(first, req);
+        if (res.status < 300) {
+          fired++;
+          steps.push(ctx.client.curl(req));
+        }
+      }
+      const about = (d: { body: string }) => d.body.includes(JSON.stringify(id));
+      const end = Date.now() + DELIVERY_WAIT_MS;
+      while (receiver.deliveries.filter((d) => d.path.endsWith('-main') && about(d)).length < fired && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 300));
+      const leaked = receiver.deliveries.filter((d) => d.path.endsWith('-other') && about(d));
+      if (leaked.length > 0) {
+        const types = leaked.map((d) => String((JSON.parse(d.body) as { type?: string }).type));
+        return scope.fail({ operation: 'webhook delivery', expected: `an endpoint another subject registered gets none of the main subject's ${resource.name} events (owner: ${resource.owner})`, ...(ctx.specRef(resource.pointer) ? { spec: ctx.specRef(resource.pointer)! } : {}), actual: `${types.join(', ')} for ${String(id)} delivered to the other subject's endpoint`, curl: [`# with an endpoint registered by the other subject for ${names.join(', ')}:`, ...steps].join('\n') });
+      }
+      if (!receiver.deliveries.some((d) => d.path.endsWith('-main') && about(d))) return scope.skip(`the main subject's own endpoint got no event about the ${resource.name} either (events.webhook judges delivery)`);
+    } finally {
+      await receiver.close();
+      if (remove) for (const r of registered) if (r.id !== undefined) await ctx.send(undefined, { method: 'DELETE', path: ctx.fillVersion(remove.path).replace(/\{[^{}]*\}$/, encodeURIComponent(String(r.id))), headers: r.headers }).catch(() => undefined);
+    }
+  });
+}
+
+async function checkWebhookSignature(ctx: TestContext, port: number): Promise<void> {
   const add = getRoutes(ctx.model).find((r): r is WebhooksRoute => r.kind === 'webhooks' && r.action === 'add');
   const remove = getRoutes(ctx.model).find((r): r is WebhooksRoute => r.kind === 'webhooks' && r.action === 'remove');
   const kind = ctx.model.events?.kinds.find((k) => k.triggers.some((t) => t.action === 'create' && ctx.createRoute(t.resource)));

@@ -16,8 +16,16 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 /** What a check reports while it runs. */
 export interface CheckScope {
   fail(failure: Failure): void;
-  skip(reason: string): void;
+  /**
+   * Ends the check without a verdict. `kind` says whether it applies and could not run (`not-run`: the run is
+   * incomplete) or has nothing to check (`not-applicable`); without it, the reason decides (`isNotApplicable`).
+   */
+  skip(reason: string, kind?: SkipKind): void;
 }
+
+export type SkipKind = 'not-run' | 'not-applicable';
+
+const isNotRun = (reason: string, kind: SkipKind | undefined): boolean => (kind ?? (isNotApplicable(reason) ? 'not-applicable' : 'not-run')) === 'not-run';
 
 /** Everything the checks share: the model, the client, the subjects, the objects made so far. */
 export class TestContext {
@@ -58,6 +66,7 @@ export class TestContext {
     this.main = new Subject('main', options.credentials, model, client);
     this.other = new Subject('other', options.other, model, client);
     this.limited = new Subject('limited', options.limited, model, client);
+    this.operationIds = new Set(this.routes.map((r) => r.operation.id));
   }
 
   get stopped(): boolean {
@@ -73,31 +82,59 @@ export class TestContext {
     return line ? `${this.model.file}:${pos.line}: ${line.length > 100 ? `${line.slice(0, 100)}…` : line}` : `${this.model.file}:${pos.line}`;
   }
 
-  /** Whether `--only` selects a check. */
-  selected(part: PartName, check: string): boolean {
+  /**
+   * Whether `--only` selects a check and `--skip` leaves it in. A name is a part, a check or an operation id; an
+   * operation id matches the checks run on that operation (without a target, a check may run on it).
+   */
+  selected(part: PartName, check: string, target?: string): boolean {
     const only = this.options.only;
-    return !only || only.length === 0 || only.some((o) => o === part || o === check || check.startsWith(`${o}.`));
+    const skip = this.options.skip;
+    if (skip && skip.length > 0 && skip.some((o) => this.matches(o, part, check, target, false))) return false;
+    const replay = this.options.replay;
+    if (replay && replay.length > 0 && !replay.some((r) => r.check === check && (target === undefined || r.target === target))) return false;
+    return !only || only.length === 0 || only.some((o) => this.matches(o, part, check, target, true));
   }
+
+  private matches(name: string, part: PartName, check: string, target: string | undefined, unknownTarget: boolean): boolean {
+    if (name === part || name === check || check.startsWith(`${name}.`)) return true;
+    if (!this.operationIds.has(name)) return false;
+    return target === undefined ? unknownTarget : target.split(/[\s(),]+/).includes(name);
+  }
+
+  private readonly operationIds: ReadonlySet<string>;
+
+  /** Requests sent with the main credential outside the authentication checks, and how many got 401. */
+  readonly answered = { total: 0, unauthorized: 0 };
+  /** State pairs tried, of all there are (the states check counts them). */
+  readonly statePairs = { tried: 0, total: 0 };
+  readonly warnings: string[] = [];
+  private currentPart: PartName | undefined;
 
   /**
    * Runs one check: failed with the first failure it reports, skipped with the first reason, else passed.
    * `quiet` records only a failure or a skip (for set-up shared by the checks after it).
    */
   async check(part: PartName, check: string, target: string, fn: (scope: CheckScope) => Promise<void>, options: { quiet?: boolean } = {}): Promise<void> {
-    if (!this.selected(part, check)) return;
+    if (!this.selected(part, check, target)) return;
     if (this.stoppedBy) {
-      this.results.push({ part, check, target, outcome: 'skipped', reason: `not run: the --${this.stoppedBy} bound was reached`, requests: 0 });
+      this.results.push({ part, check, target, outcome: 'skipped', reason: `not run: the --${this.stoppedBy} bound was reached`, notRun: true, requests: 0 });
       return;
     }
+    this.currentPart = part;
     const before = this.client.requests;
     this.scopeRefused = undefined;
     let failure: Failure | undefined;
     let reason: string | undefined;
+    let kind: SkipKind | undefined;
     this.options.onProgress?.({ ...this.counts(), requests: this.client.requests, check: `${check} ${target}` });
     try {
       await fn({
         fail: (f) => void (failure ??= f),
-        skip: (r) => void (reason ??= r),
+        skip: (r, k) => {
+          if (reason !== undefined) return;
+          reason = r;
+          kind = k;
+        },
       });
     } catch (err) {
       if (err instanceof BoundReached) {
@@ -120,15 +157,27 @@ export class TestContext {
       failure = undefined;
     }
     this.scopeRefused = undefined;
+    this.currentPart = undefined;
     const requests = this.client.requests - before;
     if (failure) this.results.push({ part, check, target, outcome: 'failed', failure, requests });
-    else if (reason !== undefined) this.results.push({ part, check, target, outcome: 'skipped', reason, requests });
+    else if (reason !== undefined) this.results.push({ part, check, target, outcome: 'skipped', reason, ...(isNotRun(reason, kind) ? { notRun: true } : {}), requests });
     else if (!options.quiet) this.results.push({ part, check, target, outcome: 'passed', requests });
   }
 
-  skip(part: PartName, check: string, target: string, reason: string): void {
-    if (!this.selected(part, check)) return;
-    this.results.push({ part, check, target, outcome: 'skipped', reason, requests: 0 });
+  /** Seconds waited, by why (reported as warnings: a run that waited says so). */
+  readonly waited = new Map<string, number>();
+
+  /** Waits `seconds` (a Retry-After) for `why`; past the time limit it ends the run's checks as the bound does. */
+  async waitOut(seconds: number, why: string): Promise<void> {
+    const ms = seconds * 1000;
+    if (Date.now() + ms >= this.client.options.deadline) throw new BoundReached('time-limit');
+    this.waited.set(why, (this.waited.get(why) ?? 0) + seconds);
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  }
+
+  skip(part: PartName, check: string, target: string, reason: string, kind?: SkipKind): void {
+    if (!this.selected(part, check, target)) return;
+    this.results.push({ part, check, target, outcome: 'skipped', reason, ...(isNotRun(reason, kind) ? { notRun: true } : {}), requests: 0 });
   }
 
   counts(): { passed: number; failed: number; skipped: number } {
@@ -200,7 +249,11 @@ export class TestContext {
 
   /** Sends a request and checks every error answer against the declared codes (the errors part). */
   async send(route: OperationRoute | undefined, req: TestRequest): Promise<TestResponse> {
-    const res = await this.client.send(req);
+    return this.judge(route, req, await this.client.send(req));
+  }
+
+  /** What `send` does with an answer: the pool kept up to date, the answer counted and judged. */
+  judge(route: OperationRoute | undefined, req: TestRequest, res: TestResponse): TestResponse {
     if (route?.operation.action === 'delete' && res.status < 300 && route.resource) {
       // A deleted object is no longer the main subject's to use.
       const r = route.resource;
@@ -208,6 +261,10 @@ export class TestContext {
       if (list) this.pool.set(r.name, list.filter((x) => !req.path.includes(`/${encodeURIComponent(String(x[r.identifier ?? 'id']))}`)));
     }
     const key = route ? route.operation.id : `${req.method} ${req.path.split('?')[0] ?? ''}`;
+    if (this.currentPart !== 'authentication' && route?.operation.auth?.kind === 'required') {
+      this.answered.total++;
+      if (res.status === 401) this.answered.unauthorized++;
+    }
     if (res.status >= 400) {
       const auth = route?.operation.auth;
       if (auth?.kind === 'required' && auth.scopes.length > 0 && this.declared('missing_scope') && this.expectCondition(res, 'missing_scope') === undefined) this.scopeRefused ??= auth.scopes;
@@ -373,6 +430,29 @@ export class TestContext {
     const made = await this.createObject(resource);
     return made && made.res.status < 300 ? (made.res.body as Record<string, unknown>) : undefined;
   }
+}
+
+/**
+ * Skip reasons that mean the check has nothing to hold the service to (the spec does not show the value, declares
+ * no such thing, or the user did not ask for an opt-in check): they leave a run complete. Every other skip —
+ * a credential missing, a bound reached, a rate limit, an object that could not be made — is a check that applies
+ * and did not run, which makes the run INCOMPLETE.
+ */
+const NOT_APPLICABLE = [
+  /\bnot shown\b/,
+  /\bthe spec (declares|does not|serves) no\b/,
+  /\bthe spec does not\b/,
+  /^the purpose is prose/,
+  /^not asked for\b/,
+  /^no (transition|list|create|read) operations?\b/,
+  /^no operation performs\b/,
+  /^no event kind fires\b/,
+  /holds every scope .* requires/,
+  /carries neither the identifier/,
+];
+
+export function isNotApplicable(reason: string): boolean {
+  return NOT_APPLICABLE.some((r) => r.test(reason));
 }
 
 /** A short description of a response: status, content type, body. */

@@ -11,6 +11,7 @@ export function summarizeParts(results: readonly CheckResult[]): PartSummary[] {
 }
 
 export function formatReportText(report: TestReport, options: { verbose?: boolean } = {}): string {
+  if (report.unreachable !== undefined) return `${report.unreachable}\n`;
   const lines: string[] = [];
   const failures = report.results.filter((r) => r.outcome === 'failed');
   failures.forEach((r, i) => {
@@ -23,22 +24,35 @@ export function formatReportText(report: TestReport, options: { verbose?: boolea
     lines.push('');
   });
   if (options.verbose) {
-    for (const r of report.results.filter((x) => x.outcome === 'skipped')) lines.push(`skip [${r.part}] ${r.check} — ${r.target}: ${r.reason ?? ''}`);
+    for (const r of report.results.filter((x) => x.outcome === 'skipped')) lines.push(`${r.notRun ? 'not checked' : 'skip'} [${r.part}] ${r.check} — ${r.target}: ${r.reason ?? ''}`);
     lines.push('');
   }
   lines.push(`${'part'.padEnd(16)}${'passed'.padStart(8)}${'failed'.padStart(8)}${'skipped'.padStart(9)}`);
   for (const p of report.parts) lines.push(`${p.part.padEnd(16)}${String(p.passed).padStart(8)}${String(p.failed).padStart(8)}${String(p.skipped).padStart(9)}`);
-  const skippedReasons = [...new Set(report.results.filter((r) => r.outcome === 'skipped').map((r) => `${r.check}: ${r.reason ?? ''}`))];
+  const notRun = report.results.filter((r) => r.outcome === 'skipped' && r.notRun);
+  const skippedReasons = [...new Set(report.results.filter((r) => r.outcome === 'skipped' && !r.notRun).map((r) => `${r.check}: ${r.reason ?? ''}`))];
   if (skippedReasons.length > 0 && !options.verbose) {
-    lines.push('', 'skipped, and why:');
+    lines.push('', 'not applicable (the spec gives nothing to check, or not asked for):');
     for (const s of skippedReasons.slice(0, 20)) lines.push(`  - ${s}`);
     if (skippedReasons.length > 20) lines.push(`  … ${skippedReasons.length - 20} more (--verbose lists every one)`);
   }
+  if (notRun.length > 0) {
+    // What a green verdict would have hidden: each check that applies and was not run, grouped by why.
+    const byReason = new Map<string, string[]>();
+    for (const r of notRun) byReason.set(`${r.check}: ${r.reason ?? ''}`, [...(byReason.get(`${r.check}: ${r.reason ?? ''}`) ?? []), r.target]);
+    lines.push('', `not checked (${notRun.length}):`);
+    const entries = [...byReason];
+    for (const [why, targets] of options.verbose ? entries : entries.slice(0, 20)) lines.push(`  - ${why} (${targets.length > 4 ? `${targets.slice(0, 4).join(', ')} and ${targets.length - 4} more` : targets.join(', ')})`);
+    if (!options.verbose && entries.length > 20) lines.push(`  … ${entries.length - 20} more reasons (--verbose lists every one)`);
+  }
+  if (report.statePairs.total > 0) lines.push('', `state pairs tried ${report.statePairs.tried}/${report.statePairs.total} (${Math.floor((100 * report.statePairs.tried) / report.statePairs.total)} %)`);
+  for (const w of report.warnings) lines.push('', `warning: ${w}`);
   lines.push('');
   const stop = report.stoppedBy ? `; stopped early by --${report.stoppedBy}` : '';
   const passed = report.results.filter((r) => r.outcome === 'passed').length;
-  const verdict = failures.length > 0 ? 'FAILED' : report.stoppedBy ? 'INCOMPLETE' : passed === 0 ? 'NOTHING CHECKED' : 'PASSED';
-  lines.push(`${verdict}: ${failures.length} failed, ${report.results.filter((r) => r.outcome === 'passed').length} passed, ${report.results.filter((r) => r.outcome === 'skipped').length} skipped; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s (${report.requestsPerSecond.toFixed(0)}/s); seed ${report.seed}${stop}`);
+  const verdict = report.verdict === 'failed' ? 'FAILED' : report.verdict === 'passed' ? 'PASSED' : passed === 0 && notRun.length === 0 && !report.stoppedBy ? 'NOTHING CHECKED' : 'INCOMPLETE';
+  const tail = notRun.length > 0 ? `; ${notRun.length} not checked` : '';
+  lines.push(`${verdict}: ${failures.length} failed, ${passed} passed, ${report.results.filter((r) => r.outcome === 'skipped').length} skipped${tail}; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s (${report.requestsPerSecond.toFixed(0)}/s); seed ${report.seed}${stop}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -54,7 +68,7 @@ export function formatReportJunit(report: TestReport): string {
     out.push(`  <testsuite name="${xml(p.part)}" tests="${mine.length}" failures="${p.failed}" skipped="${p.skipped}">`);
     for (const r of mine) {
       out.push(`    <testcase classname="${xml(r.check)}" name="${xml(r.target)}">`);
-      if (r.outcome === 'skipped') out.push(`      <skipped message="${xml(r.reason ?? '')}"/>`);
+      if (r.outcome === 'skipped') out.push(`      <skipped message="${xml(`${r.notRun ? 'not checked: ' : ''}${r.reason ?? ''}`)}"/>`);
       if (r.outcome === 'failed') {
         const f = r.failure!;
         out.push(`      <failure message="${xml(`expected ${f.expected}`)}">${xml([`operation: ${f.operation}`, `expected: ${f.expected}${f.spec ? ` (${f.spec})` : ''}`, `actual: ${f.actual}`, f.curl ? `reproduce: ${f.curl}` : ''].join('\n'))}</failure>`);

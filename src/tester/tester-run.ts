@@ -1,5 +1,6 @@
+import { connect } from 'node:net';
 import type { ServiceModel } from '../model/model-types.js';
-import { checkAuth } from './tester-checks-auth.js';
+import { checkAuth, checkBadCredentials } from './tester-checks-auth.js';
 import { checkEndpoints } from './tester-checks-endpoints.js';
 import { checkEvents } from './tester-checks-events.js';
 import { checkIdempotency } from './tester-checks-idempotency.js';
@@ -9,7 +10,7 @@ import { checkVersions } from './tester-checks-versions.js';
 import { TestClient, type VersionNaming } from './tester-http.js';
 import { TestContext } from './tester-context.js';
 import { summarizeParts } from './tester-report.js';
-import type { TestOptions, TestReport } from './tester-types.js';
+import type { TestOptions, TestReport, Verdict } from './tester-types.js';
 
 // `testService`: holds a running implementation at `baseUrl` to the spec's nine parts. Every request is
 // derived from the model's routes (getRoutes), shapes (model-schemas) and declared codes.
@@ -17,6 +18,104 @@ import type { TestOptions, TestReport } from './tester-types.js';
 export const DEFAULT_MAX_REQUESTS = 3000;
 export const DEFAULT_TIME_LIMIT_MS = 60_000;
 export const DEFAULT_RUNS = 10;
+
+/** Every check the tester runs, by its stable name (what `--only` and `--skip` accept besides parts and operations). */
+export const CHECK_NAMES = [
+  'purpose.prose',
+  'resources.response-shape',
+  'states.pairs',
+  'states.sequences',
+  'endpoints.valid-requests',
+  'endpoints.invalid-requests',
+  'endpoints.list-paging',
+  'endpoints.idempotency',
+  'authentication.no-credential',
+  'authentication.bad-credential',
+  'authentication.missing-scope',
+  'authentication.ownership',
+  'events.emitted',
+  'events.ownership',
+  'events.webhook',
+  'errors.missing-object',
+  'errors.declared-codes',
+  'limits.body-size',
+  'limits.page-size',
+  'limits.rate-headers',
+  'limits.rate-limit',
+  'versioning.served',
+  'versioning.sunset',
+  'versioning.request-shape',
+  'versioning.unsupported',
+] as const;
+
+/** How long the tester waits for a connection to the base URL before it says nothing answers there. */
+export const REACH_TIMEOUT_MS = 1500;
+
+const CONNECT_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found (DNS lookup failed)',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ECONNRESET: 'connection reset',
+};
+
+/**
+ * Whether something accepts connections at `baseUrl`: undefined when it does, else why not in words. A TCP
+ * connection only, so the service sees no request from the probe.
+ */
+export function reachService(baseUrl: string, timeoutMs = REACH_TIMEOUT_MS): Promise<string | undefined> {
+  const url = new URL(baseUrl);
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (why: string | undefined) => {
+      socket.destroy();
+      resolve(why);
+    };
+    socket.setTimeout(timeoutMs, () => done(`no connection within ${timeoutMs / 1000} s`));
+    socket.once('connect', () => done(undefined));
+    socket.once('error', (err: NodeJS.ErrnoException) => done(CONNECT_ERRORS[err.code ?? ''] ?? err.code ?? err.message));
+  });
+}
+
+/**
+ * How long the declared failed-credential budget (limits.failed_auth) can take to admit one bad credential per
+ * operation that requires a credential, when an earlier run spent it: the default time limit is lengthened by
+ * this, so that a second run right after the first still runs its bad-credential checks (waiting, and saying so).
+ */
+export function getFailedAuthAllowanceMs(model: ServiceModel): number {
+  const bound = model.limits?.failedAuth;
+  if (!bound || bound.attempts <= 0) return 0;
+  const operations = (model.endpoints?.operations ?? []).filter((o) => o.auth?.kind === 'required').length;
+  return Math.ceil((operations * bound.per.ms) / bound.attempts);
+}
+
+/** The checks whose verdict is gathered from every request of the run, not from requests of their own. */
+const GATHERED = new Set(['errors.declared-codes', 'resources.response-shape']);
+
+/**
+ * What `--replay REPORT.json` runs: the failed checks of an earlier report, on their targets, with its seed. A
+ * failure of a gathered check (an error answer or a body seen during another check) re-runs every check, for
+ * the whole run is replayed with the seed; a string says why the report cannot be replayed.
+ */
+export function getReplay(report: unknown): Pick<TestOptions, 'seed' | 'replay'> | string {
+  const r = report as Partial<TestReport> | null;
+  if (typeof r !== 'object' || r === null || !Array.isArray(r.results) || typeof r.seed !== 'number') return 'not a JSON report of servicespec test (written with --format json): it has no results and seed';
+  const failed = r.results.filter((x) => x?.outcome === 'failed' && typeof x.check === 'string' && typeof x.target === 'string');
+  if (failed.length === 0) return 'the report has no failures to replay';
+  const gathered = failed.filter((x) => GATHERED.has(x.check));
+  if (gathered.length > 0) return { seed: r.seed };
+  return { seed: r.seed, replay: failed.map((x) => ({ check: x.check, target: x.target })) };
+}
+
+/** `failed` when any check failed, `incomplete` when an applicable check did not run or none passed, else `passed`. */
+export function getVerdict(report: Pick<TestReport, 'results' | 'stoppedBy'>): Verdict {
+  if (report.results.some((r) => r.outcome === 'failed')) return 'failed';
+  if (report.stoppedBy || report.results.some((r) => r.notRun) || !report.results.some((r) => r.outcome === 'passed')) return 'incomplete';
+  return 'passed';
+}
 
 /** Replaces each credential in the failures by a placeholder naming whose it is. */
 function redact(ctx: TestContext): void {
@@ -50,7 +149,13 @@ function queryCredentials(model: ServiceModel): string[] {
 export async function testService(model: ServiceModel, options: TestOptions): Promise<TestReport> {
   const started = Date.now();
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const client = new TestClient({ baseUrl: options.baseUrl, maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS, deadline: started + (options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS), version: currentVersion(model), queryCredentials: queryCredentials(model) });
+  const unreachable = await reachService(options.baseUrl);
+  if (unreachable !== undefined) {
+    // Nothing answers: no check can say anything about the service, so none is run (or counted).
+    const base = options.baseUrl.replace(/\/+$/, '');
+    return { baseUrl: base, seed, results: [], parts: summarizeParts([]), requests: 0, durationMs: Date.now() - started, requestsPerSecond: 0, statePairs: { tried: 0, total: 0 }, warnings: [], unreachable: `cannot reach ${base}: ${unreachable}`, verdict: 'incomplete', ok: false };
+  }
+  const client = new TestClient({ baseUrl: options.baseUrl, maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS, deadline: started + (options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS + getFailedAuthAllowanceMs(model)), version: currentVersion(model), queryCredentials: queryCredentials(model) });
   const ctx = new TestContext(model, client, options, seed);
   const runs = options.runs ?? DEFAULT_RUNS;
 
@@ -66,13 +171,18 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   await checkIdempotency(ctx);
   await checkEndpoints(ctx, runs);
   await checkRateLimit(ctx);
+  // Bad credentials spend the service's failed-credential budget (limits.failed_auth): last, so that nothing
+  // of this run waits behind it, and paced within the budget so the next run still has one.
+  await checkBadCredentials(ctx);
 
   // The errors part: every error answer seen during the run, by route; the resources part: every body seen.
-  if (ctx.selected('errors', 'errors.declared-codes')) for (const key of ctx.errorRoutes) {
+  for (const key of ctx.errorRoutes) {
+    if (!ctx.selected('errors', 'errors.declared-codes', key)) continue;
     const f = ctx.errorViolations.get(key);
     ctx.results.push(f ? { part: 'errors', check: 'errors.declared-codes', target: key, outcome: 'failed', failure: f, requests: 0 } : { part: 'errors', check: 'errors.declared-codes', target: key, outcome: 'passed', requests: 0 });
   }
-  if (ctx.selected('resources', 'resources.response-shape')) for (const name of ctx.shapeResources) {
+  for (const name of ctx.shapeResources) {
+    if (!ctx.selected('resources', 'resources.response-shape', name)) continue;
     const f = ctx.shapeViolations.get(name);
     ctx.results.push(f ? { part: 'resources', check: 'resources.response-shape', target: name, outcome: 'failed', failure: f, requests: 0 } : { part: 'resources', check: 'resources.response-shape', target: name, outcome: 'passed', requests: 0 });
   }
@@ -86,8 +196,22 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
     requests: client.requests,
     durationMs,
     requestsPerSecond: client.requests / Math.max(durationMs / 1000, 0.001),
+    statePairs: { ...ctx.statePairs },
+    warnings: [...ctx.warnings],
+    verdict: 'passed',
     ok: !ctx.results.some((r) => r.outcome === 'failed'),
   };
   if (ctx.stoppedBy) report.stoppedBy = ctx.stoppedBy;
+  for (const [why, seconds] of ctx.waited) report.warnings.push(`waited ${seconds} s: ${why}`);
+  const needing = (model.endpoints?.operations ?? []).filter((o) => o.auth?.kind === 'required').length;
+  if (needing > 0 && !options.credentials) {
+    report.warnings.unshift(`no credential given, and ${needing} of ${model.endpoints?.operations.length ?? 0} operations require one: their checks were not run (give --header, --bearer, --basic or --client-id/--client-secret)`);
+  }
+  const { total, unauthorized } = ctx.answered;
+  if (total >= 4 && unauthorized * 2 > total) {
+    // As Schemathesis does: most answers were 401, so most checks said nothing about the operations themselves.
+    report.warnings.unshift(`${unauthorized} of ${total} requests sent with the main credential were refused with 401: give the credentials the spec's operations need (--header, --bearer, --basic, --client-id/--client-secret)`);
+  }
+  report.verdict = getVerdict(report);
   return report;
 }

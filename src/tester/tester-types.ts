@@ -33,8 +33,12 @@ export interface TestOptions {
   webhookListen?: number;
   /** Generated cases per operation for valid/invalid requests (default 20). */
   runs?: number;
-  /** Run only these checks (a part name like `limits`, or a check name like `limits.body-size`). */
+  /** Run only these checks: a part name (`limits`), a check name (`limits.body-size`) or an operation id. */
   only?: readonly string[];
+  /** Leave out these checks (the same names as `only`). */
+  skip?: readonly string[];
+  /** Run only these checks on these targets (the failures of an earlier report: see `getReplay`). */
+  replay?: readonly { check: string; target: string }[];
   /** Print credentials in reproductions; by default they are replaced by `<main credential>` and the like. */
   showSecrets?: boolean;
   /** Source positions, to quote the spec's file:line in failures. */
@@ -77,6 +81,11 @@ export interface CheckResult {
   outcome: CheckOutcome;
   /** Why it was skipped. */
   reason?: string;
+  /**
+   * A skipped check that applies but could not run (a credential missing or lacking a scope, a bound reached, a
+   * rate limit): the run is incomplete. Unset for a check the spec gives nothing to (a value "not shown").
+   */
+  notRun?: boolean;
   failure?: Failure;
   requests: number;
 }
@@ -99,5 +108,19 @@ export interface TestReport {
   requestsPerSecond: number;
   /** Whether a bound (max requests, time limit) stopped the run early. */
   stoppedBy?: 'max-requests' | 'time-limit';
+  /** State pairs (a reachable state × a transition of its machine) tried, of all there are. */
+  statePairs: { tried: number; total: number };
+  /** Things a reader of the verdict must know (most requests refused with 401, a wait for a spent budget). */
+  warnings: string[];
+  /** Set when nothing answered at the base URL: no check ran. */
+  unreachable?: string;
+  /**
+   * `failed` when any check failed; `incomplete` when none failed but an applicable check could not run (or none
+   * passed); `passed` only when every applicable check ran and passed.
+   */
+  verdict: Verdict;
+  /** No check failed (the run may still be incomplete: see `verdict`). */
   ok: boolean;
 }
+
+export type Verdict = 'passed' | 'failed' | 'incomplete';

@@ -34,6 +34,8 @@ export interface OrdersServer {
   flags: string[];
   /** The API keys: main subject, other subject, the one lacking scopes. */
   keys: { alice: string; bob: string; carol: string };
+  /** Another API key (of the spec's first api_key scheme) for `subject` holding `scopes`. */
+  createKey(subject: string, scopes: readonly string[]): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -98,6 +100,10 @@ export async function startSpec(spec: string, handlersUrl?: string, limiterSpeed
     options: { credentials: alice.creds, other: bob.creds, limited: carol.creds, limitedScopes, sourceMap: compiled.sourceMap, specText: readFileSync(spec, 'utf8') },
     keys: { alice: keys.alice ?? '', bob: keys.bob ?? '', carol: keys.carol ?? '' },
     flags: [...alice.flags, ...bob.flags, ...carol.flags, '--limited-scopes', limitedScopes.join(',')],
+    async createKey(subject, scopes) {
+      const scheme = schemes.find((x) => x.type === 'api_key');
+      return (await createApiKey(storage, model, { subject, scopes, ...(scheme ? { scheme: scheme.name } : {}) })).key;
+    },
     async close() {
       await app.close();
       rmSync(dir, { recursive: true, force: true });

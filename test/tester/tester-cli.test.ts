@@ -1,7 +1,9 @@
 // `servicespec test` as users run it: a child process against the real runtime (and a broken proxy in front
 // of it), with credentials given as flags.
 
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, STACK_LINE } from '../cli/cli-helpers.js';
 import { ORDERS, startOrders, type OrdersServer } from './helpers.js';
@@ -37,7 +39,8 @@ describe('servicespec test', () => {
     const r = await runCli(['test', ORDERS, '--base-url', s.url, ...s.flags, '--only', 'states,authentication.missing-scope,limits.page-size', '--seed', '3', '--runs', '3', '--no-progress']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^states\s+1\s+0\s+0$/m);
+    expect(r.stdout).toMatch(/^states\s+5\s+0\s+0$/m);
+    expect(r.stdout).toMatch(/^state pairs tried 12\/12 \(100 %\)$/m);
     expect(r.stdout).toMatch(/^authentication\s+\d+\s+0\s+\d+$/m);
     expect(r.stdout).toMatch(/PASSED: 0 failed, \d+ passed, \d+ skipped; \d+ requests in [\d.]+ s \(\d+\/s\); seed 3/);
   }, 60_000);
@@ -62,6 +65,40 @@ describe('servicespec test', () => {
     expect(seen - before).toBe(parsed.requests * 2);
   }, 60_000);
 
+  it('--replay REPORT.json re-runs the failed checks of a JSON report on their targets, with its seed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'servicespec-replay-'));
+    try {
+      const first = await runCli(['test', ORDERS, '--base-url', broken.url, ...s.flags, '--only', 'limits,versioning.unsupported', '--seed', '11', '--no-progress', '--format', 'json']);
+      expect(first.code).toBe(1);
+      const file = join(dir, 'report.json');
+      writeFileSync(file, first.stdout);
+      const before = JSON.parse(first.stdout) as { results: { check: string; target: string; outcome: string }[] };
+      const failed = before.results.filter((r) => r.outcome === 'failed').map((r) => [r.check, r.target]);
+      expect(failed.length).toBeGreaterThan(0);
+      const again = await runCli(['test', ORDERS, '--base-url', broken.url, ...s.flags, '--replay', file, '--no-progress', '--format', 'json']);
+      expect(again.code).toBe(1);
+      const after = JSON.parse(again.stdout) as { seed: number; results: { check: string; target: string; outcome: string }[] };
+      expect(after.seed).toBe(11);
+      expect(after.results.map((r) => [r.check, r.target])).toEqual(failed);
+      expect(after.results.every((r) => r.outcome === 'failed')).toBe(true);
+      // Against the service without the fault, the same replay passes.
+      const fixed = await runCli(['test', ORDERS, '--base-url', s.url, ...s.flags, '--replay', file, '--no-progress']);
+      expect(fixed.code).toBe(0);
+      expect(fixed.stdout).toMatch(/^PASSED: 0 failed, \d+ passed, 0 skipped; .*seed 11$/m);
+      writeFileSync(join(dir, 'clean.json'), JSON.stringify({ ...after, results: [] }));
+      for (const [name, message] of [
+        ['missing.json', /--replay .*missing\.json: no such file/],
+        ['clean.json', /--replay .*clean\.json: the report has no failures to replay/],
+      ] as const) {
+        const r = await runCli(['test', ORDERS, '--base-url', s.url, '--replay', join(dir, name), '--no-progress']);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(message);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it('--format junit writes one testsuite per part with the failures', async () => {
     const r = await runCli(['test', ORDERS, '--base-url', broken.url, ...s.flags, '--only', 'limits.rate-headers', '--no-progress', '--format', 'junit']);
     expect(r.code).toBe(1);
@@ -76,12 +113,57 @@ describe('servicespec test', () => {
     expect(r.stderr).toMatch(/^servicespec test: \d+ requests, \d+ passed, \d+ failed, \d+ skipped — /m);
   }, 60_000);
 
-  it('reports what it is not given as skipped, with the reason', async () => {
-    const r = await runCli(['test', ORDERS, '--base-url', s.url, '--header', `X-API-Key: ${s.keys.alice}`, '--only', 'authentication.ownership,authentication.missing-scope', '--no-progress', '--verbose']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^skip \[authentication\] authentication\.ownership — getOrder: no second subject \(give one with --other-header/m);
-    expect(r.stdout).toMatch(/^skip \[authentication\] authentication\.missing-scope — createOrder: no credential lacking orders:write/m);
-    expect(r.stdout).toMatch(/^NOTHING CHECKED: 0 failed, 0 passed, \d+ skipped/m);
+  it('what it is not given makes the run INCOMPLETE (exit 3), naming each check not run and why', async () => {
+    const args = ['test', ORDERS, '--base-url', s.url, '--header', `X-API-Key: ${s.keys.alice}`, '--only', 'authentication.ownership,authentication.missing-scope', '--no-progress'];
+    const r = await runCli([...args, '--verbose']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^not checked \[authentication\] authentication\.ownership — getOrder: no second subject \(give one with --other-header/m);
+    expect(r.stdout).toMatch(/^not checked \[authentication\] authentication\.missing-scope — createOrder: no credential lacking orders:write/m);
+    expect(r.stdout).toMatch(/^INCOMPLETE: 0 failed, 0 passed, \d+ skipped; \d+ not checked;/m);
+    const plain = await runCli(args);
+    expect(plain.stdout).toMatch(/^not checked \(\d+\):$/m);
+    expect(plain.stdout).toMatch(/^ {2}- authentication\.ownership: no second subject .* \(getOrder, listOrders, updateOrder, replaceOrder and \d+ more\)$/m);
+    // --allow-incomplete: the same verdict, exit 0.
+    const allowed = await runCli([...args, '--allow-incomplete']);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(/^INCOMPLETE: /m);
+  }, 60_000);
+
+  it('a spec that needs credentials, tested without any: INCOMPLETE (exit 3), with a warning that most requests got 401', async () => {
+    const r = await runCli(['test', ORDERS, '--base-url', s.url, '--only', 'endpoints.valid-requests,states', '--runs', '2', '--no-progress']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^INCOMPLETE: 0 failed, /m);
+    expect(r.stdout).toMatch(/^ {2}- endpoints\.valid-requests: no credential for scheme key or bearer .* \(createCustomer, getCustomer, listCustomers, createOrder and \d+ more\)$/m);
+    expect(r.stdout).toMatch(/^ {2}- states\.pairs: cannot reach paid: no credential for payOrder \(Order in paid\)$/m);
+    expect(r.stdout).toMatch(/^warning: no credential given, and 12 of 13 operations require one: their checks were not run/m);
+    expect(r.stdout).toMatch(/^state pairs tried 0\/12 \(0 %\)$/m);
+    // A credential the service does not take: most answers are 401, and the report says so.
+    const wrong = await runCli(['test', ORDERS, '--base-url', s.url, '--header', 'X-API-Key: not-a-key', '--only', 'states,endpoints.list-paging', '--runs', '2', '--no-progress']);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stdout).toMatch(/^warning: \d+ of \d+ requests sent with the main credential were refused with 401: give the credentials the spec's operations need/m);
+  }, 60_000);
+
+  it.each([
+    ['--only', 'state'],
+    ['--only', 'createParcel'],
+    ['--skip', 'states,nonsense'],
+  ])('%s %s: a name matching no part, check or operation is a usage error (exit 2) listing the names', async (flag, value) => {
+    const r = await runCli(['test', ORDERS, '--base-url', s.url, flag, value, '--no-progress']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(new RegExp(`^servicespec test: ${flag} ".*" matches no part, check or operation of .*orders\\.yaml$`, 'm'));
+    expect(r.stderr).toMatch(/^ {2}parts: purpose, resources, states, endpoints, authentication, events, errors, limits, versioning$/m);
+    expect(r.stderr).toMatch(/^ {2}checks: .*states\.pairs, states\.sequences/m);
+    expect(r.stderr).toMatch(/^ {2}operations: createCustomer, getCustomer/m);
+  });
+
+  it('--only an operation runs the checks on that operation; --skip leaves checks out', async () => {
+    const r = await runCli(['test', ORDERS, '--base-url', s.url, ...s.flags, '--only', 'getOrder', '--skip', 'endpoints,errors,limits,versioning,authentication.ownership', '--format', 'json', '--no-progress']);
+    const report = JSON.parse(r.stdout) as { results: { check: string; target: string; outcome: string }[] };
+    expect(report.results.length).toBeGreaterThan(0);
+    for (const x of report.results) expect(x.target.split(/[\s(),]+/)).toContain('getOrder');
+    expect(new Set(report.results.map((x) => x.check))).toEqual(new Set(['authentication.no-credential', 'authentication.bad-credential', 'authentication.missing-scope', 'resources.response-shape'].filter((c) => report.results.some((x) => x.check === c))));
+    expect(report.results.some((x) => x.check.startsWith('endpoints.'))).toBe(false);
   }, 60_000);
 
   it.each([
@@ -108,10 +190,10 @@ describe('servicespec test', () => {
     expect(r.stderr).toMatch(/error/);
   });
 
-  it('an unreachable service: each check fails with the reason, exit 1, no stack', async () => {
-    const r = await runCli(['test', ORDERS, '--base-url', 'http://127.0.0.1:9', ...s.flags, '--only', 'versioning.unsupported', '--no-progress']);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/actual: {4}the request failed: fetch failed/);
-    expect(r.stderr).not.toMatch(STACK_LINE);
+  it('nothing answering at --base-url: one line, exit 2, before any check', async () => {
+    const r = await runCli(['test', ORDERS, '--base-url', 'http://127.0.0.1:9', ...s.flags, '--no-progress']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('servicespec test: cannot reach http://127.0.0.1:9: connection refused\n');
   });
 });

@@ -33,7 +33,7 @@ it('the same --seed replays the same shrunk counterexample', async () => {
   const proxy = await startProxy(s.url, illegalAllowed);
   try {
     const once = async () => {
-      const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 1234, only: ['states'] });
+      const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 1234, only: ['states.sequences'] });
       const f = r.results.find((x) => x.outcome === 'failed')!.failure!;
       return { expected: f.expected, then: /# then \(([^)]*)\)/.exec(f.curl ?? '')?.[1] };
     };
@@ -87,4 +87,33 @@ it('refuses to send a request that is not a path under the base URL', async () =
   const c = new TestClient({ baseUrl: s.url, maxRequests: 10, deadline: Date.now() + 10_000 });
   await expect(c.send({ method: 'GET', path: 'http://example.com/' })).rejects.toThrow(/only sends paths under the base URL/);
   await expect(c.send({ method: 'GET', path: '//example.com/' })).rejects.toThrow(/only sends paths under the base URL/);
+});
+
+it('nothing answering at the base URL: no check runs, the report says so in one line', async () => {
+  const r = await testService(s.model, { baseUrl: 'http://127.0.0.1:9', ...s.options, seed: 1 });
+  expect(r.unreachable).toBe('cannot reach http://127.0.0.1:9: connection refused');
+  expect(r.results).toEqual([]);
+  expect(r.requests).toBe(0);
+  expect(r.verdict).toBe('incomplete');
+  expect(formatReportText(r)).toBe('cannot reach http://127.0.0.1:9: connection refused\n');
+});
+
+it('the verdict: failed over incomplete over passed; a not-applicable skip leaves a run complete', async () => {
+  const { getVerdict } = await import('../../src/tester/tester-run.js');
+  const { isNotApplicable } = await import('../../src/tester/tester-context.js');
+  const passed = { part: 'states', check: 'states.pairs', target: 'x', outcome: 'passed', requests: 1 } as const;
+  const notShown = { part: 'limits', check: 'limits.body-size', target: 'y', outcome: 'skipped', reason: 'the spec does not show a body size limit (not shown)', requests: 0 } as const;
+  const notRun = { part: 'authentication', check: 'authentication.ownership', target: 'z', outcome: 'skipped', reason: 'no second subject', notRun: true, requests: 0 } as const;
+  const failed = { part: 'states', check: 'states.pairs', target: 'w', outcome: 'failed', failure: { operation: 'o', expected: 'e', actual: 'a' }, requests: 1 } as const;
+  expect(getVerdict({ results: [passed, notShown] })).toBe('passed');
+  expect(getVerdict({ results: [passed, notShown, notRun] })).toBe('incomplete');
+  expect(getVerdict({ results: [passed], stoppedBy: 'time-limit' })).toBe('incomplete');
+  expect(getVerdict({ results: [notShown] })).toBe('incomplete');
+  expect(getVerdict({ results: [passed, notRun, failed] })).toBe('failed');
+  for (const reason of ['no credential for this operation', 'no second subject (give one with --other-header)', 'not run: the --max-requests bound was reached', "not finished: the service's declared rate limit asks to wait 60 s (Retry-After)", 'cannot create a Jar', 'the credential given lacks a scope this operation requires (orders:read): give one that has them']) {
+    expect(isNotApplicable(reason), reason).toBe(false);
+  }
+  for (const reason of ['the spec does not show a maximum page size (not shown)', 'no error code declared for idempotency_conflict (not shown)', 'the spec declares no event kinds', 'not asked for: --rate-limits spends the declared budget', 'the limited credential holds every scope getOrder requires (orders:read)']) {
+    expect(isNotApplicable(reason), reason).toBe(true);
+  }
 });

@@ -47,6 +47,8 @@ it('passes the state machine, credential, limit and version checks against servi
   const report = await testService(compiled.model, { baseUrl: server.url, ...options, seed: 2, runs: 3, only: ['states', 'authentication.no-credential', 'authentication.missing-scope', 'limits.body-size', 'versioning.unsupported'] });
   expect(report.results.filter((r) => r.outcome === 'failed').map((r) => [r.check, r.target, r.failure?.actual])).toEqual([]);
   expect(report.stoppedBy).toBeUndefined();
-  expect(report.parts.find((p) => p.part === 'states')!.passed).toBe(1);
+  // Four reachable states (states.pairs, every transition tried in each: 4 × 3 pairs) and the random sequences.
+  expect(report.parts.find((p) => p.part === 'states')!.passed).toBe(5);
+  expect(report.statePairs).toEqual({ tried: 12, total: 12 });
   expect(report.parts.find((p) => p.part === 'authentication')!.passed).toBeGreaterThanOrEqual(20);
 }, 90_000);

@@ -43,3 +43,26 @@ it('mutant: the registration answers another secret, so the signature does not v
     await proxy.close();
   }
 }, 30_000);
+
+it('an endpoint the second subject registers gets none of the main subject\'s events (create and transition)', async () => {
+  const report = await testService(s.model, { baseUrl: s.url, ...s.options, webhookListen: await freePort(), only: ['events.ownership'], skip: ['events.emitted'] });
+  const webhooks = report.results.filter((r) => r.target === 'webhooks registered by another subject');
+  expect(webhooks).toMatchObject([{ check: 'events.ownership', outcome: 'passed' }]);
+}, 60_000);
+
+it('mutant: the second subject\'s registration is recorded as the main subject\'s, so its endpoint gets the main subject\'s events', async () => {
+  const proxy = await startProxy(s.url, {
+    name: 'webhook registration as another subject',
+    caughtBy: 'events.ownership',
+    only: [],
+    request: (r) => (r.path.startsWith('/webhooks') && r.headers['x-api-key'] === s.keys.bob ? { ...r, headers: { ...r.headers, 'x-api-key': s.keys.alice } } : r),
+  });
+  try {
+    const report = await testService(s.model, { baseUrl: proxy.url, ...s.options, webhookListen: await freePort(), only: ['events.ownership'] });
+    const caught = report.results.find((r) => r.target === 'webhooks registered by another subject');
+    expect(caught).toMatchObject({ outcome: 'failed', failure: { operation: 'webhook delivery' } });
+    expect(caught!.failure!.actual).toMatch(/^order\.created(, order\.paid)? for \S+ delivered to the other subject's endpoint$/);
+  } finally {
+    await proxy.close();
+  }
+}, 60_000);
