@@ -48,7 +48,7 @@ describe('paging', () => {
   });
 
   it('paging outside a list is misplaced-option', () => {
-    const text = spec('').replace('listPets: { method: GET, path: /pets, action: list, resource: Pet', 'readPet: { method: GET, path: '/pets/{id}', action: read, resource: Pet, paging: { style: offset }');
+    const text = spec('').replace('listPets: { method: GET, path: /pets, action: list, resource: Pet', 'readPet: { method: GET, path: "/pets/{id}", action: read, resource: Pet, paging: { style: offset }');
     expect(found(text).map((x) => [x.code, x.pointer])).toEqual([['misplaced-option', '/endpoints/operations/readPet/paging']]);
   });
 
