@@ -557,6 +557,7 @@ function checkPaging({ doc, report }: RuleContext, o: OperationModel): void {
     if (twice !== undefined) say(`the envelope names \`${twice}\` twice (items, next and total are separate fields)`, written.total !== undefined ? 'total' : 'next');
   }
   if (p.style === 'none' && p.link) say('style none answers every object at once, so there is no next page for a Link header', 'link');
+  if (p.style === 'limit' && p.link) say('style limit answers the first page only, so there is no next page for a Link header', 'link');
 }
 
 const operationRules: Rule = (ctx) => {

@@ -20,7 +20,7 @@ import {
   type ExportResult,
   type JsonObject,
 } from './export-shared.js';
-import { errorsToSpec, eventsToSpec, limitsToSpec, resourceToSpec, schemeToSpec, shapeToSpec, stateMachineToSpec, versioningToSpec } from './model-to-spec.js';
+import { errorsToSpec, eventsToSpec, limitsToSpec, pagingToSpec, resourceToSpec, schemeToSpec, shapeToSpec, stateMachineToSpec, versioningToSpec } from './model-to-spec.js';
 
 // OpenAPI 3.1 (or 3.0) from the model, built from getRoutes(model): the routes the runtime registers are the
 // paths documented here, so what is served and what is exported cannot drift. What OpenAPI has no words for
@@ -574,6 +574,8 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (o.handler !== undefined) ext.handler = o.handler;
   if (o.filter.length > 0) ext.filter = [...o.filter];
   if (o.sort.length > 0) ext.sort = [...o.sort];
+  const paging = pagingToSpec(o.paging);
+  if (paging) ext.paging = paging as JsonObject;
   if (o.idempotent !== undefined) ext.idempotent = o.idempotent;
   if (o.errors.length > 0) ext.errors = [...o.errors];
   if (o.summary === undefined) ext.derived = ['summary'];

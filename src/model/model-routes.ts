@@ -261,6 +261,8 @@ export function getPagingParams(o: OperationModel): QueryParam[] {
       return [{ name: LIST_PARAMS.limit, kind: 'limit' }, { name: LIST_PARAMS.offset, kind: 'offset' }];
     case 'page':
       return [{ name: LIST_PARAMS.page, kind: 'page' }, { name: LIST_PARAMS.perPage, kind: 'limit' }];
+    case 'limit':
+      return [{ name: LIST_PARAMS.limit, kind: 'limit' }];
     case 'none':
       return [];
   }

@@ -201,10 +201,10 @@ export interface ShapeSpec {
 }
 
 /** How a list operation pages (docs/format.md, "List shapes"); the format's default is the cursor envelope. */
-export type ListStyle = 'cursor' | 'offset' | 'page' | 'none';
+export type ListStyle = 'cursor' | 'offset' | 'page' | 'limit' | 'none';
 
 export interface PagingSpec {
-  /** How a request names its page: cursor (limit, cursor), offset (limit, offset), page (page, per_page), none (every object at once). */
+  /** How a request names its page: cursor (limit, cursor), offset (limit, offset), page (page, per_page), limit (the first page only), none (every object at once). */
   style?: ListStyle;
   /** envelope: an object holding the objects (and the next cursor, the total); array: the objects as a bare JSON array. */
   body?: 'envelope' | 'array';
