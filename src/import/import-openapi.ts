@@ -266,6 +266,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
   const authentication = importAuthentication(ctx);
   const endpoints = importEndpoints(ctx);
   const events = importEvents(ctx);
+  if (!ctx.fromServicespec) reportUnkept(ctx);
   const errors = importErrors(ctx);
   const limits = importLimits(ctx);
   const states = readPart(ctx, 'x-servicespec-states', 'states', '/x-servicespec-states');
@@ -1199,6 +1200,73 @@ function orderOperation(o: Json): Json {
   return out;
 }
 
+// ---- what the format cannot keep yet ---------------------------------------------------------------------------
+
+/**
+ * Says, at its JSON pointer, each part of the document the spec cannot keep yet and that no other step reports: a
+ * discriminator (with the property names only its subtypes have), a body that is a choice of schemas, named
+ * examples. A field that is a choice is reported where the field is read (as type json).
+ */
+function reportUnkept(ctx: Ctx): void {
+  const seen = new Set<unknown>();
+  const own = (n: unknown, p: string): string[] => {
+    const f = flatten(ctx, n, p).schema;
+    return f && isObject(f.properties) ? Object.keys(f.properties) : [];
+  };
+  const walk = (node: unknown, pointer: string, key: string | undefined, parent: string | undefined): void => {
+    if (Array.isArray(node)) {
+      node.forEach((x, i) => walk(x, joinPointer(pointer, i), undefined, parent));
+      return;
+    }
+    if (!isObject(node) || seen.has(node)) return;
+    seen.add(node);
+    if (isObject(node.discriminator) && parent !== 'properties') {
+      const d = node.discriminator;
+      const base = new Set(own(node, pointer));
+      const subtypes = new Map<string, unknown>();
+      if (isObject(d.mapping)) for (const [tag, ref] of Object.entries(d.mapping)) subtypes.set(tag, { $ref: ref });
+      for (const k of ['oneOf', 'anyOf'] as const) if (Array.isArray(node[k])) (node[k] as unknown[]).forEach((x, i) => subtypes.set(isObject(x) && typeof x.$ref === 'string' ? x.$ref.slice(x.$ref.lastIndexOf('/') + 1) : String(i), x));
+      const lost = new Set<string>();
+      for (const [, s] of subtypes) for (const name of own(s, pointer)) if (!base.has(name)) lost.add(name);
+      const names = [...lost].sort();
+      report(ctx, 'import-dropped', { item: `the discriminator \`${String(d.propertyName)}\` (${subtypes.size} subtypes: ${[...subtypes.keys()].join(', ') || 'none named'})`, reason: `the format has no union type yet: operations keep only the base shape${names.length > 0 ? `, and the subtypes' properties ${names.map((n) => `\`${n}\``).join(', ')} are lost` : ''}` }, joinPointer(pointer, 'discriminator'));
+    }
+    // A body that is a choice of shapes (a field that is one is reported where the field is read).
+    if (key === 'schema' && parent !== 'parameter') {
+      for (const k of ['oneOf', 'anyOf'] as const) {
+        const list = node[k];
+        if (!Array.isArray(list) || isObject(node.discriminator)) continue;
+        const real = list.filter((x) => !(isObject(x) && x.type === 'null'));
+        if (real.length > 1) report(ctx, 'import-approximated', { item: `a body that is one of ${real.length} shapes (${k})`, as: 'the shape it is read as (its common properties, or none)', reason: 'the format has no union type yet' }, joinPointer(pointer, k));
+      }
+    }
+    if (isObject(node.examples) && (parent === 'content' || parent === 'parameter')) {
+      report(ctx, 'import-dropped', { item: `the named examples ${Object.keys(node.examples).map((n) => `\`${n}\``).join(', ')}`, reason: 'the format keeps one example per field or parameter, not named examples' }, joinPointer(pointer, 'examples'));
+    }
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'discriminator' || k === 'examples' || k.startsWith('x-')) continue;
+      // What the child is: a schema's properties, a media type (under content), a parameter (in a parameters list
+      // or map), a parameter's own schema (not a body).
+      let role: string | undefined;
+      if (k === 'properties') role = 'properties';
+      else if (k === 'content') role = 'content-map';
+      else if (parent === 'content-map') role = 'content';
+      else if (k === 'parameters') role = 'parameter';
+      else if (parent === 'parameter-map') role = 'parameter';
+      else if (parent === 'parameter' && k === 'schema') role = 'parameter';
+      walk(v, joinPointer(pointer, k), k, role);
+    }
+  };
+  walk(ctx.doc.paths, '/paths', undefined, undefined);
+  walk(ctx.doc.webhooks, '/webhooks', undefined, undefined);
+  if (isObject(ctx.doc.components)) {
+    walk(ctx.doc.components.schemas, '/components/schemas', undefined, undefined);
+    walk(ctx.doc.components.responses, '/components/responses', undefined, undefined);
+    walk(ctx.doc.components.requestBodies, '/components/requestBodies', undefined, undefined);
+    walk(ctx.doc.components.parameters, '/components/parameters', undefined, 'parameter-map');
+  }
+}
+
 // ---- events, errors, limits ---------------------------------------------------------------------------------
 
 function importEvents(ctx: Ctx): EventsSpec | undefined {
@@ -1223,6 +1291,8 @@ function importEvents(ctx: Ctx): EventsSpec | undefined {
     if (body) {
       const payload = shapeFromSchema(ctx, body.schema, body.pointer, `webhook ${key} payload`, 'top');
       if (payload) k.payload = payload;
+      // The format delivers an event in its envelope: the document's payload arrives as its `data.object`.
+      if (payload && !ctx.fromServicespec) report(ctx, 'import-approximated', { item: `webhook ${key}`, as: `event kind ${name}, whose deliveries wrap the payload in the event envelope { id, type, timestamp, data: { object } }`, reason: 'the format has no raw event payloads yet: a receiver written for the document reads the payload one level deeper' }, body.pointer);
     }
     kinds[name] = k;
   }
