@@ -1,6 +1,6 @@
 import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, getIdempotencyHeader, getUnmakeableIdentifier, IDENTIFIER_TYPES } from '../model/model-defaults.js';
 import { getField, getResource, getStateMachine } from '../model/model-lookup.js';
-import { getProducibleConditions, getRoutes, isIdempotentOperation, isReservedPath, LIST_PARAMS, RESERVED_PREFIX, UNFILTERABLE_TYPES } from '../model/model-routes.js';
+import { getPagingParams, getProducibleConditions, getRoutes, isIdempotentOperation, isReservedPath, LIST_PARAMS, RESERVED_PREFIX, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { isWritable } from '../model/model-schemas.js';
 import { getUnshownChanges } from '../model/model-served-versions.js';
@@ -284,7 +284,7 @@ const wireNameRules: Rule = ({ model, report }) => {
     if (o.action !== 'list') continue;
     const required = o.auth?.kind === 'required' ? o.auth.schemes : [];
     const filters = o.filter.map((f, i) => ({ name: f, what: `the filter ${f} of operation ${o.id}`, pointer: joinPointer(joinPointer(o.pointer, 'filter'), i) }));
-    const listParams = Object.values(LIST_PARAMS).map((n) => ({ name: n, what: `the list parameter ${n} of operation ${o.id}`, pointer: o.pointer }));
+    const listParams = [...getPagingParams(o).map((q) => q.name), LIST_PARAMS.sort].map((n) => ({ name: n, what: `the list parameter ${n} of operation ${o.id}`, pointer: o.pointer }));
     compare('query parameter', [...listParams, ...versionQuery, ...keyQuery(required), ...filters]);
   }
   const headers: WireName[] = [];
@@ -540,6 +540,26 @@ function getPathProblem(path: string, params: readonly string[]): string | undef
   return undefined;
 }
 
+/** A list's paging settings that contradict each other (docs/format.md, "List shapes"). */
+function checkPaging({ doc, report }: RuleContext, o: OperationModel): void {
+  const written = doc.endpoints?.operations?.[o.id]?.paging;
+  const p = o.paging;
+  if (!written || !p) return;
+  const at = (key: string) => joinPointer(joinPointer(o.pointer, 'paging'), key);
+  const say = (detail: string, key: string) => report('paging-contradiction', { operation: o.id, detail }, at(key));
+  if (p.body === 'array') {
+    for (const key of ['items', 'next', 'total'] as const) if (written[key] !== undefined) say(`\`${key}\` names a field of the envelope, but the body is a bare array (\`body: array\`)`, key);
+    if (p.style === 'cursor' && !p.link) say('a bare array with cursor paging gives the next cursor nowhere: add `link: true` (the Link header carries it), or use `body: envelope`', 'body');
+  } else {
+    if (written.next !== undefined && p.style !== 'cursor') say(`\`next\` is the cursor style's field; style ${p.style} has no next cursor`, 'next');
+    const names = [p.items, ...(p.style === 'cursor' ? [p.next] : []), ...(p.total !== undefined ? [p.total] : [])];
+    const twice = names.find((n, i) => names.indexOf(n) !== i);
+    if (twice !== undefined) say(`the envelope names \`${twice}\` twice (items, next and total are separate fields)`, written.total !== undefined ? 'total' : 'next');
+  }
+  if (p.style === 'none' && p.link) say('style none answers every object at once, so there is no next page for a Link header', 'link');
+  if (p.style === 'limit' && p.link) say('style limit answers the first page only, so there is no next page for a Link header', 'link');
+}
+
 const operationRules: Rule = (ctx) => {
   const { model, report } = ctx;
   const ops = model.endpoints?.operations ?? [];
@@ -598,7 +618,11 @@ const operationRules: Rule = (ctx) => {
     if (o.action !== 'list') {
       if (o.filter.length > 0) report('misplaced-option', { operation: o.id, option: 'filter', action: o.action }, joinPointer(o.pointer, 'filter'));
       if (o.sort.length > 0) report('misplaced-option', { operation: o.id, option: 'sort', action: o.action }, joinPointer(o.pointer, 'sort'));
-    } else if (r) {
+      if (ctx.doc.endpoints?.operations?.[o.id]?.paging !== undefined) report('misplaced-option', { operation: o.id, option: 'paging', action: o.action }, joinPointer(o.pointer, 'paging'));
+    } else {
+      checkPaging(ctx, o);
+    }
+    if (o.action === 'list' && r) {
       o.filter.forEach((f, i) => {
         const field = checkFieldName(ctx, r!, f, `${where} filter`, joinPointer(joinPointer(o.pointer, 'filter'), i));
         // The runtime compares a filter's text with the stored value: a list, an object or free JSON never matches.

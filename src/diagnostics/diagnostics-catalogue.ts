@@ -81,6 +81,7 @@ export const DIAGNOSTICS = {
   'param-reserved': { severity: 'error', message: 'operation `{operation}`: {in} `{name}` is read by the service itself ({reason}); it cannot be a parameter of the operation' },
   'wire-name-clash': { severity: 'error', message: '{place} `{name}` is both {first} and {second}: one request cannot carry both' },
   'filter-type-invalid': { severity: 'error', message: 'operation `{operation}`: filter `{field}` is a field of type {type}, which a query parameter cannot match; filter on a field of another type' },
+  'paging-contradiction': { severity: 'error', message: 'operation `{operation}`: paging: {detail}' },
   'misplaced-option': { severity: 'warning', message: 'operation `{operation}`: `{option}` has no effect on action {action}' },
   'event-kind-unseen': { severity: 'warning', message: 'event `{name}` is delivered only by the stream, and no stream reader can ever see it: {reason}' },
   'undeclared-event-emission': { severity: 'warning', message: 'event `{name}` is declared but nothing emits it (no `on` and no transition `emits` it)' },

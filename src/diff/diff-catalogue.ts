@@ -99,6 +99,8 @@ export const DIFF_RULES = {
   'filter-added': { part: 'endpoints', impact: n, message: 'operation {subject}: new filter {value}' },
   'sort-removed': { part: 'endpoints', impact: b, message: 'operation {subject}: sort field {value} was removed' },
   'sort-added': { part: 'endpoints', impact: n, message: 'operation {subject}: new sort field {value}' },
+  'list-paging-changed': { part: 'endpoints', impact: b, message: 'operation {subject}: the list now pages as {new} (was {old}); clients written for the old shape read it wrongly' },
+  'list-paging-extended': { part: 'endpoints', impact: n, message: 'operation {subject}: the list now gives {value}' },
   'operation-request-changed': { part: 'endpoints', impact: b, message: 'operation {subject}: the request body is now {new} (was {old})' },
   'operation-response-changed': { part: 'endpoints', impact: b, message: 'operation {subject}: the response body is now {new} (was {old})' },
   'operation-deprecated': { part: 'endpoints', impact: n, message: 'operation {subject} is now deprecated' },

@@ -485,6 +485,19 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
   for (const f of n.filter) if (!o.filter.includes(f)) out.add('filter-added', id, { value: f }, at('filter'));
   for (const f of o.sort) if (!n.sort.includes(f)) out.add('sort-removed', id, { value: f }, at('sort'));
   for (const f of n.sort) if (!o.sort.includes(f)) out.add('sort-added', id, { value: f }, at('sort'));
+  if (o.paging && n.paging) {
+    const a = o.paging;
+    const b = n.paging;
+    // The request's parameters and the answer's shape: a client written for one reads the other wrongly.
+    const shape = (p: typeof a) => `${p.style}, ${p.body === 'array' ? 'a bare array' : `{ ${[p.items, ...(p.style === 'cursor' ? [p.next] : [])].join(', ')} }`}`;
+    if (shape(a) !== shape(b) || (a.total !== undefined && a.total !== b.total) || (a.link && !b.link)) {
+      const say = (p: typeof a) => `${shape(p)}${p.total !== undefined ? `, total ${p.total}` : ''}${p.link ? ', Link header' : ''}`;
+      out.add('list-paging-changed', id, { old: say(a), new: say(b) }, at('paging'));
+    } else {
+      if (a.total === undefined && b.total !== undefined) out.add('list-paging-extended', id, { value: `the total \`${b.total}\`` }, at('paging'));
+      if (!a.link && b.link) out.add('list-paging-extended', id, { value: 'a Link header to the next page' }, at('paging'));
+    }
+  }
   if (!o.deprecated && n.deprecated) out.add('operation-deprecated', id, {}, at('deprecated'));
   for (const e of n.errors) if (!o.errors.includes(e)) out.add('operation-error-added', id, { value: e }, at('errors'));
   for (const e of o.errors) if (!n.errors.includes(e)) out.add('operation-error-removed', id, { value: e }, at('errors'));

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
-import { getIdempotencyHeader, NOT_SHOWN } from '../model/model-defaults.js';
+import { DEFAULT_PAGING, getIdempotencyHeader, NOT_SHOWN } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
-import type { ParameterModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
+import type { PagingModel, ParameterModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
 import { diagnose, NameAllocator } from './export-shared.js';
 import { getServedVersions, getVersionDocumentModel } from '../model/model-served-versions.js';
 
@@ -263,7 +263,9 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
     const props: Record<string, JsonSchema> = {};
     for (const q of query) {
       if (q.kind === 'limit') props[q.name] = { type: 'integer', description: 'Items per page.' };
-      else if (q.kind === 'cursor') props[q.name] = { type: 'string', description: `The \`${PAGE_FIELDS.next}\` of the previous page.` };
+      else if (q.kind === 'cursor') props[q.name] = { type: 'string', description: o.paging?.body === 'array' ? 'The cursor in the previous page\'s `Link` header.' : `The \`${o.paging?.next ?? PAGE_FIELDS.next}\` of the previous page.` };
+      else if (q.kind === 'offset') props[q.name] = { type: 'integer', description: 'Items to skip before the page starts.' };
+      else if (q.kind === 'page') props[q.name] = { type: 'integer', description: 'The page number, from 1.' };
       else if (q.kind === 'sort') props[q.name] = { enum: o.sort.flatMap((f) => [f, `-${f}`]), description: 'Sort by this field; `-` for descending.' };
       else if (q.kind === 'filter') props[q.name] = q.field ? { ...getFieldSchema(ctx.model, { ...q.field, nullable: false }, r, {}), description: `Only items whose \`${q.name}\` equals this value.` } : {};
       else if (q.kind === 'param' && q.parameter) props[q.name] = parameterSchema(ctx, q.parameter);
@@ -283,7 +285,7 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
   if (o.action === 'list') {
     const item = getResource(ctx.model, o.response?.resource) ?? r;
     pageItem = item ? viewType(ctx, item, 'response') : 'unknown';
-    resultType = `Page<${pageItem}>`;
+    resultType = getPageType(o.paging ?? DEFAULT_PAGING, pageItem);
     hasResult = true;
   } else if (o.response) {
     resultType = shapeType(ctx, o.response, 'response', `${base}Response`);
@@ -313,6 +315,16 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
   if (queryType !== undefined) plan.queryType = queryType;
   if (pageItem !== undefined) plan.pageItem = pageItem;
   return plan;
+}
+
+/** The answer of a list: the format's `Page<T>`, a bare array, or the envelope with the spec's own field names. */
+function getPageType(p: Omit<PagingModel, 'declared'>, item: string): string {
+  if (p.body === 'array') return `${item}[]`;
+  if (p.style === 'cursor' && p.items === PAGE_FIELDS.items && p.next === PAGE_FIELDS.next && p.total === undefined) return `Page<${item}>`;
+  const fields = [`${jsString(p.items)}: ${item}[]`];
+  if (p.style === 'cursor') fields.push(`${jsString(p.next)}: string | null`);
+  if (p.total !== undefined) fields.push(`${jsString(p.total)}: number`);
+  return `{ ${fields.join('; ')} }`;
 }
 
 /** A declared query parameter or header as the client types it (an array is the parameter repeated). */
@@ -526,21 +538,33 @@ export type WebhookEvent = { [K in EventKind]: { id: string; type: K; timestamp:
     ].join(', ');
     const ret = p.hasResult ? `this.request<${p.resultType}>(${call})` : `this.request<undefined>(${call}).then(() => undefined)`;
     methods.push(`${comment}  ${p.name}(${params.join(', ')}): Promise<${p.resultType}> {\n    return ${ret};\n  }\n`);
-    if (o.action === 'list' && p.pageItem !== undefined) {
+    const paging = o.paging ?? DEFAULT_PAGING;
+    // An iterator where the answer says how to go on: a cursor in the envelope, or an offset or page number counted
+    // up until a page comes back empty. A cursor only in the Link header is not read (the client returns bodies).
+    const iterable = paging.style === 'offset' || paging.style === 'page' || (paging.style === 'cursor' && paging.body === 'envelope');
+    if (o.action === 'list' && p.pageItem !== undefined && iterable) {
       const iter = methodNames.allocate(`${p.name}All`);
       const iterParams = params.filter((x) => !x.startsWith('query:') && !x.startsWith('options:'));
       const callArgs = p.pathArgs.filter((a) => !a.fromVersion).map((a) => safeArg(a.name));
-      methods.push(
-        `${doc([`Every item of ${o.id}, page after page (follows \`${PAGE_FIELDS.next}\` until it is null).`, `@throws {ServiceError<${p.errorType}>} when the service answers with a declared error.`], '  ')}` +
-          `  async *${iter}(${[...iterParams, `query: Omit<${p.queryType ?? 'Record<string, never>'}, ${jsString(LIST_PARAMS.cursor)}> = {}`, 'options: RequestOptions = {}'].join(', ')}): AsyncGenerator<${p.pageItem}, void, undefined> {\n` +
-          `    let cursor: string | undefined;\n` +
-          `    do {\n` +
-          `      const page: Page<${p.pageItem}> = await this.${p.name}(${[...callArgs, `{ ...query, ...(cursor !== undefined ? { ${LIST_PARAMS.cursor}: cursor } : {}) }`, 'options'].join(', ')});\n` +
-          `      yield* page.${PAGE_FIELDS.items};\n` +
-          `      cursor = page.${PAGE_FIELDS.next} ?? undefined;\n` +
-          `    } while (cursor !== undefined);\n` +
-          `  }\n`,
-      );
+      const at = paging.style === 'cursor' ? LIST_PARAMS.cursor : paging.style === 'offset' ? LIST_PARAMS.offset : LIST_PARAMS.page;
+      const items = paging.body === 'array' ? 'page' : `page[${jsString(paging.items)}]`;
+      const head = `${doc([paging.style === 'cursor' ? `Every item of ${o.id}, page after page (follows \`${paging.next}\` until it is null).` : `Every item of ${o.id}, page after page (until a page comes back empty).`, `@throws {ServiceError<${p.errorType}>} when the service answers with a declared error.`], '  ')}` +
+        `  async *${iter}(${[...iterParams, `query: Omit<${p.queryType ?? 'Record<string, never>'}, ${jsString(at)}> = {}`, 'options: RequestOptions = {}'].join(', ')}): AsyncGenerator<${p.pageItem}, void, undefined> {\n`;
+      const body =
+        paging.style === 'cursor'
+          ? `    let cursor: string | undefined;\n` +
+            `    do {\n` +
+            `      const page: ${p.resultType} = await this.${p.name}(${[...callArgs, `{ ...query, ...(cursor !== undefined ? { ${jsString(at)}: cursor } : {}) }`, 'options'].join(', ')});\n` +
+            `      yield* ${items};\n` +
+            `      cursor = page[${jsString(paging.next)}] ?? undefined;\n` +
+            `    } while (cursor !== undefined);\n`
+          : `    for (let at = ${paging.style === 'page' ? 1 : 0}; ; ) {\n` +
+            `      const page: ${p.resultType} = await this.${p.name}(${[...callArgs, `{ ...query, ${jsString(at)}: at }`, 'options'].join(', ')});\n` +
+            `      if (${items}.length === 0) return;\n` +
+            `      yield* ${items};\n` +
+            `      at += ${paging.style === 'page' ? '1' : `${items}.length`};\n` +
+            `    }\n`;
+      methods.push(`${head}${body}  }\n`);
     }
   }
 

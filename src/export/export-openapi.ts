@@ -1,8 +1,8 @@
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
-import { getApiKeyPlacement, getIdempotencyHeader, NOT_SHOWN } from '../model/model-defaults.js';
+import { DEFAULT_PAGING, getApiKeyPlacement, getIdempotencyHeader, NOT_SHOWN } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
-import { getCreateLocation, getErrorCodes, getRouteErrors, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
+import { getCreateLocation, getErrorCodes, getRouteErrors, getRoutes, LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
 import type { AuthRequirement, FieldModel, OperationModel, ParameterModel, RateLimitModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel, VersionChangeModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -20,7 +20,7 @@ import {
   type ExportResult,
   type JsonObject,
 } from './export-shared.js';
-import { errorsToSpec, eventsToSpec, limitsToSpec, resourceToSpec, schemeToSpec, shapeToSpec, stateMachineToSpec, versioningToSpec } from './model-to-spec.js';
+import { errorsToSpec, eventsToSpec, limitsToSpec, pagingToSpec, resourceToSpec, schemeToSpec, shapeToSpec, stateMachineToSpec, versioningToSpec } from './model-to-spec.js';
 
 // OpenAPI 3.1 (or 3.0) from the model, built from getRoutes(model): the routes the runtime registers are the
 // paths documented here, so what is served and what is exported cannot drift. What OpenAPI has no words for
@@ -218,6 +218,14 @@ function rateLimitHeaders(ctx: Context, quota: boolean, retry: boolean): JsonObj
   return out;
 }
 
+/** The Link header (RFC 8288) of a list with `paging.link`, declared once in components. */
+function linkHeader(ctx: Context): JsonObject {
+  if (!ctx.headers[LINK_HEADER]) {
+    ctx.headers[LINK_HEADER] = { description: 'The address of the next page as `<…>; rel="next"` (RFC 8288); absent on the last page.', schema: { type: 'string' } };
+  }
+  return ref(LINK_HEADER, 'headers');
+}
+
 /** A custom operation's declared query parameter or header (operation.query, operation.headers). */
 function declaredParam(ctx: Context, p: ParameterModel): JsonObject {
   const s = schema(ctx, getFieldSchema(ctx.model, { ...p, nullable: false }, undefined, {}));
@@ -245,7 +253,11 @@ function queryParam(ctx: Context, q: QueryParam, route: OperationRoute): JsonObj
       return { name: q.name, in: 'query', required: false, description: parts.join(' '), schema: s };
     }
     case 'cursor':
-      return { name: q.name, in: 'query', required: false, description: `The \`${PAGE_FIELDS.next}\` of the previous page; leave it out for the first page.`, schema: { type: 'string' } };
+      return { name: q.name, in: 'query', required: false, description: o.paging?.body === 'array' ? 'The cursor of the `rel="next"` address of the previous page\'s `Link` header; leave it out for the first page.' : `The \`${o.paging?.next ?? PAGE_FIELDS.next}\` of the previous page; leave it out for the first page.`, schema: { type: 'string' } };
+    case 'offset':
+      return { name: q.name, in: 'query', required: false, description: 'The number of items to skip before the page starts.', schema: { type: 'integer', minimum: 0, default: 0 } };
+    case 'page':
+      return { name: q.name, in: 'query', required: false, description: 'The page number, from 1.', schema: { type: 'integer', minimum: 1, default: 1 } };
     case 'sort':
       return {
         name: q.name,
@@ -451,15 +463,22 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
   let description = 'Success.';
   if (o.action === 'list') {
     const item = getResource(ctx.model, o.response?.resource) ?? r;
-    body = {
-      type: 'object',
-      properties: {
-        [PAGE_FIELDS.items]: { type: 'array', items: item ? viewRef(ctx, item, 'response') : {} },
-        [PAGE_FIELDS.next]: schema(ctx, { type: ['string', 'null'], description: `Pass as \`${LIST_PARAMS.cursor}\` to get the next page; null on the last page.` }),
-      },
-      required: [PAGE_FIELDS.items, PAGE_FIELDS.next],
-      additionalProperties: false,
-    };
+    const paging = o.paging ?? DEFAULT_PAGING;
+    const items: JsonObject = { type: 'array', items: item ? viewRef(ctx, item, 'response') : {} };
+    if (paging.body === 'array') body = items;
+    else {
+      const properties: JsonObject = { [paging.items]: items };
+      const required = [paging.items];
+      if (paging.style === 'cursor') {
+        properties[paging.next] = schema(ctx, { type: ['string', 'null'], description: `Pass as \`${LIST_PARAMS.cursor}\` to get the next page; null on the last page.` });
+        required.push(paging.next);
+      }
+      if (paging.total !== undefined) {
+        properties[paging.total] = { type: 'integer', minimum: 0, description: 'The number of objects matching the query, on every page.' };
+        required.push(paging.total);
+      }
+      body = { type: 'object', properties, required, additionalProperties: false };
+    }
     description = `A page of ${r?.plural ?? r?.name ?? 'items'}.`;
   } else if (o.response) {
     body = shapeSchema(ctx, o.response, 'response');
@@ -473,6 +492,7 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
   if (hasRatePolicy(ctx, route)) out.headers = rateLimitHeaders(ctx, true, false);
   const location = getCreateLocation(ctx.model, route);
   if (location !== undefined) out.headers = { Location: { description: `Where the created ${r?.name ?? 'object'} is read: ${location}.`, schema: { type: 'string', format: 'uri-reference' } }, ...(out.headers as JsonObject | undefined) };
+  if (o.paging?.link === true) out.headers = { ...((out.headers as JsonObject | undefined) ?? {}), Link: linkHeader(ctx) };
   if (body && route.successStatus !== 204) out.content = { [jsonType(ctx)]: { schema: body } };
   return out;
 }
@@ -554,6 +574,8 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (o.handler !== undefined) ext.handler = o.handler;
   if (o.filter.length > 0) ext.filter = [...o.filter];
   if (o.sort.length > 0) ext.sort = [...o.sort];
+  const paging = pagingToSpec(o.paging);
+  if (paging) ext.paging = paging as JsonObject;
   if (o.idempotent !== undefined) ext.idempotent = o.idempotent;
   if (o.errors.length > 0) ext.errors = [...o.errors];
   if (o.summary === undefined) ext.derived = ['summary'];

@@ -1,8 +1,10 @@
+import { DEFAULT_PAGING } from '../model/model-defaults.js';
 import type {
   AuthRequirement,
   EventKindModel,
   FieldModel,
   OperationModel,
+  PagingModel,
   ParameterModel,
   RateLimitModel,
   ResourceModel,
@@ -24,6 +26,7 @@ import type {
   LimitsSpec,
   OperationAuthSpec,
   OperationSpec,
+  PagingSpec,
   ParameterSpec,
   RateLimitSpec,
   ResourceSpec,
@@ -145,6 +148,20 @@ function requirementToSpec(r: AuthRequirement): 'none' | OperationAuthSpec {
   return r.kind === 'none' ? 'none' : { schemes: [...r.schemes], scopes: [...r.scopes] };
 }
 
+/** A list's paging as a spec writes it: the keys that differ from the format's default; undefined when the spec states none. */
+export function pagingToSpec(p: PagingModel | undefined): PagingSpec | undefined {
+  if (!p?.declared) return undefined;
+  const array = p.body === 'array';
+  return clean<PagingSpec>({
+    style: p.style !== DEFAULT_PAGING.style ? p.style : undefined,
+    body: array ? p.body : undefined,
+    items: !array && p.items !== DEFAULT_PAGING.items ? p.items : undefined,
+    next: !array && p.style === 'cursor' && p.next !== DEFAULT_PAGING.next ? p.next : undefined,
+    total: array ? undefined : p.total,
+    link: p.link ? true : undefined,
+  });
+}
+
 export function operationToSpec(o: OperationModel): OperationSpec {
   return clean<OperationSpec>({
     method: o.method,
@@ -156,6 +173,7 @@ export function operationToSpec(o: OperationModel): OperationSpec {
     description: o.description,
     filter: o.filter.length > 0 ? [...o.filter] : undefined,
     sort: o.sort.length > 0 ? [...o.sort] : undefined,
+    paging: pagingToSpec(o.paging),
     query: parametersToSpec(o.query),
     headers: parametersToSpec(o.headers),
     status: o.statusDeclared ? o.status : undefined,

@@ -6,7 +6,7 @@ import { getGapReport, type GapReport } from '../check/check-gaps.js';
 import { createDiagnostic, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { withoutRules } from '../export/export-shared.js';
 import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, getUnmakeableIdentifier, isDefaultIdentifier, NOT_SHOWN } from '../model/model-defaults.js';
-import { LIST_PARAMS, PAGE_FIELDS, UNFILTERABLE_TYPES } from '../model/model-routes.js';
+import { LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import {
@@ -20,8 +20,10 @@ import {
   type FieldSpec,
   type HttpMethod,
   type LimitsSpec,
+  type ListStyle,
   type OperationAuthSpec,
   type OperationSpec,
+  type PagingSpec,
   type ParameterSpec,
   PARAMETER_TYPES,
   type PartName,
@@ -264,6 +266,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
   const authentication = importAuthentication(ctx);
   const endpoints = importEndpoints(ctx);
   const events = importEvents(ctx);
+  if (!ctx.fromServicespec) reportUnkept(ctx);
   const errors = importErrors(ctx);
   const limits = importLimits(ctx);
   const states = readPart(ctx, 'x-servicespec-states', 'states', '/x-servicespec-states');
@@ -693,19 +696,100 @@ function fieldsOf(shape: ShapeSpec | undefined, ctx: Ctx): Record<string, FieldS
   return shape.fields;
 }
 
-/** A page as the format serves it: `{ items: [R], next_cursor }`. */
-function pageResource(ctx: Ctx, schema: unknown, pointer: string): string | undefined {
-  const flat = flatten(ctx, schema, pointer);
-  const props = flat.schema && isObject(flat.schema.properties) ? flat.schema.properties : undefined;
-  if (!props || props[PAGE_FIELDS.items] === undefined || props[PAGE_FIELDS.next] === undefined || Object.keys(props).length !== 2) return undefined;
-  const items = shapeFromSchema(ctx, props[PAGE_FIELDS.items], joinPointer(joinPointer(flat.pointer, 'properties'), PAGE_FIELDS.items), 'page items', 'top');
-  return items?.list && items.resource !== undefined ? items.resource : undefined;
+/** A list-shaped answer: the resource listed and how it pages, or why a list-looking answer is not one. */
+interface PageShape {
+  resource?: string;
+  paging?: PagingSpec;
+  /** The paging parameters the operation reads (limit, cursor, offset, page, per_page), by name. */
+  params?: readonly string[];
+  reason?: string;
+}
+
+const PAGING_NAMES: readonly string[] = [LIST_PARAMS.limit, LIST_PARAMS.cursor, LIST_PARAMS.offset, LIST_PARAMS.page, LIST_PARAMS.perPage];
+
+/**
+ * A GET on a collection answering a list of one resource — a bare array, or an object holding the array (with a
+ * next cursor and a total at most) — is a list; its paging style is read from its query parameters and a `Link`
+ * response header (docs/import.md, "Lists").
+ */
+function pageOf(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>, response: ShapeSpec | undefined): PageShape {
+  // Read once per operation: reading the items' shape reports what it cannot keep, which must be said once.
+  let page = pages.get(src);
+  if (page === undefined) {
+    page = readPage(ctx, src, success, response);
+    pages.set(src, page);
+  }
+  return page;
+}
+
+const pages = new WeakMap<OpSource, PageShape>();
+
+function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>, response: ShapeSpec | undefined): PageShape {
+  if (success.schema === undefined || success.status === undefined) return {};
+  const pointer = success.pointer ?? src.pointer;
+  const flat = flatten(ctx, success.schema, pointer);
+  let resource: string | undefined;
+  let items: string | undefined;
+  let next: string | undefined;
+  let total: string | undefined;
+  if (flat.schema?.type === 'array' || (Array.isArray(flat.schema?.type) && flat.schema.type.includes('array'))) {
+    // The answer's shape, read already (a bare array of one resource).
+    if (!response?.list || response.resource === undefined) return {};
+    resource = response.resource;
+  } else {
+    const props = flat.schema && isObject(flat.schema.properties) ? flat.schema.properties : undefined;
+    if (!props) return {};
+    for (const [name, node] of Object.entries(props)) {
+      const p = joinPointer(joinPointer(flat.pointer, 'properties'), name);
+      const f = flatten(ctx, node, p).schema ?? {};
+      const types = Array.isArray(f.type) ? f.type.map(String) : [String(f.type)];
+      if (types.includes('array') && items === undefined) {
+        // Read only to tell which resource is listed: what it cannot keep is said where the resource (or the
+        // operation's response) is read, so it is not said again here.
+        const said = ctx.diagnostics.length;
+        const shape = shapeFromSchema(ctx, node, p, 'page items', 'top');
+        ctx.diagnostics.length = said;
+        if (!shape?.list || shape.resource === undefined) return {};
+        [items, resource] = [name, shape.resource];
+      } else if (types.includes('string') && next === undefined) next = name;
+      else if (types.includes('integer') && total === undefined) total = name;
+      else return {};
+    }
+    if (items === undefined) return {};
+  }
+  const names = new Set(src.params.filter(({ p }) => p.in === 'query').map(({ p }) => String(p.name)));
+  const responses = isObject(src.op.responses) ? src.op.responses : {};
+  const node = resolve(ctx, responses[String(success.status)], '').node;
+  const link = isObject(node) && isObject(node.headers) && Object.keys(node.headers).some((h) => h.toLowerCase() === LINK_HEADER.toLowerCase());
+  let style: ListStyle;
+  if (names.has(LIST_PARAMS.cursor) || (next !== undefined && !names.has(LIST_PARAMS.offset) && !names.has(LIST_PARAMS.page) && !names.has(LIST_PARAMS.perPage))) style = 'cursor';
+  else if (names.has(LIST_PARAMS.offset)) style = 'offset';
+  else if (names.has(LIST_PARAMS.page) || names.has(LIST_PARAMS.perPage)) style = 'page';
+  else if (names.has(LIST_PARAMS.limit)) style = 'limit';
+  else style = 'none';
+  if (next !== undefined && style !== 'cursor') return { reason: `its page holds \`${next}\`, a next cursor, but it takes no \`${LIST_PARAMS.cursor}\` parameter` };
+  if (style === 'cursor' && items === undefined && !link) return { reason: `it takes a \`${LIST_PARAMS.cursor}\`, but its bare array answer gives no next cursor (no \`${LINK_HEADER}\` header is declared)` };
+  if (style === 'cursor' && items !== undefined && next === undefined) return { reason: `it takes a \`${LIST_PARAMS.cursor}\`, but its page holds no next cursor` };
+  const used = PAGING_NAMES.filter((n) => names.has(n));
+  const paging: PagingSpec = {};
+  if (style !== 'cursor') paging.style = style;
+  if (items === undefined) paging.body = 'array';
+  else {
+    if (items !== PAGE_FIELDS.items) paging.items = items;
+    if (next !== undefined && next !== PAGE_FIELDS.next) paging.next = next;
+    if (total !== undefined) paging.total = total;
+  }
+  if (link && style !== 'none' && style !== 'limit') paging.link = true;
+  const out: PageShape = { resource: resource!, params: used };
+  if (Object.keys(paging).length > 0) out.paging = paging;
+  return out;
 }
 
 interface Inferred {
   action: Action;
   resource?: string;
   reason?: string;
+  page?: PageShape;
 }
 
 function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>, response: ShapeSpec | undefined, request: ShapeSpec | undefined, family: PathFamily): Inferred {
@@ -727,9 +811,9 @@ function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof success
     case 'GET':
       if (single && one !== undefined) return addressable(one) ? { action: 'read', resource: one } : noId(one);
       if (pathParams.length === 0 && success.schema !== undefined) {
-        const page = pageResource(ctx, success.schema, success.pointer ?? src.pointer);
-        if (page !== undefined) return { action: 'list', resource: page };
-        if (response?.list) return { action: 'custom', reason: 'its response is a plain list, not a page `{ items, next_cursor }`' };
+        const page = pageOf(ctx, src, success, response);
+        if (page.resource !== undefined) return { action: 'list', resource: page.resource, page };
+        if (page.reason !== undefined) return { action: 'custom', reason: page.reason };
       }
       break;
     case 'POST':
@@ -759,12 +843,12 @@ function whyCustom(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf
   if (src.method === 'DELETE') return success.hasContent ? 'its success response has a body; a delete answers with none' : 'no operation reads, replaces or lists what its path names, so which resource it deletes is not known';
   if (response === undefined) return success.hasContent ? 'its success response is not a JSON object or list' : `its success response (${success.status}) has no body; a ${src.method === 'POST' ? 'create' : 'resource action'} answers with the object`;
   if (response.resource === undefined) return 'its response is not one of the resources (its fields are written out)';
-  if (response.list) return pathParams.length > 0 ? 'its response is a list, on a path with a parameter' : 'its response is a plain list, not a page `{ items, next_cursor }`';
+  if (response.list) return pathParams.length > 0 ? 'its response is a list, on a path with a parameter' : 'its response is a list of no one resource';
   if (src.method === 'POST' && pathParams.length > 0) return 'a POST on one object is not a create (a transition needs a state machine)';
   if (src.method === 'GET' && pathParams.length === 0) {
     const wrapped = Object.entries(fieldsOf(response, ctx) ?? {}).find(([, f]) => f.type === 'array');
     return wrapped !== undefined
-      ? `its response ${response.resource} holds a list in \`${wrapped[0]}\`, not a page \`{ items, next_cursor }\``
+      ? `its response ${response.resource} holds a list in \`${wrapped[0]}\` beside fields that are not a page's (a next cursor, a total)`
       : `a GET on a collection path that answers with one ${response.resource} is not a list`;
   }
   if (one !== undefined && request === undefined && (src.method === 'POST' || src.method === 'PUT')) return `it has no request body; a ${src.method === 'POST' ? 'create' : 'replace'} takes the object`;
@@ -786,7 +870,7 @@ function getPathFamily(prepared: { src: OpSource; response: ShapeSpec | undefine
     if (response?.resource !== undefined && !response.list && params.length === 1 && /\/\{[^{}]*\}$/.test(src.path) && src.method !== 'POST') items.set(src.path, response.resource);
     if (params.length === 0 && src.method === 'POST' && response?.resource !== undefined && !response.list) collections.set(src.path, response.resource);
     if (params.length === 0 && src.method === 'GET' && success.schema !== undefined) {
-      const page = pageResource(ctx, success.schema, success.pointer ?? src.pointer);
+      const page = pageOf(ctx, src, success, response).resource;
       if (page !== undefined) collections.set(src.path, page);
     }
   }
@@ -842,7 +926,7 @@ const TRANSPORT_HEADERS = new Set(['accept', 'accept-encoding', 'authorization',
  * Sorts an operation's query and header parameters: those a list action takes (limit, cursor, sort, filters), those
  * another part of the spec carries, those with no place (cookies, transport headers: reported), and the rest.
  */
-function planParams(ctx: Ctx, src: OpSource, action: Action, resourceFields: Record<string, FieldSpec>): { filter: string[]; sort: string[]; leftover: ParamUse[] } {
+function planParams(ctx: Ctx, src: OpSource, action: Action, resourceFields: Record<string, FieldSpec>, paging: readonly string[] = [LIST_PARAMS.limit, LIST_PARAMS.cursor]): { filter: string[]; sort: string[]; leftover: ParamUse[] } {
   const filter: string[] = [];
   const sort: string[] = [];
   const leftover: ParamUse[] = [];
@@ -866,11 +950,11 @@ function planParams(ctx: Ctx, src: OpSource, action: Action, resourceFields: Rec
     }
     if (action === 'list' && where === 'query') {
       const s = flatten(ctx, p.schema, joinPointer(pointer, 'schema')).schema ?? {};
-      if (name === LIST_PARAMS.limit) {
+      if (paging.includes(name) && (name === LIST_PARAMS.limit || name === LIST_PARAMS.perPage)) {
         pageSizes.push({ ...(typeof s.default === 'number' ? { default: s.default } : {}), ...(typeof s.maximum === 'number' ? { max: s.maximum } : {}) });
         continue;
       }
-      if (name === LIST_PARAMS.cursor) continue;
+      if (paging.includes(name)) continue;
       if (name === LIST_PARAMS.sort) {
         const values = Array.isArray(s.enum) ? s.enum.map(String) : [];
         if (values.length > 0 && values.every((v) => Object.hasOwn(resourceFields, v.replace(/^-/, '')))) {
@@ -1003,6 +1087,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     if (req && !request) report(ctx, 'import-dropped', { item: `operation ${src.id}: the request body`, reason: 'it is not an object or a resource' }, req.pointer);
     const o: Json = { method: src.method, path: src.path };
     let action: Action;
+    let page: PageShape | undefined;
     if (x && typeof x.action === 'string' && (ACTIONS as readonly string[]).includes(x.action)) {
       action = x.action as Action;
       o.action = action;
@@ -1013,6 +1098,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       action = inferred.action;
       o.action = action;
       if (inferred.resource !== undefined) o.resource = inferred.resource;
+      page = inferred.page;
       if (action === 'custom') report(ctx, 'import-custom-operation', { operation: src.id, reason: inferred.reason ?? 'no resource action fits' }, src.pointer);
     }
     // A summary the exporter said in words for want of one in the spec (`derived`) is not the spec's.
@@ -1024,10 +1110,16 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     // a custom operation's own query and headers. An action that cannot take an operation's parameters is not chosen.
     const resourceFields = typeof o.resource === 'string' ? (ctx.resourceFields.get(o.resource) ?? {}) : {};
     // An exported built-in action's parameters are the format's own (rebuilt from the spec).
-    let plan = x && action !== 'custom' ? { filter: [], sort: [], leftover: [] } : planParams(ctx, src, action, resourceFields);
+    let plan = x && action !== 'custom' ? { filter: [], sort: [], leftover: [] } : planParams(ctx, src, action, resourceFields, page?.params);
+    // A list-shaped answer stays a list (served, not a custom operation answering not_implemented): optional query
+    // parameters it cannot read are left out, each said; a request that sends one is refused, never misread.
+    if (!x && action === 'list' && plan.leftover.length > 0 && plan.leftover.every((l) => l.where === 'query' && l.p.required !== true)) {
+      for (const l of plan.leftover) report(ctx, 'import-dropped', { item: `operation ${src.id}: query parameter \`${l.name}\``, reason: 'a list reads its paging parameters, `sort` and filters named after a field of its resource (compared for equality); the service refuses a request that sends it' }, l.pointer);
+      plan = { ...plan, leftover: [] };
+    }
     if (!x && action !== 'custom' && plan.leftover.length > 0) {
       const names = plan.leftover.map((l) => `\`${l.name}\``).join(', ');
-      const takes = action === 'list' ? 'a list takes limit, cursor, sort and filters named after fields' : `a ${action} operation takes no query or header parameters`;
+      const takes = action === 'list' ? 'a list takes its paging parameters (limit and cursor, limit and offset, or page and per_page), sort and filters named after fields' : `a ${action} operation takes no query or header parameters`;
       action = 'custom';
       o.action = action;
       delete o.resource;
@@ -1050,7 +1142,10 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     const { filter, sort } = plan;
     if (x) {
       for (const k of ['filter', 'sort']) if (Array.isArray(x[k])) o[k] = (x[k] as unknown[]).map(String);
+      if (action === 'list' && isObject(x.paging)) o.paging = x.paging;
     } else {
+      if (action === 'list' && page?.paging) o.paging = page.paging;
+
       if (filter.length > 0) o.filter = filter;
       if (sort.length > 0) o.sort = sort;
     }
@@ -1086,7 +1181,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       const node = resolve(ctx, r, '').node;
       if (isObject(node) && isObject(node.links)) report(ctx, 'import-dropped', { item: `operation ${src.id}: the links of response ${status}`, reason: 'links have no equivalent' }, joinPointer(joinPointer(joinPointer(src.pointer, 'responses'), status), 'links'));
       if (isObject(node) && isObject(node.headers) && !x) {
-        for (const h of Object.keys(node.headers)) report(ctx, 'import-dropped', { item: `operation ${src.id}: response header ${h} (${status})`, reason: 'response headers are defined by the format' }, joinPointer(joinPointer(joinPointer(src.pointer, 'responses'), status), 'headers'));
+        for (const h of Object.keys(node.headers)) if (!(action === 'list' && o.paging !== undefined && (o.paging as PagingSpec).link === true && h.toLowerCase() === LINK_HEADER.toLowerCase())) report(ctx, 'import-dropped', { item: `operation ${src.id}: response header ${h} (${status})`, reason: 'response headers are defined by the format' }, joinPointer(joinPointer(joinPointer(src.pointer, 'responses'), status), 'headers'));
       }
     }
     operations[src.id] = orderOperation(o) as unknown as OperationSpec;
@@ -1097,12 +1192,79 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   return shown ? (out as SpecDocument['endpoints']) : undefined;
 }
 
-const OPERATION_ORDER = ['method', 'path', 'action', 'resource', 'transition', 'summary', 'description', 'filter', 'sort', 'query', 'headers', 'status', 'request', 'response', 'handler', 'auth', 'errors', 'idempotent', 'deprecated'];
+const OPERATION_ORDER = ['method', 'path', 'action', 'resource', 'transition', 'summary', 'description', 'filter', 'sort', 'paging', 'query', 'headers', 'status', 'request', 'response', 'handler', 'auth', 'errors', 'idempotent', 'deprecated'];
 
 function orderOperation(o: Json): Json {
   const out: Json = {};
   for (const k of OPERATION_ORDER) if (o[k] !== undefined) out[k] = o[k];
   return out;
+}
+
+// ---- what the format cannot keep yet ---------------------------------------------------------------------------
+
+/**
+ * Says, at its JSON pointer, each part of the document the spec cannot keep yet and that no other step reports: a
+ * discriminator (with the property names only its subtypes have), a body that is a choice of schemas, named
+ * examples. A field that is a choice is reported where the field is read (as type json).
+ */
+function reportUnkept(ctx: Ctx): void {
+  const seen = new Set<unknown>();
+  const own = (n: unknown, p: string): string[] => {
+    const f = flatten(ctx, n, p).schema;
+    return f && isObject(f.properties) ? Object.keys(f.properties) : [];
+  };
+  const walk = (node: unknown, pointer: string, key: string | undefined, parent: string | undefined): void => {
+    if (Array.isArray(node)) {
+      node.forEach((x, i) => walk(x, joinPointer(pointer, i), undefined, parent));
+      return;
+    }
+    if (!isObject(node) || seen.has(node)) return;
+    seen.add(node);
+    if (isObject(node.discriminator) && parent !== 'properties') {
+      const d = node.discriminator;
+      const base = new Set(own(node, pointer));
+      const subtypes = new Map<string, unknown>();
+      if (isObject(d.mapping)) for (const [tag, ref] of Object.entries(d.mapping)) subtypes.set(tag, { $ref: ref });
+      for (const k of ['oneOf', 'anyOf'] as const) if (Array.isArray(node[k])) (node[k] as unknown[]).forEach((x, i) => subtypes.set(isObject(x) && typeof x.$ref === 'string' ? x.$ref.slice(x.$ref.lastIndexOf('/') + 1) : String(i), x));
+      const lost = new Set<string>();
+      for (const [, s] of subtypes) for (const name of own(s, pointer)) if (!base.has(name)) lost.add(name);
+      const names = [...lost].sort();
+      report(ctx, 'import-dropped', { item: `the discriminator \`${String(d.propertyName)}\` (${subtypes.size} subtypes: ${[...subtypes.keys()].join(', ') || 'none named'})`, reason: `the format has no union type yet: operations keep only the base shape${names.length > 0 ? `, and the subtypes' properties ${names.map((n) => `\`${n}\``).join(', ')} are lost` : ''}` }, joinPointer(pointer, 'discriminator'));
+    }
+    // A body that is a choice of shapes (a field that is one is reported where the field is read).
+    if (key === 'schema' && parent !== 'parameter') {
+      for (const k of ['oneOf', 'anyOf'] as const) {
+        const list = node[k];
+        if (!Array.isArray(list) || isObject(node.discriminator)) continue;
+        const real = list.filter((x) => !(isObject(x) && x.type === 'null'));
+        if (real.length > 1) report(ctx, 'import-approximated', { item: `a body that is one of ${real.length} shapes (${k})`, as: 'the shape it is read as (its common properties, or none)', reason: 'the format has no union type yet' }, joinPointer(pointer, k));
+      }
+    }
+    if (isObject(node.examples) && (parent === 'content' || parent === 'parameter')) {
+      report(ctx, 'import-dropped', { item: `the named examples ${Object.keys(node.examples).map((n) => `\`${n}\``).join(', ')}`, reason: 'the format keeps one example per field or parameter, not named examples' }, joinPointer(pointer, 'examples'));
+    }
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'discriminator' || k === 'examples' || k.startsWith('x-')) continue;
+      // What the child is: a schema's properties, a media type (under content), a parameter (in a parameters list
+      // or map), a parameter's own schema (not a body).
+      let role: string | undefined;
+      if (k === 'properties') role = 'properties';
+      else if (k === 'content') role = 'content-map';
+      else if (parent === 'content-map') role = 'content';
+      else if (k === 'parameters') role = 'parameter';
+      else if (parent === 'parameter-map') role = 'parameter';
+      else if (parent === 'parameter' && k === 'schema') role = 'parameter';
+      walk(v, joinPointer(pointer, k), k, role);
+    }
+  };
+  walk(ctx.doc.paths, '/paths', undefined, undefined);
+  walk(ctx.doc.webhooks, '/webhooks', undefined, undefined);
+  if (isObject(ctx.doc.components)) {
+    walk(ctx.doc.components.schemas, '/components/schemas', undefined, undefined);
+    walk(ctx.doc.components.responses, '/components/responses', undefined, undefined);
+    walk(ctx.doc.components.requestBodies, '/components/requestBodies', undefined, undefined);
+    walk(ctx.doc.components.parameters, '/components/parameters', undefined, 'parameter-map');
+  }
 }
 
 // ---- events, errors, limits ---------------------------------------------------------------------------------
@@ -1129,6 +1291,8 @@ function importEvents(ctx: Ctx): EventsSpec | undefined {
     if (body) {
       const payload = shapeFromSchema(ctx, body.schema, body.pointer, `webhook ${key} payload`, 'top');
       if (payload) k.payload = payload;
+      // The format delivers an event in its envelope: the document's payload arrives as its `data.object`.
+      if (payload && !ctx.fromServicespec) report(ctx, 'import-approximated', { item: `webhook ${key}`, as: `event kind ${name}, whose deliveries wrap the payload in the event envelope { id, type, timestamp, data: { object } }`, reason: 'the format has no raw event payloads yet: a receiver written for the document reads the payload one level deeper' }, body.pointer);
     }
     kinds[name] = k;
   }

@@ -19,6 +19,7 @@ import type {
   EventTriggerModel,
   FieldModel,
   OperationModel,
+  PagingModel,
   ParameterModel,
   ResourceModel,
   ServiceModel,
@@ -28,7 +29,7 @@ import type {
   VersionChangeModel,
   VersionPlacementModel,
 } from './model-types.js';
-import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier } from './model-defaults.js';
+import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_PAGING, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier } from './model-defaults.js';
 
 /** One frozen empty list for every empty list of the model (most operations have no parameters, filters, errors). */
 const EMPTY: readonly never[] = Object.freeze([]);
@@ -236,6 +237,11 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     if (o.description !== undefined) op.description = o.description;
     op.filter = frozenList(o.filter);
     op.sort = frozenList(o.sort);
+    if (o.action === 'list') {
+      const p = o.paging ?? {};
+      // An array body has no fields: the envelope's names stay the defaults, unused (check refuses them stated).
+      op.paging = Object.freeze({ ...DEFAULT_PAGING, ...(omitUndefined({ style: p.style, body: p.body, items: p.items, next: p.next, total: p.total, link: p.link }) as Partial<PagingModel>), declared: o.paging !== undefined });
+    }
     op.query = o.query === undefined ? EMPTY : buildParameters(o.query, 'query', joinPointer(pointer, 'query'));
     op.headers = o.headers === undefined ? EMPTY : buildParameters(o.headers, 'header', joinPointer(pointer, 'headers'));
     op.status = o.status ?? DEFAULT_SUCCESS_STATUS[o.action];

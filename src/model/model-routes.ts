@@ -6,12 +6,14 @@ import type { AuthRequirement, FieldModel, OperationModel, ParameterModel, Resou
 // The one derived view of what a spec serves. The runtime registers exactly these routes and the
 // exporters document exactly these, so served and documented cannot drift.
 
-/** Query parameter names the format defines for list operations (docs/format.md). */
-export const LIST_PARAMS = { limit: 'limit', cursor: 'cursor', sort: 'sort' } as const;
+/** Query parameter names the format defines for list operations, by paging style (docs/format.md). */
+export const LIST_PARAMS = { limit: 'limit', cursor: 'cursor', sort: 'sort', offset: 'offset', page: 'page', perPage: 'per_page' } as const;
 /** Field types a list cannot filter on: a filter is one query value compared with the stored value as text. */
 export const UNFILTERABLE_TYPES: ReadonlySet<string> = new Set(['array', 'object', 'json']);
-/** Response field names the format defines for a list page. */
-export const PAGE_FIELDS = { items: 'items', next: 'next_cursor' } as const;
+/** The response header a list with `paging.link` gives its next page's address in (RFC 8288). */
+export const LINK_HEADER = 'Link';
+/** Response field names the format defines for a list page (written in model-defaults.ts). */
+export { PAGE_FIELDS } from './model-defaults.js';
 
 export interface QueryParam {
   name: string;
@@ -19,7 +21,8 @@ export interface QueryParam {
   field?: FieldModel;
   /** The declared parameter, for a custom operation's own (`param`). */
   parameter?: ParameterModel;
-  kind: 'limit' | 'cursor' | 'sort' | 'filter' | 'version' | 'param';
+  /** limit: the page size (`limit`, or `per_page` in the page style); offset: objects skipped; page: the page number from 1. */
+  kind: 'limit' | 'cursor' | 'offset' | 'page' | 'sort' | 'filter' | 'version' | 'param';
 }
 
 interface RouteBase {
@@ -240,7 +243,7 @@ function routeQuery(o: OperationModel, resource: ResourceModel | undefined, vers
   if (o.action !== 'list' && o.action !== 'custom' && versionQuery === undefined) return NONE;
   const query: QueryParam[] = [];
   if (o.action === 'list') {
-    query.push({ name: LIST_PARAMS.limit, kind: 'limit' }, { name: LIST_PARAMS.cursor, kind: 'cursor' });
+    query.push(...getPagingParams(o));
     for (const name of o.filter) {
       const field = getField(resource, name);
       query.push(field ? { name, kind: 'filter', field } : { name, kind: 'filter' });
@@ -250,6 +253,22 @@ function routeQuery(o: OperationModel, resource: ResourceModel | undefined, vers
   if (o.action === 'custom') for (const p of o.query) query.push({ name: p.name, kind: 'param', parameter: p });
   if (versionQuery !== undefined) query.push({ name: versionQuery, kind: 'version' });
   return query;
+}
+
+/** The query parameters a list's paging style reads (none for style none). */
+export function getPagingParams(o: OperationModel): QueryParam[] {
+  switch (o.paging?.style ?? 'cursor') {
+    case 'cursor':
+      return [{ name: LIST_PARAMS.limit, kind: 'limit' }, { name: LIST_PARAMS.cursor, kind: 'cursor' }];
+    case 'offset':
+      return [{ name: LIST_PARAMS.limit, kind: 'limit' }, { name: LIST_PARAMS.offset, kind: 'offset' }];
+    case 'page':
+      return [{ name: LIST_PARAMS.page, kind: 'page' }, { name: LIST_PARAMS.perPage, kind: 'limit' }];
+    case 'limit':
+      return [{ name: LIST_PARAMS.limit, kind: 'limit' }];
+    case 'none':
+      return [];
+  }
 }
 
 function buildRoutes(model: ServiceModel): Route[] {

@@ -4,6 +4,7 @@ import type {
   EventTrigger,
   FieldType,
   HttpMethod,
+  ListStyle,
   PartName,
   SchemeType,
 } from '../spec/spec-types.js';
@@ -123,6 +124,8 @@ export interface OperationModel {
   description?: string;
   filter: readonly string[];
   sort: readonly string[];
+  /** list: how it pages (the format's cursor envelope unless the spec says otherwise); undefined for other actions. */
+  paging?: PagingModel;
   /** custom: the declared query parameters, by their name on the wire (empty when none are declared). */
   query: readonly ParameterModel[];
   /** custom: the declared request headers, by their name as written. */
@@ -139,6 +142,21 @@ export interface OperationModel {
   errors: readonly string[];
   idempotent?: boolean;
   deprecated: boolean;
+}
+
+/** How a list operation pages: the spec's `paging` with the format's defaults filled in (docs/format.md). */
+export interface PagingModel {
+  style: ListStyle;
+  body: 'envelope' | 'array';
+  /** envelope: the field holding the objects. */
+  items: string;
+  /** envelope, cursor style: the field holding the next cursor. */
+  next: string;
+  /** envelope: the field holding the total, when declared. */
+  total?: string;
+  link: boolean;
+  /** Whether the spec states `paging` (gaps names the format default otherwise). */
+  declared: boolean;
 }
 
 export interface EndpointsModel {

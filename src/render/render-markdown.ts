@@ -15,7 +15,7 @@ import type {
 import { getVersionDifferences, type FieldDifference } from '../model/model-versions.js';
 import { DEFAULT_IDEMPOTENCY_HEADER, getApiKeyPlacement, getRateLimitName, NOT_SHOWN } from '../model/model-defaults.js';
 import { getStateField } from '../model/model-lookup.js';
-import { getCreateLocation, getOperationRoute, getRouteErrors, isIdempotentOperation } from '../model/model-routes.js';
+import { getCreateLocation, getOperationRoute, getPagingParams, getRouteErrors, isIdempotentOperation, LIST_PARAMS, PAGE_FIELDS } from '../model/model-routes.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 
 // The nine-part document, in the seed's order and headings (seed/service-interface-specification.md).
@@ -320,6 +320,23 @@ function endpointBlocks(m: ServiceModel): Block[] {
       table(
         ['Operation', 'Filter by', 'Sort by'],
         listing.map((o) => [[code(o.id)], o.filter.length > 0 ? codes(o.filter) : ['none'], o.sort.length > 0 ? codes(o.sort) : ['none']]),
+      ),
+    );
+  }
+  // Lists that state their paging; the others page as the format's cursor envelope (docs/format.md).
+  const paged = ops.filter((o) => o.paging?.declared === true);
+  if (paged.length > 0) {
+    blocks.push(heading(3, 'List shapes'));
+    blocks.push(para('Lists not named here answer the format\'s page ', code(`{ ${PAGE_FIELDS.items}, ${PAGE_FIELDS.next} }`), ', paged by ', code(LIST_PARAMS.limit), ' and ', code(LIST_PARAMS.cursor), '.'));
+    blocks.push(
+      table(
+        ['Operation', 'Paged by', 'Answer', 'Total', 'Next page in a Link header'],
+        paged.map((o) => {
+          const p = o.paging!;
+          const by = getPagingParams(o).map((q) => q.name);
+          const answer = p.body === 'array' ? ['a bare array'] : [code(`{ ${[p.items, ...(p.style === 'cursor' ? [p.next] : []), ...(p.total !== undefined ? [p.total] : [])].join(', ')} }`)];
+          return [[code(o.id)], by.length > 0 ? codes(by) : [p.style === 'none' ? 'nothing: every object at once' : 'none'], answer, p.total !== undefined ? [code(p.total)] : ['none'], [p.link ? 'yes' : 'no']];
+        }),
       ),
     );
   }

@@ -44,10 +44,12 @@ function renameObject(renames: Renames, o: unknown): unknown {
 }
 
 /** An object, a list of them (`list` shapes), or a list page, with its fields renamed. */
-function rename(renames: Renames, body: unknown): unknown {
+function rename(renames: Renames, body: unknown, items?: string): unknown {
   if (Array.isArray(body)) return body.map((o) => renameObject(renames, o));
   if (body === null || typeof body !== 'object') return body;
   const b = body as Record<string, unknown>;
+  // A list's envelope (its objects under paging.items); a custom operation's page, by the format's names.
+  if (items !== undefined && Array.isArray(b[items])) return { ...b, [items]: (b[items] as unknown[]).map((o) => renameObject(renames, o)) };
   if (Array.isArray(b[PAGE_FIELDS.items]) && PAGE_FIELDS.next in b) return { ...b, [PAGE_FIELDS.items]: (b[PAGE_FIELDS.items] as unknown[]).map((o) => renameObject(renames, o)) };
   return renameObject(renames, body);
 }
@@ -155,7 +157,7 @@ export function createVersionAdapter(model: ServiceModel, route: OperationRoute,
   if (responses.size > 0) {
     adapter.response = (version, payload) => {
       const down = responses.get(version);
-      return down ? rename(down, payload) : payload;
+      return down ? rename(down, payload, route.operation.paging?.body === 'envelope' ? route.operation.paging.items : undefined) : payload;
     };
   }
   return adapter;

@@ -203,6 +203,24 @@ export interface ShapeSpec {
   list?: boolean;
 }
 
+/** How a list operation pages (docs/format.md, "List shapes"); the format's default is the cursor envelope. */
+export type ListStyle = 'cursor' | 'offset' | 'page' | 'limit' | 'none';
+
+export interface PagingSpec {
+  /** How a request names its page: cursor (limit, cursor), offset (limit, offset), page (page, per_page), limit (the first page only), none (every object at once). */
+  style?: ListStyle;
+  /** envelope: an object holding the objects (and the next cursor, the total); array: the objects as a bare JSON array. */
+  body?: 'envelope' | 'array';
+  /** envelope: the field holding the objects. */
+  items?: string;
+  /** envelope, cursor style: the field holding the next page's cursor. */
+  next?: string;
+  /** envelope: the field holding the count of every matching object; no total when absent. */
+  total?: string;
+  /** A `Link` header (RFC 8288) with the next page's address as `rel="next"`. */
+  link?: boolean;
+}
+
 export interface OperationAuthSpec {
   schemes?: string[];
   scopes?: string[];
@@ -218,6 +236,8 @@ export interface OperationSpec {
   description?: string;
   filter?: string[];
   sort?: string[];
+  /** list: how the list pages and the shape of its answer. */
+  paging?: PagingSpec;
   /** custom: the query parameters it reads, by their name on the wire. */
   query?: Record<string, ParameterSpec>;
   /** custom: the request headers it reads, by name (case-insensitive on the wire). */

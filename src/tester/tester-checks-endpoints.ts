@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { getShapeSchema, type SchemaView } from '../model/model-schemas.js';
-import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
+import type { OperationRoute } from '../model/model-routes.js';
 import { getMutations, objectArbitrary } from './tester-arbitraries.js';
+import { getPageItems, getPageSizeParam } from './tester-checks-lists.js';
 import { BoundReached, type TestRequest, type TestResponse } from './tester-http.js';
 import { describe, type CheckScope, type TestContext } from './tester-context.js';
 import type { Failure } from './tester-types.js';
@@ -43,8 +44,9 @@ function responseMismatch(ctx: TestContext, route: OperationRoute, req: TestRequ
   if (o.action === 'custom') return o.response ? ctx.mismatch(getShapeSchema(ctx.model, o.response, 'response'), res.body) : undefined;
   if (!route.resource) return undefined;
   if (o.action === 'list') {
-    if (typeof res.body !== 'object' || res.body === null || !Array.isArray(res.body[PAGE_FIELDS.items])) return 'a page without items';
-    for (const item of res.body[PAGE_FIELDS.items] as unknown[]) {
+    const items = getPageItems(route, res.body);
+    if (!items) return 'a page without items';
+    for (const item of items) {
       const m = ctx.checkShape(route.resource, item, req, o.id);
       if (m !== undefined) return m;
     }
@@ -105,12 +107,14 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
       } else if (o.action === 'list') {
         const max = ctx.model.limits?.pageSize?.max ?? 100;
         await runProperty(ctx, scope, fc.option(fc.integer({ min: 1, max }), { nil: undefined }), Math.min(runs, 5), async (limit) => {
-          const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, limit !== undefined ? { [LIST_PARAMS.limit]: String(limit) } : {}), headers };
+          const size = getPageSizeParam(route);
+          const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, limit !== undefined && size !== undefined ? { [size]: String(limit) } : {}), headers };
           const res = await ctx.send(route, req);
           if (res.status !== route.successStatus) return ctx.failure(o.id, `status ${route.successStatus}`, o.pointer, req, res);
           const m = responseMismatch(ctx, route, req, res);
           if (m !== undefined) return ctx.failure(o.id, 'a page in the declared shape', route.resource?.pointer, req, `${m}; ${describe(res)}`);
-          if (limit !== undefined && res.body[PAGE_FIELDS.items].length > limit) return ctx.failure(o.id, `at most ${limit} items`, o.pointer, req, `${res.body[PAGE_FIELDS.items].length} items`);
+          const n = getPageItems(route, res.body)!.length;
+          if (limit !== undefined && size !== undefined && n > limit) return ctx.failure(o.id, `at most ${limit} items`, o.pointer, req, `${n} items`);
           return undefined;
         });
       } else if (o.action === 'custom') {

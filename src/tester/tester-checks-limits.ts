@@ -1,6 +1,7 @@
 import { parseDictionary, parseList } from 'structured-headers';
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import { NOT_SHOWN } from '../model/model-defaults.js';
+import { isDefaultPaging } from './tester-checks-lists.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 
@@ -77,7 +78,7 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
     });
   }
   // Page size.
-  const listRoute = ctx.routes.find((r) => r.operation.action === 'list' && r.resource && ctx.createRoute(r.resource.name));
+  const listRoute = ctx.routes.find((r) => r.operation.action === 'list' && r.resource && ctx.createRoute(r.resource.name) && isDefaultPaging(r));
   const page = limits?.pageSize;
   if (!listRoute) ctx.skip('limits', 'limits.page-size', 'page_size', 'no list operation whose resource can be created');
   else {

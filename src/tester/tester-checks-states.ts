@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import { getStateField } from '../model/model-lookup.js';
 import type { TestRequest } from './tester-http.js';
+import { checkListShapes, isDefaultPaging } from './tester-checks-lists.js';
 import { describe, type TestContext } from './tester-context.js';
 import { runProperty } from './tester-checks-endpoints.js';
 import type { ResourceModel, StateMachineModel } from '../model/model-types.js';
@@ -193,6 +194,7 @@ export async function checkStates(ctx: TestContext, runs: number): Promise<void>
     });
   }
   await checkLists(ctx);
+  await checkListShapes(ctx);
 }
 
 /** One transition on an object in `state`: the reference machine says whether it succeeds and where it lands. */
@@ -236,7 +238,7 @@ async function step(
 
 /** Lists: every sort, ascending and descending, paged with cursors, with no duplicate and no gap; filters hold. */
 async function checkLists(ctx: TestContext): Promise<void> {
-  for (const route of ctx.routes.filter((r) => r.operation.action === 'list' && r.resource)) {
+  for (const route of ctx.routes.filter((r) => r.operation.action === 'list' && r.resource && isDefaultPaging(r))) {
     const o = route.operation;
     const resource = route.resource!;
     await ctx.check('endpoints', 'endpoints.list-paging', o.id, async (scope) => {

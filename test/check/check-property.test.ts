@@ -76,6 +76,7 @@ function exerciseModel(model: ServiceModel): void {
   for (const k of model.events?.kinds ?? []) if (k.payload) schemas.getShapeSchema(model, k.payload, 'response');
   for (const route of routes.getRoutes(model)) routes.getErrorCodes(model, route);
   for (const o of model.endpoints?.operations ?? []) routes.isIdempotentOperation(model, o);
+  for (const o of model.endpoints?.operations ?? []) routes.getPagingParams(o);
   routes.getUndeclaredConditions(model);
   routes.getProducibleConditions(model);
   defaults.getIdempotencyHeader(model);
@@ -301,6 +302,7 @@ describe('the model API surface', () => {
         'getUndeclaredConditions',
         'getProducibleConditions',
         'isIdempotentOperation',
+        'getPagingParams',
         'getFieldSchema',
         'getResourceSchema',
         'getShapeSchema',

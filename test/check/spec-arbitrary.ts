@@ -142,6 +142,21 @@ const authRequirement = fc.oneof(
     .map(clean),
 );
 
+// A list's paging (docs/format.md, "List shapes"): every style and body, envelope names, a total, a Link header.
+const paging = fc
+  .record(
+    {
+      style: opt(fc.constantFrom('cursor', 'offset', 'page', 'limit', 'none')),
+      body: opt(fc.constantFrom('envelope', 'array')),
+      items: opt(fc.constantFrom('items', 'data', 'results')),
+      next: opt(fc.constantFrom('next_cursor', 'after')),
+      total: opt(fc.constantFrom('total', 'count')),
+      link: opt(fc.boolean()),
+    },
+    { requiredKeys: [] },
+  )
+  .map(clean);
+
 const operation = fc
   .record(
     {
@@ -153,6 +168,7 @@ const operation = fc
       summary: opt(fc.string({ maxLength: 10 })),
       filter: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
       sort: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
+      paging: opt(paging),
       status: opt(fc.constantFrom(200, 201, 202, 204, 302)),
       request: opt(shape),
       response: opt(shape),

@@ -126,6 +126,8 @@ export const ROWS: Row[] = [
   { code: 'filter-added', new: (d) => ops(d).listBooks.filter.push('title') },
   { code: 'sort-removed', new: (d) => (ops(d).listBooks.sort = ['published_on', 'added_at']) },
   { code: 'sort-added', new: (d) => ops(d).listBooks.sort.push('pages') },
+  { code: 'list-paging-changed', new: (d) => (ops(d).listBooks.paging = { style: 'offset', body: 'array' }) },
+  { code: 'list-paging-extended', new: (d) => (ops(d).listBooks.paging = { link: true }) },
   { code: 'operation-request-changed', new: (d) => (ops(d).bookAvailability.request = { resource: 'Book' }) },
   { code: 'operation-response-changed', new: (d) => (ops(d).bookAvailability.response = { resource: 'Book' }) },
   { code: 'operation-deprecated', new: (d) => (ops(d).getBook.deprecated = true) },

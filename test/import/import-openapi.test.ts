@@ -171,13 +171,11 @@ describe('import: query and header parameters', () => {
     expect(r.diagnostics.map((d) => d.message)).toContain('the `limit` defaults of the list operations (10, 20) has no place in a servicespec and is left out: a spec has one default page size for every list, and they differ');
   });
 
-  it('a list whose paging parameters are not the format\'s becomes a custom operation keeping them, and says so', async () => {
+  it('a page holding a next cursor, paged by page and per_page, becomes a custom operation keeping them, and says why', async () => {
     const r = await importOpenApiDocument(withParams, 'params.json');
     const op = r.document!.endpoints!.operations!.listThings!;
     expect(op).toMatchObject({ action: 'custom', query: { page: { type: 'integer', optional: true, minimum: 1 }, per_page: { type: 'integer', optional: true, maximum: 100, default: 30 } } });
-    expect(r.diagnostics.map((d) => d.message)).toContain(
-      "operation `listThings` is imported as a custom operation: its parameters `page`, `per_page` are not a resource action's (a list takes limit, cursor, sort and filters named after fields); as a custom operation it keeps them",
-    );
+    expect(r.diagnostics.map((d) => d.message)).toContain('operation `listThings` is imported as a custom operation: its page holds `next_cursor`, a next cursor, but it takes no `cursor` parameter');
     expect(r.document!.limits).toBeUndefined();
   });
 });

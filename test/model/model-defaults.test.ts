@@ -29,7 +29,7 @@ describe('format facts are written once', () => {
   it.each([
     ['Idempotency-Key', 'src/model/model-defaults.ts', [STAND_INS]],
     ['not shown', 'src/model/model-defaults.ts', []],
-    ['next_cursor', 'src/model/model-routes.ts', []],
+    ['next_cursor', 'src/model/model-defaults.ts', []],
   ])('%s: only in %s', (literal, home, standIns) => {
     expect(filesWriting(literal).filter((f) => !standIns.includes(f))).toEqual([home]);
   });

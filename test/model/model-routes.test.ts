@@ -84,7 +84,7 @@ describe('getRoutes on orders.yaml', () => {
   });
 
   it('list routes take limit and cursor, the declared filters, and sort when sort fields are declared', () => {
-    expect(LIST_PARAMS).toEqual({ limit: 'limit', cursor: 'cursor', sort: 'sort' });
+    expect(LIST_PARAMS).toEqual({ limit: 'limit', cursor: 'cursor', sort: 'sort', offset: 'offset', page: 'page', perPage: 'per_page' });
     expect(PAGE_FIELDS).toEqual({ items: 'items', next: 'next_cursor' });
     const list = routes.find((r): r is OperationRoute => r.kind === 'operation' && r.operation.id === 'listOrders')!;
     expect(list.query.map((q) => `${q.kind}:${q.name}${q.field ? `(${q.field.type})` : ''}`)).toEqual([

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { STRING_IDENTIFIER_BYTES } from '../../model/model-defaults.js';
+import { DEFAULT_PAGING, STRING_IDENTIFIER_BYTES } from '../../model/model-defaults.js';
 import { newUuidV7 as uuidv7 } from '../runtime-ids.js';
 import { getField, getResource, getStateField } from '../../model/model-lookup.js';
-import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../../model/model-routes.js';
+import { LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema } from '../../model/model-schemas.js';
 import type { EventKindModel, FieldModel, OperationModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
 import type { RouteHandler, RuntimeContext } from '../runtime-context.js';
@@ -523,37 +523,85 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     filters.set(q.name, { type, check: deps.compile(getFieldSchema(ctx.model, { ...q.field, nullable: false }, resource, { safeIntegers: true }), resource) });
   }
   const present = deps.fast ? presentRow : presentRowPlain;
+  const paging = op.paging ?? DEFAULT_PAGING;
+  const sizeName = paging.style === 'page' ? LIST_PARAMS.perPage : LIST_PARAMS.limit;
   const nextCursor = (rows: Row[], limit: number, sort: { column: string } | undefined, queryKey: string): string | null => {
     const last = rows.length > limit ? rows[limit - 1] : undefined;
     return last ? ctx.cursors.encode({ id: parsedValue(last[idName]), ...(sort && sort.column !== idName ? { value: parsedValue(last[sort.column]) ?? null } : {}) }, queryKey) : null;
   };
-  const answer = (rows: Row[], limit: number, sort: { column: string } | undefined, queryKey: string, request: FastifyRequest, reply: FastifyReply) => {
-    const count = Math.min(rows.length, limit);
+  // What the next page is asked with (its query parameter and value), null on the last page.
+  const nextPosition = (page: ListPage): [string, string] | null => {
+    if (page.rows.length <= page.limit) return null;
+    if (paging.style === 'offset') return [LIST_PARAMS.offset, String(page.skip + page.limit)];
+    if (paging.style === 'page') return [LIST_PARAMS.page, String(page.skip / page.limit + 2)];
+    if (paging.style === 'cursor') return [LIST_PARAMS.cursor, nextCursor(page.rows, page.limit, page.sort, page.queryKey)!];
+    return null;
+  };
+  // RFC 8288: the next page's address as a reference relative to this request's (its path and query, one value changed).
+  const setLink = (request: FastifyRequest, reply: FastifyReply, next: [string, string] | null) => {
+    if (!paging.link || next === null) return;
+    const at = request.url.indexOf('?');
+    const params = new URLSearchParams(at < 0 ? '' : request.url.slice(at + 1));
+    params.set(next[0], next[1]);
+    reply.header(LINK_HEADER, `<${at < 0 ? request.url : request.url.slice(0, at)}?${params.toString()}>; rel="next"`);
+  };
+  const answer = (page: ListPage, request: FastifyRequest, reply: FastifyReply) => {
+    const count = Math.min(page.rows.length, page.limit);
     const items = new Array<Record<string, unknown>>(count);
-    for (let i = 0; i < count; i++) items[i] = present(resource, rows[i]!);
-    return sendAnswer(request, reply, route.successStatus, { [PAGE_FIELDS.items]: items, [PAGE_FIELDS.next]: nextCursor(rows, limit, sort, queryKey) });
+    for (let i = 0; i < count; i++) items[i] = present(resource, page.rows[i]!);
+    const next = nextPosition(page);
+    setLink(request, reply, next);
+    if (paging.body === 'array') return sendAnswer(request, reply, route.successStatus, items);
+    const body: Record<string, unknown> = { [paging.items]: items };
+    if (paging.style === 'cursor') body[paging.next] = next?.[1] ?? null;
+    if (paging.total !== undefined) body[paging.total] = page.total;
+    return sendAnswer(request, reply, route.successStatus, body);
   };
   // The page as JSON.stringify would write the answer above, from rows whose JSON values are their stored text.
-  const itemsKey = `{${JSON.stringify(PAGE_FIELDS.items)}:[`;
-  const nextKey = `],${JSON.stringify(PAGE_FIELDS.next)}:`;
-  const answerStored = (rows: Row[], limit: number, sort: { column: string } | undefined, queryKey: string, request: FastifyRequest, reply: FastifyReply) => {
-    const count = Math.min(rows.length, limit);
+  const itemsKey = paging.body === 'array' ? '[' : `{${JSON.stringify(paging.items)}:[`;
+  const answerStored = (page: ListPage, request: FastifyRequest, reply: FastifyReply) => {
+    const count = Math.min(page.rows.length, page.limit);
     let text = itemsKey;
-    for (let i = 0; i < count; i++) text += (i === 0 ? '' : ',') + writePresentedRow(resource, rows[i]!);
-    text += `${nextKey}${JSON.stringify(nextCursor(rows, limit, sort, queryKey))}}`;
+    for (let i = 0; i < count; i++) text += (i === 0 ? '' : ',') + writePresentedRow(resource, page.rows[i]!);
+    const next = nextPosition(page);
+    setLink(request, reply, next);
+    text += ']';
+    if (paging.body === 'envelope') {
+      if (paging.style === 'cursor') text += `,${JSON.stringify(paging.next)}:${JSON.stringify(next?.[1] ?? null)}`;
+      if (paging.total !== undefined) text += `,${JSON.stringify(paging.total)}:${page.total}`;
+      text += '}';
+    }
     return sendAnswer(request, reply.type(getAnswerType(reply)), route.successStatus, text);
+  };
+  // Reads a non-negative (or, with min 1, positive) integer parameter; undefined when left out or invalid.
+  const readCount = (query: Record<string, unknown>, name: string, min: number, invalid: InvalidParameter[]): number | undefined => {
+    const raw = getOneParameter(query, name, invalid);
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (!/^[0-9]+$/.test(raw) || n < min) invalid.push({ parameter: name, in: 'query', message: min === 0 ? 'must be a non-negative integer' : 'must be a positive integer' });
+    else if (!Number.isSafeInteger(n)) invalid.push({ parameter: name, in: 'query', message: 'is too large' });
+    else return n;
+    return undefined;
   };
   return (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const invalid: InvalidParameter[] = [];
     for (const name of Object.keys(query)) if (!known.has(name)) invalid.push({ parameter: name, in: 'query', message: 'is not a parameter of this operation' });
-    let limit = pageDefault;
-    const rawLimit = getOneParameter(query, LIST_PARAMS.limit, invalid);
-    if (rawLimit !== undefined) {
-      const n = Number(rawLimit);
-      if (!/^[0-9]+$/.test(rawLimit) || n < 1) invalid.push({ parameter: LIST_PARAMS.limit, in: 'query', message: 'must be a positive integer' });
-      else if (n > pageMax && !clamp) invalid.push({ parameter: LIST_PARAMS.limit, in: 'query', message: `must be at most ${pageMax}` });
-      else limit = Math.min(n, pageMax);
+    // Style none answers every object: no page size.
+    let limit = paging.style === 'none' ? Number.MAX_SAFE_INTEGER - 1 : pageDefault;
+    if (paging.style !== 'none') {
+      const n = readCount(query, sizeName, 1, invalid);
+      if (n !== undefined) {
+        if (n > pageMax && !clamp) invalid.push({ parameter: sizeName, in: 'query', message: `must be at most ${pageMax}` });
+        else limit = Math.min(n, pageMax);
+      }
+    }
+    let skip = 0;
+    if (paging.style === 'offset') skip = readCount(query, LIST_PARAMS.offset, 0, invalid) ?? 0;
+    if (paging.style === 'page') {
+      const number = readCount(query, LIST_PARAMS.page, 1, invalid) ?? 1;
+      skip = (number - 1) * limit;
+      if (!Number.isSafeInteger(skip)) invalid.push({ parameter: LIST_PARAMS.page, in: 'query', message: 'is too large' });
     }
     const equals: Record<string, unknown> = {};
     for (const q of route.query) {
@@ -581,19 +629,35 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     const owner = getOwnerScope(resource, request);
     if (resource.owner !== undefined && owner !== undefined) equals[resource.owner] = owner;
     const queryKey = JSON.stringify([sort ?? null, Object.entries(equals).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
-    const rawCursor = getOneParameter(query, LIST_PARAMS.cursor, invalid);
     let after: KeysetPosition | undefined;
-    if (rawCursor !== undefined) {
-      after = ctx.cursors.decode(rawCursor, queryKey);
-      if (!after) invalid.push({ parameter: LIST_PARAMS.cursor, in: 'query', message: 'is not a cursor this service issued for this query' });
+    if (paging.style === 'cursor') {
+      const rawCursor = getOneParameter(query, LIST_PARAMS.cursor, invalid);
+      if (rawCursor !== undefined) {
+        after = ctx.cursors.decode(rawCursor, queryKey);
+        if (!after) invalid.push({ parameter: LIST_PARAMS.cursor, in: 'query', message: 'is not a cursor this service issued for this query' });
+      }
     }
     if (invalid.length > 0) throw new ServiceError('validation', 'the query is not valid', invalid);
-    const q: ListQuery = { equals, ...(sort ? { sort } : {}), ...(after ? { after } : {}), limit: limit + 1 };
+    const q: ListQuery = { equals, ...(sort ? { sort } : {}), ...(after ? { after } : {}), limit: limit + 1, ...(skip > 0 ? { offset: skip } : {}) };
+    const counting: ListQuery | undefined = paging.total !== undefined && paging.body === 'envelope' ? { equals, limit: 0, count: true } : undefined;
+    const page = (rows: Row[], counted: Row[] | undefined): ListPage => ({ rows, limit, skip, sort, queryKey, total: counted ? Number(counted[0]?.count ?? 0) : 0 });
     const reader = deps.fast ? ctx.storage.readNow?.() : undefined;
-    if (reader?.listStored && isCurrentShape(ctx.model, request)) return answerStored(reader.listStored(resource.name, q), limit, sort, queryKey, request, reply);
-    if (reader) return answer(reader.list(resource.name, q), limit, sort, queryKey, request, reply);
-    return ctx.storage.read((tx) => tx.list(resource.name, q)).then((rows) => answer(rows, limit, sort, queryKey, request, reply));
+    if (reader?.listStored && isCurrentShape(ctx.model, request)) return answerStored(page(reader.listStored(resource.name, q), counting && reader.list(resource.name, counting)), request, reply);
+    if (reader) return answer(page(reader.list(resource.name, q), counting && reader.list(resource.name, counting)), request, reply);
+    return ctx.storage
+      .read(async (tx) => page(await tx.list(resource.name, q), counting && (await tx.list(resource.name, counting))))
+      .then((p) => answer(p, request, reply));
   };
+}
+
+/** One page read from storage: `limit + 1` rows (the extra one says a next page exists) and how it was asked for. */
+interface ListPage {
+  rows: Row[];
+  limit: number;
+  skip: number;
+  sort: { column: string } | undefined;
+  queryKey: string;
+  total: number;
 }
 
 function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {

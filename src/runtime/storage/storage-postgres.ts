@@ -317,7 +317,8 @@ class PgTx implements StorageTx {
       order = `${pk} ${descending ? 'DESC' : 'ASC'}`;
       if (q.after) where.push(`${pk} ${descending ? '<' : '>'} ${p(q.after.id)}`);
     }
-    const sql = `SELECT ${columnList(t)} FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${p(q.limit)}`;
+    if (q.count) return [{ count: Number((await this.s.query(this.db, `SELECT count(*) AS n FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, params)).rows[0]!.n) }];
+    const sql = `SELECT ${columnList(t)} FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${p(q.limit)}${q.offset ? ` OFFSET ${p(q.offset)}` : ''}`;
     return (await this.s.query(this.db, sql, params)).rows.map((r) => decodeRow(t, r as Row));
   }
 

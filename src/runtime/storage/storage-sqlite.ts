@@ -235,8 +235,10 @@ class SqliteTx implements StorageTx {
         params.push(q.after.id);
       }
     }
-    const sql = `SELECT * FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`;
+    if (q.count) return [{ count: Number((this.stmt(`SELECT count(*) AS n FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`).get(...params) as { n: number | bigint }).n) }];
+    const sql = `SELECT * FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?${q.offset ? ' OFFSET ?' : ''}`;
     params.push(q.limit);
+    if (q.offset) params.push(q.offset);
     const stmt = this.stmt(sql);
     const decode = rowDecoder(stmt, t, stored, this.fast);
     const rows = stmt.all(...params) as unknown[][];

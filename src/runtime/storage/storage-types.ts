@@ -143,6 +143,10 @@ export interface ListQuery {
   sort?: SortSpec;
   after?: KeysetPosition;
   limit: number;
+  /** Rows skipped before the first one answered (offset and page paging). */
+  offset?: number;
+  /** Count only: the answer is one row `{ count }`, the number of rows matching `equals` (sort, after, limit, offset ignored). */
+  count?: boolean;
 }
 
 export interface StoredEvent {

@@ -1,0 +1,89 @@
+// The generated client over every paging style (docs/format.md, "List shapes"): compiled by tsc --strict with a
+// typed driver that reads each answer by its own type and iterates the offset, page and named-cursor lists to the
+// end, against the real runtime on SQLite.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateClient } from '../../src/export/export-client.js';
+import { compileSpecText } from '../../src/program.js';
+import { startService, type Running } from '../runtime/helpers.js';
+import { tempDir, tsc } from './helpers.js';
+
+const SPEC = `
+servicespec: 1
+resources:
+  Pet:
+    fields:
+      id: { type: integer, readOnly: true }
+      name: { type: string }
+endpoints:
+  operations:
+    createPet: { method: POST, path: /pets, action: create, resource: Pet }
+    listPets: { method: GET, path: /pets, action: list, resource: Pet }
+    listNamed: { method: GET, path: /n/pets, action: list, resource: Pet, paging: { items: data, next: after, total: count } }
+    listOffset: { method: GET, path: /o/pets, action: list, resource: Pet, paging: { style: offset, items: data, total: total } }
+    listPages: { method: GET, path: /p/pets, action: list, resource: Pet, paging: { style: page, body: array, link: true } }
+    listAll: { method: GET, path: /all/pets, action: list, resource: Pet, paging: { style: none, body: array } }
+authentication:
+  default: none
+errors:
+  codes:
+    bad: { status: 422, when: [validation] }
+    other: { status: 400, when: [malformed_request, route_not_found, method_not_allowed, unsupported_media_type, internal, unique_conflict] }
+`;
+
+const DRIVER = `
+import { ServiceClient } from './client.js';
+
+export async function drive(baseUrl: string): Promise<Record<string, unknown>> {
+  const client = new ServiceClient({ baseUrl });
+  for (const name of ['a', 'b', 'c', 'd', 'e']) await client.createPet({ name });
+  const named: string[] = [];
+  for await (const p of client.listNamedAll({ limit: 2 })) named.push(p.name);
+  const offset: string[] = [];
+  for await (const p of client.listOffsetAll({ limit: 2 })) offset.push(p.name);
+  const pages: string[] = [];
+  for await (const p of client.listPagesAll({ per_page: 2 })) pages.push(p.name);
+  const first = await client.listOffset({ limit: 2, offset: 3 });
+  const total: number = first.total;
+  const all: { name: string }[] = await client.listAll();
+  const n = await client.listNamed({ limit: 1 });
+  const after: string | null = n.after;
+  return { named, offset, pages, firstPage: first.data.map((p) => p.name), total, all: all.map((p) => p.name), count: n.count, after: typeof after };
+}
+`;
+
+describe('the generated client over list shapes', () => {
+  const tmp = tempDir('servicespec-client-lists-');
+  let service: Running;
+  beforeAll(async () => {
+    const c = compileSpecText(SPEC);
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    service = await startService(c.model!);
+    writeFileSync(join(tmp.path, 'client.ts'), generateClient(c.model!).code);
+  });
+  afterAll(async () => {
+    await service?.close();
+    tmp.remove();
+  });
+
+  it('types each answer and iterates offset, page and named-cursor lists to the end', async () => {
+    writeFileSync(join(tmp.path, 'driver.ts'), DRIVER);
+    const out = join(tmp.path, 'out');
+    const compiled = await tsc(tmp.path, ['client.ts', 'driver.ts'], { noEmit: false, outDir: out, target: 'ES2022', lib: ['ES2022', 'DOM', 'DOM.Iterable'], module: 'ES2022', moduleResolution: 'bundler', types: [], noUncheckedIndexedAccess: true });
+    expect(compiled.stdout + compiled.stderr).toBe('');
+    writeFileSync(join(out, 'package.json'), '{ "type": "module" }');
+    const driver = (await import(pathToFileURL(join(out, 'driver.js')).href)) as { drive: (url: string) => Promise<Record<string, unknown>> };
+    expect(await driver.drive(service.url)).toEqual({
+      named: ['a', 'b', 'c', 'd', 'e'],
+      offset: ['a', 'b', 'c', 'd', 'e'],
+      pages: ['a', 'b', 'c', 'd', 'e'],
+      firstPage: ['d', 'e'],
+      total: 5,
+      all: ['a', 'b', 'c', 'd', 'e'],
+      count: 5,
+      after: 'string',
+    });
+  }, 120_000);
+});

@@ -1,0 +1,121 @@
+// Lists through export, import and serve (docs/import.md, "Lists"; docs/format.md, "List shapes"): each paging style
+// exported validates with swagger-parser, comes back from a document without servicespec's extensions as the same
+// list, and the imported petstores serve GET /pets with 200 and a bare array (before: a custom operation, 501).
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { exportOpenApi } from '../../src/export/export-openapi.js';
+import { serializeDocument } from '../../src/export/export-shared.js';
+import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
+import { compileSpecText } from '../../src/program.js';
+import { startService } from '../runtime/helpers.js';
+import { OPENAPI_FIXTURES } from '../export/helpers.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'servicespec-lists-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const STYLES: Record<string, string> = {
+  cursorEnvelope: '',
+  cursorArrayLink: '{ body: array, link: true }',
+  cursorNamed: '{ items: data, next: after, total: count }',
+  offsetTotal: '{ style: offset, items: data, total: total_count }',
+  offsetArray: '{ style: offset, body: array }',
+  pageLink: '{ style: page, body: array, link: true }',
+  pageEnvelope: '{ style: page, items: results, total: total }',
+  limitOnly: '{ style: limit, body: array }',
+  none: '{ style: none, body: array }',
+};
+
+function spec(): string {
+  const ops = Object.entries(STYLES)
+    .map(([id, paging], i) => `    ${id}: { method: GET, path: /l${i}/pets, action: list, resource: Pet, filter: [tag]${paging === '' ? '' : `, paging: ${paging}`} }`)
+    .join('\n');
+  return `servicespec: 1
+resources:
+  Pet:
+    fields:
+      id: { type: integer, readOnly: true }
+      name: { type: string }
+      tag: { type: string, optional: true }
+endpoints:
+  operations:
+    createPet: { method: POST, path: /pets, action: create, resource: Pet }
+${ops}
+authentication:
+  default: none
+errors:
+  codes:
+    bad: { status: 422, when: [validation] }
+    other: { status: 400, when: [malformed_request, route_not_found, method_not_allowed, unsupported_media_type, internal, unique_conflict] }
+`;
+}
+
+/** The document without servicespec's own extensions, as another tool would have written it. */
+function foreign(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(foreign);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('x-servicespec')).map(([k, x]) => [k, foreign(x)]));
+  return v;
+}
+
+describe('lists through export and import', () => {
+  const compiled = compileSpecText(spec());
+  it('the spec checks', () => {
+    expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  it.each(['3.1', '3.0'] as const)('OpenAPI %s: validates with swagger-parser, declares Link where stated', async (version) => {
+    const doc = exportOpenApi(compiled.model!, { openapi: version }).document as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reads the exported document by path
+    const file = join(tmp, `lists-${version}.json`);
+    writeFileSync(file, serializeDocument(doc, 'json'));
+    await expect(SwaggerParser.validate(file)).resolves.toBeDefined();
+    const get = (i: number) => doc.paths[`/l${i}/pets`].get;
+    expect(get(1).responses['200'].headers).toEqual({ Link: { $ref: '#/components/headers/Link' } });
+    expect(get(0).responses['200'].headers).toBeUndefined();
+    expect(get(3).parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'offset', 'tag']);
+    expect(get(5).parameters.map((p: { name: string }) => p.name)).toEqual(['page', 'per_page', 'tag']);
+    expect(get(8).parameters.map((p: { name: string }) => p.name)).toEqual(['tag']);
+  });
+
+  it.each(['3.1', '3.0'] as const)('OpenAPI %s without servicespec extensions: every style comes back as the same list', async (version) => {
+    const doc = foreign(exportOpenApi(compiled.model!, { openapi: version }).document);
+    const r = await importOpenApiDocument(JSON.parse(JSON.stringify(doc)) as unknown, 'foreign.json');
+    const ops = r.document!.endpoints!.operations!;
+    expect(r.diagnostics.filter((d) => d.code === 'import-custom-operation')).toEqual([]);
+    const again = compileSpecText(spec());
+    for (const o of again.model!.endpoints!.operations) {
+      if (o.action !== 'list') continue;
+      const back = compileSpecText(r.text!).model!.endpoints!.operations.find((x) => x.path === o.path)!;
+      expect([back.action, back.paging], o.id).toEqual(['list', { ...o.paging, declared: back.paging!.declared }]);
+      expect(Object.values(ops).find((x) => x.path === o.path)?.filter).toEqual(['tag']);
+    }
+  });
+});
+
+describe('the imported petstores serve GET /pets', () => {
+  it.each(['oai-petstore.yaml', 'oai-petstore-expanded.yaml'])('%s: GET /pets answers 200 with a bare array, limit honoured', async (file) => {
+    const r = await importOpenApiFile(join(OPENAPI_FIXTURES, file));
+    const compiled = compileSpecText(r.text!);
+    expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const pets = compiled.model!.endpoints!.operations.find((o) => o.method === 'GET' && o.path === '/pets')!;
+    expect([pets.action, pets.paging?.style, pets.paging?.body]).toEqual(['list', 'limit', 'array']);
+    const service = await startService(compiled.model!, { allowGaps: true });
+    try {
+      const empty = await service.call('GET', '/pets');
+      expect([empty.status, empty.body]).toEqual([200, []]);
+      const create = compiled.model!.endpoints!.operations.find((o) => o.method === 'POST' && o.path === '/pets')!;
+      if (create.action === 'create') {
+        for (const name of ['a', 'b', 'c']) expect((await service.call('POST', '/pets', { name, ...(file === 'oai-petstore.yaml' ? { id: 0 } : {}) })).status).toBeLessThan(300);
+        const two = await service.call('GET', '/pets?limit=2');
+        expect(two.status).toBe(200);
+        expect(two.body.map((p: { name: string }) => p.name)).toEqual(['a', 'b']);
+      }
+      const over = await service.call('GET', '/pets?limit=0');
+      expect(over.status).toBeGreaterThanOrEqual(400);
+      expect(over.status).toBeLessThan(500);
+    } finally {
+      await service.close();
+    }
+  });
+});

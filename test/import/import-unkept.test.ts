@@ -1,0 +1,66 @@
+// Import never changes the contract silently (issue 26, item 8): what the spec cannot keep yet is a diagnostic at
+// its JSON pointer — a discriminator with the property names only its subtypes have, a body that is one of several
+// shapes, named examples, a webhook payload that the format delivers inside its event envelope.
+import { describe, expect, it } from 'vitest';
+import { importOpenApiDocument } from '../../src/import/import-openapi.js';
+
+const DOC = {
+  openapi: '3.1.0',
+  info: { title: 'Connections', version: '1' },
+  paths: {
+    '/connections': {
+      post: {
+        operationId: 'createConnection',
+        parameters: [{ name: 'dryRun', in: 'query', schema: { type: 'boolean' }, examples: { yes: { value: true } } }],
+        requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Connection' }, examples: { s3: { value: { kind: 's3' } }, sql: { value: { kind: 'sql' } } } } } },
+        responses: { '201': { description: 'made', content: { 'application/json': { schema: { $ref: '#/components/schemas/Connection' } } } } },
+      },
+    },
+    '/probe': {
+      post: {
+        operationId: 'probe',
+        requestBody: { content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/S3' }, { $ref: '#/components/schemas/Sql' }] } } } },
+        responses: { '204': { description: 'ok' } },
+      },
+    },
+  },
+  webhooks: {
+    connected: { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Connection' } } } }, responses: { '200': { description: 'ok' } } } },
+  },
+  components: {
+    schemas: {
+      Connection: {
+        type: 'object',
+        required: ['id', 'kind'],
+        properties: { id: { type: 'string', readOnly: true }, kind: { type: 'string' } },
+        discriminator: { propertyName: 'kind', mapping: { s3: '#/components/schemas/S3', sql: '#/components/schemas/Sql' } },
+      },
+      S3: { allOf: [{ $ref: '#/components/schemas/Connection' }, { type: 'object', properties: { roleArn: { type: 'string' }, bucket: { type: 'string' } } }] },
+      Sql: { allOf: [{ $ref: '#/components/schemas/Connection' }, { type: 'object', properties: { connectionConfigInfo: { type: 'string' } } }] },
+    },
+  },
+};
+
+describe('import says what it cannot keep, at its pointer', () => {
+  it('discriminators, union bodies, named examples and enveloped webhook payloads', async () => {
+    const r = await importOpenApiDocument(JSON.parse(JSON.stringify(DOC)) as unknown, 'unions.json');
+    const at = (pointer: string) => r.diagnostics.filter((d) => d.pointer === pointer).map((d) => [d.code, d.message]);
+    expect(at('/components/schemas/Connection/discriminator')).toEqual([
+      ['import-dropped', 'the discriminator `kind` (2 subtypes: s3, sql) has no place in a servicespec and is left out: the format has no union type yet: operations keep only the base shape, and the subtypes\' properties `bucket`, `connectionConfigInfo`, `roleArn` are lost'],
+    ]);
+    expect(at('/paths/~1probe/post/requestBody/content/application~1json/schema/oneOf').map(([c]) => c)).toEqual(['import-approximated']);
+    expect(at('/paths/~1connections/post/requestBody/content/application~1json/examples')).toEqual([
+      ['import-dropped', 'the named examples `s3`, `sql` has no place in a servicespec and is left out: the format keeps one example per field or parameter, not named examples'],
+    ]);
+    expect(at('/paths/~1connections/post/parameters/0/examples').map(([c]) => c)).toEqual(['import-dropped']);
+    expect(at('/webhooks/connected/post/requestBody/content/application~1json/schema')[0]?.[1]).toContain('wrap the payload in the event envelope');
+  });
+
+  it('a servicespec export says none of them (its own shapes come back as they were)', async () => {
+    const { exportOpenApi } = await import('../../src/export/export-openapi.js');
+    const { exampleModel } = await import('../export/helpers.js');
+    const doc = exportOpenApi(exampleModel('orders')).document;
+    const r = await importOpenApiDocument(JSON.parse(JSON.stringify(doc)) as unknown, 'orders.json');
+    expect(r.diagnostics.filter((d) => /discriminator|named examples|event envelope|one of \d+ shapes/.test(d.message))).toEqual([]);
+  });
+});

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileSpecText } from '../../src/program.js';
+import { startService, type Running } from './helpers.js';
+
+// List shapes (operation.paging): a bare array, limit/offset, page/per_page, a Link header (RFC 8288) and a total,
+// served over real HTTP on the test database (SQLite, or PostgreSQL with SERVICESPEC_TEST_DB=postgres).
+const SPEC = `
+servicespec: 1
+resources:
+  Pet:
+    fields:
+      id: { type: integer, readOnly: true }
+      name: { type: string }
+      tag: { type: string, optional: true }
+endpoints:
+  operations:
+    createPet: { method: POST, path: /pets, action: create, resource: Pet }
+    listCursor: { method: GET, path: /pets, action: list, resource: Pet, filter: [tag], sort: [name] }
+    listArrayLink: { method: GET, path: /a/pets, action: list, resource: Pet, filter: [tag], paging: { body: array, link: true } }
+    listOffset: { method: GET, path: /o/pets, action: list, resource: Pet, filter: [tag], sort: [name], paging: { style: offset, items: data, total: total_count } }
+    listPage: { method: GET, path: /p/pets, action: list, resource: Pet, paging: { style: page, body: array, link: true } }
+    listAll: { method: GET, path: /all/pets, action: list, resource: Pet, paging: { style: none, body: array } }
+authentication:
+  default: none
+errors:
+  body: problem
+  codes:
+    invalid: { status: 422, when: [validation] }
+    other: { status: 400, when: [malformed_request, route_not_found, method_not_allowed, unsupported_media_type, internal, missing_resource, unique_conflict] }
+limits:
+  page_size: { default: 2, max: 3 }
+`;
+
+let service: Running;
+
+beforeAll(async () => {
+  const c = compileSpecText(SPEC);
+  expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  service = await startService(c.model!);
+  for (const [name, tag] of [['a', 'x'], ['b', 'y'], ['c', 'x'], ['d', 'x'], ['e', 'y']]) expect((await service.call('POST', '/pets', { name, tag })).status).toBe(201);
+});
+afterAll(async () => service?.close());
+
+const names = (items: { name: string }[]) => items.map((p) => p.name);
+const nextOf = (link: string | null) => (link === null ? null : /^<([^>]*)>; rel="next"$/.exec(link)?.[1] ?? 'malformed');
+
+describe('list shapes', () => {
+  it('the default stays the cursor envelope', async () => {
+    const r = await service.call('GET', '/pets');
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body)).toEqual(['items', 'next_cursor']);
+    expect(names(r.body.items)).toEqual(['a', 'b']);
+    expect(r.headers.get('link')).toBeNull();
+  });
+
+  it('a bare array with the next page in the Link header, followed to the end', async () => {
+    const seen: string[] = [];
+    let path: string | null = '/a/pets?tag=x';
+    let pages = 0;
+    while (path !== null) {
+      const r = await service.call('GET', path);
+      expect(r.status).toBe(200);
+      expect(Array.isArray(r.body)).toBe(true);
+      seen.push(...names(r.body));
+      path = nextOf(r.headers.get('link'));
+      pages++;
+    }
+    expect(seen).toEqual(['a', 'c', 'd']);
+    expect(pages).toBe(2);
+  });
+
+  it('limit/offset in an envelope with its own names and a total', async () => {
+    const r = await service.call('GET', '/o/pets?limit=2&offset=1&sort=-name');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ data: [expect.objectContaining({ name: 'd' }), expect.objectContaining({ name: 'c' })], total_count: 5 });
+    const x = await service.call('GET', '/o/pets?tag=x&offset=2');
+    expect(x.body).toEqual({ data: [expect.objectContaining({ name: 'd' })], total_count: 3 });
+    const past = await service.call('GET', '/o/pets?offset=50');
+    expect(past.body).toEqual({ data: [], total_count: 5 });
+  });
+
+  it('page/per_page with Link', async () => {
+    const r1 = await service.call('GET', '/p/pets?per_page=3');
+    expect(names(r1.body)).toEqual(['a', 'b', 'c']);
+    expect(nextOf(r1.headers.get('link'))).toBe('/p/pets?per_page=3&page=2');
+    const r2 = await service.call('GET', '/p/pets?per_page=3&page=2');
+    expect(names(r2.body)).toEqual(['d', 'e']);
+    expect(r2.headers.get('link')).toBeNull();
+  });
+
+  it('style none answers every object at once', async () => {
+    const r = await service.call('GET', '/all/pets');
+    expect(names(r.body)).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it.each([
+    ['/o/pets?offset=-1', 'offset'],
+    ['/o/pets?offset=x', 'offset'],
+    ['/o/pets?cursor=abc', 'cursor'],
+    ['/p/pets?page=0', 'page'],
+    ['/p/pets?page=99999999999999999999', 'page'],
+    ['/p/pets?per_page=4', 'per_page'],
+    ['/p/pets?limit=2', 'limit'],
+    ['/all/pets?limit=2', 'limit'],
+  ])('%s is refused naming %s', async (path, parameter) => {
+    const r = await service.call('GET', path);
+    expect(r.status).toBe(422);
+    expect(r.body.invalid_params ?? r.body.errors ?? r.body).toEqual(expect.arrayContaining([expect.objectContaining({ parameter })]));
+  });
+});

