@@ -1,9 +1,10 @@
 import fc from 'fast-check';
-import { getShapeSchema, type SchemaView } from '../model/model-schemas.js';
+import type { SchemaView } from '../model/model-schemas.js';
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import { getMutations, objectArbitrary } from './tester-arbitraries.js';
-import { BoundReached, type TestRequest, type TestResponse } from './tester-http.js';
+import { BoundReached, type TestRequest } from './tester-http.js';
 import { describe, type CheckScope, type TestContext } from './tester-context.js';
+import { responseMismatch } from './tester-judge.js';
 import type { Failure } from './tester-types.js';
 
 // The endpoints part: every operation, with valid requests generated from the model (shrunk on failure) and
@@ -34,23 +35,6 @@ export async function runProperty<T>(ctx: TestContext, scope: CheckScope, arb: f
   );
   if (last) scope.fail(last);
   if (bound && !last) throw bound;
-}
-
-/** The body schema a route's body view answers with. */
-function responseMismatch(ctx: TestContext, route: OperationRoute, req: TestRequest, res: TestResponse): string | undefined {
-  const o = route.operation;
-  if (route.successStatus === 204) return res.text === '' ? undefined : `a body on a 204: ${res.text.slice(0, 100)}`;
-  if (o.action === 'custom') return o.response ? ctx.mismatch(getShapeSchema(ctx.model, o.response, 'response'), res.body) : undefined;
-  if (!route.resource) return undefined;
-  if (o.action === 'list') {
-    if (typeof res.body !== 'object' || res.body === null || !Array.isArray(res.body[PAGE_FIELDS.items])) return 'a page without items';
-    for (const item of res.body[PAGE_FIELDS.items] as unknown[]) {
-      const m = ctx.checkShape(route.resource, item, req, o.id);
-      if (m !== undefined) return m;
-    }
-    return undefined;
-  }
-  return ctx.checkShape(route.resource, res.body, req, o.id);
 }
 
 export async function checkEndpoints(ctx: TestContext, runs: number): Promise<void> {

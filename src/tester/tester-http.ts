@@ -120,6 +120,8 @@ export class TestClient {
   readonly baseUrl: string;
   /** While true, a 429 is returned as is (the rate-limit check wants it). */
   rawRateLimits = false;
+  /** Called with every answer and the request as sent (the judge: tester-judge.ts). */
+  onAnswer: ((req: TestRequest, res: TestResponse) => void) | undefined;
 
   constructor(readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -171,7 +173,9 @@ export class TestClient {
       } catch {
         // not JSON: keep the text
       }
-      return { status: res.status, headers: res.headers, body, text: bodyTextOut };
+      const answer: TestResponse = { status: res.status, headers: res.headers, body, text: bodyTextOut };
+      this.onAnswer?.(r, answer);
+      return answer;
     }
   }
 

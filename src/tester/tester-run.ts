@@ -8,6 +8,7 @@ import { checkStates } from './tester-checks-states.js';
 import { checkVersions } from './tester-checks-versions.js';
 import { TestClient, type VersionNaming } from './tester-http.js';
 import { TestContext } from './tester-context.js';
+import { Judge } from './tester-judge.js';
 import { summarizeParts } from './tester-report.js';
 import type { TestOptions, TestReport } from './tester-types.js';
 
@@ -53,6 +54,8 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   const client = new TestClient({ baseUrl: options.baseUrl, maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS, deadline: started + (options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS), version: currentVersion(model), queryCredentials: queryCredentials(model) });
   const ctx = new TestContext(model, client, options, seed);
   const runs = options.runs ?? DEFAULT_RUNS;
+  const judge = new Judge(ctx);
+  client.onAnswer = (req, res) => judge.see(req, res);
 
   ctx.skip('purpose', 'purpose.prose', 'purpose', 'the purpose is prose for people: nothing in it can be checked over HTTP');
   // The spec-level checks first and the generated requests per operation after them: when the service's own
@@ -76,6 +79,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
     const f = ctx.shapeViolations.get(name);
     ctx.results.push(f ? { part: 'resources', check: 'resources.response-shape', target: name, outcome: 'failed', failure: f, requests: 0 } : { part: 'resources', check: 'resources.response-shape', target: name, outcome: 'passed', requests: 0 });
   }
+  ctx.results.push(...judge.results());
   if (!options.showSecrets) redact(ctx);
   const durationMs = Date.now() - started;
   const report: TestReport = {
