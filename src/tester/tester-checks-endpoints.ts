@@ -4,6 +4,7 @@ import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-ro
 import { getMutations, objectArbitrary } from './tester-arbitraries.js';
 import { BoundReached, type TestRequest } from './tester-http.js';
 import { describe, type CheckScope, type TestContext } from './tester-context.js';
+import { checkInputs } from './tester-checks-inputs.js';
 import { responseMismatch } from './tester-judge.js';
 import type { Failure } from './tester-types.js';
 
@@ -40,7 +41,11 @@ export async function runProperty<T>(ctx: TestContext, scope: CheckScope, arb: f
 export async function checkEndpoints(ctx: TestContext, runs: number): Promise<void> {
   for (const route of ctx.routes) {
     const o = route.operation;
-    if (o.action === 'transition') continue; // the states part walks transitions
+    if (o.action === 'transition') {
+      // The states part walks transitions; here only identifiers that name nothing or are malformed.
+      await checkInputs(ctx, route);
+      continue;
+    }
     await ctx.check('endpoints', 'endpoints.valid-requests', o.id, async (scope) => {
       const headers = await ctx.authFor(o.auth);
       if (!headers) return scope.skip(`no credential for scheme ${o.auth?.kind === 'required' ? o.auth.schemes.join(' or ') : ''} (give one with --header, --bearer, --basic or --client-id/--client-secret)`);
@@ -154,6 +159,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
       });
     }
     if (route.hasBody) await checkInvalid(ctx, route);
+    await checkInputs(ctx, route);
   }
 }
 
