@@ -5,6 +5,7 @@ import { getMutations, objectArbitrary } from './tester-arbitraries.js';
 import { BoundReached, type TestRequest } from './tester-http.js';
 import { describe, type CheckScope, type TestContext } from './tester-context.js';
 import { checkInputs } from './tester-checks-inputs.js';
+import { isThrifty, pickThrifty } from './tester-pacing.js';
 import { responseMismatch } from './tester-judge.js';
 import type { Failure } from './tester-types.js';
 
@@ -187,7 +188,9 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   if (!ready || !headers) return;
   const path = ctx.pathOf(route, target?.[resource?.identifier ?? 'id']);
   if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
-  const mutations = getMutations(ctx.model, fields, resource, view);
+  // Under a tight rate budget, one mutation per kind of constraint (the field rotated by seed), at most 10.
+  const all = getMutations(ctx.model, fields, resource, view);
+  const mutations = isThrifty(ctx.model) ? pickThrifty(all, (m) => m.label.slice(m.label.indexOf(' ') + 1).replace(/[0-9.]+/g, '#'), 10, ctx.seed) : all;
   for (const m of mutations) {
     await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${m.label}`, async (scope) => {
       const d = ctx.declared(m.condition);

@@ -1,5 +1,7 @@
+import { parseDictionary, parseList } from 'structured-headers';
 import type { SchemeModel, ServiceModel } from '../model/model-types.js';
 import { fillMediaType } from '../model/model-media-type.js';
+import { REAL_CLOCK, type Clock, type Waits } from './tester-pacing.js';
 import type { SubjectCredentials } from './tester-types.js';
 
 // The tester's HTTP client: every request goes to the one base URL it was given, is counted against the
@@ -32,8 +34,28 @@ export class Throttled extends Error {
   }
 }
 
-/** The longest Retry-After the tester waits out for one request. */
-export const MAX_THROTTLE_WAIT_S = 5;
+/** What one answer's RateLimit header says of its partition's budget: the least remaining, and when it refills. */
+export function readRateLimit(value: string | null, now: number): { remaining: number; resetAt: number } | undefined {
+  if (value === null) return undefined;
+  let best: { remaining: number; resetAt: number } | undefined;
+  const take = (r: unknown, t: unknown) => {
+    if (typeof r !== 'number' || typeof t !== 'number' || !Number.isFinite(r) || !Number.isFinite(t)) return;
+    if (!best || r < best.remaining) best = { remaining: r, resetAt: now + t * 1000 };
+  };
+  try {
+    // draft-ietf-httpapi-ratelimit-headers: a list of `"policy";r=…;t=…`.
+    for (const [, params] of parseList(value)) take(params.get('r'), params.get('t'));
+  } catch {
+    try {
+      // The earlier draft's dictionary: `limit=…, remaining=…, reset=…`.
+      const d = parseDictionary(value);
+      take(d.get('remaining')?.[0], d.get('reset')?.[0]);
+    } catch {
+      return undefined;
+    }
+  }
+  return best;
+}
 
 /** The run's bounds were reached: the check in progress ends without a verdict. */
 export class BoundReached extends Error {
@@ -74,6 +96,9 @@ export interface ClientOptions {
    * header of that name, and sent as the query parameter.
    */
   queryCredentials?: readonly string[];
+  /** The headers that carry credentials (`authorization` always): a rate budget is kept per credential. */
+  credentialHeaders?: readonly string[];
+  clock?: Clock;
 }
 
 /** Where a request names its version (a header, a query parameter, or the media type), and which. */
@@ -123,13 +148,61 @@ export class TestClient {
   /** Called with every answer and the request as sent (the judge: tester-judge.ts). */
   onAnswer: ((req: TestRequest, res: TestResponse) => void) | undefined;
 
+  /** The waits for the service's rate budget so far. */
+  readonly waits: Waits = { ms: 0, count: 0, byReason: {} };
+  readonly clock: Clock;
+  /** Per credential (its header values), the budget the last answer's RateLimit header showed. */
+  private readonly budgets = new Map<string, { remaining: number; resetAt: number }>();
+  private readonly credentialHeaders: Set<string>;
+
   constructor(readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.clock = options.clock ?? REAL_CLOCK;
+    this.credentialHeaders = new Set(['authorization', ...(options.credentialHeaders ?? []), ...(options.queryCredentials ?? [])].map((h) => h.toLowerCase()));
   }
 
   private guard(): void {
     if (this.requests >= this.options.maxRequests) throw new BoundReached('max-requests');
-    if (Date.now() >= this.options.deadline) throw new BoundReached('time-limit');
+    if (this.clock.now() >= this.options.deadline) throw new BoundReached('time-limit');
+  }
+
+  /** The rate-limit partition of a request: the credentials it carries (none: the caller's address). */
+  private partition(r: TestRequest): string {
+    return JSON.stringify(Object.entries(r.headers ?? {}).filter(([k]) => this.credentialHeaders.has(k.toLowerCase())).map(([k, v]) => [k.toLowerCase(), v]).sort());
+  }
+
+  /** Waits `ms` for the service's budget, counted under `reason`; past the deadline the run stops instead. */
+  private async wait(ms: number, reason: string, seconds?: number): Promise<void> {
+    if (this.clock.now() + ms >= this.options.deadline) {
+      if (seconds !== undefined) throw new Throttled(seconds);
+      throw new BoundReached('time-limit');
+    }
+    this.waits.ms += ms;
+    this.waits.count++;
+    const r = (this.waits.byReason[reason] ??= { ms: 0, count: 0 });
+    r.ms += ms;
+    r.count++;
+    await this.clock.sleep(ms);
+  }
+
+  /**
+   * Paces the run on the service's own RateLimit headers: when the last answer to this credential said nothing
+   * remains, the next request waits for the refill instead of being refused (and waited out with Retry-After).
+   */
+  private async pace(key: string): Promise<void> {
+    const b = this.budgets.get(key);
+    if (!b || b.remaining > 0) {
+      if (b) b.remaining--;
+      return;
+    }
+    const ms = b.resetAt - this.clock.now();
+    this.budgets.delete(key);
+    if (ms > 0) await this.wait(ms + 20, 'the RateLimit header said the credential\'s budget was spent: waited for its refill');
+  }
+
+  private observe(key: string, headers: Headers): void {
+    const b = readRateLimit(headers.get('ratelimit'), this.clock.now());
+    if (b) this.budgets.set(key, b);
   }
 
   /** A curl command for `r` as it is sent (with the version it names). */
@@ -149,7 +222,10 @@ export class TestClient {
 
   async send(request: TestRequest): Promise<TestResponse> {
     const r = this.prepare(request);
+    const key = this.partition(request);
     for (let attempt = 0; ; attempt++) {
+      this.guard();
+      if (!this.rawRateLimits) await this.pace(key);
       this.guard();
       this.requests++;
       const headers: Record<string, string> = { ...(r.headers ?? {}) };
@@ -157,14 +233,13 @@ export class TestClient {
       if (text !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
       const res = await fetch(this.url(r.path), { method: r.method, headers, ...(text !== undefined ? { body: text } : {}), redirect: 'manual' });
       const bodyTextOut = await res.text();
+      this.observe(key, res.headers);
       if (res.status === 429 && !this.rawRateLimits && attempt < 5) {
         // Not the rate-limit check: a throttled request is waited out (Retry-After) and sent again.
         const seconds = Number(res.headers.get('retry-after') ?? '1') || 1;
-        if (seconds > MAX_THROTTLE_WAIT_S) throw new Throttled(seconds);
-        const wait = seconds * 1000;
-        if (Date.now() + wait >= this.options.deadline) throw new BoundReached('time-limit');
         this.throttled++;
-        await new Promise((resolve) => setTimeout(resolve, wait));
+        this.budgets.delete(key);
+        await this.wait(seconds * 1000, 'refused with 429: waited out its Retry-After', seconds);
         continue;
       }
       let body: unknown = bodyTextOut;
@@ -181,12 +256,25 @@ export class TestClient {
 
   /** Opens the event stream and collects its events until closed. */
   async openStream(path: string, headers: Record<string, string>): Promise<EventStream> {
-    this.guard();
-    this.requests++;
-    const controller = new AbortController();
+    const key = this.partition({ method: 'GET', path, headers });
     // The stream answers text/event-stream, its events in the current version: it names no version in its type.
     const r = this.prepare({ method: 'GET', path, headers: { accept: 'text/event-stream', ...headers } });
-    const res = await fetch(this.url(r.path), { headers: r.headers, signal: controller.signal });
+    let controller = new AbortController();
+    let res: Response;
+    for (let attempt = 0; ; attempt++) {
+      this.guard();
+      await this.pace(key);
+      this.requests++;
+      controller = new AbortController();
+      res = await fetch(this.url(r.path), { headers: r.headers, signal: controller.signal });
+      this.observe(key, res.headers);
+      if (res.status !== 429 || attempt >= 5) break;
+      await res.text().catch(() => undefined);
+      const seconds = Number(res.headers.get('retry-after') ?? '1') || 1;
+      this.throttled++;
+      this.budgets.delete(key);
+      await this.wait(seconds * 1000, 'refused with 429: waited out its Retry-After', seconds);
+    }
     const stream = new EventStream(res.status, controller);
     if (res.status === 200 && res.body) void stream.pump(res.body);
     else await res.text().catch(() => undefined);

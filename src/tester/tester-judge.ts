@@ -136,7 +136,6 @@ export class Judge {
           return retry === null ? fail(`a Retry-After header on a ${res.status}`, res.status === 429 ? '/limits/rate' : undefined, 'no Retry-After header') : undefined;
         });
       }
-      if (res.status === 429) this.record('limits', 'limits.answer-headers', o.id, () => this.rateHeaders(route, res, fail));
       return;
     }
     if (res.status >= 300) return;

@@ -39,6 +39,7 @@ export function formatReportText(report: TestReport, options: { verbose?: boolea
   const passed = report.results.filter((r) => r.outcome === 'passed').length;
   const verdict = failures.length > 0 ? 'FAILED' : report.stoppedBy ? 'INCOMPLETE' : passed === 0 ? 'NOTHING CHECKED' : 'PASSED';
   lines.push(`${verdict}: ${failures.length} failed, ${report.results.filter((r) => r.outcome === 'passed').length} passed, ${report.results.filter((r) => r.outcome === 'skipped').length} skipped; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s (${report.requestsPerSecond.toFixed(0)}/s); seed ${report.seed}${stop}`);
+  if (report.waited) lines.push(formatWaits(report.waited));
   return `${lines.join('\n')}\n`;
 }
 
@@ -65,4 +66,10 @@ export function formatReportJunit(report: TestReport): string {
   }
   out.push('</testsuites>');
   return `${out.join('\n')}\n`;
+}
+
+/** The summary's line on waiting for the service's rate budget: how long, and why. */
+export function formatWaits(w: NonNullable<TestReport['waited']>): string {
+  const reasons = Object.entries(w.byReason).map(([why, r]) => `${(r.ms / 1000).toFixed(1)} s in ${r.count} wait${r.count === 1 ? '' : 's'}: ${why}`);
+  return `waited ${(w.ms / 1000).toFixed(1)} s for the service's rate budget${reasons.length > 0 ? ` (${reasons.join('; ')})` : ''}${w.defaults !== undefined ? `; ${w.defaults}` : ''}`;
 }

@@ -9,6 +9,7 @@ import { checkVersions } from './tester-checks-versions.js';
 import { TestClient, type VersionNaming } from './tester-http.js';
 import { TestContext } from './tester-context.js';
 import { Judge } from './tester-judge.js';
+import { getRunDefaults, REAL_CLOCK } from './tester-pacing.js';
 import { summarizeParts } from './tester-report.js';
 import type { TestOptions, TestReport } from './tester-types.js';
 
@@ -49,11 +50,15 @@ function queryCredentials(model: ServiceModel): string[] {
 }
 
 export async function testService(model: ServiceModel, options: TestOptions): Promise<TestReport> {
-  const started = Date.now();
+  const clock = options.clock ?? REAL_CLOCK;
+  const started = clock.now();
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const client = new TestClient({ baseUrl: options.baseUrl, maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS, deadline: started + (options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS), version: currentVersion(model), queryCredentials: queryCredentials(model) });
+  // A declared rate budget sets the defaults: fewer generated cases, a time limit that waits for its refills.
+  const paced = getRunDefaults(model, options.runs ?? DEFAULT_RUNS, options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS);
+  const credentialHeaders = (model.authentication?.schemes ?? []).flatMap((s) => (s.type === 'api_key' && s.credentialName !== undefined ? [s.credentialName] : []));
+  const client = new TestClient({ baseUrl: options.baseUrl, maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS, deadline: started + (options.timeLimitMs ?? paced.timeLimitMs), version: currentVersion(model), queryCredentials: queryCredentials(model), credentialHeaders, clock });
   const ctx = new TestContext(model, client, options, seed);
-  const runs = options.runs ?? DEFAULT_RUNS;
+  const runs = options.runs ?? paced.runs;
   const judge = new Judge(ctx);
   client.onAnswer = (req, res) => judge.see(req, res);
 
@@ -81,7 +86,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   }
   ctx.results.push(...judge.results());
   if (!options.showSecrets) redact(ctx);
-  const durationMs = Date.now() - started;
+  const durationMs = clock.now() - started;
   const report: TestReport = {
     baseUrl: client.baseUrl,
     seed,
@@ -93,5 +98,6 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
     ok: !ctx.results.some((r) => r.outcome === 'failed'),
   };
   if (ctx.stoppedBy) report.stoppedBy = ctx.stoppedBy;
+  if (client.waits.count > 0 || (paced.reason !== undefined && options.runs === undefined)) report.waited = { ...client.waits, ...(paced.reason !== undefined ? { defaults: paced.reason } : {}) };
   return report;
 }

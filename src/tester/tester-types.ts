@@ -1,5 +1,6 @@
 import type { PartName } from '../spec/spec-types.js';
 import type { SourceMap } from '../spec/spec-loader.js';
+import type { Clock, Waits } from './tester-pacing.js';
 
 // What the contract tester is given and what it answers. The tester only contacts `baseUrl`.
 
@@ -41,6 +42,8 @@ export interface TestOptions {
   sourceMap?: SourceMap;
   /** The spec's text, to quote the line a failure's expectation comes from. */
   specText?: string;
+  /** The run's clock (tests: the service's sped-up rate-limit clock); default the real one. */
+  clock?: Clock;
   /** Called after each request and at each new check. */
   onProgress?: (p: Progress) => void;
 }
@@ -99,5 +102,7 @@ export interface TestReport {
   requestsPerSecond: number;
   /** Whether a bound (max requests, time limit) stopped the run early. */
   stoppedBy?: 'max-requests' | 'time-limit';
+  /** How long the run waited for the service's rate budget, and why; `defaults`: how the budget set the run's defaults. */
+  waited?: Waits & { defaults?: string };
   ok: boolean;
 }
