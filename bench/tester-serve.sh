@@ -8,7 +8,7 @@ C="node dist/cli/cli-main.js"
 D=$(mktemp -d)
 DB="sqlite:$D/orders.db"
 PORT=${PORT:-3917}
-SPEC=examples/orders.yaml
+SPEC=${SPEC_OVERRIDE:-examples/orders.yaml}
 if [ "${RAISE_RATE_LIMITS:-}" = 1 ]; then
   # The declared 100 requests/min per credential caps any client at that pace; for measuring the tester's own
   # speed, serve a copy whose only difference is a larger budget.
