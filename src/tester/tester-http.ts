@@ -34,17 +34,28 @@ export class Throttled extends Error {
   }
 }
 
-/** What one answer's RateLimit header says of its partition's budget: the least remaining, and when it refills. */
-export function readRateLimit(value: string | null, now: number): { remaining: number; resetAt: number } | undefined {
+/**
+ * What one answer's RateLimit header says of its partition's budget: the least remaining, when that policy is full
+ * again, and when its next request is (`t` spread over the policy's quota `q` from RateLimit-Policy, as a
+ * token bucket refills; without `q`, the full reset).
+ */
+export function readRateLimit(value: string | null, now: number, policy: string | null = null): { remaining: number; resetAt: number; nextAt: number } | undefined {
   if (value === null) return undefined;
-  let best: { remaining: number; resetAt: number } | undefined;
-  const take = (r: unknown, t: unknown) => {
+  const quotas = new Map<string, number>();
+  try {
+    if (policy !== null) for (const [item, params] of parseList(policy)) if (typeof params.get('q') === 'number') quotas.set(String(item), params.get('q') as number);
+  } catch {
+    // no quotas: the full reset is waited for
+  }
+  let best: { remaining: number; resetAt: number; nextAt: number } | undefined;
+  const take = (r: unknown, t: unknown, name?: string) => {
     if (typeof r !== 'number' || typeof t !== 'number' || !Number.isFinite(r) || !Number.isFinite(t)) return;
-    if (!best || r < best.remaining) best = { remaining: r, resetAt: now + t * 1000 };
+    const q = name !== undefined ? quotas.get(name) : undefined;
+    if (!best || r < best.remaining) best = { remaining: r, resetAt: now + t * 1000, nextAt: now + (t * 1000) / (q !== undefined && q > 0 ? q : 1) };
   };
   try {
     // draft-ietf-httpapi-ratelimit-headers: a list of `"policy";r=…;t=…`.
-    for (const [, params] of parseList(value)) take(params.get('r'), params.get('t'));
+    for (const [item, params] of parseList(value)) take(params.get('r'), params.get('t'), String(item));
   } catch {
     try {
       // The earlier draft's dictionary: `limit=…, remaining=…, reset=…`.
@@ -152,7 +163,7 @@ export class TestClient {
   readonly waits: Waits = { ms: 0, count: 0, byReason: {} };
   readonly clock: Clock;
   /** Per credential (its header values), the budget the last answer's RateLimit header showed. */
-  private readonly budgets = new Map<string, { remaining: number; resetAt: number }>();
+  private readonly budgets = new Map<string, { remaining: number; resetAt: number; nextAt: number }>();
   private readonly credentialHeaders: Set<string>;
 
   constructor(readonly options: ClientOptions) {
@@ -195,13 +206,13 @@ export class TestClient {
       if (b) b.remaining--;
       return;
     }
-    const ms = b.resetAt - this.clock.now();
+    const ms = b.nextAt - this.clock.now();
     this.budgets.delete(key);
-    if (ms > 0) await this.wait(ms + 20, 'the RateLimit header said the credential\'s budget was spent: waited for its refill');
+    if (ms > 0) await this.wait(Math.ceil(ms) + 20, 'the RateLimit header said the credential\'s budget was spent: waited for its refill');
   }
 
   private observe(key: string, headers: Headers): void {
-    const b = readRateLimit(headers.get('ratelimit'), this.clock.now());
+    const b = readRateLimit(headers.get('ratelimit'), this.clock.now(), headers.get('ratelimit-policy'));
     if (b) this.budgets.set(key, b);
   }
 

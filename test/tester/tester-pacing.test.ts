@@ -32,8 +32,10 @@ afterAll(async () => {
 });
 
 it('reads the RateLimit header in both drafts: the least remaining and when it refills', () => {
-  expect(readRateLimit('"per_credential";r=3;t=20, "per_address";r=900;t=50', 1000)).toEqual({ remaining: 3, resetAt: 21_000 });
-  expect(readRateLimit('limit=100, remaining=0, reset=7', 0)).toEqual({ remaining: 0, resetAt: 7000 });
+  expect(readRateLimit('"per_credential";r=3;t=20, "per_address";r=900;t=50', 1000)).toEqual({ remaining: 3, resetAt: 21_000, nextAt: 21_000 });
+  // With the policy's quota, the next request is due after one quota's share of the reset.
+  expect(readRateLimit('"per_credential";r=0;t=60', 0, '"per_credential";q=50;w=60')).toEqual({ remaining: 0, resetAt: 60_000, nextAt: 1200 });
+  expect(readRateLimit('limit=100, remaining=0, reset=7', 0)).toEqual({ remaining: 0, resetAt: 7000, nextAt: 7000 });
   expect(readRateLimit(null, 0)).toBeUndefined();
   expect(readRateLimit('(((', 0)).toBeUndefined();
 });
