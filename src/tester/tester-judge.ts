@@ -77,7 +77,8 @@ export class Judge {
 
   /** The route a request went to, if any. */
   routeOf(req: TestRequest): Route | undefined {
-    const path = req.path.split('?')[0] ?? '';
+    // As fetch sends it: dot segments resolved.
+    const path = new URL(req.path.split('?')[0] ?? '', 'http://127.0.0.1').pathname;
     return this.matchers.find((m) => m.route.method === req.method && m.re.test(path))?.route;
   }
 
@@ -117,13 +118,24 @@ export class Judge {
       if (route?.kind === 'operation' && route.operation.action === 'custom' && route.operation.errors.some((e) => e === code && ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status)) return undefined;
       return fail('no server error: the spec declares no 5xx answer for this request', undefined, `status ${res.status}`);
     });
-    if (route?.kind !== 'operation') return;
-    const o = route.operation;
     const ct = res.headers.get('content-type') ?? '';
     const essence = ct.split(';')[0]!.trim().toLowerCase();
+    const kind = ctx.model.errors?.body?.kind ?? 'problem';
+    if (route?.kind !== 'operation') {
+      // A built-in answer (no route matched, the webhook registration): the declared error body too. The token
+      // endpoint answers errors as RFC 6749 says, not in the spec's shape.
+      if (res.status < 400 || route?.kind === 'token' || res.text === '') return;
+      const builtIn = route ? target : 'a request no route matches';
+      this.record('errors', 'errors.media-type', builtIn, () => (kind === 'problem' ? essence !== 'application/problem+json' : !isJsonMediaType(essence)) ? fail(kind === 'problem' ? 'Content-Type application/problem+json (errors.body: problem, RFC 9457)' : 'a JSON Content-Type for the declared error body', '/errors', `Content-Type: ${ct || '(none)'}`) : undefined);
+      this.record('errors', 'errors.answer-shape', builtIn, () => {
+        const m = ctx.errorBodyMismatch(res);
+        return m === undefined ? undefined : fail('an error body in the declared shape', '/errors', m);
+      });
+      return;
+    }
+    const o = route.operation;
     if (res.status >= 400) {
       // An error answer: the declared body's media type.
-      const kind = ctx.model.errors?.body?.kind ?? 'problem';
       this.record('errors', 'errors.media-type', o.id, () => {
         if (res.text === '') return undefined;
         if (kind === 'problem' && essence !== 'application/problem+json') return fail('Content-Type application/problem+json (errors.body: problem, RFC 9457)', '/errors', `Content-Type: ${ct || '(none)'}`);
