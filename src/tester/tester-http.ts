@@ -40,6 +40,14 @@ export class Throttled extends Error {
  * token bucket refills; without `q`, the full reset).
  */
 export function readRateLimit(value: string | null, now: number, policy: string | null = null): { remaining: number; resetAt: number; nextAt: number } | undefined {
+  const all = readRateLimits(value, now, policy);
+  if (!all || all.length === 0) return undefined;
+  const { name: _name, ...least } = all.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  return least;
+}
+
+/** Each policy a RateLimit header names (an unnamed one for the earlier draft's dictionary), as readRateLimit reads it. */
+export function readRateLimits(value: string | null, now: number, policy: string | null = null): { name: string; remaining: number; resetAt: number; nextAt: number }[] | undefined {
   if (value === null) return undefined;
   const quotas = new Map<string, number>();
   try {
@@ -47,11 +55,11 @@ export function readRateLimit(value: string | null, now: number, policy: string 
   } catch {
     // no quotas: the full reset is waited for
   }
-  let best: { remaining: number; resetAt: number; nextAt: number } | undefined;
-  const take = (r: unknown, t: unknown, name?: string) => {
+  const out: { name: string; remaining: number; resetAt: number; nextAt: number }[] = [];
+  const take = (r: unknown, t: unknown, name = '') => {
     if (typeof r !== 'number' || typeof t !== 'number' || !Number.isFinite(r) || !Number.isFinite(t)) return;
-    const q = name !== undefined ? quotas.get(name) : undefined;
-    if (!best || r < best.remaining) best = { remaining: r, resetAt: now + t * 1000, nextAt: now + (t * 1000) / (q !== undefined && q > 0 ? q : 1) };
+    const q = quotas.get(name);
+    out.push({ name, remaining: r, resetAt: now + t * 1000, nextAt: now + (t * 1000) / (q !== undefined && q > 0 ? q : 1) });
   };
   try {
     // draft-ietf-httpapi-ratelimit-headers: a list of `"policy";r=…;t=…`.
@@ -65,7 +73,7 @@ export function readRateLimit(value: string | null, now: number, policy: string 
       return undefined;
     }
   }
-  return best;
+  return out;
 }
 
 /** The run's bounds were reached: the check in progress ends without a verdict. */
@@ -163,7 +171,11 @@ export class TestClient {
   readonly waits: Waits = { ms: 0, count: 0, byReason: {} };
   readonly clock: Clock;
   /** Per credential (its header values), the budget the last answer's RateLimit header showed. */
-  private readonly budgets = new Map<string, { remaining: number; resetAt: number; nextAt: number }>();
+  private readonly budgets = new Map<string, { remaining: number; nextAt: number }>();
+  /** Per credential and route, the policies its last answer named: only those pace its next request. */
+  private readonly policiesSeen = new Map<string, string[]>();
+  /** The route a request goes to (its path template), so that a per-operation policy paces only that operation. */
+  routeKey: ((req: TestRequest) => string) | undefined;
   private readonly credentialHeaders: Set<string>;
 
   constructor(readonly options: ClientOptions) {
@@ -197,23 +209,36 @@ export class TestClient {
   }
 
   /**
-   * Paces the run on the service's own RateLimit headers: when the last answer to this credential said nothing
-   * remains, the next request waits for the refill instead of being refused (and waited out with Retry-After).
+   * Paces the run on the service's own RateLimit headers: when the last answers to this credential on this route
+   * said a policy has nothing left, the next request waits for its refill instead of being refused (and waited out
+   * with Retry-After). A wait past the time limit skips the check (Throttled) instead.
    */
-  private async pace(key: string): Promise<void> {
-    const b = this.budgets.get(key);
-    if (!b || b.remaining > 0) {
-      if (b) b.remaining--;
-      return;
+  private async pace(cred: string, route: string): Promise<void> {
+    const names = this.policiesSeen.get(`${cred}\u0000${route}`) ?? [];
+    let until = 0;
+    for (const name of names) {
+      const b = this.budgets.get(`${cred}\u0000${name}`);
+      if (!b) continue;
+      if (b.remaining > 0) b.remaining--;
+      else {
+        until = Math.max(until, b.nextAt);
+        this.budgets.delete(`${cred}\u0000${name}`);
+      }
     }
-    const ms = b.nextAt - this.clock.now();
-    this.budgets.delete(key);
-    if (ms > 0) await this.wait(Math.ceil(ms) + 20, 'the RateLimit header said the credential\'s budget was spent: waited for its refill');
+    const ms = until - this.clock.now();
+    if (ms > 0) await this.wait(Math.ceil(ms) + 20, 'the RateLimit header said the credential\'s budget was spent: waited for its refill', Math.ceil(ms / 1000));
   }
 
-  private observe(key: string, headers: Headers): void {
-    const b = readRateLimit(headers.get('ratelimit'), this.clock.now(), headers.get('ratelimit-policy'));
-    if (b) this.budgets.set(key, b);
+  private observe(cred: string, route: string, headers: Headers): void {
+    const all = readRateLimits(headers.get('ratelimit'), this.clock.now(), headers.get('ratelimit-policy'));
+    if (!all) return;
+    this.policiesSeen.set(`${cred}\u0000${route}`, all.map((b) => b.name));
+    for (const b of all) this.budgets.set(`${cred}\u0000${b.name}`, { remaining: b.remaining, nextAt: b.nextAt });
+  }
+
+  /** Forgets what was known of a credential's budgets after a refusal: its answer's headers are read afresh. */
+  private forget(cred: string): void {
+    for (const k of this.budgets.keys()) if (k.startsWith(`${cred}\u0000`)) this.budgets.delete(k);
   }
 
   /** A curl command for `r` as it is sent (with the version it names). */
@@ -234,9 +259,10 @@ export class TestClient {
   async send(request: TestRequest): Promise<TestResponse> {
     const r = this.prepare(request);
     const key = this.partition(request);
+    const route = this.routeKey?.(request) ?? request.path.split('?')[0] ?? '';
     for (let attempt = 0; ; attempt++) {
       this.guard();
-      if (!this.rawRateLimits) await this.pace(key);
+      if (!this.rawRateLimits) await this.pace(key, route);
       this.guard();
       this.requests++;
       const headers: Record<string, string> = { ...(r.headers ?? {}) };
@@ -244,12 +270,12 @@ export class TestClient {
       if (text !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
       const res = await fetch(this.url(r.path), { method: r.method, headers, ...(text !== undefined ? { body: text } : {}), redirect: 'manual' });
       const bodyTextOut = await res.text();
-      this.observe(key, res.headers);
+      this.observe(key, route, res.headers);
       if (res.status === 429 && !this.rawRateLimits && attempt < 5) {
         // Not the rate-limit check: a throttled request is waited out (Retry-After) and sent again.
         const seconds = Number(res.headers.get('retry-after') ?? '1') || 1;
         this.throttled++;
-        this.budgets.delete(key);
+        this.forget(key);
         await this.wait(seconds * 1000, 'refused with 429: waited out its Retry-After', seconds);
         continue;
       }
@@ -268,22 +294,23 @@ export class TestClient {
   /** Opens the event stream and collects its events until closed. */
   async openStream(path: string, headers: Record<string, string>): Promise<EventStream> {
     const key = this.partition({ method: 'GET', path, headers });
+    const route = `stream ${path}`;
     // The stream answers text/event-stream, its events in the current version: it names no version in its type.
     const r = this.prepare({ method: 'GET', path, headers: { accept: 'text/event-stream', ...headers } });
     let controller = new AbortController();
     let res: Response;
     for (let attempt = 0; ; attempt++) {
       this.guard();
-      await this.pace(key);
+      await this.pace(key, route);
       this.requests++;
       controller = new AbortController();
       res = await fetch(this.url(r.path), { headers: r.headers, signal: controller.signal });
-      this.observe(key, res.headers);
+      this.observe(key, route, res.headers);
       if (res.status !== 429 || attempt >= 5) break;
       await res.text().catch(() => undefined);
       const seconds = Number(res.headers.get('retry-after') ?? '1') || 1;
       this.throttled++;
-      this.budgets.delete(key);
+      this.forget(key);
       await this.wait(seconds * 1000, 'refused with 429: waited out its Retry-After', seconds);
     }
     const stream = new EventStream(res.status, controller);

@@ -82,6 +82,12 @@ export class Judge {
     return this.matchers.find((m) => m.route.method === req.method && m.re.test(path))?.route;
   }
 
+  /** The route a request goes to, as `METHOD template` (its path when none matches): what pacing keys its policies by. */
+  routeKey(req: TestRequest): string {
+    const r = this.routeOf(req);
+    return r ? `${r.method} ${r.path}` : `${req.method} ${req.path.split('?')[0] ?? ''}`;
+  }
+
   /** The version an answer is in: the one the request named, else the default when that is the current one. */
   private versionOf(req: TestRequest): string | undefined {
     const v = this.ctx.model.versioning;

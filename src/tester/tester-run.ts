@@ -61,6 +61,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   const runs = options.runs ?? paced.runs;
   const judge = new Judge(ctx);
   client.onAnswer = (req, res) => judge.see(req, res);
+  client.routeKey = (req) => judge.routeKey(req);
 
   ctx.skip('purpose', 'purpose.prose', 'purpose', 'the purpose is prose for people: nothing in it can be checked over HTTP');
   // The spec-level checks first and the generated requests per operation after them: when the service's own

@@ -63,3 +63,44 @@ it('a default run against 50 requests a minute per credential completes, pacing 
   expect(r.requests).toBeLessThan(400);
   expect(formatReportText(r)).toMatch(/waited \d+\.\d s for the service's rate budget \(.*RateLimit header.*\); the spec allows 50 requests per 60 s per credential/);
 }, 120_000);
+
+it('a policy of one operation paces only that operation: its spent budget waits there, not on the others', async () => {
+  const { createServer } = await import('node:http');
+  const { TestClient, Throttled } = await import('../../src/tester/tester-http.js');
+  // A loopback service: /loans carries a 10-per-hour policy that is spent, /books only the per-credential one.
+  const server = createServer((req, res) => {
+    const loans = req.url?.startsWith('/loans') ?? false;
+    res.setHeader('ratelimit-policy', loans ? '"per_credential";q=60;w=60, "loans";q=10;w=3600' : '"per_credential";q=60;w=60');
+    res.setHeader('ratelimit', loans ? '"per_credential";r=50;t=60, "loans";r=0;t=3600' : '"per_credential";r=49;t=60');
+    res.setHeader('content-type', 'application/json');
+    res.end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  let now = 0;
+  const slept: number[] = [];
+  const fake: Clock = { now: () => now, sleep: async (ms) => void (slept.push(ms), (now += ms)) };
+  try {
+    const client = new TestClient({ baseUrl: `http://127.0.0.1:${port}`, maxRequests: 100, deadline: 1_000_000, clock: fake, credentialHeaders: ['x-api-key'] });
+    const h = { 'x-api-key': 'k1' };
+    await client.send({ method: 'POST', path: '/loans', headers: h });
+    await client.send({ method: 'GET', path: '/books', headers: h });
+    await client.send({ method: 'GET', path: '/books', headers: h });
+    expect(slept).toEqual([]);
+    // The next loan waits for one request's share of the hour (3600 s / 10), within the time limit.
+    await client.send({ method: 'POST', path: '/loans', headers: h });
+    expect(slept).toEqual([360_020]);
+    expect(client.waits.count).toBe(1);
+    // Another credential has its own budget.
+    await client.send({ method: 'POST', path: '/loans', headers: { 'x-api-key': 'k2' } });
+    expect(slept).toHaveLength(1);
+    // Past the time limit the wait is not made: the check is skipped (Throttled), the run goes on.
+    const short = new TestClient({ baseUrl: `http://127.0.0.1:${port}`, maxRequests: 100, deadline: 60_000, clock: fake, credentialHeaders: ['x-api-key'] });
+    now = 0;
+    await short.send({ method: 'POST', path: '/loans', headers: h });
+    await expect(short.send({ method: 'POST', path: '/loans', headers: h })).rejects.toBeInstanceOf(Throttled);
+    await short.send({ method: 'GET', path: '/books', headers: h });
+  } finally {
+    server.close();
+  }
+});
