@@ -31,7 +31,8 @@ export interface RunDefaults {
 
 /** The tightest declared rate budget (a run sends from one address, with a few credentials). */
 export function getCredentialBudget(model: ServiceModel): { requests: number; perMs: number; name?: string } | undefined {
-  const rates = (model.limits?.rate ?? []).filter((r) => r.per.ms > 0);
+  // A policy on a few operations (10 loans an hour) paces those alone: the run's defaults follow the ones on all.
+  const rates = (model.limits?.rate ?? []).filter((r) => r.per.ms > 0 && (r.operations === undefined || r.operations.length === 0));
   const tightest = rates.sort((a, b) => a.requests / a.per.ms - b.requests / b.per.ms)[0];
   return tightest ? { requests: tightest.requests, perMs: tightest.per.ms, ...(tightest.name !== undefined ? { name: tightest.name } : {}) } : undefined;
 }

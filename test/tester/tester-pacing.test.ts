@@ -49,6 +49,8 @@ it('the defaults follow from the declared budget: fewer generated cases, a time 
   // 100 a minute: every case, with time to wait for the refills.
   expect(getRunDefaults(compileSpecFile(ORDERS).model!, 10, 60_000)).toMatchObject({ runs: 10, timeLimitMs: 480_000 });
   expect(getRunDefaults(compileSpecFile(new URL('../../examples/empty.yaml', import.meta.url).pathname).model!, 10, 60_000)).toEqual({ runs: 10, timeLimitMs: 60_000 });
+  // library.yaml: 60 a minute on every operation, 10 an hour on createLoan alone: the defaults follow the first.
+  expect(getRunDefaults(compileSpecFile(new URL('../../examples/library.yaml', import.meta.url).pathname).model!, 10, 60_000).reason).toMatch(/60 requests per 60 s per credential \(per_credential\)/);
 });
 
 it('a default run against 50 requests a minute per credential completes, pacing itself, and says how long it waited and why', async () => {
