@@ -8,7 +8,7 @@ C="node dist/cli/cli-main.js"
 D=$(mktemp -d)
 DB="sqlite:$D/orders.db"
 PORT=${PORT:-3917}
-SPEC=examples/orders.yaml
+SPEC=${SPEC_OVERRIDE:-examples/orders.yaml}
 if [ "${RAISE_RATE_LIMITS:-}" = 1 ]; then
   # The declared 100 requests/min per credential caps any client at that pace; for measuring the tester's own
   # speed, serve a copy whose only difference is a larger budget.
@@ -16,9 +16,9 @@ if [ "${RAISE_RATE_LIMITS:-}" = 1 ]; then
   SPEC="$D/orders.yaml"
 fi
 ALL=orders:read,orders:write,customers:read,customers:write,webhooks:manage
-key() { $C keys create $SPEC --db "$DB" --subject "$1" --scopes "$2" --format json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).key))'; }
+key() { $C keys create $SPEC --db "$DB" --subject "$1" --scopes "$2" "${@:3}" --format json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).key))'; }
 client() { $C clients create $SPEC --db "$DB" --subject "$1" --scopes "$2" --format json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const j=JSON.parse(s);console.log(j.clientId ?? j.client_id, j.clientSecret ?? j.client_secret)})'; }
-AK=$(key alice $ALL); BK=$(key bob $ALL); CK=$(key carol customers:read)
+AK=$(key alice $ALL --create); BK=$(key bob $ALL); CK=$(key carol customers:read)
 read -r AI AS < <(client alice orders:write); read -r BI BS < <(client bob orders:write); read -r CI CS < <(client carol customers:read)
 $C serve $SPEC --db "$DB" --port "$PORT" --handlers examples/orders-handlers.js >"$D/serve.log" 2>&1 &
 SERVE=$!

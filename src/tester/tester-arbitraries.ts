@@ -172,6 +172,18 @@ function wrongType(f: FieldModel): unknown {
   }
 }
 
+/** A number within the field's bounds that is not a multiple of its multipleOf, or undefined when none is. */
+function notMultiple(f: FieldModel): number | undefined {
+  const m = f.multipleOf;
+  if (m === undefined) return undefined;
+  const lo = f.minimum ?? f.exclusiveMinimum ?? 0;
+  const hi = f.maximum ?? f.exclusiveMaximum ?? lo + 10 * m + 10;
+  const inside = (n: number) => (f.exclusiveMinimum !== undefined ? n > f.exclusiveMinimum : n >= lo) && (f.exclusiveMaximum !== undefined ? n < f.exclusiveMaximum : n <= hi);
+  const start = Math.ceil(lo / m) * m;
+  const candidates = f.type === 'integer' ? [start + 1, start - 1, start + Math.floor(m / 2)] : [start + m / 2, start + m / 3];
+  return candidates.find((n) => inside(n) && (f.type !== 'integer' || Number.isInteger(n)) && Math.abs(n / m - Math.round(n / m)) > 1e-6);
+}
+
 /** A string the pattern refuses, or undefined when none of the candidates is refused. */
 function notMatching(pattern: string, min: number, max: number): string | undefined {
   let re: RegExp;
@@ -209,6 +221,8 @@ function fieldMutations(f: FieldModel, path: readonly (string | number)[], requi
     if (f.exclusiveMinimum !== undefined) put(`equal to exclusiveMinimum ${f.exclusiveMinimum}`, f.exclusiveMinimum);
     if (f.exclusiveMaximum !== undefined) put(`equal to exclusiveMaximum ${f.exclusiveMaximum}`, f.exclusiveMaximum);
     if (f.type === 'integer') put('not an integer', 1.5);
+    const off = notMultiple(f);
+    if (off !== undefined) put(`not a multiple of ${f.multipleOf}`, off);
   }
   if (f.type === 'enum') put(`not one of ${(f.values ?? []).join(', ')}`, '__not_a_declared_value__');
   if (f.type === 'array') {
@@ -225,6 +239,18 @@ function fieldMutations(f: FieldModel, path: readonly (string | number)[], requi
         },
       });
     }
+  }
+  if (f.type === 'array' && f.uniqueItems && (f.maxItems === undefined || f.maxItems >= 2)) {
+    out.push({
+      label: `${name} with a repeated item (uniqueItems)`,
+      condition: 'validation',
+      apply: (b) => {
+        let arr: unknown = b;
+        for (const k of path) arr = (arr as Record<string | number, unknown>)?.[k];
+        if (!Array.isArray(arr) || arr.length === 0) return setAt(b, path, [null, null]);
+        return setAt(b, path, [...arr.slice(0, Math.max(1, Math.min(arr.length, (f.maxItems ?? 2) - 1))), clone(arr[0])]);
+      },
+    });
   }
   if (f.type === 'object') {
     out.push({ label: `${name} with an unknown field`, condition: 'validation', apply: (b) => setAt(b, [...path, '__unknown_field__'], 1) });

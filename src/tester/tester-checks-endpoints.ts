@@ -1,10 +1,13 @@
 import fc from 'fast-check';
-import { getShapeSchema, type SchemaView } from '../model/model-schemas.js';
+import type { SchemaView } from '../model/model-schemas.js';
 import type { OperationRoute } from '../model/model-routes.js';
 import { getMutations, objectArbitrary } from './tester-arbitraries.js';
 import { getPageItems, getPageSizeParam } from './tester-checks-lists.js';
-import { BoundReached, type TestRequest, type TestResponse } from './tester-http.js';
+import { BoundReached, type TestRequest } from './tester-http.js';
 import { describe, type CheckScope, type TestContext } from './tester-context.js';
+import { checkInputs } from './tester-checks-inputs.js';
+import { isThrifty, pickThrifty } from './tester-pacing.js';
+import { responseMismatch } from './tester-judge.js';
 import type { Failure } from './tester-types.js';
 
 // The endpoints part: every operation, with valid requests generated from the model (shrunk on failure) and
@@ -37,28 +40,14 @@ export async function runProperty<T>(ctx: TestContext, scope: CheckScope, arb: f
   if (bound && !last) throw bound;
 }
 
-/** The body schema a route's body view answers with. */
-function responseMismatch(ctx: TestContext, route: OperationRoute, req: TestRequest, res: TestResponse): string | undefined {
-  const o = route.operation;
-  if (route.successStatus === 204) return res.text === '' ? undefined : `a body on a 204: ${res.text.slice(0, 100)}`;
-  if (o.action === 'custom') return o.response ? ctx.mismatch(getShapeSchema(ctx.model, o.response, 'response'), res.body) : undefined;
-  if (!route.resource) return undefined;
-  if (o.action === 'list') {
-    const items = getPageItems(route, res.body);
-    if (!items) return 'a page without items';
-    for (const item of items) {
-      const m = ctx.checkShape(route.resource, item, req, o.id);
-      if (m !== undefined) return m;
-    }
-    return undefined;
-  }
-  return ctx.checkShape(route.resource, res.body, req, o.id);
-}
-
 export async function checkEndpoints(ctx: TestContext, runs: number): Promise<void> {
   for (const route of ctx.routes) {
     const o = route.operation;
-    if (o.action === 'transition') continue; // the states part walks transitions
+    if (o.action === 'transition') {
+      // The states part walks transitions; here only identifiers that name nothing or are malformed.
+      await checkInputs(ctx, route);
+      continue;
+    }
     await ctx.check('endpoints', 'endpoints.valid-requests', o.id, async (scope) => {
       const headers = await ctx.authFor(o.auth);
       if (!headers) return scope.skip(`no credential for scheme ${o.auth?.kind === 'required' ? o.auth.schemes.join(' or ') : ''} (give one with --header, --bearer, --basic or --client-id/--client-secret)`);
@@ -174,6 +163,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
       });
     }
     if (route.hasBody) await checkInvalid(ctx, route);
+    await checkInputs(ctx, route);
   }
 }
 
@@ -201,7 +191,9 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   if (!ready || !headers) return;
   const path = ctx.pathOf(route, target?.[resource?.identifier ?? 'id']);
   if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
-  const mutations = getMutations(ctx.model, fields, resource, view);
+  // Under a tight rate budget, one mutation per kind of constraint (the field rotated by seed), at most 10.
+  const all = getMutations(ctx.model, fields, resource, view);
+  const mutations = isThrifty(ctx.model) ? pickThrifty(all, (m) => m.label.slice(m.label.indexOf(' ') + 1).replace(/[0-9.]+/g, '#'), 10, ctx.seed) : all;
   for (const m of mutations) {
     await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${m.label}`, async (scope) => {
       const d = ctx.declared(m.condition);

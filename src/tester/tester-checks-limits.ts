@@ -165,7 +165,7 @@ export async function checkRateLimit(ctx: TestContext): Promise<void> {
     try {
       let admitted = 0;
       let refused: TestResponse | undefined;
-      const started = Date.now();
+      const started = ctx.client.clock.now();
       for (let sent = 0; sent < policy.requests * 2 + 20 && !refused; sent += 10) {
         const batch = await Promise.all(Array.from({ length: 10 }, () => ctx.send(route, req)));
         for (const r of batch) {
@@ -175,7 +175,7 @@ export async function checkRateLimit(ctx: TestContext): Promise<void> {
       }
       if (!refused) return scope.fail(ctx.failure(o.id, `${ctx.declared('rate_limited')?.code ?? 'rate_limited'} once ${policy.requests} requests per ${policy.per.text} are spent`, policy.pointer, req, `${admitted} requests admitted, none refused`));
       // The budget refills while the burst is sent: that share is admitted too.
-      const refill = Math.ceil(((Date.now() - started) * policy.requests) / policy.per.ms);
+      const refill = Math.ceil(((ctx.client.clock.now() - started) * policy.requests) / policy.per.ms);
       if (admitted > policy.requests + refill) return scope.fail(ctx.failure(o.id, `at most ${policy.requests} requests per ${policy.per.text} admitted`, policy.pointer, req, `${admitted} admitted before the first refusal (${refill} more could have refilled meanwhile)`));
       const why = ctx.expectCondition(refused, 'rate_limited');
       if (why !== undefined) return scope.fail(ctx.failure(o.id, `${ctx.declared('rate_limited')?.code ?? 'rate_limited'} when the budget is spent`, ctx.declared('rate_limited')?.pointer, req, `${why}; ${describe(refused)}`));

@@ -1,5 +1,7 @@
+import { parseDictionary, parseList } from 'structured-headers';
 import type { SchemeModel, ServiceModel } from '../model/model-types.js';
 import { fillMediaType } from '../model/model-media-type.js';
+import { REAL_CLOCK, type Clock, type Waits } from './tester-pacing.js';
 import type { SubjectCredentials } from './tester-types.js';
 
 // The tester's HTTP client: every request goes to the one base URL it was given, is counted against the
@@ -32,8 +34,47 @@ export class Throttled extends Error {
   }
 }
 
-/** The longest Retry-After the tester waits out for one request. */
-export const MAX_THROTTLE_WAIT_S = 5;
+/**
+ * What one answer's RateLimit header says of its partition's budget: the least remaining, when that policy is full
+ * again, and when its next request is (`t` spread over the policy's quota `q` from RateLimit-Policy, as a
+ * token bucket refills; without `q`, the full reset).
+ */
+export function readRateLimit(value: string | null, now: number, policy: string | null = null): { remaining: number; resetAt: number; nextAt: number } | undefined {
+  const all = readRateLimits(value, now, policy);
+  if (!all || all.length === 0) return undefined;
+  const { name: _name, ...least } = all.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  return least;
+}
+
+/** Each policy a RateLimit header names (an unnamed one for the earlier draft's dictionary), as readRateLimit reads it. */
+export function readRateLimits(value: string | null, now: number, policy: string | null = null): { name: string; remaining: number; resetAt: number; nextAt: number }[] | undefined {
+  if (value === null) return undefined;
+  const quotas = new Map<string, number>();
+  try {
+    if (policy !== null) for (const [item, params] of parseList(policy)) if (typeof params.get('q') === 'number') quotas.set(String(item), params.get('q') as number);
+  } catch {
+    // no quotas: the full reset is waited for
+  }
+  const out: { name: string; remaining: number; resetAt: number; nextAt: number }[] = [];
+  const take = (r: unknown, t: unknown, name = '') => {
+    if (typeof r !== 'number' || typeof t !== 'number' || !Number.isFinite(r) || !Number.isFinite(t)) return;
+    const q = quotas.get(name);
+    out.push({ name, remaining: r, resetAt: now + t * 1000, nextAt: now + (t * 1000) / (q !== undefined && q > 0 ? q : 1) });
+  };
+  try {
+    // draft-ietf-httpapi-ratelimit-headers: a list of `"policy";r=…;t=…`.
+    for (const [item, params] of parseList(value)) take(params.get('r'), params.get('t'), String(item));
+  } catch {
+    try {
+      // The earlier draft's dictionary: `limit=…, remaining=…, reset=…`.
+      const d = parseDictionary(value);
+      take(d.get('remaining')?.[0], d.get('reset')?.[0]);
+    } catch {
+      return undefined;
+    }
+  }
+  return out;
+}
 
 /** The run's bounds were reached: the check in progress ends without a verdict. */
 export class BoundReached extends Error {
@@ -74,6 +115,9 @@ export interface ClientOptions {
    * header of that name, and sent as the query parameter.
    */
   queryCredentials?: readonly string[];
+  /** The headers that carry credentials (`authorization` always): a rate budget is kept per credential. */
+  credentialHeaders?: readonly string[];
+  clock?: Clock;
 }
 
 /** Where a request names its version (a header, a query parameter, or the media type), and which. */
@@ -120,14 +164,81 @@ export class TestClient {
   readonly baseUrl: string;
   /** While true, a 429 is returned as is (the rate-limit check wants it). */
   rawRateLimits = false;
+  /** Called with every answer and the request as sent (the judge: tester-judge.ts). */
+  onAnswer: ((req: TestRequest, res: TestResponse) => void) | undefined;
+
+  /** The waits for the service's rate budget so far. */
+  readonly waits: Waits = { ms: 0, count: 0, byReason: {} };
+  readonly clock: Clock;
+  /** Per credential (its header values), the budget the last answer's RateLimit header showed. */
+  private readonly budgets = new Map<string, { remaining: number; nextAt: number }>();
+  /** Per credential and route, the policies its last answer named: only those pace its next request. */
+  private readonly policiesSeen = new Map<string, string[]>();
+  /** The route a request goes to (its path template), so that a per-operation policy paces only that operation. */
+  routeKey: ((req: TestRequest) => string) | undefined;
+  private readonly credentialHeaders: Set<string>;
 
   constructor(readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.clock = options.clock ?? REAL_CLOCK;
+    this.credentialHeaders = new Set(['authorization', ...(options.credentialHeaders ?? []), ...(options.queryCredentials ?? [])].map((h) => h.toLowerCase()));
   }
 
   private guard(): void {
     if (this.requests >= this.options.maxRequests) throw new BoundReached('max-requests');
-    if (Date.now() >= this.options.deadline) throw new BoundReached('time-limit');
+    if (this.clock.now() >= this.options.deadline) throw new BoundReached('time-limit');
+  }
+
+  /** The rate-limit partition of a request: the credentials it carries (none: the caller's address). */
+  private partition(r: TestRequest): string {
+    return JSON.stringify(Object.entries(r.headers ?? {}).filter(([k]) => this.credentialHeaders.has(k.toLowerCase())).map(([k, v]) => [k.toLowerCase(), v]).sort());
+  }
+
+  /** Waits `ms` for the service's budget, counted under `reason`; past the deadline the run stops instead. */
+  private async wait(ms: number, reason: string, seconds?: number): Promise<void> {
+    if (this.clock.now() + ms >= this.options.deadline) {
+      if (seconds !== undefined) throw new Throttled(seconds);
+      throw new BoundReached('time-limit');
+    }
+    this.waits.ms += ms;
+    this.waits.count++;
+    const r = (this.waits.byReason[reason] ??= { ms: 0, count: 0 });
+    r.ms += ms;
+    r.count++;
+    await this.clock.sleep(ms);
+  }
+
+  /**
+   * Paces the run on the service's own RateLimit headers: when the last answers to this credential on this route
+   * said a policy has nothing left, the next request waits for its refill instead of being refused (and waited out
+   * with Retry-After). A wait past the time limit skips the check (Throttled) instead.
+   */
+  private async pace(cred: string, route: string): Promise<void> {
+    const names = this.policiesSeen.get(`${cred}\u0000${route}`) ?? [];
+    let until = 0;
+    for (const name of names) {
+      const b = this.budgets.get(`${cred}\u0000${name}`);
+      if (!b) continue;
+      if (b.remaining > 0) b.remaining--;
+      else {
+        until = Math.max(until, b.nextAt);
+        this.budgets.delete(`${cred}\u0000${name}`);
+      }
+    }
+    const ms = until - this.clock.now();
+    if (ms > 0) await this.wait(Math.ceil(ms) + 20, 'the RateLimit header said the credential\'s budget was spent: waited for its refill', Math.ceil(ms / 1000));
+  }
+
+  private observe(cred: string, route: string, headers: Headers): void {
+    const all = readRateLimits(headers.get('ratelimit'), this.clock.now(), headers.get('ratelimit-policy'));
+    if (!all) return;
+    this.policiesSeen.set(`${cred}\u0000${route}`, all.map((b) => b.name));
+    for (const b of all) this.budgets.set(`${cred}\u0000${b.name}`, { remaining: b.remaining, nextAt: b.nextAt });
+  }
+
+  /** Forgets what was known of a credential's budgets after a refusal: its answer's headers are read afresh. */
+  private forget(cred: string): void {
+    for (const k of this.budgets.keys()) if (k.startsWith(`${cred}\u0000`)) this.budgets.delete(k);
   }
 
   /** A curl command for `r` as it is sent (with the version it names). */
@@ -147,7 +258,11 @@ export class TestClient {
 
   async send(request: TestRequest): Promise<TestResponse> {
     const r = this.prepare(request);
+    const key = this.partition(request);
+    const route = this.routeKey?.(request) ?? request.path.split('?')[0] ?? '';
     for (let attempt = 0; ; attempt++) {
+      this.guard();
+      if (!this.rawRateLimits) await this.pace(key, route);
       this.guard();
       this.requests++;
       const headers: Record<string, string> = { ...(r.headers ?? {}) };
@@ -155,14 +270,13 @@ export class TestClient {
       if (text !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
       const res = await fetch(this.url(r.path), { method: r.method, headers, ...(text !== undefined ? { body: text } : {}), redirect: 'manual' });
       const bodyTextOut = await res.text();
+      this.observe(key, route, res.headers);
       if (res.status === 429 && !this.rawRateLimits && attempt < 5) {
         // Not the rate-limit check: a throttled request is waited out (Retry-After) and sent again.
         const seconds = Number(res.headers.get('retry-after') ?? '1') || 1;
-        if (seconds > MAX_THROTTLE_WAIT_S) throw new Throttled(seconds);
-        const wait = seconds * 1000;
-        if (Date.now() + wait >= this.options.deadline) throw new BoundReached('time-limit');
         this.throttled++;
-        await new Promise((resolve) => setTimeout(resolve, wait));
+        this.forget(key);
+        await this.wait(seconds * 1000, 'refused with 429: waited out its Retry-After', seconds);
         continue;
       }
       let body: unknown = bodyTextOut;
@@ -171,18 +285,34 @@ export class TestClient {
       } catch {
         // not JSON: keep the text
       }
-      return { status: res.status, headers: res.headers, body, text: bodyTextOut };
+      const answer: TestResponse = { status: res.status, headers: res.headers, body, text: bodyTextOut };
+      this.onAnswer?.(r, answer);
+      return answer;
     }
   }
 
   /** Opens the event stream and collects its events until closed. */
   async openStream(path: string, headers: Record<string, string>): Promise<EventStream> {
-    this.guard();
-    this.requests++;
-    const controller = new AbortController();
+    const key = this.partition({ method: 'GET', path, headers });
+    const route = `stream ${path}`;
     // The stream answers text/event-stream, its events in the current version: it names no version in its type.
     const r = this.prepare({ method: 'GET', path, headers: { accept: 'text/event-stream', ...headers } });
-    const res = await fetch(this.url(r.path), { headers: r.headers, signal: controller.signal });
+    let controller = new AbortController();
+    let res: Response;
+    for (let attempt = 0; ; attempt++) {
+      this.guard();
+      await this.pace(key, route);
+      this.requests++;
+      controller = new AbortController();
+      res = await fetch(this.url(r.path), { headers: r.headers, signal: controller.signal });
+      this.observe(key, route, res.headers);
+      if (res.status !== 429 || attempt >= 5) break;
+      await res.text().catch(() => undefined);
+      const seconds = Number(res.headers.get('retry-after') ?? '1') || 1;
+      this.throttled++;
+      this.forget(key);
+      await this.wait(seconds * 1000, 'refused with 429: waited out its Retry-After', seconds);
+    }
     const stream = new EventStream(res.status, controller);
     if (res.status === 200 && res.body) void stream.pump(res.body);
     else await res.text().catch(() => undefined);

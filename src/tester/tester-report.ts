@@ -53,6 +53,7 @@ export function formatReportText(report: TestReport, options: { verbose?: boolea
   const verdict = report.verdict === 'failed' ? 'FAILED' : report.verdict === 'passed' ? 'PASSED' : passed === 0 && notRun.length === 0 && !report.stoppedBy ? 'NOTHING CHECKED' : 'INCOMPLETE';
   const tail = notRun.length > 0 ? `; ${notRun.length} not checked` : '';
   lines.push(`${verdict}: ${failures.length} failed, ${passed} passed, ${report.results.filter((r) => r.outcome === 'skipped').length} skipped${tail}; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s (${report.requestsPerSecond.toFixed(0)}/s); seed ${report.seed}${stop}`);
+  if (report.waited) lines.push(formatWaits(report.waited));
   return `${lines.join('\n')}\n`;
 }
 
@@ -79,4 +80,10 @@ export function formatReportJunit(report: TestReport): string {
   }
   out.push('</testsuites>');
   return `${out.join('\n')}\n`;
+}
+
+/** The summary's line on waiting for the service's rate budget: how long, and why. */
+export function formatWaits(w: NonNullable<TestReport['waited']>): string {
+  const reasons = Object.entries(w.byReason).map(([why, r]) => `${(r.ms / 1000).toFixed(1)} s in ${r.count} wait${r.count === 1 ? '' : 's'}: ${why}`);
+  return `waited ${(w.ms / 1000).toFixed(1)} s for the service's rate budget${reasons.length > 0 ? ` (${reasons.join('; ')})` : ''}${w.defaults !== undefined ? `; ${w.defaults}` : ''}`;
 }

@@ -9,6 +9,8 @@ import { checkStates } from './tester-checks-states.js';
 import { checkVersions } from './tester-checks-versions.js';
 import { TestClient, type VersionNaming } from './tester-http.js';
 import { TestContext } from './tester-context.js';
+import { Judge } from './tester-judge.js';
+import { getRunDefaults, REAL_CLOCK } from './tester-pacing.js';
 import { summarizeParts } from './tester-report.js';
 import type { TestOptions, TestReport, Verdict } from './tester-types.js';
 
@@ -147,17 +149,24 @@ function queryCredentials(model: ServiceModel): string[] {
 }
 
 export async function testService(model: ServiceModel, options: TestOptions): Promise<TestReport> {
-  const started = Date.now();
+  const clock = options.clock ?? REAL_CLOCK;
+  const started = clock.now();
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const unreachable = await reachService(options.baseUrl);
   if (unreachable !== undefined) {
     // Nothing answers: no check can say anything about the service, so none is run (or counted).
     const base = options.baseUrl.replace(/\/+$/, '');
-    return { baseUrl: base, seed, results: [], parts: summarizeParts([]), requests: 0, durationMs: Date.now() - started, requestsPerSecond: 0, statePairs: { tried: 0, total: 0 }, warnings: [], unreachable: `cannot reach ${base}: ${unreachable}`, verdict: 'incomplete', ok: false };
+    return { baseUrl: base, seed, results: [], parts: summarizeParts([]), requests: 0, durationMs: clock.now() - started, requestsPerSecond: 0, statePairs: { tried: 0, total: 0 }, warnings: [], unreachable: `cannot reach ${base}: ${unreachable}`, verdict: 'incomplete', ok: false };
   }
-  const client = new TestClient({ baseUrl: options.baseUrl, maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS, deadline: started + (options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS + getFailedAuthAllowanceMs(model)), version: currentVersion(model), queryCredentials: queryCredentials(model) });
+  // A declared rate budget sets the defaults: fewer generated cases, a time limit that waits for its refills.
+  const paced = getRunDefaults(model, options.runs ?? DEFAULT_RUNS, options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS);
+  const credentialHeaders = (model.authentication?.schemes ?? []).flatMap((s) => (s.type === 'api_key' && s.credentialName !== undefined ? [s.credentialName] : []));
+  const client = new TestClient({ baseUrl: options.baseUrl, maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS, deadline: started + (options.timeLimitMs ?? paced.timeLimitMs + getFailedAuthAllowanceMs(model)), version: currentVersion(model), queryCredentials: queryCredentials(model), credentialHeaders, clock });
   const ctx = new TestContext(model, client, options, seed);
-  const runs = options.runs ?? DEFAULT_RUNS;
+  const runs = options.runs ?? paced.runs;
+  const judge = new Judge(ctx);
+  client.onAnswer = (req, res) => judge.see(req, res);
+  client.routeKey = (req) => judge.routeKey(req);
 
   ctx.skip('purpose', 'purpose.prose', 'purpose', 'the purpose is prose for people: nothing in it can be checked over HTTP');
   // The spec-level checks first and the generated requests per operation after them: when the service's own
@@ -186,8 +195,9 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
     const f = ctx.shapeViolations.get(name);
     ctx.results.push(f ? { part: 'resources', check: 'resources.response-shape', target: name, outcome: 'failed', failure: f, requests: 0 } : { part: 'resources', check: 'resources.response-shape', target: name, outcome: 'passed', requests: 0 });
   }
+  ctx.results.push(...judge.results());
   if (!options.showSecrets) redact(ctx);
-  const durationMs = Date.now() - started;
+  const durationMs = clock.now() - started;
   const report: TestReport = {
     baseUrl: client.baseUrl,
     seed,
@@ -212,6 +222,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
     // As Schemathesis does: most answers were 401, so most checks said nothing about the operations themselves.
     report.warnings.unshift(`${unauthorized} of ${total} requests sent with the main credential were refused with 401: give the credentials the spec's operations need (--header, --bearer, --basic, --client-id/--client-secret)`);
   }
+  if (client.waits.count > 0 || (paced.reason !== undefined && options.runs === undefined)) report.waited = { ...client.waits, ...(paced.reason !== undefined ? { defaults: paced.reason } : {}) };
   report.verdict = getVerdict(report);
   return report;
 }

@@ -1,5 +1,6 @@
 import type { PartName } from '../spec/spec-types.js';
 import type { SourceMap } from '../spec/spec-loader.js';
+import type { Clock, Waits } from './tester-pacing.js';
 
 // What the contract tester is given and what it answers. The tester only contacts `baseUrl`.
 
@@ -45,6 +46,8 @@ export interface TestOptions {
   sourceMap?: SourceMap;
   /** The spec's text, to quote the line a failure's expectation comes from. */
   specText?: string;
+  /** The run's clock (tests: the service's sped-up rate-limit clock); default the real one. */
+  clock?: Clock;
   /** Called after each request and at each new check. */
   onProgress?: (p: Progress) => void;
 }
@@ -119,6 +122,8 @@ export interface TestReport {
    * passed); `passed` only when every applicable check ran and passed.
    */
   verdict: Verdict;
+  /** How long the run waited for the service's rate budget, and why; `defaults`: how the budget set the run's defaults. */
+  waited?: Waits & { defaults?: string };
   /** No check failed (the run may still be incomplete: see `verdict`). */
   ok: boolean;
 }

@@ -1,0 +1,243 @@
+import fc from 'fast-check';
+import type { SchemaView } from '../model/model-schemas.js';
+import { DEFAULT_PAGING } from '../model/model-defaults.js';
+import { LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
+import { getPageItems, getPageSizeParam } from './tester-checks-lists.js';
+import type { FieldModel } from '../model/model-types.js';
+import type { Condition } from '../spec/spec-types.js';
+import { objectArbitrary } from './tester-arbitraries.js';
+import { getEdgeCases } from './tester-input-edges.js';
+import { isThrifty, pickThrifty } from './tester-pacing.js';
+import type { TestRequest, TestResponse } from './tester-http.js';
+import { describe, type CheckScope, type TestContext } from './tester-context.js';
+import { responseMismatch } from './tester-judge.js';
+import type { Failure } from './tester-types.js';
+
+// The whole input space, by targeted cases: valid bodies at every edge of the declared space
+// (endpoints.input-space), identifiers that name nothing and malformed ones on every operation that takes one,
+// transitions included (errors.missing-object, errors.malformed-id), and list requests at and past their edges
+// (endpoints.list-edges). An undeclared 5xx on any of them is also the judge's (tester-judge.ts).
+
+const VIEW: Partial<Record<string, SchemaView>> = { create: 'create', update: 'update', replace: 'replace' };
+
+/** Undefined when `res` is one of the declared answers to `conditions`, else what differs (from the first). */
+function expectOneOf(ctx: TestContext, res: TestResponse, conditions: readonly Condition[]): string | undefined {
+  const declared = conditions.filter((c) => ctx.declared(c));
+  if (declared.length === 0) return undefined;
+  const whys = declared.map((c) => ctx.expectCondition(res, c));
+  return whys.includes(undefined) ? undefined : whys[0];
+}
+
+function codes(ctx: TestContext, conditions: readonly Condition[]): string {
+  return conditions.flatMap((c) => {
+    const d = ctx.declared(c);
+    return d ? [`${d.code} (${d.status})`] : [];
+  }).join(' or ');
+}
+
+/** Every body operation sent valid bodies at the edges of its declared space. */
+async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise<void> {
+  const o = route.operation;
+  const resource = route.resource;
+  const view = VIEW[o.action];
+  const fields: readonly FieldModel[] = view && resource ? resource.fields : o.action === 'custom' ? (o.request?.fields ?? []) : [];
+  if (fields.length === 0 || !route.hasBody || (!view && o.action !== 'custom')) return;
+  await ctx.check('endpoints', 'endpoints.input-space', o.id, async (scope: CheckScope) => {
+    const headers = await ctx.authFor(o.auth);
+    if (!headers) return scope.skip('no credential for this operation');
+    const required = route.headers.filter((h) => !h.optional && !h.hasDefault);
+    if (required.length > 0) return scope.skip(`the tester does not generate request headers; ${o.id} requires ${required.map((h) => h.name).join(', ')}`);
+    if (route.query.some((q) => q.kind === 'param' && q.parameter && !q.parameter.optional && !q.parameter.hasDefault)) return scope.skip(`${o.id} requires query parameters: its input space is covered by endpoints.valid-requests`);
+    let id: unknown;
+    if (ctx.idParams(route).length > 0) {
+      if (!resource) return scope.skip('the spec does not say what the path parameter names (no resource)');
+      const target = await ctx.ensureObject(resource);
+      if (!target) return scope.skip(`no ${resource.name} to send bodies to`);
+      id = target[resource.identifier ?? 'id'];
+    }
+    const base = resource && view ? await ctx.sampleCreateBody(resource, 0, true) : ((await ctx.resolveRefs(fc.sample(objectArbitrary(ctx.model, fields, undefined, 'create', true), { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
+    if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
+    const limit = ctx.model.limits?.bodySize?.bytes;
+    const fits = (b: Record<string, unknown>) => limit === undefined || Buffer.byteLength(JSON.stringify(b)) <= limit - 64;
+    const send = async (label: string, value: Record<string, unknown>, mayRefuse = false): Promise<Failure | undefined> => {
+      const body = ctx.makeUnique(resource, (await ctx.resolveRefs(value)) as Record<string, unknown>);
+      const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, body };
+      const res = await ctx.send(route, req);
+      const refusedAsDeclared = o.action === 'custom' && res.status >= 400 && res.status < 500 && o.errors.some((e) => ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status);
+      if (refusedAsDeclared) return undefined;
+      if (mayRefuse && res.status >= 400 && ctx.declared('validation') && ctx.expectCondition(res, 'validation') === undefined) return undefined;
+      if (res.status !== route.successStatus) return ctx.failure(o.id, `status ${route.successStatus} for a valid body with ${label}`, o.pointer, req, res);
+      const m = responseMismatch(ctx, route, req, res);
+      if (m !== undefined) return ctx.failure(o.id, `a body in the declared response shape (sent: ${label})`, resource?.pointer ?? o.pointer, req, `${m}; ${describe(res)}`);
+      if (resource && view) {
+        for (const [k, v] of Object.entries(body)) {
+          if (JSON.stringify(res.body?.[k]) !== JSON.stringify(v)) return ctx.failure(o.id, `field ${k} kept as sent (${label}): ${JSON.stringify(v).slice(0, 120)}`, resource.pointer, req, `${k} is ${JSON.stringify(res.body?.[k])?.slice(0, 120)}`);
+        }
+        if (o.action === 'create') ctx.remember(resource, res.body as Record<string, unknown>);
+      }
+      return undefined;
+    };
+    const cases = getEdgeCases(ctx.model, fields, resource, view ?? 'create', base);
+    for (const c of isThrifty(ctx.model) ? pickThrifty(cases, (x) => x.label, 6, 0) : cases) {
+      const whole = fits(c.body) ? await send(c.label, c.body, c.mayRefuse) : undefined;
+      if (fits(c.body) && whole === undefined) continue;
+      // The whole body failed (or is over the body size limit): one field at a time names the field.
+      let named: Failure | undefined;
+      for (const s of c.single) {
+        if (!fits(s.body)) continue;
+        named = await send(s.label, s.body, c.mayRefuse);
+        if (named) break;
+      }
+      const f = named ?? whole;
+      if (f) return scope.fail(f);
+    }
+  });
+}
+
+/** Identifiers in the identifier field's type that are not well formed, or past what any storage holds. */
+function malformedIds(ctx: TestContext, route: OperationRoute): string[] {
+  const r = route.resource!;
+  const idField = r.fields.find((f) => f.name === r.identifier);
+  const out = ['%20', 'x'.repeat(300), '..', '%00', "1' OR '1'='1"];
+  if (idField?.type === 'integer') out.unshift('not-a-number', '99999999999999999999999', '-1', '1.5', '0x10');
+  else if (idField?.type === 'uuid') out.unshift('not-a-uuid', '00000000-0000-4000-8000-00000000000g', '{00000000-0000-4000-8000-000000000000}');
+  return out;
+}
+
+/** Every operation that names an object, transitions included: one that does not exist, malformed ones. */
+async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promise<void> {
+  const o = route.operation;
+  const resource = route.resource!;
+  const body = async (): Promise<Record<string, unknown> | undefined> => {
+    if (!route.hasBody) return undefined;
+    if (o.action === 'replace') {
+      const b = await ctx.sampleCreateBody(resource);
+      for (const f of resource.fields) if (f.writeOnce) delete b[f.name];
+      return b;
+    }
+    if (o.action === 'transition') return ctx.transitionBody(route);
+    return {};
+  };
+  if (o.action === 'transition') {
+    // valid-requests (which sends the others) leaves transitions to the states part.
+    await ctx.check('errors', 'errors.missing-object', o.id, async (scope) => {
+      const headers = await ctx.authFor(o.auth);
+      if (!headers) return scope.skip('no credential for this operation');
+      const d = ctx.declared('missing_resource');
+      if (!d) return scope.skip('the spec declares no error code for a missing object (not shown)');
+      const idField = resource.fields.find((f) => f.name === resource.identifier);
+      const id = idField?.type === 'integer' ? 2_000_000_000 : '00000000-0000-4000-8000-00000000dead';
+      const b = await body();
+      const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, ...(b !== undefined ? { body: b } : {}) };
+      const res = await ctx.send(route, req);
+      const why = ctx.expectCondition(res, 'missing_resource');
+      if (why !== undefined) scope.fail(ctx.failure(o.id, `the declared ${d.code} answer for an object that does not exist`, d.pointer, req, `${why}; ${describe(res)}`));
+    });
+  }
+  await ctx.check('errors', 'errors.malformed-id', o.id, async (scope) => {
+    const headers = await ctx.authFor(o.auth);
+    if (!headers) return scope.skip('no credential for this operation');
+    const conditions: Condition[] = ['missing_resource', 'validation'];
+    if (!conditions.some((c) => ctx.declared(c))) return scope.skip('the spec declares no error code for a missing object or a validation error (not shown)');
+    const b = await body();
+    const ids = malformedIds(ctx, route);
+    for (const raw of isThrifty(ctx.model) ? ids.slice(0, 2) : ids) {
+      let path = ctx.fillVersion(route.path);
+      for (const name of route.pathParams) path = path.replace(`{${name}}`, ctx.idParams(route).includes(name) ? (raw.startsWith('%') ? raw : encodeURIComponent(raw)) : '');
+      const req: TestRequest = { method: route.method, path, headers, ...(b !== undefined ? { body: b } : {}) };
+      const res = await ctx.send(route, req);
+      // A path the router does not take (`..` resolved away) is the route_not_found answer, also declared.
+      const why = expectOneOf(ctx, res, [...conditions, 'route_not_found', 'method_not_allowed']);
+      if (why !== undefined) return scope.fail(ctx.failure(o.id, `${codes(ctx, conditions)} for a malformed identifier (${JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw)})`, ctx.declared('missing_resource')?.pointer ?? ctx.declared('validation')?.pointer, req, `${why}; ${describe(res)}`));
+    }
+  });
+}
+
+/** A list at and past its edges: limit 0, 1, the maximum and one more; forged, altered and stale cursors; unknown filter values and parameters. */
+async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<void> {
+  const o = route.operation;
+  await ctx.check('endpoints', 'endpoints.list-edges', o.id, async (scope) => {
+    const headers = await ctx.authFor(o.auth);
+    if (!headers) return scope.skip('no credential for this operation');
+    const validation = ctx.declared('validation');
+    const get = async (query: Record<string, string>): Promise<{ req: TestRequest; res: TestResponse }> => {
+      const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, query), headers };
+      return { req, res: await ctx.send(route, req) };
+    };
+    // Read by the list's declared paging (docs/format.md, "List shapes"): its page-size parameter, and cursors only where it pages by cursor.
+    const page = (res: TestResponse): unknown[] | undefined => (res.status === route.successStatus ? getPageItems(route, res.body) : undefined);
+    const paging = route.operation.paging ?? DEFAULT_PAGING;
+    const size = getPageSizeParam(route);
+    // Two objects at least, so that a page of one has a next cursor.
+    if (route.resource && ctx.createRoute(route.resource.name)) for (let i = 0; i < 2; i++) await ctx.createObject(route.resource);
+    const one = await get(size === undefined ? {} : { [size]: '1' });
+    const items = page(one.res);
+    if (!items) return scope.fail(ctx.failure(o.id, `status ${route.successStatus} and a page${size === undefined ? '' : ` for ${size}=1`}`, o.pointer, one.req, one.res));
+    if (size !== undefined && items.length > 1) return scope.fail(ctx.failure(o.id, `at most 1 item for ${size}=1`, o.pointer, one.req, `${items.length} items`));
+    if (validation && size !== undefined) {
+      const zero = await get({ [size]: '0' });
+      const why = ctx.expectCondition(zero.res, 'validation');
+      if (why !== undefined) return scope.fail(ctx.failure(o.id, `${validation.code} (${validation.status}) for ${size}=0 (a page holds at least one item)`, validation.pointer, zero.req, `${why}; ${describe(zero.res)}`));
+      for (const bad of isThrifty(ctx.model) ? [] : ['-1', 'abc', '1.5']) {
+        const r = await get({ [size]: bad });
+        const w = ctx.expectCondition(r.res, 'validation');
+        if (w !== undefined) return scope.fail(ctx.failure(o.id, `${validation.code} (${validation.status}) for ${size}=${bad}`, validation.pointer, r.req, `${w}; ${describe(r.res)}`));
+      }
+    }
+    if (validation && paging.style === 'cursor') {
+      const forged = await get({ [LIST_PARAMS.cursor]: 'forged-cursor-!@#' });
+      const fw = ctx.expectCondition(forged.res, 'validation');
+      if (fw !== undefined) return scope.fail(ctx.failure(o.id, `${validation.code} (${validation.status}) for a cursor the service never issued`, validation.pointer, forged.req, `${fw}; ${describe(forged.res)}`));
+    }
+    const next = paging.style === 'cursor' && paging.body === 'envelope' ? (one.res.body as Record<string, unknown> | undefined)?.[paging.next] : undefined;
+    if (typeof next === 'string' && next.length > 0) {
+      // An altered cursor (one character changed) and a cursor sent with another query: the declared refusal, or a
+      // page in the declared shape — never a server error (the judge) or a page that is not one.
+      const flip = (c: string) => (c === 'A' ? 'B' : 'A');
+      const altered = `${next.slice(0, Math.floor(next.length / 2))}${flip(next[Math.floor(next.length / 2)]!)}${next.slice(Math.floor(next.length / 2) + 1)}`;
+      for (const [label, query] of [
+        ['an altered cursor', { [LIST_PARAMS.cursor]: altered }],
+        ['a truncated cursor', { [LIST_PARAMS.cursor]: next.slice(0, Math.max(1, next.length - 3)) }],
+      ] as const) {
+        const r = await get(query);
+        if (page(r.res)) continue;
+        const w = validation ? ctx.expectCondition(r.res, 'validation') : `status ${r.res.status}`;
+        if (w !== undefined) return scope.fail(ctx.failure(o.id, `a page or ${validation ? `${validation.code} (${validation.status})` : 'the declared refusal'} for ${label}`, validation?.pointer ?? o.pointer, r.req, `${w}; ${describe(r.res)}`));
+      }
+      // A stale cursor: its object deleted since.
+      const del = ctx.routes.find((r) => r.operation.action === 'delete' && r.resource?.name === route.resource?.name);
+      const first = items[0] as Record<string, unknown> | undefined;
+      const dh = del ? await ctx.authFor(del.operation.auth) : undefined;
+      if (del && dh && first && route.resource?.identifier !== undefined) {
+        await ctx.send(del, { method: del.method, path: ctx.pathOf(del, first[route.resource.identifier]), headers: dh });
+        const r = await get({ [LIST_PARAMS.limit]: '1', [LIST_PARAMS.cursor]: next });
+        if (!page(r.res)) {
+          const w = validation ? ctx.expectCondition(r.res, 'validation') : `status ${r.res.status}`;
+          if (w !== undefined) return scope.fail(ctx.failure(o.id, `a page or the declared refusal for a cursor whose object was deleted since`, validation?.pointer ?? o.pointer, r.req, `${w}; ${describe(r.res)}`));
+        }
+      }
+    }
+    // Unknown filter values (an enum filter given a value it does not declare) and an unknown parameter.
+    for (const q of route.query.filter((x) => x.kind === 'filter' && x.field)) {
+      const f = q.field!;
+      const value = f.type === 'enum' ? '__no_such_value__' : f.type === 'integer' || f.type === 'number' ? 'not-a-number' : f.type === 'boolean' ? 'maybe' : f.type === 'uuid' || f.type === 'ref' ? 'not-an-id' : undefined;
+      if (value === undefined) continue;
+      const r = await get({ [q.name]: value });
+      if (page(r.res)?.length === 0) continue;
+      const w = validation ? ctx.expectCondition(r.res, 'validation') : `status ${r.res.status}`;
+      if (w !== undefined) return scope.fail(ctx.failure(o.id, `${validation ? `${validation.code} (${validation.status})` : 'the declared refusal'} (or an empty page) for ${q.name}=${value}, a value of no ${f.type}`, validation?.pointer ?? o.pointer, r.req, `${w}; ${describe(r.res)}`));
+    }
+    const unknown = await get({ __servicespec_unknown__: '1' });
+    if (!page(unknown.res)) {
+      const w = validation ? ctx.expectCondition(unknown.res, 'validation') : `status ${unknown.res.status}`;
+      if (w !== undefined) scope.fail(ctx.failure(o.id, `a page, or ${validation ? `${validation.code} (${validation.status})` : 'the declared refusal'}, for a parameter the operation does not declare`, validation?.pointer ?? o.pointer, unknown.req, `${w}; ${describe(unknown.res)}`));
+    }
+  });
+}
+
+/** The input-space checks of one route (called per route by checkEndpoints). */
+export async function checkInputs(ctx: TestContext, route: OperationRoute): Promise<void> {
+  await checkInputSpace(ctx, route);
+  if (ctx.idParams(route).length > 0 && route.resource) await checkIdentifiers(ctx, route);
+  if (route.operation.action === 'list' && route.resource) await checkListEdges(ctx, route);
+}

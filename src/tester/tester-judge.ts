@@ -1,0 +1,217 @@
+import { createMediaTypeReader, isJsonMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
+import { getErrorCodes, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
+import { getShapeSchema } from '../model/model-schemas.js';
+import type { PartName } from '../spec/spec-types.js';
+import { rateHeadersMismatch } from './tester-checks-limits.js';
+import { getPageItems } from './tester-checks-lists.js';
+import { describe, type TestContext } from './tester-context.js';
+import type { TestRequest, TestResponse } from './tester-http.js';
+import type { CheckResult, Failure } from './tester-types.js';
+
+// Every answer judged, whatever request produced it: the client hands each one here (TestClient.onAnswer), and the
+// judge holds it to what the spec says of any answer of its route — no undeclared 5xx, the declared success
+// status, the media type (problem+json for errors where `body: problem`; the version's media type where versions
+// are placed there), the declared headers (Location, RateLimit/RateLimit-Policy, Retry-After, Vary,
+// Deprecation/Sunset) and the body's shape. One verdict per check and operation, the first failure kept.
+
+/** Conditions whose 5xx answer a spec may declare for a valid request: the deadline, a handler not given. */
+const SERVER_CONDITIONS = new Set(['timeout', 'not_implemented']);
+
+interface Verdict {
+  part: PartName;
+  check: string;
+  target: string;
+  failure?: Failure;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+
+/** A matcher per route: literal segments win over parameters (`/orders/search` before `/orders/{id}`). */
+function routeMatchers(routes: readonly Route[]): { route: Route; re: RegExp; params: number }[] {
+  return routes
+    .map((route) => ({ route, re: new RegExp(`^${escape(route.path).replace(/\\?\{[^{}]*\\?\}|\{[^{}]*\}/g, '[^/]+')}/?$`), params: route.pathParams.length }))
+    .sort((a, b) => a.params - b.params);
+}
+
+/** The body a route's success answer must have: undefined when it matches, else what differs. */
+export function responseMismatch(ctx: TestContext, route: OperationRoute, req: TestRequest, res: TestResponse): string | undefined {
+  const o = route.operation;
+  if (route.successStatus === 204) return res.text === '' ? undefined : `a body on a 204: ${res.text.slice(0, 100)}`;
+  if (o.action === 'custom') return o.response ? ctx.mismatch(getShapeSchema(ctx.model, o.response, 'response'), res.body) : undefined;
+  if (!route.resource) return undefined;
+  if (o.action === 'list') {
+    const items = getPageItems(route, res.body);
+    if (!items) return 'a page without items';
+    for (const item of items) {
+      const m = ctx.checkShape(route.resource, item, req, o.id);
+      if (m !== undefined) return m;
+    }
+    return undefined;
+  }
+  return ctx.checkShape(route.resource, res.body, req, o.id);
+}
+
+export class Judge {
+  private readonly verdicts = new Map<string, Verdict>();
+  private readonly matchers: { route: Route; re: RegExp }[];
+  private readonly readVersion: (req: TestRequest) => string | undefined;
+  private readonly mediaReader: ((header: string | undefined) => string | undefined) | undefined;
+
+  constructor(private readonly ctx: TestContext) {
+    this.matchers = routeMatchers(getRoutes(ctx.model));
+    const p = ctx.model.versioning?.placement;
+    const media = p?.kind === 'media_type' ? parseMediaTypeTemplate(p.template) : undefined;
+    this.mediaReader = media ? createMediaTypeReader(media) : undefined;
+    this.readVersion = (req) => {
+      const header = (name: string) => Object.entries(req.headers ?? {}).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+      if (!p) return undefined;
+      if (p.kind === 'header') return header(p.name);
+      if (p.kind === 'query') {
+        const q = req.path.indexOf('?');
+        return q < 0 ? undefined : (new URLSearchParams(req.path.slice(q + 1)).get(p.name) ?? undefined);
+      }
+      if (p.kind === 'media_type') return this.mediaReader?.(header('accept'));
+      const re = new RegExp(`^${escape(p.template.replace(/\/+$/, '')).replace(/\\?\{[^{}]*\\?\}|\{[^{}]*\}/, '([^/]+)')}(/|$)`);
+      const m = re.exec(req.path.split('?')[0] ?? '');
+      return m?.[1] !== undefined ? decodeURIComponent(m[1]) : undefined;
+    };
+  }
+
+  /** The route a request went to, if any. */
+  routeOf(req: TestRequest): Route | undefined {
+    // As fetch sends it: dot segments resolved.
+    const path = new URL(req.path.split('?')[0] ?? '', 'http://127.0.0.1').pathname;
+    return this.matchers.find((m) => m.route.method === req.method && m.re.test(path))?.route;
+  }
+
+  /** The route a request goes to, as `METHOD template` (its path when none matches): what pacing keys its policies by. */
+  routeKey(req: TestRequest): string {
+    const r = this.routeOf(req);
+    return r ? `${r.method} ${r.path}` : `${req.method} ${req.path.split('?')[0] ?? ''}`;
+  }
+
+  /** The version an answer is in: the one the request named, else the default when that is the current one. */
+  private versionOf(req: TestRequest): string | undefined {
+    const v = this.ctx.model.versioning;
+    const named = this.readVersion(req);
+    if (named !== undefined) return named;
+    return v?.default === undefined || v.default === 'current' ? v?.current : undefined;
+  }
+
+  private record(part: PartName, check: string, target: string, failure: () => Failure | undefined): void {
+    if (!this.ctx.selected(part, check)) return;
+    const key = `${check}\u0000${target}`;
+    let v = this.verdicts.get(key);
+    if (!v) {
+      v = { part, check, target };
+      this.verdicts.set(key, v);
+    }
+    if (v.failure) return;
+    const f = failure();
+    if (f) v.failure = f;
+  }
+
+  /** Judges one answer; `req` is the request as sent. */
+  see(req: TestRequest, res: TestResponse): void {
+    const route = this.routeOf(req);
+    const target = route?.kind === 'operation' ? route.operation.id : route ? `${route.method} ${route.path}` : `${req.method} ${req.path.split('?')[0] ?? ''}`;
+    const ctx = this.ctx;
+    const fail = (expected: string, pointer: string | undefined, actual: string): Failure => ctx.failure(target, expected, pointer, req, `${actual}; ${describe(res).slice(0, 300)}`);
+    // No 5xx but the ones the spec declares for the case.
+    this.record('endpoints', 'endpoints.no-server-error', target, () => {
+      if (res.status < 500) return undefined;
+      const code = (res.body as { code?: unknown } | undefined)?.code;
+      const declared = route ? getErrorCodes(ctx.model, route).filter((c) => SERVER_CONDITIONS.has(c.condition)) : [];
+      if (declared.some((c) => c.code === code && c.status === res.status)) return undefined;
+      if (route?.kind === 'operation' && route.operation.action === 'custom' && route.operation.errors.some((e) => e === code && ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status)) return undefined;
+      return fail('no server error: the spec declares no 5xx answer for this request', undefined, `status ${res.status}`);
+    });
+    const ct = res.headers.get('content-type') ?? '';
+    const essence = ct.split(';')[0]!.trim().toLowerCase();
+    const kind = ctx.model.errors?.body?.kind ?? 'problem';
+    if (route?.kind !== 'operation') {
+      // A built-in answer (no route matched, the webhook registration): the declared error body too. The token
+      // endpoint answers errors as RFC 6749 says, not in the spec's shape.
+      if (res.status < 400 || route?.kind === 'token' || res.text === '') return;
+      const builtIn = route ? target : 'a request no route matches';
+      this.record('errors', 'errors.media-type', builtIn, () => (kind === 'problem' ? essence !== 'application/problem+json' : !isJsonMediaType(essence)) ? fail(kind === 'problem' ? 'Content-Type application/problem+json (errors.body: problem, RFC 9457)' : 'a JSON Content-Type for the declared error body', '/errors', `Content-Type: ${ct || '(none)'}`) : undefined);
+      this.record('errors', 'errors.answer-shape', builtIn, () => {
+        const m = ctx.errorBodyMismatch(res);
+        return m === undefined ? undefined : fail('an error body in the declared shape', '/errors', m);
+      });
+      return;
+    }
+    const o = route.operation;
+    if (res.status >= 400) {
+      // An error answer: the declared body's media type.
+      this.record('errors', 'errors.media-type', o.id, () => {
+        if (res.text === '') return undefined;
+        if (kind === 'problem' && essence !== 'application/problem+json') return fail('Content-Type application/problem+json (errors.body: problem, RFC 9457)', '/errors', `Content-Type: ${ct || '(none)'}`);
+        if (kind !== 'problem' && !isJsonMediaType(essence)) return fail('a JSON Content-Type for the declared error body', '/errors', `Content-Type: ${ct || '(none)'}`);
+        return undefined;
+      });
+      if (res.status === 429 || res.status === 503) {
+        this.record('limits', 'limits.answer-headers', o.id, () => {
+          const retry = res.headers.get('retry-after');
+          return retry === null ? fail(`a Retry-After header on a ${res.status}`, res.status === 429 ? '/limits/rate' : undefined, 'no Retry-After header') : undefined;
+        });
+      }
+      return;
+    }
+    if (res.status >= 300) return;
+    // A success answer: the declared status, media type, headers and body.
+    this.record('endpoints', 'endpoints.status', o.id, () => (res.status === route.successStatus ? undefined : fail(`status ${route.successStatus} for a success`, o.pointer, `status ${res.status}`)));
+    const version = this.versionOf(req);
+    const current = version !== undefined && version === ctx.model.versioning?.current;
+    const versioned = ctx.model.versioning?.current !== undefined;
+    if (res.text !== '') {
+      this.record('endpoints', 'endpoints.media-type', o.id, () => {
+        if (!isJsonMediaType(essence)) return fail('a JSON Content-Type', o.pointer, `Content-Type: ${ct || '(none)'}`);
+        const p = ctx.model.versioning?.placement;
+        if (this.mediaReader && version !== undefined && this.mediaReader(ct) !== version) return fail(`Content-Type ${p?.kind === 'media_type' ? p.template.replace('{version}', version) : ''}: the version served, in the media type`, '/versioning/placement/media_type', `Content-Type: ${ct}`);
+        return undefined;
+      });
+    }
+    if (o.action === 'create' && res.status === route.successStatus) {
+      const readable = ctx.routes.some((r) => r.operation.action === 'read' && r.resource?.name === route.resource?.name);
+      const id = route.resource?.identifier !== undefined ? (res.body as Record<string, unknown> | undefined)?.[route.resource.identifier] : undefined;
+      if (readable && id !== undefined) {
+        this.record('endpoints', 'endpoints.location', o.id, () => {
+          const loc = res.headers.get('location');
+          if (loc === null) return fail(`a Location header naming the ${route.resource!.name} made`, o.pointer, 'no Location header');
+          return loc.includes(encodeURIComponent(String(id))) ? undefined : fail(`a Location header naming the ${route.resource!.name} made (${String(id)})`, o.pointer, `Location: ${loc}`);
+        });
+      }
+    }
+    if ((ctx.model.limits?.rate ?? []).length > 0) this.record('limits', 'limits.answer-headers', o.id, () => this.rateHeaders(route, res, fail));
+    if (versioned && ctx.model.versioning?.placement) {
+      this.record('versioning', 'versioning.answer-headers', o.id, () => {
+        const p = ctx.model.versioning!.placement!;
+        const vary = (res.headers.get('vary') ?? '').split(',').map((s) => s.trim().toLowerCase());
+        const wanted = p.kind === 'header' ? p.name : p.kind === 'media_type' ? 'Accept' : undefined;
+        if (wanted !== undefined && !vary.includes(wanted.toLowerCase()) && !vary.includes('*')) return fail(`Vary naming ${wanted}: the answer depends on the version named there`, '/versioning/placement', `Vary: ${res.headers.get('vary') ?? '(none)'}`);
+        const declared = ctx.model.versioning!.supported.find((s) => s.version === version);
+        if (declared?.deprecated !== undefined && !res.headers.get('deprecation')) return fail(`a Deprecation header: version ${version!} is deprecated since ${declared.deprecated}`, `${declared.pointer}/deprecated`, 'no Deprecation header');
+        if (declared?.sunset !== undefined && !res.headers.get('sunset')) return fail(`a Sunset header: version ${version!} ends on ${declared.sunset}`, `${declared.pointer}/sunset`, 'no Sunset header');
+        return undefined;
+      });
+    }
+    // The body in the declared shape, for answers in the current version (older ones: versioning.served).
+    if ((current || !versioned) && res.status === route.successStatus) {
+      this.record('endpoints', 'endpoints.answer-shape', o.id, () => {
+        const m = responseMismatch(ctx, route, req, res);
+        return m === undefined ? undefined : fail('a body in the declared response shape', route.resource?.pointer ?? o.pointer, m);
+      });
+    }
+  }
+
+  private rateHeaders(route: OperationRoute, res: TestResponse, fail: (expected: string, pointer: string | undefined, actual: string) => Failure): Failure | undefined {
+    const why = rateHeadersMismatch(this.ctx, route, res);
+    return why === undefined ? undefined : fail('RateLimit-Policy and RateLimit headers naming the declared policies', '/limits/rate', why);
+  }
+
+  /** One result per check and target judged. */
+  results(): CheckResult[] {
+    return [...this.verdicts.values()].map((v) => (v.failure ? { part: v.part, check: v.check, target: v.target, outcome: 'failed', failure: v.failure, requests: 0 } : { part: v.part, check: v.check, target: v.target, outcome: 'passed', requests: 0 }));
+  }
+}
