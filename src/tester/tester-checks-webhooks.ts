@@ -68,7 +68,8 @@ export async function checkWebhooks(ctx: TestContext): Promise<void> {
 
 /**
  * An endpoint the second subject registers gets none of the main subject's events — of a create and of a
- * transition from the initial state — while the main subject's own endpoint gets them.
+ * transition from the initial state — while the main subject's own endpoint gets them; and the main subject's
+ * endpoint gets none of the events of an object the second subject creates.
  */
 async function checkWebhookOwnership(ctx: TestContext, port: number): Promise<void> {
   const add = getRoutes(ctx.model).find((r): r is WebhooksRoute => r.kind === 'webhooks' && r.action === 'add');
@@ -119,6 +120,20 @@ async function checkWebhookOwnership(ctx: TestContext, port: number): Promise<vo
         return scope.fail({ operation: 'webhook delivery', expected: `an endpoint another subject registered gets none of the main subject's ${resource.name} events (owner: ${resource.owner})`, ...(ctx.specRef(resource.pointer) ? { spec: ctx.specRef(resource.pointer)! } : {}), actual: `${types.join(', ')} for ${String(id)} delivered to the other subject's endpoint`, curl: [`# with an endpoint registered by the other subject for ${names.join(', ')}:`, ...steps].join('\n') });
       }
       if (!receiver.deliveries.some((d) => d.path.endsWith('-main') && about(d))) return scope.skip(`the main subject's own endpoint got no event about the ${resource.name} either (events.webhook judges delivery)`);
+      // And the other way round: the second subject's object reaches its own endpoint, never the main subject's.
+      const theirs = await ctx.createObject(resource, undefined, ctx.other);
+      if (theirs && theirs.res.status < 300) {
+        const otherId = theirs.res.body[resource.identifier ?? 'id'];
+        const aboutTheirs = (d: { body: string }) => d.body.includes(JSON.stringify(otherId));
+        const until = Date.now() + DELIVERY_WAIT_MS;
+        while (!receiver.deliveries.some((d) => d.path.endsWith('-other') && aboutTheirs(d)) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+        await new Promise((r) => setTimeout(r, 300));
+        const crossed = receiver.deliveries.filter((d) => d.path.endsWith('-main') && aboutTheirs(d));
+        if (crossed.length > 0) {
+          const types = crossed.map((d) => String((JSON.parse(d.body) as { type?: string }).type));
+          return scope.fail({ operation: 'webhook delivery', expected: `the main subject's endpoint gets none of the second subject's ${resource.name} events (owner: ${resource.owner})`, ...(ctx.specRef(resource.pointer) ? { spec: ctx.specRef(resource.pointer)! } : {}), actual: `${types.join(', ')} for ${String(otherId)} delivered to the main subject's endpoint`, curl: [`# with an endpoint registered by each subject for ${names.join(', ')}; the second subject creates:`, ctx.client.curl(theirs.req)].join('\n') });
+        }
+      }
     } finally {
       await receiver.close();
       if (remove) for (const r of registered) if (r.id !== undefined) await ctx.send(undefined, { method: 'DELETE', path: ctx.fillVersion(remove.path).replace(/\{[^{}]*\}$/, encodeURIComponent(String(r.id))), headers: r.headers }).catch(() => undefined);

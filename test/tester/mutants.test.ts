@@ -422,8 +422,6 @@ const YARDSTICK: YardstickMutant[] = [
 ];
 
 /** Mutants the tester on this branch catches on every seed (measured; move a survivor here when it is caught). */
-// Survivors today: media-type, long-string-500, astral-500, unknown-id-transition-500, malformed-id-500,
-// owner-stream-transitions, owner-webhooks, no-location (issue 25 items 2–4 are being built on other branches).
 const CAUGHT_TODAY: readonly string[] = [
   'illegal-transition',
   'terminal-transition',
@@ -436,15 +434,23 @@ const CAUGHT_TODAY: readonly string[] = [
   'cursor-skip',
   'wrong-code',
   'wrong-status',
+  'media-type',
   'dropped-field',
+  'long-string-500',
+  'astral-500',
   'unknown-id-read-500',
+  'unknown-id-transition-500',
+  'malformed-id-500',
   'owner-read',
   'owner-list',
   'owner-write',
   'owner-stream',
+  'owner-stream-transitions',
+  'owner-webhooks',
   'missing-event',
   'wrong-event',
   'no-ratelimit-header',
+  'no-location',
   'old-version-new-shape',
   'scope-ignored',
 ];
