@@ -74,7 +74,22 @@ function exerciseModel(model: ServiceModel): void {
     for (const shape of [o.request, o.response]) if (shape) for (const view of ['create', 'response'] as const) schemas.getShapeSchema(model, shape, view, { annotations: true });
   }
   for (const k of model.events?.kinds ?? []) if (k.payload) schemas.getShapeSchema(model, k.payload, 'response');
-  for (const route of routes.getRoutes(model)) routes.getErrorCodes(model, route);
+  for (const route of routes.getRoutes(model)) {
+    routes.getErrorCodes(model, route);
+    // The errors the document and the export list: declared codes only, by status.
+    const errors = routes.getRouteErrors(model, route);
+    expect(errors.map((e) => e.status)).toEqual([...errors.map((e) => e.status)].sort((x, y) => x - y));
+    for (const e of errors) expect(model.errors?.codes.some((c) => c.name === e.code && c.status === e.status)).toBe(true);
+    if (route.kind !== 'operation') continue;
+    expect(routes.getOperationRoute(model, route.operation.id)).toBe(route);
+    // A Location only on a create, naming the path of the resource's read operation.
+    const location = routes.getCreateLocation(model, route);
+    if (location !== undefined) {
+      expect(route.operation.action).toBe('create');
+      const read = model.endpoints?.operations.find((o) => o.action === 'read' && o.resource === route.resource?.name);
+      expect(read && location.endsWith(read.path)).toBe(true);
+    }
+  }
   for (const o of model.endpoints?.operations ?? []) routes.isIdempotentOperation(model, o);
   for (const o of model.endpoints?.operations ?? []) routes.getPagingParams(o);
   routes.getUndeclaredConditions(model);
@@ -296,6 +311,9 @@ describe('the model API surface', () => {
         'getStateMachine',
         'getStateField',
         'getErrorCodes',
+        'getRouteErrors',
+        'getOperationRoute',
+        'getCreateLocation',
         'getRoutes',
         'getServiceRoutes',
         'isReservedPath',
