@@ -65,7 +65,8 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
       const res = await ctx.send(route, req);
       const refusedAsDeclared = o.action === 'custom' && res.status >= 400 && res.status < 500 && o.errors.some((e) => ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status);
       if (refusedAsDeclared) return undefined;
-      if (mayRefuse && res.status >= 400 && ctx.declared('validation') && ctx.expectCondition(res, 'validation') === undefined) return undefined;
+      // A value the service may refuse (NUL): the declared validation answer, or any 4xx where the spec declares none.
+      if (mayRefuse && res.status >= 400 && (ctx.declared('validation') ? ctx.expectCondition(res, 'validation') === undefined : res.status < 500)) return undefined;
       if (res.status !== route.successStatus) return ctx.failure(o.id, `status ${route.successStatus} for a valid body with ${label}`, o.pointer, req, res);
       const m = responseMismatch(ctx, route, req, res);
       if (m !== undefined) return ctx.failure(o.id, `a body in the declared response shape (sent: ${label})`, resource?.pointer ?? o.pointer, req, `${m}; ${describe(res)}`);
@@ -153,6 +154,11 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
   });
 }
 
+/** Where the spec declares no validation code, any 4xx is the refusal (a 5xx is the judge's): undefined, else the status. */
+function refusal(res: TestResponse): string | undefined {
+  return res.status >= 400 && res.status < 500 ? undefined : `status ${res.status}`;
+}
+
 /** A list at and past its edges: limit 0, 1, the maximum and one more; forged, altered and stale cursors; unknown filter values and parameters. */
 async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<void> {
   const o = route.operation;
@@ -201,7 +207,7 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
       ] as const) {
         const r = await get(query);
         if (page(r.res)) continue;
-        const w = validation ? ctx.expectCondition(r.res, 'validation') : `status ${r.res.status}`;
+        const w = validation ? ctx.expectCondition(r.res, 'validation') : refusal(r.res);
         if (w !== undefined) return scope.fail(ctx.failure(o.id, `a page or ${validation ? `${validation.code} (${validation.status})` : 'the declared refusal'} for ${label}`, validation?.pointer ?? o.pointer, r.req, `${w}; ${describe(r.res)}`));
       }
       // A stale cursor: its object deleted since.
@@ -212,7 +218,7 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
         await ctx.send(del, { method: del.method, path: ctx.pathOf(del, first[route.resource.identifier]), headers: dh });
         const r = await get({ [LIST_PARAMS.limit]: '1', [LIST_PARAMS.cursor]: next });
         if (!page(r.res)) {
-          const w = validation ? ctx.expectCondition(r.res, 'validation') : `status ${r.res.status}`;
+          const w = validation ? ctx.expectCondition(r.res, 'validation') : refusal(r.res);
           if (w !== undefined) return scope.fail(ctx.failure(o.id, `a page or the declared refusal for a cursor whose object was deleted since`, validation?.pointer ?? o.pointer, r.req, `${w}; ${describe(r.res)}`));
         }
       }
@@ -224,12 +230,12 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
       if (value === undefined) continue;
       const r = await get({ [q.name]: value });
       if (page(r.res)?.length === 0) continue;
-      const w = validation ? ctx.expectCondition(r.res, 'validation') : `status ${r.res.status}`;
+      const w = validation ? ctx.expectCondition(r.res, 'validation') : refusal(r.res);
       if (w !== undefined) return scope.fail(ctx.failure(o.id, `${validation ? `${validation.code} (${validation.status})` : 'the declared refusal'} (or an empty page) for ${q.name}=${value}, a value of no ${f.type}`, validation?.pointer ?? o.pointer, r.req, `${w}; ${describe(r.res)}`));
     }
     const unknown = await get({ __servicespec_unknown__: '1' });
     if (!page(unknown.res)) {
-      const w = validation ? ctx.expectCondition(unknown.res, 'validation') : `status ${unknown.res.status}`;
+      const w = validation ? ctx.expectCondition(unknown.res, 'validation') : refusal(unknown.res);
       if (w !== undefined) scope.fail(ctx.failure(o.id, `a page, or ${validation ? `${validation.code} (${validation.status})` : 'the declared refusal'}, for a parameter the operation does not declare`, validation?.pointer ?? o.pointer, unknown.req, `${w}; ${describe(unknown.res)}`));
     }
   });

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import type { ServiceModel } from '../model/model-types.js';
 import { checkAuth, checkBadCredentials } from './tester-checks-auth.js';
-import { checkEndpoints } from './tester-checks-endpoints.js';
+import { checkEndpoints, notImplemented } from './tester-checks-endpoints.js';
 import { checkEvents } from './tester-checks-events.js';
 import { checkIdempotency } from './tester-checks-idempotency.js';
 import { checkLimits, checkRateLimit } from './tester-checks-limits.js';
@@ -196,6 +196,10 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
     ctx.results.push(f ? { part: 'resources', check: 'resources.response-shape', target: name, outcome: 'failed', failure: f, requests: 0 } : { part: 'resources', check: 'resources.response-shape', target: name, outcome: 'passed', requests: 0 });
   }
   ctx.results.push(...judge.results());
+  for (const id of ctx.notImplemented) {
+    // Not a pass, not a failure: the service says it has no implementation, so the operation was not checked.
+    ctx.skip('endpoints', 'endpoints.no-server-error', id, notImplemented(id), 'not-run');
+  }
   if (!options.showSecrets) redact(ctx);
   const durationMs = clock.now() - started;
   const report: TestReport = {
