@@ -99,7 +99,9 @@ const ARG_BYTES = 64 * 1024;
 function bodyWords(text: string): string {
   const bytes = Buffer.byteLength(text);
   const pad = /( +)$/.exec(text)?.[1]?.length ?? 0;
+  // eslint-disable-next-line no-control-regex -- control characters are what must be escaped
   if (text.includes('\0')) return `--data-binary @<(printf '%b' ${shellQuote(text.replace(/[\\\x00-\x1f\x7f]/g, (c) => (c === '\\' ? '\\\\' : `\\0${c.charCodeAt(0).toString(8).padStart(3, '0')}`)))})`;
+  // eslint-disable-next-line no-control-regex -- control characters are what must be escaped
   const quote = (s: string) => (/[\x01-\x1f\x7f]/.test(s) ? ansiQuote(s) : shellQuote(s));
   const printf = pad >= PAD_RUN ? `printf '%s%*s' ${quote(text.slice(0, text.length - pad))} ${pad} ''` : `printf '%s' ${quote(text)}`;
   if (bytes > ARG_BYTES) return `--data-binary @<(${printf})`;
@@ -110,6 +112,7 @@ function bodyWords(text: string): string {
 
 /** Bash ANSI-C quoting: control characters, backslash and quote escaped; everything else as is. */
 function ansiQuote(s: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what must be escaped
   return `$'${s.replace(/[\\'\x01-\x1f\x7f]/g, (c) => (c === '\\' ? '\\\\' : c === "'" ? "\\'" : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))}'`;
 }
 
