@@ -68,13 +68,13 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
       if (pad < 0) return scope.skip('a valid body is already larger than the limit');
       const at: TestRequest = { method: o.method, path: ctx.pathOf(bodyRoute), headers, raw: json + ' '.repeat(pad) };
       const resAt = await ctx.send(bodyRoute, at);
-      if (resAt.status !== bodyRoute.successStatus) return scope.fail({ ...ctx.failure(o.id, `a body of exactly ${bodySize.text} (${bodySize.bytes} bytes) accepted`, where, at, resAt), curl: `# ${bodySize.bytes}-byte body: the valid JSON below padded with spaces\n${ctx.failure(o.id, '', undefined, { ...at, raw: json }, resAt).curl ?? ''}` });
+      if (resAt.status !== bodyRoute.successStatus) return scope.fail({ ...ctx.failure(o.id, `a body of exactly ${bodySize.text} (${bodySize.bytes} bytes) accepted`, where, at, resAt), curl: `# a ${bodySize.bytes}-byte body: valid JSON padded with ${pad} spaces\n${ctx.client.curl(at)}` });
       ctx.remember(bodyRoute.resource!, resAt.body as Record<string, unknown>);
       const json2 = JSON.stringify(await ctx.sampleCreateBody(bodyRoute.resource!));
       const over: TestRequest = { method: o.method, path: ctx.pathOf(bodyRoute), headers, raw: json2 + ' '.repeat(bodySize.bytes + 1 - Buffer.byteLength(json2)) };
       const resOver = await ctx.send(bodyRoute, over);
       const why = ctx.expectCondition(resOver, 'body_too_large');
-      if (why !== undefined || resOver.status < 300) scope.fail({ ...ctx.failure(o.id, `${ctx.declared('body_too_large')?.code ?? 'body_too_large'} for a body one byte over ${bodySize.text}`, ctx.declared('body_too_large')?.pointer ?? where, over, `${why ?? ''}; ${describe(resOver)}`), curl: `# ${bodySize.bytes + 1}-byte body: the valid JSON below padded with spaces\n${ctx.failure(o.id, '', undefined, { ...over, raw: json2 }, resOver).curl ?? ''}` });
+      if (why !== undefined || resOver.status < 300) scope.fail({ ...ctx.failure(o.id, `${ctx.declared('body_too_large')?.code ?? 'body_too_large'} for a body one byte over ${bodySize.text}`, ctx.declared('body_too_large')?.pointer ?? where, over, `${why ?? ''}; ${describe(resOver)}`), curl: `# a ${bodySize.bytes + 1}-byte body: valid JSON padded with ${bodySize.bytes + 1 - Buffer.byteLength(json2)} spaces\n${ctx.client.curl(over)}` });
     });
   }
   // Page size.

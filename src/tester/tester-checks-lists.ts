@@ -90,6 +90,7 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
       const size = p.style === 'limit' ? Math.min(ctx.model.limits?.pageSize?.max ?? 100, Math.max(mine.size, 1)) : 2;
       for (const sort of [undefined, ...o.sort.flatMap((s) => [s, `-${s}`])]) {
         const seen: unknown[] = [];
+        const pages: { req: TestRequest; count: number }[] = [];
         let query: Record<string, string> | undefined = { ...(sizeParam !== undefined ? { [sizeParam]: String(size) } : {}), ...(sort ? { [LIST_PARAMS.sort]: sort } : {}) };
         let req: TestRequest | undefined;
         let total: unknown;
@@ -103,6 +104,7 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
             if (typeof total !== 'number') return scope.fail(ctx.failure(o.id, `the total in \`${p.total}\``, o.pointer, req, describe(res).slice(0, 200)));
           }
           seen.push(...items);
+          pages.push({ req, count: items.length });
           if (p.style === 'limit' || p.style === 'none') break;
           const step = nextQuery(route, query, res, items, size);
           if (step.problem !== undefined) return scope.fail(ctx.failure(o.id, 'a Link header exactly while another page exists', o.pointer, req, step.problem));
@@ -111,10 +113,10 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
         if (!req) continue;
         const ids = seen.map(id);
         const dup = ids.find((x, i) => ids.indexOf(x) !== i);
-        if (dup !== undefined) return scope.fail(ctx.failure(o.id, 'each object once across pages', o.pointer, req, `${dup} appears twice`));
+        if (dup !== undefined) return scope.fail({ ...ctx.failure(o.id, 'each object once across pages', o.pointer, req, `${dup} appears twice`), curl: ctx.client.curlPages(pages, ids.findIndex((x, i) => ids.indexOf(x) !== i), `${dup} again`) });
         const gap = [...mine].find((x) => !ids.includes(x));
-        if (gap !== undefined && ctx.pool.get(resource.name)!.some((x) => id(x) === gap)) return scope.fail(ctx.failure(o.id, 'every object of the caller across pages', o.pointer, req, `${gap} missing after ${seen.length} items`));
-        if (p.total !== undefined && p.style !== 'limit' && total !== seen.length) return scope.fail(ctx.failure(o.id, `the total \`${p.total}\` equal to the objects listed`, o.pointer, req, `${String(total)}, but ${seen.length} listed`));
+        if (gap !== undefined && ctx.pool.get(resource.name)!.some((x) => id(x) === gap)) return scope.fail({ ...ctx.failure(o.id, 'every object of the caller across pages', o.pointer, req, `${gap} missing after ${seen.length} items`), curl: ctx.client.curlPages(pages, seen.length, `the last: ${gap} on none`) });
+        if (p.total !== undefined && p.style !== 'limit' && total !== seen.length) return scope.fail({ ...ctx.failure(o.id, `the total \`${p.total}\` equal to the objects listed`, o.pointer, req, `${String(total)}, but ${seen.length} listed`), curl: ctx.client.curlPages(pages, seen.length, `the last: ${seen.length} listed in all`) });
       }
     });
   }

@@ -253,6 +253,7 @@ async function checkLists(ctx: TestContext): Promise<void> {
       let current: Record<string, unknown>[] = [];
       for (const sort of sorts) {
         const seen: Record<string, unknown>[] = [];
+        const pages: { req: TestRequest; count: number }[] = [];
         let cursor: string | undefined;
         for (let page = 0; page < 200; page++) {
           const query: Record<string, string> = { [LIST_PARAMS.limit]: '2' };
@@ -262,6 +263,7 @@ async function checkLists(ctx: TestContext): Promise<void> {
           const res = await ctx.send(route, req);
           if (res.status !== 200 || !Array.isArray(res.body?.[PAGE_FIELDS.items])) return scope.fail(ctx.failure(o.id, 'a page', o.pointer, req, res));
           seen.push(...(res.body[PAGE_FIELDS.items] as Record<string, unknown>[]));
+          pages.push({ req, count: (res.body[PAGE_FIELDS.items] as unknown[]).length });
           cursor = typeof res.body[PAGE_FIELDS.next] === 'string' ? (res.body[PAGE_FIELDS.next] as string) : undefined;
           if (!cursor) break;
         }
@@ -269,9 +271,10 @@ async function checkLists(ctx: TestContext): Promise<void> {
         const ids = seen.map((x) => JSON.stringify(x[resource.identifier ?? 'id']));
         const dup = ids.find((x, i) => ids.indexOf(x) !== i);
         const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { [LIST_PARAMS.limit]: '2', ...(sort ? { [LIST_PARAMS.sort]: sort } : {}) }), headers };
-        if (dup !== undefined) return scope.fail(ctx.failure(o.id, 'each object once across pages', o.pointer, req, `${dup} appears twice`));
+        // The reproduction: every page up to the one where the object shows again, cursors as sent.
+        if (dup !== undefined) return scope.fail({ ...ctx.failure(o.id, 'each object once across pages', o.pointer, req, `${dup} appears twice`), curl: ctx.client.curlPages(pages, ids.findIndex((x, i) => ids.indexOf(x) !== i), `${dup} again`) });
         const gap = [...mine].find((x) => !ids.includes(x));
-        if (gap !== undefined && ctx.pool.get(resource.name)!.some((x) => JSON.stringify(x[resource.identifier ?? 'id']) === gap)) return scope.fail(ctx.failure(o.id, 'every object of the caller across pages', o.pointer, req, `${gap} missing after ${seen.length} items`));
+        if (gap !== undefined && ctx.pool.get(resource.name)!.some((x) => JSON.stringify(x[resource.identifier ?? 'id']) === gap)) return scope.fail({ ...ctx.failure(o.id, 'every object of the caller across pages', o.pointer, req, `${gap} missing after ${seen.length} items`), curl: ctx.client.curlPages(pages, seen.length, `the last: ${gap} on none`) });
         if (sort) {
           const field = sort.replace(/^-/, '');
           const values = seen.map((x) => x[field]);
@@ -279,7 +282,7 @@ async function checkLists(ctx: TestContext): Promise<void> {
             const a = values[i - 1] as string | number | null;
             const b = values[i] as string | number | null;
             if (a === null || b === null || a === undefined || b === undefined) continue;
-            if (sort.startsWith('-') ? a < b : a > b) return scope.fail(ctx.failure(o.id, `items ordered by ${sort}`, o.pointer, req, `${JSON.stringify(a)} before ${JSON.stringify(b)}`));
+            if (sort.startsWith('-') ? a < b : a > b) return scope.fail({ ...ctx.failure(o.id, `items ordered by ${sort}`, o.pointer, req, `${JSON.stringify(a)} before ${JSON.stringify(b)}`), curl: ctx.client.curlPages(pages, i, `${JSON.stringify(b)} after ${JSON.stringify(a)}`) });
           }
         }
       }

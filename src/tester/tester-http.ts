@@ -86,16 +86,58 @@ export class BoundReached extends Error {
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** A run of this many spaces or more at a body's end is written as a printf width (the padded body-size probes). */
+const PAD_RUN = 32;
+/** Past this many bytes a body is piped from printf (a shell builtin: no argument-length limit) instead of passed as curl's argument. */
+const ARG_BYTES = 64 * 1024;
+
+/**
+ * The shell words that make curl send `text` byte for byte: never cut, whatever its size. Control characters are
+ * written with ANSI-C quoting (`$'…'`) so that every request stays on one line of the report; a NUL (no shell word
+ * holds one) and very long bodies come from printf through process substitution. The script is bash.
+ */
+function bodyWords(text: string): string {
+  const bytes = Buffer.byteLength(text);
+  const pad = /( +)$/.exec(text)?.[1]?.length ?? 0;
+  // eslint-disable-next-line no-control-regex -- control characters are what must be escaped
+  if (text.includes('\0')) return `--data-binary @<(printf '%b' ${shellQuote(text.replace(/[\\\x00-\x1f\x7f]/g, (c) => (c === '\\' ? '\\\\' : `\\0${c.charCodeAt(0).toString(8).padStart(3, '0')}`)))})`;
+  // eslint-disable-next-line no-control-regex -- control characters are what must be escaped
+  const quote = (s: string) => (/[\x01-\x1f\x7f]/.test(s) ? ansiQuote(s) : shellQuote(s));
+  const printf = pad >= PAD_RUN ? `printf '%s%*s' ${quote(text.slice(0, text.length - pad))} ${pad} ''` : `printf '%s' ${quote(text)}`;
+  if (bytes > ARG_BYTES) return `--data-binary @<(${printf})`;
+  // Command substitution drops trailing newlines only: a body ending in spaces keeps them.
+  if (pad >= PAD_RUN) return `--data-binary "$(${printf})"`;
+  return `--data-binary ${quote(text)}`;
+}
+
+/** Bash ANSI-C quoting: control characters, backslash and quote escaped; everything else as is. */
+function ansiQuote(s: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what must be escaped
+  return `$'${s.replace(/[\\'\x01-\x1f\x7f]/g, (c) => (c === '\\' ? '\\\\' : c === "'" ? "\\'" : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))}'`;
+}
+
+/**
+ * One request as a curl command that sends it as it was sent: method, headers, the whole body byte for byte (see
+ * bodyWords) and the URL; `-i` shows the answer's status and headers.
+ */
 export function toCurl(baseUrl: string, r: TestRequest): string {
   const parts = ['curl', '-i', '-X', r.method];
   for (const [k, v] of Object.entries(r.headers ?? {})) parts.push('-H', shellQuote(`${k}: ${v}`));
   const text = bodyText(r);
   if (text !== undefined) {
     if (!Object.keys(r.headers ?? {}).some((k) => k.toLowerCase() === 'content-type')) parts.push('-H', shellQuote('content-type: application/json'));
-    parts.push('--data-binary', shellQuote(text.length > 2000 ? `${text.slice(0, 2000)}…` : text));
+    parts.push(bodyWords(text));
   }
   parts.push(shellQuote(`${baseUrl}${r.path}`));
   return parts.join(' ');
+}
+
+/**
+ * A sequence of requests as one script: each request's curl command, after the comment that says why it is there
+ * (a note of '' says nothing). Reproductions that need more than one request (the pages before a repeat) use it.
+ */
+export function toCurlSequence(baseUrl: string, steps: readonly { note?: string; req: TestRequest }[]): string {
+  return steps.flatMap((s) => [...(s.note ? [`# ${s.note}`] : []), toCurl(baseUrl, s.req)]).join('\n');
 }
 
 function bodyText(r: TestRequest): string | undefined {
@@ -244,6 +286,22 @@ export class TestClient {
   /** A curl command for `r` as it is sent (with the version it names). */
   curl(r: TestRequest): string {
     return toCurl(this.baseUrl, this.prepare(r));
+  }
+
+  /** curl commands for a sequence of requests as they are sent, each after its note (toCurlSequence). */
+  curlSequence(steps: readonly { note?: string; req: TestRequest }[]): string {
+    return toCurlSequence(this.baseUrl, steps.map((s) => ({ ...s, req: this.prepare(s.req) })));
+  }
+
+  /**
+   * The pages of a list up to and including the one that shows item `at` (its index across the pages, in order),
+   * each request as it was sent (cursors as they were sent), the last after `note`: the sequence that shows a repeat
+   * or a misordering again.
+   */
+  curlPages(pages: readonly { req: TestRequest; count: number }[], at: number, note: string): string {
+    let end = 0;
+    for (let shown = 0; end < pages.length - 1 && shown + pages[end]!.count <= at; end++) shown += pages[end]!.count;
+    return this.curlSequence(pages.slice(0, end + 1).map((p, i) => ({ note: i === end ? `page ${i + 1}: ${note}` : `page ${i + 1}`, req: p.req })));
   }
 
   /** A request as it is sent: its version named and its query credentials in the query. */
