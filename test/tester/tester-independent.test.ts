@@ -43,6 +43,12 @@ const TRUE_FINDINGS: ReadonlyArray<{ check: string; target: string; actual: RegE
     check: 'endpoints.list-paging', target: 'listOrders', actual: /missing after 2 items$/,
     why: 'the spec declares no `paging`, so the list pages by the format default (docs/format.md, "List shapes"): {items, next_cursor} by limit and cursor; the server sends no next_cursor and ignores cursor, so objects past the first page cannot be reached',
   },
+  // The same breach seen in the answer, by the judge and by the valid request's own check. The tester let both pass
+  // before (it read only items).
+  ...['endpoints.answer-shape', 'endpoints.valid-requests'].map((check) => ({
+    check, target: 'listOrders', actual: /^a page without next_cursor/,
+    why: 'the format\'s page is {items, next_cursor} (export openapi requires next_cursor, null on the last page); the server answers {items} alone',
+  })),
   {
     check: 'limits.body-size', target: 'createOrder at 1MiB', actual: /^code FST_ERR_CTP_BODY_TOO_LARGE, not too_large/,
     why: 'the 413 is right, but its body carries Fastify\'s own code, not the declared too_large, and is not a problem',
