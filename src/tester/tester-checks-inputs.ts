@@ -25,7 +25,11 @@ function expectOneOf(ctx: TestContext, res: TestResponse, conditions: readonly C
   const declared = conditions.filter((c) => ctx.declared(c));
   if (declared.length === 0) return undefined;
   const whys = declared.map((c) => ctx.expectCondition(res, c));
-  return whys.includes(undefined) ? undefined : whys[0];
+  if (whys.includes(undefined)) return undefined;
+  // Name what is wrong with the answer the service chose: a 400 with a bad body is reported by its body, not as
+  // "status 400, not 404" when 400 is one of the answers allowed.
+  const chosen = declared.findIndex((c) => ctx.declared(c)!.status === res.status);
+  return whys[chosen === -1 ? 0 : chosen];
 }
 
 function codes(ctx: TestContext, conditions: readonly Condition[]): string {

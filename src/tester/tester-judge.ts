@@ -1,4 +1,5 @@
 import { createMediaTypeReader, isJsonMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
+import { DEFAULT_PAGING } from '../model/model-defaults.js';
 import { getErrorCodes, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import { getShapeSchema } from '../model/model-schemas.js';
 import type { PartName } from '../spec/spec-types.js';
@@ -42,6 +43,15 @@ export function responseMismatch(ctx: TestContext, route: OperationRoute, req: T
   if (o.action === 'list') {
     const items = getPageItems(route, res.body);
     if (!items) return 'a page without items';
+    // The envelope's other declared members (docs/format.md, "List shapes"; the export's page schema requires them):
+    // without its next cursor a client cannot tell a last page from a first.
+    const paging = o.paging ?? DEFAULT_PAGING;
+    if (paging.body === 'envelope') {
+      const page = res.body as Record<string, unknown>;
+      if (paging.style === 'cursor' && !(paging.next in page)) return `a page without ${paging.next} (a string, or null on the last page)`;
+      if (paging.style === 'cursor' && page[paging.next] !== null && typeof page[paging.next] !== 'string') return `${paging.next} ${JSON.stringify(page[paging.next])}, not a string or null`;
+      if (paging.total !== undefined && !(Number.isInteger(page[paging.total]) && (page[paging.total] as number) >= 0)) return `${paging.total} ${JSON.stringify(page[paging.total])}, not a count of objects`;
+    }
     for (const item of items) {
       const m = ctx.checkShape(route.resource, item, req, o.id);
       if (m !== undefined) return m;
