@@ -64,9 +64,17 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
     const limit = ctx.model.limits?.bodySize?.bytes;
     const fits = (b: Record<string, unknown>) => limit === undefined || Buffer.byteLength(JSON.stringify(b)) <= limit - 64;
     const send = async (label: string, value: Record<string, unknown>, mayRefuse = false): Promise<Failure | undefined> => {
-      const body = ctx.makeUnique(resource, (await ctx.resolveRefs(value)) as Record<string, unknown>);
-      const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, body };
-      const res = await ctx.send(route, req);
+      const resolved = (await ctx.resolveRefs(value)) as Record<string, unknown>;
+      let body = ctx.makeUnique(resource, resolved);
+      let req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, body };
+      let res = await ctx.send(route, req);
+      // A unique value another run (or another client) already took is the service keeping its promise, not a
+      // fault: draw fresh unique values and send again (a short pattern leaves few values to draw from).
+      for (let i = 0; i < 3 && resource?.fields.some((f) => f.unique) && ctx.declared('unique_conflict') && ctx.expectCondition(res, 'unique_conflict') === undefined; i++) {
+        body = ctx.makeUnique(resource, resolved);
+        req = { method: route.method, path: ctx.pathOf(route, id), headers, body };
+        res = await ctx.send(route, req);
+      }
       const refusedAsDeclared = o.action === 'custom' && res.status >= 400 && res.status < 500 && o.errors.some((e) => ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status);
       if (refusedAsDeclared) return undefined;
       // A value the service may refuse (NUL): the declared validation answer, or any 4xx where the spec declares none.
