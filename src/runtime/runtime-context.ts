@@ -73,6 +73,11 @@ export interface KeyedChange {
    * holds the writer from its start, so claiming last is claiming first, with one write fewer.
    */
   keep(tx: StorageTx, status: number, headers: Readonly<Record<string, string>>, body: string): Promise<void>;
+  /**
+   * Where given, the transaction's first statement: claims the key before the change (PostgreSQL, whose
+   * transactions do not hold one writer: a concurrent request with the key waits here, then finds its answer).
+   */
+  open?(tx: StorageTx): Promise<void>;
   /** `keep` in a transaction run in this turn (`SyncWriter.transaction`). */
   keepNow(writer: SyncWriter, status: number, headers: Readonly<Record<string, string>>, body: string): void;
   /** Answers from what the key held (a replay; or throws the conflict or in-progress error); undefined when `err` is anything else. */

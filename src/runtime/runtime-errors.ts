@@ -127,6 +127,18 @@ export const UNAVAILABLE_RETRY_AFTER_S = 1;
 
 /** Requests answered `unavailable`: nothing of theirs was applied, or its outcome is unknown; not an answer to keep. */
 const unavailableAnswers = new WeakSet<FastifyRequest>();
+/** Of those, the requests whose change may have been applied (its COMMIT's answer was lost). */
+const unknownOutcomeAnswers = new WeakSet<FastifyRequest>();
+
+/** Whether the request was answered `unavailable` after its change's COMMIT went unanswered (it may be applied). */
+export function isUnknownOutcomeAnswer(request: FastifyRequest): boolean {
+  return unknownOutcomeAnswers.has(request);
+}
+
+/** Marks the request's `unavailable` answer as one whose change may have been applied. */
+export function markUnknownOutcome(request: FastifyRequest, err: unknown): void {
+  if (getStorageFault(err)?.outcomeUnknown === true) unknownOutcomeAnswers.add(request);
+}
 
 /** Whether the request was answered with the `unavailable` condition (an Idempotency-Key keeps no such answer). */
 export function isUnavailableAnswer(request: FastifyRequest): boolean {

@@ -3,8 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceModel } from '../../model/model-types.js';
 import { getIdempotencyHeader } from '../../model/model-defaults.js';
 import type { LateAnswer } from '../runtime-deadline.js';
-import { isUnavailableAnswer, ServiceError } from '../runtime-errors.js';
-import type { Storage } from '../storage/storage-types.js';
+import { isUnavailableAnswer, isUnknownOutcomeAnswer, ServiceError } from '../runtime-errors.js';
+import type { Storage, StorageTx } from '../storage/storage-types.js';
 
 const NAMESPACE = 'idempotency';
 /** How long a claim may stay "running" before another request may take it over (a crashed first attempt). */
@@ -71,8 +71,46 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
     reply.header('idempotent-replayed', 'true');
     return reply.code(stored.status).send(stored.body);
   };
-  // Keyed creates claim in their own transaction on SQLite; PostgreSQL's transactions do not hold records yet.
-  const inChange = storage.dialect === 'sqlite';
+  // Keyed creates claim their key in their own transaction: the answer commits with the change, or neither does.
+  // SQLite claims last (the transaction holds the one writer from its start); PostgreSQL claims first (a concurrent
+  // request with the key waits for this transaction, then finds its answer), and writes the answer last. A COMMIT
+  // whose answer was lost then leaves the key with the change's answer, or free with nothing applied.
+  const claimFirst = storage.dialect === 'postgres';
+  /** Claims the key in the create's own transaction (see `KeyedChange`): nothing is written yet. */
+  const claimInChange = (request: FastifyRequest, record: string, fingerprint: string, at: string, expiresAt: string): 'claimed' => {
+    const claim = { key: record, fingerprint, inChange: true, settled: false };
+    request.idempotencyClaim = claim;
+    const stored = (status: number, headers: Readonly<Record<string, string>>, body: string) => JSON.stringify({ state: 'done', fingerprint, status, headers, body } satisfies Done);
+    const kept = (got: { created: boolean; value: string }) => {
+      if (!got.created) throw new KeyHeld(got.value);
+      claim.settled = true;
+    };
+    request.keyedChange = {
+      async keep(tx, status, headers, body) {
+        if (claimFirst) return tx.putRecord!(NAMESPACE, record, stored(status, headers, body), expiry());
+        // Until this transaction commits no other request sees the key; a held key rolls the change back.
+        kept(await tx.claimRecord!(NAMESPACE, record, stored(status, headers, body), expiry(), now().toISOString()));
+      },
+      ...(claimFirst
+        ? {
+            async open(tx: StorageTx) {
+              const t = now();
+              kept(await tx.claimRecord!(NAMESPACE, record, JSON.stringify({ state: 'running', fingerprint } satisfies Running), new Date(t.getTime() + retentionMs).toISOString(), t.toISOString()));
+            },
+          }
+        : {}),
+      keepNow(writer, status, headers, body) {
+        // Claimed in the request's turn, right after the lookup: the clock read there is this claim's.
+        kept(writer.claimRecord(NAMESPACE, record, stored(status, headers, body), expiresAt, at));
+      },
+      answer(err, _request, replyTo) {
+        if (!(err instanceof KeyHeld)) return undefined;
+        claim.settled = true;
+        return answerStored(err.value, fingerprint, replyTo);
+      },
+    };
+    return 'claimed';
+  };
   return {
     begin(request, reply, wantsInChange) {
       const raw = request.headers[header];
@@ -85,7 +123,7 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
         .update(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`)
         .digest('base64url');
       const record = `${scopeOf(request)}|${key}`;
-      if (wantsInChange && inChange) {
+      if (wantsInChange) {
         // One clock reading for the lookup, the claim and its expiry.
         const t = now();
         const at = t.toISOString();
@@ -98,29 +136,15 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
             return 'replayed' as const;
           })();
         }
-        const claim = { key: record, fingerprint, inChange: true, settled: false };
-        request.idempotencyClaim = claim;
-        const stored = (status: number, headers: Readonly<Record<string, string>>, body: string) => JSON.stringify({ state: 'done', fingerprint, status, headers, body } satisfies Done);
-        const kept = (got: { created: boolean; value: string }) => {
-          if (!got.created) throw new KeyHeld(got.value);
-          claim.settled = true;
-        };
-        request.keyedChange = {
-          async keep(tx, status, headers, body) {
-            // Until this transaction commits no other request sees the key; a held key rolls the change back.
-            kept(await tx.claimRecord!(NAMESPACE, record, stored(status, headers, body), expiry(), now().toISOString()));
-          },
-          keepNow(writer, status, headers, body) {
-            // Claimed in the request's turn, right after the lookup: the clock read there is this claim's.
-            kept(writer.claimRecord(NAMESPACE, record, stored(status, headers, body), expiresAt, at));
-          },
-          answer(err, _request, replyTo) {
-            if (!(err instanceof KeyHeld)) return undefined;
-            claim.settled = true;
-            return answerStored(err.value, fingerprint, replyTo);
-          },
-        };
-        return 'claimed';
+        // Over the network (PostgreSQL): one read answers a retry without opening a transaction.
+        if (storage.findRecordNow === undefined && storage.findRecord !== undefined) {
+          return storage.findRecord(NAMESPACE, record, at).then(async (found) => {
+            if (found === undefined) return claimInChange(request, record, fingerprint, at, expiresAt);
+            await answerStored(found, fingerprint, reply);
+            return 'replayed' as const;
+          });
+        }
+        return claimInChange(request, record, fingerprint, at, expiresAt);
       }
       return (async () => {
         const t = now();
@@ -140,7 +164,13 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
       request.idempotencyClaim = undefined;
       // A database fault is no answer to keep: the key is left free for the retry the answer asks for (claimed in
       // the change's transaction, it rolled back with it; claimed before, the claim is removed, if the database lets).
-      if (isUnavailableAnswer(request)) return claim.inChange ? undefined : storage.deleteRecord(NAMESPACE, claim.key).catch(() => undefined);
+      // A change whose COMMIT was sent and not answered may be applied: its key stays claimed (for the retention
+      // period, so a retry is refused as in progress, never applied twice).
+      if (isUnavailableAnswer(request)) {
+        if (claim.inChange) return undefined;
+        if (isUnknownOutcomeAnswer(request)) return storage.putRecord(NAMESPACE, claim.key, JSON.stringify({ state: 'running', fingerprint: claim.fingerprint } satisfies Running), expiry()).catch(() => undefined);
+        return storage.deleteRecord(NAMESPACE, claim.key).catch(() => undefined);
+      }
       const headers: Record<string, string> = {};
       for (const h of REPLAYED_HEADERS) {
         const v = reply.getHeader(h);

@@ -341,6 +341,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
           // Claim, change and answer in one transaction: the answer is serialised here, as it will be sent.
           return storage
             .transaction(async (tx) => {
+              await keyed.open?.(tx);
               const created = await insert(tx, row);
               const location = locationOf?.(created, request.params as Record<string, string>);
               reply.code(status);

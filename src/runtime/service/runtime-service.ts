@@ -13,7 +13,7 @@ import { parseJsonBytes } from '../runtime-body.js';
 import type { Authenticator, CustomHandler, Principal, RuntimeContext } from '../runtime-context.js';
 import { andThen, ANSWERED, createPipeline, createPlainPipeline, fromPluggable, type Step } from '../runtime-steps.js';
 import { createCursorCodec } from '../runtime-cursor.js';
-import { createErrorResponder, getUnavailableError, REQUEST_ID_HEADER, ServiceError } from '../runtime-errors.js';
+import { createErrorResponder, getUnavailableError, markUnknownOutcome, REQUEST_ID_HEADER, ServiceError } from '../runtime-errors.js';
 import { BUILT_IN, type RuntimeGap } from '../runtime-built-in.js';
 import { getNotImplementedAnswer, getRuntimeGaps } from './runtime-gaps.js';
 import { getLoggerOptions } from '../runtime-logging.js';
@@ -202,6 +202,7 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
     const unavailable = getUnavailableError(err);
     if (unavailable !== undefined) {
       request.log.warn({ err }, 'the database is unavailable');
+      markUnknownOutcome(request, err);
       return errors.send(request, reply, unavailable);
     }
     request.log.error({ err }, 'unexpected failure');
@@ -492,9 +493,10 @@ function createRoutePipeline(route: Route, handler: RouteHandler, services: Rout
     });
   }
   if (limiter) steps.push(limiter);
-  // A create claims its key in its own transaction where the storage allows (one commit for claim, change, answer).
-  // That is a fast path: its plain counterpart claims the key first and stores the answer once sent, as on PostgreSQL.
-  const claimsInChange = services.fast && op?.action === 'create';
+  // A create claims its key in its own transaction (one commit for claim, change, answer). On SQLite that is a fast
+  // path (its plain counterpart claims the key first and stores the answer once sent); on PostgreSQL it is always
+  // so: a COMMIT whose answer is lost then leaves the key with the outcome (storage-faults.ts, outcomeUnknown).
+  const claimsInChange = (services.fast || services.ctx.storage.dialect === 'postgres') && op?.action === 'create';
   if (idem) steps.push((request, reply) => andThen(idem.begin(request, reply, claimsInChange), (outcome) => (outcome === 'replayed' ? ANSWERED : undefined)));
   // The check runs after the credential and limits, as the action's own validation does.
   const actOld = async (version: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {

@@ -3,12 +3,15 @@
 
 /** A database fault worth trying again: a lost connection, no connection to be had, a conflict the database resolved by rolling back. */
 export class StorageUnavailableError extends Error {
-  constructor(
-    message: string,
-    options?: { cause?: unknown },
-  ) {
+  /**
+   * The change's COMMIT was sent and its answer lost (the connection dropped meanwhile): it may have been applied.
+   * An Idempotency-Key is then kept, not freed, so a retry cannot apply the change a second time.
+   */
+  readonly outcomeUnknown: boolean;
+  constructor(message: string, options?: { cause?: unknown; outcomeUnknown?: boolean }) {
     super(message, options);
     this.name = 'StorageUnavailableError';
+    this.outcomeUnknown = options?.outcomeUnknown === true;
   }
 }
 

@@ -355,6 +355,24 @@ class PgTx implements StorageTx {
     // Written at the commit, under the outbox lock (see PostgresStorage.transaction).
     this.events.push(e);
   }
+
+  async claimRecord(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }> {
+    // As PostgresStorage.claimRecord, in this transaction: a concurrent claim of the key waits for this one's end.
+    for (;;) {
+      const inserted = await this.s.query(
+        this.db,
+        `INSERT INTO ${RECORDS} AS r (namespace, key, value, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE r.expires_at <= $5 RETURNING value`,
+        [namespace, key, value, expiresAt, now],
+      );
+      if ((inserted.rowCount ?? 0) > 0) return { created: true, value };
+      const row = (await this.s.query(this.db, `SELECT value FROM ${RECORDS} WHERE namespace = $1 AND key = $2`, [namespace, key])).rows[0] as { value: string } | undefined;
+      if (row) return { created: false, value: row.value };
+    }
+  }
+
+  async putRecord(namespace: string, key: string, value: string, expiresAt: string): Promise<void> {
+    await this.s.query(this.db, `UPDATE ${RECORDS} SET value = $3, expires_at = $4 WHERE namespace = $1 AND key = $2`, [namespace, key, value, expiresAt]);
+  }
 }
 
 /** A 64-bit advisory lock key for `name` in this schema (locks are per database, schemas share them). */
@@ -666,6 +684,8 @@ END $$`,
         // (The server's own error is not always read before the connection closes: the time open is checked too.)
         const expired = (this.lost.get(client) as { code?: unknown } | undefined)?.code === IDLE_IN_TRANSACTION_TIMEOUT || performance.now() - began >= this.openTransactionMs;
         if (f !== undefined && attempt === 1 && !unknown && !expired && signal?.aborted !== true) continue;
+        // The COMMIT went out and no answer came back: the change may be applied; the caller must not act as if not.
+        if (f !== undefined && unknown) throw new StorageUnavailableError('the connection to the database was lost while the change was committed', { cause: err, outcomeUnknown: true });
         throw f ?? err;
       } finally {
         client.release(broken);
@@ -898,6 +918,12 @@ END $$`,
       if (row) return { created: false, value: row.value };
       // Deleted between the two statements: claim again.
     }
+  }
+
+  async findRecord(namespace: string, key: string, now: string): Promise<string | undefined> {
+    await this.ready;
+    const row = (await this.query(this.pooled, `SELECT value FROM ${RECORDS} WHERE namespace = $1 AND key = $2 AND expires_at > $3`, [namespace, key, now])).rows[0] as { value: string } | undefined;
+    return row?.value;
   }
 
   async putRecord(namespace: string, key: string, value: string, expiresAt: string): Promise<void> {

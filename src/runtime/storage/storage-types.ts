@@ -190,6 +190,8 @@ export interface StorageTx {
    * answer in the change's own commit (SQLite). Same semantics as the storage's method.
    */
   claimRecord?(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }>;
+  /** Optional: replaces the value of a record this transaction claimed (PostgreSQL: a key claimed first, answered last). */
+  putRecord?(namespace: string, key: string, value: string, expiresAt: string): Promise<void>;
 }
 
 /** The reads of `StorageTx`, answered synchronously. */
@@ -316,6 +318,8 @@ export interface RecordStorage {
    * stopped, so a call costs the same whatever the table's size. Returns how many it deleted.
    */
   deleteExpiredRecords(now: string, limit: number): Promise<number>;
+  /** Optional: the committed record's value, unexpired; undefined when there is none. */
+  findRecord?(namespace: string, key: string, now: string): Promise<string | undefined>;
   /** Optional fast path (see `readNow`): the committed record's value, unexpired, read at once; undefined when there is none or the storage cannot. */
   findRecordNow?(namespace: string, key: string, now: string): string | undefined;
 }
