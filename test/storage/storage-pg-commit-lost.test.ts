@@ -4,13 +4,13 @@
 // The fault is made at the edge: a TCP relay on loopback between the service and the real server, which passes the
 // COMMIT on, waits for the server's "COMMIT" completion (the change is applied) and drops both sides instead of
 // passing it back.
-import { createServer, type Server, type Socket, connect } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createService } from '../../src/runtime/service/runtime-service.js';
 import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
 import { compileSpecText } from '../../src/program.js';
 import { callJson } from '../support/http.js';
+import { startPgRelay, getRelayedUrl, type PgRelay } from '../support/pg-relay.js';
 import { dropTestSchema, getPostgresSkipReason, getTestSchemaUrl, POSTGRES_URL } from '../support/postgres.js';
 
 const pgSkip = await getPostgresSkipReason();
@@ -38,49 +38,9 @@ errors:
     unavailable: { status: 503, when: [unavailable] }
 `;
 
-const COMMIT = Buffer.from('COMMIT\0');
-
-/** A relay to PostgreSQL that, once armed, loses the answer to the next COMMIT the server completes. */
-function startRelay(target: URL): Promise<{ server: Server; port: number; arm(): void; dropped(): number }> {
-  let armed = false;
-  let drops = 0;
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const upstream = connect(Number(target.port || 5432), target.hostname);
-    sockets.add(client).add(upstream);
-    let sentCommit = false;
-    client.on('data', (chunk) => {
-      if (armed && chunk.includes(COMMIT)) sentCommit = true;
-      upstream.write(chunk);
-    });
-    upstream.on('data', (chunk) => {
-      // The server's CommandComplete tag "COMMIT": the change is applied; its answer goes nowhere.
-      if (sentCommit && chunk.includes(COMMIT)) {
-        armed = false;
-        sentCommit = false;
-        drops++;
-        client.destroy();
-        upstream.destroy();
-        return;
-      }
-      client.write(chunk);
-    });
-    const end = () => (client.destroy(), upstream.destroy());
-    client.on('close', end).on('error', end);
-    upstream.on('close', end).on('error', end);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.on('close', () => sockets.forEach((s) => s.destroy()));
-      resolve({ server, port, arm: () => void (armed = true), dropped: () => drops });
-    }),
-  );
-}
-
 describe.skipIf(pgSkip !== undefined)('PostgreSQL: a COMMIT applied whose answer is lost', () => {
   const url = getTestSchemaUrl();
-  let relay: Awaited<ReturnType<typeof startRelay>>;
+  let relay: PgRelay;
   let call: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => ReturnType<typeof callJson>;
   let close: () => Promise<void>;
   const count = async () => {
@@ -93,17 +53,15 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: a COMMIT applied whose answer
     }
   };
   beforeAll(async () => {
-    relay = await startRelay(new URL(POSTGRES_URL));
-    const via = new URL(url);
-    via.host = `127.0.0.1:${relay.port}`;
+    relay = await startPgRelay(new URL(POSTGRES_URL));
     const compiled = compileSpecText(SPEC, 'notes.yaml');
-    const storage = createPostgresStorage({ url: via.toString(), poolSize: 2 });
+    const storage = createPostgresStorage({ url: getRelayedUrl(url, relay), poolSize: 2 });
     const app = await createService(compiled.model!, { storage, allowGaps: true });
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     call = (method, path, body, headers = {}) => callJson(base, method, path, body, headers);
     close = async () => {
       await app.close();
-      await new Promise((r) => relay.server.close(r));
+      await relay.close();
       await dropTestSchema(url);
     };
   });
@@ -111,7 +69,7 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: a COMMIT applied whose answer
 
   it('a keyed create: 503 with Retry-After, the row is there once, and the retry replays its answer', async () => {
     const before = await count();
-    relay.arm();
+    relay.loseNextCommit();
     const first = await call('POST', '/notes', { text: 'once' }, { 'idempotency-key': 'create-1' });
     expect(relay.dropped()).toBe(1);
     expect([first.status, first.headers.get('retry-after')]).toEqual([503, '1']);
@@ -127,7 +85,7 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: a COMMIT applied whose answer
   it('a keyed update: 503, the key stays held (a retry is refused as in progress, not applied again)', async () => {
     const created = await call('POST', '/notes', { text: 'a' });
     expect(created.status).toBe(201);
-    relay.arm();
+    relay.loseNextCommit();
     const first = await call('PATCH', `/notes/${created.body.id}`, { text: 'b' }, { 'idempotency-key': 'update-1' });
     expect(relay.dropped()).toBe(2);
     expect(first.status).toBe(503);

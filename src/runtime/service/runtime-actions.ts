@@ -646,10 +646,13 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     if (reader?.listStored && isCurrentShape(ctx.model, request)) return answerStored(page(reader.listStored(resource.name, q), counting && reader.list(resource.name, counting)), request, reply);
     if (reader) return answer(page(reader.list(resource.name, q), counting && reader.list(resource.name, counting)), request, reply);
     return ctx.storage
-      .read(async (tx) => page(await tx.list(resource.name, q), counting && (await tx.list(resource.name, counting))))
+      // A page and its total from one snapshot: a write committed between them would make them disagree.
+      .read(async (tx) => page(await tx.list(resource.name, q), counting && (await tx.list(resource.name, counting))), counting ? SNAPSHOT : undefined)
       .then((p) => answer(p, request, reply));
   };
 }
+
+const SNAPSHOT = { snapshot: true } as const;
 
 /** One page read from storage: `limit + 1` rows (the extra one says a next page exists) and how it was asked for. */
 interface ListPage {

@@ -24,6 +24,7 @@ import {
   type MigrationResult,
   type MigrationSession,
   type PreparedMigration,
+  type ReadOptions,
   type OutboxEntry,
   type Row,
   type Storage,
@@ -649,14 +650,14 @@ END $$`,
    * serialization failure, a deadlock), `work` runs once more on a fresh connection: nothing of the first run was
    * applied. A connection lost while the COMMIT's answer is awaited leaves the outcome unknown: not retried.
    */
-  private async tx<T>(work: (db: pg.PoolClient) => Promise<T>, signal?: AbortLike, last?: () => { sql: string; params: unknown[] } | undefined): Promise<T> {
+  private async tx<T>(work: (db: pg.PoolClient) => Promise<T>, signal?: AbortLike, last?: () => { sql: string; params: unknown[] } | undefined, beginSql = 'BEGIN'): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();
       const client = await this.connect();
       let broken: Error | boolean | undefined;
       let committing = false;
       const began = performance.now();
-      const begin = client.query('BEGIN');
+      const begin = client.query(beginSql);
       // (Its failure, a lost connection, is also the failure of the statement queued behind it.)
       begin.catch(() => undefined);
       try {
@@ -772,8 +773,10 @@ END $$`,
     }
   }
 
-  async read<T>(work: (tx: StorageTx) => Promise<T>): Promise<T> {
+  async read<T>(work: (tx: StorageTx) => Promise<T>, options?: ReadOptions): Promise<T> {
     await this.ready;
+    // Several statements that must agree (a page and its total): one read-only transaction, one snapshot.
+    if (options?.snapshot === true) return this.tx((client) => work(new PgTx(this, client, this.tables, false)), undefined, undefined, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     return work(new PgTx(this, this.pooled, this.tables, false));
   }
 

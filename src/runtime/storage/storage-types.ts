@@ -59,6 +59,11 @@ export interface AbortLike {
   removeEventListener?(type: 'abort', listener: () => void): void;
 }
 
+export interface ReadOptions {
+  /** The statements of the read see one snapshot of the database. */
+  snapshot?: boolean;
+}
+
 export interface StoragePlan {
   tables: readonly TablePlan[];
 }
@@ -266,8 +271,13 @@ export interface ResourceStorage {
    * Isolation: read committed plus the row locks of `get`, and compare-and-set in `update`.
    */
   transaction<T>(work: (tx: StorageTx) => Promise<T>, signal?: AbortLike): Promise<T>;
-  /** Runs read-only `work` (one statement) without opening a write transaction; it sees only committed rows and never waits for a writer, where the engine allows. */
-  read<T>(work: (tx: StorageTx) => Promise<T>): Promise<T>;
+  /**
+   * Runs read-only `work` (one statement) without opening a write transaction; it sees only committed rows and never
+   * waits for a writer, where the engine allows. With `snapshot`, `work` may read several statements that must
+   * agree (a page and its total): they see one snapshot (PostgreSQL: a REPEATABLE READ READ ONLY transaction;
+   * SQLite: its statements run on one connection with nothing written between them in this process).
+   */
+  read<T>(work: (tx: StorageTx) => Promise<T>, options?: ReadOptions): Promise<T>;
   /**
    * Optional fast path. A reader that answers at once, for a storage whose driver runs in-process (SQLite),
    * reading only what is committed: on a file, always (a second, read-only connection); in memory, only while
