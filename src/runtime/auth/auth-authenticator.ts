@@ -19,6 +19,7 @@ import type { CredentialRecord, Storage } from '../storage/storage-types.js';
 import { createFailureBoundFor, failedAuthRefusal } from './auth-attempts.js';
 import { checkApiKey, checkBasicUser, parseApiKey } from './auth-credentials.js';
 import { ownValue } from '../../util/util-own.js';
+import { getFastPaths } from '../../util/util-fast-paths.js';
 import {
   algorithmsForJwk,
   ASYMMETRIC_ALGORITHMS,
@@ -44,6 +45,8 @@ export interface AuthOptions {
   allowGaps?: boolean;
   /** How many verified JWTs to remember (least recently used evicted first, approximately: see docs/auth.md); 0 verifies every token every time. Default 10 000. */
   tokenCacheSize?: number;
+  /** False: every JWT is verified by jose alone, the plain counterpart of the node:crypto fast path. Default: SERVICESPEC_FAST_PATHS (on unless `off`). */
+  fastPaths?: boolean;
 }
 
 /** What the runtime uses where the spec is silent (only with allowGaps; each use is reported as a gap). */
@@ -168,6 +171,7 @@ function decodeBasic(credentials: string): { user: string; password: string } | 
 export async function createAuthenticator(model: ServiceModel, storage: Storage, options: AuthOptions = {}): Promise<ServiceAuthenticator> {
   const now = options.now ?? (() => new Date());
   const cacheSize = options.tokenCacheSize ?? AUTH_BUILT_IN.tokenCacheSize;
+  const nodeCrypto = getFastPaths(options.fastPaths);
   const schemes = model.authentication?.schemes ?? [];
   const byName = new Map(schemes.map((s) => [s.name, s]));
   const realm = model.purpose?.name ?? 'service';
@@ -270,6 +274,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
         keys: signingKey.publicJwk ? [signingKey.publicJwk] : [],
         now,
         cacheSize,
+        nodeCrypto,
       }),
     );
   }
@@ -300,6 +305,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
         keys,
         now,
         cacheSize,
+        nodeCrypto,
       }),
     );
   }

@@ -63,7 +63,8 @@ export interface ServiceOptions {
   /**
    * False: every fast path takes its plain counterpart (docs/architecture.md, "Fast paths"): one Fastify route per
    * operation, answers built as objects and serialised, promise pipelines. Default: SERVICESPEC_FAST_PATHS (on
-   * unless `off`). The storage has its own switch (createSqliteStorage's `fastPaths`), with the same default.
+   * unless `off`). The storage and the authenticator have their own switches (createSqliteStorage's and
+   * createAuthenticator's `fastPaths`), with the same default.
    */
   fastPaths?: boolean;
 }
