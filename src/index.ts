@@ -9,7 +9,7 @@
 
 // Loading, with source positions.
 export { loadSpecFile, loadSpecText, loadSpecBytes, MAX_SPEC_BYTES, MAX_SPEC_DEPTH } from './spec/spec-loader.js';
-export type { LoadedSpec, SourceMap, SourceEntry } from './spec/spec-loader.js';
+export type { LoadedSpec, LoadOptions, SourceMap, SourceEntry } from './spec/spec-loader.js';
 
 // Structural validation against the format's JSON Schema (also shipped as `servicespec/schema.json`).
 export { validateSpec, getSpecSchema } from './spec/spec-validate.js';

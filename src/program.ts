@@ -2,7 +2,7 @@ import { checkModel } from './check/check-rules.js';
 import { hasErrors, type Diagnostic } from './diagnostics/diagnostics-catalogue.js';
 import { buildModel } from './model/model-builder.js';
 import type { ServiceModel } from './model/model-types.js';
-import { loadSpecBytes, loadSpecFile, loadSpecText, locate, type LoadedSpec, type SourceMap } from './spec/spec-loader.js';
+import { loadSpecBytes, loadSpecFile, loadSpecText, locate, type LoadedSpec, type LoadOptions, type SourceMap } from './spec/spec-loader.js';
 import type { SpecDocument } from './spec/spec-types.js';
 import { validateSpec } from './spec/spec-validate.js';
 
@@ -38,14 +38,15 @@ export function compileLoaded(loaded: LoadedSpec): CompiledSpec {
   return result({ model, document, diagnostics });
 }
 
-export function compileSpecFile(path: string): CompiledSpec {
-  return compileLoaded(loadSpecFile(path));
+/** `options.fastPaths: false` reads the spec by the plain path (LoadOptions). */
+export function compileSpecFile(path: string, options: LoadOptions = {}): CompiledSpec {
+  return compileLoaded(loadSpecFile(path, options));
 }
 
-export function compileSpecText(text: string, file = '<input>'): CompiledSpec {
-  return compileLoaded(loadSpecText(text, file));
+export function compileSpecText(text: string, file = '<input>', options: LoadOptions = {}): CompiledSpec {
+  return compileLoaded(loadSpecText(text, file, options));
 }
 
-export function compileSpecBytes(bytes: Uint8Array, file = '<input>'): CompiledSpec {
-  return compileLoaded(loadSpecBytes(bytes, file));
+export function compileSpecBytes(bytes: Uint8Array, file = '<input>', options: LoadOptions = {}): CompiledSpec {
+  return compileLoaded(loadSpecBytes(bytes, file, options));
 }

@@ -33,6 +33,8 @@ export interface ServeOptions {
   watch?: boolean;
   /** Origins browsers may call from (repeatable or comma-separated). */
   cors?: string[];
+  /** The reverse proxies whose X-Forwarded-For is believed: addresses or CIDR ranges (repeatable or comma-separated). */
+  trustProxy?: string[];
 }
 
 /** TypeScript handler files: loaded through tsx (below), on every supported Node, with or without its type stripping. */
@@ -202,7 +204,7 @@ export function getListenError(host: string, port: number, err: unknown): string
 /** Reads the spec and builds the service on its database, or says why not (printed) and returns the exit code. */
 async function buildApp(file: string, options: ServeOptions): Promise<{ app: FastifyInstance; dbUrl: string; name: string } | ExitCode> {
   // The runtime (Fastify, jose, ioredis, the SQLite driver) loads only when serving, so other commands start fast.
-  const [{ AuthConfigError, createAuthenticator }, { createRedisStore }, { createService, MIGRATE_HINT, ServiceStartError }, { openStorage, redactStorageUrl }] = await Promise.all([
+  const [{ AuthConfigError, createAuthenticator }, { createRedisStore }, { createService, getTrustProxyProblems, MIGRATE_HINT, ServiceStartError }, { openStorage, redactStorageUrl }] = await Promise.all([
     import('../runtime/auth/index.js'),
     import('../runtime/limits/limits-store.js'),
     import('../runtime/service/runtime-service.js'),
@@ -227,6 +229,14 @@ async function buildApp(file: string, options: ServeOptions): Promise<{ app: Fas
     docs: options.docs === true,
   };
   if (options.cors !== undefined) service.cors = { origins: options.cors };
+  if (options.trustProxy !== undefined) {
+    const problems = getTrustProxyProblems(options.trustProxy);
+    if (problems.length > 0) {
+      io.err(`servicespec serve: --trust-proxy: ${problems.map((p) => p.replace(/^trust proxy: /, '')).join('; ')}\n`);
+      return EXIT.usage;
+    }
+    service.trustProxy = options.trustProxy;
+  }
   if (options.allowWebhookTarget !== undefined) service.webhooks = { allowTargets: options.allowWebhookTarget }; // events (issue 5)
   if (options.handlers !== undefined) {
     if (options.checkTypes && TYPESCRIPT.test(options.handlers)) {
@@ -326,6 +336,7 @@ export function registerServeCommand(program: Command): void {
     .option('--allow-webhook-target <cidr>', 'let webhooks go to this non-public address range too, e.g. 127.0.0.0/8 (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--watch', 'reload the spec when it changes; a broken edit is refused and the last good spec keeps serving')
     .option('--cors <origins>', 'let browsers on these origins call the service, e.g. http://localhost:5173 (repeatable or comma-separated; * for any)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((o) => o.trim()).filter((o) => o !== '')])
+    .option('--trust-proxy <addresses>', 'read the client address from X-Forwarded-For when the peer is one of these proxies: addresses or CIDR ranges, e.g. 10.0.0.0/8 (repeatable or comma-separated)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((o) => o.trim()).filter((o) => o !== '')])
     .addOption(new Option('--log <level>', 'log level').choices(['silent', 'error', 'warn', 'info', 'debug']).default('info'))
     .addOption(new Option('--log-format <format>', 'log lines for a person (coloured) or JSON (default: pretty on a terminal, json otherwise)').choices(['json', 'pretty']))
     .addOption(new Option('--synchronous <mode>', 'SQLite durability: full survives power loss').choices(['full', 'normal']).default('full'))

@@ -321,7 +321,8 @@ function buildRoutes(model: ServiceModel): Route[] {
       path,
       routerPath: toRouterPath(path),
       pathParams: [],
-      conditions: ['validation', 'malformed_request', 'invalid_credential', 'missing_scope', 'internal', 'headers_too_large'],
+      // rate_limited: failed client authentications are bounded like every credential (limits.failed_auth).
+      conditions: ['validation', 'malformed_request', 'invalid_credential', 'missing_scope', 'rate_limited', 'internal', 'headers_too_large'],
       scheme: s,
     });
   }

@@ -43,10 +43,14 @@ function renameObject(renames: Renames, o: unknown): unknown {
   return out;
 }
 
-/** An object, a list of them (`list` shapes), or a list page, with its fields renamed. */
-function rename(renames: Renames, body: unknown, items?: string): unknown {
+/**
+ * An object, a list of them (`list` shapes), or a list page, with its fields renamed. `page` is true only for an
+ * answer that is a list (a list operation, a custom operation answering a list): an object that merely has fields
+ * named like the page's (`items`, `next_cursor`) is an object, renamed as one.
+ */
+function rename(renames: Renames, body: unknown, items?: string, page = false): unknown {
   if (Array.isArray(body)) return body.map((o) => renameObject(renames, o));
-  if (body === null || typeof body !== 'object') return body;
+  if (body === null || typeof body !== 'object' || !page) return renameObject(renames, body);
   const b = body as Record<string, unknown>;
   // A list's envelope (its objects under paging.items); a custom operation's page, by the format's names.
   if (items !== undefined && Array.isArray(b[items])) return { ...b, [items]: (b[items] as unknown[]).map((o) => renameObject(renames, o)) };
@@ -155,9 +159,11 @@ export function createVersionAdapter(model: ServiceModel, route: OperationRoute,
     };
   }
   if (responses.size > 0) {
+    const page = op.action === 'list' || (op.action === 'custom' && op.response?.list === true);
+    const items = op.paging?.body === 'envelope' ? op.paging.items : undefined;
     adapter.response = (version, payload) => {
       const down = responses.get(version);
-      return down ? rename(down, payload, route.operation.paging?.body === 'envelope' ? route.operation.paging.items : undefined) : payload;
+      return down ? rename(down, payload, items, page) : payload;
     };
   }
   return adapter;

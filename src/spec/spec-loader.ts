@@ -104,7 +104,13 @@ function failed(file: string, diagnostics: Diagnostic[]): LoadedSpec {
   return { file, document: undefined, sourceMap: new Map(), diagnostics };
 }
 
-export function loadSpecFile(path: string): LoadedSpec {
+/** How a spec is read. */
+export interface LoadOptions {
+  /** False: the `yaml` package alone (the plain path); default SERVICESPEC_FAST_PATHS (docs/architecture.md, "Fast paths"). */
+  fastPaths?: boolean;
+}
+
+export function loadSpecFile(path: string, options: LoadOptions = {}): LoadedSpec {
   let size: number;
   try {
     const st = statSync(path);
@@ -125,10 +131,10 @@ export function loadSpecFile(path: string): LoadedSpec {
     const code = (err as NodeJS.ErrnoException).code;
     return failed(path, [createDiagnostic('file-unreadable', { path, reason: code ?? String(err) }, { file: path })]);
   }
-  return loadSpecBytes(bytes, path);
+  return loadSpecBytes(bytes, path, options);
 }
 
-export function loadSpecBytes(bytes: Uint8Array, file = '<input>'): LoadedSpec {
+export function loadSpecBytes(bytes: Uint8Array, file = '<input>', options: LoadOptions = {}): LoadedSpec {
   if (bytes.byteLength > MAX_SPEC_BYTES) {
     return failed(file, [createDiagnostic('file-too-large', { size: bytes.byteLength, limit: MAX_SPEC_BYTES }, { file })]);
   }
@@ -141,7 +147,7 @@ export function loadSpecBytes(bytes: Uint8Array, file = '<input>'): LoadedSpec {
     const pos = at >= 0 ? positionOfOffset(lossy, at) : {};
     return failed(file, [createDiagnostic('invalid-utf8', {}, { file, ...pos })]);
   }
-  return loadSpecText(text, file);
+  return loadSpecText(text, file, options);
 }
 
 function positionOfOffset(text: string, offset: number): SourcePosition {
@@ -156,14 +162,14 @@ function positionOfOffset(text: string, offset: number): SourcePosition {
   return { line, column: offset - lineStart + 1 };
 }
 
-export function loadSpecText(input: string, file = '<input>'): LoadedSpec {
+export function loadSpecText(input: string, file = '<input>', options: LoadOptions = {}): LoadedSpec {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   if (text.length > MAX_SPEC_BYTES) {
     return failed(file, [createDiagnostic('file-too-large', { size: text.length, limit: MAX_SPEC_BYTES }, { file })]);
   }
   if (text.trim() === '') return failed(file, [createDiagnostic('empty-document', {}, { file, line: 1, column: 1 })]);
   // SERVICESPEC_FAST_PATHS=off: the `yaml` package alone, the plain reader the fast one must agree with.
-  if (!getFastPaths()) return loadSpecTextWithPositions(text, file);
+  if (!getFastPaths(options.fastPaths)) return loadSpecTextWithPositions(text, file);
   return loadSpecTextFast(text, file) ?? loadSpecTextWithPositions(text, file);
 }
 

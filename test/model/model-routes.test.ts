@@ -61,7 +61,7 @@ describe('getRoutes on orders.yaml', () => {
       'POST /orders/{id}/ship': [...ANY, ...BODY, 'missing_resource', 'illegal_transition', ...AUTH, 'not_owner', 'rate_limited', 'timeout', 'unsupported_version', ...IDEM],
       'POST /orders/{id}/cancel': [...ANY, ...BODY, 'missing_resource', 'illegal_transition', ...AUTH, 'not_owner', 'rate_limited', 'timeout', 'unsupported_version', ...IDEM],
       'POST /quotes': [...ANY, ...BODY, 'not_implemented', 'rate_limited', 'timeout', 'unsupported_version', ...IDEM],
-      'POST /oauth/token': ['validation', 'malformed_request', 'invalid_credential', 'missing_scope', 'internal', 'headers_too_large'],
+      'POST /oauth/token': ['validation', 'malformed_request', 'invalid_credential', 'missing_scope', 'rate_limited', 'internal', 'headers_too_large'],
       'GET /events': [...ANY, 'validation', ...AUTH, 'rate_limited', 'unsupported_version'],
       'POST /webhooks': [...ANY, ...BODY, ...AUTH, 'rate_limited', 'unsupported_version'],
       'GET /webhooks': [...ANY, ...AUTH, 'rate_limited', 'unsupported_version'],

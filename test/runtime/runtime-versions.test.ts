@@ -5,6 +5,7 @@ import { loadModel, startService, type Running } from './helpers.js';
 
 const SPEC = new URL('./fixtures/versioned.yaml', import.meta.url).pathname;
 const ACTIONS = new URL('./fixtures/versioned-actions.yaml', import.meta.url).pathname;
+const PAGE_NAMED = new URL('./fixtures/versioned-page-fields.yaml', import.meta.url).pathname;
 
 describe('requests of an older version', { timeout: 60_000 }, () => {
   let s: Running;
@@ -135,6 +136,27 @@ describe("an older version's transitions and custom operations", { timeout: 60_0
     const now = await s.call('POST', '/parcel-previews', { weight: 4, tracking_number: 'T9', carrier: 'DHL' });
     expect(now.status).toBe(200);
     expect(now.body).toEqual([{ id: '00000000-0000-7000-8000-000000000001', status: 'packed', weight: 4, tracking_number: 'T9', carrier: 'DHL' }]);
+  });
+});
+
+describe("an older version's answers that are objects with a page's field names", { timeout: 60_000 }, () => {
+  let s: Running;
+  beforeAll(async () => {
+    s = await startService(loadModel(PAGE_NAMED));
+  });
+  afterAll(async () => s.close());
+
+  it('renames an object with items and next_cursor fields as an object; only a list answer is a page', async () => {
+    const made = await s.call('POST', '/v1/lists', { name: 'Summer', items: ['Emma'], next_cursor: 'p2' });
+    expect(made.status).toBe(201);
+    expect(made.body).toEqual({ id: expect.any(String), name: 'Summer', items: ['Emma'], next_cursor: 'p2' });
+    const read = await s.call('GET', `/v1/lists/${made.body.id as string}`);
+    expect(read.body).toEqual(made.body);
+    expect((await s.call('GET', `/v2/lists/${made.body.id as string}`)).body).toEqual({ id: made.body.id, title: 'Summer', items: ['Emma'], next_cursor: 'p2' });
+    // The list is a page: its objects are renamed, its own paging fields kept.
+    const page = await s.call('GET', '/v1/lists');
+    expect(page.body.items).toEqual([made.body]);
+    expect(page.body).toHaveProperty('next_cursor');
   });
 });
 

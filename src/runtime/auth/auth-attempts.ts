@@ -35,6 +35,15 @@ export interface FailureBound {
   counting(): boolean;
   /** Counts one failure against each key. */
   fail(keys: readonly string[]): void;
+  /**
+   * Milliseconds until one more failure is allowed for a request from `address` presenting `ids`: its ids first,
+   * then its address — except that an address's spent bound does not hold back a request whose every id has
+   * signed in from that address before (`succeeded`), so a guesser behind a shared address (a proxy) cannot lock
+   * out the people already using it; each id's own bound still holds.
+   */
+  blockedForAttempt(address: string, ids: readonly string[]): number;
+  /** Remembers that these ids signed in from this address (kept until MAX_COUNTERS newer ones push them out). */
+  succeeded(address: string, ids: readonly string[]): void;
 }
 
 /** The answer once a bound is spent: the declared rate_limited error with the seconds until one more attempt. */
@@ -81,9 +90,26 @@ export function withFailureBound(inner: Authenticator, model: ServiceModel): Aut
 /** GCRA per key, as the rate limits count: `attempts` at once, then one per `perMs / attempts`. In-process. */
 export function createFailureBound(attempts: number, perMs: number, now: () => number = Date.now): FailureBound {
   const tats = new Map<string, number>();
-  return {
+  // address + "\n" + id, oldest first.
+  const known = new Set<string>();
+  const bound: FailureBound = {
     attempts,
     perMs,
+    blockedForAttempt(address, ids) {
+      if (tats.size === 0) return 0;
+      const own = ids.length > 0 ? bound.blockedFor(ids) : 0;
+      const shared = bound.blockedFor([address]);
+      if (shared === 0 || (ids.length > 0 && ids.every((id) => known.has(`${address}\n${id}`)))) return own;
+      return Math.max(own, shared);
+    },
+    succeeded(address, ids) {
+      for (const id of ids) {
+        const k = `${address}\n${id}`;
+        if (known.has(k)) continue;
+        known.add(k);
+        if (known.size > MAX_COUNTERS) known.delete(known.values().next().value!);
+      }
+    },
     blockedFor(keys) {
       if (tats.size === 0) return 0;
       let wait = 0;
@@ -113,6 +139,7 @@ export function createFailureBound(attempts: number, perMs: number, now: () => n
       }
     },
   };
+  return bound;
 }
 
 /** A counting semaphore with a bounded queue: `acquire` gives a release function, or undefined when the queue is full. */

@@ -16,9 +16,10 @@ import { ServiceError } from '../runtime-errors.js';
 import { andThen, isPending } from '../runtime-steps.js';
 import type { RuntimeGap } from '../runtime-built-in.js';
 import type { CredentialRecord, Storage } from '../storage/storage-types.js';
-import { createFailureBoundFor, failedAuthRefusal } from './auth-attempts.js';
+import { createFailureBoundFor, failedAuthRefusal, type FailureBound } from './auth-attempts.js';
 import { checkApiKey, checkBasicUser, parseApiKey } from './auth-credentials.js';
 import { ownValue } from '../../util/util-own.js';
+import { getFastPaths } from '../../util/util-fast-paths.js';
 import {
   algorithmsForJwk,
   ASYMMETRIC_ALGORITHMS,
@@ -44,6 +45,8 @@ export interface AuthOptions {
   allowGaps?: boolean;
   /** How many verified JWTs to remember (least recently used evicted first, approximately: see docs/auth.md); 0 verifies every token every time. Default 10 000. */
   tokenCacheSize?: number;
+  /** False: every JWT is verified by jose alone, the plain counterpart of the node:crypto fast path. Default: SERVICESPEC_FAST_PATHS (on unless `off`). */
+  fastPaths?: boolean;
 }
 
 /** What the runtime uses where the spec is silent (only with allowGaps; each use is reported as a gap). */
@@ -75,6 +78,8 @@ export interface TokenIssuer {
   readonly storage: Storage;
   readonly model: ServiceModel;
   readonly now: () => Date;
+  /** The service's failed-credential bound, which failed client authentications count against (per client id, then address). */
+  readonly failures: FailureBound;
   issue(client: CredentialRecord, scopes: readonly string[]): Promise<IssuedToken>;
 }
 
@@ -112,6 +117,8 @@ interface Attempt {
   requirement: AuthRequirement & { kind: 'required' };
   /** The client address and the presented credential ids, whose failures are counted. */
   keys: () => string[];
+  /** The client address's counter key (`a:` and the address). */
+  address: string;
   /** Milliseconds until the address or a presented id may fail again; 0 when none is spent. */
   blockedMs: number;
 }
@@ -168,6 +175,10 @@ function decodeBasic(credentials: string): { user: string; password: string } | 
 export async function createAuthenticator(model: ServiceModel, storage: Storage, options: AuthOptions = {}): Promise<ServiceAuthenticator> {
   const now = options.now ?? (() => new Date());
   const cacheSize = options.tokenCacheSize ?? AUTH_BUILT_IN.tokenCacheSize;
+  const nodeCrypto = getFastPaths(options.fastPaths);
+  // Failed credentials, per credential id and per client address (docs/auth.md, "Failed attempts"); the token
+  // endpoint's client authentications count here too.
+  const failures = createFailureBoundFor(model);
   const schemes = model.authentication?.schemes ?? [];
   const byName = new Map(schemes.map((s) => [s.name, s]));
   const realm = model.purpose?.name ?? 'service';
@@ -246,6 +257,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
       storage,
       model,
       now,
+      failures,
       issue: (client, scopes) =>
         signAccessToken(signingKey, {
           subject: client.subject,
@@ -270,6 +282,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
         keys: signingKey.publicJwk ? [signingKey.publicJwk] : [],
         now,
         cacheSize,
+        nodeCrypto,
       }),
     );
   }
@@ -300,6 +313,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
         keys,
         now,
         cacheSize,
+        nodeCrypto,
       }),
     );
   }
@@ -371,8 +385,6 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     return { scheme, kind: 'api_key', value, ...(keyId !== undefined ? { id: `k:${keyId}` } : {}) };
   };
 
-  // Failed credentials, per client address and per credential id (docs/auth.md, "Failed attempts").
-  const failures = createFailureBoundFor(model);
 
   type Outcome = Principal | 'invalid' | 'expired' | 'busy';
   // One Principal per cached record and scheme, so what is keyed on the caller (rate-limit buckets) is built once.
@@ -428,11 +440,12 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     let busy = busyBefore;
     const { presented, requirement } = a;
     for (let i = from; i < presented.length; i++) {
-      const r = check(presented[i]!, a.blockedMs > 0);
-      if (isPending(r)) return r.then((v) => (failed(v) ? settle(a, i + 1, expired || v === 'expired', busy || v === 'busy') : authorize(v, requirement)));
+      const p = presented[i]!;
+      const r = check(p, a.blockedMs > 0);
+      if (isPending(r)) return r.then((v) => (failed(v) ? settle(a, i + 1, expired || v === 'expired', busy || v === 'busy') : signedIn(a, p, v)));
       if (r === 'expired') expired = true;
       else if (r === 'busy') busy = true;
-      else if (r !== 'invalid') return authorize(r, requirement);
+      else if (r !== 'invalid') return signedIn(a, p, r);
     }
     if (a.blockedMs > 0) throw failedAuthRefusal(a.blockedMs);
     // Not a failure of the credential: no hashing slot was free for the password.
@@ -443,6 +456,13 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     const headers = { 'www-authenticate': presented.some((p) => p.kind === 'token') ? c.failed : c.missing };
     if (expired) throw new ServiceError('expired_credential', 'the token has expired', undefined, headers);
     throw new ServiceError('invalid_credential', 'the credential is not valid', undefined, headers);
+  };
+
+  // A password that signed in from an address keeps working there while that address's bound is spent by someone
+  // else (a guesser behind the same proxy); keys and tokens are checked even then, so need no such memory.
+  const signedIn = (a: Attempt, p: Presented, principal: Principal): Principal => {
+    if (p.kind === 'basic' && p.id !== undefined) failures.succeeded(a.address, [p.id]);
+    return authorize(principal, a.requirement);
   };
 
   const authorize = (principal: Principal, requirement: AuthRequirement & { kind: 'required' }): Principal => {
@@ -469,12 +489,14 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
         throw new ServiceError('missing_credential', 'this operation needs a credential', undefined, { 'www-authenticate': challengesOf(requirement).missing });
       }
       // Made only when a failure is counted or is to be: most requests need neither.
-      const keys = () => {
-        const out = [`a:${request.ip}`];
+      const ids = () => {
+        const out: string[] = [];
         for (const p of presented) if (p.id !== undefined && !out.includes(p.id)) out.push(p.id);
         return out;
       };
-      return settle({ presented, requirement, keys, blockedMs: failures.counting() ? failures.blockedFor(keys()) : 0 }, 0, false, false);
+      const keys = () => [`a:${request.ip}`, ...ids()];
+      // Per presented id first, then per address (auth-attempts.ts, blockedForAttempt).
+      return settle({ presented, requirement, keys, address: `a:${request.ip}`, blockedMs: failures.counting() ? failures.blockedForAttempt(`a:${request.ip}`, ids()) : 0 }, 0, false, false);
     },
   };
 }

@@ -9,7 +9,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenRoute } from '../../model/model-routes.js';
 import type { RuntimeContext } from '../runtime-context.js';
-import { REQUEST_ID_HEADER } from '../runtime-errors.js';
+import { REQUEST_ID_HEADER, ServiceError } from '../runtime-errors.js';
+import { failedAuthRefusal } from './auth-attempts.js';
 import { verifyClientSecret } from './auth-credentials.js';
 import { isServiceAuthenticator, type TokenIssuer } from './auth-authenticator.js';
 
@@ -95,6 +96,19 @@ export function createTokenHandler(route: TokenRoute, ctx: RuntimeContext): (req
   if (!issuer) throw new Error(`the token endpoint ${route.path} (scheme ${route.scheme.name}) needs the authenticator made by createAuthenticator`);
   const declared = new Set((ctx.model.authentication?.scopes ?? []).map((s) => s.name));
 
+  /**
+   * Counts a failed client authentication against the client address and the presented client id; the error to throw:
+   * the declared rate_limited error (429, Retry-After) once the bound was already spent (per client id first,
+   * then per address: auth-attempts.ts), else invalid_client. A client secret has 256 bits, so a valid one is
+   * still accepted while the bound is spent (as an API key): only failures are refused differently.
+   */
+  const failedClient = (address: string, ids: readonly string[]): Error => {
+    const failures = issuer.failures;
+    const wait = failures.counting() ? failures.blockedForAttempt(address, ids) : 0;
+    failures.fail([address, ...ids]);
+    return wait > 0 ? failedAuthRefusal(wait) : new OAuthFailure('invalid_client', 'client authentication failed');
+  };
+
   return async (request, reply) => {
     try {
       if (!(request.body instanceof FormBody)) throw new OAuthFailure('invalid_request', `send the request as ${FORM_TYPE}`);
@@ -112,13 +126,22 @@ export function createTokenHandler(route: TokenRoute, ctx: RuntimeContext): (req
       if (grantType === undefined) throw new OAuthFailure('invalid_request', 'the grant_type parameter is missing');
 
       // §2.3: one authentication method per request.
-      const basic = basicClient(request);
+      const address = `a:${request.ip}`;
+      let basic: { id: string; secret: string } | undefined;
+      try {
+        basic = basicClient(request);
+      } catch {
+        throw failedClient(address, []);
+      }
       if (basic && (bodyId !== undefined || bodySecret !== undefined)) throw new OAuthFailure('invalid_request', 'authenticate the client with one method only');
       const id = basic?.id ?? bodyId;
       const secret = basic?.secret ?? bodySecret;
-      if (id === undefined || secret === undefined) throw new OAuthFailure('invalid_client', 'client authentication failed');
+      // Nothing presented is not a failed authentication (as a request with no credential), and is not counted.
+      if (id === undefined && secret === undefined) throw new OAuthFailure('invalid_client', 'client authentication failed');
+      const ids = id !== undefined && id.length <= 256 ? [`c:${id}`] : [];
+      if (id === undefined || secret === undefined) throw failedClient(address, ids);
       const client = await verifyClientSecret(ctx.storage, id, secret);
-      if (!client) throw new OAuthFailure('invalid_client', 'client authentication failed');
+      if (!client) throw failedClient(address, ids);
 
       if (grantType !== 'client_credentials') throw new OAuthFailure('unsupported_grant_type', 'this endpoint grants client_credentials only');
 
@@ -140,6 +163,8 @@ export function createTokenHandler(route: TokenRoute, ctx: RuntimeContext): (req
         .send({ access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn, scope: scopes.join(' ') });
     } catch (err) {
       if (err instanceof OAuthFailure) return sendOAuthError(reply, err.error, err.description, issuer.realm);
+      // The failed-credential bound spent: the spec's declared rate_limited answer, with Retry-After.
+      if (err instanceof ServiceError) return ctx.errors.send(request, reply, err);
       request.log.error({ err }, 'token endpoint failure');
       return sendOAuthError(reply, 'server_error', 'an unexpected error occurred', issuer.realm);
     }

@@ -35,6 +35,7 @@ export const MIGRATE_HINT = 'serve runs only additive steps at start: plan this 
 import type { Storage } from '../storage/storage-types.js';
 import { withTimeout } from '../runtime-deadline.js';
 import { getFastPaths } from '../../util/util-fast-paths.js';
+import ipaddr from 'ipaddr.js';
 import { createRouteTable, getCatchAllPaths, getCatchAllSegments, type RouteMatch, type RouteTable } from '../runtime-route-table.js';
 
 export interface ServiceOptions {
@@ -63,9 +64,27 @@ export interface ServiceOptions {
   /**
    * False: every fast path takes its plain counterpart (docs/architecture.md, "Fast paths"): one Fastify route per
    * operation, answers built as objects and serialised, promise pipelines. Default: SERVICESPEC_FAST_PATHS (on
-   * unless `off`). The storage has its own switch (createSqliteStorage's `fastPaths`), with the same default.
+   * unless `off`). The storage and the authenticator have their own switches (createSqliteStorage's and
+   * createAuthenticator's `fastPaths`), with the same default.
    */
   fastPaths?: boolean;
+  /**
+   * The reverse proxies in front of the service, as addresses or CIDR ranges (`['10.0.0.0/8', '::1']`): a request
+   * whose peer is one of them has its client address read from `X-Forwarded-For` (the nearest address not itself
+   * a trusted proxy; Fastify's `trustProxy`), which the failed-credential bound and `by: address` rate limits count
+   * by. Default none: the address is the connection's peer, and `X-Forwarded-For` is ignored.
+   */
+  trustProxy?: readonly string[];
+}
+
+/** Each entry of `trustProxy` checked as an address or a CIDR range; the problems, one per bad entry. */
+export function getTrustProxyProblems(entries: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (const e of entries) {
+    const ok = e.includes('/') ? ipaddr.isValidCIDR(e) : ipaddr.isValid(e);
+    if (!ok) problems.push(`trust proxy: ${JSON.stringify(e.slice(0, 80))} is not an IP address or a CIDR range (such as 10.0.0.0/8)`);
+  }
+  return problems;
 }
 
 /** Why a service would not start: the spec's gaps (without allowGaps), a refused migration, a missing handler. */
@@ -79,7 +98,8 @@ export class ServiceStartError extends Error {
 const ALL_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const CURSOR_SECRET_KEY = 'cursor_secret';
 
-export interface PluginOptions extends Omit<ServiceOptions, 'logger'> {
+export interface PluginOptions extends Omit<ServiceOptions, 'logger' | 'trustProxy'> {
+  // trustProxy is the host app's own Fastify option (`Fastify({ trustProxy })`): a plugin cannot set it.
   model: ServiceModel;
 }
 
@@ -696,7 +716,10 @@ function answerClientErrors(app: FastifyInstance, model: ServiceModel): void {
 
 /** A standalone Fastify app serving the model. Call `.listen()` on it, `.close()` to shut down cleanly. */
 export async function createService(model: ServiceModel, options: ServiceOptions): Promise<FastifyInstance> {
-  const app = Fastify(getServerOptions(model, options.logger ?? false));
+  const trust = options.trustProxy ?? [];
+  const trustProblems = getTrustProxyProblems(trust);
+  if (trustProblems.length > 0) throw new ServiceStartError(trustProblems);
+  const app = Fastify({ ...getServerOptions(model, options.logger ?? false), ...(trust.length > 0 ? { trustProxy: [...trust] } : {}) });
   // Every answer, whichever layer gives it: no browser may sniff a body into another type.
   app.server.prependListener('request', (_req, res) => res.setHeader('x-content-type-options', 'nosniff'));
   app.server.removeAllListeners('clientError');
