@@ -60,6 +60,7 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   import: ['servicespec import openapi petstore.openapi.yaml -o petstore.yaml'],
   'import openapi': ['servicespec import openapi petstore.openapi.yaml -o petstore.yaml', 'servicespec import openapi petstore.openapi.json -o petstore.yaml --format json > report.json'],
   client: ['servicespec client examples/orders.yaml -o client.ts'],
+  lsp: ['servicespec lsp --stdio   # started by the editor: docs/editors.md (VS Code, Neovim, any LSP client)'],
   'handlers-type': ['servicespec handlers-type examples/orders.yaml -o handlers-types.ts   # then: export const handlers: Handlers = { … }'],
   test: [
     'KEY=$(servicespec keys create examples/orders.yaml --subject alice --scopes orders:read,orders:write,customers:read,customers:write)   # a credential to test with',

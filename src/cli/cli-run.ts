@@ -33,6 +33,7 @@ const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
   client: async () => (await import('./cli-generate-client.js')).registerClientCommand,
   'handlers-type': async () => (await import('./cli-handlers-type.js')).registerHandlersTypeCommand,
   test: async () => (await import('./cli-test.js')).registerTestCommand,
+  lsp: async () => (await import('./cli-lsp.js')).registerLspCommand,
 };
 
 function packageVersion(): string {

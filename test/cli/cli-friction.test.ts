@@ -13,6 +13,7 @@ import { registerGapsCommand } from '../../src/cli/cli-gaps.js';
 import { registerImportCommand } from '../../src/cli/cli-import.js';
 import { registerInitCommand } from '../../src/cli/cli-init.js';
 import { registerKeysCommand } from '../../src/cli/cli-keys.js';
+import { registerLspCommand } from '../../src/cli/cli-lsp.js';
 import { registerMigrateCommand } from '../../src/cli/cli-migrate.js';
 import { registerServeCommand } from '../../src/cli/cli-serve.js';
 import { registerTestCommand } from '../../src/cli/cli-test.js';
@@ -40,7 +41,7 @@ describe('gaps --fail-on-gaps', { timeout: 120_000 }, () => {
 describe('--help examples', { timeout: 120_000 }, () => {
   function program(): Command {
     const p = new Command('servicespec').version('0', '-V, --version').enablePositionalOptions();
-    for (const register of [registerCheckCommand, registerGapsCommand, registerDocCommand, registerDiffCommand, registerInitCommand, registerServeCommand, registerMigrateCommand, registerKeysCommand, registerClientsCommand, registerUsersCommand, registerWebhooksCommand, registerExportCommand, registerImportCommand, registerClientCommand, registerTestCommand, registerHandlersTypeCommand]) register(p);
+    for (const register of [registerCheckCommand, registerGapsCommand, registerDocCommand, registerDiffCommand, registerInitCommand, registerServeCommand, registerMigrateCommand, registerKeysCommand, registerClientsCommand, registerUsersCommand, registerWebhooksCommand, registerExportCommand, registerImportCommand, registerClientCommand, registerTestCommand, registerHandlersTypeCommand, registerLspCommand]) register(p);
     addExamples(p);
     return p;
   }

@@ -1,0 +1,96 @@
+// `servicespec lsp`: a Language Server Protocol server over two streams (standard input and output, from the CLI).
+// One process per editor. Every diagnostic comes from the compile `check` runs (lsp-diagnostics.ts); the
+// editor features read the text's YAML and the last good compile (lsp-features.ts).
+
+import type { Readable, Writable } from 'node:stream';
+import {
+  CodeActionKind,
+  createConnection,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type Connection,
+  type InitializeResult,
+} from 'vscode-languageserver/node.js';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { createEditorState, type EditorState } from './lsp-state.js';
+import { getCodeActions, type CodeAction } from './lsp-actions.js';
+import type { LspDiagnostic } from './lsp-diagnostics.js';
+
+export interface LspServerOptions {
+  input: Readable;
+  output: Writable;
+  /** How long after the last change the document is checked again (ms). */
+  debounceMs?: number;
+}
+
+/** The default wait after a keystroke: short next to the 300 ms budget for diagnostics after an edit. */
+export const DEBOUNCE_MS = 40;
+
+/** Starts the server on the streams; resolves when the client exits (or the streams close). */
+export function startLspServer(options: LspServerOptions): Promise<void> {
+  const connection: Connection = createConnection(options.input, options.output);
+  const documents = new TextDocuments(TextDocument);
+  const states = new Map<string, EditorState>();
+  const timers = new Map<string, NodeJS.Timeout>();
+  const debounceMs = options.debounceMs ?? DEBOUNCE_MS;
+
+  const stateOf = (uri: string): EditorState | undefined => {
+    const doc = documents.get(uri);
+    if (doc === undefined) return undefined;
+    let state = states.get(uri);
+    if (state === undefined) {
+      state = createEditorState(uri);
+      states.set(uri, state);
+    }
+    state.update(doc.getText(), doc.version);
+    return state;
+  };
+
+  const publish = (uri: string): void => {
+    timers.delete(uri);
+    const state = stateOf(uri);
+    if (state === undefined) return;
+    const doc = documents.get(uri)!;
+    void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: state.diagnostics() });
+  };
+
+  connection.onInitialize(
+    (): InitializeResult => ({
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+      },
+      serverInfo: { name: 'servicespec' },
+    }),
+  );
+
+  documents.onDidOpen((e) => publish(e.document.uri));
+  documents.onDidChangeContent((e) => {
+    const uri = e.document.uri;
+    clearTimeout(timers.get(uri));
+    timers.set(uri, setTimeout(() => publish(uri), debounceMs));
+  });
+  documents.onDidClose((e) => {
+    clearTimeout(timers.get(e.document.uri));
+    timers.delete(e.document.uri);
+    states.delete(e.document.uri);
+    void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+  });
+
+  // Each request reads the document as it is now (a change still waiting for its debounce is compiled first).
+  const guard =
+    <P extends { textDocument: { uri: string } }, R>(fn: (state: EditorState, params: P) => R, none: R) =>
+    (params: P): R => {
+      const state = stateOf(params.textDocument.uri);
+      return state === undefined ? none : fn(state, params);
+    };
+  connection.onCodeAction(guard((s, p): CodeAction[] => getCodeActions(s, p.range, p.context.diagnostics as LspDiagnostic[]), []));
+
+  documents.listen(connection);
+  connection.listen();
+  return new Promise((resolve) => {
+    connection.onExit(() => resolve());
+    options.input.on('close', () => resolve());
+    options.input.on('end', () => resolve());
+  });
+}
