@@ -132,6 +132,7 @@ export const DIFF_RULES = {
   'event-kind-removed': { part: 'events', impact: b, message: 'event kind {subject} was removed' },
   'event-kind-added': { part: 'events', impact: n, message: 'event kind {subject} was added; consumers must ignore kinds they do not know' },
   'event-payload-changed': { part: 'events', impact: b, message: 'event kind {subject}: the payload is now {new} (was {old})' },
+  'event-body-changed': { part: 'events', impact: b, message: 'event kind {subject}: deliveries are now {new} (was {old}); receivers read the payload at another place' },
   'event-trigger-removed': { part: 'events', impact: b, message: 'event kind {subject} is no longer sent on {value}' },
   'event-trigger-added': { part: 'events', impact: n, message: 'event kind {subject} is now also sent on {value}' },
   'webhook-signing-changed': { part: 'events', impact: b, message: 'webhook deliveries are now signed {new} (was {old}); receivers verifying signatures break' },

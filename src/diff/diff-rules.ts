@@ -2,7 +2,7 @@
 // a code from DIFF_RULES; positions are added later from the two specs' source maps (diff-run.ts).
 import { isIdempotentOperation } from '../model/model-routes.js';
 import { getStateField } from '../model/model-lookup.js';
-import { getApiKeyPlacement, NOT_SHOWN } from '../model/model-defaults.js';
+import { getApiKeyPlacement, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
 import { isWritable } from '../model/model-schemas.js';
 import { compareVersions } from '../model/model-versions.js';
 import type {
@@ -596,6 +596,10 @@ function triggerText(t: EventKindModel['triggers'][number]): string {
   return t.action === 'transition' ? `transition ${t.resource}.${t.transition}` : `${t.action} of ${t.resource}`;
 }
 
+function bodyText(k: EventKindModel): string {
+  return isRawEvent(k) ? 'the payload itself (raw)' : 'the payload in the event envelope';
+}
+
 function diffEvents(out: Collector, o: ServiceModel, n: ServiceModel): void {
   const newKinds = byName(n.events?.kinds ?? []);
   const oldKinds = byName(o.events?.kinds ?? []);
@@ -611,6 +615,8 @@ function diffEvents(out: Collector, o: ServiceModel, n: ServiceModel): void {
       const flow = (): Flow => ({ request: false, requestRequired: false, response: true });
       new FieldDiff(out, { part: 'events' }).fields(`${k.name} payload.`, k.payload?.fields ?? [], nk.payload?.fields ?? [], flow, flow);
     }
+    // envelope ↔ raw moves the payload (data.object ↔ the whole body) for every receiver.
+    if (isRawEvent(k) !== isRawEvent(nk)) out.add('event-body-changed', k.name, { old: bodyText(k), new: bodyText(nk) }, w);
     const ot = k.triggers.map(triggerText);
     const nt = nk.triggers.map(triggerText);
     for (const t of ot) if (!nt.includes(t)) out.add('event-trigger-removed', k.name, { value: t }, w);

@@ -5,12 +5,12 @@ import { getResourceSchema, getShapeSchema } from '../model/model-schemas.js';
 import type { ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
 import { annotateObjectSchema, code, diagnose, getEventDataSchema, NameAllocator, withRules, type ExportResult, type JsonObject } from './export-shared.js';
 import { WEBHOOK_HEADERS } from './export-openapi.js';
-import { getApiKeyPlacement, NOT_SHOWN } from '../model/model-defaults.js';
+import { getApiKeyPlacement, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
 import { eventsToSpec } from './model-to-spec.js';
 
 // AsyncAPI 3.0 from the model: a channel for webhook delivery (to each subscriber's own URL, so no address)
 // and one for the event stream (the stream route the runtime serves), a message per event kind on each, the
-// payload schemas (the envelope `{ id, type, timestamp, version, data: { object, previous? } }` around the kind's payload) and the Standard Webhooks
+// payload schemas (the envelope `{ id, type, timestamp, version, data: { object, previous? } }` around the kind's payload, or the payload itself for a raw kind) and the Standard Webhooks
 // signing headers. Retry schedules and what emits each kind go to `x-servicespec-events`, reported as diagnostics.
 
 interface Context {
@@ -127,6 +127,13 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
   // One envelope schema per kind, shared by both channels.
   const envelopes = new Map<string, JsonObject>();
   for (const k of kinds) {
+    const payload = payloadSchema(ctx, k.payload && { ...k.payload, list: false });
+    if (!k.payload) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: `the payload of event ${k.name}`, target: 'AsyncAPI 3.0', consequence: isRawEvent(k) ? 'its messages may be any JSON' : 'the `data.object` of its messages may be any JSON' }, k.pointer));
+    // A raw kind's message is its payload itself (its id and time travel in the signing headers).
+    if (isRawEvent(k)) {
+      envelopes.set(k.name, payload);
+      continue;
+    }
     const name = ctx.names.allocate(`${k.name.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase()).replace(/^./, (c) => c.toUpperCase())}Event`);
     ctx.schemas[name] = {
       type: 'object',
@@ -136,12 +143,11 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
         type: { type: 'string', const: k.name, description: 'The event kind.' },
         timestamp: { type: 'string', format: 'date-time', description: 'When the event happened.' },
         version: { type: 'string', description: 'The interface version the data is written in, where the spec has versions.' },
-        data: getEventDataSchema(model, k, payloadSchema(ctx, k.payload && { ...k.payload, list: false })),
+        data: getEventDataSchema(model, k, payload),
       },
       required: ['id', 'type', 'timestamp', 'data'],
     };
     envelopes.set(k.name, ref(`#/components/schemas/${name}`));
-    if (!k.payload) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: `the payload of event ${k.name}`, target: 'AsyncAPI 3.0', consequence: 'the `data.object` of its messages may be any JSON' }, k.pointer));
   }
 
   const message = (k: (typeof kinds)[number], suffix: string, headers: boolean): string => {

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
-import { DEFAULT_PAGING, getApiKeyPlacement, getIdempotencyHeader, NOT_SHOWN } from '../model/model-defaults.js';
+import { DEFAULT_PAGING, getApiKeyPlacement, getIdempotencyHeader, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import { getCreateLocation, getErrorCodes, getRouteErrors, getRoutes, LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
@@ -639,6 +639,7 @@ function tokenOperation(ctx: Context, route: TokenRoute): JsonObject {
 
 function streamOperation(ctx: Context, route: StreamRoute): JsonObject {
   const kinds = (ctx.model.events?.kinds ?? []).map((k) => code(k.name));
+  const raw = (ctx.model.events?.kinds ?? []).filter(isRawEvent).map((k) => code(k.name));
   const heartbeat = ctx.model.events?.stream?.heartbeat;
   const params = pathParams(ctx, route);
   // The resume and filter parameters the runtime's stream reads (src/runtime/events/events-stream.ts).
@@ -654,6 +655,7 @@ function streamOperation(ctx: Context, route: StreamRoute): JsonObject {
     summary: 'Receive events as they happen (server-sent events).',
     description:
       `Each event is one server-sent event: \`event\` is its kind, \`id\` its position in the stream, \`data\` the JSON envelope \`{ id, type, timestamp, version, data }\`. ` +
+      (raw.length > 0 ? `For ${list(raw, 'and')}, \`data\` is the payload itself (raw). ` : '') +
       'Reconnect with `Last-Event-ID` (or `after`) to continue strictly after the last event seen. ' +
       'Only events whose object the credential may read are sent (its scopes, ownership), so ids are not consecutive.' +
       (kinds.length > 0 ? ` Kinds: ${kinds.join(', ')}.` : '') +
@@ -731,7 +733,21 @@ function webhooks(ctx: Context): JsonObject {
   if (!e) return out;
   const signed = e.webhook?.signing === 'standard-webhooks';
   for (const k of e.kinds) {
-    const data = getEventDataSchema(ctx.model, k, k.payload ? shapeSchema(ctx, { ...k.payload, list: false }, 'response') : {}, (s) => schema(ctx, s));
+    const payload = k.payload ? shapeSchema(ctx, { ...k.payload, list: false }, 'response') : {};
+    // A raw kind's delivery is its payload itself; others, the envelope around it.
+    const body: JsonObject = isRawEvent(k)
+      ? payload
+      : {
+          type: 'object',
+          properties: {
+            id: { type: 'string', description: 'The event identifier; the same on every retry.' },
+            type: { type: 'string', enum: [k.name] },
+            timestamp: { type: 'string', format: 'date-time', description: 'When the event happened.' },
+            version: { type: 'string', description: 'The interface version the data is written in, where the spec has versions.' },
+            data: getEventDataSchema(ctx.model, k, payload, (s) => schema(ctx, s)),
+          },
+          required: ['id', 'type', 'timestamp', 'data'],
+        };
     const params = signed
       ? WEBHOOK_HEADERS.map((h) => ({
           name: h,
@@ -753,19 +769,7 @@ function webhooks(ctx: Context): JsonObject {
       requestBody: {
         required: true,
         content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              properties: {
-                id: { type: 'string', description: 'The event identifier; the same on every retry.' },
-                type: { type: 'string', enum: [k.name] },
-                timestamp: { type: 'string', format: 'date-time', description: 'When the event happened.' },
-                version: { type: 'string', description: 'The interface version the data is written in, where the spec has versions.' },
-                data,
-              },
-              required: ['id', 'type', 'timestamp', 'data'],
-            },
-          },
+          'application/json': { schema: body },
         },
       },
       responses: { '200': { description: 'Any 2xx status acknowledges the delivery; anything else is retried.' } },

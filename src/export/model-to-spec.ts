@@ -228,6 +228,7 @@ export function eventKindToSpec(k: EventKindModel): EventKindSpec {
   return clean<EventKindSpec>({
     description: k.description,
     payload: k.payload ? shapeToSpec(k.payload) : undefined,
+    body: k.body,
     resource: resource !== undefined && resource !== k.payload?.resource ? resource : undefined,
     on: on.length > 0 ? on.map((t) => t.action as 'create' | 'update' | 'delete') : undefined,
   });

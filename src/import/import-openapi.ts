@@ -1291,9 +1291,9 @@ function importEvents(ctx: Ctx): EventsSpec | undefined {
     if (body) {
       const payload = shapeFromSchema(ctx, body.schema, body.pointer, `webhook ${key} payload`, 'top');
       if (payload) k.payload = payload;
-      // The format delivers an event in its envelope: the document's payload arrives as its `data.object`.
-      if (payload && !ctx.fromServicespec) report(ctx, 'import-approximated', { item: `webhook ${key}`, as: `event kind ${name}, whose deliveries wrap the payload in the event envelope { id, type, timestamp, data: { object } }`, reason: 'the format has no raw event payloads yet: a receiver written for the document reads the payload one level deeper' }, body.pointer);
     }
+    // A webhook of the document is delivered as its request body says: the payload itself, not the envelope.
+    if (!ctx.fromServicespec) k.body = 'raw';
     kinds[name] = k;
   }
   return { delivery: { webhook: {} }, kinds } as EventsSpec;

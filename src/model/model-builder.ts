@@ -274,7 +274,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     const source = k.resource ?? payload?.resource;
     if (source !== undefined) for (const action of k.on ?? []) triggers.push({ action, resource: source });
     for (const t of emitters.get(name) ?? []) triggers.push({ ...t });
-    return omitUndefined<EventKindModel>({ name, pointer, description: k.description, payload, triggers });
+    return omitUndefined<EventKindModel>({ name, pointer, description: k.description, payload, body: k.body, triggers });
   });
 
   const codes = entries(doc.errors?.codes).map(([name, c]) =>

@@ -1,13 +1,21 @@
 // The defaults the format itself defines (docs/format.md lists them): the one place each is written.
 
 import type { Action } from '../spec/spec-types.js';
-import type { FieldModel, PagingModel, SchemeModel, ServiceModel } from './model-types.js';
+import type { EventKindModel, FieldModel, PagingModel, SchemeModel, ServiceModel } from './model-types.js';
 
 /** Response field names the format defines for a list page (the envelope's, when `paging` names none). */
 export const PAGE_FIELDS = { items: 'items', next: 'next_cursor' } as const;
 
 /** A list's paging when the spec states none: the cursor envelope `{ items, next_cursor }`, no total, no Link header. */
 export const DEFAULT_PAGING: Omit<PagingModel, 'declared'> = Object.freeze({ style: 'cursor', body: 'envelope', items: PAGE_FIELDS.items, next: PAGE_FIELDS.next, link: false });
+
+/** An event's delivery body when its kind states none: the envelope `{ id, type, timestamp, data: { object } }`. */
+export const DEFAULT_EVENT_BODY = 'envelope';
+
+/** Whether a kind's deliveries (webhook bodies, stream `data`) are its payload itself rather than the envelope. */
+export function isRawEvent(k: Pick<EventKindModel, 'body'>): boolean {
+  return (k.body ?? DEFAULT_EVENT_BODY) === 'raw';
+}
 
 /** The success status the format defines for each action when an operation does not declare one. */
 export const DEFAULT_SUCCESS_STATUS: Readonly<Record<Action, number>> = {

@@ -1,6 +1,7 @@
 import type {
   Action,
   Condition,
+  EventBody,
   EventTrigger,
   FieldType,
   HttpMethod,
@@ -199,6 +200,8 @@ export interface EventKindModel {
   pointer: string;
   description?: string;
   payload?: ShapeModel;
+  /** A delivery's body as written (events.kinds.<kind>.body); `isRawEvent` applies the default (the envelope). */
+  body?: EventBody;
   triggers: readonly EventTriggerModel[];
 }
 

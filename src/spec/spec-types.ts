@@ -286,9 +286,13 @@ export interface AuthenticationSpec {
 
 export type EventTrigger = 'create' | 'update' | 'delete';
 
+export type EventBody = 'envelope' | 'raw';
+
 export interface EventKindSpec {
   description?: string;
   payload?: ShapeSpec;
+  /** A delivery's body: the event envelope (the default) or the payload itself, as webhooks of other APIs send it. */
+  body?: EventBody;
   /** The resource whose actions in `on` emit this kind; the payload's resource when absent. */
   resource?: string;
   /** Resource actions that emit this kind (transitions emit through their own `emits`). */

@@ -159,6 +159,7 @@ export const ROWS: Row[] = [
   { code: 'event-kind-removed', new: (d) => delete d.events.kinds['book.removed'] },
   { code: 'event-kind-added', new: (d) => (d.events.kinds['book.checked'] = { description: 'A book was checked.', on: ['update'], payload: { resource: 'Book' } }) },
   { code: 'event-payload-changed', new: (d) => { d.events.kinds['book.removed'].payload = { fields: { id: { type: 'uuid' } } }; d.events.kinds['book.removed'].resource = 'Book'; } },
+  { code: 'event-body-changed', new: (d) => (d.events.kinds['book.removed'].body = 'raw') },
   { code: 'event-trigger-removed', old: (d) => (d.events.kinds['book.added'].on = ['create', 'update']), new: () => undefined },
   { code: 'event-trigger-added', new: (d) => (d.events.kinds['book.added'].on = ['create', 'update']) },
   { code: 'webhook-signing-changed', new: (d) => delete d.events.delivery.webhook.signing },

@@ -78,7 +78,7 @@ describe('import of the public OpenAPI corpus', () => {
 
   it('turns a 3.1 webhook into an event kind and leaves callbacks and links out, reporting each', async () => {
     const hooks = await importOpenApiFile(join(OPENAPI_FIXTURES, 'oai-webhook-example.yaml'));
-    expect(hooks.document!.events).toEqual({ delivery: { webhook: {} }, kinds: { newPet: { payload: { resource: 'Pet' } } } });
+    expect(hooks.document!.events).toEqual({ delivery: { webhook: {} }, kinds: { newPet: { payload: { resource: 'Pet' }, body: 'raw' } } });
     const cb = await importOpenApiFile(join(OPENAPI_FIXTURES, 'oai-callback-example.yaml'));
     expect(cb.diagnostics.some((d) => d.code === 'import-dropped' && d.message.includes('callback'))).toBe(true);
     const links = await importOpenApiFile(join(OPENAPI_FIXTURES, 'oai-link-example.yaml'));

@@ -13,8 +13,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceModel } from '../../model/model-types.js';
 import { getEventAccess, type CredentialRef } from '../runtime-access.js';
-import { getEndpointAccess, type ClaimedDelivery, type DeliveryOutcome, type EventStorage, type OutboxEntry, type WebhookAccess, type WebhookEndpointRecord } from '../storage/storage-types.js';
+import { getEndpointAccess, type ClaimedDelivery, type DeliveryOutcome, type EventStorage, type WebhookAccess, type WebhookEndpointRecord } from '../storage/storage-types.js';
 import type { OutboxHub } from './events-hub.js';
+import { createEventBody } from './events-payload.js';
 import { EVENTS_BUILT_IN } from './events-options.js';
 import type { AttemptResult, Sender } from './events-send.js';
 import { signWebhook } from './events-signing.js';
@@ -48,11 +49,6 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
-/** The body every endpoint receives for an event: the outbox envelope, as JSON. */
-export function envelopeJson(e: OutboxEntry): string {
-  return JSON.stringify({ id: e.id, type: e.type, timestamp: e.timestamp, ...(e.version !== undefined ? { version: e.version } : {}), data: e.data });
-}
-
 /** The secrets that sign at `now`: the current one and, during a rotation, the previous one. */
 export function signingSecrets(endpoint: WebhookEndpointRecord, now: number): string[] {
   return endpoint.secrets.filter((s) => s.expiresAt === undefined || Date.parse(s.expiresAt) > now).map((s) => s.secret);
@@ -60,6 +56,7 @@ export function signingSecrets(endpoint: WebhookEndpointRecord, now: number): st
 
 export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   const events = getEventAccess(o.model);
+  const eventBody = createEventBody(o.model);
   const visible = (access: WebhookAccess, type: string, data: unknown) => events.sees(getAccessPrincipal(access), type, data);
   const retries = (o.model.events?.webhook?.retries ?? EVENTS_BUILT_IN.retriesMs.map((ms) => ({ ms }))).map((d) => d.ms);
   const timeoutMs = o.model.events?.webhook?.timeout?.ms ?? EVENTS_BUILT_IN.timeoutMs;
@@ -201,7 +198,7 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     const access = getEndpointAccess(endpoint);
     if (access && !(await mayReceive(access, c))) return;
     const started = o.now();
-    const body = envelopeJson(event);
+    const body = eventBody(event);
     const secrets = signingSecrets(endpoint, started);
     let r: AttemptResult;
     if (secrets.length === 0) r = { error: 'the endpoint has no current secret' };

@@ -2,7 +2,7 @@
 //
 //   id: <outbox seq>
 //   event: <kind>
-//   data: <the envelope as JSON>
+//   data: <the envelope as JSON, or the payload itself for a kind whose body is raw>
 //
 // A client resumes with `Last-Event-ID` (or `?after=` where it cannot set headers): the stream continues strictly
 // after that position, from the outbox, so across reconnects there is no gap and no duplicate. Without either it
@@ -18,8 +18,8 @@ import type { CredentialRef, EventAccess } from '../runtime-access.js';
 import type { RouteHandler } from '../runtime-context.js';
 import { ServiceError, type InvalidField } from '../runtime-errors.js';
 import type { EventStorage } from '../storage/storage-types.js';
-import { envelopeJson } from './events-delivery.js';
 import type { OutboxHub } from './events-hub.js';
+import { createEventBody } from './events-payload.js';
 
 const BATCH = 200;
 /** Without a heartbeat, how long a stream waits before it checks the outbox again by itself. */
@@ -49,6 +49,7 @@ function parsePosition(raw: string, name: string, where: 'header' | 'query', inv
 
 export function createStreamHandler(route: StreamRoute, deps: StreamDeps): RouteHandler {
   const kindNames = new Set((deps.model.events?.kinds ?? []).map((k) => k.name));
+  const eventBody = createEventBody(deps.model);
   const versionQuery = deps.model.versioning?.placement?.kind === 'query' ? deps.model.versioning.placement.name : undefined;
   const known = new Set(['kinds', 'after', ...(versionQuery !== undefined ? [versionQuery] : [])]);
   void route;
@@ -125,7 +126,7 @@ export function createStreamHandler(route: StreamRoute, deps: StreamDeps): Route
             if (abort.signal.aborted) break;
             // An event the reader may not see is passed over: the next visible event's id still resumes after it.
             if (deps.access.sees(principal, e.type, e.data)) {
-              await write(`id: ${e.seq}\nevent: ${e.type}\ndata: ${envelopeJson(e)}\n\n`);
+              await write(`id: ${e.seq}\nevent: ${e.type}\ndata: ${eventBody(e)}\n\n`);
               lastWrite = Date.now();
             }
             cursor = e.seq;

@@ -17,4 +17,4 @@ export {
   type WebhookEndpointSummary,
 } from './events-webhooks.js';
 export { EventPayloadError } from './events-payload.js';
-export { envelopeJson } from './events-delivery.js';
+export { envelopeJson } from './events-payload.js';
