@@ -4,7 +4,7 @@ import { getPagingParams, getProducibleConditions, getRoutes, isIdempotentOperat
 import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { isWritable } from '../model/model-schemas.js';
 import { getUnshownChanges } from '../model/model-served-versions.js';
-import type { EventKindModel, FieldModel, OperationModel, ResourceModel, ServiceModel, StateMachineModel } from '../model/model-types.js';
+import type { EventKindModel, FieldModel, OperationModel, ResourceModel, ServiceModel, ShapeModel, StateMachineModel, UnionModel, VariantModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { PARAMETER_TYPES, type Condition, type HttpMethod, type SpecDocument } from '../spec/spec-types.js';
 import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
@@ -41,10 +41,17 @@ type FieldVisit = (f: FieldModel, parent: string) => void;
 
 function walkField(f: FieldModel, visit: FieldVisit, parent: string): void {
   visit(f, parent);
-  if (f.items === undefined && f.fields === undefined) return;
+  if (f.items === undefined && f.fields === undefined && f.union === undefined) return;
   const where = `${parent}.${f.name}`;
   if (f.items) walkField(f.items, visit, where);
   if (f.fields) walkFields(f.fields, visit, where);
+  if (f.union) for (const v of f.union.variants) walkFields(v.fields, visit, `${where}.${v.name}`);
+}
+
+/** The fields of a shape: written out, or each variant's of a union body. */
+function walkShape(shape: ShapeModel | undefined, visit: FieldVisit, where: string): void {
+  if (shape?.fields) walkFields(shape.fields, visit, where);
+  if (shape?.union) for (const v of shape.union.variants) walkFields(v.fields, visit, `${where}.${v.name}`);
 }
 
 function walkFields(fields: readonly FieldModel[], visit: FieldVisit, parent: string): void {
@@ -55,10 +62,10 @@ function walkFields(fields: readonly FieldModel[], visit: FieldVisit, parent: st
 function forEachField(model: ServiceModel, visit: FieldVisit): void {
   for (const r of model.resources) walkFields(r.fields, visit, r.name);
   for (const o of model.endpoints?.operations ?? []) {
-    if (o.request?.fields) walkFields(o.request.fields, visit, `${o.id}.request`);
-    if (o.response?.fields) walkFields(o.response.fields, visit, `${o.id}.response`);
+    walkShape(o.request, visit, `${o.id}.request`);
+    walkShape(o.response, visit, `${o.id}.response`);
   }
-  for (const k of model.events?.kinds ?? []) if (k.payload?.fields) walkFields(k.payload.fields, visit, `event ${k.name}`);
+  for (const k of model.events?.kinds ?? []) walkShape(k.payload, visit, `event ${k.name}`);
   if (model.errors?.body?.kind === 'declared') walkFields(model.errors.body.fields, visit, 'errors.body');
 }
 
@@ -148,6 +155,11 @@ const fieldRules: Rule = ({ model, report }) => {
       if (f.to === undefined) report('ref-needs-target', { where }, f.pointer);
       else if (!getResource(model, f.to)) report('unknown-resource', { where, name: f.to, suggestion: suggestion(f.to, names(model.resources)) }, joinPointer(f.pointer, 'to'));
     } else if (type === 'array' && !f.items) report('array-needs-items', { where }, f.pointer);
+    else if (type === 'union') {
+      if (!f.union || f.union.variants.length === 0) report('union-needs-variants', { where }, f.pointer);
+      else checkUnion(f.union, where, report);
+    }
+    if (type !== 'union' && f.union !== undefined) report('constraint-type-mismatch', { where, constraint: f.union.discriminator !== undefined && f.union.variants.length === 0 ? 'discriminator' : 'variants', type }, f.pointer);
     if (f.pattern !== undefined) {
       if (!patternErrors.has(f.pattern)) patternErrors.set(f.pattern, getPatternError(f.pattern));
       const reason = patternErrors.get(f.pattern);
@@ -177,6 +189,112 @@ const fieldRules: Rule = ({ model, report }) => {
     for (const p of o.query) walkField(p, visit, `${o.id}.${p.in === 'query' ? 'query' : 'headers'}`);
     for (const p of o.headers) walkField(p, visit, `${o.id}.${p.in === 'query' ? 'query' : 'headers'}`);
   }
+};
+
+/** What a variant requires in every body, for telling untagged variants apart. */
+function requiredFields(v: VariantModel): FieldModel[] {
+  return v.fields.filter((f) => !f.optional && !f.hasDefault && !f.readOnly);
+}
+
+/** The JSON kinds a field's values take, or undefined when any may (json, nullable aside). */
+function jsonKinds(f: FieldModel): Set<string> | undefined {
+  const kinds = new Set<string>();
+  if (f.nullable) kinds.add('null');
+  switch (f.type) {
+    case 'integer':
+    case 'number':
+      kinds.add('number');
+      break;
+    case 'boolean':
+      kinds.add('boolean');
+      break;
+    case 'array':
+      kinds.add('array');
+      break;
+    case 'object':
+    case 'union':
+      kinds.add('object');
+      break;
+    case 'json':
+    case 'ref':
+      return undefined;
+    case 'enum':
+      for (const v of f.values ?? []) kinds.add(`=${JSON.stringify(v)}`);
+      break;
+    default:
+      kinds.add('string');
+  }
+  return kinds;
+}
+
+/** Whether some value is valid for both fields (conservatively: yes unless their JSON kinds or enum values are disjoint). */
+function mayOverlap(a: FieldModel, b: FieldModel): boolean {
+  const ka = jsonKinds(a);
+  const kb = jsonKinds(b);
+  if (!ka || !kb) return true;
+  const loose = (k: Set<string>) => new Set([...k].map((x) => (x.startsWith('=') ? (typeof JSON.parse(x.slice(1)) === 'number' ? 'number' : 'string') : x)));
+  for (const x of ka) if (kb.has(x)) return true;
+  // An enum value and a plain type of its kind overlap; two enums only on a shared value (checked above).
+  const la = loose(ka);
+  const lb = loose(kb);
+  for (const x of ka) if (!x.startsWith('=') && lb.has(x)) return true;
+  for (const x of kb) if (!x.startsWith('=') && la.has(x)) return true;
+  return false;
+}
+
+/** Why two untagged variants can be told apart, or undefined when one object may match both. */
+function getDistinction(a: VariantModel, b: VariantModel): string | undefined {
+  const fieldsA = new Map(a.fields.map((f) => [f.name, f]));
+  const fieldsB = new Map(b.fields.map((f) => [f.name, f]));
+  // Variants are closed objects: a field one requires and the other lacks tells them apart.
+  for (const f of requiredFields(a)) if (!fieldsB.has(f.name)) return `\`${f.name}\` is required by ${a.name} only`;
+  for (const f of requiredFields(b)) if (!fieldsA.has(f.name)) return `\`${f.name}\` is required by ${b.name} only`;
+  for (const f of requiredFields(a)) {
+    const g = fieldsB.get(f.name);
+    if (g && requiredFields(b).includes(g) && !mayOverlap(f, g)) return `\`${f.name}\` differs in type`;
+  }
+  return undefined;
+}
+
+/** A union's own rules: tags, the discriminator among the fields, untagged variants that one object could match. */
+function checkUnion(u: UnionModel, where: string, report: Report): void {
+  const tags = new Map<string, string>();
+  for (const v of u.variants) {
+    if (u.discriminator === undefined) {
+      if (v.tag !== undefined) report('union-tag-without-discriminator', { where, variant: v.name }, joinPointer(v.pointer, 'tag'));
+      continue;
+    }
+    const clash = v.fields.find((f) => f.name === u.discriminator);
+    if (clash) report('union-tag-field', { where, variant: v.name, field: clash.name }, clash.pointer);
+    const tag = v.tag ?? v.name;
+    const first = tags.get(tag);
+    if (first !== undefined) report('union-tag-duplicate', { where, first, second: v.name, tag }, v.pointer);
+    else tags.set(tag, v.name);
+  }
+  if (u.discriminator !== undefined) return;
+  for (let i = 0; i < u.variants.length; i++) {
+    for (let j = i + 1; j < u.variants.length; j++) {
+      const a = u.variants[i]!;
+      const b = u.variants[j]!;
+      if (getDistinction(a, b) === undefined) report('union-indistinguishable', { where, first: a.name, second: b.name, detail: 'every field either requires is a field of the other' }, b.pointer);
+    }
+  }
+}
+
+/** Union bodies: a union beside a resource or fields, and the union's own rules. */
+const unionShapeRules: Rule = ({ model, report }) => {
+  const shape = (s: ShapeModel | undefined, where: string, pointer: string) => {
+    if (!s?.union) return;
+    if (s.union.variants.length === 0) report('union-needs-variants', { where }, pointer);
+    if (s.resource !== undefined) report('union-shape-mixed', { where, key: 'resource' }, joinPointer(pointer, 'resource'));
+    if (s.fields !== undefined) report('union-shape-mixed', { where, key: 'fields' }, joinPointer(pointer, 'fields'));
+    checkUnion(s.union, where, report);
+  };
+  for (const o of model.endpoints?.operations ?? []) {
+    shape(o.request, `${o.id}.request`, joinPointer(o.pointer, 'request'));
+    shape(o.response, `${o.id}.response`, joinPointer(o.pointer, 'response'));
+  }
+  for (const k of model.events?.kinds ?? []) shape(k.payload, `event ${k.name}`, joinPointer(k.pointer, 'payload'));
 };
 
 /** Headers of the transport the runtime reads itself (lowercase). */
@@ -339,6 +457,7 @@ export function getValueProblem(f: Pick<FieldModel, 'type' | 'nullable' | 'value
     case 'array':
       return Array.isArray(v) ? undefined : 'not a list';
     case 'object':
+    case 'union':
       return typeof v === 'object' && !Array.isArray(v) ? undefined : 'not a mapping';
     case 'json':
       return undefined;
@@ -907,7 +1026,7 @@ const caseClashRules: Rule = ({ model, report }) => {
   for (const r of model.resources) clash(r.fields, `fields of resource ${r.name}`);
 };
 
-export const RULES: readonly Rule[] = [nameStyleRules, caseClashRules, reservedPathRules, fieldRules, parameterRules, wireNameRules, resourceRules, stateRules, operationRules, authRules, eventRules, eventVisibilityRules, errorRules, limitRules, versionRules, versionHistoryRules];
+export const RULES: readonly Rule[] = [nameStyleRules, caseClashRules, reservedPathRules, fieldRules, unionShapeRules, parameterRules, wireNameRules, resourceRules, stateRules, operationRules, authRules, eventRules, eventVisibilityRules, errorRules, limitRules, versionRules, versionHistoryRules];
 
 /** Runs every semantic rule; diagnostics carry JSON pointers, to be placed by the caller. */
 export function checkModel(model: ServiceModel, doc: SpecDocument): Diagnostic[] {

@@ -10,6 +10,7 @@ import {
   type PartName,
   type ShapeSpec,
   type SpecDocument,
+  type VariantSpec,
   type VersionChangeSpec,
 } from '../spec/spec-types.js';
 import type {
@@ -26,6 +27,8 @@ import type {
   ShapeModel,
   StateMachineModel,
   StateModel,
+  UnionModel,
+  VariantModel,
   VersionChangeModel,
   VersionPlacementModel,
 } from './model-types.js';
@@ -107,7 +110,25 @@ export function buildField(name: string, spec: FieldSpec, pointer: string): Fiel
   if (spec.items) f.items = buildField('items', spec.items, joinPointer(pointer, 'items'));
   if (spec.fields) f.fields = buildFields(spec.fields, joinPointer(pointer, 'fields'));
   if (spec.renamedFrom !== undefined) f.renamedFrom = spec.renamedFrom;
+  if (spec.variants || spec.discriminator !== undefined) f.union = buildUnion(spec.discriminator, spec.variants ?? {}, pointer);
   return Object.freeze(f) as FieldModel;
+}
+
+/** A union's variants in the order written; each tag is the variant's name unless it says otherwise (a format default). */
+function buildUnion(discriminator: string | undefined, variants: Record<string, VariantSpec>, pointer: string): UnionModel {
+  const at = joinPointer(pointer, 'variants');
+  const out: VariantModel[] = [];
+  for (const [name, v] of entries(variants)) {
+    const vp = joinPointer(at, name);
+    const m: { -readonly [K in keyof VariantModel]?: VariantModel[K] } = { name, pointer: vp };
+    if (v.description !== undefined) m.description = v.description;
+    // Untagged, a `tag` is kept so that check can say it has no discriminator to hold it.
+    const tag = v.tag ?? (discriminator !== undefined ? name : undefined);
+    if (tag !== undefined) m.tag = tag;
+    m.fields = buildFields(v.fields ?? {}, joinPointer(vp, 'fields'));
+    out.push(Object.freeze(m) as VariantModel);
+  }
+  return Object.freeze(omitUndefined<UnionModel>({ discriminator, variants: Object.freeze(out) }));
 }
 
 function buildParameters(params: Record<string, ParameterSpec> | undefined, where: ParameterModel['in'], pointer: string): readonly ParameterModel[] {
@@ -127,6 +148,7 @@ function buildShape(shape: ShapeSpec | undefined, pointer: string): ShapeModel |
     omitUndefined<ShapeModel>({
       resource: shape.resource,
       fields: shape.fields ? buildFields(shape.fields, joinPointer(pointer, 'fields')) : undefined,
+      union: shape.variants || shape.discriminator !== undefined ? buildUnion(shape.discriminator, shape.variants ?? {}, pointer) : undefined,
       list: shape.list ?? false,
     }),
   );

@@ -9,7 +9,7 @@ import type { AuthRequirement, FieldModel, OperationModel, ParameterModel, Resou
 /** Query parameter names the format defines for list operations, by paging style (docs/format.md). */
 export const LIST_PARAMS = { limit: 'limit', cursor: 'cursor', sort: 'sort', offset: 'offset', page: 'page', perPage: 'per_page' } as const;
 /** Field types a list cannot filter on: a filter is one query value compared with the stored value as text. */
-export const UNFILTERABLE_TYPES: ReadonlySet<string> = new Set(['array', 'object', 'json']);
+export const UNFILTERABLE_TYPES: ReadonlySet<string> = new Set(['array', 'object', 'json', 'union']);
 /** The response header a list with `paging.link` gives its next page's address in (RFC 8288). */
 export const LINK_HEADER = 'Link';
 /** Response field names the format defines for a list page (written in model-defaults.ts). */

@@ -1,5 +1,5 @@
 import { getField, getResource, getStateMachine } from './model-lookup.js';
-import type { FieldModel, ResourceModel, ServiceModel, ShapeModel } from './model-types.js';
+import type { FieldModel, ResourceModel, ServiceModel, ShapeModel, UnionModel } from './model-types.js';
 
 // JSON Schema (draft 2020-12 vocabulary) for resources and shapes. The runtime compiles these with Ajv and
 // the exporters publish them, so what is validated and what is documented are one thing.
@@ -90,6 +90,9 @@ export function getFieldSchema(model: ServiceModel, f: FieldModel, resource: Res
       // Any JSON value but null, unless the field is nullable: a stored null reads back as an absent field.
       s = f.nullable ? {} : { not: { type: 'null' } };
       break;
+    case 'union':
+      s = f.union ? getUnionSchema(model, f.union, undefined, view === 'response' ? 'response' : 'create', opts) : {};
+      break;
   }
   if (f.nullable) {
     if (Array.isArray(s.enum)) s.enum = [...(s.enum as unknown[]), null];
@@ -129,6 +132,35 @@ function getObjectSchema(model: ServiceModel, fields: readonly FieldModel[], res
   return s;
 }
 
+/** The discriminator's schema in one variant: a string holding exactly the variant's tag. */
+function getTagSchema(tag: string): JsonSchema {
+  return { type: 'string', enum: [tag] };
+}
+
+/**
+ * A union: `oneOf` its variants, each a closed object; a tagged union's variants each require the tag property (first)
+ * holding their tag, and `discriminator` names it (Ajv's `discriminator` option checks the tag first, so a wrong tag is
+ * one clear error). With `annotations`, each variant carries its name in `x-servicespec-variant` (the OpenAPI export
+ * publishes variants as components by that name and writes the discriminator's mapping).
+ */
+export function getUnionSchema(model: ServiceModel, union: UnionModel, resource: ResourceModel | undefined, view: SchemaView, opts: SchemaOptions = {}): JsonSchema {
+  const oneOf = union.variants.map((v) => {
+    const s = getObjectSchema(model, v.fields, resource, view, opts, true);
+    if (union.discriminator !== undefined && v.tag !== undefined) {
+      s.properties = { [union.discriminator]: getTagSchema(v.tag), ...(s.properties as JsonSchema) };
+      s.required = [union.discriminator, ...((s.required as string[] | undefined) ?? [])];
+    }
+    if (opts.annotations) {
+      if (v.description !== undefined) s.description = v.description;
+      s['x-servicespec-variant'] = v.name;
+    }
+    return s;
+  });
+  const s: JsonSchema = { oneOf };
+  if (union.discriminator !== undefined) s.discriminator = { propertyName: union.discriminator };
+  return s;
+}
+
 /** A resource as the service returns it, or as a create / replace / update request must be. */
 export function getResourceSchema(model: ServiceModel, resource: ResourceModel, view: SchemaView, opts: SchemaOptions = {}): JsonSchema {
   const s = getObjectSchema(model, resource.fields, resource, view, opts);
@@ -150,6 +182,8 @@ export function getShapeSchema(model: ServiceModel, shape: ShapeModel, view: Sch
   if (shape.resource !== undefined) {
     const r = getResource(model, shape.resource);
     s = r ? getResourceSchema(model, r, view, opts) : {};
+  } else if (shape.union) {
+    s = getUnionSchema(model, shape.union, undefined, view === 'response' ? 'response' : 'create', opts);
   } else {
     s = getObjectSchema(model, shape.fields ?? [], undefined, view === 'response' ? 'response' : 'create', opts);
   }

@@ -50,6 +50,25 @@ export interface FieldModel {
   fields?: readonly FieldModel[];
   /** The field's previous name (`renamedFrom`): `servicespec migrate` renames its column. */
   renamedFrom?: string;
+  /** union: its variants and the property telling them apart. */
+  union?: UnionModel;
+}
+
+/** One shape a union may take. */
+export interface VariantModel {
+  name: string;
+  pointer: string;
+  description?: string;
+  /** The discriminator's value for this variant (the name unless `tag` says otherwise); undefined when untagged. */
+  tag?: string;
+  fields: readonly FieldModel[];
+}
+
+/** A value (field or body) that is one of several object shapes. */
+export interface UnionModel {
+  /** The tag property, when the union is tagged. */
+  discriminator?: string;
+  variants: readonly VariantModel[];
 }
 
 /** A declared query parameter or request header of a custom operation: a field, and where it travels. */
@@ -104,6 +123,8 @@ export interface StateMachineModel {
 export interface ShapeModel {
   resource?: string;
   fields?: readonly FieldModel[];
+  /** A union body: one of several shapes. */
+  union?: UnionModel;
   list: boolean;
 }
 

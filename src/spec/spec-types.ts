@@ -30,6 +30,7 @@ export const FIELD_TYPES = [
   'object',
   'state',
   'json',
+  'union',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -140,6 +141,20 @@ export interface FieldSpec extends FieldConstraints {
   items?: FieldSpec;
   /** object: nested fields. */
   fields?: Record<string, FieldSpec>;
+  /** union: the property whose value says which variant an object is (a tagged union); untagged when absent. */
+  discriminator?: string;
+  /** union: the shapes the value may take, by name, in order. */
+  variants?: Record<string, VariantSpec>;
+}
+
+/**
+ * One shape of a union: fields written out. In a tagged union the discriminator property holds `tag` (the variant's
+ * name when `tag` is absent, a format default); the variant's fields do not list the discriminator itself.
+ */
+export interface VariantSpec {
+  description?: string;
+  tag?: string;
+  fields?: Record<string, FieldSpec>;
 }
 
 /**
@@ -196,10 +211,14 @@ export interface StateMachineSpec {
   transitions?: Record<string, TransitionSpec>;
 }
 
-/** A declared payload: the fields of a resource, or fields written out. */
+/** A declared payload: the fields of a resource, fields written out, or one of several shapes (a union). */
 export interface ShapeSpec {
   resource?: string;
   fields?: Record<string, FieldSpec>;
+  /** A union body: the property telling the variants apart (tagged), absent for an untagged union. */
+  discriminator?: string;
+  /** A union body: its shapes, by name, in order. */
+  variants?: Record<string, VariantSpec>;
   list?: boolean;
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { getResource } from '../model/model-lookup.js';
 import { isWritable, type SchemaView } from '../model/model-schemas.js';
-import type { FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
+import type { FieldModel, ResourceModel, ServiceModel, UnionModel } from '../model/model-types.js';
 
 // fast-check arbitraries built from the model's field types and constraints: valid values (shrinkable), and
 // one invalid variant per constraint a field declares.
@@ -110,6 +110,9 @@ export function fieldArbitrary(model: ServiceModel, f: FieldModel, resource: Res
     case 'json':
       arb = fc.constant({});
       break;
+    case 'union':
+      arb = f.union ? unionArbitrary(model, f.union, complete) : fc.constant({});
+      break;
   }
   const nests = f.type === 'object' || (f.type === 'array' && f.items?.type === 'object');
   return f.nullable && !(complete && nests) ? fc.option(arb, { nil: null, freq: 5 }) : arb;
@@ -125,6 +128,18 @@ export function objectArbitrary(model: ServiceModel, fields: readonly FieldModel
     if (complete || (view !== 'update' && !f.optional && !f.hasDefault)) requiredKeys.push(f.name);
   }
   return fc.record(record, { requiredKeys }) as fc.Arbitrary<Record<string, unknown>>;
+}
+
+/** A valid value of a union: one of its variants (nested fields are written whole, as in a create), tagged when the union is. */
+export function unionArbitrary(model: ServiceModel, union: UnionModel, complete = false): fc.Arbitrary<Record<string, unknown>> {
+  if (union.variants.length === 0) return fc.constant({});
+  return fc.oneof(
+    ...union.variants.map((v) => {
+      const body = objectArbitrary(model, v.fields, undefined, 'create', complete);
+      const d = union.discriminator;
+      return d !== undefined && v.tag !== undefined ? body.map((b) => ({ [d]: v.tag, ...b })) : body;
+    }),
+  );
 }
 
 /** One way to break a valid body, and the condition the spec says it meets. */

@@ -56,6 +56,7 @@ function exerciseModel(model: ServiceModel): void {
       defaults.getUnmakeableIdentifier(f);
       for (const view of ['create', 'replace', 'update', 'response'] as const) schemas.isWritable(r, f, view);
       schemas.getFieldSchema(model, f, r, { annotations: true, safeIntegers: true });
+      if (f.union) for (const view of ['create', 'response'] as const) schemas.getUnionSchema(model, f.union, r, view, { annotations: true });
     }
     for (const view of ['create', 'replace', 'update', 'response'] as const) {
       schemas.getResourceSchema(model, r, view);
@@ -325,6 +326,7 @@ describe('the model API surface', () => {
         'getResourceSchema',
         'getShapeSchema',
         'getTransitionSchema',
+        'getUnionSchema',
         'isWritable',
       ].sort(),
     );
