@@ -1,7 +1,7 @@
 import type { ServiceModel } from '../model/model-types.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 import { getProducibleConditions, isIdempotentOperation } from '../model/model-routes.js';
-import { DEFAULT_API_KEY_IN, DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_RETRY_JITTER, getRateLimitName, NOT_SHOWN } from '../model/model-defaults.js';
+import { DEFAULT_API_KEY_IN, DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_RETRY_JITTER, getErrorBodyRoles, getRateLimitName, NOT_SHOWN } from '../model/model-defaults.js';
 
 export type PartStatus = 'shown' | 'partly shown' | typeof NOT_SHOWN;
 
@@ -155,6 +155,15 @@ function errorGaps(m: ServiceModel, gap: Collect): void {
   const e = m.errors!;
   if (e.codes.length === 0) gap('error codes');
   if (e.body === undefined) gap('error body shape');
+  if (e.body?.kind === 'declared') {
+    // The fields carrying the code, status and message, and the media type, where the body does not name them.
+    const roles = getErrorBodyRoles(e.body);
+    for (const role of ['code', 'status', 'message'] as const) {
+      const f = roles[role];
+      if (!roles.named[role] && f !== undefined) gap.byDefault(`error ${role} field`, undefined, `${f.name} (by its name)`);
+    }
+    if (e.body.mediaType === undefined) gap.byDefault('error media type', undefined, roles.mediaType);
+  }
   const declared = new Set(e.codes.flatMap((c) => c.when));
   if (e.codes.length > 0 && declared.size === 0) gap('the conditions that produce errors');
   for (const [cond] of getProducibleConditions(m)) if (!declared.has(cond) && declared.size > 0) gap('error code', `condition ${cond}`);

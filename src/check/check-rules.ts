@@ -1,10 +1,10 @@
-import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, getIdempotencyHeader, getUnmakeableIdentifier, IDENTIFIER_TYPES } from '../model/model-defaults.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, getErrorBodyRoles, getIdempotencyHeader, getUnmakeableIdentifier, IDENTIFIER_TYPES } from '../model/model-defaults.js';
 import { getField, getResource, getStateMachine } from '../model/model-lookup.js';
 import { getPagingParams, getProducibleConditions, getRoutes, isIdempotentOperation, isReservedPath, LIST_PARAMS, RESERVED_PREFIX, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { isWritable } from '../model/model-schemas.js';
 import { getUnshownChanges } from '../model/model-served-versions.js';
-import type { EventKindModel, FieldModel, OperationModel, ResourceModel, ServiceModel, ShapeModel, StateMachineModel, UnionModel, VariantModel } from '../model/model-types.js';
+import type { DeclaredErrorBodyModel, EventKindModel, FieldModel, OperationModel, ResourceModel, ServiceModel, ShapeModel, StateMachineModel, UnionModel, VariantModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { PARAMETER_TYPES, type Condition, type HttpMethod, type SpecDocument } from '../spec/spec-types.js';
 import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
@@ -895,11 +895,57 @@ const errorRules: Rule = ({ model, report }) => {
   for (const [cond, because] of getProducibleConditions(model)) {
     if (!owner.has(cond)) report('undeclared-condition', { condition: cond, because }, model.present.errors ? '/errors' : '');
   }
-  if (errs?.body?.kind === 'declared') {
-    const fields = errs.body.fields.map((f) => f.name);
-    if (!fields.includes('code')) report('error-body-missing-field', { field: 'code', detail: 'the runtime writes the error code there' }, '/errors/body');
-  }
+  if (errs?.body?.kind === 'declared') errorBodyRules(model, errs.body, report);
 };
+
+/** A declared error body: the fields its roles name exist, can hold what the runtime writes there, and nothing required is left empty. */
+function errorBodyRules(model: ServiceModel, body: DeclaredErrorBodyModel, report: Report): void {
+  const roles = getErrorBodyRoles(body);
+  const fieldNames = body.fields.map((f) => f.name);
+  for (const role of ['code', 'status', 'message'] as const) {
+    const named = body[role];
+    if (named !== undefined && !fieldNames.includes(named)) report('error-body-field-unknown', { role, name: named, suggestion: suggestion(named, fieldNames) }, joinPointer('/errors/body', role));
+  }
+  if (roles.code === undefined && body.code === undefined) report('error-body-missing-field', { field: 'code', detail: 'the runtime writes the error code there (or name the field that carries it in `errors.body.code`)' }, '/errors/body');
+  const codes = model.errors?.codes ?? [];
+  const misfit = (f: FieldModel, role: string, kinds: readonly string[], values: readonly (string | number)[]) => {
+    const at = (kind: string) => report('error-body-field-type', { field: f.name, role, type: f.type, detail: kind }, f.pointer);
+    if (!kinds.includes(f.type)) return at(`it must be ${kinds.join(' or ')}`);
+    const bad = values.find((v) => !fitsField(f, v));
+    if (bad !== undefined) at(`its constraints refuse ${JSON.stringify(bad)}, which the runtime writes there`);
+  };
+  const statuses = [...new Set(codes.map((c) => c.status))];
+  if (roles.code) {
+    const integer = roles.code.type === 'integer' || roles.code.type === 'number';
+    misfit(roles.code, 'the error code', ['string', 'enum', 'integer', 'number'], integer ? statuses : codes.map((c) => c.name));
+  }
+  if (roles.status) misfit(roles.status, 'the HTTP status', ['integer', 'number'], statuses);
+  if (roles.message) misfit(roles.message, 'the message', ['string'], []);
+  if (!/^application\/(json|[^/;\s]+\+json)$/i.test(roles.mediaType)) report('error-body-media-type', { mediaType: roles.mediaType }, '/errors/body/media_type');
+  const filled = new Set([roles.code?.name, roles.status?.name, roles.message?.name, ...roles.extras.map(([f]) => f.name)]);
+  for (const f of body.fields) {
+    if (!f.optional && !filled.has(f.name)) report('error-body-field-unfilled', { field: f.name }, f.pointer);
+  }
+}
+
+/** Whether a value the runtime writes meets a field's declared values and bounds. */
+function fitsField(f: FieldModel, v: string | number): boolean {
+  if (f.values !== undefined && !f.values.includes(v)) return false;
+  if (typeof v === 'number') {
+    if ((f.type === 'integer' && !Number.isInteger(v)) || (f.minimum !== undefined && v < f.minimum) || (f.maximum !== undefined && v > f.maximum)) return false;
+    if ((f.exclusiveMinimum !== undefined && v <= f.exclusiveMinimum) || (f.exclusiveMaximum !== undefined && v >= f.exclusiveMaximum)) return false;
+    return f.multipleOf === undefined || v % f.multipleOf === 0;
+  }
+  if ((f.minLength !== undefined && v.length < f.minLength) || (f.maxLength !== undefined && v.length > f.maxLength)) return false;
+  if (f.pattern !== undefined) {
+    try {
+      if (!new RegExp(f.pattern, 'u').test(v)) return false;
+    } catch {
+      return true; // invalid-pattern says so
+    }
+  }
+  return true;
+}
 
 const limitRules: Rule = ({ model, report }) => {
   const l = model.limits;

@@ -386,7 +386,14 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
             ? undefined
             : doc.errors.body === 'problem'
               ? ({ kind: 'problem' } as const)
-              : ({ kind: 'declared', fields: buildFields(doc.errors.body.fields, '/errors/body/fields') } as const),
+              : omitUndefined({
+                  kind: 'declared' as const,
+                  fields: buildFields(doc.errors.body.fields, '/errors/body/fields'),
+                  code: doc.errors.body.code,
+                  status: doc.errors.body.status,
+                  message: doc.errors.body.message,
+                  mediaType: doc.errors.body.media_type,
+                }),
           codes,
           byCondition,
         })

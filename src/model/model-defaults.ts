@@ -1,7 +1,7 @@
 // The defaults the format itself defines (docs/format.md lists them): the one place each is written.
 
 import type { Action } from '../spec/spec-types.js';
-import type { EventKindModel, FieldModel, PagingModel, SchemeModel, ServiceModel } from './model-types.js';
+import type { DeclaredErrorBodyModel, ErrorBodyModel, EventKindModel, FieldModel, PagingModel, SchemeModel, ServiceModel } from './model-types.js';
 
 /** Response field names the format defines for a list page (the envelope's, when `paging` names none). */
 export const PAGE_FIELDS = { items: 'items', next: 'next_cursor' } as const;
@@ -107,3 +107,73 @@ export function getApiKeyPlacement(scheme: Pick<SchemeModel, 'in'>): 'header' | 
 
 /** Each webhook retry delay is spread at random within ± this fraction, so receivers are not hit in lockstep. */
 export const DEFAULT_RETRY_JITTER = 0.2;
+
+/** The media type of RFC 9457 problem details (`errors.body: problem`, and the runtime's answer when the spec shows no body). */
+export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+
+/** The media type of a declared error body whose `media_type` is left out. */
+export const DEFAULT_ERROR_MEDIA_TYPE = 'application/json';
+
+/**
+ * The fields of a declared error body that carry the code, the HTTP status and the message, when the body does not
+ * name them: the first of these names the body has. The other fields filled by name are `ERROR_BODY_EXTRAS`.
+ */
+export const ERROR_BODY_ROLE_NAMES = { code: ['code', 'error'], status: ['status'], message: ['message', 'detail'] } as const;
+
+/** Further fields of a declared error body the runtime fills by their names (when no role took them and their type holds it): what each holds. */
+export const ERROR_BODY_EXTRAS = { title: 'title', detail: 'message', errors: 'invalid', details: 'invalid', request_id: 'request id' } as const;
+
+/** The field types that hold each extra: text, or the list of invalid inputs. */
+const EXTRA_TYPES: Readonly<Record<string, readonly string[]>> = { title: ['string'], message: ['string'], invalid: ['array', 'json'], 'request id': ['string'] };
+
+export interface ErrorBodyRoles {
+  /** The field carrying the error code (its name in a string field, its status in an integer one); undefined when the body has none. */
+  code?: FieldModel;
+  status?: FieldModel;
+  message?: FieldModel;
+  /** Whether each role was named by the spec (else found by the format's default names). */
+  named: { code: boolean; status: boolean; message: boolean };
+  /** The other fields filled by name (`ERROR_BODY_EXTRAS`), with what each holds. */
+  extras: readonly (readonly [FieldModel, string])[];
+  mediaType: string;
+}
+
+/** The roles of a declared error body's fields: as the spec names them, else by `ERROR_BODY_ROLE_NAMES`. */
+export function getErrorBodyRoles(body: DeclaredErrorBodyModel): ErrorBodyRoles {
+  const find = (role: keyof typeof ERROR_BODY_ROLE_NAMES): FieldModel | undefined => {
+    const named = body[role];
+    if (named !== undefined) return body.fields.find((f) => f.name === named);
+    for (const name of ERROR_BODY_ROLE_NAMES[role]) {
+      const f = body.fields.find((x) => x.name === name);
+      if (f) return f;
+    }
+    return undefined;
+  };
+  const code = find('code');
+  const status = find('status');
+  const message = find('message');
+  const taken = new Set([code?.name, status?.name, message?.name]);
+  const extras: (readonly [FieldModel, string])[] = [];
+  for (const f of body.fields) {
+    const what = (ERROR_BODY_EXTRAS as Readonly<Record<string, string>>)[f.name];
+    if (what !== undefined && !taken.has(f.name) && EXTRA_TYPES[what]!.includes(f.type)) extras.push([f, what]);
+  }
+  return {
+    code,
+    status,
+    message,
+    extras,
+    named: { code: body.code !== undefined, status: body.status !== undefined, message: body.message !== undefined },
+    mediaType: body.mediaType ?? DEFAULT_ERROR_MEDIA_TYPE,
+  };
+}
+
+/** The media type every error answer has: problem details unless a declared body says otherwise. */
+export function getErrorMediaType(body: ErrorBodyModel | undefined): string {
+  return body?.kind === 'declared' ? (body.mediaType ?? DEFAULT_ERROR_MEDIA_TYPE) : PROBLEM_MEDIA_TYPE;
+}
+
+/** What a declared error body's code field holds for an error code: its status when the field is an integer, else its name. */
+export function getErrorCodeValue(codeField: Pick<FieldModel, 'type'> | undefined, code: { name: string; status: number }): string | number {
+  return codeField?.type === 'integer' || codeField?.type === 'number' ? code.status : code.name;
+}

@@ -249,7 +249,20 @@ export interface ErrorCodeModel {
   when: readonly Condition[];
 }
 
-export type ErrorBodyModel = { kind: 'problem' } | { kind: 'declared'; fields: readonly FieldModel[] };
+/**
+ * The error body. A declared one keeps the fields that carry the code, status and message and its media type as
+ * written (undefined when left out: `getErrorBodyRoles` in model-defaults.ts applies the format's defaults).
+ */
+export type ErrorBodyModel = { kind: 'problem' } | DeclaredErrorBodyModel;
+
+export interface DeclaredErrorBodyModel {
+  kind: 'declared';
+  fields: readonly FieldModel[];
+  code?: string;
+  status?: string;
+  message?: string;
+  mediaType?: string;
+}
 
 export interface ErrorsModel {
   body?: ErrorBodyModel;

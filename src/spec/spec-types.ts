@@ -341,8 +341,17 @@ export interface ErrorCodeSpec {
   when?: Condition[];
 }
 
+/** A declared error body: its fields, which of them carry the code, status and message, and its media type. */
+export interface ErrorBodySpec {
+  fields: Record<string, FieldSpec>;
+  code?: string;
+  status?: string;
+  message?: string;
+  media_type?: string;
+}
+
 export interface ErrorsSpec {
-  body?: 'problem' | { fields: Record<string, FieldSpec> };
+  body?: 'problem' | ErrorBodySpec;
   codes?: Record<string, ErrorCodeSpec>;
 }
 

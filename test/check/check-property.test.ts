@@ -12,7 +12,7 @@ import * as lookup from '../../src/model/model-lookup.js';
 import * as defaults from '../../src/model/model-defaults.js';
 import * as routes from '../../src/model/model-routes.js';
 import * as schemas from '../../src/model/model-schemas.js';
-import type { ServiceModel } from '../../src/model/model-types.js';
+import type { FieldModel, ServiceModel } from '../../src/model/model-types.js';
 import { compileSpecBytes, compileSpecText, type CompiledSpec } from '../../src/program.js';
 import { specDocument, wellFormedResourcesSpec } from './spec-arbitrary.js';
 
@@ -294,6 +294,38 @@ describe('property: reserved-path is reported exactly for the paths under /_serv
   });
 });
 
+describe('property: a declared error body\'s roles are the fields it names, else the format\'s names', () => {
+  it('on random bodies', () => {
+    const name = fc.constantFrom<string>('code', 'error', 'status', 'message', 'detail', 'err', 'http_status', 'text');
+    const type = fc.constantFrom('string', 'integer', 'enum', 'boolean');
+    const body = fc.record({
+      fields: fc.uniqueArray(fc.tuple(name, type), { maxLength: 6, selector: ([n]) => n }),
+      code: fc.option(name, { nil: undefined }),
+      status: fc.option(name, { nil: undefined }),
+      message: fc.option(name, { nil: undefined }),
+      mediaType: fc.option(fc.constantFrom('application/json', 'application/vnd.x+json'), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(body, (b) => {
+        const model = { kind: 'declared' as const, ...b, fields: b.fields.map(([n, t]) => ({ name: n, type: t }) as FieldModel) };
+        const roles = defaults.getErrorBodyRoles(model);
+        const names = b.fields.map(([n]) => n);
+        const expected = (role: 'code' | 'status' | 'message', byDefault: string[]) => (b[role] !== undefined ? (names.includes(b[role]) ? b[role] : undefined) : byDefault.find((n) => names.includes(n)));
+        expect(roles.code?.name).toBe(expected('code', ['code', 'error']));
+        expect(roles.status?.name).toBe(expected('status', ['status']));
+        expect(roles.message?.name).toBe(expected('message', ['message', 'detail']));
+        expect(roles.mediaType).toBe(b.mediaType ?? 'application/json');
+        expect(defaults.getErrorMediaType(model)).toBe(roles.mediaType);
+        const value = defaults.getErrorCodeValue(roles.code, { name: 'gone', status: 410 });
+        expect(value).toBe(roles.code?.type === 'integer' ? 410 : 'gone');
+      }),
+      RUNS,
+    );
+    expect(defaults.getErrorMediaType({ kind: 'problem' })).toBe('application/problem+json');
+    expect(defaults.getErrorMediaType(undefined)).toBe('application/problem+json');
+  });
+});
+
 describe('the model API surface', () => {
   it('every exported function of src/model is exercised above', () => {
     const fns = [builder, lookup, defaults, routes, schemas].flatMap((mod) => Object.entries(mod).filter(([, v]) => typeof v === 'function').map(([k]) => k));
@@ -307,6 +339,9 @@ describe('the model API surface', () => {
         'getIdempotencyHeader',
         'getApiKeyPlacement',
         'getRateLimitName',
+        'getErrorBodyRoles',
+        'getErrorCodeValue',
+        'getErrorMediaType',
         'getPathParams',
         'getResource',
         'getStateMachine',

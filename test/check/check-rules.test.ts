@@ -601,6 +601,72 @@ const CASES: RuleCase[] = [
     `,
     fix: ['message: { type: string }', 'message: { type: string }\n      code: { type: string }'],
   },
+  {
+    code: 'error-body-field-unknown',
+    spec: yaml`
+      servicespec: 1
+      errors:
+        body:
+          fields:
+            err: { type: string, optional: true }
+          code: eror # <-
+    `,
+    fix: ['code: eror', 'code: err'],
+    message: 'did you mean',
+  },
+  {
+    code: 'error-body-field-type',
+    spec: yaml`
+      servicespec: 1
+      errors:
+        body:
+          fields:
+            code: { type: boolean } # <-
+        codes:
+          missing: { status: 404 }
+    `,
+    fix: ['code: { type: boolean }', 'code: { type: integer }'],
+  },
+  {
+    code: 'error-body-field-type',
+    spec: yaml`
+      servicespec: 1
+      errors:
+        body:
+          fields:
+            code: { type: enum, values: [missing, broken] }
+            status: { type: integer, maximum: 499 } # <-
+        codes:
+          missing: { status: 404 }
+          broken: { status: 500 }
+    `,
+    fix: ['maximum: 499', 'maximum: 599'],
+    message: 'refuse 500',
+  },
+  {
+    code: 'error-body-field-unfilled',
+    spec: yaml`
+      servicespec: 1
+      errors:
+        body:
+          fields:
+            code: { type: string }
+            trace: { type: string } # <-
+    `,
+    fix: ['trace: { type: string }', 'trace: { type: string, optional: true }'],
+  },
+  {
+    code: 'error-body-media-type',
+    spec: yaml`
+      servicespec: 1
+      errors:
+        body:
+          fields:
+            code: { type: string }
+          media_type: text/plain # <-
+    `,
+    fix: ['media_type: text/plain', 'media_type: application/vnd.x.error+json'],
+  },
   // ── limits ─────────────────────────────────────────────────────────────────
   {
     code: 'page-size-default-above-max',
