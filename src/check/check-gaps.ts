@@ -139,7 +139,10 @@ function authGaps(m: ServiceModel, gap: Collect): void {
 function eventGaps(m: ServiceModel, gap: Collect): void {
   const e = m.events!;
   if (e.kinds.length === 0) gap('event kinds');
-  if (!e.webhook && !e.stream) gap('delivery mechanism');
+  if (!e.webhook && !e.stream && !e.broker) gap('delivery mechanism');
+  if (e.broker?.nats?.stream !== undefined) {
+    gap.byDefault('stream limits', 'broker delivery (NATS)', `stream ${e.broker.nats.stream}, when serve creates it: the server's defaults (no limit on age, messages or bytes; a 2-minute de-duplication window)`);
+  }
   if (e.webhook) {
     if (e.webhook.signing === undefined) gap('webhook signing', 'webhook delivery');
     if (e.webhook.retries === undefined) gap('retry schedule', 'webhook delivery');

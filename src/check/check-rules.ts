@@ -10,6 +10,7 @@ import { PARAMETER_TYPES, type Condition, type HttpMethod, type SpecDocument } f
 import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
 import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 import { getMediaTypeTemplateProblem } from '../model/model-media-type.js';
+import { checkBroker } from './check-broker.js';
 
 type Report = (code: DiagnosticCode, params: Record<string, string | number>, pointer: string) => void;
 
@@ -430,7 +431,7 @@ function getKindResources(k: EventKindModel): string[] {
 /** A kind no stream reader can see (docs/events.md, "Who receives what") when the stream is the only delivery. */
 const eventVisibilityRules: Rule = ({ model, report }) => {
   const ev = model.events;
-  if (ev?.stream?.path === undefined || ev.webhook !== undefined) return;
+  if (ev?.stream?.path === undefined || ev.webhook !== undefined || ev.broker !== undefined) return;
   const readable = new Set((model.endpoints?.operations ?? []).filter((o) => (o.action === 'read' || o.action === 'list') && o.resource !== undefined).map((o) => o.resource!));
   for (const k of ev.kinds) {
     const resources = getKindResources(k);
@@ -881,6 +882,9 @@ const eventRules: Rule = ({ model, doc, report }) => {
 };
 
 
+/** events.delivery.broker (check-broker.ts). */
+const brokerRules: Rule = ({ model, report }) => checkBroker(model, report);
+
 const errorRules: Rule = ({ model, report }) => {
   const errs = model.errors;
   const owner = new Map<Condition, string>();
@@ -1072,7 +1076,7 @@ const caseClashRules: Rule = ({ model, report }) => {
   for (const r of model.resources) clash(r.fields, `fields of resource ${r.name}`);
 };
 
-export const RULES: readonly Rule[] = [nameStyleRules, caseClashRules, reservedPathRules, fieldRules, unionShapeRules, parameterRules, wireNameRules, resourceRules, stateRules, operationRules, authRules, eventRules, eventVisibilityRules, errorRules, limitRules, versionRules, versionHistoryRules];
+export const RULES: readonly Rule[] = [nameStyleRules, caseClashRules, reservedPathRules, fieldRules, unionShapeRules, parameterRules, wireNameRules, resourceRules, stateRules, operationRules, authRules, eventRules, eventVisibilityRules, brokerRules, errorRules, limitRules, versionRules, versionHistoryRules];
 
 /** Runs every semantic rule; diagnostics carry JSON pointers, to be placed by the caller. */
 export function checkModel(model: ServiceModel, doc: SpecDocument): Diagnostic[] {

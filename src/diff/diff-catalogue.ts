@@ -141,6 +141,8 @@ export const DIFF_RULES = {
   'webhook-timeout-shortened': { part: 'events', impact: b, message: 'webhook deliveries now wait {new} (was {old}); slower receivers see failures' },
   'webhook-registration-changed': { part: 'events', impact: b, message: 'webhook registration: {what} is now {new} (was {old})' },
   'event-stream-changed': { part: 'events', impact: b, message: 'the event stream: {what} is now {new} (was {old})' },
+  'event-broker-changed': { part: 'events', impact: b, message: 'broker delivery ({subject}): {what} is now {new} (was {old}); consumers bound to the old one stop receiving events' },
+  'event-broker-added': { part: 'events', impact: n, message: 'events are now also published to {subject} ({what} {new})' },
   // errors
   'error-code-removed': { part: 'errors', impact: b, message: 'error code {subject} was removed' },
   'error-code-added': { part: 'errors', impact: n, message: 'error code {subject} was added' },

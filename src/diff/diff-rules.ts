@@ -648,6 +648,27 @@ function diffEvents(out: Collector, o: ServiceModel, n: ServiceModel): void {
   if (os?.path !== undefined && os.path !== ns?.path) {
     out.add('event-stream-changed', 'stream', { what: 'the path', old: os.path, new: show(ns?.path) }, { old: '/events/delivery/stream', new: ns ? '/events/delivery/stream' : undefined });
   }
+  diffBroker(out, o, n);
+}
+
+/** events.delivery.broker: where consumers bind (subject, stream, exchange, routing key) moving is breaking. */
+function diffBroker(out: Collector, o: ServiceModel, n: ServiceModel): void {
+  const ob = o.events?.broker;
+  const nb = n.events?.broker;
+  const bp = '/events/delivery/broker';
+  const at = (sub: string) => ({ old: ob ? `${bp}/${sub}` : undefined, new: nb?.[sub as 'nats' | 'amqp'] ? `${bp}/${sub}` : undefined });
+  const pairs: ['nats' | 'amqp', string, string | undefined, string | undefined][] = [
+    ['nats', 'the subject', ob?.nats?.subject, nb?.nats?.subject],
+    ['nats', 'the stream', ob?.nats?.stream, nb?.nats?.stream],
+    ['amqp', 'the exchange', ob?.amqp?.exchange, nb?.amqp?.exchange],
+    ['amqp', 'the routing key', ob?.amqp?.routingKey, nb?.amqp?.routingKey],
+  ];
+  for (const [broker, what, old, now] of pairs) {
+    const subject = broker === 'nats' ? 'NATS' : 'AMQP';
+    if (old !== undefined && old !== now) out.add('event-broker-changed', subject, { what, old, new: show(now) }, at(broker));
+  }
+  if (nb?.nats && !ob?.nats) out.add('event-broker-added', 'NATS', { what: 'subject', new: nb.nats.subject }, at('nats'));
+  if (nb?.amqp && !ob?.amqp) out.add('event-broker-added', 'AMQP', { what: 'exchange', new: nb.amqp.exchange }, at('amqp'));
 }
 
 // ─── errors ────────────────────────────────────────────────────────────────────────────────────────────

@@ -2,7 +2,8 @@ import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { getResource } from '../model/model-lookup.js';
 import { getRoutes, type StreamRoute } from '../model/model-routes.js';
 import { getResourceSchema, getShapeSchema } from '../model/model-schemas.js';
-import type { ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
+import type { EventKindModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
+import { fillBrokerTemplate, getBrokerKindBinding, parseBrokerTemplate } from '../model/model-broker.js';
 import { annotateObjectSchema, code, diagnose, getEventDataSchema, NameAllocator, withRules, type ExportResult, type JsonObject } from './export-shared.js';
 import { WEBHOOK_HEADERS } from './export-openapi.js';
 import { getApiKeyPlacement, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
@@ -104,6 +105,76 @@ function securityScheme(ctx: Context, s: SchemeModel): JsonObject {
   return out;
 }
 
+type Broker = NonNullable<NonNullable<ServiceModel['events']>['broker']>;
+type MessageFor = (k: EventKindModel, suffix: string, headers: boolean) => string;
+
+/**
+ * events.delivery.broker: one channel per kind on each broker, its address the filled subject or routing key
+ * (`{id}` kept as a channel parameter), with `nats` / `amqp` bindings. The broker's address is the operator's
+ * (`serve --broker URL`), so the server's host is a variable.
+ */
+function brokerChannels(ctx: Context, broker: Broker, message: MessageFor, out: { servers: JsonObject; channels: JsonObject; operations: JsonObject }): void {
+  const { model } = ctx;
+  const kinds = model.events?.kinds ?? [];
+  const slug = (kind: string) => kind.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase());
+  const add = (protocol: 'nats' | 'amqp', template: string, description: string, channelBinding: JsonObject | undefined, messageHeaders: boolean) => {
+    const server = protocol === 'nats' ? 'natsBroker' : 'amqpBroker';
+    out.servers[server] = {
+      host: '{broker}',
+      protocol,
+      description: `The ${protocol === 'nats' ? 'NATS (JetStream)' : 'AMQP 0-9-1 (RabbitMQ)'} broker the service publishes to: the operator's, given to \`serve --broker\`.`,
+      variables: { broker: { description: 'The host and port of the broker, supplied where the service is deployed.' } },
+    };
+    const parts = parseBrokerTemplate(template);
+    for (const k of kinds) {
+      const b = getBrokerKindBinding(model, k);
+      const address = fillBrokerTemplate(parts, b, '{id}');
+      if (address === undefined) continue; // check reports the placeholder (broker-placeholder-unfilled)
+      const key = `${protocol}${slug(k.name).replace(/^./, (c) => c.toUpperCase())}`;
+      const m = message(k, protocol, messageHeaders);
+      const channel: JsonObject = {
+        address,
+        title: `${k.name} on ${protocol === 'nats' ? 'NATS' : 'AMQP'}`,
+        description,
+        servers: [ref(`#/servers/${server}`)],
+        messages: { [m]: ref(`#/components/messages/${m}`) },
+      };
+      if (parts.some((p) => 'placeholder' in p && p.placeholder === 'id')) channel.parameters = { id: { description: `The identifier of the ${b.resource ?? ''} the event is about, characters other than letters, digits, \`_\` and \`-\` written %XX.` } };
+      if (channelBinding) channel.bindings = { amqp: channelBinding };
+      out.channels[key] = channel;
+      out.operations[`publish${key.replace(/^./, (c) => c.toUpperCase())}`] = {
+        action: 'send',
+        title: `Publish ${k.name} to the ${protocol === 'nats' ? 'NATS' : 'AMQP'} broker`,
+        channel: ref(`#/channels/${key}`),
+        messages: [ref(`#/channels/${key}/messages/${m}`)],
+        ...(protocol === 'nats' ? { bindings: { nats: { bindingVersion: '0.1.0' } } } : {}),
+      };
+    }
+  };
+  if (broker.nats) {
+    ctx.schemas.NatsHeaders = {
+      type: 'object',
+      description: 'The headers of each message published to NATS.',
+      properties: {
+        'Nats-Msg-Id': { type: 'string', description: "The event's id: JetStream drops a message whose id it has seen within the stream's de-duplication window." },
+        'Content-Type': { type: 'string', const: 'application/json', description: 'The type of the message body.' },
+      },
+      required: ['Nats-Msg-Id', 'Content-Type'],
+    };
+    const stream = broker.nats.stream !== undefined ? ` The JetStream stream \`${broker.nats.stream}\` stores it.` : ' An existing JetStream stream must capture the subject.';
+    add('nats', broker.nats.subject, `Each event is published once, in outbox order per object, with its id as \`Nats-Msg-Id\`.${stream}`, undefined, true);
+  }
+  if (broker.amqp) {
+    add(
+      'amqp',
+      broker.amqp.routingKey,
+      `Each event is published to exchange \`${broker.amqp.exchange}\` with this routing key, persistent, with publisher confirms, its id as the AMQP \`message-id\` and \`type\` its kind (at least once: a redelivery keeps the id).`,
+      { is: 'routingKey', exchange: { name: broker.amqp.exchange }, bindingVersion: '0.3.0' },
+      false,
+    );
+  }
+}
+
 /** The AsyncAPI 3.0 document for the service's events. */
 export function exportAsyncApi(model: ServiceModel): ExportResult {
   const ctx: Context = { model, diagnostics: [], schemas: {}, names: new NameAllocator(), resourceRefs: new Map() };
@@ -156,7 +227,7 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
     if (k.description !== undefined) m.summary = k.description;
     const emitted = k.triggers.map((t) => (t.action === 'transition' ? `the ${t.resource} transition ${code(t.transition)}` : `${t.action} of a ${t.resource}`));
     if (emitted.length > 0) m.description = `Sent on ${emitted.join(', ')}.`;
-    if (headers) m.headers = ref('#/components/schemas/WebhookHeaders');
+    if (headers) m.headers = ref(`#/components/schemas/${suffix === 'nats' ? 'NatsHeaders' : 'WebhookHeaders'}`);
     messages[key] = m;
     return key;
   };
@@ -252,8 +323,10 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
     if (rules.length > 0) note(ctx, 'events.delivery.stream: heartbeat', 'x-servicespec-events and the stream channel description', '/events/delivery/stream');
     if (auth && auth.schemes.length > 0) securitySchemes = Object.fromEntries(auth.schemes.map((s) => [s.name, securityScheme(ctx, s)]));
   }
+  const broker = events?.broker;
+  if (broker) brokerChannels(ctx, broker, message, { servers, channels, operations });
   for (const k of kinds) if (k.triggers.some((t) => t.action !== 'transition')) note(ctx, `event ${k.name}: what emits it`, 'x-servicespec-events and the message description', k.pointer);
-  if (events && !webhook && !stream) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: 'the event delivery mechanism', target: 'AsyncAPI 3.0', consequence: 'there are no channels' }, '/events'));
+  if (events && !webhook && !stream && !broker) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: 'the event delivery mechanism', target: 'AsyncAPI 3.0', consequence: 'there are no channels' }, '/events'));
 
   if (Object.keys(servers).length > 0) doc.servers = servers;
   doc.channels = channels;

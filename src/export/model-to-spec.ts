@@ -256,6 +256,12 @@ export function eventsToSpec(model: ServiceModel): EventsSpec | undefined {
   const delivery = clean<NonNullable<EventsSpec['delivery']>>({
     webhook: e.webhook ? (plainDelivery(e.webhook) as NonNullable<EventsSpec['delivery']>['webhook']) : undefined,
     stream: e.stream ? (plainDelivery(e.stream) as NonNullable<EventsSpec['delivery']>['stream']) : undefined,
+    broker: e.broker
+      ? clean<NonNullable<NonNullable<EventsSpec['delivery']>['broker']>>({
+          nats: e.broker.nats ? clean({ subject: e.broker.nats.subject, stream: e.broker.nats.stream }) : undefined,
+          amqp: e.broker.amqp ? { exchange: e.broker.amqp.exchange, routing_key: e.broker.amqp.routingKey } : undefined,
+        })
+      : undefined,
   });
   return clean<EventsSpec>({
     delivery: Object.keys(delivery).length > 0 ? delivery : undefined,

@@ -319,6 +319,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
   const l = doc.limits;
   const wh = doc.events?.delivery?.webhook;
   const st = doc.events?.delivery?.stream;
+  const br = doc.events?.delivery?.broker;
 
   const model: ServiceModel = omitUndefined<ServiceModel>({
     formatVersion: 1,
@@ -377,6 +378,12 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
             ? omitUndefined({ signing: wh.signing, retries: wh.retries?.map((r) => parseDuration(r)!).filter(Boolean), timeout: duration(wh.timeout), path: wh.path, scopes: wh.scopes ? [...wh.scopes] : undefined })
             : undefined,
           stream: st ? omitUndefined({ path: st.path, heartbeat: duration(st.heartbeat) }) : undefined,
+          broker: br
+            ? omitUndefined({
+                nats: br.nats ? omitUndefined({ subject: br.nats.subject, stream: br.nats.stream }) : undefined,
+                amqp: br.amqp ? { exchange: br.amqp.exchange, routingKey: br.amqp.routing_key } : undefined,
+              })
+            : undefined,
           kinds,
         })
       : undefined,

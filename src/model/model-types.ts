@@ -237,6 +237,11 @@ export interface EventsModel {
     scopes?: readonly string[];
   };
   stream?: { path?: string; heartbeat?: Duration };
+  /** events.delivery.broker: subject / routing key templates (model-broker.ts reads them). */
+  broker?: {
+    nats?: { subject: string; stream?: string };
+    amqp?: { exchange: string; routingKey: string };
+  };
   kinds: readonly EventKindModel[];
 }
 

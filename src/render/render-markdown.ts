@@ -15,6 +15,7 @@ import type {
 import { getVersionDifferences, type FieldDifference } from '../model/model-versions.js';
 import { DEFAULT_IDEMPOTENCY_HEADER, getApiKeyPlacement, getRateLimitName, NOT_SHOWN } from '../model/model-defaults.js';
 import { getStateField } from '../model/model-lookup.js';
+import { getNatsStreamSubjects } from '../model/model-broker.js';
 import { getCreateLocation, getOperationRoute, getPagingParams, getRouteErrors, isIdempotentOperation, LIST_PARAMS, PAGE_FIELDS } from '../model/model-routes.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 
@@ -465,7 +466,7 @@ function eventBlocks(m: ServiceModel): Block[] {
       for (const k of withFields) blocks.push(heading(4, k.name), fieldTable(k.payload!.fields!));
     }
   }
-  if (e.webhook || e.stream) {
+  if (e.webhook || e.stream || e.broker) {
     blocks.push(heading(3, 'Delivery'));
     const items: Inline[] = [];
     if (e.webhook) {
@@ -477,6 +478,11 @@ function eventBlocks(m: ServiceModel): Block[] {
       );
     }
     if (e.stream) items.push(item('Stream path', ...codeOrNotShown(e.stream.path)), item('Stream heartbeat', durationText(e.stream.heartbeat)));
+    if (e.broker?.nats) {
+      const n = e.broker.nats;
+      items.push(item('NATS subject', code(n.subject)), item('JetStream stream', ...(n.stream !== undefined ? [code(n.stream), ' (created with the subjects ', ...joinInline(getNatsStreamSubjects(m, e).map((x) => [code(x)])), ' when missing)'] : ['not named (an existing stream must capture the subjects)'])));
+    }
+    if (e.broker?.amqp) items.push(item('AMQP exchange', code(e.broker.amqp.exchange)), item('AMQP routing key', code(e.broker.amqp.routingKey)));
     blocks.push(list(items));
   }
   return blocks;

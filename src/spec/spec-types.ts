@@ -330,6 +330,11 @@ export interface EventsSpec {
       scopes?: string[];
     };
     stream?: { path?: string; heartbeat?: string };
+    /** Delivery through a message broker the operator runs (served with `serve --broker URL`). */
+    broker?: {
+      nats?: { subject: string; stream?: string };
+      amqp?: { exchange: string; routing_key: string };
+    };
   };
   kinds?: Record<string, EventKindSpec>;
 }

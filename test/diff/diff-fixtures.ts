@@ -168,6 +168,8 @@ export const ROWS: Row[] = [
   { code: 'webhook-timeout-shortened', new: (d) => (d.events.delivery.webhook.timeout = '2s') },
   { code: 'webhook-registration-changed', new: (d) => (d.events.delivery.webhook.path = '/hooks') },
   { code: 'event-stream-changed', new: (d) => (d.events.delivery.stream.path = '/stream') },
+  { code: 'event-broker-changed', old: (d) => (d.events.delivery.broker = { nats: { subject: 'library.events' } }), new: (d) => (d.events.delivery.broker = { nats: { subject: 'lib.events' } }) },
+  { code: 'event-broker-added', new: (d) => (d.events.delivery.broker = { nats: { subject: 'library.events' } }) },
   // errors
   { code: 'error-code-removed', new: (d) => { delete d.errors.codes.in_use; }, also: ['error-condition-undeclared'] },
   { code: 'error-code-added', new: (d) => (d.errors.codes.teapot = { status: 418, title: 'Tea' }) },
