@@ -95,7 +95,7 @@ export async function checkEvents(ctx: TestContext): Promise<void> {
 async function expectKind(ctx: TestContext, s: EventStream, kind: EventKindModel, about: (e: never) => boolean, op: OperationRoute, req: TestRequest, res: TestResponse): Promise<Failure | undefined> {
   const mine = () => s.events.filter((e) => about(e as never));
   const arrived = await s.waitFor(() => mine().some((e) => e.event === kind.name || e.data?.type === kind.name), WAIT_MS);
-  await new Promise((r) => setTimeout(r, GRACE_MS));
+  await ctx.client.clock.sleep(GRACE_MS);
   const got = mine().map((e) => e.event ?? String(e.data?.type));
   const expectedKinds = new Set(ctx.model.events!.kinds.filter((k) => k.triggers.some((t) => (t.action === 'transition' ? op.operation.action === 'transition' && t.transition === op.transition?.name : t.action === op.operation.action) && t.resource === op.resource?.name)).map((k) => k.name));
   const exact = got.filter((k) => k === kind.name).length;

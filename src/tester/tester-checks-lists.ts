@@ -49,7 +49,7 @@ function nextLink(res: TestResponse): string | undefined {
  * offset moved on by the page's length, the next page number; undefined on the last page. A Link header, where
  * declared, must agree: present exactly when there is a next page.
  */
-function nextQuery(route: OperationRoute, query: Record<string, string>, res: TestResponse, items: unknown[], size: number): { next?: Record<string, string>; problem?: string } {
+export function nextQuery(route: OperationRoute, query: Record<string, string>, res: TestResponse, items: unknown[], size: number): { next?: Record<string, string>; problem?: string } {
   const p = pagingOf(route);
   const link = nextLink(res);
   const envelopeCursor = p.style === 'cursor' && p.body === 'envelope' ? (res.body as Record<string, unknown>)[p.next] : undefined;

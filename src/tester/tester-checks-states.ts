@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import { getStateField } from '../model/model-lookup.js';
 import type { TestRequest } from './tester-http.js';
-import { checkListShapes, isDefaultPaging } from './tester-checks-lists.js';
+import { checkListShapes, getPageItems, getPageSizeParam, isDefaultPaging, nextQuery } from './tester-checks-lists.js';
 import { describe, type TestContext } from './tester-context.js';
 import { runProperty } from './tester-checks-endpoints.js';
 import type { ResourceModel, StateMachineModel } from '../model/model-types.js';
@@ -26,6 +26,39 @@ export function getStatePaths(root: string, routes: readonly OperationRoute[]): 
     }
   }
   return paths;
+}
+
+/** Pages of a list read to find objects in states a create cannot reach. */
+const LISTED_PAGES = 5;
+
+/**
+ * The main subject's objects a list shows in states not in `reached` (states no legal path from a create leads
+ * to: set by the service itself, or by data it was given), by state; and the request that listed the first.
+ */
+async function getListedStates(ctx: TestContext, machine: StateMachineModel, resource: ResourceModel, field: string, reached: ReadonlySet<string>): Promise<{ ids: Map<string, unknown[]>; req?: TestRequest }> {
+  const ids = new Map<string, unknown[]>();
+  const wanted = new Set(machine.states.map((x) => x.name).filter((x) => !reached.has(x)));
+  const list = ctx.routes.find((r) => r.operation.action === 'list' && r.resource?.name === resource.name);
+  const headers = list && wanted.size > 0 ? await ctx.authFor(list.operation.auth).catch(() => undefined) : undefined;
+  if (!list || !headers) return { ids };
+  const size = getPageSizeParam(list);
+  let query: Record<string, string> | undefined = size === undefined ? {} : { [size]: String(ctx.model.limits?.pageSize?.max ?? ctx.model.limits?.pageSize?.default ?? 20) };
+  let first: TestRequest | undefined;
+  for (let page = 0; query && page < LISTED_PAGES; page++) {
+    const req: TestRequest = { method: 'GET', path: ctx.pathOf(list, undefined, query), headers };
+    const res = await ctx.send(list, req);
+    const items = res.status === list.successStatus ? getPageItems(list, res.body) : undefined;
+    if (!items) break;
+    for (const item of items as Record<string, unknown>[]) {
+      const state = item?.[field];
+      const id = item?.[resource.identifier ?? 'id'];
+      if (typeof state !== 'string' || !wanted.has(state) || id === undefined) continue;
+      first ??= req;
+      ids.set(state, [...(ids.get(state) ?? []), id]);
+    }
+    query = items.length > 0 ? nextQuery(list, query, res, items, Number(query[size ?? ''] ?? items.length)).next : undefined;
+  }
+  return { ids, ...(first ? { req: first } : {}) };
 }
 
 interface Walked {
@@ -61,17 +94,32 @@ async function checkStatePairs(ctx: TestContext, machine: StateMachineModel, res
   }
   const all = getStatePaths(root, transitions);
   const walkable = getStatePaths(root, transitions.filter((t) => headers.has(t.operation.id)));
-  ctx.statePairs.total += all.size * transitions.length;
+  // States a list shows that no legal path from a create reaches are starting points too: a listed object in one
+  // is walked on from there (each listed object used once), and so are the states only those lead to.
+  const listed = await getListedStates(ctx, machine, resource, field, new Set(all.keys()));
+  const plans: { state: string; path: OperationRoute[]; from?: string }[] = [...all].map(([state, path]) => ({ state, path }));
+  for (const from of listed.ids.keys()) {
+    for (const [state, path] of getStatePaths(from, transitions)) if (!all.has(state) && !plans.some((p) => p.state === state)) plans.push({ state, path, from });
+  }
+  ctx.statePairs.total += plans.length * transitions.length;
   const idName = resource.identifier ?? 'id';
 
-  /** A new object walked to `state` by its shortest path; a failure when a step of it goes wrong. */
-  const walk = async (state: string, path: readonly OperationRoute[]): Promise<Walked | Failure | undefined> => {
-    const made = await ctx.createObject(resource);
-    if (!made) return undefined;
-    if (made.res.status >= 300) return ctx.failure(resource.name, `a created ${resource.name} to walk the machine from`, resource.pointer, made.req, made.res);
-    const id = made.res.body?.[idName];
-    if (machine.initial !== undefined && made.res.body?.[field] !== machine.initial) return ctx.failure(resource.name, `a new ${resource.name} in the initial state ${machine.initial}`, machine.pointer, made.req, `${field} is ${JSON.stringify(made.res.body?.[field])}`);
-    const trail = [`# ${resource.name} ${String(id)} made by:`, ctx.client.curl(made.req)];
+  /** An object walked to `state` by `path`, from a new one or a listed one in `from`; a failure when a step goes wrong, a string when there is none to walk. */
+  const walk = async (state: string, path: readonly OperationRoute[], from?: string): Promise<Walked | Failure | string> => {
+    let id: unknown;
+    let trail: string[];
+    if (from !== undefined) {
+      id = listed.ids.get(from)?.shift();
+      if (id === undefined) return `no listed ${resource.name} in ${from} left to try it on (each object a list showed is used once)`;
+      trail = [`# ${resource.name} ${String(id)} in ${from}, as a list showed it:`, ctx.client.curl(listed.req!)];
+    } else {
+      const made = await ctx.createObject(resource);
+      if (!made) return `no credential to create a ${resource.name}`;
+      if (made.res.status >= 300) return ctx.failure(resource.name, `a created ${resource.name} to walk the machine from`, resource.pointer, made.req, made.res);
+      id = made.res.body?.[idName];
+      if (machine.initial !== undefined && made.res.body?.[field] !== machine.initial) return ctx.failure(resource.name, `a new ${resource.name} in the initial state ${machine.initial}`, machine.pointer, made.req, `${field} is ${JSON.stringify(made.res.body?.[field])}`);
+      trail = [`# ${resource.name} ${String(id)} made by:`, ctx.client.curl(made.req)];
+    }
     for (const r of path) {
       const t = r.transition!;
       const req: TestRequest = { method: r.method, path: ctx.pathOf(r, id), headers: headers.get(r.operation.id)!, body: await ctx.transitionBody(r) };
@@ -91,19 +139,20 @@ async function checkStatePairs(ctx: TestContext, machine: StateMachineModel, res
   };
   const withTrail = (f: Failure, w: Walked): Failure => ({ ...f, curl: [...w.trail, '# then:', f.curl ?? ''].join('\n') });
 
-  for (const [state, pathToState] of all) {
+  for (const { state, path: pathToState, from } of plans) {
     const terminal = machine.states.find((x) => x.name === state)?.terminal === true;
-    await ctx.check('states', 'states.pairs', `${machine.resource} in ${state}${terminal ? ' (terminal)' : ''}`, async (scope) => {
-      const path = walkable.get(state);
+    const shown = from === undefined ? '' : from === state ? ', shown by a list' : `, from a listed ${from}`;
+    await ctx.check('states', 'states.pairs', `${machine.resource} in ${state}${terminal ? ' (terminal)' : ''}${shown}`, async (scope) => {
+      const path = from === undefined ? walkable.get(state) : pathToState.every((r) => headers.has(r.operation.id)) ? pathToState : undefined;
       if (!path) return scope.skip(`cannot reach ${state}: no credential for ${pathToState.filter((r) => !headers.has(r.operation.id)).map((r) => r.operation.id).join(', ')}`);
       const usable = transitions.filter((t) => headers.has(t.operation.id));
       const illegal = usable.filter((t) => !t.transition!.from.includes(state));
       const legal = usable.filter((t) => t.transition!.from.includes(state));
       // Illegal tries leave the object where it is: one object serves them all, then each legal one gets its own.
-      let w: Walked | Failure | undefined;
+      let w: Walked | Failure | string | undefined;
       if (illegal.length > 0) {
-        w = await walk(state, path);
-        if (!w) return scope.skip(`no credential to create a ${resource.name}`);
+        w = await walk(state, path, from);
+        if (typeof w === 'string') return scope.skip(w);
         if (!('id' in w)) return scope.fail(w);
         const before = await readBack(w.id);
         if (before && (before.res.status !== 200 || before.res.body?.[field] !== state)) return scope.fail(withTrail(ctx.failure(read!.operation.id, `a read shows ${field} = ${state}`, machine.pointer, before.req, before.res), w));
@@ -124,8 +173,8 @@ async function checkStatePairs(ctx: TestContext, machine: StateMachineModel, res
       }
       for (const [i, r] of legal.entries()) {
         const t = r.transition!;
-        if (i > 0 || !w) w = await walk(state, path);
-        if (!w) return scope.skip(`no credential to create a ${resource.name}`);
+        if (i > 0 || !w) w = await walk(state, path, from);
+        if (typeof w === 'string') return scope.skip(`tried ${i} of the ${legal.length} legal transitions from ${state}: ${w}`);
         if (!('id' in w)) return scope.fail(w);
         const body = await ctx.transitionBody(r);
         const req: TestRequest = { method: r.method, path: ctx.pathOf(r, w.id), headers: headers.get(r.operation.id)!, body };

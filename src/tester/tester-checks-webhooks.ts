@@ -8,6 +8,8 @@ import { describe, type TestContext } from './tester-context.js';
 // service emit an event, and verify the delivery's Standard Webhooks signature with the endpoint's secret.
 
 const DELIVERY_WAIT_MS = 10_000;
+/** How long after the expected deliveries a leaked one may still arrive (on the run's clock, like every wait here). */
+const LEAK_GRACE_MS = 300;
 
 interface Delivery {
   headers: IncomingHttpHeaders;
@@ -111,9 +113,9 @@ async function checkWebhookOwnership(ctx: TestContext, port: number): Promise<vo
         }
       }
       const about = (d: { body: string }) => d.body.includes(JSON.stringify(id));
-      const end = Date.now() + DELIVERY_WAIT_MS;
-      while (receiver.deliveries.filter((d) => d.path.endsWith('-main') && about(d)).length < fired && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-      await new Promise((r) => setTimeout(r, 300));
+      const end = ctx.client.clock.now() + DELIVERY_WAIT_MS;
+      while (receiver.deliveries.filter((d) => d.path.endsWith('-main') && about(d)).length < fired && ctx.client.clock.now() < end) await ctx.client.clock.sleep(50);
+      await ctx.client.clock.sleep(LEAK_GRACE_MS);
       const leaked = receiver.deliveries.filter((d) => d.path.endsWith('-other') && about(d));
       if (leaked.length > 0) {
         const types = leaked.map((d) => String((JSON.parse(d.body) as { type?: string }).type));
@@ -125,9 +127,9 @@ async function checkWebhookOwnership(ctx: TestContext, port: number): Promise<vo
       if (theirs && theirs.res.status < 300) {
         const otherId = theirs.res.body[resource.identifier ?? 'id'];
         const aboutTheirs = (d: { body: string }) => d.body.includes(JSON.stringify(otherId));
-        const until = Date.now() + DELIVERY_WAIT_MS;
-        while (!receiver.deliveries.some((d) => d.path.endsWith('-other') && aboutTheirs(d)) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-        await new Promise((r) => setTimeout(r, 300));
+        const until = ctx.client.clock.now() + DELIVERY_WAIT_MS;
+        while (!receiver.deliveries.some((d) => d.path.endsWith('-other') && aboutTheirs(d)) && ctx.client.clock.now() < until) await ctx.client.clock.sleep(50);
+        await ctx.client.clock.sleep(LEAK_GRACE_MS);
         const crossed = receiver.deliveries.filter((d) => d.path.endsWith('-main') && aboutTheirs(d));
         if (crossed.length > 0) {
           const types = crossed.map((d) => String((JSON.parse(d.body) as { type?: string }).type));
@@ -175,8 +177,8 @@ async function checkWebhookSignature(ctx: TestContext, port: number): Promise<vo
       if (!made || made.res.status >= 300) return scope.skip(`cannot create a ${resource.name}`);
       const objectId = made.res.body[resource.identifier ?? 'id'];
       const mine = () => deliveries.find((d) => d.body.includes(JSON.stringify(objectId)));
-      const end = Date.now() + DELIVERY_WAIT_MS;
-      while (!mine() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      const end = ctx.client.clock.now() + DELIVERY_WAIT_MS;
+      while (!mine() && ctx.client.clock.now() < end) await ctx.client.clock.sleep(50);
       const d = mine();
       if (!d) return scope.fail(ctx.failure(kind.name, `a ${kind.name} webhook to the registered endpoint within ${DELIVERY_WAIT_MS / 1000} s`, kind.pointer, made.req, `no delivery (${deliveries.length} others); ${describe(made.res).slice(0, 80)}`));
       const why = verifyStandardWebhook(secret, d.headers, d.body);

@@ -2,7 +2,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { getResource } from '../model/model-lookup.js';
-import { getRoutes, type OperationRoute } from '../model/model-routes.js';
+import { getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import { getResourceSchema, MULTIPLE_OF_PRECISION, type JsonSchema } from '../model/model-schemas.js';
 import type { AuthRequirement, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { locate } from '../spec/spec-loader.js';
@@ -26,6 +26,15 @@ export interface CheckScope {
 export type SkipKind = 'not-run' | 'not-applicable';
 
 const isNotRun = (reason: string, kind: SkipKind | undefined): boolean => (kind ?? (isNotApplicable(reason) ? 'not-applicable' : 'not-run')) === 'not-run';
+
+const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+
+/** A matcher per route: literal segments win over parameters (`/orders/search` before `/orders/{id}`). */
+export function routeMatchers(routes: readonly Route[]): { route: Route; re: RegExp; params: number }[] {
+  return routes
+    .map((route) => ({ route, re: new RegExp(`^${escape(route.path).replace(/\\?\{[^{}]*\\?\}|\{[^{}]*\}/g, '[^/]+')}/?$`), params: route.pathParams.length }))
+    .sort((a, b) => a.params - b.params);
+}
 
 /** Everything the checks share: the model, the client, the subjects, the objects made so far. */
 export class TestContext {
@@ -172,9 +181,9 @@ export class TestContext {
   /** Waits `seconds` (a Retry-After) for `why`; past the time limit it ends the run's checks as the bound does. */
   async waitOut(seconds: number, why: string): Promise<void> {
     const ms = seconds * 1000;
-    if (Date.now() + ms >= this.client.options.deadline) throw new BoundReached('time-limit');
+    if (this.client.clock.now() + ms >= this.client.options.deadline) throw new BoundReached('time-limit');
     this.waited.set(why, (this.waited.get(why) ?? 0) + seconds);
-    await new Promise((resolve) => setTimeout(resolve, ms));
+    await this.client.clock.sleep(ms);
   }
 
   skip(part: PartName, check: string, target: string, reason: string, kind?: SkipKind): void {
@@ -249,6 +258,15 @@ export class TestContext {
     return extra.length > 0 ? `error body fields ${extra.join(', ')} are not declared` : undefined;
   }
 
+  private matchers: { route: Route; re: RegExp }[] | undefined;
+
+  /** The served path template a concrete path falls under, whatever the method; the path itself when none. */
+  templateOf(path: string): string {
+    this.matchers ??= routeMatchers(getRoutes(this.model));
+    const p = new URL(path.split('?')[0] ?? '', 'http://127.0.0.1').pathname;
+    return this.matchers.find((m) => m.re.test(p))?.route.path ?? p;
+  }
+
   /** Sends a request and checks every error answer against the declared codes (the errors part). */
   async send(route: OperationRoute | undefined, req: TestRequest): Promise<TestResponse> {
     return this.judge(route, req, await this.client.send(req));
@@ -262,7 +280,8 @@ export class TestContext {
       const list = this.pool.get(r.name);
       if (list) this.pool.set(r.name, list.filter((x) => !req.path.includes(`/${encodeURIComponent(String(x[r.identifier ?? 'id']))}`)));
     }
-    const key = route ? route.operation.id : `${req.method} ${req.path.split('?')[0] ?? ''}`;
+    // A request no operation takes is keyed by the path template it falls under (an object's path, not its id).
+    const key = route ? route.operation.id : `${req.method} ${this.templateOf(req.path)}`;
     if (this.currentPart !== 'authentication' && route?.operation.auth?.kind === 'required') {
       this.answered.total++;
       if (res.status === 401) this.answered.unauthorized++;

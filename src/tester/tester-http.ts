@@ -371,7 +371,7 @@ export class TestClient {
       this.forget(key);
       await this.wait(seconds * 1000, 'refused with 429: waited out its Retry-After', seconds);
     }
-    const stream = new EventStream(res.status, controller);
+    const stream = new EventStream(res.status, controller, this.clock);
     if (res.status === 200 && res.body) void stream.pump(res.body);
     else await res.text().catch(() => undefined);
     return stream;
@@ -394,6 +394,7 @@ export class EventStream {
   constructor(
     readonly status: number,
     private readonly controller: AbortController,
+    private readonly clock: Clock = REAL_CLOCK,
   ) {}
 
   async pump(body: ReadableStream<Uint8Array>): Promise<void> {
@@ -443,17 +444,12 @@ export class EventStream {
 
   /** Waits until `test` holds or `ms` pass; answers whether it held. */
   async waitFor(test: () => boolean, ms: number): Promise<boolean> {
-    const end = Date.now() + ms;
+    // On the run's clock: an event wakes the wait at once, else it looks again every 50 ms until `ms` pass.
+    const end = this.clock.now() + ms;
     while (!test()) {
-      const left = end - Date.now();
+      const left = end - this.clock.now();
       if (left <= 0) return false;
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.min(left, 50));
-        this.waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
+      await Promise.race([this.clock.sleep(Math.min(left, 50)), new Promise<void>((resolve) => this.waiters.push(resolve))]);
     }
     return true;
   }

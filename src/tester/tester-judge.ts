@@ -5,7 +5,7 @@ import { getShapeSchema } from '../model/model-schemas.js';
 import type { PartName } from '../spec/spec-types.js';
 import { rateHeadersMismatch } from './tester-checks-limits.js';
 import { getPageItems } from './tester-checks-lists.js';
-import { describe, type TestContext } from './tester-context.js';
+import { describe, routeMatchers, type TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import type { CheckResult, Failure } from './tester-types.js';
 
@@ -23,15 +23,6 @@ interface Verdict {
   check: string;
   target: string;
   failure?: Failure;
-}
-
-const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-
-/** A matcher per route: literal segments win over parameters (`/orders/search` before `/orders/{id}`). */
-function routeMatchers(routes: readonly Route[]): { route: Route; re: RegExp; params: number }[] {
-  return routes
-    .map((route) => ({ route, re: new RegExp(`^${escape(route.path).replace(/\\?\{[^{}]*\\?\}|\{[^{}]*\}/g, '[^/]+')}/?$`), params: route.pathParams.length }))
-    .sort((a, b) => a.params - b.params);
 }
 
 /** The body a route's success answer must have: undefined when it matches, else what differs. */

@@ -5,6 +5,7 @@ import { checkEndpoints, notImplemented } from './tester-checks-endpoints.js';
 import { checkEvents } from './tester-checks-events.js';
 import { checkIdempotency } from './tester-checks-idempotency.js';
 import { checkLimits, checkRateLimit } from './tester-checks-limits.js';
+import { checkRefusals } from './tester-checks-refusals.js';
 import { checkStates } from './tester-checks-states.js';
 import { checkVersions } from './tester-checks-versions.js';
 import { TestClient, type VersionNaming } from './tester-http.js';
@@ -29,8 +30,17 @@ export const CHECK_NAMES = [
   'states.sequences',
   'endpoints.valid-requests',
   'endpoints.invalid-requests',
+  'endpoints.input-space',
   'endpoints.list-paging',
+  'endpoints.list-edges',
   'endpoints.idempotency',
+  'endpoints.method-not-allowed',
+  'endpoints.unknown-path',
+  'endpoints.status',
+  'endpoints.answer-shape',
+  'endpoints.media-type',
+  'endpoints.location',
+  'endpoints.no-server-error',
   'authentication.no-credential',
   'authentication.bad-credential',
   'authentication.missing-scope',
@@ -39,15 +49,21 @@ export const CHECK_NAMES = [
   'events.ownership',
   'events.webhook',
   'errors.missing-object',
+  'errors.malformed-id',
   'errors.declared-codes',
+  'errors.answer-shape',
+  'errors.media-type',
   'limits.body-size',
+  'limits.header-size',
   'limits.page-size',
+  'limits.answer-headers',
   'limits.rate-headers',
   'limits.rate-limit',
   'versioning.served',
   'versioning.sunset',
   'versioning.request-shape',
   'versioning.unsupported',
+  'versioning.answer-headers',
 ] as const;
 
 /** How long the tester waits for a connection to the base URL before it says nothing answers there. */
@@ -178,6 +194,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   await checkVersions(ctx);
   await checkLimits(ctx);
   await checkIdempotency(ctx);
+  await checkRefusals(ctx);
   await checkEndpoints(ctx, runs);
   await checkRateLimit(ctx);
   // Bad credentials spend the service's failed-credential budget (limits.failed_auth): last, so that nothing

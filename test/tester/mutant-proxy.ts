@@ -76,7 +76,8 @@ export interface RunningProxy {
 export async function startProxy(upstreamUrl: string, mutant: MutantHooks & Partial<Mutant>): Promise<RunningProxy> {
   const upstream = new URL(upstreamUrl);
   const send = (r: ProxyRequest) => forward(upstream, r);
-  const server: Server = createServer((req, res) => {
+  // Header sections up to 256 KiB reach the mutant (Node's own 16 KiB limit would answer a tester's large header itself).
+  const server: Server = createServer({ maxHeaderSize: 256 * 1024 }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

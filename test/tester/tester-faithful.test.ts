@@ -1,7 +1,7 @@
 // The tester against a faithful implementation it did not make (issue 25: "`serve` and an independent
 // implementation pass clean"). fixtures/faithful-orders.mjs is a hand-written node:http server of
 // ../shared/bench/orders-plain.yaml with an in-memory store, written from the spec and docs/format.md alone (no
-// servicespec runtime or model): the hand-written baseline's 34 true findings (tester-independent.test.ts) put
+// servicespec runtime or model): the hand-written baseline's 43 true findings (tester-independent.test.ts) put
 // right. The default run (only the seed varies) must pass it on three seeds: every failure here would be a false
 // positive of the tester, which is what this test is for.
 

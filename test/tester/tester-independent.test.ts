@@ -98,6 +98,23 @@ const TRUE_FINDINGS: ReadonlyArray<{ check: string; target: string; actual: RegE
     { check: 'errors.declared-codes', target: op, actual: NOT_A_PROBLEM, why: WHY_NOT_A_PROBLEM },
     { check: 'errors.media-type', target: op, actual: /^Content-Type: application\/json; charset=utf-8;/, why: 'errors.body: problem asks for Content-Type application/problem+json (RFC 9457)' },
   ]),
+  // Requests no operation takes, sent on every run (before, only met by chance).
+  ...[['/orders (createOrder, listOrders)', 'PUT'], ['/orders/{id} (getOrder)', 'POST']].map(([target, method]) => ({
+    check: 'endpoints.method-not-allowed', target: target!, actual: /^status 404, not 405 \(method\)/,
+    why: `the path exists but not with ${method!}: method_not_allowed → method (405, with Allow); Fastify answers its own 404 "Route ${method!}:… not found"`,
+  })),
+  {
+    check: 'endpoints.unknown-path', target: 'route_not_found', actual: NOT_A_PROBLEM,
+    why: `the 404 is right (route_not_found → not_found); ${WHY_NOT_A_PROBLEM}`,
+  },
+  {
+    check: 'limits.header-size', target: 'listOrders without a declared header_size', actual: /^problem\.status undefined differs from the HTTP status 431/,
+    why: `a 32 KiB header is refused with 431 (Node's 16 KiB default), rightly, but headers_too_large is declared as headers with errors.body problem; Node answers {error, message} as application/json`,
+  },
+  ...['PUT /orders', 'POST /orders/{id}', 'GET /servicespec-no-such-path'].map((target) => ({ check: 'errors.declared-codes', target, actual: NOT_A_PROBLEM, why: `a request no operation takes (keyed by the path template it falls under): the 404 is right only for the unknown path; ${WHY_NOT_A_PROBLEM}` })),
+  // The judge sees those answers too: a built-in answer (no route matched) in the declared error body and media type.
+  { check: 'errors.answer-shape', target: 'a request no route matches', actual: NOT_A_PROBLEM, why: `the method and unknown-path requests' 404; ${WHY_NOT_A_PROBLEM}` },
+  { check: 'errors.media-type', target: 'a request no route matches', actual: /^Content-Type: application\/json; charset=utf-8;/, why: 'errors.body: problem asks for Content-Type application/problem+json (RFC 9457)' },
   {
     check: 'endpoints.location', target: 'createOrder', actual: /^no Location header;/,
     why: 'a create of a readable resource answers Location naming the object (`servicespec doc`: "201, Location: /orders/{id}"; export openapi declares the header); the server sends none',

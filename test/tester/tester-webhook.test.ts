@@ -66,3 +66,30 @@ it('mutant: the second subject\'s registration is recorded as the main subject\'
     await proxy.close();
   }
 }, 60_000);
+
+it('a webhook that never arrives is waited for on the run\'s clock (issue 25 item 4): the fake clock passes the 10 s, the wall clock does not', async () => {
+  // The registration is answered by the proxy and never reaches the service, so nothing is ever delivered.
+  const proxy = await startProxy(s.url, {
+    name: 'registration dropped',
+    caughtBy: 'events.webhook',
+    only: [],
+    request: (r) => (r.method === 'POST' && r.path === '/webhooks' ? { status: 201, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ id: 'whk_dropped', url: 'http://127.0.0.1:9/', events: ['order.created'], secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` })) } : r),
+  });
+  let now = 0;
+  let slept = 0;
+  const clock = {
+    now: () => now,
+    sleep: async (ms: number) => {
+      now += ms;
+      slept += ms;
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+  try {
+    const report = await testService(s.model, { baseUrl: proxy.url, ...s.options, webhookListen: await freePort(), only: ['events.webhook'], clock });
+    expect(report.results).toMatchObject([{ check: 'events.webhook', target: 'order.created', outcome: 'failed', failure: { expected: 'a order.created webhook to the registered endpoint within 10 s' } }]);
+    expect(slept).toBeGreaterThanOrEqual(10_000);
+  } finally {
+    await proxy.close();
+  }
+}, 30_000);
