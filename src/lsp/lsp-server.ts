@@ -54,7 +54,12 @@ export function startLspServer(options: LspServerOptions): Promise<void> {
     const state = stateOf(uri);
     if (state === undefined) return;
     const doc = documents.get(uri)!;
-    void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: state.diagnostics() });
+    try {
+      void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: state.diagnostics() });
+    } catch (err) {
+      // Outside a request nothing would catch it, and the process would end: the editor's log gets one line.
+      connection.console.error(`servicespec: internal error checking ${uri}: ${err instanceof Error ? err.message : String(err)}`);
+    }
   };
 
   connection.onInitialize(
