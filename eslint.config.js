@@ -6,6 +6,12 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    // The VS Code extension (editors/vscode/) is CommonJS, as VS Code loads it.
+    files: ['editors/vscode/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Command-line and environment handling lives in src/cli/ (docs/architecture.md, Layers); the library takes
     // plain options. spec-schema-build.ts is the build step's script (npm run build).
     files: ['src/**/*.ts'],

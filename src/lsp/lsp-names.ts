@@ -131,8 +131,3 @@ function addSites(entry: YamlEntry, data: unknown, sites: NameSite[]): void {
 export function isSameName(a: Pick<NameSite, 'kind' | 'name' | 'owner'>, b: Pick<NameSite, 'kind' | 'name' | 'owner'>): boolean {
   return a.kind === b.kind && a.name === b.name && (a.owner ?? '') === (b.owner ?? '');
 }
-
-/** Names that own others: renaming a resource renames the owner of its fields, states and transitions too. */
-export function isOwnedBy(site: NameSite, resource: string): boolean {
-  return (site.kind === 'field' || site.kind === 'state' || site.kind === 'transition') && site.owner === resource;
-}

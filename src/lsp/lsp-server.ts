@@ -6,6 +6,8 @@ import type { Readable, Writable } from 'node:stream';
 import {
   CodeActionKind,
   createConnection,
+  LSPErrorCodes,
+  ResponseError,
   TextDocuments,
   TextDocumentSyncKind,
   type Connection,
@@ -14,6 +16,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createEditorState, type EditorState } from './lsp-state.js';
 import { getCodeActions, type CodeAction } from './lsp-actions.js';
+import { getCompletions, getDefinition, getDocumentSymbols, getHover, getReferences, getRename, prepareRename, RenameRefused } from './lsp-features.js';
 import type { LspDiagnostic } from './lsp-diagnostics.js';
 
 export interface LspServerOptions {
@@ -51,13 +54,24 @@ export function startLspServer(options: LspServerOptions): Promise<void> {
     const state = stateOf(uri);
     if (state === undefined) return;
     const doc = documents.get(uri)!;
-    void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: state.diagnostics() });
+    try {
+      void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: state.diagnostics() });
+    } catch (err) {
+      // Outside a request nothing would catch it, and the process would end: the editor's log gets one line.
+      connection.console.error(`servicespec: internal error checking ${uri}: ${err instanceof Error ? err.message : String(err)}`);
+    }
   };
 
   connection.onInitialize(
     (): InitializeResult => ({
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
+        completionProvider: { triggerCharacters: [':', ' ', '[', ',', '-'] },
+        hoverProvider: true,
+        definitionProvider: true,
+        referencesProvider: true,
+        renameProvider: { prepareProvider: true },
+        documentSymbolProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
       },
       serverInfo: { name: 'servicespec' },
@@ -84,6 +98,23 @@ export function startLspServer(options: LspServerOptions): Promise<void> {
       const state = stateOf(params.textDocument.uri);
       return state === undefined ? none : fn(state, params);
     };
+  connection.onCompletion(guard((s, p) => getCompletions(s, p.position), []));
+  connection.onHover(guard((s, p) => getHover(s, p.position), null));
+  connection.onDefinition(guard((s, p) => getDefinition(s, p.position), null));
+  connection.onReferences(guard((s, p) => getReferences(s, p.position, p.context.includeDeclaration), null));
+  connection.onPrepareRename(guard((s, p) => prepareRename(s, p.position), null));
+  connection.onRenameRequest(
+    guard((s, p) => {
+      try {
+        return getRename(s, p.position, p.newName);
+      } catch (err) {
+        // A refused rename is an answer the editor shows, not a failure of the server.
+        if (err instanceof RenameRefused) return new ResponseError(LSPErrorCodes.RequestFailed, err.message);
+        throw err;
+      }
+    }, null),
+  );
+  connection.onDocumentSymbol(guard((s) => getDocumentSymbols(s), []));
   connection.onCodeAction(guard((s, p): CodeAction[] => getCodeActions(s, p.range, p.context.diagnostics as LspDiagnostic[]), []));
 
   documents.listen(connection);

@@ -3,6 +3,7 @@
 
 import { fileURLToPath } from 'node:url';
 import type { CompiledSpec } from '../program.js';
+import { MAX_SPEC_BYTES } from '../spec/spec-loader.js';
 import { compileForEditor, lineStarts, toLspDiagnostics, type LspDiagnostic } from './lsp-diagnostics.js';
 import { getNameSites, type NameSite } from './lsp-names.js';
 import { createYamlOutline, type YamlOutline } from './lsp-yaml.js';
@@ -72,7 +73,8 @@ export function createEditorState(uri: string): EditorState {
       return good;
     },
     outline() {
-      outline ??= createYamlOutline(text);
+      // A text the loader refuses as too large (file-too-large) is not parsed here either: an empty outline.
+      outline ??= text.length > MAX_SPEC_BYTES ? { entries: new Map(), ordered: [], data: undefined } : createYamlOutline(text);
       return outline;
     },
     sites() {

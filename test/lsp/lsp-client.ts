@@ -17,7 +17,9 @@ import {
   type Diagnostic,
   type InitializeResult,
   type ProtocolConnection,
+  type Position,
   type PublishDiagnosticsParams,
+  type TextEdit,
 } from 'vscode-languageserver-protocol/node';
 import { CLI, ROOT } from '../cli/cli-helpers.js';
 
@@ -94,3 +96,29 @@ export async function startLspClient(extraArgs: string[] = []): Promise<LspClien
   };
   return client;
 }
+
+/** The position of the n-th occurrence of `needle` in the text (plus `shift` characters). */
+export function positionOf(text: string, needle: string, shift = 0, nth = 0): Position {
+  let at = -1;
+  for (let i = 0; i <= nth; i++) {
+    at = text.indexOf(needle, at + 1);
+    if (at < 0) throw new Error(`${needle} not found`);
+  }
+  at += shift;
+  const before = text.slice(0, at);
+  const line = before.split('\n').length - 1;
+  return { line, character: at - (before.lastIndexOf('\n') + 1) };
+}
+
+export function offsetOf(text: string, p: Position): number {
+  const lines = text.split('\n');
+  return lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+}
+
+export function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  const sorted = [...edits].sort((a, b) => offsetOf(text, b.range.start) - offsetOf(text, a.range.start));
+  let out = text;
+  for (const e of sorted) out = out.slice(0, offsetOf(out, e.range.start)) + e.newText + out.slice(offsetOf(out, e.range.end));
+  return out;
+}
+
