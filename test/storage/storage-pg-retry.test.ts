@@ -36,7 +36,10 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: what is tried again after a f
   const schema = new URL(url).searchParams.get('schema')!;
   const open: { relay: PgRelay; storage: Storage }[] = [];
   afterAll(async () => {
-    for (const o of open) await o.storage.close().catch(() => undefined), await o.relay.close();
+    for (const o of open) {
+      await o.storage.close().catch(() => undefined);
+      await o.relay.close();
+    }
     await dropTestSchema(url);
   });
   /** A fresh storage through a fresh relay, the tables made. */
