@@ -597,6 +597,12 @@ const stateRules: Rule = (ctx) => {
       checkState(m.initial, `states.${m.resource}.initial`, joinPointer(m.pointer, 'initial'));
     }
     const raw = ctx.doc.states?.[m.resource];
+    // A removed state maps to a state the machine has; a state it still has is not removed.
+    for (const [gone, to] of Object.entries(m.removedStates ?? {})) {
+      const at = joinPointer(joinPointer(m.pointer, 'removed_states'), gone);
+      if (m.states.some((s) => s.name === gone)) report('removed-state-still-declared', { name: gone, resource: m.resource }, at);
+      else if (!m.states.some((s) => s.name === to)) report('unknown-state', { where: `states.${m.resource}.removed_states.${gone}`, name: to, resource: m.resource, suggestion: suggestion(to, m.states.map((s) => s.name)) }, at);
+    }
     for (const name of raw?.terminal ?? []) {
       if (raw?.states?.[name]?.terminal === false) report('terminal-conflict', { state: name, resource: m.resource }, joinPointer(joinPointer(m.pointer, 'states'), name));
       else checkState(name, `states.${m.resource}.terminal`, joinPointer(m.pointer, 'terminal'));

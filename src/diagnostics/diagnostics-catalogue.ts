@@ -62,6 +62,7 @@ export const DIAGNOSTICS = {
   'missing-initial-state': { severity: 'error', message: 'the {resource} state machine declares transitions but no initial state' },
   'terminal-conflict': { severity: 'error', message: 'state `{state}` of {resource} is listed as terminal but declared `terminal: false`' },
   'state-field-mismatch': { severity: 'error', message: '{detail}' },
+  'removed-state-still-declared': { severity: 'error', message: 'states.{resource}.removed_states names `{name}`, which the {resource} state machine still has: only a state it no longer has can be removed' },
   'missing-state-machine': { severity: 'error', message: 'field {resource}.{field} has type state, but no state machine for {resource} is declared under states' },
   'reserved-path': { severity: 'error', message: '{what} uses the path {path}, under {prefix}, which the service keeps for its own routes (health, documents, console)' },
   'duplicate-route': { severity: 'error', message: 'operations `{first}` and `{second}` both answer {method} {path}' },

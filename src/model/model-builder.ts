@@ -240,7 +240,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
         stamp: t.stamp,
       }),
     );
-    return omitUndefined<StateMachineModel>({ resource, pointer, field: m.field, initial: m.initial, states: [...states.values()], transitions });
+    return omitUndefined<StateMachineModel>({ resource, pointer, field: m.field, initial: m.initial, states: [...states.values()], transitions, removedStates: m.removed_states ? { ...m.removed_states } : undefined });
   });
 
   const schemeNames = Object.keys(doc.authentication?.schemes ?? {});

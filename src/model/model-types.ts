@@ -118,6 +118,8 @@ export interface StateMachineModel {
   initial?: string;
   states: readonly StateModel[];
   transitions: readonly TransitionModel[];
+  /** States the machine no longer has → the current state their stored objects move to (`servicespec migrate`). */
+  removedStates?: Readonly<Record<string, string>>;
 }
 
 export interface ShapeModel {

@@ -209,6 +209,11 @@ export interface StateMachineSpec {
   states?: Record<string, StateSpec>;
   terminal?: string[];
   transitions?: Record<string, TransitionSpec>;
+  /**
+   * States the machine no longer has, each with the current state its stored objects move to when the database is
+   * migrated (`servicespec migrate --apply`): `{ shipped_old: shipped }`.
+   */
+  removed_states?: Record<string, string>;
 }
 
 /** A declared payload: the fields of a resource, fields written out, or one of several shapes (a union). */

@@ -97,6 +97,9 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
         for (let page = 0; page < 200 && query !== undefined; page++) {
           req = { method: 'GET', path: ctx.pathOf(route, undefined, query), headers };
           const res = await ctx.send(route, req);
+          // A list without paging answers at most the largest page (docs/format.md): with more objects than that, its
+          // declared validation refusal is the right answer, and there is nothing to page through.
+          if (p.style === 'none' && res.status !== 200 && ctx.expectCondition(res, 'validation') === undefined) return scope.skip(`more ${resource.name} objects than a list without paging answers (limits.page_size.max)`);
           const items = res.status === 200 ? getPageItems(route, res.body) : undefined;
           if (!items) return scope.fail(ctx.failure(o.id, p.body === 'array' ? 'a page: a bare array' : `a page: an object with \`${p.items}\``, o.pointer, req, res));
           if (p.total !== undefined) {

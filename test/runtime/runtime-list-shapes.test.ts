@@ -19,7 +19,7 @@ endpoints:
     listArrayLink: { method: GET, path: /a/pets, action: list, resource: Pet, filter: [tag], paging: { body: array, link: true } }
     listOffset: { method: GET, path: /o/pets, action: list, resource: Pet, filter: [tag], sort: [name], paging: { style: offset, items: data, total: total_count } }
     listPage: { method: GET, path: /p/pets, action: list, resource: Pet, paging: { style: page, body: array, link: true } }
-    listAll: { method: GET, path: /all/pets, action: list, resource: Pet, paging: { style: none, body: array } }
+    listAll: { method: GET, path: /all/pets, action: list, resource: Pet, filter: [tag], paging: { style: none, body: array } }
 authentication:
   default: none
 errors:
@@ -88,9 +88,14 @@ describe('list shapes', () => {
     expect(r2.headers.get('link')).toBeNull();
   });
 
-  it('style none answers every object at once', async () => {
+  it('style none answers every matching object at once, up to the largest page (page_size.max)', async () => {
+    const r = await service.call('GET', '/all/pets?tag=x');
+    expect([r.status, names(r.body)]).toEqual([200, ['a', 'c', 'd']]);
+  });
+
+  it('style none refuses, never cuts, a list with more objects than the largest page', async () => {
     const r = await service.call('GET', '/all/pets');
-    expect(names(r.body)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect([r.status, r.body.code, r.body.detail]).toEqual([422, 'invalid', 'more than 3 objects match: a list without paging answers at most 3 (limits.page_size.max); narrow it with its filters']);
   });
 
   it.each([

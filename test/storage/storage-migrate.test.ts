@@ -299,6 +299,38 @@ ${states
       expect(r.code).toBe(1);
     });
 
+    it('a removed state the spec maps (removed_states) moves its rows on --apply, with no consent needed', async () => {
+      const machine = (states: string[], removed = '') => `states:
+  Task:
+    field: status
+    initial: open
+    states:
+${states.map((x) => `      ${x}: {}`).join('\n')}
+    transitions:
+${states
+  .slice(1)
+  .map((x) => `      to_${x}: { from: open, to: ${x} }`)
+  .join('\n')}
+${removed}`;
+      const v1 = spec({ status: '{ type: state }' }, machine(['open', 'done', 'lost']));
+      const db = await seedOn(engine.make, v1, [
+        { id: 'a', status: 'lost' },
+        { id: 'b', status: 'open' },
+        { id: 'c', status: 'lost' },
+      ]);
+      const v2 = spec({ status: '{ type: state }' }, machine(['open', 'done'], '    removed_states: { lost: done }\n'));
+      const plan = await runCli(['migrate', specFile(v2), '--db', db.url]);
+      expect([plan.code, plan.stdout]).toEqual([0, expect.stringContaining('move 2 rows of Task from removed state "lost" to "done" (declared in removed_states)')]);
+      const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply']);
+      expect(r.code).toBe(0);
+      expect(r.stderr).not.toContain('servicespec migrate:');
+      expect(await readAll(db, v2)).toEqual([
+        { id: 'a', status: 'done' },
+        { id: 'b', status: 'open' },
+        { id: 'c', status: 'done' },
+      ]);
+    });
+
     it('an optional field made required with a default fills only the rows without a value', async () => {
       const db = await seedOn(engine.make, V1, seedRows);
       const v2 = spec({ title: '{ type: string }', note: '{ type: string, default: "none" }' });

@@ -13,6 +13,10 @@ export interface PgRelay {
   dropped(): number;
   /** The next client chunk that contains `text` waits for `meanwhile` before it goes on to the server. */
   holdNext(text: string, meanwhile: () => Promise<void>): void;
+  /** The next client chunk that contains `text` never reaches the server: both sides are dropped instead. */
+  dropNext(text: string): void;
+  /** The next client chunk that contains `text` reaches the server; the server's answer to it is lost (both dropped). */
+  loseAnswerTo(text: string): void;
   close(): Promise<void>;
 }
 
@@ -20,14 +24,27 @@ export function startPgRelay(target: URL): Promise<PgRelay> {
   let losing = false;
   let drops = 0;
   let hold: { text: Buffer; meanwhile: () => Promise<void> } | undefined;
+  let drop: Buffer | undefined;
+  let lose: Buffer | undefined;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
     const upstream = connect(Number(target.port || 5432), target.hostname);
     sockets.add(client).add(upstream);
     let sentCommit = false;
+    let awaitingAnswer = false;
     // Chunks go on in order: a held one holds the ones behind it.
     let queue = Promise.resolve();
     client.on('data', (chunk) => {
+      if (drop !== undefined && chunk.includes(drop)) {
+        drop = undefined;
+        client.destroy();
+        upstream.destroy();
+        return;
+      }
+      if (lose !== undefined && chunk.includes(lose)) {
+        lose = undefined;
+        awaitingAnswer = true;
+      }
       if (losing && chunk.includes(COMMIT)) sentCommit = true;
       const h = hold !== undefined && chunk.includes(hold.text) ? hold : undefined;
       if (h) hold = undefined;
@@ -38,8 +55,9 @@ export function startPgRelay(target: URL): Promise<PgRelay> {
     });
     upstream.on('data', (chunk) => {
       // The server's CommandComplete tag "COMMIT": the change is applied; its answer goes nowhere.
-      if (sentCommit && chunk.includes(COMMIT)) {
-        losing = false;
+      if ((sentCommit && chunk.includes(COMMIT)) || awaitingAnswer) {
+        if (!awaitingAnswer) losing = false;
+        awaitingAnswer = false;
         sentCommit = false;
         drops++;
         client.destroy();
@@ -61,6 +79,8 @@ export function startPgRelay(target: URL): Promise<PgRelay> {
         loseNextCommit: () => void (losing = true),
         dropped: () => drops,
         holdNext: (text, meanwhile) => void (hold = { text: Buffer.from(text), meanwhile }),
+        dropNext: (text) => void (drop = Buffer.from(text)),
+        loseAnswerTo: (text) => void (lose = Buffer.from(text)),
         close: () =>
           new Promise((r) => {
             server.close(() => r());

@@ -39,7 +39,7 @@ errors:
     invalid: { status: 422, when: [validation] }
     other: { status: 400, when: [malformed_request, route_not_found, method_not_allowed, headers_too_large, unsupported_media_type, body_too_large, internal, unique_conflict] }
 limits:
-  page_size: { default: 3, max: 20 }
+  page_size: { default: 3, max: 100 }
 `,
   );
   s = await startSpec(spec);

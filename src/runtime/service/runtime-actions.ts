@@ -588,8 +588,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     const query = request.query as Record<string, unknown>;
     const invalid: InvalidParameter[] = [];
     for (const name of Object.keys(query)) if (!known.has(name)) invalid.push({ parameter: name, in: 'query', message: 'is not a parameter of this operation' });
-    // Style none answers every object: no page size.
-    let limit = paging.style === 'none' ? Number.MAX_SAFE_INTEGER - 1 : pageDefault;
+    // Style none answers every matching object at once, at most the largest page: one more is read to tell.
+    let limit = paging.style === 'none' ? pageMax : pageDefault;
     if (paging.style !== 'none') {
       const n = readCount(query, sizeName, 1, invalid);
       if (n !== undefined) {
@@ -641,7 +641,13 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     if (invalid.length > 0) throw new ServiceError('validation', 'the query is not valid', invalid);
     const q: ListQuery = { equals, ...(sort ? { sort } : {}), ...(after ? { after } : {}), limit: limit + 1, ...(skip > 0 ? { offset: skip } : {}) };
     const counting: ListQuery | undefined = paging.total !== undefined && paging.body === 'envelope' ? { equals, limit: 0, count: true } : undefined;
-    const page = (rows: Row[], counted: Row[] | undefined): ListPage => ({ rows, limit, skip, sort, queryKey, total: counted ? Number(counted[0]?.count ?? 0) : 0 });
+    const page = (rows: Row[], counted: Row[] | undefined): ListPage => {
+      // Never a silently cut list: more objects than one answer may hold are refused, and nothing is answered.
+      if (paging.style === 'none' && rows.length > limit) {
+        throw new ServiceError('validation', `more than ${limit} objects match: a list without paging answers at most ${limit} (limits.page_size.max); narrow it with its filters`);
+      }
+      return { rows, limit, skip, sort, queryKey, total: counted ? Number(counted[0]?.count ?? 0) : 0 };
+    };
     const reader = deps.fast ? ctx.storage.readNow?.() : undefined;
     if (reader?.listStored && isCurrentShape(ctx.model, request)) return answerStored(page(reader.listStored(resource.name, q), counting && reader.list(resource.name, counting)), request, reply);
     if (reader) return answer(page(reader.list(resource.name, q), counting && reader.list(resource.name, counting)), request, reply);

@@ -20,7 +20,7 @@ const NAMED_IDS = 10;
 export type DataEffect = 'keeps' | 'converts' | 'loses';
 
 export interface MigratePlanStep {
-  kind: 'drop_table' | 'drop_column' | 'rename_column' | 'fill_column' | 'convert_column' | 'create_table' | 'add_column' | 'rebuild_table';
+  kind: 'drop_table' | 'drop_column' | 'rename_column' | 'fill_column' | 'convert_column' | 'move_state' | 'create_table' | 'add_column' | 'rebuild_table';
   table: string;
   column?: string;
   /** The new name (rename_column). */
@@ -364,7 +364,18 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         // has are found by reading them, whatever the stored plan says.
         const machine = getStateMachine(model, t.name);
         if (machine?.field === nc.name && nc.check.values === undefined && machine.states.length > 0 && !converted.has(c.name)) {
-          const v = violation(session, { ...nc, check: { values: machine.states.map((x) => x.name) } }, params(session))!;
+          // Rows in a removed state the spec maps (`removed_states`) move to its state, and are not in the way.
+          const moved: string[] = [];
+          for (const [gone, to] of Object.entries(machine.removedStates ?? {})) {
+            const n = await count(session, t.name, `${q(nc.name)} = ${params(session)()}`, [gone]);
+            if (n === 0) continue;
+            moved.push(gone);
+            steps.push({ kind: 'move_state', table: t.name, column: nc.name, to, data: 'converts', rows: n, description: `move ${rowsText(n)} of ${t.name} from removed state ${JSON.stringify(gone)} to ${JSON.stringify(to)} (declared in removed_states)` });
+            const p = params(session);
+            const sql = `UPDATE ${q(t.name)} SET ${q(nc.name)} = ${p()} WHERE ${q(nc.name)} = ${p()}`;
+            actions.push(async () => void (await session.query(sql, [to, gone])));
+          }
+          const v = violation(session, { ...nc, check: { values: [...machine.states.map((x) => x.name), ...moved] } }, params(session))!;
           const bad = await count(session, t.name, v.sql, v.values);
           if (bad > 0) {
             const list = await ids(session, old, v.sql, v.values);
