@@ -29,6 +29,8 @@ export interface ServeOptions {
   jwtSecretEnv?: string;
   /** Serve the docs console and the OpenAPI/AsyncAPI documents under /_servicespec. */
   docs?: boolean;
+  /** Serve /_servicespec/metrics (Prometheus text format). */
+  metrics?: boolean;
   /** Reload the spec when it changes; a broken edit is refused and the last good spec keeps serving. */
   watch?: boolean;
   /** Origins browsers may call from (repeatable or comma-separated). */
@@ -227,6 +229,7 @@ async function buildApp(file: string, options: ServeOptions): Promise<{ app: Fas
     allowGaps: options.allowGaps ?? false,
     logger: options.log === 'silent' ? false : await getLogger(options.log, options.logFormat ?? (io.isTTY.out ? 'pretty' : 'json')),
     docs: options.docs === true,
+    metrics: options.metrics === true,
   };
   if (options.cors !== undefined) service.cors = { origins: options.cors };
   if (options.trustProxy !== undefined) {
@@ -331,6 +334,7 @@ export function registerServeCommand(program: Command): void {
     .option('--jwt-secret-env <var>', 'the environment variable holding the HMAC secret for HS* bearer tokens')
     .option('--redis <url>', 'share rate-limit budgets across instances through Redis (redis://host:port)')
     .option('--docs', 'also serve the docs console (/_servicespec/docs) and the OpenAPI and AsyncAPI documents')
+    .option('--metrics', 'serve /_servicespec/metrics in the Prometheus text format (requests, latency, refusals, webhook deliveries, outbox lag)')
     .option('--handlers <file>', 'a JavaScript or TypeScript module exporting `handlers` for custom operations')
     .option('--check-types', "type-check a TypeScript --handlers file first, with its project's typescript (see handlers-type)")
     .option('--allow-webhook-target <cidr>', 'let webhooks go to this non-public address range too, e.g. 127.0.0.0/8 (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
