@@ -9,6 +9,10 @@ export interface AuthCliOptions {
   jwtSecretEnv?: string;
   /** `--jwks FILE`: a local JWKS file of public keys for verifying bearer tokens. */
   jwks?: string;
+  /** `--jwks-url URL`: a JWKS URL whose keys verify bearer tokens (fetched, cached, refetched on an unknown kid). */
+  jwksUrl?: string;
+  /** `--oidc-issuer URL`: an OpenID Connect issuer whose discovery document names the JWKS URL. */
+  oidcIssuer?: string;
   /** `--allow-gaps`. */
   allowGaps?: boolean;
 }
@@ -29,5 +33,8 @@ export function getAuthOptionsFromCli(cli: AuthCliOptions, env: NodeJS.ProcessEn
     jwt.secret = value;
   }
   if (cli.jwks !== undefined) jwt.jwksFile = cli.jwks;
+  if (cli.jwksUrl !== undefined && cli.oidcIssuer !== undefined) throw new AuthOptionError('give --jwks-url or --oidc-issuer, not both');
+  if (cli.jwksUrl !== undefined) jwt.jwksUrl = cli.jwksUrl;
+  if (cli.oidcIssuer !== undefined) jwt.oidcIssuer = cli.oidcIssuer;
   return { jwt, ...(cli.allowGaps ? { allowGaps: true } : {}) };
 }

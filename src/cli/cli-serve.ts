@@ -26,9 +26,13 @@ export interface ServeOptions {
   allowWebhookTarget?: string[];
   redis?: string;
   jwks?: string;
+  jwksUrl?: string;
+  oidcIssuer?: string;
   jwtSecretEnv?: string;
   /** Serve the docs console and the OpenAPI/AsyncAPI documents under /_servicespec. */
   docs?: boolean;
+  /** Serve /_servicespec/metrics (Prometheus text format). */
+  metrics?: boolean;
   /** Reload the spec when it changes; a broken edit is refused and the last good spec keeps serving. */
   watch?: boolean;
   /** Origins browsers may call from (repeatable or comma-separated). */
@@ -227,6 +231,7 @@ async function buildApp(file: string, options: ServeOptions): Promise<{ app: Fas
     allowGaps: options.allowGaps ?? false,
     logger: options.log === 'silent' ? false : await getLogger(options.log, options.logFormat ?? (io.isTTY.out ? 'pretty' : 'json')),
     docs: options.docs === true,
+    metrics: options.metrics === true,
   };
   if (options.cors !== undefined) service.cors = { origins: options.cors };
   if (options.trustProxy !== undefined) {
@@ -272,7 +277,7 @@ async function buildApp(file: string, options: ServeOptions): Promise<{ app: Fas
   service.storage = storage;
   if (compiled.model.authentication) {
     try {
-      const authenticator = await createAuthenticator(compiled.model, storage, getAuthOptionsFromCli({ jwtSecretEnv: options.jwtSecretEnv, jwks: options.jwks, allowGaps: options.allowGaps }, io.env as NodeJS.ProcessEnv));
+      const authenticator = await createAuthenticator(compiled.model, storage, getAuthOptionsFromCli({ jwtSecretEnv: options.jwtSecretEnv, jwks: options.jwks, jwksUrl: options.jwksUrl, oidcIssuer: options.oidcIssuer, allowGaps: options.allowGaps }, io.env as NodeJS.ProcessEnv));
       for (const g of authenticator.gaps) io.err(`servicespec: spec gap: ${g.item}; using built-in behaviour: ${g.builtIn}\n`);
       for (const w of authenticator.warnings) io.err(`servicespec: ${w}\n`);
       service.authenticator = authenticator;
@@ -328,9 +333,12 @@ export function registerServeCommand(program: Command): void {
     .option('--db <url>', 'database: sqlite:PATH, sqlite::memory: or postgres://user@host:port/db (default data/<spec name>.db beside the spec file)')
     .option('--allow-gaps', 'serve even where the spec leaves a gap, using the logged built-in behaviour')
     .option('--jwks <file>', 'a local JWKS file of public keys that verify bearer tokens')
+    .option('--jwks-url <url>', 'a JWKS URL whose public keys verify bearer tokens (cached; fetched again on an unknown kid, at most every 30 s)')
+    .option('--oidc-issuer <url>', "an OpenID Connect issuer: its discovery document's jwks_uri verifies bearer tokens")
     .option('--jwt-secret-env <var>', 'the environment variable holding the HMAC secret for HS* bearer tokens')
     .option('--redis <url>', 'share rate-limit budgets across instances through Redis (redis://host:port)')
     .option('--docs', 'also serve the docs console (/_servicespec/docs) and the OpenAPI and AsyncAPI documents')
+    .option('--metrics', 'serve /_servicespec/metrics in the Prometheus text format (requests, latency, refusals, webhook deliveries, outbox lag)')
     .option('--handlers <file>', 'a JavaScript or TypeScript module exporting `handlers` for custom operations')
     .option('--check-types', "type-check a TypeScript --handlers file first, with its project's typescript (see handlers-type)")
     .option('--allow-webhook-target <cidr>', 'let webhooks go to this non-public address range too, e.g. 127.0.0.0/8 (repeatable)', (v: string, prev: string[] = []) => [...prev, v])

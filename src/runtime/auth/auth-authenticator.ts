@@ -27,6 +27,7 @@ import {
   isHmac,
   KeyConfigError,
   loadKeyMaterial,
+  loadRemoteKeys,
   loadSigningKey,
   signAccessToken,
   SUPPORTED_ALGORITHMS,
@@ -119,6 +120,8 @@ interface Attempt {
   keys: () => string[];
   /** The client address's counter key (`a:` and the address). */
   address: string;
+  /** Set when a token could not be checked because the remote key set could not be fetched. */
+  unreachable?: boolean;
   /** Milliseconds until the address or a presented id may fail again; 0 when none is spent. */
   blockedMs: number;
 }
@@ -202,6 +205,14 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     if (err.code !== undefined) codes.push(err.code);
   }
   const { secret } = material;
+  // A JWKS URL or an OIDC issuer (discovery read once, here); its keys are fetched when a token needs them.
+  let remote: Awaited<ReturnType<typeof loadRemoteKeys>>;
+  try {
+    remote = await loadRemoteKeys(options.jwt);
+  } catch (err) {
+    if (!(err instanceof KeyConfigError)) throw err;
+    problems.push(err.message);
+  }
 
   for (const s of schemes) {
     if (s.type === 'api_key' && s.credentialName === undefined) {
@@ -296,7 +307,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
       algorithms = [...new Set([...(secret ? ['HS256'] : []), ...keys.flatMap(algorithmsForJwk)])];
       gaps.push({ part: 'authentication', item: `token algorithms (scheme ${s.name}): not shown`, builtIn: `accept ${algorithms.join(', ') || 'no algorithm (no keys are configured)'}, as the configured keys allow` });
     }
-    const usable = algorithms.some((a) => (isHmac(a) ? secret !== undefined : keys.some((k) => algorithmsForJwk(k).includes(a))));
+    const usable = algorithms.some((a) => (isHmac(a) ? secret !== undefined : remote !== undefined || keys.some((k) => algorithmsForJwk(k).includes(a))));
     // Not a gap in the spec but a deployment without keys: serve, refuse every such token, and say so.
     if (!usable) {
       warnings.push(`scheme ${s.name} has no key to verify ${algorithms.join(', ') || 'tokens'} with, so every bearer token presented for it is refused (pass --jwks FILE${algorithms.some(isHmac) ? ' or --jwt-secret-env VAR' : ''})`);
@@ -314,6 +325,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
         now,
         cacheSize,
         nodeCrypto,
+        ...(remote ? { remote: remote.getKey } : {}),
       }),
     );
   }
@@ -386,7 +398,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
   };
 
 
-  type Outcome = Principal | 'invalid' | 'expired' | 'busy';
+  type Outcome = Principal | 'invalid' | 'expired' | 'busy' | 'unreachable';
   // One Principal per cached record and scheme, so what is keyed on the caller (rate-limit buckets) is built once.
   const principals = new WeakMap<CredentialRecord, Principal>();
   const principalOf = (p: Presented, r: CredentialRecord | undefined): Outcome => {
@@ -423,7 +435,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
   // A remembered token's result is one object (auth-jwt.ts), so its Principal is built once too.
   const tokenPrincipals = new WeakMap<JwtResult, Principal>();
   const tokenOutcome = (p: Presented, result: JwtResult): Outcome => {
-    if (!result.ok) return result.condition === 'expired_credential' ? 'expired' : 'invalid';
+    if (!result.ok) return result.condition === 'expired_credential' ? 'expired' : result.condition === 'unavailable' ? 'unreachable' : 'invalid';
     if (cacheSize === 0) return { subject: result.subject, scopes: result.scopes, scheme: p.scheme.name };
     let principal = tokenPrincipals.get(result);
     if (principal === undefined) {
@@ -433,7 +445,7 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     return principal;
   };
 
-  const failed = (v: Outcome): v is 'invalid' | 'expired' | 'busy' => v === 'invalid' || v === 'expired' || v === 'busy';
+  const failed = (v: Outcome): v is 'invalid' | 'expired' | 'busy' | 'unreachable' => typeof v === 'string';
   /** Any one presented credential is enough; they are tried in order from `from`. */
   const settle = (a: Attempt, from: number, expiredBefore: boolean, busyBefore: boolean): Principal | Promise<Principal> => {
     let expired = expiredBefore;
@@ -442,14 +454,23 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     for (let i = from; i < presented.length; i++) {
       const p = presented[i]!;
       const r = check(p, a.blockedMs > 0);
-      if (isPending(r)) return r.then((v) => (failed(v) ? settle(a, i + 1, expired || v === 'expired', busy || v === 'busy') : signedIn(a, p, v)));
+      if (isPending(r)) {
+        return r.then((v) => {
+          if (!failed(v)) return signedIn(a, p, v);
+          if (v === 'unreachable') a.unreachable = true;
+          return settle(a, i + 1, expired || v === 'expired', busy || v === 'busy');
+        });
+      }
       if (r === 'expired') expired = true;
       else if (r === 'busy') busy = true;
+      else if (r === 'unreachable') a.unreachable = true;
       else if (r !== 'invalid') return signedIn(a, p, r);
     }
     if (a.blockedMs > 0) throw failedAuthRefusal(a.blockedMs);
     // Not a failure of the credential: no hashing slot was free for the password.
     if (busy) throw new ServiceError('rate_limited', 'too many passwords are being checked right now; retry shortly', undefined, { 'retry-after': '1' });
+    // Nor when the remote key set could not be fetched: the token may well be good.
+    if (a.unreachable) throw new ServiceError('unavailable', 'the keys that verify this token cannot be fetched right now; retry shortly', undefined, { 'retry-after': '1' });
     failures.fail(a.keys());
     // RFC 6750 §3.1: `error="invalid_token"` only when what failed was a token.
     const c = challengesOf(requirement);

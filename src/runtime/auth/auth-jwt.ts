@@ -4,7 +4,7 @@
 
 import { constants, createHmac, createPublicKey, timingSafeEqual, verify as verifySignature, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { calculateJwkThumbprint, createLocalJWKSet, errors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { calculateJwkThumbprint, createLocalJWKSet, createRemoteJWKSet, errors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { createDiagnostic, type DiagnosticCode } from '../../diagnostics/diagnostics-catalogue.js';
 import type { Storage } from '../storage/storage-types.js';
 import { randomId } from './auth-secrets.js';
@@ -18,6 +18,74 @@ export interface JwtKeyOptions {
   jwksFile?: string;
   /** The same key set, already parsed. */
   jwks?: { keys: JWK[] };
+  /** A JWKS URL (http or https), fetched and cached with jose's createRemoteJWKSet; refetched on an unknown `kid`. */
+  jwksUrl?: string;
+  /** An OpenID Connect issuer: its discovery document (`/.well-known/openid-configuration`) names the JWKS URL. */
+  oidcIssuer?: string;
+  /** How long a fetched key set is used before it is fetched again (jose's cacheMaxAge; default 10 minutes). */
+  jwksCacheMaxAgeMs?: number;
+  /** The least time between two fetches, so unknown `kid`s cannot make it fetch on every request (jose's cooldownDuration; default 30 s). */
+  jwksCooldownMs?: number;
+}
+
+/** A remote key set: jose's RemoteJWKSet, and the URL it reads. */
+export interface RemoteKeys {
+  url: string;
+  getKey: JWTVerifyGetKey;
+}
+
+/** How long the discovery document may take to arrive at start. */
+const DISCOVERY_TIMEOUT_MS = 5_000;
+
+/**
+ * The remote key set the options name (a JWKS URL, or the one an OIDC issuer's discovery document names), or
+ * undefined; throws KeyConfigError with a one-line reason (a bad URL, discovery unreachable or malformed).
+ */
+export async function loadRemoteKeys(options: JwtKeyOptions | undefined): Promise<RemoteKeys | undefined> {
+  if (options?.jwksUrl === undefined && options?.oidcIssuer === undefined) return undefined;
+  if (options.jwksUrl !== undefined && options.oidcIssuer !== undefined) throw new KeyConfigError('give a JWKS URL or an OIDC issuer, not both');
+  const httpUrl = (text: string, what: string): URL => {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new KeyConfigError(`the ${what} ${JSON.stringify(text.slice(0, 200))} is not a URL`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new KeyConfigError(`the ${what} ${url.href} is not an http or https URL`);
+    return url;
+  };
+  let jwksUrl: URL;
+  if (options.jwksUrl !== undefined) jwksUrl = httpUrl(options.jwksUrl, 'JWKS URL');
+  else {
+    const issuer = httpUrl(options.oidcIssuer!, 'OIDC issuer');
+    // OpenID Connect Discovery 1.0 §4: the issuer with /.well-known/openid-configuration appended.
+    const discovery = new URL(`${issuer.href.replace(/\/$/, '')}/.well-known/openid-configuration`);
+    let doc: { issuer?: unknown; jwks_uri?: unknown };
+    try {
+      const r = await fetch(discovery, { signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS), redirect: 'error' });
+      if (r.status !== 200) throw new Error(`it answered ${r.status}`);
+      doc = (await r.json()) as typeof doc;
+    } catch (err) {
+      throw new KeyConfigError(`cannot read the OIDC discovery document ${discovery.href}: ${(err as Error).message}`);
+    }
+    // §4.3: the issuer it names must be the one asked for.
+    if (doc === null || typeof doc !== 'object' || doc.issuer !== options.oidcIssuer) throw new KeyConfigError(`the OIDC discovery document ${discovery.href} names another issuer (${JSON.stringify(doc?.issuer)})`);
+    if (typeof doc.jwks_uri !== 'string') throw new KeyConfigError(`the OIDC discovery document ${discovery.href} has no jwks_uri`);
+    jwksUrl = httpUrl(doc.jwks_uri, 'jwks_uri');
+  }
+  const getKey = createRemoteJWKSet(jwksUrl, {
+    ...(options.jwksCacheMaxAgeMs !== undefined ? { cacheMaxAge: options.jwksCacheMaxAgeMs } : {}),
+    ...(options.jwksCooldownMs !== undefined ? { cooldownDuration: options.jwksCooldownMs } : {}),
+  });
+  return { url: jwksUrl.href, getKey };
+}
+
+/** Whether a verification failed because the remote key set could not be fetched (not because the token is bad). */
+export function isKeySetUnreachable(err: unknown): boolean {
+  if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid) return true;
+  // fetch's own failures (refused, reset, DNS) are not jose errors; a non-200 answer is jose's generic error.
+  if (!(err instanceof errors.JOSEError)) return true;
+  return err.code === 'ERR_JOSE_GENERIC';
 }
 
 export const HMAC_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const;
@@ -196,11 +264,13 @@ export interface JwtVerifierConfig {
   cacheSize: number;
   /** false: every token through jose (tests compare the two); by default the common case is verified with node:crypto. */
   nodeCrypto?: boolean;
+  /** A remote key set (a JWKS URL, OIDC): asked for asymmetric keys the local ones do not have. */
+  remote?: JWTVerifyGetKey;
 }
 
 export type JwtResult =
   | { ok: true; subject: string; scopes: string[] }
-  | { ok: false; condition: 'invalid_credential' | 'expired_credential'; reason: string };
+  | { ok: false; condition: 'invalid_credential' | 'expired_credential' | 'unavailable'; reason: string };
 
 interface Verified {
   subject: string;
@@ -360,8 +430,18 @@ export function createJwtVerifier(config: JwtVerifierConfig): (token: string) =>
       if (!config.secret) throw new errors.JWKSNoMatchingKey();
       return config.secret;
     }
-    if (!jwks) throw new errors.JWKSNoMatchingKey();
-    return jwks(header, token);
+    if (!config.remote) {
+      if (!jwks) throw new errors.JWKSNoMatchingKey();
+      return jwks(header, token);
+    }
+    if (jwks) {
+      try {
+        return await jwks(header, token);
+      } catch {
+        // not a local key: the remote set's
+      }
+    }
+    return config.remote(header, token);
   };
   const tol = config.toleranceSeconds;
   const cache = new Map<string, Verified>();
@@ -411,6 +491,8 @@ export function createJwtVerifier(config: JwtVerifierConfig): (token: string) =>
       }));
     } catch (err) {
       if (err instanceof errors.JWTExpired) return { ok: false, condition: 'expired_credential', reason: 'the token has expired' };
+      // The key server is down or answers nonsense: not the token's fault, so not a failed credential.
+      if (config.remote && isKeySetUnreachable(err)) return { ok: false, condition: 'unavailable', reason: 'the key set cannot be fetched' };
       const code = (err as { code?: string }).code;
       return { ok: false, condition: 'invalid_credential', reason: typeof code === 'string' ? code : 'the token could not be verified' };
     }

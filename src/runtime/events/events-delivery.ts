@@ -10,6 +10,7 @@
 // (scaled by jitter), or after the receiver's Retry-After on 429, 502, 503 and 504; after the last delay the
 // delivery is dead (dead-lettered) until it is replayed.
 
+import type { DeliveryOutcomeName } from '../runtime-metrics.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceModel } from '../../model/model-types.js';
 import { getEventAccess, type CredentialRef } from '../runtime-access.js';
@@ -39,6 +40,8 @@ export interface DeliveryWorkerOptions {
   concurrency: number;
   pollIntervalMs: number;
   maxRetryAfterMs: number;
+  /** Told each attempt's outcome (the service's metrics, when on). */
+  onOutcome?: (outcome: DeliveryOutcomeName) => void;
 }
 
 export interface DeliveryWorker {
@@ -211,6 +214,7 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
       outcome = { ...base, status: 'delivered', nextAttemptAt: now };
     } else if (r.status === 410) {
       outcome = { ...base, status: 'dead', nextAttemptAt: now, lastError: 'the receiver answered 410 Gone; the endpoint is disabled' };
+      o.onOutcome?.('dead');
       await record(delivery.seq, endpoint.id, outcome);
       await o.storage.setWebhookDisabled(endpoint.id, { at, reason: 'the receiver answered 410 Gone' });
       o.log.warn({ endpoint: endpoint.id, url: endpoint.url }, 'webhook endpoint answered 410 Gone; disabled');
@@ -224,6 +228,7 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
         outcome = { ...base, status: 'pending', nextAttemptAt: now + delayFor(attempts, r), lastError: error };
       }
     }
+    o.onOutcome?.(outcome.status === 'delivered' ? 'delivered' : outcome.status === 'dead' ? 'dead' : 'retry');
     await record(delivery.seq, endpoint.id, outcome);
   }
 

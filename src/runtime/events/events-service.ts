@@ -1,6 +1,7 @@
 // What the plugin (runtime-service.ts) calls: the handlers of the stream and webhook registration routes, and
 // the delivery worker, started when the app is ready and stopped (after open streams end) when it closes.
 
+import type { DeliveryOutcomeName } from '../runtime-metrics.js';
 import type { FastifyInstance } from 'fastify';
 import type { StreamRoute, WebhooksRoute } from '../../model/model-routes.js';
 import type { ServiceModel } from '../../model/model-types.js';
@@ -28,6 +29,8 @@ export interface EventsSetup {
   compile: (schema: Record<string, unknown>) => Validator;
   now: () => Date;
   options?: WebhookOptions;
+  /** Told each webhook delivery attempt's outcome (the service's metrics, when on). */
+  onDelivery?: (outcome: DeliveryOutcomeName) => void;
 }
 
 /** Wires event delivery into the plugin's context. Throws TargetPolicyError for a bad allowed range. */
@@ -62,6 +65,7 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
         concurrency: o.concurrency ?? EVENTS_BUILT_IN.concurrency,
         pollIntervalMs,
         maxRetryAfterMs: o.maxRetryAfterMs ?? EVENTS_BUILT_IN.maxRetryAfterMs,
+        ...(s.onDelivery ? { onOutcome: s.onDelivery } : {}),
       });
       worker.start();
     }

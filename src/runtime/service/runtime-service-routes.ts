@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { getServiceRoutes, SERVICE_PATHS } from '../../model/model-routes.js';
+import { getServiceRoutes, RESERVED_PREFIX, SERVICE_PATHS } from '../../model/model-routes.js';
 import type { ServiceModel } from '../../model/model-types.js';
 import type { RateLimitStore } from '../limits/limits-store.js';
 import type { Storage } from '../storage/storage-types.js';
+import { METRICS_CONTENT_TYPE, type Gauge, type Metrics } from '../runtime-metrics.js';
 
 // The service's own routes under the reserved prefix (model-routes.ts, SERVICE_PATHS): health always, the
 // OpenAPI and AsyncAPI documents and the docs console when asked for (`docs: true`, `serve --docs`).
@@ -18,7 +19,14 @@ export interface ServiceRoutesOptions {
   storage: Storage;
   rateStore: RateLimitStore;
   docs: boolean;
+  /** Serve /_servicespec/metrics from these (docs/runtime.md, "Metrics"). */
+  metrics?: Metrics;
+  /** The service's clock (the outbox lag is measured with it). */
+  now?: () => Date;
 }
+
+/** Where the metrics are served when they are on (a service route, under the reserved prefix). */
+export const METRICS_PATH = `${RESERVED_PREFIX}/metrics`;
 
 type Probe = 'ok' | 'unavailable';
 
@@ -47,6 +55,22 @@ export async function registerServiceRoutes(app: FastifyInstance, options: Servi
     const ok = Object.values(checks).every((c) => c === 'ok');
     return sendJson(reply, ok ? 200 : 503, JSON.stringify({ status: ok ? 'ok' : 'unavailable', checks }));
   });
+  const metrics = options.metrics;
+  if (metrics) {
+    const events = (model.events?.kinds.length ?? 0) > 0;
+    const webhooks = model.events?.webhook !== undefined;
+    app.get(METRICS_PATH, async (_request, reply) => {
+      // Read when scraped, from the database: where the outbox is and how late the oldest due delivery is.
+      const gauges: Gauge[] = [];
+      if (events) gauges.push({ name: 'servicespec_outbox_last_seq', help: 'The newest committed outbox position.', value: await storage.lastOutboxSeq() });
+      if (webhooks) {
+        const due = await storage.nextDeliveryAt();
+        const lag = due === undefined ? 0 : Math.max(0, (options.now?.() ?? new Date()).getTime() - due) / 1000;
+        gauges.push({ name: 'servicespec_outbox_lag_seconds', help: 'How long the oldest pending webhook delivery has been due (0 when none is overdue).', value: lag });
+      }
+      return reply.code(200).header('content-type', METRICS_CONTENT_TYPE).header('cache-control', 'no-store').send(metrics.render(gauges));
+    });
+  }
   if (!options.docs) return;
   // Loaded only when asked for: a service without docs does not pay for the exporters and the page.
   const [{ exportOpenApi }, { exportAsyncApi }, { renderConsole }] = await Promise.all([

@@ -13,7 +13,7 @@ import { parseJsonBytes } from '../runtime-body.js';
 import type { Authenticator, CustomHandler, Principal, RuntimeContext } from '../runtime-context.js';
 import { andThen, ANSWERED, createPipeline, createPlainPipeline, fromPluggable, type Step } from '../runtime-steps.js';
 import { createCursorCodec } from '../runtime-cursor.js';
-import { createErrorResponder, getUnavailableError, markUnknownOutcome, REQUEST_ID_HEADER, ServiceError } from '../runtime-errors.js';
+import { createErrorResponder, getUnavailableError, markUnknownOutcome, REQUEST_ID_HEADER, ServiceError, type ErrorResponder } from '../runtime-errors.js';
 import { BUILT_IN, type RuntimeGap } from '../runtime-built-in.js';
 import { getNotImplementedAnswer, getRuntimeGaps } from './runtime-gaps.js';
 import { getLoggerOptions } from '../runtime-logging.js';
@@ -36,6 +36,7 @@ import type { Storage } from '../storage/storage-types.js';
 import { withTimeout } from '../runtime-deadline.js';
 import { getFastPaths } from '../../util/util-fast-paths.js';
 import ipaddr from 'ipaddr.js';
+import { createMetrics, type Metrics } from '../runtime-metrics.js';
 import { createRouteTable, getCatchAllPaths, getCatchAllSegments, type RouteMatch, type RouteTable } from '../runtime-route-table.js';
 
 export interface ServiceOptions {
@@ -75,6 +76,12 @@ export interface ServiceOptions {
    * by. Default none: the address is the connection's peer, and `X-Forwarded-For` is ignored.
    */
   trustProxy?: readonly string[];
+  /**
+   * Serve /_servicespec/metrics in the Prometheus text format (docs/runtime.md, "Metrics"): requests by operation
+   * and status, latency histograms, rate-limit refusals, webhook deliveries, outbox lag. Default off: then nothing
+   * is counted and no hook is added.
+   */
+  metrics?: boolean;
 }
 
 /** Each entry of `trustProxy` checked as an address or a CIDR range; the problems, one per bad entry. */
@@ -153,8 +160,11 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   if (options.closeStorage !== false) app.addHook('onClose', async () => options.storage.close());
   for (const g of gaps) app.log.warn({ gap: g.item, builtIn: g.builtIn }, `spec gap: ${g.item}; using built-in behaviour: ${g.builtIn}`);
 
-  const errors = createErrorResponder(model);
   const now = options.now ?? (() => new Date());
+  const routes = getRoutes(model);
+  const metrics = options.metrics === true ? createMetrics() : undefined;
+  const operationOf = metrics ? createOperationNamer(routes) : undefined;
+  const errors = metrics ? countRefusals(createErrorResponder(model), metrics, operationOf!) : createErrorResponder(model);
   const ctx: RuntimeContext = {
     model,
     storage: options.storage,
@@ -168,7 +178,7 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   const compile = createValidatorFactory();
   const fast = getFastPaths(options.fastPaths);
   const events = createEventEmitter(model, now, compile);
-  const eventsRuntime = setUpEvents(app, { model, storage: options.storage, compile, now, ...(options.webhooks ? { options: options.webhooks } : {}) }); // events (issue 5)
+  const eventsRuntime = setUpEvents(app, { model, storage: options.storage, compile, now, ...(options.webhooks ? { options: options.webhooks } : {}), ...(metrics ? { onDelivery: metrics.delivery } : {}) }); // events (issue 5)
   const versions = createVersionResolver(model, now);
   const rateStore = options.rateLimitStore ?? createMemoryStore();
   const retention = model.endpoints?.idempotency?.retention?.ms ?? BUILT_IN.idempotencyRetentionMs;
@@ -232,7 +242,6 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   const notFound: RouteHandler = (request, reply) => errors.send(request, reply, new ServiceError('route_not_found', `no operation at ${request.method} ${request.url.split('?')[0]}`));
   app.setNotFoundHandler(notFound);
 
-  const routes = getRoutes(model);
   const services: RouteServices = { ctx, versions, compile, rateStore, fast, ...(idempotency ? { idempotency } : {}), ...(eventsRuntime.nudge ? { nudge: eventsRuntime.nudge } : {}) };
   // events (issue 5): the stream and the webhook registration routes are served like operations. An operation's
   // handler is made with its route's pipeline (in the table: on first use, or while warming), checked here.
@@ -289,7 +298,14 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
     }
   }
   if (table) registerCatchAlls(app, table, head, notFound);
-  await registerServiceRoutes(app, { model, storage: options.storage, rateStore, docs: options.docs === true });
+  await registerServiceRoutes(app, { model, storage: options.storage, rateStore, docs: options.docs === true, ...(metrics ? { metrics, now } : {}) });
+  // Metrics (off by default): one onResponse hook for every answer, added only when they are on.
+  if (metrics) {
+    app.addHook('onResponse', function countRequest(request, reply, done) {
+      metrics.request(operationOf!(request), request.method, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
   if (!table) for (const [path, { methods, answer }] of refusals) app.route({ method: head && methods.includes('GET') ? [...methods, 'HEAD'] : methods, exposeHeadRoute: false, url: path, handler: answer });
   // Validators compile on first use, pipelines are built on first use (in the table); once the service is up the
   // rest are made one a turn, between requests.
@@ -328,6 +344,31 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   }
   if (model.limits?.concurrency !== undefined) limitConcurrency(app, model.limits.concurrency, new Set(routes.filter((r) => r.kind === 'stream').map((r) => r.routerPath)));
   app.addHook('onClose', async () => rateStore.close());
+}
+
+/**
+ * The metrics' operation label of a request: the operation id of its route (HEAD as its GET), the route kind for
+ * the token endpoint, the event stream and the webhook registration routes, `none` where no route matched.
+ */
+function createOperationNamer(routes: readonly Route[]): (request: FastifyRequest) => string {
+  const names = new Map<string, string>();
+  for (const r of routes) names.set(`${r.method} ${r.routerPath}`, r.kind === 'operation' ? r.operation.id : r.kind);
+  return (request) => {
+    const path = getRoutePath(request);
+    if (path === undefined) return 'none';
+    return names.get(`${request.method === 'HEAD' ? 'GET' : request.method} ${path}`) ?? 'none';
+  };
+}
+
+/** The error responder, counting each rate_limited refusal in the metrics. */
+function countRefusals(errors: ErrorResponder, metrics: Metrics, operationOf: (request: FastifyRequest) => string): ErrorResponder {
+  return {
+    ...errors,
+    send(request, reply, error) {
+      if (error.condition === 'rate_limited') metrics.rateLimited(operationOf(request));
+      return errors.send(request, reply, error);
+    },
+  };
 }
 
 /** Whether the request's route reads a JSON body (`config.jsonBody`, set by `registerRoute`, or the table's answer). */
