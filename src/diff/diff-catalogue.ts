@@ -64,6 +64,11 @@ export const DIFF_RULES = {
   'response-field-constraint-loosened': { part: 'resources', impact: r, message: '{subject}: {constraint} loosened from {old} to {new}; responses may carry values old clients never saw' },
   'response-field-constraint-tightened': { part: 'resources', impact: n, message: '{subject}: {constraint} tightened from {old} to {new} in responses' },
   'response-field-enum-value-added': { part: 'resources', impact: r, message: '{subject}: responses may now carry {value}; strict clients may reject it' },
+  'union-variant-removed': { part: 'resources', impact: b, message: '{subject}: variant {value} was removed; values of that shape are no longer accepted or sent' },
+  'request-union-variant-added': { part: 'resources', impact: b, message: '{subject}: variant {value} was added to a union clients send; a client that builds the union from its variants is out of date' },
+  'response-union-variant-added': { part: 'resources', impact: n, message: '{subject}: responses may now carry variant {value}' },
+  'union-variant-tag-changed': { part: 'resources', impact: b, message: '{subject}: variant {value} is now tagged {new} (was {old})' },
+  'union-discriminator-changed': { part: 'resources', impact: b, message: '{subject}: the union is now told apart by {new} (was {old})' },
   'response-field-enum-value-removed': { part: 'resources', impact: n, message: '{subject}: responses no longer carry {value}' },
   // states
   'state-machine-removed': { part: 'states', impact: b, message: '{subject} no longer has a state machine' },

@@ -16,6 +16,7 @@ import type {
   ServiceModel,
   ShapeModel,
   StateMachineModel,
+  UnionModel,
   VersionChangeModel,
   VersionPlacementModel,
 } from '../model/model-types.js';
@@ -263,6 +264,32 @@ class FieldDiff {
     if (o.fields || n.fields) {
       new FieldDiff(this.out, { ...this.ctx, resource: false }).fields(`${subject}.`, o.fields ?? [], n.fields ?? [], (c) => nested(of, c), (c) => nested(nf, c));
     }
+    if (o.union && n.union) this.union(subject, o.union, n.union, of, nf, where);
+  }
+
+  /**
+   * Two unions: the discriminator, variants removed (breaking), added (breaking where clients send the union, additive
+   * where they only read it), a variant's tag, and each kept variant's fields (by variant name).
+   */
+  union(subject: string, o: UnionModel, n: UnionModel, of: Flow, nf: Flow, where: Where): void {
+    if (o.discriminator !== n.discriminator) this.out.add('union-discriminator-changed', subject, { old: show(o.discriminator), new: show(n.discriminator) }, { ...where, part: this.ctx.part });
+    const news = byName(n.variants);
+    const olds = byName(o.variants);
+    for (const ov of o.variants) {
+      const nv = news.get(ov.name);
+      if (!nv) {
+        this.out.add('union-variant-removed', subject, { value: ov.name }, { old: ov.pointer, part: this.ctx.part });
+        continue;
+      }
+      if (o.discriminator === n.discriminator && ov.tag !== nv.tag) this.out.add('union-variant-tag-changed', subject, { value: ov.name, old: show(ov.tag), new: show(nv.tag) }, { old: ov.pointer, new: nv.pointer, part: this.ctx.part });
+      const nested = (f: Flow, child: FieldModel): Flow => ({ request: f.request, requestRequired: f.request && !child.optional && !child.hasDefault, response: f.response });
+      new FieldDiff(this.out, { ...this.ctx, resource: false }).fields(`${subject}<${ov.name}>.`, ov.fields, nv.fields, (c) => nested(of, c), (c) => nested(nf, c));
+    }
+    for (const nv of n.variants) {
+      if (olds.has(nv.name)) continue;
+      if (nf.request) this.out.add('request-union-variant-added', subject, { value: nv.name }, { new: nv.pointer, part: this.ctx.part });
+      else if (nf.response) this.out.add('response-union-variant-added', subject, { value: nv.name }, { new: nv.pointer, part: this.ctx.part });
+    }
   }
 }
 
@@ -408,7 +435,7 @@ function normalPath(path: string): string {
 
 function shapeText(s: ShapeModel | undefined): string {
   if (!s) return 'none';
-  const base = s.resource !== undefined ? `resource ${s.resource}` : 'declared fields';
+  const base = s.resource !== undefined ? `resource ${s.resource}` : s.union ? 'a union of declared variants' : 'declared fields';
   return s.list ? `a list of ${base}` : base;
 }
 
@@ -511,6 +538,8 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
     const query = n.method === 'GET';
     const flow = (f: FieldModel): Flow => ({ request: true, requestRequired: !f.optional && !f.hasDefault, response: false });
     new FieldDiff(out, { part: 'endpoints', query }).fields(`${id} request.`, o.request?.fields ?? [], n.request?.fields ?? [], flow, flow);
+  } else if (o.request?.union && n.request?.union) {
+    new FieldDiff(out, { part: 'endpoints' }).union(`${id} request`, o.request.union, n.request.union, { request: true, requestRequired: true, response: false }, { request: true, requestRequired: true, response: false }, at('request'));
   }
   // Declared query parameters and headers (custom operations): each as a request field of its own.
   const param = (f: FieldModel): Flow => ({ request: true, requestRequired: !f.optional && !f.hasDefault, response: false });
@@ -520,6 +549,9 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
   else if (o.response?.fields || n.response?.fields) {
     const flow = (): Flow => ({ request: false, requestRequired: false, response: true });
     new FieldDiff(out, { part: 'endpoints' }).fields(`${id} response.`, o.response?.fields ?? [], n.response?.fields ?? [], flow, flow);
+  } else if (o.response?.union && n.response?.union) {
+    const flow: Flow = { request: false, requestRequired: false, response: true };
+    new FieldDiff(out, { part: 'endpoints' }).union(`${id} response`, o.response.union, n.response.union, flow, flow, at('response'));
   }
   // Authentication: an operation that takes the default in both specs is reported once, with the default.
   if (!(o.authDeclared === 'default' && n.authDeclared === 'default')) {

@@ -9,6 +9,7 @@ import { joinPointer } from '../util/util-json-pointer.js';
 import { PART_NAMES } from '../spec/spec-types.js';
 import {
   annotateObjectSchema,
+  annotateUnionSchema,
   code,
   diagnose,
   getEventDataSchema,
@@ -116,9 +117,51 @@ function shapeSchema(ctx: Context, shape: ShapeModel, view: SchemaView): JsonObj
   else {
     s = getShapeSchema(ctx.model, { ...shape, list: false }, view, { annotations: true }) as JsonObject;
     if (shape.fields) annotateObjectSchema(s, shape.fields);
+    if (shape.union) annotateUnionSchema(s, shape.union);
     s = schema(ctx, s);
   }
   return shape.list ? { type: 'array', items: s } : s;
+}
+
+/**
+ * Every union's variants as components, by the variant's name (a name taken gets a number), and a tagged union's
+ * discriminator given its `mapping` (tag → component), as OpenAPI tools expect: a mapping names schemas, not inline
+ * ones. Equal variant schemas (a union read in several places) share one component.
+ */
+function publishVariants(ctx: Context, doc: JsonObject): void {
+  const byContent = new Map<string, string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const x of node) visit(x);
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    const s = node as JsonObject;
+    for (const v of Object.values(s)) visit(v);
+    const oneOf = s.oneOf;
+    if (!Array.isArray(oneOf) || !oneOf.every((x) => typeof x === 'object' && x !== null && typeof (x as JsonObject)['x-servicespec-variant'] === 'string')) return;
+    const d = s.discriminator as { propertyName: string; mapping?: Record<string, string> } | undefined;
+    const mapping: Record<string, string> = {};
+    s.oneOf = oneOf.map((x) => {
+      const v = x as JsonObject;
+      const key = JSON.stringify(v);
+      let name = byContent.get(key);
+      if (name === undefined) {
+        name = ctx.names.allocate(String(v['x-servicespec-variant']));
+        byContent.set(key, name);
+        ctx.schemas[name] = v;
+      }
+      const r = ref(name);
+      const tag = d !== undefined ? ((v.properties as Record<string, JsonObject> | undefined)?.[d.propertyName]?.enum as unknown[] | undefined)?.[0] : undefined;
+      if (typeof tag === 'string') mapping[tag] = r.$ref as string;
+      return r;
+    });
+    if (d !== undefined) s.discriminator = { propertyName: d.propertyName, mapping };
+  };
+  visit(doc.paths);
+  visit(doc.webhooks);
+  for (const v of Object.values({ ...ctx.schemas })) visit(v);
+  visit(ctx.responses);
 }
 
 function fieldParamSchema(ctx: Context, f: FieldModel | undefined, r: ResourceModel | undefined): JsonObject {
@@ -1069,6 +1112,7 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
   if (Object.keys(ctx.parameters).length > 0) components.parameters = ctx.parameters;
   if (Object.keys(ctx.headers).length > 0) components.headers = ctx.headers;
   if (Object.keys(ctx.responses).length > 0) components.responses = ctx.responses;
+  publishVariants(ctx, doc);
   components.schemas = ctx.schemas;
   doc.components = components;
   return { document: doc, diagnostics: ctx.diagnostics };

@@ -2,7 +2,7 @@ import { dump as dumpYaml } from 'js-yaml';
 import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
 import { getStateField } from '../model/model-lookup.js';
 import { getShapeSchema, type JsonSchema } from '../model/model-schemas.js';
-import type { EventKindModel, FieldModel, ServiceModel } from '../model/model-types.js';
+import type { EventKindModel, FieldModel, ServiceModel, UnionModel } from '../model/model-types.js';
 
 // What the exporters share: the result type, the x-servicespec-field annotation of schemas, the OpenAPI 3.0
 // schema dialect, component naming, the "servicespec rules" paragraph of descriptions, serialisation.
@@ -79,7 +79,7 @@ const NATIVE_FIELD_KEYS = new Set([
 ]);
 
 /** Model keys that are bookkeeping or shown by the schema's structure (`items`, `fields`). */
-const SKIP_FIELD_KEYS = new Set([...NATIVE_FIELD_KEYS, 'name', 'pointer', 'hasDefault', 'hasExample']);
+const SKIP_FIELD_KEYS = new Set([...NATIVE_FIELD_KEYS, 'name', 'pointer', 'hasDefault', 'hasExample', 'union']);
 const extensions = new WeakMap<FieldModel, JsonObject | null>();
 
 /**
@@ -114,6 +114,17 @@ export function annotateFieldSchema(schema: JsonObject, f: FieldModel): void {
   const inner = unwrapNullable(schema);
   if (f.items && inner.items && typeof inner.items === 'object') annotateFieldSchema(inner.items as JsonObject, f.items);
   if (f.fields) annotateObjectSchema(inner, f.fields);
+  if (f.union) annotateUnionSchema(inner, f.union);
+}
+
+/** Adds `x-servicespec-field` to the properties of each variant of a union schema (getUnionSchema's `oneOf`, in order). */
+export function annotateUnionSchema(schema: JsonObject, union: UnionModel): void {
+  const oneOf = schema.oneOf;
+  if (!Array.isArray(oneOf)) return;
+  union.variants.forEach((v, i) => {
+    const s = oneOf[i] as JsonObject | undefined;
+    if (s) annotateObjectSchema(s, v.fields);
+  });
 }
 
 /** Adds `x-servicespec-field` to the properties of an object schema built from these fields. */
@@ -134,6 +145,7 @@ export function walkFieldExtensions(fields: readonly FieldModel[], prefix: strin
     if (ext) visit(f, where, ext);
     if (f.items) walkFieldExtensions([f.items], where, visit);
     if (f.fields) walkFieldExtensions(f.fields, where, visit);
+    if (f.union) for (const v of f.union.variants) walkFieldExtensions(v.fields, `${where}.${v.name}`, visit);
   }
 }
 

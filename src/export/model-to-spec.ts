@@ -14,6 +14,7 @@ import type {
   Size,
   StateMachineModel,
   SupportedVersionModel,
+  UnionModel,
   VersionChangeModel,
   VersionPlacementModel,
 } from '../model/model-types.js';
@@ -35,6 +36,7 @@ import type {
   SpecDocument,
   StateMachineSpec,
   SupportedVersionSpec,
+  VariantSpec,
   VersionChangeSpec,
   VersionPlacement,
   VersioningSpec,
@@ -68,7 +70,22 @@ export function fieldToSpec(f: FieldModel): FieldSpec {
   if (f.hasExample) out.example = f.example;
   if (f.items) out.items = fieldToSpec(f.items);
   if (f.fields) out.fields = fieldsToSpec(f.fields);
+  delete out.union;
+  if (f.union) Object.assign(out, unionToSpec(f.union));
   return out as unknown as FieldSpec;
+}
+
+/** A union's discriminator and variants as written in a spec (a tag equal to the variant's name left out: the default). */
+export function unionToSpec(u: UnionModel): { discriminator?: string; variants: Record<string, VariantSpec> } {
+  const variants: Record<string, VariantSpec> = {};
+  for (const v of u.variants) {
+    variants[v.name] = clean<VariantSpec>({
+      description: v.description,
+      tag: v.tag !== undefined && (u.discriminator === undefined || v.tag !== v.name) ? v.tag : undefined,
+      fields: v.fields.length > 0 ? fieldsToSpec(v.fields) : undefined,
+    });
+  }
+  return u.discriminator !== undefined ? { discriminator: u.discriminator, variants } : { variants };
 }
 
 export function fieldsToSpec(fields: readonly FieldModel[]): Record<string, FieldSpec> {
@@ -92,6 +109,7 @@ export function shapeToSpec(s: ShapeModel): ShapeSpec {
   return clean<ShapeSpec>({
     resource: s.resource,
     fields: s.fields ? fieldsToSpec(s.fields) : undefined,
+    ...(s.union ? unionToSpec(s.union) : {}),
     list: s.list ? true : undefined,
   });
 }

@@ -37,7 +37,7 @@ import { getValueProblem } from '../check/check-rules.js';
 import type { FieldModel } from '../model/model-types.js';
 import { validateOpenApi } from './import-validate.js';
 import { toErrorCodeName, toEventKindName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
-import { fieldFromSchema, fieldsFromSchema, flatten, isObject, orderField, report, resolve, shapeFromSchema, type Json, type SchemaContext } from './import-schema.js';
+import { fieldFromSchema, fieldsFromSchema, flatten, isObject, orderField, report, resolve, shapeFromSchema, unionFromSchema, type Json, type SchemaContext } from './import-schema.js';
 
 // OpenAPI 3.0 / 3.1 → a servicespec. Resources come from component schemas, operations become actions where
 // their shapes are an action's shapes and custom operations otherwise, security schemes and requirements become
@@ -1220,7 +1220,12 @@ function reportUnkept(ctx: Ctx): void {
     }
     if (!isObject(node) || seen.has(node)) return;
     seen.add(node);
-    if (isObject(node.discriminator) && parent !== 'properties') {
+    // A choice the importer keeps as a union (its variants are objects) is no loss.
+    const keptAsUnion = (): boolean => {
+      const f = flatten(ctx, node, pointer).schema;
+      return f !== undefined && unionFromSchema({ ...ctx, diagnostics: [] }, node, f, pointer, { where: '', depth: 1, stack: [] }) !== undefined;
+    };
+    if (isObject(node.discriminator) && parent !== 'properties' && !keptAsUnion()) {
       const d = node.discriminator;
       const base = new Set(own(node, pointer));
       const subtypes = new Map<string, unknown>();
@@ -1237,7 +1242,7 @@ function reportUnkept(ctx: Ctx): void {
         const list = node[k];
         if (!Array.isArray(list) || isObject(node.discriminator)) continue;
         const real = list.filter((x) => !(isObject(x) && x.type === 'null'));
-        if (real.length > 1) report(ctx, 'import-approximated', { item: `a body that is one of ${real.length} shapes (${k})`, as: 'the shape it is read as (its common properties, or none)', reason: 'the format has no union type yet' }, joinPointer(pointer, k));
+        if (real.length > 1 && !keptAsUnion()) report(ctx, 'import-approximated', { item: `a body that is one of ${real.length} shapes (${k})`, as: 'the shape it is read as (its common properties, or none)', reason: 'the format has no union type yet' }, joinPointer(pointer, k));
       }
     }
     if (isObject(node.examples) && (parent === 'content' || parent === 'parameter')) {

@@ -3,7 +3,7 @@ import type { Diagnostic, DiagnosticCode } from '../diagnostics/diagnostics-cata
 import type { FieldModel } from '../model/model-types.js';
 import { createDiagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { joinPointer } from '../util/util-json-pointer.js';
-import type { FieldSpec, FieldType, ShapeSpec } from '../spec/spec-types.js';
+import type { FieldSpec, FieldType, ShapeSpec, VariantSpec } from '../spec/spec-types.js';
 import { toFieldName, UniqueNames } from './import-names.js';
 
 // JSON Schema (OpenAPI 3.0 or 3.1 dialect) → the spec's fields. `$ref`s are followed inside the one bundled
@@ -173,6 +173,7 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
   });
   const field: Json = {};
   let type: FieldType;
+  let union: UnionShape | undefined;
   const extType = typeof ext.type === 'string' ? (ext.type as FieldType) : undefined;
   if (extType === 'ref' || extType === 'state') {
     type = extType;
@@ -214,6 +215,8 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     } else {
       field.items = fieldFromSchema(ctx, s.items, joinPointer(at, 'items'), { where: `${opts.where} items`, depth: opts.depth + 1, stack });
     }
+  } else if ((ownDiscriminator(ctx, node) || ((Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) && !isObject(s.properties))) && opts.depth < MAX_FIELD_DEPTH && (union = unionFromSchema(ctx, node, s, at, opts)) !== undefined) {
+    type = 'union';
   } else if (t[0] === 'object' || (t.length === 0 && isObject(s.properties))) {
     const closed = s.additionalProperties === false || s.additionalProperties === undefined;
     if (isObject(s.properties) && (Object.keys(s.properties).length > 0 || s.additionalProperties === false) && closed) {
@@ -230,7 +233,7 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     }
   } else if (Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) {
     type = 'json';
-    approximated(ctx, opts.where, 'type json', `a choice of schemas (${Array.isArray(s.oneOf) ? 'oneOf' : 'anyOf'}) has no field type of its own`, at);
+    approximated(ctx, opts.where, 'type json', `a choice of schemas (${Array.isArray(s.oneOf) ? 'oneOf' : 'anyOf'}) other than objects has no field type of its own`, at);
   } else {
     type = 'json';
     // 3.1: any value, null included, unless the schema says `not: {type: null}` (how a json field that is not
@@ -264,6 +267,7 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     if (field.items !== undefined) out.items = field.items;
   }
   if (type === 'object') out.fields = field.fields;
+  if (union !== undefined) Object.assign(out, union);
   if ('default' in s) out.default = s.default;
   const example = ctx.version === '3.1' && Array.isArray(s.examples) && s.examples.length > 0 ? s.examples[0] : s.example;
   if (example !== undefined) {
@@ -275,6 +279,91 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
   for (const [k, v] of Object.entries(ext)) if (k !== 'type') out[k] = v;
   if (type === 'ref' && typeof ext.to === 'string') out.to = ext.to;
   return out as unknown as FieldSpec;
+}
+
+export interface UnionShape {
+  discriminator?: string;
+  variants: Record<string, VariantSpec>;
+}
+
+/** Whether the schema itself (not a base it inherits through allOf) names a discriminator. */
+function ownDiscriminator(ctx: SchemaContext, node: unknown): boolean {
+  const r = resolve(ctx, node, '');
+  return isObject(r.node) && isObject(r.node.discriminator) && typeof r.node.discriminator.propertyName === 'string';
+}
+
+/** The last token of a component pointer: `#/components/schemas/Cat` → `Cat`. */
+function componentName(pointer: string): string | undefined {
+  const m = /^#\/components\/schemas\/([^/]+)$/.exec(pointer);
+  return m ? m[1]!.replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+}
+
+/** The subtypes of a base schema with a discriminator and no oneOf: the mapping's, else the components that allOf it. */
+function subtypesOf(ctx: SchemaContext, at: string, mapping: Json | undefined): { node: unknown; pointer: string }[] {
+  const base = at.startsWith('/') ? `#${at}` : at;
+  if (mapping !== undefined) return Object.values(mapping).filter((v): v is string => typeof v === 'string').map((v) => ({ node: { $ref: v.startsWith('#') ? v : `#/components/schemas/${v}` }, pointer: base }));
+  const schemas = isObject(ctx.root.components) && isObject(ctx.root.components.schemas) ? ctx.root.components.schemas : {};
+  const out: { node: unknown; pointer: string }[] = [];
+  for (const [key, raw] of Object.entries(schemas)) {
+    if (!isObject(raw) || !Array.isArray(raw.allOf)) continue;
+    if (raw.allOf.some((x) => isObject(x) && x.$ref === base)) out.push({ node: { $ref: `#/components/schemas/${key.replace(/~/g, '~0').replace(/\//g, '~1')}` }, pointer: base });
+  }
+  return out;
+}
+
+/**
+ * A union from `oneOf` / `anyOf` (with or without a discriminator) or from a base schema with a discriminator that its
+ * subtypes extend through `allOf`. Each variant must be an object schema; otherwise there is no union (undefined).
+ * Variant names: `x-servicespec-variant` (a servicespec export), else the component's name, else `variant_<n>`; a
+ * variant's tag: the discriminator mapping's key for it, else the single value its discriminator property holds, else
+ * the component's name (OpenAPI's implicit mapping). The discriminator property is the union's, not a variant field.
+ */
+export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, pointer: string, opts: FieldOptions): UnionShape | undefined {
+  const d = isObject(s.discriminator) && typeof s.discriminator.propertyName === 'string' ? s.discriminator : undefined;
+  const key = Array.isArray(s.oneOf) ? 'oneOf' : Array.isArray(s.anyOf) ? 'anyOf' : undefined;
+  let options: { node: unknown; pointer: string }[];
+  // Subtypes extend the base through allOf: reaching the base again from one of them is no cycle.
+  let stack = opts.stack;
+  if (key !== undefined) options = (s[key] as unknown[]).map((x, i) => ({ node: x, pointer: joinPointer(joinPointer(pointer, key), i) }));
+  else if (d !== undefined && ownDiscriminator(ctx, node)) {
+    const base = resolve(ctx, node, pointer).pointer;
+    options = subtypesOf(ctx, base, isObject(d.mapping) ? d.mapping : undefined);
+    stack = stack.filter((p) => p !== base && `#${p}` !== base);
+  } else return undefined;
+  options = options.filter((o) => !(isObject(o.node) && o.node.type === 'null'));
+  if (options.length === 0) return undefined;
+  const mapping = d !== undefined && isObject(d.mapping) ? d.mapping : {};
+  const prop = d?.propertyName as string | undefined;
+  const names = new UniqueNames('_');
+  const variants: Record<string, VariantSpec> = {};
+  for (const [i, o] of options.entries()) {
+    const flat = flatten(ctx, o.node, o.pointer, stack);
+    const v = flat.schema;
+    if (!v || flat.refs.some((p) => stack.includes(p))) return undefined;
+    const isObj = isObject(v.properties) || v.type === 'object';
+    if (!isObj || (v.additionalProperties !== undefined && v.additionalProperties !== false)) return undefined;
+    const chain = resolve(ctx, o.node, o.pointer).chain;
+    const component = chain.slice(1).map(componentName).find((n) => n !== undefined);
+    const raw = typeof v['x-servicespec-variant'] === 'string' ? v['x-servicespec-variant'] : (component ?? `variant_${i + 1}`);
+    const name = names.take(toFieldName(raw));
+    const props = isObject(v.properties) ? { ...v.properties } : {};
+    let tag: string | undefined;
+    if (prop !== undefined) {
+      const mapped = Object.entries(mapping).find(([, ref]) => typeof ref === 'string' && chain.slice(1).some((p) => p === ref || componentName(p) === ref));
+      const own = resolve(ctx, props[prop], '').node;
+      const single = isObject(own) ? (Array.isArray(own.enum) && own.enum.length === 1 ? own.enum[0] : own.const) : undefined;
+      tag = mapped?.[0] ?? (typeof single === 'string' ? single : undefined) ?? component ?? name;
+      delete props[prop];
+    }
+    const variantSchema = { ...v, properties: props, required: Array.isArray(v.required) ? (v.required as unknown[]).filter((r) => r !== prop) : undefined };
+    const out: Json = {};
+    if (typeof v.description === 'string') out.description = v.description;
+    if (tag !== undefined && tag !== name) out.tag = tag;
+    const fields = fieldsFromSchema(ctx, variantSchema, flat.pointer, { where: `${opts.where} variant ${name}`, depth: opts.depth + 1, stack: [...stack, ...flat.refs] }, 'nested');
+    if (Object.keys(fields).length > 0) out.fields = fields;
+    variants[name] = out as VariantSpec;
+  }
+  return prop !== undefined ? { discriminator: toFieldName(prop), variants } : { variants };
 }
 
 /**
@@ -320,12 +409,21 @@ export function shapeFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     if (isObject(r.node) && isObject(r.node['x-servicespec-view']) && typeof r.node['x-servicespec-view'].resource === 'string') return r.node['x-servicespec-view'].resource;
     return undefined;
   };
+  const union = (n: unknown, p: string): UnionShape | undefined => {
+    const f = flatten(ctx, n, p);
+    if (!f.schema || !(Array.isArray(f.schema.oneOf) || Array.isArray(f.schema.anyOf) || ownDiscriminator(ctx, n))) return undefined;
+    return unionFromSchema(ctx, n, f.schema, f.pointer, { where, depth: 1, stack: f.refs });
+  };
+  const u = union(node, pointer);
+  if (u !== undefined) return u;
   const direct = resourceOf(node, pointer);
   if (direct !== undefined) return { resource: direct };
   const flat = flatten(ctx, node, pointer);
   const s = flat.schema;
   if (!s) return undefined;
   if (types(s).includes('array') && s.items !== undefined) {
+    const ui = union(s.items, joinPointer(flat.pointer, 'items'));
+    if (ui !== undefined) return { ...ui, list: true };
     const inner = resourceOf(s.items, joinPointer(flat.pointer, 'items'));
     if (inner !== undefined) return { resource: inner, list: true };
     const innerFlat = flatten(ctx, s.items, joinPointer(flat.pointer, 'items'));

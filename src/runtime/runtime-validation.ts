@@ -12,7 +12,8 @@ const require = createRequire(import.meta.url);
 function createAjv(): Ajv2020 {
   const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof Ajv2020Module;
   const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
-  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, removeAdditional: false, useDefaults: false, ownProperties: true, multipleOfPrecision: MULTIPLE_OF_PRECISION });
+  // `discriminator`: a tagged union's tag is read first, so a wrong tag is one clear error, not one per variant.
+  const ajv = new Ajv({ allErrors: true, strict: false, discriminator: true, coerceTypes: false, removeAdditional: false, useDefaults: false, ownProperties: true, multipleOfPrecision: MULTIPLE_OF_PRECISION });
   addFormats(ajv);
   return ajv;
 }
@@ -72,6 +73,11 @@ function describe(e: ErrorObject, resource: ResourceModel | undefined): InvalidF
     return { pointer, message: `unknown field ${name}` };
   }
   if (e.keyword === 'required') return { pointer: joinPointer(e.instancePath, String(params.missingProperty)), message: 'is required' };
+  if (e.keyword === 'discriminator') {
+    const pointer = joinPointer(e.instancePath, String(params.tag));
+    return params.error === 'mapping' ? { pointer, message: `${JSON.stringify(params.tagValue)} names none of the variants` } : { pointer, message: 'is required and must be a string (it says which variant the object is)' };
+  }
+  if (e.keyword === 'oneOf') return { pointer: e.instancePath, message: 'must match exactly one of the variants' };
   if (e.keyword === 'not') return { pointer: e.instancePath, message: 'must not be null' }; // the only `not` the schemas use (json fields)
   return { pointer: e.instancePath, message: e.message ?? e.keyword };
 }

@@ -46,7 +46,7 @@ export class TestContext {
   /** Objects the main subject created, by resource. */
   readonly pool = new Map<string, Record<string, unknown>[]>();
   stoppedBy: 'max-requests' | 'time-limit' | undefined;
-  private readonly ajv = new Ajv2020({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, ownProperties: true, multipleOfPrecision: MULTIPLE_OF_PRECISION });
+  private readonly ajv = new Ajv2020({ allErrors: false, strict: false, discriminator: true, coerceTypes: false, useDefaults: false, ownProperties: true, multipleOfPrecision: MULTIPLE_OF_PRECISION });
   private readonly validators = new Map<string, ValidateFunction>();
   /** The scopes of an operation the running check's requests were refused for (the declared missing_scope answer). */
   private scopeRefused: readonly string[] | undefined;

@@ -32,6 +32,12 @@ const search = (d: Doc) => {
 const jwt = (d: Doc) => {
   d.authentication.schemes.jwt = { type: 'bearer', token: 'jwt', algorithms: ['RS256', 'ES256'], issuer: 'https://id.example.org', audience: 'library', lifetime: '1h' };
 };
+const format = (d: Doc) => {
+  book(d).format = { type: 'union', optional: true, discriminator: 'kind', variants: { print: { fields: { pages: { type: 'integer' } } }, ebook: { tag: 'e', fields: { bytes: { type: 'integer' } } } } };
+};
+const pick = (d: Doc) => {
+  ops(d).pickBook = { method: 'GET', path: '/pick', action: 'custom', handler: 'pickBook', auth: 'none', response: { discriminator: 'type', variants: { Found: { fields: { title: { type: 'string' } } }, None: { fields: { reason: { type: 'string' } } } } } };
+};
 const both = (...edits: Edit[]): Edit => (d) => edits.forEach((e) => e(d));
 
 export const ROWS: Row[] = [
@@ -87,6 +93,11 @@ export const ROWS: Row[] = [
   { code: 'response-field-constraint-loosened', new: (d) => (book(d).title.maxLength = 400) },
   { code: 'response-field-constraint-tightened', old: search, new: both(search, (d) => (ops(d).searchBooks.response.fields.count.maximum = 100)) },
   { code: 'response-field-enum-value-added', new: (d) => book(d).language.values.push('es') },
+  { code: 'union-variant-removed', old: format, new: both(format, (d) => delete book(d).format.variants.ebook) },
+  { code: 'request-union-variant-added', old: format, new: both(format, (d) => (book(d).format.variants.audio = { fields: { minutes: { type: 'integer' } } })) },
+  { code: 'response-union-variant-added', old: pick, new: both(pick, (d) => (ops(d).pickBook.response.variants.Maybe = { fields: { hint: { type: 'string' } } })) },
+  { code: 'union-variant-tag-changed', old: format, new: both(format, (d) => (book(d).format.variants.ebook.tag = 'digital')) },
+  { code: 'union-discriminator-changed', old: format, new: both(format, (d) => (book(d).format.discriminator = 'medium')) },
   { code: 'response-field-enum-value-removed', old: search, new: both(search, (d) => (ops(d).searchBooks.response.fields.shelf.values = ['a'])) },
   // states
   { code: 'state-machine-removed', old: tag, new: both(tag, (d) => { delete d.states.Tag; d.resources.Tag.fields.phase = { type: 'string' }; }) },

@@ -42,13 +42,15 @@ const DOC = {
 };
 
 describe('import says what it cannot keep, at its pointer', () => {
-  it('discriminators, union bodies, named examples and enveloped webhook payloads', async () => {
+  it('named examples and enveloped webhook payloads (discriminators and union bodies are kept)', async () => {
     const r = await importOpenApiDocument(JSON.parse(JSON.stringify(DOC)) as unknown, 'unions.json');
     const at = (pointer: string) => r.diagnostics.filter((d) => d.pointer === pointer).map((d) => [d.code, d.message]);
-    expect(at('/components/schemas/Connection/discriminator')).toEqual([
-      ['import-dropped', 'the discriminator `kind` (2 subtypes: s3, sql) has no place in a servicespec and is left out: the format has no union type yet: operations keep only the base shape, and the subtypes\' properties `bucket`, `connectionConfigInfo`, `roleArn` are lost'],
-    ]);
-    expect(at('/paths/~1probe/post/requestBody/content/application~1json/schema/oneOf').map(([c]) => c)).toEqual(['import-approximated']);
+    // Discriminators and bodies that are one of several objects are kept as unions now (test/import/import-unions.test.ts).
+    expect(at('/components/schemas/Connection/discriminator')).toEqual([]);
+    expect(r.document!.endpoints!.operations!.createConnection!.request).toMatchObject({ discriminator: 'kind', variants: { S3: { tag: 's3', fields: { id: {}, roleArn: {}, bucket: {} } }, Sql: { tag: 'sql', fields: { id: {}, connectionConfigInfo: {} } } } });
+    expect(at('/paths/~1probe/post/requestBody/content/application~1json/schema/oneOf')).toEqual([]);
+    // …but an untagged oneOf whose subtypes one object can match is the checker's finding, at the imported union.
+    expect(r.compiled!.diagnostics.filter((d) => d.code === 'union-indistinguishable').map((d) => d.pointer)).toEqual(['/endpoints/operations/probe/request/variants/Sql']);
     expect(at('/paths/~1connections/post/requestBody/content/application~1json/examples')).toEqual([
       ['import-dropped', 'the named examples `s3`, `sql` has no place in a servicespec and is left out: the format keeps one example per field or parameter, not named examples'],
     ]);

@@ -13,6 +13,7 @@ function columnType(model: ServiceModel, f: FieldModel): ColumnType {
     case 'array':
     case 'object':
     case 'json':
+    case 'union':
       return 'json';
     case 'enum':
       return (f.values ?? []).every((v) => typeof v === 'number') && (f.values ?? []).length > 0 ? 'real' : 'text';
