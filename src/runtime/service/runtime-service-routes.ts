@@ -3,6 +3,7 @@ import { getServiceRoutes, SERVICE_PATHS } from '../../model/model-routes.js';
 import type { ServiceModel } from '../../model/model-types.js';
 import type { RateLimitStore } from '../limits/limits-store.js';
 import type { Storage } from '../storage/storage-types.js';
+import type { BrokerHealth } from '../events/events-broker-types.js';
 
 // The service's own routes under the reserved prefix (model-routes.ts, SERVICE_PATHS): health always, the
 // OpenAPI and AsyncAPI documents and the docs console when asked for (`docs: true`, `serve --docs`).
@@ -18,6 +19,8 @@ export interface ServiceRoutesOptions {
   storage: Storage;
   rateStore: RateLimitStore;
   docs: boolean;
+  /** The broker relay's state and outbox lag (serve --broker): reported by health. */
+  brokerHealth?: () => Promise<BrokerHealth>;
 }
 
 type Probe = 'ok' | 'unavailable';
@@ -45,7 +48,9 @@ export async function registerServiceRoutes(app: FastifyInstance, options: Servi
     const checks: Record<string, Probe> = { database: await probe(() => storage.getSetting('cursor_secret')) };
     if (rateStore.ping) checks.redis = await probe(() => rateStore.ping!());
     const ok = Object.values(checks).every((c) => c === 'ok');
-    return sendJson(reply, ok ? 200 : 503, JSON.stringify({ status: ok ? 'ok' : 'unavailable', checks }));
+    // The broker is reported, not required: writes are answered while it is down (events wait in the outbox).
+    const broker = options.brokerHealth ? await options.brokerHealth().catch(() => undefined) : undefined;
+    return sendJson(reply, ok ? 200 : 503, JSON.stringify({ status: ok ? 'ok' : 'unavailable', checks, ...(broker ? { broker } : {}) }));
   });
   if (!options.docs) return;
   // Loaded only when asked for: a service without docs does not pay for the exporters and the page.

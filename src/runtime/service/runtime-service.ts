@@ -268,7 +268,7 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
     }
   }
   if (table) registerCatchAlls(app, table, head, notFound);
-  await registerServiceRoutes(app, { model, storage: options.storage, rateStore, docs: options.docs === true });
+  await registerServiceRoutes(app, { model, storage: options.storage, rateStore, docs: options.docs === true, ...(eventsRuntime.brokerHealth ? { brokerHealth: eventsRuntime.brokerHealth } : {}) });
   if (!table) for (const [path, { methods, answer }] of refusals) app.route({ method: head && methods.includes('GET') ? [...methods, 'HEAD'] : methods, exposeHeadRoute: false, url: path, handler: answer });
   // Validators compile on first use, pipelines are built on first use (in the table); once the service is up the
   // rest are made one a turn, between requests.
