@@ -15,6 +15,7 @@ import { connect as natsConnect, type NatsConnection } from 'nats';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startChildServer } from '../runtime/child-server.js';
 import { until } from './helpers.js';
+import { dropTestSchema, getPostgresSkipReason, getTestSchemaUrl } from '../support/postgres.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'src', 'cli', 'cli-main.ts');
@@ -31,6 +32,8 @@ function portOpen(port: number): Promise<boolean> {
 }
 const natsUp = await portOpen(4222);
 const rabbitUp = await portOpen(5672);
+const pgSkip = await getPostgresSkipReason();
+if (pgSkip !== undefined) console.log(`events-broker: ${pgSkip}; the two-instance test is skipped`);
 if (!natsUp) console.log('events-broker: NATS is not running on 127.0.0.1:4222; its tests are skipped');
 if (!rabbitUp) console.log('events-broker: RabbitMQ is not running on 127.0.0.1:5672; its tests are skipped');
 
@@ -280,6 +283,36 @@ describe.skipIf(!rabbitUp)('serve --broker amqp://', () => {
       server.child.kill('SIGTERM');
       await server.exited;
       await c.close();
+    }
+  }, 180_000);
+});
+
+describe.skipIf(!natsUp || pgSkip !== undefined)('serve --broker with two instances on one PostgreSQL database', () => {
+  it('one instance publishes (the other stands by), each event stored once', async () => {
+    const { file, tag } = brokerSpec();
+    const stream = tag.toUpperCase();
+    const db = getTestSchemaUrl();
+    const args = [file, '--db', db, '--allow-gaps', '--broker', 'nats://127.0.0.1:4222'];
+    const nc = await natsConnect({ servers: '127.0.0.1:4222' });
+    const a = await startChildServer(args);
+    const b = await startChildServer(args);
+    try {
+      const [ra, rb] = await Promise.all([burst(a.url, 60), burst(b.url, 60)]);
+      const acknowledged = [...ra.acknowledged, ...rb.acknowledged];
+      expect(acknowledged.length).toBe(120);
+      const seen = await until(async () => {
+        const all = await readStream(nc, stream).catch(() => []);
+        return acknowledged.every((id) => all.some((s) => s.objectId === id)) ? all : undefined;
+      }, 60_000, 'every create in the stream');
+      expect(seen.length).toBe(120);
+      const states = await Promise.all([a, b].map(async (x) => ((await (await fetch(`${x.url}/_servicespec/health`)).json()) as { broker: { state: string } }).broker.state));
+      expect(states.sort()).toEqual(['ok', 'standby']);
+    } finally {
+      for (const x of [a, b]) x.child.kill('SIGTERM');
+      await Promise.all([a.exited, b.exited]);
+      await (await nc.jetstreamManager()).streams.delete(stream).catch(() => undefined);
+      await nc.close();
+      await dropTestSchema(db);
     }
   }, 180_000);
 });
