@@ -101,7 +101,7 @@ describe.skipIf(!natsUp)('serve --broker nats://', () => {
     const args = [file, '--db', `sqlite:${join(dir, `${tag}.db`)}`, '--allow-gaps', '--broker', 'nats://127.0.0.1:4222'];
     const nc = await natsConnect({ servers: '127.0.0.1:4222' });
     try {
-      const first = await startChildServer(args);
+      const first = await startChildServer(args, 120_000);
       let killed = false;
       const running = burst(first.url, 400, () => killed);
       await until(async () => ((await nc.jetstreamManager().then((j) => j.streams.info(stream))).state.messages >= 150 ? true : undefined), 60_000, '150 events published');
@@ -110,7 +110,7 @@ describe.skipIf(!natsUp)('serve --broker nats://', () => {
       await first.exited;
       const { acknowledged } = await running;
       expect(acknowledged.length).toBeGreaterThanOrEqual(150);
-      const second = await startChildServer(args);
+      const second = await startChildServer(args, 120_000);
       try {
         const want = new Set(acknowledged);
         const seen = await until(async () => {
@@ -132,13 +132,13 @@ describe.skipIf(!natsUp)('serve --broker nats://', () => {
       await (await nc.jetstreamManager()).streams.delete(stream).catch(() => undefined);
       await nc.close();
     }
-  }, 180_000);
+  }, 300_000);
 
   it('a bad URL and refused credentials are one-line errors at start, exit non-zero', () => {
     const { file } = brokerSpec();
     const run = (url: string) => {
       try {
-        execFileSync(process.execPath, ['--import', 'tsx', CLI, 'serve', file, '--db', 'sqlite::memory:', '--allow-gaps', '--port', '0', '--broker', url], { cwd: ROOT, stdio: 'pipe', timeout: 60_000 });
+        execFileSync(process.execPath, ['--import', 'tsx', CLI, 'serve', file, '--db', 'sqlite::memory:', '--allow-gaps', '--port', '0', '--broker', url], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
         return { code: 0, err: '' };
       } catch (e) {
         const x = e as { status: number; stderr: Buffer };
@@ -148,7 +148,7 @@ describe.skipIf(!natsUp)('serve --broker nats://', () => {
     expect(run('kafka://127.0.0.1:9092')).toEqual({ code: 2, err: ['servicespec serve: --broker: kafka:// is not a broker this service publishes to; use nats:// (NATS JetStream) or amqp:// (RabbitMQ)'] });
     expect(run('not a url')).toMatchObject({ code: 2 });
     if (rabbitUp) expect(run('amqp://guest:wrong@127.0.0.1:5672')).toEqual({ code: 1, err: ['servicespec serve: --broker amqp://guest:***@127.0.0.1:5672: RabbitMQ refused the credentials (ACCESS_REFUSED)'] });
-  }, 120_000);
+  }, 400_000);
 });
 
 
@@ -194,7 +194,7 @@ describe.skipIf(!rabbitUp)('serve --broker amqp://', () => {
     const c = await collector(tag);
     const args = [file, '--db', `sqlite:${join(dir, `${tag}.db`)}`, '--allow-gaps', '--broker', 'amqp://guest:guest@127.0.0.1:5672'];
     try {
-      const first = await startChildServer(args);
+      const first = await startChildServer(args, 120_000);
       let killed = false;
       const running = burst(first.url, 400, () => killed);
       await until(() => (c.got.length >= 150 ? true : undefined), 60_000, '150 events published');
@@ -202,7 +202,7 @@ describe.skipIf(!rabbitUp)('serve --broker amqp://', () => {
       killed = true;
       await first.exited;
       const { acknowledged } = await running;
-      const second = await startChildServer(args);
+      const second = await startChildServer(args, 120_000);
       try {
         await until(() => (acknowledged.every((id) => c.got.some((g) => g.objectId === id)) ? true : undefined), 60_000, 'every acknowledged create delivered');
         for (const g of c.got) expect(g.messageId).toBe(g.id);
@@ -219,12 +219,12 @@ describe.skipIf(!rabbitUp)('serve --broker amqp://', () => {
     } finally {
       await c.close();
     }
-  }, 180_000);
+  }, 300_000);
 
   it(`RabbitMQ stopped for ${OUTAGE_MS} ms under load and started again: 0 lost, order per object kept, 0 failed writes`, async () => {
     const { file, tag } = brokerSpec();
     const c = await collector(tag);
-    const server = await startChildServer([file, '--db', `sqlite:${join(dir, `${tag}.db`)}`, '--allow-gaps', '--broker', 'amqp://guest:guest@127.0.0.1:5672']);
+    const server = await startChildServer([file, '--db', `sqlite:${join(dir, `${tag}.db`)}`, '--allow-gaps', '--broker', 'amqp://guest:guest@127.0.0.1:5672'], 120_000);
     let stopping = false;
     try {
       // Load: each writer creates a ticket, then renames it 5 times (title r1..r5): a per-object order to keep.
@@ -284,7 +284,7 @@ describe.skipIf(!rabbitUp)('serve --broker amqp://', () => {
       await server.exited;
       await c.close();
     }
-  }, 180_000);
+  }, 300_000);
 });
 
 describe.skipIf(!natsUp || pgSkip !== undefined)('serve --broker with two instances on one PostgreSQL database', () => {
@@ -294,8 +294,8 @@ describe.skipIf(!natsUp || pgSkip !== undefined)('serve --broker with two instan
     const db = getTestSchemaUrl();
     const args = [file, '--db', db, '--allow-gaps', '--broker', 'nats://127.0.0.1:4222'];
     const nc = await natsConnect({ servers: '127.0.0.1:4222' });
-    const a = await startChildServer(args);
-    const b = await startChildServer(args);
+    const a = await startChildServer(args, 120_000);
+    const b = await startChildServer(args, 120_000);
     try {
       const [ra, rb] = await Promise.all([burst(a.url, 60), burst(b.url, 60)]);
       const acknowledged = [...ra.acknowledged, ...rb.acknowledged];
@@ -314,5 +314,5 @@ describe.skipIf(!natsUp || pgSkip !== undefined)('serve --broker with two instan
       await nc.close();
       await dropTestSchema(db);
     }
-  }, 180_000);
+  }, 300_000);
 });
