@@ -39,6 +39,8 @@ export interface ServeOptions {
   cors?: string[];
   /** The reverse proxies whose X-Forwarded-For is believed: addresses or CIDR ranges (repeatable or comma-separated). */
   trustProxy?: string[];
+  /** Publish every event to this broker (nats://… or amqp://…; events.delivery.broker). */
+  broker?: string;
 }
 
 /** TypeScript handler files: loaded through tsx (below), on every supported Node, with or without its type stripping. */
@@ -243,6 +245,22 @@ async function buildApp(file: string, options: ServeOptions): Promise<{ app: Fas
     service.trustProxy = options.trustProxy;
   }
   if (options.allowWebhookTarget !== undefined) service.webhooks = { allowTargets: options.allowWebhookTarget }; // events (issue 5)
+  if (options.broker !== undefined) {
+    // A bad URL or refused credentials stop here, in one line; a broker that is merely down is waited for.
+    const { parseBrokerUrl, probeBroker } = await import('../runtime/events/events-broker-connect.js');
+    const target = parseBrokerUrl(options.broker, compiled.model);
+    if (typeof target === 'string') {
+      io.err(`servicespec serve: ${target}\n`);
+      return EXIT.usage;
+    }
+    const probe = await probeBroker(target, compiled.model);
+    if (probe.fatal !== undefined) {
+      io.err(`servicespec serve: --broker ${target.shown}: ${probe.fatal}\n`);
+      return EXIT.errors;
+    }
+    if (probe.down !== undefined) io.err(`servicespec: --broker ${target.shown}: ${probe.down}; events wait in the outbox until it is reachable\n`);
+    service.webhooks = { ...service.webhooks, broker: target };
+  }
   if (options.handlers !== undefined) {
     if (options.checkTypes && TYPESCRIPT.test(options.handlers)) {
       const typeErrors = checkHandlerTypes(options.handlers);
@@ -342,6 +360,7 @@ export function registerServeCommand(program: Command): void {
     .option('--handlers <file>', 'a JavaScript or TypeScript module exporting `handlers` for custom operations')
     .option('--check-types', "type-check a TypeScript --handlers file first, with its project's typescript (see handlers-type)")
     .option('--allow-webhook-target <cidr>', 'let webhooks go to this non-public address range too, e.g. 127.0.0.0/8 (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--broker <url>', 'publish every event to this broker as well: nats://host:4222 (JetStream) or amqp://user:password@host:5672 (RabbitMQ), as events.delivery.broker declares')
     .option('--watch', 'reload the spec when it changes; a broken edit is refused and the last good spec keeps serving')
     .option('--cors <origins>', 'let browsers on these origins call the service, e.g. http://localhost:5173 (repeatable or comma-separated; * for any)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((o) => o.trim()).filter((o) => o !== '')])
     .option('--trust-proxy <addresses>', 'read the client address from X-Forwarded-For when the peer is one of these proxies: addresses or CIDR ranges, e.g. 10.0.0.0/8 (repeatable or comma-separated)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((o) => o.trim()).filter((o) => o !== '')])

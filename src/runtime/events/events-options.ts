@@ -5,6 +5,7 @@ import { DEFAULT_RETRY_JITTER } from '../../model/model-defaults.js';
 import type { ServiceModel } from '../../model/model-types.js';
 import type { RuntimeGap } from '../runtime-built-in.js';
 import { parseTargetPolicy, TargetPolicyError, type Lookup } from './events-targets.js';
+import type { BrokerTarget } from './events-broker-types.js';
 
 export interface WebhookOptions {
   /**
@@ -30,6 +31,8 @@ export interface WebhookOptions {
   maxRetryAfterMs?: number;
   /** Run the delivery worker in this process (default true). */
   deliver?: boolean;
+  /** Publish every event to this broker (events.delivery.broker; `serve --broker`), parsed by parseBrokerUrl. */
+  broker?: BrokerTarget;
 }
 
 /** Values used where the spec is silent (only with allowGaps; each is reported as a gap). */

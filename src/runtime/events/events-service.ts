@@ -9,6 +9,9 @@ import { getEventAccess, isCredentialCurrent, type CredentialRef } from '../runt
 import type { RouteHandler } from '../runtime-context.js';
 import type { Validator } from '../runtime-validation.js';
 import type { Storage } from '../storage/storage-types.js';
+import { createBrokerRelay, type BrokerRelay } from './events-broker.js';
+import { createBrokerPublisher } from './events-broker-connect.js';
+import type { BrokerHealth } from './events-broker-types.js';
 import { createDeliveryWorker, type DeliveryWorker } from './events-delivery.js';
 import { createOutboxHub } from './events-hub.js';
 import { EVENTS_BUILT_IN, type WebhookOptions } from './events-options.js';
@@ -21,6 +24,8 @@ export interface EventsRuntime {
   handlerFor(route: StreamRoute | WebhooksRoute): RouteHandler;
   /** Wakes the stream and the delivery worker after a write; absent when the spec has no events. */
   nudge?: () => void;
+  /** The broker relay's state and outbox lag, for health; absent without `broker`. */
+  brokerHealth?: () => Promise<BrokerHealth>;
 }
 
 export interface EventsSetup {
@@ -46,6 +51,7 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
   const credentialCurrent = (ref: CredentialRef) => isCredentialCurrent(s.storage, ref);
   const access = getEventAccess(s.model);
   let worker: DeliveryWorker | undefined;
+  let relay: BrokerRelay | undefined;
   let sender: ReturnType<typeof createSender> | undefined;
 
   app.addHook('onReady', async () => {
@@ -69,12 +75,17 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
       });
       worker.start();
     }
+    if (o.broker && s.model.events?.broker) {
+      relay = createBrokerRelay({ model: s.model, storage: s.storage, hub, publisher: await createBrokerPublisher(o.broker, s.model), log: app.log, now: clock, pollIntervalMs });
+      await relay.start();
+    }
   });
   // Streams never go idle: end them first, or closing would wait for their clients.
   app.addHook('preClose', async () => {
     for (const stream of [...open]) stream.end();
   });
   app.addHook('onClose', async () => {
+    await relay?.stop();
     hub.stop();
     await worker?.stop();
     sender?.close();
@@ -83,6 +94,7 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
   return {
     // Called by the write routes once they have answered (their transactions have committed by then).
     ...(hasEvents ? { nudge: () => hub.nudge() } : {}),
+    ...(o.broker && s.model.events?.broker ? { brokerHealth: () => relay?.health() ?? Promise.resolve({ broker: o.broker!.protocol, state: 'starting' as const, lag: 0 }) } : {}),
     handlerFor(route) {
       if (route.kind === 'stream') {
         return createStreamHandler(route, { model: s.model, storage: s.storage, hub, access, credentialCurrent, ...(s.model.events?.stream?.heartbeat ? { heartbeatMs: s.model.events.stream.heartbeat.ms } : {}), open });

@@ -4,6 +4,7 @@ import type { ServiceModel } from '../../model/model-types.js';
 import type { RateLimitStore } from '../limits/limits-store.js';
 import type { Storage } from '../storage/storage-types.js';
 import { METRICS_CONTENT_TYPE, type Gauge, type Metrics } from '../runtime-metrics.js';
+import type { BrokerHealth } from '../events/events-broker-types.js';
 
 // The service's own routes under the reserved prefix (model-routes.ts, SERVICE_PATHS): health always, the
 // OpenAPI and AsyncAPI documents and the docs console when asked for (`docs: true`, `serve --docs`).
@@ -23,6 +24,8 @@ export interface ServiceRoutesOptions {
   metrics?: Metrics;
   /** The service's clock (the outbox lag is measured with it). */
   now?: () => Date;
+  /** The broker relay's state and outbox lag (serve --broker): reported by health. */
+  brokerHealth?: () => Promise<BrokerHealth>;
 }
 
 /** Where the metrics are served when they are on (a service route, under the reserved prefix). */
@@ -53,7 +56,9 @@ export async function registerServiceRoutes(app: FastifyInstance, options: Servi
     const checks: Record<string, Probe> = { database: await probe(() => storage.getSetting('cursor_secret')) };
     if (rateStore.ping) checks.redis = await probe(() => rateStore.ping!());
     const ok = Object.values(checks).every((c) => c === 'ok');
-    return sendJson(reply, ok ? 200 : 503, JSON.stringify({ status: ok ? 'ok' : 'unavailable', checks }));
+    // The broker is reported, not required: writes are answered while it is down (events wait in the outbox).
+    const broker = options.brokerHealth ? await options.brokerHealth().catch(() => undefined) : undefined;
+    return sendJson(reply, ok ? 200 : 503, JSON.stringify({ status: ok ? 'ok' : 'unavailable', checks, ...(broker ? { broker } : {}) }));
   });
   const metrics = options.metrics;
   if (metrics) {

@@ -298,7 +298,7 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
     }
   }
   if (table) registerCatchAlls(app, table, head, notFound);
-  await registerServiceRoutes(app, { model, storage: options.storage, rateStore, docs: options.docs === true, ...(metrics ? { metrics, now } : {}) });
+  await registerServiceRoutes(app, { model, storage: options.storage, rateStore, docs: options.docs === true, ...(metrics ? { metrics, now } : {}), ...(eventsRuntime.brokerHealth ? { brokerHealth: eventsRuntime.brokerHealth } : {}) });
   // Metrics (off by default): one onResponse hook for every answer, added only when they are on.
   if (metrics) {
     app.addHook('onResponse', function countRequest(request, reply, done) {
