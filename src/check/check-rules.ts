@@ -1,4 +1,4 @@
-import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, getErrorBodyRoles, getIdempotencyHeader, getUnmakeableIdentifier, IDENTIFIER_TYPES } from '../model/model-defaults.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, ERROR_ROLE_TYPES, getErrorBodyRoles, getIdempotencyHeader, getUnmakeableIdentifier, IDENTIFIER_TYPES } from '../model/model-defaults.js';
 import { getField, getResource, getStateMachine } from '../model/model-lookup.js';
 import { getPagingParams, getProducibleConditions, getRoutes, isIdempotentOperation, isReservedPath, LIST_PARAMS, RESERVED_PREFIX, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
@@ -927,10 +927,10 @@ function errorBodyRules(model: ServiceModel, body: DeclaredErrorBodyModel, repor
   const statuses = [...new Set(codes.map((c) => c.status))];
   if (roles.code) {
     const integer = roles.code.type === 'integer' || roles.code.type === 'number';
-    misfit(roles.code, 'the error code', ['string', 'enum', 'integer', 'number'], integer ? statuses : codes.map((c) => c.name));
+    misfit(roles.code, 'the error code', ERROR_ROLE_TYPES.code, integer ? statuses : codes.map((c) => c.name));
   }
-  if (roles.status) misfit(roles.status, 'the HTTP status', ['integer', 'number'], statuses);
-  if (roles.message) misfit(roles.message, 'the message', ['string'], []);
+  if (roles.status) misfit(roles.status, 'the HTTP status', ERROR_ROLE_TYPES.status, statuses);
+  if (roles.message) misfit(roles.message, 'the message', ERROR_ROLE_TYPES.message, []);
   if (!/^application\/(json|[^/;\s]+\+json)$/i.test(roles.mediaType)) report('error-body-media-type', { mediaType: roles.mediaType }, '/errors/body/media_type');
   const filled = new Set([roles.code?.name, roles.status?.name, roles.message?.name, ...roles.extras.map(([f]) => f.name)]);
   for (const f of body.fields) {

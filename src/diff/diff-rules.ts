@@ -2,11 +2,12 @@
 // a code from DIFF_RULES; positions are added later from the two specs' source maps (diff-run.ts).
 import { isIdempotentOperation } from '../model/model-routes.js';
 import { getStateField } from '../model/model-lookup.js';
-import { getApiKeyPlacement, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
+import { getApiKeyPlacement, getErrorBodyRoles, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
 import { isWritable } from '../model/model-schemas.js';
 import { compareVersions } from '../model/model-versions.js';
 import type {
   AuthRequirement,
+  DeclaredErrorBodyModel,
   EventKindModel,
   FieldModel,
   OperationModel,
@@ -731,6 +732,12 @@ function diffErrors(out: Collector, o: ServiceModel, n: ServiceModel): void {
   const kind = (m: ServiceModel) => (m.errors?.body === undefined ? NOT_SHOWN : m.errors.body.kind === 'problem' ? 'problem details (RFC 9457)' : 'declared fields');
   if (oe?.body !== undefined && kind(o) !== kind(n)) out.add('error-body-changed', 'body', { old: kind(o), new: kind(n) }, { old: '/errors/body', new: ne?.body ? '/errors/body' : undefined });
   else if (oe?.body?.kind === 'declared' && ne?.body?.kind === 'declared') {
+    // Which fields carry the code, status and message, and the media type, as the format resolves them.
+    const roles = (b: DeclaredErrorBodyModel) => {
+      const r = getErrorBodyRoles(b);
+      return `code in ${r.code?.name ?? 'no field'}, status in ${r.status?.name ?? 'no field'}, message in ${r.message?.name ?? 'no field'}, as ${r.mediaType}`;
+    };
+    if (roles(oe.body) !== roles(ne.body)) out.add('error-body-changed', 'body', { old: roles(oe.body), new: roles(ne.body) }, { old: '/errors/body', new: '/errors/body' });
     const flow = (): Flow => ({ request: false, requestRequired: false, response: true });
     new FieldDiff(out, { part: 'errors' }).fields('error body.', oe.body.fields, ne.body.fields, flow, flow);
   }

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
-import { DEFAULT_PAGING, getApiKeyPlacement, getIdempotencyHeader, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
+import { DEFAULT_PAGING, getApiKeyPlacement, getErrorMediaType, getIdempotencyHeader, isRawEvent, NOT_SHOWN, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import { getCreateLocation, getErrorCodes, getRouteErrors, getRoutes, LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
@@ -457,6 +457,23 @@ function errorResponses(ctx: Context, route: Route): Record<string, JsonObject> 
   return out;
 }
 
+/**
+ * The `default` response of every operation: any error its statuses do not list — the service can answer any route
+ * with `internal`, `malformed_request` or `unavailable` — in the error body. One component, shared.
+ */
+function defaultResponse(ctx: Context): JsonObject {
+  const name = 'default';
+  let key = ctx.responseNames.get(name);
+  if (key === undefined) {
+    key = ctx.responseAllocator.allocate('other_error');
+    ctx.responseNames.set(name, key);
+    const r: JsonObject = { description: 'Any other error, in the error body.' };
+    if (ctx.errorBody) r.content = { [ctx.errorBody.mediaType]: { schema: ref(ctx.errorBody.ref) } };
+    ctx.responses[key] = r;
+  }
+  return ref(key, 'responses');
+}
+
 function rateLimitRule(r: RateLimitModel, scope = ''): string {
   return `Rate limit${r.name !== undefined ? ` ${code(r.name)}` : ''}: ${r.requests} requests per ${r.per.text}${r.by ? ` ${BY_TEXT[r.by]}` : ''}${scope}.`;
 }
@@ -608,7 +625,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (params.length > 0) op.parameters = params;
   const body = requestBody(ctx, route);
   if (body) op.requestBody = body;
-  op.responses = { [String(route.successStatus)]: successResponse(ctx, route), ...errorResponses(ctx, route) };
+  op.responses = { [String(route.successStatus)]: successResponse(ctx, route), ...errorResponses(ctx, route), default: defaultResponse(ctx) };
   if (o.authDeclared === 'operation' && o.auth) security(ctx, o.auth, `operation ${o.id}`, joinPointer(o.pointer, 'auth'), op);
 
   const ext: JsonObject = { action: o.action };
@@ -1004,7 +1021,7 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
       required: ['title', 'status', 'code'],
       'x-servicespec-error-body': 'problem',
     });
-    ctx.errorBody = { ref: name, mediaType: 'application/problem+json' };
+    ctx.errorBody = { ref: name, mediaType: PROBLEM_MEDIA_TYPE };
   } else if (errors?.body?.kind === 'declared') {
     const name = ctx.names.allocate('ErrorBody');
     const s = getShapeSchema(model, { fields: errors.body.fields, list: false }, 'response', { annotations: true }) as JsonObject;
@@ -1012,7 +1029,7 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
     s.description = 'An error, in the shape the spec declares.';
     s['x-servicespec-error-body'] = 'declared';
     ctx.schemas[name] = schema(ctx, s);
-    ctx.errorBody = { ref: name, mediaType: 'application/json' };
+    ctx.errorBody = { ref: name, mediaType: getErrorMediaType(errors.body) };
   }
 
   // security

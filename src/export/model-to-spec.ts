@@ -291,7 +291,7 @@ export function errorsToSpec(model: ServiceModel): ErrorsSpec | undefined {
   const e = model.errors;
   if (!e) return undefined;
   return clean<ErrorsSpec>({
-    body: e.body === undefined ? undefined : e.body.kind === 'problem' ? 'problem' : { fields: fieldsToSpec(e.body.fields) },
+    body: e.body === undefined ? undefined : e.body.kind === 'problem' ? 'problem' : clean({ fields: fieldsToSpec(e.body.fields), code: e.body.code, status: e.body.status, message: e.body.message, media_type: e.body.mediaType }),
     codes:
       e.codes.length > 0
         ? Object.fromEntries(

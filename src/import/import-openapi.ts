@@ -5,7 +5,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { getGapReport, type GapReport } from '../check/check-gaps.js';
 import { createDiagnostic, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { withoutRules } from '../export/export-shared.js';
-import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, getUnmakeableIdentifier, isDefaultIdentifier, NOT_SHOWN } from '../model/model-defaults.js';
+import { DEFAULT_ERROR_MEDIA_TYPE, DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, ERROR_BODY_ROLE_NAMES, ERROR_ROLE_TYPES, getUnmakeableIdentifier, isDefaultIdentifier, NOT_SHOWN } from '../model/model-defaults.js';
 import { LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -647,7 +647,13 @@ function errorsOf(ctx: Ctx, src: OpSource): string[] {
     const node = isObject(r.node) ? r.node : {};
     const body = mediaSchema(node.content);
     const problem = isObject(node.content) && Object.keys(node.content).some((t) => t === 'application/problem+json');
-    if (key === 'default' || /^[45]XX$/i.test(key)) {
+    if (key === 'default') {
+      // Any other error: its body is the error body the spec keeps, and the export writes `default` on every
+      // operation (the service can answer any route with an error no status lists), so nothing is lost.
+      if (body) ctx.errorBodies.push({ mediaType: problem ? 'application/problem+json' : body.mediaType, schema: body.schema, pointer });
+      continue;
+    }
+    if (/^[45]XX$/i.test(key)) {
       if (body) ctx.errorBodies.push({ mediaType: problem ? 'application/problem+json' : body.mediaType, schema: body.schema, pointer });
       report(ctx, 'import-dropped', { item: `operation ${src.id}: the ${key} response`, reason: 'an error code needs one status' }, pointer);
       continue;
@@ -1317,7 +1323,9 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
   } else {
     const first = ctx.errorBodies.map((b) => ({ b, shape: shapeFromSchema(ctx, b.schema, b.pointer, 'the error body', 'top') })).find((x) => x.shape?.fields !== undefined && !x.shape.list);
     if (first?.shape?.fields) {
-      out.body = { fields: first.shape.fields };
+      out.body = { fields: first.shape.fields, ...errorBodyRoles(first.shape.fields) };
+      // The document's media type is kept (a JSON one: an error body read from another type was not taken).
+      if (first.b.mediaType !== DEFAULT_ERROR_MEDIA_TYPE && /^application\/[^/;\s]+\+json$/i.test(first.b.mediaType)) out.body.media_type = first.b.mediaType;
       kept = { pointer: first.b.pointer, key: bodyKey(first.b) };
     }
   }
@@ -1338,6 +1346,28 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
   if (ctx.errorCodes.size > 0) {
     out.codes = {};
     for (const c of ctx.errorCodes.values()) out.codes[c.name] = c.title !== undefined ? { status: c.status, title: c.title } : { status: c.status };
+  }
+  return out;
+}
+
+/**
+ * Which fields of an imported error body carry the code, status and message (docs/import.md, "Error responses"):
+ * the first field of these names whose type can hold it, named in the spec only where the format's own names
+ * (`ERROR_BODY_ROLE_NAMES`) would not find it.
+ */
+const IMPORTED_ROLE_NAMES: Readonly<Record<'code' | 'status' | 'message', readonly string[]>> = {
+  code: [...ERROR_BODY_ROLE_NAMES.code, 'errorCode', 'error_code', 'errCode', 'err_code'],
+  status: [...ERROR_BODY_ROLE_NAMES.status, 'statusCode', 'status_code', 'httpStatus', 'http_status'],
+  message: [...ERROR_BODY_ROLE_NAMES.message, 'errorMessage', 'error_message', 'error_description', 'msg', 'description'],
+};
+
+function errorBodyRoles(fields: Record<string, FieldSpec>): { code?: string; status?: string; message?: string } {
+  const out: { code?: string; status?: string; message?: string } = {};
+  for (const role of ['code', 'status', 'message'] as const) {
+    const fits = (n: string) => fields[n] !== undefined && ERROR_ROLE_TYPES[role].includes(fields[n].type);
+    const chosen = IMPORTED_ROLE_NAMES[role].find(fits);
+    const byDefault = ERROR_BODY_ROLE_NAMES[role].find(fits);
+    if (chosen !== undefined && chosen !== byDefault) out[role] = chosen;
   }
   return out;
 }

@@ -126,6 +126,9 @@ export const ERROR_BODY_EXTRAS = { title: 'title', detail: 'message', errors: 'i
 /** The field types that hold each extra: text, or the list of invalid inputs. */
 const EXTRA_TYPES: Readonly<Record<string, readonly string[]>> = { title: ['string'], message: ['string'], invalid: ['array', 'json'], 'request id': ['string'] };
 
+/** The field types that can carry each role: the code as text (or an enum of the codes) or as its status, the status, the message. */
+export const ERROR_ROLE_TYPES: Readonly<Record<'code' | 'status' | 'message', readonly string[]>> = { code: ['string', 'enum', 'integer', 'number'], status: ['integer', 'number'], message: ['string'] };
+
 export interface ErrorBodyRoles {
   /** The field carrying the error code (its name in a string field, its status in an integer one); undefined when the body has none. */
   code?: FieldModel;
@@ -143,9 +146,10 @@ export function getErrorBodyRoles(body: DeclaredErrorBodyModel): ErrorBodyRoles 
   const find = (role: keyof typeof ERROR_BODY_ROLE_NAMES): FieldModel | undefined => {
     const named = body[role];
     if (named !== undefined) return body.fields.find((f) => f.name === named);
+    // A field found by its name only takes the role when its type can hold what is written there.
     for (const name of ERROR_BODY_ROLE_NAMES[role]) {
       const f = body.fields.find((x) => x.name === name);
-      if (f) return f;
+      if (f && ERROR_ROLE_TYPES[role].includes(f.type)) return f;
     }
     return undefined;
   };

@@ -310,10 +310,12 @@ describe('property: a declared error body\'s roles are the fields it names, else
         const model = { kind: 'declared' as const, ...b, fields: b.fields.map(([n, t]) => ({ name: n, type: t }) as FieldModel) };
         const roles = defaults.getErrorBodyRoles(model);
         const names = b.fields.map(([n]) => n);
-        const expected = (role: 'code' | 'status' | 'message', byDefault: string[]) => (b[role] !== undefined ? (names.includes(b[role]) ? b[role] : undefined) : byDefault.find((n) => names.includes(n)));
-        expect(roles.code?.name).toBe(expected('code', ['code', 'error']));
-        expect(roles.status?.name).toBe(expected('status', ['status']));
-        expect(roles.message?.name).toBe(expected('message', ['message', 'detail']));
+        const typeOf = (n: string) => b.fields.find(([x]) => x === n)?.[1];
+        const expected = (role: 'code' | 'status' | 'message', byDefault: string[], types: string[]) =>
+          b[role] !== undefined ? (names.includes(b[role]) ? b[role] : undefined) : byDefault.find((n) => names.includes(n) && types.includes(typeOf(n)!));
+        expect(roles.code?.name).toBe(expected('code', ['code', 'error'], ['string', 'enum', 'integer']));
+        expect(roles.status?.name).toBe(expected('status', ['status'], ['integer']));
+        expect(roles.message?.name).toBe(expected('message', ['message', 'detail'], ['string']));
         expect(roles.mediaType).toBe(b.mediaType ?? 'application/json');
         expect(defaults.getErrorMediaType(model)).toBe(roles.mediaType);
         const value = defaults.getErrorCodeValue(roles.code, { name: 'gone', status: 410 });

@@ -621,11 +621,12 @@ const CASES: RuleCase[] = [
       errors:
         body:
           fields:
-            code: { type: boolean } # <-
+            err: { type: boolean } # <-
+          code: err
         codes:
           missing: { status: 404 }
     `,
-    fix: ['code: { type: boolean }', 'code: { type: integer }'],
+    fix: ['err: { type: boolean }', 'err: { type: integer }'],
   },
   {
     code: 'error-body-field-type',

@@ -19,7 +19,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { encodeBrokerToken, fillBrokerTemplate, getBrokerKindBinding, parseBrokerTemplate, type BrokerKindBinding, type BrokerTemplatePart } from '../../model/model-broker.js';
 import type { ServiceModel } from '../../model/model-types.js';
 import type { OutboxEntry, Storage } from '../storage/storage-types.js';
-import { envelopeJson } from './events-delivery.js';
+import { envelopeJson } from './events-payload.js';
 import type { OutboxHub } from './events-hub.js';
 import { BrokerError, type BrokerHealth, type BrokerMessage, type BrokerPublisher, type BrokerProtocol } from './events-broker-types.js';
 

@@ -1,0 +1,99 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { exportOpenApi } from '../../src/export/export-openapi.js';
+import { importOpenApiFile } from '../../src/import/import-openapi.js';
+import { createService } from '../../src/runtime/service/runtime-service.js';
+import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import { OPENAPI_FIXTURES } from '../export/helpers.js';
+import { callJson } from '../support/http.js';
+
+// Declared error bodies through import: an OpenAPI error schema becomes errors.body (with the fields that carry the
+// code, status and message), a `default` response is kept (the export writes it on every operation), and the
+// imported petstore answers its errors as its document declares them: { code: <integer>, message }.
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const deref = (root: Json, n: unknown): unknown => {
+  for (let i = 0; i < 16 && isObj(n) && typeof n.$ref === 'string'; i++) n = n.$ref.slice(2).split('/').reduce<unknown>((x, t) => (isObj(x) ? x[t.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
+  return n;
+};
+const read = (file: string): Json => {
+  const text = readFileSync(join(OPENAPI_FIXTURES, file), 'utf8');
+  return (file.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) as Json;
+};
+/** Every operation's `default` response: `METHOD path` → the response object (dereferenced). */
+const defaults = (doc: Json): Map<string, Json> => {
+  const out = new Map<string, Json>();
+  for (const [path, item] of Object.entries(isObj(doc.paths) ? doc.paths : {})) {
+    for (const [m, op] of Object.entries(deref(doc, item) as Json)) {
+      if (isObj(op) && isObj(op.responses) && op.responses.default !== undefined) out.set(`${m.toUpperCase()} ${path}`, deref(doc, op.responses.default) as Json);
+    }
+  }
+  return out;
+};
+const files = readdirSync(OPENAPI_FIXTURES).filter((f) => /\.(ya?ml|json)$/.test(f));
+
+describe('error bodies through import', () => {
+  it('petstore: the Error schema becomes the declared body; every `default` is kept, with that schema, and nothing is reported dropped', async () => {
+    const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'oai-petstore.yaml'));
+    expect(r.document!.errors!.body).toEqual({ fields: { code: { type: 'integer' }, message: { type: 'string' } } });
+    expect(r.diagnostics.filter((d) => d.pointer?.endsWith('/responses/default'))).toEqual([]);
+    const out = exportOpenApi(r.compiled!.model!).document as Json;
+    const back = defaults(out);
+    expect([...back.keys()].sort()).toEqual(['GET /pets', 'GET /pets/{petId}', 'POST /pets']);
+    for (const response of back.values()) {
+      const content = response.content as Json;
+      expect(Object.keys(content)).toEqual(['application/json']);
+      const schema = deref(out, (content['application/json'] as Json).schema) as Json;
+      expect(schema.type).toBe('object');
+      expect(schema.required).toEqual(['code', 'message']);
+      expect((schema.properties as Json).code).toMatchObject({ type: 'integer' });
+      expect((schema.properties as Json).message).toMatchObject({ type: 'string' });
+    }
+  });
+
+  for (const file of files) {
+    it(`${file}: every \`default\` response comes back from import → export`, async () => {
+      const source = defaults(read(file));
+      const r = await importOpenApiFile(join(OPENAPI_FIXTURES, file));
+      const back = defaults(exportOpenApi(r.compiled!.model!).document as Json);
+      for (const key of source.keys()) expect(back.has(key), key).toBe(true);
+      expect(r.diagnostics.filter((d) => d.pointer?.endsWith('/responses/default'))).toEqual([]);
+    });
+  }
+
+  it('adyen: the field that carries the code is named (errorCode), the status and message fields are found by their names', async () => {
+    const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'adyen-dispute-v30.json'));
+    const body = r.document!.errors!.body as unknown as Json;
+    expect(body.code).toBe('errorCode');
+    expect(body.status).toBeUndefined();
+    expect(body.message).toBeUndefined();
+    expect(Object.keys(body.fields as Json)).toEqual(expect.arrayContaining(['errorCode', 'message', 'status']));
+  });
+
+  it('the imported petstore, served, answers its errors as { code: <integer status>, message }', async () => {
+    const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'oai-petstore.yaml'));
+    const dir = mkdtempSync(join(tmpdir(), 'servicespec-petstore-'));
+    const app = await createService(r.compiled!.model!, { storage: createSqliteStorage({ path: join(dir, 'pets.db'), synchronous: 'normal' }), allowGaps: true });
+    try {
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      const missing = await callJson(url, 'GET', '/pets/12345');
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(Object.keys(missing.body)).toEqual(['code', 'message']);
+      expect(missing.body.code).toBe(404);
+      const invalid = await callJson(url, 'POST', '/pets', { id: 'not a number', name: 1 });
+      expect(invalid.status).toBe(422);
+      expect(Object.keys(invalid.body)).toEqual(['code', 'message']);
+      expect(invalid.body.code).toBe(422);
+      const nowhere = await callJson(url, 'DELETE', '/nowhere');
+      expect(nowhere.body).toEqual({ code: 404, message: nowhere.body.message });
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
