@@ -19,7 +19,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { encodeBrokerToken, fillBrokerTemplate, getBrokerKindBinding, parseBrokerTemplate, type BrokerKindBinding, type BrokerTemplatePart } from '../../model/model-broker.js';
 import type { ServiceModel } from '../../model/model-types.js';
 import type { OutboxEntry, Storage } from '../storage/storage-types.js';
-import { envelopeJson } from './events-payload.js';
+import { createEventBody } from './events-payload.js';
 import type { OutboxHub } from './events-hub.js';
 import { BrokerError, type BrokerHealth, type BrokerMessage, type BrokerPublisher, type BrokerProtocol } from './events-broker-types.js';
 
@@ -57,6 +57,8 @@ export function createBrokerRelay(o: BrokerRelayOptions): BrokerRelay {
   const broker = o.model.events!.broker!;
   const template = protocol === 'nats' ? broker.nats!.subject : broker.amqp!.routingKey;
   const parts: BrokerTemplatePart[] = parseBrokerTemplate(template);
+  // The same body webhooks and the stream carry: the envelope, or the payload itself for a `raw` kind.
+  const eventBody = createEventBody(o.model);
   const bindings = new Map<string, BrokerKindBinding>((o.model.events?.kinds ?? []).map((k) => [k.name, getBrokerKindBinding(o.model, k)]));
   const leaseMs = o.leaseMs ?? 10_000;
   const maxBackoffMs = o.maxBackoffMs ?? 2_000;
@@ -93,7 +95,7 @@ export function createBrokerRelay(o: BrokerRelayOptions): BrokerRelay {
     const id = b.idField !== undefined ? (e.data as { object?: Record<string, unknown> } | null)?.object?.[b.idField] : undefined;
     // check keeps every placeholder fillable (broker-placeholder-unfilled); `_` only if a stored event lacks its id.
     const address = fillBrokerTemplate(parts, b, encodeBrokerToken(id === undefined || id === null ? '_' : String(id as string))) ?? e.type;
-    return { id: e.id, type: e.type, address, body: Buffer.from(envelopeJson(e)), contentType: 'application/json', timestamp: Date.parse(e.timestamp) };
+    return { id: e.id, type: e.type, address, body: Buffer.from(eventBody(e)), contentType: 'application/json', timestamp: Date.parse(e.timestamp) };
   }
 
   /** The longest prefix of `entries` holding at most one entry per object (an entry of no known object goes alone). */
