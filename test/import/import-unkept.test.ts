@@ -49,10 +49,10 @@ describe('import says what it cannot keep, at its pointer', () => {
       ['import-dropped', 'the discriminator `kind` (2 subtypes: s3, sql) has no place in a servicespec and is left out: the format has no union type yet: operations keep only the base shape, and the subtypes\' properties `bucket`, `connectionConfigInfo`, `roleArn` are lost'],
     ]);
     expect(at('/paths/~1probe/post/requestBody/content/application~1json/schema/oneOf').map(([c]) => c)).toEqual(['import-approximated']);
-    expect(at('/paths/~1connections/post/requestBody/content/application~1json/examples')).toEqual([
-      ['import-dropped', 'the named examples `s3`, `sql` has no place in a servicespec and is left out: the format keeps one example per field or parameter, not named examples'],
-    ]);
-    expect(at('/paths/~1connections/post/parameters/0/examples').map(([c]) => c)).toEqual(['import-dropped']);
+    // Named examples of a request body and a parameter are kept (an operation's examples), so nothing is said.
+    expect(at('/paths/~1connections/post/requestBody/content/application~1json/examples')).toEqual([]);
+    expect(at('/paths/~1connections/post/parameters/0/examples')).toEqual([]);
+    expect(Object.keys(r.document!.endpoints!.operations!.createConnection!.examples!.request!)).toEqual(['s3', 'sql']);
     // A webhook payload is kept as it is (a raw event kind), so nothing is said about it.
     expect(at('/webhooks/connected/post/requestBody/content/application~1json/schema')).toEqual([]);
     expect(r.document!.events!.kinds!.connected).toMatchObject({ body: 'raw' });
