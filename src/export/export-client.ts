@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
-import { DEFAULT_PAGING, getIdempotencyHeader, NOT_SHOWN } from '../model/model-defaults.js';
+import { DEFAULT_PAGING, getIdempotencyHeader, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
@@ -55,6 +55,7 @@ const BUILT_IN_TYPES = [
   'EventKind',
   'EventPayloads',
   'EventPrevious',
+  'RawEventKind',
   'WebhookEvent',
   'ServiceClient',
   'WebhookVerificationError',
@@ -464,8 +465,10 @@ export type ErrorBody = ProblemDetails;
   lines.push(
     `${doc(['`data.previous` of each event kind: sent on updates and transitions, the values before the change of the fields it altered (null for one that had none); `never` where the kind is sent on creates and deletes only.'], '')}export interface EventPrevious {\n${previous.join('\n')}${previous.length > 0 ? '\n' : ''}}\n`,
   );
-  lines.push(`/** An event as delivered: the envelope \`{ id, type, timestamp, version, data: { object, previous? } }\`. */
-export type WebhookEvent = { [K in EventKind]: { id: string; type: K; timestamp: string; version?: string; data: { object: EventPayloads[K]; previous?: EventPrevious[K] } } }[EventKind];
+  const raw = kinds.filter(isRawEvent).map((k) => jsString(k.name));
+  lines.push(`${doc(['The event kinds delivered raw (`body: raw`): the webhook body is the payload itself, with no envelope.'], '')}export type RawEventKind = ${raw.length > 0 ? raw.join(' | ') : 'never'};\n`);
+  lines.push(`/** An event as delivered: the envelope \`{ id, type, timestamp, version, data: { object, previous? } }\`, or for a raw kind its payload itself (its id and time are the webhook-id and webhook-timestamp headers). */
+export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPayloads[K] : { id: string; type: K; timestamp: string; version?: string; data: { object: EventPayloads[K]; previous?: EventPrevious[K] } } }[EventKind];
 `);
 
   // authentication

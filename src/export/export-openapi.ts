@@ -4,7 +4,7 @@ import { getField, getResource } from '../model/model-lookup.js';
 import { fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import { getCreateLocation, getErrorCodes, getRouteErrors, getRoutes, LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
-import type { AuthRequirement, FieldModel, OperationModel, ParameterModel, RateLimitModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel, VersionChangeModel } from '../model/model-types.js';
+import type { AuthRequirement, FieldModel, NamedExampleModel, OperationModel, ParameterModel, RateLimitModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel, VersionChangeModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { PART_NAMES } from '../spec/spec-types.js';
 import {
@@ -577,6 +577,36 @@ function requestBody(ctx: Context, route: OperationRoute): JsonObject | undefine
   return { required, content: { [jsonType(ctx)]: { schema: s } } };
 }
 
+/** OpenAPI Example Objects from named examples. */
+function exampleObjects(list: readonly NamedExampleModel[]): JsonObject {
+  return Object.fromEntries(list.map((e) => [e.name, { ...(e.summary !== undefined ? { summary: e.summary } : {}), ...(e.description !== undefined ? { description: e.description } : {}), value: e.value as JsonObject }]));
+}
+
+/**
+ * An operation's named examples where OpenAPI keeps them: the request body's and the success answer's media type,
+ * each parameter (by its name on the wire). Where there is no such place (no body, no such parameter) they are said
+ * to be left out.
+ */
+function namedExamples(ctx: Context, o: OperationModel, op: JsonObject, params: readonly JsonObject[]): void {
+  const ex = o.examples!;
+  const mediaOf = (holder: unknown): JsonObject | undefined => {
+    const content = (holder as { content?: Record<string, JsonObject> } | undefined)?.content;
+    return content ? Object.values(content)[0] : undefined;
+  };
+  const place = (list: readonly NamedExampleModel[], media: JsonObject | undefined, what: string, pointer: string) => {
+    if (list.length === 0) return;
+    if (media) media.examples = exampleObjects(list);
+    else ctx.diagnostics.push(diagnose(ctx.model, 'export-not-shown', { item: `the ${what} examples of operation ${o.id}`, target: `OpenAPI ${ctx.version}`, consequence: `the operation has no ${what} body to hold them` }, pointer));
+  };
+  place(ex.request, mediaOf(op.requestBody), 'request', joinPointer(joinPointer(o.pointer, 'examples'), 'request'));
+  place(ex.response, mediaOf((op.responses as Record<string, unknown>)[String(o.status)]), 'response', joinPointer(joinPointer(o.pointer, 'examples'), 'response'));
+  for (const p of ex.parameters) {
+    const target = params.find((x) => x.name === p.name || (x.in === 'header' && typeof x.name === 'string' && x.name.toLowerCase() === p.name.toLowerCase()));
+    if (target) target.examples = exampleObjects(p.examples);
+    else ctx.diagnostics.push(diagnose(ctx.model, 'export-not-shown', { item: `the examples of parameter ${p.name} of operation ${o.id}`, target: `OpenAPI ${ctx.version}`, consequence: 'the operation has no such parameter' }, joinPointer(joinPointer(joinPointer(o.pointer, 'examples'), 'parameters'), p.name)));
+  }
+}
+
 /** A summary from the action, for an operation whose spec shows none ("Create an Order.", "Transition pay of an Order."). */
 export function derivedSummary(route: OperationRoute): string {
   const o = route.operation;
@@ -626,6 +656,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   const body = requestBody(ctx, route);
   if (body) op.requestBody = body;
   op.responses = { [String(route.successStatus)]: successResponse(ctx, route), ...errorResponses(ctx, route), default: defaultResponse(ctx) };
+  if (o.examples) namedExamples(ctx, o, op, params);
   if (o.authDeclared === 'operation' && o.auth) security(ctx, o.auth, `operation ${o.id}`, joinPointer(o.pointer, 'auth'), op);
 
   const ext: JsonObject = { action: o.action };

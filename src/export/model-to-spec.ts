@@ -3,6 +3,8 @@ import type {
   AuthRequirement,
   EventKindModel,
   FieldModel,
+  NamedExampleModel,
+  OperationExamplesModel,
   OperationModel,
   PagingModel,
   ParameterModel,
@@ -25,6 +27,8 @@ import type {
   EventsSpec,
   FieldSpec,
   LimitsSpec,
+  NamedExampleSpec,
+  OperationExamplesSpec,
   OperationAuthSpec,
   OperationSpec,
   PagingSpec,
@@ -202,6 +206,20 @@ export function operationToSpec(o: OperationModel): OperationSpec {
     errors: o.errors.length > 0 ? [...o.errors] : undefined,
     idempotent: o.idempotent,
     deprecated: o.deprecated ? true : undefined,
+    examples: o.examples ? examplesToSpec(o.examples) : undefined,
+  });
+}
+
+function namedToSpec(list: readonly NamedExampleModel[]): Record<string, NamedExampleSpec> | undefined {
+  if (list.length === 0) return undefined;
+  return Object.fromEntries(list.map((e) => [e.name, clean<NamedExampleSpec>({ summary: e.summary, description: e.description, value: e.value })]));
+}
+
+function examplesToSpec(e: OperationExamplesModel): OperationExamplesSpec {
+  return clean<OperationExamplesSpec>({
+    request: namedToSpec(e.request),
+    response: namedToSpec(e.response),
+    parameters: e.parameters.length > 0 ? Object.fromEntries(e.parameters.map((p) => [p.name, namedToSpec(p.examples) ?? {}])) : undefined,
   });
 }
 

@@ -90,6 +90,8 @@ interface Ctx extends SchemaContext {
   errorCodes: Map<string, { name: string; status: number; title?: string; operations: string[]; inline: boolean; pointer: string }>;
   errorNames: UniqueNames;
   errorBodies: { mediaType: string; schema: unknown; pointer: string }[];
+  /** Media types and parameters whose named examples an operation kept (reportUnkept says the others). */
+  examplesKept: Set<unknown>;
   idempotencyHeader?: string;
   pageSizes: { default?: number; max?: number }[];
   /** Parameters another part of the spec carries (`query x-api-key`, `header api-version`), lower-cased for headers. */
@@ -250,6 +252,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
     errorCodes: new Map(),
     errorNames: new UniqueNames('_'),
     errorBodies: [],
+    examplesKept: new Set(),
     pageSizes: [],
     carried: new Map(),
   };
@@ -635,6 +638,57 @@ function requestOf(ctx: Ctx, src: OpSource): { schema: unknown; pointer: string 
     return undefined;
   }
   return { schema: m.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema') };
+}
+
+/** Named examples of a media type or parameter (`examples`), each resolved; an `externalValue` one is left out, said. */
+function namedExamplesOf(ctx: Ctx, node: unknown, pointer: string): Json | undefined {
+  if (!isObject(node) || !isObject(node.examples)) return undefined;
+  const out: Json = {};
+  for (const [name, raw] of Object.entries(node.examples)) {
+    const at = joinPointer(joinPointer(pointer, 'examples'), name);
+    const e = resolve(ctx, raw, at).node;
+    if (!isObject(e)) continue;
+    if (isObject(node)) ctx.examplesKept.add(node);
+    if (!('value' in e)) {
+      report(ctx, 'import-dropped', { item: `the example \`${name}\``, reason: 'an example held outside the document (externalValue) is not part of the format' }, at);
+      continue;
+    }
+    const x: Json = {};
+    if (typeof e.summary === 'string') x.summary = e.summary;
+    if (typeof e.description === 'string') x.description = e.description;
+    x.value = e.value;
+    out[name] = x;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** An operation's named examples: its JSON request body's, its success answer's, and each parameter's. */
+function examplesOf(ctx: Ctx, src: OpSource, status: number | undefined): Json | undefined {
+  const out: Json = {};
+  const mediaOf = (holder: unknown, pointer: string): { node: unknown; pointer: string } | undefined => {
+    const r = resolve(ctx, holder, pointer);
+    const content = isObject(r.node) ? r.node.content : undefined;
+    const m = mediaSchema(content);
+    return m && isObject(content) ? { node: content[m.mediaType], pointer: joinPointer(joinPointer(r.pointer, 'content'), m.mediaType) } : undefined;
+  };
+  if (src.op.requestBody !== undefined) {
+    const m = mediaOf(src.op.requestBody, joinPointer(src.pointer, 'requestBody'));
+    const e = m && namedExamplesOf(ctx, m.node, m.pointer);
+    if (e) out.request = e;
+  }
+  const responses = isObject(src.op.responses) ? src.op.responses : {};
+  if (status !== undefined && responses[String(status)] !== undefined) {
+    const m = mediaOf(responses[String(status)], joinPointer(joinPointer(src.pointer, 'responses'), String(status)));
+    const e = m && namedExamplesOf(ctx, m.node, m.pointer);
+    if (e) out.response = e;
+  }
+  const params: Json = {};
+  for (const { p, pointer } of src.params) {
+    const e = typeof p.name === 'string' ? namedExamplesOf(ctx, p, pointer) : undefined;
+    if (e) params[p.name as string] = e;
+  }
+  if (Object.keys(params).length > 0) out.parameters = params;
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** Declared error responses: one error code per status (or per referenced response component). */
@@ -1179,6 +1233,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     } else if (errors.length > 0) o.errors = errors;
     if (x && typeof x.idempotent === 'boolean') o.idempotent = x.idempotent;
     if (op.deprecated === true) o.deprecated = true;
+    const examples = examplesOf(ctx, src, success.status);
+    if (examples) o.examples = examples;
     if (isObject(op.callbacks)) {
       for (const name of Object.keys(op.callbacks)) report(ctx, 'import-dropped', { item: `operation ${src.id}: callback ${name}`, reason: 'callbacks to URLs named in a request have no equivalent (events go to subscribers)' }, joinPointer(joinPointer(src.pointer, 'callbacks'), name));
     }
@@ -1198,7 +1254,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   return shown ? (out as SpecDocument['endpoints']) : undefined;
 }
 
-const OPERATION_ORDER = ['method', 'path', 'action', 'resource', 'transition', 'summary', 'description', 'filter', 'sort', 'paging', 'query', 'headers', 'status', 'request', 'response', 'handler', 'auth', 'errors', 'idempotent', 'deprecated'];
+const OPERATION_ORDER = ['method', 'path', 'action', 'resource', 'transition', 'summary', 'description', 'filter', 'sort', 'paging', 'query', 'headers', 'status', 'request', 'response', 'handler', 'auth', 'errors', 'idempotent', 'deprecated', 'examples'];
 
 function orderOperation(o: Json): Json {
   const out: Json = {};
@@ -1251,8 +1307,8 @@ function reportUnkept(ctx: Ctx): void {
         if (real.length > 1 && !keptAsUnion()) report(ctx, 'import-approximated', { item: `a body that is one of ${real.length} shapes (${k})`, as: 'the shape it is read as (its common properties, or none)', reason: 'the format has no union type yet' }, joinPointer(pointer, k));
       }
     }
-    if (isObject(node.examples) && (parent === 'content' || parent === 'parameter')) {
-      report(ctx, 'import-dropped', { item: `the named examples ${Object.keys(node.examples).map((n) => `\`${n}\``).join(', ')}`, reason: 'the format keeps one example per field or parameter, not named examples' }, joinPointer(pointer, 'examples'));
+    if (isObject(node.examples) && (parent === 'content' || parent === 'parameter') && !ctx.examplesKept.has(node)) {
+      report(ctx, 'import-dropped', { item: `the named examples ${Object.keys(node.examples).map((n) => `\`${n}\``).join(', ')}`, reason: 'the format keeps named examples on an operation\'s request body, success answer and parameters only' }, joinPointer(pointer, 'examples'));
     }
     for (const [k, v] of Object.entries(node)) {
       if (k === 'discriminator' || k === 'examples' || k.startsWith('x-')) continue;

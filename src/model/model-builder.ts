@@ -5,6 +5,7 @@ import {
   PART_NAMES,
   type Condition,
   type FieldSpec,
+  type NamedExampleSpec,
   type OperationAuthSpec,
   type ParameterSpec,
   type PartName,
@@ -19,6 +20,7 @@ import type {
   EventKindModel,
   EventTriggerModel,
   FieldModel,
+  NamedExampleModel,
   OperationModel,
   PagingModel,
   ParameterModel,
@@ -276,6 +278,15 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     op.errors = frozenList(o.errors);
     if (o.idempotent !== undefined) op.idempotent = o.idempotent;
     op.deprecated = o.deprecated ?? false;
+    if (o.examples) {
+      const named = (m: Record<string, NamedExampleSpec> | undefined): readonly NamedExampleModel[] =>
+        Object.freeze(entries(m).map(([name, e]) => Object.freeze(omitUndefined<NamedExampleModel>({ name, summary: e.summary, description: e.description, value: e.value }))));
+      op.examples = Object.freeze({
+        request: named(o.examples.request),
+        response: named(o.examples.response),
+        parameters: Object.freeze(entries(o.examples.parameters).map(([name, m]) => Object.freeze({ name, examples: named(m) }))),
+      });
+    }
     return Object.freeze(op) as OperationModel;
   });
 

@@ -166,6 +166,22 @@ export interface OperationModel {
   errors: readonly string[];
   idempotent?: boolean;
   deprecated: boolean;
+  /** Named examples (endpoints.operations.<id>.examples), in the order written. */
+  examples?: OperationExamplesModel;
+}
+
+export interface NamedExampleModel {
+  name: string;
+  summary?: string;
+  description?: string;
+  value: unknown;
+}
+
+export interface OperationExamplesModel {
+  request: readonly NamedExampleModel[];
+  response: readonly NamedExampleModel[];
+  /** By the parameter's name on the wire. */
+  parameters: readonly { name: string; examples: readonly NamedExampleModel[] }[];
 }
 
 /** How a list operation pages: the spec's `paging` with the format's defaults filled in (docs/format.md). */

@@ -209,15 +209,15 @@ function bodyExamples(doc: Schema, model: ServiceModel, r: Route, op: Schema | u
   const out: { request?: BodyExample; responses: BodyExample[] } = { responses: [] };
   if (!op) return out;
   const rb = deref(doc, op.requestBody);
-  const rbContent = rb?.content as Record<string, { schema?: Schema }> | undefined;
+  const rbContent = rb?.content as Record<string, { schema?: Schema; examples?: unknown }> | undefined;
   if (rbContent) {
     const [contentType, media] = Object.entries(rbContent)[0] ?? [];
-    if (contentType) out.request = { contentType, label: 'Request body', example: exampleFor(doc, media?.schema) };
+    if (contentType) out.request = { contentType, label: withExampleName('Request body', media), example: namedExample(doc, media) ?? exampleFor(doc, media?.schema) };
   }
   const codes = new Map(getErrorCodes(model, r).map((c) => [c.code, c]));
   for (const [status, raw] of Object.entries((op.responses ?? {}) as Record<string, unknown>)) {
     const res = deref(doc, raw);
-    const content = res?.content as Record<string, { schema?: Schema }> | undefined;
+    const content = res?.content as Record<string, { schema?: Schema; examples?: unknown }> | undefined;
     const names = (res?.['x-servicespec-codes'] as string[] | undefined) ?? [];
     const description = typeof res?.description === 'string' ? res.description : undefined;
     if (!content) {
@@ -233,9 +233,23 @@ function bodyExamples(doc: Schema, model: ServiceModel, r: Route, op: Schema | u
     // An error body: the title and status are the declared code's own.
     const code = names.length > 0 ? model.errors?.codes.find((c) => c.name === names[0] && codes.has(c.name)) : undefined;
     const overrides: Record<string, Json> = code ? { status: code.status, ...(code.title !== undefined ? { title: code.title } : {}) } : {};
-    out.responses.push({ status, contentType, label: `${status} ${contentType}`, example: exampleFor(doc, media?.schema, overrides), ...(description ? { description } : {}) });
+    out.responses.push({ status, contentType, label: withExampleName(`${status} ${contentType}`, media), example: namedExample(doc, media) ?? exampleFor(doc, media?.schema, overrides), ...(description ? { description } : {}) });
   }
   return out;
+}
+
+/** The first named example of a media type (the spec's operation `examples`), which try-it then offers as the body. */
+function namedExample(doc: Schema, media: { examples?: unknown } | undefined): Example | undefined {
+  const first = media?.examples && typeof media.examples === 'object' ? Object.values(media.examples as Record<string, unknown>)[0] : undefined;
+  const e = deref(doc, first);
+  return e && 'value' in e ? { value: e.value as Json, generated: false } : undefined;
+}
+
+function withExampleName(label: string, media: { examples?: unknown } | undefined): string {
+  const entries = media?.examples && typeof media.examples === 'object' ? Object.entries(media.examples as Record<string, { summary?: unknown }>) : [];
+  if (entries.length === 0) return label;
+  const [name, e] = entries[0]!;
+  return `${label} — example ${name}${typeof e?.summary === 'string' ? `: ${e.summary}` : ''}${entries.length > 1 ? ` (1 of ${entries.length})` : ''}`;
 }
 
 function renderExample(e: BodyExample): string {

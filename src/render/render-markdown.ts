@@ -13,7 +13,7 @@ import type {
   VersionPlacementModel,
 } from '../model/model-types.js';
 import { getVersionDifferences, type FieldDifference } from '../model/model-versions.js';
-import { DEFAULT_IDEMPOTENCY_HEADER, getApiKeyPlacement, getRateLimitName, NOT_SHOWN } from '../model/model-defaults.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, getApiKeyPlacement, getRateLimitName, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
 import { getStateField } from '../model/model-lookup.js';
 import { getNatsStreamSubjects } from '../model/model-broker.js';
 import { getCreateLocation, getOperationRoute, getPagingParams, getRouteErrors, isIdempotentOperation, LIST_PARAMS, PAGE_FIELDS } from '../model/model-routes.js';
@@ -457,7 +457,7 @@ function eventBlocks(m: ServiceModel): Block[] {
     blocks.push(
       table(
         ['Kind', 'Triggers', 'Payload', 'Description'],
-        e.kinds.map((k) => [[code(k.name)], k.triggers.length > 0 ? joinInline(k.triggers.map(triggerText)) : ['none'], shapeText(k.payload), orNotShown(k.description)]),
+        e.kinds.map((k) => [[code(k.name)], k.triggers.length > 0 ? joinInline(k.triggers.map(triggerText)) : ['none'], isRawEvent(k) ? [...shapeText(k.payload), ', delivered raw (the payload is the whole body, no envelope)'] : shapeText(k.payload), orNotShown(k.description)]),
       ),
     );
     const withFields = e.kinds.filter((k) => k.payload?.fields);

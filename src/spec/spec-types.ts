@@ -274,6 +274,21 @@ export interface OperationSpec {
   errors?: string[];
   idempotent?: boolean;
   deprecated?: boolean;
+  /** Named examples of the request body, the success answer's body and the parameters (by wire name). */
+  examples?: OperationExamplesSpec;
+}
+
+/** A named example (OpenAPI's Example Object without externalValue). */
+export interface NamedExampleSpec {
+  summary?: string;
+  description?: string;
+  value: unknown;
+}
+
+export interface OperationExamplesSpec {
+  request?: Record<string, NamedExampleSpec>;
+  response?: Record<string, NamedExampleSpec>;
+  parameters?: Record<string, Record<string, NamedExampleSpec>>;
 }
 
 export interface EndpointsSpec {

@@ -1,6 +1,7 @@
 import { getRoutes, LIST_PARAMS, type OperationRoute, type StreamRoute } from '../model/model-routes.js';
-import type { EventKindModel, ResourceModel, StateMachineModel } from '../model/model-types.js';
-import type { EventStream, TestRequest, TestResponse } from './tester-http.js';
+import { isRawEvent } from '../model/model-defaults.js';
+import type { EventKindModel, ResourceModel, ServiceModel, StateMachineModel } from '../model/model-types.js';
+import type { EventStream, StreamEvent, TestRequest, TestResponse } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 import type { Failure } from './tester-types.js';
 import { checkWebhooks } from './tester-checks-webhooks.js';
@@ -34,7 +35,20 @@ async function openStream(ctx: TestContext, stream: StreamRoute, headers: Record
   return s;
 }
 
-const aboutObject = (resource: ResourceModel, id: unknown) => (e: { data: { data?: { object?: Record<string, unknown> } } }) => e.data?.data?.object?.[resource.identifier ?? 'id'] === id;
+/**
+ * The payload an event on the stream carries: the envelope's `data.object`, or for a kind whose body is raw the whole
+ * `data` (its kind named by the `event:` line).
+ */
+function createPayloadOf(model: ServiceModel): (e: StreamEvent) => Record<string, unknown> | undefined {
+  const raw = new Set((model.events?.kinds ?? []).filter(isRawEvent).map((k) => k.name));
+  return (e) => {
+    const d = e.data as { data?: { object?: Record<string, unknown> } } | Record<string, unknown> | undefined;
+    if (e.event !== undefined && raw.has(e.event)) return d !== null && typeof d === 'object' ? (d as Record<string, unknown>) : undefined;
+    return (d as { data?: { object?: Record<string, unknown> } } | undefined)?.data?.object;
+  };
+}
+
+const aboutObject = (payloadOf: (e: StreamEvent) => Record<string, unknown> | undefined, resource: ResourceModel, id: unknown) => (e: StreamEvent) => payloadOf(e)?.[resource.identifier ?? 'id'] === id;
 
 export async function checkEvents(ctx: TestContext): Promise<void> {
   const kinds = ctx.model.events?.kinds ?? [];
@@ -43,6 +57,7 @@ export async function checkEvents(ctx: TestContext): Promise<void> {
     return;
   }
   const stream = getRoutes(ctx.model).find((r): r is StreamRoute => r.kind === 'stream');
+  const payloadOf = createPayloadOf(ctx.model);
   for (const kind of kinds) {
     for (const trigger of kind.triggers) {
       const target = `${kind.name} on ${trigger.action === 'transition' ? `transition ${trigger.transition}` : trigger.action} of ${trigger.resource}`;
@@ -68,13 +83,13 @@ export async function checkEvents(ctx: TestContext): Promise<void> {
           if (id === undefined) id = res.body?.[resource.identifier ?? 'id'];
           const idName = resource.identifier ?? 'id';
           const fields = kind.payload?.fields;
-          let about = aboutObject(resource, id);
+          let about = aboutObject(payloadOf, resource, id);
           if (fields && !fields.some((x) => x.name === idName)) {
             // The declared payload carries no identifier: the event is the object's when its fields hold the answer's values.
             const object = (res.body ?? {}) as Record<string, unknown>;
             const shown = fields.filter((x) => object[x.name] !== undefined);
             if (shown.length === 0) return scope.skip(`the payload of ${kind.name} carries neither the identifier nor a value the answer shows`);
-            about = (e: { data: { data?: { object?: Record<string, unknown> } } }) => shown.every((x) => JSON.stringify(e.data?.data?.object?.[x.name]) === JSON.stringify(object[x.name]));
+            about = (e: StreamEvent) => shown.every((x) => JSON.stringify(payloadOf(e)?.[x.name]) === JSON.stringify(object[x.name]));
           }
           const f = await expectKind(ctx, s, kind, about, op, req, res);
           if (!f) return;
@@ -187,7 +202,7 @@ async function checkStreamOwnership(ctx: TestContext, stream: StreamRoute | unde
           const res = await ctx.send(op, req);
           if (res.status >= 300) return scope.skip(`${op.operation.id} answered ${res.status}: nothing to observe`);
           const id = ready.id ?? res.body?.[resource.identifier ?? 'id'];
-          const about = aboutObject(resource, id);
+          const about = aboutObject(createPayloadOf(ctx.model), resource, id);
           const ofKind = (e: { event?: string; data: { type?: string } }) => e.event === kind.name || e.data?.type === kind.name;
           const shown = await mine.waitFor(() => mine.events.some((e) => about(e as never) && ofKind(e)), WAIT_MS);
           await theirs.waitFor(() => theirs.events.some((e) => about(e as never)), GRACE_MS);

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { isRawEvent } from '../model/model-defaults.js';
 import { getRoutes, type WebhooksRoute } from '../model/model-routes.js';
 import type { TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
@@ -132,7 +133,7 @@ async function checkWebhookOwnership(ctx: TestContext, port: number): Promise<vo
         await ctx.client.clock.sleep(LEAK_GRACE_MS);
         const crossed = receiver.deliveries.filter((d) => d.path.endsWith('-main') && aboutTheirs(d));
         if (crossed.length > 0) {
-          const types = crossed.map((d) => String((JSON.parse(d.body) as { type?: string }).type));
+          const types = crossed.map((d) => (JSON.parse(d.body) as { type?: unknown }).type ?? 'a raw delivery').map(String);
           return scope.fail({ operation: 'webhook delivery', expected: `the main subject's endpoint gets none of the second subject's ${resource.name} events (owner: ${resource.owner})`, ...(ctx.specRef(resource.pointer) ? { spec: ctx.specRef(resource.pointer)! } : {}), actual: `${types.join(', ')} for ${String(otherId)} delivered to the main subject's endpoint`, curl: [`# with an endpoint registered by each subject for ${names.join(', ')}; the second subject creates:`, ctx.client.curl(theirs.req)].join('\n') });
         }
       }
@@ -183,8 +184,11 @@ async function checkWebhookSignature(ctx: TestContext, port: number): Promise<vo
       if (!d) return scope.fail(ctx.failure(kind.name, `a ${kind.name} webhook to the registered endpoint within ${DELIVERY_WAIT_MS / 1000} s`, kind.pointer, made.req, `no delivery (${deliveries.length} others); ${describe(made.res).slice(0, 80)}`));
       const why = verifyStandardWebhook(secret, d.headers, d.body);
       if (why !== undefined) return scope.fail(ctx.failure(kind.name, why, '/events/delivery/webhook/signing', made.req, `webhook-signature: ${String(d.headers['webhook-signature'])}`));
-      const type = (JSON.parse(d.body) as { type?: string }).type;
-      if (type !== kind.name) scope.fail(ctx.failure(kind.name, `a ${kind.name} webhook`, kind.pointer, made.req, `type ${String(type)}`));
+      const body = JSON.parse(d.body) as Record<string, unknown> & { type?: string; data?: { object?: Record<string, unknown> } };
+      // A raw kind's body is the payload itself (the object); an enveloped one names its kind and carries it in data.object.
+      const payload = isRawEvent(kind) ? body : body.data?.object;
+      if (!isRawEvent(kind) && body.type !== kind.name) scope.fail(ctx.failure(kind.name, `a ${kind.name} webhook`, kind.pointer, made.req, `type ${String(body.type)}`));
+      else if (kind.payload?.resource === resource.name && payload?.[resource.identifier ?? 'id'] !== objectId) scope.fail(ctx.failure(kind.name, isRawEvent(kind) ? `the ${resource.name} itself as the body (body: raw)` : `the ${resource.name} as data.object`, kind.pointer, made.req, d.body.slice(0, 200)));
     } finally {
       await new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -42,7 +42,7 @@ const DOC = {
 };
 
 describe('import says what it cannot keep, at its pointer', () => {
-  it('named examples and enveloped webhook payloads (discriminators and union bodies are kept)', async () => {
+  it('discriminators, union bodies, named examples and webhook payloads are kept, so nothing is said of them', async () => {
     const r = await importOpenApiDocument(JSON.parse(JSON.stringify(DOC)) as unknown, 'unions.json');
     const at = (pointer: string) => r.diagnostics.filter((d) => d.pointer === pointer).map((d) => [d.code, d.message]);
     // Discriminators and bodies that are one of several objects are kept as unions now (test/import/import-unions.test.ts).
@@ -51,10 +51,10 @@ describe('import says what it cannot keep, at its pointer', () => {
     expect(at('/paths/~1probe/post/requestBody/content/application~1json/schema/oneOf')).toEqual([]);
     // …but an untagged oneOf whose subtypes one object can match is the checker's finding, at the imported union.
     expect(r.compiled!.diagnostics.filter((d) => d.code === 'union-indistinguishable').map((d) => d.pointer)).toEqual(['/endpoints/operations/probe/request/variants/Sql']);
-    expect(at('/paths/~1connections/post/requestBody/content/application~1json/examples')).toEqual([
-      ['import-dropped', 'the named examples `s3`, `sql` has no place in a servicespec and is left out: the format keeps one example per field or parameter, not named examples'],
-    ]);
-    expect(at('/paths/~1connections/post/parameters/0/examples').map(([c]) => c)).toEqual(['import-dropped']);
+    // Named examples of a request body and a parameter are kept (an operation's examples), so nothing is said.
+    expect(at('/paths/~1connections/post/requestBody/content/application~1json/examples')).toEqual([]);
+    expect(at('/paths/~1connections/post/parameters/0/examples')).toEqual([]);
+    expect(Object.keys(r.document!.endpoints!.operations!.createConnection!.examples!.request!)).toEqual(['s3', 'sql']);
     // A webhook payload is kept as it is (a raw event kind), so nothing is said about it.
     expect(at('/webhooks/connected/post/requestBody/content/application~1json/schema')).toEqual([]);
     expect(r.document!.events!.kinds!.connected).toMatchObject({ body: 'raw' });
