@@ -74,7 +74,11 @@ function exerciseModel(model: ServiceModel): void {
     builder.getPathParams(o.path);
     for (const shape of [o.request, o.response]) if (shape) for (const view of ['create', 'response'] as const) schemas.getShapeSchema(model, shape, view, { annotations: true });
   }
-  for (const k of model.events?.kinds ?? []) if (k.payload) schemas.getShapeSchema(model, k.payload, 'response');
+  for (const k of model.events?.kinds ?? []) {
+    if (k.payload) schemas.getShapeSchema(model, k.payload, 'response');
+    // The envelope unless the kind says raw (the format's default, written once).
+    expect(defaults.isRawEvent(k)).toBe(k.body === 'raw');
+  }
   for (const route of routes.getRoutes(model)) {
     routes.getErrorCodes(model, route);
     // The errors the document and the export list: declared codes only, by status.
@@ -358,6 +362,7 @@ describe('the model API surface', () => {
         'getUndeclaredConditions',
         'getProducibleConditions',
         'isIdempotentOperation',
+        'isRawEvent',
         'getPagingParams',
         'getFieldSchema',
         'getResourceSchema',
