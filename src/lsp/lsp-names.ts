@@ -26,6 +26,8 @@ interface Rule {
   at: 'key' | 'value';
   declaration?: boolean;
   owner?: Owner;
+  /** Applies only where this holds (the pattern alone cannot say it). */
+  when?: (segments: string[], data: unknown) => boolean;
 }
 
 const SEG = '[^/]+';
@@ -46,6 +48,18 @@ const changeResource: Owner = (segments, data) => {
   const pointer = '/' + segments.slice(0, -1).map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/') + '/resource';
   const r = getAt(data, pointer);
   return typeof r === 'string' ? r : undefined;
+};
+
+/**
+ * The declared error body's code field (errors.body.code, else the field `code`, else `error`: the format's
+ * defaults, docs/format.md): an enum of it lists the error codes by name.
+ */
+const isErrorCodeField = (segments: string[], data: unknown): boolean => {
+  const named = getAt(data, '/errors/body/code');
+  if (typeof named === 'string') return segments[3] === named;
+  const fields = getAt(data, '/errors/body/fields');
+  const has = (n: string) => typeof fields === 'object' && fields !== null && n in fields;
+  return segments[3] === (has('code') ? 'code' : has('error') ? 'error' : undefined);
 };
 
 const RULES: readonly Rule[] = [
@@ -84,6 +98,7 @@ const RULES: readonly Rule[] = [
   { kind: 'scope', pattern: rx('/events/delivery/webhook/scopes/#'), at: 'value' },
   // error codes, events, operations
   { kind: 'error code', pattern: rx('/endpoints/operations/*/errors/#'), at: 'value' },
+  { kind: 'error code', pattern: rx('/errors/body/fields/*/values/#'), at: 'value', when: isErrorCodeField },
   { kind: 'event', pattern: rx('/states/*/transitions/*/emits'), at: 'value' },
   { kind: 'operation', pattern: /^\/limits\/.*\/operations\/\d+$/, at: 'value' },
 ];
@@ -92,7 +107,7 @@ const RULES: readonly Rule[] = [
 export function getNameKindAt(pointer: string, data: unknown): { kind: NameKind; owner?: string } | undefined {
   const segments = splitPointer(pointer);
   for (const rule of RULES) {
-    if (rule.at !== 'value' || !rule.pattern.test(pointer)) continue;
+    if (rule.at !== 'value' || !rule.pattern.test(pointer) || rule.when?.(segments, data) === false) continue;
     const owner = rule.owner?.(segments, data);
     return owner === undefined ? { kind: rule.kind } : { kind: rule.kind, owner };
   }
@@ -109,7 +124,7 @@ export function getNameSites(outline: YamlOutline): NameSite[] {
 function addSites(entry: YamlEntry, data: unknown, sites: NameSite[]): void {
   const segments = splitPointer(entry.pointer);
   for (const rule of RULES) {
-    if (!rule.pattern.test(entry.pointer)) continue;
+    if (!rule.pattern.test(entry.pointer) || rule.when?.(segments, data) === false) continue;
     let name: string | undefined;
     let span: TextSpan | undefined;
     if (rule.at === 'key' && entry.key) {

@@ -1,6 +1,6 @@
 // The defaults the format itself defines (docs/format.md lists them): the one place each is written.
 
-import type { Action } from '../spec/spec-types.js';
+import type { Action, Condition } from '../spec/spec-types.js';
 import type { DeclaredErrorBodyModel, ErrorBodyModel, EventKindModel, FieldModel, PagingModel, SchemeModel, ServiceModel } from './model-types.js';
 
 /** Response field names the format defines for a list page (the envelope's, when `paging` names none). */
@@ -181,3 +181,32 @@ export function getErrorMediaType(body: ErrorBodyModel | undefined): string {
 export function getErrorCodeValue(codeField: Pick<FieldModel, 'type'> | undefined, code: { name: string; status: number }): string | number {
   return codeField?.type === 'integer' || codeField?.type === 'number' ? code.status : code.name;
 }
+
+/** The status used for a condition the spec declares no code for (only ever with `allowGaps`): the runtime's built-in answer, which the tester recognises too. */
+export const FALLBACK_STATUS: Readonly<Record<Condition, number>> = {
+  validation: 422,
+  malformed_request: 400,
+  unsupported_media_type: 415,
+  missing_resource: 404,
+  route_not_found: 404,
+  method_not_allowed: 405,
+  illegal_transition: 409,
+  missing_credential: 401,
+  invalid_credential: 401,
+  expired_credential: 401,
+  missing_scope: 403,
+  not_owner: 403,
+  rate_limited: 429,
+  body_too_large: 413,
+  headers_too_large: 431,
+  timeout: 503,
+  unique_conflict: 409,
+  in_use: 409,
+  reference_not_found: 422,
+  unsupported_version: 400,
+  idempotency_conflict: 422,
+  idempotency_in_progress: 409,
+  not_implemented: 501,
+  unavailable: 503,
+  internal: 500,
+};

@@ -1,38 +1,11 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { getErrorBodyRoles, getErrorCodeValue, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
+import { FALLBACK_STATUS, getErrorBodyRoles, getErrorCodeValue, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
 import type { DeclaredErrorBodyModel, ServiceModel } from '../model/model-types.js';
 import type { Condition } from '../spec/spec-types.js';
 import { getStorageFault } from './storage/storage-faults.js';
 
-/** The status used for a condition the spec declares no code for (only ever with `allowGaps`). */
-export const FALLBACK_STATUS: Readonly<Record<Condition, number>> = {
-  validation: 422,
-  malformed_request: 400,
-  unsupported_media_type: 415,
-  missing_resource: 404,
-  route_not_found: 404,
-  method_not_allowed: 405,
-  illegal_transition: 409,
-  missing_credential: 401,
-  invalid_credential: 401,
-  expired_credential: 401,
-  missing_scope: 403,
-  not_owner: 403,
-  rate_limited: 429,
-  body_too_large: 413,
-  headers_too_large: 431,
-  timeout: 503,
-  unique_conflict: 409,
-  in_use: 409,
-  reference_not_found: 422,
-  unsupported_version: 400,
-  idempotency_conflict: 422,
-  idempotency_in_progress: 409,
-  not_implemented: 501,
-  unavailable: 503,
-  internal: 500,
-};
+export { FALLBACK_STATUS };
 
 /** One invalid input: a JSON pointer into the body, or a named parameter. */
 export interface InvalidField {

@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
+import { FALLBACK_STATUS, getErrorBodyRoles } from '../model/model-defaults.js';
 import { getResource } from '../model/model-lookup.js';
 import { getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import { getResourceSchema, MULTIPLE_OF_PRECISION, type JsonSchema } from '../model/model-schemas.js';
@@ -240,6 +241,20 @@ export class TestContext {
     return this.errorBodyMismatch(res);
   }
 
+  /**
+   * An answer for a condition the spec declares no code for: nothing declared to hold it to. serve answers such a gap
+   * with the condition's name as its code, or, where the declared error body's code field is a number, with the
+   * built-in status of an undeclared condition (FALLBACK_STATUS) in both the status and the code.
+   */
+  isGapAnswer(res: TestResponse): boolean {
+    const errors = this.model.errors;
+    const codeField = errors?.body?.kind === 'declared' ? (getErrorBodyRoles(errors.body).code?.name ?? 'code') : 'code';
+    const code = (res.body as Record<string, unknown> | undefined)?.[codeField];
+    if (typeof code === 'string') return (CONDITIONS as readonly string[]).includes(code) && !this.declared(code as Condition);
+    if (typeof code !== 'number' || code !== res.status) return false;
+    return CONDITIONS.some((c) => FALLBACK_STATUS[c] === res.status && !this.declared(c));
+  }
+
   /** Whether an error body has the declared shape and agrees with the HTTP status. */
   errorBodyMismatch(res: TestResponse): string | undefined {
     const body = res.body as Record<string, unknown> | undefined;
@@ -291,10 +306,7 @@ export class TestContext {
       this.notImplemented.add(route.operation.id);
       return res;
     }
-    const code = (res.body as { code?: unknown } | undefined)?.code;
-    // An answer for a condition the spec declares no code for (serve answers such a gap with the condition's name):
-    // nothing declared to hold it to.
-    const gap = typeof code === 'string' && (CONDITIONS as readonly string[]).includes(code) && !this.declared(code as Condition);
+    const gap = this.isGapAnswer(res);
     if (res.status >= 400 && !gap) {
       const auth = route?.operation.auth;
       if (auth?.kind === 'required' && auth.scopes.length > 0 && this.declared('missing_scope') && this.expectCondition(res, 'missing_scope') === undefined) this.scopeRefused ??= auth.scopes;

@@ -61,8 +61,9 @@ it('a default run against 50 requests a minute per credential completes, pacing 
   expect(r.results.filter((x) => x.outcome === 'failed').map((x) => [x.check, x.target, x.failure?.actual])).toEqual([]);
   expect(r.waited!.count).toBeGreaterThan(0);
   expect(Object.keys(r.waited!.byReason).join(' ')).toMatch(/RateLimit header said the credential's budget was spent/);
-  // The budget is spent where checks need it: one case per kind of constraint (bench/tester-rate-limited.ts times it).
-  expect(r.requests).toBeLessThan(400);
+  // The budget is spent where checks need it: one case per kind of constraint (bench/tester-rate-limited.ts times it);
+  // ~410 with the deterministic refusal checks (405, unknown path, header size) on every path.
+  expect(r.requests).toBeLessThan(450);
   expect(formatReportText(r)).toMatch(/waited \d+\.\d s for the service's rate budget \(.*RateLimit header.*\); the spec allows 50 requests per 60 s per credential/);
 }, 120_000);
 
