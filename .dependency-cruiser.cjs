@@ -22,7 +22,7 @@ const LAYERS = {
   auth: ['^src/runtime/auth/', ['limits', 'kernel', 'storage', 'model', 'spec', 'diagnostics', 'util']],
   events: ['^src/runtime/events/', ['kernel', 'storage', 'model', 'spec', 'diagnostics', 'util']],
   service: ['^src/runtime/service/', ['auth', 'events', 'limits', 'kernel', 'storage', 'export', 'render', 'model', 'spec', 'diagnostics', 'util']],
-  lsp: ['^src/lsp/', ['program', 'check', 'kernel', 'model', 'spec', 'diagnostics', 'util']],
+  lsp: ['^src/lsp/', ['program', 'check', 'model', 'spec', 'diagnostics', 'util']],
   cli: ['^src/cli/', ['*']],
   index: ['^src/index[.]ts$', ['*']],
 };

@@ -2,7 +2,7 @@
 // condition, a declaration for a state the machine names but does not declare.
 
 import type { Diagnostic as SpecDiagnostic } from '../diagnostics/diagnostics-catalogue.js';
-import { FALLBACK_STATUS } from '../runtime/runtime-errors.js';
+import { FALLBACK_STATUS } from '../model/model-defaults.js';
 import { CONDITIONS, type Condition } from '../spec/spec-types.js';
 import { getSuggestion, lineText, tokenEnd, type LspDiagnostic, type LspRange } from './lsp-diagnostics.js';
 import type { EditorState } from './lsp-state.js';
