@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { exportOpenApi, type OpenApiVersion } from '../../src/export/export-openapi.js';
 import { importOpenApiDocument } from '../../src/import/import-openapi.js';
 import { compileSpecText } from '../../src/program.js';
+import { OPENAPI_FIXTURES } from '../export/helpers.js';
 import { UNION_SPEC } from '../support/unions.js';
 
 type Json = Record<string, unknown>;
@@ -190,7 +191,8 @@ describe('unions through OpenAPI', () => {
   });
 
   it('keeps every discriminator of the public corpus documents through import → export', async () => {
-    const dir = join(import.meta.dirname, '..', '..', '..', 'shared', 'openapi-corpus');
+    // The corpus as the repository holds it (test/fixtures/openapi: the same files as ../shared/openapi-corpus).
+    const dir = OPENAPI_FIXTURES;
     let total = 0;
     for (const file of readdirSync(dir).filter((f) => /\.(ya?ml|json)$/.test(f))) {
       const text = readFileSync(join(dir, file), 'utf8');
