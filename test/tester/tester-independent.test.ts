@@ -50,7 +50,9 @@ const TRUE_FINDINGS: ReadonlyArray<{ check: string; target: string; actual: RegE
     why: 'the format\'s page is {items, next_cursor} (export openapi requires next_cursor, null on the last page); the server answers {items} alone',
   })),
   {
-    check: 'limits.body-size', target: 'createOrder at 1MiB', actual: /^code FST_ERR_CTP_BODY_TOO_LARGE, not too_large/,
+    // The server answers and closes while the 1 MiB body is still being sent: on Node 24 the client sometimes sees
+    // the closed connection (EPIPE) before the answer (CI saw it once); either way the check fails, as it should.
+    check: 'limits.body-size', target: 'createOrder at 1MiB', actual: /^code FST_ERR_CTP_BODY_TOO_LARGE, not too_large|^the request failed: fetch failed \((?:EPIPE|ECONNRESET)\)/,
     why: 'the 413 is right, but its body carries Fastify\'s own code, not the declared too_large, and is not a problem',
   },
   {
