@@ -24,6 +24,7 @@ const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
   init: async () => (await import('./cli-init.js')).registerInitCommand,
   serve: async () => (await import('./cli-serve.js')).registerServeCommand,
   migrate: async () => (await import('./cli-migrate.js')).registerMigrateCommand,
+  db: async () => (await import('./cli-db.js')).registerDbCommand,
   keys: async () => (await import('./cli-keys.js')).registerKeysCommand,
   clients: async () => (await import('./cli-oauth-clients.js')).registerClientsCommand,
   users: async () => (await import('./cli-users.js')).registerUsersCommand,

@@ -151,6 +151,13 @@ export const DIAGNOSTICS = {
   'migrate-no-value': { severity: 'error', message: 'field {table}.{column} is required but has no value in {rows} ({ids}): give it a `default` or keep it optional' },
   'migrate-rows-invalid': { severity: 'error', message: 'field {table}.{column}: {rows} would not be valid for the new spec ({why}): {ids}' },
   'migrate-data-loss': { severity: 'error', message: 'the plan loses data ({steps}); nothing was changed: run it again with --allow-data-loss to apply it' },
+  'copy-spec-invalid': { severity: 'error', message: '{file} has errors; fix them first (servicespec check {file})' },
+  'copy-unreachable': { severity: 'error', message: 'cannot open {url}: {reason}' },
+  'copy-same-database': { severity: 'error', message: '--from and --to name the same database ({url})' },
+  'copy-newer-database': { severity: 'error', message: '{url} was migrated by a newer servicespec (storage format {stored}; this one knows {known}): upgrade servicespec to copy it' },
+  'copy-source-not-migrated': { severity: 'error', message: '{url} does not hold what the spec describes ({count} pending: {first}); migrate it first: {command}' },
+  'copy-target-not-empty': { severity: 'error', message: '{url} is not empty ({held}); db copy fills an empty database only, nothing was changed' },
+  'copy-failed': { severity: 'error', message: 'the copy into {url} failed and was rolled back, nothing was changed: {reason}' },
   // ---- export / import (src/export, src/import) ---------------------------------------------------------------
   'export-extension': { severity: 'info', message: '{item}: {target} has no native place for it; written to {extension}' },
   'export-not-shown': { severity: 'info', message: '{item} is not shown in the spec; in the {target} document, {consequence}' },

@@ -14,6 +14,11 @@ import {
   type AbortLike,
   type ClaimedDelivery,
   type ColumnPlan,
+  type CopyColumn,
+  type CopyReader,
+  type CopyRow,
+  type CopyTable,
+  type CopyWriter,
   type CredentialRecord,
   type DeliveryFilter,
   type DeliveryOutcome,
@@ -763,6 +768,7 @@ END $$`,
           }
         }
         await db.query(`INSERT INTO ${META} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [PLAN_KEY, JSON.stringify(plan)]);
+        if (options.load) await loadForCopy(db, options.load);
         return { ok: true as const, steps };
       });
       if (result.ok) this.tables = new Map(plan.tables.map((t) => [t.name, t]));
@@ -794,6 +800,12 @@ END $$`,
 
   async readEvents(afterSeq: number, limit: number): Promise<OutboxEntry[]> {
     return this.readOutbox(afterSeq, limit);
+  }
+
+  /** db copy (issue 28): one REPEATABLE READ READ ONLY transaction, so every table is read on one snapshot. */
+  async readForCopy<T>(work: (reader: CopyReader) => Promise<T>): Promise<T> {
+    await this.ready;
+    return this.tx((db) => work(pgCopyReader(db)), undefined, undefined, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   }
 
   /**
@@ -1159,6 +1171,131 @@ function deliveryWhere(f: DeliveryFilter, offset = 0): { where: string; params: 
   if (f.status !== undefined) add('status', f.status);
   return { where: where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '', params };
 }
+
+// ---- db copy (issue 28): the catalogue, the reader and the writer ---------------------------------------------
+
+const PG_COPY_TYPES: Record<string, ColumnPlan['type']> = {
+  text: 'text',
+  'character varying': 'text',
+  bigint: 'integer',
+  integer: 'integer',
+  smallint: 'integer',
+  'double precision': 'real',
+  real: 'real',
+  numeric: 'real',
+  boolean: 'boolean',
+  json: 'json',
+  jsonb: 'json',
+};
+/** The array type a column's values travel in to unnest (JSON as its text, cast back in the SELECT). */
+const PG_COPY_ARRAYS: Record<ColumnPlan['type'], string> = { text: 'text[]', integer: 'int8[]', real: 'float8[]', boolean: 'bool[]', json: 'text[]' };
+
+/**
+ * Every table of the schema, from PostgreSQL's own catalogue (information_schema), with each column's type. A column
+ * the engine fills itself (GENERATED ALWAYS: the outbox's append order `pos`) is not copied.
+ */
+async function getPgCopyTables(db: pg.PoolClient): Promise<CopyTable[]> {
+  const { rows } = await db.query(
+    `SELECT c.table_name AS t, c.column_name AS c, c.data_type AS type, c.is_identity AS ident, c.identity_generation AS gen
+     FROM information_schema.columns c JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+     WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' ORDER BY c.table_name, c.ordinal_position`,
+  );
+  const tables = new Map<string, CopyColumn[]>();
+  for (const r of rows as { t: string; c: string; type: string; ident: string; gen: string | null }[]) {
+    let columns = tables.get(r.t);
+    if (!columns) tables.set(r.t, (columns = []));
+    if (r.ident === 'YES' && r.gen === 'ALWAYS') continue;
+    columns.push({ name: r.c, type: PG_COPY_TYPES[r.type] ?? 'text' });
+  }
+  return [...tables].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, columns]) => ({ name, columns }));
+}
+
+async function countPgRows(db: pg.PoolClient, table: string): Promise<number> {
+  return Number((await db.query(`SELECT count(*)::bigint AS n FROM ${quoteIdent(table)}`)).rows[0].n);
+}
+
+let copyCursors = 0;
+
+/** Rows through a cursor (DECLARE … FETCH) in key order; the outbox in position order, unsequenced appends last. */
+function pgCopyReader(db: pg.PoolClient): CopyReader {
+  return {
+    tables: () => getPgCopyTables(db),
+    count: (table) => countPgRows(db, table),
+    rows: async function* (t, size) {
+      let order: string;
+      if (t.name === OUTBOX) order = 'seq NULLS LAST, pos';
+      else {
+        const key = (
+          await db.query(
+            `SELECT a.attname AS name FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) WHERE i.indrelid = $1::regclass AND i.indisprimary ORDER BY array_position(i.indkey::int2[], a.attnum)`,
+            [quoteIdent(t.name)],
+          )
+        ).rows as { name: string }[];
+        order = key.length > 0 ? key.map((k) => quoteIdent(k.name)).join(', ') : 'ctid';
+      }
+      const cursor = `servicespec_copy_${++copyCursors}`;
+      const cols = t.columns.map((c) => (c.type === 'json' ? `${quoteIdent(c.name)}::text` : quoteIdent(c.name))).join(', ');
+      await db.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT ${cols} FROM ${quoteIdent(t.name)} ORDER BY ${order}`);
+      try {
+        for (;;) {
+          const batch = await db.query({ text: `FETCH ${Math.max(1, Math.floor(size))} FROM ${cursor}`, rowMode: 'array' });
+          if (batch.rows.length === 0) return;
+          yield batch.rows as CopyRow[];
+          if (batch.rows.length < size) return;
+        }
+      } finally {
+        await db.query(`CLOSE ${cursor}`).catch(() => undefined);
+      }
+    },
+  };
+}
+
+/**
+ * Runs `load` in the migration's transaction. The foreign keys are dropped first and added back after (each adding
+ * checks every row, once), so tables load in any order; identity columns given explicit values continue after them.
+ */
+async function loadForCopy(db: pg.PoolClient, load: (writer: CopyWriter) => Promise<void>): Promise<void> {
+  const keys = (
+    await db.query(`SELECT conrelid::regclass::text AS tbl, conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace ORDER BY conname`)
+  ).rows as { tbl: string; name: string; def: string }[];
+  for (const k of keys) await db.query(`ALTER TABLE ${k.tbl} DROP CONSTRAINT ${quoteIdent(k.name)}`);
+  await load({
+    dialect: 'postgres',
+    tables: () => getPgCopyTables(db),
+    count: (table) => countPgRows(db, table),
+    clear: async (table) => {
+      await db.query(`DELETE FROM ${quoteIdent(table)}`);
+    },
+    insert: async (t, rows) => {
+      // One statement per 5,000 rows: one array per column, unnested (65,535 parameters would bound a VALUES list).
+      const names = t.columns.map((c) => quoteIdent(c.name)).join(', ');
+      const sql = `INSERT INTO ${quoteIdent(t.name)} (${names}) SELECT ${t.columns.map((c, i) => (c.type === 'json' ? `u${i}::json` : `u${i}`)).join(', ')} FROM unnest(${t.columns.map((c, i) => `$${i + 1}::${PG_COPY_ARRAYS[c.type]}`).join(', ')}) AS u(${t.columns.map((_, i) => `u${i}`).join(', ')})`;
+      for (let at = 0; at < rows.length; at += 5000) {
+        const chunk = rows.slice(at, at + 5000);
+        try {
+          await db.query(sql, t.columns.map((_, i) => chunk.map((r) => r[i] ?? null)));
+        } catch (err) {
+          throw new Error(`${t.name}: ${(err as Error).message}`);
+        }
+      }
+    },
+  });
+  for (const k of keys) {
+    try {
+      await db.query(`ALTER TABLE ${k.tbl} ADD CONSTRAINT ${quoteIdent(k.name)} ${k.def}`);
+    } catch (err) {
+      throw new Error(`rows of ${k.tbl} refer to rows that do not exist (${(err as Error).message})`);
+    }
+  }
+  const identities = (
+    await db.query(`SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES' AND identity_generation = 'BY DEFAULT'`)
+  ).rows as { t: string; c: string }[];
+  for (const { t, c } of identities) {
+    await db.query(`SELECT setval(pg_get_serial_sequence($1, $2), COALESCE((SELECT max(${quoteIdent(c)}) FROM ${quoteIdent(t)}), 0) + 1, false)`, [quoteIdent(t), c]);
+  }
+}
+
+// ---- end of db copy -------------------------------------------------------------------------------------------------
 
 export function createPostgresStorage(options: PostgresOptions): PostgresStorage {
   return new PostgresStorage(options);

@@ -10,6 +10,10 @@ import {
   StorageConstraintError,
   type AbortLike,
   type ColumnPlan,
+  type CopyReader,
+  type CopyRow,
+  type CopyTable,
+  type CopyWriter,
   type CredentialRecord,
   type ListQuery,
   type MigrationRefusal,
@@ -546,10 +550,11 @@ export class SqliteStorage implements Storage {
     return this.serial(async () => {
       const row = this.stmt(`SELECT value FROM ${META} WHERE key = ?`).get(PLAN_KEY) as { value: string } | undefined;
       let stored: StoragePlan = row ? (JSON.parse(row.value) as StoragePlan) : { tables: [] };
-      // migrate (issue 28): `prepare`'s statements and the steps below are one transaction (the one below nests as a savepoint).
+      // migrate (issue 28): `prepare`'s statements, the steps below and `load` are one transaction (the one below nests as a savepoint).
       const prepare = options.prepare;
+      const outer = prepare !== undefined || options.load !== undefined;
       let prepared: PreparedMigration = { ok: true, stored };
-      if (prepare) {
+      if (outer) {
         this.db.pragma('foreign_keys = OFF');
         try {
           await this.beginImmediateAsync();
@@ -561,7 +566,7 @@ export class SqliteStorage implements Storage {
           // Read again under the lock: another connection may have migrated since.
           const now = this.stmt(`SELECT value FROM ${META} WHERE key = ?`).get(PLAN_KEY) as { value: string } | undefined;
           stored = now ? (JSON.parse(now.value) as StoragePlan) : { tables: [] };
-          prepared = await prepare(this.migrationSession(), stored);
+          prepared = prepare ? await prepare(this.migrationSession(), stored) : { ok: true, stored };
         } catch (err) {
           this.db.exec('ROLLBACK');
           this.db.pragma('foreign_keys = ON');
@@ -575,7 +580,7 @@ export class SqliteStorage implements Storage {
         stored = prepared.stored;
       }
       const finish = (commit: boolean) => {
-        if (prepare && this.db.inTransaction) this.db.exec(commit ? 'COMMIT' : 'ROLLBACK');
+        if (outer && this.db.inTransaction) this.db.exec(commit ? 'COMMIT' : 'ROLLBACK');
       };
       plan = withKeptColumns(stored, plan);
       const { steps, refusals } = diffStoragePlans(stored, plan, prepared);
@@ -617,6 +622,12 @@ export class SqliteStorage implements Storage {
           }
           this.stmt(`INSERT INTO ${META} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(PLAN_KEY, JSON.stringify(plan));
         })();
+        // db copy (issue 28): the rows, in the same transaction; foreign keys are off in it, so checked once after.
+        if (options.load) {
+          await options.load(this.copyWriter());
+          const broken = this.db.pragma('foreign_key_check') as { table: string }[];
+          if (broken.length > 0) throw new Error(`${broken.length} rows of ${[...new Set(broken.map((b) => b.table))].join(', ')} refer to rows that do not exist`);
+        }
         finish(true);
       } catch (err) {
         finish(false);
@@ -670,6 +681,69 @@ export class SqliteStorage implements Storage {
       encode,
     };
   }
+
+  // ---- db copy (issue 28) -------------------------------------------------------------------------------------
+
+  /** One read transaction (WAL: one snapshot) on the read connection, or on the writer's for a database in memory. */
+  async readForCopy<T>(work: (reader: CopyReader) => Promise<T>): Promise<T> {
+    const db = this.readDb ?? this.db;
+    const run = async (): Promise<T> => {
+      db.exec('BEGIN');
+      try {
+        // The snapshot is taken by the first read, here, not by BEGIN.
+        db.prepare(`SELECT count(*) FROM ${META}`).get();
+        return await work(sqliteCopyReader(db));
+      } finally {
+        if (db.inTransaction) db.exec('ROLLBACK');
+      }
+    };
+    return this.readDb ? run() : this.serial(run);
+  }
+
+  /** Raw rows on the writer's connection, inside `migrate`'s transaction: many rows per INSERT. */
+  private copyWriter(): CopyWriter {
+    const statements = new Map<string, Database.Statement>();
+    const prepare = (sql: string) => {
+      let s = statements.get(sql);
+      if (!s) statements.set(sql, (s = this.db.prepare(sql)));
+      return s;
+    };
+    return {
+      dialect: 'sqlite',
+      tables: async () => getSqliteCopyTables(this.db),
+      count: async (table) => countSqliteRows(this.db, table),
+      clear: async (table) => {
+        this.db.prepare(`DELETE FROM ${quoteIdent(table)}`).run();
+      },
+      insert: async (t, rows) => {
+        const width = Math.max(1, t.columns.length);
+        // Under SQLite's 32766 bound parameters a statement; 500 rows a statement is as fast as more.
+        const per = Math.max(1, Math.min(500, Math.floor(32_000 / width)));
+        const head = `INSERT INTO ${quoteIdent(t.name)} (${t.columns.map((c) => quoteIdent(c.name)).join(', ')}) VALUES `;
+        const one = `(${t.columns.map(() => '?').join(', ')})`;
+        const bools = t.columns.flatMap((c, i) => (c.type === 'boolean' ? [i] : []));
+        for (let at = 0; at < rows.length; at += per) {
+          const n = Math.min(per, rows.length - at);
+          const values: unknown[] = [];
+          for (let r = at; r < at + n; r++) {
+            const row = rows[r]!;
+            for (let i = 0; i < width; i++) values.push(row[i] ?? null);
+            for (const i of bools) {
+              const k = values.length - width + i;
+              if (values[k] !== null) values[k] = values[k] ? 1 : 0;
+            }
+          }
+          try {
+            prepare(head + new Array<string>(n).fill(one).join(', ')).run(values);
+          } catch (err) {
+            throw new Error(`${t.name}: ${(err as Error).message}`);
+          }
+        }
+      },
+    };
+  }
+
+  // ---- end of db copy -----------------------------------------------------------------------------------------
 
   /** Whether a read on the writer's connection now would see only committed rows. */
   private get idle(): boolean {
@@ -1098,6 +1172,58 @@ export class SqliteStorage implements Storage {
     if (this.readDb?.open) this.readDb.close();
     if (this.db.open) this.db.close();
   }
+}
+
+// ---- db copy (issue 28): the catalogue and the reader ----------------------------------------------------------
+
+const SQLITE_COPY_TYPES: Record<string, ColumnPlan['type']> = { TEXT: 'text', INTEGER: 'integer', REAL: 'real' };
+
+/**
+ * Every table of the database, from SQLite's own catalogue; a resource's columns typed by the storage plan it
+ * records (a boolean is an INTEGER here, JSON a TEXT), servicespec's own by their declared types.
+ */
+function getSqliteCopyTables(db: Database.Database): CopyTable[] {
+  const row = db.prepare(`SELECT value FROM ${META} WHERE key = ?`).get(PLAN_KEY) as { value: string } | undefined;
+  const planned = byName((row ? (JSON.parse(row.value) as StoragePlan) : { tables: [] }).tables);
+  const names = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name`).pluck().all() as string[];
+  return names.map((name) => {
+    const plan = planned.get(name);
+    const columns = db.prepare(`PRAGMA table_info(${quoteIdent(name)})`).all() as { name: string; type: string }[];
+    return { name, columns: columns.map((c) => ({ name: c.name, type: plan?.columns.find((x) => x.name === c.name)?.type ?? SQLITE_COPY_TYPES[c.type.toUpperCase()] ?? 'text' })) };
+  });
+}
+
+function countSqliteRows(db: Database.Database, table: string): number {
+  return Number(db.prepare(`SELECT count(*) FROM ${quoteIdent(table)}`).pluck().get());
+}
+
+/** Rows in rowid order (an outbox's rowid is its position), a batch a statement resuming after the last rowid. */
+function sqliteCopyReader(db: Database.Database): CopyReader {
+  return {
+    tables: async () => getSqliteCopyTables(db),
+    count: async (table) => countSqliteRows(db, table),
+    rows: async function* (t, size) {
+      const cols = t.columns.map((c) => quoteIdent(c.name)).join(', ');
+      const from = `SELECT rowid, ${cols} FROM ${quoteIdent(t.name)}`;
+      const first = db.prepare(`${from} ORDER BY rowid LIMIT ?`).raw(true);
+      const next = db.prepare(`${from} WHERE rowid > ? ORDER BY rowid LIMIT ?`).raw(true);
+      const bools = t.columns.flatMap((c, i) => (c.type === 'boolean' ? [i] : []));
+      let after: unknown;
+      for (let started = false; ; started = true) {
+        const raw = (started ? next.all(after, size) : first.all(size)) as unknown[][];
+        if (raw.length === 0) return;
+        after = raw[raw.length - 1]![0];
+        const out = new Array<CopyRow>(raw.length);
+        for (let r = 0; r < raw.length; r++) {
+          const row = raw[r]!.slice(1);
+          for (const i of bools) if (row[i] !== null) row[i] = row[i] === 1;
+          out[r] = row;
+        }
+        yield out;
+        if (raw.length < size) return;
+      }
+    },
+  };
 }
 
 // ---- events (issue 5): tables and row mapping -------------------------------------------------------------------

@@ -115,6 +115,56 @@ export type PreparedMigration =
 export interface MigrateOptions {
   /** Runs first in the migration's transaction, with the plan the database records. */
   prepare?: (session: MigrationSession, stored: StoragePlan) => Promise<PreparedMigration>;
+  /**
+   * db copy (issue 28): runs last in the migration's transaction, after its steps and the plan recorded, writing raw
+   * rows through `writer`; a throw rolls everything back, steps included. Foreign keys are checked once, after it.
+   */
+  load?: (writer: CopyWriter) => Promise<void>;
+}
+
+// ---- db copy (issue 28): every table's rows, read on one snapshot and written into an empty database ----------
+
+/** A column as copied: its name and the portable type of its values. */
+export interface CopyColumn {
+  name: string;
+  type: ColumnType;
+}
+
+/** A table as the database's own catalogue lists it (never a list kept by hand, so a new table cannot be missed). */
+export interface CopyTable {
+  name: string;
+  /** The columns copied: every column but an engine's own ordering column (PostgreSQL's outbox `pos`). */
+  columns: readonly CopyColumn[];
+}
+
+/**
+ * A row as copied: one value per column of its CopyTable, in order, portable between the engines: text and numbers
+ * as they are, a boolean as true or false, JSON as its stored text (so it reads back unaltered), absent as null.
+ */
+export type CopyRow = unknown[];
+
+export interface CopyReader {
+  /** Every table in the database: servicespec's own and the resources'. */
+  tables(): Promise<CopyTable[]>;
+  count(table: string): Promise<number>;
+  /** The table's rows in batches of at most `size`, in the order they were written (key or append order). */
+  rows(table: CopyTable, size: number): AsyncIterable<CopyRow[]>;
+}
+
+export interface CopyWriter {
+  readonly dialect: 'sqlite' | 'postgres';
+  tables(): Promise<CopyTable[]>;
+  count(table: string): Promise<number>;
+  /** Removes every row of the table (the migration record the load replaces with the source's). */
+  clear(table: string): Promise<void>;
+  /** Inserts the rows (values in `table.columns` order), many per statement. */
+  insert(table: CopyTable, rows: readonly CopyRow[]): Promise<void>;
+}
+
+/** db copy (issue 28): what `servicespec db copy` needs of a storage (both engines have it). */
+export interface CopyStorage {
+  /** Runs `work` on one read-only snapshot of the whole database (SQLite: one read transaction; PostgreSQL: REPEATABLE READ). */
+  readForCopy<T>(work: (reader: CopyReader) => Promise<T>): Promise<T>;
 }
 
 export type Row = Record<string, unknown>;
@@ -346,7 +396,7 @@ export interface SettingStorage {
 }
 
 /** Every role, over one database. */
-export interface Storage extends ResourceStorage, CredentialStorage, EventStorage, RecordStorage, SettingStorage {
+export interface Storage extends ResourceStorage, CredentialStorage, EventStorage, RecordStorage, SettingStorage, Partial<CopyStorage> {
   /**
    * Optional: calls `listener` when another connection or instance changed the outbox (gave committed events their
    * positions, which is when readers see them) or the credentials (and once after each reconnect, since changes
