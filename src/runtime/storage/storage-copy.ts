@@ -142,10 +142,15 @@ export async function copyStorage(source: Storage, target: Storage, options: Cop
           // The migration record, the settings and the cursors are the source's (the plan recorded is the same).
           await writer.clear(META);
           for (const t of tables) {
+            // One batch read ahead: the next is read (or fetched) while the target writes this one.
             let rows = 0;
-            for await (const batch of reader.rows(t, size)) {
-              await writer.insert(t, batch);
-              rows += batch.length;
+            const batches = reader.rows(t, size)[Symbol.asyncIterator]();
+            for (let got = await batches.next(); got.done !== true; ) {
+              const next = batches.next();
+              next.catch(() => undefined);
+              await writer.insert(t, got.value);
+              rows += got.value.length;
+              got = await next;
             }
             copied.push({ name: t.name, rows });
           }

@@ -1267,11 +1267,11 @@ async function loadForCopy(db: pg.PoolClient, load: (writer: CopyWriter) => Prom
       await db.query(`DELETE FROM ${quoteIdent(table)}`);
     },
     insert: async (t, rows) => {
-      // One statement per 5,000 rows: one array per column, unnested (65,535 parameters would bound a VALUES list).
+      // One statement per 10,000 rows: one array per column, unnested (65,535 parameters would bound a VALUES list).
       const names = t.columns.map((c) => quoteIdent(c.name)).join(', ');
       const sql = `INSERT INTO ${quoteIdent(t.name)} (${names}) SELECT ${t.columns.map((c, i) => (c.type === 'json' ? `u${i}::json` : `u${i}`)).join(', ')} FROM unnest(${t.columns.map((c, i) => `$${i + 1}::${PG_COPY_ARRAYS[c.type]}`).join(', ')}) AS u(${t.columns.map((_, i) => `u${i}`).join(', ')})`;
-      for (let at = 0; at < rows.length; at += 5000) {
-        const chunk = rows.slice(at, at + 5000);
+      for (let at = 0; at < rows.length; at += 10_000) {
+        const chunk = at === 0 && rows.length <= 10_000 ? rows : rows.slice(at, at + 10_000);
         try {
           await db.query(sql, t.columns.map((_, i) => chunk.map((r) => r[i] ?? null)));
         } catch (err) {

@@ -1210,6 +1210,8 @@ function sqliteCopyReader(db: Database.Database): CopyReader {
       const bools = t.columns.flatMap((c, i) => (c.type === 'boolean' ? [i] : []));
       let after: unknown;
       for (let started = false; ; started = true) {
+        // Read in a later turn: a writer's statement sent just before (PostgreSQL) runs while this batch is read.
+        await new Promise<void>((done) => setImmediate(done));
         const raw = (started ? next.all(after, size) : first.all(size)) as unknown[][];
         if (raw.length === 0) return;
         after = raw[raw.length - 1]![0];
