@@ -354,6 +354,23 @@ describe('db copy refuses bad input, changing nothing', { timeout: 120_000 }, ()
     expect(existsSync(target)).toBe(false);
   });
 
+  it("tables that are not servicespec's (another application's, in the same database) are neither copied nor counted", async () => {
+    const source = await seeded();
+    const db = new Database(source.slice('sqlite:'.length));
+    db.exec("CREATE TABLE audit_log (x TEXT); INSERT INTO audit_log VALUES ('theirs')");
+    db.close();
+    const target = sqliteUrl();
+    await withStorage(target, async () => undefined);
+    const other = new Database(target.slice('sqlite:'.length));
+    other.exec("CREATE TABLE audit_log (x TEXT); INSERT INTO audit_log VALUES ('also theirs')");
+    other.close();
+    const r = await copy(source, target);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('audit_log');
+    expect((await dump(target)).audit_log).toEqual([{ x: 'also theirs' }]);
+  });
+
   it.skipIf(pgSkip !== undefined)('a row the target refuses midway rolls the whole copy back: the PostgreSQL target is as empty as before', async () => {
     const source = await seeded();
     // PostgreSQL text cannot hold NUL; SQLite's can: the copy fails on that row, after others were written.

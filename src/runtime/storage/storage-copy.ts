@@ -1,8 +1,8 @@
 // `servicespec db copy` (issue 28): every table of one database — the resources', the credentials (hashed), webhook
 // endpoints with their secrets, the outbox and the delivery queue, idempotency records, and the migration record
 // with the settings (cursor and signing keys) — copied into an empty one, SQLite ↔ PostgreSQL. The tables are the
-// source's catalogue (CopyReader.tables), never a list kept here, so a table added to a storage is copied too, and
-// one the target lacks fails the copy. The source is read on one snapshot; the target is written in one
+// source's catalogue (CopyReader.tables: every `_servicespec_…` table and each resource's of the recorded plan),
+// never a list kept here, so a table added to a storage is copied too, and one the target lacks fails the copy. The source is read on one snapshot; the target is written in one
 // transaction (its `migrate` to the source's plan, then the rows, then the counts checked): all or nothing.
 
 import { createDiagnostic, type DiagnosticCode } from '../../diagnostics/diagnostics-catalogue.js';
@@ -11,7 +11,8 @@ import { STORAGE_FORMAT } from './storage-migrate.js';
 import { diffStoragePlans, getStoragePlan, withKeptColumns } from './storage-plan.js';
 import type { CopyReader, CopyTable, Storage, StoragePlan } from './storage-types.js';
 
-const META = '_servicespec_meta';
+const OWN_PREFIX = '_servicespec_';
+const META = `${OWN_PREFIX}meta`;
 const PLAN_KEY = 'storage_plan';
 const FORMAT_KEY = 'storage_format';
 /** META keys an empty database may hold: what `migrate` records, with no row anywhere. */
@@ -64,10 +65,23 @@ function checkFormat(meta: Map<string, string>, url: string): void {
   if (stored > STORAGE_FORMAT) throw new CopyRefused('copy-newer-database', { url, stored, known: STORAGE_FORMAT });
 }
 
+/**
+ * Whether servicespec keeps the table: its own (`_servicespec_…`) or a resource's of the recorded plan. Others (a
+ * PostgreSQL schema shared with other tables) are neither copied nor counted.
+ */
+function isOwned(name: string, plans: readonly StoragePlan[]): boolean {
+  return name.startsWith(OWN_PREFIX) || plans.some((p) => p.tables.some((t) => t.name === name));
+}
+
+function recordedPlan(meta: Map<string, string>): StoragePlan {
+  return meta.has(PLAN_KEY) ? (JSON.parse(meta.get(PLAN_KEY)!) as StoragePlan) : { tables: [] };
+}
+
 /** What a database holds besides an empty migration record: `3 rows in Task, 1 in _servicespec_credentials`, or undefined. */
 async function describeContents(db: Pick<CopyReader, 'tables' | 'count'>, meta: Map<string, string>): Promise<string | undefined> {
   const held: string[] = [];
   for (const t of await db.tables()) {
+    if (!isOwned(t.name, [recordedPlan(meta)])) continue;
     if (t.name === META) {
       const keys = [...meta.keys()].filter((k) => !EMPTY_META.has(k));
       if (keys.length > 0) held.push(`${keys.length} key${keys.length === 1 ? '' : 's'} in ${META} (${keys.slice(0, 3).join(', ')})`);
@@ -109,13 +123,14 @@ export async function copyStorage(source: Storage, target: Storage, options: Cop
     return await source.readForCopy(async (reader): Promise<CopyOutcome> => {
       const meta = await readMeta(reader);
       checkFormat(meta, options.from);
-      const stored: StoragePlan = meta.has(PLAN_KEY) ? (JSON.parse(meta.get(PLAN_KEY)!) as StoragePlan) : { tables: [] };
+      const stored = recordedPlan(meta);
       const { steps, refusals } = diffStoragePlans(stored, withKeptColumns(stored, getStoragePlan(options.model)));
       const pending = [...steps.map((s) => s.description), ...refusals.map((r) => r.reason)];
       if (pending.length > 0) {
         throw new CopyRefused('copy-source-not-migrated', { url: options.from, count: pending.length, first: pending[0]!, command: options.migrateCommand ?? 'servicespec migrate SPEC --db URL --apply' });
       }
-      const tables = await reader.tables();
+      const tables = (await reader.tables()).filter((t) => isOwned(t.name, [stored]));
+      let targetPlan: StoragePlan = { tables: [] };
       const expected = new Map<string, number>();
       for (const t of tables) expected.set(t.name, await reader.count(t.name));
       const copied: CopiedTable[] = [];
@@ -126,12 +141,13 @@ export async function copyStorage(source: Storage, target: Storage, options: Cop
           checkFormat(targetMeta, options.to);
           const keys = [...targetMeta.keys()].filter((k) => !EMPTY_META.has(k));
           if (keys.length > 0) throw new CopyRefused('copy-target-not-empty', { url: options.to, held: `${keys.length} key${keys.length === 1 ? '' : 's'} in ${META} (${keys.slice(0, 3).join(', ')})` });
+          targetPlan = targetStored;
           return { ok: true, stored: targetStored };
         },
         load: async (writer) => {
           const targetTables = new Map((await writer.tables()).map((t) => [t.name, t]));
           for (const [name] of targetTables) {
-            if (name === META) continue;
+            if (name === META || !isOwned(name, [stored, targetPlan])) continue;
             const n = await writer.count(name);
             if (n > 0) throw new CopyRefused('copy-target-not-empty', { url: options.to, held: `${n} row${n === 1 ? '' : 's'} in ${name}` });
           }
