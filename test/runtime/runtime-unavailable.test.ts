@@ -209,3 +209,64 @@ describe('SQLite: the write lock held by another connection past busy_timeout', 
     }
   });
 });
+
+// SQLite commits in-process: a COMMIT either returns or fails with nothing applied, so a write's outcome is never
+// unknown there. What a keyed write meets is the lock held past busy_timeout: refused with nothing applied, and its
+// key left free, on the fast path (claimed in the change's transaction) and the plain one (claimed before it).
+const keyedModel = (() => {
+  const c = compileSpecText(
+    `servicespec: 1
+purpose: { name: Notes, summary: Keeps notes. }
+resources:
+  Note:
+    fields:
+      id: { type: integer, readOnly: true }
+      text: { type: string, maxLength: 100 }
+endpoints:
+  idempotency: { header: Idempotency-Key, retention: 1h }
+  operations:
+    createNote: { method: POST, path: /notes, action: create, resource: Note, auth: none }
+    getNote: { method: GET, path: "/notes/{id}", action: read, resource: Note, auth: none }
+    updateNote: { method: PATCH, path: "/notes/{id}", action: update, resource: Note, auth: none }
+    deleteNote: { method: DELETE, path: "/notes/{id}", action: delete, resource: Note, auth: none }
+errors:
+  body: problem
+  codes:
+    not_found: { status: 404, when: [missing_resource, route_not_found] }
+`,
+    'notes.yaml',
+  );
+  if (!c.model) throw new Error(c.diagnostics.map((d) => d.message).join('; '));
+  return c.model;
+})();
+
+describe.each([true, false])('SQLite (fast paths %s): a keyed update or delete refused for the write lock', (fastPaths) => {
+  it('answers 503 with Retry-After, applies nothing, and leaves the key free: the retry runs, the next replays', async () => {
+    const path = join(dir, `busy-keyed-${String(fastPaths)}.db`);
+    const storage = createSqliteStorage({ path, synchronous: 'normal', busyTimeoutMs: 50 });
+    const app = await createService(keyedModel, { storage, allowGaps: true, fastPaths });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const call = (method: string, p: string, body?: unknown, headers: Record<string, string> = {}) => callJson(base, method, p, body, headers);
+    const other = new (loadSqliteDriver())(path);
+    try {
+      const note = await call('POST', '/notes', { text: 'a' });
+      expect(note.status).toBe(201);
+      other.exec('BEGIN IMMEDIATE');
+      const update = await call('PATCH', `/notes/${note.body.id}`, { text: 'b' }, { 'idempotency-key': 'u1' });
+      const remove = await call('DELETE', `/notes/${note.body.id}`, undefined, { 'idempotency-key': 'd1' });
+      for (const r of [update, remove]) expect([r.status, r.headers.get('retry-after'), r.body.code]).toEqual([503, '1', 'unavailable']);
+      other.exec('ROLLBACK');
+      expect((await call('GET', `/notes/${note.body.id}`)).body.text).toBe('a');
+      const retry = await call('PATCH', `/notes/${note.body.id}`, { text: 'b' }, { 'idempotency-key': 'u1' });
+      expect([retry.status, retry.headers.get('idempotent-replayed'), retry.body.text]).toEqual([200, null, 'b']);
+      const replay = await call('PATCH', `/notes/${note.body.id}`, { text: 'b' }, { 'idempotency-key': 'u1' });
+      expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body]).toEqual([200, 'true', retry.body]);
+      expect((await call('DELETE', `/notes/${note.body.id}`, undefined, { 'idempotency-key': 'd1' })).status).toBe(204);
+      const again = await call('DELETE', `/notes/${note.body.id}`, undefined, { 'idempotency-key': 'd1' });
+      expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([204, 'true']);
+    } finally {
+      other.close();
+      await app.close();
+    }
+  });
+});

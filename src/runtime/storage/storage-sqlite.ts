@@ -490,6 +490,8 @@ export class SqliteStorage implements Storage {
   private readonly eventsFullSync: boolean;
   /** The generated row encoders and decoders, or their plain loops (SqliteOptions.fastPaths). */
   private readonly fast: boolean;
+  /** The configured busy_timeout, restored after a migration's own wait (beginImmediateAsync). */
+  private readonly busyTimeoutMs: number;
 
   constructor(options: SqliteOptions) {
     this.fast = getFastPaths(options.fastPaths);
@@ -499,6 +501,7 @@ export class SqliteStorage implements Storage {
     this.db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     this.db.pragma('foreign_keys = ON');
     const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
+    this.busyTimeoutMs = busyTimeoutMs;
     this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     this.db.function(INSTANT, { deterministic: true }, getInstantKey);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${META} (key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL) STRICT`);
@@ -652,7 +655,7 @@ export class SqliteStorage implements Storage {
         }
       }
     } finally {
-      this.db.pragma('busy_timeout = 5000');
+      this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     }
   }
 
