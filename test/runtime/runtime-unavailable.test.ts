@@ -1,6 +1,6 @@
 // A fault of the database is answered `unavailable` (503 with Retry-After), never `internal` (500): backends
-// terminated under load (PostgreSQL), a pool with no connection to give, and SQLite's write lock held past its
-// busy_timeout. Real HTTP to a real server on a real database; the faults are made from outside the service.
+// terminated under load (PostgreSQL), a pool with no connection to give, a serialization failure, and SQLite's write
+// lock held past its busy_timeout. Real HTTP to a real server on a real database; the faults are made from outside the service.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,6 +148,47 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: backends terminated under loa
       }
       // The refused write was not applied; the pool serves again.
       expect((await call('GET', `/notes/${note.body.id}`)).status).toBe(200);
+    } finally {
+      await app.close();
+      await dropTestSchema(url);
+    }
+  });
+
+  it('a serialization failure (40001): retried once inside, then 503 with Retry-After and nothing applied', async () => {
+    const url = getTestSchemaUrl();
+    const schema = `"${new URL(url).searchParams.get('schema')!}"`;
+    const storage = createPostgresStorage({ url, poolSize: 2 });
+    const { app, call } = await serve(storage, declaredModel);
+    try {
+      expect((await call('POST', '/notes', { text: 'first' })).status).toBe(201);
+      // The server refuses an INSERT with 40001 while a sequence (not rolled back with the transaction) is at or below
+      // `upto`: a real SQLSTATE from the real server, made from outside the service.
+      await admin(`CREATE SEQUENCE ${schema}.tries`);
+      await admin(`CREATE TABLE ${schema}.plan (upto bigint NOT NULL)`);
+      await admin(`INSERT INTO ${schema}.plan VALUES (1)`);
+      await admin(`CREATE FUNCTION ${schema}.refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF nextval('${schema}.tries') <= (SELECT upto FROM ${schema}.plan) THEN
+            RAISE EXCEPTION 'could not serialize access (test)' USING ERRCODE = 'serialization_failure';
+          END IF;
+          RETURN NEW;
+        END $$`);
+      await admin(`CREATE TRIGGER refuse BEFORE INSERT ON ${schema}."Note" FOR EACH ROW EXECUTE FUNCTION ${schema}.refuse()`);
+      const count = async () => Number((await admin<{ n: string }>(`SELECT count(*) AS n FROM ${schema}."Note"`))[0]!.n);
+      const tries = async () => Number((await admin<{ n: string }>(`SELECT last_value AS n FROM ${schema}.tries`))[0]!.n);
+      // Refused once: the transaction runs again (nothing of the first run was applied) and commits once.
+      const once = await call('POST', '/notes', { text: 'retried' });
+      expect(once.status).toBe(201);
+      expect([await tries(), await count()]).toEqual([2, 2]);
+      // Refused every time: answered with the declared `unavailable` code, never 500, and nothing applied.
+      await admin(`UPDATE ${schema}.plan SET upto = 1000000`);
+      const refused = await call('POST', '/notes', { text: 'refused' });
+      expect([refused.status, refused.headers.get('retry-after')]).toEqual([503, '1']);
+      expect(refused.body).toMatchObject({ code: 'try_later', status: 503 });
+      // Tried twice (once more inside), not more.
+      expect([await tries(), await count()]).toEqual([4, 2]);
+      await admin(`UPDATE ${schema}.plan SET upto = 0`);
+      expect((await call('POST', '/notes', { text: 'again' })).status).toBe(201);
     } finally {
       await app.close();
       await dropTestSchema(url);
