@@ -23,6 +23,7 @@ resources:
     fields:
       id: { type: integer, readOnly: true }
       text: { type: string, maxLength: 100 }
+      slug: { type: string, maxLength: 20, unique: true, optional: true }
       status: { type: state }
 states:
   Note:
@@ -49,6 +50,7 @@ errors:
     idempotency_conflict: { status: 422, when: [idempotency_conflict] }
     idempotency_in_progress: { status: 409, when: [idempotency_in_progress] }
     illegal: { status: 409, when: [illegal_transition] }
+    taken: { status: 409, when: [unique_conflict] }
     unavailable: { status: 503, when: [unavailable] }
 `;
 
@@ -155,5 +157,11 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: a COMMIT applied whose answer
     expect(missing.status).toBe(404);
     const retry = await call('PATCH', '/notes/999999', { text: 'x' }, { 'idempotency-key': 'update-missing' });
     expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([404, 'true']);
+    // A create the database refused (the key claimed first in its transaction, rolled back with it): kept too.
+    expect((await call('POST', '/notes', { text: 'a', slug: 'taken' })).status).toBe(201);
+    const dup = await call('POST', '/notes', { text: 'b', slug: 'taken' }, { 'idempotency-key': 'create-taken' });
+    expect([dup.status, dup.body.code]).toEqual([409, 'taken']);
+    const dupRetry = await call('POST', '/notes', { text: 'b', slug: 'taken' }, { 'idempotency-key': 'create-taken' });
+    expect([dupRetry.status, dupRetry.headers.get('idempotent-replayed'), dupRetry.body.code]).toEqual([409, 'true', 'taken']);
   });
 });
