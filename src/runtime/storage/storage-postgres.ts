@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { getStorageFault, StorageUnavailableError } from './storage-faults.js';
 import { getInstantKeySql } from './storage-instant.js';
 import { byName, diffStoragePlans, withKeptColumns } from './storage-plan.js';
-import { toClaimedDelivery, toCredential, toDelivery, toEndpoint, toFanOutEndpoint, toOutboxEntry, webhookValues, WEBHOOK_COLUMNS, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
+import { credentialValues, CREDENTIAL_COLUMNS, toClaimedDelivery, toCredential, toDelivery, toEndpoint, toFanOutEndpoint, toOutboxEntry, webhookValues, WEBHOOK_COLUMNS, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
 import {
   CLAIM_JOIN,
   CREDENTIALS,
@@ -814,16 +814,7 @@ END $$`,
   async insertCredential(r: CredentialRecord): Promise<void> {
     await this.tx(async (db) => {
       try {
-        await this.query(db, `INSERT INTO ${CREDENTIALS} (id, kind, lookup, hash, subject, scopes, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
-          r.id,
-          r.kind,
-          r.lookup,
-          r.hash,
-          r.subject,
-          JSON.stringify(r.scopes),
-          r.createdAt,
-          r.revokedAt ?? null,
-        ]);
+        await this.query(db, `INSERT INTO ${CREDENTIALS} (${CREDENTIAL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, credentialValues(r));
       } catch (err) {
         throw mapConstraintError(err);
       }

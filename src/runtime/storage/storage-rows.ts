@@ -13,6 +13,14 @@ export interface CredentialRow {
   revoked_at: string | null;
 }
 
+/** The credential table's columns in `credentialValues`' order, for an INSERT on either engine. */
+export const CREDENTIAL_COLUMNS = 'id, kind, lookup, hash, subject, scopes, created_at, revoked_at';
+
+/** A credential's row values, in `CREDENTIAL_COLUMNS` order. */
+export function credentialValues(r: CredentialRecord): unknown[] {
+  return [r.id, r.kind, r.lookup, r.hash, r.subject, JSON.stringify(r.scopes), r.createdAt, r.revokedAt ?? null];
+}
+
 export function toCredential(r: CredentialRow): CredentialRecord {
   const out: CredentialRecord = { id: r.id, kind: r.kind, lookup: r.lookup, hash: r.hash, subject: r.subject, scopes: JSON.parse(r.scopes) as string[], createdAt: r.created_at };
   if (r.revoked_at !== null) out.revokedAt = r.revoked_at;

@@ -5,7 +5,7 @@ import { getFastPaths } from '../../util/util-fast-paths.js';
 import { loadSqliteDriver } from './storage-sqlite-driver.js';
 import { getInstantKey, getInstantKeySqlite } from './storage-instant.js';
 import { byName, diffStoragePlans, withKeptColumns } from './storage-plan.js';
-import { toClaimedDelivery, toCredential, toDelivery, toEndpoint, toFanOutEndpoint, toOutboxEntry, webhookValues, WEBHOOK_COLUMNS, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
+import { credentialValues, CREDENTIAL_COLUMNS, toClaimedDelivery, toCredential, toDelivery, toEndpoint, toFanOutEndpoint, toOutboxEntry, webhookValues, WEBHOOK_COLUMNS, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
 import {
   CLAIM_JOIN,
   CREDENTIALS,
@@ -745,16 +745,7 @@ export class SqliteStorage implements Storage {
   async insertCredential(r: CredentialRecord): Promise<void> {
     await this.serial(async () => {
       this.clearCredentialCache();
-      this.stmt(`INSERT INTO ${CREDENTIALS} (id, kind, lookup, hash, subject, scopes, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(
-        r.id,
-        r.kind,
-        r.lookup,
-        r.hash,
-        r.subject,
-        JSON.stringify(r.scopes),
-        r.createdAt,
-        r.revokedAt ?? null,
-      );
+      this.stmt(`INSERT INTO ${CREDENTIALS} (${CREDENTIAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(...credentialValues(r));
     });
   }
 
