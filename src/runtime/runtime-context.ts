@@ -63,8 +63,8 @@ export interface RuntimeContext {
 }
 
 /**
- * A keyed create whose key is claimed, and whose answer is kept, in the change's own transaction
- * (limits/limits-idempotency.ts): one commit for claim, change and answer.
+ * A keyed write (create, update, replace, delete, transition) whose key is claimed, and whose answer is kept, in the
+ * change's own transaction (limits/limits-idempotency.ts): one commit for claim, change and answer.
  */
 export interface KeyedChange {
   /**

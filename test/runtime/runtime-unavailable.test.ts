@@ -1,6 +1,6 @@
 // A fault of the database is answered `unavailable` (503 with Retry-After), never `internal` (500): backends
-// terminated under load (PostgreSQL), a pool with no connection to give, and SQLite's write lock held past its
-// busy_timeout. Real HTTP to a real server on a real database; the faults are made from outside the service.
+// terminated under load (PostgreSQL), a pool with no connection to give, a serialization failure, and SQLite's write
+// lock held past its busy_timeout. Real HTTP to a real server on a real database; the faults are made from outside the service.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,6 +154,47 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: backends terminated under loa
     }
   });
 
+  it('a serialization failure (40001): retried once inside, then 503 with Retry-After and nothing applied', async () => {
+    const url = getTestSchemaUrl();
+    const schema = `"${new URL(url).searchParams.get('schema')!}"`;
+    const storage = createPostgresStorage({ url, poolSize: 2 });
+    const { app, call } = await serve(storage, declaredModel);
+    try {
+      expect((await call('POST', '/notes', { text: 'first' })).status).toBe(201);
+      // The server refuses an INSERT with 40001 while a sequence (not rolled back with the transaction) is at or below
+      // `upto`: a real SQLSTATE from the real server, made from outside the service.
+      await admin(`CREATE SEQUENCE ${schema}.tries`);
+      await admin(`CREATE TABLE ${schema}.plan (upto bigint NOT NULL)`);
+      await admin(`INSERT INTO ${schema}.plan VALUES (1)`);
+      await admin(`CREATE FUNCTION ${schema}.refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF nextval('${schema}.tries') <= (SELECT upto FROM ${schema}.plan) THEN
+            RAISE EXCEPTION 'could not serialize access (test)' USING ERRCODE = 'serialization_failure';
+          END IF;
+          RETURN NEW;
+        END $$`);
+      await admin(`CREATE TRIGGER refuse BEFORE INSERT ON ${schema}."Note" FOR EACH ROW EXECUTE FUNCTION ${schema}.refuse()`);
+      const count = async () => Number((await admin<{ n: string }>(`SELECT count(*) AS n FROM ${schema}."Note"`))[0]!.n);
+      const tries = async () => Number((await admin<{ n: string }>(`SELECT last_value AS n FROM ${schema}.tries`))[0]!.n);
+      // Refused once: the transaction runs again (nothing of the first run was applied) and commits once.
+      const once = await call('POST', '/notes', { text: 'retried' });
+      expect(once.status).toBe(201);
+      expect([await tries(), await count()]).toEqual([2, 2]);
+      // Refused every time: answered with the declared `unavailable` code, never 500, and nothing applied.
+      await admin(`UPDATE ${schema}.plan SET upto = 1000000`);
+      const refused = await call('POST', '/notes', { text: 'refused' });
+      expect([refused.status, refused.headers.get('retry-after')]).toEqual([503, '1']);
+      expect(refused.body).toMatchObject({ code: 'try_later', status: 503 });
+      // Tried twice (once more inside), not more.
+      expect([await tries(), await count()]).toEqual([4, 2]);
+      await admin(`UPDATE ${schema}.plan SET upto = 0`);
+      expect((await call('POST', '/notes', { text: 'again' })).status).toBe(201);
+    } finally {
+      await app.close();
+      await dropTestSchema(url);
+    }
+  });
+
   it('an idle pooled connection terminated: the next read and write are retried inside and succeed', async () => {
     const name = `ss_unavailable_idle_${process.pid}`;
     const url = `${getTestSchemaUrl()}&application_name=${name}`;
@@ -203,6 +244,67 @@ describe('SQLite: the write lock held by another connection past busy_timeout', 
       expect((await call('GET', `/projects/${project.body.id}`)).status).toBe(200);
       other.exec('ROLLBACK');
       expect((await call('POST', '/projects', { slug: 'busy-2', name: 'Busy 2' })).status).toBe(201);
+    } finally {
+      other.close();
+      await app.close();
+    }
+  });
+});
+
+// SQLite commits in-process: a COMMIT either returns or fails with nothing applied, so a write's outcome is never
+// unknown there. What a keyed write meets is the lock held past busy_timeout: refused with nothing applied, and its
+// key left free, on the fast path (claimed in the change's transaction) and the plain one (claimed before it).
+const keyedModel = (() => {
+  const c = compileSpecText(
+    `servicespec: 1
+purpose: { name: Notes, summary: Keeps notes. }
+resources:
+  Note:
+    fields:
+      id: { type: integer, readOnly: true }
+      text: { type: string, maxLength: 100 }
+endpoints:
+  idempotency: { header: Idempotency-Key, retention: 1h }
+  operations:
+    createNote: { method: POST, path: /notes, action: create, resource: Note, auth: none }
+    getNote: { method: GET, path: "/notes/{id}", action: read, resource: Note, auth: none }
+    updateNote: { method: PATCH, path: "/notes/{id}", action: update, resource: Note, auth: none }
+    deleteNote: { method: DELETE, path: "/notes/{id}", action: delete, resource: Note, auth: none }
+errors:
+  body: problem
+  codes:
+    not_found: { status: 404, when: [missing_resource, route_not_found] }
+`,
+    'notes.yaml',
+  );
+  if (!c.model) throw new Error(c.diagnostics.map((d) => d.message).join('; '));
+  return c.model;
+})();
+
+describe.each([true, false])('SQLite (fast paths %s): a keyed update or delete refused for the write lock', (fastPaths) => {
+  it('answers 503 with Retry-After, applies nothing, and leaves the key free: the retry runs, the next replays', async () => {
+    const path = join(dir, `busy-keyed-${String(fastPaths)}.db`);
+    const storage = createSqliteStorage({ path, synchronous: 'normal', busyTimeoutMs: 50 });
+    const app = await createService(keyedModel, { storage, allowGaps: true, fastPaths });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const call = (method: string, p: string, body?: unknown, headers: Record<string, string> = {}) => callJson(base, method, p, body, headers);
+    const other = new (loadSqliteDriver())(path);
+    try {
+      const note = await call('POST', '/notes', { text: 'a' });
+      expect(note.status).toBe(201);
+      other.exec('BEGIN IMMEDIATE');
+      const update = await call('PATCH', `/notes/${note.body.id}`, { text: 'b' }, { 'idempotency-key': 'u1' });
+      const remove = await call('DELETE', `/notes/${note.body.id}`, undefined, { 'idempotency-key': 'd1' });
+      for (const r of [update, remove]) expect([r.status, r.headers.get('retry-after'), r.body.code]).toEqual([503, '1', 'unavailable']);
+      other.exec('ROLLBACK');
+      expect((await call('GET', `/notes/${note.body.id}`)).body.text).toBe('a');
+      const retry = await call('PATCH', `/notes/${note.body.id}`, { text: 'b' }, { 'idempotency-key': 'u1' });
+      expect([retry.status, retry.headers.get('idempotent-replayed'), retry.body.text]).toEqual([200, null, 'b']);
+      const replay = await call('PATCH', `/notes/${note.body.id}`, { text: 'b' }, { 'idempotency-key': 'u1' });
+      expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body]).toEqual([200, 'true', retry.body]);
+      expect((await call('DELETE', `/notes/${note.body.id}`, undefined, { 'idempotency-key': 'd1' })).status).toBe(204);
+      const again = await call('DELETE', `/notes/${note.body.id}`, undefined, { 'idempotency-key': 'd1' });
+      expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([204, 'true']);
     } finally {
       other.close();
       await app.close();

@@ -87,7 +87,11 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
     };
     request.keyedChange = {
       async keep(tx, status, headers, body) {
-        if (claimFirst) return tx.putRecord!(NAMESPACE, record, stored(status, headers, body), expiry());
+        if (claimFirst) {
+          await tx.putRecord!(NAMESPACE, record, stored(status, headers, body), expiry());
+          claim.settled = true;
+          return;
+        }
         // Until this transaction commits no other request sees the key; a held key rolls the change back.
         kept(await tx.claimRecord!(NAMESPACE, record, stored(status, headers, body), expiry(), now().toISOString()));
       },
@@ -95,7 +99,9 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
         ? {
             async open(tx: StorageTx) {
               const t = now();
-              kept(await tx.claimRecord!(NAMESPACE, record, JSON.stringify({ state: 'running', fingerprint } satisfies Running), new Date(t.getTime() + retentionMs).toISOString(), t.toISOString()));
+              // Claimed, not settled: an error answered after this rolls the claim back, and `finish` keeps that answer.
+              const got = await tx.claimRecord!(NAMESPACE, record, JSON.stringify({ state: 'running', fingerprint } satisfies Running), new Date(t.getTime() + retentionMs).toISOString(), t.toISOString());
+              if (!got.created) throw new KeyHeld(got.value);
             },
           }
         : {}),

@@ -6,7 +6,7 @@ import { getField, getResource, getStateField } from '../../model/model-lookup.j
 import { LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema } from '../../model/model-schemas.js';
 import type { EventKindModel, FieldModel, OperationModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
-import type { RouteHandler, RuntimeContext } from '../runtime-context.js';
+import type { KeyedChange, RouteHandler, RuntimeContext } from '../runtime-context.js';
 import { createPayloadCheck } from '../events/events-payload.js';
 import { getOwnerScope as getPrincipalOwnerScope, isOwnObject } from '../runtime-access.js';
 import { boundToDeadline, sendAnswer, toLateAnswer } from '../runtime-deadline.js';
@@ -15,7 +15,7 @@ import { getAnswerType } from '../runtime-versioning.js';
 import { createParameterReader, parseText } from './runtime-parameters.js';
 import { BUILT_IN } from '../runtime-built-in.js';
 import type { Validator, ValidatorFactory } from '../runtime-validation.js';
-import { StorageConstraintError, StoredJson, type KeysetPosition, type ListQuery, type Row, type StorageTx } from '../storage/storage-types.js';
+import { StorageConstraintError, StoredJson, type KeysetPosition, type ListQuery, type Row, type Storage, type StorageTx } from '../storage/storage-types.js';
 import { ownValue } from '../../util/util-own.js';
 
 /** Answers a request: synchronously where it can (returning anything but a promise), else through a promise. */
@@ -249,6 +249,43 @@ export function checkActionHandler(model: ServiceModel, route: OperationRoute): 
   if (op.action === 'transition' && (!route.machine || !route.transition || getStateField(model, route.machine) === undefined)) throw new Error(`operation ${op.id} has no transition`);
 }
 
+const NO_HEADERS: Readonly<Record<string, string>> = {};
+
+/**
+ * A keyed update, replace, delete or transition: the key claimed, the change made and its answer kept in one
+ * transaction (limits/limits-idempotency.ts), as a keyed create's. A COMMIT whose answer is lost then leaves the key
+ * with the change's answer (a retry replays it) or free with nothing applied (a retry runs).
+ */
+function changeKeyed<T>(
+  storage: Storage,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  keyed: KeyedChange,
+  status: number,
+  work: (tx: StorageTx) => Promise<T>,
+  answerOf: (out: T) => unknown,
+  mapError: (err: unknown) => unknown,
+): Promise<unknown> {
+  return storage
+    .transaction(async (tx) => {
+      await keyed.open?.(tx);
+      const payload = answerOf(await work(tx));
+      // Serialised here, as it will be sent (the status first: the serializer is the status's).
+      reply.code(status);
+      const text = payload === undefined ? '' : (reply.serialize(payload) as string);
+      await keyed.keep(tx, status, payload === undefined ? NO_HEADERS : { 'content-type': getAnswerType(reply) }, text);
+      return payload === undefined ? undefined : text;
+    }, request.deadline)
+    .then(
+      (text) => (text === undefined ? sendAnswer(request, reply, status, undefined) : sendAnswer(request, reply.type(getAnswerType(reply)), status, text)),
+      (err: unknown) => {
+        const held = keyed.answer(err, request, reply);
+        if (held !== undefined) return held;
+        throw mapError(err);
+      },
+    );
+}
+
 export function createActionHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
   const { ctx, compile, events, fast } = deps;
   const { model, storage } = ctx;
@@ -408,8 +445,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
         const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
         const body = requireObjectBody(request);
         validate(body);
-        const updated = await storage
-          .transaction(async (tx) => {
+        const work = async (tx: StorageTx) => {
             const before = await getVisible(tx, resource, id, request);
             const changes: Row = { ...body };
             // Cleared: absent (undefined), which storage keeps apart from null.
@@ -422,31 +458,35 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
             for (const k of Object.keys(changes)) if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) previous[k] = before[k];
             await events.emit(tx, resource, { action: 'update' }, present(after), previous);
             return after;
-          }, request.deadline)
-          .catch((err: unknown) => {
-            throw mapStorageError(err);
-          });
+          };
+        const keyed = request.keyedChange;
+        if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, present, mapStorageError);
+        const updated = await storage.transaction(work, request.deadline).catch((err: unknown) => {
+          throw mapStorageError(err);
+        });
         return sendAnswer(request, reply, status, present(updated));
       };
     }
-    case 'delete':
+    case 'delete': {
+      const mapDeleteError = (err: unknown) =>
+        err instanceof StorageConstraintError && err.kind === 'reference_not_found' ? new ServiceError('in_use', `other objects still refer to this ${resource.name}`) : mapStorageError(err);
+      const answerOf = () => (status === 204 ? undefined : {});
       return async (request, reply) => {
         const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
-        await storage
-          .transaction(async (tx) => {
-            const before = await getVisible(tx, resource, id, request);
-            const gone = await tx.delete(resource.name, id);
-            if (!gone) throw missingObject(resource);
-            await events.emit(tx, resource, { action: 'delete' }, present(before));
-          }, request.deadline)
-          .catch((err: unknown) => {
-            if (err instanceof StorageConstraintError && err.kind === 'reference_not_found') {
-              throw new ServiceError('in_use', `other objects still refer to this ${resource.name}`);
-            }
-            throw mapStorageError(err);
-          });
-        return sendAnswer(request, reply, status, status === 204 ? undefined : {});
+        const work = async (tx: StorageTx) => {
+          const before = await getVisible(tx, resource, id, request);
+          const gone = await tx.delete(resource.name, id);
+          if (!gone) throw missingObject(resource);
+          await events.emit(tx, resource, { action: 'delete' }, present(before));
+        };
+        const keyed = request.keyedChange;
+        if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, answerOf, mapDeleteError);
+        await storage.transaction(work, request.deadline).catch((err: unknown) => {
+          throw mapDeleteError(err);
+        });
+        return sendAnswer(request, reply, status, answerOf());
       };
+    }
     case 'transition': {
       const machine = route.machine;
       const t = route.transition;
@@ -457,8 +497,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
         const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
         const body = request.body === undefined ? {} : requireObjectBody(request);
         validate(body);
-        const after = await storage
-          .transaction(async (tx) => {
+        const work = async (tx: StorageTx) => {
             const before = await getVisible(tx, resource, id, request);
             const from = before[stateField] as string;
             if (!t.from.includes(from)) {
@@ -478,10 +517,12 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
             if (!out) throw new ServiceError('illegal_transition', `the ${resource.name} changed state while ${t.name} was running`);
             await events.emit(tx, resource, { action: 'transition', transition: t.name }, present(out), { [stateField]: from });
             return out;
-          }, request.deadline)
-          .catch((err: unknown) => {
-            throw mapStorageError(err);
-          });
+          };
+        const keyed = request.keyedChange;
+        if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, present, mapStorageError);
+        const after = await storage.transaction(work, request.deadline).catch((err: unknown) => {
+          throw mapStorageError(err);
+        });
         return sendAnswer(request, reply, status, present(after));
       };
     }

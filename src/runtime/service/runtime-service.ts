@@ -104,6 +104,8 @@ export class ServiceStartError extends Error {
 
 const ALL_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const CURSOR_SECRET_KEY = 'cursor_secret';
+/** Actions that write through `createActionHandler`'s transaction, where a keyed request's claim can ride along. */
+const IN_CHANGE_ACTIONS: ReadonlySet<string> = new Set(['create', 'update', 'replace', 'delete', 'transition']);
 
 export interface PluginOptions extends Omit<ServiceOptions, 'logger' | 'trustProxy'> {
   // trustProxy is the host app's own Fastify option (`Fastify({ trustProxy })`): a plugin cannot set it.
@@ -554,10 +556,11 @@ function createRoutePipeline(route: Route, handler: RouteHandler, services: Rout
     });
   }
   if (limiter) steps.push(limiter);
-  // A create claims its key in its own transaction (one commit for claim, change, answer). On SQLite that is a fast
-  // path (its plain counterpart claims the key first and stores the answer once sent); on PostgreSQL it is always
-  // so: a COMMIT whose answer is lost then leaves the key with the outcome (storage-faults.ts, outcomeUnknown).
-  const claimsInChange = (services.fast || services.ctx.storage.dialect === 'postgres') && op?.action === 'create';
+  // A write (create, update, replace, delete, transition) claims its key in its own transaction (one commit for
+  // claim, change, answer). On SQLite that is a fast path (its plain counterpart claims the key first and stores the
+  // answer once sent); on PostgreSQL it is always so: a COMMIT whose answer is lost then leaves the key with the
+  // outcome (storage-faults.ts, outcomeUnknown), so a retry replays it, or runs when nothing was applied.
+  const claimsInChange = (services.fast || services.ctx.storage.dialect === 'postgres') && op !== undefined && IN_CHANGE_ACTIONS.has(op.action);
   if (idem) steps.push((request, reply) => andThen(idem.begin(request, reply, claimsInChange), (outcome) => (outcome === 'replayed' ? ANSWERED : undefined)));
   // The check runs after the credential and limits, as the action's own validation does.
   const actOld = async (version: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {

@@ -6,9 +6,29 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { getStorageFault, StorageUnavailableError } from './storage-faults.js';
-import { getInstantKey, getInstantKeySql } from './storage-instant.js';
+import { getInstantKeySql } from './storage-instant.js';
 import { byName, diffStoragePlans, withKeptColumns } from './storage-plan.js';
-import { toAccess, toCredential, toDelivery, toEndpoint, toOutboxEntry, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
+import { credentialValues, CREDENTIAL_COLUMNS, toClaimedDelivery, toCredential, toDelivery, toEndpoint, toFanOutEndpoint, toOutboxEntry, webhookValues, WEBHOOK_COLUMNS, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
+import {
+  CLAIM_JOIN,
+  CREDENTIALS,
+  deliveryWhere,
+  DELIVERIES,
+  FANOUT_KEY,
+  getFanOutColumns,
+  getFanOutCursor,
+  getFanOutTargets,
+  listSql,
+  META,
+  OUTBOX,
+  PLAN_KEY,
+  pushValueChecks,
+  quoteIdent,
+  RECORDS,
+  updateSql,
+  WEBHOOKS,
+  type SqlDialect,
+} from './storage-shared.js';
 import {
   StorageConstraintError,
   type AbortLike,
@@ -60,42 +80,16 @@ export interface PostgresOptions {
   sequencerIntervalMs?: number;
 }
 
-const META = '_servicespec_meta';
-const OUTBOX = '_servicespec_outbox';
-const CREDENTIALS = '_servicespec_credentials';
 const SEQUENCE = '_servicespec_sequence_outbox';
-const RECORDS = '_servicespec_records';
-const WEBHOOKS = '_servicespec_webhooks';
-const DELIVERIES = '_servicespec_deliveries';
-const PLAN_KEY = 'storage_plan';
 /** How long a transaction may stay open before it is ended (the server's idle_in_transaction_session_timeout too). */
 const OPEN_TRANSACTION_MS = 60_000;
 const SEQUENCER_INTERVAL_MS = 10;
-const FANOUT_KEY = 'events:fanout_seq';
 
 /** A text column compares byte-wise, as SQLite's BINARY does, so keyset pages agree with ORDER BY on both engines. */
 const PG_TYPES: Record<ColumnPlan['type'], string> = { text: 'TEXT COLLATE "C"', integer: 'BIGINT', real: 'DOUBLE PRECISION', boolean: 'BOOLEAN', json: 'JSON' };
 
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-function literal(v: string | number): string {
-  return typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`;
-}
-
 function columnChecks(c: ColumnPlan): string[] {
-  const q = quoteIdent(c.name);
-  const k = c.check;
-  const checks: string[] = [];
-  if (k.values) checks.push(`${q} IN (${k.values.map(literal).join(', ')})`);
-  if (k.minimum !== undefined) checks.push(`${q} >= ${k.minimum}`);
-  if (k.maximum !== undefined) checks.push(`${q} <= ${k.maximum}`);
-  if (k.exclusiveMinimum !== undefined) checks.push(`${q} > ${k.exclusiveMinimum}`);
-  if (k.exclusiveMaximum !== undefined) checks.push(`${q} < ${k.exclusiveMaximum}`);
-  if (k.minLength !== undefined) checks.push(`char_length(${q}) >= ${k.minLength}`);
-  if (k.maxLength !== undefined) checks.push(`char_length(${q}) <= ${k.maxLength}`);
-  return checks;
+  return pushValueChecks([], c, 'char_length');
 }
 
 /** Constraint names carry the column, so a violation names it: `<table>__<column>__<kind>`. */
@@ -145,6 +139,18 @@ function encode(c: ColumnPlan, v: unknown): unknown {
   if (c.type === 'json') return JSON.stringify(v);
   return v;
 }
+
+/** PostgreSQL's side of the statements built in storage-shared.ts: `$n` placeholders, JSON compared as jsonb. */
+const POSTGRES: SqlDialect = {
+  param(params, v) {
+    params.push(v);
+    return `$${params.length}`;
+  },
+  encode,
+  absent: true,
+  instantKey: getInstantKeySql,
+  equals: (c, col, ph) => (c.type === 'json' ? `${col}::jsonb = ${ph}::jsonb` : `${col} = ${ph}`),
+};
 
 const selectLists = new WeakMap<TablePlan, string>();
 
@@ -281,65 +287,17 @@ class PgTx implements StorageTx {
 
   async list(table: string, q: ListQuery): Promise<Row[]> {
     const t = this.table(table);
-    const pk = quoteIdent(t.primaryKey);
-    const where: string[] = [];
     const params: unknown[] = [];
-    const p = (v: unknown) => {
-      params.push(v);
-      return `$${params.length}`;
-    };
-    for (const [name, value] of Object.entries(q.equals)) {
-      const c = t.columns.find((x) => x.name === name);
-      if (!c) throw new Error(`no column ${name}`);
-      // Null: a null given, not a field never given (its absence column set).
-      const absent = value === null ? t.columns.find((x) => x.absentOf === name) : undefined;
-      if (value === null) where.push(absent ? `(${quoteIdent(name)} IS NULL AND ${quoteIdent(absent.name)} IS NULL)` : `${quoteIdent(name)} IS NULL`);
-      else if (c.type === 'json') where.push(`${quoteIdent(name)}::jsonb = ${p(encode(c, value))}::jsonb`);
-      else if (c.instant) where.push(`${getInstantKeySql(quoteIdent(name))} = ${p(getInstantKey(value))}`);
-      else where.push(`${quoteIdent(name)} = ${p(encode(c, value))}`);
-    }
-    let order: string;
-    if (q.sort && q.sort.column !== t.primaryKey) {
-      const c = t.columns.find((x) => x.name === q.sort!.column);
-      if (!c) throw new Error(`no column ${q.sort.column}`);
-      const col = quoteIdent(c.name);
-      // A datetime orders by the instant it names, by its key (the same key as on SQLite).
-      const keyed = c.instant === true && c.canonical !== true;
-      const key = keyed ? getInstantKeySql(col) : col;
-      const arg = (v: unknown) => p(keyed ? getInstantKey(v) : v);
-      const dir = q.sort.descending ? 'DESC' : 'ASC';
-      const cmp = q.sort.descending ? '<' : '>';
-      // Nulls sort last in either direction; the identifier breaks ties (as on SQLite).
-      order = `(${col} IS NULL) ASC, ${key} ${dir}, ${pk} ${dir}`;
-      if (q.after) {
-        if (q.after.value === null || q.after.value === undefined) where.push(`(${col} IS NULL AND ${pk} ${cmp} ${p(q.after.id)})`);
-        else {
-          const v = encode(c, q.after.value);
-          where.push(`((${col} IS NOT NULL AND (${key} ${cmp} ${arg(v)} OR (${key} = ${arg(v)} AND ${pk} ${cmp} ${p(q.after.id)}))) OR ${col} IS NULL)`);
-        }
-      }
-    } else {
-      const descending = q.sort?.descending ?? false;
-      order = `${pk} ${descending ? 'DESC' : 'ASC'}`;
-      if (q.after) where.push(`${pk} ${descending ? '<' : '>'} ${p(q.after.id)}`);
-    }
-    if (q.count) return [{ count: Number((await this.s.query(this.db, `SELECT count(*) AS n FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, params)).rows[0]!.n) }];
-    const sql = `SELECT ${columnList(t)} FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${p(q.limit)}${q.offset ? ` OFFSET ${p(q.offset)}` : ''}`;
+    const sql = listSql(t, table, q, POSTGRES, `SELECT ${columnList(t)}`, params);
+    if (q.count) return [{ count: Number((await this.s.query(this.db, sql, params)).rows[0]!.n) }];
     return (await this.s.query(this.db, sql, params)).rows.map((r) => decodeRow(t, r as Row));
   }
 
   async update(table: string, id: unknown, changes: Row, expect?: { column: string; value: unknown }): Promise<Row | undefined> {
     const t = this.table(table);
-    const cols = t.columns.filter((c) => (Object.hasOwn(changes, c.name) || (c.absentOf !== undefined && Object.hasOwn(changes, c.absentOf))) && !c.primaryKey);
-    if (cols.length === 0) return this.get(table, id);
-    const params: unknown[] = cols.map((c) => (c.absentOf !== undefined ? (changes[c.absentOf] === undefined ? true : null) : encode(c, changes[c.name])));
-    params.push(id);
-    let sql = `UPDATE ${quoteIdent(table)} SET ${cols.map((c, i) => `${quoteIdent(c.name)} = $${i + 1}`).join(', ')} WHERE ${quoteIdent(t.primaryKey)} = $${params.length}`;
-    if (expect) {
-      const c = t.columns.find((x) => x.name === expect.column)!;
-      params.push(encode(c, expect.value));
-      sql += ` AND ${quoteIdent(expect.column)} = $${params.length}`;
-    }
+    const params: unknown[] = [];
+    const sql = updateSql(t, table, id, changes, expect, POSTGRES, params);
+    if (sql === undefined) return this.get(table, id);
     try {
       const out = await this.s.query(this.db, `${sql} RETURNING ${columnList(t)}`, params);
       return out.rows[0] ? decodeRow(t, out.rows[0] as Row) : undefined;
@@ -868,16 +826,7 @@ END $$`,
   async insertCredential(r: CredentialRecord): Promise<void> {
     await this.tx(async (db) => {
       try {
-        await this.query(db, `INSERT INTO ${CREDENTIALS} (id, kind, lookup, hash, subject, scopes, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
-          r.id,
-          r.kind,
-          r.lookup,
-          r.hash,
-          r.subject,
-          JSON.stringify(r.scopes),
-          r.createdAt,
-          r.revokedAt ?? null,
-        ]);
+        await this.query(db, `INSERT INTO ${CREDENTIALS} (${CREDENTIAL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, credentialValues(r));
       } catch (err) {
         throw mapConstraintError(err);
       }
@@ -982,11 +931,7 @@ END $$`,
       // Under the outbox lock no position is being given, so MAX(seq) is "every event given one so far".
       await this.query(db, 'SELECT pg_advisory_xact_lock($1)', [this.keys.outbox]);
       const afterSeq = ((await this.query(db, `SELECT COALESCE(MAX(seq), 0) AS seq FROM ${OUTBOX}`)).rows[0] as { seq: number }).seq;
-      await this.query(
-        db,
-        `INSERT INTO ${WEBHOOKS} (id, url, kinds, description, subject, access, secrets, created_at, disabled_at, disabled_reason, after_seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [r.id, r.url, r.kinds === null ? null : JSON.stringify(r.kinds), r.description ?? null, r.subject ?? null, r.access ? JSON.stringify(r.access) : null, JSON.stringify(r.secrets), r.createdAt, r.disabledAt ?? null, r.disabledReason ?? null, afterSeq],
-      );
+      await this.query(db, `INSERT INTO ${WEBHOOKS} (${WEBHOOK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, webhookValues(r, afterSeq));
       await this.endpointsChanged(db);
       return { ...r, afterSeq };
     });
@@ -1036,39 +981,14 @@ END $$`,
       // One fan-out at a time across instances; an instance that finds it taken leaves the work to the holder.
       const got = (await this.query(db, 'SELECT pg_try_advisory_xact_lock($1) AS got', [this.keys.fanout])).rows[0] as { got: boolean };
       if (!got.got) return 0;
-      const endpoints = ((await this.query(db, `SELECT id, kinds, after_seq, subject, access FROM ${WEBHOOKS} WHERE disabled_at IS NULL`)).rows as Pick<WebhookRow, 'id' | 'kinds' | 'after_seq' | 'subject' | 'access'>[]).map((e) => ({
-        id: e.id,
-        kinds: e.kinds === null ? null : new Set(JSON.parse(e.kinds) as string[]),
-        afterSeq: e.after_seq,
-        access: toAccess(e),
-      }));
+      const endpoints = ((await this.query(db, `SELECT id, kinds, after_seq, subject, access FROM ${WEBHOOKS} WHERE disabled_at IS NULL`)).rows as Pick<WebhookRow, 'id' | 'kinds' | 'after_seq' | 'subject' | 'access'>[]).map(toFanOutEndpoint);
       if (endpoints.length === 0) return 0;
       const stored = (await this.query(db, `SELECT value FROM ${META} WHERE key = $1`, [FANOUT_KEY])).rows[0] as { value: string } | undefined;
-      const cursor = Math.max(stored ? Number(stored.value) : 0, Math.min(...endpoints.map((e) => e.afterSeq)));
-      // The payloads are read only when an endpoint registered through the API has to be asked about them.
-      const columns = visible && endpoints.some((e) => e.access !== undefined) ? 'seq, id, type, data' : 'seq, id, type';
-      const rows = (await this.query(db, `SELECT ${columns} FROM ${OUTBOX} WHERE seq > $1 ORDER BY seq LIMIT $2`, [cursor, limit])).rows as { seq: number; id: string; type: string; data?: string }[];
+      const cursor = getFanOutCursor(stored?.value, endpoints);
+      const rows = (await this.query(db, `SELECT ${getFanOutColumns(endpoints, visible)} FROM ${OUTBOX} WHERE seq > $1 ORDER BY seq LIMIT $2`, [cursor, limit])).rows as { seq: number; id: string; type: string; data?: string }[];
       if (rows.length === 0) return 0;
       const at = new Date(now).toISOString();
-      const seqs: number[] = [];
-      const ids: string[] = [];
-      const eventIds: string[] = [];
-      const types: string[] = [];
-      for (const row of rows) {
-        let data: unknown;
-        for (const e of endpoints) {
-          if (row.seq <= e.afterSeq || (e.kinds !== null && !e.kinds.has(row.type))) continue;
-          if (e.access !== undefined) {
-            if (!visible) continue;
-            data ??= JSON.parse(row.data!);
-            if (!visible(e.access, row.type, data)) continue;
-          }
-          seqs.push(row.seq);
-          ids.push(e.id);
-          eventIds.push(row.id);
-          types.push(row.type);
-        }
-      }
+      const { seqs, endpoints: ids, eventIds, types } = getFanOutTargets(rows, endpoints, visible);
       if (seqs.length > 0) {
         await this.query(
           db,
@@ -1087,8 +1007,7 @@ END $$`,
       const rows = (
         await this.query(
           db,
-          `SELECT d.*, o.timestamp AS o_timestamp, o.version AS o_version, o.data AS o_data, w.id AS w_id, w.url AS w_url, w.kinds AS w_kinds, w.description AS w_description, w.subject AS w_subject, w.access AS w_access, w.secrets AS w_secrets, w.created_at AS w_created_at, w.after_seq AS w_after_seq
-           FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w.id = d.endpoint JOIN ${OUTBOX} o ON o.seq = d.seq
+          `${CLAIM_JOIN}
            WHERE d.status = 'pending' AND d.next_at <= $1 AND w.disabled_at IS NULL ORDER BY d.next_at, d.seq LIMIT $2 FOR UPDATE OF d SKIP LOCKED`,
           [now, limit],
         )
@@ -1099,12 +1018,7 @@ END $$`,
         rows.map((r) => r.seq),
         rows.map((r) => r.endpoint),
       ]);
-      return rows.map((r): ClaimedDelivery => {
-        const event: OutboxEntry = { seq: r.seq, id: r.event_id, type: r.event_type, timestamp: r.o_timestamp, data: JSON.parse(r.o_data) };
-        if (r.o_version !== null) event.version = r.o_version;
-        const endpoint = toEndpoint({ id: r.w_id, url: r.w_url, kinds: r.w_kinds, description: r.w_description, subject: r.w_subject, access: r.w_access, secrets: r.w_secrets, created_at: r.w_created_at, disabled_at: null, disabled_reason: null, after_seq: r.w_after_seq });
-        return { delivery: toDelivery({ ...r, next_at: now + leaseMs }), event, endpoint };
-      });
+      return rows.map((r): ClaimedDelivery => toClaimedDelivery(r, now + leaseMs));
     });
   }
 
@@ -1133,15 +1047,16 @@ END $$`,
 
   async listDeliveries(f: DeliveryFilter): Promise<DeliveryRecord[]> {
     await this.ready;
-    const { where, params } = deliveryWhere(f);
-    params.push(f.limit ?? 100);
-    return ((await this.query(this.pooled, `SELECT * FROM ${DELIVERIES}${where} ORDER BY seq DESC, endpoint LIMIT $${params.length}`, params)).rows as DeliveryRow[]).map(toDelivery);
+    const params: unknown[] = [];
+    const where = deliveryWhere(f, POSTGRES, params);
+    return ((await this.query(this.pooled, `SELECT * FROM ${DELIVERIES}${where} ORDER BY seq DESC, endpoint LIMIT ${POSTGRES.param(params, f.limit ?? 100)}`, params)).rows as DeliveryRow[]).map(toDelivery);
   }
 
   async replayDeliveries(f: Omit<DeliveryFilter, 'status' | 'limit'>, now: number, at: string): Promise<number> {
     await this.ready;
-    const { where, params } = deliveryWhere({ ...f, status: 'dead' }, 2);
-    return (await this.query(this.once, `UPDATE ${DELIVERIES} SET status = 'pending', attempts = 0, next_at = $1, last_error = NULL, last_status = NULL, updated_at = $2${where}`, [now, at, ...params])).rowCount ?? 0;
+    const params: unknown[] = [now, at];
+    const where = deliveryWhere({ ...f, status: 'dead' }, POSTGRES, params);
+    return (await this.query(this.once, `UPDATE ${DELIVERIES} SET status = 'pending', attempts = 0, next_at = $1, last_error = NULL, last_status = NULL, updated_at = $2${where}`, params)).rowCount ?? 0;
   }
 
   async close(): Promise<void> {
@@ -1157,19 +1072,6 @@ END $$`,
     await l?.end().catch(() => undefined);
     await this.pool.end();
   }
-}
-
-function deliveryWhere(f: DeliveryFilter, offset = 0): { where: string; params: unknown[] } {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const add = (sql: string, v: unknown) => {
-    params.push(v);
-    where.push(`${sql} = $${offset + params.length}`);
-  };
-  if (f.endpointId !== undefined) add('endpoint', f.endpointId);
-  if (f.eventId !== undefined) add('event_id', f.eventId);
-  if (f.status !== undefined) add('status', f.status);
-  return { where: where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '', params };
 }
 
 // ---- db copy (issue 28): the catalogue, the reader and the writer ---------------------------------------------

@@ -1,6 +1,6 @@
 // Row shapes of the credential, outbox, webhook and delivery tables and the records made from them: the same
 // columns on SQLite and PostgreSQL.
-import { getEndpointAccess, type CredentialRecord, type DeliveryRecord, type OutboxEntry, type WebhookAccess, type WebhookEndpointRecord, type WebhookSecret } from './storage-types.js';
+import { getEndpointAccess, type ClaimedDelivery, type CredentialRecord, type DeliveryRecord, type OutboxEntry, type WebhookAccess, type WebhookEndpointRecord, type WebhookSecret } from './storage-types.js';
 
 export interface CredentialRow {
   id: string;
@@ -11,6 +11,14 @@ export interface CredentialRow {
   scopes: string;
   created_at: string;
   revoked_at: string | null;
+}
+
+/** The credential table's columns in `credentialValues`' order, for an INSERT on either engine. */
+export const CREDENTIAL_COLUMNS = 'id, kind, lookup, hash, subject, scopes, created_at, revoked_at';
+
+/** A credential's row values, in `CREDENTIAL_COLUMNS` order. */
+export function credentialValues(r: CredentialRecord): unknown[] {
+  return [r.id, r.kind, r.lookup, r.hash, r.subject, JSON.stringify(r.scopes), r.createdAt, r.revokedAt ?? null];
 }
 
 export function toCredential(r: CredentialRow): CredentialRecord {
@@ -98,4 +106,32 @@ export function toDelivery(r: DeliveryRow): DeliveryRecord {
   if (r.last_error !== null) out.lastError = r.last_error;
   if (r.delivered_at !== null) out.deliveredAt = r.delivered_at;
   return out;
+}
+
+/** The webhook table's columns in `webhookValues`' order, for an INSERT on either engine. */
+export const WEBHOOK_COLUMNS = 'id, url, kinds, description, subject, access, secrets, created_at, disabled_at, disabled_reason, after_seq';
+
+/** An endpoint's row values, in `WEBHOOK_COLUMNS` order. */
+export function webhookValues(r: Omit<WebhookEndpointRecord, 'afterSeq'>, afterSeq: number): unknown[] {
+  return [r.id, r.url, r.kinds === null ? null : JSON.stringify(r.kinds), r.description ?? null, r.subject ?? null, r.access ? JSON.stringify(r.access) : null, JSON.stringify(r.secrets), r.createdAt, r.disabledAt ?? null, r.disabledReason ?? null, afterSeq];
+}
+
+/** A claimed delivery with its event and endpoint, read by one join (`ClaimRow`); leased until `nextAt`. */
+export function toClaimedDelivery(r: ClaimRow, nextAt: number): ClaimedDelivery {
+  const event: OutboxEntry = { seq: r.seq, id: r.event_id, type: r.event_type, timestamp: r.o_timestamp, data: JSON.parse(r.o_data) };
+  if (r.o_version !== null) event.version = r.o_version;
+  const endpoint = toEndpoint({ id: r.w_id, url: r.w_url, kinds: r.w_kinds, description: r.w_description, subject: r.w_subject, access: r.w_access, secrets: r.w_secrets, created_at: r.w_created_at, disabled_at: null, disabled_reason: null, after_seq: r.w_after_seq });
+  return { delivery: toDelivery({ ...r, next_at: nextAt }), event, endpoint };
+}
+
+/** An enabled endpoint as the fan-out reads it: the kinds it wants, where it starts, and who registered it. */
+export interface FanOutEndpoint {
+  id: string;
+  kinds: ReadonlySet<string> | null;
+  afterSeq: number;
+  access: WebhookAccess | undefined;
+}
+
+export function toFanOutEndpoint(e: Pick<WebhookRow, 'id' | 'kinds' | 'after_seq' | 'subject' | 'access'>): FanOutEndpoint {
+  return { id: e.id, kinds: e.kinds === null ? null : new Set(JSON.parse(e.kinds) as string[]), afterSeq: e.after_seq, access: toAccess(e) };
 }

@@ -5,7 +5,27 @@ import { getFastPaths } from '../../util/util-fast-paths.js';
 import { loadSqliteDriver } from './storage-sqlite-driver.js';
 import { getInstantKey, getInstantKeySqlite } from './storage-instant.js';
 import { byName, diffStoragePlans, withKeptColumns } from './storage-plan.js';
-import { toAccess, toCredential, toDelivery, toEndpoint, toOutboxEntry, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
+import { credentialValues, CREDENTIAL_COLUMNS, toClaimedDelivery, toCredential, toDelivery, toEndpoint, toFanOutEndpoint, toOutboxEntry, webhookValues, WEBHOOK_COLUMNS, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
+import {
+  CLAIM_JOIN,
+  CREDENTIALS,
+  deliveryWhere,
+  DELIVERIES,
+  FANOUT_KEY,
+  getFanOutColumns,
+  getFanOutCursor,
+  getFanOutTargets,
+  listSql,
+  META,
+  OUTBOX,
+  PLAN_KEY,
+  pushValueChecks,
+  quoteIdent,
+  RECORDS,
+  updateSql,
+  WEBHOOKS,
+  type SqlDialect,
+} from './storage-shared.js';
 import {
   StorageConstraintError,
   type AbortLike,
@@ -52,26 +72,8 @@ export interface SqliteOptions {
   fastPaths?: boolean;
 }
 
-const META = '_servicespec_meta';
-const OUTBOX = '_servicespec_outbox';
-const CREDENTIALS = '_servicespec_credentials';
-const RECORDS = '_servicespec_records';
-const PLAN_KEY = 'storage_plan';
-// events (issue 5): webhook endpoints, the delivery queue, and the fan-out cursor (a META key).
-const WEBHOOKS = '_servicespec_webhooks';
-const DELIVERIES = '_servicespec_deliveries';
-const FANOUT_KEY = 'events:fanout_seq';
-
 /** The datetime sort key (storage-instant.ts), a function on each connection. */
 const INSTANT = 'servicespec_instant';
-
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-function literal(v: string | number): string {
-  return typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`;
-}
 
 const SQLITE_TYPES: Record<ColumnPlan['type'], string> = { text: 'TEXT', integer: 'INTEGER', real: 'REAL', boolean: 'INTEGER', json: 'TEXT' };
 
@@ -84,14 +86,7 @@ function columnSql(c: ColumnPlan): string {
   const checks: string[] = [];
   if (c.type === 'boolean') checks.push(`${q} IN (0, 1)`);
   if (c.type === 'json') checks.push(`json_valid(${q})`);
-  const k = c.check;
-  if (k.values) checks.push(`${q} IN (${k.values.map(literal).join(', ')})`);
-  if (k.minimum !== undefined) checks.push(`${q} >= ${k.minimum}`);
-  if (k.maximum !== undefined) checks.push(`${q} <= ${k.maximum}`);
-  if (k.exclusiveMinimum !== undefined) checks.push(`${q} > ${k.exclusiveMinimum}`);
-  if (k.exclusiveMaximum !== undefined) checks.push(`${q} < ${k.exclusiveMaximum}`);
-  if (k.minLength !== undefined) checks.push(`length(${q}) >= ${k.minLength}`);
-  if (k.maxLength !== undefined) checks.push(`length(${q}) <= ${k.maxLength}`);
+  pushValueChecks(checks, c, 'length');
   for (const ch of checks) parts.push(`CHECK (${ch})`);
   return parts.join(' ');
 }
@@ -196,53 +191,9 @@ class SqliteTx implements StorageTx {
 
   listNow(table: string, q: ListQuery, stored = false): Row[] {
     const t = this.table(table);
-    const pk = quoteIdent(t.primaryKey);
-    const where: string[] = [];
     const params: unknown[] = [];
-    for (const [name, value] of Object.entries(q.equals)) {
-      const c = t.columns.find((x) => x.name === name);
-      if (!c) throw new Error(`no column ${name}`);
-      // Null: a null given, not a field never given (its absence column set).
-      if (value === null) where.push(absentOf(t, name) ? `(${quoteIdent(name)} IS NULL AND ${quoteIdent(absentOf(t, name)!)} IS NULL)` : `${quoteIdent(name)} IS NULL`);
-      else {
-        where.push(c.instant ? `${getInstantKeySqlite(quoteIdent(name), INSTANT)} = ?` : `${quoteIdent(name)} = ?`);
-        params.push(c.instant ? getInstantKey(value) : encode(c, value));
-      }
-    }
-    let order = `${pk} ASC`;
-    if (q.sort && q.sort.column !== t.primaryKey) {
-      const c = t.columns.find((x) => x.name === q.sort!.column);
-      if (!c) throw new Error(`no column ${q.sort.column}`);
-      const col = quoteIdent(c.name);
-      // A datetime orders by the instant it names, by its key (the cursor's value keyed alike, in JS).
-      const keyed = c.instant === true && c.canonical !== true;
-      const key = keyed ? getInstantKeySqlite(col, INSTANT) : col;
-      const dir = q.sort.descending ? 'DESC' : 'ASC';
-      const cmp = q.sort.descending ? '<' : '>';
-      // Nulls sort last in either direction; the identifier breaks ties.
-      order = `(${col} IS NULL) ASC, ${key} ${dir}, ${pk} ${dir}`;
-      if (q.after) {
-        if (q.after.value === null || q.after.value === undefined) {
-          where.push(`(${col} IS NULL AND ${pk} ${cmp} ?)`);
-          params.push(q.after.id);
-        } else {
-          where.push(`((${col} IS NOT NULL AND (${key} ${cmp} ? OR (${key} = ? AND ${pk} ${cmp} ?))) OR ${col} IS NULL)`);
-          const v = keyed ? getInstantKey(q.after.value) : encode(c, q.after.value);
-          params.push(v, v, q.after.id);
-        }
-      }
-    } else {
-      const descending = q.sort?.descending ?? false;
-      order = `${pk} ${descending ? 'DESC' : 'ASC'}`;
-      if (q.after) {
-        where.push(`${pk} ${descending ? '<' : '>'} ?`);
-        params.push(q.after.id);
-      }
-    }
-    if (q.count) return [{ count: Number((this.stmt(`SELECT count(*) AS n FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`).get(...params) as { n: number | bigint }).n) }];
-    const sql = `SELECT * FROM ${quoteIdent(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?${q.offset ? ' OFFSET ?' : ''}`;
-    params.push(q.limit);
-    if (q.offset) params.push(q.offset);
+    const sql = listSql(t, table, q, SQLITE, 'SELECT *', params);
+    if (q.count) return [{ count: Number((this.stmt(sql).get(...params) as { n: number | bigint }).n) }];
     const stmt = this.stmt(sql);
     const decode = rowDecoder(stmt, t, stored, this.fast);
     const rows = stmt.all(...params) as unknown[][];
@@ -253,15 +204,9 @@ class SqliteTx implements StorageTx {
 
   async update(table: string, id: unknown, changes: Row, expect?: { column: string; value: unknown }): Promise<Row | undefined> {
     const t = this.table(table);
-    const cols = t.columns.filter((c) => (Object.hasOwn(changes, c.name) || (c.absentOf !== undefined && Object.hasOwn(changes, c.absentOf))) && !c.primaryKey);
-    if (cols.length === 0) return this.get(table, id);
-    let sql = `UPDATE ${quoteIdent(table)} SET ${cols.map((c) => `${quoteIdent(c.name)} = ?`).join(', ')} WHERE ${quoteIdent(t.primaryKey)} = ?`;
-    const params = [...cols.map((c) => (c.absentOf !== undefined ? (changes[c.absentOf] === undefined ? 1 : null) : encode(c, changes[c.name]))), id];
-    if (expect) {
-      const c = t.columns.find((x) => x.name === expect.column)!;
-      sql += ` AND ${quoteIdent(expect.column)} = ?`;
-      params.push(encode(c, expect.value));
-    }
+    const params: unknown[] = [];
+    const sql = updateSql(t, table, id, changes, expect, SQLITE, params);
+    if (sql === undefined) return this.get(table, id);
     try {
       const stmt = this.stmt(`${sql} RETURNING *`);
       const decode = rowDecoder(stmt, t, false, this.fast);
@@ -381,16 +326,24 @@ function selectByIdSql(t: TablePlan): string {
 }
 
 /** The absence column of a field (ColumnPlan.absentOf), if it has one. */
-function absentOf(t: TablePlan, field: string): string | undefined {
-  return t.columns.find((c) => c.absentOf === field)?.name;
-}
-
 function encode(c: ColumnPlan, v: unknown): unknown {
   if (v === undefined || v === null) return null;
   if (c.type === 'boolean') return v ? 1 : 0;
   if (c.type === 'json') return JSON.stringify(v);
   return v;
 }
+
+/** SQLite's side of the statements built in storage-shared.ts: `?` placeholders, booleans as 0/1, JSON as text. */
+const SQLITE: SqlDialect = {
+  param(params, v) {
+    params.push(v);
+    return '?';
+  },
+  encode,
+  absent: 1,
+  instantKey: (col) => getInstantKeySqlite(col, INSTANT),
+  equals: (_c, col, ph) => `${col} = ${ph}`,
+};
 
 type RowDecode = (raw: unknown[]) => Row;
 const rowDecoders = new WeakMap<Database.Statement, { table: TablePlan; decoded?: RowDecode; stored?: RowDecode; plainDecoded?: RowDecode; plainStored?: RowDecode }>();
@@ -494,6 +447,8 @@ export class SqliteStorage implements Storage {
   private readonly eventsFullSync: boolean;
   /** The generated row encoders and decoders, or their plain loops (SqliteOptions.fastPaths). */
   private readonly fast: boolean;
+  /** The configured busy_timeout, restored after a migration's own wait (beginImmediateAsync). */
+  private readonly busyTimeoutMs: number;
 
   constructor(options: SqliteOptions) {
     this.fast = getFastPaths(options.fastPaths);
@@ -503,6 +458,7 @@ export class SqliteStorage implements Storage {
     this.db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     this.db.pragma('foreign_keys = ON');
     const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
+    this.busyTimeoutMs = busyTimeoutMs;
     this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     this.db.function(INSTANT, { deterministic: true }, getInstantKey);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${META} (key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL) STRICT`);
@@ -663,7 +619,7 @@ export class SqliteStorage implements Storage {
         }
       }
     } finally {
-      this.db.pragma('busy_timeout = 5000');
+      this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     }
   }
 
@@ -863,16 +819,7 @@ export class SqliteStorage implements Storage {
   async insertCredential(r: CredentialRecord): Promise<void> {
     await this.serial(async () => {
       this.clearCredentialCache();
-      this.stmt(`INSERT INTO ${CREDENTIALS} (id, kind, lookup, hash, subject, scopes, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(
-        r.id,
-        r.kind,
-        r.lookup,
-        r.hash,
-        r.subject,
-        JSON.stringify(r.scopes),
-        r.createdAt,
-        r.revokedAt ?? null,
-      );
+      this.stmt(`INSERT INTO ${CREDENTIALS} (${CREDENTIAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(...credentialValues(r));
     });
   }
 
@@ -1021,9 +968,7 @@ export class SqliteStorage implements Storage {
   async insertWebhookEndpoint(r: Omit<WebhookEndpointRecord, 'afterSeq'>): Promise<WebhookEndpointRecord> {
     return this.serial(async () => {
       const afterSeq = (this.stmt(`SELECT COALESCE(MAX(seq), 0) AS seq FROM ${OUTBOX}`).get() as { seq: number }).seq;
-      this.stmt(
-        `INSERT INTO ${WEBHOOKS} (id, url, kinds, description, subject, access, secrets, created_at, disabled_at, disabled_reason, after_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(r.id, r.url, r.kinds === null ? null : JSON.stringify(r.kinds), r.description ?? null, r.subject ?? null, r.access ? JSON.stringify(r.access) : null, JSON.stringify(r.secrets), r.createdAt, r.disabledAt ?? null, r.disabledReason ?? null, afterSeq);
+      this.stmt(`INSERT INTO ${WEBHOOKS} (${WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...webhookValues(r, afterSeq));
       return { ...r, afterSeq };
     });
   }
@@ -1066,35 +1011,18 @@ export class SqliteStorage implements Storage {
 
   async fanOutEvents(now: number, limit: number, visible?: (access: WebhookAccess, type: string, data: unknown) => boolean): Promise<number> {
     return this.serial(async () => {
-      const endpoints = (this.stmt(`SELECT id, kinds, after_seq, subject, access FROM ${WEBHOOKS} WHERE disabled_at IS NULL`).all() as Pick<WebhookRow, 'id' | 'kinds' | 'after_seq' | 'subject' | 'access'>[]).map((e) => ({
-        id: e.id,
-        kinds: e.kinds === null ? null : new Set(JSON.parse(e.kinds) as string[]),
-        afterSeq: e.after_seq,
-        access: toAccess(e),
-      }));
+      const endpoints = (this.stmt(`SELECT id, kinds, after_seq, subject, access FROM ${WEBHOOKS} WHERE disabled_at IS NULL`).all() as Pick<WebhookRow, 'id' | 'kinds' | 'after_seq' | 'subject' | 'access'>[]).map(toFanOutEndpoint);
       // No endpoint: nothing to queue, and nothing to write (an endpoint registered later starts after its afterSeq).
       if (endpoints.length === 0) return 0;
       return this.relaxed(() => this.db.transaction(() => {
         const stored = this.stmt(`SELECT value FROM ${META} WHERE key = ?`).get(FANOUT_KEY) as { value: string } | undefined;
-        const cursor = Math.max(stored ? Number(stored.value) : 0, Math.min(...endpoints.map((e) => e.afterSeq)));
-        // The payloads are read only when an endpoint registered through the API has to be asked about them.
-        const columns = visible && endpoints.some((e) => e.access !== undefined) ? 'seq, id, type, data' : 'seq, id, type';
-        const rows = this.stmt(`SELECT ${columns} FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(cursor, limit) as { seq: number; id: string; type: string; data?: string }[];
+        const cursor = getFanOutCursor(stored?.value, endpoints);
+        const rows = this.stmt(`SELECT ${getFanOutColumns(endpoints, visible)} FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(cursor, limit) as { seq: number; id: string; type: string; data?: string }[];
         if (rows.length === 0) return 0;
         const at = new Date(now).toISOString();
         const queue = this.stmt(`INSERT OR IGNORE INTO ${DELIVERIES} (seq, endpoint, event_id, event_type, status, attempts, next_at, updated_at) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)`);
-        for (const row of rows) {
-          let data: unknown;
-          for (const e of endpoints) {
-            if (row.seq <= e.afterSeq || (e.kinds !== null && !e.kinds.has(row.type))) continue;
-            if (e.access !== undefined) {
-              if (!visible) continue;
-              data ??= JSON.parse(row.data!);
-              if (!visible(e.access, row.type, data)) continue;
-            }
-            queue.run(row.seq, e.id, row.id, row.type, now, at);
-          }
-        }
+        const targets = getFanOutTargets(rows, endpoints, visible);
+        for (let i = 0; i < targets.seqs.length; i++) queue.run(targets.seqs[i], targets.endpoints[i], targets.eventIds[i], targets.types[i], now, at);
         this.stmt(`INSERT INTO ${META} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(FANOUT_KEY, String(rows[rows.length - 1]!.seq));
         return rows.length;
       })());
@@ -1104,19 +1032,11 @@ export class SqliteStorage implements Storage {
   async claimDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
     return this.serial(async () =>
       this.relaxed(() => this.db.transaction(() => {
-        const rows = this.stmt(
-          `SELECT d.*, o.timestamp AS o_timestamp, o.version AS o_version, o.data AS o_data, w.id AS w_id, w.url AS w_url, w.kinds AS w_kinds, w.description AS w_description, w.subject AS w_subject, w.access AS w_access, w.secrets AS w_secrets, w.created_at AS w_created_at, w.after_seq AS w_after_seq
-           FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w.id = d.endpoint JOIN ${OUTBOX} o ON o.seq = d.seq
-           WHERE d.status = 'pending' AND d.next_at <= ? AND w.disabled_at IS NULL ORDER BY d.next_at, d.seq LIMIT ?`,
-        ).all(now, limit) as ClaimRow[];
+        const rows = this.stmt(`${CLAIM_JOIN}
+           WHERE d.status = 'pending' AND d.next_at <= ? AND w.disabled_at IS NULL ORDER BY d.next_at, d.seq LIMIT ?`).all(now, limit) as ClaimRow[];
         const lease = this.stmt(`UPDATE ${DELIVERIES} SET next_at = ? WHERE seq = ? AND endpoint = ?`);
         for (const r of rows) lease.run(now + leaseMs, r.seq, r.endpoint);
-        return rows.map((r): ClaimedDelivery => {
-          const event: OutboxEntry = { seq: r.seq, id: r.event_id, type: r.event_type, timestamp: r.o_timestamp, data: JSON.parse(r.o_data) };
-          if (r.o_version !== null) event.version = r.o_version;
-          const endpoint = toEndpoint({ id: r.w_id, url: r.w_url, kinds: r.w_kinds, description: r.w_description, subject: r.w_subject, access: r.w_access, secrets: r.w_secrets, created_at: r.w_created_at, disabled_at: null, disabled_reason: null, after_seq: r.w_after_seq });
-          return { delivery: toDelivery({ ...r, next_at: now + leaseMs }), event, endpoint };
-        });
+        return rows.map((r): ClaimedDelivery => toClaimedDelivery(r, now + leaseMs));
       })()),
     );
   }
@@ -1148,15 +1068,17 @@ export class SqliteStorage implements Storage {
 
   async listDeliveries(f: DeliveryFilter): Promise<DeliveryRecord[]> {
     return this.serial(async () => {
-      const { where, params } = deliveryWhere(f);
+      const params: unknown[] = [];
+      const where = deliveryWhere(f, SQLITE, params);
       return (this.stmt(`SELECT * FROM ${DELIVERIES}${where} ORDER BY seq DESC, endpoint LIMIT ?`).all(...params, f.limit ?? 100) as DeliveryRow[]).map(toDelivery);
     });
   }
 
   async replayDeliveries(f: Omit<DeliveryFilter, 'status' | 'limit'>, now: number, at: string): Promise<number> {
     return this.serial(async () => {
-      const { where, params } = deliveryWhere({ ...f, status: 'dead' });
-      return this.stmt(`UPDATE ${DELIVERIES} SET status = 'pending', attempts = 0, next_at = ?, last_error = NULL, last_status = NULL, updated_at = ?${where}`).run(now, at, ...params).changes;
+      const params: unknown[] = [now, at];
+      const where = deliveryWhere({ ...f, status: 'dead' }, SQLITE, params);
+      return this.stmt(`UPDATE ${DELIVERIES} SET status = 'pending', attempts = 0, next_at = ?, last_error = NULL, last_status = NULL, updated_at = ?${where}`).run(...params).changes;
     });
   }
 
@@ -1242,24 +1164,6 @@ function createEventTables(db: Database.Database): void {
   );
   db.exec(`CREATE INDEX IF NOT EXISTS ${DELIVERIES}_due ON ${DELIVERIES} (status, next_at)`);
   db.exec(`CREATE INDEX IF NOT EXISTS ${DELIVERIES}_event ON ${DELIVERIES} (event_id)`);
-}
-
-function deliveryWhere(f: DeliveryFilter): { where: string; params: unknown[] } {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (f.endpointId !== undefined) {
-    where.push('endpoint = ?');
-    params.push(f.endpointId);
-  }
-  if (f.eventId !== undefined) {
-    where.push('event_id = ?');
-    params.push(f.eventId);
-  }
-  if (f.status !== undefined) {
-    where.push('status = ?');
-    params.push(f.status);
-  }
-  return { where: where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '', params };
 }
 
 // ---- end of events ------------------------------------------------------------------------------------------------
