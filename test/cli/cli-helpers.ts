@@ -76,8 +76,12 @@ export interface ServeProcess {
   stop: () => Promise<number | null>;
 }
 
-export function startCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): ServeProcess {
-  const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
+/** The built bin (`npm run build` first), for tests of the process as installed. */
+export const BUILT_CLI = join(ROOT, 'dist', 'cli', 'cli-main.js');
+
+/** Runs `servicespec serve …` (or any long-running command) as a child process: from source through tsx, or with `built`, dist/. */
+export function startCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; built?: boolean } = {}): ServeProcess {
+  const child = spawn(process.execPath, [...(options.built ? [BUILT_CLI] : ['--import', TSX, CLI]), ...args], {
     cwd: options.cwd ?? ROOT,
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
