@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CustomHandler } from '../../src/runtime/runtime-context.js';
+import { until } from '../events/helpers.js';
 import { loadModel, startService, type Running } from './helpers.js';
 
 // One answer per request under a 400 ms time-out (issue 12 items 7, 8 and 11).
@@ -9,11 +10,57 @@ const HANDLERS = new URL('./fixtures/slow-handlers.mjs', import.meta.url).href;
 const TIMEOUT_MS = 400;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Work a handler does until the test opens it (instead of sleeping a while), and whether it has ended since. */
+interface Gate {
+  open(): void;
+  readonly ended: boolean;
+}
+const gates = new Map<string, { wait: Promise<void>; open: () => void; ended: boolean }>();
+/** A gate for the request whose body's text is `text`: its handler's work waits for it. */
+function gateFor(text: string): Gate {
+  let open!: () => void;
+  const g = { wait: new Promise<void>((r) => (open = r)), open: () => open(), ended: false };
+  gates.set(text, g);
+  return g;
+}
+/** The handler's wait: for its gate where the test made one, else `ms`; the gate then records that the work ended. */
+async function work(body: { text: string; ms: number }): Promise<void> {
+  const g = gates.get(body.text);
+  if (!g) {
+    await sleep(body.ms);
+    return;
+  }
+  await g.wait;
+  g.ended = true;
+}
+
 let s: Running;
 /** What the service logged at warn and above. */
 const logged: string[] = [];
 beforeAll(async () => {
-  const { handlers } = (await import(HANDLERS)) as { handlers: Record<string, CustomHandler> };
+  const fixture = (await import(HANDLERS)) as { handlers: Record<string, CustomHandler> };
+  const held = new Set<string>();
+  const handlers: Record<string, CustomHandler> = {
+    ...fixture.handlers,
+    // As slow-handlers.mjs's, waiting on the test's gate rather than for a time.
+    async commitThenWait({ body, storage }) {
+      const b = body as { text: string; ms: number };
+      const row = await storage.transaction((tx) => tx.insert('Note', { text: b.text }));
+      await work(b);
+      return { id: row.id };
+    },
+    async holdOnce({ body, storage }) {
+      const b = body as { text: string; ms: number };
+      const first = !held.has(b.text);
+      held.add(b.text);
+      const row = await storage.transaction(async (tx) => {
+        const out = await tx.insert('Note', { text: b.text });
+        if (first) await work(b);
+        return out;
+      });
+      return { id: row.id };
+    },
+  };
   const stream = { write: (line: string) => void logged.push(line) };
   s = await startService(loadModel(SLOW), { handlers, allowGaps: false, logger: { level: 'warn', stream } });
   // The first request pays for the first connection and compiled validators; time the ones after it.
@@ -42,17 +89,23 @@ function expectTimeout(r: { status: number; headers: Headers; body: { code?: str
 describe('Idempotency-Key and the time-out (item 7)', () => {
   it('answers once, at the time-out, with the declared body; the key then replays the committed success, not the time-out', async () => {
     const key = `late-${Date.now()}`;
-    // The handler commits at once, then works on for 2 s: the time-out answers, and does not wait for it.
-    const first = await timed(s.call('POST', '/late', { text: key, ms: 2000 }, { 'idempotency-key': key }));
+    // The handler commits at once, then works on until the gate opens: the time-out answers, and does not wait for it.
+    const gate = gateFor(key);
+    const first = await timed(s.call('POST', '/late', { text: key, ms: 0 }, { 'idempotency-key': key }));
     expectTimeout(first);
+    expect(gate.ended).toBe(false);
+    // Not before the time-out (a lower bound: a loaded machine only makes it later).
     expect(first.took).toBeGreaterThan(TIMEOUT_MS - 50);
-    expect(first.took).toBeLessThan(TIMEOUT_MS + 900);
     // While the handler still runs, the key is in progress, not answered.
-    const during = await s.call('POST', '/late', { text: key, ms: 2000 }, { 'idempotency-key': key });
+    const during = await s.call('POST', '/late', { text: key, ms: 0 }, { 'idempotency-key': key });
     expect(during.status).toBe(409);
     expect(during.body.code).toBe('idempotency_in_progress');
-    await sleep(2000);
-    const replay = await s.call('POST', '/late', { text: key, ms: 2000 }, { 'idempotency-key': key });
+    gate.open();
+    // Once the work has ended, the key keeps what it did.
+    const replay = await until(async () => {
+      const r = await s.call('POST', '/late', { text: key, ms: 0 }, { 'idempotency-key': key });
+      return gate.ended && r.body.code !== 'idempotency_in_progress' ? r : undefined;
+    });
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual({ id: expect.any(Number) });
@@ -64,16 +117,23 @@ describe('Idempotency-Key and the time-out (item 7)', () => {
 
   it('releases the key when the work rolled back, so a retry with the same key runs', async () => {
     const key = `hold-${Date.now()}`;
-    const first = await timed(s.call('POST', '/hold', { text: key, ms: 1000 }, { 'idempotency-key': key }));
+    const gate = gateFor(key);
+    const first = await s.call('POST', '/hold', { text: key, ms: 0 }, { 'idempotency-key': key });
     expectTimeout(first);
-    expect(first.took).toBeLessThan(TIMEOUT_MS + 600);
-    await sleep(1000);
+    // Answered while the handler's transaction was still held open.
+    expect(gate.ended).toBe(false);
+    gate.open();
+    await until(() => gate.ended);
     expect(await notesWith(key)).toBe(0);
-    const retry = await s.call('POST', '/hold', { text: key, ms: 1000 }, { 'idempotency-key': key });
+    // The key is released once the handler has settled (just after its work ended).
+    const retry = await until(async () => {
+      const r = await s.call('POST', '/hold', { text: key, ms: 0 }, { 'idempotency-key': key });
+      return r.body.code === 'idempotency_in_progress' ? undefined : r;
+    });
     expect(retry.status).toBe(200);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
     expect(await notesWith(key)).toBe(1);
-    const replay = await s.call('POST', '/hold', { text: key, ms: 1000 }, { 'idempotency-key': key });
+    const replay = await s.call('POST', '/hold', { text: key, ms: 0 }, { 'idempotency-key': key });
     expect(replay.status).toBe(200);
     expect(replay.body).toEqual(retry.body);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
