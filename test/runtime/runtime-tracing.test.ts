@@ -5,8 +5,11 @@ import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentele
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CustomHandler } from '../../src/runtime/runtime-context.js';
+import { servicespecPlugin } from '../../src/runtime/service/runtime-service.js';
+import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { until } from '../events/helpers.js';
 import { loadModel, startService, TICKETS, type Running } from './helpers.js';
 
@@ -162,5 +165,26 @@ describe('tracing with a provider passed', { timeout: 60_000 }, () => {
     expect((await s.call('GET', '/tickets')).status).toBe(200);
     await until(() => own.getFinishedSpans().find((x) => x.name === 'GET /tickets'));
     expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+});
+
+describe('tracing in the plugin, inside a host app', { timeout: 60_000 }, () => {
+  it("traces the spec's routes only: the host's own route gets no span from servicespec", async () => {
+    const host = Fastify();
+    host.get('/host-own', async () => ({ own: true }));
+    await host.register(servicespecPlugin, { model: loadModel(TICKETS), storage: createSqliteStorage({ path: ':memory:' }), allowGaps: true, handlers, tracing: true });
+    const url = await host.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      exporter.reset();
+      const own = 'ddddddddddddddddddddddddddddddd4';
+      expect((await fetch(`${url}/host-own`, { headers: traceparent(own) })).status).toBe(200);
+      const spec = 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeee5';
+      expect((await fetch(`${url}/tickets`, { headers: traceparent(spec) })).status).toBe(200);
+      const { server } = await serverSpan(spec, 'GET /tickets');
+      expect(server.attributes['servicespec.operation']).toBe('listTickets');
+      expect(spansOf(own)).toEqual([]);
+    } finally {
+      await host.close();
+    }
   });
 });
