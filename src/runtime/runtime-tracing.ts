@@ -87,12 +87,13 @@ export function registerRequestTracing(app: FastifyInstance, tracer: Tracer, rou
 }
 
 function endRequestSpan(span: Span, reply: FastifyReply): void {
-  const status = reply.raw.statusCode;
-  span.setAttribute('http.response.status_code', status);
-  if (status >= 500) {
-    span.setAttribute('error.type', String(status));
+  const res = reply.raw;
+  // A status only where one was sent: a client that left before the answer began got none.
+  if (res.headersSent) span.setAttribute('http.response.status_code', res.statusCode);
+  if (res.headersSent && res.statusCode >= 500) {
+    span.setAttribute('error.type', String(res.statusCode));
     span.setStatus({ code: SpanStatusCode.ERROR });
-  } else if (!reply.raw.writableFinished) {
+  } else if (!res.writableFinished) {
     // The client went away before the answer was complete.
     span.setAttribute('error.type', 'aborted');
     span.setStatus({ code: SpanStatusCode.ERROR, message: 'the connection closed before the answer was sent' });

@@ -188,3 +188,40 @@ describe('tracing in the plugin, inside a host app', { timeout: 60_000 }, () => 
     }
   });
 });
+
+describe('a client that leaves before the answer', { timeout: 60_000 }, () => {
+  let s: Running;
+  let reached!: () => void;
+  let release!: () => void;
+  const inHandler = new Promise<void>((r) => (reached = r));
+  const held = new Promise<void>((r) => (release = r));
+  beforeAll(async () => {
+    s = await startService(loadModel(TICKETS), {
+      tracing: true,
+      handlers: {
+        estimate: async () => {
+          reached();
+          await held;
+          return { points: 1 };
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    release();
+    await s.close();
+  });
+
+  it('ends its span as aborted, an error with no status code', async () => {
+    const traceId = 'fffffffffffffffffffffffffffffff6';
+    const leaving = new AbortController();
+    const answer = fetch(`${s.url}/estimates`, { method: 'POST', headers: { 'content-type': 'application/json', ...traceparent(traceId) }, body: '{"title":"x"}', signal: leaving.signal }).catch((err: unknown) => err);
+    await inHandler;
+    leaving.abort();
+    expect(await answer).toBeInstanceOf(Error);
+    const { server } = await serverSpan(traceId, 'POST /estimates');
+    expect(server.attributes['error.type']).toBe('aborted');
+    expect(server.attributes['http.response.status_code']).toBeUndefined();
+    expect(server.status.code).toBe(SpanStatusCode.ERROR);
+  });
+});
