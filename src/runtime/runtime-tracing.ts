@@ -36,13 +36,6 @@ export interface TracedRoute {
 // The methods HTTP semantic conventions name; any other is `_OTHER` (with the original kept).
 const KNOWN_METHODS = new Set(['CONNECT', 'DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT', 'TRACE', 'QUERY']);
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The request's SERVER span, while tracing is on. */
-    traceSpan: Span | undefined;
-  }
-}
-
 /**
  * Adds the request span's hooks to `app` (and the routes it encapsulates): the span starts when the request is
  * routed, as a child of the trace the request's headers carry (the host's propagator reads them), is the active
@@ -50,7 +43,6 @@ declare module 'fastify' {
  * runs in it after the body arrives), and ends when the answer is sent or the connection closes.
  */
 export function registerRequestTracing(app: FastifyInstance, tracer: Tracer, routeOf: (request: FastifyRequest) => TracedRoute | undefined): void {
-  if (!app.hasRequestDecorator('traceSpan')) app.decorateRequest('traceSpan', undefined);
   app.addHook('onRequest', function traceRequest(request, reply, done) {
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const named = routeOf(request);
@@ -75,7 +67,6 @@ export function registerRequestTracing(app: FastifyInstance, tracer: Tracer, rou
     const agent = request.headers['user-agent'];
     if (agent !== undefined) attributes['user_agent.original'] = agent;
     const span = tracer.startSpan(named ? `${known ? method : 'HTTP'} ${named.route}` : known ? method : 'HTTP', { kind: SpanKind.SERVER, attributes }, parent);
-    request.traceSpan = span;
     const active = trace.setSpan(parent, span);
     // Listeners added later (Fastify's body reading, the answer's finish) run in the request's context too.
     context.bind(active, request.raw);
