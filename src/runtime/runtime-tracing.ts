@@ -106,7 +106,7 @@ interface DbCall {
 
 /**
  * One CLIENT span around `run` (sync or returning a promise), as a child of the active span; none where no span is
- * active (a storage call made outside any request: the delivery worker, a sweep). `inner` runs within the span.
+ * active (a storage call made outside any request: the delivery worker, a sweep). `run` runs within the span.
  */
 function traced<T>(db: DbCall, operation: string, table: string | undefined, run: (active: Context) => T): T {
   const parent = context.active();
