@@ -10,6 +10,8 @@ import { run } from '../../src/cli/cli-run.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(ROOT, 'src', 'cli', 'cli-main.ts');
+/** The built bin (`npm run build` first), for tests of the process as installed. */
+export const BUILT_CLI = join(ROOT, 'dist', 'cli', 'cli-main.js');
 const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 export const EXAMPLES = ['empty.yaml', 'library.yaml', 'orders.yaml'].map((f) => join(ROOT, 'examples', f));
@@ -41,10 +43,10 @@ export async function runCli(args: readonly string[], options: { cwd?: string; i
   return { code, stdout, stderr };
 }
 
-/** Runs the real `servicespec` bin as a child process, from source through tsx (no build needed). */
-export function spawnCli(args: readonly string[], options: { cwd?: string; input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+/** Runs the real `servicespec` bin as a child process, from source through tsx (no build needed), or with `built`, dist/. */
+export function spawnCli(args: readonly string[], options: { cwd?: string; input?: string; env?: Record<string, string>; built?: boolean } = {}): Promise<CliResult> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
+    const child = spawn(process.execPath, [...(options.built ? [BUILT_CLI] : ['--import', TSX, CLI]), ...args], {
       cwd: options.cwd ?? ROOT,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -76,8 +78,9 @@ export interface ServeProcess {
   stop: () => Promise<number | null>;
 }
 
-export function startCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): ServeProcess {
-  const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
+/** Runs `servicespec serve …` (or any long-running command) as a child process: from source through tsx, or with `built`, dist/. */
+export function startCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; built?: boolean } = {}): ServeProcess {
+  const child = spawn(process.execPath, [...(options.built ? [BUILT_CLI] : ['--import', TSX, CLI]), ...args], {
     cwd: options.cwd ?? ROOT,
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel, startService, type Running } from '../runtime/helpers.js';
+import { until } from '../events/helpers.js';
 import { POSTGRES_URL } from '../support/postgres.js';
 
 // Stored Idempotency-Key answers are removed once their retention (1h in the fixture) has passed, in the
@@ -9,6 +10,8 @@ import { POSTGRES_URL } from '../support/postgres.js';
 const LIMITED = new URL('./fixtures/limited.yaml', import.meta.url).pathname;
 let clock = Date.parse('2026-11-23T12:00:00.000Z');
 let s: Running;
+/** Sweeps finished so far (the sweep calls the storage's deleteExpiredRecords, counted here). */
+let sweeps = 0;
 beforeAll(async () => {
   s = await startService(loadModel(LIMITED), {
     allowGaps: false,
@@ -16,18 +19,22 @@ beforeAll(async () => {
     now: () => new Date(clock),
     recordSweep: { everyMs: 20, limit: 1000 },
   });
+  const sweep = s.storage.deleteExpiredRecords.bind(s.storage);
+  s.storage.deleteExpiredRecords = async (now, limit) => {
+    const n = await sweep(now, limit);
+    sweeps++;
+    return n;
+  };
 });
 afterAll(async () => s.close());
-
-const until = async (ok: () => Promise<boolean>) => {
-  for (let i = 0; i < 200 && !(await ok()); i++) await new Promise((r) => setTimeout(r, 25));
-};
 
 describe('expired Idempotency-Key records', () => {
   it('are kept through their retention and removed after it', async () => {
     const first = await s.call('POST', '/items', { name: 'kept' }, { 'idempotency-key': 'sweep-1' });
     expect(first.status).toBe(201);
-    await new Promise((r) => setTimeout(r, 100)); // several sweeps: the answer is not expired, so it stays
+    // Several sweeps: the answer is not expired, so it stays.
+    const seen = sweeps;
+    await until(() => sweeps >= seen + 3, 10_000, 'three sweeps');
     const replay = await s.call('POST', '/items', { name: 'kept' }, { 'idempotency-key': 'sweep-1' });
     expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
     // Whether the row is still there, whatever its expiry: read as of a time before it expires.
@@ -46,8 +53,7 @@ describe('expired Idempotency-Key records', () => {
     };
     expect(await held()).toBeDefined();
     clock += 2 * 3_600_000;
-    await until(async () => (await held()) === undefined);
-    expect(await held()).toBeUndefined();
+    await until(async () => (await held()) === undefined, 10_000, 'the expired record to be removed');
     const again = await s.call('POST', '/items', { name: 'kept' }, { 'idempotency-key': 'sweep-1' });
     expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, null]);
   });

@@ -2,22 +2,45 @@ import { connect } from 'node:net';
 import { parseList } from 'structured-headers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CustomHandler } from '../../src/runtime/runtime-context.js';
+import { until } from '../events/helpers.js';
 import { loadModel, startService, type Running } from '../runtime/helpers.js';
 
 const LIMITED = new URL('./fixtures/limited.yaml', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+let slowStarted = 0;
 let slowCommitted = 0;
+let slowSettled = 0;
+/** Transactions' work that has run to its end (after the gate or the sleep). */
+let slowWorked = 0;
+/** While set, `slow` handlers wait for it (not for `ms`): work that ends only when the test says so. */
+let gate: Promise<void> | undefined;
+/** Closes the gate; returns what opens it. */
+function closeGate(): () => void {
+  let open!: () => void;
+  gate = new Promise((resolve) => (open = resolve));
+  return () => {
+    gate = undefined;
+    open();
+  };
+}
 const handlers: Record<string, CustomHandler> = {
   ping: () => ({ ok: true }),
   slow: async ({ body, storage, signal }) => {
     const ms = (body as { ms: number }).ms;
-    // Real work inside a transaction that outlives the time-out: it must roll back.
-    await storage.transaction(async () => {
-      await sleep(ms);
-    }, signal);
-    slowCommitted++;
-    return { ok: true };
+    const held = gate;
+    slowStarted++;
+    try {
+      // Real work inside a transaction that outlives the time-out: it must roll back.
+      await storage.transaction(async () => {
+        await (held ?? sleep(ms));
+        slowWorked++;
+      }, signal);
+      slowCommitted++;
+      return { ok: true };
+    } finally {
+      slowSettled++;
+    }
   },
 };
 
@@ -116,19 +139,23 @@ describe('page sizes', () => {
 });
 
 describe('time-outs', () => {
-  it('answers a handler sleeping twice the time-out with the declared error and rolls its transaction back', async () => {
-    const before = slowCommitted;
-    const started = Date.now();
-    const r = await s.call('POST', '/slow', { ms: 600 });
-    const took = Date.now() - started;
+  it('answers a handler still working past the time-out with the declared error and rolls its transaction back', async () => {
+    const before = { committed: slowCommitted, settled: slowSettled, worked: slowWorked };
+    // The handler's work ends only when the gate opens: the answer cannot have waited for it.
+    const open = closeGate();
+    const r = await s.call('POST', '/slow', { ms: 0 }).finally(() => {
+      // Answered while the work was still held.
+      expect(slowWorked).toBe(before.worked);
+      open();
+    });
     expect(r.status).toBe(503);
     expect(r.body.code).toBe('timeout');
-    expect(took).toBeLessThan(550);
-    await sleep(500);
-    expect(slowCommitted).toBe(before);
+    // Once the work has ended, nothing of it was committed.
+    await until(() => slowSettled === before.settled + 1 && slowWorked === before.worked + 1, 10_000, 'the timed-out handler and its work to end');
+    expect(slowCommitted).toBe(before.committed);
     const ok = await s.call('POST', '/slow', { ms: 10 });
     expect(ok.status).toBe(200);
-    expect(slowCommitted).toBe(before + 1);
+    expect(slowCommitted).toBe(before.committed + 1);
   });
 
   it('cuts off 200 clients trickling headers while normal traffic keeps its latency', async () => {
@@ -228,15 +255,23 @@ describe('concurrency', () => {
     try {
       const slow = () => new AbortController();
       const held = [slow(), slow()];
-      const pending = held.map((ctl) => fetch(`${c.url}/slow`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ms":1500}', signal: ctl.signal }).catch(() => undefined));
-      await sleep(200);
-      const third = await c.call('GET', '/items');
-      expect(third.status).toBe(429);
-      expect(third.body.code).toBe('rate_limited');
-      for (const ctl of held) ctl.abort();
-      await Promise.all(pending);
-      await sleep(100);
-      for (let i = 0; i < 5; i++) expect((await c.call('GET', '/items')).status).toBe(200);
+      const started = slowStarted;
+      // Two requests whose work lasts until the gate opens hold both places.
+      const open = closeGate();
+      try {
+        const pending = held.map((ctl) => fetch(`${c.url}/slow`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ms":0}', signal: ctl.signal }).catch(() => undefined));
+        await until(() => slowStarted === started + 2, 10_000, 'both slow requests to be in flight');
+        const third = await c.call('GET', '/items');
+        expect(third.status).toBe(429);
+        expect(third.body.code).toBe('rate_limited');
+        for (const ctl of held) ctl.abort();
+        await Promise.all(pending);
+        // Their clients left while the work still runs (the gate is closed): the places are freed by the leaving.
+        await until(async () => (await c.call('GET', '/items')).status === 200, 10_000, 'a place to be freed');
+        for (let i = 0; i < 5; i++) expect((await c.call('GET', '/items')).status).toBe(200);
+      } finally {
+        open();
+      }
     } finally {
       await c.close();
     }

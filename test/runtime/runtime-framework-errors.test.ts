@@ -1,8 +1,9 @@
 // Every answer is a declared error body, whichever layer produced it: Fastify's router, its content-type
 // handling, its shutdown path, or Node's http server (issue 12, item 10). Raw sockets, so nothing is normalised.
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HS_SECRET, startAuthService } from '../auth/helpers.js';
+import { until } from '../events/helpers.js';
 import { loadModel, startService, TICKETS, type Running } from './helpers.js';
 
 let s: Running;
@@ -125,23 +126,32 @@ describe('shutting down', () => {
   it('a request arriving on an open connection while the service closes is served, not answered with a framework 503', async () => {
     let release!: () => void;
     const started = new Promise<void>((r) => (release = r));
+    // The first request's handler works until the second request has arrived (no fixed time).
+    let finish!: () => void;
+    const finished = new Promise<void>((r) => (finish = r));
     const slow = await startService(loadModel(TICKETS), {
       handlers: {
         estimate: async () => {
           release();
-          await new Promise((r) => setTimeout(r, 400));
+          await finished;
           return { points: 2 };
         },
       },
     });
+    let received = 0;
+    slow.app.server.on('connection', (socket: Socket) => socket.on('data', (d: Buffer) => (received += d.length)));
     const body = '{"title":"x"}';
     const first = `POST /estimates HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    const second = 'GET /tickets HTTP/1.1\r\nHost: x\r\n\r\n';
     let closed: Promise<void> | undefined;
     const answers = await raw(first, Number(new URL(slow.url).port), async (write) => {
       await started;
       closed = slow.close();
-      await new Promise((r) => setTimeout(r, 50));
-      write('GET /tickets HTTP/1.1\r\nHost: x\r\n\r\n');
+      // The service is closing (it has stopped listening) when the second request is sent.
+      await until(() => !slow.app.server.listening, 10_000, 'the service to stop listening');
+      write(second);
+      await until(() => received >= first.length + second.length, 10_000, 'the second request to arrive');
+      finish();
     });
     await closed;
     expect(answers.map((a) => a.status)).toEqual([200, 200]);

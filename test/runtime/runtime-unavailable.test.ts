@@ -135,8 +135,11 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: backends terminated under loa
       expect(note.status).toBe(201);
       // The only connection is held by a transaction that waits.
       let release!: () => void;
-      const held = storage.transaction(() => new Promise<void>((r) => (release = r)));
-      await new Promise((r) => setTimeout(r, 20));
+      let taken!: () => void;
+      const connected = new Promise<void>((r) => (taken = r));
+      // The work runs once the transaction has its connection.
+      const held = storage.transaction(() => (taken(), new Promise<void>((r) => (release = r))));
+      await connected;
       const read = await call('GET', `/notes/${note.body.id}`);
       const write = await call('POST', '/notes', { text: 'again' });
       release();

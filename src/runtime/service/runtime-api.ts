@@ -11,6 +11,7 @@ export { getRuntimeGaps } from './runtime-gaps.js';
 export type { RuntimeGap } from '../runtime-built-in.js';
 export { getLoggerOptions } from '../runtime-logging.js';
 export type { CorsOptions } from '../runtime-cors.js';
+export type { TracingOption } from '../runtime-tracing.js';
 
 // Storage.
 export { createSqliteStorage } from '../storage/storage-sqlite.js';

@@ -37,6 +37,7 @@ import { withTimeout } from '../runtime-deadline.js';
 import { getFastPaths } from '../../util/util-fast-paths.js';
 import ipaddr from 'ipaddr.js';
 import { createMetrics, type Metrics } from '../runtime-metrics.js';
+import { getTracer, hasTracingSdk, registerRequestTracing, traceStorage, type TracedRoute, type TracingOption } from '../runtime-tracing.js';
 import { createRouteTable, getCatchAllPaths, getCatchAllSegments, type RouteMatch, type RouteTable } from '../runtime-route-table.js';
 
 export interface ServiceOptions {
@@ -82,6 +83,12 @@ export interface ServiceOptions {
    * is counted and no hook is added.
    */
   metrics?: boolean;
+  /**
+   * OpenTelemetry traces through @opentelemetry/api (docs/runtime.md, "Traces"): `true` uses the tracer provider the
+   * host registered, or pass a provider. One SERVER span per request, a CLIENT span per storage call within it; the
+   * incoming trace context is read with the host's propagator. Default off: no hook is added, the storage is not wrapped.
+   */
+  tracing?: TracingOption;
 }
 
 /** Each entry of `trustProxy` checked as an address or a CIDR range; the problems, one per bad entry. */
@@ -164,12 +171,19 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
 
   const now = options.now ?? (() => new Date());
   const routes = getRoutes(model);
+  // Traces (off by default): a request hook and the storage decorated, added only when asked for.
+  const tracer = getTracer(options.tracing);
+  if (tracer) {
+    if (!hasTracingSdk(tracer)) app.log.warn('tracing is on, but no OpenTelemetry SDK is registered: spans are dropped (load one first: node --import ./otel-setup.mjs; docs/runtime.md, "Traces")');
+    registerRequestTracing(app, tracer, createRouteNamer(routes));
+  }
+  const storage = tracer ? traceStorage(options.storage, tracer) : options.storage;
   const metrics = options.metrics === true ? createMetrics() : undefined;
   const operationOf = metrics ? createOperationNamer(routes) : undefined;
   const errors = metrics ? countRefusals(createErrorResponder(model), metrics, operationOf!) : createErrorResponder(model);
   const ctx: RuntimeContext = {
     model,
-    storage: options.storage,
+    storage,
     errors,
     cursors: createCursorCodec(secret),
     now,
@@ -184,7 +198,7 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   const versions = createVersionResolver(model, now);
   const rateStore = options.rateLimitStore ?? createMemoryStore();
   const retention = model.endpoints?.idempotency?.retention?.ms ?? BUILT_IN.idempotencyRetentionMs;
-  const idempotency = model.endpoints?.idempotency ? createIdempotency(model, options.storage, retention, now) : undefined;
+  const idempotency = model.endpoints?.idempotency ? createIdempotency(model, storage, retention, now) : undefined;
   const maxDepth = model.limits?.nestingDepth ?? BUILT_IN.nestingDepth;
   const bodyLimit = model.limits?.bodySize?.bytes ?? BUILT_IN.bodySize;
 
@@ -300,7 +314,7 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
     }
   }
   if (table) registerCatchAlls(app, table, head, notFound);
-  await registerServiceRoutes(app, { model, storage: options.storage, rateStore, docs: options.docs === true, ...(metrics ? { metrics, now } : {}), ...(eventsRuntime.brokerHealth ? { brokerHealth: eventsRuntime.brokerHealth } : {}) });
+  await registerServiceRoutes(app, { model, storage, rateStore, docs: options.docs === true, ...(metrics ? { metrics, now } : {}), ...(eventsRuntime.brokerHealth ? { brokerHealth: eventsRuntime.brokerHealth } : {}) });
   // Metrics (off by default): one onResponse hook for every answer, added only when they are on.
   if (metrics) {
     app.addHook('onResponse', function countRequest(request, reply, done) {
@@ -359,6 +373,25 @@ function createOperationNamer(routes: readonly Route[]): (request: FastifyReques
     const path = getRoutePath(request);
     if (path === undefined) return 'none';
     return names.get(`${request.method === 'HEAD' ? 'GET' : request.method} ${path}`) ?? 'none';
+  };
+}
+
+/**
+ * A request's route for its span: the spec's path template (as served, `{name}` for parameters) and the operation
+ * id; for the runtime's own routes (health, documents, metrics) Fastify's path; undefined where no route matched.
+ */
+function createRouteNamer(routes: readonly Route[]): (request: FastifyRequest) => TracedRoute | undefined {
+  const names = new Map<string, TracedRoute>();
+  const templates = new Map<string, string>();
+  for (const r of routes) {
+    names.set(`${r.method} ${r.routerPath}`, r.kind === 'operation' ? { route: r.path, operation: r.operation.id } : { route: r.path });
+    templates.set(r.routerPath, r.path);
+  }
+  return (request) => {
+    const path = getRoutePath(request);
+    if (path === undefined) return undefined;
+    // A method the path does not serve (answered 405) is named by the path's template.
+    return names.get(`${request.method === 'HEAD' ? 'GET' : request.method} ${path}`) ?? { route: templates.get(path) ?? path };
   };
 }
 
