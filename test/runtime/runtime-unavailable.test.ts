@@ -1,9 +1,11 @@
 // A fault of the database is answered `unavailable` (503 with Retry-After), never `internal` (500): backends
 // terminated under load (PostgreSQL), a pool with no connection to give, a serialization failure, and SQLite's write
 // lock held past its busy_timeout. Real HTTP to a real server on a real database; the faults are made from outside the service.
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createService } from '../../src/runtime/service/runtime-service.js';
@@ -252,6 +254,41 @@ describe('SQLite: the write lock held by another connection past busy_timeout', 
       await app.close();
     }
   });
+});
+
+/** Holds SQLite's write lock on `path` from another thread for `holdMs`, then releases it ('locked', then 'released'). */
+const LOCK_HOLDER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createRequire } = require('node:module');
+const req = createRequire(workerData.from);
+let Driver;
+if (Number(process.versions.node.split('.')[0]) >= 22) try { Driver = req('better-sqlite3-napi'); } catch {}
+Driver ??= req('better-sqlite3');
+const db = new Driver(workerData.path);
+db.exec('BEGIN IMMEDIATE');
+parentPort.postMessage('locked');
+setTimeout(() => { db.exec('ROLLBACK'); db.close(); parentPort.postMessage('released'); }, workerData.holdMs);
+`;
+
+describe('SQLite: the declared busy_timeout', () => {
+  it('still holds after the start-up migration: a lock held longer is refused at once, not waited out', async () => {
+    const path = join(dir, 'busy-declared.db');
+    const storage = createSqliteStorage({ path, synchronous: 'normal', busyTimeoutMs: 50 });
+    const { app, call } = await serve(storage);
+    // Held for 3 s by another thread: a write waiting 50 ms is refused; one waiting 5 s (the migration used to leave
+    // busy_timeout at 5 s whatever was declared) would wait it out and be applied.
+    const holder = new Worker(LOCK_HOLDER, { eval: true, workerData: { path, holdMs: 3000, from: import.meta.url } });
+    try {
+      expect((await once(holder, 'message'))[0]).toBe('locked');
+      const write = await call('POST', '/projects', { slug: 'declared', name: 'Declared' });
+      expect([write.status, write.headers.get('retry-after')]).toEqual([503, '1']);
+      expect((await once(holder, 'message'))[0]).toBe('released');
+      expect((await call('POST', '/projects', { slug: 'declared', name: 'Declared' })).status).toBe(201);
+    } finally {
+      await holder.terminate();
+      await app.close();
+    }
+  }, 15_000);
 });
 
 // SQLite commits in-process: a COMMIT either returns or fails with nothing applied, so a write's outcome is never

@@ -446,19 +446,19 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
         const body = requireObjectBody(request);
         validate(body);
         const work = async (tx: StorageTx) => {
-            const before = await getVisible(tx, resource, id, request);
-            const changes: Row = { ...body };
-            // Cleared: absent (undefined), which storage keeps apart from null.
-            if (view === 'replace') for (const f of leftOut) if (!Object.hasOwn(body, f.name)) changes[f.name] = f.hasDefault ? structuredClone(f.default) : undefined;
-            for (const name of request.keepFields ?? []) delete changes[name];
-            touch(changes, false);
-            const after = await tx.update(resource.name, id, changes);
-            if (!after) throw missingObject(resource);
-            const previous: Record<string, unknown> = {};
-            for (const k of Object.keys(changes)) if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) previous[k] = before[k];
-            await events.emit(tx, resource, { action: 'update' }, present(after), previous);
-            return after;
-          };
+          const before = await getVisible(tx, resource, id, request);
+          const changes: Row = { ...body };
+          // Cleared: absent (undefined), which storage keeps apart from null.
+          if (view === 'replace') for (const f of leftOut) if (!Object.hasOwn(body, f.name)) changes[f.name] = f.hasDefault ? structuredClone(f.default) : undefined;
+          for (const name of request.keepFields ?? []) delete changes[name];
+          touch(changes, false);
+          const after = await tx.update(resource.name, id, changes);
+          if (!after) throw missingObject(resource);
+          const previous: Record<string, unknown> = {};
+          for (const k of Object.keys(changes)) if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) previous[k] = before[k];
+          await events.emit(tx, resource, { action: 'update' }, present(after), previous);
+          return after;
+        };
         const keyed = request.keyedChange;
         if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, present, mapStorageError);
         const updated = await storage.transaction(work, request.deadline).catch((err: unknown) => {
@@ -498,26 +498,26 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
         const body = request.body === undefined ? {} : requireObjectBody(request);
         validate(body);
         const work = async (tx: StorageTx) => {
-            const before = await getVisible(tx, resource, id, request);
-            const from = before[stateField] as string;
-            if (!t.from.includes(from)) {
-              const terminal = machine.states.find((s) => s.name === from)?.terminal;
-              throw new ServiceError('illegal_transition', `${t.name} is not allowed from state ${from}${terminal ? ' (a terminal state)' : ''}; it needs ${t.from.join(' or ')}`);
-            }
-            const merged = { ...before, ...body };
-            const missing = t.requires.filter((f) => merged[f] === undefined || merged[f] === null);
-            if (missing.length > 0) {
-              throw new ServiceError('validation', `${t.name} needs ${missing.join(', ')}`, missing.map((f) => ({ pointer: `/${f}`, message: 'is required by this transition' })));
-            }
-            const changes: Row = { ...body, [stateField]: t.to };
-            if (stamp) changes[stamp.name] = nowValue(stamp, ctx.now());
-            touch(changes, false);
-            // Compare-and-set on the state: of two concurrent transitions from one state, one wins.
-            const out = await tx.update(resource.name, id, changes, { column: stateField, value: from });
-            if (!out) throw new ServiceError('illegal_transition', `the ${resource.name} changed state while ${t.name} was running`);
-            await events.emit(tx, resource, { action: 'transition', transition: t.name }, present(out), { [stateField]: from });
-            return out;
-          };
+          const before = await getVisible(tx, resource, id, request);
+          const from = before[stateField] as string;
+          if (!t.from.includes(from)) {
+            const terminal = machine.states.find((s) => s.name === from)?.terminal;
+            throw new ServiceError('illegal_transition', `${t.name} is not allowed from state ${from}${terminal ? ' (a terminal state)' : ''}; it needs ${t.from.join(' or ')}`);
+          }
+          const merged = { ...before, ...body };
+          const missing = t.requires.filter((f) => merged[f] === undefined || merged[f] === null);
+          if (missing.length > 0) {
+            throw new ServiceError('validation', `${t.name} needs ${missing.join(', ')}`, missing.map((f) => ({ pointer: `/${f}`, message: 'is required by this transition' })));
+          }
+          const changes: Row = { ...body, [stateField]: t.to };
+          if (stamp) changes[stamp.name] = nowValue(stamp, ctx.now());
+          touch(changes, false);
+          // Compare-and-set on the state: of two concurrent transitions from one state, one wins.
+          const out = await tx.update(resource.name, id, changes, { column: stateField, value: from });
+          if (!out) throw new ServiceError('illegal_transition', `the ${resource.name} changed state while ${t.name} was running`);
+          await events.emit(tx, resource, { action: 'transition', transition: t.name }, present(out), { [stateField]: from });
+          return out;
+        };
         const keyed = request.keyedChange;
         if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, present, mapStorageError);
         const after = await storage.transaction(work, request.deadline).catch((err: unknown) => {
