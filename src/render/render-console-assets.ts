@@ -85,6 +85,11 @@ form.try button { align-self: flex-start; }
 .result:empty { display: none; }
 .result .status, .viewer-log .status { font-weight: 700; font-family: ui-monospace, monospace; }
 .status.ok { color: var(--ok); } .status.bad { color: var(--bad); }
+.samples { margin: .6rem 0; }
+.sample-bar { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; font-size: .9rem; }
+.sample-tab { background: var(--bg); color: var(--accent); padding: .15rem .6rem; }
+.sample-tab[aria-selected="true"] { background: var(--accent); color: var(--bg); }
+.samples .copy { padding: .15rem .6rem; }
 .viewer-controls { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
 .viewer-log { list-style: none; padding: 0; margin: 1rem 0; max-height: 30rem; overflow-y: auto; }
 .viewer-log li { border-left: 3px solid var(--accent); padding: .1rem .6rem; margin: .4rem 0; }
@@ -106,6 +111,33 @@ export const CONSOLE_SCRIPT = String.raw`
   var baseInput = $('base-url');
   if (data.served && /^https?:$/.test(location.protocol)) baseInput.value = location.origin;
   var base = function () { return baseInput.value.trim().replace(/\/+$/, ''); };
+
+  // ---- Code samples -------------------------------------------------------------------------------------------
+  // Each sample is kept as a template with the base URL mark; the shown text has the base URL typed above.
+  var sampleBase = function () { return base() || 'http://localhost:3000'; };
+  var fillSamples = function () {
+    Array.prototype.forEach.call(document.querySelectorAll('code[data-template]'), function (c) { c.textContent = c.getAttribute('data-template').split('{{BASE_URL}}').join(sampleBase()); });
+  };
+  fillSamples();
+  baseInput.addEventListener('input', fillSamples);
+  Array.prototype.forEach.call(document.querySelectorAll('.samples'), function (box) {
+    var tabs = box.querySelectorAll('.sample-tab'), panes = box.querySelectorAll('.sample'), status = box.querySelector('.copy-status');
+    Array.prototype.forEach.call(tabs, function (t) {
+      t.addEventListener('click', function () {
+        Array.prototype.forEach.call(tabs, function (x) { x.setAttribute('aria-selected', String(x === t)); });
+        Array.prototype.forEach.call(panes, function (p) { p.hidden = p.getAttribute('data-language') !== t.getAttribute('data-language'); });
+        status.textContent = '';
+      });
+    });
+    box.querySelector('.copy').addEventListener('click', function () {
+      var pane = box.querySelector('.sample:not([hidden]) code'), text = pane.textContent;
+      window.servicespecCopied = text;
+      var done = function () { status.textContent = 'copied'; };
+      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, function () { selectText(pane); status.textContent = 'selected: press Ctrl+C to copy'; });
+      else { selectText(pane); status.textContent = 'selected: press Ctrl+C to copy'; }
+    });
+  });
+  function selectText(node) { var range = document.createRange(); range.selectNodeContents(node); var sel = window.getSelection(); sel.removeAllRanges(); sel.addRange(range); }
 
   // ---- Search -------------------------------------------------------------------------------------------------
   var search = $('search'), results = $('search-results');

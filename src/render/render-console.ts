@@ -4,6 +4,7 @@ import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
 import { getVersionDifferences, type FieldDifference, type VersionDifferences } from '../model/model-versions.js';
 import { buildErrorBody, getDeclaredErrorFill, NOT_SHOWN } from '../model/model-defaults.js';
 import { CONSOLE_SCRIPT, CONSOLE_STYLE } from './render-console-assets.js';
+import { BASE_URL_MARK, credentialPlaceholder, renderSamples, type SampleRequest } from './render-console-samples.js';
 import { escapeHtml, getDocumentTitle, renderDocumentBody, type DocumentHeading } from './render-html.js';
 
 // The docs console: the nine-part document (render-html's body) with a sticky table of contents, search, every
@@ -319,6 +320,7 @@ ${hasBody ? `<label class="body"><span>body <em>${escapeHtml(ex.request!.content
 <button type="submit">Send ${escapeHtml(r.method)}</button>
 <div class="result" aria-live="polite"></div>
 </form>`;
+  const samples = r.kind === 'stream' ? '' : samplesHtml(model, r, auth, versionParam, ex.request);
   return `<article class="route" id="op-${escapeHtml(id)}" data-search="${escapeHtml(`${id} ${r.method} ${r.path} ${routeTitle(r)}`)}">
 <h3><span class="method m-${r.method.toLowerCase()}">${r.method}</span> <code class="path">${escapeHtml(r.path)}</code> <span class="opid">${escapeHtml(id)}</span></h3>
 <p>${escapeHtml(routeTitle(r))}</p>
@@ -339,9 +341,35 @@ ${ex.request ? renderExample(ex.request) : ''}
 ${success.map(renderExample).join('\n')}
 ${errors.length > 0 ? `<details><summary>Error responses (${errors.length})</summary>${errors.map(renderExample).join('\n')}</details>` : ''}
 </div>
-<details class="try-it"${r.kind === 'stream' ? ' open' : ''}><summary>Try it</summary>${tryIt}</details>
+${samples}<details class="try-it"${r.kind === 'stream' ? ' open' : ''}><summary>Try it</summary>${tryIt}</details>
 </article>`;
 }
+
+/** The route's curl, JavaScript and Python samples as tabs, each with a copy button (render-console-samples.ts). */
+function samplesHtml(model: ServiceModel, r: Route, auth: AuthRequirement | undefined, versionParam: string | undefined, request: BodyExample | undefined): string {
+  const scheme = auth?.kind === 'required' ? model.authentication?.schemes.find((x) => x.name === auth.schemes[0]) : undefined;
+  const cred = scheme ? credentialPlaceholder(scheme) : {};
+  const path = r.path.replace(/\{([^{}]+)\}/g, (_, p: string) => (p === versionParam && model.versioning?.current !== undefined ? model.versioning.current : p.toUpperCase()));
+  const body = request?.example ? (request.contentType.includes('json') ? JSON.stringify(request.example.value ?? {}, null, 2) : toForm(request.example.value)) : undefined;
+  const req: SampleRequest = {
+    method: r.method,
+    path,
+    query: cred.query ? [cred.query] : [],
+    headers: cred.header ? [cred.header] : [],
+    ...(cred.basic || r.kind === 'token' ? { basic: true } : {}),
+    ...(request ? { contentType: request.contentType } : {}),
+    ...(body !== undefined ? { body } : {}),
+  };
+  const list = renderSamples(req);
+  const tabs = list.map((x, i) => `<button type="button" role="tab" class="sample-tab" data-language="${x.language}" aria-selected="${i === 0}">${escapeHtml(x.label)}</button>`).join('');
+  const panes = list
+    .map((x, i) => `<div class="sample" role="tabpanel" data-language="${x.language}"${i === 0 ? '' : ' hidden'}><pre><code data-template="${escapeHtml(x.text)}">${escapeHtml(x.text.split(BASE_URL_MARK).join(SAMPLE_BASE))}</code></pre></div>`)
+    .join('');
+  return `<div class="samples"><div class="sample-bar"><strong>Code samples</strong> <span role="tablist">${tabs}</span> <button type="button" class="copy">Copy</button><span class="copy-status muted" aria-live="polite"></span></div>${panes}</div>\n`;
+}
+
+/** The base URL a sample shows until the page knows the service's (a file opened before one is typed in). */
+const SAMPLE_BASE = 'http://localhost:3000';
 
 function toForm(value: Json): string {
   if (!value || typeof value !== 'object') return '';

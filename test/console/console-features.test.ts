@@ -4,6 +4,8 @@
 // Each feature's screenshot goes to test-artifacts/console/; with SERVICESPEC_DOCS_SCREENSHOTS=1 also to
 // docs/assets/console-<feature>.png (the README's pictures: `npm run screenshots`).
 
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +24,7 @@ const DOCS_ASSETS = fileURLToPath(new URL('../../docs/assets/', import.meta.url)
 const hasBrowser = existsSync(CHROMIUM);
 if (!hasBrowser) console.warn(`console feature tests skipped: no browser at ${CHROMIUM} (apt-get install -y chromium, or set SERVICESPEC_CHROMIUM)`);
 
+const run = promisify(execFile);
 const POLL = { timeout: 15_000, interval: 50 };
 
 /** A feature's screenshot: to test-artifacts/, and to docs/assets/ when asked. */
@@ -106,6 +109,55 @@ describe.skipIf(!hasBrowser)('the docs console features in chromium', () => {
       expect(pageErrors(errors)).toEqual([]);
       await page.close();
     });
+  });
+
+  it('code samples: curl, JavaScript and Python with the real path, method and auth header; the copy button copies the shown one, which runs', async () => {
+    const s = await startExample('orders.yaml');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.url });
+      const key = (await createApiKey(s.storage, s.model, { subject: 'shop', scopes: ['orders:read', 'customers:read', 'customers:write'] })).key;
+      const { page, errors } = await open(context, `${s.url}${SERVICE_PATHS.docs}`);
+      const card = page.locator('#op-createCustomer');
+      const copy = async (language: string): Promise<string> => {
+        await card.locator(`.sample-tab[data-language="${language}"]`).click();
+        await card.locator('.samples .copy').click();
+        await expect.poll(() => card.locator('.copy-status').textContent(), POLL).toBe('copied');
+        const clip = await page.evaluate<string>('navigator.clipboard.readText()');
+        expect(clip).toBe(await page.evaluate<string>('window.servicespecCopied'));
+        expect(clip).toBe(await card.locator(`.sample[data-language="${language}"] code`).textContent());
+        return clip;
+      };
+      const curl = await copy('curl');
+      expect(curl).toContain(`curl -X POST '${s.url}/customers'`);
+      expect(curl).toContain(`-H 'X-API-Key: sk_YOUR_API_KEY'`);
+      expect(curl).toContain(`"email": "ada@example.com"`);
+      await card.scrollIntoViewIfNeeded();
+      await shot(page, 'samples');
+      const javascript = await copy('javascript');
+      expect(javascript).toContain(`fetch("${s.url}/customers", {\n  method: "POST",`);
+      const python = await copy('python');
+      expect(python).toContain('import urllib.request');
+      expect(python).toContain(`"X-API-Key": "sk_YOUR_API_KEY",`);
+      // With the placeholder replaced by a real key, each runs and is answered as the spec says.
+      const withKey = (t: string) => t.split('sk_YOUR_API_KEY').join(key);
+      // The service runs in this process: the samples run as child processes without blocking it.
+      const ran = await run('sh', ['-c', `${withKey(curl)} -s -o /dev/null -w '%{http_code}'`]);
+      expect(ran.stdout).toBe('201');
+      const pyList = await (async () => {
+        const list = page.locator('#op-listCustomers');
+        await list.locator('.sample-tab[data-language="python"]').click();
+        return withKey((await list.locator('.sample[data-language="python"] code').textContent())!);
+      })();
+      expect((await run('python3', ['-c', pyList])).stdout).toMatch(/^200 \{"items":\[\{/);
+      const jsRead = withKey((await page.locator('#op-listOrders .sample[data-language="javascript"] code').textContent())!);
+      const logged = await page.evaluate<string>(`(async () => { let out = ''; const console = { log: (...a) => { out = a.join(' '); } }; ${jsRead}; return out; })()`);
+      expect(logged).toMatch(/^200 \{"items":\[\]/);
+      expect(pageErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+      await s.close();
+    }
   });
 
   it('a declared error body: each example in its fields, the code as its status where the code field is an integer', async () => {
