@@ -162,6 +162,7 @@ export const CONSOLE_SCRIPT = String.raw`
   });
 
   // ---- Credential ---------------------------------------------------------------------------------------------
+  var CREDENTIAL_KEY = 'servicespec-console-credential:' + location.pathname;
   var schemeSel = $('scheme'), credFields = $('credential-fields'), credStatus = $('credential-status');
   var utf8b64 = function (s) { var bytes = new TextEncoder().encode(s), bin = ''; bytes.forEach(function (b) { bin += String.fromCharCode(b); }); return btoa(bin); };
   var field = function (name, label, type) {
@@ -194,8 +195,30 @@ export const CONSOLE_SCRIPT = String.raw`
     data.schemes.forEach(function (s) { var o = el('option', '', s.name + ' — ' + s.type.replace(/_/g, ' ')); o.value = s.name; schemeSel.appendChild(o); });
     var firstUsable = data.schemes[0];
     if (firstUsable) schemeSel.value = firstUsable.name;
-    schemeSel.addEventListener('change', showFields);
+    schemeSel.addEventListener('change', function () { showFields(); saveCredential(); });
     showFields();
+    restoreCredential();
+    credFields.addEventListener('input', saveCredential);
+    $('credential-forget').addEventListener('click', function () {
+      try { sessionStorage.removeItem(CREDENTIAL_KEY); } catch (e) { /* storage refused: nothing was kept */ }
+      showFields();
+      credStatus.textContent = 'forgotten';
+    });
+  }
+  // The pasted credential is kept for this tab's session only (sessionStorage): it survives a reload, not the tab.
+  function saveCredential() {
+    var kept = { scheme: schemeSel.value, values: {} };
+    Array.prototype.forEach.call(credFields.querySelectorAll('input'), function (i) { if (i.value) kept.values[i.id] = i.value; });
+    try { sessionStorage.setItem(CREDENTIAL_KEY, JSON.stringify(kept)); } catch (e) { /* storage refused: kept in the page only */ }
+  }
+  function restoreCredential() {
+    var kept;
+    try { kept = JSON.parse(sessionStorage.getItem(CREDENTIAL_KEY) || 'null'); } catch (e) { kept = null; }
+    if (!kept || !data.schemes.some(function (x) { return x.name === kept.scheme; }) && kept.scheme !== '') return;
+    schemeSel.value = kept.scheme;
+    showFields();
+    Object.keys(kept.values || {}).forEach(function (id) { var i = $(id); if (i) i.value = kept.values[id]; });
+    if (Object.keys(kept.values || {}).length > 0) credStatus.textContent = 'kept from this tab\'s session';
   }
   var clientBasic = function () { return 'Basic ' + utf8b64(encodeURIComponent(value('client_id')) + ':' + encodeURIComponent(value('client_secret'))); };
   function fetchToken() {
@@ -208,7 +231,7 @@ export const CONSOLE_SCRIPT = String.raw`
       .then(function (res) { return res.text().then(function (t) { return { res: res, text: t }; }); })
       .then(function (r) {
         var j; try { j = JSON.parse(r.text); } catch (e) { j = undefined; }
-        if (r.res.ok && j && j.access_token) { $('cred-token').value = j.access_token; credStatus.textContent = 'token fetched' + (j.expires_in ? ', expires in ' + j.expires_in + ' s' : ''); }
+        if (r.res.ok && j && j.access_token) { $('cred-token').value = j.access_token; saveCredential(); credStatus.textContent = 'token fetched' + (j.expires_in ? ', expires in ' + j.expires_in + ' s' : ''); }
         else credStatus.textContent = 'HTTP ' + r.res.status + ': ' + r.text.slice(0, 300);
       }, function (err) { credStatus.textContent = 'could not reach the token endpoint: ' + err.message; });
   }

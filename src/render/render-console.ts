@@ -472,7 +472,7 @@ export function renderConsole(model: ServiceModel, options: ConsoleOptions = {})
     '<header class="bar" id="credential-bar">',
     `<label class="base"><span>Base URL</span><input id="base-url" placeholder="${options.served ? '' : 'http://127.0.0.1:3000'}" autocomplete="off"></label>`,
     credential
-      ? '<label><span>Credential</span><select id="scheme"></select></label><span id="credential-fields"></span><span id="credential-status" class="muted" aria-live="polite"></span>'
+      ? '<label><span>Credential</span><select id="scheme"></select></label><span id="credential-fields"></span><button type="button" id="credential-forget" title="Remove the credential kept for this tab">Forget credential</button><span id="credential-status" class="muted" aria-live="polite"></span>'
       : '<span class="muted">This service declares no authentication.</span>',
     options.served ? '' : '<p class="note">Opened as a file: try-it sends to the base URL above, which must allow this page\'s origin (CORS).</p>',
     '</header>',

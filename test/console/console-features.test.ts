@@ -160,6 +160,43 @@ describe.skipIf(!hasBrowser)('the docs console features in chromium', () => {
     }
   });
 
+  it("keeps the pasted credential for the tab's session: it survives a reload, not a new tab, and Forget clears it", async () => {
+    const s = await startExample('orders.yaml');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const key = (await createApiKey(s.storage, s.model, { subject: 'shop', scopes: ['orders:read'] })).key;
+      const { page, errors } = await open(context, `${s.url}${SERVICE_PATHS.docs}`);
+      await page.locator('#scheme').selectOption('key');
+      await page.locator('#cred-key').fill(key);
+      await page.reload();
+      expect(await page.locator('#scheme').inputValue()).toBe('key');
+      expect(await page.locator('#cred-key').inputValue()).toBe(key);
+      expect(await page.locator('#credential-status').textContent()).toBe("kept from this tab's session");
+      await shot(page, 'credential');
+      // The kept key is used: the list answers 200, not 401.
+      const card = page.locator('#op-listOrders');
+      await card.locator('details.try-it > summary').click();
+      await card.locator('form.try button[type="submit"]').click();
+      await expect.poll(() => card.locator('.result .status').textContent(), POLL).toBe('HTTP 200 OK');
+      // Another tab starts without it.
+      const other = await open(context, `${s.url}${SERVICE_PATHS.docs}`);
+      await other.page.locator('#scheme').selectOption('key');
+      expect(await other.page.locator('#cred-key').inputValue()).toBe('');
+      await other.page.close();
+      await page.locator('#credential-forget').click();
+      expect(await page.locator('#cred-key').inputValue()).toBe('');
+      expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
+      await page.reload();
+      await page.locator('#scheme').selectOption('key');
+      expect(await page.locator('#cred-key').inputValue()).toBe('');
+      expect(await page.evaluate<string>('JSON.stringify(sessionStorage)')).not.toContain(key);
+      expect(pageErrors([...errors, ...other.errors])).toEqual([]);
+    } finally {
+      await context.close();
+      await s.close();
+    }
+  });
+
   it('a declared error body: each example in its fields, the code as its status where the code field is an integer', async () => {
     const c = compileSpecText(yaml`
       servicespec: 1
