@@ -66,6 +66,8 @@ svg.state-diagram .label { fill: var(--accent); paint-order: stroke; stroke: var
 .route h3 { display: flex; flex-wrap: wrap; gap: .4rem; align-items: baseline; }
 .route .path { font-size: .95rem; }
 .route .opid { color: var(--muted); font-weight: 400; font-size: .85rem; }
+.route .anchor { color: var(--muted); text-decoration: none; font-weight: 400; }
+.route .anchor:hover { color: var(--accent); }
 .method { display: inline-block; font: 700 .75rem ui-monospace, monospace; padding: .1rem .35rem; border-radius: 4px; color: #fff; background: #555; text-align: center; }
 .m-get { background: #1f6feb; } .m-post { background: #1a7f37; } .m-put { background: #9a6700; } .m-patch { background: #8250df; } .m-delete { background: #b42318; }
 dl.facts { display: grid; grid-template-columns: 8rem minmax(0, 1fr); gap: .2rem .8rem; margin: .4rem 0 .8rem; font-size: .9rem; }
@@ -93,10 +95,24 @@ form.try button { align-self: flex-start; }
 .viewer-controls { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
 .viewer-log { list-style: none; padding: 0; margin: 1rem 0; max-height: 30rem; overflow-y: auto; }
 .viewer-log li { border-left: 3px solid var(--accent); padding: .1rem .6rem; margin: .4rem 0; }
+.brand-row { display: flex; align-items: center; justify-content: space-between; gap: .5rem; }
+#nav-toggle { display: none; }
 @media (max-width: 900px) {
+  /* Narrow: the contents fold away behind a button, so the first screen is the service, not the contents. */
   body { display: block; }
-  .sidebar { position: static; height: auto; border-right: 0; border-bottom: 1px solid var(--line); }
-  .bar { position: static; }
+  .sidebar { position: static; height: auto; border-right: 0; border-bottom: 1px solid var(--line); padding: .5rem .8rem; }
+  .brand { margin: 0; }
+  #nav-toggle { display: inline-block; }
+  .search { margin-top: .4rem; }
+  .toc { display: none; max-height: 70vh; overflow-y: auto; }
+  body.nav-open .toc { display: block; }
+  .bar { position: static; padding: .5rem .8rem; }
+  .bar .base input { width: 100%; }
+  .bar label.base { flex-basis: 100%; }
+  main { padding: .5rem .8rem 3rem; }
+  .route { padding: .2rem .6rem .6rem; }
+  dl.facts { grid-template-columns: 6rem minmax(0, 1fr); }
+  form.try .fields input { width: 100%; }
 }
 `.trim();
 
@@ -284,6 +300,31 @@ export const CONSOLE_SCRIPT = String.raw`
       }, function (err) { show(box, 'no answer: ' + err.message, false); });
     });
   });
+
+  // ---- Narrow layout: the contents behind a button ------------------------------------------------------------
+  var navToggle = $('nav-toggle');
+  var setNav = function (open) { document.body.classList.toggle('nav-open', open); navToggle.setAttribute('aria-expanded', String(open)); };
+  navToggle.addEventListener('click', function () { setNav(!document.body.classList.contains('nav-open')); });
+  $('toc').addEventListener('click', function (ev) { if (ev.target.closest('a')) setNav(false); });
+  results.addEventListener('click', function (ev) { if (ev.target.closest('a')) setNav(false); });
+
+  // ---- Deep links ---------------------------------------------------------------------------------------------
+  // Every route (#op-ID), its error examples (#op-ID-error-CODE) and every part and resource heading has a stable
+  // id. Loading the page with one, or following one, opens what holds it (a route's try-it, closed <details>) and
+  // scrolls to it.
+  var openTarget = function () {
+    var id;
+    try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; }
+    var target = id && document.getElementById(id);
+    if (!target) return;
+    for (var p = target.parentElement; p; p = p.parentElement) if (p.tagName === 'DETAILS') p.open = true;
+    if (target.tagName === 'DETAILS') target.open = true;
+    if (target.classList.contains('route')) { var t = target.querySelector('details.try-it'); if (t) t.open = true; }
+    setNav(false);
+    target.scrollIntoView({ block: 'start' });
+  };
+  window.addEventListener('hashchange', openTarget);
+  if (location.hash) openTarget();
 
   // ---- Event viewer -------------------------------------------------------------------------------------------
   // EventSource cannot send a credential header, so the stream is read with fetch and parsed here.

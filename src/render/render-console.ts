@@ -259,11 +259,11 @@ function withExampleName(label: string, media: { examples?: unknown } | undefine
   return `${label} — example ${name}${typeof e?.summary === 'string' ? `: ${e.summary}` : ''}${entries.length > 1 ? ` (1 of ${entries.length})` : ''}`;
 }
 
-function renderExample(e: BodyExample): string {
+function renderExample(e: BodyExample, anchor?: string): string {
   const head = `<div class="ex-head"><strong>${escapeHtml(e.label)}</strong>${e.description ? ` <span class="muted">${escapeHtml(e.description)}</span>` : ''}</div>`;
   if (!e.example) return `<div class="example">${head}</div>`;
   const tag = e.code !== undefined ? `<span class="tag declared">${ERROR_LABEL}</span>` : e.example.generated ? `<span class="tag generated" title="No example is declared for every value here">${GENERATED_LABEL}</span>` : `<span class="tag declared">${DECLARED_LABEL}</span>`;
-  return `<div class="example${e.code !== undefined ? ` error-example" data-code="${escapeHtml(e.code)}" data-status="${escapeHtml(e.status ?? '')}` : ''}">${head}${tag}<pre><code>${escapeHtml(JSON.stringify(e.example.value, null, 2))}</code></pre></div>`;
+  return `<div class="example${e.code !== undefined ? ` error-example" data-code="${escapeHtml(e.code)}" data-status="${escapeHtml(e.status ?? '')}` : ''}"${anchor !== undefined ? ` id="${escapeHtml(anchor)}"` : ''}>${head}${tag}<pre><code>${escapeHtml(JSON.stringify(e.example.value, null, 2))}</code></pre></div>`;
 }
 
 interface RouteData {
@@ -322,7 +322,7 @@ ${hasBody ? `<label class="body"><span>body <em>${escapeHtml(ex.request!.content
 </form>`;
   const samples = r.kind === 'stream' ? '' : samplesHtml(model, r, auth, versionParam, ex.request);
   return `<article class="route" id="op-${escapeHtml(id)}" data-search="${escapeHtml(`${id} ${r.method} ${r.path} ${routeTitle(r)}`)}">
-<h3><span class="method m-${r.method.toLowerCase()}">${r.method}</span> <code class="path">${escapeHtml(r.path)}</code> <span class="opid">${escapeHtml(id)}</span></h3>
+<h3><span class="method m-${r.method.toLowerCase()}">${r.method}</span> <code class="path">${escapeHtml(r.path)}</code> <span class="opid">${escapeHtml(id)}</span> <a class="anchor" href="#op-${escapeHtml(id)}" aria-label="Link to ${escapeHtml(id)}" title="Link to this route">#</a></h3>
 <p>${escapeHtml(routeTitle(r))}</p>
 <dl class="facts">
 <dt>Credential</dt><dd>${describeAuth(auth, r)}</dd>
@@ -338,8 +338,8 @@ ${olderVersionsHtml(model, r)}<dt>Errors</dt><dd>${
 </dl>
 <div class="examples">
 ${ex.request ? renderExample(ex.request) : ''}
-${success.map(renderExample).join('\n')}
-${errors.length > 0 ? `<details><summary>Error responses (${errors.length})</summary>${errors.map(renderExample).join('\n')}</details>` : ''}
+${success.map((e) => renderExample(e)).join('\n')}
+${errors.length > 0 ? `<details><summary>Error responses (${errors.length})</summary>${errors.map((e) => renderExample(e, `op-${id}-error-${e.code ?? e.status ?? ''}`)).join('\n')}</details>` : ''}
 </div>
 ${samples}<details class="try-it"${r.kind === 'stream' ? ' open' : ''}><summary>Try it</summary>${tryIt}</details>
 </article>`;
@@ -464,7 +464,7 @@ export function renderConsole(model: ServiceModel, options: ConsoleOptions = {})
     '</head>',
     '<body>',
     '<nav class="sidebar" aria-label="Contents">',
-    `<div class="brand">${escapeHtml(model.purpose?.name ?? 'Service')}</div>`,
+    `<div class="brand-row"><div class="brand">${escapeHtml(model.purpose?.name ?? 'Service')}</div><button type="button" id="nav-toggle" aria-controls="toc" aria-expanded="false">Contents</button></div>`,
     '<div class="search"><input type="search" id="search" placeholder="Search resources, operations, events, errors" aria-label="Search" autocomplete="off"><ol id="search-results" hidden></ol></div>',
     `<ol class="toc" id="toc">${toc.join('')}</ol>`,
     '</nav>',

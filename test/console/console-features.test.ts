@@ -13,6 +13,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_PATHS } from '../../src/model/model-routes.js';
 import { compileSpecText } from '../../src/program.js';
+import { renderDocumentBody } from '../../src/render/render-html.js';
 import { createApiKey } from '../../src/runtime/auth/auth-credentials.js';
 import { yaml } from '../check/helpers.js';
 import { startExample, startModel, type ConsoleServer } from './console-helpers.js';
@@ -191,6 +192,65 @@ describe.skipIf(!hasBrowser)('the docs console features in chromium', () => {
       expect(await page.locator('#cred-key').inputValue()).toBe('');
       expect(await page.evaluate<string>('JSON.stringify(sessionStorage)')).not.toContain(key);
       expect(pageErrors([...errors, ...other.errors])).toEqual([]);
+    } finally {
+      await context.close();
+      await s.close();
+    }
+  });
+
+  it('deep links: loading the page with a route, error or resource anchor opens it and scrolls to it', async () => {
+    const s = await startExample('orders.yaml');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const docs = `${s.url}${SERVICE_PATHS.docs}`;
+      const top = (page: Page, selector: string) => page.locator(selector).evaluate((e: { getBoundingClientRect(): { top: number } }) => e.getBoundingClientRect().top);
+      const { page, errors } = await open(context, `${docs}#op-payOrder`);
+      await expect.poll(() => page.locator('#op-payOrder details.try-it').getAttribute('open'), POLL).toBe('');
+      await expect.poll(async () => { const t = await top(page, '#op-payOrder'); return t >= 0 && t < 150; }, POLL).toBe(true);
+      // The route's own link is the same stable anchor.
+      expect(await page.locator('#op-payOrder a.anchor').getAttribute('href')).toBe('#op-payOrder');
+      await shot(page, 'deep-link');
+      // An error example inside the closed "Error responses" list.
+      const e = await open(context, `${docs}#op-getOrder-error-not_found`);
+      await expect.poll(() => e.page.locator('#op-getOrder-error-not_found').isVisible(), POLL).toBe(true);
+      await expect.poll(async () => { const t = await top(e.page, '#op-getOrder-error-not_found'); return t >= 0 && t < 150; }, POLL).toBe(true);
+      // A resource's heading; and following a link in the page does the same.
+      const order = renderDocumentBody(s.model).headings.find((h) => h.text === 'Order')!;
+      const r = await open(context, `${docs}#${order.id}`);
+      await expect.poll(async () => { const t = await top(r.page, `#${order.id}`); return t >= 0 && t < 150; }, POLL).toBe(true);
+      await r.page.evaluate(`location.hash = '#op-cancelOrder'`);
+      await expect.poll(() => r.page.locator('#op-cancelOrder details.try-it').getAttribute('open'), POLL).toBe('');
+      expect(pageErrors([...errors, ...e.errors, ...r.errors])).toEqual([]);
+    } finally {
+      await context.close();
+      await s.close();
+    }
+  });
+
+  it('at 390 x 844 the first screen is the service, the contents fold behind a button, nothing overflows', async () => {
+    const s = await startExample('orders.yaml');
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    try {
+      const { page, errors } = await open(context, `${s.url}${SERVICE_PATHS.docs}`);
+      expect(await page.locator('#toc').isVisible()).toBe(false);
+      expect(await page.locator('#nav-toggle').isVisible()).toBe(true);
+      // The document's title and the start of the first part are on the first screen.
+      const h1 = await page.locator('main h1').first().boundingBox();
+      expect(h1!.y + h1!.height).toBeLessThan(844);
+      const firstPart = await page.locator('main h2').first().boundingBox();
+      expect(firstPart!.y).toBeLessThan(844);
+      expect(await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      await shot(page, 'narrow');
+      await page.locator('#nav-toggle').click();
+      expect(await page.locator('#toc').isVisible()).toBe(true);
+      expect(await page.locator('#nav-toggle').getAttribute('aria-expanded')).toBe('true');
+      await page.locator('#toc a[href="#op-createOrder"]').click();
+      await expect.poll(() => page.evaluate<string>('location.hash'), POLL).toBe('#op-createOrder');
+      expect(await page.locator('#toc').isVisible()).toBe(false);
+      await expect.poll(async () => (await page.locator('#op-createOrder').boundingBox())!.y < 150, POLL).toBe(true);
+      // A route card fits: no horizontal scrolling of the page.
+      expect(await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      expect(pageErrors(errors)).toEqual([]);
     } finally {
       await context.close();
       await s.close();
