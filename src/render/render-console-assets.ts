@@ -326,6 +326,47 @@ export const CONSOLE_SCRIPT = String.raw`
   window.addEventListener('hashchange', openTarget);
   if (location.hash) openTarget();
 
+  // ---- Prefilled identifiers from the service ------------------------------------------------------------------
+  // A made-up identifier answers 404 or 422: when a try-it form opens, each identifier it sends (a reference field
+  // of the body, the path parameter naming the object) is taken from the first object the service lists.
+  Array.prototype.forEach.call(document.querySelectorAll('form.try'), function (form) {
+    var route = data.routes[Number(form.getAttribute('data-route'))];
+    if (!route.fills) return;
+    var details = form.closest('details'), note = form.querySelector('.prefill');
+    details.addEventListener('toggle', function () { if (details.open) fillFromService(form, route, note); });
+  });
+  function fillFromService(form, route, note) {
+    if (!base()) return;
+    var said = [];
+    var one = function (f) {
+      var query = new URLSearchParams(), headers = { accept: 'application/json' };
+      authorize(headers, query);
+      var qs = query.toString();
+      return fetch(base() + f.list + (qs ? '?' + qs : ''), { headers: headers, credentials: 'omit' }).then(function (res) {
+        return res.json().then(function (body) {
+          var label = f.target === 'path' ? f.at[0] : f.at.join('.');
+          if (!res.ok) { said.push(label + ': GET ' + f.list + ' answered ' + res.status + (res.status === 401 || res.status === 403 ? ' (paste a credential above, then reopen)' : '')); return; }
+          var list = f.items ? body && body[f.items] : body;
+          var first = Array.isArray(list) ? list[0] : undefined;
+          if (!first || first[f.id] === undefined) { said.push(label + ': no ' + f.resource + ' yet' + (f.create ? ' (create one with ' + f.create + ' first)' : '')); return; }
+          var id = first[f.id];
+          if (f.target === 'path') { var input = form.elements['path:' + f.at[0]]; if (input && input.value.trim() === '') input.value = id; }
+          else {
+            var area = form.elements.body, json;
+            try { json = JSON.parse(area.value); } catch (e) { return; }
+            var node = json;
+            for (var i = 0; i < f.at.length - 1 && node; i++) node = node[f.at[i]];
+            if (!node || typeof node !== 'object') return;
+            node[f.at[f.at.length - 1]] = id;
+            area.value = JSON.stringify(json, null, 2);
+          }
+          said.push(label + ': ' + id + ' (the first ' + f.resource + ' the service lists)');
+        });
+      }).catch(function (err) { said.push('could not list ' + f.resource + ': ' + err.message); });
+    };
+    Promise.all(route.fills.map(one)).then(function () { if (note) note.textContent = said.join('; '); form.setAttribute('data-filled', 'true'); });
+  }
+
   // ---- Event viewer -------------------------------------------------------------------------------------------
   // EventSource cannot send a credential header, so the stream is read with fetch and parsed here.
   var start = $('viewer-start'), stop = $('viewer-stop'), log = $('viewer-log'), vStatus = $('viewer-status');

@@ -1,6 +1,6 @@
 import { exportOpenApi } from '../export/export-openapi.js';
-import { getErrorCodes, getRouteErrors, getRoutes, getServiceRoutes, isIdempotentOperation, type Route, type ServiceRoute } from '../model/model-routes.js';
-import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
+import { getErrorCodes, getRouteErrors, getRoutes, getServiceRoutes, isIdempotentOperation, type OperationRoute, type Route, type ServiceRoute } from '../model/model-routes.js';
+import type { AuthRequirement, FieldModel, ServiceModel } from '../model/model-types.js';
 import { getVersionDifferences, type FieldDifference, type VersionDifferences } from '../model/model-versions.js';
 import { buildErrorBody, getDeclaredErrorFill, NOT_SHOWN } from '../model/model-defaults.js';
 import { CONSOLE_SCRIPT, CONSOLE_STYLE } from './render-console-assets.js';
@@ -277,9 +277,64 @@ interface RouteData {
   contentType?: string;
   auth: boolean;
   idempotencyHeader?: string;
+  /** Identifiers the try-it form takes from the running service: a body field or path parameter, and where to list them. */
+  fills?: Fill[];
 }
 
-function renderRoute(doc: Schema, model: ServiceModel, r: Route, index: number, data: RouteData[]): string {
+/** An identifier try-it fills from the service: the first object its list operation answers. */
+interface Fill {
+  /** `body` with a JSON path into the body, or `path` with the parameter's name. */
+  target: 'body' | 'path';
+  at: (string | number)[];
+  resource: string;
+  list: string;
+  /** The field of a list answer holding the objects; undefined when the answer is a bare array. */
+  items?: string;
+  id: string;
+  /** The operation that creates one, to name when there is none yet. */
+  create?: string;
+}
+
+/**
+ * The identifiers of a route the try-it form takes from the running service, so a prefilled request names objects
+ * that exist: each reference field of the request body and the path parameter naming the object, each from the first
+ * object the referenced resource's list operation answers (render-console-assets.ts does the calls).
+ */
+function getFills(model: ServiceModel, routes: readonly Route[], r: Route, versionParam: string | undefined): Fill[] {
+  if (r.kind !== 'operation') return [];
+  const source = (resource: string): Omit<Fill, 'target' | 'at'> | undefined => {
+    const list = routes.find((x): x is OperationRoute => x.kind === 'operation' && x.operation.action === 'list' && x.operation.resource === resource && x.pathParams.every((p) => p === versionParam));
+    if (!list) return undefined;
+    const target = model.resources.find((x) => x.name === resource);
+    const create = routes.find((x): x is OperationRoute => x.kind === 'operation' && x.operation.action === 'create' && x.operation.resource === resource);
+    const paging = list.operation.paging;
+    const path = list.path.replace(/\{([^{}]+)\}/g, () => model.versioning?.current ?? '');
+    return { resource, list: path, ...(paging?.body === 'array' ? {} : { items: paging?.items ?? 'items' }), id: target?.identifier ?? 'id', ...(create ? { create: create.operation.id } : {}) };
+  };
+  const out: Fill[] = [];
+  const walk = (fields: readonly FieldModel[], at: (string | number)[]) => {
+    for (const f of fields) {
+      if (f.readOnly) continue;
+      const here = [...at, f.name];
+      if (f.type === 'ref' && f.to !== undefined) {
+        const src = source(f.to);
+        if (src) out.push({ target: 'body', at: here, ...src });
+      } else if (f.fields) walk(f.fields, here);
+      else if (f.items?.type === 'ref' && f.items.to !== undefined) {
+        const src = source(f.items.to);
+        if (src) out.push({ target: 'body', at: [...here, 0], ...src });
+      } else if (f.items?.fields) walk(f.items.fields, [...here, 0]);
+    }
+  };
+  if (r.hasBody) walk(r.operation.request?.fields ?? (r.operation.action === 'create' || r.operation.action === 'update' || r.operation.action === 'replace' ? (r.resource?.fields ?? []) : []), []);
+  if (r.identifierParam !== undefined && r.resource) {
+    const src = source(r.resource.name);
+    if (src) out.push({ target: 'path', at: [r.identifierParam], ...src });
+  }
+  return out;
+}
+
+function renderRoute(doc: Schema, model: ServiceModel, routes: readonly Route[], r: Route, index: number, data: RouteData[]): string {
   const id = routeId(r);
   const op = (doc.paths as Record<string, Record<string, Schema>> | undefined)?.[r.path]?.[r.method.toLowerCase()];
   const ex = bodyExamples(doc, model, r, op);
@@ -300,6 +355,8 @@ function renderRoute(doc: Schema, model: ServiceModel, r: Route, index: number, 
     ...(idem !== undefined ? { idempotencyHeader: idem } : {}),
   });
   const versionParam = model.versioning?.placement?.kind === 'path' ? /\{([^{}]+)\}/.exec(model.versioning.placement.template)?.[1] : undefined;
+  const fills = getFills(model, routes, r, versionParam);
+  if (fills.length > 0) data[data.length - 1]!.fills = fills;
   const errors = ex.responses.filter((x) => Number(x.status) >= 400);
   const success = ex.responses.filter((x) => Number(x.status) < 400);
   const field = (name: string, kind: string, value = '', placeholder = '') =>
@@ -317,6 +374,7 @@ function renderRoute(doc: Schema, model: ServiceModel, r: Route, index: number, 
       : `<form class="try" data-route="${index}">
 <div class="fields">${inputs.join('')}</div>
 ${hasBody ? `<label class="body"><span>body <em>${escapeHtml(ex.request!.contentType)}</em></span><textarea name="body" rows="8" spellcheck="false">${escapeHtml(ex.request!.contentType.includes('json') ? JSON.stringify(ex.request!.example?.value ?? {}, null, 2) : toForm(ex.request!.example?.value))}</textarea></label>` : ''}
+${fills.length > 0 ? `<p class="prefill muted" aria-live="polite">${fills.map((f) => `<code>${escapeHtml(f.target === 'path' ? f.at[0] as string : f.at.join('.'))}</code>`).join(', ')} ${fills.length === 1 ? 'is' : 'are'} taken from the service when this form opens.</p>` : ''}
 <button type="submit">Send ${escapeHtml(r.method)}</button>
 <div class="result" aria-live="polite"></div>
 </form>`;
@@ -434,7 +492,7 @@ export function renderConsole(model: ServiceModel, options: ConsoleOptions = {})
   const doc = exportOpenApi(model).document as Schema;
   const routes = getRoutes(model);
   const data: RouteData[] = [];
-  const routeHtml = routes.map((r, i) => renderRoute(doc, model, r, i, data));
+  const routeHtml = routes.map((r, i) => renderRoute(doc, model, routes, r, i, data));
   const serviceRoutes = options.serviceRoutes ?? getServiceRoutes();
   const stream = routes.find((r) => r.kind === 'stream');
   const toc = [

@@ -257,6 +257,50 @@ describe.skipIf(!hasBrowser)('the docs console features in chromium', () => {
     }
   });
 
+  it('prefilled try-it bodies work: the referenced customer and the path identifier come from the service, the create answers 201', async () => {
+    const s = await startExample('orders.yaml');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const key = (await createApiKey(s.storage, s.model, { subject: 'shop', scopes: ['orders:read', 'orders:write', 'customers:read', 'customers:write'] })).key;
+      const { page, errors } = await open(context, `${s.url}${SERVICE_PATHS.docs}`);
+      await page.locator('#scheme').selectOption('key');
+      await page.locator('#cred-key').fill(key);
+      const card = page.locator('#op-createOrder');
+      // No customer yet: the form says so, and which operation makes one.
+      await card.locator('details.try-it > summary').click();
+      await expect.poll(() => card.locator('form.try').getAttribute('data-filled'), POLL).toBe('true');
+      expect(await card.locator('.prefill').textContent()).toBe('customer: no Customer yet (create one with createCustomer first)');
+      await card.locator('details.try-it > summary').click();
+      // The prefilled createCustomer answers 201; then the prefilled createOrder names that customer and answers 201.
+      const customerCard = page.locator('#op-createCustomer');
+      await customerCard.locator('details.try-it > summary').click();
+      await customerCard.locator('form.try button[type="submit"]').click();
+      await expect.poll(() => customerCard.locator('.result .status').textContent(), POLL).toBe('HTTP 201 Created');
+      const customer = JSON.parse((await customerCard.locator('.result .response-body').textContent())!) as { id: string };
+      await page.reload();
+      await card.locator('details.try-it > summary').click();
+      await expect.poll(() => card.locator('form.try').getAttribute('data-filled'), POLL).toBe('true');
+      const body = JSON.parse(await card.locator('textarea[name="body"]').inputValue()) as { customer: string };
+      expect(body.customer).toBe(customer.id);
+      await card.locator('form.try button[type="submit"]').click();
+      await expect.poll(() => card.locator('.result .status').textContent(), POLL).toBe('HTTP 201 Created');
+      const order = JSON.parse((await card.locator('.result .response-body').textContent())!) as { id: string; customer: string };
+      expect(order.customer).toBe(customer.id);
+      await card.locator('details.try-it').evaluate((e: { scrollIntoView(o: object): void }) => e.scrollIntoView({ block: 'start' }));
+      await shot(page, 'prefill');
+      // A read's path identifier too.
+      const read = page.locator('#op-getOrder');
+      await read.locator('details.try-it > summary').click();
+      await expect.poll(() => read.locator('input[name="path:id"]').inputValue(), POLL).toBe(order.id);
+      await read.locator('form.try button[type="submit"]').click();
+      await expect.poll(() => read.locator('.result .status').textContent(), POLL).toBe('HTTP 200 OK');
+      expect(pageErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+      await s.close();
+    }
+  });
+
   it('a declared error body: each example in its fields, the code as its status where the code field is an integer', async () => {
     const c = compileSpecText(yaml`
       servicespec: 1
