@@ -87,6 +87,13 @@ form.try button { align-self: flex-start; }
 .result:empty { display: none; }
 .result .status, .viewer-log .status { font-weight: 700; font-family: ui-monospace, monospace; }
 .status.ok { color: var(--ok); } .status.bad { color: var(--bad); }
+.schema-tree, .schema-tree ul { list-style: none; margin: 0; padding-left: 1rem; font-size: .88rem; }
+.schema-tree { padding-left: 0; margin: .3rem 0 .6rem; }
+.schema-tree li { margin: .15rem 0; overflow-wrap: anywhere; }
+.schema-tree summary { font-weight: 400; font-size: inherit; }
+.schema-tree .type { color: var(--accent); font-family: ui-monospace, monospace; font-size: .85em; }
+.schema-tree .req { color: var(--bad); font-size: .8em; } .schema-tree .opt { color: var(--muted); font-size: .8em; }
+.schema-tree .facts, .schema-tree .desc { color: var(--muted); }
 .samples { margin: .6rem 0; }
 .sample-bar { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; font-size: .9rem; }
 .sample-tab { background: var(--bg); color: var(--accent); padding: .15rem .6rem; }

@@ -4,6 +4,7 @@ import type { AuthRequirement, FieldModel, ServiceModel } from '../model/model-t
 import { getVersionDifferences, type FieldDifference, type VersionDifferences } from '../model/model-versions.js';
 import { buildErrorBody, getDeclaredErrorFill, NOT_SHOWN } from '../model/model-defaults.js';
 import { CONSOLE_SCRIPT, CONSOLE_STYLE } from './render-console-assets.js';
+import { renderSchemaTree } from './render-console-schema.js';
 import { BASE_URL_MARK, credentialPlaceholder, renderSamples, type SampleRequest } from './render-console-samples.js';
 import { escapeHtml, getDocumentTitle, renderDocumentBody, type DocumentHeading } from './render-html.js';
 
@@ -379,6 +380,7 @@ ${fills.length > 0 ? `<p class="prefill muted" aria-live="polite">${fills.map((f
 <div class="result" aria-live="polite"></div>
 </form>`;
   const samples = r.kind === 'stream' ? '' : samplesHtml(model, r, auth, versionParam, ex.request);
+  const schemas = schemasHtml(doc, op);
   return `<article class="route" id="op-${escapeHtml(id)}" data-search="${escapeHtml(`${id} ${r.method} ${r.path} ${routeTitle(r)}`)}">
 <h3><span class="method m-${r.method.toLowerCase()}">${r.method}</span> <code class="path">${escapeHtml(r.path)}</code> <span class="opid">${escapeHtml(id)}</span> <a class="anchor" href="#op-${escapeHtml(id)}" aria-label="Link to ${escapeHtml(id)}" title="Link to this route">#</a></h3>
 <p>${escapeHtml(routeTitle(r))}</p>
@@ -399,8 +401,20 @@ ${ex.request ? renderExample(ex.request) : ''}
 ${success.map((e) => renderExample(e)).join('\n')}
 ${errors.length > 0 ? `<details><summary>Error responses (${errors.length})</summary>${errors.map((e) => renderExample(e, `op-${id}-error-${e.code ?? e.status ?? ''}`)).join('\n')}</details>` : ''}
 </div>
-${samples}<details class="try-it"${r.kind === 'stream' ? ' open' : ''}><summary>Try it</summary>${tryIt}</details>
+${schemas}${samples}<details class="try-it"${r.kind === 'stream' ? ' open' : ''}><summary>Try it</summary>${tryIt}</details>
 </article>`;
+}
+
+/** The request body's and the success answer's schemas as collapsible trees (render-console-schema.ts). */
+function schemasHtml(doc: Schema, op: Schema | undefined): string {
+  if (!op) return '';
+  const first = (content: unknown) => Object.values((content ?? {}) as Record<string, { schema?: Schema }>)[0]?.schema;
+  const request = first(deref(doc, op.requestBody)?.content);
+  const okStatus = Object.keys((op.responses ?? {}) as Record<string, unknown>).find((k) => /^[23]/.test(k));
+  const response = okStatus !== undefined ? first(deref(doc, (op.responses as Record<string, unknown>)[okStatus])?.content) : undefined;
+  if (!request && !response) return '';
+  const trees = [request ? renderSchemaTree(doc, request, 'Request body') : '', response ? renderSchemaTree(doc, response, `Answer ${okStatus}`) : ''].join('');
+  return `<details class="schemas"><summary>Schemas</summary>${trees}</details>\n`;
 }
 
 /** The route's curl, JavaScript and Python samples as tabs, each with a copy button (render-console-samples.ts). */

@@ -16,6 +16,7 @@ import { compileSpecText } from '../../src/program.js';
 import { renderDocumentBody } from '../../src/render/render-html.js';
 import { createApiKey } from '../../src/runtime/auth/auth-credentials.js';
 import { yaml } from '../check/helpers.js';
+import { UNION_SPEC } from '../support/union-spec.js';
 import { startExample, startModel, type ConsoleServer } from './console-helpers.js';
 
 const CHROMIUM = process.env.SERVICESPEC_CHROMIUM ?? '/usr/bin/chromium';
@@ -294,6 +295,76 @@ describe.skipIf(!hasBrowser)('the docs console features in chromium', () => {
       await expect.poll(() => read.locator('input[name="path:id"]').inputValue(), POLL).toBe(order.id);
       await read.locator('form.try button[type="submit"]').click();
       await expect.poll(() => read.locator('.result .status').textContent(), POLL).toBe('HTTP 200 OK');
+      expect(pageErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+      await s.close();
+    }
+  });
+
+  it('schemas are a collapsible tree: nested objects and arrays fold, each field with its type, format and constraints', async () => {
+    const s = await startExample('orders.yaml');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const { page, errors } = await open(context, `${s.url}${SERVICE_PATHS.docs}`);
+      const card = page.locator('#op-createOrder');
+      await card.locator('details.schemas > summary').click();
+      const tree = card.locator('.schema-tree').first();
+      expect(await tree.locator('> li > details > summary .field').textContent()).toBe('Request body');
+      // The top level is open; nested objects and arrays are closed until asked.
+      const items = tree.locator('> li > details > ul > li[data-field="items"]');
+      expect(await items.locator('> details > summary .type').textContent()).toBe('array of object');
+      expect(await items.locator('> details > summary .facts').textContent()).toBe('items ≥ 1; items ≤ 100');
+      const sku = items.locator('li[data-field="sku"]');
+      expect(await sku.isVisible()).toBe(false);
+      await items.locator('> details > summary').click();
+      await items.locator('li > details > summary').first().click();
+      expect(await sku.isVisible()).toBe(true);
+      expect(await sku.locator('.facts').textContent()).toBe('pattern ^[A-Z0-9-]{4,32}$');
+      const customer = tree.locator('> li > details > ul > li[data-field="customer"]');
+      expect(await customer.locator('.type').textContent()).toBe('string');
+      expect(await customer.locator('.facts').textContent()).toBe('format uuid');
+      expect(await customer.locator('.req').textContent()).toBe('required');
+      const address = tree.locator('> li > details > ul > li[data-field="shipping_address"]');
+      await address.locator('> details > summary').click();
+      expect(await address.locator('li[data-field="line2"] .opt').textContent()).toBe('optional');
+      await card.locator('details.schemas').scrollIntoViewIfNeeded();
+      await shot(page, 'schemas');
+      expect(pageErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+      await s.close();
+    }
+  });
+
+  it("unions (variants, discriminator and its mapping) and the declared error body's roles are shown", async () => {
+    const c = compileSpecText(UNION_SPEC);
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const s = await startModel(c.model!);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const { page, errors } = await open(context, `${s.url}${SERVICE_PATHS.docs}`);
+      const card = page.locator('#op-createPayment');
+      await card.locator('details.schemas > summary').click();
+      const union = card.locator('.schema-tree').first().locator('details[data-kind="union"]');
+      expect(await union.locator('> summary').textContent()).toBe('method one of 2 required tagged by kind');
+      await union.locator('> summary').click();
+      const variants = await union.locator('> ul > li > details > summary .field').allTextContents();
+      expect(variants).toEqual(['variant card when kind is "card"', 'variant bank_transfer when kind is "bank"']);
+      await union.locator('> ul > li > details > summary').first().click();
+      expect(await union.locator('li[data-field="number"] .facts').textContent()).toBe('pattern ^[0-9]{12,19}$');
+      await union.scrollIntoViewIfNeeded();
+      await shot(page, 'unions');
+      const quote = page.locator('#op-quote');
+      await quote.locator('details.schemas > summary').click();
+      expect(await quote.locator('details[data-kind="union"] > summary').first().textContent()).toBe('Request body one of 2 untagged: told apart by their fields');
+      // The document part of the page: the field's union in words, and the error body's roles.
+      expect(await page.locator('main td', { hasText: 'union tagged by kind: card → card, bank → bank_transfer' }).count()).toBe(1);
+      const roles = page.locator('main li', { hasText: /^Code: error_code/ });
+      expect(await roles.textContent()).toBe("Code: error_code (the code's HTTP status: the field is a number)");
+      expect(await page.locator('main li', { hasText: /^Media type:/ }).textContent()).toBe('Media type: application/vnd.pay.error+json');
+      await roles.scrollIntoViewIfNeeded();
+      await shot(page, 'error-body');
       expect(pageErrors(errors)).toEqual([]);
     } finally {
       await context.close();
