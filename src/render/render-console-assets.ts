@@ -317,21 +317,21 @@ export const CONSOLE_SCRIPT = String.raw`
 
   // ---- Deep links ---------------------------------------------------------------------------------------------
   // Every route (#op-ID), its error examples (#op-ID-error-CODE) and every part and resource heading has a stable
-  // id. Loading the page with one, or following one, opens what holds it (a route's try-it, closed <details>) and
-  // scrolls to it.
-  var openTarget = function () {
+  // id. Loading the page with one, or following one, opens the closed <details> holding it and scrolls to it.
+  var openTarget = function (ev) {
     var id;
     try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; }
     var target = id && document.getElementById(id);
     if (!target) return;
     for (var p = target.parentElement; p; p = p.parentElement) if (p.tagName === 'DETAILS') p.open = true;
     if (target.tagName === 'DETAILS') target.open = true;
-    if (target.classList.contains('route')) { var t = target.querySelector('details.try-it'); if (t) t.open = true; }
+    // A route loaded by its link opens its try-it; following a link inside the page leaves it as it was.
+    if (!ev && target.classList.contains('route')) { var t = target.querySelector('details.try-it'); if (t) t.open = true; }
     setNav(false);
     target.scrollIntoView({ block: 'start' });
   };
   window.addEventListener('hashchange', openTarget);
-  if (location.hash) openTarget();
+  if (location.hash) openTarget(undefined);
 
   // ---- Prefilled identifiers from the service ------------------------------------------------------------------
   // A made-up identifier answers 404 or 422: when a try-it form opens, each identifier it sends (a reference field

@@ -219,8 +219,9 @@ describe.skipIf(!hasBrowser)('the docs console features in chromium', () => {
       const order = renderDocumentBody(s.model).headings.find((h) => h.text === 'Order')!;
       const r = await open(context, `${docs}#${order.id}`);
       await expect.poll(async () => { const t = await top(r.page, `#${order.id}`); return t >= 0 && t < 150; }, POLL).toBe(true);
-      await r.page.evaluate(`location.hash = '#op-cancelOrder'`);
-      await expect.poll(() => r.page.locator('#op-cancelOrder details.try-it').getAttribute('open'), POLL).toBe('');
+      await r.page.evaluate(`location.hash = '#op-getCustomer-error-not_found'`);
+      await expect.poll(() => r.page.locator('#op-getCustomer-error-not_found').isVisible(), POLL).toBe(true);
+      await expect.poll(async () => { const t = await top(r.page, '#op-getCustomer-error-not_found'); return t >= 0 && t < 150; }, POLL).toBe(true);
       expect(pageErrors([...errors, ...e.errors, ...r.errors])).toEqual([]);
     } finally {
       await context.close();
