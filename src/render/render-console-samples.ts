@@ -14,8 +14,8 @@ export interface SampleRequest {
   path: string;
   query: readonly (readonly [string, string])[];
   headers: readonly (readonly [string, string])[];
-  /** Basic credentials as user and password placeholders (curl's -u), besides the headers. */
-  basic?: boolean;
+  /** Basic credentials: the placeholder for `user:password` (curl's -u), besides the headers. */
+  basic?: string;
   contentType?: string;
   body?: string;
 }
@@ -58,11 +58,11 @@ export function renderSamples(r: SampleRequest): Sample[] {
   const headers: [string, string][] = r.headers.map(([k, v]) => [k, v]);
   if (r.body !== undefined && r.contentType) headers.push(['Content-Type', r.contentType]);
   const curl = [`curl -X ${r.method} ${sq(url(r))}`];
-  if (r.basic) curl.push(`-u ${sq('USER:PASSWORD')}`);
+  if (r.basic !== undefined) curl.push(`-u ${sq(r.basic)}`);
   for (const [k, v] of headers) curl.push(`-H ${sq(`${k}: ${v}`)}`);
   if (r.body !== undefined) curl.push(`--data-raw ${sq(r.body)}`);
 
-  const jsHeaders = [...headers.map(([k, v]) => `    ${js(k)}: ${js(v)},`), ...(r.basic ? ['    "Authorization": "Basic " + btoa("USER:PASSWORD"),'] : [])];
+  const jsHeaders = [...headers.map(([k, v]) => `    ${js(k)}: ${js(v)},`), ...(r.basic !== undefined ? [`    "Authorization": "Basic " + btoa(${js(r.basic)}),`] : [])];
   const jsLines = [
     `const response = await fetch(${js(url(r))}, {`,
     `  method: ${js(r.method)},`,
@@ -72,10 +72,10 @@ export function renderSamples(r: SampleRequest): Sample[] {
     'console.log(response.status, await response.text());',
   ];
 
-  const pyHeaders = [...headers.map(([k, v]) => `    ${py(k)}: ${py(v)},`), ...(r.basic ? ['    "Authorization": "Basic " + base64.b64encode(b"USER:PASSWORD").decode(),'] : [])];
+  const pyHeaders = [...headers.map(([k, v]) => `    ${py(k)}: ${py(v)},`), ...(r.basic !== undefined ? [`    "Authorization": "Basic " + base64.b64encode(${py(r.basic)}.encode()).decode(),`] : [])];
   const pyBody = r.body === undefined ? undefined : r.contentType?.includes('json') ? `json.dumps(${pythonLiteral(r.body)}).encode()` : `${py(r.body)}.encode()`;
   const pyLines = [
-    ...(r.basic ? ['import base64'] : []),
+    ...(r.basic !== undefined ? ['import base64'] : []),
     ...(r.body !== undefined && r.contentType?.includes('json') ? ['import json'] : []),
     'import urllib.request',
     '',

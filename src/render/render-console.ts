@@ -428,7 +428,8 @@ function samplesHtml(model: ServiceModel, r: Route, auth: AuthRequirement | unde
     path,
     query: cred.query ? [cred.query] : [],
     headers: cred.header ? [cred.header] : [],
-    ...(cred.basic || r.kind === 'token' ? { basic: true } : {}),
+    // The token endpoint takes the client's id and secret as Basic credentials.
+    ...(r.kind === 'token' ? { basic: 'CLIENT_ID:CLIENT_SECRET' } : cred.basic ? { basic: 'USER:PASSWORD' } : {}),
     ...(request ? { contentType: request.contentType } : {}),
     ...(body !== undefined ? { body } : {}),
   };
