@@ -37,7 +37,7 @@ pre code { background: none; padding: 0; }
 .bar { position: sticky; top: 0; z-index: 2; background: var(--bg); border-bottom: 1px solid var(--line); padding: .5rem 1.5rem;
   display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
 .bar label, form.try label, .viewer-controls label { display: inline-flex; flex-direction: column; font-size: .8rem; color: var(--muted); gap: .1rem; }
-.bar input, .bar select, form.try input, form.try textarea, .viewer-controls input { font-size: .85rem; padding: .3rem .45rem; border: 1px solid var(--line); border-radius: 5px; background: var(--bg); color: var(--fg); min-width: 0; }
+.bar input, .bar select, form.try input, form.try select, form.try textarea, .viewer-controls input { font-size: .85rem; padding: .3rem .45rem; border: 1px solid var(--line); border-radius: 5px; background: var(--bg); color: var(--fg); min-width: 0; }
 .bar .base input { width: 16rem; }
 #credential-fields { display: inline-flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
 form.try .fields input { width: 17rem; max-width: 100%; }
@@ -341,6 +341,14 @@ export const CONSOLE_SCRIPT = String.raw`
     if (!route.fills) return;
     var details = form.closest('details'), note = form.querySelector('.prefill');
     details.addEventListener('toggle', function () { if (details.open) fillFromService(form, route, note); });
+  });
+  // A named example picked from the spec's replaces the body, and the identifiers are taken from the service again.
+  Array.prototype.forEach.call(document.querySelectorAll('form.try select[name="example"]'), function (sel) {
+    var form = sel.form, route = data.routes[Number(form.getAttribute('data-route'))];
+    sel.addEventListener('change', function () {
+      form.elements.body.value = sel.value;
+      if (route.fills) fillFromService(form, route, form.querySelector('.prefill'));
+    });
   });
   function fillFromService(form, route, note) {
     if (!base()) return;

@@ -374,7 +374,7 @@ function renderRoute(doc: Schema, model: ServiceModel, routes: readonly Route[],
       ? `<p>Watch this stream live in the <a href="#event-viewer">event viewer</a>.</p>`
       : `<form class="try" data-route="${index}">
 <div class="fields">${inputs.join('')}</div>
-${hasBody ? `<label class="body"><span>body <em>${escapeHtml(ex.request!.contentType)}</em></span><textarea name="body" rows="8" spellcheck="false">${escapeHtml(ex.request!.contentType.includes('json') ? JSON.stringify(ex.request!.example?.value ?? {}, null, 2) : toForm(ex.request!.example?.value))}</textarea></label>` : ''}
+${bodyExamplePicker(doc, op)}${hasBody ? `<label class="body"><span>body <em>${escapeHtml(ex.request!.contentType)}</em></span><textarea name="body" rows="8" spellcheck="false">${escapeHtml(ex.request!.contentType.includes('json') ? JSON.stringify(ex.request!.example?.value ?? {}, null, 2) : toForm(ex.request!.example?.value))}</textarea></label>` : ''}
 ${fills.length > 0 ? `<p class="prefill muted" aria-live="polite">${fills.map((f) => `<code>${escapeHtml(f.target === 'path' ? f.at[0] as string : f.at.join('.'))}</code>`).join(', ')} ${fills.length === 1 ? 'is' : 'are'} taken from the service when this form opens.</p>` : ''}
 <button type="submit">Send ${escapeHtml(r.method)}</button>
 <div class="result" aria-live="polite"></div>
@@ -403,6 +403,19 @@ ${errors.length > 0 ? `<details><summary>Error responses (${errors.length})</sum
 </div>
 ${schemas}${samples}<details class="try-it"${r.kind === 'stream' ? ' open' : ''}><summary>Try it</summary>${tryIt}</details>
 </article>`;
+}
+
+/** A choice of the spec's named request examples when it has more than one: picking one puts it in the body. */
+function bodyExamplePicker(doc: Schema, op: Schema | undefined): string {
+  const media = Object.entries((deref(doc, op?.requestBody)?.content ?? {}) as Record<string, { examples?: Record<string, unknown> }>)[0];
+  if (!media || !media[0].includes('json')) return '';
+  const entries = Object.entries(media[1].examples ?? {}).flatMap(([name, raw]) => {
+    const e = deref(doc, raw);
+    return e && 'value' in e ? [{ name, summary: typeof e.summary === 'string' ? e.summary : undefined, text: JSON.stringify(e.value, null, 2) }] : [];
+  });
+  if (entries.length < 2) return '';
+  const options = entries.map((e) => `<option value="${escapeHtml(e.text)}">${escapeHtml(e.name)}${e.summary !== undefined ? ` — ${escapeHtml(e.summary)}` : ''}</option>`).join('');
+  return `<label class="example-pick"><span>example <em>from the spec</em></span><select name="example">${options}</select></label>\n`;
 }
 
 /** The request body's and the success answer's schemas as collapsible trees (render-console-schema.ts). */

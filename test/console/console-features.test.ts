@@ -373,6 +373,54 @@ describe.skipIf(!hasBrowser)('the docs console features in chromium', () => {
     }
   });
 
+  it("try-it offers the spec's named request examples: the first is the body, picking another puts it there, and it answers 201", async () => {
+    const c = compileSpecText(yaml`
+      servicespec: 1
+      resources:
+        Note:
+          fields:
+            id: { type: uuid, readOnly: true }
+            text: { type: string, minLength: 1 }
+            pinned: { type: boolean }
+      endpoints:
+        operations:
+          createNote:
+            method: POST
+            path: /notes
+            action: create
+            resource: Note
+            status: 201
+            auth: none
+            examples:
+              request:
+                shopping: { summary: A shopping list, value: { text: Buy milk, pinned: false } }
+                reminder: { summary: A pinned reminder, value: { text: Call Ada, pinned: true } }
+      errors:
+        codes:
+          any_error: { status: 500, when: [validation, malformed_request, unsupported_media_type, body_too_large, internal, headers_too_large, route_not_found, method_not_allowed, unavailable, timeout] }
+    `);
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const s = await startModel(c.model!);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const { page, errors } = await open(context, `${s.url}${SERVICE_PATHS.docs}#op-createNote`);
+      const card = page.locator('#op-createNote');
+      const body = () => card.locator('textarea[name="body"]').inputValue().then((t) => JSON.parse(t) as unknown);
+      expect(await body()).toEqual({ text: 'Buy milk', pinned: false });
+      expect(await card.locator('select[name="example"] option').allTextContents()).toEqual(['shopping — A shopping list', 'reminder — A pinned reminder']);
+      await card.locator('select[name="example"]').selectOption({ label: 'reminder — A pinned reminder' });
+      expect(await body()).toEqual({ text: 'Call Ada', pinned: true });
+      await card.locator('form.try button[type="submit"]').click();
+      await expect.poll(() => card.locator('.result .status').textContent(), POLL).toBe('HTTP 201 Created');
+      expect(JSON.parse((await card.locator('.result .response-body').textContent())!)).toMatchObject({ text: 'Call Ada', pinned: true });
+      await shot(page, 'named-examples');
+      expect(pageErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+      await s.close();
+    }
+  });
+
   it('a declared error body: each example in its fields, the code as its status where the code field is an integer', async () => {
     const c = compileSpecText(yaml`
       servicespec: 1
