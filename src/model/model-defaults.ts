@@ -1,5 +1,6 @@
 // The defaults the format itself defines (docs/format.md lists them): the one place each is written.
 
+import { STATUS_CODES } from 'node:http';
 import type { Action, Condition } from '../spec/spec-types.js';
 import type { DeclaredErrorBodyModel, ErrorBodyModel, EventKindModel, FieldModel, PagingModel, SchemeModel, ServiceModel } from './model-types.js';
 
@@ -180,6 +181,69 @@ export function getErrorMediaType(body: ErrorBodyModel | undefined): string {
 /** What a declared error body's code field holds for an error code: its status when the field is an integer, else its name. */
 export function getErrorCodeValue(codeField: Pick<FieldModel, 'type'> | undefined, code: { name: string; status: number }): string | number {
   return codeField?.type === 'integer' || codeField?.type === 'number' ? code.status : code.name;
+}
+
+/** What is written in each field of a declared error body, worked out once from `getErrorBodyRoles`. */
+export interface DeclaredErrorFill {
+  /** Each field's name and what it holds: a role (code, status, message) or an extra (title, invalid, request id). */
+  fields: readonly (readonly [string, string])[];
+  /** The code field holds each code's status (getErrorCodeValue). */
+  integerCode: boolean;
+  mediaType: string;
+  /** The list of invalid inputs when the body requires one and the answer has none. */
+  emptyInvalid?: readonly never[];
+}
+
+/** The fields a declared error body's answers fill: the code, status and message fields, then the others filled by name. */
+export function getDeclaredErrorFill(body: DeclaredErrorBodyModel): DeclaredErrorFill {
+  const roles = getErrorBodyRoles(body);
+  const fields: [string, string][] = [];
+  const taken = new Set<string>();
+  for (const role of ['code', 'status', 'message'] as const) {
+    const f = roles[role];
+    if (f && !taken.has(f.name)) {
+      fields.push([f.name, role]);
+      taken.add(f.name);
+    }
+  }
+  let requiredList = false;
+  for (const [f, what] of roles.extras) {
+    fields.push([f.name, what]);
+    if (what === 'invalid' && !f.optional) requiredList = true;
+  }
+  const integerCode = typeof getErrorCodeValue(roles.code, { name: '', status: 0 }) === 'number';
+  return requiredList ? { fields, integerCode, mediaType: roles.mediaType, emptyInvalid: [] } : { fields, integerCode, mediaType: roles.mediaType };
+}
+
+/**
+ * The one rule for an error answer's body: problem details (no declared fill) or the declared fields. The runtime
+ * sends it; the docs console shows it as each error code's example.
+ */
+export function buildErrorBody(
+  fill: DeclaredErrorFill | undefined,
+  code: { code: string; status: number; title?: string | undefined },
+  answer: { detail?: string | undefined; instance: string; requestId?: string | undefined; invalid?: readonly unknown[] | undefined },
+): { status: number; contentType: string; body: Record<string, unknown> } {
+  // A code without a title is titled by its status's reason phrase.
+  const title = code.title ?? STATUS_CODES[code.status] ?? 'Error';
+  if (!fill) {
+    const body: Record<string, unknown> = { title, status: code.status, code: code.code };
+    if (answer.detail !== undefined) body.detail = answer.detail;
+    body.instance = answer.instance;
+    if (answer.invalid && answer.invalid.length > 0) body.errors = answer.invalid;
+    return { status: code.status, contentType: PROBLEM_MEDIA_TYPE, body };
+  }
+  const values: Record<string, unknown> = {
+    code: fill.integerCode ? code.status : code.code,
+    status: code.status,
+    message: answer.detail ?? title,
+    title,
+    invalid: answer.invalid ?? fill.emptyInvalid,
+    'request id': answer.requestId,
+  };
+  const body: Record<string, unknown> = {};
+  for (const [name, what] of fill.fields) if (values[what] !== undefined) body[name] = values[what];
+  return { status: code.status, contentType: fill.mediaType, body };
 }
 
 /** The status used for a condition the spec declares no code for (only ever with `allowGaps`): the runtime's built-in answer, which the tester recognises too. */

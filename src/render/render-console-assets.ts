@@ -37,7 +37,7 @@ pre code { background: none; padding: 0; }
 .bar { position: sticky; top: 0; z-index: 2; background: var(--bg); border-bottom: 1px solid var(--line); padding: .5rem 1.5rem;
   display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
 .bar label, form.try label, .viewer-controls label { display: inline-flex; flex-direction: column; font-size: .8rem; color: var(--muted); gap: .1rem; }
-.bar input, .bar select, form.try input, form.try textarea, .viewer-controls input { font-size: .85rem; padding: .3rem .45rem; border: 1px solid var(--line); border-radius: 5px; background: var(--bg); color: var(--fg); min-width: 0; }
+.bar input, .bar select, form.try input, form.try select, form.try textarea, .viewer-controls input { font-size: .85rem; padding: .3rem .45rem; border: 1px solid var(--line); border-radius: 5px; background: var(--bg); color: var(--fg); min-width: 0; }
 .bar .base input { width: 16rem; }
 #credential-fields { display: inline-flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
 form.try .fields input { width: 17rem; max-width: 100%; }
@@ -66,6 +66,8 @@ svg.state-diagram .label { fill: var(--accent); paint-order: stroke; stroke: var
 .route h3 { display: flex; flex-wrap: wrap; gap: .4rem; align-items: baseline; }
 .route .path { font-size: .95rem; }
 .route .opid { color: var(--muted); font-weight: 400; font-size: .85rem; }
+.route .anchor { color: var(--muted); text-decoration: none; font-weight: 400; }
+.route .anchor:hover { color: var(--accent); }
 .method { display: inline-block; font: 700 .75rem ui-monospace, monospace; padding: .1rem .35rem; border-radius: 4px; color: #fff; background: #555; text-align: center; }
 .m-get { background: #1f6feb; } .m-post { background: #1a7f37; } .m-put { background: #9a6700; } .m-patch { background: #8250df; } .m-delete { background: #b42318; }
 dl.facts { display: grid; grid-template-columns: 8rem minmax(0, 1fr); gap: .2rem .8rem; margin: .4rem 0 .8rem; font-size: .9rem; }
@@ -85,13 +87,39 @@ form.try button { align-self: flex-start; }
 .result:empty { display: none; }
 .result .status, .viewer-log .status { font-weight: 700; font-family: ui-monospace, monospace; }
 .status.ok { color: var(--ok); } .status.bad { color: var(--bad); }
+.schema-tree, .schema-tree ul { list-style: none; margin: 0; padding-left: 1rem; font-size: .88rem; }
+.schema-tree { padding-left: 0; margin: .3rem 0 .6rem; }
+.schema-tree li { margin: .15rem 0; overflow-wrap: anywhere; }
+.schema-tree summary { font-weight: 400; font-size: inherit; }
+.schema-tree .type { color: var(--accent); font-family: ui-monospace, monospace; font-size: .85em; }
+.schema-tree .req { color: var(--bad); font-size: .8em; } .schema-tree .opt { color: var(--muted); font-size: .8em; }
+.schema-tree .facts, .schema-tree .desc { color: var(--muted); }
+.samples { margin: .6rem 0; }
+.sample-bar { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; font-size: .9rem; }
+.sample-tab { background: var(--bg); color: var(--accent); padding: .15rem .6rem; }
+.sample-tab[aria-selected="true"] { background: var(--accent); color: var(--bg); }
+.samples .copy { padding: .15rem .6rem; }
 .viewer-controls { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
 .viewer-log { list-style: none; padding: 0; margin: 1rem 0; max-height: 30rem; overflow-y: auto; }
 .viewer-log li { border-left: 3px solid var(--accent); padding: .1rem .6rem; margin: .4rem 0; }
+.brand-row { display: flex; align-items: center; justify-content: space-between; gap: .5rem; }
+#nav-toggle { display: none; }
 @media (max-width: 900px) {
+  /* Narrow: the contents fold away behind a button, so the first screen is the service, not the contents. */
   body { display: block; }
-  .sidebar { position: static; height: auto; border-right: 0; border-bottom: 1px solid var(--line); }
-  .bar { position: static; }
+  .sidebar { position: static; height: auto; border-right: 0; border-bottom: 1px solid var(--line); padding: .5rem .8rem; }
+  .brand { margin: 0; }
+  #nav-toggle { display: inline-block; }
+  .search { margin-top: .4rem; }
+  .toc { display: none; max-height: 70vh; overflow-y: auto; }
+  body.nav-open .toc { display: block; }
+  .bar { position: static; padding: .5rem .8rem; }
+  .bar .base input { width: 100%; }
+  .bar label.base { flex-basis: 100%; }
+  main { padding: .5rem .8rem 3rem; }
+  .route { padding: .2rem .6rem .6rem; }
+  dl.facts { grid-template-columns: 6rem minmax(0, 1fr); }
+  form.try .fields input { width: 100%; }
 }
 `.trim();
 
@@ -106,6 +134,33 @@ export const CONSOLE_SCRIPT = String.raw`
   var baseInput = $('base-url');
   if (data.served && /^https?:$/.test(location.protocol)) baseInput.value = location.origin;
   var base = function () { return baseInput.value.trim().replace(/\/+$/, ''); };
+
+  // ---- Code samples -------------------------------------------------------------------------------------------
+  // Each sample is kept as a template with the base URL mark; the shown text has the base URL typed above.
+  var sampleBase = function () { return base() || 'http://localhost:3000'; };
+  var fillSamples = function () {
+    Array.prototype.forEach.call(document.querySelectorAll('code[data-template]'), function (c) { c.textContent = c.getAttribute('data-template').split('{{BASE_URL}}').join(sampleBase()); });
+  };
+  fillSamples();
+  baseInput.addEventListener('input', fillSamples);
+  Array.prototype.forEach.call(document.querySelectorAll('.samples'), function (box) {
+    var tabs = box.querySelectorAll('.sample-tab'), panes = box.querySelectorAll('.sample'), status = box.querySelector('.copy-status');
+    Array.prototype.forEach.call(tabs, function (t) {
+      t.addEventListener('click', function () {
+        Array.prototype.forEach.call(tabs, function (x) { x.setAttribute('aria-selected', String(x === t)); });
+        Array.prototype.forEach.call(panes, function (p) { p.hidden = p.getAttribute('data-language') !== t.getAttribute('data-language'); });
+        status.textContent = '';
+      });
+    });
+    box.querySelector('.copy').addEventListener('click', function () {
+      var pane = box.querySelector('.sample:not([hidden]) code'), text = pane.textContent;
+      window.servicespecCopied = text;
+      var done = function () { status.textContent = 'copied'; };
+      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, function () { selectText(pane); status.textContent = 'selected: press Ctrl+C to copy'; });
+      else { selectText(pane); status.textContent = 'selected: press Ctrl+C to copy'; }
+    });
+  });
+  function selectText(node) { var range = document.createRange(); range.selectNodeContents(node); var sel = window.getSelection(); sel.removeAllRanges(); sel.addRange(range); }
 
   // ---- Search -------------------------------------------------------------------------------------------------
   var search = $('search'), results = $('search-results');
@@ -130,6 +185,7 @@ export const CONSOLE_SCRIPT = String.raw`
   });
 
   // ---- Credential ---------------------------------------------------------------------------------------------
+  var CREDENTIAL_KEY = 'servicespec-console-credential:' + location.pathname;
   var schemeSel = $('scheme'), credFields = $('credential-fields'), credStatus = $('credential-status');
   var utf8b64 = function (s) { var bytes = new TextEncoder().encode(s), bin = ''; bytes.forEach(function (b) { bin += String.fromCharCode(b); }); return btoa(bin); };
   var field = function (name, label, type) {
@@ -162,8 +218,30 @@ export const CONSOLE_SCRIPT = String.raw`
     data.schemes.forEach(function (s) { var o = el('option', '', s.name + ' — ' + s.type.replace(/_/g, ' ')); o.value = s.name; schemeSel.appendChild(o); });
     var firstUsable = data.schemes[0];
     if (firstUsable) schemeSel.value = firstUsable.name;
-    schemeSel.addEventListener('change', showFields);
+    schemeSel.addEventListener('change', function () { showFields(); saveCredential(); });
     showFields();
+    restoreCredential();
+    credFields.addEventListener('input', saveCredential);
+    $('credential-forget').addEventListener('click', function () {
+      try { sessionStorage.removeItem(CREDENTIAL_KEY); } catch (e) { /* storage refused: nothing was kept */ }
+      showFields();
+      credStatus.textContent = 'forgotten';
+    });
+  }
+  // The pasted credential is kept for this tab's session only (sessionStorage): it survives a reload, not the tab.
+  function saveCredential() {
+    var kept = { scheme: schemeSel.value, values: {} };
+    Array.prototype.forEach.call(credFields.querySelectorAll('input'), function (i) { if (i.value) kept.values[i.id] = i.value; });
+    try { sessionStorage.setItem(CREDENTIAL_KEY, JSON.stringify(kept)); } catch (e) { /* storage refused: kept in the page only */ }
+  }
+  function restoreCredential() {
+    var kept;
+    try { kept = JSON.parse(sessionStorage.getItem(CREDENTIAL_KEY) || 'null'); } catch (e) { kept = null; }
+    if (!kept || !data.schemes.some(function (x) { return x.name === kept.scheme; }) && kept.scheme !== '') return;
+    schemeSel.value = kept.scheme;
+    showFields();
+    Object.keys(kept.values || {}).forEach(function (id) { var i = $(id); if (i) i.value = kept.values[id]; });
+    if (Object.keys(kept.values || {}).length > 0) credStatus.textContent = 'kept from this tab\'s session';
   }
   var clientBasic = function () { return 'Basic ' + utf8b64(encodeURIComponent(value('client_id')) + ':' + encodeURIComponent(value('client_secret'))); };
   function fetchToken() {
@@ -176,7 +254,7 @@ export const CONSOLE_SCRIPT = String.raw`
       .then(function (res) { return res.text().then(function (t) { return { res: res, text: t }; }); })
       .then(function (r) {
         var j; try { j = JSON.parse(r.text); } catch (e) { j = undefined; }
-        if (r.res.ok && j && j.access_token) { $('cred-token').value = j.access_token; credStatus.textContent = 'token fetched' + (j.expires_in ? ', expires in ' + j.expires_in + ' s' : ''); }
+        if (r.res.ok && j && j.access_token) { $('cred-token').value = j.access_token; saveCredential(); credStatus.textContent = 'token fetched' + (j.expires_in ? ', expires in ' + j.expires_in + ' s' : ''); }
         else credStatus.textContent = 'HTTP ' + r.res.status + ': ' + r.text.slice(0, 300);
       }, function (err) { credStatus.textContent = 'could not reach the token endpoint: ' + err.message; });
   }
@@ -229,6 +307,80 @@ export const CONSOLE_SCRIPT = String.raw`
       }, function (err) { show(box, 'no answer: ' + err.message, false); });
     });
   });
+
+  // ---- Narrow layout: the contents behind a button ------------------------------------------------------------
+  var navToggle = $('nav-toggle');
+  var setNav = function (open) { document.body.classList.toggle('nav-open', open); navToggle.setAttribute('aria-expanded', String(open)); };
+  navToggle.addEventListener('click', function () { setNav(!document.body.classList.contains('nav-open')); });
+  $('toc').addEventListener('click', function (ev) { if (ev.target.closest('a')) setNav(false); });
+  results.addEventListener('click', function (ev) { if (ev.target.closest('a')) setNav(false); });
+
+  // ---- Deep links ---------------------------------------------------------------------------------------------
+  // Every route (#op-ID), its error examples (#op-ID-error-CODE) and every part and resource heading has a stable
+  // id. Loading the page with one, or following one, opens the closed <details> holding it and scrolls to it.
+  var openTarget = function (ev) {
+    var id;
+    try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; }
+    var target = id && document.getElementById(id);
+    if (!target) return;
+    for (var p = target.parentElement; p; p = p.parentElement) if (p.tagName === 'DETAILS') p.open = true;
+    if (target.tagName === 'DETAILS') target.open = true;
+    // A route loaded by its link opens its try-it; following a link inside the page leaves it as it was.
+    if (!ev && target.classList.contains('route')) { var t = target.querySelector('details.try-it'); if (t) t.open = true; }
+    setNav(false);
+    target.scrollIntoView({ block: 'start' });
+  };
+  window.addEventListener('hashchange', openTarget);
+  if (location.hash) openTarget(undefined);
+
+  // ---- Prefilled identifiers from the service ------------------------------------------------------------------
+  // A made-up identifier answers 404 or 422: when a try-it form opens, each identifier it sends (a reference field
+  // of the body, the path parameter naming the object) is taken from the first object the service lists.
+  Array.prototype.forEach.call(document.querySelectorAll('form.try'), function (form) {
+    var route = data.routes[Number(form.getAttribute('data-route'))];
+    if (!route.fills) return;
+    var details = form.closest('details'), note = form.querySelector('.prefill');
+    details.addEventListener('toggle', function () { if (details.open) fillFromService(form, route, note); });
+  });
+  // A named example picked from the spec's replaces the body, and the identifiers are taken from the service again.
+  Array.prototype.forEach.call(document.querySelectorAll('form.try select[name="example"]'), function (sel) {
+    var form = sel.form, route = data.routes[Number(form.getAttribute('data-route'))];
+    sel.addEventListener('change', function () {
+      form.elements.body.value = sel.value;
+      if (route.fills) fillFromService(form, route, form.querySelector('.prefill'));
+    });
+  });
+  function fillFromService(form, route, note) {
+    if (!base()) return;
+    var said = [];
+    var one = function (f) {
+      var query = new URLSearchParams(), headers = { accept: 'application/json' };
+      authorize(headers, query);
+      var qs = query.toString();
+      return fetch(base() + f.list + (qs ? '?' + qs : ''), { headers: headers, credentials: 'omit' }).then(function (res) {
+        return res.json().then(function (body) {
+          var label = f.target === 'path' ? f.at[0] : f.at.join('.');
+          if (!res.ok) { said.push(label + ': GET ' + f.list + ' answered ' + res.status + (res.status === 401 || res.status === 403 ? ' (paste a credential above, then reopen)' : '')); return; }
+          var list = f.items ? body && body[f.items] : body;
+          var first = Array.isArray(list) ? list[0] : undefined;
+          if (!first || first[f.id] === undefined) { said.push(label + ': no ' + f.resource + ' yet' + (f.create ? ' (create one with ' + f.create + ' first)' : '')); return; }
+          var id = first[f.id];
+          if (f.target === 'path') { var input = form.elements['path:' + f.at[0]]; if (input && input.value.trim() === '') input.value = id; }
+          else {
+            var area = form.elements.body, json;
+            try { json = JSON.parse(area.value); } catch (e) { return; }
+            var node = json;
+            for (var i = 0; i < f.at.length - 1 && node; i++) node = node[f.at[i]];
+            if (!node || typeof node !== 'object') return;
+            node[f.at[f.at.length - 1]] = id;
+            area.value = JSON.stringify(json, null, 2);
+          }
+          said.push(label + ': ' + id + ' (the first ' + f.resource + ' the service lists)');
+        });
+      }).catch(function (err) { said.push('could not list ' + f.resource + ': ' + err.message); });
+    };
+    Promise.all(route.fills.map(one)).then(function () { if (note) note.textContent = said.join('; '); form.setAttribute('data-filled', 'true'); });
+  }
 
   // ---- Event viewer -------------------------------------------------------------------------------------------
   // EventSource cannot send a credential header, so the stream is read with fetch and parsed here.

@@ -1,9 +1,11 @@
 import { exportOpenApi } from '../export/export-openapi.js';
-import { getErrorCodes, getRoutes, getServiceRoutes, isIdempotentOperation, type Route, type ServiceRoute } from '../model/model-routes.js';
-import type { AuthRequirement, ServiceModel } from '../model/model-types.js';
+import { getErrorCodes, getRouteErrors, getRoutes, getServiceRoutes, isIdempotentOperation, type OperationRoute, type Route, type ServiceRoute } from '../model/model-routes.js';
+import type { AuthRequirement, FieldModel, ServiceModel } from '../model/model-types.js';
 import { getVersionDifferences, type FieldDifference, type VersionDifferences } from '../model/model-versions.js';
-import { NOT_SHOWN } from '../model/model-defaults.js';
+import { buildErrorBody, getDeclaredErrorFill, NOT_SHOWN } from '../model/model-defaults.js';
 import { CONSOLE_SCRIPT, CONSOLE_STYLE } from './render-console-assets.js';
+import { renderSchemaTree } from './render-console-schema.js';
+import { BASE_URL_MARK, credentialPlaceholder, renderSamples, type SampleRequest } from './render-console-samples.js';
 import { escapeHtml, getDocumentTitle, renderDocumentBody, type DocumentHeading } from './render-html.js';
 
 // The docs console: the nine-part document (render-html's body) with a sticky table of contents, search, every
@@ -28,6 +30,7 @@ interface Example {
 
 const GENERATED_LABEL = 'generated from the schema, not from the spec';
 const DECLARED_LABEL = "from the spec's declared examples";
+const ERROR_LABEL = 'the error body the service answers with for this code';
 
 /** A JSON value for a schema: declared `examples`/`default`/`const` where given, else the simplest value that fits. */
 function exampleFor(doc: Schema, schema: Schema | undefined, overrides: Record<string, Json> = {}, depth = 0): Example {
@@ -119,6 +122,8 @@ function deref(doc: Schema, node: unknown): Schema | undefined {
 
 interface BodyExample {
   status?: string;
+  /** An error example's code. */
+  code?: string;
   contentType: string;
   label: string;
   example?: Example;
@@ -214,11 +219,9 @@ function bodyExamples(doc: Schema, model: ServiceModel, r: Route, op: Schema | u
     const [contentType, media] = Object.entries(rbContent)[0] ?? [];
     if (contentType) out.request = { contentType, label: withExampleName('Request body', media), example: namedExample(doc, media) ?? exampleFor(doc, media?.schema) };
   }
-  const codes = new Map(getErrorCodes(model, r).map((c) => [c.code, c]));
   for (const [status, raw] of Object.entries((op.responses ?? {}) as Record<string, unknown>)) {
     const res = deref(doc, raw);
     const content = res?.content as Record<string, { schema?: Schema; examples?: unknown }> | undefined;
-    const names = (res?.['x-servicespec-codes'] as string[] | undefined) ?? [];
     const description = typeof res?.description === 'string' ? res.description : undefined;
     if (!content) {
       out.responses.push({ status, contentType: '', label: `${status} (no body)`, ...(description ? { description } : {}) });
@@ -230,10 +233,15 @@ function bodyExamples(doc: Schema, model: ServiceModel, r: Route, op: Schema | u
       out.responses.push({ status, contentType, label: `${status} ${contentType}`, ...(description ? { description } : {}) });
       continue;
     }
-    // An error body: the title and status are the declared code's own.
-    const code = names.length > 0 ? model.errors?.codes.find((c) => c.name === names[0] && codes.has(c.name)) : undefined;
-    const overrides: Record<string, Json> = code ? { status: code.status, ...(code.title !== undefined ? { title: code.title } : {}) } : {};
-    out.responses.push({ status, contentType, label: withExampleName(`${status} ${contentType}`, media), example: namedExample(doc, media) ?? exampleFor(doc, media?.schema, overrides), ...(description ? { description } : {}) });
+    if (Number(status) >= 400 || status === 'default') continue;
+    out.responses.push({ status, contentType, label: withExampleName(`${status} ${contentType}`, media), example: namedExample(doc, media) ?? exampleFor(doc, media?.schema), ...(description ? { description } : {}) });
+  }
+  // Each error code the route can answer with (getRouteErrors, the one derivation the document and the exports
+  // read), in the body the runtime sends (buildErrorBody): its own code, status and title.
+  const fill = model.errors?.body?.kind === 'declared' ? getDeclaredErrorFill(model.errors.body) : undefined;
+  for (const e of getRouteErrors(model, r)) {
+    const answer = buildErrorBody(fill, e, { instance: r.path });
+    out.responses.push({ status: String(e.status), code: e.code, contentType: answer.contentType, label: `${e.status} ${e.code} ${answer.contentType}`, example: { value: answer.body, generated: false }, ...(e.title !== undefined ? { description: e.title } : {}) });
   }
   return out;
 }
@@ -252,11 +260,11 @@ function withExampleName(label: string, media: { examples?: unknown } | undefine
   return `${label} — example ${name}${typeof e?.summary === 'string' ? `: ${e.summary}` : ''}${entries.length > 1 ? ` (1 of ${entries.length})` : ''}`;
 }
 
-function renderExample(e: BodyExample): string {
+function renderExample(e: BodyExample, anchor?: string): string {
   const head = `<div class="ex-head"><strong>${escapeHtml(e.label)}</strong>${e.description ? ` <span class="muted">${escapeHtml(e.description)}</span>` : ''}</div>`;
   if (!e.example) return `<div class="example">${head}</div>`;
-  const tag = e.example.generated ? `<span class="tag generated" title="No example is declared for every value here">${GENERATED_LABEL}</span>` : `<span class="tag declared">${DECLARED_LABEL}</span>`;
-  return `<div class="example">${head}${tag}<pre><code>${escapeHtml(JSON.stringify(e.example.value, null, 2))}</code></pre></div>`;
+  const tag = e.code !== undefined ? `<span class="tag declared">${ERROR_LABEL}</span>` : e.example.generated ? `<span class="tag generated" title="No example is declared for every value here">${GENERATED_LABEL}</span>` : `<span class="tag declared">${DECLARED_LABEL}</span>`;
+  return `<div class="example${e.code !== undefined ? ` error-example" data-code="${escapeHtml(e.code)}" data-status="${escapeHtml(e.status ?? '')}` : ''}"${anchor !== undefined ? ` id="${escapeHtml(anchor)}"` : ''}>${head}${tag}<pre><code>${escapeHtml(JSON.stringify(e.example.value, null, 2))}</code></pre></div>`;
 }
 
 interface RouteData {
@@ -270,9 +278,64 @@ interface RouteData {
   contentType?: string;
   auth: boolean;
   idempotencyHeader?: string;
+  /** Identifiers the try-it form takes from the running service: a body field or path parameter, and where to list them. */
+  fills?: Fill[];
 }
 
-function renderRoute(doc: Schema, model: ServiceModel, r: Route, index: number, data: RouteData[]): string {
+/** An identifier try-it fills from the service: the first object its list operation answers. */
+interface Fill {
+  /** `body` with a JSON path into the body, or `path` with the parameter's name. */
+  target: 'body' | 'path';
+  at: (string | number)[];
+  resource: string;
+  list: string;
+  /** The field of a list answer holding the objects; undefined when the answer is a bare array. */
+  items?: string;
+  id: string;
+  /** The operation that creates one, to name when there is none yet. */
+  create?: string;
+}
+
+/**
+ * The identifiers of a route the try-it form takes from the running service, so a prefilled request names objects
+ * that exist: each reference field of the request body and the path parameter naming the object, each from the first
+ * object the referenced resource's list operation answers (render-console-assets.ts does the calls).
+ */
+function getFills(model: ServiceModel, routes: readonly Route[], r: Route, versionParam: string | undefined): Fill[] {
+  if (r.kind !== 'operation') return [];
+  const source = (resource: string): Omit<Fill, 'target' | 'at'> | undefined => {
+    const list = routes.find((x): x is OperationRoute => x.kind === 'operation' && x.operation.action === 'list' && x.operation.resource === resource && x.pathParams.every((p) => p === versionParam));
+    if (!list) return undefined;
+    const target = model.resources.find((x) => x.name === resource);
+    const create = routes.find((x): x is OperationRoute => x.kind === 'operation' && x.operation.action === 'create' && x.operation.resource === resource);
+    const paging = list.operation.paging;
+    const path = list.path.replace(/\{([^{}]+)\}/g, () => model.versioning?.current ?? '');
+    return { resource, list: path, ...(paging?.body === 'array' ? {} : { items: paging?.items ?? 'items' }), id: target?.identifier ?? 'id', ...(create ? { create: create.operation.id } : {}) };
+  };
+  const out: Fill[] = [];
+  const walk = (fields: readonly FieldModel[], at: (string | number)[]) => {
+    for (const f of fields) {
+      if (f.readOnly) continue;
+      const here = [...at, f.name];
+      if (f.type === 'ref' && f.to !== undefined) {
+        const src = source(f.to);
+        if (src) out.push({ target: 'body', at: here, ...src });
+      } else if (f.fields) walk(f.fields, here);
+      else if (f.items?.type === 'ref' && f.items.to !== undefined) {
+        const src = source(f.items.to);
+        if (src) out.push({ target: 'body', at: [...here, 0], ...src });
+      } else if (f.items?.fields) walk(f.items.fields, [...here, 0]);
+    }
+  };
+  if (r.hasBody) walk(r.operation.request?.fields ?? (r.operation.action === 'create' || r.operation.action === 'update' || r.operation.action === 'replace' ? (r.resource?.fields ?? []) : []), []);
+  if (r.identifierParam !== undefined && r.resource) {
+    const src = source(r.resource.name);
+    if (src) out.push({ target: 'path', at: [r.identifierParam], ...src });
+  }
+  return out;
+}
+
+function renderRoute(doc: Schema, model: ServiceModel, routes: readonly Route[], r: Route, index: number, data: RouteData[]): string {
   const id = routeId(r);
   const op = (doc.paths as Record<string, Record<string, Schema>> | undefined)?.[r.path]?.[r.method.toLowerCase()];
   const ex = bodyExamples(doc, model, r, op);
@@ -293,6 +356,8 @@ function renderRoute(doc: Schema, model: ServiceModel, r: Route, index: number, 
     ...(idem !== undefined ? { idempotencyHeader: idem } : {}),
   });
   const versionParam = model.versioning?.placement?.kind === 'path' ? /\{([^{}]+)\}/.exec(model.versioning.placement.template)?.[1] : undefined;
+  const fills = getFills(model, routes, r, versionParam);
+  if (fills.length > 0) data[data.length - 1]!.fills = fills;
   const errors = ex.responses.filter((x) => Number(x.status) >= 400);
   const success = ex.responses.filter((x) => Number(x.status) < 400);
   const field = (name: string, kind: string, value = '', placeholder = '') =>
@@ -309,12 +374,15 @@ function renderRoute(doc: Schema, model: ServiceModel, r: Route, index: number, 
       ? `<p>Watch this stream live in the <a href="#event-viewer">event viewer</a>.</p>`
       : `<form class="try" data-route="${index}">
 <div class="fields">${inputs.join('')}</div>
-${hasBody ? `<label class="body"><span>body <em>${escapeHtml(ex.request!.contentType)}</em></span><textarea name="body" rows="8" spellcheck="false">${escapeHtml(ex.request!.contentType.includes('json') ? JSON.stringify(ex.request!.example?.value ?? {}, null, 2) : toForm(ex.request!.example?.value))}</textarea></label>` : ''}
+${bodyExamplePicker(doc, op)}${hasBody ? `<label class="body"><span>body <em>${escapeHtml(ex.request!.contentType)}</em></span><textarea name="body" rows="8" spellcheck="false">${escapeHtml(ex.request!.contentType.includes('json') ? JSON.stringify(ex.request!.example?.value ?? {}, null, 2) : toForm(ex.request!.example?.value))}</textarea></label>` : ''}
+${fills.length > 0 ? `<p class="prefill muted" aria-live="polite">${fills.map((f) => `<code>${escapeHtml(f.target === 'path' ? f.at[0] as string : f.at.join('.'))}</code>`).join(', ')} ${fills.length === 1 ? 'is' : 'are'} taken from the service when this form opens.</p>` : ''}
 <button type="submit">Send ${escapeHtml(r.method)}</button>
 <div class="result" aria-live="polite"></div>
 </form>`;
+  const samples = r.kind === 'stream' ? '' : samplesHtml(model, r, auth, versionParam, ex.request);
+  const schemas = schemasHtml(doc, op);
   return `<article class="route" id="op-${escapeHtml(id)}" data-search="${escapeHtml(`${id} ${r.method} ${r.path} ${routeTitle(r)}`)}">
-<h3><span class="method m-${r.method.toLowerCase()}">${r.method}</span> <code class="path">${escapeHtml(r.path)}</code> <span class="opid">${escapeHtml(id)}</span></h3>
+<h3><span class="method m-${r.method.toLowerCase()}">${r.method}</span> <code class="path">${escapeHtml(r.path)}</code> <span class="opid">${escapeHtml(id)}</span> <a class="anchor" href="#op-${escapeHtml(id)}" aria-label="Link to ${escapeHtml(id)}" title="Link to this route">#</a></h3>
 <p>${escapeHtml(routeTitle(r))}</p>
 <dl class="facts">
 <dt>Credential</dt><dd>${describeAuth(auth, r)}</dd>
@@ -330,12 +398,64 @@ ${olderVersionsHtml(model, r)}<dt>Errors</dt><dd>${
 </dl>
 <div class="examples">
 ${ex.request ? renderExample(ex.request) : ''}
-${success.map(renderExample).join('\n')}
-${errors.length > 0 ? `<details><summary>Error responses (${errors.length})</summary>${errors.map(renderExample).join('\n')}</details>` : ''}
+${success.map((e) => renderExample(e)).join('\n')}
+${errors.length > 0 ? `<details><summary>Error responses (${errors.length})</summary>${errors.map((e) => renderExample(e, `op-${id}-error-${e.code ?? e.status ?? ''}`)).join('\n')}</details>` : ''}
 </div>
-<details class="try-it"${r.kind === 'stream' ? ' open' : ''}><summary>Try it</summary>${tryIt}</details>
+${schemas}${samples}<details class="try-it"${r.kind === 'stream' ? ' open' : ''}><summary>Try it</summary>${tryIt}</details>
 </article>`;
 }
+
+/** A choice of the spec's named request examples when it has more than one: picking one puts it in the body. */
+function bodyExamplePicker(doc: Schema, op: Schema | undefined): string {
+  const media = Object.entries((deref(doc, op?.requestBody)?.content ?? {}) as Record<string, { examples?: Record<string, unknown> }>)[0];
+  if (!media || !media[0].includes('json')) return '';
+  const entries = Object.entries(media[1].examples ?? {}).flatMap(([name, raw]) => {
+    const e = deref(doc, raw);
+    return e && 'value' in e ? [{ name, summary: typeof e.summary === 'string' ? e.summary : undefined, text: JSON.stringify(e.value, null, 2) }] : [];
+  });
+  if (entries.length < 2) return '';
+  const options = entries.map((e) => `<option value="${escapeHtml(e.text)}">${escapeHtml(e.name)}${e.summary !== undefined ? ` — ${escapeHtml(e.summary)}` : ''}</option>`).join('');
+  return `<label class="example-pick"><span>example <em>from the spec</em></span><select name="example">${options}</select></label>\n`;
+}
+
+/** The request body's and the success answer's schemas as collapsible trees (render-console-schema.ts). */
+function schemasHtml(doc: Schema, op: Schema | undefined): string {
+  if (!op) return '';
+  const first = (content: unknown) => Object.values((content ?? {}) as Record<string, { schema?: Schema }>)[0]?.schema;
+  const request = first(deref(doc, op.requestBody)?.content);
+  const okStatus = Object.keys((op.responses ?? {}) as Record<string, unknown>).find((k) => /^[23]/.test(k));
+  const response = okStatus !== undefined ? first(deref(doc, (op.responses as Record<string, unknown>)[okStatus])?.content) : undefined;
+  if (!request && !response) return '';
+  const trees = [request ? renderSchemaTree(doc, request, 'Request body') : '', response ? renderSchemaTree(doc, response, `Answer ${okStatus}`) : ''].join('');
+  return `<details class="schemas"><summary>Schemas</summary>${trees}</details>\n`;
+}
+
+/** The route's curl, JavaScript and Python samples as tabs, each with a copy button (render-console-samples.ts). */
+function samplesHtml(model: ServiceModel, r: Route, auth: AuthRequirement | undefined, versionParam: string | undefined, request: BodyExample | undefined): string {
+  const scheme = auth?.kind === 'required' ? model.authentication?.schemes.find((x) => x.name === auth.schemes[0]) : undefined;
+  const cred = scheme ? credentialPlaceholder(scheme) : {};
+  const path = r.path.replace(/\{([^{}]+)\}/g, (_, p: string) => (p === versionParam && model.versioning?.current !== undefined ? model.versioning.current : p.toUpperCase()));
+  const body = request?.example ? (request.contentType.includes('json') ? JSON.stringify(request.example.value ?? {}, null, 2) : toForm(request.example.value)) : undefined;
+  const req: SampleRequest = {
+    method: r.method,
+    path,
+    query: cred.query ? [cred.query] : [],
+    headers: cred.header ? [cred.header] : [],
+    // The token endpoint takes the client's id and secret as Basic credentials.
+    ...(r.kind === 'token' ? { basic: 'CLIENT_ID:CLIENT_SECRET' } : cred.basic ? { basic: 'USER:PASSWORD' } : {}),
+    ...(request ? { contentType: request.contentType } : {}),
+    ...(body !== undefined ? { body } : {}),
+  };
+  const list = renderSamples(req);
+  const tabs = list.map((x, i) => `<button type="button" role="tab" class="sample-tab" data-language="${x.language}" aria-selected="${i === 0}">${escapeHtml(x.label)}</button>`).join('');
+  const panes = list
+    .map((x, i) => `<div class="sample" role="tabpanel" data-language="${x.language}"${i === 0 ? '' : ' hidden'}><pre><code data-template="${escapeHtml(x.text)}">${escapeHtml(x.text.split(BASE_URL_MARK).join(SAMPLE_BASE))}</code></pre></div>`)
+    .join('');
+  return `<div class="samples"><div class="sample-bar"><strong>Code samples</strong> <span role="tablist">${tabs}</span> <button type="button" class="copy">Copy</button><span class="copy-status muted" aria-live="polite"></span></div>${panes}</div>\n`;
+}
+
+/** The base URL a sample shows until the page knows the service's (a file opened before one is typed in). */
+const SAMPLE_BASE = 'http://localhost:3000';
 
 function toForm(value: Json): string {
   if (!value || typeof value !== 'object') return '';
@@ -400,7 +520,7 @@ export function renderConsole(model: ServiceModel, options: ConsoleOptions = {})
   const doc = exportOpenApi(model).document as Schema;
   const routes = getRoutes(model);
   const data: RouteData[] = [];
-  const routeHtml = routes.map((r, i) => renderRoute(doc, model, r, i, data));
+  const routeHtml = routes.map((r, i) => renderRoute(doc, model, routes, r, i, data));
   const serviceRoutes = options.serviceRoutes ?? getServiceRoutes();
   const stream = routes.find((r) => r.kind === 'stream');
   const toc = [
@@ -430,7 +550,7 @@ export function renderConsole(model: ServiceModel, options: ConsoleOptions = {})
     '</head>',
     '<body>',
     '<nav class="sidebar" aria-label="Contents">',
-    `<div class="brand">${escapeHtml(model.purpose?.name ?? 'Service')}</div>`,
+    `<div class="brand-row"><div class="brand">${escapeHtml(model.purpose?.name ?? 'Service')}</div><button type="button" id="nav-toggle" aria-controls="toc" aria-expanded="false">Contents</button></div>`,
     '<div class="search"><input type="search" id="search" placeholder="Search resources, operations, events, errors" aria-label="Search" autocomplete="off"><ol id="search-results" hidden></ol></div>',
     `<ol class="toc" id="toc">${toc.join('')}</ol>`,
     '</nav>',
@@ -438,7 +558,7 @@ export function renderConsole(model: ServiceModel, options: ConsoleOptions = {})
     '<header class="bar" id="credential-bar">',
     `<label class="base"><span>Base URL</span><input id="base-url" placeholder="${options.served ? '' : 'http://127.0.0.1:3000'}" autocomplete="off"></label>`,
     credential
-      ? '<label><span>Credential</span><select id="scheme"></select></label><span id="credential-fields"></span><span id="credential-status" class="muted" aria-live="polite"></span>'
+      ? '<label><span>Credential</span><select id="scheme"></select></label><span id="credential-fields"></span><button type="button" id="credential-forget" title="Remove the credential kept for this tab">Forget credential</button><span id="credential-status" class="muted" aria-live="polite"></span>'
       : '<span class="muted">This service declares no authentication.</span>',
     options.served ? '' : '<p class="note">Opened as a file: try-it sends to the base URL above, which must allow this page\'s origin (CORS).</p>',
     '</header>',

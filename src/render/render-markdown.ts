@@ -1,6 +1,7 @@
 import { PART_CONTENTS, PART_TITLES, formatGapItem, getGapReport, type GapReport, type PartGaps } from '../check/check-gaps.js';
 import type {
   AuthRequirement,
+  DeclaredErrorBodyModel,
   Duration,
   EventTriggerModel,
   FieldModel,
@@ -9,11 +10,12 @@ import type {
   ServiceModel,
   ShapeModel,
   StateMachineModel,
+  UnionModel,
   VersionChangeModel,
   VersionPlacementModel,
 } from '../model/model-types.js';
 import { getVersionDifferences, type FieldDifference } from '../model/model-versions.js';
-import { DEFAULT_IDEMPOTENCY_HEADER, getApiKeyPlacement, getRateLimitName, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, getApiKeyPlacement, getErrorBodyRoles, getErrorCodeValue, getRateLimitName, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
 import { getStateField } from '../model/model-lookup.js';
 import { getNatsStreamSubjects } from '../model/model-broker.js';
 import { getCreateLocation, getOperationRoute, getPagingParams, getRouteErrors, isIdempotentOperation, LIST_PARAMS, PAGE_FIELDS } from '../model/model-routes.js';
@@ -114,9 +116,17 @@ function typeText(f: FieldModel): string {
       return f.values && f.values.length > 0 ? `enum: ${f.values.map(String).join(', ')}` : `enum: values ${NOT_SHOWN}`;
     case 'array':
       return `array of ${f.items ? typeText(f.items) : NOT_SHOWN}`;
+    case 'union':
+      return f.union ? unionText(f.union) : `union: variants ${NOT_SHOWN}`;
     default:
       return f.type;
   }
+}
+
+/** A union in words: its variants, and for a tagged one the discriminator property and each tag's variant. */
+function unionText(u: UnionModel): string {
+  if (u.discriminator === undefined) return `union (untagged) of ${u.variants.map((v) => v.name).join(', ')}`;
+  return `union tagged by ${u.discriminator}: ${u.variants.map((v) => `${v.tag ?? v.name} → ${v.name}`).join(', ')}`;
 }
 
 function range(low: number | undefined, high: number | undefined, unit = ''): string | undefined {
@@ -175,6 +185,12 @@ function childRows(f: FieldModel, name: string): Inline[][] {
   const rows: Inline[][] = [];
   if (f.fields) rows.push(...fieldRows(f.fields, `${name}.`));
   if (f.items) rows.push(...childRows(f.items, `${name}[]`));
+  // A union's variants, each as `name<variant>` with its tag, then its fields as `name<variant>.child`.
+  for (const v of f.union?.variants ?? []) {
+    const tag = f.union?.discriminator !== undefined ? [`${f.union.discriminator} = `, code(JSON.stringify(v.tag ?? v.name))] : ['none (untagged)'];
+    rows.push([[code(`${name}<${v.name}>`)], [`variant ${v.name}`], ['—'], ['tag ', ...tag], orNotShown(v.description)]);
+    rows.push(...fieldRows(v.fields, `${name}<${v.name}>.`));
+  }
   return rows;
 }
 
@@ -187,6 +203,7 @@ function shapeText(shape: ShapeModel | undefined): Span[] {
   const parts: Span[] = [];
   if (shape.resource !== undefined) parts.push(shape.list ? 'list of ' : '', code(shape.resource));
   if (shape.fields) parts.push(parts.length > 0 ? ' with the fields below' : shape.list ? 'list of the fields below' : 'the fields below');
+  if (shape.union) parts.push(shape.list ? 'list of ' : '', `${unionText(shape.union)}, the variants below`);
   return parts.length > 0 ? parts.filter((p) => p !== '') : [NOT_SHOWN];
 }
 
@@ -194,6 +211,10 @@ function shapeText(shape: ShapeModel | undefined): Span[] {
 function shapeBlocks(label: string, shape: ShapeModel): Block[] {
   const blocks: Block[] = [para(`${label}: `, ...shapeText(shape), '.')];
   if (shape.fields) blocks.push(fieldTable(shape.fields));
+  for (const v of shape.union?.variants ?? []) {
+    const tag: Span[] = shape.union?.discriminator !== undefined ? [' (', code(`${shape.union.discriminator}: ${JSON.stringify(v.tag ?? v.name)}`), ')'] : [];
+    blocks.push(para('Variant ', code(v.name), ...tag, v.description !== undefined ? `: ${v.description}` : '', '.'), fieldTable(v.fields));
+  }
   return blocks;
 }
 
@@ -488,13 +509,31 @@ function eventBlocks(m: ServiceModel): Block[] {
   return blocks;
 }
 
+/** Which fields of a declared error body carry the code, status and message (getErrorBodyRoles), and its media type. */
+function errorRolesBlock(body: DeclaredErrorBodyModel): Block {
+  const roles = getErrorBodyRoles(body);
+  const role = (label: string, what: 'code' | 'status' | 'message', holds: string): Inline => {
+    const f = roles[what];
+    if (!f) return [`${label}: no field (the body does not carry it)`];
+    return [`${label}: `, code(f.name), ` (${holds}${roles.named[what] ? '' : '; found by its name, a format default'})`];
+  };
+  const codeHolds = roles.code && typeof getErrorCodeValue(roles.code, { name: '', status: 0 }) === 'number' ? "the code's HTTP status: the field is a number" : "the code's name";
+  return list([
+    role('Code', 'code', codeHolds),
+    role('Status', 'status', 'the HTTP status'),
+    role('Message', 'message', "what went wrong, else the code's title"),
+    ...roles.extras.map(([f, what]) => [`Also filled: `, code(f.name), ` (${what === 'invalid' ? 'the invalid inputs' : what})`] as Inline),
+    ['Media type: ', code(roles.mediaType), ...(body.mediaType === undefined ? [' (format default)'] : [])],
+  ]);
+}
+
 function errorBlocks(m: ServiceModel): Block[] {
   const e = m.errors!;
   const blocks: Block[] = [];
   if (e.body?.kind === 'problem') {
     blocks.push(heading(3, 'Body'), para('Error bodies are problem details (RFC 9457).'));
   } else if (e.body?.kind === 'declared') {
-    blocks.push(heading(3, 'Body'), para('Error bodies have these fields:'), fieldTable(e.body.fields));
+    blocks.push(heading(3, 'Body'), para('Error bodies have these fields:'), fieldTable(e.body.fields), errorRolesBlock(e.body));
   }
   if (e.codes.length > 0) {
     blocks.push(heading(3, 'Codes'));

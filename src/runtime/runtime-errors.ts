@@ -1,7 +1,6 @@
-import { STATUS_CODES } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { FALLBACK_STATUS, getErrorBodyRoles, getErrorCodeValue, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
-import type { DeclaredErrorBodyModel, ServiceModel } from '../model/model-types.js';
+import { buildErrorBody, FALLBACK_STATUS, getDeclaredErrorFill } from '../model/model-defaults.js';
+import type { ServiceModel } from '../model/model-types.js';
 import type { Condition } from '../spec/spec-types.js';
 import { getStorageFault } from './storage/storage-faults.js';
 
@@ -44,34 +43,19 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 /** Builds error bodies in the spec's declared shape: RFC 9457 problem details, or the declared fields. */
 export function createErrorResponder(model: ServiceModel): ErrorResponder {
   const errors = model.errors;
-  const resolved = new Map<Condition, { code: string; status: number; title: string; codeValue: (integer: boolean) => string | number }>();
+  const resolved = new Map<Condition, { code: string; status: number; title?: string | undefined }>();
   const statusOf = (condition: Condition) => resolved.get(condition)?.status ?? FALLBACK_STATUS[condition];
   for (const [condition, fallback] of Object.entries(FALLBACK_STATUS) as [Condition, number][]) {
     const declaredName = errors?.byCondition[condition];
     const code = errors?.codes.find((c) => c.name === declaredName);
     const status = code?.status ?? fallback;
     const name = code?.name ?? condition;
-    resolved.set(condition, { code: name, status, title: code?.title ?? STATUS_CODES[status] ?? 'Error', codeValue: (integer) => (integer ? status : name) });
+    resolved.set(condition, { code: name, status, title: code?.title });
   }
-  const fill = errors?.body?.kind === 'declared' ? getDeclaredFill(errors.body) : undefined;
+  const fill = errors?.body?.kind === 'declared' ? getDeclaredErrorFill(errors.body) : undefined;
 
-  const build = (condition: Condition, detail: string | undefined, instance: string, requestId: string | undefined, invalid?: readonly InvalidField[]) => {
-    const r = resolved.get(condition)!;
-    if (!fill) {
-      const body: Record<string, unknown> = { title: r.title, status: r.status, code: r.code };
-      if (detail !== undefined) body.detail = detail;
-      body.instance = instance;
-      if (invalid && invalid.length > 0) body.errors = invalid;
-      return { status: r.status, contentType: PROBLEM_MEDIA_TYPE, body };
-    }
-    // A declared shape: the code, status and message fields it names (or its fields of those names), then the
-    // other fields whose names say what they hold.
-    const message = detail ?? r.title;
-    const values: Record<string, unknown> = { code: r.codeValue(fill.integerCode), status: r.status, message, title: r.title, invalid: invalid ?? fill.emptyInvalid, 'request id': requestId };
-    const body: Record<string, unknown> = {};
-    for (const [name, what] of fill.fields) if (values[what] !== undefined) body[name] = values[what];
-    return { status: r.status, contentType: fill.mediaType, body };
-  };
+  const build = (condition: Condition, detail: string | undefined, instance: string, requestId: string | undefined, invalid?: readonly InvalidField[]) =>
+    buildErrorBody(fill, resolved.get(condition)!, { detail, instance, requestId, invalid });
 
   return {
     statusOf,
@@ -122,27 +106,3 @@ export function getUnavailableError(err: unknown): ServiceError | undefined {
   return new ServiceError('unavailable', `${fault.message}; try again`, undefined, { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S) });
 }
 
-/**
- * What the runtime writes in each field of a declared error body, worked out once: the fields carrying the code,
- * status and message, then the others filled by name (both from `getErrorBodyRoles`).
- */
-function getDeclaredFill(body: DeclaredErrorBodyModel): { fields: [string, string][]; integerCode: boolean; mediaType: string; emptyInvalid?: readonly InvalidField[] } {
-  const roles = getErrorBodyRoles(body);
-  const fields: [string, string][] = [];
-  const taken = new Set<string>();
-  for (const role of ['code', 'status', 'message'] as const) {
-    const f = roles[role];
-    if (f && !taken.has(f.name)) {
-      fields.push([f.name, role]);
-      taken.add(f.name);
-    }
-  }
-  let requiredList = false;
-  for (const [f, what] of roles.extras) {
-    fields.push([f.name, what]);
-    if (what === 'invalid' && !f.optional) requiredList = true;
-  }
-  // The code field holds each code's status when it is a number (getErrorCodeValue is the one rule).
-  const integerCode = typeof getErrorCodeValue(roles.code, { name: '', status: 0 }) === 'number';
-  return { fields, integerCode, mediaType: roles.mediaType, emptyInvalid: requiredList ? [] : undefined };
-}

@@ -26,13 +26,17 @@ export interface ConsoleServer {
 }
 
 export async function startExample(spec: string, options: Partial<ServiceOptions> = {}): Promise<ConsoleServer> {
-  const model = loadModel(EXAMPLE(spec));
+  const mod = (await import(EXAMPLE(spec.replace(/\.yaml$/, '-handlers.js')))) as { handlers: Record<string, CustomHandler> };
+  return startModel(loadModel(EXAMPLE(spec)), { handlers: mod.handlers, ...options });
+}
+
+/** A model served on SQLite with the docs routes on (no handlers unless given). */
+export async function startModel(model: ServiceModel, options: Partial<ServiceOptions> = {}): Promise<ConsoleServer> {
   const dir = mkdtempSync(join(tmpdir(), 'servicespec-console-'));
   const storage = createSqliteStorage({ path: join(dir, 'service.db'), synchronous: 'normal' });
   const jwks = writeJwks([await makeRsaKey('idp-1')]);
   const authenticator = model.authentication ? await createAuthenticator(model, storage, { allowGaps: true, jwt: { jwksFile: jwks.path } }) : undefined;
-  const mod = (await import(EXAMPLE(spec.replace(/\.yaml$/, '-handlers.js')))) as { handlers: Record<string, CustomHandler> };
-  const app = await createService(model, { storage, allowGaps: true, docs: true, handlers: mod.handlers, ...(authenticator ? { authenticator } : {}), ...options });
+  const app = await createService(model, { storage, allowGaps: true, docs: true, ...(authenticator ? { authenticator } : {}), ...options });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url,

@@ -1,6 +1,7 @@
 // The console page as text: self-contained, spec text escaped (also inside the page's data), every route with
 // its examples, and examples labelled by where their values come from.
 
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { getRoutes } from '../../src/model/model-routes.js';
 import { compileSpecText } from '../../src/program.js';
@@ -90,5 +91,32 @@ describe('renderConsole', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('id="console-data"');
     expect(r.stdout).toContain('id="event-viewer"');
+  });
+});
+
+describe('code samples', () => {
+  /** A sample's text as the page shows it before the script fills the base URL. */
+  const sample = (html: string, route: string, language: string): string => {
+    const card = new RegExp(`<article class="route" id="op-${route}"[\\s\\S]*?</article>`).exec(html)![0];
+    const code = new RegExp(`<div class="sample" role="tabpanel" data-language="${language}"[^>]*><pre><code data-template="[^"]*">([\\s\\S]*?)</code>`).exec(card)![1]!;
+    return code.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  };
+
+  it('use the scheme of each route: Basic user and password, the client id and secret at the token endpoint', () => {
+    const library = renderConsole(loadModel(EXAMPLE('library.yaml')));
+    const curl = sample(library, 'listMembers', 'curl');
+    expect(curl).toMatch(/^curl -X GET 'http:\/\/localhost:3000\/[^']*\/members' \\\n {2}-u 'USER:PASSWORD'$/);
+    const orders = renderConsole(loadModel(EXAMPLE('orders.yaml')));
+    expect(sample(orders, 'token-payments', 'curl')).toContain(`-u 'CLIENT_ID:CLIENT_SECRET'`);
+    expect(sample(orders, 'listOrders', 'curl')).toContain(`-H 'X-API-Key: sk_YOUR_API_KEY'`);
+  });
+
+  it('the Python samples are valid Python (the Basic one included)', () => {
+    const library = renderConsole(loadModel(EXAMPLE('library.yaml')));
+    const orders = renderConsole(loadModel(EXAMPLE('orders.yaml')));
+    for (const [html, route] of [[library, 'listMembers'], [orders, 'createOrder'], [orders, 'token-payments']] as const) {
+      const text = sample(html, route, 'python');
+      expect(() => execFileSync('python3', ['-c', 'import ast, sys; ast.parse(sys.stdin.read())'], { input: text })).not.toThrow();
+    }
   });
 });
