@@ -20,6 +20,7 @@ import { createEventBody } from './events-payload.js';
 import { EVENTS_BUILT_IN } from './events-options.js';
 import type { AttemptResult, Sender } from './events-send.js';
 import { signWebhook } from './events-signing.js';
+import { createDueTimer, withNow, type DeliveryLag, type SchedulerClock } from './events-scheduler.js';
 import { getAccessPrincipal } from './events-webhooks.js';
 
 const RETRY_AFTER_STATUSES = new Set([429, 502, 503, 504]);
@@ -42,6 +43,10 @@ export interface DeliveryWorkerOptions {
   maxRetryAfterMs: number;
   /** Told each attempt's outcome (the service's metrics, when on). */
   onOutcome?: (outcome: DeliveryOutcomeName) => void;
+  /** Timers with the same notion of now as `now` (the system's timers by default; tests inject a clock they move). */
+  clock?: SchedulerClock;
+  /** Told how late each attempt started (now − its due time). */
+  lag?: DeliveryLag;
 }
 
 export interface DeliveryWorker {
@@ -64,7 +69,11 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   const retries = (o.model.events?.webhook?.retries ?? EVENTS_BUILT_IN.retriesMs.map((ms) => ({ ms }))).map((d) => d.ms);
   const timeoutMs = o.model.events?.webhook?.timeout?.ms ?? EVENTS_BUILT_IN.timeoutMs;
   const leaseMs = timeoutMs + LEASE_MARGIN_MS;
+  const clock = o.clock ?? withNow(o.now);
+  /** Concurrency slots taken: each is freed when its receiver has answered (the outcome is written after). */
   const inFlight = new Set<Promise<void>>();
+  /** Attempts not finished yet (their outcomes not written): stop() waits for them. */
+  const working = new Set<Promise<void>>();
   let running = false;
   let again = false;
   let queued = false;
@@ -73,7 +82,6 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   let fannedTo = -1;
   /** Whether the queue may hold due work; false after a pass found none, until a fan-out or a timed pass. */
   let mayHaveWork = true;
-  let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
   // Outcomes of attempts that ended in the same turn are written together: one place in the storage's queue,
   // not one each behind the service's own transactions.
@@ -94,17 +102,45 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     });
   }
 
-  function schedule(at: number | undefined): void {
-    if (stopped) return;
-    const wait = Math.max(0, Math.min(at === undefined ? Infinity : at - o.now(), o.pollIntervalMs));
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
+  // One timer, armed for the earliest due time known (a retry's, the queue's next) and at most a poll interval away.
+  const timer = createDueTimer(
+    clock,
+    () => {
       // A timed pass also picks up what other processes queued (a replay, say).
       fannedTo = -1;
       mayHaveWork = true;
       nudge();
-    }, wait);
-    timer.unref();
+    },
+    o.pollIntervalMs,
+  );
+
+  function schedule(at: number | undefined): void {
+    if (stopped) return;
+    timer.arm(at ?? Infinity);
+  }
+
+  /** Claims due deliveries for the free slots, earliest due first, and starts their attempts. */
+  async function claim(): Promise<void> {
+    const free = o.concurrency - inFlight.size;
+    if (free <= 0 || stopped || !(mayHaveWork || inFlight.size > 0)) return;
+    const claimed = await o.storage.claimDeliveries(clock.now(), leaseMs, free);
+    for (const c of claimed) {
+      let release!: () => void;
+      const slot = new Promise<void>((resolve) => (release = resolve));
+      const work = attempt(c, release)
+        .catch((err: unknown) => o.log.error({ err, event: c.event.id, endpoint: c.endpoint.id }, 'webhook delivery failed unexpectedly'))
+        .finally(() => {
+          release();
+          working.delete(work);
+        });
+      working.add(work);
+      inFlight.add(slot);
+      void slot.then(() => {
+        inFlight.delete(slot);
+        nudge();
+      });
+    }
+    if (claimed.length === free) again = true;
   }
 
   /** Runs a pass soon; nudges in the same turn of the event loop (many attempts ending, many writes) share one. */
@@ -131,28 +167,19 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     try {
       do {
         again = false;
+        // What is due goes first: under write load the fan-out is the slow step, and a due retry must not wait for it.
+        await claim();
         // Fan out only when the outbox moved since the last fan-out (not when an attempt merely ended).
         const seen = o.hub.lastSeq;
-        if (seen > fannedTo) {
+        if (seen > fannedTo && !stopped) {
           let n: number;
+          let added = false;
           do {
-            n = await o.storage.fanOutEvents(o.now(), FAN_OUT_BATCH, visible);
-            if (n > 0) mayHaveWork = true;
+            n = await o.storage.fanOutEvents(clock.now(), FAN_OUT_BATCH, visible);
+            if (n > 0) mayHaveWork = added = true;
           } while (n === FAN_OUT_BATCH && !stopped);
           fannedTo = seen;
-        }
-        const free = o.concurrency - inFlight.size;
-        if (free > 0 && !stopped && (mayHaveWork || inFlight.size > 0)) {
-          const claimed = await o.storage.claimDeliveries(o.now(), leaseMs, free);
-          for (const c of claimed) {
-            const p = attempt(c).catch((err: unknown) => o.log.error({ err, event: c.event.id, endpoint: c.endpoint.id }, 'webhook delivery failed unexpectedly'));
-            inFlight.add(p);
-            void p.finally(() => {
-              inFlight.delete(p);
-              nudge();
-            });
-          }
-          if (claimed.length === free) again = true;
+          if (added) await claim();
         }
       } while (again && !stopped && inFlight.size < o.concurrency);
       if (!mayHaveWork && inFlight.size === 0) {
@@ -166,7 +193,7 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     } catch (err) {
       if (!stopped) {
         o.log.error({ err }, 'webhook delivery worker failed; retrying');
-        schedule(o.now() + o.pollIntervalMs);
+        schedule(clock.now() + o.pollIntervalMs);
       }
     }
   }
@@ -177,7 +204,7 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
    */
   async function mayReceive(access: WebhookAccess, c: ClaimedDelivery): Promise<boolean> {
     const { delivery, event, endpoint } = c;
-    const at = new Date(o.now()).toISOString();
+    const at = new Date(clock.now()).toISOString();
     if (access.credential && !(await o.credentialCurrent(access.credential))) {
       const reason = 'the credential that registered it was revoked';
       await o.storage.setWebhookDisabled(endpoint.id, { at, reason });
@@ -185,7 +212,7 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
       return false;
     }
     if (visible(access, event.type, event.data)) return true;
-    await record(delivery.seq, endpoint.id, { status: 'dead', attempts: delivery.attempts, nextAttemptAt: o.now(), at, lastError: 'withheld: the principal that registered the endpoint may not read this event' });
+    await record(delivery.seq, endpoint.id, { status: 'dead', attempts: delivery.attempts, nextAttemptAt: clock.now(), at, lastError: 'withheld: the principal that registered the endpoint may not read this event' });
     return false;
   }
 
@@ -195,18 +222,21 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     return Math.max(0, Math.round(base * (1 + o.jitter * (2 * o.random() - 1))));
   }
 
-  async function attempt(c: ClaimedDelivery): Promise<void> {
+  /** One attempt; `release` frees its concurrency slot once the receiver has answered (before the outcome is written). */
+  async function attempt(c: ClaimedDelivery, release: () => void): Promise<void> {
     const { delivery, event, endpoint } = c;
     const attempts = delivery.attempts + 1;
     const access = getEndpointAccess(endpoint);
     if (access && !(await mayReceive(access, c))) return;
-    const started = o.now();
+    const started = clock.now();
+    if (c.dueAt !== undefined) o.lag?.observe('webhook', delivery.attempts > 0 ? 'retry' : 'first', started - c.dueAt);
     const body = eventBody(event);
     const secrets = signingSecrets(endpoint, started);
     let r: AttemptResult;
     if (secrets.length === 0) r = { error: 'the endpoint has no current secret' };
     else r = await o.sender.send(endpoint.url, { ...signWebhook(secrets, event.id, Math.floor(started / 1000), body) }, body, timeoutMs);
-    const now = o.now();
+    release();
+    const now = clock.now();
     const at = new Date(now).toISOString();
     const base = { attempts, at, ...(r.status !== undefined ? { lastStatus: r.status } : {}) };
     let outcome: DeliveryOutcome;
@@ -230,6 +260,8 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     }
     o.onOutcome?.(outcome.status === 'delivered' ? 'delivered' : outcome.status === 'dead' ? 'dead' : 'retry');
     await record(delivery.seq, endpoint.id, outcome);
+    // The retry's due time is known here: the timer is armed for it now, not when some later pass ends.
+    if (outcome.status === 'pending') schedule(outcome.nextAttemptAt);
   }
 
   return {
@@ -242,8 +274,8 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     async stop() {
       stopped = true;
       unsubscribe?.();
-      if (timer) clearTimeout(timer);
-      await Promise.allSettled([...inFlight]);
+      timer.clear();
+      await Promise.allSettled([...working]);
       // A loop still running finishes its storage calls before the storage closes.
       while (running) await new Promise((r) => setTimeout(r, 5));
     },

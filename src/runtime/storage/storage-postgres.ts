@@ -55,6 +55,8 @@ export interface PostgresOptions {
   sequencerIntervalMs?: number;
 }
 
+/** Connections of the delivery worker's own (claims, outcomes, fan-out), besides the pool's. */
+const BACKGROUND_CONNECTIONS = 2;
 const META = '_servicespec_meta';
 const OUTBOX = '_servicespec_outbox';
 const CREDENTIALS = '_servicespec_credentials';
@@ -394,6 +396,12 @@ export function parsePostgresUrl(url: string): { connectionString: string; schem
 export class PostgresStorage implements Storage {
   readonly dialect = 'postgres' as const;
   private readonly pool: pg.Pool;
+  /**
+   * The webhook delivery worker's own connections (at most BACKGROUND_CONNECTIONS): its claims and outcomes do not
+   * wait behind the requests for a pooled connection, so a retry is attempted when it is due whatever the load.
+   */
+  private readonly background: pg.Pool;
+  private readonly backgroundPooled: Queryable = { query: (config) => this.onPool(config, true, this.background) };
   private readonly schema: string;
   private readonly clientConfig: pg.ClientConfig;
   private readonly openTransactionMs: number;
@@ -439,8 +447,15 @@ export class PostgresStorage implements Storage {
       ...(options.poolSize !== undefined ? { max: options.poolSize } : {}),
       ...(options.connectTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
     });
+    this.background = new (loadPg().Pool)({
+      ...this.clientConfig,
+      pipeline: true,
+      max: BACKGROUND_CONNECTIONS,
+      ...(options.connectTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+    });
     // An idle connection's error (the server restarted) is answered by the next query; it must not crash the process.
     this.pool.on('error', () => undefined);
+    this.background.on('error', () => undefined);
     this.keys = { outbox: lockKey(this.schema, 'outbox'), fanout: lockKey(this.schema, 'fanout'), migrate: lockKey(this.schema, 'migrate') };
     this.channel = `servicespec_${createHash('sha256').update(this.schema).digest('hex').slice(0, 16)}`;
     this.ready = this.setUp(schema);
@@ -592,11 +607,11 @@ END $$`,
   }
 
   /** A pooled connection; none to be had (the pool's time-out, a refused connection) is a fault. */
-  private async connect(): Promise<pg.PoolClient> {
+  private async connect(pool: pg.Pool = this.pool): Promise<pg.PoolClient> {
     await this.ready;
     let client: pg.PoolClient;
     try {
-      client = await this.pool.connect();
+      client = await pool.connect();
     } catch (err) {
       throw new StorageUnavailableError('no connection to the database could be had', { cause: err });
     }
@@ -622,9 +637,9 @@ END $$`,
   }
 
   /** One statement on a pooled connection; on a fault, tried once more when `retry` (nothing else was applied). */
-  private async onPool(config: pg.QueryConfig, retry: boolean): Promise<pg.QueryResult> {
+  private async onPool(config: pg.QueryConfig, retry: boolean, pool: pg.Pool = this.pool): Promise<pg.QueryResult> {
     for (let attempt = 1; ; attempt++) {
-      const client = await this.connect();
+      const client = await this.connect(pool);
       let broken: Error | undefined;
       try {
         return await client.query(config);
@@ -650,10 +665,10 @@ END $$`,
    * serialization failure, a deadlock), `work` runs once more on a fresh connection: nothing of the first run was
    * applied. A connection lost while the COMMIT's answer is awaited leaves the outcome unknown: not retried.
    */
-  private async tx<T>(work: (db: pg.PoolClient) => Promise<T>, signal?: AbortLike, last?: () => { sql: string; params: unknown[] } | undefined, beginSql = 'BEGIN'): Promise<T> {
+  private async tx<T>(work: (db: pg.PoolClient) => Promise<T>, signal?: AbortLike, last?: () => { sql: string; params: unknown[] } | undefined, beginSql = 'BEGIN', pool: pg.Pool = this.pool): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();
-      const client = await this.connect();
+      const client = await this.connect(pool);
       let broken: Error | boolean | undefined;
       let committing = false;
       const began = performance.now();
@@ -1020,7 +1035,7 @@ END $$`,
     await this.ready;
     if (!(await this.anyEnabledEndpoint())) return 0;
     await this.sequence();
-    return this.tx(async (db) => {
+    return this.backgroundTx(async (db) => {
       // One fan-out at a time across instances; an instance that finds it taken leaves the work to the holder.
       const got = (await this.query(db, 'SELECT pg_try_advisory_xact_lock($1) AS got', [this.keys.fanout])).rows[0] as { got: boolean };
       if (!got.got) return 0;
@@ -1069,8 +1084,13 @@ END $$`,
     });
   }
 
+  /** A transaction of the delivery worker's, on its own connections (see `background`). */
+  private backgroundTx<T>(work: (db: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.tx(work, undefined, undefined, 'BEGIN', this.background);
+  }
+
   async claimDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
-    return this.tx(async (db) => {
+    return this.backgroundTx(async (db) => {
       // Rows another worker is claiming are skipped, not waited for; a row it claimed is re-checked after its commit and is no longer due.
       const rows = (
         await this.query(
@@ -1091,7 +1111,7 @@ END $$`,
         const event: OutboxEntry = { seq: r.seq, id: r.event_id, type: r.event_type, timestamp: r.o_timestamp, data: JSON.parse(r.o_data) };
         if (r.o_version !== null) event.version = r.o_version;
         const endpoint = toEndpoint({ id: r.w_id, url: r.w_url, kinds: r.w_kinds, description: r.w_description, subject: r.w_subject, access: r.w_access, secrets: r.w_secrets, created_at: r.w_created_at, disabled_at: null, disabled_reason: null, after_seq: r.w_after_seq });
-        return { delivery: toDelivery({ ...r, next_at: now + leaseMs }), event, endpoint };
+        return { delivery: toDelivery({ ...r, next_at: now + leaseMs }), event, endpoint, dueAt: Number(r.next_at) };
       });
     });
   }
@@ -1102,7 +1122,7 @@ END $$`,
 
   async finishDeliveries(list: readonly { seq: number; endpointId: string; outcome: DeliveryOutcome }[]): Promise<void> {
     if (list.length === 0) return;
-    await this.tx(async (db) => {
+    await this.backgroundTx(async (db) => {
       for (const { seq, endpointId, outcome: o } of list) {
         await this.query(
           db,
@@ -1115,7 +1135,7 @@ END $$`,
 
   async nextDeliveryAt(): Promise<number | undefined> {
     await this.ready;
-    const row = (await this.query(this.pooled, `SELECT MIN(d.next_at) AS next FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w.id = d.endpoint WHERE d.status = 'pending' AND w.disabled_at IS NULL`)).rows[0] as { next: number | null };
+    const row = (await this.query(this.backgroundPooled, `SELECT MIN(d.next_at) AS next FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w.id = d.endpoint WHERE d.status = 'pending' AND w.disabled_at IS NULL`)).rows[0] as { next: number | null };
     return row.next ?? undefined;
   }
 
@@ -1143,7 +1163,7 @@ END $$`,
     // A run waiting for its turn still runs (its callers are answered), then the pool ends.
     await (this.nextSequencing ?? this.sequencing)?.catch(() => undefined);
     await l?.end().catch(() => undefined);
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.background.end()]);
   }
 }
 
