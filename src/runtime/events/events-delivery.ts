@@ -74,9 +74,6 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   const inFlight = new Set<Promise<void>>();
   /** Attempts not finished yet (their outcomes not written): stop() waits for them. */
   const working = new Set<Promise<void>>();
-  let running = false;
-  let again = false;
-  let queued = false;
   let stopped = true;
   /** The outbox position the last fan-out covered (-1: fan out on the next pass whatever the hub says). */
   let fannedTo = -1;
@@ -119,10 +116,10 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     timer.arm(at ?? Infinity);
   }
 
-  /** Claims due deliveries for the free slots, earliest due first, and starts their attempts. */
-  async function claim(): Promise<void> {
+  /** Claims due deliveries for the free slots, earliest due first, and starts their attempts; true when it filled them all. */
+  async function claim(): Promise<boolean> {
     const free = o.concurrency - inFlight.size;
-    if (free <= 0 || stopped || !(mayHaveWork || inFlight.size > 0)) return;
+    if (free <= 0 || stopped || !(mayHaveWork || inFlight.size > 0)) return false;
     const claimed = await o.storage.claimDeliveries(clock.now(), leaseMs, free);
     for (const c of claimed) {
       let release!: () => void;
@@ -137,58 +134,63 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
       inFlight.add(slot);
       void slot.then(() => {
         inFlight.delete(slot);
-        nudge();
+        claims.run();
       });
     }
-    if (claimed.length === free) again = true;
+    return claimed.length === free;
   }
 
-  /** Runs a pass soon; nudges in the same turn of the event loop (many attempts ending, many writes) share one. */
-  function nudge(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    if (queued) return;
-    queued = true;
-    setImmediate(() => {
-      queued = false;
-      if (stopped || running) return;
-      running = true;
-      void loop().finally(() => {
-        running = false;
-        if (again && !stopped) nudge();
-      });
-    });
-  }
-
-  async function loop(): Promise<void> {
-    try {
-      do {
-        again = false;
-        // What is due goes first: under write load the fan-out is the slow step, and a due retry must not wait for it.
-        await claim();
-        // Fan out only when the outbox moved since the last fan-out (not when an attempt merely ended).
-        const seen = o.hub.lastSeq;
-        if (seen > fannedTo && !stopped) {
-          let n: number;
-          let added = false;
-          do {
-            n = await o.storage.fanOutEvents(clock.now(), FAN_OUT_BATCH, visible);
-            if (n > 0) mayHaveWork = added = true;
-          } while (n === FAN_OUT_BATCH && !stopped);
-          fannedTo = seen;
-          if (added) await claim();
+  /**
+   * A task run soon and never twice at once: calls in the same turn of the event loop share one run, and a call
+   * during a run makes one more run after it.
+   */
+  function createPass(work: () => Promise<void>): { run(): void; readonly running: boolean } {
+    let running = false;
+    let again = false;
+    let queued = false;
+    const pass = {
+      run(): void {
+        if (stopped) return;
+        if (running) {
+          again = true;
+          return;
         }
-      } while (again && !stopped && inFlight.size < o.concurrency);
+        if (queued) return;
+        queued = true;
+        setImmediate(() => {
+          queued = false;
+          if (stopped || running) return;
+          running = true;
+          again = false;
+          void work().finally(() => {
+            running = false;
+            if (again && !stopped) pass.run();
+          });
+        });
+      },
+      get running() {
+        return running;
+      },
+    };
+    return pass;
+  }
+
+  /** Fan-outs counted: a claim pass that saw none pending knows whether one queued work since it looked. */
+  let fanOuts = 0;
+
+  // Claims and the fan-out are separate passes: a due retry is claimed while a fan-out (the slow step under write
+  // load: a batch of 500, a lock across instances) is still running, never behind it.
+  const claims = createPass(async () => {
+    try {
+      while ((await claim()) && !stopped && inFlight.size < o.concurrency);
       if (!mayHaveWork && inFlight.size === 0) {
         schedule(undefined);
         return;
       }
+      const before = fanOuts;
       const next = await o.storage.nextDeliveryAt();
       // Nothing pending and nothing in flight: no claims until a fan-out queues something (or a timed pass).
-      if (next === undefined && inFlight.size === 0) mayHaveWork = false;
+      if (next === undefined && inFlight.size === 0 && fanOuts === before) mayHaveWork = false;
       schedule(next);
     } catch (err) {
       if (!stopped) {
@@ -196,6 +198,35 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
         schedule(clock.now() + o.pollIntervalMs);
       }
     }
+  });
+
+  const fanOut = createPass(async () => {
+    // Only when the outbox moved since the last fan-out (not when an attempt merely ended).
+    const seen = o.hub.lastSeq;
+    if (seen <= fannedTo || stopped) return;
+    try {
+      let n: number;
+      do {
+        n = await o.storage.fanOutEvents(clock.now(), FAN_OUT_BATCH, visible);
+        if (n > 0) {
+          fanOuts++;
+          mayHaveWork = true;
+          claims.run();
+        }
+      } while (n === FAN_OUT_BATCH && !stopped);
+      fannedTo = seen;
+    } catch (err) {
+      if (!stopped) {
+        o.log.error({ err }, 'webhook fan-out failed; retrying');
+        schedule(clock.now() + o.pollIntervalMs);
+      }
+    }
+  });
+
+  /** Look for work soon: what is due, and what the outbox holds that is not fanned out yet. */
+  function nudge(): void {
+    claims.run();
+    fanOut.run();
   }
 
   /**
@@ -277,7 +308,7 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
       timer.clear();
       await Promise.allSettled([...working]);
       // A loop still running finishes its storage calls before the storage closes.
-      while (running) await new Promise((r) => setTimeout(r, 5));
+      while (claims.running || fanOut.running) await new Promise((r) => setTimeout(r, 5));
     },
   };
 }
