@@ -141,6 +141,9 @@ async function run(protocol: 'nats' | 'amqp', setUp: (tag: string) => Promise<()
       // One per declared trigger (create, update, delete, three transitions) and the burst.
       expect(results.map((r) => r.target)).toEqual(expect.arrayContaining(['ticket.created on create of Ticket', 'ticket.deleted on delete of Ticket', 'ticket.finished on transition finish of Ticket', BURST_TARGET]));
       expect(results).toHaveLength(7);
+      // The relay's publishes are measured by the scheduler: health reports their lag.
+      const health = (await (await fetch(`${good.url}/_servicespec/health`)).json()) as { delivery?: Record<string, { count: number }> };
+      expect(health.delivery?.['broker.publish']?.count).toBeGreaterThanOrEqual(BROKER_BURST);
     } finally {
       await good.close();
     }
