@@ -14,11 +14,13 @@
 // src/cli/cli-main.ts> runs the same load on other code.
 
 import { spawn } from 'node:child_process';
+import { connect as netConnect } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { connect as natsConnect } from 'nats';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dropTestSchema, getPostgresSkipReason, getTestSchemaUrl } from '../support/postgres.js';
 import { startReceiver, until } from './helpers.js';
@@ -35,6 +37,12 @@ const JITTER = 0.2;
 const TOLERANCE_MS = Number(process.env.SCHEDULER_LOAD_TOLERANCE_MS ?? 5_000);
 
 const pgSkip = await getPostgresSkipReason();
+/** With NATS running, the instances also publish every event (serve --broker): the publishes' lag is measured too. */
+const natsUp = await new Promise<boolean>((resolve) => {
+  const s = netConnect(4222, '127.0.0.1');
+  s.once('connect', () => (s.destroy(), resolve(true)));
+  s.once('error', () => resolve(false));
+});
 const dir = mkdtempSync(join(tmpdir(), 'servicespec-sched-load-'));
 const schemas: string[] = [];
 afterAll(async () => {
@@ -91,7 +99,10 @@ describe.skipIf(pgSkip !== undefined)('webhook retries under load (three Postgre
     const url = getTestSchemaUrl();
     schemas.push(url);
     const spec = join(dir, `load-${randomBytes(3).toString('hex')}.yaml`);
-    writeFileSync(spec, readFileSync(new URL('./fixtures/events-public.yaml', import.meta.url), 'utf8').replace('retries: [100ms, 200ms], timeout: 500ms', 'retries: [1s, 2s], timeout: 2s'));
+    const tag = `sl${randomBytes(4).toString('hex')}`;
+    let text = readFileSync(new URL('./fixtures/events-public.yaml', import.meta.url), 'utf8').replace('retries: [100ms, 200ms], timeout: 500ms', 'retries: [1s, 2s], timeout: 2s');
+    if (natsUp) text = text.replace('    stream: { path: /events, heartbeat: 200ms }\n', `    stream: { path: /events, heartbeat: 200ms }\n    broker:\n      nats: { subject: "${tag}.{kind}", stream: ${tag.toUpperCase()} }\n`);
+    writeFileSync(spec, text);
     // First attempt of each event: 503; every later one: 204.
     const firstSeen = new Set<string>();
     const receiver = await startReceiver((_n, r) => {
@@ -100,7 +111,7 @@ describe.skipIf(pgSkip !== undefined)('webhook retries under load (three Postgre
       firstSeen.add(id);
       return { status: 503 };
     });
-    const args = [spec, '--db', url, '--allow-gaps', '--allow-webhook-target', '127.0.0.0/8', '--metrics'];
+    const args = [spec, '--db', url, '--allow-gaps', '--allow-webhook-target', '127.0.0.0/8', '--metrics', ...(natsUp ? ['--broker', 'nats://127.0.0.1:4222'] : [])];
     // The first creates the schema; the others join it.
     const first = await serve(args);
     const instances = [first, ...(await Promise.all(Array.from({ length: INSTANCES - 1 }, () => serve(args))))];
@@ -125,6 +136,8 @@ describe.skipIf(pgSkip !== undefined)('webhook retries under load (three Postgre
         gapMs: { p50: quantile(gaps, 0.5), p95: quantile(gaps, 0.95), max: Math.max(...gaps) },
         instanceRetryLag: health.map((h) => h?.['webhook.retry']),
         instanceFirstLag: health.map((h) => h?.['webhook.first']),
+        // One instance holds the relay's lease and publishes.
+        brokerPublishLag: health.map((h) => h?.['broker.publish']).filter((l) => l !== undefined),
       };
       console.log(`scheduler under load: ${JSON.stringify(figures)}`);
       expect(result.failed).toBe(0);
@@ -136,10 +149,21 @@ describe.skipIf(pgSkip !== undefined)('webhook retries under load (three Postgre
       // jitter's mean factor is 1) plus the retries' median lag.
       const reported = quantile(figures.instanceRetryLag.map((l) => l!.lag_p50_ms), 0.5);
       expect(Math.abs(figures.gapMs.p50 - DECLARED_MS - reported)).toBeLessThanOrEqual(500);
+      if (natsUp) {
+        // A publish is due when its event commits: its lag (broker ack − commit) within the same tolerance.
+        await until(async () => ((await (await fetch(`${first.url}/_servicespec/health`)).json()) as { broker?: { lag: number } }).broker?.lag === 0, 60_000, 'every event published');
+        expect(figures.brokerPublishLag.length).toBeGreaterThan(0);
+        for (const l of figures.brokerPublishLag) expect(l!.lag_p95_ms).toBeLessThanOrEqual(TOLERANCE_MS);
+      }
     } finally {
       for (const i of instances) i.kill();
       await Promise.all(instances.map((i) => i.exited));
       await receiver.close();
+      if (natsUp) {
+        const nc = await natsConnect({ servers: '127.0.0.1:4222' });
+        await (await nc.jetstreamManager()).streams.delete(tag.toUpperCase()).catch(() => undefined);
+        await nc.close();
+      }
     }
   }, 400_000);
 });
