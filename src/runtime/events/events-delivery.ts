@@ -80,22 +80,35 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   /** Whether the queue may hold due work; false after a pass found none, until a fan-out or a timed pass. */
   let mayHaveWork = true;
   let unsubscribe: (() => void) | undefined;
-  // Outcomes of attempts that ended in the same turn are written together: one place in the storage's queue,
-  // not one each behind the service's own transactions.
+  // Outcomes are written in batches, one batch at a time: those that end while one is written wait and go together
+  // in the next. So outcomes take one of the worker's connections, never all of them (claims need one when due).
   let outcomes: { seq: number; endpointId: string; outcome: DeliveryOutcome; done: (err?: unknown) => void }[] = [];
+  let writing = false;
+
+  function flushOutcomes(): void {
+    if (writing || outcomes.length === 0) return;
+    writing = true;
+    // The attempts that end in this turn of the event loop join the batch.
+    setImmediate(() => {
+      const batch = outcomes;
+      outcomes = [];
+      o.storage
+        .finishDeliveries(batch)
+        .then(
+          () => batch.forEach((b) => b.done()),
+          (err: unknown) => batch.forEach((b) => b.done(err)),
+        )
+        .finally(() => {
+          writing = false;
+          flushOutcomes();
+        });
+    });
+  }
 
   function record(seq: number, endpointId: string, outcome: DeliveryOutcome): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       outcomes.push({ seq, endpointId, outcome, done: (err) => (err === undefined ? resolve() : reject(err)) });
-      if (outcomes.length > 1) return;
-      setImmediate(() => {
-        const batch = outcomes;
-        outcomes = [];
-        o.storage.finishDeliveries(batch).then(
-          () => batch.forEach((b) => b.done()),
-          (err: unknown) => batch.forEach((b) => b.done(err)),
-        );
-      });
+      flushOutcomes();
     });
   }
 

@@ -55,8 +55,12 @@ export interface PostgresOptions {
   sequencerIntervalMs?: number;
 }
 
-/** Connections of the delivery worker's own (claims, outcomes, fan-out), besides the pool's. */
-const BACKGROUND_CONNECTIONS = 2;
+/**
+ * Connections of the delivery worker's own, besides the pool's: one each for its claims, its outcomes (written one
+ * batch at a time) and its fan-out, so a due claim never waits for the other two (measured under load: with two, a
+ * retry's lag p50 was 0.8 s; with more, 0.2 s; bench/RESULTS.md).
+ */
+const BACKGROUND_CONNECTIONS = 3;
 const META = '_servicespec_meta';
 const OUTBOX = '_servicespec_outbox';
 const CREDENTIALS = '_servicespec_credentials';
@@ -1122,14 +1126,25 @@ END $$`,
 
   async finishDeliveries(list: readonly { seq: number; endpointId: string; outcome: DeliveryOutcome }[]): Promise<void> {
     if (list.length === 0) return;
+    // One statement for the whole batch (one round trip, atomic on its own): outcomes are written one batch at a
+    // time, and a retry cannot be claimed before its outcome is written.
     await this.backgroundTx(async (db) => {
-      for (const { seq, endpointId, outcome: o } of list) {
-        await this.query(
-          db,
-          `UPDATE ${DELIVERIES} SET status = $1, attempts = $2, next_at = $3, last_status = $4, last_error = $5, updated_at = $6, delivered_at = CASE WHEN $1 = 'delivered' THEN $6 ELSE delivered_at END WHERE seq = $7 AND endpoint = $8 AND status = 'pending'`,
-          [o.status, o.attempts, o.nextAttemptAt, o.lastStatus ?? null, o.lastError ?? null, o.at, seq, endpointId],
-        );
-      }
+      await this.query(
+        db,
+        `UPDATE ${DELIVERIES} d SET status = u.status, attempts = u.attempts, next_at = u.next_at, last_status = u.last_status, last_error = u.last_error, updated_at = u.at, delivered_at = CASE WHEN u.status = 'delivered' THEN u.at ELSE d.delivered_at END
+         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[], $5::bigint[], $6::int[], $7::text[], $8::text[]) AS u(seq, endpoint, status, attempts, next_at, last_status, last_error, at)
+         WHERE d.seq = u.seq AND d.endpoint = u.endpoint AND d.status = 'pending'`,
+        [
+          list.map((x) => x.seq),
+          list.map((x) => x.endpointId),
+          list.map((x) => x.outcome.status),
+          list.map((x) => x.outcome.attempts),
+          list.map((x) => x.outcome.nextAttemptAt),
+          list.map((x) => x.outcome.lastStatus ?? null),
+          list.map((x) => x.outcome.lastError ?? null),
+          list.map((x) => x.outcome.at),
+        ],
+      );
     });
   }
 
