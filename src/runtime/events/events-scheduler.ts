@@ -8,8 +8,11 @@
 // - the timer was armed only when a pass ended (a pass under load keeps going while writes nudge it); a retry's due
 //   time is now armed the moment its outcome is known;
 // - an attempt's concurrency slot was held until its outcome was written: a slot is freed when the receiver answers;
-// - the worker's claims and outcomes waited for a connection behind the requests (PostgreSQL pool, SQLite's queue):
-//   on PostgreSQL they use a connection of their own (storage-postgres.ts, `background`).
+// - claims and the fan-out ran in one loop: they are separate passes now (events-delivery.ts);
+// - the worker's claims and outcomes waited for a connection behind the requests (PostgreSQL pool), and outcome
+//   batches, one statement per delivery, took every connection the worker had: on PostgreSQL the worker has three
+//   of its own (storage-postgres.ts, `background`), outcomes go one batch (one statement) at a time.
+// (On SQLite the worker's statements still share the one queue with the requests; not measured under load here.)
 
 /** Time and timers, in milliseconds since the epoch; the system's unless a test injects its own. */
 export interface SchedulerClock {
