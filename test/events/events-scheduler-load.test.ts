@@ -8,8 +8,9 @@
 // written) a process waits for a core whatever the scheduler does, and the retries' p95 measured 1.6–1.8 s with this
 // code (5.3–5.7 s with the code before it, the same load). So the test asserts what holds on any machine — every
 // retry arrives, none before its jitter window opens, the instances' own lag (health) agrees with the receiver's
-// clock within 0.5 s — and a p95 bound of the jitter + 5 s (SCHEDULER_LOAD_TOLERANCE_MS; on a quiet machine set
-// it to 250: the answer and the outcome's write take a few ms, a timer fires within ms). The figures measured are
+// clock within 0.5 s — and a p95 bound of the jitter + 2.5 s: twice the headroom the final code needed here, below
+// what the old code measured in four of five pairs (SCHEDULER_LOAD_TOLERANCE_MS; on a quiet machine set it to 250:
+// the answer and the outcome's write take a few ms, a timer fires within ms). The figures measured are
 // printed and recorded in bench/RESULTS.md (issue 30, item 3). SCHEDULER_LOAD_CLI=<path to another checkout's
 // src/cli/cli-main.ts> runs the same load on other code.
 
@@ -34,7 +35,7 @@ const LOAD_CONCURRENCY = 12;
 const DECLARED_MS = 1_000;
 const JITTER = 0.2;
 /** See the header: what the machine's load adds beyond the jitter, at p95. */
-const TOLERANCE_MS = Number(process.env.SCHEDULER_LOAD_TOLERANCE_MS ?? 5_000);
+const TOLERANCE_MS = Number(process.env.SCHEDULER_LOAD_TOLERANCE_MS ?? 2_500);
 
 const pgSkip = await getPostgresSkipReason();
 /** With NATS running, the instances also publish every event (serve --broker): the publishes' lag is measured too. */
