@@ -30,6 +30,7 @@ export interface TestCliOptions {
   runs?: string;
   rateLimits?: boolean;
   webhookListen?: string;
+  broker?: string;
   format?: 'text' | 'json' | 'junit';
   verbose?: boolean;
   progress?: boolean;
@@ -140,6 +141,12 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
   if (numbers.maxRequests !== undefined) options.maxRequests = numbers.maxRequests;
   if (numbers.runs !== undefined) options.runs = numbers.runs;
   if (numbers.webhookListen !== undefined) options.webhookListen = numbers.webhookListen;
+  if (cli.broker !== undefined) {
+    const { parseTesterBrokerUrl } = await import('../tester/tester-broker.js');
+    const target = parseTesterBrokerUrl(cli.broker, compiled.model);
+    if (typeof target === 'string') return usage(target);
+    options.broker = target.url;
+  }
   if (timeLimitMs !== undefined) options.timeLimitMs = timeLimitMs;
   if (cli.rateLimits) options.rateLimits = true;
   if (cli.showSecrets) options.showSecrets = true;
@@ -215,6 +222,7 @@ export function registerTestCommand(program: Command): void {
     .option('--allow-incomplete', 'exit 0, not 3, when no check failed but some could not run')
     .option('--rate-limits', 'spend the declared rate-limit budget to check it is enforced')
     .option('--webhook-listen <port>', 'receive webhooks on this port and verify their signatures')
+    .option('--broker <url>', 'read the events the service publishes to this broker (nats://… or amqp://…, as declared in events.delivery.broker) and check them')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'junit']).default('text'))
     .option('--verbose', 'list every skipped check with its reason')
     .option('--no-progress', 'no progress line on stderr')

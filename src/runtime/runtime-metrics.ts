@@ -9,6 +9,12 @@
  */
 export const LATENCY_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/**
+ * The delivery lag histogram's bounds, in seconds (how late an attempt or a publish started after it was due): fine
+ * below a second, where a declared schedule's jitter lies, and out to a minute.
+ */
+export const LAG_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
 /** The content type of the text exposition format. */
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
@@ -29,6 +35,8 @@ export interface Metrics {
   rateLimited(operation: string): void;
   /** One webhook delivery attempt's outcome. */
   delivery(outcome: DeliveryOutcomeName): void;
+  /** How late one delivery started: channel webhook or broker; kind first, retry (webhooks) or publish (broker). */
+  lag(channel: string, kind: string, seconds: number): void;
   /** The exposition text: the counters and histogram, then the gauges given. */
   render(gauges?: readonly Gauge[]): string;
 }
@@ -58,6 +66,7 @@ export function createMetrics(): Metrics {
   const latency = new Map<string, Histogram>();
   const limited = new Map<string, number>();
   const deliveries = new Map<DeliveryOutcomeName, number>();
+  const lags = new Map<string, Histogram & { channel: string; kind: string }>();
 
   return {
     request(operation, method, status, seconds) {
@@ -76,6 +85,14 @@ export function createMetrics(): Metrics {
     },
     delivery(outcome) {
       deliveries.set(outcome, (deliveries.get(outcome) ?? 0) + 1);
+    },
+    lag(channel, kind, seconds) {
+      const key = `${channel}\u0000${kind}`;
+      let h = lags.get(key);
+      if (!h) lags.set(key, (h = { channel, kind, buckets: LAG_BUCKETS.map(() => 0), sum: 0, count: 0 }));
+      for (let i = 0; i < LAG_BUCKETS.length; i++) if (seconds <= LAG_BUCKETS[i]!) h.buckets[i]!++;
+      h.sum += seconds;
+      h.count++;
     },
     render(gauges = []) {
       const out: string[] = [];
@@ -96,6 +113,16 @@ export function createMetrics(): Metrics {
       for (const [outcome, n] of deliveries) out.push(`servicespec_webhook_deliveries_total{outcome="${outcome}"} ${n}`);
       family('servicespec_webhook_delivery_failures_total', 'counter', 'Webhook delivery attempts that did not deliver (retry or dead).');
       out.push(`servicespec_webhook_delivery_failures_total ${(deliveries.get('retry') ?? 0) + (deliveries.get('dead') ?? 0)}`);
+      if (lags.size > 0) {
+        family('servicespec_event_delivery_lag_seconds', 'histogram', 'How late deliveries started after they were due (webhook first attempts and retries, broker publishes), by channel and kind.');
+        for (const h of lags.values()) {
+          const labels = `channel="${labelValue(h.channel)}",kind="${labelValue(h.kind)}"`;
+          LAG_BUCKETS.forEach((le, i) => out.push(`servicespec_event_delivery_lag_seconds_bucket{${labels},le="${le}"} ${h.buckets[i]}`));
+          out.push(`servicespec_event_delivery_lag_seconds_bucket{${labels},le="+Inf"} ${h.count}`);
+          out.push(`servicespec_event_delivery_lag_seconds_sum{${labels}} ${sampleValue(h.sum)}`);
+          out.push(`servicespec_event_delivery_lag_seconds_count{${labels}} ${h.count}`);
+        }
+      }
       for (const g of gauges) {
         family(g.name, 'gauge', g.help);
         out.push(`${g.name} ${sampleValue(g.value)}`);

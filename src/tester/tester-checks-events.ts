@@ -130,7 +130,7 @@ function findTriggerRoute(ctx: TestContext, trigger: EventKindModel['triggers'][
  * Makes an object and brings it where `trigger` applies (a transition's from state, by the shortest path); the
  * operation to fire and its headers, or why it cannot.
  */
-async function prepareTrigger(ctx: TestContext, trigger: EventKindModel['triggers'][number], resource: ResourceModel): Promise<{ op: OperationRoute; opHeaders: Record<string, string>; id: unknown } | string> {
+export async function prepareTrigger(ctx: TestContext, trigger: EventKindModel['triggers'][number], resource: ResourceModel): Promise<{ op: OperationRoute; opHeaders: Record<string, string>; id: unknown } | string> {
   const op = findTriggerRoute(ctx, trigger, resource);
   if (!op) return `no operation performs ${trigger.action} on ${trigger.resource}`;
   const opHeaders = await ctx.authFor(op.operation.auth);

@@ -3,6 +3,7 @@ import type { ServiceModel } from '../model/model-types.js';
 import { checkAuth, checkBadCredentials } from './tester-checks-auth.js';
 import { checkEndpoints, notImplemented } from './tester-checks-endpoints.js';
 import { checkEvents } from './tester-checks-events.js';
+import { checkBroker } from './tester-broker.js';
 import { checkIdempotency } from './tester-checks-idempotency.js';
 import { checkLimits, checkRateLimit } from './tester-checks-limits.js';
 import { checkRefusals } from './tester-checks-refusals.js';
@@ -48,6 +49,7 @@ export const CHECK_NAMES = [
   'events.emitted',
   'events.ownership',
   'events.webhook',
+  'events.broker',
   'errors.missing-object',
   'errors.malformed-id',
   'errors.declared-codes',
@@ -191,6 +193,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   await checkStates(ctx, runs);
   await checkAuth(ctx);
   await checkEvents(ctx);
+  await checkBroker(ctx);
   await checkVersions(ctx);
   await checkLimits(ctx);
   await checkIdempotency(ctx);

@@ -21,6 +21,7 @@ import type { ServiceModel } from '../../model/model-types.js';
 import type { OutboxEntry, Storage } from '../storage/storage-types.js';
 import { createEventBody } from './events-payload.js';
 import type { OutboxHub } from './events-hub.js';
+import { withNow, type DeliveryLag, type SchedulerClock } from './events-scheduler.js';
 import { BrokerError, type BrokerHealth, type BrokerMessage, type BrokerPublisher, type BrokerProtocol } from './events-broker-types.js';
 
 export interface BrokerRelayOptions {
@@ -30,6 +31,10 @@ export interface BrokerRelayOptions {
   publisher: BrokerPublisher;
   log: FastifyBaseLogger;
   now: () => number;
+  /** Timers with the same notion of now (the system's by default). */
+  clock?: SchedulerClock;
+  /** Told how late each acknowledged publish was (broker ack − the event's commit time). */
+  lag?: DeliveryLag;
   pollIntervalMs: number;
   /** How long a lease lasts without renewal (default 10 s). */
   leaseMs?: number;
@@ -73,12 +78,13 @@ export function createBrokerRelay(o: BrokerRelayOptions): BrokerRelay {
   const wake = new AbortController();
   let sleeper: AbortController | undefined;
 
+  const clock = o.clock ?? withNow(o.now);
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
       sleeper = new AbortController();
-      const t = setTimeout(resolve, ms);
+      const t = clock.setTimer(resolve, ms);
       sleeper.signal.addEventListener('abort', () => {
-        clearTimeout(t);
+        clock.clearTimer(t);
         resolve();
       });
     });
@@ -173,6 +179,10 @@ export function createBrokerRelay(o: BrokerRelayOptions): BrokerRelay {
           let n = 0;
           while (n < acked.length && acked[n]) n++;
           if (n > 0) {
+            if (o.lag) {
+              const at = clock.now();
+              for (let i = 0; i < n; i++) o.lag.observe('broker', 'publish', at - Date.parse(w[i]!.timestamp));
+            }
             cursor = w[n - 1]!.seq;
             await o.storage.setSetting(cursorKey, String(cursor));
           }

@@ -20,6 +20,7 @@ import { createEventBody } from './events-payload.js';
 import { EVENTS_BUILT_IN } from './events-options.js';
 import type { AttemptResult, Sender } from './events-send.js';
 import { signWebhook } from './events-signing.js';
+import { createDueTimer, withNow, type DeliveryLag, type SchedulerClock } from './events-scheduler.js';
 import { getAccessPrincipal } from './events-webhooks.js';
 
 const RETRY_AFTER_STATUSES = new Set([429, 502, 503, 504]);
@@ -42,6 +43,10 @@ export interface DeliveryWorkerOptions {
   maxRetryAfterMs: number;
   /** Told each attempt's outcome (the service's metrics, when on). */
   onOutcome?: (outcome: DeliveryOutcomeName) => void;
+  /** Timers with the same notion of now as `now` (the system's timers by default; tests inject a clock they move). */
+  clock?: SchedulerClock;
+  /** Told how late each attempt started (now − its due time). */
+  lag?: DeliveryLag;
 }
 
 export interface DeliveryWorker {
@@ -64,111 +69,177 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   const retries = (o.model.events?.webhook?.retries ?? EVENTS_BUILT_IN.retriesMs.map((ms) => ({ ms }))).map((d) => d.ms);
   const timeoutMs = o.model.events?.webhook?.timeout?.ms ?? EVENTS_BUILT_IN.timeoutMs;
   const leaseMs = timeoutMs + LEASE_MARGIN_MS;
+  const clock = o.clock ?? withNow(o.now);
+  /** Concurrency slots taken: each is freed when its receiver has answered (the outcome is written after). */
   const inFlight = new Set<Promise<void>>();
-  let running = false;
-  let again = false;
-  let queued = false;
+  /** Attempts not finished yet (their outcomes not written): stop() waits for them. */
+  const working = new Set<Promise<void>>();
   let stopped = true;
   /** The outbox position the last fan-out covered (-1: fan out on the next pass whatever the hub says). */
   let fannedTo = -1;
   /** Whether the queue may hold due work; false after a pass found none, until a fan-out or a timed pass. */
   let mayHaveWork = true;
-  let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
-  // Outcomes of attempts that ended in the same turn are written together: one place in the storage's queue,
-  // not one each behind the service's own transactions.
+  // Outcomes are written in batches, one batch at a time: those that end while one is written wait and go together
+  // in the next. So outcomes take one of the worker's connections, never all of them (claims need one when due).
   let outcomes: { seq: number; endpointId: string; outcome: DeliveryOutcome; done: (err?: unknown) => void }[] = [];
+  let writing = false;
+
+  function flushOutcomes(): void {
+    if (writing || outcomes.length === 0) return;
+    writing = true;
+    // The attempts that end in this turn of the event loop join the batch.
+    setImmediate(() => {
+      const batch = outcomes;
+      outcomes = [];
+      o.storage
+        .finishDeliveries(batch)
+        .then(
+          () => batch.forEach((b) => b.done()),
+          (err: unknown) => batch.forEach((b) => b.done(err)),
+        )
+        .finally(() => {
+          writing = false;
+          flushOutcomes();
+        });
+    });
+  }
 
   function record(seq: number, endpointId: string, outcome: DeliveryOutcome): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       outcomes.push({ seq, endpointId, outcome, done: (err) => (err === undefined ? resolve() : reject(err)) });
-      if (outcomes.length > 1) return;
-      setImmediate(() => {
-        const batch = outcomes;
-        outcomes = [];
-        o.storage.finishDeliveries(batch).then(
-          () => batch.forEach((b) => b.done()),
-          (err: unknown) => batch.forEach((b) => b.done(err)),
-        );
-      });
+      flushOutcomes();
     });
   }
 
-  function schedule(at: number | undefined): void {
-    if (stopped) return;
-    const wait = Math.max(0, Math.min(at === undefined ? Infinity : at - o.now(), o.pollIntervalMs));
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
+  // One timer, armed for the earliest due time known (a retry's, the queue's next) and at most a poll interval away.
+  const timer = createDueTimer(
+    clock,
+    () => {
       // A timed pass also picks up what other processes queued (a replay, say).
       fannedTo = -1;
       mayHaveWork = true;
       nudge();
-    }, wait);
-    timer.unref();
-  }
+    },
+    o.pollIntervalMs,
+  );
 
-  /** Runs a pass soon; nudges in the same turn of the event loop (many attempts ending, many writes) share one. */
-  function nudge(): void {
+  function schedule(at: number | undefined): void {
     if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    if (queued) return;
-    queued = true;
-    setImmediate(() => {
-      queued = false;
-      if (stopped || running) return;
-      running = true;
-      void loop().finally(() => {
-        running = false;
-        if (again && !stopped) nudge();
-      });
-    });
+    timer.arm(at ?? Infinity);
   }
 
-  async function loop(): Promise<void> {
+  /** Claims due deliveries for the free slots, earliest due first, and starts their attempts; true when it filled them all. */
+  async function claim(): Promise<boolean> {
+    const free = o.concurrency - inFlight.size;
+    if (free <= 0 || stopped || !(mayHaveWork || inFlight.size > 0)) return false;
+    const claimed = await o.storage.claimDeliveries(clock.now(), leaseMs, free);
+    for (const c of claimed) {
+      let release!: () => void;
+      const slot = new Promise<void>((resolve) => (release = resolve));
+      const work = attempt(c, release)
+        .catch((err: unknown) => o.log.error({ err, event: c.event.id, endpoint: c.endpoint.id }, 'webhook delivery failed unexpectedly'))
+        .finally(() => {
+          release();
+          working.delete(work);
+        });
+      working.add(work);
+      inFlight.add(slot);
+      void slot.then(() => {
+        inFlight.delete(slot);
+        claims.run();
+      });
+    }
+    return claimed.length === free;
+  }
+
+  /**
+   * A task run soon and never twice at once: calls in the same turn of the event loop share one run, and a call
+   * during a run makes one more run after it.
+   */
+  function createPass(work: () => Promise<void>): { run(): void; readonly running: boolean } {
+    let running = false;
+    let again = false;
+    let queued = false;
+    const pass = {
+      run(): void {
+        if (stopped) return;
+        if (running) {
+          again = true;
+          return;
+        }
+        if (queued) return;
+        queued = true;
+        setImmediate(() => {
+          queued = false;
+          if (stopped || running) return;
+          running = true;
+          again = false;
+          void work().finally(() => {
+            running = false;
+            if (again && !stopped) pass.run();
+          });
+        });
+      },
+      get running() {
+        return running;
+      },
+    };
+    return pass;
+  }
+
+  /** Fan-outs counted: a claim pass that saw none pending knows whether one queued work since it looked. */
+  let fanOuts = 0;
+
+  // Claims and the fan-out are separate passes: a due retry is claimed while a fan-out (the slow step under write
+  // load: a batch of 500, a lock across instances) is still running, never behind it.
+  const claims = createPass(async () => {
     try {
-      do {
-        again = false;
-        // Fan out only when the outbox moved since the last fan-out (not when an attempt merely ended).
-        const seen = o.hub.lastSeq;
-        if (seen > fannedTo) {
-          let n: number;
-          do {
-            n = await o.storage.fanOutEvents(o.now(), FAN_OUT_BATCH, visible);
-            if (n > 0) mayHaveWork = true;
-          } while (n === FAN_OUT_BATCH && !stopped);
-          fannedTo = seen;
-        }
-        const free = o.concurrency - inFlight.size;
-        if (free > 0 && !stopped && (mayHaveWork || inFlight.size > 0)) {
-          const claimed = await o.storage.claimDeliveries(o.now(), leaseMs, free);
-          for (const c of claimed) {
-            const p = attempt(c).catch((err: unknown) => o.log.error({ err, event: c.event.id, endpoint: c.endpoint.id }, 'webhook delivery failed unexpectedly'));
-            inFlight.add(p);
-            void p.finally(() => {
-              inFlight.delete(p);
-              nudge();
-            });
-          }
-          if (claimed.length === free) again = true;
-        }
-      } while (again && !stopped && inFlight.size < o.concurrency);
+      while ((await claim()) && !stopped && inFlight.size < o.concurrency);
       if (!mayHaveWork && inFlight.size === 0) {
         schedule(undefined);
         return;
       }
+      const before = fanOuts;
       const next = await o.storage.nextDeliveryAt();
       // Nothing pending and nothing in flight: no claims until a fan-out queues something (or a timed pass).
-      if (next === undefined && inFlight.size === 0) mayHaveWork = false;
+      if (next === undefined && inFlight.size === 0 && fanOuts === before) mayHaveWork = false;
       schedule(next);
     } catch (err) {
       if (!stopped) {
         o.log.error({ err }, 'webhook delivery worker failed; retrying');
-        schedule(o.now() + o.pollIntervalMs);
+        schedule(clock.now() + o.pollIntervalMs);
       }
     }
+  });
+
+  const fanOut = createPass(async () => {
+    // Only when the outbox moved since the last fan-out (not when an attempt merely ended).
+    const seen = o.hub.lastSeq;
+    if (seen <= fannedTo || stopped) return;
+    try {
+      let n: number;
+      do {
+        n = await o.storage.fanOutEvents(clock.now(), FAN_OUT_BATCH, visible);
+        if (n > 0) {
+          fanOuts++;
+          mayHaveWork = true;
+          claims.run();
+        }
+      } while (n === FAN_OUT_BATCH && !stopped);
+      fannedTo = seen;
+    } catch (err) {
+      if (!stopped) {
+        o.log.error({ err }, 'webhook fan-out failed; retrying');
+        schedule(clock.now() + o.pollIntervalMs);
+      }
+    }
+  });
+
+  /** Look for work soon: what is due, and what the outbox holds that is not fanned out yet. */
+  function nudge(): void {
+    claims.run();
+    fanOut.run();
   }
 
   /**
@@ -177,7 +248,7 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
    */
   async function mayReceive(access: WebhookAccess, c: ClaimedDelivery): Promise<boolean> {
     const { delivery, event, endpoint } = c;
-    const at = new Date(o.now()).toISOString();
+    const at = new Date(clock.now()).toISOString();
     if (access.credential && !(await o.credentialCurrent(access.credential))) {
       const reason = 'the credential that registered it was revoked';
       await o.storage.setWebhookDisabled(endpoint.id, { at, reason });
@@ -185,7 +256,7 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
       return false;
     }
     if (visible(access, event.type, event.data)) return true;
-    await record(delivery.seq, endpoint.id, { status: 'dead', attempts: delivery.attempts, nextAttemptAt: o.now(), at, lastError: 'withheld: the principal that registered the endpoint may not read this event' });
+    await record(delivery.seq, endpoint.id, { status: 'dead', attempts: delivery.attempts, nextAttemptAt: clock.now(), at, lastError: 'withheld: the principal that registered the endpoint may not read this event' });
     return false;
   }
 
@@ -195,18 +266,21 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     return Math.max(0, Math.round(base * (1 + o.jitter * (2 * o.random() - 1))));
   }
 
-  async function attempt(c: ClaimedDelivery): Promise<void> {
+  /** One attempt; `release` frees its concurrency slot once the receiver has answered (before the outcome is written). */
+  async function attempt(c: ClaimedDelivery, release: () => void): Promise<void> {
     const { delivery, event, endpoint } = c;
     const attempts = delivery.attempts + 1;
     const access = getEndpointAccess(endpoint);
     if (access && !(await mayReceive(access, c))) return;
-    const started = o.now();
+    const started = clock.now();
+    if (c.dueAt !== undefined) o.lag?.observe('webhook', delivery.attempts > 0 ? 'retry' : 'first', started - c.dueAt);
     const body = eventBody(event);
     const secrets = signingSecrets(endpoint, started);
     let r: AttemptResult;
     if (secrets.length === 0) r = { error: 'the endpoint has no current secret' };
     else r = await o.sender.send(endpoint.url, { ...signWebhook(secrets, event.id, Math.floor(started / 1000), body) }, body, timeoutMs);
-    const now = o.now();
+    release();
+    const now = clock.now();
     const at = new Date(now).toISOString();
     const base = { attempts, at, ...(r.status !== undefined ? { lastStatus: r.status } : {}) };
     let outcome: DeliveryOutcome;
@@ -230,6 +304,8 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     }
     o.onOutcome?.(outcome.status === 'delivered' ? 'delivered' : outcome.status === 'dead' ? 'dead' : 'retry');
     await record(delivery.seq, endpoint.id, outcome);
+    // The retry's due time is known here: the timer is armed for it now, not when some later pass ends.
+    if (outcome.status === 'pending') schedule(outcome.nextAttemptAt);
   }
 
   return {
@@ -242,10 +318,10 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     async stop() {
       stopped = true;
       unsubscribe?.();
-      if (timer) clearTimeout(timer);
-      await Promise.allSettled([...inFlight]);
+      timer.clear();
+      await Promise.allSettled([...working]);
       // A loop still running finishes its storage calls before the storage closes.
-      while (running) await new Promise((r) => setTimeout(r, 5));
+      while (claims.running || fanOut.running) await new Promise((r) => setTimeout(r, 5));
     },
   };
 }

@@ -6,6 +6,7 @@ import type { ServiceModel } from '../../model/model-types.js';
 import type { RuntimeGap } from '../runtime-built-in.js';
 import { parseTargetPolicy, TargetPolicyError, type Lookup } from './events-targets.js';
 import type { BrokerTarget } from './events-broker-types.js';
+import type { SchedulerClock } from './events-scheduler.js';
 
 export interface WebhookOptions {
   /**
@@ -17,6 +18,11 @@ export interface WebhookOptions {
   lookup?: Lookup;
   /** The delivery clock, in milliseconds since the epoch (Date.now by default). */
   now?: () => number;
+  /**
+   * The delivery scheduler's clock with its timers (tests move it by hand); its `now` is the delivery clock when
+   * `now` is not given. The system's timers by default.
+   */
+  clock?: SchedulerClock;
   /** Randomness for retry jitter, in [0, 1) (Math.random by default). */
   random?: () => number;
   /** Each retry delay is scaled by a random factor in [1 - jitter, 1 + jitter] (default 0.2; 0 for none). */

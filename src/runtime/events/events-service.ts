@@ -12,6 +12,7 @@ import type { Storage } from '../storage/storage-types.js';
 import { createBrokerRelay, type BrokerRelay } from './events-broker.js';
 import { createBrokerPublisher } from './events-broker-connect.js';
 import type { BrokerHealth } from './events-broker-types.js';
+import { createDeliveryLag, withNow, type DeliveryChannel, type LagKind, type LagSummary } from './events-scheduler.js';
 import { createDeliveryWorker, type DeliveryWorker } from './events-delivery.js';
 import { createOutboxHub } from './events-hub.js';
 import { EVENTS_BUILT_IN, type WebhookOptions } from './events-options.js';
@@ -26,6 +27,8 @@ export interface EventsRuntime {
   nudge?: () => void;
   /** The broker relay's state and outbox lag, for health; absent without `broker`. */
   brokerHealth?: () => Promise<BrokerHealth>;
+  /** How late recent webhook attempts and broker publishes started, for health; absent when neither runs. */
+  deliveryLag?: () => Partial<Record<`${DeliveryChannel}.${LagKind}`, LagSummary>>;
 }
 
 export interface EventsSetup {
@@ -36,13 +39,18 @@ export interface EventsSetup {
   options?: WebhookOptions;
   /** Told each webhook delivery attempt's outcome (the service's metrics, when on). */
   onDelivery?: (outcome: DeliveryOutcomeName) => void;
+  /** Told how late each webhook attempt and broker publish started (the service's metrics, when on). */
+  onLag?: (channel: DeliveryChannel, kind: LagKind, seconds: number) => void;
 }
 
 /** Wires event delivery into the plugin's context. Throws TargetPolicyError for a bad allowed range. */
 export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime {
   const o = s.options ?? {};
   const policy = parseTargetPolicy(o.allowTargets ?? []);
-  const clock = o.now ?? Date.now;
+  const clock = o.now ?? o.clock?.now ?? Date.now;
+  const schedulerClock = o.clock ? { ...o.clock, now: clock } : withNow(clock);
+  const lag = createDeliveryLag(s.onLag);
+  const broker = o.broker !== undefined && s.model.events?.broker !== undefined;
   const pollIntervalMs = o.pollIntervalMs ?? EVENTS_BUILT_IN.pollIntervalMs;
   const hub = createOutboxHub(s.storage, pollIntervalMs, (err) => app.log.error({ err }, 'reading the outbox failed'));
   const open = new Set<{ end(): void }>();
@@ -66,6 +74,8 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
         sender,
         log: app.log,
         now: clock,
+        clock: schedulerClock,
+        lag,
         random: o.random ?? Math.random,
         jitter: o.jitter ?? EVENTS_BUILT_IN.jitter,
         concurrency: o.concurrency ?? EVENTS_BUILT_IN.concurrency,
@@ -75,8 +85,8 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
       });
       worker.start();
     }
-    if (o.broker && s.model.events?.broker) {
-      relay = createBrokerRelay({ model: s.model, storage: s.storage, hub, publisher: await createBrokerPublisher(o.broker, s.model), log: app.log, now: clock, pollIntervalMs });
+    if (o.broker && broker) {
+      relay = createBrokerRelay({ model: s.model, storage: s.storage, hub, publisher: await createBrokerPublisher(o.broker, s.model), log: app.log, now: clock, clock: schedulerClock, lag, pollIntervalMs });
       await relay.start();
     }
   });
@@ -94,7 +104,8 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
   return {
     // Called by the write routes once they have answered (their transactions have committed by then).
     ...(hasEvents ? { nudge: () => hub.nudge() } : {}),
-    ...(o.broker && s.model.events?.broker ? { brokerHealth: () => relay?.health() ?? Promise.resolve({ broker: o.broker!.protocol, state: 'starting' as const, lag: 0 }) } : {}),
+    ...(deliver || broker ? { deliveryLag: () => lag.summary() } : {}),
+    ...(o.broker && broker ? { brokerHealth: () => relay?.health() ?? Promise.resolve({ broker: o.broker!.protocol, state: 'starting' as const, lag: 0 }) } : {}),
     handlerFor(route) {
       if (route.kind === 'stream') {
         return createStreamHandler(route, { model: s.model, storage: s.storage, hub, access, credentialCurrent, ...(s.model.events?.stream?.heartbeat ? { heartbeatMs: s.model.events.stream.heartbeat.ms } : {}), open });

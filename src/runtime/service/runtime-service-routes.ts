@@ -5,6 +5,7 @@ import type { RateLimitStore } from '../limits/limits-store.js';
 import type { Storage } from '../storage/storage-types.js';
 import { METRICS_CONTENT_TYPE, type Gauge, type Metrics } from '../runtime-metrics.js';
 import type { BrokerHealth } from '../events/events-broker-types.js';
+import type { LagSummary } from '../events/events-scheduler.js';
 
 // The service's own routes under the reserved prefix (model-routes.ts, SERVICE_PATHS): health always, the
 // OpenAPI and AsyncAPI documents and the docs console when asked for (`docs: true`, `serve --docs`).
@@ -26,6 +27,8 @@ export interface ServiceRoutesOptions {
   now?: () => Date;
   /** The broker relay's state and outbox lag (serve --broker): reported by health. */
   brokerHealth?: () => Promise<BrokerHealth>;
+  /** How late recent webhook attempts and broker publishes started (events-scheduler.ts): reported by health. */
+  deliveryLag?: () => Partial<Record<string, LagSummary>>;
 }
 
 /** Where the metrics are served when they are on (a service route, under the reserved prefix). */
@@ -58,7 +61,10 @@ export async function registerServiceRoutes(app: FastifyInstance, options: Servi
     const ok = Object.values(checks).every((c) => c === 'ok');
     // The broker is reported, not required: writes are answered while it is down (events wait in the outbox).
     const broker = options.brokerHealth ? await options.brokerHealth().catch(() => undefined) : undefined;
-    return sendJson(reply, ok ? 200 : 503, JSON.stringify({ status: ok ? 'ok' : 'unavailable', checks, ...(broker ? { broker } : {}) }));
+    // Recent lag by channel and kind (webhook.first, webhook.retry, broker.publish), in milliseconds; reported, never failing health.
+    const lag = options.deliveryLag?.();
+    const delivery = lag && Object.keys(lag).length > 0 ? Object.fromEntries(Object.entries(lag).map(([k, v]) => [k, { count: v!.count, lag_p50_ms: v!.p50Ms, lag_p95_ms: v!.p95Ms, lag_max_ms: v!.maxMs }])) : undefined;
+    return sendJson(reply, ok ? 200 : 503, JSON.stringify({ status: ok ? 'ok' : 'unavailable', checks, ...(broker ? { broker } : {}), ...(delivery ? { delivery } : {}) }));
   });
   const metrics = options.metrics;
   if (metrics) {

@@ -194,7 +194,7 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   const compile = createValidatorFactory();
   const fast = getFastPaths(options.fastPaths);
   const events = createEventEmitter(model, now, compile);
-  const eventsRuntime = setUpEvents(app, { model, storage: options.storage, compile, now, ...(options.webhooks ? { options: options.webhooks } : {}), ...(metrics ? { onDelivery: metrics.delivery } : {}) }); // events (issue 5)
+  const eventsRuntime = setUpEvents(app, { model, storage: options.storage, compile, now, ...(options.webhooks ? { options: options.webhooks } : {}), ...(metrics ? { onDelivery: metrics.delivery, onLag: metrics.lag } : {}) }); // events (issue 5)
   const versions = createVersionResolver(model, now);
   const rateStore = options.rateLimitStore ?? createMemoryStore();
   const retention = model.endpoints?.idempotency?.retention?.ms ?? BUILT_IN.idempotencyRetentionMs;
@@ -314,7 +314,7 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
     }
   }
   if (table) registerCatchAlls(app, table, head, notFound);
-  await registerServiceRoutes(app, { model, storage, rateStore, docs: options.docs === true, ...(metrics ? { metrics, now } : {}), ...(eventsRuntime.brokerHealth ? { brokerHealth: eventsRuntime.brokerHealth } : {}) });
+  await registerServiceRoutes(app, { model, storage, rateStore, docs: options.docs === true, ...(metrics ? { metrics, now } : {}), ...(eventsRuntime.brokerHealth ? { brokerHealth: eventsRuntime.brokerHealth } : {}), ...(eventsRuntime.deliveryLag ? { deliveryLag: eventsRuntime.deliveryLag } : {}) });
   // Metrics (off by default): one onResponse hook for every answer, added only when they are on.
   if (metrics) {
     app.addHook('onResponse', function countRequest(request, reply, done) {

@@ -121,7 +121,7 @@ export function toClaimedDelivery(r: ClaimRow, nextAt: number): ClaimedDelivery 
   const event: OutboxEntry = { seq: r.seq, id: r.event_id, type: r.event_type, timestamp: r.o_timestamp, data: JSON.parse(r.o_data) };
   if (r.o_version !== null) event.version = r.o_version;
   const endpoint = toEndpoint({ id: r.w_id, url: r.w_url, kinds: r.w_kinds, description: r.w_description, subject: r.w_subject, access: r.w_access, secrets: r.w_secrets, created_at: r.w_created_at, disabled_at: null, disabled_reason: null, after_seq: r.w_after_seq });
-  return { delivery: toDelivery({ ...r, next_at: nextAt }), event, endpoint };
+  return { delivery: toDelivery({ ...r, next_at: nextAt }), event, endpoint, dueAt: Number(r.next_at) };
 }
 
 /** An enabled endpoint as the fan-out reads it: the kinds it wants, where it starts, and who registered it. */

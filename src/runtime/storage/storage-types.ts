@@ -481,6 +481,8 @@ export interface ClaimedDelivery {
   delivery: DeliveryRecord;
   event: OutboxEntry;
   endpoint: WebhookEndpointRecord;
+  /** When the attempt was due (the delivery's next attempt time before the claim leased it): the scheduler's lag. */
+  dueAt?: number;
 }
 
 /** What an attempt ended in. */
