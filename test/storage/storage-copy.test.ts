@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import { createService } from '../../src/runtime/service/runtime-service.js';
+import { getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
 import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import type { Storage } from '../../src/runtime/storage/storage-types.js';
@@ -235,6 +236,36 @@ describe.skipIf(pgSkip !== undefined)('db copy of a served deployment, over real
     expect(r2.code).toBe(0);
     expect(await dump(back)).toEqual(await dump(onPg));
     await works(back, 3);
+  });
+});
+
+describe.skipIf(pgSkip !== undefined)('db copy keeps server-assigned keys moving forward', { timeout: 60_000 }, () => {
+  it('a key deleted in the source is not issued again by the target (SQLite → PostgreSQL → SQLite)', async () => {
+    const source = sqliteUrl();
+    await withStorage(source, async (s) => {
+      expect((await s.migrate(getStoragePlan(model))).ok).toBe(true);
+      await s.transaction(async (tx) => {
+        await tx.insert('Ticket', { id: '00000000-0000-4000-8000-000000000001', title: 't', status: 'open', created_at: '2026-06-01T00:00:00Z' });
+        for (let i = 0; i < 5; i++) await tx.insert('Tag', { label: `l${i}`, ticket: '00000000-0000-4000-8000-000000000001' });
+        await tx.delete('Tag', 5);
+        await tx.delete('Tag', 4);
+      });
+    });
+    const next = async (url: string) => withStorage(url, async (s) => {
+      expect((await s.migrate(getStoragePlan(model))).ok).toBe(true);
+      const row = await s.transaction((tx) => tx.insert('Tag', { label: 'new', ticket: '00000000-0000-4000-8000-000000000001' }));
+      await s.transaction((tx) => tx.delete('Tag', row.id));
+      return row.id;
+    });
+    const onPg = getTestSchemaUrl();
+    expect((await copy(source, onPg)).code).toBe(0);
+    const back = sqliteUrl();
+    expect((await copy(onPg, back)).code).toBe(0);
+    expect(await next(onPg)).toBe(6);
+    const again = sqliteUrl();
+    expect((await copy(onPg, again)).code).toBe(0);
+    expect(await next(back)).toBe(6);
+    expect(await next(again)).toBe(7);
   });
 });
 

@@ -170,6 +170,8 @@ export async function copyStorage(source: Storage, target: Storage, options: Cop
             }
             copied.push({ name: t.name, rows });
           }
+          // Keys deleted in the source are not issued again by the target.
+          for (const [name, last] of await reader.lastKeys()) if (tables.some((t) => t.name === name)) await writer.continueKeys(name, last);
           for (const t of tables) {
             const want = expected.get(t.name)!;
             const read = copied.find((c) => c.name === t.name)!.rows;
