@@ -365,6 +365,17 @@ describe('db copy refuses bad input, changing nothing', { timeout: 120_000 }, ()
     expectRefusal(r, 'copy-source-not-migrated');
     expect(r.stderr).toContain(`servicespec migrate ${v2} --db ${source} --apply`);
     expect(existsSync(target)).toBe(false);
+    if (pgSkip !== undefined) return;
+    // A PostgreSQL target is not even opened: no schema is made in it.
+    const onPg = getTestSchemaUrl();
+    expectRefusal(await copy(source, onPg, v2), 'copy-source-not-migrated');
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      expect((await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [new URL(onPg).searchParams.get('schema')])).rows).toEqual([]);
+    } finally {
+      await client.end();
+    }
   });
 
   it('the same database twice: copy-same-database', async () => {

@@ -104,6 +104,33 @@ function mismatch(source: CopyTable, target: CopyTable | undefined): string | un
   return undefined;
 }
 
+/** The source's plan, or why it cannot be copied (migrated by a newer servicespec, or not to the spec). */
+function sourcePlan(meta: Map<string, string>, options: CopyOptions): StoragePlan {
+  checkFormat(meta, options.from);
+  const stored = recordedPlan(meta);
+  const { steps, refusals } = diffStoragePlans(stored, withKeptColumns(stored, getStoragePlan(options.model)));
+  const pending = [...steps.map((s) => s.description), ...refusals.map((r) => r.reason)];
+  if (pending.length > 0) {
+    throw new CopyRefused('copy-source-not-migrated', { url: options.from, count: pending.length, first: pending[0]!, command: options.migrateCommand ?? 'servicespec migrate SPEC --db URL --apply' });
+  }
+  return stored;
+}
+
+/**
+ * The refusals that depend on the source alone (a newer servicespec's database, one not migrated to the spec), found
+ * before the target is opened at all (opening a PostgreSQL target creates servicespec's tables in it).
+ */
+export async function checkCopySource(source: Storage, options: CopyOptions): Promise<{ ok: true } | { ok: false; code: DiagnosticCode; message: string }> {
+  if (!source.readForCopy) return { ok: true };
+  try {
+    await source.readForCopy(async (reader) => sourcePlan(await readMeta(reader), options));
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof CopyRefused) return { ok: false, code: err.code, message: err.message };
+    throw err;
+  }
+}
+
 /**
  * Copies every table of `source` into `target`, which must be empty. Refusals (each a code): a source or target
  * migrated by a newer servicespec, a source not migrated to the spec, a target that holds rows; a copy that fails
@@ -121,14 +148,7 @@ export async function copyStorage(source: Storage, target: Storage, options: Cop
       if (held !== undefined) throw new CopyRefused('copy-target-not-empty', { url: options.to, held });
     });
     return await source.readForCopy(async (reader): Promise<CopyOutcome> => {
-      const meta = await readMeta(reader);
-      checkFormat(meta, options.from);
-      const stored = recordedPlan(meta);
-      const { steps, refusals } = diffStoragePlans(stored, withKeptColumns(stored, getStoragePlan(options.model)));
-      const pending = [...steps.map((s) => s.description), ...refusals.map((r) => r.reason)];
-      if (pending.length > 0) {
-        throw new CopyRefused('copy-source-not-migrated', { url: options.from, count: pending.length, first: pending[0]!, command: options.migrateCommand ?? 'servicespec migrate SPEC --db URL --apply' });
-      }
+      const stored = sourcePlan(await readMeta(reader), options);
       const tables = (await reader.tables()).filter((t) => isOwned(t.name, [stored]));
       let targetPlan: StoragePlan = { tables: [] };
       const expected = new Map<string, number>();
