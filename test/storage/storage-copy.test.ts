@@ -17,6 +17,7 @@ import { createPostgresStorage } from '../../src/runtime/storage/storage-postgre
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import type { Storage } from '../../src/runtime/storage/storage-types.js';
 import { runCli, STACK_LINE } from '../cli/cli-helpers.js';
+import { openStream } from '../events/helpers.js';
 import { callJson } from '../support/http.js';
 import { dropTestSchemas, getPostgresSkipReason, getTestSchemaUrl, POSTGRES_URL } from '../support/postgres.js';
 
@@ -137,13 +138,13 @@ async function dump(url: string): Promise<Record<string, unknown[]>> {
 }
 
 /** The spec served from `url` over real HTTP until `fn` is done. */
-async function serving<T>(url: string, fn: (call: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => ReturnType<typeof callJson>, storage: Storage) => Promise<T>): Promise<T> {
+async function serving<T>(url: string, fn: (call: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => ReturnType<typeof callJson>, storage: Storage, base: string) => Promise<T>): Promise<T> {
   const storage = open(url);
   const authenticator = await createAuthenticator(model, storage, { allowGaps: true });
   const app = await createService(model, { storage, authenticator, allowGaps: true });
   try {
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
-    return await fn((method, path, body, headers) => callJson(base, method, path, body, headers), storage);
+    return await fn((method, path, body, headers) => callJson(base, method, path, body, headers), storage, base);
   } finally {
     await app.close();
     await storage.close().catch(() => undefined);
@@ -157,7 +158,7 @@ async function copy(from: string, to: string, spec = specFile) {
 }
 
 describe.skipIf(pgSkip !== undefined)('db copy of a served deployment, over real HTTP', { timeout: 120_000 }, () => {
-  it('SQLite → PostgreSQL → SQLite: the same key, user, client, token, cursor and idempotency key work, and every row reads back unaltered', async () => {
+  it('SQLite → PostgreSQL → SQLite: the same key, user, client, token, list cursor, event-stream position and idempotency key work, and every row reads back unaltered', async () => {
     const source = sqliteUrl();
     const key = (await runCli(['keys', 'create', specFile, '--db', source, '--create', '--subject', 'alice', '--scopes', 'tickets:read,tickets:write'])).stdout.trim();
     expect(key).toMatch(/^\S+$/);
@@ -167,7 +168,17 @@ describe.skipIf(pgSkip !== undefined)('db copy of a served deployment, over real
     expect((await runCli(['webhooks', 'add', specFile, '--db', source, '--url', 'http://127.0.0.1:9/hook', '--allow-webhook-target', '127.0.0.0/8', '--secret', secret])).code).toBe(0);
     const auth = { 'x-api-key': key };
 
-    const seen = await serving(source, async (call, storage) => {
+    /** The events after position 2 on the stream, as a client resuming with Last-Event-ID: 2 reads them. */
+    const resumed = async (base: string) => {
+      const stream = await openStream(`${base}/events`, { ...auth, 'last-event-id': '2' });
+      try {
+        expect(stream.status).toBe(200);
+        return (await stream.waitFor(3)).slice(0, 3);
+      } finally {
+        stream.close();
+      }
+    };
+    const seen = await serving(source, async (call, storage, base) => {
       const created = [];
       created.push((await call('POST', '/tickets', { title: 'one', points: 1.25, urgent: true, meta: { a: 1, b: 'é"\\' } }, auth)).body);
       created.push((await call('POST', '/tickets', { title: 'two', note: null, urgent: false }, auth)).body);
@@ -185,7 +196,9 @@ describe.skipIf(pgSkip !== undefined)('db copy of a served deployment, over real
       // The events are queued for the endpoint (its attempts fail: nothing listens there) before the copy.
       for (let i = 0; i < 200 && (await storage.listDeliveries({})).length < 5; i++) await new Promise((done) => setTimeout(done, 25));
       expect(await storage.listDeliveries({})).toHaveLength(5);
-      return { cursor, page2: page2.body, third: created[2], accessToken: issued.body.access_token as string };
+      const events = await resumed(base);
+      expect(events.map((e) => e.id)).toEqual(['3', '4', '5']);
+      return { cursor, page2: page2.body, third: created[2], accessToken: issued.body.access_token as string, events };
     });
 
     // SQLite → PostgreSQL.
@@ -200,7 +213,9 @@ describe.skipIf(pgSkip !== undefined)('db copy of a served deployment, over real
     expect(Object.keys(before).sort()).toEqual(r.stdout.split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim().split(':')[0]).sort());
 
     const works = async (url: string, tagId: number) =>
-      serving(url, async (call) => {
+      serving(url, async (call, _storage, base) => {
+        // The stream resumes where the source's did: the same events, ids and payloads.
+        expect(await resumed(base)).toEqual(seen.events);
         // The page after the cursor the source gave, with the key the source issued (a ticket made on the first
         // target comes after it, so only its cursor differs on the second).
         const page2 = (await call('GET', `/tickets?cursor=${encodeURIComponent(seen.cursor)}`, undefined, auth)).body;
