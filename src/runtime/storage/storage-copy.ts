@@ -2,8 +2,9 @@
 // endpoints with their secrets, the outbox and the delivery queue, idempotency records, and the migration record
 // with the settings (cursor and signing keys) — copied into an empty one, SQLite ↔ PostgreSQL. The tables are the
 // source's catalogue (CopyReader.tables: every `_servicespec_…` table and each resource's of the recorded plan),
-// never a list kept here, so a table added to a storage is copied too, and one the target lacks fails the copy. The source is read on one snapshot; the target is written in one
-// transaction (its `migrate` to the source's plan, then the rows, then the counts checked): all or nothing.
+// never a list kept here, so a table added to a storage is copied too, and one the target lacks fails the copy.
+// The source is read on one snapshot; the target is written in one transaction (its `migrate` to the source's
+// plan, then the rows, then the counts checked): all or nothing.
 
 import { createDiagnostic, type DiagnosticCode } from '../../diagnostics/diagnostics-catalogue.js';
 import type { ServiceModel } from '../../model/model-types.js';
