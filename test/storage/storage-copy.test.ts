@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import { createService } from '../../src/runtime/service/runtime-service.js';
+import { copyStorage } from '../../src/runtime/storage/storage-copy.js';
 import { getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
 import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
@@ -281,6 +282,31 @@ describe.skipIf(pgSkip !== undefined)('db copy keeps server-assigned keys moving
     expect((await copy(onPg, again)).code).toBe(0);
     expect(await next(back)).toBe(6);
     expect(await next(again)).toBe(7);
+  });
+});
+
+describe('copyStorage, the library function', () => {
+  it('copies between two in-memory SQLite storages (reads queue behind the writer there), counts per table', async () => {
+    const from = createSqliteStorage({ path: ':memory:' });
+    const to = createSqliteStorage({ path: ':memory:' });
+    try {
+      expect((await from.migrate(getStoragePlan(model))).ok).toBe(true);
+      await from.transaction(async (tx) => {
+        await tx.insert('Ticket', { id: '00000000-0000-4000-8000-000000000009', title: 't', urgent: false, meta: { a: 1 }, status: 'open', created_at: '2026-06-01T00:00:00Z' });
+        await tx.insert('Tag', { label: 'x', ticket: '00000000-0000-4000-8000-000000000009' });
+        await tx.appendEvent({ id: 'e1', type: 'ticket.created', timestamp: '2026-06-01T00:00:00Z', data: { id: 't' } });
+      });
+      const out = await copyStorage(from, to, { model, from: 'a', to: 'b' });
+      expect(out).toMatchObject({ ok: true });
+      const rows = Object.fromEntries((out as { tables: { name: string; rows: number }[] }).tables.map((t) => [t.name, t.rows]));
+      expect(rows).toMatchObject({ Ticket: 1, Tag: 1, _servicespec_outbox: 1, _servicespec_meta: 1 });
+      expect(await to.read((tx) => tx.get('Ticket', '00000000-0000-4000-8000-000000000009'))).toMatchObject({ urgent: false, meta: { a: 1 } });
+      // A second copy into the same storage is refused: it is no longer empty.
+      expect(await copyStorage(from, to, { model, from: 'a', to: 'b' })).toMatchObject({ ok: false, code: 'copy-target-not-empty' });
+    } finally {
+      await from.close();
+      await to.close();
+    }
   });
 });
 
