@@ -166,6 +166,8 @@ export async function copyStorage(source: Storage, target: Storage, options: Cop
           return { ok: true, stored: targetStored };
         },
         load: async (writer) => {
+          // From the start on each run (PostgreSQL runs a transaction again after a fault that applied nothing).
+          copied.length = 0;
           const targetTables = new Map((await writer.tables()).map((t) => [t.name, t]));
           for (const [name] of targetTables) {
             if (name === META || !isOwned(name, [stored, targetPlan])) continue;
