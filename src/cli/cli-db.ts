@@ -5,7 +5,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import type { Command } from 'commander';
 import { createDiagnostic, type DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
-import { copyStorage } from '../runtime/storage/storage-copy.js';
+import { checkCopySource, copyStorage } from '../runtime/storage/storage-copy.js';
 import type { Storage } from '../runtime/storage/storage-types.js';
 import { openStorage, parseStorageUrl, redactStorageUrl, type StorageTarget } from './cli-db-url.js';
 import { action, EXIT, formatOption, io, readSpec, type ActionResult, type ExitCode } from './cli-shared.js';
@@ -76,6 +76,18 @@ export async function runDbCopy(file: string, options: DbCopyOptions): Promise<E
   if (from.kind === 'sqlite' && !existsSync(from.path)) return fail('copy-unreachable', { url: fromShown, reason: 'no such database file' });
   const source = await reach(options.from);
   if (typeof source === 'string') return fail('copy-unreachable', { url: fromShown, reason: source });
+  const migrateCommand = `servicespec migrate ${file} --db ${fromShown} --apply`;
+  const copyOptions = { model: compiled.model, from: fromShown, to: toShown, migrateCommand };
+  try {
+    const checked = await checkCopySource(source, copyOptions);
+    if (!checked.ok) {
+      await source.close().catch(() => undefined);
+      return failWith(checked.code, checked.message);
+    }
+  } catch (err) {
+    await source.close().catch(() => undefined);
+    return fail('copy-unreachable', { url: fromShown, reason: firstLine(err) });
+  }
   // A SQLite target that did not exist is created by the copy, and removed again when the copy does not happen.
   const created = to.kind === 'sqlite' && !existsSync(to.path) ? to.path : undefined;
   let target: Storage | string | undefined;
@@ -84,8 +96,7 @@ export async function runDbCopy(file: string, options: DbCopyOptions): Promise<E
     target = await reach(options.to);
     if (typeof target === 'string') return fail('copy-unreachable', { url: toShown, reason: target });
     const started = performance.now();
-    const migrateCommand = `servicespec migrate ${file} --db ${fromShown} --apply`;
-    const outcome = await copyStorage(source, target, { model: compiled.model, from: fromShown, to: toShown, migrateCommand });
+    const outcome = await copyStorage(source, target, copyOptions);
     if (!outcome.ok) return failWith(outcome.code, outcome.message);
     ok = true;
     const seconds = (performance.now() - started) / 1000;

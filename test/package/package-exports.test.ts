@@ -23,7 +23,7 @@ const API: Record<string, string[]> = {
   './runtime': [
     'AuthConfigError', 'CredentialError', 'DEFAULT_TOLERANCE_SECONDS', 'KeyConfigError', 'RateLimitStoreUnavailable', 'ServiceError', 'ServiceStartError',
     'StorageConstraintError', 'TargetPolicyError', 'UnsafeTargetError', 'WEBHOOK_SECRET_PREFIX', 'WebhookVerificationError', 'addWebhookEndpoint',
-    'createApiKey', 'createAuthenticator', 'createBasicUser', 'createClient', 'createMemoryStore', 'createPostgresStorage', 'createRedisStore',
+    'copyStorage', 'createApiKey', 'createAuthenticator', 'createBasicUser', 'createClient', 'createMemoryStore', 'createPostgresStorage', 'createRedisStore',
     'createService', 'createSqliteStorage', 'generateWebhookSecret', 'getLoggerOptions', 'getRuntimeGaps', 'isWebhookSecret', 'listApiKeys', 'listBasicUsers',
     'listClients', 'listWebhookDeliveries', 'listWebhookEndpoints', 'removeWebhookEndpoint', 'replayWebhookDeliveries', 'revokeApiKey',
     'revokeBasicUser', 'revokeClient', 'rotateWebhookSecret', 'servicespecPlugin', 'setWebhookEndpointEnabled', 'signWebhook', 'verifyWebhook',

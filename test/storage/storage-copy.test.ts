@@ -12,10 +12,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import { createService } from '../../src/runtime/service/runtime-service.js';
+import { copyStorage } from '../../src/runtime/storage/storage-copy.js';
+import { getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
 import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import type { Storage } from '../../src/runtime/storage/storage-types.js';
 import { runCli, STACK_LINE } from '../cli/cli-helpers.js';
+import { openStream } from '../events/helpers.js';
 import { callJson } from '../support/http.js';
 import { dropTestSchemas, getPostgresSkipReason, getTestSchemaUrl, POSTGRES_URL } from '../support/postgres.js';
 
@@ -136,13 +139,13 @@ async function dump(url: string): Promise<Record<string, unknown[]>> {
 }
 
 /** The spec served from `url` over real HTTP until `fn` is done. */
-async function serving<T>(url: string, fn: (call: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => ReturnType<typeof callJson>, storage: Storage) => Promise<T>): Promise<T> {
+async function serving<T>(url: string, fn: (call: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => ReturnType<typeof callJson>, storage: Storage, base: string) => Promise<T>): Promise<T> {
   const storage = open(url);
   const authenticator = await createAuthenticator(model, storage, { allowGaps: true });
   const app = await createService(model, { storage, authenticator, allowGaps: true });
   try {
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
-    return await fn((method, path, body, headers) => callJson(base, method, path, body, headers), storage);
+    return await fn((method, path, body, headers) => callJson(base, method, path, body, headers), storage, base);
   } finally {
     await app.close();
     await storage.close().catch(() => undefined);
@@ -156,7 +159,7 @@ async function copy(from: string, to: string, spec = specFile) {
 }
 
 describe.skipIf(pgSkip !== undefined)('db copy of a served deployment, over real HTTP', { timeout: 120_000 }, () => {
-  it('SQLite → PostgreSQL → SQLite: the same key, user, client, token, cursor and idempotency key work, and every row reads back unaltered', async () => {
+  it('SQLite → PostgreSQL → SQLite: the same key, user, client, token, list cursor, event-stream position and idempotency key work, and every row reads back unaltered', async () => {
     const source = sqliteUrl();
     const key = (await runCli(['keys', 'create', specFile, '--db', source, '--create', '--subject', 'alice', '--scopes', 'tickets:read,tickets:write'])).stdout.trim();
     expect(key).toMatch(/^\S+$/);
@@ -166,7 +169,17 @@ describe.skipIf(pgSkip !== undefined)('db copy of a served deployment, over real
     expect((await runCli(['webhooks', 'add', specFile, '--db', source, '--url', 'http://127.0.0.1:9/hook', '--allow-webhook-target', '127.0.0.0/8', '--secret', secret])).code).toBe(0);
     const auth = { 'x-api-key': key };
 
-    const seen = await serving(source, async (call, storage) => {
+    /** The events after position 2 on the stream, as a client resuming with Last-Event-ID: 2 reads them. */
+    const resumed = async (base: string) => {
+      const stream = await openStream(`${base}/events`, { ...auth, 'last-event-id': '2' });
+      try {
+        expect(stream.status).toBe(200);
+        return (await stream.waitFor(3)).slice(0, 3);
+      } finally {
+        stream.close();
+      }
+    };
+    const seen = await serving(source, async (call, storage, base) => {
       const created = [];
       created.push((await call('POST', '/tickets', { title: 'one', points: 1.25, urgent: true, meta: { a: 1, b: 'é"\\' } }, auth)).body);
       created.push((await call('POST', '/tickets', { title: 'two', note: null, urgent: false }, auth)).body);
@@ -184,7 +197,9 @@ describe.skipIf(pgSkip !== undefined)('db copy of a served deployment, over real
       // The events are queued for the endpoint (its attempts fail: nothing listens there) before the copy.
       for (let i = 0; i < 200 && (await storage.listDeliveries({})).length < 5; i++) await new Promise((done) => setTimeout(done, 25));
       expect(await storage.listDeliveries({})).toHaveLength(5);
-      return { cursor, page2: page2.body, third: created[2], accessToken: issued.body.access_token as string };
+      const events = await resumed(base);
+      expect(events.map((e) => e.id)).toEqual(['3', '4', '5']);
+      return { cursor, page2: page2.body, third: created[2], accessToken: issued.body.access_token as string, events };
     });
 
     // SQLite → PostgreSQL.
@@ -199,7 +214,9 @@ describe.skipIf(pgSkip !== undefined)('db copy of a served deployment, over real
     expect(Object.keys(before).sort()).toEqual(r.stdout.split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim().split(':')[0]).sort());
 
     const works = async (url: string, tagId: number) =>
-      serving(url, async (call) => {
+      serving(url, async (call, _storage, base) => {
+        // The stream resumes where the source's did: the same events, ids and payloads.
+        expect(await resumed(base)).toEqual(seen.events);
         // The page after the cursor the source gave, with the key the source issued (a ticket made on the first
         // target comes after it, so only its cursor differs on the second).
         const page2 = (await call('GET', `/tickets?cursor=${encodeURIComponent(seen.cursor)}`, undefined, auth)).body;
@@ -235,6 +252,61 @@ describe.skipIf(pgSkip !== undefined)('db copy of a served deployment, over real
     expect(r2.code).toBe(0);
     expect(await dump(back)).toEqual(await dump(onPg));
     await works(back, 3);
+  });
+});
+
+describe.skipIf(pgSkip !== undefined)('db copy keeps server-assigned keys moving forward', { timeout: 60_000 }, () => {
+  it('a key deleted in the source is not issued again by the target (SQLite → PostgreSQL → SQLite)', async () => {
+    const source = sqliteUrl();
+    await withStorage(source, async (s) => {
+      expect((await s.migrate(getStoragePlan(model))).ok).toBe(true);
+      await s.transaction(async (tx) => {
+        await tx.insert('Ticket', { id: '00000000-0000-4000-8000-000000000001', title: 't', status: 'open', created_at: '2026-06-01T00:00:00Z' });
+        for (let i = 0; i < 5; i++) await tx.insert('Tag', { label: `l${i}`, ticket: '00000000-0000-4000-8000-000000000001' });
+        await tx.delete('Tag', 5);
+        await tx.delete('Tag', 4);
+      });
+    });
+    const next = async (url: string) => withStorage(url, async (s) => {
+      expect((await s.migrate(getStoragePlan(model))).ok).toBe(true);
+      const row = await s.transaction((tx) => tx.insert('Tag', { label: 'new', ticket: '00000000-0000-4000-8000-000000000001' }));
+      await s.transaction((tx) => tx.delete('Tag', row.id));
+      return row.id;
+    });
+    const onPg = getTestSchemaUrl();
+    expect((await copy(source, onPg)).code).toBe(0);
+    const back = sqliteUrl();
+    expect((await copy(onPg, back)).code).toBe(0);
+    expect(await next(onPg)).toBe(6);
+    const again = sqliteUrl();
+    expect((await copy(onPg, again)).code).toBe(0);
+    expect(await next(back)).toBe(6);
+    expect(await next(again)).toBe(7);
+  });
+});
+
+describe('copyStorage, the library function', () => {
+  it('copies between two in-memory SQLite storages (reads queue behind the writer there), counts per table', async () => {
+    const from = createSqliteStorage({ path: ':memory:' });
+    const to = createSqliteStorage({ path: ':memory:' });
+    try {
+      expect((await from.migrate(getStoragePlan(model))).ok).toBe(true);
+      await from.transaction(async (tx) => {
+        await tx.insert('Ticket', { id: '00000000-0000-4000-8000-000000000009', title: 't', urgent: false, meta: { a: 1 }, status: 'open', created_at: '2026-06-01T00:00:00Z' });
+        await tx.insert('Tag', { label: 'x', ticket: '00000000-0000-4000-8000-000000000009' });
+        await tx.appendEvent({ id: 'e1', type: 'ticket.created', timestamp: '2026-06-01T00:00:00Z', data: { id: 't' } });
+      });
+      const out = await copyStorage(from, to, { model, from: 'a', to: 'b' });
+      expect(out).toMatchObject({ ok: true });
+      const rows = Object.fromEntries((out as { tables: { name: string; rows: number }[] }).tables.map((t) => [t.name, t.rows]));
+      expect(rows).toMatchObject({ Ticket: 1, Tag: 1, _servicespec_outbox: 1, _servicespec_meta: 1 });
+      expect(await to.read((tx) => tx.get('Ticket', '00000000-0000-4000-8000-000000000009'))).toMatchObject({ urgent: false, meta: { a: 1 } });
+      // A second copy into the same storage is refused: it is no longer empty.
+      expect(await copyStorage(from, to, { model, from: 'a', to: 'b' })).toMatchObject({ ok: false, code: 'copy-target-not-empty' });
+    } finally {
+      await from.close();
+      await to.close();
+    }
   });
 });
 
@@ -334,6 +406,17 @@ describe('db copy refuses bad input, changing nothing', { timeout: 120_000 }, ()
     expectRefusal(r, 'copy-source-not-migrated');
     expect(r.stderr).toContain(`servicespec migrate ${v2} --db ${source} --apply`);
     expect(existsSync(target)).toBe(false);
+    if (pgSkip !== undefined) return;
+    // A PostgreSQL target is not even opened: no schema is made in it.
+    const onPg = getTestSchemaUrl();
+    expectRefusal(await copy(source, onPg, v2), 'copy-source-not-migrated');
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      expect((await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [new URL(onPg).searchParams.get('schema')])).rows).toEqual([]);
+    } finally {
+      await client.end();
+    }
   });
 
   it('the same database twice: copy-same-database', async () => {

@@ -19,6 +19,9 @@ export type { SqliteOptions } from '../storage/storage-sqlite.js';
 export { createPostgresStorage } from '../storage/storage-postgres.js';
 export type { PostgresOptions } from '../storage/storage-postgres.js';
 export { StorageConstraintError } from '../storage/storage-types.js';
+// db copy (issue 28): every table of one storage into an empty one (SQLite ↔ PostgreSQL), all or nothing.
+export { copyStorage } from '../storage/storage-copy.js';
+export type { CopyOptions, CopyOutcome, CopiedTable } from '../storage/storage-copy.js';
 export type { Storage, StorageTx, Row, ListQuery, StoredEvent, OutboxEntry, CredentialRecord, MigrationResult } from '../storage/storage-types.js';
 export type { ResourceStorage, CredentialStorage, EventStorage, RecordStorage, SettingStorage, StorageChange } from '../storage/storage-types.js';
 

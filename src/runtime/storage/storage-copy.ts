@@ -2,8 +2,9 @@
 // endpoints with their secrets, the outbox and the delivery queue, idempotency records, and the migration record
 // with the settings (cursor and signing keys) — copied into an empty one, SQLite ↔ PostgreSQL. The tables are the
 // source's catalogue (CopyReader.tables: every `_servicespec_…` table and each resource's of the recorded plan),
-// never a list kept here, so a table added to a storage is copied too, and one the target lacks fails the copy. The source is read on one snapshot; the target is written in one
-// transaction (its `migrate` to the source's plan, then the rows, then the counts checked): all or nothing.
+// never a list kept here, so a table added to a storage is copied too, and one the target lacks fails the copy.
+// The source is read on one snapshot; the target is written in one transaction (its `migrate` to the source's
+// plan, then the rows, then the counts checked): all or nothing.
 
 import { createDiagnostic, type DiagnosticCode } from '../../diagnostics/diagnostics-catalogue.js';
 import type { ServiceModel } from '../../model/model-types.js';
@@ -104,6 +105,33 @@ function mismatch(source: CopyTable, target: CopyTable | undefined): string | un
   return undefined;
 }
 
+/** The source's plan, or why it cannot be copied (migrated by a newer servicespec, or not to the spec). */
+function sourcePlan(meta: Map<string, string>, options: CopyOptions): StoragePlan {
+  checkFormat(meta, options.from);
+  const stored = recordedPlan(meta);
+  const { steps, refusals } = diffStoragePlans(stored, withKeptColumns(stored, getStoragePlan(options.model)));
+  const pending = [...steps.map((s) => s.description), ...refusals.map((r) => r.reason)];
+  if (pending.length > 0) {
+    throw new CopyRefused('copy-source-not-migrated', { url: options.from, count: pending.length, first: pending[0]!, command: options.migrateCommand ?? 'servicespec migrate SPEC --db URL --apply' });
+  }
+  return stored;
+}
+
+/**
+ * The refusals that depend on the source alone (a newer servicespec's database, one not migrated to the spec), found
+ * before the target is opened at all (opening a PostgreSQL target creates servicespec's tables in it).
+ */
+export async function checkCopySource(source: Storage, options: CopyOptions): Promise<{ ok: true } | { ok: false; code: DiagnosticCode; message: string }> {
+  if (!source.readForCopy) return { ok: true };
+  try {
+    await source.readForCopy(async (reader) => sourcePlan(await readMeta(reader), options));
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof CopyRefused) return { ok: false, code: err.code, message: err.message };
+    throw err;
+  }
+}
+
 /**
  * Copies every table of `source` into `target`, which must be empty. Refusals (each a code): a source or target
  * migrated by a newer servicespec, a source not migrated to the spec, a target that holds rows; a copy that fails
@@ -121,14 +149,7 @@ export async function copyStorage(source: Storage, target: Storage, options: Cop
       if (held !== undefined) throw new CopyRefused('copy-target-not-empty', { url: options.to, held });
     });
     return await source.readForCopy(async (reader): Promise<CopyOutcome> => {
-      const meta = await readMeta(reader);
-      checkFormat(meta, options.from);
-      const stored = recordedPlan(meta);
-      const { steps, refusals } = diffStoragePlans(stored, withKeptColumns(stored, getStoragePlan(options.model)));
-      const pending = [...steps.map((s) => s.description), ...refusals.map((r) => r.reason)];
-      if (pending.length > 0) {
-        throw new CopyRefused('copy-source-not-migrated', { url: options.from, count: pending.length, first: pending[0]!, command: options.migrateCommand ?? 'servicespec migrate SPEC --db URL --apply' });
-      }
+      const stored = sourcePlan(await readMeta(reader), options);
       const tables = (await reader.tables()).filter((t) => isOwned(t.name, [stored]));
       let targetPlan: StoragePlan = { tables: [] };
       const expected = new Map<string, number>();
@@ -145,6 +166,8 @@ export async function copyStorage(source: Storage, target: Storage, options: Cop
           return { ok: true, stored: targetStored };
         },
         load: async (writer) => {
+          // From the start on each run (PostgreSQL runs a transaction again after a fault that applied nothing).
+          copied.length = 0;
           const targetTables = new Map((await writer.tables()).map((t) => [t.name, t]));
           for (const [name] of targetTables) {
             if (name === META || !isOwned(name, [stored, targetPlan])) continue;
@@ -170,6 +193,8 @@ export async function copyStorage(source: Storage, target: Storage, options: Cop
             }
             copied.push({ name: t.name, rows });
           }
+          // Keys deleted in the source are not issued again by the target.
+          for (const [name, last] of await reader.lastKeys()) if (tables.some((t) => t.name === name)) await writer.continueKeys(name, last);
           for (const t of tables) {
             const want = expected.get(t.name)!;
             const read = copied.find((c) => c.name === t.name)!.rows;

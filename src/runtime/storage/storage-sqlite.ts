@@ -671,6 +671,11 @@ export class SqliteStorage implements Storage {
       clear: async (table) => {
         this.db.prepare(`DELETE FROM ${quoteIdent(table)}`).run();
       },
+      continueKeys: async (table, last) => {
+        // sqlite_sequence holds AUTOINCREMENT's last key per table; it takes ordinary statements (sqlite.org/autoinc.html).
+        const changed = this.db.prepare('UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?').run(last, table).changes;
+        if (changed === 0) this.db.prepare('INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)').run(table, last);
+      },
       insert: async (t, rows) => {
         const width = Math.max(1, t.columns.length);
         // Under SQLite's 32766 bound parameters a statement; 500 rows a statement is as fast as more.
@@ -1124,6 +1129,11 @@ function sqliteCopyReader(db: Database.Database): CopyReader {
   return {
     tables: async () => getSqliteCopyTables(db),
     count: async (table) => countSqliteRows(db, table),
+    lastKeys: async () => {
+      const has = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'`).get() !== undefined;
+      const rows = has ? (db.prepare('SELECT name, seq FROM sqlite_sequence').all() as { name: string; seq: number }[]) : [];
+      return new Map(rows.map((r) => [r.name, Number(r.seq)]));
+    },
     rows: async function* (t, size) {
       const cols = t.columns.map((c) => quoteIdent(c.name)).join(', ');
       const from = `SELECT rowid, ${cols} FROM ${quoteIdent(t.name)}`;

@@ -149,6 +149,8 @@ export interface CopyReader {
   count(table: string): Promise<number>;
   /** The table's rows in batches of at most `size`, in the order they were written (key or append order). */
   rows(table: CopyTable, size: number): AsyncIterable<CopyRow[]>;
+  /** Per table with a server-assigned key, the last key issued (more than the largest held when rows were deleted). */
+  lastKeys(): Promise<Map<string, number>>;
 }
 
 export interface CopyWriter {
@@ -159,6 +161,8 @@ export interface CopyWriter {
   clear(table: string): Promise<void>;
   /** Inserts the rows (values in `table.columns` order), many per statement. */
   insert(table: CopyTable, rows: readonly CopyRow[]): Promise<void>;
+  /** The table's server-assigned key continues after `last` (and after every key it holds): no deleted key comes back. */
+  continueKeys(table: string, last: number): Promise<void>;
 }
 
 /** db copy (issue 28): what `servicespec db copy` needs of a storage (both engines have it). */
