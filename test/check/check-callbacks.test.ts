@@ -2,6 +2,8 @@
 // and the pointer of the place in the spec.
 import { describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
+import { formatGapReport, getGapReport } from '../../src/check/check-gaps.js';
+import { getRuntimeGaps } from '../../src/runtime/service/runtime-gaps.js';
 import { CATCH_ALL_ERRORS } from './helpers.js';
 
 function spec(callbacks: string, action = 'create'): string {
@@ -83,5 +85,16 @@ describe('callbacks', () => {
     const codes = (t: string) => compileSpecText(t).diagnostics.filter((d) => d.severity === 'error').map((d) => d.code);
     expect(codes(spec('{ onPaid: { events: [order.paid] } }'))).toContain('missing-key');
     expect(codes(spec('{ onPaid: { url: callback_url, events: [order.paid], method: get } }'))).toContain('unknown-key');
+  });
+
+  it('without events.delivery.webhook, the signing, retries and time-out callbacks go out under are gaps (gaps and serve)', () => {
+    const text = spec('{ onPaid: { url: callback_url, events: [order.paid] } }').replace('  delivery:\n    webhook: { signing: standard-webhooks, retries: [1s], timeout: 1s }\n', '');
+    expect(text).not.toContain('retries');
+    const model = compileSpecText(text).model!;
+    const report = formatGapReport(getGapReport(model));
+    for (const item of ['webhook signing', 'retry schedule', 'delivery time-out']) expect(report).toContain(`${item} (callback delivery): not shown`);
+    expect(getRuntimeGaps(model).map((g) => g.item)).toEqual(expect.arrayContaining(['webhook signing: not shown', 'webhook retry schedule: not shown', 'webhook delivery time-out: not shown']));
+    const declared = compileSpecText(spec('{ onPaid: { url: callback_url, events: [order.paid] } }')).model!;
+    expect(formatGapReport(getGapReport(declared))).not.toContain('callback delivery');
   });
 });
