@@ -35,6 +35,7 @@ import {
 import { validateSpec } from '../spec/spec-validate.js';
 import { getValueProblem } from '../check/check-rules.js';
 import type { FieldModel } from '../model/model-types.js';
+import { importCallbacks } from './import-callbacks.js';
 import { validateOpenApi } from './import-validate.js';
 import { toErrorCodeName, toEventKindName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
 import { fieldFromSchema, fieldsFromSchema, flatten, isObject, orderField, report, resolve, shapeFromSchema, unionFromSchema, type Json, type SchemaContext } from './import-schema.js';
@@ -1235,9 +1236,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     if (op.deprecated === true) o.deprecated = true;
     const examples = examplesOf(ctx, src, success.status);
     if (examples) o.examples = examples;
-    if (isObject(op.callbacks)) {
-      for (const name of Object.keys(op.callbacks)) report(ctx, 'import-dropped', { item: `operation ${src.id}: callback ${name}`, reason: 'callbacks to URLs named in a request have no equivalent (events go to subscribers)' }, joinPointer(joinPointer(src.pointer, 'callbacks'), name));
-    }
+    const callbacks = importCallbacks(ctx, { callbacks: op.callbacks, pointer: src.pointer, operationId: src.id, action }); // import-callbacks.ts
+    if (callbacks) o.callbacks = callbacks;
     const responses = isObject(op.responses) ? op.responses : {};
     for (const [status, r] of Object.entries(responses)) {
       const node = resolve(ctx, r, '').node;
@@ -1254,7 +1254,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   return shown ? (out as SpecDocument['endpoints']) : undefined;
 }
 
-const OPERATION_ORDER = ['method', 'path', 'action', 'resource', 'transition', 'summary', 'description', 'filter', 'sort', 'paging', 'query', 'headers', 'status', 'request', 'response', 'handler', 'auth', 'errors', 'idempotent', 'deprecated', 'examples'];
+const OPERATION_ORDER = ['method', 'path', 'action', 'resource', 'transition', 'summary', 'description', 'filter', 'sort', 'paging', 'query', 'headers', 'status', 'request', 'response', 'handler', 'auth', 'errors', 'idempotent', 'deprecated', 'examples', 'callbacks'];
 
 function orderOperation(o: Json): Json {
   const out: Json = {};

@@ -1,0 +1,119 @@
+// Callbacks through OpenAPI (docs/import.md, "Callbacks"): a spec modelled on OpenAPI's callback example (a
+// subscription whose create request gives the URL) exports `callbacks` on the create with the runtime expression
+// `{$request.body#/callbackUrl}` and the kinds' delivery bodies, and imports back unchanged; a callback the format
+// cannot keep is said at its JSON pointer.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exportOpenApi } from '../../src/export/export-openapi.js';
+import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
+import { compileSpecText } from '../../src/program.js';
+import { OPENAPI_FIXTURES } from '../export/helpers.js';
+
+type Json = Record<string, unknown>;
+
+const SPEC = `servicespec: 1
+purpose:
+  name: Streams
+resources:
+  Subscription:
+    fields:
+      id: { type: uuid, readOnly: true }
+      callbackUrl: { type: uri, description: the location where data will be sent }
+      topic: { type: string }
+      status: { type: state }
+states:
+  Subscription:
+    initial: active
+    transitions:
+      cancel: { from: active, to: cancelled, emits: subscription.cancelled }
+endpoints:
+  operations:
+    subscribe:
+      method: POST
+      path: /streams
+      action: create
+      resource: Subscription
+      summary: subscribes a client to receive out-of-band data
+      callbacks:
+        onData:
+          url: callbackUrl
+          events: [subscription.updated, subscription.cancelled]
+          description: Data about the subscription.
+    getSubscription: { method: GET, path: "/streams/{id}", action: read, resource: Subscription, summary: Read one. }
+    updateSubscription: { method: PATCH, path: "/streams/{id}", action: update, resource: Subscription, summary: Change one. }
+    cancelSubscription: { method: POST, path: "/streams/{id}/cancel", action: transition, resource: Subscription, transition: cancel, summary: Cancel one. }
+authentication:
+  default: none
+events:
+  delivery:
+    webhook: { signing: standard-webhooks, retries: [5s, 1m], timeout: 10s }
+  kinds:
+    subscription.updated: { payload: { resource: Subscription }, on: [update] }
+    subscription.cancelled: { payload: { resource: Subscription }, body: raw }
+errors:
+  body: problem
+  codes:
+    any_error: { status: 500, when: [validation, malformed_request, unsupported_media_type, missing_resource, route_not_found, method_not_allowed, illegal_transition, body_too_large, internal] }
+`;
+
+function model() {
+  const c = compileSpecText(SPEC, 'streams.yaml');
+  expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return c.model!;
+}
+
+describe('callbacks in OpenAPI', () => {
+  it.each(['3.1', '3.0'] as const)('export %s: `callbacks` on the create, keyed by the body field expression, one delivery body per kind', (openapi) => {
+    const doc = exportOpenApi(model(), { openapi }).document as Json;
+    const op = ((doc.paths as Json)['/streams'] as Json).post as Json;
+    const item = (op.callbacks as Json).onData as Json;
+    expect(Object.keys(item)).toEqual(['{$request.body#/callbackUrl}']);
+    const post = (item['{$request.body#/callbackUrl}'] as Json).post as Json;
+    expect(post['x-servicespec-callback']).toEqual({ url: 'callbackUrl', events: ['subscription.updated', 'subscription.cancelled'], description: 'Data about the subscription.' });
+    expect((post.parameters as Json[]).map((p) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    const schema = (((post.requestBody as Json).content as Json)['application/json'] as Json).schema as Json;
+    const [envelope, raw] = schema.oneOf as Json[];
+    expect((envelope!.properties as Json).type).toEqual({ type: 'string', enum: ['subscription.updated'] });
+    // The raw kind's delivery is the Subscription itself, as under `webhooks`.
+    expect(JSON.stringify(raw)).toContain('Subscription');
+    if (openapi === '3.1') expect(raw).toEqual((((((doc.webhooks as Json)['subscription.cancelled'] as Json).post as Json).requestBody as Json).content as Json)['application/json']!.schema);
+  });
+
+  it('import of the export gives the callbacks back unchanged, and the spec checks clean', async () => {
+    for (const openapi of ['3.1', '3.0'] as const) {
+      const r = await importOpenApiDocument(exportOpenApi(model(), { openapi }).document, 'streams.json');
+      const ops = r.document!.endpoints!.operations!;
+      expect(ops.subscribe!.callbacks).toEqual({ onData: { url: 'callbackUrl', events: ['subscription.updated', 'subscription.cancelled'], description: 'Data about the subscription.' } });
+      expect(r.diagnostics.filter((d) => d.message.includes('callback'))).toEqual([]);
+      const again = compileSpecText(r.text!, 'imported.yaml');
+      expect(again.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      expect(again.model!.endpoints!.operations.find((o) => o.id === 'subscribe')!.callbacks).toEqual(model().endpoints!.operations.find((o) => o.id === 'subscribe')!.callbacks);
+    }
+  });
+
+  it("OpenAPI's own callback example (a URL from a query parameter, a message of its own) is said at its pointer", async () => {
+    const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'oai-callback-example.yaml'));
+    const d = r.diagnostics.filter((x) => x.message.includes('callback onData'));
+    expect(d.map((x) => [x.code, x.pointer])).toEqual([['import-dropped', '/paths/~1streams/post/callbacks/onData']]);
+    expect(r.document!.endpoints!.operations!['post /streams'] ?? Object.values(r.document!.endpoints!.operations!)[0]).not.toHaveProperty('callbacks');
+  });
+
+  it('a foreign callback on a create, or one whose extension was edited, is said at its pointer', async () => {
+    const doc = exportOpenApi(model(), { openapi: '3.1' }).document as Json;
+    const post = (((((doc.paths as Json)['/streams'] as Json).post as Json).callbacks as Json).onData as Json)['{$request.body#/callbackUrl}'] as Json;
+    const edited = structuredClone(doc);
+    const editedPost = (((((edited.paths as Json)['/streams'] as Json).post as Json).callbacks as Json).onData as Json)['{$request.body#/callbackUrl}'] as Json;
+    ((editedPost.post as Json)['x-servicespec-callback'] as Json).url = 'topic';
+    const r1 = await importOpenApiDocument(edited, 'edited.json');
+    expect(r1.document!.endpoints!.operations!.subscribe).not.toHaveProperty('callbacks');
+    expect(r1.diagnostics.filter((x) => x.code === 'import-extension-invalid').map((x) => x.pointer)).toEqual(['/paths/~1streams/post/callbacks/onData/{$request.body#~1callbackUrl}/post/x-servicespec-callback']);
+    expect(r1.diagnostics.filter((x) => x.code === 'import-dropped' && x.message.includes('callback onData')).map((x) => x.pointer)).toEqual(['/paths/~1streams/post/callbacks/onData/{$request.body#~1callbackUrl}']);
+    const foreign = structuredClone(doc);
+    const foreignOp = ((foreign.paths as Json)['/streams'] as Json).post as Json;
+    foreignOp.callbacks = { onQuery: { '{$request.query.callbackUrl}/data': { post: { requestBody: (post.post as Json).requestBody, responses: { '202': { description: 'ok' } } } } } };
+    const r2 = await importOpenApiDocument(foreign, 'foreign.json');
+    const d = r2.diagnostics.filter((x) => x.message.includes('callback onQuery'));
+    expect(d.map((x) => [x.code, x.pointer])).toEqual([['import-dropped', '/paths/~1streams/post/callbacks/onQuery/{$request.query.callbackUrl}~1data']]);
+    expect(d[0]!.message).toContain('request body field');
+  });
+});
