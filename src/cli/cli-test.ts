@@ -140,6 +140,9 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
   if (numbers.maxRequests !== undefined) options.maxRequests = numbers.maxRequests;
   if (numbers.runs !== undefined) options.runs = numbers.runs;
   if (numbers.webhookListen !== undefined) options.webhookListen = numbers.webhookListen;
+  // The service's callback secret, as serve reads it (kept off the command line).
+  const callbackSecret = process.env.SERVICESPEC_CALLBACK_SECRET;
+  if (callbackSecret !== undefined && callbackSecret !== '') options.callbackSecret = callbackSecret;
   if (timeLimitMs !== undefined) options.timeLimitMs = timeLimitMs;
   if (cli.rateLimits) options.rateLimits = true;
   if (cli.showSecrets) options.showSecrets = true;

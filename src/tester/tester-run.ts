@@ -48,6 +48,7 @@ export const CHECK_NAMES = [
   'events.emitted',
   'events.ownership',
   'events.webhook',
+  'events.callback',
   'errors.missing-object',
   'errors.malformed-id',
   'errors.declared-codes',

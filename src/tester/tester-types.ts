@@ -32,6 +32,8 @@ export interface TestOptions {
   rateLimits?: boolean;
   /** Listen on this port for webhooks and check they are signed (needs a webhook registration path). */
   webhookListen?: number;
+  /** The service's callback secret (`whsec_…`), to verify callbacks (with webhookListen). */
+  callbackSecret?: string;
   /** Generated cases per operation for valid/invalid requests (default 20). */
   runs?: number;
   /** Run only these checks: a part name (`limits`), a check name (`limits.body-size`) or an operation id. */

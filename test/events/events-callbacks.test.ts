@@ -4,29 +4,18 @@
 // refused by the SSRF guard at the request unless the target range is allowed. Real service, real receivers on
 // 127.0.0.1.
 
-import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import { generateWebhookSecret } from '../../src/runtime/events/events-signing.js';
-import { EVENTS_SPEC, sleep, startEventService, startReceiver, until, type Received } from './helpers.js';
+import { callbackSpecText } from '../support/callbacks.js';
+import { sleep, startEventService, startReceiver, until, type Received } from './helpers.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!();
 });
 
-export function callbackSpecText(): string {
-  const text = readFileSync(EVENTS_SPEC, 'utf8')
-    .replace('      points: { type: integer, minimum: 0, maximum: 100, optional: true }\n', '      points: { type: integer, minimum: 0, maximum: 100, optional: true }\n      callback_url: { type: uri, optional: true }\n')
-    .replace(
-      'createTicket: { method: POST, path: /tickets, action: create, resource: Ticket, auth: none }',
-      'createTicket: { method: POST, path: /tickets, action: create, resource: Ticket, auth: none, callbacks: { progress: { url: callback_url, events: [ticket.started, ticket.finished] } } }',
-    );
-  expect(text).toContain('callbacks:');
-  expect(text).toContain('callback_url: { type: uri');
-  return text;
-}
 
 function callbackModel() {
   const c = compileSpecText(callbackSpecText(), 'events-callbacks.yaml');
