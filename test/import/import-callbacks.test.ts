@@ -3,6 +3,7 @@
 // `{$request.body#/callbackUrl}` and the kinds' delivery bodies, and imports back unchanged; a callback the format
 // cannot keep is said at its JSON pointer.
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
@@ -73,4 +74,28 @@ describe('callbacks in OpenAPI', () => {
     expect(d.map((x) => [x.code, x.pointer])).toEqual([['import-dropped', '/paths/~1streams/post/callbacks/onQuery/{$request.query.callbackUrl}~1data']]);
     expect(d[0]!.message).toContain('request body field');
   });
+
+  it('property: random callbacks round-trip spec → export → import → the same callbacks', async () => {
+    const KINDS = ['subscription.updated', 'subscription.cancelled'];
+    const callback = fc.record(
+      {
+        url: fc.constantFrom('callbackUrl', 'notifyUrl'),
+        events: fc.shuffledSubarray(KINDS, { minLength: 1 }),
+        description: fc.stringMatching(/^[A-Za-z][A-Za-z .,]{0,30}$/),
+      },
+      { requiredKeys: ['url', 'events'] },
+    );
+    const callbacks = fc.dictionary(fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,11}$/), callback, { minKeys: 1, maxKeys: 3 });
+    const base = SPEC.replace('      topic: { type: string }\n', '      topic: { type: string }\n      notifyUrl: { type: uri, optional: true }\n');
+    await fc.assert(
+      fc.asyncProperty(callbacks, fc.constantFrom('3.1' as const, '3.0' as const), async (cbs, openapi) => {
+        const text = base.replace(/ {6}callbacks:\n(?: {8,}.*\n)+/, `      callbacks: ${JSON.stringify(cbs)}\n`);
+        const c = compileSpecText(text, 'random.yaml');
+        expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+        const r = await importOpenApiDocument(exportOpenApi(c.model!, { openapi }).document, 'random.json');
+        expect(r.document!.endpoints!.operations!.subscribe!.callbacks).toEqual(cbs);
+      }),
+      { numRuns: 12, seed: 26 },
+    );
+  }, 60_000);
 });
