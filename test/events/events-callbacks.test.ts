@@ -84,6 +84,20 @@ describe('callbacks', () => {
     expect((await s.call('POST', '/tickets', { title: 'plain' })).status).toBe(201);
   });
 
+  it('a create repeated with the same idempotency key subscribes once, and the answer waits for the subscription', async () => {
+    const text = callbackSpecText().replace('  base_url: "{base_url}"\n', '  base_url: "{base_url}"\n  idempotency: { header: Idempotency-Key, retention: 1h }\n');
+    expect(text).toContain('idempotency:');
+    const model = compileSpecText(text, 'events-callbacks-keyed.yaml').model!;
+    const s = await startEventService({ model, webhooks: { allowTargets: ['127.0.0.0/8'], jitter: 0, pollIntervalMs: 200, callbackSecret: generateWebhookSecret() } });
+    cleanup.push(() => s.close());
+    const first = await s.call('POST', '/tickets', { title: 'keyed', callback_url: 'http://127.0.0.1:9/hook' }, { 'idempotency-key': 'k-1' });
+    expect(first.status).toBe(201);
+    expect((await s.storage.listWebhookEndpoints()).map((e) => e.description)).toEqual([`callback progress of createTicket for Ticket ${first.body.id}`]);
+    const again = await s.call('POST', '/tickets', { title: 'keyed', callback_url: 'http://127.0.0.1:9/hook' }, { 'idempotency-key': 'k-1' });
+    expect(again.body.id).toBe(first.body.id);
+    expect(await s.storage.listWebhookEndpoints()).toHaveLength(1);
+  });
+
   it('a spec with callbacks does not start without a callback secret, or with one that is not whsec_', async () => {
     await expect(startEventService({ model: callbackModel() })).rejects.toThrow(/no secret signs them/);
     await expect(startEventService({ model: callbackModel(), webhooks: { callbackSecret: 'hunter2' } })).rejects.toThrow(/whsec_/);
