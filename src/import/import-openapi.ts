@@ -16,6 +16,7 @@ import {
   type Action,
   type AuthenticationSpec,
   type ErrorsSpec,
+  type EventKindSpec,
   type EventsSpec,
   type FieldSpec,
   type HttpMethod,
@@ -95,6 +96,8 @@ interface Ctx extends SchemaContext {
   examplesKept: Set<unknown>;
   idempotencyHeader?: string;
   pageSizes: { default?: number; max?: number }[];
+  /** Event kinds made from other documents' callbacks (import-callbacks.ts), added to the events part. */
+  callbackKinds: Map<string, EventKindSpec>;
   /** Parameters another part of the spec carries (`query x-api-key`, `header api-version`), lower-cased for headers. */
   carried: Map<string, string>;
 }
@@ -254,6 +257,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
     errorNames: new UniqueNames('_'),
     errorBodies: [],
     examplesKept: new Set(),
+    callbackKinds: new Map(),
     pageSizes: [],
     carried: new Map(),
   };
@@ -1236,7 +1240,23 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     if (op.deprecated === true) o.deprecated = true;
     const examples = examplesOf(ctx, src, success.status);
     if (examples) o.examples = examples;
-    const callbacks = importCallbacks(ctx, { callbacks: op.callbacks, pointer: src.pointer, operationId: src.id, action }); // import-callbacks.ts
+    const callbacks = importCallbacks(ctx, {
+      callbacks: op.callbacks,
+      pointer: src.pointer,
+      operationId: src.id,
+      action,
+      ...(typeof o.resource === 'string' ? { resource: o.resource, fields: resourceFields, ...(ctx.resourceIdentifier.get(o.resource) !== undefined ? { identifier: ctx.resourceIdentifier.get(o.resource)! } : {}) } : {}),
+      requestShape: (cbOp, at) => {
+        const body = requestOf(ctx, { ...src, op: cbOp, pointer: at });
+        return body ? shapeFromSchema(ctx, body.schema, body.pointer, `operation ${src.id} callback`, 'top') : undefined;
+      },
+      addKind: (name, kind) => {
+        let taken = toEventKindName(name);
+        for (let i = 2; ctx.callbackKinds.has(taken); i++) taken = `${toEventKindName(name)}_${i}`;
+        ctx.callbackKinds.set(taken, kind);
+        return taken;
+      },
+    }); // import-callbacks.ts
     if (callbacks) o.callbacks = callbacks;
     const responses = isObject(op.responses) ? op.responses : {};
     for (const [status, r] of Object.entries(responses)) {
@@ -1340,10 +1360,12 @@ function importEvents(ctx: Ctx): EventsSpec | undefined {
   const fromExt = readPart(ctx, 'x-servicespec-events', 'events', '/x-servicespec-events');
   if (fromExt) return fromExt;
   const hooks = isObject(ctx.doc.webhooks) ? ctx.doc.webhooks : undefined;
-  if (!hooks || Object.keys(hooks).length === 0) return undefined;
-  const kinds: Record<string, Json> = {};
+  if ((!hooks || Object.keys(hooks).length === 0) && ctx.callbackKinds.size === 0) return undefined;
+  // Kinds made from callbacks first: a webhook of the same name is the one renamed (and said so).
+  const kinds: Record<string, Json> = Object.fromEntries(ctx.callbackKinds) as Record<string, Json>;
   const names = new UniqueNames('_');
-  for (const [key, raw] of Object.entries(hooks)) {
+  for (const k of ctx.callbackKinds.keys()) names.take(k);
+  for (const [key, raw] of Object.entries(hooks ?? {})) {
     const pointer = joinPointer('/webhooks', key);
     const item = resolve(ctx, raw, pointer).node;
     if (!isObject(item)) continue;

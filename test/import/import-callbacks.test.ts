@@ -2,7 +2,9 @@
 // subscription whose create request gives the URL) exports `callbacks` on the create with the runtime expression
 // `{$request.body#/callbackUrl}` and the kinds' delivery bodies, and imports back unchanged; a callback the format
 // cannot keep is said at its JSON pointer.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
@@ -65,7 +67,7 @@ describe('callbacks in OpenAPI', () => {
     const r1 = await importOpenApiDocument(edited, 'edited.json');
     expect(r1.document!.endpoints!.operations!.subscribe).not.toHaveProperty('callbacks');
     expect(r1.diagnostics.filter((x) => x.code === 'import-extension-invalid').map((x) => x.pointer)).toEqual(['/paths/~1streams/post/callbacks/onData/{$request.body#~1callbackUrl}/post/x-servicespec-callback']);
-    expect(r1.diagnostics.filter((x) => x.code === 'import-dropped' && x.message.includes('callback onData')).map((x) => x.pointer)).toEqual(['/paths/~1streams/post/callbacks/onData/{$request.body#~1callbackUrl}']);
+    expect(r1.diagnostics.filter((x) => x.code === 'import-dropped' && x.message.includes('callback onData')).map((x) => x.pointer)).toEqual(['/paths/~1streams/post/callbacks/onData/{$request.body#~1callbackUrl}/post/requestBody']);
     const foreign = structuredClone(doc);
     const foreignOp = ((foreign.paths as Json)['/streams'] as Json).post as Json;
     foreignOp.callbacks = { onQuery: { '{$request.query.callbackUrl}/data': { post: { requestBody: (post.post as Json).requestBody, responses: { '202': { description: 'ok' } } } } } };
@@ -98,4 +100,58 @@ describe('callbacks in OpenAPI', () => {
       { numRuns: 12, seed: 26 },
     );
   }, 60_000);
+
+  // OpenAPI's callback example (test/fixtures/openapi/oai-callback-example.yaml, OAI/OpenAPI-Specification
+  // examples/v3.0/callback-example.yaml) made expressible: the subscription is created from a body carrying the URL,
+  // and the callback sends the subscription (with its id) plus the example's own properties.
+  function subscriptionDocument(): Json {
+    const doc = parseYaml(readFileSync(join(OPENAPI_FIXTURES, 'oai-callback-example.yaml'), 'utf8')) as Json;
+    const post = ((doc.paths as Json)['/streams'] as Json).post as Json;
+    delete post.parameters;
+    post.operationId = 'subscribe';
+    post.requestBody = { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewSubscription' } } } };
+    post.responses = { '201': { description: 'subscription successfully created', content: { 'application/json': { schema: { $ref: '#/components/schemas/Subscription' } } } } };
+    const onData = (post.callbacks as Json).onData as Json;
+    const cbPost = (onData['{$request.query.callbackUrl}/data'] as Json).post as Json;
+    (cbPost.requestBody as Json).content = { 'application/json': { schema: { $ref: '#/components/schemas/Subscription' } } };
+    post.callbacks = { onData: { '{$request.body#/callbackUrl}': { post: cbPost } } };
+    const fields = { callbackUrl: { type: 'string', format: 'uri' }, timestamp: { type: 'string', format: 'date-time' }, userData: { type: 'string' } };
+    doc.components = {
+      schemas: {
+        NewSubscription: { type: 'object', required: ['callbackUrl'], properties: fields },
+        Subscription: { type: 'object', required: ['id', 'callbackUrl'], properties: { id: { type: 'string', format: 'uuid', readOnly: true }, ...fields } },
+      },
+    };
+    doc.paths = { ...(doc.paths as Json), '/streams/{id}': { get: { operationId: 'getSubscription', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }], responses: { '200': { description: 'the subscription', content: { 'application/json': { schema: { $ref: '#/components/schemas/Subscription' } } } } } } } };
+    return doc;
+  }
+
+  it('another document\'s callback sending the created resource is kept: its message an event kind of its own, every property in place', async () => {
+    const original = subscriptionDocument();
+    const r = await importOpenApiDocument(original, 'callback-subscription.json');
+    const op = r.document!.endpoints!.operations!.subscribe!;
+    expect(op.action).toBe('create');
+    expect(op.callbacks).toEqual({ onData: { url: 'callbackUrl', events: ['Subscription.onData'] } });
+    expect(r.document!.events!.kinds!['Subscription.onData']).toEqual({ payload: { resource: 'Subscription' }, body: 'raw' });
+    expect(r.diagnostics.filter((d) => d.message.includes('callback onData')).map((d) => [d.code, d.pointer])).toEqual([['import-approximated', '/paths/~1streams/post/callbacks/onData/{$request.body#~1callbackUrl}']]);
+    const c = compileSpecText(r.text!, 'imported.yaml');
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    // The callback's body comes back at its place with the same properties.
+    const props = (doc: Json) => {
+      const cb = (((((doc.paths as Json)['/streams'] as Json).post as Json).callbacks as Json).onData as Json)['{$request.body#/callbackUrl}'] as Json;
+      let schema = (((((cb.post as Json).requestBody as Json).content as Json)['application/json'] as Json).schema as Json);
+      while (typeof schema.$ref === 'string') schema = ((doc.components as Json).schemas as Json)[schema.$ref.split('/').pop()!] as Json;
+      return Object.keys(schema.properties as Json).sort();
+    };
+    expect(props(exportOpenApi(c.model!, { openapi: '3.0' }).document as Json)).toEqual(props(original));
+  });
+
+  it('another document\'s callback whose message does not carry the created object is said at its request body', async () => {
+    const doc = subscriptionDocument();
+    const cb = ((((((doc.paths as Json)['/streams'] as Json).post as Json).callbacks as Json).onData as Json)['{$request.body#/callbackUrl}'] as Json).post as Json;
+    (cb.requestBody as Json).content = { 'application/json': { schema: { type: 'object', properties: { timestamp: { type: 'string', format: 'date-time' }, userData: { type: 'string' } } } } };
+    const r = await importOpenApiDocument(doc, 'callback-foreign.json');
+    expect(r.document!.endpoints!.operations!.subscribe).not.toHaveProperty('callbacks');
+    expect(r.diagnostics.filter((d) => d.message.includes('callback onData')).map((d) => [d.code, d.pointer])).toEqual([['import-dropped', '/paths/~1streams/post/callbacks/onData/{$request.body#~1callbackUrl}/post/requestBody']]);
+  });
 });
