@@ -150,6 +150,12 @@ function eventGaps(m: ServiceModel, gap: Collect): void {
     if (e.webhook.path === undefined) gap('webhook registration path', 'webhook delivery');
     gap.byDefault('retry jitter', 'webhook delivery', `each retry delay spread at random within ±${DEFAULT_RETRY_JITTER * 100} %`);
   }
+  // Callbacks go out as webhooks do, under events.delivery.webhook's signing, retries and time-out.
+  if (!e.webhook && (m.endpoints?.operations ?? []).some((o) => (o.callbacks?.length ?? 0) > 0)) {
+    gap('webhook signing', 'callback delivery');
+    gap('retry schedule', 'callback delivery');
+    gap('delivery time-out', 'callback delivery');
+  }
   if (e.stream && e.stream.path === undefined) gap('stream path', 'stream delivery');
   for (const k of e.kinds) if (!k.payload) gap('event payloads', `event ${k.name}`);
 }

@@ -11,6 +11,7 @@ import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../diagn
 import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 import { getMediaTypeTemplateProblem } from '../model/model-media-type.js';
 import { checkBroker } from './check-broker.js';
+import { checkCallbacks } from './check-callbacks.js';
 
 type Report = (code: DiagnosticCode, params: Record<string, string | number>, pointer: string) => void;
 
@@ -1082,7 +1083,9 @@ const caseClashRules: Rule = ({ model, report }) => {
   for (const r of model.resources) clash(r.fields, `fields of resource ${r.name}`);
 };
 
-export const RULES: readonly Rule[] = [nameStyleRules, caseClashRules, reservedPathRules, fieldRules, unionShapeRules, parameterRules, wireNameRules, resourceRules, stateRules, operationRules, authRules, eventRules, eventVisibilityRules, brokerRules, errorRules, limitRules, versionRules, versionHistoryRules];
+const callbackRules: Rule = ({ model, report }) => checkCallbacks(model, report);
+
+export const RULES: readonly Rule[] = [nameStyleRules, caseClashRules, reservedPathRules, fieldRules, unionShapeRules, parameterRules, wireNameRules, resourceRules, stateRules, operationRules, callbackRules, authRules, eventRules, eventVisibilityRules, brokerRules, errorRules, limitRules, versionRules, versionHistoryRules];
 
 /** Runs every semantic rule; diagnostics carry JSON pointers, to be placed by the caller. */
 export function checkModel(model: ServiceModel, doc: SpecDocument): Diagnostic[] {

@@ -248,6 +248,9 @@ async function buildApp(file: string, options: ServeOptions): Promise<{ app: Fas
     service.trustProxy = options.trustProxy;
   }
   if (options.allowWebhookTarget !== undefined) service.webhooks = { allowTargets: options.allowWebhookTarget }; // events (issue 5)
+  // Callbacks are signed with one service secret, kept out of the command line (and so out of `ps`).
+  const callbackSecret = io.env.SERVICESPEC_CALLBACK_SECRET;
+  if (callbackSecret !== undefined && callbackSecret !== '') service.webhooks = { ...service.webhooks, callbackSecret };
   if (options.broker !== undefined) {
     // A bad URL or refused credentials stop here, in one line; a broker that is merely down is waited for.
     const { parseBrokerUrl, probeBroker } = await import('../runtime/events/events-broker-connect.js');

@@ -147,6 +147,9 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
     if (typeof target === 'string') return usage(target);
     options.broker = target.url;
   }
+  // The service's callback secret, as serve reads it (kept off the command line).
+  const callbackSecret = process.env.SERVICESPEC_CALLBACK_SECRET;
+  if (callbackSecret !== undefined && callbackSecret !== '') options.callbackSecret = callbackSecret;
   if (timeLimitMs !== undefined) options.timeLimitMs = timeLimitMs;
   if (cli.rateLimits) options.rateLimits = true;
   if (cli.showSecrets) options.showSecrets = true;

@@ -526,6 +526,7 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
       if (!a.link && b.link) out.add('list-paging-extended', id, { value: 'a Link header to the next page' }, at('paging'));
     }
   }
+  diffCallbacks(out, o, n);
   if (!o.deprecated && n.deprecated) out.add('operation-deprecated', id, {}, at('deprecated'));
   for (const e of n.errors) if (!o.errors.includes(e)) out.add('operation-error-added', id, { value: e }, at('errors'));
   for (const e of o.errors) if (!n.errors.includes(e)) out.add('operation-error-removed', id, { value: e }, at('errors'));
@@ -562,6 +563,25 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
     if (c.tightened) out.add('operation-auth-tightened', id, params, where);
     else if (c.loosened) out.add('operation-auth-loosened', id, params, where);
   }
+}
+
+/** Callbacks: which URL field subscribes, and which kinds reach it (the kinds' own bodies are the events part's). */
+function diffCallbacks(out: Collector, o: OperationModel, n: OperationModel): void {
+  const id = o.id;
+  const olds = new Map((o.callbacks ?? []).map((c) => [c.name, c]));
+  const news = new Map((n.callbacks ?? []).map((c) => [c.name, c]));
+  for (const [name, a] of olds) {
+    const b = news.get(name);
+    if (!b) {
+      out.add('callback-removed', id, { value: name }, { old: a.pointer, new: n.pointer });
+      continue;
+    }
+    const at = (k: string) => ({ old: joinPointer(a.pointer, k), new: joinPointer(b.pointer, k) });
+    if (a.url !== b.url) out.add('callback-url-changed', id, { value: name, old: a.url, new: b.url }, at('url'));
+    for (const k of a.events) if (!b.events.includes(k)) out.add('callback-event-removed', id, { value: name, kind: k }, at('events'));
+    for (const k of b.events) if (!a.events.includes(k)) out.add('callback-event-added', id, { value: name, kind: k }, at('events'));
+  }
+  for (const [name, b] of news) if (!olds.has(name)) out.add('callback-added', id, { value: name }, { old: o.pointer, new: b.pointer });
 }
 
 // ─── authentication ────────────────────────────────────────────────────────────────────────────────────

@@ -4,7 +4,7 @@ import { getField, getResource } from '../model/model-lookup.js';
 import { fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import { getCreateLocation, getErrorCodes, getRouteErrors, getRoutes, LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
-import type { AuthRequirement, FieldModel, NamedExampleModel, OperationModel, ParameterModel, RateLimitModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel, VersionChangeModel } from '../model/model-types.js';
+import type { AuthRequirement, EventKindModel, FieldModel, NamedExampleModel, OperationModel, ParameterModel, RateLimitModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel, VersionChangeModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { PART_NAMES } from '../spec/spec-types.js';
 import {
@@ -21,6 +21,7 @@ import {
   type ExportResult,
   type JsonObject,
 } from './export-shared.js';
+import { callbacksObject } from './export-callbacks.js';
 import { errorsToSpec, eventsToSpec, limitsToSpec, pagingToSpec, resourceToSpec, schemeToSpec, shapeToSpec, stateMachineToSpec, versioningToSpec } from './model-to-spec.js';
 
 // OpenAPI 3.1 (or 3.0) from the model, built from getRoutes(model): the routes the runtime registers are the
@@ -657,6 +658,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (body) op.requestBody = body;
   op.responses = { [String(route.successStatus)]: successResponse(ctx, route), ...errorResponses(ctx, route), default: defaultResponse(ctx) };
   if (o.examples) namedExamples(ctx, o, op, params);
+  if (o.callbacks) op.callbacks = callbacksObject(ctx.model, o, (k) => kindDelivery(ctx, k)); // export-callbacks.ts
   if (o.authDeclared === 'operation' && o.auth) security(ctx, o.auth, `operation ${o.id}`, joinPointer(o.pointer, 'auth'), op);
 
   const ext: JsonObject = { action: o.action };
@@ -818,41 +820,47 @@ function webhooksOperation(ctx: Context, route: WebhooksRoute): JsonObject {
 
 // ---- events -------------------------------------------------------------------------------------------------
 
+/** What one delivery of a kind is: its body schema and, when signed, the Standard Webhooks header parameters (webhooks and callbacks alike). */
+function kindDelivery(ctx: Context, k: EventKindModel): { body: JsonObject; params: JsonObject[] } {
+  const signed = ctx.model.events?.webhook?.signing === 'standard-webhooks';
+  const payload = k.payload ? shapeSchema(ctx, { ...k.payload, list: false }, 'response') : {};
+  // A raw kind's delivery is its payload itself; others, the envelope around it.
+  const body: JsonObject = isRawEvent(k)
+    ? payload
+    : {
+        type: 'object',
+        properties: {
+          id: { type: 'string', description: 'The event identifier; the same on every retry.' },
+          type: { type: 'string', enum: [k.name] },
+          timestamp: { type: 'string', format: 'date-time', description: 'When the event happened.' },
+          version: { type: 'string', description: 'The interface version the data is written in, where the spec has versions.' },
+          data: getEventDataSchema(ctx.model, k, payload, (s) => schema(ctx, s)),
+        },
+        required: ['id', 'type', 'timestamp', 'data'],
+      };
+  const params = signed
+    ? WEBHOOK_HEADERS.map((h) => ({
+        name: h,
+        in: 'header',
+        required: true,
+        description:
+          h === 'webhook-id'
+            ? 'The message identifier; the same on every retry of this event (Standard Webhooks).'
+            : h === 'webhook-timestamp'
+              ? 'Seconds since the Unix epoch when the message was sent (Standard Webhooks).'
+              : 'Space-separated `v1,<base64 HMAC-SHA256>` signatures over `{webhook-id}.{webhook-timestamp}.{body}` (Standard Webhooks).',
+        schema: h === 'webhook-timestamp' ? { type: 'string', pattern: '^[0-9]+$' } : { type: 'string' },
+      }))
+    : [];
+  return { body, params };
+}
+
 function webhooks(ctx: Context): JsonObject {
   const e = ctx.model.events;
   const out: JsonObject = {};
   if (!e) return out;
-  const signed = e.webhook?.signing === 'standard-webhooks';
   for (const k of e.kinds) {
-    const payload = k.payload ? shapeSchema(ctx, { ...k.payload, list: false }, 'response') : {};
-    // A raw kind's delivery is its payload itself; others, the envelope around it.
-    const body: JsonObject = isRawEvent(k)
-      ? payload
-      : {
-          type: 'object',
-          properties: {
-            id: { type: 'string', description: 'The event identifier; the same on every retry.' },
-            type: { type: 'string', enum: [k.name] },
-            timestamp: { type: 'string', format: 'date-time', description: 'When the event happened.' },
-            version: { type: 'string', description: 'The interface version the data is written in, where the spec has versions.' },
-            data: getEventDataSchema(ctx.model, k, payload, (s) => schema(ctx, s)),
-          },
-          required: ['id', 'type', 'timestamp', 'data'],
-        };
-    const params = signed
-      ? WEBHOOK_HEADERS.map((h) => ({
-          name: h,
-          in: 'header',
-          required: true,
-          description:
-            h === 'webhook-id'
-              ? 'The message identifier; the same on every retry of this event (Standard Webhooks).'
-              : h === 'webhook-timestamp'
-                ? 'Seconds since the Unix epoch when the message was sent (Standard Webhooks).'
-                : 'Space-separated `v1,<base64 HMAC-SHA256>` signatures over `{webhook-id}.{webhook-timestamp}.{body}` (Standard Webhooks).',
-          schema: h === 'webhook-timestamp' ? { type: 'string', pattern: '^[0-9]+$' } : { type: 'string' },
-        }))
-      : [];
+    const { body, params } = kindDelivery(ctx, k);
     const post: JsonObject = {
       operationId: ctx.operationIds.allocate(`${k.name.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}Event`),
       summary: `Event ${k.name}`,

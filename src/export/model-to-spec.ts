@@ -22,6 +22,7 @@ import type {
 } from '../model/model-types.js';
 import type {
   AuthenticationSpec,
+  CallbackSpec,
   ErrorsSpec,
   EventKindSpec,
   EventsSpec,
@@ -207,6 +208,7 @@ export function operationToSpec(o: OperationModel): OperationSpec {
     idempotent: o.idempotent,
     deprecated: o.deprecated ? true : undefined,
     examples: o.examples ? examplesToSpec(o.examples) : undefined,
+    callbacks: o.callbacks ? Object.fromEntries(o.callbacks.map((c) => [c.name, clean<CallbackSpec>({ url: c.url, events: [...c.events], description: c.description })])) : undefined,
   });
 }
 

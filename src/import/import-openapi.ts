@@ -16,6 +16,7 @@ import {
   type Action,
   type AuthenticationSpec,
   type ErrorsSpec,
+  type EventKindSpec,
   type EventsSpec,
   type FieldSpec,
   type HttpMethod,
@@ -35,6 +36,7 @@ import {
 import { validateSpec } from '../spec/spec-validate.js';
 import { getValueProblem } from '../check/check-rules.js';
 import type { FieldModel } from '../model/model-types.js';
+import { importCallbacks } from './import-callbacks.js';
 import { validateOpenApi } from './import-validate.js';
 import { toErrorCodeName, toEventKindName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
 import { fieldFromSchema, fieldsFromSchema, flatten, isObject, orderField, report, resolve, shapeFromSchema, unionFromSchema, type Json, type SchemaContext } from './import-schema.js';
@@ -94,6 +96,8 @@ interface Ctx extends SchemaContext {
   examplesKept: Set<unknown>;
   idempotencyHeader?: string;
   pageSizes: { default?: number; max?: number }[];
+  /** Event kinds made from other documents' callbacks (import-callbacks.ts), added to the events part. */
+  callbackKinds: Map<string, EventKindSpec>;
   /** Parameters another part of the spec carries (`query x-api-key`, `header api-version`), lower-cased for headers. */
   carried: Map<string, string>;
 }
@@ -253,6 +257,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
     errorNames: new UniqueNames('_'),
     errorBodies: [],
     examplesKept: new Set(),
+    callbackKinds: new Map(),
     pageSizes: [],
     carried: new Map(),
   };
@@ -1235,9 +1240,24 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     if (op.deprecated === true) o.deprecated = true;
     const examples = examplesOf(ctx, src, success.status);
     if (examples) o.examples = examples;
-    if (isObject(op.callbacks)) {
-      for (const name of Object.keys(op.callbacks)) report(ctx, 'import-dropped', { item: `operation ${src.id}: callback ${name}`, reason: 'callbacks to URLs named in a request have no equivalent (events go to subscribers)' }, joinPointer(joinPointer(src.pointer, 'callbacks'), name));
-    }
+    const callbacks = importCallbacks(ctx, {
+      callbacks: op.callbacks,
+      pointer: src.pointer,
+      operationId: src.id,
+      action,
+      ...(typeof o.resource === 'string' ? { resource: o.resource, fields: resourceFields, ...(ctx.resourceIdentifier.get(o.resource) !== undefined ? { identifier: ctx.resourceIdentifier.get(o.resource)! } : {}) } : {}),
+      requestShape: (cbOp, at) => {
+        const body = requestOf(ctx, { ...src, op: cbOp, pointer: at });
+        return body ? shapeFromSchema(ctx, body.schema, body.pointer, `operation ${src.id} callback`, 'top') : undefined;
+      },
+      addKind: (name, kind) => {
+        let taken = toEventKindName(name);
+        for (let i = 2; ctx.callbackKinds.has(taken); i++) taken = `${toEventKindName(name)}_${i}`;
+        ctx.callbackKinds.set(taken, kind);
+        return taken;
+      },
+    }); // import-callbacks.ts
+    if (callbacks) o.callbacks = callbacks;
     const responses = isObject(op.responses) ? op.responses : {};
     for (const [status, r] of Object.entries(responses)) {
       const node = resolve(ctx, r, '').node;
@@ -1254,7 +1274,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   return shown ? (out as SpecDocument['endpoints']) : undefined;
 }
 
-const OPERATION_ORDER = ['method', 'path', 'action', 'resource', 'transition', 'summary', 'description', 'filter', 'sort', 'paging', 'query', 'headers', 'status', 'request', 'response', 'handler', 'auth', 'errors', 'idempotent', 'deprecated', 'examples'];
+const OPERATION_ORDER = ['method', 'path', 'action', 'resource', 'transition', 'summary', 'description', 'filter', 'sort', 'paging', 'query', 'headers', 'status', 'request', 'response', 'handler', 'auth', 'errors', 'idempotent', 'deprecated', 'examples', 'callbacks'];
 
 function orderOperation(o: Json): Json {
   const out: Json = {};
@@ -1340,10 +1360,12 @@ function importEvents(ctx: Ctx): EventsSpec | undefined {
   const fromExt = readPart(ctx, 'x-servicespec-events', 'events', '/x-servicespec-events');
   if (fromExt) return fromExt;
   const hooks = isObject(ctx.doc.webhooks) ? ctx.doc.webhooks : undefined;
-  if (!hooks || Object.keys(hooks).length === 0) return undefined;
-  const kinds: Record<string, Json> = {};
+  if ((!hooks || Object.keys(hooks).length === 0) && ctx.callbackKinds.size === 0) return undefined;
+  // Kinds made from callbacks first: a webhook of the same name is the one renamed (and said so).
+  const kinds: Record<string, Json> = Object.fromEntries(ctx.callbackKinds) as Record<string, Json>;
   const names = new UniqueNames('_');
-  for (const [key, raw] of Object.entries(hooks)) {
+  for (const k of ctx.callbackKinds.keys()) names.take(k);
+  for (const [key, raw] of Object.entries(hooks ?? {})) {
     const pointer = joinPointer('/webhooks', key);
     const item = resolve(ctx, raw, pointer).node;
     if (!isObject(item)) continue;

@@ -16,6 +16,7 @@ import {
 } from '../spec/spec-types.js';
 import type {
   AuthRequirement,
+  CallbackModel,
   Duration,
   EventKindModel,
   EventTriggerModel,
@@ -286,6 +287,12 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
         response: named(o.examples.response),
         parameters: Object.freeze(entries(o.examples.parameters).map(([name, m]) => Object.freeze({ name, examples: named(m) }))),
       });
+    }
+    if (o.callbacks) {
+      const list = entries(o.callbacks).map(([name, c]) =>
+        Object.freeze(omitUndefined<CallbackModel>({ name, pointer: joinPointer(joinPointer(pointer, 'callbacks'), name), description: c.description, url: c.url, events: frozenList(c.events) })),
+      );
+      if (list.length > 0) op.callbacks = Object.freeze(list);
     }
     return Object.freeze(op) as OperationModel;
   });

@@ -168,6 +168,19 @@ export interface OperationModel {
   deprecated: boolean;
   /** Named examples (endpoints.operations.<id>.examples), in the order written. */
   examples?: OperationExamplesModel;
+  /** Callbacks (endpoints.operations.<id>.callbacks), in the order written; absent when none are declared. */
+  callbacks?: readonly CallbackModel[];
+}
+
+/** Events about the object an operation created, POSTed (signed and retried as webhooks are) to a URL from its request. */
+export interface CallbackModel {
+  name: string;
+  pointer: string;
+  description?: string;
+  /** The request field holding the subscription URL. */
+  url: string;
+  /** The event kinds delivered to it. */
+  events: readonly string[];
 }
 
 export interface NamedExampleModel {

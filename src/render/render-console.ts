@@ -210,6 +210,15 @@ function olderVersionsHtml(model: ServiceModel, r: Route): string {
   return lines.length === 0 ? '' : `<dt>In older versions</dt><dd>${lines.join('<br>')}</dd>\n`;
 }
 
+/** A create's callbacks: the request field that subscribes a URL, and the events POSTed there (docs/format.md, "Callbacks"). */
+function callbacksHtml(r: Route): string {
+  const list = r.kind === 'operation' ? (r.operation.callbacks ?? []) : [];
+  if (list.length === 0) return '';
+  const lines = list.map((c) => `<code>${escapeHtml(c.name)}</code>: the URL in <code>${escapeHtml(c.url)}</code> receives ${c.events.map((e) => `<code>${escapeHtml(e)}</code>`).join(', ')} about the created object, signed and retried as webhooks${c.description !== undefined ? ` — ${escapeHtml(c.description)}` : ''}`);
+  return `<dt>Callbacks</dt><dd>${lines.join('<br>')}</dd>
+`;
+}
+
 function bodyExamples(doc: Schema, model: ServiceModel, r: Route, op: Schema | undefined): { request?: BodyExample; responses: BodyExample[] } {
   const out: { request?: BodyExample; responses: BodyExample[] } = { responses: [] };
   if (!op) return out;
@@ -389,7 +398,7 @@ ${fills.length > 0 ? `<p class="prefill muted" aria-live="polite">${fills.map((f
 <dt>Success</dt><dd>${success.map((s) => escapeHtml(s.status ?? '')).join(', ') || NOT_SHOWN}</dd>
 <dt>Rate limits</dt><dd>${rateLimits(model, r)}</dd>
 <dt>Versions</dt><dd>${r.kind === 'token' ? 'not versioned' : versionsText(model)}</dd>
-${olderVersionsHtml(model, r)}<dt>Errors</dt><dd>${
+${olderVersionsHtml(model, r)}${callbacksHtml(r)}<dt>Errors</dt><dd>${
     getErrorCodes(model, r)
       .filter((c, i, all) => all.findIndex((x) => x.code === c.code) === i)
       .map((c) => `<a href="#error-${escapeHtml(c.code)}"><code>${escapeHtml(c.code)}</code></a> ${c.status}`)

@@ -362,6 +362,18 @@ function endpointBlocks(m: ServiceModel): Block[] {
       ),
     );
   }
+  // Callbacks: the events about a created object POSTed to the URL its request gave (docs/format.md, "Callbacks").
+  const called = ops.flatMap((o) => (o.callbacks ?? []).map((c) => ({ o, c })));
+  if (called.length > 0) {
+    blocks.push(heading(3, 'Callbacks'));
+    blocks.push(para('Each is sent to the URL the create request gives in its field, as webhooks are sent (signing, retries, time-out of the events part), with the events about the object the request created.'));
+    blocks.push(
+      table(
+        ['Operation', 'Callback', 'URL from request field', 'Events', 'Description'],
+        called.map(({ o, c }) => [[code(o.id)], [code(c.name)], [code(c.url)], codes(c.events), [c.description ?? NOT_SHOWN]]),
+      ),
+    );
+  }
   const shaped = ops.filter((o) => o.request || o.response || o.action === 'custom' || o.query.length > 0 || o.headers.length > 0);
   if (shaped.length > 0) {
     blocks.push(heading(3, 'Request and response shapes'));

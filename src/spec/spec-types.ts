@@ -276,6 +276,15 @@ export interface OperationSpec {
   deprecated?: boolean;
   /** Named examples of the request body, the success answer's body and the parameters (by wire name). */
   examples?: OperationExamplesSpec;
+  /** Callbacks: events about the created object POSTed to a URL the request gives (OpenAPI `callbacks`), by name. */
+  callbacks?: Record<string, CallbackSpec>;
+}
+
+/** A callback: the request field holding the subscription URL and the event kinds delivered to it. */
+export interface CallbackSpec {
+  url: string;
+  events: string[];
+  description?: string;
 }
 
 /** A named example (OpenAPI's Example Object without externalValue). */

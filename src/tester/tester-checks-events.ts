@@ -4,6 +4,7 @@ import type { EventKindModel, ResourceModel, ServiceModel, StateMachineModel } f
 import type { EventStream, StreamEvent, TestRequest, TestResponse } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 import type { Failure } from './tester-types.js';
+import { checkCallbacks } from './tester-checks-callbacks.js';
 import { checkWebhooks } from './tester-checks-webhooks.js';
 
 // The events part: each declared trigger produces exactly its kind on the stream, once, with the object it
@@ -105,6 +106,7 @@ export async function checkEvents(ctx: TestContext): Promise<void> {
   }
   await checkStreamOwnership(ctx, stream);
   await checkWebhooks(ctx);
+  await checkCallbacks(ctx);
 }
 
 async function expectKind(ctx: TestContext, s: EventStream, kind: EventKindModel, about: (e: never) => boolean, op: OperationRoute, req: TestRequest, res: TestResponse): Promise<Failure | undefined> {

@@ -34,7 +34,7 @@ export function verifyStandardWebhook(secret: string, headers: IncomingHttpHeade
 }
 
 /** A receiver on 127.0.0.1:port keeping every delivery, by the path it was sent to. */
-async function listen(port: number): Promise<{ deliveries: (Delivery & { path: string })[]; close(): Promise<void> }> {
+export async function listen(port: number): Promise<{ deliveries: (Delivery & { path: string })[]; close(): Promise<void> }> {
   const deliveries: (Delivery & { path: string })[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -50,6 +50,7 @@ export const CHECK_NAMES = [
   'events.ownership',
   'events.webhook',
   'events.broker',
+  'events.callback',
   'errors.missing-object',
   'errors.malformed-id',
   'errors.declared-codes',

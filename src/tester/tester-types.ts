@@ -34,6 +34,8 @@ export interface TestOptions {
   webhookListen?: number;
   /** Read the events the service publishes to this broker (nats://… or amqp://…; events.delivery.broker) and check them. */
   broker?: string;
+  /** The service's callback secret (`whsec_…`), to verify callbacks (with webhookListen). */
+  callbackSecret?: string;
   /** Generated cases per operation for valid/invalid requests (default 20). */
   runs?: number;
   /** Run only these checks: a part name (`limits`), a check name (`limits.body-size`) or an operation id. */

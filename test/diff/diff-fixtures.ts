@@ -29,6 +29,11 @@ const search = (d: Doc) => {
     response: { fields: { count: { type: 'integer' }, shelf: { type: 'enum', values: ['a', 'b'] }, next: { type: 'date', nullable: true } } },
   };
 };
+const callback = (d: Doc) => {
+  d.resources.Loan.fields.callback_url = { type: 'uri', optional: true };
+  d.resources.Loan.fields.notify_url = { type: 'uri', optional: true };
+  ops(d).createLoan.callbacks = { onReturn: { url: 'callback_url', events: ['loan.overdue', 'loan.returned'] } };
+};
 const jwt = (d: Doc) => {
   d.authentication.schemes.jwt = { type: 'bearer', token: 'jwt', algorithms: ['RS256', 'ES256'], issuer: 'https://id.example.org', audience: 'library', lifetime: '1h' };
 };
@@ -139,6 +144,11 @@ export const ROWS: Row[] = [
   { code: 'sort-added', new: (d) => ops(d).listBooks.sort.push('pages') },
   { code: 'list-paging-changed', new: (d) => (ops(d).listBooks.paging = { style: 'offset', body: 'array' }) },
   { code: 'list-paging-extended', new: (d) => (ops(d).listBooks.paging = { link: true }) },
+  { code: 'callback-removed', old: callback, new: (d) => (callback(d), delete ops(d).createLoan.callbacks) },
+  { code: 'callback-added', new: callback, also: ['request-field-added'] },
+  { code: 'callback-url-changed', old: callback, new: (d) => (callback(d), (ops(d).createLoan.callbacks.onReturn.url = 'notify_url')) },
+  { code: 'callback-event-removed', old: callback, new: (d) => (callback(d), (ops(d).createLoan.callbacks.onReturn.events = ['loan.returned'])) },
+  { code: 'callback-event-added', old: callback, new: (d) => (callback(d), ops(d).createLoan.callbacks.onReturn.events.push('loan.lost')) },
   { code: 'operation-request-changed', new: (d) => (ops(d).bookAvailability.request = { resource: 'Book' }) },
   { code: 'operation-response-changed', new: (d) => (ops(d).bookAvailability.response = { resource: 'Book' }) },
   { code: 'operation-deprecated', new: (d) => (ops(d).getBook.deprecated = true) },

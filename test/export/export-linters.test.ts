@@ -9,6 +9,7 @@ import { exportOpenApi, type OpenApiVersion } from '../../src/export/export-open
 import { serializeDocument, type JsonObject } from '../../src/export/export-shared.js';
 import { compileSpecText } from '../../src/program.js';
 import { EXAMPLE_NAMES, exampleModel, ROOT, run, tempDir } from './helpers.js';
+import { CALLBACK_SPEC } from '../support/callbacks.js';
 
 // Issue 15 item 8: every export of the example specs passes the linters we did not write — Spectral's `spectral:oas`
 // and `spectral:asyncapi` rulesets (all their rules), openapi-typescript — and the generated client compiles on
@@ -72,6 +73,18 @@ describe('Spectral accepts an export with the version in the media type', () => 
       const model = compileSpecText(text, 'orders-media.yaml').model!;
       expect(model.versioning?.placement).toEqual({ kind: 'media_type', template: 'application/vnd.orders.v{version}+json' });
       const found = await spectral(exportOpenApi(model, { openapi: version }).document, oas, `orders-media-${version}.yaml`);
+      expect(found.filter((f) => f.startsWith('error '))).toEqual([]);
+    }, 60_000);
+  }
+});
+
+describe('Spectral accepts an export with callbacks', () => {
+  for (const version of VERSIONS) {
+    it(`a create with callbacks (test/support/callbacks.ts) as OpenAPI ${version}: spectral:oas has no errors`, async () => {
+      const model = compileSpecText(CALLBACK_SPEC, 'callbacks.yaml').model!;
+      const doc = exportOpenApi(model, { openapi: version }).document;
+      expect(JSON.stringify(doc)).toContain('{$request.body#/callbackUrl}');
+      const found = await spectral(doc, oas, `callbacks-${version}.yaml`);
       expect(found.filter((f) => f.startsWith('error '))).toEqual([]);
     }, 60_000);
   }

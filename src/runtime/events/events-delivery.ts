@@ -16,6 +16,7 @@ import type { ServiceModel } from '../../model/model-types.js';
 import { getEventAccess, type CredentialRef } from '../runtime-access.js';
 import { getEndpointAccess, type ClaimedDelivery, type DeliveryOutcome, type EventStorage, type WebhookAccess, type WebhookEndpointRecord } from '../storage/storage-types.js';
 import type { OutboxHub } from './events-hub.js';
+import { createObjectMatch } from './events-callbacks.js';
 import { createEventBody } from './events-payload.js';
 import { EVENTS_BUILT_IN } from './events-options.js';
 import type { AttemptResult, Sender } from './events-send.js';
@@ -65,7 +66,9 @@ export function signingSecrets(endpoint: WebhookEndpointRecord, now: number): st
 export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   const events = getEventAccess(o.model);
   const eventBody = createEventBody(o.model);
-  const visible = (access: WebhookAccess, type: string, data: unknown) => events.sees(getAccessPrincipal(access), type, data);
+  const aboutObject = createObjectMatch(o.model);
+  // A callback's subscription (access.object) takes only the events about its object (events-callbacks.ts).
+  const visible = (access: WebhookAccess, type: string, data: unknown) => (access.object === undefined || aboutObject(access.object, data)) && events.sees(getAccessPrincipal(access), type, data);
   const retries = (o.model.events?.webhook?.retries ?? EVENTS_BUILT_IN.retriesMs.map((ms) => ({ ms }))).map((d) => d.ms);
   const timeoutMs = o.model.events?.webhook?.timeout?.ms ?? EVENTS_BUILT_IN.timeoutMs;
   const leaseMs = timeoutMs + LEASE_MARGIN_MS;

@@ -7,6 +7,7 @@ import type { RuntimeGap } from '../runtime-built-in.js';
 import { parseTargetPolicy, TargetPolicyError, type Lookup } from './events-targets.js';
 import type { BrokerTarget } from './events-broker-types.js';
 import type { SchedulerClock } from './events-scheduler.js';
+import { isWebhookSecret } from './events-signing.js';
 
 export interface WebhookOptions {
   /**
@@ -37,6 +38,11 @@ export interface WebhookOptions {
   maxRetryAfterMs?: number;
   /** Run the delivery worker in this process (default true). */
   deliver?: boolean;
+  /**
+   * The `whsec_` secret callback deliveries are signed with (endpoints.operations.<id>.callbacks): one key for the
+   * service, given to receivers out of band. Required when the spec declares callbacks.
+   */
+  callbackSecret?: string;
   /** Publish every event to this broker (events.delivery.broker; `serve --broker`), parsed by parseBrokerUrl. */
   broker?: BrokerTarget;
 }
@@ -59,22 +65,34 @@ export function getEventRuntimeGaps(model: ServiceModel): RuntimeGap[] {
   const e = model.events;
   if (!e) return gaps;
   const auth = model.authentication?.default;
-  if (e.webhook) {
-    if (e.webhook.signing === undefined) gaps.push({ part: 'events', item: 'webhook signing: not shown', builtIn: 'sign deliveries per Standard Webhooks' });
-    if (e.webhook.retries === undefined) gaps.push({ part: 'events', item: 'webhook retry schedule: not shown', builtIn: 'retry after 5s, 5m, 30m, 2h, 5h, 10h, 10h (the Standard Webhooks schedule)' });
-    if (e.webhook.timeout === undefined) gaps.push({ part: 'events', item: 'webhook delivery time-out: not shown', builtIn: `wait ${EVENTS_BUILT_IN.timeoutMs / 1000}s for each attempt` });
+  // Callbacks are delivered as webhooks are: with no events.delivery.webhook, its signing, retries and time-out are gaps.
+  const webhook = e.webhook ?? (hasCallbacks(model) ? {} : undefined);
+  if (webhook) {
+    if (webhook.signing === undefined) gaps.push({ part: 'events', item: 'webhook signing: not shown', builtIn: 'sign deliveries per Standard Webhooks' });
+    if (webhook.retries === undefined) gaps.push({ part: 'events', item: 'webhook retry schedule: not shown', builtIn: 'retry after 5s, 5m, 30m, 2h, 5h, 10h, 10h (the Standard Webhooks schedule)' });
+    if (webhook.timeout === undefined) gaps.push({ part: 'events', item: 'webhook delivery time-out: not shown', builtIn: `wait ${EVENTS_BUILT_IN.timeoutMs / 1000}s for each attempt` });
     // Unlike the stream, registering endpoints is never served without a credential unless the spec says so
     // (authentication.default: none) or the operator allows the gap.
-    if (e.webhook.path !== undefined && auth === undefined) gaps.push({ part: 'authentication', item: 'authentication of the webhook registration operations: not shown', builtIn: 'serve them without a credential' });
+    if (webhook.path !== undefined && auth === undefined) gaps.push({ part: 'authentication', item: 'authentication of the webhook registration operations: not shown', builtIn: 'serve them without a credential' });
   }
   // The stream's requirement is the default one; without it, the stream is a gap like any operation with none
   // (runtime-gaps.ts). Without a heartbeat interval it sends no heartbeats.
   return gaps;
 }
 
-/** What stops the events part from being served with these options (a bad allowed range, no authenticator). */
-export function getEventStartProblems(routes: readonly Route[], options: WebhookOptions | undefined, hasAuthenticator: boolean): string[] {
+/** Whether any operation declares callbacks (delivered by the webhook worker). */
+export function hasCallbacks(model: ServiceModel): boolean {
+  return (model.endpoints?.operations ?? []).some((o) => (o.callbacks?.length ?? 0) > 0);
+}
+
+/** What stops the events part from being served with these options (a bad allowed range, no authenticator, no callback secret). */
+export function getEventStartProblems(routes: readonly Route[], options: WebhookOptions | undefined, hasAuthenticator: boolean, model?: ServiceModel): string[] {
   const problems: string[] = [];
+  if (model && hasCallbacks(model)) {
+    const secret = options?.callbackSecret;
+    if (secret === undefined) problems.push('callbacks: the spec declares callbacks, but no secret signs them: give one (whsec_…) as webhooks.callbackSecret (serve: the environment variable SERVICESPEC_CALLBACK_SECRET)');
+    else if (!isWebhookSecret(secret)) problems.push('callbacks: the callback secret must be whsec_ followed by base64 of 24 to 64 bytes');
+  }
   try {
     parseTargetPolicy(options?.allowTargets ?? []);
   } catch (err) {

@@ -3,7 +3,7 @@
 
 import type { DeliveryOutcomeName } from '../runtime-metrics.js';
 import type { FastifyInstance } from 'fastify';
-import type { StreamRoute, WebhooksRoute } from '../../model/model-routes.js';
+import type { OperationRoute, StreamRoute, WebhooksRoute } from '../../model/model-routes.js';
 import type { ServiceModel } from '../../model/model-types.js';
 import { getEventAccess, isCredentialCurrent, type CredentialRef } from '../runtime-access.js';
 import type { RouteHandler } from '../runtime-context.js';
@@ -15,7 +15,8 @@ import type { BrokerHealth } from './events-broker-types.js';
 import { createDeliveryLag, withNow, type DeliveryChannel, type LagKind, type LagSummary } from './events-scheduler.js';
 import { createDeliveryWorker, type DeliveryWorker } from './events-delivery.js';
 import { createOutboxHub } from './events-hub.js';
-import { EVENTS_BUILT_IN, type WebhookOptions } from './events-options.js';
+import { createCallbackHooks, type CallbackHooks } from './events-callbacks.js';
+import { EVENTS_BUILT_IN, hasCallbacks, type WebhookOptions } from './events-options.js';
 import { createSender } from './events-send.js';
 import { createStreamHandler } from './events-stream.js';
 import { parseTargetPolicy } from './events-targets.js';
@@ -23,6 +24,8 @@ import { createWebhookHandler } from './events-webhooks.js';
 
 export interface EventsRuntime {
   handlerFor(route: StreamRoute | WebhooksRoute): RouteHandler;
+  /** A create's callback hooks; undefined for an operation without callbacks. */
+  callbacksFor(route: OperationRoute): CallbackHooks | undefined;
   /** Wakes the stream and the delivery worker after a write; absent when the spec has no events. */
   nudge?: () => void;
   /** The broker relay's state and outbox lag, for health; absent without `broker`. */
@@ -55,7 +58,7 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
   const hub = createOutboxHub(s.storage, pollIntervalMs, (err) => app.log.error({ err }, 'reading the outbox failed'));
   const open = new Set<{ end(): void }>();
   const hasEvents = (s.model.events?.kinds.length ?? 0) > 0;
-  const deliver = s.model.events?.webhook !== undefined && o.deliver !== false;
+  const deliver = (s.model.events?.webhook !== undefined || hasCallbacks(s.model)) && o.deliver !== false;
   const credentialCurrent = (ref: CredentialRef) => isCredentialCurrent(s.storage, ref);
   const access = getEventAccess(s.model);
   let worker: DeliveryWorker | undefined;
@@ -106,6 +109,10 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
     ...(hasEvents ? { nudge: () => hub.nudge() } : {}),
     ...(deliver || broker ? { deliveryLag: () => lag.summary() } : {}),
     ...(o.broker && broker ? { brokerHealth: () => relay?.health() ?? Promise.resolve({ broker: o.broker!.protocol, state: 'starting' as const, lag: 0 }) } : {}),
+    callbacksFor(route) {
+      if (o.callbackSecret === undefined) return undefined; // a start problem (getEventStartProblems) unless no operation has callbacks
+      return createCallbackHooks(route, { storage: s.storage, model: s.model, policy, ...(o.lookup ? { lookup: o.lookup } : {}), now: s.now, secret: o.callbackSecret, log: app.log });
+    },
     handlerFor(route) {
       if (route.kind === 'stream') {
         return createStreamHandler(route, { model: s.model, storage: s.storage, hub, access, credentialCurrent, ...(s.model.events?.stream?.heartbeat ? { heartbeatMs: s.model.events.stream.heartbeat.ms } : {}), open });

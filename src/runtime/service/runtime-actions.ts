@@ -7,6 +7,7 @@ import { LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../../model/model
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema } from '../../model/model-schemas.js';
 import type { EventKindModel, FieldModel, OperationModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
 import type { KeyedChange, RouteHandler, RuntimeContext } from '../runtime-context.js';
+import type { CallbackHooks } from '../events/events-callbacks.js';
 import { createPayloadCheck } from '../events/events-payload.js';
 import { getOwnerScope as getPrincipalOwnerScope, isOwnObject } from '../runtime-access.js';
 import { boundToDeadline, sendAnswer, toLateAnswer } from '../runtime-deadline.js';
@@ -196,6 +197,8 @@ interface ActionDeps {
    * generated presenters. False: the plain path, objects built and serialised, every storage call a promise.
    */
   fast: boolean;
+  /** A create's callbacks (events-callbacks.ts): the URL checked before the change, subscribed after its commit. */
+  callbacks?: CallbackHooks;
 }
 
 /** Whether the answer goes out in the current version's shape (an older version's is rewritten from the object). */
@@ -287,7 +290,7 @@ function changeKeyed<T>(
 }
 
 export function createActionHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
-  const { ctx, compile, events, fast } = deps;
+  const { ctx, compile, events, fast, callbacks } = deps;
   const { model, storage } = ctx;
   const op = route.operation;
   const resource = route.resource;
@@ -334,9 +337,7 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
               err instanceof StorageConstraintError && err.kind === 'check_failed' && (err.column === undefined || err.column === idField!.name)
                 ? new ServiceError('internal', `no ${resource.name} identifier is left: they count from 1 ${idField!.maximum !== undefined ? `to ${idField!.maximum}` : `while below ${idMax}`}`)
                 : mapStorageError(err);
-      return (request, reply) => {
-        const body = requireObjectBody(request);
-        validate(body);
+      const create = (request: FastifyRequest, reply: FastifyReply, body: Record<string, unknown>) => {
         const row: Row = {};
         for (const f of defaults) row[f.name] = typeof f.default === 'object' && f.default !== null ? structuredClone(f.default) : f.default;
         Object.assign(row, body);
@@ -348,7 +349,8 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
         if (resource.owner !== undefined) row[resource.owner] = request.principal?.subject ?? null;
         touch(row, true);
         const keyed = request.keyedChange;
-        const writer = emits || !fast ? undefined : storage.writeNow?.();
+        // With callbacks, the subscription is stored after the commit: the plain paths below, which wait for it.
+        const writer = emits || callbacks || !fast ? undefined : storage.writeNow?.();
         if (keyed && writer) {
           // Claim, change and answer in one transaction run in this turn: no queue, no promise, no timer.
           request.deadline?.throwIfAborted();
@@ -384,10 +386,11 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
               reply.code(status);
               const text = reply.serialize(present(created)) as string;
               await keyed.keep(tx, status, { 'content-type': getAnswerType(reply), ...(location !== undefined ? { location } : {}) }, text);
-              return { text, location };
+              return { text, location, created };
             }, request.deadline)
             .then(
-              ({ text, location }) => {
+              async ({ text, location, created }) => {
+                await callbacks?.subscribe(request, body, present(created));
                 if (location !== undefined) reply.header('location', location);
                 return sendAnswer(request, reply.type(getAnswerType(reply)), status, text);
               },
@@ -412,11 +415,17 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
           return sendAnswer(request, reply.type(getAnswerType(reply)), status, writePresentedRow(resource, created));
         }
         return storage.transaction((tx) => insert(tx, row), request.deadline).then(
-          (created) => answer(created, request, reply),
+          callbacks ? async (created) => (await callbacks.subscribe(request, body, present(created)), answer(created, request, reply)) : (created) => answer(created, request, reply),
           (err: unknown) => {
             throw mapCreateError(err);
           },
         );
+      };
+      return (request, reply) => {
+        const body = requireObjectBody(request);
+        validate(body);
+        if (callbacks) return callbacks.check(request, body).then(() => create(request, reply, body));
+        return create(request, reply, body);
       };
     }
     case 'read': {

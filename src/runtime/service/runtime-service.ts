@@ -141,7 +141,7 @@ async function prepare(model: ServiceModel, options: PluginOptions): Promise<{ g
   for (const s of model.authentication?.schemes ?? []) {
     if (s.type === 'oauth2_client_credentials' && s.tokenPath !== undefined && !options.authenticator) problems.push(`scheme ${s.name} serves a token endpoint, but no authenticator is configured`);
   }
-  problems.push(...getEventStartProblems(getRoutes(model), options.webhooks, options.authenticator !== undefined)); // events (issue 5)
+  problems.push(...getEventStartProblems(getRoutes(model), options.webhooks, options.authenticator !== undefined, model)); // events (issue 5)
   if (problems.length > 0) throw new ServiceStartError(problems);
   // migrate (issue 28): only additive steps run at start; the rest is `servicespec migrate`'s (it moves, fills or drops data).
   const migration = await options.storage.migrate(getStoragePlan(model), { prepare: prepareServe });
@@ -264,7 +264,8 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   const served = routes.map((route) => {
     if (route.kind === 'operation') {
       checkActionHandler(model, route);
-      return { route, handler: (): RouteHandler => createActionHandler(route, { ctx, compile, events, fast }) };
+      const callbacks = eventsRuntime.callbacksFor(route); // callbacks: events-callbacks.ts
+      return { route, handler: (): RouteHandler => createActionHandler(route, { ctx, compile, events, fast, ...(callbacks ? { callbacks } : {}) }) };
     }
     const handler = route.kind === 'stream' || route.kind === 'webhooks' ? eventsRuntime.handlerFor(route) : undefined;
     return { route, handler: handler && ((): RouteHandler => handler) };

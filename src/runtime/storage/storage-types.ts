@@ -433,6 +433,8 @@ export interface WebhookAccess {
   scopes: readonly string[];
   scheme?: string;
   credential?: { kind: CredentialRecord['kind']; lookup: string };
+  /** A callback's subscription: only events about this object (its identifier, as the events carry it). */
+  object?: { resource: string; id: unknown };
 }
 
 export interface WebhookEndpointRecord {

@@ -1,0 +1,39 @@
+// An operation's callbacks as OpenAPI `callbacks`: each callback is one runtime expression naming the request body
+// field that carries the URL (`{$request.body#/callback_url}`), whose `post` is one delivery of the callback's
+// events — the same body and Standard Webhooks headers the kind has under `webhooks`, one of them when it names
+// several. `x-servicespec-callback` keeps the field and the kinds, which the body alone cannot say, for import.
+
+import type { EventKindModel, OperationModel, ServiceModel } from '../model/model-types.js';
+import type { JsonObject } from './export-shared.js';
+
+/** The runtime expression of the URL a callback sends to: the request body field holding it. */
+export function callbackExpression(field: string): string {
+  return `{$request.body#/${field.replace(/~/g, '~0').replace(/\//g, '~1')}}`;
+}
+
+/** The field a `{$request.body#/field}` expression names; undefined for any other expression. */
+export function parseCallbackExpression(expression: string): string | undefined {
+  const m = /^\{\$request\.body#\/([^/{}]+)\}$/.exec(expression);
+  return m ? m[1]!.replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+}
+
+export function callbacksObject(model: ServiceModel, o: OperationModel, delivery: (k: EventKindModel) => { body: JsonObject; params: JsonObject[] }): JsonObject {
+  const out: JsonObject = {};
+  for (const c of o.callbacks ?? []) {
+    const kinds = c.events.flatMap((name) => model.events?.kinds.find((k) => k.name === name) ?? []);
+    const deliveries = kinds.map(delivery);
+    const body = deliveries.length === 1 ? deliveries[0]!.body : { oneOf: deliveries.map((d) => d.body) };
+    const post: JsonObject = {
+      summary: `Callback ${c.name}: ${c.events.join(', ')}`,
+      description: `${c.description !== undefined ? `${c.description}\n\n` : ''}Sent to the URL in the request's \`${c.url}\` field when one of these events happens to the object this operation created: ${c.events.map((e) => `\`${e}\``).join(', ')}. Signed and retried as the webhooks are.`,
+      security: [],
+      requestBody: { required: true, content: { 'application/json': { schema: body } } },
+      responses: { '200': { description: 'Any 2xx status acknowledges the delivery; anything else is retried.' } },
+      'x-servicespec-callback': { url: c.url, events: [...c.events], ...(c.description !== undefined ? { description: c.description } : {}) },
+    };
+    const params = deliveries[0]?.params ?? [];
+    if (params.length > 0) post.parameters = params;
+    out[c.name] = { [callbackExpression(c.url)]: { post } };
+  }
+  return out;
+}
