@@ -1,4 +1,4 @@
-import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, ERROR_ROLE_TYPES, getErrorBodyRoles, getIdempotencyHeader, getUnmakeableIdentifier, IDENTIFIER_TYPES } from '../model/model-defaults.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, ERROR_ROLE_TYPES, getErrorBodyRoles, getIdempotencyHeader, getUnmakeableIdentifier, IDENTIFIER_TYPES, mayLeaveOut } from '../model/model-defaults.js';
 import { getField, getResource, getStateMachine } from '../model/model-lookup.js';
 import { getPagingParams, getProducibleConditions, getRoutes, isIdempotentOperation, isReservedPath, LIST_PARAMS, RESERVED_PREFIX, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
@@ -194,7 +194,7 @@ const fieldRules: Rule = ({ model, report }) => {
 
 /** What a variant requires in every body, for telling untagged variants apart. */
 function requiredFields(v: VariantModel): FieldModel[] {
-  return v.fields.filter((f) => !f.optional && !f.hasDefault && !f.readOnly);
+  return v.fields.filter((f) => !mayLeaveOut(f) && !f.readOnly);
 }
 
 /** The JSON kinds a field's values take, or undefined when any may (json, nullable aside). */
@@ -1039,7 +1039,7 @@ const versionHistoryRules: Rule = ({ model, report }) => {
     for (const resource of creates) {
       const r = getResource(model, resource);
       for (const f of getFieldsAddedSince(model, s.version, resource)) {
-        if (!f.optional && !f.hasDefault && isWritable(r, f, 'create')) report('version-field-required', { version: s.version, resource, field: f.name }, f.pointer);
+        if (!mayLeaveOut(f) && isWritable(r, f, 'create')) report('version-field-required', { version: s.version, resource, field: f.name }, f.pointer);
       }
     }
   }

@@ -344,6 +344,35 @@ function makeableIdentifiers(ctx: Ctx, resources: Record<string, ResourceSpec>):
   }
 }
 
+/**
+ * A create's or replace's request body says which properties a request must send; the resource's fields were read
+ * from the answer. A required property with a `default` stays required in requests (`requiredInRequests`: the default
+ * only documents it); what the format cannot say the same way (a property the request requires that the answer may
+ * leave out, or one the request may leave out that the resource requires) is reported at the property.
+ */
+function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req: { schema: unknown; pointer: string }): void {
+  const flat = flatten(ctx, req.schema, req.pointer);
+  const s = flat.schema;
+  const fields = ctx.resourceSpecs[resource]?.fields;
+  if (!s || !isObject(s.properties) || !fields) return;
+  const required = new Set(Array.isArray(s.required) ? (s.required as unknown[]).map(String) : []);
+  const identifier = ctx.resourceSpecs[resource]?.identifier ?? ctx.resourceIdentifier.get(resource);
+  for (const name of Object.keys(s.properties)) {
+    const f = fields[name];
+    if (f === undefined || f.readOnly === true || name === identifier) continue;
+    const at = joinPointer(joinPointer(flat.pointer.replace(/^#/, ''), 'properties'), name);
+    const hasDefault = Object.hasOwn(f, 'default');
+    if (required.has(name) && f.optional !== true && hasDefault) {
+      (f as FieldSpec).requiredInRequests = true;
+      fields[name] = orderField(f);
+    } else if (required.has(name) && f.optional === true) {
+      report(ctx, 'import-approximated', { item: `operation ${operation}: request property \`${name}\` (required)`, as: `a field ${resource} may leave out in requests too`, reason: 'the answer may leave it out, and the format has one optionality for both' }, at);
+    } else if (!required.has(name) && f.optional !== true && !hasDefault) {
+      report(ctx, 'import-approximated', { item: `operation ${operation}: request property \`${name}\` (optional)`, as: `a field every ${operation} request must send`, reason: `${resource}'s answer always holds it, and the format has one optionality for both; give it a \`default\` to let requests leave it out` }, at);
+    }
+  }
+}
+
 function importPurpose(ctx: Ctx): SpecDocument['purpose'] {
   const info = isObject(ctx.doc.info) ? ctx.doc.info : {};
   const purposeExt = ext<Json>(info, 'x-servicespec-purpose') ?? {};
@@ -1199,6 +1228,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         bag[l.name] = param;
       }
     }
+    if (!ctx.fromServicespec && req && (action === 'create' || action === 'replace') && typeof o.resource === 'string') keepRequestRequired(ctx, src.id, o.resource, req);
     const { filter, sort } = plan;
     if (x) {
       for (const k of ['filter', 'sort']) if (Array.isArray(x[k])) o[k] = (x[k] as unknown[]).map(String);

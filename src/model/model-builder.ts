@@ -94,6 +94,7 @@ export function buildField(name: string, spec: FieldSpec, pointer: string): Fiel
   f.unique = spec.unique ?? false;
   f.hasDefault = has('default');
   if (spec.default !== undefined) f.default = freezeValue(spec.default);
+  if (spec.requiredInRequests === true) f.requiredInRequests = true;
   f.hasExample = has('example');
   if (spec.example !== undefined) f.example = freezeValue(spec.example);
   if (spec.minLength !== undefined) f.minLength = spec.minLength;

@@ -40,6 +40,14 @@ export function isDefaultIdentifier(f: { name?: string; type?: string; optional?
   return name === DEFAULT_IDENTIFIER_FIELD && IDENTIFIER_TYPES.includes(f.type ?? '') && f.optional !== true && f.nullable !== true;
 }
 
+/**
+ * Whether a create or replace request may leave the field out: it is optional, or its `default` fills it in — unless
+ * `requiredInRequests` says the default only documents the usual value (an OpenAPI `default` on a required property).
+ */
+export function mayLeaveOut(f: Pick<FieldModel, 'optional' | 'hasDefault' | 'requiredInRequests'>): boolean {
+  return f.optional || (f.hasDefault && f.requiredInRequests !== true);
+}
+
 /** Random bytes in a string identifier the server makes: 16, written as 22 base64url characters. */
 export const STRING_IDENTIFIER_BYTES = 16;
 const STRING_IDENTIFIER_LENGTH = Math.ceil((STRING_IDENTIFIER_BYTES * 4) / 3);

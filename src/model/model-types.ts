@@ -31,6 +31,8 @@ export interface FieldModel {
   unique: boolean;
   hasDefault: boolean;
   default?: unknown;
+  /** Create and replace requests must send the field although it has a default (set only when true). */
+  requiredInRequests?: boolean;
   hasExample: boolean;
   example?: unknown;
   minLength?: number;

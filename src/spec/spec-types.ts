@@ -132,6 +132,8 @@ export interface FieldSpec extends FieldConstraints {
   generated?: 'create_time' | 'update_time';
   unique?: boolean;
   default?: unknown;
+  /** Create and replace requests must send the field although it has a `default` (the default then only documents it). */
+  requiredInRequests?: boolean;
   example?: unknown;
   /** enum: the allowed values. */
   values?: (string | number)[];
