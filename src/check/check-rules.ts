@@ -520,10 +520,12 @@ const resourceRules: Rule = (ctx) => {
         report('identifier-invalid', { resource: r.name, field: f.name, detail: `has type ${f.type}; an identifier is uuid, integer or string` }, f.pointer);
       } else if (f.optional || f.nullable) {
         report('identifier-invalid', { resource: r.name, field: f.name, detail: 'cannot be optional or nullable' }, f.pointer);
+      } else if (r.identifierSource === 'client' && f.readOnly) {
+        report('identifier-invalid', { resource: r.name, field: f.name, detail: 'is read-only, but `identifier_source: client` says every create request sends it' }, f.pointer);
       }
     }
-    // The server makes the identifier of every object a create makes; its constraints must let it.
-    const made = r.identifier !== undefined && opsByResource.get(r.name)?.some((o) => o.action === 'create') ? getField(r, r.identifier) : undefined;
+    // The server makes the identifier of every object a create makes (unless the client gives it); its constraints must let it.
+    const made = r.identifier !== undefined && r.identifierSource === 'server' && opsByResource.get(r.name)?.some((o) => o.action === 'create') ? getField(r, r.identifier) : undefined;
     const unmakeable = made && IDENTIFIER_TYPES.includes(made.type) && !made.optional && !made.nullable ? getUnmakeableIdentifier(made) : undefined;
     if (made && unmakeable !== undefined) report('identifier-invalid', { resource: r.name, field: made.name, detail: unmakeable }, made.pointer);
     if (r.owner !== undefined) {

@@ -369,6 +369,7 @@ function diffResources(out: Collector, o: ServiceModel, n: ServiceModel): void {
     }
     const where = { old: or.pointer, new: nr.pointer };
     if (or.identifier !== nr.identifier) out.add('resource-identifier-changed', or.name, { old: show(or.identifier), new: show(nr.identifier) }, where);
+    else if (or.identifierSource !== nr.identifierSource) out.add('resource-identifier-source-changed', or.name, { old: or.identifierSource, new: nr.identifierSource }, where);
     if (or.owner !== nr.owner) out.add('resource-owner-changed', or.name, { old: show(or.owner), new: show(nr.owner) }, where);
     else if (or.owner !== undefined && or.ownerAccess !== nr.ownerAccess) out.add('resource-owner-access-changed', or.name, { old: or.ownerAccess, new: nr.ownerAccess }, where);
     new FieldDiff(out, { part: 'resources', resource: true }).fields(`${or.name}.`, or.fields, nr.fields, resourceFlow(or, oldUsage.get(or.name)), resourceFlow(nr, newUsage.get(nr.name)), declaredRenames(o, n, or.name));

@@ -32,6 +32,9 @@ export const DEFAULT_SUCCESS_STATUS: Readonly<Record<Action, number>> = {
 /** The format's rule for the identifier when a resource names none: a field called `id` (of an identifier type, required, not nullable). */
 export const DEFAULT_IDENTIFIER_FIELD = 'id';
 
+/** Who gives a created object its identifier when a resource does not say: the server. */
+export const DEFAULT_IDENTIFIER_SOURCE = 'server';
+
 /** The field types an identifier may have. */
 export const IDENTIFIER_TYPES: readonly string[] = ['uuid', 'integer', 'string'];
 

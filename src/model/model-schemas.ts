@@ -113,7 +113,9 @@ export function getFieldSchema(model: ServiceModel, f: FieldModel, resource: Res
 export function isWritable(resource: ResourceModel | undefined, f: FieldModel, view: SchemaView): boolean {
   if (view === 'response') return true;
   if (f.readOnly || f.type === 'state') return false;
-  if (resource && (f.name === resource.identifier || f.name === resource.owner)) return false;
+  // A client-given identifier is written once, by the create; the server's never.
+  if (resource && f.name === resource.identifier && !(view === 'create' && resource.identifierSource === 'client')) return false;
+  if (resource && f.name === resource.owner) return false;
   if (f.writeOnce && view !== 'create') return false;
   return true;
 }

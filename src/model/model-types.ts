@@ -86,6 +86,8 @@ export interface ResourceModel {
   plural?: string;
   /** The identifier field's name, when the resource has one. */
   identifier?: string;
+  /** Who gives a created object its identifier: the server makes it (format default), or the create request sends it. */
+  identifierSource: 'server' | 'client';
   owner?: string;
   /** How another subject's object is answered: as if missing (format default) or forbidden. */
   ownerAccess: 'hidden' | 'forbidden';

@@ -181,6 +181,8 @@ export interface ResourceSpec {
   plural?: string;
   /** The identifier field; the format defines "id" when absent and a field "id" exists. */
   identifier?: string;
+  /** Who gives a created object its identifier: the server (format default) or the client, in the create request. */
+  identifier_source?: 'server' | 'client';
   /** A field bound to the authenticated subject, set by the server. */
   owner?: string;
   /** How a request for another subject's object is answered. */
