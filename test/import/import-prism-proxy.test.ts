@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { importOpenApiFile } from '../../src/import/import-openapi.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
 import { testService } from '../../src/tester/tester-run.js';
