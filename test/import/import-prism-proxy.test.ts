@@ -49,6 +49,8 @@ const NOT_IMPLEMENTED: Record<string, readonly string[]> = {
     'watchCoordinationV1NamespacedLease',
     'watchCoordinationV1NamespacedLeaseList',
   ],
+  // every answer is an envelope { data, meta, pagination } whose meta and pagination objects no list shape holds
+  'giphy-v1.yaml': ['getGifById', 'getGifsById', 'randomGif', 'randomSticker', 'searchGifs', 'searchStickers', 'translateGif', 'translateSticker', 'trendingGifs', 'trendingStickers'],
   // a POST whose answer is no resource (a subscription id); callbacks are not served
   'oai-callback-example.yaml': ['postStreams'],
   // every path binds several parameters or names no identifier field
@@ -120,12 +122,15 @@ describe.concurrent("the served import, through Prism's validation proxy built f
       const match = operationMatcher(s.model);
       const counts = new Map<string, number>((s.model.endpoints?.operations ?? []).map((o) => [o.id, 0]));
       const notImplemented = new Set<string>();
-      // Behind Prism, what serve answered (Prism's proxy answers an upstream 501 with a mock of its own).
+      // Behind Prism, what serve answered (Prism's proxy answers an upstream 501 with a mock of its own, which is
+      // Prism's answer, not serve's: what Prism finds in it is not counted). The tester sends one request at a time.
+      let last: { method: string; path: string; status: number } | undefined;
       const served = await startProxy(s.url, {
         observe(req, res) {
           const id = match(req.method, req.path);
           if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
           if (res.status === 501 && id !== undefined) notImplemented.add(id);
+          last = { method: req.method, path: req.path, status: res.status };
         },
       });
       const prism = await startPrism(original, served.url);
@@ -133,8 +138,10 @@ describe.concurrent("the served import, through Prism's validation proxy built f
       // In front of Prism, what it found in each answer.
       const proxy = await startProxy(prism.url, {
         observe(req, res) {
+          const mocked = last?.status === 501 && last.method === req.method && last.path === req.path;
+          last = undefined;
           const header = res.headers['sl-violations'];
-          if (header === undefined) return;
+          if (header === undefined || mocked) return;
           const found = (header.startsWith('[') ? (JSON.parse(header) as Violation[]) : [{ location: ['response'], message: header }]).filter((v) => v.location?.[0] === 'response' && !UNDOCUMENTED_STATUS.test(v.message ?? ''));
           for (const v of found) violations.push(`${req.method} ${req.path.split('?')[0]} → ${res.status}: ${(v.location ?? []).join('.')} ${v.message ?? ''}`);
         },
