@@ -175,6 +175,9 @@ const fieldRules: Rule = ({ model, report }) => {
         if (f[constraint] !== undefined) report('constraint-type-mismatch', { where, constraint, type }, joinPointer(f.pointer, constraint));
       }
     }
+    if (f.requiredInRequests === true && (!f.hasDefault || f.optional || f.readOnly)) {
+      report('required-in-requests-unused', { where, detail: !f.hasDefault ? 'without a `default`' : f.optional ? 'that is optional' : 'that is read-only' }, joinPointer(f.pointer, 'requiredInRequests'));
+    }
     if (f.hasDefault) {
       const problem = getValueProblem(f, f.default);
       if (problem) report('value-violates-field', { where, which: 'default', value: JSON.stringify(f.default) ?? 'undefined', detail: problem }, joinPointer(f.pointer, 'default'));
