@@ -1,4 +1,4 @@
-import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, ERROR_ROLE_TYPES, getErrorBodyRoles, getIdempotencyHeader, getUnmakeableIdentifier, IDENTIFIER_TYPES } from '../model/model-defaults.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, ERROR_ROLE_TYPES, getErrorBodyRoles, getIdempotencyHeader, getUnmakeableIdentifier, IDENTIFIER_TYPES, mayLeaveOut } from '../model/model-defaults.js';
 import { getField, getResource, getStateMachine } from '../model/model-lookup.js';
 import { getPagingParams, getProducibleConditions, getRoutes, isIdempotentOperation, isReservedPath, LIST_PARAMS, RESERVED_PREFIX, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
@@ -176,6 +176,9 @@ const fieldRules: Rule = ({ model, report }) => {
         if (f[constraint] !== undefined) report('constraint-type-mismatch', { where, constraint, type }, joinPointer(f.pointer, constraint));
       }
     }
+    if (f.requiredInRequests === true && (!f.hasDefault || f.optional || f.readOnly)) {
+      report('required-in-requests-unused', { where, detail: !f.hasDefault ? 'without a `default`' : f.optional ? 'that is optional' : 'that is read-only' }, joinPointer(f.pointer, 'requiredInRequests'));
+    }
     if (f.hasDefault) {
       const problem = getValueProblem(f, f.default);
       if (problem) report('value-violates-field', { where, which: 'default', value: JSON.stringify(f.default) ?? 'undefined', detail: problem }, joinPointer(f.pointer, 'default'));
@@ -195,7 +198,7 @@ const fieldRules: Rule = ({ model, report }) => {
 
 /** What a variant requires in every body, for telling untagged variants apart. */
 function requiredFields(v: VariantModel): FieldModel[] {
-  return v.fields.filter((f) => !f.optional && !f.hasDefault && !f.readOnly);
+  return v.fields.filter((f) => !mayLeaveOut(f) && !f.readOnly);
 }
 
 /** The JSON kinds a field's values take, or undefined when any may (json, nullable aside). */
@@ -521,10 +524,12 @@ const resourceRules: Rule = (ctx) => {
         report('identifier-invalid', { resource: r.name, field: f.name, detail: `has type ${f.type}; an identifier is uuid, integer or string` }, f.pointer);
       } else if (f.optional || f.nullable) {
         report('identifier-invalid', { resource: r.name, field: f.name, detail: 'cannot be optional or nullable' }, f.pointer);
+      } else if (r.identifierSource === 'client' && f.readOnly) {
+        report('identifier-invalid', { resource: r.name, field: f.name, detail: 'is read-only, but `identifier_source: client` says every create request sends it' }, f.pointer);
       }
     }
-    // The server makes the identifier of every object a create makes; its constraints must let it.
-    const made = r.identifier !== undefined && opsByResource.get(r.name)?.some((o) => o.action === 'create') ? getField(r, r.identifier) : undefined;
+    // The server makes the identifier of every object a create makes (unless the client gives it); its constraints must let it.
+    const made = r.identifier !== undefined && r.identifierSource === 'server' && opsByResource.get(r.name)?.some((o) => o.action === 'create') ? getField(r, r.identifier) : undefined;
     const unmakeable = made && IDENTIFIER_TYPES.includes(made.type) && !made.optional && !made.nullable ? getUnmakeableIdentifier(made) : undefined;
     if (made && unmakeable !== undefined) report('identifier-invalid', { resource: r.name, field: made.name, detail: unmakeable }, made.pointer);
     if (r.owner !== undefined) {
@@ -1040,7 +1045,7 @@ const versionHistoryRules: Rule = ({ model, report }) => {
     for (const resource of creates) {
       const r = getResource(model, resource);
       for (const f of getFieldsAddedSince(model, s.version, resource)) {
-        if (!f.optional && !f.hasDefault && isWritable(r, f, 'create')) report('version-field-required', { version: s.version, resource, field: f.name }, f.pointer);
+        if (!mayLeaveOut(f) && isWritable(r, f, 'create')) report('version-field-required', { version: s.version, resource, field: f.name }, f.pointer);
       }
     }
   }

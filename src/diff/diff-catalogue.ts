@@ -28,6 +28,7 @@ export const DIFF_RULES = {
   'resource-removed': { part: 'resources', impact: b, message: 'resource {subject} was removed' },
   'resource-added': { part: 'resources', impact: n, message: 'resource {subject} was added' },
   'resource-identifier-changed': { part: 'resources', impact: b, message: '{subject} is now identified by {new} (was {old})' },
+  'resource-identifier-source-changed': { part: 'resources', impact: b, message: "{subject}'s identifiers are now given by the {new} (were by the {old}): creates must send one, or must not" },
   'resource-owner-changed': { part: 'resources', impact: b, message: '{subject} is now owned through {new} (was {old}): who sees which objects changes' },
   'resource-owner-access-changed': { part: 'resources', impact: b, message: "{subject}: another subject's object is now answered as {new} (was {old})" },
   'field-renamed': { part: 'resources', impact: b, message: '{subject} was renamed to {new}: clients reading or sending {old} break' },

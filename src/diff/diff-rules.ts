@@ -2,7 +2,7 @@
 // a code from DIFF_RULES; positions are added later from the two specs' source maps (diff-run.ts).
 import { isIdempotentOperation } from '../model/model-routes.js';
 import { getStateField } from '../model/model-lookup.js';
-import { getApiKeyPlacement, getErrorBodyRoles, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
+import { getApiKeyPlacement, getErrorBodyRoles, isRawEvent, mayLeaveOut, NOT_SHOWN } from '../model/model-defaults.js';
 import { isWritable } from '../model/model-schemas.js';
 import { compareVersions } from '../model/model-versions.js';
 import type {
@@ -256,7 +256,7 @@ class FieldDiff {
       if (o.writeOnce && !n.writeOnce && nf.request) findings.push({ aspect: 'writeOnce', code: 'field-no-longer-write-once', params: {} });
     }
     this.emit(findings, subject, where);
-    const nested = (f: Flow, child: FieldModel): Flow => ({ request: f.request, requestRequired: f.request && !child.optional && !child.hasDefault, response: f.response });
+    const nested = (f: Flow, child: FieldModel): Flow => ({ request: f.request, requestRequired: f.request && !mayLeaveOut(child), response: f.response });
     if (o.items && n.items) {
       const oi = o.items;
       const ni = n.items;
@@ -283,7 +283,7 @@ class FieldDiff {
         continue;
       }
       if (o.discriminator === n.discriminator && ov.tag !== nv.tag) this.out.add('union-variant-tag-changed', subject, { value: ov.name, old: show(ov.tag), new: show(nv.tag) }, { old: ov.pointer, new: nv.pointer, part: this.ctx.part });
-      const nested = (f: Flow, child: FieldModel): Flow => ({ request: f.request, requestRequired: f.request && !child.optional && !child.hasDefault, response: f.response });
+      const nested = (f: Flow, child: FieldModel): Flow => ({ request: f.request, requestRequired: f.request && !mayLeaveOut(child), response: f.response });
       new FieldDiff(this.out, { ...this.ctx, resource: false }).fields(`${subject}<${ov.name}>.`, ov.fields, nv.fields, (c) => nested(of, c), (c) => nested(nf, c));
     }
     for (const nv of n.variants) {
@@ -343,7 +343,7 @@ function resourceFlow(r: ResourceModel, u: Usage | undefined): (f: FieldModel) =
     const create = u.create && isWritable(r, f, 'create');
     const replace = u.replace && isWritable(r, f, 'replace');
     const update = (u.update || u.transitionFields.has(f.name)) && isWritable(r, f, 'update');
-    return { request: create || replace || update, requestRequired: (create || replace) && !f.optional && !f.hasDefault, response: u.response };
+    return { request: create || replace || update, requestRequired: (create || replace) && !mayLeaveOut(f), response: u.response };
   };
 }
 
@@ -369,6 +369,7 @@ function diffResources(out: Collector, o: ServiceModel, n: ServiceModel): void {
     }
     const where = { old: or.pointer, new: nr.pointer };
     if (or.identifier !== nr.identifier) out.add('resource-identifier-changed', or.name, { old: show(or.identifier), new: show(nr.identifier) }, where);
+    else if (or.identifierSource !== nr.identifierSource) out.add('resource-identifier-source-changed', or.name, { old: or.identifierSource, new: nr.identifierSource }, where);
     if (or.owner !== nr.owner) out.add('resource-owner-changed', or.name, { old: show(or.owner), new: show(nr.owner) }, where);
     else if (or.owner !== undefined && or.ownerAccess !== nr.ownerAccess) out.add('resource-owner-access-changed', or.name, { old: or.ownerAccess, new: nr.ownerAccess }, where);
     new FieldDiff(out, { part: 'resources', resource: true }).fields(`${or.name}.`, or.fields, nr.fields, resourceFlow(or, oldUsage.get(or.name)), resourceFlow(nr, newUsage.get(nr.name)), declaredRenames(o, n, or.name));
@@ -538,13 +539,13 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
   if (shapeText(o.request) !== shapeText(n.request)) out.add('operation-request-changed', id, { old: shapeText(o.request), new: shapeText(n.request) }, at('request'));
   else if (o.request?.fields || n.request?.fields) {
     const query = n.method === 'GET';
-    const flow = (f: FieldModel): Flow => ({ request: true, requestRequired: !f.optional && !f.hasDefault, response: false });
+    const flow = (f: FieldModel): Flow => ({ request: true, requestRequired: !mayLeaveOut(f), response: false });
     new FieldDiff(out, { part: 'endpoints', query }).fields(`${id} request.`, o.request?.fields ?? [], n.request?.fields ?? [], flow, flow);
   } else if (o.request?.union && n.request?.union) {
     new FieldDiff(out, { part: 'endpoints' }).union(`${id} request`, o.request.union, n.request.union, { request: true, requestRequired: true, response: false }, { request: true, requestRequired: true, response: false }, at('request'));
   }
   // Declared query parameters and headers (custom operations): each as a request field of its own.
-  const param = (f: FieldModel): Flow => ({ request: true, requestRequired: !f.optional && !f.hasDefault, response: false });
+  const param = (f: FieldModel): Flow => ({ request: true, requestRequired: !mayLeaveOut(f), response: false });
   if (o.query.length > 0 || n.query.length > 0) new FieldDiff(out, { part: 'endpoints', query: true }).fields(`${id} query.`, o.query, n.query, param, param);
   if (o.headers.length > 0 || n.headers.length > 0) new FieldDiff(out, { part: 'endpoints' }).fields(`${id} headers.`, o.headers, n.headers, param, param);
   if (shapeText(o.response) !== shapeText(n.response)) out.add('operation-response-changed', id, { old: shapeText(o.response), new: shapeText(n.response) }, at('response'));

@@ -1,4 +1,4 @@
-import { DEFAULT_PAGING } from '../model/model-defaults.js';
+import { DEFAULT_IDENTIFIER_SOURCE, DEFAULT_PAGING } from '../model/model-defaults.js';
 import type {
   AuthRequirement,
   EventKindModel,
@@ -119,7 +119,7 @@ export function shapeToSpec(s: ShapeModel): ShapeSpec {
   });
 }
 
-const RESOURCE_HANDLED = new Set(['name', 'pointer', 'description', 'plural', 'identifier', 'owner', 'ownerAccess', 'fields']);
+const RESOURCE_HANDLED = new Set(['name', 'pointer', 'description', 'plural', 'identifier', 'identifierSource', 'owner', 'ownerAccess', 'fields']);
 
 function snakeCase(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -131,6 +131,7 @@ export function resourceToSpec(r: ResourceModel): ResourceSpec {
     description: r.description,
     plural: r.plural,
     identifier: r.identifier,
+    identifier_source: r.identifierSource !== DEFAULT_IDENTIFIER_SOURCE ? r.identifierSource : undefined,
     owner: r.owner,
     owner_access: r.owner !== undefined || r.ownerAccess !== 'hidden' ? r.ownerAccess : undefined,
   });

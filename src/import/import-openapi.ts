@@ -336,6 +336,7 @@ function optionalWithoutSource(ctx: Ctx, resources: Record<string, ResourceSpec>
 function makeableIdentifiers(ctx: Ctx, resources: Record<string, ResourceSpec>): void {
   const pointers = new Map([...ctx.resources].map(([pointer, name]) => [name, pointer]));
   for (const [name, r] of Object.entries(resources)) {
+    if (r.identifier_source === 'client') continue;
     const identifier = r.identifier ?? ctx.resourceIdentifier.get(name);
     const f = identifier !== undefined ? (r.fields?.[identifier] as Record<string, unknown> | undefined) : undefined;
     if (f === undefined || typeof f.type !== 'string') continue;
@@ -347,6 +348,55 @@ function makeableIdentifiers(ctx: Ctx, resources: Record<string, ResourceSpec>):
       report(ctx, 'import-dropped', { item: `resource ${name} identifier \`${identifier}\` ${key}`, reason: `the identifier ${reason.replace(/^declares /, 'would declare ')}` }, pointers.get(name) ?? '');
     }
   }
+}
+
+/**
+ * A create's or replace's request body says which properties a request must send; the resource's fields were read
+ * from the answer. A required property with a `default` stays required in requests (`requiredInRequests`: the default
+ * only documents it); what the format cannot say the same way (a property the request requires that the answer may
+ * leave out, or one the request may leave out that the resource requires) is reported at the property.
+ */
+function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req: { schema: unknown; pointer: string }, create: boolean): void {
+  const flat = flatten(ctx, req.schema, req.pointer);
+  const s = flat.schema;
+  const fields = ctx.resourceSpecs[resource]?.fields;
+  if (!s || !isObject(s.properties) || !fields) return;
+  const required = new Set(Array.isArray(s.required) ? (s.required as unknown[]).map(String) : []);
+  const identifier = ctx.resourceSpecs[resource]?.identifier ?? ctx.resourceIdentifier.get(resource);
+  for (const name of Object.keys(s.properties)) {
+    const f = fields[name];
+    if (f === undefined || f.readOnly === true) continue;
+    const at = joinPointer(joinPointer(flat.pointer.replace(/^#/, ''), 'properties'), name);
+    if (name === identifier) {
+      // The create's body carries the identifier: the client gives it (petstore's `id`), not the server.
+      if (create && required.has(name)) clientIdentifier(ctx, resource);
+      else if (create) report(ctx, 'import-approximated', { item: `operation ${operation}: request property \`${name}\` (optional), ${resource}'s identifier`, as: 'an identifier the server makes (a request that sends one is refused)', reason: 'an identifier is given either by every create request or by the server' }, at);
+      continue;
+    }
+    const hasDefault = Object.hasOwn(f, 'default');
+    if (required.has(name) && f.optional !== true && hasDefault) {
+      (f as FieldSpec).requiredInRequests = true;
+      fields[name] = orderField(f);
+    } else if (required.has(name) && f.optional === true) {
+      report(ctx, 'import-approximated', { item: `operation ${operation}: request property \`${name}\` (required)`, as: `a field ${resource} may leave out in requests too`, reason: 'the answer may leave it out, and the format has one optionality for both' }, at);
+    } else if (!required.has(name) && f.optional !== true && !hasDefault) {
+      report(ctx, 'import-approximated', { item: `operation ${operation}: request property \`${name}\` (optional)`, as: `a field every ${operation} request must send`, reason: `${resource}'s answer always holds it, and the format has one optionality for both; give it a \`default\` to let requests leave it out` }, at);
+    }
+  }
+}
+
+/** `identifier_source: client`, written after `identifier` (or first), as the format orders a resource's keys. */
+function clientIdentifier(ctx: Ctx, resource: string): void {
+  const spec = ctx.resourceSpecs[resource];
+  if (spec === undefined || spec.identifier_source === 'client') return;
+  const ordered: Json = {};
+  for (const [k, v] of Object.entries(spec)) {
+    if (k === 'fields' || k === 'owner' || k === 'owner_access') ordered.identifier_source ??= 'client';
+    ordered[k] = v;
+  }
+  ordered.identifier_source ??= 'client';
+  for (const k of Object.keys(spec)) delete (spec as Json)[k];
+  Object.assign(spec, ordered);
 }
 
 function importPurpose(ctx: Ctx): SpecDocument['purpose'] {
@@ -883,6 +933,12 @@ function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof success
       break;
     case 'POST':
       if (pathParams.length === 0 && one !== undefined && fitsRequest(one)) return { action: 'create', resource: one };
+      // A create answering with no body (petstore's `201 Null response`): still the create of what it takes. The
+      // format's create answers with the object, more than the document says, and that is said at the response.
+      if (pathParams.length === 0 && response === undefined && !success.hasContent && success.status !== undefined && request?.resource !== undefined && !request.list && addressable(request.resource)) {
+        report(ctx, 'import-approximated', { item: `operation ${src.id}: its ${success.status} answer with no body`, as: `an answer holding the created ${request.resource}`, reason: 'a create answers with the object it made' }, success.pointer ?? joinPointer(joinPointer(src.pointer, 'responses'), String(success.status)));
+        return { action: 'create', resource: request.resource };
+      }
       break;
     case 'PUT':
     case 'PATCH':
@@ -1204,6 +1260,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         bag[l.name] = param;
       }
     }
+    if (!ctx.fromServicespec && req && (action === 'create' || action === 'replace') && typeof o.resource === 'string') keepRequestRequired(ctx, src.id, o.resource, req, action === 'create');
     const { filter, sort } = plan;
     if (x) {
       for (const k of ['filter', 'sort']) if (Array.isArray(x[k])) o[k] = (x[k] as unknown[]).map(String);

@@ -368,7 +368,8 @@ export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, poin
 
 /**
  * The fields of an object schema. `top` fields are required unless optional (a resource as returned);
- * `nested` fields are also not required when they have a default (objects are written whole, as in a request).
+ * `nested` fields are also not required when they have a default (objects are written whole, as in a request), and
+ * a required one with a default is `requiredInRequests`.
  */
 export function fieldsFromSchema(ctx: SchemaContext, s: Json, pointer: string, opts: FieldOptions, mode: 'top' | 'nested'): Record<string, FieldSpec> {
   const props = isObject(s.properties) ? s.properties : {};
@@ -383,12 +384,15 @@ export function fieldsFromSchema(ctx: SchemaContext, s: Json, pointer: string, o
     const hasDefault = Object.prototype.hasOwnProperty.call(f, 'default');
     const optional = !required.has(name) && !(mode === 'nested' && hasDefault);
     if (optional) f.optional = true;
+    // A required property with a default must still be sent (the default only documents it). Top-level fields of a
+    // resource are settled against the request bodies that write them (import-openapi's keepRequestRequired).
+    if (mode === 'nested' && hasDefault && required.has(name) && ctx.fromServicespec !== true) f.requiredInRequests = true;
     out[fname] = orderField(f);
   }
   return out;
 }
 
-const FIELD_ORDER = ['type', 'description', 'optional', 'nullable', 'readOnly', 'writeOnce', 'unique', 'generated', 'to', 'values', 'default', 'example'];
+const FIELD_ORDER = ['type', 'description', 'optional', 'nullable', 'readOnly', 'writeOnce', 'unique', 'generated', 'to', 'values', 'default', 'requiredInRequests', 'example'];
 
 export function orderField(f: FieldSpec): FieldSpec {
   const src = f as unknown as Json;

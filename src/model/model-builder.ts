@@ -35,7 +35,7 @@ import type {
   VersionChangeModel,
   VersionPlacementModel,
 } from './model-types.js';
-import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_PAGING, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier } from './model-defaults.js';
+import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_IDENTIFIER_SOURCE, DEFAULT_PAGING, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier } from './model-defaults.js';
 
 /** One frozen empty list for every empty list of the model (most operations have no parameters, filters, errors). */
 const EMPTY: readonly never[] = Object.freeze([]);
@@ -95,6 +95,7 @@ export function buildField(name: string, spec: FieldSpec, pointer: string): Fiel
   f.unique = spec.unique ?? false;
   f.hasDefault = has('default');
   if (spec.default !== undefined) f.default = freezeValue(spec.default);
+  if (spec.requiredInRequests === true) f.requiredInRequests = true;
   f.hasExample = has('example');
   if (spec.example !== undefined) f.example = freezeValue(spec.example);
   if (spec.minLength !== undefined) f.minLength = spec.minLength;
@@ -205,6 +206,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       description: r.description,
       plural: r.plural,
       identifier,
+      identifierSource: r.identifier_source ?? DEFAULT_IDENTIFIER_SOURCE,
       owner: r.owner,
       ownerAccess: r.owner_access ?? 'hidden',
       ownerOverrideScopes: r.owner_override_scopes ? [...r.owner_override_scopes] : [],

@@ -33,12 +33,23 @@ export const DEFAULT_SUCCESS_STATUS: Readonly<Record<Action, number>> = {
 /** The format's rule for the identifier when a resource names none: a field called `id` (of an identifier type, required, not nullable). */
 export const DEFAULT_IDENTIFIER_FIELD = 'id';
 
+/** Who gives a created object its identifier when a resource does not say: the server. */
+export const DEFAULT_IDENTIFIER_SOURCE = 'server';
+
 /** The field types an identifier may have. */
 export const IDENTIFIER_TYPES: readonly string[] = ['uuid', 'integer', 'string'];
 
 /** Whether a field is the one the format takes as the identifier when a resource names none. */
 export function isDefaultIdentifier(f: { name?: string; type?: string; optional?: boolean; nullable?: boolean }, name = f.name): boolean {
   return name === DEFAULT_IDENTIFIER_FIELD && IDENTIFIER_TYPES.includes(f.type ?? '') && f.optional !== true && f.nullable !== true;
+}
+
+/**
+ * Whether a create or replace request may leave the field out: it is optional, or its `default` fills it in — unless
+ * `requiredInRequests` says the default only documents the usual value (an OpenAPI `default` on a required property).
+ */
+export function mayLeaveOut(f: Pick<FieldModel, 'optional' | 'hasDefault' | 'requiredInRequests'>): boolean {
+  return f.optional || (f.hasDefault && f.requiredInRequests !== true);
 }
 
 /** Random bytes in a string identifier the server makes: 16, written as 22 base64url characters. */

@@ -1,4 +1,5 @@
 import { getField, getResource, getStateMachine } from './model-lookup.js';
+import { mayLeaveOut } from './model-defaults.js';
 import type { FieldModel, ResourceModel, ServiceModel, ShapeModel, UnionModel } from './model-types.js';
 
 // JSON Schema (draft 2020-12 vocabulary) for resources and shapes. The runtime compiles these with Ajv and
@@ -112,7 +113,9 @@ export function getFieldSchema(model: ServiceModel, f: FieldModel, resource: Res
 export function isWritable(resource: ResourceModel | undefined, f: FieldModel, view: SchemaView): boolean {
   if (view === 'response') return true;
   if (f.readOnly || f.type === 'state') return false;
-  if (resource && (f.name === resource.identifier || f.name === resource.owner)) return false;
+  // A client-given identifier is written once, by the create; the server's never.
+  if (resource && f.name === resource.identifier && !(view === 'create' && resource.identifierSource === 'client')) return false;
+  if (resource && f.name === resource.owner) return false;
   if (f.writeOnce && view !== 'create') return false;
   return true;
 }
@@ -124,7 +127,7 @@ function getObjectSchema(model: ServiceModel, fields: readonly FieldModel[], res
     // The identifier and owner are top-level fields; a nested field of the same name is an ordinary field.
     if (!isWritable(nested ? undefined : resource, f, view)) continue;
     properties[f.name] = getFieldSchema(model, f, resource, opts, view);
-    const mustSend = view === 'response' ? !f.optional : view !== 'update' && !f.optional && !f.hasDefault;
+    const mustSend = view === 'response' ? !f.optional : view !== 'update' && !mayLeaveOut(f);
     if (mustSend) required.push(f.name);
   }
   const s: JsonSchema = { type: 'object', properties, additionalProperties: false };

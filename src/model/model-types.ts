@@ -31,6 +31,8 @@ export interface FieldModel {
   unique: boolean;
   hasDefault: boolean;
   default?: unknown;
+  /** Create and replace requests must send the field although it has a default (set only when true). */
+  requiredInRequests?: boolean;
   hasExample: boolean;
   example?: unknown;
   minLength?: number;
@@ -84,6 +86,8 @@ export interface ResourceModel {
   plural?: string;
   /** The identifier field's name, when the resource has one. */
   identifier?: string;
+  /** Who gives a created object its identifier: the server makes it (format default), or the create request sends it. */
+  identifierSource: 'server' | 'client';
   owner?: string;
   /** How another subject's object is answered: as if missing (format default) or forbidden. */
   ownerAccess: 'hidden' | 'forbidden';

@@ -1,4 +1,5 @@
 import type { FieldModel, ResourceModel, ServiceModel, StateMachineModel, TransitionModel, VersionChangeModel, VersioningModel } from './model-types.js';
+import { mayLeaveOut } from './model-defaults.js';
 import { isWritable } from './model-schemas.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { getResource } from './model-lookup.js';
@@ -207,7 +208,7 @@ export function getVersionDifferences(model: ServiceModel, version: string): Ver
     }
     const response = outName === undefined ? [] : (byResource.get(outName) ?? []);
     const r = o.action === 'create' && o.resource !== undefined ? model.resources.find((x) => x.name === o.resource) : undefined;
-    const unsendable = r ? getFieldsAddedSince(model, version, r.name).filter((f) => !f.optional && !f.hasDefault && isWritable(r, f, 'create')).map((f) => f.name) : [];
+    const unsendable = r ? getFieldsAddedSince(model, version, r.name).filter((f) => !mayLeaveOut(f) && isWritable(r, f, 'create')).map((f) => f.name) : [];
     if (request.length + response.length + unsendable.length > 0) operations.push({ operation: o.id, request, response, unsendable });
   }
   const other = getChangesSince(model, version).flatMap((c) => (c.kind === 'other' ? [c.description ?? 'a change the spec does not describe'] : []));

@@ -155,6 +155,7 @@ function constraintParts(f: FieldModel): Inline[] {
   if (f.uniqueItems) parts.push(['items unique']);
   if (f.pattern !== undefined) parts.push(['pattern ', code(f.pattern)]);
   if (f.hasDefault) parts.push(['default ', code(jsonText(f.default))]);
+  if (f.hasDefault && f.requiredInRequests === true) parts.push(['sent in every create and replace']);
   if (f.hasExample) parts.push(['example ', code(jsonText(f.example))]);
   if (f.items && !f.items.fields) {
     const inner = constraintParts(f.items);

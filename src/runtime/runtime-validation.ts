@@ -67,7 +67,7 @@ function describe(e: ErrorObject, resource: ResourceModel | undefined): InvalidF
     const pointer = joinPointer(e.instancePath, name);
     const field = e.instancePath === '' ? resource?.fields.find((f) => f.name === name) : undefined;
     if (field) {
-      const why = field.type === 'state' ? 'is set only by transitions' : field.name === resource?.identifier ? 'is assigned by the server' : field.name === resource?.owner ? 'is set from the credential' : field.readOnly ? 'is read-only' : field.writeOnce ? 'can be set only when the object is created' : 'cannot be written here';
+      const why = field.type === 'state' ? 'is set only by transitions' : field.name === resource?.identifier ? (resource.identifierSource === 'client' ? 'is given by the create' : 'is assigned by the server') : field.name === resource?.owner ? 'is set from the credential' : field.readOnly ? 'is read-only' : field.writeOnce ? 'can be set only when the object is created' : 'cannot be written here';
       return { pointer, message: `${name} ${why}` };
     }
     return { pointer, message: `unknown field ${name}` };

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { mayLeaveOut } from '../model/model-defaults.js';
 import { getResource } from '../model/model-lookup.js';
 import { PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import type { ResourceModel, ServiceModel } from '../model/model-types.js';
@@ -124,7 +125,7 @@ export function createVersionAdapter(model: ServiceModel, route: OperationRoute,
       schema = getResourceSchema(vm, vr, view, { safeIntegers: true });
       const added = getFieldsAddedSince(model, version, vr.name);
       if (view === 'replace') keep = added.map((f) => f.name);
-      if (view === 'create') unsendable = added.filter((f) => !f.optional && !f.hasDefault && isWritable(inResource, f, 'create')).map((f) => f.name);
+      if (view === 'create') unsendable = added.filter((f) => !mayLeaveOut(f) && isWritable(inResource, f, 'create')).map((f) => f.name);
     }
     const validate = compile(schema, vr);
     const up = inRenames.up;

@@ -132,6 +132,8 @@ export interface FieldSpec extends FieldConstraints {
   generated?: 'create_time' | 'update_time';
   unique?: boolean;
   default?: unknown;
+  /** Create and replace requests must send the field although it has a `default` (the default then only documents it). */
+  requiredInRequests?: boolean;
   example?: unknown;
   /** enum: the allowed values. */
   values?: (string | number)[];
@@ -179,6 +181,8 @@ export interface ResourceSpec {
   plural?: string;
   /** The identifier field; the format defines "id" when absent and a field "id" exists. */
   identifier?: string;
+  /** Who gives a created object its identifier: the server (format default) or the client, in the create request. */
+  identifier_source?: 'server' | 'client';
   /** A field bound to the authenticated subject, set by the server. */
   owner?: string;
   /** How a request for another subject's object is answered. */

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { mayLeaveOut } from '../model/model-defaults.js';
 import { getResource } from '../model/model-lookup.js';
 import { isWritable, type SchemaView } from '../model/model-schemas.js';
 import type { FieldModel, ResourceModel, ServiceModel, UnionModel } from '../model/model-types.js';
@@ -128,7 +129,7 @@ export function objectArbitrary(model: ServiceModel, fields: readonly FieldModel
   const requiredKeys: string[] = [];
   for (const f of writable) {
     record[f.name] = fieldArbitrary(model, f, resource, complete);
-    if (complete || (view !== 'update' && !f.optional && !f.hasDefault)) requiredKeys.push(f.name);
+    if (complete || (view !== 'update' && !mayLeaveOut(f))) requiredKeys.push(f.name);
   }
   return fc.record(record, { requiredKeys }) as fc.Arbitrary<Record<string, unknown>>;
 }
@@ -272,10 +273,10 @@ function fieldMutations(f: FieldModel, path: readonly (string | number)[], requi
   }
   if (f.type === 'object') {
     out.push({ label: `${name} with an unknown field`, condition: 'validation', apply: (b) => setAt(b, [...path, '__unknown_field__'], 1) });
-    for (const sub of f.fields ?? []) out.push(...fieldMutations(sub, [...path, sub.name], !sub.optional && !sub.hasDefault));
+    for (const sub of f.fields ?? []) out.push(...fieldMutations(sub, [...path, sub.name], !mayLeaveOut(sub)));
   }
   if (f.type === 'array' && f.items?.type === 'object') {
-    for (const sub of f.items.fields ?? []) out.push(...fieldMutations(sub, [...path, 0, sub.name], !sub.optional && !sub.hasDefault));
+    for (const sub of f.items.fields ?? []) out.push(...fieldMutations(sub, [...path, 0, sub.name], !mayLeaveOut(sub)));
   }
   return out;
 }
@@ -288,7 +289,7 @@ export function getMutations(model: ServiceModel, fields: readonly FieldModel[],
   const out: Mutation[] = [{ label: 'an unknown field', condition: 'validation', apply: (b) => ({ ...b, __unknown_field__: 'x' }) }];
   for (const f of bodyFields ?? fields) {
     if (!isWritable(resource, f, view)) continue;
-    out.push(...fieldMutations(f, [f.name], view !== 'update' && !f.optional && !f.hasDefault));
+    out.push(...fieldMutations(f, [f.name], view !== 'update' && !mayLeaveOut(f)));
     if (f.type === 'ref' && getResource(model, f.to)?.identifier !== undefined) {
       const target = getResource(model, f.to)!;
       const idField = target.fields.find((x) => x.name === target.identifier);

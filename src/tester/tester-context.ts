@@ -403,7 +403,9 @@ export class TestContext {
     if (!resource) return body;
     const out = { ...body };
     for (const f of resource.fields) {
-      if (!f.unique || out[f.name] === undefined || out[f.name] === null) continue;
+      // A client-given identifier is unique as a unique field is: a value sent twice is a conflict, not a create.
+      const unique = f.unique || (resource.identifierSource === 'client' && f.name === resource.identifier);
+      if (!unique || out[f.name] === undefined || out[f.name] === null) continue;
       const used = this.usedValues.get(`${resource.name}.${f.name}`) ?? new Set<string>();
       this.usedValues.set(`${resource.name}.${f.name}`, used);
       if (f.pattern !== undefined || typeof out[f.name] !== 'string') {

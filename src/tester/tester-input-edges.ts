@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { mayLeaveOut } from '../model/model-defaults.js';
 import { isWritable, type SchemaView } from '../model/model-schemas.js';
 import type { FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { fieldArbitrary } from './tester-arbitraries.js';
@@ -217,7 +218,7 @@ export function getEdgeCases(model: ServiceModel, fields: readonly FieldModel[],
   // Only the required fields: every optional one absent.
   const required = Object.fromEntries(Object.entries(base).filter(([k]) => {
     const f = fields.find((x) => x.name === k);
-    return !f || (!f.optional && !f.hasDefault);
+    return !f || !mayLeaveOut(f);
   }));
   if (view !== 'update' && !seen.has(JSON.stringify(required))) out.push({ label: 'only the required fields (every optional one absent)', body: required, single: [] });
   return out;

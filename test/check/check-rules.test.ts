@@ -716,6 +716,18 @@ const CASES: RuleCase[] = [
     message: 'minimum (10) is above maximum (1)',
   },
   {
+    code: 'required-in-requests-unused',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            note: { type: string, requiredInRequests: true } # <-
+    `,
+    fix: ['requiredInRequests: true', 'default: none, requiredInRequests: true'],
+    message: '`requiredInRequests` has no effect on a field without a `default`',
+  },
+  {
     code: 'constraint-type-mismatch',
     spec: yaml`
       servicespec: 1

@@ -54,6 +54,7 @@ export const ROWS: Row[] = [
   { code: 'resource-removed', old: tag, new: () => undefined, also: ['state-machine-removed'] },
   { code: 'resource-added', new: tag, also: ['state-machine-added'] },
   { code: 'resource-identifier-changed', old: tag, new: both(tag, (d) => { d.resources.Tag.fields.id.optional = true; d.resources.Tag.fields.key = { type: 'uuid', readOnly: true }; d.resources.Tag.identifier = 'key'; }) },
+  { code: 'resource-identifier-source-changed', old: tag, new: both(tag, (d) => { d.resources.Tag.identifier_source = 'client'; d.resources.Tag.fields.id.readOnly = false; }) },
   { code: 'resource-owner-changed', old: tag, new: both(tag, (d) => (d.resources.Tag.owner = 'label')) },
   { code: 'resource-owner-access-changed', new: (d) => (d.resources.Loan.owner_access = 'forbidden') },
   { code: 'field-renamed', new: (d) => { book(d).cover = book(d).cover_url; delete book(d).cover_url; } },

@@ -36,6 +36,7 @@ describe('import of the public OpenAPI corpus', () => {
   it('has the documents the README lists', () => {
     expect(files.sort()).toEqual([
       'adyen-dispute-v30.json',
+      'giphy-v1.yaml',
       'kubernetes-coordination-v1.json',
       'oai-callback-example.yaml',
       'oai-link-example.yaml',

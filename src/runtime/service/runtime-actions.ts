@@ -31,7 +31,8 @@ function parseId(resource: ResourceModel, raw: string | undefined): string | num
     return raw.toLowerCase();
   }
   if (f?.type === 'integer') {
-    if (!/^[1-9][0-9]{0,15}$/.test(raw)) throw missingObject(resource);
+    // The server counts from 1; a client may have given 0 or a negative identifier.
+    if (!(resource.identifierSource === 'client' ? /^(0|-?[1-9][0-9]{0,15})$/ : /^[1-9][0-9]{0,15}$/).test(raw)) throw missingObject(resource);
     const n = Number(raw);
     if (!Number.isSafeInteger(n)) throw missingObject(resource);
     return n;
@@ -341,7 +342,8 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
         const row: Row = {};
         for (const f of defaults) row[f.name] = typeof f.default === 'object' && f.default !== null ? structuredClone(f.default) : f.default;
         Object.assign(row, body);
-        if (idField) {
+        // A client-given identifier is in the body (required, validated); otherwise the server makes it.
+        if (idField && resource.identifierSource === 'server') {
           if (idField.type === 'uuid') row[idField.name] = uuidv7();
           else if (idField.type === 'string' && row[idField.name] === undefined) row[idField.name] = randomBytes(STRING_IDENTIFIER_BYTES).toString('base64url');
         }

@@ -1,0 +1,152 @@
+// Import never changes the contract silently (issue 26, item 8): what the original requires of a request stays
+// required when served, and what it lets a client send is accepted. Each case was a defect: the runtime, serving the
+// imported spec, answered the original's valid requests differently from what the original says.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exportOpenApi } from '../../src/export/export-openapi.js';
+import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
+import { OPENAPI_FIXTURES } from '../export/helpers.js';
+import { startService } from '../runtime/helpers.js';
+
+type Json = Record<string, unknown>;
+
+/** A create whose body is the resource's own schema: `kind` is required and has a default; so is nested `size.unit`. */
+const WITH_DEFAULTS = {
+  openapi: '3.0.3',
+  info: { title: 'Pets', version: '1' },
+  paths: {
+    '/pets': {
+      post: {
+        operationId: 'createPet',
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } },
+        responses: { '201': { description: 'made', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } },
+      },
+    },
+    '/pets/{id}': {
+      get: {
+        operationId: 'readPet',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+        responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      Pet: {
+        type: 'object',
+        required: ['id', 'name', 'kind'],
+        properties: {
+          id: { type: 'string', format: 'uuid', readOnly: true },
+          name: { type: 'string' },
+          kind: { type: 'string', default: 'dog' },
+          size: { type: 'object', required: ['unit'], properties: { unit: { type: 'string', default: 'cm' }, value: { type: 'number' } } },
+        },
+      },
+    },
+  },
+};
+
+describe('import keeps what a request must send', () => {
+  it('a required property with a default stays required in requests (requiredInRequests), served and exported so', async () => {
+    const r = await importOpenApiDocument(structuredClone(WITH_DEFAULTS) as unknown, 'pets.json');
+    const fields = r.document!.resources!.Pet!.fields!;
+    expect(fields.kind).toMatchObject({ type: 'string', default: 'dog', requiredInRequests: true });
+    expect(fields.kind!.optional).toBeUndefined();
+    expect(fields.size!.fields!.unit).toMatchObject({ default: 'cm', requiredInRequests: true });
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+
+    const s = await startService(r.compiled!.model!);
+    try {
+      const left = await s.call('POST', '/pets', { name: 'Rex' });
+      expect(left.status, 'the original requires kind').toBe(422);
+      expect(JSON.stringify(left.body)).toContain('kind');
+      const nested = await s.call('POST', '/pets', { name: 'Rex', kind: 'cat', size: { value: 3 } });
+      expect(nested.status, 'the original requires size.unit').toBe(422);
+      const made = await s.call('POST', '/pets', { name: 'Rex', kind: 'cat', size: { unit: 'in', value: 3 } });
+      expect(made.status).toBe(201);
+      expect(made.body).toMatchObject({ name: 'Rex', kind: 'cat', size: { unit: 'in', value: 3 } });
+    } finally {
+      await s.close();
+    }
+
+    // exported: the create body requires kind and still documents its default; back through import, unchanged
+    const doc = exportOpenApi(r.compiled!.model!).document as Json;
+    const create = (doc.components as { schemas: Record<string, Json> }).schemas.PetCreate!;
+    expect(create.required).toEqual(['name', 'kind']);
+    expect((create.properties as Record<string, Json>).kind).toMatchObject({ default: 'dog' });
+    const again = await importOpenApiDocument(JSON.parse(JSON.stringify(doc)) as unknown, 'again.json');
+    expect(again.document!.resources!.Pet!.fields!.kind).toMatchObject({ default: 'dog', requiredInRequests: true });
+  });
+
+  it('a default on a property the request body does not require still fills it in (no requiredInRequests)', async () => {
+    const doc = structuredClone(WITH_DEFAULTS) as unknown as { paths: Record<string, { post?: { requestBody: unknown } }>; components: { schemas: Record<string, Json> } };
+    doc.components.schemas.NewPet = { type: 'object', required: ['name'], properties: { name: { type: 'string' }, kind: { type: 'string', default: 'dog' } } };
+    doc.paths['/pets']!.post!.requestBody = { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } } };
+    const r = await importOpenApiDocument(doc as unknown, 'pets.json');
+    expect(r.document!.resources!.Pet!.fields!.kind).toEqual({ type: 'string', default: 'dog' });
+    const s = await startService(r.compiled!.model!);
+    try {
+      const made = await s.call('POST', '/pets', { name: 'Rex' });
+      expect(made.status).toBe(201);
+      expect(made.body.kind).toBe('dog');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('says where a request body and the answer disagree on whether a property must be sent, naming the pointer', async () => {
+    const doc = structuredClone(WITH_DEFAULTS) as unknown as { paths: Record<string, { post?: { requestBody: unknown } }>; components: { schemas: Record<string, Json> } };
+    // The request may leave `name` out, but the answer (Pet) always holds it; the request requires `nick`, which the answer may leave out.
+    (doc.components.schemas.Pet!.properties as Json).nick = { type: 'string' };
+    doc.components.schemas.NewPet = { type: 'object', required: ['kind', 'nick'], properties: { name: { type: 'string' }, kind: { type: 'string' }, nick: { type: 'string' } } };
+    doc.paths['/pets']!.post!.requestBody = { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } } };
+    const r = await importOpenApiDocument(doc as unknown, 'pets.json');
+    const said = r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('request property'));
+    expect(said.map((d) => d.pointer).sort()).toEqual(['/components/schemas/NewPet/properties/name', '/components/schemas/NewPet/properties/nick']);
+  });
+
+  it("petstore's client-supplied `id`: POST /pets takes the original's valid body, GET /pets/{petId} reads it back", async () => {
+    const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'oai-petstore.yaml'));
+    expect(r.document!.resources!.Pet).toMatchObject({ identifier_source: 'client' });
+    expect(r.document!.endpoints!.operations!.createPets).toMatchObject({ action: 'create', resource: 'Pet' });
+    // The create's 201 declares no body; the format's create answers with the object: said, at the response.
+    expect(r.diagnostics.find((d) => d.code === 'import-approximated' && d.pointer === '/paths/~1pets/post/responses/201')).toBeDefined();
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const s = await startService(r.compiled!.model!);
+    try {
+      const made = await s.call('POST', '/pets', { id: 7, name: 'Rex', tag: 'dog' });
+      expect(made.status).toBe(201);
+      expect(made.body).toEqual({ id: 7, name: 'Rex', tag: 'dog' });
+      const read = await s.call('GET', '/pets/7');
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual({ id: 7, name: 'Rex', tag: 'dog' });
+      // the original requires id: a body without one is refused, and an id taken twice is a conflict
+      expect((await s.call('POST', '/pets', { name: 'Tom' })).status).toBe(422);
+      expect((await s.call('POST', '/pets', { id: 7, name: 'Tom' })).status).toBe(409);
+      // the original's int64 allows 0 and negative ids (the server's own count from 1): read back alike
+      expect((await s.call('POST', '/pets', { id: -3, name: 'Neg' })).status).toBe(201);
+      expect((await s.call('GET', '/pets/-3')).body).toEqual({ id: -3, name: 'Neg' });
+      const list = await s.call('GET', '/pets');
+      expect(list.body).toEqual([{ id: -3, name: 'Neg' }, { id: 7, name: 'Rex', tag: 'dog' }]);
+    } finally {
+      await s.close();
+    }
+    // exported, the create body carries the id, and the resource says who gives it: back through import, unchanged
+    const doc = exportOpenApi(r.compiled!.model!).document as Json;
+    const schemas = (doc.components as { schemas: Record<string, Json> }).schemas;
+    expect(schemas.PetCreate!.required).toEqual(['id', 'name']);
+    const again = await importOpenApiDocument(JSON.parse(JSON.stringify(doc)) as unknown, 'again.json');
+    expect(again.document!.resources!.Pet).toMatchObject({ identifier_source: 'client' });
+  });
+
+  it('an identifier the create request may leave out stays the server\'s, said at the request property', async () => {
+    const doc = structuredClone(WITH_DEFAULTS) as unknown as { components: { schemas: Record<string, Json> } };
+    const pet = doc.components.schemas.Pet!;
+    (pet.properties as Record<string, Json>).id = { type: 'integer' };
+    doc.components.schemas.NewPet = { type: 'object', required: ['name', 'kind'], properties: { id: { type: 'integer' }, name: { type: 'string' }, kind: { type: 'string' } } };
+    (doc as unknown as { paths: Record<string, { post?: { requestBody: unknown } }> }).paths['/pets']!.post!.requestBody = { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } } };
+    const r = await importOpenApiDocument(doc as unknown, 'pets.json');
+    expect(r.document!.resources!.Pet!.identifier_source).toBeUndefined();
+    expect(r.diagnostics.find((d) => d.code === 'import-approximated' && d.pointer === '/components/schemas/NewPet/properties/id')).toBeDefined();
+  });
+});

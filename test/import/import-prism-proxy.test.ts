@@ -1,0 +1,190 @@
+// Import → serve, judged by a validator of the ORIGINAL document we did not write (issue 26): each OpenAPI document of
+// the corpus (test/fixtures/openapi, the repository's copy) is imported, served by the real runtime on SQLite (gaps
+// allowed, a credential for every scheme it declares), and the contract tester's traffic goes through Prism's
+// validation proxy built from the original document (`prism proxy <original> <served> --errors=false`). Prism
+// reports what it finds in each answer's `sl-violations` header. Asserted per document: no response violation (a
+// status the original does not document at all — Prism's "Unable to match the returned status code" — is the
+// original's gap, not a violation), every operation reached, and 501 only where the import could not give a custom
+// operation its handler (NOT_IMPLEMENTED, exact). Request violations are the tester's deliberate bad input: not counted.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, it } from 'vitest';
+import { importOpenApiFile } from '../../src/import/import-openapi.js';
+import type { ServiceModel } from '../../src/model/model-types.js';
+import { testService } from '../../src/tester/tester-run.js';
+import { OPENAPI_FIXTURES } from '../export/helpers.js';
+import { startSpec } from '../tester/helpers.js';
+import { startProxy } from '../tester/mutant-proxy.js';
+
+const require = createRequire(import.meta.url);
+const PRISM = join(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
+
+const dir = mkdtempSync(join(tmpdir(), 'servicespec-prism-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * The operations that answer 501, per document: custom operations (RPC-style POSTs, watches, paths binding several
+ * parameters) the import keeps with their shapes but cannot give a handler, so `serve` answers not_implemented.
+ */
+const NOT_IMPLEMENTED: Record<string, readonly string[]> = {
+  // RPC-style POSTs on paths of their own (/acceptDispute, …): no resource action
+  'adyen-dispute-v30.json': ['post-acceptDispute', 'post-defendDispute', 'post-deleteDisputeDefenseDocument', 'post-downloadDisputeDefenseDocument', 'post-retrieveApplicableDefenseReasons', 'post-supplyDefenseDocument'],
+  // every path binds {namespace} (and {name}): a resource action binds one path parameter, the identifier
+  'kubernetes-coordination-v1.json': [
+    'createCoordinationV1NamespacedLease',
+    'deleteCoordinationV1CollectionNamespacedLease',
+    'deleteCoordinationV1NamespacedLease',
+    'getCoordinationV1APIResources',
+    'listCoordinationV1LeaseForAllNamespaces',
+    'listCoordinationV1NamespacedLease',
+    'patchCoordinationV1NamespacedLease',
+    'readCoordinationV1NamespacedLease',
+    'replaceCoordinationV1NamespacedLease',
+    'watchCoordinationV1LeaseListForAllNamespaces',
+    'watchCoordinationV1NamespacedLease',
+    'watchCoordinationV1NamespacedLeaseList',
+  ],
+  // every answer is an envelope { data, meta, pagination } whose meta and pagination objects no list shape holds
+  'giphy-v1.yaml': ['getGifById', 'getGifsById', 'randomGif', 'randomSticker', 'searchGifs', 'searchStickers', 'translateGif', 'translateSticker', 'trendingGifs', 'trendingStickers'],
+  // a POST whose answer is no resource (a subscription id); callbacks are not served
+  'oai-callback-example.yaml': ['postStreams'],
+  // every path binds several parameters or names no identifier field
+  'oai-link-example.yaml': ['getPullRequestsById', 'getPullRequestsByRepository', 'getRepositoriesByOwner', 'getRepository', 'getUserByName', 'mergePullRequest'],
+  // paths binding {dataset}/{version}, a form-encoded search
+  'oai-uspto.yaml': ['list-data-sets', 'list-searchable-fields', 'perform-search'],
+};
+
+/** Prism's finding for a status the original does not list at all (and has no `default` for): the original's gap. */
+const UNDOCUMENTED_STATUS = /Unable to match the returned status code/;
+
+interface Violation {
+  location?: string[];
+  code?: string | number;
+  message?: string;
+  severity?: string;
+}
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+/** `prism proxy` as a child process, resolved once it answers on its port. */
+async function startPrism(document: string, upstream: string): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [PRISM, 'proxy', document, upstream, '--errors=false', '-p', String(port), '-h', '127.0.0.1', '-v', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`prism exited ${child.exitCode}: ${out}`);
+    try {
+      await fetch(`${url}/`, { method: 'HEAD' });
+      return { url, child, output: () => out };
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  child.kill();
+  throw new Error(`prism did not start: ${out}`);
+}
+
+/** Which declared operation a request went to (the runtime serves the paths at its root; `{x}` is one segment). */
+function operationMatcher(model: ServiceModel): (method: string, path: string) => string | undefined {
+  const esc = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+  const routes = (model.endpoints?.operations ?? []).map((o) => ({ id: o.id, method: o.method, re: new RegExp(`^${o.path.split(/\{[^}]+\}/).map(esc).join('[^/]+')}$`) }));
+  return (method, path) => {
+    const p = path.split('?')[0]!;
+    return routes.find((r) => r.method === method && r.re.test(p))?.id;
+  };
+}
+
+const files = readdirSync(OPENAPI_FIXTURES).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
+
+// Documents run side by side: most of each one's time is Prism starting (a child process) and the import.
+describe.concurrent("the served import, through Prism's validation proxy built from the original document", () => {
+  for (const file of files) {
+    it(`${file}: no response violation, every operation reached, 501 only where no handler can be`, async ({ expect }) => {
+      const original = join(OPENAPI_FIXTURES, file);
+      const imported = await importOpenApiFile(original, { specFile: `${file}.servicespec.yaml` });
+      const spec = join(dir, `${file}.servicespec.yaml`);
+      writeFileSync(spec, imported.text!);
+      const s = await startSpec(spec);
+      const match = operationMatcher(s.model);
+      const counts = new Map<string, number>((s.model.endpoints?.operations ?? []).map((o) => [o.id, 0]));
+      const notImplemented = new Set<string>();
+      // Behind Prism, what serve answered (Prism's proxy answers an upstream 501 with a mock of its own, which is
+      // Prism's answer, not serve's: what Prism finds in it is not counted). The tester sends one request at a time.
+      let last: { method: string; path: string; status: number } | undefined;
+      const served = await startProxy(s.url, {
+        observe(req, res) {
+          const id = match(req.method, req.path);
+          if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
+          if (res.status === 501 && id !== undefined) notImplemented.add(id);
+          last = { method: req.method, path: req.path, status: res.status };
+        },
+      });
+      const prism = await startPrism(original, served.url);
+      const violations: string[] = [];
+      // In front of Prism, what it found in each answer.
+      const proxy = await startProxy(prism.url, {
+        observe(req, res) {
+          const mocked = last?.status === 501 && last.method === req.method && last.path === req.path;
+          last = undefined;
+          const header = res.headers['sl-violations'];
+          if (header === undefined || mocked) return;
+          const found = (header.startsWith('[') ? (JSON.parse(header) as Violation[]) : [{ location: ['response'], message: header }]).filter((v) => v.location?.[0] === 'response' && !UNDOCUMENTED_STATUS.test(v.message ?? ''));
+          for (const v of found) violations.push(`${req.method} ${req.path.split('?')[0]} → ${res.status}: ${(v.location ?? []).join('.')} ${v.message ?? ''}`);
+        },
+      });
+      try {
+        const report = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 1, runs: 2, maxRequests: 150, timeLimitMs: 40_000 });
+        console.log(`${file}: ${report.requests} requests in ${report.durationMs} ms; ${[...counts].map(([id, n]) => `${id}: ${n}`).join(', ')}`);
+        expect([...new Set(violations)], 'response violations Prism found').toEqual([]);
+        expect([...counts].filter(([, n]) => n === 0).map(([id]) => id), 'operations that received no request').toEqual([]);
+        expect([...notImplemented].sort(), 'operations answering 501').toEqual([...(NOT_IMPLEMENTED[file] ?? [])].sort());
+      } finally {
+        await proxy.close();
+        prism.child.kill();
+        await served.close();
+        await s.close();
+      }
+    }, 60_000);
+  }
+
+  it('sees a violation when there is one: petstore with each answer\'s `name` made a number behind Prism', async ({ expect }) => {
+    const original = join(OPENAPI_FIXTURES, 'oai-petstore.yaml');
+    const imported = await importOpenApiFile(original);
+    const spec = join(dir, 'control.servicespec.yaml');
+    writeFileSync(spec, imported.text!);
+    const s = await startSpec(spec);
+    const wrong = await startProxy(s.url, {
+      response(res) {
+        if (!res.headers['content-type']?.includes('json') || res.status >= 300) return res;
+        const body = JSON.stringify(JSON.parse(res.body.toString()), (k, v: unknown) => (k === 'name' ? 42 : v));
+        return { ...res, headers: { ...res.headers, 'content-length': String(Buffer.byteLength(body)) }, body: Buffer.from(body) };
+      },
+    });
+    const prism = await startPrism(original, wrong.url);
+    try {
+      await fetch(`${prism.url}/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 1, name: 'Rex' }) });
+      const res = await fetch(`${prism.url}/pets/1`);
+      expect(res.status).toBe(200);
+      const found = JSON.parse(res.headers.get('sl-violations') ?? '[]') as Violation[];
+      expect(found.some((v) => v.location?.[0] === 'response' && (v.location ?? []).includes('name'))).toBe(true);
+    } finally {
+      prism.child.kill();
+      await wrong.close();
+      await s.close();
+    }
+  }, 60_000);
+});
