@@ -324,11 +324,31 @@ describe('property: a declared error body\'s roles are the fields it names, else
         expect(defaults.getErrorMediaType(model)).toBe(roles.mediaType);
         const value = defaults.getErrorCodeValue(roles.code, { name: 'gone', status: 410 });
         expect(value).toBe(roles.code?.type === 'integer' ? 410 : 'gone');
+        // The body every answer is built from carries the code and status in the fields the roles name.
+        const built = defaults.buildErrorBody(defaults.getDeclaredErrorFill(model), { code: 'gone', status: 410 }, { detail: 'it went', instance: '/x' });
+        expect(built.status).toBe(410);
+        expect(built.contentType).toBe(roles.mediaType);
+        if (roles.code) expect(built.body[roles.code.name]).toBe(value);
+        if (roles.status && roles.status.name !== roles.code?.name) expect(built.body[roles.status.name]).toBe(410);
       }),
       RUNS,
     );
     expect(defaults.getErrorMediaType({ kind: 'problem' })).toBe('application/problem+json');
     expect(defaults.getErrorMediaType(undefined)).toBe('application/problem+json');
+    // Without a declared body: problem details with the code and status.
+    const problem = defaults.buildErrorBody(undefined, { code: 'gone', status: 410 }, { instance: '/x' });
+    expect([problem.contentType, problem.body.code, problem.body.status, problem.body.title]).toEqual(['application/problem+json', 'gone', 410, 'Gone']);
+  });
+});
+
+describe('property: a request may leave a field out when it is optional, or has a default it is not required to send', () => {
+  it('on every combination', () => {
+    fc.assert(
+      fc.property(fc.boolean(), fc.boolean(), fc.option(fc.boolean(), { nil: undefined }), (optional, hasDefault, requiredInRequests) => {
+        const f = { optional, hasDefault, ...(requiredInRequests !== undefined ? { requiredInRequests } : {}) };
+        expect(defaults.mayLeaveOut(f)).toBe(optional || (hasDefault && requiredInRequests !== true));
+      }),
+    );
   });
 });
 
@@ -370,6 +390,9 @@ describe('the model API surface', () => {
         'getTransitionSchema',
         'getUnionSchema',
         'isWritable',
+        'buildErrorBody',
+        'getDeclaredErrorFill',
+        'mayLeaveOut',
       ].sort(),
     );
   });
