@@ -11,6 +11,7 @@ import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../diagn
 import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 import { getMediaTypeTemplateProblem } from '../model/model-media-type.js';
 import { checkBroker } from './check-broker.js';
+import { checkResponseHeaders } from './check-response-headers.js';
 
 type Report = (code: DiagnosticCode, params: Record<string, string | number>, pointer: string) => void;
 
@@ -890,6 +891,7 @@ const eventRules: Rule = ({ model, doc, report }) => {
 
 /** events.delivery.broker (check-broker.ts). */
 const brokerRules: Rule = ({ model, report }) => checkBroker(model, report);
+const responseHeaderRules: Rule = ({ model, report }) => checkResponseHeaders(model, report);
 
 const errorRules: Rule = ({ model, report }) => {
   const errs = model.errors;
@@ -1082,7 +1084,7 @@ const caseClashRules: Rule = ({ model, report }) => {
   for (const r of model.resources) clash(r.fields, `fields of resource ${r.name}`);
 };
 
-export const RULES: readonly Rule[] = [nameStyleRules, caseClashRules, reservedPathRules, fieldRules, unionShapeRules, parameterRules, wireNameRules, resourceRules, stateRules, operationRules, authRules, eventRules, eventVisibilityRules, brokerRules, errorRules, limitRules, versionRules, versionHistoryRules];
+export const RULES: readonly Rule[] = [nameStyleRules, caseClashRules, reservedPathRules, fieldRules, unionShapeRules, parameterRules, responseHeaderRules, wireNameRules, resourceRules, stateRules, operationRules, authRules, eventRules, eventVisibilityRules, brokerRules, errorRules, limitRules, versionRules, versionHistoryRules];
 
 /** Runs every semantic rule; diagnostics carry JSON pointers, to be placed by the caller. */
 export function checkModel(model: ServiceModel, doc: SpecDocument): Diagnostic[] {

@@ -10,6 +10,8 @@ import type { RouteHandler, RuntimeContext } from '../runtime-context.js';
 import { createPayloadCheck } from '../events/events-payload.js';
 import { getOwnerScope as getPrincipalOwnerScope, isOwnObject } from '../runtime-access.js';
 import { boundToDeadline, sendAnswer, toLateAnswer } from '../runtime-deadline.js';
+import { formatHeaderValue } from '../../model/model-response-headers.js';
+import { createHandlerHeaders, createHeaderSetter, withDefaultHeaders, type HeaderValue } from './runtime-response-headers.js';
 import { ServiceError } from '../runtime-errors.js';
 import { getAnswerType } from '../runtime-versioning.js';
 import { createParameterReader, parseText } from './runtime-parameters.js';
@@ -250,14 +252,17 @@ export function checkActionHandler(model: ServiceModel, route: OperationRoute): 
 }
 
 export function createActionHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
+  checkActionHandler(deps.ctx.model, route);
+  if (route.operation.action === 'custom') return createCustomHandler(route, deps);
+  return withDefaultHeaders(route, createBuiltInHandler(route, deps));
+}
+
+function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
   const { ctx, compile, events, fast } = deps;
   const { model, storage } = ctx;
   const op = route.operation;
   const resource = route.resource;
   const status = route.successStatus;
-
-  checkActionHandler(model, route);
-  if (op.action === 'custom') return createCustomHandler(route, deps);
   if (!resource) throw new Error(`operation ${op.id} has no resource`);
   const idField = resource.identifier !== undefined ? getField(resource, resource.identifier) : undefined;
   const idParam = route.identifierParam;
@@ -677,7 +682,9 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
   const readParameters = createParameterReader(ctx.model, route, compile);
   const validateIn = op.request && route.hasBody ? compile(getShapeSchema(ctx.model, op.request, 'create', { safeIntegers: true }), getResource(ctx.model, op.request.resource)) : undefined;
   const validateOut = op.response ? compile(getShapeSchema(ctx.model, op.response, 'response')) : undefined;
+  const declaredHeaders = op.responseHeaders.length > 0 ? createHandlerHeaders(ctx.model, route, compile) : undefined;
   return async (request, reply) => {
+    const headersSet = new Map<string, { name: string; value: HeaderValue }>();
     let body: unknown;
     if (validateIn) {
       body = requireObjectBody(request);
@@ -700,6 +707,7 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
       fail: (condition, detail) => {
         throw new ServiceError(condition, detail);
       },
+      header: createHeaderSetter(headersSet),
     });
     if (reply.sent && request.deadline?.answeredBy !== 'timeout') return reply;
     if (validateOut) {
@@ -710,6 +718,8 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
         throw new ServiceError('internal', 'the service produced an invalid response');
       }
     }
+    if (declaredHeaders) declaredHeaders.apply(headersSet, reply, request.log);
+    else for (const { name, value } of headersSet.values()) reply.header(name, formatHeaderValue(value));
     // Past the time-out (it answered, or a handler blocked the event loop past it) the result is late, not sent.
     if (request.deadline?.aborted) return toLateAnswer(reply, route.successStatus, result);
     return sendAnswer(request, reply, route.successStatus, result);
