@@ -552,7 +552,7 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
   const out: JsonObject = { description };
   // getSuccessHeaderObjects: Location, Link and the declared headers (the runtime and tester read the same list).
   const own = getSuccessHeaderObjects(ctx.model, route, { schema: (s) => schema(ctx, s), link: () => linkHeader(ctx) });
-  const headers: JsonObject = { ...Object.fromEntries(own.filter(([n]) => n === 'Location')), ...(hasRatePolicy(ctx, route) ? rateLimitHeaders(ctx, true, false) : {}), ...Object.fromEntries(own.filter(([n]) => n !== 'Location')) };
+  const headers: JsonObject = { ...own.location, ...(hasRatePolicy(ctx, route) ? rateLimitHeaders(ctx, true, false) : {}), ...own.rest };
   if (Object.keys(headers).length > 0) out.headers = headers;
   if (body && route.successStatus !== 204) out.content = { [jsonType(ctx)]: { schema: body } };
   return out;

@@ -14,8 +14,8 @@ export interface SuccessHeaderOptions {
   link: () => JsonObject;
 }
 
-/** The headers of a route's success answer by name, in getResponseHeaders' order. */
-export function getSuccessHeaderObjects(model: ServiceModel, route: OperationRoute, opts: SuccessHeaderOptions): [string, JsonObject][] {
+/** The headers of a route's success answer by name, in getResponseHeaders' order: the format's Location first, the rest after. */
+export function getSuccessHeaderObjects(model: ServiceModel, route: OperationRoute, opts: SuccessHeaderOptions): { location: JsonObject; rest: JsonObject } {
   const out: [string, JsonObject][] = [];
   for (const h of getResponseHeaders(model, route)) {
     if (h.source === 'location') out.push([h.name, { description: `Where the created ${route.resource?.name ?? 'object'} is read: ${h.location!}.`, schema: { type: 'string', format: 'uri-reference' } }]);
@@ -33,5 +33,6 @@ export function getSuccessHeaderObjects(model: ServiceModel, route: OperationRou
       out.push([h.name, o]);
     }
   }
-  return out;
+  const first = getResponseHeaders(model, route)[0]?.source === 'location';
+  return { location: Object.fromEntries(first ? out.slice(0, 1) : []), rest: Object.fromEntries(first ? out.slice(1) : out) };
 }

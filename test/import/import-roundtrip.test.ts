@@ -70,15 +70,27 @@ endpoints:
         tag: { type: array, items: { type: enum, values: [a, b] } }
       headers:
         X-Request-Id: { type: uuid, optional: true }
+      response_headers:
+        X-Total: { type: integer, minimum: 0, description: Every match. }
+        X-Tags: { type: array, items: { type: enum, values: [a, b] }, optional: true, deprecated: true }
+        Location: { type: uri, optional: true, example: 'https://example.com/things/search?page=2' }
       response: { resource: io.example.v1.Thing, list: true }
     post-createThing:
       method: POST
       path: /things
       action: create
       resource: io.example.v1.Thing
+      response_headers:
+        Cache-Control: { type: string, default: no-store }
+        X-Seldom: { type: boolean, optional: true }
+    readThing:
+      method: GET
+      path: /things/{id}
+      action: read
+      resource: io.example.v1.Thing
 `;
   for (const version of VERSIONS) {
-    it(`query and header parameters, operation ids and dotted resource names, OpenAPI ${version}: the same document and model`, async () => {
+    it(`query and header parameters, response headers, operation ids and dotted resource names, OpenAPI ${version}: the same document and model`, async () => {
       const compiled = compileSpecText(withParams, 'params.yaml');
       expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
       const { first, second, imported, model2 } = await roundTrip(compiled.model!, version);
