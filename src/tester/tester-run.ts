@@ -40,6 +40,7 @@ export const CHECK_NAMES = [
   'endpoints.answer-shape',
   'endpoints.media-type',
   'endpoints.location',
+  'endpoints.response-headers',
   'endpoints.no-server-error',
   'authentication.no-credential',
   'authentication.bad-credential',
