@@ -106,6 +106,8 @@ export const DIFF_RULES = {
   'sort-added': { part: 'endpoints', impact: n, message: 'operation {subject}: new sort field {value}' },
   'list-paging-changed': { part: 'endpoints', impact: b, message: 'operation {subject}: the list now pages as {new} (was {old}); clients written for the old shape read it wrongly' },
   'list-paging-extended': { part: 'endpoints', impact: n, message: 'operation {subject}: the list now gives {value}' },
+  'response-header-removed': { part: 'endpoints', impact: b, message: 'operation {subject}: response header {value} was removed; clients reading it find nothing' },
+  'response-header-added': { part: 'endpoints', impact: n, message: 'operation {subject}: new response header {value}' },
   'operation-request-changed': { part: 'endpoints', impact: b, message: 'operation {subject}: the request body is now {new} (was {old})' },
   'operation-response-changed': { part: 'endpoints', impact: b, message: 'operation {subject}: the response body is now {new} (was {old})' },
   'operation-deprecated': { part: 'endpoints', impact: n, message: 'operation {subject} is now deprecated' },

@@ -139,6 +139,8 @@ export const ROWS: Row[] = [
   { code: 'sort-added', new: (d) => ops(d).listBooks.sort.push('pages') },
   { code: 'list-paging-changed', new: (d) => (ops(d).listBooks.paging = { style: 'offset', body: 'array' }) },
   { code: 'list-paging-extended', new: (d) => (ops(d).listBooks.paging = { link: true }) },
+  { code: 'response-header-removed', old: (d) => (ops(d).bookAvailability.response_headers = { 'X-Copies': { type: 'integer', optional: true } }), new: () => undefined },
+  { code: 'response-header-added', new: (d) => (ops(d).bookAvailability.response_headers = { 'X-Copies': { type: 'integer' } }) },
   { code: 'operation-request-changed', new: (d) => (ops(d).bookAvailability.request = { resource: 'Book' }) },
   { code: 'operation-response-changed', new: (d) => (ops(d).bookAvailability.response = { resource: 'Book' }) },
   { code: 'operation-deprecated', new: (d) => (ops(d).getBook.deprecated = true) },

@@ -73,17 +73,17 @@ it('against the runtime: the declared headers of the built-in create and of the 
   expect(verdicts(r).sort()).toEqual([['createItem', 'passed', undefined], ['quote', 'passed', undefined]]);
 });
 
-const MUTANTS: (Mutant & { target: string; actual: string })[] = [
-  { name: 'a required header stripped', caughtBy: 'endpoints.response-headers', only: [], target: 'quote', actual: 'no X-Cost header (declared required)', response: (r) => ({ ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => k !== 'x-cost')) }) },
-  { name: 'an integer header sent as text', caughtBy: 'endpoints.response-headers', only: [], target: 'quote', actual: 'X-Cost: "lots" must be an integer', response: (r) => (r.headers['x-cost'] !== undefined ? { ...r, headers: { ...r.headers, 'x-cost': 'lots' } } : r) },
-  { name: 'a value outside the declared enum', caughtBy: 'endpoints.response-headers', only: [], target: 'createItem', actual: 'Cache-Control: "public" must be one of no-store', response: (r) => (r.headers['cache-control'] !== undefined ? { ...r, headers: { ...r.headers, 'cache-control': 'public' } } : r) },
+const MUTANTS: (Mutant & { op: string; actual: string })[] = [
+  { name: 'a required header stripped', caughtBy: 'endpoints.response-headers', only: [], op: 'quote', actual: 'no X-Cost header (declared required)', response: (r) => ({ ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => k !== 'x-cost')) }) },
+  { name: 'an integer header sent as text', caughtBy: 'endpoints.response-headers', only: [], op: 'quote', actual: 'X-Cost: "lots" must be an integer', response: (r) => (r.headers['x-cost'] !== undefined ? { ...r, headers: { ...r.headers, 'x-cost': 'lots' } } : r) },
+  { name: 'a value outside the declared enum', caughtBy: 'endpoints.response-headers', only: [], op: 'createItem', actual: 'Cache-Control: "public" must be one of no-store', response: (r) => (r.headers['cache-control'] !== undefined ? { ...r, headers: { ...r.headers, 'cache-control': 'public' } } : r) },
 ];
 
 it.each(MUTANTS.map((m) => [m.name, m] as const))('mutant: %s is caught', async (_n, mutant) => {
   const proxy = await startProxy(s.url, mutant);
   try {
     const r = await run(proxy.url);
-    const hit = r.results.filter((x) => x.check === mutant.caughtBy && x.target === mutant.target && x.outcome === 'failed');
+    const hit = r.results.filter((x) => x.check === mutant.caughtBy && x.target === mutant.op && x.outcome === 'failed');
     expect(hit.map((x) => x.failure!.actual.split(';')[0])).toEqual([mutant.actual]);
   } finally {
     await proxy.close();
