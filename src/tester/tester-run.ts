@@ -31,6 +31,7 @@ export const CHECK_NAMES = [
   'endpoints.valid-requests',
   'endpoints.invalid-requests',
   'endpoints.input-space',
+  'endpoints.union-variants',
   'endpoints.list-paging',
   'endpoints.list-edges',
   'endpoints.idempotency',
