@@ -399,3 +399,77 @@ export const wellFormedResourcesSpec = fc.uniqueArray(fc.constantFrom(...RESOURC
       resources: Object.fromEntries(names.map((n, i) => [n, { fields: { id: { type: 'uuid', readOnly: true }, ...fieldSets[i] } }])),
     })),
 );
+
+// ── well-formed specs using the shapes of issue 26: unions, list shapes, declared error bodies, raw event payloads,
+// named examples, response headers — each spec free of errors, so its round trip through OpenAPI must keep it whole.
+
+const TAGGED_UNION = { type: 'union', discriminator: 'kind', variants: { card: { description: 'A card.', fields: { number: { type: 'string', pattern: '^[0-9]{12,19}$' }, holder: { type: 'string', optional: true } } }, bank_transfer: { tag: 'bank', fields: { iban: { type: 'string', minLength: 15 } } } } };
+const UNTAGGED_UNION = { type: 'union', variants: { by_weight: { fields: { grams: { type: 'integer', minimum: 1 } } }, by_volume: { fields: { litres: { type: 'number' } } } } };
+const WELL_FORMED_PAGING = [undefined, { style: 'offset', items: 'data', total: 'total' }, { style: 'page', body: 'array', link: true }, { style: 'limit', body: 'array' }, { style: 'none', body: 'array' }, { body: 'array', link: true }, { next: 'after', total: 'count' }, { link: true }] as const;
+const example = <T>(value: T) => fc.record({ summary: opt(fc.constantFrom('One.', 'Another one.')), description: opt(fc.constant('Shown in the console.')) }).map((e) => clean({ ...e, value }));
+const responseHeader = fc
+  .record({
+    type: fc.constantFrom('string', 'integer', 'boolean', 'uuid'),
+    description: opt(fc.constantFrom('Set by the handler.', 'What it cost.')),
+    optional: opt(fc.boolean()),
+    deprecated: opt(fc.constant(true)),
+  })
+  .map(clean);
+
+export const newShapesSpec = fc
+  .record({
+    unionField: fc.constantFrom(undefined, TAGGED_UNION, UNTAGGED_UNION),
+    unionOptional: fc.boolean(),
+    paging: fc.constantFrom(...WELL_FORMED_PAGING),
+    quoteRequest: fc.constantFrom('union', 'fields'),
+    quoteResponse: fc.constantFrom('union', 'fields', 'resource'),
+    errorBody: fc.constantFrom('problem', 'string-code', 'integer-code'),
+    mediaType: opt(fc.constant('application/vnd.example.error+json')),
+    eventBody: fc.constantFrom(undefined, 'raw', 'envelope'),
+    examples: fc.boolean(),
+    headers: fc.dictionary(fc.constantFrom('X-Cost', 'X-Trace-Id', 'ETag', 'X-Region'), responseHeader, { maxKeys: 3 }),
+    createHeader: fc.boolean(),
+    read: fc.boolean(),
+  })
+  .map((g) => {
+    const itemFields: Record<string, unknown> = { id: { type: 'uuid', readOnly: true }, name: { type: 'string', maxLength: 40 } };
+    if (g.unionField) itemFields.method = g.unionOptional ? { ...g.unionField, optional: true } : g.unionField;
+    const operations: Record<string, Record<string, unknown>> = {
+      createItem: clean({ method: 'POST', path: '/items', action: 'create', resource: 'Item', response_headers: g.createHeader ? { 'Cache-Control': { type: 'string', default: 'no-store' } } : undefined }),
+      listItems: clean({ method: 'GET', path: '/items', action: 'list', resource: 'Item', paging: g.paging }),
+    };
+    if (g.read) operations.readItem = { method: 'GET', path: '/items/{id}', action: 'read', resource: 'Item' };
+    const quoteRequest = g.quoteRequest === 'union' ? { variants: UNTAGGED_UNION.variants } : { fields: { grams: { type: 'integer', minimum: 1 } } };
+    const quoteResponse = g.quoteResponse === 'union' ? { discriminator: 'type', variants: { Quote: { tag: 'quote', fields: { price: { type: 'integer' } } }, Refusal: { tag: 'refusal', fields: { reason: { type: 'string' } } } } } : g.quoteResponse === 'resource' ? { resource: 'Item' } : { fields: { price: { type: 'integer' } } };
+    const answer = g.quoteResponse === 'union' ? { type: 'quote', price: 12 } : g.quoteResponse === 'resource' ? { id: '0190a7e4-5b0c-7000-8000-000000000001', name: 'a' } : { price: 12 };
+    operations.quote = clean({
+      method: 'POST',
+      path: '/quotes',
+      action: 'custom',
+      handler: 'quote',
+      request: quoteRequest,
+      response: quoteResponse,
+      response_headers: Object.keys(g.headers).length > 0 ? g.headers : undefined,
+      examples: g.examples ? { request: { small: { summary: 'Three grams.', value: { grams: 3 } } }, response: { priced: { value: answer } } } : undefined,
+    });
+    const errorBody =
+      g.errorBody === 'problem'
+        ? 'problem'
+        : clean({ fields: { [g.errorBody === 'string-code' ? 'code' : 'status_code']: { type: g.errorBody === 'string-code' ? 'string' : 'integer' }, message: { type: 'string' }, detail: { type: 'string', optional: true } }, code: g.errorBody === 'integer-code' ? 'status_code' : undefined, media_type: g.mediaType });
+    return clean({
+      servicespec: 1,
+      resources: { Item: { plural: 'items', fields: itemFields } },
+      endpoints: { operations },
+      authentication: { default: 'none' },
+      events: g.eventBody === undefined ? undefined : { kinds: { 'item.created': clean({ payload: { resource: 'Item' }, on: ['create'], body: g.eventBody === 'raw' ? 'raw' : undefined }) } },
+      errors: {
+        body: errorBody,
+        codes: {
+          invalid: { status: 400, when: ['validation', 'malformed_request', 'unsupported_media_type'] },
+          missing: { status: 404, when: ['missing_resource', 'route_not_found'] },
+          other: { status: 405, when: ['method_not_allowed'] },
+          broken: { status: 500, when: ['internal', 'not_implemented'] },
+        },
+      },
+    });
+  });

@@ -6,7 +6,7 @@ import { serializeDocument } from '../../src/export/export-shared.js';
 import { importOpenApiDocument } from '../../src/import/import-openapi.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
 import { compileSpecText } from '../../src/program.js';
-import { specDocument } from '../check/spec-arbitrary.js';
+import { newShapesSpec, specDocument } from '../check/spec-arbitrary.js';
 import { EXAMPLE_NAMES, exampleModel, jsonDiff } from '../export/helpers.js';
 
 // export → import → export gives the same OpenAPI document: for the examples, and as a property over generated
@@ -149,6 +149,24 @@ endpoints:
           expect(jsonDiff(first, second)).toEqual([]);
         }),
         { numRuns: Number(process.env.ROUNDTRIP_RUNS ?? 100) },
+      );
+    }, 120_000);
+  }
+});
+
+describe('round trip of the shapes of issue 26: spec → export → import → the same spec', () => {
+  for (const version of VERSIONS) {
+    it(`unions, list shapes, declared error bodies, raw event payloads, named examples and response headers, OpenAPI ${version} (property)`, async () => {
+      await fc.assert(
+        fc.asyncProperty(newShapesSpec, async (doc) => {
+          const compiled = compileSpecText(JSON.stringify(doc), 'generated.json');
+          expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+          const { first, second, imported, model2 } = await roundTrip(compiled.model!, version);
+          expect(jsonDiff(comparable(compiled.model!), comparable(model2))).toEqual([]);
+          expect(jsonDiff(first, second)).toEqual([]);
+          expect(imported.diagnostics.filter((d) => d.code === 'import-dropped' || d.code === 'import-approximated')).toEqual([]);
+        }),
+        { numRuns: Number(process.env.ROUNDTRIP_RUNS ?? 60) },
       );
     }, 120_000);
   }
