@@ -406,7 +406,7 @@ export const wellFormedResourcesSpec = fc.uniqueArray(fc.constantFrom(...RESOURC
 const TAGGED_UNION = { type: 'union', discriminator: 'kind', variants: { card: { description: 'A card.', fields: { number: { type: 'string', pattern: '^[0-9]{12,19}$' }, holder: { type: 'string', optional: true } } }, bank_transfer: { tag: 'bank', fields: { iban: { type: 'string', minLength: 15 } } } } };
 const UNTAGGED_UNION = { type: 'union', variants: { by_weight: { fields: { grams: { type: 'integer', minimum: 1 } } }, by_volume: { fields: { litres: { type: 'number' } } } } };
 const WELL_FORMED_PAGING = [undefined, { style: 'offset', items: 'data', total: 'total' }, { style: 'page', body: 'array', link: true }, { style: 'limit', body: 'array' }, { style: 'none', body: 'array' }, { body: 'array', link: true }, { next: 'after', total: 'count' }, { link: true }] as const;
-const example = <T>(value: T) => fc.record({ summary: opt(fc.constantFrom('One.', 'Another one.')), description: opt(fc.constant('Shown in the console.')) }).map((e) => clean({ ...e, value }));
+const exampleText = fc.record({ summary: opt(fc.constantFrom('One.', 'Another one.')), description: opt(fc.constant('Shown in the console.')) }).map(clean);
 const responseHeader = fc
   .record({
     type: fc.constantFrom('string', 'integer', 'boolean', 'uuid'),
@@ -426,7 +426,7 @@ export const newShapesSpec = fc
     errorBody: fc.constantFrom('problem', 'string-code', 'integer-code'),
     mediaType: opt(fc.constant('application/vnd.example.error+json')),
     eventBody: fc.constantFrom(undefined, 'raw', 'envelope'),
-    examples: fc.boolean(),
+    examples: opt(fc.tuple(exampleText, exampleText)),
     headers: fc.dictionary(fc.constantFrom('X-Cost', 'X-Trace-Id', 'ETag', 'X-Region'), responseHeader, { maxKeys: 3 }),
     createHeader: fc.boolean(),
     read: fc.boolean(),
@@ -450,7 +450,7 @@ export const newShapesSpec = fc
       request: quoteRequest,
       response: quoteResponse,
       response_headers: Object.keys(g.headers).length > 0 ? g.headers : undefined,
-      examples: g.examples ? { request: { small: { summary: 'Three grams.', value: { grams: 3 } } }, response: { priced: { value: answer } } } : undefined,
+      examples: g.examples ? { request: { small: { ...g.examples[0], value: { grams: 3 } } }, response: { priced: { ...g.examples[1], value: answer } } } : undefined,
     });
     const errorBody =
       g.errorBody === 'problem'
