@@ -22,7 +22,7 @@ import {
   type JsonObject,
 } from './export-shared.js';
 import { getSuccessHeaderObjects } from './export-response-headers.js';
-import { errorsToSpec, eventsToSpec, limitsToSpec, pagingToSpec, resourceToSpec, schemeToSpec, shapeToSpec, stateMachineToSpec, versioningToSpec } from './model-to-spec.js';
+import { errorsToSpec, eventsToSpec, limitsToSpec, pagingToSpec, parametersToSpec, resourceToSpec, schemeToSpec, shapeToSpec, stateMachineToSpec, versioningToSpec } from './model-to-spec.js';
 
 // OpenAPI 3.1 (or 3.0) from the model, built from getRoutes(model): the routes the runtime registers are the
 // paths documented here, so what is served and what is exported cannot drift. What OpenAPI has no words for
@@ -675,6 +675,8 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   // own shapes, a request that travels without a body, a shape naming an undeclared resource).
   if (o.request) ext.request = shapeToSpec(o.request);
   if (o.response) ext.response = shapeToSpec(o.response);
+  const responseHeaders = parametersToSpec(o.responseHeaders);
+  if (responseHeaders) ext.response_headers = responseHeaders as JsonObject;
   op['x-servicespec-operation'] = ext;
   // Rate limits, page sizes, idempotency and ownership are listed once, where the spec states them; a transition
   // is stated by its state machine and carried out by this operation, so it is listed here.

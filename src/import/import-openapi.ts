@@ -1247,11 +1247,14 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       const node = resolve(ctx, r, '').node;
       if (isObject(node) && isObject(node.links)) report(ctx, 'import-dropped', { item: `operation ${src.id}: the links of response ${status}`, reason: 'links have no equivalent' }, joinPointer(joinPointer(joinPointer(src.pointer, 'responses'), status), 'links'));
       const headersAt = joinPointer(joinPointer(joinPointer(src.pointer, 'responses'), status), 'headers');
-      if (isObject(node) && isObject(node.headers) && status === String(success.status)) {
+      // servicespec's own export carries the response headers as written (x-servicespec-operation), as it does the shapes.
+      if (x) {
+        if (isObject(x.response_headers) && status === String(success.status)) o.response_headers = x.response_headers;
+      } else if (isObject(node) && isObject(node.headers) && status === String(success.status)) {
         const link = action === 'list' && isObject(o.paging) && (o.paging as PagingSpec).link === true;
-        const got = importResponseHeaders(ctx, { operation: src.id, action, link, exported: x !== undefined, headers: node.headers, pointer: headersAt, toParameter: (use) => parameterFromOpenApi(ctx, src, use) });
+        const got = importResponseHeaders(ctx, { operation: src.id, action, link, headers: node.headers, pointer: headersAt, toParameter: (use) => parameterFromOpenApi(ctx, src, use) });
         if (got.headers) o.response_headers = got.headers;
-        if (got.location !== undefined && !x) locations.push({ operation: src.id, resource: typeof o.resource === 'string' ? o.resource : undefined, pointer: got.location });
+        if (got.location !== undefined) locations.push({ operation: src.id, resource: typeof o.resource === 'string' ? o.resource : undefined, pointer: got.location });
       } else if (isObject(node) && isObject(node.headers) && !x) {
         for (const h of Object.keys(node.headers)) report(ctx, 'import-dropped', { item: `operation ${src.id}: response header ${h} (${status})`, reason: 'response headers are declared on the success answer only (response_headers)' }, joinPointer(headersAt, h));
       }

@@ -1,5 +1,5 @@
 // The headers of an OpenAPI success response, read into the operation's `response_headers` (docs/import.md,
-// "Response headers"). The ones the format writes itself are not declared again: a create's Location (when the
+// "Response headers"); servicespec's own export carries them as written in x-servicespec-operation instead. The ones the format writes itself are not declared again: a create's Location (when the
 // resource has a read operation; endpoints settle that once every operation is known), a list's Link, the
 // service's own (Content-Type, X-Request-Id, the rate-limit headers). Whatever is not kept is said, by pointer.
 
@@ -21,8 +21,6 @@ export interface ResponseHeaderSource {
   action: Action;
   /** The list reads a Link header (`paging.link`). */
   link: boolean;
-  /** The document is servicespec's own export: the format's headers in it are the format's, said nowhere else. */
-  exported: boolean;
   /** The success response's `headers` and their pointer. */
   headers: Json;
   pointer: string;
@@ -53,8 +51,7 @@ export function importResponseHeaders(ctx: HeaderContext, src: ResponseHeaderSou
     if (key === 'link' && src.action === 'list' && src.link) continue;
     const reserved = getReservedResponseHeader(src.action, name);
     if (reserved !== undefined) {
-      // servicespec's own export documents the service's headers where they apply: rebuilt from the spec, not declared.
-      if (!src.exported) report(ctx, 'import-dropped', { item: label, reason: `the service writes it itself (${reserved})` }, pointer);
+      report(ctx, 'import-dropped', { item: label, reason: `the service writes it itself (${reserved})` }, pointer);
       continue;
     }
     if (seen.has(key)) {

@@ -88,7 +88,14 @@ const plainField = fc
   )
   .map(clean);
 
-const field = fc.oneof({ weight: 4, arbitrary: plainField }, { weight: 1, arbitrary: fieldArb });
+// Variant fields carry no `default`: an optional variant field with a default comes back from OpenAPI required
+// (the import reads a variant's properties as a request's), not yet kept; a known gap, not this generator's to hide.
+const variantField = plainField.map(({ default: _d, ...f }) => f);
+
+/** A union field: tagged or not, its variants' fields plain. */
+const unionField = fc.record({ optional: opt(fc.boolean()), discriminator: opt(fc.constantFrom('kind', 'type')), variants: fc.dictionary(fc.constantFrom('card', 'bank', 'other'), fc.record({ tag: opt(fc.constantFrom('a', 'b')), fields: fc.dictionary(fc.constantFrom('number', 'iban', 'holder'), variantField, { minKeys: 1, maxKeys: 2 }) }).map(clean), { minKeys: 1, maxKeys: 3 }) }).map((u) => clean({ type: 'union', ...u }));
+
+const field = fc.oneof({ weight: 1, arbitrary: unionField }, { weight: 4, arbitrary: plainField }, { weight: 1, arbitrary: fieldArb });
 const fieldMap = fc.dictionary(fc.constantFrom(...FIELD_NAMES), field, { maxKeys: 6 });
 
 const resource = fc
@@ -124,6 +131,11 @@ const stateMachine = fc
   })
   .map(clean);
 
+// A variant has a field at least, and none named `id` (a variant of no fields, or with an `id`, came back from
+// OpenAPI as a resource of its name where a union response or event payload held it).
+const variant = fc.record({ description: opt(fc.string({ maxLength: 8 })), tag: opt(fc.constantFrom('a', 'b', 'card')), fields: fc.dictionary(fc.constantFrom(...FIELD_NAMES.filter((n) => n !== 'id')), variantField, { minKeys: 1, maxKeys: 2 }) }).map(clean);
+const variants = fc.dictionary(fc.constantFrom('card', 'bank', 'Quote', 'other'), variant, { minKeys: 1, maxKeys: 3 });
+
 const shape = fc
   .record({
     resource: opt(fc.constantFrom(...RESOURCE_NAMES)),
@@ -131,6 +143,22 @@ const shape = fc
     list: opt(fc.boolean()),
   })
   .map(clean);
+
+// A request shape may be a union. A discriminator comes with its variants (a shape with a discriminator and no
+// variants is not exported in a form the import reads back), and union response and event payload shapes are left
+// out: under a shown but empty `resources`, their variants come back from OpenAPI as resources (known, left to the
+// unions work; the well-formed newShapesSpec below has union responses).
+const requestShape = fc
+  .record({
+    resource: opt(fc.constantFrom(...RESOURCE_NAMES)),
+    fields: opt(fc.dictionary(fc.constantFrom(...FIELD_NAMES), plainField, { maxKeys: 3 })),
+    union: opt(fc.tuple(opt(fc.constantFrom('kind', 'type')), variants)),
+    list: opt(fc.boolean()),
+  })
+  .map(({ union, ...rest }) => clean({ ...rest, ...(union ? clean({ discriminator: union[0], variants: union[1] }) : {}) }));
+
+/** A named example: a summary, a description, a value. */
+const namedExamples = fc.dictionary(fc.constantFrom('one', 'two'), fc.record({ summary: opt(fc.string({ maxLength: 8 })), value: scalarValue }).map(clean), { maxKeys: 2 });
 
 const authRequirement = fc.oneof(
   fc.constant('none'),
@@ -169,14 +197,16 @@ const operation = fc
       filter: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
       sort: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
       paging: opt(paging),
+      response_headers: opt(fc.dictionary(fc.constantFrom('X-Cost', 'ETag', 'location', 'X-Request-Id'), fc.record({ type: fc.constantFrom('string', 'integer', 'object', 'array'), optional: opt(fc.boolean()), default: opt(scalarValue), items: opt(fc.constant({ type: 'string' })) }, { requiredKeys: ['type'] }).map(clean), { maxKeys: 2 })),
       status: opt(fc.constantFrom(200, 201, 202, 204, 302)),
-      request: opt(shape),
+      request: opt(requestShape),
       response: opt(shape),
       handler: opt(fc.constantFrom('quote', 'ping')),
       auth: opt(authRequirement),
       errors: opt(fc.uniqueArray(fc.constantFrom(...ERROR_NAMES, 'undeclared'), { maxLength: 3 })),
       idempotent: opt(fc.boolean()),
       deprecated: opt(fc.boolean()),
+      examples: opt(fc.record({ request: opt(namedExamples), response: opt(namedExamples), parameters: opt(fc.dictionary(fc.constantFrom('limit', 'X-Cost'), namedExamples.filter((e) => Object.keys(e).length > 0), { maxKeys: 1 })) }).map(clean)),
     },
     { requiredKeys: ['method', 'path', 'action'] },
   )
@@ -254,6 +284,7 @@ const parts = {
             .record({
               description: opt(fc.string({ maxLength: 10 })),
               payload: opt(shape),
+              body: opt(fc.constantFrom('envelope', 'raw')),
               resource: opt(fc.constantFrom(...RESOURCE_NAMES)),
               on: opt(fc.uniqueArray(fc.constantFrom('create', 'update', 'delete'), { maxLength: 3 })),
             })
@@ -265,7 +296,17 @@ const parts = {
     .map(clean),
   errors: fc
     .record({
-      body: opt(fc.oneof(fc.constant('problem'), fc.record({ fields: fc.dictionary(fc.constantFrom('code', 'message', 'detail'), plainField, { maxKeys: 3 }) }))),
+      body: opt(
+        fc.oneof(
+          fc.constant('problem'),
+          fc
+            .record(
+              { fields: fc.dictionary(fc.constantFrom('code', 'message', 'detail', 'error_code', 'http_status'), plainField, { maxKeys: 3 }), code: opt(fc.constantFrom('code', 'error_code', 'missing')), status: opt(fc.constantFrom('http_status', 'code')), message: opt(fc.constantFrom('message', 'detail')), media_type: opt(fc.constantFrom('application/json', 'application/vnd.x.error+json', 'text/plain')) },
+              { requiredKeys: ['fields'] },
+            )
+            .map(clean),
+        ),
+      ),
       codes: opt(
         fc.dictionary(
           fc.constantFrom(...ERROR_NAMES),
