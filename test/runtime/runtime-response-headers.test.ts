@@ -127,6 +127,33 @@ describe('declared response headers', () => {
   });
 });
 
+describe('declared response headers and idempotency', () => {
+  it('a retry with the same Idempotency-Key gets the declared headers again', async () => {
+    const spec = SPEC.replace('endpoints:\n  operations:', 'endpoints:\n  idempotency: { retention: 1h }\n  operations:');
+    let calls = 0;
+    const keyed = await startService(model(spec), {
+      handlers: {
+        quote: (ctx) => {
+          calls++;
+          ctx.header('X-Cost', calls);
+          return { ok: true };
+        },
+      },
+    });
+    try {
+      const first = await keyed.call('POST', '/quotes', { mode: 'ok' }, { 'idempotency-key': 'k-1' });
+      const again = await keyed.call('POST', '/quotes', { mode: 'ok' }, { 'idempotency-key': 'k-1' });
+      expect([first.status, again.status]).toEqual([200, 200]);
+      expect(calls).toBe(1);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect([first.headers.get('x-cost'), again.headers.get('x-cost')]).toEqual(['1', '1']);
+      expect(again.headers.get('x-region')).toBe('eu');
+    } finally {
+      await keyed.close();
+    }
+  });
+});
+
 describe('check of response headers', () => {
   const codes = (ops: string) => compileSpecText(`servicespec: 1
 resources:
