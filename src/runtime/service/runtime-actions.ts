@@ -675,6 +675,8 @@ interface ListPage {
   total: number;
 }
 
+const EMPTY_HEADERS: ReadonlyMap<string, { name: string; value: HeaderValue }> = new Map();
+
 function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
   const { ctx, compile } = deps;
   const op = route.operation;
@@ -684,7 +686,8 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
   const validateOut = op.response ? compile(getShapeSchema(ctx.model, op.response, 'response')) : undefined;
   const declaredHeaders = op.responseHeaders.length > 0 ? createHandlerHeaders(ctx.model, route, compile) : undefined;
   return async (request, reply) => {
-    const headersSet = new Map<string, { name: string; value: HeaderValue }>();
+    // Made on the first ctx.header: a handler that sets none costs nothing.
+    let headersSet: Map<string, { name: string; value: HeaderValue }> | undefined;
     let body: unknown;
     if (validateIn) {
       body = requireObjectBody(request);
@@ -707,7 +710,7 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
       fail: (condition, detail) => {
         throw new ServiceError(condition, detail);
       },
-      header: createHeaderSetter(headersSet),
+      header: (name, value) => createHeaderSetter((headersSet ??= new Map()))(name, value),
     });
     if (reply.sent && request.deadline?.answeredBy !== 'timeout') return reply;
     if (validateOut) {
@@ -718,8 +721,8 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
         throw new ServiceError('internal', 'the service produced an invalid response');
       }
     }
-    if (declaredHeaders) declaredHeaders.apply(headersSet, reply, request.log);
-    else for (const { name, value } of headersSet.values()) reply.header(name, formatHeaderValue(value));
+    if (declaredHeaders) declaredHeaders.apply(headersSet ?? EMPTY_HEADERS, reply, request.log);
+    else if (headersSet) for (const { name, value } of headersSet.values()) reply.header(name, formatHeaderValue(value));
     // Past the time-out (it answered, or a handler blocked the event loop past it) the result is late, not sent.
     if (request.deadline?.aborted) return toLateAnswer(reply, route.successStatus, result);
     return sendAnswer(request, reply, route.successStatus, result);
