@@ -12,6 +12,7 @@ import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 import { getMediaTypeTemplateProblem } from '../model/model-media-type.js';
 import { checkBroker } from './check-broker.js';
 import { checkCallbacks } from './check-callbacks.js';
+import { checkResponseHeaders } from './check-response-headers.js';
 
 type Report = (code: DiagnosticCode, params: Record<string, string | number>, pointer: string) => void;
 
@@ -896,6 +897,7 @@ const eventRules: Rule = ({ model, doc, report }) => {
 
 /** events.delivery.broker (check-broker.ts). */
 const brokerRules: Rule = ({ model, report }) => checkBroker(model, report);
+const responseHeaderRules: Rule = ({ model, report }) => checkResponseHeaders(model, report);
 
 const errorRules: Rule = ({ model, report }) => {
   const errs = model.errors;
@@ -1090,7 +1092,7 @@ const caseClashRules: Rule = ({ model, report }) => {
 
 const callbackRules: Rule = ({ model, report }) => checkCallbacks(model, report);
 
-export const RULES: readonly Rule[] = [nameStyleRules, caseClashRules, reservedPathRules, fieldRules, unionShapeRules, parameterRules, wireNameRules, resourceRules, stateRules, operationRules, callbackRules, authRules, eventRules, eventVisibilityRules, brokerRules, errorRules, limitRules, versionRules, versionHistoryRules];
+export const RULES: readonly Rule[] = [nameStyleRules, caseClashRules, reservedPathRules, fieldRules, unionShapeRules, parameterRules, responseHeaderRules, wireNameRules, resourceRules, stateRules, operationRules, callbackRules, authRules, eventRules, eventVisibilityRules, brokerRules, errorRules, limitRules, versionRules, versionHistoryRules];
 
 /** Runs every semantic rule; diagnostics carry JSON pointers, to be placed by the caller. */
 export function checkModel(model: ServiceModel, doc: SpecDocument): Diagnostic[] {

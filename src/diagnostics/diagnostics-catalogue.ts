@@ -80,6 +80,8 @@ export const DIAGNOSTICS = {
   'param-type-invalid': { severity: 'error', message: '{where}: a parameter cannot have type {type}; it is sent as text, so its type is one of {types}' },
   'param-duplicate': { severity: 'error', message: 'operation `{operation}`: headers `{first}` and `{second}` are the same header (names are compared without regard to case)' },
   'param-reserved': { severity: 'error', message: 'operation `{operation}`: {in} `{name}` is read by the service itself ({reason}); it cannot be a parameter of the operation' },
+  'response-header-reserved': { severity: 'error', message: 'operation `{operation}`: response header `{name}` is {reason}; the spec cannot declare it' },
+  'response-header-unproducible': { severity: 'error', message: 'operation `{operation}`: response header `{name}` is required, but the built-in {action} action cannot set it; give it a `default` the service sends, or mark it optional' },
   'wire-name-clash': { severity: 'error', message: '{place} `{name}` is both {first} and {second}: one request cannot carry both' },
   'filter-type-invalid': { severity: 'error', message: 'operation `{operation}`: filter `{field}` is a field of type {type}, which a query parameter cannot match; filter on a field of another type' },
   'callback-action-invalid': { severity: 'error', message: 'operation `{operation}`: callback `{callback}`: callbacks are served on create operations only (they carry events about the object it creates), not on {action}' },

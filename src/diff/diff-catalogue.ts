@@ -112,6 +112,8 @@ export const DIFF_RULES = {
   'callback-url-changed': { part: 'endpoints', impact: b, message: 'operation {subject}: callback {value} now reads its URL from {new} (was {old}); clients sending the old field are no longer called back' },
   'callback-event-removed': { part: 'endpoints', impact: b, message: 'operation {subject}: callback {value} no longer carries event {kind}' },
   'callback-event-added': { part: 'endpoints', impact: n, message: 'operation {subject}: callback {value} now also carries event {kind}; receivers must ignore kinds they do not know' },
+  'response-header-removed': { part: 'endpoints', impact: b, message: 'operation {subject}: response header {value} was removed; clients reading it find nothing' },
+  'response-header-added': { part: 'endpoints', impact: n, message: 'operation {subject}: new response header {value}' },
   'operation-request-changed': { part: 'endpoints', impact: b, message: 'operation {subject}: the request body is now {new} (was {old})' },
   'operation-response-changed': { part: 'endpoints', impact: b, message: 'operation {subject}: the response body is now {new} (was {old})' },
   'operation-deprecated': { part: 'endpoints', impact: n, message: 'operation {subject} is now deprecated' },

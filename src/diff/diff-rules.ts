@@ -548,6 +548,7 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
   const param = (f: FieldModel): Flow => ({ request: true, requestRequired: !mayLeaveOut(f), response: false });
   if (o.query.length > 0 || n.query.length > 0) new FieldDiff(out, { part: 'endpoints', query: true }).fields(`${id} query.`, o.query, n.query, param, param);
   if (o.headers.length > 0 || n.headers.length > 0) new FieldDiff(out, { part: 'endpoints' }).fields(`${id} headers.`, o.headers, n.headers, param, param);
+  if (o.responseHeaders.length > 0 || n.responseHeaders.length > 0) diffResponseHeaders(out, id, o.responseHeaders, n.responseHeaders, at('response_headers'));
   if (shapeText(o.response) !== shapeText(n.response)) out.add('operation-response-changed', id, { old: shapeText(o.response), new: shapeText(n.response) }, at('response'));
   else if (o.response?.fields || n.response?.fields) {
     const flow = (): Flow => ({ request: false, requestRequired: false, response: true });
@@ -967,4 +968,20 @@ export function compareModels(oldModel: ServiceModel, newModel: ServiceModel, op
   diffVersioning(out, oldModel, newModel, today);
   diffVersionHistory(out, oldModel, newModel);
   return out.changes;
+}
+
+/**
+ * An operation's declared response headers (names compared without case): one removed is breaking, one added is
+ * not; a header kept is compared as a response field (its type, constraints, whether it is always sent).
+ */
+function diffResponseHeaders(out: Collector, id: string, before: readonly FieldModel[], after: readonly FieldModel[], where: Where): void {
+  const byKey = (list: readonly FieldModel[]) => new Map(list.map((h) => [h.name.toLowerCase(), h]));
+  const a = byKey(before);
+  const b = byKey(after);
+  for (const [k, h] of a) if (!b.has(k)) out.add('response-header-removed', id, { value: h.name }, where);
+  for (const [k, h] of b) if (!a.has(k)) out.add('response-header-added', id, { value: h.name }, where);
+  // Kept headers under their new name, so a change of case alone is no change.
+  const kept = [...a].filter(([k]) => b.has(k)).map(([k, h]) => ({ ...h, name: b.get(k)!.name }));
+  const flow = (): Flow => ({ request: false, requestRequired: false, response: true });
+  new FieldDiff(out, { part: 'endpoints' }).fields(`${id} response_headers.`, kept, [...b.values()].filter((h) => a.has(h.name.toLowerCase())), flow, flow);
 }

@@ -2,7 +2,7 @@ import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { DEFAULT_PAGING, getApiKeyPlacement, getErrorMediaType, getIdempotencyHeader, isRawEvent, NOT_SHOWN, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
-import { getCreateLocation, getErrorCodes, getRouteErrors, getRoutes, LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
+import { getErrorCodes, getRouteErrors, getRoutes, LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
 import type { AuthRequirement, EventKindModel, FieldModel, NamedExampleModel, OperationModel, ParameterModel, RateLimitModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel, VersionChangeModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -22,7 +22,8 @@ import {
   type JsonObject,
 } from './export-shared.js';
 import { callbacksObject } from './export-callbacks.js';
-import { errorsToSpec, eventsToSpec, limitsToSpec, pagingToSpec, resourceToSpec, schemeToSpec, shapeToSpec, stateMachineToSpec, versioningToSpec } from './model-to-spec.js';
+import { getSuccessHeaderObjects } from './export-response-headers.js';
+import { errorsToSpec, eventsToSpec, limitsToSpec, pagingToSpec, parametersToSpec, resourceToSpec, schemeToSpec, shapeToSpec, stateMachineToSpec, versioningToSpec } from './model-to-spec.js';
 
 // OpenAPI 3.1 (or 3.0) from the model, built from getRoutes(model): the routes the runtime registers are the
 // paths documented here, so what is served and what is exported cannot drift. What OpenAPI has no words for
@@ -550,10 +551,10 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
     description = 'Deleted.';
   }
   const out: JsonObject = { description };
-  if (hasRatePolicy(ctx, route)) out.headers = rateLimitHeaders(ctx, true, false);
-  const location = getCreateLocation(ctx.model, route);
-  if (location !== undefined) out.headers = { Location: { description: `Where the created ${r?.name ?? 'object'} is read: ${location}.`, schema: { type: 'string', format: 'uri-reference' } }, ...(out.headers as JsonObject | undefined) };
-  if (o.paging?.link === true) out.headers = { ...((out.headers as JsonObject | undefined) ?? {}), Link: linkHeader(ctx) };
+  // getSuccessHeaderObjects: Location, Link and the declared headers (the runtime and tester read the same list).
+  const own = getSuccessHeaderObjects(ctx.model, route, { schema: (s) => schema(ctx, s), link: () => linkHeader(ctx) });
+  const headers: JsonObject = { ...own.location, ...(hasRatePolicy(ctx, route) ? rateLimitHeaders(ctx, true, false) : {}), ...own.rest };
+  if (Object.keys(headers).length > 0) out.headers = headers;
   if (body && route.successStatus !== 204) out.content = { [jsonType(ctx)]: { schema: body } };
   return out;
 }
@@ -676,6 +677,8 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   // own shapes, a request that travels without a body, a shape naming an undeclared resource).
   if (o.request) ext.request = shapeToSpec(o.request);
   if (o.response) ext.response = shapeToSpec(o.response);
+  const responseHeaders = parametersToSpec(o.responseHeaders);
+  if (responseHeaders) ext.response_headers = responseHeaders as JsonObject;
   op['x-servicespec-operation'] = ext;
   // Rate limits, page sizes, idempotency and ownership are listed once, where the spec states them; a transition
   // is stated by its state machine and carried out by this operation, so it is listed here.

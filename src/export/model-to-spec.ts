@@ -200,6 +200,7 @@ export function operationToSpec(o: OperationModel): OperationSpec {
     paging: pagingToSpec(o.paging),
     query: parametersToSpec(o.query),
     headers: parametersToSpec(o.headers),
+    response_headers: parametersToSpec(o.responseHeaders),
     status: o.statusDeclared ? o.status : undefined,
     request: o.request ? shapeToSpec(o.request) : undefined,
     response: o.response ? shapeToSpec(o.response) : undefined,

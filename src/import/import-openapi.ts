@@ -37,6 +37,7 @@ import { validateSpec } from '../spec/spec-validate.js';
 import { getValueProblem } from '../check/check-rules.js';
 import type { FieldModel } from '../model/model-types.js';
 import { importCallbacks } from './import-callbacks.js';
+import { importResponseHeaders } from './import-response-headers.js';
 import { validateOpenApi } from './import-validate.js';
 import { toErrorCodeName, toEventKindName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
 import { fieldFromSchema, fieldsFromSchema, flatten, isObject, orderField, report, resolve, shapeFromSchema, unionFromSchema, type Json, type SchemaContext } from './import-schema.js';
@@ -1038,6 +1039,8 @@ interface ParamUse {
   pointer: string;
   name: string;
   where: string;
+  /** How diagnostics name it, when not `<where> parameter <name>` (a response header). */
+  label?: string;
 }
 
 /** Headers the runtime reads itself (content negotiation, framing, credentials): no operation declares them. */
@@ -1110,7 +1113,7 @@ function asParameter(f: FieldSpec): ParameterSpec {
 /** A query or header parameter of a custom operation, in the format's vocabulary; undefined (reported) when it has none. */
 function parameterFromOpenApi(ctx: Ctx, src: OpSource, use: ParamUse): ParameterSpec | undefined {
   const { p, pointer, name, where } = use;
-  const item = `operation ${src.id}: ${where} parameter \`${name}\``;
+  const item = use.label ?? `operation ${src.id}: ${where} parameter \`${name}\``;
   const drop = (reason: string) => {
     report(ctx, 'import-dropped', { item, reason }, pointer);
     return undefined;
@@ -1199,6 +1202,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   const family = getPathFamily(prepared, ctx);
 
   const operations: Record<string, OperationSpec> = {};
+  const locations: { operation: string; resource: string | undefined; pointer: string }[] = [];
   const handlerNames = new UniqueNames('_');
   for (const { src, success, response } of prepared) {
     const op = src.op;
@@ -1319,11 +1323,25 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     for (const [status, r] of Object.entries(responses)) {
       const node = resolve(ctx, r, '').node;
       if (isObject(node) && isObject(node.links)) report(ctx, 'import-dropped', { item: `operation ${src.id}: the links of response ${status}`, reason: 'links have no equivalent' }, joinPointer(joinPointer(joinPointer(src.pointer, 'responses'), status), 'links'));
-      if (isObject(node) && isObject(node.headers) && !x) {
-        for (const h of Object.keys(node.headers)) if (!(action === 'list' && o.paging !== undefined && (o.paging as PagingSpec).link === true && h.toLowerCase() === LINK_HEADER.toLowerCase())) report(ctx, 'import-dropped', { item: `operation ${src.id}: response header ${h} (${status})`, reason: 'response headers are defined by the format' }, joinPointer(joinPointer(joinPointer(src.pointer, 'responses'), status), 'headers'));
+      const headersAt = joinPointer(joinPointer(joinPointer(src.pointer, 'responses'), status), 'headers');
+      // servicespec's own export carries the response headers as written (x-servicespec-operation), as it does the shapes.
+      if (x) {
+        if (isObject(x.response_headers) && status === String(success.status)) o.response_headers = x.response_headers;
+      } else if (isObject(node) && isObject(node.headers) && status === String(success.status)) {
+        const link = action === 'list' && isObject(o.paging) && (o.paging as PagingSpec).link === true;
+        const got = importResponseHeaders(ctx, { operation: src.id, action, link, headers: node.headers, pointer: headersAt, toParameter: (use) => parameterFromOpenApi(ctx, src, use) });
+        if (got.headers) o.response_headers = got.headers;
+        if (got.location !== undefined) locations.push({ operation: src.id, resource: typeof o.resource === 'string' ? o.resource : undefined, pointer: got.location });
+      } else if (isObject(node) && isObject(node.headers) && !x) {
+        for (const h of Object.keys(node.headers)) report(ctx, 'import-dropped', { item: `operation ${src.id}: response header ${h} (${status})`, reason: 'response headers are declared on the success answer only (response_headers)' }, joinPointer(headersAt, h));
       }
     }
     operations[src.id] = orderOperation(o) as unknown as OperationSpec;
+  }
+  // A create's Location is the format's when its resource has a read operation; without one it cannot be kept.
+  for (const l of locations) {
+    const readable = Object.values(operations).some((op) => op.action === 'read' && op.resource === l.resource);
+    if (!readable) report(ctx, 'import-dropped', { item: `operation ${l.operation}: response header \`Location\``, reason: 'a create\'s Location is the path of its resource\'s read operation, and the document has none' }, l.pointer);
   }
   if (ctx.idempotencyHeader !== undefined && out.idempotency === undefined) out.idempotency = { header: ctx.idempotencyHeader };
   if (Object.keys(operations).length > 0) out.operations = operations;
@@ -1331,7 +1349,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   return shown ? (out as SpecDocument['endpoints']) : undefined;
 }
 
-const OPERATION_ORDER = ['method', 'path', 'action', 'resource', 'transition', 'summary', 'description', 'filter', 'sort', 'paging', 'query', 'headers', 'status', 'request', 'response', 'handler', 'auth', 'errors', 'idempotent', 'deprecated', 'examples', 'callbacks'];
+const OPERATION_ORDER = ['method', 'path', 'action', 'resource', 'transition', 'summary', 'description', 'filter', 'sort', 'paging', 'query', 'headers', 'response_headers', 'status', 'request', 'response', 'handler', 'auth', 'errors', 'idempotent', 'deprecated', 'examples', 'callbacks'];
 
 function orderOperation(o: Json): Json {
   const out: Json = {};

@@ -271,6 +271,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     }
     op.query = o.query === undefined ? EMPTY : buildParameters(o.query, 'query', joinPointer(pointer, 'query'));
     op.headers = o.headers === undefined ? EMPTY : buildParameters(o.headers, 'header', joinPointer(pointer, 'headers'));
+    op.responseHeaders = o.response_headers === undefined ? EMPTY : buildParameters(o.response_headers, 'header', joinPointer(pointer, 'response_headers'));
     op.status = o.status ?? DEFAULT_SUCCESS_STATUS[o.action];
     op.statusDeclared = o.status !== undefined;
     if (o.request) op.request = buildShape(o.request, joinPointer(pointer, 'request'))!;

@@ -159,9 +159,10 @@ export function getUnionSchema(model: ServiceModel, union: UnionModel, resource:
     }
     return s;
   });
-  const s: JsonSchema = { oneOf };
-  if (union.discriminator !== undefined) s.discriminator = { propertyName: union.discriminator };
-  return s;
+  // Tagged: `type: object` beside the discriminator, because Ajv's discriminator keyword lets a value that is no
+  // object through (its oneOf is not tried then): `method: 12345` was accepted and stored.
+  if (union.discriminator !== undefined) return { type: 'object', oneOf, discriminator: { propertyName: union.discriminator } };
+  return { oneOf };
 }
 
 /** A resource as the service returns it, or as a create / replace / update request must be. */

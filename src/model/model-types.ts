@@ -158,6 +158,8 @@ export interface OperationModel {
   query: readonly ParameterModel[];
   /** custom: the declared request headers, by their name as written. */
   headers: readonly ParameterModel[];
+  /** The declared headers of the success answer, by their name as written (empty when none); `in` is `header`. */
+  responseHeaders: readonly ParameterModel[];
   /** The declared success status, or the one the format defines for the action. */
   status: number;
   statusDeclared: boolean;

@@ -18,6 +18,7 @@ import { getVersionDifferences, type FieldDifference } from '../model/model-vers
 import { DEFAULT_IDEMPOTENCY_HEADER, getApiKeyPlacement, getErrorBodyRoles, getErrorCodeValue, getRateLimitName, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
 import { getStateField } from '../model/model-lookup.js';
 import { getNatsStreamSubjects } from '../model/model-broker.js';
+import { getResponseHeaders } from '../model/model-response-headers.js';
 import { getCreateLocation, getOperationRoute, getPagingParams, getRouteErrors, isIdempotentOperation, LIST_PARAMS, PAGE_FIELDS } from '../model/model-routes.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 
@@ -90,11 +91,17 @@ function errorsText(m: ServiceModel, o: OperationModel): Span[] {
   return joinInline(errors.map((e) => [code(e.code), ` (${e.status})`]), ', ');
 }
 
-/** The success status, and where a create says the new object is (its Location header: getCreateLocation). */
+/**
+ * The success status, where a create says the new object is (its Location header: getCreateLocation), and the
+ * declared response headers (getResponseHeaders), each optional one said so.
+ */
 function successText(m: ServiceModel, o: OperationModel): Span[] {
   const route = getOperationRoute(m, o.id);
   const location = route ? getCreateLocation(m, route) : undefined;
-  return location === undefined ? [String(o.status)] : [String(o.status), ', Location: ', code(location)];
+  const out: Span[] = location === undefined ? [String(o.status)] : [String(o.status), ', Location: ', code(location)];
+  const declared = route ? getResponseHeaders(m, route).filter((h) => h.source === 'declared') : [];
+  if (declared.length > 0) out.push(', headers: ', ...joinInline(declared.map((h) => [code(h.name), ...(h.required ? [] : [' (optional)'])]), ', '));
+  return out;
 }
 
 const orNotShown = (text: string | undefined): Span[] => [text ?? NOT_SHOWN];

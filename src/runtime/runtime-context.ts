@@ -47,6 +47,11 @@ export interface HandlerContext {
   signal?: AbortSignal;
   /** Ends the request with the error the spec declares for a condition (`ctx.fail('missing_resource')`). */
   fail(condition: Condition, detail?: string): never;
+  /**
+   * Sets a header of the success answer (a list is joined with `, `). The operation's `response_headers` are checked
+   * against their declaration: one required and not set, or set to a value it refuses, makes the answer `internal`.
+   */
+  header(name: string, value: string | number | boolean | readonly (string | number | boolean)[]): void;
 }
 
 /** A custom operation: returns the response body (validated against the declared response shape). */

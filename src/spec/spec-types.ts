@@ -270,6 +270,11 @@ export interface OperationSpec {
   query?: Record<string, ParameterSpec>;
   /** custom: the request headers it reads, by name (case-insensitive on the wire). */
   headers?: Record<string, ParameterSpec>;
+  /**
+   * The headers of the success answer, by name (compared without regard to case): the service sends one with a
+   * `default` itself; a custom operation's handler sets the others (`ctx.header`). Location and Link are the format's.
+   */
+  response_headers?: Record<string, ParameterSpec>;
   status?: number;
   request?: ShapeSpec;
   response?: ShapeSpec;

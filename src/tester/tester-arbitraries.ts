@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { mayLeaveOut } from '../model/model-defaults.js';
 import { getResource } from '../model/model-lookup.js';
 import { isWritable, type SchemaView } from '../model/model-schemas.js';
-import type { FieldModel, ResourceModel, ServiceModel, UnionModel } from '../model/model-types.js';
+import type { FieldModel, ResourceModel, ServiceModel, UnionModel, VariantModel } from '../model/model-types.js';
 
 // fast-check arbitraries built from the model's field types and constraints: valid values (shrinkable), and
 // one invalid variant per constraint a field declares.
@@ -146,6 +146,44 @@ export function unionArbitrary(model: ServiceModel, union: UnionModel, complete 
   );
 }
 
+/** A complete valid value of one variant (its tag included), drawn with a fixed seed; undefined when it refers to other objects. */
+export function sampleVariant(model: ServiceModel, union: UnionModel, v: VariantModel, seed = 0x5eed): Record<string, unknown> | undefined {
+  if (JSON.stringify(v.fields).includes('"type":"ref"')) return undefined;
+  const body = fc.sample(objectArbitrary(model, v.fields, undefined, 'create', true), { seed, numRuns: 1 })[0]!;
+  return union.discriminator !== undefined && v.tag !== undefined ? { [union.discriminator]: v.tag, ...body } : body;
+}
+
+/** Whether `value` could be read as variant `v` of an untagged union: its required fields there, and nothing else. */
+function fitsVariant(value: Record<string, unknown>, v: VariantModel): boolean {
+  const names = new Set(v.fields.map((f) => f.name));
+  return Object.keys(value).every((k) => names.has(k)) && v.fields.every((f) => f.optional || f.hasDefault || f.name in value);
+}
+
+/**
+ * The invalid values of a union at `path` (the whole body when empty): a tag no variant has, and each variant with
+ * one of its required fields left out — in an untagged union, only where what is left is no other variant.
+ */
+export function unionMutations(model: ServiceModel, union: UnionModel, path: readonly (string | number)[]): Mutation[] {
+  const name = path.length === 0 ? 'the body' : path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+  const put = (value: Record<string, unknown>) => (b: Record<string, unknown>) => (path.length === 0 ? clone(value) : setAt(b, path, clone(value)));
+  const out: Mutation[] = [];
+  const d = union.discriminator;
+  const first = union.variants[0];
+  const firstSample = first ? sampleVariant(model, union, first) : undefined;
+  if (d !== undefined && firstSample) out.push({ label: `${name} with a ${d} no variant has`, condition: 'validation', apply: put({ ...firstSample, [d]: '__no_such_variant__' }) });
+  for (const v of union.variants) {
+    const sample = sampleVariant(model, union, v);
+    if (!sample) continue;
+    for (const f of v.fields) {
+      if (f.optional || f.hasDefault) continue;
+      const { [f.name]: _gone, ...rest } = sample;
+      if (d === undefined && union.variants.some((w) => w !== v && fitsVariant(rest, w))) continue;
+      out.push({ label: `${name} as variant ${v.name} without its required ${f.name}`, condition: 'validation', apply: put(rest) });
+    }
+  }
+  return out;
+}
+
 /** One way to break a valid body, and the condition the spec says it meets. */
 export interface Mutation {
   /** What is broken, e.g. `items[0].quantity above maximum 999`. */
@@ -216,7 +254,7 @@ function notMatching(pattern: string, min: number, max: number): string | undefi
 }
 
 /** The invalid variants of one field at `path`, derived from its declared constraints. */
-function fieldMutations(f: FieldModel, path: readonly (string | number)[], required: boolean): Mutation[] {
+function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (string | number)[], required: boolean): Mutation[] {
   const name = path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
   const out: Mutation[] = [];
   const put = (label: string, value: unknown) => out.push({ label: `${name} ${label}`, condition: 'validation', apply: (b) => setAt(b, path, value) });
@@ -273,11 +311,12 @@ function fieldMutations(f: FieldModel, path: readonly (string | number)[], requi
   }
   if (f.type === 'object') {
     out.push({ label: `${name} with an unknown field`, condition: 'validation', apply: (b) => setAt(b, [...path, '__unknown_field__'], 1) });
-    for (const sub of f.fields ?? []) out.push(...fieldMutations(sub, [...path, sub.name], !mayLeaveOut(sub)));
+    for (const sub of f.fields ?? []) out.push(...fieldMutations(model, sub, [...path, sub.name], !mayLeaveOut(sub)));
   }
   if (f.type === 'array' && f.items?.type === 'object') {
-    for (const sub of f.items.fields ?? []) out.push(...fieldMutations(sub, [...path, 0, sub.name], !mayLeaveOut(sub)));
+    for (const sub of f.items.fields ?? []) out.push(...fieldMutations(model, sub, [...path, 0, sub.name], !mayLeaveOut(sub)));
   }
+  if (f.type === 'union' && f.union) out.push(...unionMutations(model, f.union, path));
   return out;
 }
 
@@ -289,7 +328,7 @@ export function getMutations(model: ServiceModel, fields: readonly FieldModel[],
   const out: Mutation[] = [{ label: 'an unknown field', condition: 'validation', apply: (b) => ({ ...b, __unknown_field__: 'x' }) }];
   for (const f of bodyFields ?? fields) {
     if (!isWritable(resource, f, view)) continue;
-    out.push(...fieldMutations(f, [f.name], view !== 'update' && !mayLeaveOut(f)));
+    out.push(...fieldMutations(model, f, [f.name], view !== 'update' && !mayLeaveOut(f)));
     if (f.type === 'ref' && getResource(model, f.to)?.identifier !== undefined) {
       const target = getResource(model, f.to)!;
       const idField = target.fields.find((x) => x.name === target.identifier);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { SchemaView } from '../model/model-schemas.js';
 import type { OperationRoute } from '../model/model-routes.js';
-import { getMutations, objectArbitrary } from './tester-arbitraries.js';
+import { getMutations, objectArbitrary, unionArbitrary, unionMutations } from './tester-arbitraries.js';
 import { getPageItems, getPageSizeParam } from './tester-checks-lists.js';
 import { BoundReached, type TestRequest } from './tester-http.js';
 import { describe, type CheckScope, type TestContext } from './tester-context.js';
@@ -149,7 +149,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         }
         // A body naming a resource (`request: {resource: Pet}`) is that resource's create shape.
         const bodyResource = o.request.resource !== undefined ? ctx.model.resources.find((r) => r.name === o.request!.resource) : undefined;
-        const one = bodyResource ? objectArbitrary(ctx.model, bodyResource.fields, bodyResource, 'create') : objectArbitrary(ctx.model, o.request.fields ?? [], undefined, 'create');
+        const one = bodyResource ? objectArbitrary(ctx.model, bodyResource.fields, bodyResource, 'create') : o.request.union ? unionArbitrary(ctx.model, o.request.union) : objectArbitrary(ctx.model, o.request.fields ?? [], undefined, 'create');
         const arb = fc.tuple(o.request.list ? fc.array(one, { minLength: 1, maxLength: 3 }) : one, query);
         await runProperty(ctx, scope, arb, runs, async ([value, values]) => {
           const resolved = await ctx.resolveRefs(value);
@@ -215,14 +215,16 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
     target = resource && o.action !== 'create' && o.action !== 'custom' ? await ctx.ensureObject(resource) : undefined;
     if (resource && o.action !== 'create' && o.action !== 'custom' && !target) return scope.skip(`no ${resource.name} to send bodies to`);
     // Complete: every optional object present, so that each nested field's mutation breaks the body.
-    base = resource ? await ctx.sampleCreateBody(resource, 0, true) : ((await ctx.resolveRefs(fc.sample(objectArbitrary(ctx.model, fields, undefined, 'create', true), { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
+    const bodyArb = !resource && o.request?.union ? unionArbitrary(ctx.model, o.request.union, true) : objectArbitrary(ctx.model, fields, undefined, 'create', true);
+    base = resource ? await ctx.sampleCreateBody(resource, 0, true) : ((await ctx.resolveRefs(fc.sample(bodyArb, { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
     ready = true;
   }, { quiet: true });
   if (!ready || !headers) return;
   const path = ctx.pathOf(route, target?.[resource?.identifier ?? 'id']);
   if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
   // Under a tight rate budget, one mutation per kind of constraint (the field rotated by seed), at most 10.
-  const all = getMutations(ctx.model, fields, resource, view);
+  // A union body: an unknown field (variants are closed), a tag no variant has, a variant without a required field.
+  const all = !resource && o.request?.union && !o.request.list ? [...getMutations(ctx.model, [], undefined, view), ...unionMutations(ctx.model, o.request.union, [])] : getMutations(ctx.model, fields, resource, view);
   const mutations = isThrifty(ctx.model) ? pickThrifty(all, (m) => m.label.slice(m.label.indexOf(' ') + 1).replace(/[0-9.]+/g, '#'), 10, ctx.seed) : all;
   for (const m of mutations) {
     await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${m.label}`, async (scope) => {

@@ -7,6 +7,7 @@ import type { FieldModel } from '../model/model-types.js';
 import type { Condition } from '../spec/spec-types.js';
 import { objectArbitrary } from './tester-arbitraries.js';
 import { getEdgeCases } from './tester-input-edges.js';
+import { checkUnionVariants } from './tester-checks-unions.js';
 import { isThrifty, pickThrifty } from './tester-pacing.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import { describe, type CheckScope, type TestContext } from './tester-context.js';
@@ -256,6 +257,7 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
 /** The input-space checks of one route (called per route by checkEndpoints). */
 export async function checkInputs(ctx: TestContext, route: OperationRoute): Promise<void> {
   await checkInputSpace(ctx, route);
+  await checkUnionVariants(ctx, route);
   if (ctx.idParams(route).length > 0 && route.resource) await checkIdentifiers(ctx, route);
   if (route.operation.action === 'list' && route.resource) await checkListEdges(ctx, route);
 }

@@ -5,6 +5,7 @@ import { getShapeSchema } from '../model/model-schemas.js';
 import type { PartName } from '../spec/spec-types.js';
 import { rateHeadersMismatch } from './tester-checks-limits.js';
 import { getPageItems } from './tester-checks-lists.js';
+import { responseHeadersMismatch } from './tester-checks-response-headers.js';
 import { describe, routeMatchers, type TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import type { CheckResult, Failure } from './tester-types.js';
@@ -12,8 +13,8 @@ import type { CheckResult, Failure } from './tester-types.js';
 // Every answer judged, whatever request produced it: the client hands each one here (TestClient.onAnswer), and the
 // judge holds it to what the spec says of any answer of its route — no undeclared 5xx, the declared success
 // status, the media type (problem+json for errors where `body: problem`; the version's media type where versions
-// are placed there), the declared headers (Location, RateLimit/RateLimit-Policy, Retry-After, Vary,
-// Deprecation/Sunset) and the body's shape. One verdict per check and operation, the first failure kept.
+// are placed there), the declared headers (Location, the operation's response_headers, RateLimit/RateLimit-Policy,
+// Retry-After, Vary, Deprecation/Sunset) and the body's shape. One verdict per check and operation, the first failure kept.
 
 /** Conditions whose 5xx answer a spec may declare for a valid request: the deadline, a handler not given. */
 const SERVER_CONDITIONS = new Set(['timeout', 'not_implemented']);
@@ -185,6 +186,12 @@ export class Judge {
           return loc.includes(encodeURIComponent(String(id))) ? undefined : fail(`a Location header naming the ${route.resource!.name} made (${String(id)})`, o.pointer, `Location: ${loc}`);
         });
       }
+    }
+    if (o.responseHeaders.length > 0 && res.status === route.successStatus) {
+      this.record('endpoints', 'endpoints.response-headers', o.id, () => {
+        const m = responseHeadersMismatch(ctx, route, res);
+        return m === undefined ? undefined : fail('the declared response headers, each with a value its declaration takes', `${o.pointer}/response_headers`, m);
+      });
     }
     if ((ctx.model.limits?.rate ?? []).length > 0) this.record('limits', 'limits.answer-headers', o.id, () => this.rateHeaders(route, res, fail));
     if (versioned && ctx.model.versioning?.placement) {

@@ -45,6 +45,8 @@ describe('unions in the model and check', () => {
     const c = compileSpecText(UNION_SPEC);
     const s = getResourceSchema(c.model!, c.model!.resources[0]!, 'create') as { properties: Record<string, unknown> };
     expect(s.properties.method).toEqual({
+      // type: object as well: Ajv's discriminator keyword lets a value that is no object through without it
+      type: 'object',
       oneOf: [
         { type: 'object', properties: { kind: { type: 'string', enum: ['card'] }, number: { type: 'string', pattern: '^[0-9]{12,19}$' }, holder: { type: 'string' } }, additionalProperties: false, required: ['kind', 'number'] },
         { type: 'object', properties: { kind: { type: 'string', enum: ['bank'] }, iban: { type: 'string', minLength: 15 } }, additionalProperties: false, required: ['kind', 'iban'] },

@@ -150,6 +150,8 @@ export const ROWS: Row[] = [
   { code: 'callback-url-changed', old: callback, new: (d) => (callback(d), (ops(d).createLoan.callbacks.onReturn.url = 'notify_url')) },
   { code: 'callback-event-removed', old: callback, new: (d) => (callback(d), (ops(d).createLoan.callbacks.onReturn.events = ['loan.returned'])) },
   { code: 'callback-event-added', old: callback, new: (d) => (callback(d), ops(d).createLoan.callbacks.onReturn.events.push('loan.lost')) },
+  { code: 'response-header-removed', old: (d) => (ops(d).bookAvailability.response_headers = { 'X-Copies': { type: 'integer', optional: true } }), new: () => undefined },
+  { code: 'response-header-added', new: (d) => (ops(d).bookAvailability.response_headers = { 'X-Copies': { type: 'integer' } }) },
   { code: 'operation-request-changed', new: (d) => (ops(d).bookAvailability.request = { resource: 'Book' }) },
   { code: 'operation-response-changed', new: (d) => (ops(d).bookAvailability.response = { resource: 'Book' }) },
   { code: 'operation-deprecated', new: (d) => (ops(d).getBook.deprecated = true) },

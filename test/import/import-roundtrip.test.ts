@@ -6,7 +6,7 @@ import { serializeDocument } from '../../src/export/export-shared.js';
 import { importOpenApiDocument } from '../../src/import/import-openapi.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
 import { compileSpecText } from '../../src/program.js';
-import { specDocument } from '../check/spec-arbitrary.js';
+import { newShapesSpec, specDocument } from '../check/spec-arbitrary.js';
 import { EXAMPLE_NAMES, exampleModel, jsonDiff } from '../export/helpers.js';
 
 // export → import → export gives the same OpenAPI document: for the examples, and as a property over generated
@@ -70,15 +70,27 @@ endpoints:
         tag: { type: array, items: { type: enum, values: [a, b] } }
       headers:
         X-Request-Id: { type: uuid, optional: true }
+      response_headers:
+        X-Total: { type: integer, minimum: 0, description: Every match. }
+        X-Tags: { type: array, items: { type: enum, values: [a, b] }, optional: true, deprecated: true }
+        Location: { type: uri, optional: true, example: 'https://example.com/things/search?page=2' }
       response: { resource: io.example.v1.Thing, list: true }
     post-createThing:
       method: POST
       path: /things
       action: create
       resource: io.example.v1.Thing
+      response_headers:
+        Cache-Control: { type: string, default: no-store }
+        X-Seldom: { type: boolean, optional: true }
+    readThing:
+      method: GET
+      path: /things/{id}
+      action: read
+      resource: io.example.v1.Thing
 `;
   for (const version of VERSIONS) {
-    it(`query and header parameters, operation ids and dotted resource names, OpenAPI ${version}: the same document and model`, async () => {
+    it(`query and header parameters, response headers, operation ids and dotted resource names, OpenAPI ${version}: the same document and model`, async () => {
       const compiled = compileSpecText(withParams, 'params.yaml');
       expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
       const { first, second, imported, model2 } = await roundTrip(compiled.model!, version);
@@ -137,6 +149,24 @@ endpoints:
           expect(jsonDiff(first, second)).toEqual([]);
         }),
         { numRuns: Number(process.env.ROUNDTRIP_RUNS ?? 100) },
+      );
+    }, 120_000);
+  }
+});
+
+describe('round trip of the shapes of issue 26: spec → export → import → the same spec', () => {
+  for (const version of VERSIONS) {
+    it(`unions, list shapes, declared error bodies, raw event payloads, named examples and response headers, OpenAPI ${version} (property)`, async () => {
+      await fc.assert(
+        fc.asyncProperty(newShapesSpec, async (doc) => {
+          const compiled = compileSpecText(JSON.stringify(doc), 'generated.json');
+          expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+          const { first, second, imported, model2 } = await roundTrip(compiled.model!, version);
+          expect(jsonDiff(comparable(compiled.model!), comparable(model2))).toEqual([]);
+          expect(jsonDiff(first, second)).toEqual([]);
+          expect(imported.diagnostics.filter((d) => d.code === 'import-dropped' || d.code === 'import-approximated')).toEqual([]);
+        }),
+        { numRuns: Number(process.env.ROUNDTRIP_RUNS ?? 60) },
       );
     }, 120_000);
   }

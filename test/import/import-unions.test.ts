@@ -138,6 +138,7 @@ describe('unions through OpenAPI', () => {
       const doc = exportOpenApi(c.model!, { openapi: version }).document as Json;
       const schemas = (doc.components as Json).schemas as Json;
       expect(((schemas.Payment as Json).properties as Json).method).toEqual({
+        type: 'object',
         oneOf: [{ $ref: '#/components/schemas/card' }, { $ref: '#/components/schemas/bank_transfer' }],
         discriminator: { propertyName: 'kind', mapping: { card: '#/components/schemas/card', bank: '#/components/schemas/bank_transfer' } },
       });

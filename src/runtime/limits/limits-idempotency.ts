@@ -56,6 +56,8 @@ declare module 'fastify' {
  */
 export function createIdempotency(model: ServiceModel, storage: Storage, retentionMs: number, now: () => Date): Idempotency {
   const header = getIdempotencyHeader(model).toLowerCase();
+  // The declared response headers are part of the answer a retry gets again.
+  const replayed = [...new Set([...REPLAYED_HEADERS, ...(model.endpoints?.operations ?? []).flatMap((o) => o.responseHeaders.map((h) => h.name.toLowerCase()))])];
   const scopeOf = (request: FastifyRequest) => (request.principal ? `${request.principal.scheme}:${request.principal.subject}` : '-');
   const expiry = () => new Date(now().getTime() + retentionMs).toISOString();
   /** What the key holds, answered: a replay of the stored answer, or the conflict or in-progress refusal. */
@@ -178,7 +180,7 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
         return storage.deleteRecord(NAMESPACE, claim.key).catch(() => undefined);
       }
       const headers: Record<string, string> = {};
-      for (const h of REPLAYED_HEADERS) {
+      for (const h of replayed) {
         const v = reply.getHeader(h);
         if (v !== undefined) headers[h] = String(v);
       }

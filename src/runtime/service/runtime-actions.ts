@@ -11,6 +11,8 @@ import type { CallbackHooks } from '../events/events-callbacks.js';
 import { createPayloadCheck } from '../events/events-payload.js';
 import { getOwnerScope as getPrincipalOwnerScope, isOwnObject } from '../runtime-access.js';
 import { boundToDeadline, sendAnswer, toLateAnswer } from '../runtime-deadline.js';
+import { formatHeaderValue } from '../../model/model-response-headers.js';
+import { createHandlerHeaders, createHeaderSetter, withDefaultHeaders, type HeaderValue } from './runtime-response-headers.js';
 import { ServiceError } from '../runtime-errors.js';
 import { getAnswerType } from '../runtime-versioning.js';
 import { createParameterReader, parseText } from './runtime-parameters.js';
@@ -291,14 +293,17 @@ function changeKeyed<T>(
 }
 
 export function createActionHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
+  checkActionHandler(deps.ctx.model, route);
+  if (route.operation.action === 'custom') return createCustomHandler(route, deps);
+  return withDefaultHeaders(route, createBuiltInHandler(route, deps));
+}
+
+function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
   const { ctx, compile, events, fast, callbacks } = deps;
   const { model, storage } = ctx;
   const op = route.operation;
   const resource = route.resource;
   const status = route.successStatus;
-
-  checkActionHandler(model, route);
-  if (op.action === 'custom') return createCustomHandler(route, deps);
   if (!resource) throw new Error(`operation ${op.id} has no resource`);
   const idField = resource.identifier !== undefined ? getField(resource, resource.identifier) : undefined;
   const idParam = route.identifierParam;
@@ -722,6 +727,8 @@ interface ListPage {
   total: number;
 }
 
+const EMPTY_HEADERS: ReadonlyMap<string, { name: string; value: HeaderValue }> = new Map();
+
 function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
   const { ctx, compile } = deps;
   const op = route.operation;
@@ -729,7 +736,10 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
   const readParameters = createParameterReader(ctx.model, route, compile);
   const validateIn = op.request && route.hasBody ? compile(getShapeSchema(ctx.model, op.request, 'create', { safeIntegers: true }), getResource(ctx.model, op.request.resource)) : undefined;
   const validateOut = op.response ? compile(getShapeSchema(ctx.model, op.response, 'response')) : undefined;
+  const declaredHeaders = op.responseHeaders.length > 0 ? createHandlerHeaders(ctx.model, route, compile) : undefined;
   return async (request, reply) => {
+    // Made on the first ctx.header: a handler that sets none costs nothing.
+    let headersSet: Map<string, { name: string; value: HeaderValue }> | undefined;
     let body: unknown;
     if (validateIn) {
       body = requireObjectBody(request);
@@ -752,6 +762,7 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
       fail: (condition, detail) => {
         throw new ServiceError(condition, detail);
       },
+      header: (name, value) => createHeaderSetter((headersSet ??= new Map()))(name, value),
     });
     if (reply.sent && request.deadline?.answeredBy !== 'timeout') return reply;
     if (validateOut) {
@@ -762,6 +773,8 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
         throw new ServiceError('internal', 'the service produced an invalid response');
       }
     }
+    if (declaredHeaders) declaredHeaders.apply(headersSet ?? EMPTY_HEADERS, reply, request.log);
+    else if (headersSet) for (const { name, value } of headersSet.values()) reply.header(name, formatHeaderValue(value));
     // Past the time-out (it answered, or a handler blocked the event loop past it) the result is late, not sent.
     if (request.deadline?.aborted) return toLateAnswer(reply, route.successStatus, result);
     return sendAnswer(request, reply, route.successStatus, result);

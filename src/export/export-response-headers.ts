@@ -1,0 +1,38 @@
+// The OpenAPI Header Objects of a success answer, from getResponseHeaders (the one derivation the runtime and the
+// tester read too): the format's Location and Link, then the spec's response_headers.
+
+import { getResponseHeaders } from '../model/model-response-headers.js';
+import type { OperationRoute } from '../model/model-routes.js';
+import { getFieldSchema } from '../model/model-schemas.js';
+import type { ServiceModel } from '../model/model-types.js';
+import type { JsonObject } from './export-shared.js';
+
+export interface SuccessHeaderOptions {
+  /** The schema in the target's dialect (OpenAPI 3.0 or 3.1). */
+  schema: (s: unknown) => JsonObject;
+  /** The shared Link header (a reference to a component). */
+  link: () => JsonObject;
+}
+
+/** The headers of a route's success answer by name, in getResponseHeaders' order: the format's Location first, the rest after. */
+export function getSuccessHeaderObjects(model: ServiceModel, route: OperationRoute, opts: SuccessHeaderOptions): { location: JsonObject; rest: JsonObject } {
+  const out: [string, JsonObject][] = [];
+  for (const h of getResponseHeaders(model, route)) {
+    if (h.source === 'location') out.push([h.name, { description: `Where the created ${route.resource?.name ?? 'object'} is read: ${h.location!}.`, schema: { type: 'string', format: 'uri-reference' } }]);
+    else if (h.source === 'link') out.push([h.name, opts.link()]);
+    else {
+      const p = h.header!;
+      const s = opts.schema(getFieldSchema(model, { ...p, nullable: false }, undefined, {}));
+      if (p.hasDefault) s.default = p.default;
+      const o: JsonObject = {};
+      if (p.description !== undefined) o.description = p.description;
+      if (h.required) o.required = true;
+      if (p.deprecated) o.deprecated = true;
+      o.schema = s;
+      if (p.hasExample) o.example = p.example;
+      out.push([h.name, o]);
+    }
+  }
+  const first = getResponseHeaders(model, route)[0]?.source === 'location';
+  return { location: Object.fromEntries(first ? out.slice(0, 1) : []), rest: Object.fromEntries(first ? out.slice(1) : out) };
+}

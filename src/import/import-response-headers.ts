@@ -1,0 +1,74 @@
+// The headers of an OpenAPI success response, read into the operation's `response_headers` (docs/import.md,
+// "Response headers"); servicespec's own export carries them as written in x-servicespec-operation instead. The ones the format writes itself are not declared again: a create's Location (when the
+// resource has a read operation; endpoints settle that once every operation is known), a list's Link, the
+// service's own (Content-Type, X-Request-Id, the rate-limit headers). Whatever is not kept is said, by pointer.
+
+import { getReservedResponseHeader } from '../model/model-response-headers.js';
+import type { Action, ParameterSpec } from '../spec/spec-types.js';
+import { joinPointer } from '../util/util-json-pointer.js';
+import { isObject, report, resolve, type Json } from './import-schema.js';
+import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
+
+interface HeaderContext {
+  root: Json;
+  version: '3.0' | '3.1';
+  file: string;
+  diagnostics: Diagnostic[];
+}
+
+export interface ResponseHeaderSource {
+  operation: string;
+  action: Action;
+  /** The list reads a Link header (`paging.link`). */
+  link: boolean;
+  /** The success response's `headers` and their pointer. */
+  headers: Json;
+  pointer: string;
+  /** Reads one header as a parameter (its schema, description, required, example, deprecated); undefined when dropped (reported). */
+  toParameter: (use: { p: Json; pointer: string; name: string; where: string; label: string }) => ParameterSpec | undefined;
+}
+
+export interface ImportedResponseHeaders {
+  headers?: Record<string, ParameterSpec>;
+  /** A create's Location: kept as the format's when the resource has a read operation, else reported by the caller. */
+  location?: string;
+}
+
+export function importResponseHeaders(ctx: HeaderContext, src: ResponseHeaderSource): ImportedResponseHeaders {
+  const out: ImportedResponseHeaders = {};
+  const kept: Record<string, ParameterSpec> = {};
+  const seen = new Set<string>();
+  for (const [name, raw] of Object.entries(src.headers)) {
+    const pointer = joinPointer(src.pointer, name);
+    const label = `operation ${src.operation}: response header \`${name}\``;
+    const key = name.toLowerCase();
+    // OpenAPI ignores a response header named Content-Type; the media type says it.
+    if (key === 'content-type') continue;
+    if (key === 'location' && src.action === 'create') {
+      out.location = pointer;
+      continue;
+    }
+    if (key === 'link' && src.action === 'list' && src.link) continue;
+    const reserved = getReservedResponseHeader(src.action, name);
+    if (reserved !== undefined) {
+      report(ctx, 'import-dropped', { item: label, reason: `the service writes it itself (${reserved})` }, pointer);
+      continue;
+    }
+    if (seen.has(key)) {
+      report(ctx, 'import-dropped', { item: label, reason: 'another response header of the operation has the same name in another case' }, pointer);
+      continue;
+    }
+    const node = resolve(ctx, raw, pointer).node;
+    if (!isObject(node)) continue;
+    const p = src.toParameter({ p: node, pointer, name, where: 'header', label });
+    if (p === undefined) continue;
+    if (src.action !== 'custom' && p.optional !== true && p.default === undefined) {
+      report(ctx, 'import-dropped', { item: label, reason: `it is required, and a built-in ${src.action} action cannot set a header (only a custom operation's handler can)` }, pointer);
+      continue;
+    }
+    seen.add(key);
+    kept[name] = p;
+  }
+  if (Object.keys(kept).length > 0) out.headers = kept;
+  return out;
+}

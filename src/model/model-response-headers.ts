@@ -1,0 +1,107 @@
+// The headers of an operation's success answer: the one derivation the OpenAPI export, the nine-part document, the
+// runtime and the contract tester read (docs/format.md, "Response headers"). The format's own (Location of a create,
+// Link of a list that says `link: true`) and the spec's `response_headers`, one list per route.
+
+import { getCreateLocation, LINK_HEADER, type OperationRoute } from './model-routes.js';
+import type { ParameterModel, ServiceModel } from './model-types.js';
+
+/** One header of a success answer. */
+export interface RouteResponseHeader {
+  name: string;
+  /** `location`, `link`: the format's, sent by the service; `declared`: the spec's `response_headers`. */
+  source: 'location' | 'link' | 'declared';
+  /** Every success answer carries it (Link is absent on the last page, so never required). */
+  required: boolean;
+  /** location: the path template the header names. */
+  location?: string;
+  /** declared: the header as written. */
+  header?: ParameterModel;
+}
+
+/**
+ * Response header names the service writes itself (lowercase): a spec cannot declare them (`response-header-reserved`).
+ * Location and Link are the format's on a create and on a list (getReservedResponseHeader); a custom operation's
+ * handler may set them.
+ */
+export const DERIVED_RESPONSE_HEADERS: ReadonlyMap<string, string> = new Map([
+  ['content-type', 'the media type of the answer'],
+  ['content-length', 'the transport'],
+  ['transfer-encoding', 'the transport'],
+  ['connection', 'the transport'],
+  ['x-request-id', 'the request id the service sends on every answer'],
+  ['ratelimit', 'the rate-limit headers (limits.rate)'],
+  ['ratelimit-policy', 'the rate-limit headers (limits.rate)'],
+  ['retry-after', 'the service\'s Retry-After'],
+  ['idempotent-replayed', 'the idempotency replay marker'],
+]);
+
+/** Why an operation cannot declare a response header of this name, or undefined when it can. */
+export function getReservedResponseHeader(action: string, name: string): string | undefined {
+  const key = name.toLowerCase();
+  if (key === 'location' && action === 'create') return 'the format\'s Location of a create (the path of its read operation)';
+  if (key === 'link' && action === 'list') return 'the format\'s Link of a list (`paging.link`)';
+  return DERIVED_RESPONSE_HEADERS.get(key);
+}
+
+const cache = new WeakMap<OperationRoute, readonly RouteResponseHeader[]>();
+
+/** The headers of a route's success answer: the format's first, then the declared ones in the order written. */
+export function getResponseHeaders(model: ServiceModel, route: OperationRoute): readonly RouteResponseHeader[] {
+  let out = cache.get(route);
+  if (out) return out;
+  const list: RouteResponseHeader[] = [];
+  const location = getCreateLocation(model, route);
+  if (location !== undefined) list.push({ name: 'Location', source: 'location', required: true, location });
+  if (route.operation.paging?.link === true) list.push({ name: LINK_HEADER, source: 'link', required: false });
+  for (const h of route.operation.responseHeaders) list.push({ name: h.name, source: 'declared', required: !h.optional, header: h });
+  out = Object.freeze(list);
+  cache.set(route, out);
+  return out;
+}
+
+/**
+ * A declared header the service sends itself: one with a `default` (sent when the handler sets none). Every other
+ * declared header only a custom operation's handler can set.
+ */
+export function isSentByService(h: ParameterModel): boolean {
+  return h.hasDefault;
+}
+
+/** A declared header's value as text on the wire: an array's values joined with `, ` (RFC 9110 §5.6.1). */
+export function formatHeaderValue(value: unknown): string {
+  return Array.isArray(value) ? value.map(String).join(', ') : String(value);
+}
+
+/**
+ * Reads a declared header's text back to its value (the inverse of formatHeaderValue); throws an Error saying what
+ * the value must be. The runtime (a handler's header) and the tester (an answer's header) read headers alike.
+ */
+export function readHeaderText(h: Pick<ParameterModel, 'type' | 'values' | 'items'>, text: string): unknown {
+  if (h.type === 'array') {
+    const parts = text.split(',').map((t) => t.trim());
+    return h.items ? parts.map((t) => readScalar(h.items!, t)) : parts;
+  }
+  return readScalar(h, text);
+}
+
+function readScalar(h: Pick<ParameterModel, 'type' | 'values'>, raw: string): unknown {
+  switch (h.type) {
+    case 'integer':
+    case 'number': {
+      const n = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(n) || (h.type === 'integer' && !Number.isSafeInteger(n))) throw new Error(`must be ${h.type === 'integer' ? 'an integer' : 'a number'}`);
+      return n;
+    }
+    case 'boolean':
+      if (raw === 'true') return true;
+      if (raw === 'false') return false;
+      throw new Error('must be true or false');
+    case 'enum': {
+      const value = (h.values ?? []).find((v) => String(v) === raw);
+      if (value === undefined) throw new Error(`must be one of ${(h.values ?? []).join(', ')}`);
+      return value;
+    }
+    default:
+      return raw;
+  }
+}

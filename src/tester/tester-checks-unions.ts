@@ -1,0 +1,80 @@
+// endpoints.union-variants: every variant of every union a request carries — a union request body, or a union field
+// of a create, replace, update or custom body — sent valid, complete and tagged, and answered as a success that
+// keeps it (a resource's union field comes back as sent, so an answer under another variant's tag is caught; the
+// judge holds the answer to the response schema, which picks the variant by its tag). The invalid ones (a tag no
+// variant has, a variant without one of its required fields) are endpoints.invalid-requests cases
+// (unionMutations in tester-arbitraries.ts).
+
+import fc from 'fast-check';
+import type { OperationRoute } from '../model/model-routes.js';
+import { isWritable, type SchemaView } from '../model/model-schemas.js';
+import type { UnionModel } from '../model/model-types.js';
+import { objectArbitrary, sampleVariant } from './tester-arbitraries.js';
+import { describe, type TestContext } from './tester-context.js';
+import type { TestRequest } from './tester-http.js';
+
+const VIEW: Partial<Record<string, SchemaView>> = { create: 'create', update: 'update', replace: 'replace' };
+
+/** The unions a route's request carries: the body itself (`field` undefined), or its top-level union fields. */
+function requestUnions(route: OperationRoute): { field?: string; union: UnionModel }[] {
+  const o = route.operation;
+  if (!route.hasBody) return [];
+  if (o.action === 'custom') {
+    if (o.request?.union && !o.request.list) return [{ union: o.request.union }];
+    return (o.request?.fields ?? []).filter((f) => f.type === 'union' && f.union).map((f) => ({ field: f.name, union: f.union! }));
+  }
+  const view = VIEW[o.action];
+  const r = route.resource;
+  if (!view || !r) return [];
+  return r.fields.filter((f) => f.type === 'union' && f.union && isWritable(r, f, view)).map((f) => ({ field: f.name, union: f.union! }));
+}
+
+export async function checkUnionVariants(ctx: TestContext, route: OperationRoute): Promise<void> {
+  const unions = requestUnions(route);
+  if (unions.length === 0) return;
+  const o = route.operation;
+  const resource = o.action === 'custom' ? undefined : route.resource;
+  await ctx.check('endpoints', 'endpoints.union-variants', o.id, async (scope) => {
+    const headers = await ctx.authFor(o.auth);
+    if (!headers) return scope.skip('no credential for this operation');
+    if (route.headers.some((h) => !h.optional && !h.hasDefault)) return scope.skip(`the tester does not generate request headers; ${o.id} requires one`);
+    if (route.query.some((q) => q.kind === 'param' && q.parameter && !q.parameter.optional && !q.parameter.hasDefault)) return scope.skip(`${o.id} requires query parameters`);
+    let id: unknown;
+    if (ctx.idParams(route).length > 0) {
+      if (!route.resource) return scope.skip('the spec does not say what the path parameter names (no resource)');
+      const target = await ctx.ensureObject(route.resource);
+      if (!target) return scope.skip(`no ${route.resource.name} to send bodies to`);
+      id = target[route.resource.identifier ?? 'id'];
+    }
+    for (const { field, union } of unions) {
+      for (const v of union.variants) {
+        const value = sampleVariant(ctx.model, union, v, ctx.seed);
+        if (!value) continue;
+        let body: Record<string, unknown>;
+        if (field === undefined) body = value;
+        else {
+          const base = resource ? await ctx.sampleCreateBody(resource, 0, true) : ((await ctx.resolveRefs(fc.sample(objectArbitrary(ctx.model, o.request?.fields ?? [], undefined, 'create', true), { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
+          if (resource && o.action !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
+          body = ctx.makeUnique(resource, { ...base, [field]: value });
+        }
+        const what = `${field ?? 'the body'} as variant ${v.name}`;
+        const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, body };
+        const res = await ctx.send(route, req);
+        if (res.status === 501) return scope.skip(`the service answers 501 Not Implemented for ${o.id}: its answers were not checked`, 'not-run');
+        const refusedAsDeclared = o.action === 'custom' && res.status >= 400 && res.status < 500 && o.errors.some((e) => ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status);
+        if (refusedAsDeclared) continue;
+        if (res.status !== route.successStatus) return scope.fail(ctx.failure(o.id, `status ${route.successStatus} for a valid body with ${what}`, v.pointer, req, res));
+        if (resource && field !== undefined) {
+          const back = (res.body as Record<string, unknown> | undefined)?.[field];
+          if (canonical(back) !== canonical(value)) return scope.fail(ctx.failure(o.id, `${what} kept as sent: ${JSON.stringify(value).slice(0, 120)}`, v.pointer, req, `${field} is ${JSON.stringify(back)?.slice(0, 120)}; ${describe(res)}`));
+          if (o.action === 'create') ctx.remember(resource, res.body as Record<string, unknown>);
+        }
+      }
+    }
+  });
+}
+
+/** JSON with object keys sorted: the same value whatever order the service writes its fields in. */
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
+}
