@@ -88,6 +88,9 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** A run of this many spaces or more at a body's end is written as a printf width (the padded body-size probes). */
 const PAD_RUN = 32;
+/** The characters printf's `%b` is given as octal escapes: backslash and every control character, NUL included. */
+// eslint-disable-next-line no-control-regex -- control characters are what must be escaped
+const OCTAL_ESCAPED = /[\\\x00-\x1f\x7f]/g;
 /** Past this many bytes a body is piped from printf (a shell builtin: no argument-length limit) instead of passed as curl's argument. */
 const ARG_BYTES = 64 * 1024;
 
@@ -99,8 +102,7 @@ const ARG_BYTES = 64 * 1024;
 function bodyWords(text: string): string {
   const bytes = Buffer.byteLength(text);
   const pad = /( +)$/.exec(text)?.[1]?.length ?? 0;
-  // eslint-disable-next-line no-control-regex -- control characters are what must be escaped
-  if (text.includes('\0')) return `--data-binary @<(printf '%b' ${shellQuote(text.replace(/[\\\x00-\x1f\x7f]/g, (c) => (c === '\\' ? '\\\\' : `\\0${c.charCodeAt(0).toString(8).padStart(3, '0')}`)))})`;
+  if (text.includes('\0')) return `--data-binary @<(printf '%b' ${shellQuote(text.replace(OCTAL_ESCAPED, (c) => (c === '\\' ? '\\\\' : `\\0${c.charCodeAt(0).toString(8).padStart(3, '0')}`)))})`;
   // eslint-disable-next-line no-control-regex -- control characters are what must be escaped
   const quote = (s: string) => (/[\x01-\x1f\x7f]/.test(s) ? ansiQuote(s) : shellQuote(s));
   const printf = pad >= PAD_RUN ? `printf '%s%*s' ${quote(text.slice(0, text.length - pad))} ${pad} ''` : `printf '%s' ${quote(text)}`;
