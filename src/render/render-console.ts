@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { exportOpenApi } from '../export/export-openapi.js';
 import { getErrorCodes, getRouteErrors, getRoutes, getServiceRoutes, isIdempotentOperation, type OperationRoute, type Route, type ServiceRoute } from '../model/model-routes.js';
 import type { AuthRequirement, FieldModel, ServiceModel } from '../model/model-types.js';
@@ -85,23 +86,46 @@ function exampleFor(doc: Schema, schema: Schema | undefined, overrides: Record<s
   }
 }
 
+const FORMAT_EXAMPLES: Readonly<Record<string, string>> = {
+  uuid: '01890a5d-ac96-774b-bcce-b302099a8057',
+  'date-time': '2026-01-01T12:00:00Z',
+  date: '2026-01-01',
+  time: '12:00:00Z',
+  email: 'someone@example.com',
+  uri: 'https://example.com/',
+  'uri-reference': '/example',
+  hostname: 'example.com',
+  ipv4: '192.0.2.1',
+  ipv6: '2001:db8::1',
+};
+
+/**
+ * A string that fits the schema: its format's example, else one its `pattern` matches (fast-check's
+ * stringMatching, sampled with a fixed seed so the page is the same on every render) within its lengths, else
+ * "string" padded or cut to them. A pattern no sample satisfies falls back to the plain string, labelled generated.
+ */
 function exampleString(schema: Schema): string {
-  switch (schema.format) {
-    case 'uuid':
-      return '01890a5d-ac96-774b-bcce-b302099a8057';
-    case 'date-time':
-      return '2026-01-01T12:00:00Z';
-    case 'date':
-      return '2026-01-01';
-    case 'email':
-      return 'someone@example.com';
-    case 'uri':
-      return 'https://example.com/';
-  }
+  const byFormat = typeof schema.format === 'string' ? FORMAT_EXAMPLES[schema.format] : undefined;
+  if (byFormat !== undefined) return byFormat;
   const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
   const max = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
+  const fits = (v: string) => [...v].length >= min && [...v].length <= max;
+  if (typeof schema.pattern === 'string') {
+    try {
+      const re = new RegExp(schema.pattern, 'u');
+      const found = fc.sample(fc.stringMatching(re), { seed: 42, numRuns: 50 }).find((v) => fits(v) && re.test(v));
+      if (found !== undefined) return found;
+    } catch {
+      // a pattern fast-check cannot generate from: the plain string below
+    }
+  }
   const base = 'string';
   return (min > base.length ? base.padEnd(min, 'x') : base).slice(0, Math.max(max, 1));
+}
+
+/** An example value for `schema` (inside the OpenAPI document `doc`), as the console prefills it. */
+export function getSchemaExample(doc: Schema, schema: Schema | undefined): { value: Json; generated: boolean } {
+  return exampleFor(doc, schema);
 }
 
 function resolveRef(doc: Schema, ref: string): Schema | undefined {
