@@ -1,0 +1,45 @@
+// A resource whose creates send their own identifier (identifier_source: client): the tester's update bodies leave
+// the identifier out (no request but the create writes it), so the runtime's input space passes clean.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { compileSpecText } from '../../src/program.js';
+import { createService } from '../../src/runtime/service/runtime-service.js';
+import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import { testService } from '../../src/tester/tester-run.js';
+
+const SPEC = `servicespec: 1
+resources:
+  Booking:
+    identifier_source: client
+    fields:
+      id: { type: integer, minimum: 1 }
+      pet_name: { type: string, minLength: 1, maxLength: 100 }
+      room: { type: string, default: standard, requiredInRequests: true }
+endpoints:
+  operations:
+    createBooking: { method: POST, path: /bookings, action: create, resource: Booking }
+    getBooking: { method: GET, path: "/bookings/{id}", action: read, resource: Booking }
+    updateBooking: { method: PATCH, path: "/bookings/{id}", action: update, resource: Booking }
+errors:
+  codes:
+    invalid: { status: 400, when: [validation, malformed_request] }
+    not_found: { status: 404, when: [missing_resource, route_not_found] }
+    conflict: { status: 409, when: [unique_conflict] }
+`;
+
+const model = compileSpecText(SPEC, 'client-ids.yaml').model!;
+let url = '';
+let close: () => Promise<void> = async () => undefined;
+beforeAll(async () => {
+  const app = await createService(model, { storage: createSqliteStorage({ path: ':memory:' }), allowGaps: true });
+  url = await app.listen({ port: 0, host: '127.0.0.1' });
+  close = () => app.close();
+}, 60_000);
+afterAll(() => close());
+
+it('endpoints.input-space passes on the update of a resource with client-given identifiers (two seeds)', async () => {
+  for (const seed of [1, 2]) {
+    const r = await testService(model, { baseUrl: url, seed, runs: 2, only: ['endpoints.input-space'] });
+    expect(r.results.filter((x) => x.outcome === 'failed').map((x) => [x.check, x.target, x.failure?.expected, x.failure?.actual])).toEqual([]);
+    expect(r.results.filter((x) => x.outcome === 'passed').map((x) => x.target)).toEqual(expect.arrayContaining(['createBooking', 'updateBooking']));
+  }
+}, 120_000);
