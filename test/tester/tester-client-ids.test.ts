@@ -1,5 +1,6 @@
 // A resource whose creates send their own identifier (identifier_source: client): the tester's update bodies leave
-// the identifier out (no request but the create writes it), so the runtime's input space passes clean.
+// the identifier out (no request but the create writes it), so the runtime's input space passes clean; and an
+// identifier the service already holds (made before the run) is drawn again, not a failed create.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import { createService } from '../../src/runtime/service/runtime-service.js';
@@ -18,6 +19,7 @@ endpoints:
   operations:
     createBooking: { method: POST, path: /bookings, action: create, resource: Booking }
     getBooking: { method: GET, path: "/bookings/{id}", action: read, resource: Booking }
+    listBookings: { method: GET, path: /bookings, action: list, resource: Booking }
     updateBooking: { method: PATCH, path: "/bookings/{id}", action: update, resource: Booking }
 errors:
   codes:
@@ -41,5 +43,16 @@ it('endpoints.input-space passes on the update of a resource with client-given i
     const r = await testService(model, { baseUrl: url, seed, runs: 2, only: ['endpoints.input-space'] });
     expect(r.results.filter((x) => x.outcome === 'failed').map((x) => [x.check, x.target, x.failure?.expected, x.failure?.actual])).toEqual([]);
     expect(r.results.filter((x) => x.outcome === 'passed').map((x) => x.target)).toEqual(expect.arrayContaining(['createBooking', 'updateBooking']));
+  }
+}, 120_000);
+
+it('objects made before the run hold the small identifiers: the tester draws others, and list paging passes', async () => {
+  for (let id = 1; id <= 100; id++) {
+    const r = await fetch(`${url}/bookings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, pet_name: 'before', room: 'standard' }) });
+    expect([201, 409]).toContain(r.status);
+  }
+  for (const seed of [1, 2, 3]) {
+    const r = await testService(model, { baseUrl: url, seed, runs: 1, only: ['endpoints.list-paging'] });
+    expect(r.results.filter((x) => x.check === 'endpoints.list-paging').map((x) => [x.outcome, x.reason ?? x.failure?.actual])).toEqual([['passed', undefined]]);
   }
 }, 120_000);
