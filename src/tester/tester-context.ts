@@ -458,7 +458,7 @@ export class TestContext {
     let req: TestRequest = { method: route.method, path: this.pathOf(route), headers, body: body ?? (await this.sampleCreateBody(resource)) };
     let res = await this.send(route, req);
     // A client-given identifier the service already holds (made before this run) is a conflict, not a fault: draw again.
-    for (let i = 0; i < 3 && body === undefined && resource.identifierSource === 'client' && this.declared('unique_conflict') && this.expectCondition(res, 'unique_conflict') === undefined; i++) {
+    for (let i = 0; i < 10 && body === undefined && resource.identifierSource === 'client' && this.declared('unique_conflict') && this.expectCondition(res, 'unique_conflict') === undefined; i++) {
       req = { ...req, body: await this.sampleCreateBody(resource) };
       res = await this.send(route, req);
     }
