@@ -175,6 +175,23 @@ function brokerChannels(ctx: Context, broker: Broker, message: MessageFor, out: 
   }
 }
 
+/**
+ * A copy with each schema's `discriminator` as AsyncAPI's Schema Object has it, the property name as a string (the
+ * model's schemas carry OpenAPI's `{ propertyName }` object, which @asyncapi/parser refuses). Copies: the model's
+ * schemas are shared with the other exports.
+ */
+function asyncApiDiscriminators(node: unknown, parentKey?: string): unknown {
+  if (Array.isArray(node)) return node.map((n) => asyncApiDiscriminators(n));
+  if (node === null || typeof node !== 'object') return node;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(node as JsonObject)) {
+    const d = v as { propertyName?: unknown } | null;
+    const isSchemaKeyword = k === 'discriminator' && parentKey !== 'properties' && d !== null && typeof d === 'object' && typeof d.propertyName === 'string';
+    out[k] = isSchemaKeyword ? d.propertyName : asyncApiDiscriminators(v, k);
+  }
+  return out;
+}
+
 /** The AsyncAPI 3.0 document for the service's events. */
 export function exportAsyncApi(model: ServiceModel): ExportResult {
   const ctx: Context = { model, diagnostics: [], schemas: {}, names: new NameAllocator(), resourceRefs: new Map() };
@@ -329,12 +346,12 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
   if (events && !webhook && !stream && !broker) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: 'the event delivery mechanism', target: 'AsyncAPI 3.0', consequence: 'there are no channels' }, '/events'));
 
   if (Object.keys(servers).length > 0) doc.servers = servers;
-  doc.channels = channels;
+  doc.channels = asyncApiDiscriminators(channels) as JsonObject;
   doc.operations = operations;
   const components: JsonObject = {};
   if (securitySchemes) components.securitySchemes = securitySchemes;
-  if (Object.keys(ctx.schemas).length > 0) components.schemas = ctx.schemas;
-  if (Object.keys(messages).length > 0) components.messages = messages;
+  if (Object.keys(ctx.schemas).length > 0) components.schemas = asyncApiDiscriminators(ctx.schemas) as JsonObject;
+  if (Object.keys(messages).length > 0) components.messages = asyncApiDiscriminators(messages) as JsonObject;
   if (Object.keys(components).length > 0) doc.components = components;
   if (events) doc['x-servicespec-events'] = eventsToSpec(model);
   return { document: doc, diagnostics: ctx.diagnostics };

@@ -18,6 +18,20 @@ function createAjv(): Ajv2020 {
   return ajv;
 }
 
+/**
+ * A copy where each schema with a `discriminator` also says `type: object`: Ajv applies its `discriminator`
+ * keyword to objects only and then skips the `oneOf`, so without it a tagged union accepted any non-object (a
+ * number, a string) as valid.
+ */
+function typedDiscriminators(node: unknown, parentKey?: string): unknown {
+  if (Array.isArray(node)) return node.map((n) => typedDiscriminators(n));
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = typedDiscriminators(v, k);
+  if (parentKey !== 'properties' && typeof out.discriminator === 'object' && out.discriminator !== null && out.type === undefined) out.type = 'object';
+  return out;
+}
+
 export type Validator = (value: unknown) => void;
 
 /** Makes validators; `compileNext` compiles one not yet used (false when none is left). */
@@ -41,7 +55,7 @@ export function createValidatorFactory(): ValidatorFactory {
     let validate: ValidateFunction | undefined;
     const compile = () => {
       pending.delete(compile);
-      validate ??= (ajv ??= createAjv()).compile(schema);
+      validate ??= (ajv ??= createAjv()).compile(typedDiscriminators(schema) as Record<string, unknown>);
       return validate;
     };
     pending.add(compile);

@@ -58,9 +58,16 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         if (o.action !== 'create' && !target) return scope.skip(`no ${resource.name} to ${o.action}: its create operation did not succeed`);
         const arb = objectArbitrary(ctx.model, resource.fields, resource, view!);
         await runProperty(ctx, scope, arb, runs, async (value) => {
-          const body = ctx.makeUnique(resource, (await ctx.resolveRefs(value)) as Record<string, unknown>);
-          const req: TestRequest = { method: route.method, path: ctx.pathOf(route, target?.[resource.identifier ?? 'id']), headers, body };
-          const res = await ctx.send(route, req);
+          const resolved = (await ctx.resolveRefs(value)) as Record<string, unknown>;
+          let body = ctx.makeUnique(resource, resolved);
+          let req: TestRequest = { method: route.method, path: ctx.pathOf(route, target?.[resource.identifier ?? 'id']), headers, body };
+          let res = await ctx.send(route, req);
+          // A unique value (or client-given identifier) the service held before this run: draw fresh ones and send again.
+          for (let i = 0; i < 10 && (resource.fields.some((f) => f.unique) || resource.identifierSource === 'client') && ctx.declared('unique_conflict') && ctx.expectCondition(res, 'unique_conflict') === undefined; i++) {
+            body = ctx.makeUnique(resource, resolved);
+            req = { ...req, body };
+            res = await ctx.send(route, req);
+          }
           if (res.status !== route.successStatus) return ctx.failure(o.id, `status ${route.successStatus} for a valid request`, o.pointer, req, res);
           const m = responseMismatch(ctx, route, req, res);
           if (m !== undefined) return ctx.failure(o.id, `a body in the declared response shape`, route.resource?.pointer, req, `${m}; ${describe(res)}`);

@@ -61,7 +61,8 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
       id = target[resource.identifier ?? 'id'];
     }
     const base = resource && view ? await ctx.sampleCreateBody(resource, 0, true) : ((await ctx.resolveRefs(fc.sample(objectArbitrary(ctx.model, fields, undefined, 'create', true), { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
-    if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
+    // A client-given identifier is sent by the create only: no other request writes it.
+    if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce || (resource.identifierSource === 'client' && f.name === resource.identifier)) delete base[f.name];
     const limit = ctx.model.limits?.bodySize?.bytes;
     const fits = (b: Record<string, unknown>) => limit === undefined || Buffer.byteLength(JSON.stringify(b)) <= limit - 64;
     const send = async (label: string, value: Record<string, unknown>, mayRefuse = false): Promise<Failure | undefined> => {
@@ -71,7 +72,7 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
       let res = await ctx.send(route, req);
       // A unique value another run (or another client) already took is the service keeping its promise, not a
       // fault: draw fresh unique values and send again (a short pattern leaves few values to draw from).
-      for (let i = 0; i < 3 && resource?.fields.some((f) => f.unique) && ctx.declared('unique_conflict') && ctx.expectCondition(res, 'unique_conflict') === undefined; i++) {
+      for (let i = 0; i < 3 && (resource?.fields.some((f) => f.unique) || resource?.identifierSource === 'client') && ctx.declared('unique_conflict') && ctx.expectCondition(res, 'unique_conflict') === undefined; i++) {
         body = ctx.makeUnique(resource, resolved);
         req = { method: route.method, path: ctx.pathOf(route, id), headers, body };
         res = await ctx.send(route, req);

@@ -2,6 +2,7 @@ import { Parser } from '@asyncapi/parser';
 import { describe, expect, it } from 'vitest';
 import { exportAsyncApi } from '../../src/export/export-asyncapi.js';
 import { serializeDocument, type JsonObject } from '../../src/export/export-shared.js';
+import { compileSpecText } from '../../src/program.js';
 import { EXAMPLE_NAMES, exampleModel } from './helpers.js';
 
 const parser = new Parser();
@@ -15,6 +16,29 @@ describe('AsyncAPI export', () => {
       expect(diagnostics.filter((d) => d.severity === 0).map((d) => `${d.code}: ${d.message} at ${d.path.join('.')}`)).toEqual([]);
     }, 30_000);
   }
+
+  it('a tagged union field in an event payload: discriminator is the property name (AsyncAPI), and the parser accepts it', async () => {
+    const spec = `servicespec: 1
+resources:
+  Payment:
+    fields:
+      id: { type: uuid, readOnly: true }
+      method:
+        type: union
+        discriminator: kind
+        variants:
+          cash: { fields: { amount: { type: integer } } }
+          card: { fields: { last4: { type: string } } }
+events:
+  kinds:
+    payment.created: { payload: { resource: Payment }, on: [create] }
+`;
+    const { document } = exportAsyncApi(compileSpecText(spec, 'union-event.yaml').model!);
+    const schemas = (document.components as Record<string, Record<string, JsonObject>>).schemas!;
+    expect(((schemas.Payment!.properties as Record<string, JsonObject>).method!).discriminator).toBe('kind');
+    const { diagnostics } = await parser.parse(serializeDocument(document, 'yaml'));
+    expect(diagnostics.filter((d) => d.severity === 0).map((d) => `${d.code}: ${d.message} at ${d.path.join('.')}`)).toEqual([]);
+  }, 30_000);
 
   it('has a channel for webhook delivery and one for the event stream, a message per kind on each', async () => {
     const { document } = exportAsyncApi(exampleModel('orders'));

@@ -77,6 +77,15 @@ for (const db of ['sqlite', 'postgres'] as const) {
       expect((list.body.items as unknown[]).length).toBe(2);
     });
 
+    it('refuses a number, a string or an array where a tagged union field wants an object, with the validation answer and the field\'s pointer', async () => {
+      for (const method of [12345, 'card', [{ kind: 'card' }]]) {
+        const r = await call('POST', '/payments', { amount: 10, method });
+        expect(r.status).toBe(500); // the spec's one catch-all code declares validation
+        expect(r.body.code).toBe('any_error');
+        expect((r.body.errors as { pointer: string }[]).map((e) => e.pointer)).toEqual(['/method']);
+      }
+    });
+
     it('tells an untagged union body apart by its fields, and validates a union response', async () => {
       const weight = await call('POST', '/quotes', { grams: 5 });
       expect(weight).toMatchObject({ status: 200, body: { type: 'quote', price: 10 } });
