@@ -29,7 +29,10 @@ function db(dir: string, name: string): string {
 }
 
 async function start(root: string, dir: string, name: string): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/lib/bench-server.ts'), 'served', db(dir, name), 'none', ...extra], { stdio: ['ignore', 'pipe', 'inherit'], cwd: root });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/lib/bench-server.ts'), 'served', db(dir, name), 'none', ...extra], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: root,
+  });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -50,10 +53,13 @@ try {
   for (const scenario of scenarios) {
     const fa: Figures[] = [];
     const fb: Figures[] = [];
-    for (let round = 0; round < ROUNDS; round++) for (const s of round % 2 ? [b, a] : [a, b]) (s === a ? fa : fb).push(await load(s, scenario, { connections: CONNECTIONS, seconds: SECONDS }));
+    for (let round = 0; round < ROUNDS; round++)
+      for (const s of round % 2 ? [b, a] : [a, b]) (s === a ? fa : fb).push(await load(s, scenario, { connections: CONNECTIONS, seconds: SECONDS }));
     const r = pairedRatios(fa, fb);
     const cpu = (f: Figures[]) => median(f.map((x) => x.cpuPerRequest ?? NaN)).toFixed(0);
-    console.log(`| ${scenario} | ${median(fa.map((x) => x.rps)).toFixed(0)} | ${cpu(fa)} | ${median(fb.map((x) => x.rps)).toFixed(0)} | ${cpu(fb)} | ${r.rps.toFixed(2)} | ${r.cpu?.toFixed(2)} | ${[...fa, ...fb].reduce((n, x) => n + x.errors, 0)} |`);
+    console.log(
+      `| ${scenario} | ${median(fa.map((x) => x.rps)).toFixed(0)} | ${cpu(fa)} | ${median(fb.map((x) => x.rps)).toFixed(0)} | ${cpu(fb)} | ${r.rps.toFixed(2)} | ${r.cpu?.toFixed(2)} | ${[...fa, ...fb].reduce((n, x) => n + x.errors, 0)} |`,
+    );
   }
 } finally {
   a.child.kill('SIGTERM');

@@ -57,7 +57,11 @@ function send(port: number, method: string, path: string, headers: Record<string
 async function serve(root: string, spec: string, dir: string): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
   const cli = join(root, 'dist', 'cli', 'cli-main.js');
-  const child = spawn(process.execPath, [cli, 'serve', spec, '--port', String(port), '--db', `sqlite:${join(dir, `${port}.db`)}`, '--allow-gaps', '--log', 'silent', '--cors', 'http://a.example'], { stdio: 'ignore' });
+  const child = spawn(
+    process.execPath,
+    [cli, 'serve', spec, '--port', String(port), '--db', `sqlite:${join(dir, `${port}.db`)}`, '--allow-gaps', '--log', 'silent', '--cors', 'http://a.example'],
+    { stdio: 'ignore' },
+  );
   for (let i = 0; ; i++) {
     try {
       await send(port, 'GET', '/_servicespec/health', {});
@@ -79,7 +83,10 @@ function normalise(a: Answer): string {
 }
 
 function pathsOf(spec: string): string[] {
-  const doc = load(readFileSync(spec, 'utf8')) as { endpoints?: { operations?: Record<string, { path: string }> }; events?: { stream?: { path?: string }; webhook?: { path?: string } } };
+  const doc = load(readFileSync(spec, 'utf8')) as {
+    endpoints?: { operations?: Record<string, { path: string }> };
+    events?: { stream?: { path?: string }; webhook?: { path?: string } };
+  };
   const paths = new Set(Object.values(doc.endpoints?.operations ?? {}).map((o) => o.path.replace(/\{[^}]+\}/g, ID)));
   const hooks = doc.events?.webhook?.path;
   if (hooks) for (const p of [hooks, `${hooks}/${ID}`, `${hooks}/${ID}/rotate`]) paths.add(p);

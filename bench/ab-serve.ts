@@ -19,7 +19,9 @@ import { fileURLToPath } from 'node:url';
 const HEAD = fileURLToPath(new URL('..', import.meta.url));
 const OLD = process.env.AB_OLD;
 // ../shared/bench beside the checkout (or beside its parent, for a worktree under /work/wt).
-const SHARED = resolve(process.env.BENCH_SHARED ?? [join(HEAD, '..', 'shared', 'bench'), join(HEAD, '..', '..', 'shared', 'bench')].find((d) => existsSync(d)) ?? '../shared/bench');
+const SHARED = resolve(
+  process.env.BENCH_SHARED ?? [join(HEAD, '..', 'shared', 'bench'), join(HEAD, '..', '..', 'shared', 'bench')].find((d) => existsSync(d)) ?? '../shared/bench',
+);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -74,7 +76,23 @@ const ORDER = JSON.stringify({ status: 'paid', amount: 1250, currency: 'EUR' });
 
 async function startServed(name: string, root: string, dir: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'dist', 'cli', 'cli-main.js'), 'serve', join(SHARED, 'orders-plain.yaml'), '--db', `sqlite:${join(dir, `${name}.db`)}`, '--synchronous', SYNCHRONOUS, '--log', 'silent', '--port', String(port)], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'dist', 'cli', 'cli-main.js'),
+      'serve',
+      join(SHARED, 'orders-plain.yaml'),
+      '--db',
+      `sqlite:${join(dir, `${name}.db`)}`,
+      '--synchronous',
+      SYNCHRONOUS,
+      '--log',
+      'silent',
+      '--port',
+      String(port),
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } },
+  );
   await up(port, '/_servicespec/health');
   // 2,000 orders, as the hand-written server's seed has; the first is read.
   let id = '';
@@ -89,7 +107,11 @@ async function startHandWritten(dir: string): Promise<Server> {
   const port = await freePort();
   const db = join(dir, 'hand.db');
   const env = { ...process.env, NODE_PATH: MODULES, DB_PATH: db, SEED_ROWS: '2000', PORT: String(port) };
-  await new Promise<void>((done, fail) => spawn(process.execPath, [join(SHARED, 'hand-written-seed.js')], { env, stdio: 'ignore' }).on('exit', (code) => (code === 0 ? done() : fail(new Error(`seed exited ${code}`)))));
+  await new Promise<void>((done, fail) =>
+    spawn(process.execPath, [join(SHARED, 'hand-written-seed.js')], { env, stdio: 'ignore' }).on('exit', (code) =>
+      code === 0 ? done() : fail(new Error(`seed exited ${code}`)),
+    ),
+  );
   const child = spawn(process.execPath, [join(SHARED, 'hand-written-orders.js')], { env, stdio: 'ignore' });
   await up(port, `/orders/${SEEDED}`);
   return { name: 'hand-written', port, child, id: SEEDED };
@@ -103,7 +125,15 @@ function cpuOf(server: Server): number {
 
 function load(server: Server, scenario: string): Promise<{ rate: number; total: number }> {
   const url = `http://127.0.0.1:${server.port}${scenario === 'read' ? `/orders/${server.id}` : scenario === 'list' ? '/orders?limit=20' : '/orders'}`;
-  const args = ['-c', String(CONNECTIONS), '-d', String(SECONDS), '--json', ...(scenario === 'create' ? ['-m', 'POST', '-H', 'content-type=application/json', '-b', ORDER] : []), url];
+  const args = [
+    '-c',
+    String(CONNECTIONS),
+    '-d',
+    String(SECONDS),
+    '--json',
+    ...(scenario === 'create' ? ['-m', 'POST', '-H', 'content-type=application/json', '-b', ORDER] : []),
+    url,
+  ];
   return new Promise((done, fail) => {
     const child = spawn(AUTOCANNON, args, { stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
@@ -132,7 +162,9 @@ try {
   };
   if (OLD) servers.push(await startServed('old', OLD, dir, oldEnv));
   servers.push(await startHandWritten(dir));
-  console.log(`load average at the start ${loadavg()[0]!.toFixed(1)}; ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections, synchronous=${SYNCHRONOUS}`);
+  console.log(
+    `load average at the start ${loadavg()[0]!.toFixed(1)}; ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections, synchronous=${SYNCHRONOUS}`,
+  );
   for (const scenario of scenarios) {
     const figures = new Map<string, number[]>(servers.map((s) => [s.name, []]));
     const cpu = new Map<string, number[]>(servers.map((s) => [s.name, []]));
@@ -148,12 +180,26 @@ try {
     }
     const m = new Map([...figures].map(([name, xs]) => [name, median(xs)]));
     const hand = m.get('hand-written')!;
-    const parts = [...m].map(([name, v]) => `${name} ${Math.round(v)} req/s (${figures.get(name)!.map((x) => Math.round(x)).join(', ')})`);
-    const ratios = [`HEAD/hand-written ${(m.get('HEAD')! / hand).toFixed(2)}`, ...(OLD ? [`old/hand-written ${(m.get('old')! / hand).toFixed(2)}`, `HEAD/old ${(m.get('HEAD')! / m.get('old')!).toFixed(2)}`] : [])];
+    const parts = [...m].map(
+      ([name, v]) =>
+        `${name} ${Math.round(v)} req/s (${figures
+          .get(name)!
+          .map((x) => Math.round(x))
+          .join(', ')})`,
+    );
+    const ratios = [
+      `HEAD/hand-written ${(m.get('HEAD')! / hand).toFixed(2)}`,
+      ...(OLD ? [`old/hand-written ${(m.get('old')! / hand).toFixed(2)}`, `HEAD/old ${(m.get('HEAD')! / m.get('old')!).toFixed(2)}`] : []),
+    ];
     const c = new Map([...cpu].map(([name, xs]) => [name, median(xs)]));
     const cpuParts = [...c].map(([name, v]) => `${name} ${v.toFixed(0)}`);
-    const cpuRatios = [`hand-written/HEAD ${(c.get('hand-written')! / c.get('HEAD')!).toFixed(2)}`, ...(OLD ? [`old/HEAD ${(c.get('old')! / c.get('HEAD')!).toFixed(2)}`] : [])];
-    console.log(`${scenario}: ${parts.join('; ')}\n  medians: ${ratios.join(', ')}\n  server CPU µs/request (medians): ${cpuParts.join(', ')}; as speed ratios: ${cpuRatios.join(', ')}`);
+    const cpuRatios = [
+      `hand-written/HEAD ${(c.get('hand-written')! / c.get('HEAD')!).toFixed(2)}`,
+      ...(OLD ? [`old/HEAD ${(c.get('old')! / c.get('HEAD')!).toFixed(2)}`] : []),
+    ];
+    console.log(
+      `${scenario}: ${parts.join('; ')}\n  medians: ${ratios.join(', ')}\n  server CPU µs/request (medians): ${cpuParts.join(', ')}; as speed ratios: ${cpuRatios.join(', ')}`,
+    );
   }
   console.log(`load average at the end ${loadavg()[0]!.toFixed(1)}`);
 } finally {

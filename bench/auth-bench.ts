@@ -112,7 +112,6 @@ async function runLoad(job: LoadJob): Promise<LoadResult> {
   return { completed, failed, seconds };
 }
 
-
 // ---- the benchmark ---------------------------------------------------------------------------------------------
 
 interface Mode {
@@ -239,12 +238,19 @@ async function main(): Promise<void> {
   const servers: FastifyInstance[] = [];
   const start = async (name: string, tokenCacheSize?: number) => {
     const storage = createSqliteStorage({ path: join(dir, `${name}.db`) });
-    const authenticator = await createAuthenticator(model, storage, { jwt: { jwks, secret: SECRET }, ...(tokenCacheSize !== undefined ? { tokenCacheSize } : {}) });
+    const authenticator = await createAuthenticator(model, storage, {
+      jwt: { jwks, secret: SECRET },
+      ...(tokenCacheSize !== undefined ? { tokenCacheSize } : {}),
+    });
     const app = await createService(model, { storage, authenticator, allowGaps: true });
     servers.push(app);
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     const key = (await createApiKey(storage, model, { subject: 'bench', scopes: ['items:read'] })).key;
-    const res = await fetch(`${url}/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench item', amount: 42 }) });
+    const res = await fetch(`${url}/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'bench item', amount: 42 }),
+    });
     const id = ((await res.json()) as { id: string }).id;
     return { url, key, id };
   };
@@ -256,7 +262,14 @@ async function main(): Promise<void> {
     { name: 'no auth (baseline)', path: `${a.url}/open/items/${a.id}`, headers: {}, rates: [], cpu: [] },
     { name: 'API key (X-API-Key)', path: `${a.url}/key/items/${a.id}`, headers: { 'x-api-key': a.key }, rates: [], cpu: [] },
     { name: 'JWT RS256, verified-token cache on (the default)', path: `${a.url}/jwt/items/${a.id}`, headers: bearer('RS256'), rates: [], cpu: [] },
-    ...algorithms.map(({ alg, prefix }) => ({ name: `JWT ${alg}, cache off (every request verifies)`, path: `${b.url}/${prefix}/items/${b.id}`, headers: bearer(alg), rates: [], cpu: [], alg })),
+    ...algorithms.map(({ alg, prefix }) => ({
+      name: `JWT ${alg}, cache off (every request verifies)`,
+      path: `${b.url}/${prefix}/items/${b.id}`,
+      headers: bearer(alg),
+      rates: [],
+      cpu: [],
+      alg,
+    })),
   ];
 
   for (const m of modes) {
@@ -361,11 +374,11 @@ async function main(): Promise<void> {
     'verifier with its cache off (parse, key selection, signature, every claim check) in the same process; the best ratio the floor',
     `allows is the no-auth CPU (${baseCpu.toFixed(0)} µs) over that plus the floor: no implementation that checks the signature can do better.`,
     '',
-    'Where an uncached token\'s time goes in the server (`AUTH_BENCH_PROFILE`, RS256, one 5 s run at load ~4 on 2026-11-23, wall µs per',
-    'request from the profile, against the cached mode): the signature check (OpenSSL\'s `run` and `SignJob`) +42, the verifier\'s',
+    "Where an uncached token's time goes in the server (`AUTH_BENCH_PROFILE`, RS256, one 5 s run at load ~4 on 2026-11-23, wall µs per",
+    "request from the profile, against the cached mode): the signature check (OpenSSL's `run` and `SignJob`) +42, the verifier's",
     'JavaScript (decoding the payload and signature, claims, scopes) +6, and `writev` +58 (68 against 10). Our reading: when the server is the',
-    'bottleneck each answer\'s send wakes a waiting client (the kernel\'s loopback work is charged to the sender), so the server\'s',
-    'CPU per request of a slow mode includes more than its own code, and its CPU-bound ratio is below the floor\'s bound.',
+    "bottleneck each answer's send wakes a waiting client (the kernel's loopback work is charged to the sender), so the server's",
+    "CPU per request of a slow mode includes more than its own code, and its CPU-bound ratio is below the floor's bound.",
     '',
     'Targets (issue 19 item 3): a JWT at least 0.95 of no auth with the cache, 0.8 without (an API key: 0.85).',
     `Without the cache, the algorithms whose floor allows 0.8 here: ${canMeet.length > 0 ? canMeet.join(', ') : 'none'}; the others cannot meet it by any`,

@@ -25,12 +25,22 @@ const base = readFileSync(join(ROOT, 'test', 'events', 'fixtures', 'events-publi
 
 function spec(tag: string): string {
   const file = join(dir, `${tag}.yaml`);
-  writeFileSync(file, base.replace('    stream: { path: /events, heartbeat: 200ms }\n', `    stream: { path: /events, heartbeat: 200ms }\n    broker:\n      nats: { subject: "${tag}.{kind}", stream: ${tag.toUpperCase()} }\n`));
+  writeFileSync(
+    file,
+    base.replace(
+      '    stream: { path: /events, heartbeat: 200ms }\n',
+      `    stream: { path: /events, heartbeat: 200ms }\n    broker:\n      nats: { subject: "${tag}.{kind}", stream: ${tag.toUpperCase()} }\n`,
+    ),
+  );
   return file;
 }
 
 async function serve(args: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', ...args, '--allow-gaps', '--port', '0', '--log', 'error', '--synchronous', 'normal'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', CLI, 'serve', ...args, '--allow-gaps', '--port', '0', '--log', 'error', '--synchronous', 'normal'],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let err = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (d: Buffer) => {
@@ -91,7 +101,11 @@ async function run(db: 'sqlite' | 'postgres'): Promise<string> {
 }
 
 const which = (process.argv[2] ?? 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[];
-console.log(`load average at start: ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${SECONDS} s per run, ${CONNECTIONS} connections`);
+console.log(
+  `load average at start: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}; ${SECONDS} s per run, ${CONNECTIONS} connections`,
+);
 console.log('| database | creates/s relay off | creates/s relay on | on ÷ off (target ≥ 0.9) | events in the stream | events/s commit → PubAck |');
 console.log('|---|---|---|---|---|---|');
 try {
@@ -99,4 +113,8 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`load average at end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+console.log(
+  `load average at end: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);

@@ -48,7 +48,8 @@ function withOneWarning(text: string): string {
 async function main(): Promise<void> {
   const [ours, theirs] = await Promise.all([compiler(ROOT), compiler(OLD!)]);
   const inputs: { name: string; text: string }[] = [];
-  for (const dir of ['examples', 'test']) for (const path of specFiles(join(ROOT, dir))) inputs.push({ name: relative(ROOT, path), text: readFileSync(path, 'utf8') });
+  for (const dir of ['examples', 'test'])
+    for (const path of specFiles(join(ROOT, dir))) inputs.push({ name: relative(ROOT, path), text: readFileSync(path, 'utf8') });
   for (const resources of [3, 400, 1000]) {
     const clean = generateLargeSpec({ resources, operationsPerResource: 5 });
     inputs.push({ name: `generated ${resources * 5} clean`, text: clean }, { name: `generated ${resources * 5} one warning`, text: withOneWarning(clean) });

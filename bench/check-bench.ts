@@ -87,7 +87,10 @@ function main(): void {
     nodeRuns.push(timeProcess(['-e', '0'], dir));
     for (const c of cases) {
       // Ours and theirs take turns, the first swapping each round, so a busy machine weighs on both alike.
-      const pair = [() => ours.get(c)!.push(timeProcess([CLI, 'check', c.spec], dir)), () => theirs.get(c)!.push(timeProcess([REDOCLY, 'lint', '--format=json', '--config', join(dir, 'redocly.yaml'), c.openapi], dir))];
+      const pair = [
+        () => ours.get(c)!.push(timeProcess([CLI, 'check', c.spec], dir)),
+        () => theirs.get(c)!.push(timeProcess([REDOCLY, 'lint', '--format=json', '--config', join(dir, 'redocly.yaml'), c.openapi], dir)),
+      ];
       if (round % 2 === 1) pair.reverse();
       for (const run of pair) run();
     }

@@ -48,7 +48,9 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 function runCopy(from: string, to: string): { ms: number; rows: number; cpu: number | undefined } {
   const args = [CLI, 'db', 'copy', specFile, '--from', from, '--to', to, '--format', 'json'];
   const start = performance.now();
-  const r = TIME ? spawnSync(TIME, ['-f', 'cpu %U %S', process.execPath, ...args], { encoding: 'utf8' }) : spawnSync(process.execPath, args, { encoding: 'utf8' });
+  const r = TIME
+    ? spawnSync(TIME, ['-f', 'cpu %U %S', process.execPath, ...args], { encoding: 'utf8' })
+    : spawnSync(process.execPath, args, { encoding: 'utf8' });
   const ms = performance.now() - start;
   if (r.status !== 0) throw new Error(`db copy exited ${r.status}: ${r.stderr}`);
   const out = JSON.parse(r.stdout) as { rows: number; tables: { name: string; rows: number }[] };
@@ -73,10 +75,14 @@ try {
      SELECT 'task-' || i, 'title ' || i, i % 1000, i / 7.0, i % 2, json_object('a', 'label ' || i), strftime('%Y-%m-%dT%H:%M:%fZ', 1700000000 + i, 'unixepoch') FROM n`,
   );
   db.close();
-  const loadStart = loadavg().map((x) => x.toFixed(2)).join(', ');
+  const loadStart = loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ');
   const toPg = runCopy(`sqlite:${source}`, pgTarget);
   const back = runCopy(pgTarget, `sqlite:${join(dir, 'back.db')}`);
-  const loadEnd = loadavg().map((x) => x.toFixed(2)).join(', ');
+  const loadEnd = loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ');
   const rate = (ms: number) => Math.round(ROWS / (ms / 1000));
   const line = (name: string, r: { ms: number; rows: number; cpu: number | undefined }) =>
     `| ${name} | ${ROWS.toLocaleString('en')} | ${(r.ms / 1000).toFixed(1)} s | ${rate(r.ms).toLocaleString('en')} rows/s | ${r.cpu === undefined ? 'n/a' : `${r.cpu.toFixed(1)} s`} | ${rate(r.ms) >= 50_000 ? 'met' : 'missed'} |`;

@@ -14,8 +14,12 @@ const RUNS = 5;
 const oldText = generateLargeSpec({ resources: 1000, operationsPerResource: 5 });
 let n = 0;
 const newText = oldText
-  .replace(/name: \{ type: string, minLength: 1, maxLength: 200, example: Example name \}/g, (m) => (n++ % 10 === 0 ? m.replace('maxLength: 200', 'maxLength: 100') : m))
-  .replace(/(\n {6}created_at: \{ type: datetime, readOnly: true, generated: create_time \})/g, (m) => (n++ % 5 === 0 ? `\n      extra: { type: string }${m}` : m))
+  .replace(/name: \{ type: string, minLength: 1, maxLength: 200, example: Example name \}/g, (m) =>
+    n++ % 10 === 0 ? m.replace('maxLength: 200', 'maxLength: 100') : m,
+  )
+  .replace(/(\n {6}created_at: \{ type: datetime, readOnly: true, generated: create_time \})/g, (m) =>
+    n++ % 5 === 0 ? `\n      extra: { type: string }${m}` : m,
+  )
   .replace(/filter: \[kind, code\]/g, 'filter: [kind]')
   .replace(/\n {4}delete(Resource00[0-4]\d): \{[^\n]*/g, '');
 

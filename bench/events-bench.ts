@@ -129,22 +129,35 @@ async function startReceiver(): Promise<Receiver> {
 }
 
 async function post(url: string, body?: unknown): Promise<{ status: number; json: unknown }> {
-  const res = await fetch(url, { method: 'POST', headers: body === undefined ? {} : { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const text = await res.text();
   return { status: res.status, json: text === '' ? undefined : JSON.parse(text) };
 }
 
 async function createThroughput(s: Started): Promise<{ rps: number; p99: number; errors: number }> {
-  const r = await autocannon({ url: `${s.url}/tickets`, method: 'POST', connections: CONNECTIONS, duration: DURATION_S, body: JSON.stringify({ title: 'bench', points: 3 }), headers: { 'content-type': 'application/json' } });
+  const r = await autocannon({
+    url: `${s.url}/tickets`,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    body: JSON.stringify({ title: 'bench', points: 3 }),
+    headers: { 'content-type': 'application/json' },
+  });
   return { rps: r.requests.average, p99: r.latency.p99, errors: r.non2xx + r.errors };
 }
 
 /** Runs `n` jobs with `width` in flight. */
 async function pool(n: number, width: number, job: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < n) await job(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < n) await job(next++);
+    }),
+  );
 }
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -153,7 +166,10 @@ const quantile = (xs: readonly number[], q: number) => {
   return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]!;
 };
 
-async function transitions(s: Started, receiver: Receiver | undefined): Promise<{ ackMs: number; deliveredMs?: number; p50?: number; p99?: number; max?: number }> {
+async function transitions(
+  s: Started,
+  receiver: Receiver | undefined,
+): Promise<{ ackMs: number; deliveredMs?: number; p50?: number; p99?: number; max?: number }> {
   const ids: string[] = [];
   await pool(TRANSITIONS, CONNECTIONS, async () => {
     const r = await post(`${s.url}/tickets`, { title: 'to start' });
@@ -190,9 +206,18 @@ function rawCommitCost(dir: string): { name: string; us: number }[] {
   const data = JSON.stringify({ object: { id: uuidv7(), title: 'bench', points: 3, status: 'open', created_at: new Date().toISOString() } });
   const variants: [string, string | undefined][] = [
     ['resource row only', undefined],
-    ['+ outbox row, table as created (AUTOINCREMENT, UNIQUE id)', 'CREATE TABLE o (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, timestamp TEXT NOT NULL, version TEXT, data TEXT NOT NULL) STRICT'],
-    ['+ outbox row, no AUTOINCREMENT', 'CREATE TABLE o (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, timestamp TEXT NOT NULL, version TEXT, data TEXT NOT NULL) STRICT'],
-    ['+ outbox row, no AUTOINCREMENT, no UNIQUE(id)', 'CREATE TABLE o (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, type TEXT NOT NULL, timestamp TEXT NOT NULL, version TEXT, data TEXT NOT NULL) STRICT'],
+    [
+      '+ outbox row, table as created (AUTOINCREMENT, UNIQUE id)',
+      'CREATE TABLE o (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, timestamp TEXT NOT NULL, version TEXT, data TEXT NOT NULL) STRICT',
+    ],
+    [
+      '+ outbox row, no AUTOINCREMENT',
+      'CREATE TABLE o (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, timestamp TEXT NOT NULL, version TEXT, data TEXT NOT NULL) STRICT',
+    ],
+    [
+      '+ outbox row, no AUTOINCREMENT, no UNIQUE(id)',
+      'CREATE TABLE o (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, type TEXT NOT NULL, timestamp TEXT NOT NULL, version TEXT, data TEXT NOT NULL) STRICT',
+    ],
   ];
   const runs = variants.map(([name, ddl], i) => {
     const db = new Database(join(dir, `raw-${i}.db`));
@@ -200,7 +225,13 @@ function rawCommitCost(dir: string): { name: string; us: number }[] {
     db.pragma('synchronous = FULL');
     db.exec('CREATE TABLE t (id TEXT NOT NULL PRIMARY KEY, title TEXT, points INTEGER, status TEXT, created_at TEXT) STRICT');
     if (ddl) db.exec(ddl);
-    return { name, db, row: db.prepare('INSERT INTO t VALUES (?, ?, ?, ?, ?) RETURNING *'), event: ddl ? db.prepare('INSERT INTO o (id, type, timestamp, version, data) VALUES (?, ?, ?, ?, ?)') : undefined, times: [] as number[] };
+    return {
+      name,
+      db,
+      row: db.prepare('INSERT INTO t VALUES (?, ?, ?, ?, ?) RETURNING *'),
+      event: ddl ? db.prepare('INSERT INTO o (id, type, timestamp, version, data) VALUES (?, ?, ?, ?, ?)') : undefined,
+      times: [] as number[],
+    };
   });
   for (let round = 0; round < 7; round++) {
     for (const r of round % 2 === 0 ? runs : [...runs].reverse()) {
@@ -246,7 +277,9 @@ async function main(): Promise<void> {
         b.push(await createThroughput(none));
         a.push(await createThroughput(outbox));
       }
-      console.log(`round ${round + 1}: outbox ${a.at(-1)!.rps.toFixed(0)} req/s, none ${b.at(-1)!.rps.toFixed(0)} req/s, delivering ${c.at(-1)!.rps.toFixed(0)} req/s`);
+      console.log(
+        `round ${round + 1}: outbox ${a.at(-1)!.rps.toFixed(0)} req/s, none ${b.at(-1)!.rps.toFixed(0)} req/s, delivering ${c.at(-1)!.rps.toFixed(0)} req/s`,
+      );
     }
     const flowDir = join(dir, 'flow');
     const f1 = await startServer('outbox', `${flowDir}-with.db`);
@@ -292,7 +325,7 @@ async function main(): Promise<void> {
     '',
     `Outbox cost: ${(cost * 100).toFixed(1)}% of create throughput (median of the rounds' paired ratios ${median(ratios).toFixed(2)}; per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}); with delivery running alongside: ${((1 - median(deliveringRatios)) * 100).toFixed(1)}%. Non-2xx + errors: ${errors}.`,
     '',
-    'Where the time goes (a CPU profile of the outbox server under this load): about half of it is SQLite\'s COMMIT (the fsync of synchronous=FULL), whose latency on a shared disk varies several-fold from run to run; emitting the event (payload check, UUIDv7, JSON, the outbox INSERT) is about 30 µs of CPU per create, and waking the stream and the delivery worker about 6 µs.',
+    "Where the time goes (a CPU profile of the outbox server under this load): about half of it is SQLite's COMMIT (the fsync of synchronous=FULL), whose latency on a shared disk varies several-fold from run to run; emitting the event (payload check, UUIDv7, JSON, the outbox INSERT) is about 30 µs of CPU per create, and waking the stream and the delivery worker about 6 µs.",
     '',
     `${TRANSITIONS} transitions (each emits \`ticket.started\`), ${CONNECTIONS} in flight:`,
     '',
@@ -301,9 +334,9 @@ async function main(): Promise<void> {
     `| no endpoint (baseline) | ${flows.without.ackMs} ms | | | | |`,
     `| one endpoint, every event signed and delivered | ${flows.with.ackMs} ms | ${flows.with.deliveredMs} ms | ${flows.with.p50} ms | ${flows.with.p99} ms | ${flows.with.max} ms |`,
     '',
-    'Latency is the receiver\'s arrival time minus the event\'s timestamp (taken inside the change\'s transaction), on one clock.',
+    "Latency is the receiver's arrival time minus the event's timestamp (taken inside the change's transaction), on one clock.",
     '',
-    'The outbox row\'s share of a commit in raw SQLite (WAL, synchronous=FULL, one connection, median µs per transaction; same run):',
+    "The outbox row's share of a commit in raw SQLite (WAL, synchronous=FULL, one connection, median µs per transaction; same run):",
     '',
     '| transaction | µs | vs resource row only |',
     '|---|---|---|',

@@ -28,7 +28,7 @@ const TARGET_MB = 300;
 
 // From profiling this bench (see the report in bench/RESULTS.md); update it when the profile changes.
 const WHERE_THE_TIME_GOES =
-  'Where the time goes (`node --cpu-prof` of compileSpecText + renderMarkdown on this spec, 3 runs): garbage collection ~30% (mostly the yaml library\'s CST and nodes), the yaml library\'s lexer and CST parser ~24%, its composer and toJS ~10%, our loader\'s source map and depth check ~13%, model ~5%, semantic rules ~3%, renderMarkdown ~7%, Ajv ~1%. The floor itself (`yaml.parse` + Ajv) misses both targets at this size: parsing 2.3 MiB of YAML with the `yaml` library is the limit, not the checker.';
+  "Where the time goes (`node --cpu-prof` of compileSpecText + renderMarkdown on this spec, 3 runs): garbage collection ~30% (mostly the yaml library's CST and nodes), the yaml library's lexer and CST parser ~24%, its composer and toJS ~10%, our loader's source map and depth check ~13%, model ~5%, semantic rules ~3%, renderMarkdown ~7%, Ajv ~1%. The floor itself (`yaml.parse` + Ajv) misses both targets at this size: parsing 2.3 MiB of YAML with the `yaml` library is the limit, not the checker.";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -77,8 +77,11 @@ async function main(): Promise<void> {
   // The spec is realistic only if it is clean: a spec full of errors would skip work or do other work.
   const compiled = compileSpecText(text);
   const ops = compiled.model?.endpoints?.operations.length ?? 0;
-  if (!compiled.model || hasErrors(compiled.diagnostics)) throw new Error(`the generated spec does not compile cleanly: ${JSON.stringify(compiled.diagnostics.slice(0, 5))}`);
-  console.log(`spec: ${compiled.model.resources.length} resources, ${ops} operations, ${(text.length / 1024 / 1024).toFixed(2)} MiB, ${compiled.diagnostics.length} diagnostics`);
+  if (!compiled.model || hasErrors(compiled.diagnostics))
+    throw new Error(`the generated spec does not compile cleanly: ${JSON.stringify(compiled.diagnostics.slice(0, 5))}`);
+  console.log(
+    `spec: ${compiled.model.resources.length} resources, ${ops} operations, ${(text.length / 1024 / 1024).toFixed(2)} MiB, ${compiled.diagnostics.length} diagnostics`,
+  );
 
   const validate = floorValidator();
   const floor = timeRuns(RUNS, () => {
@@ -145,7 +148,13 @@ async function main(): Promise<void> {
     '',
     `Targets: under ${TARGET_MS} ms — **${timeMet ? 'met' : 'missed'}** (${fmtMs(mPipeline)} wall, ${fmtMs(cPipeline)} CPU); under ${TARGET_MB} MB — **${memMet ? 'met' : 'missed'}** (${fmtMB(memPipeline)}).`,
   ].filter((l, i, all) => !(l === '' && all[i - 1] === ''));
-  const section = ['<!-- foundation-bench:start -->', '## foundation-bench: the front end on 1,000 resources and 5,000 operations', '', ...lines, '<!-- foundation-bench:end -->'].join('\n');
+  const section = [
+    '<!-- foundation-bench:start -->',
+    '## foundation-bench: the front end on 1,000 resources and 5,000 operations',
+    '',
+    ...lines,
+    '<!-- foundation-bench:end -->',
+  ].join('\n');
   console.log(`\n${section}\n`);
   writeSection(section);
 }

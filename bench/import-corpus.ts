@@ -65,7 +65,8 @@ function facts(doc: Json): Facts {
       const params = new Set<string>();
       for (const list of [item.parameters, op.parameters]) {
         if (!Array.isArray(list)) continue;
-        for (const p of list.map((x) => deref(doc, x))) if (isObject(p)) params.add(`${String(p.in)}:${p.in === 'header' ? String(p.name).toLowerCase() : String(p.name)}`);
+        for (const p of list.map((x) => deref(doc, x)))
+          if (isObject(p)) params.add(`${String(p.in)}:${p.in === 'header' ? String(p.name).toLowerCase() : String(p.name)}`);
       }
       const statuses = new Set(Object.keys(isObject(op.responses) ? op.responses : {}));
       ops.set(`${m.toUpperCase()} ${path}`, { ...(typeof op.operationId === 'string' ? { id: op.operationId } : {}), params, statuses });
@@ -230,7 +231,8 @@ function paramsKept(spec: SpecDocument, src: Facts): string {
   const params = sourceParams(src);
   const ops = Object.values(spec.endpoints?.operations ?? {});
   const carried = new Set<string>();
-  for (const s of Object.values(spec.authentication?.schemes ?? {})) if (s.type === 'api_key' && s.name !== undefined) carried.add(`${s.in ?? 'header'}:${s.in === 'query' ? s.name : s.name.toLowerCase()}`);
+  for (const s of Object.values(spec.authentication?.schemes ?? {}))
+    if (s.type === 'api_key' && s.name !== undefined) carried.add(`${s.in ?? 'header'}:${s.in === 'query' ? s.name : s.name.toLowerCase()}`);
   if (spec.endpoints?.idempotency?.header !== undefined) carried.add(`header:${spec.endpoints.idempotency.header.toLowerCase()}`);
   let kept = 0;
   for (const p of params) {
@@ -254,8 +256,13 @@ function runTsp(file: string, source: Facts): Row['tsp'] {
   mkdirSync(work, { recursive: true });
   const bin = (name: string) => join(TSP_HOME, 'node_modules', '.bin', name);
   const convert = spawnSync(bin('tsp-openapi3'), ['--output-dir', work, file], { encoding: 'utf8', timeout: 120_000 });
-  if (convert.status !== 0 || !existsSync(join(work, 'main.tsp'))) return `tsp-openapi3 failed: ${(convert.stderr || convert.stdout).trim().split('\n')[0] ?? ''}`;
-  const compile = spawnSync(bin('tsp'), ['compile', 'main.tsp', '--emit', '@typespec/openapi3', '--option', '@typespec/openapi3.output-file=openapi.json', '--output-dir', 'out'], { cwd: work, encoding: 'utf8', timeout: 120_000 });
+  if (convert.status !== 0 || !existsSync(join(work, 'main.tsp')))
+    return `tsp-openapi3 failed: ${(convert.stderr || convert.stdout).trim().split('\n')[0] ?? ''}`;
+  const compile = spawnSync(
+    bin('tsp'),
+    ['compile', 'main.tsp', '--emit', '@typespec/openapi3', '--option', '@typespec/openapi3.output-file=openapi.json', '--output-dir', 'out'],
+    { cwd: work, encoding: 'utf8', timeout: 120_000 },
+  );
   const outFile = join(work, 'out', '@typespec', 'openapi3', 'openapi.json');
   if (!existsSync(outFile)) {
     const firstError = `${compile.stdout}\n${compile.stderr}`.split('\n').find((l) => /error/i.test(l)) ?? '';
@@ -305,7 +312,11 @@ async function measure(file: string): Promise<{ row: Row; details: string[] }> {
     resourcesOut: Object.keys(spec.resources ?? {}).length,
     namesKept: namesKept(spec, src, source, renamed),
     paramsKept: paramsKept(spec, src),
-    dropped: [...dropped].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k} ${n}`).join(', ') || '—',
+    dropped:
+      [...dropped]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ') || '—',
     roundTrip,
   };
   const tsp = runTsp(file, src);
@@ -326,21 +337,31 @@ async function main(): Promise<void> {
     details.push(...m.details);
   }
   const out: string[] = [];
-  out.push('| document | operations | resource actions | custom | schemas in | resources out | names kept | parameters kept | dropped, by kind | round trip (method, path, parameters, statuses) |');
+  out.push(
+    '| document | operations | resource actions | custom | schemas in | resources out | names kept | parameters kept | dropped, by kind | round trip (method, path, parameters, statuses) |',
+  );
   out.push('|---|---:|---:|---:|---:|---:|---|---|---|---|');
-  for (const r of rows) out.push(`| ${r.file} | ${r.opsIn} | ${r.resourceOps} | ${r.customOps} | ${r.schemasIn} | ${r.resourcesOut} | ${r.namesKept} | ${r.paramsKept} | ${r.dropped} | ${r.roundTrip} |`);
+  for (const r of rows)
+    out.push(
+      `| ${r.file} | ${r.opsIn} | ${r.resourceOps} | ${r.customOps} | ${r.schemasIn} | ${r.resourcesOut} | ${r.namesKept} | ${r.paramsKept} | ${r.dropped} | ${r.roundTrip} |`,
+    );
   const ops = rows.reduce((n, r) => n + r.resourceOps + r.customOps, 0);
   const resourceOps = rows.reduce((n, r) => n + r.resourceOps, 0);
   out.push('', `Resource actions: ${pct(resourceOps, ops)} of the operations imported; custom: ${pct(ops - resourceOps, ops)}.`);
   if (rows.some((r) => r.tsp !== undefined)) {
-    out.push('', '| document | tsp-openapi3 → tsp compile: round trip | operation ids kept | schema names kept | property names kept | parameters kept |', '|---|---|---|---|---|---|');
+    out.push(
+      '',
+      '| document | tsp-openapi3 → tsp compile: round trip | operation ids kept | schema names kept | property names kept | parameters kept |',
+      '|---|---|---|---|---|---|',
+    );
     for (const r of rows) {
       const t = r.tsp;
       if (typeof t === 'string' || t === undefined) out.push(`| ${r.file} | ${t ?? 'not run'} | | | | |`);
       else out.push(`| ${r.file} | ${t.roundTrip} | ${t.opIds} | ${t.schemas} | ${t.properties} | ${t.params} |`);
     }
   }
-  if (details.length > 0 && process.env.IMPORT_CORPUS_DETAILS !== undefined) out.push('', 'Round-trip differences (servicespec):', '', ...details.map((d) => `- ${d}`));
+  if (details.length > 0 && process.env.IMPORT_CORPUS_DETAILS !== undefined)
+    out.push('', 'Round-trip differences (servicespec):', '', ...details.map((d) => `- ${d}`));
   const text = `${out.join('\n')}\n`;
   if (process.env.IMPORT_CORPUS_OUT !== undefined) writeFileSync(process.env.IMPORT_CORPUS_OUT, text);
   process.stdout.write(text);

@@ -89,7 +89,10 @@ interface Redocly {
 function redoclyLint(file: string, dir: string): Redocly {
   const preload = join(dir, 'report-rss.mjs');
   const report = join(dir, 'rss.json');
-  writeFileSync(preload, `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => { const u = process.cpuUsage(); writeFileSync(${JSON.stringify(report)}, JSON.stringify({ maxRSS: process.resourceUsage().maxRSS, cpu: (u.user + u.system) / 1000 })); });\n`);
+  writeFileSync(
+    preload,
+    `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => { const u = process.cpuUsage(); writeFileSync(${JSON.stringify(report)}, JSON.stringify({ maxRSS: process.resourceUsage().maxRSS, cpu: (u.user + u.system) / 1000 })); });\n`,
+  );
   writeFileSync(join(dir, 'redocly.yaml'), 'extends:\n  - recommended\n');
   const t = performance.now();
   const r = spawnSync(process.execPath, ['--import', preload, REDOCLY, 'lint', '--format=json', '--config', join(dir, 'redocly.yaml'), file], {

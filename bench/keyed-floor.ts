@@ -30,22 +30,38 @@ function variant(kind: string): () => void {
   db.pragma(`synchronous = ${sync}`);
   db.exec(`CREATE TABLE "Order" ("id" TEXT NOT NULL PRIMARY KEY, "customer" TEXT NOT NULL, "items" TEXT NOT NULL CHECK (json_valid("items")), "amount" INTEGER NOT NULL CHECK ("amount" >= 1),
     "currency" TEXT NOT NULL, "shipping_address" TEXT NOT NULL CHECK (json_valid("shipping_address")), "status" TEXT NOT NULL, "owner" TEXT NOT NULL, "created_at" TEXT NOT NULL, "updated_at" TEXT NOT NULL) STRICT`);
-  db.exec(`CREATE TABLE _servicespec_records (namespace TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, expires_at TEXT NOT NULL, PRIMARY KEY (namespace, key)) STRICT${kind === 'no-rowid' ? ', WITHOUT ROWID' : ''}`);
-  const insert = db.prepare('INSERT INTO "Order" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *');
-  if (kind === 'no-index') db.exec('CREATE TABLE plain_records (namespace TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, expires_at TEXT NOT NULL) STRICT');
-  const claim = kind === 'no-index' ? db.prepare('INSERT INTO plain_records VALUES (?, ?, ?, ?)') : kind === 'insert' ? db.prepare('INSERT INTO _servicespec_records VALUES (?, ?, ?, ?)') : db.prepare(
-    'INSERT INTO _servicespec_records (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE _servicespec_records.expires_at <= ?',
+  db.exec(
+    `CREATE TABLE _servicespec_records (namespace TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, expires_at TEXT NOT NULL, PRIMARY KEY (namespace, key)) STRICT${kind === 'no-rowid' ? ', WITHOUT ROWID' : ''}`,
   );
+  const insert = db.prepare('INSERT INTO "Order" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *');
+  if (kind === 'no-index')
+    db.exec('CREATE TABLE plain_records (namespace TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, expires_at TEXT NOT NULL) STRICT');
+  const claim =
+    kind === 'no-index'
+      ? db.prepare('INSERT INTO plain_records VALUES (?, ?, ?, ?)')
+      : kind === 'insert'
+        ? db.prepare('INSERT INTO _servicespec_records VALUES (?, ?, ?, ?)')
+        : db.prepare(
+            'INSERT INTO _servicespec_records (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE _servicespec_records.expires_at <= ?',
+          );
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   return () => {
     const now = new Date().toISOString();
     const keyed = kind !== 'plain' && kind !== 'tx';
     if (kind !== 'plain') begin.run();
-    const row = (insert.all(randomUUID(), order.customer, items, order.amount, order.currency, address, 'pending', 'bench', now, now) as Record<string, unknown>[])[0]!;
+    const row = (
+      insert.all(randomUUID(), order.customer, items, order.amount, order.currency, address, 'pending', 'bench', now, now) as Record<string, unknown>[]
+    )[0]!;
     if (keyed) {
       const body = JSON.stringify(row);
-      const stored = JSON.stringify({ state: 'done', fingerprint: 'f'.repeat(43), status: 201, headers: { 'content-type': 'application/json; charset=utf-8', location: `/orders/${row.id as string}` }, body });
+      const stored = JSON.stringify({
+        state: 'done',
+        fingerprint: 'f'.repeat(43),
+        status: 201,
+        headers: { 'content-type': 'application/json; charset=utf-8', location: `/orders/${row.id as string}` },
+        body,
+      });
       const args = ['idempotency', `key:bench|${randomUUID()}`, kind === 'keyed-min' ? stored.slice(0, 100) : stored, now];
       if (kind === 'no-index' || kind === 'insert') claim.run(...args);
       else claim.run(...args, now);

@@ -28,14 +28,17 @@ async function main() {
     for (const m of modes) await load(servers.get(m)!, 'read', { connections: CONNECTIONS, seconds: 1 }); // warm-up
     for (let round = 0; round < ROUNDS; round++) {
       // The order rotates each round, so no variant always runs right after another.
-      for (const m of [...modes.slice(round % modes.length), ...modes.slice(0, round % modes.length)]) reads.get(m)!.push(await load(servers.get(m)!, 'read', { connections: CONNECTIONS, seconds: SECONDS }));
+      for (const m of [...modes.slice(round % modes.length), ...modes.slice(0, round % modes.length)])
+        reads.get(m)!.push(await load(servers.get(m)!, 'read', { connections: CONNECTIONS, seconds: SECONDS }));
     }
     for (const m of modes) {
       const f = reads.get(m)!;
       const r = pairedRatios(f, reads.get('none')!);
       if (m === 'memory') memory = r;
       const cpu = f.every((x) => x.cpuPerRequest !== undefined) ? median(f.map((x) => x.cpuPerRequest!)).toFixed(0) : 'n/a';
-      rows.push(`| read, ${m === 'none' ? 'no limiter' : `${m} limiter`} | ${median(f.map((x) => x.rps)).toFixed(0)} | ${median(f.map((x) => x.p99))} | ${cpu} | ${r.rps.toFixed(2)}${m === 'none' ? '' : ` (${r.perRound.map((x) => x.toFixed(2)).join(', ')})`} | ${r.cpu?.toFixed(2) ?? 'n/a'} | ${f.reduce((n, x) => n + x.errors, 0)} |`);
+      rows.push(
+        `| read, ${m === 'none' ? 'no limiter' : `${m} limiter`} | ${median(f.map((x) => x.rps)).toFixed(0)} | ${median(f.map((x) => x.p99))} | ${cpu} | ${r.rps.toFixed(2)}${m === 'none' ? '' : ` (${r.perRound.map((x) => x.toFixed(2)).join(', ')})`} | ${r.cpu?.toFixed(2) ?? 'n/a'} | ${f.reduce((n, x) => n + x.errors, 0)} |`,
+      );
       console.log(rows.at(-1));
     }
     const plain: Figures[] = [];
@@ -43,14 +46,19 @@ async function main() {
     for (let round = 0; round < ROUNDS; round++) {
       // Which goes first swaps each round.
       const runPlain = async () => plain.push(await load(servers.get('none')!, 'create', { connections: CONNECTIONS, seconds: SECONDS }));
-      const runKeyed = async () => keyed.push(await load(servers.get('none')!, 'create', { connections: CONNECTIONS, seconds: SECONDS, idempotencyKeys: true }));
+      const runKeyed = async () =>
+        keyed.push(await load(servers.get('none')!, 'create', { connections: CONNECTIONS, seconds: SECONDS, idempotencyKeys: true }));
       if (round % 2 === 0) await runPlain().then(runKeyed);
       else await runKeyed().then(runPlain);
     }
     const idem = pairedRatios(keyed, plain);
     const cpuOf = (f: Figures[]) => (f.every((x) => x.cpuPerRequest !== undefined) ? median(f.map((x) => x.cpuPerRequest!)).toFixed(0) : 'n/a');
-    rows.push(`| create, no Idempotency-Key | ${median(plain.map((x) => x.rps)).toFixed(0)} | ${median(plain.map((x) => x.p99))} | ${cpuOf(plain)} | 1.00 | 1.00 | ${plain.reduce((n, x) => n + x.errors, 0)} |`);
-    rows.push(`| create, a fresh Idempotency-Key each | ${median(keyed.map((x) => x.rps)).toFixed(0)} | ${median(keyed.map((x) => x.p99))} | ${cpuOf(keyed)} | ${idem.rps.toFixed(2)} | ${idem.cpu?.toFixed(2) ?? 'n/a'} | ${keyed.reduce((n, x) => n + x.errors, 0)} |`);
+    rows.push(
+      `| create, no Idempotency-Key | ${median(plain.map((x) => x.rps)).toFixed(0)} | ${median(plain.map((x) => x.p99))} | ${cpuOf(plain)} | 1.00 | 1.00 | ${plain.reduce((n, x) => n + x.errors, 0)} |`,
+    );
+    rows.push(
+      `| create, a fresh Idempotency-Key each | ${median(keyed.map((x) => x.rps)).toFixed(0)} | ${median(keyed.map((x) => x.p99))} | ${cpuOf(keyed)} | ${idem.rps.toFixed(2)} | ${idem.cpu?.toFixed(2) ?? 'n/a'} | ${keyed.reduce((n, x) => n + x.errors, 0)} |`,
+    );
     console.log(rows.slice(-2).join('\n'));
     const met = memory.rps >= 0.9;
     writeResultsSection(
@@ -62,7 +70,7 @@ async function main() {
         `- Date: ${new Date().toISOString()}`,
         `- Machine: ${cpus().length} CPUs, Node ${process.version}; 1-minute load average at the end ${loadavg()[0]!.toFixed(1)} (the machine is shared: 8 people on 2 cores)`,
         `- Each variant is examples/orders.yaml served in its own process (bench/lib/bench-server.ts), its rate policies replaced by one of 10^9 a minute by credential, so every request is checked and none refused. autocannon here, ${CONNECTIONS} connections, ${SECONDS} s a run, ${ROUNDS} rounds after a warm-up, the variants alternating (order rotating each round).${redis ? '' : ' Redis was not answering on 127.0.0.1:6379, so the Redis variant did not run.'}`,
-        '- Ratio: the median over rounds of req/s ÷ the same round\'s req/s without the feature. CPU ratio: server CPU time per request without ÷ with (median over rounds), read from /proc: the throughput the server itself allows, steadier than req/s on a shared machine.',
+        "- Ratio: the median over rounds of req/s ÷ the same round's req/s without the feature. CPU ratio: server CPU time per request without ÷ with (median over rounds), read from /proc: the throughput the server itself allows, steadier than req/s on a shared machine.",
         '',
         '| measured | req/s | p99 ms | server CPU µs/req | ratio (per round) | CPU ratio | non-2xx + errors |',
         '|---|---|---|---|---|---|---|',

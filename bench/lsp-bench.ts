@@ -38,7 +38,9 @@ const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs'
 
 /** The process's CPU time (user + system) so far, ms: on a loaded machine the steadier figure than wall time. */
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
@@ -53,9 +55,15 @@ async function main(): Promise<void> {
   const operations = (clean.match(/method: /g) ?? []).length;
   const line = '      cancelled: { description: Stopped., terminal: true }\n';
   if (!clean.includes(line)) throw new Error('the generated spec changed: no state to add a warning beside');
-  const variants = [(i: number) => clean.replace('  summary: A generated service', `  summary: Edit ${i} of a generated service`), (i: number) => clean.replace(line, `${line}      orphan${i}: { description: Never reached., terminal: true }\n`)];
+  const variants = [
+    (i: number) => clean.replace('  summary: A generated service', `  summary: Edit ${i} of a generated service`),
+    (i: number) => clean.replace(line, `${line}      orphan${i}: { description: Never reached., terminal: true }\n`),
+  ];
 
-  const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src', 'cli', 'cli-main.ts'), 'lsp', '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src', 'cli', 'cli-main.ts'), 'lsp', '--stdio'], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const c = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const waiting = new Map<number, (p: PublishDiagnosticsParams) => void>();
   c.onNotification(PublishDiagnosticsNotification.type, (p) => waiting.get(p.version ?? -1)?.(p));

@@ -51,7 +51,9 @@ async function sqlite(): Promise<number> {
   await s.migrate(getStoragePlan(model));
   await s.close();
   const db = new Database(path);
-  db.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${ROWS}) INSERT INTO "Task" (id, title) SELECT 'task-' || i, 'title ' || i FROM n`);
+  db.exec(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${ROWS}) INSERT INTO "Task" (id, title) SELECT 'task-' || i, 'title ' || i FROM n`,
+  );
   db.close();
   const { ms, out } = runMigrate(`sqlite:${path}`);
   process.stdout.write(out);

@@ -20,7 +20,13 @@ const TABLE: TablePlan = {
     { name: 'body', type: 'json', notNull: true, unique: false, primaryKey: false, autoIncrement: false, check: {} },
   ],
 };
-const BODY = { items: [{ sku: 'SKU-0001', quantity: 2, unit_price: 1999 }], amount: 3998, currency: 'EUR', shipping_address: { line1: '1 Main St', city: 'Springfield', postal_code: '12345', country: 'US' }, note: 'x'.repeat(200) };
+const BODY = {
+  items: [{ sku: 'SKU-0001', quantity: 2, unit_price: 1999 }],
+  amount: 3998,
+  currency: 'EUR',
+  shipping_address: { line1: '1 Main St', city: 'Springfield', postal_code: '12345', country: 'US' },
+  note: 'x'.repeat(200),
+};
 const admin = new pg.Client({ connectionString: BASE });
 await admin.connect();
 const schemas: string[] = [];
@@ -58,12 +64,29 @@ async function variant(events: boolean, label = events ? 'insert + event' : 'ins
   return { label, s, app, run, node: [] as number[], db: [] as number[], tps: [] as number[] };
 }
 
-const backends = async (app: string) => new Map(((await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [app])).rows as { pid: number }[]).map(({ pid }) => [pid, processCpuMicros(pid) ?? 0]));
+const backends = async (app: string) =>
+  new Map(
+    ((await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [app])).rows as { pid: number }[]).map(({ pid }) => [
+      pid,
+      processCpuMicros(pid) ?? 0,
+    ]),
+  );
 // VARIANTS='label:K=V,K=V;label2:...' adds event variants, each with that environment while its storage is made.
-const extra = (process.env.VARIANTS ?? '').split(';').filter(Boolean).map((v) => {
-  const [label, envText = ''] = v.split(':') as [string, string?];
-  return { label, env: Object.fromEntries(envText.split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string])) };
-});
+const extra = (process.env.VARIANTS ?? '')
+  .split(';')
+  .filter(Boolean)
+  .map((v) => {
+    const [label, envText = ''] = v.split(':') as [string, string?];
+    return {
+      label,
+      env: Object.fromEntries(
+        envText
+          .split(',')
+          .filter(Boolean)
+          .map((kv) => kv.split('=') as [string, string]),
+      ),
+    };
+  });
 const vs = [await variant(false), await variant(true), ...(await Promise.all(extra.map((x) => variant(true, x.label, x.env))))];
 try {
   for (const v of vs) await v.run(2);
@@ -86,7 +109,10 @@ try {
   }
   const plain = vs[0]!;
   // The event's cost: each variant's CPU per transaction less the plain insert's in the same round.
-  for (const v of vs) console.log(`${v.label.padEnd(24)} ${median(v.tps).toFixed(0)} /s  node ${median(v.node).toFixed(0)}  pg ${median(v.db).toFixed(0)} µs/tx   event's cost: node +${median(v.node.map((x, i) => x - plain.node[i]!)).toFixed(0)}  pg +${median(v.db.map((x, i) => x - plain.db[i]!)).toFixed(0)}`);
+  for (const v of vs)
+    console.log(
+      `${v.label.padEnd(24)} ${median(v.tps).toFixed(0)} /s  node ${median(v.node).toFixed(0)}  pg ${median(v.db).toFixed(0)} µs/tx   event's cost: node +${median(v.node.map((x, i) => x - plain.node[i]!)).toFixed(0)}  pg +${median(v.db.map((x, i) => x - plain.db[i]!)).toFixed(0)}`,
+    );
 } finally {
   for (const v of vs) await v.s.close();
   for (const x of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${x}" CASCADE`);

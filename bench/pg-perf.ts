@@ -26,8 +26,17 @@ const f = await load(s, scenario as 'create', { connections: 16, seconds: Number
 perf.kill('SIGINT');
 await new Promise((r) => perf.on('exit', r));
 console.log(`${mode} ${scenario} ${variant}: ${f.rps.toFixed(0)} req/s, ${f.requests} requests`);
-const byComm = execFileSync('perf', ['report', '-i', out, '--sort', 'comm', '--stdio', '--no-children', '-g', 'none'], { encoding: 'utf8', maxBuffer: 1 << 26 });
-console.log(byComm.split('\n').filter((l) => /%/.test(l)).slice(0, 15).join('\n'));
+const byComm = execFileSync('perf', ['report', '-i', out, '--sort', 'comm', '--stdio', '--no-children', '-g', 'none'], {
+  encoding: 'utf8',
+  maxBuffer: 1 << 26,
+});
+console.log(
+  byComm
+    .split('\n')
+    .filter((l) => /%/.test(l))
+    .slice(0, 15)
+    .join('\n'),
+);
 s.child.kill('SIGINT');
 await new Promise((r) => s.child.on('exit', r));
 const admin = new pg.Client({ connectionString: BASE });

@@ -60,7 +60,9 @@ signal();
 await new Promise((r) => setTimeout(r, 1500));
 let db = 0;
 for (const [pid, cpu] of after) db += cpu - (before.get(pid) ?? 0);
-console.log(`${mode} ${scenario} ${variant}: ${f.rps.toFixed(0)} req/s, node ${f.cpuPerRequest?.toFixed(0)} µs/req, pg ${(db / f.requests).toFixed(0)} µs/req, errors ${f.errors}, requests ${f.requests}`);
+console.log(
+  `${mode} ${scenario} ${variant}: ${f.rps.toFixed(0)} req/s, node ${f.cpuPerRequest?.toFixed(0)} µs/req, pg ${(db / f.requests).toFixed(0)} µs/req, errors ${f.errors}, requests ${f.requests}`,
+);
 s.child.kill('SIGINT');
 await new Promise((r) => s.child.on('exit', r));
 await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
@@ -68,5 +70,11 @@ await admin.end();
 const file = readdirSync(dir).find((n) => n.endsWith('.cpuprofile'));
 if (file) {
   console.log(`profile: ${join(dir, file)}`);
-  console.log(execFileSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'lib/profile-summary.ts'), join(dir, file), '--top', process.env.TOP ?? '45', '--per', String(f.requests)], { encoding: 'utf8' }));
+  console.log(
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'lib/profile-summary.ts'), join(dir, file), '--top', process.env.TOP ?? '45', '--per', String(f.requests)],
+      { encoding: 'utf8' },
+    ),
+  );
 }

@@ -19,14 +19,25 @@ await admin.connect();
 const servers: { label: string; s: Started; app: string; node: number[]; db: number[]; rps: number[] }[] = [];
 for (const spec of specs) {
   const [mode, envText = ''] = spec.split(':') as ['served' | 'baseline', string?];
-  const env = Object.fromEntries(envText.split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
+  const env = Object.fromEntries(
+    envText
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => kv.split('=') as [string, string]),
+  );
   const app = `var_${randomBytes(3).toString('hex')}`;
   const u = new URL(BASE);
   u.searchParams.set('schema', app);
   u.searchParams.set('application_name', app);
   servers.push({ label: spec, s: await startServer(mode, dir, 'none', u.toString(), { env }), app, node: [], db: [], rps: [] });
 }
-const backends = async (app: string) => new Map(((await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [app])).rows as { pid: number }[]).map(({ pid }) => [pid, processCpuMicros(pid) ?? 0]));
+const backends = async (app: string) =>
+  new Map(
+    ((await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [app])).rows as { pid: number }[]).map(({ pid }) => [
+      pid,
+      processCpuMicros(pid) ?? 0,
+    ]),
+  );
 try {
   for (const v of servers) await load(v.s, scenario as 'create', { connections: 16, seconds: Number(process.env.WARM_S ?? 4) });
   for (let round = 0; round < ROUNDS; round++) {
@@ -42,7 +53,10 @@ try {
       v.rps.push(f.rps);
     }
   }
-  for (const v of servers) console.log(`${v.label.padEnd(60)} ${median(v.rps).toFixed(0).padStart(6)} req/s  node ${median(v.node).toFixed(0)}  pg ${median(v.db).toFixed(0)}  total ${median(v.node.map((n, i) => n + v.db[i]!)).toFixed(0)} µs/req   node per round ${v.node.map((x) => x.toFixed(0)).join(' ')}`);
+  for (const v of servers)
+    console.log(
+      `${v.label.padEnd(60)} ${median(v.rps).toFixed(0).padStart(6)} req/s  node ${median(v.node).toFixed(0)}  pg ${median(v.db).toFixed(0)}  total ${median(v.node.map((n, i) => n + v.db[i]!)).toFixed(0)} µs/req   node per round ${v.node.map((x) => x.toFixed(0)).join(' ')}`,
+    );
 } finally {
   for (const v of servers) v.s.child.kill('SIGTERM');
   for (const v of servers) await admin.query(`DROP SCHEMA IF EXISTS "${v.app}" CASCADE`);

@@ -41,7 +41,9 @@ async function backendCpu(url: string): Promise<Map<number, number>> {
   const c = new pg.Client({ connectionString: BASE });
   await c.connect();
   try {
-    const rows = (await c.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [new URL(url).searchParams.get('application_name')])).rows as { pid: number }[];
+    const rows = (await c.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [new URL(url).searchParams.get('application_name')])).rows as {
+      pid: number;
+    }[];
     const out = new Map<number, number>();
     for (const { pid } of rows) {
       const cpu = processCpuMicros(pid);
@@ -110,7 +112,8 @@ async function againstBaseline(dir: string): Promise<{ rows: string[]; ratios: R
       const a: (Figures & { dbCpuPerRequest: number })[] = [];
       const b: (Figures & { dbCpuPerRequest: number })[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        for (const s of round % 2 === 0 ? [c.a, c.b] : [c.b, c.a]) (s === c.a ? a : b).push(await measure(s, c.scenario, { connections: CONNECTIONS, seconds: DURATION_S }));
+        for (const s of round % 2 === 0 ? [c.a, c.b] : [c.b, c.a])
+          (s === c.a ? a : b).push(await measure(s, c.scenario, { connections: CONNECTIONS, seconds: DURATION_S }));
       }
       const r = pairedRatios(a, b);
       ratios[c.key] = r.rps;
@@ -175,7 +178,7 @@ async function outboxAndDelivery(): Promise<string[]> {
     rows.push(`| outbox: transactions appending one event, 16 concurrent | ${(n / appendSeconds).toFixed(0)} /s | ${n} events |`);
     const t1 = performance.now();
     let queued = 0;
-    for (let got = 1; got > 0; ) queued += got = await storage.fanOutEvents(Date.now(), 500);
+    for (let got = 1; got > 0;) queued += got = await storage.fanOutEvents(Date.now(), 500);
     const fanSeconds = (performance.now() - t1) / 1000;
     rows.push(`| fan-out to one endpoint (500 a batch) | ${(queued / fanSeconds).toFixed(0)} /s | ${queued} deliveries |`);
     const t2 = performance.now();
@@ -185,7 +188,13 @@ async function outboxAndDelivery(): Promise<string[]> {
         for (;;) {
           const claimed = await storage.claimDeliveries(Date.now(), 60_000, 100);
           if (claimed.length === 0) return;
-          await storage.finishDeliveries(claimed.map((c) => ({ seq: c.delivery.seq, endpointId: c.delivery.endpointId, outcome: { status: 'delivered' as const, attempts: 1, nextAttemptAt: Date.now(), lastStatus: 200, at: new Date().toISOString() } })));
+          await storage.finishDeliveries(
+            claimed.map((c) => ({
+              seq: c.delivery.seq,
+              endpointId: c.delivery.endpointId,
+              outcome: { status: 'delivered' as const, attempts: 1, nextAttemptAt: Date.now(), lastStatus: 200, at: new Date().toISOString() },
+            })),
+          );
           finished += claimed.length;
         }
       }),
@@ -222,7 +231,7 @@ async function main() {
       `- Date: ${new Date().toISOString()}`,
       `- Machine: ${cpus().length} CPUs shared with the PostgreSQL ${version} server (same machine, default settings, synchronous_commit on), Node ${process.version}; 1-minute load average at the end ${loadavg()[0]!.toFixed(1)} (the machine is shared with other work: per-round ratios spread widely, and every figure is a lower bound)`,
       `- Load: autocannon in the benchmark's process, ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds after a warm-up, the two servers alternating (which goes first swaps each round); each server in its own process on 127.0.0.1, each in its own schema. Both check an API key on every request and validate the create body. The baseline looks the key up in PostgreSQL and hashes it each time; servicespec caches key records while its LISTEN connection is up (docs/scaling.md). Every served create of examples/orders.yaml appends its event (order.created) to the outbox in the create's transaction, given its position after the commit by the sequencer. The same work for the baseline, in the target row: it appends the event (the created order) to an outbox table in the create's transaction (BEGIN, INSERT, INSERT, COMMIT), each row carrying its transaction's xid8, indexed with an identity, so a reader can follow the table below the snapshot's xmin without skipping a late commit (it rings no doorbell: its readers would poll). The two rows marked information compare the served create with its event against the baseline writing none, and both sides writing none. The rounds start after every server has run each measured path (3 s of creates each).`,
-      '- Ratio: the median over rounds of served req/s ÷ baseline req/s in the same round. Node CPU ratio: baseline ÷ served CPU per request of the server process; total CPU ratio: the same with the CPU of the PostgreSQL backends serving each side added (read from /proc, the backends found by application_name). CPU per request rises with the machine\'s load, so compare the two sides of a row, not rows with each other.',
+      "- Ratio: the median over rounds of served req/s ÷ baseline req/s in the same round. Node CPU ratio: baseline ÷ served CPU per request of the server process; total CPU ratio: the same with the CPU of the PostgreSQL backends serving each side added (read from /proc, the backends found by application_name). CPU per request rises with the machine's load, so compare the two sides of a row, not rows with each other.",
       '',
       '| scenario | served req/s | served p99 ms | served CPU µs/req (Node + PostgreSQL) | baseline req/s | baseline p99 ms | baseline CPU µs/req (Node + PostgreSQL) | ratio (per round) | Node CPU ratio | total CPU ratio | non-2xx + errors |',
       '|---|---|---|---|---|---|---|---|---|---|---|',

@@ -30,7 +30,11 @@ async function startupTime(): Promise<{ compileMs: number; startMs: number }> {
     const t0 = performance.now();
     const model = compileSpecText(text).model!;
     const t1 = performance.now();
-    const app = await createService(model, { storage: createSqliteStorage({ path: join(dir, `s${i}.db`) }), allowGaps: true, authenticator: { authenticate: async () => ({ subject: 's', scopes: [], scheme: 'x' }) } });
+    const app = await createService(model, {
+      storage: createSqliteStorage({ path: join(dir, `s${i}.db`) }),
+      allowGaps: true,
+      authenticator: { authenticate: async () => ({ subject: 's', scopes: [], scheme: 'x' }) },
+    });
     const t2 = performance.now();
     await app.close();
     times.push({ compileMs: t1 - t0, startMs: t2 - t1 });
@@ -57,7 +61,8 @@ async function main() {
             const b: Figures[] = [];
             // Alternate, and swap which goes first each round, so drift in the machine's load hits both alike.
             for (let round = 0; round < ROUNDS; round++) {
-              for (const s of round % 2 === 0 ? [served, baseline] : [baseline, served]) (s === served ? a : b).push(await load(s, scenario, { connections, seconds: DURATION_S }));
+              for (const s of round % 2 === 0 ? [served, baseline] : [baseline, served])
+                (s === served ? a : b).push(await load(s, scenario, { connections, seconds: DURATION_S }));
             }
             const r = pairedRatios(a, b);
             ratios.push(r);

@@ -71,8 +71,13 @@ for (let round = 0; round < 7; round++) {
   s.push(await profiled(`served-${round}`, () => runS(N)));
   b.push(await profiled(`baseline-${round}`, () => runB(N)));
 }
-console.log(`${scenario}${keyed ? ' keyed' : ''} ${sync} ${auth}: served ${median(s).toFixed(1)} µs CPU/req (${s.map((x) => x.toFixed(0)).join(', ')}), baseline ${median(b).toFixed(1)} µs CPU/req (${b.map((x) => x.toFixed(0)).join(', ')}); ratio baseline/served ${(median(b) / median(s)).toFixed(2)}`);
-if (profile) console.log(`profiles: ${dir}/served-*.cpuprofile and baseline-*.cpuprofile, ${N} requests each (summary: npx tsx bench/lib/profile-summary.ts --per ${N} FILES)`);
+console.log(
+  `${scenario}${keyed ? ' keyed' : ''} ${sync} ${auth}: served ${median(s).toFixed(1)} µs CPU/req (${s.map((x) => x.toFixed(0)).join(', ')}), baseline ${median(b).toFixed(1)} µs CPU/req (${b.map((x) => x.toFixed(0)).join(', ')}); ratio baseline/served ${(median(b) / median(s)).toFixed(2)}`,
+);
+if (profile)
+  console.log(
+    `profiles: ${dir}/served-*.cpuprofile and baseline-*.cpuprofile, ${N} requests each (summary: npx tsx bench/lib/profile-summary.ts --per ${N} FILES)`,
+  );
 if (process.env.INJECT_WAL) for (const f of ['s.db-wal', 'b.db-wal']) console.log(f, statSync(join(dir, f), { throwIfNoEntry: false })?.size);
 await served.app.close();
 await baseline.close();

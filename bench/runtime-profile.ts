@@ -11,7 +11,11 @@ import { load, startServer } from './lib/bench-load.js';
 
 const [mode = 'served', scenario = 'read', sync = 'normal', auth = 'key', seconds = '5', connections = '50', keyed] = process.argv.slice(2);
 const dir = mkdtempSync(join(tmpdir(), 'ss-prof-'));
-const s = await startServer(mode as 'served' | 'baseline', dir, 'none', undefined, { synchronous: sync as 'full' | 'normal', auth: auth as 'key' | 'open', env: { BENCH_PROFILE_DIR: dir } });
+const s = await startServer(mode as 'served' | 'baseline', dir, 'none', undefined, {
+  synchronous: sync as 'full' | 'normal',
+  auth: auth as 'key' | 'open',
+  env: { BENCH_PROFILE_DIR: dir },
+});
 const options = { connections: Number(connections), seconds: Number(seconds), idempotencyKeys: keyed === 'keyed' };
 await load(s, scenario as 'read', { ...options, seconds: 3 });
 const profiled = new Promise((resolve) => s.child.stdout!.on('data', (d: Buffer) => d.toString().includes('profiled') && resolve(undefined)));
@@ -20,7 +24,9 @@ await new Promise((r) => setTimeout(r, 200));
 const f = await load(s, scenario as 'read', options);
 s.child.kill('SIGUSR2');
 await profiled;
-console.log(`${mode} ${scenario} ${sync} ${auth}${keyed === 'keyed' ? ' keyed' : ''}: ${f.rps.toFixed(0)} req/s, ${f.cpuPerRequest?.toFixed(1)} µs CPU/req, ${f.requests} requests, errors ${f.errors}`);
+console.log(
+  `${mode} ${scenario} ${sync} ${auth}${keyed === 'keyed' ? ' keyed' : ''}: ${f.rps.toFixed(0)} req/s, ${f.cpuPerRequest?.toFixed(1)} µs CPU/req, ${f.requests} requests, errors ${f.errors}`,
+);
 s.child.kill('SIGINT');
 await new Promise((r) => s.child.on('exit', r));
 
@@ -50,7 +56,12 @@ const walk = (id: number, stack: Set<string>) => {
   const t = self.get(id) ?? 0;
   busy += t;
   byFn.set(fn, (byFn.get(fn) ?? 0) + t);
-  const pkg = url.startsWith('nm:') ? url.split('/').slice(0, url.startsWith('nm:@') ? 2 : 1).join('/') : url || n.callFrame.functionName;
+  const pkg = url.startsWith('nm:')
+    ? url
+        .split('/')
+        .slice(0, url.startsWith('nm:@') ? 2 : 1)
+        .join('/')
+    : url || n.callFrame.functionName;
   byFile.set(pkg, (byFile.get(pkg) ?? 0) + t);
   const added = !stack.has(fn);
   if (added) stack.add(fn);
@@ -61,5 +72,11 @@ const walk = (id: number, stack: Set<string>) => {
 walk(profile.nodes[0]!.id, new Set());
 const per = (t: number) => `${(t / f.requests).toFixed(2).padStart(7)} µs`;
 const k = Number(process.env.TOP ?? 40);
-const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([fn, t]) => `${per(t)}  ${fn}`);
-console.log(`profile: ${join(dir, file)}\nbusy (sampled, not idle): ${per(busy)} per request\n-- self, by file/package --\n${top(byFile, 25).join('\n')}\n-- self, by function --\n${top(byFn, k).join('\n')}\n-- total (with callees), by function --\n${top(totalByFn, k).join('\n')}`);
+const top = (m: Map<string, number>, n: number) =>
+  [...m]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([fn, t]) => `${per(t)}  ${fn}`);
+console.log(
+  `profile: ${join(dir, file)}\nbusy (sampled, not idle): ${per(busy)} per request\n-- self, by file/package --\n${top(byFile, 25).join('\n')}\n-- self, by function --\n${top(byFn, k).join('\n')}\n-- total (with callees), by function --\n${top(totalByFn, k).join('\n')}`,
+);

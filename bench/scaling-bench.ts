@@ -27,12 +27,15 @@ try {
       const a: Figures[] = [];
       const b: Figures[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        for (const s of round % 2 === 0 ? [served, baseline] : [baseline, served]) (s === served ? a : b).push(await load(s, scenario, { connections, seconds: SECONDS }));
+        for (const s of round % 2 === 0 ? [served, baseline] : [baseline, served])
+          (s === served ? a : b).push(await load(s, scenario, { connections, seconds: SECONDS }));
       }
       const m = (f: Figures[], k: 'rps' | 'p99') => median(f.map((x) => x[k]));
       const cpu = (f: Figures[]) => (f.every((x) => x.cpuPerRequest !== undefined) ? median(f.map((x) => x.cpuPerRequest!)).toFixed(0) : 'n/a');
       const ratio = median(a.map((x, i) => x.rps / b[i]!.rps));
-      rows.push(`| ${scenario} | ${connections} | ${m(a, 'rps').toFixed(0)} | ${m(a, 'p99')} | ${cpu(a)} | ${m(b, 'rps').toFixed(0)} | ${m(b, 'p99')} | ${cpu(b)} | ${ratio.toFixed(2)} | ${[...a, ...b].reduce((n, x) => n + x.errors, 0)} |`);
+      rows.push(
+        `| ${scenario} | ${connections} | ${m(a, 'rps').toFixed(0)} | ${m(a, 'p99')} | ${cpu(a)} | ${m(b, 'rps').toFixed(0)} | ${m(b, 'p99')} | ${cpu(b)} | ${ratio.toFixed(2)} | ${[...a, ...b].reduce((n, x) => n + x.errors, 0)} |`,
+      );
       console.log(rows.at(-1));
     }
   }

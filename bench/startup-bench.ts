@@ -45,7 +45,11 @@ async function start(spec: string, dir: string, path: string, cli = CLI): Promis
   const port = await freePort();
   const url = `http://127.0.0.1:${port}${path}`;
   const t = performance.now();
-  const child = spawn(process.execPath, [cli, 'serve', spec, '--port', String(port), '--db', `sqlite:${join(dir, `db-${port}.db`)}`, '--allow-gaps', '--log', 'silent'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [cli, 'serve', spec, '--port', String(port), '--db', `sqlite:${join(dir, `db-${port}.db`)}`, '--allow-gaps', '--log', 'silent'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   for (;;) {

@@ -11,7 +11,10 @@ export const handlers = {
       out.push(...(await storage.read((tx) => tx.list('Loan', { equals: { book: params.id, status }, limit: 10_000 }))));
     }
     const lent = out.filter((l) => l.status !== 'requested');
-    const due = lent.map((l) => l.due_date).filter(Boolean).sort();
+    const due = lent
+      .map((l) => l.due_date)
+      .filter(Boolean)
+      .sort();
     return { book: book.id, copies_available: Math.max(0, book.copies - lent.length), next_due: due[0] ?? null };
   },
 };

@@ -102,4 +102,3 @@ export type { OutputFormat } from './diagnostics/diagnostics-format.js';
 // The whole front end in one call.
 export { compileSpecFile, compileSpecText, compileSpecBytes } from './program.js';
 export type { CompiledSpec } from './program.js';
-

@@ -62,7 +62,10 @@ class Refusal extends Error {
   }
 }
 
-export async function startBaseline(dbPath: string, options: BaselineOptions = {}): Promise<{ url: string; key: string; customerId: string; app: FastifyInstance; close: () => Promise<void> }> {
+export async function startBaseline(
+  dbPath: string,
+  options: BaselineOptions = {},
+): Promise<{ url: string; key: string; customerId: string; app: FastifyInstance; close: () => Promise<void> }> {
   const open = options.open === true;
   const db = new Database(dbPath);
   db.pragma('journal_mode = WAL');
@@ -76,19 +79,31 @@ CREATE TABLE IF NOT EXISTS orders (id TEXT PRIMARY KEY, customer TEXT NOT NULL R
 CREATE TABLE IF NOT EXISTS idempotency (scope TEXT NOT NULL, key TEXT NOT NULL, answer TEXT NOT NULL, expires_at TEXT NOT NULL, PRIMARY KEY (scope, key)) STRICT, WITHOUT ROWID;`);
   const keyId = randomBytes(6).toString('hex');
   const secret = randomBytes(32).toString('base64url');
-  db.prepare('INSERT INTO keys VALUES (?, ?, ?, ?)').run(keyId, createHash('sha256').update(secret).digest('hex'), 'bench', JSON.stringify(['orders:read', 'orders:write']));
+  db.prepare('INSERT INTO keys VALUES (?, ?, ?, ?)').run(
+    keyId,
+    createHash('sha256').update(secret).digest('hex'),
+    'bench',
+    JSON.stringify(['orders:read', 'orders:write']),
+  );
   const customerId = uuidv7();
   db.prepare('INSERT INTO customers VALUES (?, ?, ?, ?)').run(customerId, 'Bench', `bench-${customerId}@example.com`, new Date().toISOString());
   const cursorSecret = randomBytes(32);
 
   const findKey = db.prepare('SELECT hash, subject, scopes FROM keys WHERE id = ?');
   const columns = `id, customer, items, amount, currency, weight_kg, shipping_address, note, status, tracking_number, tracking_number_absent,${open ? '' : ' owner,'} created_at, updated_at`;
-  const insert = db.prepare(`INSERT INTO orders (${columns}) VALUES (${columns.split(',').map(() => '?').join(', ')}) RETURNING *`);
+  const insert = db.prepare(
+    `INSERT INTO orders (${columns}) VALUES (${columns
+      .split(',')
+      .map(() => '?')
+      .join(', ')}) RETURNING *`,
+  );
   const byId = db.prepare('SELECT * FROM orders WHERE id = ?');
   const pageAll = db.prepare('SELECT * FROM orders WHERE id > ? ORDER BY id LIMIT ?');
   const pageOwn = open ? pageAll : db.prepare('SELECT * FROM orders WHERE owner = ? AND id > ? ORDER BY id LIMIT ?');
   const findAnswer = db.prepare('SELECT answer FROM idempotency WHERE scope = ? AND key = ? AND expires_at > ?');
-  const keepAnswer = db.prepare('INSERT INTO idempotency (scope, key, answer, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET answer = excluded.answer, expires_at = excluded.expires_at');
+  const keepAnswer = db.prepare(
+    'INSERT INTO idempotency (scope, key, answer, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET answer = excluded.answer, expires_at = excluded.expires_at',
+  );
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
@@ -100,7 +115,8 @@ CREATE TABLE IF NOT EXISTS idempotency (scope TEXT NOT NULL, key TEXT NOT NULL, 
   const authenticate = (req: FastifyRequest, reply: FastifyReply, scope: string): { subject: string; all: boolean } | undefined => {
     reply.header('x-request-id', req.id);
     const version = req.headers['service-version'];
-    if (version !== undefined && version !== '' && version !== VERSION) throw new Refusal('version', `version ${String(version).slice(0, 64)} is not served; served: ${VERSION}`);
+    if (version !== undefined && version !== '' && version !== VERSION)
+      throw new Refusal('version', `version ${String(version).slice(0, 64)} is not served; served: ${VERSION}`);
     reply.header('service-version', VERSION);
     reply.header('vary', 'Service-Version');
     if (open) return undefined;
@@ -189,20 +205,61 @@ CREATE TABLE IF NOT EXISTS idempotency (scope TEXT NOT NULL, key TEXT NOT NULL, 
     return problem(req, reply, 'internal', 'an unexpected error occurred');
   });
 
-  const address = { type: 'object', additionalProperties: false, required: ['line1', 'city', 'postal_code', 'country'], properties: { line1: { type: 'string', minLength: 1, maxLength: 200 }, line2: { type: 'string', maxLength: 200 }, city: { type: 'string', minLength: 1, maxLength: 100 }, postal_code: { type: 'string', minLength: 1, maxLength: 20 }, country: { type: 'string', pattern: '^[A-Z]{2}$' } } };
-  const item = { type: 'object', additionalProperties: false, required: ['sku', 'quantity', 'unit_price'], properties: { sku: { type: 'string', pattern: '^[A-Z0-9-]{4,32}$' }, quantity: { type: 'integer', minimum: 1, maximum: 999 }, unit_price: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } } };
+  const address = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['line1', 'city', 'postal_code', 'country'],
+    properties: {
+      line1: { type: 'string', minLength: 1, maxLength: 200 },
+      line2: { type: 'string', maxLength: 200 },
+      city: { type: 'string', minLength: 1, maxLength: 100 },
+      postal_code: { type: 'string', minLength: 1, maxLength: 20 },
+      country: { type: 'string', pattern: '^[A-Z]{2}$' },
+    },
+  };
+  const item = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['sku', 'quantity', 'unit_price'],
+    properties: {
+      sku: { type: 'string', pattern: '^[A-Z0-9-]{4,32}$' },
+      quantity: { type: 'integer', minimum: 1, maximum: 999 },
+      unit_price: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+    },
+  };
   const orderBody = {
     type: 'object',
     additionalProperties: false,
     required: ['customer', 'items', 'amount', 'currency', 'shipping_address'],
-    properties: { customer: { type: 'string', format: 'uuid' }, items: { type: 'array', minItems: 1, maxItems: 100, items: item }, amount: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }, currency: { type: 'string', pattern: '^[A-Z]{3}$' }, weight_kg: { type: 'number', exclusiveMinimum: 0 }, shipping_address: address, note: { type: 'string', maxLength: 500 }, tracking_number: { type: ['string', 'null'], maxLength: 64 } },
+    properties: {
+      customer: { type: 'string', format: 'uuid' },
+      items: { type: 'array', minItems: 1, maxItems: 100, items: item },
+      amount: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+      currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+      weight_kg: { type: 'number', exclusiveMinimum: 0 },
+      shipping_address: address,
+      note: { type: 'string', maxLength: 500 },
+      tracking_number: { type: ['string', 'null'], maxLength: 64 },
+    },
   };
 
   /** The INSERT, mapped to the declared errors; throws past the time-out. */
   const insertOrder = (b: Record<string, unknown>, owner: string | undefined, deadline: number): Record<string, unknown> => {
     if (performance.now() >= deadline) throw new Refusal('timeout', 'the request ran past its time-out');
     const now = new Date().toISOString();
-    const values = [uuidv7(), b.customer, JSON.stringify(b.items), b.amount, b.currency, b.weight_kg ?? null, JSON.stringify(b.shipping_address), b.note ?? null, 'pending', b.tracking_number ?? null, b.tracking_number === undefined ? 1 : null];
+    const values = [
+      uuidv7(),
+      b.customer,
+      JSON.stringify(b.items),
+      b.amount,
+      b.currency,
+      b.weight_kg ?? null,
+      JSON.stringify(b.shipping_address),
+      b.note ?? null,
+      'pending',
+      b.tracking_number ?? null,
+      b.tracking_number === undefined ? 1 : null,
+    ];
     if (!open) values.push(owner);
     try {
       // all(), not get(): a RETURNING statement reset before it is done ends its autocommit without SQLite's
@@ -228,20 +285,30 @@ CREATE TABLE IF NOT EXISTS idempotency (scope TEXT NOT NULL, key TEXT NOT NULL, 
         'validation',
         'the request body is not valid',
         validate.errors!.map((e) =>
-          e.keyword === 'additionalProperties' ? { pointer: `${e.instancePath}/${String(e.params.additionalProperty)}`, message: `unknown field ${String(e.params.additionalProperty)}` } : { pointer: e.instancePath, message: e.message },
+          e.keyword === 'additionalProperties'
+            ? { pointer: `${e.instancePath}/${String(e.params.additionalProperty)}`, message: `unknown field ${String(e.params.additionalProperty)}` }
+            : { pointer: e.instancePath, message: e.message },
         ),
       );
     const deadline = performance.now() + TIMEOUT_MS;
     const rawKey = req.headers['idempotency-key'];
     if (rawKey === undefined) {
       const row = insertOrder(b, subject, deadline);
-      return reply.code(201).header('location', `/orders/${row.id as string}`).send(present(row));
+      return reply
+        .code(201)
+        .header('location', `/orders/${row.id as string}`)
+        .send(present(row));
     }
     // Idempotency-Key: a stored answer is replayed; otherwise the change and its answer commit together.
     const key = Array.isArray(rawKey) ? rawKey[0]! : rawKey;
-    if (!KEY_RE.test(key)) throw new Refusal('validation', 'the idempotency-key header must be 1 to 255 visible ASCII characters', [{ parameter: 'idempotency-key', in: 'header', message: 'is not a valid key' }]);
+    if (!KEY_RE.test(key))
+      throw new Refusal('validation', 'the idempotency-key header must be 1 to 255 visible ASCII characters', [
+        { parameter: 'idempotency-key', in: 'header', message: 'is not a valid key' },
+      ]);
     const scope = open ? '-' : `key:${subject!}`;
-    const fingerprint = createHash('sha256').update(`POST ${req.url}\n${canonicalJson(b)}`).digest('base64url');
+    const fingerprint = createHash('sha256')
+      .update(`POST ${req.url}\n${canonicalJson(b)}`)
+      .digest('base64url');
     const now = new Date();
     const replay = (text: string) => {
       const stored = JSON.parse(text) as { fingerprint: string; status: number; location: string; body: string };
@@ -282,11 +349,13 @@ CREATE TABLE IF NOT EXISTS idempotency (scope TEXT NOT NULL, key TEXT NOT NULL, 
     const owner = caller && !caller.all ? caller.subject : undefined;
     const q = req.query as Record<string, unknown>;
     const invalid: { parameter: string; in: 'query'; message: string }[] = [];
-    for (const name of Object.keys(q)) if (name !== 'limit' && name !== 'cursor') invalid.push({ parameter: name, in: 'query', message: 'is not a parameter of this operation' });
+    for (const name of Object.keys(q))
+      if (name !== 'limit' && name !== 'cursor') invalid.push({ parameter: name, in: 'query', message: 'is not a parameter of this operation' });
     let limit = PAGE_DEFAULT;
     if (q.limit !== undefined) {
       const n = Number(q.limit);
-      if (typeof q.limit !== 'string' || !/^[0-9]+$/.test(q.limit) || n < 1) invalid.push({ parameter: 'limit', in: 'query', message: 'must be a positive integer' });
+      if (typeof q.limit !== 'string' || !/^[0-9]+$/.test(q.limit) || n < 1)
+        invalid.push({ parameter: 'limit', in: 'query', message: 'must be a positive integer' });
       else if (n > PAGE_MAX) invalid.push({ parameter: 'limit', in: 'query', message: `must be at most ${PAGE_MAX}` });
       else limit = n;
     }

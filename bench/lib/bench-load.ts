@@ -32,11 +32,20 @@ export interface ServerVariant {
 }
 
 /** `db`: a postgres:// URL to serve from instead of a SQLite file in `dir`. */
-export async function startServer(mode: 'served' | 'baseline', dir: string, rate: RateMode = 'none', db?: string, variant: ServerVariant = {}): Promise<Started> {
+export async function startServer(
+  mode: 'served' | 'baseline',
+  dir: string,
+  rate: RateMode = 'none',
+  db?: string,
+  variant: ServerVariant = {},
+): Promise<Started> {
   const sync = variant.synchronous ?? 'full';
   const auth = variant.auth ?? 'key';
   const file = join(dir, `${mode}-${rate}-${sync}-${auth}-${Math.random().toString(36).slice(2, 8)}.db`);
-  const child = spawn(process.execPath, [...(variant.nodeArgs ?? []), '--import', 'tsx', SERVER, mode, db ?? file, rate, sync, auth], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...variant.env } });
+  const child = spawn(process.execPath, [...(variant.nodeArgs ?? []), '--import', 'tsx', SERVER, mode, db ?? file, rate, sync, auth], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...variant.env },
+  });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -89,7 +98,14 @@ export async function load(s: Started, scenario: 'read' | 'list' | 'create', o: 
           method: 'POST',
           body: JSON.stringify(ORDER_BODY(s.customerId)),
           headers: { ...headers, 'content-type': 'application/json' },
-          ...(o.idempotencyKeys ? { setupClient: (client: autocannon.Client) => client.on('response', () => client.setHeaders({ ...headers, 'content-type': 'application/json', 'idempotency-key': `k-${RUN}-${keyCount++}` })) } : {}),
+          ...(o.idempotencyKeys
+            ? {
+                setupClient: (client: autocannon.Client) =>
+                  client.on('response', () =>
+                    client.setHeaders({ ...headers, 'content-type': 'application/json', 'idempotency-key': `k-${RUN}-${keyCount++}` }),
+                  ),
+              }
+            : {}),
         }
       : { ...base, url: scenario === 'read' ? `${s.url}/orders/${s.orderId}` : `${s.url}/orders?limit=20`, headers };
   const before = processCpuMicros(s.child.pid);

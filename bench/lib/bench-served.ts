@@ -13,7 +13,6 @@ import { createPostgresStorage } from '../../src/runtime/storage/storage-postgre
 
 const ORDERS = fileURLToPath(new URL('../../examples/orders.yaml', import.meta.url));
 
-
 /**
  * The spec's own rate limits (100 a minute) would refuse a load test, so the policies are replaced:
  * `none` drops them, `memory` and `redis` declare one policy too large to refuse, to measure the limiter's cost.
@@ -46,15 +45,31 @@ function ordersSpec(rate: string, open: boolean): string {
   return stringify(doc);
 }
 
-export async function startServed(dbPath: string, rate: string, synchronous: 'full' | 'normal', open: boolean): Promise<{ url: string; key: string; customerId: string; app: FastifyInstance }> {
+export async function startServed(
+  dbPath: string,
+  rate: string,
+  synchronous: 'full' | 'normal',
+  open: boolean,
+): Promise<{ url: string; key: string; customerId: string; app: FastifyInstance }> {
   const model = compileSpecText(ordersSpec(rate, open), ORDERS).model!;
   const storage = dbPath.startsWith('postgres') ? createPostgresStorage({ url: dbPath }) : createSqliteStorage({ path: dbPath, synchronous });
   const authenticator = await createAuthenticator(model, storage, { allowGaps: true });
   const rateLimitStore = rate === 'redis' ? createRedisStore({ url: 'redis://127.0.0.1:6379', prefix: `servicespec:bench:${process.pid}:` }) : undefined;
-  const app = await createService(model, { storage, authenticator, allowGaps: true, handlers: { quote: () => ({}) }, ...(rateLimitStore ? { rateLimitStore } : {}) });
+  const app = await createService(model, {
+    storage,
+    authenticator,
+    allowGaps: true,
+    handlers: { quote: () => ({}) },
+    ...(rateLimitStore ? { rateLimitStore } : {}),
+  });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const { key } = await createApiKey(storage, model, { subject: 'bench', scopes: ['orders:read', 'orders:write', 'customers:write'] });
-  const customer = await (await fetch(`${url}/customers`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ name: 'Bench', email: `bench-${process.pid}@example.com` }) })).json() as { id: string };
+  const customer = (await (
+    await fetch(`${url}/customers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ name: 'Bench', email: `bench-${process.pid}@example.com` }),
+    })
+  ).json()) as { id: string };
   return { url, key, customerId: customer.id, app };
 }
-

@@ -14,10 +14,26 @@ import { ORDER_BODY } from './orders-body.js';
 
 const [mode, dbPath, rate = 'none', sync = 'full', auth = 'key'] = process.argv.slice(2);
 const synchronous = sync === 'normal' ? 'normal' : 'full';
-const s = mode === 'baseline' ? await (dbPath!.startsWith('postgres') ? startBaselinePg(dbPath!, { outbox: process.env.BENCH_BASELINE_OUTBOX === '1' }) : startBaseline(dbPath!, { synchronous, open: auth === 'open' })) : await startServed(dbPath!, rate, synchronous, auth === 'open');
-const order = (await (await fetch(`${s.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': s.key }, body: JSON.stringify(ORDER_BODY(s.customerId)) })).json()) as { id: string };
+const s =
+  mode === 'baseline'
+    ? await (dbPath!.startsWith('postgres')
+        ? startBaselinePg(dbPath!, { outbox: process.env.BENCH_BASELINE_OUTBOX === '1' })
+        : startBaseline(dbPath!, { synchronous, open: auth === 'open' }))
+    : await startServed(dbPath!, rate, synchronous, auth === 'open');
+const order = (await (
+  await fetch(`${s.url}/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': s.key },
+    body: JSON.stringify(ORDER_BODY(s.customerId)),
+  })
+).json()) as { id: string };
 // Enough orders that a page of 20 is always full.
-for (let i = 0; i < 40; i++) await fetch(`${s.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': s.key }, body: JSON.stringify(ORDER_BODY(s.customerId)) });
+for (let i = 0; i < 40; i++)
+  await fetch(`${s.url}/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': s.key },
+    body: JSON.stringify(ORDER_BODY(s.customerId)),
+  });
 console.log(JSON.stringify({ url: s.url, key: s.key, customerId: s.customerId, orderId: order.id }));
 process.on('SIGINT', () => process.exit(0));
 // BENCH_PROFILE_DIR: SIGUSR2 starts a CPU profile, the next SIGUSR2 writes it there (only the measured load, not start-up).

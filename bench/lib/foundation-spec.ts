@@ -86,10 +86,14 @@ export function generateLargeSpec({ resources, operationsPerResource }: Generate
   w('  idempotency: { header: Idempotency-Key, retention: 24h }');
   w('  operations:');
   const ops: ((i: number) => string)[] = [
-    (i) => `create${name(i)}: { method: POST, path: /${lower(i)}s, action: create, resource: ${name(i)}, idempotent: true, auth: { scopes: ["${group(i)}:write"] }, errors: [invalid_request, conflict] }`,
-    (i) => `get${name(i)}: { method: GET, path: "/${lower(i)}s/{id}", action: read, resource: ${name(i)}, auth: { scopes: ["${group(i)}:read"] }, errors: [not_found] }`,
-    (i) => `list${name(i)}: { method: GET, path: /${lower(i)}s, action: list, resource: ${name(i)}, filter: [kind, code], sort: [created_at, name], auth: { scopes: ["${group(i)}:read"] } }`,
-    (i) => `update${name(i)}: { method: PATCH, path: "/${lower(i)}s/{id}", action: update, resource: ${name(i)}, auth: { scopes: ["${group(i)}:write"] }, errors: [invalid_request, not_found] }`,
+    (i) =>
+      `create${name(i)}: { method: POST, path: /${lower(i)}s, action: create, resource: ${name(i)}, idempotent: true, auth: { scopes: ["${group(i)}:write"] }, errors: [invalid_request, conflict] }`,
+    (i) =>
+      `get${name(i)}: { method: GET, path: "/${lower(i)}s/{id}", action: read, resource: ${name(i)}, auth: { scopes: ["${group(i)}:read"] }, errors: [not_found] }`,
+    (i) =>
+      `list${name(i)}: { method: GET, path: /${lower(i)}s, action: list, resource: ${name(i)}, filter: [kind, code], sort: [created_at, name], auth: { scopes: ["${group(i)}:read"] } }`,
+    (i) =>
+      `update${name(i)}: { method: PATCH, path: "/${lower(i)}s/{id}", action: update, resource: ${name(i)}, auth: { scopes: ["${group(i)}:write"] }, errors: [invalid_request, not_found] }`,
     (i) =>
       hasMachine(i)
         ? `activate${name(i)}: { method: POST, path: "/${lower(i)}s/{id}/activate", action: transition, resource: ${name(i)}, transition: activate, auth: { scopes: ["${group(i)}:write"] }, errors: [not_found, invalid_transition] }`
@@ -129,11 +133,29 @@ export function generateLargeSpec({ resources, operationsPerResource }: Generate
     unique_conflict: 'conflict',
   };
   const status: Record<string, number> = {
-    validation: 422, malformed_request: 400, unsupported_media_type: 415, missing_resource: 404, route_not_found: 404,
-    method_not_allowed: 405, illegal_transition: 409, missing_credential: 401, invalid_credential: 401, expired_credential: 401,
-    missing_scope: 403, not_owner: 403, rate_limited: 429, body_too_large: 413, headers_too_large: 431, timeout: 503,
-    unique_conflict: 409, in_use: 409, reference_not_found: 422, unsupported_version: 400, idempotency_conflict: 422,
-    idempotency_in_progress: 409, internal: 500,
+    validation: 422,
+    malformed_request: 400,
+    unsupported_media_type: 415,
+    missing_resource: 404,
+    route_not_found: 404,
+    method_not_allowed: 405,
+    illegal_transition: 409,
+    missing_credential: 401,
+    invalid_credential: 401,
+    expired_credential: 401,
+    missing_scope: 403,
+    not_owner: 403,
+    rate_limited: 429,
+    body_too_large: 413,
+    headers_too_large: 431,
+    timeout: 503,
+    unique_conflict: 409,
+    in_use: 409,
+    reference_not_found: 422,
+    unsupported_version: 400,
+    idempotency_conflict: 422,
+    idempotency_in_progress: 409,
+    internal: 500,
   };
   for (const c of CONDITIONS) w(`    ${named[c] ?? c}: { status: ${status[c] ?? 400}, title: "${c.replace(/_/g, ' ')}", when: [${c}] }`);
 

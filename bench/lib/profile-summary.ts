@@ -25,11 +25,20 @@ for (const f of files) {
     const url = n.callFrame.url.replace(/^.*node_modules\//, 'nm:').replace(/^.*\/(src|bench)\//, '$1/');
     const fn = `${n.callFrame.functionName || '(anon)'} ${url}:${n.callFrame.lineNumber + 1}`;
     byFn.set(fn, (byFn.get(fn) ?? 0) + t);
-    const pkg = url.startsWith('nm:') ? url.split('/').slice(0, url.startsWith('nm:@') ? 2 : 1).join('/') : url || n.callFrame.functionName;
+    const pkg = url.startsWith('nm:')
+      ? url
+          .split('/')
+          .slice(0, url.startsWith('nm:@') ? 2 : 1)
+          .join('/')
+      : url || n.callFrame.functionName;
     byFile.set(pkg, (byFile.get(pkg) ?? 0) + t);
   }
 }
 const show = (t: number) => (per ? `${(t / (per * files.length)).toFixed(1).padStart(6)} µs` : `${((100 * t) / total).toFixed(1).padStart(5)}%`);
-const top = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([name, t]) => `${show(t)}  ${name}`);
+const top = (m: Map<string, number>, k: number) =>
+  [...m]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, k)
+    .map(([name, t]) => `${show(t)}  ${name}`);
 if (per) console.log(`total ${show(total)} per request`);
 console.log(`-- by file/package --\n${top(byFile, 25).join('\n')}\n-- by function --\n${top(byFn, topN).join('\n')}`);

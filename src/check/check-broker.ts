@@ -36,7 +36,11 @@ function checkTemplate(template: string, where: string, pointer: string, binding
     // One report per placeholder: the first kind that cannot fill it.
     const bad = bindings.find((b) => (p.placeholder === 'resource' ? b.resource === undefined : b.idField === undefined));
     if (bad) {
-      report('broker-placeholder-unfilled', { where, placeholder: p.placeholder, kind: bad.kind, reason: (p.placeholder === 'resource' ? bad.whyNoResource : bad.whyNoId) ?? '' }, pointer);
+      report(
+        'broker-placeholder-unfilled',
+        { where, placeholder: p.placeholder, kind: bad.kind, reason: (p.placeholder === 'resource' ? bad.whyNoResource : bad.whyNoId) ?? '' },
+        pointer,
+      );
       ok = false;
     }
   }

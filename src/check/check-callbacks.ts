@@ -24,7 +24,10 @@ export function checkCallbacks(model: ServiceModel, report: Report): void {
       if (!resource) continue; // unknown-resource says so
       const field = resource.fields.find((f) => f.name === c.url);
       const urlProblem = !field
-        ? `names field \`${c.url}\`, which resource ${resource.name} does not have${suggestion(c.url, resource.fields.map((f) => f.name))}`
+        ? `names field \`${c.url}\`, which resource ${resource.name} does not have${suggestion(
+            c.url,
+            resource.fields.map((f) => f.name),
+          )}`
         : field.type !== 'uri'
           ? `names field \`${c.url}\` of type ${field.type}; the subscription URL needs a field of type uri`
           : !isWritable(resource, field, 'create')
@@ -36,10 +39,16 @@ export function checkCallbacks(model: ServiceModel, report: Report): void {
         const k = kinds.get(name);
         if (!k) return report('callback-event-unknown', { ...at, kind: name, suggestion: suggestion(name, kinds.keys()) }, pointer);
         const b = getBrokerKindBinding(model, k);
-        if (b.resource !== resource.name) return report('callback-event-unmatched', { ...at, kind: name, resource: resource.name, reason: b.whyNoResource ?? `it carries resource ${b.resource}` }, pointer);
+        if (b.resource !== resource.name)
+          return report(
+            'callback-event-unmatched',
+            { ...at, kind: name, resource: resource.name, reason: b.whyNoResource ?? `it carries resource ${b.resource}` },
+            pointer,
+          );
         if (b.whyNoId !== undefined) return report('callback-event-unmatched', { ...at, kind: name, resource: resource.name, reason: b.whyNoId }, pointer);
         // The subscription is stored once the create has committed: the create's own event is already past it.
-        if (k.triggers.length > 0 && k.triggers.every((t) => t.action === 'create')) report('callback-event-never', { ...at, kind: name, resource: resource.name }, pointer);
+        if (k.triggers.length > 0 && k.triggers.every((t) => t.action === 'create'))
+          report('callback-event-never', { ...at, kind: name, resource: resource.name }, pointer);
       });
     }
   }

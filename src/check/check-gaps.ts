@@ -1,7 +1,14 @@
 import type { ServiceModel } from '../model/model-types.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 import { getProducibleConditions, isIdempotentOperation } from '../model/model-routes.js';
-import { DEFAULT_API_KEY_IN, DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_RETRY_JITTER, getErrorBodyRoles, getRateLimitName, NOT_SHOWN } from '../model/model-defaults.js';
+import {
+  DEFAULT_API_KEY_IN,
+  DEFAULT_IDEMPOTENCY_HEADER,
+  DEFAULT_RETRY_JITTER,
+  getErrorBodyRoles,
+  getRateLimitName,
+  NOT_SHOWN,
+} from '../model/model-defaults.js';
 
 export type PartStatus = 'shown' | 'partly shown' | typeof NOT_SHOWN;
 
@@ -107,8 +114,12 @@ function endpointGaps(m: ServiceModel, gap: Collect): void {
   if (e.idempotency) {
     if (e.idempotency.retention === undefined) gap('idempotency key retention');
     if (e.idempotency.header === undefined) gap.byDefault('idempotency key header', undefined, DEFAULT_IDEMPOTENCY_HEADER);
-    const implied = e.operations.filter((o) => o.idempotent === undefined && isIdempotentOperation(m, o)).map((o) => o.id).sort();
-    if (implied.length > 0) gap.byDefault('idempotency', `operations ${implied.join(', ')}`, 'a repeated idempotency key gets the first answer (every POST, PUT, PATCH and DELETE)');
+    const implied = e.operations
+      .filter((o) => o.idempotent === undefined && isIdempotentOperation(m, o))
+      .map((o) => o.id)
+      .sort();
+    if (implied.length > 0)
+      gap.byDefault('idempotency', `operations ${implied.join(', ')}`, 'a repeated idempotency key gets the first answer (every POST, PUT, PATCH and DELETE)');
   }
 }
 
@@ -130,7 +141,13 @@ function authGaps(m: ServiceModel, gap: Collect): void {
   }
   if (a.scopes.length === 0) gap('scopes');
   if (a.default === undefined && (m.endpoints?.operations ?? []).some((o) => o.authDeclared === 'none')) {
-    gap('authentication requirement', `operations ${(m.endpoints?.operations ?? []).filter((o) => o.authDeclared === 'none').map((o) => o.id).join(', ')}`);
+    gap(
+      'authentication requirement',
+      `operations ${(m.endpoints?.operations ?? [])
+        .filter((o) => o.authDeclared === 'none')
+        .map((o) => o.id)
+        .join(', ')}`,
+    );
   }
   if (a.default === undefined && m.events?.stream?.path !== undefined) gap('authentication requirement', 'event stream');
   if (a.default === undefined && m.events?.webhook?.path !== undefined) gap('authentication requirement', 'webhook registration');
@@ -141,7 +158,11 @@ function eventGaps(m: ServiceModel, gap: Collect): void {
   if (e.kinds.length === 0) gap('event kinds');
   if (!e.webhook && !e.stream && !e.broker) gap('delivery mechanism');
   if (e.broker?.nats?.stream !== undefined) {
-    gap.byDefault('stream limits', 'broker delivery (NATS)', `stream ${e.broker.nats.stream}, when serve creates it: the server's defaults (no limit on age, messages or bytes; a 2-minute de-duplication window)`);
+    gap.byDefault(
+      'stream limits',
+      'broker delivery (NATS)',
+      `stream ${e.broker.nats.stream}, when serve creates it: the server's defaults (no limit on age, messages or bytes; a 2-minute de-duplication window)`,
+    );
   }
   if (e.webhook) {
     if (e.webhook.signing === undefined) gap('webhook signing', 'webhook delivery');
@@ -177,7 +198,8 @@ function errorGaps(m: ServiceModel, gap: Collect): void {
   if (e.codes.length > 0 && declared.size === 0) gap('the conditions that produce errors');
   for (const [cond] of getProducibleConditions(m)) if (!declared.has(cond) && declared.size > 0) gap('error code', `condition ${cond}`);
   // A custom operation served without its handler (serve --allow-gaps) is answered not_implemented.
-  if (!declared.has('not_implemented') && (m.endpoints?.operations ?? []).some((o) => o.action === 'custom')) gap('error code', 'condition not_implemented, for custom operations served without their handler');
+  if (!declared.has('not_implemented') && (m.endpoints?.operations ?? []).some((o) => o.action === 'custom'))
+    gap('error code', 'condition not_implemented, for custom operations served without their handler');
   const untitled = e.codes.filter((c) => c.title === undefined).map((c) => c.name);
   if (untitled.length > 0) gap.byDefault('title', `codes ${untitled.join(', ')}`, "the reason phrase of the code's HTTP status");
 }

@@ -1,10 +1,39 @@
-import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, ERROR_ROLE_TYPES, getErrorBodyRoles, getIdempotencyHeader, getUnmakeableIdentifier, IDENTIFIER_TYPES, mayLeaveOut } from '../model/model-defaults.js';
+import {
+  DEFAULT_IDEMPOTENCY_HEADER,
+  DEFAULT_IDENTIFIER_FIELD,
+  ERROR_ROLE_TYPES,
+  getErrorBodyRoles,
+  getIdempotencyHeader,
+  getUnmakeableIdentifier,
+  IDENTIFIER_TYPES,
+  mayLeaveOut,
+} from '../model/model-defaults.js';
 import { getField, getResource, getStateMachine } from '../model/model-lookup.js';
-import { getPagingParams, getProducibleConditions, getRoutes, isIdempotentOperation, isReservedPath, LIST_PARAMS, RESERVED_PREFIX, UNFILTERABLE_TYPES } from '../model/model-routes.js';
+import {
+  getPagingParams,
+  getProducibleConditions,
+  getRoutes,
+  isIdempotentOperation,
+  isReservedPath,
+  LIST_PARAMS,
+  RESERVED_PREFIX,
+  UNFILTERABLE_TYPES,
+} from '../model/model-routes.js';
 import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { isWritable } from '../model/model-schemas.js';
 import { getUnshownChanges } from '../model/model-served-versions.js';
-import type { DeclaredErrorBodyModel, EventKindModel, FieldModel, OperationModel, ResourceModel, ServiceModel, ShapeModel, StateMachineModel, UnionModel, VariantModel } from '../model/model-types.js';
+import type {
+  DeclaredErrorBodyModel,
+  EventKindModel,
+  FieldModel,
+  OperationModel,
+  ResourceModel,
+  ServiceModel,
+  ShapeModel,
+  StateMachineModel,
+  UnionModel,
+  VariantModel,
+} from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { PARAMETER_TYPES, type Condition, type HttpMethod, type SpecDocument } from '../spec/spec-types.js';
 import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
@@ -126,7 +155,12 @@ function getMisplacedConstraints(type: string): readonly (keyof FieldModel)[] {
 function hasMisplacedConstraint(f: FieldModel, type: string): boolean {
   return (
     (!STRING_TYPES.has(type) && (f.minLength !== undefined || f.maxLength !== undefined || f.pattern !== undefined)) ||
-    (!NUMERIC_TYPES.has(type) && (f.minimum !== undefined || f.maximum !== undefined || f.exclusiveMinimum !== undefined || f.exclusiveMaximum !== undefined || f.multipleOf !== undefined)) ||
+    (!NUMERIC_TYPES.has(type) &&
+      (f.minimum !== undefined ||
+        f.maximum !== undefined ||
+        f.exclusiveMinimum !== undefined ||
+        f.exclusiveMaximum !== undefined ||
+        f.multipleOf !== undefined)) ||
     (type !== 'array' && (f.minItems !== undefined || f.maxItems !== undefined || f.uniqueItems !== undefined || f.items !== undefined)) ||
     (type !== 'enum' && f.values !== undefined) ||
     (type !== 'ref' && f.to !== undefined) ||
@@ -147,7 +181,8 @@ function getPatternError(pattern: string): string | undefined {
 const fieldRules: Rule = ({ model, report }) => {
   const patternErrors = new Map<string, string | undefined>();
   const range = (f: FieldModel, where: string, lo: keyof FieldModel, a: unknown, hi: keyof FieldModel, b: unknown) => {
-    if (typeof a === 'number' && typeof b === 'number' && a > b) report('invalid-constraint-range', { where, low: lo, lowValue: a, high: hi, highValue: b }, joinPointer(f.pointer, lo));
+    if (typeof a === 'number' && typeof b === 'number' && a > b)
+      report('invalid-constraint-range', { where, low: lo, lowValue: a, high: hi, highValue: b }, joinPointer(f.pointer, lo));
   };
   const visit = (f: FieldModel, parent: string) => {
     const where = `${parent}.${f.name}`;
@@ -156,13 +191,19 @@ const fieldRules: Rule = ({ model, report }) => {
       if (!f.values || f.values.length === 0) report('enum-needs-values', { where }, f.pointer);
     } else if (type === 'ref') {
       if (f.to === undefined) report('ref-needs-target', { where }, f.pointer);
-      else if (!getResource(model, f.to)) report('unknown-resource', { where, name: f.to, suggestion: suggestion(f.to, names(model.resources)) }, joinPointer(f.pointer, 'to'));
+      else if (!getResource(model, f.to))
+        report('unknown-resource', { where, name: f.to, suggestion: suggestion(f.to, names(model.resources)) }, joinPointer(f.pointer, 'to'));
     } else if (type === 'array' && !f.items) report('array-needs-items', { where }, f.pointer);
     else if (type === 'union') {
       if (!f.union || f.union.variants.length === 0) report('union-needs-variants', { where }, f.pointer);
       else checkUnion(f.union, where, report);
     }
-    if (type !== 'union' && f.union !== undefined) report('constraint-type-mismatch', { where, constraint: f.union.discriminator !== undefined && f.union.variants.length === 0 ? 'discriminator' : 'variants', type }, f.pointer);
+    if (type !== 'union' && f.union !== undefined)
+      report(
+        'constraint-type-mismatch',
+        { where, constraint: f.union.discriminator !== undefined && f.union.variants.length === 0 ? 'discriminator' : 'variants', type },
+        f.pointer,
+      );
     if (f.pattern !== undefined) {
       if (!patternErrors.has(f.pattern)) patternErrors.set(f.pattern, getPatternError(f.pattern));
       const reason = patternErrors.get(f.pattern);
@@ -178,15 +219,29 @@ const fieldRules: Rule = ({ model, report }) => {
       }
     }
     if (f.requiredInRequests === true && (!f.hasDefault || f.optional || f.readOnly)) {
-      report('required-in-requests-unused', { where, detail: !f.hasDefault ? 'without a `default`' : f.optional ? 'that is optional' : 'that is read-only' }, joinPointer(f.pointer, 'requiredInRequests'));
+      report(
+        'required-in-requests-unused',
+        { where, detail: !f.hasDefault ? 'without a `default`' : f.optional ? 'that is optional' : 'that is read-only' },
+        joinPointer(f.pointer, 'requiredInRequests'),
+      );
     }
     if (f.hasDefault) {
       const problem = getValueProblem(f, f.default);
-      if (problem) report('value-violates-field', { where, which: 'default', value: JSON.stringify(f.default) ?? 'undefined', detail: problem }, joinPointer(f.pointer, 'default'));
+      if (problem)
+        report(
+          'value-violates-field',
+          { where, which: 'default', value: JSON.stringify(f.default) ?? 'undefined', detail: problem },
+          joinPointer(f.pointer, 'default'),
+        );
     }
     if (f.hasExample) {
       const problem = getValueProblem(f, f.example);
-      if (problem) report('value-violates-field', { where, which: 'example', value: JSON.stringify(f.example) ?? 'undefined', detail: problem }, joinPointer(f.pointer, 'example'));
+      if (problem)
+        report(
+          'value-violates-field',
+          { where, which: 'example', value: JSON.stringify(f.example) ?? 'undefined', detail: problem },
+          joinPointer(f.pointer, 'example'),
+        );
     }
   };
   forEachField(model, visit);
@@ -282,7 +337,8 @@ function checkUnion(u: UnionModel, where: string, report: Report): void {
     for (let j = i + 1; j < u.variants.length; j++) {
       const a = u.variants[i]!;
       const b = u.variants[j]!;
-      if (getDistinction(a, b) === undefined) report('union-indistinguishable', { where, first: a.name, second: b.name, detail: 'every field either requires is a field of the other' }, b.pointer);
+      if (getDistinction(a, b) === undefined)
+        report('union-indistinguishable', { where, first: a.name, second: b.name, detail: 'every field either requires is a field of the other' }, b.pointer);
     }
   }
 }
@@ -320,8 +376,14 @@ const parameterRules: Rule = ({ model, report }) => {
     const types = PARAMETER_TYPES.join(', ');
     for (const p of [...o.query, ...o.headers]) {
       const where = `${o.id}.${p.in === 'query' ? 'query' : 'headers'}.${p.name}`;
-      if (!(PARAMETER_TYPES as readonly string[]).includes(p.type)) report('param-type-invalid', { where, type: p.type, types }, joinPointer(p.pointer, 'type'));
-      else if (p.type === 'array' && p.items && !SCALAR_PARAMETER_TYPES.includes(p.items.type)) report('param-type-invalid', { where: `${where}.items`, type: p.items.type, types: SCALAR_PARAMETER_TYPES.join(', ') }, joinPointer(p.items.pointer, 'type'));
+      if (!(PARAMETER_TYPES as readonly string[]).includes(p.type))
+        report('param-type-invalid', { where, type: p.type, types }, joinPointer(p.pointer, 'type'));
+      else if (p.type === 'array' && p.items && !SCALAR_PARAMETER_TYPES.includes(p.items.type))
+        report(
+          'param-type-invalid',
+          { where: `${where}.items`, type: p.items.type, types: SCALAR_PARAMETER_TYPES.join(', ') },
+          joinPointer(p.items.pointer, 'type'),
+        );
     }
     // What the service reads itself, for this operation.
     const reservedQuery = new Map<string, string>();
@@ -334,10 +396,15 @@ const parameterRules: Rule = ({ model, report }) => {
     if (placement?.kind === 'header') reservedHeaders.set(placement.name.toLowerCase(), 'the version, versioning.placement');
     const required = o.auth?.kind === 'required' ? schemes.filter((s) => (o.auth as { schemes: readonly string[] }).schemes.includes(s.name)) : [];
     for (const s of required) {
-      if (s.type === 'api_key' && s.credentialName !== undefined) (s.in === 'query' ? reservedQuery : reservedHeaders).set(s.in === 'query' ? s.credentialName : s.credentialName.toLowerCase(), `the credential of scheme ${s.name}`);
+      if (s.type === 'api_key' && s.credentialName !== undefined)
+        (s.in === 'query' ? reservedQuery : reservedHeaders).set(
+          s.in === 'query' ? s.credentialName : s.credentialName.toLowerCase(),
+          `the credential of scheme ${s.name}`,
+        );
       if (s.type !== 'api_key') reservedHeaders.set('authorization', `the credential of scheme ${s.name}`);
     }
-    if (isIdempotentOperation(model, o)) reservedHeaders.set((model.endpoints?.idempotency?.header ?? DEFAULT_IDEMPOTENCY_HEADER).toLowerCase(), 'the idempotency key, endpoints.idempotency');
+    if (isIdempotentOperation(model, o))
+      reservedHeaders.set((model.endpoints?.idempotency?.header ?? DEFAULT_IDEMPOTENCY_HEADER).toLowerCase(), 'the idempotency key, endpoints.idempotency');
     for (const p of o.query) {
       const reason = reservedQuery.get(p.name);
       if (reason !== undefined) report('param-reserved', { operation: o.id, in: 'query parameter', name: p.name, reason }, p.pointer);
@@ -400,27 +467,44 @@ const wireNameRules: Rule = ({ model, report }) => {
     schemes
       .filter((s) => s.type === 'api_key' && s.in === 'query' && s.credentialName !== undefined && (names === undefined || names.includes(s.name)))
       .map((s) => ({ name: s.credentialName!, what: `the key of scheme ${s.name}`, pointer: joinPointer(s.pointer, 'name') }));
-  const versionQuery: WireName[] = placement?.kind === 'query' ? [{ name: placement.name, what: 'the version (versioning.placement)', pointer: '/versioning/placement/query' }] : [];
-  const streamQuery: WireName[] = model.events?.stream?.path !== undefined ? ['kinds', 'after'].map((n) => ({ name: n, what: `the event stream's parameter ${n}`, pointer: '' })) : [];
+  const versionQuery: WireName[] =
+    placement?.kind === 'query' ? [{ name: placement.name, what: 'the version (versioning.placement)', pointer: '/versioning/placement/query' }] : [];
+  const streamQuery: WireName[] =
+    model.events?.stream?.path !== undefined ? ['kinds', 'after'].map((n) => ({ name: n, what: `the event stream's parameter ${n}`, pointer: '' })) : [];
   // Query parameters every route reads.
   compare('query parameter', [...versionQuery, ...keyQuery(undefined), ...streamQuery]);
   for (const o of model.endpoints?.operations ?? []) {
     if (o.action !== 'list') continue;
     const required = o.auth?.kind === 'required' ? o.auth.schemes : [];
-    const filters = o.filter.map((f, i) => ({ name: f, what: `the filter ${f} of operation ${o.id}`, pointer: joinPointer(joinPointer(o.pointer, 'filter'), i) }));
-    const listParams = [...getPagingParams(o).map((q) => q.name), LIST_PARAMS.sort].map((n) => ({ name: n, what: `the list parameter ${n} of operation ${o.id}`, pointer: o.pointer }));
+    const filters = o.filter.map((f, i) => ({
+      name: f,
+      what: `the filter ${f} of operation ${o.id}`,
+      pointer: joinPointer(joinPointer(o.pointer, 'filter'), i),
+    }));
+    const listParams = [...getPagingParams(o).map((q) => q.name), LIST_PARAMS.sort].map((n) => ({
+      name: n,
+      what: `the list parameter ${n} of operation ${o.id}`,
+      pointer: o.pointer,
+    }));
     compare('query parameter', [...listParams, ...versionQuery, ...keyQuery(required), ...filters]);
   }
   const headers: WireName[] = [];
   for (const [h, what] of RUNTIME_HEADERS) headers.push({ name: h, what, pointer: '', group: 'runtime' });
-  if (model.events?.stream?.path !== undefined) headers.push({ name: 'last-event-id', what: "the event stream's Last-Event-ID header", pointer: '', group: 'runtime' });
+  if (model.events?.stream?.path !== undefined)
+    headers.push({ name: 'last-event-id', what: "the event stream's Last-Event-ID header", pointer: '', group: 'runtime' });
   for (const s of schemes) {
     if (s.type === 'api_key') {
-      if (s.in !== 'query' && s.credentialName !== undefined) headers.push({ name: s.credentialName, what: `the key of scheme ${s.name}`, pointer: joinPointer(s.pointer, 'name'), group: 'api_key' });
+      if (s.in !== 'query' && s.credentialName !== undefined)
+        headers.push({ name: s.credentialName, what: `the key of scheme ${s.name}`, pointer: joinPointer(s.pointer, 'name'), group: 'api_key' });
     } else headers.push({ name: 'Authorization', what: `the credential of scheme ${s.name} (Authorization)`, pointer: s.pointer, group: 'authorization' });
   }
   if (placement?.kind === 'header') headers.push({ name: placement.name, what: 'the version (versioning.placement)', pointer: '/versioning/placement/header' });
-  if (model.endpoints?.idempotency !== undefined) headers.push({ name: getIdempotencyHeader(model), what: 'the idempotency key (endpoints.idempotency)', pointer: model.endpoints.idempotency.header !== undefined ? '/endpoints/idempotency/header' : '/endpoints/idempotency' });
+  if (model.endpoints?.idempotency !== undefined)
+    headers.push({
+      name: getIdempotencyHeader(model),
+      what: 'the idempotency key (endpoints.idempotency)',
+      pointer: model.endpoints.idempotency.header !== undefined ? '/endpoints/idempotency/header' : '/endpoints/idempotency',
+    });
   // Reported at the spec's own declaration: runtime headers come first, so a clash is placed on the second name.
   compare('header', headers);
 };
@@ -437,7 +521,9 @@ function getKindResources(k: EventKindModel): string[] {
 const eventVisibilityRules: Rule = ({ model, report }) => {
   const ev = model.events;
   if (ev?.stream?.path === undefined || ev.webhook !== undefined || ev.broker !== undefined) return;
-  const readable = new Set((model.endpoints?.operations ?? []).filter((o) => (o.action === 'read' || o.action === 'list') && o.resource !== undefined).map((o) => o.resource!));
+  const readable = new Set(
+    (model.endpoints?.operations ?? []).filter((o) => (o.action === 'read' || o.action === 'list') && o.resource !== undefined).map((o) => o.resource!),
+  );
   for (const k of ev.kinds) {
     const resources = getKindResources(k);
     const unread = resources.filter((r) => !readable.has(r));
@@ -447,7 +533,10 @@ const eventVisibilityRules: Rule = ({ model, report }) => {
 };
 
 /** A light check of a declared default or example against its field; the runtime's Ajv schema is the full check. */
-export function getValueProblem(f: Pick<FieldModel, 'type' | 'nullable' | 'values' | 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum' | 'minLength' | 'maxLength' | 'pattern'>, v: unknown): string | undefined {
+export function getValueProblem(
+  f: Pick<FieldModel, 'type' | 'nullable' | 'values' | 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum' | 'minLength' | 'maxLength' | 'pattern'>,
+  v: unknown,
+): string | undefined {
   if (v === null) return f.nullable ? undefined : 'the field is not nullable';
   switch (f.type) {
     case 'integer':
@@ -514,7 +603,8 @@ const resourceRules: Rule = (ctx) => {
     if (r.identifier === undefined) {
       // An `id` that cannot be an identifier is not taken as one; said so where an operation needs one.
       const id = addressed ? getField(r, DEFAULT_IDENTIFIER_FIELD) : undefined;
-      if (id && !IDENTIFIER_TYPES.includes(id.type)) report('identifier-invalid', { resource: r.name, field: id.name, detail: `has type ${id.type}; an identifier is uuid, integer or string` }, id.pointer);
+      if (id && !IDENTIFIER_TYPES.includes(id.type))
+        report('identifier-invalid', { resource: r.name, field: id.name, detail: `has type ${id.type}; an identifier is uuid, integer or string` }, id.pointer);
       else if (id) report('identifier-invalid', { resource: r.name, field: id.name, detail: 'cannot be optional or nullable' }, id.pointer);
       else if (addressed) report('identifier-missing', { resource: r.name }, r.pointer);
     } else {
@@ -526,26 +616,44 @@ const resourceRules: Rule = (ctx) => {
       } else if (f.optional || f.nullable) {
         report('identifier-invalid', { resource: r.name, field: f.name, detail: 'cannot be optional or nullable' }, f.pointer);
       } else if (r.identifierSource === 'client' && f.readOnly) {
-        report('identifier-invalid', { resource: r.name, field: f.name, detail: 'is read-only, but `identifier_source: client` says every create request sends it' }, f.pointer);
+        report(
+          'identifier-invalid',
+          { resource: r.name, field: f.name, detail: 'is read-only, but `identifier_source: client` says every create request sends it' },
+          f.pointer,
+        );
       }
     }
     // The server makes the identifier of every object a create makes (unless the client gives it); its constraints must let it.
-    const made = r.identifier !== undefined && r.identifierSource === 'server' && opsByResource.get(r.name)?.some((o) => o.action === 'create') ? getField(r, r.identifier) : undefined;
+    const made =
+      r.identifier !== undefined && r.identifierSource === 'server' && opsByResource.get(r.name)?.some((o) => o.action === 'create')
+        ? getField(r, r.identifier)
+        : undefined;
     const unmakeable = made && IDENTIFIER_TYPES.includes(made.type) && !made.optional && !made.nullable ? getUnmakeableIdentifier(made) : undefined;
     if (made && unmakeable !== undefined) report('identifier-invalid', { resource: r.name, field: made.name, detail: unmakeable }, made.pointer);
     if (r.owner !== undefined) {
       const f = checkFieldName(ctx, r, r.owner, `${r.name}.owner`, joinPointer(r.pointer, 'owner'));
-      if (f && f.type !== 'string') report('owner-field-invalid', { resource: r.name, field: f.name, detail: `has type ${f.type}; the owner field holds the subject, a string` }, f.pointer);
+      if (f && f.type !== 'string')
+        report(
+          'owner-field-invalid',
+          { resource: r.name, field: f.name, detail: `has type ${f.type}; the owner field holds the subject, a string` },
+          f.pointer,
+        );
       if (f && r.owner === r.identifier) report('owner-field-invalid', { resource: r.name, field: f.name, detail: 'is also the identifier' }, f.pointer);
     }
     const machine = getStateMachine(model, r.name);
     const stamped = new Set(machine?.transitions.flatMap((t) => (t.stamp !== undefined ? [t.stamp] : [])) ?? []);
     if (r.owner !== undefined) {
       for (const o of opsByResource.get(r.name) ?? []) {
-        if (o.action !== 'custom' && o.auth?.kind !== 'required') report('owner-without-credential', { operation: o.id, resource: r.name }, joinPointer(o.pointer, 'auth'));
+        if (o.action !== 'custom' && o.auth?.kind !== 'required')
+          report('owner-without-credential', { operation: o.id, resource: r.name }, joinPointer(o.pointer, 'auth'));
       }
       r.ownerOverrideScopes.forEach((s, i) => {
-        if (!declaredScopes.includes(s)) report('unknown-scope', { where: `${r.name}.owner_override_scopes`, name: s, suggestion: suggestion(s, declaredScopes) }, joinPointer(joinPointer(r.pointer, 'owner_override_scopes'), i));
+        if (!declaredScopes.includes(s))
+          report(
+            'unknown-scope',
+            { where: `${r.name}.owner_override_scopes`, name: s, suggestion: suggestion(s, declaredScopes) },
+            joinPointer(joinPointer(r.pointer, 'owner_override_scopes'), i),
+          );
       });
     }
     for (const f of r.fields) {
@@ -589,12 +697,20 @@ const stateRules: Rule = (ctx) => {
       if (m.field === undefined) {
         const stateFields = r.fields.filter((f) => f.type === 'state');
         if (stateFields.length !== 1) {
-          report('state-field-mismatch', { detail: `the ${m.resource} state machine names no \`field\`, and ${r.name} has ${stateFields.length} fields of type state` }, m.pointer);
+          report(
+            'state-field-mismatch',
+            { detail: `the ${m.resource} state machine names no \`field\`, and ${r.name} has ${stateFields.length} fields of type state` },
+            m.pointer,
+          );
         }
       } else {
         const f = checkFieldName(ctx, r, m.field, `states.${m.resource}.field`, joinPointer(m.pointer, 'field'));
         if (f && f.type !== 'state') {
-          report('state-field-mismatch', { detail: `states.${m.resource}.field names ${r.name}.${f.name}, which has type ${f.type}, not state` }, joinPointer(m.pointer, 'field'));
+          report(
+            'state-field-mismatch',
+            { detail: `states.${m.resource}.field names ${r.name}.${f.name}, which has type ${f.type}, not state` },
+            joinPointer(m.pointer, 'field'),
+          );
         }
       }
     }
@@ -608,22 +724,50 @@ const stateRules: Rule = (ctx) => {
     for (const [gone, to] of Object.entries(m.removedStates ?? {})) {
       const at = joinPointer(joinPointer(m.pointer, 'removed_states'), gone);
       if (m.states.some((s) => s.name === gone)) report('removed-state-still-declared', { name: gone, resource: m.resource }, at);
-      else if (!m.states.some((s) => s.name === to)) report('unknown-state', { where: `states.${m.resource}.removed_states.${gone}`, name: to, resource: m.resource, suggestion: suggestion(to, m.states.map((s) => s.name)) }, at);
+      else if (!m.states.some((s) => s.name === to))
+        report(
+          'unknown-state',
+          {
+            where: `states.${m.resource}.removed_states.${gone}`,
+            name: to,
+            resource: m.resource,
+            suggestion: suggestion(
+              to,
+              m.states.map((s) => s.name),
+            ),
+          },
+          at,
+        );
     }
     for (const name of raw?.terminal ?? []) {
-      if (raw?.states?.[name]?.terminal === false) report('terminal-conflict', { state: name, resource: m.resource }, joinPointer(joinPointer(m.pointer, 'states'), name));
+      if (raw?.states?.[name]?.terminal === false)
+        report('terminal-conflict', { state: name, resource: m.resource }, joinPointer(joinPointer(m.pointer, 'states'), name));
       else checkState(name, `states.${m.resource}.terminal`, joinPointer(m.pointer, 'terminal'));
     }
     for (const t of m.transitions) {
-      t.from.forEach((f, i) => checkState(f, `transition ${m.resource}.${t.name}.from`, Array.isArray(t.from) ? joinPointer(joinPointer(t.pointer, 'from'), i) : joinPointer(t.pointer, 'from')));
+      t.from.forEach((f, i) =>
+        checkState(
+          f,
+          `transition ${m.resource}.${t.name}.from`,
+          Array.isArray(t.from) ? joinPointer(joinPointer(t.pointer, 'from'), i) : joinPointer(t.pointer, 'from'),
+        ),
+      );
       checkState(t.to, `transition ${m.resource}.${t.name}.to`, joinPointer(t.pointer, 'to'));
-      if (r) t.requires.forEach((f, i) => checkFieldName(ctx, r, f, `transition ${m.resource}.${t.name}.requires`, joinPointer(joinPointer(t.pointer, 'requires'), i)));
+      if (r)
+        t.requires.forEach((f, i) =>
+          checkFieldName(ctx, r, f, `transition ${m.resource}.${t.name}.requires`, joinPointer(joinPointer(t.pointer, 'requires'), i)),
+        );
       if (r && t.stamp !== undefined) {
         const f = checkFieldName(ctx, r, t.stamp, `transition ${m.resource}.${t.name}.stamp`, joinPointer(t.pointer, 'stamp'));
-        if (f && f.type !== 'date' && f.type !== 'datetime') report('generated-type-mismatch', { where: `transition ${m.resource}.${t.name}`, option: 'stamp', type: f.type }, joinPointer(t.pointer, 'stamp'));
+        if (f && f.type !== 'date' && f.type !== 'datetime')
+          report('generated-type-mismatch', { where: `transition ${m.resource}.${t.name}`, option: 'stamp', type: f.type }, joinPointer(t.pointer, 'stamp'));
       }
       if (t.emits !== undefined && !kinds.has(t.emits)) {
-        report('unknown-event', { where: `transition ${m.resource}.${t.name}`, name: t.emits, suggestion: suggestion(t.emits, names(model.events?.kinds ?? [])) }, joinPointer(t.pointer, 'emits'));
+        report(
+          'unknown-event',
+          { where: `transition ${m.resource}.${t.name}`, name: t.emits, suggestion: suggestion(t.emits, names(model.events?.kinds ?? [])) },
+          joinPointer(t.pointer, 'emits'),
+        );
       }
       for (const f of t.from) {
         const s = m.states.find((x) => x.name === f);
@@ -632,7 +776,9 @@ const stateRules: Rule = (ctx) => {
     }
     if (m.initial !== undefined && m.states.some((s) => s.name === m.initial)) {
       const seen = reachable(m);
-      for (const s of m.states) if (!seen.has(s.name)) report('unreachable-state', { state: s.name, resource: m.resource, initial: m.initial }, joinPointer(joinPointer(m.pointer, 'states'), s.name));
+      for (const s of m.states)
+        if (!seen.has(s.name))
+          report('unreachable-state', { state: s.name, resource: m.resource, initial: m.initial }, joinPointer(joinPointer(m.pointer, 'states'), s.name));
     }
     for (const s of m.states) {
       if (!s.terminal && !m.transitions.some((t) => t.from.includes(s.name))) {
@@ -681,13 +827,16 @@ function checkPaging({ doc, report }: RuleContext, o: OperationModel): void {
   const at = (key: string) => joinPointer(joinPointer(o.pointer, 'paging'), key);
   const say = (detail: string, key: string) => report('paging-contradiction', { operation: o.id, detail }, at(key));
   if (p.body === 'array') {
-    for (const key of ['items', 'next', 'total'] as const) if (written[key] !== undefined) say(`\`${key}\` names a field of the envelope, but the body is a bare array (\`body: array\`)`, key);
-    if (p.style === 'cursor' && !p.link) say('a bare array with cursor paging gives the next cursor nowhere: add `link: true` (the Link header carries it), or use `body: envelope`', 'body');
+    for (const key of ['items', 'next', 'total'] as const)
+      if (written[key] !== undefined) say(`\`${key}\` names a field of the envelope, but the body is a bare array (\`body: array\`)`, key);
+    if (p.style === 'cursor' && !p.link)
+      say('a bare array with cursor paging gives the next cursor nowhere: add `link: true` (the Link header carries it), or use `body: envelope`', 'body');
   } else {
     if (written.next !== undefined && p.style !== 'cursor') say(`\`next\` is the cursor style's field; style ${p.style} has no next cursor`, 'next');
     const names = [p.items, ...(p.style === 'cursor' ? [p.next] : []), ...(p.total !== undefined ? [p.total] : [])];
     const twice = names.find((n, i) => names.indexOf(n) !== i);
-    if (twice !== undefined) say(`the envelope names \`${twice}\` twice (items, next and total are separate fields)`, written.total !== undefined ? 'total' : 'next');
+    if (twice !== undefined)
+      say(`the envelope names \`${twice}\` twice (items, next and total are separate fields)`, written.total !== undefined ? 'total' : 'next');
   }
   if (p.style === 'none' && p.link) say('style none answers every object at once, so there is no next page for a Link header', 'link');
   if (p.style === 'limit' && p.link) say('style limit answers the first page only, so there is no next page for a Link header', 'link');
@@ -709,7 +858,12 @@ const operationRules: Rule = (ctx) => {
     else seen.set(key, { o, shape });
 
     const expected = EXPECTED_METHODS[o.action];
-    if (expected && !expected.includes(o.method)) report('method-action-mismatch', { operation: o.id, action: o.action, expected: expected.join(' or '), method: o.method }, joinPointer(o.pointer, 'method'));
+    if (expected && !expected.includes(o.method))
+      report(
+        'method-action-mismatch',
+        { operation: o.id, action: o.action, expected: expected.join(' or '), method: o.method },
+        joinPointer(o.pointer, 'method'),
+      );
 
     let r: ResourceModel | undefined;
     if (o.action !== 'custom') {
@@ -722,17 +876,34 @@ const operationRules: Rule = (ctx) => {
     const addressesOne = ADDRESSING_ACTIONS.has(o.action);
     if (o.action !== 'custom') {
       if (addressesOne && o.pathParams.length !== 1) {
-        if (o.pathParams.length === 0) report('missing-path-parameter', { operation: o.id, action: o.action, example: `${o.path.replace(/\/$/, '')}/{id}` }, joinPointer(o.pointer, 'path'));
-        else report('unbound-path-parameter', { operation: o.id, detail: `a ${o.action} operation binds one path parameter (the identifier); {${o.pathParams.slice(1).join('}, {')}} would be ignored` }, joinPointer(o.pointer, 'path'));
+        if (o.pathParams.length === 0)
+          report('missing-path-parameter', { operation: o.id, action: o.action, example: `${o.path.replace(/\/$/, '')}/{id}` }, joinPointer(o.pointer, 'path'));
+        else
+          report(
+            'unbound-path-parameter',
+            {
+              operation: o.id,
+              detail: `a ${o.action} operation binds one path parameter (the identifier); {${o.pathParams.slice(1).join('}, {')}} would be ignored`,
+            },
+            joinPointer(o.pointer, 'path'),
+          );
       }
       if (!addressesOne && o.pathParams.length > 0) {
-        report('unbound-path-parameter', { operation: o.id, detail: `a ${o.action} operation binds no path parameter; {${o.pathParams.join('}, {')}} would be ignored` }, joinPointer(o.pointer, 'path'));
+        report(
+          'unbound-path-parameter',
+          { operation: o.id, detail: `a ${o.action} operation binds no path parameter; {${o.pathParams.join('}, {')}} would be ignored` },
+          joinPointer(o.pointer, 'path'),
+        );
       }
     } else {
       const bound = new Set(o.request?.fields?.map((f) => f.name) ?? []);
       const unbound = o.pathParams.filter((p) => !bound.has(p));
       if (unbound.length > 0 && o.request?.fields) {
-        report('unbound-path-parameter', { operation: o.id, detail: `path parameter {${unbound.join('}, {')}} is not a field of the request shape` }, joinPointer(o.pointer, 'path'));
+        report(
+          'unbound-path-parameter',
+          { operation: o.id, detail: `path parameter {${unbound.join('}, {')}} is not a field of the request shape` },
+          joinPointer(o.pointer, 'path'),
+        );
       }
     }
 
@@ -742,7 +913,11 @@ const operationRules: Rule = (ctx) => {
         const m = getStateMachine(model, r.name);
         if (!m) report('transition-without-machine', { operation: o.id, resource: r.name }, joinPointer(o.pointer, 'transition'));
         else if (!m.transitions.some((t) => t.name === o.transition)) {
-          report('unknown-transition', { where, name: o.transition, resource: r.name, suggestion: suggestion(o.transition, names(m.transitions)) }, joinPointer(o.pointer, 'transition'));
+          report(
+            'unknown-transition',
+            { where, name: o.transition, resource: r.name, suggestion: suggestion(o.transition, names(m.transitions)) },
+            joinPointer(o.pointer, 'transition'),
+          );
         }
       }
     } else if (o.transition !== undefined) {
@@ -751,7 +926,8 @@ const operationRules: Rule = (ctx) => {
     if (o.action !== 'list') {
       if (o.filter.length > 0) report('misplaced-option', { operation: o.id, option: 'filter', action: o.action }, joinPointer(o.pointer, 'filter'));
       if (o.sort.length > 0) report('misplaced-option', { operation: o.id, option: 'sort', action: o.action }, joinPointer(o.pointer, 'sort'));
-      if (ctx.doc.endpoints?.operations?.[o.id]?.paging !== undefined) report('misplaced-option', { operation: o.id, option: 'paging', action: o.action }, joinPointer(o.pointer, 'paging'));
+      if (ctx.doc.endpoints?.operations?.[o.id]?.paging !== undefined)
+        report('misplaced-option', { operation: o.id, option: 'paging', action: o.action }, joinPointer(o.pointer, 'paging'));
     } else {
       checkPaging(ctx, o);
     }
@@ -759,7 +935,8 @@ const operationRules: Rule = (ctx) => {
       o.filter.forEach((f, i) => {
         const field = checkFieldName(ctx, r!, f, `${where} filter`, joinPointer(joinPointer(o.pointer, 'filter'), i));
         // The runtime compares a filter's text with the stored value: a list, an object or free JSON never matches.
-        if (field && UNFILTERABLE_TYPES.has(field.type)) report('filter-type-invalid', { operation: o.id, field: f, type: field.type }, joinPointer(joinPointer(o.pointer, 'filter'), i));
+        if (field && UNFILTERABLE_TYPES.has(field.type))
+          report('filter-type-invalid', { operation: o.id, field: f, type: field.type }, joinPointer(joinPointer(o.pointer, 'filter'), i));
       });
       o.sort.forEach((f, i) => checkFieldName(ctx, r!, f, `${where} sort`, joinPointer(joinPointer(o.pointer, 'sort'), i)));
     }
@@ -770,11 +947,17 @@ const operationRules: Rule = (ctx) => {
     } else {
       if (o.handler !== undefined) report('misplaced-option', { operation: o.id, option: 'handler', action: o.action }, joinPointer(o.pointer, 'handler'));
     }
-    if (o.request?.resource !== undefined) checkResourceName(ctx, o.request.resource, `${where} request`, joinPointer(joinPointer(o.pointer, 'request'), 'resource'));
-    if (o.response?.resource !== undefined) checkResourceName(ctx, o.response.resource, `${where} response`, joinPointer(joinPointer(o.pointer, 'response'), 'resource'));
+    if (o.request?.resource !== undefined)
+      checkResourceName(ctx, o.request.resource, `${where} request`, joinPointer(joinPointer(o.pointer, 'request'), 'resource'));
+    if (o.response?.resource !== undefined)
+      checkResourceName(ctx, o.response.resource, `${where} response`, joinPointer(joinPointer(o.pointer, 'response'), 'resource'));
     o.errors.forEach((e, i) => {
       if (!errorCodes.has(e)) {
-        report('unknown-error-code', { where, name: e, suggestion: suggestion(e, names(model.errors?.codes ?? [])) }, joinPointer(joinPointer(o.pointer, 'errors'), i));
+        report(
+          'unknown-error-code',
+          { where, name: e, suggestion: suggestion(e, names(model.errors?.codes ?? [])) },
+          joinPointer(joinPointer(o.pointer, 'errors'), i),
+        );
       }
     });
   }
@@ -818,7 +1001,10 @@ const operationRules: Rule = (ctx) => {
       if (literal.size === 0) visit(wild, depth + 1);
       for (const l of literal.values()) visit(wild.length > 0 ? [...l, ...wild] : l, depth + 1);
     };
-    visit(group.map((_, i) => i), 0);
+    visit(
+      group.map((_, i) => i),
+      0,
+    );
   }
 };
 
@@ -831,21 +1017,28 @@ const authRules: Rule = ({ model, report }) => {
   const checkRequirement = (req: OperationModel['auth'], where: string, pointer: string) => {
     if (!req || req.kind === 'none') return;
     req.schemes.forEach((s, i) => {
-      if (!knownSchemes.has(s)) report('unknown-scheme', { where, name: s, suggestion: suggestion(s, schemes) }, joinPointer(joinPointer(pointer, 'schemes'), i));
+      if (!knownSchemes.has(s))
+        report('unknown-scheme', { where, name: s, suggestion: suggestion(s, schemes) }, joinPointer(joinPointer(pointer, 'schemes'), i));
     });
     req.scopes.forEach((s, i) => {
       if (!knownScopes.has(s)) report('unknown-scope', { where, name: s, suggestion: suggestion(s, scopes) }, joinPointer(joinPointer(pointer, 'scopes'), i));
     });
   };
   if (auth?.default) checkRequirement(auth.default, 'authentication.default', '/authentication/default');
-  for (const o of model.endpoints?.operations ?? []) if (o.authDeclared === 'operation') checkRequirement(o.auth, `operation ${o.id}`, joinPointer(o.pointer, 'auth'));
+  for (const o of model.endpoints?.operations ?? [])
+    if (o.authDeclared === 'operation') checkRequirement(o.auth, `operation ${o.id}`, joinPointer(o.pointer, 'auth'));
   for (const s of auth?.schemes ?? []) {
     const incomplete = (detail: string) => report('scheme-incomplete', { scheme: s.name, type: s.type, detail }, s.pointer);
     if (s.type === 'api_key' && s.credentialName === undefined) incomplete('names no header or query parameter (`name`)');
     if (s.type === 'oauth2_client_credentials' && s.tokenPath === undefined) incomplete('names no token endpoint (`token_path`)');
     if (s.type === 'oauth2_client_credentials' && s.tokenPath !== undefined) {
       const clash = (model.endpoints?.operations ?? []).find((o) => routeShape(o.path) === routeShape(s.tokenPath!) && o.method === 'POST');
-      if (clash) report('route-conflict', { what: `the token endpoint of scheme ${s.name}`, path: s.tokenPath, operation: clash.id }, joinPointer(s.pointer, 'token_path'));
+      if (clash)
+        report(
+          'route-conflict',
+          { what: `the token endpoint of scheme ${s.name}`, path: s.tokenPath, operation: clash.id },
+          joinPointer(s.pointer, 'token_path'),
+        );
     }
   }
 };
@@ -856,7 +1049,11 @@ const eventRules: Rule = ({ model, doc, report }) => {
   for (const k of ev.kinds) {
     if (!k.payload) report('event-payload-unknown', { name: k.name }, k.pointer);
     else if (k.payload.resource !== undefined && !getResource(model, k.payload.resource)) {
-      report('unknown-resource', { where: `event ${k.name} payload`, name: k.payload.resource, suggestion: suggestion(k.payload.resource, names(model.resources)) }, joinPointer(joinPointer(k.pointer, 'payload'), 'resource'));
+      report(
+        'unknown-resource',
+        { where: `event ${k.name} payload`, name: k.payload.resource, suggestion: suggestion(k.payload.resource, names(model.resources)) },
+        joinPointer(joinPointer(k.pointer, 'payload'), 'resource'),
+      );
     }
     // A kind with `on` but no resource is reported as event-trigger-without-resource below.
     if (k.triggers.length === 0 && (doc.events?.kinds?.[k.name]?.on ?? []).length === 0) {
@@ -867,9 +1064,14 @@ const eventRules: Rule = ({ model, doc, report }) => {
     const raw = doc.events?.kinds?.[k.name];
     const on = raw?.on ?? [];
     if (raw?.resource !== undefined && !getResource(model, raw.resource)) {
-      report('unknown-resource', { where: `event ${k.name}`, name: raw.resource, suggestion: suggestion(raw.resource, names(model.resources)) }, joinPointer(k.pointer, 'resource'));
+      report(
+        'unknown-resource',
+        { where: `event ${k.name}`, name: raw.resource, suggestion: suggestion(raw.resource, names(model.resources)) },
+        joinPointer(k.pointer, 'resource'),
+      );
     }
-    if (on.length > 0 && (raw?.resource ?? k.payload?.resource) === undefined) report('event-trigger-without-resource', { name: k.name, trigger: on.join(', ') }, joinPointer(k.pointer, 'on'));
+    if (on.length > 0 && (raw?.resource ?? k.payload?.resource) === undefined)
+      report('event-trigger-without-resource', { name: k.name, trigger: on.join(', ') }, joinPointer(k.pointer, 'on'));
   }
   const streamPath = ev.stream?.path;
   if (streamPath !== undefined) {
@@ -879,7 +1081,12 @@ const eventRules: Rule = ({ model, doc, report }) => {
   // events (issue 5): the built-in webhook registration operations under events.delivery.webhook.path.
   const hookPath = ev.webhook?.path;
   if (hookPath !== undefined) {
-    const served: [string, string][] = [['POST', hookPath], ['GET', hookPath], ['DELETE', `${hookPath}/{id}`], ['POST', `${hookPath}/{id}/rotate`]];
+    const served: [string, string][] = [
+      ['POST', hookPath],
+      ['GET', hookPath],
+      ['DELETE', `${hookPath}/{id}`],
+      ['POST', `${hookPath}/{id}/rotate`],
+    ];
     for (const [method, path] of served) {
       const clash = (model.endpoints?.operations ?? []).find((o) => o.method === method && routeShape(o.path) === routeShape(path));
       if (clash) report('route-conflict', { what: 'the webhook registration', path, operation: clash.id }, '/events/delivery/webhook/path');
@@ -890,10 +1097,14 @@ const eventRules: Rule = ({ model, doc, report }) => {
   }
   const declaredScopes = (model.authentication?.scopes ?? []).map((s) => s.name);
   (ev.webhook?.scopes ?? []).forEach((s, i) => {
-    if (!declaredScopes.includes(s)) report('unknown-scope', { where: 'events.delivery.webhook', name: s, suggestion: suggestion(s, declaredScopes) }, joinPointer('/events/delivery/webhook/scopes', i));
+    if (!declaredScopes.includes(s))
+      report(
+        'unknown-scope',
+        { where: 'events.delivery.webhook', name: s, suggestion: suggestion(s, declaredScopes) },
+        joinPointer('/events/delivery/webhook/scopes', i),
+      );
   });
 };
-
 
 /** events.delivery.broker (check-broker.ts). */
 const brokerRules: Rule = ({ model, report }) => checkBroker(model, report);
@@ -922,9 +1133,15 @@ function errorBodyRules(model: ServiceModel, body: DeclaredErrorBodyModel, repor
   const fieldNames = body.fields.map((f) => f.name);
   for (const role of ['code', 'status', 'message'] as const) {
     const named = body[role];
-    if (named !== undefined && !fieldNames.includes(named)) report('error-body-field-unknown', { role, name: named, suggestion: suggestion(named, fieldNames) }, joinPointer('/errors/body', role));
+    if (named !== undefined && !fieldNames.includes(named))
+      report('error-body-field-unknown', { role, name: named, suggestion: suggestion(named, fieldNames) }, joinPointer('/errors/body', role));
   }
-  if (roles.code === undefined && body.code === undefined) report('error-body-missing-field', { field: 'code', detail: 'the runtime writes the error code there (or name the field that carries it in `errors.body.code`)' }, '/errors/body');
+  if (roles.code === undefined && body.code === undefined)
+    report(
+      'error-body-missing-field',
+      { field: 'code', detail: 'the runtime writes the error code there (or name the field that carries it in `errors.body.code`)' },
+      '/errors/body',
+    );
   const codes = model.errors?.codes ?? [];
   const misfit = (f: FieldModel, role: string, kinds: readonly string[], values: readonly (string | number)[]) => {
     const at = (kind: string) => report('error-body-field-type', { field: f.name, role, type: f.type, detail: kind }, f.pointer);
@@ -939,7 +1156,8 @@ function errorBodyRules(model: ServiceModel, body: DeclaredErrorBodyModel, repor
   }
   if (roles.status) misfit(roles.status, 'the HTTP status', ERROR_ROLE_TYPES.status, statuses);
   if (roles.message) misfit(roles.message, 'the message', ERROR_ROLE_TYPES.message, []);
-  if (!/^application\/(json|[^/;\s]+\+json)$/i.test(roles.mediaType)) report('error-body-media-type', { mediaType: roles.mediaType }, '/errors/body/media_type');
+  if (!/^application\/(json|[^/;\s]+\+json)$/i.test(roles.mediaType))
+    report('error-body-media-type', { mediaType: roles.mediaType }, '/errors/body/media_type');
   const filled = new Set([roles.code?.name, roles.status?.name, roles.message?.name, ...roles.extras.map(([f]) => f.name)]);
   for (const f of body.fields) {
     if (!f.optional && !filled.has(f.name)) report('error-body-field-unfilled', { field: f.name }, f.pointer);
@@ -950,7 +1168,8 @@ function errorBodyRules(model: ServiceModel, body: DeclaredErrorBodyModel, repor
 function fitsField(f: FieldModel, v: string | number): boolean {
   if (f.values !== undefined && !f.values.includes(v)) return false;
   if (typeof v === 'number') {
-    if ((f.type === 'integer' && !Number.isInteger(v)) || (f.minimum !== undefined && v < f.minimum) || (f.maximum !== undefined && v > f.maximum)) return false;
+    if ((f.type === 'integer' && !Number.isInteger(v)) || (f.minimum !== undefined && v < f.minimum) || (f.maximum !== undefined && v > f.maximum))
+      return false;
     if ((f.exclusiveMinimum !== undefined && v <= f.exclusiveMinimum) || (f.exclusiveMaximum !== undefined && v >= f.exclusiveMaximum)) return false;
     return f.multipleOf === undefined || v % f.multipleOf === 0;
   }
@@ -975,7 +1194,12 @@ const limitRules: Rule = ({ model, report }) => {
   const seen = new Map<string, number>();
   l.rate.forEach((r, i) => {
     (r.operations ?? []).forEach((op, j) => {
-      if (!opIds.includes(op)) report('unknown-operation', { where: `limits.rate[${i}]`, name: op, suggestion: suggestion(op, opIds) }, joinPointer(joinPointer(r.pointer, 'operations'), j));
+      if (!opIds.includes(op))
+        report(
+          'unknown-operation',
+          { where: `limits.rate[${i}]`, name: op, suggestion: suggestion(op, opIds) },
+          joinPointer(joinPointer(r.pointer, 'operations'), j),
+        );
     });
     const key = `${r.by ?? ''}|${r.per.ms}|${[...(r.operations ?? [])].sort().join(',')}`;
     const first = seen.get(key);
@@ -983,7 +1207,6 @@ const limitRules: Rule = ({ model, report }) => {
     else seen.set(key, i);
   });
 };
-
 
 const VERSION_FORMS = {
   date: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/,
@@ -1002,15 +1225,26 @@ const versionRules: Rule = ({ model, report }) => {
     const problem = getMediaTypeTemplateProblem(v.placement.template);
     if (problem !== undefined) report('version-media-type-invalid', { template: v.placement.template, problem }, '/versioning/placement/media_type');
   }
-  const all = [...(v.current !== undefined ? [{ version: v.current, pointer: '/versioning/current' }] : []), ...v.supported.map((s) => ({ version: s.version, pointer: joinPointer(s.pointer, 'version') }))];
+  const all = [
+    ...(v.current !== undefined ? [{ version: v.current, pointer: '/versioning/current' }] : []),
+    ...v.supported.map((s) => ({ version: s.version, pointer: joinPointer(s.pointer, 'version') })),
+  ];
   const seen = new Set<string>();
   for (const { version, pointer } of all) {
-    if (v.scheme && !VERSION_FORMS[v.scheme].test(version)) report('invalid-version', { where: pointer.slice(1).replace(/\//g, '.'), version, scheme: v.scheme }, pointer);
+    if (v.scheme && !VERSION_FORMS[v.scheme].test(version))
+      report('invalid-version', { where: pointer.slice(1).replace(/\//g, '.'), version, scheme: v.scheme }, pointer);
     if (seen.has(version)) report('duplicate-version', { version }, pointer);
     seen.add(version);
   }
   for (const s of v.supported) {
-    if (v.scheme && v.current !== undefined && VERSION_FORMS[v.scheme].test(s.version) && VERSION_FORMS[v.scheme].test(v.current) && compareVersions(v.scheme, s.version, v.current) >= 0 && s.version !== v.current) {
+    if (
+      v.scheme &&
+      v.current !== undefined &&
+      VERSION_FORMS[v.scheme].test(s.version) &&
+      VERSION_FORMS[v.scheme].test(v.current) &&
+      compareVersions(v.scheme, s.version, v.current) >= 0 &&
+      s.version !== v.current
+    ) {
       report('version-order', { version: s.version, current: v.current }, joinPointer(s.pointer, 'version'));
     }
     if (s.deprecated !== undefined && s.sunset !== undefined && s.sunset < s.deprecated) {
@@ -1019,11 +1253,21 @@ const versionRules: Rule = ({ model, report }) => {
     for (const c of s.changes) {
       if (c.resource === undefined) continue;
       const r = getResource(model, c.resource);
-      if (!r) report('unknown-resource', { where: `version ${s.version} change`, name: c.resource, suggestion: suggestion(c.resource, names(model.resources)) }, s.pointer);
+      if (!r)
+        report(
+          'unknown-resource',
+          { where: `version ${s.version} change`, name: c.resource, suggestion: suggestion(c.resource, names(model.resources)) },
+          s.pointer,
+        );
       else if (c.kind === 'rename_field' && c.to !== undefined) {
         // The new name is the next newer version's: the current one's, unless a later version renamed it again.
         const newer = getResource(getNextVersionModel(model, s.version), c.resource) ?? r;
-        if (!getField(newer, c.to)) report('unknown-field', { where: `version ${s.version} rename_field.to`, name: c.to, resource: r.name, suggestion: suggestion(c.to, names(newer.fields)) }, s.pointer);
+        if (!getField(newer, c.to))
+          report(
+            'unknown-field',
+            { where: `version ${s.version} rename_field.to`, name: c.to, resource: r.name, suggestion: suggestion(c.to, names(newer.fields)) },
+            s.pointer,
+          );
       }
     }
   }
@@ -1034,7 +1278,9 @@ function getNextVersionModel(model: ServiceModel, version: string): ServiceModel
   const v = model.versioning;
   if (!v) return model;
   const scheme = v.scheme ?? 'date';
-  const newer = [...(v.current !== undefined ? [v.current] : []), ...v.supported.map((s) => s.version)].filter((x) => compareVersions(scheme, x, version) > 0).sort((a, b) => compareVersions(scheme, a, b));
+  const newer = [...(v.current !== undefined ? [v.current] : []), ...v.supported.map((s) => s.version)]
+    .filter((x) => compareVersions(scheme, x, version) > 0)
+    .sort((a, b) => compareVersions(scheme, a, b));
   return (newer[0] === undefined ? undefined : getVersionModel(model, newer[0])) ?? model;
 }
 
@@ -1092,7 +1338,28 @@ const caseClashRules: Rule = ({ model, report }) => {
 
 const callbackRules: Rule = ({ model, report }) => checkCallbacks(model, report);
 
-export const RULES: readonly Rule[] = [nameStyleRules, caseClashRules, reservedPathRules, fieldRules, unionShapeRules, parameterRules, responseHeaderRules, wireNameRules, resourceRules, stateRules, operationRules, callbackRules, authRules, eventRules, eventVisibilityRules, brokerRules, errorRules, limitRules, versionRules, versionHistoryRules];
+export const RULES: readonly Rule[] = [
+  nameStyleRules,
+  caseClashRules,
+  reservedPathRules,
+  fieldRules,
+  unionShapeRules,
+  parameterRules,
+  responseHeaderRules,
+  wireNameRules,
+  resourceRules,
+  stateRules,
+  operationRules,
+  callbackRules,
+  authRules,
+  eventRules,
+  eventVisibilityRules,
+  brokerRules,
+  errorRules,
+  limitRules,
+  versionRules,
+  versionHistoryRules,
+];
 
 /** Runs every semantic rule; diagnostics carry JSON pointers, to be placed by the caller. */
 export function checkModel(model: ServiceModel, doc: SpecDocument): Diagnostic[] {

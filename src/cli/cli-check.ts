@@ -1,7 +1,20 @@
 import type { Command } from 'commander';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { DISABLEABLE_WARNINGS } from '../spec/spec-types.js';
-import { action, EXIT, exitFor, STDIN, type ExitCode, formatOption, io, printDiagnostics, quietOption, readSpec, type ActionResult, type CommonOptions } from './cli-shared.js';
+import {
+  action,
+  EXIT,
+  exitFor,
+  STDIN,
+  type ExitCode,
+  formatOption,
+  io,
+  printDiagnostics,
+  quietOption,
+  readSpec,
+  type ActionResult,
+  type CommonOptions,
+} from './cli-shared.js';
 
 interface CheckOptions extends CommonOptions {
   since?: string;
@@ -67,7 +80,17 @@ export function registerCheckCommand(program: Command): void {
     .addOption(formatOption())
     .addOption(quietOption())
     .option('--watch', 'check again each time the file changes, until Ctrl-C')
-    .option('--disable <code>', `a warning not to report, repeatable (${DISABLEABLE_WARNINGS.join(', ')}); a spec turns it off for good with check.disable`, (code: string, all: string[] = []) => [...all, ...code.split(',').map((c) => c.trim()).filter((c) => c !== '')])
+    .option(
+      '--disable <code>',
+      `a warning not to report, repeatable (${DISABLEABLE_WARNINGS.join(', ')}); a spec turns it off for good with check.disable`,
+      (code: string, all: string[] = []) => [
+        ...all,
+        ...code
+          .split(',')
+          .map((c) => c.trim())
+          .filter((c) => c !== ''),
+      ],
+    )
     .option('--since <old>', 'also compare with an earlier spec (a file, or git:REV:path): breaking changes need a new version that declares them')
     .addHelpText(
       'after',

@@ -16,7 +16,8 @@ export function parseStorageUrl(url: string): StorageTarget {
   if (/^postgres(ql)?:\/\//.test(url)) {
     try {
       const u = new URL(url);
-      if (u.hostname === '' && !u.searchParams.has('host')) return { kind: 'error', message: 'a postgres:// URL needs a host, e.g. postgres://user@localhost:5432/service' };
+      if (u.hostname === '' && !u.searchParams.has('host'))
+        return { kind: 'error', message: 'a postgres:// URL needs a host, e.g. postgres://user@localhost:5432/service' };
       const schema = u.searchParams.get('schema');
       if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
         return { kind: 'error', message: `schema ${JSON.stringify(schema)} must be a lower-case SQL name (letters, digits and _, not starting with a digit)` };

@@ -103,7 +103,9 @@ export async function runDbCopy(file: string, options: DbCopyOptions): Promise<E
     if (options.format === 'json') {
       io.out(`${JSON.stringify({ from: fromShown, to: toShown, rows: outcome.rows, seconds: Number(seconds.toFixed(3)), tables: outcome.tables }, null, 2)}\n`);
     } else {
-      io.out(`Copied ${outcome.rows} row${outcome.rows === 1 ? '' : 's'} from ${fromShown} to ${toShown} in one transaction (${seconds.toFixed(1)} s); counts checked:\n`);
+      io.out(
+        `Copied ${outcome.rows} row${outcome.rows === 1 ? '' : 's'} from ${fromShown} to ${toShown} in one transaction (${seconds.toFixed(1)} s); counts checked:\n`,
+      );
       for (const t of outcome.tables) io.out(`  ${t.name}: ${t.rows}\n`);
       io.out(`Serve it with: servicespec serve ${file} --db ${toShown}\n`);
     }

@@ -56,8 +56,7 @@ export async function runDiff(oldInput: string, newInput: string, options: DiffO
   if (options.db === undefined) {
     const text = formatDiff(outcome.report, format);
     io.out(format === 'text' && useColor('out') ? colorDiffText(text) : text);
-  }
-  else {
+  } else {
     // The plan `migrate` would print for the new spec on that database (it changes nothing); loaded only here.
     const { formatPlanLines, lookAtMigration } = await import('./cli-migrate.js');
     const look = await lookAtMigration(next.model!, options.db);
@@ -82,8 +81,15 @@ export function registerDiffCommand(program: Command): void {
     .argument('<old>', 'the old spec: a file, or git:REV:path (read through `git show`)')
     .argument('<new>', 'the new spec: a file, or git:REV:path')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
-    .option('--db <url>', "a database of the old spec (sqlite:PATH or postgres://…): add the data impact of moving it to the new spec, as `migrate` plans it (nothing is changed)")
-    .addOption(new Option('--fail-on <impact>', 'exit 1 when a change of this impact (or worse) is found').choices(['breaking', 'review', 'any', 'never']).default('never'))
+    .option(
+      '--db <url>',
+      'a database of the old spec (sqlite:PATH or postgres://…): add the data impact of moving it to the new spec, as `migrate` plans it (nothing is changed)',
+    )
+    .addOption(
+      new Option('--fail-on <impact>', 'exit 1 when a change of this impact (or worse) is found')
+        .choices(['breaking', 'review', 'any', 'never'])
+        .default('never'),
+    )
     .addHelpText(
       'after',
       '\nEach change carries its part, a rule code (docs/diff.md lists them all), both locations and a reason.\n' +

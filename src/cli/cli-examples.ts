@@ -8,7 +8,11 @@ import type { Command } from 'commander';
 /** By command path without the program name (`keys create`); the commands with subcommands get theirs too. */
 export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   '': ['servicespec check examples/orders.yaml', 'servicespec serve examples/orders.yaml --allow-gaps --cors http://localhost:5173'],
-  check: ['servicespec check examples/orders.yaml', 'servicespec check spec.yaml --format json --quiet', 'servicespec check spec.yaml --watch   # again on every save'],
+  check: [
+    'servicespec check examples/orders.yaml',
+    'servicespec check spec.yaml --format json --quiet',
+    'servicespec check spec.yaml --watch   # again on every save',
+  ],
   gaps: ['servicespec gaps examples/orders.yaml', 'servicespec gaps spec.yaml --fail-on-gaps --quiet   # in CI: fail while a part is not shown'],
   doc: ['servicespec doc examples/orders.yaml -o orders.md', 'servicespec doc examples/orders.yaml --html -o orders.html'],
   diff: ['servicespec diff examples/library.yaml library-next.yaml --fail-on breaking', 'servicespec diff git:main:spec.yaml spec.yaml --format markdown'],
@@ -56,9 +60,15 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'servicespec export openapi examples/orders.yaml --verbose > /dev/null   # list what went into x-servicespec-*',
   ],
   'export asyncapi': ['servicespec export asyncapi examples/orders.yaml -o orders.asyncapi.yaml'],
-  'export json-schema': ['servicespec export json-schema examples/library.yaml --dir schemas/', 'servicespec export json-schema examples/library.yaml --syntax yaml'],
+  'export json-schema': [
+    'servicespec export json-schema examples/library.yaml --dir schemas/',
+    'servicespec export json-schema examples/library.yaml --syntax yaml',
+  ],
   import: ['servicespec import openapi petstore.openapi.yaml -o petstore.yaml'],
-  'import openapi': ['servicespec import openapi petstore.openapi.yaml -o petstore.yaml', 'servicespec import openapi petstore.openapi.json -o petstore.yaml --format json > report.json'],
+  'import openapi': [
+    'servicespec import openapi petstore.openapi.yaml -o petstore.yaml',
+    'servicespec import openapi petstore.openapi.json -o petstore.yaml --format json > report.json',
+  ],
   client: ['servicespec client examples/orders.yaml -o client.ts'],
   lsp: ['servicespec lsp --stdio   # started by the editor: docs/editors.md (VS Code, Neovim, any LSP client)'],
   'handlers-type': ['servicespec handlers-type examples/orders.yaml -o handlers-types.ts   # then: export const handlers: Handlers = { … }'],

@@ -45,7 +45,10 @@ function printExportDiagnostics(diagnostics: readonly Diagnostic[], options: Exp
   if (options.quiet) return;
   if (options.verbose) return printDiagnostics(diagnostics, { format: 'text', to: 'err' });
   const info = diagnostics.filter((d) => d.severity === 'info');
-  printDiagnostics(diagnostics.filter((d) => d.severity !== 'info'), { format: 'text', to: 'err' });
+  printDiagnostics(
+    diagnostics.filter((d) => d.severity !== 'info'),
+    { format: 'text', to: 'err' },
+  );
   if (info.length > 0) io.err(`${info.length} item${info.length === 1 ? '' : 's'} written to x-servicespec-* extensions or left out (--verbose lists them)\n`);
 }
 
@@ -63,7 +66,11 @@ function modelOf(file: string, version?: string): { model?: ServiceModel; diagno
   const model = getVersionDocumentModel(compiled.model, version);
   if (!model) {
     const served = getServedVersions(compiled.model);
-    const problem = createDiagnostic('unknown-version', { version, file, served: served.length > 0 ? served.join(', ') : 'none (the spec has no versioning)' }, { file });
+    const problem = createDiagnostic(
+      'unknown-version',
+      { version, file, served: served.length > 0 ? served.join(', ') : 'none (the spec has no versioning)' },
+      { file },
+    );
     printDiagnostics([problem], { format: 'text', to: 'err' });
     return { diagnostics: [problem], exit: EXIT.usage };
   }
@@ -125,7 +132,10 @@ export async function runExportJsonSchema(file: string, given: ExportOptions): P
   try {
     mkdirSync(options.dir, { recursive: true });
   } catch (err) {
-    printDiagnostics([createDiagnostic('output-unwritable', { path: options.dir, reason: describeFsError(err) }, { file: options.dir })], { format: 'text', to: 'err' });
+    printDiagnostics([createDiagnostic('output-unwritable', { path: options.dir, reason: describeFsError(err) }, { file: options.dir })], {
+      format: 'text',
+      to: 'err',
+    });
     return EXIT.errors;
   }
   printExportDiagnostics(result.diagnostics, options);
@@ -170,9 +180,13 @@ export function registerExportCommand(program: Command): void {
       .addOption(new Option('--openapi <version>', 'OpenAPI version').choices(['3.1', '3.0']).default('3.1')),
     'yaml',
   ).action(action((file: string, options: ExportOptions) => runExportOpenApi(file, options)));
-  outputOptions(exp.command('asyncapi').description('AsyncAPI 3.0: webhook and event-stream channels, messages, signing headers').argument('<file>', 'the spec file (YAML or JSON)'), 'yaml').action(
-    action((file: string, options: ExportOptions) => runExportAsyncApi(file, options)),
-  );
+  outputOptions(
+    exp
+      .command('asyncapi')
+      .description('AsyncAPI 3.0: webhook and event-stream channels, messages, signing headers')
+      .argument('<file>', 'the spec file (YAML or JSON)'),
+    'yaml',
+  ).action(action((file: string, options: ExportOptions) => runExportAsyncApi(file, options)));
   outputOptions(
     exp
       .command('json-schema')

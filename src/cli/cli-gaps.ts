@@ -26,7 +26,9 @@ export function runGaps(file: string, options: GapsOptions): ActionResult {
   if (options.failOnGaps) {
     const open = report.parts.filter((p) => p.status !== 'shown');
     if (open.length > 0) {
-      io.err(`servicespec gaps: --fail-on-gaps: ${open.length} of ${report.parts.length} parts not fully shown (${open.map((p) => `${p.part}: ${p.status}`).join(', ')})\n`);
+      io.err(
+        `servicespec gaps: --fail-on-gaps: ${open.length} of ${report.parts.length} parts not fully shown (${open.map((p) => `${p.part}: ${p.status}`).join(', ')})\n`,
+      );
       return EXIT.errors;
     }
   }

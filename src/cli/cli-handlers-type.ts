@@ -39,10 +39,20 @@ export function getHandlersType(model: ServiceModel): string {
     if (o.action !== 'custom' || o.handler === undefined || seen.has(o.handler)) continue;
     seen.add(o.handler);
     const base = o.handler.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep: string, c: string) => c.toUpperCase());
-    lines.push(`/** The body of ${o.method} ${o.path} (${o.id}). */`, `export type ${base}Body = ${o.request ? shapeTs(model, o.request, 'create') : 'undefined'};`);
-    lines.push(`/** What ${o.handler} returns: the response body of ${o.id}, validated against the declared shape. */`, `export type ${base}Result = ${o.response ? shapeTs(model, o.response, 'response') : 'unknown'};`, '');
+    lines.push(
+      `/** The body of ${o.method} ${o.path} (${o.id}). */`,
+      `export type ${base}Body = ${o.request ? shapeTs(model, o.request, 'create') : 'undefined'};`,
+    );
+    lines.push(
+      `/** What ${o.handler} returns: the response body of ${o.id}, validated against the declared shape. */`,
+      `export type ${base}Result = ${o.response ? shapeTs(model, o.response, 'response') : 'unknown'};`,
+      '',
+    );
     const summary = o.summary !== undefined ? ` ${o.summary.replace(/\*\//g, '*\\/')}` : '';
-    methods.push(`  /** ${o.method} ${o.path}.${summary} */`, `  ${JSON.stringify(o.handler)}(ctx: HandlerContext & { body: ${base}Body }): ${base}Result | Promise<${base}Result>;`);
+    methods.push(
+      `  /** ${o.method} ${o.path}.${summary} */`,
+      `  ${JSON.stringify(o.handler)}(ctx: HandlerContext & { body: ${base}Body }): ${base}Result | Promise<${base}Result>;`,
+    );
   }
   lines.push('export interface Handlers {', ...methods, '}', '');
   return lines.join('\n');

@@ -20,7 +20,10 @@ export interface ImportCliOptions {
  */
 export async function runImportOpenApi(file: string, options: ImportCliOptions): Promise<ExitCode> {
   if (options.output !== undefined && isSameFile(file, options.output)) {
-    printDiagnostics([createDiagnostic('import-output-is-input', { output: options.output }, { file: options.output })], { format: options.format ?? 'text', to: 'err' });
+    printDiagnostics([createDiagnostic('import-output-is-input', { output: options.output }, { file: options.output })], {
+      format: options.format ?? 'text',
+      to: 'err',
+    });
     return EXIT.usage;
   }
   const { importOpenApiFile } = await import('../import/import-openapi.js');

@@ -126,7 +126,9 @@ export function runKeysCreate(file: string, options: CreateKeyOptions): Promise<
       ...(options.scheme !== undefined ? { scheme: options.scheme } : {}),
     });
     if (options.format === 'json') {
-      io.out(`${JSON.stringify({ id: issued.id, key: issued.key, scheme: issued.scheme, subject: issued.subject, scopes: issued.scopes, createdAt: issued.createdAt }, null, 2)}\n`);
+      io.out(
+        `${JSON.stringify({ id: issued.id, key: issued.key, scheme: issued.scheme, subject: issued.subject, scopes: issued.scopes, createdAt: issued.createdAt }, null, 2)}\n`,
+      );
     } else {
       // The key alone on stdout, so `KEY=$(servicespec keys create …)` works; the rest is for the person.
       io.err(`API key ${issued.id} for subject ${issued.subject} (scheme ${issued.scheme}; scopes: ${issued.scopes.join(', ') || 'none'})\n`);
@@ -155,7 +157,8 @@ export function runKeysRevoke(file: string, id: string, options: CredentialComma
   });
 }
 
-export const DB_HELP = "the service's database: sqlite:PATH or postgres://user@host:port/db (default: the one serve uses, data/<spec name>.db beside the spec file)";
+export const DB_HELP =
+  "the service's database: sqlite:PATH or postgres://user@host:port/db (default: the one serve uses, data/<spec name>.db beside the spec file)";
 export const CREATE_HELP = 'start a new database when --db names none (otherwise refused)';
 export const HELP_DB = '\nThe database must exist (the one `serve` created); a missing one is refused unless --create is given.\n';
 

@@ -20,7 +20,9 @@ export async function runLsp(options: LspOptions): Promise<ExitCode> {
 export function registerLspCommand(program: Command): void {
   program
     .command('lsp')
-    .description('run the language server (LSP) for editors: the checker\'s diagnostics as you type, completion, hover, go to definition, references, rename, quick fixes')
+    .description(
+      "run the language server (LSP) for editors: the checker's diagnostics as you type, completion, hover, go to definition, references, rename, quick fixes",
+    )
     .option('--stdio', 'talk LSP over standard input and output (the editor starts the server)')
     .addHelpText('after', '\nEditors start this themselves; docs/editors.md shows the setup for VS Code, Neovim and other LSP clients.')
     .action(action((options: LspOptions) => runLsp(options)));

@@ -39,7 +39,12 @@ function commandLine(file: string, url: string, extra: string): string {
 }
 
 /** Runs the planner in the storage's migration transaction; rolled back unless `apply`. */
-async function runPlanner(storage: Storage, model: ServiceModel, apply: boolean, allowDataLoss: boolean): Promise<{ plan: MigratePlan | undefined; result: MigrationResult }> {
+async function runPlanner(
+  storage: Storage,
+  model: ServiceModel,
+  apply: boolean,
+  allowDataLoss: boolean,
+): Promise<{ plan: MigratePlan | undefined; result: MigrationResult }> {
   let plan: MigratePlan | undefined;
   const result = await storage.migrate(getStoragePlan(model), { prepare: createMigratePrepare(model, { apply, allowDataLoss, onPlan: (p) => (plan = p) }) });
   return { plan, result };
@@ -93,7 +98,9 @@ export async function lookAtMigration(model: ServiceModel, url: string): Promise
 /** The plan's steps and refusals as lines (`diff --db` and `migrate` share them). */
 export function formatPlanLines(plan: MigratePlan): string {
   if (plan.steps.length === 0 && plan.refusals.length === 0) return '  nothing to do: the database holds what the spec describes\n';
-  return [...plan.steps.map((s, i) => `  ${i + 1}. [${s.data}] ${s.description}\n`), ...plan.refusals.map((r) => `  refused: ${r.code}: ${r.message}\n`)].join('');
+  return [...plan.steps.map((s, i) => `  ${i + 1}. [${s.data}] ${s.description}\n`), ...plan.refusals.map((r) => `  refused: ${r.code}: ${r.message}\n`)].join(
+    '',
+  );
 }
 
 export async function runMigrate(file: string, options: MigrateCommandOptions): Promise<ExitCode> {
@@ -107,7 +114,10 @@ export async function runMigrate(file: string, options: MigrateCommandOptions): 
     return EXIT.usage;
   }
   if (target.kind === 'sqlite' && (target.path === ':memory:' || !existsSync(target.path))) {
-    return fail('migrate-unreachable', { url: redactStorageUrl(url), reason: target.path === ':memory:' ? 'an in-memory database holds nothing to migrate' : 'no such database file' });
+    return fail('migrate-unreachable', {
+      url: redactStorageUrl(url),
+      reason: target.path === ':memory:' ? 'an in-memory database holds nothing to migrate' : 'no such database file',
+    });
   }
   if (options.allowDataLoss && !options.apply) {
     io.err(`${COMMAND}: --allow-data-loss is given with --apply only (without it nothing is changed)\n`);
@@ -146,7 +156,9 @@ export async function runMigrate(file: string, options: MigrateCommandOptions): 
       return EXIT.errors;
     }
     if (plan.losesData && !options.allowDataLoss) {
-      const steps = plan.steps.filter((s) => s.data === 'loses').map((s) => `${s.kind.replace('_', ' ')} ${s.table}${s.column !== undefined ? `.${s.column}` : ''}`);
+      const steps = plan.steps
+        .filter((s) => s.data === 'loses')
+        .map((s) => `${s.kind.replace('_', ' ')} ${s.table}${s.column !== undefined ? `.${s.column}` : ''}`);
       if (!json) printPlan(plan, `Plan for ${database}:`);
       return fail('migrate-data-loss', { steps: steps.join(', ') });
     }
@@ -165,7 +177,10 @@ export async function runMigrate(file: string, options: MigrateCommandOptions): 
       // The database changed between the look and the run (another writer): the run's own plan was refused.
       const again = applied.plan;
       if (json) io.out(`${JSON.stringify({ database, applied: false, ...(again ?? plan), ...(backup !== undefined ? { backup } : {}) }, null, 2)}\n`);
-      for (const r of again?.refusals.length ? again.refusals : applied.result.refusals.map((x) => ({ code: 'migrate-rows-invalid' as const, message: x.reason }))) io.err(`${COMMAND}: ${r.code}: ${r.message}\n`);
+      for (const r of again?.refusals.length
+        ? again.refusals
+        : applied.result.refusals.map((x) => ({ code: 'migrate-rows-invalid' as const, message: x.reason })))
+        io.err(`${COMMAND}: ${r.code}: ${r.message}\n`);
       return EXIT.errors;
     }
     const done = applied.plan ?? plan;
@@ -180,7 +195,7 @@ export async function runMigrate(file: string, options: MigrateCommandOptions): 
 export function registerMigrateCommand(program: Command): void {
   program
     .command('migrate')
-    .description("plan (and with --apply, run) the changes the database needs to hold what the spec describes")
+    .description('plan (and with --apply, run) the changes the database needs to hold what the spec describes')
     .argument('<file>', 'the spec file (YAML or JSON)')
     .option('--db <url>', DB_HELP)
     .option('--apply', 'run the plan, in one transaction (SQLite: after writing a backup copy beside the database)')

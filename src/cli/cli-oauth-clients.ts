@@ -13,10 +13,17 @@ interface CreateClientOptions extends CredentialCommandOptions {
 
 export function runClientsCreate(file: string, options: CreateClientOptions): Promise<ExitCode> {
   return withCredentialStore('servicespec clients create', file, options, async (model, storage) => {
-    const issued = await createClient(storage, model, { scopes: parseScopes(options.scopes), ...(options.subject !== undefined ? { subject: options.subject } : {}) });
-    const tokenPaths = (model.authentication?.schemes ?? []).filter((s) => s.type === 'oauth2_client_credentials' && s.tokenPath !== undefined).map((s) => s.tokenPath);
+    const issued = await createClient(storage, model, {
+      scopes: parseScopes(options.scopes),
+      ...(options.subject !== undefined ? { subject: options.subject } : {}),
+    });
+    const tokenPaths = (model.authentication?.schemes ?? [])
+      .filter((s) => s.type === 'oauth2_client_credentials' && s.tokenPath !== undefined)
+      .map((s) => s.tokenPath);
     if (options.format === 'json') {
-      io.out(`${JSON.stringify({ clientId: issued.clientId, clientSecret: issued.clientSecret, subject: issued.subject, scopes: issued.scopes, createdAt: issued.createdAt }, null, 2)}\n`);
+      io.out(
+        `${JSON.stringify({ clientId: issued.clientId, clientSecret: issued.clientSecret, subject: issued.subject, scopes: issued.scopes, createdAt: issued.createdAt }, null, 2)}\n`,
+      );
     } else {
       io.out(
         `OAuth2 client for subject ${issued.subject} (scopes: ${issued.scopes.join(', ') || 'none'})\n` +
@@ -47,7 +54,6 @@ export function runClientsRevoke(file: string, clientId: string, options: Creden
     return EXIT.ok;
   });
 }
-
 
 export function registerClientsCommand(program: Command): void {
   const clients = program.command('clients').description("manage OAuth2 clients (client credentials grant) in the service's database");

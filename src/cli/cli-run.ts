@@ -74,10 +74,7 @@ function applyConventions(command: Command): void {
 
 async function createProgram(args: readonly string[]): Promise<Command> {
   const program = new Command('servicespec')
-    .description(
-      'One file for the nine parts of a service interface specification: check it, report its gaps, render it, ' +
-        'export it, serve it.',
-    )
+    .description('One file for the nine parts of a service interface specification: check it, report its gaps, render it, ' + 'export it, serve it.')
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'print help for the command')
     // The program's own options come before the command, so `export openapi --version 1` reaches `export`.

@@ -83,7 +83,12 @@ interface TypeScriptApi {
   readConfigFile(path: string, read: (path: string) => string | undefined): { config?: unknown };
   parseJsonConfigFileContent(json: unknown, host: unknown, dir: string): { options: Record<string, unknown> };
   createProgram(files: string[], options: Record<string, unknown>): unknown;
-  getPreEmitDiagnostics(program: unknown): readonly { file?: { fileName: string; getLineAndCharacterOfPosition(p: number): { line: number; character: number } }; start?: number; code: number; messageText: unknown }[];
+  getPreEmitDiagnostics(program: unknown): readonly {
+    file?: { fileName: string; getLineAndCharacterOfPosition(p: number): { line: number; character: number } };
+    start?: number;
+    code: number;
+    messageText: unknown;
+  }[];
   flattenDiagnosticMessageText(text: unknown, newLine: string): string;
   ModuleKind: Record<string, number>;
   ModuleResolutionKind: Record<string, number>;
@@ -102,9 +107,16 @@ function checkHandlerTypes(file: string): string | undefined {
   } catch {
     return `--check-types: no typescript package is installed for ${file} (npm install --save-dev typescript in its project)`;
   }
-  let options: Record<string, unknown> = { strict: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, skipLibCheck: true };
+  let options: Record<string, unknown> = {
+    strict: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    skipLibCheck: true,
+  };
   const config = ts.findConfigFile(dirname(path), (p) => ts.sys.fileExists(p));
-  if (config !== undefined) options = ts.parseJsonConfigFileContent(ts.readConfigFile(config, (p) => ts.sys.readFile(p)).config, ts.sys, dirname(config)).options;
+  if (config !== undefined)
+    options = ts.parseJsonConfigFileContent(ts.readConfigFile(config, (p) => ts.sys.readFile(p)).config, ts.sys, dirname(config)).options;
   const diagnostics = ts.getPreEmitDiagnostics(ts.createProgram([path], { ...options, noEmit: true }));
   if (diagnostics.length === 0) return undefined;
   const lines = diagnostics.map((d) => {
@@ -124,7 +136,9 @@ async function loadHandlers(file: string): Promise<Record<string, CustomHandler>
   if (typeof mod === 'string') return mod;
   const found = (mod.handlers ?? mod.default) as Record<string, unknown> | undefined;
   if (!found || typeof found !== 'object') return `${file} exports no \`handlers\` object (or default export) of functions`;
-  const bad = Object.entries(found).filter(([, v]) => typeof v !== 'function').map(([k]) => k);
+  const bad = Object.entries(found)
+    .filter(([, v]) => typeof v !== 'function')
+    .map(([k]) => k);
   if (bad.length > 0) return `handlers ${bad.join(', ')} in ${file} are not functions`;
   return found as Record<string, CustomHandler>;
 }
@@ -203,7 +217,8 @@ export async function runServe(file: string, options: ServeOptions): Promise<num
 /** Why listening failed, in words that say what to change (the port in use: which one, and `--port`). */
 export function getListenError(host: string, port: number, err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return `port ${port} on ${host} is already in use (EADDRINUSE): stop what is using it, or pick another with --port (or PORT); --port 0 picks a free one`;
+  if (code === 'EADDRINUSE')
+    return `port ${port} on ${host} is already in use (EADDRINUSE): stop what is using it, or pick another with --port (or PORT); --port 0 picks a free one`;
   if (code === 'EACCES') return `not allowed to listen on ${host}:${port} (EACCES): ports below 1024 need privileges; pick another with --port`;
   if (code === 'EADDRNOTAVAIL') return `cannot listen on ${host}:${port}: ${host} is not an address of this machine (EADDRNOTAVAIL); pick another with --host`;
   return `cannot listen on ${host}:${port}: ${code ?? (err as Error).message}`;
@@ -212,7 +227,12 @@ export function getListenError(host: string, port: number, err: unknown): string
 /** Reads the spec and builds the service on its database, or says why not (printed) and returns the exit code. */
 async function buildApp(file: string, options: ServeOptions): Promise<{ app: FastifyInstance; dbUrl: string; name: string } | ExitCode> {
   // The runtime (Fastify, jose, ioredis, the SQLite driver) loads only when serving, so other commands start fast.
-  const [{ AuthConfigError, createAuthenticator }, { createRedisStore }, { createService, getTrustProxyProblems, MIGRATE_HINT, ServiceStartError }, { openStorage, redactStorageUrl }] = await Promise.all([
+  const [
+    { AuthConfigError, createAuthenticator },
+    { createRedisStore },
+    { createService, getTrustProxyProblems, MIGRATE_HINT, ServiceStartError },
+    { openStorage, redactStorageUrl },
+  ] = await Promise.all([
     import('../runtime/auth/index.js'),
     import('../runtime/limits/limits-store.js'),
     import('../runtime/service/runtime-service.js'),
@@ -301,7 +321,14 @@ async function buildApp(file: string, options: ServeOptions): Promise<{ app: Fas
   service.storage = storage;
   if (compiled.model.authentication) {
     try {
-      const authenticator = await createAuthenticator(compiled.model, storage, getAuthOptionsFromCli({ jwtSecretEnv: options.jwtSecretEnv, jwks: options.jwks, jwksUrl: options.jwksUrl, oidcIssuer: options.oidcIssuer, allowGaps: options.allowGaps }, io.env as NodeJS.ProcessEnv));
+      const authenticator = await createAuthenticator(
+        compiled.model,
+        storage,
+        getAuthOptionsFromCli(
+          { jwtSecretEnv: options.jwtSecretEnv, jwks: options.jwks, jwksUrl: options.jwksUrl, oidcIssuer: options.oidcIssuer, allowGaps: options.allowGaps },
+          io.env as NodeJS.ProcessEnv,
+        ),
+      );
       for (const g of authenticator.gaps) io.err(`servicespec: spec gap: ${g.item}; using built-in behaviour: ${g.builtIn}\n`);
       for (const w of authenticator.warnings) io.err(`servicespec: ${w}\n`);
       service.authenticator = authenticator;
@@ -321,7 +348,10 @@ async function buildApp(file: string, options: ServeOptions): Promise<{ app: Fas
   if (options.redis !== undefined) {
     service.rateLimitStore = createRedisStore({
       url: options.redis,
-      onError: (err) => io.err(`servicespec: the rate-limit store at ${options.redis} is unavailable (${err.message}); each policy's declared failure mode applies (open when not declared)\n`),
+      onError: (err) =>
+        io.err(
+          `servicespec: the rate-limit store at ${options.redis} is unavailable (${err.message}); each policy's declared failure mode applies (open when not declared)\n`,
+        ),
     });
   }
   let app: FastifyInstance;
@@ -363,16 +393,51 @@ export function registerServeCommand(program: Command): void {
     .option('--redis <url>', 'share rate-limit budgets across instances through Redis (redis://host:port)')
     .option('--docs', 'also serve the docs console (/_servicespec/docs) and the OpenAPI and AsyncAPI documents')
     .option('--metrics', 'serve /_servicespec/metrics in the Prometheus text format (requests, latency, refusals, webhook deliveries, outbox lag)')
-    .option('--tracing', 'OpenTelemetry spans per request and per storage call, made with the SDK loaded before servicespec (node --import ./otel-setup.mjs; docs/runtime.md, "Traces")')
+    .option(
+      '--tracing',
+      'OpenTelemetry spans per request and per storage call, made with the SDK loaded before servicespec (node --import ./otel-setup.mjs; docs/runtime.md, "Traces")',
+    )
     .option('--handlers <file>', 'a JavaScript or TypeScript module exporting `handlers` for custom operations')
     .option('--check-types', "type-check a TypeScript --handlers file first, with its project's typescript (see handlers-type)")
-    .option('--allow-webhook-target <cidr>', 'let webhooks go to this non-public address range too, e.g. 127.0.0.0/8 (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--broker <url>', 'publish every event to this broker as well: nats://host:4222 (JetStream) or amqp://user:password@host:5672 (RabbitMQ), as events.delivery.broker declares')
+    .option(
+      '--allow-webhook-target <cidr>',
+      'let webhooks go to this non-public address range too, e.g. 127.0.0.0/8 (repeatable)',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .option(
+      '--broker <url>',
+      'publish every event to this broker as well: nats://host:4222 (JetStream) or amqp://user:password@host:5672 (RabbitMQ), as events.delivery.broker declares',
+    )
     .option('--watch', 'reload the spec when it changes; a broken edit is refused and the last good spec keeps serving')
-    .option('--cors <origins>', 'let browsers on these origins call the service, e.g. http://localhost:5173 (repeatable or comma-separated; * for any)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((o) => o.trim()).filter((o) => o !== '')])
-    .option('--trust-proxy <addresses>', 'read the client address from X-Forwarded-For when the peer is one of these proxies: addresses or CIDR ranges, e.g. 10.0.0.0/8 (repeatable or comma-separated)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((o) => o.trim()).filter((o) => o !== '')])
+    .option(
+      '--cors <origins>',
+      'let browsers on these origins call the service, e.g. http://localhost:5173 (repeatable or comma-separated; * for any)',
+      (v: string, prev: string[] = []) => [
+        ...prev,
+        ...v
+          .split(',')
+          .map((o) => o.trim())
+          .filter((o) => o !== ''),
+      ],
+    )
+    .option(
+      '--trust-proxy <addresses>',
+      'read the client address from X-Forwarded-For when the peer is one of these proxies: addresses or CIDR ranges, e.g. 10.0.0.0/8 (repeatable or comma-separated)',
+      (v: string, prev: string[] = []) => [
+        ...prev,
+        ...v
+          .split(',')
+          .map((o) => o.trim())
+          .filter((o) => o !== ''),
+      ],
+    )
     .addOption(new Option('--log <level>', 'log level').choices(['silent', 'error', 'warn', 'info', 'debug']).default('info'))
-    .addOption(new Option('--log-format <format>', 'log lines for a person (coloured) or JSON (default: pretty on a terminal, json otherwise)').choices(['json', 'pretty']))
+    .addOption(
+      new Option('--log-format <format>', 'log lines for a person (coloured) or JSON (default: pretty on a terminal, json otherwise)').choices([
+        'json',
+        'pretty',
+      ]),
+    )
     .addOption(new Option('--synchronous <mode>', 'SQLite durability: full survives power loss').choices(['full', 'normal']).default('full'))
     .action(action((file: string, options: ServeOptions): ActionResult => runServe(file, options) as Promise<0 | 1 | 2>));
 }

@@ -184,17 +184,15 @@ function colorDiagnostics(text: string): string {
         return `${m[1]}${paint(m[2]!, SEVERITY_COLOR[m[2] as keyof typeof SEVERITY_COLOR])} ${paint(m[3]!, 'bold')}: ${line.slice(m[0].length)}`;
       }
       const summary = /^(\d+) (errors?), (\d+) (warnings?)$/.exec(line);
-      if (summary) return `${paint(`${summary[1]} ${summary[2]}`, summary[1] === '0' ? 'green' : 'red')}, ${paint(`${summary[3]} ${summary[4]}`, summary[3] === '0' ? 'green' : 'yellow')}`;
+      if (summary)
+        return `${paint(`${summary[1]} ${summary[2]}`, summary[1] === '0' ? 'green' : 'red')}, ${paint(`${summary[3]} ${summary[4]}`, summary[3] === '0' ? 'green' : 'yellow')}`;
       return line;
     })
     .join('\n');
 }
 
 /** Print diagnostics as text or JSON to the given stream (stdout for `check`, stderr where they are a side note). */
-export function printDiagnostics(
-  diagnostics: readonly Diagnostic[],
-  options: { format?: OutputFormat; quiet?: boolean; to?: 'out' | 'err' } = {},
-): void {
+export function printDiagnostics(diagnostics: readonly Diagnostic[], options: { format?: OutputFormat; quiet?: boolean; to?: 'out' | 'err' } = {}): void {
   const shown = sortBySeverity(visible(diagnostics, options.quiet));
   const format = options.format ?? 'text';
   if (format === 'text' && shown.length === 0) return;

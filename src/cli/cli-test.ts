@@ -47,7 +47,14 @@ function usage(message: string): ExitCode {
 }
 
 /** One subject's credentials from its flags; a string is a usage error. */
-function subject(h: string[] | undefined, bearer: string | undefined, basic: string | undefined, id: string | undefined, secret: string | undefined, flag: string): SubjectCredentials | string | undefined {
+function subject(
+  h: string[] | undefined,
+  bearer: string | undefined,
+  basic: string | undefined,
+  id: string | undefined,
+  secret: string | undefined,
+  flag: string,
+): SubjectCredentials | string | undefined {
   const out: SubjectCredentials = {};
   if (h && h.length > 0) {
     const headers: Record<string, string> = {};
@@ -74,7 +81,8 @@ function subject(h: string[] | undefined, bearer: string | undefined, basic: str
 
 function positiveInt(value: string | undefined, flag: string): number | string | undefined {
   if (value === undefined) return undefined;
-  if (!/^[0-9]+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) return `${flag} ${JSON.stringify(value)}: a positive whole number is needed`;
+  if (!/^[0-9]+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value)))
+    return `${flag} ${JSON.stringify(value)}: a positive whole number is needed`;
   return Number(value);
 }
 
@@ -91,7 +99,12 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
   const limited = subject(cli.limitedHeader, cli.limitedBearer, cli.limitedBasic, cli.limitedClientId, cli.limitedClientSecret, 'limited-');
   for (const s of [main, other, limited]) if (typeof s === 'string') return usage(s);
   const numbers: Record<string, number | undefined> = {};
-  for (const [key, flag] of [['seed', '--seed'], ['maxRequests', '--max-requests'], ['runs', '--runs'], ['webhookListen', '--webhook-listen']] as const) {
+  for (const [key, flag] of [
+    ['seed', '--seed'],
+    ['maxRequests', '--max-requests'],
+    ['runs', '--runs'],
+    ['webhookListen', '--webhook-listen'],
+  ] as const) {
     const n = key === 'seed' && cli.seed === '0' ? 0 : positiveInt(cli[key], flag);
     if (typeof n === 'string') return usage(n);
     numbers[key] = n;
@@ -107,7 +120,10 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
     printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
     return EXIT.errors;
   }
-  const [{ testService, CHECK_NAMES, getReplay }, { formatReportJunit, formatReportText }] = await Promise.all([import('../tester/tester-run.js'), import('../tester/tester-report.js')]);
+  const [{ testService, CHECK_NAMES, getReplay }, { formatReportJunit, formatReportText }] = await Promise.all([
+    import('../tester/tester-run.js'),
+    import('../tester/tester-report.js'),
+  ]);
   // --only/--skip name parts, checks or operations: a name that matches none would select nothing (or leave
   // nothing out) without a word, so it is a usage error listing the names there are.
   const operations = (compiled.model.endpoints?.operations ?? []).map((o) => o.id);
@@ -120,7 +136,9 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
     const unknown = list.filter((x) => !names.has(x));
     if (list.length === 0) return usage(`--${flag} needs at least one part, check or operation`);
     if (unknown.length > 0) {
-      io.err(`servicespec test: --${flag} ${unknown.map((u) => JSON.stringify(u)).join(', ')} matches no part, check or operation of ${file === '-' ? 'the spec' : file}\n  parts: ${PART_NAMES.join(', ')}\n  checks: ${CHECK_NAMES.join(', ')}\n  operations: ${operations.length > 0 ? operations.join(', ') : '(none)'}\n`);
+      io.err(
+        `servicespec test: --${flag} ${unknown.map((u) => JSON.stringify(u)).join(', ')} matches no part, check or operation of ${file === '-' ? 'the spec' : file}\n  parts: ${PART_NAMES.join(', ')}\n  checks: ${CHECK_NAMES.join(', ')}\n  operations: ${operations.length > 0 ? operations.join(', ') : '(none)'}\n`,
+      );
       return EXIT.usage;
     }
     lists[flag] = list;
@@ -158,11 +176,13 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
     try {
       parsed = JSON.parse(readFileSync(cli.replay, 'utf8'));
     } catch (err) {
-      return usage(`--replay ${cli.replay}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : err instanceof SyntaxError ? 'not JSON' : (err as Error).message}`);
+      return usage(
+        `--replay ${cli.replay}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : err instanceof SyntaxError ? 'not JSON' : (err as Error).message}`,
+      );
     }
     const replay = getReplay(parsed);
     if (typeof replay === 'string') return usage(`--replay ${cli.replay}: ${replay}`);
-    if (cli.seed !== undefined) return usage('--replay replays with the report\'s own seed: leave out --seed');
+    if (cli.seed !== undefined) return usage("--replay replays with the report's own seed: leave out --seed");
     Object.assign(options, replay);
   }
   if (lists.only) options.only = lists.only;
@@ -199,25 +219,28 @@ export function registerTestCommand(program: Command): void {
     .description('hold a running implementation to the spec: generated requests for each of the nine parts, stateful walks of each state machine')
     .argument('<file>', 'the spec file (YAML or JSON); - reads standard input')
     .requiredOption('--base-url <url>', 'the running service; the only address the tester contacts')
-    .option('--header <name: value>', 'a header sent with the main subject\'s requests (repeatable), e.g. an API key', collect)
-    .option('--bearer <token>', 'the main subject\'s bearer token')
-    .option('--basic <user:password>', 'the main subject\'s basic credential')
-    .option('--client-id <id>', 'the main subject\'s OAuth2 client id (exchanged at the token path the spec declares)')
-    .option('--client-secret <secret>', 'the main subject\'s OAuth2 client secret')
-    .option('--other-header <name: value>', 'a second subject\'s header (repeatable), for ownership checks', collect)
-    .option('--other-bearer <token>', 'a second subject\'s bearer token')
-    .option('--other-basic <user:password>', 'a second subject\'s basic credential')
-    .option('--other-client-id <id>', 'a second subject\'s OAuth2 client id')
-    .option('--other-client-secret <secret>', 'a second subject\'s OAuth2 client secret')
+    .option('--header <name: value>', "a header sent with the main subject's requests (repeatable), e.g. an API key", collect)
+    .option('--bearer <token>', "the main subject's bearer token")
+    .option('--basic <user:password>', "the main subject's basic credential")
+    .option('--client-id <id>', "the main subject's OAuth2 client id (exchanged at the token path the spec declares)")
+    .option('--client-secret <secret>', "the main subject's OAuth2 client secret")
+    .option('--other-header <name: value>', "a second subject's header (repeatable), for ownership checks", collect)
+    .option('--other-bearer <token>', "a second subject's bearer token")
+    .option('--other-basic <user:password>', "a second subject's basic credential")
+    .option('--other-client-id <id>', "a second subject's OAuth2 client id")
+    .option('--other-client-secret <secret>', "a second subject's OAuth2 client secret")
     .option('--limited-header <name: value>', 'a header of a credential lacking scopes (repeatable), for scope checks', collect)
     .option('--limited-bearer <token>', 'a bearer token lacking scopes')
     .option('--limited-basic <user:password>', 'a basic credential lacking scopes')
     .option('--limited-client-id <id>', 'an OAuth2 client lacking scopes')
-    .option('--limited-client-secret <secret>', 'that client\'s secret')
+    .option('--limited-client-secret <secret>', "that client's secret")
     .option('--limited-scopes <scopes>', 'the scopes the limited credential does hold (comma or space separated; default none)')
     .option('--seed <n>', 'replay a run: the same seed generates the same requests')
     .option('--max-requests <n>', 'stop after this many requests (default 3000)')
-    .option('--time-limit <duration>', 'stop after this long, e.g. 90s or 2m (default 60s, plus what the declared failed_auth budget needs for the bad-credential checks)')
+    .option(
+      '--time-limit <duration>',
+      'stop after this long, e.g. 90s or 2m (default 60s, plus what the declared failed_auth budget needs for the bad-credential checks)',
+    )
     .option('--runs <n>', 'generated cases per property (default 10)')
     .option('--only <names>', 'run only these parts, checks or operations (comma separated), e.g. states,limits.body-size,createOrder')
     .option('--skip <names>', 'leave out these parts, checks or operations (comma separated)')
@@ -225,7 +248,10 @@ export function registerTestCommand(program: Command): void {
     .option('--allow-incomplete', 'exit 0, not 3, when no check failed but some could not run')
     .option('--rate-limits', 'spend the declared rate-limit budget to check it is enforced')
     .option('--webhook-listen <port>', 'receive webhooks on this port and verify their signatures')
-    .option('--broker <url>', 'read the events the service publishes to this broker (nats://… or amqp://…, as declared in events.delivery.broker) and check them')
+    .option(
+      '--broker <url>',
+      'read the events the service publishes to this broker (nats://… or amqp://…, as declared in events.delivery.broker) and check them',
+    )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'junit']).default('text'))
     .option('--verbose', 'list every skipped check with its reason')
     .option('--no-progress', 'no progress line on stderr')

@@ -14,7 +14,10 @@ interface CreateUserOptions extends CredentialCommandOptions {
 }
 
 function readStdin(): string {
-  return io.stdin().toString('utf8').replace(/\r?\n$/, '');
+  return io
+    .stdin()
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 export async function runUsersCreate(file: string, username: string, options: CreateUserOptions): Promise<ExitCode> {
@@ -27,7 +30,9 @@ export async function runUsersCreate(file: string, username: string, options: Cr
       ...(options.subject !== undefined ? { subject: options.subject } : {}),
     });
     if (options.format === 'json') {
-      io.out(`${JSON.stringify({ username: issued.username, ...(issued.generatedPassword !== undefined ? { password: issued.generatedPassword } : {}), subject: issued.subject, scopes: issued.scopes, createdAt: issued.createdAt }, null, 2)}\n`);
+      io.out(
+        `${JSON.stringify({ username: issued.username, ...(issued.generatedPassword !== undefined ? { password: issued.generatedPassword } : {}), subject: issued.subject, scopes: issued.scopes, createdAt: issued.createdAt }, null, 2)}\n`,
+      );
     } else {
       io.out(`user ${issued.username} for subject ${issued.subject} (scopes: ${issued.scopes.join(', ') || 'none'})\n`);
       if (issued.generatedPassword !== undefined) io.out(`password: ${issued.generatedPassword}\nKeep the password now: it is shown only this once.\n`);
@@ -53,7 +58,6 @@ export function runUsersRevoke(file: string, username: string, options: Credenti
     return EXIT.ok;
   });
 }
-
 
 export function registerUsersCommand(program: Command): void {
   const users = program.command('users').description("manage HTTP Basic users in the service's database");

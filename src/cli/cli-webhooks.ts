@@ -28,7 +28,12 @@ export interface WebhooksCommandOptions {
 }
 
 /** Opens the spec's database and runs `work`; a refused input (ServiceError, bad range) exits 2 with its reasons. */
-function withStore(command: string, file: string, options: WebhooksCommandOptions, work: (model: ServiceModel, storage: Storage) => Promise<ExitCode>): Promise<ExitCode> {
+function withStore(
+  command: string,
+  file: string,
+  options: WebhooksCommandOptions,
+  work: (model: ServiceModel, storage: Storage) => Promise<ExitCode>,
+): Promise<ExitCode> {
   return withCredentialStore(`servicespec webhooks ${command}`, file, options, async (model, storage) => {
     try {
       return await work(model, storage);
@@ -69,7 +74,10 @@ function printEndpoints(list: readonly WebhookEndpointSummary[], format: Webhook
     io.out('no webhook endpoints\n');
     return;
   }
-  table([['ID', 'URL', 'KINDS', 'CREATED', 'DISABLED'], ...list.map((e) => [e.id, e.url, e.kinds?.join(',') ?? '(all)', e.createdAt, e.disabledAt ? `${e.disabledAt} (${e.disabledReason ?? ''})` : '-'])]);
+  table([
+    ['ID', 'URL', 'KINDS', 'CREATED', 'DISABLED'],
+    ...list.map((e) => [e.id, e.url, e.kinds?.join(',') ?? '(all)', e.createdAt, e.disabledAt ? `${e.disabledAt} (${e.disabledReason ?? ''})` : '-']),
+  ]);
 }
 
 interface AddOptions extends WebhooksCommandOptions {
@@ -134,7 +142,10 @@ export function runWebhooksRotate(file: string, id: string, options: RotateOptio
         return EXIT.usage;
       }
     }
-    const out = await rotateWebhookSecret(storage, id, { ...(options.secret !== undefined ? { secret: options.secret } : {}), ...(graceMs !== undefined ? { graceMs } : {}) });
+    const out = await rotateWebhookSecret(storage, id, {
+      ...(options.secret !== undefined ? { secret: options.secret } : {}),
+      ...(graceMs !== undefined ? { graceMs } : {}),
+    });
     if (!out) {
       io.err(`servicespec webhooks rotate: no webhook endpoint with id ${id}\n`);
       return EXIT.errors;
@@ -178,7 +189,18 @@ export function runWebhooksDeliveries(file: string, options: DeliveriesOptions):
     });
     if (options.format === 'json') io.out(`${JSON.stringify(list, null, 2)}\n`);
     else if (list.length === 0) io.out('no deliveries\n');
-    else table([['EVENT', 'KIND', 'ENDPOINT', 'STATUS', 'ATTEMPTS', 'LAST'], ...list.map((d) => [d.eventId, d.eventType, d.endpointId, d.status, String(d.attempts), d.lastError ?? (d.lastStatus !== undefined ? String(d.lastStatus) : '-')])]);
+    else
+      table([
+        ['EVENT', 'KIND', 'ENDPOINT', 'STATUS', 'ATTEMPTS', 'LAST'],
+        ...list.map((d) => [
+          d.eventId,
+          d.eventType,
+          d.endpointId,
+          d.status,
+          String(d.attempts),
+          d.lastError ?? (d.lastStatus !== undefined ? String(d.lastStatus) : '-'),
+        ]),
+      ]);
     return EXIT.ok;
   });
 }
@@ -190,13 +212,18 @@ interface ReplayOptions extends WebhooksCommandOptions {
 
 export function runWebhooksReplay(file: string, options: ReplayOptions): Promise<ExitCode> {
   return withStore('replay', file, options, async (_model, storage) => {
-    const n = await replayWebhookDeliveries(storage, { ...(options.endpoint !== undefined ? { endpointId: options.endpoint } : {}), ...(options.event !== undefined ? { eventId: options.event } : {}) });
+    const n = await replayWebhookDeliveries(storage, {
+      ...(options.endpoint !== undefined ? { endpointId: options.endpoint } : {}),
+      ...(options.event !== undefined ? { eventId: options.event } : {}),
+    });
     if (options.format === 'json') io.out(`${JSON.stringify({ replayed: n })}\n`);
-    else io.out(`${n} dead-lettered ${n === 1 ? 'delivery' : 'deliveries'} queued again; a running server sends ${n === 1 ? 'it' : 'them'} within its poll interval\n`);
+    else
+      io.out(
+        `${n} dead-lettered ${n === 1 ? 'delivery' : 'deliveries'} queued again; a running server sends ${n === 1 ? 'it' : 'them'} within its poll interval\n`,
+      );
     return EXIT.ok;
   });
 }
-
 
 export function registerWebhooksCommand(program: Command): void {
   const hooks = program.command('webhooks').description("manage webhook endpoints and their deliveries in the service's database");
@@ -208,7 +235,11 @@ export function registerWebhooksCommand(program: Command): void {
     .option('--kinds <list>', 'comma-separated event kinds to deliver (default: every kind)')
     .option('--description <text>', 'a note on what the endpoint is for')
     .option('--secret <whsec>', 'use this whsec_ secret instead of a generated one')
-    .option('--allow-webhook-target <cidr>', 'accept a URL in this non-public address range, e.g. 127.0.0.0/8 (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option(
+      '--allow-webhook-target <cidr>',
+      'accept a URL in this non-public address range, e.g. 127.0.0.0/8 (repeatable)',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
     .option('--db <url>', DB_HELP)
     .option('--create', CREATE_HELP)
     .addOption(formatOption())

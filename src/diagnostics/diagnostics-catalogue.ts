@@ -62,9 +62,18 @@ export const DIAGNOSTICS = {
   'missing-initial-state': { severity: 'error', message: 'the {resource} state machine declares transitions but no initial state' },
   'terminal-conflict': { severity: 'error', message: 'state `{state}` of {resource} is listed as terminal but declared `terminal: false`' },
   'state-field-mismatch': { severity: 'error', message: '{detail}' },
-  'removed-state-still-declared': { severity: 'error', message: 'states.{resource}.removed_states names `{name}`, which the {resource} state machine still has: only a state it no longer has can be removed' },
-  'missing-state-machine': { severity: 'error', message: 'field {resource}.{field} has type state, but no state machine for {resource} is declared under states' },
-  'reserved-path': { severity: 'error', message: '{what} uses the path {path}, under {prefix}, which the service keeps for its own routes (health, documents, console)' },
+  'removed-state-still-declared': {
+    severity: 'error',
+    message: 'states.{resource}.removed_states names `{name}`, which the {resource} state machine still has: only a state it no longer has can be removed',
+  },
+  'missing-state-machine': {
+    severity: 'error',
+    message: 'field {resource}.{field} has type state, but no state machine for {resource} is declared under states',
+  },
+  'reserved-path': {
+    severity: 'error',
+    message: '{what} uses the path {path}, under {prefix}, which the service keeps for its own routes (health, documents, console)',
+  },
   'duplicate-route': { severity: 'error', message: 'operations `{first}` and `{second}` both answer {method} {path}' },
   'ambiguous-route': { severity: 'warning', message: 'operations `{first}` and `{second}` have paths {path1} and {path2} that match the same requests' },
   'unbound-path-parameter': { severity: 'error', message: 'operation `{operation}`: {detail}' },
@@ -76,39 +85,93 @@ export const DIAGNOSTICS = {
   'method-action-mismatch': { severity: 'warning', message: 'operation `{operation}`: action {action} is usually {expected}, not {method}' },
   'custom-needs-shape': { severity: 'warning', message: 'custom operation `{operation}` declares no {which} shape' },
   'custom-needs-handler': { severity: 'error', message: 'custom operation `{operation}` names no handler' },
-  'param-not-custom': { severity: 'error', message: 'operation `{operation}`: `{option}` is for custom operations; the built-in {action} action would ignore them' },
+  'param-not-custom': {
+    severity: 'error',
+    message: 'operation `{operation}`: `{option}` is for custom operations; the built-in {action} action would ignore them',
+  },
   'param-type-invalid': { severity: 'error', message: '{where}: a parameter cannot have type {type}; it is sent as text, so its type is one of {types}' },
-  'param-duplicate': { severity: 'error', message: 'operation `{operation}`: headers `{first}` and `{second}` are the same header (names are compared without regard to case)' },
-  'param-reserved': { severity: 'error', message: 'operation `{operation}`: {in} `{name}` is read by the service itself ({reason}); it cannot be a parameter of the operation' },
+  'param-duplicate': {
+    severity: 'error',
+    message: 'operation `{operation}`: headers `{first}` and `{second}` are the same header (names are compared without regard to case)',
+  },
+  'param-reserved': {
+    severity: 'error',
+    message: 'operation `{operation}`: {in} `{name}` is read by the service itself ({reason}); it cannot be a parameter of the operation',
+  },
   'response-header-reserved': { severity: 'error', message: 'operation `{operation}`: response header `{name}` is {reason}; the spec cannot declare it' },
-  'response-header-unproducible': { severity: 'error', message: 'operation `{operation}`: response header `{name}` is required, but the built-in {action} action cannot set it; give it a `default` the service sends, or mark it optional' },
+  'response-header-unproducible': {
+    severity: 'error',
+    message:
+      'operation `{operation}`: response header `{name}` is required, but the built-in {action} action cannot set it; give it a `default` the service sends, or mark it optional',
+  },
   'wire-name-clash': { severity: 'error', message: '{place} `{name}` is both {first} and {second}: one request cannot carry both' },
-  'filter-type-invalid': { severity: 'error', message: 'operation `{operation}`: filter `{field}` is a field of type {type}, which a query parameter cannot match; filter on a field of another type' },
-  'callback-action-invalid': { severity: 'error', message: 'operation `{operation}`: callback `{callback}`: callbacks are served on create operations only (they carry events about the object it creates), not on {action}' },
+  'filter-type-invalid': {
+    severity: 'error',
+    message: 'operation `{operation}`: filter `{field}` is a field of type {type}, which a query parameter cannot match; filter on a field of another type',
+  },
+  'callback-action-invalid': {
+    severity: 'error',
+    message:
+      'operation `{operation}`: callback `{callback}`: callbacks are served on create operations only (they carry events about the object it creates), not on {action}',
+  },
   'callback-url-invalid': { severity: 'error', message: 'operation `{operation}`: callback `{callback}`: `url` {detail}' },
-  'callback-event-unknown': { severity: 'error', message: 'operation `{operation}`: callback `{callback}` names event `{kind}`, which is not declared under events.kinds{suggestion}' },
-  'callback-event-unmatched': { severity: 'error', message: 'operation `{operation}`: callback `{callback}`: event `{kind}` cannot be matched to the {resource} the operation creates: {reason}' },
-  'callback-event-never': { severity: 'warning', message: 'operation `{operation}`: callback `{callback}`: event `{kind}` is emitted only when a {resource} is created, before the callback is subscribed, so it never reaches the callback' },
+  'callback-event-unknown': {
+    severity: 'error',
+    message: 'operation `{operation}`: callback `{callback}` names event `{kind}`, which is not declared under events.kinds{suggestion}',
+  },
+  'callback-event-unmatched': {
+    severity: 'error',
+    message: 'operation `{operation}`: callback `{callback}`: event `{kind}` cannot be matched to the {resource} the operation creates: {reason}',
+  },
+  'callback-event-never': {
+    severity: 'warning',
+    message:
+      'operation `{operation}`: callback `{callback}`: event `{kind}` is emitted only when a {resource} is created, before the callback is subscribed, so it never reaches the callback',
+  },
   'paging-contradiction': { severity: 'error', message: 'operation `{operation}`: paging: {detail}' },
   'misplaced-option': { severity: 'warning', message: 'operation `{operation}`: `{option}` has no effect on action {action}' },
   'event-kind-unseen': { severity: 'warning', message: 'event `{name}` is delivered only by the stream, and no stream reader can ever see it: {reason}' },
-  'broker-placeholder-unknown': { severity: 'error', message: '{where}: `{{placeholder}}` is not a placeholder; a broker template may use {kind}, {resource} and {id}' },
+  'broker-placeholder-unknown': {
+    severity: 'error',
+    message: '{where}: `{{placeholder}}` is not a placeholder; a broker template may use {kind}, {resource} and {id}',
+  },
   'broker-placeholder-unfilled': { severity: 'error', message: '{where}: `{{placeholder}}` cannot be filled for event `{kind}`: {reason}' },
-  'broker-subject-invalid': { severity: 'error', message: 'events.delivery.broker.nats.subject: the subject of event `{kind}`, `{subject}`, is not one NATS can publish on: {reason}' },
+  'broker-subject-invalid': {
+    severity: 'error',
+    message: 'events.delivery.broker.nats.subject: the subject of event `{kind}`, `{subject}`, is not one NATS can publish on: {reason}',
+  },
   'broker-stream-name-invalid': { severity: 'error', message: 'events.delivery.broker.nats.stream: `{name}` is not a stream name NATS accepts: {reason}' },
-  'broker-exchange-invalid': { severity: 'error', message: 'events.delivery.broker.amqp.exchange: `{name}` is not an exchange the events can be published to: {reason}' },
-  'broker-routing-key-invalid': { severity: 'error', message: 'events.delivery.broker.amqp.routing_key: the routing key of event `{kind}`, `{key}`, is not one RabbitMQ routes by: {reason}' },
+  'broker-exchange-invalid': {
+    severity: 'error',
+    message: 'events.delivery.broker.amqp.exchange: `{name}` is not an exchange the events can be published to: {reason}',
+  },
+  'broker-routing-key-invalid': {
+    severity: 'error',
+    message: 'events.delivery.broker.amqp.routing_key: the routing key of event `{kind}`, `{key}`, is not one RabbitMQ routes by: {reason}',
+  },
   'undeclared-event-emission': { severity: 'warning', message: 'event `{name}` is declared but nothing emits it (no `on` and no transition `emits` it)' },
   'event-payload-unknown': { severity: 'warning', message: 'event `{name}` declares no payload' },
-  'event-trigger-without-resource': { severity: 'error', message: 'event `{name}` is emitted on {trigger}, but names no resource (neither `resource` nor a payload resource)' },
-  'undeclared-condition': { severity: 'warning', message: 'the service can produce condition `{condition}` ({because}), but no error code declares it under errors.codes.*.when' },
+  'event-trigger-without-resource': {
+    severity: 'error',
+    message: 'event `{name}` is emitted on {trigger}, but names no resource (neither `resource` nor a payload resource)',
+  },
+  'undeclared-condition': {
+    severity: 'warning',
+    message: 'the service can produce condition `{condition}` ({because}), but no error code declares it under errors.codes.*.when',
+  },
   'duplicate-condition': { severity: 'error', message: 'condition `{condition}` is declared by both `{first}` and `{second}`' },
   'error-status-not-error': { severity: 'error', message: 'error code `{name}` has status {status}, which is not an error status (400–599)' },
   'error-body-missing-field': { severity: 'warning', message: 'the declared error body has no field `{field}`; {detail}' },
   'error-body-field-unknown': { severity: 'error', message: 'errors.body.{role} names `{name}`, which is not a field of the error body{suggestion}' },
   'error-body-field-type': { severity: 'error', message: 'error body field `{field}` carries {role} but has type {type}: {detail}' },
-  'error-body-field-unfilled': { severity: 'warning', message: 'error body field `{field}` is required, but the runtime writes nothing there: every error answer would lack it' },
-  'error-body-media-type': { severity: 'error', message: 'errors.body.media_type `{mediaType}` is not a JSON media type (application/json or application/…+json)' },
+  'error-body-field-unfilled': {
+    severity: 'warning',
+    message: 'error body field `{field}` is required, but the runtime writes nothing there: every error answer would lack it',
+  },
+  'error-body-media-type': {
+    severity: 'error',
+    message: 'errors.body.media_type `{mediaType}` is not a JSON media type (application/json or application/…+json)',
+  },
   'page-size-default-above-max': { severity: 'error', message: 'limits.page_size.default ({default}) is above limits.page_size.max ({max})' },
   'invalid-pattern': { severity: 'error', message: '{where}: `{pattern}` is not a valid regular expression ({reason})' },
   'invalid-constraint-range': { severity: 'error', message: '{where}: {low} ({lowValue}) is above {high} ({highValue})' },
@@ -119,18 +182,41 @@ export const DIAGNOSTICS = {
   'array-needs-items': { severity: 'error', message: '{where} has type array but declares no `items`' },
   'union-needs-variants': { severity: 'error', message: '{where} is a union but declares no `variants`' },
   'union-shape-mixed': { severity: 'error', message: '{where}: `variants` make the body a union and cannot be combined with `{key}`' },
-  'union-tag-duplicate': { severity: 'error', message: '{where}: variants `{first}` and `{second}` have the same tag `{tag}`, so a value cannot say which it is' },
-  'union-tag-without-discriminator': { severity: 'error', message: '{where}: variant `{variant}` has a `tag` but the union names no `discriminator` to hold it' },
-  'union-tag-field': { severity: 'error', message: '{where}: variant `{variant}` declares the field `{field}`, which is the discriminator (the union adds it to every variant)' },
-  'union-indistinguishable': { severity: 'error', message: '{where}: an untagged union whose variants `{first}` and `{second}` cannot be told apart ({detail}); add a `discriminator`, or give one a required field the other does not have' },
-  'name-style': { severity: 'warning', message: '{where}: {what} name `{name}` is not {style}, the format\'s naming style; it is kept as written (it is the name on the wire)' },
+  'union-tag-duplicate': {
+    severity: 'error',
+    message: '{where}: variants `{first}` and `{second}` have the same tag `{tag}`, so a value cannot say which it is',
+  },
+  'union-tag-without-discriminator': {
+    severity: 'error',
+    message: '{where}: variant `{variant}` has a `tag` but the union names no `discriminator` to hold it',
+  },
+  'union-tag-field': {
+    severity: 'error',
+    message: '{where}: variant `{variant}` declares the field `{field}`, which is the discriminator (the union adds it to every variant)',
+  },
+  'union-indistinguishable': {
+    severity: 'error',
+    message:
+      '{where}: an untagged union whose variants `{first}` and `{second}` cannot be told apart ({detail}); add a `discriminator`, or give one a required field the other does not have',
+  },
+  'name-style': {
+    severity: 'warning',
+    message: "{where}: {what} name `{name}` is not {style}, the format's naming style; it is kept as written (it is the name on the wire)",
+  },
   'name-case-clash': { severity: 'error', message: '{what} `{first}` and `{second}` differ only in case' },
   'value-violates-field': { severity: 'error', message: '{where}: the declared {which} {value} does not satisfy the field ({detail})' },
-  'readonly-without-source': { severity: 'error', message: 'field {resource}.{field} is read-only and required, but nothing gives it a value (declare `default`, `generated`, make it optional, or set it by a transition `stamp`)' },
+  'readonly-without-source': {
+    severity: 'error',
+    message:
+      'field {resource}.{field} is read-only and required, but nothing gives it a value (declare `default`, `generated`, make it optional, or set it by a transition `stamp`)',
+  },
   'generated-type-mismatch': { severity: 'error', message: '{where}: `{option}` needs a date or datetime field, not {type}' },
   'identifier-missing': { severity: 'error', message: 'resource {resource} is used by operations that address one object, but declares no identifier field' },
   'identifier-invalid': { severity: 'error', message: 'resource {resource}: identifier field `{field}` {detail}' },
-  'owner-without-credential': { severity: 'error', message: 'operation `{operation}` acts on {resource}, whose objects belong to a subject, but takes no credential' },
+  'owner-without-credential': {
+    severity: 'error',
+    message: 'operation `{operation}` acts on {resource}, whose objects belong to a subject, but takes no credential',
+  },
   'owner-field-invalid': { severity: 'error', message: 'resource {resource}: owner field `{field}` {detail}' },
   'missing-version-placement': { severity: 'error', message: 'versioning declares versions but no placement (header, path, query or media_type)' },
   'version-placement-unused': { severity: 'error', message: 'versioning.placement.path `{path}` must contain `{version}`' },
@@ -140,9 +226,18 @@ export const DIAGNOSTICS = {
   'version-order': { severity: 'warning', message: 'supported version `{version}` is not older than the current version `{current}`' },
   'sunset-before-deprecation': { severity: 'error', message: 'version `{version}`: sunset {sunset} comes before deprecation {deprecated}' },
   'version-change-not-shown': { severity: 'warning', message: 'version `{version}` declares {change}, which the spec does not show: {detail}' },
-  'version-field-required': { severity: 'warning', message: 'version `{version}` clients cannot create {resource}: {field} came after version `{version}`, is required and has no default' },
-  'version-change-undeclared': { severity: 'error', message: '{subject}: a breaking change since {since}, which version `{version}` does not declare among its changes' },
-  'version-not-advanced': { severity: 'error', message: 'the spec makes {count} breaking change(s) since {since} (such as: {example}) but the current version is still `{version}`' },
+  'version-field-required': {
+    severity: 'warning',
+    message: 'version `{version}` clients cannot create {resource}: {field} came after version `{version}`, is required and has no default',
+  },
+  'version-change-undeclared': {
+    severity: 'error',
+    message: '{subject}: a breaking change since {since}, which version `{version}` does not declare among its changes',
+  },
+  'version-not-advanced': {
+    severity: 'error',
+    message: 'the spec makes {count} breaking change(s) since {since} (such as: {example}) but the current version is still `{version}`',
+  },
   'route-conflict': { severity: 'error', message: '{what} path {path} collides with operation `{operation}`' },
   'scheme-incomplete': { severity: 'error', message: 'scheme `{scheme}` ({type}) {detail}' },
   'duplicate-rate-limit': { severity: 'warning', message: 'rate limits {first} and {second} declare the same partition and window' },
@@ -153,17 +248,32 @@ export const DIAGNOSTICS = {
   'unknown-version': { severity: 'error', message: '{file} does not serve version {version}; it serves {served}' },
   'migrate-spec-invalid': { severity: 'error', message: '{file} has errors; fix them first (servicespec check {file})' },
   'migrate-unreachable': { severity: 'error', message: 'cannot open {url}: {reason}' },
-  'migrate-newer-database': { severity: 'error', message: 'the database was migrated by a newer servicespec (storage format {stored}; this one knows {known}): upgrade servicespec to migrate it' },
+  'migrate-newer-database': {
+    severity: 'error',
+    message: 'the database was migrated by a newer servicespec (storage format {stored}; this one knows {known}): upgrade servicespec to migrate it',
+  },
   'migrate-identifier-changed': { severity: 'error', message: 'the identifier of {table} changed from {from} to {to}; migrate cannot re-key a table' },
-  'migrate-type-unsupported': { severity: 'error', message: 'field {table}.{column} changed type from {from} to {to}; migrate converts only between integer, number and string' },
-  'migrate-no-value': { severity: 'error', message: 'field {table}.{column} is required but has no value in {rows} ({ids}): give it a `default` or keep it optional' },
+  'migrate-type-unsupported': {
+    severity: 'error',
+    message: 'field {table}.{column} changed type from {from} to {to}; migrate converts only between integer, number and string',
+  },
+  'migrate-no-value': {
+    severity: 'error',
+    message: 'field {table}.{column} is required but has no value in {rows} ({ids}): give it a `default` or keep it optional',
+  },
   'migrate-rows-invalid': { severity: 'error', message: 'field {table}.{column}: {rows} would not be valid for the new spec ({why}): {ids}' },
   'migrate-data-loss': { severity: 'error', message: 'the plan loses data ({steps}); nothing was changed: run it again with --allow-data-loss to apply it' },
   'copy-spec-invalid': { severity: 'error', message: '{file} has errors; fix them first (servicespec check {file})' },
   'copy-unreachable': { severity: 'error', message: 'cannot open {url}: {reason}' },
   'copy-same-database': { severity: 'error', message: '--from and --to name the same database ({url})' },
-  'copy-newer-database': { severity: 'error', message: '{url} was migrated by a newer servicespec (storage format {stored}; this one knows {known}): upgrade servicespec to copy it' },
-  'copy-source-not-migrated': { severity: 'error', message: '{url} does not hold what the spec describes ({count} pending: {first}); migrate it first: {command}' },
+  'copy-newer-database': {
+    severity: 'error',
+    message: '{url} was migrated by a newer servicespec (storage format {stored}; this one knows {known}): upgrade servicespec to copy it',
+  },
+  'copy-source-not-migrated': {
+    severity: 'error',
+    message: '{url} does not hold what the spec describes ({count} pending: {first}); migrate it first: {command}',
+  },
   'copy-target-not-empty': { severity: 'error', message: '{url} is not empty ({held}); db copy fills an empty database only, nothing was changed' },
   'copy-failed': { severity: 'error', message: 'the copy into {url} failed and was rolled back, nothing was changed: {reason}' },
   // ---- export / import (src/export, src/import) ---------------------------------------------------------------
@@ -195,11 +305,7 @@ export interface DiagnosticLocation {
   pointer?: string;
 }
 
-export function createDiagnostic(
-  code: DiagnosticCode,
-  params: Record<string, string | number> = {},
-  location: DiagnosticLocation = {},
-): Diagnostic {
+export function createDiagnostic(code: DiagnosticCode, params: Record<string, string | number> = {}, location: DiagnosticLocation = {}): Diagnostic {
   const def: MessageDef = DIAGNOSTICS[code];
   const message = def.message.replace(/\{(\w+)\}/g, (whole, name: string) =>
     Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole,

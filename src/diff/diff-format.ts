@@ -56,7 +56,8 @@ function markdown(report: DiffReport): string {
   const out = [`### ${icon} servicespec diff: ${formatSummary(report)}`, ''];
   for (const [part, changes] of groups(report)) {
     out.push(`#### ${part}`, '', '| impact | rule | change | where |', '|---|---|---|---|');
-    for (const c of changes) out.push(`| ${c.impact === 'breaking' ? '**breaking**' : LABEL[c.impact]} | \`${c.code}\` | ${cell(c.reason)} | ${cell(where(c))} |`);
+    for (const c of changes)
+      out.push(`| ${c.impact === 'breaking' ? '**breaking**' : LABEL[c.impact]} | \`${c.code}\` | ${cell(c.reason)} | ${cell(where(c))} |`);
     out.push('');
   }
   return `${out.join('\n').trimEnd()}\n`;

@@ -119,14 +119,24 @@ function constraintChanges(o: FieldModel, n: FieldModel): { constraint: string; 
     const loosened = c === undefined || (a !== undefined && Number.isInteger(a / c));
     out.push({ constraint: 'multipleOf', old: a, new: c, tightened: !loosened });
   }
-  if ((o.uniqueItems ?? false) !== (n.uniqueItems ?? false)) out.push({ constraint: 'uniqueItems', old: o.uniqueItems ?? false, new: n.uniqueItems ?? false, tightened: n.uniqueItems === true });
-  if (o.pattern !== n.pattern) out.push({ constraint: 'pattern', old: o.pattern, new: n.pattern, tightened: n.pattern !== undefined, pattern: o.pattern !== undefined && n.pattern !== undefined });
+  if ((o.uniqueItems ?? false) !== (n.uniqueItems ?? false))
+    out.push({ constraint: 'uniqueItems', old: o.uniqueItems ?? false, new: n.uniqueItems ?? false, tightened: n.uniqueItems === true });
+  if (o.pattern !== n.pattern)
+    out.push({
+      constraint: 'pattern',
+      old: o.pattern,
+      new: n.pattern,
+      tightened: n.pattern !== undefined,
+      pattern: o.pattern !== undefined && n.pattern !== undefined,
+    });
   return out;
 }
 
 /** A field's definition without its name, place and prose: two fields with the same signature are the same field. */
 function signature(f: FieldModel): string {
-  return JSON.stringify(f, (k, v: unknown) => (k === 'name' || k === 'pointer' || k === 'description' || k === 'example' || k === 'hasExample' ? undefined : v));
+  return JSON.stringify(f, (k, v: unknown) =>
+    k === 'name' || k === 'pointer' || k === 'description' || k === 'example' || k === 'hasExample' ? undefined : v,
+  );
 }
 
 class FieldDiff {
@@ -145,7 +155,14 @@ class FieldDiff {
   }
 
   /** Two lists of sibling fields; `renames` maps an old name to a new one the new spec declares renamed. */
-  fields(prefix: string, olds: readonly FieldModel[], news: readonly FieldModel[], oldFlow: (f: FieldModel) => Flow, newFlow: (f: FieldModel) => Flow, renames: ReadonlyMap<string, string> = new Map()): void {
+  fields(
+    prefix: string,
+    olds: readonly FieldModel[],
+    news: readonly FieldModel[],
+    oldFlow: (f: FieldModel) => Flow,
+    newFlow: (f: FieldModel) => Flow,
+    renames: ReadonlyMap<string, string> = new Map(),
+  ): void {
     const oldBy = byName(olds);
     const newBy = byName(news);
     const removed = olds.filter((f) => !newBy.has(f.name));
@@ -200,7 +217,8 @@ class FieldDiff {
       const params = { old: typeKey(o), new: typeKey(n) };
       if (req) findings.push({ aspect: 'type', code: isWidened(o, n) ? 'request-field-type-widened' : 'request-field-type-changed', params });
       if (res) findings.push({ aspect: 'type', code: 'response-field-type-changed', params });
-      if (!req && !res && (of.request || of.response) && (nf.request || nf.response)) findings.push({ aspect: 'type', code: 'response-field-type-changed', params });
+      if (!req && !res && (of.request || of.response) && (nf.request || nf.response))
+        findings.push({ aspect: 'type', code: 'response-field-type-changed', params });
       this.emit(findings, subject, where);
       return;
     }
@@ -208,7 +226,13 @@ class FieldDiff {
     if (of.request && !nf.request) {
       findings.push({ aspect: 'request', code: n.readOnly && !o.readOnly ? 'request-field-became-read-only' : 'request-field-removed', params: {} });
     } else if (!of.request && nf.request) {
-      const code = nf.requestRequired ? (this.ctx.query ? 'required-parameter-added' : 'request-field-added-required') : o.readOnly && !n.readOnly ? 'request-field-became-writable' : 'request-field-added';
+      const code = nf.requestRequired
+        ? this.ctx.query
+          ? 'required-parameter-added'
+          : 'request-field-added-required'
+        : o.readOnly && !n.readOnly
+          ? 'request-field-became-writable'
+          : 'request-field-added';
       findings.push({ aspect: 'request', code, params: {} });
     } else if (req) {
       if (!of.requestRequired && nf.requestRequired) findings.push({ aspect: 'required', code: 'request-field-became-required', params: {} });
@@ -230,7 +254,8 @@ class FieldDiff {
         const code = c.pattern ? 'request-field-pattern-changed' : c.tightened ? 'request-field-constraint-tightened' : 'request-field-constraint-loosened';
         findings.push({ aspect, code, params });
       }
-      if (res) findings.push({ aspect, code: c.tightened && !c.pattern ? 'response-field-constraint-tightened' : 'response-field-constraint-loosened', params });
+      if (res)
+        findings.push({ aspect, code: c.tightened && !c.pattern ? 'response-field-constraint-tightened' : 'response-field-constraint-loosened', params });
     }
     if (o.type === 'enum') {
       const ov = new Set(o.values ?? []);
@@ -260,10 +285,22 @@ class FieldDiff {
     if (o.items && n.items) {
       const oi = o.items;
       const ni = n.items;
-      new FieldDiff(this.out, { ...this.ctx, resource: false }).field(`${subject}[]`, oi, ni, nested(of, { ...oi, optional: false }), nested(nf, { ...ni, optional: false }));
+      new FieldDiff(this.out, { ...this.ctx, resource: false }).field(
+        `${subject}[]`,
+        oi,
+        ni,
+        nested(of, { ...oi, optional: false }),
+        nested(nf, { ...ni, optional: false }),
+      );
     }
     if (o.fields || n.fields) {
-      new FieldDiff(this.out, { ...this.ctx, resource: false }).fields(`${subject}.`, o.fields ?? [], n.fields ?? [], (c) => nested(of, c), (c) => nested(nf, c));
+      new FieldDiff(this.out, { ...this.ctx, resource: false }).fields(
+        `${subject}.`,
+        o.fields ?? [],
+        n.fields ?? [],
+        (c) => nested(of, c),
+        (c) => nested(nf, c),
+      );
     }
     if (o.union && n.union) this.union(subject, o.union, n.union, of, nf, where);
   }
@@ -273,7 +310,8 @@ class FieldDiff {
    * where they only read it), a variant's tag, and each kept variant's fields (by variant name).
    */
   union(subject: string, o: UnionModel, n: UnionModel, of: Flow, nf: Flow, where: Where): void {
-    if (o.discriminator !== n.discriminator) this.out.add('union-discriminator-changed', subject, { old: show(o.discriminator), new: show(n.discriminator) }, { ...where, part: this.ctx.part });
+    if (o.discriminator !== n.discriminator)
+      this.out.add('union-discriminator-changed', subject, { old: show(o.discriminator), new: show(n.discriminator) }, { ...where, part: this.ctx.part });
     const news = byName(n.variants);
     const olds = byName(o.variants);
     for (const ov of o.variants) {
@@ -282,9 +320,21 @@ class FieldDiff {
         this.out.add('union-variant-removed', subject, { value: ov.name }, { old: ov.pointer, part: this.ctx.part });
         continue;
       }
-      if (o.discriminator === n.discriminator && ov.tag !== nv.tag) this.out.add('union-variant-tag-changed', subject, { value: ov.name, old: show(ov.tag), new: show(nv.tag) }, { old: ov.pointer, new: nv.pointer, part: this.ctx.part });
+      if (o.discriminator === n.discriminator && ov.tag !== nv.tag)
+        this.out.add(
+          'union-variant-tag-changed',
+          subject,
+          { value: ov.name, old: show(ov.tag), new: show(nv.tag) },
+          { old: ov.pointer, new: nv.pointer, part: this.ctx.part },
+        );
       const nested = (f: Flow, child: FieldModel): Flow => ({ request: f.request, requestRequired: f.request && !mayLeaveOut(child), response: f.response });
-      new FieldDiff(this.out, { ...this.ctx, resource: false }).fields(`${subject}<${ov.name}>.`, ov.fields, nv.fields, (c) => nested(of, c), (c) => nested(nf, c));
+      new FieldDiff(this.out, { ...this.ctx, resource: false }).fields(
+        `${subject}<${ov.name}>.`,
+        ov.fields,
+        nv.fields,
+        (c) => nested(of, c),
+        (c) => nested(nf, c),
+      );
     }
     for (const nv of n.variants) {
       if (olds.has(nv.name)) continue;
@@ -369,10 +419,19 @@ function diffResources(out: Collector, o: ServiceModel, n: ServiceModel): void {
     }
     const where = { old: or.pointer, new: nr.pointer };
     if (or.identifier !== nr.identifier) out.add('resource-identifier-changed', or.name, { old: show(or.identifier), new: show(nr.identifier) }, where);
-    else if (or.identifierSource !== nr.identifierSource) out.add('resource-identifier-source-changed', or.name, { old: or.identifierSource, new: nr.identifierSource }, where);
+    else if (or.identifierSource !== nr.identifierSource)
+      out.add('resource-identifier-source-changed', or.name, { old: or.identifierSource, new: nr.identifierSource }, where);
     if (or.owner !== nr.owner) out.add('resource-owner-changed', or.name, { old: show(or.owner), new: show(nr.owner) }, where);
-    else if (or.owner !== undefined && or.ownerAccess !== nr.ownerAccess) out.add('resource-owner-access-changed', or.name, { old: or.ownerAccess, new: nr.ownerAccess }, where);
-    new FieldDiff(out, { part: 'resources', resource: true }).fields(`${or.name}.`, or.fields, nr.fields, resourceFlow(or, oldUsage.get(or.name)), resourceFlow(nr, newUsage.get(nr.name)), declaredRenames(o, n, or.name));
+    else if (or.owner !== undefined && or.ownerAccess !== nr.ownerAccess)
+      out.add('resource-owner-access-changed', or.name, { old: or.ownerAccess, new: nr.ownerAccess }, where);
+    new FieldDiff(out, { part: 'resources', resource: true }).fields(
+      `${or.name}.`,
+      or.fields,
+      nr.fields,
+      resourceFlow(or, oldUsage.get(or.name)),
+      resourceFlow(nr, newUsage.get(nr.name)),
+      declaredRenames(o, n, or.name),
+    );
   }
   for (const nr of n.resources) if (!oldBy.has(nr.name)) out.add('resource-added', nr.name, {}, { new: nr.pointer });
 }
@@ -460,13 +519,31 @@ function compareRequirements(o: AuthRequirement | undefined, n: AuthRequirement 
 function diffEndpoints(out: Collector, o: ServiceModel, n: ServiceModel): void {
   const oe = o.endpoints;
   const ne = n.endpoints;
-  if (oe?.baseUrl !== undefined && oe.baseUrl !== ne?.baseUrl) out.add('base-url-changed', 'base_url', { old: oe.baseUrl, new: show(ne?.baseUrl) }, { old: '/endpoints/base_url', new: ne?.baseUrl !== undefined ? '/endpoints/base_url' : undefined });
+  if (oe?.baseUrl !== undefined && oe.baseUrl !== ne?.baseUrl)
+    out.add(
+      'base-url-changed',
+      'base_url',
+      { old: oe.baseUrl, new: show(ne?.baseUrl) },
+      { old: '/endpoints/base_url', new: ne?.baseUrl !== undefined ? '/endpoints/base_url' : undefined },
+    );
   const oh = oe?.idempotency?.header;
   const nh = ne?.idempotency?.header;
-  if (oh !== undefined && oh.toLowerCase() !== (nh ?? '').toLowerCase()) out.add('idempotency-header-changed', 'idempotency.header', { old: oh, new: show(nh) }, { old: '/endpoints/idempotency', new: nh !== undefined ? '/endpoints/idempotency' : undefined });
+  if (oh !== undefined && oh.toLowerCase() !== (nh ?? '').toLowerCase())
+    out.add(
+      'idempotency-header-changed',
+      'idempotency.header',
+      { old: oh, new: show(nh) },
+      { old: '/endpoints/idempotency', new: nh !== undefined ? '/endpoints/idempotency' : undefined },
+    );
   const or = oe?.idempotency?.retention;
   const nr = ne?.idempotency?.retention;
-  if (or && nr && nr.ms < or.ms) out.add('idempotency-retention-shortened', 'idempotency.retention', { old: or.text, new: nr.text }, { old: '/endpoints/idempotency/retention', new: '/endpoints/idempotency/retention' });
+  if (or && nr && nr.ms < or.ms)
+    out.add(
+      'idempotency-retention-shortened',
+      'idempotency.retention',
+      { old: or.text, new: nr.text },
+      { old: '/endpoints/idempotency/retention', new: '/endpoints/idempotency/retention' },
+    );
 
   const olds = oe?.operations ?? [];
   const news = ne?.operations ?? [];
@@ -518,7 +595,8 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
     const a = o.paging;
     const b = n.paging;
     // The request's parameters and the answer's shape: a client written for one reads the other wrongly.
-    const shape = (p: typeof a) => `${p.style}, ${p.body === 'array' ? 'a bare array' : `{ ${[p.items, ...(p.style === 'cursor' ? [p.next] : [])].join(', ')} }`}`;
+    const shape = (p: typeof a) =>
+      `${p.style}, ${p.body === 'array' ? 'a bare array' : `{ ${[p.items, ...(p.style === 'cursor' ? [p.next] : [])].join(', ')} }`}`;
     if (shape(a) !== shape(b) || (a.total !== undefined && a.total !== b.total) || (a.link && !b.link)) {
       const say = (p: typeof a) => `${shape(p)}${p.total !== undefined ? `, total ${p.total}` : ''}${p.link ? ', Link header' : ''}`;
       out.add('list-paging-changed', id, { old: say(a), new: say(b) }, at('paging'));
@@ -536,20 +614,29 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
   if (oi && !ni && n.method !== 'GET') out.add('operation-no-longer-idempotent', id, {}, w);
   if (!oi && ni && o.method !== 'GET') out.add('operation-became-idempotent', id, {}, w);
   // Declared shapes (custom operations).
-  if (shapeText(o.request) !== shapeText(n.request)) out.add('operation-request-changed', id, { old: shapeText(o.request), new: shapeText(n.request) }, at('request'));
+  if (shapeText(o.request) !== shapeText(n.request))
+    out.add('operation-request-changed', id, { old: shapeText(o.request), new: shapeText(n.request) }, at('request'));
   else if (o.request?.fields || n.request?.fields) {
     const query = n.method === 'GET';
     const flow = (f: FieldModel): Flow => ({ request: true, requestRequired: !mayLeaveOut(f), response: false });
     new FieldDiff(out, { part: 'endpoints', query }).fields(`${id} request.`, o.request?.fields ?? [], n.request?.fields ?? [], flow, flow);
   } else if (o.request?.union && n.request?.union) {
-    new FieldDiff(out, { part: 'endpoints' }).union(`${id} request`, o.request.union, n.request.union, { request: true, requestRequired: true, response: false }, { request: true, requestRequired: true, response: false }, at('request'));
+    new FieldDiff(out, { part: 'endpoints' }).union(
+      `${id} request`,
+      o.request.union,
+      n.request.union,
+      { request: true, requestRequired: true, response: false },
+      { request: true, requestRequired: true, response: false },
+      at('request'),
+    );
   }
   // Declared query parameters and headers (custom operations): each as a request field of its own.
   const param = (f: FieldModel): Flow => ({ request: true, requestRequired: !mayLeaveOut(f), response: false });
   if (o.query.length > 0 || n.query.length > 0) new FieldDiff(out, { part: 'endpoints', query: true }).fields(`${id} query.`, o.query, n.query, param, param);
   if (o.headers.length > 0 || n.headers.length > 0) new FieldDiff(out, { part: 'endpoints' }).fields(`${id} headers.`, o.headers, n.headers, param, param);
   if (o.responseHeaders.length > 0 || n.responseHeaders.length > 0) diffResponseHeaders(out, id, o.responseHeaders, n.responseHeaders, at('response_headers'));
-  if (shapeText(o.response) !== shapeText(n.response)) out.add('operation-response-changed', id, { old: shapeText(o.response), new: shapeText(n.response) }, at('response'));
+  if (shapeText(o.response) !== shapeText(n.response))
+    out.add('operation-response-changed', id, { old: shapeText(o.response), new: shapeText(n.response) }, at('response'));
   else if (o.response?.fields || n.response?.fields) {
     const flow = (): Flow => ({ request: false, requestRequired: false, response: true });
     new FieldDiff(out, { part: 'endpoints' }).fields(`${id} response.`, o.response?.fields ?? [], n.response?.fields ?? [], flow, flow);
@@ -605,7 +692,12 @@ function diffScheme(out: Collector, o: SchemeModel, n: SchemeModel): void {
   ];
   for (const [what, a, c] of credential) if (a !== c) out.add('scheme-credential-changed', o.name, { what, old: show(a), new: show(c) }, w);
   if (o.lifetime && n.lifetime && o.lifetime.ms !== n.lifetime.ms) {
-    out.add(n.lifetime.ms < o.lifetime.ms ? 'token-lifetime-shortened' : 'token-lifetime-lengthened', o.name, { old: o.lifetime.text, new: n.lifetime.text }, w);
+    out.add(
+      n.lifetime.ms < o.lifetime.ms ? 'token-lifetime-shortened' : 'token-lifetime-lengthened',
+      o.name,
+      { old: o.lifetime.text, new: n.lifetime.text },
+      w,
+    );
   }
   if (o.algorithms && n.algorithms) {
     for (const a of o.algorithms) if (!n.algorithms.includes(a)) out.add('algorithm-removed', o.name, { value: a }, w);
@@ -691,17 +783,31 @@ function diffEvents(out: Collector, o: ServiceModel, n: ServiceModel): void {
       const reduced = nw.retries.length < ow.retries.length || total(nw.retries) < total(ow.retries);
       out.add(reduced ? 'webhook-retries-reduced' : 'webhook-retries-changed', 'webhook', { old: text(ow.retries), new: text(nw.retries) }, hw);
     }
-  } else if (ow?.retries && !nw?.retries) out.add('webhook-retries-reduced', 'webhook', { old: `[${ow.retries.map((x) => x.text).join(', ')}]`, new: NOT_SHOWN }, hw);
-  if (ow?.timeout && nw?.timeout && nw.timeout.ms < ow.timeout.ms) out.add('webhook-timeout-shortened', 'webhook', { old: ow.timeout.text, new: nw.timeout.text }, hw);
-  if (ow?.path !== undefined && ow.path !== nw?.path) out.add('webhook-registration-changed', 'webhook', { what: 'the path', old: ow.path, new: show(nw?.path) }, hw);
+  } else if (ow?.retries && !nw?.retries)
+    out.add('webhook-retries-reduced', 'webhook', { old: `[${ow.retries.map((x) => x.text).join(', ')}]`, new: NOT_SHOWN }, hw);
+  if (ow?.timeout && nw?.timeout && nw.timeout.ms < ow.timeout.ms)
+    out.add('webhook-timeout-shortened', 'webhook', { old: ow.timeout.text, new: nw.timeout.text }, hw);
+  if (ow?.path !== undefined && ow.path !== nw?.path)
+    out.add('webhook-registration-changed', 'webhook', { what: 'the path', old: ow.path, new: show(nw?.path) }, hw);
   if (ow?.path !== undefined && nw?.path !== undefined) {
     const added = (nw.scopes ?? []).filter((s) => !(ow.scopes ?? []).includes(s));
-    if (added.length > 0) out.add('webhook-registration-changed', 'webhook', { what: 'the scopes required', old: show((ow.scopes ?? []).join(', ')), new: (nw.scopes ?? []).join(', ') }, hw);
+    if (added.length > 0)
+      out.add(
+        'webhook-registration-changed',
+        'webhook',
+        { what: 'the scopes required', old: show((ow.scopes ?? []).join(', ')), new: (nw.scopes ?? []).join(', ') },
+        hw,
+      );
   }
   const os = o.events?.stream;
   const ns = n.events?.stream;
   if (os?.path !== undefined && os.path !== ns?.path) {
-    out.add('event-stream-changed', 'stream', { what: 'the path', old: os.path, new: show(ns?.path) }, { old: '/events/delivery/stream', new: ns ? '/events/delivery/stream' : undefined });
+    out.add(
+      'event-stream-changed',
+      'stream',
+      { what: 'the path', old: os.path, new: show(ns?.path) },
+      { old: '/events/delivery/stream', new: ns ? '/events/delivery/stream' : undefined },
+    );
   }
   diffBroker(out, o, n);
 }
@@ -736,7 +842,13 @@ function diffErrors(out: Collector, o: ServiceModel, n: ServiceModel): void {
   for (const c of oe?.codes ?? []) {
     const nc = newCodes.get(c.name);
     if (!nc) out.add('error-code-removed', c.name, {}, { old: c.pointer });
-    else if (c.status !== nc.status) out.add('error-status-changed', c.name, { old: c.status, new: nc.status }, { old: joinPointer(c.pointer, 'status'), new: joinPointer(nc.pointer, 'status') });
+    else if (c.status !== nc.status)
+      out.add(
+        'error-status-changed',
+        c.name,
+        { old: c.status, new: nc.status },
+        { old: joinPointer(c.pointer, 'status'), new: joinPointer(nc.pointer, 'status') },
+      );
   }
   for (const c of ne?.codes ?? []) if (!oldCodes.has(c.name)) out.add('error-code-added', c.name, {}, { new: c.pointer });
   const ob = oe?.byCondition ?? {};
@@ -751,15 +863,18 @@ function diffErrors(out: Collector, o: ServiceModel, n: ServiceModel): void {
     else if (a !== undefined) out.add('error-condition-undeclared', cond, { old: a }, where);
     else out.add('error-condition-declared', cond, { new: c }, where);
   }
-  const kind = (m: ServiceModel) => (m.errors?.body === undefined ? NOT_SHOWN : m.errors.body.kind === 'problem' ? 'problem details (RFC 9457)' : 'declared fields');
-  if (oe?.body !== undefined && kind(o) !== kind(n)) out.add('error-body-changed', 'body', { old: kind(o), new: kind(n) }, { old: '/errors/body', new: ne?.body ? '/errors/body' : undefined });
+  const kind = (m: ServiceModel) =>
+    m.errors?.body === undefined ? NOT_SHOWN : m.errors.body.kind === 'problem' ? 'problem details (RFC 9457)' : 'declared fields';
+  if (oe?.body !== undefined && kind(o) !== kind(n))
+    out.add('error-body-changed', 'body', { old: kind(o), new: kind(n) }, { old: '/errors/body', new: ne?.body ? '/errors/body' : undefined });
   else if (oe?.body?.kind === 'declared' && ne?.body?.kind === 'declared') {
     // Which fields carry the code, status and message, and the media type, as the format resolves them.
     const roles = (b: DeclaredErrorBodyModel) => {
       const r = getErrorBodyRoles(b);
       return `code in ${r.code?.name ?? 'no field'}, status in ${r.status?.name ?? 'no field'}, message in ${r.message?.name ?? 'no field'}, as ${r.mediaType}`;
     };
-    if (roles(oe.body) !== roles(ne.body)) out.add('error-body-changed', 'body', { old: roles(oe.body), new: roles(ne.body) }, { old: '/errors/body', new: '/errors/body' });
+    if (roles(oe.body) !== roles(ne.body))
+      out.add('error-body-changed', 'body', { old: roles(oe.body), new: roles(ne.body) }, { old: '/errors/body', new: '/errors/body' });
     const flow = (): Flow => ({ request: false, requestRequired: false, response: true });
     new FieldDiff(out, { part: 'errors' }).fields('error body.', oe.body.fields, ne.body.fields, flow, flow);
   }
@@ -803,11 +918,20 @@ function diffLimits(out: Collector, o: ServiceModel, n: ServiceModel): void {
     if (r.by !== nr.by) out.add('rate-limit-changed', key, { what: 'what it counts by', old: show(r.by), new: show(nr.by) }, w);
     const ops = (x: RateLimitModel) => (x.operations ? [...x.operations].sort().join(', ') : 'every operation');
     if (ops(r) !== ops(nr)) out.add('rate-limit-changed', key, { what: 'the operations', old: ops(r), new: ops(nr) }, w);
-    if (r.onStoreFailure !== nr.onStoreFailure) out.add('rate-limit-changed', key, { what: 'on_store_failure', old: show(r.onStoreFailure), new: show(nr.onStoreFailure) }, w);
+    if (r.onStoreFailure !== nr.onStoreFailure)
+      out.add('rate-limit-changed', key, { what: 'on_store_failure', old: show(r.onStoreFailure), new: show(nr.onStoreFailure) }, w);
   }
   for (const [key, r] of newRates) if (!oldRates.has(key)) out.add('rate-limit-added', key, { new: rateText(r) }, { new: r.pointer });
 
-  const scalar = (subject: string, key: string, a: number | undefined, c: number | undefined, aText: string | undefined, cText: string | undefined, lowered: DiffRuleCode) => {
+  const scalar = (
+    subject: string,
+    key: string,
+    a: number | undefined,
+    c: number | undefined,
+    aText: string | undefined,
+    cText: string | undefined,
+    lowered: DiffRuleCode,
+  ) => {
     const ptr = `/limits/${key}`;
     if (a === c) return;
     if (a === undefined) out.add('limit-set', subject, { new: cText }, { new: ptr });
@@ -817,7 +941,15 @@ function diffLimits(out: Collector, o: ServiceModel, n: ServiceModel): void {
   scalar('limits.body_size', 'body_size', ol?.bodySize?.bytes, nl?.bodySize?.bytes, ol?.bodySize?.text, nl?.bodySize?.text, 'body-size-lowered');
   scalar('limits.header_size', 'header_size', ol?.headerSize?.bytes, nl?.headerSize?.bytes, ol?.headerSize?.text, nl?.headerSize?.text, 'header-size-lowered');
   scalar('limits.nesting_depth', 'nesting_depth', ol?.nestingDepth, nl?.nestingDepth, show(ol?.nestingDepth), show(nl?.nestingDepth), 'nesting-depth-lowered');
-  scalar('limits.page_size.max', 'page_size/max', ol?.pageSize?.max, nl?.pageSize?.max, show(ol?.pageSize?.max), show(nl?.pageSize?.max), 'page-size-max-lowered');
+  scalar(
+    'limits.page_size.max',
+    'page_size/max',
+    ol?.pageSize?.max,
+    nl?.pageSize?.max,
+    show(ol?.pageSize?.max),
+    show(nl?.pageSize?.max),
+    'page-size-max-lowered',
+  );
   scalar('limits.timeout', 'timeout', ol?.timeout?.ms, nl?.timeout?.ms, ol?.timeout?.text, nl?.timeout?.text, 'timeout-shortened');
   scalar('limits.concurrency', 'concurrency', ol?.concurrency, nl?.concurrency, show(ol?.concurrency), show(nl?.concurrency), 'concurrency-lowered');
   const of = ol?.failedAuth;
@@ -829,14 +961,31 @@ function diffLimits(out: Collector, o: ServiceModel, n: ServiceModel): void {
     const a = of.attempts / of.per.ms;
     const c = nf.attempts / nf.per.ms;
     const tightened = c < a || (c === a && nf.attempts < of.attempts);
-    out.add(tightened ? 'failed-auth-bound-tightened' : 'failed-auth-bound-loosened', 'limits.failed_auth', { old: boundText(of), new: boundText(nf) }, { old: '/limits/failed_auth', new: '/limits/failed_auth' });
+    out.add(
+      tightened ? 'failed-auth-bound-tightened' : 'failed-auth-bound-loosened',
+      'limits.failed_auth',
+      { old: boundText(of), new: boundText(nf) },
+      { old: '/limits/failed_auth', new: '/limits/failed_auth' },
+    );
   }
   const od = ol?.pageSize?.default;
   const nd = nl?.pageSize?.default;
-  if (od !== undefined && nd !== undefined && od !== nd) out.add('page-size-default-changed', 'limits.page_size.default', { old: od, new: nd }, { old: '/limits/page_size/default', new: '/limits/page_size/default' });
+  if (od !== undefined && nd !== undefined && od !== nd)
+    out.add(
+      'page-size-default-changed',
+      'limits.page_size.default',
+      { old: od, new: nd },
+      { old: '/limits/page_size/default', new: '/limits/page_size/default' },
+    );
   const oo = ol?.pageSize?.overMax;
   const no = nl?.pageSize?.overMax;
-  if (oo !== undefined && no !== undefined && oo !== no) out.add('page-over-max-changed', 'limits.page_size.over_max', { old: oo, new: no }, { old: '/limits/page_size/over_max', new: '/limits/page_size/over_max' });
+  if (oo !== undefined && no !== undefined && oo !== no)
+    out.add(
+      'page-over-max-changed',
+      'limits.page_size.over_max',
+      { old: oo, new: no },
+      { old: '/limits/page_size/over_max', new: '/limits/page_size/over_max' },
+    );
 }
 
 // ─── versioning ────────────────────────────────────────────────────────────────────────────────────────
@@ -872,22 +1021,29 @@ function diffVersioning(out: Collector, o: ServiceModel, n: ServiceModel, today:
   const nv = n.versioning;
   if (!ov) return;
   const at = (k: string) => ({ old: `/versioning/${k}`, new: nv ? `/versioning/${k}` : undefined });
-  if (ov.scheme !== undefined && ov.scheme !== nv?.scheme) out.add('version-scheme-changed', 'versioning.scheme', { old: ov.scheme, new: show(nv?.scheme) }, at('scheme'));
-  if (ov.placement && placementText(ov.placement) !== placementText(nv?.placement)) out.add('version-placement-changed', 'versioning.placement', { old: placementText(ov.placement), new: placementText(nv?.placement) }, at('placement'));
-  if (ov.default !== undefined && ov.default !== nv?.default) out.add('version-default-changed', 'versioning.default', { old: ov.default, new: show(nv?.default) }, at('default'));
-  if (ov.current !== undefined && nv?.current !== undefined && ov.current !== nv.current) out.add('current-version-advanced', 'versioning.current', { old: ov.current, new: nv.current }, at('current'));
+  if (ov.scheme !== undefined && ov.scheme !== nv?.scheme)
+    out.add('version-scheme-changed', 'versioning.scheme', { old: ov.scheme, new: show(nv?.scheme) }, at('scheme'));
+  if (ov.placement && placementText(ov.placement) !== placementText(nv?.placement))
+    out.add('version-placement-changed', 'versioning.placement', { old: placementText(ov.placement), new: placementText(nv?.placement) }, at('placement'));
+  if (ov.default !== undefined && ov.default !== nv?.default)
+    out.add('version-default-changed', 'versioning.default', { old: ov.default, new: show(nv?.default) }, at('default'));
+  if (ov.current !== undefined && nv?.current !== undefined && ov.current !== nv.current)
+    out.add('current-version-advanced', 'versioning.current', { old: ov.current, new: nv.current }, at('current'));
   const os = served(o);
   const ns = served(n);
   for (const [version, info] of os) {
     const now = ns.get(version);
     if (!now) {
       const passed = info.sunset !== undefined && info.sunset <= today;
-      if (version !== ov.current || nv === undefined) out.add(passed ? 'version-dropped' : 'version-dropped-before-sunset', version, { old: info.sunset ?? 'no sunset stated' }, { old: info.pointer });
+      if (version !== ov.current || nv === undefined)
+        out.add(passed ? 'version-dropped' : 'version-dropped-before-sunset', version, { old: info.sunset ?? 'no sunset stated' }, { old: info.pointer });
       else out.add('version-dropped-before-sunset', version, { old: 'no sunset stated' }, { old: info.pointer });
       continue;
     }
-    if (info.sunset !== undefined && now.sunset !== undefined && now.sunset < info.sunset) out.add('version-sunset-moved-earlier', version, { old: info.sunset, new: now.sunset }, { old: info.pointer, new: now.pointer });
-    if (info.deprecated === undefined && now.deprecated !== undefined) out.add('version-deprecated', version, { new: now.deprecated }, { old: info.pointer, new: now.pointer });
+    if (info.sunset !== undefined && now.sunset !== undefined && now.sunset < info.sunset)
+      out.add('version-sunset-moved-earlier', version, { old: info.sunset, new: now.sunset }, { old: info.pointer, new: now.pointer });
+    if (info.deprecated === undefined && now.deprecated !== undefined)
+      out.add('version-deprecated', version, { new: now.deprecated }, { old: info.pointer, new: now.pointer });
   }
   for (const [version, info] of ns) if (!os.has(version) && version !== nv?.current) out.add('version-added', version, {}, { new: info.pointer });
 }
@@ -899,7 +1055,13 @@ function diffVersionHistory(out: Collector, o: ServiceModel, n: ServiceModel): v
   if (ov?.current === undefined || nv?.current === undefined) return;
   const breaking = out.changes.filter((c) => c.impact === 'breaking' && c.part !== 'versioning');
   if (ov.current === nv.current) {
-    if (breaking.length > 0) out.add('current-version-not-advanced', 'versioning.current', { old: ov.current, count: breaking.length }, { old: '/versioning/current', new: '/versioning/current' });
+    if (breaking.length > 0)
+      out.add(
+        'current-version-not-advanced',
+        'versioning.current',
+        { old: ov.current, count: breaking.length },
+        { old: '/versioning/current', new: '/versioning/current' },
+      );
     return;
   }
   const declared = getDeclaredChanges(o, n);
@@ -921,7 +1083,13 @@ function diffVersionHistory(out: Collector, o: ServiceModel, n: ServiceModel): v
     if (c.kind === 'rename_field') shown = has(o, c.resource, c.from) && has(n, c.resource, c.to) && !has(n, c.resource, c.from);
     else if (c.kind === 'add_field') shown = !has(o, c.resource, c.field) && has(n, c.resource, c.field);
     else if (c.kind === 'remove_field') shown = has(o, c.resource, c.field) && !has(n, c.resource, c.field);
-    if (!shown) out.add('declared-change-not-shown', `${c.resource ?? ''}.${c.field ?? c.from ?? ''}`, { version: ov.current, change: describeChange(c) }, { new: entry.pointer });
+    if (!shown)
+      out.add(
+        'declared-change-not-shown',
+        `${c.resource ?? ''}.${c.field ?? c.from ?? ''}`,
+        { version: ov.current, change: describeChange(c) },
+        { new: entry.pointer },
+      );
   }
 }
 
@@ -937,7 +1105,8 @@ export function describeChange(c: VersionChangeModel): string {
 function diffPurpose(out: Collector, o: ServiceModel, n: ServiceModel): void {
   const op = o.purpose;
   const np = n.purpose;
-  if (op?.name !== undefined && np?.name !== undefined && op.name !== np.name) out.add('purpose-name-changed', 'purpose.name', { old: op.name, new: np.name }, { old: '/purpose/name', new: '/purpose/name' });
+  if (op?.name !== undefined && np?.name !== undefined && op.name !== np.name)
+    out.add('purpose-name-changed', 'purpose.name', { old: op.name, new: np.name }, { old: '/purpose/name', new: '/purpose/name' });
   const oi = op?.includes ?? [];
   const ni = np?.includes ?? [];
   oi.forEach((item, i) => {
@@ -983,5 +1152,11 @@ function diffResponseHeaders(out: Collector, id: string, before: readonly FieldM
   // Kept headers under their new name, so a change of case alone is no change.
   const kept = [...a].filter(([k]) => b.has(k)).map(([k, h]) => ({ ...h, name: b.get(k)!.name }));
   const flow = (): Flow => ({ request: false, requestRequired: false, response: true });
-  new FieldDiff(out, { part: 'endpoints' }).fields(`${id} response_headers.`, kept, [...b.values()].filter((h) => a.has(h.name.toLowerCase())), flow, flow);
+  new FieldDiff(out, { part: 'endpoints' }).fields(
+    `${id} response_headers.`,
+    kept,
+    [...b.values()].filter((h) => a.has(h.name.toLowerCase())),
+    flow,
+    flow,
+  );
 }

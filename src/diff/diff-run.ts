@@ -31,7 +31,7 @@ const IMPACT_ORDER = new Map(IMPACTS.map((p, i) => [p, i]));
 export function sortChanges(changes: readonly Change[]): Change[] {
   return changes
     .map((c, i) => ({ c, i }))
-    .sort((a, b) => (PART_ORDER.get(a.c.part)! - PART_ORDER.get(b.c.part)!) || (IMPACT_ORDER.get(a.c.impact)! - IMPACT_ORDER.get(b.c.impact)!) || a.i - b.i)
+    .sort((a, b) => PART_ORDER.get(a.c.part)! - PART_ORDER.get(b.c.part)! || IMPACT_ORDER.get(a.c.impact)! - IMPACT_ORDER.get(b.c.impact)! || a.i - b.i)
     .map(({ c }) => c);
 }
 
@@ -92,7 +92,9 @@ export function readDiffInput(input: string, cwd: string = process.cwd()): Compi
   try {
     bytes = execFileSync('git', ['show', `${rev}:${rest.slice(colon + 1)}`], { cwd, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 8 * 1024 * 1024 });
   } catch (err) {
-    const stderr = String((err as { stderr?: Buffer }).stderr ?? '').trim().split('\n')[0];
+    const stderr = String((err as { stderr?: Buffer }).stderr ?? '')
+      .trim()
+      .split('\n')[0];
     return fail(stderr || (err as NodeJS.ErrnoException).code || 'git failed');
   }
   return compileSpecBytes(bytes, input);

@@ -23,12 +23,28 @@ export function checkVersionsSince(since: CompiledSpec, spec: CompiledSpec): Dia
     if (c.code === 'current-version-not-advanced') {
       const count = breaking.filter((b) => b.part !== 'versioning').length;
       const first = breaking.find((b) => b.part !== 'versioning');
-      out.push(createDiagnostic('version-not-advanced', { count, since: since.file, version: spec.model.versioning?.current ?? '', example: first?.reason ?? '' }, at(c.new?.pointer)));
+      out.push(
+        createDiagnostic(
+          'version-not-advanced',
+          { count, since: since.file, version: spec.model.versioning?.current ?? '', example: first?.reason ?? '' },
+          at(c.new?.pointer),
+        ),
+      );
     } else if (c.code === 'undeclared-breaking-change') {
       const version = since.model.versioning?.current ?? '';
       out.push(createDiagnostic('version-change-undeclared', { subject: c.subject, since: since.file, version }, at(c.new?.pointer)));
     } else if (c.code === 'declared-change-not-shown') {
-      out.push(createDiagnostic('version-change-not-shown', { version: since.model.versioning?.current ?? '', change: c.reason.replace(/^.* declares (.*), which .*$/, '$1'), detail: `${since.file} and this spec do not show it` }, at(c.new?.pointer)));
+      out.push(
+        createDiagnostic(
+          'version-change-not-shown',
+          {
+            version: since.model.versioning?.current ?? '',
+            change: c.reason.replace(/^.* declares (.*), which .*$/, '$1'),
+            detail: `${since.file} and this spec do not show it`,
+          },
+          at(c.new?.pointer),
+        ),
+      );
     }
   }
   return out.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));

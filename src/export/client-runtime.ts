@@ -132,7 +132,11 @@ export class ServiceClient {
 
   // ---- operations ----
 
-  async #token(scheme: string, credentials: { clientId: string; clientSecret: string; scopes?: readonly string[] }, signal: AbortSignal | undefined): Promise<string> {
+  async #token(
+    scheme: string,
+    credentials: { clientId: string; clientSecret: string; scopes?: readonly string[] },
+    signal: AbortSignal | undefined,
+  ): Promise<string> {
     const cached = this.#tokens.get(scheme);
     if (cached && cached.expires > Date.now()) return cached.token;
     const form = new URLSearchParams({ grant_type: 'client_credentials' });
@@ -173,7 +177,10 @@ export class ServiceClient {
         const token = typeof credential === 'function' ? await (credential as () => string | Promise<string>)() : String(credential);
         headers.set('authorization', `Bearer ${token}`);
       } else if (scheme.type === 'oauth2_client_credentials') {
-        headers.set('authorization', `Bearer ${await this.#token(name, credential as { clientId: string; clientSecret: string; scopes?: readonly string[] }, signal)}`);
+        headers.set(
+          'authorization',
+          `Bearer ${await this.#token(name, credential as { clientId: string; clientSecret: string; scopes?: readonly string[] }, signal)}`,
+        );
       } else continue;
       return;
     }
@@ -215,7 +222,10 @@ export class ServiceClient {
     await this.#authenticate(operation, headers, query, options.signal);
     const request: RequestInit = { method, headers };
     if (init.body !== undefined) {
-      headers.set('content-type', version !== undefined && VERSIONING.kind === 'media_type' && VERSIONING.name ? VERSIONING.name.replace('{version}', version) : 'application/json');
+      headers.set(
+        'content-type',
+        version !== undefined && VERSIONING.kind === 'media_type' && VERSIONING.name ? VERSIONING.name.replace('{version}', version) : 'application/json',
+      );
       request.body = JSON.stringify(init.body);
     }
     if (options.signal) request.signal = options.signal;
@@ -268,7 +278,8 @@ export async function verifyWebhook(
   const id = get('webhook-id');
   const timestamp = get('webhook-timestamp');
   const signatures = get('webhook-signature');
-  if (id === undefined || timestamp === undefined || signatures === undefined) throw new WebhookVerificationError('missing webhook-id, webhook-timestamp or webhook-signature');
+  if (id === undefined || timestamp === undefined || signatures === undefined)
+    throw new WebhookVerificationError('missing webhook-id, webhook-timestamp or webhook-signature');
   if (!/^[0-9]+$/.test(timestamp)) throw new WebhookVerificationError('webhook-timestamp is not a number of seconds');
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
   const tolerance = options.toleranceSeconds ?? 300;

@@ -62,7 +62,8 @@ function payloadSchema(ctx: Context, shape: ShapeModel | undefined): JsonObject 
 function serversFor(base: string | undefined): Record<string, JsonObject> {
   const m = base === undefined ? null : /^([a-z][a-z0-9+.-]*):\/\/([^/]*)(\/.*)?$/i.exec(base);
   const vars = Array.from((base ?? '').matchAll(/\{([^{}]+)\}/g), (x) => x[1] ?? '');
-  const variables = (names: readonly string[]) => Object.fromEntries(names.map((v) => [v, { description: `Supplied where the service is deployed (${NOT_SHOWN} in the spec).` }]));
+  const variables = (names: readonly string[]) =>
+    Object.fromEntries(names.map((v) => [v, { description: `Supplied where the service is deployed (${NOT_SHOWN} in the spec).` }]));
   if (m) {
     const server: JsonObject = { host: m[2], protocol: m[1]!.toLowerCase(), ...(m[3] && m[3] !== '/' ? { pathname: m[3].replace(/\/+$/, '') } : {}) };
     server.description = `The address the service is deployed at${vars.length > 0 ? `: ${vars.map((v) => `{${v}}`).join(', ')} is supplied at deployment, not by the spec` : ''}.`;
@@ -139,7 +140,12 @@ function brokerChannels(ctx: Context, broker: Broker, message: MessageFor, out: 
         servers: [ref(`#/servers/${server}`)],
         messages: { [m]: ref(`#/components/messages/${m}`) },
       };
-      if (parts.some((p) => 'placeholder' in p && p.placeholder === 'id')) channel.parameters = { id: { description: `The identifier of the ${b.resource ?? ''} the event is about, characters other than letters, digits, \`_\` and \`-\` written %XX.` } };
+      if (parts.some((p) => 'placeholder' in p && p.placeholder === 'id'))
+        channel.parameters = {
+          id: {
+            description: `The identifier of the ${b.resource ?? ''} the event is about, characters other than letters, digits, \`_\` and \`-\` written %XX.`,
+          },
+        };
       if (channelBinding) channel.bindings = { amqp: channelBinding };
       out.channels[key] = channel;
       out.operations[`publish${key.replace(/^./, (c) => c.toUpperCase())}`] = {
@@ -156,12 +162,18 @@ function brokerChannels(ctx: Context, broker: Broker, message: MessageFor, out: 
       type: 'object',
       description: 'The headers of each message published to NATS.',
       properties: {
-        'Nats-Msg-Id': { type: 'string', description: "The event's id: JetStream drops a message whose id it has seen within the stream's de-duplication window." },
+        'Nats-Msg-Id': {
+          type: 'string',
+          description: "The event's id: JetStream drops a message whose id it has seen within the stream's de-duplication window.",
+        },
         'Content-Type': { type: 'string', const: 'application/json', description: 'The type of the message body.' },
       },
       required: ['Nats-Msg-Id', 'Content-Type'],
     };
-    const stream = broker.nats.stream !== undefined ? ` The JetStream stream \`${broker.nats.stream}\` stores it.` : ' An existing JetStream stream must capture the subject.';
+    const stream =
+      broker.nats.stream !== undefined
+        ? ` The JetStream stream \`${broker.nats.stream}\` stores it.`
+        : ' An existing JetStream stream must capture the subject.';
     add('nats', broker.nats.subject, `Each event is published once, in outbox order per object, with its id as \`Nats-Msg-Id\`.${stream}`, undefined, true);
   }
   if (broker.amqp) {
@@ -198,8 +210,12 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
   const events = model.events;
   const p = model.purpose;
   const info: JsonObject = { title: p?.name ?? NOT_SHOWN, version: model.versioning?.current ?? NOT_SHOWN };
-  if (p?.name === undefined) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: 'the service name', target: 'AsyncAPI 3.0', consequence: 'info.title says "not shown"' }));
-  if (model.versioning?.current === undefined) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: 'the current version', target: 'AsyncAPI 3.0', consequence: 'info.version says "not shown"' }));
+  if (p?.name === undefined)
+    ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: 'the service name', target: 'AsyncAPI 3.0', consequence: 'info.title says "not shown"' }));
+  if (model.versioning?.current === undefined)
+    ctx.diagnostics.push(
+      diagnose(model, 'export-not-shown', { item: 'the current version', target: 'AsyncAPI 3.0', consequence: 'info.version says "not shown"' }),
+    );
   const description = [p?.summary, p?.description].filter((x): x is string => x !== undefined).join('\n\n');
   if (description !== '') info.description = description;
   if (p?.contact) info.contact = { ...p.contact };
@@ -216,13 +232,27 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
   const envelopes = new Map<string, JsonObject>();
   for (const k of kinds) {
     const payload = payloadSchema(ctx, k.payload && { ...k.payload, list: false });
-    if (!k.payload) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: `the payload of event ${k.name}`, target: 'AsyncAPI 3.0', consequence: isRawEvent(k) ? 'its messages may be any JSON' : 'the `data.object` of its messages may be any JSON' }, k.pointer));
+    if (!k.payload)
+      ctx.diagnostics.push(
+        diagnose(
+          model,
+          'export-not-shown',
+          {
+            item: `the payload of event ${k.name}`,
+            target: 'AsyncAPI 3.0',
+            consequence: isRawEvent(k) ? 'its messages may be any JSON' : 'the `data.object` of its messages may be any JSON',
+          },
+          k.pointer,
+        ),
+      );
     // A raw kind's message is its payload itself (its id and time travel in the signing headers).
     if (isRawEvent(k)) {
       envelopes.set(k.name, payload);
       continue;
     }
-    const name = ctx.names.allocate(`${k.name.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase()).replace(/^./, (c) => c.toUpperCase())}Event`);
+    const name = ctx.names.allocate(
+      `${k.name.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase()).replace(/^./, (c) => c.toUpperCase())}Event`,
+    );
     ctx.schemas[name] = {
       type: 'object',
       description: k.description ?? `Event ${k.name}.`,
@@ -242,7 +272,9 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
     const key = `${k.name}.${suffix}`;
     const m: JsonObject = { name: k.name, title: k.name, contentType: 'application/json', payload: envelopes.get(k.name) };
     if (k.description !== undefined) m.summary = k.description;
-    const emitted = k.triggers.map((t) => (t.action === 'transition' ? `the ${t.resource} transition ${code(t.transition)}` : `${t.action} of a ${t.resource}`));
+    const emitted = k.triggers.map((t) =>
+      t.action === 'transition' ? `the ${t.resource} transition ${code(t.transition)}` : `${t.action} of a ${t.resource}`,
+    );
     if (emitted.length > 0) m.description = `Sent on ${emitted.join(', ')}.`;
     if (headers) m.headers = ref(`#/components/schemas/${suffix === 'nats' ? 'NatsHeaders' : 'WebhookHeaders'}`);
     messages[key] = m;
@@ -264,7 +296,7 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
           register !== undefined
             ? `Each subscriber's own webhook endpoint with an ${protocol} URL, registered with \`POST ${register.path}\` on the service (see the OpenAPI document).`
             : `Each subscriber's own webhook endpoint with an ${protocol} URL; how subscribers register it is not shown in the spec.`,
-        variables: { subscriber: { description: 'The host of the subscriber\'s webhook URL.' } },
+        variables: { subscriber: { description: "The host of the subscriber's webhook URL." } },
       };
     }
     const signed = webhook.signing === 'standard-webhooks';
@@ -275,22 +307,36 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
         properties: {
           [WEBHOOK_HEADERS[0]]: { type: 'string', description: 'The message identifier; the same on every retry of this event.' },
           [WEBHOOK_HEADERS[1]]: { type: 'string', pattern: '^[0-9]+$', description: 'Seconds since the Unix epoch when the message was sent.' },
-          [WEBHOOK_HEADERS[2]]: { type: 'string', description: 'Space-separated `v1,<base64 HMAC-SHA256>` signatures over `{webhook-id}.{webhook-timestamp}.{body}` with the subscriber\'s secret.' },
+          [WEBHOOK_HEADERS[2]]: {
+            type: 'string',
+            description: "Space-separated `v1,<base64 HMAC-SHA256>` signatures over `{webhook-id}.{webhook-timestamp}.{body}` with the subscriber's secret.",
+          },
         },
         required: [...WEBHOOK_HEADERS],
       };
     } else {
-      ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: 'webhook signing', target: 'AsyncAPI 3.0', consequence: 'the webhook messages carry no signing headers' }, '/events/delivery/webhook'));
+      ctx.diagnostics.push(
+        diagnose(
+          model,
+          'export-not-shown',
+          { item: 'webhook signing', target: 'AsyncAPI 3.0', consequence: 'the webhook messages carry no signing headers' },
+          '/events/delivery/webhook',
+        ),
+      );
     }
     const rules: string[] = [];
     if (webhook.retries) rules.push(`Retried after ${webhook.retries.map((r) => r.text).join(', ')} until a 2xx answer.`);
     if (webhook.timeout) rules.push(`Each attempt times out after ${webhook.timeout.text}.`);
-    if (rules.length > 0) note(ctx, 'events.delivery.webhook: retry schedule and time-out', 'x-servicespec-events and the webhook channel description', '/events/delivery/webhook');
+    if (rules.length > 0)
+      note(ctx, 'events.delivery.webhook: retry schedule and time-out', 'x-servicespec-events and the webhook channel description', '/events/delivery/webhook');
     const keys = kinds.map((k) => message(k, 'webhook', signed));
     channels.webhook = {
       address: null,
       title: 'Webhook delivery',
-      description: withRules(`Each event is POSTed as JSON${signed ? ', signed per Standard Webhooks,' : ''} to the webhook URL of every subscriber whose registering credential may read its object (an operator's endpoint: every event).`, rules),
+      description: withRules(
+        `Each event is POSTed as JSON${signed ? ', signed per Standard Webhooks,' : ''} to the webhook URL of every subscriber whose registering credential may read its object (an operator's endpoint: every event).`,
+        rules,
+      ),
       servers: [ref('#/servers/subscriber'), ref('#/servers/subscriber_http')],
       messages: Object.fromEntries(keys.map((key) => [key, ref(`#/components/messages/${key}`)])),
     };
@@ -309,7 +355,8 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
     const service = serversFor(model.endpoints?.baseUrl);
     const schemes = stream.auth?.kind === 'required' ? stream.auth.schemes : [];
     for (const server of Object.values(service)) {
-      if (schemes.length > 0) server.security = schemes.filter((s) => auth?.schemes.some((x) => x.name === s)).map((s) => ref(`#/components/securitySchemes/${s}`));
+      if (schemes.length > 0)
+        server.security = schemes.filter((s) => auth?.schemes.some((x) => x.name === s)).map((s) => ref(`#/components/securitySchemes/${s}`));
     }
     Object.assign(servers, service);
     const keys = kinds.map((k) => message(k, 'stream', false));
@@ -318,7 +365,10 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
     const channel: JsonObject = {
       address: stream.path,
       title: 'Event stream',
-      description: withRules('Server-sent events (`text/event-stream`) over a long-lived GET: each event\'s `event` field is its kind, `id` its position in the stream (send it back as `Last-Event-ID` to resume), `data` the JSON message. Only events whose object the credential may read are sent.', rules),
+      description: withRules(
+        "Server-sent events (`text/event-stream`) over a long-lived GET: each event's `event` field is its kind, `id` its position in the stream (send it back as `Last-Event-ID` to resume), `data` the JSON message. Only events whose object the credential may read are sent.",
+        rules,
+      ),
       servers: Object.keys(service).map((key) => ref(`#/servers/${key}`)),
       messages: Object.fromEntries(keys.map((key) => [key, ref(`#/components/messages/${key}`)])),
     };
@@ -326,7 +376,10 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
       const v = model.versioning;
       const versions = [...new Set([...(v?.current !== undefined ? [v.current] : []), ...(v?.supported ?? []).map((s) => s.version)])];
       channel.parameters = Object.fromEntries(
-        stream.pathParams.map((name) => [name, versions.length > 0 ? { description: 'The version of the interface.', enum: versions } : { description: 'The version of the interface.' }]),
+        stream.pathParams.map((name) => [
+          name,
+          versions.length > 0 ? { description: 'The version of the interface.', enum: versions } : { description: 'The version of the interface.' },
+        ]),
       );
     }
     channels.eventStream = channel;
@@ -342,8 +395,13 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
   }
   const broker = events?.broker;
   if (broker) brokerChannels(ctx, broker, message, { servers, channels, operations });
-  for (const k of kinds) if (k.triggers.some((t) => t.action !== 'transition')) note(ctx, `event ${k.name}: what emits it`, 'x-servicespec-events and the message description', k.pointer);
-  if (events && !webhook && !stream && !broker) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: 'the event delivery mechanism', target: 'AsyncAPI 3.0', consequence: 'there are no channels' }, '/events'));
+  for (const k of kinds)
+    if (k.triggers.some((t) => t.action !== 'transition'))
+      note(ctx, `event ${k.name}: what emits it`, 'x-servicespec-events and the message description', k.pointer);
+  if (events && !webhook && !stream && !broker)
+    ctx.diagnostics.push(
+      diagnose(model, 'export-not-shown', { item: 'the event delivery mechanism', target: 'AsyncAPI 3.0', consequence: 'there are no channels' }, '/events'),
+    );
 
   if (Object.keys(servers).length > 0) doc.servers = servers;
   doc.channels = asyncApiDiscriminators(channels) as JsonObject;

@@ -17,7 +17,11 @@ export function parseCallbackExpression(expression: string): string | undefined 
   return m ? m[1]!.replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
 }
 
-export function callbacksObject(model: ServiceModel, o: OperationModel, delivery: (k: EventKindModel) => { body: JsonObject; params: JsonObject[] }): JsonObject {
+export function callbacksObject(
+  model: ServiceModel,
+  o: OperationModel,
+  delivery: (k: EventKindModel) => { body: JsonObject; params: JsonObject[] },
+): JsonObject {
   const out: JsonObject = {};
   for (const c of o.callbacks ?? []) {
     const kinds = c.events.flatMap((name) => model.events?.kinds.find((k) => k.name === name) ?? []);

@@ -249,7 +249,8 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
   let bodyOptional = false;
   if (route.hasBody) {
     if (o.action === 'custom' && o.request) bodyType = shapeType(ctx, o.request, 'create', `${base}Request`);
-    else if (o.request && o.action !== 'transition') bodyType = shapeType(ctx, o.request, o.action === 'update' ? 'update' : o.action === 'replace' ? 'replace' : 'create', `${base}Request`);
+    else if (o.request && o.action !== 'transition')
+      bodyType = shapeType(ctx, o.request, o.action === 'update' ? 'update' : o.action === 'replace' ? 'replace' : 'create', `${base}Request`);
     else if ((o.action === 'create' || o.action === 'update' || o.action === 'replace') && r) bodyType = viewType(ctx, r, o.action);
     else if (o.action === 'transition' && r) {
       const s = getTransitionSchema(ctx.model, r, route.transition?.requires ?? [], { annotations: true });
@@ -264,21 +265,47 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
     const props: Record<string, JsonSchema> = {};
     for (const q of query) {
       if (q.kind === 'limit') props[q.name] = { type: 'integer', description: 'Items per page.' };
-      else if (q.kind === 'cursor') props[q.name] = { type: 'string', description: o.paging?.body === 'array' ? 'The cursor in the previous page\'s `Link` header.' : `The \`${o.paging?.next ?? PAGE_FIELDS.next}\` of the previous page.` };
+      else if (q.kind === 'cursor')
+        props[q.name] = {
+          type: 'string',
+          description:
+            o.paging?.body === 'array'
+              ? "The cursor in the previous page's `Link` header."
+              : `The \`${o.paging?.next ?? PAGE_FIELDS.next}\` of the previous page.`,
+        };
       else if (q.kind === 'offset') props[q.name] = { type: 'integer', description: 'Items to skip before the page starts.' };
       else if (q.kind === 'page') props[q.name] = { type: 'integer', description: 'The page number, from 1.' };
       else if (q.kind === 'sort') props[q.name] = { enum: o.sort.flatMap((f) => [f, `-${f}`]), description: 'Sort by this field; `-` for descending.' };
-      else if (q.kind === 'filter') props[q.name] = q.field ? { ...getFieldSchema(ctx.model, { ...q.field, nullable: false }, r, {}), description: `Only items whose \`${q.name}\` equals this value.` } : {};
+      else if (q.kind === 'filter')
+        props[q.name] = q.field
+          ? { ...getFieldSchema(ctx.model, { ...q.field, nullable: false }, r, {}), description: `Only items whose \`${q.name}\` equals this value.` }
+          : {};
       else if (q.kind === 'param' && q.parameter) props[q.name] = parameterSchema(ctx, q.parameter);
     }
     queryType = ctx.names.allocate(`${base}Query`);
-    declare(ctx, queryType, withRequired({ type: 'object', properties: props, additionalProperties: false }, query.flatMap((q) => (q.parameter && !q.parameter.optional ? [q.name] : []))), `The query of ${o.id}.`);
+    declare(
+      ctx,
+      queryType,
+      withRequired(
+        { type: 'object', properties: props, additionalProperties: false },
+        query.flatMap((q) => (q.parameter && !q.parameter.optional ? [q.name] : [])),
+      ),
+      `The query of ${o.id}.`,
+    );
   }
   let headersType: string | undefined;
   if (route.headers.length > 0) {
     headersType = ctx.names.allocate(`${base}Headers`);
     const props = Object.fromEntries(route.headers.map((h) => [h.name, parameterSchema(ctx, h)]));
-    declare(ctx, headersType, withRequired({ type: 'object', properties: props, additionalProperties: false }, route.headers.filter((h) => !h.optional).map((h) => h.name)), `The request headers of ${o.id}.`);
+    declare(
+      ctx,
+      headersType,
+      withRequired(
+        { type: 'object', properties: props, additionalProperties: false },
+        route.headers.filter((h) => !h.optional).map((h) => h.name),
+      ),
+      `The request headers of ${o.id}.`,
+    );
   }
   let resultType = 'void';
   let hasResult = false;
@@ -303,7 +330,9 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
   for (const c of o.errors) codes.add(c);
   const errorCodes = (ctx.model.errors?.codes ?? []).filter((c) => codes.has(c.name)).map((c) => c.name);
   const errorType = ctx.names.allocate(`${base}ErrorCode`);
-  ctx.out.push(`${doc([`The error codes ${o.id} can answer with.`], '')}export type ${errorType} = ${errorCodes.length > 0 ? errorCodes.map(jsString).join(' | ') : 'never'};\n`);
+  ctx.out.push(
+    `${doc([`The error codes ${o.id} can answer with.`], '')}export type ${errorType} = ${errorCodes.length > 0 ? errorCodes.map(jsString).join(' | ') : 'never'};\n`,
+  );
   const idempotent = route.conditions.includes('idempotency_conflict') ? (o.idempotent === true ? 'auto' : 'optional') : 'none';
   let name = codeName(o.id, false);
   if (RESERVED_METHODS.has(name)) name = `${name}Operation`;
@@ -351,7 +380,59 @@ function pathExpression(route: Route, args: { name: string; fromVersion: boolean
   return out;
 }
 
-const JS_RESERVED = new Set(['body', 'query', 'headers', 'options', 'version', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'await']);
+const JS_RESERVED = new Set([
+  'body',
+  'query',
+  'headers',
+  'options',
+  'version',
+  'break',
+  'case',
+  'catch',
+  'class',
+  'const',
+  'continue',
+  'debugger',
+  'default',
+  'delete',
+  'do',
+  'else',
+  'enum',
+  'export',
+  'extends',
+  'false',
+  'finally',
+  'for',
+  'function',
+  'if',
+  'import',
+  'in',
+  'instanceof',
+  'new',
+  'null',
+  'return',
+  'super',
+  'switch',
+  'this',
+  'throw',
+  'true',
+  'try',
+  'typeof',
+  'var',
+  'void',
+  'while',
+  'with',
+  'yield',
+  'let',
+  'static',
+  'implements',
+  'interface',
+  'package',
+  'private',
+  'protected',
+  'public',
+  'await',
+]);
 
 function safeArg(name: string): string {
   return JS_RESERVED.has(name) ? `${name}Param` : name;
@@ -398,7 +479,16 @@ export function generateClient(spec: ServiceModel, options: GenerateClientOption
   const model = options.apiVersion === undefined ? spec : getVersionDocumentModel(spec, options.apiVersion);
   if (!model) {
     const served = getServedVersions(spec);
-    return { code: '', diagnostics: [diagnose(spec, 'unknown-version', { version: options.apiVersion ?? '', file: spec.file, served: served.length > 0 ? served.join(', ') : 'none (the spec has no versioning)' })] };
+    return {
+      code: '',
+      diagnostics: [
+        diagnose(spec, 'unknown-version', {
+          version: options.apiVersion ?? '',
+          file: spec.file,
+          served: served.length > 0 ? served.join(', ') : 'none (the spec has no versioning)',
+        }),
+      ],
+    };
   }
   const ctx: TsContext = { model, out: [], names: new NameAllocator(BUILT_IN_TYPES), diagnostics, resourceTypes: new Map() };
   const routes = getRoutes(model);
@@ -416,7 +506,9 @@ export function generateClient(spec: ServiceModel, options: GenerateClientOption
   const errors = model.errors;
   const codes = errors?.codes ?? [];
   const lines: string[] = [];
-  lines.push(`${doc(['Every error code the service declares.'], '')}export type ErrorCode = ${codes.length > 0 ? codes.map((c) => jsString(c.name)).join(' | ') : 'string'};\n`);
+  lines.push(
+    `${doc(['Every error code the service declares.'], '')}export type ErrorCode = ${codes.length > 0 ? codes.map((c) => jsString(c.name)).join(' | ') : 'string'};\n`,
+  );
   if (errors?.body?.kind === 'problem') {
     lines.push(`/** An error, as RFC 9457 problem details with the error code. */
 export interface ProblemDetails {
@@ -445,8 +537,12 @@ export type ErrorBody = ProblemDetails;
   // versions
   const v = model.versioning;
   const versions = [...new Set([...(v?.current !== undefined ? [v.current] : []), ...(v?.supported ?? []).map((s) => s.version)])];
-  lines.push(`${doc(['The versions of the interface the service serves.'], '')}export type Version = ${versions.length > 0 ? versions.map(jsString).join(' | ') : 'string'};\n`);
-  lines.push(`${doc(['The version this client was generated for; it is sent with every request unless another is chosen.'], '')}export const CURRENT_VERSION: Version | undefined = ${v?.current !== undefined ? jsString(v.current) : 'undefined'};\n`);
+  lines.push(
+    `${doc(['The versions of the interface the service serves.'], '')}export type Version = ${versions.length > 0 ? versions.map(jsString).join(' | ') : 'string'};\n`,
+  );
+  lines.push(
+    `${doc(['The version this client was generated for; it is sent with every request unless another is chosen.'], '')}export const CURRENT_VERSION: Version | undefined = ${v?.current !== undefined ? jsString(v.current) : 'undefined'};\n`,
+  );
 
   // events
   const kinds = model.events?.kinds ?? [];
@@ -460,13 +556,19 @@ export type ErrorBody = ProblemDetails;
     const sent = k.triggers.some((x) => x.action === 'update' || x.action === 'transition');
     previous.push(`  ${jsString(k.name)}: ${!sent ? 'never' : t === 'unknown' ? 'Record<string, unknown>' : `{ [F in keyof ${t}]?: ${t}[F] | null }`};`);
   }
-  lines.push(`${doc(['Every event kind the service sends.'], '')}export type EventKind = ${kinds.length > 0 ? kinds.map((k) => jsString(k.name)).join(' | ') : 'never'};\n`);
-  lines.push(`${doc(['The payload (`data.object`) of each event kind.'], '')}export interface EventPayloads {\n${payloads.join('\n')}${payloads.length > 0 ? '\n' : ''}}\n`);
+  lines.push(
+    `${doc(['Every event kind the service sends.'], '')}export type EventKind = ${kinds.length > 0 ? kinds.map((k) => jsString(k.name)).join(' | ') : 'never'};\n`,
+  );
+  lines.push(
+    `${doc(['The payload (`data.object`) of each event kind.'], '')}export interface EventPayloads {\n${payloads.join('\n')}${payloads.length > 0 ? '\n' : ''}}\n`,
+  );
   lines.push(
     `${doc(['`data.previous` of each event kind: sent on updates and transitions, the values before the change of the fields it altered (null for one that had none); `never` where the kind is sent on creates and deletes only.'], '')}export interface EventPrevious {\n${previous.join('\n')}${previous.length > 0 ? '\n' : ''}}\n`,
   );
   const raw = kinds.filter(isRawEvent).map((k) => jsString(k.name));
-  lines.push(`${doc(['The event kinds delivered raw (`body: raw`): the webhook body is the payload itself, with no envelope.'], '')}export type RawEventKind = ${raw.length > 0 ? raw.join(' | ') : 'never'};\n`);
+  lines.push(
+    `${doc(['The event kinds delivered raw (`body: raw`): the webhook body is the payload itself, with no envelope.'], '')}export type RawEventKind = ${raw.length > 0 ? raw.join(' | ') : 'never'};\n`,
+  );
   lines.push(`/** An event as delivered: the envelope \`{ id, type, timestamp, version, data: { object, previous? } }\`, or for a raw kind its payload itself (its id and time are the webhook-id and webhook-timestamp headers). */
 export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPayloads[K] : { id: string; type: K; timestamp: string; version?: string; data: { object: EventPayloads[K]; previous?: EventPrevious[K] } } }[EventKind];
 `);
@@ -488,12 +590,36 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
     ),
   );
   for (const s of schemes) {
-    if (s.type === 'api_key' && s.credentialName === undefined) diagnostics.push(diagnose(model, 'export-skipped', { item: `scheme ${s.name}`, target: 'client', reason: 'it names no header or query parameter, so the client cannot send its key' }, s.pointer));
-    if (s.type === 'oauth2_client_credentials' && !tokenRoutes.get(s.name)) diagnostics.push(diagnose(model, 'export-skipped', { item: `scheme ${s.name}`, target: 'client', reason: 'it names no token endpoint, so the client cannot get tokens' }, s.pointer));
+    if (s.type === 'api_key' && s.credentialName === undefined)
+      diagnostics.push(
+        diagnose(
+          model,
+          'export-skipped',
+          { item: `scheme ${s.name}`, target: 'client', reason: 'it names no header or query parameter, so the client cannot send its key' },
+          s.pointer,
+        ),
+      );
+    if (s.type === 'oauth2_client_credentials' && !tokenRoutes.get(s.name))
+      diagnostics.push(
+        diagnose(
+          model,
+          'export-skipped',
+          { item: `scheme ${s.name}`, target: 'client', reason: 'it names no token endpoint, so the client cannot get tokens' },
+          s.pointer,
+        ),
+      );
   }
 
   const placement = v?.placement;
-  const versionConfig = JSON.stringify(placement ? (placement.kind === 'path' ? { kind: 'path' } : placement.kind === 'media_type' ? { kind: 'media_type', name: placement.template } : { kind: placement.kind, name: placement.name }) : { kind: 'none' });
+  const versionConfig = JSON.stringify(
+    placement
+      ? placement.kind === 'path'
+        ? { kind: 'path' }
+        : placement.kind === 'media_type'
+          ? { kind: 'media_type', name: placement.template }
+          : { kind: placement.kind, name: placement.name }
+      : { kind: 'none' },
+  );
 
   // the operation table, read at run time: auth, error codes by status, idempotency
   const opTable = JSON.stringify(
@@ -527,7 +653,11 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
         o.summary,
         o.description,
         `\`${p.route.method} ${p.route.path}\` → ${p.route.successStatus}.`,
-        p.idempotent === 'auto' ? `Sends \`${idempotencyHeader}\` (a new key unless \`options.idempotencyKey\` is given), so a retry is safe.` : p.idempotent === 'optional' ? `Pass \`options.idempotencyKey\` to make a retry safe.` : undefined,
+        p.idempotent === 'auto'
+          ? `Sends \`${idempotencyHeader}\` (a new key unless \`options.idempotencyKey\` is given), so a retry is safe.`
+          : p.idempotent === 'optional'
+            ? `Pass \`options.idempotencyKey\` to make a retry safe.`
+            : undefined,
         o.deprecated ? '@deprecated' : undefined,
         `@throws {ServiceError<${p.errorType}>} when the service answers with a declared error.`,
       ],
@@ -551,7 +681,8 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
       const callArgs = p.pathArgs.filter((a) => !a.fromVersion).map((a) => safeArg(a.name));
       const at = paging.style === 'cursor' ? LIST_PARAMS.cursor : paging.style === 'offset' ? LIST_PARAMS.offset : LIST_PARAMS.page;
       const items = paging.body === 'array' ? 'page' : `page[${jsString(paging.items)}]`;
-      const head = `${doc([paging.style === 'cursor' ? `Every item of ${o.id}, page after page (follows \`${paging.next}\` until it is null).` : `Every item of ${o.id}, page after page (until a page comes back empty).`, `@throws {ServiceError<${p.errorType}>} when the service answers with a declared error.`], '  ')}` +
+      const head =
+        `${doc([paging.style === 'cursor' ? `Every item of ${o.id}, page after page (follows \`${paging.next}\` until it is null).` : `Every item of ${o.id}, page after page (until a page comes back empty).`, `@throws {ServiceError<${p.errorType}>} when the service answers with a declared error.`], '  ')}` +
         `  async *${iter}(${[...iterParams, `query: Omit<${p.queryType ?? 'Record<string, never>'}, ${jsString(at)}> = {}`, 'options: RequestOptions = {}'].join(', ')}): AsyncGenerator<${p.pageItem}, void, undefined> {\n`;
       const body =
         paging.style === 'cursor'
@@ -601,6 +732,6 @@ const IDEMPOTENCY_HEADER = ${jsString(idempotencyHeader)};
     .replace(RUNTIME_CLASS_DOC, () => `/** The client for ${name.replace(/\*\//g, '')}: one method per operation. */`)
     .replace(RUNTIME_IDEMPOTENCY_DOC, () => `Sent as \`${idempotencyHeader.replace(/\*\//g, '')}\``)
     .replace(RUNTIME_OPERATIONS, () => methods.join('\n'));
-  const code = `${header}\n// ---- types ----------------------------------------------------------------------------------------------------\n\n${types}\n${lines.join("\n")}${generated}${runtime}`;
+  const code = `${header}\n// ---- types ----------------------------------------------------------------------------------------------------\n\n${types}\n${lines.join('\n')}${generated}${runtime}`;
   return { code, diagnostics };
 }

@@ -50,12 +50,25 @@ export function exportJsonSchemas(model: ServiceModel): JsonSchemaExport {
   const document: JsonObject = {
     $schema: JSON_SCHEMA_DIALECT,
     title: `${model.purpose?.name ?? 'Service'} resources`,
-    description: 'One schema per resource and view, under $defs: the resource as returned, and the bodies of the create, replace and update requests its operations take.',
-    $defs: Object.fromEntries(files.map((f) => {
-      const { $schema: _dialect, ...rest } = f.schema;
-      return [f.name, rest];
-    })),
+    description:
+      'One schema per resource and view, under $defs: the resource as returned, and the bodies of the create, replace and update requests its operations take.',
+    $defs: Object.fromEntries(
+      files.map((f) => {
+        const { $schema: _dialect, ...rest } = f.schema;
+        return [f.name, rest];
+      }),
+    ),
   };
-  const diagnostics = model.resources.length === 0 ? [diagnose(model, 'export-not-shown', { item: 'resources', target: 'JSON Schema', consequence: '$defs is empty' }, model.present.resources ? '/resources' : undefined)] : [];
+  const diagnostics =
+    model.resources.length === 0
+      ? [
+          diagnose(
+            model,
+            'export-not-shown',
+            { item: 'resources', target: 'JSON Schema', consequence: '$defs is empty' },
+            model.present.resources ? '/resources' : undefined,
+          ),
+        ]
+      : [];
   return { document, files, diagnostics };
 }

@@ -1,10 +1,44 @@
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
-import { DEFAULT_PAGING, getApiKeyPlacement, getErrorMediaType, getIdempotencyHeader, isRawEvent, NOT_SHOWN, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
+import {
+  DEFAULT_PAGING,
+  getApiKeyPlacement,
+  getErrorMediaType,
+  getIdempotencyHeader,
+  isRawEvent,
+  NOT_SHOWN,
+  PROBLEM_MEDIA_TYPE,
+} from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
-import { getErrorCodes, getRouteErrors, getRoutes, LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type QueryParam, type Route, type StreamRoute, type TokenRoute, type WebhooksRoute } from '../model/model-routes.js';
+import {
+  getErrorCodes,
+  getRouteErrors,
+  getRoutes,
+  LINK_HEADER,
+  LIST_PARAMS,
+  PAGE_FIELDS,
+  type OperationRoute,
+  type QueryParam,
+  type Route,
+  type StreamRoute,
+  type TokenRoute,
+  type WebhooksRoute,
+} from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
-import type { AuthRequirement, EventKindModel, FieldModel, NamedExampleModel, OperationModel, ParameterModel, RateLimitModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel, VersionChangeModel } from '../model/model-types.js';
+import type {
+  AuthRequirement,
+  EventKindModel,
+  FieldModel,
+  NamedExampleModel,
+  OperationModel,
+  ParameterModel,
+  RateLimitModel,
+  ResourceModel,
+  SchemeModel,
+  ServiceModel,
+  ShapeModel,
+  VersionChangeModel,
+} from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { PART_NAMES } from '../spec/spec-types.js';
 import {
@@ -23,7 +57,18 @@ import {
 } from './export-shared.js';
 import { callbacksObject } from './export-callbacks.js';
 import { getSuccessHeaderObjects } from './export-response-headers.js';
-import { errorsToSpec, eventsToSpec, limitsToSpec, pagingToSpec, parametersToSpec, resourceToSpec, schemeToSpec, shapeToSpec, stateMachineToSpec, versioningToSpec } from './model-to-spec.js';
+import {
+  errorsToSpec,
+  eventsToSpec,
+  limitsToSpec,
+  pagingToSpec,
+  parametersToSpec,
+  resourceToSpec,
+  schemeToSpec,
+  shapeToSpec,
+  stateMachineToSpec,
+  versioningToSpec,
+} from './model-to-spec.js';
 
 // OpenAPI 3.1 (or 3.0) from the model, built from getRoutes(model): the routes the runtime registers are the
 // paths documented here, so what is served and what is exported cannot drift. What OpenAPI has no words for
@@ -141,7 +186,8 @@ function publishVariants(ctx: Context, doc: JsonObject): void {
     const s = node as JsonObject;
     for (const v of Object.values(s)) visit(v);
     const oneOf = s.oneOf;
-    if (!Array.isArray(oneOf) || !oneOf.every((x) => typeof x === 'object' && x !== null && typeof (x as JsonObject)['x-servicespec-variant'] === 'string')) return;
+    if (!Array.isArray(oneOf) || !oneOf.every((x) => typeof x === 'object' && x !== null && typeof (x as JsonObject)['x-servicespec-variant'] === 'string'))
+      return;
     const d = s.discriminator as { propertyName: string; mapping?: Record<string, string> } | undefined;
     const mapping: Record<string, string> = {};
     s.oneOf = oneOf.map((x) => {
@@ -154,7 +200,8 @@ function publishVariants(ctx: Context, doc: JsonObject): void {
         ctx.schemas[name] = v;
       }
       const r = ref(name);
-      const tag = d !== undefined ? ((v.properties as Record<string, JsonObject> | undefined)?.[d.propertyName]?.enum as unknown[] | undefined)?.[0] : undefined;
+      const tag =
+        d !== undefined ? ((v.properties as Record<string, JsonObject> | undefined)?.[d.propertyName]?.enum as unknown[] | undefined)?.[0] : undefined;
       if (typeof tag === 'string') mapping[tag] = r.$ref as string;
       return r;
     });
@@ -190,7 +237,9 @@ function versionDescription(ctx: Context): string {
   // Every served version is accepted, but the bodies here are the current version's: an older one has its own document.
   const older = (v?.supported ?? []).map((x) => x.version).filter((x) => x !== v?.current);
   if (v?.current !== undefined && older.length > 0) {
-    parts.push(`The bodies in this document are version ${v.current}'s; ${older.length === 1 ? 'version' : 'versions'} ${older.join(', ')} ${older.length === 1 ? 'has its' : 'each have their'} own document (\`servicespec export openapi --api-version ${older[0]!}\`).`);
+    parts.push(
+      `The bodies in this document are version ${v.current}'s; ${older.length === 1 ? 'version' : 'versions'} ${older.join(', ')} ${older.length === 1 ? 'has its' : 'each have their'} own document (\`servicespec export openapi --api-version ${older[0]!}\`).`,
+    );
   }
   return parts.join(' ');
 }
@@ -201,7 +250,9 @@ function versionDescription(ctx: Context): string {
  */
 function jsonType(ctx: Context): string {
   const v = ctx.model.versioning;
-  return v?.placement?.kind === 'media_type' && v.current !== undefined && parseMediaTypeTemplate(v.placement.template) ? fillMediaType(v.placement.template, v.current) : 'application/json';
+  return v?.placement?.kind === 'media_type' && v.current !== undefined && parseMediaTypeTemplate(v.placement.template)
+    ? fillMediaType(v.placement.template, v.current)
+    : 'application/json';
 }
 
 function versionHeaderParam(ctx: Context): JsonObject | undefined {
@@ -210,7 +261,13 @@ function versionHeaderParam(ctx: Context): JsonObject | undefined {
   if (!ctx.parameters.ServiceVersion) {
     const s = versionSchema(ctx);
     if (ctx.model.versioning?.default === 'current' && ctx.model.versioning.current !== undefined) s.default = ctx.model.versioning.current;
-    ctx.parameters.ServiceVersion = { name: p.name, in: 'header', required: ctx.model.versioning?.default === 'required', description: versionDescription(ctx), schema: s };
+    ctx.parameters.ServiceVersion = {
+      name: p.name,
+      in: 'header',
+      required: ctx.model.versioning?.default === 'required',
+      description: versionDescription(ctx),
+      schema: s,
+    };
   }
   return ref('ServiceVersion', 'parameters');
 }
@@ -266,7 +323,10 @@ function rateLimitHeaders(ctx: Context, quota: boolean, retry: boolean): JsonObj
 /** The Link header (RFC 8288) of a list with `paging.link`, declared once in components. */
 function linkHeader(ctx: Context): JsonObject {
   if (!ctx.headers[LINK_HEADER]) {
-    ctx.headers[LINK_HEADER] = { description: 'The address of the next page as `<…>; rel="next"` (RFC 8288); absent on the last page.', schema: { type: 'string' } };
+    ctx.headers[LINK_HEADER] = {
+      description: 'The address of the next page as `<…>; rel="next"` (RFC 8288); absent on the last page.',
+      schema: { type: 'string' },
+    };
   }
   return ref(LINK_HEADER, 'headers');
 }
@@ -298,9 +358,24 @@ function queryParam(ctx: Context, q: QueryParam, route: OperationRoute): JsonObj
       return { name: q.name, in: 'query', required: false, description: parts.join(' '), schema: s };
     }
     case 'cursor':
-      return { name: q.name, in: 'query', required: false, description: o.paging?.body === 'array' ? 'The cursor of the `rel="next"` address of the previous page\'s `Link` header; leave it out for the first page.' : `The \`${o.paging?.next ?? PAGE_FIELDS.next}\` of the previous page; leave it out for the first page.`, schema: { type: 'string' } };
+      return {
+        name: q.name,
+        in: 'query',
+        required: false,
+        description:
+          o.paging?.body === 'array'
+            ? 'The cursor of the `rel="next"` address of the previous page\'s `Link` header; leave it out for the first page.'
+            : `The \`${o.paging?.next ?? PAGE_FIELDS.next}\` of the previous page; leave it out for the first page.`,
+        schema: { type: 'string' },
+      };
     case 'offset':
-      return { name: q.name, in: 'query', required: false, description: 'The number of items to skip before the page starts.', schema: { type: 'integer', minimum: 0, default: 0 } };
+      return {
+        name: q.name,
+        in: 'query',
+        required: false,
+        description: 'The number of items to skip before the page starts.',
+        schema: { type: 'integer', minimum: 0, default: 0 },
+      };
     case 'page':
       return { name: q.name, in: 'query', required: false, description: 'The page number, from 1.', schema: { type: 'integer', minimum: 1, default: 1 } };
     case 'sort':
@@ -312,7 +387,13 @@ function queryParam(ctx: Context, q: QueryParam, route: OperationRoute): JsonObj
         schema: { type: 'string', enum: o.sort.flatMap((f) => [f, `-${f}`]) },
       };
     case 'filter':
-      return { name: q.name, in: 'query', required: false, description: `Only items whose \`${q.name}\` equals this value.`, schema: fieldParamSchema(ctx, q.field, route.resource) };
+      return {
+        name: q.name,
+        in: 'query',
+        required: false,
+        description: `Only items whose \`${q.name}\` equals this value.`,
+        schema: fieldParamSchema(ctx, q.field, route.resource),
+      };
     case 'version': {
       const s = versionSchema(ctx);
       if (ctx.model.versioning?.default === 'current' && ctx.model.versioning.current !== undefined) s.default = ctx.model.versioning.current;
@@ -411,7 +492,15 @@ function security(ctx: Context, req: AuthRequirement, where: string, pointer: st
   }
   const known = req.schemes.filter((s) => ctx.model.authentication?.schemes.some((x) => x.name === s));
   for (const s of req.schemes) {
-    if (!known.includes(s)) ctx.diagnostics.push(diagnose(ctx.model, 'export-skipped', { item: `scheme ${s} of ${where}`, target: `OpenAPI ${ctx.version}`, reason: 'it is not declared under authentication.schemes' }, pointer));
+    if (!known.includes(s))
+      ctx.diagnostics.push(
+        diagnose(
+          ctx.model,
+          'export-skipped',
+          { item: `scheme ${s} of ${where}`, target: `OpenAPI ${ctx.version}`, reason: 'it is not declared under authentication.schemes' },
+          pointer,
+        ),
+      );
   }
   // Scopes only on OAuth2 schemes, in 3.1 too: 3.1 allows role names on others, but linters take them for
   // undeclared OAuth2 scopes (Spectral's oas3-operation-security-defined); they go to x-servicespec-required-scopes.
@@ -419,7 +508,18 @@ function security(ctx: Context, req: AuthRequirement, where: string, pointer: st
   if (known.length === 0) {
     // A credential is required, but no declared scheme can carry it: OpenAPI's `[]` would read as "none".
     target['x-servicespec-requirement'] = { schemes: [...req.schemes], scopes: [...req.scopes] };
-    ctx.diagnostics.push(diagnose(ctx.model, 'export-skipped', { item: `the requirement of ${where}`, target: `OpenAPI ${ctx.version}`, reason: 'it names no declared scheme; it is kept in x-servicespec-requirement' }, pointer));
+    ctx.diagnostics.push(
+      diagnose(
+        ctx.model,
+        'export-skipped',
+        {
+          item: `the requirement of ${where}`,
+          target: `OpenAPI ${ctx.version}`,
+          reason: 'it names no declared scheme; it is kept in x-servicespec-requirement',
+        },
+        pointer,
+      ),
+    );
   }
   if (req.scopes.length > 0 && known.some((s) => !isOAuth(ctx, s))) {
     target['x-servicespec-required-scopes'] = [...req.scopes];
@@ -499,14 +599,19 @@ function operationRules(ctx: Context, route: OperationRoute): string[] {
   const r = route.resource;
   if (r?.owner !== undefined && o.action !== 'create') {
     const override = r.ownerOverrideScopes.length > 0 ? ` Holders of ${list(r.ownerOverrideScopes.map(code))} act on every subject's.` : '';
-    rules.push(`Each ${r.name} belongs to the subject that created it (${code(r.owner)}); another subject's ${r.name} is answered as ${r.ownerAccess === 'forbidden' ? 'forbidden' : 'not found'}.${override}`);
+    rules.push(
+      `Each ${r.name} belongs to the subject that created it (${code(r.owner)}); another subject's ${r.name} is answered as ${r.ownerAccess === 'forbidden' ? 'forbidden' : 'not found'}.${override}`,
+    );
   }
   if (o.action === 'list') {
     const page = ctx.model.limits?.pageSize;
     if (page?.default !== undefined || page?.max !== undefined) {
       const parts: string[] = [];
       if (page.default !== undefined) parts.push(`${page.default} items by default`);
-      if (page.max !== undefined) parts.push(`at most ${page.max}${page.overMax === 'clamp' ? ' (a larger limit is lowered to it)' : page.overMax === 'reject' ? ' (a larger limit is rejected)' : ''}`);
+      if (page.max !== undefined)
+        parts.push(
+          `at most ${page.max}${page.overMax === 'clamp' ? ' (a larger limit is lowered to it)' : page.overMax === 'reject' ? ' (a larger limit is rejected)' : ''}`,
+        );
       rules.push(`Pages hold ${parts.join(', ')}.`);
     }
   }
@@ -532,7 +637,10 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
       const properties: JsonObject = { [paging.items]: items };
       const required = [paging.items];
       if (paging.style === 'cursor') {
-        properties[paging.next] = schema(ctx, { type: ['string', 'null'], description: `Pass as \`${LIST_PARAMS.cursor}\` to get the next page; null on the last page.` });
+        properties[paging.next] = schema(ctx, {
+          type: ['string', 'null'],
+          description: `Pass as \`${LIST_PARAMS.cursor}\` to get the next page; null on the last page.`,
+        });
         required.push(paging.next);
       }
       if (paging.total !== undefined) {
@@ -581,7 +689,16 @@ function requestBody(ctx: Context, route: OperationRoute): JsonObject | undefine
 
 /** OpenAPI Example Objects from named examples. */
 function exampleObjects(list: readonly NamedExampleModel[]): JsonObject {
-  return Object.fromEntries(list.map((e) => [e.name, { ...(e.summary !== undefined ? { summary: e.summary } : {}), ...(e.description !== undefined ? { description: e.description } : {}), value: e.value as JsonObject }]));
+  return Object.fromEntries(
+    list.map((e) => [
+      e.name,
+      {
+        ...(e.summary !== undefined ? { summary: e.summary } : {}),
+        ...(e.description !== undefined ? { description: e.description } : {}),
+        value: e.value as JsonObject,
+      },
+    ]),
+  );
 }
 
 /**
@@ -598,14 +715,43 @@ function namedExamples(ctx: Context, o: OperationModel, op: JsonObject, params: 
   const place = (list: readonly NamedExampleModel[], media: JsonObject | undefined, what: string, pointer: string) => {
     if (list.length === 0) return;
     if (media) media.examples = exampleObjects(list);
-    else ctx.diagnostics.push(diagnose(ctx.model, 'export-not-shown', { item: `the ${what} examples of operation ${o.id}`, target: `OpenAPI ${ctx.version}`, consequence: `the operation has no ${what} body to hold them` }, pointer));
+    else
+      ctx.diagnostics.push(
+        diagnose(
+          ctx.model,
+          'export-not-shown',
+          {
+            item: `the ${what} examples of operation ${o.id}`,
+            target: `OpenAPI ${ctx.version}`,
+            consequence: `the operation has no ${what} body to hold them`,
+          },
+          pointer,
+        ),
+      );
   };
   place(ex.request, mediaOf(op.requestBody), 'request', joinPointer(joinPointer(o.pointer, 'examples'), 'request'));
-  place(ex.response, mediaOf((op.responses as Record<string, unknown>)[String(o.status)]), 'response', joinPointer(joinPointer(o.pointer, 'examples'), 'response'));
+  place(
+    ex.response,
+    mediaOf((op.responses as Record<string, unknown>)[String(o.status)]),
+    'response',
+    joinPointer(joinPointer(o.pointer, 'examples'), 'response'),
+  );
   for (const p of ex.parameters) {
     const target = params.find((x) => x.name === p.name || (x.in === 'header' && typeof x.name === 'string' && x.name.toLowerCase() === p.name.toLowerCase()));
     if (target) target.examples = exampleObjects(p.examples);
-    else ctx.diagnostics.push(diagnose(ctx.model, 'export-not-shown', { item: `the examples of parameter ${p.name} of operation ${o.id}`, target: `OpenAPI ${ctx.version}`, consequence: 'the operation has no such parameter' }, joinPointer(joinPointer(joinPointer(o.pointer, 'examples'), 'parameters'), p.name)));
+    else
+      ctx.diagnostics.push(
+        diagnose(
+          ctx.model,
+          'export-not-shown',
+          {
+            item: `the examples of parameter ${p.name} of operation ${o.id}`,
+            target: `OpenAPI ${ctx.version}`,
+            consequence: 'the operation has no such parameter',
+          },
+          joinPointer(joinPointer(joinPointer(o.pointer, 'examples'), 'parameters'), p.name),
+        ),
+      );
   }
 }
 
@@ -643,14 +789,29 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   else {
     // OpenAPI tools expect a summary; without one in the spec it is said in words from what the spec does show.
     op.summary = derivedSummary(route);
-    ctx.diagnostics.push(diagnose(ctx.model, 'export-not-shown', { item: `the summary of operation ${o.id}`, target: `OpenAPI ${ctx.version}`, consequence: `the summary says what the action is: "${String(op.summary)}"` }, o.pointer));
+    ctx.diagnostics.push(
+      diagnose(
+        ctx.model,
+        'export-not-shown',
+        {
+          item: `the summary of operation ${o.id}`,
+          target: `OpenAPI ${ctx.version}`,
+          consequence: `the summary says what the action is: "${String(op.summary)}"`,
+        },
+        o.pointer,
+      ),
+    );
   }
   const rules = operationRules(ctx, route);
   const description = withRules(o.description, rules);
   if (description !== undefined) op.description = description;
   if (route.resource) op.tags = [route.resource.name];
   if (o.deprecated) op.deprecated = true;
-  const params: JsonObject[] = [...pathParams(ctx, route), ...route.query.map((q) => queryParam(ctx, q, route)), ...route.headers.map((h) => declaredParam(ctx, h))];
+  const params: JsonObject[] = [
+    ...pathParams(ctx, route),
+    ...route.query.map((q) => queryParam(ctx, q, route)),
+    ...route.headers.map((h) => declaredParam(ctx, h)),
+  ];
   const vh = versionHeaderParam(ctx);
   if (vh) params.push(vh);
   if (route.conditions.includes('idempotency_conflict')) params.push(idempotencyParam(ctx));
@@ -682,7 +843,8 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   op['x-servicespec-operation'] = ext;
   // Rate limits, page sizes, idempotency and ownership are listed once, where the spec states them; a transition
   // is stated by its state machine and carried out by this operation, so it is listed here.
-  if (o.action === 'transition' && route.transition) note(ctx, `operation ${o.id}: ${rules[0]!.replace(/\.$/, '')}`, 'x-servicespec-operation and its description', o.pointer);
+  if (o.action === 'transition' && route.transition)
+    note(ctx, `operation ${o.id}: ${rules[0]!.replace(/\.$/, '')}`, 'x-servicespec-operation and its description', o.pointer);
   return op;
 }
 
@@ -740,8 +902,20 @@ function streamOperation(ctx: Context, route: StreamRoute): JsonObject {
   const params = pathParams(ctx, route);
   // The resume and filter parameters the runtime's stream reads (src/runtime/events/events-stream.ts).
   params.push(
-    { name: 'Last-Event-ID', in: 'header', required: false, description: 'Continue strictly after this position (the `id` of the last event received).', schema: { type: 'string', pattern: '^[0-9]+$' } },
-    { name: 'after', in: 'query', required: false, description: 'The same as `Last-Event-ID`, for clients that cannot set headers.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+    {
+      name: 'Last-Event-ID',
+      in: 'header',
+      required: false,
+      description: 'Continue strictly after this position (the `id` of the last event received).',
+      schema: { type: 'string', pattern: '^[0-9]+$' },
+    },
+    {
+      name: 'after',
+      in: 'query',
+      required: false,
+      description: 'The same as `Last-Event-ID`, for clients that cannot set headers.',
+      schema: { type: 'string', pattern: '^[0-9]+$' },
+    },
     { name: 'kinds', in: 'query', required: false, description: 'Only these event kinds, comma-separated.', schema: { type: 'string' } },
   );
   const vh = versionHeaderParam(ctx);
@@ -769,7 +943,11 @@ function streamOperation(ctx: Context, route: StreamRoute): JsonObject {
 // events (issue 5): the built-in webhook registration operations (src/runtime/events/events-webhooks.ts).
 function webhooksOperation(ctx: Context, route: WebhooksRoute): JsonObject {
   const kinds = (ctx.model.events?.kinds ?? []).map((k) => k.name);
-  const secret = { type: 'string', pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$', description: 'The signing secret (Standard Webhooks): `whsec_` and base64 of 24 to 64 random bytes.' };
+  const secret = {
+    type: 'string',
+    pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
+    description: 'The signing secret (Standard Webhooks): `whsec_` and base64 of 24 to 64 random bytes.',
+  };
   const endpoint: JsonObject = {
     type: 'object',
     properties: {
@@ -793,22 +971,46 @@ function webhooksOperation(ctx: Context, route: WebhooksRoute): JsonObject {
   const table: Record<WebhooksRoute['action'], { name: string; summary: string; body?: JsonObject; ok: JsonObject }> = {
     add: {
       name: 'addWebhookEndpoint',
-      summary: 'Register a webhook endpoint for some or all event kinds; it receives only events whose object this credential may read. The secret is shown in this answer only.',
+      summary:
+        'Register a webhook endpoint for some or all event kinds; it receives only events whose object this credential may read. The secret is shown in this answer only.',
       body: {
         type: 'object',
-        properties: { url: { type: 'string', format: 'uri', maxLength: 2048 }, kinds: { type: 'array', items: { type: 'string', enum: kinds }, minItems: 1, uniqueItems: true }, description: { type: 'string', maxLength: 200 }, secret },
+        properties: {
+          url: { type: 'string', format: 'uri', maxLength: 2048 },
+          kinds: { type: 'array', items: { type: 'string', enum: kinds }, minItems: 1, uniqueItems: true },
+          description: { type: 'string', maxLength: 200 },
+          secret,
+        },
         required: ['url'],
         additionalProperties: false,
       },
-      ok: { description: 'The endpoint, with its secret.', content: json({ ...endpoint, properties: { ...(endpoint.properties as JsonObject), secret }, required: [...(endpoint.required as string[]), 'secret'] }) },
+      ok: {
+        description: 'The endpoint, with its secret.',
+        content: json({
+          ...endpoint,
+          properties: { ...(endpoint.properties as JsonObject), secret },
+          required: [...(endpoint.required as string[]), 'secret'],
+        }),
+      },
     },
-    list: { name: 'listWebhookEndpoints', summary: 'The webhook endpoints this caller registered (never their secrets).', ok: { description: 'The endpoints.', content: json({ type: 'object', properties: { items: { type: 'array', items: endpoint } }, required: ['items'] }) } },
+    list: {
+      name: 'listWebhookEndpoints',
+      summary: 'The webhook endpoints this caller registered (never their secrets).',
+      ok: { description: 'The endpoints.', content: json({ type: 'object', properties: { items: { type: 'array', items: endpoint } }, required: ['items'] }) },
+    },
     remove: { name: 'removeWebhookEndpoint', summary: 'Remove a webhook endpoint; nothing more is delivered to it.', ok: { description: 'Removed.' } },
     rotate: {
       name: 'rotateWebhookSecret',
       summary: 'Replace the signing secret; deliveries carry signatures with both secrets until the previous one expires.',
       body: { type: 'object', properties: { secret }, additionalProperties: false },
-      ok: { description: 'The new secret and when the previous one stops being used.', content: json({ type: 'object', properties: { id: { type: 'string' }, secret, previous_secret_expires_at: { type: 'string', format: 'date-time' } }, required: ['id', 'secret', 'previous_secret_expires_at'] }) },
+      ok: {
+        description: 'The new secret and when the previous one stops being used.',
+        content: json({
+          type: 'object',
+          properties: { id: { type: 'string' }, secret, previous_secret_expires_at: { type: 'string', format: 'date-time' } },
+          required: ['id', 'secret', 'previous_secret_expires_at'],
+        }),
+      },
     },
   };
   const t = table[route.action];
@@ -910,7 +1112,10 @@ function infoRules(ctx: Context): string[] {
     if (l.nestingDepth !== undefined) rules.push(`JSON bodies nest at most ${l.nestingDepth} levels deep.`);
     if (l.timeout) rules.push(`Requests time out after ${l.timeout.text}.`);
     if (l.concurrency !== undefined) rules.push(`At most ${l.concurrency} requests are handled at once.`);
-    if (l.failedAuth) rules.push(`After ${l.failedAuth.attempts} failed credentials within ${l.failedAuth.per.text} from one client address, or for one user name or key id, further attempts are refused as rate limited until the window passes.`);
+    if (l.failedAuth)
+      rules.push(
+        `After ${l.failedAuth.attempts} failed credentials within ${l.failedAuth.per.text} from one client address, or for one user name or key id, further attempts are refused as rate limited until the window passes.`,
+      );
   }
   const v = m.versioning;
   if (v) {
@@ -925,9 +1130,12 @@ function infoRules(ctx: Context): string[] {
             : pl.kind === 'query'
               ? `the ${code(pl.name)} query parameter`
               : `the media type ${code(pl.template)} (\`Accept\`, and \`Content-Type\` for a body)`;
-    if (v.current !== undefined) rules.push(`Current version: ${code(v.current)}${v.scheme ? ` (${v.scheme} versions)` : ''}${where ? `, named in ${where}` : ''}.`);
+    if (v.current !== undefined)
+      rules.push(`Current version: ${code(v.current)}${v.scheme ? ` (${v.scheme} versions)` : ''}${where ? `, named in ${where}` : ''}.`);
     for (const s of v.supported) {
-      const dates = [s.deprecated !== undefined ? `deprecated ${s.deprecated}` : '', s.sunset !== undefined ? `sunset ${s.sunset}` : ''].filter(Boolean).join(', ');
+      const dates = [s.deprecated !== undefined ? `deprecated ${s.deprecated}` : '', s.sunset !== undefined ? `sunset ${s.sunset}` : '']
+        .filter(Boolean)
+        .join(', ');
       const changes = s.changes.map(changeSentence).join(' ');
       rules.push(`Also served: ${code(s.version)}${dates ? ` (${dates})` : ''}.${changes ? ` ${changes}` : ''}`);
     }
@@ -936,7 +1144,11 @@ function infoRules(ctx: Context): string[] {
   const ev = m.events;
   if (ev?.webhook) {
     const w = ev.webhook;
-    const parts = [w.signing ? `signed per Standard Webhooks` : '', w.retries ? `retried after ${w.retries.map((r) => r.text).join(', ')}` : '', w.timeout ? `each attempt times out after ${w.timeout.text}` : ''].filter(Boolean);
+    const parts = [
+      w.signing ? `signed per Standard Webhooks` : '',
+      w.retries ? `retried after ${w.retries.map((r) => r.text).join(', ')}` : '',
+      w.timeout ? `each attempt times out after ${w.timeout.text}` : '',
+    ].filter(Boolean);
     rules.push(`Webhooks${parts.length > 0 ? `: ${parts.join('; ')}` : ''}.`);
   }
   return rules;
@@ -973,7 +1185,15 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
   // info
   const p = model.purpose;
   const info: JsonObject = { title: p?.name ?? NOT_SHOWN };
-  if (p?.name === undefined) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: 'the service name', target: `OpenAPI ${version}`, consequence: 'info.title says "not shown"' }, model.present.purpose ? '/purpose' : undefined));
+  if (p?.name === undefined)
+    ctx.diagnostics.push(
+      diagnose(
+        model,
+        'export-not-shown',
+        { item: 'the service name', target: `OpenAPI ${version}`, consequence: 'info.title says "not shown"' },
+        model.present.purpose ? '/purpose' : undefined,
+      ),
+    );
   const purposeExt: JsonObject = {};
   if (p?.summary !== undefined) {
     if (version === '3.1') info.summary = p.summary;
@@ -986,7 +1206,15 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
   const description = withRules(p?.description, rules);
   if (description !== undefined) info.description = description;
   info.version = model.versioning?.current ?? NOT_SHOWN;
-  if (model.versioning?.current === undefined) ctx.diagnostics.push(diagnose(model, 'export-not-shown', { item: 'the current version', target: `OpenAPI ${version}`, consequence: 'info.version says "not shown"' }, model.present.versioning ? '/versioning' : undefined));
+  if (model.versioning?.current === undefined)
+    ctx.diagnostics.push(
+      diagnose(
+        model,
+        'export-not-shown',
+        { item: 'the current version', target: `OpenAPI ${version}`, consequence: 'info.version says "not shown"' },
+        model.present.versioning ? '/versioning' : undefined,
+      ),
+    );
   if (p?.contact) info.contact = { ...p.contact };
   if (p?.includes !== undefined || p?.excludes !== undefined) {
     purposeExt.scope = clean({ includes: p.includes ? [...p.includes] : undefined, excludes: p.excludes ? [...p.excludes] : undefined });
@@ -1008,7 +1236,10 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
   const server: JsonObject =
     base !== undefined && !/\{[^{}]*\}/.test(base)
       ? { url: base, description: 'The address the service is deployed at.' }
-      : { url: '/', description: `The address the service is deployed at is ${base === undefined ? 'not shown in the spec' : `\`${base}\`, supplied at deployment`}: \`/\` stands for it.` };
+      : {
+          url: '/',
+          description: `The address the service is deployed at is ${base === undefined ? 'not shown in the spec' : `\`${base}\`, supplied at deployment`}: \`/\` stands for it.`,
+        };
   if (base === undefined) server['x-servicespec-not-shown'] = true;
   else if (server.url !== base) server['x-servicespec-base-url'] = base;
   doc.servers = [server];
@@ -1040,7 +1271,7 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
       description: 'An error, as RFC 9457 problem details with the error code.',
       properties: {
         type: { type: 'string', format: 'uri-reference', description: 'A URI identifying the problem type.' },
-        title: { type: 'string', description: 'The error code\'s title.' },
+        title: { type: 'string', description: "The error code's title." },
         status: { type: 'integer', description: 'The HTTP status.' },
         detail: { type: 'string', description: 'What went wrong in this request.' },
         instance: { type: 'string', description: 'The request path.' },
@@ -1081,7 +1312,8 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
   if (auth?.default) security(ctx, auth.default, 'authentication.default', '/authentication/default', doc);
   if (auth && auth.scopes.length > 0) {
     doc['x-servicespec-scopes'] = Object.fromEntries(auth.scopes.map((s) => [s.name, s.description]));
-    if (!auth.schemes.some((s) => s.type === 'oauth2_client_credentials')) note(ctx, 'authentication.scopes (no OAuth2 scheme lists them)', 'x-servicespec-scopes', '/authentication/scopes');
+    if (!auth.schemes.some((s) => s.type === 'oauth2_client_credentials'))
+      note(ctx, 'authentication.scopes (no OAuth2 scheme lists them)', 'x-servicespec-scopes', '/authentication/scopes');
   }
 
   // paths, from the routes the runtime serves
@@ -1096,7 +1328,14 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
     const first = answered.get(shape);
     if (first !== undefined) {
       const what = route.kind === 'operation' ? `operation ${route.operation.id}` : `the built-in ${route.kind} route`;
-      ctx.diagnostics.push(diagnose(model, 'export-skipped', { item: `${what} (${route.method} ${route.path})`, target: `OpenAPI ${version}`, reason: `${first} already answers the same requests` }, route.kind === 'operation' ? route.operation.pointer : undefined));
+      ctx.diagnostics.push(
+        diagnose(
+          model,
+          'export-skipped',
+          { item: `${what} (${route.method} ${route.path})`, target: `OpenAPI ${version}`, reason: `${first} already answers the same requests` },
+          route.kind === 'operation' ? route.operation.pointer : undefined,
+        ),
+      );
       continue;
     }
     answered.set(shape, route.kind === 'operation' ? `operation ${route.operation.id}` : `the built-in ${route.kind} route`);
@@ -1142,16 +1381,25 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
   // the parts OpenAPI has no words for
   if (model.present.states) {
     doc['x-servicespec-states'] = Object.fromEntries(model.stateMachines.map((m) => [m.resource, stateMachineToSpec(m)]));
-    for (const m of model.stateMachines) note(ctx, `the ${m.resource} state machine`, 'x-servicespec-states, info.description and the transition operations', m.pointer);
+    for (const m of model.stateMachines)
+      note(ctx, `the ${m.resource} state machine`, 'x-servicespec-states, info.description and the transition operations', m.pointer);
   }
   if (errors) {
     doc['x-servicespec-errors'] = errorsToSpec(model);
-    for (const c of errors.codes) if (c.when.length > 0) note(ctx, `error code ${c.name}: the conditions that produce it (${c.when.join(', ')})`, 'x-servicespec-errors', joinPointer(c.pointer, 'when'));
+    for (const c of errors.codes)
+      if (c.when.length > 0)
+        note(ctx, `error code ${c.name}: the conditions that produce it (${c.when.join(', ')})`, 'x-servicespec-errors', joinPointer(c.pointer, 'when'));
   }
   if (model.limits) {
     doc['x-servicespec-limits'] = limitsToSpec(model);
     const l = model.limits;
-    for (const r of l.rate) note(ctx, `rate limit ${r.name ?? r.pointer}`, `x-servicespec-limits and ${r.operations ? 'the descriptions of the operations it names' : 'info.description'}`, r.pointer);
+    for (const r of l.rate)
+      note(
+        ctx,
+        `rate limit ${r.name ?? r.pointer}`,
+        `x-servicespec-limits and ${r.operations ? 'the descriptions of the operations it names' : 'info.description'}`,
+        r.pointer,
+      );
     const items: [string, unknown][] = [
       ['body_size', l.bodySize],
       ['header_size', l.headerSize],

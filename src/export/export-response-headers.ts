@@ -18,7 +18,11 @@ export interface SuccessHeaderOptions {
 export function getSuccessHeaderObjects(model: ServiceModel, route: OperationRoute, opts: SuccessHeaderOptions): { location: JsonObject; rest: JsonObject } {
   const out: [string, JsonObject][] = [];
   for (const h of getResponseHeaders(model, route)) {
-    if (h.source === 'location') out.push([h.name, { description: `Where the created ${route.resource?.name ?? 'object'} is read: ${h.location!}.`, schema: { type: 'string', format: 'uri-reference' } }]);
+    if (h.source === 'location')
+      out.push([
+        h.name,
+        { description: `Where the created ${route.resource?.name ?? 'object'} is read: ${h.location!}.`, schema: { type: 'string', format: 'uri-reference' } },
+      ]);
     else if (h.source === 'link') out.push([h.name, opts.link()]);
     else {
       const p = h.header!;

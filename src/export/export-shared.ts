@@ -168,7 +168,12 @@ export function toOas30Schema(input: unknown): unknown {
   const s = input as JsonObject;
   if ('$ref' in s) return { ...s };
   const any = s.anyOf;
-  if (Array.isArray(any) && any.length === 2 && (any[1] as JsonObject).type === 'null' && Object.keys(s).every((k) => k === 'anyOf' || k.startsWith('x-') || k === 'description' || k === 'readOnly' || k === 'default' || k === 'examples')) {
+  if (
+    Array.isArray(any) &&
+    any.length === 2 &&
+    (any[1] as JsonObject).type === 'null' &&
+    Object.keys(s).every((k) => k === 'anyOf' || k.startsWith('x-') || k === 'description' || k === 'readOnly' || k === 'default' || k === 'examples')
+  ) {
     const { anyOf: _anyOf, ...rest } = s;
     const inner = toOas30Schema(any[0]) as JsonObject;
     const merged = '$ref' in inner ? { allOf: [inner] } : { ...inner };
@@ -243,7 +248,12 @@ export function toOas30Schema(input: unknown): unknown {
 function previousSources(k: EventKindModel): string[] {
   const out: string[] = [];
   for (const t of k.triggers) {
-    const what = t.action === 'update' ? `an update or replace of a ${t.resource}` : t.action === 'transition' ? `the ${t.resource} transition ${code(t.transition)}` : undefined;
+    const what =
+      t.action === 'update'
+        ? `an update or replace of a ${t.resource}`
+        : t.action === 'transition'
+          ? `the ${t.resource} transition ${code(t.transition)}`
+          : undefined;
     if (what !== undefined && !out.includes(what)) out.push(what);
   }
   return out;
@@ -255,7 +265,12 @@ function previousSources(k: EventKindModel): string[] {
  * and transitions only, holds the values before the change of the fields the change altered (null for one that had
  * none), so its properties are the payload's, none required. `dialect` converts what is built here (not the payload).
  */
-export function getEventDataSchema(model: ServiceModel, k: EventKindModel, payloadSchema: JsonObject, dialect: (s: JsonObject) => JsonObject = (s) => s): JsonObject {
+export function getEventDataSchema(
+  model: ServiceModel,
+  k: EventKindModel,
+  payloadSchema: JsonObject,
+  dialect: (s: JsonObject) => JsonObject = (s) => s,
+): JsonObject {
   const properties: JsonObject = { object: payloadSchema };
   const sources = previousSources(k);
   if (sources.length > 0) {
@@ -263,7 +278,9 @@ export function getEventDataSchema(model: ServiceModel, k: EventKindModel, paylo
     let fields = Object.entries((shape.properties ?? {}) as Record<string, JsonObject>);
     // A transition sends its state field's earlier value only; an update, every field it changed.
     if (k.triggers.every((t) => t.action !== 'update')) {
-      const states = new Set(model.stateMachines.filter((m) => k.triggers.some((t) => t.action === 'transition' && t.resource === m.resource)).map((m) => getStateField(model, m)));
+      const states = new Set(
+        model.stateMachines.filter((m) => k.triggers.some((t) => t.action === 'transition' && t.resource === m.resource)).map((m) => getStateField(model, m)),
+      );
       fields = fields.filter(([n]) => states.has(n));
     }
     const previous: JsonObject = {
@@ -275,7 +292,7 @@ export function getEventDataSchema(model: ServiceModel, k: EventKindModel, paylo
   }
   return {
     type: 'object',
-    description: `The event's data: \`object\` is the payload${sources.length > 0 ? '; `previous` the changed fields\' earlier values' : ''}.`,
+    description: `The event's data: \`object\` is the payload${sources.length > 0 ? "; `previous` the changed fields' earlier values" : ''}.`,
     properties,
     required: ['object'],
     additionalProperties: false,

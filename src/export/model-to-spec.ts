@@ -160,9 +160,10 @@ export function stateMachineToSpec(m: StateMachineModel): StateMachineSpec {
     field: m.field,
     initial: m.initial,
     // Written out when declared, and when empty (`states: {}` names no state, unlike leaving `states` out).
-    states: declared || m.states.length === 0
-      ? Object.fromEntries(m.states.map((s) => [s.name, clean({ description: s.description, terminal: s.terminal ? true : undefined })]))
-      : undefined,
+    states:
+      declared || m.states.length === 0
+        ? Object.fromEntries(m.states.map((s) => [s.name, clean({ description: s.description, terminal: s.terminal ? true : undefined })]))
+        : undefined,
     terminal: terminal.length > 0 ? terminal : undefined,
     transitions: m.transitions.length > 0 ? transitions : undefined,
   });
@@ -210,7 +211,9 @@ export function operationToSpec(o: OperationModel): OperationSpec {
     idempotent: o.idempotent,
     deprecated: o.deprecated ? true : undefined,
     examples: o.examples ? examplesToSpec(o.examples) : undefined,
-    callbacks: o.callbacks ? Object.fromEntries(o.callbacks.map((c) => [c.name, clean<CallbackSpec>({ url: c.url, events: [...c.events], description: c.description })])) : undefined,
+    callbacks: o.callbacks
+      ? Object.fromEntries(o.callbacks.map((c) => [c.name, clean<CallbackSpec>({ url: c.url, events: [...c.events], description: c.description })]))
+      : undefined,
   });
 }
 
@@ -227,7 +230,22 @@ function examplesToSpec(e: OperationExamplesModel): OperationExamplesSpec {
   });
 }
 
-const SCHEME_HANDLED = new Set(['name', 'pointer', 'type', 'description', 'in', 'credentialName', 'prefix', 'token', 'algorithms', 'issuer', 'audience', 'lifetime', 'clockTolerance', 'tokenPath']);
+const SCHEME_HANDLED = new Set([
+  'name',
+  'pointer',
+  'type',
+  'description',
+  'in',
+  'credentialName',
+  'prefix',
+  'token',
+  'algorithms',
+  'issuer',
+  'audience',
+  'lifetime',
+  'clockTolerance',
+  'tokenPath',
+]);
 
 /** One scheme as written in a spec. Keys the model gains later are carried over (snake_case, durations as text). */
 export function schemeToSpec(s: SchemeModel): SchemeSpec {
@@ -313,11 +331,19 @@ export function errorsToSpec(model: ServiceModel): ErrorsSpec | undefined {
   const e = model.errors;
   if (!e) return undefined;
   return clean<ErrorsSpec>({
-    body: e.body === undefined ? undefined : e.body.kind === 'problem' ? 'problem' : clean({ fields: fieldsToSpec(e.body.fields), code: e.body.code, status: e.body.status, message: e.body.message, media_type: e.body.mediaType }),
+    body:
+      e.body === undefined
+        ? undefined
+        : e.body.kind === 'problem'
+          ? 'problem'
+          : clean({ fields: fieldsToSpec(e.body.fields), code: e.body.code, status: e.body.status, message: e.body.message, media_type: e.body.mediaType }),
     codes:
       e.codes.length > 0
         ? Object.fromEntries(
-            e.codes.map((c) => [c.name, clean({ status: c.status, title: c.title, description: c.description, when: c.when.length > 0 ? [...c.when] : undefined })]),
+            e.codes.map((c) => [
+              c.name,
+              clean({ status: c.status, title: c.title, description: c.description, when: c.when.length > 0 ? [...c.when] : undefined }),
+            ]),
           )
         : undefined,
   });
@@ -406,7 +432,10 @@ export function modelToSpec(model: ServiceModel): SpecDocument {
       name: p.name,
       summary: p.summary,
       description: p.description,
-      scope: p.includes !== undefined || p.excludes !== undefined ? clean({ includes: p.includes ? [...p.includes] : undefined, excludes: p.excludes ? [...p.excludes] : undefined }) : undefined,
+      scope:
+        p.includes !== undefined || p.excludes !== undefined
+          ? clean({ includes: p.includes ? [...p.includes] : undefined, excludes: p.excludes ? [...p.excludes] : undefined })
+          : undefined,
       audience: p.audience ? [...p.audience] : undefined,
       contact: p.contact ? clean({ ...p.contact }) : undefined,
     });

@@ -53,15 +53,36 @@ export function importCallbacks(ctx: { file: string; diagnostics: Diagnostic[] }
     const x = post?.['x-servicespec-callback'];
     const field = parseCallbackExpression(expression);
     if (x !== undefined) {
-      const ok = isObject(x) && typeof x.url === 'string' && x.url === field && Array.isArray(x.events) && x.events.length > 0 && x.events.every((e) => typeof e === 'string') && (x.description === undefined || typeof x.description === 'string');
+      const ok =
+        isObject(x) &&
+        typeof x.url === 'string' &&
+        x.url === field &&
+        Array.isArray(x.events) &&
+        x.events.length > 0 &&
+        x.events.every((e) => typeof e === 'string') &&
+        (x.description === undefined || typeof x.description === 'string');
       if (ok && methods.length === 1) {
-        out[name] = { url: x.url as string, events: (x.events as string[]).slice(), ...(typeof x.description === 'string' ? { description: x.description } : {}) };
+        out[name] = {
+          url: x.url as string,
+          events: (x.events as string[]).slice(),
+          ...(typeof x.description === 'string' ? { description: x.description } : {}),
+        };
         continue;
       }
-      say('import-extension-invalid', { extension: 'x-servicespec-callback', where, detail: 'it needs `url` (the field the expression names) and `events` (a list of event kinds), on the only method' }, joinPointer(joinPointer(where, 'post'), 'x-servicespec-callback'));
+      say(
+        'import-extension-invalid',
+        {
+          extension: 'x-servicespec-callback',
+          where,
+          detail: 'it needs `url` (the field the expression names) and `events` (a list of event kinds), on the only method',
+        },
+        joinPointer(joinPointer(where, 'post'), 'x-servicespec-callback'),
+      );
     }
     if (src.action !== 'create') {
-      drop(`the format's callbacks are on create operations (they carry the service's events about the object it creates); this operation is imported as ${src.action}`);
+      drop(
+        `the format's callbacks are on create operations (they carry the service's events about the object it creates); this operation is imported as ${src.action}`,
+      );
       continue;
     }
     if (field === undefined) {
@@ -78,16 +99,33 @@ export function importCallbacks(ctx: { file: string; diagnostics: Diagnostic[] }
     }
     const postAt = joinPointer(where, 'post');
     const shape = src.requestShape(post, postAt);
-    const about = shape !== undefined && !shape.list && (shape.resource === src.resource || (src.identifier !== undefined && shape.fields?.[src.identifier] !== undefined));
+    const about =
+      shape !== undefined && !shape.list && (shape.resource === src.resource || (src.identifier !== undefined && shape.fields?.[src.identifier] !== undefined));
     if (!about) {
-      drop(`its message does not carry the created ${src.resource ?? 'object'} or its identifier, so the service could not say which object an event is about`, joinPointer(postAt, 'requestBody'));
+      drop(
+        `its message does not carry the created ${src.resource ?? 'object'} or its identifier, so the service could not say which object an event is about`,
+        joinPointer(postAt, 'requestBody'),
+      );
       continue;
     }
     const description = typeof post.description === 'string' ? post.description : typeof post.summary === 'string' ? post.summary : undefined;
-    const kind: EventKindSpec = { ...(description !== undefined ? { description } : {}), payload: shape, ...(shape.resource === undefined ? { resource: src.resource! } : {}), body: 'raw' };
+    const kind: EventKindSpec = {
+      ...(description !== undefined ? { description } : {}),
+      payload: shape,
+      ...(shape.resource === undefined ? { resource: src.resource! } : {}),
+      body: 'raw',
+    };
     const kindName = src.addKind(`${src.resource!}.${name}`, kind);
     out[name] = { url: field, events: [kindName] };
-    say('import-approximated', { item: `operation ${src.operationId}: callback ${name}`, as: `a callback carrying the event kind \`${kindName}\` (its message, delivered raw)`, reason: 'nothing in the spec emits that kind yet: add the transition or change that sends it (`emits`, `on`)' }, where);
+    say(
+      'import-approximated',
+      {
+        item: `operation ${src.operationId}: callback ${name}`,
+        as: `a callback carrying the event kind \`${kindName}\` (its message, delivered raw)`,
+        reason: 'nothing in the spec emits that kind yet: add the transition or change that sends it (`emits`, `on`)',
+      },
+      where,
+    );
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -5,7 +5,17 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { getGapReport, type GapReport } from '../check/check-gaps.js';
 import { createDiagnostic, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { withoutRules } from '../export/export-shared.js';
-import { DEFAULT_ERROR_MEDIA_TYPE, DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_IDENTIFIER_FIELD, DEFAULT_SUCCESS_STATUS, ERROR_BODY_ROLE_NAMES, ERROR_ROLE_TYPES, getUnmakeableIdentifier, isDefaultIdentifier, NOT_SHOWN } from '../model/model-defaults.js';
+import {
+  DEFAULT_ERROR_MEDIA_TYPE,
+  DEFAULT_IDEMPOTENCY_HEADER,
+  DEFAULT_IDENTIFIER_FIELD,
+  DEFAULT_SUCCESS_STATUS,
+  ERROR_BODY_ROLE_NAMES,
+  ERROR_ROLE_TYPES,
+  getUnmakeableIdentifier,
+  isDefaultIdentifier,
+  NOT_SHOWN,
+} from '../model/model-defaults.js';
 import { LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -40,7 +50,19 @@ import { importCallbacks } from './import-callbacks.js';
 import { importResponseHeaders } from './import-response-headers.js';
 import { validateOpenApi } from './import-validate.js';
 import { toErrorCodeName, toEventKindName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
-import { fieldFromSchema, fieldsFromSchema, flatten, isObject, orderField, report, resolve, shapeFromSchema, unionFromSchema, type Json, type SchemaContext } from './import-schema.js';
+import {
+  fieldFromSchema,
+  fieldsFromSchema,
+  flatten,
+  isObject,
+  orderField,
+  report,
+  resolve,
+  shapeFromSchema,
+  unionFromSchema,
+  type Json,
+  type SchemaContext,
+} from './import-schema.js';
 
 // OpenAPI 3.0 / 3.1 → a servicespec. Resources come from component schemas, operations become actions where
 // their shapes are an action's shapes and custom operations otherwise, security schemes and requirements become
@@ -144,7 +166,6 @@ function checkOpenApi(value: unknown, file: string): string | undefined {
   void file;
   return undefined;
 }
-
 
 /** Reads an OpenAPI file (YAML or JSON; `$ref`s to other files are bundled in) and imports it. */
 export async function importOpenApiFile(path: string, options: ImportOptions = {}): Promise<ImportResult> {
@@ -266,8 +287,10 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
 
   const versioning = readPart(ctx, 'x-servicespec-versioning', 'versioning', '/x-servicespec-versioning');
   if (versioning?.placement && 'path' in versioning.placement) ctx.versionPrefix = versioning.placement.path.replace(/\/+$/, '');
-  if (versioning?.placement && 'query' in versioning.placement) ctx.carried.set(`query ${versioning.placement.query}`, 'the versioning part (its query parameter)');
-  if (versioning?.placement && 'header' in versioning.placement) ctx.carried.set(`header ${versioning.placement.header.toLowerCase()}`, 'the versioning part (its header)');
+  if (versioning?.placement && 'query' in versioning.placement)
+    ctx.carried.set(`query ${versioning.placement.query}`, 'the versioning part (its query parameter)');
+  if (versioning?.placement && 'header' in versioning.placement)
+    ctx.carried.set(`header ${versioning.placement.header.toLowerCase()}`, 'the versioning part (its header)');
 
   out.purpose = importPurpose(ctx);
   const resources = importResources(ctx);
@@ -323,8 +346,14 @@ function optionalWithoutSource(ctx: Ctx, resources: Record<string, ResourceSpec>
       if (!f.readOnly || f.optional || f.type === 'state' || f.generated !== undefined || 'default' in f) continue;
       if (fname === identifier || fname === r.owner || stamped.has(fname)) continue;
       (f as { optional?: boolean }).optional = true;
-      const reason = 'the document does not say what gives it a value; declare `generated` (the time of creation or change) or a `default` if the service sets it';
-      report(ctx, 'import-approximated', { item: `resource ${name} field ${fname} (read-only and required)`, as: 'a field the server may leave out (optional)', reason }, pointers.get(name) ?? '');
+      const reason =
+        'the document does not say what gives it a value; declare `generated` (the time of creation or change) or a `default` if the service sets it';
+      report(
+        ctx,
+        'import-approximated',
+        { item: `resource ${name} field ${fname} (read-only and required)`, as: 'a field the server may leave out (optional)', reason },
+        pointers.get(name) ?? '',
+      );
       fields[fname] = orderField(f);
     }
   }
@@ -346,7 +375,12 @@ function makeableIdentifiers(ctx: Ctx, resources: Record<string, ResourceSpec>):
       const reason = getUnmakeableIdentifier({ type: f.type, [key]: f[key], hasDefault: key === 'default' } as Parameters<typeof getUnmakeableIdentifier>[0]);
       if (reason === undefined) continue;
       delete f[key];
-      report(ctx, 'import-dropped', { item: `resource ${name} identifier \`${identifier}\` ${key}`, reason: `the identifier ${reason.replace(/^declares /, 'would declare ')}` }, pointers.get(name) ?? '');
+      report(
+        ctx,
+        'import-dropped',
+        { item: `resource ${name} identifier \`${identifier}\` ${key}`, reason: `the identifier ${reason.replace(/^declares /, 'would declare ')}` },
+        pointers.get(name) ?? '',
+      );
     }
   }
 }
@@ -371,7 +405,17 @@ function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req:
     if (name === identifier) {
       // The create's body carries the identifier: the client gives it (petstore's `id`), not the server.
       if (create && required.has(name)) clientIdentifier(ctx, resource);
-      else if (create) report(ctx, 'import-approximated', { item: `operation ${operation}: request property \`${name}\` (optional), ${resource}'s identifier`, as: 'an identifier the server makes (a request that sends one is refused)', reason: 'an identifier is given either by every create request or by the server' }, at);
+      else if (create)
+        report(
+          ctx,
+          'import-approximated',
+          {
+            item: `operation ${operation}: request property \`${name}\` (optional), ${resource}'s identifier`,
+            as: 'an identifier the server makes (a request that sends one is refused)',
+            reason: 'an identifier is given either by every create request or by the server',
+          },
+          at,
+        );
       continue;
     }
     const hasDefault = Object.hasOwn(f, 'default');
@@ -379,9 +423,27 @@ function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req:
       (f as FieldSpec).requiredInRequests = true;
       fields[name] = orderField(f);
     } else if (required.has(name) && f.optional === true) {
-      report(ctx, 'import-approximated', { item: `operation ${operation}: request property \`${name}\` (required)`, as: `a field ${resource} may leave out in requests too`, reason: 'the answer may leave it out, and the format has one optionality for both' }, at);
+      report(
+        ctx,
+        'import-approximated',
+        {
+          item: `operation ${operation}: request property \`${name}\` (required)`,
+          as: `a field ${resource} may leave out in requests too`,
+          reason: 'the answer may leave it out, and the format has one optionality for both',
+        },
+        at,
+      );
     } else if (!required.has(name) && f.optional !== true && !hasDefault) {
-      report(ctx, 'import-approximated', { item: `operation ${operation}: request property \`${name}\` (optional)`, as: `a field every ${operation} request must send`, reason: `${resource}'s answer always holds it, and the format has one optionality for both; give it a \`default\` to let requests leave it out` }, at);
+      report(
+        ctx,
+        'import-approximated',
+        {
+          item: `operation ${operation}: request property \`${name}\` (optional)`,
+          as: `a field every ${operation} request must send`,
+          reason: `${resource}'s answer always holds it, and the format has one optionality for both; give it a \`default\` to let requests leave it out`,
+        },
+        at,
+      );
     }
   }
 }
@@ -430,9 +492,18 @@ function importPurpose(ctx: Ctx): SpecDocument['purpose'] {
     out.contact = c;
   }
   if (info.license !== undefined) report(ctx, 'import-dropped', { item: 'info.license', reason: 'the format has no licence field' }, '/info/license');
-  if (info.termsOfService !== undefined) report(ctx, 'import-dropped', { item: 'info.termsOfService', reason: 'the format has no terms-of-service field' }, '/info/termsOfService');
+  if (info.termsOfService !== undefined)
+    report(ctx, 'import-dropped', { item: 'info.termsOfService', reason: 'the format has no terms-of-service field' }, '/info/termsOfService');
   if (!ctx.doc['x-servicespec-versioning'] && notShown(info.version) !== undefined) {
-    report(ctx, 'import-dropped', { item: `info.version \`${String(info.version)}\``, reason: 'it versions the document; the versioning part (placement, compatibility rules) is not shown by OpenAPI' }, '/info/version');
+    report(
+      ctx,
+      'import-dropped',
+      {
+        item: `info.version \`${String(info.version)}\``,
+        reason: 'it versions the document; the versioning part (placement, compatibility rules) is not shown by OpenAPI',
+      },
+      '/info/version',
+    );
   }
   return out as SpecDocument['purpose'];
 }
@@ -461,7 +532,8 @@ function errorOnlySchemas(ctx: Ctx): Set<string> {
       const op = item[m];
       if (!isObject(op)) continue;
       const responses = isObject(op.responses) ? op.responses : {};
-      for (const [status, r] of Object.entries(responses)) collect(resolve(ctx, r, '').node, /^[45]/.test(status) || status === 'default' ? inError : elsewhere);
+      for (const [status, r] of Object.entries(responses))
+        collect(resolve(ctx, r, '').node, /^[45]/.test(status) || status === 'default' ? inError : elsewhere);
       collect(op.requestBody, elsewhere);
       collect(op.parameters, elsewhere);
     }
@@ -485,7 +557,8 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
   for (const [key, raw] of Object.entries(schemas)) {
     const pointer = `#/components/schemas/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
     if (!isObject(raw)) continue;
-    if (exported ? raw['x-servicespec-resource'] === undefined : raw['x-servicespec-view'] !== undefined || raw['x-servicespec-error-body'] !== undefined) continue;
+    if (exported ? raw['x-servicespec-resource'] === undefined : raw['x-servicespec-view'] !== undefined || raw['x-servicespec-error-body'] !== undefined)
+      continue;
     if (!exported && errorOnly.has(pointer)) continue;
     const flat = flatten(ctx, raw, pointer);
     const s = flat.schema;
@@ -493,7 +566,13 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
     const isObjectSchema = isObject(s.properties) && (s.type === undefined || s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object')));
     if (!isObjectSchema && !exported) continue;
     const name = names.take(exported ? key : toResourceName(key));
-    if (name !== key) report(ctx, 'import-renamed', { what: 'component schema', from: key, to: name, reason: 'resource names start with a letter, then letters, digits, dots, hyphens and underscores' }, pointer);
+    if (name !== key)
+      report(
+        ctx,
+        'import-renamed',
+        { what: 'component schema', from: key, to: name, reason: 'resource names start with a letter, then letters, digits, dots, hyphens and underscores' },
+        pointer,
+      );
     ctx.resources.set(pointer, name);
     picked.push({ key, name, pointer, schema: s, refs: flat.refs });
   }
@@ -509,7 +588,14 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
     out[p.name] = r as ResourceSpec;
     ctx.resourceFields.set(p.name, fields);
     const id = fields[DEFAULT_IDENTIFIER_FIELD];
-    ctx.resourceIdentifier.set(p.name, typeof rext.identifier === 'string' ? rext.identifier : id !== undefined && isDefaultIdentifier(id, DEFAULT_IDENTIFIER_FIELD) ? DEFAULT_IDENTIFIER_FIELD : undefined);
+    ctx.resourceIdentifier.set(
+      p.name,
+      typeof rext.identifier === 'string'
+        ? rext.identifier
+        : id !== undefined && isDefaultIdentifier(id, DEFAULT_IDENTIFIER_FIELD)
+          ? DEFAULT_IDENTIFIER_FIELD
+          : undefined,
+    );
   }
   return out;
 }
@@ -559,16 +645,40 @@ function importScheme(ctx: Ctx, name: string, raw: unknown, pointer: string): Sc
         out = { type: 'oauth2_client_credentials' };
         if (tokenUrl !== undefined) out.token_path = tokenUrl;
         const others = Object.keys(flows).filter((f) => f !== 'clientCredentials');
-        if (others.length > 0) report(ctx, 'import-dropped', { item: `security scheme ${name}: flows ${others.join(', ')}`, reason: 'only the client credentials grant is part of the format' }, pointer);
+        if (others.length > 0)
+          report(
+            ctx,
+            'import-dropped',
+            { item: `security scheme ${name}: flows ${others.join(', ')}`, reason: 'only the client credentials grant is part of the format' },
+            pointer,
+          );
       } else {
         out = { type: 'bearer' };
-        report(ctx, 'import-approximated', { item: `security scheme ${name} (OAuth2 ${Object.keys(flows).join(', ')})`, as: 'a bearer scheme', reason: 'the service receives the tokens as bearer tokens; where they are issued has no equivalent' }, pointer);
+        report(
+          ctx,
+          'import-approximated',
+          {
+            item: `security scheme ${name} (OAuth2 ${Object.keys(flows).join(', ')})`,
+            as: 'a bearer scheme',
+            reason: 'the service receives the tokens as bearer tokens; where they are issued has no equivalent',
+          },
+          pointer,
+        );
       }
       break;
     }
     case 'openIdConnect':
       out = { type: 'bearer', token: 'jwt' };
-      report(ctx, 'import-approximated', { item: `security scheme ${name} (OpenID Connect)`, as: 'a bearer JWT scheme', reason: 'the discovery URL has no equivalent; issuer and keys are not shown' }, pointer);
+      report(
+        ctx,
+        'import-approximated',
+        {
+          item: `security scheme ${name} (OpenID Connect)`,
+          as: 'a bearer JWT scheme',
+          reason: 'the discovery URL has no equivalent; issuer and keys are not shown',
+        },
+        pointer,
+      );
       break;
     default:
       return drop(`type \`${String(s.type)}\` has no equivalent`);
@@ -581,7 +691,8 @@ function importScheme(ctx: Ctx, name: string, raw: unknown, pointer: string): Sc
 /** An OpenAPI security requirement list as the format's requirement. */
 function requirement(ctx: Ctx, list: unknown, holder: Json, pointer: string): 'none' | OperationAuthSpec | undefined {
   const kept = ext<Json>(holder, 'x-servicespec-requirement');
-  if (isObject(kept) && Array.isArray(kept.schemes) && Array.isArray(kept.scopes)) return { schemes: kept.schemes.map(String), scopes: kept.scopes.map(String) };
+  if (isObject(kept) && Array.isArray(kept.schemes) && Array.isArray(kept.scopes))
+    return { schemes: kept.schemes.map(String), scopes: kept.scopes.map(String) };
   if (!Array.isArray(list)) return undefined;
   if (list.length === 0) return 'none';
   const schemes: string[] = [];
@@ -592,7 +703,12 @@ function requirement(ctx: Ctx, list: unknown, holder: Json, pointer: string): 'n
     const names = Object.keys(alt);
     if (names.length === 0) optional = true;
     if (names.length > 1) {
-      report(ctx, 'import-approximated', { item: `the requirement ${names.join(' + ')}`, as: 'alternatives', reason: 'a request can only be required to carry one credential' }, joinPointer(pointer, i));
+      report(
+        ctx,
+        'import-approximated',
+        { item: `the requirement ${names.join(' + ')}`, as: 'alternatives', reason: 'a request can only be required to carry one credential' },
+        joinPointer(pointer, i),
+      );
     }
     for (const n of names) {
       if (ctx.droppedSchemes.has(n)) continue;
@@ -602,7 +718,12 @@ function requirement(ctx: Ctx, list: unknown, holder: Json, pointer: string): 'n
     }
   });
   if (optional) {
-    report(ctx, 'import-approximated', { item: 'an empty security requirement (credential optional)', as: 'a required credential', reason: 'the format has no optional credentials' }, pointer);
+    report(
+      ctx,
+      'import-approximated',
+      { item: 'an empty security requirement (credential optional)', as: 'a required credential', reason: 'the format has no optional credentials' },
+      pointer,
+    );
     if (schemes.length === 0) return 'none';
   }
   const required = ext<unknown[]>(holder, 'x-servicespec-required-scopes');
@@ -639,7 +760,8 @@ function importAuthentication(ctx: Ctx): AuthenticationSpec {
 function mediaSchema(content: unknown): { mediaType: string; schema: unknown } | undefined {
   if (!isObject(content)) return undefined;
   const types = Object.keys(content);
-  const pick = types.find((t) => t === 'application/json') ?? types.find((t) => /[/+]json\b/i.test(t)) ?? types.find((t) => t === '*/*' || t === 'application/*');
+  const pick =
+    types.find((t) => t === 'application/json') ?? types.find((t) => /[/+]json\b/i.test(t)) ?? types.find((t) => t === '*/*' || t === 'application/*');
   if (pick === undefined) return undefined;
   const m = content[pick];
   return isObject(m) ? { mediaType: pick, schema: m.schema } : undefined;
@@ -658,7 +780,9 @@ interface OpSource {
 function successOf(ctx: Ctx, src: OpSource): { status?: number; schema?: unknown; pointer?: string; hasContent: boolean } {
   const all = isObject(src.op.responses) ? src.op.responses : {};
   // Answers that are declared error codes (the exporter marks them) are not the success answer, whatever their status.
-  const responses = Object.fromEntries(Object.entries(all).filter(([, r]) => !isObject(resolve(ctx, r, '').node) || (resolve(ctx, r, '').node as Json)['x-servicespec-codes'] === undefined));
+  const responses = Object.fromEntries(
+    Object.entries(all).filter(([, r]) => !isObject(resolve(ctx, r, '').node) || (resolve(ctx, r, '').node as Json)['x-servicespec-codes'] === undefined),
+  );
   // The success answer: the 2xx one, else (a spec may declare any success status) the first below 400.
   const key =
     Object.keys(responses)
@@ -670,7 +794,12 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; schema?: unknown
   if (key === undefined) return { hasContent: false };
   if (src.op['x-servicespec-operation'] === undefined) {
     for (const other of Object.keys(responses).filter((k) => k !== key && /^[123]\d\d$/.test(k))) {
-      report(ctx, 'import-dropped', { item: `operation ${src.id}: the ${other} response`, reason: `an operation has one success status (${key} is kept)` }, joinPointer(joinPointer(src.pointer, 'responses'), other));
+      report(
+        ctx,
+        'import-dropped',
+        { item: `operation ${src.id}: the ${other} response`, reason: `an operation has one success status (${key} is kept)` },
+        joinPointer(joinPointer(src.pointer, 'responses'), other),
+      );
     }
   }
   const pointer = joinPointer(joinPointer(src.pointer, 'responses'), key);
@@ -678,8 +807,16 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; schema?: unknown
   const content = isObject(r.node) ? r.node.content : undefined;
   const m = mediaSchema(content);
   const hasContent = isObject(content) && Object.keys(content).length > 0;
-  if (hasContent && !m) report(ctx, 'import-dropped', { item: `operation ${src.id}: the ${key} response body (${Object.keys(content).join(', ')})`, reason: 'only JSON bodies are part of the format' }, pointer);
-  return m ? { status: Number(key), schema: m.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema'), hasContent } : { status: Number(key), hasContent };
+  if (hasContent && !m)
+    report(
+      ctx,
+      'import-dropped',
+      { item: `operation ${src.id}: the ${key} response body (${Object.keys(content).join(', ')})`, reason: 'only JSON bodies are part of the format' },
+      pointer,
+    );
+  return m
+    ? { status: Number(key), schema: m.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema'), hasContent }
+    : { status: Number(key), hasContent };
 }
 
 function requestOf(ctx: Ctx, src: OpSource): { schema: unknown; pointer: string } | undefined {
@@ -706,7 +843,12 @@ function namedExamplesOf(ctx: Ctx, node: unknown, pointer: string): Json | undef
     if (!isObject(e)) continue;
     if (isObject(node)) ctx.examplesKept.add(node);
     if (!('value' in e)) {
-      report(ctx, 'import-dropped', { item: `the example \`${name}\``, reason: 'an example held outside the document (externalValue) is not part of the format' }, at);
+      report(
+        ctx,
+        'import-dropped',
+        { item: `the example \`${name}\``, reason: 'an example held outside the document (externalValue) is not part of the format' },
+        at,
+      );
       continue;
     }
     const x: Json = {};
@@ -783,7 +925,14 @@ function errorsOf(ctx: Ctx, src: OpSource): string[] {
     if (!entry) {
       const base = component ? toErrorCodeName(component.slice('#/components/responses/'.length)) : toErrorCodeName(STATUS_CODES[status] ?? `error ${status}`);
       const title = str(node.description);
-      entry = { name: ctx.errorNames.take(base), status, ...(title !== undefined && title !== '' ? { title } : {}), operations: [], inline: component === undefined, pointer };
+      entry = {
+        name: ctx.errorNames.take(base),
+        status,
+        ...(title !== undefined && title !== '' ? { title } : {}),
+        operations: [],
+        inline: component === undefined,
+        pointer,
+      };
       ctx.errorCodes.set(key2, entry);
     }
     if (!entry.operations.includes(src.id)) entry.operations.push(src.id);
@@ -798,7 +947,8 @@ function paramsOf(ctx: Ctx, item: Json, op: Json, pointer: string, itemPointer: 
     if (!Array.isArray(list)) return;
     list.forEach((raw, i) => {
       const r = resolve(ctx, raw, joinPointer(joinPointer(base, 'parameters'), i));
-      if (isObject(r.node)) out.set(`${String(r.node.in)} ${String(r.node.name)}`, { p: r.node, pointer: r.pointer.startsWith('#') ? r.pointer.slice(1) : r.pointer });
+      if (isObject(r.node))
+        out.set(`${String(r.node.in)} ${String(r.node.name)}`, { p: r.node, pointer: r.pointer.startsWith('#') ? r.pointer.slice(1) : r.pointer });
     });
   };
   add(item.parameters, itemPointer);
@@ -878,14 +1028,21 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   const node = resolve(ctx, responses[String(success.status)], '').node;
   const link = isObject(node) && isObject(node.headers) && Object.keys(node.headers).some((h) => h.toLowerCase() === LINK_HEADER.toLowerCase());
   let style: ListStyle;
-  if (names.has(LIST_PARAMS.cursor) || (next !== undefined && !names.has(LIST_PARAMS.offset) && !names.has(LIST_PARAMS.page) && !names.has(LIST_PARAMS.perPage))) style = 'cursor';
+  if (
+    names.has(LIST_PARAMS.cursor) ||
+    (next !== undefined && !names.has(LIST_PARAMS.offset) && !names.has(LIST_PARAMS.page) && !names.has(LIST_PARAMS.perPage))
+  )
+    style = 'cursor';
   else if (names.has(LIST_PARAMS.offset)) style = 'offset';
   else if (names.has(LIST_PARAMS.page) || names.has(LIST_PARAMS.perPage)) style = 'page';
   else if (names.has(LIST_PARAMS.limit)) style = 'limit';
   else style = 'none';
-  if (next !== undefined && style !== 'cursor') return { reason: `its page holds \`${next}\`, a next cursor, but it takes no \`${LIST_PARAMS.cursor}\` parameter` };
-  if (style === 'cursor' && items === undefined && !link) return { reason: `it takes a \`${LIST_PARAMS.cursor}\`, but its bare array answer gives no next cursor (no \`${LINK_HEADER}\` header is declared)` };
-  if (style === 'cursor' && items !== undefined && next === undefined) return { reason: `it takes a \`${LIST_PARAMS.cursor}\`, but its page holds no next cursor` };
+  if (next !== undefined && style !== 'cursor')
+    return { reason: `its page holds \`${next}\`, a next cursor, but it takes no \`${LIST_PARAMS.cursor}\` parameter` };
+  if (style === 'cursor' && items === undefined && !link)
+    return { reason: `it takes a \`${LIST_PARAMS.cursor}\`, but its bare array answer gives no next cursor (no \`${LINK_HEADER}\` header is declared)` };
+  if (style === 'cursor' && items !== undefined && next === undefined)
+    return { reason: `it takes a \`${LIST_PARAMS.cursor}\`, but its page holds no next cursor` };
   const used = PAGING_NAMES.filter((n) => names.has(n));
   const paging: PagingSpec = {};
   if (style !== 'cursor') paging.style = style;
@@ -908,7 +1065,14 @@ interface Inferred {
   page?: PageShape;
 }
 
-function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>, response: ShapeSpec | undefined, request: ShapeSpec | undefined, family: PathFamily): Inferred {
+function inferAction(
+  ctx: Ctx,
+  src: OpSource,
+  success: ReturnType<typeof successOf>,
+  response: ShapeSpec | undefined,
+  request: ShapeSpec | undefined,
+  family: PathFamily,
+): Inferred {
   const pathParams = Array.from(src.path.matchAll(/\{([^{}]*)\}/g), (m) => m[1] ?? '');
   const single = pathParams.length === 1 && src.path.endsWith(`/{${pathParams[0]}}`);
   const one = response?.resource !== undefined && !response.list ? response.resource : undefined;
@@ -922,7 +1086,10 @@ function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof success
   };
   const fitsRequest = (r: string) => (!request ? src.method !== 'POST' && src.method !== 'PUT' : extraRequestFields(r) === undefined);
   const addressable = (r: string) => ctx.resourceIdentifier.get(r) !== undefined;
-  const noId = (r: string): Inferred => ({ action: 'custom', reason: `${r} has no identifier field to address it by (no required \`id\`, and the path parameter {${pathParams[0] ?? ''}} names no required field of it)` });
+  const noId = (r: string): Inferred => ({
+    action: 'custom',
+    reason: `${r} has no identifier field to address it by (no required \`id\`, and the path parameter {${pathParams[0] ?? ''}} names no required field of it)`,
+  });
   switch (src.method) {
     case 'GET':
       if (single && one !== undefined) return addressable(one) ? { action: 'read', resource: one } : noId(one);
@@ -936,8 +1103,25 @@ function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof success
       if (pathParams.length === 0 && one !== undefined && fitsRequest(one)) return { action: 'create', resource: one };
       // A create answering with no body (petstore's `201 Null response`): still the create of what it takes. The
       // format's create answers with the object, more than the document says, and that is said at the response.
-      if (pathParams.length === 0 && response === undefined && !success.hasContent && success.status !== undefined && request?.resource !== undefined && !request.list && addressable(request.resource)) {
-        report(ctx, 'import-approximated', { item: `operation ${src.id}: its ${success.status} answer with no body`, as: `an answer holding the created ${request.resource}`, reason: 'a create answers with the object it made' }, success.pointer ?? joinPointer(joinPointer(src.pointer, 'responses'), String(success.status)));
+      if (
+        pathParams.length === 0 &&
+        response === undefined &&
+        !success.hasContent &&
+        success.status !== undefined &&
+        request?.resource !== undefined &&
+        !request.list &&
+        addressable(request.resource)
+      ) {
+        report(
+          ctx,
+          'import-approximated',
+          {
+            item: `operation ${src.id}: its ${success.status} answer with no body`,
+            as: `an answer holding the created ${request.resource}`,
+            reason: 'a create answers with the object it made',
+          },
+          success.pointer ?? joinPointer(joinPointer(src.pointer, 'responses'), String(success.status)),
+        );
         return { action: 'create', resource: request.resource };
       }
       break;
@@ -958,12 +1142,30 @@ function inferAction(ctx: Ctx, src: OpSource, success: ReturnType<typeof success
 }
 
 /** Why an operation is not a resource action, as precisely as the document lets us say. */
-function whyCustom(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>, response: ShapeSpec | undefined, request: ShapeSpec | undefined, pathParams: string[], single: boolean, one: string | undefined, extra: (r: string) => string[] | undefined): string {
-  if (pathParams.length > 1) return `its path binds ${pathParams.map((p) => `{${p}}`).join(', ')}; a resource action binds at most one path parameter, the identifier`;
-  if (pathParams.length === 1 && !single) return `its path goes on after {${pathParams[0] ?? ''}}; a resource action binds no parameter but the identifier, at the end of its path`;
+function whyCustom(
+  ctx: Ctx,
+  src: OpSource,
+  success: ReturnType<typeof successOf>,
+  response: ShapeSpec | undefined,
+  request: ShapeSpec | undefined,
+  pathParams: string[],
+  single: boolean,
+  one: string | undefined,
+  extra: (r: string) => string[] | undefined,
+): string {
+  if (pathParams.length > 1)
+    return `its path binds ${pathParams.map((p) => `{${p}}`).join(', ')}; a resource action binds at most one path parameter, the identifier`;
+  if (pathParams.length === 1 && !single)
+    return `its path goes on after {${pathParams[0] ?? ''}}; a resource action binds no parameter but the identifier, at the end of its path`;
   if (success.status === undefined) return 'it declares no success response';
-  if (src.method === 'DELETE') return success.hasContent ? 'its success response has a body; a delete answers with none' : 'no operation reads, replaces or lists what its path names, so which resource it deletes is not known';
-  if (response === undefined) return success.hasContent ? 'its success response is not a JSON object or list' : `its success response (${success.status}) has no body; a ${src.method === 'POST' ? 'create' : 'resource action'} answers with the object`;
+  if (src.method === 'DELETE')
+    return success.hasContent
+      ? 'its success response has a body; a delete answers with none'
+      : 'no operation reads, replaces or lists what its path names, so which resource it deletes is not known';
+  if (response === undefined)
+    return success.hasContent
+      ? 'its success response is not a JSON object or list'
+      : `its success response (${success.status}) has no body; a ${src.method === 'POST' ? 'create' : 'resource action'} answers with the object`;
   if (response.resource === undefined) return 'its response is not one of the resources (its fields are written out)';
   if (response.list) return pathParams.length > 0 ? 'its response is a list, on a path with a parameter' : 'its response is a list of no one resource';
   if (src.method === 'POST' && pathParams.length > 0) return 'a POST on one object is not a create (a transition needs a state machine)';
@@ -973,9 +1175,13 @@ function whyCustom(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf
       ? `its response ${response.resource} holds a list in \`${wrapped[0]}\` beside fields that are not a page's (a next cursor, a total)`
       : `a GET on a collection path that answers with one ${response.resource} is not a list`;
   }
-  if (one !== undefined && request === undefined && (src.method === 'POST' || src.method === 'PUT')) return `it has no request body; a ${src.method === 'POST' ? 'create' : 'replace'} takes the object`;
+  if (one !== undefined && request === undefined && (src.method === 'POST' || src.method === 'PUT'))
+    return `it has no request body; a ${src.method === 'POST' ? 'create' : 'replace'} takes the object`;
   const fields = one !== undefined ? extra(one) : undefined;
-  if (fields !== undefined) return fields.length > 0 ? `its request has ${fields.map((f) => `\`${f}\``).join(', ')}, which ${one ?? ''} does not` : `its request is not an object of ${one ?? ''}'s fields`;
+  if (fields !== undefined)
+    return fields.length > 0
+      ? `its request has ${fields.map((f) => `\`${f}\``).join(', ')}, which ${one ?? ''} does not`
+      : `its request is not an object of ${one ?? ''}'s fields`;
   return 'its path and shapes are not those of a resource action';
 }
 
@@ -989,7 +1195,8 @@ function getPathFamily(prepared: { src: OpSource; response: ShapeSpec | undefine
   const collections = new Map<string, string>();
   for (const { src, response, success } of prepared) {
     const params = Array.from(src.path.matchAll(/\{([^{}]*)\}/g));
-    if (response?.resource !== undefined && !response.list && params.length === 1 && /\/\{[^{}]*\}$/.test(src.path) && src.method !== 'POST') items.set(src.path, response.resource);
+    if (response?.resource !== undefined && !response.list && params.length === 1 && /\/\{[^{}]*\}$/.test(src.path) && src.method !== 'POST')
+      items.set(src.path, response.resource);
     if (params.length === 0 && src.method === 'POST' && response?.resource !== undefined && !response.list) collections.set(src.path, response.resource);
     if (params.length === 0 && src.method === 'GET' && success.schema !== undefined) {
       const page = pageOf(ctx, src, success, response).resource;
@@ -1030,7 +1237,12 @@ function identifiersFromPaths(ctx: Ctx, prepared: { src: OpSource; response: Sha
       ordered[k] = v;
     }
     ctx.resourceSpecs[r] = ordered as ResourceSpec;
-    report(ctx, 'import-approximated', { item: `resource ${r}`, as: `a resource identified by \`${p}\``, reason: `${src.method} ${src.rawPath} reads one ${r} by its ${p}, a required field` }, src.pointer);
+    report(
+      ctx,
+      'import-approximated',
+      { item: `resource ${r}`, as: `a resource identified by \`${p}\``, reason: `${src.method} ${src.rawPath} reads one ${r} by its ${p}, a required field` },
+      src.pointer,
+    );
   }
 }
 
@@ -1044,13 +1256,30 @@ interface ParamUse {
 }
 
 /** Headers the runtime reads itself (content negotiation, framing, credentials): no operation declares them. */
-const TRANSPORT_HEADERS = new Set(['accept', 'accept-encoding', 'authorization', 'connection', 'content-length', 'content-encoding', 'content-type', 'cookie', 'host', 'transfer-encoding']);
+const TRANSPORT_HEADERS = new Set([
+  'accept',
+  'accept-encoding',
+  'authorization',
+  'connection',
+  'content-length',
+  'content-encoding',
+  'content-type',
+  'cookie',
+  'host',
+  'transfer-encoding',
+]);
 
 /**
  * Sorts an operation's query and header parameters: those a list action takes (limit, cursor, sort, filters), those
  * another part of the spec carries, those with no place (cookies, transport headers: reported), and the rest.
  */
-function planParams(ctx: Ctx, src: OpSource, action: Action, resourceFields: Record<string, FieldSpec>, paging: readonly string[] = [LIST_PARAMS.limit, LIST_PARAMS.cursor]): { filter: string[]; sort: string[]; leftover: ParamUse[] } {
+function planParams(
+  ctx: Ctx,
+  src: OpSource,
+  action: Action,
+  resourceFields: Record<string, FieldSpec>,
+  paging: readonly string[] = [LIST_PARAMS.limit, LIST_PARAMS.cursor],
+): { filter: string[]; sort: string[]; leftover: ParamUse[] } {
   const filter: string[] = [];
   const sort: string[] = [];
   const leftover: ParamUse[] = [];
@@ -1069,7 +1298,12 @@ function planParams(ctx: Ctx, src: OpSource, action: Action, resourceFields: Rec
       continue;
     }
     if (where === 'header' && TRANSPORT_HEADERS.has(name.toLowerCase())) {
-      report(ctx, 'import-dropped', { item: `operation ${src.id}: header parameter \`${name}\``, reason: 'the runtime reads it itself (credentials, content negotiation, framing)' }, pointer);
+      report(
+        ctx,
+        'import-dropped',
+        { item: `operation ${src.id}: header parameter \`${name}\``, reason: 'the runtime reads it itself (credentials, content negotiation, framing)' },
+        pointer,
+      );
       continue;
     }
     if (action === 'list' && where === 'query') {
@@ -1102,11 +1336,32 @@ function planParams(ctx: Ctx, src: OpSource, action: Action, resourceFields: Rec
   return { filter, sort, leftover };
 }
 
-const PARAMETER_KEYS = new Set(['type', 'description', 'optional', 'default', 'example', 'values', 'items', 'deprecated', 'minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems']);
+const PARAMETER_KEYS = new Set([
+  'type',
+  'description',
+  'optional',
+  'default',
+  'example',
+  'values',
+  'items',
+  'deprecated',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+]);
 
 function asParameter(f: FieldSpec): ParameterSpec {
   const out: Json = {};
-  for (const [k, v] of Object.entries(f as unknown as Json)) if (PARAMETER_KEYS.has(k) && v !== undefined) out[k] = k === 'items' ? asParameter(v as FieldSpec) : v;
+  for (const [k, v] of Object.entries(f as unknown as Json))
+    if (PARAMETER_KEYS.has(k) && v !== undefined) out[k] = k === 'items' ? asParameter(v as FieldSpec) : v;
   return out as unknown as ParameterSpec;
 }
 
@@ -1130,16 +1385,34 @@ function parameterFromOpenApi(ctx: Ctx, src: OpSource, use: ParamUse): Parameter
     schemaPointer = joinPointer(joinPointer(joinPointer(pointer, 'content'), mediaType ?? ''), 'schema');
     asText = true;
   }
-  const f = schemaNode === undefined ? ({ type: 'string' } as FieldSpec) : fieldFromSchema(ctx, schemaNode, schemaPointer, { where: item, depth: 1, stack: [] });
+  const f =
+    schemaNode === undefined ? ({ type: 'string' } as FieldSpec) : fieldFromSchema(ctx, schemaNode, schemaPointer, { where: item, depth: 1, stack: [] });
   const scalar = (t: string) => (PARAMETER_TYPES as readonly string[]).includes(t) && t !== 'array';
   let param: ParameterSpec;
   if (scalar(f.type) || (f.type === 'array' && f.items !== undefined && scalar(f.items.type))) param = asParameter(f);
   else if (asText) {
-    report(ctx, 'import-approximated', { item, as: 'type string', reason: 'a parameter whose value is a JSON document reaches the handler as its text' }, pointer);
+    report(
+      ctx,
+      'import-approximated',
+      { item, as: 'type string', reason: 'a parameter whose value is a JSON document reaches the handler as its text' },
+      pointer,
+    );
     param = { type: 'string' };
-  } else return drop(`its schema (${f.type === 'array' ? `an array of ${f.items?.type ?? 'anything'}` : f.type}) cannot be written as the text of a ${where} parameter`);
+  } else
+    return drop(
+      `its schema (${f.type === 'array' ? `an array of ${f.items?.type ?? 'anything'}` : f.type}) cannot be written as the text of a ${where} parameter`,
+    );
   if (param.type === 'array' && where === 'query' && ((p.style !== undefined && p.style !== 'form') || p.explode === false)) {
-    report(ctx, 'import-approximated', { item, as: 'a repeated parameter (name=a&name=b)', reason: `style ${String(p.style ?? 'form')}${p.explode === false ? ', explode false' : ''} has no equivalent` }, pointer);
+    report(
+      ctx,
+      'import-approximated',
+      {
+        item,
+        as: 'a repeated parameter (name=a&name=b)',
+        reason: `style ${String(p.style ?? 'form')}${p.explode === false ? ', explode false' : ''} has no equivalent`,
+      },
+      pointer,
+    );
   }
   const out: Json = { type: param.type };
   const description = str(p.description) ?? param.description;
@@ -1149,7 +1422,8 @@ function parameterFromOpenApi(ctx: Ctx, src: OpSource, use: ParamUse): Parameter
   if (p.example !== undefined && out.example === undefined) {
     const problem = getValueProblem({ ...(out as Pick<FieldModel, 'type'>), nullable: false }, p.example);
     if (problem === undefined) out.example = p.example;
-    else report(ctx, 'import-dropped', { item: `${item}: example ${JSON.stringify(p.example) ?? ''}`, reason: `it breaks its own schema (${problem})` }, pointer);
+    else
+      report(ctx, 'import-dropped', { item: `${item}: example ${JSON.stringify(p.example) ?? ''}`, reason: `it breaks its own schema (${problem})` }, pointer);
   }
   if (p.deprecated === true) out.deprecated = true;
   return out as unknown as ParameterSpec;
@@ -1187,14 +1461,21 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         report(ctx, 'import-dropped', { item: `${method} ${rawPath}`, reason: 'the format has operations for GET, POST, PUT, PATCH and DELETE' }, pointer);
         continue;
       }
-      if (rawId !== undefined && id !== rawId) report(ctx, 'import-renamed', { what: 'operation', from: rawId, to: id, reason: 'operation ids have no control characters and no surrounding spaces' }, joinPointer(pointer, 'operationId'));
+      if (rawId !== undefined && id !== rawId)
+        report(
+          ctx,
+          'import-renamed',
+          { what: 'operation', from: rawId, to: id, reason: 'operation ids have no control characters and no surrounding spaces' },
+          joinPointer(pointer, 'operationId'),
+        );
       sources.push({ id, method, path, rawPath, pointer, op, params: paramsOf(ctx, item, op, pointer, itemPointer) });
     }
   }
 
   const prepared = sources.map((src) => {
     const success = successOf(ctx, src);
-    const response = success.schema !== undefined ? shapeFromSchema(ctx, success.schema, success.pointer ?? src.pointer, `operation ${src.id} response`, 'top') : undefined;
+    const response =
+      success.schema !== undefined ? shapeFromSchema(ctx, success.schema, success.pointer ?? src.pointer, `operation ${src.id} response`, 'top') : undefined;
     return { src, success, response };
   });
   if (!ctx.fromServicespec) identifiersFromPaths(ctx, prepared);
@@ -1209,7 +1490,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     const x = ext<Json>(op, 'x-servicespec-operation');
     const req = requestOf(ctx, src);
     const request = req ? shapeFromSchema(ctx, req.schema, req.pointer, `operation ${src.id} request`, 'nested') : undefined;
-    if (req && !request) report(ctx, 'import-dropped', { item: `operation ${src.id}: the request body`, reason: 'it is not an object or a resource' }, req.pointer);
+    if (req && !request)
+      report(ctx, 'import-dropped', { item: `operation ${src.id}: the request body`, reason: 'it is not an object or a resource' }, req.pointer);
     const o: Json = { method: src.method, path: src.path };
     let action: Action;
     let page: PageShape | undefined;
@@ -1218,7 +1500,13 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       o.action = action;
       for (const k of ['resource', 'transition']) if (typeof x[k] === 'string') o[k] = x[k];
     } else {
-      if (x) report(ctx, 'import-extension-invalid', { extension: 'x-servicespec-operation', where: src.pointer, detail: 'its `action` is missing or unknown' }, src.pointer);
+      if (x)
+        report(
+          ctx,
+          'import-extension-invalid',
+          { extension: 'x-servicespec-operation', where: src.pointer, detail: 'its `action` is missing or unknown' },
+          src.pointer,
+        );
       const inferred = inferAction(ctx, src, success, response, request, family);
       action = inferred.action;
       o.action = action;
@@ -1239,16 +1527,34 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     // A list-shaped answer stays a list (served, not a custom operation answering not_implemented): optional query
     // parameters it cannot read are left out, each said; a request that sends one is refused, never misread.
     if (!x && action === 'list' && plan.leftover.length > 0 && plan.leftover.every((l) => l.where === 'query' && l.p.required !== true)) {
-      for (const l of plan.leftover) report(ctx, 'import-dropped', { item: `operation ${src.id}: query parameter \`${l.name}\``, reason: 'a list reads its paging parameters, `sort` and filters named after a field of its resource (compared for equality); the service refuses a request that sends it' }, l.pointer);
+      for (const l of plan.leftover)
+        report(
+          ctx,
+          'import-dropped',
+          {
+            item: `operation ${src.id}: query parameter \`${l.name}\``,
+            reason:
+              'a list reads its paging parameters, `sort` and filters named after a field of its resource (compared for equality); the service refuses a request that sends it',
+          },
+          l.pointer,
+        );
       plan = { ...plan, leftover: [] };
     }
     if (!x && action !== 'custom' && plan.leftover.length > 0) {
       const names = plan.leftover.map((l) => `\`${l.name}\``).join(', ');
-      const takes = action === 'list' ? 'a list takes its paging parameters (limit and cursor, limit and offset, or page and per_page), sort and filters named after fields' : `a ${action} operation takes no query or header parameters`;
+      const takes =
+        action === 'list'
+          ? 'a list takes its paging parameters (limit and cursor, limit and offset, or page and per_page), sort and filters named after fields'
+          : `a ${action} operation takes no query or header parameters`;
       action = 'custom';
       o.action = action;
       delete o.resource;
-      report(ctx, 'import-custom-operation', { operation: src.id, reason: `its parameters ${names} are not a resource action's (${takes}); as a custom operation it keeps them` }, src.pointer);
+      report(
+        ctx,
+        'import-custom-operation',
+        { operation: src.id, reason: `its parameters ${names} are not a resource action's (${takes}); as a custom operation it keeps them` },
+        src.pointer,
+      );
       plan = planParams(ctx, src, action, {});
     }
     if (action === 'custom' && (!x || x.action === 'custom')) {
@@ -1258,13 +1564,22 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         const into = l.where === 'query' ? 'query' : 'headers';
         const bag = (o[into] ??= {}) as Record<string, ParameterSpec>;
         if (l.where === 'header' && Object.keys(bag).some((k) => k.toLowerCase() === l.name.toLowerCase())) {
-          report(ctx, 'import-dropped', { item: `operation ${src.id}: header parameter \`${l.name}\``, reason: 'another header of the operation has the same name in another case (header names are compared without regard to case)' }, l.pointer);
+          report(
+            ctx,
+            'import-dropped',
+            {
+              item: `operation ${src.id}: header parameter \`${l.name}\``,
+              reason: 'another header of the operation has the same name in another case (header names are compared without regard to case)',
+            },
+            l.pointer,
+          );
           continue;
         }
         bag[l.name] = param;
       }
     }
-    if (!ctx.fromServicespec && req && (action === 'create' || action === 'replace') && typeof o.resource === 'string') keepRequestRequired(ctx, src.id, o.resource, req, action === 'create');
+    if (!ctx.fromServicespec && req && (action === 'create' || action === 'replace') && typeof o.resource === 'string')
+      keepRequestRequired(ctx, src.id, o.resource, req, action === 'create');
     const { filter, sort } = plan;
     if (x) {
       for (const k of ['filter', 'sort']) if (Array.isArray(x[k])) o[k] = (x[k] as unknown[]).map(String);
@@ -1276,7 +1591,13 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (sort.length > 0) o.sort = sort;
     }
     if (success.status !== undefined && success.status !== DEFAULT_SUCCESS_STATUS[action]) o.status = success.status;
-    if (success.status === undefined) report(ctx, 'import-dropped', { item: `operation ${src.id}: its success response`, reason: 'it declares no 2xx status' }, joinPointer(src.pointer, 'responses'));
+    if (success.status === undefined)
+      report(
+        ctx,
+        'import-dropped',
+        { item: `operation ${src.id}: its success response`, reason: 'it declares no 2xx status' },
+        joinPointer(src.pointer, 'responses'),
+      );
     if (x) {
       if (isObject(x.request)) o.request = x.request;
       else if (action === 'custom' && request) o.request = request;
@@ -1306,7 +1627,13 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       pointer: src.pointer,
       operationId: src.id,
       action,
-      ...(typeof o.resource === 'string' ? { resource: o.resource, fields: resourceFields, ...(ctx.resourceIdentifier.get(o.resource) !== undefined ? { identifier: ctx.resourceIdentifier.get(o.resource)! } : {}) } : {}),
+      ...(typeof o.resource === 'string'
+        ? {
+            resource: o.resource,
+            fields: resourceFields,
+            ...(ctx.resourceIdentifier.get(o.resource) !== undefined ? { identifier: ctx.resourceIdentifier.get(o.resource)! } : {}),
+          }
+        : {}),
       requestShape: (cbOp, at) => {
         const body = requestOf(ctx, { ...src, op: cbOp, pointer: at });
         return body ? shapeFromSchema(ctx, body.schema, body.pointer, `operation ${src.id} callback`, 'top') : undefined;
@@ -1322,18 +1649,41 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     const responses = isObject(op.responses) ? op.responses : {};
     for (const [status, r] of Object.entries(responses)) {
       const node = resolve(ctx, r, '').node;
-      if (isObject(node) && isObject(node.links)) report(ctx, 'import-dropped', { item: `operation ${src.id}: the links of response ${status}`, reason: 'links have no equivalent' }, joinPointer(joinPointer(joinPointer(src.pointer, 'responses'), status), 'links'));
+      if (isObject(node) && isObject(node.links))
+        report(
+          ctx,
+          'import-dropped',
+          { item: `operation ${src.id}: the links of response ${status}`, reason: 'links have no equivalent' },
+          joinPointer(joinPointer(joinPointer(src.pointer, 'responses'), status), 'links'),
+        );
       const headersAt = joinPointer(joinPointer(joinPointer(src.pointer, 'responses'), status), 'headers');
       // servicespec's own export carries the response headers as written (x-servicespec-operation), as it does the shapes.
       if (x) {
         if (isObject(x.response_headers) && status === String(success.status)) o.response_headers = x.response_headers;
       } else if (isObject(node) && isObject(node.headers) && status === String(success.status)) {
         const link = action === 'list' && isObject(o.paging) && (o.paging as PagingSpec).link === true;
-        const got = importResponseHeaders(ctx, { operation: src.id, action, link, headers: node.headers, pointer: headersAt, toParameter: (use) => parameterFromOpenApi(ctx, src, use) });
+        const got = importResponseHeaders(ctx, {
+          operation: src.id,
+          action,
+          link,
+          headers: node.headers,
+          pointer: headersAt,
+          toParameter: (use) => parameterFromOpenApi(ctx, src, use),
+        });
         if (got.headers) o.response_headers = got.headers;
-        if (got.location !== undefined) locations.push({ operation: src.id, resource: typeof o.resource === 'string' ? o.resource : undefined, pointer: got.location });
+        if (got.location !== undefined)
+          locations.push({ operation: src.id, resource: typeof o.resource === 'string' ? o.resource : undefined, pointer: got.location });
       } else if (isObject(node) && isObject(node.headers) && !x) {
-        for (const h of Object.keys(node.headers)) report(ctx, 'import-dropped', { item: `operation ${src.id}: response header ${h} (${status})`, reason: 'response headers are declared on the success answer only (response_headers)' }, joinPointer(headersAt, h));
+        for (const h of Object.keys(node.headers))
+          report(
+            ctx,
+            'import-dropped',
+            {
+              item: `operation ${src.id}: response header ${h} (${status})`,
+              reason: 'response headers are declared on the success answer only (response_headers)',
+            },
+            joinPointer(headersAt, h),
+          );
       }
     }
     operations[src.id] = orderOperation(o) as unknown as OperationSpec;
@@ -1341,7 +1691,16 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   // A create's Location is the format's when its resource has a read operation; without one it cannot be kept.
   for (const l of locations) {
     const readable = Object.values(operations).some((op) => op.action === 'read' && op.resource === l.resource);
-    if (!readable) report(ctx, 'import-dropped', { item: `operation ${l.operation}: response header \`Location\``, reason: 'a create\'s Location is the path of its resource\'s read operation, and the document has none' }, l.pointer);
+    if (!readable)
+      report(
+        ctx,
+        'import-dropped',
+        {
+          item: `operation ${l.operation}: response header \`Location\``,
+          reason: "a create's Location is the path of its resource's read operation, and the document has none",
+        },
+        l.pointer,
+      );
   }
   if (ctx.idempotencyHeader !== undefined && out.idempotency === undefined) out.idempotency = { header: ctx.idempotencyHeader };
   if (Object.keys(operations).length > 0) out.operations = operations;
@@ -1349,7 +1708,31 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   return shown ? (out as SpecDocument['endpoints']) : undefined;
 }
 
-const OPERATION_ORDER = ['method', 'path', 'action', 'resource', 'transition', 'summary', 'description', 'filter', 'sort', 'paging', 'query', 'headers', 'response_headers', 'status', 'request', 'response', 'handler', 'auth', 'errors', 'idempotent', 'deprecated', 'examples', 'callbacks'];
+const OPERATION_ORDER = [
+  'method',
+  'path',
+  'action',
+  'resource',
+  'transition',
+  'summary',
+  'description',
+  'filter',
+  'sort',
+  'paging',
+  'query',
+  'headers',
+  'response_headers',
+  'status',
+  'request',
+  'response',
+  'handler',
+  'auth',
+  'errors',
+  'idempotent',
+  'deprecated',
+  'examples',
+  'callbacks',
+];
 
 function orderOperation(o: Json): Json {
   const out: Json = {};
@@ -1387,11 +1770,23 @@ function reportUnkept(ctx: Ctx): void {
       const base = new Set(own(node, pointer));
       const subtypes = new Map<string, unknown>();
       if (isObject(d.mapping)) for (const [tag, ref] of Object.entries(d.mapping)) subtypes.set(tag, { $ref: ref });
-      for (const k of ['oneOf', 'anyOf'] as const) if (Array.isArray(node[k])) (node[k] as unknown[]).forEach((x, i) => subtypes.set(isObject(x) && typeof x.$ref === 'string' ? x.$ref.slice(x.$ref.lastIndexOf('/') + 1) : String(i), x));
+      for (const k of ['oneOf', 'anyOf'] as const)
+        if (Array.isArray(node[k]))
+          (node[k] as unknown[]).forEach((x, i) =>
+            subtypes.set(isObject(x) && typeof x.$ref === 'string' ? x.$ref.slice(x.$ref.lastIndexOf('/') + 1) : String(i), x),
+          );
       const lost = new Set<string>();
       for (const [, s] of subtypes) for (const name of own(s, pointer)) if (!base.has(name)) lost.add(name);
       const names = [...lost].sort();
-      report(ctx, 'import-dropped', { item: `the discriminator \`${String(d.propertyName)}\` (${subtypes.size} subtypes: ${[...subtypes.keys()].join(', ') || 'none named'})`, reason: `the format has no union type yet: operations keep only the base shape${names.length > 0 ? `, and the subtypes' properties ${names.map((n) => `\`${n}\``).join(', ')} are lost` : ''}` }, joinPointer(pointer, 'discriminator'));
+      report(
+        ctx,
+        'import-dropped',
+        {
+          item: `the discriminator \`${String(d.propertyName)}\` (${subtypes.size} subtypes: ${[...subtypes.keys()].join(', ') || 'none named'})`,
+          reason: `the format has no union type yet: operations keep only the base shape${names.length > 0 ? `, and the subtypes' properties ${names.map((n) => `\`${n}\``).join(', ')} are lost` : ''}`,
+        },
+        joinPointer(pointer, 'discriminator'),
+      );
     }
     // A body that is a choice of shapes (a field that is one is reported where the field is read).
     if (key === 'schema' && parent !== 'parameter') {
@@ -1399,11 +1794,31 @@ function reportUnkept(ctx: Ctx): void {
         const list = node[k];
         if (!Array.isArray(list) || isObject(node.discriminator)) continue;
         const real = list.filter((x) => !(isObject(x) && x.type === 'null'));
-        if (real.length > 1 && !keptAsUnion()) report(ctx, 'import-approximated', { item: `a body that is one of ${real.length} shapes (${k})`, as: 'the shape it is read as (its common properties, or none)', reason: 'the format has no union type yet' }, joinPointer(pointer, k));
+        if (real.length > 1 && !keptAsUnion())
+          report(
+            ctx,
+            'import-approximated',
+            {
+              item: `a body that is one of ${real.length} shapes (${k})`,
+              as: 'the shape it is read as (its common properties, or none)',
+              reason: 'the format has no union type yet',
+            },
+            joinPointer(pointer, k),
+          );
       }
     }
     if (isObject(node.examples) && (parent === 'content' || parent === 'parameter') && !ctx.examplesKept.has(node)) {
-      report(ctx, 'import-dropped', { item: `the named examples ${Object.keys(node.examples).map((n) => `\`${n}\``).join(', ')}`, reason: 'the format keeps named examples on an operation\'s request body, success answer and parameters only' }, joinPointer(pointer, 'examples'));
+      report(
+        ctx,
+        'import-dropped',
+        {
+          item: `the named examples ${Object.keys(node.examples)
+            .map((n) => `\`${n}\``)
+            .join(', ')}`,
+          reason: "the format keeps named examples on an operation's request body, success answer and parameters only",
+        },
+        joinPointer(pointer, 'examples'),
+      );
     }
     for (const [k, v] of Object.entries(node)) {
       if (k === 'discriminator' || k === 'examples' || k.startsWith('x-')) continue;
@@ -1445,13 +1860,27 @@ function importEvents(ctx: Ctx): EventsSpec | undefined {
     const item = resolve(ctx, raw, pointer).node;
     if (!isObject(item)) continue;
     const name = names.take(toEventKindName(key));
-    if (name !== key) report(ctx, 'import-renamed', { what: 'webhook', from: key, to: name, reason: 'event kinds are dot-separated segments of letters, digits and underscores' }, pointer);
+    if (name !== key)
+      report(
+        ctx,
+        'import-renamed',
+        { what: 'webhook', from: key, to: name, reason: 'event kinds are dot-separated segments of letters, digits and underscores' },
+        pointer,
+      );
     const method = METHODS.find((m) => isObject(item[m]));
     const op = method ? (item[method] as Json) : {};
     const k: Json = {};
     const description = str(op.description) ?? str(op.summary);
     if (description !== undefined) k.description = description;
-    const body = requestOf(ctx, { id: `webhook ${key}`, method: 'POST', path: '', rawPath: '', pointer: joinPointer(pointer, method ?? 'post'), op, params: [] });
+    const body = requestOf(ctx, {
+      id: `webhook ${key}`,
+      method: 'POST',
+      path: '',
+      rawPath: '',
+      pointer: joinPointer(pointer, method ?? 'post'),
+      op,
+      params: [],
+    });
     if (body) {
       const payload = shapeFromSchema(ctx, body.schema, body.pointer, `webhook ${key} payload`, 'top');
       if (payload) k.payload = payload;
@@ -1474,7 +1903,9 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
     out.body = 'problem';
     kept = { pointer: problem.pointer, key: 'problem' };
   } else {
-    const first = ctx.errorBodies.map((b) => ({ b, shape: shapeFromSchema(ctx, b.schema, b.pointer, 'the error body', 'top') })).find((x) => x.shape?.fields !== undefined && !x.shape.list);
+    const first = ctx.errorBodies
+      .map((b) => ({ b, shape: shapeFromSchema(ctx, b.schema, b.pointer, 'the error body', 'top') }))
+      .find((x) => x.shape?.fields !== undefined && !x.shape.list);
     if (first?.shape?.fields) {
       out.body = { fields: first.shape.fields, ...errorBodyRoles(first.shape.fields) };
       // The document's media type is kept (a JSON one: an error body read from another type was not taken).
@@ -1489,12 +1920,33 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
     if (kept !== undefined && key === kept.key) continue;
     if (reported.has(key)) continue;
     reported.add(key);
-    if (kept === undefined) report(ctx, 'import-dropped', { item: `the error body at ${b.pointer}`, reason: 'it is not an object the format can describe' }, b.pointer);
-    else report(ctx, 'import-errors-merged', { item: `the error body at ${b.pointer}`, into: `the one at ${kept.pointer}`, reason: 'a spec has one error body for every error code; this one differs from it' }, b.pointer);
+    if (kept === undefined)
+      report(ctx, 'import-dropped', { item: `the error body at ${b.pointer}`, reason: 'it is not an object the format can describe' }, b.pointer);
+    else
+      report(
+        ctx,
+        'import-errors-merged',
+        {
+          item: `the error body at ${b.pointer}`,
+          into: `the one at ${kept.pointer}`,
+          reason: 'a spec has one error body for every error code; this one differs from it',
+        },
+        b.pointer,
+      );
   }
   // Inline responses with the same status and description share one code (the document does not refer to one response).
   for (const c of ctx.errorCodes.values()) {
-    if (c.inline && c.operations.length > 1) report(ctx, 'import-errors-merged', { item: `the inline ${c.status} responses of operations ${c.operations.join(', ')}`, into: `error code ${c.name}`, reason: `they have the same status and description${c.title !== undefined ? `, “${c.title}”` : ''}` }, c.pointer);
+    if (c.inline && c.operations.length > 1)
+      report(
+        ctx,
+        'import-errors-merged',
+        {
+          item: `the inline ${c.status} responses of operations ${c.operations.join(', ')}`,
+          into: `error code ${c.name}`,
+          reason: `they have the same status and description${c.title !== undefined ? `, “${c.title}”` : ''}`,
+        },
+        c.pointer,
+      );
   }
   if (ctx.errorCodes.size > 0) {
     out.codes = {};
@@ -1527,7 +1979,7 @@ function errorBodyRoles(fields: Record<string, FieldSpec>): { code?: string; sta
 
 /** What tells two error bodies apart: the component referred to, else the schema written out. */
 function bodyKey(b: { mediaType: string; schema: unknown }): string {
-  return isObject(b.schema) && typeof b.schema.$ref === 'string' ? b.schema.$ref : JSON.stringify(b.schema) ?? '';
+  return isObject(b.schema) && typeof b.schema.$ref === 'string' ? b.schema.$ref : (JSON.stringify(b.schema) ?? '');
 }
 
 function importLimits(ctx: Ctx): LimitsSpec | undefined {
@@ -1539,8 +1991,16 @@ function importLimits(ctx: Ctx): LimitsSpec | undefined {
   if (defaults.length === 1) page.default = defaults[0];
   if (maxes.length === 1) page.max = maxes[0];
   // The spec has one page size for every list: lists that say different ones are reported, none is picked.
-  if (defaults.length > 1) report(ctx, 'import-dropped', { item: `the \`limit\` defaults of the list operations (${defaults.join(', ')})`, reason: 'a spec has one default page size for every list, and they differ' });
-  if (maxes.length > 1) report(ctx, 'import-dropped', { item: `the \`limit\` maximums of the list operations (${maxes.join(', ')})`, reason: 'a spec has one maximum page size for every list, and they differ' });
+  if (defaults.length > 1)
+    report(ctx, 'import-dropped', {
+      item: `the \`limit\` defaults of the list operations (${defaults.join(', ')})`,
+      reason: 'a spec has one default page size for every list, and they differ',
+    });
+  if (maxes.length > 1)
+    report(ctx, 'import-dropped', {
+      item: `the \`limit\` maximums of the list operations (${maxes.join(', ')})`,
+      reason: 'a spec has one maximum page size for every list, and they differ',
+    });
   return Object.keys(page).length > 0 ? { page_size: page } : undefined;
 }
 

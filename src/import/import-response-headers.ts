@@ -63,7 +63,12 @@ export function importResponseHeaders(ctx: HeaderContext, src: ResponseHeaderSou
     const p = src.toParameter({ p: node, pointer, name, where: 'header', label });
     if (p === undefined) continue;
     if (src.action !== 'custom' && p.optional !== true && p.default === undefined) {
-      report(ctx, 'import-dropped', { item: label, reason: `it is required, and a built-in ${src.action} action cannot set a header (only a custom operation's handler can)` }, pointer);
+      report(
+        ctx,
+        'import-dropped',
+        { item: label, reason: `it is required, and a built-in ${src.action} action cannot set a header (only a custom operation's handler can)` },
+        pointer,
+      );
       continue;
     }
     seen.add(key);

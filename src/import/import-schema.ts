@@ -34,7 +34,12 @@ export interface SchemaContext {
 /** Fields nest at most this deep; deeper schemas become `json` (the spec loader limits nesting too). */
 export const MAX_FIELD_DEPTH = 8;
 
-export function report(ctx: { file: string; diagnostics: Diagnostic[] }, code: DiagnosticCode, params: Record<string, string | number>, pointer?: string): void {
+export function report(
+  ctx: { file: string; diagnostics: Diagnostic[] },
+  code: DiagnosticCode,
+  params: Record<string, string | number>,
+  pointer?: string,
+): void {
   ctx.diagnostics.push(createDiagnostic(code, params, pointer === undefined ? { file: ctx.file } : { file: ctx.file, pointer }));
 }
 
@@ -106,7 +111,12 @@ function mergeAllOf(ctx: SchemaContext, s: Json, pointer: string, seen: string[]
 }
 
 /** A schema with its references followed and its allOf merged. */
-export function flatten(ctx: SchemaContext, node: unknown, pointer: string, seen: string[] = []): { schema: Json | undefined; pointer: string; refs: string[] } {
+export function flatten(
+  ctx: SchemaContext,
+  node: unknown,
+  pointer: string,
+  seen: string[] = [],
+): { schema: Json | undefined; pointer: string; refs: string[] } {
   const r = resolve(ctx, node, pointer);
   if (!isObject(r.node)) return { schema: undefined, pointer: r.pointer, refs: r.chain.slice(1) };
   const m = mergeAllOf(ctx, r.node, r.pointer, [...seen, ...r.chain.slice(1)]);
@@ -196,10 +206,12 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
   } else if (t[0] === 'string') {
     const format = typeof s.format === 'string' ? s.format : undefined;
     type = (format !== undefined ? STRING_FORMATS[format] : undefined) ?? 'string';
-    if (format !== undefined && STRING_FORMATS[format] === undefined) approximated(ctx, opts.where, 'type string', `format \`${format}\` has no field type of its own`, at);
+    if (format !== undefined && STRING_FORMATS[format] === undefined)
+      approximated(ctx, opts.where, 'type string', `format \`${format}\` has no field type of its own`, at);
   } else if (t[0] === 'integer' || t[0] === 'number' || t[0] === 'boolean') {
     type = t[0];
-    if (typeof s.format === 'string' && !QUIET_FORMATS.has(s.format)) approximated(ctx, opts.where, `type ${t[0]}`, `format \`${s.format}\` has no field type of its own`, at);
+    if (typeof s.format === 'string' && !QUIET_FORMATS.has(s.format))
+      approximated(ctx, opts.where, `type ${t[0]}`, `format \`${s.format}\` has no field type of its own`, at);
   } else if (t[0] === 'array') {
     type = 'array';
     if (opts.depth >= MAX_FIELD_DEPTH) {
@@ -209,13 +221,23 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
       // 3.1 allows an array with no `items` (any elements) or a tuple (`prefixItems`): the elements become json.
       // A document servicespec exported is read as written (its spec had no items), so a round trip is exact.
       if (ctx.fromServicespec !== true) field.items = { type: 'json' };
-      if (s.prefixItems !== undefined) report(ctx, 'import-dropped', { item: `${opts.where}: prefixItems`, reason: 'a tuple has no field type of its own; its elements are taken as json' }, joinPointer(at, 'prefixItems'));
+      if (s.prefixItems !== undefined)
+        report(
+          ctx,
+          'import-dropped',
+          { item: `${opts.where}: prefixItems`, reason: 'a tuple has no field type of its own; its elements are taken as json' },
+          joinPointer(at, 'prefixItems'),
+        );
     } else if (s.items === true || (isObject(s.items) && Object.keys(s.items).length === 0)) {
       field.items = { type: 'json' };
     } else {
       field.items = fieldFromSchema(ctx, s.items, joinPointer(at, 'items'), { where: `${opts.where} items`, depth: opts.depth + 1, stack });
     }
-  } else if ((ownDiscriminator(ctx, node) || ((Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) && !isObject(s.properties))) && opts.depth < MAX_FIELD_DEPTH && (union = unionFromSchema(ctx, node, s, at, opts)) !== undefined) {
+  } else if (
+    (ownDiscriminator(ctx, node) || ((Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) && !isObject(s.properties))) &&
+    opts.depth < MAX_FIELD_DEPTH &&
+    (union = unionFromSchema(ctx, node, s, at, opts)) !== undefined
+  ) {
     type = 'union';
   } else if (t[0] === 'object' || (t.length === 0 && isObject(s.properties))) {
     const closed = s.additionalProperties === false || s.additionalProperties === undefined;
@@ -229,11 +251,18 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
       }
     } else {
       type = 'json';
-      if (s.additionalProperties !== undefined && s.additionalProperties !== false) approximated(ctx, opts.where, 'type json', 'a map with free keys has no field type of its own', at);
+      if (s.additionalProperties !== undefined && s.additionalProperties !== false)
+        approximated(ctx, opts.where, 'type json', 'a map with free keys has no field type of its own', at);
     }
   } else if (Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) {
     type = 'json';
-    approximated(ctx, opts.where, 'type json', `a choice of schemas (${Array.isArray(s.oneOf) ? 'oneOf' : 'anyOf'}) other than objects has no field type of its own`, at);
+    approximated(
+      ctx,
+      opts.where,
+      'type json',
+      `a choice of schemas (${Array.isArray(s.oneOf) ? 'oneOf' : 'anyOf'}) other than objects has no field type of its own`,
+      at,
+    );
   } else {
     type = 'json';
     // 3.1: any value, null included, unless the schema says `not: {type: null}` (how a json field that is not
@@ -273,9 +302,11 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
   if (example !== undefined) {
     const problem = getValueProblem({ ...(out as Pick<FieldModel, 'type'>), nullable: out.nullable === true }, example);
     if (problem === undefined || ctx.fromServicespec === true) out.example = example;
-    else report(ctx, 'import-dropped', { item: `${opts.where}: example ${JSON.stringify(example) ?? ''}`, reason: `it breaks its own schema (${problem})` }, at);
+    else
+      report(ctx, 'import-dropped', { item: `${opts.where}: example ${JSON.stringify(example) ?? ''}`, reason: `it breaks its own schema (${problem})` }, at);
   }
-  if (s.writeOnly === true) report(ctx, 'import-dropped', { item: `${opts.where}: writeOnly`, reason: 'a field the server never returns has no equivalent' }, at);
+  if (s.writeOnly === true)
+    report(ctx, 'import-dropped', { item: `${opts.where}: writeOnly`, reason: 'a field the server never returns has no equivalent' }, at);
   for (const [k, v] of Object.entries(ext)) if (k !== 'type') out[k] = v;
   if (type === 'ref' && typeof ext.to === 'string') out.to = ext.to;
   return out as unknown as FieldSpec;
@@ -301,12 +332,16 @@ function componentName(pointer: string): string | undefined {
 /** The subtypes of a base schema with a discriminator and no oneOf: the mapping's, else the components that allOf it. */
 function subtypesOf(ctx: SchemaContext, at: string, mapping: Json | undefined): { node: unknown; pointer: string }[] {
   const base = at.startsWith('/') ? `#${at}` : at;
-  if (mapping !== undefined) return Object.values(mapping).filter((v): v is string => typeof v === 'string').map((v) => ({ node: { $ref: v.startsWith('#') ? v : `#/components/schemas/${v}` }, pointer: base }));
+  if (mapping !== undefined)
+    return Object.values(mapping)
+      .filter((v): v is string => typeof v === 'string')
+      .map((v) => ({ node: { $ref: v.startsWith('#') ? v : `#/components/schemas/${v}` }, pointer: base }));
   const schemas = isObject(ctx.root.components) && isObject(ctx.root.components.schemas) ? ctx.root.components.schemas : {};
   const out: { node: unknown; pointer: string }[] = [];
   for (const [key, raw] of Object.entries(schemas)) {
     if (!isObject(raw) || !Array.isArray(raw.allOf)) continue;
-    if (raw.allOf.some((x) => isObject(x) && x.$ref === base)) out.push({ node: { $ref: `#/components/schemas/${key.replace(/~/g, '~0').replace(/\//g, '~1')}` }, pointer: base });
+    if (raw.allOf.some((x) => isObject(x) && x.$ref === base))
+      out.push({ node: { $ref: `#/components/schemas/${key.replace(/~/g, '~0').replace(/\//g, '~1')}` }, pointer: base });
   }
   return out;
 }
@@ -343,7 +378,10 @@ export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, poin
     const isObj = isObject(v.properties) || v.type === 'object';
     if (!isObj || (v.additionalProperties !== undefined && v.additionalProperties !== false)) return undefined;
     const chain = resolve(ctx, o.node, o.pointer).chain;
-    const component = chain.slice(1).map(componentName).find((n) => n !== undefined);
+    const component = chain
+      .slice(1)
+      .map(componentName)
+      .find((n) => n !== undefined);
     const raw = typeof v['x-servicespec-variant'] === 'string' ? v['x-servicespec-variant'] : (component ?? `variant_${i + 1}`);
     const name = names.take(toFieldName(raw));
     const props = isObject(v.properties) ? { ...v.properties } : {};
@@ -359,7 +397,13 @@ export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, poin
     const out: Json = {};
     if (typeof v.description === 'string') out.description = v.description;
     if (tag !== undefined && tag !== name) out.tag = tag;
-    const fields = fieldsFromSchema(ctx, variantSchema, flat.pointer, { where: `${opts.where} variant ${name}`, depth: opts.depth + 1, stack: [...stack, ...flat.refs] }, 'nested');
+    const fields = fieldsFromSchema(
+      ctx,
+      variantSchema,
+      flat.pointer,
+      { where: `${opts.where} variant ${name}`, depth: opts.depth + 1, stack: [...stack, ...flat.refs] },
+      'nested',
+    );
     if (Object.keys(fields).length > 0) out.fields = fields;
     variants[name] = out as VariantSpec;
   }
@@ -379,7 +423,18 @@ export function fieldsFromSchema(ctx: SchemaContext, s: Json, pointer: string, o
   for (const [name, p] of Object.entries(props)) {
     const fname = names.take(toFieldName(name));
     const at = joinPointer(joinPointer(pointer, 'properties'), name);
-    if (fname !== name) report(ctx, 'import-renamed', { what: `${opts.where} field`, from: name, to: fname, reason: 'field names are letters, digits and underscores, not starting with a digit; the JSON property name served changes with it' }, at);
+    if (fname !== name)
+      report(
+        ctx,
+        'import-renamed',
+        {
+          what: `${opts.where} field`,
+          from: name,
+          to: fname,
+          reason: 'field names are letters, digits and underscores, not starting with a digit; the JSON property name served changes with it',
+        },
+        at,
+      );
     const f = fieldFromSchema(ctx, p, at, { where: `${opts.where}.${fname}`, depth: opts.depth, stack: opts.stack }) as FieldSpec & Json;
     const hasDefault = Object.prototype.hasOwnProperty.call(f, 'default');
     const optional = !required.has(name) && !(mode === 'nested' && hasDefault);
@@ -392,7 +447,21 @@ export function fieldsFromSchema(ctx: SchemaContext, s: Json, pointer: string, o
   return out;
 }
 
-const FIELD_ORDER = ['type', 'description', 'optional', 'nullable', 'readOnly', 'writeOnce', 'unique', 'generated', 'to', 'values', 'default', 'requiredInRequests', 'example'];
+const FIELD_ORDER = [
+  'type',
+  'description',
+  'optional',
+  'nullable',
+  'readOnly',
+  'writeOnce',
+  'unique',
+  'generated',
+  'to',
+  'values',
+  'default',
+  'requiredInRequests',
+  'example',
+];
 
 export function orderField(f: FieldSpec): FieldSpec {
   const src = f as unknown as Json;
@@ -410,7 +479,8 @@ export function shapeFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
       const name = ctx.resources.get(ptr);
       if (name !== undefined) return name;
     }
-    if (isObject(r.node) && isObject(r.node['x-servicespec-view']) && typeof r.node['x-servicespec-view'].resource === 'string') return r.node['x-servicespec-view'].resource;
+    if (isObject(r.node) && isObject(r.node['x-servicespec-view']) && typeof r.node['x-servicespec-view'].resource === 'string')
+      return r.node['x-servicespec-view'].resource;
     return undefined;
   };
   const union = (n: unknown, p: string): UnionShape | undefined => {

@@ -55,7 +55,13 @@ function didYouMean(state: EditorState, d: LspDiagnostic): CodeAction | undefine
     start = at;
     end = at + hint.written.length;
   }
-  return action(state, `Change to \`${hint.meant}\``, d, [{ range: { start: { line, character: start }, end: { line, character: end } }, newText: hint.meant }], true);
+  return action(
+    state,
+    `Change to \`${hint.meant}\``,
+    d,
+    [{ range: { start: { line, character: start }, end: { line, character: end } }, newText: hint.meant }],
+    true,
+  );
 }
 
 /** The indentation unit of the text: the first indented key's indentation (two spaces when none is). */
@@ -68,7 +74,8 @@ function indentUnit(text: string): string {
 function appendToMapping(state: EditorState, entry: YamlEntry, lines: string[]): TextEdit | undefined {
   const outline = state.outline();
   const children = entry.children ?? [];
-  const last = children.length > 0 ? outline.entries.get(`${entry.pointer}/${children[children.length - 1]!.replace(/~/g, '~0').replace(/\//g, '~1')}`) : undefined;
+  const last =
+    children.length > 0 ? outline.entries.get(`${entry.pointer}/${children[children.length - 1]!.replace(/~/g, '~0').replace(/\//g, '~1')}`) : undefined;
   if (entry.value === undefined || last?.key === undefined) return undefined;
   const text = state.text;
   // A flow mapping ({ a: 1 }) is left alone: only block mappings get lines added.
@@ -99,7 +106,8 @@ function undeclaredCondition(state: EditorState, d: LspDiagnostic): CodeAction |
   if (codes?.kind === 'map' && (codes.children?.length ?? 0) > 0) edit = appendToMapping(state, codes, body);
   else {
     const errors = outline.entries.get('/errors');
-    if (errors?.kind === 'map' && codes === undefined && (errors.children?.length ?? 0) > 0) edit = appendToMapping(state, errors, ['codes:', ...body.map((l) => unit + l)]);
+    if (errors?.kind === 'map' && codes === undefined && (errors.children?.length ?? 0) > 0)
+      edit = appendToMapping(state, errors, ['codes:', ...body.map((l) => unit + l)]);
     else if (errors === undefined) {
       const end = getPosition(state, state.text.length);
       const sep = state.text.endsWith('\n') || state.text === '' ? '' : '\n';

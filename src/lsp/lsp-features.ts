@@ -12,8 +12,18 @@ import { createYamlOutline, getAt, splitPointer, type YamlEntry } from './lsp-ya
 /** LSP CompletionItemKind: Property 10, Value 12, Reference 18, EnumMember 20. */
 const COMPLETION_KIND = { key: 10, value: 12, name: 18, enum: 20 } as const;
 /** LSP SymbolKind: Namespace 3, Class 5, Property 7, Field 8, Enum 10, Function 12, Constant 14, EnumMember 22, Event 24. */
-const SYMBOL_KIND: Record<NameKind | 'part', SymbolKind> = { part: 3, resource: 5, field: 8, state: 22, transition: 12, scheme: 7, scope: 14, 'error code': 10, event: 24, operation: 12 };
-
+const SYMBOL_KIND: Record<NameKind | 'part', SymbolKind> = {
+  part: 3,
+  resource: 5,
+  field: 8,
+  state: 22,
+  transition: 12,
+  scheme: 7,
+  scope: 14,
+  'error code': 10,
+  event: 24,
+  operation: 12,
+};
 
 function pointerOf(parent: string, seg: string | number): string {
   return `${parent}/${String(seg).replace(/~/g, '~0').replace(/\//g, '~1')}`;
@@ -81,12 +91,17 @@ export function getRename(state: EditorState, position: LspPosition, newName: st
   if (newName.trim() === '' || /[\n\r]/.test(newName)) throw new RenameRefused(`\`${newName}\` is not a name`);
   const sites = state.sites();
   const clash = sites.find((s) => isSameName(s, { kind: site.kind, name: newName, owner: site.owner }));
-  if (clash !== undefined) throw new RenameRefused(`${site.kind} \`${newName}\` already exists${site.owner ? ` in ${site.owner}` : ''}: renaming \`${site.name}\` to it would merge the two`);
+  if (clash !== undefined)
+    throw new RenameRefused(
+      `${site.kind} \`${newName}\` already exists${site.owner ? ` in ${site.owner}` : ''}: renaming \`${site.name}\` to it would merge the two`,
+    );
   // `id` is a resource's identifier without being named (docs/format.md, `identifier`): no text to edit refers to it.
   if (site.kind === 'field' && site.name === 'id' && site.owner !== undefined) {
     const resource = getAt(state.outline().data, pointerOf('/resources', site.owner));
     if (resource !== null && typeof resource === 'object' && (resource as Record<string, unknown>).identifier === undefined) {
-      throw new RenameRefused(`\`id\` is ${site.owner}'s identifier because of its name (no \`identifier:\` names it); write \`identifier: id\` first, then rename`);
+      throw new RenameRefused(
+        `\`id\` is ${site.owner}'s identifier because of its name (no \`identifier:\` names it); write \`identifier: id\` first, then rename`,
+      );
     }
   }
   const edits: TextEdit[] = [];
@@ -209,7 +224,9 @@ export function getCompletions(state: EditorState, position: LspPosition): Compl
     const column = valueMatch[1]!.length + (valueMatch[2]?.length ?? 0);
     const key = valueMatch[3]!;
     const entry = state.outline().ordered.find((e) => e.key && e.key.text === key && e.key.start === lineStart + column);
-    let pointer = entry?.pointer ?? pointerOf(valueMatch[2] ? pointerOf(parentByIndent(state, position.line, column - 2), 0) : parentByIndent(state, position.line, column), key);
+    let pointer =
+      entry?.pointer ??
+      pointerOf(valueMatch[2] ? pointerOf(parentByIndent(state, position.line, column - 2), 0) : parentByIndent(state, position.line, column), key);
     const flow = readFlow(valueMatch[4]!);
     for (const seg of flow.path) pointer = pointerOf(pointer, seg);
     return flow.atKey ? keyCompletions(state, pointer) : valueCompletions(state, pointer);
@@ -278,14 +295,14 @@ function valueCompletions(state: EditorState, pointer: string): CompletionItem[]
   const items: CompletionItem[] = [];
   const name = getNameKindAt(pointer, state.outline().data ?? state.lastGood()?.document);
   if (name !== undefined) {
-    for (const n of namesOf(state, name.kind, name.owner)) items.push({ label: n, kind: COMPLETION_KIND.name, detail: `${name.kind}${name.owner ? ` of ${name.owner}` : ''}` });
+    for (const n of namesOf(state, name.kind, name.owner))
+      items.push({ label: n, kind: COMPLETION_KIND.name, detail: `${name.kind}${name.owner ? ` of ${name.owner}` : ''}` });
   }
   const segments = splitPointer(pointer);
   const isCondition = segments[0] === 'errors' && segments[1] === 'codes' && segments[3] === 'when';
   for (const v of getEnumAt(pointer)) items.push({ label: String(v), kind: COMPLETION_KIND.enum, detail: isCondition ? 'condition' : 'value' });
   return items;
 }
-
 
 const PARTS = ['purpose', 'resources', 'states', 'endpoints', 'authentication', 'events', 'errors', 'limits', 'versioning'];
 

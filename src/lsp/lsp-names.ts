@@ -45,7 +45,13 @@ const operationResource: Owner = (segments, data) => {
 };
 /** A versioning change names its resource beside its field. */
 const changeResource: Owner = (segments, data) => {
-  const pointer = '/' + segments.slice(0, -1).map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/') + '/resource';
+  const pointer =
+    '/' +
+    segments
+      .slice(0, -1)
+      .map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1'))
+      .join('/') +
+    '/resource';
   const r = getAt(data, pointer);
   return typeof r === 'string' ? r : undefined;
 };
@@ -75,7 +81,11 @@ const RULES: readonly Rule[] = [
   { kind: 'operation', pattern: rx('/endpoints/operations/*'), at: 'key', declaration: true },
   // resources
   { kind: 'resource', pattern: rx('/states/*'), at: 'key' },
-  { kind: 'resource', pattern: /^\/(?:resources\/[^/]+|endpoints\/operations\/[^/]+\/(?:request|response))\/fields\/[^/]+(?:\/(?:items|fields\/[^/]+))*\/to$/, at: 'value' },
+  {
+    kind: 'resource',
+    pattern: /^\/(?:resources\/[^/]+|endpoints\/operations\/[^/]+\/(?:request|response))\/fields\/[^/]+(?:\/(?:items|fields\/[^/]+))*\/to$/,
+    at: 'value',
+  },
   { kind: 'resource', pattern: rx('/endpoints/operations/*/resource'), at: 'value' },
   { kind: 'resource', pattern: rx('/endpoints/operations/*/(?:request|response)/resource'), at: 'value' },
   { kind: 'resource', pattern: rx('/events/kinds/*/(?:payload/)?resource'), at: 'value' },

@@ -118,7 +118,10 @@ function getDocTables(): DocTable[] {
       table = undefined;
       continue;
     }
-    const cells = line.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((c) => c.trim());
     if (header === undefined) {
       header = cells;
       continue;
@@ -129,7 +132,11 @@ function getDocTables(): DocTable[] {
       tables.push(table);
     }
     const keys = [...cells[0]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
-    const text = header.slice(1).map((h, i) => (cells[i + 1] ? `**${h}**: ${cells[i + 1]}` : '')).filter((t) => t !== '').join('  \n');
+    const text = header
+      .slice(1)
+      .map((h, i) => (cells[i + 1] ? `**${h}**: ${cells[i + 1]}` : ''))
+      .filter((t) => t !== '')
+      .join('  \n');
     table.rows.push({ keys, text });
   }
   return tables;

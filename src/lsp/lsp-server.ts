@@ -62,27 +62,28 @@ export function startLspServer(options: LspServerOptions): Promise<void> {
     }
   };
 
-  connection.onInitialize(
-    (): InitializeResult => ({
-      capabilities: {
-        textDocumentSync: TextDocumentSyncKind.Incremental,
-        completionProvider: { triggerCharacters: [':', ' ', '[', ',', '-'] },
-        hoverProvider: true,
-        definitionProvider: true,
-        referencesProvider: true,
-        renameProvider: { prepareProvider: true },
-        documentSymbolProvider: true,
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
-      },
-      serverInfo: { name: 'servicespec' },
-    }),
-  );
+  connection.onInitialize((): InitializeResult => ({
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      completionProvider: { triggerCharacters: [':', ' ', '[', ',', '-'] },
+      hoverProvider: true,
+      definitionProvider: true,
+      referencesProvider: true,
+      renameProvider: { prepareProvider: true },
+      documentSymbolProvider: true,
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+    },
+    serverInfo: { name: 'servicespec' },
+  }));
 
   documents.onDidOpen((e) => publish(e.document.uri));
   documents.onDidChangeContent((e) => {
     const uri = e.document.uri;
     clearTimeout(timers.get(uri));
-    timers.set(uri, setTimeout(() => publish(uri), debounceMs));
+    timers.set(
+      uri,
+      setTimeout(() => publish(uri), debounceMs),
+    );
   });
   documents.onDidClose((e) => {
     clearTimeout(timers.get(e.document.uri));

@@ -68,9 +68,7 @@ export function getBrokerKindBinding(model: ServiceModel, k: EventKindModel): Br
  * as `%XX` (UTF-8), so an identifier with a dot, a space or a wildcard stays one token.
  */
 export function encodeBrokerToken(value: string): string {
-  return value.replace(/[^A-Za-z0-9_-]/gu, (c) =>
-    [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
-  );
+  return value.replace(/[^A-Za-z0-9_-]/gu, (c) => [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
 }
 
 /** Fills a template; `{id}` becomes `idText` (a wildcard when making a stream's subject filter). */
@@ -106,7 +104,8 @@ export function getNatsSubjectProblem(subject: string): string | undefined {
   if (/\s/u.test(subject)) return 'it contains whitespace';
   const tokens = subject.split('.');
   if (tokens.some((t) => t === '')) return 'it has an empty token (a leading, trailing or doubled `.`)';
-  if (tokens.some((t) => t === '*' || t === '>' || t.includes('*') || t.includes('>'))) return 'it contains a wildcard (`*` or `>`), which a published subject cannot';
+  if (tokens.some((t) => t === '*' || t === '>' || t.includes('*') || t.includes('>')))
+    return 'it contains a wildcard (`*` or `>`), which a published subject cannot';
   if (tokens[0]!.startsWith('$')) return 'it starts with `$`, which NATS reserves for its own subjects ($JS, $SYS, …)';
   return undefined;
 }

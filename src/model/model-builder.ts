@@ -137,7 +137,9 @@ function buildUnion(discriminator: string | undefined, variants: Record<string, 
 
 function buildParameters(params: Record<string, ParameterSpec> | undefined, where: ParameterModel['in'], pointer: string): readonly ParameterModel[] {
   if (params === undefined) return EMPTY;
-  return Object.freeze(entries(params).map(([n, p]) => Object.freeze({ ...buildField(n, p, joinPointer(pointer, n)), in: where, deprecated: p.deprecated ?? false }))) as ParameterModel[];
+  return Object.freeze(
+    entries(params).map(([n, p]) => Object.freeze({ ...buildField(n, p, joinPointer(pointer, n)), in: where, deprecated: p.deprecated ?? false })),
+  ) as ParameterModel[];
 }
 
 function buildFields(fields: Record<string, FieldSpec>, pointer: string): FieldModel[] {
@@ -245,7 +247,15 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
         stamp: t.stamp,
       }),
     );
-    return omitUndefined<StateMachineModel>({ resource, pointer, field: m.field, initial: m.initial, states: [...states.values()], transitions, removedStates: m.removed_states ? { ...m.removed_states } : undefined });
+    return omitUndefined<StateMachineModel>({
+      resource,
+      pointer,
+      field: m.field,
+      initial: m.initial,
+      states: [...states.values()],
+      transitions,
+      removedStates: m.removed_states ? { ...m.removed_states } : undefined,
+    });
   });
 
   const schemeNames = Object.keys(doc.authentication?.schemes ?? {});
@@ -257,7 +267,14 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     const pointer = joinPointer('/endpoints/operations', id);
     const auth = o.auth !== undefined ? buildRequirement(o.auth, schemeNames, defaultAuth) : defaultAuth;
     // Keys in the order of the interface, absent rather than undefined.
-    const op: { -readonly [K in keyof OperationModel]?: OperationModel[K] } = { id, pointer, method: o.method, path: o.path, pathParams: o.path.includes('{') ? Object.freeze(getPathParams(o.path)) : EMPTY, action: o.action };
+    const op: { -readonly [K in keyof OperationModel]?: OperationModel[K] } = {
+      id,
+      pointer,
+      method: o.method,
+      path: o.path,
+      pathParams: o.path.includes('{') ? Object.freeze(getPathParams(o.path)) : EMPTY,
+      action: o.action,
+    };
     if (o.resource !== undefined) op.resource = o.resource;
     if (o.transition !== undefined) op.transition = o.transition;
     if (o.summary !== undefined) op.summary = o.summary;
@@ -267,7 +284,11 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     if (o.action === 'list') {
       const p = o.paging ?? {};
       // An array body has no fields: the envelope's names stay the defaults, unused (check refuses them stated).
-      op.paging = Object.freeze({ ...DEFAULT_PAGING, ...(omitUndefined({ style: p.style, body: p.body, items: p.items, next: p.next, total: p.total, link: p.link }) as Partial<PagingModel>), declared: o.paging !== undefined });
+      op.paging = Object.freeze({
+        ...DEFAULT_PAGING,
+        ...(omitUndefined({ style: p.style, body: p.body, items: p.items, next: p.next, total: p.total, link: p.link }) as Partial<PagingModel>),
+        declared: o.paging !== undefined,
+      });
     }
     op.query = o.query === undefined ? EMPTY : buildParameters(o.query, 'query', joinPointer(pointer, 'query'));
     op.headers = o.headers === undefined ? EMPTY : buildParameters(o.headers, 'header', joinPointer(pointer, 'headers'));
@@ -284,7 +305,11 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     op.deprecated = o.deprecated ?? false;
     if (o.examples) {
       const named = (m: Record<string, NamedExampleSpec> | undefined): readonly NamedExampleModel[] =>
-        Object.freeze(entries(m).map(([name, e]) => Object.freeze(omitUndefined<NamedExampleModel>({ name, summary: e.summary, description: e.description, value: e.value }))));
+        Object.freeze(
+          entries(m).map(([name, e]) =>
+            Object.freeze(omitUndefined<NamedExampleModel>({ name, summary: e.summary, description: e.description, value: e.value })),
+          ),
+        );
       op.examples = Object.freeze({
         request: named(o.examples.request),
         response: named(o.examples.response),
@@ -293,7 +318,15 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     }
     if (o.callbacks) {
       const list = entries(o.callbacks).map(([name, c]) =>
-        Object.freeze(omitUndefined<CallbackModel>({ name, pointer: joinPointer(joinPointer(pointer, 'callbacks'), name), description: c.description, url: c.url, events: frozenList(c.events) })),
+        Object.freeze(
+          omitUndefined<CallbackModel>({
+            name,
+            pointer: joinPointer(joinPointer(pointer, 'callbacks'), name),
+            description: c.description,
+            url: c.url,
+            events: frozenList(c.events),
+          }),
+        ),
       );
       if (list.length > 0) op.callbacks = Object.freeze(list);
     }
@@ -321,7 +354,14 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
   });
 
   const codes = entries(doc.errors?.codes).map(([name, c]) =>
-    omitUndefined({ name, pointer: joinPointer('/errors/codes', name), status: c.status, title: c.title, description: c.description, when: c.when ? [...c.when] : [] }),
+    omitUndefined({
+      name,
+      pointer: joinPointer('/errors/codes', name),
+      status: c.status,
+      title: c.title,
+      description: c.description,
+      when: c.when ? [...c.when] : [],
+    }),
   );
   const byCondition: Partial<Record<Condition, string>> = {};
   for (const c of codes) for (const cond of c.when) if (CONDITIONS.includes(cond) && byCondition[cond] === undefined) byCondition[cond] = c.name;
@@ -396,7 +436,13 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     events: doc.events
       ? omitUndefined({
           webhook: wh
-            ? omitUndefined({ signing: wh.signing, retries: wh.retries?.map((r) => parseDuration(r)!).filter(Boolean), timeout: duration(wh.timeout), path: wh.path, scopes: wh.scopes ? [...wh.scopes] : undefined })
+            ? omitUndefined({
+                signing: wh.signing,
+                retries: wh.retries?.map((r) => parseDuration(r)!).filter(Boolean),
+                timeout: duration(wh.timeout),
+                path: wh.path,
+                scopes: wh.scopes ? [...wh.scopes] : undefined,
+              })
             : undefined,
           stream: st ? omitUndefined({ path: st.path, heartbeat: duration(st.heartbeat) }) : undefined,
           broker: br
@@ -410,18 +456,19 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       : undefined,
     errors: doc.errors
       ? omitUndefined({
-          body: doc.errors.body === undefined
-            ? undefined
-            : doc.errors.body === 'problem'
-              ? ({ kind: 'problem' } as const)
-              : omitUndefined({
-                  kind: 'declared' as const,
-                  fields: buildFields(doc.errors.body.fields, '/errors/body/fields'),
-                  code: doc.errors.body.code,
-                  status: doc.errors.body.status,
-                  message: doc.errors.body.message,
-                  mediaType: doc.errors.body.media_type,
-                }),
+          body:
+            doc.errors.body === undefined
+              ? undefined
+              : doc.errors.body === 'problem'
+                ? ({ kind: 'problem' } as const)
+                : omitUndefined({
+                    kind: 'declared' as const,
+                    fields: buildFields(doc.errors.body.fields, '/errors/body/fields'),
+                    code: doc.errors.body.code,
+                    status: doc.errors.body.status,
+                    message: doc.errors.body.message,
+                    mediaType: doc.errors.body.media_type,
+                  }),
           codes,
           byCondition,
         })

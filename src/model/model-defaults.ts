@@ -8,7 +8,13 @@ import type { DeclaredErrorBodyModel, ErrorBodyModel, EventKindModel, FieldModel
 export const PAGE_FIELDS = { items: 'items', next: 'next_cursor' } as const;
 
 /** A list's paging when the spec states none: the cursor envelope `{ items, next_cursor }`, no total, no Link header. */
-export const DEFAULT_PAGING: Omit<PagingModel, 'declared'> = Object.freeze({ style: 'cursor', body: 'envelope', items: PAGE_FIELDS.items, next: PAGE_FIELDS.next, link: false });
+export const DEFAULT_PAGING: Omit<PagingModel, 'declared'> = Object.freeze({
+  style: 'cursor',
+  body: 'envelope',
+  items: PAGE_FIELDS.items,
+  next: PAGE_FIELDS.next,
+  link: false,
+});
 
 /** An event's delivery body when its kind states none: the envelope `{ id, type, timestamp, data: { object } }`. */
 export const DEFAULT_EVENT_BODY = 'envelope';
@@ -67,7 +73,10 @@ const IDENTIFIER_SAMPLES: readonly string[] = ['A', 'z', '0', '9', '-', '_', 'Az
  * STRING_IDENTIFIER_BYTES random bytes in base64url. A constraint those values break would make the server answer
  * outside its own schema, so it is refused rather than a value invented to fit it.
  */
-export function getUnmakeableIdentifier(f: Pick<FieldModel, 'type' | 'minLength' | 'maxLength' | 'pattern' | 'minimum' | 'exclusiveMinimum' | 'multipleOf'> & Partial<Pick<FieldModel, 'hasDefault' | 'default'>>): string | undefined {
+export function getUnmakeableIdentifier(
+  f: Pick<FieldModel, 'type' | 'minLength' | 'maxLength' | 'pattern' | 'minimum' | 'exclusiveMinimum' | 'multipleOf'> &
+    Partial<Pick<FieldModel, 'hasDefault' | 'default'>>,
+): string | undefined {
   const made = f.type === 'integer' ? 'counts from 1' : f.type === 'uuid' ? 'is a UUIDv7' : `is ${STRING_IDENTIFIER_LENGTH} random base64url characters`;
   const refuse = (what: string) => `declares ${what}, but the server makes its values (${f.type === 'integer' ? 'an' : 'a'} ${f.type} identifier ${made})`;
   // A default would be every created object's identifier: the second create would conflict with the first.
@@ -136,10 +145,19 @@ export const ERROR_BODY_ROLE_NAMES = { code: ['code', 'error'], status: ['status
 export const ERROR_BODY_EXTRAS = { title: 'title', detail: 'message', errors: 'invalid', details: 'invalid', request_id: 'request id' } as const;
 
 /** The field types that hold each extra: text, or the list of invalid inputs. */
-const EXTRA_TYPES: Readonly<Record<string, readonly string[]>> = { title: ['string'], message: ['string'], invalid: ['array', 'json'], 'request id': ['string'] };
+const EXTRA_TYPES: Readonly<Record<string, readonly string[]>> = {
+  title: ['string'],
+  message: ['string'],
+  invalid: ['array', 'json'],
+  'request id': ['string'],
+};
 
 /** The field types that can carry each role: the code as text (or an enum of the codes) or as its status, the status, the message. */
-export const ERROR_ROLE_TYPES: Readonly<Record<'code' | 'status' | 'message', readonly string[]>> = { code: ['string', 'enum', 'integer', 'number'], status: ['integer', 'number'], message: ['string'] };
+export const ERROR_ROLE_TYPES: Readonly<Record<'code' | 'status' | 'message', readonly string[]>> = {
+  code: ['string', 'enum', 'integer', 'number'],
+  status: ['integer', 'number'],
+  message: ['string'],
+};
 
 export interface ErrorBodyRoles {
   /** The field carrying the error code (its name in a string field, its status in an integer one); undefined when the body has none. */

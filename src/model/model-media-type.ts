@@ -5,7 +5,7 @@
 const VERSION = '{version}';
 const TOKEN = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 /** A version as a media type carries it: a token without `/`, `;`, `,`, quotes or spaces. */
-const VERSION_VALUE = '([A-Za-z0-9!#$%&\'*+.^_`|~-]+)';
+const VERSION_VALUE = "([A-Za-z0-9!#$%&'*+.^_`|~-]+)";
 
 /** A usable template, split into its parts: `{version}` in the subtype or in one parameter's value. */
 export interface MediaTypeTemplate {
@@ -68,15 +68,16 @@ export function getMediaTypeTemplateProblem(template: string): string | undefine
   if (!parsed) return 'is not a media type (`type/subtype`, with optional `; name=value` parameters)';
   const slash = parsed.essence.indexOf('/');
   const [type, subtype] = [parsed.essence.slice(0, slash), parsed.essence.slice(slash + 1)];
-  if (type.includes(VERSION)) return 'has `{version}` in the type; put it in the subtype or a parameter\'s value';
+  if (type.includes(VERSION)) return "has `{version}` in the type; put it in the subtype or a parameter's value";
   const notMediaType = 'is not a media type (`type/subtype`, with optional `; name=value` parameters)';
   if (!TOKEN.test(type) || !TOKEN.test(subtype.replace(VERSION, '1'))) return notMediaType;
   for (const [name, value] of parsed.params) {
-    if (name.includes(VERSION)) return 'has `{version}` in a parameter\'s name; put it in the value';
+    if (name.includes(VERSION)) return "has `{version}` in a parameter's name; put it in the value";
     if (!TOKEN.test(name)) return notMediaType;
     if (value.includes(VERSION) && !TOKEN.test(value.replace(VERSION, '1'))) return 'has `{version}` in a parameter value that is not a plain token';
   }
-  if (!isJsonMediaType(parsed.essence.replace(VERSION, '1'))) return 'is not a JSON media type (`application/json` or `application/…+json`), and the service reads and writes JSON';
+  if (!isJsonMediaType(parsed.essence.replace(VERSION, '1')))
+    return 'is not a JSON media type (`application/json` or `application/…+json`), and the service reads and writes JSON';
   return undefined;
 }
 

@@ -31,15 +31,15 @@ export const DERIVED_RESPONSE_HEADERS: ReadonlyMap<string, string> = new Map([
   ['x-request-id', 'the request id the service sends on every answer'],
   ['ratelimit', 'the rate-limit headers (limits.rate)'],
   ['ratelimit-policy', 'the rate-limit headers (limits.rate)'],
-  ['retry-after', 'the service\'s Retry-After'],
+  ['retry-after', "the service's Retry-After"],
   ['idempotent-replayed', 'the idempotency replay marker'],
 ]);
 
 /** Why an operation cannot declare a response header of this name, or undefined when it can. */
 export function getReservedResponseHeader(action: string, name: string): string | undefined {
   const key = name.toLowerCase();
-  if (key === 'location' && action === 'create') return 'the format\'s Location of a create (the path of its read operation)';
-  if (key === 'link' && action === 'list') return 'the format\'s Link of a list (`paging.link`)';
+  if (key === 'location' && action === 'create') return "the format's Location of a create (the path of its read operation)";
+  if (key === 'link' && action === 'list') return "the format's Link of a list (`paging.link`)";
   return DERIVED_RESPONSE_HEADERS.get(key);
 }
 
@@ -89,7 +89,8 @@ function readScalar(h: Pick<ParameterModel, 'type' | 'values'>, raw: string): un
     case 'integer':
     case 'number': {
       const n = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(n) || (h.type === 'integer' && !Number.isSafeInteger(n))) throw new Error(`must be ${h.type === 'integer' ? 'an integer' : 'a number'}`);
+      if (raw.trim() === '' || !Number.isFinite(n) || (h.type === 'integer' && !Number.isSafeInteger(n)))
+        throw new Error(`must be ${h.type === 'integer' ? 'an integer' : 'a number'}`);
       return n;
     }
     case 'boolean':

@@ -1,7 +1,17 @@
 import type { Condition, HttpMethod } from '../spec/spec-types.js';
 import { getPathParams } from './model-builder.js';
 import { getField, getResource, getStateMachine } from './model-lookup.js';
-import type { AuthRequirement, FieldModel, OperationModel, ParameterModel, ResourceModel, SchemeModel, ServiceModel, StateMachineModel, TransitionModel } from './model-types.js';
+import type {
+  AuthRequirement,
+  FieldModel,
+  OperationModel,
+  ParameterModel,
+  ResourceModel,
+  SchemeModel,
+  ServiceModel,
+  StateMachineModel,
+  TransitionModel,
+} from './model-types.js';
 
 // The one derived view of what a spec serves. The runtime registers exactly these routes and the
 // exporters document exactly these, so served and documented cannot drift.
@@ -190,7 +200,13 @@ const CONDITION_STEPS: readonly (readonly Condition[])[] = [
   ['idempotency_conflict', 'idempotency_in_progress'],
 ];
 
-function operationConditions(model: ServiceModel, o: OperationModel, resource: ResourceModel | undefined, hasBody: boolean, facts: ConditionFacts): readonly Condition[] {
+function operationConditions(
+  model: ServiceModel,
+  o: OperationModel,
+  resource: ResourceModel | undefined,
+  hasBody: boolean,
+  facts: ConditionFacts,
+): readonly Condition[] {
   let steps = 0;
   if (hasBody) steps |= 1 << 0;
   else if (o.method !== 'GET') steps |= 1 << 1;
@@ -198,7 +214,8 @@ function operationConditions(model: ServiceModel, o: OperationModel, resource: R
   if (o.action === 'custom' && facts.notImplemented) steps |= 1 << 3;
   if (OBJECT_ACTIONS.has(o.action)) steps |= 1 << 4;
   if (o.action === 'transition') steps |= 1 << 5;
-  if (o.auth?.kind === 'required' && resource?.owner !== undefined && resource.ownerAccess === 'forbidden' && o.action !== 'create' && o.action !== 'list') steps |= 1 << 6;
+  if (o.auth?.kind === 'required' && resource?.owner !== undefined && resource.ownerAccess === 'forbidden' && o.action !== 'create' && o.action !== 'list')
+    steps |= 1 << 6;
   if (facts.rateAll || facts.rateOperations.has(o.id)) steps |= 1 << 7;
   if (facts.timeout) steps |= 1 << 8;
   if (resource && WRITE_ACTIONS.has(o.action)) {
@@ -259,11 +276,20 @@ function routeQuery(o: OperationModel, resource: ResourceModel | undefined, vers
 export function getPagingParams(o: OperationModel): QueryParam[] {
   switch (o.paging?.style ?? 'cursor') {
     case 'cursor':
-      return [{ name: LIST_PARAMS.limit, kind: 'limit' }, { name: LIST_PARAMS.cursor, kind: 'cursor' }];
+      return [
+        { name: LIST_PARAMS.limit, kind: 'limit' },
+        { name: LIST_PARAMS.cursor, kind: 'cursor' },
+      ];
     case 'offset':
-      return [{ name: LIST_PARAMS.limit, kind: 'limit' }, { name: LIST_PARAMS.offset, kind: 'offset' }];
+      return [
+        { name: LIST_PARAMS.limit, kind: 'limit' },
+        { name: LIST_PARAMS.offset, kind: 'offset' },
+      ];
     case 'page':
-      return [{ name: LIST_PARAMS.page, kind: 'page' }, { name: LIST_PARAMS.perPage, kind: 'limit' }];
+      return [
+        { name: LIST_PARAMS.page, kind: 'page' },
+        { name: LIST_PARAMS.perPage, kind: 'limit' },
+      ];
     case 'limit':
       return [{ name: LIST_PARAMS.limit, kind: 'limit' }];
     case 'none':
@@ -360,7 +386,17 @@ function getWebhooksRoutes(model: ServiceModel): WebhooksRoute[] {
     if (r.hasBody) for (const x of ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'] as const) add(c, x);
     else if (r.method !== 'GET') add(c, 'body_too_large');
     if (r.suffix !== '') add(c, 'missing_resource');
-    const route: WebhooksRoute = { kind: 'webhooks', action: r.action, method: r.method, path, routerPath: toRouterPath(path), pathParams: getPathParamNames(path), conditions: c, hasBody: r.hasBody, successStatus: r.status };
+    const route: WebhooksRoute = {
+      kind: 'webhooks',
+      action: r.action,
+      method: r.method,
+      path,
+      routerPath: toRouterPath(path),
+      pathParams: getPathParamNames(path),
+      conditions: c,
+      hasBody: r.hasBody,
+      successStatus: r.status,
+    };
     if (auth) route.auth = auth;
     return route;
   });
@@ -394,10 +430,22 @@ export interface ServiceRoute {
 /** The service's own routes (not part of the spec's interface, so not in `getRoutes` or the exports). */
 export function getServiceRoutes(): readonly ServiceRoute[] {
   return [
-    { name: 'health', method: 'GET', path: SERVICE_PATHS.health, docsOnly: false, summary: 'Whether the database (and Redis, when configured) can be reached: 200, or 503 naming what cannot.' },
+    {
+      name: 'health',
+      method: 'GET',
+      path: SERVICE_PATHS.health,
+      docsOnly: false,
+      summary: 'Whether the database (and Redis, when configured) can be reached: 200, or 503 naming what cannot.',
+    },
     { name: 'openapi', method: 'GET', path: SERVICE_PATHS.openapi, docsOnly: true, summary: 'The OpenAPI 3.1 document of this service, as JSON.' },
     { name: 'asyncapi', method: 'GET', path: SERVICE_PATHS.asyncapi, docsOnly: true, summary: 'The AsyncAPI 3 document of its events, as JSON.' },
-    { name: 'docs', method: 'GET', path: SERVICE_PATHS.docs, docsOnly: true, summary: 'This docs console: the nine parts, examples, try-it and the event viewer.' },
+    {
+      name: 'docs',
+      method: 'GET',
+      path: SERVICE_PATHS.docs,
+      docsOnly: true,
+      summary: 'This docs console: the nine parts, examples, try-it and the event viewer.',
+    },
   ];
 }
 
@@ -437,7 +485,8 @@ export function getRouteErrors(model: ServiceModel, route: Route): readonly Rout
   const names = new Set(getErrorCodes(model, route).map((c) => c.code));
   if (route.kind === 'operation') for (const name of route.operation.errors) names.add(name);
   const out: RouteError[] = [];
-  for (const c of model.errors?.codes ?? []) if (names.has(c.name)) out.push(c.title !== undefined ? { code: c.name, status: c.status, title: c.title } : { code: c.name, status: c.status });
+  for (const c of model.errors?.codes ?? [])
+    if (names.has(c.name)) out.push(c.title !== undefined ? { code: c.name, status: c.status, title: c.title } : { code: c.name, status: c.status });
   return out.sort((a, b) => a.status - b.status);
 }
 

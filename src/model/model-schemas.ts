@@ -35,11 +35,20 @@ function identifierSchema(model: ServiceModel, resource: ResourceModel | undefin
   const id = resource?.identifier !== undefined ? getField(resource, resource.identifier) : undefined;
   // Only uuid, integer and string identify (the checker reports others); a ref identifier would recurse forever.
   if (!id || !['uuid', 'integer', 'string'].includes(id.type)) return {};
-  return getFieldSchema(model, { ...id, readOnly: false, description: undefined, hasDefault: false, hasExample: false }, resource, { ...opts, annotations: false });
+  return getFieldSchema(model, { ...id, readOnly: false, description: undefined, hasDefault: false, hasExample: false }, resource, {
+    ...opts,
+    annotations: false,
+  });
 }
 
 /** The schema of one field's value; `view` decides whether nested read-only fields appear (responses) or not (requests). */
-export function getFieldSchema(model: ServiceModel, f: FieldModel, resource: ResourceModel | undefined, opts: SchemaOptions = {}, view: SchemaView = 'create'): JsonSchema {
+export function getFieldSchema(
+  model: ServiceModel,
+  f: FieldModel,
+  resource: ResourceModel | undefined,
+  opts: SchemaOptions = {},
+  view: SchemaView = 'create',
+): JsonSchema {
   let s: JsonSchema;
   switch (f.type) {
     case 'string':
@@ -120,7 +129,14 @@ export function isWritable(resource: ResourceModel | undefined, f: FieldModel, v
   return true;
 }
 
-function getObjectSchema(model: ServiceModel, fields: readonly FieldModel[], resource: ResourceModel | undefined, view: SchemaView, opts: SchemaOptions, nested = false): JsonSchema {
+function getObjectSchema(
+  model: ServiceModel,
+  fields: readonly FieldModel[],
+  resource: ResourceModel | undefined,
+  view: SchemaView,
+  opts: SchemaOptions,
+  nested = false,
+): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const f of fields) {
@@ -146,7 +162,13 @@ function getTagSchema(tag: string): JsonSchema {
  * one clear error). With `annotations`, each variant carries its name in `x-servicespec-variant` (the OpenAPI export
  * publishes variants as components by that name and writes the discriminator's mapping).
  */
-export function getUnionSchema(model: ServiceModel, union: UnionModel, resource: ResourceModel | undefined, view: SchemaView, opts: SchemaOptions = {}): JsonSchema {
+export function getUnionSchema(
+  model: ServiceModel,
+  union: UnionModel,
+  resource: ResourceModel | undefined,
+  view: SchemaView,
+  opts: SchemaOptions = {},
+): JsonSchema {
   const oneOf = union.variants.map((v) => {
     const s = getObjectSchema(model, v.fields, resource, view, opts, true);
     if (union.discriminator !== undefined && v.tag !== undefined) {

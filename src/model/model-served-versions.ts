@@ -83,7 +83,12 @@ export function getVersionDocumentModel(model: ServiceModel, version: string): S
       return r && k.payload && vm.resources.find((x) => x.name === r.name) !== r ? { ...k, payload: { fields: r.fields, list: k.payload.list } } : k;
     }),
   };
-  return Object.freeze({ ...vm, ...(endpoints ? { endpoints } : {}), ...(events ? { events } : {}), versioning: { ...v, supported: [], default: 'required' as const } });
+  return Object.freeze({
+    ...vm,
+    ...(endpoints ? { endpoints } : {}),
+    ...(events ? { events } : {}),
+    versioning: { ...v, supported: [], default: 'required' as const },
+  });
 }
 
 /** Every version the spec serves: the current one and each supported one. */

@@ -1,14 +1,4 @@
-import type {
-  Action,
-  Condition,
-  EventBody,
-  EventTrigger,
-  FieldType,
-  HttpMethod,
-  ListStyle,
-  PartName,
-  SchemeType,
-} from '../spec/spec-types.js';
+import type { Action, Condition, EventBody, EventTrigger, FieldType, HttpMethod, ListStyle, PartName, SchemeType } from '../spec/spec-types.js';
 
 // The ServiceModel: one frozen, normalised view of a spec that every renderer, the runtime and the
 // tester read. Anything the spec does not state is `undefined` here (never a guessed value); the only
@@ -134,9 +124,7 @@ export interface ShapeModel {
   list: boolean;
 }
 
-export type AuthRequirement =
-  | { kind: 'none' }
-  | { kind: 'required'; schemes: readonly string[]; scopes: readonly string[] };
+export type AuthRequirement = { kind: 'none' } | { kind: 'required'; schemes: readonly string[]; scopes: readonly string[] };
 
 export interface OperationModel {
   id: string;
@@ -249,9 +237,7 @@ export interface AuthenticationModel {
   default?: AuthRequirement;
 }
 
-export type EventTriggerModel =
-  | { action: EventTrigger; resource: string }
-  | { action: 'transition'; resource: string; transition: string };
+export type EventTriggerModel = { action: EventTrigger; resource: string } | { action: 'transition'; resource: string; transition: string };
 
 export interface EventKindModel {
   name: string;
@@ -336,10 +322,7 @@ export interface LimitsModel {
 }
 
 export type VersionPlacementModel =
-  | { kind: 'header'; name: string }
-  | { kind: 'path'; template: string }
-  | { kind: 'query'; name: string }
-  | { kind: 'media_type'; template: string };
+  { kind: 'header'; name: string } | { kind: 'path'; template: string } | { kind: 'query'; name: string } | { kind: 'media_type'; template: string };
 
 export interface VersionChangeModel {
   kind: 'rename_field' | 'add_field' | 'remove_field' | 'other';

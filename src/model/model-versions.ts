@@ -106,7 +106,19 @@ function buildVersionModel(model: ServiceModel, v: VersioningModel, version: str
     }
     for (const e of history) {
       if (e.now !== undefined || e.old === undefined || fields.some((x) => x.name === e.old)) continue;
-      fields.push({ name: e.old, pointer: joinPointer(joinPointer(r.pointer, 'fields'), e.old), type: 'json', description: 'shape not shown in the spec', optional: true, nullable: false, readOnly: false, writeOnce: false, unique: false, hasDefault: false, hasExample: false });
+      fields.push({
+        name: e.old,
+        pointer: joinPointer(joinPointer(r.pointer, 'fields'), e.old),
+        type: 'json',
+        description: 'shape not shown in the spec',
+        optional: true,
+        nullable: false,
+        readOnly: false,
+        writeOnce: false,
+        unique: false,
+        hasDefault: false,
+        hasExample: false,
+      });
     }
     const out: ResourceModel = { ...r, fields };
     const id = r.identifier === undefined ? undefined : oldName(r.name, r.identifier);
@@ -208,7 +220,11 @@ export function getVersionDifferences(model: ServiceModel, version: string): Ver
     }
     const response = outName === undefined ? [] : (byResource.get(outName) ?? []);
     const r = o.action === 'create' && o.resource !== undefined ? model.resources.find((x) => x.name === o.resource) : undefined;
-    const unsendable = r ? getFieldsAddedSince(model, version, r.name).filter((f) => !mayLeaveOut(f) && isWritable(r, f, 'create')).map((f) => f.name) : [];
+    const unsendable = r
+      ? getFieldsAddedSince(model, version, r.name)
+          .filter((f) => !mayLeaveOut(f) && isWritable(r, f, 'create'))
+          .map((f) => f.name)
+      : [];
     if (request.length + response.length + unsendable.length > 0) operations.push({ operation: o.id, request, response, unsendable });
   }
   const other = getChangesSince(model, version).flatMap((c) => (c.kind === 'other' ? [c.description ?? 'a change the spec does not describe'] : []));

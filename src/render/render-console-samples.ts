@@ -62,7 +62,10 @@ export function renderSamples(r: SampleRequest): Sample[] {
   for (const [k, v] of headers) curl.push(`-H ${sq(`${k}: ${v}`)}`);
   if (r.body !== undefined) curl.push(`--data-raw ${sq(r.body)}`);
 
-  const jsHeaders = [...headers.map(([k, v]) => `    ${js(k)}: ${js(v)},`), ...(r.basic !== undefined ? [`    "Authorization": "Basic " + btoa(${js(r.basic)}),`] : [])];
+  const jsHeaders = [
+    ...headers.map(([k, v]) => `    ${js(k)}: ${js(v)},`),
+    ...(r.basic !== undefined ? [`    "Authorization": "Basic " + btoa(${js(r.basic)}),`] : []),
+  ];
   const jsLines = [
     `const response = await fetch(${js(url(r))}, {`,
     `  method: ${js(r.method)},`,
@@ -72,8 +75,12 @@ export function renderSamples(r: SampleRequest): Sample[] {
     'console.log(response.status, await response.text());',
   ];
 
-  const pyHeaders = [...headers.map(([k, v]) => `    ${py(k)}: ${py(v)},`), ...(r.basic !== undefined ? [`    "Authorization": "Basic " + base64.b64encode(${py(r.basic)}.encode()).decode(),`] : [])];
-  const pyBody = r.body === undefined ? undefined : r.contentType?.includes('json') ? `json.dumps(${pythonLiteral(r.body)}).encode()` : `${py(r.body)}.encode()`;
+  const pyHeaders = [
+    ...headers.map(([k, v]) => `    ${py(k)}: ${py(v)},`),
+    ...(r.basic !== undefined ? [`    "Authorization": "Basic " + base64.b64encode(${py(r.basic)}.encode()).decode(),`] : []),
+  ];
+  const pyBody =
+    r.body === undefined ? undefined : r.contentType?.includes('json') ? `json.dumps(${pythonLiteral(r.body)}).encode()` : `${py(r.body)}.encode()`;
   const pyLines = [
     ...(r.basic !== undefined ? ['import base64'] : []),
     ...(r.body !== undefined && r.contentType?.includes('json') ? ['import json'] : []),
@@ -102,5 +109,10 @@ function indent(text: string, by: string): string {
 
 /** A JSON text as a Python literal: true/false/null spelled Python's way, outside strings. */
 function pythonLiteral(json: string): string {
-  return indent(json.replace(/("(?:[^"\\]|\\.)*")|\btrue\b|\bfalse\b|\bnull\b/g, (m, str: string | undefined) => (str !== undefined ? str : m === 'true' ? 'True' : m === 'false' ? 'False' : 'None')), '    ');
+  return indent(
+    json.replace(/("(?:[^"\\]|\\.)*")|\btrue\b|\bfalse\b|\bnull\b/g, (m, str: string | undefined) =>
+      str !== undefined ? str : m === 'true' ? 'True' : m === 'false' ? 'False' : 'None',
+    ),
+    '    ',
+  );
 }

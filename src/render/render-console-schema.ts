@@ -85,7 +85,13 @@ function node(doc: Schema, raw: Schema | undefined, label: string, required: boo
         const ref = typeof v.$ref === 'string' ? v.$ref : undefined;
         const vname = ref?.split('/').pop() ?? `variant ${i + 1}`;
         const tag = ref !== undefined ? tagOf.get(ref) : undefined;
-        return node(doc, v, `variant <code>${escapeHtml(vname)}</code>${tag !== undefined ? ` when <code>${escapeHtml(disc?.propertyName ?? '')}</code> is <code>${escapeHtml(JSON.stringify(tag))}</code>` : ''}`, undefined, depth + 1);
+        return node(
+          doc,
+          v,
+          `variant <code>${escapeHtml(vname)}</code>${tag !== undefined ? ` when <code>${escapeHtml(disc?.propertyName ?? '')}</code> is <code>${escapeHtml(JSON.stringify(tag))}</code>` : ''}`,
+          undefined,
+          depth + 1,
+        );
       })
       .join('');
     return `${li} class="union"><details data-kind="union"><summary>${head(label, s, required, name, `one of ${union.length}`)} <span class="facts">${how}</span></summary><ul>${variants}</ul></details></li>`;

@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { exportOpenApi } from '../export/export-openapi.js';
-import { getErrorCodes, getRouteErrors, getRoutes, getServiceRoutes, isIdempotentOperation, type OperationRoute, type Route, type ServiceRoute } from '../model/model-routes.js';
+import {
+  getErrorCodes,
+  getRouteErrors,
+  getRoutes,
+  getServiceRoutes,
+  isIdempotentOperation,
+  type OperationRoute,
+  type Route,
+  type ServiceRoute,
+} from '../model/model-routes.js';
 import type { AuthRequirement, FieldModel, ServiceModel } from '../model/model-types.js';
 import { getVersionDifferences, type FieldDifference, type VersionDifferences } from '../model/model-versions.js';
 import { buildErrorBody, getDeclaredErrorFill, NOT_SHOWN } from '../model/model-defaults.js';
@@ -176,7 +185,12 @@ function routeTitle(r: Route): string {
     case 'stream':
       return 'The event stream (server-sent events)';
     case 'webhooks':
-      return { add: 'Register a webhook endpoint', list: 'List webhook endpoints', remove: 'Remove a webhook endpoint', rotate: "Rotate a webhook endpoint's signing secret" }[r.action];
+      return {
+        add: 'Register a webhook endpoint',
+        list: 'List webhook endpoints',
+        remove: 'Remove a webhook endpoint',
+        rotate: "Rotate a webhook endpoint's signing secret",
+      }[r.action];
   }
 }
 
@@ -204,8 +218,18 @@ function rateLimits(model: ServiceModel, r: Route): string {
 function versionsText(model: ServiceModel): string {
   const v = model.versioning;
   if (!v?.current) return NOT_SHOWN;
-  const where = v.placement ? (v.placement.kind === 'header' ? `header <code>${escapeHtml(v.placement.name)}</code>` : v.placement.kind === 'path' ? `path <code>${escapeHtml(v.placement.template)}</code>` : v.placement.kind === 'query' ? `query <code>${escapeHtml(v.placement.name)}</code>` : `media type <code>${escapeHtml(v.placement.template)}</code>`) : 'placement not shown';
-  const older = v.supported.map((s) => `${escapeHtml(s.version)}${s.deprecated ? ` (deprecated ${escapeHtml(s.deprecated)}${s.sunset ? `, sunset ${escapeHtml(s.sunset)}` : ''})` : ''}`);
+  const where = v.placement
+    ? v.placement.kind === 'header'
+      ? `header <code>${escapeHtml(v.placement.name)}</code>`
+      : v.placement.kind === 'path'
+        ? `path <code>${escapeHtml(v.placement.template)}</code>`
+        : v.placement.kind === 'query'
+          ? `query <code>${escapeHtml(v.placement.name)}</code>`
+          : `media type <code>${escapeHtml(v.placement.template)}</code>`
+    : 'placement not shown';
+  const older = v.supported.map(
+    (s) => `${escapeHtml(s.version)}${s.deprecated ? ` (deprecated ${escapeHtml(s.deprecated)}${s.sunset ? `, sunset ${escapeHtml(s.sunset)}` : ''})` : ''}`,
+  );
   return `current <code>${escapeHtml(v.current)}</code>${older.length > 0 ? `; also ${older.join(', ')}` : ''}; by ${where}`;
 }
 
@@ -220,12 +244,22 @@ function olderVersionsHtml(model: ServiceModel, r: Route): string {
     differencesOf.set(model, all);
   }
   const side = (list: readonly FieldDifference[]) =>
-    list.map((d) => (d.old !== undefined && d.now !== undefined ? `<code>${escapeHtml(d.old)}</code> for <code>${escapeHtml(d.now)}</code>` : d.now !== undefined ? `no <code>${escapeHtml(d.now)}</code>` : `also <code>${escapeHtml(d.old ?? '')}</code>`)).join(', ');
+    list
+      .map((d) =>
+        d.old !== undefined && d.now !== undefined
+          ? `<code>${escapeHtml(d.old)}</code> for <code>${escapeHtml(d.now)}</code>`
+          : d.now !== undefined
+            ? `no <code>${escapeHtml(d.now)}</code>`
+            : `also <code>${escapeHtml(d.old ?? '')}</code>`,
+      )
+      .join(', ');
   const lines = all.flatMap((d) => {
     const o = d.operations.find((x) => x.operation === r.operation.id);
     if (!o) return [];
     const parts = [
-      ...(o.unsendable.length > 0 ? [`a create is refused (${o.unsendable.map((f) => `<code>${escapeHtml(f)}</code>`).join(', ')} came later, required, no default)`] : []),
+      ...(o.unsendable.length > 0
+        ? [`a create is refused (${o.unsendable.map((f) => `<code>${escapeHtml(f)}</code>`).join(', ')} came later, required, no default)`]
+        : []),
       ...(o.request.length > 0 ? [`request ${side(o.request)}`] : []),
       ...(o.response.length > 0 ? [`answer ${side(o.response)}`] : []),
     ];
@@ -238,7 +272,10 @@ function olderVersionsHtml(model: ServiceModel, r: Route): string {
 function callbacksHtml(r: Route): string {
   const list = r.kind === 'operation' ? (r.operation.callbacks ?? []) : [];
   if (list.length === 0) return '';
-  const lines = list.map((c) => `<code>${escapeHtml(c.name)}</code>: the URL in <code>${escapeHtml(c.url)}</code> receives ${c.events.map((e) => `<code>${escapeHtml(e)}</code>`).join(', ')} about the created object, signed and retried as webhooks${c.description !== undefined ? ` — ${escapeHtml(c.description)}` : ''}`);
+  const lines = list.map(
+    (c) =>
+      `<code>${escapeHtml(c.name)}</code>: the URL in <code>${escapeHtml(c.url)}</code> receives ${c.events.map((e) => `<code>${escapeHtml(e)}</code>`).join(', ')} about the created object, signed and retried as webhooks${c.description !== undefined ? ` — ${escapeHtml(c.description)}` : ''}`,
+  );
   return `<dt>Callbacks</dt><dd>${lines.join('<br>')}</dd>
 `;
 }
@@ -250,7 +287,8 @@ function bodyExamples(doc: Schema, model: ServiceModel, r: Route, op: Schema | u
   const rbContent = rb?.content as Record<string, { schema?: Schema; examples?: unknown }> | undefined;
   if (rbContent) {
     const [contentType, media] = Object.entries(rbContent)[0] ?? [];
-    if (contentType) out.request = { contentType, label: withExampleName('Request body', media), example: namedExample(doc, media) ?? exampleFor(doc, media?.schema) };
+    if (contentType)
+      out.request = { contentType, label: withExampleName('Request body', media), example: namedExample(doc, media) ?? exampleFor(doc, media?.schema) };
   }
   for (const [status, raw] of Object.entries((op.responses ?? {}) as Record<string, unknown>)) {
     const res = deref(doc, raw);
@@ -267,14 +305,27 @@ function bodyExamples(doc: Schema, model: ServiceModel, r: Route, op: Schema | u
       continue;
     }
     if (Number(status) >= 400 || status === 'default') continue;
-    out.responses.push({ status, contentType, label: withExampleName(`${status} ${contentType}`, media), example: namedExample(doc, media) ?? exampleFor(doc, media?.schema), ...(description ? { description } : {}) });
+    out.responses.push({
+      status,
+      contentType,
+      label: withExampleName(`${status} ${contentType}`, media),
+      example: namedExample(doc, media) ?? exampleFor(doc, media?.schema),
+      ...(description ? { description } : {}),
+    });
   }
   // Each error code the route can answer with (getRouteErrors, the one derivation the document and the exports
   // read), in the body the runtime sends (buildErrorBody): its own code, status and title.
   const fill = model.errors?.body?.kind === 'declared' ? getDeclaredErrorFill(model.errors.body) : undefined;
   for (const e of getRouteErrors(model, r)) {
     const answer = buildErrorBody(fill, e, { instance: r.path });
-    out.responses.push({ status: String(e.status), code: e.code, contentType: answer.contentType, label: `${e.status} ${e.code} ${answer.contentType}`, example: { value: answer.body, generated: false }, ...(e.title !== undefined ? { description: e.title } : {}) });
+    out.responses.push({
+      status: String(e.status),
+      code: e.code,
+      contentType: answer.contentType,
+      label: `${e.status} ${e.code} ${answer.contentType}`,
+      example: { value: answer.body, generated: false },
+      ...(e.title !== undefined ? { description: e.title } : {}),
+    });
   }
   return out;
 }
@@ -296,7 +347,12 @@ function withExampleName(label: string, media: { examples?: unknown } | undefine
 function renderExample(e: BodyExample, anchor?: string): string {
   const head = `<div class="ex-head"><strong>${escapeHtml(e.label)}</strong>${e.description ? ` <span class="muted">${escapeHtml(e.description)}</span>` : ''}</div>`;
   if (!e.example) return `<div class="example">${head}</div>`;
-  const tag = e.code !== undefined ? `<span class="tag declared">${ERROR_LABEL}</span>` : e.example.generated ? `<span class="tag generated" title="No example is declared for every value here">${GENERATED_LABEL}</span>` : `<span class="tag declared">${DECLARED_LABEL}</span>`;
+  const tag =
+    e.code !== undefined
+      ? `<span class="tag declared">${ERROR_LABEL}</span>`
+      : e.example.generated
+        ? `<span class="tag generated" title="No example is declared for every value here">${GENERATED_LABEL}</span>`
+        : `<span class="tag declared">${DECLARED_LABEL}</span>`;
   return `<div class="example${e.code !== undefined ? ` error-example" data-code="${escapeHtml(e.code)}" data-status="${escapeHtml(e.status ?? '')}` : ''}"${anchor !== undefined ? ` id="${escapeHtml(anchor)}"` : ''}>${head}${tag}<pre><code>${escapeHtml(JSON.stringify(e.example.value, null, 2))}</code></pre></div>`;
 }
 
@@ -337,13 +393,22 @@ interface Fill {
 function getFills(model: ServiceModel, routes: readonly Route[], r: Route, versionParam: string | undefined): Fill[] {
   if (r.kind !== 'operation') return [];
   const source = (resource: string): Omit<Fill, 'target' | 'at'> | undefined => {
-    const list = routes.find((x): x is OperationRoute => x.kind === 'operation' && x.operation.action === 'list' && x.operation.resource === resource && x.pathParams.every((p) => p === versionParam));
+    const list = routes.find(
+      (x): x is OperationRoute =>
+        x.kind === 'operation' && x.operation.action === 'list' && x.operation.resource === resource && x.pathParams.every((p) => p === versionParam),
+    );
     if (!list) return undefined;
     const target = model.resources.find((x) => x.name === resource);
     const create = routes.find((x): x is OperationRoute => x.kind === 'operation' && x.operation.action === 'create' && x.operation.resource === resource);
     const paging = list.operation.paging;
     const path = list.path.replace(/\{([^{}]+)\}/g, () => model.versioning?.current ?? '');
-    return { resource, list: path, ...(paging?.body === 'array' ? {} : { items: paging?.items ?? 'items' }), id: target?.identifier ?? 'id', ...(create ? { create: create.operation.id } : {}) };
+    return {
+      resource,
+      list: path,
+      ...(paging?.body === 'array' ? {} : { items: paging?.items ?? 'items' }),
+      id: target?.identifier ?? 'id',
+      ...(create ? { create: create.operation.id } : {}),
+    };
   };
   const out: Fill[] = [];
   const walk = (fields: readonly FieldModel[], at: (string | number)[]) => {
@@ -360,7 +425,12 @@ function getFills(model: ServiceModel, routes: readonly Route[], r: Route, versi
       } else if (f.items?.fields) walk(f.items.fields, [...here, 0]);
     }
   };
-  if (r.hasBody) walk(r.operation.request?.fields ?? (r.operation.action === 'create' || r.operation.action === 'update' || r.operation.action === 'replace' ? (r.resource?.fields ?? []) : []), []);
+  if (r.hasBody)
+    walk(
+      r.operation.request?.fields ??
+        (r.operation.action === 'create' || r.operation.action === 'update' || r.operation.action === 'replace' ? (r.resource?.fields ?? []) : []),
+      [],
+    );
   if (r.identifierParam !== undefined && r.resource) {
     const src = source(r.resource.name);
     if (src) out.push({ target: 'path', at: [r.identifierParam], ...src });
@@ -397,9 +467,18 @@ function renderRoute(doc: Schema, model: ServiceModel, routes: readonly Route[],
     `<label><span>${escapeHtml(name)} <em>${kind}</em></span><input name="${kind}:${escapeHtml(name)}" value="${escapeHtml(value)}" placeholder="${escapeHtml(placeholder)}" autocomplete="off"></label>`;
   const inputs = [
     ...r.pathParams.map((p) => field(p, 'path', p === versionParam ? (model.versioning?.current ?? '') : '', 'required')),
-    ...query.map((q) => field(q, 'query', '', r.kind === 'operation' && r.query.some((x) => x.name === q && x.parameter !== undefined && !x.parameter.optional) ? 'required' : 'optional')),
+    ...query.map((q) =>
+      field(
+        q,
+        'query',
+        '',
+        r.kind === 'operation' && r.query.some((x) => x.name === q && x.parameter !== undefined && !x.parameter.optional) ? 'required' : 'optional',
+      ),
+    ),
     ...(r.kind === 'operation' ? r.headers.map((h) => field(h.name, 'header', '', h.optional ? 'optional' : 'required')) : []),
-    ...(model.versioning?.placement?.kind === 'header' ? [field(model.versioning.placement.name, 'header', '', `optional (current: ${model.versioning.current ?? NOT_SHOWN})`)] : []),
+    ...(model.versioning?.placement?.kind === 'header'
+      ? [field(model.versioning.placement.name, 'header', '', `optional (current: ${model.versioning.current ?? NOT_SHOWN})`)]
+      : []),
     ...(idem !== undefined ? [field(idem, 'header', '', 'optional')] : []),
   ];
   const tryIt =
@@ -408,7 +487,7 @@ function renderRoute(doc: Schema, model: ServiceModel, routes: readonly Route[],
       : `<form class="try" data-route="${index}">
 <div class="fields">${inputs.join('')}</div>
 ${bodyExamplePicker(doc, op)}${hasBody ? `<label class="body"><span>body <em>${escapeHtml(ex.request!.contentType)}</em></span><textarea name="body" rows="8" spellcheck="false">${escapeHtml(ex.request!.contentType.includes('json') ? JSON.stringify(ex.request!.example?.value ?? {}, null, 2) : toForm(ex.request!.example?.value))}</textarea></label>` : ''}
-${fills.length > 0 ? `<p class="prefill muted" aria-live="polite">${fills.map((f) => `<code>${escapeHtml(f.target === 'path' ? f.at[0] as string : f.at.join('.'))}</code>`).join(', ')} ${fills.length === 1 ? 'is' : 'are'} taken from the service when this form opens.</p>` : ''}
+${fills.length > 0 ? `<p class="prefill muted" aria-live="polite">${fills.map((f) => `<code>${escapeHtml(f.target === 'path' ? (f.at[0] as string) : f.at.join('.'))}</code>`).join(', ')} ${fills.length === 1 ? 'is' : 'are'} taken from the service when this form opens.</p>` : ''}
 <button type="submit">Send ${escapeHtml(r.method)}</button>
 <div class="result" aria-live="polite"></div>
 </form>`;
@@ -447,7 +526,9 @@ function bodyExamplePicker(doc: Schema, op: Schema | undefined): string {
     return e && 'value' in e ? [{ name, summary: typeof e.summary === 'string' ? e.summary : undefined, text: JSON.stringify(e.value, null, 2) }] : [];
   });
   if (entries.length < 2) return '';
-  const options = entries.map((e) => `<option value="${escapeHtml(e.text)}">${escapeHtml(e.name)}${e.summary !== undefined ? ` — ${escapeHtml(e.summary)}` : ''}</option>`).join('');
+  const options = entries
+    .map((e) => `<option value="${escapeHtml(e.text)}">${escapeHtml(e.name)}${e.summary !== undefined ? ` — ${escapeHtml(e.summary)}` : ''}</option>`)
+    .join('');
   return `<label class="example-pick"><span>example <em>from the spec</em></span><select name="example">${options}</select></label>\n`;
 }
 
@@ -464,11 +545,23 @@ function schemasHtml(doc: Schema, op: Schema | undefined): string {
 }
 
 /** The route's curl, JavaScript and Python samples as tabs, each with a copy button (render-console-samples.ts). */
-function samplesHtml(model: ServiceModel, r: Route, auth: AuthRequirement | undefined, versionParam: string | undefined, request: BodyExample | undefined): string {
+function samplesHtml(
+  model: ServiceModel,
+  r: Route,
+  auth: AuthRequirement | undefined,
+  versionParam: string | undefined,
+  request: BodyExample | undefined,
+): string {
   const scheme = auth?.kind === 'required' ? model.authentication?.schemes.find((x) => x.name === auth.schemes[0]) : undefined;
   const cred = scheme ? credentialPlaceholder(scheme) : {};
-  const path = r.path.replace(/\{([^{}]+)\}/g, (_, p: string) => (p === versionParam && model.versioning?.current !== undefined ? model.versioning.current : p.toUpperCase()));
-  const body = request?.example ? (request.contentType.includes('json') ? JSON.stringify(request.example.value ?? {}, null, 2) : toForm(request.example.value)) : undefined;
+  const path = r.path.replace(/\{([^{}]+)\}/g, (_, p: string) =>
+    p === versionParam && model.versioning?.current !== undefined ? model.versioning.current : p.toUpperCase(),
+  );
+  const body = request?.example
+    ? request.contentType.includes('json')
+      ? JSON.stringify(request.example.value ?? {}, null, 2)
+      : toForm(request.example.value)
+    : undefined;
   const req: SampleRequest = {
     method: r.method,
     path,
@@ -480,9 +573,16 @@ function samplesHtml(model: ServiceModel, r: Route, auth: AuthRequirement | unde
     ...(body !== undefined ? { body } : {}),
   };
   const list = renderSamples(req);
-  const tabs = list.map((x, i) => `<button type="button" role="tab" class="sample-tab" data-language="${x.language}" aria-selected="${i === 0}">${escapeHtml(x.label)}</button>`).join('');
+  const tabs = list
+    .map(
+      (x, i) => `<button type="button" role="tab" class="sample-tab" data-language="${x.language}" aria-selected="${i === 0}">${escapeHtml(x.label)}</button>`,
+    )
+    .join('');
   const panes = list
-    .map((x, i) => `<div class="sample" role="tabpanel" data-language="${x.language}"${i === 0 ? '' : ' hidden'}><pre><code data-template="${escapeHtml(x.text)}">${escapeHtml(x.text.split(BASE_URL_MARK).join(SAMPLE_BASE))}</code></pre></div>`)
+    .map(
+      (x, i) =>
+        `<div class="sample" role="tabpanel" data-language="${x.language}"${i === 0 ? '' : ' hidden'}><pre><code data-template="${escapeHtml(x.text)}">${escapeHtml(x.text.split(BASE_URL_MARK).join(SAMPLE_BASE))}</code></pre></div>`,
+    )
     .join('');
   return `<div class="samples"><div class="sample-bar"><strong>Code samples</strong> <span role="tablist">${tabs}</span> <button type="button" class="copy">Copy</button><span class="copy-status muted" aria-live="polite"></span></div>${panes}</div>\n`;
 }
@@ -522,7 +622,12 @@ function searchIndex(model: ServiceModel, headings: readonly DocumentHeading[], 
     out.push({ kind: 'resource', label: r.name, href: `#${h?.id ?? 'resources'}`, text: r.description ?? '' });
   }
   for (const r of routes) {
-    out.push({ kind: r.kind === 'operation' ? 'operation' : 'route', label: `${routeId(r)} — ${r.method} ${r.path}`, href: `#op-${routeId(r)}`, text: routeTitle(r) });
+    out.push({
+      kind: r.kind === 'operation' ? 'operation' : 'route',
+      label: `${routeId(r)} — ${r.method} ${r.path}`,
+      href: `#op-${routeId(r)}`,
+      text: routeTitle(r),
+    });
   }
   for (const k of model.events?.kinds ?? []) {
     const h = headingFor(k.name);
@@ -544,7 +649,10 @@ function withErrorAnchors(model: ServiceModel, html: string): string {
 
 /** JSON inside a script element: `<` escaped so no text can close the element. */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** The docs console as one self-contained HTML page; deterministic for a model and options. */
@@ -559,13 +667,23 @@ export function renderConsole(model: ServiceModel, options: ConsoleOptions = {})
   const toc = [
     ...headings.filter((h) => h.level === 2 || h.level === 3).map((h) => `<li class="l${h.level}"><a href="#${h.id}">${escapeHtml(h.text)}</a></li>`),
     '<li class="l2"><a href="#routes">Routes, examples and try-it</a></li>',
-    ...routes.map((r) => `<li class="l3"><a href="#op-${escapeHtml(routeId(r))}"><span class="method m-${r.method.toLowerCase()}">${r.method}</span> ${escapeHtml(r.path)}</a></li>`),
+    ...routes.map(
+      (r) =>
+        `<li class="l3"><a href="#op-${escapeHtml(routeId(r))}"><span class="method m-${r.method.toLowerCase()}">${r.method}</span> ${escapeHtml(r.path)}</a></li>`,
+    ),
     '<li class="l3"><a href="#service-routes">The service\'s own routes</a></li>',
     ...(stream ? ['<li class="l2"><a href="#event-viewer">Event viewer</a></li>'] : []),
   ];
   const pageData = {
     served: options.served === true,
-    schemes: (model.authentication?.schemes ?? []).map((s) => ({ name: s.name, type: s.type, in: s.in, credentialName: s.credentialName, prefix: s.prefix, tokenPath: s.tokenPath })),
+    schemes: (model.authentication?.schemes ?? []).map((s) => ({
+      name: s.name,
+      type: s.type,
+      in: s.in,
+      credentialName: s.credentialName,
+      prefix: s.prefix,
+      tokenPath: s.tokenPath,
+    })),
     routes: data,
     stream: stream ? { path: stream.path, kinds: (model.events?.kinds ?? []).map((k) => k.name) } : null,
     search: searchIndex(model, headings, routes),

@@ -21,7 +21,11 @@ function inlineHtml(content: Inline): string {
 function slugger(): (text: string) => string {
   const used = new Map<string, number>();
   return (text) => {
-    const base = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'section';
+    const base =
+      text
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '') || 'section';
     const n = used.get(base) ?? 0;
     used.set(base, n + 1);
     return n === 0 ? base : `${base}-${n + 1}`;
@@ -128,7 +132,14 @@ function layoutStates(sm: StateMachineModel): Box[] {
     const widths = members.map((n) => Math.max(80, n.length * CHAR_WIDTH + 24));
     const colWidth = Math.max(...widths);
     members.forEach((n, row) => {
-      boxes.push({ name: n, terminal: terminal.has(n), column: c, x: x + colWidth / 2, y: MARGIN + LOOP_SPACE + row * (BOX_HEIGHT + ROW_GAP) + BOX_HEIGHT / 2, w: widths[row]! });
+      boxes.push({
+        name: n,
+        terminal: terminal.has(n),
+        column: c,
+        x: x + colWidth / 2,
+        y: MARGIN + LOOP_SPACE + row * (BOX_HEIGHT + ROW_GAP) + BOX_HEIGHT / 2,
+        w: widths[row]!,
+      });
     });
     x += colWidth + gap;
   });
@@ -207,7 +218,12 @@ function segmentMeetsRect(p: DiagramPoint, q: DiagramPoint, r: DiagramRect): boo
   const dy = q.y - p.y;
   let t0 = 0;
   let t1 = 1;
-  for (const [pk, qk] of [[-dx, p.x - r.x], [dx, r.x + r.width - p.x], [-dy, p.y - r.y], [dy, r.y + r.height - p.y]] as const) {
+  for (const [pk, qk] of [
+    [-dx, p.x - r.x],
+    [dx, r.x + r.width - p.x],
+    [-dy, p.y - r.y],
+    [dy, r.y + r.height - p.y],
+  ] as const) {
     if (pk === 0) {
       if (qk < 0) return false;
     } else if (pk < 0) t0 = Math.max(t0, qk / pk);
@@ -278,7 +294,11 @@ function placeLabels(
       }
     }
     if (!spot) {
-      const bottom = Math.max(...obstacles.map((o) => o.y + o.height), ...edges.flatMap((e) => e.points.map((p) => p.y)), ...placed.map((l) => l.rect.y + l.rect.height));
+      const bottom = Math.max(
+        ...obstacles.map((o) => o.y + o.height),
+        ...edges.flatMap((e) => e.points.map((p) => p.y)),
+        ...placed.map((l) => l.rect.y + l.rect.height),
+      );
       const { at } = pointAlong(points, 0.5);
       spot = { x: Math.max(at.x, size.width / 2 + 2), y: bottom + LABEL_CLEARANCE + 1 + size.height / 2 };
     }
@@ -305,7 +325,12 @@ export function getStateDiagramLayout(sm: StateMachineModel): StateDiagramLayout
       const c0 = { x: a.x - 24, y: top - 30 };
       const c1 = { x: a.x + 24, y: top - 30 };
       const p1 = { x: a.x + 14, y: top };
-      edges.push({ from, to, d: `M${fmt(p0.x)},${fmt(p0.y)} C${fmt(c0.x)},${fmt(c0.y)} ${fmt(c1.x)},${fmt(c1.y)} ${fmt(p1.x)},${fmt(p1.y)}`, points: cubicPoints(p0, c0, c1, p1) });
+      edges.push({
+        from,
+        to,
+        d: `M${fmt(p0.x)},${fmt(p0.y)} C${fmt(c0.x)},${fmt(c0.y)} ${fmt(c1.x)},${fmt(c1.y)} ${fmt(p1.x)},${fmt(p1.y)}`,
+        points: cubicPoints(p0, c0, c1, p1),
+      });
       label(text);
       continue;
     }
@@ -324,7 +349,15 @@ export function getStateDiagramLayout(sm: StateMachineModel): StateDiagramLayout
     if (bend === 0) {
       const [sx, sy] = exitPoint(a, dx, dy);
       const [ex, ey] = exitPoint(b, -dx, -dy);
-      edges.push({ from, to, d: `M${fmt(sx)},${fmt(sy)} L${fmt(ex)},${fmt(ey)}`, points: [{ x: sx, y: sy }, { x: ex, y: ey }] });
+      edges.push({
+        from,
+        to,
+        d: `M${fmt(sx)},${fmt(sy)} L${fmt(ex)},${fmt(ey)}`,
+        points: [
+          { x: sx, y: sy },
+          { x: ex, y: ey },
+        ],
+      });
       label(text);
       continue;
     }
@@ -332,7 +365,12 @@ export function getStateDiagramLayout(sm: StateMachineModel): StateDiagramLayout
     const cy = (a.y + b.y) / 2 + (dx / len) * bend;
     const [sx, sy] = exitPoint(a, cx - a.x, cy - a.y);
     const [ex, ey] = exitPoint(b, cx - b.x, cy - b.y);
-    edges.push({ from, to, d: `M${fmt(sx)},${fmt(sy)} Q${fmt(cx)},${fmt(cy)} ${fmt(ex)},${fmt(ey)}`, points: quadPoints({ x: sx, y: sy }, { x: cx, y: cy }, { x: ex, y: ey }) });
+    edges.push({
+      from,
+      to,
+      d: `M${fmt(sx)},${fmt(sy)} Q${fmt(cx)},${fmt(cy)} ${fmt(ex)},${fmt(ey)}`,
+      points: quadPoints({ x: sx, y: sy }, { x: cx, y: cy }, { x: ex, y: ey }),
+    });
     label(text);
   }
 
@@ -344,7 +382,12 @@ export function getStateDiagramLayout(sm: StateMachineModel): StateDiagramLayout
     const p0 = { x: left - START_SPACE + 12, y: initial.y };
     edges.push({ to: initial.name, d: `M${fmt(p0.x)},${fmt(p0.y)} L${fmt(left)},${fmt(initial.y)}`, points: [p0, { x: left, y: initial.y }] });
   }
-  const states = boxes.map((b) => ({ name: b.name, terminal: b.terminal, centre: { x: b.x, y: b.y }, rect: { x: b.x - b.w / 2, y: b.y - BOX_HEIGHT / 2, width: b.w, height: BOX_HEIGHT } }));
+  const states = boxes.map((b) => ({
+    name: b.name,
+    terminal: b.terminal,
+    centre: { x: b.x, y: b.y },
+    rect: { x: b.x - b.w / 2, y: b.y - BOX_HEIGHT / 2, width: b.w, height: BOX_HEIGHT },
+  }));
   const obstacles = states.map((s) => s.rect);
   // Arrowheads, by the square around their tip's half-length back along the arrow.
   for (const { points } of edges) {
@@ -356,7 +399,11 @@ export function getStateDiagramLayout(sm: StateMachineModel): StateDiagramLayout
   if (start) obstacles.push({ x: start.centre.x - start.radius, y: start.centre.y - start.radius, width: 2 * start.radius, height: 2 * start.radius });
   const labels = placeLabels(toLabel, edges, obstacles);
   const width = Math.max(...boxes.map((b) => b.x + b.w / 2 + MARGIN), ...labels.map((l) => l.rect.x + l.rect.width + 2));
-  const height = Math.max(...boxes.map((b) => b.y + BOX_HEIGHT / 2 + MARGIN + LOOP_SPACE), ...edges.flatMap((e) => e.points.map((p) => p.y + MARGIN)), ...labels.map((l) => l.rect.y + l.rect.height + 2));
+  const height = Math.max(
+    ...boxes.map((b) => b.y + BOX_HEIGHT / 2 + MARGIN + LOOP_SPACE),
+    ...edges.flatMap((e) => e.points.map((p) => p.y + MARGIN)),
+    ...labels.map((l) => l.rect.y + l.rect.height + 2),
+  );
   return { width, height, states, ...(start ? { start } : {}), edges, labels };
 }
 
@@ -383,7 +430,9 @@ function stateDiagramSvg(sm: StateMachineModel, index: number): string {
   }
   const edges = layout.edges.map((e) => `<path d="${e.d}" marker-end="url(#${marker})"/>`);
   // Text is centred on the label's middle: 12px text sits 4px below its baseline's midpoint.
-  const labels = layout.labels.map((l) => `<text x="${fmt(l.centre.x)}" y="${fmt(l.centre.y + 4)}" text-anchor="middle" class="label">${escapeHtml(l.text)}</text>`);
+  const labels = layout.labels.map(
+    (l) => `<text x="${fmt(l.centre.x)}" y="${fmt(l.centre.y + 4)}" text-anchor="middle" class="label">${escapeHtml(l.text)}</text>`,
+  );
   out.push(`<g class="edges">`, ...edges, '</g>', `<g class="labels">`, ...labels, '</g>', '</svg>');
   return out.join('\n');
 }
@@ -425,7 +474,9 @@ const LINKABLE = /\b([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,})\b|\bhttps?:
 
 /** Links in already escaped text: e-mail addresses to mailto:, http(s) URLs to themselves. */
 function linkHtml(escaped: string): string {
-  return escaped.replace(LINKABLE, (m: string, email: string | undefined) => (email !== undefined ? `<a href="mailto:${m}">${m}</a>` : `<a href="${m}" rel="noopener noreferrer">${m}</a>`));
+  return escaped.replace(LINKABLE, (m: string, email: string | undefined) =>
+    email !== undefined ? `<a href="mailto:${m}">${m}</a>` : `<a href="${m}" rel="noopener noreferrer">${m}</a>`,
+  );
 }
 
 /** The document's blocks as HTML, and its headings (each with its id) for a table of contents. */

@@ -15,11 +15,27 @@ import type {
   VersionPlacementModel,
 } from '../model/model-types.js';
 import { getVersionDifferences, type FieldDifference } from '../model/model-versions.js';
-import { DEFAULT_IDEMPOTENCY_HEADER, getApiKeyPlacement, getErrorBodyRoles, getErrorCodeValue, getRateLimitName, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
+import {
+  DEFAULT_IDEMPOTENCY_HEADER,
+  getApiKeyPlacement,
+  getErrorBodyRoles,
+  getErrorCodeValue,
+  getRateLimitName,
+  isRawEvent,
+  NOT_SHOWN,
+} from '../model/model-defaults.js';
 import { getStateField } from '../model/model-lookup.js';
 import { getNatsStreamSubjects } from '../model/model-broker.js';
 import { getResponseHeaders } from '../model/model-response-headers.js';
-import { getCreateLocation, getOperationRoute, getPagingParams, getRouteErrors, isIdempotentOperation, LIST_PARAMS, PAGE_FIELDS } from '../model/model-routes.js';
+import {
+  getCreateLocation,
+  getOperationRoute,
+  getPagingParams,
+  getRouteErrors,
+  isIdempotentOperation,
+  LIST_PARAMS,
+  PAGE_FIELDS,
+} from '../model/model-routes.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 
 // The nine-part document, in the seed's order and headings (seed/service-interface-specification.md).
@@ -79,7 +95,11 @@ function joinInline(parts: readonly Inline[], separator = ', '): Span[] {
   return out;
 }
 
-const codes = (names: readonly string[], separator = ', '): Span[] => joinInline(names.map((n) => [code(n)]), separator);
+const codes = (names: readonly string[], separator = ', '): Span[] =>
+  joinInline(
+    names.map((n) => [code(n)]),
+    separator,
+  );
 /**
  * An operation's errors as served and exported (getRouteErrors: the conditions it can produce and the codes it
  * declares), `code` (status) each; "none" only when it can answer with no declared code.
@@ -88,7 +108,10 @@ function errorsText(m: ServiceModel, o: OperationModel): Span[] {
   const route = getOperationRoute(m, o.id);
   const errors = route ? getRouteErrors(m, route) : [];
   if (errors.length === 0) return ['none'];
-  return joinInline(errors.map((e) => [code(e.code), ` (${e.status})`]), ', ');
+  return joinInline(
+    errors.map((e) => [code(e.code), ` (${e.status})`]),
+    ', ',
+  );
 }
 
 /**
@@ -100,7 +123,14 @@ function successText(m: ServiceModel, o: OperationModel): Span[] {
   const location = route ? getCreateLocation(m, route) : undefined;
   const out: Span[] = location === undefined ? [String(o.status)] : [String(o.status), ', Location: ', code(location)];
   const declared = route ? getResponseHeaders(m, route).filter((h) => h.source === 'declared') : [];
-  if (declared.length > 0) out.push(', headers: ', ...joinInline(declared.map((h) => [code(h.name), ...(h.required ? [] : [' (optional)'])]), ', '));
+  if (declared.length > 0)
+    out.push(
+      ', headers: ',
+      ...joinInline(
+        declared.map((h) => [code(h.name), ...(h.required ? [] : [' (optional)'])]),
+        ', ',
+      ),
+    );
   return out;
 }
 
@@ -237,7 +267,10 @@ function purposeBlocks(m: ServiceModel): Block[] {
   if (p.description !== undefined) blocks.push(para(p.description));
   if (p.includes !== undefined || p.excludes !== undefined) {
     blocks.push(heading(3, 'Scope'));
-    for (const [label, entries] of [['In scope', p.includes], ['Out of scope', p.excludes]] as const) {
+    for (const [label, entries] of [
+      ['In scope', p.includes],
+      ['Out of scope', p.excludes],
+    ] as const) {
       if (entries === undefined) blocks.push(para(`${label}: ${NOT_SHOWN}.`));
       else if (entries.length === 0) blocks.push(para(`${label}: none.`));
       else blocks.push(para(`${label}:`), list(entries.map((e) => [e])));
@@ -265,7 +298,9 @@ function resourceBlocks(m: ServiceModel): Block[] {
         : [
             code(r.owner),
             `, set to the authenticated subject; another subject's ${r.name} is answered ${r.ownerAccess === 'forbidden' ? 'as forbidden' : 'as if it did not exist'}`,
-            ...(r.ownerOverrideScopes.length > 0 ? ['; holders of ', ...r.ownerOverrideScopes.flatMap((s, i) => (i === 0 ? [code(s)] : [' or ', code(s)])), " act on every subject's objects"] : []),
+            ...(r.ownerOverrideScopes.length > 0
+              ? ['; holders of ', ...r.ownerOverrideScopes.flatMap((s, i) => (i === 0 ? [code(s)] : [' or ', code(s)])), " act on every subject's objects"]
+              : []),
           ];
     blocks.push(list([item('Identifier', ...codeOrNotShown(r.identifier)), item('Plural', ...codeOrNotShown(r.plural)), item('Owner', ...owner)]));
     blocks.push(r.fields.length > 0 ? fieldTable(r.fields) : para(`Fields: ${NOT_SHOWN}.`));
@@ -281,7 +316,12 @@ function stateBlocks(m: ServiceModel): Block[] {
     blocks.push(list([item('State field', ...codeOrNotShown(field)), item('Initial state', ...codeOrNotShown(sm.initial))]));
     if (sm.states.length > 0) blocks.push({ kind: 'diagram', machine: sm });
     if (sm.states.length > 0) {
-      blocks.push(table(['State', 'Terminal', 'Description'], sm.states.map((s) => [[code(s.name)], [s.terminal ? 'yes' : 'no'], orNotShown(s.description)])));
+      blocks.push(
+        table(
+          ['State', 'Terminal', 'Description'],
+          sm.states.map((s) => [[code(s.name)], [s.terminal ? 'yes' : 'no'], orNotShown(s.description)]),
+        ),
+      );
     }
     if (sm.transitions.length > 0) {
       blocks.push(
@@ -319,7 +359,11 @@ function endpointBlocks(m: ServiceModel): Block[] {
   const e = m.endpoints!;
   const blocks: Block[] = [];
   if (e.baseUrl === PLACEHOLDER_BASE_URL) {
-    blocks.push(para(`Base address: the placeholder ${PLACEHOLDER_BASE_URL} stands for it; the address itself is given at deployment. Every path below is relative to it.`));
+    blocks.push(
+      para(
+        `Base address: the placeholder ${PLACEHOLDER_BASE_URL} stands for it; the address itself is given at deployment. Every path below is relative to it.`,
+      ),
+    );
   } else if (e.baseUrl !== undefined) {
     blocks.push(para('Base address: ', code(e.baseUrl), '. Every path below is relative to it.'));
   }
@@ -357,15 +401,34 @@ function endpointBlocks(m: ServiceModel): Block[] {
   const paged = ops.filter((o) => o.paging?.declared === true);
   if (paged.length > 0) {
     blocks.push(heading(3, 'List shapes'));
-    blocks.push(para('Lists not named here answer the format\'s page ', code(`{ ${PAGE_FIELDS.items}, ${PAGE_FIELDS.next} }`), ', paged by ', code(LIST_PARAMS.limit), ' and ', code(LIST_PARAMS.cursor), '.'));
+    blocks.push(
+      para(
+        "Lists not named here answer the format's page ",
+        code(`{ ${PAGE_FIELDS.items}, ${PAGE_FIELDS.next} }`),
+        ', paged by ',
+        code(LIST_PARAMS.limit),
+        ' and ',
+        code(LIST_PARAMS.cursor),
+        '.',
+      ),
+    );
     blocks.push(
       table(
         ['Operation', 'Paged by', 'Answer', 'Total', 'Next page in a Link header'],
         paged.map((o) => {
           const p = o.paging!;
           const by = getPagingParams(o).map((q) => q.name);
-          const answer = p.body === 'array' ? ['a bare array'] : [code(`{ ${[p.items, ...(p.style === 'cursor' ? [p.next] : []), ...(p.total !== undefined ? [p.total] : [])].join(', ')} }`)];
-          return [[code(o.id)], by.length > 0 ? codes(by) : [p.style === 'none' ? 'nothing: every object at once' : 'none'], answer, p.total !== undefined ? [code(p.total)] : ['none'], [p.link ? 'yes' : 'no']];
+          const answer =
+            p.body === 'array'
+              ? ['a bare array']
+              : [code(`{ ${[p.items, ...(p.style === 'cursor' ? [p.next] : []), ...(p.total !== undefined ? [p.total] : [])].join(', ')} }`)];
+          return [
+            [code(o.id)],
+            by.length > 0 ? codes(by) : [p.style === 'none' ? 'nothing: every object at once' : 'none'],
+            answer,
+            p.total !== undefined ? [code(p.total)] : ['none'],
+            [p.link ? 'yes' : 'no'],
+          ];
         }),
       ),
     );
@@ -374,7 +437,11 @@ function endpointBlocks(m: ServiceModel): Block[] {
   const called = ops.flatMap((o) => (o.callbacks ?? []).map((c) => ({ o, c })));
   if (called.length > 0) {
     blocks.push(heading(3, 'Callbacks'));
-    blocks.push(para('Each is sent to the URL the create request gives in its field, as webhooks are sent (signing, retries, time-out of the events part), with the events about the object the request created.'));
+    blocks.push(
+      para(
+        'Each is sent to the URL the create request gives in its field, as webhooks are sent (signing, retries, time-out of the events part), with the events about the object the request created.',
+      ),
+    );
     blocks.push(
       table(
         ['Operation', 'Callback', 'URL from request field', 'Events', 'Description'],
@@ -393,7 +460,10 @@ function endpointBlocks(m: ServiceModel): Block[] {
       if (o.response) blocks.push(...shapeBlocks('Response', o.response));
       else if (o.action === 'custom') blocks.push(para(`Response: ${NOT_SHOWN}.`));
       // Declared query parameters and headers, in the table of fields (a deprecated one says so in its description).
-      for (const [label, params] of [['Query parameters', o.query], ['Headers', o.headers]] as const) {
+      for (const [label, params] of [
+        ['Query parameters', o.query],
+        ['Headers', o.headers],
+      ] as const) {
         if (params.length === 0) continue;
         blocks.push(para(`${label}:`));
         blocks.push(fieldTable(params.map((p) => (p.deprecated ? { ...p, description: `(deprecated) ${p.description ?? ''}`.trim() } : p))));
@@ -419,7 +489,19 @@ function endpointBlocks(m: ServiceModel): Block[] {
     // Without endpoints.idempotency no operation takes a key, whatever it declares.
     blocks.push(heading(3, 'Idempotency'));
     const named = ops.filter((o) => o.idempotent === true).map((o) => o.id);
-    blocks.push(list([item('Key header', NOT_SHOWN), item('Idempotent operations', 'none (without ', code('endpoints.idempotency'), ' no operation takes a key; declared idempotent: ', ...codes(named), ')')]));
+    blocks.push(
+      list([
+        item('Key header', NOT_SHOWN),
+        item(
+          'Idempotent operations',
+          'none (without ',
+          code('endpoints.idempotency'),
+          ' no operation takes a key; declared idempotent: ',
+          ...codes(named),
+          ')',
+        ),
+      ]),
+    );
   }
   return blocks;
 }
@@ -450,10 +532,7 @@ function credentialText(s: SchemeModel): Span[] {
 
 function schemeDetails(s: SchemeModel): Span[] {
   if (s.type !== 'bearer' && s.type !== 'oauth2_client_credentials') return ['none'];
-  const parts: Inline[] = [
-    item('token', s.token === 'jwt' ? 'JWT' : NOT_SHOWN),
-    item('algorithms', ...(s.algorithms ? codes(s.algorithms) : [NOT_SHOWN])),
-  ];
+  const parts: Inline[] = [item('token', s.token === 'jwt' ? 'JWT' : NOT_SHOWN), item('algorithms', ...(s.algorithms ? codes(s.algorithms) : [NOT_SHOWN]))];
   if (s.type === 'bearer' || s.issuer !== undefined) parts.push(item('issuer', ...codeOrNotShown(s.issuer)));
   if (s.type === 'bearer' || s.audience !== undefined) parts.push(item('audience', ...codeOrNotShown(s.audience)));
   parts.push(item('lifetime', durationText(s.lifetime)), item('clock tolerance', durationText(s.clockTolerance)));
@@ -474,14 +553,24 @@ function authenticationBlocks(m: ServiceModel): Block[] {
   }
   if (a.scopes.length > 0) {
     blocks.push(heading(3, 'Scopes'));
-    blocks.push(table(['Scope', 'Description'], a.scopes.map((s) => [[code(s.name)], [s.description]])));
+    blocks.push(
+      table(
+        ['Scope', 'Description'],
+        a.scopes.map((s) => [[code(s.name)], [s.description]]),
+      ),
+    );
   }
   blocks.push(heading(3, 'Requirements'));
   blocks.push(para('Default requirement: ', ...requirementText(a.default), '.'));
   const own = (m.endpoints?.operations ?? []).filter((o) => o.authDeclared === 'operation');
   if (own.length > 0) {
     blocks.push(para('Operations with their own requirement:'));
-    blocks.push(table(['Operation', 'Requirement'], own.map((o) => [[code(o.id)], requirementText(o.auth)])));
+    blocks.push(
+      table(
+        ['Operation', 'Requirement'],
+        own.map((o) => [[code(o.id)], requirementText(o.auth)]),
+      ),
+    );
   }
   return blocks;
 }
@@ -498,7 +587,12 @@ function eventBlocks(m: ServiceModel): Block[] {
     blocks.push(
       table(
         ['Kind', 'Triggers', 'Payload', 'Description'],
-        e.kinds.map((k) => [[code(k.name)], k.triggers.length > 0 ? joinInline(k.triggers.map(triggerText)) : ['none'], isRawEvent(k) ? [...shapeText(k.payload), ', delivered raw (the payload is the whole body, no envelope)'] : shapeText(k.payload), orNotShown(k.description)]),
+        e.kinds.map((k) => [
+          [code(k.name)],
+          k.triggers.length > 0 ? joinInline(k.triggers.map(triggerText)) : ['none'],
+          isRawEvent(k) ? [...shapeText(k.payload), ', delivered raw (the payload is the whole body, no envelope)'] : shapeText(k.payload),
+          orNotShown(k.description),
+        ]),
       ),
     );
     const withFields = e.kinds.filter((k) => k.payload?.fields);
@@ -521,7 +615,15 @@ function eventBlocks(m: ServiceModel): Block[] {
     if (e.stream) items.push(item('Stream path', ...codeOrNotShown(e.stream.path)), item('Stream heartbeat', durationText(e.stream.heartbeat)));
     if (e.broker?.nats) {
       const n = e.broker.nats;
-      items.push(item('NATS subject', code(n.subject)), item('JetStream stream', ...(n.stream !== undefined ? [code(n.stream), ' (created with the subjects ', ...joinInline(getNatsStreamSubjects(m, e).map((x) => [code(x)])), ' when missing)'] : ['not named (an existing stream must capture the subjects)'])));
+      items.push(
+        item('NATS subject', code(n.subject)),
+        item(
+          'JetStream stream',
+          ...(n.stream !== undefined
+            ? [code(n.stream), ' (created with the subjects ', ...joinInline(getNatsStreamSubjects(m, e).map((x) => [code(x)])), ' when missing)']
+            : ['not named (an existing stream must capture the subjects)']),
+        ),
+      );
     }
     if (e.broker?.amqp) items.push(item('AMQP exchange', code(e.broker.amqp.exchange)), item('AMQP routing key', code(e.broker.amqp.routingKey)));
     blocks.push(list(items));
@@ -537,7 +639,10 @@ function errorRolesBlock(body: DeclaredErrorBodyModel): Block {
     if (!f) return [`${label}: no field (the body does not carry it)`];
     return [`${label}: `, code(f.name), ` (${holds}${roles.named[what] ? '' : '; found by its name, a format default'})`];
   };
-  const codeHolds = roles.code && typeof getErrorCodeValue(roles.code, { name: '', status: 0 }) === 'number' ? "the code's HTTP status: the field is a number" : "the code's name";
+  const codeHolds =
+    roles.code && typeof getErrorCodeValue(roles.code, { name: '', status: 0 }) === 'number'
+      ? "the code's HTTP status: the field is a number"
+      : "the code's name";
   return list([
     role('Code', 'code', codeHolds),
     role('Status', 'status', 'the HTTP status'),
@@ -672,7 +777,18 @@ function versionDifferenceBlocks(m: ServiceModel): Block[] {
       out.push(
         table(
           ['Resource', `Field in version ${s.version}`, `Field in version ${current}`, 'Difference'],
-          d.fields.map((f) => [[f.resource], f.old !== undefined ? [code(f.old)] : ['none'], f.now !== undefined ? [code(f.now)] : ['none'], [f.old !== undefined && f.now !== undefined ? 'renamed' : f.now !== undefined ? `added after version ${s.version}` : `removed after version ${s.version}`]]),
+          d.fields.map((f) => [
+            [f.resource],
+            f.old !== undefined ? [code(f.old)] : ['none'],
+            f.now !== undefined ? [code(f.now)] : ['none'],
+            [
+              f.old !== undefined && f.now !== undefined
+                ? 'renamed'
+                : f.now !== undefined
+                  ? `added after version ${s.version}`
+                  : `removed after version ${s.version}`,
+            ],
+          ]),
         ),
       );
     }
@@ -687,7 +803,14 @@ function versionDifferenceBlocks(m: ServiceModel): Block[] {
             const request = sideText(rest, s.version, op?.action);
             return [
               [code(o.operation), ...(op ? [' (', code(`${op.method} ${op.path}`), ')'] : [])],
-              o.unsendable.length > 0 ? ['refused: ', ...codes(o.unsendable), ` came after version ${s.version}, is required and has no default`, ...(rest.length > 0 ? ['; ', ...request] : [])] : request,
+              o.unsendable.length > 0
+                ? [
+                    'refused: ',
+                    ...codes(o.unsendable),
+                    ` came after version ${s.version}, is required and has no default`,
+                    ...(rest.length > 0 ? ['; ', ...request] : []),
+                  ]
+                : request,
               sideText(o.response, s.version),
             ];
           }),
@@ -838,7 +961,11 @@ function blockMarkdown(b: Block): string | undefined {
       return b.items.map((i) => `- ${inlineMarkdown(i)}`).join('\n');
     case 'table': {
       const row = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
-      return [row(b.head.map((h) => escapeText(h, true))), row(b.head.map(() => '---')), ...b.rows.map((r) => row(r.map((c) => inlineMarkdown(c, true) || ' ')))].join('\n');
+      return [
+        row(b.head.map((h) => escapeText(h, true))),
+        row(b.head.map(() => '---')),
+        ...b.rows.map((r) => row(r.map((c) => inlineMarkdown(c, true) || ' '))),
+      ].join('\n');
     }
     case 'diagram':
       return undefined;

@@ -100,7 +100,9 @@ export function getEventAccess(model: ServiceModel): EventAccess {
     for (const { resource, readers } of plan) {
       if (readers.length === 0) return `no operation reads ${resource.name}, so no caller sees ${type}`;
       if (readers.some((r) => meetsRequirement(r, principal))) continue;
-      const needs = readers.map((r) => (r?.kind === 'required' ? `${r.schemes.join(' or ')}${r.scopes.length > 0 ? ` with ${r.scopes.join(', ')}` : ''}` : 'no credential'));
+      const needs = readers.map((r) =>
+        r?.kind === 'required' ? `${r.schemes.join(' or ')}${r.scopes.length > 0 ? ` with ${r.scopes.join(', ')}` : ''}` : 'no credential',
+      );
       return `reading ${resource.name} needs ${[...new Set(needs)].join('; or ')}`;
     }
     return undefined;

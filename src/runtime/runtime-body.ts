@@ -111,15 +111,30 @@ export function scanJson(text: string, limit: number): JsonScan {
                 continue;
               }
             }
-            if (unit >= 0xd800 && unit <= 0xdfff) problem ??= { condition: 'malformed_request', message: `a string contains a lone surrogate (\\u${text.slice(i + 2, i + 6)}), which is not a Unicode character`, pointer: toPointer(path, depth - 1) };
+            if (unit >= 0xd800 && unit <= 0xdfff)
+              problem ??= {
+                condition: 'malformed_request',
+                message: `a string contains a lone surrogate (\\u${text.slice(i + 2, i + 6)}), which is not a Unicode character`,
+                pointer: toPointer(path, depth - 1),
+              };
             // PostgreSQL's text and jsonb cannot hold U+0000: refused on every storage, so a spec serves alike on both.
-            else if (unit === 0) problem ??= { condition: 'validation', message: 'a string contains U+0000 (NUL), which the service does not store', pointer: toPointer(path, depth - 1) };
+            else if (unit === 0)
+              problem ??= {
+                condition: 'validation',
+                message: 'a string contains U+0000 (NUL), which the service does not store',
+                pointer: toPointer(path, depth - 1),
+              };
             i += 5;
           } else i++;
         } else if (s >= 0xd800 && s <= 0xdfff) {
           const next = text.charCodeAt(i + 1);
           if (s <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
-          else problem ??= { condition: 'malformed_request', message: 'a string contains a lone surrogate, which is not a Unicode character', pointer: toPointer(path, depth - 1) };
+          else
+            problem ??= {
+              condition: 'malformed_request',
+              message: 'a string contains a lone surrogate, which is not a Unicode character',
+              pointer: toPointer(path, depth - 1),
+            };
         }
       }
       if (isKey && depth > 0) {
@@ -133,7 +148,12 @@ export function scanJson(text: string, limit: number): JsonScan {
         }
         const seen = keys[depth - 1]!;
         path[depth - 1] = key;
-        if (seen.has(key)) problem ??= { condition: 'malformed_request', message: `the key ${JSON.stringify(key).slice(0, 80)} appears twice in one object`, pointer: toPointer(path, depth - 1) };
+        if (seen.has(key))
+          problem ??= {
+            condition: 'malformed_request',
+            message: `the key ${JSON.stringify(key).slice(0, 80)} appears twice in one object`,
+            pointer: toPointer(path, depth - 1),
+          };
         else seen.add(key);
         expectKey = false;
       }
@@ -160,7 +180,12 @@ export function scanJson(text: string, limit: number): JsonScan {
       }
       if (problem === undefined) {
         const change = getNumberChange(text.slice(start, i + 1));
-        if (change !== undefined) problem ??= { condition: 'validation', message: `the number ${text.slice(start, Math.min(i + 1, start + 40))} ${change}`, pointer: toPointer(path, depth - 1) };
+        if (change !== undefined)
+          problem ??= {
+            condition: 'validation',
+            message: `the number ${text.slice(start, Math.min(i + 1, start + 40))} ${change}`,
+            pointer: toPointer(path, depth - 1),
+          };
       }
     }
   }

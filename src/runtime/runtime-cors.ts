@@ -17,7 +17,17 @@ export interface CorsOptions {
 }
 
 /** Response headers a browser script may read: the ones this runtime sets. */
-const EXPOSED = ['location', 'retry-after', 'ratelimit', 'ratelimit-policy', 'www-authenticate', 'deprecation', 'sunset', 'idempotent-replayed', REQUEST_ID_HEADER];
+const EXPOSED = [
+  'location',
+  'retry-after',
+  'ratelimit',
+  'ratelimit-policy',
+  'www-authenticate',
+  'deprecation',
+  'sunset',
+  'idempotent-replayed',
+  REQUEST_ID_HEADER,
+];
 
 /** The request headers a browser may send: the body's type and every header the spec's credentials, idempotency and version use. */
 export function getCorsRequestHeaders(model: ServiceModel): string[] {
@@ -40,7 +50,8 @@ export function getCorsRequestHeaders(model: ServiceModel): string[] {
 export function registerCors(app: FastifyInstance, model: ServiceModel, options: CorsOptions): void {
   const any = options.origins.includes('*');
   const allowed = new Set(options.origins);
-  const allowOrigin = (origin: string | undefined): string | undefined => (origin === undefined ? undefined : any ? '*' : allowed.has(origin) ? origin : undefined);
+  const allowOrigin = (origin: string | undefined): string | undefined =>
+    origin === undefined ? undefined : any ? '*' : allowed.has(origin) ? origin : undefined;
   const requestHeaders = getCorsRequestHeaders(model).join(', ');
   const methodsByPath = new Map<string, Set<string>>();
   for (const route of getRoutes(model)) {

@@ -161,7 +161,8 @@ function eitherAborted(a: Deadline, b: AbortLike): AbortLike {
 
 /** The storage a custom handler is given: each of its transactions is bounded by the request's deadline, signal or not. */
 export function boundToDeadline(storage: Storage, deadline: Deadline): Storage {
-  const transaction: Storage['transaction'] = (work, signal) => storage.transaction(work, signal === undefined || signal === deadline.signal ? deadline : eitherAborted(deadline, signal));
+  const transaction: Storage['transaction'] = (work, signal) =>
+    storage.transaction(work, signal === undefined || signal === deadline.signal ? deadline : eitherAborted(deadline, signal));
   return new Proxy(storage, {
     get(target, prop) {
       if (prop === 'transaction') return transaction;

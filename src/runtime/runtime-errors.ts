@@ -105,4 +105,3 @@ export function getUnavailableError(err: unknown): ServiceError | undefined {
   if (fault === undefined) return undefined;
   return new ServiceError('unavailable', `${fault.message}; try again`, undefined, { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S) });
 }
-

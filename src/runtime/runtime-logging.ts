@@ -62,7 +62,8 @@ export function getLoggerOptions(model: ServiceModel | undefined, logger: Fastif
   const headers = new Set(SECRET_HEADERS);
   for (const s of model?.authentication?.schemes ?? []) {
     // Only header names that are HTTP tokens can be sent (and written as redact paths).
-    if (s.type === 'api_key' && s.in !== 'query' && s.credentialName !== undefined && /^[!#$%&'*+.^_`|~0-9a-z-]+$/i.test(s.credentialName)) headers.add(s.credentialName.toLowerCase());
+    if (s.type === 'api_key' && s.in !== 'query' && s.credentialName !== undefined && /^[!#$%&'*+.^_`|~0-9a-z-]+$/i.test(s.credentialName))
+      headers.add(s.credentialName.toLowerCase());
   }
   const paths: string[] = [];
   for (const h of headers) paths.push(`req.headers${quoted(h)}`, `headers${quoted(h)}`, `request.headers${quoted(h)}`);

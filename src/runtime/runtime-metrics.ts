@@ -98,7 +98,8 @@ export function createMetrics(): Metrics {
       const out: string[] = [];
       const family = (name: string, type: string, help: string) => out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
       family('servicespec_requests_total', 'counter', 'Requests answered, by operation, method and status.');
-      for (const r of requests.values()) out.push(`servicespec_requests_total{operation="${labelValue(r.operation)}",method="${labelValue(r.method)}",status="${r.status}"} ${r.value}`);
+      for (const r of requests.values())
+        out.push(`servicespec_requests_total{operation="${labelValue(r.operation)}",method="${labelValue(r.method)}",status="${r.status}"} ${r.value}`);
       family('servicespec_request_duration_seconds', 'histogram', 'Time from the request arriving to its answer being sent, by operation.');
       for (const [operation, h] of latency) {
         const op = labelValue(operation);
@@ -107,14 +108,22 @@ export function createMetrics(): Metrics {
         out.push(`servicespec_request_duration_seconds_sum{operation="${op}"} ${sampleValue(h.sum)}`);
         out.push(`servicespec_request_duration_seconds_count{operation="${op}"} ${h.count}`);
       }
-      family('servicespec_rate_limited_total', 'counter', 'Requests refused as rate_limited (rate limits, the failed-credential bound, the concurrency limit), by operation.');
+      family(
+        'servicespec_rate_limited_total',
+        'counter',
+        'Requests refused as rate_limited (rate limits, the failed-credential bound, the concurrency limit), by operation.',
+      );
       for (const [operation, n] of limited) out.push(`servicespec_rate_limited_total{operation="${labelValue(operation)}"} ${n}`);
       family('servicespec_webhook_deliveries_total', 'counter', 'Webhook delivery attempts, by outcome (delivered, retry, dead).');
       for (const [outcome, n] of deliveries) out.push(`servicespec_webhook_deliveries_total{outcome="${outcome}"} ${n}`);
       family('servicespec_webhook_delivery_failures_total', 'counter', 'Webhook delivery attempts that did not deliver (retry or dead).');
       out.push(`servicespec_webhook_delivery_failures_total ${(deliveries.get('retry') ?? 0) + (deliveries.get('dead') ?? 0)}`);
       if (lags.size > 0) {
-        family('servicespec_event_delivery_lag_seconds', 'histogram', 'How late deliveries started after they were due (webhook first attempts and retries, broker publishes), by channel and kind.');
+        family(
+          'servicespec_event_delivery_lag_seconds',
+          'histogram',
+          'How late deliveries started after they were due (webhook first attempts and retries, broker publishes), by channel and kind.',
+        );
         for (const h of lags.values()) {
           const labels = `channel="${labelValue(h.channel)}",kind="${labelValue(h.kind)}"`;
           LAG_BUCKETS.forEach((le, i) => out.push(`servicespec_event_delivery_lag_seconds_bucket{${labels},le="${le}"} ${h.buckets[i]}`));

@@ -3,7 +3,20 @@
 // whatever is registered. Off (the default) nothing here runs: no hook is added and the storage is not wrapped.
 // On: one SERVER span per request (stable HTTP semantic conventions) and one CLIENT span per storage call made
 // while a request's span is active.
-import { context, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import {
+  context,
+  isSpanContextValid,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type Tracer,
+  type TracerProvider,
+} from '@opentelemetry/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage, StorageTx, SyncReader, SyncWriter } from './storage/storage-types.js';
 
@@ -95,7 +108,13 @@ function endRequestSpan(span: Span, reply: FastifyReply): void {
 /** The methods of a transaction, reader and writer whose first argument is a table. */
 const TABLE_METHODS = new Set(['insert', 'insertStored', 'get', 'getStored', 'list', 'listStored', 'update', 'delete']);
 /** The fast paths' variants (answers kept as stored text) are the same operation. */
-const OPERATION_NAMES: Readonly<Record<string, string>> = { insertStored: 'insert', getStored: 'get', listStored: 'list', findCredentialNow: 'findCredential', findRecordNow: 'findRecord' };
+const OPERATION_NAMES: Readonly<Record<string, string>> = {
+  insertStored: 'insert',
+  getStored: 'get',
+  listStored: 'list',
+  findCredentialNow: 'findCredential',
+  findRecordNow: 'findRecord',
+};
 /** Storage methods run at start, on close or in the background, never for a request: not wrapped. */
 const UNTRACED = new Set(['constructor', 'close', 'watch', 'migrate']);
 
@@ -143,7 +162,11 @@ function failed(span: Span, err: unknown): void {
 }
 
 /** Every method of `target` (its own and its prototypes'), each a span named by its method and table. */
-function wrapCalls<T extends object>(db: DbCall, target: T, special: Readonly<Record<string, (fn: (...args: unknown[]) => unknown) => (...args: unknown[]) => unknown>> = {}): T {
+function wrapCalls<T extends object>(
+  db: DbCall,
+  target: T,
+  special: Readonly<Record<string, (fn: (...args: unknown[]) => unknown) => (...args: unknown[]) => unknown>> = {},
+): T {
   // Inherits the target's plain properties (dialect); every method is replaced, so none runs with the wrapper as `this`.
   const wrapper = Object.create(target) as Record<string, unknown>;
   const seen = new Set<string>();
@@ -158,7 +181,8 @@ function wrapCalls<T extends object>(db: DbCall, target: T, special: Readonly<Re
       else if (UNTRACED.has(name)) wrapper[name] = fn;
       else {
         const operation = OPERATION_NAMES[name] ?? name;
-        wrapper[name] = (...args: unknown[]) => traced(db, operation, TABLE_METHODS.has(name) && typeof args[0] === 'string' ? args[0] : undefined, () => fn(...args));
+        wrapper[name] = (...args: unknown[]) =>
+          traced(db, operation, TABLE_METHODS.has(name) && typeof args[0] === 'string' ? args[0] : undefined, () => fn(...args));
       }
     }
   }
@@ -169,7 +193,9 @@ function wrapCalls<T extends object>(db: DbCall, target: T, special: Readonly<Re
 function wrapUnitOfWork(db: DbCall, operation: string) {
   return (fn: (...args: unknown[]) => unknown) =>
     (work: unknown, ...rest: unknown[]) =>
-      traced(db, operation, undefined, (active) => fn((tx: StorageTx) => context.with(active, () => (work as (tx: StorageTx) => unknown)(wrapCalls(db, tx))), ...rest));
+      traced(db, operation, undefined, (active) =>
+        fn((tx: StorageTx) => context.with(active, () => (work as (tx: StorageTx) => unknown)(wrapCalls(db, tx))), ...rest),
+      );
 }
 
 /**

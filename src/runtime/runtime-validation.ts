@@ -13,7 +13,16 @@ function createAjv(): Ajv2020 {
   const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof Ajv2020Module;
   const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
   // `discriminator`: a tagged union's tag is read first, so a wrong tag is one clear error, not one per variant.
-  const ajv = new Ajv({ allErrors: true, strict: false, discriminator: true, coerceTypes: false, removeAdditional: false, useDefaults: false, ownProperties: true, multipleOfPrecision: MULTIPLE_OF_PRECISION });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    discriminator: true,
+    coerceTypes: false,
+    removeAdditional: false,
+    useDefaults: false,
+    ownProperties: true,
+    multipleOfPrecision: MULTIPLE_OF_PRECISION,
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -81,7 +90,20 @@ function describe(e: ErrorObject, resource: ResourceModel | undefined): InvalidF
     const pointer = joinPointer(e.instancePath, name);
     const field = e.instancePath === '' ? resource?.fields.find((f) => f.name === name) : undefined;
     if (field) {
-      const why = field.type === 'state' ? 'is set only by transitions' : field.name === resource?.identifier ? (resource.identifierSource === 'client' ? 'is given by the create' : 'is assigned by the server') : field.name === resource?.owner ? 'is set from the credential' : field.readOnly ? 'is read-only' : field.writeOnce ? 'can be set only when the object is created' : 'cannot be written here';
+      const why =
+        field.type === 'state'
+          ? 'is set only by transitions'
+          : field.name === resource?.identifier
+            ? resource.identifierSource === 'client'
+              ? 'is given by the create'
+              : 'is assigned by the server'
+            : field.name === resource?.owner
+              ? 'is set from the credential'
+              : field.readOnly
+                ? 'is read-only'
+                : field.writeOnce
+                  ? 'can be set only when the object is created'
+                  : 'cannot be written here';
       return { pointer, message: `${name} ${why}` };
     }
     return { pointer, message: `unknown field ${name}` };
@@ -89,7 +111,9 @@ function describe(e: ErrorObject, resource: ResourceModel | undefined): InvalidF
   if (e.keyword === 'required') return { pointer: joinPointer(e.instancePath, String(params.missingProperty)), message: 'is required' };
   if (e.keyword === 'discriminator') {
     const pointer = joinPointer(e.instancePath, String(params.tag));
-    return params.error === 'mapping' ? { pointer, message: `${JSON.stringify(params.tagValue)} names none of the variants` } : { pointer, message: 'is required and must be a string (it says which variant the object is)' };
+    return params.error === 'mapping'
+      ? { pointer, message: `${JSON.stringify(params.tagValue)} names none of the variants` }
+      : { pointer, message: 'is required and must be a string (it says which variant the object is)' };
   }
   if (e.keyword === 'oneOf') return { pointer: e.instancePath, message: 'must match exactly one of the variants' };
   if (e.keyword === 'not') return { pointer: e.instancePath, message: 'must not be null' }; // the only `not` the schemas use (json fields)

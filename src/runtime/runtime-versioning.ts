@@ -55,7 +55,8 @@ function rename(renames: Renames, body: unknown, items?: string, page = false): 
   const b = body as Record<string, unknown>;
   // A list's envelope (its objects under paging.items); a custom operation's page, by the format's names.
   if (items !== undefined && Array.isArray(b[items])) return { ...b, [items]: (b[items] as unknown[]).map((o) => renameObject(renames, o)) };
-  if (Array.isArray(b[PAGE_FIELDS.items]) && PAGE_FIELDS.next in b) return { ...b, [PAGE_FIELDS.items]: (b[PAGE_FIELDS.items] as unknown[]).map((o) => renameObject(renames, o)) };
+  if (Array.isArray(b[PAGE_FIELDS.items]) && PAGE_FIELDS.next in b)
+    return { ...b, [PAGE_FIELDS.items]: (b[PAGE_FIELDS.items] as unknown[]).map((o) => renameObject(renames, o)) };
   return renameObject(renames, body);
 }
 
@@ -138,7 +139,10 @@ export function createVersionAdapter(model: ServiceModel, route: OperationRoute,
         throw new ServiceError(
           'validation',
           `a version ${version} request cannot create a ${vr.name}: ${unsendable.join(', ')} came after version ${version}, is required and has no default`,
-          unsendable.map((name) => ({ pointer: `/${name}`, message: `is required since a later version and has no default; version ${version} does not have it` })),
+          unsendable.map((name) => ({
+            pointer: `/${name}`,
+            message: `is required since a later version and has no default; version ${version} does not have it`,
+          })),
         );
       }
       return { body: rename(up, body), keep };
@@ -227,7 +231,12 @@ export function createVersionResolver(model: ServiceModel, now: () => Date): Ver
           const raw = request.raw.rawHeaders;
           let seen = 0;
           for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === headerName) seen++;
-          throw new ServiceError('malformed_request', seen > 1 ? `the ${placement.name} header is sent more than once; name one version` : `the ${placement.name} header names more than one value; name one version`);
+          throw new ServiceError(
+            'malformed_request',
+            seen > 1
+              ? `the ${placement.name} header is sent more than once; name one version`
+              : `the ${placement.name} header names more than one value; name one version`,
+          );
         }
         return value;
       }
@@ -245,7 +254,10 @@ export function createVersionResolver(model: ServiceModel, now: () => Date): Ver
         const sent = readMedia(request.headers['content-type']);
         if (accepted !== undefined && sent !== undefined && accepted !== sent) {
           // Only served versions are named back (a value not served is never echoed).
-          const both = unique.includes(accepted) && unique.includes(sent) ? `Accept names version ${accepted} and Content-Type version ${sent}` : 'Accept and Content-Type name different versions';
+          const both =
+            unique.includes(accepted) && unique.includes(sent)
+              ? `Accept names version ${accepted} and Content-Type version ${sent}`
+              : 'Accept and Content-Type name different versions';
           throw new ServiceError('unsupported_version', `${both}; name one version (served: ${unique.join(', ')})`);
         }
         return sent ?? accepted;
@@ -267,7 +279,8 @@ export function createVersionResolver(model: ServiceModel, now: () => Date): Ver
       }
       // The value asked is not echoed: clients have sent credentials in the wrong header.
       if (!unique.includes(asked)) throw new ServiceError('unsupported_version', `the version named is not served; served: ${unique.join(', ')}`);
-      if (sunsets.has(asked) && isPastSunset(asked, today())) throw new ServiceError('unsupported_version', `version ${asked} reached its sunset on ${sunsets.get(asked)!}`);
+      if (sunsets.has(asked) && isPastSunset(asked, today()))
+        throw new ServiceError('unsupported_version', `version ${asked} reached its sunset on ${sunsets.get(asked)!}`);
       return asked;
     },
     annotate(reply, version) {

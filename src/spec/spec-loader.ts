@@ -89,11 +89,19 @@ function createJsYamlCoreSchema(): JsYamlSchema {
   // One implicit type tests all of them at once: most scalars in a spec are strings, and match none.
   const any = new RegExp(tags.map((t) => `(?:${t.test.source})`).join('|'));
   // Its tag is one of the real ones, whose own explicit type below replaces it for `!!tag` (js-yaml: later wins).
-  const implicit = new JsYamlType(tags[0]!.tag, { kind: 'scalar', resolve: (data: unknown) => typeof data === 'string' && any.test(data), construct: construct(tags) });
+  const implicit = new JsYamlType(tags[0]!.tag, {
+    kind: 'scalar',
+    resolve: (data: unknown) => typeof data === 'string' && any.test(data),
+    construct: construct(tags),
+  });
   // Explicit tags (`!!int 7`) resolve with that tag's own tests; an empty node is null (js-yaml passes null for it).
   const explicit = [...new Set(tags.map((t) => t.tag))].map((tag) => {
     const own = tags.filter((t) => t.tag === tag);
-    return new JsYamlType(tag, { kind: 'scalar', resolve: (data: unknown) => (data === null ? tag.endsWith(':null') : typeof data === 'string' && own.some((t) => t.test.test(data))), construct: construct(own) });
+    return new JsYamlType(tag, {
+      kind: 'scalar',
+      resolve: (data: unknown) => (data === null ? tag.endsWith(':null') : typeof data === 'string' && own.some((t) => t.test.test(data))),
+      construct: construct(own),
+    });
   });
   return FAILSAFE_SCHEMA.extend({ implicit: [implicit], explicit });
 }
@@ -335,8 +343,7 @@ class LazySourceMap implements ReadonlyMap<string, SourceEntry> {
   }
 
   #find(pointer: string): SourceEntry | undefined | typeof UNSURE {
-    const tokens = (pointer === '' ? [] : pointer.slice(1).split('/'))
-      .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const tokens = (pointer === '' ? [] : pointer.slice(1).split('/')).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
     // Whether it exists is the document's answer; the scanner only says where.
     let v: unknown = this.document;
     for (const t of tokens) {
@@ -430,7 +437,9 @@ class LazySourceMap implements ReadonlyMap<string, SourceEntry> {
       const p = lineCounter.linePos(offset);
       return { line: p.line + region.line, column: p.col };
     };
-    const docs = Array.from(new Composer({ ...YAML_OPTIONS, uniqueKeys: false, prettyErrors: false }).compose(new Parser(lineCounter.addNewLine).parse(lines.join('\n'))));
+    const docs = Array.from(
+      new Composer({ ...YAML_OPTIONS, uniqueKeys: false, prettyErrors: false }).compose(new Parser(lineCounter.addNewLine).parse(lines.join('\n'))),
+    );
     const doc = docs[0];
     if (docs.length !== 1 || doc === undefined || doc.errors.length > 0 || doc.contents === null) return undefined;
     const map = new Map<string, SourceEntry>();
@@ -529,7 +538,15 @@ class LazySourceMap implements ReadonlyMap<string, SourceEntry> {
  * position-keeping parse; returns the index after it, or UNSURE (anchors, tags, aliases, escapes, block scalars,
  * empty entries, a collection that does not end on the line...).
  */
-function scanNode(s: string, i: number, line: number, pointer: string, key: SourcePosition | undefined, map: Map<string, SourceEntry>, flow: boolean): number | typeof UNSURE {
+function scanNode(
+  s: string,
+  i: number,
+  line: number,
+  pointer: string,
+  key: SourcePosition | undefined,
+  map: Map<string, SourceEntry>,
+  flow: boolean,
+): number | typeof UNSURE {
   const value = { line, column: i + 1 };
   map.set(pointer, key ? { key, value } : { value });
   const open = s[i];
@@ -701,7 +718,11 @@ export function loadSpecTextWithPositions(text: string, file = '<input>'): Loade
       badKeys.map((d) =>
         d.kind === 'duplicate'
           ? createDiagnostic('duplicate-key', { key: `\`${d.key}\`` }, { file, ...d.at })
-          : createDiagnostic('yaml-syntax', { yamlCode: 'KEY_NOT_TEXT', detail: `a mapping key must be text, a number or a boolean, not ${d.key}` }, { file, ...d.at }),
+          : createDiagnostic(
+              'yaml-syntax',
+              { yamlCode: 'KEY_NOT_TEXT', detail: `a mapping key must be text, a number or a boolean, not ${d.key}` },
+              { file, ...d.at },
+            ),
       ),
     );
   }
@@ -735,7 +756,7 @@ function findTooDeep(tokens: CST.Token[]): number | undefined {
       case 'block-seq':
       case 'flow-collection':
         for (const item of token.items) {
-          const kids = [('key' in item ? item.key : null), item.value];
+          const kids = ['key' in item ? item.key : null, item.value];
           for (const kid of kids) if (kid) stack.push({ token: kid as CST.Token, depth: depth + 1 });
         }
         break;

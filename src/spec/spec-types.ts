@@ -1,17 +1,7 @@
 // The spec format as written in a file: every part optional, nothing defaulted here.
 // schema/servicespec.schema.json is the structural truth; these types mirror it.
 
-export const PART_NAMES = [
-  'purpose',
-  'resources',
-  'states',
-  'endpoints',
-  'authentication',
-  'events',
-  'errors',
-  'limits',
-  'versioning',
-] as const;
+export const PART_NAMES = ['purpose', 'resources', 'states', 'endpoints', 'authentication', 'events', 'errors', 'limits', 'versioning'] as const;
 export type PartName = (typeof PART_NAMES)[number];
 
 export const FIELD_TYPES = [
@@ -35,7 +25,19 @@ export const FIELD_TYPES = [
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** Field types a query or header parameter may have: those written as text, and arrays of them. */
-export const PARAMETER_TYPES = ['string', 'integer', 'number', 'boolean', 'date', 'datetime', 'uuid', 'email', 'uri', 'enum', 'array'] as const satisfies readonly FieldType[];
+export const PARAMETER_TYPES = [
+  'string',
+  'integer',
+  'number',
+  'boolean',
+  'date',
+  'datetime',
+  'uuid',
+  'email',
+  'uri',
+  'enum',
+  'array',
+] as const satisfies readonly FieldType[];
 
 export const ACTIONS = ['create', 'read', 'update', 'replace', 'delete', 'list', 'transition', 'custom'] as const;
 export type Action = (typeof ACTIONS)[number];
@@ -418,11 +420,7 @@ export interface LimitsSpec {
   failed_auth?: { attempts: number; per: string };
 }
 
-export type VersionPlacement =
-  | { header: string }
-  | { path: string }
-  | { query: string }
-  | { media_type: string };
+export type VersionPlacement = { header: string } | { path: string } | { query: string } | { media_type: string };
 
 export interface VersionChangeSpec {
   rename_field?: { resource: string; from: string; to: string };

@@ -50,7 +50,13 @@ export function validateSpec(loaded: LoadedSpec): Diagnostic[] {
       const version = typeof top[key] === 'string' || typeof top[key] === 'number' ? String(top[key]) : '?';
       const run = `servicespec import openapi ${loaded.file} -o SPEC`;
       const advice = key === 'openapi' ? `import it first: ${run}` : `convert it to OpenAPI 3 first, then import it: ${run}`;
-      return [createDiagnostic('openapi-document', { file: loaded.file, kind: key === 'openapi' ? 'an OpenAPI' : 'a Swagger', key, version, advice }, { file: loaded.file, pointer: `/${key}`, ...locate(loaded.sourceMap, `/${key}`, 'key') })];
+      return [
+        createDiagnostic(
+          'openapi-document',
+          { file: loaded.file, kind: key === 'openapi' ? 'an OpenAPI' : 'a Swagger', key, version, advice },
+          { file: loaded.file, pointer: `/${key}`, ...locate(loaded.sourceMap, `/${key}`, 'key') },
+        ),
+      ];
     }
   }
   const validate = getValidator();
@@ -104,7 +110,11 @@ function pruneBranches(errors: ErrorObject[]): ErrorObject[] {
     const branches = new Map<string, ErrorObject[]>();
     for (const e of result.slice(0, at)) {
       if (e.instancePath !== u.instancePath && !e.instancePath.startsWith(`${u.instancePath}/`)) continue;
-      const idx = e.schemaPath.startsWith(prefix) ? (e.schemaPath.slice(prefix.length).split('/')[0] ?? '') : refBranches.length === 1 ? refBranches[0]! : undefined;
+      const idx = e.schemaPath.startsWith(prefix)
+        ? (e.schemaPath.slice(prefix.length).split('/')[0] ?? '')
+        : refBranches.length === 1
+          ? refBranches[0]!
+          : undefined;
       if (idx === undefined) continue;
       const list = branches.get(idx) ?? [];
       list.push(e);
@@ -112,7 +122,10 @@ function pruneBranches(errors: ErrorObject[]): ErrorObject[] {
     }
     if (branches.size === 0) continue;
     const matched = [...branches.values()].filter(
-      (list) => !list.some((e) => e.instancePath === u.instancePath && (e.keyword === 'type' || e.keyword === 'const' || e.keyword === 'enum' || e.keyword === 'required')),
+      (list) =>
+        !list.some(
+          (e) => e.instancePath === u.instancePath && (e.keyword === 'type' || e.keyword === 'const' || e.keyword === 'enum' || e.keyword === 'required'),
+        ),
     );
     const dropped = new Set([...branches.values()].flat());
     if (matched.length > 0) {

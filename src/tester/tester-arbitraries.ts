@@ -26,7 +26,10 @@ function stringArbitrary(f: FieldModel): fc.Arbitrary<string> {
       return fc.constant(typeof f.example === 'string' ? f.example : '');
     }
     const from = f.hasExample && typeof f.example === 'string' && re.test(f.example) && fits(f.example) ? [fc.constant(f.example)] : [];
-    return fc.oneof(...from, fc.stringMatching(re).filter((s) => fits(s) && re.test(s)));
+    return fc.oneof(
+      ...from,
+      fc.stringMatching(re).filter((s) => fits(s) && re.test(s)),
+    );
   }
   return fc.string({ minLength: min, maxLength: Math.min(max, min + 24), unit: 'grapheme-ascii' });
 }
@@ -46,7 +49,8 @@ function numberArbitrary(f: FieldModel): fc.Arbitrary<number> {
   if (m !== undefined) {
     // Whole multiples of `m` within the bounds, kept only where the quotient is whole in floating point too
     // (0.1 * 3 is 0.30000000000000004, which a validator refuses as a multiple of 0.1).
-    const inRange = (n: number) => (f.exclusiveMinimum !== undefined ? n > f.exclusiveMinimum : n >= min) && (f.exclusiveMaximum !== undefined ? n < f.exclusiveMaximum : n <= max);
+    const inRange = (n: number) =>
+      (f.exclusiveMinimum !== undefined ? n > f.exclusiveMinimum : n >= min) && (f.exclusiveMaximum !== undefined ? n < f.exclusiveMaximum : n <= max);
     const lo = Math.ceil(min / m);
     const hi = Math.floor(max / m);
     return fc
@@ -55,7 +59,14 @@ function numberArbitrary(f: FieldModel): fc.Arbitrary<number> {
       .filter((n) => inRange(n) && Number.isInteger(n / m) && !Object.is(n, -0));
   }
   return fc
-    .double({ min, max: Math.max(min, max), noNaN: true, noDefaultInfinity: true, minExcluded: f.exclusiveMinimum !== undefined, maxExcluded: f.exclusiveMaximum !== undefined })
+    .double({
+      min,
+      max: Math.max(min, max),
+      noNaN: true,
+      noDefaultInfinity: true,
+      minExcluded: f.exclusiveMinimum !== undefined,
+      maxExcluded: f.exclusiveMaximum !== undefined,
+    })
     .filter((n) => !Object.is(n, -0));
 }
 
@@ -79,7 +90,9 @@ export function fieldArbitrary(model: ServiceModel, f: FieldModel, resource: Res
       arb = fc.stringMatching(/^[a-z]{1,10}$/).map((p) => `https://example.com/${p}`);
       break;
     case 'date':
-      arb = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      arb = fc
+        .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10));
       break;
     case 'datetime':
       arb = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
@@ -101,7 +114,8 @@ export function fieldArbitrary(model: ServiceModel, f: FieldModel, resource: Res
       const item = f.items ? fieldArbitrary(model, f.items, resource, complete) : fc.constant(null);
       const minLength = complete && f.items?.type === 'object' && f.maxItems !== 0 ? Math.max(1, f.minItems ?? 0) : (f.minItems ?? 0);
       arb = fc.array(item, { minLength, maxLength: Math.min(f.maxItems ?? minLength + 3, minLength + 3) });
-      if (f.uniqueItems) arb = fc.uniqueArray(item, { minLength, maxLength: Math.min(f.maxItems ?? minLength + 3, minLength + 3), selector: (v) => JSON.stringify(v) });
+      if (f.uniqueItems)
+        arb = fc.uniqueArray(item, { minLength, maxLength: Math.min(f.maxItems ?? minLength + 3, minLength + 3), selector: (v) => JSON.stringify(v) });
       break;
     }
     case 'object':
@@ -120,10 +134,23 @@ export function fieldArbitrary(model: ServiceModel, f: FieldModel, resource: Res
 }
 
 /** A valid object of `fields` for the given view: required fields always, optional ones sometimes (`complete`: always). */
-export function objectArbitrary(model: ServiceModel, fields: readonly FieldModel[], resource: ResourceModel | undefined, view: SchemaView, complete = false): fc.Arbitrary<Record<string, unknown>> {
+export function objectArbitrary(
+  model: ServiceModel,
+  fields: readonly FieldModel[],
+  resource: ResourceModel | undefined,
+  view: SchemaView,
+  complete = false,
+): fc.Arbitrary<Record<string, unknown>> {
   // A create's optional callback URL is left out: given one, the service would subscribe it and send it events (the
   // tester's own events.callback check gives one on this machine).
-  const callbackUrls = view === 'create' && resource ? new Set((model.endpoints?.operations ?? []).flatMap((o) => (o.action === 'create' && o.resource === resource.name ? (o.callbacks ?? []).map((c) => c.url) : []))) : undefined;
+  const callbackUrls =
+    view === 'create' && resource
+      ? new Set(
+          (model.endpoints?.operations ?? []).flatMap((o) =>
+            o.action === 'create' && o.resource === resource.name ? (o.callbacks ?? []).map((c) => c.url) : [],
+          ),
+        )
+      : undefined;
   const writable = fields.filter((f) => isWritable(resource, f, view) && !(f.optional && callbackUrls?.has(f.name)));
   const record: Record<string, fc.Arbitrary<unknown>> = {};
   const requiredKeys: string[] = [];
@@ -170,7 +197,8 @@ export function unionMutations(model: ServiceModel, union: UnionModel, path: rea
   const d = union.discriminator;
   const first = union.variants[0];
   const firstSample = first ? sampleVariant(model, union, first) : undefined;
-  if (d !== undefined && firstSample) out.push({ label: `${name} with a ${d} no variant has`, condition: 'validation', apply: put({ ...firstSample, [d]: '__no_such_variant__' }) });
+  if (d !== undefined && firstSample)
+    out.push({ label: `${name} with a ${d} no variant has`, condition: 'validation', apply: put({ ...firstSample, [d]: '__no_such_variant__' }) });
   for (const v of union.variants) {
     const sample = sampleVariant(model, union, v);
     if (!sample) continue;
@@ -235,7 +263,8 @@ function notMultiple(f: FieldModel): number | undefined {
   if (m === undefined) return undefined;
   const lo = f.minimum ?? f.exclusiveMinimum ?? 0;
   const hi = f.maximum ?? f.exclusiveMaximum ?? lo + 10 * m + 10;
-  const inside = (n: number) => (f.exclusiveMinimum !== undefined ? n > f.exclusiveMinimum : n >= lo) && (f.exclusiveMaximum !== undefined ? n < f.exclusiveMaximum : n <= hi);
+  const inside = (n: number) =>
+    (f.exclusiveMinimum !== undefined ? n > f.exclusiveMinimum : n >= lo) && (f.exclusiveMaximum !== undefined ? n < f.exclusiveMaximum : n <= hi);
   const start = Math.ceil(lo / m) * m;
   const candidates = f.type === 'integer' ? [start + 1, start - 1, start + Math.floor(m / 2)] : [start + m / 2, start + m / 3];
   return candidates.find((n) => inside(n) && (f.type !== 'integer' || Number.isInteger(n)) && Math.abs(n / m - Math.round(n / m)) > 1e-6);
@@ -264,12 +293,19 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
   if (!f.nullable && f.type !== 'json') put('null (not nullable)', null);
   if (['string', 'email', 'uri', 'date', 'datetime', 'uuid'].includes(f.type)) {
     if (f.minLength !== undefined && f.minLength > 0 && f.pattern === undefined) put(`shorter than minLength ${f.minLength}`, 'a'.repeat(f.minLength - 1));
-    if (f.maxLength !== undefined) put(`longer than maxLength ${f.maxLength}`, f.pattern === undefined ? 'a'.repeat(f.maxLength + 1) : 'A'.repeat(f.maxLength + 1));
+    if (f.maxLength !== undefined)
+      put(`longer than maxLength ${f.maxLength}`, f.pattern === undefined ? 'a'.repeat(f.maxLength + 1) : 'A'.repeat(f.maxLength + 1));
     if (f.pattern !== undefined) {
       const bad = notMatching(f.pattern, f.minLength ?? 0, f.maxLength ?? 64);
       if (bad !== undefined) put(`not matching pattern ${f.pattern}`, bad);
     }
-    const badFormat: Partial<Record<FieldModel['type'], string>> = { email: 'not-an-email', uuid: 'not-a-uuid', date: '2026-13-45', datetime: 'yesterday', uri: 'not a uri' };
+    const badFormat: Partial<Record<FieldModel['type'], string>> = {
+      email: 'not-an-email',
+      uuid: 'not-a-uuid',
+      date: '2026-13-45',
+      datetime: 'yesterday',
+      uri: 'not a uri',
+    };
     if (badFormat[f.type] !== undefined) put(`not a valid ${f.type}`, badFormat[f.type]);
   }
   if (f.type === 'integer' || f.type === 'number') {
@@ -283,7 +319,8 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
   }
   if (f.type === 'enum') put(`not one of ${(f.values ?? []).join(', ')}`, '__not_a_declared_value__');
   if (f.type === 'array') {
-    if (f.minItems !== undefined && f.minItems > 0) out.push({ label: `${name} with fewer than minItems ${f.minItems}`, condition: 'validation', apply: (b) => setAt(b, path, [])});
+    if (f.minItems !== undefined && f.minItems > 0)
+      out.push({ label: `${name} with fewer than minItems ${f.minItems}`, condition: 'validation', apply: (b) => setAt(b, path, []) });
     if (f.maxItems !== undefined && f.maxItems <= 1000) {
       out.push({
         label: `${name} with more than maxItems ${f.maxItems}`,
@@ -292,7 +329,11 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
           let arr: unknown = b;
           for (const k of path) arr = (arr as Record<string | number, unknown>)?.[k];
           const first = Array.isArray(arr) && arr.length > 0 ? arr[0] : null;
-          return setAt(b, path, Array.from({ length: f.maxItems! + 1 }, () => clone(first)));
+          return setAt(
+            b,
+            path,
+            Array.from({ length: f.maxItems! + 1 }, () => clone(first)),
+          );
         },
       });
     }
@@ -324,7 +365,13 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
  * Every invalid variant of a body of `fields` (in `view`): each constraint broken, wrong types, an unknown field,
  * each read-only field sent, a reference to nothing.
  */
-export function getMutations(model: ServiceModel, fields: readonly FieldModel[], resource: ResourceModel | undefined, view: SchemaView, bodyFields?: readonly FieldModel[]): Mutation[] {
+export function getMutations(
+  model: ServiceModel,
+  fields: readonly FieldModel[],
+  resource: ResourceModel | undefined,
+  view: SchemaView,
+  bodyFields?: readonly FieldModel[],
+): Mutation[] {
   const out: Mutation[] = [{ label: 'an unknown field', condition: 'validation', apply: (b) => ({ ...b, __unknown_field__: 'x' }) }];
   for (const f of bodyFields ?? fields) {
     if (!isWritable(resource, f, view)) continue;
@@ -355,7 +402,8 @@ export function getMutations(model: ServiceModel, fields: readonly FieldModel[],
  */
 function missingIdentifier(id: FieldModel): unknown {
   if (id.type === 'integer') return Math.min(2_000_000_000, id.maximum ?? Infinity, id.exclusiveMaximum !== undefined ? id.exclusiveMaximum - 1 : Infinity);
-  if (id.type !== 'string' || (id.pattern === undefined && id.minLength === undefined && id.maxLength === undefined)) return '00000000-0000-4000-8000-000000000000';
+  if (id.type !== 'string' || (id.pattern === undefined && id.minLength === undefined && id.maxLength === undefined))
+    return '00000000-0000-4000-8000-000000000000';
   // Drawn with a fixed seed from the field's own generator, far from the values a run's objects get.
   return fc.sample(stringArbitrary({ ...id, hasExample: false }), { seed: 0x5eed, numRuns: 20 }).reverse()[0] ?? '00000000-0000-4000-8000-000000000000';
 }

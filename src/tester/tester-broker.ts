@@ -11,7 +11,14 @@
 // The client libraries (npm `nats`, `amqplib`) are loaded only when --broker is given.
 
 import { isRawEvent } from '../model/model-defaults.js';
-import { encodeBrokerToken, fillBrokerTemplate, getBrokerKindBinding, getNatsStreamSubjects, parseBrokerTemplate, type BrokerKindBinding } from '../model/model-broker.js';
+import {
+  encodeBrokerToken,
+  fillBrokerTemplate,
+  getBrokerKindBinding,
+  getNatsStreamSubjects,
+  parseBrokerTemplate,
+  type BrokerKindBinding,
+} from '../model/model-broker.js';
 import { getShapeSchema } from '../model/model-schemas.js';
 import type { EventKindModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import type { TestContext } from './tester-context.js';
@@ -55,7 +62,8 @@ export function parseTesterBrokerUrl(raw: string, model: ServiceModel): { protoc
   const protocol = scheme === 'nats' || scheme === 'tls' ? 'nats' : scheme === 'amqp' || scheme === 'amqps' ? 'amqp' : undefined;
   if (protocol === undefined) return `--broker: ${scheme}:// is not a broker the tester reads; use nats:// (NATS JetStream) or amqp:// (RabbitMQ)`;
   if (u.hostname === '') return `--broker ${JSON.stringify(raw)} names no host`;
-  if (!model.events?.broker?.[protocol]) return `--broker: the spec declares no events.delivery.broker.${protocol}, so there is nothing to read from ${scheme}://`;
+  if (!model.events?.broker?.[protocol])
+    return `--broker: the spec declares no events.delivery.broker.${protocol}, so there is nothing to read from ${scheme}://`;
   return { protocol, url: raw };
 }
 
@@ -87,7 +95,11 @@ async function listenNats(url: string, model: ServiceModel): Promise<BrokerListe
     }
     // One subject: filtered to it. Several: the whole stream (a filter on several subjects needs NATS 2.10; what is
     // not the spec's is told apart by its kind and object anyway).
-    const consumer = await nc.jetstream().consumers.get(stream, { ...(subjects.length === 1 ? { filterSubjects: subjects[0]! } : {}), deliver_policy: nats.DeliverPolicy.StartSequence, opt_start_seq: last + 1 });
+    const consumer = await nc.jetstream().consumers.get(stream, {
+      ...(subjects.length === 1 ? { filterSubjects: subjects[0]! } : {}),
+      deliver_policy: nats.DeliverPolicy.StartSequence,
+      opt_start_seq: last + 1,
+    });
     const messages = await consumer.consume();
     const seen: BrokerSeen[] = [];
     const reading = (async () => {
@@ -134,7 +146,13 @@ async function listenAmqp(url: string, model: ServiceModel): Promise<BrokerListe
       (m) => {
         if (!m) return;
         const p = m.properties as { messageId?: string; contentType?: string; type?: string };
-        seen.push({ address: m.fields.routingKey, body: m.content.toString('utf8'), ...(p.messageId ? { messageId: p.messageId } : {}), ...(p.contentType ? { contentType: p.contentType } : {}), ...(p.type ? { type: p.type } : {}) });
+        seen.push({
+          address: m.fields.routingKey,
+          body: m.content.toString('utf8'),
+          ...(p.messageId ? { messageId: p.messageId } : {}),
+          ...(p.contentType ? { contentType: p.contentType } : {}),
+          ...(p.type ? { type: p.type } : {}),
+        });
       },
       { noAck: true },
     );
@@ -166,7 +184,10 @@ interface Read {
 function createReader(model: ServiceModel, template: string): (m: BrokerSeen) => Read {
   const raw = new Set((model.events?.kinds ?? []).filter(isRawEvent).map((k) => k.name));
   const parts = parseBrokerTemplate(template);
-  const kinds = (model.events?.kinds ?? []).map((k) => ({ name: k.name, prefix: fillBrokerTemplate(parts, getBrokerKindBinding(model, k), '\u0000')?.split('\u0000')[0] }));
+  const kinds = (model.events?.kinds ?? []).map((k) => ({
+    name: k.name,
+    prefix: fillBrokerTemplate(parts, getBrokerKindBinding(model, k), '\u0000')?.split('\u0000')[0],
+  }));
   return (m) => {
     let json: unknown;
     try {
@@ -183,7 +204,12 @@ function createReader(model: ServiceModel, template: string): (m: BrokerSeen) =>
     }
     const isRaw = kind !== undefined && raw.has(kind);
     const payload = isRaw ? json : envelope?.data?.object;
-    return { m, json, ...(kind !== undefined ? { kind } : {}), ...(payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? { payload: payload as Record<string, unknown> } : {}) };
+    return {
+      m,
+      json,
+      ...(kind !== undefined ? { kind } : {}),
+      ...(payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? { payload: payload as Record<string, unknown> } : {}),
+    };
   };
 }
 
@@ -192,13 +218,18 @@ function problemsOf(ctx: TestContext, r: Read, kind: EventKindModel, binding: Br
   const problems: string[] = [];
   const raw = isRawEvent(kind);
   if (r.m.messageId === undefined) problems.push('no message id (Nats-Msg-Id / message-id)');
-  if (!raw && r.m.messageId !== undefined && (r.json as { id?: unknown }).id !== r.m.messageId) problems.push(`message id ${r.m.messageId} is not the envelope's id ${String((r.json as { id?: unknown }).id)}`);
-  if (r.m.contentType === undefined || !/^application\/json\b/i.test(r.m.contentType)) problems.push(`content type ${r.m.contentType ?? '(none)'} instead of application/json`);
+  if (!raw && r.m.messageId !== undefined && (r.json as { id?: unknown }).id !== r.m.messageId)
+    problems.push(`message id ${r.m.messageId} is not the envelope's id ${String((r.json as { id?: unknown }).id)}`);
+  if (r.m.contentType === undefined || !/^application\/json\b/i.test(r.m.contentType))
+    problems.push(`content type ${r.m.contentType ?? '(none)'} instead of application/json`);
   const address = id === undefined ? undefined : fillBrokerTemplate(parseBrokerTemplate(template), binding, encodeBrokerToken(String(id as string)));
   if (address !== undefined && r.m.address !== address) problems.push(`sent to ${r.m.address} instead of ${address}`);
   if (!raw && (r.json as { type?: unknown }).type !== kind.name) problems.push(`envelope type ${String((r.json as { type?: unknown }).type)}`);
   if (kind.payload) {
-    const m = ctx.mismatch(getShapeSchema(ctx.model, { ...kind.payload, list: false }, 'response'), raw ? r.json : (r.json as { data?: { object?: unknown } }).data?.object);
+    const m = ctx.mismatch(
+      getShapeSchema(ctx.model, { ...kind.payload, list: false }, 'response'),
+      raw ? r.json : (r.json as { data?: { object?: unknown } }).data?.object,
+    );
     if (m !== undefined) problems.push(`payload ${m}`);
   }
   return problems;
@@ -220,7 +251,14 @@ export async function checkBroker(ctx: TestContext): Promise<void> {
   const kinds = ctx.model.events?.kinds ?? [];
   const raw = ctx.options.broker;
   if (raw === undefined || kinds.length === 0) {
-    if (kinds.length > 0) ctx.skip('events', 'events.broker', 'events', 'not asked for (give --broker nats://… or amqp://… to read the broker the spec declares)', 'not-applicable');
+    if (kinds.length > 0)
+      ctx.skip(
+        'events',
+        'events.broker',
+        'events',
+        'not asked for (give --broker nats://… or amqp://… to read the broker the spec declares)',
+        'not-applicable',
+      );
     return;
   }
   const target = parseTesterBrokerUrl(raw, ctx.model);
@@ -262,12 +300,38 @@ export async function checkBroker(ctx: TestContext): Promise<void> {
           await ctx.client.clock.sleep(GRACE_MS);
           const got = mine();
           if (got.length === 0) {
-            return scope.fail(ctx.failure(op.operation.id, `${kind.name} about ${resource.name} ${String(id)} published to the broker (${target.protocol}, ${template})${idHint}`, kind.pointer, req, `${listener.seen.length} messages read, none of ${kind.name} about it`));
+            return scope.fail(
+              ctx.failure(
+                op.operation.id,
+                `${kind.name} about ${resource.name} ${String(id)} published to the broker (${target.protocol}, ${template})${idHint}`,
+                kind.pointer,
+                req,
+                `${listener.seen.length} messages read, none of ${kind.name} about it`,
+              ),
+            );
           }
           const ids = distinctIds(got);
-          if (ids.size > 1) return scope.fail(ctx.failure(op.operation.id, `one ${kind.name} event about the object (copies carry the same message id)`, kind.pointer, req, `${ids.size} events with message ids ${[...ids].join(', ')}`));
+          if (ids.size > 1)
+            return scope.fail(
+              ctx.failure(
+                op.operation.id,
+                `one ${kind.name} event about the object (copies carry the same message id)`,
+                kind.pointer,
+                req,
+                `${ids.size} events with message ids ${[...ids].join(', ')}`,
+              ),
+            );
           const problems = problemsOf(ctx, got[0]!, kind, binding, template, id);
-          if (problems.length > 0) return scope.fail(ctx.failure(op.operation.id, `${kind.name} as declared: ${isRawEvent(kind) ? 'the payload itself' : 'the envelope'}, application/json, message id = event id, ${template} filled`, kind.pointer, req, problems.join('; ')));
+          if (problems.length > 0)
+            return scope.fail(
+              ctx.failure(
+                op.operation.id,
+                `${kind.name} as declared: ${isRawEvent(kind) ? 'the payload itself' : 'the envelope'}, application/json, message id = event id, ${template} filled`,
+                kind.pointer,
+                req,
+                problems.join('; '),
+              ),
+            );
         });
       }
     }
@@ -279,11 +343,17 @@ export async function checkBroker(ctx: TestContext): Promise<void> {
 
 /** Every acknowledged create of a burst has its event on the broker, once after de-duplication by message id. */
 async function checkBurst(ctx: TestContext, listener: BrokerListener, read: (m: BrokerSeen) => Read): Promise<void> {
-  const candidates = (ctx.model.events?.kinds ?? []).flatMap((k) => k.triggers.filter((t) => t.action === 'create').map((t) => ({ kind: k, resource: ctx.model.resources.find((r) => r.name === t.resource), idField: getBrokerKindBinding(ctx.model, k).idField })));
-  const pick = candidates.find((c): c is { kind: EventKindModel; resource: ResourceModel; idField: string } => c.resource !== undefined && c.idField !== undefined);
+  const candidates = (ctx.model.events?.kinds ?? []).flatMap((k) =>
+    k.triggers
+      .filter((t) => t.action === 'create')
+      .map((t) => ({ kind: k, resource: ctx.model.resources.find((r) => r.name === t.resource), idField: getBrokerKindBinding(ctx.model, k).idField })),
+  );
+  const pick = candidates.find(
+    (c): c is { kind: EventKindModel; resource: ResourceModel; idField: string } => c.resource !== undefined && c.idField !== undefined,
+  );
   const name = pick ? `every acknowledged write: ${BROKER_BURST} creates of ${pick.resource.name} → ${pick.kind.name}` : 'every acknowledged write';
   await ctx.check('events', 'events.broker', name, async (scope) => {
-    if (!pick) return scope.skip('no event kind is emitted on create with the object\'s identifier in its payload');
+    if (!pick) return scope.skip("no event kind is emitted on create with the object's identifier in its payload");
     const acknowledged: unknown[] = [];
     let last: { req: TestRequest } | undefined;
     for (let i = 0; i < BROKER_BURST; i++) {
@@ -310,10 +380,29 @@ async function checkBurst(ctx: TestContext, listener: BrokerListener, read: (m: 
     const doubled = [...seen].filter(([, reads]) => distinctIds(reads).size > 1);
     if (missing.length > 0 || doubled.length > 0) {
       const actual = [
-        ...(missing.length > 0 ? [`${missing.length} of ${acknowledged.length} acknowledged creates have no ${pick.kind.name} on the broker: ${missing.slice(0, 5).map(String).join(', ')}${missing.length > 5 ? ', …' : ''}`] : []),
-        ...(doubled.length > 0 ? [`${doubled.length} objects have events with different message ids (not copies): ${doubled.slice(0, 3).map(([id]) => String(id)).join(', ')}`] : []),
+        ...(missing.length > 0
+          ? [
+              `${missing.length} of ${acknowledged.length} acknowledged creates have no ${pick.kind.name} on the broker: ${missing.slice(0, 5).map(String).join(', ')}${missing.length > 5 ? ', …' : ''}`,
+            ]
+          : []),
+        ...(doubled.length > 0
+          ? [
+              `${doubled.length} objects have events with different message ids (not copies): ${doubled
+                .slice(0, 3)
+                .map(([id]) => String(id))
+                .join(', ')}`,
+            ]
+          : []),
       ].join('; ');
-      return scope.fail(ctx.failure(ctx.createRoute(pick.resource.name)?.operation.id ?? pick.resource.name, `a ${pick.kind.name} on the broker for each of the ${acknowledged.length} acknowledged creates, once by message id`, pick.kind.pointer, last!.req, actual));
+      return scope.fail(
+        ctx.failure(
+          ctx.createRoute(pick.resource.name)?.operation.id ?? pick.resource.name,
+          `a ${pick.kind.name} on the broker for each of the ${acknowledged.length} acknowledged creates, once by message id`,
+          pick.kind.pointer,
+          last!.req,
+          actual,
+        ),
+      );
     }
   });
 }

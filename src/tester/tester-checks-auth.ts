@@ -37,19 +37,40 @@ export async function checkAuth(ctx: TestContext): Promise<void> {
       if (!req) return scope.skip('no object to address (its create operation did not succeed)');
       const res = await ctx.send(route, req);
       const why = ctx.expectCondition(res, 'missing_credential');
-      if (why !== undefined) scope.fail(ctx.failure(o.id, `${ctx.declared('missing_credential')?.code ?? 'missing_credential'} without a credential`, o.pointer, req, `${why}; ${describe(res)}`));
+      if (why !== undefined)
+        scope.fail(
+          ctx.failure(
+            o.id,
+            `${ctx.declared('missing_credential')?.code ?? 'missing_credential'} without a credential`,
+            o.pointer,
+            req,
+            `${why}; ${describe(res)}`,
+          ),
+        );
     });
     if (auth.scopes.length === 0) continue;
     await ctx.check('authentication', 'authentication.missing-scope', o.id, async (scope) => {
       const lacking = auth.scopes.filter((s) => !limitedScopes.has(s));
       if (lacking.length === 0) return scope.skip(`the limited credential holds every scope ${o.id} requires (${auth.scopes.join(', ')})`);
       const headers = await ctx.authFor(auth, ctx.limited);
-      if (!headers) return scope.skip(`no credential lacking ${lacking.join(', ')} for scheme ${auth.schemes.join(' or ')} (give one with --limited-header/--limited-bearer/--limited-basic/--limited-client-id, and --limited-scopes)`);
+      if (!headers)
+        return scope.skip(
+          `no credential lacking ${lacking.join(', ')} for scheme ${auth.schemes.join(' or ')} (give one with --limited-header/--limited-bearer/--limited-basic/--limited-client-id, and --limited-scopes)`,
+        );
       const req = await requestFor(ctx, route, headers);
       if (!req) return scope.skip('no object to address');
       const res = await ctx.send(route, req);
       const why = ctx.expectCondition(res, 'missing_scope');
-      if (why !== undefined) scope.fail(ctx.failure(o.id, `${ctx.declared('missing_scope')?.code ?? 'missing_scope'}: the credential lacks ${lacking.join(', ')}`, o.pointer, req, `${why}; ${describe(res)}`));
+      if (why !== undefined)
+        scope.fail(
+          ctx.failure(
+            o.id,
+            `${ctx.declared('missing_scope')?.code ?? 'missing_scope'}: the credential lacks ${lacking.join(', ')}`,
+            o.pointer,
+            req,
+            `${why}; ${describe(res)}`,
+          ),
+        );
     });
   }
   await checkOwnership(ctx);
@@ -78,7 +99,10 @@ export async function checkBadCredentials(ctx: TestContext): Promise<void> {
         // A 429 here is the budget, waited out as the client waits out any other (not judged as an answer).
         res = await ctx.client.send(req);
         for (let i = 0; i < 3 && res.status === 429; i++) {
-          await ctx.waitOut(Number(res.headers.get('retry-after') ?? '') || 1, `the service's failed-credential budget (${budget}) was spent, by an earlier run or by this one's bad-credential checks`);
+          await ctx.waitOut(
+            Number(res.headers.get('retry-after') ?? '') || 1,
+            `the service's failed-credential budget (${budget}) was spent, by an earlier run or by this one's bad-credential checks`,
+          );
           res = await ctx.client.send(req);
         }
       } finally {
@@ -86,7 +110,16 @@ export async function checkBadCredentials(ctx: TestContext): Promise<void> {
       }
       ctx.judge(route, req, res);
       const why = ctx.expectCondition(res, 'invalid_credential');
-      if (why !== undefined) scope.fail(ctx.failure(o.id, `${ctx.declared('invalid_credential')?.code ?? 'invalid_credential'} for a credential the service never issued`, o.pointer, req, `${why}; ${describe(res)}`));
+      if (why !== undefined)
+        scope.fail(
+          ctx.failure(
+            o.id,
+            `${ctx.declared('invalid_credential')?.code ?? 'invalid_credential'} for a credential the service never issued`,
+            o.pointer,
+            req,
+            `${why}; ${describe(res)}`,
+          ),
+        );
     });
   }
 }
@@ -103,9 +136,19 @@ async function checkOwnership(ctx: TestContext): Promise<void> {
         if (!made || made.res.status >= 300) return scope.skip(`cannot create a ${resource.name} as the main subject`);
         const id = made.res.body[resource.identifier ?? 'id'];
         if (o.action === 'list') {
-          const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { [LIST_PARAMS.limit]: String(ctx.model.limits?.pageSize?.max ?? 100) }), headers: other };
+          const req: TestRequest = {
+            method: 'GET',
+            path: ctx.pathOf(route, undefined, { [LIST_PARAMS.limit]: String(ctx.model.limits?.pageSize?.max ?? 100) }),
+            headers: other,
+          };
           const res = await ctx.send(route, req);
-          if (res.status === 200 && Array.isArray(res.body?.[PAGE_FIELDS.items]) && (res.body[PAGE_FIELDS.items] as Record<string, unknown>[]).some((x) => x[resource.identifier ?? 'id'] === id || x[resource.owner!] === made.res.body[resource.owner!])) {
+          if (
+            res.status === 200 &&
+            Array.isArray(res.body?.[PAGE_FIELDS.items]) &&
+            (res.body[PAGE_FIELDS.items] as Record<string, unknown>[]).some(
+              (x) => x[resource.identifier ?? 'id'] === id || x[resource.owner!] === made.res.body[resource.owner!],
+            )
+          ) {
             return scope.fail(ctx.failure(o.id, `another subject's list leaves out the main subject's ${resource.name}`, resource.pointer, req, describe(res)));
           }
           return;
@@ -115,7 +158,16 @@ async function checkOwnership(ctx: TestContext): Promise<void> {
         if (route.hasBody) req.body = await ctx.validBody(route);
         const res = await ctx.send(route, req);
         const why = ctx.expectCondition(res, condition);
-        if (why !== undefined || res.status < 300) scope.fail(ctx.failure(o.id, `${ctx.declared(condition)?.code ?? condition}: ${resource.name} ${String(id)} belongs to another subject (owner_access: ${resource.ownerAccess})`, resource.pointer, req, `${why ?? ''}; ${describe(res)}`));
+        if (why !== undefined || res.status < 300)
+          scope.fail(
+            ctx.failure(
+              o.id,
+              `${ctx.declared(condition)?.code ?? condition}: ${resource.name} ${String(id)} belongs to another subject (owner_access: ${resource.ownerAccess})`,
+              resource.pointer,
+              req,
+              `${why ?? ''}; ${describe(res)}`,
+            ),
+          );
       });
     }
   }

@@ -27,17 +27,43 @@ export async function checkCallbacks(ctx: TestContext): Promise<void> {
     const machine = ctx.model.stateMachines.find((m) => m.resource === resource.name);
     const kinds = new Set(c.events);
     const fire: OperationRoute | undefined =
-      ctx.routes.find((r) => r.resource?.name === resource.name && machine?.initial !== undefined && r.transition?.from.includes(machine.initial) && r.transition.emits !== undefined && kinds.has(r.transition.emits)) ??
-      ctx.routes.find((r) => r.resource?.name === resource.name && r.operation.action === 'update' && (ctx.model.events?.kinds ?? []).some((k) => kinds.has(k.name) && k.triggers.some((t) => t.action === 'update' && t.resource === resource.name)));
+      ctx.routes.find(
+        (r) =>
+          r.resource?.name === resource.name &&
+          machine?.initial !== undefined &&
+          r.transition?.from.includes(machine.initial) &&
+          r.transition.emits !== undefined &&
+          kinds.has(r.transition.emits),
+      ) ??
+      ctx.routes.find(
+        (r) =>
+          r.resource?.name === resource.name &&
+          r.operation.action === 'update' &&
+          (ctx.model.events?.kinds ?? []).some((k) => kinds.has(k.name) && k.triggers.some((t) => t.action === 'update' && t.resource === resource.name)),
+      );
     if (!fire) return scope.skip(`no transition from the initial state or update of ${resource.name} emits ${c.events.join(', ')}`, 'not-applicable');
-    const kind = (ctx.model.events?.kinds ?? []).find((k) => k.name === (fire.transition?.emits ?? c.events.find((e) => ctx.model.events?.kinds.some((k) => k.name === e && k.triggers.some((t) => t.action === 'update')))))!;
+    const kind = (ctx.model.events?.kinds ?? []).find(
+      (k) =>
+        k.name ===
+        (fire.transition?.emits ?? c.events.find((e) => ctx.model.events?.kinds.some((k) => k.name === e && k.triggers.some((t) => t.action === 'update')))),
+    )!;
     const headers = await ctx.authFor(fire.operation.auth);
     if (!headers) return scope.skip(`no credential for ${fire.operation.id}`);
     const receiver = await listen(port);
     try {
-      const subscribe = async (path: string) => ctx.createObject(resource, { ...(await ctx.sampleCreateBody(resource)), [c.url]: `http://127.0.0.1:${port}${path}` });
+      const subscribe = async (path: string) =>
+        ctx.createObject(resource, { ...(await ctx.sampleCreateBody(resource)), [c.url]: `http://127.0.0.1:${port}${path}` });
       const made = await subscribe('/servicespec-callback');
-      if (!made || made.res.status !== create.successStatus) return scope.fail(ctx.failure(create.operation.id, `${create.successStatus}: the create takes a callback URL on this machine in ${c.url} (serve it with --allow-webhook-target 127.0.0.0/8)`, c.pointer, made?.req ?? { method: create.method, path: create.path, headers: {} }, made?.res ?? 'no answer'));
+      if (!made || made.res.status !== create.successStatus)
+        return scope.fail(
+          ctx.failure(
+            create.operation.id,
+            `${create.successStatus}: the create takes a callback URL on this machine in ${c.url} (serve it with --allow-webhook-target 127.0.0.0/8)`,
+            c.pointer,
+            made?.req ?? { method: create.method, path: create.path, headers: {} },
+            made?.res ?? 'no answer',
+          ),
+        );
       const id = made.res.body[resource.identifier ?? 'id'];
       await subscribe('/servicespec-callback-second');
       const req: TestRequest = { method: fire.method, path: ctx.pathOf(fire, id), headers, body: fire.transition ? await ctx.transitionBody(fire) : {} };
@@ -49,14 +75,35 @@ export async function checkCallbacks(ctx: TestContext): Promise<void> {
       while (!mine() && ctx.client.clock.now() < end) await ctx.client.clock.sleep(50);
       const steps = [ctx.client.curl(made.req), ctx.client.curl(req)].join('\n');
       const d = mine();
-      if (!d) return scope.fail({ operation: target, expected: `a ${kind.name} callback to the URL the create gave, within ${DELIVERY_WAIT_MS / 1000} s`, ...(ctx.specRef(c.pointer) ? { spec: ctx.specRef(c.pointer)! } : {}), actual: `no delivery about ${String(id)} (${receiver.deliveries.length} others)`, curl: steps });
+      if (!d)
+        return scope.fail({
+          operation: target,
+          expected: `a ${kind.name} callback to the URL the create gave, within ${DELIVERY_WAIT_MS / 1000} s`,
+          ...(ctx.specRef(c.pointer) ? { spec: ctx.specRef(c.pointer)! } : {}),
+          actual: `no delivery about ${String(id)} (${receiver.deliveries.length} others)`,
+          curl: steps,
+        });
       const why = verifyStandardWebhook(secret, d.headers, d.body);
-      if (why !== undefined) return scope.fail({ operation: target, expected: `${why} (the callback secret)`, ...(ctx.specRef(c.pointer) ? { spec: ctx.specRef(c.pointer)! } : {}), actual: `webhook-signature: ${String(d.headers['webhook-signature'])}`, curl: steps });
+      if (why !== undefined)
+        return scope.fail({
+          operation: target,
+          expected: `${why} (the callback secret)`,
+          ...(ctx.specRef(c.pointer) ? { spec: ctx.specRef(c.pointer)! } : {}),
+          actual: `webhook-signature: ${String(d.headers['webhook-signature'])}`,
+          curl: steps,
+        });
       const body = JSON.parse(d.body) as { type?: string };
-      if (!isRawEvent(kind) && body.type !== kind.name) return scope.fail({ operation: target, expected: `a ${kind.name} callback`, actual: `type ${String(body.type)}`, curl: steps });
+      if (!isRawEvent(kind) && body.type !== kind.name)
+        return scope.fail({ operation: target, expected: `a ${kind.name} callback`, actual: `type ${String(body.type)}`, curl: steps });
       await ctx.client.clock.sleep(LEAK_GRACE_MS);
       const leaked = receiver.deliveries.filter((x) => x.path === '/servicespec-callback-second' && about(x));
-      if (leaked.length > 0) return scope.fail({ operation: target, expected: `a callback carries events about its own ${resource.name} only`, actual: `an event about ${String(id)} went to another ${resource.name}'s callback URL`, curl: steps });
+      if (leaked.length > 0)
+        return scope.fail({
+          operation: target,
+          expected: `a callback carries events about its own ${resource.name} only`,
+          actual: `an event about ${String(id)} went to another ${resource.name}'s callback URL`,
+          curl: steps,
+        });
     } finally {
       await receiver.close();
     }

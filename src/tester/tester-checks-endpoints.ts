@@ -16,7 +16,13 @@ import type { Failure } from './tester-types.js';
 const VIEW: Partial<Record<string, SchemaView>> = { create: 'create', update: 'update', replace: 'replace' };
 
 /** Runs `property` over `arb` with the run's seed; the last failing (shrunk) case is reported. */
-export async function runProperty<T>(ctx: TestContext, scope: CheckScope, arb: fc.Arbitrary<T>, runs: number, property: (value: T) => Promise<Failure | undefined>): Promise<void> {
+export async function runProperty<T>(
+  ctx: TestContext,
+  scope: CheckScope,
+  arb: fc.Arbitrary<T>,
+  runs: number,
+  property: (value: T) => Promise<Failure | undefined>,
+): Promise<void> {
   let last: Failure | undefined;
   let bound: BoundReached | undefined;
   await fc.check(
@@ -50,7 +56,10 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
     }
     await ctx.check('endpoints', 'endpoints.valid-requests', o.id, async (scope) => {
       const headers = await ctx.authFor(o.auth);
-      if (!headers) return scope.skip(`no credential for scheme ${o.auth?.kind === 'required' ? o.auth.schemes.join(' or ') : ''} (give one with --header, --bearer, --basic or --client-id/--client-secret)`);
+      if (!headers)
+        return scope.skip(
+          `no credential for scheme ${o.auth?.kind === 'required' ? o.auth.schemes.join(' or ') : ''} (give one with --header, --bearer, --basic or --client-id/--client-secret)`,
+        );
       const view = VIEW[o.action];
       if (o.action === 'create' || o.action === 'update' || o.action === 'replace') {
         const resource = route.resource!;
@@ -63,7 +72,14 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
           let req: TestRequest = { method: route.method, path: ctx.pathOf(route, target?.[resource.identifier ?? 'id']), headers, body };
           let res = await ctx.send(route, req);
           // A unique value (or client-given identifier) the service held before this run: draw fresh ones and send again.
-          for (let i = 0; i < 10 && (resource.fields.some((f) => f.unique) || resource.identifierSource === 'client') && ctx.declared('unique_conflict') && ctx.expectCondition(res, 'unique_conflict') === undefined; i++) {
+          for (
+            let i = 0;
+            i < 10 &&
+            (resource.fields.some((f) => f.unique) || resource.identifierSource === 'client') &&
+            ctx.declared('unique_conflict') &&
+            ctx.expectCondition(res, 'unique_conflict') === undefined;
+            i++
+          ) {
             body = ctx.makeUnique(resource, resolved);
             req = { ...req, body };
             res = await ctx.send(route, req);
@@ -72,7 +88,14 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
           const m = responseMismatch(ctx, route, req, res);
           if (m !== undefined) return ctx.failure(o.id, `a body in the declared response shape`, route.resource?.pointer, req, `${m}; ${describe(res)}`);
           for (const [k, v] of Object.entries(body)) {
-            if (JSON.stringify(res.body?.[k]) !== JSON.stringify(v)) return ctx.failure(o.id, `field ${k} kept as sent (${JSON.stringify(v)})`, route.resource?.pointer, req, `${k} is ${JSON.stringify(res.body?.[k])}`);
+            if (JSON.stringify(res.body?.[k]) !== JSON.stringify(v))
+              return ctx.failure(
+                o.id,
+                `field ${k} kept as sent (${JSON.stringify(v)})`,
+                route.resource?.pointer,
+                req,
+                `${k} is ${JSON.stringify(res.body?.[k])}`,
+              );
           }
           if (o.action === 'create') ctx.remember(resource, res.body as Record<string, unknown>);
           return undefined;
@@ -83,7 +106,11 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         const target = o.action === 'delete' ? (made?.res.body as Record<string, unknown> | undefined) : await ctx.ensureObject(resource);
         if (!target || (made && made.res.status >= 300)) {
           // Not run, whichever: an object the tester cannot make (an imported read beside a custom create) is not a check that passed.
-          if (!ctx.createRoute(resource.name)) return scope.skip(`no ${resource.name} to ${o.action}: the spec has no create operation for ${resource.name}, and the tester makes objects only through one`, 'not-run');
+          if (!ctx.createRoute(resource.name))
+            return scope.skip(
+              `no ${resource.name} to ${o.action}: the spec has no create operation for ${resource.name}, and the tester makes objects only through one`,
+              'not-run',
+            );
           return scope.skip(`no ${resource.name} to ${o.action}: its create operation did not succeed`);
         }
         const id = target[resource.identifier ?? 'id'];
@@ -99,16 +126,27 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
             const again: TestRequest = { method: 'GET', path: ctx.pathOf(read, id), headers: h ?? {} };
             const after = await ctx.send(read, again);
             const why = ctx.expectCondition(after, 'missing_resource');
-            if (why !== undefined) return scope.fail(ctx.failure(read.operation.id, 'a deleted object is not found', ctx.declared('missing_resource')?.pointer, again, `${why}; ${describe(after)}`));
+            if (why !== undefined)
+              return scope.fail(
+                ctx.failure(read.operation.id, 'a deleted object is not found', ctx.declared('missing_resource')?.pointer, again, `${why}; ${describe(after)}`),
+              );
           }
           const list = ctx.pool.get(resource.name);
-          if (list) ctx.pool.set(resource.name, list.filter((x) => x !== target));
+          if (list)
+            ctx.pool.set(
+              resource.name,
+              list.filter((x) => x !== target),
+            );
         }
       } else if (o.action === 'list') {
         const max = ctx.model.limits?.pageSize?.max ?? 100;
         await runProperty(ctx, scope, fc.option(fc.integer({ min: 1, max }), { nil: undefined }), Math.min(runs, 5), async (limit) => {
           const size = getPageSizeParam(route);
-          const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, limit !== undefined && size !== undefined ? { [size]: String(limit) } : {}), headers };
+          const req: TestRequest = {
+            method: 'GET',
+            path: ctx.pathOf(route, undefined, limit !== undefined && size !== undefined ? { [size]: String(limit) } : {}),
+            headers,
+          };
           const res = await ctx.send(route, req);
           if (res.status !== route.successStatus) return ctx.failure(o.id, `status ${route.successStatus}`, o.pointer, req, res);
           const m = responseMismatch(ctx, route, req, res);
@@ -156,16 +194,23 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         }
         // A body naming a resource (`request: {resource: Pet}`) is that resource's create shape.
         const bodyResource = o.request.resource !== undefined ? ctx.model.resources.find((r) => r.name === o.request!.resource) : undefined;
-        const one = bodyResource ? objectArbitrary(ctx.model, bodyResource.fields, bodyResource, 'create') : o.request.union ? unionArbitrary(ctx.model, o.request.union) : objectArbitrary(ctx.model, o.request.fields ?? [], undefined, 'create');
+        const one = bodyResource
+          ? objectArbitrary(ctx.model, bodyResource.fields, bodyResource, 'create')
+          : o.request.union
+            ? unionArbitrary(ctx.model, o.request.union)
+            : objectArbitrary(ctx.model, o.request.fields ?? [], undefined, 'create');
         const arb = fc.tuple(o.request.list ? fc.array(one, { minLength: 1, maxLength: 3 }) : one, query);
         await runProperty(ctx, scope, arb, runs, async ([value, values]) => {
           const resolved = await ctx.resolveRefs(value);
-          const body = Array.isArray(resolved) ? resolved.map((v) => ctx.makeUnique(bodyResource, v as Record<string, unknown>)) : ctx.makeUnique(bodyResource, resolved as Record<string, unknown>);
+          const body = Array.isArray(resolved)
+            ? resolved.map((v) => ctx.makeUnique(bodyResource, v as Record<string, unknown>))
+            : ctx.makeUnique(bodyResource, resolved as Record<string, unknown>);
           const req: TestRequest = { method: route.method, path: withQuery(ctx.pathOf(route, id, {}, named), values), headers, body };
           const res = await ctx.send(route, req);
           if (res.status === 501) return undefined;
           // A handler may refuse a valid request for its own reasons, with one of the operation's declared codes.
-          if (res.status >= 400 && res.status < 500 && o.errors.some((e) => ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status)) return undefined;
+          if (res.status >= 400 && res.status < 500 && o.errors.some((e) => ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status))
+            return undefined;
           if (res.status !== route.successStatus) return ctx.failure(o.id, `status ${route.successStatus} (or a declared refusal)`, o.pointer, req, res);
           const m = responseMismatch(ctx, route, req, res);
           return m === undefined ? undefined : ctx.failure(o.id, 'a body in the declared response shape', o.pointer, req, `${m}; ${describe(res)}`);
@@ -185,7 +230,16 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, ...(body !== undefined ? { body } : {}) };
         const res = await ctx.send(route, req);
         const why = ctx.expectCondition(res, 'missing_resource');
-        if (why !== undefined) scope.fail(ctx.failure(o.id, `the declared ${ctx.declared('missing_resource')!.code} answer for an object that does not exist`, ctx.declared('missing_resource')!.pointer, req, `${why}; ${describe(res)}`));
+        if (why !== undefined)
+          scope.fail(
+            ctx.failure(
+              o.id,
+              `the declared ${ctx.declared('missing_resource')!.code} answer for an object that does not exist`,
+              ctx.declared('missing_resource')!.pointer,
+              req,
+              `${why}; ${describe(res)}`,
+            ),
+          );
       });
     }
     if (route.hasBody) await checkInvalid(ctx, route);
@@ -216,22 +270,34 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   // The valid body every mutation starts from (and the object it is sent to) are made inside a check, so a
   // service that cannot be reached is reported, not thrown.
   let ready = false;
-  await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: a valid body to break`, async (scope) => {
-    headers = await ctx.authFor(o.auth);
-    if (!headers) return scope.skip('no credential for this operation');
-    target = resource && o.action !== 'create' && o.action !== 'custom' ? await ctx.ensureObject(resource) : undefined;
-    if (resource && o.action !== 'create' && o.action !== 'custom' && !target) return scope.skip(`no ${resource.name} to send bodies to`);
-    // Complete: every optional object present, so that each nested field's mutation breaks the body.
-    const bodyArb = !resource && o.request?.union ? unionArbitrary(ctx.model, o.request.union, true) : objectArbitrary(ctx.model, fields, undefined, 'create', true);
-    base = resource ? await ctx.sampleCreateBody(resource, 0, true) : ((await ctx.resolveRefs(fc.sample(bodyArb, { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
-    ready = true;
-  }, { quiet: true });
+  await ctx.check(
+    'endpoints',
+    'endpoints.invalid-requests',
+    `${o.id}: a valid body to break`,
+    async (scope) => {
+      headers = await ctx.authFor(o.auth);
+      if (!headers) return scope.skip('no credential for this operation');
+      target = resource && o.action !== 'create' && o.action !== 'custom' ? await ctx.ensureObject(resource) : undefined;
+      if (resource && o.action !== 'create' && o.action !== 'custom' && !target) return scope.skip(`no ${resource.name} to send bodies to`);
+      // Complete: every optional object present, so that each nested field's mutation breaks the body.
+      const bodyArb =
+        !resource && o.request?.union ? unionArbitrary(ctx.model, o.request.union, true) : objectArbitrary(ctx.model, fields, undefined, 'create', true);
+      base = resource
+        ? await ctx.sampleCreateBody(resource, 0, true)
+        : ((await ctx.resolveRefs(fc.sample(bodyArb, { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
+      ready = true;
+    },
+    { quiet: true },
+  );
   if (!ready || !headers) return;
   const path = ctx.pathOf(route, target?.[resource?.identifier ?? 'id']);
   if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
   // Under a tight rate budget, one mutation per kind of constraint (the field rotated by seed), at most 10.
   // A union body: an unknown field (variants are closed), a tag no variant has, a variant without a required field.
-  const all = !resource && o.request?.union && !o.request.list ? [...getMutations(ctx.model, [], undefined, view), ...unionMutations(ctx.model, o.request.union, [])] : getMutations(ctx.model, fields, resource, view);
+  const all =
+    !resource && o.request?.union && !o.request.list
+      ? [...getMutations(ctx.model, [], undefined, view), ...unionMutations(ctx.model, o.request.union, [])]
+      : getMutations(ctx.model, fields, resource, view);
   const mutations = isThrifty(ctx.model) ? pickThrifty(all, (m) => m.label.slice(m.label.indexOf(' ') + 1).replace(/[0-9.]+/g, '#'), 10, ctx.seed) : all;
   for (const m of mutations) {
     await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${m.label}`, async (scope) => {
@@ -244,8 +310,16 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
     });
   }
   const raw: { label: string; condition: 'malformed_request' | 'unsupported_media_type'; req: TestRequest }[] = [
-    { label: 'malformed JSON', condition: 'malformed_request', req: { method: route.method, path, headers: { ...headers!, 'content-type': 'application/json' }, raw: '{"unterminated": ' } },
-    { label: 'a body that is not JSON (text/plain)', condition: 'unsupported_media_type', req: { method: route.method, path, headers: { ...headers!, 'content-type': 'text/plain' }, raw: 'hello' } },
+    {
+      label: 'malformed JSON',
+      condition: 'malformed_request',
+      req: { method: route.method, path, headers: { ...headers!, 'content-type': 'application/json' }, raw: '{"unterminated": ' },
+    },
+    {
+      label: 'a body that is not JSON (text/plain)',
+      condition: 'unsupported_media_type',
+      req: { method: route.method, path, headers: { ...headers!, 'content-type': 'text/plain' }, raw: 'hello' },
+    },
   ];
   for (const r of raw) {
     await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${r.label}`, async (scope) => {
@@ -257,4 +331,3 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
     });
   }
 }
-

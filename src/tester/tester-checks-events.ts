@@ -49,7 +49,8 @@ function createPayloadOf(model: ServiceModel): (e: StreamEvent) => Record<string
   };
 }
 
-const aboutObject = (payloadOf: (e: StreamEvent) => Record<string, unknown> | undefined, resource: ResourceModel, id: unknown) => (e: StreamEvent) => payloadOf(e)?.[resource.identifier ?? 'id'] === id;
+const aboutObject = (payloadOf: (e: StreamEvent) => Record<string, unknown> | undefined, resource: ResourceModel, id: unknown) => (e: StreamEvent) =>
+  payloadOf(e)?.[resource.identifier ?? 'id'] === id;
 
 export async function checkEvents(ctx: TestContext): Promise<void> {
   const kinds = ctx.model.events?.kinds ?? [];
@@ -76,7 +77,13 @@ export async function checkEvents(ctx: TestContext): Promise<void> {
         let id = ready.id;
         const s = await openStream(ctx, stream, streamHeaders);
         try {
-          if (s.status !== 200) return scope.fail({ operation: 'event stream', expected: 'the stream opens (200)', actual: `${s.status}`, curl: `curl -N ${ctx.client.url(ctx.fillVersion(stream.path))}` });
+          if (s.status !== 200)
+            return scope.fail({
+              operation: 'event stream',
+              expected: 'the stream opens (200)',
+              actual: `${s.status}`,
+              curl: `curl -N ${ctx.client.url(ctx.fillVersion(stream.path))}`,
+            });
           const req: TestRequest = { method: op.method, path: ctx.pathOf(op, id), headers: opHeaders };
           if (op.hasBody) req.body = await ctx.validBody(op);
           const res = await ctx.send(op, req);
@@ -109,16 +116,40 @@ export async function checkEvents(ctx: TestContext): Promise<void> {
   await checkCallbacks(ctx);
 }
 
-async function expectKind(ctx: TestContext, s: EventStream, kind: EventKindModel, about: (e: never) => boolean, op: OperationRoute, req: TestRequest, res: TestResponse): Promise<Failure | undefined> {
+async function expectKind(
+  ctx: TestContext,
+  s: EventStream,
+  kind: EventKindModel,
+  about: (e: never) => boolean,
+  op: OperationRoute,
+  req: TestRequest,
+  res: TestResponse,
+): Promise<Failure | undefined> {
   const mine = () => s.events.filter((e) => about(e as never));
   const arrived = await s.waitFor(() => mine().some((e) => e.event === kind.name || e.data?.type === kind.name), WAIT_MS);
   await ctx.client.clock.sleep(GRACE_MS);
   const got = mine().map((e) => e.event ?? String(e.data?.type));
-  const expectedKinds = new Set(ctx.model.events!.kinds.filter((k) => k.triggers.some((t) => (t.action === 'transition' ? op.operation.action === 'transition' && t.transition === op.transition?.name : t.action === op.operation.action) && t.resource === op.resource?.name)).map((k) => k.name));
+  const expectedKinds = new Set(
+    ctx.model
+      .events!.kinds.filter((k) =>
+        k.triggers.some(
+          (t) =>
+            (t.action === 'transition' ? op.operation.action === 'transition' && t.transition === op.transition?.name : t.action === op.operation.action) &&
+            t.resource === op.resource?.name,
+        ),
+      )
+      .map((k) => k.name),
+  );
   const exact = got.filter((k) => k === kind.name).length;
   const unexpected = got.filter((k) => !expectedKinds.has(k));
   if (!arrived || exact !== 1 || unexpected.length > 0) {
-    return ctx.failure(op.operation.id, `exactly one ${kind.name} event on the stream for the object (${op.operation.id} ${describe(res).slice(0, 40)}…)`, kind.pointer, req, `events for the object: ${got.length === 0 ? 'none' : got.join(', ')}`);
+    return ctx.failure(
+      op.operation.id,
+      `exactly one ${kind.name} event on the stream for the object (${op.operation.id} ${describe(res).slice(0, 40)}…)`,
+      kind.pointer,
+      req,
+      `events for the object: ${got.length === 0 ? 'none' : got.join(', ')}`,
+    );
   }
   return undefined;
 }
@@ -132,7 +163,11 @@ function findTriggerRoute(ctx: TestContext, trigger: EventKindModel['triggers'][
  * Makes an object and brings it where `trigger` applies (a transition's from state, by the shortest path); the
  * operation to fire and its headers, or why it cannot.
  */
-export async function prepareTrigger(ctx: TestContext, trigger: EventKindModel['triggers'][number], resource: ResourceModel): Promise<{ op: OperationRoute; opHeaders: Record<string, string>; id: unknown } | string> {
+export async function prepareTrigger(
+  ctx: TestContext,
+  trigger: EventKindModel['triggers'][number],
+  resource: ResourceModel,
+): Promise<{ op: OperationRoute; opHeaders: Record<string, string>; id: unknown } | string> {
   const op = findTriggerRoute(ctx, trigger, resource);
   if (!op) return `no operation performs ${trigger.action} on ${trigger.resource}`;
   const opHeaders = await ctx.authFor(op.operation.auth);
@@ -170,12 +205,17 @@ async function hiddenBecause(ctx: TestContext, kind: EventKindModel, id: unknown
     for (const r of readers) {
       const headers = await ctx.authFor(r.operation.auth);
       if (!headers) continue;
-      const res = await ctx.send(r, { method: 'GET', path: r.operation.action === 'list' ? ctx.pathOf(r, undefined, { [LIST_PARAMS.limit]: '1' }) : ctx.pathOf(r, id), headers });
+      const res = await ctx.send(r, {
+        method: 'GET',
+        path: r.operation.action === 'list' ? ctx.pathOf(r, undefined, { [LIST_PARAMS.limit]: '1' }) : ctx.pathOf(r, id),
+        headers,
+      });
       if (!ctx.declared('missing_scope') || ctx.expectCondition(res, 'missing_scope') !== undefined) break;
       refused++;
       if (r.operation.auth?.kind === 'required') for (const x of r.operation.auth.scopes) scopes.add(x);
     }
-    if (refused === readers.length) return `the credential given lacks ${[...scopes].join(', ')} (reading ${name} needs it), so the service rightly keeps ${kind.name} from it: give one that has it`;
+    if (refused === readers.length)
+      return `the credential given lacks ${[...scopes].join(', ')} (reading ${name} needs it), so the service rightly keeps ${kind.name} from it: give one that has it`;
   }
   return undefined;
 }
@@ -210,7 +250,16 @@ async function checkStreamOwnership(ctx: TestContext, stream: StreamRoute | unde
           await theirs.waitFor(() => theirs.events.some((e) => about(e as never)), GRACE_MS);
           const leaked = theirs.events.filter((e) => about(e as never));
           if (leaked.length > 0) {
-            return scope.fail({ operation: 'event stream', expected: `another subject's stream does not show the main subject's ${resource.name} (owner: ${resource.owner})`, ...(ctx.specRef(resource.pointer) ? { spec: ctx.specRef(resource.pointer)! } : {}), actual: `${leaked.map((e) => e.event ?? String(e.data?.type)).join(', ')} for ${String(id)} seen by the other subject after ${op.operation.id}`, curl: [`# with the other subject's stream open (curl -N -H '<other credential>' ${ctx.client.url(ctx.fillVersion(stream.path))}):`, ctx.client.curl(req)].join('\n') });
+            return scope.fail({
+              operation: 'event stream',
+              expected: `another subject's stream does not show the main subject's ${resource.name} (owner: ${resource.owner})`,
+              ...(ctx.specRef(resource.pointer) ? { spec: ctx.specRef(resource.pointer)! } : {}),
+              actual: `${leaked.map((e) => e.event ?? String(e.data?.type)).join(', ')} for ${String(id)} seen by the other subject after ${op.operation.id}`,
+              curl: [
+                `# with the other subject's stream open (curl -N -H '<other credential>' ${ctx.client.url(ctx.fillVersion(stream.path))}):`,
+                ctx.client.curl(req),
+              ].join('\n'),
+            });
           }
           if (!shown) {
             // Nothing to compare with: the main subject's own stream did not show the event either.

@@ -21,7 +21,15 @@ export async function checkIdempotency(ctx: TestContext): Promise<void> {
       ctx.remember(route.resource!, first.body as Record<string, unknown>);
       const again = await ctx.send(route, req);
       if (again.status !== first.status || again.text !== first.text) {
-        return scope.fail(ctx.failure(o.id, `the same answer to the same request with ${header}: ${key} (one object made)`, '/endpoints/idempotency', req, `first ${describe(first).slice(0, 160)}; then ${describe(again).slice(0, 160)}`));
+        return scope.fail(
+          ctx.failure(
+            o.id,
+            `the same answer to the same request with ${header}: ${key} (one object made)`,
+            '/endpoints/idempotency',
+            req,
+            `first ${describe(first).slice(0, 160)}; then ${describe(again).slice(0, 160)}`,
+          ),
+        );
       }
       const d = ctx.declared('idempotency_conflict');
       if (!d) return scope.skip('no error code declared for idempotency_conflict (not shown)');
@@ -31,7 +39,8 @@ export async function checkIdempotency(ctx: TestContext): Promise<void> {
       const other = { ...req, body: otherBody };
       const res = await ctx.send(route, other);
       const why = ctx.expectCondition(res, 'idempotency_conflict');
-      if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.code} (${d.status}) for ${header}: ${key} reused with another body`, d.pointer, other, `${why}; ${describe(res)}`));
+      if (why !== undefined)
+        scope.fail(ctx.failure(o.id, `${d.code} (${d.status}) for ${header}: ${key} reused with another body`, d.pointer, other, `${why}; ${describe(res)}`));
     });
   }
 }

@@ -34,10 +34,12 @@ function expectOneOf(ctx: TestContext, res: TestResponse, conditions: readonly C
 }
 
 function codes(ctx: TestContext, conditions: readonly Condition[]): string {
-  return conditions.flatMap((c) => {
-    const d = ctx.declared(c);
-    return d ? [`${d.code} (${d.status})`] : [];
-  }).join(' or ');
+  return conditions
+    .flatMap((c) => {
+      const d = ctx.declared(c);
+      return d ? [`${d.code} (${d.status})`] : [];
+    })
+    .join(' or ');
 }
 
 /** Every body operation sent valid bodies at the edges of its declared space. */
@@ -52,7 +54,8 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
     if (!headers) return scope.skip('no credential for this operation');
     const required = route.headers.filter((h) => !h.optional && !h.hasDefault);
     if (required.length > 0) return scope.skip(`the tester does not generate request headers; ${o.id} requires ${required.map((h) => h.name).join(', ')}`);
-    if (route.query.some((q) => q.kind === 'param' && q.parameter && !q.parameter.optional && !q.parameter.hasDefault)) return scope.skip(`${o.id} requires query parameters: its input space is covered by endpoints.valid-requests`);
+    if (route.query.some((q) => q.kind === 'param' && q.parameter && !q.parameter.optional && !q.parameter.hasDefault))
+      return scope.skip(`${o.id} requires query parameters: its input space is covered by endpoints.valid-requests`);
     let id: unknown;
     if (ctx.idParams(route).length > 0) {
       if (!resource) return scope.skip('the spec does not say what the path parameter names (no resource)');
@@ -60,9 +63,16 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
       if (!target) return scope.skip(`no ${resource.name} to send bodies to`);
       id = target[resource.identifier ?? 'id'];
     }
-    const base = resource && view ? await ctx.sampleCreateBody(resource, 0, true) : ((await ctx.resolveRefs(fc.sample(objectArbitrary(ctx.model, fields, undefined, 'create', true), { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
+    const base =
+      resource && view
+        ? await ctx.sampleCreateBody(resource, 0, true)
+        : ((await ctx.resolveRefs(fc.sample(objectArbitrary(ctx.model, fields, undefined, 'create', true), { seed: ctx.seed, numRuns: 1 })[0])) as Record<
+            string,
+            unknown
+          >);
     // A client-given identifier is sent by the create only: no other request writes it.
-    if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce || (resource.identifierSource === 'client' && f.name === resource.identifier)) delete base[f.name];
+    if (resource && view !== 'create')
+      for (const f of resource.fields) if (f.writeOnce || (resource.identifierSource === 'client' && f.name === resource.identifier)) delete base[f.name];
     const limit = ctx.model.limits?.bodySize?.bytes;
     const fits = (b: Record<string, unknown>) => limit === undefined || Buffer.byteLength(JSON.stringify(b)) <= limit - 64;
     const send = async (label: string, value: Record<string, unknown>, mayRefuse = false): Promise<Failure | undefined> => {
@@ -72,21 +82,41 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
       let res = await ctx.send(route, req);
       // A unique value another run (or another client) already took is the service keeping its promise, not a
       // fault: draw fresh unique values and send again (a short pattern leaves few values to draw from).
-      for (let i = 0; i < 3 && (resource?.fields.some((f) => f.unique) || resource?.identifierSource === 'client') && ctx.declared('unique_conflict') && ctx.expectCondition(res, 'unique_conflict') === undefined; i++) {
+      for (
+        let i = 0;
+        i < 3 &&
+        (resource?.fields.some((f) => f.unique) || resource?.identifierSource === 'client') &&
+        ctx.declared('unique_conflict') &&
+        ctx.expectCondition(res, 'unique_conflict') === undefined;
+        i++
+      ) {
         body = ctx.makeUnique(resource, resolved);
         req = { method: route.method, path: ctx.pathOf(route, id), headers, body };
         res = await ctx.send(route, req);
       }
-      const refusedAsDeclared = o.action === 'custom' && res.status >= 400 && res.status < 500 && o.errors.some((e) => ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status);
+      const refusedAsDeclared =
+        o.action === 'custom' &&
+        res.status >= 400 &&
+        res.status < 500 &&
+        o.errors.some((e) => ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status);
       if (refusedAsDeclared) return undefined;
       // A value the service may refuse (NUL): the declared validation answer, or any 4xx where the spec declares none.
-      if (mayRefuse && res.status >= 400 && (ctx.declared('validation') ? ctx.expectCondition(res, 'validation') === undefined : res.status < 500)) return undefined;
+      if (mayRefuse && res.status >= 400 && (ctx.declared('validation') ? ctx.expectCondition(res, 'validation') === undefined : res.status < 500))
+        return undefined;
       if (res.status !== route.successStatus) return ctx.failure(o.id, `status ${route.successStatus} for a valid body with ${label}`, o.pointer, req, res);
       const m = responseMismatch(ctx, route, req, res);
-      if (m !== undefined) return ctx.failure(o.id, `a body in the declared response shape (sent: ${label})`, resource?.pointer ?? o.pointer, req, `${m}; ${describe(res)}`);
+      if (m !== undefined)
+        return ctx.failure(o.id, `a body in the declared response shape (sent: ${label})`, resource?.pointer ?? o.pointer, req, `${m}; ${describe(res)}`);
       if (resource && view) {
         for (const [k, v] of Object.entries(body)) {
-          if (JSON.stringify(res.body?.[k]) !== JSON.stringify(v)) return ctx.failure(o.id, `field ${k} kept as sent (${label}): ${JSON.stringify(v).slice(0, 120)}`, resource.pointer, req, `${k} is ${JSON.stringify(res.body?.[k])?.slice(0, 120)}`);
+          if (JSON.stringify(res.body?.[k]) !== JSON.stringify(v))
+            return ctx.failure(
+              o.id,
+              `field ${k} kept as sent (${label}): ${JSON.stringify(v).slice(0, 120)}`,
+              resource.pointer,
+              req,
+              `${k} is ${JSON.stringify(res.body?.[k])?.slice(0, 120)}`,
+            );
         }
         if (o.action === 'create') ctx.remember(resource, res.body as Record<string, unknown>);
       }
@@ -146,7 +176,8 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
       const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, ...(b !== undefined ? { body: b } : {}) };
       const res = await ctx.send(route, req);
       const why = ctx.expectCondition(res, 'missing_resource');
-      if (why !== undefined) scope.fail(ctx.failure(o.id, `the declared ${d.code} answer for an object that does not exist`, d.pointer, req, `${why}; ${describe(res)}`));
+      if (why !== undefined)
+        scope.fail(ctx.failure(o.id, `the declared ${d.code} answer for an object that does not exist`, d.pointer, req, `${why}; ${describe(res)}`));
     });
   }
   await ctx.check('errors', 'errors.malformed-id', o.id, async (scope) => {
@@ -158,12 +189,22 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
     const ids = malformedIds(ctx, route);
     for (const raw of isThrifty(ctx.model) ? ids.slice(0, 2) : ids) {
       let path = ctx.fillVersion(route.path);
-      for (const name of route.pathParams) path = path.replace(`{${name}}`, ctx.idParams(route).includes(name) ? (raw.startsWith('%') ? raw : encodeURIComponent(raw)) : '');
+      for (const name of route.pathParams)
+        path = path.replace(`{${name}}`, ctx.idParams(route).includes(name) ? (raw.startsWith('%') ? raw : encodeURIComponent(raw)) : '');
       const req: TestRequest = { method: route.method, path, headers, ...(b !== undefined ? { body: b } : {}) };
       const res = await ctx.send(route, req);
       // A path the router does not take (`..` resolved away) is the route_not_found answer, also declared.
       const why = expectOneOf(ctx, res, [...conditions, 'route_not_found', 'method_not_allowed']);
-      if (why !== undefined) return scope.fail(ctx.failure(o.id, `${codes(ctx, conditions)} for a malformed identifier (${JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw)})`, ctx.declared('missing_resource')?.pointer ?? ctx.declared('validation')?.pointer, req, `${why}; ${describe(res)}`));
+      if (why !== undefined)
+        return scope.fail(
+          ctx.failure(
+            o.id,
+            `${codes(ctx, conditions)} for a malformed identifier (${JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw)})`,
+            ctx.declared('missing_resource')?.pointer ?? ctx.declared('validation')?.pointer,
+            req,
+            `${why}; ${describe(res)}`,
+          ),
+        );
     }
   });
 }
@@ -192,22 +233,47 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
     if (route.resource && ctx.createRoute(route.resource.name)) for (let i = 0; i < 2; i++) await ctx.createObject(route.resource);
     const one = await get(size === undefined ? {} : { [size]: '1' });
     const items = page(one.res);
-    if (!items) return scope.fail(ctx.failure(o.id, `status ${route.successStatus} and a page${size === undefined ? '' : ` for ${size}=1`}`, o.pointer, one.req, one.res));
-    if (size !== undefined && items.length > 1) return scope.fail(ctx.failure(o.id, `at most 1 item for ${size}=1`, o.pointer, one.req, `${items.length} items`));
+    if (!items)
+      return scope.fail(
+        ctx.failure(o.id, `status ${route.successStatus} and a page${size === undefined ? '' : ` for ${size}=1`}`, o.pointer, one.req, one.res),
+      );
+    if (size !== undefined && items.length > 1)
+      return scope.fail(ctx.failure(o.id, `at most 1 item for ${size}=1`, o.pointer, one.req, `${items.length} items`));
     if (validation && size !== undefined) {
       const zero = await get({ [size]: '0' });
       const why = ctx.expectCondition(zero.res, 'validation');
-      if (why !== undefined) return scope.fail(ctx.failure(o.id, `${validation.code} (${validation.status}) for ${size}=0 (a page holds at least one item)`, validation.pointer, zero.req, `${why}; ${describe(zero.res)}`));
+      if (why !== undefined)
+        return scope.fail(
+          ctx.failure(
+            o.id,
+            `${validation.code} (${validation.status}) for ${size}=0 (a page holds at least one item)`,
+            validation.pointer,
+            zero.req,
+            `${why}; ${describe(zero.res)}`,
+          ),
+        );
       for (const bad of isThrifty(ctx.model) ? [] : ['-1', 'abc', '1.5']) {
         const r = await get({ [size]: bad });
         const w = ctx.expectCondition(r.res, 'validation');
-        if (w !== undefined) return scope.fail(ctx.failure(o.id, `${validation.code} (${validation.status}) for ${size}=${bad}`, validation.pointer, r.req, `${w}; ${describe(r.res)}`));
+        if (w !== undefined)
+          return scope.fail(
+            ctx.failure(o.id, `${validation.code} (${validation.status}) for ${size}=${bad}`, validation.pointer, r.req, `${w}; ${describe(r.res)}`),
+          );
       }
     }
     if (validation && paging.style === 'cursor') {
       const forged = await get({ [LIST_PARAMS.cursor]: 'forged-cursor-!@#' });
       const fw = ctx.expectCondition(forged.res, 'validation');
-      if (fw !== undefined) return scope.fail(ctx.failure(o.id, `${validation.code} (${validation.status}) for a cursor the service never issued`, validation.pointer, forged.req, `${fw}; ${describe(forged.res)}`));
+      if (fw !== undefined)
+        return scope.fail(
+          ctx.failure(
+            o.id,
+            `${validation.code} (${validation.status}) for a cursor the service never issued`,
+            validation.pointer,
+            forged.req,
+            `${fw}; ${describe(forged.res)}`,
+          ),
+        );
     }
     const next = paging.style === 'cursor' && paging.body === 'envelope' ? (one.res.body as Record<string, unknown> | undefined)?.[paging.next] : undefined;
     if (typeof next === 'string' && next.length > 0) {
@@ -222,7 +288,16 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
         const r = await get(query);
         if (page(r.res)) continue;
         const w = validation ? ctx.expectCondition(r.res, 'validation') : refusal(r.res);
-        if (w !== undefined) return scope.fail(ctx.failure(o.id, `a page or ${validation ? `${validation.code} (${validation.status})` : 'the declared refusal'} for ${label}`, validation?.pointer ?? o.pointer, r.req, `${w}; ${describe(r.res)}`));
+        if (w !== undefined)
+          return scope.fail(
+            ctx.failure(
+              o.id,
+              `a page or ${validation ? `${validation.code} (${validation.status})` : 'the declared refusal'} for ${label}`,
+              validation?.pointer ?? o.pointer,
+              r.req,
+              `${w}; ${describe(r.res)}`,
+            ),
+          );
       }
       // A stale cursor: its object deleted since.
       const del = ctx.routes.find((r) => r.operation.action === 'delete' && r.resource?.name === route.resource?.name);
@@ -233,24 +308,60 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
         const r = await get({ [LIST_PARAMS.limit]: '1', [LIST_PARAMS.cursor]: next });
         if (!page(r.res)) {
           const w = validation ? ctx.expectCondition(r.res, 'validation') : refusal(r.res);
-          if (w !== undefined) return scope.fail(ctx.failure(o.id, `a page or the declared refusal for a cursor whose object was deleted since`, validation?.pointer ?? o.pointer, r.req, `${w}; ${describe(r.res)}`));
+          if (w !== undefined)
+            return scope.fail(
+              ctx.failure(
+                o.id,
+                `a page or the declared refusal for a cursor whose object was deleted since`,
+                validation?.pointer ?? o.pointer,
+                r.req,
+                `${w}; ${describe(r.res)}`,
+              ),
+            );
         }
       }
     }
     // Unknown filter values (an enum filter given a value it does not declare) and an unknown parameter.
     for (const q of route.query.filter((x) => x.kind === 'filter' && x.field)) {
       const f = q.field!;
-      const value = f.type === 'enum' ? '__no_such_value__' : f.type === 'integer' || f.type === 'number' ? 'not-a-number' : f.type === 'boolean' ? 'maybe' : f.type === 'uuid' || f.type === 'ref' ? 'not-an-id' : undefined;
+      const value =
+        f.type === 'enum'
+          ? '__no_such_value__'
+          : f.type === 'integer' || f.type === 'number'
+            ? 'not-a-number'
+            : f.type === 'boolean'
+              ? 'maybe'
+              : f.type === 'uuid' || f.type === 'ref'
+                ? 'not-an-id'
+                : undefined;
       if (value === undefined) continue;
       const r = await get({ [q.name]: value });
       if (page(r.res)?.length === 0) continue;
       const w = validation ? ctx.expectCondition(r.res, 'validation') : refusal(r.res);
-      if (w !== undefined) return scope.fail(ctx.failure(o.id, `${validation ? `${validation.code} (${validation.status})` : 'the declared refusal'} (or an empty page) for ${q.name}=${value}, a value of no ${f.type}`, validation?.pointer ?? o.pointer, r.req, `${w}; ${describe(r.res)}`));
+      if (w !== undefined)
+        return scope.fail(
+          ctx.failure(
+            o.id,
+            `${validation ? `${validation.code} (${validation.status})` : 'the declared refusal'} (or an empty page) for ${q.name}=${value}, a value of no ${f.type}`,
+            validation?.pointer ?? o.pointer,
+            r.req,
+            `${w}; ${describe(r.res)}`,
+          ),
+        );
     }
     const unknown = await get({ __servicespec_unknown__: '1' });
     if (!page(unknown.res)) {
       const w = validation ? ctx.expectCondition(unknown.res, 'validation') : refusal(unknown.res);
-      if (w !== undefined) scope.fail(ctx.failure(o.id, `a page, or ${validation ? `${validation.code} (${validation.status})` : 'the declared refusal'}, for a parameter the operation does not declare`, validation?.pointer ?? o.pointer, unknown.req, `${w}; ${describe(unknown.res)}`));
+      if (w !== undefined)
+        scope.fail(
+          ctx.failure(
+            o.id,
+            `a page, or ${validation ? `${validation.code} (${validation.status})` : 'the declared refusal'}, for a parameter the operation does not declare`,
+            validation?.pointer ?? o.pointer,
+            unknown.req,
+            `${w}; ${describe(unknown.res)}`,
+          ),
+        );
     }
   });
 }

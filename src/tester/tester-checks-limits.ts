@@ -26,7 +26,9 @@ function readPolicies(value: string | null): Map<string, { q?: number; w?: numbe
 
 /** Undefined when a limited answer carries the declared policies and a RateLimit header, else what is wrong. */
 export function rateHeadersMismatch(ctx: TestContext, route: OperationRoute, res: TestResponse): string | undefined {
-  const policies = (ctx.model.limits?.rate ?? []).map((r, i) => ({ r, name: r.name ?? `rate${i}` })).filter((p) => !p.r.operations || p.r.operations.includes(route.operation.id));
+  const policies = (ctx.model.limits?.rate ?? [])
+    .map((r, i) => ({ r, name: r.name ?? `rate${i}` }))
+    .filter((p) => !p.r.operations || p.r.operations.includes(route.operation.id));
   if (policies.length === 0) return undefined;
   const got = readPolicies(res.headers.get('ratelimit-policy'));
   if (typeof got === 'string') return got;
@@ -34,7 +36,8 @@ export function rateHeadersMismatch(ctx: TestContext, route: OperationRoute, res
     const g = got.get(p.name);
     const w = Math.max(1, Math.round(p.r.per.ms / 1000));
     if (!g) return `RateLimit-Policy lacks the declared policy ${p.name}`;
-    if (g.q !== p.r.requests || g.w !== w) return `RateLimit-Policy ${p.name} says q=${String(g.q)};w=${String(g.w)}, the spec says ${p.r.requests} per ${p.r.per.text} (q=${p.r.requests};w=${w})`;
+    if (g.q !== p.r.requests || g.w !== w)
+      return `RateLimit-Policy ${p.name} says q=${String(g.q)};w=${String(g.w)}, the spec says ${p.r.requests} per ${p.r.per.text} (q=${p.r.requests};w=${w})`;
   }
   const rl = res.headers.get('ratelimit');
   if (rl === null) return 'no RateLimit header';
@@ -68,13 +71,32 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
       if (pad < 0) return scope.skip('a valid body is already larger than the limit');
       const at: TestRequest = { method: o.method, path: ctx.pathOf(bodyRoute), headers, raw: json + ' '.repeat(pad) };
       const resAt = await ctx.send(bodyRoute, at);
-      if (resAt.status !== bodyRoute.successStatus) return scope.fail({ ...ctx.failure(o.id, `a body of exactly ${bodySize.text} (${bodySize.bytes} bytes) accepted`, where, at, resAt), curl: `# a ${bodySize.bytes}-byte body: valid JSON padded with ${pad} spaces\n${ctx.client.curl(at)}` });
+      if (resAt.status !== bodyRoute.successStatus)
+        return scope.fail({
+          ...ctx.failure(o.id, `a body of exactly ${bodySize.text} (${bodySize.bytes} bytes) accepted`, where, at, resAt),
+          curl: `# a ${bodySize.bytes}-byte body: valid JSON padded with ${pad} spaces\n${ctx.client.curl(at)}`,
+        });
       ctx.remember(bodyRoute.resource!, resAt.body as Record<string, unknown>);
       const json2 = JSON.stringify(await ctx.sampleCreateBody(bodyRoute.resource!));
-      const over: TestRequest = { method: o.method, path: ctx.pathOf(bodyRoute), headers, raw: json2 + ' '.repeat(bodySize.bytes + 1 - Buffer.byteLength(json2)) };
+      const over: TestRequest = {
+        method: o.method,
+        path: ctx.pathOf(bodyRoute),
+        headers,
+        raw: json2 + ' '.repeat(bodySize.bytes + 1 - Buffer.byteLength(json2)),
+      };
       const resOver = await ctx.send(bodyRoute, over);
       const why = ctx.expectCondition(resOver, 'body_too_large');
-      if (why !== undefined || resOver.status < 300) scope.fail({ ...ctx.failure(o.id, `${ctx.declared('body_too_large')?.code ?? 'body_too_large'} for a body one byte over ${bodySize.text}`, ctx.declared('body_too_large')?.pointer ?? where, over, `${why ?? ''}; ${describe(resOver)}`), curl: `# a ${bodySize.bytes + 1}-byte body: valid JSON padded with ${bodySize.bytes + 1 - Buffer.byteLength(json2)} spaces\n${ctx.client.curl(over)}` });
+      if (why !== undefined || resOver.status < 300)
+        scope.fail({
+          ...ctx.failure(
+            o.id,
+            `${ctx.declared('body_too_large')?.code ?? 'body_too_large'} for a body one byte over ${bodySize.text}`,
+            ctx.declared('body_too_large')?.pointer ?? where,
+            over,
+            `${why ?? ''}; ${describe(resOver)}`,
+          ),
+          curl: `# a ${bodySize.bytes + 1}-byte body: valid JSON padded with ${bodySize.bytes + 1 - Buffer.byteLength(json2)} spaces\n${ctx.client.curl(over)}`,
+        });
     });
   }
   // Page size.
@@ -99,7 +121,16 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
       }
       res = await ctx.send(listRoute, probe);
       const n = Array.isArray(res.body?.[PAGE_FIELDS.items]) ? (res.body[PAGE_FIELDS.items] as unknown[]).length : -1;
-      if (res.status !== 200 || n !== page.default) return scope.fail(ctx.failure(o.id, `${page.default} items by default (page_size.default) when more exist`, '/limits/page_size/default', probe, `${n} items; ${describe(res).slice(0, 200)}`));
+      if (res.status !== 200 || n !== page.default)
+        return scope.fail(
+          ctx.failure(
+            o.id,
+            `${page.default} items by default (page_size.default) when more exist`,
+            '/limits/page_size/default',
+            probe,
+            `${n} items; ${describe(res).slice(0, 200)}`,
+          ),
+        );
     });
     await ctx.check('limits', 'limits.page-size', `${o.id} max ${page?.max ?? NOT_SHOWN}`, async (scope) => {
       if (page?.max === undefined) return scope.skip('the spec does not show a maximum page size (not shown)');
@@ -111,12 +142,22 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
       const over: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute, undefined, { [LIST_PARAMS.limit]: String(page.max + 1) }), headers };
       const r2 = await ctx.send(listRoute, over);
       if (page.overMax === 'clamp') {
-        if (r2.status !== 200 || !Array.isArray(r2.body?.[PAGE_FIELDS.items]) || r2.body[PAGE_FIELDS.items].length > page.max) scope.fail(ctx.failure(o.id, `limit=${page.max + 1} clamped to ${page.max}`, '/limits/page_size/over_max', over, r2));
+        if (r2.status !== 200 || !Array.isArray(r2.body?.[PAGE_FIELDS.items]) || r2.body[PAGE_FIELDS.items].length > page.max)
+          scope.fail(ctx.failure(o.id, `limit=${page.max + 1} clamped to ${page.max}`, '/limits/page_size/over_max', over, r2));
         return;
       }
       if (page.overMax !== 'reject') return scope.skip('the spec does not show what a page size over the maximum gets (over_max not shown)');
       const why = ctx.expectCondition(r2, 'validation');
-      if (why !== undefined || r2.status < 300) scope.fail(ctx.failure(o.id, `${ctx.declared('validation')?.code ?? 'validation'} for limit=${page.max + 1} (over_max: reject)`, '/limits/page_size/over_max', over, `${why ?? ''}; ${describe(r2)}`));
+      if (why !== undefined || r2.status < 300)
+        scope.fail(
+          ctx.failure(
+            o.id,
+            `${ctx.declared('validation')?.code ?? 'validation'} for limit=${page.max + 1} (over_max: reject)`,
+            '/limits/page_size/over_max',
+            over,
+            `${why ?? ''}; ${describe(r2)}`,
+          ),
+        );
     });
   }
   // Rate-limit headers on every limited answer.
@@ -135,7 +176,16 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
         const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, id), headers };
         const res = await ctx.send(route, req);
         const why = rateHeadersMismatch(ctx, route, res);
-        if (why !== undefined) scope.fail(ctx.failure(route.operation.id, 'RateLimit-Policy and RateLimit headers naming the declared policies', '/limits/rate', req, `${why}; ${describe(res).slice(0, 200)}`));
+        if (why !== undefined)
+          scope.fail(
+            ctx.failure(
+              route.operation.id,
+              'RateLimit-Policy and RateLimit headers naming the declared policies',
+              '/limits/rate',
+              req,
+              `${why}; ${describe(res).slice(0, 200)}`,
+            ),
+          );
       });
     }
   }
@@ -149,7 +199,8 @@ export async function checkRateLimit(ctx: TestContext): Promise<void> {
     ctx.skip('limits', 'limits.rate-limit', 'rate', 'not asked for: --rate-limits spends the declared budget');
     return;
   }
-  const route = ctx.routes.find((r) => r.operation.action === 'list' && r.operation.auth?.kind === 'required') ?? ctx.routes.find((r) => r.operation.action === 'list');
+  const route =
+    ctx.routes.find((r) => r.operation.action === 'list' && r.operation.auth?.kind === 'required') ?? ctx.routes.find((r) => r.operation.action === 'list');
   if (!route) {
     ctx.skip('limits', 'limits.rate-limit', 'rate', 'no list operation to spend the budget on');
     return;
@@ -173,14 +224,42 @@ export async function checkRateLimit(ctx: TestContext): Promise<void> {
           else if (r.status < 300) admitted++;
         }
       }
-      if (!refused) return scope.fail(ctx.failure(o.id, `${ctx.declared('rate_limited')?.code ?? 'rate_limited'} once ${policy.requests} requests per ${policy.per.text} are spent`, policy.pointer, req, `${admitted} requests admitted, none refused`));
+      if (!refused)
+        return scope.fail(
+          ctx.failure(
+            o.id,
+            `${ctx.declared('rate_limited')?.code ?? 'rate_limited'} once ${policy.requests} requests per ${policy.per.text} are spent`,
+            policy.pointer,
+            req,
+            `${admitted} requests admitted, none refused`,
+          ),
+        );
       // The budget refills while the burst is sent: that share is admitted too.
       const refill = Math.ceil(((ctx.client.clock.now() - started) * policy.requests) / policy.per.ms);
-      if (admitted > policy.requests + refill) return scope.fail(ctx.failure(o.id, `at most ${policy.requests} requests per ${policy.per.text} admitted`, policy.pointer, req, `${admitted} admitted before the first refusal (${refill} more could have refilled meanwhile)`));
+      if (admitted > policy.requests + refill)
+        return scope.fail(
+          ctx.failure(
+            o.id,
+            `at most ${policy.requests} requests per ${policy.per.text} admitted`,
+            policy.pointer,
+            req,
+            `${admitted} admitted before the first refusal (${refill} more could have refilled meanwhile)`,
+          ),
+        );
       const why = ctx.expectCondition(refused, 'rate_limited');
-      if (why !== undefined) return scope.fail(ctx.failure(o.id, `${ctx.declared('rate_limited')?.code ?? 'rate_limited'} when the budget is spent`, ctx.declared('rate_limited')?.pointer, req, `${why}; ${describe(refused)}`));
+      if (why !== undefined)
+        return scope.fail(
+          ctx.failure(
+            o.id,
+            `${ctx.declared('rate_limited')?.code ?? 'rate_limited'} when the budget is spent`,
+            ctx.declared('rate_limited')?.pointer,
+            req,
+            `${why}; ${describe(refused)}`,
+          ),
+        );
       const retry = refused.headers.get('retry-after');
-      if (retry === null || !/^[0-9]+$/.test(retry)) return scope.fail(ctx.failure(o.id, 'Retry-After (seconds) on a refusal', policy.pointer, req, `Retry-After: ${String(retry)}`));
+      if (retry === null || !/^[0-9]+$/.test(retry))
+        return scope.fail(ctx.failure(o.id, 'Retry-After (seconds) on a refusal', policy.pointer, req, `Retry-After: ${String(retry)}`));
       const h = rateHeadersMismatch(ctx, route, refused);
       if (h !== undefined) scope.fail(ctx.failure(o.id, 'RateLimit and RateLimit-Policy on a refusal', policy.pointer, req, h));
     } finally {

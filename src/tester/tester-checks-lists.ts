@@ -15,7 +15,14 @@ function pagingOf(route: OperationRoute): Omit<PagingModel, 'declared'> {
 /** Whether a list answers the format's own page `{ items, next_cursor }` paged by limit and cursor, with no Link header. */
 export function isDefaultPaging(route: OperationRoute): boolean {
   const p = pagingOf(route);
-  return p.style === DEFAULT_PAGING.style && p.body === DEFAULT_PAGING.body && p.items === DEFAULT_PAGING.items && p.next === DEFAULT_PAGING.next && p.total === undefined && !p.link;
+  return (
+    p.style === DEFAULT_PAGING.style &&
+    p.body === DEFAULT_PAGING.body &&
+    p.items === DEFAULT_PAGING.items &&
+    p.next === DEFAULT_PAGING.next &&
+    p.total === undefined &&
+    !p.link
+  );
 }
 
 /** The objects of a list answer in its declared shape, or undefined when the answer is not that shape. */
@@ -49,12 +56,19 @@ function nextLink(res: TestResponse): string | undefined {
  * offset moved on by the page's length, the next page number; undefined on the last page. A Link header, where
  * declared, must agree: present exactly when there is a next page.
  */
-export function nextQuery(route: OperationRoute, query: Record<string, string>, res: TestResponse, items: unknown[], size: number): { next?: Record<string, string>; problem?: string } {
+export function nextQuery(
+  route: OperationRoute,
+  query: Record<string, string>,
+  res: TestResponse,
+  items: unknown[],
+  size: number,
+): { next?: Record<string, string>; problem?: string } {
   const p = pagingOf(route);
   const link = nextLink(res);
   const envelopeCursor = p.style === 'cursor' && p.body === 'envelope' ? (res.body as Record<string, unknown>)[p.next] : undefined;
   if (p.link) {
-    if (p.style === 'cursor' && p.body === 'envelope' && (link !== undefined) !== (typeof envelopeCursor === 'string')) return { problem: `a Link header ${link !== undefined ? 'on the last page' : 'missing while a next page exists'}` };
+    if (p.style === 'cursor' && p.body === 'envelope' && (link !== undefined) !== (typeof envelopeCursor === 'string'))
+      return { problem: `a Link header ${link !== undefined ? 'on the last page' : 'missing while a next page exists'}` };
     if (link === undefined) return {};
     if (p.style !== 'cursor' && items.length < size) return { problem: `a Link header on a page of ${items.length} items, short of ${size} (the last page)` };
     return { next: Object.fromEntries(new URLSearchParams(link.slice(link.indexOf('?') + 1))) };
@@ -91,7 +105,10 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
       for (const sort of [undefined, ...o.sort.flatMap((s) => [s, `-${s}`])]) {
         const seen: unknown[] = [];
         const pages: { req: TestRequest; count: number }[] = [];
-        let query: Record<string, string> | undefined = { ...(sizeParam !== undefined ? { [sizeParam]: String(size) } : {}), ...(sort ? { [LIST_PARAMS.sort]: sort } : {}) };
+        let query: Record<string, string> | undefined = {
+          ...(sizeParam !== undefined ? { [sizeParam]: String(size) } : {}),
+          ...(sort ? { [LIST_PARAMS.sort]: sort } : {}),
+        };
         let req: TestRequest | undefined;
         let total: unknown;
         for (let page = 0; page < 200 && query !== undefined; page++) {
@@ -99,9 +116,11 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
           const res = await ctx.send(route, req);
           // A list without paging answers at most the largest page (docs/format.md): with more objects than that, its
           // declared validation refusal is the right answer, and there is nothing to page through.
-          if (p.style === 'none' && res.status !== 200 && ctx.expectCondition(res, 'validation') === undefined) return scope.skip(`more ${resource.name} objects than a list without paging answers (limits.page_size.max)`);
+          if (p.style === 'none' && res.status !== 200 && ctx.expectCondition(res, 'validation') === undefined)
+            return scope.skip(`more ${resource.name} objects than a list without paging answers (limits.page_size.max)`);
           const items = res.status === 200 ? getPageItems(route, res.body) : undefined;
-          if (!items) return scope.fail(ctx.failure(o.id, p.body === 'array' ? 'a page: a bare array' : `a page: an object with \`${p.items}\``, o.pointer, req, res));
+          if (!items)
+            return scope.fail(ctx.failure(o.id, p.body === 'array' ? 'a page: a bare array' : `a page: an object with \`${p.items}\``, o.pointer, req, res));
           if (p.total !== undefined) {
             total = (res.body as Record<string, unknown>)[p.total];
             if (typeof total !== 'number') return scope.fail(ctx.failure(o.id, `the total in \`${p.total}\``, o.pointer, req, describe(res).slice(0, 200)));
@@ -116,10 +135,26 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
         if (!req) continue;
         const ids = seen.map(id);
         const dup = ids.find((x, i) => ids.indexOf(x) !== i);
-        if (dup !== undefined) return scope.fail({ ...ctx.failure(o.id, 'each object once across pages', o.pointer, req, `${dup} appears twice`), curl: ctx.client.curlPages(pages, ids.findIndex((x, i) => ids.indexOf(x) !== i), `${dup} again`) });
+        if (dup !== undefined)
+          return scope.fail({
+            ...ctx.failure(o.id, 'each object once across pages', o.pointer, req, `${dup} appears twice`),
+            curl: ctx.client.curlPages(
+              pages,
+              ids.findIndex((x, i) => ids.indexOf(x) !== i),
+              `${dup} again`,
+            ),
+          });
         const gap = [...mine].find((x) => !ids.includes(x));
-        if (gap !== undefined && ctx.pool.get(resource.name)!.some((x) => id(x) === gap)) return scope.fail({ ...ctx.failure(o.id, 'every object of the caller across pages', o.pointer, req, `${gap} missing after ${seen.length} items`), curl: ctx.client.curlPages(pages, seen.length, `the last: ${gap} on none`) });
-        if (p.total !== undefined && p.style !== 'limit' && total !== seen.length) return scope.fail({ ...ctx.failure(o.id, `the total \`${p.total}\` equal to the objects listed`, o.pointer, req, `${String(total)}, but ${seen.length} listed`), curl: ctx.client.curlPages(pages, seen.length, `the last: ${seen.length} listed in all`) });
+        if (gap !== undefined && ctx.pool.get(resource.name)!.some((x) => id(x) === gap))
+          return scope.fail({
+            ...ctx.failure(o.id, 'every object of the caller across pages', o.pointer, req, `${gap} missing after ${seen.length} items`),
+            curl: ctx.client.curlPages(pages, seen.length, `the last: ${gap} on none`),
+          });
+        if (p.total !== undefined && p.style !== 'limit' && total !== seen.length)
+          return scope.fail({
+            ...ctx.failure(o.id, `the total \`${p.total}\` equal to the objects listed`, o.pointer, req, `${String(total)}, but ${seen.length} listed`),
+            curl: ctx.client.curlPages(pages, seen.length, `the last: ${seen.length} listed in all`),
+          });
       }
     });
   }

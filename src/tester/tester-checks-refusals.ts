@@ -22,7 +22,11 @@ function getPaths(ctx: TestContext): { route: OperationRoute; operations: string
   for (const r of ctx.routes) {
     if (out.has(r.path)) continue;
     const mine = ctx.routes.filter((x) => x.path === r.path);
-    out.set(r.path, { route: mine.find((x) => x.method === 'GET') ?? r, operations: mine.map((x) => x.operation.id), methods: new Set(all.filter((x) => x.path === r.path).map((x) => x.method)) });
+    out.set(r.path, {
+      route: mine.find((x) => x.method === 'GET') ?? r,
+      operations: mine.map((x) => x.operation.id),
+      methods: new Set(all.filter((x) => x.path === r.path).map((x) => x.method)),
+    });
   }
   return [...out.values()];
 }
@@ -72,10 +76,28 @@ export async function checkRefusals(ctx: TestContext): Promise<void> {
         const expected = `${d.code} (${d.status}): ${route.path} takes ${[...methods].sort().join(', ')}, not ${method}`;
         if (why !== undefined) return scope.fail(ctx.failure(route.operation.id, expected, d.pointer, req, `${why}; ${describe(res)}`));
         const allow = res.headers.get('allow');
-        if (allow === null) return scope.fail(ctx.failure(route.operation.id, `${expected}, with an Allow header naming them (RFC 9110 §15.5.6)`, d.pointer, req, `no Allow header; ${describe(res)}`));
+        if (allow === null)
+          return scope.fail(
+            ctx.failure(
+              route.operation.id,
+              `${expected}, with an Allow header naming them (RFC 9110 §15.5.6)`,
+              d.pointer,
+              req,
+              `no Allow header; ${describe(res)}`,
+            ),
+          );
         const named = new Set(allow.split(',').map((m) => m.trim().toUpperCase()));
         const missing = [...methods].filter((m) => !named.has(m));
-        if (missing.length > 0) return scope.fail(ctx.failure(route.operation.id, `an Allow header naming ${[...methods].sort().join(', ')}`, d.pointer, req, `Allow: ${allow} lacks ${missing.join(', ')}`));
+        if (missing.length > 0)
+          return scope.fail(
+            ctx.failure(
+              route.operation.id,
+              `an Allow header naming ${[...methods].sort().join(', ')}`,
+              d.pointer,
+              req,
+              `Allow: ${allow} lacks ${missing.join(', ')}`,
+            ),
+          );
       }
     });
   }
@@ -99,7 +121,8 @@ export async function checkRefusals(ctx: TestContext): Promise<void> {
       const req: TestRequest = { method: 'GET', path, headers };
       const res = await ctx.send(undefined, req);
       const why = expectRefusal(ctx, res, 'route_not_found');
-      if (why !== undefined) return scope.fail(ctx.failure(`GET ${path}`, `${d.code} (${d.status}) for a path that names no operation`, d.pointer, req, `${why}; ${describe(res)}`));
+      if (why !== undefined)
+        return scope.fail(ctx.failure(`GET ${path}`, `${d.code} (${d.status}) for a path that names no operation`, d.pointer, req, `${why}; ${describe(res)}`));
     }
   });
 
@@ -110,7 +133,8 @@ export async function checkRefusals(ctx: TestContext): Promise<void> {
     ctx.skip('limits', 'limits.header-size', 'header_size', 'the spec declares no error code for headers_too_large (not shown)');
     return;
   }
-  const route = ctx.routes.find((r) => r.method === 'GET' && r.operation.action === 'list') ?? ctx.routes.find((r) => r.method === 'GET' && r.operation.action === 'read');
+  const route =
+    ctx.routes.find((r) => r.method === 'GET' && r.operation.action === 'list') ?? ctx.routes.find((r) => r.method === 'GET' && r.operation.action === 'read');
   if (!route) {
     ctx.skip('limits', 'limits.header-size', 'header_size', 'no list or read operation to send a large header to');
     return;
@@ -123,7 +147,17 @@ export async function checkRefusals(ctx: TestContext): Promise<void> {
     if (size) {
       const within = pad(Math.floor(size.bytes / 2));
       const ok = await ctx.send(route, within);
-      if (ok.status !== route.successStatus) return scope.fail({ ...ctx.failure(route.operation.id, `status ${route.successStatus}: a header section of about half of ${size.text} is within the limit`, where, within, ok), curl: `# a ${PADDING_HEADER} header of ${Math.floor(size.bytes / 2)} bytes\n${ctx.client.curl(within)}` });
+      if (ok.status !== route.successStatus)
+        return scope.fail({
+          ...ctx.failure(
+            route.operation.id,
+            `status ${route.successStatus}: a header section of about half of ${size.text} is within the limit`,
+            where,
+            within,
+            ok,
+          ),
+          curl: `# a ${PADDING_HEADER} header of ${Math.floor(size.bytes / 2)} bytes\n${ctx.client.curl(within)}`,
+        });
     }
     const bytes = size ? size.bytes + 1024 : UNDECLARED_HEADER_PROBE;
     const over = pad(bytes);
@@ -132,8 +166,13 @@ export async function checkRefusals(ctx: TestContext): Promise<void> {
     if (!size && res.status === route.successStatus) return;
     const why = size ? expectRefusal(ctx, res, 'headers_too_large') : ctx.expectCondition(res, 'headers_too_large');
     if (why !== undefined) {
-      const expected = size ? `${d.code} (${d.status}) for a header section over ${size.text}` : `status ${route.successStatus} or ${d.code} (${d.status}) for a ${bytes}-byte header`;
-      scope.fail({ ...ctx.failure(route.operation.id, expected, where, over, `${why}; ${describe(res)}`), curl: `# a ${PADDING_HEADER} header of ${bytes} bytes\n${ctx.client.curl(over)}` });
+      const expected = size
+        ? `${d.code} (${d.status}) for a header section over ${size.text}`
+        : `status ${route.successStatus} or ${d.code} (${d.status}) for a ${bytes}-byte header`;
+      scope.fail({
+        ...ctx.failure(route.operation.id, expected, where, over, `${why}; ${describe(res)}`),
+        curl: `# a ${PADDING_HEADER} header of ${bytes} bytes\n${ctx.client.curl(over)}`,
+      });
     }
   });
 }

@@ -35,14 +35,21 @@ const LISTED_PAGES = 5;
  * The main subject's objects a list shows in states not in `reached` (states no legal path from a create leads
  * to: set by the service itself, or by data it was given), by state; and the request that listed the first.
  */
-async function getListedStates(ctx: TestContext, machine: StateMachineModel, resource: ResourceModel, field: string, reached: ReadonlySet<string>): Promise<{ ids: Map<string, unknown[]>; req?: TestRequest }> {
+async function getListedStates(
+  ctx: TestContext,
+  machine: StateMachineModel,
+  resource: ResourceModel,
+  field: string,
+  reached: ReadonlySet<string>,
+): Promise<{ ids: Map<string, unknown[]>; req?: TestRequest }> {
   const ids = new Map<string, unknown[]>();
   const wanted = new Set(machine.states.map((x) => x.name).filter((x) => !reached.has(x)));
   const list = ctx.routes.find((r) => r.operation.action === 'list' && r.resource?.name === resource.name);
   const headers = list && wanted.size > 0 ? await ctx.authFor(list.operation.auth).catch(() => undefined) : undefined;
   if (!list || !headers) return { ids };
   const size = getPageSizeParam(list);
-  let query: Record<string, string> | undefined = size === undefined ? {} : { [size]: String(ctx.model.limits?.pageSize?.max ?? ctx.model.limits?.pageSize?.default ?? 20) };
+  let query: Record<string, string> | undefined =
+    size === undefined ? {} : { [size]: String(ctx.model.limits?.pageSize?.max ?? ctx.model.limits?.pageSize?.default ?? 20) };
   let first: TestRequest | undefined;
   for (let page = 0; query && page < LISTED_PAGES; page++) {
     const req: TestRequest = { method: 'GET', path: ctx.pathOf(list, undefined, query), headers };
@@ -73,7 +80,14 @@ interface Walked {
  * was (read back). Deterministic: a transition out of a terminal state, or an illegal one from the initial state,
  * is caught on every seed.
  */
-async function checkStatePairs(ctx: TestContext, machine: StateMachineModel, resource: ResourceModel, field: string, transitions: readonly OperationRoute[], read: OperationRoute | undefined): Promise<void> {
+async function checkStatePairs(
+  ctx: TestContext,
+  machine: StateMachineModel,
+  resource: ResourceModel,
+  field: string,
+  transitions: readonly OperationRoute[],
+  read: OperationRoute | undefined,
+): Promise<void> {
   if (!ctx.selected('states', 'states.pairs') || ctx.stopped) return;
   const headers = new Map<string, Record<string, string>>();
   for (const t of transitions) {
@@ -89,17 +103,26 @@ async function checkStatePairs(ctx: TestContext, machine: StateMachineModel, res
     if (typeof shown === 'string') root = shown;
   }
   if (root === undefined) {
-    ctx.skip('states', 'states.pairs', `${machine.resource} (${field})`, `no state to start from: the machine declares no initial state and a new ${resource.name} shows none`);
+    ctx.skip(
+      'states',
+      'states.pairs',
+      `${machine.resource} (${field})`,
+      `no state to start from: the machine declares no initial state and a new ${resource.name} shows none`,
+    );
     return;
   }
   const all = getStatePaths(root, transitions);
-  const walkable = getStatePaths(root, transitions.filter((t) => headers.has(t.operation.id)));
+  const walkable = getStatePaths(
+    root,
+    transitions.filter((t) => headers.has(t.operation.id)),
+  );
   // States a list shows that no legal path from a create reaches are starting points too: a listed object in one
   // is walked on from there (each listed object used once), and so are the states only those lead to.
   const listed = await getListedStates(ctx, machine, resource, field, new Set(all.keys()));
   const plans: { state: string; path: OperationRoute[]; from?: string }[] = [...all].map(([state, path]) => ({ state, path }));
   for (const from of listed.ids.keys()) {
-    for (const [state, path] of getStatePaths(from, transitions)) if (!all.has(state) && !plans.some((p) => p.state === state)) plans.push({ state, path, from });
+    for (const [state, path] of getStatePaths(from, transitions))
+      if (!all.has(state) && !plans.some((p) => p.state === state)) plans.push({ state, path, from });
   }
   ctx.statePairs.total += plans.length * transitions.length;
   const idName = resource.identifier ?? 'id';
@@ -115,9 +138,17 @@ async function checkStatePairs(ctx: TestContext, machine: StateMachineModel, res
     } else {
       const made = await ctx.createObject(resource);
       if (!made) return `no credential to create a ${resource.name}`;
-      if (made.res.status >= 300) return ctx.failure(resource.name, `a created ${resource.name} to walk the machine from`, resource.pointer, made.req, made.res);
+      if (made.res.status >= 300)
+        return ctx.failure(resource.name, `a created ${resource.name} to walk the machine from`, resource.pointer, made.req, made.res);
       id = made.res.body?.[idName];
-      if (machine.initial !== undefined && made.res.body?.[field] !== machine.initial) return ctx.failure(resource.name, `a new ${resource.name} in the initial state ${machine.initial}`, machine.pointer, made.req, `${field} is ${JSON.stringify(made.res.body?.[field])}`);
+      if (machine.initial !== undefined && made.res.body?.[field] !== machine.initial)
+        return ctx.failure(
+          resource.name,
+          `a new ${resource.name} in the initial state ${machine.initial}`,
+          machine.pointer,
+          made.req,
+          `${field} is ${JSON.stringify(made.res.body?.[field])}`,
+        );
       trail = [`# ${resource.name} ${String(id)} made by:`, ctx.client.curl(made.req)];
     }
     for (const r of path) {
@@ -144,7 +175,13 @@ async function checkStatePairs(ctx: TestContext, machine: StateMachineModel, res
     const shown = from === undefined ? '' : from === state ? ', shown by a list' : `, from a listed ${from}`;
     await ctx.check('states', 'states.pairs', `${machine.resource} in ${state}${terminal ? ' (terminal)' : ''}${shown}`, async (scope) => {
       const path = from === undefined ? walkable.get(state) : pathToState.every((r) => headers.has(r.operation.id)) ? pathToState : undefined;
-      if (!path) return scope.skip(`cannot reach ${state}: no credential for ${pathToState.filter((r) => !headers.has(r.operation.id)).map((r) => r.operation.id).join(', ')}`);
+      if (!path)
+        return scope.skip(
+          `cannot reach ${state}: no credential for ${pathToState
+            .filter((r) => !headers.has(r.operation.id))
+            .map((r) => r.operation.id)
+            .join(', ')}`,
+        );
       const usable = transitions.filter((t) => headers.has(t.operation.id));
       const illegal = usable.filter((t) => !t.transition!.from.includes(state));
       const legal = usable.filter((t) => t.transition!.from.includes(state));
@@ -155,7 +192,8 @@ async function checkStatePairs(ctx: TestContext, machine: StateMachineModel, res
         if (typeof w === 'string') return scope.skip(w);
         if (!('id' in w)) return scope.fail(w);
         const before = await readBack(w.id);
-        if (before && (before.res.status !== 200 || before.res.body?.[field] !== state)) return scope.fail(withTrail(ctx.failure(read!.operation.id, `a read shows ${field} = ${state}`, machine.pointer, before.req, before.res), w));
+        if (before && (before.res.status !== 200 || before.res.body?.[field] !== state))
+          return scope.fail(withTrail(ctx.failure(read!.operation.id, `a read shows ${field} = ${state}`, machine.pointer, before.req, before.res), w));
         for (const r of illegal) {
           const t = r.transition!;
           const req: TestRequest = { method: r.method, path: ctx.pathOf(r, w.id), headers: headers.get(r.operation.id)!, body: await ctx.transitionBody(r) };
@@ -167,7 +205,18 @@ async function checkStatePairs(ctx: TestContext, machine: StateMachineModel, res
           if (why !== undefined) return scope.fail(withTrail(ctx.failure(r.operation.id, expected, t.pointer, req, `${why}; ${describe(res)}`), w));
           const after = await readBack(w.id);
           if (before && after && JSON.stringify(after.res.body) !== JSON.stringify(before.res.body)) {
-            return scope.fail(withTrail(ctx.failure(r.operation.id, `the ${resource.name} unchanged after the refused ${t.name}`, t.pointer, req, `a read before showed ${JSON.stringify(before.res.body).slice(0, 200)}, after: ${JSON.stringify(after.res.body).slice(0, 200)}`), w));
+            return scope.fail(
+              withTrail(
+                ctx.failure(
+                  r.operation.id,
+                  `the ${resource.name} unchanged after the refused ${t.name}`,
+                  t.pointer,
+                  req,
+                  `a read before showed ${JSON.stringify(before.res.body).slice(0, 200)}, after: ${JSON.stringify(after.res.body).slice(0, 200)}`,
+                ),
+                w,
+              ),
+            );
           }
         }
       }
@@ -180,15 +229,25 @@ async function checkStatePairs(ctx: TestContext, machine: StateMachineModel, res
         const req: TestRequest = { method: r.method, path: ctx.pathOf(r, w.id), headers: headers.get(r.operation.id)!, body };
         const res = await ctx.send(r, req);
         ctx.statePairs.tried++;
-        if (res.status !== r.successStatus) return scope.fail(withTrail(ctx.failure(r.operation.id, `${t.name} from ${state} succeeds (${r.successStatus}) and lands in ${t.to}`, t.pointer, req, res), w));
-        if (res.body?.[field] !== t.to) return scope.fail(withTrail(ctx.failure(r.operation.id, `${field} = ${t.to} after ${t.name} from ${state}`, t.pointer, req, res), w));
+        if (res.status !== r.successStatus)
+          return scope.fail(
+            withTrail(ctx.failure(r.operation.id, `${t.name} from ${state} succeeds (${r.successStatus}) and lands in ${t.to}`, t.pointer, req, res), w),
+          );
+        if (res.body?.[field] !== t.to)
+          return scope.fail(withTrail(ctx.failure(r.operation.id, `${field} = ${t.to} after ${t.name} from ${state}`, t.pointer, req, res), w));
         ctx.checkShape(resource, res.body, req, r.operation.id);
         const after = await readBack(w.id);
-        if (after && (after.res.status !== 200 || after.res.body?.[field] !== t.to)) return scope.fail(withTrail(ctx.failure(read!.operation.id, `a read after ${t.name} from ${state} shows ${field} = ${t.to}`, t.pointer, after.req, after.res), w));
+        if (after && (after.res.status !== 200 || after.res.body?.[field] !== t.to))
+          return scope.fail(
+            withTrail(ctx.failure(read!.operation.id, `a read after ${t.name} from ${state} shows ${field} = ${t.to}`, t.pointer, after.req, after.res), w),
+          );
         w = undefined;
       }
       const missing = transitions.filter((t) => !headers.has(t.operation.id));
-      if (missing.length > 0) scope.skip(`tried ${usable.length} of ${transitions.length} transitions in ${state}; no credential for ${missing.map((t) => t.operation.id).join(', ')}`);
+      if (missing.length > 0)
+        scope.skip(
+          `tried ${usable.length} of ${transitions.length} transitions in ${state}; no credential for ${missing.map((t) => t.operation.id).join(', ')}`,
+        );
     });
   }
 }
@@ -219,22 +278,38 @@ export async function checkStates(ctx: TestContext, runs: number): Promise<void>
       const steps = fc.array(fc.constantFrom(...usable), { minLength: 1, maxLength: Math.min(6, machine.states.length + 2) });
       await runProperty(ctx, scope, steps, runs, async (sequence) => {
         const made = await ctx.createObject(resource);
-        if (!made || made.res.status >= 300) return made ? ctx.failure(resource.name, 'a created object to walk the machine from', resource.pointer, made.req, made.res) : undefined;
+        if (!made || made.res.status >= 300)
+          return made ? ctx.failure(resource.name, 'a created object to walk the machine from', resource.pointer, made.req, made.res) : undefined;
         const id = made.res.body[resource.identifier ?? 'id'];
         let state = machine.initial;
         let obj = made.res.body as Record<string, unknown>;
-        if (state !== undefined && made.res.body[field] !== state) return ctx.failure(resource.name, `a new object in the initial state ${state}`, machine.pointer, made.req, `${field} is ${JSON.stringify(made.res.body[field])}`);
+        if (state !== undefined && made.res.body[field] !== state)
+          return ctx.failure(
+            resource.name,
+            `a new object in the initial state ${state}`,
+            machine.pointer,
+            made.req,
+            `${field} is ${JSON.stringify(made.res.body[field])}`,
+          );
         const trail: string[] = [`# ${resource.name} ${String(id)} made by:`, ctx.client.curl(made.req)];
         for (const route of sequence) {
           const f = await step(ctx, route, field, id, state, obj, headers.get(route.operation.id)!);
-          if (f.failure) return { ...f.failure, curl: [...trail, `# then (${sequence.map((x) => x.transition!.name).join(' → ')}):`, f.failure.curl ?? ''].join('\n') };
+          if (f.failure)
+            return { ...f.failure, curl: [...trail, `# then (${sequence.map((x) => x.transition!.name).join(' → ')}):`, f.failure.curl ?? ''].join('\n') };
           trail.push(ctx.client.curl({ method: route.method, path: ctx.pathOf(route, id), headers: headers.get(route.operation.id)!, body: f.body ?? {} }));
           state = f.state;
           obj = f.obj;
           if (read && readHeaders) {
             const req: TestRequest = { method: 'GET', path: ctx.pathOf(read, id), headers: readHeaders };
             const res = await ctx.send(read, req);
-            if (res.status !== 200 || res.body?.[field] !== state) return ctx.failure(read.operation.id, `a read after ${sequence.map((s) => s.transition!.name).join(' → ')} shows ${field} = ${state}`, machine.pointer, req, res);
+            if (res.status !== 200 || res.body?.[field] !== state)
+              return ctx.failure(
+                read.operation.id,
+                `a read after ${sequence.map((s) => s.transition!.name).join(' → ')} shows ${field} = ${state}`,
+                machine.pointer,
+                req,
+                res,
+              );
           }
         }
         return undefined;
@@ -267,21 +342,47 @@ async function step(
     const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, body: {} };
     const res = await ctx.send(route, req);
     const why = ctx.expectCondition(res, 'validation');
-    if (why !== undefined) return { failure: ctx.failure(o.id, `${ctx.declared('validation')?.code ?? 'validation'}: ${t.name} requires ${unset.join(', ')}, which the object lacks`, t.pointer, req, `${why}; ${describe(res)}`), state, obj };
+    if (why !== undefined)
+      return {
+        failure: ctx.failure(
+          o.id,
+          `${ctx.declared('validation')?.code ?? 'validation'}: ${t.name} requires ${unset.join(', ')}, which the object lacks`,
+          t.pointer,
+          req,
+          `${why}; ${describe(res)}`,
+        ),
+        state,
+        obj,
+      };
   }
   const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, body };
   const res = await ctx.send(route, req);
   if (legal) {
-    if (res.status !== route.successStatus) return { failure: ctx.failure(o.id, `${t.name} from ${state} succeeds (${route.successStatus}) and lands in ${t.to}`, t.pointer, req, res), state, obj };
+    if (res.status !== route.successStatus)
+      return { failure: ctx.failure(o.id, `${t.name} from ${state} succeeds (${route.successStatus}) and lands in ${t.to}`, t.pointer, req, res), state, obj };
     if (res.body?.[field] !== t.to) return { failure: ctx.failure(o.id, `${field} = ${t.to} after ${t.name}`, t.pointer, req, res), state, obj };
-    for (const [k, v] of Object.entries(body)) if (JSON.stringify(res.body?.[k]) !== JSON.stringify(v)) return { failure: ctx.failure(o.id, `${k} recorded as sent by ${t.name}`, t.pointer, req, res), state, obj };
-    if (t.stamp !== undefined && (typeof res.body?.[t.stamp] !== 'string' || Number.isNaN(Date.parse(res.body[t.stamp] as string)))) return { failure: ctx.failure(o.id, `${t.stamp} stamped by ${t.name}`, t.pointer, req, res), state, obj };
+    for (const [k, v] of Object.entries(body))
+      if (JSON.stringify(res.body?.[k]) !== JSON.stringify(v))
+        return { failure: ctx.failure(o.id, `${k} recorded as sent by ${t.name}`, t.pointer, req, res), state, obj };
+    if (t.stamp !== undefined && (typeof res.body?.[t.stamp] !== 'string' || Number.isNaN(Date.parse(res.body[t.stamp] as string))))
+      return { failure: ctx.failure(o.id, `${t.stamp} stamped by ${t.name}`, t.pointer, req, res), state, obj };
     ctx.checkShape(resource, res.body, req, o.id);
     return { state: t.to, obj: res.body as Record<string, unknown>, body };
   }
   const d = ctx.declared('illegal_transition');
   const why = ctx.expectCondition(res, 'illegal_transition');
-  if (why !== undefined) return { failure: ctx.failure(o.id, `${d?.code ?? 'illegal_transition'} (${d?.status ?? '?'}): ${t.name} is not allowed from ${state} (only from ${t.from.join(', ')})`, t.pointer, req, `${why}; ${describe(res)}`), state, obj };
+  if (why !== undefined)
+    return {
+      failure: ctx.failure(
+        o.id,
+        `${d?.code ?? 'illegal_transition'} (${d?.status ?? '?'}): ${t.name} is not allowed from ${state} (only from ${t.from.join(', ')})`,
+        t.pointer,
+        req,
+        `${why}; ${describe(res)}`,
+      ),
+      state,
+      obj,
+    };
   return { state, obj, body };
 }
 
@@ -319,11 +420,27 @@ async function checkLists(ctx: TestContext): Promise<void> {
         if (sort === undefined) current = seen;
         const ids = seen.map((x) => JSON.stringify(x[resource.identifier ?? 'id']));
         const dup = ids.find((x, i) => ids.indexOf(x) !== i);
-        const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { [LIST_PARAMS.limit]: '2', ...(sort ? { [LIST_PARAMS.sort]: sort } : {}) }), headers };
+        const req: TestRequest = {
+          method: 'GET',
+          path: ctx.pathOf(route, undefined, { [LIST_PARAMS.limit]: '2', ...(sort ? { [LIST_PARAMS.sort]: sort } : {}) }),
+          headers,
+        };
         // The reproduction: every page up to the one where the object shows again, cursors as sent.
-        if (dup !== undefined) return scope.fail({ ...ctx.failure(o.id, 'each object once across pages', o.pointer, req, `${dup} appears twice`), curl: ctx.client.curlPages(pages, ids.findIndex((x, i) => ids.indexOf(x) !== i), `${dup} again`) });
+        if (dup !== undefined)
+          return scope.fail({
+            ...ctx.failure(o.id, 'each object once across pages', o.pointer, req, `${dup} appears twice`),
+            curl: ctx.client.curlPages(
+              pages,
+              ids.findIndex((x, i) => ids.indexOf(x) !== i),
+              `${dup} again`,
+            ),
+          });
         const gap = [...mine].find((x) => !ids.includes(x));
-        if (gap !== undefined && ctx.pool.get(resource.name)!.some((x) => JSON.stringify(x[resource.identifier ?? 'id']) === gap)) return scope.fail({ ...ctx.failure(o.id, 'every object of the caller across pages', o.pointer, req, `${gap} missing after ${seen.length} items`), curl: ctx.client.curlPages(pages, seen.length, `the last: ${gap} on none`) });
+        if (gap !== undefined && ctx.pool.get(resource.name)!.some((x) => JSON.stringify(x[resource.identifier ?? 'id']) === gap))
+          return scope.fail({
+            ...ctx.failure(o.id, 'every object of the caller across pages', o.pointer, req, `${gap} missing after ${seen.length} items`),
+            curl: ctx.client.curlPages(pages, seen.length, `the last: ${gap} on none`),
+          });
         if (sort) {
           const field = sort.replace(/^-/, '');
           const values = seen.map((x) => x[field]);
@@ -331,7 +448,11 @@ async function checkLists(ctx: TestContext): Promise<void> {
             const a = values[i - 1] as string | number | null;
             const b = values[i] as string | number | null;
             if (a === null || b === null || a === undefined || b === undefined) continue;
-            if (sort.startsWith('-') ? a < b : a > b) return scope.fail({ ...ctx.failure(o.id, `items ordered by ${sort}`, o.pointer, req, `${JSON.stringify(a)} before ${JSON.stringify(b)}`), curl: ctx.client.curlPages(pages, i, `${JSON.stringify(b)} after ${JSON.stringify(a)}`) });
+            if (sort.startsWith('-') ? a < b : a > b)
+              return scope.fail({
+                ...ctx.failure(o.id, `items ordered by ${sort}`, o.pointer, req, `${JSON.stringify(a)} before ${JSON.stringify(b)}`),
+                curl: ctx.client.curlPages(pages, i, `${JSON.stringify(b)} after ${JSON.stringify(a)}`),
+              });
           }
         }
       }
@@ -339,12 +460,25 @@ async function checkLists(ctx: TestContext): Promise<void> {
         const sample = current.find((x) => x[name] !== undefined && x[name] !== null);
         if (!sample) continue;
         const value = String(sample[name]);
-        const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { [name]: value, [LIST_PARAMS.limit]: String(ctx.model.limits?.pageSize?.max ?? ctx.model.limits?.pageSize?.default ?? 20) }), headers };
+        const req: TestRequest = {
+          method: 'GET',
+          path: ctx.pathOf(route, undefined, {
+            [name]: value,
+            [LIST_PARAMS.limit]: String(ctx.model.limits?.pageSize?.max ?? ctx.model.limits?.pageSize?.default ?? 20),
+          }),
+          headers,
+        };
         const res = await ctx.send(route, req);
-        if (res.status !== 200 || !Array.isArray(res.body?.[PAGE_FIELDS.items])) return scope.fail(ctx.failure(o.id, `a page filtered by ${name}`, o.pointer, req, res));
+        if (res.status !== 200 || !Array.isArray(res.body?.[PAGE_FIELDS.items]))
+          return scope.fail(ctx.failure(o.id, `a page filtered by ${name}`, o.pointer, req, res));
         const wrong = (res.body[PAGE_FIELDS.items] as Record<string, unknown>[]).find((x) => String(x[name]) !== value);
-        if (wrong) return scope.fail(ctx.failure(o.id, `only items with ${name} = ${value}`, o.pointer, req, `an item with ${name} = ${JSON.stringify(wrong[name])}`));
-        if (!(res.body[PAGE_FIELDS.items] as Record<string, unknown>[]).some((x) => JSON.stringify(x[resource.identifier ?? 'id']) === JSON.stringify(sample[resource.identifier ?? 'id']))) {
+        if (wrong)
+          return scope.fail(ctx.failure(o.id, `only items with ${name} = ${value}`, o.pointer, req, `an item with ${name} = ${JSON.stringify(wrong[name])}`));
+        if (
+          !(res.body[PAGE_FIELDS.items] as Record<string, unknown>[]).some(
+            (x) => JSON.stringify(x[resource.identifier ?? 'id']) === JSON.stringify(sample[resource.identifier ?? 'id']),
+          )
+        ) {
           return scope.fail(ctx.failure(o.id, `the matching object in a page filtered by ${name}`, o.pointer, req, `${describe(res).slice(0, 200)}`));
         }
       }

@@ -38,7 +38,8 @@ export async function checkUnionVariants(ctx: TestContext, route: OperationRoute
     const headers = await ctx.authFor(o.auth);
     if (!headers) return scope.skip('no credential for this operation');
     if (route.headers.some((h) => !h.optional && !h.hasDefault)) return scope.skip(`the tester does not generate request headers; ${o.id} requires one`);
-    if (route.query.some((q) => q.kind === 'param' && q.parameter && !q.parameter.optional && !q.parameter.hasDefault)) return scope.skip(`${o.id} requires query parameters`);
+    if (route.query.some((q) => q.kind === 'param' && q.parameter && !q.parameter.optional && !q.parameter.hasDefault))
+      return scope.skip(`${o.id} requires query parameters`);
     let id: unknown;
     if (ctx.idParams(route).length > 0) {
       if (!route.resource) return scope.skip('the spec does not say what the path parameter names (no resource)');
@@ -53,7 +54,11 @@ export async function checkUnionVariants(ctx: TestContext, route: OperationRoute
         let body: Record<string, unknown>;
         if (field === undefined) body = value;
         else {
-          const base = resource ? await ctx.sampleCreateBody(resource, 0, true) : ((await ctx.resolveRefs(fc.sample(objectArbitrary(ctx.model, o.request?.fields ?? [], undefined, 'create', true), { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
+          const base = resource
+            ? await ctx.sampleCreateBody(resource, 0, true)
+            : ((await ctx.resolveRefs(
+                fc.sample(objectArbitrary(ctx.model, o.request?.fields ?? [], undefined, 'create', true), { seed: ctx.seed, numRuns: 1 })[0],
+              )) as Record<string, unknown>);
           if (resource && o.action !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
           body = ctx.makeUnique(resource, { ...base, [field]: value });
         }
@@ -61,12 +66,26 @@ export async function checkUnionVariants(ctx: TestContext, route: OperationRoute
         const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, body };
         const res = await ctx.send(route, req);
         if (res.status === 501) return scope.skip(`the service answers 501 Not Implemented for ${o.id}: its answers were not checked`, 'not-run');
-        const refusedAsDeclared = o.action === 'custom' && res.status >= 400 && res.status < 500 && o.errors.some((e) => ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status);
+        const refusedAsDeclared =
+          o.action === 'custom' &&
+          res.status >= 400 &&
+          res.status < 500 &&
+          o.errors.some((e) => ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status);
         if (refusedAsDeclared) continue;
-        if (res.status !== route.successStatus) return scope.fail(ctx.failure(o.id, `status ${route.successStatus} for a valid body with ${what}`, v.pointer, req, res));
+        if (res.status !== route.successStatus)
+          return scope.fail(ctx.failure(o.id, `status ${route.successStatus} for a valid body with ${what}`, v.pointer, req, res));
         if (resource && field !== undefined) {
           const back = (res.body as Record<string, unknown> | undefined)?.[field];
-          if (canonical(back) !== canonical(value)) return scope.fail(ctx.failure(o.id, `${what} kept as sent: ${JSON.stringify(value).slice(0, 120)}`, v.pointer, req, `${field} is ${JSON.stringify(back)?.slice(0, 120)}; ${describe(res)}`));
+          if (canonical(back) !== canonical(value))
+            return scope.fail(
+              ctx.failure(
+                o.id,
+                `${what} kept as sent: ${JSON.stringify(value).slice(0, 120)}`,
+                v.pointer,
+                req,
+                `${field} is ${JSON.stringify(back)?.slice(0, 120)}; ${describe(res)}`,
+              ),
+            );
           if (o.action === 'create') ctx.remember(resource, res.body as Record<string, unknown>);
         }
       }
@@ -76,5 +95,7 @@ export async function checkUnionVariants(ctx: TestContext, route: OperationRoute
 
 /** JSON with object keys sorted: the same value whatever order the service writes its fields in. */
 function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
+  return JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
+  );
 }

@@ -11,7 +11,11 @@ import { describe, type TestContext } from './tester-context.js';
 
 /** A resource's response schema as an older version shows it: the changes since, undone newest first. */
 function schemaAt(ctx: TestContext, resource: ResourceModel, version: string): JsonSchema {
-  const s = JSON.parse(JSON.stringify(getResourceSchema(ctx.model, resource, 'response'))) as { properties: Record<string, JsonSchema>; required?: string[]; additionalProperties?: unknown };
+  const s = JSON.parse(JSON.stringify(getResourceSchema(ctx.model, resource, 'response'))) as {
+    properties: Record<string, JsonSchema>;
+    required?: string[];
+    additionalProperties?: unknown;
+  };
   for (const c of [...getChangesSince(ctx.model, version)].reverse()) {
     if (c.resource !== resource.name) continue;
     const rename = (from: string, to: string) => {
@@ -53,7 +57,12 @@ export async function checkVersions(ctx: TestContext): Promise<void> {
   const placement = v.placement;
   const media = placement.kind === 'media_type' ? parseMediaTypeTemplate(placement.template) : undefined;
   if (placement.kind === 'media_type' && !media) {
-    ctx.skip('versioning', 'versioning.served', 'versions', `versioning.placement.media_type ${placement.template} is not a usable template (check: version-media-type-invalid)`);
+    ctx.skip(
+      'versioning',
+      'versioning.served',
+      'versions',
+      `versioning.placement.media_type ${placement.template} is not a usable template (check: version-media-type-invalid)`,
+    );
     return;
   }
   const readMedia = media ? createMediaTypeReader(media) : undefined;
@@ -64,7 +73,8 @@ export async function checkVersions(ctx: TestContext): Promise<void> {
       const type = fillMediaType(placement.template, version);
       return { path: ctxPath, headers: { ...headers, accept: type, ...(body ? { 'content-type': type } : {}) } };
     }
-    if (placement.kind === 'query') return { path: `${ctxPath}${ctxPath.includes('?') ? '&' : '?'}${encodeURIComponent(placement.name)}=${encodeURIComponent(version)}`, headers };
+    if (placement.kind === 'query')
+      return { path: `${ctxPath}${ctxPath.includes('?') ? '&' : '?'}${encodeURIComponent(placement.name)}=${encodeURIComponent(version)}`, headers };
     const current = ctx.versionPrefix() ?? '';
     return { path: `${ctx.versionPrefix(version) ?? ''}${ctxPath.slice(current.length)}`, headers };
   };
@@ -88,7 +98,10 @@ export async function checkVersions(ctx: TestContext): Promise<void> {
       const req: TestRequest = { method: 'GET', ...withVersion(ctx.pathOf(read, obj[resource.identifier ?? 'id']), headers, version) };
       const res = await ctx.send(read, req);
       const wrong = ctx.expectCondition(res, 'unsupported_version');
-      if (wrong !== undefined) scope.fail(ctx.failure(read.operation.id, `${d.code} (${d.status}) for version ${version}, ${why}`, pointer ?? d.pointer, req, `${wrong}; ${describe(res)}`));
+      if (wrong !== undefined)
+        scope.fail(
+          ctx.failure(read.operation.id, `${d.code} (${d.status}) for version ${version}, ${why}`, pointer ?? d.pointer, req, `${wrong}; ${describe(res)}`),
+        );
     });
   const versions = [...new Set([...(v.current !== undefined ? [v.current] : []), ...v.supported.map((s) => s.version)])];
   const today = new Date().toISOString().slice(0, 10);
@@ -110,13 +123,47 @@ export async function checkVersions(ctx: TestContext): Promise<void> {
       const pointer = declared?.pointer ?? '/versioning/current';
       if (res.status !== 200) return scope.fail(ctx.failure(read.operation.id, `version ${version} is served`, pointer, req, res));
       const ct = res.headers.get('content-type') ?? '';
-      if (!/^application\/([a-z0-9.+-]*\+)?json/i.test(ct)) return scope.fail(ctx.failure(read.operation.id, `a JSON Content-Type in version ${version}`, pointer, req, `Content-Type: ${ct || '(none)'}`));
-      if (readMedia && readMedia(ct) !== version) return scope.fail(ctx.failure(read.operation.id, `Content-Type ${fillMediaType(media!.template, version)}: the version served, in the media type`, '/versioning/placement/media_type', req, `Content-Type: ${ct}`));
+      if (!/^application\/([a-z0-9.+-]*\+)?json/i.test(ct))
+        return scope.fail(ctx.failure(read.operation.id, `a JSON Content-Type in version ${version}`, pointer, req, `Content-Type: ${ct || '(none)'}`));
+      if (readMedia && readMedia(ct) !== version)
+        return scope.fail(
+          ctx.failure(
+            read.operation.id,
+            `Content-Type ${fillMediaType(media!.template, version)}: the version served, in the media type`,
+            '/versioning/placement/media_type',
+            req,
+            `Content-Type: ${ct}`,
+          ),
+        );
       const m = ctx.mismatch(schemaAt(ctx, resource, version), res.body);
-      if (m !== undefined) return scope.fail(ctx.failure(read.operation.id, `${resource.name} in the shape of version ${version}`, pointer, req, `${m}; ${describe(res).slice(0, 300)}`));
-      if (declared?.deprecated !== undefined && !res.headers.get('deprecation')) return scope.fail(ctx.failure(read.operation.id, `a Deprecation header: version ${version} is deprecated since ${declared.deprecated}`, `${pointer}/deprecated`, req, 'no Deprecation header'));
-      if (declared?.sunset !== undefined && !res.headers.get('sunset')) return scope.fail(ctx.failure(read.operation.id, `a Sunset header: version ${version} ends on ${declared.sunset}`, `${pointer}/sunset`, req, 'no Sunset header'));
-      if (declared?.deprecated === undefined && res.headers.get('deprecation')) return scope.fail(ctx.failure(read.operation.id, `no Deprecation header: version ${version} is not deprecated`, pointer, req, `Deprecation: ${res.headers.get('deprecation') ?? ''}`));
+      if (m !== undefined)
+        return scope.fail(
+          ctx.failure(read.operation.id, `${resource.name} in the shape of version ${version}`, pointer, req, `${m}; ${describe(res).slice(0, 300)}`),
+        );
+      if (declared?.deprecated !== undefined && !res.headers.get('deprecation'))
+        return scope.fail(
+          ctx.failure(
+            read.operation.id,
+            `a Deprecation header: version ${version} is deprecated since ${declared.deprecated}`,
+            `${pointer}/deprecated`,
+            req,
+            'no Deprecation header',
+          ),
+        );
+      if (declared?.sunset !== undefined && !res.headers.get('sunset'))
+        return scope.fail(
+          ctx.failure(read.operation.id, `a Sunset header: version ${version} ends on ${declared.sunset}`, `${pointer}/sunset`, req, 'no Sunset header'),
+        );
+      if (declared?.deprecated === undefined && res.headers.get('deprecation'))
+        return scope.fail(
+          ctx.failure(
+            read.operation.id,
+            `no Deprecation header: version ${version} is not deprecated`,
+            pointer,
+            req,
+            `Deprecation: ${res.headers.get('deprecation') ?? ''}`,
+          ),
+        );
     });
     if (version === v.current) continue;
     const create = ctx.createRoute(resource.name);
@@ -128,12 +175,21 @@ export async function checkVersions(ctx: TestContext): Promise<void> {
       const at = withVersion(ctx.pathOf(create), headers, version, true);
       const req: TestRequest = { method: 'POST', ...at, body };
       const res = await ctx.send(create, req);
-      if (res.status !== create.successStatus) return scope.fail(ctx.failure(create.operation.id, `a body in the shape of version ${version} accepted`, declared?.pointer, req, res));
+      if (res.status !== create.successStatus)
+        return scope.fail(ctx.failure(create.operation.id, `a body in the shape of version ${version} accepted`, declared?.pointer, req, res));
       const m = ctx.mismatch(schemaAt(ctx, resource, version), res.body);
-      if (m !== undefined) scope.fail(ctx.failure(create.operation.id, `${resource.name} in the shape of version ${version}`, declared?.pointer, req, `${m}; ${describe(res).slice(0, 300)}`));
+      if (m !== undefined)
+        scope.fail(
+          ctx.failure(
+            create.operation.id,
+            `${resource.name} in the shape of version ${version}`,
+            declared?.pointer,
+            req,
+            `${m}; ${describe(res).slice(0, 300)}`,
+          ),
+        );
     });
   }
   const bogus = v.scheme === 'integer' ? '999999' : v.scheme === 'semver' ? '999.0.0' : '1900-01-01';
   await refused('versioning.unsupported', bogus, read.operation.id, 'which is not served');
 }
-

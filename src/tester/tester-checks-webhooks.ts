@@ -62,7 +62,7 @@ export async function checkWebhooks(ctx: TestContext): Promise<void> {
   const port = ctx.options.webhookListen;
   if (port === undefined) {
     ctx.skip('events', 'events.webhook', 'webhooks', 'not asked for: give --webhook-listen PORT to receive and verify signed webhooks');
-    ctx.skip('events', 'events.ownership', "webhooks registered by another subject", 'not asked for: give --webhook-listen PORT to receive webhooks');
+    ctx.skip('events', 'events.ownership', 'webhooks registered by another subject', 'not asked for: give --webhook-listen PORT to receive webhooks');
     return;
   }
   await checkWebhookSignature(ctx, port);
@@ -80,7 +80,9 @@ async function checkWebhookOwnership(ctx: TestContext, port: number): Promise<vo
   await ctx.check('events', 'events.ownership', 'webhooks registered by another subject', async (scope) => {
     if (!add) return scope.skip('the spec serves no webhook registration (events.delivery.webhook.path not shown)');
     const kinds = ctx.model.events?.kinds ?? [];
-    const resource = ctx.model.resources.find((r) => r.owner !== undefined && ctx.createRoute(r.name) && kinds.some((k) => k.triggers.some((t) => t.resource === r.name && t.action === 'create')));
+    const resource = ctx.model.resources.find(
+      (r) => r.owner !== undefined && ctx.createRoute(r.name) && kinds.some((k) => k.triggers.some((t) => t.resource === r.name && t.action === 'create')),
+    );
     if (!resource) return scope.skip('no event kind fires on a create of an owned resource the tester can make');
     const mainHeaders = await ctx.authFor(add.auth);
     const otherHeaders = await ctx.authFor(add.auth, ctx.other);
@@ -90,10 +92,21 @@ async function checkWebhookOwnership(ctx: TestContext, port: number): Promise<vo
     const receiver = await listen(port);
     const registered: { id: unknown; headers: Record<string, string> }[] = [];
     try {
-      for (const [who, headers] of [['main', mainHeaders], ['other', otherHeaders]] as const) {
-        const reg: TestRequest = { method: 'POST', path: ctx.fillVersion(add.path), headers, body: { url: `http://127.0.0.1:${port}/servicespec-test-${who}`, kinds: names } };
+      for (const [who, headers] of [
+        ['main', mainHeaders],
+        ['other', otherHeaders],
+      ] as const) {
+        const reg: TestRequest = {
+          method: 'POST',
+          path: ctx.fillVersion(add.path),
+          headers,
+          body: { url: `http://127.0.0.1:${port}/servicespec-test-${who}`, kinds: names },
+        };
         const res = await ctx.send(undefined, reg);
-        if (res.status !== add.successStatus) return scope.fail(ctx.failure('webhook registration', `${add.successStatus}: the ${who} subject registers an endpoint`, '/events/delivery/webhook', reg, res));
+        if (res.status !== add.successStatus)
+          return scope.fail(
+            ctx.failure('webhook registration', `${add.successStatus}: the ${who} subject registers an endpoint`, '/events/delivery/webhook', reg, res),
+          );
         registered.push({ id: res.body?.id, headers });
       }
       const made = await ctx.createObject(resource);
@@ -102,7 +115,10 @@ async function checkWebhookOwnership(ctx: TestContext, port: number): Promise<vo
       const steps = [ctx.client.curl(made.req)];
       // A transition from the initial state too: its event is the owner's as much as the create's.
       const machine = ctx.model.stateMachines.find((m) => m.resource === resource.name);
-      const first = machine?.initial !== undefined ? ctx.routes.find((r) => r.resource?.name === resource.name && r.transition?.from.includes(machine.initial!) && r.transition.emits !== undefined) : undefined;
+      const first =
+        machine?.initial !== undefined
+          ? ctx.routes.find((r) => r.resource?.name === resource.name && r.transition?.from.includes(machine.initial!) && r.transition.emits !== undefined)
+          : undefined;
       const firstHeaders = first ? await ctx.authFor(first.operation.auth) : undefined;
       let fired = 1;
       if (first && firstHeaders) {
@@ -115,31 +131,57 @@ async function checkWebhookOwnership(ctx: TestContext, port: number): Promise<vo
       }
       const about = (d: { body: string }) => d.body.includes(JSON.stringify(id));
       const end = ctx.client.clock.now() + DELIVERY_WAIT_MS;
-      while (receiver.deliveries.filter((d) => d.path.endsWith('-main') && about(d)).length < fired && ctx.client.clock.now() < end) await ctx.client.clock.sleep(50);
+      while (receiver.deliveries.filter((d) => d.path.endsWith('-main') && about(d)).length < fired && ctx.client.clock.now() < end)
+        await ctx.client.clock.sleep(50);
       await ctx.client.clock.sleep(LEAK_GRACE_MS);
       const leaked = receiver.deliveries.filter((d) => d.path.endsWith('-other') && about(d));
       if (leaked.length > 0) {
         const types = leaked.map((d) => String((JSON.parse(d.body) as { type?: string }).type));
-        return scope.fail({ operation: 'webhook delivery', expected: `an endpoint another subject registered gets none of the main subject's ${resource.name} events (owner: ${resource.owner})`, ...(ctx.specRef(resource.pointer) ? { spec: ctx.specRef(resource.pointer)! } : {}), actual: `${types.join(', ')} for ${String(id)} delivered to the other subject's endpoint`, curl: [`# with an endpoint registered by the other subject for ${names.join(', ')}:`, ...steps].join('\n') });
+        return scope.fail({
+          operation: 'webhook delivery',
+          expected: `an endpoint another subject registered gets none of the main subject's ${resource.name} events (owner: ${resource.owner})`,
+          ...(ctx.specRef(resource.pointer) ? { spec: ctx.specRef(resource.pointer)! } : {}),
+          actual: `${types.join(', ')} for ${String(id)} delivered to the other subject's endpoint`,
+          curl: [`# with an endpoint registered by the other subject for ${names.join(', ')}:`, ...steps].join('\n'),
+        });
       }
-      if (!receiver.deliveries.some((d) => d.path.endsWith('-main') && about(d))) return scope.skip(`the main subject's own endpoint got no event about the ${resource.name} either (events.webhook judges delivery)`);
+      if (!receiver.deliveries.some((d) => d.path.endsWith('-main') && about(d)))
+        return scope.skip(`the main subject's own endpoint got no event about the ${resource.name} either (events.webhook judges delivery)`);
       // And the other way round: the second subject's object reaches its own endpoint, never the main subject's.
       const theirs = await ctx.createObject(resource, undefined, ctx.other);
       if (theirs && theirs.res.status < 300) {
         const otherId = theirs.res.body[resource.identifier ?? 'id'];
         const aboutTheirs = (d: { body: string }) => d.body.includes(JSON.stringify(otherId));
         const until = ctx.client.clock.now() + DELIVERY_WAIT_MS;
-        while (!receiver.deliveries.some((d) => d.path.endsWith('-other') && aboutTheirs(d)) && ctx.client.clock.now() < until) await ctx.client.clock.sleep(50);
+        while (!receiver.deliveries.some((d) => d.path.endsWith('-other') && aboutTheirs(d)) && ctx.client.clock.now() < until)
+          await ctx.client.clock.sleep(50);
         await ctx.client.clock.sleep(LEAK_GRACE_MS);
         const crossed = receiver.deliveries.filter((d) => d.path.endsWith('-main') && aboutTheirs(d));
         if (crossed.length > 0) {
           const types = crossed.map((d) => (JSON.parse(d.body) as { type?: unknown }).type ?? 'a raw delivery').map(String);
-          return scope.fail({ operation: 'webhook delivery', expected: `the main subject's endpoint gets none of the second subject's ${resource.name} events (owner: ${resource.owner})`, ...(ctx.specRef(resource.pointer) ? { spec: ctx.specRef(resource.pointer)! } : {}), actual: `${types.join(', ')} for ${String(otherId)} delivered to the main subject's endpoint`, curl: [`# with an endpoint registered by each subject for ${names.join(', ')}; the second subject creates:`, ctx.client.curl(theirs.req)].join('\n') });
+          return scope.fail({
+            operation: 'webhook delivery',
+            expected: `the main subject's endpoint gets none of the second subject's ${resource.name} events (owner: ${resource.owner})`,
+            ...(ctx.specRef(resource.pointer) ? { spec: ctx.specRef(resource.pointer)! } : {}),
+            actual: `${types.join(', ')} for ${String(otherId)} delivered to the main subject's endpoint`,
+            curl: [`# with an endpoint registered by each subject for ${names.join(', ')}; the second subject creates:`, ctx.client.curl(theirs.req)].join(
+              '\n',
+            ),
+          });
         }
       }
     } finally {
       await receiver.close();
-      if (remove) for (const r of registered) if (r.id !== undefined) await ctx.send(undefined, { method: 'DELETE', path: ctx.fillVersion(remove.path).replace(/\{[^{}]*\}$/, encodeURIComponent(String(r.id))), headers: r.headers }).catch(() => undefined);
+      if (remove)
+        for (const r of registered)
+          if (r.id !== undefined)
+            await ctx
+              .send(undefined, {
+                method: 'DELETE',
+                path: ctx.fillVersion(remove.path).replace(/\{[^{}]*\}$/, encodeURIComponent(String(r.id))),
+                headers: r.headers,
+              })
+              .catch(() => undefined);
     }
   });
 }
@@ -169,9 +211,23 @@ async function checkWebhookSignature(ctx: TestContext, port: number): Promise<vo
     });
     let id: unknown;
     try {
-      const reg: TestRequest = { method: 'POST', path: ctx.fillVersion(add.path), headers, body: { url: `http://127.0.0.1:${port}/servicespec-test`, kinds: [kind.name] } };
+      const reg: TestRequest = {
+        method: 'POST',
+        path: ctx.fillVersion(add.path),
+        headers,
+        body: { url: `http://127.0.0.1:${port}/servicespec-test`, kinds: [kind.name] },
+      };
       const res = await ctx.send(undefined, reg);
-      if (res.status !== add.successStatus || typeof res.body?.secret !== 'string') return scope.fail(ctx.failure('webhook registration', `${add.successStatus} with the endpoint's secret`, ctx.model.events?.webhook ? '/events/delivery/webhook' : undefined, reg, res));
+      if (res.status !== add.successStatus || typeof res.body?.secret !== 'string')
+        return scope.fail(
+          ctx.failure(
+            'webhook registration',
+            `${add.successStatus} with the endpoint's secret`,
+            ctx.model.events?.webhook ? '/events/delivery/webhook' : undefined,
+            reg,
+            res,
+          ),
+        );
       id = res.body.id;
       const secret = res.body.secret as string;
       const made = await ctx.createObject(resource);
@@ -181,20 +237,45 @@ async function checkWebhookSignature(ctx: TestContext, port: number): Promise<vo
       const end = ctx.client.clock.now() + DELIVERY_WAIT_MS;
       while (!mine() && ctx.client.clock.now() < end) await ctx.client.clock.sleep(50);
       const d = mine();
-      if (!d) return scope.fail(ctx.failure(kind.name, `a ${kind.name} webhook to the registered endpoint within ${DELIVERY_WAIT_MS / 1000} s`, kind.pointer, made.req, `no delivery (${deliveries.length} others); ${describe(made.res).slice(0, 80)}`));
+      if (!d)
+        return scope.fail(
+          ctx.failure(
+            kind.name,
+            `a ${kind.name} webhook to the registered endpoint within ${DELIVERY_WAIT_MS / 1000} s`,
+            kind.pointer,
+            made.req,
+            `no delivery (${deliveries.length} others); ${describe(made.res).slice(0, 80)}`,
+          ),
+        );
       const why = verifyStandardWebhook(secret, d.headers, d.body);
-      if (why !== undefined) return scope.fail(ctx.failure(kind.name, why, '/events/delivery/webhook/signing', made.req, `webhook-signature: ${String(d.headers['webhook-signature'])}`));
+      if (why !== undefined)
+        return scope.fail(
+          ctx.failure(kind.name, why, '/events/delivery/webhook/signing', made.req, `webhook-signature: ${String(d.headers['webhook-signature'])}`),
+        );
       const body = JSON.parse(d.body) as Record<string, unknown> & { type?: string; data?: { object?: Record<string, unknown> } };
       // A raw kind's body is the payload itself (the object); an enveloped one names its kind and carries it in data.object.
       const payload = isRawEvent(kind) ? body : body.data?.object;
-      if (!isRawEvent(kind) && body.type !== kind.name) scope.fail(ctx.failure(kind.name, `a ${kind.name} webhook`, kind.pointer, made.req, `type ${String(body.type)}`));
-      else if (kind.payload?.resource === resource.name && payload?.[resource.identifier ?? 'id'] !== objectId) scope.fail(ctx.failure(kind.name, isRawEvent(kind) ? `the ${resource.name} itself as the body (body: raw)` : `the ${resource.name} as data.object`, kind.pointer, made.req, d.body.slice(0, 200)));
+      if (!isRawEvent(kind) && body.type !== kind.name)
+        scope.fail(ctx.failure(kind.name, `a ${kind.name} webhook`, kind.pointer, made.req, `type ${String(body.type)}`));
+      else if (kind.payload?.resource === resource.name && payload?.[resource.identifier ?? 'id'] !== objectId)
+        scope.fail(
+          ctx.failure(
+            kind.name,
+            isRawEvent(kind) ? `the ${resource.name} itself as the body (body: raw)` : `the ${resource.name} as data.object`,
+            kind.pointer,
+            made.req,
+            d.body.slice(0, 200),
+          ),
+        );
     } finally {
       await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       });
-      if (remove && id !== undefined) await ctx.send(undefined, { method: 'DELETE', path: ctx.fillVersion(remove.path).replace(/\{[^{}]*\}$/, encodeURIComponent(String(id))), headers }).catch(() => undefined);
+      if (remove && id !== undefined)
+        await ctx
+          .send(undefined, { method: 'DELETE', path: ctx.fillVersion(remove.path).replace(/\{[^{}]*\}$/, encodeURIComponent(String(id))), headers })
+          .catch(() => undefined);
     }
   });
 }

@@ -47,7 +47,15 @@ export class TestContext {
   /** Objects the main subject created, by resource. */
   readonly pool = new Map<string, Record<string, unknown>[]>();
   stoppedBy: 'max-requests' | 'time-limit' | undefined;
-  private readonly ajv = new Ajv2020({ allErrors: false, strict: false, discriminator: true, coerceTypes: false, useDefaults: false, ownProperties: true, multipleOfPrecision: MULTIPLE_OF_PRECISION });
+  private readonly ajv = new Ajv2020({
+    allErrors: false,
+    strict: false,
+    discriminator: true,
+    coerceTypes: false,
+    useDefaults: false,
+    ownProperties: true,
+    multipleOfPrecision: MULTIPLE_OF_PRECISION,
+  });
   private readonly validators = new Map<string, ValidateFunction>();
   /** The scopes of an operation the running check's requests were refused for (the declared missing_scope answer). */
   private scopeRefused: readonly string[] | undefined;
@@ -157,7 +165,11 @@ export class TestContext {
       } else {
         const cause = (err as { cause?: { code?: string; message?: string } } | undefined)?.cause;
         const why = cause?.code ?? cause?.message;
-        failure ??= { operation: target, expected: 'an answer', actual: `the request failed: ${err instanceof Error ? err.message : String(err)}${why !== undefined ? ` (${why})` : ''}` };
+        failure ??= {
+          operation: target,
+          expected: 'an answer',
+          actual: `the request failed: ${err instanceof Error ? err.message : String(err)}${why !== undefined ? ` (${why})` : ''}`,
+        };
       }
     }
     // A valid request refused for a scope the tester's own credential lacks says nothing of the service: skipped,
@@ -172,7 +184,8 @@ export class TestContext {
     this.currentPart = undefined;
     const requests = this.client.requests - before;
     if (failure) this.results.push({ part, check, target, outcome: 'failed', failure, requests });
-    else if (reason !== undefined) this.results.push({ part, check, target, outcome: 'skipped', reason, ...(isNotRun(reason, kind) ? { notRun: true } : {}), requests });
+    else if (reason !== undefined)
+      this.results.push({ part, check, target, outcome: 'skipped', reason, ...(isNotRun(reason, kind) ? { notRun: true } : {}), requests });
     else if (!options.quiet) this.results.push({ part, check, target, outcome: 'passed', requests });
   }
 
@@ -213,7 +226,9 @@ export class TestContext {
     const v = this.validator(schema);
     if (v(value)) return undefined;
     const e = v.errors?.[0];
-    return e ? `${e.instancePath || '(body)'} ${e.message ?? 'does not match'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}` : 'does not match';
+    return e
+      ? `${e.instancePath || '(body)'} ${e.message ?? 'does not match'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`
+      : 'does not match';
   }
 
   /** A failure for `req` → `res`. */
@@ -293,7 +308,11 @@ export class TestContext {
       // A deleted object is no longer the main subject's to use.
       const r = route.resource;
       const list = this.pool.get(r.name);
-      if (list) this.pool.set(r.name, list.filter((x) => !req.path.includes(`/${encodeURIComponent(String(x[r.identifier ?? 'id']))}`)));
+      if (list)
+        this.pool.set(
+          r.name,
+          list.filter((x) => !req.path.includes(`/${encodeURIComponent(String(x[r.identifier ?? 'id']))}`)),
+        );
     }
     // A request no operation takes is keyed by the path template it falls under (an object's path, not its id).
     const key = route ? route.operation.id : `${req.method} ${this.templateOf(req.path)}`;
@@ -309,13 +328,23 @@ export class TestContext {
     const gap = this.isGapAnswer(res);
     if (res.status >= 400 && !gap) {
       const auth = route?.operation.auth;
-      if (auth?.kind === 'required' && auth.scopes.length > 0 && this.declared('missing_scope') && this.expectCondition(res, 'missing_scope') === undefined) this.scopeRefused ??= auth.scopes;
+      if (auth?.kind === 'required' && auth.scopes.length > 0 && this.declared('missing_scope') && this.expectCondition(res, 'missing_scope') === undefined)
+        this.scopeRefused ??= auth.scopes;
       this.errorRoutes.add(key);
       const m = this.errorBodyMismatch(res);
       const declared = this.model.errors?.codes.some((c) => c.status === res.status);
       const why = m ?? (declared ? undefined : `status ${res.status} matches no declared error code`);
       if (why !== undefined && !this.errorViolations.has(key)) {
-        this.errorViolations.set(key, this.failure(key, 'an error answer that is one of the declared codes, its body in the declared shape', this.model.errors?.codes[0]?.pointer.replace(/\/codes\/.*$/, '/codes'), req, `${why}; ${describe(res)}`));
+        this.errorViolations.set(
+          key,
+          this.failure(
+            key,
+            'an error answer that is one of the declared codes, its body in the declared shape',
+            this.model.errors?.codes[0]?.pointer.replace(/\/codes\/.*$/, '/codes'),
+            req,
+            `${why}; ${describe(res)}`,
+          ),
+        );
       }
     }
     return res;
@@ -326,7 +355,10 @@ export class TestContext {
     this.shapeResources.add(resource.name);
     const m = this.mismatch(getResourceSchema(this.model, resource, 'response', { safeIntegers: false }), value);
     if (m !== undefined && !this.shapeViolations.has(resource.name)) {
-      this.shapeViolations.set(resource.name, this.failure(operation, `a ${resource.name} in its declared shape`, resource.pointer, req, `${m}: ${JSON.stringify(value).slice(0, 300)}`));
+      this.shapeViolations.set(
+        resource.name,
+        this.failure(operation, `a ${resource.name} in its declared shape`, resource.pointer, req, `${m}: ${JSON.stringify(value).slice(0, 300)}`),
+      );
     }
     return m;
   }
@@ -411,7 +443,11 @@ export class TestContext {
       if (f.pattern !== undefined || typeof out[f.name] !== 'string') {
         // A value the run has not sent yet, drawn from the field's own generator with this run's own seed: drawn
         // with the run's --seed, consecutive seeds' runs would send each other's values to a service that keeps them.
-        const draw = () => fc.sample(fieldArbitrary(this.model, { ...f, nullable: false, hasExample: false }, resource), { seed: (this.uniqueSeed + ++this.uniqueCounter) | 0, numRuns: 1 })[0];
+        const draw = () =>
+          fc.sample(fieldArbitrary(this.model, { ...f, nullable: false, hasExample: false }, resource), {
+            seed: (this.uniqueSeed + ++this.uniqueCounter) | 0,
+            numRuns: 1,
+          })[0];
         let v = draw();
         for (let i = 0; used.has(JSON.stringify(v)) && i < 200; i++) v = draw();
         used.add(JSON.stringify(v));
@@ -450,7 +486,11 @@ export class TestContext {
   }
 
   /** Creates an object with the main subject; undefined when it cannot. */
-  async createObject(resource: ResourceModel, body?: Record<string, unknown>, subject: Subject = this.main): Promise<{ req: TestRequest; res: TestResponse } | undefined> {
+  async createObject(
+    resource: ResourceModel,
+    body?: Record<string, unknown>,
+    subject: Subject = this.main,
+  ): Promise<{ req: TestRequest; res: TestResponse } | undefined> {
     const route = this.createRoute(resource.name);
     if (!route) return undefined;
     const headers = await this.authFor(route.operation.auth, subject);
@@ -458,11 +498,20 @@ export class TestContext {
     let req: TestRequest = { method: route.method, path: this.pathOf(route), headers, body: body ?? (await this.sampleCreateBody(resource)) };
     let res = await this.send(route, req);
     // A client-given identifier the service already holds (made before this run) is a conflict, not a fault: draw again.
-    for (let i = 0; i < 10 && body === undefined && resource.identifierSource === 'client' && this.declared('unique_conflict') && this.expectCondition(res, 'unique_conflict') === undefined; i++) {
+    for (
+      let i = 0;
+      i < 10 &&
+      body === undefined &&
+      resource.identifierSource === 'client' &&
+      this.declared('unique_conflict') &&
+      this.expectCondition(res, 'unique_conflict') === undefined;
+      i++
+    ) {
       req = { ...req, body: await this.sampleCreateBody(resource) };
       res = await this.send(route, req);
     }
-    if (res.status === route.successStatus && subject === this.main && typeof res.body === 'object' && res.body !== null) this.remember(resource, res.body as Record<string, unknown>);
+    if (res.status === route.successStatus && subject === this.main && typeof res.body === 'object' && res.body !== null)
+      this.remember(resource, res.body as Record<string, unknown>);
     return { req, res };
   }
 

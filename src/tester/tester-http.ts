@@ -39,7 +39,11 @@ export class Throttled extends Error {
  * again, and when its next request is (`t` spread over the policy's quota `q` from RateLimit-Policy, as a
  * token bucket refills; without `q`, the full reset).
  */
-export function readRateLimit(value: string | null, now: number, policy: string | null = null): { remaining: number; resetAt: number; nextAt: number } | undefined {
+export function readRateLimit(
+  value: string | null,
+  now: number,
+  policy: string | null = null,
+): { remaining: number; resetAt: number; nextAt: number } | undefined {
   const all = readRateLimits(value, now, policy);
   if (!all || all.length === 0) return undefined;
   const { name: _name, ...least } = all.reduce((a, b) => (b.remaining < a.remaining ? b : a));
@@ -47,11 +51,16 @@ export function readRateLimit(value: string | null, now: number, policy: string 
 }
 
 /** Each policy a RateLimit header names (an unnamed one for the earlier draft's dictionary), as readRateLimit reads it. */
-export function readRateLimits(value: string | null, now: number, policy: string | null = null): { name: string; remaining: number; resetAt: number; nextAt: number }[] | undefined {
+export function readRateLimits(
+  value: string | null,
+  now: number,
+  policy: string | null = null,
+): { name: string; remaining: number; resetAt: number; nextAt: number }[] | undefined {
   if (value === null) return undefined;
   const quotas = new Map<string, number>();
   try {
-    if (policy !== null) for (const [item, params] of parseList(policy)) if (typeof params.get('q') === 'number') quotas.set(String(item), params.get('q') as number);
+    if (policy !== null)
+      for (const [item, params] of parseList(policy)) if (typeof params.get('q') === 'number') quotas.set(String(item), params.get('q') as number);
   } catch {
     // no quotas: the full reset is waited for
   }
@@ -102,7 +111,8 @@ const ARG_BYTES = 64 * 1024;
 function bodyWords(text: string): string {
   const bytes = Buffer.byteLength(text);
   const pad = /( +)$/.exec(text)?.[1]?.length ?? 0;
-  if (text.includes('\0')) return `--data-binary @<(printf '%b' ${shellQuote(text.replace(OCTAL_ESCAPED, (c) => (c === '\\' ? '\\\\' : `\\0${c.charCodeAt(0).toString(8).padStart(3, '0')}`)))})`;
+  if (text.includes('\0'))
+    return `--data-binary @<(printf '%b' ${shellQuote(text.replace(OCTAL_ESCAPED, (c) => (c === '\\' ? '\\\\' : `\\0${c.charCodeAt(0).toString(8).padStart(3, '0')}`)))})`;
   // eslint-disable-next-line no-control-regex -- control characters are what must be escaped
   const quote = (s: string) => (/[\x01-\x1f\x7f]/.test(s) ? ansiQuote(s) : shellQuote(s));
   const printf = pad >= PAD_RUN ? `printf '%s%*s' ${quote(text.slice(0, text.length - pad))} ${pad} ''` : `printf '%s' ${quote(text)}`;
@@ -235,7 +245,12 @@ export class TestClient {
 
   /** The rate-limit partition of a request: the credentials it carries (none: the caller's address). */
   private partition(r: TestRequest): string {
-    return JSON.stringify(Object.entries(r.headers ?? {}).filter(([k]) => this.credentialHeaders.has(k.toLowerCase())).map(([k, v]) => [k.toLowerCase(), v]).sort());
+    return JSON.stringify(
+      Object.entries(r.headers ?? {})
+        .filter(([k]) => this.credentialHeaders.has(k.toLowerCase()))
+        .map(([k, v]) => [k.toLowerCase(), v])
+        .sort(),
+    );
   }
 
   /** Waits `ms` for the service's budget, counted under `reason`; past the deadline the run stops instead. */
@@ -270,13 +285,16 @@ export class TestClient {
       }
     }
     const ms = until - this.clock.now();
-    if (ms > 0) await this.wait(Math.ceil(ms) + 20, 'the RateLimit header said the credential\'s budget was spent: waited for its refill', Math.ceil(ms / 1000));
+    if (ms > 0) await this.wait(Math.ceil(ms) + 20, "the RateLimit header said the credential's budget was spent: waited for its refill", Math.ceil(ms / 1000));
   }
 
   private observe(cred: string, route: string, headers: Headers): void {
     const all = readRateLimits(headers.get('ratelimit'), this.clock.now(), headers.get('ratelimit-policy'));
     if (!all) return;
-    this.policiesSeen.set(`${cred}\u0000${route}`, all.map((b) => b.name));
+    this.policiesSeen.set(
+      `${cred}\u0000${route}`,
+      all.map((b) => b.name),
+    );
     for (const b of all) this.budgets.set(`${cred}\u0000${b.name}`, { remaining: b.remaining, nextAt: b.nextAt });
   }
 
@@ -292,7 +310,10 @@ export class TestClient {
 
   /** curl commands for a sequence of requests as they are sent, each after its note (toCurlSequence). */
   curlSequence(steps: readonly { note?: string; req: TestRequest }[]): string {
-    return toCurlSequence(this.baseUrl, steps.map((s) => ({ ...s, req: this.prepare(s.req) })));
+    return toCurlSequence(
+      this.baseUrl,
+      steps.map((s) => ({ ...s, req: this.prepare(s.req) })),
+    );
   }
 
   /**
@@ -495,7 +516,12 @@ export class Subject {
 
   private canExchange(name: string): boolean {
     const s = this.scheme(name);
-    return s?.type === 'oauth2_client_credentials' && s.tokenPath !== undefined && this.credentials?.clientId !== undefined && this.credentials.clientSecret !== undefined;
+    return (
+      s?.type === 'oauth2_client_credentials' &&
+      s.tokenPath !== undefined &&
+      this.credentials?.clientId !== undefined &&
+      this.credentials.clientSecret !== undefined
+    );
   }
 
   private staticHeaders(name: string): Record<string, string> | undefined {
@@ -508,7 +534,9 @@ export class Subject {
     }
     if (s.type === 'basic' && c.basic) return { authorization: `Basic ${Buffer.from(`${c.basic.user}:${c.basic.password}`).toString('base64')}` };
     if (s.type === 'bearer' && c.bearer !== undefined) return { authorization: `Bearer ${c.bearer}` };
-    const auth = Object.entries(c.headers ?? {}).find(([k, v]) => k.toLowerCase() === 'authorization' && ((s.type === 'basic' && /^basic /i.test(v)) || (s.type === 'bearer' && /^bearer /i.test(v))));
+    const auth = Object.entries(c.headers ?? {}).find(
+      ([k, v]) => k.toLowerCase() === 'authorization' && ((s.type === 'basic' && /^basic /i.test(v)) || (s.type === 'bearer' && /^bearer /i.test(v))),
+    );
     return auth ? { authorization: auth[1] } : undefined;
   }
 
@@ -527,7 +555,10 @@ export class Subject {
         const res = await this.client.send({
           method: 'POST',
           path: scheme.tokenPath!,
-          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}` },
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            authorization: `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}`,
+          },
           raw: 'grant_type=client_credentials',
         });
         if (res.status !== 200 || typeof res.body?.access_token !== 'string') return undefined;

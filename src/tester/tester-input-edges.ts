@@ -87,8 +87,10 @@ function numberBounds(f: FieldModel): { lo: number; hi: number; step: number } |
   const step = m ?? (integer ? 1 : undefined);
   let lo = f.minimum ?? (f.exclusiveMinimum !== undefined ? undefined : -1_000_000);
   let hi = f.maximum ?? (f.exclusiveMaximum !== undefined ? undefined : 1_000_000);
-  if (lo === undefined) lo = step !== undefined ? (Math.floor(f.exclusiveMinimum! / step) + 1) * step : f.exclusiveMinimum! + Math.max(1e-6, Math.abs(f.exclusiveMinimum!) * 1e-9);
-  if (hi === undefined) hi = step !== undefined ? (Math.ceil(f.exclusiveMaximum! / step) - 1) * step : f.exclusiveMaximum! - Math.max(1e-6, Math.abs(f.exclusiveMaximum!) * 1e-9);
+  if (lo === undefined)
+    lo = step !== undefined ? (Math.floor(f.exclusiveMinimum! / step) + 1) * step : f.exclusiveMinimum! + Math.max(1e-6, Math.abs(f.exclusiveMinimum!) * 1e-9);
+  if (hi === undefined)
+    hi = step !== undefined ? (Math.ceil(f.exclusiveMaximum! / step) - 1) * step : f.exclusiveMaximum! - Math.max(1e-6, Math.abs(f.exclusiveMaximum!) * 1e-9);
   if (step !== undefined) {
     lo = Math.ceil(lo / step) * step;
     hi = Math.floor(hi / step) * step;
@@ -102,7 +104,8 @@ function numberBounds(f: FieldModel): { lo: number; hi: number; step: number } |
 function numberEdge(f: FieldModel, edge: Edge): number | undefined {
   const b = numberBounds(f);
   if (!b) return undefined;
-  const inside = (n: number) => (n >= b.lo && n <= b.hi && !Object.is(n, -0) && (f.multipleOf === undefined || Number.isInteger(n / f.multipleOf)) ? n : undefined);
+  const inside = (n: number) =>
+    n >= b.lo && n <= b.hi && !Object.is(n, -0) && (f.multipleOf === undefined || Number.isInteger(n / f.multipleOf)) ? n : undefined;
   // Unbounded sides are left to the random cases: only declared bounds are edges.
   const declaredLo = f.minimum !== undefined || f.exclusiveMinimum !== undefined;
   const declaredHi = f.maximum !== undefined || f.exclusiveMaximum !== undefined;
@@ -126,7 +129,11 @@ function itemsAt(model: ServiceModel, f: FieldModel, n: number, edge: Edge, base
   const first = Array.isArray(base) && base.length > 0 ? base[0] : undefined;
   let items: unknown[];
   if (f.uniqueItems || first === undefined) {
-    const arb = fc.uniqueArray(fieldArbitrary(model, { ...f.items, nullable: false }, undefined, true), { minLength: n, maxLength: n, selector: (v) => JSON.stringify(v) });
+    const arb = fc.uniqueArray(fieldArbitrary(model, { ...f.items, nullable: false }, undefined, true), {
+      minLength: n,
+      maxLength: n,
+      selector: (v) => JSON.stringify(v),
+    });
     const [sample] = fc.sample(arb, { seed: 0x1e6e + n, numRuns: 1 });
     if (!sample || sample.length !== n) return undefined;
     items = sample;
@@ -137,10 +144,16 @@ function itemsAt(model: ServiceModel, f: FieldModel, n: number, edge: Edge, base
 
 /** The value of `f` at `edge` (built from `base`, its value in a valid body), or undefined when it has none. */
 function valueAt(model: ServiceModel, f: FieldModel, edge: Edge, base: unknown): unknown {
-  if (edge === 'null') return f.nullable ? null : f.type === 'object' && typeof base === 'object' && base !== null ? objectAt(model, f.fields ?? [], undefined, 'create', edge, base as Record<string, unknown>) : undefined;
+  if (edge === 'null')
+    return f.nullable
+      ? null
+      : f.type === 'object' && typeof base === 'object' && base !== null
+        ? objectAt(model, f.fields ?? [], undefined, 'create', edge, base as Record<string, unknown>)
+        : undefined;
   if (typeof edge === 'object') {
     if (f.type === 'enum' && f.values && f.values.length > 0) return f.values[edge.enumIndex % f.values.length];
-    if (f.type === 'object' && typeof base === 'object' && base !== null) return objectAt(model, f.fields ?? [], undefined, 'create', edge, base as Record<string, unknown>);
+    if (f.type === 'object' && typeof base === 'object' && base !== null)
+      return objectAt(model, f.fields ?? [], undefined, 'create', edge, base as Record<string, unknown>);
     return undefined;
   }
   switch (f.type) {
@@ -154,18 +167,32 @@ function valueAt(model: ServiceModel, f: FieldModel, edge: Edge, base: unknown):
     case 'array': {
       const min = f.minItems ?? 0;
       if (edge === 'lower') return itemsAt(model, f, min, edge, base);
-      if (edge === 'upper') return f.maxItems !== undefined && f.maxItems <= MAX_EDGE_ITEMS ? itemsAt(model, f, f.maxItems, edge, base) : Array.isArray(base) && base.length > 0 ? itemsAt(model, f, base.length, edge, base) : undefined;
+      if (edge === 'upper')
+        return f.maxItems !== undefined && f.maxItems <= MAX_EDGE_ITEMS
+          ? itemsAt(model, f, f.maxItems, edge, base)
+          : Array.isArray(base) && base.length > 0
+            ? itemsAt(model, f, base.length, edge, base)
+            : undefined;
       if (Array.isArray(base) && base.length > 0) return itemsAt(model, f, base.length, edge, base);
       return undefined;
     }
     case 'object':
-      return typeof base === 'object' && base !== null ? objectAt(model, f.fields ?? [], undefined, 'create', edge, base as Record<string, unknown>) : undefined;
+      return typeof base === 'object' && base !== null
+        ? objectAt(model, f.fields ?? [], undefined, 'create', edge, base as Record<string, unknown>)
+        : undefined;
     default:
       return undefined;
   }
 }
 
-function objectAt(model: ServiceModel, fields: readonly FieldModel[], resource: ResourceModel | undefined, view: SchemaView, edge: Edge, base: Record<string, unknown>): Record<string, unknown> | undefined {
+function objectAt(
+  model: ServiceModel,
+  fields: readonly FieldModel[],
+  resource: ResourceModel | undefined,
+  view: SchemaView,
+  edge: Edge,
+  base: Record<string, unknown>,
+): Record<string, unknown> | undefined {
   const out = { ...base };
   let changed = false;
   for (const f of fields) {
@@ -199,9 +226,26 @@ function describeEdge(edge: Edge, f: FieldModel): string {
  * The targeted bodies of a body operation, from `base` (a valid body holding every optional field): each edge as one
  * body, each with its one-field variants; cases that change nothing, or repeat another, are left out.
  */
-export function getEdgeCases(model: ServiceModel, fields: readonly FieldModel[], resource: ResourceModel | undefined, view: SchemaView, base: Record<string, unknown>): EdgeCase[] {
+export function getEdgeCases(
+  model: ServiceModel,
+  fields: readonly FieldModel[],
+  resource: ResourceModel | undefined,
+  view: SchemaView,
+  base: Record<string, unknown>,
+): EdgeCase[] {
   const enums = Math.max(0, ...fields.filter((f) => f.type === 'enum').map((f) => f.values?.length ?? 0));
-  const edges: Edge[] = ['lower', 'upper', 'near-lower', 'near-upper', 'long', 'unicode', 'control', 'nul', 'null', ...Array.from({ length: Math.min(enums, 12) }, (_, i) => ({ enumIndex: i }))];
+  const edges: Edge[] = [
+    'lower',
+    'upper',
+    'near-lower',
+    'near-upper',
+    'long',
+    'unicode',
+    'control',
+    'nul',
+    'null',
+    ...Array.from({ length: Math.min(enums, 12) }, (_, i) => ({ enumIndex: i })),
+  ];
   const seen = new Set([JSON.stringify(base)]);
   const out: EdgeCase[] = [];
   const writable = fields.filter((f) => isWritable(resource, f, view) && f.name in base);
@@ -211,15 +255,25 @@ export function getEdgeCases(model: ServiceModel, fields: readonly FieldModel[],
     seen.add(JSON.stringify(body));
     const single = writable.flatMap((f) => {
       const v = valueAt(model, f, edge, base[f.name]);
-      return v === undefined || JSON.stringify(v) === JSON.stringify(base[f.name]) ? [] : [{ label: `${f.name} ${describeEdge(edge, f)}`, body: { ...base, [f.name]: v } }];
+      return v === undefined || JSON.stringify(v) === JSON.stringify(base[f.name])
+        ? []
+        : [{ label: `${f.name} ${describeEdge(edge, f)}`, body: { ...base, [f.name]: v } }];
     });
-    out.push({ label: typeof edge === 'object' ? `each enum field at its value #${edge.enumIndex + 1}` : `every field ${EDGE_LABELS[edge]!}`, body, single, ...(edge === 'nul' ? { mayRefuse: true } : {}) });
+    out.push({
+      label: typeof edge === 'object' ? `each enum field at its value #${edge.enumIndex + 1}` : `every field ${EDGE_LABELS[edge]!}`,
+      body,
+      single,
+      ...(edge === 'nul' ? { mayRefuse: true } : {}),
+    });
   }
   // Only the required fields: every optional one absent.
-  const required = Object.fromEntries(Object.entries(base).filter(([k]) => {
-    const f = fields.find((x) => x.name === k);
-    return !f || !mayLeaveOut(f);
-  }));
-  if (view !== 'update' && !seen.has(JSON.stringify(required))) out.push({ label: 'only the required fields (every optional one absent)', body: required, single: [] });
+  const required = Object.fromEntries(
+    Object.entries(base).filter(([k]) => {
+      const f = fields.find((x) => x.name === k);
+      return !f || !mayLeaveOut(f);
+    }),
+  );
+  if (view !== 'update' && !seen.has(JSON.stringify(required)))
+    out.push({ label: 'only the required fields (every optional one absent)', body: required, single: [] });
   return out;
 }

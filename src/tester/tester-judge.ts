@@ -41,8 +41,10 @@ export function responseMismatch(ctx: TestContext, route: OperationRoute, req: T
     if (paging.body === 'envelope') {
       const page = res.body as Record<string, unknown>;
       if (paging.style === 'cursor' && !(paging.next in page)) return `a page without ${paging.next} (a string, or null on the last page)`;
-      if (paging.style === 'cursor' && page[paging.next] !== null && typeof page[paging.next] !== 'string') return `${paging.next} ${JSON.stringify(page[paging.next])}, not a string or null`;
-      if (paging.total !== undefined && !(Number.isInteger(page[paging.total]) && (page[paging.total] as number) >= 0)) return `${paging.total} ${JSON.stringify(page[paging.total])}, not a count of objects`;
+      if (paging.style === 'cursor' && page[paging.next] !== null && typeof page[paging.next] !== 'string')
+        return `${paging.next} ${JSON.stringify(page[paging.next])}, not a string or null`;
+      if (paging.total !== undefined && !(Number.isInteger(page[paging.total]) && (page[paging.total] as number) >= 0))
+        return `${paging.total} ${JSON.stringify(page[paging.total])}, not a count of objects`;
     }
     for (const item of items) {
       const m = ctx.checkShape(route.resource, item, req, o.id);
@@ -118,7 +120,8 @@ export class Judge {
     const route = this.routeOf(req);
     const target = route?.kind === 'operation' ? route.operation.id : route ? `${route.method} ${route.path}` : `${req.method} ${req.path.split('?')[0] ?? ''}`;
     const ctx = this.ctx;
-    const fail = (expected: string, pointer: string | undefined, actual: string): Failure => ctx.failure(target, expected, pointer, req, `${actual}; ${describe(res).slice(0, 300)}`);
+    const fail = (expected: string, pointer: string | undefined, actual: string): Failure =>
+      ctx.failure(target, expected, pointer, req, `${actual}; ${describe(res).slice(0, 300)}`);
     // 501: the service does not implement the operation; run() reports it as not run, nothing here is judged.
     if (res.status === 501 && route?.kind === 'operation') return;
     // No 5xx but the ones the spec declares for the case.
@@ -127,7 +130,12 @@ export class Judge {
       const code = (res.body as { code?: unknown } | undefined)?.code;
       const declared = route ? getErrorCodes(ctx.model, route).filter((c) => SERVER_CONDITIONS.has(c.condition)) : [];
       if (declared.some((c) => c.code === code && c.status === res.status)) return undefined;
-      if (route?.kind === 'operation' && route.operation.action === 'custom' && route.operation.errors.some((e) => e === code && ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status)) return undefined;
+      if (
+        route?.kind === 'operation' &&
+        route.operation.action === 'custom' &&
+        route.operation.errors.some((e) => e === code && ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status)
+      )
+        return undefined;
       return fail('no server error: the spec declares no 5xx answer for this request', undefined, `status ${res.status}`);
     });
     const ct = res.headers.get('content-type') ?? '';
@@ -138,7 +146,15 @@ export class Judge {
       // endpoint answers errors as RFC 6749 says, not in the spec's shape.
       if (res.status < 400 || route?.kind === 'token' || res.text === '') return;
       const builtIn = route ? target : 'a request no route matches';
-      this.record('errors', 'errors.media-type', builtIn, () => (kind === 'problem' ? essence !== 'application/problem+json' : !isJsonMediaType(essence)) ? fail(kind === 'problem' ? 'Content-Type application/problem+json (errors.body: problem, RFC 9457)' : 'a JSON Content-Type for the declared error body', '/errors', `Content-Type: ${ct || '(none)'}`) : undefined);
+      this.record('errors', 'errors.media-type', builtIn, () =>
+        (kind === 'problem' ? essence !== 'application/problem+json' : !isJsonMediaType(essence))
+          ? fail(
+              kind === 'problem' ? 'Content-Type application/problem+json (errors.body: problem, RFC 9457)' : 'a JSON Content-Type for the declared error body',
+              '/errors',
+              `Content-Type: ${ct || '(none)'}`,
+            )
+          : undefined,
+      );
       this.record('errors', 'errors.answer-shape', builtIn, () => {
         const m = ctx.errorBodyMismatch(res);
         return m === undefined ? undefined : fail('an error body in the declared shape', '/errors', m);
@@ -150,21 +166,27 @@ export class Judge {
       // An error answer: the declared body's media type.
       this.record('errors', 'errors.media-type', o.id, () => {
         if (res.text === '') return undefined;
-        if (kind === 'problem' && essence !== 'application/problem+json') return fail('Content-Type application/problem+json (errors.body: problem, RFC 9457)', '/errors', `Content-Type: ${ct || '(none)'}`);
-        if (kind !== 'problem' && !isJsonMediaType(essence)) return fail('a JSON Content-Type for the declared error body', '/errors', `Content-Type: ${ct || '(none)'}`);
+        if (kind === 'problem' && essence !== 'application/problem+json')
+          return fail('Content-Type application/problem+json (errors.body: problem, RFC 9457)', '/errors', `Content-Type: ${ct || '(none)'}`);
+        if (kind !== 'problem' && !isJsonMediaType(essence))
+          return fail('a JSON Content-Type for the declared error body', '/errors', `Content-Type: ${ct || '(none)'}`);
         return undefined;
       });
       if (res.status === 429 || res.status === 503) {
         this.record('limits', 'limits.answer-headers', o.id, () => {
           const retry = res.headers.get('retry-after');
-          return retry === null ? fail(`a Retry-After header on a ${res.status}`, res.status === 429 ? '/limits/rate' : undefined, 'no Retry-After header') : undefined;
+          return retry === null
+            ? fail(`a Retry-After header on a ${res.status}`, res.status === 429 ? '/limits/rate' : undefined, 'no Retry-After header')
+            : undefined;
         });
       }
       return;
     }
     if (res.status >= 300) return;
     // A success answer: the declared status, media type, headers and body.
-    this.record('endpoints', 'endpoints.status', o.id, () => (res.status === route.successStatus ? undefined : fail(`status ${route.successStatus} for a success`, o.pointer, `status ${res.status}`)));
+    this.record('endpoints', 'endpoints.status', o.id, () =>
+      res.status === route.successStatus ? undefined : fail(`status ${route.successStatus} for a success`, o.pointer, `status ${res.status}`),
+    );
     const version = this.versionOf(req);
     const current = version !== undefined && version === ctx.model.versioning?.current;
     const versioned = ctx.model.versioning?.current !== undefined;
@@ -172,7 +194,12 @@ export class Judge {
       this.record('endpoints', 'endpoints.media-type', o.id, () => {
         if (!isJsonMediaType(essence)) return fail('a JSON Content-Type', o.pointer, `Content-Type: ${ct || '(none)'}`);
         const p = ctx.model.versioning?.placement;
-        if (this.mediaReader && version !== undefined && this.mediaReader(ct) !== version) return fail(`Content-Type ${p?.kind === 'media_type' ? p.template.replace('{version}', version) : ''}: the version served, in the media type`, '/versioning/placement/media_type', `Content-Type: ${ct}`);
+        if (this.mediaReader && version !== undefined && this.mediaReader(ct) !== version)
+          return fail(
+            `Content-Type ${p?.kind === 'media_type' ? p.template.replace('{version}', version) : ''}: the version served, in the media type`,
+            '/versioning/placement/media_type',
+            `Content-Type: ${ct}`,
+          );
         return undefined;
       });
     }
@@ -183,7 +210,9 @@ export class Judge {
         this.record('endpoints', 'endpoints.location', o.id, () => {
           const loc = res.headers.get('location');
           if (loc === null) return fail(`a Location header naming the ${route.resource!.name} made`, o.pointer, 'no Location header');
-          return loc.includes(encodeURIComponent(String(id))) ? undefined : fail(`a Location header naming the ${route.resource!.name} made (${String(id)})`, o.pointer, `Location: ${loc}`);
+          return loc.includes(encodeURIComponent(String(id)))
+            ? undefined
+            : fail(`a Location header naming the ${route.resource!.name} made (${String(id)})`, o.pointer, `Location: ${loc}`);
         });
       }
     }
@@ -199,10 +228,21 @@ export class Judge {
         const p = ctx.model.versioning!.placement!;
         const vary = (res.headers.get('vary') ?? '').split(',').map((s) => s.trim().toLowerCase());
         const wanted = p.kind === 'header' ? p.name : p.kind === 'media_type' ? 'Accept' : undefined;
-        if (wanted !== undefined && !vary.includes(wanted.toLowerCase()) && !vary.includes('*')) return fail(`Vary naming ${wanted}: the answer depends on the version named there`, '/versioning/placement', `Vary: ${res.headers.get('vary') ?? '(none)'}`);
+        if (wanted !== undefined && !vary.includes(wanted.toLowerCase()) && !vary.includes('*'))
+          return fail(
+            `Vary naming ${wanted}: the answer depends on the version named there`,
+            '/versioning/placement',
+            `Vary: ${res.headers.get('vary') ?? '(none)'}`,
+          );
         const declared = ctx.model.versioning!.supported.find((s) => s.version === version);
-        if (declared?.deprecated !== undefined && !res.headers.get('deprecation')) return fail(`a Deprecation header: version ${version!} is deprecated since ${declared.deprecated}`, `${declared.pointer}/deprecated`, 'no Deprecation header');
-        if (declared?.sunset !== undefined && !res.headers.get('sunset')) return fail(`a Sunset header: version ${version!} ends on ${declared.sunset}`, `${declared.pointer}/sunset`, 'no Sunset header');
+        if (declared?.deprecated !== undefined && !res.headers.get('deprecation'))
+          return fail(
+            `a Deprecation header: version ${version!} is deprecated since ${declared.deprecated}`,
+            `${declared.pointer}/deprecated`,
+            'no Deprecation header',
+          );
+        if (declared?.sunset !== undefined && !res.headers.get('sunset'))
+          return fail(`a Sunset header: version ${version!} ends on ${declared.sunset}`, `${declared.pointer}/sunset`, 'no Sunset header');
         return undefined;
       });
     }
@@ -215,13 +255,21 @@ export class Judge {
     }
   }
 
-  private rateHeaders(route: OperationRoute, res: TestResponse, fail: (expected: string, pointer: string | undefined, actual: string) => Failure): Failure | undefined {
+  private rateHeaders(
+    route: OperationRoute,
+    res: TestResponse,
+    fail: (expected: string, pointer: string | undefined, actual: string) => Failure,
+  ): Failure | undefined {
     const why = rateHeadersMismatch(this.ctx, route, res);
     return why === undefined ? undefined : fail('RateLimit-Policy and RateLimit headers naming the declared policies', '/limits/rate', why);
   }
 
   /** One result per check and target judged. */
   results(): CheckResult[] {
-    return [...this.verdicts.values()].map((v) => (v.failure ? { part: v.part, check: v.check, target: v.target, outcome: 'failed', failure: v.failure, requests: 0 } : { part: v.part, check: v.check, target: v.target, outcome: 'passed', requests: 0 }));
+    return [...this.verdicts.values()].map((v) =>
+      v.failure
+        ? { part: v.part, check: v.check, target: v.target, outcome: 'failed', failure: v.failure, requests: 0 }
+        : { part: v.part, check: v.check, target: v.target, outcome: 'passed', requests: 0 },
+    );
   }
 }

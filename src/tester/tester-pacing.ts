@@ -52,7 +52,11 @@ export function getRunDefaults(model: ServiceModel, runs: number, timeLimitMs: n
   const windows = Math.ceil(estimate / budget.requests) + 1;
   const limit = Math.max(timeLimitMs, windows * budget.perMs);
   if (limit === timeLimitMs && paced === runs) return { runs, timeLimitMs };
-  return { runs: paced, timeLimitMs: limit, reason: `the spec allows ${budget.requests} requests per ${budget.perMs / 1000} s per credential${budget.name !== undefined ? ` (${budget.name})` : ''}: ${paced} generated cases per property, a time limit of ${Math.round(limit / 1000)} s` };
+  return {
+    runs: paced,
+    timeLimitMs: limit,
+    reason: `the spec allows ${budget.requests} requests per ${budget.perMs / 1000} s per credential${budget.name !== undefined ? ` (${budget.name})` : ''}: ${paced} generated cases per property, a time limit of ${Math.round(limit / 1000)} s`,
+  };
 }
 
 /** Below this many requests a minute, a run is thrifty: one case per kind of constraint rather than every one. */

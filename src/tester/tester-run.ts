@@ -125,7 +125,8 @@ const GATHERED = new Set(['errors.declared-codes', 'resources.response-shape']);
  */
 export function getReplay(report: unknown): Pick<TestOptions, 'seed' | 'replay'> | string {
   const r = report as Partial<TestReport> | null;
-  if (typeof r !== 'object' || r === null || !Array.isArray(r.results) || typeof r.seed !== 'number') return 'not a JSON report of servicespec test (written with --format json): it has no results and seed';
+  if (typeof r !== 'object' || r === null || !Array.isArray(r.results) || typeof r.seed !== 'number')
+    return 'not a JSON report of servicespec test (written with --format json): it has no results and seed';
   const failed = r.results.filter((x) => x?.outcome === 'failed' && typeof x.check === 'string' && typeof x.target === 'string');
   if (failed.length === 0) return 'the report has no failures to replay';
   const gathered = failed.filter((x) => GATHERED.has(x.check));
@@ -142,7 +143,9 @@ export function getVerdict(report: Pick<TestReport, 'results' | 'stoppedBy'>): V
 
 /** Replaces each credential in the failures by a placeholder naming whose it is. */
 function redact(ctx: TestContext): void {
-  const pairs = [ctx.main, ctx.other, ctx.limited].flatMap((s) => s.secrets().map((secret) => [secret, `<${s.role} credential>`] as const)).sort((a, b) => b[0].length - a[0].length);
+  const pairs = [ctx.main, ctx.other, ctx.limited]
+    .flatMap((s) => s.secrets().map((secret) => [secret, `<${s.role} credential>`] as const))
+    .sort((a, b) => b[0].length - a[0].length);
   if (pairs.length === 0) return;
   const clean = (text: string) => pairs.reduce((t, [secret, name]) => t.split(secret).join(name), text);
   for (const r of ctx.results) {
@@ -166,7 +169,9 @@ function currentVersion(model: ServiceModel): VersionNaming | undefined {
 
 /** The query parameters that carry API keys (`in: query`). */
 function queryCredentials(model: ServiceModel): string[] {
-  return (model.authentication?.schemes ?? []).filter((s) => s.type === 'api_key' && s.in === 'query' && s.credentialName !== undefined).map((s) => s.credentialName!);
+  return (model.authentication?.schemes ?? [])
+    .filter((s) => s.type === 'api_key' && s.in === 'query' && s.credentialName !== undefined)
+    .map((s) => s.credentialName!);
 }
 
 export async function testService(model: ServiceModel, options: TestOptions): Promise<TestReport> {
@@ -177,12 +182,35 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   if (unreachable !== undefined) {
     // Nothing answers: no check can say anything about the service, so none is run (or counted).
     const base = options.baseUrl.replace(/\/+$/, '');
-    return { baseUrl: base, seed, results: [], parts: summarizeParts([]), requests: 0, durationMs: clock.now() - started, requestsPerSecond: 0, statePairs: { tried: 0, total: 0 }, warnings: [], unreachable: `cannot reach ${base}: ${unreachable}`, verdict: 'incomplete', ok: false };
+    return {
+      baseUrl: base,
+      seed,
+      results: [],
+      parts: summarizeParts([]),
+      requests: 0,
+      durationMs: clock.now() - started,
+      requestsPerSecond: 0,
+      statePairs: { tried: 0, total: 0 },
+      warnings: [],
+      unreachable: `cannot reach ${base}: ${unreachable}`,
+      verdict: 'incomplete',
+      ok: false,
+    };
   }
   // A declared rate budget sets the defaults: fewer generated cases, a time limit that waits for its refills.
   const paced = getRunDefaults(model, options.runs ?? DEFAULT_RUNS, options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS);
-  const credentialHeaders = (model.authentication?.schemes ?? []).flatMap((s) => (s.type === 'api_key' && s.credentialName !== undefined ? [s.credentialName] : []));
-  const client = new TestClient({ baseUrl: options.baseUrl, maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS, deadline: started + (options.timeLimitMs ?? paced.timeLimitMs + getFailedAuthAllowanceMs(model)), version: currentVersion(model), queryCredentials: queryCredentials(model), credentialHeaders, clock });
+  const credentialHeaders = (model.authentication?.schemes ?? []).flatMap((s) =>
+    s.type === 'api_key' && s.credentialName !== undefined ? [s.credentialName] : [],
+  );
+  const client = new TestClient({
+    baseUrl: options.baseUrl,
+    maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS,
+    deadline: started + (options.timeLimitMs ?? paced.timeLimitMs + getFailedAuthAllowanceMs(model)),
+    version: currentVersion(model),
+    queryCredentials: queryCredentials(model),
+    credentialHeaders,
+    clock,
+  });
   const ctx = new TestContext(model, client, options, seed);
   const runs = options.runs ?? paced.runs;
   const judge = new Judge(ctx);
@@ -211,12 +239,20 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   for (const key of ctx.errorRoutes) {
     if (!ctx.selected('errors', 'errors.declared-codes', key)) continue;
     const f = ctx.errorViolations.get(key);
-    ctx.results.push(f ? { part: 'errors', check: 'errors.declared-codes', target: key, outcome: 'failed', failure: f, requests: 0 } : { part: 'errors', check: 'errors.declared-codes', target: key, outcome: 'passed', requests: 0 });
+    ctx.results.push(
+      f
+        ? { part: 'errors', check: 'errors.declared-codes', target: key, outcome: 'failed', failure: f, requests: 0 }
+        : { part: 'errors', check: 'errors.declared-codes', target: key, outcome: 'passed', requests: 0 },
+    );
   }
   for (const name of ctx.shapeResources) {
     if (!ctx.selected('resources', 'resources.response-shape', name)) continue;
     const f = ctx.shapeViolations.get(name);
-    ctx.results.push(f ? { part: 'resources', check: 'resources.response-shape', target: name, outcome: 'failed', failure: f, requests: 0 } : { part: 'resources', check: 'resources.response-shape', target: name, outcome: 'passed', requests: 0 });
+    ctx.results.push(
+      f
+        ? { part: 'resources', check: 'resources.response-shape', target: name, outcome: 'failed', failure: f, requests: 0 }
+        : { part: 'resources', check: 'resources.response-shape', target: name, outcome: 'passed', requests: 0 },
+    );
   }
   ctx.results.push(...judge.results());
   for (const id of ctx.notImplemented) {
@@ -242,14 +278,19 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   for (const [why, seconds] of ctx.waited) report.warnings.push(`waited ${seconds} s: ${why}`);
   const needing = (model.endpoints?.operations ?? []).filter((o) => o.auth?.kind === 'required').length;
   if (needing > 0 && !options.credentials) {
-    report.warnings.unshift(`no credential given, and ${needing} of ${model.endpoints?.operations.length ?? 0} operations require one: their checks were not run (give --header, --bearer, --basic or --client-id/--client-secret)`);
+    report.warnings.unshift(
+      `no credential given, and ${needing} of ${model.endpoints?.operations.length ?? 0} operations require one: their checks were not run (give --header, --bearer, --basic or --client-id/--client-secret)`,
+    );
   }
   const { total, unauthorized } = ctx.answered;
   if (total >= 4 && unauthorized * 2 > total) {
     // As Schemathesis does: most answers were 401, so most checks said nothing about the operations themselves.
-    report.warnings.unshift(`${unauthorized} of ${total} requests sent with the main credential were refused with 401: give the credentials the spec's operations need (--header, --bearer, --basic, --client-id/--client-secret)`);
+    report.warnings.unshift(
+      `${unauthorized} of ${total} requests sent with the main credential were refused with 401: give the credentials the spec's operations need (--header, --bearer, --basic, --client-id/--client-secret)`,
+    );
   }
-  if (client.waits.count > 0 || (paced.reason !== undefined && options.runs === undefined)) report.waited = { ...client.waits, ...(paced.reason !== undefined ? { defaults: paced.reason } : {}) };
+  if (client.waits.count > 0 || (paced.reason !== undefined && options.runs === undefined))
+    report.waited = { ...client.waits, ...(paced.reason !== undefined ? { defaults: paced.reason } : {}) };
   report.verdict = getVerdict(report);
   return report;
 }

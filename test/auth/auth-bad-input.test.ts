@@ -2,7 +2,21 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, createBasicUser, revokeApiKey } from '../../src/runtime/auth/auth-credentials.js';
-import { basic, bearer, claims, hmacJwt, HS_SECRET, makeRsaKey, noneJwt, signHs, signRs, startAuthService, writeJwks, type AuthServer, type RsaKey } from './helpers.js';
+import {
+  basic,
+  bearer,
+  claims,
+  hmacJwt,
+  HS_SECRET,
+  makeRsaKey,
+  noneJwt,
+  signHs,
+  signRs,
+  startAuthService,
+  writeJwks,
+  type AuthServer,
+  type RsaKey,
+} from './helpers.js';
 
 let s: AuthServer;
 let rs1: RsaKey;
@@ -34,10 +48,18 @@ const rsClaims = (extra: Record<string, unknown> = {}) => claims(s.clock, { iss:
 
 describe('valid credentials are accepted (the baseline for every refusal below)', () => {
   it('an API key in the declared header, an HS256 token, an RS256 token by kid, a Basic user', async () => {
-    expect((await s.call('GET', '/whoami/key', { headers: { 'x-notes-key': aliceKey } })).body).toEqual({ subject: 'alice', scheme: 'key', scopes: ['notes:read', 'notes:write'] });
+    expect((await s.call('GET', '/whoami/key', { headers: { 'x-notes-key': aliceKey } })).body).toEqual({
+      subject: 'alice',
+      scheme: 'key',
+      scopes: ['notes:read', 'notes:write'],
+    });
     expect((await s.call('GET', '/whoami/hs', { headers: bearer(await signHs(hsClaims())) })).body).toMatchObject({ subject: 'alice', scheme: 'hs' });
     expect((await s.call('GET', '/whoami/rs', { headers: bearer(await signRs(rs2, rsClaims())) })).body).toMatchObject({ subject: 'alice', scheme: 'rs' });
-    expect((await s.call('GET', '/whoami/basic', { headers: basic('carol', 'correct horse battery') })).body).toEqual({ subject: 'carol', scheme: 'staff', scopes: ['notes:read'] });
+    expect((await s.call('GET', '/whoami/basic', { headers: basic('carol', 'correct horse battery') })).body).toEqual({
+      subject: 'carol',
+      scheme: 'staff',
+      scopes: ['notes:read'],
+    });
   });
 
   it('an API key in the query, where declared; the key is not taken for an operation parameter', async () => {
@@ -121,10 +143,16 @@ describe('bad bearer tokens', () => {
   });
 
   it('expired by 1 s: 401 expired_credential (no tolerance declared, and past the declared 30 s)', async () => {
-    const rs = await s.call('GET', '/whoami/rs', { headers: bearer(await signRs(rs1, rsClaims({ iat: s.clock.seconds() - 600, exp: s.clock.seconds() - 1 }))) });
+    const rs = await s.call('GET', '/whoami/rs', {
+      headers: bearer(await signRs(rs1, rsClaims({ iat: s.clock.seconds() - 600, exp: s.clock.seconds() - 1 }))),
+    });
     refused(rs, 401, 'expired_credential');
     expect(rs.headers.get('www-authenticate')).toContain('error="invalid_token"');
-    refused(await s.call('GET', '/whoami/hs', { headers: bearer(await signHs(hsClaims({ iat: s.clock.seconds() - 600, exp: s.clock.seconds() - 31 }))) }), 401, 'expired_credential');
+    refused(
+      await s.call('GET', '/whoami/hs', { headers: bearer(await signHs(hsClaims({ iat: s.clock.seconds() - 600, exp: s.clock.seconds() - 31 }))) }),
+      401,
+      'expired_credential',
+    );
   });
 
   it('a token accepted once is refused the second it expires (the verified-token cache re-checks time)', async () => {
@@ -221,7 +249,11 @@ describe('API keys and Basic users', () => {
     refused(await s.call('GET', '/whoami/basic', { headers: basic('carol', 'wrong horse') }), 401, 'invalid_credential');
     refused(await s.call('GET', '/whoami/basic', { headers: basic('nobody', 'correct horse battery') }), 401, 'invalid_credential');
     refused(await s.call('GET', '/whoami/basic', { headers: { authorization: 'Basic ###' } }), 401, 'invalid_credential');
-    refused(await s.call('GET', '/whoami/basic', { headers: { authorization: `Basic ${Buffer.from('no-colon').toString('base64')}` } }), 401, 'invalid_credential');
+    refused(
+      await s.call('GET', '/whoami/basic', { headers: { authorization: `Basic ${Buffer.from('no-colon').toString('base64')}` } }),
+      401,
+      'invalid_credential',
+    );
     refused(await s.call('GET', '/whoami/basic', { headers: { authorization: 'Basic' } }), 401, 'invalid_credential');
   });
 });
@@ -243,7 +275,9 @@ describe('scopes', () => {
     refused(r, 403, 'missing_scope');
     expect(r.headers.get('www-authenticate')).toBe('Bearer realm="Notes", error="insufficient_scope", scope="admin notes:read"');
     // `scp` (an array) is read as well as `scope`.
-    expect((await s.call('GET', '/whoami/admin', { headers: bearer(await signHs(hsClaims({ scope: undefined, scp: ['admin', 'notes:read'] }))) })).status).toBe(200);
+    expect((await s.call('GET', '/whoami/admin', { headers: bearer(await signHs(hsClaims({ scope: undefined, scp: ['admin', 'notes:read'] }))) })).status).toBe(
+      200,
+    );
   });
 
   it('public operations need nothing', async () => {

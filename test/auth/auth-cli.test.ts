@@ -23,7 +23,21 @@ const SLOW = { timeout: 60_000 };
 
 describe('servicespec keys', SLOW, () => {
   it('create prints the key once; the running service accepts it; revoke takes effect on the next request', async () => {
-    const created = await cli(['keys', 'create', NOTES, '--db', db, '--subject', 'alice', '--scopes', 'notes:read, notes:write', '--scheme', 'key', '--format', 'json']);
+    const created = await cli([
+      'keys',
+      'create',
+      NOTES,
+      '--db',
+      db,
+      '--subject',
+      'alice',
+      '--scopes',
+      'notes:read, notes:write',
+      '--scheme',
+      'key',
+      '--format',
+      'json',
+    ]);
     expect(created).toMatchObject({ code: 0, stderr: '' });
     const key = JSON.parse(created.stdout) as { id: string; key: string; subject: string; scopes: string[] };
     expect(key).toMatchObject({ subject: 'alice', scopes: ['notes:read', 'notes:write'] });
@@ -45,7 +59,9 @@ describe('servicespec keys', SLOW, () => {
     const r = await cli(['keys', 'create', NOTES, '--db', db, '--subject', 'bob', '--scheme', 'qkey']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^nk_[0-9A-Za-z]{12}_[A-Za-z0-9_-]{43}\n$/);
-    expect(r.stderr).toMatch(/^API key [0-9A-Za-z]{12} for subject bob \(scheme qkey; scopes: none\)\nKeep the key now: it is shown only this once, and only its hash is stored\.\n$/);
+    expect(r.stderr).toMatch(
+      /^API key [0-9A-Za-z]{12} for subject bob \(scheme qkey; scopes: none\)\nKeep the key now: it is shown only this once, and only its hash is stored\.\n$/,
+    );
   });
 
   it('bad input: unknown scope or scheme (2), missing subject (2), unknown key id (1), broken spec (1), in-memory db (2)', async () => {
@@ -55,7 +71,10 @@ describe('servicespec keys', SLOW, () => {
     });
     expect((await cli(['keys', 'create', NOTES, '--db', db, '--subject', 'a'])).stderr).toMatch(/several api_key schemes \(key, qkey\); name one/);
     expect((await cli(['keys', 'create', NOTES, '--db', db])).code).toBe(2);
-    expect(await cli(['keys', 'revoke', NOTES, 'NoSuchKey000', '--db', db])).toMatchObject({ code: 1, stderr: 'servicespec keys revoke: no API key with id NoSuchKey000\n' });
+    expect(await cli(['keys', 'revoke', NOTES, 'NoSuchKey000', '--db', db])).toMatchObject({
+      code: 1,
+      stderr: 'servicespec keys revoke: no API key with id NoSuchKey000\n',
+    });
     const broken = await cli(['keys', 'list', join(ROOT, 'package.json'), '--db', db]);
     expect(broken.code).toBe(1);
     expect(broken.stderr).not.toMatch(/^\s+at\s/m);

@@ -21,7 +21,10 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function model(authentication: string, operations = '    op: { method: GET, path: /x, action: custom, handler: h, response: { fields: { ok: { type: boolean } } } }\n'): ServiceModel {
+function model(
+  authentication: string,
+  operations = '    op: { method: GET, path: /x, action: custom, handler: h, response: { fields: { ok: { type: boolean } } } }\n',
+): ServiceModel {
   const text = `servicespec: 1\npurpose: { name: T }\nendpoints:\n  operations:\n${operations}authentication:\n${authentication}`;
   const c = compileSpecText(text, 'test.yaml');
   if (!c.model) throw new Error(c.diagnostics.map((d) => d.message).join('; '));
@@ -62,14 +65,19 @@ describe('key material', () => {
     expect((await problems(m, { jwt: { jwksFile: join(dir, 'missing.json') } })).join()).toMatch(/cannot read the JWKS file .*ENOENT/);
     expect((await problems(m, { jwt: { jwksFile: write('bad.json', '{') } })).join()).toMatch(/is not JSON/);
     expect((await problems(m, { jwt: { jwksFile: write('nokeys.json', '{}') } })).join()).toMatch(/needs a "keys" array/);
-    expect((await problems(m, { jwt: { jwksFile: write('oct.json', JSON.stringify({ keys: [{ kty: 'oct', k: 'AAAA' }] })) } })).join()).toMatch(/symmetric \(oct\) key/);
+    expect((await problems(m, { jwt: { jwksFile: write('oct.json', JSON.stringify({ keys: [{ kty: 'oct', k: 'AAAA' }] })) } })).join()).toMatch(
+      /symmetric \(oct\) key/,
+    );
     const rsa = await makeRsaKey('k');
     expect(await problems(m, { jwt: { jwksFile: write('ok.json', JSON.stringify({ keys: [rsa.publicJwk] })) } })).toEqual([]);
   });
 
   it('a bearer scheme with no key to verify with is served with a warning (every token refused), not refused', async () => {
     const storage = createSqliteStorage({ path: ':memory:' });
-    const a = await createAuthenticator(model('  schemes:\n    b: { type: bearer, token: jwt, algorithms: [RS256], lifetime: 1h, issuer: i, audience: a }\n'), storage);
+    const a = await createAuthenticator(
+      model('  schemes:\n    b: { type: bearer, token: jwt, algorithms: [RS256], lifetime: 1h, issuer: i, audience: a }\n'),
+      storage,
+    );
     expect(a.warnings.join()).toMatch(/scheme b has no key to verify RS256 with.*--jwks FILE/);
     await storage.close();
   });
@@ -77,17 +85,24 @@ describe('key material', () => {
 
 describe('the spec', () => {
   it('refuses alg none and unknown algorithms', async () => {
-    const p = await problems(model('  schemes:\n    b: { type: bearer, token: jwt, algorithms: [none, XS999], lifetime: 1h, issuer: i, audience: a }\n'), { jwt: { secret: HS_SECRET } });
+    const p = await problems(model('  schemes:\n    b: { type: bearer, token: jwt, algorithms: [none, XS999], lifetime: 1h, issuer: i, audience: a }\n'), {
+      jwt: { secret: HS_SECRET },
+    });
     expect(p.join('\n')).toMatch(/alg "none" is never accepted/);
     expect(p.join('\n')).toMatch(/unsupported algorithm XS999/);
   });
 
   it('refuses an api_key scheme that does not say where the key travels', async () => {
-    expect((await problems(model('  schemes:\n    k: { type: api_key, in: header }\n'))).join()).toMatch(/scheme k: the header that carries the key is not shown/);
+    expect((await problems(model('  schemes:\n    k: { type: api_key, in: header }\n'))).join()).toMatch(
+      /scheme k: the header that carries the key is not shown/,
+    );
   });
 
   it('refuses an operation that names an undeclared scheme', async () => {
-    const m = model('  schemes:\n    k: { type: api_key, in: header, name: X-Key }\n', '    op: { method: GET, path: /x, action: custom, handler: h, auth: { schemes: [nope] }, response: { fields: { ok: { type: boolean } } } }\n');
+    const m = model(
+      '  schemes:\n    k: { type: api_key, in: header, name: X-Key }\n',
+      '    op: { method: GET, path: /x, action: custom, handler: h, auth: { schemes: [nope] }, response: { fields: { ok: { type: boolean } } } }\n',
+    );
     expect((await problems(m)).join()).toMatch(/operation op names scheme nope/);
   });
 
@@ -98,7 +113,9 @@ describe('the spec', () => {
   });
 
   it('gaps (no lifetime, no algorithms) are refused without allowGaps, and named with the built-in behaviour with it', async () => {
-    const m = model('  schemes:\n    o: { type: oauth2_client_credentials, token: jwt, token_path: /token }\n    b: { type: bearer, token: jwt, algorithms: [ES256], lifetime: 1h, issuer: i, audience: a }\n');
+    const m = model(
+      '  schemes:\n    o: { type: oauth2_client_credentials, token: jwt, token_path: /token }\n    b: { type: bearer, token: jwt, algorithms: [ES256], lifetime: 1h, issuer: i, audience: a }\n',
+    );
     const refused = await problems(m);
     expect(refused).toEqual([
       'token algorithms (scheme o): not shown (with --allow-gaps the runtime would sign the tokens it issues with ES256)',

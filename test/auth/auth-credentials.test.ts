@@ -57,7 +57,14 @@ describe('API keys', () => {
     expect(bytes).not.toContain(secret);
     expect(bytes).toContain(keyId);
     const listed = await listApiKeys(storage);
-    expect(listed.find((k) => k.id === a.id)).toEqual({ id: a.id, kind: 'api_key', lookup: a.id, subject: 'alice', scopes: ['notes:read'], createdAt: a.createdAt });
+    expect(listed.find((k) => k.id === a.id)).toEqual({
+      id: a.id,
+      kind: 'api_key',
+      lookup: a.id,
+      subject: 'alice',
+      scopes: ['notes:read'],
+      createdAt: a.createdAt,
+    });
     expect(JSON.stringify(listed)).not.toContain(stored!.hash);
   });
 
@@ -91,7 +98,9 @@ describe('API keys', () => {
   });
 
   it('refuse undeclared scopes, a missing or ambiguous scheme, and unprintable subjects', async () => {
-    await expect(createApiKey(storage, model, { subject: 'a', scopes: ['nope'], scheme: 'key' })).rejects.toThrow(/unknown scope nope; the spec declares notes:read, notes:write, admin/);
+    await expect(createApiKey(storage, model, { subject: 'a', scopes: ['nope'], scheme: 'key' })).rejects.toThrow(
+      /unknown scope nope; the spec declares notes:read, notes:write, admin/,
+    );
     await expect(createApiKey(storage, model, { subject: 'a', scopes: [] })).rejects.toThrow(/several api_key schemes \(key, qkey\)/);
     await expect(createApiKey(storage, model, { subject: 'a', scopes: [], scheme: 'hs' })).rejects.toThrow(/no api_key scheme named hs/);
     await expect(createApiKey(storage, model, { subject: '', scopes: [], scheme: 'key' })).rejects.toBeInstanceOf(CredentialError);
@@ -103,7 +112,14 @@ describe('API keys', () => {
     const key = `nk_${'a'.repeat(12)}_${'b'.repeat(43)}`;
     expect(parseApiKey(key, 'nk_')).toEqual({ keyId: 'a'.repeat(12), secret: 'b'.repeat(43) });
     expect(parseApiKey(key.slice(3), undefined)).toEqual({ keyId: 'a'.repeat(12), secret: 'b'.repeat(43) });
-    for (const bad of ['', 'nk_', `nk_${'a'.repeat(11)}_${'b'.repeat(44)}`, `nk_${'a'.repeat(12)}-${'b'.repeat(43)}`, `nk_${'a'.repeat(12)}_${'b'.repeat(42)}`, `${key}=`]) {
+    for (const bad of [
+      '',
+      'nk_',
+      `nk_${'a'.repeat(11)}_${'b'.repeat(44)}`,
+      `nk_${'a'.repeat(12)}-${'b'.repeat(43)}`,
+      `nk_${'a'.repeat(12)}_${'b'.repeat(42)}`,
+      `${key}=`,
+    ]) {
       expect(parseApiKey(bad, 'nk_')).toBeUndefined();
     }
   });

@@ -59,7 +59,11 @@ describe('examples/orders.yaml: api_key X-API-Key (sk_), bearer RS256/ES256 from
     expect({ status: wrong.status, code: wrong.body.code }).toEqual({ status: 401, code: 'unauthenticated' });
     expect(wrong.headers.get('www-authenticate')).toBe('Bearer realm="Orders", error="invalid_token"');
     const c = await createClient(s.storage, s.model, { subject: 'alice', scopes: ['orders:write'] });
-    const tokenRes = await fetch(`${s.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...basic(c.clientId, c.clientSecret) }, body: 'grant_type=client_credentials' });
+    const tokenRes = await fetch(`${s.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...basic(c.clientId, c.clientSecret) },
+      body: 'grant_type=client_credentials',
+    });
     const issued = (await tokenRes.json()) as { access_token: string; expires_in: number };
     expect(issued.expires_in).toBe(3600);
     const paid = await s.call('POST', `/orders/${created.body.id as string}/pay`, { headers: bearer(issued.access_token) });
@@ -79,14 +83,28 @@ describe('examples/orders.yaml: api_key X-API-Key (sk_), bearer RS256/ES256 from
     expect(await call({ iat: now, exp: now + 3600 + 30 })).toEqual({ status: 200, code: undefined });
     expect(await call({ iat: now, exp: now + 3600 + 31 })).toEqual({ status: 401, code: 'unauthenticated' });
     // ES256 is declared too, but the identity provider's key set holds no EC key.
-    expect((await s.call('GET', '/orders', { headers: bearer(await new SignJWT(base).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(now + 60).sign(new Uint8Array(32))) })).status).toBe(401);
+    expect(
+      (
+        await s.call('GET', '/orders', {
+          headers: bearer(
+            await new SignJWT(base)
+              .setProtectedHeader({ alg: 'HS256' })
+              .setExpirationTime(now + 60)
+              .sign(new Uint8Array(32)),
+          ),
+        })
+      ).status,
+    ).toBe(401);
   });
 });
 
 describe('examples/library.yaml: basic staff and api_key app', () => {
   let s: AuthServer;
   beforeAll(async () => {
-    s = await startAuthService({ spec: join(EXAMPLES, 'library.yaml'), handlers: { bookAvailability: () => ({ book: '00000000-0000-4000-8000-000000000000', copies_available: 0, next_due: null }) } });
+    s = await startAuthService({
+      spec: join(EXAMPLES, 'library.yaml'),
+      handlers: { bookAvailability: () => ({ book: '00000000-0000-4000-8000-000000000000', copies_available: 0, next_due: null }) },
+    });
     await createBasicUser(s.storage, s.model, { username: 'frontdesk', password: 'open sesame 42', scopes: ['catalog:read', 'catalog:write'] });
   });
   afterAll(() => s.close());

@@ -137,7 +137,8 @@ describe('failed credentials per credential id, across addresses', () => {
 
   it('a key id is counted across addresses; the key itself still works', async () => {
     const bad = `${aliceKey.slice(0, -5)}BBBBB`;
-    for (let i = 0; i < ATTEMPTS; i++) expect((await getFrom(s.url, '/whoami/key', `127.0.5.${i + 1}`, { 'x-guarded-key': bad })).body.code).toBe('invalid_credential');
+    for (let i = 0; i < ATTEMPTS; i++)
+      expect((await getFrom(s.url, '/whoami/key', `127.0.5.${i + 1}`, { 'x-guarded-key': bad })).body.code).toBe('invalid_credential');
     expectRateLimited(await getFrom(s.url, '/whoami/key', '127.0.5.100', { 'x-guarded-key': bad }));
     expect((await getFrom(s.url, '/whoami/key', '127.0.5.101', { 'x-guarded-key': aliceKey })).status).toBe(200);
   });
@@ -155,7 +156,10 @@ describe('password hashing does not hold up the service', () => {
     await until(() => scrypts.running > 0, 60_000, 'the flood to start hashing');
     const answeredAfter = async (answer: Promise<Answer>) => Object.assign(await answer, { hashesDone: scrypts.finished });
     const t0 = performance.now();
-    const [cheap, known] = await Promise.all([answeredAfter(getFrom(s.url, '/status', '127.0.6.2')), answeredAfter(getFrom(s.url, '/whoami/basic', '127.0.6.3', user))]);
+    const [cheap, known] = await Promise.all([
+      answeredAfter(getFrom(s.url, '/status', '127.0.6.2')),
+      answeredAfter(getFrom(s.url, '/whoami/basic', '127.0.6.3', user)),
+    ]);
     const bothMs = performance.now() - t0;
     const answers = await Promise.all(flood);
     expect(cheap.status).toBe(200);
@@ -172,7 +176,9 @@ describe('password hashing does not hold up the service', () => {
     // Each flood request is refused in a declared way: wrong (401) or, with every hashing slot taken, 429.
     for (const a of answers) expect(['invalid_credential', 'slow_down']).toContain(a.body.code);
     expect(answers.some((a) => a.body.code === 'slow_down')).toBe(true);
-    console.log(`flood: cheap request and known user answered in ${bothMs.toFixed(0)} ms, after ${cheap.hashesDone} and ${known.hashesDone} of ${scrypts.finished} hashes; ${scrypts.total} hashes for 300 wrong passwords, at most ${scrypts.maxRunning} at once`);
+    console.log(
+      `flood: cheap request and known user answered in ${bothMs.toFixed(0)} ms, after ${cheap.hashesDone} and ${known.hashesDone} of ${scrypts.finished} hashes; ${scrypts.total} hashes for 300 wrong passwords, at most ${scrypts.maxRunning} at once`,
+    );
   }, 120_000);
 
   it('a remembered password stops working the moment the user is revoked', async () => {
@@ -223,7 +229,12 @@ limits:
       },
     };
     const dir = mkdtempSync(join(tmpdir(), 'servicespec-custom-auth-'));
-    const app = await createService(model, { storage: createSqliteStorage({ path: join(dir, 'c.db'), synchronous: 'normal' }), authenticator, allowGaps: true, handlers: { whoami: ({ principal }) => ({ subject: principal?.subject ?? '' }) } });
+    const app = await createService(model, {
+      storage: createSqliteStorage({ path: join(dir, 'c.db'), synchronous: 'normal' }),
+      authenticator,
+      allowGaps: true,
+      handlers: { whoami: ({ principal }) => ({ subject: principal?.subject ?? '' }) },
+    });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       for (let i = 0; i < ATTEMPTS; i++) expect((await getFrom(url, '/whoami', '127.0.9.1', { 'x-who': 'bad' })).body.code).toBe('invalid_credential');

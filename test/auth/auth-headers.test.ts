@@ -75,7 +75,10 @@ describe('Cache-Control: no-store on answers that carry a credential', () => {
 
   it('on the token endpoint, and not on a public operation', async () => {
     const basic = `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`;
-    const token = await s.call('POST', '/oauth/token', { body: 'grant_type=client_credentials', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic } });
+    const token = await s.call('POST', '/oauth/token', {
+      body: 'grant_type=client_credentials',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
+    });
     expect(token.status).toBe(200);
     expect(token.headers.get('cache-control')).toBe('no-store');
     const withToken = await s.call('GET', '/whoami/token', { headers: { authorization: `Bearer ${token.body.access_token}` } });
@@ -86,7 +89,11 @@ describe('Cache-Control: no-store on answers that carry a credential', () => {
 });
 
 describe('a JWKS with a weak RSA key', () => {
-  const rsaJwk = (bits: number, kid: string): JWK => ({ ...(generateKeyPairSync('rsa', { modulusLength: bits }).publicKey.export({ format: 'jwk' }) as JWK), kid, alg: 'RS256' });
+  const rsaJwk = (bits: number, kid: string): JWK => ({
+    ...(generateKeyPairSync('rsa', { modulusLength: bits }).publicKey.export({ format: 'jwk' }) as JWK),
+    kid,
+    alg: 'RS256',
+  });
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'servicespec-weak-'));
@@ -103,7 +110,9 @@ describe('a JWKS with a weak RSA key', () => {
         const err = await createAuthenticator(model, storage, { allowGaps: true, jwt }).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(AuthConfigError);
         expect((err as AuthConfigError).codes).toEqual(['weak-rsa-key']);
-        expect((err as AuthConfigError).problems.join('\n')).toMatch(/weak-rsa-key: .*key \d \(kid weak\) is a 1024-bit RSA key; RSA keys need at least 2048 bits/);
+        expect((err as AuthConfigError).problems.join('\n')).toMatch(
+          /weak-rsa-key: .*key \d \(kid weak\) is a 1024-bit RSA key; RSA keys need at least 2048 bits/,
+        );
       }
     } finally {
       await storage.close();

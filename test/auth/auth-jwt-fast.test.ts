@@ -89,7 +89,15 @@ describe('bearer JWT verification with node:crypto', () => {
 
   it('works out a header once and still checks every token that carries it', async () => {
     const rs = await keyPair('RS256', 'rs');
-    const config: JwtVerifierConfig = { algorithms: ['RS256', 'HS256'], toleranceSeconds: 0, secret, keys: [rs.jwk], now: () => NOW, cacheSize: 0, nodeCrypto: true };
+    const config: JwtVerifierConfig = {
+      algorithms: ['RS256', 'HS256'],
+      toleranceSeconds: 0,
+      secret,
+      keys: [rs.jwk],
+      now: () => NOW,
+      cacheSize: 0,
+      nodeCrypto: true,
+    };
     const verify = createJwtVerifier(config);
     const claims = { sub: 'user-1', scope: 'a', exp: t + 600 };
     const valid = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'rs' }).sign(rs.privateKey);
@@ -106,7 +114,9 @@ describe('bearer JWT verification with node:crypto', () => {
     for (let i = 0; i < 2; i++) expect(await verify(noKey)).toMatchObject({ ok: false, condition: 'invalid_credential' });
     // More headers than are remembered (64): each still verifies, before and after being dropped.
     const many = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => new SignJWT({ ...claims, sub: `u${i}` }).setProtectedHeader({ alg: 'HS256', n: i } as { alg: string }).sign(secret)),
+      Array.from({ length: 100 }, (_, i) =>
+        new SignJWT({ ...claims, sub: `u${i}` }).setProtectedHeader({ alg: 'HS256', n: i } as { alg: string }).sign(secret),
+      ),
     );
     for (const round of [0, 1]) {
       many.forEach((token, i) => {
@@ -156,7 +166,25 @@ describe('the Authorization header', () => {
   };
 
   it('reads scheme and credentials as the regex did, for any value', () => {
-    const values: unknown[] = [undefined, ['Bearer x'], '', ' ', 'Bearer', 'bearer abc', 'BEARER \t abc.def.ghi  ', ' Basic dXNlcjpwdw==', 'Bearer\tx', 'Bearer\nx', 'Bearer,x', 'Be(arer x', "!#$%&'*+.^_`|~-9Az x y", 'Bearer x\ny', 'Bearer \u00a0x\u00a0', 'Bëarer x', '\u00a0Bearer x'];
+    const values: unknown[] = [
+      undefined,
+      ['Bearer x'],
+      '',
+      ' ',
+      'Bearer',
+      'bearer abc',
+      'BEARER \t abc.def.ghi  ',
+      ' Basic dXNlcjpwdw==',
+      'Bearer\tx',
+      'Bearer\nx',
+      'Bearer,x',
+      'Be(arer x',
+      "!#$%&'*+.^_`|~-9Az x y",
+      'Bearer x\ny',
+      'Bearer \u00a0x\u00a0',
+      'Bëarer x',
+      '\u00a0Bearer x',
+    ];
     const alphabet = ['B', 'e', 'a', 'r', ' ', '\t', '\n', '\r', ',', '=', '.', '-', '(', '\u00a0', 'é', '~', '"'];
     let seed = 19;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);

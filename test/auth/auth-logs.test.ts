@@ -24,7 +24,10 @@ let url: string;
 let dir: string;
 const secrets: string[] = [];
 
-const form = (params: Record<string, string>) => Object.entries(params).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+const form = (params: Record<string, string>) =>
+  Object.entries(params)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+    .join('&');
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'servicespec-logs-'));
@@ -59,14 +62,25 @@ beforeAll(async () => {
   expect((await callJson(url, 'GET', `/whoami/query?x=1&api_key=${encodeURIComponent(badKey)}&y=2`)).status).toBe(401);
   // Query names are case-sensitive for the service (401 here), not for the log.
   expect((await callJson(url, 'GET', `/notes?API_KEY=${encodeURIComponent(queryKey)}`)).status).toBe(401);
-  const issued = await callJson(url, 'POST', '/oauth/token', form({ grant_type: 'client_credentials' }), { 'content-type': 'application/x-www-form-urlencoded', authorization: clientBasic });
+  const issued = await callJson(url, 'POST', '/oauth/token', form({ grant_type: 'client_credentials' }), {
+    'content-type': 'application/x-www-form-urlencoded',
+    authorization: clientBasic,
+  });
   expect(issued.status).toBe(200);
   const token = issued.body.access_token as string;
-  const inBody = await callJson(url, 'POST', '/oauth/token', form({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret }), { 'content-type': 'application/x-www-form-urlencoded' });
+  const inBody = await callJson(
+    url,
+    'POST',
+    '/oauth/token',
+    form({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret }),
+    { 'content-type': 'application/x-www-form-urlencoded' },
+  );
   expect(inBody.status).toBe(200);
   // A JSON body and a broken one at the token endpoint, each carrying the secret.
   await callJson(url, 'POST', '/oauth/token', { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret });
-  await callJson(url, 'POST', '/oauth/token', `grant_type=client_credentials&client_secret=${client.clientSecret}&client_secret=${client.clientSecret}`, { 'content-type': 'application/x-www-form-urlencoded' });
+  await callJson(url, 'POST', '/oauth/token', `grant_type=client_credentials&client_secret=${client.clientSecret}&client_secret=${client.clientSecret}`, {
+    'content-type': 'application/x-www-form-urlencoded',
+  });
   expect((await callJson(url, 'GET', '/whoami/token', undefined, { authorization: `Bearer ${token}` })).status).toBe(200);
   expect((await callJson(url, 'GET', `/whoami/token?access_token=${token}`)).status).toBe(401);
   // A body the JSON parser refuses, carrying a password.

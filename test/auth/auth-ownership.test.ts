@@ -32,8 +32,26 @@ interface Kind {
   other: { status: number; code: string };
 }
 
-const NOTE: Kind = { resource: 'Note', path: '/notes', create: { title: 'alice private', tag: 'secret-a' }, change: { title: 'changed' }, transition: 'publish', ownerField: 'owner', filterField: 'tag', other: { status: 404, code: 'not_found' } };
-const VAULT: Kind = { resource: 'Vault', path: '/vaults', create: { label: 'alice vault' }, change: { label: 'changed' }, transition: 'lock', ownerField: 'keeper', filterField: 'label', other: { status: 403, code: 'not_owner' } };
+const NOTE: Kind = {
+  resource: 'Note',
+  path: '/notes',
+  create: { title: 'alice private', tag: 'secret-a' },
+  change: { title: 'changed' },
+  transition: 'publish',
+  ownerField: 'owner',
+  filterField: 'tag',
+  other: { status: 404, code: 'not_found' },
+};
+const VAULT: Kind = {
+  resource: 'Vault',
+  path: '/vaults',
+  create: { label: 'alice vault' },
+  change: { label: 'changed' },
+  transition: 'lock',
+  ownerField: 'keeper',
+  filterField: 'label',
+  other: { status: 403, code: 'not_owner' },
+};
 
 async function make(kind: Kind, who: Record<string, string>, body: Record<string, unknown> = kind.create): Promise<Record<string, unknown>> {
   const r = await s.call('POST', kind.path, { body, headers: who });
@@ -68,7 +86,7 @@ describe('the owner field is set by the server', () => {
   });
 });
 
-describe('user B and user A\'s objects', () => {
+describe("user B and user A's objects", () => {
   for (const kind of [NOTE, VAULT]) {
     describe(kind.resource, () => {
       it(`reading: ${kind.other.status} ${kind.other.code}`, async () => {
@@ -80,10 +98,15 @@ describe('user B and user A\'s objects', () => {
         }
       });
 
-      it('listing and filtering return only B\'s own objects, whatever the filter says', async () => {
+      it("listing and filtering return only B's own objects, whatever the filter says", async () => {
         const a = await make(kind, alice);
         const b = await make(kind, bob, { ...kind.create, ...(kind === NOTE ? { tag: 'secret-a' } : { label: 'alice vault' }) });
-        const queries = ['', `?${kind.ownerField}=alice`, `?${kind.filterField}=${encodeURIComponent(String(kind.create[kind.filterField]))}`, `?${kind.ownerField}=bob`];
+        const queries = [
+          '',
+          `?${kind.ownerField}=alice`,
+          `?${kind.filterField}=${encodeURIComponent(String(kind.create[kind.filterField]))}`,
+          `?${kind.ownerField}=bob`,
+        ];
         for (const q of queries) {
           const r = await s.call('GET', `${kind.path}${q}`, { headers: bob });
           expect(r.status).toBe(200);
@@ -94,7 +117,7 @@ describe('user B and user A\'s objects', () => {
         }
       });
 
-      it('a cursor from A\'s listing does not page through A\'s objects for B', async () => {
+      it("a cursor from A's listing does not page through A's objects for B", async () => {
         await make(kind, alice);
         await make(kind, alice);
         const page = await s.call('GET', `${kind.path}?limit=1`, { headers: alice });
@@ -105,7 +128,7 @@ describe('user B and user A\'s objects', () => {
         expect(r.text).not.toContain('alice');
       });
 
-      it('updating, replacing, deleting and transitioning: refused, and A\'s object is unchanged', async () => {
+      it("updating, replacing, deleting and transitioning: refused, and A's object is unchanged", async () => {
         const a = await make(kind, alice);
         const id = a.id as string;
         const attempts: [string, string, unknown][] = [
@@ -171,8 +194,16 @@ describe('matrix: resource × operation × owner / other subject / anonymous', (
             if (sawIt) ownerSuccesses++;
             continue;
           }
-          const expected = caller === 'anonymous' ? { status: 401, code: 'missing_credential' } : op === 'list' || op === 'filter' ? { status: 200, code: undefined } : kind.other;
-          expect({ cell: `${kind.resource} ${op} ${caller}`, status: r.status, code: r.body?.code }).toEqual({ cell: `${kind.resource} ${op} ${caller}`, ...expected });
+          const expected =
+            caller === 'anonymous'
+              ? { status: 401, code: 'missing_credential' }
+              : op === 'list' || op === 'filter'
+                ? { status: 200, code: undefined }
+                : kind.other;
+          expect({ cell: `${kind.resource} ${op} ${caller}`, status: r.status, code: r.body?.code }).toEqual({
+            cell: `${kind.resource} ${op} ${caller}`,
+            ...expected,
+          });
           if (sawIt || changed) {
             crossSuccesses++;
             report.push(`${kind.resource} ${op} by ${caller}: ${r.status}`);

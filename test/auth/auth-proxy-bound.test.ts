@@ -68,7 +68,8 @@ async function start(trustProxy?: string[]): Promise<Server> {
   const authenticator = await createAuthenticator(model, storage, { allowGaps: true });
   const app = await createService(model, { storage, authenticator, allowGaps: true, handlers: HANDLERS, ...(trustProxy ? { trustProxy } : {}) });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  for (const username of ['alice', 'bob', 'carol']) await createBasicUser(storage, model, { username, password: `${username}-correct-horse`, scopes: ['notes:read'] });
+  for (const username of ['alice', 'bob', 'carol'])
+    await createBasicUser(storage, model, { username, password: `${username}-correct-horse`, scopes: ['notes:read'] });
   const c = await createClient(storage, model, { subject: 'robot', scopes: ['notes:read'] });
   return {
     url,
@@ -91,7 +92,8 @@ describe('a trusted proxy: the client address from X-Forwarded-For', { timeout: 
 
   it('counts the address the trusted proxy forwards: a guesser behind it does not lock out another client', async () => {
     const attacker = { 'x-forwarded-for': '203.0.113.5' };
-    for (let i = 0; i < ATTEMPTS; i++) expect((await send(s.url, 'GET', '/whoami/basic', '127.0.0.1', { ...attacker, ...basic(`guess${i}`, 'wrong') })).body.code).toBe('invalid_credential');
+    for (let i = 0; i < ATTEMPTS; i++)
+      expect((await send(s.url, 'GET', '/whoami/basic', '127.0.0.1', { ...attacker, ...basic(`guess${i}`, 'wrong') })).body.code).toBe('invalid_credential');
     expectRateLimited(await send(s.url, 'GET', '/whoami/basic', '127.0.0.1', { ...attacker, ...basic('guess', 'wrong') }));
     // Another client through the same proxy, never signed in before, is not held back.
     const other = await send(s.url, 'GET', '/whoami/basic', '127.0.0.1', { 'x-forwarded-for': '198.51.100.7', ...basic('carol', 'carol-correct-horse') });
@@ -127,7 +129,8 @@ describe('per identity first, then per address (one shared address, no proxy set
   it('keeps a user who signed in from the address working there after a guesser spends its bound; each name keeps its own', async () => {
     const proxy = '127.0.6.1';
     expect((await send(s.url, 'GET', '/whoami/basic', proxy, basic('bob', 'bob-correct-horse'))).status).toBe(200);
-    for (let i = 0; i < ATTEMPTS; i++) expect((await send(s.url, 'GET', '/whoami/basic', proxy, basic(`nobody${i}`, 'wrong'))).body.code).toBe('invalid_credential');
+    for (let i = 0; i < ATTEMPTS; i++)
+      expect((await send(s.url, 'GET', '/whoami/basic', proxy, basic(`nobody${i}`, 'wrong'))).body.code).toBe('invalid_credential');
     expectRateLimited(await send(s.url, 'GET', '/whoami/basic', proxy, basic('nobody', 'wrong')));
     // bob signed in from here before: his own bound decides, and it has room.
     const bob = await send(s.url, 'GET', '/whoami/basic', proxy, basic('bob', 'bob-correct-horse'));
@@ -147,7 +150,8 @@ describe('the OAuth2 token endpoint bounded against guessing', { timeout: 60_000
   });
   afterAll(async () => s.close());
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
-  const token = (from: string, id: string, secret: string) => send(s.url, 'POST', '/oauth/token', from, form, new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: secret }).toString());
+  const token = (from: string, id: string, secret: string) =>
+    send(s.url, 'POST', '/oauth/token', from, form, new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: secret }).toString());
 
   it(`answers 429 with Retry-After after ${ATTEMPTS} failed client authentications; a valid secret is still accepted`, async () => {
     for (let i = 0; i < ATTEMPTS; i++) {
@@ -164,7 +168,8 @@ describe('the OAuth2 token endpoint bounded against guessing', { timeout: 60_000
   });
 
   it('counts guessed client ids per address; a request presenting nothing is not counted', async () => {
-    for (let i = 0; i < ATTEMPTS + 2; i++) expect((await send(s.url, 'POST', '/oauth/token', '127.0.8.1', form, 'grant_type=client_credentials')).body.error).toBe('invalid_client');
+    for (let i = 0; i < ATTEMPTS + 2; i++)
+      expect((await send(s.url, 'POST', '/oauth/token', '127.0.8.1', form, 'grant_type=client_credentials')).body.error).toBe('invalid_client');
     for (let i = 0; i < ATTEMPTS; i++) expect((await token('127.0.8.1', `client-${i}`, 'guess')).body.error).toBe('invalid_client');
     expectRateLimited(await token('127.0.8.1', 'client-x', 'guess'));
     expectRateLimited(await send(s.url, 'POST', '/oauth/token', '127.0.8.1', { ...form, authorization: 'Basic !!!' }, 'grant_type=client_credentials'));

@@ -31,7 +31,11 @@ async function requestToken(
   const form = { ...params };
   if (client && options.secretInBody) Object.assign(form, { client_id: client.id, client_secret: client.secret });
   else if (client) headers.authorization = `Basic ${Buffer.from(`${formEncode(client.id)}:${formEncode(client.secret)}`).toString('base64')}`;
-  const body = options.rawBody ?? Object.entries(form).map(([k, v]) => `${formEncode(k)}=${formEncode(v)}`).join('&');
+  const body =
+    options.rawBody ??
+    Object.entries(form)
+      .map(([k, v]) => `${formEncode(k)}=${formEncode(v)}`)
+      .join('&');
   const res = await fetch(tokenUrl, { method: 'POST', headers, body });
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
@@ -82,7 +86,11 @@ describe('§5.1 successful response', () => {
 
   it('the token authenticates on the oauth2 scheme and on a bearer scheme with the same issuer and audience', async () => {
     const token = (await requestToken(tokenUrl, client, { grant_type: 'client_credentials', scope: 'notes:read' })).body.access_token as string;
-    expect((await s.call('GET', '/whoami/machine', { headers: bearer(token) })).body).toEqual({ subject: 'payments-provider', scheme: 'machine', scopes: ['notes:read'] });
+    expect((await s.call('GET', '/whoami/machine', { headers: bearer(token) })).body).toEqual({
+      subject: 'payments-provider',
+      scheme: 'machine',
+      scopes: ['notes:read'],
+    });
     expect((await s.call('GET', '/whoami/svc', { headers: bearer(token) })).body).toMatchObject({ subject: 'payments-provider', scheme: 'svc' });
     // Not on schemes with another issuer or algorithm.
     expect((await s.call('GET', '/whoami/hs', { headers: bearer(token) })).body.code).toBe('invalid_credential');
@@ -116,7 +124,11 @@ describe('§5.2 error responses', () => {
     const unknown = await requestToken(tokenUrl, { id: 'nobody', secret: client.secret });
     expect(unknown.body).toEqual(wrong.body);
     oauthError(await requestToken(tokenUrl, undefined), 401, 'invalid_client');
-    oauthError(await requestToken(tokenUrl, { id: client.id, secret: 'short' }, { grant_type: 'client_credentials' }, { secretInBody: true }), 401, 'invalid_client');
+    oauthError(
+      await requestToken(tokenUrl, { id: client.id, secret: 'short' }, { grant_type: 'client_credentials' }, { secretInBody: true }),
+      401,
+      'invalid_client',
+    );
   });
 
   it('a scope the client does not hold: 400 invalid_scope', async () => {
@@ -131,14 +143,21 @@ describe('§5.2 error responses', () => {
   });
 
   it('a body that is not form-encoded, or a repeated parameter: 400 invalid_request', async () => {
-    oauthError(await requestToken(tokenUrl, client, {}, { contentType: 'application/json', rawBody: '{"grant_type":"client_credentials"}' }), 400, 'invalid_request');
+    oauthError(
+      await requestToken(tokenUrl, client, {}, { contentType: 'application/json', rawBody: '{"grant_type":"client_credentials"}' }),
+      400,
+      'invalid_request',
+    );
     oauthError(await requestToken(tokenUrl, client, {}, { contentType: 'text/plain', rawBody: 'grant_type=client_credentials' }), 400, 'invalid_request');
     oauthError(await requestToken(tokenUrl, client, {}, { rawBody: 'grant_type=client_credentials&grant_type=client_credentials' }), 400, 'invalid_request');
     oauthError(await requestToken(tokenUrl, client, {}, { rawBody: 'x'.repeat(20_000) }), 400, 'invalid_request');
   });
 
   it('two client authentication methods at once: 400 invalid_request', async () => {
-    const headers = { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}` };
+    const headers = {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+    };
     const res = await fetch(tokenUrl, { method: 'POST', headers, body: `grant_type=client_credentials&client_id=${client.id}&client_secret=${client.secret}` });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe('invalid_request');

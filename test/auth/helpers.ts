@@ -60,7 +60,11 @@ export function writeJwks(keys: readonly RsaKey[]): { path: string; remove: () =
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export const WHOAMI: CustomHandler = ({ principal }) => ({ subject: principal?.subject ?? '', scheme: principal?.scheme ?? '', scopes: [...(principal?.scopes ?? [])] });
+export const WHOAMI: CustomHandler = ({ principal }) => ({
+  subject: principal?.subject ?? '',
+  scheme: principal?.scheme ?? '',
+  scopes: [...(principal?.scopes ?? [])],
+});
 export const HANDLERS: Record<string, CustomHandler> = { whoami: WHOAMI, status: () => ({ ok: true }) };
 
 export interface CallResult {

@@ -40,7 +40,11 @@ function normalise(value: unknown, ids: Map<string, string>): unknown {
 async function call(s: Server, method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; key?: boolean } = {}): Promise<Answer> {
   const headers: Record<string, string> = { ...(init.key === false ? {} : { 'x-api-key': s.key }), ...init.headers };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${s.url}${path}`, { method, headers, ...(init.body !== undefined ? { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) } : {}) });
+  const res = await fetch(`${s.url}${path}`, {
+    method,
+    headers,
+    ...(init.body !== undefined ? { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) } : {}),
+  });
   const text = await res.text();
   return { status: res.status, headers: Object.fromEntries(res.headers), body: text === '' ? undefined : (JSON.parse(text) as unknown) };
 }
@@ -94,7 +98,9 @@ for (const open of [false, true]) {
       expect(created!.headers['service-version']).toBe('2026-11-01');
       expect(created!.headers['x-request-id']).toBeTruthy();
       // Optional fields given: stored and answered by both.
-      await same(async (s) => [await call(s, 'POST', '/orders', { body: { ...ORDER_BODY(s.customerId), weight_kg: 1.5, note: 'ring twice', tracking_number: null } })]);
+      await same(async (s) => [
+        await call(s, 'POST', '/orders', { body: { ...ORDER_BODY(s.customerId), weight_kg: 1.5, note: 'ring twice', tracking_number: null } }),
+      ]);
     });
 
     it('a list is paged with signed cursors bound to the query', async () => {
@@ -108,7 +114,14 @@ for (const open of [false, true]) {
         const firstIds = (first.body as { items: { id: string }[] }).items.map((o) => o.id);
         expect((second.body as { items: { id: string }[] }).items[0]!.id > firstIds[1]!).toBe(true);
         const forged = await call(s, 'GET', `/orders?limit=2&cursor=${encodeURIComponent(`${cursor.slice(0, -1)}${cursor.endsWith('A') ? 'B' : 'A'}`)}`);
-        return [first, second, forged, await call(s, 'GET', '/orders?limit=101'), await call(s, 'GET', '/orders?limit=0&colour=red'), await call(s, 'GET', '/orders')];
+        return [
+          first,
+          second,
+          forged,
+          await call(s, 'GET', '/orders?limit=101'),
+          await call(s, 'GET', '/orders?limit=0&colour=red'),
+          await call(s, 'GET', '/orders'),
+        ];
       });
     });
 

@@ -32,7 +32,12 @@ const base = (broker: string, kind = '{ on: [create], payload: { resource: Book 
 `;
 
 const CASES: { code: string; spec: string; fix: [string, string]; message: string }[] = [
-  { code: 'broker-placeholder-unknown', spec: base('nats: { subject: "library.{kinds}" } # <-'), fix: ['{kinds}', '{kind}'], message: '`{kinds}` is not a placeholder' },
+  {
+    code: 'broker-placeholder-unknown',
+    spec: base('nats: { subject: "library.{kinds}" } # <-'),
+    fix: ['{kinds}', '{kind}'],
+    message: '`{kinds}` is not a placeholder',
+  },
   {
     code: 'broker-placeholder-unfilled',
     spec: base('nats: { subject: "library.{resource}.{id}" } # <-', '{ resource: Book, on: [create], payload: { fields: { title: { type: string } } } }'),
@@ -41,9 +46,24 @@ const CASES: { code: string; spec: string; fix: [string, string]; message: strin
   },
   { code: 'broker-subject-invalid', spec: base('nats: { subject: "library..{kind}" } # <-'), fix: ['library..', 'library.'], message: 'empty token' },
   { code: 'broker-subject-invalid', spec: base('nats: { subject: "library.*.{kind}" } # <-'), fix: ['library.*.', 'library.'], message: 'wildcard' },
-  { code: 'broker-stream-name-invalid', spec: base('nats: { subject: "library.{kind}", stream: "LIB.RARY" } # <-'), fix: ['LIB.RARY', 'LIBRARY'], message: '`LIB.RARY` is not a stream name' },
-  { code: 'broker-exchange-invalid', spec: base('amqp: { exchange: "amq.topic", routing_key: "{kind}" } # <-'), fix: ['amq.topic', 'library'], message: 'reserved' },
-  { code: 'broker-routing-key-invalid', spec: base('amqp: { exchange: library, routing_key: "#.{kind}" } # <-'), fix: ['#.{kind}', '{kind}'], message: 'binding wildcards' },
+  {
+    code: 'broker-stream-name-invalid',
+    spec: base('nats: { subject: "library.{kind}", stream: "LIB.RARY" } # <-'),
+    fix: ['LIB.RARY', 'LIBRARY'],
+    message: '`LIB.RARY` is not a stream name',
+  },
+  {
+    code: 'broker-exchange-invalid',
+    spec: base('amqp: { exchange: "amq.topic", routing_key: "{kind}" } # <-'),
+    fix: ['amq.topic', 'library'],
+    message: 'reserved',
+  },
+  {
+    code: 'broker-routing-key-invalid',
+    spec: base('amqp: { exchange: library, routing_key: "#.{kind}" } # <-'),
+    fix: ['#.{kind}', '{kind}'],
+    message: 'binding wildcards',
+  },
 ];
 
 describe('check: events.delivery.broker', () => {
@@ -65,12 +85,17 @@ describe('check: events.delivery.broker', () => {
     const m = compileSpecText(base('nats: { subject: "library.{resource}.{kind}.{id}", stream: LIBRARY }'), 'case.yaml').model!;
     const b = getBrokerKindBinding(m, m.events!.kinds[0]!);
     expect(b).toMatchObject({ resource: 'Book', idField: 'id' });
-    expect(fillBrokerTemplate(parseBrokerTemplate(m.events!.broker!.nats!.subject), b, encodeBrokerToken('a.b*c d'))).toBe('library.Book.book.added.a%2Eb%2Ac%20d');
+    expect(fillBrokerTemplate(parseBrokerTemplate(m.events!.broker!.nats!.subject), b, encodeBrokerToken('a.b*c d'))).toBe(
+      'library.Book.book.added.a%2Eb%2Ac%20d',
+    );
     expect(getNatsStreamSubjects(m, m.events!)).toEqual(['library.Book.book.added.*']);
   });
 
   it('is shown by gaps (the stream limits by default) and by the document', () => {
-    const m = compileSpecText(base('nats: { subject: "library.{kind}", stream: LIBRARY }\namqp: { exchange: library, routing_key: "{kind}" }'), 'case.yaml').model!;
+    const m = compileSpecText(
+      base('nats: { subject: "library.{kind}", stream: LIBRARY }\namqp: { exchange: library, routing_key: "{kind}" }'),
+      'case.yaml',
+    ).model!;
     const events = getGapReport(m).parts.find((p) => p.part === 'events')!;
     expect(events.defaults.map(formatDefaultItem).join('\n')).toContain('stream limits (broker delivery (NATS))');
     expect(events.missing.map(formatGapItem).join('\n')).not.toContain('delivery mechanism');
@@ -85,7 +110,10 @@ describe('check: events.delivery.broker', () => {
   });
 
   it('exports AsyncAPI 3 channels with nats and amqp bindings that @asyncapi/parser accepts', async () => {
-    const m = compileSpecText(base('nats: { subject: "library.{kind}.{id}", stream: LIBRARY }\namqp: { exchange: library, routing_key: "{kind}" }'), 'case.yaml').model!;
+    const m = compileSpecText(
+      base('nats: { subject: "library.{kind}.{id}", stream: LIBRARY }\namqp: { exchange: library, routing_key: "{kind}" }'),
+      'case.yaml',
+    ).model!;
     const { document } = exportAsyncApi(m);
     const doc = document as JsonObject & { channels: Record<string, JsonObject>; operations: Record<string, JsonObject>; servers: Record<string, JsonObject> };
     expect(doc.channels.natsBookAdded).toMatchObject({ address: 'library.book.added.{id}', parameters: { id: {} } });
@@ -95,7 +123,10 @@ describe('check: events.delivery.broker', () => {
     expect(doc.servers.amqpBroker).toMatchObject({ protocol: 'amqp' });
     const parsed = await new Parser().parse(serializeDocument(document, 'yaml'));
     expect(parsed.diagnostics.filter((d) => d.severity === 0).map((d) => `${d.code}: ${d.message} at ${d.path.join('.')}`)).toEqual([]);
-    const msg = parsed.document!.messages().all().find((x) => x.id() === 'book.added.nats')!;
+    const msg = parsed
+      .document!.messages()
+      .all()
+      .find((x) => x.id() === 'book.added.nats')!;
     expect(Object.keys((msg.headers()!.json() as JsonObject).properties as JsonObject)).toEqual(['Nats-Msg-Id', 'Content-Type']);
   }, 30_000);
 });

@@ -72,7 +72,12 @@ describe('callbacks', () => {
   });
 
   it('a read-only url field is callback-url-invalid', () => {
-    const d = found(spec('{ onPaid: { url: callback_url, events: [order.paid] } }').replace('callback_url: { type: uri, optional: true }', 'callback_url: { type: uri, optional: true, readOnly: true }'));
+    const d = found(
+      spec('{ onPaid: { url: callback_url, events: [order.paid] } }').replace(
+        'callback_url: { type: uri, optional: true }',
+        'callback_url: { type: uri, optional: true, readOnly: true }',
+      ),
+    );
     expect(d.map((x) => x.code)).toEqual(['callback-url-invalid']);
   });
 
@@ -82,18 +87,26 @@ describe('callbacks', () => {
   });
 
   it('a callback without url or events, or with an unknown key, is refused by the schema', () => {
-    const codes = (t: string) => compileSpecText(t).diagnostics.filter((d) => d.severity === 'error').map((d) => d.code);
+    const codes = (t: string) =>
+      compileSpecText(t)
+        .diagnostics.filter((d) => d.severity === 'error')
+        .map((d) => d.code);
     expect(codes(spec('{ onPaid: { events: [order.paid] } }'))).toContain('missing-key');
     expect(codes(spec('{ onPaid: { url: callback_url, events: [order.paid], method: get } }'))).toContain('unknown-key');
   });
 
   it('without events.delivery.webhook, the signing, retries and time-out callbacks go out under are gaps (gaps and serve)', () => {
-    const text = spec('{ onPaid: { url: callback_url, events: [order.paid] } }').replace('  delivery:\n    webhook: { signing: standard-webhooks, retries: [1s], timeout: 1s }\n', '');
+    const text = spec('{ onPaid: { url: callback_url, events: [order.paid] } }').replace(
+      '  delivery:\n    webhook: { signing: standard-webhooks, retries: [1s], timeout: 1s }\n',
+      '',
+    );
     expect(text).not.toContain('retries');
     const model = compileSpecText(text).model!;
     const report = formatGapReport(getGapReport(model));
     for (const item of ['webhook signing', 'retry schedule', 'delivery time-out']) expect(report).toContain(`${item} (callback delivery): not shown`);
-    expect(getRuntimeGaps(model).map((g) => g.item)).toEqual(expect.arrayContaining(['webhook signing: not shown', 'webhook retry schedule: not shown', 'webhook delivery time-out: not shown']));
+    expect(getRuntimeGaps(model).map((g) => g.item)).toEqual(
+      expect.arrayContaining(['webhook signing: not shown', 'webhook retry schedule: not shown', 'webhook delivery time-out: not shown']),
+    );
     const declared = compileSpecText(spec('{ onPaid: { url: callback_url, events: [order.paid] } }')).model!;
     expect(formatGapReport(getGapReport(declared))).not.toContain('callback delivery');
   });

@@ -43,12 +43,22 @@ describe('paging', () => {
     expect(d[0]!.message).toContain(words);
   });
 
-  it.each(['', '{ body: array, link: true }', '{ style: offset, total: total }', '{ style: page, body: array }', '{ style: none, body: array }', '{ style: cursor, items: data, next: after, total: count, link: true }'])('%s is accepted', (paging) => {
+  it.each([
+    '',
+    '{ body: array, link: true }',
+    '{ style: offset, total: total }',
+    '{ style: page, body: array }',
+    '{ style: none, body: array }',
+    '{ style: cursor, items: data, next: after, total: count, link: true }',
+  ])('%s is accepted', (paging) => {
     expect(found(spec(paging))).toEqual([]);
   });
 
   it('paging outside a list is misplaced-option', () => {
-    const text = spec('').replace('listPets: { method: GET, path: /pets, action: list, resource: Pet', 'readPet: { method: GET, path: "/pets/{id}", action: read, resource: Pet, paging: { style: offset }');
+    const text = spec('').replace(
+      'listPets: { method: GET, path: /pets, action: list, resource: Pet',
+      'readPet: { method: GET, path: "/pets/{id}", action: read, resource: Pet, paging: { style: offset }',
+    );
     expect(found(text).map((x) => [x.code, x.pointer])).toEqual([['misplaced-option', '/endpoints/operations/readPet/paging']]);
   });
 

@@ -72,7 +72,8 @@ function exerciseModel(model: ServiceModel): void {
   }
   for (const o of model.endpoints?.operations ?? []) {
     builder.getPathParams(o.path);
-    for (const shape of [o.request, o.response]) if (shape) for (const view of ['create', 'response'] as const) schemas.getShapeSchema(model, shape, view, { annotations: true });
+    for (const shape of [o.request, o.response])
+      if (shape) for (const view of ['create', 'response'] as const) schemas.getShapeSchema(model, shape, view, { annotations: true });
   }
   for (const k of model.events?.kinds ?? []) {
     if (k.payload) schemas.getShapeSchema(model, k.payload, 'response');
@@ -116,7 +117,23 @@ describe('property: no input makes the front end throw', () => {
   });
 
   it('arbitrary mappings that start as a spec (`servicespec: 1` plus anything)', () => {
-    const key = fc.oneof(fc.constantFrom('purpose', 'resources', 'states', 'endpoints', 'authentication', 'events', 'errors', 'limits', 'versioning', '__proto__', 'constructor', 'x-ext'), fc.string({ maxLength: 6 }));
+    const key = fc.oneof(
+      fc.constantFrom(
+        'purpose',
+        'resources',
+        'states',
+        'endpoints',
+        'authentication',
+        'events',
+        'errors',
+        'limits',
+        'versioning',
+        '__proto__',
+        'constructor',
+        'x-ext',
+      ),
+      fc.string({ maxLength: 6 }),
+    );
     fc.assert(
       fc.property(fc.dictionary(key, fc.jsonValue({ maxDepth: 4 }), { maxKeys: 5 }), (rest) => {
         const r = compileSpecText(JSON.stringify({ servicespec: 1, ...rest }));
@@ -253,12 +270,30 @@ describe('property: ambiguous-route finds exactly the pairs a pairwise compariso
   it('on random sets of paths', () => {
     const segment = fc.constantFrom('a', 'b', 'c', '{id}', '{key}');
     const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => `/${s.join('/')}`);
-    const ops = fc.uniqueArray(fc.tuple(fc.constantFrom('GET', 'POST'), path), { maxLength: 12, selector: ([m, p]) => `${m} ${p.replace(/\{[^}]*\}/g, '{}')}` });
+    const ops = fc.uniqueArray(fc.tuple(fc.constantFrom('GET', 'POST'), path), {
+      maxLength: 12,
+      selector: ([m, p]) => `${m} ${p.replace(/\{[^}]*\}/g, '{}')}`,
+    });
     fc.assert(
       fc.property(ops, (list) => {
-        const operations = Object.fromEntries(list.map(([method, p], i) => [`op${i}`, { method, path: p, action: 'custom', handler: 'h', request: { fields: { id: { type: 'string' }, key: { type: 'string' } } }, response: { fields: { ok: { type: 'boolean' } } } }]));
+        const operations = Object.fromEntries(
+          list.map(([method, p], i) => [
+            `op${i}`,
+            {
+              method,
+              path: p,
+              action: 'custom',
+              handler: 'h',
+              request: { fields: { id: { type: 'string' }, key: { type: 'string' } } },
+              response: { fields: { ok: { type: 'boolean' } } },
+            },
+          ]),
+        );
         const r = compileSpecText(JSON.stringify({ servicespec: 1, endpoints: { operations } }));
-        const found = r.diagnostics.filter((d) => d.code === 'ambiguous-route').map((d) => d.message).sort();
+        const found = r.diagnostics
+          .filter((d) => d.code === 'ambiguous-route')
+          .map((d) => d.message)
+          .sort();
         const shape = (p: string) => p.replace(/\{[^}]*\}/g, '{}').split('/');
         const expected: string[] = [];
         list.forEach(([ma, pa], i) => {
@@ -285,9 +320,24 @@ describe('property: reserved-path is reported exactly for the paths under /_serv
     const ops = fc.uniqueArray(path, { maxLength: 6, selector: (p) => p.replace(/\{[^}]*\}/g, '{}') });
     fc.assert(
       fc.property(ops, (list) => {
-        const operations = Object.fromEntries(list.map((p, i) => [`op${i}`, { method: 'GET', path: p, action: 'custom', handler: 'h', request: { fields: { id: { type: 'string' } } }, response: { fields: { ok: { type: 'boolean' } } } }]));
+        const operations = Object.fromEntries(
+          list.map((p, i) => [
+            `op${i}`,
+            {
+              method: 'GET',
+              path: p,
+              action: 'custom',
+              handler: 'h',
+              request: { fields: { id: { type: 'string' } } },
+              response: { fields: { ok: { type: 'boolean' } } },
+            },
+          ]),
+        );
         const r = compileSpecText(JSON.stringify({ servicespec: 1, endpoints: { operations } }));
-        const found = r.diagnostics.filter((d) => d.code === 'reserved-path').map((d) => d.pointer).sort();
+        const found = r.diagnostics
+          .filter((d) => d.code === 'reserved-path')
+          .map((d) => d.pointer)
+          .sort();
         const expected = list.flatMap((p, i) => (/^\/_servicespec(\/|$)/i.test(p) ? [`/endpoints/operations/op${i}/path`] : [])).sort();
         expect(found).toEqual(expected);
       }),
@@ -298,7 +348,7 @@ describe('property: reserved-path is reported exactly for the paths under /_serv
   });
 });
 
-describe('property: a declared error body\'s roles are the fields it names, else the format\'s names', () => {
+describe("property: a declared error body's roles are the fields it names, else the format's names", () => {
   it('on random bodies', () => {
     const name = fc.constantFrom<string>('code', 'error', 'status', 'message', 'detail', 'err', 'http_status', 'text');
     const type = fc.constantFrom('string', 'integer', 'enum', 'boolean');
@@ -354,7 +404,11 @@ describe('property: a request may leave a field out when it is optional, or has 
 
 describe('the model API surface', () => {
   it('every exported function of src/model is exercised above', () => {
-    const fns = [builder, lookup, defaults, routes, schemas].flatMap((mod) => Object.entries(mod).filter(([, v]) => typeof v === 'function').map(([k]) => k));
+    const fns = [builder, lookup, defaults, routes, schemas].flatMap((mod) =>
+      Object.entries(mod)
+        .filter(([, v]) => typeof v === 'function')
+        .map(([k]) => k),
+    );
     expect(fns.sort()).toEqual(
       [
         'buildField',

@@ -33,7 +33,11 @@ describe('removed_states', () => {
 
   it('refuses a state the machine still has (removed-state-still-declared)', () => {
     expect(found('{ open: done }')).toEqual([
-      ['removed-state-still-declared', 'states.Task.removed_states names `open`, which the Task state machine still has: only a state it no longer has can be removed', '/states/Task/removed_states/open'],
+      [
+        'removed-state-still-declared',
+        'states.Task.removed_states names `open`, which the Task state machine still has: only a state it no longer has can be removed',
+        '/states/Task/removed_states/open',
+      ],
     ]);
   });
 

@@ -443,7 +443,10 @@ const CASES: RuleCase[] = [
         operations:
           shipOrder: { method: POST, path: "/orders/{id}/ship", action: transition, resource: Order, transition: ship } # <-
     `,
-    fix: ['{ method: POST, path: "/orders/{id}/ship", action: transition, resource: Order, transition: ship }', '{ method: PATCH, path: "/orders/{id}", action: update, resource: Order }'],
+    fix: [
+      '{ method: POST, path: "/orders/{id}/ship", action: transition, resource: Order, transition: ship }',
+      '{ method: PATCH, path: "/orders/{id}", action: update, resource: Order }',
+    ],
     errors: true,
   },
   {
@@ -1220,7 +1223,7 @@ describe('semantic rules: further placements of the same codes', () => {
     ]);
   });
 
-  it('a rename_field.to names the next newer version\'s field: renamed again later is no unknown-field, a typo still is', () => {
+  it("a rename_field.to names the next newer version's field: renamed again later is no unknown-field, a typo still is", () => {
     const spec = (to: string) => yaml`
       servicespec: 1
       resources:
@@ -1241,7 +1244,9 @@ describe('semantic rules: further placements of the same codes', () => {
               - rename_field: { resource: Note, from: text, to: ${to} }
     `;
     expect(run(spec('content')).map((d) => d.code)).toEqual([]);
-    expect(run(spec('contnt')).map((d) => `${d.severity} ${d.code} ${d.message}`)).toEqual(['error unknown-field version 1 rename_field.to names field `contnt`, which resource Note does not have; did you mean `content`?']);
+    expect(run(spec('contnt')).map((d) => `${d.severity} ${d.code} ${d.message}`)).toEqual([
+      'error unknown-field version 1 rename_field.to names field `contnt`, which resource Note does not have; did you mean `content`?',
+    ]);
   });
 
   it('identifier-invalid for a type that cannot identify, and owner-field-invalid for an owner that is the identifier', () => {
@@ -1307,7 +1312,11 @@ describe('semantic rules: further placements of the same codes', () => {
           addCounted: { method: POST, path: /counteds, action: create, resource: Counted }
           getUnmade: { method: GET, path: "/unmade/{id}", action: read, resource: Unmade }
     `;
-    expect(run(text).filter((d) => d.code === 'identifier-invalid').map((d) => `${d.line} ${d.message}`)).toEqual([
+    expect(
+      run(text)
+        .filter((d) => d.code === 'identifier-invalid')
+        .map((d) => `${d.line} ${d.message}`),
+    ).toEqual([
       '6 resource Tag: identifier field `slug` declares pattern ^[a-z][a-z0-9-]{1,30}$, which `AAAAAAAAAAAAAAAAAAAAAA` breaks, but the server makes its values (a string identifier is 22 random base64url characters)',
       '9 resource Short: identifier field `id` declares maxLength 8, but the server makes its values (a string identifier is 22 random base64url characters)',
       '12 resource Long: identifier field `id` declares minLength 40, but the server makes its values (a string identifier is 22 random base64url characters)',
@@ -1339,7 +1348,11 @@ describe('semantic rules: further placements of the same codes', () => {
           addKey: { method: POST, path: /keys, action: create, resource: Key }
           addKept: { method: POST, path: /kept, action: create, resource: Kept }
     `;
-    expect(run(text).filter((d) => d.code === 'identifier-invalid').map((d) => `${d.line} ${d.message}`)).toEqual([
+    expect(
+      run(text)
+        .filter((d) => d.code === 'identifier-invalid')
+        .map((d) => `${d.line} ${d.message}`),
+    ).toEqual([
       '5 resource Tag: identifier field `id` declares the default "abc", but the server makes its values (a string identifier is 22 random base64url characters)',
       '8 resource Seat: identifier field `id` declares the default 5, but the server makes its values (an integer identifier counts from 1)',
       '11 resource Key: identifier field `id` declares the default "0190a6a0-0000-7000-8000-000000000000", but the server makes its values (a uuid identifier is a UUIDv7)',
@@ -1476,7 +1489,11 @@ resources:
       leaseDurationSeconds: { type: integer, minimum: 1, maximum: 0 }
 `;
   it('check.disable: [name-style] silences name-style only; other diagnostics stay', () => {
-    expect(run(CAMEL).map((d) => d.code).sort()).toEqual(['invalid-constraint-range', 'name-style', 'name-style']);
+    expect(
+      run(CAMEL)
+        .map((d) => d.code)
+        .sort(),
+    ).toEqual(['invalid-constraint-range', 'name-style', 'name-style']);
     expect(run(`${CAMEL}check:\n  disable: [name-style]\n`).map((d) => d.code)).toEqual(['invalid-constraint-range']);
   });
 

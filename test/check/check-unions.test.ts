@@ -48,8 +48,18 @@ describe('unions in the model and check', () => {
       // type: object as well: Ajv's discriminator keyword lets a value that is no object through without it
       type: 'object',
       oneOf: [
-        { type: 'object', properties: { kind: { type: 'string', enum: ['card'] }, number: { type: 'string', pattern: '^[0-9]{12,19}$' }, holder: { type: 'string' } }, additionalProperties: false, required: ['kind', 'number'] },
-        { type: 'object', properties: { kind: { type: 'string', enum: ['bank'] }, iban: { type: 'string', minLength: 15 } }, additionalProperties: false, required: ['kind', 'iban'] },
+        {
+          type: 'object',
+          properties: { kind: { type: 'string', enum: ['card'] }, number: { type: 'string', pattern: '^[0-9]{12,19}$' }, holder: { type: 'string' } },
+          additionalProperties: false,
+          required: ['kind', 'number'],
+        },
+        {
+          type: 'object',
+          properties: { kind: { type: 'string', enum: ['bank'] }, iban: { type: 'string', minLength: 15 } },
+          additionalProperties: false,
+          required: ['kind', 'iban'],
+        },
       ],
       discriminator: { propertyName: 'kind' },
     });
@@ -120,7 +130,11 @@ variants:
 fields: { a: { type: string } }
 variants:
   a: { fields: { x: { type: string } } }`);
-    expect(compileSpecText(misplaced).diagnostics.filter((d) => d.code === 'constraint-type-mismatch').map((d) => d.pointer)).toEqual(['/resources/Thing/fields/shape']);
+    expect(
+      compileSpecText(misplaced)
+        .diagnostics.filter((d) => d.code === 'constraint-type-mismatch')
+        .map((d) => d.pointer),
+    ).toEqual(['/resources/Thing/fields/shape']);
     const filtered = UNION_SPEC.replace('action: list, resource: Payment }', 'action: list, resource: Payment, filter: [method] }');
     expect(errors(filtered)).toEqual([{ code: 'filter-type-invalid', pointer: '/endpoints/operations/listPayments/filter/0' }]);
   });

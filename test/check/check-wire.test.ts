@@ -6,7 +6,10 @@ import { compileSpecText } from '../../src/program.js';
 import { renderMarkdown } from '../../src/render/render-markdown.js';
 
 const codesOf = (text: string) => compileSpecText(text).diagnostics.map((d) => d.code);
-const clashes = (text: string) => compileSpecText(text).diagnostics.filter((d) => d.code === 'wire-name-clash').map((d) => d.message);
+const clashes = (text: string) =>
+  compileSpecText(text)
+    .diagnostics.filter((d) => d.code === 'wire-name-clash')
+    .map((d) => d.message);
 
 const spec = (o: { schemes?: string; versioning?: string; idempotency?: string; filter?: string; events?: string }) => `
 servicespec: 1
@@ -35,12 +38,18 @@ describe('wire-name-clash', () => {
     expect(codesOf(spec({ versioning: QUERY_VERSION, idempotency: 'idempotency: {}' }))).not.toContain('wire-name-clash');
   });
   it('a filter named like a list parameter', () => {
-    expect(clashes(spec({ filter: 'cursor' }))).toEqual(['query parameter `cursor` is both the list parameter cursor of operation listItems and the filter cursor of operation listItems: one request cannot carry both']);
+    expect(clashes(spec({ filter: 'cursor' }))).toEqual([
+      'query parameter `cursor` is both the list parameter cursor of operation listItems and the filter cursor of operation listItems: one request cannot carry both',
+    ]);
   });
   it('a filter named like the version query parameter, an api_key query parameter named like the version or a list parameter', () => {
     expect(clashes(spec({ versioning: QUERY_VERSION.replace('version }', 'name }') }))).toHaveLength(1);
-    expect(clashes(spec({ versioning: QUERY_VERSION, schemes: '    k: { type: api_key, in: query, name: version }' }))[0]).toContain('the version (versioning.placement) and the key of scheme k');
-    expect(clashes(spec({ schemes: '    k: { type: api_key, in: query, name: limit }' }))[0]).toContain('the list parameter limit of operation listItems and the key of scheme k');
+    expect(clashes(spec({ versioning: QUERY_VERSION, schemes: '    k: { type: api_key, in: query, name: version }' }))[0]).toContain(
+      'the version (versioning.placement) and the key of scheme k',
+    );
+    expect(clashes(spec({ schemes: '    k: { type: api_key, in: query, name: limit }' }))[0]).toContain(
+      'the list parameter limit of operation listItems and the key of scheme k',
+    );
   });
   it('two api_key schemes of one query name clash; of one header name they do not', () => {
     expect(clashes(spec({ schemes: '    a: { type: api_key, in: query, name: key }\n    b: { type: api_key, in: query, name: key }' }))).toHaveLength(1);
@@ -49,7 +58,9 @@ describe('wire-name-clash', () => {
   it('headers clash without regard to case: idempotency, version, Authorization, runtime headers', () => {
     expect(clashes(spec({ idempotency: 'idempotency: { header: x-key }' }))[0]).toContain('the key of scheme k and the idempotency key');
     expect(clashes(spec({ versioning: HEADER_VERSION('x-KEY') }))).toHaveLength(1);
-    expect(clashes(spec({ schemes: '    b: { type: basic }', versioning: HEADER_VERSION('authorization') }))[0]).toContain('the credential of scheme b (Authorization) and the version');
+    expect(clashes(spec({ schemes: '    b: { type: basic }', versioning: HEADER_VERSION('authorization') }))[0]).toContain(
+      'the credential of scheme b (Authorization) and the version',
+    );
     expect(clashes(spec({ schemes: '    b: { type: basic }\n    k: { type: api_key, in: header, name: Authorization }' }))).toHaveLength(1);
     expect(clashes(spec({ schemes: '    k: { type: api_key, in: header, name: X-Request-Id }' }))[0]).toContain('the request id the service logs');
     expect(clashes(spec({ idempotency: 'idempotency: { header: Content-Type }' }))).toHaveLength(1);
@@ -57,7 +68,8 @@ describe('wire-name-clash', () => {
     expect(clashes(spec({ idempotency: 'idempotency: {}', schemes: '    k: { type: api_key, in: header, name: idempotency-key }' }))).toHaveLength(1);
   });
   it("the event stream's query parameters and Last-Event-ID", () => {
-    const events = 'events:\n  delivery: { stream: { path: /events } }\n  kinds: { item.created: { on: [create], resource: Item, payload: { resource: Item } } }';
+    const events =
+      'events:\n  delivery: { stream: { path: /events } }\n  kinds: { item.created: { on: [create], resource: Item, payload: { resource: Item } } }';
     expect(clashes(spec({ events, schemes: '    k: { type: api_key, in: query, name: after }' }))).toHaveLength(1);
     expect(clashes(spec({ events, schemes: '    k: { type: api_key, in: header, name: Last-Event-ID }' }))).toHaveLength(1);
   });
@@ -79,7 +91,8 @@ endpoints:
     for (const t of ['{ type: array, items: { type: string } }', '{ type: object, fields: { w: { type: integer } } }', '{ type: json }']) {
       expect(codesOf(filtered(t)), t).toContain('filter-type-invalid');
     }
-    for (const t of ['{ type: string }', '{ type: integer }', '{ type: enum, values: [a] }', '{ type: boolean }']) expect(codesOf(filtered(t)), t).not.toContain('filter-type-invalid');
+    for (const t of ['{ type: string }', '{ type: integer }', '{ type: enum, values: [a] }', '{ type: boolean }'])
+      expect(codesOf(filtered(t)), t).not.toContain('filter-type-invalid');
   });
 });
 
@@ -106,7 +119,9 @@ events:
     expect(d?.message).toContain('resource Note has no read or list operation');
   });
   it('is quiet with a read operation, or with webhook delivery', () => {
-    expect(codesOf(evented('    getNote: { method: GET, path: "/notes/{id}", action: read, resource: Note, auth: none }', '{ stream: { path: /events } }'))).not.toContain('event-kind-unseen');
+    expect(
+      codesOf(evented('    getNote: { method: GET, path: "/notes/{id}", action: read, resource: Note, auth: none }', '{ stream: { path: /events } }')),
+    ).not.toContain('event-kind-unseen');
     expect(codesOf(evented('', '{ stream: { path: /events }, webhook: { path: /hooks } }'))).not.toContain('event-kind-unseen');
   });
 });

@@ -12,7 +12,10 @@ export function yaml(strings: TemplateStringsArray, ...values: unknown[]): strin
     const indent = /[ \t]*$/.exec(raw.slice(raw.lastIndexOf('\n') + 1))![0];
     raw += String(values[i]).replace(/\n$/, '').replace(/\n/g, `\n${indent}`);
   });
-  const lines = raw.replace(/^\n/, '').replace(/\n[ \t]*$/, '\n').split('\n');
+  const lines = raw
+    .replace(/^\n/, '')
+    .replace(/\n[ \t]*$/, '\n')
+    .split('\n');
   const indents = lines.filter((l) => l.trim() !== '').map((l) => /^ */.exec(l)![0].length);
   const cut = indents.length > 0 ? Math.min(...indents) : 0;
   return lines.map((l) => l.slice(cut)).join('\n');

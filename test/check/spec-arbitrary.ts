@@ -93,7 +93,22 @@ const plainField = fc
 const variantField = plainField.map(({ default: _d, ...f }) => f);
 
 /** A union field: tagged or not, its variants' fields plain. */
-const unionField = fc.record({ optional: opt(fc.boolean()), discriminator: opt(fc.constantFrom('kind', 'type')), variants: fc.dictionary(fc.constantFrom('card', 'bank', 'other'), fc.record({ tag: opt(fc.constantFrom('a', 'b')), fields: fc.dictionary(fc.constantFrom('number', 'iban', 'holder'), variantField, { minKeys: 1, maxKeys: 2 }) }).map(clean), { minKeys: 1, maxKeys: 3 }) }).map((u) => clean({ type: 'union', ...u }));
+const unionField = fc
+  .record({
+    optional: opt(fc.boolean()),
+    discriminator: opt(fc.constantFrom('kind', 'type')),
+    variants: fc.dictionary(
+      fc.constantFrom('card', 'bank', 'other'),
+      fc
+        .record({
+          tag: opt(fc.constantFrom('a', 'b')),
+          fields: fc.dictionary(fc.constantFrom('number', 'iban', 'holder'), variantField, { minKeys: 1, maxKeys: 2 }),
+        })
+        .map(clean),
+      { minKeys: 1, maxKeys: 3 },
+    ),
+  })
+  .map((u) => clean({ type: 'union', ...u }));
 
 const field = fc.oneof({ weight: 1, arbitrary: unionField }, { weight: 4, arbitrary: plainField }, { weight: 1, arbitrary: fieldArb });
 const fieldMap = fc.dictionary(fc.constantFrom(...FIELD_NAMES), field, { maxKeys: 6 });
@@ -125,7 +140,9 @@ const stateMachine = fc
   .record({
     field: opt(fc.constantFrom(...FIELD_NAMES)),
     initial: opt(stateName),
-    states: opt(fc.dictionary(stateName, fc.record({ description: opt(fc.string({ maxLength: 10 })), terminal: opt(fc.boolean()) }).map(clean), { maxKeys: 5 })),
+    states: opt(
+      fc.dictionary(stateName, fc.record({ description: opt(fc.string({ maxLength: 10 })), terminal: opt(fc.boolean()) }).map(clean), { maxKeys: 5 }),
+    ),
     terminal: opt(fc.uniqueArray(stateName, { maxLength: 3 })),
     transitions: opt(fc.dictionary(fc.constantFrom('pay', 'ship', 'cancel', 'finish', 'toString'), transition, { maxKeys: 4 })),
   })
@@ -144,7 +161,9 @@ const shape = fc
 // discriminator without variants is not read back at all (known, left to the unions work). Union fields are drawn here.
 
 /** A named example: a summary, a description, a value. */
-const namedExamples = fc.dictionary(fc.constantFrom('one', 'two'), fc.record({ summary: opt(fc.string({ maxLength: 8 })), value: scalarValue }).map(clean), { maxKeys: 2 });
+const namedExamples = fc.dictionary(fc.constantFrom('one', 'two'), fc.record({ summary: opt(fc.string({ maxLength: 8 })), value: scalarValue }).map(clean), {
+  maxKeys: 2,
+});
 
 const authRequirement = fc.oneof(
   fc.constant('none'),
@@ -183,7 +202,23 @@ const operation = fc
       filter: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
       sort: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
       paging: opt(paging),
-      response_headers: opt(fc.dictionary(fc.constantFrom('X-Cost', 'ETag', 'location', 'X-Request-Id'), fc.record({ type: fc.constantFrom('string', 'integer', 'object', 'array'), optional: opt(fc.boolean()), default: opt(scalarValue), items: opt(fc.constant({ type: 'string' })) }, { requiredKeys: ['type'] }).map(clean), { maxKeys: 2 })),
+      response_headers: opt(
+        fc.dictionary(
+          fc.constantFrom('X-Cost', 'ETag', 'location', 'X-Request-Id'),
+          fc
+            .record(
+              {
+                type: fc.constantFrom('string', 'integer', 'object', 'array'),
+                optional: opt(fc.boolean()),
+                default: opt(scalarValue),
+                items: opt(fc.constant({ type: 'string' })),
+              },
+              { requiredKeys: ['type'] },
+            )
+            .map(clean),
+          { maxKeys: 2 },
+        ),
+      ),
       status: opt(fc.constantFrom(200, 201, 202, 204, 302)),
       request: opt(shape),
       response: opt(shape),
@@ -192,7 +227,21 @@ const operation = fc
       errors: opt(fc.uniqueArray(fc.constantFrom(...ERROR_NAMES, 'undeclared'), { maxLength: 3 })),
       idempotent: opt(fc.boolean()),
       deprecated: opt(fc.boolean()),
-      examples: opt(fc.record({ request: opt(namedExamples), response: opt(namedExamples), parameters: opt(fc.dictionary(fc.constantFrom('limit', 'X-Cost'), namedExamples.filter((e) => Object.keys(e).length > 0), { maxKeys: 1 })) }).map(clean)),
+      examples: opt(
+        fc
+          .record({
+            request: opt(namedExamples),
+            response: opt(namedExamples),
+            parameters: opt(
+              fc.dictionary(
+                fc.constantFrom('limit', 'X-Cost'),
+                namedExamples.filter((e) => Object.keys(e).length > 0),
+                { maxKeys: 1 },
+              ),
+            ),
+          })
+          .map(clean),
+      ),
     },
     { requiredKeys: ['method', 'path', 'action'] },
   )
@@ -222,9 +271,18 @@ const parts = {
     .record({
       name: opt(fc.string({ maxLength: 10 })),
       summary: opt(fc.string({ maxLength: 20 })),
-      scope: opt(fc.record({ includes: opt(fc.array(fc.string({ maxLength: 5 }), { maxLength: 2 })), excludes: opt(fc.array(fc.string({ maxLength: 5 }), { maxLength: 2 })) }).map(clean)),
+      scope: opt(
+        fc
+          .record({
+            includes: opt(fc.array(fc.string({ maxLength: 5 }), { maxLength: 2 })),
+            excludes: opt(fc.array(fc.string({ maxLength: 5 }), { maxLength: 2 })),
+          })
+          .map(clean),
+      ),
       audience: opt(fc.array(fc.string({ maxLength: 5 }), { maxLength: 2 })),
-      contact: opt(fc.record({ name: opt(fc.constant('Team')), email: opt(fc.constant('team@example.com')), url: opt(fc.constant('https://example.com')) }).map(clean)),
+      contact: opt(
+        fc.record({ name: opt(fc.constant('Team')), email: opt(fc.constant('team@example.com')), url: opt(fc.constant('https://example.com')) }).map(clean),
+      ),
     })
     .map(clean),
   resources: fc.dictionary(fc.constantFrom(...RESOURCE_NAMES), resource, { maxKeys: 4 }),
@@ -287,7 +345,13 @@ const parts = {
           fc.constant('problem'),
           fc
             .record(
-              { fields: fc.dictionary(fc.constantFrom('code', 'message', 'detail', 'error_code', 'http_status'), plainField, { maxKeys: 3 }), code: opt(fc.constantFrom('code', 'error_code', 'missing')), status: opt(fc.constantFrom('http_status', 'code')), message: opt(fc.constantFrom('message', 'detail')), media_type: opt(fc.constantFrom('application/json', 'application/vnd.x.error+json', 'text/plain')) },
+              {
+                fields: fc.dictionary(fc.constantFrom('code', 'message', 'detail', 'error_code', 'http_status'), plainField, { maxKeys: 3 }),
+                code: opt(fc.constantFrom('code', 'error_code', 'missing')),
+                status: opt(fc.constantFrom('http_status', 'code')),
+                message: opt(fc.constantFrom('message', 'detail')),
+                media_type: opt(fc.constantFrom('application/json', 'application/vnd.x.error+json', 'text/plain')),
+              },
               { requiredKeys: ['fields'] },
             )
             .map(clean),
@@ -298,7 +362,11 @@ const parts = {
           fc.constantFrom(...ERROR_NAMES),
           fc
             .record(
-              { status: fc.constantFrom(200, 400, 401, 403, 404, 409, 422, 429, 500, 503), title: opt(fc.string({ maxLength: 10 })), when: opt(fc.uniqueArray(fc.constantFrom(...CONDITIONS), { maxLength: 6 })) },
+              {
+                status: fc.constantFrom(200, 400, 401, 403, 404, 409, 422, 429, 500, 503),
+                title: opt(fc.string({ maxLength: 10 })),
+                when: opt(fc.uniqueArray(fc.constantFrom(...CONDITIONS), { maxLength: 6 })),
+              },
               { requiredKeys: ['status'] },
             )
             .map(clean),
@@ -330,7 +398,15 @@ const parts = {
       body_size: opt(fc.constantFrom(...SIZES)),
       header_size: opt(fc.constantFrom(...SIZES)),
       nesting_depth: opt(fc.integer({ min: 1, max: 64 })),
-      page_size: opt(fc.record({ default: opt(fc.integer({ min: 1, max: 200 })), max: opt(fc.integer({ min: 1, max: 200 })), over_max: opt(fc.constantFrom('reject', 'clamp')) }).map(clean)),
+      page_size: opt(
+        fc
+          .record({
+            default: opt(fc.integer({ min: 1, max: 200 })),
+            max: opt(fc.integer({ min: 1, max: 200 })),
+            over_max: opt(fc.constantFrom('reject', 'clamp')),
+          })
+          .map(clean),
+      ),
       timeout: opt(fc.constantFrom(...DURATIONS)),
       concurrency: opt(fc.integer({ min: 1, max: 100 })),
       failed_auth: opt(fc.record({ attempts: fc.integer({ min: 1, max: 20 }), per: fc.constantFrom(...DURATIONS) })),
@@ -340,7 +416,14 @@ const parts = {
     .record({
       scheme: opt(fc.constantFrom('date', 'semver', 'integer')),
       current: opt(fc.constantFrom('2026-11-01', '1.2.0', 2, 'x')),
-      placement: opt(fc.oneof(fc.constant({ header: 'Api-Version' }), fc.constantFrom({ path: '/v{version}' }, { path: '/v1' }), fc.constant({ query: 'v' }), fc.constant({ media_type: 'application/vnd.x.v{version}+json' }))),
+      placement: opt(
+        fc.oneof(
+          fc.constant({ header: 'Api-Version' }),
+          fc.constantFrom({ path: '/v{version}' }, { path: '/v1' }),
+          fc.constant({ query: 'v' }),
+          fc.constant({ media_type: 'application/vnd.x.v{version}+json' }),
+        ),
+      ),
       default: opt(fc.constantFrom('current', 'oldest', 'required')),
       supported: opt(
         fc.array(
@@ -351,7 +434,13 @@ const parts = {
                 changes: opt(
                   fc.array(
                     fc.oneof(
-                      fc.record({ rename_field: fc.record({ resource: fc.constantFrom(...RESOURCE_NAMES), from: fc.constantFrom(...FIELD_NAMES), to: fc.constantFrom(...FIELD_NAMES) }) }),
+                      fc.record({
+                        rename_field: fc.record({
+                          resource: fc.constantFrom(...RESOURCE_NAMES),
+                          from: fc.constantFrom(...FIELD_NAMES),
+                          to: fc.constantFrom(...FIELD_NAMES),
+                        }),
+                      }),
                       fc.record({ add_field: fc.record({ resource: fc.constantFrom(...RESOURCE_NAMES), field: fc.constantFrom(...FIELD_NAMES) }) }),
                       fc.record({ remove_field: fc.record({ resource: fc.constantFrom(...RESOURCE_NAMES), field: fc.constantFrom(...FIELD_NAMES) }) }),
                       fc.record({ description: fc.string({ maxLength: 10 }) }),
@@ -393,8 +482,12 @@ export const specDocument = fc
 
 // ── well-formed resources: constraints that fit their types, references that resolve ──────────────
 
-const lengthBounds = fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 200 })).map(([a, b]) => ({ minLength: Math.min(a, b), maxLength: Math.max(a, b) }));
-const numberBounds = fc.tuple(fc.integer({ min: -100, max: 100 }), fc.integer({ min: -100, max: 100 })).map(([a, b]) => ({ minimum: Math.min(a, b), maximum: Math.max(a, b) }));
+const lengthBounds = fc
+  .tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 200 }))
+  .map(([a, b]) => ({ minLength: Math.min(a, b), maxLength: Math.max(a, b) }));
+const numberBounds = fc
+  .tuple(fc.integer({ min: -100, max: 100 }), fc.integer({ min: -100, max: 100 }))
+  .map(([a, b]) => ({ minimum: Math.min(a, b), maximum: Math.max(a, b) }));
 // A read-only field needs a source of its value; here it is optional (the server may leave it out).
 const flags = fc
   .record({ optional: opt(fc.boolean()), nullable: opt(fc.boolean()), readOnly: opt(fc.boolean()), unique: opt(fc.boolean()) })
@@ -402,7 +495,9 @@ const flags = fc
 
 function wellFormedField(targets: readonly string[]): fc.Arbitrary<Record<string, unknown>> {
   const leaf = fc.oneof(
-    fc.tuple(flags, opt(lengthBounds), opt(fc.constantFrom('^[A-Z]{3}$', '^[a-z0-9-]+$'))).map(([f, b, pattern]) => clean({ type: 'string', ...f, ...b, pattern })),
+    fc
+      .tuple(flags, opt(lengthBounds), opt(fc.constantFrom('^[A-Z]{3}$', '^[a-z0-9-]+$')))
+      .map(([f, b, pattern]) => clean({ type: 'string', ...f, ...b, pattern })),
     fc.tuple(flags, opt(numberBounds), fc.constantFrom('integer', 'number')).map(([f, b, type]) => clean({ type, ...f, ...b })),
     fc.tuple(flags, fc.uniqueArray(fc.constantFrom('red', 'green', 'blue'), { minLength: 1 })).map(([f, values]) => ({ type: 'enum', ...f, values })),
     fc.tuple(flags, fc.constantFrom('boolean', 'date', 'datetime', 'uuid', 'email', 'uri', 'json')).map(([f, type]) => ({ type, ...f })),
@@ -412,15 +507,27 @@ function wellFormedField(targets: readonly string[]): fc.Arbitrary<Record<string
   return fc.oneof(
     { weight: 6, arbitrary: leaf },
     ...ref.map((arbitrary) => ({ weight: 1, arbitrary })),
-    { weight: 1, arbitrary: fc.tuple(flags, leaf, opt(fc.integer({ min: 0, max: 5 }))).map(([f, items, minItems]) => clean({ type: 'array', ...f, items, minItems })) },
-    { weight: 1, arbitrary: fc.tuple(flags, fc.dictionary(fc.constantFrom('id', 'line1', 'city', 'owner', 'qty'), leaf, { minKeys: 1, maxKeys: 3 })).map(([f, fields]) => ({ type: 'object', ...f, fields })) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(flags, leaf, opt(fc.integer({ min: 0, max: 5 }))).map(([f, items, minItems]) => clean({ type: 'array', ...f, items, minItems })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(flags, fc.dictionary(fc.constantFrom('id', 'line1', 'city', 'owner', 'qty'), leaf, { minKeys: 1, maxKeys: 3 }))
+        .map(([f, fields]) => ({ type: 'object', ...f, fields })),
+    },
   );
 }
 
 /** A spec with only resources, every one of them free of errors: the fields' constraints fit their types. */
 export const wellFormedResourcesSpec = fc.uniqueArray(fc.constantFrom(...RESOURCE_NAMES), { minLength: 1, maxLength: 4 }).chain((names) =>
   fc
-    .tuple(...names.map(() => fc.dictionary(fc.constantFrom('name', 'amount', 'code', 'tags', 'parent', 'created_at', 'note', 'address'), wellFormedField(names), { maxKeys: 6 })))
+    .tuple(
+      ...names.map(() =>
+        fc.dictionary(fc.constantFrom('name', 'amount', 'code', 'tags', 'parent', 'created_at', 'note', 'address'), wellFormedField(names), { maxKeys: 6 }),
+      ),
+    )
     .map((fieldSets) => ({
       servicespec: 1,
       resources: Object.fromEntries(names.map((n, i) => [n, { fields: { id: { type: 'uuid', readOnly: true }, ...fieldSets[i] } }])),
@@ -430,9 +537,28 @@ export const wellFormedResourcesSpec = fc.uniqueArray(fc.constantFrom(...RESOURC
 // ── well-formed specs using the shapes of issue 26: unions, list shapes, declared error bodies, raw event payloads,
 // named examples, response headers — each spec free of errors, so its round trip through OpenAPI must keep it whole.
 
-const TAGGED_UNION = { type: 'union', discriminator: 'kind', variants: { card: { description: 'A card.', fields: { number: { type: 'string', pattern: '^[0-9]{12,19}$' }, holder: { type: 'string', optional: true } } }, bank_transfer: { tag: 'bank', fields: { iban: { type: 'string', minLength: 15 } } } } };
-const UNTAGGED_UNION = { type: 'union', variants: { by_weight: { fields: { grams: { type: 'integer', minimum: 1 } } }, by_volume: { fields: { litres: { type: 'number' } } } } };
-const WELL_FORMED_PAGING = [undefined, { style: 'offset', items: 'data', total: 'total' }, { style: 'page', body: 'array', link: true }, { style: 'limit', body: 'array' }, { style: 'none', body: 'array' }, { body: 'array', link: true }, { next: 'after', total: 'count' }, { link: true }] as const;
+const TAGGED_UNION = {
+  type: 'union',
+  discriminator: 'kind',
+  variants: {
+    card: { description: 'A card.', fields: { number: { type: 'string', pattern: '^[0-9]{12,19}$' }, holder: { type: 'string', optional: true } } },
+    bank_transfer: { tag: 'bank', fields: { iban: { type: 'string', minLength: 15 } } },
+  },
+};
+const UNTAGGED_UNION = {
+  type: 'union',
+  variants: { by_weight: { fields: { grams: { type: 'integer', minimum: 1 } } }, by_volume: { fields: { litres: { type: 'number' } } } },
+};
+const WELL_FORMED_PAGING = [
+  undefined,
+  { style: 'offset', items: 'data', total: 'total' },
+  { style: 'page', body: 'array', link: true },
+  { style: 'limit', body: 'array' },
+  { style: 'none', body: 'array' },
+  { body: 'array', link: true },
+  { next: 'after', total: 'count' },
+  { link: true },
+] as const;
 const exampleText = fc.record({ summary: opt(fc.constantFrom('One.', 'Another one.')), description: opt(fc.constant('Shown in the console.')) }).map(clean);
 const responseHeader = fc
   .record({
@@ -462,13 +588,32 @@ export const newShapesSpec = fc
     const itemFields: Record<string, unknown> = { id: { type: 'uuid', readOnly: true }, name: { type: 'string', maxLength: 40 } };
     if (g.unionField) itemFields.method = g.unionOptional ? { ...g.unionField, optional: true } : g.unionField;
     const operations: Record<string, Record<string, unknown>> = {
-      createItem: clean({ method: 'POST', path: '/items', action: 'create', resource: 'Item', response_headers: g.createHeader ? { 'Cache-Control': { type: 'string', default: 'no-store' } } : undefined }),
+      createItem: clean({
+        method: 'POST',
+        path: '/items',
+        action: 'create',
+        resource: 'Item',
+        response_headers: g.createHeader ? { 'Cache-Control': { type: 'string', default: 'no-store' } } : undefined,
+      }),
       listItems: clean({ method: 'GET', path: '/items', action: 'list', resource: 'Item', paging: g.paging }),
     };
     if (g.read) operations.readItem = { method: 'GET', path: '/items/{id}', action: 'read', resource: 'Item' };
     const quoteRequest = g.quoteRequest === 'union' ? { variants: UNTAGGED_UNION.variants } : { fields: { grams: { type: 'integer', minimum: 1 } } };
-    const quoteResponse = g.quoteResponse === 'union' ? { discriminator: 'type', variants: { Quote: { tag: 'quote', fields: { price: { type: 'integer' } } }, Refusal: { tag: 'refusal', fields: { reason: { type: 'string' } } } } } : g.quoteResponse === 'resource' ? { resource: 'Item' } : { fields: { price: { type: 'integer' } } };
-    const answer = g.quoteResponse === 'union' ? { type: 'quote', price: 12 } : g.quoteResponse === 'resource' ? { id: '0190a7e4-5b0c-7000-8000-000000000001', name: 'a' } : { price: 12 };
+    const quoteResponse =
+      g.quoteResponse === 'union'
+        ? {
+            discriminator: 'type',
+            variants: { Quote: { tag: 'quote', fields: { price: { type: 'integer' } } }, Refusal: { tag: 'refusal', fields: { reason: { type: 'string' } } } },
+          }
+        : g.quoteResponse === 'resource'
+          ? { resource: 'Item' }
+          : { fields: { price: { type: 'integer' } } };
+    const answer =
+      g.quoteResponse === 'union'
+        ? { type: 'quote', price: 12 }
+        : g.quoteResponse === 'resource'
+          ? { id: '0190a7e4-5b0c-7000-8000-000000000001', name: 'a' }
+          : { price: 12 };
     operations.quote = clean({
       method: 'POST',
       path: '/quotes',
@@ -477,18 +622,31 @@ export const newShapesSpec = fc
       request: quoteRequest,
       response: quoteResponse,
       response_headers: Object.keys(g.headers).length > 0 ? g.headers : undefined,
-      examples: g.examples ? { request: { small: { ...g.examples[0], value: { grams: 3 } } }, response: { priced: { ...g.examples[1], value: answer } } } : undefined,
+      examples: g.examples
+        ? { request: { small: { ...g.examples[0], value: { grams: 3 } } }, response: { priced: { ...g.examples[1], value: answer } } }
+        : undefined,
     });
     const errorBody =
       g.errorBody === 'problem'
         ? 'problem'
-        : clean({ fields: { [g.errorBody === 'string-code' ? 'code' : 'status_code']: { type: g.errorBody === 'string-code' ? 'string' : 'integer' }, message: { type: 'string' }, detail: { type: 'string', optional: true } }, code: g.errorBody === 'integer-code' ? 'status_code' : undefined, media_type: g.mediaType });
+        : clean({
+            fields: {
+              [g.errorBody === 'string-code' ? 'code' : 'status_code']: { type: g.errorBody === 'string-code' ? 'string' : 'integer' },
+              message: { type: 'string' },
+              detail: { type: 'string', optional: true },
+            },
+            code: g.errorBody === 'integer-code' ? 'status_code' : undefined,
+            media_type: g.mediaType,
+          });
     return clean({
       servicespec: 1,
       resources: { Item: { plural: 'items', fields: itemFields } },
       endpoints: { operations },
       authentication: { default: 'none' },
-      events: g.eventBody === undefined ? undefined : { kinds: { 'item.created': clean({ payload: { resource: 'Item' }, on: ['create'], body: g.eventBody === 'raw' ? 'raw' : undefined }) } },
+      events:
+        g.eventBody === undefined
+          ? undefined
+          : { kinds: { 'item.created': clean({ payload: { resource: 'Item' }, on: ['create'], body: g.eventBody === 'raw' ? 'raw' : undefined }) } },
       errors: {
         body: errorBody,
         codes: {

@@ -27,10 +27,13 @@ describe('serve a spec with callbacks', { timeout: 60_000 }, () => {
 
   it('serves with the secret from the environment: a private callback URL is refused at its field, a create without one is plain', async () => {
     const port = await freePort();
-    const served = startCli(['serve', spec, '--db', 'sqlite::memory:', '--allow-gaps', '--port', String(port)], { env: { SERVICESPEC_CALLBACK_SECRET: generateWebhookSecret() } });
+    const served = startCli(['serve', spec, '--db', 'sqlite::memory:', '--allow-gaps', '--port', String(port)], {
+      env: { SERVICESPEC_CALLBACK_SECRET: generateWebhookSecret() },
+    });
     try {
       await served.waitFor(/serving .* at http:/);
-      const post = (body: unknown) => fetch(`http://127.0.0.1:${port}/tickets`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const post = (body: unknown) =>
+        fetch(`http://127.0.0.1:${port}/tickets`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
       const refused = await post({ title: 'private', callback_url: 'http://10.1.2.3/hook' });
       expect(refused.status).toBe(422);
       expect(((await refused.json()) as { errors: { pointer: string }[] }).errors[0]!.pointer).toBe('/callback_url');

@@ -90,7 +90,17 @@ describe('servicespec gaps', { timeout: 120_000 }, () => {
   it('reports all nine parts not shown for examples/empty.yaml', async () => {
     const r = await runCli(['gaps', join(ROOT, 'examples', 'empty.yaml')]);
     expect(r.code).toBe(0);
-    const titles = ['What the service does', 'Resources and their fields', 'States and transitions', 'Endpoints', 'Authentication', 'Events', 'Errors', 'Limits', 'Versioning'];
+    const titles = [
+      'What the service does',
+      'Resources and their fields',
+      'States and transitions',
+      'Endpoints',
+      'Authentication',
+      'Events',
+      'Errors',
+      'Limits',
+      'Versioning',
+    ];
     for (const title of titles) expect(r.stdout).toMatch(new RegExp(`^${title}: not shown`, 'm'));
     expect(r.stdout).toContain('0 of 9 parts shown');
   });
@@ -100,7 +110,15 @@ describe('servicespec gaps', { timeout: 120_000 }, () => {
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { parts: { part: string; status: string }[]; shown: number };
     expect(report.parts.map((p) => p.part)).toEqual([
-      'purpose', 'resources', 'states', 'endpoints', 'authentication', 'events', 'errors', 'limits', 'versioning',
+      'purpose',
+      'resources',
+      'states',
+      'endpoints',
+      'authentication',
+      'events',
+      'errors',
+      'limits',
+      'versioning',
     ]);
     expect(report.shown).toBe(report.parts.filter((p) => p.status === 'shown').length);
   });

@@ -16,7 +16,10 @@ async function serve(extra: string[]): Promise<{ base: string; p: ServeProcess }
 }
 
 const preflight = (base: string, path: string, origin: string, method = 'POST') =>
-  fetch(`${base}${path}`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'content-type, x-api-key' } });
+  fetch(`${base}${path}`, {
+    method: 'OPTIONS',
+    headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'content-type, x-api-key' },
+  });
 
 describe('serve --cors', { timeout: 180_000 }, () => {
   let on: { base: string; p: ServeProcess };

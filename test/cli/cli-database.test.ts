@@ -30,7 +30,12 @@ describe('database path', { timeout: 180_000 }, () => {
 
   it('keys list --db with a typo creates no folder and no database', async () => {
     const typo = join(dir.path, 'dta', 'nested', 'orders.db');
-    for (const args of [['keys', 'list'], ['users', 'list'], ['clients', 'list'], ['webhooks', 'list']]) {
+    for (const args of [
+      ['keys', 'list'],
+      ['users', 'list'],
+      ['clients', 'list'],
+      ['webhooks', 'list'],
+    ]) {
       const r = await runCli([...args, ORDERS, '--db', `sqlite:${typo}`]);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`no database at ${typo}`);
@@ -56,16 +61,26 @@ describe('database path', { timeout: 180_000 }, () => {
     mkdirSync(join(dir.path, 'served'));
     copyFileSync(ORDERS, spec);
     const port = await freePort();
-    const served = startCli(['serve', spec, '--allow-gaps', '--log', 'silent', '--handlers', join(EXAMPLES[2]!, '..', 'orders-handlers.js')], { cwd: dir.path, env: { PORT: String(port), HOST: '127.0.0.1' } });
+    const served = startCli(['serve', spec, '--allow-gaps', '--log', 'silent', '--handlers', join(EXAMPLES[2]!, '..', 'orders-handlers.js')], {
+      cwd: dir.path,
+      env: { PORT: String(port), HOST: '127.0.0.1' },
+    });
     try {
-      await served.waitFor(new RegExp(`serving .* at http://127\\.0\\.0\\.1:${port} \\(database sqlite:${join(dir.path, 'served', 'data', 'orders.db').replace(/[.\\/]/g, '\\$&')}\\)`));
+      await served.waitFor(
+        new RegExp(
+          `serving .* at http://127\\.0\\.0\\.1:${port} \\(database sqlite:${join(dir.path, 'served', 'data', 'orders.db').replace(/[.\\/]/g, '\\$&')}\\)`,
+        ),
+      );
       expect((await fetch(`http://127.0.0.1:${port}/orders`)).status).toBe(401);
     } finally {
       await served.stop();
     }
     // --port beats PORT.
     const other = await freePort();
-    const again = startCli(['serve', spec, '--allow-gaps', '--log', 'silent', '--port', String(other), '--handlers', join(EXAMPLES[2]!, '..', 'orders-handlers.js')], { env: { PORT: String(port) } });
+    const again = startCli(
+      ['serve', spec, '--allow-gaps', '--log', 'silent', '--port', String(other), '--handlers', join(EXAMPLES[2]!, '..', 'orders-handlers.js')],
+      { env: { PORT: String(port) } },
+    );
     try {
       await again.waitFor(new RegExp(`at http://127\\.0\\.0\\.1:${other} `));
     } finally {

@@ -18,7 +18,14 @@ const ESC = '\u001b[';
 async function runAs(args: string[], tty: boolean, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await run(args, { out: (s) => void (stdout += s), err: (s) => void (stderr += s), env, stdin: () => Buffer.from(''), isTTY: { out: tty, err: tty }, cwd: ROOT });
+  const code = await run(args, {
+    out: (s) => void (stdout += s),
+    err: (s) => void (stderr += s),
+    env,
+    stdin: () => Buffer.from(''),
+    isTTY: { out: tty, err: tty },
+    cwd: ROOT,
+  });
   return { code, stdout, stderr };
 }
 
@@ -63,7 +70,9 @@ describe('serve on a port in use', { timeout: 120_000 }, () => {
     try {
       const r = await spawnCli(['serve', ORDERS, '--db', 'sqlite::memory:', '--allow-gaps', '--log', 'silent', '--port', String(port)]);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(`servicespec serve: port ${port} on 127.0.0.1 is already in use (EADDRINUSE): stop what is using it, or pick another with --port (or PORT); --port 0 picks a free one\n`);
+      expect(r.stderr).toContain(
+        `servicespec serve: port ${port} on 127.0.0.1 is already in use (EADDRINUSE): stop what is using it, or pick another with --port (or PORT); --port 0 picks a free one\n`,
+      );
       expect(r.stderr).not.toMatch(STACK_LINE);
     } finally {
       blocker.close();
@@ -85,7 +94,10 @@ describe('keys without --db finds the database npm start serves', { timeout: 120
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('### `test`: hold a running service to its spec'));
     const block = /```\n([\s\S]*?)```/.exec(section)![1]!;
-    const commands = block.split('\n').filter((l) => l.startsWith('$ ')).map((l) => l.slice(2));
+    const commands = block
+      .split('\n')
+      .filter((l) => l.startsWith('$ '))
+      .map((l) => l.slice(2));
     expect(commands.length).toBeGreaterThanOrEqual(5);
     const dir = tempDir();
     try {
@@ -121,7 +133,7 @@ describe('test --help', () => {
   });
 });
 
-describe("the first `import openapi` example, as written", { timeout: 120_000 }, () => {
+describe('the first `import openapi` example, as written', { timeout: 120_000 }, () => {
   it('is the same in the README and --help, and runs (input and output are different files)', async () => {
     const { COMMAND_EXAMPLES } = await import('../../src/cli/cli-examples.js');
     const example = COMMAND_EXAMPLES['import openapi']![0]!;

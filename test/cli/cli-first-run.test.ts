@@ -51,7 +51,10 @@ describe('import, then serve --allow-gaps', { timeout: 180_000 }, () => {
       await served.waitFor(/serving .* at http:/);
       await served.waitFor(new RegExp(`spec gap: handler ${route.operation.handler} of custom operation ${id}: not given`), 10_000);
       const path = route.path.replace(/\{[^{}]*\}/g, 'x');
-      const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: route.method, ...(route.hasBody ? { body: '{}', headers: { 'content-type': 'application/json' } } : {}) });
+      const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+        method: route.method,
+        ...(route.hasBody ? { body: '{}', headers: { 'content-type': 'application/json' } } : {}),
+      });
       expect(res.status).toBe(501);
       const body = (await res.json()) as Record<string, unknown>;
       expect(body.code).toBe(model.errors?.byCondition.not_implemented ?? 'not_implemented');
@@ -72,6 +75,8 @@ describe('check given a Swagger 2 document', { timeout: 60_000 }, () => {
     writeFileSync(file, 'swagger: "2.0"\ninfo: { title: Old, version: "1" }\npaths: {}\n');
     const r = await runCli(['check', file]);
     expect(r.code).toBe(1);
-    expect(r.stdout + r.stderr).toContain(`error openapi-document: ${file} is a Swagger document (swagger: 2.0), not a servicespec; convert it to OpenAPI 3 first`);
+    expect(r.stdout + r.stderr).toContain(
+      `error openapi-document: ${file} is a Swagger document (swagger: 2.0), not a servicespec; convert it to OpenAPI 3 first`,
+    );
   });
 });

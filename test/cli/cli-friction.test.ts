@@ -41,7 +41,26 @@ describe('gaps --fail-on-gaps', { timeout: 120_000 }, () => {
 describe('--help examples', { timeout: 120_000 }, () => {
   function program(): Command {
     const p = new Command('servicespec').version('0', '-V, --version').enablePositionalOptions();
-    for (const register of [registerCheckCommand, registerGapsCommand, registerDocCommand, registerDiffCommand, registerInitCommand, registerServeCommand, registerMigrateCommand, registerKeysCommand, registerClientsCommand, registerUsersCommand, registerWebhooksCommand, registerExportCommand, registerImportCommand, registerClientCommand, registerTestCommand, registerHandlersTypeCommand, registerLspCommand]) register(p);
+    for (const register of [
+      registerCheckCommand,
+      registerGapsCommand,
+      registerDocCommand,
+      registerDiffCommand,
+      registerInitCommand,
+      registerServeCommand,
+      registerMigrateCommand,
+      registerKeysCommand,
+      registerClientsCommand,
+      registerUsersCommand,
+      registerWebhooksCommand,
+      registerExportCommand,
+      registerImportCommand,
+      registerClientCommand,
+      registerTestCommand,
+      registerHandlersTypeCommand,
+      registerLspCommand,
+    ])
+      register(p);
     addExamples(p);
     return p;
   }
@@ -74,7 +93,10 @@ describe('--help examples', { timeout: 120_000 }, () => {
         }
         expect(c.name(), example).not.toBe('servicespec');
         for (const w of words.slice(i).filter((w) => w.startsWith('-'))) {
-          expect(c.options.some((o) => o.long === w || o.short === w), `${w} in: ${example}`).toBe(true);
+          expect(
+            c.options.some((o) => o.long === w || o.short === w),
+            `${w} in: ${example}`,
+          ).toBe(true);
         }
       }
     }
@@ -95,7 +117,16 @@ describe('one meaning per option name; export quiet by default', { timeout: 120_
       c.commands.forEach(walk);
     };
     const p = new Command('servicespec');
-    for (const register of [registerCheckCommand, registerGapsCommand, registerDiffCommand, registerKeysCommand, registerExportCommand, registerImportCommand, registerWebhooksCommand]) register(p);
+    for (const register of [
+      registerCheckCommand,
+      registerGapsCommand,
+      registerDiffCommand,
+      registerKeysCommand,
+      registerExportCommand,
+      registerImportCommand,
+      registerWebhooksCommand,
+    ])
+      register(p);
     walk(p);
     expect([...formats]).toEqual([JSON.stringify(['text', 'json'])]);
   });

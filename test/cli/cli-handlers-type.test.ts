@@ -23,7 +23,25 @@ export const handlers: Handlers = {
 
 async function tsc(dir: string): Promise<{ code: number; out: string }> {
   try {
-    await exec(process.execPath, [TSC, '--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', 'handlers.ts'], { cwd: dir, timeout: 120_000 });
+    await exec(
+      process.execPath,
+      [
+        TSC,
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--types',
+        'node',
+        'handlers.ts',
+      ],
+      { cwd: dir, timeout: 120_000 },
+    );
     return { code: 0, out: '' };
   } catch (err) {
     const e = err as { code: number; stdout: string };
@@ -59,7 +77,9 @@ describe('servicespec handlers-type', { timeout: 240_000 }, () => {
       // in a child process: Node remembers a failed package lookup for the rest of the process
       const without = await spawnCli(serveArgs, { cwd: dir.path });
       expect(without.code).toBe(1);
-      expect(without.stderr).toBe('servicespec serve: --check-types: no typescript package is installed for handlers.ts (npm install --save-dev typescript in its project)\n');
+      expect(without.stderr).toBe(
+        'servicespec serve: --check-types: no typescript package is installed for handlers.ts (npm install --save-dev typescript in its project)\n',
+      );
       symlinkSync(join(ROOT, 'node_modules', 'typescript'), join(dir.path, 'node_modules', 'typescript'), 'dir');
       const refused = await runCli(serveArgs, { cwd: dir.path });
       expect(refused.code).toBe(1);
@@ -67,10 +87,17 @@ describe('servicespec handlers-type', { timeout: 240_000 }, () => {
       expect(refused.stderr).not.toMatch(STACK_LINE);
       writeFileSync(join(dir.path, 'handlers.ts'), GOOD);
       const port = await freePort();
-      const served = startCli(['serve', ORDERS, '--db', 'sqlite::memory:', '--allow-gaps', '--log', 'silent', '--handlers', 'handlers.ts', '--check-types', '--port', String(port)], { cwd: dir.path });
+      const served = startCli(
+        ['serve', ORDERS, '--db', 'sqlite::memory:', '--allow-gaps', '--log', 'silent', '--handlers', 'handlers.ts', '--check-types', '--port', String(port)],
+        { cwd: dir.path },
+      );
       try {
         await served.waitFor(/serving Orders at/, 120_000);
-        const res = await fetch(`http://127.0.0.1:${port}/quotes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ currency: 'EUR', items: [{ sku: 'MUG-RED-350', quantity: 1 }] }) });
+        const res = await fetch(`http://127.0.0.1:${port}/quotes`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ currency: 'EUR', items: [{ sku: 'MUG-RED-350', quantity: 1 }] }),
+        });
         expect(await res.json()).toEqual({ amount: 1299, currency: 'EUR', valid_until: '1970-01-01T00:00:00.000Z' });
       } finally {
         await served.stop();

@@ -44,7 +44,10 @@ export async function runCli(args: readonly string[], options: { cwd?: string; i
 }
 
 /** Runs the real `servicespec` bin as a child process, from source through tsx (no build needed), or with `built`, dist/. */
-export function spawnCli(args: readonly string[], options: { cwd?: string; input?: string; env?: Record<string, string>; built?: boolean } = {}): Promise<CliResult> {
+export function spawnCli(
+  args: readonly string[],
+  options: { cwd?: string; input?: string; env?: Record<string, string>; built?: boolean } = {},
+): Promise<CliResult> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [...(options.built ? [BUILT_CLI] : ['--import', TSX, CLI]), ...args], {
       cwd: options.cwd ?? ROOT,

@@ -15,7 +15,9 @@ async function logsOf(extra: string[]): Promise<string> {
   const p = startCli(['serve', ORDERS, '--db', 'sqlite::memory:', '--allow-gaps', '--handlers', HANDLERS, '--port', String(port), ...extra]);
   try {
     await p.waitFor(/serving .* at http:/);
-    await fetch(`http://127.0.0.1:${port}/orders?api_key=${SECRET}&access_token=${SECRET}`, { headers: { 'x-api-key': SECRET, authorization: `Bearer ${SECRET}` } });
+    await fetch(`http://127.0.0.1:${port}/orders?api_key=${SECRET}&access_token=${SECRET}`, {
+      headers: { 'x-api-key': SECRET, authorization: `Bearer ${SECRET}` },
+    });
     await p.waitFor(/request completed/);
   } finally {
     await p.stop();
@@ -26,7 +28,10 @@ async function logsOf(extra: string[]): Promise<string> {
 describe('serve logs', { timeout: 180_000 }, () => {
   it('are JSON lines when stdout is not a terminal, with secrets redacted', async () => {
     const out = await logsOf([]);
-    const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { msg?: string; req?: { url?: string } });
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg?: string; req?: { url?: string } });
     const incoming = lines.find((l) => l.req?.url !== undefined)!;
     expect(incoming.req!.url).toBe('/orders?api_key=[redacted]&access_token=[redacted]');
     expect(out).not.toContain(SECRET);
@@ -50,13 +55,31 @@ describe.skipIf(!hasScript)('serve logs on a terminal', { timeout: 180_000 }, ()
   it('are pretty and coloured by default', async () => {
     const port = await freePort();
     const tsx = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-    const command = [process.execPath, '--import', tsx, CLI, 'serve', ORDERS, '--db', 'sqlite::memory:', '--allow-gaps', '--handlers', HANDLERS, '--port', String(port)].map((a) => `'${a}'`).join(' ');
+    const command = [
+      process.execPath,
+      '--import',
+      tsx,
+      CLI,
+      'serve',
+      ORDERS,
+      '--db',
+      'sqlite::memory:',
+      '--allow-gaps',
+      '--handlers',
+      HANDLERS,
+      '--port',
+      String(port),
+    ]
+      .map((a) => `'${a}'`)
+      .join(' ');
     const env: NodeJS.ProcessEnv = { ...process.env };
     delete env.NO_COLOR;
     delete env.FORCE_COLOR;
     const child = spawn('script', ['-qfc', command, '/dev/null'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
-    const listening = new Promise<void>((done) => child.stdout.setEncoding('utf8').on('data', (s: string) => ((out += s), /serving .* at http:/.test(out) && done())));
+    const listening = new Promise<void>((done) =>
+      child.stdout.setEncoding('utf8').on('data', (s: string) => ((out += s), /serving .* at http:/.test(out) && done())),
+    );
     try {
       await listening;
     } finally {

@@ -48,7 +48,13 @@ describe('serve --tracing', { timeout: 120_000 }, () => {
   }
   const dir = mkdtempSync(join(tmpdir(), 'servicespec-otel-'));
   const spansFile = join(dir, 'spans.jsonl');
-  const spans = (): Exported[] => (existsSync(spansFile) ? readFileSync(spansFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Exported) : []);
+  const spans = (): Exported[] =>
+    existsSync(spansFile)
+      ? readFileSync(spansFile, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Exported)
+      : [];
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('makes a span per request and per storage call with the SDK the host loaded (node --import)', async () => {
@@ -61,7 +67,12 @@ describe('serve --tracing', { timeout: 120_000 }, () => {
       const server = await until(() => spans().find((x) => x.traceId === traceId && x.name === 'GET /tickets'));
       expect(server.kind).toBe(1); // SERVER
       expect(server.parentSpanId).toBe('b7ad6b7169203331');
-      expect(server.attributes).toMatchObject({ 'http.request.method': 'GET', 'http.route': '/tickets', 'http.response.status_code': 200, 'servicespec.operation': 'listTickets' });
+      expect(server.attributes).toMatchObject({
+        'http.request.method': 'GET',
+        'http.route': '/tickets',
+        'http.response.status_code': 200,
+        'servicespec.operation': 'listTickets',
+      });
       const storage = spans().filter((x) => x.parentSpanId === server.spanId);
       expect(storage.map((x) => [x.name, x.kind, x.attributes['db.system']])).toEqual([['list Ticket', 2, 'sqlite']]); // CLIENT
       expect(s.p.stdout() + s.p.stderr()).not.toContain('no OpenTelemetry SDK');
@@ -117,7 +128,8 @@ async function startKeyServer(keys: readonly RsaKey[]): Promise<KeyServer> {
   let url = '';
   const server: Server = createServer((req, res) => {
     if (req.url === '/jwks.json') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: keys.map((k) => k.publicJwk) }));
-    else if (req.url === '/.well-known/openid-configuration') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: url, jwks_uri: `${url}/jwks.json` }));
+    else if (req.url === '/.well-known/openid-configuration')
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: url, jwks_uri: `${url}/jwks.json` }));
     else res.writeHead(404).end();
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -163,12 +175,17 @@ describe('serve --jwks-url and --oidc-issuer', { timeout: 120_000 }, () => {
     const both = await refuse([BEARER, '--jwks-url', `${ks.url}/jwks.json`, '--oidc-issuer', ks.url]);
     expect([both.code, both.stderr]).toEqual([2, 'servicespec serve: give --jwks-url or --oidc-issuer, not both\n']);
     const ftp = await refuse([BEARER, '--jwks-url', 'ftp://keys.test/jwks.json']);
-    expect([ftp.code, ftp.stderr]).toEqual([1, `servicespec serve: authentication cannot be set up for ${BEARER}:\n  - the JWKS URL ftp://keys.test/jwks.json is not an http or https URL\n`]);
+    expect([ftp.code, ftp.stderr]).toEqual([
+      1,
+      `servicespec serve: authentication cannot be set up for ${BEARER}:\n  - the JWKS URL ftp://keys.test/jwks.json is not an http or https URL\n`,
+    ]);
     const gone = await startKeyServer([]);
     await gone.close();
     const unreachable = await refuse([BEARER, '--oidc-issuer', gone.url]);
     expect(unreachable.code).toBe(1);
-    expect(unreachable.stderr).toBe(`servicespec serve: authentication cannot be set up for ${BEARER}:\n  - cannot read the OIDC discovery document ${gone.url}/.well-known/openid-configuration: fetch failed\n`);
+    expect(unreachable.stderr).toBe(
+      `servicespec serve: authentication cannot be set up for ${BEARER}:\n  - cannot read the OIDC discovery document ${gone.url}/.well-known/openid-configuration: fetch failed\n`,
+    );
   });
 });
 
@@ -176,7 +193,8 @@ describe('serve --trust-proxy', { timeout: 120_000 }, () => {
   const ATTEMPTS = 5; // limits.failed_auth.attempts in guarded.yaml
   const basic = (user: string) => `Basic ${Buffer.from(`${user}:wrong`).toString('base64')}`;
   /** Failed Basic sign-ins from 127.0.0.1, each with another name and the X-Forwarded-For given. */
-  const guess = async (url: string, i: number, forwarded: string) => (await fetch(`${url}/whoami/basic`, { headers: { authorization: basic(`guess${i}`), 'x-forwarded-for': forwarded } })).status;
+  const guess = async (url: string, i: number, forwarded: string) =>
+    (await fetch(`${url}/whoami/basic`, { headers: { authorization: basic(`guess${i}`), 'x-forwarded-for': forwarded } })).status;
 
   it('refuses an entry that is not an address or a CIDR range, in one line, exit 2', async () => {
     const r = await refuse([GUARDED, '--trust-proxy', '127.0.0.1,10.0.0.0/99']);

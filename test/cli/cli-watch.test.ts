@@ -34,8 +34,14 @@ limits:
   body_size: 1KiB
   page_size: { default: 10, max: 50, over_max: reject }
 `;
-const WITH_READ = SPEC.replace('    listNotes:', '    readNote: { method: GET, path: "/notes/{id}", action: read, resource: Note, auth: none }\n    listNotes:');
-const BROKEN = WITH_READ.replace('    listNotes: { method: GET, path: /notes, action: list, resource: Note, auth: none }', '    listNotes: { method: GET, path: /notes, action: list, resource: Ghost, auth: none }');
+const WITH_READ = SPEC.replace(
+  '    listNotes:',
+  '    readNote: { method: GET, path: "/notes/{id}", action: read, resource: Note, auth: none }\n    listNotes:',
+);
+const BROKEN = WITH_READ.replace(
+  '    listNotes: { method: GET, path: /notes, action: list, resource: Note, auth: none }',
+  '    listNotes: { method: GET, path: /notes, action: list, resource: Ghost, auth: none }',
+);
 
 describe('--watch', { timeout: 180_000 }, () => {
   it('serve reloads a changed spec on the same port; a broken edit is refused and the last good spec keeps serving', async () => {

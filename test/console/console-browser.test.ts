@@ -15,7 +15,16 @@ import { createApiKey, createBasicUser, createClient } from '../../src/runtime/a
 import { startExample, type ConsoleServer } from './console-helpers.js';
 
 const CHROMIUM = process.env.SERVICESPEC_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/console/', import.meta.url));
 const hasBrowser = existsSync(CHROMIUM);
 if (!hasBrowser) console.warn(`console browser tests skipped: no browser at ${CHROMIUM} (apt-get install -y chromium, or set SERVICESPEC_CHROMIUM)`);
@@ -136,7 +145,8 @@ describe.skipIf(!hasBrowser)('the docs console in chromium', () => {
     });
 
     it('lists the token, stream and webhook routes, and labels generated examples', async () => {
-      for (const id of ['token-payments', 'events-stream', 'webhooks-add', 'webhooks-list', 'webhooks-remove', 'webhooks-rotate', 'service-health']) expect(await page.locator(`#op-${id}`).count()).toBe(1);
+      for (const id of ['token-payments', 'events-stream', 'webhooks-add', 'webhooks-list', 'webhooks-remove', 'webhooks-rotate', 'service-health'])
+        expect(await page.locator(`#op-${id}`).count()).toBe(1);
       const create = page.locator('#op-createOrder');
       expect(await create.locator('.tag.generated').count()).toBeGreaterThan(0);
       expect(await create.locator('.tag.generated').first().textContent()).toBe('generated from the schema, not from the spec');

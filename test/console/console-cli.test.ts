@@ -10,11 +10,30 @@ import { CLI, ROOT } from '../cli/cli-helpers.js';
 /** Starts `serve` with `args`, waits for its last start-up line, runs `check` against it, then stops it with SIGTERM. */
 async function withServe(args: readonly string[], ready: RegExp, check: (url: string, stderr: () => string) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'servicespec-console-cli-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', 'examples/orders.yaml', '--db', `sqlite:${join(dir, 'orders.db')}`, '--handlers', 'examples/orders-handlers.js', '--port', '0', '--log', 'silent', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      CLI,
+      'serve',
+      'examples/orders.yaml',
+      '--db',
+      `sqlite:${join(dir, 'orders.db')}`,
+      '--handlers',
+      'examples/orders-handlers.js',
+      '--port',
+      '0',
+      '--log',
+      'silent',
+      ...args,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   const exited = new Promise<number | null>((done) => child.on('close', done));
   try {

@@ -11,7 +11,15 @@ import { getSchemaExample } from '../../src/render/render-console.js';
 import { startService, type Running } from '../runtime/helpers.js';
 import { yaml } from '../check/helpers.js';
 
-const PATTERNS = ['^[A-Z]{3}$', '^\\d{16}$', '^[a-z0-9-]{3,20}$', '^sk_[A-Za-z0-9]{8}$', '^(\\+\\d{1,3})?\\d{6,12}$', '^[A-Z]{2}\\d{2}[A-Z0-9]{4,30}$', '^v\\d+\\.\\d+\\.\\d+$'];
+const PATTERNS = [
+  '^[A-Z]{3}$',
+  '^\\d{16}$',
+  '^[a-z0-9-]{3,20}$',
+  '^sk_[A-Za-z0-9]{8}$',
+  '^(\\+\\d{1,3})?\\d{6,12}$',
+  '^[A-Z]{2}\\d{2}[A-Z0-9]{4,30}$',
+  '^v\\d+\\.\\d+\\.\\d+$',
+];
 const FORMATS = ['uuid', 'date-time', 'date', 'time', 'email', 'uri', 'uri-reference', 'hostname', 'ipv4', 'ipv6'];
 
 describe('a prefilled string', () => {
@@ -21,7 +29,12 @@ describe('a prefilled string', () => {
     const schema = fc.oneof(
       fc.record({ type: fc.constant('string'), pattern: fc.constantFrom(...PATTERNS) }),
       fc.constantFrom(...PATTERNS).chain((pattern) =>
-        fc.record({ type: fc.constant('string'), pattern: fc.constant(pattern), minLength: fc.integer({ min: 0, max: 3 }), maxLength: fc.integer({ min: 16, max: 40 }) }),
+        fc.record({
+          type: fc.constant('string'),
+          pattern: fc.constant(pattern),
+          minLength: fc.integer({ min: 0, max: 3 }),
+          maxLength: fc.integer({ min: 16, max: 40 }),
+        }),
       ),
       fc.record({ type: fc.constant('string'), format: fc.constantFrom(...FORMATS) }),
       fc.record({ type: fc.constant('string'), minLength: fc.integer({ min: 0, max: 12 }), maxLength: fc.integer({ min: 12, max: 30 }) }),

@@ -20,7 +20,16 @@ import { UNION_SPEC } from '../support/union-spec.js';
 import { startExample, startModel, type ConsoleServer } from './console-helpers.js';
 
 const CHROMIUM = process.env.SERVICESPEC_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/console/', import.meta.url));
 const DOCS_ASSETS = fileURLToPath(new URL('../../docs/assets/', import.meta.url));
 const hasBrowser = existsSync(CHROMIUM);
@@ -153,7 +162,9 @@ describe.skipIf(!hasBrowser)('the docs console features in chromium', () => {
       })();
       expect((await run('python3', ['-c', pyList])).stdout).toMatch(/^200 \{"items":\[\{/);
       const jsRead = withKey((await page.locator('#op-listOrders .sample[data-language="javascript"] code').textContent())!);
-      const logged = await page.evaluate<string>(`(async () => { let out = ''; const console = { log: (...a) => { out = a.join(' '); } }; ${jsRead}; return out; })()`);
+      const logged = await page.evaluate<string>(
+        `(async () => { let out = ''; const console = { log: (...a) => { out = a.join(' '); } }; ${jsRead}; return out; })()`,
+      );
       expect(logged).toMatch(/^200 \{"items":\[\]/);
       expect(pageErrors(errors)).toEqual([]);
     } finally {
@@ -204,24 +215,45 @@ describe.skipIf(!hasBrowser)('the docs console features in chromium', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     try {
       const docs = `${s.url}${SERVICE_PATHS.docs}`;
-      const top = (page: Page, selector: string) => page.locator(selector).evaluate((e: { getBoundingClientRect(): { top: number } }) => e.getBoundingClientRect().top);
+      const top = (page: Page, selector: string) =>
+        page.locator(selector).evaluate((e: { getBoundingClientRect(): { top: number } }) => e.getBoundingClientRect().top);
       const { page, errors } = await open(context, `${docs}#op-payOrder`);
       await expect.poll(() => page.locator('#op-payOrder details.try-it').getAttribute('open'), POLL).toBe('');
-      await expect.poll(async () => { const t = await top(page, '#op-payOrder'); return t >= 0 && t < 150; }, POLL).toBe(true);
+      await expect
+        .poll(async () => {
+          const t = await top(page, '#op-payOrder');
+          return t >= 0 && t < 150;
+        }, POLL)
+        .toBe(true);
       // The route's own link is the same stable anchor.
       expect(await page.locator('#op-payOrder a.anchor').getAttribute('href')).toBe('#op-payOrder');
       await shot(page, 'deep-link');
       // An error example inside the closed "Error responses" list.
       const e = await open(context, `${docs}#op-getOrder-error-not_found`);
       await expect.poll(() => e.page.locator('#op-getOrder-error-not_found').isVisible(), POLL).toBe(true);
-      await expect.poll(async () => { const t = await top(e.page, '#op-getOrder-error-not_found'); return t >= 0 && t < 150; }, POLL).toBe(true);
+      await expect
+        .poll(async () => {
+          const t = await top(e.page, '#op-getOrder-error-not_found');
+          return t >= 0 && t < 150;
+        }, POLL)
+        .toBe(true);
       // A resource's heading; and following a link in the page does the same.
       const order = renderDocumentBody(s.model).headings.find((h) => h.text === 'Order')!;
       const r = await open(context, `${docs}#${order.id}`);
-      await expect.poll(async () => { const t = await top(r.page, `#${order.id}`); return t >= 0 && t < 150; }, POLL).toBe(true);
+      await expect
+        .poll(async () => {
+          const t = await top(r.page, `#${order.id}`);
+          return t >= 0 && t < 150;
+        }, POLL)
+        .toBe(true);
       await r.page.evaluate(`location.hash = '#op-getCustomer-error-not_found'`);
       await expect.poll(() => r.page.locator('#op-getCustomer-error-not_found').isVisible(), POLL).toBe(true);
-      await expect.poll(async () => { const t = await top(r.page, '#op-getCustomer-error-not_found'); return t >= 0 && t < 150; }, POLL).toBe(true);
+      await expect
+        .poll(async () => {
+          const t = await top(r.page, '#op-getCustomer-error-not_found');
+          return t >= 0 && t < 150;
+        }, POLL)
+        .toBe(true);
       expect(pageErrors([...errors, ...e.errors, ...r.errors])).toEqual([]);
     } finally {
       await context.close();
@@ -263,7 +295,8 @@ describe.skipIf(!hasBrowser)('the docs console features in chromium', () => {
     const s = await startExample('orders.yaml');
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     try {
-      const key = (await createApiKey(s.storage, s.model, { subject: 'shop', scopes: ['orders:read', 'orders:write', 'customers:read', 'customers:write'] })).key;
+      const key = (await createApiKey(s.storage, s.model, { subject: 'shop', scopes: ['orders:read', 'orders:write', 'customers:read', 'customers:write'] }))
+        .key;
       const { page, errors } = await open(context, `${s.url}${SERVICE_PATHS.docs}`);
       await page.locator('#scheme').selectOption('key');
       await page.locator('#cred-key').fill(key);
@@ -358,7 +391,9 @@ describe.skipIf(!hasBrowser)('the docs console features in chromium', () => {
       await shot(page, 'unions');
       const quote = page.locator('#op-quote');
       await quote.locator('details.schemas > summary').click();
-      expect(await quote.locator('details[data-kind="union"] > summary').first().textContent()).toBe('Request body one of 2 untagged: told apart by their fields');
+      expect(await quote.locator('details[data-kind="union"] > summary').first().textContent()).toBe(
+        'Request body one of 2 untagged: told apart by their fields',
+      );
       // The document part of the page: the field's union in words, and the error body's roles.
       expect(await page.locator('main td', { hasText: 'union tagged by kind: card → card, bank → bank_transfer' }).count()).toBe(1);
       const roles = page.locator('main li', { hasText: /^Code: error_code/ });
@@ -405,7 +440,11 @@ describe.skipIf(!hasBrowser)('the docs console features in chromium', () => {
     try {
       const { page, errors } = await open(context, `${s.url}${SERVICE_PATHS.docs}#op-createNote`);
       const card = page.locator('#op-createNote');
-      const body = () => card.locator('textarea[name="body"]').inputValue().then((t) => JSON.parse(t) as unknown);
+      const body = () =>
+        card
+          .locator('textarea[name="body"]')
+          .inputValue()
+          .then((t) => JSON.parse(t) as unknown);
       expect(await body()).toEqual({ text: 'Buy milk', pinned: false });
       expect(await card.locator('select[name="example"] option').allTextContents()).toEqual(['shopping — A shopping list', 'reminder — A pinned reminder']);
       await card.locator('select[name="example"]').selectOption({ label: 'reminder — A pinned reminder' });

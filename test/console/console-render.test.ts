@@ -98,8 +98,15 @@ describe('code samples', () => {
   /** A sample's text as the page shows it before the script fills the base URL. */
   const sample = (html: string, route: string, language: string): string => {
     const card = new RegExp(`<article class="route" id="op-${route}"[\\s\\S]*?</article>`).exec(html)![0];
-    const code = new RegExp(`<div class="sample" role="tabpanel" data-language="${language}"[^>]*><pre><code data-template="[^"]*">([\\s\\S]*?)</code>`).exec(card)![1]!;
-    return code.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    const code = new RegExp(`<div class="sample" role="tabpanel" data-language="${language}"[^>]*><pre><code data-template="[^"]*">([\\s\\S]*?)</code>`).exec(
+      card,
+    )![1]!;
+    return code
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   };
 
   it('use the scheme of each route: Basic user and password, the client id and secret at the token endpoint', () => {
@@ -114,7 +121,11 @@ describe('code samples', () => {
   it('the Python samples are valid Python (the Basic one included)', () => {
     const library = renderConsole(loadModel(EXAMPLE('library.yaml')));
     const orders = renderConsole(loadModel(EXAMPLE('orders.yaml')));
-    for (const [html, route] of [[library, 'listMembers'], [orders, 'createOrder'], [orders, 'token-payments']] as const) {
+    for (const [html, route] of [
+      [library, 'listMembers'],
+      [orders, 'createOrder'],
+      [orders, 'token-payments'],
+    ] as const) {
       const text = sample(html, route, 'python');
       expect(() => execFileSync('python3', ['-c', 'import ast, sys; ast.parse(sys.stdin.read())'], { input: text })).not.toThrow();
     }

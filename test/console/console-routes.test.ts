@@ -20,7 +20,9 @@ describe('with docs: true', () => {
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/^application\/json/);
     expect(r.body.openapi).toMatch(/^3\.1/);
-    const documented = Object.entries(r.body.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+    const documented = Object.entries(r.body.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`),
+    );
     for (const route of getRoutes(s.model)) expect(documented).toContain(`${route.method} ${route.path}`);
     // The service's own routes are not part of the spec's interface.
     expect(Object.keys(r.body.paths as object).some((p) => p.startsWith('/_servicespec'))).toBe(false);

@@ -95,7 +95,10 @@ describe('every code can be produced', () => {
 
   it('every code is asserted by at least one test under test/ (or listed, with a reason, as not yet)', () => {
     const missing = CODES.filter((c) => !asserted.has(c));
-    expect(missing.filter((c) => !(c in NOT_YET_ASSERTED)), 'codes no test asserts: add a test that produces each').toEqual([]);
+    expect(
+      missing.filter((c) => !(c in NOT_YET_ASSERTED)),
+      'codes no test asserts: add a test that produces each',
+    ).toEqual([]);
   });
 
   it('the not-yet-asserted list holds only codes that are still not asserted (remove entries as tests arrive)', () => {
@@ -123,8 +126,20 @@ describe('every code can be produced', () => {
 
 describe('createDiagnostic and formatting', () => {
   it('fills message parameters, keeps unknown ones, and carries the location', () => {
-    const d = createDiagnostic('unknown-key', { key: 'resorces', where: 'the top level', suggestion: '' }, { file: 'a.yaml', line: 2, column: 1, pointer: '/resorces' });
-    expect(d).toEqual({ code: 'unknown-key', severity: 'error', message: 'unknown key `resorces` at the top level', file: 'a.yaml', line: 2, column: 1, pointer: '/resorces' });
+    const d = createDiagnostic(
+      'unknown-key',
+      { key: 'resorces', where: 'the top level', suggestion: '' },
+      { file: 'a.yaml', line: 2, column: 1, pointer: '/resorces' },
+    );
+    expect(d).toEqual({
+      code: 'unknown-key',
+      severity: 'error',
+      message: 'unknown key `resorces` at the top level',
+      file: 'a.yaml',
+      line: 2,
+      column: 1,
+      pointer: '/resorces',
+    });
     expect(createDiagnostic('file-not-found').message).toBe('no such file: {path}');
   });
 
@@ -138,8 +153,13 @@ describe('createDiagnostic and formatting', () => {
   });
 
   it('formats text and JSON', () => {
-    const ds = [createDiagnostic('file-not-found', { path: 'x.yaml' }, { file: 'x.yaml' }), createDiagnostic('dead-end-state', { state: 'a', resource: 'B' }, { file: 'x.yaml', line: 3, column: 5 })];
-    expect(formatDiagnostics(ds)).toBe('x.yaml: error file-not-found: no such file: x.yaml\nx.yaml:3:5: warning dead-end-state: state `a` of B is not terminal but has no transition out of it\n1 error, 1 warning\n');
+    const ds = [
+      createDiagnostic('file-not-found', { path: 'x.yaml' }, { file: 'x.yaml' }),
+      createDiagnostic('dead-end-state', { state: 'a', resource: 'B' }, { file: 'x.yaml', line: 3, column: 5 }),
+    ];
+    expect(formatDiagnostics(ds)).toBe(
+      'x.yaml: error file-not-found: no such file: x.yaml\nx.yaml:3:5: warning dead-end-state: state `a` of B is not terminal but has no transition out of it\n1 error, 1 warning\n',
+    );
     expect(JSON.parse(formatDiagnostics(ds, 'json'))).toEqual({ diagnostics: ds });
     expect(formatDiagnostics([])).toBe('');
   });

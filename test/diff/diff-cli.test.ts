@@ -74,7 +74,9 @@ describe('servicespec diff', () => {
   it('--format markdown writes a heading with the summary and a table per part', async () => {
     const r = await runCli(['diff', LIBRARY, next, '--format', 'markdown']);
     expect(r.stdout).toMatch(/^### 🔴 servicespec diff: 2 breaking, 0 needs review, 1 non-breaking/);
-    expect(r.stdout).toContain('#### resources\n\n| impact | rule | change | where |\n|---|---|---|---|\n| **breaking** | `request-field-constraint-tightened` |');
+    expect(r.stdout).toContain(
+      '#### resources\n\n| impact | rule | change | where |\n|---|---|---|---|\n| **breaking** | `request-field-constraint-tightened` |',
+    );
   });
 
   it('reads git:REV:path through git show', async () => {

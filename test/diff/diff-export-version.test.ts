@@ -27,9 +27,12 @@ describe('a document per served version', () => {
     }
   });
 
-  it("library.yaml version 1: Book has no language, Member has name (not full_name), and the version is required", () => {
+  it('library.yaml version 1: Book has no language, Member has name (not full_name), and the version is required', () => {
     const model = compileSpecFile(join(ROOT, 'examples', 'library.yaml')).model!;
-    const doc = exportOpenApi(getVersionDocumentModel(model, '1')!).document as { components: { schemas: Record<string, Schema> }; paths: Record<string, Record<string, { parameters?: { name: string; in: string; required?: boolean; schema: { enum?: unknown[] } }[] }>> };
+    const doc = exportOpenApi(getVersionDocumentModel(model, '1')!).document as {
+      components: { schemas: Record<string, Schema> };
+      paths: Record<string, Record<string, { parameters?: { name: string; in: string; required?: boolean; schema: { enum?: unknown[] } }[] }>>;
+    };
     const s = doc.components.schemas;
     expect(s.Book!.properties).not.toHaveProperty('language');
     expect(s.BookCreate!.properties).not.toHaveProperty('language');
@@ -56,7 +59,9 @@ describe('a document per served version', () => {
 
   it('orders.yaml version 2026-06-01: events keep the current shape (they are sent in the current version)', () => {
     const model = compileSpecFile(join(ROOT, 'examples', 'orders.yaml')).model!;
-    const doc = exportOpenApi(getVersionDocumentModel(model, '2026-06-01')!).document as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: Schema }> } } }> };
+    const doc = exportOpenApi(getVersionDocumentModel(model, '2026-06-01')!).document as {
+      webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: Schema }> } } }>;
+    };
     const envelope = doc.webhooks['order.paid']!.post.requestBody.content['application/json']!.schema;
     const data = JSON.stringify(envelope.properties!.data);
     expect(data).toContain('"amount"');

@@ -35,15 +35,37 @@ const callback = (d: Doc) => {
   ops(d).createLoan.callbacks = { onReturn: { url: 'callback_url', events: ['loan.overdue', 'loan.returned'] } };
 };
 const jwt = (d: Doc) => {
-  d.authentication.schemes.jwt = { type: 'bearer', token: 'jwt', algorithms: ['RS256', 'ES256'], issuer: 'https://id.example.org', audience: 'library', lifetime: '1h' };
+  d.authentication.schemes.jwt = {
+    type: 'bearer',
+    token: 'jwt',
+    algorithms: ['RS256', 'ES256'],
+    issuer: 'https://id.example.org',
+    audience: 'library',
+    lifetime: '1h',
+  };
 };
 const format = (d: Doc) => {
-  book(d).format = { type: 'union', optional: true, discriminator: 'kind', variants: { print: { fields: { pages: { type: 'integer' } } }, ebook: { tag: 'e', fields: { bytes: { type: 'integer' } } } } };
+  book(d).format = {
+    type: 'union',
+    optional: true,
+    discriminator: 'kind',
+    variants: { print: { fields: { pages: { type: 'integer' } } }, ebook: { tag: 'e', fields: { bytes: { type: 'integer' } } } },
+  };
 };
 const pick = (d: Doc) => {
-  ops(d).pickBook = { method: 'GET', path: '/pick', action: 'custom', handler: 'pickBook', auth: 'none', response: { discriminator: 'type', variants: { Found: { fields: { title: { type: 'string' } } }, None: { fields: { reason: { type: 'string' } } } } } };
+  ops(d).pickBook = {
+    method: 'GET',
+    path: '/pick',
+    action: 'custom',
+    handler: 'pickBook',
+    auth: 'none',
+    response: { discriminator: 'type', variants: { Found: { fields: { title: { type: 'string' } } }, None: { fields: { reason: { type: 'string' } } } } },
+  };
 };
-const both = (...edits: Edit[]): Edit => (d) => edits.forEach((e) => e(d));
+const both =
+  (...edits: Edit[]): Edit =>
+  (d) =>
+    edits.forEach((e) => e(d));
 
 export const ROWS: Row[] = [
   // purpose
@@ -53,11 +75,32 @@ export const ROWS: Row[] = [
   // resources
   { code: 'resource-removed', old: tag, new: () => undefined, also: ['state-machine-removed'] },
   { code: 'resource-added', new: tag, also: ['state-machine-added'] },
-  { code: 'resource-identifier-changed', old: tag, new: both(tag, (d) => { d.resources.Tag.fields.id.optional = true; d.resources.Tag.fields.key = { type: 'uuid', readOnly: true }; d.resources.Tag.identifier = 'key'; }) },
-  { code: 'resource-identifier-source-changed', old: tag, new: both(tag, (d) => { d.resources.Tag.identifier_source = 'client'; d.resources.Tag.fields.id.readOnly = false; }) },
+  {
+    code: 'resource-identifier-changed',
+    old: tag,
+    new: both(tag, (d) => {
+      d.resources.Tag.fields.id.optional = true;
+      d.resources.Tag.fields.key = { type: 'uuid', readOnly: true };
+      d.resources.Tag.identifier = 'key';
+    }),
+  },
+  {
+    code: 'resource-identifier-source-changed',
+    old: tag,
+    new: both(tag, (d) => {
+      d.resources.Tag.identifier_source = 'client';
+      d.resources.Tag.fields.id.readOnly = false;
+    }),
+  },
   { code: 'resource-owner-changed', old: tag, new: both(tag, (d) => (d.resources.Tag.owner = 'label')) },
   { code: 'resource-owner-access-changed', new: (d) => (d.resources.Loan.owner_access = 'forbidden') },
-  { code: 'field-renamed', new: (d) => { book(d).cover = book(d).cover_url; delete book(d).cover_url; } },
+  {
+    code: 'field-renamed',
+    new: (d) => {
+      book(d).cover = book(d).cover_url;
+      delete book(d).cover_url;
+    },
+  },
   { code: 'field-became-unique', new: (d) => (book(d).title.unique = true) },
   { code: 'field-no-longer-unique', new: (d) => delete book(d).isbn.unique },
   { code: 'field-default-changed', new: (d) => (d.resources.Member.fields.active.default = false) },
@@ -85,7 +128,14 @@ export const ROWS: Row[] = [
     new: (d) => (ops(d).bookAvailability.request = { fields: { id: { type: 'uuid' }, at: { type: 'date' } } }),
   },
   { code: 'response-field-added', new: (d) => (book(d).changed_at = { type: 'datetime', readOnly: true, generated: 'update_time' }) },
-  { code: 'response-field-removed', new: (d) => { delete book(d).added_at; ops(d).listBooks.sort = ['title', 'published_on']; }, also: ['sort-removed'] },
+  {
+    code: 'response-field-removed',
+    new: (d) => {
+      delete book(d).added_at;
+      ops(d).listBooks.sort = ['title', 'published_on'];
+    },
+    also: ['sort-removed'],
+  },
   { code: 'response-optional-field-removed', old: (d) => (book(d).note = { type: 'string', readOnly: true, optional: true }), new: () => undefined },
   { code: 'response-field-became-optional', new: (d) => (book(d).copies.optional = true) },
   {
@@ -100,15 +150,45 @@ export const ROWS: Row[] = [
   { code: 'response-field-constraint-tightened', old: search, new: both(search, (d) => (ops(d).searchBooks.response.fields.count.maximum = 100)) },
   { code: 'response-field-enum-value-added', new: (d) => book(d).language.values.push('es') },
   { code: 'union-variant-removed', old: format, new: both(format, (d) => delete book(d).format.variants.ebook) },
-  { code: 'request-union-variant-added', old: format, new: both(format, (d) => (book(d).format.variants.audio = { fields: { minutes: { type: 'integer' } } })) },
-  { code: 'response-union-variant-added', old: pick, new: both(pick, (d) => (ops(d).pickBook.response.variants.Maybe = { fields: { hint: { type: 'string' } } })) },
+  {
+    code: 'request-union-variant-added',
+    old: format,
+    new: both(format, (d) => (book(d).format.variants.audio = { fields: { minutes: { type: 'integer' } } })),
+  },
+  {
+    code: 'response-union-variant-added',
+    old: pick,
+    new: both(pick, (d) => (ops(d).pickBook.response.variants.Maybe = { fields: { hint: { type: 'string' } } })),
+  },
   { code: 'union-variant-tag-changed', old: format, new: both(format, (d) => (book(d).format.variants.ebook.tag = 'digital')) },
   { code: 'union-discriminator-changed', old: format, new: both(format, (d) => (book(d).format.discriminator = 'medium')) },
   { code: 'response-field-enum-value-removed', old: search, new: both(search, (d) => (ops(d).searchBooks.response.fields.shelf.values = ['a'])) },
   // states
-  { code: 'state-machine-removed', old: tag, new: both(tag, (d) => { delete d.states.Tag; d.resources.Tag.fields.phase = { type: 'string' }; }) },
-  { code: 'state-machine-added', old: both(tag, (d) => { delete d.states.Tag; d.resources.Tag.fields.phase = { type: 'string' }; }), new: tag },
-  { code: 'state-field-changed', old: tag, new: both(tag, (d) => { d.resources.Tag.fields = { id: { type: 'uuid', readOnly: true }, label: { type: 'string' }, stage: { type: 'state' } }; d.states.Tag.field = 'stage'; }), also: ['field-renamed'] },
+  {
+    code: 'state-machine-removed',
+    old: tag,
+    new: both(tag, (d) => {
+      delete d.states.Tag;
+      d.resources.Tag.fields.phase = { type: 'string' };
+    }),
+  },
+  {
+    code: 'state-machine-added',
+    old: both(tag, (d) => {
+      delete d.states.Tag;
+      d.resources.Tag.fields.phase = { type: 'string' };
+    }),
+    new: tag,
+  },
+  {
+    code: 'state-field-changed',
+    old: tag,
+    new: both(tag, (d) => {
+      d.resources.Tag.fields = { id: { type: 'uuid', readOnly: true }, label: { type: 'string' }, stage: { type: 'state' } };
+      d.states.Tag.field = 'stage';
+    }),
+    also: ['field-renamed'],
+  },
   { code: 'initial-state-changed', new: (d) => (loan(d).initial = 'active') },
   { code: 'state-removed', old: (d) => (loan(d).states.archived = { terminal: true }), new: () => undefined },
   { code: 'state-added', new: (d) => (loan(d).states.archived = { terminal: true }) },
@@ -121,19 +201,33 @@ export const ROWS: Row[] = [
   { code: 'transition-target-changed', new: (d) => (loan(d).transitions.mark_overdue.to = 'lost') },
   { code: 'transition-requires-added', new: (d) => (loan(d).transitions.mark_overdue.requires = ['due_date']) },
   { code: 'transition-requires-removed', new: (d) => delete loan(d).transitions.lend.requires },
-  { code: 'transition-emits-changed', new: (d) => (loan(d).transitions.mark_overdue.emits = 'loan.lost'), also: ['event-trigger-removed', 'event-trigger-added'] },
+  {
+    code: 'transition-emits-changed',
+    new: (d) => (loan(d).transitions.mark_overdue.emits = 'loan.lost'),
+    also: ['event-trigger-removed', 'event-trigger-added'],
+  },
   { code: 'transition-emits-added', old: (d) => delete loan(d).transitions.mark_overdue.emits, new: () => undefined, also: ['event-trigger-added'] },
   // endpoints
   { code: 'operation-removed', new: (d) => delete ops(d).deleteBook },
   { code: 'deprecated-operation-removed', old: (d) => (ops(d).deleteBook.deprecated = true), new: (d) => delete ops(d).deleteBook },
   { code: 'operation-added', new: (d) => (ops(d).getBookAgain = { ...ops(d).getBook, path: '/books/{id}/again' }) },
-  { code: 'operation-id-changed', new: (d) => { ops(d).readBook = ops(d).getBook; delete ops(d).getBook; } },
+  {
+    code: 'operation-id-changed',
+    new: (d) => {
+      ops(d).readBook = ops(d).getBook;
+      delete ops(d).getBook;
+    },
+  },
   { code: 'operation-method-changed', new: (d) => (ops(d).lendLoan.method = 'PUT') },
   { code: 'operation-path-changed', new: (d) => (ops(d).lendLoan.path = '/loans/{id}/lending') },
   { code: 'path-parameter-renamed', new: (d) => (ops(d).getBook.path = '/books/{bookId}') },
   {
     code: 'operation-action-changed',
-    new: (d) => { Object.assign(ops(d).markLoanOverdue, { action: 'custom', handler: 'markOverdue', request: { fields: { id: { type: 'uuid' } } } }); delete ops(d).markLoanOverdue.transition; delete ops(d).markLoanOverdue.resource; },
+    new: (d) => {
+      Object.assign(ops(d).markLoanOverdue, { action: 'custom', handler: 'markOverdue', request: { fields: { id: { type: 'uuid' } } } });
+      delete ops(d).markLoanOverdue.transition;
+      delete ops(d).markLoanOverdue.resource;
+    },
     also: ['operation-request-changed'],
   },
   { code: 'operation-resource-changed', new: (d) => (ops(d).getBook.resource = 'Member') },
@@ -150,7 +244,11 @@ export const ROWS: Row[] = [
   { code: 'callback-url-changed', old: callback, new: (d) => (callback(d), (ops(d).createLoan.callbacks.onReturn.url = 'notify_url')) },
   { code: 'callback-event-removed', old: callback, new: (d) => (callback(d), (ops(d).createLoan.callbacks.onReturn.events = ['loan.returned'])) },
   { code: 'callback-event-added', old: callback, new: (d) => (callback(d), ops(d).createLoan.callbacks.onReturn.events.push('loan.lost')) },
-  { code: 'response-header-removed', old: (d) => (ops(d).bookAvailability.response_headers = { 'X-Copies': { type: 'integer', optional: true } }), new: () => undefined },
+  {
+    code: 'response-header-removed',
+    old: (d) => (ops(d).bookAvailability.response_headers = { 'X-Copies': { type: 'integer', optional: true } }),
+    new: () => undefined,
+  },
   { code: 'response-header-added', new: (d) => (ops(d).bookAvailability.response_headers = { 'X-Copies': { type: 'integer' } }) },
   { code: 'operation-request-changed', new: (d) => (ops(d).bookAvailability.request = { resource: 'Book' }) },
   { code: 'operation-response-changed', new: (d) => (ops(d).bookAvailability.response = { resource: 'Book' }) },
@@ -181,8 +279,17 @@ export const ROWS: Row[] = [
   { code: 'operation-auth-loosened', new: (d) => (ops(d).createBook.auth = 'none') },
   // events
   { code: 'event-kind-removed', new: (d) => delete d.events.kinds['book.removed'] },
-  { code: 'event-kind-added', new: (d) => (d.events.kinds['book.checked'] = { description: 'A book was checked.', on: ['update'], payload: { resource: 'Book' } }) },
-  { code: 'event-payload-changed', new: (d) => { d.events.kinds['book.removed'].payload = { fields: { id: { type: 'uuid' } } }; d.events.kinds['book.removed'].resource = 'Book'; } },
+  {
+    code: 'event-kind-added',
+    new: (d) => (d.events.kinds['book.checked'] = { description: 'A book was checked.', on: ['update'], payload: { resource: 'Book' } }),
+  },
+  {
+    code: 'event-payload-changed',
+    new: (d) => {
+      d.events.kinds['book.removed'].payload = { fields: { id: { type: 'uuid' } } };
+      d.events.kinds['book.removed'].resource = 'Book';
+    },
+  },
   { code: 'event-body-changed', new: (d) => (d.events.kinds['book.removed'].body = 'raw') },
   { code: 'event-trigger-removed', old: (d) => (d.events.kinds['book.added'].on = ['create', 'update']), new: () => undefined },
   { code: 'event-trigger-added', new: (d) => (d.events.kinds['book.added'].on = ['create', 'update']) },
@@ -192,13 +299,29 @@ export const ROWS: Row[] = [
   { code: 'webhook-timeout-shortened', new: (d) => (d.events.delivery.webhook.timeout = '2s') },
   { code: 'webhook-registration-changed', new: (d) => (d.events.delivery.webhook.path = '/hooks') },
   { code: 'event-stream-changed', new: (d) => (d.events.delivery.stream.path = '/stream') },
-  { code: 'event-broker-changed', old: (d) => (d.events.delivery.broker = { nats: { subject: 'library.events' } }), new: (d) => (d.events.delivery.broker = { nats: { subject: 'lib.events' } }) },
+  {
+    code: 'event-broker-changed',
+    old: (d) => (d.events.delivery.broker = { nats: { subject: 'library.events' } }),
+    new: (d) => (d.events.delivery.broker = { nats: { subject: 'lib.events' } }),
+  },
   { code: 'event-broker-added', new: (d) => (d.events.delivery.broker = { nats: { subject: 'library.events' } }) },
   // errors
-  { code: 'error-code-removed', new: (d) => { delete d.errors.codes.in_use; }, also: ['error-condition-undeclared'] },
+  {
+    code: 'error-code-removed',
+    new: (d) => {
+      delete d.errors.codes.in_use;
+    },
+    also: ['error-condition-undeclared'],
+  },
   { code: 'error-code-added', new: (d) => (d.errors.codes.teapot = { status: 418, title: 'Tea' }) },
   { code: 'error-status-changed', new: (d) => (d.errors.codes.not_found.status = 410) },
-  { code: 'error-condition-moved', new: (d) => { d.errors.codes.not_found.when = ['missing_resource']; d.errors.codes.bad_request.when.push('route_not_found'); } },
+  {
+    code: 'error-condition-moved',
+    new: (d) => {
+      d.errors.codes.not_found.when = ['missing_resource'];
+      d.errors.codes.bad_request.when.push('route_not_found');
+    },
+  },
   { code: 'error-condition-undeclared', new: (d) => (d.errors.codes.not_found.when = ['missing_resource']) },
   { code: 'error-condition-declared', old: (d) => (d.errors.codes.not_found.when = ['missing_resource']), new: () => undefined },
   { code: 'error-body-changed', new: (d) => (d.errors.body = 'problem') },
@@ -234,16 +357,29 @@ export const ROWS: Row[] = [
     new: (d) => Object.assign(d.versioning, { scheme: 'semver', current: '2.0.0', supported: [{ ...d.versioning.supported[0], version: '1.0.0' }] }),
     also: ['current-version-advanced', 'version-dropped-before-sunset', 'version-added'],
   },
-  { code: 'current-version-advanced', new: (d) => { d.versioning.current = 3; d.versioning.supported.unshift({ version: 2 }); } },
+  {
+    code: 'current-version-advanced',
+    new: (d) => {
+      d.versioning.current = 3;
+      d.versioning.supported.unshift({ version: 2 });
+    },
+  },
   { code: 'current-version-not-advanced', new: (d) => (book(d).subtitle = { type: 'string' }), also: ['request-field-added-required'] },
   {
     code: 'undeclared-breaking-change',
-    new: (d) => { book(d).subtitle = { type: 'string' }; d.versioning.current = 3; d.versioning.supported.unshift({ version: 2 }); },
+    new: (d) => {
+      book(d).subtitle = { type: 'string' };
+      d.versioning.current = 3;
+      d.versioning.supported.unshift({ version: 2 });
+    },
     also: ['request-field-added-required', 'current-version-advanced'],
   },
   {
     code: 'declared-change-not-shown',
-    new: (d) => { d.versioning.current = 3; d.versioning.supported.unshift({ version: 2, changes: [{ add_field: { resource: 'Book', field: 'pages' } }] }); },
+    new: (d) => {
+      d.versioning.current = 3;
+      d.versioning.supported.unshift({ version: 2, changes: [{ add_field: { resource: 'Book', field: 'pages' } }] });
+    },
     also: ['current-version-advanced'],
   },
 ];

@@ -37,7 +37,10 @@ describe("diff on the examples' version history", () => {
       for (const c of report.changes.filter((x) => x.impact === 'breaking')) expect(declaredFields, c.reason).toContain(fieldOf(c.subject));
       for (const c of declared) {
         const subject = `${c.resource}.${c.kind === 'rename_field' ? c.from : c.field}`;
-        expect(report.changes.map((x) => x.subject), subject).toContain(subject);
+        expect(
+          report.changes.map((x) => x.subject),
+          subject,
+        ).toContain(subject);
       }
     }
   });

@@ -34,6 +34,8 @@ describe('diff of declared parameters', () => {
   it('a retyped or removed parameter, and a new required header, are reported', () => {
     expect(codes(base, '        q: { type: integer, optional: true }').some((c) => c.includes('request-field-type-changed'))).toBe(true);
     expect(codes(`${base}\n        old: { type: string, optional: true }`, base)).toEqual(['breaking request-field-removed']);
-    expect(codes(base, base, '        X-Tag: { type: string, optional: true }', '        X-Tag: { type: string }')).toEqual(['breaking request-field-became-required']);
+    expect(codes(base, base, '        X-Tag: { type: string, optional: true }', '        X-Tag: { type: string }')).toEqual([
+      'breaking request-field-became-required',
+    ]);
   });
 });

@@ -19,6 +19,8 @@ it('a kept header whose type changes, or that is no longer always sent, is a res
   const typed = diffEdits(old, declare({ 'X-Copies': { type: 'string' } })).changes;
   expect(typed.map((c) => [c.code, c.impact])).toEqual([['response-field-type-changed', 'breaking']]);
   expect(typed[0]!.subject).toBe('bookAvailability response_headers.X-Copies');
-  expect(diffEdits(old, declare({ 'X-Copies': { type: 'integer', optional: true } })).changes.map((c) => [c.code, c.impact])).toEqual([['response-field-became-optional', 'breaking']]);
+  expect(diffEdits(old, declare({ 'X-Copies': { type: 'integer', optional: true } })).changes.map((c) => [c.code, c.impact])).toEqual([
+    ['response-field-became-optional', 'breaking'],
+  ]);
   expect(diffEdits(old, declare({})).changes.map((c) => [c.code, c.impact])).toEqual([['response-header-removed', 'breaking']]);
 });

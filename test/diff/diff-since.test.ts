@@ -20,24 +20,35 @@ function versionDiagnostics(edit: (d: Doc) => void): string[] {
 describe('check: declared changes the spec does not show', () => {
   it('the examples declare only changes they show', () => {
     for (const f of ['library.yaml', 'orders.yaml', 'empty.yaml']) {
-      expect(compileSpecFile(join(ROOT, 'examples', f)).diagnostics.filter((x) => x.code.startsWith('version-')), f).toEqual([]);
+      expect(
+        compileSpecFile(join(ROOT, 'examples', f)).diagnostics.filter((x) => x.code.startsWith('version-')),
+        f,
+      ).toEqual([]);
     }
   });
 
   it('an added field the next version does not have', () => {
     const found = versionDiagnostics((d) => delete d.resources.Book.fields.language);
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatch(/^\d+ warning version-change-not-shown: version `1` declares add_field Book\.language, which the spec does not show: version 2 has no field language$/);
+    expect(found[0]).toMatch(
+      /^\d+ warning version-change-not-shown: version `1` declares add_field Book\.language, which the spec does not show: version 2 has no field language$/,
+    );
   });
 
   it('a removed field the next version still has', () => {
     const found = versionDiagnostics((d) => d.versioning.supported[0].changes.push({ remove_field: { resource: 'Book', field: 'pages' } }));
-    expect(found).toEqual([expect.stringMatching(/warning version-change-not-shown: version `1` declares remove_field Book\.pages, which the spec does not show: version 2 still has pages$/)]);
+    expect(found).toEqual([
+      expect.stringMatching(
+        /warning version-change-not-shown: version `1` declares remove_field Book\.pages, which the spec does not show: version 2 still has pages$/,
+      ),
+    ]);
   });
 
   it('a rename whose old name the next version still has; and through an intermediate version', () => {
     const renamed = versionDiagnostics((d) => (d.resources.Member.fields.name = { type: 'string', optional: true }));
-    expect(renamed).toEqual([expect.stringMatching(/version-change-not-shown: version `1` declares rename_field Member\.name → full_name, .*version 2 still has name$/)]);
+    expect(renamed).toEqual([
+      expect.stringMatching(/version-change-not-shown: version `1` declares rename_field Member\.name → full_name, .*version 2 still has name$/),
+    ]);
     // Version 1 → 2 renames name → full_name; 2 → 3 adds nickname. Version 2 (derived) has full_name, so 1's rename is shown.
     const chained = versionDiagnostics((d) => {
       d.resources.Member.fields.nickname = { type: 'string', optional: true };
@@ -77,7 +88,9 @@ describe('check --since OLD', () => {
     const clean = await runCli(['check', declared, '--since', LIBRARY]);
     expect(clean.stdout).not.toMatch(/version-(change|not)/);
     // Declared, but the older versions' clients cannot send the new required field: only that is reported.
-    expect(clean.stdout).toContain('warning version-field-required: version `1` clients cannot create Book: subtitle came after version `1`, is required and has no default');
+    expect(clean.stdout).toContain(
+      'warning version-field-required: version `1` clients cannot create Book: subtitle came after version `1`, is required and has no default',
+    );
     expect(clean.stdout).toContain('0 errors, 2 warnings');
     expect(clean.code).toBe(0);
     const undeclared = write('undeclared.json', (d) => {
@@ -87,7 +100,9 @@ describe('check --since OLD', () => {
     });
     const r = await runCli(['check', undeclared, '--since', LIBRARY]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/undeclared\.json:\d+:\d+: error version-change-undeclared: Book\.subtitle: a breaking change since .*library\.yaml, which version `2` does not declare among its changes/);
+    expect(r.stdout).toMatch(
+      /undeclared\.json:\d+:\d+: error version-change-undeclared: Book\.subtitle: a breaking change since .*library\.yaml, which version `2` does not declare among its changes/,
+    );
   });
 
   it('a declared change the two specs do not show is version-change-not-shown', async () => {

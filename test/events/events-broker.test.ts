@@ -63,7 +63,11 @@ async function burst(url: string, total: number, stop: () => boolean = () => fal
     while (next < total && !stop()) {
       next++;
       try {
-        const res = await fetch(`${url}/tickets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: `t${next}` }) });
+        const res = await fetch(`${url}/tickets`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ title: `t${next}` }),
+        });
         if (res.status === 201) acknowledged.push(((await res.json()) as { id: string }).id);
         else failed++;
       } catch {
@@ -105,7 +109,14 @@ describe.skipIf(!natsUp)('serve --broker nats://', () => {
       let killed = false;
       const running = burst(first.url, 400, () => killed);
       // The relay creates the stream once serve is up: until then `info` says the stream is not found.
-      const published = () => nc.jetstreamManager().then((j) => j.streams.info(stream)).then((i) => i.state.messages, () => 0);
+      const published = () =>
+        nc
+          .jetstreamManager()
+          .then((j) => j.streams.info(stream))
+          .then(
+            (i) => i.state.messages,
+            () => 0,
+          );
       await until(async () => ((await published()) >= 150 ? true : undefined), 60_000, '150 events published');
       first.child.kill('SIGKILL');
       killed = true;
@@ -115,20 +126,28 @@ describe.skipIf(!natsUp)('serve --broker nats://', () => {
       const second = await startChildServer(args, 120_000);
       try {
         const want = new Set(acknowledged);
-        const seen = await until(async () => {
-          const all = await readStream(nc, stream);
-          const ids = new Set(all.map((s) => s.objectId));
-          return [...want].every((id) => ids.has(id)) ? all : undefined;
-        }, 60_000, 'every acknowledged create in the stream');
+        const seen = await until(
+          async () => {
+            const all = await readStream(nc, stream);
+            const ids = new Set(all.map((s) => s.objectId));
+            return [...want].every((id) => ids.has(id)) ? all : undefined;
+          },
+          60_000,
+          'every acknowledged create in the stream',
+        );
         // Exactly once after de-duplication: no event id twice in the stream; the message id is the event id.
         expect(new Set(seen.map((s) => s.id)).size).toBe(seen.length);
         for (const s of seen) expect(s.msgId).toBe(s.id);
         expect(seen.every((s) => s.type === 'ticket.created')).toBe(true);
         // The killed instance's lease runs out first (until then the new one stands by), then it publishes the rest.
-        const health = await until(async () => {
-          const h = (await (await fetch(`${second.url}/_servicespec/health`)).json()) as { broker: { broker: string; state: string; lag: number } };
-          return h.broker.state === 'ok' && h.broker.lag === 0 ? h : undefined;
-        }, 60_000, 'the broker relay ok with lag 0');
+        const health = await until(
+          async () => {
+            const h = (await (await fetch(`${second.url}/_servicespec/health`)).json()) as { broker: { broker: string; state: string; lag: number } };
+            return h.broker.state === 'ok' && h.broker.lag === 0 ? h : undefined;
+          },
+          60_000,
+          'the broker relay ok with lag 0',
+        );
         expect(health.broker).toMatchObject({ broker: 'nats', state: 'ok', lag: 0 });
       } finally {
         second.child.kill('SIGTERM');
@@ -144,19 +163,36 @@ describe.skipIf(!natsUp)('serve --broker nats://', () => {
     const { file } = brokerSpec();
     const run = (url: string) => {
       try {
-        execFileSync(process.execPath, ['--import', 'tsx', CLI, 'serve', file, '--db', 'sqlite::memory:', '--allow-gaps', '--port', '0', '--broker', url], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
+        execFileSync(process.execPath, ['--import', 'tsx', CLI, 'serve', file, '--db', 'sqlite::memory:', '--allow-gaps', '--port', '0', '--broker', url], {
+          cwd: ROOT,
+          stdio: 'pipe',
+          timeout: 120_000,
+        });
         return { code: 0, err: '' };
       } catch (e) {
         const x = e as { status: number; stderr: Buffer };
-        return { code: x.status, err: x.stderr.toString().trim().split('\n').filter((l) => l.startsWith('servicespec serve:')) };
+        return {
+          code: x.status,
+          err: x.stderr
+            .toString()
+            .trim()
+            .split('\n')
+            .filter((l) => l.startsWith('servicespec serve:')),
+        };
       }
     };
-    expect(run('kafka://127.0.0.1:9092')).toEqual({ code: 2, err: ['servicespec serve: --broker: kafka:// is not a broker this service publishes to; use nats:// (NATS JetStream) or amqp:// (RabbitMQ)'] });
+    expect(run('kafka://127.0.0.1:9092')).toEqual({
+      code: 2,
+      err: ['servicespec serve: --broker: kafka:// is not a broker this service publishes to; use nats:// (NATS JetStream) or amqp:// (RabbitMQ)'],
+    });
     expect(run('not a url')).toMatchObject({ code: 2 });
-    if (rabbitUp) expect(run('amqp://guest:wrong@127.0.0.1:5672')).toEqual({ code: 1, err: ['servicespec serve: --broker amqp://guest:***@127.0.0.1:5672: RabbitMQ refused the credentials (ACCESS_REFUSED)'] });
+    if (rabbitUp)
+      expect(run('amqp://guest:wrong@127.0.0.1:5672')).toEqual({
+        code: 1,
+        err: ['servicespec serve: --broker amqp://guest:***@127.0.0.1:5672: RabbitMQ refused the credentials (ACCESS_REFUSED)'],
+      });
   }, 400_000);
 });
-
 
 const OUTAGE_MS = Number(process.env.SERVICESPEC_BROKER_OUTAGE_MS ?? 3_000);
 
@@ -230,7 +266,10 @@ describe.skipIf(!rabbitUp)('serve --broker amqp://', () => {
   it(`RabbitMQ stopped for ${OUTAGE_MS} ms under load and started again: 0 lost, order per object kept, 0 failed writes`, async () => {
     const { file, tag } = brokerSpec();
     const c = await collector(tag);
-    const server = await startChildServer([file, '--db', `sqlite:${join(dir, `${tag}.db`)}`, '--allow-gaps', '--broker', 'amqp://guest:guest@127.0.0.1:5672'], 120_000);
+    const server = await startChildServer(
+      [file, '--db', `sqlite:${join(dir, `${tag}.db`)}`, '--allow-gaps', '--broker', 'amqp://guest:guest@127.0.0.1:5672'],
+      120_000,
+    );
     let stopping = false;
     try {
       // Load: each writer creates a ticket, then renames it 5 times (title r1..r5): a per-object order to keep.
@@ -238,7 +277,11 @@ describe.skipIf(!rabbitUp)('serve --broker amqp://', () => {
       let failed = 0;
       const writer = async () => {
         while (!stopping) {
-          const res = await fetch(`${server.url}/tickets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'r0' }) });
+          const res = await fetch(`${server.url}/tickets`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ title: 'r0' }),
+          });
           if (res.status !== 201) {
             failed++;
             continue;
@@ -246,7 +289,11 @@ describe.skipIf(!rabbitUp)('serve --broker amqp://', () => {
           const t = { id: ((await res.json()) as { id: string }).id, titles: ['r0'] };
           acknowledged.push(t);
           for (let i = 1; i <= 5; i++) {
-            const r = await fetch(`${server.url}/tickets/${t.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: `r${i}` }) });
+            const r = await fetch(`${server.url}/tickets/${t.id}`, {
+              method: 'PATCH',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ title: `r${i}` }),
+            });
             if (r.status === 200) t.titles.push(`r${i}`);
             else failed++;
           }
@@ -280,7 +327,11 @@ describe.skipIf(!rabbitUp)('serve --broker amqp://', () => {
         }
         return by;
       };
-      await until(() => (acknowledged.every((t) => (titlesOf().get(t.id)?.length ?? 0) >= t.titles.length) ? true : undefined), 60_000, 'every acknowledged write delivered');
+      await until(
+        () => (acknowledged.every((t) => (titlesOf().get(t.id)?.length ?? 0) >= t.titles.length) ? true : undefined),
+        60_000,
+        'every acknowledged write delivered',
+      );
       const by = titlesOf();
       for (const t of acknowledged) expect(by.get(t.id), t.id).toEqual(t.titles);
       for (const g of c.got) expect(g.messageId).toBe(g.id);
@@ -306,12 +357,18 @@ describe.skipIf(!natsUp || pgSkip !== undefined)('serve --broker with two instan
       const [ra, rb] = await Promise.all([burst(a.url, 60), burst(b.url, 60)]);
       const acknowledged = [...ra.acknowledged, ...rb.acknowledged];
       expect(acknowledged.length).toBe(120);
-      const seen = await until(async () => {
-        const all = await readStream(nc, stream).catch(() => []);
-        return acknowledged.every((id) => all.some((s) => s.objectId === id)) ? all : undefined;
-      }, 60_000, 'every create in the stream');
+      const seen = await until(
+        async () => {
+          const all = await readStream(nc, stream).catch(() => []);
+          return acknowledged.every((id) => all.some((s) => s.objectId === id)) ? all : undefined;
+        },
+        60_000,
+        'every create in the stream',
+      );
       expect(seen.length).toBe(120);
-      const states = await Promise.all([a, b].map(async (x) => ((await (await fetch(`${x.url}/_servicespec/health`)).json()) as { broker: { state: string } }).broker.state));
+      const states = await Promise.all(
+        [a, b].map(async (x) => ((await (await fetch(`${x.url}/_servicespec/health`)).json()) as { broker: { state: string } }).broker.state),
+      );
       expect(states.sort()).toEqual(['ok', 'standby']);
     } finally {
       for (const x of [a, b]) x.child.kill('SIGTERM');

@@ -16,21 +16,27 @@ afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!();
 });
 
-
 function callbackModel() {
   const c = compileSpecText(callbackSpecText(), 'events-callbacks.yaml');
   expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   return c.model!;
 }
 
-const headersOf = (r: Received) => ({ 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) });
+const headersOf = (r: Received) => ({
+  'webhook-id': String(r.headers['webhook-id']),
+  'webhook-timestamp': String(r.headers['webhook-timestamp']),
+  'webhook-signature': String(r.headers['webhook-signature']),
+});
 
 describe('callbacks', () => {
   it('deliver the named events about the created object to the URL its request gave: signed with the service secret, retried after a 500', async () => {
     const secret = generateWebhookSecret();
     const r = await startReceiver((n) => ({ status: n === 0 ? 500 : 204 }));
     const other = await startReceiver();
-    const s = await startEventService({ model: callbackModel(), webhooks: { allowTargets: ['127.0.0.0/8'], jitter: 0, pollIntervalMs: 200, callbackSecret: secret } });
+    const s = await startEventService({
+      model: callbackModel(),
+      webhooks: { allowTargets: ['127.0.0.0/8'], jitter: 0, pollIntervalMs: 200, callbackSecret: secret },
+    });
     cleanup.push(
       () => r.close(),
       () => other.close(),
@@ -85,10 +91,16 @@ describe('callbacks', () => {
   });
 
   it('a create repeated with the same idempotency key subscribes once, and the answer waits for the subscription', async () => {
-    const text = callbackSpecText().replace('  base_url: "{base_url}"\n', '  base_url: "{base_url}"\n  idempotency: { header: Idempotency-Key, retention: 1h }\n');
+    const text = callbackSpecText().replace(
+      '  base_url: "{base_url}"\n',
+      '  base_url: "{base_url}"\n  idempotency: { header: Idempotency-Key, retention: 1h }\n',
+    );
     expect(text).toContain('idempotency:');
     const model = compileSpecText(text, 'events-callbacks-keyed.yaml').model!;
-    const s = await startEventService({ model, webhooks: { allowTargets: ['127.0.0.0/8'], jitter: 0, pollIntervalMs: 200, callbackSecret: generateWebhookSecret() } });
+    const s = await startEventService({
+      model,
+      webhooks: { allowTargets: ['127.0.0.0/8'], jitter: 0, pollIntervalMs: 200, callbackSecret: generateWebhookSecret() },
+    });
     cleanup.push(() => s.close());
     const first = await s.call('POST', '/tickets', { title: 'keyed', callback_url: 'http://127.0.0.1:9/hook' }, { 'idempotency-key': 'k-1' });
     expect(first.status).toBe(201);

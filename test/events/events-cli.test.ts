@@ -29,10 +29,27 @@ describe('servicespec webhooks', () => {
       const refused = await cli('add', EVENTS_SPEC, '--db', db, '--url', receiver.url);
       expect(refused.code).toBe(2);
       expect(refused.err).toContain('127.0.0.1 is a loopback address');
-      expect((await cli('add', EVENTS_SPEC, '--db', db, '--url', 'http://169.254.169.254/', '--allow-webhook-target', '127.0.0.0/8')).err).toContain('link-local');
-      expect((await cli('add', EVENTS_SPEC, '--db', db, '--url', receiver.url, '--allow-webhook-target', '127.0.0.0/8', '--kinds', 'ticket.nope')).err).toContain('ticket.nope is not an event kind');
+      expect((await cli('add', EVENTS_SPEC, '--db', db, '--url', 'http://169.254.169.254/', '--allow-webhook-target', '127.0.0.0/8')).err).toContain(
+        'link-local',
+      );
+      expect(
+        (await cli('add', EVENTS_SPEC, '--db', db, '--url', receiver.url, '--allow-webhook-target', '127.0.0.0/8', '--kinds', 'ticket.nope')).err,
+      ).toContain('ticket.nope is not an event kind');
 
-      const added = await cli('add', EVENTS_SPEC, '--db', db, '--url', receiver.url, '--allow-webhook-target', '127.0.0.0/8', '--kinds', 'ticket.created', '--format', 'json');
+      const added = await cli(
+        'add',
+        EVENTS_SPEC,
+        '--db',
+        db,
+        '--url',
+        receiver.url,
+        '--allow-webhook-target',
+        '127.0.0.0/8',
+        '--kinds',
+        'ticket.created',
+        '--format',
+        'json',
+      );
       expect(added.code, added.err).toBe(0);
       const ep = JSON.parse(added.out) as { id: string; secret: string; kinds: string[] };
       expect(ep.kinds).toEqual(['ticket.created']);

@@ -44,7 +44,9 @@ describe('delivery survives a crash', () => {
     const dbPath = join(dir, 'killed.db');
     const db = `sqlite:${dbPath}`;
     try {
-      const added = await captured(() => runWebhooksAdd(PUBLIC_SPEC, { url: receiver.url, db, allowWebhookTarget: LOOPBACK, format: 'json', kinds: 'ticket.created', create: true }));
+      const added = await captured(() =>
+        runWebhooksAdd(PUBLIC_SPEC, { url: receiver.url, db, allowWebhookTarget: LOOPBACK, format: 'json', kinds: 'ticket.created', create: true }),
+      );
       expect(added.result, added.err).toBe(0);
       const { secret } = JSON.parse(added.out) as { secret: string };
       const args = [PUBLIC_SPEC, '--db', db, '--allow-gaps', '--allow-webhook-target', '127.0.0.0/8'];
@@ -52,7 +54,11 @@ describe('delivery survives a crash', () => {
       const first = await startChildServer(args);
       const acknowledged: string[] = [];
       for (let i = 0; i < 30; i++) {
-        const res = await fetch(`${first.url}/tickets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: `t${i}` }) });
+        const res = await fetch(`${first.url}/tickets`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ title: `t${i}` }),
+        });
         expect(res.status).toBe(201);
         acknowledged.push(((await res.json()) as { id: string }).id);
       }
@@ -115,7 +121,9 @@ describe('delivery survives a crash', () => {
         const deliveries = await b.storage.listDeliveries({});
         // Before: the storage closed first, the outcome was lost, and the next start sent the event again.
         expect(deliveries.map((d) => [d.status, d.attempts])).toEqual([['delivered', 1]]);
-        expect(new Webhook(secret).verify(receiver.received[0]!.body, receiver.received[0]!.headers as Record<string, string>)).toMatchObject({ type: 'ticket.created' });
+        expect(new Webhook(secret).verify(receiver.received[0]!.body, receiver.received[0]!.headers as Record<string, string>)).toMatchObject({
+          type: 'ticket.created',
+        });
       } finally {
         await b.storage.close();
       }

@@ -48,7 +48,12 @@ describe('event emission', () => {
   });
 
   it('rolls the change back when its payload does not match the declared shape', async () => {
-    const model = variant((t) => t.replace('ticket.deleted: { payload: { fields: { id: { type: uuid }, title: { type: string } } }', 'ticket.deleted: { payload: { fields: { id: { type: uuid }, reason: { type: string } } }'));
+    const model = variant((t) =>
+      t.replace(
+        'ticket.deleted: { payload: { fields: { id: { type: uuid }, title: { type: string } } }',
+        'ticket.deleted: { payload: { fields: { id: { type: uuid }, reason: { type: string } } }',
+      ),
+    );
     const s = await start(model);
     const t = (await s.call('POST', '/tickets', { title: 'stays' })).body;
     const before = await s.storage.lastOutboxSeq();

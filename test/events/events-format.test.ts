@@ -36,11 +36,20 @@ describe('events.delivery.webhook.path and scopes', () => {
       'the webhook registration path /tickets collides with operation `createTicket`',
       'the webhook registration path /tickets/{id} collides with operation `deleteTicket`',
     ]);
-    expect(compile(text.replace('path: /webhooks,', 'path: /events,')).diagnostics.some((d) => d.code === 'route-conflict' && d.message.includes('the event stream'))).toBe(true);
+    expect(
+      compile(text.replace('path: /webhooks,', 'path: /events,')).diagnostics.some(
+        (d) => d.code === 'route-conflict' && d.message.includes('the event stream'),
+      ),
+    ).toBe(true);
   });
 
   it('the runtime names what it would fill in where the spec is silent', () => {
-    const quiet = compile(text.replace('{ signing: standard-webhooks, retries: [100ms, 200ms], timeout: 500ms, path: /webhooks, scopes: ["webhooks:manage"] }', '{ path: /webhooks }').replace(', heartbeat: 200ms', '').replace(/^authentication:[\s\S]*?(?=^events:)/m, '')).model!;
+    const quiet = compile(
+      text
+        .replace('{ signing: standard-webhooks, retries: [100ms, 200ms], timeout: 500ms, path: /webhooks, scopes: ["webhooks:manage"] }', '{ path: /webhooks }')
+        .replace(', heartbeat: 200ms', '')
+        .replace(/^authentication:[\s\S]*?(?=^events:)/m, ''),
+    ).model!;
     const items = getRuntimeGaps(quiet).map((g) => g.item);
     expect(items).toEqual(
       expect.arrayContaining([
@@ -57,7 +66,9 @@ describe('events.delivery.webhook.path and scopes', () => {
 
   it('OpenAPI documents exactly the registration operations that are served, with their security', () => {
     const m = compile(text).model!;
-    const doc = exportOpenApi(m).document as { paths: Record<string, Record<string, { operationId: string; security?: unknown; responses: Record<string, unknown> }>> };
+    const doc = exportOpenApi(m).document as {
+      paths: Record<string, Record<string, { operationId: string; security?: unknown; responses: Record<string, unknown> }>>;
+    };
     expect(Object.keys(doc.paths['/webhooks']!).sort()).toEqual(['get', 'post']);
     expect(doc.paths['/webhooks']!.post!.operationId).toBe('addWebhookEndpoint');
     // Scopes of a non-OAuth2 scheme are not OpenAPI security scopes (Spectral's oas3-operation-security-defined):

@@ -14,7 +14,10 @@ afterEach(async () => {
 });
 
 function rawModel() {
-  const text = readFileSync(EVENTS_SPEC, 'utf8').replace('ticket.created: { payload: { resource: Ticket }, on: [create] }', 'ticket.created: { payload: { resource: Ticket }, on: [create], body: raw }');
+  const text = readFileSync(EVENTS_SPEC, 'utf8').replace(
+    'ticket.created: { payload: { resource: Ticket }, on: [create] }',
+    'ticket.created: { payload: { resource: Ticket }, on: [create], body: raw }',
+  );
   expect(text).toContain('body: raw');
   const c = compileSpecText(text, 'events-raw.yaml');
   expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
@@ -29,14 +32,21 @@ describe('a kind whose body is raw', () => {
       () => r.close(),
       () => s.close(),
     );
-    const ep = (await s.call('POST', '/webhooks', { url: r.url, kinds: ['ticket.created', 'ticket.started'] }, { 'x-api-key': s.adminKey })).body as { secret: string };
+    const ep = (await s.call('POST', '/webhooks', { url: r.url, kinds: ['ticket.created', 'ticket.started'] }, { 'x-api-key': s.adminKey })).body as {
+      secret: string;
+    };
     const t = (await s.call('POST', '/tickets', { title: 'raw', points: 2 })).body as { id: string };
     await until(() => r.received.length >= 2, 5000, 'the created event and its retry');
     await s.call('POST', `/tickets/${t.id}/start`);
     await until(() => r.received.length >= 3, 5000, 'the started event');
     const [first, retry, started] = r.received;
     const hook = new Webhook(ep.secret);
-    const verify = (rec: typeof first) => hook.verify(rec!.body, { 'webhook-id': String(rec!.headers['webhook-id']), 'webhook-timestamp': String(rec!.headers['webhook-timestamp']), 'webhook-signature': String(rec!.headers['webhook-signature']) }) as Record<string, unknown>;
+    const verify = (rec: typeof first) =>
+      hook.verify(rec!.body, {
+        'webhook-id': String(rec!.headers['webhook-id']),
+        'webhook-timestamp': String(rec!.headers['webhook-timestamp']),
+        'webhook-signature': String(rec!.headers['webhook-signature']),
+      }) as Record<string, unknown>;
     const body = verify(first);
     expect(body).toMatchObject({ id: t.id, title: 'raw', points: 2, status: 'open' });
     expect(Object.keys(body)).not.toContain('data');

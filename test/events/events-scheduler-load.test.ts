@@ -63,7 +63,10 @@ interface Child {
 }
 
 function serve(args: string[]): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', ...args, '--port', '0', '--log', 'warn'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', ...args, '--port', '0', '--log', 'warn'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stdout!.resume();
   const exited = new Promise((resolve) => child.on('exit', resolve));
@@ -92,7 +95,9 @@ function load(urls: readonly string[], ms: number): Promise<{ created: number; f
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as { created: number; failed: number }) : reject(new Error(`load exited with ${code}`)))));
+  return new Promise((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as { created: number; failed: number }) : reject(new Error(`load exited with ${code}`)))),
+  );
 }
 
 describe.skipIf(pgSkip !== undefined)('webhook retries under load (three PostgreSQL instances)', () => {
@@ -101,8 +106,15 @@ describe.skipIf(pgSkip !== undefined)('webhook retries under load (three Postgre
     schemas.push(url);
     const spec = join(dir, `load-${randomBytes(3).toString('hex')}.yaml`);
     const tag = `sl${randomBytes(4).toString('hex')}`;
-    let text = readFileSync(new URL('./fixtures/events-public.yaml', import.meta.url), 'utf8').replace('retries: [100ms, 200ms], timeout: 500ms', 'retries: [1s, 2s], timeout: 2s');
-    if (natsUp) text = text.replace('    stream: { path: /events, heartbeat: 200ms }\n', `    stream: { path: /events, heartbeat: 200ms }\n    broker:\n      nats: { subject: "${tag}.{kind}", stream: ${tag.toUpperCase()} }\n`);
+    let text = readFileSync(new URL('./fixtures/events-public.yaml', import.meta.url), 'utf8').replace(
+      'retries: [100ms, 200ms], timeout: 500ms',
+      'retries: [1s, 2s], timeout: 2s',
+    );
+    if (natsUp)
+      text = text.replace(
+        '    stream: { path: /events, heartbeat: 200ms }\n',
+        `    stream: { path: /events, heartbeat: 200ms }\n    broker:\n      nats: { subject: "${tag}.{kind}", stream: ${tag.toUpperCase()} }\n`,
+      );
     writeFileSync(spec, text);
     // First attempt of each event: 503; every later one: 204.
     const firstSeen = new Set<string>();
@@ -112,24 +124,55 @@ describe.skipIf(pgSkip !== undefined)('webhook retries under load (three Postgre
       firstSeen.add(id);
       return { status: 503 };
     });
-    const args = [spec, '--db', url, '--allow-gaps', '--allow-webhook-target', '127.0.0.0/8', '--metrics', ...(natsUp ? ['--broker', 'nats://127.0.0.1:4222'] : [])];
+    const args = [
+      spec,
+      '--db',
+      url,
+      '--allow-gaps',
+      '--allow-webhook-target',
+      '127.0.0.0/8',
+      '--metrics',
+      ...(natsUp ? ['--broker', 'nats://127.0.0.1:4222'] : []),
+    ];
     // The first creates the schema; the others join it.
     const first = await serve(args);
     const instances = [first, ...(await Promise.all(Array.from({ length: INSTANCES - 1 }, () => serve(args))))];
     try {
-      const reg = await fetch(`${first.url}/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url, kinds: ['ticket.created'] }) });
+      const reg = await fetch(`${first.url}/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: receiver.url, kinds: ['ticket.created'] }),
+      });
       expect(reg.status).toBe(201);
-      const result = await load(instances.map((i) => i.url), LOAD_MS);
+      const result = await load(
+        instances.map((i) => i.url),
+        LOAD_MS,
+      );
       expect(result.created).toBeGreaterThan(0);
       // Every event's retry arrives (2 attempts each).
-      await until(() => new Set(receiver.received.filter((r) => r.headers['webhook-id'] !== undefined).map((r) => r.headers['webhook-id'])).size >= result.created && receiver.received.length >= 2 * result.created, 120_000, 'every retry');
+      await until(
+        () =>
+          new Set(receiver.received.filter((r) => r.headers['webhook-id'] !== undefined).map((r) => r.headers['webhook-id'])).size >= result.created &&
+          receiver.received.length >= 2 * result.created,
+        120_000,
+        'every retry',
+      );
       const byId = new Map<string, number[]>();
       for (const r of receiver.received) {
         const id = String(r.headers['webhook-id']);
         byId.set(id, [...(byId.get(id) ?? []), r.at]);
       }
       const gaps = [...byId.values()].filter((a) => a.length >= 2).map((a) => a[1]! - a[0]!);
-      const health = await Promise.all(instances.map(async (i) => ((await (await fetch(`${i.url}/_servicespec/health`)).json()) as { delivery?: Record<string, { count: number; lag_p50_ms: number; lag_p95_ms: number; lag_max_ms: number }> }).delivery));
+      const health = await Promise.all(
+        instances.map(
+          async (i) =>
+            (
+              (await (await fetch(`${i.url}/_servicespec/health`)).json()) as {
+                delivery?: Record<string, { count: number; lag_p50_ms: number; lag_p95_ms: number; lag_max_ms: number }>;
+              }
+            ).delivery,
+        ),
+      );
       const figures = {
         created: result.created,
         failedWrites: result.failed,
@@ -148,11 +191,18 @@ describe.skipIf(pgSkip !== undefined)('webhook retries under load (three Postgre
       expect(figures.gapMs.p95).toBeLessThanOrEqual(DECLARED_MS * (1 + JITTER) + TOLERANCE_MS);
       // The lag the instances report is the lag the receiver sees: its gap's median is the declared delay (the
       // jitter's mean factor is 1) plus the retries' median lag.
-      const reported = quantile(figures.instanceRetryLag.map((l) => l!.lag_p50_ms), 0.5);
+      const reported = quantile(
+        figures.instanceRetryLag.map((l) => l!.lag_p50_ms),
+        0.5,
+      );
       expect(Math.abs(figures.gapMs.p50 - DECLARED_MS - reported)).toBeLessThanOrEqual(500);
       if (natsUp) {
         // A publish is due when its event commits: its lag (broker ack − commit) within the same tolerance.
-        await until(async () => ((await (await fetch(`${first.url}/_servicespec/health`)).json()) as { broker?: { lag: number } }).broker?.lag === 0, 60_000, 'every event published');
+        await until(
+          async () => ((await (await fetch(`${first.url}/_servicespec/health`)).json()) as { broker?: { lag: number } }).broker?.lag === 0,
+          60_000,
+          'every event published',
+        );
         expect(figures.brokerPublishLag.length).toBeGreaterThan(0);
         for (const l of figures.brokerPublishLag) expect(l!.lag_p95_ms).toBeLessThanOrEqual(TOLERANCE_MS);
       }

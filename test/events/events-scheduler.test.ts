@@ -69,7 +69,10 @@ describe('the due timer', () => {
     const lag = createDeliveryLag((_c, _k, s) => heard.push(s));
     for (let i = 1; i <= 100; i++) lag.observe('webhook', 'retry', i);
     lag.observe('broker', 'publish', -5); // a clock step back counts as on time
-    expect(lag.summary()).toEqual({ 'webhook.retry': { count: 100, p50Ms: 50, p95Ms: 95, maxMs: 100 }, 'broker.publish': { count: 1, p50Ms: 0, p95Ms: 0, maxMs: 0 } });
+    expect(lag.summary()).toEqual({
+      'webhook.retry': { count: 100, p50Ms: 50, p95Ms: 95, maxMs: 100 },
+      'broker.publish': { count: 1, p50Ms: 0, p95Ms: 0, maxMs: 0 },
+    });
     expect(heard[0]).toBe(0.001);
   });
 });

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { generateWebhookSecret, isWebhookSecret, signWebhook, verifyWebhook, WebhookVerificationError } from '../../src/runtime/events/events-signing.js';
 
 const secret = generateWebhookSecret();
-const body = JSON.stringify({ id: '0190a3c2-7b1e-7000-8000-000000000001', type: 'ticket.created', timestamp: '2026-01-01T00:00:00.000Z', data: { object: { title: 'ünïcode ✓' } } });
+const body = JSON.stringify({
+  id: '0190a3c2-7b1e-7000-8000-000000000001',
+  type: 'ticket.created',
+  timestamp: '2026-01-01T00:00:00.000Z',
+  data: { object: { title: 'ünïcode ✓' } },
+});
 const id = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W';
 const nowMs = 1_767_225_600_000; // 2026-01-01T00:00:00Z
 const now = () => nowMs;
@@ -31,7 +36,14 @@ describe('signWebhook and verifyWebhook (Standard Webhooks 1.0)', () => {
   it('accepts headers as a Headers object, in any case, and bodies as bytes', () => {
     const h = signWebhook(secret, id, ts, body);
     expect(verifyWebhook(secret, new Headers({ ...h }), Buffer.from(body), { now })).toEqual(JSON.parse(body));
-    expect(verifyWebhook(secret, { 'Webhook-Id': h['webhook-id'], 'WEBHOOK-TIMESTAMP': h['webhook-timestamp'], 'webhook-signature': h['webhook-signature'] }, new TextEncoder().encode(body), { now })).toBeTruthy();
+    expect(
+      verifyWebhook(
+        secret,
+        { 'Webhook-Id': h['webhook-id'], 'WEBHOOK-TIMESTAMP': h['webhook-timestamp'], 'webhook-signature': h['webhook-signature'] },
+        new TextEncoder().encode(body),
+        { now },
+      ),
+    ).toBeTruthy();
   });
 
   it('rejects a body, id or timestamp altered by one byte', () => {

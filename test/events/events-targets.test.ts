@@ -2,7 +2,15 @@
 
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
-import { checkAddress, checkTarget, createGuardedLookup, parseTargetPolicy, TargetPolicyError, UnsafeTargetError, type Lookup } from '../../src/runtime/events/events-targets.js';
+import {
+  checkAddress,
+  checkTarget,
+  createGuardedLookup,
+  parseTargetPolicy,
+  TargetPolicyError,
+  UnsafeTargetError,
+  type Lookup,
+} from '../../src/runtime/events/events-targets.js';
 
 const none = parseTargetPolicy([]);
 const loopback = parseTargetPolicy(['127.0.0.0/8']);
@@ -24,7 +32,25 @@ function resolver(table: Record<string, string[]>): Lookup & { asked: string[] }
 
 describe('webhook target policy', () => {
   it('refuses loopback, link-local, private, CGNAT, unique-local, mapped and other non-public addresses', () => {
-    const refused = ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '255.255.255.255', '224.0.0.1', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:8.8.8.8', '64:ff9b::a00:1', '2002:a00:1::1'];
+    const refused = [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '255.255.255.255',
+      '224.0.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:8.8.8.8',
+      '64:ff9b::a00:1',
+      '2002:a00:1::1',
+    ];
     for (const a of refused) expect(checkAddress(a, none), a).toBeDefined();
     expect(checkAddress('169.254.169.254', none)).toContain('link-local');
     expect(checkAddress('10.0.0.1', none)).toContain('private');
@@ -62,7 +88,9 @@ describe('webhook target policy', () => {
     const dns = resolver({ 'rebind.test': ['10.0.0.1'], 'ok.test': ['127.0.0.1'] });
     const lookup = createGuardedLookup(loopback, dns);
     const ask = (host: string, all: boolean) =>
-      new Promise<unknown>((resolve, reject) => lookup(host, all ? { all: true } : { family: 0 }, (err, address, family) => (err ? reject(err) : resolve(all ? address : { address, family }))));
+      new Promise<unknown>((resolve, reject) =>
+        lookup(host, all ? { all: true } : { family: 0 }, (err, address, family) => (err ? reject(err) : resolve(all ? address : { address, family }))),
+      );
     await expect(ask('rebind.test', false)).rejects.toBeInstanceOf(UnsafeTargetError);
     await expect(ask('rebind.test', true)).rejects.toThrow(/10\.0\.0\.1/);
     expect(await ask('ok.test', false)).toEqual({ address: '127.0.0.1', family: 4 });

@@ -46,8 +46,17 @@ async function start(anonymousDefault = false): Promise<Running> {
   const { storage, drop } = await openTestStorage(dir);
   const authenticator = await createAuthenticator(model, storage, { allowGaps: true });
   const key = async (subject: string, scopes: string[]) => ({ 'x-api-key': (await createApiKey(storage, model, { subject, scopes })).key });
-  const keys = { alice: await key('alice', ['notes:read', 'notes:write']), bob: await key('bob', ['notes:read', 'notes:write']), admin: await key('admin', ['notes:read', 'notes:all']) };
-  const app: FastifyInstance = await createService(model, { storage, allowGaps: true, authenticator, webhooks: { allowTargets: LOOPBACK, jitter: 0, pollIntervalMs: 200 } });
+  const keys = {
+    alice: await key('alice', ['notes:read', 'notes:write']),
+    bob: await key('bob', ['notes:read', 'notes:write']),
+    admin: await key('admin', ['notes:read', 'notes:all']),
+  };
+  const app: FastifyInstance = await createService(model, {
+    storage,
+    allowGaps: true,
+    authenticator,
+    webhooks: { allowTargets: LOOPBACK, jitter: 0, pollIntervalMs: 200 },
+  });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   cleanup.push(async () => {
     await app.close();
@@ -88,7 +97,10 @@ describe('events whose object a reader cannot wholly see', () => {
   it('an operator-registered endpoint receives every kind; an API-registered one what its key may read', async () => {
     const s = await start();
     const [ro, ra] = [await startReceiver(), await startReceiver()];
-    cleanup.push(() => ro.close(), () => ra.close());
+    cleanup.push(
+      () => ro.close(),
+      () => ra.close(),
+    );
     await addWebhookEndpoint({ storage: s.storage, model: s.model, policy: parseTargetPolicy(LOOPBACK) }, { url: ro.url });
     expect((await s.call('POST', '/webhooks', { url: ra.url }, s.keys.admin)).status).toBe(201);
     const refused = await s.call('POST', '/webhooks', { url: ra.url, kinds: ['audit.created'] }, s.keys.admin);
@@ -138,7 +150,9 @@ describe('a database from before endpoints stored who registered them', () => {
     old.exec(
       `CREATE TABLE _servicespec_webhooks (id TEXT NOT NULL PRIMARY KEY, url TEXT NOT NULL, kinds TEXT CHECK (kinds IS NULL OR json_valid(kinds)), description TEXT, subject TEXT, secrets TEXT NOT NULL CHECK (json_valid(secrets)), created_at TEXT NOT NULL, disabled_at TEXT, disabled_reason TEXT, after_seq INTEGER NOT NULL) STRICT`,
     );
-    const insert = old.prepare(`INSERT INTO _servicespec_webhooks (id, url, kinds, subject, secrets, created_at, after_seq) VALUES (?, 'http://127.0.0.1:1/', NULL, ?, '[]', '2026-01-01T00:00:00.000Z', 0)`);
+    const insert = old.prepare(
+      `INSERT INTO _servicespec_webhooks (id, url, kinds, subject, secrets, created_at, after_seq) VALUES (?, 'http://127.0.0.1:1/', NULL, ?, '[]', '2026-01-01T00:00:00.000Z', 0)`,
+    );
     insert.run('ep_api', 'alice');
     insert.run('ep_operator', null);
     old.close();

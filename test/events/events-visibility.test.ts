@@ -35,14 +35,22 @@ async function key(name: string, subject: string, scopes: string[]): Promise<voi
 }
 const as = (name: string) => ({ 'x-api-key': keys[name]!.key });
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies of many shapes
-const call = (method: string, path: string, body: unknown, who: string): Promise<{ status: number; headers: Headers; body: any }> => callJson(url, method, path, body, as(who));
+const call = (method: string, path: string, body: unknown, who: string): Promise<{ status: number; headers: Headers; body: any }> =>
+  callJson(url, method, path, body, as(who));
 
 let customerId: string;
 async function createOrder(who: string, note: string): Promise<{ id: string; owner: string }> {
   const res = await call(
     'POST',
     '/orders',
-    { customer: customerId, items: [{ sku: 'MUG-BLUE-350', quantity: 1, unit_price: 100 }], amount: 100, currency: 'EUR', note, shipping_address: { line1: 'Main St 1', city: 'Delft', postal_code: '2611', country: 'NL' } },
+    {
+      customer: customerId,
+      items: [{ sku: 'MUG-BLUE-350', quantity: 1, unit_price: 100 }],
+      amount: 100,
+      currency: 'EUR',
+      note,
+      shipping_address: { line1: 'Main St 1', city: 'Delft', postal_code: '2611', country: 'NL' },
+    },
     who,
   );
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -208,14 +216,19 @@ describe('webhooks', () => {
     expect(ids(rb)).toEqual([bobs.id]);
     expect(ids(ro)).toEqual([customer.body.id, alices.id, bobs.id]);
     expect((await storage.listDeliveries({ endpointId: b.body.id })).map((d) => d.eventType)).toEqual(['order.created']);
-    expect((JSON.parse(ra.received[0]!.body) as { data: { object: Record<string, unknown> } }).data.object).toMatchObject({ owner: 'alice', shipping_address: { city: 'Delft' } });
+    expect((JSON.parse(ra.received[0]!.body) as { data: { object: Record<string, unknown> } }).data.object).toMatchObject({
+      owner: 'alice',
+      shipping_address: { city: 'Delft' },
+    });
     expect(operator.endpoint.id).toMatch(/^ep_/);
   });
 
   it('refuse a registration for kinds the key can never receive, saying why', async () => {
     const res = await call('POST', '/webhooks', { url: 'http://127.0.0.1:9/hook', kinds: ['customer.created'] }, 'alice');
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 422, code: 'invalid_request' });
-    expect(res.body.errors).toEqual([{ pointer: '/kinds', message: 'this endpoint would receive none of these: reading Customer needs key or bearer with customers:read' }]);
+    expect(res.body.errors).toEqual([
+      { pointer: '/kinds', message: 'this endpoint would receive none of these: reading Customer needs key or bearer with customers:read' },
+    ]);
   });
 
   it('stop for an endpoint whose registering key is revoked (the endpoint is disabled, saying why)', async () => {
@@ -230,6 +243,8 @@ describe('webhooks', () => {
     const disabled = await until(async () => (await storage.getWebhookEndpoint(ep.body.id))?.disabledReason, 10_000, 'the endpoint disabled');
     expect(disabled).toBe('the credential that registered it was revoked');
     expect(r.received).toHaveLength(1);
-    expect((await storage.listDeliveries({ endpointId: ep.body.id, status: 'dead' })).map((d) => d.lastError)).toEqual(['endpoint disabled: the credential that registered it was revoked']);
+    expect((await storage.listDeliveries({ endpointId: ep.body.id, status: 'dead' })).map((d) => d.lastError)).toEqual([
+      'endpoint disabled: the credential that registered it was revoked',
+    ]);
   });
 });

@@ -13,7 +13,10 @@ afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!();
 });
 
-async function setUp(options: Parameters<typeof startEventService>[0] = {}, behaviour?: Parameters<typeof startReceiver>[0]): Promise<{ s: EventService; r: Receiver }> {
+async function setUp(
+  options: Parameters<typeof startEventService>[0] = {},
+  behaviour?: Parameters<typeof startReceiver>[0],
+): Promise<{ s: EventService; r: Receiver }> {
   const r = await startReceiver(behaviour);
   const s = await startEventService(options);
   cleanup.push(
@@ -76,7 +79,15 @@ describe('webhook registration operations', () => {
   it('refuses bad input with the declared validation error', async () => {
     const { s, r } = await setUp();
     const key = { 'x-api-key': s.adminKey };
-    for (const body of [{}, { url: 'not a url' }, { url: r.url, kinds: ['ticket.exploded'] }, { url: r.url, kinds: [] }, { url: r.url, secret: 'short' }, { url: r.url, extra: 1 }, { url: 'ftp://127.0.0.1/x' }]) {
+    for (const body of [
+      {},
+      { url: 'not a url' },
+      { url: r.url, kinds: ['ticket.exploded'] },
+      { url: r.url, kinds: [] },
+      { url: r.url, secret: 'short' },
+      { url: r.url, extra: 1 },
+      { url: 'ftp://127.0.0.1/x' },
+    ]) {
       const res = await s.call('POST', '/webhooks', body, key);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.code).toBe('invalid_request');
@@ -93,7 +104,14 @@ describe('webhook registration operations', () => {
     };
     const { s } = await setUp({ webhooks: { allowTargets: ['127.0.0.0/8'], jitter: 0, lookup } });
     const key = { 'x-api-key': s.adminKey };
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/hook', 'http://[::ffff:10.0.0.1]/', 'http://[::1]:8080/', 'http://metadata.test/', 'http://internal.test/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://10.0.0.1/hook',
+      'http://[::ffff:10.0.0.1]/',
+      'http://[::1]:8080/',
+      'http://metadata.test/',
+      'http://internal.test/',
+    ]) {
       const res = await s.call('POST', '/webhooks', { url }, key);
       expect(res.status, url).toBe(422);
       expect(res.body.errors[0].pointer).toBe('/url');
@@ -166,7 +184,10 @@ describe('webhook delivery', () => {
     expect(await replayWebhookDeliveries(s.storage, { eventId: dead.eventId })).toBe(1);
     await until(() => r.received.length >= 4, 5000, 'the replayed delivery');
     expect(r.received[3]!.headers['webhook-id']).toBe(dead.eventId);
-    expect(await until(async () => (await s.storage.listDeliveries({ status: 'delivered' }))[0], 3000, 'delivered')).toMatchObject({ attempts: 1, lastStatus: 200 });
+    expect(await until(async () => (await s.storage.listDeliveries({ status: 'delivered' }))[0], 3000, 'delivered')).toMatchObject({
+      attempts: 1,
+      lastStatus: 200,
+    });
   });
 
   it('disables an endpoint that answers 410 Gone', async () => {
@@ -183,7 +204,9 @@ describe('webhook delivery', () => {
   });
 
   it('honours Retry-After on 429 (and 502/504) instead of the schedule', async () => {
-    const { s, r } = await setUp({}, (n) => (n === 0 ? { status: 429, headers: { 'retry-after': '1' } } : n === 1 ? { status: 503, headers: { 'retry-after': '0' } } : { status: 200 }));
+    const { s, r } = await setUp({}, (n) =>
+      n === 0 ? { status: 429, headers: { 'retry-after': '1' } } : n === 1 ? { status: 503, headers: { 'retry-after': '0' } } : { status: 200 },
+    );
     await register(s, { url: r.url });
     await s.call('POST', '/tickets', { title: 'busy' });
     await until(() => r.received.length >= 3, 6000, 'three attempts');
@@ -209,7 +232,9 @@ describe('webhook delivery', () => {
       resolved.push(hostname);
       cb(null, [{ address: rebound ? '10.0.0.1' : '127.0.0.1', family: 4 } as LookupAddress]);
     };
-    const { s, r } = await setUp({ webhooks: { allowTargets: ['127.0.0.0/8'], jitter: 0, lookup } }, (n) => (n === 0 ? { status: 307, headers: { location: 'http://10.0.0.1/steal' } } : { status: 200 }));
+    const { s, r } = await setUp({ webhooks: { allowTargets: ['127.0.0.0/8'], jitter: 0, lookup } }, (n) =>
+      n === 0 ? { status: 307, headers: { location: 'http://10.0.0.1/steal' } } : { status: 200 },
+    );
     await register(s, { url: r.url });
     await s.call('POST', '/tickets', { title: 'redirected' });
     const d = await until(async () => (await s.storage.listDeliveries({})).find((x) => x.attempts >= 1), 5000, 'an attempt');
@@ -223,7 +248,11 @@ describe('webhook delivery', () => {
     const t = (await s.call('POST', '/tickets', { title: 'to delete' })).body;
     await s.call('DELETE', `/tickets/${t.id}`);
     // The first endpoint takes every kind, so it gets a ticket.deleted delivery too: pick the named endpoint's.
-    const named = await until(async () => (await s.storage.listDeliveries({})).find((x) => x.endpointId === namedEndpoint.id && x.attempts >= 1), 5000, 'the named attempt');
+    const named = await until(
+      async () => (await s.storage.listDeliveries({})).find((x) => x.endpointId === namedEndpoint.id && x.attempts >= 1),
+      5000,
+      'the named attempt',
+    );
     expect(named.lastError).toContain('hooks.test resolves to 10.0.0.1');
     expect(r.received.filter((x) => x.path === '/named')).toHaveLength(0);
     expect(resolved.filter((h) => h === 'hooks.test').length).toBeGreaterThanOrEqual(2);

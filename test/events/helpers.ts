@@ -85,7 +85,13 @@ export async function startEventService(options: Partial<ServiceOptions> & { mod
   const admin = await createApiKey(storage, model, { subject: 'admin', scopes: ['tickets:read', 'webhooks:manage'] });
   const reader = await createApiKey(storage, model, { subject: 'reader', scopes: ['tickets:read'] });
   const { model: _m, dir: _d, ...rest } = options;
-  const app = await createService(model, { storage, allowGaps: true, authenticator, webhooks: { allowTargets: LOOPBACK, jitter: 0, pollIntervalMs: 200 }, ...rest });
+  const app = await createService(model, {
+    storage,
+    allowGaps: true,
+    authenticator,
+    webhooks: { allowTargets: LOOPBACK, jitter: 0, pollIntervalMs: 200 },
+    ...rest,
+  });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url,

@@ -67,7 +67,10 @@ describe('servicespec export', () => {
 
   it('refuses a spec with errors (exit 1) and a bad option (exit 2), with no stack trace', async () => {
     const bad = join(tmp.path, 'bad.yaml');
-    (await import('node:fs')).writeFileSync(bad, 'servicespec: 1\nendpoints:\n  operations:\n    a: { method: GET, path: /a, action: read, resource: Ghost }\n');
+    (await import('node:fs')).writeFileSync(
+      bad,
+      'servicespec: 1\nendpoints:\n  operations:\n    a: { method: GET, path: /a, action: read, resource: Ghost }\n',
+    );
     const r = await cli('export', 'openapi', bad);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');

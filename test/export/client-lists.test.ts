@@ -71,7 +71,16 @@ describe('the generated client over list shapes', () => {
   it('types each answer and iterates offset, page and named-cursor lists to the end', async () => {
     writeFileSync(join(tmp.path, 'driver.ts'), DRIVER);
     const out = join(tmp.path, 'out');
-    const compiled = await tsc(tmp.path, ['client.ts', 'driver.ts'], { noEmit: false, outDir: out, target: 'ES2022', lib: ['ES2022', 'DOM', 'DOM.Iterable'], module: 'ES2022', moduleResolution: 'bundler', types: [], noUncheckedIndexedAccess: true });
+    const compiled = await tsc(tmp.path, ['client.ts', 'driver.ts'], {
+      noEmit: false,
+      outDir: out,
+      target: 'ES2022',
+      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+      module: 'ES2022',
+      moduleResolution: 'bundler',
+      types: [],
+      noUncheckedIndexedAccess: true,
+    });
     expect(compiled.stdout + compiled.stderr).toBe('');
     writeFileSync(join(out, 'package.json'), '{ "type": "module" }');
     const driver = (await import(pathToFileURL(join(out, 'driver.js')).href)) as { drive: (url: string) => Promise<Record<string, unknown>> };

@@ -2,7 +2,15 @@
 // export-client.test.ts and client-e2e.test.ts hold the generated clients that carry it.
 import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ServiceClient, ServiceError, isServiceError, verifyWebhook, VERSIONING, WebhookVerificationError, type IdempotentRequestOptions } from '../../src/export/client-runtime.js';
+import {
+  ServiceClient,
+  ServiceError,
+  isServiceError,
+  verifyWebhook,
+  VERSIONING,
+  WebhookVerificationError,
+  type IdempotentRequestOptions,
+} from '../../src/export/client-runtime.js';
 import { compileSpecText } from '../../src/program.js';
 import { generateClient, getClientRuntime } from '../../src/export/export-client.js';
 import { EXAMPLE_NAMES, exampleModel } from './helpers.js';
@@ -17,7 +25,12 @@ interface Call {
 function scripted(answers: (() => Response)[]): { fetch: typeof fetch; calls: Call[] } {
   const calls: Call[] = [];
   const f = async (input: string | URL | Request, init?: RequestInit) => {
-    calls.push({ url: String(input), method: init?.method ?? 'GET', headers: new Headers(init?.headers), ...(typeof init?.body === 'string' ? { body: init.body } : {}) });
+    calls.push({
+      url: String(input),
+      method: init?.method ?? 'GET',
+      headers: new Headers(init?.headers),
+      ...(typeof init?.body === 'string' ? { body: init.body } : {}),
+    });
     const answer = answers.shift();
     if (!answer) throw new Error('unexpected request');
     return answer();
@@ -39,7 +52,8 @@ versioning:
   supported: [{ version: 1 }]
 `;
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 /** What a generated client adds: typed methods over `request`. */
 class Client extends ServiceClient {
@@ -70,7 +84,7 @@ describe('client runtime: the text copied into every client', () => {
 });
 
 describe('client runtime: requests', () => {
-  it('sends the first credential given among the operation\'s schemes, the version header and the idempotency key', async () => {
+  it("sends the first credential given among the operation's schemes, the version header and the idempotency key", async () => {
     const { fetch, calls } = scripted([() => json(200, { id: 'o1' }), () => json(201, { id: 'o2' }), () => json(201, { id: 'o3' })]);
     const client = new Client({ baseUrl: 'http://svc.test///', credentials: { key: 'k1', token: async () => 't1' }, fetch });
     await expect(client.getOrder('a/b')).resolves.toEqual({ id: 'o1' });
@@ -91,7 +105,10 @@ describe('client runtime: requests', () => {
     const saved = { ...VERSIONING };
     Object.assign(VERSIONING, { kind: 'media_type', name: 'application/vnd.shop.v{version}+json' });
     try {
-      const { fetch, calls } = scripted([() => json(200, { id: 'o1' }, { 'content-type': 'application/vnd.shop.v2025-01-01+json; charset=utf-8' }), () => json(201, { id: 'o2' })]);
+      const { fetch, calls } = scripted([
+        () => json(200, { id: 'o1' }, { 'content-type': 'application/vnd.shop.v2025-01-01+json; charset=utf-8' }),
+        () => json(201, { id: 'o2' }),
+      ]);
       const client = new Client({ baseUrl: 'http://svc.test', credentials: { key: 'k1', token: async () => 't1' }, fetch });
       await expect(client.getOrder('a')).resolves.toEqual({ id: 'o1' });
       expect(calls[0]!.headers.get('accept')).toBe('application/vnd.shop.v2025-01-01+json');
@@ -150,7 +167,11 @@ describe('client runtime: credentials', () => {
     const machine = new Client({ baseUrl: 'http://svc.test', credentials: { machine: { clientId: 'c', clientSecret: 's', scopes: ['a', 'b'] } }, fetch });
     await machine.getOrder('2');
     await machine.getOrder('3');
-    expect(calls.map((c) => `${c.method} ${c.url}`).slice(1)).toEqual(['POST http://svc.test/oauth/token', 'GET http://svc.test/orders/2', 'GET http://svc.test/orders/3']);
+    expect(calls.map((c) => `${c.method} ${c.url}`).slice(1)).toEqual([
+      'POST http://svc.test/oauth/token',
+      'GET http://svc.test/orders/2',
+      'GET http://svc.test/orders/3',
+    ]);
     expect(calls[1]!.body).toBe('grant_type=client_credentials&scope=a+b');
     expect(calls[3]!.headers.get('authorization')).toBe('Bearer T1');
   });

@@ -143,7 +143,11 @@ describe('a client for an older served version', () => {
     expect(o.archived).toEqual({ id: o.note.id, status: 'archived', text: 'Buy milk', why: 'bought' });
     expect(o.later).toEqual({ id: o.note.id, status: 'archived', content: 'Buy milk', reason: 'bought' });
     // The current version sees what the old clients wrote under its own names, with the declared default.
-    const member = (await (await fetch(`${library.url}/v2/members/${o.member.id as string}`, { headers: { authorization: `Basic ${Buffer.from(`desk:${library.password!}`).toString('base64')}` } })).json()) as Record<string, unknown>;
+    const member = (await (
+      await fetch(`${library.url}/v2/members/${o.member.id as string}`, {
+        headers: { authorization: `Basic ${Buffer.from(`desk:${library.password!}`).toString('base64')}` },
+      })
+    ).json()) as Record<string, unknown>;
     expect(member).toMatchObject({ full_name: 'Elizabeth Bennet' });
     const book = (await (await fetch(`${library.url}/v2/books/${o.book.id as string}`)).json()) as Record<string, unknown>;
     expect(book.language).toBe('en');
@@ -163,6 +167,9 @@ describe('a client for an older served version', () => {
     expect(bad.stderr).toMatch(/unknown-version/);
     expect(bad.stderr).toContain('2.0.0, 1.5.0, 1.0.0');
     // The library API says the same as a diagnostic, with no code.
-    expect(generateClient(notesModel(), { apiVersion: '3.0.0' })).toEqual({ code: '', diagnostics: [expect.objectContaining({ code: 'unknown-version', severity: 'error' })] });
+    expect(generateClient(notesModel(), { apiVersion: '3.0.0' })).toEqual({
+      code: '',
+      diagnostics: [expect.objectContaining({ code: 'unknown-version', severity: 'error' })],
+    });
   });
 });

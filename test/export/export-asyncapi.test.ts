@@ -35,14 +35,18 @@ events:
 `;
     const { document } = exportAsyncApi(compileSpecText(spec, 'union-event.yaml').model!);
     const schemas = (document.components as Record<string, Record<string, JsonObject>>).schemas!;
-    expect(((schemas.Payment!.properties as Record<string, JsonObject>).method!).discriminator).toBe('kind');
+    expect((schemas.Payment!.properties as Record<string, JsonObject>).method!.discriminator).toBe('kind');
     const { diagnostics } = await parser.parse(serializeDocument(document, 'yaml'));
     expect(diagnostics.filter((d) => d.severity === 0).map((d) => `${d.code}: ${d.message} at ${d.path.join('.')}`)).toEqual([]);
   }, 30_000);
 
   it('has a channel for webhook delivery and one for the event stream, a message per kind on each', async () => {
     const { document } = exportAsyncApi(exampleModel('orders'));
-    const doc = document as JsonObject & { channels: Record<string, JsonObject>; operations: Record<string, JsonObject>; components: Record<string, Record<string, JsonObject>> };
+    const doc = document as JsonObject & {
+      channels: Record<string, JsonObject>;
+      operations: Record<string, JsonObject>;
+      components: Record<string, Record<string, JsonObject>>;
+    };
     expect(Object.keys(doc.channels)).toEqual(['webhook', 'eventStream']);
     expect(doc.channels.webhook!.address).toBeNull();
     expect(doc.channels.eventStream!.address).toBe('/events');
@@ -52,7 +56,10 @@ events:
     expect(doc.operations.deliverWebhook).toMatchObject({ action: 'send', channel: { $ref: '#/channels/webhook' } });
     // the payload: the envelope around the kind's payload schema
     const parsed = await parser.parse(serializeDocument(document, 'yaml'));
-    const message = parsed.document!.messages().all().find((m) => m.id() === 'order.paid.webhook')!;
+    const message = parsed
+      .document!.messages()
+      .all()
+      .find((m) => m.id() === 'order.paid.webhook')!;
     const payload = message.payload()!.json() as JsonObject;
     expect(Object.keys(payload.properties as JsonObject)).toEqual(['id', 'type', 'timestamp', 'version', 'data']);
     // data as the runtime sends it: { object, previous? }; a transition's previous holds its state field
@@ -63,7 +70,13 @@ events:
     expect(data).toMatchObject({ required: ['object'], additionalProperties: false });
     // the signing headers on webhook messages, none on the stream
     expect(Object.keys((message.headers()!.json() as JsonObject).properties as JsonObject)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
-    expect(parsed.document!.messages().all().find((m) => m.id() === 'order.paid.stream')!.hasHeaders()).toBe(false);
+    expect(
+      parsed
+        .document!.messages()
+        .all()
+        .find((m) => m.id() === 'order.paid.stream')!
+        .hasHeaders(),
+    ).toBe(false);
   });
 
   it('puts the path version placement into the stream channel address as a parameter', () => {

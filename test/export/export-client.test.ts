@@ -21,7 +21,12 @@ interface Call {
 function scripted(answers: ((call: Call) => Response)[]): { fetch: typeof fetch; calls: Call[] } {
   const calls: Call[] = [];
   const f = async (input: string | URL | Request, init?: RequestInit) => {
-    const call: Call = { url: String(input), method: init?.method ?? 'GET', headers: new Headers(init?.headers), ...(typeof init?.body === 'string' ? { body: init.body } : {}) };
+    const call: Call = {
+      url: String(input),
+      method: init?.method ?? 'GET',
+      headers: new Headers(init?.headers),
+      ...(typeof init?.body === 'string' ? { body: init.body } : {}),
+    };
     calls.push(call);
     const answer = answers.shift();
     if (!answer) throw new Error(`unexpected request ${call.method} ${call.url}`);
@@ -34,18 +39,39 @@ const json = (status: number, body: unknown, type = 'application/json', headers:
   new Response(JSON.stringify(body), { status, headers: { 'content-type': type, ...headers } });
 
 describe('generated client: compiles under tsc --strict', () => {
-  it('every example\'s client compiles with the DOM library and with Node\'s types, with no errors', async () => {
+  it("every example's client compiles with the DOM library and with Node's types, with no errors", async () => {
     const files: string[] = [];
     for (const name of EXAMPLE_NAMES) {
       const { code } = generateClient(exampleModel(name));
       writeFileSync(join(tmp.path, `${name}.ts`), code);
       files.push(`${name}.ts`);
     }
-    const strictest = { noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, noImplicitOverride: true, noUnusedLocals: true, noUnusedParameters: true };
-    const dom = await tsc(tmp.path, files, { target: 'ES2022', lib: ['ES2022', 'DOM', 'DOM.Iterable'], module: 'ES2022', moduleResolution: 'bundler', types: [], ...strictest });
+    const strictest = {
+      noUncheckedIndexedAccess: true,
+      exactOptionalPropertyTypes: true,
+      noImplicitOverride: true,
+      noUnusedLocals: true,
+      noUnusedParameters: true,
+    };
+    const dom = await tsc(tmp.path, files, {
+      target: 'ES2022',
+      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+      module: 'ES2022',
+      moduleResolution: 'bundler',
+      types: [],
+      ...strictest,
+    });
     expect(dom.stdout + dom.stderr).toBe('');
     expect(dom.code).toBe(0);
-    const node = await tsc(tmp.path, files, { target: 'ES2022', lib: ['ES2022'], module: 'NodeNext', moduleResolution: 'NodeNext', typeRoots: [join(ROOT, 'node_modules', '@types')], types: ['node'], ...strictest });
+    const node = await tsc(tmp.path, files, {
+      target: 'ES2022',
+      lib: ['ES2022'],
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      typeRoots: [join(ROOT, 'node_modules', '@types')],
+      types: ['node'],
+      ...strictest,
+    });
     expect(node.stdout + node.stderr).toBe('');
     expect(node.code).toBe(0);
   }, 120_000);
@@ -84,7 +110,10 @@ describe('generated client: what it sends and how it answers', () => {
   it('throws a ServiceError with the declared code, status and body; isServiceError narrows it', async () => {
     const mod = await loadClient<Json>(generateClient(exampleModel('orders')).code, tmp.path, 'orders-c');
     const problem = { title: 'The order cannot make that change from its current state', status: 409, code: 'invalid_transition' };
-    const { fetch } = scripted([() => json(409, problem, 'application/problem+json'), () => json(429, { title: 'Too many requests', status: 429, code: 'rate_limited' }, 'application/problem+json', { 'retry-after': '7' })]);
+    const { fetch } = scripted([
+      () => json(409, problem, 'application/problem+json'),
+      () => json(429, { title: 'Too many requests', status: 429, code: 'rate_limited' }, 'application/problem+json', { 'retry-after': '7' }),
+    ]);
     const Client = mod.ServiceClient as new (o: Json) => Record<string, (...a: unknown[]) => Promise<unknown>>;
     const isServiceError = mod.isServiceError as (e: unknown, ...codes: string[]) => boolean;
     const client = new Client({ baseUrl: 'http://svc.test', credentials: { key: 'k' }, fetch });
@@ -108,7 +137,11 @@ describe('generated client: what it sends and how it answers', () => {
     const client = new Client({ baseUrl: 'http://svc.test', credentials: { payments: { clientId: 'psp', clientSecret: 's3cret' } }, fetch });
     await client.payOrder!('o1');
     await client.payOrder!('o2');
-    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST http://svc.test/oauth/token', 'POST http://svc.test/orders/o1/pay', 'POST http://svc.test/orders/o2/pay']);
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'POST http://svc.test/oauth/token',
+      'POST http://svc.test/orders/o1/pay',
+      'POST http://svc.test/orders/o2/pay',
+    ]);
     expect(calls[0]!.body).toBe('grant_type=client_credentials');
     expect(calls[0]!.headers.get('content-type')).toBe('application/x-www-form-urlencoded');
     expect(calls[0]!.headers.get('authorization')).toBe(`Basic ${Buffer.from('psp:s3cret').toString('base64')}`);

@@ -107,7 +107,9 @@ describe('the exported event schemas accept the events the service sends', () =>
       expect(validate(e), `${e.type}: ${JSON.stringify(validate.errors)}`).toBe(true);
     }
     const created = events[0]!;
-    expect(validator({ components: doc.components }, '/components/schemas/JobCreatedEvent')({ ...created, data: { ...created.data, previous: {} } })).toBe(false);
+    expect(validator({ components: doc.components }, '/components/schemas/JobCreatedEvent')({ ...created, data: { ...created.data, previous: {} } })).toBe(
+      false,
+    );
     // the payload itself as data (the old description) is refused
     expect(validator({ components: doc.components }, '/components/schemas/JobCreatedEvent')({ ...created, data: created.data.object })).toBe(false);
   });
@@ -115,7 +117,10 @@ describe('the exported event schemas accept the events the service sends', () =>
   it('OpenAPI: every webhook request body accepts its events', () => {
     const doc = exportOpenApi(model).document as Record<string, unknown>;
     for (const e of events) {
-      const validate = validator({ components: doc.components, webhooks: doc.webhooks }, `/webhooks/${e.type}/post/requestBody/content/application~1json/schema`);
+      const validate = validator(
+        { components: doc.components, webhooks: doc.webhooks },
+        `/webhooks/${e.type}/post/requestBody/content/application~1json/schema`,
+      );
       expect(validate(e), `${e.type}: ${JSON.stringify(validate.errors)}`).toBe(true);
     }
   });

@@ -18,7 +18,10 @@ describe('JSON Schema export', () => {
       const model = exampleModel(name);
       const r = exportJsonSchemas(model);
       const has = (res: string, action: string) => (model.endpoints?.operations ?? []).some((o) => o.resource === res && o.action === action);
-      const expected = model.resources.flatMap((res) => [res.name, ...(['Create', 'Replace', 'Update'] as const).filter((v) => has(res.name, v.toLowerCase())).map((v) => `${res.name}${v}`)]);
+      const expected = model.resources.flatMap((res) => [
+        res.name,
+        ...(['Create', 'Replace', 'Update'] as const).filter((v) => has(res.name, v.toLowerCase())).map((v) => `${res.name}${v}`),
+      ]);
       expect(r.files.map((f) => f.name)).toEqual(expected);
       for (const f of r.files) expect(() => ajv().compile(f.schema)).not.toThrow();
       expect(() => ajv().compile(r.document)).not.toThrow();
@@ -26,8 +29,24 @@ describe('JSON Schema export', () => {
   }
 
   it('writes a request view only for an operation that exists (no replace or update of Customer in orders.yaml)', () => {
-    expect(exportJsonSchemas(exampleModel('orders')).files.map((f) => f.name)).toEqual(['Customer', 'CustomerCreate', 'Order', 'OrderCreate', 'OrderReplace', 'OrderUpdate']);
-    expect(exportJsonSchemas(exampleModel('library')).files.map((f) => f.name)).toEqual(['Book', 'BookCreate', 'BookUpdate', 'Member', 'MemberCreate', 'MemberReplace', 'Loan', 'LoanCreate']);
+    expect(exportJsonSchemas(exampleModel('orders')).files.map((f) => f.name)).toEqual([
+      'Customer',
+      'CustomerCreate',
+      'Order',
+      'OrderCreate',
+      'OrderReplace',
+      'OrderUpdate',
+    ]);
+    expect(exportJsonSchemas(exampleModel('library')).files.map((f) => f.name)).toEqual([
+      'Book',
+      'BookCreate',
+      'BookUpdate',
+      'Member',
+      'MemberCreate',
+      'MemberReplace',
+      'Loan',
+      'LoanCreate',
+    ]);
   });
 
   it('the request schemas refuse read-only fields and the response schema describes them', () => {

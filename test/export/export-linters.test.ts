@@ -59,7 +59,12 @@ describe('Spectral accepts every export of the examples', () => {
       const servers = Object.values((doc.servers ?? {}) as Record<string, JsonObject>);
       const protocols = servers.map((s) => s.protocol);
       for (const host of new Set(servers.map((s) => s.host))) {
-        expect(servers.filter((s) => s.host === host).map((s) => s.protocol).sort()).toEqual(['http', 'https']);
+        expect(
+          servers
+            .filter((s) => s.host === host)
+            .map((s) => s.protocol)
+            .sort(),
+        ).toEqual(['http', 'https']);
       }
       expect(protocols.length % 2).toBe(0);
     }, 60_000);
@@ -69,7 +74,10 @@ describe('Spectral accepts every export of the examples', () => {
 describe('Spectral accepts an export with the version in the media type', () => {
   for (const version of VERSIONS) {
     it(`orders, its version in application/vnd.orders.v{version}+json, as OpenAPI ${version}: spectral:oas has no errors`, async () => {
-      const text = readFileSync(join(ROOT, 'examples', 'orders.yaml'), 'utf8').replace('placement: { header: Service-Version }', 'placement: { media_type: "application/vnd.orders.v{version}+json" }');
+      const text = readFileSync(join(ROOT, 'examples', 'orders.yaml'), 'utf8').replace(
+        'placement: { header: Service-Version }',
+        'placement: { media_type: "application/vnd.orders.v{version}+json" }',
+      );
       const model = compileSpecText(text, 'orders-media.yaml').model!;
       expect(model.versioning?.placement).toEqual({ kind: 'media_type', template: 'application/vnd.orders.v{version}+json' });
       const found = await spectral(exportOpenApi(model, { openapi: version }).document, oas, `orders-media-${version}.yaml`);

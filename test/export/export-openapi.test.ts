@@ -64,7 +64,10 @@ describe('OpenAPI export: the tools we did not write accept every example', () =
 
 /** examples/orders.yaml with its version in the media type instead of a header. */
 function ordersInMediaType(): ReturnType<typeof compileSpecText> {
-  const text = readFileSync(join(ROOT, 'examples', 'orders.yaml'), 'utf8').replace('placement: { header: Service-Version }', 'placement: { media_type: "application/vnd.orders.v{version}+json" }');
+  const text = readFileSync(join(ROOT, 'examples', 'orders.yaml'), 'utf8').replace(
+    'placement: { header: Service-Version }',
+    'placement: { media_type: "application/vnd.orders.v{version}+json" }',
+  );
   const c = compileSpecText(text, 'orders-media.yaml');
   expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   return c;
@@ -82,7 +85,9 @@ describe('OpenAPI export: a version in the media type', () => {
       const responses = create.responses as Record<string, JsonObject>;
       expect(Object.keys(responses['201']!.content as JsonObject)).toEqual([type]);
       // Errors keep their own type; no version header is documented.
-      const errors = Object.entries(responses).filter(([status]) => status.startsWith('4')).map(([, r]) => deref(doc, r));
+      const errors = Object.entries(responses)
+        .filter(([status]) => status.startsWith('4'))
+        .map(([, r]) => deref(doc, r));
       expect(errors.length).toBeGreaterThan(0);
       for (const e of errors) expect(Object.keys(e.content as JsonObject)).not.toContain(type);
       expect(JSON.stringify(doc.paths)).not.toContain('Service-Version');
@@ -112,7 +117,9 @@ describe('OpenAPI export: built from the routes the runtime serves', () => {
   for (const name of EXAMPLE_NAMES) {
     it(`${name}: the paths are exactly getRoutes(model), method by method`, () => {
       const { model, doc } = exported(name);
-      const served = getRoutes(model).map((r) => `${r.method} ${r.path}`).sort();
+      const served = getRoutes(model)
+        .map((r) => `${r.method} ${r.path}`)
+        .sort();
       const documented = Object.entries(doc.paths)
         .flatMap(([path, item]) => METHOD_KEYS.filter((m) => item[m] !== undefined).map((m) => `${m.toUpperCase()} ${path}`))
         .sort();
@@ -170,7 +177,8 @@ describe('OpenAPI export: built from the routes the runtime serves', () => {
     expect(byName.cursor).toMatchObject({ in: 'query', schema: { type: 'string' } });
     expect(byName.sort).toMatchObject({ schema: { enum: ['created_at', '-created_at', 'amount', '-amount'] } });
     expect(byName.status).toMatchObject({ in: 'query', schema: { enum: ['pending', 'paid', 'shipped', 'cancelled'] } });
-    const page = ((deref(doc, (op(doc, 'listOrders').responses as JsonObject)['200']).content as JsonObject)['application/json'] as JsonObject).schema as JsonObject;
+    const page = ((deref(doc, (op(doc, 'listOrders').responses as JsonObject)['200']).content as JsonObject)['application/json'] as JsonObject)
+      .schema as JsonObject;
     expect(page).toMatchObject({ required: ['items', 'next_cursor'], properties: { items: { type: 'array', items: { $ref: '#/components/schemas/Order' } } } });
     // clamp: the limit above the maximum is lowered, so no maximum in the schema (library)
     const lib = exported('library').doc;
@@ -212,7 +220,8 @@ limits:
   rate: [ { name: writes, requests: 5, per: 1m, by: credential, operations: [createTicket] } ]
 `;
     const doc = exportOpenApi(compileSpecText(spec).model!).document as Doc;
-    const headers = (id: string, status: string) => Object.keys((deref(doc, (op(doc, id).responses as JsonObject)[status]).headers as JsonObject | undefined) ?? {});
+    const headers = (id: string, status: string) =>
+      Object.keys((deref(doc, (op(doc, id).responses as JsonObject)[status]).headers as JsonObject | undefined) ?? {});
     expect(headers('createTicket', '201')).toEqual(['Location', 'RateLimit', 'RateLimit-Policy']);
     expect(headers('createTicket', '429')).toEqual(['RateLimit', 'RateLimit-Policy', 'Retry-After']);
     expect(headers('getTicket', '200')).toEqual([]);
@@ -250,7 +259,8 @@ versioning:
 
   it('has the Idempotency-Key header where declared, and the version where the spec places it', () => {
     const { doc } = exported('orders');
-    const names = (id: string) => (op(doc, id).parameters as JsonObject[] | undefined ?? []).map((p) => deref(doc, p)).map((p) => `${String(p.in)}:${String(p.name)}`);
+    const names = (id: string) =>
+      ((op(doc, id).parameters as JsonObject[] | undefined) ?? []).map((p) => deref(doc, p)).map((p) => `${String(p.in)}:${String(p.name)}`);
     expect(names('createOrder')).toContain('header:Idempotency-Key');
     expect(names('getOrder')).not.toContain('header:Idempotency-Key');
     expect(names('getOrder')).toContain('header:Service-Version');
@@ -260,7 +270,7 @@ versioning:
     expect(p).toMatchObject({ in: 'path', required: true, schema: { enum: ['2', '1'] } });
   });
 
-  it('has the security schemes and each operation\'s schemes and scopes', () => {
+  it("has the security schemes and each operation's schemes and scopes", () => {
     const { doc } = exported('orders');
     const schemes = doc.components.securitySchemes as Record<string, JsonObject>;
     expect(schemes.key).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
@@ -281,7 +291,7 @@ versioning:
   it('documents the token endpoint and the event stream the runtime serves', () => {
     const { doc } = exported('orders');
     expect(doc.paths['/oauth/token']?.post?.['x-servicespec-route']).toBe('token');
-    expect(Object.keys(((doc.paths['/oauth/token']!.post!.requestBody as JsonObject).content as JsonObject))).toEqual(['application/x-www-form-urlencoded']);
+    expect(Object.keys((doc.paths['/oauth/token']!.post!.requestBody as JsonObject).content as JsonObject)).toEqual(['application/x-www-form-urlencoded']);
     expect(doc.paths['/events']?.get?.['x-servicespec-route']).toBe('stream');
     expect((doc.paths['/events']!.get!.parameters as JsonObject[]).map((p) => p.name)).toEqual(expect.arrayContaining(['Last-Event-ID', 'after', 'kinds']));
     expect(doc.paths['/webhooks']?.post?.['x-servicespec-route']).toBe('webhooks');
@@ -294,9 +304,19 @@ versioning:
     const post = hooks['order.paid']!.post;
     expect((post.parameters as JsonObject[]).map((p) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
     const body = (((post.requestBody as JsonObject).content as JsonObject)['application/json'] as JsonObject).schema as JsonObject;
-    expect(body).toMatchObject({ required: ['id', 'type', 'timestamp', 'data'], properties: { type: { enum: ['order.paid'] }, data: { required: ['object'], properties: { object: { $ref: '#/components/schemas/Order' }, previous: { properties: { status: {} } } } } } });
+    expect(body).toMatchObject({
+      required: ['id', 'type', 'timestamp', 'data'],
+      properties: {
+        type: { enum: ['order.paid'] },
+        data: { required: ['object'], properties: { object: { $ref: '#/components/schemas/Order' }, previous: { properties: { status: {} } } } },
+      },
+    });
     expect(Object.keys(hooks['order.created']!.post.requestBody as JsonObject)).toContain('content');
-    const created = ((((hooks['order.created']!.post.requestBody as JsonObject).content as JsonObject)['application/json'] as JsonObject).schema as { properties: { data: { properties: JsonObject } } }).properties.data;
+    const created = (
+      (((hooks['order.created']!.post.requestBody as JsonObject).content as JsonObject)['application/json'] as JsonObject).schema as {
+        properties: { data: { properties: JsonObject } };
+      }
+    ).properties.data;
     expect(Object.keys(created.properties)).toEqual(['object']); // a create sends no previous
     expect(exported('orders', '3.0').doc.webhooks).toBeUndefined();
   });
@@ -330,11 +350,25 @@ versioning:
 });
 
 describe('OpenAPI export: what OpenAPI cannot express is an extension and a diagnostic, never dropped', () => {
-  it('puts state machines, limits, versioning and errors\' conditions into x-servicespec-* and lists each item', () => {
+  it("puts state machines, limits, versioning and errors' conditions into x-servicespec-* and lists each item", () => {
     const { doc, diagnostics } = exported('orders');
-    expect(Object.keys(doc)).toEqual(expect.arrayContaining(['x-servicespec-states', 'x-servicespec-limits', 'x-servicespec-versioning', 'x-servicespec-errors', 'x-servicespec-events', 'x-servicespec-idempotency', 'x-servicespec-scopes']));
+    expect(Object.keys(doc)).toEqual(
+      expect.arrayContaining([
+        'x-servicespec-states',
+        'x-servicespec-limits',
+        'x-servicespec-versioning',
+        'x-servicespec-errors',
+        'x-servicespec-events',
+        'x-servicespec-idempotency',
+        'x-servicespec-scopes',
+      ]),
+    );
     const items = diagnostics.filter((d) => d.code === 'export-extension').map((d) => d.message);
-    const expectItem = (text: string) => expect(items.some((m) => m.includes(text)), text).toBe(true);
+    const expectItem = (text: string) =>
+      expect(
+        items.some((m) => m.includes(text)),
+        text,
+      ).toBe(true);
     expectItem('the Order state machine');
     expectItem('rate limit per_credential');
     expectItem('rate limit per_address');
@@ -372,7 +406,11 @@ describe('OpenAPI export: what OpenAPI cannot express is an extension and a diag
     for (const name of EXAMPLE_NAMES) {
       for (const version of VERSIONS) {
         const keys = new Set<string>();
-        walk(exported(name, version).doc, (n) => Object.keys(n).filter((k) => k.startsWith('x-servicespec')).forEach((k) => keys.add(k)));
+        walk(exported(name, version).doc, (n) =>
+          Object.keys(n)
+            .filter((k) => k.startsWith('x-servicespec'))
+            .forEach((k) => keys.add(k)),
+        );
         for (const k of keys) expect(documented, k).toContain(`\`${k}\``);
       }
     }
@@ -398,7 +436,13 @@ describe('OpenAPI export: bad and unusual models', () => {
     expect(Object.keys(doc.paths)).toEqual(['/x/{id}', '/y']);
     const skipped = r.diagnostics.filter((d) => d.code === 'export-skipped').map((d) => d.message);
     expect(skipped).toHaveLength(3);
-    expect(skipped).toEqual(expect.arrayContaining([expect.stringContaining('operation b'), expect.stringContaining('scheme ghost'), expect.stringContaining('names no declared scheme')]));
+    expect(skipped).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('operation b'),
+        expect.stringContaining('scheme ghost'),
+        expect.stringContaining('names no declared scheme'),
+      ]),
+    );
   });
 });
 
@@ -439,7 +483,7 @@ versioning:
   expect(shown('1').sort).toEqual(['subject', '-subject']);
 });
 
-it('the version parameter of the current version\'s document says whose bodies it shows and where an older version\'s are', () => {
+it("the version parameter of the current version's document says whose bodies it shows and where an older version's are", () => {
   const model = compileSpecText(readFileSync(join(import.meta.dirname, '../../examples/library.yaml'), 'utf8'), 'library.yaml').model!;
   const doc = exportOpenApi(model).document as JsonObject;
   const text = JSON.stringify(doc);

@@ -61,7 +61,15 @@ describe('OpenAPI export of declared parameters', () => {
       const doc = exportOpenApi(model(), { openapi: version }).document as { paths: Record<string, Record<string, JsonObject>> };
       const params = doc.paths['/namespaces/{namespace}/pods']!.get!.parameters as JsonObject[];
       const byName = Object.fromEntries(params.map((p) => [`${String(p.in)} ${String(p.name)}`, p]));
-      expect(Object.keys(byName).sort()).toEqual(['header X-Trace-Id', 'path namespace', 'query labelSelector', 'query limit', 'query page[size]', 'query tag', 'query watch']);
+      expect(Object.keys(byName).sort()).toEqual([
+        'header X-Trace-Id',
+        'path namespace',
+        'query labelSelector',
+        'query limit',
+        'query page[size]',
+        'query tag',
+        'query watch',
+      ]);
       expect(byName['query limit']).toEqual({ name: 'limit', in: 'query', required: true, schema: { type: 'integer', minimum: 1 } });
       expect(byName['query watch']).toEqual({ name: 'watch', in: 'query', required: false, deprecated: true, schema: { type: 'boolean', default: false } });
       expect(byName['query labelSelector']).toMatchObject({ required: false, description: 'Only pods whose labels match.', schema: { type: 'string' } });
@@ -121,7 +129,16 @@ describe('the generated client with declared parameters', () => {
     writeFileSync(join(tmp.path, 'client.ts'), generateClient(model()).code);
     writeFileSync(join(tmp.path, 'driver.ts'), DRIVER);
     const out = join(tmp.path, 'out');
-    const compiled = await tsc(tmp.path, ['client.ts', 'driver.ts'], { noEmit: false, outDir: out, target: 'ES2022', lib: ['ES2022', 'DOM', 'DOM.Iterable'], module: 'ES2022', moduleResolution: 'bundler', types: [], noUncheckedIndexedAccess: true });
+    const compiled = await tsc(tmp.path, ['client.ts', 'driver.ts'], {
+      noEmit: false,
+      outDir: out,
+      target: 'ES2022',
+      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+      module: 'ES2022',
+      moduleResolution: 'bundler',
+      types: [],
+      noUncheckedIndexedAccess: true,
+    });
     expect(compiled.stdout + compiled.stderr).toBe('');
     writeFileSync(join(out, 'package.json'), '{ "type": "module" }');
     const driver = (await import(pathToFileURL(join(out, 'driver.js')).href)) as { drive: (url: string) => Promise<{ seen: unknown }> };

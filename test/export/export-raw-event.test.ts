@@ -33,7 +33,9 @@ describe('a raw kind in the exports', () => {
     expect(body('ticket.updated').required).toEqual(['id', 'type', 'timestamp', 'data']);
     expect(doc.webhooks['ticket.created'].post.parameters.map((p: Json) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
     expect(doc['x-servicespec-events'].kinds['ticket.created'].body).toBe('raw');
-    expect(Object.values(doc.paths as Json).find((p: Json) => p.get?.['x-servicespec-route'] === 'stream').get.description).toContain('For `ticket.created` and `ticket.deleted`, `data` is the payload itself (raw).');
+    expect(Object.values(doc.paths as Json).find((p: Json) => p.get?.['x-servicespec-route'] === 'stream').get.description).toContain(
+      'For `ticket.created` and `ticket.deleted`, `data` is the payload itself (raw).',
+    );
   });
 
   it('AsyncAPI: the message payload is the payload schema; no envelope schema is made for it', () => {
@@ -58,7 +60,13 @@ describe('a raw kind in the exports', () => {
         '',
       ].join('\n'),
     );
-    const r = await tsc(tmp.path, ['client.ts', 'use.ts'], { target: 'ES2022', lib: ['ES2022', 'DOM'], module: 'ES2022', moduleResolution: 'bundler', types: [] });
+    const r = await tsc(tmp.path, ['client.ts', 'use.ts'], {
+      target: 'ES2022',
+      lib: ['ES2022', 'DOM'],
+      module: 'ES2022',
+      moduleResolution: 'bundler',
+      types: [],
+    });
     expect(r.stdout + r.stderr).toBe('');
     expect(r.code).toBe(0);
   }, 60_000);

@@ -37,7 +37,7 @@ export function run(command: string, args: readonly string[], options: { cwd?: s
       [...args],
       { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, timeout: options.timeout ?? 120_000, maxBuffer: 256 * 1024 * 1024 },
       (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
+        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
         done({ code, stdout, stderr });
       },
     );

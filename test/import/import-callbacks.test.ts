@@ -15,7 +15,6 @@ import { CALLBACK_SPEC as SPEC } from '../support/callbacks.js';
 
 type Json = Record<string, unknown>;
 
-
 function model() {
   const c = compileSpecText(SPEC, 'streams.yaml');
   expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
@@ -29,25 +28,36 @@ describe('callbacks in OpenAPI', () => {
     const item = (op.callbacks as Json).onData as Json;
     expect(Object.keys(item)).toEqual(['{$request.body#/callbackUrl}']);
     const post = (item['{$request.body#/callbackUrl}'] as Json).post as Json;
-    expect(post['x-servicespec-callback']).toEqual({ url: 'callbackUrl', events: ['subscription.updated', 'subscription.cancelled'], description: 'Data about the subscription.' });
+    expect(post['x-servicespec-callback']).toEqual({
+      url: 'callbackUrl',
+      events: ['subscription.updated', 'subscription.cancelled'],
+      description: 'Data about the subscription.',
+    });
     expect((post.parameters as Json[]).map((p) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
     const schema = (((post.requestBody as Json).content as Json)['application/json'] as Json).schema as Json;
     const [envelope, raw] = schema.oneOf as Json[];
     expect((envelope!.properties as Json).type).toEqual({ type: 'string', enum: ['subscription.updated'] });
     // The raw kind's delivery is the Subscription itself, as under `webhooks`.
     expect(JSON.stringify(raw)).toContain('Subscription');
-    if (openapi === '3.1') expect(raw).toEqual(((((((doc.webhooks as Json)['subscription.cancelled'] as Json).post as Json).requestBody as Json).content as Json)['application/json'] as Json).schema);
+    if (openapi === '3.1')
+      expect(raw).toEqual(
+        ((((((doc.webhooks as Json)['subscription.cancelled'] as Json).post as Json).requestBody as Json).content as Json)['application/json'] as Json).schema,
+      );
   });
 
   it('import of the export gives the callbacks back unchanged, and the spec checks clean', async () => {
     for (const openapi of ['3.1', '3.0'] as const) {
       const r = await importOpenApiDocument(exportOpenApi(model(), { openapi }).document, 'streams.json');
       const ops = r.document!.endpoints!.operations!;
-      expect(ops.subscribe!.callbacks).toEqual({ onData: { url: 'callbackUrl', events: ['subscription.updated', 'subscription.cancelled'], description: 'Data about the subscription.' } });
+      expect(ops.subscribe!.callbacks).toEqual({
+        onData: { url: 'callbackUrl', events: ['subscription.updated', 'subscription.cancelled'], description: 'Data about the subscription.' },
+      });
       expect(r.diagnostics.filter((d) => d.message.includes('callback'))).toEqual([]);
       const again = compileSpecText(r.text!, 'imported.yaml');
       expect(again.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-      expect(again.model!.endpoints!.operations.find((o) => o.id === 'subscribe')!.callbacks).toEqual(model().endpoints!.operations.find((o) => o.id === 'subscribe')!.callbacks);
+      expect(again.model!.endpoints!.operations.find((o) => o.id === 'subscribe')!.callbacks).toEqual(
+        model().endpoints!.operations.find((o) => o.id === 'subscribe')!.callbacks,
+      );
     }
   });
 
@@ -66,11 +76,17 @@ describe('callbacks in OpenAPI', () => {
     ((editedPost.post as Json)['x-servicespec-callback'] as Json).url = 'topic';
     const r1 = await importOpenApiDocument(edited, 'edited.json');
     expect(r1.document!.endpoints!.operations!.subscribe).not.toHaveProperty('callbacks');
-    expect(r1.diagnostics.filter((x) => x.code === 'import-extension-invalid').map((x) => x.pointer)).toEqual(['/paths/~1streams/post/callbacks/onData/{$request.body#~1callbackUrl}/post/x-servicespec-callback']);
-    expect(r1.diagnostics.filter((x) => x.code === 'import-dropped' && x.message.includes('callback onData')).map((x) => x.pointer)).toEqual(['/paths/~1streams/post/callbacks/onData/{$request.body#~1callbackUrl}/post/requestBody']);
+    expect(r1.diagnostics.filter((x) => x.code === 'import-extension-invalid').map((x) => x.pointer)).toEqual([
+      '/paths/~1streams/post/callbacks/onData/{$request.body#~1callbackUrl}/post/x-servicespec-callback',
+    ]);
+    expect(r1.diagnostics.filter((x) => x.code === 'import-dropped' && x.message.includes('callback onData')).map((x) => x.pointer)).toEqual([
+      '/paths/~1streams/post/callbacks/onData/{$request.body#~1callbackUrl}/post/requestBody',
+    ]);
     const foreign = structuredClone(doc);
     const foreignOp = ((foreign.paths as Json)['/streams'] as Json).post as Json;
-    foreignOp.callbacks = { onQuery: { '{$request.query.callbackUrl}/data': { post: { requestBody: (post.post as Json).requestBody, responses: { '202': { description: 'ok' } } } } } };
+    foreignOp.callbacks = {
+      onQuery: { '{$request.query.callbackUrl}/data': { post: { requestBody: (post.post as Json).requestBody, responses: { '202': { description: 'ok' } } } } },
+    };
     const r2 = await importOpenApiDocument(foreign, 'foreign.json');
     const d = r2.diagnostics.filter((x) => x.message.includes('callback onQuery'));
     expect(d.map((x) => [x.code, x.pointer])).toEqual([['import-dropped', '/paths/~1streams/post/callbacks/onQuery/{$request.query.callbackUrl}~1data']]);
@@ -110,7 +126,9 @@ describe('callbacks in OpenAPI', () => {
     delete post.parameters;
     post.operationId = 'subscribe';
     post.requestBody = { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewSubscription' } } } };
-    post.responses = { '201': { description: 'subscription successfully created', content: { 'application/json': { schema: { $ref: '#/components/schemas/Subscription' } } } } };
+    post.responses = {
+      '201': { description: 'subscription successfully created', content: { 'application/json': { schema: { $ref: '#/components/schemas/Subscription' } } } },
+    };
     const onData = (post.callbacks as Json).onData as Json;
     const cbPost = (onData['{$request.query.callbackUrl}/data'] as Json).post as Json;
     (cbPost.requestBody as Json).content = { 'application/json': { schema: { $ref: '#/components/schemas/Subscription' } } };
@@ -122,36 +140,52 @@ describe('callbacks in OpenAPI', () => {
         Subscription: { type: 'object', required: ['id', 'callbackUrl'], properties: { id: { type: 'string', format: 'uuid', readOnly: true }, ...fields } },
       },
     };
-    doc.paths = { ...(doc.paths as Json), '/streams/{id}': { get: { operationId: 'getSubscription', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }], responses: { '200': { description: 'the subscription', content: { 'application/json': { schema: { $ref: '#/components/schemas/Subscription' } } } } } } } };
+    doc.paths = {
+      ...(doc.paths as Json),
+      '/streams/{id}': {
+        get: {
+          operationId: 'getSubscription',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+          responses: { '200': { description: 'the subscription', content: { 'application/json': { schema: { $ref: '#/components/schemas/Subscription' } } } } },
+        },
+      },
+    };
     return doc;
   }
 
-  it('another document\'s callback sending the created resource is kept: its message an event kind of its own, every property in place', async () => {
+  it("another document's callback sending the created resource is kept: its message an event kind of its own, every property in place", async () => {
     const original = subscriptionDocument();
     const r = await importOpenApiDocument(original, 'callback-subscription.json');
     const op = r.document!.endpoints!.operations!.subscribe!;
     expect(op.action).toBe('create');
     expect(op.callbacks).toEqual({ onData: { url: 'callbackUrl', events: ['Subscription.onData'] } });
     expect(r.document!.events!.kinds!['Subscription.onData']).toEqual({ payload: { resource: 'Subscription' }, body: 'raw' });
-    expect(r.diagnostics.filter((d) => d.message.includes('callback onData')).map((d) => [d.code, d.pointer])).toEqual([['import-approximated', '/paths/~1streams/post/callbacks/onData/{$request.body#~1callbackUrl}']]);
+    expect(r.diagnostics.filter((d) => d.message.includes('callback onData')).map((d) => [d.code, d.pointer])).toEqual([
+      ['import-approximated', '/paths/~1streams/post/callbacks/onData/{$request.body#~1callbackUrl}'],
+    ]);
     const c = compileSpecText(r.text!, 'imported.yaml');
     expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     // The callback's body comes back at its place with the same properties.
     const props = (doc: Json) => {
       const cb = (((((doc.paths as Json)['/streams'] as Json).post as Json).callbacks as Json).onData as Json)['{$request.body#/callbackUrl}'] as Json;
-      let schema = (((((cb.post as Json).requestBody as Json).content as Json)['application/json'] as Json).schema as Json);
+      let schema = ((((cb.post as Json).requestBody as Json).content as Json)['application/json'] as Json).schema as Json;
       while (typeof schema.$ref === 'string') schema = ((doc.components as Json).schemas as Json)[schema.$ref.split('/').pop()!] as Json;
       return Object.keys(schema.properties as Json).sort();
     };
     expect(props(exportOpenApi(c.model!, { openapi: '3.0' }).document as Json)).toEqual(props(original));
   });
 
-  it('another document\'s callback whose message does not carry the created object is said at its request body', async () => {
+  it("another document's callback whose message does not carry the created object is said at its request body", async () => {
     const doc = subscriptionDocument();
-    const cb = ((((((doc.paths as Json)['/streams'] as Json).post as Json).callbacks as Json).onData as Json)['{$request.body#/callbackUrl}'] as Json).post as Json;
-    (cb.requestBody as Json).content = { 'application/json': { schema: { type: 'object', properties: { timestamp: { type: 'string', format: 'date-time' }, userData: { type: 'string' } } } } };
+    const cb = ((((((doc.paths as Json)['/streams'] as Json).post as Json).callbacks as Json).onData as Json)['{$request.body#/callbackUrl}'] as Json)
+      .post as Json;
+    (cb.requestBody as Json).content = {
+      'application/json': { schema: { type: 'object', properties: { timestamp: { type: 'string', format: 'date-time' }, userData: { type: 'string' } } } },
+    };
     const r = await importOpenApiDocument(doc, 'callback-foreign.json');
     expect(r.document!.endpoints!.operations!.subscribe).not.toHaveProperty('callbacks');
-    expect(r.diagnostics.filter((d) => d.message.includes('callback onData')).map((d) => [d.code, d.pointer])).toEqual([['import-dropped', '/paths/~1streams/post/callbacks/onData/{$request.body#~1callbackUrl}/post/requestBody']]);
+    expect(r.diagnostics.filter((d) => d.message.includes('callback onData')).map((d) => [d.code, d.pointer])).toEqual([
+      ['import-dropped', '/paths/~1streams/post/callbacks/onData/{$request.body#~1callbackUrl}/post/requestBody'],
+    ]);
   });
 });

@@ -71,7 +71,12 @@ describe('import: the result always checks', () => {
         {
           '/things/{id}': {
             get: { operationId: 'getThing', parameters: [param('id')], responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
-            patch: { operationId: 'updateThing', parameters: [param('id')], requestBody: jsonBody(ref('Thing')), responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
+            patch: {
+              operationId: 'updateThing',
+              parameters: [param('id')],
+              requestBody: jsonBody(ref('Thing')),
+              responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } },
+            },
             delete: { operationId: 'deleteThing', parameters: [param('id')], responses: { '204': { description: 'gone' } } },
           },
         },
@@ -99,7 +104,9 @@ describe('import: the result always checks', () => {
     );
     expect(checkErrors(r.text!)).toEqual([]);
     expect(r.document!.endpoints!.operations!.deleteThing).toMatchObject({ action: 'custom', handler: 'deleteThing' });
-    expect(r.diagnostics.some((d) => d.code === 'import-custom-operation' && d.message.includes('deleteThing') && d.message.includes('no identifier'))).toBe(true);
+    expect(r.diagnostics.some((d) => d.code === 'import-custom-operation' && d.message.includes('deleteThing') && d.message.includes('no identifier'))).toBe(
+      true,
+    );
   });
 
   it('a resource with no `id` is identified by the item path parameter that names a required field of it', async () => {
@@ -124,23 +131,36 @@ describe('import: the result always checks', () => {
     expect(r.document!.resources!.Thing).toMatchObject({ identifier: 'name' });
     expect(r.document!.endpoints!.operations!.getThing).toMatchObject({ action: 'read', resource: 'Thing' });
     expect(r.document!.endpoints!.operations!.deleteThing).toMatchObject({ action: 'delete', resource: 'Thing' });
-    expect(r.diagnostics.map((d) => d.message)).toContain('resource Thing is imported as a resource identified by `name`: GET /things/{name} reads one Thing by its name, a required field');
+    expect(r.diagnostics.map((d) => d.message)).toContain(
+      'resource Thing is imported as a resource identified by `name`: GET /things/{name} reads one Thing by its name, a required field',
+    );
     // an optional field cannot be an identifier: the read stays custom, saying why
     expect(r.document!.endpoints!.operations!.getOptional).toMatchObject({ action: 'custom' });
     expect(r.document!.resources!.Optional!.identifier).toBeUndefined();
   });
 
   it('a DELETE on the item path of a collection that creates or lists a resource deletes that resource', async () => {
-    const pageOf = (item: unknown) => jsonBody({ type: 'object', required: ['items', 'next_cursor'], properties: { items: { type: 'array', items: item }, next_cursor: { type: ['string', 'null'] } } });
+    const pageOf = (item: unknown) =>
+      jsonBody({
+        type: 'object',
+        required: ['items', 'next_cursor'],
+        properties: { items: { type: 'array', items: item }, next_cursor: { type: ['string', 'null'] } },
+      });
     const r = await importOpenApiDocument(
       doc(
         {
           '/things': {
             get: { operationId: 'listThings', responses: { '200': { description: 'ok', ...pageOf(ref('Thing')) } } },
-            post: { operationId: 'createThing', requestBody: jsonBody(ref('NewThing')), responses: { '201': { description: 'made', ...jsonBody(ref('Thing')) } } },
+            post: {
+              operationId: 'createThing',
+              requestBody: jsonBody(ref('NewThing')),
+              responses: { '201': { description: 'made', ...jsonBody(ref('Thing')) } },
+            },
           },
           '/things/{thingId}': { delete: { operationId: 'deleteThing', parameters: [param('thingId')], responses: { '204': { description: 'gone' } } } },
-          '/things/{thingId}/polish': { post: { operationId: 'polishThing', parameters: [param('thingId')], responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } } },
+          '/things/{thingId}/polish': {
+            post: { operationId: 'polishThing', parameters: [param('thingId')], responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
+          },
         },
         {
           Thing: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string', readOnly: true }, name: { type: 'string' } } },
@@ -153,21 +173,39 @@ describe('import: the result always checks', () => {
     expect(ops.listThings).toMatchObject({ action: 'list', resource: 'Thing' });
     expect(ops.createThing).toMatchObject({ action: 'create', resource: 'Thing' });
     expect(ops.deleteThing).toMatchObject({ action: 'delete', resource: 'Thing' });
-    expect(r.diagnostics.map((d) => d.message)).toContain('operation `polishThing` is imported as a custom operation: its path goes on after {thingId}; a resource action binds no parameter but the identifier, at the end of its path');
+    expect(r.diagnostics.map((d) => d.message)).toContain(
+      'operation `polishThing` is imported as a custom operation: its path goes on after {thingId}; a resource action binds no parameter but the identifier, at the end of its path',
+    );
   });
 
   it('a read-only required field with no source of its value (createdAt, archived) is imported as optional, with a diagnostic', async () => {
     const bookmark = {
       allOf: [
         { type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' } } },
-        { type: 'object', required: ['id', 'createdAt', 'archived'], properties: { id: { type: 'string', format: 'uuid', readOnly: true }, createdAt: { type: 'string', format: 'date-time', readOnly: true }, archived: { type: 'boolean', readOnly: true } } },
+        {
+          type: 'object',
+          required: ['id', 'createdAt', 'archived'],
+          properties: {
+            id: { type: 'string', format: 'uuid', readOnly: true },
+            createdAt: { type: 'string', format: 'date-time', readOnly: true },
+            archived: { type: 'boolean', readOnly: true },
+          },
+        },
       ],
     };
     const r = await importOpenApiDocument(
       doc(
         {
-          '/bookmarks': { post: { operationId: 'createBookmark', requestBody: jsonBody({ type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' } } }), responses: { '201': { description: 'made', ...jsonBody(ref('Bookmark')) } } } },
-          '/bookmarks/{id}': { get: { operationId: 'getBookmark', parameters: [param('id')], responses: { '200': { description: 'one', ...jsonBody(ref('Bookmark')) } } } },
+          '/bookmarks': {
+            post: {
+              operationId: 'createBookmark',
+              requestBody: jsonBody({ type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' } } }),
+              responses: { '201': { description: 'made', ...jsonBody(ref('Bookmark')) } },
+            },
+          },
+          '/bookmarks/{id}': {
+            get: { operationId: 'getBookmark', parameters: [param('id')], responses: { '200': { description: 'one', ...jsonBody(ref('Bookmark')) } } },
+          },
         },
         { Bookmark: bookmark },
       ),
@@ -180,16 +218,31 @@ describe('import: the result always checks', () => {
     // The identifier keeps its place: the server gives it.
     expect(fields.id!.optional).toBeUndefined();
     const approximated = r.diagnostics.filter((d) => d.code === 'import-approximated').map((d) => d.message);
-    expect(approximated).toEqual([expect.stringContaining('resource Bookmark field createdAt (read-only and required)'), expect.stringContaining('resource Bookmark field archived (read-only and required)')]);
+    expect(approximated).toEqual([
+      expect.stringContaining('resource Bookmark field createdAt (read-only and required)'),
+      expect.stringContaining('resource Bookmark field archived (read-only and required)'),
+    ]);
   });
 
   it('an identifier constraint the server-made identifier would break (a slug pattern, a minimum) is dropped, with a diagnostic', async () => {
-    const tag = { type: 'object', required: ['slug', 'label'], properties: { slug: { type: 'string', readOnly: true, pattern: '^[a-z][a-z0-9-]{1,30}$', maxLength: 64 }, label: { type: 'string' } } };
+    const tag = {
+      type: 'object',
+      required: ['slug', 'label'],
+      properties: { slug: { type: 'string', readOnly: true, pattern: '^[a-z][a-z0-9-]{1,30}$', maxLength: 64 }, label: { type: 'string' } },
+    };
     const r = await importOpenApiDocument(
       doc(
         {
-          '/tags': { post: { operationId: 'createTag', requestBody: jsonBody({ type: 'object', required: ['label'], properties: { label: { type: 'string' } } }), responses: { '201': { description: 'made', ...jsonBody(ref('Tag')) } } } },
-          '/tags/{slug}': { get: { operationId: 'getTag', parameters: [param('slug')], responses: { '200': { description: 'one', ...jsonBody(ref('Tag')) } } } },
+          '/tags': {
+            post: {
+              operationId: 'createTag',
+              requestBody: jsonBody({ type: 'object', required: ['label'], properties: { label: { type: 'string' } } }),
+              responses: { '201': { description: 'made', ...jsonBody(ref('Tag')) } },
+            },
+          },
+          '/tags/{slug}': {
+            get: { operationId: 'getTag', parameters: [param('slug')], responses: { '200': { description: 'one', ...jsonBody(ref('Tag')) } } },
+          },
         },
         { Tag: tag },
       ),
@@ -206,7 +259,13 @@ describe('import: the result always checks', () => {
     const r = await importOpenApiDocument(
       doc(
         {
-          '/seats': { post: { operationId: 'createSeat', requestBody: jsonBody({ type: 'object', required: ['row'], properties: { row: { type: 'string' } } }), responses: { '201': { description: 'made', ...jsonBody(ref('Seat')) } } } },
+          '/seats': {
+            post: {
+              operationId: 'createSeat',
+              requestBody: jsonBody({ type: 'object', required: ['row'], properties: { row: { type: 'string' } } }),
+              responses: { '201': { description: 'made', ...jsonBody(ref('Seat')) } },
+            },
+          },
           '/seats/{id}': { get: { operationId: 'getSeat', parameters: [param('id')], responses: { '200': { description: 'one', ...jsonBody(ref('Seat')) } } } },
         },
         { Seat: seat },
@@ -214,11 +273,17 @@ describe('import: the result always checks', () => {
     );
     expect(checkErrors(r.text!)).toEqual([]);
     expect(r.document!.resources!.Seat!.fields!.id).toEqual({ type: 'integer', readOnly: true });
-    expect(r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.startsWith('resource Seat')).map((d) => d.message)).toEqual([expect.stringContaining('resource Seat identifier `id` default')]);
+    expect(r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.startsWith('resource Seat')).map((d) => d.message)).toEqual([
+      expect.stringContaining('resource Seat identifier `id` default'),
+    ]);
   });
 
   it('a list query parameter named after an array, object or json field is not taken as a filter (it could never match): the list leaves it out, saying so', async () => {
-    const thing = { type: 'object', required: ['id', 'tags', 'name'], properties: { id: { type: 'string', format: 'uuid', readOnly: true }, name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } } };
+    const thing = {
+      type: 'object',
+      required: ['id', 'tags', 'name'],
+      properties: { id: { type: 'string', format: 'uuid', readOnly: true }, name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+    };
     const r = await importOpenApiDocument(
       doc(
         {
@@ -229,7 +294,12 @@ describe('import: the result always checks', () => {
                 { name: 'name', in: 'query', schema: { type: 'string' } },
                 { name: 'tags', in: 'query', schema: { type: 'array', items: { type: 'string' } } },
               ],
-              responses: { '200': { description: 'page', ...jsonBody({ type: 'object', properties: { items: { type: 'array', items: ref('Thing') }, next_cursor: { type: ['string', 'null'] } } }) } },
+              responses: {
+                '200': {
+                  description: 'page',
+                  ...jsonBody({ type: 'object', properties: { items: { type: 'array', items: ref('Thing') }, next_cursor: { type: ['string', 'null'] } } }),
+                },
+              },
             },
             post: { operationId: 'createThing', requestBody: jsonBody(ref('Thing')), responses: { '201': { description: 'made', ...jsonBody(ref('Thing')) } } },
           },
@@ -270,18 +340,37 @@ describe('import: the result always checks', () => {
     expect(['size', 'code', 'kind', 'count'].map((f) => 'example' in fields[f]!)).toEqual([false, false, false, false]);
     expect(fields.label!.example).toBe('short');
     const dropped = r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('breaks its own schema'));
-    expect(dropped.map((d) => d.pointer)).toEqual(['#/components/schemas/Thing/properties/size', '#/components/schemas/Thing/properties/code', '#/components/schemas/Thing/properties/kind', '#/components/schemas/Thing/properties/count']);
-    expect(dropped[0]!.message).toBe('resource Thing.size: example -1 has no place in a servicespec and is left out: it breaks its own schema (below minimum 0)');
+    expect(dropped.map((d) => d.pointer)).toEqual([
+      '#/components/schemas/Thing/properties/size',
+      '#/components/schemas/Thing/properties/code',
+      '#/components/schemas/Thing/properties/kind',
+      '#/components/schemas/Thing/properties/count',
+    ]);
+    expect(dropped[0]!.message).toBe(
+      'resource Thing.size: example -1 has no place in a servicespec and is left out: it breaks its own schema (below minimum 0)',
+    );
   });
 
   // Any document of this family imports to a spec that checks: optional or nullable ids, examples that fit or not,
   // CRUD paths whose shapes are or are not the resource's.
   it('property: generated OpenAPI documents import to a spec with no check errors', async () => {
     const scalar = fc.oneof(
-      fc.record({ type: fc.constant('integer'), minimum: fc.option(fc.integer({ min: -5, max: 5 }), { nil: undefined }), example: fc.option(fc.oneof(fc.integer({ min: -10, max: 10 }), fc.string({ maxLength: 3 })), { nil: undefined }) }),
-      fc.record({ type: fc.constant('string'), maxLength: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }), example: fc.option(fc.oneof(fc.string({ maxLength: 6 }), fc.boolean()), { nil: undefined }) }),
+      fc.record({
+        type: fc.constant('integer'),
+        minimum: fc.option(fc.integer({ min: -5, max: 5 }), { nil: undefined }),
+        example: fc.option(fc.oneof(fc.integer({ min: -10, max: 10 }), fc.string({ maxLength: 3 })), { nil: undefined }),
+      }),
+      fc.record({
+        type: fc.constant('string'),
+        maxLength: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
+        example: fc.option(fc.oneof(fc.string({ maxLength: 6 }), fc.boolean()), { nil: undefined }),
+      }),
       fc.record({ type: fc.constant('string'), enum: fc.constant(['a', 'b']), example: fc.option(fc.constantFrom('a', 'z', 1), { nil: undefined }) }),
-      fc.record({ type: fc.constant('boolean'), nullable: fc.option(fc.boolean(), { nil: undefined }), example: fc.option(fc.oneof(fc.boolean(), fc.constant(null)), { nil: undefined }) }),
+      fc.record({
+        type: fc.constant('boolean'),
+        nullable: fc.option(fc.boolean(), { nil: undefined }),
+        example: fc.option(fc.oneof(fc.boolean(), fc.constant(null)), { nil: undefined }),
+      }),
     );
     const clean = (s: Json): Json => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined));
     const resource = fc.record({
@@ -293,7 +382,12 @@ describe('import: the result always checks', () => {
     const ops = fc.record({ get: fc.boolean(), put: fc.boolean(), patch: fc.boolean(), delete: fc.boolean(), post: fc.boolean(), list: fc.boolean() });
     await fc.assert(
       fc.asyncProperty(resource, ops, async (res, o) => {
-        const properties = Object.fromEntries(Object.entries(res.props).map(([k, v]) => [k, clean({ ...v, ...(k === 'id' && res.idNullable ? { nullable: true } : {}), ...(res.readOnly.includes(k) ? { readOnly: true } : {}) })]));
+        const properties = Object.fromEntries(
+          Object.entries(res.props).map(([k, v]) => [
+            k,
+            clean({ ...v, ...(k === 'id' && res.idNullable ? { nullable: true } : {}), ...(res.readOnly.includes(k) ? { readOnly: true } : {}) }),
+          ]),
+        );
         const schema = { type: 'object', required: res.required.filter((r) => r in properties), properties };
         const item: Json = {};
         const one = { '200': { description: 'ok', ...jsonBody(ref('Thing')) } };
@@ -302,8 +396,14 @@ describe('import: the result always checks', () => {
         if (o.patch) item.patch = { operationId: 'patchThing', parameters: [param('thingId')], requestBody: jsonBody(ref('Thing')), responses: one };
         if (o.delete) item.delete = { operationId: 'deleteThing', parameters: [param('thingId')], responses: { '204': { description: 'gone' } } };
         const collection: Json = {};
-        if (o.post) collection.post = { operationId: 'createThing', requestBody: jsonBody(ref('Thing')), responses: { '201': { description: 'made', ...jsonBody(ref('Thing')) } } };
-        if (o.list) collection.get = { operationId: 'listThings', responses: { '200': { description: 'ok', ...jsonBody({ type: 'array', items: ref('Thing') }) } } };
+        if (o.post)
+          collection.post = {
+            operationId: 'createThing',
+            requestBody: jsonBody(ref('Thing')),
+            responses: { '201': { description: 'made', ...jsonBody(ref('Thing')) } },
+          };
+        if (o.list)
+          collection.get = { operationId: 'listThings', responses: { '200': { description: 'ok', ...jsonBody({ type: 'array', items: ref('Thing') }) } } };
         const paths: Json = {};
         if (Object.keys(item).length > 0) paths['/things/{thingId}'] = item;
         if (Object.keys(collection).length > 0) paths['/things'] = collection;
@@ -330,7 +430,24 @@ describe('import: the result always checks', () => {
       fc.constant({ type: 'string', enum: ['name', '-name'] }),
     );
     const parameter = fc.record({
-      name: fc.constantFrom('limit', 'cursor', 'sort', 'page', 'per_page', 'continue', 'name', 'labelSelector', 'X-Trace', 'x-trace', 'Accept', 'Authorization', 'Idempotency-Key', 'api_key', 'filter[name]', '__proto__'),
+      name: fc.constantFrom(
+        'limit',
+        'cursor',
+        'sort',
+        'page',
+        'per_page',
+        'continue',
+        'name',
+        'labelSelector',
+        'X-Trace',
+        'x-trace',
+        'Accept',
+        'Authorization',
+        'Idempotency-Key',
+        'api_key',
+        'filter[name]',
+        '__proto__',
+      ),
       in: fc.constantFrom('query', 'header', 'cookie'),
       required: fc.boolean(),
       deprecated: fc.boolean(),
@@ -355,16 +472,40 @@ describe('import: the result always checks', () => {
         const id = (name: string) => `${n.opPrefix}${name}`;
         const item: Json = { get: { operationId: id('getThing'), parameters: [pathParam, ...cleanParams(o.get)], responses: one } };
         if (o.put) item.put = { operationId: id('putThing'), parameters: [pathParam, ...cleanParams(o.put)], requestBody: jsonBody(target), responses: one };
-        if (o.delete) item.delete = { operationId: id('deleteThing'), parameters: [pathParam, ...cleanParams(o.delete)], responses: { '204': { description: 'gone' } } };
+        if (o.delete)
+          item.delete = { operationId: id('deleteThing'), parameters: [pathParam, ...cleanParams(o.delete)], responses: { '204': { description: 'gone' } } };
         const collection: Json = {};
-        if (o.post) collection.post = { operationId: id('createThing'), parameters: cleanParams(o.post), requestBody: jsonBody(target), responses: { '201': { description: 'made', ...jsonBody(target) } } };
-        const listBody = n.page ? { type: 'object', properties: { items: { type: 'array', items: target }, next_cursor: { type: 'string', nullable: true } } } : { type: 'array', items: target };
-        if (o.list) collection.get = { operationId: id('listThings'), parameters: cleanParams(o.list), responses: { '200': { description: 'ok', ...jsonBody(listBody) } } };
+        if (o.post)
+          collection.post = {
+            operationId: id('createThing'),
+            parameters: cleanParams(o.post),
+            requestBody: jsonBody(target),
+            responses: { '201': { description: 'made', ...jsonBody(target) } },
+          };
+        const listBody = n.page
+          ? { type: 'object', properties: { items: { type: 'array', items: target }, next_cursor: { type: 'string', nullable: true } } }
+          : { type: 'array', items: target };
+        if (o.list)
+          collection.get = {
+            operationId: id('listThings'),
+            parameters: cleanParams(o.list),
+            responses: { '200': { description: 'ok', ...jsonBody(listBody) } },
+          };
         const paths: Json = { [`/things/{${n.pathParam}}`]: item };
         if (Object.keys(collection).length > 0) paths['/things'] = collection;
-        const schema = { type: 'object', required: required.filter((r) => r !== 'size'), properties: { id: { type: 'string' }, name: { type: 'string' }, size: { type: 'integer' } } };
+        const schema = {
+          type: 'object',
+          required: required.filter((r) => r !== 'size'),
+          properties: { id: { type: 'string' }, name: { type: 'string' }, size: { type: 'integer' } },
+        };
         const securitySchemes = n.apiKey ? { key: { type: 'apiKey', in: 'query', name: 'api_key' } } : {};
-        const r = await importOpenApiDocument({ openapi: '3.0.3', info: { title: 'T', version: '1' }, paths, components: { schemas: { [n.schema]: schema }, securitySchemes }, ...(n.apiKey ? { security: [{ key: [] }] } : {}) });
+        const r = await importOpenApiDocument({
+          openapi: '3.0.3',
+          info: { title: 'T', version: '1' },
+          paths,
+          components: { schemas: { [n.schema]: schema }, securitySchemes },
+          ...(n.apiKey ? { security: [{ key: [] }] } : {}),
+        });
         expect(r.diagnostics.filter((d) => d.code === 'import-renamed')).toEqual([]);
         expect(checkErrors(r.text!)).toEqual([]);
       }),
@@ -396,7 +537,12 @@ describe('servicespec import openapi: what is written', () => {
 
   it('writes nothing and exits 1 when the result would not check, saying why', async () => {
     const input = join(tmp.path, 'bad-default.json');
-    writeFileSync(input, JSON.stringify(doc({}, { Thing: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, size: { type: 'integer', minimum: 0, default: -1 } } } })));
+    writeFileSync(
+      input,
+      JSON.stringify(
+        doc({}, { Thing: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, size: { type: 'integer', minimum: 0, default: -1 } } } }),
+      ),
+    );
     const out = join(tmp.path, 'bad-default.servicespec.yaml');
     const r = await cli('import', 'openapi', input, '-o', out);
     expect(r.code).toBe(1);
@@ -469,7 +615,11 @@ describe('import: each operation keeps its own error responses (issue 15 item 4)
     expect(r.diagnostics.filter((d) => d.code === 'import-invalid-openapi')).toEqual([]);
     const ops = r.document!.endpoints!.operations!;
     expect([ops.a!.errors, ops.b!.errors, ops.c!.errors]).toEqual([['not_found', 'busy'], ['not_found_2', 'busy'], ['not_found']]);
-    expect(r.document!.errors!.codes).toEqual({ not_found: { status: 404, title: 'No such dataset.' }, busy: { status: 409, title: 'Try again later.' }, not_found_2: { status: 404, title: 'No matching record.' } });
+    expect(r.document!.errors!.codes).toEqual({
+      not_found: { status: 404, title: 'No such dataset.' },
+      busy: { status: 409, title: 'Try again later.' },
+      not_found_2: { status: 404, title: 'No matching record.' },
+    });
     expect(checkErrors(r.text!)).toEqual([]);
   });
 });

@@ -79,7 +79,10 @@ describe('import keeps what a request must send', () => {
   });
 
   it('a default on a property the request body does not require still fills it in (no requiredInRequests)', async () => {
-    const doc = structuredClone(WITH_DEFAULTS) as unknown as { paths: Record<string, { post?: { requestBody: unknown } }>; components: { schemas: Record<string, Json> } };
+    const doc = structuredClone(WITH_DEFAULTS) as unknown as {
+      paths: Record<string, { post?: { requestBody: unknown } }>;
+      components: { schemas: Record<string, Json> };
+    };
     doc.components.schemas.NewPet = { type: 'object', required: ['name'], properties: { name: { type: 'string' }, kind: { type: 'string', default: 'dog' } } };
     doc.paths['/pets']!.post!.requestBody = { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } } };
     const r = await importOpenApiDocument(doc as unknown, 'pets.json');
@@ -95,10 +98,17 @@ describe('import keeps what a request must send', () => {
   });
 
   it('says where a request body and the answer disagree on whether a property must be sent, naming the pointer', async () => {
-    const doc = structuredClone(WITH_DEFAULTS) as unknown as { paths: Record<string, { post?: { requestBody: unknown } }>; components: { schemas: Record<string, Json> } };
+    const doc = structuredClone(WITH_DEFAULTS) as unknown as {
+      paths: Record<string, { post?: { requestBody: unknown } }>;
+      components: { schemas: Record<string, Json> };
+    };
     // The request may leave `name` out, but the answer (Pet) always holds it; the request requires `nick`, which the answer may leave out.
     (doc.components.schemas.Pet!.properties as Json).nick = { type: 'string' };
-    doc.components.schemas.NewPet = { type: 'object', required: ['kind', 'nick'], properties: { name: { type: 'string' }, kind: { type: 'string' }, nick: { type: 'string' } } };
+    doc.components.schemas.NewPet = {
+      type: 'object',
+      required: ['kind', 'nick'],
+      properties: { name: { type: 'string' }, kind: { type: 'string' }, nick: { type: 'string' } },
+    };
     doc.paths['/pets']!.post!.requestBody = { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } } };
     const r = await importOpenApiDocument(doc as unknown, 'pets.json');
     const said = r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('request property'));
@@ -127,7 +137,10 @@ describe('import keeps what a request must send', () => {
       expect((await s.call('POST', '/pets', { id: -3, name: 'Neg' })).status).toBe(201);
       expect((await s.call('GET', '/pets/-3')).body).toEqual({ id: -3, name: 'Neg' });
       const list = await s.call('GET', '/pets');
-      expect(list.body).toEqual([{ id: -3, name: 'Neg' }, { id: 7, name: 'Rex', tag: 'dog' }]);
+      expect(list.body).toEqual([
+        { id: -3, name: 'Neg' },
+        { id: 7, name: 'Rex', tag: 'dog' },
+      ]);
     } finally {
       await s.close();
     }
@@ -139,12 +152,19 @@ describe('import keeps what a request must send', () => {
     expect(again.document!.resources!.Pet).toMatchObject({ identifier_source: 'client' });
   });
 
-  it('an identifier the create request may leave out stays the server\'s, said at the request property', async () => {
+  it("an identifier the create request may leave out stays the server's, said at the request property", async () => {
     const doc = structuredClone(WITH_DEFAULTS) as unknown as { components: { schemas: Record<string, Json> } };
     const pet = doc.components.schemas.Pet!;
     (pet.properties as Record<string, Json>).id = { type: 'integer' };
-    doc.components.schemas.NewPet = { type: 'object', required: ['name', 'kind'], properties: { id: { type: 'integer' }, name: { type: 'string' }, kind: { type: 'string' } } };
-    (doc as unknown as { paths: Record<string, { post?: { requestBody: unknown } }> }).paths['/pets']!.post!.requestBody = { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } } };
+    doc.components.schemas.NewPet = {
+      type: 'object',
+      required: ['name', 'kind'],
+      properties: { id: { type: 'integer' }, name: { type: 'string' }, kind: { type: 'string' } },
+    };
+    (doc as unknown as { paths: Record<string, { post?: { requestBody: unknown } }> }).paths['/pets']!.post!.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } },
+    };
     const r = await importOpenApiDocument(doc as unknown, 'pets.json');
     expect(r.document!.resources!.Pet!.identifier_source).toBeUndefined();
     expect(r.diagnostics.find((d) => d.code === 'import-approximated' && d.pointer === '/components/schemas/NewPet/properties/id')).toBeDefined();

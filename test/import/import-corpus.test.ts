@@ -29,7 +29,10 @@ function golden(name: string, actual: string): void {
 function summary(codes: readonly string[]): string {
   const counts = new Map<string, number>();
   for (const c of codes) counts.set(c, (counts.get(c) ?? 0) + 1);
-  return [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([c, n]) => `${c}: ${n}`).join('\n');
+  return [...counts]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([c, n]) => `${c}: ${n}`)
+    .join('\n');
 }
 
 describe('import of the public OpenAPI corpus', () => {
@@ -55,7 +58,11 @@ describe('import of the public OpenAPI corpus', () => {
       expect(r.compiled?.model).toBeDefined();
       // structurally valid: only semantic findings (an optional `id`, conditions no code declares) may remain
       const again = compileSpecText(r.text!, 'again.yaml');
-      expect(again.diagnostics.filter((d) => d.severity === 'error' && ['unknown-key', 'missing-key', 'wrong-type', 'invalid-value', 'yaml-syntax'].includes(d.code))).toEqual([]);
+      expect(
+        again.diagnostics.filter(
+          (d) => d.severity === 'error' && ['unknown-key', 'missing-key', 'wrong-type', 'invalid-value', 'yaml-syntax'].includes(d.code),
+        ),
+      ).toEqual([]);
       golden(`${file}.gaps.txt`, formatGapReport(r.gaps!));
       golden(`${file}.diagnostics.txt`, `${summary(r.diagnostics.map((d) => d.code))}\n`);
       golden(`${file}.servicespec.yaml`, r.text!);
@@ -69,10 +76,20 @@ describe('import of the public OpenAPI corpus', () => {
     expect(ops['find pet by id']).toMatchObject({ action: 'read', resource: 'Pet' });
     expect(ops.deletePet).toMatchObject({ action: 'delete', resource: 'Pet' });
     // A bare array of Pets, `limit` alone: a list answering the first page (before: a custom operation, served 501).
-    expect(ops.findPets).toEqual({ method: 'GET', path: '/pets', action: 'list', resource: 'Pet', description: expect.any(String), paging: { style: 'limit', body: 'array' } });
+    expect(ops.findPets).toEqual({
+      method: 'GET',
+      path: '/pets',
+      action: 'list',
+      resource: 'Pet',
+      description: expect.any(String),
+      paging: { style: 'limit', body: 'array' },
+    });
     expect(r.diagnostics.filter((d) => d.code === 'import-renamed')).toEqual([]);
     expect(r.diagnostics.filter((d) => d.code === 'import-custom-operation')).toEqual([]);
-    expect(r.diagnostics.find((d) => d.message.includes('query parameter `tags`'))).toMatchObject({ code: 'import-dropped', pointer: '/paths/~1pets/get/parameters/0' });
+    expect(r.diagnostics.find((d) => d.message.includes('query parameter `tags`'))).toMatchObject({
+      code: 'import-dropped',
+      pointer: '/paths/~1pets/get/parameters/0',
+    });
     // allOf [NewPet, {id}] merged into one resource
     expect(Object.keys(r.document!.resources!.Pet!.fields!)).toEqual(['name', 'tag', 'id']);
   });
@@ -102,7 +119,11 @@ describe('import → export openapi round trip of the corpus', () => {
   type Json = Record<string, unknown>;
   const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
   const deref = (root: Json, n: unknown): unknown => {
-    for (let i = 0; i < 16 && isObj(n) && typeof n.$ref === 'string'; i++) n = n.$ref.slice(2).split('/').reduce<unknown>((x, t) => (isObj(x) ? x[t.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
+    for (let i = 0; i < 16 && isObj(n) && typeof n.$ref === 'string'; i++)
+      n = n.$ref
+        .slice(2)
+        .split('/')
+        .reduce<unknown>((x, t) => (isObj(x) ? x[t.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
     return n;
   };
   const wire = (doc: Json) => {
@@ -131,11 +152,19 @@ describe('import → export openapi round trip of the corpus', () => {
       expect([...back.keys()].sort()).toEqual([...source.keys()].sort());
       for (const [key, op] of source) {
         // A parameter a list cannot read is left out, and said (docs/import.md, "Lists").
-        const kept = op.params.filter((p) => !r.diagnostics.some((d) => d.code === 'import-dropped' && d.message.includes(`query parameter \`${p.slice(p.indexOf(':') + 1)}\``)));
+        const kept = op.params.filter(
+          (p) => !r.diagnostics.some((d) => d.code === 'import-dropped' && d.message.includes(`query parameter \`${p.slice(p.indexOf(':') + 1)}\``)),
+        );
         expect(back.get(key)!.params, key).toEqual(kept);
         for (const status of op.statuses.filter((s) => !back.get(key)!.statuses.includes(s))) {
-          const pointer = `/paths/${key.slice(key.indexOf(' ') + 1).replace(/~/g, '~0').replace(/\//g, '~1')}/${key.slice(0, key.indexOf(' ')).toLowerCase()}/responses/${status}`;
-          expect(r.diagnostics.some((d) => d.code === 'import-dropped' && d.pointer === pointer), `${key} ${status}`).toBe(true);
+          const pointer = `/paths/${key
+            .slice(key.indexOf(' ') + 1)
+            .replace(/~/g, '~0')
+            .replace(/\//g, '~1')}/${key.slice(0, key.indexOf(' ')).toLowerCase()}/responses/${status}`;
+          expect(
+            r.diagnostics.some((d) => d.code === 'import-dropped' && d.pointer === pointer),
+            `${key} ${status}`,
+          ).toBe(true);
         }
       }
     });

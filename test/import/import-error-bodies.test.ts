@@ -17,7 +17,11 @@ import { callJson } from '../support/http.js';
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const deref = (root: Json, n: unknown): unknown => {
-  for (let i = 0; i < 16 && isObj(n) && typeof n.$ref === 'string'; i++) n = n.$ref.slice(2).split('/').reduce<unknown>((x, t) => (isObj(x) ? x[t.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
+  for (let i = 0; i < 16 && isObj(n) && typeof n.$ref === 'string'; i++)
+    n = n.$ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((x, t) => (isObj(x) ? x[t.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
   return n;
 };
 const read = (file: string): Json => {
@@ -29,7 +33,8 @@ const defaults = (doc: Json): Map<string, Json> => {
   const out = new Map<string, Json>();
   for (const [path, item] of Object.entries(isObj(doc.paths) ? doc.paths : {})) {
     for (const [m, op] of Object.entries(deref(doc, item) as Json)) {
-      if (isObj(op) && isObj(op.responses) && op.responses.default !== undefined) out.set(`${m.toUpperCase()} ${path}`, deref(doc, op.responses.default) as Json);
+      if (isObj(op) && isObj(op.responses) && op.responses.default !== undefined)
+        out.set(`${m.toUpperCase()} ${path}`, deref(doc, op.responses.default) as Json);
     }
   }
   return out;
@@ -77,7 +82,10 @@ describe('error bodies through import', () => {
   it('the imported petstore, served, answers its errors as { code: <integer status>, message }', async () => {
     const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'oai-petstore.yaml'));
     const dir = mkdtempSync(join(tmpdir(), 'servicespec-petstore-'));
-    const app = await createService(r.compiled!.model!, { storage: createSqliteStorage({ path: join(dir, 'pets.db'), synchronous: 'normal' }), allowGaps: true });
+    const app = await createService(r.compiled!.model!, {
+      storage: createSqliteStorage({ path: join(dir, 'pets.db'), synchronous: 'normal' }),
+      allowGaps: true,
+    });
     try {
       const url = await app.listen({ port: 0, host: '127.0.0.1' });
       const missing = await callJson(url, 'GET', '/pets/12345');

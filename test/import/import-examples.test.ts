@@ -13,7 +13,11 @@ const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 function deref(root: Json, n: unknown): unknown {
-  for (let i = 0; i < 16 && isObj(n) && typeof n.$ref === 'string'; i++) n = n.$ref.slice(2).split('/').reduce<unknown>((x, t) => (isObj(x) ? x[t.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
+  for (let i = 0; i < 16 && isObj(n) && typeof n.$ref === 'string'; i++)
+    n = n.$ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((x, t) => (isObj(x) ? x[t.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
   return n;
 }
 
@@ -36,7 +40,9 @@ function examples(doc: Json): Map<string, string> {
       if (!isObj(op)) continue;
       const at = `${m.toUpperCase()} ${path}`;
       add(`${at} request`, media(op.requestBody));
-      const success = Object.keys(isObj(op.responses) ? op.responses : {}).filter((k) => /^2\d\d$/.test(k)).sort()[0];
+      const success = Object.keys(isObj(op.responses) ? op.responses : {})
+        .filter((k) => /^2\d\d$/.test(k))
+        .sort()[0];
       if (success) add(`${at} response ${success}`, media((op.responses as Json)[success]));
       for (const p of [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
         const param = deref(doc, p) as Json;
@@ -76,9 +82,21 @@ describe('named examples through import → export openapi', () => {
         '/probe': {
           get: {
             operationId: 'probe',
-            parameters: [{ name: 'depth', in: 'query', schema: { type: 'integer' }, examples: { shallow: { summary: 'One level', value: 1 }, far: { externalValue: 'https://example.com/far.json' } } }],
+            parameters: [
+              {
+                name: 'depth',
+                in: 'query',
+                schema: { type: 'integer' },
+                examples: { shallow: { summary: 'One level', value: 1 }, far: { externalValue: 'https://example.com/far.json' } },
+              },
+            ],
             responses: {
-              '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { ok: { type: 'boolean' } } }, examples: { fine: { value: { ok: true } } } } } },
+              '200': {
+                description: 'ok',
+                content: {
+                  'application/json': { schema: { type: 'object', properties: { ok: { type: 'boolean' } } }, examples: { fine: { value: { ok: true } } } },
+                },
+              },
               '404': { description: 'no', content: { 'application/json': { schema: { type: 'object' }, examples: { gone: { value: {} } } } } },
             },
           },
@@ -86,9 +104,14 @@ describe('named examples through import → export openapi', () => {
       },
     };
     const r = await importOpenApiDocument(JSON.parse(JSON.stringify(doc)) as unknown, 'probe.json');
-    expect(r.document!.endpoints!.operations!.probe!.examples).toEqual({ response: { fine: { value: { ok: true } } }, parameters: { depth: { shallow: { summary: 'One level', value: 1 } } } });
+    expect(r.document!.endpoints!.operations!.probe!.examples).toEqual({
+      response: { fine: { value: { ok: true } } },
+      parameters: { depth: { shallow: { summary: 'One level', value: 1 } } },
+    });
     expect(r.diagnostics.filter((d) => d.pointer === '/paths/~1probe/get/parameters/0/examples/far').map((d) => d.code)).toEqual(['import-dropped']);
-    expect(r.diagnostics.filter((d) => d.pointer === '/paths/~1probe/get/responses/404/content/application~1json/examples').map((d) => d.code)).toEqual(['import-dropped']);
+    expect(r.diagnostics.filter((d) => d.pointer === '/paths/~1probe/get/responses/404/content/application~1json/examples').map((d) => d.code)).toEqual([
+      'import-dropped',
+    ]);
     const back = examples(exportOpenApi(r.compiled!.model!).document as Json);
     expect([...back.keys()].sort()).toEqual(['GET /probe param depth shallow', 'GET /probe response 200 fine']);
   });

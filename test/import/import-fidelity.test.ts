@@ -18,7 +18,11 @@ const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 function deref(root: Json, n: unknown): unknown {
-  for (let i = 0; i < 16 && isObj(n) && typeof n.$ref === 'string'; i++) n = n.$ref.slice(2).split('/').reduce<unknown>((x, t) => (isObj(x) ? x[t.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
+  for (let i = 0; i < 16 && isObj(n) && typeof n.$ref === 'string'; i++)
+    n = n.$ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((x, t) => (isObj(x) ? x[t.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
   return n;
 }
 
@@ -37,7 +41,8 @@ function positions(root: Json, schema: unknown, prefix = '', depth = 0, out = ne
   return out;
 }
 
-const jsonMedia = (content: unknown): unknown => (isObj(content) ? Object.entries(content).find(([m]) => m === 'application/json' || m.endsWith('+json'))?.[1] : undefined);
+const jsonMedia = (content: unknown): unknown =>
+  isObj(content) ? Object.entries(content).find(([m]) => m === 'application/json' || m.endsWith('+json'))?.[1] : undefined;
 const escape = (t: string) => t.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** `METHOD path request|status` → the body's property positions, with the pointer of that request or response. */
@@ -63,7 +68,9 @@ function bodies(doc: Json): Map<string, { pointer: string; at: Set<string> }> {
   return out;
 }
 
-const files = readdirSync(OPENAPI_FIXTURES).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
+const files = readdirSync(OPENAPI_FIXTURES)
+  .filter((f) => /\.(ya?ml|json)$/.test(f))
+  .sort();
 
 describe('import → export openapi keeps body properties where they were', () => {
   for (const file of files) {
@@ -84,7 +91,9 @@ describe('import → export openapi keeps body properties where they were', () =
           else if (!dropped.has(pointer)) lost.push(`${key}: ${p}`);
         }
       }
-      console.log(`${file}: ${kept}/${total} body properties at their original position${kept < total ? ` (the rest under a status the import reports dropped)` : ''}`);
+      console.log(
+        `${file}: ${kept}/${total} body properties at their original position${kept < total ? ` (the rest under a status the import reports dropped)` : ''}`,
+      );
       expect(lost, 'body properties not back at their position, with nothing said').toEqual([]);
     });
   }

@@ -30,7 +30,10 @@ const STYLES: Record<string, string> = {
 
 function spec(): string {
   const ops = Object.entries(STYLES)
-    .map(([id, paging], i) => `    ${id}: { method: GET, path: /l${i}/pets, action: list, resource: Pet, filter: [tag]${paging === '' ? '' : `, paging: ${paging}`} }`)
+    .map(
+      ([id, paging], i) =>
+        `    ${id}: { method: GET, path: /l${i}/pets, action: list, resource: Pet, filter: [tag]${paging === '' ? '' : `, paging: ${paging}`} }`,
+    )
     .join('\n');
   return `servicespec: 1
 resources:
@@ -55,7 +58,12 @@ errors:
 /** The document without servicespec's own extensions, as another tool would have written it. */
 function foreign(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(foreign);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('x-servicespec')).map(([k, x]) => [k, foreign(x)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => !k.startsWith('x-servicespec'))
+        .map(([k, x]) => [k, foreign(x)]),
+    );
   return v;
 }
 
@@ -107,7 +115,8 @@ describe('the imported petstores serve GET /pets', () => {
       const create = compiled.model!.endpoints!.operations.find((o) => o.method === 'POST' && o.path === '/pets')!;
       if (create.action === 'create') {
         // petstore's create takes the client's id (identifier_source: client): one each
-        for (const [i, name] of ['a', 'b', 'c'].entries()) expect((await service.call('POST', '/pets', { name, ...(file === 'oai-petstore.yaml' ? { id: i + 1 } : {}) })).status).toBeLessThan(300);
+        for (const [i, name] of ['a', 'b', 'c'].entries())
+          expect((await service.call('POST', '/pets', { name, ...(file === 'oai-petstore.yaml' ? { id: i + 1 } : {}) })).status).toBeLessThan(300);
         const two = await service.call('GET', '/pets?limit=2');
         expect(two.status).toBe(200);
         expect(two.body.map((p: { name: string }) => p.name)).toEqual(['a', 'b']);

@@ -39,18 +39,52 @@ const crud = doc({
           { name: 'name', in: 'query', schema: { type: 'string' } },
           { name: 'sort', in: 'query', schema: { type: 'string', enum: ['name', '-name'] } },
         ],
-        responses: { '200': { description: 'ok', ...jsonBody({ type: 'object', properties: { items: { type: 'array', items: ref('Thing') }, next_cursor: { type: ['string', 'null'] } } }) } },
+        responses: {
+          '200': {
+            description: 'ok',
+            ...jsonBody({ type: 'object', properties: { items: { type: 'array', items: ref('Thing') }, next_cursor: { type: ['string', 'null'] } } }),
+          },
+        },
       },
-      post: { operationId: 'createThing', requestBody: jsonBody(ref('NewThing')), responses: { '201': { description: 'made', ...jsonBody(ref('Thing')) }, '422': { $ref: '#/components/responses/Invalid' } } },
+      post: {
+        operationId: 'createThing',
+        requestBody: jsonBody(ref('NewThing')),
+        responses: { '201': { description: 'made', ...jsonBody(ref('Thing')) }, '422': { $ref: '#/components/responses/Invalid' } },
+      },
     },
     '/things/{thingId}': {
-      get: { operationId: 'getThing', parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) }, '404': { description: 'Not here', content: { 'application/problem+json': { schema: { type: 'object' } } } } } },
-      put: { operationId: 'replaceThing', parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }], requestBody: jsonBody(ref('NewThing')), responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
-      patch: { operationId: 'updateThing', parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }], requestBody: jsonBody({ type: 'object', properties: { size: { type: 'integer' } } }), responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
-      delete: { operationId: 'deleteThing', parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }], responses: { '204': { description: 'gone' } } },
+      get: {
+        operationId: 'getThing',
+        parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: {
+          '200': { description: 'ok', ...jsonBody(ref('Thing')) },
+          '404': { description: 'Not here', content: { 'application/problem+json': { schema: { type: 'object' } } } },
+        },
+      },
+      put: {
+        operationId: 'replaceThing',
+        parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }],
+        requestBody: jsonBody(ref('NewThing')),
+        responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } },
+      },
+      patch: {
+        operationId: 'updateThing',
+        parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }],
+        requestBody: jsonBody({ type: 'object', properties: { size: { type: 'integer' } } }),
+        responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } },
+      },
+      delete: {
+        operationId: 'deleteThing',
+        parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '204': { description: 'gone' } },
+      },
     },
     '/things/{thingId}/polish': {
-      post: { operationId: 'polish thing', parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } } },
+      post: {
+        operationId: 'polish thing',
+        parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } },
+      },
     },
   },
   components: {
@@ -74,7 +108,10 @@ describe('import: operations become actions where their shapes allow', () => {
     expect(ops.deleteThing).toMatchObject({ action: 'delete', resource: 'Thing' });
     expect(ops['polish thing']).toMatchObject({ action: 'custom', handler: 'polishThing', response: { resource: 'Thing' } });
     expect(r.document!.limits).toEqual({ page_size: { default: 10, max: 50 } });
-    expect(r.document!.errors).toEqual({ body: 'problem', codes: { invalid: { status: 422, title: 'The thing is not valid' }, not_found: { status: 404, title: 'Not here' } } });
+    expect(r.document!.errors).toEqual({
+      body: 'problem',
+      codes: { invalid: { status: 422, title: 'The thing is not valid' }, not_found: { status: 404, title: 'Not here' } },
+    });
     const messages = r.diagnostics.map((d) => d.message);
     expect(messages.filter((m) => m.includes('query parameter'))).toEqual([]);
     expect(r.diagnostics.filter((d) => d.code === 'import-renamed')).toEqual([]);
@@ -99,7 +136,8 @@ describe('import: operations become actions where their shapes allow', () => {
 });
 
 describe('import: query and header parameters', () => {
-  const pageOf = (item: unknown) => jsonBody({ type: 'object', properties: { items: { type: 'array', items: item }, next_cursor: { type: ['string', 'null'] } } });
+  const pageOf = (item: unknown) =>
+    jsonBody({ type: 'object', properties: { items: { type: 'array', items: item }, next_cursor: { type: ['string', 'null'] } } });
   const withParams = doc({
     paths: {
       '/things': {
@@ -156,7 +194,8 @@ describe('import: query and header parameters', () => {
       'operation searchThings: query parameter `ids` is imported as a repeated parameter (name=a&name=b): style form, explode false has no equivalent',
       'operation searchThings: query parameter `filter` is imported as type string: a parameter whose value is a JSON document reaches the handler as its text',
       'operation searchThings: header parameter `X-Request-Id`: example 0 has no place in a servicespec and is left out: it breaks its own schema (below minimum 1)',
-    ]) expect(messages).toContain(m);
+    ])
+      expect(messages).toContain(m);
     // the API key and the idempotency key are carried by authentication and endpoints.idempotency
     expect(messages.filter((m) => m.includes('api_key') || m.includes('Idempotency-Key'))).toEqual([]);
     expect(r.document!.endpoints!.idempotency).toEqual({ header: 'Idempotency-Key' });
@@ -164,29 +203,77 @@ describe('import: query and header parameters', () => {
   });
 
   it('lists whose limit defaults or maximums differ are reported: the spec has one page size', async () => {
-    const pageOf = (item: unknown) => jsonBody({ type: 'object', properties: { items: { type: 'array', items: item }, next_cursor: { type: ['string', 'null'] } } });
-    const list = (id: string, d: number, max: number) => ({ get: { operationId: id, parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', default: d, maximum: max } }], responses: { '200': { description: 'ok', ...pageOf(ref('Thing')) } } } });
-    const r = await importOpenApiDocument(doc({ paths: { '/things': list('listThings', 10, 50), '/other': list('listOther', 20, 50) }, components: { schemas: { Thing: thing } } }), 'limits.json');
+    const pageOf = (item: unknown) =>
+      jsonBody({ type: 'object', properties: { items: { type: 'array', items: item }, next_cursor: { type: ['string', 'null'] } } });
+    const list = (id: string, d: number, max: number) => ({
+      get: {
+        operationId: id,
+        parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', default: d, maximum: max } }],
+        responses: { '200': { description: 'ok', ...pageOf(ref('Thing')) } },
+      },
+    });
+    const r = await importOpenApiDocument(
+      doc({ paths: { '/things': list('listThings', 10, 50), '/other': list('listOther', 20, 50) }, components: { schemas: { Thing: thing } } }),
+      'limits.json',
+    );
     expect(r.document!.limits).toEqual({ page_size: { max: 50 } });
-    expect(r.diagnostics.map((d) => d.message)).toContain('the `limit` defaults of the list operations (10, 20) has no place in a servicespec and is left out: a spec has one default page size for every list, and they differ');
+    expect(r.diagnostics.map((d) => d.message)).toContain(
+      'the `limit` defaults of the list operations (10, 20) has no place in a servicespec and is left out: a spec has one default page size for every list, and they differ',
+    );
   });
 
   it('a page holding a next cursor, paged by page and per_page, becomes a custom operation keeping them, and says why', async () => {
     const r = await importOpenApiDocument(withParams, 'params.json');
     const op = r.document!.endpoints!.operations!.listThings!;
-    expect(op).toMatchObject({ action: 'custom', query: { page: { type: 'integer', optional: true, minimum: 1 }, per_page: { type: 'integer', optional: true, maximum: 100, default: 30 } } });
-    expect(r.diagnostics.map((d) => d.message)).toContain('operation `listThings` is imported as a custom operation: its page holds `next_cursor`, a next cursor, but it takes no `cursor` parameter');
+    expect(op).toMatchObject({
+      action: 'custom',
+      query: { page: { type: 'integer', optional: true, minimum: 1 }, per_page: { type: 'integer', optional: true, maximum: 100, default: 30 } },
+    });
+    expect(r.diagnostics.map((d) => d.message)).toContain(
+      'operation `listThings` is imported as a custom operation: its page holds `next_cursor`, a next cursor, but it takes no `cursor` parameter',
+    );
     expect(r.document!.limits).toBeUndefined();
   });
 });
 
 describe('import: error responses', () => {
-  const problem = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } } } });
+  const problem = (description: string) => ({
+    description,
+    content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } } },
+  });
   const errorsDoc = doc({
     paths: {
-      '/a': { get: { operationId: 'getA', responses: { '200': { description: 'ok' }, '404': problem('No such A.'), '409': problem('Busy.'), '401': { $ref: '#/components/responses/Unauthorized' } } } },
-      '/b': { get: { operationId: 'getB', responses: { '200': { description: 'ok' }, '404': problem('No such B.'), '409': problem('Busy.'), '401': { $ref: '#/components/responses/Unauthorized' } } } },
-      '/c': { get: { operationId: 'getC', responses: { '200': { description: 'ok' }, '400': { description: 'Bad.', content: { 'application/json': { schema: { type: 'object', properties: { code: { type: 'integer' } } } } } } } } },
+      '/a': {
+        get: {
+          operationId: 'getA',
+          responses: {
+            '200': { description: 'ok' },
+            '404': problem('No such A.'),
+            '409': problem('Busy.'),
+            '401': { $ref: '#/components/responses/Unauthorized' },
+          },
+        },
+      },
+      '/b': {
+        get: {
+          operationId: 'getB',
+          responses: {
+            '200': { description: 'ok' },
+            '404': problem('No such B.'),
+            '409': problem('Busy.'),
+            '401': { $ref: '#/components/responses/Unauthorized' },
+          },
+        },
+      },
+      '/c': {
+        get: {
+          operationId: 'getC',
+          responses: {
+            '200': { description: 'ok' },
+            '400': { description: 'Bad.', content: { 'application/json': { schema: { type: 'object', properties: { code: { type: 'integer' } } } } } },
+          },
+        },
+      },
     },
     components: { responses: { Unauthorized: problem('Who are you?') } },
   });
@@ -236,7 +323,14 @@ describe('import: schemas', () => {
           schemas: {
             Base: { type: 'object', required: ['a'], properties: { a: { type: 'string' } } },
             B: {
-              allOf: [ref('Base'), { type: 'object', required: ['b'], properties: { b: { type: ['integer', 'null'], examples: [3] }, c: { anyOf: [ref('Base'), { type: 'null' }] } } }],
+              allOf: [
+                ref('Base'),
+                {
+                  type: 'object',
+                  required: ['b'],
+                  properties: { b: { type: ['integer', 'null'], examples: [3] }, c: { anyOf: [ref('Base'), { type: 'null' }] } },
+                },
+              ],
             },
           },
         },
@@ -255,13 +349,24 @@ describe('import: schemas', () => {
       doc({
         components: {
           schemas: {
-            Node: { type: 'object', properties: { child: ref('Node'), labels: { type: 'object', additionalProperties: { type: 'string' } }, either: { oneOf: [{ type: 'string' }, { type: 'integer' }] } } },
+            Node: {
+              type: 'object',
+              properties: {
+                child: ref('Node'),
+                labels: { type: 'object', additionalProperties: { type: 'string' } },
+                either: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+              },
+            },
           },
         },
       }),
       'n.json',
     );
-    expect(r.document!.resources!.Node!.fields).toEqual({ child: { type: 'json', optional: true }, labels: { type: 'json', optional: true }, either: { type: 'json', optional: true } });
+    expect(r.document!.resources!.Node!.fields).toEqual({
+      child: { type: 'json', optional: true },
+      labels: { type: 'json', optional: true },
+      either: { type: 'json', optional: true },
+    });
     const why = r.diagnostics.filter((d) => d.code === 'import-approximated').map((d) => d.message);
     expect(why).toEqual([
       expect.stringContaining('refers back to itself'),
@@ -274,25 +379,40 @@ describe('import: schemas', () => {
     const r = await importOpenApiDocument(
       doc({
         webhooks: { 'paymentMethod.created': { post: { requestBody: jsonBody(ref('pullrequest')), responses: { '200': { description: 'ok' } } } } },
-        components: { schemas: { pullrequest: { type: 'object', required: ['apiVersion'], properties: { apiVersion: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' }, _links: { type: 'string' } } } } },
+        components: {
+          schemas: {
+            pullrequest: {
+              type: 'object',
+              required: ['apiVersion'],
+              properties: { apiVersion: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' }, _links: { type: 'string' } },
+            },
+          },
+        },
       }),
       'w.json',
     );
     expect(r.diagnostics.filter((d) => d.code === 'import-renamed')).toEqual([]);
-    expect(r.document!.resources!.pullrequest!.fields).toEqual({ apiVersion: { type: 'string' }, createdAt: { type: 'datetime', optional: true }, _links: { type: 'string', optional: true } });
+    expect(r.document!.resources!.pullrequest!.fields).toEqual({
+      apiVersion: { type: 'string' },
+      createdAt: { type: 'datetime', optional: true },
+      _links: { type: 'string', optional: true },
+    });
     expect(Object.keys(r.document!.events!.kinds!)).toEqual(['paymentMethod.created']);
     const checked = r.compiled!.diagnostics;
     expect(checked.filter((d) => d.severity === 'error')).toEqual([]);
     expect(checked.filter((d) => d.code === 'name-style').map((d) => d.message)).toEqual([
-      'pullrequest: resource name `pullrequest` is not PascalCase, the format\'s naming style; it is kept as written (it is the name on the wire)',
-      'pullrequest.apiVersion: field name `apiVersion` is not snake_case, the format\'s naming style; it is kept as written (it is the name on the wire)',
-      'pullrequest.createdAt: field name `createdAt` is not snake_case, the format\'s naming style; it is kept as written (it is the name on the wire)',
-      'event paymentMethod.created: event kind name `paymentMethod.created` is not lowercase dot-separated segments, the format\'s naming style; it is kept as written (it is the name on the wire)',
+      "pullrequest: resource name `pullrequest` is not PascalCase, the format's naming style; it is kept as written (it is the name on the wire)",
+      "pullrequest.apiVersion: field name `apiVersion` is not snake_case, the format's naming style; it is kept as written (it is the name on the wire)",
+      "pullrequest.createdAt: field name `createdAt` is not snake_case, the format's naming style; it is kept as written (it is the name on the wire)",
+      "event paymentMethod.created: event kind name `paymentMethod.created` is not lowercase dot-separated segments, the format's naming style; it is kept as written (it is the name on the wire)",
     ]);
   });
 
   it('renames only what the format cannot hold, and reports every change that reaches the wire', async () => {
-    const r = await importOpenApiDocument(doc({ components: { schemas: { 'io.example.v1.Widget': { type: 'object', properties: { 'created-at': { type: 'string', format: 'date-time' } } } } } }), 'w.json');
+    const r = await importOpenApiDocument(
+      doc({ components: { schemas: { 'io.example.v1.Widget': { type: 'object', properties: { 'created-at': { type: 'string', format: 'date-time' } } } } } }),
+      'w.json',
+    );
     expect(r.document!.resources!['io.example.v1.Widget']!.fields).toEqual({ created_at: { type: 'datetime', optional: true } });
     expect(r.diagnostics.filter((d) => d.code === 'import-renamed').length).toBe(1);
     expect(toResourceName('pet-store')).toBe('pet-store');
@@ -323,7 +443,16 @@ describe('import: authentication', () => {
             basic: { type: 'http', scheme: 'basic' },
             jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
             m2m: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: { 'things:write': 'Write things' } } } },
-            oauth: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'https://id.example.com/auth', tokenUrl: 'https://id.example.com/token', scopes: { 'things:read': 'Read things' } } } },
+            oauth: {
+              type: 'oauth2',
+              flows: {
+                authorizationCode: {
+                  authorizationUrl: 'https://id.example.com/auth',
+                  tokenUrl: 'https://id.example.com/token',
+                  scopes: { 'things:read': 'Read things' },
+                },
+              },
+            },
           },
         },
       }),
@@ -351,7 +480,13 @@ describe('import: files, references and bad input', () => {
     const dir = join(tmp.path, 'multi');
     mkdirSync(join(dir, 'schemas'), { recursive: true });
     writeFileSync(join(dir, 'schemas', 'thing.yaml'), stringify(thing));
-    const main = { ...crud, components: { ...(crud.components as Json), schemas: { Thing: { $ref: './schemas/thing.yaml' }, NewThing: (crud.components as { schemas: Json }).schemas.NewThing } } };
+    const main = {
+      ...crud,
+      components: {
+        ...(crud.components as Json),
+        schemas: { Thing: { $ref: './schemas/thing.yaml' }, NewThing: (crud.components as { schemas: Json }).schemas.NewThing },
+      },
+    };
     writeFileSync(join(dir, 'api.yaml'), stringify(main));
     writeFileSync(join(dir, 'api.json'), JSON.stringify(main));
     for (const f of ['api.yaml', 'api.json']) {
@@ -383,7 +518,10 @@ describe('import: files, references and bad input', () => {
   });
 
   it('imports what it can from an invalid document, saying it does not validate', async () => {
-    const r = await importOpenApiDocument({ openapi: '3.1.0', info: { title: 'No version' }, paths: { '/a': { get: { operationId: 'a', responses: { '200': { description: 'ok' } } } } } }, 'bad.json');
+    const r = await importOpenApiDocument(
+      { openapi: '3.1.0', info: { title: 'No version' }, paths: { '/a': { get: { operationId: 'a', responses: { '200': { description: 'ok' } } } } } },
+      'bad.json',
+    );
     expect(r.diagnostics[0]).toMatchObject({ code: 'import-invalid-openapi', severity: 'warning' });
     expect(r.document!.endpoints!.operations!.a).toMatchObject({ method: 'GET', path: '/a', action: 'custom' });
   });

@@ -33,7 +33,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  */
 const NOT_IMPLEMENTED: Record<string, readonly string[]> = {
   // RPC-style POSTs on paths of their own (/acceptDispute, …): no resource action
-  'adyen-dispute-v30.json': ['post-acceptDispute', 'post-defendDispute', 'post-deleteDisputeDefenseDocument', 'post-downloadDisputeDefenseDocument', 'post-retrieveApplicableDefenseReasons', 'post-supplyDefenseDocument'],
+  'adyen-dispute-v30.json': [
+    'post-acceptDispute',
+    'post-defendDispute',
+    'post-deleteDisputeDefenseDocument',
+    'post-downloadDisputeDefenseDocument',
+    'post-retrieveApplicableDefenseReasons',
+    'post-supplyDefenseDocument',
+  ],
   // every path binds {namespace} (and {name}): a resource action binds one path parameter, the identifier
   'kubernetes-coordination-v1.json': [
     'createCoordinationV1NamespacedLease',
@@ -50,11 +57,29 @@ const NOT_IMPLEMENTED: Record<string, readonly string[]> = {
     'watchCoordinationV1NamespacedLeaseList',
   ],
   // every answer is an envelope { data, meta, pagination } whose meta and pagination objects no list shape holds
-  'giphy-v1.yaml': ['getGifById', 'getGifsById', 'randomGif', 'randomSticker', 'searchGifs', 'searchStickers', 'translateGif', 'translateSticker', 'trendingGifs', 'trendingStickers'],
+  'giphy-v1.yaml': [
+    'getGifById',
+    'getGifsById',
+    'randomGif',
+    'randomSticker',
+    'searchGifs',
+    'searchStickers',
+    'translateGif',
+    'translateSticker',
+    'trendingGifs',
+    'trendingStickers',
+  ],
   // a POST whose answer is no resource (a subscription id); callbacks are not served
   'oai-callback-example.yaml': ['postStreams'],
   // every path binds several parameters or names no identifier field
-  'oai-link-example.yaml': ['getPullRequestsById', 'getPullRequestsByRepository', 'getRepositoriesByOwner', 'getRepository', 'getUserByName', 'mergePullRequest'],
+  'oai-link-example.yaml': [
+    'getPullRequestsById',
+    'getPullRequestsByRepository',
+    'getRepositoriesByOwner',
+    'getRepository',
+    'getUserByName',
+    'mergePullRequest',
+  ],
   // paths binding {dataset}/{version}, a form-encoded search
   'oai-uspto.yaml': ['list-data-sets', 'list-searchable-fields', 'perform-search'],
 };
@@ -80,7 +105,9 @@ async function freePort(): Promise<number> {
 /** `prism proxy` as a child process, resolved once it answers on its port. */
 async function startPrism(document: string, upstream: string): Promise<{ url: string; child: ChildProcess; output: () => string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [PRISM, 'proxy', document, upstream, '--errors=false', '-p', String(port), '-h', '127.0.0.1', '-v', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [PRISM, 'proxy', document, upstream, '--errors=false', '-p', String(port), '-h', '127.0.0.1', '-v', 'warn'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -101,14 +128,25 @@ async function startPrism(document: string, upstream: string): Promise<{ url: st
 /** Which declared operation a request went to (the runtime serves the paths at its root; `{x}` is one segment). */
 function operationMatcher(model: ServiceModel): (method: string, path: string) => string | undefined {
   const esc = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-  const routes = (model.endpoints?.operations ?? []).map((o) => ({ id: o.id, method: o.method, re: new RegExp(`^${o.path.split(/\{[^}]+\}/).map(esc).join('[^/]+')}$`) }));
+  const routes = (model.endpoints?.operations ?? []).map((o) => ({
+    id: o.id,
+    method: o.method,
+    re: new RegExp(
+      `^${o.path
+        .split(/\{[^}]+\}/)
+        .map(esc)
+        .join('[^/]+')}$`,
+    ),
+  }));
   return (method, path) => {
     const p = path.split('?')[0]!;
     return routes.find((r) => r.method === method && r.re.test(p))?.id;
   };
 }
 
-const files = readdirSync(OPENAPI_FIXTURES).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
+const files = readdirSync(OPENAPI_FIXTURES)
+  .filter((f) => /\.(ya?ml|json)$/.test(f))
+  .sort();
 
 // Documents run side by side: most of each one's time is Prism starting (a child process) and the import.
 describe.concurrent("the served import, through Prism's validation proxy built from the original document", () => {
@@ -142,7 +180,9 @@ describe.concurrent("the served import, through Prism's validation proxy built f
           last = undefined;
           const header = res.headers['sl-violations'];
           if (header === undefined || mocked) return;
-          const found = (header.startsWith('[') ? (JSON.parse(header) as Violation[]) : [{ location: ['response'], message: header }]).filter((v) => v.location?.[0] === 'response' && !UNDOCUMENTED_STATUS.test(v.message ?? ''));
+          const found = (header.startsWith('[') ? (JSON.parse(header) as Violation[]) : [{ location: ['response'], message: header }]).filter(
+            (v) => v.location?.[0] === 'response' && !UNDOCUMENTED_STATUS.test(v.message ?? ''),
+          );
           for (const v of found) violations.push(`${req.method} ${req.path.split('?')[0]} → ${res.status}: ${(v.location ?? []).join('.')} ${v.message ?? ''}`);
         },
       });
@@ -150,7 +190,10 @@ describe.concurrent("the served import, through Prism's validation proxy built f
         const report = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 1, runs: 2, maxRequests: 150, timeLimitMs: 40_000 });
         console.log(`${file}: ${report.requests} requests in ${report.durationMs} ms; ${[...counts].map(([id, n]) => `${id}: ${n}`).join(', ')}`);
         expect([...new Set(violations)], 'response violations Prism found').toEqual([]);
-        expect([...counts].filter(([, n]) => n === 0).map(([id]) => id), 'operations that received no request').toEqual([]);
+        expect(
+          [...counts].filter(([, n]) => n === 0).map(([id]) => id),
+          'operations that received no request',
+        ).toEqual([]);
         expect([...notImplemented].sort(), 'operations answering 501').toEqual([...(NOT_IMPLEMENTED[file] ?? [])].sort());
       } finally {
         await proxy.close();
@@ -161,7 +204,7 @@ describe.concurrent("the served import, through Prism's validation proxy built f
     }, 60_000);
   }
 
-  it('sees a violation when there is one: petstore with each answer\'s `name` made a number behind Prism', async ({ expect }) => {
+  it("sees a violation when there is one: petstore with each answer's `name` made a number behind Prism", async ({ expect }) => {
     const original = join(OPENAPI_FIXTURES, 'oai-petstore.yaml');
     const imported = await importOpenApiFile(original);
     const spec = join(dir, 'control.servicespec.yaml');

@@ -46,7 +46,9 @@ const DOC = {
     },
   },
   components: {
-    schemas: { Widget: { type: 'object', properties: { id: { type: 'string', format: 'uuid', readOnly: true }, name: { type: 'string' } }, required: ['id', 'name'] } },
+    schemas: {
+      Widget: { type: 'object', properties: { id: { type: 'string', format: 'uuid', readOnly: true }, name: { type: 'string' } }, required: ['id', 'name'] },
+    },
     headers: { Trace: { description: 'The trace id.', schema: { type: 'string', format: 'uuid' }, deprecated: true } },
   },
 };
@@ -58,8 +60,14 @@ describe('import of response headers', () => {
     expect(ops.createWidget!.action).toBe('create');
     expect(ops.createWidget!.response_headers).toEqual({ 'X-Quota-Left': { type: 'integer', description: 'Calls left today.', optional: true, minimum: 0 } });
     expect(ops.quote!.action).toBe('custom');
-    expect(ops.quote!.response_headers).toEqual({ 'X-Cost': { type: 'integer', example: 3 }, 'X-Trace': { type: 'uuid', description: 'The trace id.', optional: true, deprecated: true } });
-    const dropped = r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('header')).map((d) => d.pointer).sort();
+    expect(ops.quote!.response_headers).toEqual({
+      'X-Cost': { type: 'integer', example: 3 },
+      'X-Trace': { type: 'uuid', description: 'The trace id.', optional: true, deprecated: true },
+    });
+    const dropped = r.diagnostics
+      .filter((d) => d.code === 'import-dropped' && d.message.includes('header'))
+      .map((d) => d.pointer)
+      .sort();
     expect(dropped).toEqual([
       '/paths/~1quotes/post/responses/200/headers/X-Blob',
       '/paths/~1widgets/post/responses/201/headers/ETag',
@@ -70,9 +78,15 @@ describe('import of response headers', () => {
     expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 
-  it('a create\'s Location is the format\'s when the resource has a read operation: kept, nothing said', async () => {
+  it("a create's Location is the format's when the resource has a read operation: kept, nothing said", async () => {
     const doc = structuredClone(DOC) as typeof DOC & { paths: Record<string, unknown> };
-    doc.paths['/widgets/{id}'] = { get: { operationId: 'readWidget', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }], responses: { '200': { description: 'The widget.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Widget' } } } } } } };
+    doc.paths['/widgets/{id}'] = {
+      get: {
+        operationId: 'readWidget',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+        responses: { '200': { description: 'The widget.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Widget' } } } } },
+      },
+    };
     const r = await importOpenApiDocument(doc, 'headers.json');
     expect(r.document!.endpoints!.operations!.readWidget!.action).toBe('read');
     expect(r.diagnostics.filter((d) => d.pointer?.endsWith('/headers/Location'))).toEqual([]);

@@ -28,7 +28,12 @@ async function roundTrip(model: ServiceModel, version: OpenApiVersion) {
 function comparable(m: ServiceModel): unknown {
   const strip = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(strip);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'pointer' && k !== 'file' && k !== 'statusDeclared').map(([k, x]) => [k, strip(x)]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(
+        Object.entries(v)
+          .filter(([k]) => k !== 'pointer' && k !== 'file' && k !== 'statusDeclared')
+          .map(([k, x]) => [k, strip(x)]),
+      );
     return v;
   };
   const out = strip(m) as { endpoints?: { operations: { id: string }[] } };
@@ -100,11 +105,16 @@ endpoints:
     });
   }
 
-  it('operations of one path keep the document\'s method order (PATCH before GET), so shared responses keep their names', async () => {
+  it("operations of one path keep the document's method order (PATCH before GET), so shared responses keep their names", async () => {
     // fast-check seed 596774061: imported GET-first, the export then named the two 429 responses the other way round
     const doc = {
       servicespec: 1,
-      endpoints: { operations: { createOrder: { method: 'PATCH', path: '/events', action: 'create' }, deleteOrder: { method: 'GET', path: '/events', action: 'create', auth: {} } } },
+      endpoints: {
+        operations: {
+          createOrder: { method: 'PATCH', path: '/events', action: 'create' },
+          deleteOrder: { method: 'GET', path: '/events', action: 'create', auth: {} },
+        },
+      },
       errors: { codes: { invalid: { status: 429, when: ['validation'] } } },
     };
     const compiled = compileSpecText(JSON.stringify(doc), 'generated.json');
@@ -115,7 +125,7 @@ endpoints:
     }
   });
 
-  it('operations on one path listed apart in the spec are named in the document\'s order, so shared responses keep their names', async () => {
+  it("operations on one path listed apart in the spec are named in the document's order, so shared responses keep their names", async () => {
     // fast-check seed -1453377898: GET / and PATCH / with GET /orders between them; the import reads them path by path
     const doc = {
       servicespec: 1,

@@ -59,14 +59,28 @@ function unionsOf(doc: Json): Map<string, { discriminator?: string; variants: Re
     const mapping = isObj(d?.mapping) ? (d.mapping as Record<string, string>) : {};
     let options: unknown[] | undefined = Array.isArray(node.oneOf) ? node.oneOf : Array.isArray(node.anyOf) ? node.anyOf : undefined;
     if (!options && d) {
-      options = Object.keys(mapping).length > 0 ? Object.values(mapping).map(($ref) => ({ $ref })) : Object.entries((doc.components as Json).schemas as Json).filter(([, s]) => isObj(s) && Array.isArray(s.allOf) && s.allOf.some((p) => isObj(p) && p.$ref === ref)).map(([k]) => ({ $ref: `#/components/schemas/${k}` }));
+      options =
+        Object.keys(mapping).length > 0
+          ? Object.values(mapping).map(($ref) => ({ $ref }))
+          : Object.entries((doc.components as Json).schemas as Json)
+              .filter(([, s]) => isObj(s) && Array.isArray(s.allOf) && s.allOf.some((p) => isObj(p) && p.$ref === ref))
+              .map(([k]) => ({ $ref: `#/components/schemas/${k}` }));
     }
     if (!options) return;
     const variants: Record<string, string[]> = {};
     options.forEach((o, i) => {
       const r = deref(doc, o);
-      const tagged = prop === undefined ? undefined : (Object.entries(mapping).find(([, v]) => v === r.ref)?.[0] ?? (isObj(r.node) && isObj((r.node.properties as Json | undefined)?.[prop]) ? (((r.node.properties as Json)[prop] as Json).enum as string[] | undefined)?.[0] : undefined) ?? r.ref?.split('/').pop());
-      variants[tagged ?? String(i)] = props(doc, o).filter((p) => p !== prop).sort();
+      const tagged =
+        prop === undefined
+          ? undefined
+          : (Object.entries(mapping).find(([, v]) => v === r.ref)?.[0] ??
+            (isObj(r.node) && isObj((r.node.properties as Json | undefined)?.[prop])
+              ? (((r.node.properties as Json)[prop] as Json).enum as string[] | undefined)?.[0]
+              : undefined) ??
+            r.ref?.split('/').pop());
+      variants[tagged ?? String(i)] = props(doc, o)
+        .filter((p) => p !== prop)
+        .sort();
     });
     out.set(place, prop !== undefined ? { discriminator: prop, variants } : { variants });
   };
@@ -75,10 +89,12 @@ function unionsOf(doc: Json): Map<string, { discriminator?: string; variants: Re
     for (const [method, op] of Object.entries(item)) {
       if (!isObj(op) || !['get', 'put', 'post', 'delete', 'patch'].includes(method)) continue;
       const req = deref(doc, op.requestBody).node;
-      if (isObj(req) && isObj(req.content)) for (const [mt, m] of Object.entries(req.content)) if (isObj(m)) visitBody(`${method} ${path} request ${mt}`, m.schema);
+      if (isObj(req) && isObj(req.content))
+        for (const [mt, m] of Object.entries(req.content)) if (isObj(m)) visitBody(`${method} ${path} request ${mt}`, m.schema);
       for (const [status, r] of Object.entries((op.responses ?? {}) as Json)) {
         const res = deref(doc, r).node;
-        if (isObj(res) && isObj(res.content)) for (const [mt, m] of Object.entries(res.content)) if (isObj(m)) visitBody(`${method} ${path} ${status} ${mt}`, m.schema);
+        if (isObj(res) && isObj(res.content))
+          for (const [mt, m] of Object.entries(res.content)) if (isObj(m)) visitBody(`${method} ${path} ${status} ${mt}`, m.schema);
       }
     }
   }
@@ -104,13 +120,26 @@ const PETS = {
       },
       get: {
         operationId: 'animals',
-        responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Animal' } } } } } },
+        responses: {
+          '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Animal' } } } } },
+        },
       },
     },
     '/shapes': {
       post: {
         operationId: 'shape',
-        requestBody: { content: { 'application/json': { schema: { anyOf: [{ type: 'object', properties: { radius: { type: 'number' } }, required: ['radius'] }, { type: 'object', properties: { side: { type: 'number' } }, required: ['side'] }] } } } },
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: {
+                anyOf: [
+                  { type: 'object', properties: { radius: { type: 'number' } }, required: ['radius'] },
+                  { type: 'object', properties: { side: { type: 'number' } }, required: ['side'] },
+                ],
+              },
+            },
+          },
+        },
         responses: { '204': { description: 'done' } },
       },
     },
@@ -121,12 +150,27 @@ const PETS = {
         oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }],
         discriminator: { propertyName: 'pet_type', mapping: { cat: '#/components/schemas/Cat', dog: '#/components/schemas/Dog' } },
       },
-      Cat: { type: 'object', properties: { pet_type: { type: 'string' }, name: { type: 'string' }, hunts: { type: 'boolean' } }, required: ['pet_type', 'name'] },
-      Dog: { type: 'object', properties: { pet_type: { type: 'string' }, name: { type: 'string' }, bark: { type: 'boolean' }, breed: { type: 'string', enum: ['Dingo', 'Husky'] } }, required: ['pet_type', 'name', 'bark'] },
+      Cat: {
+        type: 'object',
+        properties: { pet_type: { type: 'string' }, name: { type: 'string' }, hunts: { type: 'boolean' } },
+        required: ['pet_type', 'name'],
+      },
+      Dog: {
+        type: 'object',
+        properties: { pet_type: { type: 'string' }, name: { type: 'string' }, bark: { type: 'boolean' }, breed: { type: 'string', enum: ['Dingo', 'Husky'] } },
+        required: ['pet_type', 'name', 'bark'],
+      },
       // allOf base with its own discriminator and no mapping: the subtypes that extend it, tagged by their names
-      Animal: { type: 'object', properties: { kind: { type: 'string' }, legs: { type: 'integer' } }, required: ['kind'], discriminator: { propertyName: 'kind' } },
+      Animal: {
+        type: 'object',
+        properties: { kind: { type: 'string' }, legs: { type: 'integer' } },
+        required: ['kind'],
+        discriminator: { propertyName: 'kind' },
+      },
       Bird: { allOf: [{ $ref: '#/components/schemas/Animal' }, { type: 'object', properties: { wingspan: { type: 'number' } } }] },
-      Fish: { allOf: [{ $ref: '#/components/schemas/Animal' }, { type: 'object', properties: { fins: { type: 'integer' }, salt_water: { type: 'boolean' } } }] },
+      Fish: {
+        allOf: [{ $ref: '#/components/schemas/Animal' }, { type: 'object', properties: { fins: { type: 'integer' }, salt_water: { type: 'boolean' } } }],
+      },
     },
   },
 };
@@ -164,11 +208,23 @@ describe('unions through OpenAPI', () => {
       discriminator: 'pet_type',
       variants: {
         Cat: { tag: 'cat', fields: { name: { type: 'string' }, hunts: { type: 'boolean', optional: true } } },
-        Dog: { tag: 'dog', fields: { name: { type: 'string' }, bark: { type: 'boolean' }, breed: { type: 'enum', optional: true, values: ['Dingo', 'Husky'] } } },
+        Dog: {
+          tag: 'dog',
+          fields: { name: { type: 'string' }, bark: { type: 'boolean' }, breed: { type: 'enum', optional: true, values: ['Dingo', 'Husky'] } },
+        },
       },
     });
-    expect(ops.animals!.response).toMatchObject({ discriminator: 'kind', list: true, variants: { Bird: { fields: { legs: { type: 'integer', optional: true }, wingspan: { type: 'number', optional: true } } }, Fish: { fields: { legs: {}, fins: {}, salt_water: {} } } } });
-    expect(ops.shape!.request).toEqual({ variants: { variant_1: { fields: { radius: { type: 'number' } } }, variant_2: { fields: { side: { type: 'number' } } } } });
+    expect(ops.animals!.response).toMatchObject({
+      discriminator: 'kind',
+      list: true,
+      variants: {
+        Bird: { fields: { legs: { type: 'integer', optional: true }, wingspan: { type: 'number', optional: true } } },
+        Fish: { fields: { legs: {}, fins: {}, salt_water: {} } },
+      },
+    });
+    expect(ops.shape!.request).toEqual({
+      variants: { variant_1: { fields: { radius: { type: 'number' } } }, variant_2: { fields: { side: { type: 'number' } } } },
+    });
     expect(r.compiled!.diagnostics.filter((d) => d.code.startsWith('union-'))).toEqual([]);
 
     const exported = exportOpenApi(r.compiled!.model!).document as Json;
@@ -176,7 +232,12 @@ describe('unions through OpenAPI', () => {
     const after = unionsOf(exported);
     // 3 discriminators in the original (NewPet, Animal… and NewPet used twice): each body's union comes back at its place
     expect(countDiscriminators(PETS)).toBe(2);
-    expect([...before.keys()].sort()).toEqual(['get /pets 200 application/json[]', 'post /pets 200 application/json', 'post /pets request application/json', 'post /shapes request application/json']);
+    expect([...before.keys()].sort()).toEqual([
+      'get /pets 200 application/json[]',
+      'post /pets 200 application/json',
+      'post /pets request application/json',
+      'post /shapes request application/json',
+    ]);
     for (const [place, u] of before) expect(after.get(place), place).toEqual(u);
     const subtypeProps = [...before.values()].reduce((n, u) => n + Object.values(u.variants).reduce((m, p) => m + p.length, 0), 0);
     expect(subtypeProps).toBe(5 + 5 + 5 + 2); // request and response pets, animals, shapes
@@ -184,11 +245,16 @@ describe('unions through OpenAPI', () => {
 
   it('keeps a oneOf of things other than objects as json, and says so', async () => {
     const doc = structuredClone(PETS) as Json;
-    (((doc.components as Json).schemas as Json).Cat as Json).properties = { pet_type: { type: 'string' }, id: { oneOf: [{ type: 'string' }, { type: 'integer' }] } };
+    (((doc.components as Json).schemas as Json).Cat as Json).properties = {
+      pet_type: { type: 'string' },
+      id: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+    };
     const r = await importOpenApiDocument(doc as unknown, 'pets.json');
     const cat = (r.document!.endpoints!.operations!.addPet!.request as { variants: Record<string, { fields: Json }> }).variants.Cat!;
     expect(cat.fields.id).toEqual({ type: 'json', optional: true });
-    expect(r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('choice of schemas (oneOf)')).map((d) => d.pointer)).toEqual(expect.arrayContaining([expect.stringMatching(/^#?\/components\/schemas\/Cat\/properties\/id$/)]));
+    expect(r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('choice of schemas (oneOf)')).map((d) => d.pointer)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^#?\/components\/schemas\/Cat\/properties\/id$/)]),
+    );
   });
 
   it('keeps every discriminator of the public corpus documents through import → export', async () => {

@@ -12,7 +12,14 @@ const DOC = {
       post: {
         operationId: 'createConnection',
         parameters: [{ name: 'dryRun', in: 'query', schema: { type: 'boolean' }, examples: { yes: { value: true } } }],
-        requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Connection' }, examples: { s3: { value: { kind: 's3' } }, sql: { value: { kind: 'sql' } } } } } },
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/Connection' },
+              examples: { s3: { value: { kind: 's3' } }, sql: { value: { kind: 'sql' } } },
+            },
+          },
+        },
         responses: { '201': { description: 'made', content: { 'application/json': { schema: { $ref: '#/components/schemas/Connection' } } } } },
       },
     },
@@ -25,7 +32,12 @@ const DOC = {
     },
   },
   webhooks: {
-    connected: { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Connection' } } } }, responses: { '200': { description: 'ok' } } } },
+    connected: {
+      post: {
+        requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Connection' } } } },
+        responses: { '200': { description: 'ok' } },
+      },
+    },
   },
   components: {
     schemas: {
@@ -47,10 +59,15 @@ describe('import says what it cannot keep, at its pointer', () => {
     const at = (pointer: string) => r.diagnostics.filter((d) => d.pointer === pointer).map((d) => [d.code, d.message]);
     // Discriminators and bodies that are one of several objects are kept as unions now (test/import/import-unions.test.ts).
     expect(at('/components/schemas/Connection/discriminator')).toEqual([]);
-    expect(r.document!.endpoints!.operations!.createConnection!.request).toMatchObject({ discriminator: 'kind', variants: { S3: { tag: 's3', fields: { id: {}, roleArn: {}, bucket: {} } }, Sql: { tag: 'sql', fields: { id: {}, connectionConfigInfo: {} } } } });
+    expect(r.document!.endpoints!.operations!.createConnection!.request).toMatchObject({
+      discriminator: 'kind',
+      variants: { S3: { tag: 's3', fields: { id: {}, roleArn: {}, bucket: {} } }, Sql: { tag: 'sql', fields: { id: {}, connectionConfigInfo: {} } } },
+    });
     expect(at('/paths/~1probe/post/requestBody/content/application~1json/schema/oneOf')).toEqual([]);
     // …but an untagged oneOf whose subtypes one object can match is the checker's finding, at the imported union.
-    expect(r.compiled!.diagnostics.filter((d) => d.code === 'union-indistinguishable').map((d) => d.pointer)).toEqual(['/endpoints/operations/probe/request/variants/Sql']);
+    expect(r.compiled!.diagnostics.filter((d) => d.code === 'union-indistinguishable').map((d) => d.pointer)).toEqual([
+      '/endpoints/operations/probe/request/variants/Sql',
+    ]);
     // Named examples of a request body and a parameter are kept (an operation's examples), so nothing is said.
     expect(at('/paths/~1connections/post/requestBody/content/application~1json/examples')).toEqual([]);
     expect(at('/paths/~1connections/post/parameters/0/examples')).toEqual([]);

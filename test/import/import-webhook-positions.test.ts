@@ -13,7 +13,11 @@ type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function deref(root: Json, n: unknown): unknown {
-  for (let i = 0; i < 16 && isObj(n) && typeof n.$ref === 'string'; i++) n = n.$ref.slice(2).split('/').reduce<unknown>((x, t) => (isObj(x) ? x[t.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
+  for (let i = 0; i < 16 && isObj(n) && typeof n.$ref === 'string'; i++)
+    n = n.$ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((x, t) => (isObj(x) ? x[t.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
   return n;
 }
 
@@ -97,7 +101,16 @@ describe('import → export openapi keeps webhook payloads where they were', () 
     expect(r.document!.events!.kinds!['shipment.updated']).toMatchObject({ body: 'raw' });
     expect(r.diagnostics.filter((d) => d.pointer?.startsWith('/webhooks') && d.severity !== 'info')).toEqual([]);
     const back = webhookPositions(exportOpenApi(r.compiled!.model!).document as Json);
-    expect(back.get('shipment.updated')).toEqual(['carrier', 'carrier.name', 'carrier.tracking', 'parcels', 'parcels[].label', 'parcels[].weightGrams', 'shipmentId', 'status']);
+    expect(back.get('shipment.updated')).toEqual([
+      'carrier',
+      'carrier.name',
+      'carrier.tracking',
+      'parcels',
+      'parcels[].label',
+      'parcels[].weightGrams',
+      'shipmentId',
+      'status',
+    ]);
     // and once more through a servicespec export: the raw body survives its own x-servicespec-events
     const again = await importOpenApiDocument(JSON.parse(JSON.stringify(exportOpenApi(r.compiled!.model!).document)) as unknown, 'again.json');
     expect(again.document!.events!.kinds!['shipment.updated']).toMatchObject({ body: 'raw' });

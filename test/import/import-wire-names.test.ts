@@ -32,7 +32,16 @@ const openapi: Json = {
           { name: 'displayName', in: 'query', schema: { type: 'string' } },
           { name: 'sort', in: 'query', schema: { type: 'string', enum: ['itemCount', '-itemCount'] } },
         ],
-        responses: { '200': { description: 'ok', ...jsonBody({ type: 'object', required: ['items', 'next_cursor'], properties: { items: { type: 'array', items: ref('Widget') }, next_cursor: { type: ['string', 'null'] } } }) } },
+        responses: {
+          '200': {
+            description: 'ok',
+            ...jsonBody({
+              type: 'object',
+              required: ['items', 'next_cursor'],
+              properties: { items: { type: 'array', items: ref('Widget') }, next_cursor: { type: ['string', 'null'] } },
+            }),
+          },
+        },
       },
       post: { operationId: 'createWidget', requestBody: jsonBody(ref('NewWidget')), responses: { '201': { description: 'made', ...jsonBody(ref('Widget')) } } },
     },
@@ -45,9 +54,22 @@ const openapi: Json = {
       Widget: {
         type: 'object',
         required: ['id', 'displayName', 'itemCount'],
-        properties: { id: { type: 'string', format: 'uuid', readOnly: true }, displayName: { type: 'string' }, itemCount: { type: 'integer' }, sizeInfo: { type: 'object', properties: { maxWidth: { type: 'integer' } } } },
+        properties: {
+          id: { type: 'string', format: 'uuid', readOnly: true },
+          displayName: { type: 'string' },
+          itemCount: { type: 'integer' },
+          sizeInfo: { type: 'object', properties: { maxWidth: { type: 'integer' } } },
+        },
       },
-      NewWidget: { type: 'object', required: ['displayName', 'itemCount'], properties: { displayName: { type: 'string' }, itemCount: { type: 'integer' }, sizeInfo: { type: 'object', properties: { maxWidth: { type: 'integer' } } } } },
+      NewWidget: {
+        type: 'object',
+        required: ['displayName', 'itemCount'],
+        properties: {
+          displayName: { type: 'string' },
+          itemCount: { type: 'integer' },
+          sizeInfo: { type: 'object', properties: { maxWidth: { type: 'integer' } } },
+        },
+      },
     },
   },
 };
@@ -92,10 +114,18 @@ const namespaced: Json = {
   info: { title: 'Namespaced', version: '1' },
   paths: {
     '/widgets': {
-      post: { operationId: 'post-createWidget', requestBody: jsonBody({ $ref: '#/components/schemas/io.example.v1.Widget' }), responses: { '201': { description: 'made', ...jsonBody({ $ref: '#/components/schemas/io.example.v1.Widget' }) } } },
+      post: {
+        operationId: 'post-createWidget',
+        requestBody: jsonBody({ $ref: '#/components/schemas/io.example.v1.Widget' }),
+        responses: { '201': { description: 'made', ...jsonBody({ $ref: '#/components/schemas/io.example.v1.Widget' }) } },
+      },
     },
     '/widgets/{id}': {
-      get: { operationId: 'find widget by id', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok', ...jsonBody({ $ref: '#/components/schemas/io.example.v1.Widget' }) } } },
+      get: {
+        operationId: 'find widget by id',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '200': { description: 'ok', ...jsonBody({ $ref: '#/components/schemas/io.example.v1.Widget' }) } },
+      },
     },
   },
   components: {
@@ -117,7 +147,7 @@ describe('operation ids and dotted component names, kept', () => {
     expect(Object.keys(r.document!.resources!)).toEqual(['io.example.v1.Widget']);
     expect(r.document!.endpoints!.operations!['find widget by id']).toMatchObject({ action: 'read', resource: 'io.example.v1.Widget' });
     expect(r.compiled!.diagnostics.filter((d) => d.code === 'name-style').map((d) => d.message)).toContain(
-      'operation find widget by id: operation name `find widget by id` is not an identifier (letters, digits, underscores), the format\'s naming style; it is kept as written (it is the name on the wire)',
+      "operation find widget by id: operation name `find widget by id` is not an identifier (letters, digits, underscores), the format's naming style; it is kept as written (it is the name on the wire)",
     );
     const doc = exportOpenApi(r.compiled!.model!).document as { paths: Record<string, Record<string, { operationId: string }>>; components: { schemas: Json } };
     expect(doc.paths['/widgets/{id}']!.get!.operationId).toBe('find widget by id');
@@ -140,7 +170,9 @@ describe('operation ids and dotted component names, kept', () => {
     expect(code).toContain('postCreateWidget(');
     expect(code).toMatch(/export interface Widget\b/);
     writeFileSync(join(tmp.path, 'namespaced.ts'), code);
-    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--strict', '--noEmit', 'namespaced.ts'], { cwd: tmp.path });
+    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--strict', '--noEmit', 'namespaced.ts'], {
+      cwd: tmp.path,
+    });
     expect(tsc.stdout + tsc.stderr).toBe('');
   }, 120_000);
 });

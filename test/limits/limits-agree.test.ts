@@ -56,13 +56,24 @@ describe.runIf(redisUp)('the JavaScript and Lua rate limiters', () => {
   });
 
   it('decide alike on the same sequence of requests', async () => {
-    const policy = fc.record({ requests: fc.integer({ min: 1, max: 50 }), windowMs: fc.oneof(fc.constantFrom(1000, 60_000, 3_600_000, 86_400_000), fc.integer({ min: 1, max: 10_000_000 })) });
-    const step = fc.record({ dt: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 100_000_000 })), policy: fc.nat({ max: 2 }) });
+    const policy = fc.record({
+      requests: fc.integer({ min: 1, max: 50 }),
+      windowMs: fc.oneof(fc.constantFrom(1000, 60_000, 3_600_000, 86_400_000), fc.integer({ min: 1, max: 10_000_000 })),
+    });
+    const step = fc.record({
+      dt: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 100_000_000 })),
+      policy: fc.nat({ max: 2 }),
+    });
     await fc.assert(
-      fc.asyncProperty(fc.array(policy, { minLength: 1, maxLength: 3 }), fc.array(step, { minLength: 1, maxLength: 40 }), fc.integer({ min: 1_500_000_000_000, max: 2_000_000_000_000 }), async (policies, steps, start) => {
-        const { js, lua } = await compare(policies, steps, start);
-        expect(lua).toEqual(js);
-      }),
+      fc.asyncProperty(
+        fc.array(policy, { minLength: 1, maxLength: 3 }),
+        fc.array(step, { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1_500_000_000_000, max: 2_000_000_000_000 }),
+        async (policies, steps, start) => {
+          const { js, lua } = await compare(policies, steps, start);
+          expect(lua).toEqual(js);
+        },
+      ),
       // Found by this property: the Lua step's 1e-6 slack against JavaScript's 1e-9, and its TAT stored to 14 digits.
       { numRuns: 150, examples: [[[{ requests: 7, windowMs: 720_983 }], [{ dt: 0, policy: 0 }], 1_500_000_000_000]] },
     );
@@ -76,20 +87,25 @@ describe.runIf(redisUp)('the JavaScript and Lua rate limiters', () => {
   });
 });
 
-describe('the JavaScript rate limiter at today\'s clock', () => {
+describe("the JavaScript rate limiter at today's clock", () => {
   // Each step rounds the TAT by at most half a double's step near 2e12 ms (1.2e-4 ms), so GCRA_TOLERANCE_MS (1e-3)
   // covers a burst of up to 8; longer bursts at sub-millisecond intervals may count `remaining` one short.
   it('admits a whole budget of up to 8 in a burst, counting down by one, and then refuses', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 100_000_000 }), fc.integer({ min: 1_500_000_000_000, max: 2_000_000_000_000 }), (requests, windowMs, now) => {
-        let tat: number | undefined;
-        for (let i = 1; i <= requests; i++) {
-          const step = gcra(tat, now, requests, windowMs);
-          expect(step.decision).toMatchObject({ allowed: true, remaining: requests - i });
-          tat = step.tat;
-        }
-        expect(gcra(tat, now, requests, windowMs).decision.allowed).toBe(false);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 100_000_000 }),
+        fc.integer({ min: 1_500_000_000_000, max: 2_000_000_000_000 }),
+        (requests, windowMs, now) => {
+          let tat: number | undefined;
+          for (let i = 1; i <= requests; i++) {
+            const step = gcra(tat, now, requests, windowMs);
+            expect(step.decision).toMatchObject({ allowed: true, remaining: requests - i });
+            tat = step.tat;
+          }
+          expect(gcra(tat, now, requests, windowMs).decision.allowed).toBe(false);
+        },
+      ),
       { examples: [[7, 720_983, 1_500_000_000_000]] },
     );
   });

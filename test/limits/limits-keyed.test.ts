@@ -24,7 +24,10 @@ beforeAll(async () => {
         // The writer that commits in the request's turn: its transactions counted too.
         if (prop !== 'writeNow' || out === undefined) return out;
         const writer = out as NonNullable<ReturnType<NonNullable<Storage['writeNow']>>>;
-        return { ...writer, transaction: <T>(work: () => T): T => (calls.set('writer.transaction', (calls.get('writer.transaction') ?? 0) + 1), writer.transaction(work)) };
+        return {
+          ...writer,
+          transaction: <T>(work: () => T): T => (calls.set('writer.transaction', (calls.get('writer.transaction') ?? 0) + 1), writer.transaction(work)),
+        };
       };
     },
   }) as Storage;

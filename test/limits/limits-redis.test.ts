@@ -21,7 +21,9 @@ describe.runIf(redisUp)('rate limits shared through Redis', () => {
     // The budget refills one request every 12 s at 5 per minute, and the fixture's 300 ms time-out answers 503: a
     // loaded machine that spreads the 50 requests over seconds would see a refill or a time-out, neither of which is
     // what this test is about. Per hour, with 30 s to answer, exactly the budget is admitted however slow the run.
-    const text = readFileSync(LIMITED, 'utf8').replace('requests: 5, per: 1m, by: operation', 'requests: 5, per: 1h, by: operation').replace('timeout: 300ms', 'timeout: 30s');
+    const text = readFileSync(LIMITED, 'utf8')
+      .replace('requests: 5, per: 1m, by: operation', 'requests: 5, per: 1h, by: operation')
+      .replace('timeout: 300ms', 'timeout: 30s');
     expect(text).toContain('per: 1h, by: operation');
     expect(text).toContain('timeout: 30s');
     const model = compileSpecText(text).model!;
@@ -50,7 +52,10 @@ describe.runIf(redisUp)('rate limits shared through Redis', () => {
 
 describe('an unreachable Redis', () => {
   it.each(['open', 'closed'] as const)('holds the declared failure mode (%s) and logs it', async (mode) => {
-    const text = readFileSync(LIMITED, 'utf8').replace('by: operation, operations: [limited] }', `by: operation, operations: [limited], on_store_failure: ${mode} }`);
+    const text = readFileSync(LIMITED, 'utf8').replace(
+      'by: operation, operations: [limited] }',
+      `by: operation, operations: [limited], on_store_failure: ${mode} }`,
+    );
     const model = compileSpecText(text).model!;
     const errors: string[] = [];
     // Port 1 on loopback: nothing listens there, so every command fails at once.

@@ -259,7 +259,11 @@ describe('concurrency', () => {
       // Two requests whose work lasts until the gate opens hold both places.
       const open = closeGate();
       try {
-        const pending = held.map((ctl) => fetch(`${c.url}/slow`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ms":0}', signal: ctl.signal }).catch(() => undefined));
+        const pending = held.map((ctl) =>
+          fetch(`${c.url}/slow`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ms":0}', signal: ctl.signal }).catch(
+            () => undefined,
+          ),
+        );
         await until(() => slowStarted === started + 2, 10_000, 'both slow requests to be in flight');
         const third = await c.call('GET', '/items');
         expect(third.status).toBe(429);

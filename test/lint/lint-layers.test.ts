@@ -40,40 +40,55 @@ afterAll(() => {
 });
 
 describe('the layer rules (dependency-cruiser in npm run lint)', () => {
-  it('pass on the tree as it is', () => {
-    const r = cruise(ROOT);
-    expect(r.out).toContain('no dependency violations found');
-    expect(r.status).toBe(0);
-  }, CRUISE_TIMEOUT);
+  it(
+    'pass on the tree as it is',
+    () => {
+      const r = cruise(ROOT);
+      expect(r.out).toContain('no dependency violations found');
+      expect(r.status).toBe(0);
+    },
+    CRUISE_TIMEOUT,
+  );
 
-  it('fail on a cycle inside one layer, where no layer rule is broken', () => {
-    const r = cruise(copyWith({ 'model/model-lookup.ts': "import { getRoutes } from './model-routes.js';\nexport const _r = getRoutes;" }));
-    expect(r.status).not.toBe(0);
-    expect(violations(r.out)).toEqual(['no-circular src/model/model-lookup.ts']);
-  }, CRUISE_TIMEOUT);
+  it(
+    'fail on a cycle inside one layer, where no layer rule is broken',
+    () => {
+      const r = cruise(copyWith({ 'model/model-lookup.ts': "import { getRoutes } from './model-routes.js';\nexport const _r = getRoutes;" }));
+      expect(r.status).not.toBe(0);
+      expect(violations(r.out)).toEqual(['no-circular src/model/model-lookup.ts']);
+    },
+    CRUISE_TIMEOUT,
+  );
 
-  it('fail when spec imports the model (type-only is enough), the kernel its wiring, a leaf a layer above, or a library module the CLI', () => {
-    const r = cruise(
-      copyWith({
-        'spec/spec-types.ts': "import type { ServiceModel } from '../model/model-types.js';\nexport type _M = ServiceModel;",
-        'runtime/runtime-errors.ts': "import '../runtime/service/runtime-service.js';",
-        'diagnostics/diagnostics-format.ts': "import '../check/check-rules.js';",
-        'runtime/auth/auth-jwt.ts': "import '../../cli/cli-auth-options.js';",
-        'export/export-json-schema.ts': "import '../model/model-builder.js';",
-      }),
-    );
-    expect(r.status).not.toBe(0);
-    expect(r.out).toContain('error layer-spec: src/spec/spec-types.ts → src/model/model-types.ts');
-    expect(r.out).toMatch(/error no-circular: src\/(spec|model)\/\S+ → /);
-    expect(r.out).toContain('error layer-kernel: src/runtime/runtime-errors.ts → src/runtime/service/runtime-service.ts');
-    expect(r.out).toContain('error layer-diagnostics: src/diagnostics/diagnostics-format.ts → src/check/check-rules.ts');
-    expect(r.out).toContain('error command-line-only-in-cli: src/runtime/auth/auth-jwt.ts → src/cli/cli-auth-options.ts');
-    expect(r.out).toContain('error model-built-only-by-the-front-end: src/export/export-json-schema.ts → src/model/model-builder.ts');
-  }, CRUISE_TIMEOUT);
+  it(
+    'fail when spec imports the model (type-only is enough), the kernel its wiring, a leaf a layer above, or a library module the CLI',
+    () => {
+      const r = cruise(
+        copyWith({
+          'spec/spec-types.ts': "import type { ServiceModel } from '../model/model-types.js';\nexport type _M = ServiceModel;",
+          'runtime/runtime-errors.ts': "import '../runtime/service/runtime-service.js';",
+          'diagnostics/diagnostics-format.ts': "import '../check/check-rules.js';",
+          'runtime/auth/auth-jwt.ts': "import '../../cli/cli-auth-options.js';",
+          'export/export-json-schema.ts': "import '../model/model-builder.js';",
+        }),
+      );
+      expect(r.status).not.toBe(0);
+      expect(r.out).toContain('error layer-spec: src/spec/spec-types.ts → src/model/model-types.ts');
+      expect(r.out).toMatch(/error no-circular: src\/(spec|model)\/\S+ → /);
+      expect(r.out).toContain('error layer-kernel: src/runtime/runtime-errors.ts → src/runtime/service/runtime-service.ts');
+      expect(r.out).toContain('error layer-diagnostics: src/diagnostics/diagnostics-format.ts → src/check/check-rules.ts');
+      expect(r.out).toContain('error command-line-only-in-cli: src/runtime/auth/auth-jwt.ts → src/cli/cli-auth-options.ts');
+      expect(r.out).toContain('error model-built-only-by-the-front-end: src/export/export-json-schema.ts → src/model/model-builder.ts');
+    },
+    CRUISE_TIMEOUT,
+  );
 
   it('place every module of src/ in exactly one layer', () => {
     const { LAYERS } = createRequire(import.meta.url)(CONFIG) as { LAYERS: Record<string, [string, string[]]> };
-    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+      );
     const unplaced = files(join(ROOT, 'src'))
       .map((f) => relative(ROOT, f).split('\\').join('/'))
       .filter((f) => Object.values(LAYERS).filter(([path]) => new RegExp(path).test(f)).length !== 1);
@@ -85,7 +100,10 @@ describe('the layer rules (dependency-cruiser in npm run lint)', () => {
     const doc = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
     const section = doc.slice(doc.indexOf('## Layers'), doc.indexOf('\n## ', doc.indexOf('## Layers') + 1));
     const rows = [...section.matchAll(/^\| `([a-z]+)` \| [^|]+ \| ([^|]+) \|$/gm)].map((m) => [m[1], m[2]!.trim()]);
-    const expected = Object.entries(LAYERS).map(([name, [, may]]) => [name, may.includes('*') ? 'any layer' : may.length === 0 ? 'nothing' : may.map((m) => `\`${m}\``).join(', ')]);
+    const expected = Object.entries(LAYERS).map(([name, [, may]]) => [
+      name,
+      may.includes('*') ? 'any layer' : may.length === 0 ? 'nothing' : may.map((m) => `\`${m}\``).join(', '),
+    ]);
     expect(rows).toEqual(expected);
   });
 });

@@ -121,4 +121,3 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   for (const e of sorted) out = out.slice(0, offsetOf(out, e.range.start)) + e.newText + out.slice(offsetOf(out, e.range.end));
   return out;
 }
-

@@ -54,7 +54,13 @@ describe('diagnostics equal check --format json', { timeout: 120_000 }, () => {
     expect(SPECS.length).toBeGreaterThan(20);
     let compared = 0;
     for (const path of SPECS) {
-      const expected = (await checkJson(path)).map((d): [string, number, string, number, number] => [d.code, SEVERITY[d.severity], d.message, d.line ?? 1, d.column ?? 1]);
+      const expected = (await checkJson(path)).map((d): [string, number, string, number, number] => [
+        d.code,
+        SEVERITY[d.severity],
+        d.message,
+        d.line ?? 1,
+        d.column ?? 1,
+      ]);
       const got = bySeverity(await client.open(uriOf(path), readFileSync(path, 'utf8'))).map(asCheck);
       expect(got, relative(ROOT, path)).toEqual(expected);
       compared += expected.length;
@@ -75,7 +81,11 @@ describe('diagnostics equal check --format json', { timeout: 120_000 }, () => {
     const line = typo.split('\n')[d.range.start.line]!;
     expect(line.slice(d.range.start.character, d.range.end.character)).toBe('Custmer');
     // The did-you-mean as a quick fix.
-    const actions = (await client.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } })) as CodeAction[];
+    const actions = (await client.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range: d.range,
+      context: { diagnostics: [d] },
+    })) as CodeAction[];
     const fix = actions.find((a) => a.title === 'Change to `Customer`')!;
     expect(fix.isPreferred).toBe(true);
     const edit = fix.edit!.changes![uri]![0]!;
@@ -92,7 +102,13 @@ describe('diagnostics equal check --format json', { timeout: 120_000 }, () => {
     await client.open(uri, readFileSync(path, 'utf8'));
     const got = bySeverity(await client.change(uri, broken)).map(asCheck);
     const r = await runCli(['check', '-', '--format', 'json'], { input: broken });
-    const expected = (JSON.parse(r.stdout) as { diagnostics: CheckDiagnostic[] }).diagnostics.map((d) => [d.code, SEVERITY[d.severity], d.message, d.line ?? 1, d.column ?? 1]);
+    const expected = (JSON.parse(r.stdout) as { diagnostics: CheckDiagnostic[] }).diagnostics.map((d) => [
+      d.code,
+      SEVERITY[d.severity],
+      d.message,
+      d.line ?? 1,
+      d.column ?? 1,
+    ]);
     expect(expected.length).toBeGreaterThan(0);
     expect(expected[0]![0]).toBe('yaml-syntax');
     expect(got).toEqual(expected);

@@ -66,7 +66,10 @@ describe('go to definition and references', { timeout: 60_000 }, () => {
     const scope = (await client.connection.sendRequest(DefinitionRequest.type, at('scopes: ["orders:read"]', 10))) as Location;
     expect(textAt(ordersText, scope)).toBe('orders:read');
     expect(scope.range.start.line).toBe(positionOf(ordersText, '    "orders:read": Read orders.').line);
-    const refs = (await client.connection.sendRequest(ReferencesRequest.type, { ...at('    invalid_transition:\n', 4), context: { includeDeclaration: false } }))!;
+    const refs = (await client.connection.sendRequest(ReferencesRequest.type, {
+      ...at('    invalid_transition:\n', 4),
+      context: { includeDeclaration: false },
+    }))!;
     expect(refs.length).toBe(3);
     for (const r of refs) expect(textAt(ordersText, r)).toBe('invalid_transition');
   });
@@ -86,8 +89,12 @@ describe('rename', { timeout: 60_000 }, () => {
   });
 
   it('refuses a name that would clash', async () => {
-    await expect(client.connection.sendRequest(RenameRequest.type, { ...at('resource: Customer', 12), newName: 'Order' })).rejects.toThrow(/resource `Order` already exists/);
-    await expect(client.connection.sendRequest(RenameRequest.type, { ...at('to: paid', 4), newName: 'shipped' })).rejects.toThrow(/state `shipped` already exists in Order/);
+    await expect(client.connection.sendRequest(RenameRequest.type, { ...at('resource: Customer', 12), newName: 'Order' })).rejects.toThrow(
+      /resource `Order` already exists/,
+    );
+    await expect(client.connection.sendRequest(RenameRequest.type, { ...at('to: paid', 4), newName: 'shipped' })).rejects.toThrow(
+      /state `shipped` already exists in Order/,
+    );
   });
 });
 
@@ -145,7 +152,9 @@ describe('completion', { timeout: 60_000 }, () => {
   });
 
   it('an unparseable file keeps the last good names', async () => {
-    const text = ordersText.replace('      resource: Customer\n      summary: Read one customer.', '      resource: \n      summary: Read one customer.') + '\nbroken: [\n';
+    const text =
+      ordersText.replace('      resource: Customer\n      summary: Read one customer.', '      resource: \n      summary: Read one customer.') +
+      '\nbroken: [\n';
     const items = await complete(text, positionOf(text, '      resource: \n      summary: Read one customer.', 16));
     expect(items.map((i) => i.label)).toContain('Customer');
   });
@@ -154,7 +163,11 @@ describe('completion', { timeout: 60_000 }, () => {
 describe('document symbols', { timeout: 60_000 }, () => {
   it('an outline by the nine parts, names under each', async () => {
     const symbols = (await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
-    expect(symbols.map((s) => s.name)).toEqual(['purpose', 'resources', 'states', 'endpoints', 'authentication', 'events', 'errors', 'limits', 'versioning'].filter((p) => new RegExp(`^${p}:`, 'm').test(ordersText)));
+    expect(symbols.map((s) => s.name)).toEqual(
+      ['purpose', 'resources', 'states', 'endpoints', 'authentication', 'events', 'errors', 'limits', 'versioning'].filter((p) =>
+        new RegExp(`^${p}:`, 'm').test(ordersText),
+      ),
+    );
     const resources = symbols.find((s) => s.name === 'resources')!;
     expect(resources.children!.map((c) => c.name)).toEqual(['Customer', 'Order']);
     expect(resources.children![0]!.children!.map((c) => c.name)).toContain('email');
@@ -169,7 +182,11 @@ describe('code actions', { timeout: 60_000 }, () => {
     const diagnostics = await client.change(uri, text);
     const d = diagnostics.find((x) => x.code === code)!;
     expect(d, code).toBeDefined();
-    const actions = (await client.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } })) as CodeAction[];
+    const actions = (await client.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range: d.range,
+      context: { diagnostics: [d] },
+    })) as CodeAction[];
     return { d, actions };
   };
   afterAll(async () => {
@@ -207,7 +224,11 @@ describe('on the library example too', { timeout: 60_000 }, () => {
     });
     let checked = 0;
     for (const s of all.filter((x) => x.detail !== undefined && !x.detail.startsWith('part') && x.detail !== 'state machine')) {
-      const refs = (await client.connection.sendRequest(ReferencesRequest.type, { textDocument: { uri: luri }, position: s.selectionRange.start, context: { includeDeclaration: true } }))!;
+      const refs = (await client.connection.sendRequest(ReferencesRequest.type, {
+        textDocument: { uri: luri },
+        position: s.selectionRange.start,
+        context: { includeDeclaration: true },
+      }))!;
       for (const r of refs) {
         const def = (await client.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: luri }, position: r.range.start })) as Location;
         expect(def.range, `${s.detail} ${s.name}`).toEqual(s.selectionRange);

@@ -20,10 +20,22 @@ function specsUnder(dir: string): string[] {
   });
 }
 
-const SPECS = [...specsUnder(join(ROOT, 'examples')), ...specsUnder(join(ROOT, 'test', 'fixtures'))].filter((p) => /^servicespec: 1$/m.test(readFileSync(p, 'utf8')));
+const SPECS = [...specsUnder(join(ROOT, 'examples')), ...specsUnder(join(ROOT, 'test', 'fixtures'))].filter((p) =>
+  /^servicespec: 1$/m.test(readFileSync(p, 'utf8')),
+);
 
 /** A fresh name in the style of its kind, so no name-style warning appears or goes away. */
-const FRESH: Record<string, string> = { resource: 'ZzRenamed', field: 'zz_renamed', state: 'zz_renamed', transition: 'zz_renamed', scheme: 'zz_renamed', scope: 'zz:renamed', 'error code': 'zz_renamed', event: 'zz.renamed', operation: 'zzRenamed' };
+const FRESH: Record<string, string> = {
+  resource: 'ZzRenamed',
+  field: 'zz_renamed',
+  state: 'zz_renamed',
+  transition: 'zz_renamed',
+  scheme: 'zz_renamed',
+  scope: 'zz:renamed',
+  'error code': 'zz_renamed',
+  event: 'zz.renamed',
+  operation: 'zzRenamed',
+};
 
 const findings = (text: string): string[] =>
   compileSpecText(text)

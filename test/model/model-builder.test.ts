@@ -128,7 +128,7 @@ describe('buildModel: the defaults the format defines, and only those', () => {
     expect('plural' in m.resources[0]!).toBe(false);
   });
 
-  it('an operation auth requirement: its own, else the default, else undefined; scopes are all required; no schemes means the default\'s, else every scheme', () => {
+  it("an operation auth requirement: its own, else the default, else undefined; scopes are all required; no schemes means the default's, else every scheme", () => {
     const m = model(yaml`
       servicespec: 1
       resources:
@@ -163,7 +163,9 @@ describe('buildModel: the defaults the format defines, and only those', () => {
         scopes: { a: A }
     `);
     expect(noDefault.authentication!.default).toEqual({ kind: 'required', schemes: ['key', 'jwt'], scopes: ['a'] });
-    const bare = model('servicespec: 1\nendpoints:\n  operations:\n    x: { method: GET, path: /x, action: custom, handler: x, response: { fields: { a: { type: string } } } }\n');
+    const bare = model(
+      'servicespec: 1\nendpoints:\n  operations:\n    x: { method: GET, path: /x, action: custom, handler: x, response: { fields: { a: { type: string } } } }\n',
+    );
     expect(bare.endpoints!.operations[0]!.auth).toBeUndefined();
     expect(bare.endpoints!.operations[0]!.authDeclared).toBe('none');
   });
@@ -245,12 +247,20 @@ describe('buildModel: the defaults the format defines, and only those', () => {
     `);
     expect(m.events!.kinds.map((k) => [k.name, k.triggers])).toEqual([
       ['a.created', [{ action: 'create', resource: 'A' }]],
-      ['a.changed', [{ action: 'update', resource: 'A' }, { action: 'delete', resource: 'A' }]],
+      [
+        'a.changed',
+        [
+          { action: 'update', resource: 'A' },
+          { action: 'delete', resource: 'A' },
+        ],
+      ],
     ]);
   });
 
   it('errors: byCondition maps each condition to the first code declaring it', () => {
-    const m = model('servicespec: 1\nerrors:\n  codes:\n    a: { status: 400, when: [validation] }\n    b: { status: 404, when: [missing_resource, route_not_found] }\n');
+    const m = model(
+      'servicespec: 1\nerrors:\n  codes:\n    a: { status: 400, when: [validation] }\n    b: { status: 404, when: [missing_resource, route_not_found] }\n',
+    );
     expect(m.errors!.byCondition).toEqual({ validation: 'a', missing_resource: 'b', route_not_found: 'b' });
     expect(m.errors!.body).toBeUndefined();
   });
@@ -293,9 +303,12 @@ describe('buildModel: the defaults the format defines, and only those', () => {
   it('path parameters are what /\\{([^{}]*)\\}/g matches, for any arrangement of braces (read without a regex)', () => {
     const byRegex = (p: string) => Array.from(p.matchAll(/\{([^{}]*)\}/g), (m) => m[1] ?? '');
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('{', '}', 'a', '/', '{id}', '}{', '{{x}'), { maxLength: 12 }).map((a) => a.join('')), (p) => {
+      fc.property(
+        fc.array(fc.constantFrom('{', '}', 'a', '/', '{id}', '}{', '{{x}'), { maxLength: 12 }).map((a) => a.join('')),
+        (p) => {
           expect(getPathParams(p)).toEqual(byRegex(p));
-        }),
+        },
+      ),
       { numRuns: 3000 },
     );
     expect(getPathParams('/a/{{x}/{}/{y')).toEqual(['x', '']);

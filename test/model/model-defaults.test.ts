@@ -11,14 +11,20 @@ import type { SpecDocument } from '../../src/spec/spec-types.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Files of src/ that write `literal` as a string literal of code (single quotes or backticks; "x" is prose), comments left out. */
 function filesWriting(literal: string): string[] {
   const quoted = new RegExp(`(['\`])${literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\1`);
   return sources(join(ROOT, 'src'))
-    .filter((f) => readFileSync(f, 'utf8').split('\n').some((line) => !/^\s*(\/\/|\*|\/\*)/.test(line) && quoted.test(line)))
+    .filter((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .some((line) => !/^\s*(\/\/|\*|\/\*)/.test(line) && quoted.test(line)),
+    )
     .map((f) => relative(ROOT, f).split('\\').join('/'));
 }
 
@@ -35,7 +41,8 @@ describe('format facts are written once', () => {
   });
 
   it('the idempotency header is the spec’s, else the format default', () => {
-    const doc = (header?: string): SpecDocument => ({ format: 'servicespec/1', endpoints: { idempotency: header === undefined ? {} : { header } } }) as unknown as SpecDocument;
+    const doc = (header?: string): SpecDocument =>
+      ({ format: 'servicespec/1', endpoints: { idempotency: header === undefined ? {} : { header } } }) as unknown as SpecDocument;
     expect(getIdempotencyHeader(buildModel(doc()))).toBe(DEFAULT_IDEMPOTENCY_HEADER);
     expect(getIdempotencyHeader(buildModel(doc('X-Request-Key')))).toBe('X-Request-Key');
   });

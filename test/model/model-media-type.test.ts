@@ -5,7 +5,12 @@ import { createMediaTypeReader, fillMediaType, getMediaTypeTemplateProblem, pars
 
 describe('a media type template', () => {
   it('is usable with {version} once, in the subtype or a parameter value, as a JSON type', () => {
-    for (const t of ['application/vnd.garden.v{version}+json', 'application/json; version={version}', 'application/vnd.x+json;v="{version}"', 'application/json; charset=utf-8; v={version}']) {
+    for (const t of [
+      'application/vnd.garden.v{version}+json',
+      'application/json; version={version}',
+      'application/vnd.x+json;v="{version}"',
+      'application/json; charset=utf-8; v={version}',
+    ]) {
       expect(getMediaTypeTemplateProblem(t)).toBeUndefined();
     }
   });

@@ -54,12 +54,67 @@ describe('getRoutes on orders.yaml', () => {
       'POST /orders': [...ANY, ...BODY, ...AUTH, 'rate_limited', 'timeout', 'reference_not_found', 'unsupported_version', ...IDEM],
       'GET /orders/{id}': [...ANY, 'missing_resource', ...AUTH, 'not_owner', 'rate_limited', 'timeout', 'unsupported_version'],
       'GET /orders': [...ANY, 'validation', ...AUTH, 'rate_limited', 'timeout', 'unsupported_version'],
-      'PATCH /orders/{id}': [...ANY, ...BODY, 'missing_resource', ...AUTH, 'not_owner', 'rate_limited', 'timeout', 'reference_not_found', 'unsupported_version', ...IDEM],
-      'PUT /orders/{id}': [...ANY, ...BODY, 'missing_resource', ...AUTH, 'not_owner', 'rate_limited', 'timeout', 'reference_not_found', 'unsupported_version', ...IDEM],
+      'PATCH /orders/{id}': [
+        ...ANY,
+        ...BODY,
+        'missing_resource',
+        ...AUTH,
+        'not_owner',
+        'rate_limited',
+        'timeout',
+        'reference_not_found',
+        'unsupported_version',
+        ...IDEM,
+      ],
+      'PUT /orders/{id}': [
+        ...ANY,
+        ...BODY,
+        'missing_resource',
+        ...AUTH,
+        'not_owner',
+        'rate_limited',
+        'timeout',
+        'reference_not_found',
+        'unsupported_version',
+        ...IDEM,
+      ],
       'DELETE /orders/{id}': [...ANY, 'body_too_large', 'missing_resource', ...AUTH, 'not_owner', 'rate_limited', 'timeout', 'unsupported_version', ...IDEM],
-      'POST /orders/{id}/pay': [...ANY, ...BODY, 'missing_resource', 'illegal_transition', ...AUTH, 'not_owner', 'rate_limited', 'timeout', 'unsupported_version', ...IDEM],
-      'POST /orders/{id}/ship': [...ANY, ...BODY, 'missing_resource', 'illegal_transition', ...AUTH, 'not_owner', 'rate_limited', 'timeout', 'unsupported_version', ...IDEM],
-      'POST /orders/{id}/cancel': [...ANY, ...BODY, 'missing_resource', 'illegal_transition', ...AUTH, 'not_owner', 'rate_limited', 'timeout', 'unsupported_version', ...IDEM],
+      'POST /orders/{id}/pay': [
+        ...ANY,
+        ...BODY,
+        'missing_resource',
+        'illegal_transition',
+        ...AUTH,
+        'not_owner',
+        'rate_limited',
+        'timeout',
+        'unsupported_version',
+        ...IDEM,
+      ],
+      'POST /orders/{id}/ship': [
+        ...ANY,
+        ...BODY,
+        'missing_resource',
+        'illegal_transition',
+        ...AUTH,
+        'not_owner',
+        'rate_limited',
+        'timeout',
+        'unsupported_version',
+        ...IDEM,
+      ],
+      'POST /orders/{id}/cancel': [
+        ...ANY,
+        ...BODY,
+        'missing_resource',
+        'illegal_transition',
+        ...AUTH,
+        'not_owner',
+        'rate_limited',
+        'timeout',
+        'unsupported_version',
+        ...IDEM,
+      ],
       'POST /quotes': [...ANY, ...BODY, 'not_implemented', 'rate_limited', 'timeout', 'unsupported_version', ...IDEM],
       'POST /oauth/token': ['validation', 'malformed_request', 'invalid_credential', 'missing_scope', 'rate_limited', 'internal', 'headers_too_large'],
       'GET /events': [...ANY, 'validation', ...AUTH, 'rate_limited', 'unsupported_version'],
@@ -125,7 +180,12 @@ describe('getRoutes: versions and built-in routes', () => {
     expect(routes[0]!.routerPath).toBe('/v:version/books');
     expect(routes[0]!.pathParams).toEqual(['version']);
     expect(routes.find((r) => r.kind === 'stream')).toMatchObject({ path: '/v{version}/events' });
-    expect(routes.filter((r) => r.kind === 'webhooks').map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v{version}/webhooks', 'GET /v{version}/webhooks', 'DELETE /v{version}/webhooks/{id}', 'POST /v{version}/webhooks/{id}/rotate']);
+    expect(routes.filter((r) => r.kind === 'webhooks').map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /v{version}/webhooks',
+      'GET /v{version}/webhooks',
+      'DELETE /v{version}/webhooks/{id}',
+      'POST /v{version}/webhooks/{id}/rotate',
+    ]);
   });
 
   it('a query placement adds the version parameter to every operation', () => {
@@ -148,7 +208,16 @@ describe('getRoutes: versions and built-in routes', () => {
   });
 
   it('conditions that no code declares are listed', () => {
-    const m = compileSpecText('servicespec: 1\nresources:\n  A:\n    fields:\n      id: { type: uuid }\nendpoints:\n  operations:\n    getA: { method: GET, path: "/a/{id}", action: read, resource: A }\n').model!;
-    expect(getUndeclaredConditions(m).sort()).toEqual(['headers_too_large', 'internal', 'malformed_request', 'method_not_allowed', 'missing_resource', 'route_not_found']);
+    const m = compileSpecText(
+      'servicespec: 1\nresources:\n  A:\n    fields:\n      id: { type: uuid }\nendpoints:\n  operations:\n    getA: { method: GET, path: "/a/{id}", action: read, resource: A }\n',
+    ).model!;
+    expect(getUndeclaredConditions(m).sort()).toEqual([
+      'headers_too_large',
+      'internal',
+      'malformed_request',
+      'method_not_allowed',
+      'missing_resource',
+      'route_not_found',
+    ]);
   });
 });

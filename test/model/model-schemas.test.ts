@@ -2,7 +2,15 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { getResource } from '../../src/model/model-lookup.js';
-import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, isWritable, type JsonSchema, type SchemaView } from '../../src/model/model-schemas.js';
+import {
+  getFieldSchema,
+  getResourceSchema,
+  getShapeSchema,
+  getTransitionSchema,
+  isWritable,
+  type JsonSchema,
+  type SchemaView,
+} from '../../src/model/model-schemas.js';
 import { compileSpecFile, compileSpecText } from '../../src/program.js';
 import { yaml } from '../check/helpers.js';
 
@@ -106,7 +114,15 @@ describe('getResourceSchema views of Order (orders.yaml)', () => {
     expect(s.description).toBe(order.description);
 
     const v = compile(s);
-    const body = { ...validCreate, id: ID, status: 'pending', tracking_number: null, owner: 'user-1', created_at: '2026-11-01T10:00:00Z', updated_at: '2026-11-01T10:00:00Z' };
+    const body = {
+      ...validCreate,
+      id: ID,
+      status: 'pending',
+      tracking_number: null,
+      owner: 'user-1',
+      created_at: '2026-11-01T10:00:00Z',
+      updated_at: '2026-11-01T10:00:00Z',
+    };
     expect(v(body)).toBe(true);
     expect(v({ ...body, status: 'lost' })).toBe(false);
     expect(v({ ...body, created_at: 'yesterday' })).toBe(false);
@@ -131,7 +147,11 @@ describe('getResourceSchema views of Order (orders.yaml)', () => {
     const id = order.fields.find((x) => x.name === 'id')!;
     const customer = order.fields.find((x) => x.name === 'customer')!;
     expect([isWritable(order, id, 'response'), isWritable(order, id, 'create')]).toEqual([true, false]);
-    expect([isWritable(order, customer, 'create'), isWritable(order, customer, 'update'), isWritable(order, customer, 'replace')]).toEqual([true, false, false]);
+    expect([isWritable(order, customer, 'create'), isWritable(order, customer, 'update'), isWritable(order, customer, 'replace')]).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 });
 

@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { getFieldHistory, getVersionDifferences, getVersionModel } from '../../src/model/model-versions.js';
 import { compileSpecText } from '../../src/program.js';
 
-type Change = { rename_field: { resource: 'Note'; from: string; to: string } } | { add_field: { resource: 'Note'; field: string } } | { remove_field: { resource: 'Note'; field: string } };
+type Change =
+  | { rename_field: { resource: 'Note'; from: string; to: string } }
+  | { add_field: { resource: 'Note'; field: string } }
+  | { remove_field: { resource: 'Note'; field: string } };
 
 /** One step from an older version to the next newer one, drawn as choices applied to the newer field set. */
 const stepArb = fc.array(fc.record({ kind: fc.constantFrom('rename', 'add', 'remove'), pick: fc.nat() }), { maxLength: 4 });
@@ -93,8 +96,12 @@ describe('version chains (property)', () => {
           const history = getFieldHistory(model, version, 'Note');
           for (const n of expected) expect(chain.fields[0]!.includes(n) || history.some((e) => e.old === n)).toBe(true);
           const d = getVersionDifferences(model, version)!;
-          expect(new Set(d.fields.flatMap((f) => (f.old !== undefined ? [f.old] : [])))).toEqual(new Set(expected.filter((n) => !chain.fields[0]!.includes(n))));
-          expect(new Set(d.fields.flatMap((f) => (f.now !== undefined ? [f.now] : [])))).toEqual(new Set(chain.fields[0]!.filter((n) => !expected.includes(n))));
+          expect(new Set(d.fields.flatMap((f) => (f.old !== undefined ? [f.old] : [])))).toEqual(
+            new Set(expected.filter((n) => !chain.fields[0]!.includes(n))),
+          );
+          expect(new Set(d.fields.flatMap((f) => (f.now !== undefined ? [f.now] : [])))).toEqual(
+            new Set(chain.fields[0]!.filter((n) => !expected.includes(n))),
+          );
         });
       }),
       { numRuns: 150 },

@@ -84,7 +84,10 @@ endpoints:
 `;
 
 describe('outsider: check', () => {
-  const errorsOf = (text: string) => compileSpecText(text).diagnostics.filter((d) => d.severity === 'error').map((d) => d.code);
+  const errorsOf = (text: string) =>
+    compileSpecText(text)
+      .diagnostics.filter((d) => d.severity === 'error')
+      .map((d) => d.code);
 
   it('control: a filter on a string field checks', () => {
     expect(errorsOf(FILTERS.replace('FILTER', 'name'))).toEqual([]);
@@ -146,7 +149,10 @@ versioning:
       .replace('KEY_IN', o.keyIn ?? 'header')
       .replace('KEY_NAME', o.keyName ?? 'X-Key')
       .replace('IDEMPOTENCY', o.idempotency ?? '');
-  const errorsOf = (text: string) => compileSpecText(text).diagnostics.filter((d) => d.severity === 'error').map((d) => d.code);
+  const errorsOf = (text: string) =>
+    compileSpecText(text)
+      .diagnostics.filter((d) => d.severity === 'error')
+      .map((d) => d.code);
 
   it('control: distinct names check', () => {
     expect(errorsOf(spec({}))).toEqual([]);

@@ -90,7 +90,10 @@ describe('outsider: the event envelope against the exports', () => {
   // Expected: the webhook request body schema accepts the event the service delivers (the same envelope).
   it('the OpenAPI webhook request body accepts the event the service sends', () => {
     const doc = exportOpenApi(model).document as Record<string, unknown>;
-    const validate = validator({ components: doc.components, webhooks: doc.webhooks }, '/webhooks/thing.created/post/requestBody/content/application~1json/schema');
+    const validate = validator(
+      { components: doc.components, webhooks: doc.webhooks },
+      '/webhooks/thing.created/post/requestBody/content/application~1json/schema',
+    );
     expect(validate(envelope), JSON.stringify(validate.errors)).toBe(true);
   });
   // src/export/export-client.ts:447: the generated client types an event as `{ …, data: EventPayloads[K] }`, so
@@ -102,7 +105,6 @@ describe('outsider: the event envelope against the exports', () => {
     expect(line).toMatch(/data: \{ object: EventPayloads\[K\]/);
   });
 });
-
 
 const VERSIONED = `
 servicespec: 1

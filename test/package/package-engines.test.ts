@@ -40,7 +40,10 @@ describe('Node support', () => {
 
   it('names every runtime dependency that declares a Node newer than the floor', () => {
     const above = Object.entries(lock.packages)
-      .filter(([path, e]) => path !== '' && e.dev !== true && e.optional !== true && e.engines && !Array.isArray(e.engines) && e.engines.node && !admitsFloor(e.engines.node))
+      .filter(
+        ([path, e]) =>
+          path !== '' && e.dev !== true && e.optional !== true && e.engines && !Array.isArray(e.engines) && e.engines.node && !admitsFloor(e.engines.node),
+      )
       .map(([path, e]) => `${path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)}@${e.version}`);
     expect(above).toEqual(['cookie@2.0.2']);
     for (const name of above) expect(section).toContain(`**${name}**`);

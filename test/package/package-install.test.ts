@@ -62,7 +62,10 @@ describe('install from a tarball into a fresh project', () => {
     const project = join(dir, 'project');
     await exec('mkdir', [project]);
     copyFileSync(join(dir, tarball), join(project, tarball));
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fresh-project', version: '1.0.0', private: true, dependencies: { servicespec: `file:${tarball}` } }));
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'fresh-project', version: '1.0.0', private: true, dependencies: { servicespec: `file:${tarball}` } }),
+    );
     writeFileSync(join(project, 'package-lock.json'), JSON.stringify(getConsumerLock(tarball)));
     const env = { ...process.env, NO_COLOR: '1', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
     await exec(NPM, ['ci', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: project, env, timeout: 120_000 });

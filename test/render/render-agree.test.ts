@@ -23,13 +23,18 @@ function yamlFiles(dir: string): string[] {
 /** The specs of examples/ and test/fixtures/ that compile (OpenAPI inputs and broken specs are not specs to document). */
 const SPECS = [...yamlFiles(join(ROOT, 'examples')), ...yamlFiles(join(ROOT, 'test', 'fixtures'))].flatMap((file) => {
   const compiled = compileSpecFile(file);
-  return compiled.model && !hasErrors(compiled.diagnostics) && (compiled.model.endpoints?.operations.length ?? 0) > 0 ? [{ file: relative(ROOT, file), model: compiled.model }] : [];
+  return compiled.model && !hasErrors(compiled.diagnostics) && (compiled.model.endpoints?.operations.length ?? 0) > 0
+    ? [{ file: relative(ROOT, file), model: compiled.model }]
+    : [];
 });
 
 function deref(doc: JsonObject, value: unknown): JsonObject {
   const r = (value as JsonObject).$ref as string | undefined;
   if (r === undefined) return value as JsonObject;
-  return r.split('/').slice(1).reduce((o: unknown, k) => (o as JsonObject)[k], doc) as JsonObject;
+  return r
+    .split('/')
+    .slice(1)
+    .reduce((o: unknown, k) => (o as JsonObject)[k], doc) as JsonObject;
 }
 
 /** Operation id → its row of the document's Operations table, cells by header. */
@@ -58,7 +63,9 @@ describe('document and OpenAPI export agree on errors and headers', () => {
     const rows = documentRows(renderMarkdown(model));
     const doc = exportOpenApi(model).document as JsonObject;
     const operations = new Map<string, JsonObject>();
-    for (const item of Object.values(doc.paths as JsonObject)) for (const op of Object.values(item as JsonObject)) if (typeof op === 'object' && op && 'operationId' in op) operations.set((op as JsonObject).operationId as string, op as JsonObject);
+    for (const item of Object.values(doc.paths as JsonObject))
+      for (const op of Object.values(item as JsonObject))
+        if (typeof op === 'object' && op && 'operationId' in op) operations.set((op as JsonObject).operationId as string, op as JsonObject);
     for (const o of model.endpoints?.operations ?? []) {
       const row = rows.get(o.id);
       const op = operations.get(o.id);

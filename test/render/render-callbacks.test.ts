@@ -20,7 +20,9 @@ describe('callbacks in the document', () => {
 
   it('the docs console shows them on the create', () => {
     const html = renderConsole(compileSpecText(CALLBACK_SPEC).model!);
-    expect(html).toContain('<dt>Callbacks</dt><dd><code>onData</code>: the URL in <code>callbackUrl</code> receives <code>subscription.updated</code>, <code>subscription.cancelled</code> about the created object');
+    expect(html).toContain(
+      '<dt>Callbacks</dt><dd><code>onData</code>: the URL in <code>callbackUrl</code> receives <code>subscription.updated</code>, <code>subscription.cancelled</code> about the created object',
+    );
     expect(html.match(/<dt>Callbacks<\/dt>/g)).toHaveLength(1);
   });
 });

@@ -202,7 +202,8 @@ endpoints:
 describe('a state machine that does not name its field', () => {
   it('shows the resource\'s one state field as the state field, not "not shown"', () => {
     // Before: "- State field: not shown", though docs/format.md says the one state field holds the state.
-    const md = renderMarkdown(modelFromText(`servicespec: 1
+    const md = renderMarkdown(
+      modelFromText(`servicespec: 1
 resources:
   Jar:
     fields:
@@ -213,7 +214,8 @@ states:
     initial: full
     transitions:
       open: { from: full, to: opened }
-`));
+`),
+    );
     expect(md).toContain('- State field: `phase`');
     expect(md).not.toContain('State field: not shown');
   });

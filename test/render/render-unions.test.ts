@@ -7,7 +7,6 @@ import { renderHtml } from '../../src/render/render-html.js';
 import { renderMarkdown } from '../../src/render/render-markdown.js';
 import { UNION_SPEC } from '../support/union-spec.js';
 
-
 function model() {
   const c = compileSpecText(UNION_SPEC);
   expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
@@ -27,13 +26,15 @@ describe('the document shows unions and the error body roles', () => {
   it('Markdown: a union body, untagged, with each variant as its own table', () => {
     const md = renderMarkdown(model());
     expect(md).toContain('Request: union (untagged) of by_weight, by_volume, the variants below.');
-    expect(md).toMatch(/Variant `by_weight`\.\n\n\| Field \| Type \| Required \| Constraints \| Description \|\n\|[-| ]+\|\n\| `grams` \| integer \| yes \| at least 1 \| not shown \|/);
+    expect(md).toMatch(
+      /Variant `by_weight`\.\n\n\| Field \| Type \| Required \| Constraints \| Description \|\n\|[-| ]+\|\n\| `grams` \| integer \| yes \| at least 1 \| not shown \|/,
+    );
     expect(md).toContain('Variant `by_volume`.');
   });
 
   it("Markdown and HTML: the declared error body's roles and media type", () => {
     const md = renderMarkdown(model());
-    expect(md).toContain('- Code: `error_code` (the code\'s HTTP status: the field is a number)\n');
+    expect(md).toContain("- Code: `error_code` (the code's HTTP status: the field is a number)\n");
     expect(md).toContain('- Status: `status` (the HTTP status; found by its name, a format default)\n');
     expect(md).toContain("- Message: `why` (what went wrong, else the code's title)\n");
     expect(md).toContain('- Also filled: `errors` (the invalid inputs)\n');

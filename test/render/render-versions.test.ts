@@ -38,7 +38,9 @@ describe('what each supported version differs in', () => {
 
   it('names what a create of the older version gets or cannot do (the runtime fixture)', () => {
     const md = renderMarkdown(modelOf('test/runtime/fixtures/versioned.yaml'));
-    expect(md).toContain('| `createBook` (`POST /books`) | `name` for `title`, no `language` (its default `"en"` is stored) | `name` for `title`, no `language` |');
+    expect(md).toContain(
+      '| `createBook` (`POST /books`) | `name` for `title`, no `language` (its default `"en"` is stored) | `name` for `title`, no `language` |',
+    );
     expect(md).toContain('| `replaceBook` (`PUT /books/{id}`) | `name` for `title`, no `language` (left as stored) |');
     expect(md).toContain('| `createShelf` (`POST /shelves`) | refused: `code` came after version 1, is required and has no default | no `code` |');
   });
@@ -51,7 +53,9 @@ describe('what each supported version differs in', () => {
     const page = renderConsole(model);
     expect(page).toContain('What each supported version differs in');
     const createMember = page.slice(page.indexOf('id="op-createMember"'));
-    expect(createMember.slice(0, createMember.indexOf('</dl>'))).toContain('<dt>In older versions</dt><dd><code>1</code>: request <code>name</code> for <code>full_name</code>; answer <code>name</code> for <code>full_name</code></dd>');
+    expect(createMember.slice(0, createMember.indexOf('</dl>'))).toContain(
+      '<dt>In older versions</dt><dd><code>1</code>: request <code>name</code> for <code>full_name</code>; answer <code>name</code> for <code>full_name</code></dd>',
+    );
     const getBook = page.slice(page.indexOf('id="op-getBook"'));
     expect(getBook.slice(0, getBook.indexOf('</dl>'))).toContain('<code>1</code>: answer no <code>language</code>');
     // A spec with one version says nothing of the kind.
@@ -68,8 +72,12 @@ describe('what each supported version differs in', () => {
           const now = new Set(r.fields.map((f) => f.name));
           const then = new Set(vm.resources.find((x) => x.name === r.name)!.fields.map((f) => f.name));
           const mine = d.fields.filter((f) => f.resource === r.name);
-          expect(new Set([...then].filter((n) => !now.has(n))), `${file} ${s.version} ${r.name}`).toEqual(new Set(mine.flatMap((f) => (f.old !== undefined ? [f.old] : []))));
-          expect(new Set([...now].filter((n) => !then.has(n))), `${file} ${s.version} ${r.name}`).toEqual(new Set(mine.flatMap((f) => (f.now !== undefined ? [f.now] : []))));
+          expect(new Set([...then].filter((n) => !now.has(n))), `${file} ${s.version} ${r.name}`).toEqual(
+            new Set(mine.flatMap((f) => (f.old !== undefined ? [f.old] : []))),
+          );
+          expect(new Set([...now].filter((n) => !then.has(n))), `${file} ${s.version} ${r.name}`).toEqual(
+            new Set(mine.flatMap((f) => (f.now !== undefined ? [f.now] : []))),
+          );
         }
       }
     }
@@ -80,7 +88,12 @@ describe('a version in the media type, and default: oldest', () => {
   it('doc, the docs console and diff name the template, not a media type parameter', () => {
     const text = readFileSync(join(ROOT, NOTES), 'utf8');
     const old = compileSpecText(text.replace('default: current', 'default: oldest'), 'notes.yaml').model!;
-    const media = compileSpecText(text.replace('placement: { query: api_version }', 'placement: { media_type: "application/vnd.notes.v{version}+json" }').replace('default: current', 'default: oldest'), 'notes.yaml').model!;
+    const media = compileSpecText(
+      text
+        .replace('placement: { query: api_version }', 'placement: { media_type: "application/vnd.notes.v{version}+json" }')
+        .replace('default: current', 'default: oldest'),
+      'notes.yaml',
+    ).model!;
     const md = renderMarkdown(media);
     expect(md).toContain('media type `application/vnd.notes.v{version}+json` (Accept, and Content-Type for a body)');
     expect(md).not.toContain('media type parameter');

@@ -14,7 +14,10 @@ export interface ChildServer {
 
 /** Runs `servicespec serve` in a child process and waits until it listens. */
 export async function startChildServer(args: readonly string[], timeoutMs = 30_000): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', ...args, '--port', '0', '--log', 'warn'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', ...args, '--port', '0', '--log', 'warn'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   child.stdout!.resume();

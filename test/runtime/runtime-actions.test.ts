@@ -190,7 +190,12 @@ describe('versions', () => {
     expect(r.headers.get('deprecation')).toBe(`@${Date.parse('2026-01-01') / 1000}`);
     const dflt = await s.call('GET', `/projects/${projectId}`);
     expect(dflt.headers.get('api-version')).toBe('2');
-    const old = await s.call('POST', '/tickets', { project: projectId, summary: 'Old name', reporter: 'v1@example.com', labels: undefined }, { 'api-version': '1' });
+    const old = await s.call(
+      'POST',
+      '/tickets',
+      { project: projectId, summary: 'Old name', reporter: 'v1@example.com', labels: undefined },
+      { 'api-version': '1' },
+    );
     expect(old.status).toBe(201);
     expect(old.body.summary).toBe('Old name');
     expect(old.body).not.toHaveProperty('title');
@@ -206,7 +211,11 @@ describe('versions', () => {
     expect([oldRead.status, oldRead.headers.get('content-type'), oldRead.body.summary]).toEqual([200, 'application/json; charset=utf-8', 'Old name']);
     // An error in an older version keeps the problem type.
     const missing = await s.call('GET', '/tickets/01900000-0000-7000-8000-000000000000', undefined, { 'api-version': '1' });
-    expect([missing.status, missing.headers.get('content-type'), missing.body.code]).toEqual([404, expect.stringMatching(/^application\/problem\+json/), 'not_found']);
+    expect([missing.status, missing.headers.get('content-type'), missing.body.code]).toEqual([
+      404,
+      expect.stringMatching(/^application\/problem\+json/),
+      'not_found',
+    ]);
     const gone = await s.call('DELETE', `/tickets/${old.body.id}`, undefined, { 'api-version': '1' });
     expect([gone.status, gone.body]).toEqual([204, undefined]);
     const bad = await s.call('GET', `/projects/${projectId}`, undefined, { 'api-version': '7' });

@@ -110,8 +110,14 @@ describe('identifiers and routes', () => {
     expectProblem(await s.call('GET', '/tickets/not-a-uuid'), 404, 'not_found');
     expectProblem(await s.call('DELETE', '/tickets/not-a-uuid'), 404, 'not_found');
     expectProblem(await s.call('POST', '/tickets/not-a-uuid/start'), 404, 'not_found');
-    const doc = exportOpenApi(loadModel(TICKETS)).document as { paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema: Record<string, unknown>; description?: string }[] }>> };
-    for (const [path, method] of [['/tickets/{id}', 'get'], ['/tickets/{id}', 'delete'], ['/tickets/{id}/start', 'post']] as const) {
+    const doc = exportOpenApi(loadModel(TICKETS)).document as {
+      paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema: Record<string, unknown>; description?: string }[] }>>;
+    };
+    for (const [path, method] of [
+      ['/tickets/{id}', 'get'],
+      ['/tickets/{id}', 'delete'],
+      ['/tickets/{id}/start', 'post'],
+    ] as const) {
       const id = doc.paths[path]![method]!.parameters!.find((p) => p.in === 'path' && p.name === 'id')!;
       expect(id.schema).toEqual({ type: 'string' });
       expect(id.description).toMatch(/a UUID.*404 `not_found`/);
@@ -129,7 +135,11 @@ describe('identifiers and routes', () => {
     expect(r.headers.get('allow')).toBe('GET, HEAD, POST');
   });
   it('HEAD: a GET route answers it with the status and headers of GET and no body; a path without GET refuses it 405', async () => {
-    await s.call('POST', '/tickets', { project: (await s.call('POST', '/projects', { slug: 'head-1', name: 'H' })).body.id, title: 'h', reporter: 'a@example.com' });
+    await s.call('POST', '/tickets', {
+      project: (await s.call('POST', '/projects', { slug: 'head-1', name: 'H' })).body.id,
+      title: 'h',
+      reporter: 'a@example.com',
+    });
     for (const path of ['/tickets', '/tickets?limit=1', '/tickets/01900000-0000-7000-8000-000000000000']) {
       const get = await raw('GET', path);
       const head = await raw('HEAD', path);

@@ -17,7 +17,13 @@ describe('durability', () => {
     const db = `sqlite:${join(dir, 'tickets.db')}`;
     const args = [TICKETS, '--db', db, '--handlers', HANDLERS, '--allow-gaps'];
     const first = await startChildServer(args);
-    const project = (await (await fetch(`${first.url}/projects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'dur', name: 'Durable' }) })).json()) as { id: string };
+    const project = (await (
+      await fetch(`${first.url}/projects`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ slug: 'dur', name: 'Durable' }),
+      })
+    ).json()) as { id: string };
     const acknowledged: string[] = [];
     let killed = false;
     const creates = Array.from({ length: 1000 }, async (_, i) => {

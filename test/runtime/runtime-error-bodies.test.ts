@@ -108,7 +108,8 @@ interface Served {
 async function serve(model: ServiceModel, db: 'sqlite' | 'postgres'): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), 'servicespec-errbody-'));
   const schema = db === 'postgres' ? getTestSchemaUrl() : undefined;
-  const storage: Storage = schema !== undefined ? createPostgresStorage({ url: schema, poolSize: 2 }) : createSqliteStorage({ path: join(dir, 'service.db'), synchronous: 'normal' });
+  const storage: Storage =
+    schema !== undefined ? createPostgresStorage({ url: schema, poolSize: 2 }) : createSqliteStorage({ path: join(dir, 'service.db'), synchronous: 'normal' });
   // The key scheme's credentials are checked by a stand-in that refuses every request: only its refusal's body is tested.
   const authenticator: Authenticator = {
     authenticate(request) {

@@ -59,14 +59,26 @@ function normalise(a: Answer): string {
 /** Every path of the spec (its parameters the unknown id), every method, no body, a JSON body, a malformed one. */
 function getSweep(model: ServiceModel): Step[] {
   // The event stream is left out: its answer never ends (runtime-fast-paths covers the operations).
-  const paths = new Set(getRoutes(model).filter((r) => r.kind !== 'stream').map((r) => r.path.replace(/\{[^}]+\}/g, UNKNOWN)));
+  const paths = new Set(
+    getRoutes(model)
+      .filter((r) => r.kind !== 'stream')
+      .map((r) => r.path.replace(/\{[^}]+\}/g, UNKNOWN)),
+  );
   const steps: Step[] = [];
   for (const path of [...paths, '/nothing', '/_servicespec/health'])
     for (const method of METHODS)
       for (const body of [undefined, '{"name":"x"}', '{bad', '[]'])
         if (!((method === 'GET' || method === 'HEAD') && body !== undefined)) steps.push({ method, path, ...(body !== undefined ? { body } : {}) });
   for (const path of paths)
-    for (const variant of [`${path}/`, `${path}//`, `${path}/x`, `${path}?a=1&b=%zz`, path.toUpperCase(), path.replaceAll(UNKNOWN, 'a%2Fb'), path.replaceAll(UNKNOWN, '')])
+    for (const variant of [
+      `${path}/`,
+      `${path}//`,
+      `${path}/x`,
+      `${path}?a=1&b=%zz`,
+      path.toUpperCase(),
+      path.replaceAll(UNKNOWN, 'a%2Fb'),
+      path.replaceAll(UNKNOWN, ''),
+    ])
       for (const method of ['GET', 'POST', 'DELETE']) steps.push({ method, path: variant });
   return steps;
 }
@@ -81,10 +93,29 @@ const TICKET_SCRIPT: Step[] = [
   { method: 'POST', path: '/projects', body: json({ slug: 'beta', name: 'Beta' }), headers: { 'content-type': 'application/json; charset=latin1' } },
   { method: 'GET', path: '/projects/{P}' },
   { method: 'HEAD', path: '/projects/{P}' },
-  { method: 'POST', path: '/tickets', body: json({ project: '{P}', title: 'One', reporter: 'a@example.com', points: 3, labels: ['x', 'y'], meta: { source: 'web', weight: 1.5 }, resolution: null }), as: 'T1' },
+  {
+    method: 'POST',
+    path: '/tickets',
+    body: json({
+      project: '{P}',
+      title: 'One',
+      reporter: 'a@example.com',
+      points: 3,
+      labels: ['x', 'y'],
+      meta: { source: 'web', weight: 1.5 },
+      resolution: null,
+    }),
+    as: 'T1',
+  },
   { method: 'POST', path: '/tickets', body: json({ project: '{P}', title: 'Two', reporter: 'b@example.com', priority: 'high', points: 8 }), as: 'T2' },
   { method: 'POST', path: '/tickets', body: json({ project: '{P}', title: 'Three', reporter: 'c@example.com', priority: 'low' }), as: 'T3' },
-  { method: 'POST', path: '/tickets', body: json({ project: '{P}', summary: 'Old four', reporter: 'd@example.com' }), headers: { 'api-version': '1' }, as: 'T4' },
+  {
+    method: 'POST',
+    path: '/tickets',
+    body: json({ project: '{P}', summary: 'Old four', reporter: 'd@example.com' }),
+    headers: { 'api-version': '1' },
+    as: 'T4',
+  },
   { method: 'POST', path: '/tickets', body: json({ project: UNKNOWN, title: 'Nowhere', reporter: 'e@example.com' }) },
   { method: 'POST', path: '/tickets', body: json({ project: '{P}', title: 'Bad', reporter: 'not an email', points: -1, extra: true }) },
   { method: 'GET', path: '/tickets/{T1}' },
@@ -139,7 +170,12 @@ const PARCEL_SCRIPT: Step[] = [
 ];
 
 const ORDER_SCRIPT: Step[] = [
-  { method: 'POST', path: '/orders', body: json({ status: 'pending', amount: 100, currency: 'EUR', gift: true, lines: [{ sku: 'a', n: 2 }], note: null }), as: 'O1' },
+  {
+    method: 'POST',
+    path: '/orders',
+    body: json({ status: 'pending', amount: 100, currency: 'EUR', gift: true, lines: [{ sku: 'a', n: 2 }], note: null }),
+    as: 'O1',
+  },
   { method: 'POST', path: '/orders', body: json({ status: 'paid', amount: 5, currency: 'USD', gift: false }), headers: { 'idempotency-key': 'o2' }, as: 'O2' },
   { method: 'POST', path: '/orders', body: json({ status: 'paid', amount: 5, currency: 'USD', gift: false }), headers: { 'idempotency-key': 'o2' } },
   { method: 'POST', path: '/orders', body: json({ status: 'paid', amount: 6, currency: 'USD' }), headers: { 'idempotency-key': 'o2' } },
@@ -174,7 +210,9 @@ async function run(server: Running, steps: readonly Step[]): Promise<string[]> {
     const a = await send(server.url, step.method, path, step.headers ?? {}, step.body === undefined ? undefined : fill(step.body));
     if (step.as !== undefined && a.status < 300) ids.set(step.as, (JSON.parse(a.body) as { id: string }).id);
     if (a.status === 200 && a.body.startsWith('{"items"')) cursor = (JSON.parse(a.body) as { next_cursor: string | null }).next_cursor ?? undefined;
-    out.push(`${step.method} ${step.path}${step.headers ? ` ${JSON.stringify(step.headers)}` : ''}${step.body !== undefined ? ` ${step.body}` : ''}\n  ${normalise(a)}`);
+    out.push(
+      `${step.method} ${step.path}${step.headers ? ` ${JSON.stringify(step.headers)}` : ''}${step.body !== undefined ? ` ${step.body}` : ''}\n  ${normalise(a)}`,
+    );
   }
   return out;
 }

@@ -99,7 +99,9 @@ describe("Node's http server", () => {
   });
   it('an expectation other than 100-continue is ignored (was an empty 417)', async () => {
     const body = '{"title":"x"}';
-    const a = await one(`POST /estimates HTTP/1.1\r\nHost: x\r\nExpect: something\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    const a = await one(
+      `POST /estimates HTTP/1.1\r\nHost: x\r\nExpect: something\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
     expect([a.status, JSON.parse(a.body)]).toEqual([200, { points: 1 }]);
   });
   it('CONNECT → 404 not_found (was a dropped connection)', async () => {
@@ -107,7 +109,11 @@ describe("Node's http server", () => {
   });
   it('an unreadable request line or conflicting framing → 400 malformed_request', async () => {
     expectDeclared(await one('HELLO\r\n\r\n'), 400, 'malformed_request');
-    expectDeclared(await one('POST /tickets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'), 400, 'malformed_request');
+    expectDeclared(
+      await one('POST /tickets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'),
+      400,
+      'malformed_request',
+    );
   });
   it('headers over the limit → 431 headers_too_large', async () => {
     expectDeclared(await one(get('/tickets', `Host: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n`)), 431, 'headers_too_large');
@@ -116,7 +122,8 @@ describe("Node's http server", () => {
 
 describe('content handling', () => {
   it('a Content-Type that is not a media type → 415 where a body is read, 400 malformed_request where none is', async () => {
-    const send = (method: string, path: string) => one(`${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: not a type\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+    const send = (method: string, path: string) =>
+      one(`${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: not a type\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
     expectDeclared(await send('POST', '/tickets'), 415, 'unsupported_media_type');
     expectDeclared(await send('DELETE', '/tickets/01900000-0000-7000-8000-000000000000'), 400, 'malformed_request');
   });

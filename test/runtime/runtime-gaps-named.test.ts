@@ -14,7 +14,10 @@ import { specDocument } from '../check/spec-arbitrary.js';
 type Named = { item: string; where?: RegExp };
 const NAMED: readonly [RegExp, (m: RegExpExecArray) => Named | Named[]][] = [
   // Where no code names any condition, the report names that instead of each condition.
-  [/^error code for condition (\w+)/, (m) => [{ item: 'error code', where: new RegExp(`^condition ${m[1]}\\b`) }, { item: 'the conditions that produce errors' }, { item: 'error codes' }]],
+  [
+    /^error code for condition (\w+)/,
+    (m) => [{ item: 'error code', where: new RegExp(`^condition ${m[1]}\\b`) }, { item: 'the conditions that produce errors' }, { item: 'error codes' }],
+  ],
   [/^error body shape/, () => ({ item: 'error body shape' })],
   [/^operations: not shown/, () => ({ item: 'operations' })],
   [/^authentication requirement of /, () => ({ item: 'authentication requirement', where: /^(operations |event stream$)/ })],
@@ -46,7 +49,9 @@ function unnamed(text: string): string[] {
       continue;
     }
     const names = [rule[1](rule[0].exec(g.item)!)].flat();
-    const named = names.some(({ item, where }) => part.missing.some((m) => m.item === item && (where === undefined || (m.where !== undefined && where.test(m.where)))));
+    const named = names.some(({ item, where }) =>
+      part.missing.some((m) => m.item === item && (where === undefined || (m.where !== undefined && where.test(m.where)))),
+    );
     if (!named) out.push(`${g.part}: ${g.item}`);
   }
   return out;
@@ -96,7 +101,10 @@ describe('every gap serve refuses is named by gaps', () => {
   });
 
   it('a rate limit without a partition is named under limits', () => {
-    const text = WHOLE.replace('rate: [{ requests: 10, per: 1m, by: credential }]', 'rate: [{ requests: 10, per: 1m }]').replace('  timeout: 3s\n', '  timeout: 3s\n  failed_auth: { attempts: 5, per: 1m }\n');
+    const text = WHOLE.replace('rate: [{ requests: 10, per: 1m, by: credential }]', 'rate: [{ requests: 10, per: 1m }]').replace(
+      '  timeout: 3s\n',
+      '  timeout: 3s\n  failed_auth: { attempts: 5, per: 1m }\n',
+    );
     expect(unnamed(text)).toEqual([]);
     expect(getRuntimeGaps(compileSpecText(text, 'spec.yaml').model!).map((g) => g.part)).toEqual(['limits']);
   });

@@ -117,7 +117,10 @@ describe('authentication not shown (item 5)', () => {
     try {
       expect((await callJson(s.url, 'POST', '/notes', { text: 'x' })).status).toBe(201);
       expect(s.gaps()).toEqual([
-        expect.objectContaining({ gap: 'authentication requirement of operation createNote, operation listNotes: not shown', builtIn: 'serve them without a credential, as if they declared `auth: none`' }),
+        expect.objectContaining({
+          gap: 'authentication requirement of operation createNote, operation listNotes: not shown',
+          builtIn: 'serve them without a credential, as if they declared `auth: none`',
+        }),
       ]);
     } finally {
       await s.close();
@@ -152,24 +155,32 @@ describe('other values filled in silently before (item 6)', () => {
 
   it('the answer to a page size over the maximum', async () => {
     const m = model(without(FULL, ', over_max: reject'));
-    expect(await startError(m)).toEqual(['answer to a page size over the maximum (page_size.over_max): not shown (with --allow-gaps the runtime would refuse it as validation)']);
+    expect(await startError(m)).toEqual([
+      'answer to a page size over the maximum (page_size.over_max): not shown (with --allow-gaps the runtime would refuse it as validation)',
+    ]);
     expect(getGapReport(m).parts.find((p) => p.part === 'limits')!.missing).toContainEqual({ item: 'page sizes', where: 'answer over the maximum' });
   });
 
   it('the error body shape', async () => {
     const m = model(without(FULL, '  body: problem\n'));
-    expect(await startError(m)).toEqual(['error body shape: not shown (with --allow-gaps the runtime would answer errors as RFC 9457 problem details (application/problem+json))']);
+    expect(await startError(m)).toEqual([
+      'error body shape: not shown (with --allow-gaps the runtime would answer errors as RFC 9457 problem details (application/problem+json))',
+    ]);
   });
 
   it('the whole errors part: every condition and the body are named', async () => {
     const m = model(FULL.replace(/errors:[\s\S]*?limits:/, 'limits:'));
     const problems = await startError(m);
-    expect(problems).toContain('error body shape: not shown (with --allow-gaps the runtime would answer errors as RFC 9457 problem details (application/problem+json))');
+    expect(problems).toContain(
+      'error body shape: not shown (with --allow-gaps the runtime would answer errors as RFC 9457 problem details (application/problem+json))',
+    );
     expect(problems).toContain('error code for condition validation: not shown (with --allow-gaps the runtime would answer 422 with code "validation")');
   });
 
   it('format defaults are named by `gaps` as defaults, not gaps: idempotency header and operations, retry jitter, error titles', () => {
-    const m = model(`${FULL.replace('    e500: { status: 500, title: Server error,', '    e500: { status: 500,').replace('endpoints:\n', 'endpoints:\n  idempotency: { retention: 1h }\n')}authentication:\n  default: none\nevents:\n  delivery:\n    webhook: { signing: standard-webhooks, retries: [1s], timeout: 5s }\n  kinds:\n    note.created: { payload: { resource: Note }, on: [create] }\n`);
+    const m = model(
+      `${FULL.replace('    e500: { status: 500, title: Server error,', '    e500: { status: 500,').replace('endpoints:\n', 'endpoints:\n  idempotency: { retention: 1h }\n')}authentication:\n  default: none\nevents:\n  delivery:\n    webhook: { signing: standard-webhooks, retries: [1s], timeout: 5s }\n  kinds:\n    note.created: { payload: { resource: Note }, on: [create] }\n`,
+    );
     const report = getGapReport(m);
     const part = (name: string) => report.parts.find((p) => p.part === name)!;
     expect(part('endpoints').defaults).toEqual([

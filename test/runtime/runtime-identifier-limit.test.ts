@@ -33,7 +33,7 @@ describe('an integer identifier with a maximum, used up', () => {
   });
   afterAll(async () => s?.close());
 
-  it('answers internal (500, the declared code) past the maximum, not the client\'s validation error', async () => {
+  it("answers internal (500, the declared code) past the maximum, not the client's validation error", async () => {
     expect((await s.call('POST', '/seats', { row: 'A' })).body).toEqual({ id: 1, row: 'A' });
     expect((await s.call('POST', '/seats', { row: 'B' })).body).toEqual({ id: 2, row: 'B' });
     const third = await s.call('POST', '/seats', { row: 'C' });

@@ -16,7 +16,11 @@ describe('two instances starting together on one fresh database', () => {
   it('sign cursors with one secret: a page listed from one continues on the other', async () => {
     const model = loadModel(TICKETS);
     const path = join(dir, 'cursors.db');
-    const [a, b] = await Promise.all([0, 1].map(async () => createService(model, { storage: createSqliteStorage({ path, synchronous: 'normal' }), allowGaps: true, handlers: { estimate: () => ({ points: 1 }) } })));
+    const [a, b] = await Promise.all(
+      [0, 1].map(async () =>
+        createService(model, { storage: createSqliteStorage({ path, synchronous: 'normal' }), allowGaps: true, handlers: { estimate: () => ({ points: 1 }) } }),
+      ),
+    );
     try {
       const project = await a!.inject({ method: 'POST', url: '/projects', payload: { slug: 'core', name: 'Core' } });
       expect(project.statusCode).toBe(201);

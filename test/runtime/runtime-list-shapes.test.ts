@@ -37,12 +37,19 @@ beforeAll(async () => {
   const c = compileSpecText(SPEC);
   expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   service = await startService(c.model!);
-  for (const [name, tag] of [['a', 'x'], ['b', 'y'], ['c', 'x'], ['d', 'x'], ['e', 'y']]) expect((await service.call('POST', '/pets', { name, tag })).status).toBe(201);
+  for (const [name, tag] of [
+    ['a', 'x'],
+    ['b', 'y'],
+    ['c', 'x'],
+    ['d', 'x'],
+    ['e', 'y'],
+  ])
+    expect((await service.call('POST', '/pets', { name, tag })).status).toBe(201);
 });
 afterAll(async () => service?.close());
 
 const names = (items: { name: string }[]) => items.map((p) => p.name);
-const nextOf = (link: string | null) => (link === null ? null : /^<([^>]*)>; rel="next"$/.exec(link)?.[1] ?? 'malformed');
+const nextOf = (link: string | null) => (link === null ? null : (/^<([^>]*)>; rel="next"$/.exec(link)?.[1] ?? 'malformed'));
 
 describe('list shapes', () => {
   it('the default stays the cursor envelope', async () => {
@@ -95,7 +102,11 @@ describe('list shapes', () => {
 
   it('style none refuses, never cuts, a list with more objects than the largest page', async () => {
     const r = await service.call('GET', '/all/pets');
-    expect([r.status, r.body.code, r.body.detail]).toEqual([422, 'invalid', 'more than 3 objects match: a list without paging answers at most 3 (limits.page_size.max); narrow it with its filters']);
+    expect([r.status, r.body.code, r.body.detail]).toEqual([
+      422,
+      'invalid',
+      'more than 3 objects match: a list without paging answers at most 3 (limits.page_size.max); narrow it with its filters',
+    ]);
   });
 
   it.each([

@@ -117,7 +117,9 @@ describe('metrics of events: webhook deliveries, failures and the outbox', { tim
     // retries: [100ms, 200ms] in the fixture: three attempts to the failing receiver, the last one dead.
     const m = await until(async () => {
       const x = await scrape();
-      return x.get('servicespec_webhook_deliveries_total{outcome="dead"}') === 1 && x.get('servicespec_webhook_deliveries_total{outcome="delivered"}') === 1 ? x : undefined;
+      return x.get('servicespec_webhook_deliveries_total{outcome="dead"}') === 1 && x.get('servicespec_webhook_deliveries_total{outcome="delivered"}') === 1
+        ? x
+        : undefined;
     });
     expect(m.get('servicespec_webhook_deliveries_total{outcome="retry"}')).toBe(2);
     expect(m.get('servicespec_webhook_delivery_failures_total')).toBe(3);

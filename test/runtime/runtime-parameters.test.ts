@@ -70,7 +70,10 @@ afterAll(() => service.close());
 describe('declared query parameters and headers of a custom operation', () => {
   it('hands them to the handler typed, with defaults, undeclared ones as sent', async () => {
     const id = '0190a7e4-5b0c-7000-8000-000000000001';
-    const r = await service.call('GET', '/pods?limit=10&labelSelector=app%3Dweb&order=age&tag=a&tag=b&page%5Bsize%5D=5&other=x', undefined, { 'x-trace-id': id, 'X-Shards': '1, 2' });
+    const r = await service.call('GET', '/pods?limit=10&labelSelector=app%3Dweb&order=age&tag=a&tag=b&page%5Bsize%5D=5&other=x', undefined, {
+      'x-trace-id': id,
+      'X-Shards': '1, 2',
+    });
     expect(r.status).toBe(200);
     expect(seen?.query).toEqual({ limit: 10, labelSelector: 'app=web', watch: false, order: 'age', tag: ['a', 'b'], 'page[size]': 5, other: 'x' });
     expect(seen?.headers).toEqual({ 'X-Trace-Id': id, 'X-Shards': [1, 2] });
@@ -80,7 +83,9 @@ describe('declared query parameters and headers of a custom operation', () => {
     const r = await service.call('GET', '/pods?limit=0&watch=yes&order=size&tag=a&tag=b&tag=c&tag=d', undefined, { 'X-Trace-Id': 'nope' });
     expect(r.status).toBe(422);
     expect(r.body.code).toBe('invalid');
-    const byName = Object.fromEntries((r.body.errors as { parameter: string; in: string; message: string }[]).map((e) => [`${e.in} ${e.parameter}`, e.message]));
+    const byName = Object.fromEntries(
+      (r.body.errors as { parameter: string; in: string; message: string }[]).map((e) => [`${e.in} ${e.parameter}`, e.message]),
+    );
     expect(Object.keys(byName).sort()).toEqual(['header X-Trace-Id', 'query limit', 'query order', 'query tag', 'query watch']);
     expect(byName['query watch']).toBe('must be true or false');
     expect(byName['query order']).toBe('must be one of name, age');

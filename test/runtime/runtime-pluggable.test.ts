@@ -42,7 +42,11 @@ describe('examples/orders.yaml on a storage that answers only through promises, 
     const model = loadModel(fileURLToPath(new URL('../../examples/orders.yaml', import.meta.url)));
     const storage = promiseOnly(createSqliteStorage({ path: join(dir, 'orders.db'), synchronous: 'normal' }));
     const memory = createMemoryStore();
-    const rateLimitStore: RateLimitStore = { kind: 'memory', take: (key, requests, windowMs) => thenable(memory.take(key, requests, windowMs) as ReturnType<typeof memory.take> & object) as never, close: () => memory.close() };
+    const rateLimitStore: RateLimitStore = {
+      kind: 'memory',
+      take: (key, requests, windowMs) => thenable(memory.take(key, requests, windowMs) as ReturnType<typeof memory.take> & object) as never,
+      close: () => memory.close(),
+    };
     const authenticator = await createAuthenticator(model, storage, { allowGaps: true });
     const app = await createService(model, { storage, authenticator, rateLimitStore, allowGaps: true, handlers: { quote: () => ({}) } });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -51,7 +55,13 @@ describe('examples/orders.yaml on a storage that answers only through promises, 
       const headers = { 'x-api-key': key };
       const customer = await callJson(url, 'POST', '/customers', { name: 'Ann', email: 'ann@example.com' }, headers);
       expect(customer.status).toBe(201);
-      const body = { customer: customer.body.id, items: [{ sku: 'MUG-BLUE-350', quantity: 1, unit_price: 1299 }], amount: 1299, currency: 'EUR', shipping_address: { line1: 'Keizersgracht 1', city: 'Amsterdam', postal_code: '1015 CJ', country: 'NL' } };
+      const body = {
+        customer: customer.body.id,
+        items: [{ sku: 'MUG-BLUE-350', quantity: 1, unit_price: 1299 }],
+        amount: 1299,
+        currency: 'EUR',
+        shipping_address: { line1: 'Keizersgracht 1', city: 'Amsterdam', postal_code: '1015 CJ', country: 'NL' },
+      };
       const order = await callJson(url, 'POST', '/orders', body, headers);
       expect(order.status).toBe(201);
       const read = await callJson(url, 'GET', `/orders/${order.body.id}`, undefined, headers);
@@ -60,7 +70,9 @@ describe('examples/orders.yaml on a storage that answers only through promises, 
       const list = await callJson(url, 'GET', '/orders?limit=1', undefined, headers);
       expect(list.status).toBe(200);
       expect(list.body.items.map((o: { id: string }) => o.id)).toEqual([order.body.id]);
-      const bad = await callJson(url, 'GET', `/orders/${order.body.id}`, undefined, { 'x-api-key': `${key.slice(0, -1)}A` === key ? `${key.slice(0, -1)}B` : `${key.slice(0, -1)}A` });
+      const bad = await callJson(url, 'GET', `/orders/${order.body.id}`, undefined, {
+        'x-api-key': `${key.slice(0, -1)}A` === key ? `${key.slice(0, -1)}B` : `${key.slice(0, -1)}A`,
+      });
       expect({ status: bad.status, code: bad.body.code }).toEqual({ status: 401, code: 'unauthenticated' });
     } finally {
       await app.close();
@@ -109,12 +121,19 @@ limits:
         if (who === 'now') return principal('now');
         if (who === 'promise') return Promise.resolve(principal('promise'));
         if (who === 'thenable') return thenable(principal('thenable')) as Promise<Principal>;
-        if (who === 'no-scope') return Promise.resolve(principal('x', [])).then((p) => (p.scopes.includes('read') ? p : Promise.reject(new ServiceError('missing_scope', 'needs read'))));
+        if (who === 'no-scope')
+          return Promise.resolve(principal('x', [])).then((p) =>
+            p.scopes.includes('read') ? p : Promise.reject(new ServiceError('missing_scope', 'needs read')),
+          );
         if (who === 'rejects') return Promise.reject(new ServiceError('invalid_credential', 'no'));
         throw new ServiceError('missing_credential', 'who are you?');
       },
     };
-    const app = await createService(model, { storage: createSqliteStorage({ path: join(dir, 'custom.db'), synchronous: 'normal' }), authenticator, handlers: { whoami: ({ principal: p }) => ({ subject: p?.subject ?? '' }) } });
+    const app = await createService(model, {
+      storage: createSqliteStorage({ path: join(dir, 'custom.db'), synchronous: 'normal' }),
+      authenticator,
+      handlers: { whoami: ({ principal: p }) => ({ subject: p?.subject ?? '' }) },
+    });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       for (const who of ['now', 'promise', 'thenable']) {

@@ -18,7 +18,8 @@ describe('fields named after Object.prototype members', () => {
     const made = await s.call('POST', '/cars', { name: 'plain' });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     expect(made.body).toMatchObject({ name: 'plain', propertyIsEnumerable: 'keep', status: 'parked' });
-    for (const name of ['constructor', 'toString', 'hasOwnProperty']) expect(Object.hasOwn(made.body, name) ? made.body[name] : undefined, name).toBeUndefined();
+    for (const name of ['constructor', 'toString', 'hasOwnProperty'])
+      expect(Object.hasOwn(made.body, name) ? made.body[name] : undefined, name).toBeUndefined();
     // Optional and nullable, and left out: absent, not null (as for any such field).
     expect(Object.hasOwn(made.body, 'valueOf')).toBe(false);
     const read = await s.call('GET', `/cars/${made.body.id}`);
@@ -51,7 +52,7 @@ describe('fields named after Object.prototype members', () => {
     expect(Object.hasOwn(replaced.body, 'constructor') ? replaced.body.constructor : undefined).toBeUndefined();
   });
 
-  it('a transition that requires a field left out is refused as validation, not given the prototype\'s value', async () => {
+  it("a transition that requires a field left out is refused as validation, not given the prototype's value", async () => {
     const made = await s.call('POST', '/cars', { name: 'no maker' });
     const raced = await s.call('POST', `/cars/${made.body.id}/race`, {});
     expect(raced.status).toBe(422);

@@ -56,14 +56,20 @@ describe('replace leaving out a defaulted field', () => {
 describe('examples/library.yaml replaceMember', () => {
   let lib: AuthServer;
   beforeAll(async () => {
-    lib = await startAuthService({ spec: join(EXAMPLES, 'library.yaml'), handlers: { bookAvailability: () => ({ book: '00000000-0000-4000-8000-000000000000', copies_available: 0, next_due: null }) } });
+    lib = await startAuthService({
+      spec: join(EXAMPLES, 'library.yaml'),
+      handlers: { bookAvailability: () => ({ book: '00000000-0000-4000-8000-000000000000', copies_available: 0, next_due: null }) },
+    });
     await createBasicUser(lib.storage, lib.model, { username: 'frontdesk', password: 'open sesame 42', scopes: ['members:read', 'members:write'] });
   });
   afterAll(() => lib.close());
 
   it('a member replaced without active is active again (its default)', async () => {
     const headers = basic('frontdesk', 'open sesame 42');
-    const created = await lib.call('POST', '/v2/members', { body: { card_number: '2001004217', full_name: 'Elizabeth Bennet', email: 'e.bennet@example.org', active: false }, headers });
+    const created = await lib.call('POST', '/v2/members', {
+      body: { card_number: '2001004217', full_name: 'Elizabeth Bennet', email: 'e.bennet@example.org', active: false },
+      headers,
+    });
     expect(created.status).toBe(201);
     expect(created.body.active).toBe(false);
     const replaced = await lib.call('PUT', `/v2/members/${created.body.id}`, { body: { full_name: 'Elizabeth Darcy', email: 'e.darcy@example.org' }, headers });

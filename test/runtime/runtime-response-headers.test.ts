@@ -155,7 +155,8 @@ describe('declared response headers and idempotency', () => {
 });
 
 describe('check of response headers', () => {
-  const codes = (ops: string) => compileSpecText(`servicespec: 1
+  const codes = (ops: string) =>
+    compileSpecText(`servicespec: 1
 resources:
   Item: { fields: { id: { type: uuid, readOnly: true } } }
 endpoints:
@@ -164,11 +165,27 @@ ${ops}
 `).diagnostics.map((d) => `${d.code} ${d.pointer ?? ''}`);
 
   it('refuses Location on a create, a required header a built-in action cannot send, duplicates and non-text types', () => {
-    expect(codes(`    createItem: { method: POST, path: /items, action: create, resource: Item, response_headers: { location: { type: string } } }`)).toContain('response-header-reserved /endpoints/operations/createItem/response_headers/location');
-    expect(codes(`    readItem: { method: GET, path: '/items/{id}', action: read, resource: Item, response_headers: { ETag: { type: string } } }`)).toContain('response-header-unproducible /endpoints/operations/readItem/response_headers/ETag');
-    expect(codes(`    readItem: { method: GET, path: '/items/{id}', action: read, resource: Item, response_headers: { ETag: { type: string, optional: true }, X-Rate: { type: string, default: a } } }`).filter((c) => c.startsWith('response-header'))).toEqual([]);
-    expect(codes(`    q: { method: GET, path: /q, action: custom, handler: q, response: { fields: {} }, response_headers: { X-A: { type: string }, x-a: { type: string } } }`)).toContain('param-duplicate /endpoints/operations/q/response_headers/x-a');
-    expect(codes(`    q: { method: GET, path: /q, action: custom, handler: q, response: { fields: {} }, response_headers: { X-A: { type: object } } }`)).toContain('param-type-invalid /endpoints/operations/q/response_headers/X-A/type');
-    expect(codes(`    q: { method: GET, path: /q, action: custom, handler: q, response: { fields: {} }, response_headers: { X-Request-Id: { type: string } } }`)).toContain('response-header-reserved /endpoints/operations/q/response_headers/X-Request-Id');
+    expect(codes(`    createItem: { method: POST, path: /items, action: create, resource: Item, response_headers: { location: { type: string } } }`)).toContain(
+      'response-header-reserved /endpoints/operations/createItem/response_headers/location',
+    );
+    expect(codes(`    readItem: { method: GET, path: '/items/{id}', action: read, resource: Item, response_headers: { ETag: { type: string } } }`)).toContain(
+      'response-header-unproducible /endpoints/operations/readItem/response_headers/ETag',
+    );
+    expect(
+      codes(
+        `    readItem: { method: GET, path: '/items/{id}', action: read, resource: Item, response_headers: { ETag: { type: string, optional: true }, X-Rate: { type: string, default: a } } }`,
+      ).filter((c) => c.startsWith('response-header')),
+    ).toEqual([]);
+    expect(
+      codes(
+        `    q: { method: GET, path: /q, action: custom, handler: q, response: { fields: {} }, response_headers: { X-A: { type: string }, x-a: { type: string } } }`,
+      ),
+    ).toContain('param-duplicate /endpoints/operations/q/response_headers/x-a');
+    expect(
+      codes(`    q: { method: GET, path: /q, action: custom, handler: q, response: { fields: {} }, response_headers: { X-A: { type: object } } }`),
+    ).toContain('param-type-invalid /endpoints/operations/q/response_headers/X-A/type');
+    expect(
+      codes(`    q: { method: GET, path: /q, action: custom, handler: q, response: { fields: {} }, response_headers: { X-Request-Id: { type: string } } }`),
+    ).toContain('response-header-reserved /endpoints/operations/q/response_headers/X-Request-Id');
   });
 });

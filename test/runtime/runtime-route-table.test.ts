@@ -39,7 +39,11 @@ function tabled(paths: string[]) {
     });
 }
 
-function describeFound(r: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>, url: string, hit: (found: { handler: () => unknown; params: Record<string, string | undefined> }) => string): Outcome {
+function describeFound(
+  r: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>,
+  url: string,
+  hit: (found: { handler: () => unknown; params: Record<string, string | undefined> }) => string,
+): Outcome {
   const found = r.find('GET', url);
   return found === null ? 'none' : hit(found as never);
 }
@@ -90,9 +94,20 @@ describe('runtime route table', () => {
   it('tables simple paths only, and no two paths of one shape', () => {
     expect(getSimpleSegments('/')).toEqual(['']);
     expect(getSimpleSegments('/a/:id/b')).toEqual(['a', ':id', 'b']);
-    for (const p of ['/a/:id.:ext', '/file-:id', '/a/*', '/a/:__proto__', '/a//b', '/a/', 'a', '/a/::x', '/a/(x)']) expect(getSimpleSegments(p), p).toBeUndefined();
-    expect(createRouteTable([['/a/:id', 1], ['/a/:key', 2]])).toBeUndefined();
-    expect(createRouteTable([['/a/:id', 1], ['/a/b', 2]])?.depth).toBe(2);
+    for (const p of ['/a/:id.:ext', '/file-:id', '/a/*', '/a/:__proto__', '/a//b', '/a/', 'a', '/a/::x', '/a/(x)'])
+      expect(getSimpleSegments(p), p).toBeUndefined();
+    expect(
+      createRouteTable([
+        ['/a/:id', 1],
+        ['/a/:key', 2],
+      ]),
+    ).toBeUndefined();
+    expect(
+      createRouteTable([
+        ['/a/:id', 1],
+        ['/a/b', 2],
+      ])?.depth,
+    ).toBe(2);
   });
 });
 
@@ -156,7 +171,9 @@ authentication:
     // Models with check errors (unknown-resource, transition-without-machine), which a library caller could pass.
     const unknown = compileSpecText(spec('getNote: { method: GET, path: "/notes/{id}", action: read, resource: Nope }')).model!;
     await expect(createService(unknown, { storage: storage(), allowGaps: true })).rejects.toThrow('operation getNote has no resource');
-    const machineless = compileSpecText(spec('moveNote: { method: POST, path: "/notes/{id}/move", action: transition, resource: Note, transition: move }')).model!;
+    const machineless = compileSpecText(
+      spec('moveNote: { method: POST, path: "/notes/{id}/move", action: transition, resource: Note, transition: move }'),
+    ).model!;
     await expect(createService(machineless, { storage: storage(), allowGaps: true })).rejects.toThrow('operation moveNote has no transition');
   });
 });

@@ -78,9 +78,16 @@ endpoints:
   });
 
   it('refuses a custom operation with no handler', async () => {
-    const m = model(`${base('      text: { type: string }')}`.replace('    getNote:', '    ping: { method: GET, path: /ping, action: custom, handler: ping, response: { fields: { ok: { type: boolean } } } }\n    getNote:'));
+    const m = model(
+      `${base('      text: { type: string }')}`.replace(
+        '    getNote:',
+        '    ping: { method: GET, path: /ping, action: custom, handler: ping, response: { fields: { ok: { type: boolean } } } }\n    getNote:',
+      ),
+    );
     const err = await startError(m, join(dir, 'custom.db'));
-    expect(err.problems).toEqual(['handler ping of custom operation ping: not given; pass it with --handlers FILE (with --allow-gaps the runtime would answer it 501 with code "not_implemented")']);
+    expect(err.problems).toEqual([
+      'handler ping of custom operation ping: not given; pass it with --handlers FILE (with --allow-gaps the runtime would answer it 501 with code "not_implemented")',
+    ]);
   });
 
   it('migrates additive changes and refuses destructive ones, naming each', async () => {
@@ -92,7 +99,12 @@ endpoints:
     await app.close();
 
     // A new optional field and a new resource: applied, the data kept.
-    const v2 = model(base('      text: { type: string }\n      old: { type: string, optional: true }\n      tag: { type: string, optional: true, maxLength: 5 }', '  Other: { fields: { id: { type: uuid, readOnly: true } } }'));
+    const v2 = model(
+      base(
+        '      text: { type: string }\n      old: { type: string, optional: true }\n      tag: { type: string, optional: true, maxLength: 5 }',
+        '  Other: { fields: { id: { type: uuid, readOnly: true } } }',
+      ),
+    );
     app = await start(v2, db);
     const read = await app.inject({ method: 'GET', url: `/notes/${created.json().id}` });
     expect(read.json()).toEqual({ id: 1, text: 'kept', old: 'x' });
@@ -101,7 +113,12 @@ endpoints:
     await app.close();
 
     // A removed field, a changed type and a new required field: refused, each named.
-    const v3 = model(base('      text: { type: integer }\n      tag: { type: string, optional: true, maxLength: 5 }\n      must: { type: string }', '  Other: { fields: { id: { type: uuid, readOnly: true } } }'));
+    const v3 = model(
+      base(
+        '      text: { type: integer }\n      tag: { type: string, optional: true, maxLength: 5 }\n      must: { type: string }',
+        '  Other: { fields: { id: { type: uuid, readOnly: true } } }',
+      ),
+    );
     const err = await startError(v3, db);
     expect(err.problems.join('\n')).toContain('field Note.old was removed');
     expect(err.problems.join('\n')).toContain('field Note.text changed type from text to integer');

@@ -16,7 +16,11 @@ describe('the step runner', () => {
 
   it('hands the rest of the steps to the first promise, and resolves to what the last step answered', async () => {
     const seen: string[] = [];
-    const steps: Step[] = [() => void seen.push('sync'), () => Promise.resolve().then(() => void seen.push('async')), () => (seen.push('last'), Promise.resolve(reply))];
+    const steps: Step[] = [
+      () => void seen.push('sync'),
+      () => Promise.resolve().then(() => void seen.push('async')),
+      () => (seen.push('last'), Promise.resolve(reply)),
+    ];
     const out = createPipeline(steps)(request, reply);
     expect(out).toBeInstanceOf(Promise);
     expect(seen).toEqual(['sync']);
@@ -44,7 +48,14 @@ describe('the step runner', () => {
   it('lets a throw escape synchronously and a rejection through the promise, running no later step', async () => {
     let reached = false;
     const after: Step = () => void (reached = true);
-    expect(() => createPipeline([() => { throw new Error('refused'); }, after])(request, reply)).toThrow('refused');
+    expect(() =>
+      createPipeline([
+        () => {
+          throw new Error('refused');
+        },
+        after,
+      ])(request, reply),
+    ).toThrow('refused');
     await expect(createPipeline([() => Promise.reject(new Error('later')), after])(request, reply)).rejects.toThrow('later');
     expect(reached).toBe(false);
   });

@@ -116,7 +116,12 @@ describe('tracing on', { timeout: 60_000 }, () => {
     const read = await s.call('GET', `/tickets/${created.body.id}`, undefined, traceparent(traceId));
     expect(read.status).toBe(200);
     const { server, all } = await serverSpan(traceId, 'GET /tickets/{id}');
-    expect(server.attributes).toMatchObject({ 'http.route': '/tickets/{id}', 'url.path': `/tickets/${created.body.id}`, 'servicespec.operation': 'getTicket', 'http.response.status_code': 200 });
+    expect(server.attributes).toMatchObject({
+      'http.route': '/tickets/{id}',
+      'url.path': `/tickets/${created.body.id}`,
+      'servicespec.operation': 'getTicket',
+      'http.response.status_code': 200,
+    });
     // The fast path on SQLite answers from its synchronous reader (the get is the request's own child); otherwise
     // (PostgreSQL, or SERVICESPEC_FAST_PATHS=off) the get runs inside a `read`.
     const gets = all.filter((x) => x.name === 'get Ticket');
@@ -172,7 +177,13 @@ describe('tracing in the plugin, inside a host app', { timeout: 60_000 }, () => 
   it("traces the spec's routes only: the host's own route gets no span from servicespec", async () => {
     const host = Fastify();
     host.get('/host-own', async () => ({ own: true }));
-    await host.register(servicespecPlugin, { model: loadModel(TICKETS), storage: createSqliteStorage({ path: ':memory:' }), allowGaps: true, handlers, tracing: true });
+    await host.register(servicespecPlugin, {
+      model: loadModel(TICKETS),
+      storage: createSqliteStorage({ path: ':memory:' }),
+      allowGaps: true,
+      handlers,
+      tracing: true,
+    });
     const url = await host.listen({ port: 0, host: '127.0.0.1' });
     try {
       exporter.reset();
@@ -215,7 +226,12 @@ describe('a client that leaves before the answer', { timeout: 60_000 }, () => {
   it('ends its span as aborted, an error with no status code', async () => {
     const traceId = 'fffffffffffffffffffffffffffffff6';
     const leaving = new AbortController();
-    const answer = fetch(`${s.url}/estimates`, { method: 'POST', headers: { 'content-type': 'application/json', ...traceparent(traceId) }, body: '{"title":"x"}', signal: leaving.signal }).catch((err: unknown) => err);
+    const answer = fetch(`${s.url}/estimates`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...traceparent(traceId) },
+      body: '{"title":"x"}',
+      signal: leaving.signal,
+    }).catch((err: unknown) => err);
     await inHandler;
     leaving.abort();
     expect(await answer).toBeInstanceOf(Error);

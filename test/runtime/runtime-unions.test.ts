@@ -62,7 +62,7 @@ for (const db of ['sqlite', 'postgres'] as const) {
       expect(methods).toEqual(expect.arrayContaining([card.body.method, read.body.method]));
     });
 
-    it('refuses a tag no variant has, a missing tag, and a variant with another variant\'s field, with the validation answer', async () => {
+    it("refuses a tag no variant has, a missing tag, and a variant with another variant's field, with the validation answer", async () => {
       const wrong = await call('POST', '/payments', { amount: 10, method: { kind: 'cash', number: '4111111111111111' } });
       expect(wrong.status).toBe(500); // the spec's one catch-all code declares validation
       expect(wrong.body.code).toBe('any_error');
@@ -77,7 +77,7 @@ for (const db of ['sqlite', 'postgres'] as const) {
       expect((list.body.items as unknown[]).length).toBe(2);
     });
 
-    it('refuses a number, a string or an array where a tagged union field wants an object, with the validation answer and the field\'s pointer', async () => {
+    it("refuses a number, a string or an array where a tagged union field wants an object, with the validation answer and the field's pointer", async () => {
       for (const method of [12345, 'card', [{ kind: 'card' }]]) {
         const r = await call('POST', '/payments', { amount: 10, method });
         expect(r.status).toBe(500); // the spec's one catch-all code declares validation

@@ -131,7 +131,13 @@ describe('a value JSON.parse would alter is refused, not stored', () => {
 });
 
 describe('JSON media types with parameters (RFC 8259 §11)', () => {
-  for (const type of ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON; Charset="utf-8"', 'application/json; profile="https://example.com/p"', 'application/vnd.items+json; charset=utf-8']) {
+  for (const type of [
+    'application/json; charset=utf-8',
+    'application/json;charset=UTF-8',
+    'Application/JSON; Charset="utf-8"',
+    'application/json; profile="https://example.com/p"',
+    'application/vnd.items+json; charset=utf-8',
+  ]) {
     it(`${type} → 201`, async () => {
       expect((await send('{"text":"x"}', type)).status).toBe(201);
     });
@@ -211,12 +217,17 @@ describe('property: the body scan', () => {
   });
   it('finds a repeated key anywhere, with its pointer', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 5 }), { minLength: 1, maxLength: 4 }), fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), (path, key, value) => {
-        let text = `{${JSON.stringify(key)}:${JSON.stringify(value)},${JSON.stringify(key)}:1}`;
-        for (const p of [...path].reverse()) text = `{${JSON.stringify(p)}:[${text}]}`;
-        const pointer = path.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}/0`).join('') + `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-        expect(scanJson(text, 64).problem).toEqual({ condition: 'malformed_request', message: expect.stringContaining('appears twice'), pointer });
-      }),
+      fc.property(
+        fc.array(fc.string({ maxLength: 5 }), { minLength: 1, maxLength: 4 }),
+        fc.string({ maxLength: 6 }),
+        fc.jsonValue({ maxDepth: 2 }),
+        (path, key, value) => {
+          let text = `{${JSON.stringify(key)}:${JSON.stringify(value)},${JSON.stringify(key)}:1}`;
+          for (const p of [...path].reverse()) text = `{${JSON.stringify(p)}:[${text}]}`;
+          const pointer = path.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}/0`).join('') + `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+          expect(scanJson(text, 64).problem).toEqual({ condition: 'malformed_request', message: expect.stringContaining('appears twice'), pointer });
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -73,7 +73,7 @@ describe('versioning placed in the media type ("the media type, with {version} w
     expect(old.headers.get('vary')).toBe('Accept');
   });
 
-  it('a body sent as a version\'s media type is parsed as JSON and read in that version', async () => {
+  it("a body sent as a version's media type is parsed as JSON and read in that version", async () => {
     const bed = await s.call('POST', '/beds', { label: 'B', plant: 'leek' }, { 'content-type': V(2), accept: V(2) });
     expect(bed.status).toBe(201);
     expect(bed.body).toMatchObject({ plant: 'leek' });
@@ -172,7 +172,7 @@ describe('default: oldest, with the oldest supported version past its sunset', (
   });
 });
 
-describe('default: oldest, decided per request against the runtime\'s clock', () => {
+describe("default: oldest, decided per request against the runtime's clock", () => {
   let s: Running;
   let t = new Date('2025-12-31T23:59:00Z');
   beforeAll(async () => {
@@ -210,8 +210,14 @@ describe('a version in the media type: the event stream, answers without a body,
     const text = SPEC.replace('VERSION_PLACEMENT', 'media_type: "application/vnd.garden.v{version}+json"')
       .replace('default: oldest', 'default: required')
       .replace('SUNSET_2', '')
-      .replace('    getBed: { method: GET, path: "/beds/{id}", action: read, resource: Bed }', '    getBed: { method: GET, path: "/beds/{id}", action: read, resource: Bed }\n    dropBed: { method: DELETE, path: "/beds/{id}", action: delete, resource: Bed }')
-      .replace('authentication:', 'events:\n  delivery:\n    stream: { path: /events, heartbeat: 200ms }\n  kinds:\n    bed.added: { payload: { resource: Bed }, on: [create] }\nauthentication:')
+      .replace(
+        '    getBed: { method: GET, path: "/beds/{id}", action: read, resource: Bed }',
+        '    getBed: { method: GET, path: "/beds/{id}", action: read, resource: Bed }\n    dropBed: { method: DELETE, path: "/beds/{id}", action: delete, resource: Bed }',
+      )
+      .replace(
+        'authentication:',
+        'events:\n  delivery:\n    stream: { path: /events, heartbeat: 200ms }\n  kinds:\n    bed.added: { payload: { resource: Bed }, on: [create] }\nauthentication:',
+      )
       .replace('    notjson:', '    missing: { status: 404, when: [missing_resource, route_not_found] }\n    notjson:');
     const c = compileSpecText(text, 'stream.yaml');
     expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);

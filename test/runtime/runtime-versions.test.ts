@@ -40,7 +40,10 @@ describe('requests of an older version', { timeout: 60_000 }, () => {
   });
 
   it('refuses a field only a newer version has as an unknown field', async () => {
-    for (const [method, path] of [['POST', '/v1/books'], ['PATCH', '/v1/books/00000000-0000-7000-8000-000000000000']] as const) {
+    for (const [method, path] of [
+      ['POST', '/v1/books'],
+      ['PATCH', '/v1/books/00000000-0000-7000-8000-000000000000'],
+    ] as const) {
       const r = await s.call(method, path, { name: 'Emma', language: 'nl' });
       expect(r.status, `${method} ${path}`).toBe(422);
       expect(r.body.code).toBe('invalid_request');
@@ -49,7 +52,12 @@ describe('requests of an older version', { timeout: 60_000 }, () => {
     // The current name is not the old version's either.
     const r = await s.call('POST', '/v1/books', { title: 'Emma' });
     expect(r.status).toBe(422);
-    expect(r.body.errors).toEqual(expect.arrayContaining([{ pointer: '/title', message: 'unknown field title' }, { pointer: '/name', message: 'is required' }]));
+    expect(r.body.errors).toEqual(
+      expect.arrayContaining([
+        { pointer: '/title', message: 'unknown field title' },
+        { pointer: '/name', message: 'is required' },
+      ]),
+    );
   });
 
   it('refuses a create that needs a field added later with no default, naming it', async () => {
@@ -127,7 +135,10 @@ describe("an older version's transitions and custom operations", { timeout: 60_0
     // The handler sees the current shape; the list it returns is answered in version 1's names.
     expect(seen).toEqual([{ weight: 4, tracking_number: 'T9' }]);
     expect(r.body).toEqual([{ id: '00000000-0000-7000-8000-000000000001', status: 'packed', weight: 4, tracking: 'T9' }]);
-    for (const body of [{ weight: 4, tracking_number: 'T9' }, { weight: 4, carrier: 'DHL' }]) {
+    for (const body of [
+      { weight: 4, tracking_number: 'T9' },
+      { weight: 4, carrier: 'DHL' },
+    ]) {
       const refused = await s.call('POST', '/parcel-previews', body, v1);
       expect(refused.status, JSON.stringify(body)).toBe(422);
       expect(refused.body.errors[0].message).toMatch(/^unknown field (tracking_number|carrier)$/);
@@ -152,7 +163,12 @@ describe("an older version's answers that are objects with a page's field names"
     expect(made.body).toEqual({ id: expect.any(String), name: 'Summer', items: ['Emma'], next_cursor: 'p2' });
     const read = await s.call('GET', `/v1/lists/${made.body.id as string}`);
     expect(read.body).toEqual(made.body);
-    expect((await s.call('GET', `/v2/lists/${made.body.id as string}`)).body).toEqual({ id: made.body.id, title: 'Summer', items: ['Emma'], next_cursor: 'p2' });
+    expect((await s.call('GET', `/v2/lists/${made.body.id as string}`)).body).toEqual({
+      id: made.body.id,
+      title: 'Summer',
+      items: ['Emma'],
+      next_cursor: 'p2',
+    });
     // The list is a page: its objects are renamed, its own paging fields kept.
     const page = await s.call('GET', '/v1/lists');
     expect(page.body.items).toEqual([made.body]);
@@ -163,7 +179,8 @@ describe("an older version's answers that are objects with a page's field names"
 describe('check on a field added after a served version', () => {
   it('warns that the older version cannot create the resource: version-field-required', () => {
     const found = compileSpecFile(SPEC).diagnostics.map((d) => [d.code, d.severity, d.message, d.line]);
-    expect(found).toEqual([['version-field-required', 'warning', 'version `1` clients cannot create Shelf: code came after version `1`, is required and has no default', 19]]);
+    expect(found).toEqual([
+      ['version-field-required', 'warning', 'version `1` clients cannot create Shelf: code came after version `1`, is required and has no default', 19],
+    ]);
   });
 });
-

@@ -11,13 +11,94 @@ import { CORE_SCALAR_TAGS, loadSpecText, loadSpecTextFast, loadSpecTextWithPosit
 
 /** Plain scalars whose type depends on the schema (YAML 1.1, js-yaml's extensions, 1.2 core). */
 const TRICKY = [
-  '0b101', '-0b1', '0o17', '0o8', '0O17', '0x1F', '0X1F', '-0x1f', '+0x1f', '010', '0777', '08', '+1', '-1', '-0', '+0', '1_000', '1,000',
-  'yes', 'no', 'Yes', 'NO', 'on', 'off', 'On', 'OFF', 'y', 'n', 'true', 'True', 'TRUE', 'tRUE', 'false', 'False',
-  '~', 'null', 'Null', 'NULL', 'nULL', '.inf', '-.inf', '+.inf', '.Inf', '.INF', '.nan', '.NaN', '.NAN', '.nAn', 'inf', 'nan',
-  '2026-01-01', '2026-1-1', '2026-01-01T10:00:00Z', '2026-01-01 10:00:00', '12:30', '1:20:30', '190:20:30',
-  '1e3', '1E3', '1e+3', '1.5e-3', '1.', '.5', '-.5', '+.5', '1.0', '01.5', '1_0.5', '6.8523015e+5', '685.230_15e+03',
-  '12345678901234567890', '9007199254740993', '1e400', '0.1', '3.', '0.', '.0',
-  '<<', '=', '-', '?', 'a b', 'x:y', '0x', '0o', '0b', '+', '.',
+  '0b101',
+  '-0b1',
+  '0o17',
+  '0o8',
+  '0O17',
+  '0x1F',
+  '0X1F',
+  '-0x1f',
+  '+0x1f',
+  '010',
+  '0777',
+  '08',
+  '+1',
+  '-1',
+  '-0',
+  '+0',
+  '1_000',
+  '1,000',
+  'yes',
+  'no',
+  'Yes',
+  'NO',
+  'on',
+  'off',
+  'On',
+  'OFF',
+  'y',
+  'n',
+  'true',
+  'True',
+  'TRUE',
+  'tRUE',
+  'false',
+  'False',
+  '~',
+  'null',
+  'Null',
+  'NULL',
+  'nULL',
+  '.inf',
+  '-.inf',
+  '+.inf',
+  '.Inf',
+  '.INF',
+  '.nan',
+  '.NaN',
+  '.NAN',
+  '.nAn',
+  'inf',
+  'nan',
+  '2026-01-01',
+  '2026-1-1',
+  '2026-01-01T10:00:00Z',
+  '2026-01-01 10:00:00',
+  '12:30',
+  '1:20:30',
+  '190:20:30',
+  '1e3',
+  '1E3',
+  '1e+3',
+  '1.5e-3',
+  '1.',
+  '.5',
+  '-.5',
+  '+.5',
+  '1.0',
+  '01.5',
+  '1_0.5',
+  '6.8523015e+5',
+  '685.230_15e+03',
+  '12345678901234567890',
+  '9007199254740993',
+  '1e400',
+  '0.1',
+  '3.',
+  '0.',
+  '.0',
+  '<<',
+  '=',
+  '-',
+  '?',
+  'a b',
+  'x:y',
+  '0x',
+  '0o',
+  '0b',
+  '+',
+  '.',
 ];
 
 const NAMES = ['a', 'b', 'c', 'type', 'minimum', 'maximum', 'x-note', '<<', 'k1', 'k2', 'true', '1', '0x2', 'yes', '"null"'];
@@ -31,7 +112,23 @@ const scalar = fc.oneof(
   fc.constantFrom(...TRICKY).map(quote),
   fc.constantFrom(...TRICKY).map((s) => `'${s.replace(/'/g, "''")}'`),
   fc.constantFrom(...TRICKY).map((s) => `!!str ${s}`),
-  { weight: 1, arbitrary: fc.constantFrom('!!int 7', '!!int 0x1F', '!!int "7"', '!!float 1', '!!float 1.5', '!!bool yes', '!!null ~', '!!null', '! 5', '!!binary aGk=', '!!timestamp 2001-12-14', '!foo 5') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '!!int 7',
+      '!!int 0x1F',
+      '!!int "7"',
+      '!!float 1',
+      '!!float 1.5',
+      '!!bool yes',
+      '!!null ~',
+      '!!null',
+      '! 5',
+      '!!binary aGk=',
+      '!!timestamp 2001-12-14',
+      '!foo 5',
+    ),
+  },
   fc.integer().map(String),
   fc.double({ noNaN: false }).map(String),
   fc.string({ maxLength: 6 }).map(quote),
@@ -105,7 +202,10 @@ function check(text: string): void {
   const slow = loadSpecTextWithPositions(text, 't.yaml');
   if (fast === undefined) return; // left to the positions path: one answer by construction
   readFast++;
-  expect(slow.diagnostics.map((d) => `${d.code}: ${d.message}`), text).toEqual([]);
+  expect(
+    slow.diagnostics.map((d) => `${d.code}: ${d.message}`),
+    text,
+  ).toEqual([]);
   expect(same(fast.document, slow.document), `${text}\nfast: ${JSON.stringify(fast.document)}\nslow: ${JSON.stringify(slow.document)}`).toBe(true);
   // The fast path finds positions without parsing the whole file again, and finds the ones the positions path finds.
   // Each pointer on a fresh map: one that fell back to the positions path answers every later one from it.
@@ -141,7 +241,9 @@ describe('the fast path and the positions path read one YAML (1.2 core schema)',
   });
 
   it("the fast path's copy of the core schema's scalar tags is yaml's own: same order, tests and values", () => {
-    const theirs = new Schema({ schema: 'core', merge: false, resolveKnownTags: false }).tags.filter((t) => !('collection' in t) && 'test' in t && t.test !== undefined);
+    const theirs = new Schema({ schema: 'core', merge: false, resolveKnownTags: false }).tags.filter(
+      (t) => !('collection' in t) && 'test' in t && t.test !== undefined,
+    );
     expect(CORE_SCALAR_TAGS.map((t) => [t.tag, t.test.source, t.test.flags])).toEqual(theirs.map((t) => [t.tag, t.test!.source, t.test!.flags]));
     for (const text of [...TRICKY, '1.50', '-1.25e2', '0o0', '0x0', '-.INF', '+.inf']) {
       const i = theirs.findIndex((t) => t.test!.test(text));
@@ -170,10 +272,18 @@ describe('the fast path and the positions path read one YAML (1.2 core schema)',
   });
 
   it('null, list and mapping keys are refused with a position, not read as "null", "a" or "[object Object]"', () => {
-    for (const [text, what] of [['~: 1\n', 'null'], ['null: 1\n', 'null'], ['[a]: 1\n', 'a list'], ['{a: 1}: 2\n', 'a mapping'], ['? [a, b]\n: 1\n', 'a list']] as const) {
+    for (const [text, what] of [
+      ['~: 1\n', 'null'],
+      ['null: 1\n', 'null'],
+      ['[a]: 1\n', 'a list'],
+      ['{a: 1}: 2\n', 'a mapping'],
+      ['? [a, b]\n: 1\n', 'a list'],
+    ] as const) {
       expect(loadSpecTextFast(text)).toBeUndefined();
       const d = loadSpecText(text).diagnostics;
-      expect(d.map((x) => [x.code, x.message, x.line])).toEqual([['yaml-syntax', `YAML syntax error (KEY_NOT_TEXT): a mapping key must be text, a number or a boolean, not ${what}`, 1]]);
+      expect(d.map((x) => [x.code, x.message, x.line])).toEqual([
+        ['yaml-syntax', `YAML syntax error (KEY_NOT_TEXT): a mapping key must be text, a number or a boolean, not ${what}`, 1],
+      ]);
     }
   });
 
@@ -212,13 +322,17 @@ describe('the fast path and the positions path read one YAML (1.2 core schema)',
     expect(loadSpecTextFast('a: &k 1\nb: *k\n')?.document).toEqual({ a: 1, b: 1 });
   });
 
-  it('property: over generated YAML, both paths give the same value whenever the fast path reads a file', () => {
-    // LOADER_RUNS=20000 for a longer search (passes: about 30 s).
-    const numRuns = Number(process.env.LOADER_RUNS ?? 1500);
-    readFast = 0;
-    fc.assert(fc.property(documentText, check), { numRuns });
-    // Tricky input sends many files to the positions path; enough must stay on the fast one for the property to say something.
-    expect(readFast).toBeGreaterThan(numRuns / 10);
-    // Generous: the machine may be busy, and LOADER_RUNS may be large.
-  }, 60_000 + Number(process.env.LOADER_RUNS ?? 0) * 20);
+  it(
+    'property: over generated YAML, both paths give the same value whenever the fast path reads a file',
+    () => {
+      // LOADER_RUNS=20000 for a longer search (passes: about 30 s).
+      const numRuns = Number(process.env.LOADER_RUNS ?? 1500);
+      readFast = 0;
+      fc.assert(fc.property(documentText, check), { numRuns });
+      // Tricky input sends many files to the positions path; enough must stay on the fast one for the property to say something.
+      expect(readFast).toBeGreaterThan(numRuns / 10);
+      // Generous: the machine may be busy, and LOADER_RUNS may be large.
+    },
+    60_000 + Number(process.env.LOADER_RUNS ?? 0) * 20,
+  );
 });

@@ -275,10 +275,16 @@ describe('positions without a second parser (issue 19 item 4)', () => {
       console.log(JSON.stringify(out));
     `;
     // The fast path under test: on whatever SERVICESPEC_FAST_PATHS the suite runs with; off, `yaml` reads everything.
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, SERVICESPEC_FAST_PATHS: 'on' } });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, SERVICESPEC_FAST_PATHS: 'on' },
+    });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual([false, { line: 6, column: 15 }, { line: 8, column: 29 }, { line: 4, column: 5 }, false, true]);
-    const off = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, SERVICESPEC_FAST_PATHS: 'off' } });
+    const off = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, SERVICESPEC_FAST_PATHS: 'off' },
+    });
     expect(off.stderr).toBe('');
     expect(JSON.parse(off.stdout)).toEqual([true, { line: 6, column: 15 }, { line: 8, column: 29 }, { line: 4, column: 5 }, true, true]);
   });

@@ -70,7 +70,7 @@ describe('structure: wrong types', () => {
     expect(message('servicespec: 1\nauthentication:\n  default: nobody\n')).toBe('authentication.default must be one of: "none", a mapping');
   });
 
-  it('a value meant for the mapping branch of a union reports that branch\'s error only', () => {
+  it("a value meant for the mapping branch of a union reports that branch's error only", () => {
     const text = 'servicespec: 1\nauthentication:\n  default: { schemes: [a], scopse: [b] }\n';
     expect(diags(text)).toEqual(['unknown-key 3:28']);
     expect(message(text)).toBe('unknown key `scopse` at authentication.default; did you mean `scopes`?');

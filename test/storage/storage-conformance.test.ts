@@ -10,7 +10,15 @@ import { createPostgresStorage } from '../../src/runtime/storage/storage-postgre
 import { absentColumn, getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
 import { compileSpecText } from '../../src/program.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
-import { StorageConstraintError, type ColumnPlan, type Storage, type StoragePlan, type StoredEvent, type TablePlan, type WebhookAccess } from '../../src/runtime/storage/storage-types.js';
+import {
+  StorageConstraintError,
+  type ColumnPlan,
+  type Storage,
+  type StoragePlan,
+  type StoredEvent,
+  type TablePlan,
+  type WebhookAccess,
+} from '../../src/runtime/storage/storage-types.js';
 import { dropTestSchemas, getPostgresSkipReason, getTestSchemaUrl, POSTGRES_URL } from '../support/postgres.js';
 
 // The driver this Node runs (better-sqlite3 13 from Node 22: 12's finalizer aborts Node 24 at exit).
@@ -232,7 +240,10 @@ for (const d of DIALECTS) {
     it('refuses unique, reference and check violations with their kind and column', async () => {
       const { s } = await fresh();
       await s.transaction((tx) => tx.insert('projects', project('p1')));
-      expect(await constraintOf(s.transaction((tx) => tx.insert('projects', project('p2', { slug: 's-p1' }))))).toEqual({ kind: 'unique_conflict', column: 'slug' });
+      expect(await constraintOf(s.transaction((tx) => tx.insert('projects', project('p2', { slug: 's-p1' }))))).toEqual({
+        kind: 'unique_conflict',
+        column: 'slug',
+      });
       expect((await constraintOf(s.transaction((tx) => tx.insert('projects', project('p1', { slug: 'other' }))))).kind).toBe('unique_conflict');
       expect(await constraintOf(s.transaction((tx) => tx.insert('tickets', { project: 'ghost', title: 'x' })))).toMatchObject({ kind: 'reference_not_found' });
       await s.transaction((tx) => tx.insert('tickets', { project: 'p1', title: 'x' }));
@@ -300,9 +311,16 @@ for (const d of DIALECTS) {
       // Ties and nulls in an integer and in a real column; filters on text, on boolean, and on null.
       const ranks: (number | null)[] = [5, null, 2, 5, null, 1, 5, 2, null, 0, 7];
       const scores: (number | null)[] = [1.5, 1.5, null, -0.25, 1.5, null, 2, -0.25, 1e-9, null, 1e9];
-      const rows = ranks.map((rank, i) => ({ id: `p${i}`, rank, score: scores[i]!, state: i % 3 === 0 ? 'closed' : 'open', active: i % 4 === 1 ? null : i % 2 === 0 }));
+      const rows = ranks.map((rank, i) => ({
+        id: `p${i}`,
+        rank,
+        score: scores[i]!,
+        state: i % 3 === 0 ? 'closed' : 'open',
+        active: i % 4 === 1 ? null : i % 2 === 0,
+      }));
       // Inserted out of identifier order, so a tie broken by insertion order would show.
-      for (const r of [...rows].reverse()) await s.transaction((tx) => tx.insert('projects', project(r.id, { rank: r.rank, score: r.score, state: r.state, active: r.active })));
+      for (const r of [...rows].reverse())
+        await s.transaction((tx) => tx.insert('projects', project(r.id, { rank: r.rank, score: r.score, state: r.state, active: r.active })));
       type Key = 'rank' | 'score';
       const expected = (column: Key, descending: boolean, equals: Record<string, unknown>) =>
         rows
@@ -335,7 +353,9 @@ for (const d of DIALECTS) {
       }
       // A page that starts in the nulls, both ways.
       for (const descending of [false, true]) {
-        const page = await s.read((tx) => tx.list('projects', { equals: {}, sort: { column: 'rank', descending }, after: { value: null, id: 'p1' }, limit: 10 }));
+        const page = await s.read((tx) =>
+          tx.list('projects', { equals: {}, sort: { column: 'rank', descending }, after: { value: null, id: 'p1' }, limit: 10 }),
+        );
         expect(page.map((r) => r.id)).toEqual(descending ? [] : ['p4', 'p8']);
       }
       // By identifier, and filtered on null.
@@ -349,7 +369,11 @@ for (const d of DIALECTS) {
     });
 
     it('datetimes: kept as written, ordered and matched by the instant they name (any offset, any fraction), keyset pages included', async () => {
-      const READINGS: TablePlan = { name: 'readings', primaryKey: 'id', columns: [col('id', 'text', { primaryKey: true, notNull: true }), col('at', 'text', { instant: true })] };
+      const READINGS: TablePlan = {
+        name: 'readings',
+        primaryKey: 'id',
+        columns: [col('id', 'text', { primaryKey: true, notNull: true }), col('at', 'text', { instant: true })],
+      };
       const { s } = await fresh({ tables: [READINGS] });
       // In instant order; ties (one instant, several spellings) broken by identifier.
       const values: [string, string | null][] = [
@@ -383,15 +407,28 @@ for (const d of DIALECTS) {
         }
       }
       const got = await s.read((tx) => tx.list('readings', { equals: { at: '2030-01-01T09:30:00.00+01:00' }, limit: 10 }));
-      expect(got.map((r) => [r.id, r.at])).toEqual([['r1', '2030-01-01T10:30:00+02:00'], ['r5', '2030-01-01t08:30:00.000z']]);
+      expect(got.map((r) => [r.id, r.at])).toEqual([
+        ['r1', '2030-01-01T10:30:00+02:00'],
+        ['r5', '2030-01-01t08:30:00.000z'],
+      ]);
       const leap = await s.read((tx) => tx.list('readings', { equals: { at: '2030-01-02T11:00:00+01:00' }, limit: 10 }));
       expect(leap.map((r) => [r.id, r.at])).toEqual([['r6a', '2030-01-02T09:59:60Z']]);
     });
 
     it('datetimes only the server writes (canonical): ordered by the column itself, keyset pages and instant filters as for any datetime', async () => {
-      const STAMPED: TablePlan = { name: 'stamped', primaryKey: 'id', columns: [col('id', 'text', { primaryKey: true, notNull: true }), col('at', 'text', { instant: true, canonical: true })] };
+      const STAMPED: TablePlan = {
+        name: 'stamped',
+        primaryKey: 'id',
+        columns: [col('id', 'text', { primaryKey: true, notNull: true }), col('at', 'text', { instant: true, canonical: true })],
+      };
       const { s } = await fresh({ tables: [STAMPED] });
-      const values: [string, string | null][] = [['a', '2030-01-01T08:00:00.000Z'], ['c', '2030-01-01T08:00:00.000Z'], ['b', '2030-01-01T09:00:00.001Z'], ['d', '2031-06-01T00:00:00.000Z'], ['e', null]];
+      const values: [string, string | null][] = [
+        ['a', '2030-01-01T08:00:00.000Z'],
+        ['c', '2030-01-01T08:00:00.000Z'],
+        ['b', '2030-01-01T09:00:00.001Z'],
+        ['d', '2031-06-01T00:00:00.000Z'],
+        ['e', null],
+      ];
       for (const [id, at] of [...values].reverse()) await s.transaction((tx) => tx.insert('stamped', { id, at }));
       for (const descending of [false, true]) {
         const seen: string[] = [];
@@ -409,7 +446,11 @@ for (const d of DIALECTS) {
     });
 
     it('absence column: a field never given reads back undefined, a null given reads null; migrations add and keep the column', async () => {
-      const bare: TablePlan = { name: 'notes', primaryKey: 'id', columns: [col('id', 'text', { primaryKey: true, notNull: true }), col('label', 'text', { check: { minLength: 1 } })] };
+      const bare: TablePlan = {
+        name: 'notes',
+        primaryKey: 'id',
+        columns: [col('id', 'text', { primaryKey: true, notNull: true }), col('label', 'text', { check: { minLength: 1 } })],
+      };
       const db = d.create();
       const s = track(db.open());
       expect((await s.migrate({ tables: [bare] })).ok).toBe(true);
@@ -417,14 +458,20 @@ for (const d of DIALECTS) {
       await s.transaction((tx) => tx.insert('notes', { id: 'old', label: null }));
       const withAbsence: TablePlan = { ...bare, columns: [...bare.columns, absentColumn('label')] };
       const m = await s.migrate({ tables: [withAbsence] });
-      expect(m).toEqual({ ok: true, steps: [{ kind: 'add_column', table: 'notes', column: 'label$absent', description: 'record whether notes.label was left out (absent) or null' }] });
+      expect(m).toEqual({
+        ok: true,
+        steps: [{ kind: 'add_column', table: 'notes', column: 'label$absent', description: 'record whether notes.label was left out (absent) or null' }],
+      });
       await s.transaction(async (tx) => {
         await tx.insert('notes', { id: 'a' });
         await tx.insert('notes', { id: 'n', label: null });
         await tx.insert('notes', { id: 'v', label: 'x' });
       });
       const read = async (id: string) => s.read((tx) => tx.get('notes', id));
-      expect(Object.entries((await read('a'))!)).toEqual([['id', 'a'], ['label', undefined]]);
+      expect(Object.entries((await read('a'))!)).toEqual([
+        ['id', 'a'],
+        ['label', undefined],
+      ]);
       expect(await read('n')).toEqual({ id: 'n', label: null });
       expect((await read('n'))!.label).toBeNull();
       expect((await read('old'))!.label).toBeNull();
@@ -454,10 +501,17 @@ for (const d of DIALECTS) {
       const { s } = await fresh();
       await s.transaction((tx) => tx.insert('projects', project('p1', { score: 2 })));
       const added: StoragePlan = {
-        tables: [{ ...PROJECTS, columns: [...PROJECTS.columns, col('note', 'text')] }, TICKETS, { name: 'labels', primaryKey: 'id', columns: [col('id', 'text', { primaryKey: true, notNull: true })] }],
+        tables: [
+          { ...PROJECTS, columns: [...PROJECTS.columns, col('note', 'text')] },
+          TICKETS,
+          { name: 'labels', primaryKey: 'id', columns: [col('id', 'text', { primaryKey: true, notNull: true })] },
+        ],
       };
       const m = await s.migrate(added);
-      expect(m.ok && m.steps.map((x) => `${x.kind}:${x.table}${x.column ? `.${x.column}` : ''}`).sort()).toEqual(['add_column:projects.note', 'create_table:labels']);
+      expect(m.ok && m.steps.map((x) => `${x.kind}:${x.table}${x.column ? `.${x.column}` : ''}`).sort()).toEqual([
+        'add_column:projects.note',
+        'create_table:labels',
+      ]);
       expect(await s.read((tx) => tx.get('projects', 'p1'))).toMatchObject({ score: 2, note: null });
       await s.transaction((tx) => tx.update('projects', 'p1', { note: 'kept' }));
       expect((await s.migrate(added)).ok).toBe(true);
@@ -468,17 +522,35 @@ for (const d of DIALECTS) {
       if (!r.ok) {
         expect(r.refusals.map((x) => `${x.table}${x.column ? `.${x.column}` : ''}`).sort()).toEqual(['labels', 'projects.score']);
       }
-      const retyped: StoragePlan = { tables: [{ ...added.tables[0]!, columns: added.tables[0]!.columns.map((c) => (c.name === 'rank' ? { ...c, type: 'text' as const } : c)) }, TICKETS, added.tables[2]!] };
+      const retyped: StoragePlan = {
+        tables: [
+          { ...added.tables[0]!, columns: added.tables[0]!.columns.map((c) => (c.name === 'rank' ? { ...c, type: 'text' as const } : c)) },
+          TICKETS,
+          added.tables[2]!,
+        ],
+      };
       const t = await s.migrate(retyped);
       expect(!t.ok && t.refusals.map((x) => x.column)).toEqual(['rank']);
       // A tightened check the stored rows break is refused too, and the old check still holds.
-      const tightened: StoragePlan = { tables: [{ ...added.tables[0]!, columns: added.tables[0]!.columns.map((c) => (c.name === 'slug' ? { ...c, check: { maxLength: 3 } } : c)) }, TICKETS, added.tables[2]!] };
+      const tightened: StoragePlan = {
+        tables: [
+          { ...added.tables[0]!, columns: added.tables[0]!.columns.map((c) => (c.name === 'slug' ? { ...c, check: { maxLength: 3 } } : c)) },
+          TICKETS,
+          added.tables[2]!,
+        ],
+      };
       const k = await s.migrate(tightened);
       expect(!k.ok && k.refusals.map((x) => x.table)).toEqual(['projects']);
       expect(await s.read((tx) => tx.get('projects', 'p1'))).toMatchObject({ score: 2, note: 'kept', slug: 's-p1' });
       expect((await constraintOf(s.transaction((tx) => tx.insert('projects', project('p9', { rank: -5 }))))).kind).toBe('check_failed');
       // A loosened one is applied in place.
-      const loosened: StoragePlan = { tables: [{ ...added.tables[0]!, columns: added.tables[0]!.columns.map((c) => (c.name === 'rank' ? { ...c, check: {} } : c)) }, TICKETS, added.tables[2]!] };
+      const loosened: StoragePlan = {
+        tables: [
+          { ...added.tables[0]!, columns: added.tables[0]!.columns.map((c) => (c.name === 'rank' ? { ...c, check: {} } : c)) },
+          TICKETS,
+          added.tables[2]!,
+        ],
+      };
       expect((await s.migrate(loosened)).ok).toBe(true);
       expect(await s.transaction((tx) => tx.insert('projects', project('p9', { rank: -5 })))).toMatchObject({ rank: -5 });
       expect((await constraintOf(s.transaction((tx) => tx.insert('projects', project('p10', { slug: 's-p9' }))))).kind).toBe('unique_conflict');
@@ -490,7 +562,10 @@ for (const d of DIALECTS) {
       const x = await s.migrate(mixed);
       expect(!x.ok && x.refusals.map((y) => `${y.table}${y.column ? `.${y.column}` : ''}`)).toEqual(['projects.score']);
       const later = await s.migrate({ tables: [{ ...lp, columns: [...lp.columns, col('extra', 'text')] }, lt, ll, more] });
-      expect(later.ok && later.steps.map((y) => `${y.kind}:${y.table}${y.column ? `.${y.column}` : ''}`).sort()).toEqual(['add_column:projects.extra', 'create_table:more']);
+      expect(later.ok && later.steps.map((y) => `${y.kind}:${y.table}${y.column ? `.${y.column}` : ''}`).sort()).toEqual([
+        'add_column:projects.extra',
+        'create_table:more',
+      ]);
     });
 
     it.skipIf(!d.concurrentWriters)('migrates once when instances start together on one database', async () => {
@@ -591,9 +666,21 @@ for (const d of DIALECTS) {
       const s = db.s;
       const w2 = (await writers(db))[1] ?? s;
       await s.transaction((tx) => tx.appendEvent(event('before')));
-      const endpoint = await s.insertWebhookEndpoint({ id: 'we1', url: 'https://example.com/hook', kinds: null, secrets: [{ secret: 'whsec_x', createdAt: 't' }], createdAt: '2026-11-23T12:00:00.000Z' });
+      const endpoint = await s.insertWebhookEndpoint({
+        id: 'we1',
+        url: 'https://example.com/hook',
+        kinds: null,
+        secrets: [{ secret: 'whsec_x', createdAt: 't' }],
+        createdAt: '2026-11-23T12:00:00.000Z',
+      });
       expect(endpoint.afterSeq).toBe(await s.lastOutboxSeq());
-      await s.insertWebhookEndpoint({ id: 'we2', url: 'https://example.com/other', kinds: ['project.closed'], secrets: [], createdAt: '2026-11-23T12:00:01.000Z' });
+      await s.insertWebhookEndpoint({
+        id: 'we2',
+        url: 'https://example.com/other',
+        kinds: ['project.closed'],
+        secrets: [],
+        createdAt: '2026-11-23T12:00:01.000Z',
+      });
       for (let i = 0; i < 10; i++) await s.transaction((tx) => tx.appendEvent(event(`e${i}`, i < 3 ? 'project.closed' : 'project.created')));
       const now = 1_000_000;
       // Both instances fan out at once, repeatedly: nothing is queued twice.
@@ -612,7 +699,11 @@ for (const d of DIALECTS) {
       expect(c1[0]!.event.data).toEqual({ id: c1[0]!.event.id });
       expect(await s.claimDeliveries(now + 1, 60_000, 100)).toEqual([]);
       // Finished deliveries are never claimed again; the others fall due again when the lease ends.
-      const done = c1.map((c) => ({ seq: c.delivery.seq, endpointId: c.delivery.endpointId, outcome: { status: 'delivered' as const, attempts: 1, nextAttemptAt: now, lastStatus: 200, at: '2026-11-23T12:01:00.000Z' } }));
+      const done = c1.map((c) => ({
+        seq: c.delivery.seq,
+        endpointId: c.delivery.endpointId,
+        outcome: { status: 'delivered' as const, attempts: 1, nextAttemptAt: now, lastStatus: 200, at: '2026-11-23T12:01:00.000Z' },
+      }));
       await s.finishDeliveries(done);
       const again = await w2.claimDeliveries(now + 60_001, 60_000, 100);
       expect(again.map((c) => `${c.delivery.seq}/${c.delivery.endpointId}`).sort()).toEqual(c2.map((c) => `${c.delivery.seq}/${c.delivery.endpointId}`).sort());
@@ -635,13 +726,28 @@ for (const d of DIALECTS) {
       expect(await s.listDeliveries({ endpointId: 'we1' })).toEqual([]);
     });
 
-    it('deliveries: an endpoint with access gets only the events `visible` allows; the operator\'s gets every one', async () => {
+    it("deliveries: an endpoint with access gets only the events `visible` allows; the operator's gets every one", async () => {
       const { s } = await fresh();
       const access: WebhookAccess = { subject: 'alice', scopes: ['projects:read'], scheme: 'apiKey', credential: { kind: 'api_key', lookup: 'k1' } };
       await s.insertWebhookEndpoint({ id: 'op', url: 'https://example.com/op', kinds: null, secrets: [], createdAt: '2026-11-23T12:00:00.000Z' });
-      await s.insertWebhookEndpoint({ id: 'api', url: 'https://example.com/api', kinds: null, subject: 'alice', access, secrets: [], createdAt: '2026-11-23T12:00:01.000Z' });
+      await s.insertWebhookEndpoint({
+        id: 'api',
+        url: 'https://example.com/api',
+        kinds: null,
+        subject: 'alice',
+        access,
+        secrets: [],
+        createdAt: '2026-11-23T12:00:01.000Z',
+      });
       // Registered through the API before access was stored: its subject, holding no scopes.
-      await s.insertWebhookEndpoint({ id: 'old', url: 'https://example.com/old', kinds: ['project.closed'], subject: 'bob', secrets: [], createdAt: '2026-11-23T12:00:02.000Z' });
+      await s.insertWebhookEndpoint({
+        id: 'old',
+        url: 'https://example.com/old',
+        kinds: ['project.closed'],
+        subject: 'bob',
+        secrets: [],
+        createdAt: '2026-11-23T12:00:02.000Z',
+      });
       expect((await s.getWebhookEndpoint('api'))?.access).toEqual(access);
       expect((await s.getWebhookEndpoint('old'))?.access).toEqual({ subject: 'bob', scopes: [] });
       expect((await s.getWebhookEndpoint('op'))?.access).toBeUndefined();
@@ -649,7 +755,14 @@ for (const d of DIALECTS) {
 
       const owners = ['alice', 'bob', 'alice', 'carol', 'bob'];
       for (const [i, owner] of owners.entries()) {
-        await s.transaction((tx) => tx.appendEvent({ id: `v${i}`, type: i % 2 === 0 ? 'project.created' : 'project.closed', timestamp: '2026-11-23T12:00:00.000Z', data: { id: `v${i}`, owner } }));
+        await s.transaction((tx) =>
+          tx.appendEvent({
+            id: `v${i}`,
+            type: i % 2 === 0 ? 'project.created' : 'project.closed',
+            timestamp: '2026-11-23T12:00:00.000Z',
+            data: { id: `v${i}`, owner },
+          }),
+        );
       }
       const asked: string[] = [];
       const visible = (a: WebhookAccess, type: string, data: unknown): boolean => {
@@ -674,7 +787,9 @@ for (const d of DIALECTS) {
       ]);
 
       // Without `visible`, an endpoint with access gets nothing; the operator's still gets every event.
-      await s.transaction((tx) => tx.appendEvent({ id: 'w0', type: 'project.closed', timestamp: '2026-11-23T12:00:00.000Z', data: { id: 'w0', owner: 'alice' } }));
+      await s.transaction((tx) =>
+        tx.appendEvent({ id: 'w0', type: 'project.closed', timestamp: '2026-11-23T12:00:00.000Z', data: { id: 'w0', owner: 'alice' } }),
+      );
       while ((await s.fanOutEvents(now, 100)) > 0);
       expect(await queued('op')).toContain('w0');
       expect(await queued('api')).not.toContain('w0');
@@ -690,7 +805,14 @@ for (const d of DIALECTS) {
       const db = d.create();
       const first = db.open();
       expect((await first.migrate(PLAN)).ok).toBe(true);
-      await first.insertWebhookEndpoint({ id: 'old', url: 'https://example.com/old', kinds: null, subject: 'bob', secrets: [], createdAt: '2026-11-23T12:00:00.000Z' });
+      await first.insertWebhookEndpoint({
+        id: 'old',
+        url: 'https://example.com/old',
+        kinds: null,
+        subject: 'bob',
+        secrets: [],
+        createdAt: '2026-11-23T12:00:00.000Z',
+      });
       await first.insertWebhookEndpoint({ id: 'op', url: 'https://example.com/op', kinds: null, secrets: [], createdAt: '2026-11-23T12:00:01.000Z' });
       await first.close();
       await db.exec!('ALTER TABLE _servicespec_webhooks DROP COLUMN access');
@@ -701,7 +823,15 @@ for (const d of DIALECTS) {
         ['op', undefined],
       ]);
       const access: WebhookAccess = { subject: 'alice', scopes: [] };
-      await s.insertWebhookEndpoint({ id: 'new', url: 'https://example.com/new', kinds: null, subject: 'alice', access, secrets: [], createdAt: '2026-11-23T12:00:02.000Z' });
+      await s.insertWebhookEndpoint({
+        id: 'new',
+        url: 'https://example.com/new',
+        kinds: null,
+        subject: 'alice',
+        access,
+        secrets: [],
+        createdAt: '2026-11-23T12:00:02.000Z',
+      });
       expect((await s.getWebhookEndpoint('new'))?.access).toEqual(access);
     });
 
@@ -710,12 +840,18 @@ for (const d of DIALECTS) {
       const s = db.s;
       const instances = await writers(db);
       const now = '2026-11-23T12:00:00.000Z';
-      const claims = await Promise.all(Array.from({ length: 16 }, (_, i) => instances[i % instances.length]!.claimRecord('idem', 'k1', `v${i}`, '2026-11-23T13:00:00.000Z', now)));
+      const claims = await Promise.all(
+        Array.from({ length: 16 }, (_, i) => instances[i % instances.length]!.claimRecord('idem', 'k1', `v${i}`, '2026-11-23T13:00:00.000Z', now)),
+      );
       const winners = claims.filter((c) => c.created);
       expect(winners).toHaveLength(1);
       expect(new Set(claims.map((c) => c.value))).toEqual(new Set([winners[0]!.value]));
       // Racing claims of a key whose record has expired: exactly one replaces it.
-      const again = await Promise.all(Array.from({ length: 16 }, (_, i) => instances[i % instances.length]!.claimRecord('idem', 'k1', `w${i}`, '2026-11-23T13:30:00.000Z', '2026-11-23T13:00:00.000Z')));
+      const again = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          instances[i % instances.length]!.claimRecord('idem', 'k1', `w${i}`, '2026-11-23T13:30:00.000Z', '2026-11-23T13:00:00.000Z'),
+        ),
+      );
       expect(again.filter((c) => c.created)).toHaveLength(1);
       expect(new Set(again.map((c) => c.value))).toEqual(new Set([again.find((c) => c.created)!.value]));
       expect(await s.claimRecord('idem', 'k1', 'late', '2026-11-23T15:00:00.000Z', '2026-11-23T14:00:00.000Z')).toEqual({ created: true, value: 'late' });
@@ -736,7 +872,8 @@ for (const d of DIALECTS) {
       expect(batches.every((n) => n <= 2)).toBe(true);
       expect(batches.reduce((a, b) => a + b, 0)).toBe(7);
       for (let i = 0; i < 7; i++) expect((await s.claimRecord('idem', `old${i}`, 'again', '2026-11-23T13:00:00.000Z', now)).created).toBe(true);
-      for (let i = 0; i < 3; i++) expect(await s.claimRecord('idem', `new${i}`, 'x', '2026-11-23T13:00:00.000Z', now)).toEqual({ created: false, value: `n${i}` });
+      for (let i = 0; i < 3; i++)
+        expect(await s.claimRecord('idem', `new${i}`, 'x', '2026-11-23T13:00:00.000Z', now)).toEqual({ created: false, value: `n${i}` });
       expect(await s.deleteExpiredRecords(now, 100)).toBe(0);
     });
 
@@ -755,7 +892,15 @@ for (const d of DIALECTS) {
 
     it('credentials: stored, found, listed; a duplicate lookup is refused', async () => {
       const { s } = await fresh();
-      const rec = { id: 'k1', kind: 'api_key' as const, lookup: 'look1', hash: 'h', subject: 'ann', scopes: ['read', 'write'], createdAt: '2026-11-23T12:00:00.000Z' };
+      const rec = {
+        id: 'k1',
+        kind: 'api_key' as const,
+        lookup: 'look1',
+        hash: 'h',
+        subject: 'ann',
+        scopes: ['read', 'write'],
+        createdAt: '2026-11-23T12:00:00.000Z',
+      };
       await s.insertCredential(rec);
       await expect(s.insertCredential({ ...rec, id: 'k2' })).rejects.toThrow();
       expect(await s.findCredential('api_key', 'look1')).toEqual(rec);
@@ -869,7 +1014,13 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: the outbox sequencer', () => 
 
   it('never scans the whole outbox, even with plans cached while it was empty', async () => {
     const url = getTestSchemaUrl();
-    const stats = async () => (await exec<{ seq_scan: string; n_tup_ins: string }>(url, `SELECT seq_scan, n_tup_ins FROM pg_stat_user_tables WHERE schemaname = current_schema() AND relname = '_servicespec_outbox'`))[0]!;
+    const stats = async () =>
+      (
+        await exec<{ seq_scan: string; n_tup_ins: string }>(
+          url,
+          `SELECT seq_scan, n_tup_ins FROM pg_stat_user_tables WHERE schemaname = current_schema() AND relname = '_servicespec_outbox'`,
+        )
+      )[0]!;
     // The tables made (building an index scans its table), and those scans counted before the test starts.
     const made = createPostgresStorage({ url, poolSize: 1 });
     expect((await made.migrate(PLAN)).ok).toBe(true);
@@ -884,7 +1035,10 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: the outbox sequencer', () => 
       expect(await s.lastOutboxSeq()).toBe(i + 1);
     }
     // The outbox grows without a statistics update (as between two autovacuum runs).
-    await exec(url, `INSERT INTO _servicespec_outbox (seq, id, type, timestamp, data) SELECT 8 + g, 'b' || g, 'project.created', 't', '{}' FROM generate_series(1, 20000) g`);
+    await exec(
+      url,
+      `INSERT INTO _servicespec_outbox (seq, id, type, timestamp, data) SELECT 8 + g, 'b' || g, 'project.created', 't', '{}' FROM generate_series(1, 20000) g`,
+    );
     for (let i = 0; i < 8; i++) {
       await s.transaction((tx) => tx.appendEvent(event(`c${i}`)));
       expect(await s.lastOutboxSeq()).toBe(20_008 + i + 1);
@@ -904,7 +1058,9 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: the outbox sequencer', () => 
     await exec(url, 'CREATE INDEX _servicespec_outbox_unsequenced ON _servicespec_outbox (pos) WHERE seq IS NULL');
     const s = track(createPostgresStorage({ url, poolSize: 1 }));
     expect((await s.migrate(PLAN)).ok).toBe(true);
-    expect(await exec(url, `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname = '_servicespec_outbox_unsequenced'`)).toEqual([]);
+    expect(await exec(url, `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname = '_servicespec_outbox_unsequenced'`)).toEqual(
+      [],
+    );
     await s.transaction((tx) => tx.appendEvent(event('e1')));
     expect(await s.lastOutboxSeq()).toBe(1);
   });

@@ -130,7 +130,8 @@ async function dump(url: string): Promise<Record<string, unknown[]>> {
       const out: Record<string, unknown[]> = {};
       for (const t of await reader.tables()) {
         const rows: string[] = [];
-        for await (const batch of reader.rows(t, 1000)) for (const r of batch) rows.push(JSON.stringify(Object.fromEntries(t.columns.map((c, i) => [c.name, r[i]]))));
+        for await (const batch of reader.rows(t, 1000))
+          for (const r of batch) rows.push(JSON.stringify(Object.fromEntries(t.columns.map((c, i) => [c.name, r[i]]))));
         out[t.name] = rows.sort().map((r) => JSON.parse(r) as unknown);
       }
       return out;
@@ -139,7 +140,14 @@ async function dump(url: string): Promise<Record<string, unknown[]>> {
 }
 
 /** The spec served from `url` over real HTTP until `fn` is done. */
-async function serving<T>(url: string, fn: (call: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => ReturnType<typeof callJson>, storage: Storage, base: string) => Promise<T>): Promise<T> {
+async function serving<T>(
+  url: string,
+  fn: (
+    call: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => ReturnType<typeof callJson>,
+    storage: Storage,
+    base: string,
+  ) => Promise<T>,
+): Promise<T> {
   const storage = open(url);
   const authenticator = await createAuthenticator(model, storage, { allowGaps: true });
   const app = await createService(model, { storage, authenticator, allowGaps: true });
@@ -161,12 +169,35 @@ async function copy(from: string, to: string, spec = specFile) {
 describe.skipIf(pgSkip !== undefined)('db copy of a served deployment, over real HTTP', { timeout: 120_000 }, () => {
   it('SQLite → PostgreSQL → SQLite: the same key, user, client, token, list cursor, event-stream position and idempotency key work, and every row reads back unaltered', async () => {
     const source = sqliteUrl();
-    const key = (await runCli(['keys', 'create', specFile, '--db', source, '--create', '--subject', 'alice', '--scopes', 'tickets:read,tickets:write'])).stdout.trim();
+    const key = (
+      await runCli(['keys', 'create', specFile, '--db', source, '--create', '--subject', 'alice', '--scopes', 'tickets:read,tickets:write'])
+    ).stdout.trim();
     expect(key).toMatch(/^\S+$/);
-    expect((await runCli(['users', 'create', specFile, 'bob', '--db', source, '--scopes', 'tickets:read', '--password-stdin'], { input: 'bob-password-1234' })).code).toBe(0);
-    const client = JSON.parse((await runCli(['clients', 'create', specFile, '--db', source, '--scopes', 'tickets:read', '--format', 'json'])).stdout) as { clientId: string; clientSecret: string };
+    expect(
+      (await runCli(['users', 'create', specFile, 'bob', '--db', source, '--scopes', 'tickets:read', '--password-stdin'], { input: 'bob-password-1234' })).code,
+    ).toBe(0);
+    const client = JSON.parse((await runCli(['clients', 'create', specFile, '--db', source, '--scopes', 'tickets:read', '--format', 'json'])).stdout) as {
+      clientId: string;
+      clientSecret: string;
+    };
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-    expect((await runCli(['webhooks', 'add', specFile, '--db', source, '--url', 'http://127.0.0.1:9/hook', '--allow-webhook-target', '127.0.0.0/8', '--secret', secret])).code).toBe(0);
+    expect(
+      (
+        await runCli([
+          'webhooks',
+          'add',
+          specFile,
+          '--db',
+          source,
+          '--url',
+          'http://127.0.0.1:9/hook',
+          '--allow-webhook-target',
+          '127.0.0.0/8',
+          '--secret',
+          secret,
+        ])
+      ).code,
+    ).toBe(0);
     const auth = { 'x-api-key': key };
 
     /** The events after position 2 on the stream, as a client resuming with Last-Event-ID: 2 reads them. */
@@ -192,7 +223,10 @@ describe.skipIf(pgSkip !== undefined)('db copy of a served deployment, over real
       expect(page1.body.items).toHaveLength(2);
       const cursor = page1.body.next_cursor as string;
       const page2 = await call('GET', `/tickets?cursor=${encodeURIComponent(cursor)}`, undefined, auth);
-      const issued = await call('POST', '/oauth/token', 'grant_type=client_credentials', { 'content-type': 'application/x-www-form-urlencoded', ...basic(client.clientId, client.clientSecret) });
+      const issued = await call('POST', '/oauth/token', 'grant_type=client_credentials', {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...basic(client.clientId, client.clientSecret),
+      });
       expect(issued.status).toBe(200);
       // The events are queued for the endpoint (its attempts fail: nothing listens there) before the copy.
       for (let i = 0; i < 200 && (await storage.listDeliveries({})).length < 5; i++) await new Promise((done) => setTimeout(done, 25));
@@ -208,10 +242,26 @@ describe.skipIf(pgSkip !== undefined)('db copy of a served deployment, over real
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Copied \d+ rows from sqlite:.* to postgres:.* in one transaction/);
-    for (const table of ['Ticket', 'Tag', '_servicespec_credentials', '_servicespec_webhooks', '_servicespec_deliveries', '_servicespec_outbox', '_servicespec_records', '_servicespec_meta']) expect(r.stdout).toMatch(new RegExp(`\\n  ${table}: [1-9]`));
+    for (const table of [
+      'Ticket',
+      'Tag',
+      '_servicespec_credentials',
+      '_servicespec_webhooks',
+      '_servicespec_deliveries',
+      '_servicespec_outbox',
+      '_servicespec_records',
+      '_servicespec_meta',
+    ])
+      expect(r.stdout).toMatch(new RegExp(`\\n  ${table}: [1-9]`));
     const before = await dump(source);
     expect(await dump(onPg)).toEqual(before);
-    expect(Object.keys(before).sort()).toEqual(r.stdout.split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim().split(':')[0]).sort());
+    expect(Object.keys(before).sort()).toEqual(
+      r.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('  '))
+        .map((l) => l.trim().split(':')[0])
+        .sort(),
+    );
 
     const works = async (url: string, tagId: number) =>
       serving(url, async (call, _storage, base) => {
@@ -226,7 +276,10 @@ describe.skipIf(pgSkip !== undefined)('db copy of a served deployment, over real
         expect((await call('GET', '/tickets', undefined, basic('bob', 'wrong-password'))).status).toBe(401);
         // A token the source signed verifies (the signing key came along), and the client's secret still gets one.
         expect((await call('GET', '/tickets', undefined, { authorization: `Bearer ${seen.accessToken}` })).status).toBe(200);
-        const issued = await call('POST', '/oauth/token', 'grant_type=client_credentials', { 'content-type': 'application/x-www-form-urlencoded', ...basic(client.clientId, client.clientSecret) });
+        const issued = await call('POST', '/oauth/token', 'grant_type=client_credentials', {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...basic(client.clientId, client.clientSecret),
+        });
         expect(issued.status).toBe(200);
         // The idempotency key's first answer is answered again, not a second ticket.
         const again = await call('POST', '/tickets', { title: 'three', note: 'x' }, { ...auth, 'idempotency-key': 'k-1' });
@@ -267,12 +320,13 @@ describe.skipIf(pgSkip !== undefined)('db copy keeps server-assigned keys moving
         await tx.delete('Tag', 4);
       });
     });
-    const next = async (url: string) => withStorage(url, async (s) => {
-      expect((await s.migrate(getStoragePlan(model))).ok).toBe(true);
-      const row = await s.transaction((tx) => tx.insert('Tag', { label: 'new', ticket: '00000000-0000-4000-8000-000000000001' }));
-      await s.transaction((tx) => tx.delete('Tag', row.id));
-      return row.id;
-    });
+    const next = async (url: string) =>
+      withStorage(url, async (s) => {
+        expect((await s.migrate(getStoragePlan(model))).ok).toBe(true);
+        const row = await s.transaction((tx) => tx.insert('Tag', { label: 'new', ticket: '00000000-0000-4000-8000-000000000001' }));
+        await s.transaction((tx) => tx.delete('Tag', row.id));
+        return row.id;
+      });
     const onPg = getTestSchemaUrl();
     expect((await copy(source, onPg)).code).toBe(0);
     const back = sqliteUrl();
@@ -292,7 +346,14 @@ describe('copyStorage, the library function', () => {
     try {
       expect((await from.migrate(getStoragePlan(model))).ok).toBe(true);
       await from.transaction(async (tx) => {
-        await tx.insert('Ticket', { id: '00000000-0000-4000-8000-000000000009', title: 't', urgent: false, meta: { a: 1 }, status: 'open', created_at: '2026-06-01T00:00:00Z' });
+        await tx.insert('Ticket', {
+          id: '00000000-0000-4000-8000-000000000009',
+          title: 't',
+          urgent: false,
+          meta: { a: 1 },
+          status: 'open',
+          created_at: '2026-06-01T00:00:00Z',
+        });
         await tx.insert('Tag', { label: 'x', ticket: '00000000-0000-4000-8000-000000000009' });
         await tx.appendEvent({ id: 'e1', type: 'ticket.created', timestamp: '2026-06-01T00:00:00Z', data: { id: 't' } });
       });
@@ -322,7 +383,10 @@ async function setMeta(url: string, key: string, value: string): Promise<void> {
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   try {
-    await client.query(`INSERT INTO "${schema}"._servicespec_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
+    await client.query(`INSERT INTO "${schema}"._servicespec_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [
+      key,
+      value,
+    ]);
   } finally {
     await client.end();
   }
@@ -400,7 +464,13 @@ describe('db copy refuses bad input, changing nothing', { timeout: 120_000 }, ()
   it('a source not migrated to the spec: copy-source-not-migrated, naming the migrate command', async () => {
     const source = await seeded();
     const v2 = join(dir, 'tickets-v2.yaml');
-    writeFileSync(v2, SPEC.replace("      title: { type: string, minLength: 1, maxLength: 120 }\n", "      title: { type: string, minLength: 1, maxLength: 120 }\n      priority: { type: integer, default: 3 }\n"));
+    writeFileSync(
+      v2,
+      SPEC.replace(
+        '      title: { type: string, minLength: 1, maxLength: 120 }\n',
+        '      title: { type: string, minLength: 1, maxLength: 120 }\n      priority: { type: integer, default: 3 }\n',
+      ),
+    );
     const target = join(dir, `t-${n++}.db`);
     const r = await copy(source, `sqlite:${target}`, v2);
     expectRefusal(r, 'copy-source-not-migrated');

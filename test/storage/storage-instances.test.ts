@@ -46,7 +46,8 @@ describe.skipIf(skip !== undefined)('two serve processes on one PostgreSQL datab
     await dropTestSchemas();
   });
 
-  const call = (s: ChildServer, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => callJson(s.url, method, path, body, headers);
+  const call = (s: ChildServer, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    callJson(s.url, method, path, body, headers);
   const create = async (s: ChildServer, title: string): Promise<string> => {
     const res = await call(s, 'POST', '/tickets', { title });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -82,7 +83,10 @@ describe.skipIf(skip !== undefined)('two serve processes on one PostgreSQL datab
     ] as const) {
       const resumed = await openStream(`${server.url}/events`, { 'x-api-key': readerKey, 'last-event-id': first!.id! });
       const got = await resumed.waitFor(2, 10_000);
-      expect(got.map((e) => JSON.parse(e.data).data.object.id), `resumed on ${name}`).toEqual([id2, id3]);
+      expect(
+        got.map((e) => JSON.parse(e.data).data.object.id),
+        `resumed on ${name}`,
+      ).toEqual([id2, id3]);
       resumed.close();
     }
     expect(latency).toBeLessThan(5_000);
@@ -178,10 +182,14 @@ describe.skipIf(skip !== undefined)('two serve processes on one PostgreSQL datab
     expect(positions).toEqual([...positions].sort((x, y) => x - y));
     // B's worker delivers every event, including those A wrote and had leased before it died.
     // Waits for the acknowledged ones: a count would also take events of writes A committed but never acknowledged.
-    await until(() => {
-      const got = new Set(r.received.map((x) => JSON.parse(x.body).data.object.id as string));
-      return acknowledged.every((id) => got.has(id));
-    }, 30_000, 'deliveries after the kill');
+    await until(
+      () => {
+        const got = new Set(r.received.map((x) => JSON.parse(x.body).data.object.id as string));
+        return acknowledged.every((id) => got.has(id));
+      },
+      30_000,
+      'deliveries after the kill',
+    );
     const delivered = new Set(r.received.map((x) => JSON.parse(x.body).data.object.id as string));
     for (const id of acknowledged) expect(delivered.has(id)).toBe(true);
   }, 60_000);
@@ -251,7 +259,11 @@ describe.skipIf(skip !== undefined)('a SIGKILLed instance holding leased deliver
     const events = await admin.readOutbox(0, 100, ['ticket.created']);
     expect(new Set(byB.map((x) => String(x.headers['webhook-id'])))).toEqual(new Set(events.map((e) => e.id)));
     expect(new Set(byB.map((x) => JSON.parse(x.body).data.object.id as string))).toEqual(new Set(ids));
-    await until(async () => (await admin!.listDeliveries({ endpointId })).every((d) => d.status === 'delivered'), 10_000, 'every delivery recorded as delivered');
+    await until(
+      async () => (await admin!.listDeliveries({ endpointId })).every((d) => d.status === 'delivered'),
+      10_000,
+      'every delivery recorded as delivered',
+    );
     const done = await admin.listDeliveries({ endpointId });
     expect(done).toHaveLength(8);
     // Each counts A's lost attempt or not, but none is dead and none was delivered twice by B.

@@ -32,7 +32,11 @@ interface DataEdits {
   pages: Pages;
 }
 
-const dataEdits: fc.Arbitrary<DataEdits> = fc.record({ dropMetadata: fc.boolean(), renameAddress: fc.boolean(), pages: fc.constantFrom<Pages>('keep', 'to_number', 'require') });
+const dataEdits: fc.Arbitrary<DataEdits> = fc.record({
+  dropMetadata: fc.boolean(),
+  renameAddress: fc.boolean(),
+  pages: fc.constantFrom<Pages>('keep', 'to_number', 'require'),
+});
 
 function applyDataEdits(d: Doc, e: DataEdits): void {
   const book = d.resources.Book.fields;
@@ -92,8 +96,17 @@ async function runCase(c: Case, open: () => Storage): Promise<void> {
   const m2 = compiled.model!;
   const at = '2026-06-01T10:00:00.000Z';
   const books = c.books.map((b, i) => withoutUndefined({ id: uuid(1, i), isbn: `978${String(1_000_000_000 + i)}`, added_at: at, ...b }));
-  const members = c.members.map((m, i) => withoutUndefined({ id: uuid(2, i), card_number: String(2_000_000_000 + i), email: `m${i}@example.org`, joined_on: '2026-06-01', ...m }));
-  const loans = c.loans.map((l, i) => ({ id: uuid(3, i), book: books[i % books.length]!.id, member: members[i % members.length]!.id, borrower: 'alice', requested_at: at, ...l }));
+  const members = c.members.map((m, i) =>
+    withoutUndefined({ id: uuid(2, i), card_number: String(2_000_000_000 + i), email: `m${i}@example.org`, joined_on: '2026-06-01', ...m }),
+  );
+  const loans = c.loans.map((l, i) => ({
+    id: uuid(3, i),
+    book: books[i % books.length]!.id,
+    member: members[i % members.length]!.id,
+    borrower: 'alice',
+    requested_at: at,
+    ...l,
+  }));
 
   const s1 = open();
   try {
@@ -176,17 +189,21 @@ describe('migrate --apply --allow-data-loss over the diff tests’ evolutions of
     );
   }, 180_000);
 
-  it.skipIf(pgSkip !== undefined)('on PostgreSQL: the same', async () => {
-    await fc.assert(
-      fc.asyncProperty(caseGen, async (c) => {
-        const url = getTestSchemaUrl();
-        try {
-          await runCase(c, () => createPostgresStorage({ url }));
-        } finally {
-          await dropTestSchema(url);
-        }
-      }),
-      { numRuns: 8 },
-    );
-  }, 180_000);
+  it.skipIf(pgSkip !== undefined)(
+    'on PostgreSQL: the same',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(caseGen, async (c) => {
+          const url = getTestSchemaUrl();
+          try {
+            await runCase(c, () => createPostgresStorage({ url }));
+          } finally {
+            await dropTestSchema(url);
+          }
+        }),
+        { numRuns: 8 },
+      );
+    },
+    180_000,
+  );
 });

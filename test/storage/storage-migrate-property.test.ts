@@ -165,11 +165,15 @@ async function runCase(c: Case, open: () => Promise<{ storage: () => Storage; do
     const s2 = db.storage();
     let plan: MigratePlan | undefined;
     try {
-      const result = await s2.migrate(getStoragePlan(m2), { prepare: createMigratePrepare(m2, { apply: true, allowDataLoss: true, onPlan: (p) => (plan = p) }) });
+      const result = await s2.migrate(getStoragePlan(m2), {
+        prepare: createMigratePrepare(m2, { apply: true, allowDataLoss: true, onPlan: (p) => (plan = p) }),
+      });
       const blocked = c.fields.some((f, i) => f.evolution === 'narrow' && rows.some((r) => r[`f${i}`] === 'c'));
       if (blocked) {
         expect(result.ok).toBe(false);
-        expect(plan!.refusals.map((r) => r.code)).toEqual(c.fields.filter((f, i) => f.evolution === 'narrow' && rows.some((r) => r[`f${i}`] === 'c')).map(() => 'migrate-rows-invalid'));
+        expect(plan!.refusals.map((r) => r.code)).toEqual(
+          c.fields.filter((f, i) => f.evolution === 'narrow' && rows.some((r) => r[`f${i}`] === 'c')).map(() => 'migrate-rows-invalid'),
+        );
         return;
       }
       expect(plan!.refusals).toEqual([]);
@@ -232,13 +236,17 @@ describe('migrate --apply --allow-data-loss over random evolutions', () => {
     );
   }, 120_000);
 
-  it.skipIf(pgSkip !== undefined)('on PostgreSQL: the same', async () => {
-    await fc.assert(
-      fc.asyncProperty(caseGen, async (c) => {
-        const url = getTestSchemaUrl();
-        await runCase(c, async () => ({ storage: () => createPostgresStorage({ url }), done: () => dropTestSchema(url) }));
-      }),
-      { numRuns: 15 },
-    );
-  }, 120_000);
+  it.skipIf(pgSkip !== undefined)(
+    'on PostgreSQL: the same',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(caseGen, async (c) => {
+          const url = getTestSchemaUrl();
+          await runCase(c, async () => ({ storage: () => createPostgresStorage({ url }), done: () => dropTestSchema(url) }));
+        }),
+        { numRuns: 15 },
+      );
+    },
+    120_000,
+  );
 });

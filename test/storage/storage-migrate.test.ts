@@ -139,7 +139,9 @@ for (const engine of engines) {
       const next = specFile(spec({ title: '{ type: string }' }));
       const r = await runCli(['migrate', next, '--db', db.url, '--apply']);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain('servicespec migrate: migrate-data-loss: the plan loses data (drop column Task.note); nothing was changed: run it again with --allow-data-loss to apply it');
+      expect(r.stderr).toContain(
+        'servicespec migrate: migrate-data-loss: the plan loses data (drop column Task.note); nothing was changed: run it again with --allow-data-loss to apply it',
+      );
       expect(r.stderr).not.toContain('backup');
       expect(await readAll(db, V1)).toHaveLength(3);
       expect((await readAll(db, V1))[0]).toEqual({ id: 'a', title: 'one', note: 'kept?' });
@@ -156,7 +158,11 @@ for (const engine of engines) {
         expect(backup).toBeDefined();
         expect(existsSync(backup!)).toBe(true);
         // The backup is the database before: the old spec reads the note from it.
-        expect(await readAll({ url: `sqlite:${backup!}`, open: () => createSqliteStorage({ path: backup! }) }, V1)).toContainEqual({ id: 'a', title: 'one', note: 'kept?' });
+        expect(await readAll({ url: `sqlite:${backup!}`, open: () => createSqliteStorage({ path: backup! }) }, V1)).toContainEqual({
+          id: 'a',
+          title: 'one',
+          note: 'kept?',
+        });
       } else expect(r.stderr).toBe('');
       expect(await readAll(db, v2)).toEqual([
         { id: 'a', title: 'one', priority: 3 },
@@ -234,7 +240,9 @@ for (const engine of engines) {
       const v2 = spec({ title: '{ type: string }', note: '{ type: string, optional: true }', owner: '{ type: string }' });
       const look = await runCli(['migrate', specFile(v2), '--db', db.url]);
       expect(look.code).toBe(0);
-      expect(look.stdout).toContain('refused: migrate-no-value: field Task.owner is required but has no value in 3 rows (a, b, c): give it a `default` or keep it optional');
+      expect(look.stdout).toContain(
+        'refused: migrate-no-value: field Task.owner is required but has no value in 3 rows (a, b, c): give it a `default` or keep it optional',
+      );
       const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply', '--allow-data-loss']);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('servicespec migrate: migrate-no-value: field Task.owner is required but has no value in 3 rows (a, b, c)');
@@ -264,7 +272,9 @@ for (const engine of engines) {
       const v2 = spec({ status: '{ type: enum, values: [open, done] }' });
       const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply', '--allow-data-loss']);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain('servicespec migrate: migrate-rows-invalid: field Task.status: 2 rows would not be valid for the new spec (a value not in "open", "done"): b, c');
+      expect(r.stderr).toContain(
+        'servicespec migrate: migrate-rows-invalid: field Task.status: 2 rows would not be valid for the new spec (a value not in "open", "done"): b, c',
+      );
       expect(await readAll(db, v1)).toHaveLength(3);
       // With no row in the removed value, it applies.
       const db2 = await seedOn(engine.make, v1, [{ id: 'a', status: 'open' }]);
@@ -320,7 +330,10 @@ ${removed}`;
       ]);
       const v2 = spec({ status: '{ type: state }' }, machine(['open', 'done'], '    removed_states: { lost: done }\n'));
       const plan = await runCli(['migrate', specFile(v2), '--db', db.url]);
-      expect([plan.code, plan.stdout]).toEqual([0, expect.stringContaining('move 2 rows of Task from removed state "lost" to "done" (declared in removed_states)')]);
+      expect([plan.code, plan.stdout]).toEqual([
+        0,
+        expect.stringContaining('move 2 rows of Task from removed state "lost" to "done" (declared in removed_states)'),
+      ]);
       const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply']);
       expect(r.code).toBe(0);
       expect(r.stderr).not.toContain('servicespec migrate:');
@@ -352,7 +365,9 @@ ${removed}`;
       ]);
       const v2 = spec({ code: '{ type: string, unique: true }', size: '{ type: integer, maximum: 10 }' });
       const r = await runCli(['migrate', specFile(v2), '--db', db.url]);
-      expect(r.stdout).toContain('refused: migrate-rows-invalid: field Task.code: 2 rows would not be valid for the new spec (a value another row also holds, and the field is now unique): a, b');
+      expect(r.stdout).toContain(
+        'refused: migrate-rows-invalid: field Task.code: 2 rows would not be valid for the new spec (a value another row also holds, and the field is now unique): a, b',
+      );
       expect(r.stdout).toContain('refused: migrate-rows-invalid: field Task.size: 1 row would not be valid for the new spec (above the maximum 10): b');
     });
 
@@ -364,7 +379,9 @@ ${removed}`;
       ]);
       const v2 = spec({ code: '{ type: integer, optional: true }', size: '{ type: string }' });
       const look = await runCli(['migrate', specFile(v2), '--db', db.url]);
-      expect(look.stdout).toContain('[loses] convert field Task.code from text to integer: the values of 1 row convert, those of 1 row are no integer and are lost (null)');
+      expect(look.stdout).toContain(
+        '[loses] convert field Task.code from text to integer: the values of 1 row convert, those of 1 row are no integer and are lost (null)',
+      );
       expect(look.stdout).toContain('[converts] convert field Task.size from integer to text: the values of 2 rows convert');
       const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply', '--allow-data-loss']);
       expect(r.code).toBe(0);
@@ -378,7 +395,9 @@ ${removed}`;
       const db = await seedOn(engine.make, spec({ flag: '{ type: boolean }' }), [{ id: 'a', flag: true }]);
       const r = await runCli(['migrate', specFile(spec({ flag: '{ type: json }' })), '--db', db.url, '--apply']);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain('servicespec migrate: migrate-type-unsupported: field Task.flag changed type from boolean to json; migrate converts only between integer, number and string');
+      expect(r.stderr).toContain(
+        'servicespec migrate: migrate-type-unsupported: field Task.flag changed type from boolean to json; migrate converts only between integer, number and string',
+      );
     });
 
     it('a removed resource is dropped with its rows counted', async () => {
@@ -410,12 +429,21 @@ ${removed}`;
       });
       const r = await runCli(['migrate', specFile(spec({ title: '{ type: string }' })), '--db', db.url, '--apply', '--allow-data-loss']);
       expect(r.code).toBe(1);
-      expect(r.stderr).toBe('servicespec migrate: migrate-newer-database: the database was migrated by a newer servicespec (storage format 99; this one knows 1): upgrade servicespec to migrate it\n');
+      expect(r.stderr).toBe(
+        'servicespec migrate: migrate-newer-database: the database was migrated by a newer servicespec (storage format 99; this one knows 1): upgrade servicespec to migrate it\n',
+      );
       const served = await withStorage(db, (s) => s.migrate(getStoragePlan(compileSpecText(V1).model!), { prepare: prepareServe }));
-      expect(served).toEqual({ ok: false, refusals: [{ table: '*', reason: 'the database was migrated by a newer servicespec (storage format 99; this one knows 1): upgrade servicespec to migrate it' }] });
+      expect(served).toEqual({
+        ok: false,
+        refusals: [
+          { table: '*', reason: 'the database was migrated by a newer servicespec (storage format 99; this one knows 1): upgrade servicespec to migrate it' },
+        ],
+      });
       const serve = await runCli(['serve', specFile(V1), '--db', db.url, '--allow-gaps', '--port', '0']);
       expect(serve.code).toBe(1);
-      expect(serve.stderr).toContain('  - storage: the database was migrated by a newer servicespec (storage format 99; this one knows 1): upgrade servicespec to migrate it\n');
+      expect(serve.stderr).toContain(
+        '  - storage: the database was migrated by a newer servicespec (storage format 99; this one knows 1): upgrade servicespec to migrate it\n',
+      );
       expect(serve.stderr).not.toContain('servicespec migrate ');
     });
 
@@ -425,7 +453,10 @@ ${removed}`;
       const model = compileSpecText(v2).model!;
       const starting = db.open();
       try {
-        const [applied, started] = await Promise.all([runCli(['migrate', specFile(v2), '--db', db.url, '--apply']), starting.migrate(getStoragePlan(model), { prepare: prepareServe })]);
+        const [applied, started] = await Promise.all([
+          runCli(['migrate', specFile(v2), '--db', db.url, '--apply']),
+          starting.migrate(getStoragePlan(model), { prepare: prepareServe }),
+        ]);
         expect(applied.code).toBe(0);
         // Before the migration it is refused (the change is not additive); after it, there is nothing left to do.
         if (!started.ok) expect(started.refusals.map((r) => r.reason)).toEqual(['new field Task.priority is required; existing rows have no value for it']);
@@ -443,7 +474,10 @@ ${removed}`;
       const r = await runCli(['diff', oldFile, newFile, '--db', db.url]);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('Data impact on the database (servicespec migrate):\n  1. [loses] drop field Task.note: its value is lost in 2 rows\n');
-      const j = JSON.parse((await runCli(['diff', oldFile, newFile, '--db', db.url, '--format', 'json'])).stdout) as { changes: unknown[]; data: { losesData: boolean } };
+      const j = JSON.parse((await runCli(['diff', oldFile, newFile, '--db', db.url, '--format', 'json'])).stdout) as {
+        changes: unknown[];
+        data: { losesData: boolean };
+      };
       expect(j.changes.length).toBeGreaterThan(0);
       expect(j.data.losesData).toBe(true);
       expect(await readAll(db, V1)).toHaveLength(3);
@@ -454,8 +488,12 @@ ${removed}`;
       const file = specFile(spec({ title: '{ type: string }', priority: '{ type: integer, default: 3 }' }));
       const r = await runCli(['serve', file, '--db', db.url, '--allow-gaps', '--port', '0']);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(`storage: new field Task.priority is required; existing rows have no value for it; serve runs only additive steps at start: plan this change with servicespec migrate`);
-      expect(r.stderr).toContain(`See the plan (it changes nothing) with:\n  servicespec migrate ${file} --db ${db.url}\nthen run it with:\n  servicespec migrate ${file} --db ${db.url} --apply\n`);
+      expect(r.stderr).toContain(
+        `storage: new field Task.priority is required; existing rows have no value for it; serve runs only additive steps at start: plan this change with servicespec migrate`,
+      );
+      expect(r.stderr).toContain(
+        `See the plan (it changes nothing) with:\n  servicespec migrate ${file} --db ${db.url}\nthen run it with:\n  servicespec migrate ${file} --db ${db.url} --apply\n`,
+      );
       expect(r.stderr).not.toContain('make it optional');
     });
   });
@@ -472,7 +510,9 @@ describe('migrate: bad input, one line, nothing changed', () => {
   it('an unreachable database (migrate-unreachable), the password hidden', async () => {
     const r = await runCli(['migrate', specFile(V1), '--db', 'postgres://ann:s3cret@127.0.0.1:1/service']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^servicespec migrate: migrate-unreachable: cannot open postgres:\/\/ann:\*\*\*@127\.0\.0\.1:1\/service: connect ECONNREFUSED[^\n]*\n$/);
+    expect(r.stderr).toMatch(
+      /^servicespec migrate: migrate-unreachable: cannot open postgres:\/\/ann:\*\*\*@127\.0\.0\.1:1\/service: connect ECONNREFUSED[^\n]*\n$/,
+    );
     expect(r.stderr).not.toMatch(STACK_LINE);
   });
 

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
-const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as { packages: Record<string, { version?: string; dependencies?: Record<string, string> }> };
+const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as {
+  packages: Record<string, { version?: string; dependencies?: Record<string, string> }>;
+};
 
 describe('node-postgres is pinned', () => {
   it('package.json names one exact version, the lock file and node_modules hold it', () => {

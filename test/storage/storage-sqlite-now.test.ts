@@ -16,7 +16,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function col(name: string, type: ColumnPlan['type'], more: Partial<ColumnPlan> = {}): ColumnPlan {
   return { name, type, notNull: false, unique: false, primaryKey: false, autoIncrement: false, check: {}, ...more };
 }
-const NOTES: TablePlan = { name: 'notes', primaryKey: 'id', columns: [col('id', 'text', { primaryKey: true, notNull: true }), col('body', 'text', { notNull: true }), col('tags', 'json')] };
+const NOTES: TablePlan = {
+  name: 'notes',
+  primaryKey: 'id',
+  columns: [col('id', 'text', { primaryKey: true, notNull: true }), col('body', 'text', { notNull: true }), col('tags', 'json')],
+};
 
 describe('the SQLite write-ahead log under creates', () => {
   it('stays bounded: creates committed at once and in transactions are checkpointed', async () => {

@@ -61,14 +61,17 @@ describe('rows read with their JSON as stored text', () => {
         const reader = storage.readNow()!;
         const stored = reader.getStored!('Record', id)!;
         expect(writePresentedRow(resource, stored)).toBe(JSON.stringify(presentRow(resource, reader.get('Record', id)!)));
-        for (const name of ['data', 'tags', 'meta']) if (fields[name as 'data'] !== undefined && fields[name as 'data'] !== null) expect(stored[name]).toBeInstanceOf(StoredJson);
+        for (const name of ['data', 'tags', 'meta'])
+          if (fields[name as 'data'] !== undefined && fields[name as 'data'] !== null) expect(stored[name]).toBeInstanceOf(StoredJson);
       }),
       { numRuns: 300 },
     );
     const reader = storage.readNow()!;
     const page = reader.listStored!('Record', { equals: {}, limit: 1000 });
     expect(page).toHaveLength(n);
-    expect(`[${page.map((r) => writePresentedRow(resource, r)).join(',')}]`).toBe(JSON.stringify(reader.list('Record', { equals: {}, limit: 1000 }).map((r) => presentRow(resource, r))));
+    expect(`[${page.map((r) => writePresentedRow(resource, r)).join(',')}]`).toBe(
+      JSON.stringify(reader.list('Record', { equals: {}, limit: 1000 }).map((r) => presentRow(resource, r))),
+    );
     await storage.close();
   });
 });

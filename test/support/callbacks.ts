@@ -51,11 +51,15 @@ errors:
 /** The events fixture (test/events/fixtures/events.yaml) with a callback on createTicket: started and finished, to `callback_url`. */
 export function callbackSpecText(): string {
   const text = readFileSync(EVENTS_SPEC, 'utf8')
-    .replace('      points: { type: integer, minimum: 0, maximum: 100, optional: true }\n', '      points: { type: integer, minimum: 0, maximum: 100, optional: true }\n      callback_url: { type: uri, optional: true }\n')
+    .replace(
+      '      points: { type: integer, minimum: 0, maximum: 100, optional: true }\n',
+      '      points: { type: integer, minimum: 0, maximum: 100, optional: true }\n      callback_url: { type: uri, optional: true }\n',
+    )
     .replace(
       'createTicket: { method: POST, path: /tickets, action: create, resource: Ticket, auth: none }',
       'createTicket: { method: POST, path: /tickets, action: create, resource: Ticket, auth: none, callbacks: { progress: { url: callback_url, events: [ticket.started, ticket.finished] } } }',
     );
-  if (!text.includes('callbacks:') || !text.includes('callback_url: { type: uri')) throw new Error('the events fixture changed: the callback spec could not be made from it');
+  if (!text.includes('callbacks:') || !text.includes('callback_url: { type: uri'))
+    throw new Error('the events fixture changed: the callback spec could not be made from it');
   return text;
 }

@@ -60,7 +60,14 @@ export async function startSpec(spec: string, handlersUrl?: string, limiterSpeed
   const storage = createSqliteStorage({ path: join(dir, 'service.db'), synchronous: 'normal' });
   const authenticator = await createAuthenticator(model, storage, { allowGaps: true });
   const handlers = handlersUrl ? ((await import(handlersUrl)) as { handlers: Record<string, CustomHandler> }).handlers : {};
-  const app = await createService(model, { storage, authenticator, allowGaps: true, handlers, rateLimitStore: createMemoryStore(() => Date.now() * limiterSpeed), webhooks: { allowTargets: ['127.0.0.0/8'] } });
+  const app = await createService(model, {
+    storage,
+    authenticator,
+    allowGaps: true,
+    handlers,
+    rateLimitStore: createMemoryStore(() => Date.now() * limiterSpeed),
+    webhooks: { allowTargets: ['127.0.0.0/8'] },
+  });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const overrides = new Set(model.resources.flatMap((r) => r.ownerOverrideScopes));
   const all = (model.authentication?.scopes ?? []).map((x) => x.name).filter((x) => !overrides.has(x));
@@ -97,7 +104,14 @@ export async function startSpec(spec: string, handlersUrl?: string, limiterSpeed
     url,
     app,
     model,
-    options: { credentials: alice.creds, other: bob.creds, limited: carol.creds, limitedScopes, sourceMap: compiled.sourceMap, specText: readFileSync(spec, 'utf8') },
+    options: {
+      credentials: alice.creds,
+      other: bob.creds,
+      limited: carol.creds,
+      limitedScopes,
+      sourceMap: compiled.sourceMap,
+      specText: readFileSync(spec, 'utf8'),
+    },
     keys: { alice: keys.alice ?? '', bob: keys.bob ?? '', carol: keys.carol ?? '' },
     flags: [...alice.flags, ...bob.flags, ...carol.flags, '--limited-scopes', limitedScopes.join(',')],
     async createKey(subject, scopes) {

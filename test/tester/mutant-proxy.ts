@@ -94,44 +94,51 @@ export async function startProxy(upstreamUrl: string, mutant: MutantHooks & Part
         if (early) pr = early;
         if ((pr.headers.accept ?? '').includes('text/event-stream')) {
           // The stream: piped, each complete event block passed through the mutant.
-          const up = httpRequest({ host: upstream.hostname, port: upstream.port, method: 'GET', path: pr.path, headers: { ...pr.headers, host: upstream.host } }, (ures) => {
-            const headers = flat(ures.headers);
-            for (const h of ['content-length', 'transfer-encoding', 'connection', 'keep-alive']) delete headers[h];
-            res.writeHead(ures.statusCode ?? 502, headers);
-            res.flushHeaders();
-            let buffer = '';
-            ures.setEncoding('utf8');
-            ures.on('data', (text: string) => {
-              buffer += text;
-              let end: number;
-              while ((end = buffer.indexOf('\n\n')) >= 0) {
-                const block = buffer.slice(0, end);
-                buffer = buffer.slice(end + 2);
-                const out = block.includes('\nevent: ') || block.startsWith('event: ') ? mutant.event?.(block) ?? (mutant.event ? undefined : block) : block;
-                if (out !== undefined) res.write(`${out}\n\n`);
-              }
-            });
-            ures.on('end', () => res.end());
-            res.on('close', () => ures.destroy());
-          });
-          up.on('error', () => res.destroy());
-          up.end();
-          // Merged streams: their complete event blocks are written into this answer too.
-          for (const extra of mutant.mergeStreams?.(pr) ?? []) {
-            const side = httpRequest({ host: upstream.hostname, port: upstream.port, method: 'GET', path: extra.path, headers: { ...extra.headers, host: upstream.host } }, (sres) => {
+          const up = httpRequest(
+            { host: upstream.hostname, port: upstream.port, method: 'GET', path: pr.path, headers: { ...pr.headers, host: upstream.host } },
+            (ures) => {
+              const headers = flat(ures.headers);
+              for (const h of ['content-length', 'transfer-encoding', 'connection', 'keep-alive']) delete headers[h];
+              res.writeHead(ures.statusCode ?? 502, headers);
+              res.flushHeaders();
               let buffer = '';
-              sres.setEncoding('utf8');
-              sres.on('data', (text: string) => {
+              ures.setEncoding('utf8');
+              ures.on('data', (text: string) => {
                 buffer += text;
                 let end: number;
                 while ((end = buffer.indexOf('\n\n')) >= 0) {
                   const block = buffer.slice(0, end);
                   buffer = buffer.slice(end + 2);
-                  if (/(^|\n)event: /.test(block) && (mutant.mergeEvent?.(block) ?? true) && !res.writableEnded) res.write(`${block}\n\n`);
+                  const out =
+                    block.includes('\nevent: ') || block.startsWith('event: ') ? (mutant.event?.(block) ?? (mutant.event ? undefined : block)) : block;
+                  if (out !== undefined) res.write(`${out}\n\n`);
                 }
               });
-              res.on('close', () => sres.destroy());
-            });
+              ures.on('end', () => res.end());
+              res.on('close', () => ures.destroy());
+            },
+          );
+          up.on('error', () => res.destroy());
+          up.end();
+          // Merged streams: their complete event blocks are written into this answer too.
+          for (const extra of mutant.mergeStreams?.(pr) ?? []) {
+            const side = httpRequest(
+              { host: upstream.hostname, port: upstream.port, method: 'GET', path: extra.path, headers: { ...extra.headers, host: upstream.host } },
+              (sres) => {
+                let buffer = '';
+                sres.setEncoding('utf8');
+                sres.on('data', (text: string) => {
+                  buffer += text;
+                  let end: number;
+                  while ((end = buffer.indexOf('\n\n')) >= 0) {
+                    const block = buffer.slice(0, end);
+                    buffer = buffer.slice(end + 2);
+                    if (/(^|\n)event: /.test(block) && (mutant.mergeEvent?.(block) ?? true) && !res.writableEnded) res.write(`${block}\n\n`);
+                  }
+                });
+                res.on('close', () => sres.destroy());
+              },
+            );
             side.on('error', () => undefined);
             side.end();
           }

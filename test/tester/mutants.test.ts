@@ -25,7 +25,8 @@ afterAll(async () => {
   await s?.close();
 });
 
-const run = (baseUrl: string, only?: string[]): Promise<TestReport> => testService(s.model, { baseUrl, ...s.options, seed: 7, runs: 4, maxRequests: 1500, timeLimitMs: 50_000, ...(only ? { only } : {}) });
+const run = (baseUrl: string, only?: string[]): Promise<TestReport> =>
+  testService(s.model, { baseUrl, ...s.options, seed: 7, runs: 4, maxRequests: 1500, timeLimitMs: 50_000, ...(only ? { only } : {}) });
 
 describe('the real runtime on examples/orders.yaml', () => {
   // Issue 12 items 1 (the event stream showed other subjects' objects) and 12 (older versions answered without a
@@ -34,7 +35,17 @@ describe('the real runtime on examples/orders.yaml', () => {
     const report = await run(s.url);
     const failed = report.results.filter((r) => r.outcome === 'failed');
     expect(failed.map((r) => ({ check: r.check, target: r.target, ...r.failure }))).toEqual([]);
-    expect(report.parts.map((p) => p.part)).toEqual(['purpose', 'resources', 'states', 'endpoints', 'authentication', 'events', 'errors', 'limits', 'versioning']);
+    expect(report.parts.map((p) => p.part)).toEqual([
+      'purpose',
+      'resources',
+      'states',
+      'endpoints',
+      'authentication',
+      'events',
+      'errors',
+      'limits',
+      'versioning',
+    ]);
     for (const p of report.parts.filter((x) => x.part !== 'purpose')) expect(p.passed, p.part).toBeGreaterThan(0);
     expect(report.stoppedBy).toBeUndefined();
   }, 90_000);
@@ -47,7 +58,8 @@ const MUTANTS: Mutant[] = [
     name: 'an illegal transition allowed (409 answered as 200 with the object)',
     caughtBy: 'states.sequences',
     target: /Order/,
-    reproduce: /^# Order \S+ made by:\ncurl -i -X POST .*'http:\/\/127\.0\.0\.1:\d+\/orders'\n(curl .*\n)*# then \([a-z →]+\):\ncurl -i -X POST .*\/orders\/\S+\/(pay|ship|cancel)'$/,
+    reproduce:
+      /^# Order \S+ made by:\ncurl -i -X POST .*'http:\/\/127\.0\.0\.1:\d+\/orders'\n(curl .*\n)*# then \([a-z →]+\):\ncurl -i -X POST .*\/orders\/\S+\/(pay|ship|cancel)'$/,
     only: ['states.sequences'],
     async response(r, req, send) {
       if (r.status !== 409 || !ISO.test(req.path)) return r;
@@ -87,14 +99,24 @@ const MUTANTS: Mutant[] = [
     caughtBy: 'authentication.ownership',
     target: /^getOrder$/,
     only: ['authentication.ownership'],
-    request: (r) => (r.method === 'GET' && /^\/orders\/[^/?]+$/.test(r.path) && r.headers['x-api-key'] === s.keys.bob ? { ...r, headers: { ...r.headers, 'x-api-key': s.keys.alice } } : r),
+    request: (r) =>
+      r.method === 'GET' && /^\/orders\/[^/?]+$/.test(r.path) && r.headers['x-api-key'] === s.keys.bob
+        ? { ...r, headers: { ...r.headers, 'x-api-key': s.keys.alice } }
+        : r,
   },
   {
     name: 'the body limit off by one (a body of exactly 64 KiB refused)',
     caughtBy: 'limits.body-size',
     target: /at 64KiB/,
     only: ['limits.body-size'],
-    request: (r) => (r.body.length >= 64 * 1024 ? { status: 413, headers: { 'content-type': 'application/problem+json' }, body: Buffer.from(JSON.stringify({ title: 'The request body is too large', status: 413, code: 'payload_too_large' })) } : r),
+    request: (r) =>
+      r.body.length >= 64 * 1024
+        ? {
+            status: 413,
+            headers: { 'content-type': 'application/problem+json' },
+            body: Buffer.from(JSON.stringify({ title: 'The request body is too large', status: 413, code: 'payload_too_large' })),
+          }
+        : r,
   },
   {
     name: 'the page maximum ignored (limit over 100 served)',
@@ -156,7 +178,10 @@ const MUTANTS: Mutant[] = [
     caughtBy: 'versioning.unsupported',
     target: /getOrder/,
     only: ['versioning.unsupported'],
-    request: (r) => (r.headers['service-version'] !== undefined && !['2026-06-01', '2026-11-01'].includes(r.headers['service-version']) ? { ...r, headers: { ...r.headers, 'service-version': '2026-11-01' } } : r),
+    request: (r) =>
+      r.headers['service-version'] !== undefined && !['2026-06-01', '2026-11-01'].includes(r.headers['service-version'])
+        ? { ...r, headers: { ...r.headers, 'service-version': '2026-11-01' } }
+        : r,
   },
   {
     name: 'problem.status disagreeing with the HTTP status on 422',
@@ -170,7 +195,8 @@ const MUTANTS: Mutant[] = [
     caughtBy: 'authentication.no-credential',
     target: /getOrder/,
     only: ['authentication.no-credential'],
-    request: (r) => (r.headers['x-api-key'] === undefined && r.headers.authorization === undefined ? { ...r, headers: { ...r.headers, 'x-api-key': s.keys.alice } } : r),
+    request: (r) =>
+      r.headers['x-api-key'] === undefined && r.headers.authorization === undefined ? { ...r, headers: { ...r.headers, 'x-api-key': s.keys.alice } } : r,
   },
   {
     name: 'pages that repeat an item across the cursor',
@@ -214,21 +240,27 @@ describe('mutants: each broken server fails with the expected check', () => {
     }
   }, 60_000);
 
-  it.each(MUTANTS.map((m) => [m.name, m] as const))('%s', async (_name, mutant) => {
-    const proxy = await startProxy(s.url, mutant);
-    try {
-      const report = await run(proxy.url, mutant.only);
-      const caught = report.results.filter((r) => r.outcome === 'failed' && r.check === mutant.caughtBy && (mutant.target === undefined || mutant.target.test(r.target)));
-      expect(caught.length, `${mutant.name}: ${JSON.stringify(report.parts)}`).toBeGreaterThan(0);
-      const f = caught[0]!.failure!;
-      expect(f.expected.length).toBeGreaterThan(0);
-      expect(f.actual.length).toBeGreaterThan(0);
-      if (mutant.reproduce) expect(f.curl).toMatch(mutant.reproduce);
-      expect(f.curl ?? '').not.toContain(s.keys.alice);
-    } finally {
-      await proxy.close();
-    }
-  }, 60_000);
+  it.each(MUTANTS.map((m) => [m.name, m] as const))(
+    '%s',
+    async (_name, mutant) => {
+      const proxy = await startProxy(s.url, mutant);
+      try {
+        const report = await run(proxy.url, mutant.only);
+        const caught = report.results.filter(
+          (r) => r.outcome === 'failed' && r.check === mutant.caughtBy && (mutant.target === undefined || mutant.target.test(r.target)),
+        );
+        expect(caught.length, `${mutant.name}: ${JSON.stringify(report.parts)}`).toBeGreaterThan(0);
+        const f = caught[0]!.failure!;
+        expect(f.expected.length).toBeGreaterThan(0);
+        expect(f.actual.length).toBeGreaterThan(0);
+        if (mutant.reproduce) expect(f.curl).toMatch(mutant.reproduce);
+        expect(f.curl ?? '').not.toContain(s.keys.alice);
+      } finally {
+        await proxy.close();
+      }
+    },
+    60_000,
+  );
 
   it('has at least 12 mutants', () => {
     expect(MUTANTS.length).toBeGreaterThanOrEqual(12);
@@ -252,7 +284,9 @@ const CONCURRENCY = 4;
  * YARDSTICK_MUTANTS=a,b runs only those mutants (and the unmutated proxy): for working on one class of fault. The
  * suite runs them all.
  */
-const ONLY = process.env.YARDSTICK_MUTANTS?.split(',').map((x) => x.trim()).filter((x) => x !== '');
+const ONLY = process.env.YARDSTICK_MUTANTS?.split(',')
+  .map((x) => x.trim())
+  .filter((x) => x !== '');
 const isSelected = (name: string): boolean => ONLY === undefined || ONLY.includes(name);
 const TRANSITION = /^\/tickets\/([^/?]+)\/(start|close|cancel)$/;
 const ONE = /^\/tickets\/([^/?]+)$/;
@@ -271,7 +305,11 @@ interface YardstickMutant {
   make: (k: RunKeys) => MutantHooks;
 }
 
-const internal = (): ProxyResponse => ({ status: 500, headers: { 'content-type': 'application/problem+json' }, body: Buffer.from(JSON.stringify({ type: 'about:blank', title: 'Internal error', status: 500, code: 'internal' })) });
+const internal = (): ProxyResponse => ({
+  status: 500,
+  headers: { 'content-type': 'application/problem+json' },
+  body: Buffer.from(JSON.stringify({ type: 'about:blank', title: 'Internal error', status: 500, code: 'internal' })),
+});
 const bodyOf = (r: ProxyRequest): Record<string, unknown> | undefined => {
   try {
     const b = JSON.parse(r.body.toString('utf8')) as unknown;
@@ -280,32 +318,67 @@ const bodyOf = (r: ProxyRequest): Record<string, unknown> | undefined => {
     return undefined;
   }
 };
-const writesTicket = (r: ProxyRequest): boolean => (r.method === 'POST' && r.path.split('?')[0] === '/tickets') || (r.method === 'PATCH' && ONE.test(r.path.split('?')[0]!));
+const writesTicket = (r: ProxyRequest): boolean =>
+  (r.method === 'POST' && r.path.split('?')[0] === '/tickets') || (r.method === 'PATCH' && ONE.test(r.path.split('?')[0]!));
 /** Rewrites the body of a ticket create/update; `edit` returns the new body or undefined to leave it. */
-const editBody = (edit: (b: Record<string, unknown>) => Record<string, unknown> | undefined) => (r: ProxyRequest): ProxyRequest => {
-  if (!writesTicket(r)) return r;
-  const b = bodyOf(r);
-  const e = b && edit(b);
-  return e ? { ...r, body: Buffer.from(JSON.stringify(e)) } : r;
-};
+const editBody =
+  (edit: (b: Record<string, unknown>) => Record<string, unknown> | undefined) =>
+  (r: ProxyRequest): ProxyRequest => {
+    if (!writesTicket(r)) return r;
+    const b = bodyOf(r);
+    const e = b && edit(b);
+    return e ? { ...r, body: Buffer.from(JSON.stringify(e)) } : r;
+  };
 const asKey = (r: ProxyRequest, key: string): ProxyRequest => ({ ...r, headers: { ...r.headers, 'x-api-key': key } });
 const stringsOf = (v: unknown): string[] => (typeof v === 'string' ? [v] : v && typeof v === 'object' ? Object.values(v).flatMap(stringsOf) : []);
 /** An illegal transition answered as done: the object read back, status 200 (the state itself left unchanged). */
-const allowWhen = (pred: (state: unknown, transition: string) => boolean) => async (r: ProxyResponse, req: ProxyRequest, send: (r: ProxyRequest) => Promise<ProxyResponse>): Promise<ProxyResponse> => {
-  const m = TRANSITION.exec(req.path.split('?')[0]!);
-  if (r.status !== 409 || !m) return r;
-  const read = await send({ ...req, method: 'GET', path: `/tickets/${m[1]}`, body: Buffer.alloc(0) });
-  return pred(json(read)?.status, m[2]!) ? { ...read, status: 200 } : r;
-};
+const allowWhen =
+  (pred: (state: unknown, transition: string) => boolean) =>
+  async (r: ProxyResponse, req: ProxyRequest, send: (r: ProxyRequest) => Promise<ProxyResponse>): Promise<ProxyResponse> => {
+    const m = TRANSITION.exec(req.path.split('?')[0]!);
+    if (r.status !== 409 || !m) return r;
+    const read = await send({ ...req, method: 'GET', path: `/tickets/${m[1]}`, body: Buffer.alloc(0) });
+    return pred(json(read)?.status, m[2]!) ? { ...read, status: 200 } : r;
+  };
 
 const YARDSTICK: YardstickMutant[] = [
-  { name: 'illegal-transition', cls: 'illegal transition allowed (close from open answered 200)', make: () => ({ response: allowWhen((s, t) => s === 'open' && t === 'close') }) },
-  { name: 'terminal-transition', cls: 'transition out of a terminal state allowed', make: () => ({ response: allowWhen((s) => s === 'closed' || s === 'cancelled') }) },
-  { name: 'min-length', cls: 'bound not enforced: minLength (a short title padded to 3)', make: () => ({ request: editBody((b) => (typeof b.title === 'string' && b.title.length < 3 ? { ...b, title: b.title.padEnd(3, 'x') } : undefined)) }) },
-  { name: 'max-length', cls: 'bound not enforced: maxLength (a long title cut to 80)', make: () => ({ request: editBody((b) => (typeof b.title === 'string' && [...b.title].length > 80 ? { ...b, title: [...b.title].slice(0, 80).join('') } : undefined)) }) },
-  { name: 'minimum', cls: 'bound not enforced: minimum (priority under 1 raised to 1)', make: () => ({ request: editBody((b) => (typeof b.priority === 'number' && b.priority < 1 ? { ...b, priority: 1 } : undefined)) }) },
-  { name: 'maximum', cls: 'bound not enforced: maximum (priority over 5 lowered to 5)', make: () => ({ request: editBody((b) => (typeof b.priority === 'number' && b.priority > 5 ? { ...b, priority: 5 } : undefined)) }) },
-  { name: 'page-max', cls: 'page max not enforced (limit over 20 served as 20)', make: () => ({ request: (r) => ({ ...r, path: r.path.replace(/([?&]limit=)(\d+)/, (m, p: string, n: string) => (Number(n) > 20 ? `${p}20` : m)) }) }) },
+  {
+    name: 'illegal-transition',
+    cls: 'illegal transition allowed (close from open answered 200)',
+    make: () => ({ response: allowWhen((s, t) => s === 'open' && t === 'close') }),
+  },
+  {
+    name: 'terminal-transition',
+    cls: 'transition out of a terminal state allowed',
+    make: () => ({ response: allowWhen((s) => s === 'closed' || s === 'cancelled') }),
+  },
+  {
+    name: 'min-length',
+    cls: 'bound not enforced: minLength (a short title padded to 3)',
+    make: () => ({ request: editBody((b) => (typeof b.title === 'string' && b.title.length < 3 ? { ...b, title: b.title.padEnd(3, 'x') } : undefined)) }),
+  },
+  {
+    name: 'max-length',
+    cls: 'bound not enforced: maxLength (a long title cut to 80)',
+    make: () => ({
+      request: editBody((b) => (typeof b.title === 'string' && [...b.title].length > 80 ? { ...b, title: [...b.title].slice(0, 80).join('') } : undefined)),
+    }),
+  },
+  {
+    name: 'minimum',
+    cls: 'bound not enforced: minimum (priority under 1 raised to 1)',
+    make: () => ({ request: editBody((b) => (typeof b.priority === 'number' && b.priority < 1 ? { ...b, priority: 1 } : undefined)) }),
+  },
+  {
+    name: 'maximum',
+    cls: 'bound not enforced: maximum (priority over 5 lowered to 5)',
+    make: () => ({ request: editBody((b) => (typeof b.priority === 'number' && b.priority > 5 ? { ...b, priority: 5 } : undefined)) }),
+  },
+  {
+    name: 'page-max',
+    cls: 'page max not enforced (limit over 20 served as 20)',
+    make: () => ({ request: (r) => ({ ...r, path: r.path.replace(/([?&]limit=)(\d+)/, (m, p: string, n: string) => (Number(n) > 20 ? `${p}20` : m)) }) }),
+  },
   {
     name: 'cursor-repeat',
     cls: 'cursor off by one: the next page repeats the last item of the page before',
@@ -334,12 +407,25 @@ const YARDSTICK: YardstickMutant[] = [
       },
     }),
   },
-  { name: 'wrong-code', cls: 'wrong error code (not_found answered with code "missing")', make: () => ({ response: (r) => (r.status === 404 ? withJson(r, { ...json(r), code: 'missing' }) : r) }) },
-  { name: 'wrong-status', cls: 'wrong status (an illegal transition answered 422, body and status agreeing)', make: () => ({ response: (r) => (r.status === 409 ? withJson({ ...r, status: 422 }, { ...json(r), status: 422 }) : r) }) },
+  {
+    name: 'wrong-code',
+    cls: 'wrong error code (not_found answered with code "missing")',
+    make: () => ({ response: (r) => (r.status === 404 ? withJson(r, { ...json(r), code: 'missing' }) : r) }),
+  },
+  {
+    name: 'wrong-status',
+    cls: 'wrong status (an illegal transition answered 422, body and status agreeing)',
+    make: () => ({ response: (r) => (r.status === 409 ? withJson({ ...r, status: 422 }, { ...json(r), status: 422 }) : r) }),
+  },
   {
     name: 'media-type',
     cls: 'wrong media type (errors sent as application/json, not application/problem+json)',
-    make: () => ({ response: (r) => ((r.headers['content-type'] ?? '').startsWith('application/problem+json') ? { ...r, headers: { ...r.headers, 'content-type': 'application/json; charset=utf-8' } } : r) }),
+    make: () => ({
+      response: (r) =>
+        (r.headers['content-type'] ?? '').startsWith('application/problem+json')
+          ? { ...r, headers: { ...r.headers, 'content-type': 'application/json; charset=utf-8' } }
+          : r,
+    }),
   },
   {
     name: 'dropped-field',
@@ -353,10 +439,28 @@ const YARDSTICK: YardstickMutant[] = [
       },
     }),
   },
-  { name: 'long-string-500', cls: '500 on a valid string of 40–80 characters', make: () => ({ request: (r) => (writesTicket(r) && stringsOf(bodyOf(r)).some((s) => [...s].length >= 40 && [...s].length <= 80) ? internal() : r) }) },
-  { name: 'astral-500', cls: '500 on any astral character in a string', make: () => ({ request: (r) => (writesTicket(r) && stringsOf(bodyOf(r)).some((s) => /[\u{10000}-\u{10FFFF}]/u.test(s)) ? internal() : r) }) },
-  { name: 'unknown-id-read-500', cls: '500 on an unknown id (read)', make: () => ({ response: (r, req) => (r.status === 404 && req.method === 'GET' && UUID.test(ONE.exec(req.path.split('?')[0]!)?.[1] ?? '') ? internal() : r) }) },
-  { name: 'unknown-id-transition-500', cls: '500 on an unknown id (transitions)', make: () => ({ response: (r, req) => (r.status === 404 && TRANSITION.test(req.path.split('?')[0]!) ? internal() : r) }) },
+  {
+    name: 'long-string-500',
+    cls: '500 on a valid string of 40–80 characters',
+    make: () => ({ request: (r) => (writesTicket(r) && stringsOf(bodyOf(r)).some((s) => [...s].length >= 40 && [...s].length <= 80) ? internal() : r) }),
+  },
+  {
+    name: 'astral-500',
+    cls: '500 on any astral character in a string',
+    make: () => ({ request: (r) => (writesTicket(r) && stringsOf(bodyOf(r)).some((s) => /[\u{10000}-\u{10FFFF}]/u.test(s)) ? internal() : r) }),
+  },
+  {
+    name: 'unknown-id-read-500',
+    cls: '500 on an unknown id (read)',
+    make: () => ({
+      response: (r, req) => (r.status === 404 && req.method === 'GET' && UUID.test(ONE.exec(req.path.split('?')[0]!)?.[1] ?? '') ? internal() : r),
+    }),
+  },
+  {
+    name: 'unknown-id-transition-500',
+    cls: '500 on an unknown id (transitions)',
+    make: () => ({ response: (r, req) => (r.status === 404 && TRANSITION.test(req.path.split('?')[0]!) ? internal() : r) }),
+  },
   {
     name: 'malformed-id-500',
     cls: '500 on a malformed id (any operation)',
@@ -368,27 +472,60 @@ const YARDSTICK: YardstickMutant[] = [
       },
     }),
   },
-  { name: 'owner-read', cls: "ownership leak on REST read (the other subject reads the main subject's ticket)", make: (k) => ({ request: (r) => (r.method === 'GET' && ONE.test(r.path.split('?')[0]!) && r.headers['x-api-key'] === k.bob ? asKey(r, k.alice) : r) }) },
-  { name: 'owner-list', cls: "ownership leak on REST list (the other subject's list shows the main subject's tickets)", make: (k) => ({ request: (r) => (r.method === 'GET' && r.path.split('?')[0] === '/tickets' && r.headers['x-api-key'] === k.bob ? asKey(r, k.alice) : r) }) },
-  { name: 'owner-write', cls: "ownership leak on REST writes (the other subject changes and transitions the main subject's ticket)", make: (k) => ({ request: (r) => (r.method !== 'GET' && (ONE.test(r.path.split('?')[0]!) || TRANSITION.test(r.path.split('?')[0]!)) && r.headers['x-api-key'] === k.bob ? asKey(r, k.alice) : r) }) },
-  { name: 'owner-stream', cls: "ownership leak on the stream (the other subject's stream is the main subject's)", make: (k) => ({ request: (r) => ((r.headers.accept ?? '').includes('text/event-stream') && r.headers['x-api-key'] === k.bob ? asKey(r, k.alice) : r) }) },
+  {
+    name: 'owner-read',
+    cls: "ownership leak on REST read (the other subject reads the main subject's ticket)",
+    make: (k) => ({ request: (r) => (r.method === 'GET' && ONE.test(r.path.split('?')[0]!) && r.headers['x-api-key'] === k.bob ? asKey(r, k.alice) : r) }),
+  },
+  {
+    name: 'owner-list',
+    cls: "ownership leak on REST list (the other subject's list shows the main subject's tickets)",
+    make: (k) => ({ request: (r) => (r.method === 'GET' && r.path.split('?')[0] === '/tickets' && r.headers['x-api-key'] === k.bob ? asKey(r, k.alice) : r) }),
+  },
+  {
+    name: 'owner-write',
+    cls: "ownership leak on REST writes (the other subject changes and transitions the main subject's ticket)",
+    make: (k) => ({
+      request: (r) =>
+        r.method !== 'GET' && (ONE.test(r.path.split('?')[0]!) || TRANSITION.test(r.path.split('?')[0]!)) && r.headers['x-api-key'] === k.bob
+          ? asKey(r, k.alice)
+          : r,
+    }),
+  },
+  {
+    name: 'owner-stream',
+    cls: "ownership leak on the stream (the other subject's stream is the main subject's)",
+    make: (k) => ({ request: (r) => ((r.headers.accept ?? '').includes('text/event-stream') && r.headers['x-api-key'] === k.bob ? asKey(r, k.alice) : r) }),
+  },
   {
     name: 'owner-stream-transitions',
     cls: "ownership leak on the stream, transition events only (the main subject's started/closed/cancelled shown to the other)",
-    make: (k) => ({ mergeStreams: (r) => (r.headers['x-api-key'] === k.bob ? [asKey(r, k.alice)] : []), mergeEvent: (block) => !block.includes('event: ticket.created') }),
+    make: (k) => ({
+      mergeStreams: (r) => (r.headers['x-api-key'] === k.bob ? [asKey(r, k.alice)] : []),
+      mergeEvent: (block) => !block.includes('event: ticket.created'),
+    }),
   },
   {
     name: 'owner-webhooks',
     cls: "ownership leak on webhooks (an endpoint registered by the main subject also gets the other subject's events)",
     make: (k) => ({
       async response(r, req, send) {
-        if (req.method === 'POST' && req.path.split('?')[0] === '/webhooks' && req.headers['x-api-key'] === k.alice && r.status < 300) await send(asKey(req, k.bob));
+        if (req.method === 'POST' && req.path.split('?')[0] === '/webhooks' && req.headers['x-api-key'] === k.alice && r.status < 300)
+          await send(asKey(req, k.bob));
         return r;
       },
     }),
   },
-  { name: 'missing-event', cls: 'a missing event (ticket.started never on the stream)', make: () => ({ event: (block) => (block.includes('event: ticket.started') ? undefined : block) }) },
-  { name: 'wrong-event', cls: 'a wrong event (ticket.cancelled sent as ticket.closed)', make: () => ({ event: (block) => block.replace(/ticket\.cancelled/g, 'ticket.closed') }) },
+  {
+    name: 'missing-event',
+    cls: 'a missing event (ticket.started never on the stream)',
+    make: () => ({ event: (block) => (block.includes('event: ticket.started') ? undefined : block) }),
+  },
+  {
+    name: 'wrong-event',
+    cls: 'a wrong event (ticket.cancelled sent as ticket.closed)',
+    make: () => ({ event: (block) => block.replace(/ticket\.cancelled/g, 'ticket.closed') }),
+  },
   {
     name: 'no-ratelimit-header',
     cls: 'missing RateLimit header',
@@ -427,13 +564,24 @@ const YARDSTICK: YardstickMutant[] = [
   {
     name: 'method-not-allowed',
     cls: 'a method a path does not take answered 404 not_found (a router that knows no 405)',
-    make: () => ({ response: (r) => (r.status === 405 ? { ...withJson({ ...r, status: 404 }, { ...json(r), status: 404, title: 'Not Found', code: 'not_found' }), headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => k !== 'allow')) } : r) }),
+    make: () => ({
+      response: (r) =>
+        r.status === 405
+          ? {
+              ...withJson({ ...r, status: 404 }, { ...json(r), status: 404, title: 'Not Found', code: 'not_found' }),
+              headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => k !== 'allow')),
+            }
+          : r,
+    }),
   },
   {
     name: 'unknown-path',
-    cls: 'an unknown path answered with the framework\'s own 404 page (text/html), not the declared not_found',
+    cls: "an unknown path answered with the framework's own 404 page (text/html), not the declared not_found",
     make: () => ({
-      response: (r, req) => (r.status === 404 && /^no operation at /.test(String(json(r)?.detail ?? '')) ? { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from(`<pre>Cannot ${req.method} ${req.path}</pre>`) } : r),
+      response: (r, req) =>
+        r.status === 404 && /^no operation at /.test(String(json(r)?.detail ?? ''))
+          ? { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from(`<pre>Cannot ${req.method} ${req.path}</pre>`) }
+          : r,
     }),
   },
   {
@@ -441,7 +589,11 @@ const YARDSTICK: YardstickMutant[] = [
     cls: 'header_size not enforced (a front proxy drops any header over 1 KiB, so the service never sees the large section)',
     make: () => ({ request: (r) => ({ ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([, v]) => v.length <= 1024)) }) }),
   },
-  { name: 'scope-ignored', cls: 'a scope not enforced (the limited credential served as the main one)', make: (k) => ({ request: (r) => (r.headers['x-api-key'] === k.carol ? asKey(r, k.alice) : r) }) },
+  {
+    name: 'scope-ignored',
+    cls: 'a scope not enforced (the limited credential served as the main one)',
+    make: (k) => ({ request: (r) => (r.headers['x-api-key'] === k.carol ? asKey(r, k.alice) : r) }),
+  },
 ];
 
 /** Mutants the tester on this branch catches on every seed (measured; move a survivor here when it is caught). */
@@ -518,7 +670,9 @@ describe('the yardstick: mutants of yardstick.yaml, default runs on 3 seeds', ()
     }
     await storage.close();
     server = await startChildServer([TICKETS, '--db', `sqlite:${db}`, '--allow-webhook-target', '127.0.0.0/8']);
-    const jobs = [{ name: 'identity', cls: '', make: () => ({}) } as YardstickMutant, ...YARDSTICK.filter((m) => isSelected(m.name))].flatMap((m, mi) => SEEDS.map((seed, si) => ({ m, seed, k: keys[mi * SEEDS.length + si]! })));
+    const jobs = [{ name: 'identity', cls: '', make: () => ({}) } as YardstickMutant, ...YARDSTICK.filter((m) => isSelected(m.name))].flatMap((m, mi) =>
+      SEEDS.map((seed, si) => ({ m, seed, k: keys[mi * SEEDS.length + si]! })),
+    );
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < jobs.length) {
@@ -536,7 +690,14 @@ describe('the yardstick: mutants of yardstick.yaml, default runs on 3 seeds', ()
             specText,
             seed,
           });
-          const cell: Cell = { mutant: m.name, seed, failed: [...new Set(report.results.filter((r) => r.outcome === 'failed').map((r) => r.check))], requests: report.requests, ms: report.durationMs, ...(report.stoppedBy ? { stoppedBy: report.stoppedBy } : {}) };
+          const cell: Cell = {
+            mutant: m.name,
+            seed,
+            failed: [...new Set(report.results.filter((r) => r.outcome === 'failed').map((r) => r.check))],
+            requests: report.requests,
+            ms: report.durationMs,
+            ...(report.stoppedBy ? { stoppedBy: report.stoppedBy } : {}),
+          };
           (m.name === 'identity' ? identity : cells).push(cell);
         } finally {
           await proxy.close();
@@ -558,7 +719,9 @@ describe('the yardstick: mutants of yardstick.yaml, default runs on 3 seeds', ()
         '',
         `kill rate: ${killed}/${cells.length} mutant-seed runs; ${allSeeds.length}/${YARDSTICK.filter((m) => isSelected(m.name)).length} mutants caught on every seed`,
         `caught on every seed: ${allSeeds.map((m) => m.name).join(', ')}`,
-        `survivors: ${YARDSTICK.filter((m) => isSelected(m.name) && !allSeeds.includes(m)).map((m) => m.name).join(', ')}`,
+        `survivors: ${YARDSTICK.filter((m) => isSelected(m.name) && !allSeeds.includes(m))
+          .map((m) => m.name)
+          .join(', ')}`,
       ].join('\n'),
     );
   }, 600_000);
@@ -580,6 +743,11 @@ describe('the yardstick: mutants of yardstick.yaml, default runs on 3 seeds', ()
   });
 
   it.each(CAUGHT_TODAY.filter((n) => isSelected(n)).map((n) => [n]))('%s is caught on every seed', (name) => {
-    expect(cells.filter((c) => c.mutant === name).sort((a, b) => a.seed - b.seed).map((c) => [c.seed, c.failed.length > 0])).toEqual(SEEDS.map((s) => [s, true]));
+    expect(
+      cells
+        .filter((c) => c.mutant === name)
+        .sort((a, b) => a.seed - b.seed)
+        .map((c) => [c.seed, c.failed.length > 0]),
+    ).toEqual(SEEDS.map((s) => [s, true]));
   });
 });

@@ -12,7 +12,9 @@ import { getMutations, isRefPlaceholder, objectArbitrary } from '../../src/teste
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ strict: false, allErrors: false }));
-const SPECS = ['../../examples/orders.yaml', '../../examples/library.yaml', '../runtime/fixtures/tickets.yaml'].map((p) => new URL(p, import.meta.url).pathname);
+const SPECS = ['../../examples/orders.yaml', '../../examples/library.yaml', '../runtime/fixtures/tickets.yaml'].map(
+  (p) => new URL(p, import.meta.url).pathname,
+);
 
 const models: ServiceModel[] = SPECS.map((p) => {
   const c = compileSpecFile(p);
@@ -60,7 +62,10 @@ describe('generated request bodies', () => {
     for (const o of (model.endpoints?.operations ?? []).filter((x) => x.action === 'custom' && x.request)) {
       it(`${model.purpose?.name ?? model.file} ${o.id}: custom request shape`, () => {
         const validate = ajv.compile(getShapeSchema(model, o.request!, 'create'));
-        fc.assert(fc.property(objectArbitrary(model, o.request!.fields ?? [], undefined, 'create'), (raw) => validate(fill(model, raw)) === true), { numRuns: 50, seed: 42 });
+        fc.assert(
+          fc.property(objectArbitrary(model, o.request!.fields ?? [], undefined, 'create'), (raw) => validate(fill(model, raw)) === true),
+          { numRuns: 50, seed: 42 },
+        );
       });
     }
   }

@@ -14,7 +14,13 @@ import { startSpec, type OrdersServer } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servicespec-tester-budget-'));
 const spec = join(dir, 'pantry.yaml');
-writeFileSync(spec, readFileSync(fileURLToPath(new URL('./fixtures/pantry.yaml', import.meta.url)), 'utf8').replace('failed_auth: { attempts: 1000, per: 1m }', 'failed_auth: { attempts: 1, per: 6s }'));
+writeFileSync(
+  spec,
+  readFileSync(fileURLToPath(new URL('./fixtures/pantry.yaml', import.meta.url)), 'utf8').replace(
+    'failed_auth: { attempts: 1000, per: 1m }',
+    'failed_auth: { attempts: 1, per: 6s }',
+  ),
+);
 
 let s: OrdersServer;
 beforeAll(async () => {
@@ -32,7 +38,18 @@ const run = (): Promise<TestReport> =>
     ...s.options,
     seed: 1,
     only: ['getJar', 'listJars'],
-    skip: ['states', 'endpoints', 'events', 'errors', 'resources', 'limits', 'versioning', 'authentication.no-credential', 'authentication.missing-scope', 'authentication.ownership'],
+    skip: [
+      'states',
+      'endpoints',
+      'events',
+      'errors',
+      'resources',
+      'limits',
+      'versioning',
+      'authentication.no-credential',
+      'authentication.missing-scope',
+      'authentication.ownership',
+    ],
   });
 
 it('two runs in a row both run their bad-credential checks, waiting out the spent budget and saying so', async () => {
@@ -43,7 +60,11 @@ it('two runs in a row both run their bad-credential checks, waiting out the spen
       ['authentication.bad-credential', 'listJars', 'passed', undefined],
     ]);
     expect(report.verdict).toBe('passed');
-    expect(report.warnings).toEqual([expect.stringMatching(/^waited \d+ s: the service's failed-credential budget \(limits\.failed_auth: 1 per 6s\) was spent, by an earlier run or by this one's bad-credential checks$/)]);
+    expect(report.warnings).toEqual([
+      expect.stringMatching(
+        /^waited \d+ s: the service's failed-credential budget \(limits\.failed_auth: 1 per 6s\) was spent, by an earlier run or by this one's bad-credential checks$/,
+      ),
+    ]);
   }
 }, 90_000);
 

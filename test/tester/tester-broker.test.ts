@@ -117,7 +117,9 @@ async function serve(model: ServiceModel, broker: BrokerTarget, mutant: boolean)
 async function relayReady(s: Served): Promise<void> {
   const end = Date.now() + 60_000;
   for (;;) {
-    const state = s.relay ? (await s.relay.health()).state : ((await (await fetch(`${s.url}/_servicespec/health`)).json()) as { broker?: { state: string } }).broker?.state;
+    const state = s.relay
+      ? (await s.relay.health()).state
+      : ((await (await fetch(`${s.url}/_servicespec/health`)).json()) as { broker?: { state: string } }).broker?.state;
     if (state === 'ok') return;
     if (Date.now() > end) throw new Error(`the relay did not come up (${state})`);
     await new Promise((r) => setTimeout(r, 50));
@@ -139,7 +141,14 @@ async function run(protocol: 'nats' | 'amqp', setUp: (tag: string) => Promise<()
       const results = report.results.map((r) => ({ target: r.target, outcome: r.outcome, why: r.failure?.actual ?? r.reason }));
       expect(results.filter((r) => r.outcome !== 'passed')).toEqual([]);
       // One per declared trigger (create, update, delete, three transitions) and the burst.
-      expect(results.map((r) => r.target)).toEqual(expect.arrayContaining(['ticket.created on create of Ticket', 'ticket.deleted on delete of Ticket', 'ticket.finished on transition finish of Ticket', BURST_TARGET]));
+      expect(results.map((r) => r.target)).toEqual(
+        expect.arrayContaining([
+          'ticket.created on create of Ticket',
+          'ticket.deleted on delete of Ticket',
+          'ticket.finished on transition finish of Ticket',
+          BURST_TARGET,
+        ]),
+      );
       expect(results).toHaveLength(7);
       // The relay's publishes are measured by the scheduler: health reports their lag.
       const health = (await (await fetch(`${good.url}/_servicespec/health`)).json()) as { delivery?: Record<string, { count: number }> };
@@ -209,6 +218,8 @@ describe('test --broker: bad input', () => {
     writeFileSync(plain, BASE_SPEC);
     const r = await runCli(['test', plain, '--base-url', 'http://127.0.0.1:9', '--broker', NATS_URL, '--no-progress']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('servicespec test: --broker: the spec declares no events.delivery.broker.nats, so there is nothing to read from nats:// (see `servicespec test --help`)\n');
+    expect(r.stderr).toBe(
+      'servicespec test: --broker: the spec declares no events.delivery.broker.nats, so there is nothing to read from nats:// (see `servicespec test --help`)\n',
+    );
   });
 });

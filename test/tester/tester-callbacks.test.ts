@@ -40,8 +40,15 @@ it('a callback arrives at the URL the create gave, about that object only, and v
 
 it('mutant: the service signs callbacks with another secret', async () => {
   const s = await serve(generateWebhookSecret());
-  const report = await testService(s.model, { baseUrl: s.url, webhookListen: await freePort(), callbackSecret: generateWebhookSecret(), only: ['events.callback'] });
-  expect(report.results).toMatchObject([{ check: 'events.callback', outcome: 'failed', failure: { expected: 'a v1 signature that verifies with the endpoint secret (the callback secret)' } }]);
+  const report = await testService(s.model, {
+    baseUrl: s.url,
+    webhookListen: await freePort(),
+    callbackSecret: generateWebhookSecret(),
+    only: ['events.callback'],
+  });
+  expect(report.results).toMatchObject([
+    { check: 'events.callback', outcome: 'failed', failure: { expected: 'a v1 signature that verifies with the endpoint secret (the callback secret)' } },
+  ]);
 }, 30_000);
 
 it('without --webhook-listen the check is not asked for', async () => {
@@ -50,7 +57,7 @@ it('without --webhook-listen the check is not asked for', async () => {
   expect(report.results).toMatchObject([{ check: 'events.callback', outcome: 'skipped' }]);
 }, 30_000);
 
-it("generated create bodies leave an optional callback URL out (the service would send events there), other bodies keep it", () => {
+it('generated create bodies leave an optional callback URL out (the service would send events there), other bodies keep it', () => {
   const model = compileSpecText(callbackSpecText(), 'events-callbacks.yaml').model!;
   const ticket = model.resources.find((r) => r.name === 'Ticket')!;
   const bodies = fc.sample(objectArbitrary(model, ticket.fields, ticket, 'create', true), { numRuns: 20, seed: 1 });
@@ -58,5 +65,18 @@ it("generated create bodies leave an optional callback URL out (the service woul
   expect(fc.sample(objectArbitrary(model, ticket.fields, ticket, 'update', true), { numRuns: 5, seed: 1 }).every((b) => 'callback_url' in b)).toBe(true);
   const plain = compileSpecText(callbackSpecText().replace(/, callbacks: \{ progress: .*\} \} \}/, ' }'), 'plain.yaml').model!;
   expect(plain.endpoints!.operations.find((o) => o.id === 'createTicket')!.callbacks).toBeUndefined();
-  expect(fc.sample(objectArbitrary(plain, ticket.fields, plain.resources.find((r) => r.name === 'Ticket')!, 'create', true), { numRuns: 5, seed: 1 }).every((b) => 'callback_url' in b)).toBe(true);
+  expect(
+    fc
+      .sample(
+        objectArbitrary(
+          plain,
+          ticket.fields,
+          plain.resources.find((r) => r.name === 'Ticket')!,
+          'create',
+          true,
+        ),
+        { numRuns: 5, seed: 1 },
+      )
+      .every((b) => 'callback_url' in b),
+  ).toBe(true);
 });

@@ -14,7 +14,10 @@ const SRC = fileURLToPath(new URL('../../src/tester/', import.meta.url));
 it('every check name the tester reports is in CHECK_NAMES', () => {
   const used = new Set<string>();
   for (const file of readdirSync(SRC).filter((f) => f.endsWith('.ts'))) {
-    for (const m of readFileSync(`${SRC}${file}`, 'utf8').matchAll(/'((?:purpose|resources|states|endpoints|authentication|events|errors|limits|versioning)\.[a-z-]+)'/g)) used.add(m[1]!);
+    for (const m of readFileSync(`${SRC}${file}`, 'utf8').matchAll(
+      /'((?:purpose|resources|states|endpoints|authentication|events|errors|limits|versioning)\.[a-z-]+)'/g,
+    ))
+      used.add(m[1]!);
   }
   expect(used.size).toBeGreaterThan(30);
   expect([...used].filter((n) => !(CHECK_NAMES as readonly string[]).includes(n)).sort()).toEqual([]);
@@ -22,7 +25,15 @@ it('every check name the tester reports is in CHECK_NAMES', () => {
 
 it('--only errors.malformed-id is a check name, not a usage error', async () => {
   // Nothing listens on port 9: the run ends "cannot reach" (exit 2) after the names were accepted.
-  const r = await runCli(['test', ORDERS, '--base-url', 'http://127.0.0.1:9', '--only', 'errors.malformed-id,endpoints.method-not-allowed,limits.header-size', '--no-progress']);
+  const r = await runCli([
+    'test',
+    ORDERS,
+    '--base-url',
+    'http://127.0.0.1:9',
+    '--only',
+    'errors.malformed-id,endpoints.method-not-allowed,limits.header-size',
+    '--no-progress',
+  ]);
   expect(r.stderr).not.toMatch(/matches no part, check or operation/);
   expect(r.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9: connection refused/);
 });

@@ -36,7 +36,20 @@ afterAll(async () => {
 
 describe('servicespec test', () => {
   it('passes (exit 0) against the runtime, with a summary per part', async () => {
-    const r = await runCli(['test', ORDERS, '--base-url', s.url, ...s.flags, '--only', 'states,authentication.missing-scope,limits.page-size', '--seed', '3', '--runs', '3', '--no-progress']);
+    const r = await runCli([
+      'test',
+      ORDERS,
+      '--base-url',
+      s.url,
+      ...s.flags,
+      '--only',
+      'states,authentication.missing-scope,limits.page-size',
+      '--seed',
+      '3',
+      '--runs',
+      '3',
+      '--no-progress',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^states\s+5\s+0\s+0$/m);
@@ -51,14 +64,34 @@ describe('servicespec test', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^FAIL 1\) \[limits\] limits\.rate-headers — getCustomer$/m);
     expect(r.stdout).toMatch(/^ {2}operation: getCustomer$/m);
-    expect(r.stdout).toMatch(new RegExp(String.raw`^ {2}expected: {2}RateLimit-Policy and RateLimit headers naming the declared policies {2}\(.*orders\.yaml:${RATE_LINE}: rate:\)$`, 'm'));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        String.raw`^ {2}expected: {2}RateLimit-Policy and RateLimit headers naming the declared policies {2}\(.*orders\.yaml:${RATE_LINE}: rate:\)$`,
+        'm',
+      ),
+    );
     expect(r.stdout).toMatch(/^ {2}actual: {4}no RateLimit header; 200/m);
     // The tester names the current version on every request (docs/testing.md), so the reproduction does too.
-    expect(r.stdout).toMatch(/^ {2}reproduce: curl -i -X GET -H 'X-API-Key: <main credential>' -H 'Service-Version: 2026-11-01' 'http:\/\/127\.0\.0\.1:\d+\/customers\/[0-9a-f-]+'$/m);
+    expect(r.stdout).toMatch(
+      /^ {2}reproduce: curl -i -X GET -H 'X-API-Key: <main credential>' -H 'Service-Version: 2026-11-01' 'http:\/\/127\.0\.0\.1:\d+\/customers\/[0-9a-f-]+'$/m,
+    );
     expect(r.stdout).not.toContain(s.keys.alice);
     expect(r.stdout).toMatch(/^FAILED: \d+ failed/m);
     // Every request went to the base URL given (through the proxy), none elsewhere.
-    const report = await runCli(['test', ORDERS, '--base-url', broken.url, ...s.flags, '--only', 'limits.rate-headers', '--seed', '3', '--no-progress', '--format', 'json']);
+    const report = await runCli([
+      'test',
+      ORDERS,
+      '--base-url',
+      broken.url,
+      ...s.flags,
+      '--only',
+      'limits.rate-headers',
+      '--seed',
+      '3',
+      '--no-progress',
+      '--format',
+      'json',
+    ]);
     const parsed = JSON.parse(report.stdout) as { requests: number; parts: unknown[]; ok: boolean };
     expect(parsed.ok).toBe(false);
     expect(parsed.parts).toHaveLength(9);
@@ -68,7 +101,20 @@ describe('servicespec test', () => {
   it('--replay REPORT.json re-runs the failed checks of a JSON report on their targets, with its seed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'servicespec-replay-'));
     try {
-      const first = await runCli(['test', ORDERS, '--base-url', broken.url, ...s.flags, '--only', 'limits,versioning.unsupported', '--seed', '11', '--no-progress', '--format', 'json']);
+      const first = await runCli([
+        'test',
+        ORDERS,
+        '--base-url',
+        broken.url,
+        ...s.flags,
+        '--only',
+        'limits,versioning.unsupported',
+        '--seed',
+        '11',
+        '--no-progress',
+        '--format',
+        'json',
+      ]);
       expect(first.code).toBe(1);
       const file = join(dir, 'report.json');
       writeFileSync(file, first.stdout);
@@ -116,7 +162,17 @@ describe('servicespec test', () => {
   }, 60_000);
 
   it('what it is not given makes the run INCOMPLETE (exit 3), naming each check not run and why', async () => {
-    const args = ['test', ORDERS, '--base-url', s.url, '--header', `X-API-Key: ${s.keys.alice}`, '--only', 'authentication.ownership,authentication.missing-scope', '--no-progress'];
+    const args = [
+      'test',
+      ORDERS,
+      '--base-url',
+      s.url,
+      '--header',
+      `X-API-Key: ${s.keys.alice}`,
+      '--only',
+      'authentication.ownership,authentication.missing-scope',
+      '--no-progress',
+    ];
     const r = await runCli([...args, '--verbose']);
     expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/^not checked \[authentication\] authentication\.ownership — getOrder: no second subject \(give one with --other-header/m);
@@ -135,14 +191,30 @@ describe('servicespec test', () => {
     const r = await runCli(['test', ORDERS, '--base-url', s.url, '--only', 'endpoints.valid-requests,states', '--runs', '2', '--no-progress']);
     expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/^INCOMPLETE: 0 failed, /m);
-    expect(r.stdout).toMatch(/^ {2}- endpoints\.valid-requests: no credential for scheme key or bearer .* \(createCustomer, getCustomer, listCustomers, createOrder and \d+ more\)$/m);
+    expect(r.stdout).toMatch(
+      /^ {2}- endpoints\.valid-requests: no credential for scheme key or bearer .* \(createCustomer, getCustomer, listCustomers, createOrder and \d+ more\)$/m,
+    );
     expect(r.stdout).toMatch(/^ {2}- states\.pairs: cannot reach paid: no credential for payOrder \(Order in paid\)$/m);
     expect(r.stdout).toMatch(/^warning: no credential given, and 12 of 13 operations require one: their checks were not run/m);
     expect(r.stdout).toMatch(/^state pairs tried 0\/12 \(0 %\)$/m);
     // A credential the service does not take: most answers are 401, and the report says so.
-    const wrong = await runCli(['test', ORDERS, '--base-url', s.url, '--header', 'X-API-Key: not-a-key', '--only', 'states,endpoints.list-paging', '--runs', '2', '--no-progress']);
+    const wrong = await runCli([
+      'test',
+      ORDERS,
+      '--base-url',
+      s.url,
+      '--header',
+      'X-API-Key: not-a-key',
+      '--only',
+      'states,endpoints.list-paging',
+      '--runs',
+      '2',
+      '--no-progress',
+    ]);
     expect(wrong.code).not.toBe(0);
-    expect(wrong.stdout).toMatch(/^warning: \d+ of \d+ requests sent with the main credential were refused with 401: give the credentials the spec's operations need/m);
+    expect(wrong.stdout).toMatch(
+      /^warning: \d+ of \d+ requests sent with the main credential were refused with 401: give the credentials the spec's operations need/m,
+    );
   }, 60_000);
 
   it.each([
@@ -160,11 +232,30 @@ describe('servicespec test', () => {
   });
 
   it('--only an operation runs the checks on that operation; --skip leaves checks out', async () => {
-    const r = await runCli(['test', ORDERS, '--base-url', s.url, ...s.flags, '--only', 'getOrder', '--skip', 'endpoints,errors,limits,versioning,authentication.ownership', '--format', 'json', '--no-progress']);
+    const r = await runCli([
+      'test',
+      ORDERS,
+      '--base-url',
+      s.url,
+      ...s.flags,
+      '--only',
+      'getOrder',
+      '--skip',
+      'endpoints,errors,limits,versioning,authentication.ownership',
+      '--format',
+      'json',
+      '--no-progress',
+    ]);
     const report = JSON.parse(r.stdout) as { results: { check: string; target: string; outcome: string }[] };
     expect(report.results.length).toBeGreaterThan(0);
     for (const x of report.results) expect(x.target.split(/[\s(),]+/)).toContain('getOrder');
-    expect(new Set(report.results.map((x) => x.check))).toEqual(new Set(['authentication.no-credential', 'authentication.bad-credential', 'authentication.missing-scope', 'resources.response-shape'].filter((c) => report.results.some((x) => x.check === c))));
+    expect(new Set(report.results.map((x) => x.check))).toEqual(
+      new Set(
+        ['authentication.no-credential', 'authentication.bad-credential', 'authentication.missing-scope', 'resources.response-shape'].filter((c) =>
+          report.results.some((x) => x.check === c),
+        ),
+      ),
+    );
     expect(report.results.some((x) => x.check.startsWith('endpoints.'))).toBe(false);
   }, 60_000);
 

@@ -50,13 +50,21 @@ it('endpoints.input-space passes on the update of a resource with client-given i
 
 it('objects made before the run hold the small identifiers: the tester draws others, and list paging and valid creates pass', async () => {
   for (let id = 1; id <= 100; id++) {
-    const r = await fetch(`${url}/bookings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, pet_name: 'before', room: 'standard' }) });
+    const r = await fetch(`${url}/bookings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id, pet_name: 'before', room: 'standard' }),
+    });
     expect([201, 409]).toContain(r.status);
   }
   for (const seed of [1, 2, 3]) {
     const r = await testService(model, { baseUrl: url, seed, runs: 1, only: ['endpoints.list-paging', 'endpoints.valid-requests'] });
-    expect(r.results.filter((x) => x.check === 'endpoints.list-paging').map((x) => [x.outcome, x.reason ?? x.failure?.actual])).toEqual([['passed', undefined]]);
-    expect(r.results.filter((x) => x.check === 'endpoints.valid-requests' && x.target === 'createBooking').map((x) => [x.outcome, x.failure?.actual])).toEqual([['passed', undefined]]);
+    expect(r.results.filter((x) => x.check === 'endpoints.list-paging').map((x) => [x.outcome, x.reason ?? x.failure?.actual])).toEqual([
+      ['passed', undefined],
+    ]);
+    expect(r.results.filter((x) => x.check === 'endpoints.valid-requests' && x.target === 'createBooking').map((x) => [x.outcome, x.failure?.actual])).toEqual([
+      ['passed', undefined],
+    ]);
   }
 }, 120_000);
 
@@ -68,20 +76,37 @@ it('a valid create answered unique_conflict once (an identifier taken before the
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-      const send = () => fetch(`${url}${req.url ?? '/'}`, { method: req.method, headers: { 'content-type': 'application/json' }, body: req.method === 'GET' ? undefined : body });
+      const send = () =>
+        fetch(`${url}${req.url ?? '/'}`, {
+          method: req.method,
+          headers: { 'content-type': 'application/json' },
+          body: req.method === 'GET' ? undefined : body,
+        });
       // the first create is sent twice: the service's own answer to a taken identifier is what the tester sees
       const twice = req.method === 'POST' && first;
       first &&= !twice;
       void (twice ? send().then(send) : send()).then(async (r) => {
-        res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json', ...(r.headers.get('location') ? { location: r.headers.get('location')! } : {}) }).end(Buffer.from(await r.arrayBuffer()));
+        res
+          .writeHead(r.status, {
+            'content-type': r.headers.get('content-type') ?? 'application/json',
+            ...(r.headers.get('location') ? { location: r.headers.get('location')! } : {}),
+          })
+          .end(Buffer.from(await r.arrayBuffer()));
       });
     });
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   try {
-    const r = await testService(model, { baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, seed: 1, runs: 1, only: ['endpoints.valid-requests'] });
+    const r = await testService(model, {
+      baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      seed: 1,
+      runs: 1,
+      only: ['endpoints.valid-requests'],
+    });
     expect(first).toBe(false);
-    expect(r.results.filter((x) => x.check === 'endpoints.valid-requests' && x.target === 'createBooking').map((x) => [x.outcome, x.failure?.actual])).toEqual([['passed', undefined]]);
+    expect(r.results.filter((x) => x.check === 'endpoints.valid-requests' && x.target === 'createBooking').map((x) => [x.outcome, x.failure?.actual])).toEqual([
+      ['passed', undefined],
+    ]);
   } finally {
     proxy.close();
   }

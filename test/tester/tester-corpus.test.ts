@@ -57,14 +57,25 @@ const TRAFFIC_TODAY: Record<string, number> = {
 /** Which declared operation a request went to (the runtime serves the paths at its root; `{x}` is one segment). */
 function operationMatcher(model: ServiceModel): (method: string, path: string) => string | undefined {
   const esc = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-  const routes = (model.endpoints?.operations ?? []).map((o) => ({ id: o.id, method: o.method, re: new RegExp(`^${o.path.split(/\{[^}]+\}/).map(esc).join('[^/]+')}$`) }));
+  const routes = (model.endpoints?.operations ?? []).map((o) => ({
+    id: o.id,
+    method: o.method,
+    re: new RegExp(
+      `^${o.path
+        .split(/\{[^}]+\}/)
+        .map(esc)
+        .join('[^/]+')}$`,
+    ),
+  }));
   return (method, path) => {
     const p = path.split('?')[0]!;
     return routes.find((r) => r.method === method && r.re.test(p))?.id;
   };
 }
 
-const files = readdirSync(OPENAPI_FIXTURES).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
+const files = readdirSync(OPENAPI_FIXTURES)
+  .filter((f) => /\.(ya?ml|json)$/.test(f))
+  .sort();
 const table: string[] = [];
 
 describe('the tester on served imports of the OpenAPI corpus (default settings, seed 1)', () => {
@@ -90,14 +101,20 @@ describe('the tester on served imports of the OpenAPI corpus (default settings, 
         const row = [...counts].map(([id, n]) => `${id}: ${n}`).join(', ');
         table.push(`| ${file} | ${report.requests} | ${other} | ${row} |`);
         console.log(`${file}: ${report.requests} requests (${other} to no declared operation); ${row}`);
-        expect(report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.check} ${r.target}: ${r.failure?.expected}`), 'checks failed against serve').toEqual([]);
+        expect(
+          report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.check} ${r.target}: ${r.failure?.expected}`),
+          'checks failed against serve',
+        ).toEqual([]);
         expect(report.verdict).toBe(VERDICT[file]);
         const none = [...counts].filter(([, n]) => n === 0).map(([id]) => id);
         const expected = NO_TRAFFIC[file] ?? {};
         expect(none, 'operations that received no request').toEqual(Object.keys(expected));
         for (const [id, reason] of Object.entries(expected)) {
           // The report names why: a not-run result on the operation, so the run is INCOMPLETE, not passed.
-          expect(report.results.find((r) => r.target === id && r.outcome === 'skipped' && r.notRun === true)?.reason, `the report's not-run reason for ${id}`).toBe(reason);
+          expect(
+            report.results.find((r) => r.target === id && r.outcome === 'skipped' && r.notRun === true)?.reason,
+            `the report's not-run reason for ${id}`,
+          ).toBe(reason);
         }
         if (report.requests < (TRAFFIC_TODAY[file] ?? 0)) console.log(`${file}: ${report.requests} requests, fewer than the ${TRAFFIC_TODAY[file]} measured`);
         expect(other, 'requests to no declared operation').toBe(0);

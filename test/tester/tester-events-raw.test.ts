@@ -36,7 +36,14 @@ function freePort(): Promise<number> {
 }
 
 it('the events checks pass against raw deliveries on the stream and to a webhook', async () => {
-  const report = await testService(s.model, { baseUrl: s.url, ...s.options, seed: 3, runs: 2, webhookListen: await freePort(), only: ['events.emitted', 'events.webhook', 'events.ownership'] });
+  const report = await testService(s.model, {
+    baseUrl: s.url,
+    ...s.options,
+    seed: 3,
+    runs: 2,
+    webhookListen: await freePort(),
+    only: ['events.emitted', 'events.webhook', 'events.ownership'],
+  });
   expect(report.results.filter((r) => r.outcome === 'failed').map((r) => [r.target, r.failure?.expected, r.failure?.actual])).toEqual([]);
   expect(report.results.find((r) => r.check === 'events.webhook')?.outcome).toBe('passed');
   expect(report.results.find((r) => r.target.startsWith('order.created on create'))?.outcome).toBe('passed');
@@ -47,7 +54,12 @@ it('mutant: the stream wraps a raw kind in the envelope, so its payload is not w
     name: 'raw kind enveloped',
     caughtBy: 'events.emitted',
     only: [],
-    event: (block) => block.replace(/^data: (.*)$/m, (_m, d: string) => `data: ${JSON.stringify({ id: 'x', type: 'order.created', timestamp: new Date(0).toISOString(), data: { object: JSON.parse(d) as unknown } })}`),
+    event: (block) =>
+      block.replace(
+        /^data: (.*)$/m,
+        (_m, d: string) =>
+          `data: ${JSON.stringify({ id: 'x', type: 'order.created', timestamp: new Date(0).toISOString(), data: { object: JSON.parse(d) as unknown } })}`,
+      ),
   });
   try {
     const report = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 3, runs: 2, only: ['events.emitted'] });

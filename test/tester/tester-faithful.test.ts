@@ -23,7 +23,10 @@ const spec = [process.env.SERVICESPEC_SHARED_DIR, join(repo, '..', 'shared'), jo
   .filter((d): d is string => d !== undefined && d !== '')
   .map((d) => join(d, 'bench', 'orders-plain.yaml'))
   .find((f) => existsSync(f));
-if (spec === undefined) console.log('tester-faithful: skipped: ../shared/bench/orders-plain.yaml is not beside this clone; set SERVICESPEC_SHARED_DIR to the shared directory to run it');
+if (spec === undefined)
+  console.log(
+    'tester-faithful: skipped: ../shared/bench/orders-plain.yaml is not beside this clone; set SERVICESPEC_SHARED_DIR to the shared directory to run it',
+  );
 
 const SEEDS = [1, 2, 3];
 

@@ -14,7 +14,14 @@ import { getEdgeCases, UNBOUNDED_STRING_LENGTHS } from '../../src/tester/tester-
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ strict: false, allErrors: false, multipleOfPrecision: MULTIPLE_OF_PRECISION }));
-const SPECS = ['../../examples/orders.yaml', '../../examples/library.yaml', '../runtime/fixtures/tickets.yaml', './fixtures/greenhouse.yaml', './fixtures/helpdesk.yaml', './fixtures/pantry.yaml'].map((p) => new URL(p, import.meta.url).pathname);
+const SPECS = [
+  '../../examples/orders.yaml',
+  '../../examples/library.yaml',
+  '../runtime/fixtures/tickets.yaml',
+  './fixtures/greenhouse.yaml',
+  './fixtures/helpdesk.yaml',
+  './fixtures/pantry.yaml',
+].map((p) => new URL(p, import.meta.url).pathname);
 
 const EDGY = `
 servicespec: 1
@@ -37,7 +44,9 @@ function fill(model: ServiceModel, v: unknown): unknown {
     const id = target?.fields.find((f) => f.name === target.identifier);
     if (id?.type === 'integer') return 1;
     // An identifier in its own form (a string with a pattern or length, say), as a real object's would be.
-    return id && id.type !== 'uuid' ? fc.sample(fieldArbitrary(model, { ...id, nullable: false }, target), { seed: 1, numRuns: 1 })[0] : '01a20891-70f4-7307-bb1a-57a0e10a8c7c';
+    return id && id.type !== 'uuid'
+      ? fc.sample(fieldArbitrary(model, { ...id, nullable: false }, target), { seed: 1, numRuns: 1 })[0]
+      : '01a20891-70f4-7307-bb1a-57a0e10a8c7c';
   }
   if (Array.isArray(v)) return v.map((x) => fill(model, x));
   if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(model, x)]));
@@ -53,7 +62,10 @@ describe('edge cases of the input space', () => {
         it(`${model.purpose?.name ?? model.file} ${resource.name} ${view}: every edge body and one-field variant passes the runtime's schema`, () => {
           const validate = ajv.compile(getResourceSchema(model, resource, view, { safeIntegers: true }));
           for (const seed of [1, 2, 3]) {
-            const base = fill(model, fc.sample(objectArbitrary(model, resource.fields, resource, view, true), { seed, numRuns: 1 })[0]) as Record<string, unknown>;
+            const base = fill(model, fc.sample(objectArbitrary(model, resource.fields, resource, view, true), { seed, numRuns: 1 })[0]) as Record<
+              string,
+              unknown
+            >;
             for (const c of getEdgeCases(model, resource.fields, resource, view, base)) {
               for (const b of [c.body, ...c.single.map((x) => x.body)]) {
                 const body = fill(model, b);

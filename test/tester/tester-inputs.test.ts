@@ -32,7 +32,11 @@ it('against the runtime: every input-space, identifier and list-edge check passe
   }
 }, 180_000);
 
-const serverError: ProxyResponse = { status: 500, headers: { 'content-type': 'application/problem+json' }, body: Buffer.from('{"type":"about:blank","title":"Internal Server Error","status":500}') };
+const serverError: ProxyResponse = {
+  status: 500,
+  headers: { 'content-type': 'application/problem+json' },
+  body: Buffer.from('{"type":"about:blank","title":"Internal Server Error","status":500}'),
+};
 const bodyStrings = (r: ProxyRequest): string[] => {
   const out: string[] = [];
   const walk = (v: unknown) => {
@@ -49,25 +53,74 @@ const bodyStrings = (r: ProxyRequest): string[] => {
 };
 
 const MUTANTS: (Mutant & { target: RegExp })[] = [
-  { name: 'a 500 for a valid string of 40–80 characters', caughtBy: 'endpoints.input-space', target: /./, only: [], request: (r) => (bodyStrings(r).some((x) => [...x].length >= 40 && [...x].length <= 80) ? serverError : r) },
-  { name: 'a 500 for a string with an astral character', caughtBy: 'endpoints.input-space', target: /./, only: [], request: (r) => (bodyStrings(r).some((x) => /[\u{10000}-\u{10FFFF}]/u.test(x)) ? serverError : r) },
-  { name: 'a 500 for a string with NUL', caughtBy: 'endpoints.input-space', target: /./, only: [], request: (r) => (bodyStrings(r).some((x) => x.includes('\u0000')) ? serverError : r) },
-  { name: 'a 500 on a transition for an identifier that does not exist', caughtBy: 'errors.missing-object', target: /^(ship|cancel|pay)/, only: [], response: (r, req) => (req.method === 'POST' && /^\/orders\/[^/]+\/[a-z]+/.test(req.path) && r.status === 404 ? serverError : r) },
-  { name: 'a 500 for a malformed identifier', caughtBy: 'errors.malformed-id', target: /./, only: [], request: (r) => (/not-a-uuid|not-a-number/.test(r.path) ? serverError : r) },
-  { name: 'limit=0 answered with a page', caughtBy: 'endpoints.list-edges', target: /^list/, only: [], request: (r) => (/[?&]limit=0(&|$)/.test(r.path) ? { ...r, path: r.path.replace(/([?&])limit=0/, '$1limit=1') } : r) },
-  { name: 'a 500 for a forged cursor', caughtBy: 'endpoints.list-edges', target: /^list/, only: [], request: (r) => (/[?&]cursor=forged/.test(r.path) ? serverError : r) },
+  {
+    name: 'a 500 for a valid string of 40–80 characters',
+    caughtBy: 'endpoints.input-space',
+    target: /./,
+    only: [],
+    request: (r) => (bodyStrings(r).some((x) => [...x].length >= 40 && [...x].length <= 80) ? serverError : r),
+  },
+  {
+    name: 'a 500 for a string with an astral character',
+    caughtBy: 'endpoints.input-space',
+    target: /./,
+    only: [],
+    request: (r) => (bodyStrings(r).some((x) => /[\u{10000}-\u{10FFFF}]/u.test(x)) ? serverError : r),
+  },
+  {
+    name: 'a 500 for a string with NUL',
+    caughtBy: 'endpoints.input-space',
+    target: /./,
+    only: [],
+    request: (r) => (bodyStrings(r).some((x) => x.includes('\u0000')) ? serverError : r),
+  },
+  {
+    name: 'a 500 on a transition for an identifier that does not exist',
+    caughtBy: 'errors.missing-object',
+    target: /^(ship|cancel|pay)/,
+    only: [],
+    response: (r, req) => (req.method === 'POST' && /^\/orders\/[^/]+\/[a-z]+/.test(req.path) && r.status === 404 ? serverError : r),
+  },
+  {
+    name: 'a 500 for a malformed identifier',
+    caughtBy: 'errors.malformed-id',
+    target: /./,
+    only: [],
+    request: (r) => (/not-a-uuid|not-a-number/.test(r.path) ? serverError : r),
+  },
+  {
+    name: 'limit=0 answered with a page',
+    caughtBy: 'endpoints.list-edges',
+    target: /^list/,
+    only: [],
+    request: (r) => (/[?&]limit=0(&|$)/.test(r.path) ? { ...r, path: r.path.replace(/([?&])limit=0/, '$1limit=1') } : r),
+  },
+  {
+    name: 'a 500 for a forged cursor',
+    caughtBy: 'endpoints.list-edges',
+    target: /^list/,
+    only: [],
+    request: (r) => (/[?&]cursor=forged/.test(r.path) ? serverError : r),
+  },
 ];
 
-it.each(MUTANTS.map((m) => [m.name, m] as const))('mutant: %s is caught on 3 seeds', async (_n, mutant) => {
-  const proxy = await startProxy(s.url, mutant);
-  try {
-    for (const seed of [1, 2, 3]) {
-      const r = await run(proxy.url, seed);
-      const hit = failed(r).filter((x) => x.check === mutant.caughtBy && mutant.target.test(x.target));
-      expect(hit.map((x) => x.target), JSON.stringify(failed(r).map((x) => [x.check, x.target]))).not.toEqual([]);
-      expect(hit[0]!.failure!.curl).toMatch(/^curl /);
+it.each(MUTANTS.map((m) => [m.name, m] as const))(
+  'mutant: %s is caught on 3 seeds',
+  async (_n, mutant) => {
+    const proxy = await startProxy(s.url, mutant);
+    try {
+      for (const seed of [1, 2, 3]) {
+        const r = await run(proxy.url, seed);
+        const hit = failed(r).filter((x) => x.check === mutant.caughtBy && mutant.target.test(x.target));
+        expect(
+          hit.map((x) => x.target),
+          JSON.stringify(failed(r).map((x) => [x.check, x.target])),
+        ).not.toEqual([]);
+        expect(hit[0]!.failure!.curl).toMatch(/^curl /);
+      }
+    } finally {
+      await proxy.close();
     }
-  } finally {
-    await proxy.close();
-  }
-}, 180_000);
+  },
+  180_000,
+);

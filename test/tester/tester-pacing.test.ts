@@ -18,7 +18,12 @@ const dir = mkdtempSync(join(tmpdir(), 'servicespec-pacing-'));
 const spec = join(dir, 'orders-50.yaml');
 // The failed-credential bound is widened: the runtime counts it on the wall clock, which this test does not speed
 // up (its waits are the authentication checks' business); the rate budget is the one at 50 a minute.
-writeFileSync(spec, readFileSync(ORDERS, 'utf8').replace(/name: per_credential\n(\s+)requests: 100/, 'name: per_credential\n$1requests: 50').replace(/failed_auth:\n(\s+)attempts: 10\n/, 'failed_auth:\n$1attempts: 10000\n'));
+writeFileSync(
+  spec,
+  readFileSync(ORDERS, 'utf8')
+    .replace(/name: per_credential\n(\s+)requests: 100/, 'name: per_credential\n$1requests: 50')
+    .replace(/failed_auth:\n(\s+)attempts: 10\n/, 'failed_auth:\n$1attempts: 10000\n'),
+);
 /** The limiter's clock (helpers.ts: Date.now() * LIMITER_SPEED), and sleeps shortened alike. */
 const clock: Clock = { now: () => Date.now() * LIMITER_SPEED, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms / LIMITER_SPEED)) };
 
@@ -48,9 +53,14 @@ it('the defaults follow from the declared budget: fewer generated cases, a time 
   expect(d.reason).toMatch(/50 requests per 60 s per credential \(per_credential\)/);
   // 100 a minute: every case, with time to wait for the refills.
   expect(getRunDefaults(compileSpecFile(ORDERS).model!, 10, 60_000)).toMatchObject({ runs: 10, timeLimitMs: 480_000 });
-  expect(getRunDefaults(compileSpecFile(new URL('../../examples/empty.yaml', import.meta.url).pathname).model!, 10, 60_000)).toEqual({ runs: 10, timeLimitMs: 60_000 });
+  expect(getRunDefaults(compileSpecFile(new URL('../../examples/empty.yaml', import.meta.url).pathname).model!, 10, 60_000)).toEqual({
+    runs: 10,
+    timeLimitMs: 60_000,
+  });
   // library.yaml: 60 a minute on every operation, 10 an hour on createLoan alone: the defaults follow the first.
-  expect(getRunDefaults(compileSpecFile(new URL('../../examples/library.yaml', import.meta.url).pathname).model!, 10, 60_000).reason).toMatch(/60 requests per 60 s per credential \(per_credential\)/);
+  expect(getRunDefaults(compileSpecFile(new URL('../../examples/library.yaml', import.meta.url).pathname).model!, 10, 60_000).reason).toMatch(
+    /60 requests per 60 s per credential \(per_credential\)/,
+  );
 });
 
 it('a default run against 50 requests a minute per credential completes, pacing itself, and says how long it waited and why', async () => {
@@ -64,7 +74,9 @@ it('a default run against 50 requests a minute per credential completes, pacing 
   // The budget is spent where checks need it: one case per kind of constraint (bench/tester-rate-limited.ts times it);
   // ~410 with the deterministic refusal checks (405, unknown path, header size) on every path.
   expect(r.requests).toBeLessThan(450);
-  expect(formatReportText(r)).toMatch(/waited \d+\.\d s for the service's rate budget \(.*RateLimit header.*\); the spec allows 50 requests per 60 s per credential/);
+  expect(formatReportText(r)).toMatch(
+    /waited \d+\.\d s for the service's rate budget \(.*RateLimit header.*\); the spec allows 50 requests per 60 s per credential/,
+  );
 }, 120_000);
 
 it('a policy of one operation paces only that operation: its spent budget waits there, not on the others', async () => {
@@ -84,7 +96,13 @@ it('a policy of one operation paces only that operation: its spent budget waits 
   const slept: number[] = [];
   const fake: Clock = { now: () => now, sleep: async (ms) => void (slept.push(ms), (now += ms)) };
   try {
-    const client = new TestClient({ baseUrl: `http://127.0.0.1:${port}`, maxRequests: 100, deadline: 1_000_000, clock: fake, credentialHeaders: ['x-api-key'] });
+    const client = new TestClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      maxRequests: 100,
+      deadline: 1_000_000,
+      clock: fake,
+      credentialHeaders: ['x-api-key'],
+    });
     const h = { 'x-api-key': 'k1' };
     await client.send({ method: 'POST', path: '/loans', headers: h });
     await client.send({ method: 'GET', path: '/books', headers: h });

@@ -30,17 +30,31 @@ it('the runtime admits at most the declared 100 per minute, then answers 429 rat
 }, 60_000);
 
 const MUTANTS: Mutant[] = [
-  { name: 'no Retry-After on 429', caughtBy: 'limits.rate-limit', only: [], response: (r) => (r.status === 429 ? { ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => k !== 'retry-after')) } : r) },
-  { name: 'the limit not enforced', caughtBy: 'limits.rate-limit', only: [], response: (r) => (r.status === 429 ? withJson({ ...r, status: 200 }, { items: [], next_cursor: null }) : r) },
+  {
+    name: 'no Retry-After on 429',
+    caughtBy: 'limits.rate-limit',
+    only: [],
+    response: (r) => (r.status === 429 ? { ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => k !== 'retry-after')) } : r),
+  },
+  {
+    name: 'the limit not enforced',
+    caughtBy: 'limits.rate-limit',
+    only: [],
+    response: (r) => (r.status === 429 ? withJson({ ...r, status: 200 }, { items: [], next_cursor: null }) : r),
+  },
 ];
 
-it.each(MUTANTS.map((m) => [m.name, m] as const))('mutant: %s is caught', async (_n, mutant) => {
-  const proxy = await startProxy(s.url, mutant);
-  try {
-    const r = await run(proxy.url);
-    expect(result(r).outcome).toBe('failed');
-    expect(result(r).failure!.expected).toMatch(/Retry-After|rate_limited once 100 requests per 1m are spent/);
-  } finally {
-    await proxy.close();
-  }
-}, 60_000);
+it.each(MUTANTS.map((m) => [m.name, m] as const))(
+  'mutant: %s is caught',
+  async (_n, mutant) => {
+    const proxy = await startProxy(s.url, mutant);
+    try {
+      const r = await run(proxy.url);
+      expect(result(r).outcome).toBe('failed');
+      expect(result(r).failure!.expected).toMatch(/Retry-After|rate_limited once 100 requests per 1m are spent/);
+    } finally {
+      await proxy.close();
+    }
+  },
+  60_000,
+);

@@ -49,7 +49,10 @@ afterAll(async () => {
 });
 
 /** The failure of `check` in a run of only that check against `hooks` planted in front of the server; the proxy stays up. */
-async function failureBehind(hooks: MutantHooks, check: string): Promise<{ failure: Failure; proxyUrl: string; close: () => Promise<void>; report: Awaited<ReturnType<typeof testService>> }> {
+async function failureBehind(
+  hooks: MutantHooks,
+  check: string,
+): Promise<{ failure: Failure; proxyUrl: string; close: () => Promise<void>; report: Awaited<ReturnType<typeof testService>> }> {
   const proxy = await startProxy(s.url, hooks);
   const report = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 1, only: [check] });
   const failed = report.results.filter((r) => r.outcome === 'failed');
@@ -153,14 +156,23 @@ describe('toCurl sends any body byte for byte', () => {
 
   const send = async (raw: string): Promise<Buffer> => {
     bodies.length = 0;
-    const out = await bash(toCurl(url, { method: 'POST', path: '/x', headers: { 'content-type': 'text/plain', "x-q": "it's" }, raw }));
+    const out = await bash(toCurl(url, { method: 'POST', path: '/x', headers: { 'content-type': 'text/plain', 'x-q': "it's" }, raw }));
     expect(out.code, out.stderr).toBe(0);
     expect(bodies).toHaveLength(1);
     return bodies[0]!;
   };
 
   it('quotes, backslashes, control characters, NUL, astral characters, trailing newlines and long space padding', async () => {
-    const cases = ['nul\0and\nnewline\\n\r', "it's \\n a 'quote' $HOME `x` \"y\"", 'line\nbreak\r\n\t\n\n', 'nul\0in\0it\\0', '😀 e\u0301 \u05d0\u05d1', `{"a":1}${' '.repeat(8000)}`, `${'x'.repeat(200_000)}   \n`, '%s %b \\x41'];
+    const cases = [
+      'nul\0and\nnewline\\n\r',
+      "it's \\n a 'quote' $HOME `x` \"y\"",
+      'line\nbreak\r\n\t\n\n',
+      'nul\0in\0it\\0',
+      '😀 e\u0301 \u05d0\u05d1',
+      `{"a":1}${' '.repeat(8000)}`,
+      `${'x'.repeat(200_000)}   \n`,
+      '%s %b \\x41',
+    ];
     for (const c of cases) expect((await send(c)).toString('utf8'), JSON.stringify(c.slice(0, 40))).toBe(c);
     // Every request of a reproduction is one line, whatever its body: the text report's indentation cannot change it.
     for (const c of cases) expect(toCurl('http://h', { method: 'POST', path: '/x', raw: c.slice(0, 1000) })).not.toMatch(/[\n\r]/);

@@ -57,7 +57,10 @@ errors:
 `,
   );
   const handlers = join(dir, 'handlers.mjs');
-  writeFileSync(handlers, "export const handlers = { quote: (ctx) => { ctx.header('X-Cost', ctx.body.grams * 2); ctx.header('X-Tags', ['a', 'b']); return { price: ctx.body.grams * 2 }; } };\n");
+  writeFileSync(
+    handlers,
+    "export const handlers = { quote: (ctx) => { ctx.header('X-Cost', ctx.body.grams * 2); ctx.header('X-Tags', ['a', 'b']); return { price: ctx.body.grams * 2 }; } };\n",
+  );
   s = await startSpec(spec, pathToFileURL(handlers).href);
 }, 60_000);
 afterAll(async () => {
@@ -65,27 +68,57 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const run = (baseUrl: string): Promise<TestReport> => testService(s.model, { baseUrl, ...s.options, seed: 5, runs: 2, only: ['endpoints.valid-requests', 'endpoints.response-headers'] });
-const verdicts = (r: TestReport) => r.results.filter((x) => x.check === 'endpoints.response-headers').map((x) => [x.target, x.outcome, x.failure?.actual.split(';')[0]]);
+const run = (baseUrl: string): Promise<TestReport> =>
+  testService(s.model, { baseUrl, ...s.options, seed: 5, runs: 2, only: ['endpoints.valid-requests', 'endpoints.response-headers'] });
+const verdicts = (r: TestReport) =>
+  r.results.filter((x) => x.check === 'endpoints.response-headers').map((x) => [x.target, x.outcome, x.failure?.actual.split(';')[0]]);
 
 it('against the runtime: the declared headers of the built-in create and of the custom handler pass', async () => {
   const r = await run(s.url);
-  expect(verdicts(r).sort()).toEqual([['createItem', 'passed', undefined], ['quote', 'passed', undefined]]);
+  expect(verdicts(r).sort()).toEqual([
+    ['createItem', 'passed', undefined],
+    ['quote', 'passed', undefined],
+  ]);
 });
 
 const MUTANTS: (Mutant & { op: string; actual: string })[] = [
-  { name: 'a required header stripped', caughtBy: 'endpoints.response-headers', only: [], op: 'quote', actual: 'no X-Cost header (declared required)', response: (r) => ({ ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => k !== 'x-cost')) }) },
-  { name: 'an integer header sent as text', caughtBy: 'endpoints.response-headers', only: [], op: 'quote', actual: 'X-Cost: "lots" must be an integer', response: (r) => (r.headers['x-cost'] !== undefined ? { ...r, headers: { ...r.headers, 'x-cost': 'lots' } } : r) },
-  { name: 'a value outside the declared enum', caughtBy: 'endpoints.response-headers', only: [], op: 'createItem', actual: 'Cache-Control: "public" must be one of no-store', response: (r) => (r.headers['cache-control'] !== undefined ? { ...r, headers: { ...r.headers, 'cache-control': 'public' } } : r) },
+  {
+    name: 'a required header stripped',
+    caughtBy: 'endpoints.response-headers',
+    only: [],
+    op: 'quote',
+    actual: 'no X-Cost header (declared required)',
+    response: (r) => ({ ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => k !== 'x-cost')) }),
+  },
+  {
+    name: 'an integer header sent as text',
+    caughtBy: 'endpoints.response-headers',
+    only: [],
+    op: 'quote',
+    actual: 'X-Cost: "lots" must be an integer',
+    response: (r) => (r.headers['x-cost'] !== undefined ? { ...r, headers: { ...r.headers, 'x-cost': 'lots' } } : r),
+  },
+  {
+    name: 'a value outside the declared enum',
+    caughtBy: 'endpoints.response-headers',
+    only: [],
+    op: 'createItem',
+    actual: 'Cache-Control: "public" must be one of no-store',
+    response: (r) => (r.headers['cache-control'] !== undefined ? { ...r, headers: { ...r.headers, 'cache-control': 'public' } } : r),
+  },
 ];
 
-it.each(MUTANTS.map((m) => [m.name, m] as const))('mutant: %s is caught', async (_n, mutant) => {
-  const proxy = await startProxy(s.url, mutant);
-  try {
-    const r = await run(proxy.url);
-    const hit = r.results.filter((x) => x.check === mutant.caughtBy && x.target === mutant.op && x.outcome === 'failed');
-    expect(hit.map((x) => x.failure!.actual.split(';')[0])).toEqual([mutant.actual]);
-  } finally {
-    await proxy.close();
-  }
-}, 120_000);
+it.each(MUTANTS.map((m) => [m.name, m] as const))(
+  'mutant: %s is caught',
+  async (_n, mutant) => {
+    const proxy = await startProxy(s.url, mutant);
+    try {
+      const r = await run(proxy.url);
+      const hit = r.results.filter((x) => x.check === mutant.caughtBy && x.target === mutant.op && x.outcome === 'failed');
+      expect(hit.map((x) => x.failure!.actual.split(';')[0])).toEqual([mutant.actual]);
+    } finally {
+      await proxy.close();
+    }
+  },
+  120_000,
+);

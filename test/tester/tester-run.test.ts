@@ -71,7 +71,12 @@ it('a redirect to another address is not followed: only the base URL is contacte
   });
   await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
   const target = `http://127.0.0.1:${(other.address() as AddressInfo).port}${prefix}`;
-  const proxy = await startProxy(s.url, { name: 'redirect', caughtBy: '', only: [], request: (r) => ({ status: 307, headers: { location: `${target}${r.path}` }, body: Buffer.alloc(0) }) });
+  const proxy = await startProxy(s.url, {
+    name: 'redirect',
+    caughtBy: '',
+    only: [],
+    request: (r) => ({ status: 307, headers: { location: `${target}${r.path}` }, body: Buffer.alloc(0) }),
+  });
   try {
     const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 1, only: ['versioning', 'limits.page-size'] });
     expect(elsewhere).toBe(0);
@@ -102,18 +107,53 @@ it('the verdict: failed over incomplete over passed; a not-applicable skip leave
   const { getVerdict } = await import('../../src/tester/tester-run.js');
   const { isNotApplicable } = await import('../../src/tester/tester-context.js');
   const passed = { part: 'states', check: 'states.pairs', target: 'x', outcome: 'passed', requests: 1 } as const;
-  const notShown = { part: 'limits', check: 'limits.body-size', target: 'y', outcome: 'skipped', reason: 'the spec does not show a body size limit (not shown)', requests: 0 } as const;
-  const notRun = { part: 'authentication', check: 'authentication.ownership', target: 'z', outcome: 'skipped', reason: 'no second subject', notRun: true, requests: 0 } as const;
-  const failed = { part: 'states', check: 'states.pairs', target: 'w', outcome: 'failed', failure: { operation: 'o', expected: 'e', actual: 'a' }, requests: 1 } as const;
+  const notShown = {
+    part: 'limits',
+    check: 'limits.body-size',
+    target: 'y',
+    outcome: 'skipped',
+    reason: 'the spec does not show a body size limit (not shown)',
+    requests: 0,
+  } as const;
+  const notRun = {
+    part: 'authentication',
+    check: 'authentication.ownership',
+    target: 'z',
+    outcome: 'skipped',
+    reason: 'no second subject',
+    notRun: true,
+    requests: 0,
+  } as const;
+  const failed = {
+    part: 'states',
+    check: 'states.pairs',
+    target: 'w',
+    outcome: 'failed',
+    failure: { operation: 'o', expected: 'e', actual: 'a' },
+    requests: 1,
+  } as const;
   expect(getVerdict({ results: [passed, notShown] })).toBe('passed');
   expect(getVerdict({ results: [passed, notShown, notRun] })).toBe('incomplete');
   expect(getVerdict({ results: [passed], stoppedBy: 'time-limit' })).toBe('incomplete');
   expect(getVerdict({ results: [notShown] })).toBe('incomplete');
   expect(getVerdict({ results: [passed, notRun, failed] })).toBe('failed');
-  for (const reason of ['no credential for this operation', 'no second subject (give one with --other-header)', 'not run: the --max-requests bound was reached', "not finished: the service's declared rate limit asks to wait 60 s (Retry-After)", 'cannot create a Jar', 'the credential given lacks a scope this operation requires (orders:read): give one that has them']) {
+  for (const reason of [
+    'no credential for this operation',
+    'no second subject (give one with --other-header)',
+    'not run: the --max-requests bound was reached',
+    "not finished: the service's declared rate limit asks to wait 60 s (Retry-After)",
+    'cannot create a Jar',
+    'the credential given lacks a scope this operation requires (orders:read): give one that has them',
+  ]) {
     expect(isNotApplicable(reason), reason).toBe(false);
   }
-  for (const reason of ['the spec does not show a maximum page size (not shown)', 'no error code declared for idempotency_conflict (not shown)', 'the spec declares no event kinds', 'not asked for: --rate-limits spends the declared budget', 'the limited credential holds every scope getOrder requires (orders:read)']) {
+  for (const reason of [
+    'the spec does not show a maximum page size (not shown)',
+    'no error code declared for idempotency_conflict (not shown)',
+    'the spec declares no event kinds',
+    'not asked for: --rate-limits spends the declared budget',
+    'the limited credential holds every scope getOrder requires (orders:read)',
+  ]) {
     expect(isNotApplicable(reason), reason).toBe(true);
   }
 });

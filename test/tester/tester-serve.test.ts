@@ -44,7 +44,13 @@ afterAll(async () => {
 });
 
 it('passes the state machine, credential, limit and version checks against servicespec serve', async () => {
-  const report = await testService(compiled.model, { baseUrl: server.url, ...options, seed: 2, runs: 3, only: ['states', 'authentication.no-credential', 'authentication.missing-scope', 'limits.body-size', 'versioning.unsupported'] });
+  const report = await testService(compiled.model, {
+    baseUrl: server.url,
+    ...options,
+    seed: 2,
+    runs: 3,
+    only: ['states', 'authentication.no-credential', 'authentication.missing-scope', 'limits.body-size', 'versioning.unsupported'],
+  });
   expect(report.results.filter((r) => r.outcome === 'failed').map((r) => [r.check, r.target, r.failure?.actual])).toEqual([]);
   expect(report.stoppedBy).toBeUndefined();
   // Four reachable states (states.pairs, every transition tried in each: 4 × 3 pairs) and the random sequences.

@@ -45,7 +45,7 @@ it('a transition that requires a reference is sent an identifier of a real objec
   }
 }, 60_000);
 
-it('runs against a service that keeps earlier runs\' objects: values for unique fields with a pattern do not repeat (the same seed twice)', async () => {
+it("runs against a service that keeps earlier runs' objects: values for unique fields with a pattern do not repeat (the same seed twice)", async () => {
   const helpdesk = await startSpec(new URL('./fixtures/helpdesk.yaml', import.meta.url).pathname);
   try {
     for (let run = 0; run < 2; run++) {
@@ -73,7 +73,9 @@ it('fields, filters and parameters named after Object.prototype members (constru
 it('tickets.yaml with its version in the media type (default: required): every request names it, every check passes or is skipped', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'servicespec-tester-media-'));
   const file = join(dir, 'tickets-media.yaml');
-  const text = readFileSync(TICKETS, 'utf8').replace('placement: { header: Api-Version }', 'placement: { media_type: "application/vnd.tickets.v{version}+json" }').replace('  default: current\n', '  default: required\n');
+  const text = readFileSync(TICKETS, 'utf8')
+    .replace('placement: { header: Api-Version }', 'placement: { media_type: "application/vnd.tickets.v{version}+json" }')
+    .replace('  default: current\n', '  default: required\n');
   expect(text).toContain('vnd.tickets');
   expect(text).toContain('default: required');
   writeFileSync(file, text);
@@ -83,7 +85,10 @@ it('tickets.yaml with its version in the media type (default: required): every r
     expect(report.results.filter((r) => r.outcome === 'failed').map((r) => [r.check, r.target, r.failure?.actual])).toEqual([]);
     // Before: the versioning part was skipped ("not exercised by the tester yet").
     const outcome = (check: string) => report.results.filter((r) => r.check === check).map((r) => [r.target.split(' ')[0], r.outcome]);
-    expect(outcome('versioning.served')).toEqual([['2', 'passed'], ['1', 'passed']]);
+    expect(outcome('versioning.served')).toEqual([
+      ['2', 'passed'],
+      ['1', 'passed'],
+    ]);
     expect(outcome('versioning.request-shape')).toEqual([['1', 'passed']]);
     expect(outcome('versioning.unsupported').map(([, o]) => o)).toEqual(['passed']);
     expect(report.results.filter((r) => r.outcome === 'passed').length).toBeGreaterThan(20);

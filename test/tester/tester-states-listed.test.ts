@@ -69,7 +69,9 @@ beforeAll(async () => {
   // The service archives two tickets (here through its own operation, which the held spec does not show).
   const headers = { 'content-type': 'application/json', 'x-api-key': s.keys.alice };
   for (let i = 0; i < 2; i++) {
-    const made = (await (await fetch(`${s.url}/tickets`, { method: 'POST', headers, body: JSON.stringify({ title: `archived ${i}` }) })).json()) as { id: string };
+    const made = (await (await fetch(`${s.url}/tickets`, { method: 'POST', headers, body: JSON.stringify({ title: `archived ${i}` }) })).json()) as {
+      id: string;
+    };
     expect((await fetch(`${s.url}/tickets/${made.id}/archive`, { method: 'POST', headers, body: '{}' })).status).toBe(200);
   }
 });

@@ -59,32 +59,48 @@ it('serve passes: every transition in every reachable state, 12/12 pairs of the 
   expect(formatReportText(r)).toMatch(/^state pairs tried 12\/12 \(100 %\)$/m);
 }, 60_000);
 
-it.each([1, 2, 3])('a transition allowed out of a terminal state is caught (seed %i)', async (seed) => {
-  const proxy = await startProxy(s.url, allowIn('cancel', (st) => st === 'shipped'));
-  try {
-    const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed, runs: 2, only: ['states.pairs'] });
-    const failed = r.results.filter((x) => x.outcome === 'failed');
-    expect(failed.map((x) => x.target)).toEqual(['Order in shipped (terminal)']);
-    expect(failed[0]!.failure!.expected).toMatch(/^invalid_transition \(409\): cancel is not allowed from shipped, a terminal state \(only from pending, paid\)/);
-    // The reproduction walks a new order to shipped by the shortest path, then tries cancel.
-    expect(failed[0]!.failure!.curl).toMatch(/# then \(pay\):[\s\S]*# then \(ship\):[\s\S]*# then:\ncurl -i -X POST .*\/cancel'$/);
-    expect(r.verdict).toBe('failed');
-  } finally {
-    await proxy.close();
-  }
-}, 60_000);
+it.each([1, 2, 3])(
+  'a transition allowed out of a terminal state is caught (seed %i)',
+  async (seed) => {
+    const proxy = await startProxy(
+      s.url,
+      allowIn('cancel', (st) => st === 'shipped'),
+    );
+    try {
+      const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed, runs: 2, only: ['states.pairs'] });
+      const failed = r.results.filter((x) => x.outcome === 'failed');
+      expect(failed.map((x) => x.target)).toEqual(['Order in shipped (terminal)']);
+      expect(failed[0]!.failure!.expected).toMatch(
+        /^invalid_transition \(409\): cancel is not allowed from shipped, a terminal state \(only from pending, paid\)/,
+      );
+      // The reproduction walks a new order to shipped by the shortest path, then tries cancel.
+      expect(failed[0]!.failure!.curl).toMatch(/# then \(pay\):[\s\S]*# then \(ship\):[\s\S]*# then:\ncurl -i -X POST .*\/cancel'$/);
+      expect(r.verdict).toBe('failed');
+    } finally {
+      await proxy.close();
+    }
+  },
+  60_000,
+);
 
-it.each([1, 2, 3])('an illegal transition from the initial state is caught (seed %i)', async (seed) => {
-  const proxy = await startProxy(s.url, allowIn('ship', (st) => st === 'pending'));
-  try {
-    const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed, runs: 2, only: ['states.pairs'] });
-    const failed = r.results.filter((x) => x.outcome === 'failed');
-    expect(failed.map((x) => x.target)).toEqual(['Order in pending']);
-    expect(failed[0]!.failure!.operation).toBe('shipOrder');
-  } finally {
-    await proxy.close();
-  }
-}, 60_000);
+it.each([1, 2, 3])(
+  'an illegal transition from the initial state is caught (seed %i)',
+  async (seed) => {
+    const proxy = await startProxy(
+      s.url,
+      allowIn('ship', (st) => st === 'pending'),
+    );
+    try {
+      const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed, runs: 2, only: ['states.pairs'] });
+      const failed = r.results.filter((x) => x.outcome === 'failed');
+      expect(failed.map((x) => x.target)).toEqual(['Order in pending']);
+      expect(failed[0]!.failure!.operation).toBe('shipOrder');
+    } finally {
+      await proxy.close();
+    }
+  },
+  60_000,
+);
 
 it('a refused transition that still changes the object is caught by the read back', async () => {
   // The proxy answers 409 for ship from pending, but first cancels the order behind the tester's back.

@@ -62,7 +62,10 @@ errors:
 `,
   );
   const handlers = join(dir, 'handlers.mjs');
-  writeFileSync(handlers, "export const handlers = { quote: (ctx) => ('grams' in ctx.body ? { kind: 'weighed', price: ctx.body.grams } : { kind: 'measured', price: ctx.body.litres * 2, litres: ctx.body.litres }) };\n");
+  writeFileSync(
+    handlers,
+    "export const handlers = { quote: (ctx) => ('grams' in ctx.body ? { kind: 'weighed', price: ctx.body.grams } : { kind: 'measured', price: ctx.body.litres * 2, litres: ctx.body.litres }) };\n",
+  );
   s = await startSpec(spec, pathToFileURL(handlers).href);
 }, 60_000);
 afterAll(async () => {
@@ -79,14 +82,16 @@ it('against the real runtime: every variant accepted and kept, every invalid uni
   expect(failed(r).map((x) => [x.check, x.target, x.failure?.actual.slice(0, 200)])).toEqual([]);
   const passed = (check: string) => r.results.filter((x) => x.check === check && x.outcome === 'passed').map((x) => x.target);
   expect(passed('endpoints.union-variants').sort()).toEqual(['createPayment', 'quote']);
-  expect(passed('endpoints.invalid-requests')).toEqual(expect.arrayContaining([
-    'createPayment: method with a kind no variant has',
-    'createPayment: method as variant card without its required number',
-    'createPayment: method as variant bank_transfer without its required iban',
-    'quote: the body as variant by_weight without its required grams',
-    'quote: the body as variant by_volume without its required litres',
-    'quote: an unknown field',
-  ]));
+  expect(passed('endpoints.invalid-requests')).toEqual(
+    expect.arrayContaining([
+      'createPayment: method with a kind no variant has',
+      'createPayment: method as variant card without its required number',
+      'createPayment: method as variant bank_transfer without its required iban',
+      'quote: the body as variant by_weight without its required grams',
+      'quote: the body as variant by_volume without its required litres',
+      'quote: an unknown field',
+    ]),
+  );
   expect(passed('endpoints.answer-shape')).toEqual(expect.arrayContaining(['createPayment', 'quote']));
 }, 120_000);
 
@@ -123,17 +128,27 @@ const MUTANTS: (Mutant & { op: RegExp })[] = [
     caughtBy: 'endpoints.union-variants',
     op: /^createPayment$/,
     only: [],
-    response: (r, req) => (req.path === '/payments' && r.status === 201 && json(r)?.method?.kind === 'bank' ? withJson(r, { ...json(r), method: { kind: 'card', number: '4111111111111111', expiry: '12/30' } }) : r),
+    response: (r, req) =>
+      req.path === '/payments' && r.status === 201 && json(r)?.method?.kind === 'bank'
+        ? withJson(r, { ...json(r), method: { kind: 'card', number: '4111111111111111', expiry: '12/30' } })
+        : r,
   },
 ];
 
-it.each(MUTANTS.map((m) => [m.name, m] as const))('mutant: %s is caught', async (_n, mutant) => {
-  const proxy = await startProxy(s.url, mutant);
-  try {
-    const r = await run(proxy.url);
-    const hit = failed(r).filter((x) => x.check === mutant.caughtBy && mutant.op.test(x.target));
-    expect(hit.map((x) => x.target), JSON.stringify(failed(r).map((x) => [x.check, x.target]))).not.toEqual([]);
-  } finally {
-    await proxy.close();
-  }
-}, 120_000);
+it.each(MUTANTS.map((m) => [m.name, m] as const))(
+  'mutant: %s is caught',
+  async (_n, mutant) => {
+    const proxy = await startProxy(s.url, mutant);
+    try {
+      const r = await run(proxy.url);
+      const hit = failed(r).filter((x) => x.check === mutant.caughtBy && mutant.op.test(x.target));
+      expect(
+        hit.map((x) => x.target),
+        JSON.stringify(failed(r).map((x) => [x.check, x.target])),
+      ).not.toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  },
+  120_000,
+);

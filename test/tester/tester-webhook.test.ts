@@ -34,28 +34,38 @@ it('mutant: the registration answers another secret, so the signature does not v
     name: 'wrong secret',
     caughtBy: 'events.webhook',
     only: [],
-    response: (r, req) => (req.path === '/webhooks' && r.status === 201 ? withJson(r, { ...json(r), secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}` }) : r),
+    response: (r, req) =>
+      req.path === '/webhooks' && r.status === 201 ? withJson(r, { ...json(r), secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}` }) : r,
   });
   try {
     const report = await testService(s.model, { baseUrl: proxy.url, ...s.options, webhookListen: await freePort(), only: ['events.webhook'] });
-    expect(report.results).toMatchObject([{ check: 'events.webhook', outcome: 'failed', failure: { expected: 'a v1 signature that verifies with the endpoint secret' } }]);
+    expect(report.results).toMatchObject([
+      { check: 'events.webhook', outcome: 'failed', failure: { expected: 'a v1 signature that verifies with the endpoint secret' } },
+    ]);
   } finally {
     await proxy.close();
   }
 }, 30_000);
 
-it('an endpoint the second subject registers gets none of the main subject\'s events (create and transition)', async () => {
-  const report = await testService(s.model, { baseUrl: s.url, ...s.options, webhookListen: await freePort(), only: ['events.ownership'], skip: ['events.emitted'] });
+it("an endpoint the second subject registers gets none of the main subject's events (create and transition)", async () => {
+  const report = await testService(s.model, {
+    baseUrl: s.url,
+    ...s.options,
+    webhookListen: await freePort(),
+    only: ['events.ownership'],
+    skip: ['events.emitted'],
+  });
   const webhooks = report.results.filter((r) => r.target === 'webhooks registered by another subject');
   expect(webhooks).toMatchObject([{ check: 'events.ownership', outcome: 'passed' }]);
 }, 60_000);
 
-it('mutant: the second subject\'s registration is recorded as the main subject\'s, so its endpoint gets the main subject\'s events', async () => {
+it("mutant: the second subject's registration is recorded as the main subject's, so its endpoint gets the main subject's events", async () => {
   const proxy = await startProxy(s.url, {
     name: 'webhook registration as another subject',
     caughtBy: 'events.ownership',
     only: [],
-    request: (r) => (r.path.startsWith('/webhooks') && r.headers['x-api-key'] === s.keys.bob ? { ...r, headers: { ...r.headers, 'x-api-key': s.keys.alice } } : r),
+    request: (r) =>
+      r.path.startsWith('/webhooks') && r.headers['x-api-key'] === s.keys.bob ? { ...r, headers: { ...r.headers, 'x-api-key': s.keys.alice } } : r,
   });
   try {
     const report = await testService(s.model, { baseUrl: proxy.url, ...s.options, webhookListen: await freePort(), only: ['events.ownership'] });
@@ -67,13 +77,27 @@ it('mutant: the second subject\'s registration is recorded as the main subject\'
   }
 }, 60_000);
 
-it('a webhook that never arrives is waited for on the run\'s clock (issue 25 item 4): the fake clock passes the 10 s, the wall clock does not', async () => {
+it("a webhook that never arrives is waited for on the run's clock (issue 25 item 4): the fake clock passes the 10 s, the wall clock does not", async () => {
   // The registration is answered by the proxy and never reaches the service, so nothing is ever delivered.
   const proxy = await startProxy(s.url, {
     name: 'registration dropped',
     caughtBy: 'events.webhook',
     only: [],
-    request: (r) => (r.method === 'POST' && r.path === '/webhooks' ? { status: 201, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ id: 'whk_dropped', url: 'http://127.0.0.1:9/', events: ['order.created'], secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` })) } : r),
+    request: (r) =>
+      r.method === 'POST' && r.path === '/webhooks'
+        ? {
+            status: 201,
+            headers: { 'content-type': 'application/json' },
+            body: Buffer.from(
+              JSON.stringify({
+                id: 'whk_dropped',
+                url: 'http://127.0.0.1:9/',
+                events: ['order.created'],
+                secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+              }),
+            ),
+          }
+        : r,
   });
   let now = 0;
   let slept = 0;
@@ -87,7 +111,14 @@ it('a webhook that never arrives is waited for on the run\'s clock (issue 25 ite
   };
   try {
     const report = await testService(s.model, { baseUrl: proxy.url, ...s.options, webhookListen: await freePort(), only: ['events.webhook'], clock });
-    expect(report.results).toMatchObject([{ check: 'events.webhook', target: 'order.created', outcome: 'failed', failure: { expected: 'a order.created webhook to the registered endpoint within 10 s' } }]);
+    expect(report.results).toMatchObject([
+      {
+        check: 'events.webhook',
+        target: 'order.created',
+        outcome: 'failed',
+        failure: { expected: 'a order.created webhook to the registered endpoint within 10 s' },
+      },
+    ]);
     expect(slept).toBeGreaterThanOrEqual(10_000);
   } finally {
     await proxy.close();

@@ -23,7 +23,13 @@ export function getFailedAuthGaps(model: ServiceModel): RuntimeGap[] {
   const required = (model.endpoints?.operations ?? []).some((o) => o.auth?.kind === 'required');
   if (!required) return [];
   const b = FAILED_AUTH_BUILT_IN;
-  return [{ part: 'limits', item: 'failed authentication bound (limits.failed_auth): not shown', builtIn: `answer rate_limited after ${b.attempts} failed credentials per ${b.perText} from one client address or for one user name or key id` }];
+  return [
+    {
+      part: 'limits',
+      item: 'failed authentication bound (limits.failed_auth): not shown',
+      builtIn: `answer rate_limited after ${b.attempts} failed credentials per ${b.perText} from one client address or for one user name or key id`,
+    },
+  ];
 }
 
 export interface FailureBound {
@@ -49,7 +55,9 @@ export interface FailureBound {
 /** The answer once a bound is spent: the declared rate_limited error with the seconds until one more attempt. */
 export function failedAuthRefusal(waitMs: number): ServiceError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return new ServiceError('rate_limited', `too many failed credentials from this address or for this credential; retry in ${seconds} s`, undefined, { 'retry-after': String(seconds) });
+  return new ServiceError('rate_limited', `too many failed credentials from this address or for this credential; retry in ${seconds} s`, undefined, {
+    'retry-after': String(seconds),
+  });
 }
 
 /** The bound the spec declares, else the built-in (served only with --allow-gaps). */

@@ -223,7 +223,8 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     }
     for (const alg of s.algorithms ?? []) {
       if (alg.toLowerCase() === 'none') problems.push(`scheme ${s.name}: alg "none" is never accepted`);
-      else if (!SUPPORTED_ALGORITHMS.includes(alg)) problems.push(`scheme ${s.name}: unsupported algorithm ${alg} (supported: ${SUPPORTED_ALGORITHMS.join(', ')})`);
+      else if (!SUPPORTED_ALGORITHMS.includes(alg))
+        problems.push(`scheme ${s.name}: unsupported algorithm ${alg} (supported: ${SUPPORTED_ALGORITHMS.join(', ')})`);
     }
   }
 
@@ -239,7 +240,9 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
       alg = s.algorithms.find(signable);
       if (alg === undefined) {
         const hmacOnly = s.algorithms.length > 0 && s.algorithms.every(isHmac);
-        problems.push(`scheme ${s.name}: cannot sign tokens with any of ${s.algorithms.join(', ') || '(none listed)'}${hmacOnly ? ' without an HMAC secret (--jwt-secret-env)' : ''}`);
+        problems.push(
+          `scheme ${s.name}: cannot sign tokens with any of ${s.algorithms.join(', ') || '(none listed)'}${hmacOnly ? ' without an HMAC secret (--jwt-secret-env)' : ''}`,
+        );
         continue;
       }
     } else {
@@ -305,12 +308,18 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     let algorithms = (s.algorithms ?? []).filter((a) => SUPPORTED_ALGORITHMS.includes(a));
     if (s.algorithms === undefined) {
       algorithms = [...new Set([...(secret ? ['HS256'] : []), ...keys.flatMap(algorithmsForJwk)])];
-      gaps.push({ part: 'authentication', item: `token algorithms (scheme ${s.name}): not shown`, builtIn: `accept ${algorithms.join(', ') || 'no algorithm (no keys are configured)'}, as the configured keys allow` });
+      gaps.push({
+        part: 'authentication',
+        item: `token algorithms (scheme ${s.name}): not shown`,
+        builtIn: `accept ${algorithms.join(', ') || 'no algorithm (no keys are configured)'}, as the configured keys allow`,
+      });
     }
     const usable = algorithms.some((a) => (isHmac(a) ? secret !== undefined : remote !== undefined || keys.some((k) => algorithmsForJwk(k).includes(a))));
     // Not a gap in the spec but a deployment without keys: serve, refuse every such token, and say so.
     if (!usable) {
-      warnings.push(`scheme ${s.name} has no key to verify ${algorithms.join(', ') || 'tokens'} with, so every bearer token presented for it is refused (pass --jwks FILE${algorithms.some(isHmac) ? ' or --jwt-secret-env VAR' : ''})`);
+      warnings.push(
+        `scheme ${s.name} has no key to verify ${algorithms.join(', ') || 'tokens'} with, so every bearer token presented for it is refused (pass --jwks FILE${algorithms.some(isHmac) ? ' or --jwt-secret-env VAR' : ''})`,
+      );
     }
     verifiers.set(
       s.name,
@@ -397,7 +406,6 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     return { scheme, kind: 'api_key', value, ...(keyId !== undefined ? { id: `k:${keyId}` } : {}) };
   };
 
-
   type Outcome = Principal | 'invalid' | 'expired' | 'busy' | 'unreachable';
   // One Principal per cached record and scheme, so what is keyed on the caller (rate-limit buckets) is built once.
   const principals = new WeakMap<CredentialRecord, Principal>();
@@ -470,7 +478,8 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
     // Not a failure of the credential: no hashing slot was free for the password.
     if (busy) throw new ServiceError('rate_limited', 'too many passwords are being checked right now; retry shortly', undefined, { 'retry-after': '1' });
     // Nor when the remote key set could not be fetched: the token may well be good.
-    if (a.unreachable) throw new ServiceError('unavailable', 'the keys that verify this token cannot be fetched right now; retry shortly', undefined, { 'retry-after': '1' });
+    if (a.unreachable)
+      throw new ServiceError('unavailable', 'the keys that verify this token cannot be fetched right now; retry shortly', undefined, { 'retry-after': '1' });
     failures.fail(a.keys());
     // RFC 6750 §3.1: `error="invalid_token"` only when what failed was a token.
     const c = challengesOf(requirement);
@@ -493,7 +502,12 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
       if (scheme.type === 'bearer' || scheme.type === 'oauth2_client_credentials') {
         headers['www-authenticate'] = `Bearer realm=${quote(realm)}, error="insufficient_scope", scope=${quote(requirement.scopes.join(' '))}`;
       }
-      throw new ServiceError('missing_scope', `this operation needs the scope${requirement.scopes.length > 1 ? 's' : ''} ${requirement.scopes.join(', ')}`, undefined, headers);
+      throw new ServiceError(
+        'missing_scope',
+        `this operation needs the scope${requirement.scopes.length > 1 ? 's' : ''} ${requirement.scopes.join(', ')}`,
+        undefined,
+        headers,
+      );
     }
     return principal;
   };
@@ -517,7 +531,12 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
       };
       const keys = () => [`a:${request.ip}`, ...ids()];
       // Per presented id first, then per address (auth-attempts.ts, blockedForAttempt).
-      return settle({ presented, requirement, keys, address: `a:${request.ip}`, blockedMs: failures.counting() ? failures.blockedForAttempt(`a:${request.ip}`, ids()) : 0 }, 0, false, false);
+      return settle(
+        { presented, requirement, keys, address: `a:${request.ip}`, blockedMs: failures.counting() ? failures.blockedForAttempt(`a:${request.ip}`, ids()) : 0 },
+        0,
+        false,
+        false,
+      );
     },
   };
 }

@@ -60,7 +60,8 @@ function summarize(r: CredentialRecord): CredentialSummary {
 }
 
 function checkSubject(subject: string): void {
-  if (!NAME_RE.test(subject) || subject.trim() !== subject) throw new CredentialError('the subject must be 1 to 256 printable characters with no leading or trailing space');
+  if (!NAME_RE.test(subject) || subject.trim() !== subject)
+    throw new CredentialError('the subject must be 1 to 256 printable characters with no leading or trailing space');
 }
 
 /** The scopes, each one the spec declares; duplicates are dropped. */
@@ -83,7 +84,10 @@ export function pickScheme(model: ServiceModel, type: SchemeModel['type'], name?
   const candidates = schemesOf(model, type);
   if (name !== undefined) {
     const s = candidates.find((c) => c.name === name);
-    if (!s) throw new CredentialError(`the spec declares no ${type} scheme named ${name}${candidates.length > 0 ? `; it declares ${candidates.map((c) => c.name).join(', ')}` : ''}`);
+    if (!s)
+      throw new CredentialError(
+        `the spec declares no ${type} scheme named ${name}${candidates.length > 0 ? `; it declares ${candidates.map((c) => c.name).join(', ')}` : ''}`,
+      );
     return s;
   }
   if (candidates.length === 0) throw new CredentialError(`the spec declares no ${type} scheme`);
@@ -120,7 +124,15 @@ export async function createApiKey(
   const scopes = checkScopes(model, options.scopes);
   const keyId = randomId(KEY_ID_LENGTH);
   const secret = randomSecret();
-  const record: CredentialRecord = { id: keyId, kind: 'api_key', lookup: keyId, hash: sha256Hex(secret), subject: options.subject, scopes, createdAt: nowIso(options.now) };
+  const record: CredentialRecord = {
+    id: keyId,
+    kind: 'api_key',
+    lookup: keyId,
+    hash: sha256Hex(secret),
+    subject: options.subject,
+    scopes,
+    createdAt: nowIso(options.now),
+  };
   await storage.insertCredential(record);
   return { ...summarize(record), key: `${scheme.prefix ?? ''}${keyId}_${secret}`, scheme: scheme.name };
 }
@@ -230,7 +242,15 @@ export async function createBasicUser(
   }
   if (await storage.findCredential('basic', username)) throw new CredentialError(`a user named ${username} already exists`);
   const password = options.password ?? randomSecret();
-  const record: CredentialRecord = { id: USER_ID(username), kind: 'basic', lookup: username, hash: await hashPassword(password), subject, scopes, createdAt: nowIso(options.now) };
+  const record: CredentialRecord = {
+    id: USER_ID(username),
+    kind: 'basic',
+    lookup: username,
+    hash: await hashPassword(password),
+    subject,
+    scopes,
+    createdAt: nowIso(options.now),
+  };
   await storage.insertCredential(record);
   const out: IssuedUser = { ...summarize(record), username };
   if (options.password === undefined) out.generatedPassword = password;

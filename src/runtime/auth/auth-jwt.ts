@@ -4,7 +4,21 @@
 
 import { constants, createHmac, createPublicKey, timingSafeEqual, verify as verifySignature, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { calculateJwkThumbprint, createLocalJWKSet, createRemoteJWKSet, errors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import {
+  calculateJwkThumbprint,
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  errors,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  jwtVerify,
+  SignJWT,
+  type CryptoKey,
+  type JWK,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
 import { createDiagnostic, type DiagnosticCode } from '../../diagnostics/diagnostics-catalogue.js';
 import type { Storage } from '../storage/storage-types.js';
 import { randomId } from './auth-secrets.js';
@@ -69,7 +83,8 @@ export async function loadRemoteKeys(options: JwtKeyOptions | undefined): Promis
       throw new KeyConfigError(`cannot read the OIDC discovery document ${discovery.href}: ${(err as Error).message}`);
     }
     // §4.3: the issuer it names must be the one asked for.
-    if (doc === null || typeof doc !== 'object' || doc.issuer !== options.oidcIssuer) throw new KeyConfigError(`the OIDC discovery document ${discovery.href} names another issuer (${JSON.stringify(doc?.issuer)})`);
+    if (doc === null || typeof doc !== 'object' || doc.issuer !== options.oidcIssuer)
+      throw new KeyConfigError(`the OIDC discovery document ${discovery.href} names another issuer (${JSON.stringify(doc?.issuer)})`);
     if (typeof doc.jwks_uri !== 'string') throw new KeyConfigError(`the OIDC discovery document ${discovery.href} has no jwks_uri`);
     jwksUrl = httpUrl(doc.jwks_uri, 'jwks_uri');
   }
@@ -164,7 +179,8 @@ export function loadKeyMaterial(options: JwtKeyOptions | undefined): { secret?: 
       if (jwk === null || typeof jwk !== 'object' || typeof jwk.kty !== 'string') throw new KeyConfigError(`${source}: key ${i} is not a JWK`);
       if (jwk.kty === 'oct') throw new KeyConfigError(`${source}: key ${i} is a symmetric (oct) key; give an HMAC secret with the secret option instead`);
       if (!['RSA', 'EC', 'OKP'].includes(jwk.kty)) throw new KeyConfigError(`${source}: key ${i} has unsupported kty ${jwk.kty}`);
-      if (jwk.alg !== undefined && !(ASYMMETRIC_ALGORITHMS as readonly string[]).includes(jwk.alg)) throw new KeyConfigError(`${source}: key ${i} has unsupported alg ${jwk.alg}`);
+      if (jwk.alg !== undefined && !(ASYMMETRIC_ALGORITHMS as readonly string[]).includes(jwk.alg))
+        throw new KeyConfigError(`${source}: key ${i} has unsupported alg ${jwk.alg}`);
       if (jwk.kty === 'RSA') {
         const bits = rsaModulusBits(jwk);
         if (bits < MIN_RSA_BITS) {
@@ -269,8 +285,7 @@ export interface JwtVerifierConfig {
 }
 
 export type JwtResult =
-  | { ok: true; subject: string; scopes: string[] }
-  | { ok: false; condition: 'invalid_credential' | 'expired_credential' | 'unavailable'; reason: string };
+  { ok: true; subject: string; scopes: string[] } | { ok: false; condition: 'invalid_credential' | 'expired_credential' | 'unavailable'; reason: string };
 
 interface Verified {
   subject: string;
@@ -410,9 +425,11 @@ function createFastVerify(config: JwtVerifierConfig): (token: string) => { paylo
     if (!ok) return { failed: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' };
     // The claims jwtVerify checks with these options (the time claims and the lifetime are checked after).
     const p = payload as JWTPayload;
-    if (typeof p.exp !== 'number' || (p.nbf !== undefined && typeof p.nbf !== 'number') || (p.iat !== undefined && typeof p.iat !== 'number')) return { failed: 'ERR_JWT_CLAIM_VALIDATION_FAILED' };
+    if (typeof p.exp !== 'number' || (p.nbf !== undefined && typeof p.nbf !== 'number') || (p.iat !== undefined && typeof p.iat !== 'number'))
+      return { failed: 'ERR_JWT_CLAIM_VALIDATION_FAILED' };
     if (config.issuer !== undefined && p.iss !== config.issuer) return { failed: 'ERR_JWT_CLAIM_VALIDATION_FAILED' };
-    if (config.audience !== undefined && !(p.aud === config.audience || (Array.isArray(p.aud) && p.aud.includes(config.audience)))) return { failed: 'ERR_JWT_CLAIM_VALIDATION_FAILED' };
+    if (config.audience !== undefined && !(p.aud === config.audience || (Array.isArray(p.aud) && p.aud.includes(config.audience))))
+      return { failed: 'ERR_JWT_CLAIM_VALIDATION_FAILED' };
     return { payload: p };
   };
 }
@@ -459,7 +476,8 @@ export function createJwtVerifier(config: JwtVerifierConfig): (token: string) =>
   const fast = (config.nodeCrypto ?? getFastPaths()) ? createFastVerify(config) : () => undefined;
   const accept = (token: string, payload: JWTPayload, now: number): JwtResult => {
     const subject = payload.sub;
-    if (typeof subject !== 'string' || subject === '' || subject.length > 256) return { ok: false, condition: 'invalid_credential', reason: 'the token names no subject (sub)' };
+    if (typeof subject !== 'string' || subject === '' || subject.length > 256)
+      return { ok: false, condition: 'invalid_credential', reason: 'the token names no subject (sub)' };
     const scopes = readScopes(payload);
     if (!scopes) return { ok: false, condition: 'invalid_credential', reason: 'the token has a malformed scope claim' };
     const v: Verified = { subject, scopes, exp: payload.exp!, touched: 0, ok: Object.freeze({ ok: true as const, subject, scopes }) };
@@ -467,7 +485,8 @@ export function createJwtVerifier(config: JwtVerifierConfig): (token: string) =>
     if (payload.iat !== undefined) v.iat = payload.iat;
     if (config.lifetimeSeconds !== undefined) {
       const start = v.iat ?? v.nbf ?? now;
-      if (v.exp - start > config.lifetimeSeconds + tol) return { ok: false, condition: 'invalid_credential', reason: 'the token lives longer than the declared lifetime' };
+      if (v.exp - start > config.lifetimeSeconds + tol)
+        return { ok: false, condition: 'invalid_credential', reason: 'the token lives longer than the declared lifetime' };
     }
     const r = timeCheck(v, now);
     if (r.ok && config.cacheSize > 0) {

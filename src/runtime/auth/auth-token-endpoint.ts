@@ -60,7 +60,12 @@ function sendOAuthError(reply: FastifyReply, error: OAuthError, description: str
   const status = error === 'invalid_client' ? 401 : error === 'server_error' ? 500 : 400;
   // §5.2: a client that failed to authenticate is told how to: with HTTP Basic.
   if (error === 'invalid_client') reply.header('www-authenticate', `Basic realm="${realm.replace(/["\\]/g, '\\$&')}", charset="UTF-8"`);
-  return reply.code(status).header('cache-control', 'no-store').header('pragma', 'no-cache').type('application/json').send({ error, error_description: description });
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header('pragma', 'no-cache')
+    .type('application/json')
+    .send({ error, error_description: description });
 }
 
 /** Decodes one form-urlencoded component (RFC 6749 Appendix B); undefined when malformed. */
@@ -133,7 +138,8 @@ export function createTokenHandler(route: TokenRoute, ctx: RuntimeContext): (req
       } catch {
         throw failedClient(address, []);
       }
-      if (basic && (bodyId !== undefined || bodySecret !== undefined)) throw new OAuthFailure('invalid_request', 'authenticate the client with one method only');
+      if (basic && (bodyId !== undefined || bodySecret !== undefined))
+        throw new OAuthFailure('invalid_request', 'authenticate the client with one method only');
       const id = basic?.id ?? bodyId;
       const secret = basic?.secret ?? bodySecret;
       // Nothing presented is not a failed authentication (as a request with no credential), and is not counted.

@@ -55,10 +55,16 @@ export function createAmqpPublisher(url: string, model: ServiceModel): BrokerPub
           new Promise<boolean>((resolve) => {
             const timer = setTimeout(() => resolve(false), CONFIRM_TIMEOUT_MS);
             try {
-              channel.publish(exchange, m.address, m.body, { messageId: m.id, type: m.type, contentType: m.contentType, persistent: true, timestamp: Math.floor(m.timestamp / 1000) }, (err) => {
-                clearTimeout(timer);
-                resolve(err === null || err === undefined);
-              });
+              channel.publish(
+                exchange,
+                m.address,
+                m.body,
+                { messageId: m.id, type: m.type, contentType: m.contentType, persistent: true, timestamp: Math.floor(m.timestamp / 1000) },
+                (err) => {
+                  clearTimeout(timer);
+                  resolve(err === null || err === undefined);
+                },
+              );
             } catch {
               clearTimeout(timer);
               up = false;

@@ -18,11 +18,11 @@ export function parseBrokerUrl(raw: string, model: ServiceModel): BrokerTarget |
   if (protocol === undefined) return `--broker: ${scheme}:// is not a broker this service publishes to; use nats:// (NATS JetStream) or amqp:// (RabbitMQ)`;
   if (u.hostname === '') return `--broker ${JSON.stringify(raw)} names no host`;
   if (u.port !== '' && !/^\d+$/.test(u.port)) return `--broker ${JSON.stringify(raw)} has a bad port`;
-  if (!model.events?.broker?.[protocol]) return `--broker: the spec declares no events.delivery.broker.${protocol}, so there is nothing to publish to ${scheme}://`;
+  if (!model.events?.broker?.[protocol])
+    return `--broker: the spec declares no events.delivery.broker.${protocol}, so there is nothing to publish to ${scheme}://`;
   const shown = u.password !== '' ? raw.replace(`:${u.password}@`, ':***@') : raw;
   return { protocol, url: raw, shown };
 }
-
 
 /** The publisher for a target; the client library loads only here, so a service without a broker never loads it. */
 export async function createBrokerPublisher(target: BrokerTarget, model: ServiceModel): Promise<BrokerPublisher> {

@@ -13,7 +13,8 @@ const ACK_TIMEOUT_MS = 5_000;
 
 function describe(err: unknown): BrokerError {
   const e = err as { code?: string; message?: string };
-  if (e.code !== undefined && FATAL_CODES.has(e.code)) return new BrokerError(`NATS refused the credentials (${e.code.toLowerCase().replace(/_/g, ' ')})`, true);
+  if (e.code !== undefined && FATAL_CODES.has(e.code))
+    return new BrokerError(`NATS refused the credentials (${e.code.toLowerCase().replace(/_/g, ' ')})`, true);
   if (e.code === 'CONNECTION_REFUSED') return new BrokerError('NATS refused the connection (is the server running?)', false);
   return new BrokerError(`NATS: ${e.message ?? String(err)}`, false);
 }

@@ -53,4 +53,3 @@ export interface BrokerHealth {
   lag: number;
   lastError?: string;
 }
-

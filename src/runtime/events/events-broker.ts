@@ -16,7 +16,14 @@
 
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { encodeBrokerToken, fillBrokerTemplate, getBrokerKindBinding, parseBrokerTemplate, type BrokerKindBinding, type BrokerTemplatePart } from '../../model/model-broker.js';
+import {
+  encodeBrokerToken,
+  fillBrokerTemplate,
+  getBrokerKindBinding,
+  parseBrokerTemplate,
+  type BrokerKindBinding,
+  type BrokerTemplatePart,
+} from '../../model/model-broker.js';
 import type { ServiceModel } from '../../model/model-types.js';
 import type { OutboxEntry, Storage } from '../storage/storage-types.js';
 import { createEventBody } from './events-payload.js';

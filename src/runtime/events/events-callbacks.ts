@@ -44,7 +44,8 @@ export function createCallbackHooks(route: OperationRoute, d: CallbackDeps): Cal
   if (!callbacks || callbacks.length === 0 || route.operation.action !== 'create' || resource?.identifier === undefined) return undefined;
   const idField = resource.identifier;
   const events = getEventAccess(d.model);
-  const refuse = (field: string, message: string) => new ServiceError('validation', 'the callback URL is not one the service sends to', [{ pointer: `/${field}`, message }]);
+  const refuse = (field: string, message: string) =>
+    new ServiceError('validation', 'the callback URL is not one the service sends to', [{ pointer: `/${field}`, message }]);
   return {
     async check(request, body) {
       for (const { c, url } of asked(callbacks, body)) {
@@ -69,7 +70,15 @@ export function createCallbackHooks(route: OperationRoute, d: CallbackDeps): Cal
         const subject = request.principal?.subject;
         try {
           await addWebhookEndpoint(
-            { storage: d.storage, model: d.model, policy: d.policy, ...(d.lookup ? { lookup: d.lookup } : {}), now: d.now, ...(subject !== undefined ? { subject } : {}), access },
+            {
+              storage: d.storage,
+              model: d.model,
+              policy: d.policy,
+              ...(d.lookup ? { lookup: d.lookup } : {}),
+              now: d.now,
+              ...(subject !== undefined ? { subject } : {}),
+              access,
+            },
             { url, kinds: c.events, description: `callback ${c.name} of ${route.operation.id} for ${resource.name} ${String(id)}`, secret: d.secret },
           );
         } catch (err) {

@@ -14,7 +14,14 @@ import type { DeliveryOutcomeName } from '../runtime-metrics.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceModel } from '../../model/model-types.js';
 import { getEventAccess, type CredentialRef } from '../runtime-access.js';
-import { getEndpointAccess, type ClaimedDelivery, type DeliveryOutcome, type EventStorage, type WebhookAccess, type WebhookEndpointRecord } from '../storage/storage-types.js';
+import {
+  getEndpointAccess,
+  type ClaimedDelivery,
+  type DeliveryOutcome,
+  type EventStorage,
+  type WebhookAccess,
+  type WebhookEndpointRecord,
+} from '../storage/storage-types.js';
 import type { OutboxHub } from './events-hub.js';
 import { createObjectMatch } from './events-callbacks.js';
 import { createEventBody } from './events-payload.js';
@@ -68,7 +75,8 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   const eventBody = createEventBody(o.model);
   const aboutObject = createObjectMatch(o.model);
   // A callback's subscription (access.object) takes only the events about its object (events-callbacks.ts).
-  const visible = (access: WebhookAccess, type: string, data: unknown) => (access.object === undefined || aboutObject(access.object, data)) && events.sees(getAccessPrincipal(access), type, data);
+  const visible = (access: WebhookAccess, type: string, data: unknown) =>
+    (access.object === undefined || aboutObject(access.object, data)) && events.sees(getAccessPrincipal(access), type, data);
   const retries = (o.model.events?.webhook?.retries ?? EVENTS_BUILT_IN.retriesMs.map((ms) => ({ ms }))).map((d) => d.ms);
   const timeoutMs = o.model.events?.webhook?.timeout?.ms ?? EVENTS_BUILT_IN.timeoutMs;
   const leaseMs = timeoutMs + LEASE_MARGIN_MS;
@@ -259,7 +267,13 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
       return false;
     }
     if (visible(access, event.type, event.data)) return true;
-    await record(delivery.seq, endpoint.id, { status: 'dead', attempts: delivery.attempts, nextAttemptAt: clock.now(), at, lastError: 'withheld: the principal that registered the endpoint may not read this event' });
+    await record(delivery.seq, endpoint.id, {
+      status: 'dead',
+      attempts: delivery.attempts,
+      nextAttemptAt: clock.now(),
+      at,
+      lastError: 'withheld: the principal that registered the endpoint may not read this event',
+    });
     return false;
   }
 

@@ -69,11 +69,22 @@ export function getEventRuntimeGaps(model: ServiceModel): RuntimeGap[] {
   const webhook = e.webhook ?? (hasCallbacks(model) ? {} : undefined);
   if (webhook) {
     if (webhook.signing === undefined) gaps.push({ part: 'events', item: 'webhook signing: not shown', builtIn: 'sign deliveries per Standard Webhooks' });
-    if (webhook.retries === undefined) gaps.push({ part: 'events', item: 'webhook retry schedule: not shown', builtIn: 'retry after 5s, 5m, 30m, 2h, 5h, 10h, 10h (the Standard Webhooks schedule)' });
-    if (webhook.timeout === undefined) gaps.push({ part: 'events', item: 'webhook delivery time-out: not shown', builtIn: `wait ${EVENTS_BUILT_IN.timeoutMs / 1000}s for each attempt` });
+    if (webhook.retries === undefined)
+      gaps.push({
+        part: 'events',
+        item: 'webhook retry schedule: not shown',
+        builtIn: 'retry after 5s, 5m, 30m, 2h, 5h, 10h, 10h (the Standard Webhooks schedule)',
+      });
+    if (webhook.timeout === undefined)
+      gaps.push({ part: 'events', item: 'webhook delivery time-out: not shown', builtIn: `wait ${EVENTS_BUILT_IN.timeoutMs / 1000}s for each attempt` });
     // Unlike the stream, registering endpoints is never served without a credential unless the spec says so
     // (authentication.default: none) or the operator allows the gap.
-    if (webhook.path !== undefined && auth === undefined) gaps.push({ part: 'authentication', item: 'authentication of the webhook registration operations: not shown', builtIn: 'serve them without a credential' });
+    if (webhook.path !== undefined && auth === undefined)
+      gaps.push({
+        part: 'authentication',
+        item: 'authentication of the webhook registration operations: not shown',
+        builtIn: 'serve them without a credential',
+      });
   }
   // The stream's requirement is the default one; without it, the stream is a gap like any operation with none
   // (runtime-gaps.ts). Without a heartbeat interval it sends no heartbeats.
@@ -86,11 +97,19 @@ export function hasCallbacks(model: ServiceModel): boolean {
 }
 
 /** What stops the events part from being served with these options (a bad allowed range, no authenticator, no callback secret). */
-export function getEventStartProblems(routes: readonly Route[], options: WebhookOptions | undefined, hasAuthenticator: boolean, model?: ServiceModel): string[] {
+export function getEventStartProblems(
+  routes: readonly Route[],
+  options: WebhookOptions | undefined,
+  hasAuthenticator: boolean,
+  model?: ServiceModel,
+): string[] {
   const problems: string[] = [];
   if (model && hasCallbacks(model)) {
     const secret = options?.callbackSecret;
-    if (secret === undefined) problems.push('callbacks: the spec declares callbacks, but no secret signs them: give one (whsec_…) as webhooks.callbackSecret (serve: the environment variable SERVICESPEC_CALLBACK_SECRET)');
+    if (secret === undefined)
+      problems.push(
+        'callbacks: the spec declares callbacks, but no secret signs them: give one (whsec_…) as webhooks.callbackSecret (serve: the environment variable SERVICESPEC_CALLBACK_SECRET)',
+      );
     else if (!isWebhookSecret(secret)) problems.push('callbacks: the callback secret must be whsec_ followed by base64 of 24 to 64 bytes');
   }
   try {
@@ -102,7 +121,9 @@ export function getEventStartProblems(routes: readonly Route[], options: Webhook
   if (!hasAuthenticator) {
     for (const r of routes) {
       if ((r.kind === 'stream' || r.kind === 'webhooks') && r.auth?.kind === 'required') {
-        problems.push(`${r.kind === 'stream' ? 'the event stream' : 'the webhook registration'} at ${r.path} requires a credential, but no authenticator is configured`);
+        problems.push(
+          `${r.kind === 'stream' ? 'the event stream' : 'the webhook registration'} at ${r.path} requires a credential, but no authenticator is configured`,
+        );
         break;
       }
     }

@@ -21,7 +21,10 @@ export class EventPayloadError extends Error {
 }
 
 /** One validator per kind with a declared payload, compiled once. */
-export function createPayloadCheck(model: ServiceModel, compile: ValidatorFactory = createValidatorFactory()): (kind: EventKindModel, payload: unknown) => void {
+export function createPayloadCheck(
+  model: ServiceModel,
+  compile: ValidatorFactory = createValidatorFactory(),
+): (kind: EventKindModel, payload: unknown) => void {
   const validators = new Map<string, Validator>();
   for (const k of model.events?.kinds ?? []) {
     if (!k.payload) continue;
@@ -33,7 +36,11 @@ export function createPayloadCheck(model: ServiceModel, compile: ValidatorFactor
     try {
       validate(payload);
     } catch (err) {
-      if (err instanceof ServiceError) throw new EventPayloadError(kind.name, (err.invalid ?? []).map((i) => `${i.pointer || '/'} ${i.message}`));
+      if (err instanceof ServiceError)
+        throw new EventPayloadError(
+          kind.name,
+          (err.invalid ?? []).map((i) => `${i.pointer || '/'} ${i.message}`),
+        );
       throw err;
     }
   };

@@ -59,11 +59,14 @@ export function createDueTimer(clock: SchedulerClock, fire: () => void, maxWaitM
       if (handle !== undefined && armedAt <= target) return;
       clear();
       armedAt = target;
-      handle = clock.setTimer(() => {
-        handle = undefined;
-        armedAt = Infinity;
-        fire();
-      }, Math.max(0, target - now));
+      handle = clock.setTimer(
+        () => {
+          handle = undefined;
+          armedAt = Infinity;
+          fire();
+        },
+        Math.max(0, target - now),
+      );
     },
     clear,
   };

@@ -56,7 +56,13 @@ export function createSender(policy: TargetPolicy, resolver?: Lookup, now: () =>
     return agent;
   };
 
-  function once(url: URL, pinned: LookupAddress | undefined, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+  function once(
+    url: URL,
+    pinned: LookupAddress | undefined,
+    headers: Readonly<Record<string, string>>,
+    body: string,
+    signal: AbortSignal,
+  ): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const https = url.protocol === 'https:';
       const request = https ? httpsRequest : httpRequest;
@@ -117,7 +123,8 @@ export function createSender(policy: TargetPolicy, resolver?: Lookup, now: () =>
         try {
           res = await once(url, pinned, headers, body, signal);
         } catch (err) {
-          if (err instanceof UnsafeTargetError || (err as { cause?: unknown }).cause instanceof UnsafeTargetError) return { error: `refused: ${(err as Error).message}`, refused: true };
+          if (err instanceof UnsafeTargetError || (err as { cause?: unknown }).cause instanceof UnsafeTargetError)
+            return { error: `refused: ${(err as Error).message}`, refused: true };
           if (signal.aborted) return { error: `no answer within ${timeoutMs} ms` };
           return { error: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
         }

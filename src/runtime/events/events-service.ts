@@ -89,7 +89,17 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
       worker.start();
     }
     if (o.broker && broker) {
-      relay = createBrokerRelay({ model: s.model, storage: s.storage, hub, publisher: await createBrokerPublisher(o.broker, s.model), log: app.log, now: clock, clock: schedulerClock, lag, pollIntervalMs });
+      relay = createBrokerRelay({
+        model: s.model,
+        storage: s.storage,
+        hub,
+        publisher: await createBrokerPublisher(o.broker, s.model),
+        log: app.log,
+        now: clock,
+        clock: schedulerClock,
+        lag,
+        pollIntervalMs,
+      });
       await relay.start();
     }
   });
@@ -108,14 +118,32 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
     // Called by the write routes once they have answered (their transactions have committed by then).
     ...(hasEvents ? { nudge: () => hub.nudge() } : {}),
     ...(deliver || broker ? { deliveryLag: () => lag.summary() } : {}),
-    ...(o.broker && broker ? { brokerHealth: () => relay?.health() ?? Promise.resolve({ broker: o.broker!.protocol, state: 'starting' as const, lag: 0 }) } : {}),
+    ...(o.broker && broker
+      ? { brokerHealth: () => relay?.health() ?? Promise.resolve({ broker: o.broker!.protocol, state: 'starting' as const, lag: 0 }) }
+      : {}),
     callbacksFor(route) {
       if (o.callbackSecret === undefined) return undefined; // a start problem (getEventStartProblems) unless no operation has callbacks
-      return createCallbackHooks(route, { storage: s.storage, model: s.model, policy, ...(o.lookup ? { lookup: o.lookup } : {}), now: s.now, secret: o.callbackSecret, log: app.log });
+      return createCallbackHooks(route, {
+        storage: s.storage,
+        model: s.model,
+        policy,
+        ...(o.lookup ? { lookup: o.lookup } : {}),
+        now: s.now,
+        secret: o.callbackSecret,
+        log: app.log,
+      });
     },
     handlerFor(route) {
       if (route.kind === 'stream') {
-        return createStreamHandler(route, { model: s.model, storage: s.storage, hub, access, credentialCurrent, ...(s.model.events?.stream?.heartbeat ? { heartbeatMs: s.model.events.stream.heartbeat.ms } : {}), open });
+        return createStreamHandler(route, {
+          model: s.model,
+          storage: s.storage,
+          hub,
+          access,
+          credentialCurrent,
+          ...(s.model.events?.stream?.heartbeat ? { heartbeatMs: s.model.events.stream.heartbeat.ms } : {}),
+          open,
+        });
       }
       return createWebhookHandler(route, {
         storage: s.storage,

@@ -97,7 +97,8 @@ export function verifyWebhook(secret: string | readonly string[], headers: Heade
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
-  if (id === undefined || id === '' || timestamp === undefined || signatures === undefined) throw new WebhookVerificationError('missing webhook-id, webhook-timestamp or webhook-signature');
+  if (id === undefined || id === '' || timestamp === undefined || signatures === undefined)
+    throw new WebhookVerificationError('missing webhook-id, webhook-timestamp or webhook-signature');
   if (!/^[0-9]{1,15}$/.test(timestamp)) throw new WebhookVerificationError('webhook-timestamp is not a number of seconds');
   const tolerance = options.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
   const now = Math.floor((options.now ?? Date.now)() / 1000);

@@ -41,7 +41,11 @@ export interface StreamDeps {
 
 function parsePosition(raw: string, name: string, where: 'header' | 'query', invalid: InvalidField[]): number | undefined {
   if (!/^(0|[1-9][0-9]{0,15})$/.test(raw.trim())) {
-    invalid.push(where === 'header' ? { parameter: name, in: 'header', message: 'must be the id of an event of this stream' } : { parameter: name, in: 'query', message: 'must be the id of an event of this stream' });
+    invalid.push(
+      where === 'header'
+        ? { parameter: name, in: 'header', message: 'must be the id of an event of this stream' }
+        : { parameter: name, in: 'query', message: 'must be the id of an event of this stream' },
+    );
     return undefined;
   }
   return Number(raw.trim());
@@ -63,7 +67,10 @@ export function createStreamHandler(route: StreamRoute, deps: StreamDeps): Route
     }
     let kinds: string[] | undefined;
     if (typeof query.kinds === 'string') {
-      kinds = query.kinds.split(',').map((k) => k.trim()).filter((k) => k !== '');
+      kinds = query.kinds
+        .split(',')
+        .map((k) => k.trim())
+        .filter((k) => k !== '');
       for (const k of kinds) {
         const why = kindNames.has(k) ? deps.access.whyNever(request.principal, k) : `${k} is not an event kind of this service`;
         if (why !== undefined) invalid.push({ parameter: 'kinds', in: 'query', message: why });
@@ -75,7 +82,12 @@ export function createStreamHandler(route: StreamRoute, deps: StreamDeps): Route
     if (typeof header === 'string' && header.trim() !== '') after = parsePosition(header, 'Last-Event-ID', 'header', invalid);
     else if (typeof query.after === 'string') after = parsePosition(query.after, 'after', 'query', invalid);
     const last = await deps.storage.lastOutboxSeq();
-    if (after !== undefined && after > last) invalid.push({ parameter: typeof header === 'string' && header.trim() !== '' ? 'Last-Event-ID' : 'after', in: typeof header === 'string' && header.trim() !== '' ? 'header' : 'query', message: 'names no event of this stream' });
+    if (after !== undefined && after > last)
+      invalid.push({
+        parameter: typeof header === 'string' && header.trim() !== '' ? 'Last-Event-ID' : 'after',
+        in: typeof header === 'string' && header.trim() !== '' ? 'header' : 'query',
+        message: 'names no event of this stream',
+      });
     if (invalid.length > 0) throw new ServiceError('validation', 'the stream request is not valid', invalid);
 
     let cursor = after ?? last;

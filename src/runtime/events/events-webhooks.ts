@@ -12,7 +12,15 @@ import { ServiceError } from '../runtime-errors.js';
 import type { Validator } from '../runtime-validation.js';
 import { getEventAccess } from '../runtime-access.js';
 import type { Principal } from '../runtime-context.js';
-import { getEndpointAccess, type DeliveryFilter, type DeliveryRecord, type EventStorage, type WebhookAccess, type WebhookEndpointRecord, type WebhookSecret } from '../storage/storage-types.js';
+import {
+  getEndpointAccess,
+  type DeliveryFilter,
+  type DeliveryRecord,
+  type EventStorage,
+  type WebhookAccess,
+  type WebhookEndpointRecord,
+  type WebhookSecret,
+} from '../storage/storage-types.js';
 import { EVENTS_BUILT_IN } from './events-options.js';
 import { generateWebhookSecret, isWebhookSecret } from './events-signing.js';
 import { checkTarget, type Lookup, type TargetPolicy } from './events-targets.js';
@@ -43,7 +51,12 @@ export interface AddWebhookInput {
 /** What an endpoint registered by this caller may receive: its subject, scopes, scheme and stored credential now. */
 export function getWebhookAccess(principal: Principal | undefined): WebhookAccess {
   if (!principal) return { scopes: [] };
-  return { subject: principal.subject, scopes: [...principal.scopes], scheme: principal.scheme, ...(principal.credential ? { credential: { ...principal.credential } } : {}) };
+  return {
+    subject: principal.subject,
+    scopes: [...principal.scopes],
+    scheme: principal.scheme,
+    ...(principal.credential ? { credential: { ...principal.credential } } : {}),
+  };
 }
 
 /** The principal an API-registered endpoint receives events as (undefined: registered without a credential). */
@@ -101,7 +114,8 @@ export async function addWebhookEndpoint(c: WebhookContext, input: AddWebhookInp
     kinds = [...new Set(input.kinds)];
     if (kinds.length === 0) throw invalid('/kinds', 'must name at least one kind (leave it out for every kind)');
     const unknown = kinds.filter((k) => !declared.has(k));
-    if (unknown.length > 0) throw invalid('/kinds', `${unknown.join(', ')} ${unknown.length === 1 ? 'is not an event kind' : 'are not event kinds'} of this service`);
+    if (unknown.length > 0)
+      throw invalid('/kinds', `${unknown.join(', ')} ${unknown.length === 1 ? 'is not an event kind' : 'are not event kinds'} of this service`);
     if (c.access !== undefined) {
       const events = getEventAccess(c.model);
       const principal = getAccessPrincipal(c.access);
@@ -109,11 +123,18 @@ export async function addWebhookEndpoint(c: WebhookContext, input: AddWebhookInp
       if (never.length > 0) throw invalid('/kinds', `this endpoint would receive none of these: ${never.join('; ')}`);
     }
   }
-  if (input.description !== undefined && input.description.length > MAX_DESCRIPTION_LENGTH) throw invalid('/description', `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
+  if (input.description !== undefined && input.description.length > MAX_DESCRIPTION_LENGTH)
+    throw invalid('/description', `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
   if (input.secret !== undefined && !isWebhookSecret(input.secret)) throw invalid('/secret', 'must be whsec_ followed by base64 of 24 to 64 bytes');
   const secret = input.secret ?? generateWebhookSecret();
   const createdAt = (c.now ?? (() => new Date()))().toISOString();
-  const record: Omit<WebhookEndpointRecord, 'afterSeq'> = { id: `ep_${randomUUID().replace(/-/g, '')}`, url: url.href, kinds, secrets: [{ secret, createdAt }], createdAt };
+  const record: Omit<WebhookEndpointRecord, 'afterSeq'> = {
+    id: `ep_${randomUUID().replace(/-/g, '')}`,
+    url: url.href,
+    kinds,
+    secrets: [{ secret, createdAt }],
+    createdAt,
+  };
   if (input.description !== undefined) record.description = input.description;
   if (c.subject !== undefined) record.subject = c.subject;
   if (c.access !== undefined) record.access = c.access;
@@ -170,7 +191,11 @@ export async function setWebhookEndpointEnabled(storage: EventStorage, id: strin
 }
 
 /** Dead-lettered deliveries matching the filter are queued again from the first attempt; returns how many. */
-export async function replayWebhookDeliveries(storage: EventStorage, filter: { endpointId?: string; eventId?: string } = {}, now: () => Date = () => new Date()): Promise<number> {
+export async function replayWebhookDeliveries(
+  storage: EventStorage,
+  filter: { endpointId?: string; eventId?: string } = {},
+  now: () => Date = () => new Date(),
+): Promise<number> {
   const t = now();
   return storage.replayDeliveries(filter, t.getTime(), t.toISOString());
 }
@@ -192,7 +217,8 @@ function requireObject(request: FastifyRequest, optional: boolean): Record<strin
     if (optional) return {};
     throw new ServiceError('malformed_request', 'a JSON body is required');
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ServiceError('validation', 'the body must be a JSON object', [{ pointer: '', message: 'must be an object' }]);
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new ServiceError('validation', 'the body must be a JSON object', [{ pointer: '', message: 'must be an object' }]);
   return body as Record<string, unknown>;
 }
 
@@ -223,7 +249,10 @@ export function createWebhookHandler(route: WebhooksRoute, deps: WebhookRouteDep
         validate(body);
         const subject = request.principal?.subject;
         const access = getWebhookAccess(request.principal);
-        const { endpoint, secret: s } = await addWebhookEndpoint({ ...deps, ...(subject !== undefined ? { subject } : {}), access }, body as unknown as AddWebhookInput);
+        const { endpoint, secret: s } = await addWebhookEndpoint(
+          { ...deps, ...(subject !== undefined ? { subject } : {}), access },
+          body as unknown as AddWebhookInput,
+        );
         return reply.code(route.successStatus).send({ ...presentEndpoint(endpoint), secret: s });
       };
     }
@@ -234,7 +263,8 @@ export function createWebhookHandler(route: WebhooksRoute, deps: WebhookRouteDep
       };
     case 'remove':
       return async (request, reply) => {
-        if (!(await removeWebhookEndpoint(deps.storage, endpointId(request), request.principal?.subject ?? null))) throw new ServiceError('missing_resource', 'no webhook endpoint with that identifier');
+        if (!(await removeWebhookEndpoint(deps.storage, endpointId(request), request.principal?.subject ?? null)))
+          throw new ServiceError('missing_resource', 'no webhook endpoint with that identifier');
         return reply.code(route.successStatus).send();
       };
     case 'rotate': {

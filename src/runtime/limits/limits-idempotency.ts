@@ -57,7 +57,9 @@ declare module 'fastify' {
 export function createIdempotency(model: ServiceModel, storage: Storage, retentionMs: number, now: () => Date): Idempotency {
   const header = getIdempotencyHeader(model).toLowerCase();
   // The declared response headers are part of the answer a retry gets again.
-  const replayed = [...new Set([...REPLAYED_HEADERS, ...(model.endpoints?.operations ?? []).flatMap((o) => o.responseHeaders.map((h) => h.name.toLowerCase()))])];
+  const replayed = [
+    ...new Set([...REPLAYED_HEADERS, ...(model.endpoints?.operations ?? []).flatMap((o) => o.responseHeaders.map((h) => h.name.toLowerCase()))]),
+  ];
   const scopeOf = (request: FastifyRequest) => (request.principal ? `${request.principal.scheme}:${request.principal.subject}` : '-');
   const expiry = () => new Date(now().getTime() + retentionMs).toISOString();
   /** What the key holds, answered: a replay of the stored answer, or the conflict or in-progress refusal. */
@@ -82,7 +84,8 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
   const claimInChange = (request: FastifyRequest, record: string, fingerprint: string, at: string, expiresAt: string): 'claimed' => {
     const claim = { key: record, fingerprint, inChange: true, settled: false };
     request.idempotencyClaim = claim;
-    const stored = (status: number, headers: Readonly<Record<string, string>>, body: string) => JSON.stringify({ state: 'done', fingerprint, status, headers, body } satisfies Done);
+    const stored = (status: number, headers: Readonly<Record<string, string>>, body: string) =>
+      JSON.stringify({ state: 'done', fingerprint, status, headers, body } satisfies Done);
     const kept = (got: { created: boolean; value: string }) => {
       if (!got.created) throw new KeyHeld(got.value);
       claim.settled = true;
@@ -102,7 +105,13 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
             async open(tx: StorageTx) {
               const t = now();
               // Claimed, not settled: an error answered after this rolls the claim back, and `finish` keeps that answer.
-              const got = await tx.claimRecord!(NAMESPACE, record, JSON.stringify({ state: 'running', fingerprint } satisfies Running), new Date(t.getTime() + retentionMs).toISOString(), t.toISOString());
+              const got = await tx.claimRecord!(
+                NAMESPACE,
+                record,
+                JSON.stringify({ state: 'running', fingerprint } satisfies Running),
+                new Date(t.getTime() + retentionMs).toISOString(),
+                t.toISOString(),
+              );
               if (!got.created) throw new KeyHeld(got.value);
             },
           }
@@ -125,7 +134,9 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
       if (raw === undefined) return 'none';
       const key = Array.isArray(raw) ? raw[0]! : raw;
       if (!KEY_RE.test(key)) {
-        throw new ServiceError('validation', `the ${header} header must be 1 to 255 visible ASCII characters`, [{ parameter: header, in: 'header', message: 'is not a valid key' }]);
+        throw new ServiceError('validation', `the ${header} header must be 1 to 255 visible ASCII characters`, [
+          { parameter: header, in: 'header', message: 'is not a valid key' },
+        ]);
       }
       const fingerprint = createHash('sha256')
         .update(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`)
@@ -156,7 +167,13 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
       }
       return (async () => {
         const t = now();
-        const claim = await storage.claimRecord(NAMESPACE, record, JSON.stringify({ state: 'running', fingerprint } satisfies Running), new Date(t.getTime() + RUNNING_LEASE_MS).toISOString(), t.toISOString());
+        const claim = await storage.claimRecord(
+          NAMESPACE,
+          record,
+          JSON.stringify({ state: 'running', fingerprint } satisfies Running),
+          new Date(t.getTime() + RUNNING_LEASE_MS).toISOString(),
+          t.toISOString(),
+        );
         if (claim.created) {
           request.idempotencyClaim = { key: record, fingerprint };
           return 'claimed';
@@ -176,7 +193,10 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
       // period, so a retry is refused as in progress, never applied twice).
       if (isUnavailableAnswer(request)) {
         if (claim.inChange) return undefined;
-        if (isUnknownOutcomeAnswer(request)) return storage.putRecord(NAMESPACE, claim.key, JSON.stringify({ state: 'running', fingerprint: claim.fingerprint } satisfies Running), expiry()).catch(() => undefined);
+        if (isUnknownOutcomeAnswer(request))
+          return storage
+            .putRecord(NAMESPACE, claim.key, JSON.stringify({ state: 'running', fingerprint: claim.fingerprint } satisfies Running), expiry())
+            .catch(() => undefined);
         return storage.deleteRecord(NAMESPACE, claim.key).catch(() => undefined);
       }
       const headers: Record<string, string> = {};
@@ -184,7 +204,13 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
         const v = reply.getHeader(h);
         if (v !== undefined) headers[h] = String(v);
       }
-      const done = JSON.stringify({ state: 'done', fingerprint: claim.fingerprint, status: reply.statusCode, headers, body: typeof payload === 'string' ? payload : '' } satisfies Done);
+      const done = JSON.stringify({
+        state: 'done',
+        fingerprint: claim.fingerprint,
+        status: reply.statusCode,
+        headers,
+        body: typeof payload === 'string' ? payload : '',
+      } satisfies Done);
       // Claimed in the change's transaction, which did not commit (an error answered): the answer is kept unless a
       // concurrent request with the key has committed first (it holds the key then).
       if (claim.inChange) return storage.claimRecord(NAMESPACE, claim.key, done, expiry(), now().toISOString()).then(() => undefined);
@@ -196,7 +222,18 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
       if (!claim || claim.inChange) return;
       request.idempotencyClaim = undefined;
       const kept = late
-        ? storage.putRecord(NAMESPACE, claim.key, JSON.stringify({ state: 'done', fingerprint: claim.fingerprint, status: late.status, headers: { ...late.headers }, body: late.text } satisfies Done), expiry())
+        ? storage.putRecord(
+            NAMESPACE,
+            claim.key,
+            JSON.stringify({
+              state: 'done',
+              fingerprint: claim.fingerprint,
+              status: late.status,
+              headers: { ...late.headers },
+              body: late.text,
+            } satisfies Done),
+            expiry(),
+          )
         : storage.deleteRecord(NAMESPACE, claim.key);
       kept.catch((err: unknown) => request.log.error({ err }, 'could not record the outcome of an Idempotency-Key request that timed out'));
     },
@@ -234,7 +271,12 @@ export const RECORD_SWEEP = { everyMs: 5_000, limit: 20_000 } as const;
  * batch every `everyMs`, so the records table does not grow with every key ever used. `onError` hears a failed
  * sweep; the next one tries again.
  */
-export function startRecordSweep(storage: Storage, now: () => Date, onError: (err: unknown) => void, sweep: { everyMs: number; limit: number } = RECORD_SWEEP): { stop(): Promise<void> } {
+export function startRecordSweep(
+  storage: Storage,
+  now: () => Date,
+  onError: (err: unknown) => void,
+  sweep: { everyMs: number; limit: number } = RECORD_SWEEP,
+): { stop(): Promise<void> } {
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     if (running) return;

@@ -43,7 +43,15 @@ function getPolicyText(p: Policy): { policy: string; prefix: string } {
   if (known && known.name === p.name) return known;
   const text = {
     name: p.name,
-    policy: serializeList([[p.name, new Map<string, number>([['q', p.rate.requests], ['w', p.windowSeconds]])]]),
+    policy: serializeList([
+      [
+        p.name,
+        new Map<string, number>([
+          ['q', p.rate.requests],
+          ['w', p.windowSeconds],
+        ]),
+      ],
+    ]),
     prefix: `${serializeItem([p.name, new Map()])};r=`,
   };
   policyTexts.set(p.rate, text);
@@ -81,18 +89,31 @@ export function createRateLimiter(model: ServiceModel, op: OperationModel, store
   const unavailable = (i: number, err: unknown) => {
     if (!(err instanceof RateLimitStoreUnavailable)) throw err;
     // The declared failure mode; open when the spec does not say (a logged gap when a shared store is used).
-    if (policies[i]!.rate.onStoreFailure === 'closed') throw new ServiceError('rate_limited', 'the rate limit cannot be checked right now', undefined, { 'retry-after': '1' });
+    if (policies[i]!.rate.onStoreFailure === 'closed')
+      throw new ServiceError('rate_limited', 'the rate limit cannot be checked right now', undefined, { 'retry-after': '1' });
   };
   const finish = (reply: FastifyReply, header: string, refusal: Policy | undefined, retryAfterMs: number) => {
     reply.header('ratelimit', header);
     if (refusal) {
       const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-      throw new ServiceError('rate_limited', `rate limit ${refusal.name} (${refusal.rate.requests} per ${refusal.rate.per.text}) reached; retry in ${seconds} s`, undefined, { 'retry-after': String(seconds) });
+      throw new ServiceError(
+        'rate_limited',
+        `rate limit ${refusal.name} (${refusal.rate.requests} per ${refusal.rate.per.text}) reached; retry in ${seconds} s`,
+        undefined,
+        { 'retry-after': String(seconds) },
+      );
     }
   };
   // Policies are taken in order. With a store that answers at once (the in-process one) this is one loop with
   // no promise; from the first decision that comes as a promise on, the rest follow it.
-  const from = (start: number, request: FastifyRequest, reply: FastifyReply, headerSoFar: string, refusedSoFar: Policy | undefined, retrySoFar: number): void | Promise<void> => {
+  const from = (
+    start: number,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    headerSoFar: string,
+    refusedSoFar: Policy | undefined,
+    retrySoFar: number,
+  ): void | Promise<void> => {
     let header = headerSoFar;
     let refusal = refusedSoFar;
     let retryAfterMs = retrySoFar;
@@ -112,7 +133,14 @@ export function createRateLimiter(model: ServiceModel, op: OperationModel, store
         return d.then(
           (decision) => {
             const refused = !decision.allowed && (!r || decision.retryAfterMs > ms);
-            return from(at + 1, request, reply, `${h === '' ? '' : `${h}, `}${prefixes[at]!}${decision.remaining};t=${tOf(decision)}`, refused ? policies[at]! : r, refused ? decision.retryAfterMs : ms);
+            return from(
+              at + 1,
+              request,
+              reply,
+              `${h === '' ? '' : `${h}, `}${prefixes[at]!}${decision.remaining};t=${tOf(decision)}`,
+              refused ? policies[at]! : r,
+              refused ? decision.retryAfterMs : ms,
+            );
           },
           (err: unknown) => {
             unavailable(at, err);

@@ -149,7 +149,14 @@ export function createRedisStore(options: RedisStoreOptions): RateLimitStore {
     async take(key, requests, windowMs) {
       if (connecting) await connecting;
       try {
-        const [allowed, remaining, resetMs, retryAfterMs] = (await redis.eval(GCRA_LUA, 1, `${prefix}${key}`, requests, windowMs, ...(options.now ? [options.now()] : []))) as number[];
+        const [allowed, remaining, resetMs, retryAfterMs] = (await redis.eval(
+          GCRA_LUA,
+          1,
+          `${prefix}${key}`,
+          requests,
+          windowMs,
+          ...(options.now ? [options.now()] : []),
+        )) as number[];
         return { allowed: allowed === 1, remaining: remaining!, resetMs: resetMs!, retryAfterMs: retryAfterMs! };
       } catch (err) {
         if (!failing) options.onError?.(err as Error);

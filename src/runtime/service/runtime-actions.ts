@@ -56,7 +56,8 @@ function getModelIndex(model: ServiceModel): ModelIndex {
   let index = indexes.get(model);
   if (!index) {
     const readOf = new Map<string, OperationModel>();
-    for (const o of model.endpoints?.operations ?? []) if (o.action === 'read' && o.resource !== undefined && !readOf.has(o.resource)) readOf.set(o.resource, o);
+    for (const o of model.endpoints?.operations ?? [])
+      if (o.action === 'read' && o.resource !== undefined && !readOf.has(o.resource)) readOf.set(o.resource, o);
     const createEmitters = new Set<string>();
     for (const k of model.events?.kinds ?? []) for (const t of k.triggers) if (t.action === 'create') createEmitters.add(t.resource);
     index = { readOf, createEmitters };
@@ -69,12 +70,18 @@ function getModelIndex(model: ServiceModel): ModelIndex {
  * The Location of a created object: the read operation's path under the create's prefix (its version segment,
  * say), the identifier in the read's first path parameter and the create's own parameters in the others.
  */
-function createLocation(route: OperationRoute, readPath: string, idParam: string | undefined, idName: string): (created: Row, params: Readonly<Record<string, string>>) => string {
+function createLocation(
+  route: OperationRoute,
+  readPath: string,
+  idParam: string | undefined,
+  idName: string,
+): (created: Row, params: Readonly<Record<string, string>>) => string {
   const template = `${route.path.slice(0, route.path.length - route.operation.path.length)}${readPath}`;
   const parts = template.split(/\{([^{}]*)\}/);
   return (created, params) => {
     let out = parts[0]!;
-    for (let i = 1; i < parts.length; i += 2) out += encodeURIComponent(parts[i] === idParam ? String(created[idName]) : (params[parts[i]!] ?? '')) + parts[i + 1]!;
+    for (let i = 1; i < parts.length; i += 2)
+      out += encodeURIComponent(parts[i] === idParam ? String(created[idName]) : (params[parts[i]!] ?? '')) + parts[i + 1]!;
     return out;
   };
 }
@@ -85,9 +92,18 @@ function missingObject(resource: ResourceModel): ServiceError {
 
 function mapStorageError(err: unknown): unknown {
   if (!(err instanceof StorageConstraintError)) return err;
-  if (err.kind === 'unique_conflict') return new ServiceError('unique_conflict', 'an object with that value already exists', err.column ? [{ pointer: `/${err.column}`, message: 'must be unique' }] : undefined);
+  if (err.kind === 'unique_conflict')
+    return new ServiceError(
+      'unique_conflict',
+      'an object with that value already exists',
+      err.column ? [{ pointer: `/${err.column}`, message: 'must be unique' }] : undefined,
+    );
   if (err.kind === 'reference_not_found') return new ServiceError('reference_not_found', 'a referenced object does not exist');
-  return new ServiceError('validation', 'a value breaks a constraint of the resource', err.column ? [{ pointer: `/${err.column}`, message: 'breaks a constraint' }] : undefined);
+  return new ServiceError(
+    'validation',
+    'a value breaks a constraint of the resource',
+    err.column ? [{ pointer: `/${err.column}`, message: 'breaks a constraint' }] : undefined,
+  );
 }
 
 const presenters = new WeakMap<ResourceModel, (row: Row) => Record<string, unknown>>();
@@ -135,7 +151,10 @@ export function writePresentedRow(resource: ResourceModel, row: Row): string {
       const k = JSON.stringify(`,${JSON.stringify(f.name)}:`);
       return `v = r[${JSON.stringify(f.name)}]; if (v !== null && v !== undefined) s += ${k} + (v instanceof S ? v.text : JSON.stringify(v));${f.nullable ? ` else if (v === null) s += ${k} + 'null';` : ''}`;
     });
-    write = new Function('r', 'S', `let s = ''; let v;\n${lines.join('\n')}\nreturn s === '' ? '{}' : '{' + s.slice(1) + '}';`) as (row: Row, stored: typeof StoredJson) => string;
+    write = new Function('r', 'S', `let s = ''; let v;\n${lines.join('\n')}\nreturn s === '' ? '{}' : '{' + s.slice(1) + '}';`) as (
+      row: Row,
+      stored: typeof StoredJson,
+    ) => string;
     writers.set(resource, write);
   }
   return write(row, StoredJson);
@@ -152,7 +171,13 @@ function nowValue(f: FieldModel, now: Date | string): string {
 }
 
 export interface EventEmitter {
-  emit(tx: StorageTx, resource: ResourceModel, trigger: { action: 'create' | 'update' | 'delete' } | { action: 'transition'; transition: string }, data: Record<string, unknown>, previous?: Record<string, unknown>): Promise<void>;
+  emit(
+    tx: StorageTx,
+    resource: ResourceModel,
+    trigger: { action: 'create' | 'update' | 'delete' } | { action: 'transition'; transition: string },
+    data: Record<string, unknown>,
+    previous?: Record<string, unknown>,
+  ): Promise<void>;
 }
 
 /** Writes each event the spec attaches to a change into the outbox, in the change's own transaction. */
@@ -252,7 +277,8 @@ export function checkActionHandler(model: ServiceModel, route: OperationRoute): 
   const op = route.operation;
   if (op.action === 'custom') return;
   if (!route.resource) throw new Error(`operation ${op.id} has no resource`);
-  if (op.action === 'transition' && (!route.machine || !route.transition || getStateField(model, route.machine) === undefined)) throw new Error(`operation ${op.id} has no transition`);
+  if (op.action === 'transition' && (!route.machine || !route.transition || getStateField(model, route.machine) === undefined))
+    throw new Error(`operation ${op.id} has no transition`);
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = {};
@@ -332,7 +358,8 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         if (locationOf) reply.header('location', locationOf(created, request.params as Record<string, string>));
         return sendAnswer(request, reply, status, present(created));
       };
-      const insert = (tx: StorageTx, row: Row) => tx.insert(resource.name, row).then(async (out) => (await events.emit(tx, resource, { action: 'create' }, present(out)), out));
+      const insert = (tx: StorageTx, row: Row) =>
+        tx.insert(resource.name, row).then(async (out) => (await events.emit(tx, resource, { action: 'create' }, present(out)), out));
       // The request is valid by now: a failed CHECK on an integer identifier with a maximum is the counter past it,
       // the service's own limit, not the client's mistake.
       const idMax = idField?.type === 'integer' ? (idField.maximum ?? idField.exclusiveMaximum) : undefined;
@@ -341,7 +368,10 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           ? mapStorageError
           : (err: unknown) =>
               err instanceof StorageConstraintError && err.kind === 'check_failed' && (err.column === undefined || err.column === idField!.name)
-                ? new ServiceError('internal', `no ${resource.name} identifier is left: they count from 1 ${idField!.maximum !== undefined ? `to ${idField!.maximum}` : `while below ${idMax}`}`)
+                ? new ServiceError(
+                    'internal',
+                    `no ${resource.name} identifier is left: they count from 1 ${idField!.maximum !== undefined ? `to ${idField!.maximum}` : `while below ${idMax}`}`,
+                  )
                 : mapStorageError(err);
       const create = (request: FastifyRequest, reply: FastifyReply, body: Record<string, unknown>) => {
         const row: Row = {};
@@ -370,7 +400,12 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
               location = locationOf?.(created, request.params as Record<string, string>);
               reply.code(status);
               text = stored ? writePresentedRow(resource, created) : (reply.serialize(present(created)) as string);
-              keyed.keepNow(writer, status, location !== undefined ? { 'content-type': getAnswerType(reply), location } : { 'content-type': getAnswerType(reply) }, text);
+              keyed.keepNow(
+                writer,
+                status,
+                location !== undefined ? { 'content-type': getAnswerType(reply), location } : { 'content-type': getAnswerType(reply) },
+                text,
+              );
               request.deadline?.throwIfAborted();
             });
           } catch (err) {
@@ -421,12 +456,16 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           if (locationOf) reply.header('location', locationOf(created, request.params as Record<string, string>));
           return sendAnswer(request, reply.type(getAnswerType(reply)), status, writePresentedRow(resource, created));
         }
-        return storage.transaction((tx) => insert(tx, row), request.deadline).then(
-          callbacks ? async (created) => (await callbacks.subscribe(request, body, present(created)), answer(created, request, reply)) : (created) => answer(created, request, reply),
-          (err: unknown) => {
-            throw mapCreateError(err);
-          },
-        );
+        return storage
+          .transaction((tx) => insert(tx, row), request.deadline)
+          .then(
+            callbacks
+              ? async (created) => (await callbacks.subscribe(request, body, present(created)), answer(created, request, reply))
+              : (created) => answer(created, request, reply),
+            (err: unknown) => {
+              throw mapCreateError(err);
+            },
+          );
       };
       return (request, reply) => {
         const body = requireObjectBody(request);
@@ -436,7 +475,8 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       };
     }
     case 'read': {
-      const answer = (row: Row | undefined, request: FastifyRequest, reply: FastifyReply) => sendAnswer(request, reply, status, present(checkVisible(resource, row, request)));
+      const answer = (row: Row | undefined, request: FastifyRequest, reply: FastifyReply) =>
+        sendAnswer(request, reply, status, present(checkVisible(resource, row, request)));
       return (request, reply) => {
         const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
         const reader = fast ? storage.readNow?.() : undefined;
@@ -465,7 +505,8 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           const before = await getVisible(tx, resource, id, request);
           const changes: Row = { ...body };
           // Cleared: absent (undefined), which storage keeps apart from null.
-          if (view === 'replace') for (const f of leftOut) if (!Object.hasOwn(body, f.name)) changes[f.name] = f.hasDefault ? structuredClone(f.default) : undefined;
+          if (view === 'replace')
+            for (const f of leftOut) if (!Object.hasOwn(body, f.name)) changes[f.name] = f.hasDefault ? structuredClone(f.default) : undefined;
           for (const name of request.keepFields ?? []) delete changes[name];
           touch(changes, false);
           const after = await tx.update(resource.name, id, changes);
@@ -485,7 +526,9 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
     }
     case 'delete': {
       const mapDeleteError = (err: unknown) =>
-        err instanceof StorageConstraintError && err.kind === 'reference_not_found' ? new ServiceError('in_use', `other objects still refer to this ${resource.name}`) : mapStorageError(err);
+        err instanceof StorageConstraintError && err.kind === 'reference_not_found'
+          ? new ServiceError('in_use', `other objects still refer to this ${resource.name}`)
+          : mapStorageError(err);
       const answerOf = () => (status === 204 ? undefined : {});
       return async (request, reply) => {
         const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
@@ -518,12 +561,19 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           const from = before[stateField] as string;
           if (!t.from.includes(from)) {
             const terminal = machine.states.find((s) => s.name === from)?.terminal;
-            throw new ServiceError('illegal_transition', `${t.name} is not allowed from state ${from}${terminal ? ' (a terminal state)' : ''}; it needs ${t.from.join(' or ')}`);
+            throw new ServiceError(
+              'illegal_transition',
+              `${t.name} is not allowed from state ${from}${terminal ? ' (a terminal state)' : ''}; it needs ${t.from.join(' or ')}`,
+            );
           }
           const merged = { ...before, ...body };
           const missing = t.requires.filter((f) => merged[f] === undefined || merged[f] === null);
           if (missing.length > 0) {
-            throw new ServiceError('validation', `${t.name} needs ${missing.join(', ')}`, missing.map((f) => ({ pointer: `/${f}`, message: 'is required by this transition' })));
+            throw new ServiceError(
+              'validation',
+              `${t.name} needs ${missing.join(', ')}`,
+              missing.map((f) => ({ pointer: `/${f}`, message: 'is required by this transition' })),
+            );
           }
           const changes: Row = { ...body, [stateField]: t.to };
           if (stamp) changes[stamp.name] = nowValue(stamp, ctx.now());
@@ -585,7 +635,12 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   const sizeName = paging.style === 'page' ? LIST_PARAMS.perPage : LIST_PARAMS.limit;
   const nextCursor = (rows: Row[], limit: number, sort: { column: string } | undefined, queryKey: string): string | null => {
     const last = rows.length > limit ? rows[limit - 1] : undefined;
-    return last ? ctx.cursors.encode({ id: parsedValue(last[idName]), ...(sort && sort.column !== idName ? { value: parsedValue(last[sort.column]) ?? null } : {}) }, queryKey) : null;
+    return last
+      ? ctx.cursors.encode(
+          { id: parsedValue(last[idName]), ...(sort && sort.column !== idName ? { value: parsedValue(last[sort.column]) ?? null } : {}) },
+          queryKey,
+        )
+      : null;
   };
   // What the next page is asked with (its query parameter and value), null on the last page.
   const nextPosition = (page: ListPage): [string, string] | null => {
@@ -636,7 +691,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     const raw = getOneParameter(query, name, invalid);
     if (raw === undefined) return undefined;
     const n = Number(raw);
-    if (!/^[0-9]+$/.test(raw) || n < min) invalid.push({ parameter: name, in: 'query', message: min === 0 ? 'must be a non-negative integer' : 'must be a positive integer' });
+    if (!/^[0-9]+$/.test(raw) || n < min)
+      invalid.push({ parameter: name, in: 'query', message: min === 0 ? 'must be a non-negative integer' : 'must be a positive integer' });
     else if (!Number.isSafeInteger(n)) invalid.push({ parameter: name, in: 'query', message: 'is too large' });
     else return n;
     return undefined;
@@ -644,7 +700,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   return (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const invalid: InvalidParameter[] = [];
-    for (const name of Object.keys(query)) if (!known.has(name)) invalid.push({ parameter: name, in: 'query', message: 'is not a parameter of this operation' });
+    for (const name of Object.keys(query))
+      if (!known.has(name)) invalid.push({ parameter: name, in: 'query', message: 'is not a parameter of this operation' });
     // Style none answers every matching object at once, at most the largest page: one more is read to tell.
     let limit = paging.style === 'none' ? pageMax : pageDefault;
     if (paging.style !== 'none') {
@@ -672,7 +729,11 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
         if (value !== null) filter?.check(value);
         equals[q.name] = value;
       } catch (err) {
-        invalid.push({ parameter: q.name, in: 'query', message: err instanceof ServiceError ? (err.invalid?.[0]?.message ?? 'is not a valid value') : (err as Error).message });
+        invalid.push({
+          parameter: q.name,
+          in: 'query',
+          message: err instanceof ServiceError ? (err.invalid?.[0]?.message ?? 'is not a valid value') : (err as Error).message,
+        });
       }
     }
     let sort: { column: string; descending: boolean } | undefined;
@@ -680,7 +741,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     if (rawSort !== undefined) {
       const descending = rawSort.startsWith('-');
       const column = descending ? rawSort.slice(1) : rawSort;
-      if (!op.sort.includes(column)) invalid.push({ parameter: LIST_PARAMS.sort, in: 'query', message: `must be one of ${op.sort.flatMap((s) => [s, `-${s}`]).join(', ')}` });
+      if (!op.sort.includes(column))
+        invalid.push({ parameter: LIST_PARAMS.sort, in: 'query', message: `must be one of ${op.sort.flatMap((s) => [s, `-${s}`]).join(', ')}` });
       else sort = { column, descending };
     }
     // Owners see only their own objects, whatever the filters say.
@@ -701,17 +763,23 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     const page = (rows: Row[], counted: Row[] | undefined): ListPage => {
       // Never a silently cut list: more objects than one answer may hold are refused, and nothing is answered.
       if (paging.style === 'none' && rows.length > limit) {
-        throw new ServiceError('validation', `more than ${limit} objects match: a list without paging answers at most ${limit} (limits.page_size.max); narrow it with its filters`);
+        throw new ServiceError(
+          'validation',
+          `more than ${limit} objects match: a list without paging answers at most ${limit} (limits.page_size.max); narrow it with its filters`,
+        );
       }
       return { rows, limit, skip, sort, queryKey, total: counted ? Number(counted[0]?.count ?? 0) : 0 };
     };
     const reader = deps.fast ? ctx.storage.readNow?.() : undefined;
-    if (reader?.listStored && isCurrentShape(ctx.model, request)) return answerStored(page(reader.listStored(resource.name, q), counting && reader.list(resource.name, counting)), request, reply);
+    if (reader?.listStored && isCurrentShape(ctx.model, request))
+      return answerStored(page(reader.listStored(resource.name, q), counting && reader.list(resource.name, counting)), request, reply);
     if (reader) return answer(page(reader.list(resource.name, q), counting && reader.list(resource.name, counting)), request, reply);
-    return ctx.storage
-      // A page and its total from one snapshot: a write committed between them would make them disagree.
-      .read(async (tx) => page(await tx.list(resource.name, q), counting && (await tx.list(resource.name, counting))), counting ? SNAPSHOT : undefined)
-      .then((p) => answer(p, request, reply));
+    return (
+      ctx.storage
+        // A page and its total from one snapshot: a write committed between them would make them disagree.
+        .read(async (tx) => page(await tx.list(resource.name, q), counting && (await tx.list(resource.name, counting))), counting ? SNAPSHOT : undefined)
+        .then((p) => answer(p, request, reply))
+    );
   };
 }
 
@@ -734,7 +802,10 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
   const op = route.operation;
   const handler = op.handler !== undefined ? ctx.handlers[op.handler] : undefined;
   const readParameters = createParameterReader(ctx.model, route, compile);
-  const validateIn = op.request && route.hasBody ? compile(getShapeSchema(ctx.model, op.request, 'create', { safeIntegers: true }), getResource(ctx.model, op.request.resource)) : undefined;
+  const validateIn =
+    op.request && route.hasBody
+      ? compile(getShapeSchema(ctx.model, op.request, 'create', { safeIntegers: true }), getResource(ctx.model, op.request.resource))
+      : undefined;
   const validateOut = op.response ? compile(getShapeSchema(ctx.model, op.response, 'response')) : undefined;
   const declaredHeaders = op.responseHeaders.length > 0 ? createHandlerHeaders(ctx.model, route, compile) : undefined;
   return async (request, reply) => {
@@ -748,7 +819,11 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
     const declared = readParameters?.(request);
     // Served without its handler only with allowGaps (the service logged it as a gap): a request the spec accepts
     // is answered not_implemented; one it refuses gets its declared error first.
-    if (!handler) throw new ServiceError('not_implemented', `operation ${op.id} is not implemented: ${op.handler === undefined ? 'the spec names no handler' : `no handler ${op.handler} was given`}`);
+    if (!handler)
+      throw new ServiceError(
+        'not_implemented',
+        `operation ${op.id} is not implemented: ${op.handler === undefined ? 'the spec names no handler' : `no handler ${op.handler} was given`}`,
+      );
     const result = await handler({
       body,
       params: request.params as Record<string, string>,
@@ -769,7 +844,10 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
       try {
         validateOut(result);
       } catch (err) {
-        request.log.error({ operation: op.id, invalid: (err as ServiceError).invalid }, 'custom handler returned a body that does not match the declared response shape');
+        request.log.error(
+          { operation: op.id, invalid: (err as ServiceError).invalid },
+          'custom handler returned a body that does not match the declared response shape',
+        );
         throw new ServiceError('internal', 'the service produced an invalid response');
       }
     }

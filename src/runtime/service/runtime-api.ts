@@ -45,7 +45,16 @@ export {
   revokeClient,
   KeyConfigError,
 } from '../auth/index.js';
-export type { AuthOptions, ServiceAuthenticator, TokenIssuer, CredentialSummary, IssuedApiKey, IssuedClient, IssuedUser, JwtKeyOptions } from '../auth/index.js';
+export type {
+  AuthOptions,
+  ServiceAuthenticator,
+  TokenIssuer,
+  CredentialSummary,
+  IssuedApiKey,
+  IssuedClient,
+  IssuedUser,
+  JwtKeyOptions,
+} from '../auth/index.js';
 
 // Events: webhook endpoints and deliveries (signing and verifying: also `servicespec/webhooks`).
 export {
@@ -66,4 +75,13 @@ export {
   rotateWebhookSecret,
   setWebhookEndpointEnabled,
 } from '../events/index.js';
-export type { HeaderSource, VerifyOptions, WebhookHeaders, WebhookOptions, TargetPolicy, AddWebhookInput, WebhookContext, WebhookEndpointSummary } from '../events/index.js';
+export type {
+  HeaderSource,
+  VerifyOptions,
+  WebhookHeaders,
+  WebhookOptions,
+  TargetPolicy,
+  AddWebhookInput,
+  WebhookContext,
+  WebhookEndpointSummary,
+} from '../events/index.js';

@@ -9,7 +9,9 @@ import { FALLBACK_STATUS } from '../runtime-errors.js';
 export function getNotImplementedAnswer(model: ServiceModel): string {
   const name = model.errors?.byCondition.not_implemented;
   const code = model.errors?.codes.find((c) => c.name === name);
-  return code ? `answer it ${code.status} with the declared code "${code.name}" (not_implemented)` : `answer it ${FALLBACK_STATUS.not_implemented} with code "not_implemented"`;
+  return code
+    ? `answer it ${code.status} with the declared code "${code.name}" (not_implemented)`
+    : `answer it ${FALLBACK_STATUS.not_implemented} with code "not_implemented"`;
 }
 
 /**
@@ -24,16 +26,31 @@ export function getRuntimeGaps(model: ServiceModel): RuntimeGap[] {
   const routes = getRoutes(model);
   const ops = routes.flatMap((r) => (r.kind === 'operation' ? [r] : []));
   // A spec with nothing to serve is not a service: every request would be answered route_not_found.
-  if (routes.length === 0) gaps.push({ part: 'endpoints', item: 'operations: not shown', builtIn: `serve no operation: answer every request ${FALLBACK_STATUS.route_not_found} route_not_found` });
+  if (routes.length === 0)
+    gaps.push({
+      part: 'endpoints',
+      item: 'operations: not shown',
+      builtIn: `serve no operation: answer every request ${FALLBACK_STATUS.route_not_found} route_not_found`,
+    });
   // No requirement is not "public": a spec says that with `auth: none` (or `authentication.default: none`).
-  const open = [...ops.filter((r) => r.operation.auth === undefined).map((r) => `operation ${r.operation.id}`), ...routes.filter((r) => r.kind === 'stream' && r.auth === undefined).map(() => 'the event stream')];
-  if (open.length > 0) gaps.push({ part: 'authentication', item: `authentication requirement of ${open.join(', ')}: not shown`, builtIn: 'serve them without a credential, as if they declared `auth: none`' });
-  if (model.errors?.body === undefined) gaps.push({ part: 'errors', item: 'error body shape: not shown', builtIn: 'answer errors as RFC 9457 problem details (application/problem+json)' });
+  const open = [
+    ...ops.filter((r) => r.operation.auth === undefined).map((r) => `operation ${r.operation.id}`),
+    ...routes.filter((r) => r.kind === 'stream' && r.auth === undefined).map(() => 'the event stream'),
+  ];
+  if (open.length > 0)
+    gaps.push({
+      part: 'authentication',
+      item: `authentication requirement of ${open.join(', ')}: not shown`,
+      builtIn: 'serve them without a credential, as if they declared `auth: none`',
+    });
+  if (model.errors?.body === undefined)
+    gaps.push({ part: 'errors', item: 'error body shape: not shown', builtIn: 'answer errors as RFC 9457 problem details (application/problem+json)' });
   if (ops.some((r) => r.operation.action === 'list')) {
     const p = model.limits?.pageSize;
     if (p?.default === undefined) gaps.push({ part: 'limits', item: 'default page size: not shown', builtIn: `use pages of ${BUILT_IN.pageSizeDefault}` });
     if (p?.max === undefined) gaps.push({ part: 'limits', item: 'maximum page size: not shown', builtIn: `allow at most ${BUILT_IN.pageSizeMax} per page` });
-    if (p?.overMax === undefined) gaps.push({ part: 'limits', item: 'answer to a page size over the maximum (page_size.over_max): not shown', builtIn: 'refuse it as validation' });
+    if (p?.overMax === undefined)
+      gaps.push({ part: 'limits', item: 'answer to a page size over the maximum (page_size.over_max): not shown', builtIn: 'refuse it as validation' });
   }
   if (ops.some((r) => r.hasBody) && model.limits?.bodySize === undefined) {
     gaps.push({ part: 'limits', item: 'request body size limit: not shown', builtIn: `refuse bodies over ${BUILT_IN.bodySize} bytes` });
@@ -44,10 +61,18 @@ export function getRuntimeGaps(model: ServiceModel): RuntimeGap[] {
   const v = model.versioning;
   // With the version in the path a request always names one; elsewhere a request may leave it out.
   if (v?.placement !== undefined && v.placement.kind !== 'path' && v.default === undefined) {
-    gaps.push({ part: 'versioning', item: 'default version (versioning.default): not shown', builtIn: v.current !== undefined ? `serve the current version (${v.current}) to requests that name none` : 'refuse requests that name no version as unsupported_version' });
+    gaps.push({
+      part: 'versioning',
+      item: 'default version (versioning.default): not shown',
+      builtIn:
+        v.current !== undefined
+          ? `serve the current version (${v.current}) to requests that name none`
+          : 'refuse requests that name no version as unsupported_version',
+    });
   }
   (model.limits?.rate ?? []).forEach((r, i) => {
-    if (r.by === undefined) gaps.push({ part: 'limits', item: `rate limit ${r.name ?? i} partition: not shown`, builtIn: 'count every caller in one shared bucket' });
+    if (r.by === undefined)
+      gaps.push({ part: 'limits', item: `rate limit ${r.name ?? i} partition: not shown`, builtIn: 'count every caller in one shared bucket' });
   });
   gaps.push(...getEventRuntimeGaps(model)); // events (issue 5)
   gaps.push(...getFailedAuthGaps(model)); // failed credentials (issue 12 item 2): src/runtime/auth/auth-attempts.ts

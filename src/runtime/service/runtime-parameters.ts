@@ -26,7 +26,8 @@ export function parseText(f: Pick<FieldModel, 'type' | 'values'>, raw: string, t
     case 'integer':
     case 'number': {
       const n = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(n) || (type === 'integer' && !Number.isSafeInteger(n))) throw new Error(`must be ${type === 'integer' ? 'an integer' : 'a number'}`);
+      if (raw.trim() === '' || !Number.isFinite(n) || (type === 'integer' && !Number.isSafeInteger(n)))
+        throw new Error(`must be ${type === 'integer' ? 'an integer' : 'a number'}`);
       return n;
     }
     case 'boolean':
@@ -68,7 +69,11 @@ export function createParameterReader(model: ServiceModel, route: OperationRoute
         checks.get(p)!(value);
         target[p.name] = value;
       } catch (err) {
-        invalid.push({ parameter: p.name, in: p.in, message: err instanceof ServiceError ? (err.invalid?.[0]?.message ?? 'is not a valid value') : (err as Error).message });
+        invalid.push({
+          parameter: p.name,
+          in: p.in,
+          message: err instanceof ServiceError ? (err.invalid?.[0]?.message ?? 'is not a valid value') : (err as Error).message,
+        });
       }
     }
     if (invalid.length > 0) throw new ServiceError('validation', 'the parameters are not valid', invalid);

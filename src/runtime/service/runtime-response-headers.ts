@@ -38,10 +38,11 @@ export function withDefaultHeaders(route: OperationRoute, handler: RouteHandler)
     for (const [name, text] of defaults) reply.header(name, text);
     try {
       const out = handler(request, reply);
-      if (out instanceof Promise) return out.catch((err: unknown) => {
-        clear(reply);
-        throw err;
-      });
+      if (out instanceof Promise)
+        return out.catch((err: unknown) => {
+          clear(reply);
+          throw err;
+        });
       return out;
     } catch (err) {
       clear(reply);
@@ -67,7 +68,12 @@ export function createHeaderSetter(set: Map<string, { name: string; value: Heade
 }
 
 export function createHandlerHeaders(model: ServiceModel, route: OperationRoute, compile: Compile): HandlerHeaders {
-  const declared = route.operation.responseHeaders.map((h) => ({ h, key: h.name.toLowerCase(), check: compile(getFieldSchema(model, { ...h, nullable: false }, undefined, { safeIntegers: true })), fallback: h.hasDefault ? formatHeaderValue(h.default) : undefined }));
+  const declared = route.operation.responseHeaders.map((h) => ({
+    h,
+    key: h.name.toLowerCase(),
+    check: compile(getFieldSchema(model, { ...h, nullable: false }, undefined, { safeIntegers: true })),
+    fallback: h.hasDefault ? formatHeaderValue(h.default) : undefined,
+  }));
   const keys = new Set(declared.map((d) => d.key));
   return {
     apply(set, reply, log) {

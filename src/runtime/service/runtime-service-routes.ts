@@ -14,7 +14,8 @@ import type { LagSummary } from '../events/events-scheduler.js';
 export const HEALTH_PROBE_MS = 2_000;
 
 /** The page may run its own inline script and style, and talk to this origin only: nothing downloads. */
-const CONSOLE_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CONSOLE_CSP =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export interface ServiceRoutesOptions {
   model: ServiceModel;
@@ -43,7 +44,13 @@ async function probe(run: () => Promise<unknown>): Promise<Probe> {
     timer.unref();
   });
   try {
-    return await Promise.race([run().then((): Probe => 'ok', (): Probe => 'unavailable'), late]);
+    return await Promise.race([
+      run().then(
+        (): Probe => 'ok',
+        (): Probe => 'unavailable',
+      ),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -63,8 +70,15 @@ export async function registerServiceRoutes(app: FastifyInstance, options: Servi
     const broker = options.brokerHealth ? await options.brokerHealth().catch(() => undefined) : undefined;
     // Recent lag by channel and kind (webhook.first, webhook.retry, broker.publish), in milliseconds; reported, never failing health.
     const lag = options.deliveryLag?.();
-    const delivery = lag && Object.keys(lag).length > 0 ? Object.fromEntries(Object.entries(lag).map(([k, v]) => [k, { count: v!.count, lag_p50_ms: v!.p50Ms, lag_p95_ms: v!.p95Ms, lag_max_ms: v!.maxMs }])) : undefined;
-    return sendJson(reply, ok ? 200 : 503, JSON.stringify({ status: ok ? 'ok' : 'unavailable', checks, ...(broker ? { broker } : {}), ...(delivery ? { delivery } : {}) }));
+    const delivery =
+      lag && Object.keys(lag).length > 0
+        ? Object.fromEntries(Object.entries(lag).map(([k, v]) => [k, { count: v!.count, lag_p50_ms: v!.p50Ms, lag_p95_ms: v!.p95Ms, lag_max_ms: v!.maxMs }]))
+        : undefined;
+    return sendJson(
+      reply,
+      ok ? 200 : 503,
+      JSON.stringify({ status: ok ? 'ok' : 'unavailable', checks, ...(broker ? { broker } : {}), ...(delivery ? { delivery } : {}) }),
+    );
   });
   const metrics = options.metrics;
   if (metrics) {
@@ -77,7 +91,11 @@ export async function registerServiceRoutes(app: FastifyInstance, options: Servi
       if (webhooks) {
         const due = await storage.nextDeliveryAt();
         const lag = due === undefined ? 0 : Math.max(0, (options.now?.() ?? new Date()).getTime() - due) / 1000;
-        gauges.push({ name: 'servicespec_outbox_lag_seconds', help: 'How long the oldest pending webhook delivery has been due (0 when none is overdue).', value: lag });
+        gauges.push({
+          name: 'servicespec_outbox_lag_seconds',
+          help: 'How long the oldest pending webhook delivery has been due (0 when none is overdue).',
+          value: lag,
+        });
       }
       return reply.code(200).header('content-type', METRICS_CONTENT_TYPE).header('cache-control', 'no-store').send(metrics.render(gauges));
     });
@@ -95,6 +113,11 @@ export async function registerServiceRoutes(app: FastifyInstance, options: Servi
   app.get(SERVICE_PATHS.openapi, async (_request, reply) => sendJson(reply, 200, openapi));
   app.get(SERVICE_PATHS.asyncapi, async (_request, reply) => sendJson(reply, 200, asyncapi));
   app.get(SERVICE_PATHS.docs, async (_request, reply) =>
-    reply.code(200).header('content-type', 'text/html; charset=utf-8').header('content-security-policy', CONSOLE_CSP).header('cache-control', 'no-store').send(page),
+    reply
+      .code(200)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', CONSOLE_CSP)
+      .header('cache-control', 'no-store')
+      .send(page),
   );
 }

@@ -139,15 +139,20 @@ async function prepare(model: ServiceModel, options: PluginOptions): Promise<{ g
   }
   // auth (issue 4): a token endpoint signs with the key the authenticator holds.
   for (const s of model.authentication?.schemes ?? []) {
-    if (s.type === 'oauth2_client_credentials' && s.tokenPath !== undefined && !options.authenticator) problems.push(`scheme ${s.name} serves a token endpoint, but no authenticator is configured`);
+    if (s.type === 'oauth2_client_credentials' && s.tokenPath !== undefined && !options.authenticator)
+      problems.push(`scheme ${s.name} serves a token endpoint, but no authenticator is configured`);
   }
   problems.push(...getEventStartProblems(getRoutes(model), options.webhooks, options.authenticator !== undefined, model)); // events (issue 5)
   if (problems.length > 0) throw new ServiceStartError(problems);
   // migrate (issue 28): only additive steps run at start; the rest is `servicespec migrate`'s (it moves, fills or drops data).
   const migration = await options.storage.migrate(getStoragePlan(model), { prepare: prepareServe });
-  if (!migration.ok) throw new ServiceStartError(migration.refusals.map((r) => (r.table === '*' && r.column === undefined ? `storage: ${r.reason}` : `storage: ${r.reason}; ${MIGRATE_HINT}`)));
+  if (!migration.ok)
+    throw new ServiceStartError(
+      migration.refusals.map((r) => (r.table === '*' && r.column === undefined ? `storage: ${r.reason}` : `storage: ${r.reason}; ${MIGRATE_HINT}`)),
+    );
   // Every instance on one database signs cursors with the same secret, so any of them can continue a page.
-  const secret = (await options.storage.getSetting(CURSOR_SECRET_KEY)) ?? (await options.storage.claimSetting(CURSOR_SECRET_KEY, randomBytes(32).toString('base64url')));
+  const secret =
+    (await options.storage.getSetting(CURSOR_SECRET_KEY)) ?? (await options.storage.claimSetting(CURSOR_SECRET_KEY, randomBytes(32).toString('base64url')));
   return { gaps, secret };
 }
 
@@ -174,7 +179,10 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   // Traces (off by default): a request hook and the storage decorated, added only when asked for.
   const tracer = getTracer(options.tracing);
   if (tracer) {
-    if (!hasTracingSdk(tracer)) app.log.warn('tracing is on, but no OpenTelemetry SDK is registered: spans are dropped (load one first: node --import ./otel-setup.mjs; docs/runtime.md, "Traces")');
+    if (!hasTracingSdk(tracer))
+      app.log.warn(
+        'tracing is on, but no OpenTelemetry SDK is registered: spans are dropped (load one first: node --import ./otel-setup.mjs; docs/runtime.md, "Traces")',
+      );
     registerRequestTracing(app, tracer, createRouteNamer(routes));
   }
   const storage = tracer ? traceStorage(options.storage, tracer) : options.storage;
@@ -194,7 +202,14 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   const compile = createValidatorFactory();
   const fast = getFastPaths(options.fastPaths);
   const events = createEventEmitter(model, now, compile);
-  const eventsRuntime = setUpEvents(app, { model, storage: options.storage, compile, now, ...(options.webhooks ? { options: options.webhooks } : {}), ...(metrics ? { onDelivery: metrics.delivery, onLag: metrics.lag } : {}) }); // events (issue 5)
+  const eventsRuntime = setUpEvents(app, {
+    model,
+    storage: options.storage,
+    compile,
+    now,
+    ...(options.webhooks ? { options: options.webhooks } : {}),
+    ...(metrics ? { onDelivery: metrics.delivery, onLag: metrics.lag } : {}),
+  }); // events (issue 5)
   const versions = createVersionResolver(model, now);
   const rateStore = options.rateLimitStore ?? createMemoryStore();
   const retention = model.endpoints?.idempotency?.retention?.ms ?? BUILT_IN.idempotencyRetentionMs;
@@ -204,7 +219,8 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
 
   // Declared up front so every request object has one shape; added per request they would make Fastify's
   // property accesses polymorphic.
-  for (const name of ['principal', 'specVersion', 'keepFields', 'deadline', 'idempotencyClaim', 'keyedChange', 'routeMatch'] as const) if (!app.hasRequestDecorator(name)) app.decorateRequest(name, undefined);
+  for (const name of ['principal', 'specVersion', 'keepFields', 'deadline', 'idempotencyClaim', 'keyedChange', 'routeMatch'] as const)
+    if (!app.hasRequestDecorator(name)) app.decorateRequest(name, undefined);
 
   app.removeAllContentTypeParsers();
   // JSON in any of its media types, with parameters (RFC 8259 §11: `charset` has no effect; only UTF-8 is JSON).
@@ -213,7 +229,8 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
     try {
       checkEncoding(request);
       const charset = getCharset(request.headers['content-type']);
-      if (charset !== undefined && charset.toLowerCase() !== 'utf-8') throw new ServiceError('unsupported_media_type', `send the body as UTF-8 JSON, not charset ${charset.slice(0, 40)}`);
+      if (charset !== undefined && charset.toLowerCase() !== 'utf-8')
+        throw new ServiceError('unsupported_media_type', `send the body as UTF-8 JSON, not charset ${charset.slice(0, 40)}`);
       done(null, parseJsonBytes(bytes as Buffer, maxDepth));
     } catch (err) {
       done(err as Error, undefined);
@@ -255,10 +272,19 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
     return errors.send(request, reply, new ServiceError('internal', 'an unexpected error occurred'));
   });
 
-  const notFound: RouteHandler = (request, reply) => errors.send(request, reply, new ServiceError('route_not_found', `no operation at ${request.method} ${request.url.split('?')[0]}`));
+  const notFound: RouteHandler = (request, reply) =>
+    errors.send(request, reply, new ServiceError('route_not_found', `no operation at ${request.method} ${request.url.split('?')[0]}`));
   app.setNotFoundHandler(notFound);
 
-  const services: RouteServices = { ctx, versions, compile, rateStore, fast, ...(idempotency ? { idempotency } : {}), ...(eventsRuntime.nudge ? { nudge: eventsRuntime.nudge } : {}) };
+  const services: RouteServices = {
+    ctx,
+    versions,
+    compile,
+    rateStore,
+    fast,
+    ...(idempotency ? { idempotency } : {}),
+    ...(eventsRuntime.nudge ? { nudge: eventsRuntime.nudge } : {}),
+  };
   // events (issue 5): the stream and the webhook registration routes are served like operations. An operation's
   // handler is made with its route's pipeline (in the table: on first use, or while warming), checked here.
   const served = routes.map((route) => {
@@ -285,7 +311,11 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
     const allow = [...methods].sort().join(', ');
     const others = ALL_METHODS.filter((m) => !methods.has(m));
     if (others.length === 0) continue;
-    refusals.set(path, { methods: others, answer: async (request, reply) => errors.send(request, reply, new ServiceError('method_not_allowed', `${request.method} is not allowed here; allowed: ${allow}`, undefined, { allow })) });
+    refusals.set(path, {
+      methods: others,
+      answer: async (request, reply) =>
+        errors.send(request, reply, new ServiceError('method_not_allowed', `${request.method} is not allowed here; allowed: ${allow}`, undefined, { allow })),
+    });
   }
   // HEAD where Fastify would add it: the host app's `exposeHeadRoutes` (default true) decides, as for its own routes.
   const head = (app.initialConfig as { exposeHeadRoutes?: boolean }).exposeHeadRoutes !== false;
@@ -315,7 +345,15 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
     }
   }
   if (table) registerCatchAlls(app, table, head, notFound);
-  await registerServiceRoutes(app, { model, storage, rateStore, docs: options.docs === true, ...(metrics ? { metrics, now } : {}), ...(eventsRuntime.brokerHealth ? { brokerHealth: eventsRuntime.brokerHealth } : {}), ...(eventsRuntime.deliveryLag ? { deliveryLag: eventsRuntime.deliveryLag } : {}) });
+  await registerServiceRoutes(app, {
+    model,
+    storage,
+    rateStore,
+    docs: options.docs === true,
+    ...(metrics ? { metrics, now } : {}),
+    ...(eventsRuntime.brokerHealth ? { brokerHealth: eventsRuntime.brokerHealth } : {}),
+    ...(eventsRuntime.deliveryLag ? { deliveryLag: eventsRuntime.deliveryLag } : {}),
+  });
   // Metrics (off by default): one onResponse hook for every answer, added only when they are on.
   if (metrics) {
     app.addHook('onResponse', function countRequest(request, reply, done) {
@@ -323,7 +361,9 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
       done();
     });
   }
-  if (!table) for (const [path, { methods, answer }] of refusals) app.route({ method: head && methods.includes('GET') ? [...methods, 'HEAD'] : methods, exposeHeadRoute: false, url: path, handler: answer });
+  if (!table)
+    for (const [path, { methods, answer }] of refusals)
+      app.route({ method: head && methods.includes('GET') ? [...methods, 'HEAD'] : methods, exposeHeadRoute: false, url: path, handler: answer });
   // Validators compile on first use, pipelines are built on first use (in the table); once the service is up the
   // rest are made one a turn, between requests.
   let closing = false;
@@ -359,7 +399,8 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
     });
     app.addHook('preClose', async () => sweep?.stop());
   }
-  if (model.limits?.concurrency !== undefined) limitConcurrency(app, model.limits.concurrency, new Set(routes.filter((r) => r.kind === 'stream').map((r) => r.routerPath)));
+  if (model.limits?.concurrency !== undefined)
+    limitConcurrency(app, model.limits.concurrency, new Set(routes.filter((r) => r.kind === 'stream').map((r) => r.routerPath)));
   app.addHook('onClose', async () => rateStore.close());
 }
 
@@ -574,7 +615,9 @@ function createRoutePipeline(route: Route, handler: RouteHandler, services: Rout
     if (toOld && version !== current) {
       // A custom serializer leaves the type unset; errors set their own (problem+json) when they are sent. A string
       // is already serialised (a keyed create's answer, through this serializer), as Fastify's own takes it.
-      reply.type('application/json; charset=utf-8').serializer((payload: unknown) => (typeof payload === 'string' ? payload : JSON.stringify(reply.statusCode < 300 ? toOld(version, payload) : payload)));
+      reply
+        .type('application/json; charset=utf-8')
+        .serializer((payload: unknown) => (typeof payload === 'string' ? payload : JSON.stringify(reply.statusCode < 300 ? toOld(version, payload) : payload)));
     }
     // After the type above: a version in the media type sets the answer's type to that version's.
     versions.annotate(reply, version);
@@ -642,7 +685,14 @@ function getRouteHooks(route: Route, services: RouteServices): RouteHooks {
 }
 
 /** One operation's Fastify route (outside the table). */
-function registerRoute(app: FastifyInstance, route: Route, pipeline: RouteHandler, hooks: RouteHooks, head: boolean, refusal?: { methods: HttpMethod[]; answer: RouteHandler }): void {
+function registerRoute(
+  app: FastifyInstance,
+  route: Route,
+  pipeline: RouteHandler,
+  hooks: RouteHooks,
+  head: boolean,
+  refusal?: { methods: HttpMethod[]; answer: RouteHandler },
+): void {
   // A GET route serves HEAD itself (as Fastify's own HEAD route would: Node sends the headers, with the length of
   // the body it leaves out) and, where given, answers the path's other methods 405.
   const get = route.method === 'GET';
@@ -654,7 +704,9 @@ function registerRoute(app: FastifyInstance, route: Route, pipeline: RouteHandle
     ...(hooks.onSend ? { onSend: hooks.onSend } : {}),
     ...(hooks.onResponse ? { onResponse: hooks.onResponse } : {}),
     // Fastify sends what a synchronous handler returns unless it is undefined; the steps send their answers themselves.
-    handler: refusal ? (request, reply) => (request.method === 'GET' || request.method === 'HEAD' ? pipeline(request, reply) : refusal.answer(request, reply)) : pipeline,
+    handler: refusal
+      ? (request, reply) => (request.method === 'GET' || request.method === 'HEAD' ? pipeline(request, reply) : refusal.answer(request, reply))
+      : pipeline,
   });
 }
 
@@ -703,7 +755,12 @@ function hasTwoHosts(raw: readonly string[]): boolean {
 
 /** Node's http server answers some requests itself, with an empty body: they get the declared error instead. */
 function answerRaw(res: ServerResponse, body: { status: number; contentType: string; text: string }): void {
-  res.writeHead(body.status, { 'content-type': body.contentType, 'content-length': Buffer.byteLength(body.text), connection: 'close', [REQUEST_ID_HEADER]: randomUUID() });
+  res.writeHead(body.status, {
+    'content-type': body.contentType,
+    'content-length': Buffer.byteLength(body.text),
+    connection: 'close',
+    [REQUEST_ID_HEADER]: randomUUID(),
+  });
   res.end(body.text);
 }
 
@@ -747,7 +804,8 @@ export function getServerOptions(model: ServiceModel, logger: FastifyServerOptio
     serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
       // RFC 9112 §3.2: an HTTP/1.1 request without Host, or any with two, is refused with 400 (the declared body).
       const serve = (req: IncomingMessage, res: ServerResponse) => {
-        if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return answerRaw(res, errors.raw('malformed_request', 'the request has no Host header'));
+        if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)
+          return answerRaw(res, errors.raw('malformed_request', 'the request has no Host header'));
         if (hasTwoHosts(req.rawHeaders)) return answerRaw(res, errors.raw('malformed_request', 'the request has more than one Host header'));
         handler(req, res);
       };
@@ -764,7 +822,9 @@ export function getServerOptions(model: ServiceModel, logger: FastifyServerOptio
       // CONNECT asks for a tunnel; Node would drop the connection without an answer.
       server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
         const body = errors.raw('route_not_found', 'this service is not a proxy; CONNECT names no operation');
-        socket.end(`HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}\r\nContent-Type: ${body.contentType}\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\nConnection: close\r\n\r\n${body.text}`);
+        socket.end(
+          `HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}\r\nContent-Type: ${body.contentType}\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\nConnection: close\r\n\r\n${body.text}`,
+        );
       });
       return server;
     },
@@ -788,7 +848,9 @@ function answerClientErrors(app: FastifyInstance, model: ServiceModel): void {
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && late
           ? errors.raw('timeout', `the request did not arrive within ${model.limits!.timeout!.ms} ms`)
           : errors.raw('malformed_request', 'the request could not be read');
-    socket.end(`HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}\r\nContent-Type: ${body.contentType}\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\nConnection: close\r\n\r\n${body.text}`);
+    socket.end(
+      `HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}\r\nContent-Type: ${body.contentType}\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\nConnection: close\r\n\r\n${body.text}`,
+    );
   });
 }
 

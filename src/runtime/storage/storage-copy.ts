@@ -37,9 +37,7 @@ export interface CopiedTable {
   rows: number;
 }
 
-export type CopyOutcome =
-  | { ok: true; tables: CopiedTable[]; rows: number }
-  | { ok: false; code: DiagnosticCode; message: string };
+export type CopyOutcome = { ok: true; tables: CopiedTable[]; rows: number } | { ok: false; code: DiagnosticCode; message: string };
 
 /** A refusal, thrown out of a transaction so it rolls back, and answered as a code and a message. */
 class CopyRefused extends Error {
@@ -112,7 +110,12 @@ function sourcePlan(meta: Map<string, string>, options: CopyOptions): StoragePla
   const { steps, refusals } = diffStoragePlans(stored, withKeptColumns(stored, getStoragePlan(options.model)));
   const pending = [...steps.map((s) => s.description), ...refusals.map((r) => r.reason)];
   if (pending.length > 0) {
-    throw new CopyRefused('copy-source-not-migrated', { url: options.from, count: pending.length, first: pending[0]!, command: options.migrateCommand ?? 'servicespec migrate SPEC --db URL --apply' });
+    throw new CopyRefused('copy-source-not-migrated', {
+      url: options.from,
+      count: pending.length,
+      first: pending[0]!,
+      command: options.migrateCommand ?? 'servicespec migrate SPEC --db URL --apply',
+    });
   }
   return stored;
 }
@@ -138,7 +141,8 @@ export async function checkCopySource(source: Storage, options: CopyOptions): Pr
  * midway or whose counts disagree at the end is rolled back (`copy-failed`). Both storages stay open (the caller's).
  */
 export async function copyStorage(source: Storage, target: Storage, options: CopyOptions): Promise<CopyOutcome> {
-  if (!source.readForCopy || !target.readForCopy) return { ok: false, code: 'copy-failed', message: createDiagnostic('copy-failed', { url: options.to, reason: 'this storage cannot be copied' }).message };
+  if (!source.readForCopy || !target.readForCopy)
+    return { ok: false, code: 'copy-failed', message: createDiagnostic('copy-failed', { url: options.to, reason: 'this storage cannot be copied' }).message };
   const size = options.batchSize ?? BATCH;
   try {
     // The target first, outside any transaction: a refusal here costs the source nothing.
@@ -161,7 +165,11 @@ export async function copyStorage(source: Storage, target: Storage, options: Cop
           const targetMeta = new Map((await session.query(`SELECT key, value FROM ${META}`)).map((r) => [String(r.key), String(r.value)]));
           checkFormat(targetMeta, options.to);
           const keys = [...targetMeta.keys()].filter((k) => !EMPTY_META.has(k));
-          if (keys.length > 0) throw new CopyRefused('copy-target-not-empty', { url: options.to, held: `${keys.length} key${keys.length === 1 ? '' : 's'} in ${META} (${keys.slice(0, 3).join(', ')})` });
+          if (keys.length > 0)
+            throw new CopyRefused('copy-target-not-empty', {
+              url: options.to,
+              held: `${keys.length} key${keys.length === 1 ? '' : 's'} in ${META} (${keys.slice(0, 3).join(', ')})`,
+            });
           targetPlan = targetStored;
           return { ok: true, stored: targetStored };
         },
@@ -184,7 +192,7 @@ export async function copyStorage(source: Storage, target: Storage, options: Cop
             // One batch read ahead: the next is read (or fetched) while the target writes this one.
             let rows = 0;
             const batches = reader.rows(t, size)[Symbol.asyncIterator]();
-            for (let got = await batches.next(); got.done !== true; ) {
+            for (let got = await batches.next(); got.done !== true;) {
               const next = batches.next();
               next.catch(() => undefined);
               await writer.insert(t, got.value);
@@ -199,7 +207,11 @@ export async function copyStorage(source: Storage, target: Storage, options: Cop
             const want = expected.get(t.name)!;
             const read = copied.find((c) => c.name === t.name)!.rows;
             const got = await writer.count(t.name);
-            if (read !== want || got !== want) throw new CopyRefused('copy-failed', { url: options.to, reason: `${t.name}: the source holds ${want} rows, ${read} were read and the target holds ${got}` });
+            if (read !== want || got !== want)
+              throw new CopyRefused('copy-failed', {
+                url: options.to,
+                reason: `${t.name}: the source holds ${want} rows, ${read} were read and the target holds ${got}`,
+              });
           }
         },
       });

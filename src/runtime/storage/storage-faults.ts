@@ -39,5 +39,8 @@ export function getStorageFault(err: unknown): StorageUnavailableError | undefin
   if (err instanceof StorageUnavailableError) return err;
   const code = (err as { code?: unknown } | null)?.code;
   if (!isRetryableCode(code)) return undefined;
-  return new StorageUnavailableError(typeof code === 'string' && code.startsWith('SQLITE') ? 'the database is locked by another writer' : 'the database could not complete the request', { cause: err });
+  return new StorageUnavailableError(
+    typeof code === 'string' && code.startsWith('SQLITE') ? 'the database is locked by another writer' : 'the database could not complete the request',
+    { cause: err },
+  );
 }

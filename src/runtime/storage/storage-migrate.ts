@@ -153,9 +153,15 @@ function convertible(session: MigrationSession, from: ColumnPlan['type'], to: Co
   if (from === 'integer' && (to === 'real' || to === 'text')) return { where: undefined };
   if (from === 'real' && to === 'text') return { where: undefined };
   if (from === 'real' && to === 'integer') return { where: `${col} = CAST(${col} AS ${session.dialect === 'postgres' ? 'BIGINT' : 'INTEGER'})` };
-  if (from === 'text' && to === 'integer') return { where: session.dialect === 'postgres' ? `${col} ~ '^-?[0-9]{1,18}$'` : `${col} = CAST(CAST(${col} AS INTEGER) AS TEXT)` };
+  if (from === 'text' && to === 'integer')
+    return { where: session.dialect === 'postgres' ? `${col} ~ '^-?[0-9]{1,18}$'` : `${col} = CAST(CAST(${col} AS INTEGER) AS TEXT)` };
   if (from === 'text' && to === 'real') {
-    return { where: session.dialect === 'postgres' ? `${col} ~ '^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$'` : `(${col} = CAST(CAST(${col} AS REAL) AS TEXT) OR ${col} = CAST(CAST(${col} AS INTEGER) AS TEXT))` };
+    return {
+      where:
+        session.dialect === 'postgres'
+          ? `${col} ~ '^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$'`
+          : `(${col} = CAST(CAST(${col} AS REAL) AS TEXT) OR ${col} = CAST(CAST(${col} AS INTEGER) AS TEXT))`,
+    };
   }
   return undefined;
 }
@@ -214,7 +220,13 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
       const t = wantedByName.get(old.name);
       if (!t) {
         const rows = await count(session, old.name);
-        steps.push({ kind: 'drop_table', table: old.name, data: rows > 0 ? 'loses' : 'keeps', rows, description: `drop table ${old.name} (resource ${old.name} was removed): ${rowsText(rows)}` });
+        steps.push({
+          kind: 'drop_table',
+          table: old.name,
+          data: rows > 0 ? 'loses' : 'keeps',
+          rows,
+          description: `drop table ${old.name} (resource ${old.name} was removed): ${rowsText(rows)}`,
+        });
         actions.push(async () => void (await session.query(`DROP TABLE ${q(old.name)}${pg ? ' CASCADE' : ''}`)));
         continue;
       }
@@ -232,7 +244,15 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         if (!has(from) || has(to) || wants(from) || !wants(to)) continue;
         const rows = await count(session, t.name, `${q(from)} IS NOT NULL`);
         const how = getField(getResource(model, t.name)!, to)?.renamedFrom === from ? 'renamedFrom' : 'rename_field';
-        steps.push({ kind: 'rename_column', table: t.name, column: from, to, data: 'keeps', rows, description: `rename field ${t.name}.${from} to ${to} (declared ${how}): the values of ${rowsText(rows)} move with it` });
+        steps.push({
+          kind: 'rename_column',
+          table: t.name,
+          column: from,
+          to,
+          data: 'keeps',
+          rows,
+          description: `rename field ${t.name}.${from} to ${to} (declared ${how}): the values of ${rowsText(rows)} move with it`,
+        });
         const absent = columns.find((c) => c.absentOf === from);
         columns = columns.map((c) => (c.name === from ? { ...c, name: to } : c.absentOf === from ? absentColumn(to) : c));
         actions.push(async () => {
@@ -252,7 +272,8 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           column: c.name,
           data: rows > 0 ? 'loses' : 'keeps',
           rows,
-          description: rows > 0 ? `drop field ${t.name}.${c.name}: its value is lost in ${rowsText(rows)}` : `drop field ${t.name}.${c.name} (no row holds a value)`,
+          description:
+            rows > 0 ? `drop field ${t.name}.${c.name}: its value is lost in ${rowsText(rows)}` : `drop field ${t.name}.${c.name} (no row holds a value)`,
         });
         const absent = columns.find((x) => x.absentOf === c.name);
         columns = columns.filter((x) => x !== c && x !== absent);
@@ -277,7 +298,11 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         const bad = conv.where === undefined ? 0 : await count(session, t.name, `${q(c.name)} IS NOT NULL AND NOT (${conv.where})`);
         if (bad > 0 && nc.notNull) {
           const list = await ids(session, old, `${q(c.name)} IS NOT NULL AND NOT (${conv.where!})`);
-          refuse('migrate-rows-invalid', { table: t.name, column: c.name, rows: rowsText(bad), why: `a ${c.type} value that is no ${nc.type}`, ids: namedIds(list, bad) }, { table: t.name, column: c.name, ids: list });
+          refuse(
+            'migrate-rows-invalid',
+            { table: t.name, column: c.name, rows: rowsText(bad), why: `a ${c.type} value that is no ${nc.type}`, ids: namedIds(list, bad) },
+            { table: t.name, column: c.name, ids: list },
+          );
           continue;
         }
         steps.push({
@@ -298,7 +323,9 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
             // Its checks name the old type: dropped here, the rebuild adds the plan's.
             const own = await session.query(`SELECT conname FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'c'`, [q(t.name)]);
             for (const r of own) await session.query(`ALTER TABLE ${q(t.name)} DROP CONSTRAINT ${q(String(r.conname))}`);
-            await session.query(`ALTER TABLE ${q(t.name)} ALTER COLUMN ${q(c.name)} TYPE ${PG_CONVERTED[nc.type]!} USING CAST(${q(c.name)} AS ${PG_CAST[nc.type]!})`);
+            await session.query(
+              `ALTER TABLE ${q(t.name)} ALTER COLUMN ${q(c.name)} TYPE ${PG_CONVERTED[nc.type]!} USING CAST(${q(c.name)} AS ${PG_CAST[nc.type]!})`,
+            );
           }
         });
       }
@@ -316,7 +343,14 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           columns.push(added);
           actions.push(async () => void (await session.query(`ALTER TABLE ${q(t.name)} ADD COLUMN ${session.columnSql(added)}`)));
           if (empty === 0) {
-            steps.push({ kind: 'add_column', table: t.name, column: nc.name, data: 'keeps', rows: 0, description: `add required field ${t.name}.${nc.name} (the table is empty)` });
+            steps.push({
+              kind: 'add_column',
+              table: t.name,
+              column: nc.name,
+              data: 'keeps',
+              rows: 0,
+              description: `add required field ${t.name}.${nc.name} (the table is empty)`,
+            });
             filled.add(key);
             continue;
           }
@@ -335,12 +369,20 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
             rows: empty,
             description: `${c ? 'fill' : 'add required field'} ${t.name}.${nc.name}${c ? '' : ','} with its default ${JSON.stringify(field.default)} in ${rowsText(empty)}${c ? ' without a value' : ''}`,
           });
-          actions.push(async () => void (await session.query(`UPDATE ${q(t.name)} SET ${q(nc.name)} = ${params(session)()} WHERE ${q(nc.name)} IS NULL`, [value])));
+          actions.push(
+            async () => void (await session.query(`UPDATE ${q(t.name)} SET ${q(nc.name)} = ${params(session)()} WHERE ${q(nc.name)} IS NULL`, [value])),
+          );
           filled.add(key);
           continue;
         }
-        const list = c ? await ids(session, old, `${q(nc.name)} IS NULL`) : (await session.query(`SELECT ${q(t.primaryKey)} AS id FROM ${q(t.name)} ORDER BY ${q(t.primaryKey)} LIMIT ${NAMED_IDS}`)).map((r) => r.id);
-        refuse('migrate-no-value', { table: t.name, column: nc.name, rows: rowsText(empty), ids: namedIds(list, empty) }, { table: t.name, column: nc.name, ids: list });
+        const list = c
+          ? await ids(session, old, `${q(nc.name)} IS NULL`)
+          : (await session.query(`SELECT ${q(t.primaryKey)} AS id FROM ${q(t.name)} ORDER BY ${q(t.primaryKey)} LIMIT ${NAMED_IDS}`)).map((r) => r.id);
+        refuse(
+          'migrate-no-value',
+          { table: t.name, column: nc.name, rows: rowsText(empty), ids: namedIds(list, empty) },
+          { table: t.name, column: nc.name, ids: list },
+        );
       }
       // Narrowed constraints: rows the new checks, uniqueness or reference refuse are named, never dropped.
       for (const nc of t.columns) {
@@ -356,7 +398,11 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
               const list = await ids(session, old, v.sql, v.values);
               const machine = getStateMachine(model, t.name);
               const states = machine && machine.field === nc.name ? await stateCounts(session, t.name, nc.name, v.sql, v.values) : '';
-              refuse('migrate-rows-invalid', { table: t.name, column: nc.name, rows: rowsText(bad), why: states || v.why, ids: namedIds(list, bad) }, { table: t.name, column: nc.name, ids: list });
+              refuse(
+                'migrate-rows-invalid',
+                { table: t.name, column: nc.name, rows: rowsText(bad), why: states || v.why, ids: namedIds(list, bad) },
+                { table: t.name, column: nc.name, ids: list },
+              );
             }
           }
         }
@@ -370,7 +416,15 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
             const n = await count(session, t.name, `${q(nc.name)} = ${params(session)()}`, [gone]);
             if (n === 0) continue;
             moved.push(gone);
-            steps.push({ kind: 'move_state', table: t.name, column: nc.name, to, data: 'converts', rows: n, description: `move ${rowsText(n)} of ${t.name} from removed state ${JSON.stringify(gone)} to ${JSON.stringify(to)} (declared in removed_states)` });
+            steps.push({
+              kind: 'move_state',
+              table: t.name,
+              column: nc.name,
+              to,
+              data: 'converts',
+              rows: n,
+              description: `move ${rowsText(n)} of ${t.name} from removed state ${JSON.stringify(gone)} to ${JSON.stringify(to)} (declared in removed_states)`,
+            });
             const p = params(session);
             const sql = `UPDATE ${q(t.name)} SET ${q(nc.name)} = ${p()} WHERE ${q(nc.name)} = ${p()}`;
             actions.push(async () => void (await session.query(sql, [to, gone])));
@@ -380,7 +434,11 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           if (bad > 0) {
             const list = await ids(session, old, v.sql, v.values);
             const states = await stateCounts(session, t.name, nc.name, v.sql, v.values);
-            refuse('migrate-rows-invalid', { table: t.name, column: nc.name, rows: rowsText(bad), why: states, ids: namedIds(list, bad) }, { table: t.name, column: nc.name, ids: list });
+            refuse(
+              'migrate-rows-invalid',
+              { table: t.name, column: nc.name, rows: rowsText(bad), why: states, ids: namedIds(list, bad) },
+              { table: t.name, column: nc.name, ids: list },
+            );
           }
         }
         if (nc.unique && !c.unique) {
@@ -388,7 +446,17 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           const bad = await count(session, t.name, dup);
           if (bad > 0) {
             const list = await ids(session, old, dup);
-            refuse('migrate-rows-invalid', { table: t.name, column: nc.name, rows: rowsText(bad), why: 'a value another row also holds, and the field is now unique', ids: namedIds(list, bad) }, { table: t.name, column: nc.name, ids: list });
+            refuse(
+              'migrate-rows-invalid',
+              {
+                table: t.name,
+                column: nc.name,
+                rows: rowsText(bad),
+                why: 'a value another row also holds, and the field is now unique',
+                ids: namedIds(list, bad),
+              },
+              { table: t.name, column: nc.name, ids: list },
+            );
           }
         }
         if (nc.references && !same(nc.references, c.references) && storedPlan.tables.some((x) => x.name === nc.references!.table)) {
@@ -397,7 +465,11 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           const bad = await count(session, t.name, dangling);
           if (bad > 0) {
             const list = await ids(session, old, dangling);
-            refuse('migrate-rows-invalid', { table: t.name, column: nc.name, rows: rowsText(bad), why: `a reference to no ${r.table}`, ids: namedIds(list, bad) }, { table: t.name, column: nc.name, ids: list });
+            refuse(
+              'migrate-rows-invalid',
+              { table: t.name, column: nc.name, rows: rowsText(bad), why: `a reference to no ${r.table}`, ids: namedIds(list, bad) },
+              { table: t.name, column: nc.name, ids: list },
+            );
           }
         }
       }
@@ -410,33 +482,50 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
     for (const s of rest.steps) {
       const rows = s.kind === 'create_table' ? 0 : await count(session, s.table);
       const description =
-        s.kind === 'rebuild_table' ? `rebuild table ${s.table} with the new spec's constraints: ${rowsText(rows)} copied unaltered` : s.kind === 'add_column' ? `${s.description}: ${rowsText(rows)} read it as absent` : s.description;
+        s.kind === 'rebuild_table'
+          ? `rebuild table ${s.table} with the new spec's constraints: ${rowsText(rows)} copied unaltered`
+          : s.kind === 'add_column'
+            ? `${s.description}: ${rowsText(rows)} read it as absent`
+            : s.description;
       if (s.kind === 'add_column' && steps.some((x) => x.table === s.table && x.column === s.column)) continue;
       steps.push({ kind: s.kind, table: s.table, ...(s.column !== undefined ? { column: s.column } : {}), data: 'keeps', rows, description });
     }
     for (const r of rest.refusals) {
       // Each is one this planner has already refused in its own words, or a case it has no step for.
-      if (!refusals.some((x) => x.table === r.table && (r.column === undefined || x.column === r.column))) refusals.push({ code: 'migrate-rows-invalid', message: r.reason, table: r.table, ...(r.column !== undefined ? { column: r.column } : {}) });
+      if (!refusals.some((x) => x.table === r.table && (r.column === undefined || x.column === r.column)))
+        refusals.push({ code: 'migrate-rows-invalid', message: r.reason, table: r.table, ...(r.column !== undefined ? { column: r.column } : {}) });
     }
     const plan: MigratePlan = { steps, refusals, losesData: steps.some((s) => s.data === 'loses') };
     options.onPlan(plan);
     if (!options.apply) return { ok: false, refusals: [] };
-    if (refusals.length > 0) return { ok: false, refusals: refusals.map((r) => ({ table: r.table ?? '*', ...(r.column !== undefined ? { column: r.column } : {}), reason: r.message })) };
+    if (refusals.length > 0)
+      return {
+        ok: false,
+        refusals: refusals.map((r) => ({ table: r.table ?? '*', ...(r.column !== undefined ? { column: r.column } : {}), reason: r.message })),
+      };
     if (plan.losesData && !options.allowDataLoss) {
-      const losing = steps.filter((s) => s.data === 'loses').map((s) => `${s.kind.replace('_', ' ')} ${s.table}${s.column !== undefined ? `.${s.column}` : ''}`);
+      const losing = steps
+        .filter((s) => s.data === 'loses')
+        .map((s) => `${s.kind.replace('_', ' ')} ${s.table}${s.column !== undefined ? `.${s.column}` : ''}`);
       const message = createDiagnostic('migrate-data-loss', { steps: losing.join(', ') }).message;
       plan.refusals.push({ code: 'migrate-data-loss', message });
       return { ok: false, refusals: [{ table: '*', reason: message }] };
     }
     for (const a of actions) await a();
     const p = params(session);
-    await session.query(`INSERT INTO ${META} (key, value) VALUES (${p()}, ${p()}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [FORMAT_KEY, String(STORAGE_FORMAT)]);
+    await session.query(`INSERT INTO ${META} (key, value) VALUES (${p()}, ${p()}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [
+      FORMAT_KEY,
+      String(STORAGE_FORMAT),
+    ]);
     return { ok: true, stored: prepared, rebuild, filled };
   };
 }
 
 /** `3 rows in state "archived", 1 in "lost"`: the rows of a removed state, by state. */
 async function stateCounts(session: MigrationSession, table: string, column: string, where: string, values: readonly unknown[]): Promise<string> {
-  const rows = await session.query(`SELECT ${q(column)} AS s, COUNT(*) AS n FROM ${q(table)} WHERE ${where} GROUP BY ${q(column)} ORDER BY ${q(column)}`, values);
+  const rows = await session.query(
+    `SELECT ${q(column)} AS s, COUNT(*) AS n FROM ${q(table)} WHERE ${where} GROUP BY ${q(column)} ORDER BY ${q(column)}`,
+    values,
+  );
   return rows.map((r) => `${rowsText(Number(r.n))} in state ${JSON.stringify(r.s)}, which the spec no longer has`).join('; ');
 }

@@ -77,7 +77,9 @@ export function withKeptColumns(stored: StoragePlan, wanted: StoragePlan): Stora
   let changed = false;
   const tables = wanted.tables.map((t) => {
     const old = storedByName.get(t.name);
-    const kept = (old?.columns ?? []).filter((c) => c.absentOf !== undefined && !t.columns.some((n) => n.name === c.name) && t.columns.some((n) => n.name === c.absentOf));
+    const kept = (old?.columns ?? []).filter(
+      (c) => c.absentOf !== undefined && !t.columns.some((n) => n.name === c.name) && t.columns.some((n) => n.name === c.absentOf),
+    );
     if (kept.length === 0) return t;
     changed = true;
     return { ...t, columns: [...t.columns, ...kept] };
@@ -141,17 +143,27 @@ export function diffStoragePlans(
         refusals.push({ table: t.name, column: oc.name, reason: `field ${t.name}.${oc.name} was removed; its column holds data` });
         continue;
       }
-      if (oc.type !== nc.type) refusals.push({ table: t.name, column: oc.name, reason: `field ${t.name}.${oc.name} changed type from ${oc.type} to ${nc.type}` });
+      if (oc.type !== nc.type)
+        refusals.push({ table: t.name, column: oc.name, reason: `field ${t.name}.${oc.name} changed type from ${oc.type} to ${nc.type}` });
       else if (!oc.notNull && nc.notNull && prepared.filled?.has(`${t.name}.${oc.name}`)) rebuild = true;
-      else if (!oc.notNull && nc.notNull) refusals.push({ table: t.name, column: oc.name, reason: `field ${t.name}.${oc.name} became required; existing rows may have no value` });
+      else if (!oc.notNull && nc.notNull)
+        refusals.push({ table: t.name, column: oc.name, reason: `field ${t.name}.${oc.name} became required; existing rows may have no value` });
       else if (!oc.unique && nc.unique) rebuild = true;
       else if (!same(oc.check, nc.check) || !same(oc.references, nc.references) || oc.notNull !== nc.notNull || oc.unique !== nc.unique) rebuild = true;
     }
     for (const nc of t.columns) {
       if (old.columns.some((c) => c.name === nc.name)) continue;
-      if (nc.notNull) refusals.push({ table: t.name, column: nc.name, reason: `new field ${t.name}.${nc.name} is required; existing rows have no value for it` });
+      if (nc.notNull)
+        refusals.push({ table: t.name, column: nc.name, reason: `new field ${t.name}.${nc.name} is required; existing rows have no value for it` });
       else if (nc.unique || nc.references || Object.keys(nc.check).length > 0) rebuild = true;
-      else steps.push({ kind: 'add_column', table: t.name, column: nc.name, description: nc.absentOf !== undefined ? `record whether ${t.name}.${nc.absentOf} was left out (absent) or null` : `add optional field ${t.name}.${nc.name}` });
+      else
+        steps.push({
+          kind: 'add_column',
+          table: t.name,
+          column: nc.name,
+          description:
+            nc.absentOf !== undefined ? `record whether ${t.name}.${nc.absentOf} was left out (absent) or null` : `add optional field ${t.name}.${nc.name}`,
+        });
     }
     if (rebuild) steps.push({ kind: 'rebuild_table', table: t.name, description: `rebuild table ${t.name} for changed constraints` });
   }

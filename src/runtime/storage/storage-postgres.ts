@@ -8,7 +8,23 @@ import type pg from 'pg';
 import { getStorageFault, StorageUnavailableError } from './storage-faults.js';
 import { getInstantKeySql } from './storage-instant.js';
 import { byName, diffStoragePlans, withKeptColumns } from './storage-plan.js';
-import { credentialValues, CREDENTIAL_COLUMNS, toClaimedDelivery, toCredential, toDelivery, toEndpoint, toFanOutEndpoint, toOutboxEntry, webhookValues, WEBHOOK_COLUMNS, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
+import {
+  credentialValues,
+  CREDENTIAL_COLUMNS,
+  toClaimedDelivery,
+  toCredential,
+  toDelivery,
+  toEndpoint,
+  toFanOutEndpoint,
+  toOutboxEntry,
+  webhookValues,
+  WEBHOOK_COLUMNS,
+  type ClaimRow,
+  type CredentialRow,
+  type DeliveryRow,
+  type OutboxRow,
+  type WebhookRow,
+} from './storage-rows.js';
 import {
   CLAIM_JOIN,
   CREDENTIALS,
@@ -92,7 +108,13 @@ const OPEN_TRANSACTION_MS = 60_000;
 const SEQUENCER_INTERVAL_MS = 10;
 
 /** A text column compares byte-wise, as SQLite's BINARY does, so keyset pages agree with ORDER BY on both engines. */
-const PG_TYPES: Record<ColumnPlan['type'], string> = { text: 'TEXT COLLATE "C"', integer: 'BIGINT', real: 'DOUBLE PRECISION', boolean: 'BOOLEAN', json: 'JSON' };
+const PG_TYPES: Record<ColumnPlan['type'], string> = {
+  text: 'TEXT COLLATE "C"',
+  integer: 'BIGINT',
+  real: 'DOUBLE PRECISION',
+  boolean: 'BOOLEAN',
+  json: 'JSON',
+};
 
 function columnChecks(c: ColumnPlan): string[] {
   return pushValueChecks([], c, 'char_length');
@@ -119,7 +141,9 @@ function constraintsSql(t: TablePlan): string[] {
     const checks = columnChecks(c);
     if (checks.length > 0) out.push(`CONSTRAINT ${quoteIdent(constraintName(t.name, c.name, 'check'))} CHECK (${checks.join(' AND ')})`);
     if (c.references) {
-      out.push(`CONSTRAINT ${quoteIdent(constraintName(t.name, c.name, 'fkey'))} FOREIGN KEY (${quoteIdent(c.name)}) REFERENCES ${quoteIdent(c.references.table)} (${quoteIdent(c.references.column)})`);
+      out.push(
+        `CONSTRAINT ${quoteIdent(constraintName(t.name, c.name, 'fkey'))} FOREIGN KEY (${quoteIdent(c.name)}) REFERENCES ${quoteIdent(c.references.table)} (${quoteIdent(c.references.column)})`,
+      );
     }
   }
   return out;
@@ -213,7 +237,10 @@ function loadPg(): typeof pg {
 /** int8 (counts, identity keys, ms timestamps) as a number; the ids the runtime stores fit in 2^53. */
 function getTypes(): pg.CustomTypesConfig {
   const types = loadPg().types;
-  return { getTypeParser: ((oid: number, format?: string) => (oid === 20 ? (v: string) => Number(v) : types.getTypeParser(oid, format as 'text'))) as typeof types.getTypeParser };
+  return {
+    getTypeParser: ((oid: number, format?: string) =>
+      oid === 20 ? (v: string) => Number(v) : types.getTypeParser(oid, format as 'text')) as typeof types.getTypeParser,
+  };
 }
 
 /** Where a statement runs: a checked-out connection (a transaction), or the pool (see `PostgresStorage.pooled`). */
@@ -225,7 +252,10 @@ interface Queryable {
 function outboxInsert(ev: readonly StoredEvent[]): { sql: string; params: unknown[] } {
   if (ev.length === 1) {
     const one = ev[0]!;
-    return { sql: `INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) VALUES ($1, $2, $3, $4, $5)`, params: [one.id, one.type, one.timestamp, one.version ?? null, JSON.stringify(one.data)] };
+    return {
+      sql: `INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) VALUES ($1, $2, $3, $4, $5)`,
+      params: [one.id, one.type, one.timestamp, one.version ?? null, JSON.stringify(one.data)],
+    };
   }
   return {
     sql: `INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`,
@@ -286,8 +316,13 @@ class PgTx implements StorageTx {
     const t = this.table(table);
     // An id that is not an integer names no row of an integer-keyed table (as on SQLite), and is not sent: the
     // server's refusal would abort the transaction.
-    if (t.columns.find((c) => c.primaryKey)?.type === 'integer' && !(Number.isSafeInteger(id) || (typeof id === 'string' && /^-?\d{1,15}$/.test(id)))) return undefined;
-    const out = await this.s.query(this.db, `SELECT ${columnList(t)} FROM ${quoteIdent(table)} WHERE ${quoteIdent(t.primaryKey)} = $1${this.writing ? ' FOR NO KEY UPDATE' : ''}`, [id]);
+    if (t.columns.find((c) => c.primaryKey)?.type === 'integer' && !(Number.isSafeInteger(id) || (typeof id === 'string' && /^-?\d{1,15}$/.test(id))))
+      return undefined;
+    const out = await this.s.query(
+      this.db,
+      `SELECT ${columnList(t)} FROM ${quoteIdent(table)} WHERE ${quoteIdent(t.primaryKey)} = $1${this.writing ? ' FOR NO KEY UPDATE' : ''}`,
+      [id],
+    );
     return out.rows[0] ? decodeRow(t, out.rows[0] as Row) : undefined;
   }
 
@@ -335,7 +370,8 @@ class PgTx implements StorageTx {
         [namespace, key, value, expiresAt, now],
       );
       if ((inserted.rowCount ?? 0) > 0) return { created: true, value };
-      const row = (await this.s.query(this.db, `SELECT value FROM ${RECORDS} WHERE namespace = $1 AND key = $2`, [namespace, key])).rows[0] as { value: string } | undefined;
+      const row = (await this.s.query(this.db, `SELECT value FROM ${RECORDS} WHERE namespace = $1 AND key = $2`, [namespace, key])).rows[0] as
+        { value: string } | undefined;
       if (row) return { created: false, value: row.value };
     }
   }
@@ -398,12 +434,15 @@ export class PostgresStorage implements Storage {
 
   constructor(options: PostgresOptions) {
     const { connectionString, schema } = parsePostgresUrl(options.url);
-    if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`schema ${JSON.stringify(schema)} must be a lower-case SQL name (letters, digits and _, not starting with a digit)`);
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema))
+      throw new Error(`schema ${JSON.stringify(schema)} must be a lower-case SQL name (letters, digits and _, not starting with a digit)`);
     this.schema = schema ?? 'public';
     // A transaction left open (a stuck client) keeps its row locks: the server ends it after a minute.
     this.openTransactionMs = options.openTransactionMs ?? OPEN_TRANSACTION_MS;
     this.sequencerIntervalMs = options.sequencerIntervalMs ?? SEQUENCER_INTERVAL_MS;
-    const settings = [`-c idle_in_transaction_session_timeout=${this.openTransactionMs}`, ...(schema !== undefined ? [`-c search_path=${schema}`] : [])].join(' ');
+    const settings = [`-c idle_in_transaction_session_timeout=${this.openTransactionMs}`, ...(schema !== undefined ? [`-c search_path=${schema}`] : [])].join(
+      ' ',
+    );
     this.clientConfig = { connectionString, options: settings, types: getTypes() };
     // Pipelining (node-postgres' `pipeline` option, https://node-postgres.com/features/pipelining): queries queued on a
     // pooled client go out without waiting for the one before, so a transaction's BEGIN travels with its first
@@ -474,7 +513,9 @@ BEGIN
   RETURN (SELECT COALESCE(MAX(seq), 0) FROM ${OUTBOX});
 END $$`,
         );
-        await client.query(`CREATE TABLE IF NOT EXISTS ${RECORDS} (namespace TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, expires_at TEXT NOT NULL, PRIMARY KEY (namespace, key))`);
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS ${RECORDS} (namespace TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, expires_at TEXT NOT NULL, PRIMARY KEY (namespace, key))`,
+        );
         await client.query(
           `CREATE TABLE IF NOT EXISTS ${CREDENTIALS} (id TEXT NOT NULL PRIMARY KEY, kind TEXT NOT NULL, lookup TEXT NOT NULL, hash TEXT NOT NULL, subject TEXT NOT NULL, scopes TEXT NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT, UNIQUE (kind, lookup))`,
         );
@@ -632,7 +673,13 @@ END $$`,
    * serialization failure, a deadlock), `work` runs once more on a fresh connection: nothing of the first run was
    * applied. A connection lost while the COMMIT's answer is awaited leaves the outcome unknown: not retried.
    */
-  private async tx<T>(work: (db: pg.PoolClient) => Promise<T>, signal?: AbortLike, last?: () => { sql: string; params: unknown[] } | undefined, beginSql = 'BEGIN', pool: pg.Pool = this.pool): Promise<T> {
+  private async tx<T>(
+    work: (db: pg.PoolClient) => Promise<T>,
+    signal?: AbortLike,
+    last?: () => { sql: string; params: unknown[] } | undefined,
+    beginSql = 'BEGIN',
+    pool: pg.Pool = this.pool,
+  ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();
       const client = await this.connect(pool);
@@ -665,10 +712,13 @@ END $$`,
         const unknown = committing && !refused;
         // A transaction the server ended for staying open too long (25P03) would only stay open as long again.
         // (The server's own error is not always read before the connection closes: the time open is checked too.)
-        const expired = (this.lost.get(client) as { code?: unknown } | undefined)?.code === IDLE_IN_TRANSACTION_TIMEOUT || performance.now() - began >= this.openTransactionMs;
+        const expired =
+          (this.lost.get(client) as { code?: unknown } | undefined)?.code === IDLE_IN_TRANSACTION_TIMEOUT ||
+          performance.now() - began >= this.openTransactionMs;
         if (f !== undefined && attempt === 1 && !unknown && !expired && signal?.aborted !== true) continue;
         // The COMMIT went out and no answer came back: the change may be applied; the caller must not act as if not.
-        if (f !== undefined && unknown) throw new StorageUnavailableError('the connection to the database was lost while the change was committed', { cause: err, outcomeUnknown: true });
+        if (f !== undefined && unknown)
+          throw new StorageUnavailableError('the connection to the database was lost while the change was committed', { cause: err, outcomeUnknown: true });
         throw f ?? err;
       } finally {
         client.release(broken);
@@ -724,13 +774,15 @@ END $$`,
         for (const name of created) await create(tables.get(name)!);
         for (const step of steps) {
           const t = tables.get(step.table)!;
-          if (step.kind === 'add_column') await db.query(`ALTER TABLE ${quoteIdent(t.name)} ADD COLUMN ${columnSql(t.columns.find((c) => c.name === step.column)!)}`);
+          if (step.kind === 'add_column')
+            await db.query(`ALTER TABLE ${quoteIdent(t.name)} ADD COLUMN ${columnSql(t.columns.find((c) => c.name === step.column)!)}`);
         }
         for (const step of steps) {
           if (step.kind !== 'rebuild_table') continue;
           const t = tables.get(step.table)!;
           // PostgreSQL alters constraints in place: drop the table's own, add the plan's; existing rows are checked.
-          const own = (await db.query(`SELECT conname FROM pg_constraint WHERE conrelid = $1::regclass AND contype IN ('c', 'u', 'f')`, [quoteIdent(t.name)])).rows as { conname: string }[];
+          const own = (await db.query(`SELECT conname FROM pg_constraint WHERE conrelid = $1::regclass AND contype IN ('c', 'u', 'f')`, [quoteIdent(t.name)]))
+            .rows as { conname: string }[];
           for (const c of own) await db.query(`ALTER TABLE ${quoteIdent(t.name)} DROP CONSTRAINT ${quoteIdent(c.conname)}`);
           for (const c of t.columns) {
             if (!c.primaryKey) await db.query(`ALTER TABLE ${quoteIdent(t.name)} ALTER COLUMN ${quoteIdent(c.name)} ${c.notNull ? 'SET' : 'DROP'} NOT NULL`);
@@ -744,7 +796,10 @@ END $$`,
             }
           }
         }
-        await db.query(`INSERT INTO ${META} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [PLAN_KEY, JSON.stringify(plan)]);
+        await db.query(`INSERT INTO ${META} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [
+          PLAN_KEY,
+          JSON.stringify(plan),
+        ]);
         if (options.load) await loadForCopy(db, options.load);
         return { ok: true as const, steps };
       });
@@ -759,7 +814,8 @@ END $$`,
   async read<T>(work: (tx: StorageTx) => Promise<T>, options?: ReadOptions): Promise<T> {
     await this.ready;
     // Several statements that must agree (a page and its total): one read-only transaction, one snapshot.
-    if (options?.snapshot === true) return this.tx((client) => work(new PgTx(this, client, this.tables, false)), undefined, undefined, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    if (options?.snapshot === true)
+      return this.tx((client) => work(new PgTx(this, client, this.tables, false)), undefined, undefined, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     return work(new PgTx(this, this.pooled, this.tables, false));
   }
 
@@ -815,7 +871,9 @@ END $$`,
     const wait = this.closed ? 0 : this.sequencerStarted + this.sequencerIntervalMs - performance.now();
     const start = () => {
       this.sequencerStarted = performance.now();
-      return this.query(this.pooled, `SELECT ${SEQUENCE}($1, $2, $3) AS seq`, [this.keys.outbox, this.channel, this.outboxPayload]).then((r) => (r.rows[0] as { seq: number }).seq);
+      return this.query(this.pooled, `SELECT ${SEQUENCE}($1, $2, $3) AS seq`, [this.keys.outbox, this.channel, this.outboxPayload]).then(
+        (r) => (r.rows[0] as { seq: number }).seq,
+      );
     };
     const run = wait > 0 ? new Promise<void>((resolve) => setTimeout(resolve, wait)).then(start) : start();
     this.sequencing = run;
@@ -832,7 +890,9 @@ END $$`,
     await this.sequence();
     const filter = types && types.length > 0 ? ' AND type = ANY($3)' : '';
     const params: unknown[] = [afterSeq, limit, ...(types && types.length > 0 ? [types] : [])];
-    const rows = (await this.query(this.pooled, `SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > $1${filter} ORDER BY seq LIMIT $2`, params)).rows as OutboxRow[];
+    const rows = (
+      await this.query(this.pooled, `SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > $1${filter} ORDER BY seq LIMIT $2`, params)
+    ).rows as OutboxRow[];
     return rows.map(toOutboxEntry);
   }
 
@@ -861,7 +921,8 @@ END $$`,
     await this.ready;
     // Cached only if no change was heard (and the LISTEN connection stayed up) while the lookup ran.
     const generation = this.listening ? this.credentialGeneration : -1;
-    const row = (await this.query(this.pooled, `SELECT * FROM ${CREDENTIALS} WHERE kind = $1 AND lookup = $2`, [kind, lookup])).rows[0] as CredentialRow | undefined;
+    const row = (await this.query(this.pooled, `SELECT * FROM ${CREDENTIALS} WHERE kind = $1 AND lookup = $2`, [kind, lookup])).rows[0] as
+      CredentialRow | undefined;
     const record = row && toCredential(row);
     if (generation === this.credentialGeneration && this.listening) {
       if (this.credentialCache.size >= 10_000) this.clearCredentials();
@@ -872,12 +933,15 @@ END $$`,
 
   async listCredentials(kind: CredentialRecord['kind']): Promise<CredentialRecord[]> {
     await this.ready;
-    return ((await this.query(this.pooled, `SELECT * FROM ${CREDENTIALS} WHERE kind = $1 ORDER BY created_at, id`, [kind])).rows as CredentialRow[]).map(toCredential);
+    return ((await this.query(this.pooled, `SELECT * FROM ${CREDENTIALS} WHERE kind = $1 ORDER BY created_at, id`, [kind])).rows as CredentialRow[]).map(
+      toCredential,
+    );
   }
 
   async revokeCredential(kind: CredentialRecord['kind'], id: string, at: string): Promise<boolean> {
     const changed = await this.tx(async (db) => {
-      const n = (await this.query(db, `UPDATE ${CREDENTIALS} SET revoked_at = COALESCE(revoked_at, $1) WHERE kind = $2 AND id = $3`, [at, kind, id])).rowCount ?? 0;
+      const n =
+        (await this.query(db, `UPDATE ${CREDENTIALS} SET revoked_at = COALESCE(revoked_at, $1) WHERE kind = $2 AND id = $3`, [at, kind, id])).rowCount ?? 0;
       if (n > 0) await this.query(db, 'SELECT pg_notify($1, $2)', [this.channel, 'credentials']);
       return n > 0;
     });
@@ -897,7 +961,8 @@ END $$`,
         [namespace, key, value, expiresAt, now],
       );
       if ((inserted.rowCount ?? 0) > 0) return { created: true, value };
-      const row = (await this.query(this.pooled, `SELECT value FROM ${RECORDS} WHERE namespace = $1 AND key = $2`, [namespace, key])).rows[0] as { value: string } | undefined;
+      const row = (await this.query(this.pooled, `SELECT value FROM ${RECORDS} WHERE namespace = $1 AND key = $2`, [namespace, key])).rows[0] as
+        { value: string } | undefined;
       if (row) return { created: false, value: row.value };
       // Deleted between the two statements: claim again.
     }
@@ -905,13 +970,18 @@ END $$`,
 
   async findRecord(namespace: string, key: string, now: string): Promise<string | undefined> {
     await this.ready;
-    const row = (await this.query(this.pooled, `SELECT value FROM ${RECORDS} WHERE namespace = $1 AND key = $2 AND expires_at > $3`, [namespace, key, now])).rows[0] as { value: string } | undefined;
+    const row = (await this.query(this.pooled, `SELECT value FROM ${RECORDS} WHERE namespace = $1 AND key = $2 AND expires_at > $3`, [namespace, key, now]))
+      .rows[0] as { value: string } | undefined;
     return row?.value;
   }
 
   async putRecord(namespace: string, key: string, value: string, expiresAt: string): Promise<void> {
     await this.ready;
-    await this.query(this.pooled, `INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`, [namespace, key, value, expiresAt]);
+    await this.query(
+      this.pooled,
+      `INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+      [namespace, key, value, expiresAt],
+    );
   }
 
   async deleteRecord(namespace: string, key: string): Promise<void> {
@@ -938,7 +1008,10 @@ END $$`,
 
   async setSetting(key: string, value: string): Promise<void> {
     await this.ready;
-    await this.query(this.pooled, `INSERT INTO ${META} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [`setting:${key}`, value]);
+    await this.query(this.pooled, `INSERT INTO ${META} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [
+      `setting:${key}`,
+      value,
+    ]);
   }
 
   // ---- webhook endpoints and their delivery queue -----------------------------------------------------------
@@ -974,9 +1047,20 @@ END $$`,
 
   async setWebhookDisabled(id: string, disabled: { at: string; reason: string } | undefined): Promise<boolean> {
     return this.tx(async (db) => {
-      const changed = ((await this.query(db, `UPDATE ${WEBHOOKS} SET disabled_at = $1, disabled_reason = $2 WHERE id = $3`, [disabled?.at ?? null, disabled?.reason ?? null, id])).rowCount ?? 0) > 0;
+      const changed =
+        ((
+          await this.query(db, `UPDATE ${WEBHOOKS} SET disabled_at = $1, disabled_reason = $2 WHERE id = $3`, [
+            disabled?.at ?? null,
+            disabled?.reason ?? null,
+            id,
+          ])
+        ).rowCount ?? 0) > 0;
       if (changed && disabled) {
-        await this.query(db, `UPDATE ${DELIVERIES} SET status = 'dead', last_error = $1, updated_at = $2 WHERE endpoint = $3 AND status = 'pending'`, [`endpoint disabled: ${disabled.reason}`, disabled.at, id]);
+        await this.query(db, `UPDATE ${DELIVERIES} SET status = 'dead', last_error = $1, updated_at = $2 WHERE endpoint = $3 AND status = 'pending'`, [
+          `endpoint disabled: ${disabled.reason}`,
+          disabled.at,
+          id,
+        ]);
       }
       if (changed) await this.endpointsChanged(db);
       return changed;
@@ -1000,11 +1084,17 @@ END $$`,
       // One fan-out at a time across instances; an instance that finds it taken leaves the work to the holder.
       const got = (await this.query(db, 'SELECT pg_try_advisory_xact_lock($1) AS got', [this.keys.fanout])).rows[0] as { got: boolean };
       if (!got.got) return 0;
-      const endpoints = ((await this.query(db, `SELECT id, kinds, after_seq, subject, access FROM ${WEBHOOKS} WHERE disabled_at IS NULL`)).rows as Pick<WebhookRow, 'id' | 'kinds' | 'after_seq' | 'subject' | 'access'>[]).map(toFanOutEndpoint);
+      const endpoints = (
+        (await this.query(db, `SELECT id, kinds, after_seq, subject, access FROM ${WEBHOOKS} WHERE disabled_at IS NULL`)).rows as Pick<
+          WebhookRow,
+          'id' | 'kinds' | 'after_seq' | 'subject' | 'access'
+        >[]
+      ).map(toFanOutEndpoint);
       if (endpoints.length === 0) return 0;
       const stored = (await this.query(db, `SELECT value FROM ${META} WHERE key = $1`, [FANOUT_KEY])).rows[0] as { value: string } | undefined;
       const cursor = getFanOutCursor(stored?.value, endpoints);
-      const rows = (await this.query(db, `SELECT ${getFanOutColumns(endpoints, visible)} FROM ${OUTBOX} WHERE seq > $1 ORDER BY seq LIMIT $2`, [cursor, limit])).rows as { seq: number; id: string; type: string; data?: string }[];
+      const rows = (await this.query(db, `SELECT ${getFanOutColumns(endpoints, visible)} FROM ${OUTBOX} WHERE seq > $1 ORDER BY seq LIMIT $2`, [cursor, limit]))
+        .rows as { seq: number; id: string; type: string; data?: string }[];
       if (rows.length === 0) return 0;
       const at = new Date(now).toISOString();
       const { seqs, endpoints: ids, eventIds, types } = getFanOutTargets(rows, endpoints, visible);
@@ -1015,7 +1105,10 @@ END $$`,
           [seqs, ids, eventIds, types, now, at],
         );
       }
-      await this.query(db, `INSERT INTO ${META} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [FANOUT_KEY, String(rows[rows.length - 1]!.seq)]);
+      await this.query(db, `INSERT INTO ${META} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [
+        FANOUT_KEY,
+        String(rows[rows.length - 1]!.seq),
+      ]);
       return rows.length;
     });
   }
@@ -1076,7 +1169,12 @@ END $$`,
 
   async nextDeliveryAt(): Promise<number | undefined> {
     await this.ready;
-    const row = (await this.query(this.backgroundPooled, `SELECT MIN(d.next_at) AS next FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w.id = d.endpoint WHERE d.status = 'pending' AND w.disabled_at IS NULL`)).rows[0] as { next: number | null };
+    const row = (
+      await this.query(
+        this.backgroundPooled,
+        `SELECT MIN(d.next_at) AS next FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w.id = d.endpoint WHERE d.status = 'pending' AND w.disabled_at IS NULL`,
+      )
+    ).rows[0] as { next: number | null };
     return row.next ?? undefined;
   }
 
@@ -1084,14 +1182,25 @@ END $$`,
     await this.ready;
     const params: unknown[] = [];
     const where = deliveryWhere(f, POSTGRES, params);
-    return ((await this.query(this.pooled, `SELECT * FROM ${DELIVERIES}${where} ORDER BY seq DESC, endpoint LIMIT ${POSTGRES.param(params, f.limit ?? 100)}`, params)).rows as DeliveryRow[]).map(toDelivery);
+    return (
+      (await this.query(this.pooled, `SELECT * FROM ${DELIVERIES}${where} ORDER BY seq DESC, endpoint LIMIT ${POSTGRES.param(params, f.limit ?? 100)}`, params))
+        .rows as DeliveryRow[]
+    ).map(toDelivery);
   }
 
   async replayDeliveries(f: Omit<DeliveryFilter, 'status' | 'limit'>, now: number, at: string): Promise<number> {
     await this.ready;
     const params: unknown[] = [now, at];
     const where = deliveryWhere({ ...f, status: 'dead' }, POSTGRES, params);
-    return (await this.query(this.once, `UPDATE ${DELIVERIES} SET status = 'pending', attempts = 0, next_at = $1, last_error = NULL, last_status = NULL, updated_at = $2${where}`, params)).rowCount ?? 0;
+    return (
+      (
+        await this.query(
+          this.once,
+          `UPDATE ${DELIVERIES} SET status = 'pending', attempts = 0, next_at = $1, last_error = NULL, last_status = NULL, updated_at = $2${where}`,
+          params,
+        )
+      ).rowCount ?? 0
+    );
   }
 
   async close(): Promise<void> {
@@ -1157,7 +1266,9 @@ let copyCursors = 0;
 /** The identity columns a key is assigned to (GENERATED BY DEFAULT: a resource's integer key), per table. */
 async function getPgIdentities(db: pg.PoolClient): Promise<{ t: string; c: string }[]> {
   return (
-    await db.query(`SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES' AND identity_generation = 'BY DEFAULT'`)
+    await db.query(
+      `SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES' AND identity_generation = 'BY DEFAULT'`,
+    )
   ).rows as { t: string; c: string }[];
 }
 
@@ -1212,7 +1323,9 @@ function pgCopyReader(db: pg.PoolClient): CopyReader {
  */
 async function loadForCopy(db: pg.PoolClient, load: (writer: CopyWriter) => Promise<void>): Promise<void> {
   const keys = (
-    await db.query(`SELECT conrelid::regclass::text AS tbl, conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace ORDER BY conname`)
+    await db.query(
+      `SELECT conrelid::regclass::text AS tbl, conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace ORDER BY conname`,
+    )
   ).rows as { tbl: string; name: string; def: string }[];
   for (const k of keys) await db.query(`ALTER TABLE ${k.tbl} DROP CONSTRAINT ${quoteIdent(k.name)}`);
   const floors = new Map<string, number>();
@@ -1233,7 +1346,10 @@ async function loadForCopy(db: pg.PoolClient, load: (writer: CopyWriter) => Prom
       for (let at = 0; at < rows.length; at += 10_000) {
         const chunk = at === 0 && rows.length <= 10_000 ? rows : rows.slice(at, at + 10_000);
         try {
-          await db.query(sql, t.columns.map((_, i) => chunk.map((r) => r[i] ?? null)));
+          await db.query(
+            sql,
+            t.columns.map((_, i) => chunk.map((r) => r[i] ?? null)),
+          );
         } catch (err) {
           throw new Error(`${t.name}: ${(err as Error).message}`);
         }
@@ -1248,7 +1364,10 @@ async function loadForCopy(db: pg.PoolClient, load: (writer: CopyWriter) => Prom
     }
   }
   for (const { t, c } of await getPgIdentities(db)) {
-    await db.query(`SELECT setval(pg_get_serial_sequence($1, $2), GREATEST(COALESCE((SELECT max(${quoteIdent(c)}) FROM ${quoteIdent(t)}), 0), $3::bigint) + 1, false)`, [quoteIdent(t), c, floors.get(t) ?? 0]);
+    await db.query(
+      `SELECT setval(pg_get_serial_sequence($1, $2), GREATEST(COALESCE((SELECT max(${quoteIdent(c)}) FROM ${quoteIdent(t)}), 0), $3::bigint) + 1, false)`,
+      [quoteIdent(t), c, floors.get(t) ?? 0],
+    );
   }
 }
 

@@ -1,6 +1,15 @@
 // Row shapes of the credential, outbox, webhook and delivery tables and the records made from them: the same
 // columns on SQLite and PostgreSQL.
-import { getEndpointAccess, type ClaimedDelivery, type CredentialRecord, type DeliveryRecord, type OutboxEntry, type WebhookAccess, type WebhookEndpointRecord, type WebhookSecret } from './storage-types.js';
+import {
+  getEndpointAccess,
+  type ClaimedDelivery,
+  type CredentialRecord,
+  type DeliveryRecord,
+  type OutboxEntry,
+  type WebhookAccess,
+  type WebhookEndpointRecord,
+  type WebhookSecret,
+} from './storage-types.js';
 
 export interface CredentialRow {
   id: string;
@@ -22,7 +31,15 @@ export function credentialValues(r: CredentialRecord): unknown[] {
 }
 
 export function toCredential(r: CredentialRow): CredentialRecord {
-  const out: CredentialRecord = { id: r.id, kind: r.kind, lookup: r.lookup, hash: r.hash, subject: r.subject, scopes: JSON.parse(r.scopes) as string[], createdAt: r.created_at };
+  const out: CredentialRecord = {
+    id: r.id,
+    kind: r.kind,
+    lookup: r.lookup,
+    hash: r.hash,
+    subject: r.subject,
+    scopes: JSON.parse(r.scopes) as string[],
+    createdAt: r.created_at,
+  };
   if (r.revoked_at !== null) out.revokedAt = r.revoked_at;
   return out;
 }
@@ -57,7 +74,14 @@ export interface WebhookRow {
 }
 
 export function toEndpoint(r: WebhookRow): WebhookEndpointRecord {
-  const out: WebhookEndpointRecord = { id: r.id, url: r.url, kinds: r.kinds === null ? null : (JSON.parse(r.kinds) as string[]), secrets: JSON.parse(r.secrets) as WebhookSecret[], createdAt: r.created_at, afterSeq: r.after_seq };
+  const out: WebhookEndpointRecord = {
+    id: r.id,
+    url: r.url,
+    kinds: r.kinds === null ? null : (JSON.parse(r.kinds) as string[]),
+    secrets: JSON.parse(r.secrets) as WebhookSecret[],
+    createdAt: r.created_at,
+    afterSeq: r.after_seq,
+  };
   if (r.description !== null) out.description = r.description;
   if (r.subject !== null) out.subject = r.subject;
   const access = toAccess(r);
@@ -101,7 +125,16 @@ export interface ClaimRow extends DeliveryRow {
 }
 
 export function toDelivery(r: DeliveryRow): DeliveryRecord {
-  const out: DeliveryRecord = { seq: r.seq, endpointId: r.endpoint, eventId: r.event_id, eventType: r.event_type, status: r.status, attempts: r.attempts, nextAttemptAt: r.next_at, updatedAt: r.updated_at };
+  const out: DeliveryRecord = {
+    seq: r.seq,
+    endpointId: r.endpoint,
+    eventId: r.event_id,
+    eventType: r.event_type,
+    status: r.status,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_at,
+    updatedAt: r.updated_at,
+  };
   if (r.last_status !== null) out.lastStatus = r.last_status;
   if (r.last_error !== null) out.lastError = r.last_error;
   if (r.delivered_at !== null) out.deliveredAt = r.delivered_at;
@@ -113,14 +146,38 @@ export const WEBHOOK_COLUMNS = 'id, url, kinds, description, subject, access, se
 
 /** An endpoint's row values, in `WEBHOOK_COLUMNS` order. */
 export function webhookValues(r: Omit<WebhookEndpointRecord, 'afterSeq'>, afterSeq: number): unknown[] {
-  return [r.id, r.url, r.kinds === null ? null : JSON.stringify(r.kinds), r.description ?? null, r.subject ?? null, r.access ? JSON.stringify(r.access) : null, JSON.stringify(r.secrets), r.createdAt, r.disabledAt ?? null, r.disabledReason ?? null, afterSeq];
+  return [
+    r.id,
+    r.url,
+    r.kinds === null ? null : JSON.stringify(r.kinds),
+    r.description ?? null,
+    r.subject ?? null,
+    r.access ? JSON.stringify(r.access) : null,
+    JSON.stringify(r.secrets),
+    r.createdAt,
+    r.disabledAt ?? null,
+    r.disabledReason ?? null,
+    afterSeq,
+  ];
 }
 
 /** A claimed delivery with its event and endpoint, read by one join (`ClaimRow`); leased until `nextAt`. */
 export function toClaimedDelivery(r: ClaimRow, nextAt: number): ClaimedDelivery {
   const event: OutboxEntry = { seq: r.seq, id: r.event_id, type: r.event_type, timestamp: r.o_timestamp, data: JSON.parse(r.o_data) };
   if (r.o_version !== null) event.version = r.o_version;
-  const endpoint = toEndpoint({ id: r.w_id, url: r.w_url, kinds: r.w_kinds, description: r.w_description, subject: r.w_subject, access: r.w_access, secrets: r.w_secrets, created_at: r.w_created_at, disabled_at: null, disabled_reason: null, after_seq: r.w_after_seq });
+  const endpoint = toEndpoint({
+    id: r.w_id,
+    url: r.w_url,
+    kinds: r.w_kinds,
+    description: r.w_description,
+    subject: r.w_subject,
+    access: r.w_access,
+    secrets: r.w_secrets,
+    created_at: r.w_created_at,
+    disabled_at: null,
+    disabled_reason: null,
+    after_seq: r.w_after_seq,
+  });
   return { delivery: toDelivery({ ...r, next_at: nextAt }), event, endpoint, dueAt: Number(r.next_at) };
 }
 

@@ -97,7 +97,10 @@ export function listSql(t: TablePlan, table: string, q: ListQuery, d: SqlDialect
       if (q.after.value === null || q.after.value === undefined) where = and(where, `(${col} IS NULL AND ${pk} ${cmp} ${d.param(params, q.after.id)})`);
       else {
         const v = keyed ? getInstantKey(q.after.value) : d.encode(c, q.after.value);
-        where = and(where, `((${col} IS NOT NULL AND (${key} ${cmp} ${d.param(params, v)} OR (${key} = ${d.param(params, v)} AND ${pk} ${cmp} ${d.param(params, q.after.id)}))) OR ${col} IS NULL)`);
+        where = and(
+          where,
+          `((${col} IS NOT NULL AND (${key} ${cmp} ${d.param(params, v)} OR (${key} = ${d.param(params, v)} AND ${pk} ${cmp} ${d.param(params, q.after.id)}))) OR ${col} IS NULL)`,
+        );
       }
     }
   } else {
@@ -114,7 +117,15 @@ export function listSql(t: TablePlan, table: string, q: ListQuery, d: SqlDialect
  * An update's statement, without RETURNING: the columns `changes` names (a field's absence column with it), a
  * compare-and-set on `expect`; undefined when it names none. The values go to `params`.
  */
-export function updateSql(t: TablePlan, table: string, id: unknown, changes: Row, expect: { column: string; value: unknown } | undefined, d: SqlDialect, params: unknown[]): string | undefined {
+export function updateSql(
+  t: TablePlan,
+  table: string,
+  id: unknown,
+  changes: Row,
+  expect: { column: string; value: unknown } | undefined,
+  d: SqlDialect,
+  params: unknown[],
+): string | undefined {
   let set = '';
   for (const c of t.columns) {
     if (c.primaryKey || !(Object.hasOwn(changes, c.name) || (c.absentOf !== undefined && Object.hasOwn(changes, c.absentOf)))) continue;

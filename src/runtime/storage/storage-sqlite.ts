@@ -5,7 +5,23 @@ import { getFastPaths } from '../../util/util-fast-paths.js';
 import { loadSqliteDriver } from './storage-sqlite-driver.js';
 import { getInstantKey, getInstantKeySqlite } from './storage-instant.js';
 import { byName, diffStoragePlans, withKeptColumns } from './storage-plan.js';
-import { credentialValues, CREDENTIAL_COLUMNS, toClaimedDelivery, toCredential, toDelivery, toEndpoint, toFanOutEndpoint, toOutboxEntry, webhookValues, WEBHOOK_COLUMNS, type ClaimRow, type CredentialRow, type DeliveryRow, type OutboxRow, type WebhookRow } from './storage-rows.js';
+import {
+  credentialValues,
+  CREDENTIAL_COLUMNS,
+  toClaimedDelivery,
+  toCredential,
+  toDelivery,
+  toEndpoint,
+  toFanOutEndpoint,
+  toOutboxEntry,
+  webhookValues,
+  WEBHOOK_COLUMNS,
+  type ClaimRow,
+  type CredentialRow,
+  type DeliveryRow,
+  type OutboxRow,
+  type WebhookRow,
+} from './storage-rows.js';
 import {
   CLAIM_JOIN,
   CREDENTIALS,
@@ -231,12 +247,25 @@ class SqliteTx implements StorageTx {
   }
 
   async appendEvent(e: StoredEvent): Promise<void> {
-    this.stmt(`INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) VALUES (?, ?, ?, ?, ?)`).run(e.id, e.type, e.timestamp, e.version ?? null, JSON.stringify(e.data));
+    this.stmt(`INSERT INTO ${OUTBOX} (id, type, timestamp, version, data) VALUES (?, ?, ?, ?, ?)`).run(
+      e.id,
+      e.type,
+      e.timestamp,
+      e.version ?? null,
+      JSON.stringify(e.data),
+    );
   }
 }
 
 /** Inserts the record unless one exists that has not expired; answers what the key holds now. */
-function claimRecordWith(stmt: (sql: string) => Database.Statement, namespace: string, key: string, value: string, expiresAt: string, now: string): { created: boolean; value: string } {
+function claimRecordWith(
+  stmt: (sql: string) => Database.Statement,
+  namespace: string,
+  key: string,
+  value: string,
+  expiresAt: string,
+  now: string,
+): { created: boolean; value: string } {
   const changed = stmt(
     `INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE ${RECORDS}.expires_at <= ?`,
   ).run(namespace, key, value, expiresAt, now).changes;
@@ -246,7 +275,9 @@ function claimRecordWith(stmt: (sql: string) => Database.Statement, namespace: s
 }
 
 function putRecordWith(stmt: (sql: string) => Database.Statement, namespace: string, key: string, value: string, expiresAt: string): void {
-  stmt(`INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`).run(namespace, key, value, expiresAt);
+  stmt(
+    `INSERT INTO ${RECORDS} (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+  ).run(namespace, key, value, expiresAt);
 }
 
 interface InsertPlan {
@@ -346,7 +377,10 @@ const SQLITE: SqlDialect = {
 };
 
 type RowDecode = (raw: unknown[]) => Row;
-const rowDecoders = new WeakMap<Database.Statement, { table: TablePlan; decoded?: RowDecode; stored?: RowDecode; plainDecoded?: RowDecode; plainStored?: RowDecode }>();
+const rowDecoders = new WeakMap<
+  Database.Statement,
+  { table: TablePlan; decoded?: RowDecode; stored?: RowDecode; plainDecoded?: RowDecode; plainStored?: RowDecode }
+>();
 
 /**
  * The decoder of a statement's rows into the runtime's Rows (booleans from 0/1, JSON parsed or, `stored`, kept as
@@ -558,7 +592,10 @@ export class SqliteStorage implements Storage {
               this.db.exec(`ALTER TABLE ${quoteIdent(t.name)} ADD COLUMN ${columnSql(t.columns.find((c) => c.name === step.column)!)}`);
             } else if (step.kind === 'rebuild_table') {
               const old = stored.tables.find((x) => x.name === t.name)!;
-              const shared = old.columns.filter((c) => t.columns.some((n) => n.name === c.name)).map((c) => quoteIdent(c.name)).join(', ');
+              const shared = old.columns
+                .filter((c) => t.columns.some((n) => n.name === c.name))
+                .map((c) => quoteIdent(c.name))
+                .join(', ');
               const tmp = `${t.name}__rebuild`;
               this.db.exec(createTableSql(t, tmp));
               try {
@@ -576,13 +613,17 @@ export class SqliteStorage implements Storage {
             failed.push({ table: '*', reason: `${broken.length} rows refer to objects that do not exist` });
             throw new Error('foreign key check failed');
           }
-          this.stmt(`INSERT INTO ${META} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(PLAN_KEY, JSON.stringify(plan));
+          this.stmt(`INSERT INTO ${META} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(
+            PLAN_KEY,
+            JSON.stringify(plan),
+          );
         })();
         // db copy (issue 28): the rows, in the same transaction; foreign keys are off in it, so checked once after.
         if (options.load) {
           await options.load(this.copyWriter());
           const broken = this.db.pragma('foreign_key_check') as { table: string }[];
-          if (broken.length > 0) throw new Error(`${broken.length} rows of ${[...new Set(broken.map((b) => b.table))].join(', ')} refer to rows that do not exist`);
+          if (broken.length > 0)
+            throw new Error(`${broken.length} rows of ${[...new Set(broken.map((b) => b.table))].join(', ')} refer to rows that do not exist`);
         }
         finish(true);
       } catch (err) {
@@ -812,7 +853,10 @@ export class SqliteStorage implements Storage {
 
   async readEvents(afterSeq: number, limit: number): Promise<OutboxEntry[]> {
     return this.readCommitted((stmt) => {
-      const rows = stmt(`SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(afterSeq, limit) as (Omit<OutboxEntry, 'data' | 'version'> & { data: string; version: string | null })[];
+      const rows = stmt(`SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(afterSeq, limit) as (Omit<
+        OutboxEntry,
+        'data' | 'version'
+      > & { data: string; version: string | null })[];
       return rows.map((r) => {
         const e: OutboxEntry = { seq: r.seq, id: r.id, type: r.type, timestamp: r.timestamp, data: JSON.parse(r.data) };
         if (r.version !== null) e.version = r.version;
@@ -892,7 +936,8 @@ export class SqliteStorage implements Storage {
     // it then looks up: ~25 µs a lookup on the read connection under creates).
     const free = this.queued === 0 && !this.db.inTransaction;
     const prepare = free ? this.prepareWrite : this.readDb ? this.prepareRead : undefined;
-    const row = prepare?.(`SELECT value FROM ${RECORDS} WHERE namespace = ? AND key = ? AND expires_at > ?`).get(namespace, key, now) as { value: string } | undefined;
+    const row = prepare?.(`SELECT value FROM ${RECORDS} WHERE namespace = ? AND key = ? AND expires_at > ?`).get(namespace, key, now) as
+      { value: string } | undefined;
     return row?.value;
   }
 
@@ -961,7 +1006,11 @@ export class SqliteStorage implements Storage {
   async readOutbox(afterSeq: number, limit: number, types?: readonly string[]): Promise<OutboxEntry[]> {
     return this.readCommitted((stmt) => {
       const filter = types && types.length > 0 ? ` AND type IN (${types.map(() => '?').join(', ')})` : '';
-      const rows = stmt(`SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > ?${filter} ORDER BY seq LIMIT ?`).all(afterSeq, ...(types && types.length > 0 ? types : []), limit) as OutboxRow[];
+      const rows = stmt(`SELECT seq, id, type, timestamp, version, data FROM ${OUTBOX} WHERE seq > ?${filter} ORDER BY seq LIMIT ?`).all(
+        afterSeq,
+        ...(types && types.length > 0 ? types : []),
+        limit,
+      ) as OutboxRow[];
       return rows.map(toOutboxEntry);
     });
   }
@@ -996,9 +1045,15 @@ export class SqliteStorage implements Storage {
   async setWebhookDisabled(id: string, disabled: { at: string; reason: string } | undefined): Promise<boolean> {
     return this.serial(async () =>
       this.db.transaction(() => {
-        const changed = this.stmt(`UPDATE ${WEBHOOKS} SET disabled_at = ?, disabled_reason = ? WHERE id = ?`).run(disabled?.at ?? null, disabled?.reason ?? null, id).changes > 0;
+        const changed =
+          this.stmt(`UPDATE ${WEBHOOKS} SET disabled_at = ?, disabled_reason = ? WHERE id = ?`).run(disabled?.at ?? null, disabled?.reason ?? null, id)
+            .changes > 0;
         if (changed && disabled) {
-          this.stmt(`UPDATE ${DELIVERIES} SET status = 'dead', last_error = ?, updated_at = ? WHERE endpoint = ? AND status = 'pending'`).run(`endpoint disabled: ${disabled.reason}`, disabled.at, id);
+          this.stmt(`UPDATE ${DELIVERIES} SET status = 'dead', last_error = ?, updated_at = ? WHERE endpoint = ? AND status = 'pending'`).run(
+            `endpoint disabled: ${disabled.reason}`,
+            disabled.at,
+            id,
+          );
         }
         return changed;
       })(),
@@ -1016,33 +1071,54 @@ export class SqliteStorage implements Storage {
 
   async fanOutEvents(now: number, limit: number, visible?: (access: WebhookAccess, type: string, data: unknown) => boolean): Promise<number> {
     return this.serial(async () => {
-      const endpoints = (this.stmt(`SELECT id, kinds, after_seq, subject, access FROM ${WEBHOOKS} WHERE disabled_at IS NULL`).all() as Pick<WebhookRow, 'id' | 'kinds' | 'after_seq' | 'subject' | 'access'>[]).map(toFanOutEndpoint);
+      const endpoints = (
+        this.stmt(`SELECT id, kinds, after_seq, subject, access FROM ${WEBHOOKS} WHERE disabled_at IS NULL`).all() as Pick<
+          WebhookRow,
+          'id' | 'kinds' | 'after_seq' | 'subject' | 'access'
+        >[]
+      ).map(toFanOutEndpoint);
       // No endpoint: nothing to queue, and nothing to write (an endpoint registered later starts after its afterSeq).
       if (endpoints.length === 0) return 0;
-      return this.relaxed(() => this.db.transaction(() => {
-        const stored = this.stmt(`SELECT value FROM ${META} WHERE key = ?`).get(FANOUT_KEY) as { value: string } | undefined;
-        const cursor = getFanOutCursor(stored?.value, endpoints);
-        const rows = this.stmt(`SELECT ${getFanOutColumns(endpoints, visible)} FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(cursor, limit) as { seq: number; id: string; type: string; data?: string }[];
-        if (rows.length === 0) return 0;
-        const at = new Date(now).toISOString();
-        const queue = this.stmt(`INSERT OR IGNORE INTO ${DELIVERIES} (seq, endpoint, event_id, event_type, status, attempts, next_at, updated_at) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)`);
-        const targets = getFanOutTargets(rows, endpoints, visible);
-        for (let i = 0; i < targets.seqs.length; i++) queue.run(targets.seqs[i], targets.endpoints[i], targets.eventIds[i], targets.types[i], now, at);
-        this.stmt(`INSERT INTO ${META} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(FANOUT_KEY, String(rows[rows.length - 1]!.seq));
-        return rows.length;
-      })());
+      return this.relaxed(() =>
+        this.db.transaction(() => {
+          const stored = this.stmt(`SELECT value FROM ${META} WHERE key = ?`).get(FANOUT_KEY) as { value: string } | undefined;
+          const cursor = getFanOutCursor(stored?.value, endpoints);
+          const rows = this.stmt(`SELECT ${getFanOutColumns(endpoints, visible)} FROM ${OUTBOX} WHERE seq > ? ORDER BY seq LIMIT ?`).all(cursor, limit) as {
+            seq: number;
+            id: string;
+            type: string;
+            data?: string;
+          }[];
+          if (rows.length === 0) return 0;
+          const at = new Date(now).toISOString();
+          const queue = this.stmt(
+            `INSERT OR IGNORE INTO ${DELIVERIES} (seq, endpoint, event_id, event_type, status, attempts, next_at, updated_at) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)`,
+          );
+          const targets = getFanOutTargets(rows, endpoints, visible);
+          for (let i = 0; i < targets.seqs.length; i++) queue.run(targets.seqs[i], targets.endpoints[i], targets.eventIds[i], targets.types[i], now, at);
+          this.stmt(`INSERT INTO ${META} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(
+            FANOUT_KEY,
+            String(rows[rows.length - 1]!.seq),
+          );
+          return rows.length;
+        })(),
+      );
     });
   }
 
   async claimDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
     return this.serial(async () =>
-      this.relaxed(() => this.db.transaction(() => {
-        const rows = this.stmt(`${CLAIM_JOIN}
-           WHERE d.status = 'pending' AND d.next_at <= ? AND w.disabled_at IS NULL ORDER BY d.next_at, d.seq LIMIT ?`).all(now, limit) as ClaimRow[];
-        const lease = this.stmt(`UPDATE ${DELIVERIES} SET next_at = ? WHERE seq = ? AND endpoint = ?`);
-        for (const r of rows) lease.run(now + leaseMs, r.seq, r.endpoint);
-        return rows.map((r): ClaimedDelivery => toClaimedDelivery(r, now + leaseMs));
-      })()),
+      this.relaxed(() =>
+        this.db.transaction(() => {
+          const rows = this.stmt(
+            `${CLAIM_JOIN}
+           WHERE d.status = 'pending' AND d.next_at <= ? AND w.disabled_at IS NULL ORDER BY d.next_at, d.seq LIMIT ?`,
+          ).all(now, limit) as ClaimRow[];
+          const lease = this.stmt(`UPDATE ${DELIVERIES} SET next_at = ? WHERE seq = ? AND endpoint = ?`);
+          for (const r of rows) lease.run(now + leaseMs, r.seq, r.endpoint);
+          return rows.map((r): ClaimedDelivery => toClaimedDelivery(r, now + leaseMs));
+        })(),
+      ),
     );
   }
 
@@ -1058,7 +1134,8 @@ export class SqliteStorage implements Storage {
           const update = this.stmt(
             `UPDATE ${DELIVERIES} SET status = ?, attempts = ?, next_at = ?, last_status = ?, last_error = ?, updated_at = ?, delivered_at = CASE WHEN ? = 'delivered' THEN ? ELSE delivered_at END WHERE seq = ? AND endpoint = ? AND status = 'pending'`,
           );
-          for (const { seq, endpointId, outcome: o } of list) update.run(o.status, o.attempts, o.nextAttemptAt, o.lastStatus ?? null, o.lastError ?? null, o.at, o.status, o.at, seq, endpointId);
+          for (const { seq, endpointId, outcome: o } of list)
+            update.run(o.status, o.attempts, o.nextAttemptAt, o.lastStatus ?? null, o.lastError ?? null, o.at, o.status, o.at, seq, endpointId);
         })(),
       ),
     );
@@ -1066,7 +1143,9 @@ export class SqliteStorage implements Storage {
 
   async nextDeliveryAt(): Promise<number | undefined> {
     return this.serial(async () => {
-      const row = this.stmt(`SELECT MIN(d.next_at) AS next FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w.id = d.endpoint WHERE d.status = 'pending' AND w.disabled_at IS NULL`).get() as { next: number | null };
+      const row = this.stmt(
+        `SELECT MIN(d.next_at) AS next FROM ${DELIVERIES} d JOIN ${WEBHOOKS} w ON w.id = d.endpoint WHERE d.status = 'pending' AND w.disabled_at IS NULL`,
+      ).get() as { next: number | null };
       return row.next ?? undefined;
     });
   }
@@ -1075,7 +1154,9 @@ export class SqliteStorage implements Storage {
     return this.serial(async () => {
       const params: unknown[] = [];
       const where = deliveryWhere(f, SQLITE, params);
-      return (this.stmt(`SELECT * FROM ${DELIVERIES}${where} ORDER BY seq DESC, endpoint LIMIT ?`).all(...params, f.limit ?? 100) as DeliveryRow[]).map(toDelivery);
+      return (this.stmt(`SELECT * FROM ${DELIVERIES}${where} ORDER BY seq DESC, endpoint LIMIT ?`).all(...params, f.limit ?? 100) as DeliveryRow[]).map(
+        toDelivery,
+      );
     });
   }
 
@@ -1083,7 +1164,9 @@ export class SqliteStorage implements Storage {
     return this.serial(async () => {
       const params: unknown[] = [now, at];
       const where = deliveryWhere({ ...f, status: 'dead' }, SQLITE, params);
-      return this.stmt(`UPDATE ${DELIVERIES} SET status = 'pending', attempts = 0, next_at = ?, last_error = NULL, last_status = NULL, updated_at = ?${where}`).run(...params).changes;
+      return this.stmt(
+        `UPDATE ${DELIVERIES} SET status = 'pending', attempts = 0, next_at = ?, last_error = NULL, last_status = NULL, updated_at = ?${where}`,
+      ).run(...params).changes;
     });
   }
 
@@ -1112,16 +1195,30 @@ const SQLITE_COPY_TYPES: Record<string, ColumnPlan['type']> = { TEXT: 'text', IN
 function getSqliteCopyTables(db: Database.Database): CopyTable[] {
   const row = db.prepare(`SELECT value FROM ${META} WHERE key = ?`).get(PLAN_KEY) as { value: string } | undefined;
   const planned = byName((row ? (JSON.parse(row.value) as StoragePlan) : { tables: [] }).tables);
-  const names = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name`).pluck().all() as string[];
+  const names = db
+    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name`)
+    .pluck()
+    .all() as string[];
   return names.map((name) => {
     const plan = planned.get(name);
     const columns = db.prepare(`PRAGMA table_info(${quoteIdent(name)})`).all() as { name: string; type: string }[];
-    return { name, columns: columns.map((c) => ({ name: c.name, type: plan?.columns.find((x) => x.name === c.name)?.type ?? SQLITE_COPY_TYPES[c.type.toUpperCase()] ?? 'text' })) };
+    return {
+      name,
+      columns: columns.map((c) => ({
+        name: c.name,
+        type: plan?.columns.find((x) => x.name === c.name)?.type ?? SQLITE_COPY_TYPES[c.type.toUpperCase()] ?? 'text',
+      })),
+    };
   });
 }
 
 function countSqliteRows(db: Database.Database, table: string): number {
-  return Number(db.prepare(`SELECT count(*) FROM ${quoteIdent(table)}`).pluck().get());
+  return Number(
+    db
+      .prepare(`SELECT count(*) FROM ${quoteIdent(table)}`)
+      .pluck()
+      .get(),
+  );
 }
 
 /** Rows in rowid order (an outbox's rowid is its position), a batch a statement resuming after the last rowid. */

@@ -81,9 +81,7 @@ export interface MigrationRefusal {
   reason: string;
 }
 
-export type MigrationResult =
-  | { ok: true; steps: readonly MigrationStep[] }
-  | { ok: false; refusals: readonly MigrationRefusal[] };
+export type MigrationResult = { ok: true; steps: readonly MigrationStep[] } | { ok: false; refusals: readonly MigrationRefusal[] };
 
 /**
  * Raw statements inside a migration's transaction (and, on PostgreSQL, under its advisory lock), for the steps
