@@ -8,6 +8,7 @@ import type { Condition } from '../spec/spec-types.js';
 import { objectArbitrary } from './tester-arbitraries.js';
 import { getEdgeCases } from './tester-input-edges.js';
 import { checkUnionVariants } from './tester-checks-unions.js';
+import { checkUnique } from './tester-checks-unique.js';
 import { isThrifty, pickThrifty } from './tester-pacing.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import { describe, type CheckScope, type TestContext } from './tester-context.js';
@@ -370,6 +371,7 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
 export async function checkInputs(ctx: TestContext, route: OperationRoute): Promise<void> {
   await checkInputSpace(ctx, route);
   await checkUnionVariants(ctx, route);
+  await checkUnique(ctx, route);
   if (ctx.idParams(route).length > 0 && route.resource) await checkIdentifiers(ctx, route);
   if (route.operation.action === 'list' && route.resource) await checkListEdges(ctx, route);
 }

@@ -43,6 +43,7 @@ export const CHECK_NAMES = [
   'endpoints.media-type',
   'endpoints.location',
   'endpoints.response-headers',
+  'endpoints.unique',
   'endpoints.no-server-error',
   'authentication.no-credential',
   'authentication.bad-credential',
