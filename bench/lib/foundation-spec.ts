@@ -1,6 +1,7 @@
 // A large, realistic spec for bench/foundation-bench.ts: N resources with constrained fields, a state machine on
 // every fourth, five operations per resource, authentication, events, errors covering every condition, limits
 // and versioning. The output is YAML text, as a person would write it (block style, one key per line).
+import { FALLBACK_STATUS } from '../../src/model/model-defaults.js';
 import { CONDITIONS } from '../../src/spec/spec-types.js';
 
 export interface GeneratedSpecSize {
@@ -132,32 +133,7 @@ export function generateLargeSpec({ resources, operationsPerResource }: Generate
     illegal_transition: 'invalid_transition',
     unique_conflict: 'conflict',
   };
-  const status: Record<string, number> = {
-    validation: 422,
-    malformed_request: 400,
-    unsupported_media_type: 415,
-    missing_resource: 404,
-    route_not_found: 404,
-    method_not_allowed: 405,
-    illegal_transition: 409,
-    missing_credential: 401,
-    invalid_credential: 401,
-    expired_credential: 401,
-    missing_scope: 403,
-    not_owner: 403,
-    rate_limited: 429,
-    body_too_large: 413,
-    headers_too_large: 431,
-    timeout: 503,
-    unique_conflict: 409,
-    in_use: 409,
-    reference_not_found: 422,
-    unsupported_version: 400,
-    idempotency_conflict: 422,
-    idempotency_in_progress: 409,
-    internal: 500,
-  };
-  for (const c of CONDITIONS) w(`    ${named[c] ?? c}: { status: ${status[c] ?? 400}, title: "${c.replace(/_/g, ' ')}", when: [${c}] }`);
+  for (const c of CONDITIONS) w(`    ${named[c] ?? c}: { status: ${FALLBACK_STATUS[c]}, title: "${c.replace(/_/g, ' ')}", when: [${c}] }`);
 
   w('limits:');
   w('  rate:');
