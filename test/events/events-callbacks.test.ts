@@ -110,6 +110,47 @@ describe('callbacks', () => {
     expect(await s.storage.listWebhookEndpoints()).toHaveLength(1);
   });
 
+  // A subscription is about one object: deleting the object removes it (and its queue) in the delete's transaction,
+  // rather than leaving an endpoint row that will never again receive anything.
+  it.each([
+    ['uuid', (t: string) => t],
+    [
+      'integer',
+      (t: string) =>
+        t.replaceAll('id: { type: uuid, readOnly: true }', 'id: { type: integer, readOnly: true }').replace('id: { type: uuid }', 'id: { type: integer }'),
+    ],
+  ])('deleting an object removes the callback subscriptions about it, in the same transaction (%s identifier)', async (_kind, edit) => {
+    const c = compileSpecText(edit(callbackSpecText()), 'events-callbacks-delete.yaml');
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const s = await startEventService({
+      model: c.model!,
+      webhooks: { allowTargets: ['127.0.0.0/8'], jitter: 0, pollIntervalMs: 200, callbackSecret: generateWebhookSecret() },
+    });
+    cleanup.push(() => s.close());
+    const make = async (title: string, url?: string) =>
+      (await s.call('POST', '/tickets', { title, ...(url ? { callback_url: url } : {}) })).body as { id: string | number };
+    const a = await make('a', 'http://127.0.0.1:9/a');
+    const a2 = await make('a again', 'http://127.0.0.1:9/a2');
+    const b = await make('b', 'http://127.0.0.1:9/b');
+    const plain = await make('plain');
+    expect(await s.storage.listWebhookEndpoints()).toHaveLength(3);
+    // An endpoint registered through the API is not a subscription about an object: a delete leaves it.
+    const registered = await s.call('POST', '/webhooks', { url: 'http://127.0.0.1:9/all', kinds: ['ticket.deleted'] }, { 'x-api-key': s.adminKey });
+    expect(registered.status).toBe(201);
+    expect((await s.call('DELETE', `/tickets/${String(plain.id)}`)).status).toBe(204);
+    expect(await s.storage.listWebhookEndpoints()).toHaveLength(4);
+    expect((await s.call('DELETE', `/tickets/${String(a.id)}`)).status).toBe(204);
+    expect((await s.storage.listWebhookEndpoints()).map((e) => e.url).sort()).toEqual([
+      'http://127.0.0.1:9/a2',
+      'http://127.0.0.1:9/all',
+      'http://127.0.0.1:9/b',
+    ]);
+    expect((await s.call('DELETE', `/tickets/${String(a2.id)}`)).status).toBe(204);
+    expect((await s.call('DELETE', `/tickets/${String(a2.id)}`)).status).toBe(404);
+    expect((await s.storage.listWebhookEndpoints()).map((e) => e.url).sort()).toEqual(['http://127.0.0.1:9/all', 'http://127.0.0.1:9/b']);
+    expect((await s.call('GET', `/tickets/${String(b.id)}`)).status).toBe(200);
+  });
+
   it('a spec with callbacks does not start without a callback secret, or with one that is not whsec_', async () => {
     await expect(startEventService({ model: callbackModel() })).rejects.toThrow(/no secret signs them/);
     await expect(startEventService({ model: callbackModel(), webhooks: { callbackSecret: 'hunter2' } })).rejects.toThrow(/whsec_/);

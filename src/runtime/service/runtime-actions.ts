@@ -180,7 +180,10 @@ export interface EventEmitter {
   ): Promise<void>;
 }
 
-/** Writes each event the spec attaches to a change into the outbox, in the change's own transaction. */
+/**
+ * Writes each event the spec attaches to a change into the outbox, in the change's own transaction; a delete also
+ * removes the callback subscriptions about its object there (events-callbacks.ts).
+ */
 export function createEventEmitter(model: ServiceModel, now: () => Date, compile?: ValidatorFactory): EventEmitter {
   const version = model.versioning?.current;
   const checkPayload = createPayloadCheck(model, compile); // events (issue 5): payloads match their declared shape
@@ -193,8 +196,15 @@ export function createEventEmitter(model: ServiceModel, now: () => Date, compile
       byTrigger.set(key, list);
     }
   }
+  // Resources a create with callbacks makes: deleting one of their objects removes its callback subscriptions.
+  const subscribed = new Set(
+    (model.endpoints?.operations ?? []).flatMap((o) => (o.action === 'create' && o.callbacks?.length && o.resource !== undefined ? [o.resource] : [])),
+  );
   return {
     async emit(tx, resource, trigger, data, previous) {
+      if (trigger.action === 'delete' && subscribed.has(resource.name) && resource.identifier !== undefined) {
+        await tx.deleteObjectSubscriptions(resource.name, data[resource.identifier]);
+      }
       for (const k of byTrigger.get(`${resource.name}|${trigger.action}|${trigger.action === 'transition' ? trigger.transition : ''}`) ?? []) {
         let payload: Record<string, unknown> = data;
         let before = previous;

@@ -361,6 +361,19 @@ class PgTx implements StorageTx {
     this.events.push(e);
   }
 
+  async deleteObjectSubscriptions(resource: string, id: unknown): Promise<number> {
+    // access is JSON text; the identifier compared as text (->>), which is exact for a uuid string and an integer alike.
+    const gone = await this.s.query(
+      this.db,
+      `DELETE FROM ${WEBHOOKS} WHERE access IS NOT NULL AND (access::jsonb -> 'object' ->> 'resource') = $1 AND (access::jsonb -> 'object' ->> 'id') = $2 RETURNING id`,
+      [resource, String(id)],
+    );
+    // Their queues go by ON DELETE CASCADE (the deliveries' foreign key).
+    const n = gone.rowCount ?? 0;
+    if (n > 0) await this.s.endpointsChanged(this.db);
+    return n;
+  }
+
   async claimRecord(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }> {
     // As PostgresStorage.claimRecord, in this transaction: a concurrent claim of the key waits for this one's end.
     for (;;) {
@@ -596,7 +609,7 @@ END $$`,
   }
 
   /** Rings the other instances after an endpoint change (in the changing transaction), and forgets here. */
-  private async endpointsChanged(db: pg.PoolClient): Promise<void> {
+  async endpointsChanged(db: Queryable): Promise<void> {
     await this.query(db, 'SELECT pg_notify($1, $2)', [this.channel, 'webhooks']);
     this.clearEndpoints();
   }

@@ -255,7 +255,18 @@ class SqliteTx implements StorageTx {
       JSON.stringify(e.data),
     );
   }
+  async deleteObjectSubscriptions(resource: string, id: unknown): Promise<number> {
+    const ids = (this.stmt(`SELECT id FROM ${WEBHOOKS} WHERE ${OBJECT_SUBSCRIPTION_SQLITE}`).all(resource, id) as { id: string }[]).map((r) => r.id);
+    for (const endpoint of ids) {
+      this.stmt(`DELETE FROM ${DELIVERIES} WHERE endpoint = ?`).run(endpoint);
+      this.stmt(`DELETE FROM ${WEBHOOKS} WHERE id = ?`).run(endpoint);
+    }
+    return ids.length;
+  }
 }
+
+/** A callback subscription's endpoint row about one object (resource name, identifier as the JSON holds it). */
+const OBJECT_SUBSCRIPTION_SQLITE = `access IS NOT NULL AND json_extract(access, '$.object.resource') = ? AND json_extract(access, '$.object.id') = ?`;
 
 /** Inserts the record unless one exists that has not expired; answers what the key holds now. */
 function claimRecordWith(

@@ -249,6 +249,11 @@ export interface StorageTx {
   claimRecord?(namespace: string, key: string, value: string, expiresAt: string, now: string): Promise<{ created: boolean; value: string }>;
   /** Optional: replaces the value of a record this transaction claimed (PostgreSQL: a key claimed first, answered last). */
   putRecord?(namespace: string, key: string, value: string, expiresAt: string): Promise<void>;
+  /**
+   * Removes, with their queues, the callback subscriptions about one object (webhook endpoints whose
+   * `access.object` names it), in this transaction: the object's delete takes them with it. Returns how many.
+   */
+  deleteObjectSubscriptions(resource: string, id: unknown): Promise<number>;
 }
 
 /** The reads of `StorageTx`, answered synchronously. */
