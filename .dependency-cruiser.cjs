@@ -55,6 +55,13 @@ module.exports = {
       to: { path: '^src/model/model-builder[.]ts$' },
     },
     {
+      name: 'check-record-only-in-program',
+      comment: 'Only program.ts records a check: a CheckedModel (what the runtime requires) comes from the front end alone.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/program[.]ts$', '^src/model/model-checked[.]ts$'] },
+      to: { path: '^src/model/model-check-record[.]ts$' },
+    },
+    {
       name: 'command-line-only-in-cli',
       comment: 'Command-line and environment handling lives in src/cli/; nothing else imports it.',
       severity: 'error',

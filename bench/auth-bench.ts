@@ -204,7 +204,7 @@ async function main(): Promise<void> {
 
   const compiled = compileSpecText(SPEC, 'auth-bench.yaml');
   if (!compiled.model) throw new Error(compiled.diagnostics.map((d) => d.message).join('; '));
-  const model = compiled.model;
+  const model = compiled.checked!;
 
   // One key per asymmetric algorithm (kid bench-<alg>), the HMAC secret, and one token each.
   const algorithms = ALGORITHMS.filter((a) => !only || only.includes(a.alg));

@@ -77,7 +77,7 @@ limits: { body_size: 16KiB }
 // ---- the server process -------------------------------------------------------------------------------------------
 
 async function serve(variant: string, dbPath: string): Promise<void> {
-  const model = compileSpecText(SPEC(variant === 'outbox')).model!;
+  const model = compileSpecText(SPEC(variant === 'outbox')).checked!;
   const app = await createService(model, { storage: createSqliteStorage({ path: dbPath }), allowGaps: true, webhooks: { allowTargets: ['127.0.0.0/8'] } });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   console.log(JSON.stringify({ url }));

@@ -28,7 +28,7 @@ async function startupTime(): Promise<{ compileMs: number; startMs: number }> {
   const times: { compileMs: number; startMs: number }[] = [];
   for (let i = 0; i < 5; i++) {
     const t0 = performance.now();
-    const model = compileSpecText(text).model!;
+    const model = compileSpecText(text).checked!;
     const t1 = performance.now();
     const app = await createService(model, {
       storage: createSqliteStorage({ path: join(dir, `s${i}.db`) }),

@@ -1,7 +1,8 @@
 import { checkModel } from './check/check-rules.js';
 import { hasErrors, type Diagnostic } from './diagnostics/diagnostics-catalogue.js';
 import { buildModel } from './model/model-builder.js';
-import type { ServiceModel } from './model/model-types.js';
+import { recordCheck } from './model/model-check-record.js';
+import type { CheckedModel, ServiceModel } from './model/model-types.js';
 import { loadSpecBytes, loadSpecFile, loadSpecText, locate, type LoadedSpec, type LoadOptions, type SourceMap } from './spec/spec-loader.js';
 import type { SpecDocument } from './spec/spec-types.js';
 import { validateSpec } from './spec/spec-validate.js';
@@ -11,6 +12,8 @@ export interface CompiledSpec {
   file: string;
   /** Present when the document is structurally valid (semantic errors may remain: see `diagnostics`). */
   model?: ServiceModel;
+  /** The same model when the checker found no errors: the only way to a `CheckedModel`, which the runtime requires. */
+  checked?: CheckedModel;
   document?: SpecDocument;
   sourceMap: SourceMap;
   diagnostics: readonly Diagnostic[];
@@ -35,7 +38,8 @@ export function compileLoaded(loaded: LoadedSpec): CompiledSpec {
   const document = loaded.document as SpecDocument;
   const model = buildModel(document, loaded.file);
   const diagnostics = place([...structural, ...checkModel(model, document)], loaded);
-  return result({ model, document, diagnostics });
+  const checked = recordCheck(model, diagnostics);
+  return result({ model, ...(checked ? { checked } : {}), document, diagnostics });
 }
 
 /** `options.fastPaths: false` reads the spec by the plain path (LoadOptions). */

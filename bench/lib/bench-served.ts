@@ -51,7 +51,7 @@ export async function startServed(
   synchronous: 'full' | 'normal',
   open: boolean,
 ): Promise<{ url: string; key: string; customerId: string; app: FastifyInstance }> {
-  const model = compileSpecText(ordersSpec(rate, open), ORDERS).model!;
+  const model = compileSpecText(ordersSpec(rate, open), ORDERS).checked!;
   const storage = dbPath.startsWith('postgres') ? createPostgresStorage({ url: dbPath }) : createSqliteStorage({ path: dbPath, synchronous });
   const authenticator = await createAuthenticator(model, storage, { allowGaps: true });
   const rateLimitStore = rate === 'redis' ? createRedisStore({ url: 'redis://127.0.0.1:6379', prefix: `servicespec:bench:${process.pid}:` }) : undefined;

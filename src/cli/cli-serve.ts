@@ -240,7 +240,7 @@ async function buildApp(file: string, options: ServeOptions): Promise<{ app: Fas
   ]);
   const compiled = readSpec(file);
   printDiagnostics(compiled.diagnostics, { quiet: true });
-  if (!compiled.model || compiled.diagnostics.some((d) => d.severity === 'error')) {
+  if (!compiled.model || !compiled.checked) {
     io.err(`servicespec serve: ${file} has errors; fix them first (servicespec check ${file})\n`);
     return EXIT.errors;
   }
@@ -322,7 +322,7 @@ async function buildApp(file: string, options: ServeOptions): Promise<{ app: Fas
   if (compiled.model.authentication) {
     try {
       const authenticator = await createAuthenticator(
-        compiled.model,
+        compiled.checked,
         storage,
         getAuthOptionsFromCli(
           { jwtSecretEnv: options.jwtSecretEnv, jwks: options.jwks, jwksUrl: options.jwksUrl, oidcIssuer: options.oidcIssuer, allowGaps: options.allowGaps },
@@ -356,7 +356,7 @@ async function buildApp(file: string, options: ServeOptions): Promise<{ app: Fas
   }
   let app: FastifyInstance;
   try {
-    app = await createService(compiled.model, service);
+    app = await createService(compiled.checked, service);
   } catch (err) {
     await storage.close();
     await service.rateLimitStore?.close();

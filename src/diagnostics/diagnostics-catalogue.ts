@@ -243,6 +243,14 @@ export const DIAGNOSTICS = {
   'duplicate-rate-limit': { severity: 'warning', message: 'rate limits {first} and {second} declare the same partition and window' },
   // command line / runtime start
   'output-unwritable': { severity: 'error', message: 'cannot write {path}: {reason}' },
+  'model-has-errors': {
+    severity: 'error',
+    message: '{entry} was given the model of {file}, which has {count} error(s) ({codes}); fix them first (servicespec check {file})',
+  },
+  'model-unchecked': {
+    severity: 'error',
+    message: '{entry} was given a model that was not checked: pass what compileSpecFile, compileSpecText or compileSpecBytes returns (or its `checked` model)',
+  },
   'weak-rsa-key': { severity: 'error', message: '{source}: key {key} is a {bits}-bit RSA key; RSA keys need at least {minimum} bits' },
   'git-show-failed': { severity: 'error', message: 'cannot read {input} from git: {reason}' },
   'unknown-version': { severity: 'error', message: '{file} does not serve version {version}; it serves {served}' },

@@ -375,3 +375,11 @@ export interface ServiceModel {
   limits?: LimitsModel;
   versioning?: VersioningModel;
 }
+
+declare const CHECKED: unique symbol;
+
+/**
+ * A model the front end (src/program.ts) checked and found without errors (`CompiledSpec.checked`); the runtime's
+ * entry points take only this. Made only by model-check-record.ts, for program.ts.
+ */
+export type CheckedModel = ServiceModel & { readonly [CHECKED]: true };

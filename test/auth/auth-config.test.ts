@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getGapReport } from '../../src/check/check-gaps.js';
-import type { ServiceModel } from '../../src/model/model-types.js';
+import type { CheckedModel, ServiceModel } from '../../src/model/model-types.js';
 import { compileSpecText } from '../../src/program.js';
 import { AuthConfigError, createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import { createClient } from '../../src/runtime/auth/auth-credentials.js';
@@ -31,13 +31,27 @@ function model(
   return c.model;
 }
 
+function checkedModel(authentication: string): CheckedModel {
+  const c = compileSpecText(
+    `servicespec: 1\npurpose: { name: T }\nendpoints:\n  operations:\n    op: { method: GET, path: /x, action: custom, handler: h, response: { fields: { ok: { type: boolean } } } }\nauthentication:\n${authentication}`,
+    'test.yaml',
+  );
+  if (!c.checked) throw new Error(c.diagnostics.map((d) => d.message).join('; '));
+  return c.checked;
+}
+
+/** The problems createAuthenticator names (a model with check errors passed as a JavaScript caller could). */
 async function problems(m: ServiceModel, options: Parameters<typeof createAuthenticator>[2] = {}): Promise<string[]> {
+  return (await refusal(m, options)).problems;
+}
+
+async function refusal(m: ServiceModel, options: Parameters<typeof createAuthenticator>[2] = {}): Promise<{ problems: string[]; codes: string[] }> {
   const storage = createSqliteStorage({ path: ':memory:' });
   try {
-    await createAuthenticator(m, storage, options);
-    return [];
+    await createAuthenticator(m as CheckedModel, storage, options);
+    return { problems: [], codes: [] };
   } catch (err) {
-    if (err instanceof AuthConfigError) return [...err.problems];
+    if (err instanceof AuthConfigError) return { problems: [...err.problems], codes: [...err.codes] };
     throw err;
   } finally {
     await storage.close();
@@ -75,7 +89,7 @@ describe('key material', () => {
   it('a bearer scheme with no key to verify with is served with a warning (every token refused), not refused', async () => {
     const storage = createSqliteStorage({ path: ':memory:' });
     const a = await createAuthenticator(
-      model('  schemes:\n    b: { type: bearer, token: jwt, algorithms: [RS256], lifetime: 1h, issuer: i, audience: a }\n'),
+      checkedModel('  schemes:\n    b: { type: bearer, token: jwt, algorithms: [RS256], lifetime: 1h, issuer: i, audience: a }\n'),
       storage,
     );
     expect(a.warnings.join()).toMatch(/scheme b has no key to verify RS256 with.*--jwks FILE/);
@@ -92,18 +106,22 @@ describe('the spec', () => {
     expect(p.join('\n')).toMatch(/unsupported algorithm XS999/);
   });
 
-  it('refuses an api_key scheme that does not say where the key travels', async () => {
-    expect((await problems(model('  schemes:\n    k: { type: api_key, in: header }\n'))).join()).toMatch(
-      /scheme k: the header that carries the key is not shown/,
-    );
+  // The checker's rules are not restated: a model with check errors is refused by code, naming the checker's codes.
+  it('refuses an api_key scheme that does not say where the key travels (scheme-incomplete, found by check)', async () => {
+    const r = await refusal(model('  schemes:\n    k: { type: api_key, in: header }\n'));
+    expect(r.codes).toEqual(['model-has-errors']);
+    expect(r.problems.join()).toMatch(/scheme-incomplete/);
   });
 
-  it('refuses an operation that names an undeclared scheme', async () => {
+  it('refuses an operation that names an undeclared scheme (unknown-scheme, found by check)', async () => {
     const m = model(
       '  schemes:\n    k: { type: api_key, in: header, name: X-Key }\n',
       '    op: { method: GET, path: /x, action: custom, handler: h, auth: { schemes: [nope] }, response: { fields: { ok: { type: boolean } } } }\n',
     );
-    expect((await problems(m)).join()).toMatch(/operation op names scheme nope/);
+    const r = await refusal(m);
+    expect(r.codes).toEqual(['model-has-errors']);
+    expect(r.problems.join()).toMatch(/unknown-scheme/);
+    expect((await refusal({ ...m })).codes).toEqual(['model-unchecked']);
   });
 
   it('an HMAC-only token endpoint without an operator secret cannot sign', async () => {
@@ -122,7 +140,7 @@ describe('the spec', () => {
       'token lifetimes (scheme o): not shown (with --allow-gaps the runtime would issue tokens valid for 3600 s)',
     ]);
     const storage = createSqliteStorage({ path: ':memory:' });
-    const a = await createAuthenticator(m, storage, { allowGaps: true });
+    const a = await createAuthenticator(m as CheckedModel, storage, { allowGaps: true });
     expect(a.gaps.map((g) => g.item)).toEqual(['token algorithms (scheme o): not shown', 'token lifetimes (scheme o): not shown']);
     expect(a.tokenIssuer('o')).toMatchObject({ algorithm: 'ES256', lifetimeSeconds: 3600 });
     // The bearer scheme's key set includes the service's own key, so the two verify alike.

@@ -219,7 +219,7 @@ limits:
   failed_auth: { attempts: ${ATTEMPTS}, per: 1m }
 `;
   it('is bounded per client address: past the bound its requests are refused without being checked', async () => {
-    const model = compileSpecText(SPEC, 'custom.yaml').model!;
+    const model = compileSpecText(SPEC, 'custom.yaml').checked!;
     let checked = 0;
     const authenticator: Authenticator = {
       authenticate(request) {

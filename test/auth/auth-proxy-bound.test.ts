@@ -12,7 +12,7 @@ import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.j
 import { createBasicUser, createClient } from '../../src/runtime/auth/auth-credentials.js';
 import { createService, ServiceStartError } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
-import type { ServiceModel } from '../../src/model/model-types.js';
+import type { CheckedModel } from '../../src/model/model-types.js';
 import { basic, HANDLERS, loadModel } from './helpers.js';
 
 const GUARDED = new URL('./fixtures/guarded.yaml', import.meta.url).pathname;
@@ -56,7 +56,7 @@ function expectRateLimited(a: Answer): void {
 interface Server {
   url: string;
   app: FastifyInstance;
-  model: ServiceModel;
+  model: CheckedModel;
   client: { id: string; secret: string };
   close(): Promise<void>;
 }

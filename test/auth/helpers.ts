@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
-import type { ServiceModel } from '../../src/model/model-types.js';
+import type { CheckedModel } from '../../src/model/model-types.js';
 import { compileSpecFile } from '../../src/program.js';
 import { createAuthenticator, type AuthOptions, type ServiceAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import type { CustomHandler } from '../../src/runtime/runtime-context.js';
@@ -20,11 +20,11 @@ export const NOTES = fileURLToPath(new URL('./fixtures/notes.yaml', import.meta.
 export const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
 export const HS_SECRET = 'test-only hmac secret, 32 bytes or more: 0123456789';
 
-export function loadModel(path: string): ServiceModel {
+export function loadModel(path: string): CheckedModel {
   const c = compileSpecFile(path);
   const errors = c.diagnostics.filter((d) => d.severity === 'error');
   if (!c.model || errors.length > 0) throw new Error(`${path}: ${errors.map((d) => `${d.code} ${d.message}`).join('; ')}`);
-  return c.model;
+  return c.checked!;
 }
 
 export interface Clock {
@@ -79,7 +79,7 @@ export interface AuthServer {
   url: string;
   app: FastifyInstance;
   storage: SqliteStorage;
-  model: ServiceModel;
+  model: CheckedModel;
   authenticator: ServiceAuthenticator;
   clock: Clock;
   dbPath: string;

@@ -10,7 +10,7 @@ import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.j
 import type { CustomHandler } from '../../src/runtime/runtime-context.js';
 import { createService, type ServiceOptions } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage, type SqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
-import type { ServiceModel } from '../../src/model/model-types.js';
+import type { CheckedModel, ServiceModel } from '../../src/model/model-types.js';
 import { callJson, type JsonAnswer } from '../support/http.js';
 import { loadModel, makeRsaKey, writeJwks } from '../auth/helpers.js';
 
@@ -35,8 +35,10 @@ export async function startModel(model: ServiceModel, options: Partial<ServiceOp
   const dir = mkdtempSync(join(tmpdir(), 'servicespec-console-'));
   const storage = createSqliteStorage({ path: join(dir, 'service.db'), synchronous: 'normal' });
   const jwks = writeJwks([await makeRsaKey('idp-1')]);
-  const authenticator = model.authentication ? await createAuthenticator(model, storage, { allowGaps: true, jwt: { jwksFile: jwks.path } }) : undefined;
-  const app = await createService(model, { storage, allowGaps: true, docs: true, ...(authenticator ? { authenticator } : {}), ...options });
+  const authenticator = model.authentication
+    ? await createAuthenticator(model as CheckedModel, storage, { allowGaps: true, jwt: { jwksFile: jwks.path } })
+    : undefined;
+  const app = await createService(model as CheckedModel, { storage, allowGaps: true, docs: true, ...(authenticator ? { authenticator } : {}), ...options });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url,

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import { generateWebhookSecret } from '../../src/runtime/events/events-signing.js';
 import { callbackSpecText } from '../support/callbacks.js';
-import { sleep, startEventService, startReceiver, until, type Received } from './helpers.js';
+import { startEventService, startReceiver, until, untilDeliveriesSettled, type Received } from './helpers.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -57,7 +57,7 @@ describe('callbacks', () => {
     await s.call('POST', `/tickets/${a.id}/finish`);
     await until(() => r.received.length >= 3, 5000, 'a 500, its retry, and the finished event');
     await until(() => other.received.length >= 1, 5000, "the other ticket's started event");
-    await sleep(400);
+    await untilDeliveriesSettled(s.storage, 3);
     const hook = new Webhook(secret);
     const bodies = r.received.map((x) => hook.verify(x.body, headersOf(x)) as { type: string; data: { object: { id: string } } });
     // Only A's events, and only the kinds named: started (refused with 500, then again with the same id), finished

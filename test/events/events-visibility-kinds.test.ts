@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServiceModel } from '../../src/model/model-types.js';
+import type { CheckedModel } from '../../src/model/model-types.js';
 import { createApiKey } from '../../src/runtime/auth/auth-credentials.js';
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import { addWebhookEndpoint } from '../../src/runtime/events/events-webhooks.js';
@@ -24,7 +24,7 @@ const SPEC = new URL('./fixtures/events-owned.yaml', import.meta.url).pathname;
 interface Running {
   url: string;
   storage: Storage;
-  model: ServiceModel;
+  model: CheckedModel;
   keys: Record<'alice' | 'bob' | 'admin', Record<string, string>>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies of many shapes
   call(method: string, path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;

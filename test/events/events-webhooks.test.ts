@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Lookup } from '../../src/runtime/events/events-targets.js';
 import { replayWebhookDeliveries } from '../../src/runtime/events/events-webhooks.js';
-import { sleep, startEventService, startReceiver, until, type EventService, type Receiver } from './helpers.js';
+import { sleep, startEventService, startReceiver, until, untilDeliveriesSettled, type EventService, type Receiver } from './helpers.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -129,7 +129,8 @@ describe('webhook delivery', () => {
     await s.call('PATCH', `/tickets/${t.id}`, { points: 5 });
     await s.call('POST', `/tickets/${t.id}/start`);
     await until(() => r.received.length >= 2, 5000, 'two deliveries');
-    await sleep(300);
+    await untilDeliveriesSettled(s.storage, 2);
+    expect(await s.storage.listDeliveries({})).toHaveLength(2);
     expect(r.received).toHaveLength(2);
     const [first, second] = r.received.map((rec) => verify(created.secret, rec));
     expect(first).toMatchObject({ type: 'ticket.created', data: { object: { id: t.id, title: 'first', points: 3, status: 'open' } } });
@@ -147,7 +148,7 @@ describe('webhook delivery', () => {
     const ep = await register(s, { url: r.url });
     await s.call('POST', '/tickets', { title: 'retry me' });
     await until(() => r.received.length >= 3, 5000, 'three attempts');
-    await sleep(400);
+    await untilDeliveriesSettled(s.storage, 1);
     expect(r.received).toHaveLength(3);
     expect(new Set(r.received.map((x) => x.headers['webhook-id'])).size).toBe(1);
     for (const rec of r.received) expect(verify(ep.secret, rec)).toMatchObject({ type: 'ticket.created' });
@@ -261,11 +262,13 @@ describe('webhook delivery', () => {
   it('delivers only events committed after the endpoint was registered', async () => {
     const { s, r } = await setUp();
     await s.call('POST', '/tickets', { title: 'before' });
-    await sleep(100);
+    // The event has its outbox position (PostgreSQL gives positions just after the commit) before the registration.
+    await until(async () => (await s.storage.readOutbox(0, 10)).length >= 1, 5000, 'the first event positioned');
     await register(s, { url: r.url });
     await s.call('POST', '/tickets', { title: 'after' });
     await until(() => r.received.length >= 1, 5000, 'a delivery');
-    await sleep(300);
+    await untilDeliveriesSettled(s.storage, 1);
+    expect(await s.storage.listDeliveries({})).toHaveLength(1);
     expect(r.received.map((x) => JSON.parse(x.body).data.object.title)).toEqual(['after']);
   });
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createApiKey } from '../../src/runtime/auth/auth-credentials.js';
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
-import type { ServiceModel } from '../../src/model/model-types.js';
+import type { CheckedModel, ServiceModel } from '../../src/model/model-types.js';
 import { createService, type ServiceOptions } from '../../src/runtime/service/runtime-service.js';
 import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
@@ -32,6 +32,21 @@ export async function until<T>(check: () => T | Promise<T>, ms = 10_000, what = 
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
   }
+}
+
+/**
+ * Waits until the storage holds `count` deliveries and none is pending: every attempt has ended, so what a receiver
+ * got is final (fan-out goes in outbox order, so anything queued for an earlier event is among them).
+ */
+export async function untilDeliveriesSettled(storage: Storage, count: number, ms = 10_000): Promise<void> {
+  await until(
+    async () => {
+      const all = await storage.listDeliveries({});
+      return all.length >= count && all.every((d) => d.status !== 'pending');
+    },
+    ms,
+    `${count} settled deliveries`,
+  );
 }
 
 export interface TestStorage {
@@ -81,11 +96,11 @@ export async function startEventService(options: Partial<ServiceOptions> & { mod
   const model = options.model ?? loadModel(EVENTS_SPEC);
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'servicespec-events-'));
   const { storage, dbPath, drop } = await openTestStorage(dir);
-  const authenticator = await createAuthenticator(model, storage, { allowGaps: true });
+  const authenticator = await createAuthenticator(model as CheckedModel, storage, { allowGaps: true });
   const admin = await createApiKey(storage, model, { subject: 'admin', scopes: ['tickets:read', 'webhooks:manage'] });
   const reader = await createApiKey(storage, model, { subject: 'reader', scopes: ['tickets:read'] });
   const { model: _m, dir: _d, ...rest } = options;
-  const app = await createService(model, {
+  const app = await createService(model as CheckedModel, {
     storage,
     allowGaps: true,
     authenticator,

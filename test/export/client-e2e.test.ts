@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateClient } from '../../src/export/export-client.js';
-import type { ServiceModel } from '../../src/model/model-types.js';
+import type { CheckedModel } from '../../src/model/model-types.js';
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import { createApiKey, createClient } from '../../src/runtime/auth/auth-credentials.js';
 import { createService } from '../../src/runtime/service/runtime-service.js';
@@ -80,7 +80,7 @@ interface Outcome {
 
 describe('the generated client against the served orders example', () => {
   const tmp = tempDir('servicespec-e2e-');
-  let model: ServiceModel;
+  let model: CheckedModel;
   let app: FastifyInstance;
   let url: string;
   let key: string;

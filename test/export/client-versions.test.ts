@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateClient } from '../../src/export/export-client.js';
-import type { ServiceModel } from '../../src/model/model-types.js';
+import type { CheckedModel } from '../../src/model/model-types.js';
 import { compileSpecFile } from '../../src/program.js';
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import { createBasicUser } from '../../src/runtime/auth/auth-credentials.js';
@@ -76,7 +76,7 @@ interface Outcome {
   later: Record<string, unknown>;
 }
 
-async function serve(model: ServiceModel, dir: string, name: string): Promise<{ app: FastifyInstance; url: string; password?: string }> {
+async function serve(model: CheckedModel, dir: string, name: string): Promise<{ app: FastifyInstance; url: string; password?: string }> {
   const storage = createSqliteStorage({ path: join(dir, `${name}.db`), synchronous: 'normal' });
   const authenticator = model.authentication?.schemes.length ? await createAuthenticator(model, storage, { allowGaps: true }) : undefined;
   const app = await createService(model, { storage, ...(authenticator ? { authenticator } : {}), allowGaps: true, handlers: { bookAvailability: () => ({}) } });
@@ -87,10 +87,10 @@ async function serve(model: ServiceModel, dir: string, name: string): Promise<{ 
   return { app, url, password };
 }
 
-function notesModel(): ServiceModel {
+function notesModel(): CheckedModel {
   const compiled = compileSpecFile(NOTES);
   if (!compiled.model || compiled.diagnostics.length > 0) throw new Error(compiled.diagnostics.map((d) => d.message).join('; '));
-  return compiled.model;
+  return compiled.checked!;
 }
 
 describe('a client for an older served version', () => {

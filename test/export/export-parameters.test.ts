@@ -12,7 +12,7 @@ import { generateClient } from '../../src/export/export-client.js';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { serializeDocument, type JsonObject } from '../../src/export/export-shared.js';
 import { modelToSpec } from '../../src/export/model-to-spec.js';
-import type { ServiceModel } from '../../src/model/model-types.js';
+import type { CheckedModel } from '../../src/model/model-types.js';
 import { compileSpecText } from '../../src/program.js';
 import { createService } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
@@ -46,10 +46,10 @@ errors:
     other: { status: 400, when: [malformed_request, route_not_found, method_not_allowed, headers_too_large, internal] }
 `;
 
-function model(): ServiceModel {
+function model(): CheckedModel {
   const c = compileSpecText(SPEC, 'params.yaml');
   expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  return c.model!;
+  return c.checked!;
 }
 
 const tmp = tempDir('servicespec-params-');

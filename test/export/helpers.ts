@@ -6,17 +6,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import type { ServiceModel } from '../../src/model/model-types.js';
+import type { CheckedModel } from '../../src/model/model-types.js';
 import { compileSpecFile } from '../../src/program.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const EXAMPLE_NAMES = ['orders', 'library', 'empty'] as const;
 export const OPENAPI_FIXTURES = join(ROOT, 'test', 'fixtures', 'openapi');
 
-export function exampleModel(name: string): ServiceModel {
+export function exampleModel(name: string): CheckedModel {
   const compiled = compileSpecFile(join(ROOT, 'examples', `${name}.yaml`));
-  if (!compiled.model) throw new Error(`examples/${name}.yaml does not compile: ${compiled.diagnostics.map((d) => d.message).join('; ')}`);
-  return compiled.model;
+  if (!compiled.checked) throw new Error(`examples/${name}.yaml does not check: ${compiled.diagnostics.map((d) => d.message).join('; ')}`);
+  return compiled.checked;
 }
 
 export function tempDir(prefix = 'servicespec-interop-'): { path: string; remove: () => void } {

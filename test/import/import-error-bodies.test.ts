@@ -46,7 +46,7 @@ describe('error bodies through import', () => {
     const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'oai-petstore.yaml'));
     expect(r.document!.errors!.body).toEqual({ fields: { code: { type: 'integer' }, message: { type: 'string' } } });
     expect(r.diagnostics.filter((d) => d.pointer?.endsWith('/responses/default'))).toEqual([]);
-    const out = exportOpenApi(r.compiled!.model!).document as Json;
+    const out = exportOpenApi(r.compiled!.checked!).document as Json;
     const back = defaults(out);
     expect([...back.keys()].sort()).toEqual(['GET /pets', 'GET /pets/{petId}', 'POST /pets']);
     for (const response of back.values()) {
@@ -64,7 +64,7 @@ describe('error bodies through import', () => {
     it(`${file}: every \`default\` response comes back from import → export`, async () => {
       const source = defaults(read(file));
       const r = await importOpenApiFile(join(OPENAPI_FIXTURES, file));
-      const back = defaults(exportOpenApi(r.compiled!.model!).document as Json);
+      const back = defaults(exportOpenApi(r.compiled!.checked!).document as Json);
       for (const key of source.keys()) expect(back.has(key), key).toBe(true);
       expect(r.diagnostics.filter((d) => d.pointer?.endsWith('/responses/default'))).toEqual([]);
     });
@@ -82,7 +82,7 @@ describe('error bodies through import', () => {
   it('the imported petstore, served, answers its errors as { code: <integer status>, message }', async () => {
     const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'oai-petstore.yaml'));
     const dir = mkdtempSync(join(tmpdir(), 'servicespec-petstore-'));
-    const app = await createService(r.compiled!.model!, {
+    const app = await createService(r.compiled!.checked!, {
       storage: createSqliteStorage({ path: join(dir, 'pets.db'), synchronous: 'normal' }),
       allowGaps: true,
     });

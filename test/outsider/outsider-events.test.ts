@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import { openStream } from '../events/helpers.js';
 import { startService, type Running } from '../runtime/helpers.js';
+import { PLAIN_ERRORS } from '../support/specs.js';
 
 const SPEC = `
 servicespec: 1
@@ -24,18 +25,7 @@ events:
     stream: { path: /stream, heartbeat: 10s }
   kinds:
     device.changed: { resource: Device, on: [update], payload: { fields: { serial: { type: string } } } }
-errors:
-  body: problem
-  codes:
-    bad_body: { status: 400, when: [malformed_request] }
-    invalid: { status: 422, when: [validation] }
-    not_json: { status: 415, when: [unsupported_media_type] }
-    too_large: { status: 413, when: [body_too_large] }
-    not_found: { status: 404, when: [missing_resource, route_not_found] }
-    not_allowed: { status: 405, when: [method_not_allowed] }
-    headers: { status: 431, when: [headers_too_large] }
-    internal: { status: 500, when: [internal] }
-limits:
+${PLAIN_ERRORS}limits:
   body_size: 16KiB
 `;
 

@@ -11,6 +11,7 @@ import { getVersionDocumentModel } from '../../src/model/model-served-versions.j
 import { compileSpecText } from '../../src/program.js';
 import { openStream } from '../events/helpers.js';
 import { startService, type Running } from '../runtime/helpers.js';
+import { PLAIN_ERRORS } from '../support/specs.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -33,18 +34,7 @@ events:
     stream: { path: /events, heartbeat: 10s }
   kinds:
     thing.created: { on: [create], payload: { resource: Thing } }
-errors:
-  body: problem
-  codes:
-    bad_body: { status: 400, when: [malformed_request] }
-    invalid: { status: 422, when: [validation] }
-    not_json: { status: 415, when: [unsupported_media_type] }
-    too_large: { status: 413, when: [body_too_large] }
-    not_found: { status: 404, when: [missing_resource, route_not_found] }
-    not_allowed: { status: 405, when: [method_not_allowed] }
-    headers: { status: 431, when: [headers_too_large] }
-    internal: { status: 500, when: [internal] }
-limits:
+${PLAIN_ERRORS}limits:
   body_size: 16KiB
 `;
 

@@ -1,9 +1,8 @@
 // Outsider findings on the runtime, pinned with `it.fails`: each names the source at fault and the behaviour the
 // spec promises. When one is fixed its test starts passing, and its `.fails` must go.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileSpecText } from '../../src/program.js';
-import type { ServiceModel } from '../../src/model/model-types.js';
 import { startService, type Running } from '../runtime/helpers.js';
+import { checkedModel, PLAIN_ERRORS } from '../support/specs.js';
 
 const SPEC = `
 servicespec: 1
@@ -19,27 +18,12 @@ endpoints:
     ingest: { method: POST, path: /readings, action: create, resource: Reading, auth: none }
     getReading: { method: GET, path: "/readings/{id}", action: read, resource: Reading, auth: none }
     listReadings: { method: GET, path: /readings, action: list, resource: Reading, filter: [taken_at], sort: [taken_at], auth: none }
-errors:
-  body: problem
-  codes:
-    bad_body: { status: 400, when: [malformed_request] }
-    invalid: { status: 422, when: [validation] }
-    not_json: { status: 415, when: [unsupported_media_type] }
-    too_large: { status: 413, when: [body_too_large] }
-    not_found: { status: 404, when: [missing_resource, route_not_found] }
-    not_allowed: { status: 405, when: [method_not_allowed] }
-    headers: { status: 431, when: [headers_too_large] }
-    internal: { status: 500, when: [internal] }
-limits:
+${PLAIN_ERRORS}limits:
   body_size: 16KiB
   page_size: { default: 10, max: 10, over_max: reject }
 `;
 
-function model(text: string): ServiceModel {
-  const c = compileSpecText(text);
-  expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  return c.model!;
-}
+const model = checkedModel;
 
 let s: Running;
 beforeAll(async () => {

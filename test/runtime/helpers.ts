@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { compileSpecFile } from '../../src/program.js';
-import type { ServiceModel } from '../../src/model/model-types.js';
+import type { CheckedModel, ServiceModel } from '../../src/model/model-types.js';
 import { createService, type ServiceOptions } from '../../src/runtime/service/runtime-service.js';
 import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
@@ -13,11 +13,11 @@ import { dropTestSchema, getPostgresSkipReason, getTestSchemaUrl } from '../supp
 
 export const TICKETS = new URL('./fixtures/tickets.yaml', import.meta.url).pathname;
 
-export function loadModel(path: string): ServiceModel {
+export function loadModel(path: string): CheckedModel {
   const c = compileSpecFile(path);
   const errors = c.diagnostics.filter((d) => d.severity === 'error');
   if (!c.model || errors.length > 0) throw new Error(`${path}: ${errors.map((d) => `${d.code} ${d.message}`).join('; ')}`);
-  return c.model;
+  return c.checked!;
 }
 
 export interface Running {
@@ -37,6 +37,7 @@ export interface Running {
  * SERVICESPEC_TEST_DB=postgres, in a fresh schema of the test PostgreSQL database (dropped on close).
  * `fastPaths` (default: SERVICESPEC_FAST_PATHS, as createService and createSqliteStorage read it) goes to both.
  */
+// Models are passed as compiled; the runtime itself refuses one that is not checked (model-unchecked, model-has-errors).
 export async function startService(model: ServiceModel, options: Partial<ServiceOptions> = {}): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'servicespec-test-'));
   let dbPath = join(dir, 'service.db');
@@ -47,7 +48,7 @@ export async function startService(model: ServiceModel, options: Partial<Service
     dbPath = getTestSchemaUrl();
     storage = createPostgresStorage({ url: dbPath, poolSize: 4 });
   } else storage = createSqliteStorage({ path: dbPath, synchronous: 'normal', ...(options.fastPaths !== undefined ? { fastPaths: options.fastPaths } : {}) });
-  const app = await createService(model, { storage, allowGaps: true, ...options });
+  const app = await createService(model as CheckedModel, { storage, allowGaps: true, ...options });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
-import type { ServiceModel } from '../../src/model/model-types.js';
+import type { CheckedModel } from '../../src/model/model-types.js';
 import { ServiceError } from '../../src/runtime/runtime-errors.js';
 import { createService } from '../../src/runtime/service/runtime-service.js';
 import type { Authenticator } from '../../src/runtime/runtime-context.js';
@@ -94,10 +94,10 @@ errors:
     broken: { status: 500, when: [internal] }
 `;
 
-function compile(text: string): ServiceModel {
+function compile(text: string): CheckedModel {
   const c = compileSpecText(text);
   expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  return c.model!;
+  return c.checked!;
 }
 
 interface Served {
@@ -105,7 +105,7 @@ interface Served {
   close(): Promise<void>;
 }
 
-async function serve(model: ServiceModel, db: 'sqlite' | 'postgres'): Promise<Served> {
+async function serve(model: CheckedModel, db: 'sqlite' | 'postgres'): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), 'servicespec-errbody-'));
   const schema = db === 'postgres' ? getTestSchemaUrl() : undefined;
   const storage: Storage =

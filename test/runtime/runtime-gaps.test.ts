@@ -9,24 +9,20 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { formatGapReport, getGapReport } from '../../src/check/check-gaps.js';
 import { initSkeleton } from '../../src/cli/cli-init.js';
 import { DEFAULT_RETRY_JITTER } from '../../src/model/model-defaults.js';
-import type { ServiceModel } from '../../src/model/model-types.js';
+import type { CheckedModel } from '../../src/model/model-types.js';
 import { EVENTS_BUILT_IN } from '../../src/runtime/events/events-options.js';
-import { compileSpecText } from '../../src/program.js';
 import { getRuntimeGaps } from '../../src/runtime/service/runtime-gaps.js';
 import { createService, ServiceStartError } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { callJson } from '../support/http.js';
 import { runCli } from '../cli/cli-helpers.js';
+import { checkedModel } from '../support/specs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servicespec-gaps-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let dbs = 0;
 
-function model(text: string): ServiceModel {
-  const c = compileSpecText(text);
-  expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  return c.model!;
-}
+const model = checkedModel;
 
 /** Every statement serving needs, shown; each test takes one out. */
 const FULL = `servicespec: 1
@@ -64,7 +60,7 @@ function without(text: string, line: string, replacement = ''): string {
   return text.replace(line, replacement);
 }
 
-async function startError(m: ServiceModel): Promise<string[]> {
+async function startError(m: CheckedModel): Promise<string[]> {
   try {
     const app = await createService(m, { storage: createSqliteStorage({ path: join(dir, `${dbs++}.db`) }) });
     await app.close();
@@ -76,7 +72,7 @@ async function startError(m: ServiceModel): Promise<string[]> {
 }
 
 /** Starts with --allow-gaps and returns the service's URL, the warnings it logged, and a closer. */
-async function startAllowingGaps(m: ServiceModel) {
+async function startAllowingGaps(m: CheckedModel) {
   const logged: { gap?: string; builtIn?: string }[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {

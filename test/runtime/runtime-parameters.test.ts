@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileSpecText } from '../../src/program.js';
-import type { ServiceModel } from '../../src/model/model-types.js';
 import type { HandlerContext } from '../../src/runtime/runtime-context.js';
 import { startService, type Running } from './helpers.js';
+import { checkedModel } from '../support/specs.js';
 
 // Query parameters and headers a custom operation declares (operation.query, operation.headers): read as their
 // type, checked, answered `validation` naming the parameter, and handed to the handler typed.
@@ -45,11 +44,7 @@ limits:
   body_size: 1KiB
 `;
 
-function model(text: string): ServiceModel {
-  const c = compileSpecText(text);
-  expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  return c.model!;
-}
+const model = checkedModel;
 
 let service: Running;
 let seen: Pick<HandlerContext, 'query' | 'headers'> | undefined;

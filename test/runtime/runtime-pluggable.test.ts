@@ -113,7 +113,7 @@ limits:
 `;
 
   it('may answer at once, with a promise or with another library\u2019s thenable; its refusals get the declared codes', async () => {
-    const model = compileSpecText(SPEC, 'pluggable.yaml').model!;
+    const model = compileSpecText(SPEC, 'pluggable.yaml').checked!;
     const principal = (subject: string, scopes: string[] = ['read']): Principal => ({ subject, scopes, scheme: 'key' });
     const authenticator: Authenticator = {
       authenticate(request) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
-import type { ServiceModel } from '../../src/model/model-types.js';
 import { startService, type Running } from './helpers.js';
+import { checkedModel } from '../support/specs.js';
 
 // Declared response headers (operation.response_headers): the service sends one with a default; a custom
 // operation's handler sets the others with ctx.header, and one required and left out, or set to a value its
@@ -46,11 +46,7 @@ errors:
     broken: { status: 500, when: [internal] }
 `;
 
-function model(text: string): ServiceModel {
-  const c = compileSpecText(text);
-  expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  return c.model!;
-}
+const model = checkedModel;
 
 let service: Running;
 const logged: string[] = [];

@@ -6,7 +6,11 @@ import Fastify from 'fastify';
 import FindMyWay from 'find-my-way';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
-import { createService, servicespecPlugin } from '../../src/runtime/service/runtime-service.js';
+import { createService, servicespecPlugin, ServiceStartError } from '../../src/runtime/service/runtime-service.js';
+import { buildModel } from '../../src/model/model-builder.js';
+import type { CheckedModel, ServiceModel } from '../../src/model/model-types.js';
+import { loadSpecText } from '../../src/spec/spec-loader.js';
+import type { SpecDocument } from '../../src/spec/spec-types.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { loadModel, TICKETS } from './helpers.js';
 import { createRouteTable, getCatchAllPaths, getCatchAllSegments, getSimpleSegments } from '../../src/runtime/runtime-route-table.js';
@@ -155,7 +159,7 @@ describe('the service behind the table', () => {
     }
   });
 
-  it('still refuses at start a model whose operation cannot be served, though handlers are made on first use', async () => {
+  it('refuses at start, by code, a model the checker found errors in or that never went through it', async () => {
     const spec = (operation: string) => `
 servicespec: 1
 resources:
@@ -168,12 +172,36 @@ endpoints:
 authentication:
   default: none
 `;
-    // Models with check errors (unknown-resource, transition-without-machine), which a library caller could pass.
-    const unknown = compileSpecText(spec('getNote: { method: GET, path: "/notes/{id}", action: read, resource: Nope }')).model!;
-    await expect(createService(unknown, { storage: storage(), allowGaps: true })).rejects.toThrow('operation getNote has no resource');
-    const machineless = compileSpecText(
-      spec('moveNote: { method: POST, path: "/notes/{id}/move", action: transition, resource: Note, transition: move }'),
-    ).model!;
-    await expect(createService(machineless, { storage: storage(), allowGaps: true })).rejects.toThrow('operation moveNote has no transition');
+    // Models with check errors (unknown-resource, transition-without-machine), which a library caller could pass:
+    // the runtime restates none of the checker's rules, it names the codes the checker found.
+    const codesOf = async (model: ServiceModel) => {
+      const err = await createService(model as CheckedModel, { storage: storage(), allowGaps: true }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ServiceStartError);
+      return { codes: (err as ServiceStartError).codes, message: (err as ServiceStartError).message };
+    };
+    const unknown = compileSpecText(spec('getNote: { method: GET, path: "/notes/{id}", action: read, resource: Nope }'));
+    expect(unknown.checked).toBeUndefined();
+    const refusedUnknown = await codesOf(unknown.model!);
+    expect(refusedUnknown.codes).toEqual(['model-has-errors']);
+    expect(refusedUnknown.message).toMatch(/unknown-resource/);
+    const machineless = compileSpecText(spec('moveNote: { method: POST, path: "/notes/{id}/move", action: transition, resource: Note, transition: move }'));
+    const refusedMachineless = await codesOf(machineless.model!);
+    expect(refusedMachineless.codes).toEqual(['model-has-errors']);
+    expect(refusedMachineless.message).toMatch(/transition-without-machine/);
+    // A model built without the checker (buildModel), or a copy of a checked one, was never checked.
+    const checked = compileSpecText(spec('getNote: { method: GET, path: "/notes/{id}", action: read, resource: Note }')).checked!;
+    expect((await codesOf({ ...checked })).codes).toEqual(['model-unchecked']);
+    expect(
+      (await codesOf(buildModel(loadSpecText(spec('getNote: { method: GET, path: "/notes/{id}", action: read, resource: Note }')).document as SpecDocument)))
+        .codes,
+    ).toEqual(['model-unchecked']);
+    // The plugin too.
+    const host = Fastify();
+    await expect(
+      host.register(servicespecPlugin, { model: unknown.model! as CheckedModel, storage: storage(), allowGaps: true }).ready(),
+    ).rejects.toMatchObject({
+      codes: ['model-has-errors'],
+    });
+    await host.close();
   });
 });

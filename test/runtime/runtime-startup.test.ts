@@ -2,20 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileSpecText } from '../../src/program.js';
-import type { ServiceModel } from '../../src/model/model-types.js';
+import type { CheckedModel } from '../../src/model/model-types.js';
 import { createService, ServiceStartError } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { startChildServer } from './child-server.js';
+import { checkedModel } from '../support/specs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servicespec-startup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function model(text: string): ServiceModel {
-  const c = compileSpecText(text);
-  expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  return c.model!;
-}
+const model = checkedModel;
 
 const base = (fields: string, extra = '') => `
 servicespec: 1
@@ -46,11 +42,11 @@ limits:
   body_size: 1KiB
 `;
 
-async function start(m: ServiceModel, db: string, allowGaps = false) {
+async function start(m: CheckedModel, db: string, allowGaps = false) {
   return createService(m, { storage: createSqliteStorage({ path: db }), allowGaps });
 }
 
-async function startError(m: ServiceModel, db: string, allowGaps = false): Promise<ServiceStartError> {
+async function startError(m: CheckedModel, db: string, allowGaps = false): Promise<ServiceStartError> {
   try {
     const app = await start(m, db, allowGaps);
     await app.close();

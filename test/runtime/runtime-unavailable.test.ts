@@ -48,7 +48,7 @@ errors:
     'notes.yaml',
   );
   if (!c.model) throw new Error(c.diagnostics.map((d) => d.message).join('; '));
-  return c.model;
+  return c.checked!;
 })();
 
 async function serve(storage: Storage, m = model) {
@@ -318,7 +318,7 @@ errors:
     'notes.yaml',
   );
   if (!c.model) throw new Error(c.diagnostics.map((d) => d.message).join('; '));
-  return c.model;
+  return c.checked!;
 })();
 
 describe.each([true, false])('SQLite (fast paths %s): a keyed update or delete refused for the write lock', (fastPaths) => {

@@ -14,7 +14,7 @@ import { callJson } from '../support/http.js';
 import { dropTestSchema, getPostgresSkipReason, getTestSchemaUrl } from '../support/postgres.js';
 import { UNION_SPEC } from '../support/unions.js';
 
-const model = compileSpecText(UNION_SPEC).model!;
+const model = compileSpecText(UNION_SPEC).checked!;
 const pgSkip = await getPostgresSkipReason();
 
 for (const db of ['sqlite', 'postgres'] as const) {

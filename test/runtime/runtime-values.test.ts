@@ -2,10 +2,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
-import { compileSpecText } from '../../src/program.js';
 import { scanJson } from '../../src/runtime/runtime-body.js';
-import type { ServiceModel } from '../../src/model/model-types.js';
 import { startService, type Running } from './helpers.js';
+import { checkedModel, PLAIN_ERRORS } from '../support/specs.js';
 
 const SPEC = `
 servicespec: 1
@@ -24,26 +23,11 @@ endpoints:
     createItem: { method: POST, path: /items, action: create, resource: Item, auth: none }
     getItem: { method: GET, path: "/items/{id}", action: read, resource: Item, auth: none }
     deleteItem: { method: DELETE, path: "/items/{id}", action: delete, resource: Item, auth: none }
-errors:
-  body: problem
-  codes:
-    bad_body: { status: 400, when: [malformed_request] }
-    invalid: { status: 422, when: [validation] }
-    not_json: { status: 415, when: [unsupported_media_type] }
-    too_large: { status: 413, when: [body_too_large] }
-    not_found: { status: 404, when: [missing_resource, route_not_found] }
-    not_allowed: { status: 405, when: [method_not_allowed] }
-    headers: { status: 431, when: [headers_too_large] }
-    internal: { status: 500, when: [internal] }
-limits:
+${PLAIN_ERRORS}limits:
   body_size: 16KiB
 `;
 
-function model(text: string): ServiceModel {
-  const c = compileSpecText(text);
-  expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  return c.model!;
-}
+const model = checkedModel;
 
 let s: Running;
 beforeAll(async () => {

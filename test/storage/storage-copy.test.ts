@@ -105,7 +105,7 @@ limits:
 `;
 const specFile = join(dir, 'tickets.yaml');
 writeFileSync(specFile, SPEC);
-const model = compileSpecText(SPEC).model!;
+const model = compileSpecText(SPEC).checked!;
 
 let n = 0;
 const sqliteUrl = () => `sqlite:${join(dir, `db-${n++}.db`)}`;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '../../src/runtime/auth/auth-credentials.js';
 import { createPostgresStorage, type PostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
-import { EVENTS_SPEC, openStream, sleep, startReceiver, until, type Receiver } from '../events/helpers.js';
+import { EVENTS_SPEC, openStream, startReceiver, until, untilDeliveriesSettled, type Receiver } from '../events/helpers.js';
 import { loadModel } from '../runtime/helpers.js';
 import { startChildServer, type ChildServer } from '../runtime/child-server.js';
 import { callJson } from '../support/http.js';
@@ -123,8 +123,8 @@ describe.skipIf(skip !== undefined)('two serve processes on one PostgreSQL datab
     for (const r of [one, two]) {
       await until(() => r.received.length >= 20, 20_000, '20 deliveries');
     }
-    // Both instances run a delivery worker: give a duplicate time to show.
-    await sleep(2_500);
+    // Both instances run a delivery worker: every delivery settled (none pending), a duplicate would have shown.
+    await untilDeliveriesSettled(admin, 40, 20_000);
     for (const r of [one, two]) {
       expect(r.received).toHaveLength(20);
       const webhookIds = new Set(r.received.map((x) => String(x.headers['webhook-id'])));
@@ -159,11 +159,11 @@ describe.skipIf(skip !== undefined)('two serve processes on one PostgreSQL datab
         }
       }),
     );
-    await sleep(700);
+    await until(() => acknowledged.length > 5, 20_000, 'the load under way');
     const beforeKill = acknowledged.length;
     a.child.kill('SIGKILL');
     await a.exited;
-    await sleep(500);
+    await until(() => acknowledged.length > beforeKill, 20_000, 'B acknowledging writes after the kill');
     stop = true;
     await load;
     expect(beforeKill).toBeGreaterThan(5);

@@ -90,10 +90,10 @@ async function runCase(c: Case, open: () => Storage): Promise<void> {
   const v2Doc = library();
   for (const e of c.edits) e.edit(v2Doc);
   applyDataEdits(v2Doc, c.data);
-  const m1 = compileSpecText(JSON.stringify(library()), 'v1.yaml').model!;
+  const m1 = compileSpecText(JSON.stringify(library()), 'v1.yaml').checked!;
   const compiled = compileSpecText(JSON.stringify(v2Doc), 'v2.yaml');
   expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  const m2 = compiled.model!;
+  const m2 = compiled.checked!;
   const at = '2026-06-01T10:00:00.000Z';
   const books = c.books.map((b, i) => withoutUndefined({ id: uuid(1, i), isbn: `978${String(1_000_000_000 + i)}`, added_at: at, ...b }));
   const members = c.members.map((m, i) =>

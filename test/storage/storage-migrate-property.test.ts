@@ -140,8 +140,8 @@ async function runCase(c: Case, open: () => Promise<{ storage: () => Storage; do
   });
   if (c.newField === 'optional') v2.added = fieldYaml('string', true);
   if (c.newField === 'required_default') v2.added = fieldYaml('integer', false, { default: 42 });
-  const m1 = compileSpecText(specText(v1, [])).model!;
-  const m2 = compileSpecText(specText(v2, renames)).model!;
+  const m1 = compileSpecText(specText(v1, [])).checked!;
+  const m2 = compileSpecText(specText(v2, renames)).checked!;
   expect(m1, specText(v1, [])).toBeDefined();
   expect(m2, specText(v2, renames)).toBeDefined();
   const rows: Row[] = c.rows.map((values, r) => {

@@ -72,7 +72,7 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: a COMMIT applied whose answer
     relay = await startPgRelay(new URL(POSTGRES_URL));
     const compiled = compileSpecText(SPEC, 'notes.yaml');
     const storage = createPostgresStorage({ url: getRelayedUrl(url, relay), poolSize: 2 });
-    const app = await createService(compiled.model!, { storage, allowGaps: true });
+    const app = await createService(compiled.checked!, { storage, allowGaps: true });
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     call = (method, path, body, headers = {}) => callJson(base, method, path, body, headers);
     close = async () => {

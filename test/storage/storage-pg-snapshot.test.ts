@@ -40,7 +40,7 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: a page and its total', () => 
     relay = await startPgRelay(new URL(POSTGRES_URL));
     const compiled = compileSpecText(SPEC, 'notes.yaml');
     const storage = createPostgresStorage({ url: getRelayedUrl(url, relay), poolSize: 4 });
-    const app = await createService(compiled.model!, { storage, allowGaps: true });
+    const app = await createService(compiled.checked!, { storage, allowGaps: true });
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     call = (method, path, body) => callJson(base, method, path, body, {});
     close = async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { compileSpecFile, type CompiledSpec } from '../../src/program.js';
-import type { ServiceModel } from '../../src/model/model-types.js';
+import type { CheckedModel } from '../../src/model/model-types.js';
 import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import { createApiKey, createBasicUser, createClient } from '../../src/runtime/auth/auth-credentials.js';
 import { createMemoryStore } from '../../src/runtime/limits/limits-store.js';
@@ -18,16 +18,16 @@ import type { SubjectCredentials, TestOptions } from '../../src/tester/tester-ty
 
 export const ORDERS = fileURLToPath(new URL('../../examples/orders.yaml', import.meta.url));
 
-export function compileOrders(): CompiledSpec & { model: ServiceModel } {
+export function compileOrders(): CompiledSpec & { model: CheckedModel } {
   const c = compileSpecFile(ORDERS);
   if (!c.model) throw new Error('orders.yaml does not compile');
-  return c as CompiledSpec & { model: ServiceModel };
+  return c as CompiledSpec & { model: CheckedModel };
 }
 
 export interface OrdersServer {
   url: string;
   app: FastifyInstance;
-  model: ServiceModel;
+  model: CheckedModel;
   /** The tester's options for this server: credentials for main, other and limited subjects. */
   options: Omit<TestOptions, 'baseUrl'>;
   /** The same credentials as `servicespec test` flags. */
@@ -54,8 +54,8 @@ export async function startOrders(): Promise<OrdersServer> {
 export async function startSpec(spec: string, handlersUrl?: string, limiterSpeed = LIMITER_SPEED): Promise<OrdersServer> {
   const c = compileSpecFile(spec);
   if (!c.model) throw new Error(`${spec} does not compile`);
-  const compiled = c as CompiledSpec & { model: ServiceModel };
-  const model = compiled.model;
+  const compiled = c as CompiledSpec & { model: CheckedModel };
+  const model = compiled.checked!;
   const dir = mkdtempSync(join(tmpdir(), 'servicespec-tester-'));
   const storage = createSqliteStorage({ path: join(dir, 'service.db'), synchronous: 'normal' });
   const authenticator = await createAuthenticator(model, storage, { allowGaps: true });

@@ -14,7 +14,7 @@ import { connect as amqpConnect } from 'amqplib';
 import { connect as natsConnect } from 'nats';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import type { ServiceModel } from '../../src/model/model-types.js';
+import type { CheckedModel } from '../../src/model/model-types.js';
 import { createBrokerRelay, type BrokerRelay } from '../../src/runtime/events/events-broker.js';
 import { createBrokerPublisher, parseBrokerUrl } from '../../src/runtime/events/events-broker-connect.js';
 import type { BrokerPublisher, BrokerTarget } from '../../src/runtime/events/events-broker-types.js';
@@ -46,7 +46,7 @@ if (!natsUp) console.log('tester-broker: NATS is not running on 127.0.0.1:4222; 
 if (!rabbitUp) console.log('tester-broker: RabbitMQ is not running on 127.0.0.1:5672; its tests are skipped');
 
 /** The tickets spec with a broker section named for this run (subjects and keys carry the object's id). */
-function brokerSpec(): { file: string; tag: string; model: ServiceModel } {
+function brokerSpec(): { file: string; tag: string; model: CheckedModel } {
   const tag = `tb${randomBytes(4).toString('hex')}`;
   const text = BASE_SPEC.replace(
     '    stream: { path: /events, heartbeat: 200ms }\n',
@@ -67,7 +67,7 @@ interface Served {
 }
 
 /** The service; with `broker`, its relay on (as `serve --broker`); with `mutant`, a relay of the test's that drops the 10th ticket.created. */
-async function serve(model: ServiceModel, broker: BrokerTarget, mutant: boolean): Promise<Served> {
+async function serve(model: CheckedModel, broker: BrokerTarget, mutant: boolean): Promise<Served> {
   const storage = createSqliteStorage({ path: join(dir, `${randomBytes(4).toString('hex')}.db`), synchronous: 'normal' });
   const app = await createService(model, { storage, allowGaps: true, webhooks: mutant ? {} : { broker } });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -30,7 +30,7 @@ errors:
     conflict: { status: 409, when: [unique_conflict] }
 `;
 
-const model = compileSpecText(SPEC, 'client-ids.yaml').model!;
+const model = compileSpecText(SPEC, 'client-ids.yaml').checked!;
 let url = '';
 let close: () => Promise<void> = async () => undefined;
 beforeAll(async () => {

@@ -28,7 +28,7 @@ errors:
     conflict: { status: 409, when: [unique_conflict] }
 `;
 
-const model = compileSpecText(SPEC, 'unique.yaml').model!;
+const model = compileSpecText(SPEC, 'unique.yaml').checked!;
 let url = '';
 let close: () => Promise<void> = async () => undefined;
 beforeAll(async () => {

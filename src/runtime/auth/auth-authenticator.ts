@@ -9,7 +9,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { JWK } from 'jose';
 import type { DiagnosticCode } from '../../diagnostics/diagnostics-catalogue.js';
-import type { AuthRequirement, SchemeModel, ServiceModel } from '../../model/model-types.js';
+import type { AuthRequirement, CheckedModel, SchemeModel, ServiceModel } from '../../model/model-types.js';
+import { getUncheckedProblem } from '../../model/model-checked.js';
 import type { Authenticator, Principal } from '../runtime-context.js';
 import { holdsScopes } from '../runtime-access.js';
 import { ServiceError } from '../runtime-errors.js';
@@ -175,7 +176,7 @@ function decodeBasic(credentials: string): { user: string; password: string } | 
  * the service's own token endpoints. Throws AuthConfigError when the spec and deployment cannot be served as
  * declared (without `allowGaps`, also for each gap it would have to fill).
  */
-export async function createAuthenticator(model: ServiceModel, storage: Storage, options: AuthOptions = {}): Promise<ServiceAuthenticator> {
+export async function createAuthenticator(model: CheckedModel, storage: Storage, options: AuthOptions = {}): Promise<ServiceAuthenticator> {
   const now = options.now ?? (() => new Date());
   const cacheSize = options.tokenCacheSize ?? AUTH_BUILT_IN.tokenCacheSize;
   const nodeCrypto = getFastPaths(options.fastPaths);
@@ -190,10 +191,11 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
   const gaps: RuntimeGap[] = [];
   const warnings: string[] = [];
 
+  // The checker's rules (unknown-scheme, scheme-incomplete) hold for a checked model: not restated here.
+  const unchecked = getUncheckedProblem(model, 'createAuthenticator');
+  if (unchecked) throw new AuthConfigError([unchecked.message], [unchecked.code]);
   for (const o of model.endpoints?.operations ?? []) {
-    if (o.auth?.kind !== 'required') continue;
-    for (const name of o.auth.schemes) if (!byName.has(name)) problems.push(`operation ${o.id} names scheme ${name}, which the spec does not declare`);
-    if (o.auth.schemes.length === 0) problems.push(`operation ${o.id} requires a credential but names no scheme`);
+    if (o.auth?.kind === 'required' && o.auth.schemes.length === 0) problems.push(`operation ${o.id} requires a credential but names no scheme`);
   }
 
   let material: { secret?: Uint8Array; keys: JWK[] } = { keys: [] };
@@ -215,12 +217,6 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
   }
 
   for (const s of schemes) {
-    if (s.type === 'api_key' && s.credentialName === undefined) {
-      problems.push(`scheme ${s.name}: the ${s.in === 'query' ? 'query parameter' : 'header'} that carries the key is not shown (add name:)`);
-    }
-    if ((s.type === 'bearer' || s.type === 'oauth2_client_credentials') && s.token !== undefined && s.token !== 'jwt') {
-      problems.push(`scheme ${s.name}: only JWT tokens are supported`);
-    }
     for (const alg of s.algorithms ?? []) {
       if (alg.toLowerCase() === 'none') problems.push(`scheme ${s.name}: alg "none" is never accepted`);
       else if (!SUPPORTED_ALGORITHMS.includes(alg))
@@ -255,7 +251,6 @@ export async function createAuthenticator(model: ServiceModel, storage: Storage,
       gaps.push({ part: 'authentication', item: `token lifetimes (scheme ${s.name}): not shown`, builtIn: `issue tokens valid for ${lifetimeSeconds} s` });
     }
     if (lifetimeSeconds < 1) problems.push(`scheme ${s.name}: a token lifetime under one second cannot be issued`);
-    if (s.tokenPath === undefined) problems.push(`scheme ${s.name}: the token endpoint path is not shown (add token_path:)`);
     let key = signingKeys.get(alg);
     if (!key) {
       key = await loadSigningKey(storage, alg, secret);

@@ -279,18 +279,6 @@ function parseFilterValue(f: FieldModel | undefined, raw: string, type = f?.type
 }
 
 /** The handler for one operation route. Validators are compiled here, once, at startup. */
-/**
- * What would stop an operation's handler from being made: thrown by `createActionHandler`, and checked at start
- * where the route table makes handlers on first use (a spec the runtime cannot serve fails at start either way).
- */
-export function checkActionHandler(model: ServiceModel, route: OperationRoute): void {
-  const op = route.operation;
-  if (op.action === 'custom') return;
-  if (!route.resource) throw new Error(`operation ${op.id} has no resource`);
-  if (op.action === 'transition' && (!route.machine || !route.transition || getStateField(model, route.machine) === undefined))
-    throw new Error(`operation ${op.id} has no transition`);
-}
-
 const NO_HEADERS: Readonly<Record<string, string>> = {};
 
 /**
@@ -329,7 +317,6 @@ function changeKeyed<T>(
 }
 
 export function createActionHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
-  checkActionHandler(deps.ctx.model, route);
   if (route.operation.action === 'custom') return createCustomHandler(route, deps);
   return withDefaultHeaders(route, createBuiltInHandler(route, deps));
 }

@@ -3,9 +3,11 @@ import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse }
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { getRoutes, isIdempotentOperation, type Route } from '../../model/model-routes.js';
-import type { AuthRequirement, ServiceModel } from '../../model/model-types.js';
+import type { AuthRequirement, CheckedModel, ServiceModel } from '../../model/model-types.js';
+import { getUncheckedProblem } from '../../model/model-checked.js';
+import type { DiagnosticCode } from '../../diagnostics/diagnostics-catalogue.js';
 import type { HttpMethod } from '../../spec/spec-types.js';
-import { checkActionHandler, createActionHandler, createEventEmitter } from './runtime-actions.js';
+import { createActionHandler, createEventEmitter } from './runtime-actions.js';
 import type { RouteHandler } from '../runtime-context.js';
 import { withFailureBound } from '../auth/auth-attempts.js';
 import { registerTokenRoute } from '../auth/auth-token-endpoint.js';
@@ -101,12 +103,25 @@ export function getTrustProxyProblems(entries: readonly string[]): string[] {
   return problems;
 }
 
-/** Why a service would not start: the spec's gaps (without allowGaps), a refused migration, a missing handler. */
+/**
+ * Why a service would not start: a model that is not a checked one (`codes`: model-has-errors, model-unchecked),
+ * the spec's gaps (without allowGaps), a refused migration, a missing handler, secret or authenticator.
+ */
 export class ServiceStartError extends Error {
-  constructor(readonly problems: readonly string[]) {
+  constructor(
+    readonly problems: readonly string[],
+    /** The diagnostic codes of the problems that have one. */
+    readonly codes: readonly DiagnosticCode[] = [],
+  ) {
     super(`the service cannot start:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ServiceStartError';
   }
+}
+
+/** Refuses a model the front end did not check clean (a JavaScript caller, a cast): the runtime restates no check rule. */
+function requireChecked(model: ServiceModel, entry: string): asserts model is CheckedModel {
+  const problem = getUncheckedProblem(model, entry);
+  if (problem) throw new ServiceStartError([problem.message], [problem.code]);
 }
 
 const ALL_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -116,7 +131,8 @@ const IN_CHANGE_ACTIONS: ReadonlySet<string> = new Set(['create', 'update', 'rep
 
 export interface PluginOptions extends Omit<ServiceOptions, 'logger' | 'trustProxy'> {
   // trustProxy is the host app's own Fastify option (`Fastify({ trustProxy })`): a plugin cannot set it.
-  model: ServiceModel;
+  /** `CompiledSpec.checked`: a model the front end found no errors in. */
+  model: CheckedModel;
 }
 
 /** Checks what would stop the service from serving the model faithfully. */
@@ -160,7 +176,10 @@ async function prepare(model: ServiceModel, options: PluginOptions): Promise<{ g
  * The spec as a Fastify plugin: every route of `getRoutes(model)`, declared errors for everything
  * else. Register it in an existing app, or use `createService` for a standalone one.
  */
-export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, options) => registerServicespec(app, options, false);
+export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, options) => {
+  requireChecked(options.model, 'servicespecPlugin');
+  return registerServicespec(app, options, false);
+};
 
 /**
  * The plugin's work; `tabled` (createService only, where this app is the whole server) serves simple paths through
@@ -289,7 +308,6 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   // handler is made with its route's pipeline (in the table: on first use, or while warming), checked here.
   const served = routes.map((route) => {
     if (route.kind === 'operation') {
-      checkActionHandler(model, route);
       const callbacks = eventsRuntime.callbacksFor(route); // callbacks: events-callbacks.ts
       return { route, handler: (): RouteHandler => createActionHandler(route, { ctx, compile, events, fast, ...(callbacks ? { callbacks } : {}) }) };
     }
@@ -854,8 +872,12 @@ function answerClientErrors(app: FastifyInstance, model: ServiceModel): void {
   });
 }
 
-/** A standalone Fastify app serving the model. Call `.listen()` on it, `.close()` to shut down cleanly. */
-export async function createService(model: ServiceModel, options: ServiceOptions): Promise<FastifyInstance> {
+/**
+ * A standalone Fastify app serving the model: `CompiledSpec.checked` (compileSpecFile / compileSpecText of the spec),
+ * which the checker found no errors in. Call `.listen()` on it, `.close()` to shut down cleanly.
+ */
+export async function createService(model: CheckedModel, options: ServiceOptions): Promise<FastifyInstance> {
+  requireChecked(model, 'createService');
   const trust = options.trustProxy ?? [];
   const trustProblems = getTrustProxyProblems(trust);
   if (trustProblems.length > 0) throw new ServiceStartError(trustProblems);
