@@ -6,37 +6,9 @@ import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDeliveryLag, createDueTimer, type SchedulerClock } from '../../src/runtime/events/events-scheduler.js';
+import { createDeliveryLag, createDueTimer } from '../../src/runtime/events/events-scheduler.js';
 import { loadModel } from '../runtime/helpers.js';
-import { EVENTS_SPEC, LOOPBACK, sleep, startEventService, startReceiver, until } from './helpers.js';
-
-/** A clock that moves only when told; timers due at or before now fire on the next turn. */
-function manualClock(start: number): SchedulerClock & { advance(ms: number): void; pending(): number } {
-  let t = start;
-  const timers = new Set<{ at: number; fire: () => void }>();
-  const due = () => {
-    for (const h of [...timers].sort((a, b) => a.at - b.at)) {
-      if (h.at > t) break;
-      timers.delete(h);
-      h.fire();
-    }
-  };
-  return {
-    now: () => t,
-    setTimer(fire, ms) {
-      const h = { at: t + ms, fire };
-      timers.add(h);
-      if (ms <= 0) setImmediate(due);
-      return h;
-    },
-    clearTimer: (h) => void timers.delete(h as { at: number; fire: () => void }),
-    advance(ms) {
-      t += ms;
-      due();
-    },
-    pending: () => timers.size,
-  };
-}
+import { EVENTS_SPEC, LOOPBACK, manualClock, sleep, startEventService, startReceiver, until } from './helpers.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Lookup } from '../../src/runtime/events/events-targets.js';
 import { replayWebhookDeliveries } from '../../src/runtime/events/events-webhooks.js';
-import { sleep, startEventService, startReceiver, until, untilDeliveriesSettled, type EventService, type Receiver } from './helpers.js';
+import { LOOPBACK, manualClock, sleep, startEventService, startReceiver, until, untilDeliveriesSettled, type EventService, type Receiver } from './helpers.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -143,29 +143,56 @@ describe('webhook delivery', () => {
     expect(outbox[0]!.id).toBe(first.id);
   });
 
+  // On the injected clock: each retry is due exactly its declared delay after the attempt before it, and is made
+  // only once the clock gets there (no wall-clock gap compared with a threshold).
+  const onClock = (clock: ReturnType<typeof manualClock>, more: Record<string, unknown> = {}) => ({
+    webhooks: { allowTargets: LOOPBACK, jitter: 0, pollIntervalMs: 3_600_000, clock, ...more },
+  });
+  const outcomeOf = (s: EventService, attempts: number) =>
+    until(
+      async () => {
+        const [d] = await s.storage.listDeliveries({});
+        return d?.attempts === attempts ? d : undefined;
+      },
+      5000,
+      `the outcome of attempt ${attempts}`,
+    );
+
   it('retries a receiver that answers 500 twice, on the declared schedule, with the same webhook-id', async () => {
-    const { s, r } = await setUp({}, (n) => ({ status: n < 2 ? 500 : 204 }));
+    // Started at the real time: the receiver's signature check refuses a timestamp far from it.
+    const clock = manualClock(Date.now());
+    const { s, r } = await setUp(onClock(clock), (n) => ({ status: n < 2 ? 500 : 204 }));
     const ep = await register(s, { url: r.url });
+    const t0 = clock.now();
     await s.call('POST', '/tickets', { title: 'retry me' });
-    await until(() => r.received.length >= 3, 5000, 'three attempts');
-    await untilDeliveriesSettled(s.storage, 1);
+    // retries: [100ms, 200ms]
+    expect((await outcomeOf(s, 1)).nextAttemptAt).toBe(t0 + 100);
+    clock.advance(99);
+    expect(r.received).toHaveLength(1);
+    clock.advance(1);
+    expect((await outcomeOf(s, 2)).nextAttemptAt).toBe(t0 + 100 + 200);
+    expect(r.received).toHaveLength(2);
+    clock.advance(200);
+    await until(async () => (await s.storage.listDeliveries({ status: 'delivered' })).length === 1, 5000, 'delivered');
     expect(r.received).toHaveLength(3);
     expect(new Set(r.received.map((x) => x.headers['webhook-id'])).size).toBe(1);
     for (const rec of r.received) expect(verify(ep.secret, rec)).toMatchObject({ type: 'ticket.created' });
-    const gaps = [r.received[1]!.at - r.received[0]!.at, r.received[2]!.at - r.received[1]!.at];
-    expect(gaps[0]).toBeGreaterThanOrEqual(95);
-    expect(gaps[1]).toBeGreaterThanOrEqual(195);
     const [d] = await s.storage.listDeliveries({});
     expect(d).toMatchObject({ status: 'delivered', attempts: 3, lastStatus: 204 });
   });
 
   it('scales each retry delay by the jitter factor', async () => {
-    const { s, r } = await setUp({ webhooks: { allowTargets: ['127.0.0.0/8'], jitter: 0.5, random: () => 0.999 } }, (n) => ({ status: n < 1 ? 503 : 200 }));
+    const clock = manualClock(Date.parse('2026-01-01T00:00:00Z'));
+    const { s, r } = await setUp(onClock(clock, { jitter: 0.5, random: () => 0.999 }), (n) => ({ status: n < 1 ? 503 : 200 }));
     await register(s, { url: r.url });
+    const t0 = clock.now();
     await s.call('POST', '/tickets', { title: 'jittered' });
-    await until(() => r.received.length >= 2, 5000, 'two attempts');
     // 100 ms × (1 + 0.5 × (2 × 0.999 − 1)) ≈ 150 ms
-    expect(r.received[1]!.at - r.received[0]!.at).toBeGreaterThanOrEqual(145);
+    const due = (await outcomeOf(s, 1)).nextAttemptAt - t0;
+    expect(due).toBeGreaterThanOrEqual(149);
+    expect(due).toBeLessThanOrEqual(150);
+    clock.advance(due);
+    await until(() => r.received.length >= 2, 5000, 'the retry');
   });
 
   it('gives up on an attempt after the time-out, dead-letters after the last retry, and replays', async () => {

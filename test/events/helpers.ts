@@ -14,12 +14,41 @@ import { createService, type ServiceOptions } from '../../src/runtime/service/ru
 import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import type { Storage } from '../../src/runtime/storage/storage-types.js';
+import type { SchedulerClock } from '../../src/runtime/events/events-scheduler.js';
 import { loadModel } from '../runtime/helpers.js';
 import { callJson } from '../support/http.js';
 import { dropTestSchema, getPostgresSkipReason, getTestSchemaUrl } from '../support/postgres.js';
 
 export const EVENTS_SPEC = new URL('./fixtures/events.yaml', import.meta.url).pathname;
 export const LOOPBACK = ['127.0.0.0/8'];
+
+/** A clock that moves only when told; timers due at or before now fire on the next turn. */
+export function manualClock(start: number): SchedulerClock & { advance(ms: number): void; pending(): number } {
+  let t = start;
+  const timers = new Set<{ at: number; fire: () => void }>();
+  const due = () => {
+    for (const h of [...timers].sort((a, b) => a.at - b.at)) {
+      if (h.at > t) break;
+      timers.delete(h);
+      h.fire();
+    }
+  };
+  return {
+    now: () => t,
+    setTimer(fire, ms) {
+      const h = { at: t + ms, fire };
+      timers.add(h);
+      if (ms <= 0) setImmediate(due);
+      return h;
+    },
+    clearTimer: (h) => void timers.delete(h as { at: number; fire: () => void }),
+    advance(ms) {
+      t += ms;
+      due();
+    },
+    pending: () => timers.size,
+  };
+}
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
