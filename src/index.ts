@@ -82,6 +82,7 @@ export type {
   VersioningModel,
   PurposeModel,
   ServiceModel,
+  CheckedModel,
 } from './model/model-types.js';
 
 // Routes and JSON Schemas derived from the model (what the runtime and the exporters serve).

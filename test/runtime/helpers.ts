@@ -63,3 +63,10 @@ export async function startService(model: ServiceModel, options: Partial<Service
     call: (method, path, body, headers = {}) => callJson(url, method, path, body, headers),
   };
 }
+
+/** The model served on an in-memory SQLite database (gaps allowed), listening on 127.0.0.1 at a port the OS picks. */
+export async function serveInMemory(model: CheckedModel): Promise<{ url: string; close: () => Promise<void> }> {
+  const app = await createService(model, { storage: createSqliteStorage({ path: ':memory:' }), allowGaps: true });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { url, close: () => app.close() };
+}

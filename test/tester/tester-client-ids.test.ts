@@ -5,9 +5,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
-import { createService } from '../../src/runtime/service/runtime-service.js';
-import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { testService } from '../../src/tester/tester-run.js';
+import { serveInMemory } from '../runtime/helpers.js';
 
 const SPEC = `servicespec: 1
 resources:
@@ -34,9 +33,7 @@ const model = compileSpecText(SPEC, 'client-ids.yaml').checked!;
 let url = '';
 let close: () => Promise<void> = async () => undefined;
 beforeAll(async () => {
-  const app = await createService(model, { storage: createSqliteStorage({ path: ':memory:' }), allowGaps: true });
-  url = await app.listen({ port: 0, host: '127.0.0.1' });
-  close = () => app.close();
+  ({ url, close } = await serveInMemory(model));
 }, 60_000);
 afterAll(() => close());
 

@@ -5,9 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
-import { createService } from '../../src/runtime/service/runtime-service.js';
-import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { testService } from '../../src/tester/tester-run.js';
+import { serveInMemory } from '../runtime/helpers.js';
 
 const SPEC = `servicespec: 1
 resources:
@@ -32,9 +31,7 @@ const model = compileSpecText(SPEC, 'unique.yaml').checked!;
 let url = '';
 let close: () => Promise<void> = async () => undefined;
 beforeAll(async () => {
-  const app = await createService(model, { storage: createSqliteStorage({ path: ':memory:' }), allowGaps: true });
-  url = await app.listen({ port: 0, host: '127.0.0.1' });
-  close = () => app.close();
+  ({ url, close } = await serveInMemory(model));
 }, 60_000);
 afterAll(() => close());
 

@@ -4,6 +4,8 @@
 
 export { createService, servicespecPlugin, ServiceStartError } from './runtime-service.js';
 export type { ServiceOptions, PluginOptions } from './runtime-service.js';
+// What createService, servicespecPlugin and createAuthenticator take: `CompiledSpec.checked`.
+export type { CheckedModel } from '../../model/model-types.js';
 export type { Authenticator, CustomHandler, HandlerContext, Principal } from '../runtime-context.js';
 export { ServiceError } from '../runtime-errors.js';
 export type { InvalidField } from '../runtime-errors.js';
