@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Lookup } from '../../src/runtime/events/events-targets.js';
 import { replayWebhookDeliveries } from '../../src/runtime/events/events-webhooks.js';
-import { LOOPBACK, manualClock, sleep, startEventService, startReceiver, until, untilDeliveriesSettled, type EventService, type Receiver } from './helpers.js';
+import { LOOPBACK, manualClock, startEventService, startReceiver, until, untilDeliveriesSettled, type EventService, type Receiver } from './helpers.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -223,8 +223,12 @@ describe('webhook delivery', () => {
     const ep = await register(s, { url: r.url });
     await s.call('POST', '/tickets', { title: 'gone' });
     await until(async () => (await s.storage.getWebhookEndpoint(ep.id))?.disabledAt, 5000, 'the endpoint disabled');
+    // A second endpoint, registered now, hears the next event: fan-out has passed it for the disabled one too.
+    const witness = await startReceiver();
+    cleanup.push(() => witness.close());
+    await register(s, { url: witness.url });
     await s.call('POST', '/tickets', { title: 'not sent' });
-    await sleep(500);
+    await until(() => witness.received.length >= 1, 5000, "the witness's delivery");
     expect(r.received).toHaveLength(1);
     const list = await s.call('GET', '/webhooks', undefined, { 'x-api-key': s.adminKey });
     expect(list.body.items[0]).toMatchObject({ id: ep.id, disabled_reason: 'the receiver answered 410 Gone' });
