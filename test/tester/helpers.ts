@@ -53,9 +53,9 @@ export async function startOrders(): Promise<OrdersServer> {
  */
 export async function startSpec(spec: string, handlersUrl?: string, limiterSpeed = LIMITER_SPEED): Promise<OrdersServer> {
   const c = compileSpecFile(spec);
-  if (!c.model) throw new Error(`${spec} does not compile`);
+  if (!c.model || !c.checked) throw new Error(`${spec} does not check: ${c.diagnostics.map((d) => d.code).join(', ')}`);
   const compiled = c as CompiledSpec & { model: CheckedModel };
-  const model = compiled.checked!;
+  const model = c.checked;
   const dir = mkdtempSync(join(tmpdir(), 'servicespec-tester-'));
   const storage = createSqliteStorage({ path: join(dir, 'service.db'), synchronous: 'normal' });
   const authenticator = await createAuthenticator(model, storage, { allowGaps: true });
