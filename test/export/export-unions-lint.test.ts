@@ -11,84 +11,12 @@ import { exportOpenApi, type OpenApiVersion } from '../../src/export/export-open
 import { serializeDocument, type JsonObject } from '../../src/export/export-shared.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
 import { compileSpecFile, compileSpecText } from '../../src/program.js';
+import { UNIONS_EVERYWHERE } from '../support/unions-everywhere.js';
 import { ROOT, run, tempDir, type LintProblem } from './helpers.js';
 
 const VERSIONS: readonly OpenApiVersion[] = ['3.1', '3.0'];
 const tmp = tempDir('servicespec-unions-lint-');
 afterAll(() => tmp.remove());
-
-/** Unions everywhere they may be: fields (nullable, in an array), bodies (a list of them), event payloads, webhooks' `previous`. */
-export const UNIONS_EVERYWHERE = `servicespec: 1
-resources:
-  Payment:
-    fields:
-      id: { type: uuid, readOnly: true }
-      amount: { type: integer, minimum: 1 }
-      method:
-        type: union
-        discriminator: kind
-        variants:
-          card: { fields: { number: { type: string }, holder: { type: string, optional: true, default: anon } } }
-          bank_transfer: { tag: bank, fields: { iban: { type: string } } }
-      backup:
-        type: union
-        nullable: true
-        optional: true
-        discriminator: kind
-        variants:
-          card: { fields: { number: { type: string } } }
-          cash: { fields: { note: { type: string } } }
-      history:
-        type: array
-        optional: true
-        items:
-          type: union
-          discriminator: type
-          variants:
-            refund: { fields: { cents: { type: integer } } }
-            dispute: { fields: { reason: { type: string } } }
-endpoints:
-  operations:
-    createPayment: { method: POST, path: /payments, action: create, resource: Payment }
-    readPayment: { method: GET, path: '/payments/{id}', action: read, resource: Payment }
-    updatePayment: { method: PATCH, path: '/payments/{id}', action: update, resource: Payment }
-    listPayments: { method: GET, path: /payments, action: list, resource: Payment }
-    quote:
-      method: POST
-      path: /quotes
-      action: custom
-      handler: quote
-      request:
-        discriminator: unit
-        variants:
-          by_weight: { fields: { grams: { type: integer } } }
-          by_volume: { fields: { litres: { type: number } } }
-      response:
-        list: true
-        variants:
-          offer: { fields: { price: { type: integer } } }
-          refusal: { fields: { reason: { type: string } } }
-authentication: { default: none }
-events:
-  delivery:
-    webhook: { signing: standard-webhooks, path: /webhooks }
-  kinds:
-    payment.changed: { on: [create, update], payload: { resource: Payment } }
-    thing.happened:
-      on: [create]
-      resource: Payment
-      payload:
-        discriminator: what
-        variants:
-          x: { fields: { a: { type: integer } } }
-          y: { fields: { b: { type: string } } }
-errors:
-  codes:
-    invalid: { status: 400, when: [validation, malformed_request, unsupported_media_type, body_too_large, headers_too_large] }
-    missing: { status: 404, when: [missing_resource, route_not_found] }
-    other: { status: 405, when: [method_not_allowed] }
-    broken: { status: 500, when: [internal, not_implemented] }
-`;
 
 /** `redocly lint` with the recommended rules over several files in one process: each file's problems. */
 async function redoclyLintAll(files: readonly string[]): Promise<Map<string, LintProblem[]>> {
