@@ -113,8 +113,24 @@ export function annotateFieldSchema(schema: JsonObject, f: FieldModel): void {
   if (ext) schema['x-servicespec-field'] = ext;
   const inner = unwrapNullable(schema);
   if (f.items && inner.items && typeof inner.items === 'object') annotateFieldSchema(inner.items as JsonObject, f.items);
-  if (f.fields) annotateObjectSchema(inner, f.fields);
+  if (f.fields) {
+    annotateObjectSchema(inner, f.fields);
+    markOptionalDefaults(inner, f.fields);
+  }
   if (f.union) annotateUnionSchema(inner, f.union);
+}
+
+/**
+ * A nested object or a union's variant is read back as a request's object (a default makes a field one a client may
+ * leave out), so there an optional field with a default says it is optional: `required` alone cannot tell it from a
+ * required one with a default.
+ */
+function markOptionalDefaults(schema: JsonObject, fields: readonly FieldModel[]): void {
+  const props = schema.properties as Record<string, JsonObject> | undefined;
+  for (const f of fields) {
+    const p = props?.[f.name];
+    if (p && f.optional && f.hasDefault) p['x-servicespec-field'] = { ...((p['x-servicespec-field'] as JsonObject | undefined) ?? {}), optional: true };
+  }
 }
 
 /** Adds `x-servicespec-field` to the properties of each variant of a union schema (getUnionSchema's `oneOf`, in order). */
@@ -125,13 +141,7 @@ export function annotateUnionSchema(schema: JsonObject, union: UnionModel): void
     const s = oneOf[i] as JsonObject | undefined;
     if (!s) return;
     annotateObjectSchema(s, v.fields);
-    // A variant is read back as a request's object (a default makes a field one a client may leave out), so an optional
-    // field with a default says it is optional: `required` alone cannot tell it from a required one with a default.
-    const props = s.properties as Record<string, JsonObject> | undefined;
-    for (const f of v.fields) {
-      const p = props?.[f.name];
-      if (p && f.optional && f.hasDefault) p['x-servicespec-field'] = { ...((p['x-servicespec-field'] as JsonObject | undefined) ?? {}), optional: true };
-    }
+    markOptionalDefaults(s, v.fields);
   });
 }
 

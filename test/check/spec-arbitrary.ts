@@ -621,6 +621,8 @@ export const newShapesSpec = fc
       g.variantDefault === undefined
         ? {}
         : { currency: g.variantDefault === 'optional' ? { type: 'string', optional: true, default: 'EUR' } : { type: 'string', default: 'EUR' } };
+    // a nested object's optional field with a default, as a variant's
+    if (g.variantDefault !== undefined) itemFields.address = { type: 'object', optional: true, fields: { street: { type: 'string' }, ...currency } };
     const quoteRequest =
       g.quoteRequest === 'union'
         ? { variants: { ...UNTAGGED_UNION.variants, by_volume: { fields: { litres: { type: 'number' }, ...currency } } } }

@@ -78,6 +78,20 @@ describe('union round trip through OpenAPI (issue 26)', () => {
       expect(field.union).toEqual(compiled.model!.resources[0]!.fields.find((f) => f.name === 'method')!.union);
     });
 
+    it(`a nested object's optional field with a default comes back optional too (OpenAPI ${version})`, async () => {
+      const address = {
+        type: 'object',
+        fields: { street: { type: 'string' }, country: { type: 'string', optional: true, default: 'DE' }, city: { type: 'string', default: 'Berlin' } },
+      };
+      const spec = { ...quoteSpec(), resources: { Payment: { fields: { id: { type: 'uuid', readOnly: true }, address } } } };
+      spec.endpoints.operations = {
+        ...spec.endpoints.operations,
+        createPayment: { method: 'POST', path: '/payments', action: 'create', resource: 'Payment' },
+      } as never;
+      const { back } = await roundTrip(spec, version);
+      expect(back.resources?.Payment?.fields?.address).toEqual(address);
+    });
+
     it(`a discriminator with no variants (check's union-needs-variants) comes back as written (OpenAPI ${version})`, async () => {
       const spec = quoteSpec({ request: { discriminator: 'kind' } });
       const { compiled, back, second, first } = await roundTrip(spec, version);
