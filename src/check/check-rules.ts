@@ -1072,6 +1072,11 @@ const eventRules: Rule = ({ model, doc, report }) => {
     }
     if (on.length > 0 && (raw?.resource ?? k.payload?.resource) === undefined)
       report('event-trigger-without-resource', { name: k.name, trigger: on.join(', ') }, joinPointer(k.pointer, 'on'));
+    // The runtime emits the changed object itself (or the declared fields picked from it): never a union's variant.
+    if (k.payload?.union && k.triggers.length > 0) {
+      const trigger = k.triggers.map((t) => (t.action === 'transition' ? `the ${t.resource} transition ${t.transition}` : `a ${t.action} of ${t.resource}`));
+      report('event-union-payload-triggered', { name: k.name, trigger: [...new Set(trigger)].join(', ') }, joinPointer(k.pointer, 'payload'));
+    }
   }
   const streamPath = ev.stream?.path;
   if (streamPath !== undefined) {

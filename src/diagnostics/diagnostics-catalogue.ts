@@ -155,6 +155,11 @@ export const DIAGNOSTICS = {
     severity: 'error',
     message: 'event `{name}` is emitted on {trigger}, but names no resource (neither `resource` nor a payload resource)',
   },
+  'event-union-payload-triggered': {
+    severity: 'error',
+    message:
+      'event `{name}` is emitted by {trigger}, which sends the changed object as the payload, but its payload is a union: no variant is that object, so every such change would fail',
+  },
   'undeclared-condition': {
     severity: 'warning',
     message: 'the service can produce condition `{condition}` ({because}), but no error code declares it under errors.codes.*.when',

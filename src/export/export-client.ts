@@ -124,7 +124,9 @@ export function schemaToTs(schema: unknown, indent = ''): string {
   if (Array.isArray(s.enum)) return s.enum.length === 0 ? 'never' : s.enum.map((v) => JSON.stringify(v)).join(' | ');
   for (const key of ['anyOf', 'oneOf'] as const) {
     const list = s[key];
-    if (Array.isArray(list)) return list.map((x) => wrap(schemaToTs(x, indent))).join(' | ');
+    // A nullable union (3.1's `type: [object, null]` beside its oneOf) takes null too.
+    const orNull = Array.isArray(s.type) && s.type.includes('null') ? ' | null' : '';
+    if (Array.isArray(list)) return list.map((x) => wrap(schemaToTs(x, indent))).join(' | ') + orNull;
   }
   const types = typeof s.type === 'string' ? [s.type] : Array.isArray(s.type) ? (s.type as string[]) : [];
   if (types.length === 0) return s.properties !== undefined ? objectToTs(s, indent) : 'unknown';
@@ -152,7 +154,28 @@ export function schemaToTs(schema: unknown, indent = ''): string {
 }
 
 function wrap(t: string): string {
-  return /[|&]/.test(t) && !/^\{[\s\S]*\}$/.test(t) ? `(${t})` : t;
+  return isCompound(t) ? `(${t})` : t;
+}
+
+/**
+ * Whether a type has a `|` or `&` outside any braces, brackets, parentheses and string literals: a union of object
+ * types (`{…} | {…}`) too, which starts with `{` and ends with `}` but is no single object (an array of it needs
+ * parentheses, and it cannot be an interface).
+ */
+function isCompound(t: string): boolean {
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i]!;
+    if (quote !== undefined) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '{' || c === '(' || c === '[' || c === '<') depth++;
+    else if (c === '}' || c === ')' || c === ']' || (c === '>' && t[i - 1] !== '=')) depth--;
+    else if ((c === '|' || c === '&') && depth === 0) return true;
+  }
+  return false;
 }
 
 function objectToTs(s: JsonSchema, indent: string): string {
@@ -173,7 +196,7 @@ function objectToTs(s: JsonSchema, indent: string): string {
 function declare(ctx: TsContext, name: string, schema: JsonSchema, description?: string): void {
   const comment = doc([description ?? (typeof schema.description === 'string' ? schema.description : undefined)], '');
   const t = schemaToTs(schema, '');
-  if (t.startsWith('{')) ctx.out.push(`${comment}export interface ${name} ${t}\n`);
+  if (t.startsWith('{') && !isCompound(t)) ctx.out.push(`${comment}export interface ${name} ${t}\n`);
   else ctx.out.push(`${comment}export type ${name} = ${t};\n`);
 }
 

@@ -1,7 +1,7 @@
 import { dump as dumpYaml } from 'js-yaml';
 import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
-import { getStateField } from '../model/model-lookup.js';
-import { getShapeSchema, type JsonSchema } from '../model/model-schemas.js';
+import { getResource, getStateField } from '../model/model-lookup.js';
+import { getFieldSchema, getShapeSchema, type JsonSchema } from '../model/model-schemas.js';
 import type { EventKindModel, FieldModel, ServiceModel, UnionModel } from '../model/model-types.js';
 
 // What the exporters share: the result type, the x-servicespec-field annotation of schemas, the OpenAPI 3.0
@@ -113,8 +113,24 @@ export function annotateFieldSchema(schema: JsonObject, f: FieldModel): void {
   if (ext) schema['x-servicespec-field'] = ext;
   const inner = unwrapNullable(schema);
   if (f.items && inner.items && typeof inner.items === 'object') annotateFieldSchema(inner.items as JsonObject, f.items);
-  if (f.fields) annotateObjectSchema(inner, f.fields);
+  if (f.fields) {
+    annotateObjectSchema(inner, f.fields);
+    markOptionalDefaults(inner, f.fields);
+  }
   if (f.union) annotateUnionSchema(inner, f.union);
+}
+
+/**
+ * A nested object or a union's variant is read back as a request's object (a default makes a field one a client may
+ * leave out), so there an optional field with a default says it is optional: `required` alone cannot tell it from a
+ * required one with a default.
+ */
+function markOptionalDefaults(schema: JsonObject, fields: readonly FieldModel[]): void {
+  const props = schema.properties as Record<string, JsonObject> | undefined;
+  for (const f of fields) {
+    const p = props?.[f.name];
+    if (p && f.optional && f.hasDefault) p['x-servicespec-field'] = { ...((p['x-servicespec-field'] as JsonObject | undefined) ?? {}), optional: true };
+  }
 }
 
 /** Adds `x-servicespec-field` to the properties of each variant of a union schema (getUnionSchema's `oneOf`, in order). */
@@ -123,7 +139,9 @@ export function annotateUnionSchema(schema: JsonObject, union: UnionModel): void
   if (!Array.isArray(oneOf)) return;
   union.variants.forEach((v, i) => {
     const s = oneOf[i] as JsonObject | undefined;
-    if (s) annotateObjectSchema(s, v.fields);
+    if (!s) return;
+    annotateObjectSchema(s, v.fields);
+    markOptionalDefaults(s, v.fields);
   });
 }
 
@@ -287,7 +305,8 @@ export function getEventDataSchema(
       type: 'object',
       description: `Sent on ${list(sources)}: the value before the change of each field the change altered (null for a field that had none).`,
     };
-    if (fields.length > 0) previous.properties = Object.fromEntries(fields.map(([n, f]) => [n, { anyOf: [f, { type: 'null' }] }]));
+    if (fields.length > 0)
+      previous.properties = Object.fromEntries(fields.map(([n, f]) => [n, { anyOf: [previousField(model, k, n) ?? f, { type: 'null' }] }]));
     properties.previous = dialect(previous);
   }
   return {
@@ -297,6 +316,25 @@ export function getEventDataSchema(
     required: ['object'],
     additionalProperties: false,
   };
+}
+
+function hasUnion(f: FieldModel): boolean {
+  return f.union !== undefined || (f.items !== undefined && hasUnion(f.items)) || (f.fields ?? []).some(hasUnion);
+}
+
+/**
+ * A payload field holding a union, as the payload's own schema has it: its variants annotated, so that the OpenAPI
+ * export publishes them as the same components with the discriminator's mapping (an inline variant under a
+ * discriminator is one no tool can select: Redocly's no-illogical-composition-keywords). Undefined for other fields.
+ */
+function previousField(model: ServiceModel, k: EventKindModel, name: string): JsonObject | undefined {
+  const r = getResource(model, k.payload?.resource);
+  const f = (r?.fields ?? k.payload?.fields ?? []).find((x) => x.name === name);
+  if (!f || !hasUnion(f)) return undefined;
+  const { description: _d, default: _def, examples: _e, readOnly: _r, ...s } = getFieldSchema(model, f, r, { annotations: true }, 'response') as JsonObject;
+  annotateFieldSchema(s, f);
+  delete s['x-servicespec-field'];
+  return s;
 }
 
 // ---- the "servicespec rules" paragraph ----------------------------------------------------------------------

@@ -81,7 +81,7 @@ export function fieldToSpec(f: FieldModel): FieldSpec {
 }
 
 /** A union's discriminator and variants as written in a spec (a tag equal to the variant's name left out: the default). */
-export function unionToSpec(u: UnionModel): { discriminator?: string; variants: Record<string, VariantSpec> } {
+export function unionToSpec(u: UnionModel): { discriminator?: string; variants?: Record<string, VariantSpec> } {
   const variants: Record<string, VariantSpec> = {};
   for (const v of u.variants) {
     variants[v.name] = clean<VariantSpec>({
@@ -90,6 +90,8 @@ export function unionToSpec(u: UnionModel): { discriminator?: string; variants: 
       fields: v.fields.length > 0 ? fieldsToSpec(v.fields) : undefined,
     });
   }
+  // No variants (check's union-needs-variants) is written as it was: without `variants`, which the format says has one at least.
+  if (u.variants.length === 0) return u.discriminator !== undefined ? { discriminator: u.discriminator } : {};
   return u.discriminator !== undefined ? { discriminator: u.discriminator, variants } : { variants };
 }
 

@@ -560,6 +560,8 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
     if (exported ? raw['x-servicespec-resource'] === undefined : raw['x-servicespec-view'] !== undefined || raw['x-servicespec-error-body'] !== undefined)
       continue;
     if (!exported && errorOnly.has(pointer)) continue;
+    // A union's variant as servicespec exports it is never a resource (under an empty `resources`, nothing says `exported`).
+    if (raw['x-servicespec-variant'] !== undefined && raw['x-servicespec-resource'] === undefined) continue;
     const flat = flatten(ctx, raw, pointer);
     const s = flat.schema;
     if (!s) continue;

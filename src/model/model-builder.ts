@@ -310,11 +310,14 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
             Object.freeze(omitUndefined<NamedExampleModel>({ name, summary: e.summary, description: e.description, value: e.value })),
           ),
         );
-      op.examples = Object.freeze({
+      const examples = {
         request: named(o.examples.request),
         response: named(o.examples.response),
         parameters: Object.freeze(entries(o.examples.parameters).map(([name, m]) => Object.freeze({ name, examples: named(m) }))),
-      });
+      };
+      // An empty map (`examples: {}`, `request: {}`) names no example: the same as none (OpenAPI has nowhere to keep it).
+      if (examples.request.length > 0 || examples.response.length > 0 || examples.parameters.some((p) => p.examples.length > 0))
+        op.examples = Object.freeze(examples);
     }
     if (o.callbacks) {
       const list = entries(o.callbacks).map(([name, c]) =>

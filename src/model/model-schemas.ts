@@ -106,7 +106,9 @@ export function getFieldSchema(
   }
   if (f.nullable) {
     if (Array.isArray(s.enum)) s.enum = [...(s.enum as unknown[]), null];
-    else if (typeof s.type === 'string') s.type = [s.type, 'null'];
+    // A union's oneOf holds objects only: `type: [object, null]` beside it would still refuse null (Ajv's
+    // discriminator lets null through, a plain JSON Schema validator of the exported document does not).
+    else if (typeof s.type === 'string' && s.oneOf === undefined) s.type = [s.type, 'null'];
     else if (Object.keys(s).length > 0) s = { anyOf: [s, { type: 'null' }] };
   }
   if (opts.annotations) {

@@ -27,9 +27,10 @@ function deref(doc: Schema, s: Schema | undefined): { schema: Schema | undefined
 }
 
 function typeOf(s: Schema): string {
+  // First: a tagged union says `type: object` beside its oneOf, and is drawn as a union (node below), not an object.
+  if (s.oneOf || s.anyOf) return 'union';
   if (Array.isArray(s.type)) return (s.type as string[]).join(' or ');
   if (typeof s.type === 'string') return s.type;
-  if (s.oneOf || s.anyOf) return 'union';
   if (s.properties) return 'object';
   return 'any JSON';
 }
@@ -70,8 +71,20 @@ function head(label: string, s: Schema, required: boolean | undefined, name: str
   return `<span class="field">${label}</span> <span class="type">${escapeHtml(kind)}${name !== undefined ? ` <em>${escapeHtml(name)}</em>` : ''}</span>${req}${facts.length > 0 ? ` <span class="facts">${facts.join('; ')}</span>` : ''}${typeof s.description === 'string' ? ` <span class="desc">${escapeHtml(s.description)}</span>` : ''}`;
 }
 
+/** `anyOf: [X, {type: null}]` (a nullable union, or a nullable reference) as X with `nullable`. */
+function unwrapNull(doc: Schema, s: Schema | undefined, name: string | undefined): { schema: Schema | undefined; name?: string } {
+  const any = s?.anyOf as Schema[] | undefined;
+  if (!s || !Array.isArray(any) || any.length !== 2) return { schema: s, name };
+  const other = any.find((x) => x.type !== 'null');
+  if (other === undefined || !any.some((x) => x.type === 'null')) return { schema: s, name };
+  const { anyOf: _anyOf, ...rest } = s;
+  const inner = deref(doc, other);
+  return { schema: inner.schema && { ...inner.schema, ...rest, nullable: true }, name: inner.name ?? name };
+}
+
 function node(doc: Schema, raw: Schema | undefined, label: string, required: boolean | undefined, depth: number, field?: string): string {
-  const { schema: s, name } = deref(doc, raw);
+  const found = deref(doc, raw);
+  const { schema: s, name } = unwrapNull(doc, found.schema, found.name);
   const li = field !== undefined ? `<li data-field="${escapeHtml(field)}"` : '<li';
   if (!s) return `${li}>${label} <span class="type">not shown</span></li>`;
   const union = (s.oneOf ?? s.anyOf) as Schema[] | undefined;
@@ -83,7 +96,9 @@ function node(doc: Schema, raw: Schema | undefined, label: string, required: boo
     const variants = union
       .map((v, i) => {
         const ref = typeof v.$ref === 'string' ? v.$ref : undefined;
-        const vname = ref?.split('/').pop() ?? `variant ${i + 1}`;
+        // The variant's own name (x-servicespec-variant), not its component's, which may carry a number (`card2`).
+        const own = deref(doc, v).schema?.['x-servicespec-variant'];
+        const vname = typeof own === 'string' ? own : (ref?.split('/').pop() ?? `variant ${i + 1}`);
         const tag = ref !== undefined ? tagOf.get(ref) : undefined;
         return node(
           doc,

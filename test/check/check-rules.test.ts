@@ -553,6 +553,23 @@ const CASES: RuleCase[] = [
     `,
     fix: ['on: [create] # <-', 'on: [create]\n      resource: Order'],
   },
+  {
+    code: 'event-union-payload-triggered',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      events:
+        kinds:
+          order.created:
+            on: [create]
+            resource: Order
+            payload: { variants: { a: { fields: { x: { type: integer } } } } } # <-
+    `,
+    fix: ['payload: { variants: { a: { fields: { x: { type: integer } } } } } # <-', 'payload: { resource: Order }'],
+  },
   // ── errors ─────────────────────────────────────────────────────────────────
   {
     code: 'undeclared-condition',

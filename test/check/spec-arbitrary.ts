@@ -88,9 +88,8 @@ const plainField = fc
   )
   .map(clean);
 
-// Variant fields carry no `default`: an optional variant field with a default comes back from OpenAPI required
-// (the import reads a variant's properties as a request's), not yet kept; a known gap, not this generator's to hide.
-const variantField = plainField.map(({ default: _d, ...f }) => f);
+// Variant fields are plain fields, a default included (an optional one with a default round-trips through OpenAPI).
+const variantField = plainField;
 
 /** A union field: tagged or not, its variants' fields plain. */
 const unionField = fc
@@ -148,17 +147,31 @@ const stateMachine = fc
   })
   .map(clean);
 
+/** A union body's variants: their fields plain, some tagged, some with no fields at all. */
+const shapeVariants = fc.dictionary(
+  fc.constantFrom('Quote', 'Refusal', 'other'),
+  fc
+    .record({
+      description: opt(fc.constantFrom('A quote.', 'A refusal.')),
+      tag: opt(fc.constantFrom('quote', 'refusal')),
+      fields: opt(fc.dictionary(fc.constantFrom('price', 'reason', 'currency'), variantField, { maxKeys: 2 })),
+    })
+    .map(clean),
+  { minKeys: 1, maxKeys: 3 },
+);
+
+// Union shapes (request and response bodies, event payloads) too: under a shown but empty `resources` a union body's
+// variants must not come back as resources, and a discriminator with no variants (check's union-needs-variants) must
+// come back as written.
 const shape = fc
   .record({
     resource: opt(fc.constantFrom(...RESOURCE_NAMES)),
     fields: opt(fc.dictionary(fc.constantFrom(...FIELD_NAMES), plainField, { maxKeys: 3 })),
+    discriminator: opt(fc.constantFrom('kind', 'type')),
+    variants: opt(shapeVariants),
     list: opt(fc.boolean()),
   })
   .map(clean);
-
-// Union shapes (request and response bodies, event payloads) are left to the well-formed newShapesSpec below: under
-// a shown but empty `resources`, a union body's variants come back from OpenAPI as resources of their names, and a
-// discriminator without variants is not read back at all (known, left to the unions work). Union fields are drawn here.
 
 /** A named example: a summary, a description, a value. */
 const namedExamples = fc.dictionary(fc.constantFrom('one', 'two'), fc.record({ summary: opt(fc.string({ maxLength: 8 })), value: scalarValue }).map(clean), {
@@ -583,6 +596,12 @@ export const newShapesSpec = fc
     headers: fc.dictionary(fc.constantFrom('X-Cost', 'X-Trace-Id', 'ETag', 'X-Region'), responseHeader, { maxKeys: 3 }),
     createHeader: fc.boolean(),
     read: fc.boolean(),
+    // `resources: {}` with union bodies only: the variants must not come back as resources
+    noResources: fc.boolean(),
+    // an optional variant field with a default (and a required one with a default)
+    variantDefault: fc.constantFrom(undefined, 'optional', 'required'),
+    // an empty example map says nothing: it round-trips as no examples
+    emptyExamples: fc.constantFrom(undefined, {}, { request: {} }, { response: {}, parameters: {} }),
   })
   .map((g) => {
     const itemFields: Record<string, unknown> = { id: { type: 'uuid', readOnly: true }, name: { type: 'string', maxLength: 40 } };
@@ -598,18 +617,30 @@ export const newShapesSpec = fc
       listItems: clean({ method: 'GET', path: '/items', action: 'list', resource: 'Item', paging: g.paging }),
     };
     if (g.read) operations.readItem = { method: 'GET', path: '/items/{id}', action: 'read', resource: 'Item' };
-    const quoteRequest = g.quoteRequest === 'union' ? { variants: UNTAGGED_UNION.variants } : { fields: { grams: { type: 'integer', minimum: 1 } } };
+    const currency =
+      g.variantDefault === undefined
+        ? {}
+        : { currency: g.variantDefault === 'optional' ? { type: 'string', optional: true, default: 'EUR' } : { type: 'string', default: 'EUR' } };
+    // a nested object's optional field with a default, as a variant's
+    if (g.variantDefault !== undefined) itemFields.address = { type: 'object', optional: true, fields: { street: { type: 'string' }, ...currency } };
+    const quoteRequest =
+      g.quoteRequest === 'union'
+        ? { variants: { ...UNTAGGED_UNION.variants, by_volume: { fields: { litres: { type: 'number' }, ...currency } } } }
+        : { fields: { grams: { type: 'integer', minimum: 1 } } };
     const quoteResponse =
-      g.quoteResponse === 'union'
+      g.quoteResponse === 'union' || (g.noResources && g.quoteResponse === 'resource')
         ? {
             discriminator: 'type',
-            variants: { Quote: { tag: 'quote', fields: { price: { type: 'integer' } } }, Refusal: { tag: 'refusal', fields: { reason: { type: 'string' } } } },
+            variants: {
+              Quote: { tag: 'quote', fields: { price: { type: 'integer' }, ...currency } },
+              Refusal: { tag: 'refusal', fields: { reason: { type: 'string' } } },
+            },
           }
         : g.quoteResponse === 'resource'
           ? { resource: 'Item' }
           : { fields: { price: { type: 'integer' } } };
     const answer =
-      g.quoteResponse === 'union'
+      g.quoteResponse === 'union' || (g.noResources && g.quoteResponse === 'resource')
         ? { type: 'quote', price: 12 }
         : g.quoteResponse === 'resource'
           ? { id: '0190a7e4-5b0c-7000-8000-000000000001', name: 'a' }
@@ -624,8 +655,18 @@ export const newShapesSpec = fc
       response_headers: Object.keys(g.headers).length > 0 ? g.headers : undefined,
       examples: g.examples
         ? { request: { small: { ...g.examples[0], value: { grams: 3 } } }, response: { priced: { ...g.examples[1], value: answer } } }
-        : undefined,
+        : g.emptyExamples,
     });
+    if (g.noResources) {
+      // nothing but the union bodies: no resource, so no resource operation, event or union field
+      return clean({
+        servicespec: 1,
+        resources: {},
+        endpoints: { operations: { quote: operations.quote } },
+        authentication: { default: 'none' },
+        errors: { codes: { invalid: { status: 400, when: ['validation', 'malformed_request', 'unsupported_media_type'] } } },
+      });
+    }
     const errorBody =
       g.errorBody === 'problem'
         ? 'problem'
