@@ -16,7 +16,7 @@ import {
   type CommonOptions,
 } from './cli-shared.js';
 
-interface CheckOptions extends CommonOptions {
+export interface CheckOptions extends CommonOptions {
   since?: string;
   watch?: boolean;
   /** Warnings not to report this run (as `check.disable` in the spec does for every run). */

@@ -6,9 +6,10 @@
 // `servicespec: internal error: <message>` and exits 1.
 
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
-import { addExamples } from './cli-examples.js';
-import { EXIT, io, processIo, withIo, type CliIo, type ExitCode } from './cli-shared.js';
+import type { Command } from 'commander';
+import type { CheckOptions } from './cli-check.js';
+import { EXIT, io, processIo, STDIN, withIo, type CliIo, type ExitCode } from './cli-shared.js';
+import { getFastPaths } from '../util/util-fast-paths.js';
 
 export type { CliIo, ExitCode } from './cli-shared.js';
 
@@ -72,7 +73,30 @@ function applyConventions(command: Command): void {
   for (const sub of command.commands) applyConventions(sub);
 }
 
+/**
+ * `check FILE` with at most `--quiet` and `--format text|json` (the common call, and what an editor's or CI's run
+ * of `check` is): runs the check directly, without commander (~10 % of a `check` of a 2,000-operation spec, whole
+ * process: bench/RESULTS.md). Anything else, and every call with SERVICESPEC_FAST_PATHS=off, goes through
+ * commander (the plain path), which answers the same for these calls (test/cli/cli-check.test.ts).
+ */
+export function plainCheck(argv: readonly string[]): { file: string; options: CheckOptions } | undefined {
+  if (argv[0] !== 'check') return undefined;
+  let file: string | undefined;
+  const options: CheckOptions = { format: 'text' };
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '-q' || arg === '--quiet') options.quiet = true;
+    else if (arg === '--format=text' || arg === '--format=json') options.format = arg === '--format=json' ? 'json' : 'text';
+    else if (arg === '--format' && (argv[i + 1] === 'text' || argv[i + 1] === 'json')) options.format = argv[++i] as 'text' | 'json';
+    else if (file === undefined && (arg === STDIN || !arg.startsWith('-'))) file = arg;
+    else return undefined;
+  }
+  return file === undefined ? undefined : { file, options };
+}
+
 async function createProgram(args: readonly string[]): Promise<Command> {
+  const { Command } = await import('commander');
+  const { addExamples } = await import('./cli-examples.js');
   const program = new Command('servicespec')
     .description('One file for the nine parts of a service interface specification: check it, report its gaps, render it, ' + 'export it, serve it.')
     .version(packageVersion(), '-V, --version', 'print the version')
@@ -149,12 +173,15 @@ export async function run(argv: readonly string[], given: Partial<CliIo> & { cwd
   const before = process.cwd();
   try {
     if (alone) process.chdir(cwd);
+    const check = getFastPaths() ? plainCheck(argv) : undefined;
     return await withIo(runIo, async () => {
       try {
+        if (check) return await (await import('./cli-check.js')).runCheck(check.file, check.options);
         await (await createProgram(argv)).parseAsync([...argv], { from: 'user' });
         return undefined;
       } catch (err) {
         // --help and --version end with exit code 0; every other commander error is a usage error.
+        const { CommanderError } = await import('commander');
         if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
         return printInternalError(err, runIo);
       }
