@@ -7,11 +7,12 @@
 
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { CheckOptions } from './cli-check.js';
-import { EXIT, io, processIo, STDIN, withIo, type CliIo, type ExitCode } from './cli-shared.js';
+import { parseDirectCheck } from './cli-check-args.js';
+import { EXIT, io, printInternalError, processIo, withIo, type CliIo, type ExitCode } from './cli-shared.js';
 import { getFastPaths } from '../util/util-fast-paths.js';
 
 export type { CliIo, ExitCode } from './cli-shared.js';
+export { printInternalError } from './cli-shared.js';
 
 /**
  * Each command's module, loaded only when that command runs (`check` never loads the server); in help order.
@@ -73,27 +74,6 @@ function applyConventions(command: Command): void {
   for (const sub of command.commands) applyConventions(sub);
 }
 
-/**
- * `check FILE` with at most `--quiet` and `--format text|json` (the common call, and what an editor's or CI's run
- * of `check` is): runs the check directly, without commander (~10 % of a `check` of a 2,000-operation spec, whole
- * process: bench/RESULTS.md). Anything else, and every call with SERVICESPEC_FAST_PATHS=off, goes through
- * commander (the plain path), which answers the same for these calls (test/cli/cli-check.test.ts).
- */
-export function plainCheck(argv: readonly string[]): { file: string; options: CheckOptions } | undefined {
-  if (argv[0] !== 'check') return undefined;
-  let file: string | undefined;
-  const options: CheckOptions = { format: 'text' };
-  for (let i = 1; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '-q' || arg === '--quiet') options.quiet = true;
-    else if (arg === '--format=text' || arg === '--format=json') options.format = arg === '--format=json' ? 'json' : 'text';
-    else if (arg === '--format' && (argv[i + 1] === 'text' || argv[i + 1] === 'json')) options.format = argv[++i] as 'text' | 'json';
-    else if (file === undefined && (arg === STDIN || !arg.startsWith('-'))) file = arg;
-    else return undefined;
-  }
-  return file === undefined ? undefined : { file, options };
-}
-
 async function createProgram(args: readonly string[]): Promise<Command> {
   const { Command } = await import('commander');
   const { addExamples } = await import('./cli-examples.js');
@@ -114,13 +94,6 @@ async function createProgram(args: readonly string[]): Promise<Command> {
   program.addHelpText('after', '\nExit status: 0 clean, 1 errors found, 2 usage error.');
   addExamples(program);
   return program;
-}
-
-/** Prints an unexpected error as one line (never a stack trace); the exit code is 1. */
-export function printInternalError(err: unknown, to: CliIo = io): ExitCode {
-  const message = err instanceof Error ? err.message : String(err);
-  to.err(`servicespec: internal error: ${message.split('\n')[0] ?? ''}\n`);
-  return EXIT.errors;
 }
 
 /**
@@ -173,10 +146,11 @@ export async function run(argv: readonly string[], given: Partial<CliIo> & { cwd
   const before = process.cwd();
   try {
     if (alone) process.chdir(cwd);
-    const check = getFastPaths() ? plainCheck(argv) : undefined;
+    // The direct path: `check FILE` without commander (cli-check-args.ts); off, commander reads every call.
+    const check = getFastPaths() ? parseDirectCheck(argv) : undefined;
     return await withIo(runIo, async () => {
       try {
-        if (check) return await (await import('./cli-check.js')).runCheck(check.file, check.options);
+        if (check) return (await import('./cli-check-direct.js')).runDirectCheck(check);
         await (await createProgram(argv)).parseAsync([...argv], { from: 'user' });
         return undefined;
       } catch (err) {

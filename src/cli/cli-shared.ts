@@ -110,7 +110,7 @@ export async function withIo(given: CliIo, fn: () => Promise<ExitCode | undefine
   return code ?? state.exitCode;
 }
 
-/** commander, loaded when a command is registered: a plain `check` (cli-run.ts, `plainCheck`) never loads it. */
+/** commander, loaded when a command is registered: `check FILE` (cli-check-args.ts) never loads it. */
 function commander(): typeof Commander {
   return createRequire(import.meta.url)('commander') as typeof Commander;
 }
@@ -208,6 +208,13 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[], options: { 
   const text = format === 'text' && useColor(to) ? colorDiagnostics(plain) : plain;
   if (to === 'out') io.out(text);
   else io.err(text);
+}
+
+/** Prints an unexpected error as one line (never a stack trace); the exit code is 1. */
+export function printInternalError(err: unknown, to: CliIo = io): ExitCode {
+  const message = err instanceof Error ? err.message : String(err);
+  to.err(`servicespec: internal error: ${message.split('\n')[0] ?? ''}\n`);
+  return EXIT.errors;
 }
 
 /** Exit code for a set of diagnostics: 1 when any is an error. */

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { plainCheck } from '../../src/cli/cli-run.js';
+import { parseDirectCheck } from '../../src/cli/cli-check-args.js';
 import { EXAMPLES, ROOT, runCli, STACK_LINE, tempDir } from './cli-helpers.js';
 
 const tmp = tempDir();
@@ -156,9 +156,9 @@ describe('servicespec check --disable', { timeout: 120_000 }, () => {
 
 describe('servicespec check without commander (the direct path)', { timeout: 120_000 }, () => {
   it('takes only check FILE with --quiet and --format; anything else goes to commander', () => {
-    expect(plainCheck(['check', 'a.yaml'])).toEqual({ file: 'a.yaml', options: { format: 'text' } });
-    expect(plainCheck(['check', '-q', '--format', 'json', '-'])).toEqual({ file: '-', options: { format: 'json', quiet: true } });
-    expect(plainCheck(['check', '--format=json', 'a.yaml', '--quiet'])).toEqual({ file: 'a.yaml', options: { format: 'json', quiet: true } });
+    expect(parseDirectCheck(['check', 'a.yaml'])).toEqual({ file: 'a.yaml', options: { format: 'text' } });
+    expect(parseDirectCheck(['check', '-q', '--format', 'json', '-'])).toEqual({ file: '-', options: { format: 'json', quiet: true } });
+    expect(parseDirectCheck(['check', '--format=json', 'a.yaml', '--quiet'])).toEqual({ file: 'a.yaml', options: { format: 'json', quiet: true } });
     for (const argv of [
       ['check'],
       ['check', 'a.yaml', 'b.yaml'],
@@ -172,7 +172,7 @@ describe('servicespec check without commander (the direct path)', { timeout: 120
       ['gaps', 'a.yaml'],
       ['--version', 'check', 'a.yaml'],
     ])
-      expect(plainCheck(argv), argv.join(' ')).toBeUndefined();
+      expect(parseDirectCheck(argv), argv.join(' ')).toBeUndefined();
   });
 
   it('answers as commander does (SERVICESPEC_FAST_PATHS=off): output and exit code', async () => {
