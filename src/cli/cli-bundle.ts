@@ -6,6 +6,7 @@
 // documented `cachedData`, in the OS temp folder as Node's cache is. Running from src/ there is no bundle: the bin
 // then runs `check` through `run` (cli-run.ts), as it does any call with SERVICESPEC_FAST_PATHS=off.
 
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -32,7 +33,7 @@ export function loadCheckBundle(): CheckBundle | undefined {
   if (stat.mtimeMs < statSync(fileURLToPath(import.meta.url)).mtimeMs) return undefined;
   const require = createRequire(path);
   if ((module as { enableCompileCache?: unknown }).enableCompileCache !== undefined) return require(path) as CheckBundle;
-  return loadWithCodeCache(path, `${process.version}-${process.arch}-${stat.size}-${Math.trunc(stat.mtimeMs)}`, require);
+  return loadWithCodeCache(path, require);
 }
 
 /**
@@ -40,15 +41,18 @@ export function loadCheckBundle(): CheckBundle | undefined {
  * (V8 checks it belongs to this source and this V8, and compiles as usual when not), written at exit otherwise, after
  * the run, so it holds every function the run compiled.
  */
-function loadWithCodeCache(path: string, key: string, require: NodeJS.Require): CheckBundle {
-  const cacheFile = join(tmpdir(), 'servicespec-compile-cache', `${key}.bin`);
+function loadWithCodeCache(path: string, require: NodeJS.Require): CheckBundle {
+  const source = readFileSync(path, 'utf8');
+  // Keyed by the source's digest: V8's own check of a cache compares the source's length only.
+  const digest = createHash('sha256').update(source).digest('hex').slice(0, 32);
+  const cacheFile = join(tmpdir(), 'servicespec-compile-cache', `${process.version}-${process.arch}-${digest}.bin`);
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(cacheFile);
   } catch {
     cachedData = undefined;
   }
-  const script = new Script(module.wrap(readFileSync(path, 'utf8')), { filename: path, cachedData });
+  const script = new Script(module.wrap(source), { filename: path, cachedData });
   if (cachedData === undefined || script.cachedDataRejected === true) {
     process.once('exit', () => {
       try {
