@@ -8,12 +8,19 @@ import { loadCheckBundle } from './cli-bundle.js';
 import { getFastPaths } from '../util/util-fast-paths.js';
 
 // Node 22.1+ keeps V8's compiled code of the modules between runs (its own cache in the OS temp folder; off with
-// NODE_DISABLE_COMPILE_CACHE=1), as TypeScript's bin does; the CLI's modules load after it, hence the import().
+// NODE_DISABLE_COMPILE_CACHE=1), as TypeScript's bin does; the CLI's modules load after it, hence the import() (the
+// three small modules above, which decide whether `check FILE` runs from its bundle, are the exception).
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 const argv = process.argv.slice(2);
 // `check FILE` from the one-file bundle when there is one (cli-bundle.ts); everything else through `run`.
 const check = getFastPaths() ? parseDirectCheck(argv) : undefined;
-const bundle = check ? loadCheckBundle() : undefined;
+let bundle;
+try {
+  bundle = check ? loadCheckBundle() : undefined;
+} catch {
+  // A bundle that does not load (damaged): `run` as without one.
+  bundle = undefined;
+}
 const cli = bundle ?? (await import('./cli-run.js'));
 const { printInternalError } = cli;
 // This process is the run's alone: no AsyncLocalStorage keeps it apart from others (cli-shared.ts, useProcessIo;
