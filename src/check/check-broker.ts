@@ -13,9 +13,9 @@ import {
   type BrokerKindBinding,
 } from '../model/model-broker.js';
 import type { ServiceModel } from '../model/model-types.js';
-import type { DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
+import type { DiagnosticCode, DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
 
-type Report = (code: DiagnosticCode, params: Record<string, string | number>, pointer: string) => void;
+type Report = <C extends DiagnosticCode>(code: C, params: DiagnosticParams<C>, pointer: string) => void;
 
 const BASE = '/events/delivery/broker';
 /** An identifier stand-in while checking a filled subject: one plain token. */
@@ -28,7 +28,8 @@ function checkTemplate(template: string, where: string, pointer: string, binding
   for (const p of parts) {
     if ('text' in p) continue;
     if (!isBrokerPlaceholder(p.placeholder)) {
-      report('broker-placeholder-unknown', { where, placeholder: p.placeholder }, pointer);
+      // The message names the placeholders a template may use, braces and all: passed as themselves.
+      report('broker-placeholder-unknown', { where, placeholder: p.placeholder, kind: '{kind}', resource: '{resource}', id: '{id}' }, pointer);
       ok = false;
       continue;
     }

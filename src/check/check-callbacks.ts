@@ -5,10 +5,10 @@ import { getBrokerKindBinding } from '../model/model-broker.js';
 import { isWritable } from '../model/model-schemas.js';
 import type { ServiceModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
-import type { DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
+import type { DiagnosticCode, DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
 import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 
-type Report = (code: DiagnosticCode, params: Record<string, string | number>, pointer: string) => void;
+type Report = <C extends DiagnosticCode>(code: C, params: DiagnosticParams<C>, pointer: string) => void;
 
 export function checkCallbacks(model: ServiceModel, report: Report): void {
   const kinds = new Map((model.events?.kinds ?? []).map((k) => [k.name, k]));

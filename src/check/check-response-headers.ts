@@ -5,9 +5,9 @@ import { getReservedResponseHeader, isSentByService } from '../model/model-respo
 import type { ServiceModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { PARAMETER_TYPES } from '../spec/spec-types.js';
-import type { DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
+import type { DiagnosticCode, DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
 
-type Report = (code: DiagnosticCode, params: Record<string, string | number>, pointer: string) => void;
+type Report = <C extends DiagnosticCode>(code: C, params: DiagnosticParams<C>, pointer: string) => void;
 
 export function checkResponseHeaders(model: ServiceModel, report: Report): void {
   const types = PARAMETER_TYPES.join(', ');

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { DISABLEABLE_WARNINGS } from '../spec/spec-types.js';
+import { reportCheck } from './cli-check-direct.js';
 import {
   action,
   EXIT,
-  exitFor,
   STDIN,
   type ExitCode,
   formatOption,
@@ -16,7 +16,7 @@ import {
   type CommonOptions,
 } from './cli-shared.js';
 
-interface CheckOptions extends CommonOptions {
+export interface CheckOptions extends CommonOptions {
   since?: string;
   watch?: boolean;
   /** Warnings not to report this run (as `check.disable` in the spec does for every run). */
@@ -65,11 +65,7 @@ export function runCheck(file: string, options: CheckOptions): ActionResult {
 
 function report(file: string, all: readonly Diagnostic[], options: CheckOptions): ExitCode {
   const off = new Set(options.disable ?? []);
-  const diagnostics = off.size > 0 ? all.filter((d) => !off.has(d.code)) : all;
-  const format = options.format ?? 'text';
-  printDiagnostics(diagnostics, { format, quiet: options.quiet, to: 'out' });
-  if (format === 'text' && diagnostics.length === 0 && !options.quiet) io.out(`${file}: no problems found\n`);
-  return exitFor(diagnostics);
+  return reportCheck(file, off.size > 0 ? all.filter((d) => !off.has(d.code)) : all, options);
 }
 
 export function registerCheckCommand(program: Command): void {

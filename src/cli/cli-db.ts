@@ -4,7 +4,7 @@
 
 import { existsSync, rmSync } from 'node:fs';
 import type { Command } from 'commander';
-import { createDiagnostic, type DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
+import { createDiagnostic, type DiagnosticCode, type DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
 import { checkCopySource, copyStorage } from '../runtime/storage/storage-copy.js';
 import type { Storage } from '../runtime/storage/storage-types.js';
 import { openStorage, parseStorageUrl, redactStorageUrl, type StorageTarget } from './cli-db-url.js';
@@ -18,7 +18,7 @@ export interface DbCopyOptions {
 
 const COMMAND = 'servicespec db copy';
 
-function fail(code: DiagnosticCode, params: Record<string, string | number>): ExitCode {
+function fail<C extends DiagnosticCode>(code: C, params: DiagnosticParams<C>): ExitCode {
   return failWith(code, createDiagnostic(code, params).message);
 }
 

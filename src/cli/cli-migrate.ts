@@ -4,7 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { createDiagnostic, type DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
+import { createDiagnostic, type DiagnosticCode, type DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
 import { getStoragePlan } from '../runtime/storage/storage-plan.js';
 import { createMigratePrepare, type MigratePlan } from '../runtime/storage/storage-migrate.js';
 import { loadSqliteDriver } from '../runtime/storage/storage-sqlite-driver.js';
@@ -24,7 +24,7 @@ export interface MigrateCommandOptions {
 const COMMAND = 'servicespec migrate';
 
 /** One line on stderr: the command, the code, the message. */
-function fail(code: DiagnosticCode, params: Record<string, string | number>): ExitCode {
+function fail<C extends DiagnosticCode>(code: C, params: DiagnosticParams<C>): ExitCode {
   io.err(`${COMMAND}: ${code}: ${createDiagnostic(code, params).message}\n`);
   return EXIT.errors;
 }

@@ -6,11 +6,13 @@
 // `servicespec: internal error: <message>` and exits 1.
 
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
-import { addExamples } from './cli-examples.js';
-import { EXIT, io, processIo, withIo, type CliIo, type ExitCode } from './cli-shared.js';
+import type { Command } from 'commander';
+import { parseDirectCheck } from './cli-check-args.js';
+import { EXIT, io, printInternalError, processIo, withIo, type CliIo, type ExitCode } from './cli-shared.js';
+import { getFastPaths } from '../util/util-fast-paths.js';
 
 export type { CliIo, ExitCode } from './cli-shared.js';
+export { printInternalError } from './cli-shared.js';
 
 /**
  * Each command's module, loaded only when that command runs (`check` never loads the server); in help order.
@@ -73,6 +75,8 @@ function applyConventions(command: Command): void {
 }
 
 async function createProgram(args: readonly string[]): Promise<Command> {
+  const { Command } = await import('commander');
+  const { addExamples } = await import('./cli-examples.js');
   const program = new Command('servicespec')
     .description('One file for the nine parts of a service interface specification: check it, report its gaps, render it, ' + 'export it, serve it.')
     .version(packageVersion(), '-V, --version', 'print the version')
@@ -90,13 +94,6 @@ async function createProgram(args: readonly string[]): Promise<Command> {
   program.addHelpText('after', '\nExit status: 0 clean, 1 errors found, 2 usage error.');
   addExamples(program);
   return program;
-}
-
-/** Prints an unexpected error as one line (never a stack trace); the exit code is 1. */
-export function printInternalError(err: unknown, to: CliIo = io): ExitCode {
-  const message = err instanceof Error ? err.message : String(err);
-  to.err(`servicespec: internal error: ${message.split('\n')[0] ?? ''}\n`);
-  return EXIT.errors;
 }
 
 /**
@@ -149,12 +146,16 @@ export async function run(argv: readonly string[], given: Partial<CliIo> & { cwd
   const before = process.cwd();
   try {
     if (alone) process.chdir(cwd);
+    // The direct path: `check FILE` without commander (cli-check-args.ts); off, commander reads every call.
+    const check = getFastPaths() ? parseDirectCheck(argv) : undefined;
     return await withIo(runIo, async () => {
       try {
+        if (check) return (await import('./cli-check-direct.js')).runDirectCheck(check);
         await (await createProgram(argv)).parseAsync([...argv], { from: 'user' });
         return undefined;
       } catch (err) {
         // --help and --version end with exit code 0; every other commander error is a usage error.
+        const { CommanderError } = await import('commander');
         if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
         return printInternalError(err, runIo);
       }

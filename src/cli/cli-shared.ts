@@ -4,8 +4,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { Option } from 'commander';
+import type * as Commander from 'commander';
+import type { Option } from 'commander';
 import { createDiagnostic, hasErrors, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { formatDiagnostics, type OutputFormat } from '../diagnostics/diagnostics-format.js';
 import { compileSpecBytes, compileSpecFile, type CompiledSpec } from '../program.js';
@@ -108,13 +110,18 @@ export async function withIo(given: CliIo, fn: () => Promise<ExitCode | undefine
   return code ?? state.exitCode;
 }
 
+/** commander, loaded when a command is registered: `check FILE` (cli-check-args.ts) never loads it. */
+function commander(): typeof Commander {
+  return createRequire(import.meta.url)('commander') as typeof Commander;
+}
+
 /** `--format text|json`, shared by the commands that print data a machine may read. */
 export function formatOption(): Option {
-  return new Option('--format <format>', 'output format').choices(['text', 'json']).default('text');
+  return new (commander().Option)('--format <format>', 'output format').choices(['text', 'json']).default('text');
 }
 
 export function quietOption(): Option {
-  return new Option('-q, --quiet', 'print errors only: no warnings, no summary of a clean result');
+  return new (commander().Option)('-q, --quiet', 'print errors only: no warnings, no summary of a clean result');
 }
 
 export interface CommonOptions {
@@ -201,6 +208,13 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[], options: { 
   const text = format === 'text' && useColor(to) ? colorDiagnostics(plain) : plain;
   if (to === 'out') io.out(text);
   else io.err(text);
+}
+
+/** Prints an unexpected error as one line (never a stack trace); the exit code is 1. */
+export function printInternalError(err: unknown, to: CliIo = io): ExitCode {
+  const message = err instanceof Error ? err.message : String(err);
+  to.err(`servicespec: internal error: ${message.split('\n')[0] ?? ''}\n`);
+  return EXIT.errors;
 }
 
 /** Exit code for a set of diagnostics: 1 when any is an error. */

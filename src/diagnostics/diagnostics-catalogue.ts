@@ -318,7 +318,35 @@ export interface DiagnosticLocation {
   pointer?: string;
 }
 
-export function createDiagnostic(code: DiagnosticCode, params: Record<string, string | number> = {}, location: DiagnosticLocation = {}): Diagnostic {
+// Each code's parameters, read off its template by the type checker: creating a diagnostic with a parameter missing,
+// misspelled or not in the template does not compile (test/diagnostics/diagnostics-params.test.ts). A `{name}` meant
+// literally in a message is passed as itself (`version: '{version}'`), as the replace below would leave it.
+
+/** The characters of a text, as a union. */
+type Chars<S extends string> = S extends `${infer C}${infer Rest}` ? C | Chars<Rest> : never;
+
+type WordChar = Chars<'abcdefghijklmnopqrstuvwxyz'> | Chars<'ABCDEFGHIJKLMNOPQRSTUVWXYZ'> | Chars<'0123456789_'>;
+
+/** Whether a text is one or more word characters (`\w+`, what the replace takes for a parameter's name). */
+type IsWord<S extends string> = S extends `${infer C}${infer Rest}` ? (C extends WordChar ? (Rest extends '' ? true : IsWord<Rest>) : false) : false;
+
+/** The text after the last `{` (`{{placeholder` → `placeholder`): the name a `{` … `}` closes. */
+type AfterLastBrace<S extends string> = S extends `${string}{${infer Rest}` ? AfterLastBrace<Rest> : S;
+
+/** The parameter names of a message template: each `{name}` in it. */
+export type TemplateParams<T extends string> = T extends `${string}{${infer Inside}}${infer Rest}`
+  ? (IsWord<AfterLastBrace<Inside>> extends true ? AfterLastBrace<Inside> : never) | TemplateParams<Rest>
+  : never;
+
+/** The parameters a code's message takes (for a union of codes, every parameter of each). */
+export type DiagnosticParams<C extends DiagnosticCode> = { readonly [K in TemplateParams<(typeof DIAGNOSTICS)[C]['message']>]: string | number };
+
+/** The codes whose message takes no parameter. */
+export type ParameterlessCode = { [C in DiagnosticCode]: [TemplateParams<(typeof DIAGNOSTICS)[C]['message']>] extends [never] ? C : never }[DiagnosticCode];
+
+export function createDiagnostic<C extends ParameterlessCode>(code: C, params?: DiagnosticParams<C>, location?: DiagnosticLocation): Diagnostic;
+export function createDiagnostic<C extends DiagnosticCode>(code: C, params: DiagnosticParams<C>, location?: DiagnosticLocation): Diagnostic;
+export function createDiagnostic(code: DiagnosticCode, params: Readonly<Record<string, string | number>> = {}, location: DiagnosticLocation = {}): Diagnostic {
   const def: MessageDef = DIAGNOSTICS[code];
   const message = def.message.replace(/\{(\w+)\}/g, (whole, name: string) =>
     Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole,

@@ -1,5 +1,5 @@
 import { dump as dumpYaml } from 'js-yaml';
-import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
+import { createDiagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
 import { getResource, getStateField } from '../model/model-lookup.js';
 import { getFieldSchema, getShapeSchema, type JsonSchema } from '../model/model-schemas.js';
 import type { EventKindModel, FieldModel, ServiceModel, UnionModel } from '../model/model-types.js';
@@ -27,7 +27,7 @@ export function serializeDocument(document: unknown, format: DocumentFormat): st
   return dumpYaml(document, { noRefs: true, lineWidth: -1 });
 }
 
-export function diagnose(model: ServiceModel, code: DiagnosticCode, params: Record<string, string | number>, pointer?: string): Diagnostic {
+export function diagnose<C extends DiagnosticCode>(model: ServiceModel, code: C, params: DiagnosticParams<C>, pointer?: string): Diagnostic {
   return createDiagnostic(code, params, pointer === undefined ? { file: model.file } : { file: model.file, pointer });
 }
 

@@ -6,7 +6,7 @@
 // pointer, with why: the format's callbacks carry events about the object a create makes, sent to a URL a request
 // body field gives.
 
-import type { Diagnostic, DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
+import type { Diagnostic, DiagnosticCode, DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
 import { parseCallbackExpression } from '../export/export-callbacks.js';
 import type { Action, CallbackSpec, EventKindSpec, FieldSpec, ShapeSpec } from '../spec/spec-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -35,7 +35,7 @@ export interface CallbackSource {
 export function importCallbacks(ctx: { file: string; diagnostics: Diagnostic[] }, src: CallbackSource): Record<string, CallbackSpec> | undefined {
   if (!isObject(src.callbacks)) return undefined;
   const out: Record<string, CallbackSpec> = {};
-  const say = (code: DiagnosticCode, params: Record<string, string>, pointer: string) => report(ctx, code, params, pointer);
+  const say = <C extends DiagnosticCode>(code: C, params: DiagnosticParams<C>, pointer: string) => report(ctx, code, params, pointer);
   for (const [name, item] of Object.entries(src.callbacks)) {
     const at = joinPointer(joinPointer(src.pointer, 'callbacks'), name);
     const item_ = isObject(item) ? item : {};

@@ -1,5 +1,5 @@
 import { getValueProblem } from '../check/check-rules.js';
-import type { Diagnostic, DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
+import type { Diagnostic, DiagnosticCode, DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
 import type { FieldModel } from '../model/model-types.js';
 import { createDiagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -34,10 +34,10 @@ export interface SchemaContext {
 /** Fields nest at most this deep; deeper schemas become `json` (the spec loader limits nesting too). */
 export const MAX_FIELD_DEPTH = 8;
 
-export function report(
+export function report<C extends DiagnosticCode>(
   ctx: { file: string; diagnostics: Diagnostic[] },
-  code: DiagnosticCode,
-  params: Record<string, string | number>,
+  code: C,
+  params: DiagnosticParams<C>,
   pointer?: string,
 ): void {
   ctx.diagnostics.push(createDiagnostic(code, params, pointer === undefined ? { file: ctx.file } : { file: ctx.file, pointer }));

@@ -21,7 +21,8 @@ export function getSpecSchema(): Record<string, unknown> {
 /** The validator `npm run build` compiled ahead of time, if there is one for exactly this schema. */
 function getPrecompiled(schemaText: string): ValidateFunction | undefined {
   try {
-    const mod = createRequire(import.meta.url)(`./${PRECOMPILED_VALIDATOR}`) as ValidateFunction & { schemaHash?: string };
+    // By way of ../spec/: the same file from dist/cli/cli-check-bundle.cjs (scripts/build-check-bundle.mjs).
+    const mod = createRequire(import.meta.url)(`../spec/${PRECOMPILED_VALIDATOR}`) as ValidateFunction & { schemaHash?: string };
     return mod.schemaHash === getSchemaHash(schemaText) ? mod : undefined;
   } catch {
     return undefined;

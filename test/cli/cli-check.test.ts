@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { parseDirectCheck } from '../../src/cli/cli-check-args.js';
 import { EXAMPLES, ROOT, runCli, STACK_LINE, tempDir } from './cli-helpers.js';
 
 const tmp = tempDir();
@@ -150,5 +151,50 @@ describe('servicespec check --disable', { timeout: 120_000 }, () => {
     const bad = await runCli(['check', '--disable', 'unknown-resource', spec]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('only these warnings can be turned off: name-style');
+  });
+});
+
+describe('servicespec check without commander (the direct path)', { timeout: 120_000 }, () => {
+  it('takes only check FILE with --quiet and --format; anything else goes to commander', () => {
+    expect(parseDirectCheck(['check', 'a.yaml'])).toEqual({ file: 'a.yaml', options: { format: 'text' } });
+    expect(parseDirectCheck(['check', '-q', '--format', 'json', '-'])).toEqual({ file: '-', options: { format: 'json', quiet: true } });
+    expect(parseDirectCheck(['check', '--format=json', 'a.yaml', '--quiet'])).toEqual({ file: 'a.yaml', options: { format: 'json', quiet: true } });
+    for (const argv of [
+      ['check'],
+      ['check', 'a.yaml', 'b.yaml'],
+      ['check', '--format', 'xml', 'a.yaml'],
+      ['check', '--format', 'a.yaml'],
+      ['check', '--watch', 'a.yaml'],
+      ['check', '--disable', 'name-style', 'a.yaml'],
+      ['check', '--since', 'old.yaml', 'a.yaml'],
+      ['check', '--help'],
+      ['check', '--', 'a.yaml'],
+      ['gaps', 'a.yaml'],
+      ['--version', 'check', 'a.yaml'],
+    ])
+      expect(parseDirectCheck(argv), argv.join(' ')).toBeUndefined();
+  });
+
+  it('answers as commander does (SERVICESPEC_FAST_PATHS=off): output and exit code', async () => {
+    const warning = writeSpec('direct-warning.yaml', 'servicespec: 1\nresources:\n  Lease:\n    fields:\n      apiVersion: { type: string }\n');
+    const broken = writeSpec('direct-broken.yaml', 'servicespec: 1\npurpose: {name: [unclosed\n');
+    const missing = join(tmp.path, 'direct-absent.yaml');
+    for (const argv of [
+      ['check', EXAMPLES[1]!],
+      ['check', warning],
+      ['check', '-q', warning],
+      ['check', '--format', 'json', warning],
+      ['check', '--format=json', '--quiet', broken],
+      ['check', broken],
+      ['check', missing],
+    ]) {
+      // The switch is the process's (util-fast-paths.ts), not the run's io.
+      vi.stubEnv('SERVICESPEC_FAST_PATHS', 'on');
+      const direct = await runCli(argv);
+      vi.stubEnv('SERVICESPEC_FAST_PATHS', 'off');
+      const plain = await runCli(argv);
+      vi.unstubAllEnvs();
+      expect(direct, argv.join(' ')).toEqual(plain);
+    }
   });
 });

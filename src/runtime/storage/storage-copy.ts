@@ -6,7 +6,7 @@
 // The source is read on one snapshot; the target is written in one transaction (its `migrate` to the source's
 // plan, then the rows, then the counts checked): all or nothing.
 
-import { createDiagnostic, type DiagnosticCode } from '../../diagnostics/diagnostics-catalogue.js';
+import { createDiagnostic, type DiagnosticCode, type DiagnosticParams } from '../../diagnostics/diagnostics-catalogue.js';
 import type { ServiceModel } from '../../model/model-types.js';
 import { STORAGE_FORMAT } from './storage-migrate.js';
 import { diffStoragePlans, getStoragePlan, withKeptColumns } from './storage-plan.js';
@@ -40,10 +40,10 @@ export interface CopiedTable {
 export type CopyOutcome = { ok: true; tables: CopiedTable[]; rows: number } | { ok: false; code: DiagnosticCode; message: string };
 
 /** A refusal, thrown out of a transaction so it rolls back, and answered as a code and a message. */
-class CopyRefused extends Error {
+class CopyRefused<C extends DiagnosticCode = DiagnosticCode> extends Error {
   constructor(
-    readonly code: DiagnosticCode,
-    params: Record<string, string | number>,
+    readonly code: C,
+    params: DiagnosticParams<C>,
   ) {
     super(createDiagnostic(code, params).message);
   }

@@ -4,7 +4,7 @@
 // its advisory lock), before the additive steps storage-plan.ts diffs. Nothing here knows SQL beyond what both
 // engines share; the session supplies each engine's column definition and value encoding.
 
-import { createDiagnostic, type DiagnosticCode } from '../../diagnostics/diagnostics-catalogue.js';
+import { createDiagnostic, type DiagnosticCode, type DiagnosticParams } from '../../diagnostics/diagnostics-catalogue.js';
 import { getField, getResource, getStateMachine } from '../../model/model-lookup.js';
 import type { ServiceModel } from '../../model/model-types.js';
 import { absentColumn, diffStoragePlans, getStoragePlan, withKeptColumns } from './storage-plan.js';
@@ -213,7 +213,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
     const filled = new Set<string>();
     const tables: TablePlan[] = [];
     const pg = session.dialect === 'postgres';
-    const refuse = (code: DiagnosticCode, p: Record<string, string | number>, extra: Partial<MigrateRefusal> = {}) =>
+    const refuse = <C extends DiagnosticCode>(code: C, p: DiagnosticParams<C>, extra: Partial<MigrateRefusal> = {}) =>
       refusals.push({ code, message: createDiagnostic(code, p).message, ...extra });
 
     for (const old of storedPlan.tables) {
