@@ -1499,6 +1499,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       action = x.action as Action;
       o.action = action;
       for (const k of ['resource', 'transition']) if (typeof x[k] === 'string') o[k] = x[k];
+      // servicespec's own export carries the path bindings as written.
+      if (isObject(x.bind) && Object.values(x.bind).every((v) => typeof v === 'string')) o.bind = { ...x.bind };
     } else {
       if (x)
         report(
@@ -1719,6 +1721,7 @@ const OPERATION_ORDER = [
   'filter',
   'sort',
   'paging',
+  'bind',
   'query',
   'headers',
   'response_headers',
