@@ -1,6 +1,7 @@
 // Path parameters bound to fields (`bind`, docs/format.md "Path parameters bound to fields"), served over real HTTP
 // on the test database (SQLite, or PostgreSQL with SERVICESPEC_TEST_DB=postgres), with the fast paths and without.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileSpecText } from '../../src/program.js';
 import { startService, loadModel, type Running } from './helpers.js';
 
 const SPEC = new URL('../fixtures/path-bindings.yaml', import.meta.url).pathname;
@@ -75,3 +76,56 @@ for (const fastPaths of [true, false]) {
     });
   });
 }
+
+// A transition on an object found by its bound fields, and an update of a scoped object (the compare-and-set on the
+// state runs on the row the bound fields found).
+const MACHINE = `servicespec: 1
+resources:
+  Issue:
+    fields:
+      id: { type: integer, readOnly: true }
+      project: { type: string, maxLength: 20 }
+      title: { type: string }
+      status: { type: state }
+states:
+  Issue:
+    initial: open
+    transitions:
+      close: { from: open, to: closed }
+endpoints:
+  operations:
+    createIssue: { method: POST, path: '/projects/{project}/issues', action: create, resource: Issue, bind: { project: project } }
+    updateIssue: { method: PATCH, path: '/projects/{project}/issues/{number}', action: update, resource: Issue, bind: { project: project, number: id } }
+    closeIssue: { method: POST, path: '/projects/{project}/issues/{number}/close', action: transition, resource: Issue, transition: close, bind: { project: project, number: id } }
+authentication:
+  default: none
+errors:
+  codes:
+    not_found: { status: 404, when: [missing_resource, route_not_found] }
+    invalid: { status: 400, when: [validation, malformed_request, unsupported_media_type, headers_too_large, body_too_large] }
+    conflict: { status: 409, when: [illegal_transition, method_not_allowed] }
+    failed: { status: 500, when: [internal] }
+`;
+
+describe('path bindings: update and transition', () => {
+  let s: Running;
+  beforeAll(async () => {
+    const c = compileSpecText(MACHINE);
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    s = await startService(c.model!);
+  });
+  afterAll(async () => s?.close());
+
+  it('finds the issue by project and number; another project’s path finds nothing', async () => {
+    const c = await s.call('POST', '/projects/core/issues', { title: 'crash' });
+    expect(c.status).toBe(201);
+    expect(c.body).toMatchObject({ project: 'core', status: 'open' });
+    expect((await s.call('PATCH', `/projects/web/issues/${c.body.id}`, { title: 'x' })).status).toBe(404);
+    expect((await s.call('PATCH', `/projects/core/issues/${c.body.id}`, { title: 'crash on start' })).body).toMatchObject({ title: 'crash on start' });
+    expect((await s.call('POST', `/projects/web/issues/${c.body.id}/close`)).status).toBe(404);
+    const closed = await s.call('POST', `/projects/core/issues/${c.body.id}/close`);
+    expect(closed.status).toBe(200);
+    expect(closed.body).toMatchObject({ status: 'closed' });
+    expect((await s.call('POST', `/projects/core/issues/${c.body.id}/close`)).status).toBe(409);
+  });
+});
