@@ -583,6 +583,8 @@ export const newShapesSpec = fc
     headers: fc.dictionary(fc.constantFrom('X-Cost', 'X-Trace-Id', 'ETag', 'X-Region'), responseHeader, { maxKeys: 3 }),
     createHeader: fc.boolean(),
     read: fc.boolean(),
+    // Path parameters bound to fields (bind): the identifier under another name, or a scope and the identifier.
+    bound: fc.constantFrom(undefined, 'identifier', 'scoped'),
   })
   .map((g) => {
     const itemFields: Record<string, unknown> = { id: { type: 'uuid', readOnly: true }, name: { type: 'string', maxLength: 40 } };
@@ -598,6 +600,14 @@ export const newShapesSpec = fc
       listItems: clean({ method: 'GET', path: '/items', action: 'list', resource: 'Item', paging: g.paging }),
     };
     if (g.read) operations.readItem = { method: 'GET', path: '/items/{id}', action: 'read', resource: 'Item' };
+    if (g.bound === 'identifier') operations.readBound = { method: 'GET', path: '/by-id/{item}', action: 'read', resource: 'Item', bind: { item: 'id' } };
+    if (g.bound === 'scoped') {
+      itemFields.shelf = { type: 'string', maxLength: 20 };
+      const bind = { shelf: 'shelf' };
+      operations.createShelved = { method: 'POST', path: '/shelves/{shelf}/items', action: 'create', resource: 'Item', bind };
+      operations.listShelved = { method: 'GET', path: '/shelves/{shelf}/items', action: 'list', resource: 'Item', bind };
+      operations.readShelved = { method: 'GET', path: '/shelves/{shelf}/items/{id}', action: 'read', resource: 'Item', bind: { ...bind, id: 'id' } };
+    }
     const quoteRequest = g.quoteRequest === 'union' ? { variants: UNTAGGED_UNION.variants } : { fields: { grams: { type: 'integer', minimum: 1 } } };
     const quoteResponse =
       g.quoteResponse === 'union'
