@@ -2,6 +2,7 @@
 // x-servicespec-operation so that export → import gives the bindings back.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { generateClient } from '../../src/export/export-client.js';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { serializeDocument } from '../../src/export/export-shared.js';
 import { importOpenApiDocument } from '../../src/import/import-openapi.js';
@@ -43,5 +44,12 @@ describe('path bindings (OpenAPI export)', () => {
     const bindings = (m: typeof model) => Object.fromEntries(m.endpoints!.operations.map((o) => [o.id, o.bindings?.map((b) => [b.param, b.field]) ?? null]));
     expect(bindings(back)).toEqual(bindings(model));
     expect(imported.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  it('types each bound parameter of the generated client as its field (a string owner beside an integer id)', () => {
+    const code = generateClient(model).code;
+    expect(code).toContain('getRepo(username: string, id: number, options: RequestOptions = {}): Promise<Repo>');
+    expect(code).toContain('createRepo(username: string, body: RepoCreate, options: RequestOptions = {}): Promise<Repo>');
+    expect(code).toContain('getUser(username: string, options: RequestOptions = {}): Promise<User>');
   });
 });
