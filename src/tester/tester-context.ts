@@ -405,7 +405,11 @@ export class TestContext {
       if (!f || !isWritable(r, f, view)) continue;
       if (target?.[f.name] !== undefined) {
         if (action !== 'update' || Object.hasOwn(body, f.name)) body[f.name] = target[f.name];
-      } else if (!f.unique) body[f.name] = this.scopeValue(r, f);
+      } else if (f.name === r.identifier || f.unique) {
+        // A create's key stays as drawn (fresh per request); the path takes it from here (boundParams).
+        if (action === 'create' && body[f.name] !== undefined)
+          this.createKeys.set(route.operation.id, { ...this.createKeys.get(route.operation.id), [f.name]: body[f.name] });
+      } else body[f.name] = this.scopeValue(r, f);
     }
     return body;
   }
@@ -432,7 +436,11 @@ export class TestContext {
       const f = getField(r, b.field);
       if (!f) continue;
       if (made?.[f.name] !== undefined) out[b.param] = String(made[f.name]);
-      else if (f.name === r.identifier || (f.unique && id !== undefined)) continue;
+      else if (route.operation.action === 'create' && (f.name === r.identifier || f.unique)) {
+        // A create's key field (\`PUT /things/{id}\` with a client-given identifier): the value its last body drew.
+        const drawn = this.createKeys.get(route.operation.id)?.[f.name];
+        if (drawn !== undefined) out[b.param] = String(drawn);
+      } else if (f.name === r.identifier || (f.unique && id !== undefined)) continue;
       else out[b.param] = String(this.scopeValue(r, f));
     }
     return out;
@@ -450,6 +458,8 @@ export class TestContext {
   }
 
   private readonly scopes = new Map<string, unknown>();
+  /** The key fields (identifier, unique) the last body drawn for each create binding them held, by operation. */
+  private readonly createKeys = new Map<string, Record<string, unknown>>();
 
   /** A valid body for a route that takes one (create, update, replace, transition). */
   async validBody(route: OperationRoute): Promise<Record<string, unknown>> {
@@ -564,7 +574,9 @@ export class TestContext {
     if (!route) return undefined;
     const headers = await this.authFor(route.operation.auth, subject);
     if (!headers) return undefined;
-    let req: TestRequest = { method: route.method, path: this.pathOf(route), headers, body: body ?? (await this.sampleCreateBody(resource)) };
+    // The body first: a create whose path binds a key field takes it from the body drawn (boundParams).
+    const sent = body ?? (await this.sampleCreateBody(resource));
+    let req: TestRequest = { method: route.method, path: this.pathOf(route), headers, body: sent };
     let res = await this.send(route, req);
     // A client-given identifier the service already holds (made before this run) is a conflict, not a fault: draw again.
     for (
@@ -576,7 +588,8 @@ export class TestContext {
       this.expectCondition(res, 'unique_conflict') === undefined;
       i++
     ) {
-      req = { ...req, body: await this.sampleCreateBody(resource) };
+      const again = await this.sampleCreateBody(resource);
+      req = { ...req, body: again, path: this.pathOf(route) };
       res = await this.send(route, req);
     }
     if (res.status === route.successStatus && subject === this.main && typeof res.body === 'object' && res.body !== null)
