@@ -1,5 +1,6 @@
 // Path parameters bound to fields (`bind`, docs/format.md "Path parameters bound to fields"), served over real HTTP
 // on the test database (SQLite, or PostgreSQL with SERVICESPEC_TEST_DB=postgres), with the fast paths and without.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import { startService, loadModel, type Running } from './helpers.js';
@@ -127,5 +128,29 @@ describe('path bindings: update and transition', () => {
     expect(closed.status).toBe(200);
     expect(closed.body).toMatchObject({ status: 'closed' });
     expect((await s.call('POST', `/projects/core/issues/${c.body.id}/close`)).status).toBe(409);
+  });
+});
+
+// With the version in a path prefix (/v{version}): the prefix's parameter is the version's, the operation's own are
+// bound; the create's Location keeps the prefix.
+describe('path bindings under a version prefix', () => {
+  let s: Running;
+  beforeAll(async () => {
+    const text = `${readFileSync(SPEC, 'utf8')}versioning:\n  scheme: integer\n  current: 2\n  placement: { path: "/v{version}" }\n  supported:\n    - version: 1\n`;
+    const c = compileSpecText(
+      text.replace('    failed: { status: 500, when: [internal] }', '    failed: { status: 500, when: [internal, unsupported_version] }'),
+    );
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    s = await startService(c.model!);
+  });
+  afterAll(async () => s?.close());
+
+  it('creates, reads and lists under the owner, in both versions', async () => {
+    const c = await s.call('POST', '/v2/users/ada/repos', { slug: 'engine' });
+    expect(c.status).toBe(201);
+    expect(c.headers.get('location')).toBe(`/v2/users/ada/repos/${c.body.id}`);
+    expect((await s.call('GET', `/v1/users/ada/repos/${c.body.id}`)).body).toMatchObject({ owner: 'ada', slug: 'engine' });
+    expect((await s.call('GET', `/v2/users/bob/repos/${c.body.id}`)).status).toBe(404);
+    expect((await s.call('GET', '/v1/users/ada/repos')).body.items).toHaveLength(1);
   });
 });
