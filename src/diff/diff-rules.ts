@@ -588,7 +588,7 @@ function getBoundFields(m: ServiceModel, o: OperationModel): string[] {
 }
 
 function sayBindings(o: OperationModel, fields: readonly string[]): string {
-  return fields.some((f) => f !== '') ? fields.map((f, i) => `{${o.pathParams[i]}} ${f === '' ? 'nothing' : f}`).join(', ') : 'no field';
+  return fields.some((f) => f !== '') ? fields.map((f, i) => `${o.pathParams[i]} → ${f === '' ? 'nothing' : f}`).join(', ') : 'no field';
 }
 
 function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: OperationModel, n: OperationModel): void {
@@ -622,8 +622,9 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
       if (!a.link && b.link) out.add('list-paging-extended', id, { value: 'a Link header to the next page' }, at('paging'));
     }
   }
-  const ob = getBoundFields(om, o);
-  const nb = getBoundFields(nm, n);
+  // Only between two of the same action on the same resource: another action or resource is its own breaking change.
+  const ob = o.action === n.action && o.resource === n.resource ? getBoundFields(om, o) : [];
+  const nb = o.action === n.action && o.resource === n.resource ? getBoundFields(nm, n) : [];
   if (ob.join('\u0000') !== nb.join('\u0000'))
     out.add('path-binding-changed', id, { old: sayBindings(o, ob), new: sayBindings(n, nb) }, n.bindings || o.bindings ? at('bind') : at('path'));
   diffCallbacks(out, o, n);

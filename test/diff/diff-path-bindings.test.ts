@@ -25,7 +25,7 @@ describe('diff of path bindings', () => {
   it('a parameter that names another field is breaking', () => {
     const byId = BASE.replace(GET_USER, "getUser: { method: GET, path: '/users/{username}', action: read, resource: User, bind: { username: id } }");
     expect(changes(BASE, byId)).toEqual([
-      'breaking path-binding-changed operation getUser: its path parameters now name {username} id (was {username} username); the same URL addresses other objects @/endpoints/operations/getUser/bind',
+      'breaking path-binding-changed operation getUser: its path parameters now name username → id (was username → username); the same URL addresses other objects @/endpoints/operations/getUser/bind',
     ]);
     // Without bind, a read's one parameter is the identifier: the same as binding it.
     const implicit = BASE.replace(GET_USER, "getUser: { method: GET, path: '/users/{username}', action: read, resource: User }");
