@@ -202,6 +202,7 @@ const operation = fc
       filter: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
       sort: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
       paging: opt(paging),
+      bind: opt(fc.dictionary(fc.constantFrom('id', 'a', 'b', 'owner'), fc.constantFrom(...FIELD_NAMES, 'parent.id'), { maxKeys: 2 })),
       response_headers: opt(
         fc.dictionary(
           fc.constantFrom('X-Cost', 'ETag', 'location', 'X-Request-Id'),
