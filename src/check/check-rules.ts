@@ -41,6 +41,7 @@ import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 import { getMediaTypeTemplateProblem } from '../model/model-media-type.js';
 import { checkBroker } from './check-broker.js';
 import { checkCallbacks } from './check-callbacks.js';
+import { checkPathBindings } from './check-path-bindings.js';
 import { checkResponseHeaders } from './check-response-headers.js';
 
 type Report = <C extends DiagnosticCode>(code: C, params: DiagnosticParams<C>, pointer: string) => void;
@@ -874,7 +875,18 @@ const operationRules: Rule = (ctx) => {
     }
 
     const addressesOne = ADDRESSING_ACTIONS.has(o.action);
-    if (o.action !== 'custom') {
+    if (o.action !== 'custom' && o.bindings !== undefined) {
+      // With \`bind\`, every path parameter names a field (check-path-bindings.ts checks each binding itself).
+      const unbound = o.pathParams.filter((p) => !o.bindings!.some((b) => b.param === p));
+      if (addressesOne && o.pathParams.length === 0)
+        report('missing-path-parameter', { operation: o.id, action: o.action, example: `${o.path.replace(/\/$/, '')}/{id}` }, joinPointer(o.pointer, 'path'));
+      else if (unbound.length > 0)
+        report(
+          'unbound-path-parameter',
+          { operation: o.id, detail: `path parameter {${unbound.join('}, {')}} names no field: \`bind\` must bind every path parameter` },
+          joinPointer(o.pointer, 'path'),
+        );
+    } else if (o.action !== 'custom') {
       if (addressesOne && o.pathParams.length !== 1) {
         if (o.pathParams.length === 0)
           report('missing-path-parameter', { operation: o.id, action: o.action, example: `${o.path.replace(/\/$/, '')}/{id}` }, joinPointer(o.pointer, 'path'));
@@ -1342,6 +1354,7 @@ const caseClashRules: Rule = ({ model, report }) => {
 };
 
 const callbackRules: Rule = ({ model, report }) => checkCallbacks(model, report);
+const pathBindingRules: Rule = ({ model, report }) => checkPathBindings(model, report);
 
 export const RULES: readonly Rule[] = [
   nameStyleRules,
@@ -1356,6 +1369,7 @@ export const RULES: readonly Rule[] = [
   stateRules,
   operationRules,
   callbackRules,
+  pathBindingRules,
   authRules,
   eventRules,
   eventVisibilityRules,

@@ -77,6 +77,15 @@ export const DIAGNOSTICS = {
   'duplicate-route': { severity: 'error', message: 'operations `{first}` and `{second}` both answer {method} {path}' },
   'ambiguous-route': { severity: 'warning', message: 'operations `{first}` and `{second}` have paths {path1} and {path2} that match the same requests' },
   'unbound-path-parameter': { severity: 'error', message: 'operation `{operation}`: {detail}' },
+  'path-binding-unknown-param': {
+    severity: 'error',
+    message: 'operation `{operation}`: `bind` names {{param}}, which is not a parameter of its path{suggestion}',
+  },
+  'path-binding-field-invalid': { severity: 'error', message: 'operation `{operation}`: path parameter {{param}} {detail}' },
+  'path-binding-not-unique': {
+    severity: 'error',
+    message: 'operation `{operation}` ({action}) binds {fields}, which can name several objects: it must bind the identifier or a unique field (here: {keys})',
+  },
   'missing-path-parameter': { severity: 'error', message: 'operation `{operation}` ({action}) needs the identifier in its path, e.g. `{example}`' },
   'invalid-path': { severity: 'error', message: 'operation `{operation}`: path `{path}` {detail}' },
   'action-needs-resource': { severity: 'error', message: 'operation `{operation}` has action {action}, which needs `resource`' },

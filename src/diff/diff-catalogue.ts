@@ -146,6 +146,11 @@ export const DIFF_RULES = {
     impact: b,
     message: 'operation {subject}: the list now pages as {new} (was {old}); clients written for the old shape read it wrongly',
   },
+  'path-binding-changed': {
+    part: 'endpoints',
+    impact: b,
+    message: 'operation {subject}: its path parameters now name {new} (was {old}); the same URL addresses other objects',
+  },
   'list-paging-extended': { part: 'endpoints', impact: n, message: 'operation {subject}: the list now gives {value}' },
   'callback-removed': {
     part: 'endpoints',

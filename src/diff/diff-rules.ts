@@ -1,7 +1,8 @@
 // The comparison of two frozen models. Each rule reads the old and the new model and reports changes with
 // a code from DIFF_RULES; positions are added later from the two specs' source maps (diff-run.ts).
 import { isIdempotentOperation } from '../model/model-routes.js';
-import { getStateField } from '../model/model-lookup.js';
+import { getResource, getStateField } from '../model/model-lookup.js';
+import { ADDRESSING_ACTIONS } from '../model/model-path-bindings.js';
 import { getApiKeyPlacement, getErrorBodyRoles, isRawEvent, mayLeaveOut, NOT_SHOWN } from '../model/model-defaults.js';
 import { isWritable } from '../model/model-schemas.js';
 import { compareVersions } from '../model/model-versions.js';
@@ -574,6 +575,22 @@ function diffEndpoints(out: Collector, o: ServiceModel, n: ServiceModel): void {
   for (const [op, np] of pairs) diffOperation(out, o, n, op, np);
 }
 
+/**
+ * The fields an operation's path parameters name, by position (a renamed parameter names the same field): \`bind\`,
+ * else the identifier for an action that addresses one object.
+ */
+function getBoundFields(m: ServiceModel, o: OperationModel): string[] {
+  const r = getResource(m, o.resource);
+  return o.pathParams.map((p, i) => {
+    if (o.bindings) return o.bindings.find((b) => b.param === p)?.field ?? '';
+    return i === o.pathParams.length - 1 && r?.identifier !== undefined && ADDRESSING_ACTIONS.has(o.action) ? r.identifier : '';
+  });
+}
+
+function sayBindings(o: OperationModel, fields: readonly string[]): string {
+  return fields.some((f) => f !== '') ? fields.map((f, i) => `${o.pathParams[i]} → ${f === '' ? 'nothing' : f}`).join(', ') : 'no field';
+}
+
 function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: OperationModel, n: OperationModel): void {
   const id = o.id;
   const w = { old: o.pointer, new: n.pointer };
@@ -605,6 +622,11 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
       if (!a.link && b.link) out.add('list-paging-extended', id, { value: 'a Link header to the next page' }, at('paging'));
     }
   }
+  // Only between two of the same action on the same resource: another action or resource is its own breaking change.
+  const ob = o.action === n.action && o.resource === n.resource ? getBoundFields(om, o) : [];
+  const nb = o.action === n.action && o.resource === n.resource ? getBoundFields(nm, n) : [];
+  if (ob.join('\u0000') !== nb.join('\u0000'))
+    out.add('path-binding-changed', id, { old: sayBindings(o, ob), new: sayBindings(n, nb) }, n.bindings || o.bindings ? at('bind') : at('path'));
   diffCallbacks(out, o, n);
   if (!o.deprecated && n.deprecated) out.add('operation-deprecated', id, {}, at('deprecated'));
   for (const e of n.errors) if (!o.errors.includes(e)) out.add('operation-error-added', id, { value: e }, at('errors'));

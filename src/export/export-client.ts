@@ -259,7 +259,12 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
   const pathArgs = route.pathParams.map((p) => {
     if (fromVersion.has(p)) return { name: p, type: 'string', fromVersion: true };
     let type = 'string';
-    if (o.action !== 'custom' && r?.identifier !== undefined) {
+    const bound = r && o.bindings ? o.bindings.find((b) => b.param === p) : undefined;
+    if (bound && r) {
+      // A parameter bound to a field (\`bind\`) takes that field's values.
+      const f = getField(r, bound.field);
+      if (f) type = schemaToTs(getFieldSchema(ctx.model, { ...f, nullable: false }, r, {}));
+    } else if (o.action !== 'custom' && r?.identifier !== undefined) {
       const f = getField(r, r.identifier);
       if (f) type = schemaToTs(getFieldSchema(ctx.model, { ...f, nullable: false }, r, {}));
     } else {

@@ -9,6 +9,7 @@ import {
   PROBLEM_MEDIA_TYPE,
 } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
+import { ADDRESSING_ACTIONS, getBinding } from '../model/model-path-bindings.js';
 import { fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import {
   getErrorCodes,
@@ -421,7 +422,24 @@ function pathParams(ctx: Context, route: Route): JsonObject[] {
     let description: string | undefined;
     if (route.kind === 'operation') {
       const o = route.operation;
-      if (route.identifierParam === name && route.resource?.identifier !== undefined) {
+      const bound = route.resource && route.identifierParam !== name ? getBinding(o, name) : undefined;
+      const boundField = bound && route.resource ? getField(route.resource, bound.field) : undefined;
+      if (bound && route.resource) {
+        // A path parameter bound to a field (\`bind\`): the field's value; described by what the action does with it.
+        const r = route.resource;
+        const missing = getErrorCodes(ctx.model, route).find((c) => c.condition === 'missing_resource');
+        if (ADDRESSING_ACTIONS.has(o.action)) {
+          // As for the identifier, any string is taken: one no object holds is answered as missing.
+          s = { type: 'string' };
+          description = `The ${r.name}'s \`${bound.field}\`. A value no ${r.name} holds, well-formed or not, is answered as missing${missing ? ` (${missing.status} \`${missing.code}\`)` : ''}.`;
+        } else {
+          s = fieldParamSchema(ctx, boundField, r);
+          description =
+            o.action === 'create'
+              ? `The created ${r.name}'s \`${bound.field}\` (the body may leave it out; a body value must equal it).`
+              : `Only the ${r.name} objects whose \`${bound.field}\` holds this value.`;
+        }
+      } else if (route.identifierParam === name && route.resource?.identifier !== undefined) {
         // Any string is taken: one that is not a well-formed identifier names no object (404), so no format is asserted.
         const kind = getField(route.resource, route.resource.identifier)?.type;
         const missing = getErrorCodes(ctx.model, route).find((c) => c.condition === 'missing_resource');
@@ -840,6 +858,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (o.response) ext.response = shapeToSpec(o.response);
   const responseHeaders = parametersToSpec(o.responseHeaders);
   if (responseHeaders) ext.response_headers = responseHeaders as JsonObject;
+  if (o.bindings) ext.bind = Object.fromEntries(o.bindings.map((b) => [b.param, b.field]));
   op['x-servicespec-operation'] = ext;
   // Rate limits, page sizes, idempotency and ownership are listed once, where the spec states them; a transition
   // is stated by its state machine and carried out by this operation, so it is listed here.

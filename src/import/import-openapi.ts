@@ -1065,6 +1065,30 @@ interface Inferred {
   resource?: string;
   reason?: string;
   page?: PageShape;
+  /** The path parameters bound to the resource's fields of the same name (`bind`), when the path is not one identifier's. */
+  bind?: Record<string, string>;
+}
+
+/** Field types a path segment can carry (model-path-bindings.ts' BINDABLE_TYPES, as written in a spec). */
+const BINDABLE: ReadonlySet<string> = new Set(['string', 'integer', 'uuid', 'email', 'uri', 'enum', 'date', 'ref']);
+
+/**
+ * The bindings of a path whose every parameter names a field of the resource by the same name (`GET
+ * /owners/{owner}/repos/{id}` answering a Repo with `owner` and `id`): what the document says each parameter is.
+ * An action addressing one object must bind the identifier; a create binds only fields its request may write.
+ * Undefined when some parameter names no such field: nothing is guessed from a name that differs.
+ */
+function bindingsFor(ctx: Ctx, r: string, params: readonly string[], action: 'read' | 'write' | 'create' | 'list'): Record<string, string> | undefined {
+  const fields = ctx.resourceFields.get(r) ?? {};
+  const identifier = ctx.resourceIdentifier.get(r);
+  const bind: Record<string, string> = {};
+  for (const p of params) {
+    const f = Object.hasOwn(fields, p) ? fields[p] : undefined;
+    if (f === undefined || !BINDABLE.has(f.type) || (action === 'create' && (f.readOnly === true || p === identifier))) return undefined;
+    bind[p] = p;
+  }
+  if ((action === 'read' || action === 'write') && (identifier === undefined || !params.includes(identifier))) return undefined;
+  return bind;
 }
 
 function inferAction(
@@ -1077,6 +1101,9 @@ function inferAction(
 ): Inferred {
   const pathParams = Array.from(src.path.matchAll(/\{([^{}]*)\}/g), (m) => m[1] ?? '');
   const single = pathParams.length === 1 && src.path.endsWith(`/{${pathParams[0]}}`);
+  // A path of several parameters ending in one (an item path), or a collection path under parameters.
+  const item = pathParams.length > 1 && src.path.endsWith(`/{${pathParams.at(-1)!}}`);
+  const scoped = pathParams.length > 0 && !src.path.endsWith('}');
   const one = response?.resource !== undefined && !response.list ? response.resource : undefined;
   const extraRequestFields = (r: string): string[] | undefined => {
     if (!request || request.resource === r) return undefined;
@@ -1095,6 +1122,15 @@ function inferAction(
   switch (src.method) {
     case 'GET':
       if (single && one !== undefined) return addressable(one) ? { action: 'read', resource: one } : noId(one);
+      if (item && one !== undefined) {
+        const bind = bindingsFor(ctx, one, pathParams, 'read');
+        if (bind) return { action: 'read', resource: one, bind };
+      }
+      if (scoped && success.schema !== undefined) {
+        const page = pageOf(ctx, src, success, response);
+        const bind = page.resource !== undefined ? bindingsFor(ctx, page.resource, pathParams, 'list') : undefined;
+        if (page.resource !== undefined && bind) return { action: 'list', resource: page.resource, page, bind };
+      }
       if (pathParams.length === 0 && success.schema !== undefined) {
         const page = pageOf(ctx, src, success, response);
         if (page.resource !== undefined) return { action: 'list', resource: page.resource, page };
@@ -1103,6 +1139,10 @@ function inferAction(
       break;
     case 'POST':
       if (pathParams.length === 0 && one !== undefined && fitsRequest(one)) return { action: 'create', resource: one };
+      if (scoped && one !== undefined && fitsRequest(one)) {
+        const bind = bindingsFor(ctx, one, pathParams, 'create');
+        if (bind) return { action: 'create', resource: one, bind };
+      }
       // A create answering with no body (petstore's `201 Null response`): still the create of what it takes. The
       // format's create answers with the object, more than the document says, and that is said at the response.
       if (
@@ -1133,10 +1173,16 @@ function inferAction(
         if (!addressable(one)) return noId(one);
         return { action: src.method === 'PUT' ? 'replace' : 'update', resource: one };
       }
+      if (item && one !== undefined && fitsRequest(one)) {
+        const bind = bindingsFor(ctx, one, pathParams, 'write');
+        if (bind) return { action: src.method === 'PUT' ? 'replace' : 'update', resource: one, bind };
+      }
       break;
     case 'DELETE': {
       const r = family.itemOf(src.path);
       if (single && !success.hasContent && r !== undefined) return addressable(r) ? { action: 'delete', resource: r } : noId(r);
+      const bind = item && !success.hasContent && r !== undefined ? bindingsFor(ctx, r, pathParams, 'write') : undefined;
+      if (bind) return { action: 'delete', resource: r, bind };
       break;
     }
   }
@@ -1155,8 +1201,18 @@ function whyCustom(
   one: string | undefined,
   extra: (r: string) => string[] | undefined,
 ): string {
-  if (pathParams.length > 1)
-    return `its path binds ${pathParams.map((p) => `{${p}}`).join(', ')}; a resource action binds at most one path parameter, the identifier`;
+  if (pathParams.length > 1) {
+    const r = one ?? response?.resource;
+    const fields = r !== undefined ? (ctx.resourceFields.get(r) ?? {}) : {};
+    const none = pathParams.filter((p) => !Object.hasOwn(fields, p));
+    const why =
+      r === undefined
+        ? 'and it answers with no one resource'
+        : none.length > 0
+          ? `and ${none.map((p) => `{${p}}`).join(', ')} ${none.length === 1 ? 'names' : 'name'} no field of ${r}`
+          : `and an item path binds the identifier among them, which ${r} ${ctx.resourceIdentifier.get(r) === undefined ? 'does not have' : 'does not name here'}`;
+    return `its path binds ${pathParams.map((p) => `{${p}}`).join(', ')}; a resource action binds each to its resource's field of the same name (bind), ${why}`;
+  }
   if (pathParams.length === 1 && !single)
     return `its path goes on after {${pathParams[0] ?? ''}}; a resource action binds no parameter but the identifier, at the end of its path`;
   if (success.status === undefined) return 'it declares no success response';
@@ -1197,7 +1253,7 @@ function getPathFamily(prepared: { src: OpSource; response: ShapeSpec | undefine
   const collections = new Map<string, string>();
   for (const { src, response, success } of prepared) {
     const params = Array.from(src.path.matchAll(/\{([^{}]*)\}/g));
-    if (response?.resource !== undefined && !response.list && params.length === 1 && /\/\{[^{}]*\}$/.test(src.path) && src.method !== 'POST')
+    if (response?.resource !== undefined && !response.list && params.length >= 1 && /\/\{[^{}]*\}$/.test(src.path) && src.method !== 'POST')
       items.set(src.path, response.resource);
     if (params.length === 0 && src.method === 'POST' && response?.resource !== undefined && !response.list) collections.set(src.path, response.resource);
     if (params.length === 0 && src.method === 'GET' && success.schema !== undefined) {
@@ -1501,6 +1557,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       action = x.action as Action;
       o.action = action;
       for (const k of ['resource', 'transition']) if (typeof x[k] === 'string') o[k] = x[k];
+      // servicespec's own export carries the path bindings as written.
+      if (isObject(x.bind) && Object.values(x.bind).every((v) => typeof v === 'string')) o.bind = { ...x.bind };
     } else {
       if (x)
         report(
@@ -1514,6 +1572,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       o.action = action;
       if (inferred.resource !== undefined) o.resource = inferred.resource;
       page = inferred.page;
+      if (inferred.bind) o.bind = inferred.bind;
       if (action === 'custom') report(ctx, 'import-custom-operation', { operation: src.id, reason: inferred.reason ?? 'no resource action fits' }, src.pointer);
     }
     // A summary the exporter said in words for want of one in the spec (`derived`) is not the spec's.
@@ -1721,6 +1780,7 @@ const OPERATION_ORDER = [
   'filter',
   'sort',
   'paging',
+  'bind',
   'query',
   'headers',
   'response_headers',

@@ -95,6 +95,7 @@ const RULES: readonly Rule[] = [
   { kind: 'field', pattern: rx('/states/*/field'), at: 'value', owner: segment(1) },
   { kind: 'field', pattern: rx('/states/*/transitions/*/(?:requires/#|stamp)'), at: 'value', owner: segment(1) },
   { kind: 'field', pattern: rx('/endpoints/operations/*/(?:filter|sort)/#'), at: 'value', owner: operationResource },
+  { kind: 'field', pattern: rx('/endpoints/operations/*/bind/*'), at: 'value', owner: operationResource },
   { kind: 'field', pattern: /^\/versioning\/.*\/(?:rename_field\/(?:from|to)|(?:add_field|remove_field)\/field)$/, at: 'value', owner: changeResource },
   // states
   { kind: 'state', pattern: rx('/states/*/(?:initial|terminal/#)'), at: 'value', owner: segment(1) },

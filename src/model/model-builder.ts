@@ -292,6 +292,10 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     }
     op.query = o.query === undefined ? EMPTY : buildParameters(o.query, 'query', joinPointer(pointer, 'query'));
     op.headers = o.headers === undefined ? EMPTY : buildParameters(o.headers, 'header', joinPointer(pointer, 'headers'));
+    if (o.bind !== undefined)
+      op.bindings = Object.freeze(
+        Object.entries(o.bind).map(([param, field]) => Object.freeze({ param, field, pointer: joinPointer(joinPointer(pointer, 'bind'), param) })),
+      );
     op.responseHeaders = o.response_headers === undefined ? EMPTY : buildParameters(o.response_headers, 'header', joinPointer(pointer, 'response_headers'));
     op.status = o.status ?? DEFAULT_SUCCESS_STATUS[o.action];
     op.statusDeclared = o.status !== undefined;

@@ -333,7 +333,9 @@ function buildRoutes(model: ServiceModel): Route[] {
     };
     if (resource) route.resource = resource;
     const idParam = versionParams.size === 0 ? route.pathParams.at(-1) : route.pathParams.filter((p) => !versionParams.has(p)).at(-1);
-    if (resource?.identifier !== undefined && OBJECT_ACTIONS.has(o.action) && idParam !== undefined) route.identifierParam = idParam;
+    // With \`bind\`, the identifier's parameter is the one bound to it (none when the object is found by other fields).
+    const boundId = o.bindings ? o.bindings.find((b) => b.field === resource?.identifier)?.param : idParam;
+    if (resource?.identifier !== undefined && OBJECT_ACTIONS.has(o.action) && boundId !== undefined) route.identifierParam = boundId;
     if (machine) route.machine = machine;
     if (transition) route.transition = transition;
     routes.push(route);

@@ -146,6 +146,8 @@ export interface OperationModel {
   query: readonly ParameterModel[];
   /** custom: the declared request headers, by their name as written. */
   headers: readonly ParameterModel[];
+  /** The path parameters bound to fields of the resource (`bind`), in the order written; absent when not declared. */
+  bindings?: readonly PathBindingModel[];
   /** The declared headers of the success answer, by their name as written (empty when none); `in` is `header`. */
   responseHeaders: readonly ParameterModel[];
   /** The declared success status, or the one the format defines for the action. */
@@ -164,6 +166,16 @@ export interface OperationModel {
   examples?: OperationExamplesModel;
   /** Callbacks (endpoints.operations.<id>.callbacks), in the order written; absent when none are declared. */
   callbacks?: readonly CallbackModel[];
+}
+
+/** A path parameter bound to a field of the operation's resource (`endpoints.operations.<id>.bind`). */
+export interface PathBindingModel {
+  /** The path parameter's name. */
+  param: string;
+  /** The field's name as written; dotted for a nested field (which `check` refuses for now). */
+  field: string;
+  /** Pointer to the binding in the spec. */
+  pointer: string;
 }
 
 /** Events about the object an operation created, POSTed (signed and retried as webhooks are) to a URL from its request. */

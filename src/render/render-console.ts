@@ -431,7 +431,12 @@ function getFills(model: ServiceModel, routes: readonly Route[], r: Route, versi
         (r.operation.action === 'create' || r.operation.action === 'update' || r.operation.action === 'replace' ? (r.resource?.fields ?? []) : []),
       [],
     );
-  if (r.identifierParam !== undefined && r.resource) {
+  const bound = r.operation.bindings;
+  if (bound && r.resource && r.operation.action !== 'create' && r.operation.action !== 'list') {
+    // Each bound path parameter (\`bind\`) from the same listed object's field it names, so the path finds it.
+    const src = source(r.resource.name);
+    if (src) for (const b of bound) out.push({ target: 'path', at: [b.param], ...src, id: b.field });
+  } else if (r.identifierParam !== undefined && r.resource) {
     const src = source(r.resource.name);
     if (src) out.push({ target: 'path', at: [r.identifierParam], ...src });
   }

@@ -433,6 +433,28 @@ function endpointBlocks(m: ServiceModel): Block[] {
       ),
     );
   }
+  // Path parameters bound to fields (\`bind\`, docs/format.md): what each names, and what the action does with it.
+  const bound = ops.filter((o) => o.bindings !== undefined && o.bindings.length > 0);
+  if (bound.length > 0) {
+    blocks.push(heading(3, 'Path parameters bound to fields'));
+    const use: Record<string, string> = {
+      create: "sets the created object's field (a body value must equal it)",
+      list: 'lists only the objects holding this value',
+    };
+    blocks.push(
+      table(
+        ['Operation', 'Path parameter', 'Field', 'Meaning'],
+        bound.flatMap((o) =>
+          o.bindings!.map((b) => [
+            [code(o.id)],
+            [code(`{${b.param}}`)],
+            [code(b.field)],
+            [use[o.action] ?? "finds the object by it, with the path's other values (none holds them: missing)"],
+          ]),
+        ),
+      ),
+    );
+  }
   // Callbacks: the events about a created object POSTed to the URL its request gave (docs/format.md, "Callbacks").
   const called = ops.flatMap((o) => (o.callbacks ?? []).map((c) => ({ o, c })));
   if (called.length > 0) {

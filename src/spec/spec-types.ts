@@ -272,6 +272,8 @@ export interface OperationSpec {
   query?: Record<string, ParameterSpec>;
   /** custom: the request headers it reads, by name (case-insensitive on the wire). */
   headers?: Record<string, ParameterSpec>;
+  /** The field of the resource each path parameter names, by parameter (`{ username: owner, slug: slug }`). */
+  bind?: Record<string, string>;
   /**
    * The headers of the success answer, by name (compared without regard to case): the service sends one with a
    * `default` itself; a custom operation's handler sets the others (`ctx.header`). Location and Link are the format's.

@@ -68,7 +68,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         const arb = objectArbitrary(ctx.model, resource.fields, resource, view!);
         await runProperty(ctx, scope, arb, runs, async (value) => {
           const resolved = (await ctx.resolveRefs(value)) as Record<string, unknown>;
-          let body = ctx.makeUnique(resource, resolved);
+          let body = ctx.bindBody(route, ctx.makeUnique(resource, resolved), target);
           let req: TestRequest = { method: route.method, path: ctx.pathOf(route, target?.[resource.identifier ?? 'id']), headers, body };
           let res = await ctx.send(route, req);
           // A unique value (or client-given identifier) the service held before this run: draw fresh ones and send again.
@@ -80,7 +80,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
             ctx.expectCondition(res, 'unique_conflict') === undefined;
             i++
           ) {
-            body = ctx.makeUnique(resource, resolved);
+            body = ctx.bindBody(route, ctx.makeUnique(resource, resolved), target);
             req = { ...req, body };
             res = await ctx.send(route, req);
           }
@@ -298,6 +298,11 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
     !resource && o.request?.union && !o.request.list
       ? [...getMutations(ctx.model, [], undefined, view), ...unionMutations(ctx.model, o.request.union, [])]
       : getMutations(ctx.model, fields, resource, view);
+  // A field a create's path binds may be left out of its body (the path gives it): leaving it out breaks nothing.
+  if (o.action === 'create' && o.bindings) {
+    const given = new Set(o.bindings.map((b) => `${b.field} missing (required)`));
+    for (let i = all.length - 1; i >= 0; i--) if (given.has(all[i]!.label)) all.splice(i, 1);
+  }
   const mutations = isThrifty(ctx.model) ? pickThrifty(all, (m) => m.label.slice(m.label.indexOf(' ') + 1).replace(/[0-9.]+/g, '#'), 10, ctx.seed) : all;
   for (const m of mutations) {
     await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${m.label}`, async (scope) => {

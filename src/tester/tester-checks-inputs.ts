@@ -58,9 +58,10 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
     if (route.query.some((q) => q.kind === 'param' && q.parameter && !q.parameter.optional && !q.parameter.hasDefault))
       return scope.skip(`${o.id} requires query parameters: its input space is covered by endpoints.valid-requests`);
     let id: unknown;
+    let target: Record<string, unknown> | undefined;
     if (ctx.idParams(route).length > 0) {
       if (!resource) return scope.skip('the spec does not say what the path parameter names (no resource)');
-      const target = await ctx.ensureObject(resource);
+      target = await ctx.ensureObject(resource);
       if (!target) return scope.skip(`no ${resource.name} to send bodies to`);
       id = target[resource.identifier ?? 'id'];
     }
@@ -78,7 +79,7 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
     const fits = (b: Record<string, unknown>) => limit === undefined || Buffer.byteLength(JSON.stringify(b)) <= limit - 64;
     const send = async (label: string, value: Record<string, unknown>, mayRefuse = false): Promise<Failure | undefined> => {
       const resolved = (await ctx.resolveRefs(value)) as Record<string, unknown>;
-      let body = ctx.makeUnique(resource, resolved);
+      let body = ctx.bindBody(route, ctx.makeUnique(resource, resolved), target);
       let req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, body };
       let res = await ctx.send(route, req);
       // A unique value another run (or another client) already took is the service keeping its promise, not a
@@ -91,7 +92,7 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
         ctx.expectCondition(res, 'unique_conflict') === undefined;
         i++
       ) {
-        body = ctx.makeUnique(resource, resolved);
+        body = ctx.bindBody(route, ctx.makeUnique(resource, resolved), target);
         req = { method: route.method, path: ctx.pathOf(route, id), headers, body };
         res = await ctx.send(route, req);
       }

@@ -24,7 +24,8 @@ export async function checkUnique(ctx: TestContext, route: OperationRoute): Prom
     for (const f of fields) {
       if (sent[f.name] === undefined || sent[f.name] === null) continue;
       // Every other unique value fresh, so that only this field repeats.
-      const body = { ...(await ctx.sampleCreateBody(resource)), [f.name]: sent[f.name] };
+      // Bound again: a create whose path binds the repeated key (\`bind\`) names it in the path too.
+      const body = ctx.bindBody(route, { ...(await ctx.sampleCreateBody(resource)), [f.name]: sent[f.name] });
       const req: TestRequest = { method: route.method, path: ctx.pathOf(route), headers, body };
       const res = await ctx.send(route, req);
       const why = ctx.expectCondition(res, 'unique_conflict');

@@ -2,10 +2,11 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { FALLBACK_STATUS, getErrorBodyRoles } from '../model/model-defaults.js';
-import { getResource } from '../model/model-lookup.js';
+import { getField, getResource } from '../model/model-lookup.js';
+import { ADDRESSING_ACTIONS } from '../model/model-path-bindings.js';
 import { getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
-import { getResourceSchema, MULTIPLE_OF_PRECISION, type JsonSchema } from '../model/model-schemas.js';
-import type { AuthRequirement, ResourceModel, ServiceModel } from '../model/model-types.js';
+import { getResourceSchema, isWritable, MULTIPLE_OF_PRECISION, type JsonSchema } from '../model/model-schemas.js';
+import type { AuthRequirement, FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { locate } from '../spec/spec-loader.js';
 import { CONDITIONS, type Condition, type PartName } from '../spec/spec-types.js';
 import { BoundReached, Subject, Throttled, type TestClient, type TestRequest, type TestResponse } from './tester-http.js';
@@ -369,20 +370,96 @@ export class TestContext {
     return subject.headersFor(auth.schemes);
   }
 
-  /** The path parameters that name an object (not the version in a path prefix). */
+  /**
+   * The path parameters that name an object (not the version in a path prefix). With \`bind\`: those an addressing
+   * action binds to the identifier or a unique field; a scope's (the owner's) name no object, and a create's or
+   * list's none.
+   */
   idParams(route: OperationRoute): string[] {
     const p = this.model.versioning?.placement;
     const versionParams = p?.kind === 'path' ? Array.from(p.template.matchAll(/\{([^{}]*)\}/g), (m) => m[1]) : [];
-    return route.pathParams.filter((n) => !versionParams.includes(n));
+    const all = route.pathParams.filter((n) => !versionParams.includes(n));
+    const bindings = route.operation.bindings;
+    const r = route.resource;
+    if (!bindings || !r) return all;
+    if (!ADDRESSING_ACTIONS.has(route.operation.action)) return [];
+    return all.filter((n) => {
+      const f = bindings.find((b) => b.param === n)?.field;
+      return f !== undefined && (f === r.identifier || getField(r, f)?.unique === true);
+    });
+  }
+
+  /**
+   * A valid body made to agree with the route's path (\`bind\`): each bound field holds what the path will say —
+   * the target object's value (an update or replace leaves the object where its path finds it), else the run's
+   * scope value. A create's key field (a unique one) is left as drawn.
+   */
+  bindBody(route: OperationRoute | undefined, body: Record<string, unknown>, target?: Record<string, unknown>): Record<string, unknown> {
+    const r = route?.resource;
+    if (!route?.operation.bindings || !r) return body;
+    const action = route.operation.action;
+    const view = action === 'create' ? 'create' : action === 'replace' ? 'replace' : 'update';
+    for (const b of route.operation.bindings) {
+      const f = getField(r, b.field);
+      // What the request does not write (the identifier, a read-only field) it cannot disagree with.
+      if (!f || !isWritable(r, f, view)) continue;
+      if (target?.[f.name] !== undefined) {
+        if (action !== 'update' || Object.hasOwn(body, f.name)) body[f.name] = target[f.name];
+      } else if (f.name === r.identifier || f.unique) {
+        // A create's key stays as drawn (fresh per request); the path takes it from here (boundParams).
+        if (action === 'create' && body[f.name] !== undefined)
+          this.createKeys.set(route.operation.id, { ...this.createKeys.get(route.operation.id), [f.name]: body[f.name] });
+      } else body[f.name] = this.scopeValue(r, f);
+    }
+    return body;
   }
 
   /** The path of a route with its parameters filled: by name from `params`, else with `id`. */
   pathOf(route: OperationRoute, id?: unknown, query: Record<string, string> = {}, params: Record<string, string> = {}): string {
     let p = this.fillVersion(route.path);
-    for (const name of route.pathParams) p = p.replace(`{${name}}`, encodeURIComponent(String(params[name] ?? id ?? '')));
+    const bound = route.operation.bindings && route.resource ? this.boundParams(route, route.resource, id) : undefined;
+    for (const name of route.pathParams) p = p.replace(`{${name}}`, encodeURIComponent(String(params[name] ?? bound?.[name] ?? id ?? '')));
     const q = new URLSearchParams(query).toString();
     return q === '' ? p : `${p}?${q}`;
   }
+
+  /**
+   * The values of a route's bound path parameters (\`bind\`): from the object with identifier \`id\` the run made, else
+   * the run's scope value for each scope field (every create goes to one scope, so lists and reads find what it
+   * made). A key field (the identifier, a unique field) of an object the run did not make is left to \`id\`: a path
+   * that names no object, as a missing identifier does.
+   */
+  private boundParams(route: OperationRoute, r: ResourceModel, id: unknown): Record<string, string> {
+    const out: Record<string, string> = {};
+    const made = id === undefined || r.identifier === undefined ? undefined : this.pool.get(r.name)?.find((o) => o[r.identifier!] === id);
+    for (const b of route.operation.bindings ?? []) {
+      const f = getField(r, b.field);
+      if (!f) continue;
+      if (made?.[f.name] !== undefined) out[b.param] = String(made[f.name]);
+      else if (route.operation.action === 'create' && (f.name === r.identifier || f.unique)) {
+        // A create's key field (\`PUT /things/{id}\` with a client-given identifier): the value its last body drew.
+        const drawn = this.createKeys.get(route.operation.id)?.[f.name];
+        if (drawn !== undefined) out[b.param] = String(drawn);
+      } else if (f.name === r.identifier || (f.unique && id !== undefined)) continue;
+      else out[b.param] = String(this.scopeValue(r, f));
+    }
+    return out;
+  }
+
+  /** The value a scope field (one a create's path binds) takes in every request of this run. */
+  scopeValue(r: ResourceModel, f: FieldModel): unknown {
+    const key = `${r.name}\u0000${f.name}`;
+    if (this.scopes.has(key)) return this.scopes.get(key);
+    const target = f.type === 'ref' ? getResource(this.model, f.to) : undefined;
+    const pooled = target?.identifier !== undefined ? this.pool.get(target.name)?.at(-1)?.[target.identifier] : undefined;
+    const v = pooled ?? fc.sample(fieldArbitrary(this.model, { ...f, nullable: false }, r), { seed: this.seed, numRuns: 1 })[0];
+    this.scopes.set(key, v);
+    return v;
+  }
+
+  private readonly scopes = new Map<string, unknown>();
+  /** The key fields (identifier, unique) the last body drawn for each create binding them held, by operation. */
+  private readonly createKeys = new Map<string, Record<string, unknown>>();
 
   /** A valid body for a route that takes one (create, update, replace, transition). */
   async validBody(route: OperationRoute): Promise<Record<string, unknown>> {
@@ -393,7 +470,8 @@ export class TestContext {
     if (o.action === 'replace') {
       const b = await this.sampleCreateBody(r);
       for (const f of r.fields) if (f.writeOnce) delete b[f.name];
-      return b;
+      // A replace keeps the object in its scope: each scope field the path binds holds the run's scope value.
+      return this.bindBody(route, b);
     }
     if (o.action === 'transition') return this.transitionBody(route);
     return {};
@@ -482,7 +560,8 @@ export class TestContext {
   async sampleCreateBody(resource: ResourceModel, seedOffset = 0, complete = false): Promise<Record<string, unknown>> {
     const arb = objectArbitrary(this.model, resource.fields, resource, 'create', complete);
     const [sample] = fc.sample(arb, { seed: this.seed + seedOffset + this.uniqueCounter, numRuns: 1 });
-    return this.makeUnique(resource, (await this.resolveRefs(sample)) as Record<string, unknown>);
+    // A field the create's path binds (\`bind\`) holds the path's value.
+    return this.bindBody(this.createRoute(resource.name), this.makeUnique(resource, (await this.resolveRefs(sample)) as Record<string, unknown>));
   }
 
   /** Creates an object with the main subject; undefined when it cannot. */
@@ -495,7 +574,9 @@ export class TestContext {
     if (!route) return undefined;
     const headers = await this.authFor(route.operation.auth, subject);
     if (!headers) return undefined;
-    let req: TestRequest = { method: route.method, path: this.pathOf(route), headers, body: body ?? (await this.sampleCreateBody(resource)) };
+    // The body first: a create whose path binds a key field takes it from the body drawn (boundParams).
+    const sent = body ?? (await this.sampleCreateBody(resource));
+    let req: TestRequest = { method: route.method, path: this.pathOf(route), headers, body: sent };
     let res = await this.send(route, req);
     // A client-given identifier the service already holds (made before this run) is a conflict, not a fault: draw again.
     for (
@@ -507,7 +588,8 @@ export class TestContext {
       this.expectCondition(res, 'unique_conflict') === undefined;
       i++
     ) {
-      req = { ...req, body: await this.sampleCreateBody(resource) };
+      const again = await this.sampleCreateBody(resource);
+      req = { ...req, body: again, path: this.pathOf(route) };
       res = await this.send(route, req);
     }
     if (res.status === route.successStatus && subject === this.main && typeof res.body === 'object' && res.body !== null)

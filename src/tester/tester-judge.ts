@@ -204,15 +204,18 @@ export class Judge {
       });
     }
     if (o.action === 'create' && res.status === route.successStatus) {
-      const readable = ctx.routes.some((r) => r.operation.action === 'read' && r.resource?.name === route.resource?.name);
-      const id = route.resource?.identifier !== undefined ? (res.body as Record<string, unknown> | undefined)?.[route.resource.identifier] : undefined;
-      if (readable && id !== undefined) {
+      const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === route.resource?.name);
+      const made = res.body as Record<string, unknown> | undefined;
+      const id = route.resource?.identifier !== undefined ? made?.[route.resource.identifier] : undefined;
+      if (read && id !== undefined) {
+        // The read's path, filled from the fields it binds (\`bind\`), else with the identifier.
+        const names = read.operation.bindings ? read.operation.bindings.map((b) => made?.[b.field]) : [id];
         this.record('endpoints', 'endpoints.location', o.id, () => {
           const loc = res.headers.get('location');
           if (loc === null) return fail(`a Location header naming the ${route.resource!.name} made`, o.pointer, 'no Location header');
-          return loc.includes(encodeURIComponent(String(id)))
+          return names.every((v) => loc.includes(encodeURIComponent(String(v))))
             ? undefined
-            : fail(`a Location header naming the ${route.resource!.name} made (${String(id)})`, o.pointer, `Location: ${loc}`);
+            : fail(`a Location header naming the ${route.resource!.name} made (${names.map(String).join(', ')})`, o.pointer, `Location: ${loc}`);
         });
       }
     }

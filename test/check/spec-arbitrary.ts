@@ -215,6 +215,7 @@ const operation = fc
       filter: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
       sort: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
       paging: opt(paging),
+      bind: opt(fc.dictionary(fc.constantFrom('id', 'a', 'b', 'owner'), fc.constantFrom(...FIELD_NAMES, 'parent.id'), { maxKeys: 2 })),
       response_headers: opt(
         fc.dictionary(
           fc.constantFrom('X-Cost', 'ETag', 'location', 'X-Request-Id'),
@@ -602,6 +603,8 @@ export const newShapesSpec = fc
     variantDefault: fc.constantFrom(undefined, 'optional', 'required'),
     // an empty example map says nothing: it round-trips as no examples
     emptyExamples: fc.constantFrom(undefined, {}, { request: {} }, { response: {}, parameters: {} }),
+    // Path parameters bound to fields (bind): the identifier under another name, or a scope and the identifier.
+    bound: fc.constantFrom(undefined, 'identifier', 'scoped'),
   })
   .map((g) => {
     const itemFields: Record<string, unknown> = { id: { type: 'uuid', readOnly: true }, name: { type: 'string', maxLength: 40 } };
@@ -617,6 +620,14 @@ export const newShapesSpec = fc
       listItems: clean({ method: 'GET', path: '/items', action: 'list', resource: 'Item', paging: g.paging }),
     };
     if (g.read) operations.readItem = { method: 'GET', path: '/items/{id}', action: 'read', resource: 'Item' };
+    if (g.bound === 'identifier') operations.readBound = { method: 'GET', path: '/by-id/{item}', action: 'read', resource: 'Item', bind: { item: 'id' } };
+    if (g.bound === 'scoped') {
+      itemFields.shelf = { type: 'string', maxLength: 20 };
+      const bind = { shelf: 'shelf' };
+      operations.createShelved = { method: 'POST', path: '/shelves/{shelf}/items', action: 'create', resource: 'Item', bind };
+      operations.listShelved = { method: 'GET', path: '/shelves/{shelf}/items', action: 'list', resource: 'Item', bind };
+      operations.readShelved = { method: 'GET', path: '/shelves/{shelf}/items/{id}', action: 'read', resource: 'Item', bind: { ...bind, id: 'id' } };
+    }
     const currency =
       g.variantDefault === undefined
         ? {}

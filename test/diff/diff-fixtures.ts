@@ -238,6 +238,7 @@ export const ROWS: Row[] = [
   { code: 'sort-removed', new: (d) => (ops(d).listBooks.sort = ['published_on', 'added_at']) },
   { code: 'sort-added', new: (d) => ops(d).listBooks.sort.push('pages') },
   { code: 'list-paging-changed', new: (d) => (ops(d).listBooks.paging = { style: 'offset', body: 'array' }) },
+  { code: 'path-binding-changed', new: (d) => (ops(d).getBook.bind = { id: 'isbn' }) },
   { code: 'list-paging-extended', new: (d) => (ops(d).listBooks.paging = { link: true }) },
   { code: 'callback-removed', old: callback, new: (d) => (callback(d), delete ops(d).createLoan.callbacks) },
   { code: 'callback-added', new: callback, also: ['request-field-added'] },

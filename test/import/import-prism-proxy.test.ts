@@ -41,7 +41,8 @@ const NOT_IMPLEMENTED: Record<string, readonly string[]> = {
     'post-retrieveApplicableDefenseReasons',
     'post-supplyDefenseDocument',
   ],
-  // every path binds {namespace} (and {name}): a resource action binds one path parameter, the identifier
+  // every path binds {namespace} (and {name}), which name the nested metadata.namespace and metadata.name: `bind` serves
+  // top-level fields only, and a Lease has no identifier (name is unique only together with namespace)
   'kubernetes-coordination-v1.json': [
     'createCoordinationV1NamespacedLease',
     'deleteCoordinationV1CollectionNamespacedLease',
@@ -71,7 +72,8 @@ const NOT_IMPLEMENTED: Record<string, readonly string[]> = {
   ],
   // a POST whose answer is no resource (a subscription id); callbacks are not served
   'oai-callback-example.yaml': ['postStreams'],
-  // every path binds several parameters or names no identifier field
+  // no resource has an identifier (every property is optional), and the parameters name nested fields
+  // (repository.owner.username) or none by their name ({pid}): `bind` needs an identifier and top-level fields
   'oai-link-example.yaml': [
     'getPullRequestsById',
     'getPullRequestsByRepository',

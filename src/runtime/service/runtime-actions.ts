@@ -16,6 +16,8 @@ import { createHandlerHeaders, createHeaderSetter, withDefaultHeaders, type Head
 import { ServiceError } from '../runtime-errors.js';
 import { getAnswerType } from '../runtime-versioning.js';
 import { createParameterReader, parseText } from './runtime-parameters.js';
+import { createPathValues, findBoundId, mergePathValues } from './runtime-path-bindings.js';
+import { ADDRESSING_ACTIONS, getResolvedBindings, isIdentifierOnly, type ResolvedBinding } from '../../model/model-path-bindings.js';
 import { BUILT_IN } from '../runtime-built-in.js';
 import type { Validator, ValidatorFactory } from '../runtime-validation.js';
 import { StorageConstraintError, StoredJson, type KeysetPosition, type ListQuery, type Row, type Storage, type StorageTx } from '../storage/storage-types.js';
@@ -73,15 +75,18 @@ function getModelIndex(model: ServiceModel): ModelIndex {
 function createLocation(
   route: OperationRoute,
   readPath: string,
-  idParam: string | undefined,
-  idName: string,
+  fieldOf: (param: string) => string | undefined,
 ): (created: Row, params: Readonly<Record<string, string>>) => string {
   const template = `${route.path.slice(0, route.path.length - route.operation.path.length)}${readPath}`;
   const parts = template.split(/\{([^{}]*)\}/);
+  // Each of the read's parameters is filled from the created object's field it names; the rest (a version prefix) from the request.
+  const fields = parts.map((p, i) => (i % 2 === 1 ? fieldOf(p) : undefined));
   return (created, params) => {
     let out = parts[0]!;
-    for (let i = 1; i < parts.length; i += 2)
-      out += encodeURIComponent(parts[i] === idParam ? String(created[idName]) : (params[parts[i]!] ?? '')) + parts[i + 1]!;
+    for (let i = 1; i < parts.length; i += 2) {
+      const field = fields[i];
+      out += encodeURIComponent(field !== undefined ? String(created[field]) : (params[parts[i]!] ?? '')) + parts[i + 1]!;
+    }
     return out;
   };
 }
@@ -330,6 +335,8 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
   if (!resource) throw new Error(`operation ${op.id} has no resource`);
   const idField = resource.identifier !== undefined ? getField(resource, resource.identifier) : undefined;
   const idParam = route.identifierParam;
+  // An object found by fields its path binds besides (or instead of) the identifier: by those fields' values.
+  const bySearch = ADDRESSING_ACTIONS.has(op.action) && !isIdentifierOnly(resource, op) ? createPathValues(model, resource, op, compile, 'address') : undefined;
   const stateField = route.machine ? getStateField(model, route.machine) : undefined;
   const generated = resource.fields.filter((f) => f.generated !== undefined);
   const present = fast ? (row: Row) => presentRow(resource, row) : (row: Row) => presentRowPlain(resource, row);
@@ -350,7 +357,15 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const index = getModelIndex(model);
       const emits = index.createEmitters.has(resource.name);
       const readRoute = index.readOf.get(resource.name);
-      const locationOf = readRoute && idField ? createLocation(route, readRoute.path, readRoute.pathParams[0], idField.name) : undefined;
+      const locationOf =
+        readRoute && idField
+          ? createLocation(route, readRoute.path, (p) =>
+              readRoute.bindings ? readRoute.bindings.find((b) => b.param === p)?.field : p === readRoute.pathParams[0] ? idField.name : undefined,
+            )
+          : undefined;
+      // A create whose path binds fields (\`bind\`): the path's values are the body's, and a body value must agree.
+      const pathValues = createPathValues(model, resource, op, compile, 'scope');
+      const bound = pathValues ? getResolvedBindings(resource, op) : EMPTY_BINDINGS;
       const answer = (created: Row, request: FastifyRequest, reply: FastifyReply) => {
         if (locationOf) reply.header('location', locationOf(created, request.params as Record<string, string>));
         return sendAnswer(request, reply, status, present(created));
@@ -465,7 +480,8 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           );
       };
       return (request, reply) => {
-        const body = requireObjectBody(request);
+        let body = requireObjectBody(request);
+        if (pathValues) body = mergePathValues({ ...body }, pathValues(request.params as Record<string, string>), bound);
         validate(body);
         if (callbacks) return callbacks.check(request, body).then(() => create(request, reply, body));
         return create(request, reply, body);
@@ -474,6 +490,15 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
     case 'read': {
       const answer = (row: Row | undefined, request: FastifyRequest, reply: FastifyReply) =>
         sendAnswer(request, reply, status, present(checkVisible(resource, row, request)));
+      if (bySearch) {
+        // Found by its bound fields (\`bind\`): the one row holding the path's values.
+        return (request, reply) => {
+          const q: ListQuery = { equals: bySearch(request.params as Record<string, string>), limit: 1 };
+          const reader = fast ? storage.readNow?.() : undefined;
+          if (reader) return answer(reader.list(resource.name, q)[0], request, reply);
+          return storage.read((tx) => tx.list(resource.name, q)).then((rows) => answer(rows[0], request, reply));
+        };
+      }
       return (request, reply) => {
         const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
         const reader = fast ? storage.readNow?.() : undefined;
@@ -495,10 +520,13 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       // A replace sets what a create with the same body would: a field left out takes its default, or is cleared.
       const leftOut = Object.keys(writable).map((name) => getField(resource, name)!);
       return async (request, reply) => {
-        const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
+        const params = request.params as Record<string, string>;
+        const bound = bySearch?.(params);
+        const pathId = bound ? undefined : parseId(resource, params[idParam ?? '']);
         const body = requireObjectBody(request);
         validate(body);
         const work = async (tx: StorageTx) => {
+          const id = bound ? await findBoundId(tx, resource, bound) : pathId;
           const before = await getVisible(tx, resource, id, request);
           const changes: Row = { ...body };
           // Cleared: absent (undefined), which storage keeps apart from null.
@@ -528,8 +556,11 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           : mapStorageError(err);
       const answerOf = () => (status === 204 ? undefined : {});
       return async (request, reply) => {
-        const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
+        const params = request.params as Record<string, string>;
+        const bound = bySearch?.(params);
+        const pathId = bound ? undefined : parseId(resource, params[idParam ?? '']);
         const work = async (tx: StorageTx) => {
+          const id = bound ? await findBoundId(tx, resource, bound) : pathId;
           const before = await getVisible(tx, resource, id, request);
           const gone = await tx.delete(resource.name, id);
           if (!gone) throw missingObject(resource);
@@ -550,10 +581,13 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const validate = compile(getTransitionSchema(model, resource, t.requires, { safeIntegers: true }), resource);
       const stamp = t.stamp !== undefined ? getField(resource, t.stamp) : undefined;
       return async (request, reply) => {
-        const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
+        const params = request.params as Record<string, string>;
+        const bound = bySearch?.(params);
+        const pathId = bound ? undefined : parseId(resource, params[idParam ?? '']);
         const body = request.body === undefined ? {} : requireObjectBody(request);
         validate(body);
         const work = async (tx: StorageTx) => {
+          const id = bound ? await findBoundId(tx, resource, bound) : pathId;
           const before = await getVisible(tx, resource, id, request);
           const from = before[stateField] as string;
           if (!t.from.includes(from)) {
@@ -628,6 +662,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     filters.set(q.name, { type, check: deps.compile(getFieldSchema(ctx.model, { ...q.field, nullable: false }, resource, { safeIntegers: true }), resource) });
   }
   const present = deps.fast ? presentRow : presentRowPlain;
+  // A list whose path binds fields (\`bind\`, a scope such as the owner): only the objects holding the path's values.
+  const pathValues = createPathValues(ctx.model, resource, op, deps.compile, 'scope');
   const paging = op.paging ?? DEFAULT_PAGING;
   const sizeName = paging.style === 'page' ? LIST_PARAMS.perPage : LIST_PARAMS.limit;
   const nextCursor = (rows: Row[], limit: number, sort: { column: string } | undefined, queryKey: string): string | null => {
@@ -742,6 +778,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
         invalid.push({ parameter: LIST_PARAMS.sort, in: 'query', message: `must be one of ${op.sort.flatMap((s) => [s, `-${s}`]).join(', ')}` });
       else sort = { column, descending };
     }
+    // The path's values win over a filter on the same field: the path names the collection.
+    if (pathValues) Object.assign(equals, pathValues(request.params as Record<string, string>));
     // Owners see only their own objects, whatever the filters say.
     const owner = getOwnerScope(resource, request);
     if (resource.owner !== undefined && owner !== undefined) equals[resource.owner] = owner;
@@ -781,6 +819,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
 }
 
 const SNAPSHOT = { snapshot: true } as const;
+const EMPTY_BINDINGS: readonly ResolvedBinding[] = Object.freeze([]);
 
 /** One page read from storage: `limit + 1` rows (the extra one says a next page exists) and how it was asked for. */
 interface ListPage {

@@ -1,0 +1,97 @@
+// Path parameters bound to fields (`bind`, model-path-bindings.ts): the values a request's path gives its bound
+// fields. An object-addressing action finds the object whose bound fields hold them (a value the field cannot hold
+// names no object: missing_resource, as a malformed identifier does); a create sets them, a list filters by them
+// (there a value the field cannot hold is the request's mistake: validation, as for a filter).
+
+import { getField, getResource } from '../../model/model-lookup.js';
+import { getResolvedBindings, type ResolvedBinding } from '../../model/model-path-bindings.js';
+import { getFieldSchema } from '../../model/model-schemas.js';
+import type { OperationModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
+import { ServiceError } from '../runtime-errors.js';
+import type { Validator } from '../runtime-validation.js';
+import type { Row, StorageTx } from '../storage/storage-types.js';
+import { parseText } from './runtime-parameters.js';
+
+export type Compile = (schema: Record<string, unknown>, resource?: ResourceModel) => Validator;
+
+/** Reads the bound fields' values from a request's path parameters; throws the mode's condition on a bad value. */
+export type PathValues = (params: Record<string, string>) => Row;
+
+export function createPathValues(
+  model: ServiceModel,
+  resource: ResourceModel,
+  o: OperationModel,
+  compile: Compile,
+  mode: 'address' | 'scope',
+): PathValues | undefined {
+  const bindings = getResolvedBindings(resource, o);
+  if (bindings.length === 0) return undefined;
+  const readers = bindings.map((b) => createReader(model, resource, b, compile));
+  return (params) => {
+    const out: Row = {};
+    const invalid: { parameter: string; in: 'path'; message: string }[] = [];
+    for (const r of readers) {
+      const raw = params[r.param];
+      try {
+        if (raw === undefined || raw === '') throw new Error('is empty');
+        out[r.field] = r.read(raw);
+      } catch (err) {
+        if (mode === 'address') throw new ServiceError('missing_resource', `no ${resource.name} with that ${r.field}`);
+        invalid.push({
+          parameter: r.param,
+          in: 'path',
+          message: err instanceof ServiceError ? (err.invalid?.[0]?.message ?? 'is not a valid value') : (err as Error).message,
+        });
+      }
+    }
+    if (invalid.length > 0) throw new ServiceError('validation', 'the path is not valid', invalid);
+    return out;
+  };
+}
+
+function createReader(
+  model: ServiceModel,
+  resource: ResourceModel,
+  b: ResolvedBinding,
+  compile: Compile,
+): { param: string; field: string; read: (raw: string) => unknown } {
+  const f = b.field;
+  // A ref holds the target's identifier: read as that identifier's type.
+  const target = f.type === 'ref' ? getResource(model, f.to) : undefined;
+  const type = target?.identifier !== undefined ? (getField(target, target.identifier)?.type ?? 'string') : f.type;
+  const check = compile(getFieldSchema(model, { ...f, nullable: false }, resource, { safeIntegers: true }), resource);
+  return {
+    param: b.param,
+    field: f.name,
+    read: (raw) => {
+      const v = parseText(f, raw, type);
+      check(v);
+      return v;
+    },
+  };
+}
+
+/** The identifier of the object whose bound fields hold `values`; missing_resource when none does. */
+export async function findBoundId(tx: Pick<StorageTx, 'list'>, resource: ResourceModel, values: Row): Promise<unknown> {
+  const rows = await tx.list(resource.name, { equals: values, limit: 1 });
+  const row = rows[0];
+  if (!row) throw new ServiceError('missing_resource', `no ${resource.name} with those ${Object.keys(values).join(', ')}`);
+  return row[resource.identifier!];
+}
+
+/**
+ * A create's body with the path's values in it: a bound field the body leaves out takes the path's value; one the
+ * body gives must equal it (else validation, at the field).
+ */
+export function mergePathValues(body: Record<string, unknown>, values: Row, bindings: readonly ResolvedBinding[]): Record<string, unknown> {
+  const invalid: { pointer: string; message: string }[] = [];
+  for (const b of bindings) {
+    const name = b.field.name;
+    if (!Object.hasOwn(values, name)) continue;
+    if (Object.hasOwn(body, name) && body[name] !== values[name])
+      invalid.push({ pointer: `/${name}`, message: `must equal the path parameter {${b.param}} (${JSON.stringify(values[name])})` });
+    else body[name] = values[name];
+  }
+  if (invalid.length > 0) throw new ServiceError('validation', 'the body disagrees with the path', invalid);
+  return body;
+}

@@ -1,0 +1,57 @@
+// Import of paths whose parameters name fields of the resource by the same name: resource actions with `bind`
+// (docs/import.md, "Resource actions"), served and held to the spec by the tester; a parameter naming no field
+// keeps the operation custom, and the diagnostic says which.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importOpenApiFile } from '../../src/import/import-openapi.js';
+import type { ServiceModel } from '../../src/model/model-types.js';
+import { testService } from '../../src/tester/tester-run.js';
+import { startService, type Running } from '../runtime/helpers.js';
+
+const DOC = new URL('../fixtures/path-bindings-openapi.yaml', import.meta.url).pathname;
+
+describe('import of paths binding fields', () => {
+  let model: ServiceModel;
+  let diagnostics: { code: string; message: string }[];
+  let s: Running;
+  beforeAll(async () => {
+    const r = await importOpenApiFile(DOC);
+    model = r.compiled!.model!;
+    diagnostics = r.diagnostics.map((d) => ({ code: d.code, message: d.message }));
+    s = await startService(model);
+  }, 60_000);
+  afterAll(async () => s?.close());
+
+  it('makes each operation whose path parameters are fields of its resource a resource action with bind', () => {
+    const ops = Object.fromEntries(model.endpoints!.operations.map((o) => [o.id, [o.action, o.bindings?.map((b) => `${b.param}=${b.field}`).join(' ')]]));
+    expect(ops).toEqual({
+      listRepos: ['list', 'owner=owner'],
+      createRepo: ['create', 'owner=owner'],
+      getRepo: ['read', 'owner=owner id=id'],
+      updateRepo: ['update', 'owner=owner id=id'],
+      deleteRepo: ['delete', 'owner=owner id=id'],
+      getStar: ['custom', undefined],
+    });
+    expect(diagnostics.filter((d) => d.code === 'import-custom-operation').map((d) => d.message)).toEqual([
+      "operation `getStar` is imported as a custom operation: its path binds {login}, {id}; a resource action binds each to its resource's field of the same name (bind), and {login} names no field of Repo",
+    ]);
+  });
+
+  it('serves them: a create under an owner is read, listed and deleted there', async () => {
+    const c = await s.call('POST', '/owners/ada/repos', { owner: 'ada', slug: 'engine' });
+    expect(c.status).toBe(201);
+    expect((await s.call('GET', `/owners/ada/repos/${c.body.id}`)).body).toMatchObject({ owner: 'ada', slug: 'engine' });
+    expect((await s.call('GET', `/owners/bob/repos/${c.body.id}`)).status).toBe(404);
+    expect((await s.call('GET', '/owners/ada/repos')).body.map((r: { slug: string }) => r.slug)).toEqual(['engine']);
+    expect((await s.call('GET', '/owners/bob/repos')).body).toEqual([]);
+    expect((await s.call('DELETE', `/owners/ada/repos/${c.body.id}`)).status).toBe(204);
+  });
+
+  it('the tester reaches every resource action with a success answer and finds no fault', async () => {
+    const report = await testService(model, { baseUrl: s.url, seed: 3, runs: 3 });
+    expect(report.results.filter((r) => r.outcome === 'failed').map((r) => [r.check, r.target, r.failure?.expected, r.failure?.actual])).toEqual([]);
+    const valid = report.results.filter((r) => r.check === 'endpoints.valid-requests' && r.target !== 'getStar');
+    expect(valid.map((r) => [r.target, r.outcome]).sort()).toEqual(
+      ['createRepo', 'deleteRepo', 'getRepo', 'listRepos', 'updateRepo'].map((t) => [t, 'passed']),
+    );
+  }, 120_000);
+});
