@@ -6,10 +6,10 @@ import { ADDRESSING_ACTIONS, BINDABLE_TYPES, BINDING_ACTIONS, bindsOneObject } f
 import { isWritable } from '../model/model-schemas.js';
 import type { ServiceModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
-import type { DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
+import type { DiagnosticCode, DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
 import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 
-type Report = (code: DiagnosticCode, params: Record<string, string | number>, pointer: string) => void;
+type Report = <C extends DiagnosticCode>(code: C, params: DiagnosticParams<C>, pointer: string) => void;
 
 export function checkPathBindings(model: ServiceModel, report: Report): void {
   for (const o of model.endpoints?.operations ?? []) {

@@ -17,7 +17,7 @@ import { callJson } from '../support/http.js';
 import { dropTestSchema, getPostgresSkipReason, getTestSchemaUrl } from '../support/postgres.js';
 import { UNIONS_EVERYWHERE } from '../support/unions-everywhere.js';
 
-const model = compileSpecText(UNIONS_EVERYWHERE, 'unions.yaml').model!;
+const model = compileSpecText(UNIONS_EVERYWHERE, 'unions.yaml').checked!;
 const pgSkip = await getPostgresSkipReason();
 const CARD = { kind: 'card', number: '4111' };
 
