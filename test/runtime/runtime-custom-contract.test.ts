@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileSpecText } from '../../src/program.js';
+import type { ServiceModel } from '../../src/model/model-types.js';
+import { startService, type Running } from './helpers.js';
+
+// Custom operations held to their contract by the runtime (issue 26): a handler refuses with one of its operation's
+// declared error codes in the declared error body; a name it does not declare is the handler's fault (internal);
+// its answer is JSON whatever it returns; and with an Idempotency-Key (claimed before the work) a handler that fails
+// before writing anything leaves the key free for a retry, while one that wrote keeps its answer.
+const SPEC = `
+servicespec: 1
+resources:
+  Note:
+    fields:
+      id: { type: uuid, readOnly: true }
+      text: { type: string }
+endpoints:
+  idempotency: { retention: 1h }
+  operations:
+    readNote: { method: GET, path: '/notes/{id}', action: read, resource: Note }
+    fields:
+      method: GET
+      path: /{dataset}/{version}/fields
+      action: custom
+      handler: fields
+      errors: [unknown_dataset]
+    charge:
+      method: POST
+      path: /charges
+      action: custom
+      handler: charge
+      request: { fields: { mode: { type: string } } }
+      response: { fields: { attempt: { type: integer } } }
+authentication:
+  default: none
+errors:
+  body:
+    fields:
+      errorCode: { type: string }
+      message: { type: string, optional: true }
+      status: { type: integer, optional: true }
+    code: errorCode
+    message: message
+    status: status
+  codes:
+    unknown_dataset: { status: 404, title: No such data set. }
+    broken: { status: 500, when: [internal] }
+`;
+
+function model(text: string): ServiceModel {
+  const c = compileSpecText(text);
+  expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return c.model!;
+}
+
+let service: Running;
+const logged: string[] = [];
+let attempts = 0;
+
+beforeAll(async () => {
+  service = await startService(model(SPEC), {
+    handlers: {
+      fields: (ctx) => {
+        if (ctx.params.dataset === 'oa_citations') return 'patent_id, examiner';
+        if (ctx.params.dataset === 'typo') ctx.fail('unknwn_dataset');
+        ctx.fail('unknown_dataset', `no data set ${ctx.params.dataset}`);
+      },
+      charge: async (ctx) => {
+        attempts++;
+        const { mode } = ctx.body as { mode: string };
+        if (mode === 'flaky' && attempts % 2 === 1) throw new Error('the payment provider did not answer');
+        if (mode === 'wrote-then-failed') {
+          await ctx.storage.transaction((tx) => tx.insert('Note', { id: randomUUID(), text: 'charged' }));
+          throw new Error('failed after charging');
+        }
+        return { attempt: attempts };
+      },
+    },
+    logger: { level: 'error', stream: { write: (line: string) => void logged.push(line) } },
+  });
+});
+afterAll(() => service.close());
+
+describe('a custom handler refusing with its declared error codes', () => {
+  it("answers ctx.fail('unknown_dataset') with that code's status and title in the declared error body", async () => {
+    const res = await service.call('GET', '/gone/v1/fields');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body).toEqual({ errorCode: 'unknown_dataset', message: 'no data set gone', status: 404 });
+  });
+
+  it('answers a name the operation does not declare as internal, and logs the handler fault', async () => {
+    const res = await service.call('GET', '/typo/v1/fields');
+    expect(res.status).toBe(500);
+    expect(res.body.errorCode).toBe('broken');
+    expect(logged.join('\n')).toMatch(/ctx\.fail\('unknwn_dataset'\).*operation fields.*unknown_dataset/);
+  });
+});
+
+describe('a custom handler answering a string', () => {
+  it('sends it as a JSON string, application/json, not as plain text', async () => {
+    const res = await fetch(`${service.url}/oa_citations/v1/fields`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await res.text()).toBe('"patent_id, examiner"');
+  });
+});
+
+describe('an Idempotency-Key on a custom operation whose handler fails', () => {
+  it('is released when the handler failed before writing: the retry with the same key runs and succeeds', async () => {
+    attempts = 0;
+    const headers = { 'Idempotency-Key': 'flaky-1' };
+    const first = await service.call('POST', '/charges', { mode: 'flaky' }, headers);
+    expect(first.status).toBe(500);
+    const retry = await service.call('POST', '/charges', { mode: 'flaky' }, headers);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual({ attempt: 2 });
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    // Its success is the key's answer from then on.
+    const again = await service.call('POST', '/charges', { mode: 'flaky' }, headers);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ attempt: 2 });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(attempts).toBe(2);
+  });
+
+  it('keeps the failure when the handler wrote before failing: the retry is replayed, never applied twice', async () => {
+    attempts = 0;
+    const headers = { 'Idempotency-Key': 'wrote-1' };
+    const first = await service.call('POST', '/charges', { mode: 'wrote-then-failed' }, headers);
+    expect(first.status).toBe(500);
+    const retry = await service.call('POST', '/charges', { mode: 'wrote-then-failed' }, headers);
+    expect(retry.status).toBe(500);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(attempts).toBe(1);
+  });
+});
