@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceOptions } from '../runtime/service/runtime-service.js';
