@@ -32,6 +32,19 @@ endpoints:
       handler: charge
       request: { fields: { mode: { type: string } } }
       response: { fields: { attempt: { type: integer } } }
+    search:
+      method: POST
+      path: /{dataset}/records
+      action: custom
+      handler: search
+      request:
+        media_type: application/x-www-form-urlencoded
+        fields:
+          criteria: { type: string, minLength: 1 }
+          start: { type: integer, minimum: 0, optional: true, default: 0 }
+          exact: { type: boolean, optional: true }
+          tag: { type: array, items: { type: enum, values: [a, b] }, optional: true }
+      response: { fields: { got: { type: json } } }
 authentication:
   default: none
 errors:
@@ -76,6 +89,7 @@ beforeAll(async () => {
         }
         return { attempt: attempts };
       },
+      search: (ctx) => ({ got: ctx.body }),
     },
     logger: { level: 'error', stream: { write: (line: string) => void logged.push(line) } },
   });
@@ -134,5 +148,82 @@ describe('an Idempotency-Key on a custom operation whose handler fails', () => {
     expect(retry.status).toBe(500);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(attempts).toBe(1);
+  });
+});
+
+describe('a custom operation whose request is a form (request.media_type: application/x-www-form-urlencoded)', () => {
+  const post = (body: string, type = 'application/x-www-form-urlencoded') =>
+    fetch(`${service.url}/oa_citations/records`, { method: 'POST', headers: { 'content-type': type }, body }).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as Record<string, unknown>,
+    }));
+
+  it('hands the handler the form read as the declared fields: numbers, booleans, a repeated name as a list', async () => {
+    const r = await post('criteria=patent_id%3A5231234+OR+*&start=10&exact=true&tag=a&tag=b');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ got: { criteria: 'patent_id:5231234 OR *', start: 10, exact: true, tag: ['a', 'b'] } });
+    expect((await post('criteria=x; charset=UTF-8'.replace('; charset=UTF-8', ''), 'application/x-www-form-urlencoded; charset=UTF-8')).status).toBe(200);
+  });
+
+  it('validates it against the declared shape: a bad value, a missing field, a name given twice, an undeclared name', async () => {
+    const bad = await post('criteria=x&start=ten');
+    expect(bad.status).toBe(422);
+    expect(bad.body.errorCode).toBe('validation');
+    expect((await post('start=1')).status).toBe(422);
+    expect((await post('criteria=x&criteria=y')).status).toBe(422);
+    expect((await post('criteria=x&start=-1')).status).toBe(422);
+    expect((await post('criteria=x&tag=c')).status).toBe(422);
+    expect((await post('criteria=x&other=1')).status).toBe(422);
+  });
+
+  it('refuses a JSON body, and another charset, as unsupported_media_type (415)', async () => {
+    expect((await post(JSON.stringify({ criteria: 'x' }), 'application/json')).status).toBe(415);
+    expect((await post('criteria=x', 'application/x-www-form-urlencoded; charset=latin1')).status).toBe(415);
+    expect((await post('criteria=x', 'text/plain')).status).toBe(415);
+  });
+});
+
+describe('check: request-form-invalid', () => {
+  const codes = (operations: string) =>
+    compileSpecText(`servicespec: 1
+resources:
+  Note: { fields: { id: { type: uuid, readOnly: true }, text: { type: string } } }
+endpoints:
+  operations:
+${operations}
+authentication: { default: none }
+`)
+      .diagnostics.filter((d) => d.code === 'request-form-invalid')
+      .map((d) => `${d.pointer}: ${d.message}`)
+      .sort();
+
+  it('refuses media_type on a response, on a built-in action, and a form of fields a form cannot carry', () => {
+    expect(
+      codes(`    a:
+      method: POST
+      path: /a
+      action: custom
+      handler: a
+      request: { media_type: application/x-www-form-urlencoded, fields: { n: { type: object, fields: { x: { type: string } } } } }
+      response: { media_type: application/x-www-form-urlencoded, fields: { ok: { type: boolean } } }
+    b:
+      method: POST
+      path: /notes
+      action: create
+      resource: Note
+      request: { media_type: application/x-www-form-urlencoded, resource: Note }
+    c:
+      method: POST
+      path: /c
+      action: custom
+      handler: c
+      request: { media_type: application/x-www-form-urlencoded, resource: Note }
+      response: { fields: { ok: { type: boolean } } }`),
+    ).toEqual([
+      '/endpoints/operations/a/request/fields/n: operation `a`: form field `n` of type object cannot be sent as form text',
+      '/endpoints/operations/a/response/media_type: operation `a`: `media_type` is for a request, not a response (answers are JSON)',
+      '/endpoints/operations/b/request/media_type: operation `b`: `media_type` is for custom operations; the built-in create action reads JSON',
+      '/endpoints/operations/c/request/media_type: operation `c`: a form request is written-out `fields` (not a resource, a union or a list)',
+    ]);
   });
 });

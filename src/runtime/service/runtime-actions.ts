@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_PAGING, FALLBACK_STATUS, STRING_IDENTIFIER_BYTES } from '../../model/model-defaults.js';
+import { DEFAULT_PAGING, FALLBACK_STATUS, FORM_MEDIA_TYPE, STRING_IDENTIFIER_BYTES } from '../../model/model-defaults.js';
 import { newUuidV7 as uuidv7 } from '../runtime-ids.js';
 import { getField, getResource, getStateField } from '../../model/model-lookup.js';
 import { getRouteErrors, LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../../model/model-routes.js';
@@ -15,7 +15,8 @@ import { formatHeaderValue } from '../../model/model-response-headers.js';
 import { createHandlerHeaders, createHeaderSetter, withDefaultHeaders, type HeaderValue } from './runtime-response-headers.js';
 import { markUnapplied, ServiceError } from '../runtime-errors.js';
 import { getAnswerType } from '../runtime-versioning.js';
-import { createParameterReader, parseText } from './runtime-parameters.js';
+import { createParameterReader, parseText, readFormBody } from './runtime-parameters.js';
+import type { FormBody } from '../runtime-body.js';
 import { BUILT_IN } from '../runtime-built-in.js';
 import type { Validator, ValidatorFactory } from '../runtime-validation.js';
 import { StorageConstraintError, StoredJson, type KeysetPosition, type ListQuery, type Row, type Storage, type StorageTx } from '../storage/storage-types.js';
@@ -830,10 +831,12 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
   const validateOut = op.response ? compile(getShapeSchema(ctx.model, op.response, 'response')) : undefined;
   const declaredHeaders = op.responseHeaders.length > 0 ? createHandlerHeaders(ctx.model, route, compile) : undefined;
   const failure = createHandlerFailure(ctx.model, route);
+  // A form request (request.media_type): its text read as the declared fields, then validated as a JSON body is.
+  const form = op.request?.mediaType === FORM_MEDIA_TYPE;
   return async (request, reply) => {
     let body: unknown;
     if (validateIn) {
-      body = requireObjectBody(request);
+      body = form ? readFormBody(op.request!.fields ?? [], request.body as FormBody | undefined) : requireObjectBody(request);
       validateIn(body);
     }
     const declared = readParameters?.(request);
