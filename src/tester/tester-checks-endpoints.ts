@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { FORM_MEDIA_TYPE } from '../model/model-defaults.js';
 import type { SchemaView } from '../model/model-schemas.js';
 import type { OperationRoute } from '../model/model-routes.js';
 import { getMutations, objectArbitrary, unionArbitrary, unionMutations } from './tester-arbitraries.js';
@@ -293,7 +294,9 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
     { quiet: true },
   );
   if (!ready || !headers) return;
-  const path = ctx.pathOf(route, target?.[resource?.identifier ?? 'id']);
+  // Path parameters naming no resource (a custom operation's `{dataset}`) are drawn as valid-requests draws them.
+  const named = !resource && o.action === 'custom' && ctx.idParams(route).length > 0 ? getPathValues(ctx, ctx.idParams(route)) : {};
+  const path = ctx.pathOf(route, target?.[resource?.identifier ?? 'id'], {}, named);
   if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
   // Under a tight rate budget, one mutation per kind of constraint (the field rotated by seed), at most 10.
   // A union body: an unknown field (variants are closed), a tag no variant has, a variant without a required field.
@@ -302,8 +305,12 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       ? [...getMutations(ctx.model, [], undefined, view), ...unionMutations(ctx.model, o.request.union, [])]
       : getMutations(ctx.model, fields, resource, view);
   const mutations = isThrifty(ctx.model) ? pickThrifty(all, (m) => m.label.slice(m.label.indexOf(' ') + 1).replace(/[0-9.]+/g, '#'), 10, ctx.seed) : all;
+  // A form request (request.media_type) carries every value as text: a value of another JSON type, or a null, reads
+  // as text a field may take, so those mutations cannot be sent; the rest (missing, unknown, out of bounds) can.
+  const form = o.request?.mediaType === FORM_MEDIA_TYPE;
   for (const m of mutations) {
     await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${m.label}`, async (scope) => {
+      if (form && / of the wrong type$| null \(not nullable\)$/.test(m.label)) return scope.skip('a form carries every value as text (request.media_type)');
       const d = ctx.declared(m.condition);
       if (!d) return scope.skip(`no error code declared for ${m.condition} (not shown)`);
       const req: TestRequest = { method: route.method, path, headers: headers!, body: m.apply(base) };
@@ -313,11 +320,17 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
     });
   }
   const raw: { label: string; condition: 'malformed_request' | 'unsupported_media_type'; req: TestRequest }[] = [
-    {
-      label: 'malformed JSON',
-      condition: 'malformed_request',
-      req: { method: route.method, path, headers: { ...headers!, 'content-type': 'application/json' }, raw: '{"unterminated": ' },
-    },
+    form
+      ? {
+          label: `a JSON body where the request is a form (${FORM_MEDIA_TYPE})`,
+          condition: 'unsupported_media_type',
+          req: { method: route.method, path, headers: { ...headers!, 'content-type': 'application/json' }, raw: JSON.stringify(base) },
+        }
+      : {
+          label: 'malformed JSON',
+          condition: 'malformed_request',
+          req: { method: route.method, path, headers: { ...headers!, 'content-type': 'application/json' }, raw: '{"unterminated": ' },
+        },
     {
       label: 'a body that is not JSON (text/plain)',
       condition: 'unsupported_media_type',

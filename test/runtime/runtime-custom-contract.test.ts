@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { compileSpecText } from '../../src/program.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
 import { startService, type Running } from './helpers.js';
@@ -180,6 +181,16 @@ describe('a custom operation whose request is a form (request.media_type: applic
     expect((await post(JSON.stringify({ criteria: 'x' }), 'application/json')).status).toBe(415);
     expect((await post('criteria=x', 'application/x-www-form-urlencoded; charset=latin1')).status).toBe(415);
     expect((await post('criteria=x', 'text/plain')).status).toBe(415);
+  });
+});
+
+describe('the form request in the OpenAPI export', () => {
+  it('is documented as application/x-www-form-urlencoded, with the declared fields', () => {
+    const doc = exportOpenApi(model(SPEC)).document as unknown as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
+    };
+    expect(Object.keys(doc.paths['/{dataset}/records']!.post!.requestBody!.content)).toEqual(['application/x-www-form-urlencoded']);
+    expect(Object.keys(doc.paths['/charges']!.post!.requestBody!.content)).toEqual(['application/json']);
   });
 });
 
