@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateClient } from '../../src/export/export-client.js';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { compileSpecText } from '../../src/program.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
+import { loadClient } from '../export/client-loader.js';
 import { startService, type Running } from './helpers.js';
 
 // Custom operations held to their contract by the runtime (issue 26): a handler refuses with one of its operation's
@@ -191,6 +196,23 @@ describe('the form request in the OpenAPI export', () => {
     };
     expect(Object.keys(doc.paths['/{dataset}/records']!.post!.requestBody!.content)).toEqual(['application/x-www-form-urlencoded']);
     expect(Object.keys(doc.paths['/charges']!.post!.requestBody!.content)).toEqual(['application/json']);
+  });
+});
+
+describe('the form request through the generated client', () => {
+  it('is sent as a form: the handler receives the declared fields, typed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'servicespec-form-client-'));
+    try {
+      const { ServiceClient } = await loadClient<{
+        ServiceClient: new (o: { baseUrl: string }) => { search(dataset: string, body: Record<string, unknown>): Promise<unknown> };
+      }>(generateClient(model(SPEC)).code, dir, 'client');
+      const client = new ServiceClient({ baseUrl: service.url });
+      expect(await client.search('oa_citations', { criteria: 'a b&c=d', start: 2, exact: false, tag: ['b', 'a'] })).toEqual({
+        got: { criteria: 'a b&c=d', start: 2, exact: false, tag: ['b', 'a'] },
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
