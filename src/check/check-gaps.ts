@@ -123,6 +123,13 @@ function endpointGaps(m: ServiceModel, gap: Collect): void {
   }
 }
 
+/** The custom operations a service given `handlers` could not serve (`serve` names each the same way). */
+function handlerGaps(m: ServiceModel, handlers: ReadonlySet<string>, gap: Collect): void {
+  for (const o of m.endpoints!.operations)
+    if (o.action === 'custom' && (o.handler === undefined || !handlers.has(o.handler)))
+      gap('handler', `operation ${o.id}: ${o.handler === undefined ? 'the spec names none' : `${o.handler} not given`}`);
+}
+
 function authGaps(m: ServiceModel, gap: Collect): void {
   const a = m.authentication!;
   if (a.schemes.length === 0) gap('authentication scheme');
@@ -242,8 +249,17 @@ const PART_GAPS: Readonly<Record<PartName, (m: ServiceModel, gap: Collect) => vo
   versioning: versionGaps,
 };
 
+export interface GapReportOptions {
+  /**
+   * The handlers `serve --handlers` would be given (`gaps --handlers FILE`): each custom operation whose handler is
+   * not among them is named in Endpoints (`handler (operation X)`), as `serve` without `--allow-gaps` refuses it.
+   * Left out, handlers are not reported on (the spec alone cannot say which a service is given).
+   */
+  handlers?: ReadonlySet<string>;
+}
+
 /** For each of the nine parts: shown, partly shown (naming each item not shown) or not shown. Never fills a gap. */
-export function getGapReport(model: ServiceModel): GapReport {
+export function getGapReport(model: ServiceModel, options: GapReportOptions = {}): GapReport {
   const parts = PART_NAMES.map((part): PartGaps => {
     const base = { part, title: PART_TITLES[part], contents: PART_CONTENTS[part] };
     if (!model.present[part]) return { ...base, status: NOT_SHOWN, missing: [], defaults: [] };
@@ -253,6 +269,7 @@ export function getGapReport(model: ServiceModel): GapReport {
       byDefault: (item: string, where: string | undefined, value: string) => void defaults.push(where === undefined ? { item, value } : { item, where, value }),
     });
     PART_GAPS[part](model, collect);
+    if (part === 'endpoints' && options.handlers) handlerGaps(model, options.handlers, collect);
     return { ...base, status: missing.length === 0 ? 'shown' : 'partly shown', missing, defaults };
   });
   return { parts, shown: parts.filter((p) => p.status === 'shown').length };

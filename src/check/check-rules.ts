@@ -7,6 +7,7 @@ import {
   getUnmakeableIdentifier,
   IDENTIFIER_TYPES,
   mayLeaveOut,
+  FORM_MEDIA_TYPE,
 } from '../model/model-defaults.js';
 import { getField, getResource, getStateMachine } from '../model/model-lookup.js';
 import {
@@ -910,7 +911,8 @@ const operationRules: Rule = (ctx) => {
     } else {
       const bound = new Set(o.request?.fields?.map((f) => f.name) ?? []);
       const unbound = o.pathParams.filter((p) => !bound.has(p));
-      if (unbound.length > 0 && o.request?.fields) {
+      // A form's fields are its body's names: the path's parameters are read from the path (ctx.params), not the form.
+      if (unbound.length > 0 && o.request?.fields && o.request.mediaType !== FORM_MEDIA_TYPE) {
         report(
           'unbound-path-parameter',
           { operation: o.id, detail: `path parameter {${unbound.join('}, {')}} is not a field of the request shape` },
@@ -1356,6 +1358,41 @@ const caseClashRules: Rule = ({ model, report }) => {
 const callbackRules: Rule = ({ model, report }) => checkCallbacks(model, report);
 const pathBindingRules: Rule = ({ model, report }) => checkPathBindings(model, report);
 
+/** Field types a form (`application/x-www-form-urlencoded`) cannot carry as text, as for query parameters. */
+const UNFORMABLE_TYPES: ReadonlySet<string> = new Set(['object', 'json', 'union', 'ref', 'state']);
+
+/** `media_type` only on a custom operation's request; a form request of written-out fields a form can carry. */
+const requestMediaTypeRules: Rule = ({ model, report }) => {
+  for (const o of model.endpoints?.operations ?? []) {
+    const at = (which: string) => joinPointer(joinPointer(o.pointer, which), 'media_type');
+    if (o.response?.mediaType !== undefined)
+      report('request-form-invalid', { operation: o.id, detail: '`media_type` is for a request, not a response (answers are JSON)' }, at('response'));
+    const r = o.request;
+    if (r?.mediaType === undefined) continue;
+    if (o.action !== 'custom') {
+      report(
+        'request-form-invalid',
+        { operation: o.id, detail: `\`media_type\` is for custom operations; the built-in ${o.action} action reads JSON` },
+        at('request'),
+      );
+      continue;
+    }
+    if (r.mediaType !== FORM_MEDIA_TYPE) continue;
+    if (r.fields === undefined || r.list || r.union)
+      report('request-form-invalid', { operation: o.id, detail: 'a form request is written-out `fields` (not a resource, a union or a list)' }, at('request'));
+    for (const f of r.fields ?? [])
+      if (UNFORMABLE_TYPES.has(f.type) || (f.type === 'array' && (f.items === undefined || UNFORMABLE_TYPES.has(f.items.type) || f.items.type === 'array')))
+        report('request-form-invalid', { operation: o.id, detail: `form field \`${f.name}\` of type ${f.type} cannot be sent as form text` }, f.pointer);
+  }
+  for (const k of model.events?.kinds ?? [])
+    if (k.payload?.mediaType !== undefined)
+      report(
+        'request-form-invalid',
+        { operation: `event ${k.name}`, detail: '`media_type` is for a request, not an event payload' },
+        joinPointer(k.pointer, 'payload'),
+      );
+};
+
 export const RULES: readonly Rule[] = [
   nameStyleRules,
   caseClashRules,
@@ -1370,6 +1407,7 @@ export const RULES: readonly Rule[] = [
   operationRules,
   callbackRules,
   pathBindingRules,
+  requestMediaTypeRules,
   authRules,
   eventRules,
   eventVisibilityRules,

@@ -13,7 +13,11 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'servicespec check spec.yaml --format json --quiet',
     'servicespec check spec.yaml --watch   # again on every save',
   ],
-  gaps: ['servicespec gaps examples/orders.yaml', 'servicespec gaps spec.yaml --fail-on-gaps --quiet   # in CI: fail while a part is not shown'],
+  gaps: [
+    'servicespec gaps examples/orders.yaml',
+    'servicespec gaps spec.yaml --fail-on-gaps --quiet   # in CI: fail while a part is not shown',
+    'servicespec gaps api.spec.yaml --handlers handlers.ts   # name each custom operation handlers.ts gives no handler',
+  ],
   doc: ['servicespec doc examples/orders.yaml -o orders.md', 'servicespec doc examples/orders.yaml --html -o orders.html'],
   diff: ['servicespec diff examples/library.yaml library-next.yaml --fail-on breaking', 'servicespec diff git:main:spec.yaml spec.yaml --format markdown'],
   init: ['servicespec init my-service', 'servicespec init . --force'],

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { formatGapReport, getGapReport } from '../check/check-gaps.js';
-import { action, EXIT, formatOption, io, printDiagnostics, quietOption, readSpec, type ActionResult, type CommonOptions } from './cli-shared.js';
+import { action, EXIT, formatOption, io, printDiagnostics, quietOption, readSpec, type CommonOptions, type ExitCode } from './cli-shared.js';
 
 /**
  * `servicespec gaps FILE`: part by part, what the spec shows, shows partly, or does not show.
@@ -11,15 +11,28 @@ import { action, EXIT, formatOption, io, printDiagnostics, quietOption, readSpec
 interface GapsOptions extends CommonOptions {
   /** Exit 1 when any part is not shown or only partly shown (for CI). */
   failOnGaps?: boolean;
+  /** The handlers module `serve --handlers` would load: custom operations it leaves without a handler are named. */
+  handlers?: string;
 }
 
-export function runGaps(file: string, options: GapsOptions): ActionResult {
+export async function runGaps(file: string, options: GapsOptions): Promise<ExitCode> {
   const compiled = readSpec(file);
   if (compiled.model === undefined) {
     printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
     return EXIT.errors;
   }
-  const report = getGapReport(compiled.model);
+  let handlers: ReadonlySet<string> | undefined;
+  if (options.handlers !== undefined) {
+    // Loaded only with --handlers (a TypeScript file through tsx), as serve loads it.
+    const { loadHandlers } = await import('./cli-handlers.js');
+    const loaded = await loadHandlers(options.handlers);
+    if (typeof loaded === 'string') {
+      io.err(`servicespec gaps: ${loaded}\n`);
+      return EXIT.errors;
+    }
+    handlers = new Set(Object.keys(loaded));
+  }
+  const report = getGapReport(compiled.model, handlers ? { handlers } : {});
   if (options.format === 'json') io.out(`${JSON.stringify(report, null, 2)}\n`);
   else io.out(formatGapReport(report));
   if (!options.quiet) printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
@@ -43,6 +56,7 @@ export function registerGapsCommand(program: Command): void {
     .addOption(formatOption())
     .addOption(quietOption())
     .option('--fail-on-gaps', 'exit 1 when any part is "not shown" or "partly shown" (for CI)')
+    .option('--handlers <file>', 'the module `serve --handlers` would load: name each custom operation it gives no handler')
     .addHelpText(
       'after',
       '\nA gap is never filled with an invented value: each one is reported as "not shown".\n' +

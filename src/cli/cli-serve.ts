@@ -1,12 +1,11 @@
 import { createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
-import type { CustomHandler } from '../runtime/runtime-context.js';
 import type { ServiceOptions } from '../runtime/service/runtime-service.js';
 import { AuthOptionError, getAuthOptionsFromCli } from './cli-auth-options.js';
 import { parseStorageUrl } from './cli-db-url.js';
+import { loadHandlers, TYPESCRIPT } from './cli-handlers.js';
 import { defaultDbUrl } from './cli-keys.js';
 import { action, EXIT, io, printDiagnostics, readSpec, type ActionResult, type ExitCode } from './cli-shared.js';
 
@@ -43,37 +42,6 @@ export interface ServeOptions {
   trustProxy?: string[];
   /** Publish every event to this broker (nats://… or amqp://…; events.delivery.broker). */
   broker?: string;
-}
-
-/** TypeScript handler files: loaded through tsx (below), on every supported Node, with or without its type stripping. */
-const TYPESCRIPT = /\.(?:ts|mts|cts)$/;
-
-/**
- * Loads a handlers module. A TypeScript file goes through tsx's documented `tsImport` (scoped to this one import:
- * no loader is registered for the rest of the process); esbuild's parse errors become "file:line:col: message".
- */
-async function importHandlers(file: string): Promise<Record<string, unknown> | string> {
-  const url = pathToFileURL(resolve(file)).href;
-  if (!TYPESCRIPT.test(file)) {
-    try {
-      return (await import(url)) as Record<string, unknown>;
-    } catch (err) {
-      return `cannot load handlers from ${file}: ${(err as Error).message.split('\n')[0]}`;
-    }
-  }
-  const { tsImport } = await import('tsx/esm/api');
-  try {
-    return (await tsImport(url, import.meta.url)) as Record<string, unknown>;
-  } catch (err) {
-    const message = (err as Error).message;
-    // esbuild: "Transform failed with N error(s):\n/abs/h.ts:2:22: ERROR: Unexpected \"=\"" (one line per error)
-    const errors = [...message.matchAll(/^(.*?):(\d+):(\d+): ERROR: (.*)$/gm)];
-    if (message.startsWith('Transform failed') && errors.length > 0) {
-      const lines = errors.map(([, , line, column, text]) => `  ${file}:${line}:${column}: ${text}`);
-      return `cannot load handlers from ${file}: TypeScript syntax error${errors.length > 1 ? 's' : ''}\n${lines.join('\n')}`;
-    }
-    return `cannot load handlers from ${file}: ${message.split('\n')[0]}`;
-  }
 }
 
 /** The few members of the typescript package `--check-types` uses (it is the user's project's, not ours). */
@@ -128,19 +96,6 @@ function checkHandlerTypes(file: string): string | undefined {
     return `  ${where}TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
   });
   return `${file} has ${diagnostics.length} type error${diagnostics.length === 1 ? '' : 's'}; not serving\n${lines.join('\n')}`;
-}
-
-/** Loads custom-operation handlers from a module exporting `handlers` (or a default object) of functions. */
-async function loadHandlers(file: string): Promise<Record<string, CustomHandler> | string> {
-  const mod = await importHandlers(file);
-  if (typeof mod === 'string') return mod;
-  const found = (mod.handlers ?? mod.default) as Record<string, unknown> | undefined;
-  if (!found || typeof found !== 'object') return `${file} exports no \`handlers\` object (or default export) of functions`;
-  const bad = Object.entries(found)
-    .filter(([, v]) => typeof v !== 'function')
-    .map(([k]) => k);
-  if (bad.length > 0) return `handlers ${bad.join(', ')} in ${file} are not functions`;
-  return found as Record<string, CustomHandler>;
 }
 
 /** pino's options: JSON lines, or lines for a person through pino-pretty (loaded only then); redaction applies to both. */

@@ -94,6 +94,7 @@ export const DIAGNOSTICS = {
   'method-action-mismatch': { severity: 'warning', message: 'operation `{operation}`: action {action} is usually {expected}, not {method}' },
   'custom-needs-shape': { severity: 'warning', message: 'custom operation `{operation}` declares no {which} shape' },
   'custom-needs-handler': { severity: 'error', message: 'custom operation `{operation}` names no handler' },
+  'request-form-invalid': { severity: 'error', message: 'operation `{operation}`: {detail}' },
   'param-not-custom': {
     severity: 'error',
     message: 'operation `{operation}`: `{option}` is for custom operations; the built-in {action} action would ignore them',

@@ -3,7 +3,7 @@
 import { isIdempotentOperation } from '../model/model-routes.js';
 import { getResource, getStateField } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS } from '../model/model-path-bindings.js';
-import { getApiKeyPlacement, getErrorBodyRoles, isRawEvent, mayLeaveOut, NOT_SHOWN } from '../model/model-defaults.js';
+import { FORM_MEDIA_TYPE, getApiKeyPlacement, getErrorBodyRoles, isRawEvent, mayLeaveOut, NOT_SHOWN } from '../model/model-defaults.js';
 import { isWritable } from '../model/model-schemas.js';
 import { compareVersions } from '../model/model-versions.js';
 import type {
@@ -498,7 +498,9 @@ function normalPath(path: string): string {
 function shapeText(s: ShapeModel | undefined): string {
   if (!s) return 'none';
   const base = s.resource !== undefined ? `resource ${s.resource}` : s.union ? 'a union of declared variants' : 'declared fields';
-  return s.list ? `a list of ${base}` : base;
+  // A form request (request.media_type) is another body on the wire: a client sending JSON is refused.
+  const form = s.mediaType === FORM_MEDIA_TYPE ? ` sent as a form (${FORM_MEDIA_TYPE})` : '';
+  return s.list ? `a list of ${base}${form}` : `${base}${form}`;
 }
 
 function requirementText(a: AuthRequirement | undefined): string {

@@ -26,7 +26,7 @@ export const SCHEMES: Readonly<Record<string, { type: string; in?: string; name?
   token: { type: 'bearer' },
   machine: { type: 'oauth2_client_credentials', tokenPath: '/oauth/token' },
 };
-export const OPERATIONS: Readonly<Record<string, { auth: readonly string[] | null; errors: readonly string[] }>> = {
+export const OPERATIONS: Readonly<Record<string, { auth: readonly string[] | null; errors: readonly string[]; form?: boolean }>> = {
   getOrder: { auth: ['machine', 'token', 'staff', 'key'], errors: ['not_found', 'rate_limited'] },
   createOrder: { auth: ['key'], errors: ['conflict', 'invalid_request'] },
   health: { auth: null, errors: [] },
@@ -221,7 +221,14 @@ export class ServiceClient {
     if (key !== undefined) headers.set(IDEMPOTENCY_HEADER, key);
     await this.#authenticate(operation, headers, query, options.signal);
     const request: RequestInit = { method, headers };
-    if (init.body !== undefined) {
+    if (init.body !== undefined && OPERATIONS[operation]?.form === true) {
+      // A form request (request.media_type): each field as text, a list as the name repeated, as the runtime reads it.
+      const form = new URLSearchParams();
+      for (const [name, value] of Object.entries(init.body as Record<string, unknown>))
+        for (const v of Array.isArray(value) ? value : [value]) if (v !== undefined && v !== null) form.append(name, String(v));
+      headers.set('content-type', 'application/x-www-form-urlencoded');
+      request.body = form.toString();
+    } else if (init.body !== undefined) {
       headers.set(
         'content-type',
         version !== undefined && VERSIONING.kind === 'media_type' && VERSIONING.name ? VERSIONING.name.replace('{version}', version) : 'application/json',

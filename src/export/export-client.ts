@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
-import { DEFAULT_PAGING, getIdempotencyHeader, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
+import { DEFAULT_PAGING, FORM_MEDIA_TYPE, getIdempotencyHeader, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
@@ -659,6 +659,8 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
           {
             auth: auth === undefined ? null : auth.kind === 'none' ? [] : auth.schemes,
             errors: p.errorCodes,
+            // A form request (request.media_type): the body goes as a form, not JSON.
+            ...(p.route.operation.request?.mediaType === FORM_MEDIA_TYPE ? { form: true } : {}),
           },
         ];
       }),
@@ -752,7 +754,7 @@ ${credLines.join('\n')}${credLines.length > 0 ? '\n' : ''}}
 
 const STATUS_OF_CODE: Readonly<Record<string, number>> = ${statusCodes};
 const SCHEMES: Readonly<Record<string, { type: string; in?: string; name?: string; tokenPath?: string }>> = ${schemeTable};
-const OPERATIONS: Readonly<Record<string, { auth: readonly string[] | null; errors: readonly string[] }>> = ${opTable};
+const OPERATIONS: Readonly<Record<string, { auth: readonly string[] | null; errors: readonly string[]; form?: boolean }>> = ${opTable};
 const VERSIONING: { kind: string; name?: string } = ${versionConfig};
 const IDEMPOTENCY_HEADER = ${jsString(idempotencyHeader)};
 `;

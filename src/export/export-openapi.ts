@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import {
   DEFAULT_PAGING,
+  FORM_MEDIA_TYPE,
   getApiKeyPlacement,
   getErrorMediaType,
   getIdempotencyHeader,
@@ -702,6 +703,8 @@ function requestBody(ctx: Context, route: OperationRoute): JsonObject | undefine
     required = Array.isArray(t.required) && t.required.length > 0;
   }
   if (!s) return undefined;
+  // A form request (request.media_type) is documented as that type: OpenAPI's form encoding of the same schema.
+  if (o.action === 'custom' && o.request?.mediaType === FORM_MEDIA_TYPE) return { required, content: { [FORM_MEDIA_TYPE]: { schema: s } } };
   return { required, content: { [jsonType(ctx)]: { schema: s } } };
 }
 

@@ -118,6 +118,7 @@ export function shapeToSpec(s: ShapeModel): ShapeSpec {
     fields: s.fields ? fieldsToSpec(s.fields) : undefined,
     ...(s.union ? unionToSpec(s.union) : {}),
     list: s.list ? true : undefined,
+    media_type: s.mediaType,
   });
 }
 

@@ -12,6 +12,7 @@ import {
   DEFAULT_SUCCESS_STATUS,
   ERROR_BODY_ROLE_NAMES,
   ERROR_ROLE_TYPES,
+  FORM_MEDIA_TYPE,
   getUnmakeableIdentifier,
   isDefaultIdentifier,
   NOT_SHOWN,
@@ -821,18 +822,46 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; schema?: unknown
     : { status: Number(key), hasContent };
 }
 
-function requestOf(ctx: Ctx, src: OpSource): { schema: unknown; pointer: string } | undefined {
+function requestOf(ctx: Ctx, src: OpSource, forms = false): { schema: unknown; pointer: string; form?: true } | undefined {
   if (src.op.requestBody === undefined) return undefined;
   const pointer = joinPointer(src.pointer, 'requestBody');
   const r = resolve(ctx, src.op.requestBody, pointer);
   if (!isObject(r.node)) return undefined;
   const m = mediaSchema(r.node.content);
+  // A form (and no JSON) is a custom operation's form request (request.media_type), where the caller takes one.
+  const form = forms && !m && isObject(r.node.content) && isObject(r.node.content[FORM_MEDIA_TYPE]) ? r.node.content[FORM_MEDIA_TYPE] : undefined;
+  if (form) return { schema: form.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), FORM_MEDIA_TYPE), 'schema'), form: true };
   if (!m) {
     const types = isObject(r.node.content) ? Object.keys(r.node.content).join(', ') : 'none';
     report(ctx, 'import-dropped', { item: `operation ${src.id}: the request body (${types})`, reason: 'only JSON bodies are part of the format' }, pointer);
     return undefined;
   }
   return { schema: m.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema') };
+}
+
+/**
+ * A form request body as the format's form request: written-out fields (a component's, for a `$ref`) a form can carry
+ * as text; a field it cannot (an object, a list of objects) is left out, each said. Undefined when none is left.
+ */
+function formRequest(ctx: Ctx, id: string, shape: ShapeSpec, pointer: string): ShapeSpec | undefined {
+  const fields = shape.fields ?? (shape.resource !== undefined && !shape.list ? ctx.resourceFields.get(shape.resource) : undefined);
+  if (!fields || shape.variants !== undefined || shape.list) {
+    report(ctx, 'import-dropped', { item: `operation ${id}: the form request body`, reason: 'a form is written-out fields, not a list or a union' }, pointer);
+    return undefined;
+  }
+  const kept: Record<string, FieldSpec> = {};
+  for (const [name, f] of Object.entries(fields)) {
+    const scalar = (t: FieldSpec | undefined) => t !== undefined && !['object', 'json', 'union', 'ref', 'state', 'array'].includes(t.type);
+    if (scalar(f) || (f.type === 'array' && scalar(f.items))) kept[name] = f;
+    else
+      report(
+        ctx,
+        'import-dropped',
+        { item: `operation ${id}: form field \`${name}\``, reason: `a form cannot carry a ${f.type} as text` },
+        joinPointer(joinPointer(pointer, 'properties'), name),
+      );
+  }
+  return Object.keys(kept).length > 0 ? { media_type: FORM_MEDIA_TYPE, fields: kept } : undefined;
 }
 
 /** Named examples of a media type or parameter (`examples`), each resolved; an `externalValue` one is left out, said. */
@@ -1546,10 +1575,11 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   for (const { src, success, response } of prepared) {
     const op = src.op;
     const x = ext<Json>(op, 'x-servicespec-operation');
-    const req = requestOf(ctx, src);
-    const request = req ? shapeFromSchema(ctx, req.schema, req.pointer, `operation ${src.id} request`, 'nested') : undefined;
+    const req = requestOf(ctx, src, true);
+    let request = req ? shapeFromSchema(ctx, req.schema, req.pointer, `operation ${src.id} request`, 'nested') : undefined;
     if (req && !request)
       report(ctx, 'import-dropped', { item: `operation ${src.id}: the request body`, reason: 'it is not an object or a resource' }, req.pointer);
+    if (req?.form && request) request = formRequest(ctx, src.id, request, req.pointer);
     const o: Json = { method: src.method, path: src.path };
     let action: Action;
     let page: PageShape | undefined;
@@ -1567,7 +1597,9 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
           { extension: 'x-servicespec-operation', where: src.pointer, detail: 'its `action` is missing or unknown' },
           src.pointer,
         );
-      const inferred = inferAction(ctx, src, success, response, request, family);
+      const inferred: ReturnType<typeof inferAction> = request?.media_type
+        ? { action: 'custom', reason: `its request is a form (${FORM_MEDIA_TYPE}); a resource action reads JSON` }
+        : inferAction(ctx, src, success, response, request, family);
       action = inferred.action;
       o.action = action;
       if (inferred.resource !== undefined) o.resource = inferred.resource;

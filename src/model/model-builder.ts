@@ -156,6 +156,7 @@ function buildShape(shape: ShapeSpec | undefined, pointer: string): ShapeModel |
       fields: shape.fields ? buildFields(shape.fields, joinPointer(pointer, 'fields')) : undefined,
       union: shape.variants || shape.discriminator !== undefined ? buildUnion(shape.discriminator, shape.variants ?? {}, pointer) : undefined,
       list: shape.list ?? false,
+      mediaType: shape.media_type,
     }),
   );
 }

@@ -303,3 +303,6 @@ export const FALLBACK_STATUS: Readonly<Record<Condition, number>> = {
   unavailable: 503,
   internal: 500,
 };
+
+/** The form media type a custom operation's request may declare (`request.media_type`); JSON is the default. */
+export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';

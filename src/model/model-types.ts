@@ -1,4 +1,15 @@
-import type { Action, Condition, EventBody, EventTrigger, FieldType, HttpMethod, ListStyle, PartName, SchemeType } from '../spec/spec-types.js';
+import type {
+  Action,
+  Condition,
+  EventBody,
+  EventTrigger,
+  FieldType,
+  HttpMethod,
+  ListStyle,
+  PartName,
+  RequestMediaType,
+  SchemeType,
+} from '../spec/spec-types.js';
 
 // The ServiceModel: one frozen, normalised view of a spec that every renderer, the runtime and the
 // tester read. Anything the spec does not state is `undefined` here (never a guessed value); the only
@@ -122,6 +133,8 @@ export interface ShapeModel {
   /** A union body: one of several shapes. */
   union?: UnionModel;
   list: boolean;
+  /** A custom operation's request: its media type as written (undefined: JSON, the format's default). */
+  mediaType?: RequestMediaType;
 }
 
 export type AuthRequirement = { kind: 'none' } | { kind: 'required'; schemes: readonly string[]; scopes: readonly string[] };

@@ -224,3 +224,20 @@ export function parseJsonBytes(bytes: Buffer, maxDepth: number): unknown {
   if (!isUtf8(bytes)) throw new ServiceError('malformed_request', 'the request body is not valid UTF-8');
   return parseJsonBody(bytes.toString('utf8'), maxDepth);
 }
+
+/**
+ * A form body (`application/x-www-form-urlencoded`, WHATWG URL's parsing: `+` is a space, percent-escapes decoded) as
+ * every value of each name, in order: the custom operation reads each by its declared field (`readFormBody`). Bytes
+ * that are not UTF-8 are refused, as for JSON.
+ */
+export function parseFormBytes(bytes: Buffer): FormBody {
+  if (!isUtf8(bytes)) throw new ServiceError('malformed_request', 'the form is not valid UTF-8');
+  const out = new FormBody();
+  for (const [name, value] of new URLSearchParams(bytes.toString('utf8'))) (out.values[name] ??= []).push(value);
+  return out;
+}
+
+/** A parsed form: each name's values as sent (text), before they are read as the declared fields' types. */
+export class FormBody {
+  readonly values: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+}

@@ -45,8 +45,12 @@ export interface HandlerContext {
    * by the time-out whether or not it is passed the signal.
    */
   signal?: AbortSignal;
-  /** Ends the request with the error the spec declares for a condition (`ctx.fail('missing_resource')`). */
-  fail(condition: Condition, detail?: string): never;
+  /**
+   * Ends the request with a declared error: the code the spec declares for a condition (`ctx.fail('missing_resource')`),
+   * or one of the operation's own error codes by name (`ctx.fail('not_found')`, its `errors:`), answered with that
+   * code's status in the declared error body. Any other name is the handler's fault, answered `internal`.
+   */
+  fail(condition: Condition | (string & {}), detail?: string): never;
   /**
    * Sets a header of the success answer (a list is joined with `, `). The operation's `response_headers` are checked
    * against their declaration: one required and not set, or set to a value it refuses, makes the answer `internal`.

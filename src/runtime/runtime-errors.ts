@@ -21,6 +21,11 @@ export class ServiceError extends Error {
     readonly detail?: string,
     readonly invalid?: readonly InvalidField[],
     readonly headers?: Readonly<Record<string, string>>,
+    /**
+     * A declared error code named by a custom handler (`ctx.fail('not_found')`, one of its operation's `errors:`):
+     * answered with that code's status and title in the declared body, whatever `condition` would map to.
+     */
+    readonly code?: string,
   ) {
     super(detail ?? condition);
     this.name = 'ServiceError';
@@ -52,10 +57,17 @@ export function createErrorResponder(model: ServiceModel): ErrorResponder {
     const name = code?.name ?? condition;
     resolved.set(condition, { code: name, status, title: code?.title });
   }
+  const byCode = new Map((errors?.codes ?? []).map((c) => [c.name, { code: c.name, status: c.status, title: c.title }]));
   const fill = errors?.body?.kind === 'declared' ? getDeclaredErrorFill(errors.body) : undefined;
 
-  const build = (condition: Condition, detail: string | undefined, instance: string, requestId: string | undefined, invalid?: readonly InvalidField[]) =>
-    buildErrorBody(fill, resolved.get(condition)!, { detail, instance, requestId, invalid });
+  const build = (
+    condition: Condition,
+    detail: string | undefined,
+    instance: string,
+    requestId: string | undefined,
+    invalid?: readonly InvalidField[],
+    code?: string,
+  ) => buildErrorBody(fill, (code !== undefined ? byCode.get(code) : undefined) ?? resolved.get(condition)!, { detail, instance, requestId, invalid });
 
   return {
     statusOf,
@@ -67,7 +79,7 @@ export function createErrorResponder(model: ServiceModel): ErrorResponder {
       if (error.condition === 'unavailable') unavailableAnswers.add(request);
       reply.header(REQUEST_ID_HEADER, request.id);
       if (error.headers) for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-      const b = build(error.condition, error.detail, request.url.split('?')[0] ?? '', request.id, error.invalid?.slice(0, MAX_LISTED));
+      const b = build(error.condition, error.detail, request.url.split('?')[0] ?? '', request.id, error.invalid?.slice(0, MAX_LISTED), error.code);
       return reply.code(b.status).type(b.contentType).send(b.body);
     },
   };
@@ -89,6 +101,22 @@ export function isUnknownOutcomeAnswer(request: FastifyRequest): boolean {
 /** Marks the request's `unavailable` answer as one whose change may have been applied. */
 export function markUnknownOutcome(request: FastifyRequest, err: unknown): void {
   if (getStorageFault(err)?.outcomeUnknown === true) unknownOutcomeAnswers.add(request);
+}
+
+/** Requests whose work failed having changed nothing (a custom handler that threw before any write). */
+const unappliedFailures = new WeakSet<FastifyRequest>();
+
+/**
+ * Marks the request's error answer as one after which nothing was applied and a retry may well succeed (a custom
+ * handler's unexpected failure before any write): an Idempotency-Key claimed before the work is released, not kept.
+ */
+export function markUnapplied(request: FastifyRequest): void {
+  unappliedFailures.add(request);
+}
+
+/** Whether `markUnapplied` marked the request. */
+export function isUnappliedFailure(request: FastifyRequest): boolean {
+  return unappliedFailures.has(request);
 }
 
 /** Whether the request was answered with the `unavailable` condition (an Idempotency-Key keeps no such answer). */

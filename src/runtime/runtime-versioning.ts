@@ -160,7 +160,7 @@ export function createVersionAdapter(model: ServiceModel, route: OperationRoute,
         const to = m ? down.get(m[1]!.replace(/~1/g, '/').replace(/~0/g, '~')) : undefined;
         return typeof to === 'string' ? { ...x, pointer: `/${to.replace(/~/g, '~0').replace(/\//g, '~1')}${m![2]}` } : x;
       });
-      return new ServiceError(error.condition, error.detail, invalid, error.headers);
+      return new ServiceError(error.condition, error.detail, invalid, error.headers, error.code);
     };
   }
   if (responses.size > 0) {

@@ -231,7 +231,12 @@ export interface ShapeSpec {
   /** A union body: its shapes, by name, in order. */
   variants?: Record<string, VariantSpec>;
   list?: boolean;
+  /** A custom operation's request: the body's media type (default application/json). */
+  media_type?: RequestMediaType;
 }
+
+/** The media types a request body may be sent as (docs/format.md, "Form bodies"). */
+export type RequestMediaType = 'application/json' | 'application/x-www-form-urlencoded';
 
 /** How a list operation pages (docs/format.md, "List shapes"); the format's default is the cursor envelope. */
 export type ListStyle = 'cursor' | 'offset' | 'page' | 'limit' | 'none';

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { FORM_MEDIA_TYPE } from '../model/model-defaults.js';
 import type { SchemaView } from '../model/model-schemas.js';
 import type { OperationRoute } from '../model/model-routes.js';
 import { getMutations, objectArbitrary, unionArbitrary, unionMutations } from './tester-arbitraries.js';
@@ -180,12 +181,16 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
           const s = q.toString();
           return s === '' ? path : `${path}${path.includes('?') ? '&' : '?'}${s}`;
         };
+        const isDeclaredRefusal = (status: number) =>
+          status >= 400 && status < 500 && o.errors.some((e) => ctx.model.errors?.codes.find((c) => c.name === e)?.status === status);
         if (!o.request) {
           await runProperty(ctx, scope, query, params.length > 0 ? Math.min(runs, 5) : 1, async (values) => {
             const req: TestRequest = { method: route.method, path: withQuery(ctx.pathOf(route, id, {}, named), values), headers };
             const res = await ctx.send(route, req);
             if (res.status === 501) return undefined;
-            if (res.status !== route.successStatus) return ctx.failure(o.id, `status ${route.successStatus}`, o.pointer, req, res);
+            // A handler may refuse for its own reasons (a path naming no data set), with one of its declared codes.
+            if (isDeclaredRefusal(res.status)) return undefined;
+            if (res.status !== route.successStatus) return ctx.failure(o.id, `status ${route.successStatus} (or a declared refusal)`, o.pointer, req, res);
             const m = responseMismatch(ctx, route, req, res);
             return m === undefined ? undefined : ctx.failure(o.id, 'a body in the declared response shape', o.pointer, req, `${m}; ${describe(res)}`);
           });
@@ -209,8 +214,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
           const res = await ctx.send(route, req);
           if (res.status === 501) return undefined;
           // A handler may refuse a valid request for its own reasons, with one of the operation's declared codes.
-          if (res.status >= 400 && res.status < 500 && o.errors.some((e) => ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status))
-            return undefined;
+          if (isDeclaredRefusal(res.status)) return undefined;
           if (res.status !== route.successStatus) return ctx.failure(o.id, `status ${route.successStatus} (or a declared refusal)`, o.pointer, req, res);
           const m = responseMismatch(ctx, route, req, res);
           return m === undefined ? undefined : ctx.failure(o.id, 'a body in the declared response shape', o.pointer, req, `${m}; ${describe(res)}`);
@@ -290,7 +294,9 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
     { quiet: true },
   );
   if (!ready || !headers) return;
-  const path = ctx.pathOf(route, target?.[resource?.identifier ?? 'id']);
+  // Path parameters naming no resource (a custom operation's `{dataset}`) are drawn as valid-requests draws them.
+  const named = !resource && o.action === 'custom' && ctx.idParams(route).length > 0 ? getPathValues(ctx, ctx.idParams(route)) : {};
+  const path = ctx.pathOf(route, target?.[resource?.identifier ?? 'id'], {}, named);
   if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
   // Under a tight rate budget, one mutation per kind of constraint (the field rotated by seed), at most 10.
   // A union body: an unknown field (variants are closed), a tag no variant has, a variant without a required field.
@@ -304,8 +310,12 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
     for (let i = all.length - 1; i >= 0; i--) if (given.has(all[i]!.label)) all.splice(i, 1);
   }
   const mutations = isThrifty(ctx.model) ? pickThrifty(all, (m) => m.label.slice(m.label.indexOf(' ') + 1).replace(/[0-9.]+/g, '#'), 10, ctx.seed) : all;
+  // A form request (request.media_type) carries every value as text: a value of another JSON type, or a null, reads
+  // as text a field may take, so those mutations cannot be sent; the rest (missing, unknown, out of bounds) can.
+  const form = o.request?.mediaType === FORM_MEDIA_TYPE;
   for (const m of mutations) {
     await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${m.label}`, async (scope) => {
+      if (form && / of the wrong type$| null \(not nullable\)$/.test(m.label)) return scope.skip('a form carries every value as text (request.media_type)');
       const d = ctx.declared(m.condition);
       if (!d) return scope.skip(`no error code declared for ${m.condition} (not shown)`);
       const req: TestRequest = { method: route.method, path, headers: headers!, body: m.apply(base) };
@@ -315,11 +325,17 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
     });
   }
   const raw: { label: string; condition: 'malformed_request' | 'unsupported_media_type'; req: TestRequest }[] = [
-    {
-      label: 'malformed JSON',
-      condition: 'malformed_request',
-      req: { method: route.method, path, headers: { ...headers!, 'content-type': 'application/json' }, raw: '{"unterminated": ' },
-    },
+    form
+      ? {
+          label: `a JSON body where the request is a form (${FORM_MEDIA_TYPE})`,
+          condition: 'unsupported_media_type',
+          req: { method: route.method, path, headers: { ...headers!, 'content-type': 'application/json' }, raw: JSON.stringify(base) },
+        }
+      : {
+          label: 'malformed JSON',
+          condition: 'malformed_request',
+          req: { method: route.method, path, headers: { ...headers!, 'content-type': 'application/json' }, raw: '{"unterminated": ' },
+        },
     {
       label: 'a body that is not JSON (text/plain)',
       condition: 'unsupported_media_type',

@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
-import { FALLBACK_STATUS, getErrorBodyRoles } from '../model/model-defaults.js';
+import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS } from '../model/model-path-bindings.js';
 import { getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
@@ -300,6 +300,13 @@ export class TestContext {
 
   /** Sends a request and checks every error answer against the declared codes (the errors part). */
   async send(route: OperationRoute | undefined, req: TestRequest): Promise<TestResponse> {
+    // A form request (request.media_type) is sent as the form the spec declares, its values as text, a list repeated.
+    if (route?.operation.request?.mediaType === FORM_MEDIA_TYPE && isPlainObject(req.body) && req.raw === undefined) {
+      const form = new URLSearchParams();
+      for (const [k, v] of Object.entries(req.body)) for (const x of Array.isArray(v) ? v : [v]) if (x !== undefined) form.append(k, String(x));
+      const typed = Object.keys(req.headers ?? {}).some((k) => k.toLowerCase() === 'content-type');
+      req = { ...req, raw: form.toString(), headers: { ...(typed ? {} : { 'content-type': FORM_MEDIA_TYPE }), ...req.headers } };
+    }
     return this.judge(route, req, await this.client.send(req));
   }
 
@@ -640,4 +647,8 @@ export function describe(res: TestResponse): string {
   const ct = res.headers.get('content-type');
   const text = res.text.length > 400 ? `${res.text.slice(0, 400)}…` : res.text;
   return `${res.status}${ct ? ` (${ct})` : ''} ${text}`.trim();
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

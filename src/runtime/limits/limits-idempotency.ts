@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceModel } from '../../model/model-types.js';
 import { getIdempotencyHeader } from '../../model/model-defaults.js';
 import type { LateAnswer } from '../runtime-deadline.js';
-import { isUnavailableAnswer, isUnknownOutcomeAnswer, ServiceError } from '../runtime-errors.js';
+import { isUnappliedFailure, isUnavailableAnswer, isUnknownOutcomeAnswer, ServiceError } from '../runtime-errors.js';
 import type { Storage, StorageTx } from '../storage/storage-types.js';
 
 const NAMESPACE = 'idempotency';
@@ -199,6 +199,8 @@ export function createIdempotency(model: ServiceModel, storage: Storage, retenti
             .catch(() => undefined);
         return storage.deleteRecord(NAMESPACE, claim.key).catch(() => undefined);
       }
+      // A custom handler that failed before writing anything: the key is released, so a retry runs it again.
+      if (!claim.inChange && isUnappliedFailure(request)) return storage.deleteRecord(NAMESPACE, claim.key).catch(() => undefined);
       const headers: Record<string, string> = {};
       for (const h of replayed) {
         const v = reply.getHeader(h);

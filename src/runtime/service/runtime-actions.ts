@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_PAGING, STRING_IDENTIFIER_BYTES } from '../../model/model-defaults.js';
+import { DEFAULT_PAGING, FALLBACK_STATUS, FORM_MEDIA_TYPE, STRING_IDENTIFIER_BYTES } from '../../model/model-defaults.js';
 import { newUuidV7 as uuidv7 } from '../runtime-ids.js';
 import { getField, getResource, getStateField } from '../../model/model-lookup.js';
-import { LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../../model/model-routes.js';
+import { getRouteErrors, LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema } from '../../model/model-schemas.js';
 import type { EventKindModel, FieldModel, OperationModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
 import type { KeyedChange, RouteHandler, RuntimeContext } from '../runtime-context.js';
@@ -13,15 +13,17 @@ import { getOwnerScope as getPrincipalOwnerScope, isOwnObject } from '../runtime
 import { boundToDeadline, sendAnswer, toLateAnswer } from '../runtime-deadline.js';
 import { formatHeaderValue } from '../../model/model-response-headers.js';
 import { createHandlerHeaders, createHeaderSetter, withDefaultHeaders, type HeaderValue } from './runtime-response-headers.js';
-import { ServiceError } from '../runtime-errors.js';
+import { markUnapplied, ServiceError } from '../runtime-errors.js';
 import { getAnswerType } from '../runtime-versioning.js';
-import { createParameterReader, parseText } from './runtime-parameters.js';
+import { createParameterReader, parseText, readFormBody } from './runtime-parameters.js';
+import type { FormBody } from '../runtime-body.js';
 import { createPathValues, findBoundId, mergePathValues } from './runtime-path-bindings.js';
 import { ADDRESSING_ACTIONS, getResolvedBindings, isIdentifierOnly, type ResolvedBinding } from '../../model/model-path-bindings.js';
 import { BUILT_IN } from '../runtime-built-in.js';
 import type { Validator, ValidatorFactory } from '../runtime-validation.js';
 import { StorageConstraintError, StoredJson, type KeysetPosition, type ListQuery, type Row, type Storage, type StorageTx } from '../storage/storage-types.js';
 import { ownValue } from '../../util/util-own.js';
+import type { Condition } from '../../spec/spec-types.js';
 
 /** Answers a request: synchronously where it can (returning anything but a promise), else through a promise. */
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -833,6 +835,26 @@ interface ListPage {
 
 const EMPTY_HEADERS: ReadonlyMap<string, { name: string; value: HeaderValue }> = new Map();
 
+/**
+ * `ctx.fail(name)`: a condition answers as its declared code; an error code the operation can answer (its `errors:`,
+ * getRouteErrors) answers as itself. Another name would reach the client as an answer no document lists: a TypeError,
+ * logged and answered `internal`.
+ */
+function createHandlerFailure(model: ServiceModel, route: OperationRoute): (name: string, detail?: string) => Error {
+  const codes = new Map(getRouteErrors(model, route).map((c) => [c.code, model.errors?.codes.find((x) => x.name === c.code)]));
+  return (name, detail) => {
+    if (Object.hasOwn(FALLBACK_STATUS, name)) return new ServiceError(name as Condition, detail);
+    if (codes.has(name)) {
+      // The condition is the code's own where it lists one (a metric or a log reads it); the answer is the code's.
+      const when = codes.get(name)?.when[0];
+      return new ServiceError(when ?? 'validation', detail, undefined, undefined, name);
+    }
+    return new TypeError(
+      `ctx.fail('${name}') in the handler of operation ${route.operation.id}: neither a condition nor one of its error codes (${[...codes.keys()].join(', ') || 'none'})`,
+    );
+  };
+}
+
 function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
   const { ctx, compile } = deps;
   const op = route.operation;
@@ -844,12 +866,13 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
       : undefined;
   const validateOut = op.response ? compile(getShapeSchema(ctx.model, op.response, 'response')) : undefined;
   const declaredHeaders = op.responseHeaders.length > 0 ? createHandlerHeaders(ctx.model, route, compile) : undefined;
+  const failure = createHandlerFailure(ctx.model, route);
+  // A form request (request.media_type): its text read as the declared fields, then validated as a JSON body is.
+  const form = op.request?.mediaType === FORM_MEDIA_TYPE;
   return async (request, reply) => {
-    // Made on the first ctx.header: a handler that sets none costs nothing.
-    let headersSet: Map<string, { name: string; value: HeaderValue }> | undefined;
     let body: unknown;
     if (validateIn) {
-      body = requireObjectBody(request);
+      body = form ? readFormBody(op.request!.fields ?? [], request.body as FormBody | undefined) : requireObjectBody(request);
       validateIn(body);
     }
     const declared = readParameters?.(request);
@@ -860,18 +883,39 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
         'not_implemented',
         `operation ${op.id} is not implemented: ${op.handler === undefined ? 'the spec names no handler' : `no handler ${op.handler} was given`}`,
       );
-    const result = await handler({
+    // With an Idempotency-Key claimed before the work, whether the handler wrote anything decides what its failure
+    // leaves: nothing written, the key is released (a retry runs again); something written, its answer is kept.
+    const writes = request.idempotencyClaim !== undefined ? { made: false } : undefined;
+    const bound = request.deadline ? boundToDeadline(ctx.storage, request.deadline) : ctx.storage;
+    try {
+      return await runHandler(request, reply, writes ? noteWrites(bound, writes) : bound, body, declared);
+    } catch (err) {
+      if (writes && !writes.made && (!(err instanceof ServiceError) || err.condition === 'internal')) markUnapplied(request);
+      throw err;
+    }
+  };
+
+  async function runHandler(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    storage: Storage,
+    body: unknown,
+    declared: ReturnType<NonNullable<typeof readParameters>> | undefined,
+  ): Promise<unknown> {
+    // Made on the first ctx.header: a handler that sets none costs nothing.
+    let headersSet: Map<string, { name: string; value: HeaderValue }> | undefined;
+    const result = await handler!({
       body,
       params: request.params as Record<string, string>,
       query: declared?.query ?? (request.query as Record<string, unknown>),
       headers: declared?.headers ?? {},
       ...(request.principal ? { principal: request.principal } : {}),
       ...(request.specVersion !== undefined ? { version: request.specVersion } : {}),
-      storage: request.deadline ? boundToDeadline(ctx.storage, request.deadline) : ctx.storage,
+      storage,
       log: request.log,
       ...(request.deadline ? { signal: request.deadline.signal } : {}),
-      fail: (condition, detail) => {
-        throw new ServiceError(condition, detail);
+      fail: (name, detail) => {
+        throw failure(name, detail);
       },
       header: (name, value) => createHeaderSetter((headersSet ??= new Map()))(name, value),
     });
@@ -889,8 +933,53 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
     }
     if (declaredHeaders) declaredHeaders.apply(headersSet ?? EMPTY_HEADERS, reply, request.log);
     else if (headersSet) for (const { name, value } of headersSet.values()) reply.header(name, formatHeaderValue(value));
+    // Answers are JSON: a string the handler returns is a JSON string (Fastify would send it as text/plain, as is).
+    const payload = typeof result === 'string' ? JSON.stringify(result) : result;
+    if (typeof result === 'string') reply.type(getAnswerType(reply));
     // Past the time-out (it answered, or a handler blocked the event loop past it) the result is late, not sent.
     if (request.deadline?.aborted) return toLateAnswer(reply, route.successStatus, result);
-    return sendAnswer(request, reply, route.successStatus, result);
-  };
+    return sendAnswer(request, reply, route.successStatus, payload);
+  }
+}
+
+/** Storage methods that change nothing (a transaction counts as a write once it commits). */
+const STORAGE_READS = new Set<PropertyKey>([
+  'read',
+  'readNow',
+  'findCredential',
+  'findCredentialNow',
+  'listCredentials',
+  'findRecord',
+  'findRecordNow',
+  'getSetting',
+  'readEvents',
+  'readOutbox',
+  'lastOutboxSeq',
+  'getWebhookEndpoint',
+  'listWebhookEndpoints',
+  'nextDeliveryAt',
+  'listDeliveries',
+  'dialect',
+]);
+
+/** The handler's storage, noting in `writes` a committed transaction or a call to any method that may write. */
+function noteWrites(storage: Storage, writes: { made: boolean }): Storage {
+  const transaction: Storage['transaction'] = (work, signal) =>
+    storage.transaction(work, signal).then((out) => {
+      writes.made = true;
+      return out;
+    });
+  return new Proxy(storage, {
+    get(target, prop) {
+      if (prop === 'transaction') return transaction;
+      const v: unknown = Reflect.get(target, prop, target);
+      if (typeof v !== 'function') return v;
+      const f = (v as (...args: unknown[]) => unknown).bind(target);
+      if (STORAGE_READS.has(prop)) return f;
+      return (...args: unknown[]) => {
+        writes.made = true;
+        return f(...args);
+      };
+    },
+  });
 }

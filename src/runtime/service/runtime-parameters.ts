@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { OperationRoute } from '../../model/model-routes.js';
 import { getFieldSchema } from '../../model/model-schemas.js';
 import type { FieldModel, ParameterModel, ServiceModel } from '../../model/model-types.js';
+import type { FormBody } from '../runtime-body.js';
 import { ServiceError, type InvalidField } from '../runtime-errors.js';
 import type { Validator } from '../runtime-validation.js';
 import { ownValue } from '../../util/util-own.js';
@@ -90,4 +91,29 @@ function read(p: ParameterModel, sent: unknown): unknown {
   }
   if (texts.length !== 1) throw new Error('must be given once');
   return parseText(p, texts[0]!);
+}
+
+/**
+ * A form body (request.media_type `application/x-www-form-urlencoded`) read as the declared fields: each value from its
+ * text as a query parameter is (`true`/`false`, decimal numbers, an enum's value), an `array` field from its name
+ * repeated, a scalar given twice refused; names the shape does not declare are kept as text, for the shape's
+ * validation to judge. Bad values are `validation`, each at its field's pointer.
+ */
+export function readFormBody(fields: readonly FieldModel[], form: FormBody | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const invalid: InvalidField[] = [];
+  const byName = new Map(fields.map((f) => [f.name, f]));
+  for (const [name, texts] of Object.entries(form?.values ?? {})) {
+    const f = byName.get(name);
+    const pointer = `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    try {
+      if (f?.type === 'array') out[name] = f.items ? texts.map((t) => parseText(f.items!, t)) : texts;
+      else if (texts.length !== 1) throw new Error('must be given once');
+      else out[name] = f ? parseText(f, texts[0]!) : texts[0];
+    } catch (err) {
+      invalid.push({ pointer, message: (err as Error).message });
+    }
+  }
+  if (invalid.length > 0) throw new ServiceError('validation', 'the form is not valid', invalid);
+  return out;
 }

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { FORM_MEDIA_TYPE } from '../../model/model-defaults.js';
 import { getRoutes, isIdempotentOperation, type Route } from '../../model/model-routes.js';
 import type { AuthRequirement, CheckedModel, ServiceModel } from '../../model/model-types.js';
 import { getUncheckedProblem } from '../../model/model-checked.js';
@@ -11,7 +12,7 @@ import { createActionHandler, createEventEmitter } from './runtime-actions.js';
 import type { RouteHandler } from '../runtime-context.js';
 import { withFailureBound } from '../auth/auth-attempts.js';
 import { registerTokenRoute } from '../auth/auth-token-endpoint.js';
-import { parseJsonBytes } from '../runtime-body.js';
+import { parseFormBytes, parseJsonBytes } from '../runtime-body.js';
 import type { Authenticator, CustomHandler, Principal, RuntimeContext } from '../runtime-context.js';
 import { andThen, ANSWERED, createPipeline, createPlainPipeline, fromPluggable, type Step } from '../runtime-steps.js';
 import { createCursorCodec } from '../runtime-cursor.js';
@@ -245,6 +246,7 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   // JSON in any of its media types, with parameters (RFC 8259 §11: `charset` has no effect; only UTF-8 is JSON).
   app.addContentTypeParser(/^application\/([a-z0-9.+-]+\+)?json(;|$)/i, { parseAs: 'buffer', bodyLimit }, (request, bytes, done) => {
     if (!hasJsonBody(request)) return done(null, undefined);
+    if (hasFormBody(request)) return done(new ServiceError('unsupported_media_type', `send the body as ${FORM_MEDIA_TYPE}`), undefined);
     try {
       checkEncoding(request);
       const charset = getCharset(request.headers['content-type']);
@@ -256,8 +258,21 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
     }
   });
   // Any other content (or none named): refused where the route reads a body, ignored where it reads none.
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (request, _bytes, done) => {
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (request, bytes, done) => {
     if (!hasJsonBody(request)) return done(null, undefined);
+    // A custom operation whose request is a form (request.media_type) reads that, and only that.
+    if (hasFormBody(request)) {
+      try {
+        if (!FORM_TYPE.test(request.headers['content-type'] ?? '')) throw new ServiceError('unsupported_media_type', `send the body as ${FORM_MEDIA_TYPE}`);
+        checkEncoding(request);
+        const charset = getCharset(request.headers['content-type']);
+        if (charset !== undefined && charset.toLowerCase() !== 'utf-8')
+          throw new ServiceError('unsupported_media_type', `send the form as UTF-8, not charset ${charset.slice(0, 40)}`);
+        return done(null, parseFormBytes(bytes as Buffer));
+      } catch (err) {
+        return done(err as Error, undefined);
+      }
+    }
     done(new ServiceError('unsupported_media_type', 'send the body as application/json'), undefined);
   });
 
@@ -466,6 +481,15 @@ function countRefusals(errors: ErrorResponder, metrics: Metrics, operationOf: (r
   };
 }
 
+/** The form media type, with any parameters. */
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
+
+/** Whether the request's route reads its body as a form (`config.formBody`: a custom operation's `request.media_type`). */
+function hasFormBody(request: FastifyRequest): boolean {
+  const formBody = (request.routeOptions.config as RouteConfig | undefined)?.formBody;
+  return typeof formBody === 'function' ? formBody(request) : formBody === true;
+}
+
 /** Whether the request's route reads a JSON body (`config.jsonBody`, set by `registerRoute`, or the table's answer). */
 function hasJsonBody(request: FastifyRequest): boolean {
   const jsonBody = (request.routeOptions.config as RouteConfig | undefined)?.jsonBody;
@@ -474,6 +498,8 @@ function hasJsonBody(request: FastifyRequest): boolean {
 
 interface RouteConfig {
   jsonBody?: boolean | ((request: FastifyRequest) => boolean);
+  /** The body is read as a form, not JSON (with `jsonBody`: the route reads a body). */
+  formBody?: boolean | ((request: FastifyRequest) => boolean);
   /** The spec's router path a catch-all matched (the table's). */
   routePath?: (request: FastifyRequest) => string | undefined;
 }
@@ -483,6 +509,7 @@ type OnResponse = (request: FastifyRequest, reply: FastifyReply, done: () => voi
 
 interface RouteHooks {
   jsonBody: boolean;
+  formBody?: boolean;
   onSend?: OnSend;
   onResponse?: OnResponse;
 }
@@ -534,7 +561,11 @@ function registerCatchAlls(app: FastifyInstance, table: RouteTable<TabledPath>, 
     const entry = m.value.methods.get(request.method);
     return entry === undefined ? m.value.refuse(request, reply) : entry.handle(request, reply);
   };
-  const config: RouteConfig = { jsonBody: (request) => entryOf(request)?.jsonBody === true, routePath: (request) => matchOf(request)?.value.routerPath };
+  const config: RouteConfig = {
+    jsonBody: (request) => entryOf(request)?.jsonBody === true,
+    formBody: (request) => entryOf(request)?.formBody === true,
+    routePath: (request) => matchOf(request)?.value.routerPath,
+  };
   const onSend: OnSend = (request, reply, payload, done) => {
     const own = entryOf(request)?.onSend;
     if (own === undefined) return done(null, payload);
@@ -687,6 +718,7 @@ function getRouteHooks(route: Route, services: RouteServices): RouteHooks {
   const idem = op && idempotency && isIdempotentOperation(ctx.model, op) ? idempotency : undefined;
   return {
     jsonBody: route.kind === 'operation' || route.kind === 'webhooks' ? route.hasBody : false,
+    ...(op?.request?.mediaType === FORM_MEDIA_TYPE ? { formBody: true } : {}),
     // Waits only where the answer is stored after it was made (not for a request without a key).
     ...(idem
       ? {
@@ -718,7 +750,7 @@ function registerRoute(
     method: get ? ['GET', ...(head ? ['HEAD'] : []), ...(refusal?.methods ?? [])] : route.method,
     ...(get ? { exposeHeadRoute: false } : {}),
     url: route.routerPath,
-    config: { jsonBody: hooks.jsonBody },
+    config: { jsonBody: hooks.jsonBody, ...(hooks.formBody ? { formBody: true } : {}) },
     ...(hooks.onSend ? { onSend: hooks.onSend } : {}),
     ...(hooks.onResponse ? { onResponse: hooks.onResponse } : {}),
     // Fastify sends what a synchronous handler returns unless it is undefined; the steps send their answers themselves.
