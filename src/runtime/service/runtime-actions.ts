@@ -24,9 +24,8 @@ import { ownValue } from '../../util/util-own.js';
 /** Answers a request: synchronously where it can (returning anything but a promise), else through a promise. */
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Parses the identifier in the path; a malformed one names no object, so it is answered as missing. */
-function parseId(resource: ResourceModel, raw: string | undefined): string | number {
-  const f = resource.identifier !== undefined ? getField(resource, resource.identifier) : undefined;
+/** Parses the identifier in the path (`f`, the resource's identifier field); a malformed one names no object, so it is answered as missing. */
+function parseId(resource: ResourceModel, f: FieldModel | undefined, raw: string | undefined): string | number {
   if (raw === undefined || raw === '') throw missingObject(resource);
   if (f?.type === 'uuid') {
     if (!UUID_RE.test(raw)) throw missingObject(resource);
@@ -478,7 +477,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const answer = (row: Row | undefined, request: FastifyRequest, reply: FastifyReply) =>
         sendAnswer(request, reply, status, present(checkVisible(resource, row, request)));
       return (request, reply) => {
-        const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
+        const id = parseId(resource, idField, (request.params as Record<string, string>)[idParam ?? '']);
         const reader = fast ? storage.readNow?.() : undefined;
         if (reader?.getStored && isCurrentShape(model, request)) {
           const text = writePresentedRow(resource, checkVisible(resource, reader.getStored(resource.name, id), request));
@@ -498,7 +497,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       // A replace sets what a create with the same body would: a field left out takes its default, or is cleared.
       const leftOut = Object.keys(writable).map((name) => getField(resource, name)!);
       return async (request, reply) => {
-        const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
+        const id = parseId(resource, idField, (request.params as Record<string, string>)[idParam ?? '']);
         const body = requireObjectBody(request);
         validate(body);
         const work = async (tx: StorageTx) => {
@@ -531,7 +530,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           : mapStorageError(err);
       const answerOf = () => (status === 204 ? undefined : {});
       return async (request, reply) => {
-        const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
+        const id = parseId(resource, idField, (request.params as Record<string, string>)[idParam ?? '']);
         const work = async (tx: StorageTx) => {
           const before = await getVisible(tx, resource, id, request);
           const gone = await tx.delete(resource.name, id);
@@ -553,7 +552,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const validate = compile(getTransitionSchema(model, resource, t.requires, { safeIntegers: true }), resource);
       const stamp = t.stamp !== undefined ? getField(resource, t.stamp) : undefined;
       return async (request, reply) => {
-        const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
+        const id = parseId(resource, idField, (request.params as Record<string, string>)[idParam ?? '']);
         const body = request.body === undefined ? {} : requireObjectBody(request);
         validate(body);
         const work = async (tx: StorageTx) => {
