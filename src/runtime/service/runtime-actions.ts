@@ -137,7 +137,7 @@ export function presentRowPlain(resource: ResourceModel, row: Row): Record<strin
   return o;
 }
 
-const writers = new WeakMap<ResourceModel, (row: Row, stored: typeof StoredJson, json: (v: unknown) => string) => string>();
+const writers = new WeakMap<ResourceModel, (row: Row, stored: typeof StoredJson) => string>();
 
 /**
  * `JSON.stringify(presentRow(resource, row))`, the same text, written from a row whose JSON values are their stored
@@ -148,31 +148,15 @@ export function writePresentedRow(resource: ResourceModel, row: Row): string {
   if (!write) {
     const lines = resource.fields.map((f) => {
       const k = JSON.stringify(`,${JSON.stringify(f.name)}:`);
-      return `v = r[${JSON.stringify(f.name)}]; if (v !== null && v !== undefined) s += ${k} + (v instanceof S ? v.text : J(v));${f.nullable ? ` else if (v === null) s += ${k} + 'null';` : ''}`;
+      return `v = r[${JSON.stringify(f.name)}]; if (v !== null && v !== undefined) s += ${k} + (v instanceof S ? v.text : JSON.stringify(v));${f.nullable ? ` else if (v === null) s += ${k} + 'null';` : ''}`;
     });
-    write = new Function('r', 'S', 'J', `let s = ''; let v;\n${lines.join('\n')}\nreturn s === '' ? '{}' : '{' + s.slice(1) + '}';`) as (
+    write = new Function('r', 'S', `let s = ''; let v;\n${lines.join('\n')}\nreturn s === '' ? '{}' : '{' + s.slice(1) + '}';`) as (
       row: Row,
       stored: typeof StoredJson,
-      json: (v: unknown) => string,
     ) => string;
     writers.set(resource, write);
   }
-  return write(row, StoredJson, toJsonText);
-}
-
-/** What JSON.stringify writes a string as, where nothing in it is escaped (a quote, a backslash, a control character, a surrogate). */
-// eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
-const PLAIN_JSON_STRING = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
-
-/**
- * `JSON.stringify(v)` of a column's value, the same text: a string with nothing to escape is quoted as it is and a
- * number or boolean written as its text, without a call into JSON.stringify (a quarter of a read's own work).
- */
-export function toJsonText(v: unknown): string {
-  if (typeof v === 'string') return PLAIN_JSON_STRING.test(v) ? `"${v}"` : JSON.stringify(v);
-  if (typeof v === 'number') return Number.isFinite(v) ? `${v}` : 'null';
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
-  return JSON.stringify(v);
+  return write(row, StoredJson);
 }
 
 /** A stored row's value as presentRow has it (a JSON value parsed). */
