@@ -106,11 +106,14 @@ export function getCatchAllPaths(depth: number): string[] {
   return paths;
 }
 
+/** The catch-alls' parameter names, made once: a name made per request would be hashed and looked up each time. */
+const CATCH_ALL_NAMES: string[] = [];
+
 /** The segments a catch-all matched, in order (its parameters `s0` … `sN`). */
 export function getCatchAllSegments(params: Record<string, string>): string[] {
   const segments: string[] = [];
   for (let i = 0; ; i++) {
-    const s = params[`s${i}`];
+    const s = params[(CATCH_ALL_NAMES[i] ??= `s${i}`)];
     if (s === undefined) return segments;
     segments.push(s);
   }

@@ -55,6 +55,20 @@ describe('X-Content-Type-Options: nosniff on every answer', () => {
     expect(raw).toMatch(/^HTTP\/1\.1 400 /);
     expect(raw.toLowerCase()).toContain('\r\nx-content-type-options: nosniff\r\n');
   });
+
+  // Set in writeHead, not by setHeader on arrival (runtime-service.ts, NosniffResponse): still the first header sent,
+  // on Fastify's answers and on those the server factory writes itself (no Host, an unknown Expect).
+  it('is the first header of each answer, whichever layer writes it', async () => {
+    const firstHeader = (raw: string) => raw.split('\r\n')[1]!.toLowerCase();
+    const answers = [
+      await rawAnswer(s.url, 'GET /status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      await rawAnswer(s.url, 'GET /no/such/route HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      await rawAnswer(s.url, 'GET /status HTTP/1.1\r\nConnection: close\r\n\r\n'),
+      await rawAnswer(s.url, 'GET /status HTTP/1.1\r\nHost: x\r\nExpect: something\r\nConnection: close\r\n\r\n'),
+    ];
+    expect(answers.map((a) => a.slice(0, 12))).toEqual(['HTTP/1.1 200', 'HTTP/1.1 404', 'HTTP/1.1 400', 'HTTP/1.1 200']);
+    for (const a of answers) expect(firstHeader(a)).toBe('x-content-type-options: nosniff');
+  });
 });
 
 describe('Cache-Control: no-store on answers that carry a credential', () => {

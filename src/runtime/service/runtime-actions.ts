@@ -28,9 +28,8 @@ import type { Condition } from '../../spec/spec-types.js';
 /** Answers a request: synchronously where it can (returning anything but a promise), else through a promise. */
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Parses the identifier in the path; a malformed one names no object, so it is answered as missing. */
-function parseId(resource: ResourceModel, raw: string | undefined): string | number {
-  const f = resource.identifier !== undefined ? getField(resource, resource.identifier) : undefined;
+/** Parses the identifier in the path (`f`, the resource's identifier field); a malformed one names no object, so it is answered as missing. */
+function parseId(resource: ResourceModel, f: FieldModel | undefined, raw: string | undefined): string | number {
   if (raw === undefined || raw === '') throw missingObject(resource);
   if (f?.type === 'uuid') {
     if (!UUID_RE.test(raw)) throw missingObject(resource);
@@ -502,7 +501,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         };
       }
       return (request, reply) => {
-        const id = parseId(resource, (request.params as Record<string, string>)[idParam ?? '']);
+        const id = parseId(resource, idField, (request.params as Record<string, string>)[idParam ?? '']);
         const reader = fast ? storage.readNow?.() : undefined;
         if (reader?.getStored && isCurrentShape(model, request)) {
           const text = writePresentedRow(resource, checkVisible(resource, reader.getStored(resource.name, id), request));
@@ -524,7 +523,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       return async (request, reply) => {
         const params = request.params as Record<string, string>;
         const bound = bySearch?.(params);
-        const pathId = bound ? undefined : parseId(resource, params[idParam ?? '']);
+        const pathId = bound ? undefined : parseId(resource, idField, params[idParam ?? '']);
         const body = requireObjectBody(request);
         validate(body);
         const work = async (tx: StorageTx) => {
@@ -560,7 +559,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       return async (request, reply) => {
         const params = request.params as Record<string, string>;
         const bound = bySearch?.(params);
-        const pathId = bound ? undefined : parseId(resource, params[idParam ?? '']);
+        const pathId = bound ? undefined : parseId(resource, idField, params[idParam ?? '']);
         const work = async (tx: StorageTx) => {
           const id = bound ? await findBoundId(tx, resource, bound) : pathId;
           const before = await getVisible(tx, resource, id, request);
@@ -585,7 +584,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       return async (request, reply) => {
         const params = request.params as Record<string, string>;
         const bound = bySearch?.(params);
-        const pathId = bound ? undefined : parseId(resource, params[idParam ?? '']);
+        const pathId = bound ? undefined : parseId(resource, idField, params[idParam ?? '']);
         const body = request.body === undefined ? {} : requireObjectBody(request);
         validate(body);
         const work = async (tx: StorageTx) => {
