@@ -297,7 +297,14 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
   }
   if (type === 'object') out.fields = field.fields;
   if (union !== undefined) Object.assign(out, union);
-  if ('default' in s) out.default = s.default;
+  if ('default' in s) {
+    // A default that breaks its own schema (ably's `limit: { type: integer, default: '100' }`) is no value the
+    // server could apply: left out and said, as an example is, so the rest of the document still imports.
+    const problem = getValueProblem({ ...(out as Pick<FieldModel, 'type'>), nullable: out.nullable === true }, s.default);
+    if (problem === undefined || ctx.fromServicespec === true) out.default = s.default;
+    else
+      report(ctx, 'import-dropped', { item: `${opts.where}: default ${JSON.stringify(s.default) ?? ''}`, reason: `it breaks its own schema (${problem})` }, at);
+  }
   const example = ctx.version === '3.1' && Array.isArray(s.examples) && s.examples.length > 0 ? s.examples[0] : s.example;
   if (example !== undefined) {
     const problem = getValueProblem({ ...(out as Pick<FieldModel, 'type'>), nullable: out.nullable === true }, example);
@@ -431,7 +438,7 @@ export function fieldsFromSchema(ctx: SchemaContext, s: Json, pointer: string, o
           what: `${opts.where} field`,
           from: name,
           to: fname,
-          reason: 'field names are letters, digits and underscores, not starting with a digit; the JSON property name served changes with it',
+          reason: 'field names are letters, digits, underscores and dots, not starting with a digit or a dot; the JSON property name served changes with it',
         },
         at,
       );

@@ -168,7 +168,18 @@ export function unionArbitrary(model: ServiceModel, union: UnionModel, complete 
     ...union.variants.map((v) => {
       const body = objectArbitrary(model, v.fields, undefined, 'create', complete);
       const d = union.discriminator;
-      return d !== undefined && v.tag !== undefined ? body.map((b) => ({ [d]: v.tag, ...b })) : body;
+      if (d !== undefined && v.tag !== undefined) return body.map((b) => ({ [d]: v.tag, ...b }));
+      // Untagged: a value another variant also fits is refused (a union is a oneOf; check warns
+      // union-indistinguishable), so only values that are this variant alone are valid.
+      // Filtered only where field names can tell them apart (else the types do, or nothing does, and the filter
+      // would reject every value).
+      const others = union.variants.filter((o) => o !== v);
+      const byNames = others.every(
+        (o) =>
+          v.fields.some((f) => !o.fields.some((g) => g.name === f.name)) ||
+          o.fields.some((g) => !g.optional && !g.hasDefault && !v.fields.some((f) => f.name === g.name)),
+      );
+      return others.length === 0 || !byNames ? body : body.filter((b) => !others.some((o) => fitsVariant(b, o)));
     }),
   );
 }
