@@ -148,6 +148,27 @@ function unwrapNull(ctx: SchemaContext, s: Json, pointer: string): { schema: Jso
 const STRING_FORMATS: Record<string, FieldType> = { date: 'date', 'date-time': 'datetime', uuid: 'uuid', email: 'email', uri: 'uri' };
 const QUIET_FORMATS = new Set(['int32', 'int64', 'float', 'double', 'integer', 'number']);
 const STRING_CONSTRAINTS = ['minLength', 'maxLength', 'pattern'] as const;
+
+/**
+ * A document's pattern as the format's (Unicode) regular expression: itself when valid; else, when it is valid
+ * without the Unicode flag, the same expression with its identity escapes of punctuation written plainly (ably's
+ * `rel=\"next\"`: `\"` means `"` there, and is an error with the flag); else undefined.
+ */
+export function toUnicodePattern(pattern: string): string | undefined {
+  const valid = (p: string, flags: string) => {
+    try {
+      new RegExp(p, flags);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (valid(pattern, 'u')) return pattern;
+  if (!valid(pattern, '')) return undefined;
+  // `\-` stays: inside a class it is a literal hyphen, and `-` there would make a range.
+  const plain = pattern.replace(/\\(\\|[^A-Za-z0-9^$.*+?()[\]{}|/-])/g, (m, c: string) => (c === '\\' ? m : c));
+  return valid(plain, 'u') ? plain : undefined;
+}
 const NUMBER_CONSTRAINTS = ['minimum', 'maximum', 'multipleOf'] as const;
 const ARRAY_CONSTRAINTS = ['minItems', 'maxItems', 'uniqueItems'] as const;
 
@@ -204,6 +225,17 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     type = 'json';
     approximated(ctx, opts.where, 'type json', `it may be any of ${t.join(', ')}`, at);
   } else if (t[0] === 'string') {
+    // `properties` beside `type: string` (ably's `registrationToken`) constrain no value of it: said, not kept.
+    if (isObject(s.properties) && Object.keys(s.properties).length > 0 && ctx.fromServicespec !== true)
+      report(
+        ctx,
+        'import-dropped',
+        {
+          item: `${opts.where}: properties ${Object.keys(s.properties).join(', ')}`,
+          reason: 'the schema is a string, which has no properties (they apply to objects only)',
+        },
+        joinPointer(at, 'properties'),
+      );
     const format = typeof s.format === 'string' ? s.format : undefined;
     type = (format !== undefined ? STRING_FORMATS[format] : undefined) ?? 'string';
     if (format !== undefined && STRING_FORMATS[format] === undefined)
@@ -276,6 +308,19 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
   if (type === 'enum') out.values = field.values;
   if (type === 'string' || type === 'date' || type === 'datetime' || type === 'uuid' || type === 'email' || type === 'uri') {
     for (const k of STRING_CONSTRAINTS) if (s[k] !== undefined) out[k] = s[k];
+    if (typeof s.pattern === 'string' && ctx.fromServicespec !== true) {
+      const pattern = toUnicodePattern(s.pattern);
+      if (pattern !== undefined) out.pattern = pattern;
+      else {
+        delete out.pattern;
+        report(
+          ctx,
+          'import-dropped',
+          { item: `${opts.where}: pattern ${JSON.stringify(s.pattern)}`, reason: 'it is not a valid regular expression' },
+          joinPointer(at, 'pattern'),
+        );
+      }
+    }
   }
   if (type === 'integer' || type === 'number') {
     for (const k of NUMBER_CONSTRAINTS) if (typeof s[k] === 'number') out[k] = s[k];

@@ -3,13 +3,18 @@
 // property names (`push.recipient`) were renamed, changing the wire contract; a parameter default that breaks its
 // own schema (`limit: { type: integer, default: '100' }`) made the import refuse the whole document; an untagged
 // oneOf whose choices overlap (the original's own ambiguity) made it refuse it too.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { importOpenApiDocument } from '../../src/import/import-openapi.js';
 import { compileSpecText } from '../../src/program.js';
 import { unionArbitrary } from '../../src/tester/tester-arbitraries.js';
+import { testService } from '../../src/tester/tester-run.js';
 import { startService, type Running } from '../runtime/helpers.js';
+import { startSpec } from '../tester/helpers.js';
 
 type Json = Record<string, unknown>;
 const errorsOf = (r: Awaited<ReturnType<typeof importOpenApiDocument>>) =>
@@ -51,7 +56,12 @@ const DOC = {
         responses: {
           '2XX': {
             description: 'OK',
-            headers: { 'x-ably-serverid': { schema: { type: 'string' } } },
+            headers: {
+              'x-ably-serverid': { schema: { type: 'string' } },
+              // as ably writes it: `\"` is an identity escape, an error in a Unicode regular expression
+              link: { required: true, schema: { type: 'string', pattern: '(<(.*)?>; rel=\\"(first|current|last)?\\",)*' } },
+              'x-broken': { schema: { type: 'string', pattern: '[' } },
+            },
             content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Message' } } } },
           },
         },
@@ -95,7 +105,7 @@ describe('import of an ably-shaped document', () => {
     const ops = r.document!.endpoints!.operations!;
     expect(ops.listChannels).toMatchObject({ action: 'list', resource: 'Channel' });
     expect(ops.getMessagesByChannel!.response).toMatchObject({ resource: 'Message', list: true });
-    expect(Object.keys(ops.getMessagesByChannel!.response_headers ?? {})).toEqual(['x-ably-serverid']);
+    expect(Object.keys(ops.getMessagesByChannel!.response_headers ?? {})).toEqual(['x-ably-serverid', 'link', 'x-broken']);
     const back = exportOpenApi(r.compiled!.model!).document as { paths: Record<string, Record<string, { responses: Json }>> };
     expect(JSON.stringify(back.paths['/channels']!.get!.responses['200'])).toContain('#/components/schemas/Channel');
     const messages = JSON.stringify(back.paths['/channels/{channel_id}/messages']!.get!.responses['200']);
@@ -134,6 +144,17 @@ describe('import of an ably-shaped document', () => {
   });
 });
 
+describe("patterns are the format's (Unicode) regular expressions", () => {
+  it('an identity escape a Unicode expression refuses is written plainly; an expression that is none is dropped and said', async () => {
+    const r = await importOpenApiDocument(structuredClone(DOC) as unknown, 'ably.json');
+    const headers = r.document!.endpoints!.operations!.getMessagesByChannel!.response_headers as Record<string, { pattern?: string }>;
+    // Before: kept as written, and `serve` crashed compiling it (Ajv: "Invalid escape").
+    expect(headers.link!.pattern).toBe('(<(.*)?>; rel="(first|current|last)?",)*');
+    expect(headers['x-broken']!.pattern).toBeUndefined();
+    expect(r.diagnostics.filter((d) => d.pointer?.endsWith('/headers/x-broken/schema/pattern')).map((d) => d.code)).toEqual(['import-dropped']);
+  });
+});
+
 describe('the tester draws untagged union values that are one variant only', () => {
   it('never a value both overlapping variants admit (the served oneOf refuses it)', () => {
     const c = compileSpecText(
@@ -158,6 +179,32 @@ endpoints:
     // Before: `{}` and `{ channel }` were drawn, which both variants admit, so the server refused a "valid" request.
     const both = values.filter((v) => !('deviceId' in v) && !('clientId' in v));
     expect(both).toEqual([]);
+  });
+});
+
+describe('the tester on a custom operation with no handler', () => {
+  it('endpoints.input-space does not fail on its 501 (ably publishPushNotificationToDevices): it is reported not run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'servicespec-rpc-'));
+    const spec = join(dir, 'rpc.yaml');
+    writeFileSync(
+      spec,
+      `servicespec: 1
+endpoints:
+  operations:
+    publish: { method: POST, path: /push/publish, action: custom, handler: publish, request: { fields: { title: { type: string, minLength: 1 } } }, response: { fields: { ok: { type: boolean } } } }
+authentication: { default: none }
+`,
+    );
+    const s = await startSpec(spec);
+    try {
+      const report = await testService(s.model, { baseUrl: s.url, ...s.options, seed: 1 });
+      // Before: "status 200 for a valid body with title at its lower bound", answered 501 not_implemented.
+      expect(report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.check}: ${r.failure?.expected}`)).toEqual([]);
+      expect(report.results.some((r) => r.target === 'publish' && r.notRun === true)).toBe(true);
+    } finally {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
