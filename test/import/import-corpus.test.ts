@@ -48,6 +48,7 @@ describe('import of the public OpenAPI corpus', () => {
       'oai-petstore.yaml',
       'oai-uspto.yaml',
       'oai-webhook-example.yaml',
+      'vonage-dispatch.yml',
     ]);
   });
 

@@ -144,6 +144,18 @@ describe('import of an ably-shaped document', () => {
   });
 });
 
+describe('properties beside a type that is not an object', () => {
+  it('are said dropped at their pointer (ably registrationToken: a string holds no properties)', async () => {
+    const doc = structuredClone(DOC) as unknown as { components: { schemas: Record<string, { properties: Json }> } };
+    doc.components.schemas.Recipient!.properties.registrationToken = { type: 'string', properties: { auth: { type: 'string' } } };
+    const r = await importOpenApiDocument(doc as unknown, 'ably.json');
+    // Before: nothing was said, and the fidelity count lost `registrationToken.auth` silently.
+    expect(r.diagnostics.filter((d) => /Recipient\/properties\/registrationToken\/properties$/.test(d.pointer ?? '')).map((d) => d.code)).toContain(
+      'import-dropped',
+    );
+  });
+});
+
 describe("patterns are the format's (Unicode) regular expressions", () => {
   it('an identity escape a Unicode expression refuses is written plainly; an expression that is none is dropped and said', async () => {
     const r = await importOpenApiDocument(structuredClone(DOC) as unknown, 'ably.json');
@@ -179,6 +191,67 @@ endpoints:
     // Before: `{}` and `{ channel }` were drawn, which both variants admit, so the server refused a "valid" request.
     const both = values.filter((v) => !('deviceId' in v) && !('clientId' in v));
     expect(both).toEqual([]);
+  });
+});
+
+describe('the tester on vonage-dispatch shapes', () => {
+  it('draws no value of an untagged variant another one subsumes (every value of it the oneOf refuses)', () => {
+    const c = compileSpecText(
+      `servicespec: 1
+resources:
+  Flow:
+    fields:
+      id: { type: uuid, readOnly: true }
+      step:
+        type: union
+        variants:
+          withFailover: { fields: { to: { type: string }, failover: { type: integer, optional: true } } }
+          plain: { fields: { to: { type: string } } }
+endpoints:
+  operations:
+    createFlow: { method: POST, path: /flows, action: create, resource: Flow }
+`,
+      'flows.yaml',
+    );
+    const union = c.model!.resources[0]!.fields.find((f) => f.name === 'step')!.union!;
+    const values = fc.sample(unionArbitrary(c.model!, union), { seed: 3, numRuns: 100 });
+    // Before: `{ to }` (plain, and withFailover too) was drawn half the time, and refused as matching both.
+    expect(values.filter((v) => !('failover' in v))).toEqual([]);
+  });
+
+  it("an undeclared condition answered in a declared body with no code field is the spec's gap, not a failure", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'servicespec-gap-'));
+    const spec = join(dir, 'gap.yaml');
+    writeFileSync(
+      spec,
+      `servicespec: 1
+resources:
+  Flow:
+    plural: flows
+    fields:
+      id: { type: uuid, readOnly: true }
+      to: { type: string }
+endpoints:
+  operations:
+    createFlow: { method: POST, path: /flows, action: create, resource: Flow, errors: [bad_request], auth: { schemes: [basicAuth] } }
+    getFlow: { method: GET, path: "/flows/{id}", action: read, resource: Flow, auth: { schemes: [basicAuth] } }
+authentication:
+  schemes: { basicAuth: { type: basic } }
+errors:
+  body: { fields: { type: { type: string, optional: true }, detail: { type: string } } }
+  codes:
+    bad_request: { status: 400, when: [validation, malformed_request] }
+`,
+    );
+    const s = await startSpec(spec);
+    try {
+      const report = await testService(s.model, { baseUrl: s.url, ...s.options, seed: 1 });
+      // Before: "status 401 matches no declared error code" (the body `{ detail }` cannot name the condition).
+      expect(report.results.filter((r) => r.outcome === 'failed' && /401/.test(r.failure?.actual ?? '')).map((r) => r.check)).toEqual([]);
+    } finally {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
