@@ -1310,7 +1310,12 @@ function planParams(
       ctx.idempotencyHeader ??= name;
       continue;
     }
-    if (ctx.carried.has(`${where} ${where === 'header' ? name.toLowerCase() : name}`)) continue;
+    const carrier = ctx.carried.get(`${where} ${where === 'header' ? name.toLowerCase() : name}`);
+    // An API key's parameter is its scheme's, unless the operation names other schemes only (redoc's `deletePet`,
+    // secured by OAuth2, declares a header `api_key`): there it is a parameter of its own.
+    const scheme = carrier === undefined ? undefined : /^security scheme (.+)$/.exec(carrier)?.[1];
+    const security = Array.isArray(src.op.security) ? src.op.security : Array.isArray(ctx.doc.security) ? ctx.doc.security : [];
+    if (carrier !== undefined && (scheme === undefined || security.length === 0 || security.some((r) => isObject(r) && Object.hasOwn(r, scheme)))) continue;
     if (where === 'cookie') {
       report(ctx, 'import-dropped', { item: `operation ${src.id}: cookie parameter \`${name}\``, reason: 'the format has no cookie parameters' }, pointer);
       continue;

@@ -281,6 +281,71 @@ authentication: { default: none }
   });
 });
 
+describe("what redoc's demo petstore showed", () => {
+  const doc = () => ({
+    openapi: '3.0.0',
+    info: { title: 'Pets', version: '1' },
+    paths: {
+      '/pets/{petId}': {
+        get: {
+          operationId: 'getPet',
+          parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }],
+          responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } },
+          security: [{ api_key: [] }],
+        },
+        delete: {
+          operationId: 'deletePet',
+          parameters: [
+            { name: 'api_key', in: 'header', required: false, schema: { type: 'string' } },
+            { name: 'petId', in: 'path', required: true, schema: { type: 'integer' } },
+          ],
+          responses: { '400': { description: 'Invalid pet value' } },
+          security: [{ petstore_auth: ['write:pets'] }],
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Id: { type: 'integer', format: 'int64', readOnly: true },
+        Pet: {
+          type: 'object',
+          required: ['name'],
+          properties: {
+            id: { $ref: '#/components/schemas/Id' },
+            name: { type: 'string' },
+            category: {
+              type: 'object',
+              properties: { id: { description: 'Category ID', allOf: [{ $ref: '#/components/schemas/Id' }] }, name: { type: 'string' } },
+            },
+          },
+        },
+      },
+      securitySchemes: {
+        api_key: { type: 'apiKey', name: 'api_key', in: 'header' },
+        petstore_auth: { type: 'oauth2', flows: { implicit: { authorizationUrl: 'https://example.com/auth', scopes: { 'write:pets': 'modify pets' } } } },
+      },
+    },
+  });
+
+  it("a nested read-only field is in the answer's schema (it was in none)", async () => {
+    const r = await importOpenApiDocument(doc() as unknown, 'pets.json');
+    const back = exportOpenApi(r.compiled!.model!).document as { components: { schemas: Record<string, { properties: Record<string, Json> }> } };
+    // Before: nested objects were always written in a create's view, so `category.id` (readOnly) was left out of
+    // the answer too, and the served contract had lost it.
+    const category = back.components.schemas.Pet!.properties.category as { properties: Json };
+    expect(Object.keys(category.properties)).toEqual(['id', 'name']);
+    expect((category.properties.id as Json).readOnly).toBe(true);
+  });
+
+  it("an API key's header declared on an operation secured by another scheme stays that operation's parameter", async () => {
+    const r = await importOpenApiDocument(doc() as unknown, 'pets.json');
+    // Before: taken as the api_key scheme's (which deletePet does not use), so the export lost the header.
+    expect(Object.keys(r.document!.endpoints!.operations!.deletePet!.headers ?? {})).toEqual(['api_key']);
+    const back = exportOpenApi(r.compiled!.model!).document as { paths: Record<string, Record<string, { parameters?: Json[] }>> };
+    expect((back.paths['/pets/{petId}']!.delete!.parameters ?? []).map((p) => `${String(p.in)}:${String(p.name)}`)).toContain('header:api_key');
+  });
+});
+
 describe('dotted field names on a running service', () => {
   let s: Running;
   beforeAll(async () => {

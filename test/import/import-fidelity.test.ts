@@ -32,22 +32,40 @@ function deref(root: Json, n: unknown): unknown {
  * position of it: a `readOnly` property is not sent in a request, a `writeOnly` one not answered, and `properties`
  * beside a `type` that is not an object (ably's `registrationToken: { type: string, properties }`) hold no value.
  */
-function positions(root: Json, schema: unknown, dir: 'request' | 'response', prefix = '', depth = 0, out = new Set<string>()): Set<string> {
+function positions(
+  root: Json,
+  schema: unknown,
+  dir: 'request' | 'response',
+  prefix = '',
+  depth = 0,
+  out = new Set<string>(),
+  stack: readonly unknown[] = [],
+): Set<string> {
   const s = deref(root, schema);
-  if (!isObj(s) || depth > 8) return out;
-  for (const k of ['allOf', 'oneOf', 'anyOf']) if (Array.isArray(s[k])) for (const x of s[k] as unknown[]) positions(root, x, dir, prefix, depth + 1, out);
-  if (s.items !== undefined) positions(root, s.items, dir, `${prefix}[]`, depth + 1, out);
+  // A schema that refers back to one enclosing it (redoc's Pet.friend: Pet) adds no positions of its own: its
+  // properties are the enclosing schema's, counted there.
+  if (!isObj(s) || depth > 8 || stack.includes(s)) return out;
+  stack = [...stack, s];
+  for (const k of ['allOf', 'oneOf', 'anyOf'])
+    if (Array.isArray(s[k])) for (const x of s[k] as unknown[]) positions(root, x, dir, prefix, depth + 1, out, stack);
+  if (s.items !== undefined) positions(root, s.items, dir, `${prefix}[]`, depth + 1, out, stack);
   const types = s.type === undefined ? ['object'] : Array.isArray(s.type) ? (s.type as unknown[]) : [s.type];
   if (isObj(s.properties) && types.includes('object')) {
     for (const [name, p] of Object.entries(s.properties)) {
-      const d = deref(root, p);
-      if (isObj(d) && d[dir === 'request' ? 'readOnly' : 'writeOnly'] === true) continue;
+      if (flagged(root, p, dir === 'request' ? 'readOnly' : 'writeOnly')) continue;
       const at = prefix === '' ? name : `${prefix}.${name}`;
       out.add(at);
-      positions(root, p, dir, at, depth + 1, out);
+      positions(root, p, dir, at, depth + 1, out, stack);
     }
   }
   return out;
+}
+
+/** Whether a schema is readOnly (writeOnly), itself or through its allOf (redoc's `id: { allOf: [Id] }`). */
+function flagged(root: Json, schema: unknown, flag: 'readOnly' | 'writeOnly', depth = 0): boolean {
+  const s = deref(root, schema);
+  if (!isObj(s) || depth > 8) return false;
+  return s[flag] === true || (Array.isArray(s.allOf) && s.allOf.some((x) => flagged(root, x, flag, depth + 1)));
 }
 
 const jsonMedia = (content: unknown): [string, unknown] | undefined =>
