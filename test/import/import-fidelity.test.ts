@@ -1,8 +1,9 @@
 // Per document, import → export openapi keeps every request and response body property AT ITS ORIGINAL POSITION
 // (`a`, `a.b`, `a[].c`; allOf, oneOf and anyOf read as one object, so subtypes count), by (method, path, request or
-// status): issue 26 "Done when". Operations, parameters and statuses are held by import-corpus.test.ts, webhook
-// payloads by import-webhook-positions.test.ts, discriminators by import-unions.test.ts, named examples by
-// import-examples.test.ts. A position may be missing only with a status the import says it dropped (import-dropped
+// status; a callback's message by its name and method): issue 26 "Done when". Operations, parameters and statuses
+// are held by import-corpus.test.ts, webhook payloads by import-webhook-positions.test.ts, discriminators by
+// import-unions.test.ts, named examples by import-examples.test.ts. A callback the import says it dropped (at its
+// pointer: one on an operation not imported as a create) counts as said. A position may be missing only with a status the import says it dropped (import-dropped
 // at that response's pointer: kubernetes' second and third success statuses, an operation having one) or a body it
 // says it reads as another shape (at the body's schema: ably's oneOf of two arrays); the figures are printed per
 // document. A `readOnly` property is no position of a request, nor a `writeOnly` one of an answer (OpenAPI's rule).
@@ -107,6 +108,25 @@ function bodies(doc: Json): Map<string, Body> {
             at: positions(doc, md[1].schema, 'response'),
           });
       }
+      // A callback's message is a request the service sends: its body's positions, by callback name and method.
+      for (const [name, raw] of Object.entries(isObj(op.callbacks) ? op.callbacks : {})) {
+        const cb = deref(doc, raw);
+        for (const [expression, rawItem] of Object.entries(isObj(cb) ? cb : {})) {
+          const cbItem = deref(doc, rawItem);
+          for (const cm of METHODS) {
+            const cop = isObj(cbItem) ? cbItem[cm] : undefined;
+            const crb = isObj(cop) ? deref(doc, cop.requestBody) : undefined;
+            const cmedia = isObj(crb) ? jsonMedia(crb.content) : undefined;
+            const at = `${base}/callbacks/${escape(name)}/${escape(expression)}/${cm}/requestBody`;
+            if (cmedia && isObj(cmedia[1]))
+              out.set(`${m.toUpperCase()} ${path} callback ${name} ${cm.toUpperCase()}`, {
+                pointer: at,
+                schema: `${at}/content/${escape(cmedia[0])}/schema`,
+                at: positions(doc, cmedia[1].schema, 'request'),
+              });
+          }
+        }
+      }
     }
   }
   return out;
@@ -151,7 +171,12 @@ describe('import → export openapi keeps body properties where they were', () =
         for (const p of at) {
           total++;
           if (answer(key, pointer)?.at.has(p)) kept++;
-          else if (dropped.has(pointer) || saidOfBody.has(schema)) said++;
+          else if (
+            dropped.has(pointer) ||
+            saidOfBody.has(schema) ||
+            [...dropped].some((d) => d !== undefined && /\/callbacks\//.test(d) && pointer.startsWith(`${d}/`))
+          )
+            said++;
           else lost.push(`${key}: ${p}`);
         }
       }
