@@ -210,7 +210,9 @@ export const DIAGNOSTICS = {
     message: '{where}: variant `{variant}` declares the field `{field}`, which is the discriminator (the union adds it to every variant)',
   },
   'union-indistinguishable': {
-    severity: 'error',
+    // A warning: the union is OpenAPI's oneOf (a value matching two variants is refused), so the spec works; the
+    // values both variants admit are what was probably not meant (an imported document's own oneOf says the same).
+    severity: 'warning',
     message:
       '{where}: an untagged union whose variants `{first}` and `{second}` cannot be told apart ({detail}); add a `discriminator`, or give one a required field the other does not have',
   },

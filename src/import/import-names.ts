@@ -20,9 +20,9 @@ export function toResourceName(name: string): string {
   return /^[A-Z]/.test(out) ? out : `R${out}`;
 }
 
-/** `Content-Type` → `content_type`, `@type` → `type`; `apiVersion` stays. */
+/** `Content-Type` → `content_type`, `@type` → `type`; `apiVersion` and `push.recipient` (ably) stay. */
 export function toFieldName(name: string): string {
-  return /^(?!__proto__$)[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : snake(name);
+  return /^(?!__proto__$)[A-Za-z_][A-Za-z0-9_.]*$/.test(name) ? name : snake(name);
 }
 
 /** `apiVersion` → `api_version`, `Content-Type` → `content_type`. */

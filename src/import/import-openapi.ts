@@ -780,7 +780,10 @@ interface OpSource {
   params: { p: Json; pointer: string }[];
 }
 
-function successOf(ctx: Ctx, src: OpSource): { status?: number; schema?: unknown; pointer?: string; hasContent: boolean } {
+/** The status a success answered by a `2XX` range is served with: the range's first status. */
+const SUCCESS_RANGE_STATUS = 200;
+
+function successOf(ctx: Ctx, src: OpSource): { status?: number; key?: string; schema?: unknown; pointer?: string; hasContent: boolean } {
   const all = isObject(src.op.responses) ? src.op.responses : {};
   // Answers that are declared error codes (the exporter marks them) are not the success answer, whatever their status.
   const responses = Object.fromEntries(
@@ -793,8 +796,23 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; schema?: unknown
       .sort()[0] ??
     Object.keys(responses)
       .filter((k) => /^[13]\d\d$/.test(k))
-      .sort()[0];
+      .sort()[0] ??
+    // A `2XX` range alone (ably's every operation): its answer is the success answer, served with one status of the
+    // range. Said, since the exported document names that status instead of the range.
+    Object.keys(responses).find((k) => k.toUpperCase() === '2XX');
   if (key === undefined) return { hasContent: false };
+  const status = /^\d+$/.test(key) ? Number(key) : SUCCESS_RANGE_STATUS;
+  if (status !== Number(key))
+    report(
+      ctx,
+      'import-approximated',
+      {
+        item: `operation ${src.id}: the success response ${key}`,
+        as: `its ${status} response`,
+        reason: `an operation answers one success status, and ${status} is in the range (its body and headers are kept)`,
+      },
+      joinPointer(joinPointer(src.pointer, 'responses'), key),
+    );
   if (src.op['x-servicespec-operation'] === undefined) {
     for (const other of Object.keys(responses).filter((k) => k !== key && /^[123]\d\d$/.test(k))) {
       report(
@@ -818,8 +836,8 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; schema?: unknown
       pointer,
     );
   return m
-    ? { status: Number(key), schema: m.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema'), hasContent }
-    : { status: Number(key), hasContent };
+    ? { status, key, schema: m.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema'), hasContent }
+    : { status, key, hasContent };
 }
 
 function requestOf(ctx: Ctx, src: OpSource, forms = false): { schema: unknown; pointer: string; form?: true } | undefined {
@@ -892,7 +910,7 @@ function namedExamplesOf(ctx: Ctx, node: unknown, pointer: string): Json | undef
 }
 
 /** An operation's named examples: its JSON request body's, its success answer's, and each parameter's. */
-function examplesOf(ctx: Ctx, src: OpSource, status: number | undefined): Json | undefined {
+function examplesOf(ctx: Ctx, src: OpSource, status: string | undefined): Json | undefined {
   const out: Json = {};
   const mediaOf = (holder: unknown, pointer: string): { node: unknown; pointer: string } | undefined => {
     const r = resolve(ctx, holder, pointer);
@@ -906,8 +924,8 @@ function examplesOf(ctx: Ctx, src: OpSource, status: number | undefined): Json |
     if (e) out.request = e;
   }
   const responses = isObject(src.op.responses) ? src.op.responses : {};
-  if (status !== undefined && responses[String(status)] !== undefined) {
-    const m = mediaOf(responses[String(status)], joinPointer(joinPointer(src.pointer, 'responses'), String(status)));
+  if (status !== undefined && responses[status] !== undefined) {
+    const m = mediaOf(responses[status], joinPointer(joinPointer(src.pointer, 'responses'), status));
     const e = m && namedExamplesOf(ctx, m.node, m.pointer);
     if (e) out.response = e;
   }
@@ -1056,7 +1074,7 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   }
   const names = new Set(src.params.filter(({ p }) => p.in === 'query').map(({ p }) => String(p.name)));
   const responses = isObject(src.op.responses) ? src.op.responses : {};
-  const node = resolve(ctx, responses[String(success.status)], '').node;
+  const node = resolve(ctx, responses[success.key ?? String(success.status)], '').node;
   const link = isObject(node) && isObject(node.headers) && Object.keys(node.headers).some((h) => h.toLowerCase() === LINK_HEADER.toLowerCase());
   let style: ListStyle;
   if (
@@ -1191,7 +1209,7 @@ function inferAction(
             as: `an answer holding the created ${request.resource}`,
             reason: 'a create answers with the object it made',
           },
-          success.pointer ?? joinPointer(joinPointer(src.pointer, 'responses'), String(success.status)),
+          success.pointer ?? joinPointer(joinPointer(src.pointer, 'responses'), success.key ?? String(success.status)),
         );
         return { action: 'create', resource: request.resource };
       }
@@ -1379,7 +1397,12 @@ function planParams(
       ctx.idempotencyHeader ??= name;
       continue;
     }
-    if (ctx.carried.has(`${where} ${where === 'header' ? name.toLowerCase() : name}`)) continue;
+    const carrier = ctx.carried.get(`${where} ${where === 'header' ? name.toLowerCase() : name}`);
+    // An API key's parameter is its scheme's, unless the operation names other schemes only (redoc's `deletePet`,
+    // secured by OAuth2, declares a header `api_key`): there it is a parameter of its own.
+    const scheme = carrier === undefined ? undefined : /^security scheme (.+)$/.exec(carrier)?.[1];
+    const security = Array.isArray(src.op.security) ? src.op.security : Array.isArray(ctx.doc.security) ? ctx.doc.security : [];
+    if (carrier !== undefined && (scheme === undefined || security.length === 0 || security.some((r) => isObject(r) && Object.hasOwn(r, scheme)))) continue;
     if (where === 'cookie') {
       report(ctx, 'import-dropped', { item: `operation ${src.id}: cookie parameter \`${name}\``, reason: 'the format has no cookie parameters' }, pointer);
       continue;
@@ -1713,7 +1736,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     } else if (errors.length > 0) o.errors = errors;
     if (x && typeof x.idempotent === 'boolean') o.idempotent = x.idempotent;
     if (op.deprecated === true) o.deprecated = true;
-    const examples = examplesOf(ctx, src, success.status);
+    const examples = examplesOf(ctx, src, success.key);
     if (examples) o.examples = examples;
     const callbacks = importCallbacks(ctx, {
       callbacks: op.callbacks,
@@ -1752,8 +1775,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       const headersAt = joinPointer(joinPointer(joinPointer(src.pointer, 'responses'), status), 'headers');
       // servicespec's own export carries the response headers as written (x-servicespec-operation), as it does the shapes.
       if (x) {
-        if (isObject(x.response_headers) && status === String(success.status)) o.response_headers = x.response_headers;
-      } else if (isObject(node) && isObject(node.headers) && status === String(success.status)) {
+        if (isObject(x.response_headers) && status === success.key) o.response_headers = x.response_headers;
+      } else if (isObject(node) && isObject(node.headers) && status === success.key) {
         const link = action === 'list' && isObject(o.paging) && (o.paging as PagingSpec).link === true;
         const got = importResponseHeaders(ctx, {
           operation: src.id,

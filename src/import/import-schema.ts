@@ -148,6 +148,27 @@ function unwrapNull(ctx: SchemaContext, s: Json, pointer: string): { schema: Jso
 const STRING_FORMATS: Record<string, FieldType> = { date: 'date', 'date-time': 'datetime', uuid: 'uuid', email: 'email', uri: 'uri' };
 const QUIET_FORMATS = new Set(['int32', 'int64', 'float', 'double', 'integer', 'number']);
 const STRING_CONSTRAINTS = ['minLength', 'maxLength', 'pattern'] as const;
+
+/**
+ * A document's pattern as the format's (Unicode) regular expression: itself when valid; else, when it is valid
+ * without the Unicode flag, the same expression with its identity escapes of punctuation written plainly (ably's
+ * `rel=\"next\"`: `\"` means `"` there, and is an error with the flag); else undefined.
+ */
+export function toUnicodePattern(pattern: string): string | undefined {
+  const valid = (p: string, flags: string) => {
+    try {
+      new RegExp(p, flags);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (valid(pattern, 'u')) return pattern;
+  if (!valid(pattern, '')) return undefined;
+  // `\-` stays: inside a class it is a literal hyphen, and `-` there would make a range.
+  const plain = pattern.replace(/\\(\\|[^A-Za-z0-9^$.*+?()[\]{}|/-])/g, (m, c: string) => (c === '\\' ? m : c));
+  return valid(plain, 'u') ? plain : undefined;
+}
 const NUMBER_CONSTRAINTS = ['minimum', 'maximum', 'multipleOf'] as const;
 const ARRAY_CONSTRAINTS = ['minItems', 'maxItems', 'uniqueItems'] as const;
 
@@ -204,6 +225,17 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     type = 'json';
     approximated(ctx, opts.where, 'type json', `it may be any of ${t.join(', ')}`, at);
   } else if (t[0] === 'string') {
+    // `properties` beside `type: string` (ably's `registrationToken`) constrain no value of it: said, not kept.
+    if (isObject(s.properties) && Object.keys(s.properties).length > 0 && ctx.fromServicespec !== true)
+      report(
+        ctx,
+        'import-dropped',
+        {
+          item: `${opts.where}: properties ${Object.keys(s.properties).join(', ')}`,
+          reason: 'the schema is a string, which has no properties (they apply to objects only)',
+        },
+        joinPointer(at, 'properties'),
+      );
     const format = typeof s.format === 'string' ? s.format : undefined;
     type = (format !== undefined ? STRING_FORMATS[format] : undefined) ?? 'string';
     if (format !== undefined && STRING_FORMATS[format] === undefined)
@@ -276,6 +308,19 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
   if (type === 'enum') out.values = field.values;
   if (type === 'string' || type === 'date' || type === 'datetime' || type === 'uuid' || type === 'email' || type === 'uri') {
     for (const k of STRING_CONSTRAINTS) if (s[k] !== undefined) out[k] = s[k];
+    if (typeof s.pattern === 'string' && ctx.fromServicespec !== true) {
+      const pattern = toUnicodePattern(s.pattern);
+      if (pattern !== undefined) out.pattern = pattern;
+      else {
+        delete out.pattern;
+        report(
+          ctx,
+          'import-dropped',
+          { item: `${opts.where}: pattern ${JSON.stringify(s.pattern)}`, reason: 'it is not a valid regular expression' },
+          joinPointer(at, 'pattern'),
+        );
+      }
+    }
   }
   if (type === 'integer' || type === 'number') {
     for (const k of NUMBER_CONSTRAINTS) if (typeof s[k] === 'number') out[k] = s[k];
@@ -297,7 +342,14 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
   }
   if (type === 'object') out.fields = field.fields;
   if (union !== undefined) Object.assign(out, union);
-  if ('default' in s) out.default = s.default;
+  if ('default' in s) {
+    // A default that breaks its own schema (ably's `limit: { type: integer, default: '100' }`) is no value the
+    // server could apply: left out and said, as an example is, so the rest of the document still imports.
+    const problem = getValueProblem({ ...(out as Pick<FieldModel, 'type'>), nullable: out.nullable === true }, s.default);
+    if (problem === undefined || ctx.fromServicespec === true) out.default = s.default;
+    else
+      report(ctx, 'import-dropped', { item: `${opts.where}: default ${JSON.stringify(s.default) ?? ''}`, reason: `it breaks its own schema (${problem})` }, at);
+  }
   const example = ctx.version === '3.1' && Array.isArray(s.examples) && s.examples.length > 0 ? s.examples[0] : s.example;
   if (example !== undefined) {
     const problem = getValueProblem({ ...(out as Pick<FieldModel, 'type'>), nullable: out.nullable === true }, example);
@@ -431,7 +483,7 @@ export function fieldsFromSchema(ctx: SchemaContext, s: Json, pointer: string, o
           what: `${opts.where} field`,
           from: name,
           to: fname,
-          reason: 'field names are letters, digits and underscores, not starting with a digit; the JSON property name served changes with it',
+          reason: 'field names are letters, digits, underscores and dots, not starting with a digit or a dot; the JSON property name served changes with it',
         },
         at,
       );

@@ -94,7 +94,9 @@ export function getFieldSchema(
       if (f.uniqueItems !== undefined) s.uniqueItems = f.uniqueItems;
       break;
     case 'object':
-      s = getObjectSchema(model, f.fields ?? [], resource, 'create', opts, true);
+      // Written whole, as in a create; answered with its read-only fields too (redoc's `category.id`), which a
+      // create's view would leave out of every schema.
+      s = getObjectSchema(model, f.fields ?? [], resource, view === 'response' ? 'response' : 'create', opts, true);
       break;
     case 'json':
       // Any JSON value but null, unless the field is nullable: a stored null reads back as an absent field.

@@ -164,11 +164,30 @@ export function objectArbitrary(
 /** A valid value of a union: one of its variants (nested fields are written whole, as in a create), tagged when the union is. */
 export function unionArbitrary(model: ServiceModel, union: UnionModel, complete = false): fc.Arbitrary<Record<string, unknown>> {
   if (union.variants.length === 0) return fc.constant({});
+  // An untagged variant every value of which another also fits (vonage-dispatch's `sendMessage`, all of whose
+  // fields `sendWithFailoverMessage` has, with nothing more required) has no valid value: the oneOf refuses them all.
+  const names = (v: VariantModel) => new Set(v.fields.map((f) => f.name));
+  const required = (v: VariantModel) => v.fields.filter((f) => !f.optional && !f.hasDefault).map((f) => f.name);
+  const subsumed = (v: VariantModel) =>
+    union.discriminator === undefined &&
+    union.variants.some((o) => o !== v && [...names(v)].every((n) => names(o).has(n)) && required(o).every((n) => required(v).includes(n)));
+  const drawn = union.variants.filter((v) => !subsumed(v));
   return fc.oneof(
-    ...union.variants.map((v) => {
+    ...(drawn.length > 0 ? drawn : union.variants).map((v) => {
       const body = objectArbitrary(model, v.fields, undefined, 'create', complete);
       const d = union.discriminator;
-      return d !== undefined && v.tag !== undefined ? body.map((b) => ({ [d]: v.tag, ...b })) : body;
+      if (d !== undefined && v.tag !== undefined) return body.map((b) => ({ [d]: v.tag, ...b }));
+      // Untagged: a value another variant also fits is refused (a union is a oneOf; check warns
+      // union-indistinguishable), so only values that are this variant alone are valid.
+      // Filtered only where field names can tell them apart (else the types do, or nothing does, and the filter
+      // would reject every value).
+      const others = union.variants.filter((o) => o !== v);
+      const byNames = others.every(
+        (o) =>
+          v.fields.some((f) => !o.fields.some((g) => g.name === f.name)) ||
+          o.fields.some((g) => !g.optional && !g.hasDefault && !v.fields.some((f) => f.name === g.name)),
+      );
+      return others.length === 0 || !byNames ? body : body.filter((b) => !others.some((o) => fitsVariant(b, o)));
     }),
   );
 }

@@ -96,6 +96,8 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
         req = { method: route.method, path: ctx.pathOf(route, id), headers, body };
         res = await ctx.send(route, req);
       }
+      // A custom operation with no handler (501): nothing of it can be judged; run() reports it not run.
+      if (res.status === 501 && o.action === 'custom') return undefined;
       const refusedAsDeclared =
         o.action === 'custom' &&
         res.status >= 400 &&

@@ -267,6 +267,10 @@ export class TestContext {
     const codeField = errors?.body?.kind === 'declared' ? (getErrorBodyRoles(errors.body).code?.name ?? 'code') : 'code';
     const code = (res.body as Record<string, unknown> | undefined)?.[codeField];
     if (typeof code === 'string') return (CONDITIONS as readonly string[]).includes(code) && !this.declared(code as Condition);
+    // A declared body with no code field (vonage-dispatch's `{ type, detail, … }`) cannot name the condition: the
+    // fallback status of an undeclared condition that no declared code has is the gap's.
+    if (errors?.body?.kind === 'declared' && getErrorBodyRoles(errors.body).code === undefined && code === undefined)
+      return !errors.codes.some((c) => c.status === res.status) && CONDITIONS.some((c) => FALLBACK_STATUS[c] === res.status && !this.declared(c));
     if (typeof code !== 'number' || code !== res.status) return false;
     return CONDITIONS.some((c) => FALLBACK_STATUS[c] === res.status && !this.declared(c));
   }

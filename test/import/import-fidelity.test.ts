@@ -1,10 +1,12 @@
 // Per document, import → export openapi keeps every request and response body property AT ITS ORIGINAL POSITION
 // (`a`, `a.b`, `a[].c`; allOf, oneOf and anyOf read as one object, so subtypes count), by (method, path, request or
-// status): issue 26 "Done when". Operations, parameters and statuses are held by import-corpus.test.ts, webhook
-// payloads by import-webhook-positions.test.ts, discriminators by import-unions.test.ts, named examples by
-// import-examples.test.ts. A position may be missing only with a status the import says it dropped (import-dropped
-// at that response's pointer: kubernetes' second and third success statuses, an operation having one); the figures
-// are printed per document.
+// status; a callback's message by its name and method): issue 26 "Done when". Operations, parameters and statuses
+// are held by import-corpus.test.ts, webhook payloads by import-webhook-positions.test.ts, discriminators by
+// import-unions.test.ts, named examples by import-examples.test.ts. A callback the import says it dropped (at its
+// pointer: one on an operation not imported as a create) counts as said. A position may be missing only with a status the import says it dropped (import-dropped
+// at that response's pointer: kubernetes' second and third success statuses, an operation having one) or a body it
+// says it reads as another shape (at the body's schema: ably's oneOf of two arrays); the figures are printed per
+// document. A `readOnly` property is no position of a request, nor a `writeOnly` one of an answer (OpenAPI's rule).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,28 +28,61 @@ function deref(root: Json, n: unknown): unknown {
   return n;
 }
 
-function positions(root: Json, schema: unknown, prefix = '', depth = 0, out = new Set<string>()): Set<string> {
+/**
+ * The property positions a body of this schema can hold. By OpenAPI's own rules some declared properties are no
+ * position of it: a `readOnly` property is not sent in a request, a `writeOnly` one not answered, and `properties`
+ * beside a `type` that is not an object (ably's `registrationToken: { type: string, properties }`) hold no value.
+ */
+function positions(
+  root: Json,
+  schema: unknown,
+  dir: 'request' | 'response',
+  prefix = '',
+  depth = 0,
+  out = new Set<string>(),
+  stack: readonly unknown[] = [],
+): Set<string> {
   const s = deref(root, schema);
-  if (!isObj(s) || depth > 8) return out;
-  for (const k of ['allOf', 'oneOf', 'anyOf']) if (Array.isArray(s[k])) for (const x of s[k] as unknown[]) positions(root, x, prefix, depth + 1, out);
-  if (s.items !== undefined) positions(root, s.items, `${prefix}[]`, depth + 1, out);
-  if (isObj(s.properties)) {
+  // A schema that refers back to one enclosing it (redoc's Pet.friend: Pet) adds no positions of its own: its
+  // properties are the enclosing schema's, counted there.
+  if (!isObj(s) || depth > 8 || stack.includes(s)) return out;
+  stack = [...stack, s];
+  for (const k of ['allOf', 'oneOf', 'anyOf'])
+    if (Array.isArray(s[k])) for (const x of s[k] as unknown[]) positions(root, x, dir, prefix, depth + 1, out, stack);
+  if (s.items !== undefined) positions(root, s.items, dir, `${prefix}[]`, depth + 1, out, stack);
+  const types = s.type === undefined ? ['object'] : Array.isArray(s.type) ? (s.type as unknown[]) : [s.type];
+  if (isObj(s.properties) && types.includes('object')) {
     for (const [name, p] of Object.entries(s.properties)) {
+      if (flagged(root, p, dir === 'request' ? 'readOnly' : 'writeOnly')) continue;
       const at = prefix === '' ? name : `${prefix}.${name}`;
       out.add(at);
-      positions(root, p, at, depth + 1, out);
+      positions(root, p, dir, at, depth + 1, out, stack);
     }
   }
   return out;
 }
 
-const jsonMedia = (content: unknown): unknown =>
-  isObj(content) ? Object.entries(content).find(([m]) => m === 'application/json' || m.endsWith('+json'))?.[1] : undefined;
+/** Whether a schema is readOnly (writeOnly), itself or through its allOf (redoc's `id: { allOf: [Id] }`). */
+function flagged(root: Json, schema: unknown, flag: 'readOnly' | 'writeOnly', depth = 0): boolean {
+  const s = deref(root, schema);
+  if (!isObj(s) || depth > 8) return false;
+  return s[flag] === true || (Array.isArray(s.allOf) && s.allOf.some((x) => flagged(root, x, flag, depth + 1)));
+}
+
+const jsonMedia = (content: unknown): [string, unknown] | undefined =>
+  isObj(content) ? Object.entries(content).find(([m]) => m === 'application/json' || m.endsWith('+json')) : undefined;
 const escape = (t: string) => t.replace(/~/g, '~0').replace(/\//g, '~1');
 
+interface Body {
+  /** The request's or response's pointer, and its JSON schema's. */
+  pointer: string;
+  schema: string;
+  at: Set<string>;
+}
+
 /** `METHOD path request|status` → the body's property positions, with the pointer of that request or response. */
-function bodies(doc: Json): Map<string, { pointer: string; at: Set<string> }> {
-  const out = new Map<string, { pointer: string; at: Set<string> }>();
+function bodies(doc: Json): Map<string, Body> {
+  const out = new Map<string, Body>();
   for (const [path, raw] of Object.entries(isObj(doc.paths) ? doc.paths : {})) {
     const item = deref(doc, raw);
     if (!isObj(item)) continue;
@@ -57,11 +92,40 @@ function bodies(doc: Json): Map<string, { pointer: string; at: Set<string> }> {
       const base = `/paths/${escape(path)}/${m}`;
       const rb = deref(doc, op.requestBody);
       const media = isObj(rb) ? jsonMedia(rb.content) : undefined;
-      if (isObj(media)) out.set(`${m.toUpperCase()} ${path} request`, { pointer: `${base}/requestBody`, at: positions(doc, media.schema) });
+      if (media && isObj(media[1]))
+        out.set(`${m.toUpperCase()} ${path} request`, {
+          pointer: `${base}/requestBody`,
+          schema: `${base}/requestBody/content/${escape(media[0])}/schema`,
+          at: positions(doc, media[1].schema, 'request'),
+        });
       for (const [status, r] of Object.entries(isObj(op.responses) ? op.responses : {})) {
         const res = deref(doc, r);
         const md = isObj(res) ? jsonMedia(res.content) : undefined;
-        if (isObj(md)) out.set(`${m.toUpperCase()} ${path} ${status}`, { pointer: `${base}/responses/${status}`, at: positions(doc, md.schema) });
+        if (md && isObj(md[1]))
+          out.set(`${m.toUpperCase()} ${path} ${status}`, {
+            pointer: `${base}/responses/${status}`,
+            schema: `${base}/responses/${status}/content/${escape(md[0])}/schema`,
+            at: positions(doc, md[1].schema, 'response'),
+          });
+      }
+      // A callback's message is a request the service sends: its body's positions, by callback name and method.
+      for (const [name, raw] of Object.entries(isObj(op.callbacks) ? op.callbacks : {})) {
+        const cb = deref(doc, raw);
+        for (const [expression, rawItem] of Object.entries(isObj(cb) ? cb : {})) {
+          const cbItem = deref(doc, rawItem);
+          for (const cm of METHODS) {
+            const cop = isObj(cbItem) ? cbItem[cm] : undefined;
+            const crb = isObj(cop) ? deref(doc, cop.requestBody) : undefined;
+            const cmedia = isObj(crb) ? jsonMedia(crb.content) : undefined;
+            const at = `${base}/callbacks/${escape(name)}/${escape(expression)}/${cm}/requestBody`;
+            if (cmedia && isObj(cmedia[1]))
+              out.set(`${m.toUpperCase()} ${path} callback ${name} ${cm.toUpperCase()}`, {
+                pointer: at,
+                schema: `${at}/content/${escape(cmedia[0])}/schema`,
+                at: positions(doc, cmedia[1].schema, 'request'),
+              });
+          }
+        }
       }
     }
   }
@@ -81,18 +145,43 @@ describe('import → export openapi keeps body properties where they were', () =
       const r = await importOpenApiFile(path);
       const back = bodies(exportOpenApi(r.compiled!.model!).document as Json);
       const dropped = new Set(r.diagnostics.filter((d) => d.code === 'import-dropped').map((d) => d.pointer));
+      // A body the format cannot hold as it is (a oneOf of arrays: ably's GET /channels) is read as another shape,
+      // which the import says at the body's schema: its positions are counted as said, not kept.
+      const saidOfBody = new Set(
+        r.diagnostics
+          .filter((d) => d.code === 'import-dropped' || d.code === 'import-approximated')
+          .map((d) => (d.pointer ?? '').replace(/\/(oneOf|anyOf)$/, '')),
+      );
+      // A `2XX` range is served as one status of the range, which the import says (import-approximated at it): its
+      // body is compared with that status's.
+      const ranged = new Set(
+        r.diagnostics.filter((d) => d.code === 'import-approximated' && /\/responses\/[1-5]XX$/i.test(d.pointer ?? '')).map((d) => d.pointer),
+      );
+      const answer = (key: string, pointer: string) => {
+        if (back.has(key) || !ranged.has(pointer)) return back.get(key);
+        const op = key.slice(0, key.lastIndexOf(' '));
+        const digit = key.slice(key.lastIndexOf(' ') + 1, key.lastIndexOf(' ') + 2);
+        return [...back].find(([k]) => k.startsWith(`${op} `) && new RegExp(`^${digit}\\d\\d$`).test(k.slice(op.length + 1)))?.[1];
+      };
       let total = 0;
       let kept = 0;
+      let said = 0;
       const lost: string[] = [];
-      for (const [key, { pointer, at }] of source) {
+      for (const [key, { pointer, schema, at }] of source) {
         for (const p of at) {
           total++;
-          if (back.get(key)?.at.has(p)) kept++;
-          else if (!dropped.has(pointer)) lost.push(`${key}: ${p}`);
+          if (answer(key, pointer)?.at.has(p)) kept++;
+          else if (
+            dropped.has(pointer) ||
+            saidOfBody.has(schema) ||
+            [...dropped].some((d) => d !== undefined && /\/callbacks\//.test(d) && pointer.startsWith(`${d}/`))
+          )
+            said++;
+          else lost.push(`${key}: ${p}`);
         }
       }
       console.log(
-        `${file}: ${kept}/${total} body properties at their original position${kept < total ? ` (the rest under a status the import reports dropped)` : ''}`,
+        `${file}: ${kept}/${total} body properties at their original position${said > 0 ? ` (${said} under a status or body the import says it dropped or approximated)` : ''}`,
       );
       expect(lost, 'body properties not back at their position, with nothing said').toEqual([]);
     });

@@ -56,6 +56,36 @@ const EXAMPLE_REQUESTS: Record<string, readonly { method: string; path: string; 
  * not_implemented.
  */
 const NOT_IMPLEMENTED: Record<string, readonly string[]> = {
+  // an RPC-style POST on `/` whose request (template, workflow) is not the Response it answers: no resource action
+  'vonage-dispatch.yml': ['createWorkflow'],
+  // every operation stays custom, as the import says of each: paths going on after {channel_id}/{device_id}/{keyName}
+  // (messages, presence, history, resetUpdateToken, requestToken); DeviceDetails and ChannelDetails have no required
+  // `id` to address them by; answers that are a oneOf of arrays, a bare array of numbers or a string list (channels,
+  // stats, time); a GET answering one DeviceDetails (not a list); a POST with query/header parameters or no answer body
+  'ably-platform-v1.yaml': [
+    'deletePushDeviceDetails',
+    'getChannelsWithPushSubscribers',
+    'getMessagesByChannel',
+    'getMetadataOfAllChannels',
+    'getMetadataOfChannel',
+    'getPresenceHistoryOfChannel',
+    'getPresenceOfChannel',
+    'getPushDeviceDetails',
+    'getPushSubscriptionsOnChannels',
+    'getRegisteredPushDevices',
+    'getStats',
+    'getTime',
+    'patchPushDeviceDetails',
+    'publishMessagesToChannel',
+    'publishPushNotificationToDevices',
+    'putPushDeviceDetails',
+    'registerPushDevice',
+    'requestAccessToken',
+    'subscribePushDeviceToChannel',
+    'unregisterAllPushDevices',
+    'unregisterPushDevice',
+    'updatePushDeviceDetails',
+  ],
   // every path binds {namespace} (and {name}), which name the nested metadata.namespace and metadata.name: `bind` serves
   // top-level fields only, and a Lease has no identifier (name is unique only together with namespace)
   'kubernetes-coordination-v1.json': [
@@ -198,6 +228,15 @@ describe.concurrent("the served import, through Prism's validation proxy built f
       });
       const prism = await startPrism(original, served.url);
       const violations: string[] = [];
+      // A header the original requires on its error answers (ably's `x-ably-serverid` on `default`) that the import
+      // says it dropped (import-dropped: error answers carry no declared headers yet) is a said gap, not counted.
+      const droppedErrorHeaders = new Set(
+        imported.diagnostics
+          .filter((d) => d.code === 'import-dropped' && /\/responses\/(default|[45]\d\d|[45]XX)\/headers\/[^/]+$/i.test(d.pointer ?? ''))
+          .map((d) => d.pointer!.slice(d.pointer!.lastIndexOf('/') + 1).toLowerCase()),
+      );
+      const saidGap = (status: number, message: string) =>
+        status >= 400 && droppedErrorHeaders.has(/^Response header must have required property '([^']+)'$/.exec(message)?.[1]?.toLowerCase() ?? '');
       // In front of Prism, what it found in each answer.
       const proxy = await startProxy(prism.url, {
         observe(req, res) {
@@ -206,7 +245,7 @@ describe.concurrent("the served import, through Prism's validation proxy built f
           const header = res.headers['sl-violations'];
           if (header === undefined || mocked) return;
           const found = (header.startsWith('[') ? (JSON.parse(header) as Violation[]) : [{ location: ['response'], message: header }]).filter(
-            (v) => v.location?.[0] === 'response' && !UNDOCUMENTED_STATUS.test(v.message ?? ''),
+            (v) => v.location?.[0] === 'response' && !UNDOCUMENTED_STATUS.test(v.message ?? '') && !saidGap(res.status, v.message ?? ''),
           );
           for (const v of found) violations.push(`${req.method} ${req.path.split('?')[0]} → ${res.status}: ${(v.location ?? []).join('.')} ${v.message ?? ''}`);
         },

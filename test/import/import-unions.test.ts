@@ -269,10 +269,22 @@ describe('unions through OpenAPI', () => {
       if (before.size === 0) continue;
       const r = await importOpenApiDocument(doc as unknown, file);
       const after = unionsOf(exportOpenApi(r.compiled!.model!).document as Json);
-      for (const [place, u] of before) expect(after.get(place), `${file} ${place}`).toEqual(u);
+      // What the import says it reads as another shape (a oneOf of arrays: ably's GET /channels) is said, not kept;
+      // a `2XX` range comes back as the status it is served with (import-approximated at the range).
+      const said = r.diagnostics.filter((d) => d.code === 'import-approximated').map((d) => d.pointer ?? '');
+      for (const [place, u] of before) {
+        const [method, path, status, media] = place.split(' ') as [string, string, string, string];
+        if (!/^application\/(.+\+)?json(\[\])?$/.test(media)) continue; // only JSON bodies are part of the format
+        const at = `/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/${status === 'request' ? 'requestBody' : `responses/${status}`}`;
+        if (said.some((p) => p.startsWith(`${at}/content/`) && /\/(oneOf|anyOf)$/.test(p))) continue;
+        const served = /XX$/.test(status) && said.includes(at) ? `${status[0]}00` : status;
+        expect(after.get([method, path, served, media].join(' ')), `${file} ${place}`).toEqual(u);
+      }
     }
-    // The eight corpus documents have no discriminator and no body that is a choice (kubernetes names the word in
-    // descriptions only): this count says so, and fails when a document with one is added without being kept.
-    expect(total).toBe(0);
+    // Of the corpus documents only ably-platform has bodies that are a choice (six, over its JSON and msgpack
+    // bodies: e.g. its channel subscription's oneOf of two objects, kept as a union, and GET /channels' oneOf of two
+    // arrays, said); none has a discriminator (kubernetes names the word in descriptions only). The count fails
+    // when a document with one is added.
+    expect(total).toBe(6);
   });
 });
