@@ -41,6 +41,7 @@ import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 import { getMediaTypeTemplateProblem } from '../model/model-media-type.js';
 import { checkBroker } from './check-broker.js';
 import { checkCallbacks } from './check-callbacks.js';
+import { checkEnvelopes } from './check-envelope.js';
 import { checkResponseHeaders } from './check-response-headers.js';
 
 type Report = (code: DiagnosticCode, params: Record<string, string | number>, pointer: string) => void;
@@ -1337,6 +1338,7 @@ const caseClashRules: Rule = ({ model, report }) => {
 };
 
 const callbackRules: Rule = ({ model, report }) => checkCallbacks(model, report);
+const envelopeRules: Rule = ({ model, report }) => checkEnvelopes(model, report);
 
 export const RULES: readonly Rule[] = [
   nameStyleRules,
@@ -1351,6 +1353,7 @@ export const RULES: readonly Rule[] = [
   stateRules,
   operationRules,
   callbackRules,
+  envelopeRules,
   authRules,
   eventRules,
   eventVisibilityRules,

@@ -172,6 +172,13 @@ export const DIAGNOSTICS = {
     severity: 'error',
     message: 'errors.body.media_type `{mediaType}` is not a JSON media type (application/json or application/…+json)',
   },
+  'envelope-field-unknown': { severity: 'error', message: 'envelope: {role} names `{name}`, which is not a field of the envelope{suggestion}' },
+  'envelope-field-type': { severity: 'error', message: 'envelope field `{field}` carries {role} but has type {type}: {detail}' },
+  'envelope-field-clash': { severity: 'error', message: 'envelope field `{field}`: {detail}' },
+  'envelope-field-unfilled': {
+    severity: 'error',
+    message: 'envelope field `{field}` is required, but no value fills it in the answers of operation `{operation}`{detail}',
+  },
   'page-size-default-above-max': { severity: 'error', message: 'limits.page_size.default ({default}) is above limits.page_size.max ({max})' },
   'invalid-pattern': { severity: 'error', message: '{where}: `{pattern}` is not a valid regular expression ({reason})' },
   'invalid-constraint-range': { severity: 'error', message: '{where}: {low} ({lowValue}) is above {high} ({highValue})' },
