@@ -109,6 +109,19 @@ describe('response envelopes', () => {
     expect(found(spec(cursor, '', '{ body: array, link: true }'))).toContainEqual(['envelope-field-unfilled', '/endpoints/envelope/fields/pagination']);
   });
 
+  it('a bare array paged by cursor needs no Link header when the envelope carries the next cursor', () => {
+    const own = '{ data: items, fields: { next: { type: string, nullable: true } }, next_cursor: next }';
+    // giphy's envelope has no next cursor (and a cursor list no offset, which its pagination requires)
+    expect(found(spec(GIPHY_ENVELOPE, '', '{ body: array }'))).toEqual([
+      ['envelope-field-unfilled', '/endpoints/envelope/fields/pagination/fields/offset'],
+      ['paging-contradiction', '/endpoints/operations/listGifs/paging/body'],
+    ]);
+    expect(found(spec(GIPHY_ENVELOPE, '', `{ body: array }, envelope: ${own}`))).toEqual([]);
+    expect(found(spec(GIPHY_ENVELOPE, '', `{ body: array }, envelope: ${own.replace(', nullable: true', '')}`))).toEqual([
+      ['envelope-field-type', '/endpoints/operations/listGifs/envelope/fields/next'],
+    ]);
+  });
+
   it('envelope on a delete or a custom operation is misplaced-option', () => {
     const text = spec(GIPHY_ENVELOPE, '    delGif: { method: DELETE, path: "/gifs/{id}", action: delete, resource: Gif, envelope: none }\n');
     expect(found(text)).toEqual([['misplaced-option', '/endpoints/operations/delGif/envelope']]);
