@@ -25,6 +25,7 @@ import {
   PART_NAMES,
   type Action,
   type AuthenticationSpec,
+  type EnvelopeSpec,
   type ErrorsSpec,
   type EventKindSpec,
   type EventsSpec,
@@ -47,6 +48,8 @@ import { validateSpec } from '../spec/spec-validate.js';
 import { getValueProblem } from '../check/check-rules.js';
 import type { FieldModel } from '../model/model-types.js';
 import { importCallbacks } from './import-callbacks.js';
+import { readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
+import { ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { importResponseHeaders } from './import-response-headers.js';
 import { validateOpenApi } from './import-validate.js';
 import { toErrorCodeName, toEventKindName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
@@ -1476,7 +1479,19 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     const success = successOf(ctx, src);
     const response =
       success.schema !== undefined ? shapeFromSchema(ctx, success.schema, success.pointer ?? src.pointer, `operation ${src.id} response`, 'top') : undefined;
-    return { src, success, response };
+    // An answer in an envelope (import-envelope.ts) is read as its data; the whole answer stays a custom operation's.
+    const candidate =
+      success.schema !== undefined && src.op['x-servicespec-operation'] === undefined
+        ? readEnvelopeCandidate(ctx, success.schema, success.pointer ?? src.pointer)
+        : undefined;
+    if (candidate === undefined) return { src, success, response, whole: { success, response } };
+    return {
+      src,
+      success: { ...success, schema: candidate.dataNode, pointer: candidate.dataPointer },
+      response: candidate.dataShape,
+      whole: { success, response },
+      candidate,
+    };
   });
   if (!ctx.fromServicespec) identifiersFromPaths(ctx, prepared);
   // Which resource an item path names, so a DELETE on it can be recognised.
@@ -1485,7 +1500,10 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   const operations: Record<string, OperationSpec> = {};
   const locations: { operation: string; resource: string | undefined; pointer: string }[] = [];
   const handlerNames = new UniqueNames('_');
-  for (const { src, success, response } of prepared) {
+  const enveloped = new Map<string, EnvelopeSpec>();
+  for (const prepare of prepared) {
+    const { src, candidate } = prepare;
+    let { success, response } = prepare;
     const op = src.op;
     const x = ext<Json>(op, 'x-servicespec-operation');
     const req = requestOf(ctx, src);
@@ -1507,7 +1525,28 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
           { extension: 'x-servicespec-operation', where: src.pointer, detail: 'its `action` is missing or unknown' },
           src.pointer,
         );
-      const inferred = inferAction(ctx, src, success, response, request, family);
+      let inferred = inferAction(ctx, src, success, response, request, family);
+      // Enveloped only as a resource action the envelope can be written for; otherwise read as the whole answer.
+      if (prepare.candidate) {
+        const envelope = inferred.action === 'custom' ? undefined : toEnvelope(prepare.candidate, inferred.action, inferred.page?.paging?.style);
+        if (envelope) enveloped.set(src.id, envelope);
+        else if (inferred.action === 'custom') {
+          // Custom either way: why, as the whole answer and as its data say (a resource with no identifier).
+          const inData = inferred.reason;
+          ({ success, response } = prepare.whole);
+          pages.delete(src);
+          inferred = inferAction(ctx, src, success, response, request, family);
+          if (inferred.action === 'custom' && inData !== undefined)
+            inferred = {
+              ...inferred,
+              reason: `${inferred.reason ?? 'no resource action fits'}; read as an envelope holding ${prepare.candidate.dataShape.resource!} in \`${prepare.candidate.data}\`, ${inData}`,
+            };
+        } else {
+          ({ success, response } = prepare.whole);
+          pages.delete(src);
+          inferred = inferAction(ctx, src, success, response, request, family);
+        }
+      }
       action = inferred.action;
       o.action = action;
       if (inferred.resource !== undefined) o.resource = inferred.resource;
@@ -1598,6 +1637,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         { item: `operation ${src.id}: its success response`, reason: 'it declares no 2xx status' },
         joinPointer(src.pointer, 'responses'),
       );
+    // A list turned custom by its parameters answers the whole document's answer, not its data.
+    if (action === 'custom' && enveloped.delete(src.id)) response = prepare.whole.response;
     if (x) {
       if (isObject(x.request)) o.request = x.request;
       else if (action === 'custom' && request) o.request = request;
@@ -1703,6 +1744,12 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       );
   }
   if (ctx.idempotencyHeader !== undefined && out.idempotency === undefined) out.idempotency = { header: ctx.idempotencyHeader };
+  // One envelope shared by every enveloped operation is the endpoints'; the other resource actions answer bare.
+  const shared = [...new Set([...enveloped.values()].map((e) => JSON.stringify(e)))];
+  if (enveloped.size > 1 && shared.length === 1) {
+    out.envelope = enveloped.values().next().value;
+    for (const [id, o] of Object.entries(operations)) if (!enveloped.has(id) && ENVELOPED_ACTIONS.has(o.action)) o.envelope = 'none';
+  } else for (const [id, e] of enveloped) operations[id]!.envelope = e;
   if (Object.keys(operations).length > 0) out.operations = operations;
   const shown = ctx.doc['x-servicespec-parts'] !== undefined || Object.keys(out).length > 0;
   return shown ? (out as SpecDocument['endpoints']) : undefined;
