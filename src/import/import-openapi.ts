@@ -1441,6 +1441,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   if (servers.length > 1) report(ctx, 'import-dropped', { item: `servers 2–${servers.length}`, reason: 'a spec has one base address' }, '/servers/1');
   const idem = ext<Json>(ctx.doc, 'x-servicespec-idempotency');
   if (isObject(idem)) out.idempotency = { ...idem };
+  const envelope = ext<Json>(ctx.doc, 'x-servicespec-envelope');
+  if (isObject(envelope)) out.envelope = { ...envelope };
 
   const sources: OpSource[] = [];
   const ids = new UniqueNames('_');
@@ -1660,6 +1662,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (Array.isArray(x.errors)) o.errors = x.errors.map(String);
     } else if (errors.length > 0) o.errors = errors;
     if (x && typeof x.idempotent === 'boolean') o.idempotent = x.idempotent;
+    if (x && (x.envelope === 'none' || isObject(x.envelope))) o.envelope = x.envelope;
     if (op.deprecated === true) o.deprecated = true;
     const examples = examplesOf(ctx, src, success.status);
     if (examples) o.examples = examples;
