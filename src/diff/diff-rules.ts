@@ -1,5 +1,6 @@
 // The comparison of two frozen models. Each rule reads the old and the new model and reports changes with
 // a code from DIFF_RULES; positions are added later from the two specs' source maps (diff-run.ts).
+import { describeEnvelope, getEnvelopeKey } from '../model/model-envelope.js';
 import { isIdempotentOperation } from '../model/model-routes.js';
 import { getStateField } from '../model/model-lookup.js';
 import { getApiKeyPlacement, getErrorBodyRoles, isRawEvent, mayLeaveOut, NOT_SHOWN } from '../model/model-defaults.js';
@@ -605,6 +606,14 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
       if (!a.link && b.link) out.add('list-paging-extended', id, { value: 'a Link header to the next page' }, at('paging'));
     }
   }
+  // The answer's wrapping: a client reads the object where the old envelope (or none) put it.
+  if (getEnvelopeKey(o.envelope) !== getEnvelopeKey(n.envelope))
+    out.add(
+      'envelope-changed',
+      id,
+      { old: describeEnvelope(o.envelope), new: describeEnvelope(n.envelope) },
+      n.envelope ? { old: o.envelope?.pointer, new: n.envelope.pointer } : w,
+    );
   diffCallbacks(out, o, n);
   if (!o.deprecated && n.deprecated) out.add('operation-deprecated', id, {}, at('deprecated'));
   for (const e of n.errors) if (!o.errors.includes(e)) out.add('operation-error-added', id, { value: e }, at('errors'));

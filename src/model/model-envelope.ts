@@ -63,6 +63,22 @@ export function getEnvelopeField(envelope: EnvelopeModel, path: readonly string[
   return found;
 }
 
+/** The envelope in words, for diff and documents: `{ data, meta { msg, status } }` and where each value goes. */
+export function describeEnvelope(e: EnvelopeModel | undefined): string {
+  if (!e) return 'no envelope';
+  const shape = (fields: readonly FieldModel[]): string =>
+    fields.map((f) => `${f.name}${f.optional ? '?' : ''}${f.type === 'object' && f.fields ? ` { ${shape(f.fields)} }` : ''}`).join(', ');
+  const values = e.values.map((v) => `${v.source} in ${v.path.join('.')}`).join(', ');
+  return `{ ${[e.data, ...(e.fields.length > 0 ? [shape(e.fields)] : [])].join(', ')} }${values !== '' ? ` (${values})` : ''}`;
+}
+
+/** What an envelope says on the wire (its fields' types and optionality, where each value goes), for comparing two. */
+export function getEnvelopeKey(e: EnvelopeModel | undefined): string {
+  if (!e) return '';
+  const drop = new Set(['pointer', 'description', 'example']);
+  return JSON.stringify({ data: e.data, fields: e.fields, values: e.values }, (k, v: unknown) => (drop.has(k) ? undefined : v));
+}
+
 /** Whether any operation of the model wraps its answers (the runtime builds nothing for envelopes otherwise). */
 export function hasEnvelopes(model: ServiceModel): boolean {
   return (model.endpoints?.operations ?? []).some((o) => o.envelope !== undefined);
