@@ -84,15 +84,20 @@ export function toEnvelope(candidate: EnvelopeCandidate, action: Action, style: 
   const has = (source: EnvelopeSource) => (action === 'list' ? listHasValue(style ?? 'cursor', source) : !LIST_ONLY_SOURCES.has(source));
   const out: EnvelopeSpec = { data: candidate.data };
   const taken = new Set<EnvelopeSource>();
-  // Returns whether anything in `fields` got a value; false with `ok` cleared when a required field got none.
+  // Whether anything in `fields` got a value, and whether a required one got none (an object nothing is written in
+  // is left out, so what it requires counts only where it is written).
   let ok = true;
-  const walk = (fields: Record<string, FieldSpec>, prefix: string): boolean => {
+  const walk = (fields: Record<string, FieldSpec>, prefix: string): { any: boolean; missing: boolean } => {
     let any = false;
+    let missing = false;
     for (const [name, f] of Object.entries(fields)) {
       const path = prefix + name;
       let filled = false;
-      if (f.type === 'object' && f.fields) filled = walk(f.fields, `${path}.`);
-      else {
+      if (f.type === 'object' && f.fields) {
+        const inner = walk(f.fields, `${path}.`);
+        filled = inner.any;
+        if (filled && inner.missing) ok = false;
+      } else {
         const constrained = f.values !== undefined || f.pattern !== undefined || f.minimum !== undefined || f.maximum !== undefined;
         const source = (Object.keys(ENVELOPE_NAMES) as EnvelopeSource[]).find(
           (s) =>
@@ -109,12 +114,12 @@ export function toEnvelope(candidate: EnvelopeCandidate, action: Action, style: 
           filled = true;
         }
       }
-      if (!filled && f.optional !== true) ok = false;
+      if (!filled && f.optional !== true) missing = true;
       any ||= filled;
     }
-    return any;
+    return { any, missing };
   };
-  walk(candidate.fields, '');
+  if (walk(candidate.fields, '').missing) ok = false;
   if (!ok || taken.size === 0) return undefined;
   const envelope: EnvelopeSpec = { data: candidate.data, fields: candidate.fields };
   for (const source of ENVELOPE_SOURCES) if (out[source] !== undefined) envelope[source] = out[source];

@@ -38,6 +38,7 @@ import {
   type PagingSpec,
   type ParameterSpec,
   PARAMETER_TYPES,
+  ENVELOPE_SOURCES,
   type PartName,
   type ResourceSpec,
   type SchemeSpec,
@@ -1747,15 +1748,35 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       );
   }
   if (ctx.idempotencyHeader !== undefined && out.idempotency === undefined) out.idempotency = { header: ctx.idempotencyHeader };
-  // One envelope shared by every enveloped operation is the endpoints'; the other resource actions answer bare.
-  const shared = [...new Set([...enveloped.values()].map((e) => JSON.stringify(e)))];
-  if (enveloped.size > 1 && shared.length === 1) {
-    out.envelope = enveloped.values().next().value;
+  // One envelope shared by every enveloped operation is the endpoints' (the values each found, together: a read
+  // leaves a list's out); the other resource actions answer bare.
+  const shared = mergeEnvelopes([...enveloped.values()]);
+  if (enveloped.size > 1 && shared !== undefined) {
+    out.envelope = shared;
     for (const [id, o] of Object.entries(operations)) if (!enveloped.has(id) && ENVELOPED_ACTIONS.has(o.action)) o.envelope = 'none';
   } else for (const [id, e] of enveloped) operations[id]!.envelope = e;
   if (Object.keys(operations).length > 0) out.operations = operations;
   const shown = ctx.doc['x-servicespec-parts'] !== undefined || Object.keys(out).length > 0;
   return shown ? (out as SpecDocument['endpoints']) : undefined;
+}
+
+/** The envelopes as one: the same data field and fields, no value in two places; undefined otherwise. */
+function mergeEnvelopes(list: readonly EnvelopeSpec[]): EnvelopeSpec | undefined {
+  const first = list[0];
+  if (first === undefined) return undefined;
+  const merged: EnvelopeSpec = { data: first.data, ...(first.fields !== undefined ? { fields: first.fields } : {}) };
+  for (const e of list) {
+    if (e.data !== first.data || JSON.stringify(e.fields) !== JSON.stringify(first.fields)) return undefined;
+    for (const source of ENVELOPE_SOURCES) {
+      const path = e[source];
+      if (path === undefined) continue;
+      if (merged[source] !== undefined && merged[source] !== path) return undefined;
+      merged[source] = path;
+    }
+  }
+  const ordered: EnvelopeSpec = { data: merged.data, ...(merged.fields !== undefined ? { fields: merged.fields } : {}) };
+  for (const source of ENVELOPE_SOURCES) if (merged[source] !== undefined) ordered[source] = merged[source];
+  return ordered;
 }
 
 const OPERATION_ORDER = [
