@@ -830,8 +830,8 @@ function checkPaging({ doc, report }: RuleContext, o: OperationModel): void {
   if (p.body === 'array') {
     for (const key of ['items', 'next', 'total'] as const)
       if (written[key] !== undefined) say(`\`${key}\` names a field of the envelope, but the body is a bare array (\`body: array\`)`, key);
-    // The response envelope may carry the next cursor instead (its next_cursor).
-    if (p.style === 'cursor' && !p.link && !(o.envelope?.values.some((v) => v.source === 'next_cursor') ?? false))
+    // The response envelope may carry the next cursor instead (its `next`).
+    if (p.style === 'cursor' && !p.link && !(o.envelope?.values.some((v) => v.source === 'next') ?? false))
       say('a bare array with cursor paging gives the next cursor nowhere: add `link: true` (the Link header carries it), or use `body: envelope`', 'body');
   } else {
     if (written.next !== undefined && p.style !== 'cursor') say(`\`next\` is the cursor style's field; style ${p.style} has no next cursor`, 'next');

@@ -694,7 +694,7 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
     // An iterator where the answer says how to go on: a cursor in the envelope, or an offset or page number counted
     // up until a page comes back empty. A cursor only in the Link header is not read (the client returns bodies).
     const envelope = o.envelope;
-    const nextInEnvelope = envelope?.values.find((v) => v.source === 'next_cursor');
+    const nextInEnvelope = envelope?.values.find((v) => v.source === 'next');
     const iterable =
       paging.style === 'offset' || paging.style === 'page' || (paging.style === 'cursor' && (paging.body === 'envelope' || nextInEnvelope !== undefined));
     if (o.action === 'list' && p.pageItem !== undefined && iterable) {

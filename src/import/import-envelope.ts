@@ -5,6 +5,7 @@
 // answer is not an envelope the runtime can write, and the operation is read as before.
 
 import { listHasValue, LIST_ONLY_SOURCES } from '../model/model-envelope.js';
+import { PAGE_FIELDS } from '../model/model-defaults.js';
 import { ENVELOPE_SOURCES, type Action, type EnvelopeSource, type EnvelopeSpec, type FieldSpec, type ListStyle, type ShapeSpec } from '../spec/spec-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { fieldsFromSchema, flatten, isObject, shapeFromSchema, type Json, type SchemaContext } from './import-schema.js';
@@ -22,7 +23,7 @@ const ENVELOPE_NAMES: Readonly<Record<EnvelopeSource, readonly string[]>> = {
   offset: ['offset'],
   limit: ['limit', 'per_page', 'perPage', 'page_size', 'pageSize'],
   page: ['page', 'page_number', 'pageNumber'],
-  next_cursor: ['next_cursor', 'nextCursor', 'next'],
+  next: [PAGE_FIELDS.next, 'nextCursor', 'next'],
 };
 
 const SOURCE_TYPES: Readonly<Record<EnvelopeSource, readonly string[]>> = {
@@ -34,7 +35,7 @@ const SOURCE_TYPES: Readonly<Record<EnvelopeSource, readonly string[]>> = {
   offset: ['integer', 'number'],
   limit: ['integer', 'number'],
   page: ['integer', 'number'],
-  next_cursor: ['string'],
+  next: ['string'],
 };
 
 /** An answer that may be an envelope: its data (a resource or a list of one) and its other fields. */
@@ -106,7 +107,7 @@ export function toEnvelope(candidate: EnvelopeCandidate, action: Action, style: 
             ENVELOPE_NAMES[s].includes(name) &&
             SOURCE_TYPES[s].includes(f.type) &&
             !constrained &&
-            (s !== 'next_cursor' || f.nullable === true),
+            (s !== 'next' || f.nullable === true),
         );
         if (source !== undefined) {
           taken.add(source);

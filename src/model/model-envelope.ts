@@ -11,7 +11,7 @@ import type { EnvelopeModel, EnvelopeValueModel, FieldModel, OperationModel, Ser
 export const ENVELOPED_ACTIONS: ReadonlySet<Action> = new Set<Action>(['read', 'list', 'create', 'update', 'replace', 'transition']);
 
 /** The values only a list answer has; every other answer leaves their fields out. */
-export const LIST_ONLY_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSource>(['total', 'count', 'offset', 'limit', 'page', 'next_cursor']);
+export const LIST_ONLY_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSource>(['total', 'count', 'offset', 'limit', 'page', 'next']);
 
 /** The type a field carrying each value must have. */
 export const ENVELOPE_SOURCE_TYPES: Readonly<Record<EnvelopeSource, 'integer' | 'string'>> = {
@@ -23,7 +23,7 @@ export const ENVELOPE_SOURCE_TYPES: Readonly<Record<EnvelopeSource, 'integer' | 
   offset: 'integer',
   limit: 'integer',
   page: 'integer',
-  next_cursor: 'string',
+  next: 'string',
 };
 
 /** Builds an envelope from the spec (`buildFields` is the model builder's, passed in: the builder imports this module). */
@@ -91,7 +91,7 @@ export function getEnvelopeValues(op: OperationModel, envelope: EnvelopeModel): 
 
 /**
  * Whether a list of this paging style has the value: `offset` (the objects skipped; 0 for styles answering the first
- * page only), `limit` (the page size used; not for style none), `page` (style page), `next_cursor` (style cursor).
+ * page only), `limit` (the page size used; not for style none), `page` (style page), `next` (style cursor: the next page's cursor).
  */
 export function listHasValue(style: string, source: EnvelopeSource): boolean {
   switch (source) {
@@ -101,7 +101,7 @@ export function listHasValue(style: string, source: EnvelopeSource): boolean {
       return style !== 'none';
     case 'page':
       return style === 'page';
-    case 'next_cursor':
+    case 'next':
       return style === 'cursor';
     default:
       return true;

@@ -36,7 +36,7 @@ function valueText(source: EnvelopeSource, request: FastifyRequest, status: numb
       return JSON.stringify(STATUS_CODES[status] ?? '');
     case 'request_id':
       return JSON.stringify(String(request.id));
-    case 'next_cursor':
+    case 'next':
       return list === undefined ? undefined : JSON.stringify(list.nextCursor);
     default:
       return list === undefined ? undefined : String(list[source]);

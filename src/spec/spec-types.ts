@@ -294,7 +294,7 @@ export interface OperationSpec {
 }
 
 /** The values the runtime knows for an envelope field (docs/format.md, "Response envelopes"): a closed list. */
-export const ENVELOPE_SOURCES = ['status', 'status_text', 'request_id', 'total', 'count', 'offset', 'limit', 'page', 'next_cursor'] as const;
+export const ENVELOPE_SOURCES = ['status', 'status_text', 'request_id', 'total', 'count', 'offset', 'limit', 'page', 'next'] as const;
 export type EnvelopeSource = (typeof ENVELOPE_SOURCES)[number];
 
 /**

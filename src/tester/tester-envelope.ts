@@ -82,7 +82,7 @@ export function envelopeMismatch(ctx: TestContext, route: OperationRoute, req: T
         if (at !== wanted) return say(`the page asked for, ${wanted}`);
         break;
       }
-      case 'next_cursor':
+      case 'next':
         if (at !== null && typeof at !== 'string') return say('a cursor or null');
         break;
     }

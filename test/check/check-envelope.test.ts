@@ -110,7 +110,7 @@ describe('response envelopes', () => {
   });
 
   it('a bare array paged by cursor needs no Link header when the envelope carries the next cursor', () => {
-    const own = '{ data: items, fields: { next: { type: string, nullable: true } }, next_cursor: next }';
+    const own = '{ data: items, fields: { next: { type: string, nullable: true } }, next: next }';
     // giphy's envelope has no next cursor (and a cursor list no offset, which its pagination requires)
     expect(found(spec(GIPHY_ENVELOPE, '', '{ body: array }'))).toEqual([
       ['envelope-field-unfilled', '/endpoints/envelope/fields/pagination/fields/offset'],

@@ -37,7 +37,7 @@ endpoints:
       action: list
       resource: Gif
       paging: { body: array }
-      envelope: { data: results, fields: { paging: { type: object, fields: { next: { type: string, nullable: true } } } }, next_cursor: paging.next }
+      envelope: { data: results, fields: { paging: { type: object, fields: { next: { type: string, nullable: true } } } }, next: paging.next }
 authentication:
   default: none
 errors:

@@ -50,7 +50,7 @@ endpoints:
       action: list
       resource: Gif
       paging: { body: array }
-      envelope: { data: results, fields: { next: { type: string, nullable: true }, size: { type: integer } }, next_cursor: next, limit: size }
+      envelope: { data: results, fields: { next: { type: string, nullable: true }, size: { type: integer } }, next: next, limit: size }
 authentication:
   default: none
 errors:
