@@ -1505,7 +1505,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   const handlerNames = new UniqueNames('_');
   const enveloped = new Map<string, EnvelopeSpec>();
   for (const prepare of prepared) {
-    const { src, candidate } = prepare;
+    const { src } = prepare;
     let { success, response } = prepare;
     const op = src.op;
     const x = ext<Json>(op, 'x-servicespec-operation');
