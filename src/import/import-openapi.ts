@@ -1099,7 +1099,14 @@ function inferAction(
       if (single && one !== undefined) return addressable(one) ? { action: 'read', resource: one } : noId(one);
       if (pathParams.length === 0 && success.schema !== undefined) {
         const page = pageOf(ctx, src, success, response);
-        if (page.resource !== undefined) return { action: 'list', resource: page.resource, page };
+        // The service stores and pages objects by their identifier: a resource with none cannot be listed.
+        if (page.resource !== undefined)
+          return addressable(page.resource)
+            ? { action: 'list', resource: page.resource, page }
+            : {
+                action: 'custom',
+                reason: `${page.resource} has no identifier field (no required \`id\`), and the service stores and pages objects by their identifier`,
+              };
         if (page.reason !== undefined) return { action: 'custom', reason: page.reason };
       }
       break;

@@ -56,10 +56,21 @@ const NOT_IMPLEMENTED: Record<string, readonly string[]> = {
     'watchCoordinationV1NamespacedLease',
     'watchCoordinationV1NamespacedLeaseList',
   ],
-  // answers in the envelope { data, meta, pagination }: the lists are served (endpoints.envelope); Gif has no
-  // identifier (its `id` is optional) to read one by; search's required `q` is no filter (equality on a field);
-  // random and translate answer no stored object
-  'giphy-v1.yaml': ['getGifById', 'randomGif', 'randomSticker', 'searchGifs', 'searchStickers', 'translateGif', 'translateSticker'],
+  // answers in the envelope { data, meta, pagination } (recognised: docs/import.md, "Response envelopes"), but Gif
+  // has no identifier (its `id` is optional), and the service stores, reads and pages objects by their identifier;
+  // search's required `q` is no filter either, and random and translate answer no stored object
+  'giphy-v1.yaml': [
+    'getGifById',
+    'getGifsById',
+    'randomGif',
+    'randomSticker',
+    'searchGifs',
+    'searchStickers',
+    'translateGif',
+    'translateSticker',
+    'trendingGifs',
+    'trendingStickers',
+  ],
   // a POST whose answer is no resource (a subscription id); callbacks are not served
   'oai-callback-example.yaml': ['postStreams'],
   // every path binds several parameters or names no identifier field
