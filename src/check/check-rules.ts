@@ -596,7 +596,8 @@ const resourceRules: Rule = (ctx) => {
       if (list) list.push(o);
       else opsByResource.set(o.resource, [o]);
     }
-    if (ADDRESSING_ACTIONS.has(o.action)) addressedNames.add(o.resource);
+    // Every resource action stores or reads objects by their identifier (a list pages by it, a create makes it).
+    if (o.action !== 'custom') addressedNames.add(o.resource);
   }
   const declaredScopes = (model.authentication?.scopes ?? []).map((s) => s.name);
   for (const r of model.resources) {

@@ -218,7 +218,10 @@ export const DIAGNOSTICS = {
       'field {resource}.{field} is read-only and required, but nothing gives it a value (declare `default`, `generated`, make it optional, or set it by a transition `stamp`)',
   },
   'generated-type-mismatch': { severity: 'error', message: '{where}: `{option}` needs a date or datetime field, not {type}' },
-  'identifier-missing': { severity: 'error', message: 'resource {resource} is used by operations that address one object, but declares no identifier field' },
+  'identifier-missing': {
+    severity: 'error',
+    message: 'resource {resource} is used by resource actions, but declares no identifier field: the service stores, addresses and pages its objects by it',
+  },
   'identifier-invalid': { severity: 'error', message: 'resource {resource}: identifier field `{field}` {detail}' },
   'owner-without-credential': {
     severity: 'error',

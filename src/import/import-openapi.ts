@@ -1111,7 +1111,10 @@ function inferAction(
       }
       break;
     case 'POST':
-      if (pathParams.length === 0 && one !== undefined && fitsRequest(one)) return { action: 'create', resource: one };
+      if (pathParams.length === 0 && one !== undefined && fitsRequest(one))
+        return addressable(one)
+          ? { action: 'create', resource: one }
+          : { action: 'custom', reason: `${one} has no identifier field (no required \`id\`) for the service to make and store its objects by` };
       // A create answering with no body (petstore's `201 Null response`): still the create of what it takes. The
       // format's create answers with the object, more than the document says, and that is said at the response.
       if (
