@@ -43,6 +43,7 @@ import { getMediaTypeTemplateProblem } from '../model/model-media-type.js';
 import { checkBroker } from './check-broker.js';
 import { checkCallbacks } from './check-callbacks.js';
 import { checkPathBindings } from './check-path-bindings.js';
+import { checkEnvelopes } from './check-envelope.js';
 import { checkResponseHeaders } from './check-response-headers.js';
 
 type Report = <C extends DiagnosticCode>(code: C, params: DiagnosticParams<C>, pointer: string) => void;
@@ -597,7 +598,8 @@ const resourceRules: Rule = (ctx) => {
       if (list) list.push(o);
       else opsByResource.set(o.resource, [o]);
     }
-    if (ADDRESSING_ACTIONS.has(o.action)) addressedNames.add(o.resource);
+    // Every resource action stores or reads objects by their identifier (a list pages by it, a create makes it).
+    if (o.action !== 'custom') addressedNames.add(o.resource);
   }
   const declaredScopes = (model.authentication?.scopes ?? []).map((s) => s.name);
   for (const r of model.resources) {
@@ -831,7 +833,8 @@ function checkPaging({ doc, report }: RuleContext, o: OperationModel): void {
   if (p.body === 'array') {
     for (const key of ['items', 'next', 'total'] as const)
       if (written[key] !== undefined) say(`\`${key}\` names a field of the envelope, but the body is a bare array (\`body: array\`)`, key);
-    if (p.style === 'cursor' && !p.link)
+    // The response envelope may carry the next cursor instead (its `next`).
+    if (p.style === 'cursor' && !p.link && !(o.envelope?.values.some((v) => v.source === 'next') ?? false))
       say('a bare array with cursor paging gives the next cursor nowhere: add `link: true` (the Link header carries it), or use `body: envelope`', 'body');
   } else {
     if (written.next !== undefined && p.style !== 'cursor') say(`\`next\` is the cursor style's field; style ${p.style} has no next cursor`, 'next');
@@ -1392,6 +1395,7 @@ const requestMediaTypeRules: Rule = ({ model, report }) => {
         joinPointer(k.pointer, 'payload'),
       );
 };
+const envelopeRules: Rule = ({ model, report }) => checkEnvelopes(model, report);
 
 export const RULES: readonly Rule[] = [
   nameStyleRules,
@@ -1408,6 +1412,7 @@ export const RULES: readonly Rule[] = [
   callbackRules,
   pathBindingRules,
   requestMediaTypeRules,
+  envelopeRules,
   authRules,
   eventRules,
   eventVisibilityRules,

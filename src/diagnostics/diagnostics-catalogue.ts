@@ -187,6 +187,13 @@ export const DIAGNOSTICS = {
     severity: 'error',
     message: 'errors.body.media_type `{mediaType}` is not a JSON media type (application/json or application/…+json)',
   },
+  'envelope-field-unknown': { severity: 'error', message: 'envelope: {role} names `{name}`, which is not a field of the envelope{suggestion}' },
+  'envelope-field-type': { severity: 'error', message: 'envelope field `{field}` carries {role} but has type {type}: {detail}' },
+  'envelope-field-clash': { severity: 'error', message: 'envelope field `{field}`: {detail}' },
+  'envelope-field-unfilled': {
+    severity: 'error',
+    message: 'envelope field `{field}` is required, but no value fills it in the answers of operation `{operation}`{detail}',
+  },
   'page-size-default-above-max': { severity: 'error', message: 'limits.page_size.default ({default}) is above limits.page_size.max ({max})' },
   'invalid-pattern': { severity: 'error', message: '{where}: `{pattern}` is not a valid regular expression ({reason})' },
   'invalid-constraint-range': { severity: 'error', message: '{where}: {low} ({lowValue}) is above {high} ({highValue})' },
@@ -228,7 +235,10 @@ export const DIAGNOSTICS = {
       'field {resource}.{field} is read-only and required, but nothing gives it a value (declare `default`, `generated`, make it optional, or set it by a transition `stamp`)',
   },
   'generated-type-mismatch': { severity: 'error', message: '{where}: `{option}` needs a date or datetime field, not {type}' },
-  'identifier-missing': { severity: 'error', message: 'resource {resource} is used by operations that address one object, but declares no identifier field' },
+  'identifier-missing': {
+    severity: 'error',
+    message: 'resource {resource} is used by resource actions, but declares no identifier field: the service stores, addresses and pages its objects by it',
+  },
   'identifier-invalid': { severity: 'error', message: 'resource {resource}: identifier field `{field}` {detail}' },
   'owner-without-credential': {
     severity: 'error',

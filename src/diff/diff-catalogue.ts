@@ -151,6 +151,11 @@ export const DIFF_RULES = {
     impact: b,
     message: 'operation {subject}: its path parameters now name {new} (was {old}); the same URL addresses other objects',
   },
+  'envelope-changed': {
+    part: 'endpoints',
+    impact: b,
+    message: 'operation {subject}: answers now come in {new} (was {old}); clients written for the old shape read them wrongly',
+  },
   'list-paging-extended': { part: 'endpoints', impact: n, message: 'operation {subject}: the list now gives {value}' },
   'callback-removed': {
     part: 'endpoints',

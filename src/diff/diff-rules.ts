@@ -1,5 +1,6 @@
 // The comparison of two frozen models. Each rule reads the old and the new model and reports changes with
 // a code from DIFF_RULES; positions are added later from the two specs' source maps (diff-run.ts).
+import { describeEnvelope, getEnvelopeKey } from '../model/model-envelope.js';
 import { isIdempotentOperation } from '../model/model-routes.js';
 import { getResource, getStateField } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS } from '../model/model-path-bindings.js';
@@ -629,6 +630,14 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
   const nb = o.action === n.action && o.resource === n.resource ? getBoundFields(nm, n) : [];
   if (ob.join('\u0000') !== nb.join('\u0000'))
     out.add('path-binding-changed', id, { old: sayBindings(o, ob), new: sayBindings(n, nb) }, n.bindings || o.bindings ? at('bind') : at('path'));
+  // The answer's wrapping: a client reads the object where the old envelope (or none) put it.
+  if (getEnvelopeKey(o.envelope) !== getEnvelopeKey(n.envelope))
+    out.add(
+      'envelope-changed',
+      id,
+      { old: describeEnvelope(o.envelope), new: describeEnvelope(n.envelope) },
+      n.envelope ? { old: o.envelope?.pointer, new: n.envelope.pointer } : w,
+    );
   diffCallbacks(out, o, n);
   if (!o.deprecated && n.deprecated) out.add('operation-deprecated', id, {}, at('deprecated'));
   for (const e of n.errors) if (!o.errors.includes(e)) out.add('operation-error-added', id, { value: e }, at('errors'));

@@ -4,7 +4,7 @@ import { DEFAULT_PAGING, FORM_MEDIA_TYPE, getIdempotencyHeader, isRawEvent, NOT_
 import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
-import type { PagingModel, ParameterModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
+import type { EnvelopeModel, PagingModel, ParameterModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
 import { diagnose, NameAllocator } from './export-shared.js';
 import { getServedVersions, getVersionDocumentModel } from '../model/model-served-versions.js';
 
@@ -354,6 +354,8 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
     resultType = 'void';
     hasResult = false;
   }
+  // An enveloped answer: the envelope's fields (one type per envelope) with the answer in its data field.
+  if (hasResult && o.envelope) resultType = `{ ${jsString(o.envelope.data)}: ${resultType} } & ${envelopeType(ctx, o.envelope)}`;
   const codes = new Set(getErrorCodes(ctx.model, route).map((c) => c.code));
   for (const c of o.errors) codes.add(c);
   const errorCodes = (ctx.model.errors?.codes ?? []).filter((c) => codes.has(c.name)).map((c) => c.name);
@@ -373,6 +375,23 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
   if (queryType !== undefined) plan.queryType = queryType;
   if (pageItem !== undefined) plan.pageItem = pageItem;
   return plan;
+}
+
+/** The type of an envelope's own fields, declared once per envelope. */
+function envelopeType(ctx: TsContext, e: EnvelopeModel): string {
+  const key = `\u0000envelope ${e.pointer}`;
+  let name = ctx.resourceTypes.get(key);
+  if (name === undefined) {
+    name = ctx.names.allocate('Envelope');
+    ctx.resourceTypes.set(key, name);
+    declare(
+      ctx,
+      name,
+      getShapeSchema(ctx.model, { fields: e.fields, list: false }, 'response', { annotations: true }),
+      `The response envelope (${e.pointer}) around the answer.`,
+    );
+  }
+  return name;
 }
 
 /** The answer of a list: the format's `Page<T>`, a bare array, or the envelope with the spec's own field names. */
@@ -704,13 +723,21 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
     const paging = o.paging ?? DEFAULT_PAGING;
     // An iterator where the answer says how to go on: a cursor in the envelope, or an offset or page number counted
     // up until a page comes back empty. A cursor only in the Link header is not read (the client returns bodies).
-    const iterable = paging.style === 'offset' || paging.style === 'page' || (paging.style === 'cursor' && paging.body === 'envelope');
+    const envelope = o.envelope;
+    const nextInEnvelope = envelope?.values.find((v) => v.source === 'next');
+    const iterable =
+      paging.style === 'offset' || paging.style === 'page' || (paging.style === 'cursor' && (paging.body === 'envelope' || nextInEnvelope !== undefined));
     if (o.action === 'list' && p.pageItem !== undefined && iterable) {
       const iter = methodNames.allocate(`${p.name}All`);
       const iterParams = params.filter((x) => !x.startsWith('query:') && !x.startsWith('options:'));
       const callArgs = p.pathArgs.filter((a) => !a.fromVersion).map((a) => safeArg(a.name));
       const at = paging.style === 'cursor' ? LIST_PARAMS.cursor : paging.style === 'offset' ? LIST_PARAMS.offset : LIST_PARAMS.page;
-      const items = paging.body === 'array' ? 'page' : `page[${jsString(paging.items)}]`;
+      // With an envelope the page is in its data field, and the next cursor where the envelope puts it.
+      const inner = envelope ? `page[${jsString(envelope.data)}]` : 'page';
+      const items = paging.body === 'array' ? inner : `${inner}[${jsString(paging.items)}]`;
+      const next = nextInEnvelope
+        ? `page${nextInEnvelope.path.map((n, i) => `${i > 0 ? '?.' : ''}[${jsString(n)}]`).join('')}`
+        : `${inner}[${jsString(paging.next)}]`;
       const head =
         `${doc([paging.style === 'cursor' ? `Every item of ${o.id}, page after page (follows \`${paging.next}\` until it is null).` : `Every item of ${o.id}, page after page (until a page comes back empty).`, `@throws {ServiceError<${p.errorType}>} when the service answers with a declared error.`], '  ')}` +
         `  async *${iter}(${[...iterParams, `query: Omit<${p.queryType ?? 'Record<string, never>'}, ${jsString(at)}> = {}`, 'options: RequestOptions = {}'].join(', ')}): AsyncGenerator<${p.pageItem}, void, undefined> {\n`;
@@ -720,7 +747,7 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
             `    do {\n` +
             `      const page: ${p.resultType} = await this.${p.name}(${[...callArgs, `{ ...query, ...(cursor !== undefined ? { ${jsString(at)}: cursor } : {}) }`, 'options'].join(', ')});\n` +
             `      yield* ${items};\n` +
-            `      cursor = page[${jsString(paging.next)}] ?? undefined;\n` +
+            `      cursor = ${next} ?? undefined;\n` +
             `    } while (cursor !== undefined);\n`
           : `    for (let at = ${paging.style === 'page' ? 1 : 0}; ; ) {\n` +
             `      const page: ${p.resultType} = await this.${p.name}(${[...callArgs, `{ ...query, ${jsString(at)}: at }`, 'options'].join(', ')});\n` +

@@ -59,11 +59,13 @@ import {
 } from './export-shared.js';
 import { callbacksObject } from './export-callbacks.js';
 import { getSuccessHeaderObjects } from './export-response-headers.js';
+import { getEnvelopeSchema } from './export-envelope.js';
 import {
   errorsToSpec,
   eventsToSpec,
   limitsToSpec,
   pagingToSpec,
+  envelopeToSpec,
   parametersToSpec,
   resourceToSpec,
   schemeToSpec,
@@ -677,6 +679,8 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
   } else if (o.action === 'delete') {
     description = 'Deleted.';
   }
+  // An enveloped answer (export-envelope.ts): the body above in the envelope's data field.
+  if (body && o.envelope) body = getEnvelopeSchema(ctx.model, o.envelope, body, (s) => schema(ctx, s));
   const out: JsonObject = { description };
   // getSuccessHeaderObjects: Location, Link and the declared headers (the runtime and tester read the same list).
   const own = getSuccessHeaderObjects(ctx.model, route, { schema: (s) => schema(ctx, s), link: () => linkHeader(ctx) });
@@ -862,6 +866,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   const responseHeaders = parametersToSpec(o.responseHeaders);
   if (responseHeaders) ext.response_headers = responseHeaders as JsonObject;
   if (o.bindings) ext.bind = Object.fromEntries(o.bindings.map((b) => [b.param, b.field]));
+  if (o.envelopeDeclared !== undefined) ext.envelope = o.envelopeDeclared === 'none' ? 'none' : (envelopeToSpec(o.envelopeDeclared) as unknown as JsonObject);
   op['x-servicespec-operation'] = ext;
   // Rate limits, page sizes, idempotency and ownership are listed once, where the spec states them; a transition
   // is stated by its state machine and carried out by this operation, so it is listed here.
@@ -1381,6 +1386,8 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
     doc['x-servicespec-idempotency'] = clean({ header: i.header, retention: i.retention?.text });
     note(ctx, 'endpoints.idempotency', 'x-servicespec-idempotency and the operations that accept the key', '/endpoints/idempotency');
   }
+  // The answers' schemas show the envelope; which field carries which value is the spec's, kept as written.
+  if (model.endpoints?.envelope) doc['x-servicespec-envelope'] = envelopeToSpec(model.endpoints.envelope) as unknown as JsonObject;
   const tags = model.resources.filter((r) => usedTags.has(r.name)).map((r) => clean({ name: r.name, description: r.description }));
   if (tags.length > 0) doc.tags = tags;
 

@@ -1,6 +1,7 @@
 import { DEFAULT_IDENTIFIER_SOURCE, DEFAULT_PAGING } from '../model/model-defaults.js';
 import type {
   AuthRequirement,
+  EnvelopeModel,
   EventKindModel,
   FieldModel,
   NamedExampleModel,
@@ -23,6 +24,7 @@ import type {
 import type {
   AuthenticationSpec,
   CallbackSpec,
+  EnvelopeSpec,
   ErrorsSpec,
   EventKindSpec,
   EventsSpec,
@@ -190,6 +192,14 @@ export function pagingToSpec(p: PagingModel | undefined): PagingSpec | undefined
   });
 }
 
+/** A response envelope as written: the data field, the fields, and the field carrying each value. */
+export function envelopeToSpec(e: EnvelopeModel): EnvelopeSpec {
+  const out: EnvelopeSpec = { data: e.data };
+  if (e.fields.length > 0) out.fields = fieldsToSpec(e.fields);
+  for (const v of e.values) out[v.source] = v.path.join('.');
+  return out;
+}
+
 export function operationToSpec(o: OperationModel): OperationSpec {
   return clean<OperationSpec>({
     method: o.method,
@@ -217,6 +227,7 @@ export function operationToSpec(o: OperationModel): OperationSpec {
     callbacks: o.callbacks
       ? Object.fromEntries(o.callbacks.map((c) => [c.name, clean<CallbackSpec>({ url: c.url, events: [...c.events], description: c.description })]))
       : undefined,
+    envelope: o.envelopeDeclared === undefined ? undefined : o.envelopeDeclared === 'none' ? 'none' : envelopeToSpec(o.envelopeDeclared),
   });
 }
 
@@ -450,6 +461,7 @@ export function modelToSpec(model: ServiceModel): SpecDocument {
     doc.endpoints = clean({
       base_url: e.baseUrl,
       idempotency: e.idempotency ? clean({ header: e.idempotency.header, retention: e.idempotency.retention?.text }) : undefined,
+      envelope: e.envelope ? envelopeToSpec(e.envelope) : undefined,
       operations: e.operations.length > 0 ? Object.fromEntries(e.operations.map((o) => [o.id, operationToSpec(o)])) : undefined,
     });
   }

@@ -26,6 +26,7 @@ import {
   PART_NAMES,
   type Action,
   type AuthenticationSpec,
+  type EnvelopeSpec,
   type ErrorsSpec,
   type EventKindSpec,
   type EventsSpec,
@@ -38,6 +39,7 @@ import {
   type PagingSpec,
   type ParameterSpec,
   PARAMETER_TYPES,
+  ENVELOPE_SOURCES,
   type PartName,
   type ResourceSpec,
   type SchemeSpec,
@@ -48,6 +50,8 @@ import { validateSpec } from '../spec/spec-validate.js';
 import { getValueProblem } from '../check/check-rules.js';
 import type { FieldModel } from '../model/model-types.js';
 import { importCallbacks } from './import-callbacks.js';
+import { readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
+import { ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { importResponseHeaders } from './import-response-headers.js';
 import { validateOpenApi } from './import-validate.js';
 import { toErrorCodeName, toEventKindName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
@@ -1180,13 +1184,23 @@ function inferAction(
       }
       if (pathParams.length === 0 && success.schema !== undefined) {
         const page = pageOf(ctx, src, success, response);
-        if (page.resource !== undefined) return { action: 'list', resource: page.resource, page };
+        // The service stores and pages objects by their identifier: a resource with none cannot be listed.
+        if (page.resource !== undefined)
+          return addressable(page.resource)
+            ? { action: 'list', resource: page.resource, page }
+            : {
+                action: 'custom',
+                reason: `${page.resource} has no identifier field (no required \`id\`), and the service stores and pages objects by their identifier`,
+              };
         if (page.reason !== undefined) return { action: 'custom', reason: page.reason };
       }
       break;
     case 'POST':
-      if (pathParams.length === 0 && one !== undefined && fitsRequest(one)) return { action: 'create', resource: one };
-      if (scoped && one !== undefined && fitsRequest(one)) {
+      if (pathParams.length === 0 && one !== undefined && fitsRequest(one))
+        return addressable(one)
+          ? { action: 'create', resource: one }
+          : { action: 'custom', reason: `${one} has no identifier field (no required \`id\`) for the service to make and store its objects by` };
+      if (scoped && one !== undefined && fitsRequest(one) && addressable(one)) {
         const bind = bindingsFor(ctx, one, pathParams, 'create');
         if (bind) return { action: 'create', resource: one, bind };
       }
@@ -1548,6 +1562,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   if (servers.length > 1) report(ctx, 'import-dropped', { item: `servers 2–${servers.length}`, reason: 'a spec has one base address' }, '/servers/1');
   const idem = ext<Json>(ctx.doc, 'x-servicespec-idempotency');
   if (isObject(idem)) out.idempotency = { ...idem };
+  const envelope = ext<Json>(ctx.doc, 'x-servicespec-envelope');
+  if (isObject(envelope)) out.envelope = { ...envelope };
 
   const sources: OpSource[] = [];
   const ids = new UniqueNames('_');
@@ -1586,7 +1602,19 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     const success = successOf(ctx, src);
     const response =
       success.schema !== undefined ? shapeFromSchema(ctx, success.schema, success.pointer ?? src.pointer, `operation ${src.id} response`, 'top') : undefined;
-    return { src, success, response };
+    // An answer in an envelope (import-envelope.ts) is read as its data; the whole answer stays a custom operation's.
+    const candidate =
+      success.schema !== undefined && src.op['x-servicespec-operation'] === undefined
+        ? readEnvelopeCandidate(ctx, success.schema, success.pointer ?? src.pointer)
+        : undefined;
+    if (candidate === undefined) return { src, success, response, whole: { success, response } };
+    return {
+      src,
+      success: { ...success, schema: candidate.dataNode, pointer: candidate.dataPointer },
+      response: candidate.dataShape,
+      whole: { success, response },
+      candidate,
+    };
   });
   if (!ctx.fromServicespec) identifiersFromPaths(ctx, prepared);
   // Which resource an item path names, so a DELETE on it can be recognised.
@@ -1595,7 +1623,10 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   const operations: Record<string, OperationSpec> = {};
   const locations: { operation: string; resource: string | undefined; pointer: string }[] = [];
   const handlerNames = new UniqueNames('_');
-  for (const { src, success, response } of prepared) {
+  const enveloped = new Map<string, EnvelopeSpec>();
+  for (const prepare of prepared) {
+    const { src } = prepare;
+    let { success, response } = prepare;
     const op = src.op;
     const x = ext<Json>(op, 'x-servicespec-operation');
     const req = requestOf(ctx, src, true);
@@ -1620,9 +1651,34 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
           { extension: 'x-servicespec-operation', where: src.pointer, detail: 'its `action` is missing or unknown' },
           src.pointer,
         );
-      const inferred: ReturnType<typeof inferAction> = request?.media_type
+      const form = request?.media_type !== undefined;
+      let inferred: ReturnType<typeof inferAction> = form
         ? { action: 'custom', reason: `its request is a form (${FORM_MEDIA_TYPE}); a resource action reads JSON` }
         : inferAction(ctx, src, success, response, request, family);
+      // Enveloped only as a resource action the envelope can be written for; otherwise read as the whole answer.
+      if (prepare.candidate && form) {
+        ({ success, response } = prepare.whole);
+        pages.delete(src);
+      } else if (prepare.candidate) {
+        const envelope = inferred.action === 'custom' ? undefined : toEnvelope(prepare.candidate, inferred.action, inferred.page?.paging?.style);
+        if (envelope) enveloped.set(src.id, envelope);
+        else if (inferred.action === 'custom') {
+          // Custom either way: why, as the whole answer and as its data say (a resource with no identifier).
+          const inData = inferred.reason;
+          ({ success, response } = prepare.whole);
+          pages.delete(src);
+          inferred = inferAction(ctx, src, success, response, request, family);
+          if (inferred.action === 'custom' && inData !== undefined)
+            inferred = {
+              ...inferred,
+              reason: `${inferred.reason ?? 'no resource action fits'}; read as an envelope holding ${prepare.candidate.dataShape.resource!} in \`${prepare.candidate.data}\`, ${inData}`,
+            };
+        } else {
+          ({ success, response } = prepare.whole);
+          pages.delete(src);
+          inferred = inferAction(ctx, src, success, response, request, family);
+        }
+      }
       action = inferred.action;
       o.action = action;
       if (inferred.resource !== undefined) o.resource = inferred.resource;
@@ -1714,6 +1770,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         { item: `operation ${src.id}: its success response`, reason: 'it declares no 2xx status' },
         joinPointer(src.pointer, 'responses'),
       );
+    // A list turned custom by its parameters answers the whole document's answer, not its data.
+    if (action === 'custom' && enveloped.delete(src.id)) response = prepare.whole.response;
     if (x) {
       if (isObject(x.request)) o.request = x.request;
       else if (action === 'custom' && request) o.request = request;
@@ -1735,6 +1793,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (Array.isArray(x.errors)) o.errors = x.errors.map(String);
     } else if (errors.length > 0) o.errors = errors;
     if (x && typeof x.idempotent === 'boolean') o.idempotent = x.idempotent;
+    if (x && (x.envelope === 'none' || isObject(x.envelope))) o.envelope = x.envelope;
     if (op.deprecated === true) o.deprecated = true;
     const examples = examplesOf(ctx, src, success.key);
     if (examples) o.examples = examples;
@@ -1819,9 +1878,35 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       );
   }
   if (ctx.idempotencyHeader !== undefined && out.idempotency === undefined) out.idempotency = { header: ctx.idempotencyHeader };
+  // One envelope shared by every enveloped operation is the endpoints' (the values each found, together: a read
+  // leaves a list's out); the other resource actions answer bare.
+  const shared = mergeEnvelopes([...enveloped.values()]);
+  if (enveloped.size > 1 && shared !== undefined) {
+    out.envelope = shared;
+    for (const [id, o] of Object.entries(operations)) if (!enveloped.has(id) && ENVELOPED_ACTIONS.has(o.action)) o.envelope = 'none';
+  } else for (const [id, e] of enveloped) operations[id]!.envelope = e;
   if (Object.keys(operations).length > 0) out.operations = operations;
   const shown = ctx.doc['x-servicespec-parts'] !== undefined || Object.keys(out).length > 0;
   return shown ? (out as SpecDocument['endpoints']) : undefined;
+}
+
+/** The envelopes as one: the same data field and fields, no value in two places; undefined otherwise. */
+function mergeEnvelopes(list: readonly EnvelopeSpec[]): EnvelopeSpec | undefined {
+  const first = list[0];
+  if (first === undefined) return undefined;
+  const merged: EnvelopeSpec = { data: first.data, ...(first.fields !== undefined ? { fields: first.fields } : {}) };
+  for (const e of list) {
+    if (e.data !== first.data || JSON.stringify(e.fields) !== JSON.stringify(first.fields)) return undefined;
+    for (const source of ENVELOPE_SOURCES) {
+      const path = e[source];
+      if (path === undefined) continue;
+      if (merged[source] !== undefined && merged[source] !== path) return undefined;
+      merged[source] = path;
+    }
+  }
+  const ordered: EnvelopeSpec = { data: merged.data, ...(merged.fields !== undefined ? { fields: merged.fields } : {}) };
+  for (const source of ENVELOPE_SOURCES) if (merged[source] !== undefined) ordered[source] = merged[source];
+  return ordered;
 }
 
 const OPERATION_ORDER = [

@@ -35,6 +35,7 @@ import type {
   VersionChangeModel,
   VersionPlacementModel,
 } from './model-types.js';
+import { buildEnvelope, resolveEnvelope } from './model-envelope.js';
 import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_IDENTIFIER_SOURCE, DEFAULT_PAGING, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier } from './model-defaults.js';
 
 /** One frozen empty list for every empty list of the model (most operations have no parameters, filters, errors). */
@@ -264,6 +265,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
 
   // Each operation deeply frozen as it is built (its parts are: parameters, shapes, requirements), as fields are.
   const frozenList = <T>(list: readonly T[] | undefined): readonly T[] => (list && list.length > 0 ? Object.freeze([...list]) : EMPTY);
+  const endpointsEnvelope = doc.endpoints?.envelope ? buildEnvelope(doc.endpoints.envelope, '/endpoints/envelope', buildFields) : undefined;
   const operations: OperationModel[] = entries(doc.endpoints?.operations).map(([id, o]) => {
     const pointer = joinPointer('/endpoints/operations', id);
     const auth = o.auth !== undefined ? buildRequirement(o.auth, schemeNames, defaultAuth) : defaultAuth;
@@ -338,6 +340,10 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       );
       if (list.length > 0) op.callbacks = Object.freeze(list);
     }
+    if (o.envelope !== undefined)
+      op.envelopeDeclared = o.envelope === 'none' ? 'none' : buildEnvelope(o.envelope, joinPointer(pointer, 'envelope'), buildFields);
+    const envelope = resolveEnvelope(o.action, op.envelopeDeclared, endpointsEnvelope);
+    if (envelope) op.envelope = envelope;
     return Object.freeze(op) as OperationModel;
   });
 
@@ -413,6 +419,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
           idempotency: doc.endpoints.idempotency
             ? omitUndefined({ header: doc.endpoints.idempotency.header, retention: duration(doc.endpoints.idempotency.retention) })
             : undefined,
+          envelope: endpointsEnvelope,
           operations,
         })
       : undefined,

@@ -1,6 +1,7 @@
 import type {
   Action,
   Condition,
+  EnvelopeSource,
   EventBody,
   EventTrigger,
   FieldType,
@@ -179,6 +180,26 @@ export interface OperationModel {
   examples?: OperationExamplesModel;
   /** Callbacks (endpoints.operations.<id>.callbacks), in the order written; absent when none are declared. */
   callbacks?: readonly CallbackModel[];
+  /** The operation's own `envelope` as written (`none`, or its own); absent when it takes `endpoints.envelope`. */
+  envelopeDeclared?: 'none' | EnvelopeModel;
+  /** The envelope its answers are wrapped in (model-envelope.ts: read, list, create, update, replace, transition). */
+  envelope?: EnvelopeModel;
+}
+
+/** One envelope value the runtime knows and the field carrying it (`path`: field names from the envelope's top). */
+export interface EnvelopeValueModel {
+  source: EnvelopeSource;
+  path: readonly string[];
+}
+
+/** A response envelope (docs/format.md, "Response envelopes"). */
+export interface EnvelopeModel {
+  pointer: string;
+  /** The field carrying the answer. */
+  data: string;
+  fields: readonly FieldModel[];
+  /** In the order of ENVELOPE_SOURCES. */
+  values: readonly EnvelopeValueModel[];
 }
 
 /** A path parameter bound to a field of the operation's resource (`endpoints.operations.<id>.bind`). */
@@ -234,6 +255,8 @@ export interface PagingModel {
 export interface EndpointsModel {
   baseUrl?: string;
   idempotency?: { header?: string; retention?: Duration };
+  /** endpoints.envelope: the envelope of every operation that declares none of its own. */
+  envelope?: EnvelopeModel;
   operations: readonly OperationModel[];
 }
 

@@ -14,6 +14,7 @@ import type {
   VersionChangeModel,
   VersionPlacementModel,
 } from '../model/model-types.js';
+import { describeEnvelope } from '../model/model-envelope.js';
 import { getVersionDifferences, type FieldDifference } from '../model/model-versions.js';
 import {
   DEFAULT_IDEMPOTENCY_HEADER,
@@ -452,6 +453,27 @@ function endpointBlocks(m: ServiceModel): Block[] {
             [use[o.action] ?? "finds the object by it, with the path's other values (none holds them: missing)"],
           ]),
         ),
+      ),
+    );
+  }
+  // Response envelopes: where each wrapped answer is, and the value each other field carries (docs/format.md).
+  const enveloped = ops.filter((o) => o.envelope !== undefined);
+  if (enveloped.length > 0) {
+    blocks.push(heading(3, 'Response envelopes'));
+    blocks.push(
+      para(
+        'These answers come wrapped: the object (or the list) in the data field, each other field holding the value named (a list’s values on lists only; a field no value fills is left out). Error answers are not wrapped.',
+      ),
+    );
+    blocks.push(
+      table(
+        ['Operation', 'Answer in', 'Envelope', 'Declared'],
+        enveloped.map((o) => [
+          [code(o.id)],
+          [code(o.envelope!.data)],
+          [describeEnvelope(o.envelope)],
+          [o.envelopeDeclared !== undefined ? 'by the operation' : 'endpoints.envelope'],
+        ]),
       ),
     );
   }

@@ -296,7 +296,19 @@ export interface OperationSpec {
   examples?: OperationExamplesSpec;
   /** Callbacks: events about the created object POSTed to a URL the request gives (OpenAPI `callbacks`), by name. */
   callbacks?: Record<string, CallbackSpec>;
+  /** The operation's own response envelope in place of `endpoints.envelope`, or `none` for a bare answer. */
+  envelope?: 'none' | EnvelopeSpec;
 }
+
+/** The values the runtime knows for an envelope field (docs/format.md, "Response envelopes"): a closed list. */
+export const ENVELOPE_SOURCES = ['status', 'status_text', 'request_id', 'total', 'count', 'offset', 'limit', 'page', 'next'] as const;
+export type EnvelopeSource = (typeof ENVELOPE_SOURCES)[number];
+
+/**
+ * A response envelope: the field carrying the answer (`data`), the other fields, and for each value the runtime
+ * knows the field (a dotted path into `fields`) that carries it — as a declared error body names its code field.
+ */
+export type EnvelopeSpec = { data: string; fields?: Record<string, FieldSpec> } & { [K in EnvelopeSource]?: string };
 
 /** A callback: the request field holding the subscription URL and the event kinds delivered to it. */
 export interface CallbackSpec {
@@ -321,6 +333,8 @@ export interface OperationExamplesSpec {
 export interface EndpointsSpec {
   base_url?: string;
   idempotency?: { header?: string; retention?: string };
+  /** The response envelope every read, list, create, update, replace and transition answer is wrapped in. */
+  envelope?: EnvelopeSpec;
   operations?: Record<string, OperationSpec>;
 }
 

@@ -24,6 +24,8 @@ export interface TestResponse {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies of every declared shape
   body: any;
   text: string;
+  /** An enveloped success answer's whole body; `body` is then its data field (tester-envelope.ts). */
+  envelope?: unknown;
 }
 
 /** The service's declared rate limit asks for a longer wait than the tester gives one request. */

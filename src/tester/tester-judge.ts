@@ -5,6 +5,7 @@ import { getShapeSchema } from '../model/model-schemas.js';
 import type { PartName } from '../spec/spec-types.js';
 import { rateHeadersMismatch } from './tester-checks-limits.js';
 import { getPageItems } from './tester-checks-lists.js';
+import { envelopeMismatch, unwrapEnvelope } from './tester-envelope.js';
 import { responseHeadersMismatch } from './tester-checks-response-headers.js';
 import { describe, routeMatchers, type TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
@@ -118,6 +119,8 @@ export class Judge {
   /** Judges one answer; `req` is the request as sent. */
   see(req: TestRequest, res: TestResponse): void {
     const route = this.routeOf(req);
+    // Every check reads an enveloped answer as its data (none is made for operations without an envelope).
+    if (route?.kind === 'operation' && route.operation.envelope) unwrapEnvelope(route, res);
     const target = route?.kind === 'operation' ? route.operation.id : route ? `${route.method} ${route.path}` : `${req.method} ${req.path.split('?')[0] ?? ''}`;
     const ctx = this.ctx;
     const fail = (expected: string, pointer: string | undefined, actual: string): Failure =>
@@ -223,6 +226,12 @@ export class Judge {
       this.record('endpoints', 'endpoints.response-headers', o.id, () => {
         const m = responseHeadersMismatch(ctx, route, res);
         return m === undefined ? undefined : fail('the declared response headers, each with a value its declaration takes', `${o.pointer}/response_headers`, m);
+      });
+    }
+    if (o.envelope && res.status === route.successStatus) {
+      this.record('endpoints', 'endpoints.envelope', o.id, () => {
+        const m = envelopeMismatch(ctx, route, req, res);
+        return m === undefined ? undefined : fail('the answer in its envelope, each envelope field holding its value', `${o.envelope!.pointer}`, m);
       });
     }
     if ((ctx.model.limits?.rate ?? []).length > 0) this.record('limits', 'limits.answer-headers', o.id, () => this.rateHeaders(route, res, fail));

@@ -43,6 +43,7 @@ export const CHECK_NAMES = [
   'endpoints.media-type',
   'endpoints.location',
   'endpoints.response-headers',
+  'endpoints.envelope',
   'endpoints.unique',
   'endpoints.no-server-error',
   'authentication.no-credential',

@@ -240,6 +240,10 @@ export const ROWS: Row[] = [
   { code: 'list-paging-changed', new: (d) => (ops(d).listBooks.paging = { style: 'offset', body: 'array' }) },
   { code: 'path-binding-changed', new: (d) => (ops(d).getBook.bind = { id: 'isbn' }) },
   { code: 'list-paging-extended', new: (d) => (ops(d).listBooks.paging = { link: true }) },
+  {
+    code: 'envelope-changed',
+    new: (d) => (ops(d).getBook.envelope = { data: 'data', fields: { request_id: { type: 'string' } }, request_id: 'request_id' }),
+  },
   { code: 'callback-removed', old: callback, new: (d) => (callback(d), delete ops(d).createLoan.callbacks) },
   { code: 'callback-added', new: callback, also: ['request-field-added'] },
   { code: 'callback-url-changed', old: callback, new: (d) => (callback(d), (ops(d).createLoan.callbacks.onReturn.url = 'notify_url')) },

@@ -102,7 +102,9 @@ const NOT_IMPLEMENTED: Record<string, readonly string[]> = {
     'watchCoordinationV1NamespacedLease',
     'watchCoordinationV1NamespacedLeaseList',
   ],
-  // every answer is an envelope { data, meta, pagination } whose meta and pagination objects no list shape holds
+  // answers in the envelope { data, meta, pagination } (recognised: docs/import.md, "Response envelopes"), but Gif
+  // has no identifier (its `id` is optional), and the service stores, reads and pages objects by their identifier;
+  // search's required `q` is no filter either, and random and translate answer no stored object
   'giphy-v1.yaml': [
     'getGifById',
     'getGifsById',

@@ -10,7 +10,8 @@ import type { KeyedChange, RouteHandler, RuntimeContext } from '../runtime-conte
 import type { CallbackHooks } from '../events/events-callbacks.js';
 import { createPayloadCheck } from '../events/events-payload.js';
 import { getOwnerScope as getPrincipalOwnerScope, isOwnObject } from '../runtime-access.js';
-import { boundToDeadline, sendAnswer, toLateAnswer } from '../runtime-deadline.js';
+import { boundToDeadline, sendAnswer as sendPlainAnswer, toLateAnswer } from '../runtime-deadline.js';
+import { createEnvelopeWriter, type EnvelopeListValues, type EnvelopeWriter } from '../runtime-envelope.js';
 import { formatHeaderValue } from '../../model/model-response-headers.js';
 import { createHandlerHeaders, createHeaderSetter, withDefaultHeaders, type HeaderValue } from './runtime-response-headers.js';
 import { markUnapplied, ServiceError } from '../runtime-errors.js';
@@ -301,6 +302,7 @@ function changeKeyed<T>(
   work: (tx: StorageTx) => Promise<T>,
   answerOf: (out: T) => unknown,
   mapError: (err: unknown) => unknown,
+  envelope?: EnvelopeWriter,
 ): Promise<unknown> {
   return storage
     .transaction(async (tx) => {
@@ -308,18 +310,31 @@ function changeKeyed<T>(
       const payload = answerOf(await work(tx));
       // Serialised here, as it will be sent (the status first: the serializer is the status's).
       reply.code(status);
-      const text = payload === undefined ? '' : (reply.serialize(payload) as string);
+      let text = payload === undefined ? '' : (reply.serialize(payload) as string);
+      if (envelope && payload !== undefined) text = envelope(text, request, status);
       await keyed.keep(tx, status, payload === undefined ? NO_HEADERS : { 'content-type': getAnswerType(reply) }, text);
       return payload === undefined ? undefined : text;
     }, request.deadline)
     .then(
-      (text) => (text === undefined ? sendAnswer(request, reply, status, undefined) : sendAnswer(request, reply.type(getAnswerType(reply)), status, text)),
+      (text) =>
+        text === undefined ? sendPlainAnswer(request, reply, status, undefined) : sendPlainAnswer(request, reply.type(getAnswerType(reply)), status, text),
       (err: unknown) => {
         const held = keyed.answer(err, request, reply);
         if (held !== undefined) return held;
         throw mapError(err);
       },
     );
+}
+
+type Send = (request: FastifyRequest, reply: FastifyReply, status: number, payload: unknown, list?: EnvelopeListValues) => unknown;
+
+/** sendAnswer with the answer wrapped in the envelope: an object serialised first, text (a stored row's) as it is. */
+function createEnvelopedSend(envelope: EnvelopeWriter): Send {
+  return (request, reply, status, payload, list) => {
+    if (payload === undefined) return sendPlainAnswer(request, reply, status, payload);
+    const data = typeof payload === 'string' ? payload : JSON.stringify(payload);
+    return sendPlainAnswer(request, reply.type(getAnswerType(reply)), status, envelope(data, request, status, list));
+  };
 }
 
 export function createActionHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
@@ -341,6 +356,9 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
   const stateField = route.machine ? getStateField(model, route.machine) : undefined;
   const generated = resource.fields.filter((f) => f.generated !== undefined);
   const present = fast ? (row: Row) => presentRow(resource, row) : (row: Row) => presentRowPlain(resource, row);
+  // An enveloped answer is written as text around the data's text (runtime-envelope.ts); none: sendAnswer itself.
+  const envelope = op.envelope ? createEnvelopeWriter(op, op.envelope) : undefined;
+  const sendAnswer: Send = envelope ? createEnvelopedSend(envelope) : sendPlainAnswer;
   const touch = (row: Row, creating: boolean) => {
     if (generated.length === 0) return;
     // One clock reading, formatted once, for every generated time (created_at and updated_at agree).
@@ -413,6 +431,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
               location = locationOf?.(created, request.params as Record<string, string>);
               reply.code(status);
               text = stored ? writePresentedRow(resource, created) : (reply.serialize(present(created)) as string);
+              if (envelope) text = envelope(text, request, status);
               keyed.keepNow(
                 writer,
                 status,
@@ -429,7 +448,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
             throw mapCreateError(err);
           }
           if (location !== undefined) reply.header('location', location);
-          return sendAnswer(request, reply.type(getAnswerType(reply)), status, text!);
+          return sendPlainAnswer(request, reply.type(getAnswerType(reply)), status, text!);
         }
         if (keyed) {
           // Claim, change and answer in one transaction: the answer is serialised here, as it will be sent.
@@ -439,7 +458,8 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
               const created = await insert(tx, row);
               const location = locationOf?.(created, request.params as Record<string, string>);
               reply.code(status);
-              const text = reply.serialize(present(created)) as string;
+              let text = reply.serialize(present(created)) as string;
+              if (envelope) text = envelope(text, request, status);
               await keyed.keep(tx, status, { 'content-type': getAnswerType(reply), ...(location !== undefined ? { location } : {}) }, text);
               return { text, location, created };
             }, request.deadline)
@@ -447,7 +467,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
               async ({ text, location, created }) => {
                 await callbacks?.subscribe(request, body, present(created));
                 if (location !== undefined) reply.header('location', location);
-                return sendAnswer(request, reply.type(getAnswerType(reply)), status, text);
+                return sendPlainAnswer(request, reply.type(getAnswerType(reply)), status, text);
               },
               (err: unknown) => {
                 const held = keyed.answer(err, request, reply);
@@ -543,7 +563,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           return after;
         };
         const keyed = request.keyedChange;
-        if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, present, mapStorageError);
+        if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, present, mapStorageError, envelope);
         const updated = await storage.transaction(work, request.deadline).catch((err: unknown) => {
           throw mapStorageError(err);
         });
@@ -617,7 +637,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           return out;
         };
         const keyed = request.keyedChange;
-        if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, present, mapStorageError);
+        if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, present, mapStorageError, envelope);
         const after = await storage.transaction(work, request.deadline).catch((err: unknown) => {
           throw mapStorageError(err);
         });
@@ -666,6 +686,19 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   // A list whose path binds fields (\`bind\`, a scope such as the owner): only the objects holding the path's values.
   const pathValues = createPathValues(ctx.model, resource, op, deps.compile, 'scope');
   const paging = op.paging ?? DEFAULT_PAGING;
+  const envelope = op.envelope ? createEnvelopeWriter(op, op.envelope) : undefined;
+  const sendAnswer: Send = envelope ? createEnvelopedSend(envelope) : sendPlainAnswer;
+  const envelopeTotal = op.envelope?.values.some((v) => v.source === 'total') ?? false;
+  // What an enveloped list answer carries of its page (undefined without an envelope: nothing is made per request).
+  const listValues = (page: ListPage, count: number, next: [string, string] | null): EnvelopeListValues | undefined =>
+    envelope && {
+      total: page.total,
+      count,
+      offset: page.skip,
+      limit: page.limit,
+      page: page.skip / page.limit + 1,
+      nextCursor: paging.style === 'cursor' ? (next?.[1] ?? null) : null,
+    };
   const sizeName = paging.style === 'page' ? LIST_PARAMS.perPage : LIST_PARAMS.limit;
   const nextCursor = (rows: Row[], limit: number, sort: { column: string } | undefined, queryKey: string): string | null => {
     const last = rows.length > limit ? rows[limit - 1] : undefined;
@@ -698,11 +731,11 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     for (let i = 0; i < count; i++) items[i] = present(resource, page.rows[i]!);
     const next = nextPosition(page);
     setLink(request, reply, next);
-    if (paging.body === 'array') return sendAnswer(request, reply, route.successStatus, items);
+    if (paging.body === 'array') return sendAnswer(request, reply, route.successStatus, items, listValues(page, count, next));
     const body: Record<string, unknown> = { [paging.items]: items };
     if (paging.style === 'cursor') body[paging.next] = next?.[1] ?? null;
     if (paging.total !== undefined) body[paging.total] = page.total;
-    return sendAnswer(request, reply, route.successStatus, body);
+    return sendAnswer(request, reply, route.successStatus, body, listValues(page, count, next));
   };
   // The page as JSON.stringify would write the answer above, from rows whose JSON values are their stored text.
   const itemsKey = paging.body === 'array' ? '[' : `{${JSON.stringify(paging.items)}:[`;
@@ -718,7 +751,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       if (paging.total !== undefined) text += `,${JSON.stringify(paging.total)}:${page.total}`;
       text += '}';
     }
-    return sendAnswer(request, reply.type(getAnswerType(reply)), route.successStatus, text);
+    return sendAnswer(request, reply.type(getAnswerType(reply)), route.successStatus, text, listValues(page, count, next));
   };
   // Reads a non-negative (or, with min 1, positive) integer parameter; undefined when left out or invalid.
   const readCount = (query: Record<string, unknown>, name: string, min: number, invalid: InvalidParameter[]): number | undefined => {
@@ -795,7 +828,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     }
     if (invalid.length > 0) throw new ServiceError('validation', 'the query is not valid', invalid);
     const q: ListQuery = { equals, ...(sort ? { sort } : {}), ...(after ? { after } : {}), limit: limit + 1, ...(skip > 0 ? { offset: skip } : {}) };
-    const counting: ListQuery | undefined = paging.total !== undefined && paging.body === 'envelope' ? { equals, limit: 0, count: true } : undefined;
+    const counting: ListQuery | undefined =
+      (paging.total !== undefined && paging.body === 'envelope') || envelopeTotal ? { equals, limit: 0, count: true } : undefined;
     const page = (rows: Row[], counted: Row[] | undefined): ListPage => {
       // Never a silently cut list: more objects than one answer may hold are refused, and nothing is answered.
       if (paging.style === 'none' && rows.length > limit) {
@@ -937,7 +971,7 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
     if (typeof result === 'string') reply.type(getAnswerType(reply));
     // Past the time-out (it answered, or a handler blocked the event loop past it) the result is late, not sent.
     if (request.deadline?.aborted) return toLateAnswer(reply, route.successStatus, result);
-    return sendAnswer(request, reply, route.successStatus, payload);
+    return sendPlainAnswer(request, reply, route.successStatus, payload);
   }
 }
 

@@ -1,0 +1,114 @@
+// Response envelopes (docs/format.md, "Response envelopes"): what the runtime could not write is refused here —
+// a value naming no field, a field that cannot hold its value, a required field no value fills on some answer.
+
+import { ENVELOPE_SOURCE_TYPES, ENVELOPED_ACTIONS, LIST_ONLY_SOURCES, getEnvelopeField, listHasValue } from '../model/model-envelope.js';
+import { DEFAULT_PAGING } from '../model/model-defaults.js';
+import type { EnvelopeModel, FieldModel, OperationModel, ServiceModel } from '../model/model-types.js';
+import { joinPointer } from '../util/util-json-pointer.js';
+import type { DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
+import { suggestion } from '../diagnostics/diagnostics-suggest.js';
+
+type Report = (code: DiagnosticCode, params: Record<string, string | number>, pointer: string) => void;
+
+export function checkEnvelopes(model: ServiceModel, report: Report): void {
+  const envelopes = new Set<EnvelopeModel>();
+  if (model.endpoints?.envelope) envelopes.add(model.endpoints.envelope);
+  for (const o of model.endpoints?.operations ?? []) {
+    if (o.envelopeDeclared === undefined) continue;
+    if (!ENVELOPED_ACTIONS.has(o.action))
+      report('misplaced-option', { operation: o.id, option: 'envelope', action: o.action }, joinPointer(o.pointer, 'envelope'));
+    else if (o.envelopeDeclared !== 'none') envelopes.add(o.envelopeDeclared);
+  }
+  const sound = new Set<EnvelopeModel>();
+  for (const e of envelopes) if (checkEnvelope(e, report)) sound.add(e);
+  // Whether each answer can be written whole: a required field needs a value on every answer that has the envelope.
+  const said = new Set<string>();
+  for (const o of model.endpoints?.operations ?? []) {
+    if (o.envelope === undefined || !sound.has(o.envelope)) continue;
+    const unfilled = getUnfilled(o, o.envelope);
+    if (unfilled === undefined) continue;
+    const key = `${o.envelope.pointer} ${unfilled.path}`;
+    if (said.has(key)) continue;
+    said.add(key);
+    report('envelope-field-unfilled', { field: unfilled.path, operation: o.id, detail: unfilled.detail }, unfilled.field.pointer);
+  }
+}
+
+/** The envelope's own rules; false when a value names no usable field (the answers are then not judged). */
+function checkEnvelope(e: EnvelopeModel, report: Report): boolean {
+  let ok = true;
+  if (e.fields.some((f) => f.name === e.data)) {
+    report(
+      'envelope-field-clash',
+      { field: e.data, detail: 'it is the data field, which carries the answer: it is not declared among fields' },
+      joinPointer(e.pointer, 'data'),
+    );
+    ok = false;
+  }
+  const taken = new Map<string, string>();
+  for (const v of e.values) {
+    const path = v.path.join('.');
+    const at = joinPointer(e.pointer, v.source);
+    const field = getEnvelopeField(e, v.path);
+    if (!field) {
+      const parent = v.path.length > 1 ? getEnvelopeField(e, v.path.slice(0, -1)) : undefined;
+      const names = (v.path.length > 1 ? (parent?.fields ?? []) : e.fields).map((f) => f.name);
+      report('envelope-field-unknown', { role: v.source, name: path, suggestion: suggestion(v.path[v.path.length - 1]!, names) }, at);
+      ok = false;
+      continue;
+    }
+    const before = taken.get(path);
+    if (before !== undefined) {
+      report('envelope-field-clash', { field: path, detail: `it carries both ${before} and ${v.source}` }, at);
+      ok = false;
+      continue;
+    }
+    taken.set(path, v.source);
+    const want = ENVELOPE_SOURCE_TYPES[v.source];
+    const type = field.type === 'number' && want === 'integer' ? 'integer' : field.type;
+    const detail =
+      type !== want
+        ? `it must be ${want === 'integer' ? 'an integer (or number)' : 'a string'}`
+        : v.source === 'next' && !field.nullable
+          ? 'the last page has no next cursor: the field must be nullable'
+          : field.values !== undefined || field.pattern !== undefined || field.minimum !== undefined || field.maximum !== undefined
+            ? 'the runtime writes any value of that type: the field may not constrain it (values, pattern, bounds)'
+            : undefined;
+    if (detail !== undefined) {
+      report('envelope-field-type', { field: path, role: v.source, type: field.type, detail }, field.pointer);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** The first required field an answer of this operation leaves empty (fields under a written object included). */
+function getUnfilled(o: OperationModel, e: EnvelopeModel): { field: FieldModel; path: string; detail: string } | undefined {
+  const style = (o.paging ?? DEFAULT_PAGING).style;
+  const filled = new Set<string>();
+  for (const v of e.values) {
+    const applies = o.action === 'list' ? listHasValue(style, v.source) : !LIST_ONLY_SOURCES.has(v.source);
+    if (applies) for (let i = 1; i <= v.path.length; i++) filled.add(v.path.slice(0, i).join('.'));
+  }
+  const walk = (fields: readonly FieldModel[], prefix: string): { field: FieldModel; path: string; detail: string } | undefined => {
+    for (const f of fields) {
+      const path = prefix + f.name;
+      if (filled.has(path)) {
+        if (f.type === 'object') {
+          const inner = walk(f.fields ?? [], `${path}.`);
+          if (inner) return inner;
+        }
+        continue;
+      }
+      if (f.optional) continue;
+      const never = e.values.filter((v) => v.path.join('.') === path || v.path.join('.').startsWith(`${path}.`)).map((v) => v.source);
+      const detail =
+        never.length > 0
+          ? `: a ${o.action === 'list' ? `list of style ${style}` : `${o.action} answer`} has no ${never.join(', ')}; mark it optional`
+          : ': name the value it carries, or mark it optional';
+      return { field: f, path, detail };
+    }
+    return undefined;
+  };
+  return walk(e.fields, '');
+}

@@ -1,0 +1,128 @@
+// Response envelopes in an OpenAPI document (docs/import.md, "Response envelopes"): a success answer that is an
+// object holding the resource (or a list of it) in `data` beside objects of its own — giphy's { data, meta,
+// pagination } — is read as the answer in an envelope. Each envelope field gets the value the runtime knows by its
+// name (as an error body's code, status and message fields are found); a required field no value fills means the
+// answer is not an envelope the runtime can write, and the operation is read as before.
+
+import { listHasValue, LIST_ONLY_SOURCES } from '../model/model-envelope.js';
+import { PAGE_FIELDS } from '../model/model-defaults.js';
+import { ENVELOPE_SOURCES, type Action, type EnvelopeSource, type EnvelopeSpec, type FieldSpec, type ListStyle, type ShapeSpec } from '../spec/spec-types.js';
+import { joinPointer } from '../util/util-json-pointer.js';
+import { fieldsFromSchema, flatten, isObject, shapeFromSchema, type Json, type SchemaContext } from './import-schema.js';
+
+/** The property names that hold the answer in an envelope. */
+const DATA_NAMES = ['data', 'result', 'payload'];
+
+/** The names each value goes by in envelopes (first match wins, in this order of values). */
+const ENVELOPE_NAMES: Readonly<Record<EnvelopeSource, readonly string[]>> = {
+  status: ['status', 'status_code', 'statusCode', 'http_status', 'httpStatus'],
+  status_text: ['msg', 'status_text', 'statusText', 'reason', 'reason_phrase'],
+  request_id: ['request_id', 'requestId', 'response_id', 'responseId'],
+  total: ['total_count', 'totalCount', 'total', 'total_results', 'totalResults', 'total_items', 'totalItems'],
+  count: ['count'],
+  offset: ['offset'],
+  limit: ['limit', 'per_page', 'perPage', 'page_size', 'pageSize'],
+  page: ['page', 'page_number', 'pageNumber'],
+  next: [PAGE_FIELDS.next, 'nextCursor', 'next'],
+};
+
+const SOURCE_TYPES: Readonly<Record<EnvelopeSource, readonly string[]>> = {
+  status: ['integer', 'number'],
+  status_text: ['string'],
+  request_id: ['string'],
+  total: ['integer', 'number'],
+  count: ['integer', 'number'],
+  offset: ['integer', 'number'],
+  limit: ['integer', 'number'],
+  page: ['integer', 'number'],
+  next: ['string'],
+};
+
+/** An answer that may be an envelope: its data (a resource or a list of one) and its other fields. */
+export interface EnvelopeCandidate {
+  data: string;
+  dataNode: unknown;
+  dataPointer: string;
+  dataShape: ShapeSpec;
+  fields: Record<string, FieldSpec>;
+}
+
+/** The envelope an answer may be: an object with a data property holding a resource, beside at least one object. */
+export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, pointer: string): EnvelopeCandidate | undefined {
+  const flat = flatten(ctx, schema, pointer);
+  const s = flat.schema;
+  if (!s || !isObject(s.properties)) return undefined;
+  const props = s.properties;
+  const data = DATA_NAMES.find((n) => Object.hasOwn(props, n));
+  if (data === undefined) return undefined;
+  const others = Object.keys(props).filter((n) => n !== data);
+  // Beside the data, objects of the API's own (meta, pagination): a flat { data, total } is a list's page instead.
+  const objectLike = (n: string) => {
+    const f = flatten(ctx, props[n], joinPointer(joinPointer(flat.pointer, 'properties'), n)).schema;
+    return f !== undefined && isObject(f.properties);
+  };
+  if (others.length === 0 || !others.some(objectLike)) return undefined;
+  // Read quietly: what the shapes cannot keep is said where the whole answer is read.
+  const said = ctx.diagnostics.length;
+  try {
+    const dataPointer = joinPointer(joinPointer(flat.pointer, 'properties'), data);
+    const dataShape = shapeFromSchema(ctx, props[data], dataPointer, 'envelope data', 'top');
+    if (!dataShape || dataShape.resource === undefined) return undefined;
+    const rest: Json = { ...s, properties: Object.fromEntries(others.map((n) => [n, props[n]])) };
+    if (Array.isArray(s.required)) rest.required = (s.required as unknown[]).filter((n) => n !== data);
+    const fields = fieldsFromSchema(ctx, rest, flat.pointer, { where: 'envelope', depth: 1, stack: flat.refs }, 'top');
+    return { data, dataNode: props[data], dataPointer, dataShape, fields };
+  } finally {
+    ctx.diagnostics.length = said;
+  }
+}
+
+/**
+ * The envelope of an operation of this action (and, for a list, paging style): each value it has given the field its
+ * name says; undefined when a required field would get none (the answer could not be written whole).
+ */
+export function toEnvelope(candidate: EnvelopeCandidate, action: Action, style: ListStyle | undefined): EnvelopeSpec | undefined {
+  const has = (source: EnvelopeSource) => (action === 'list' ? listHasValue(style ?? 'cursor', source) : !LIST_ONLY_SOURCES.has(source));
+  const out: EnvelopeSpec = { data: candidate.data };
+  const taken = new Set<EnvelopeSource>();
+  // Whether anything in `fields` got a value, and whether a required one got none (an object nothing is written in
+  // is left out, so what it requires counts only where it is written).
+  let ok = true;
+  const walk = (fields: Record<string, FieldSpec>, prefix: string): { any: boolean; missing: boolean } => {
+    let any = false;
+    let missing = false;
+    for (const [name, f] of Object.entries(fields)) {
+      const path = prefix + name;
+      let filled = false;
+      if (f.type === 'object' && f.fields) {
+        const inner = walk(f.fields, `${path}.`);
+        filled = inner.any;
+        if (filled && inner.missing) ok = false;
+      } else {
+        const constrained = f.values !== undefined || f.pattern !== undefined || f.minimum !== undefined || f.maximum !== undefined;
+        const source = (Object.keys(ENVELOPE_NAMES) as EnvelopeSource[]).find(
+          (s) =>
+            !taken.has(s) &&
+            has(s) &&
+            ENVELOPE_NAMES[s].includes(name) &&
+            SOURCE_TYPES[s].includes(f.type) &&
+            !constrained &&
+            (s !== 'next' || f.nullable === true),
+        );
+        if (source !== undefined) {
+          taken.add(source);
+          out[source] = path;
+          filled = true;
+        }
+      }
+      if (!filled && f.optional !== true) missing = true;
+      any ||= filled;
+    }
+    return { any, missing };
+  };
+  if (walk(candidate.fields, '').missing) ok = false;
+  if (!ok || taken.size === 0) return undefined;
+  const envelope: EnvelopeSpec = { data: candidate.data, fields: candidate.fields };
+  for (const source of ENVELOPE_SOURCES) if (out[source] !== undefined) envelope[source] = out[source];
+  return envelope;
+}

@@ -1,0 +1,109 @@
+// Response envelopes (docs/format.md, "Response envelopes"): one reading of `endpoints.envelope` and an operation's
+// `envelope`, for check, runtime, exports, import, tester, client, diff and the documents. An envelope wraps the
+// answer an operation would give in one field (`data`) and fills each other field from a closed list of values the
+// runtime knows (ENVELOPE_SOURCES); a field no value fills is never written.
+
+import { ENVELOPE_SOURCES, type Action, type EnvelopeSource, type EnvelopeSpec, type FieldSpec } from '../spec/spec-types.js';
+import { joinPointer } from '../util/util-json-pointer.js';
+import type { EnvelopeModel, EnvelopeValueModel, FieldModel, OperationModel, ServiceModel } from './model-types.js';
+
+/** The actions whose answers are wrapped: those answering an object or a list of them (not delete, not custom). */
+export const ENVELOPED_ACTIONS: ReadonlySet<Action> = new Set<Action>(['read', 'list', 'create', 'update', 'replace', 'transition']);
+
+/** The values only a list answer has; every other answer leaves their fields out. */
+export const LIST_ONLY_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSource>(['total', 'count', 'offset', 'limit', 'page', 'next']);
+
+/** The type a field carrying each value must have. */
+export const ENVELOPE_SOURCE_TYPES: Readonly<Record<EnvelopeSource, 'integer' | 'string'>> = {
+  status: 'integer',
+  status_text: 'string',
+  request_id: 'string',
+  total: 'integer',
+  count: 'integer',
+  offset: 'integer',
+  limit: 'integer',
+  page: 'integer',
+  next: 'string',
+};
+
+/** Builds an envelope from the spec (`buildFields` is the model builder's, passed in: the builder imports this module). */
+export function buildEnvelope(
+  spec: EnvelopeSpec,
+  pointer: string,
+  buildFields: (fields: Record<string, FieldSpec>, pointer: string) => FieldModel[],
+): EnvelopeModel {
+  const values: EnvelopeValueModel[] = [];
+  for (const source of ENVELOPE_SOURCES) {
+    const path = spec[source];
+    if (path !== undefined) values.push(Object.freeze({ source, path: Object.freeze(path.split('.')) }));
+  }
+  return Object.freeze({
+    pointer,
+    data: spec.data,
+    fields: buildFields(spec.fields ?? {}, joinPointer(pointer, 'fields')),
+    values: Object.freeze(values),
+  });
+}
+
+/** The envelope an operation's answers are wrapped in: its own, else `endpoints.envelope`; none for other actions. */
+export function resolveEnvelope(action: Action, declared: 'none' | EnvelopeModel | undefined, endpoints: EnvelopeModel | undefined): EnvelopeModel | undefined {
+  if (!ENVELOPED_ACTIONS.has(action) || declared === 'none') return undefined;
+  return declared ?? endpoints;
+}
+
+/** The field at a dotted path of the envelope (undefined when a name on the way is no field or no object). */
+export function getEnvelopeField(envelope: EnvelopeModel, path: readonly string[]): FieldModel | undefined {
+  let fields: readonly FieldModel[] | undefined = envelope.fields;
+  let found: FieldModel | undefined;
+  for (const name of path) {
+    found = fields?.find((f) => f.name === name);
+    if (!found) return undefined;
+    fields = found.type === 'object' ? (found.fields ?? []) : undefined;
+  }
+  return found;
+}
+
+/** The envelope in words, for diff and documents: `{ data, meta { msg, status } }` and where each value goes. */
+export function describeEnvelope(e: EnvelopeModel | undefined): string {
+  if (!e) return 'no envelope';
+  const shape = (fields: readonly FieldModel[]): string =>
+    fields.map((f) => `${f.name}${f.optional ? '?' : ''}${f.type === 'object' && f.fields ? ` { ${shape(f.fields)} }` : ''}`).join(', ');
+  const values = e.values.map((v) => `${v.source} in ${v.path.join('.')}`).join(', ');
+  return `{ ${[e.data, ...(e.fields.length > 0 ? [shape(e.fields)] : [])].join(', ')} }${values !== '' ? ` (${values})` : ''}`;
+}
+
+/** What an envelope says on the wire (its fields' types and optionality, where each value goes), for comparing two. */
+export function getEnvelopeKey(e: EnvelopeModel | undefined): string {
+  if (!e) return '';
+  const drop = new Set(['pointer', 'description', 'example']);
+  return JSON.stringify({ data: e.data, fields: e.fields, values: e.values }, (k, v: unknown) => (drop.has(k) ? undefined : v));
+}
+
+/** Whether any operation of the model wraps its answers (the runtime builds nothing for envelopes otherwise). */
+export function hasEnvelopes(model: ServiceModel): boolean {
+  return (model.endpoints?.operations ?? []).some((o) => o.envelope !== undefined);
+}
+
+/** The values an operation's answers carry: a list's and every answer's, or every answer's alone. */
+export function getEnvelopeValues(op: OperationModel, envelope: EnvelopeModel): readonly EnvelopeValueModel[] {
+  return op.action === 'list' ? envelope.values : envelope.values.filter((v) => !LIST_ONLY_SOURCES.has(v.source));
+}
+
+/**
+ * Whether a list of this paging style has the value: `offset` (the objects skipped; 0 for styles answering the first
+ * page only), `limit` (the page size used; not for style none), `page` (style page), `next` (style cursor: the next page's cursor).
+ */
+export function listHasValue(style: string, source: EnvelopeSource): boolean {
+  switch (source) {
+    case 'offset':
+      return style !== 'cursor';
+    case 'limit':
+      return style !== 'none';
+    case 'page':
+      return style === 'page';
+    case 'next':
+      return style === 'cursor';
+    default:
+      return true;
+  }
+}

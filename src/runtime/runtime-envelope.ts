@@ -1,0 +1,75 @@
+// Response envelopes (docs/format.md, "Response envelopes"): the answer's text wrapped in the operation's envelope,
+// `{"data":<answer>,…}`, each other field written from the value the runtime knows for it. Built once per route; a
+// route without an envelope gets none of this (no cost per request).
+
+import { STATUS_CODES } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+import { getEnvelopeValues, listHasValue } from '../model/model-envelope.js';
+import { DEFAULT_PAGING } from '../model/model-defaults.js';
+import type { EnvelopeModel, FieldModel, OperationModel } from '../model/model-types.js';
+import type { EnvelopeSource } from '../spec/spec-types.js';
+
+/** What a list answer knows of its page. */
+export interface EnvelopeListValues {
+  total: number;
+  count: number;
+  offset: number;
+  limit: number;
+  page: number;
+  nextCursor: string | null;
+}
+
+/** Wraps an answer's JSON text (the data) in the envelope. */
+export type EnvelopeWriter = (data: string, request: FastifyRequest, status: number, list?: EnvelopeListValues) => string;
+
+interface Node {
+  key: string;
+  source?: EnvelopeSource;
+  children?: Node[];
+}
+
+function valueText(source: EnvelopeSource, request: FastifyRequest, status: number, list: EnvelopeListValues | undefined): string | undefined {
+  switch (source) {
+    case 'status':
+      return String(status);
+    case 'status_text':
+      return JSON.stringify(STATUS_CODES[status] ?? '');
+    case 'request_id':
+      return JSON.stringify(String(request.id));
+    case 'next':
+      return list === undefined ? undefined : JSON.stringify(list.nextCursor);
+    default:
+      return list === undefined ? undefined : String(list[source]);
+  }
+}
+
+export function createEnvelopeWriter(op: OperationModel, envelope: EnvelopeModel): EnvelopeWriter {
+  const style = (op.paging ?? DEFAULT_PAGING).style;
+  const values = getEnvelopeValues(op, envelope).filter((v) => op.action !== 'list' || listHasValue(style, v.source));
+  const bySource = new Map(values.map((v) => [v.path.join('.'), v.source]));
+  // The fields a value fills, and the objects holding them, in the order declared; the rest are never written.
+  const build = (fields: readonly FieldModel[], prefix: string): Node[] =>
+    fields.flatMap((f): Node[] => {
+      const path = prefix + f.name;
+      const source = bySource.get(path);
+      if (source !== undefined) return [{ key: JSON.stringify(f.name), source }];
+      if (f.type !== 'object' || !values.some((v) => v.path.join('.').startsWith(`${path}.`))) return [];
+      return [{ key: JSON.stringify(f.name), children: build(f.fields ?? [], `${path}.`) }];
+    });
+  const nodes = build(envelope.fields, '');
+  const dataKey = `{${JSON.stringify(envelope.data)}:`;
+  // Each member with a comma before it; an object nothing was written in is left out.
+  const write = (list: readonly Node[], request: FastifyRequest, status: number, page: EnvelopeListValues | undefined): string => {
+    let out = '';
+    for (const n of list) {
+      let v: string | undefined;
+      if (n.children) {
+        const inner = write(n.children, request, status, page);
+        v = inner === '' ? undefined : `{${inner.slice(1)}}`;
+      } else v = valueText(n.source!, request, status, page);
+      if (v !== undefined) out += `,${n.key}:${v}`;
+    }
+    return out;
+  };
+  return (data, request, status, page) => `${dataKey}${data}${write(nodes, request, status, page)}}`;
+}

@@ -1,0 +1,91 @@
+// endpoints.envelope: a success answer of an enveloped operation (docs/format.md, "Response envelopes") is read as
+// its data field — every check sees the object or the page, as without an envelope — and the envelope itself is held
+// to its declared fields and to the value each carries: the status, its reason phrase, the request id the answer's
+// X-Request-Id names, and for a list the objects counted, the total, the offset, the page size and the page asked for.
+
+import { STATUS_CODES } from 'node:http';
+import { getEnvelopeField, getEnvelopeValues, listHasValue } from '../model/model-envelope.js';
+import { DEFAULT_PAGING } from '../model/model-defaults.js';
+import { LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
+import { getShapeSchema } from '../model/model-schemas.js';
+import type { TestContext } from './tester-context.js';
+import type { TestRequest, TestResponse } from './tester-http.js';
+
+/** Replaces an enveloped success answer's body by its data field, keeping the whole answer as `envelope`. */
+export function unwrapEnvelope(route: OperationRoute, res: TestResponse): void {
+  const e = route.operation.envelope;
+  if (!e || res.status !== route.successStatus || res.envelope !== undefined) return;
+  const body: unknown = res.body;
+  res.envelope = body;
+  if (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, e.data)) res.body = (body as Record<string, unknown>)[e.data];
+}
+
+/** What differs between an enveloped answer and its envelope; undefined when it matches. */
+export function envelopeMismatch(ctx: TestContext, route: OperationRoute, req: TestRequest, res: TestResponse): string | undefined {
+  const o = route.operation;
+  const e = o.envelope;
+  if (!e) return undefined;
+  const whole = res.envelope;
+  if (typeof whole !== 'object' || whole === null || Array.isArray(whole)) return 'an answer that is not the envelope object';
+  const members = whole as Record<string, unknown>;
+  if (!Object.hasOwn(members, e.data)) return `an envelope without its data field \`${e.data}\``;
+  const rest = { ...members };
+  delete rest[e.data];
+  const shape = ctx.mismatch(getShapeSchema(ctx.model, { fields: e.fields, list: false }, 'response'), rest);
+  if (shape !== undefined) return `the envelope's fields: ${shape}`;
+  const query = new URLSearchParams(req.path.includes('?') ? req.path.slice(req.path.indexOf('?') + 1) : '');
+  const style = (o.paging ?? DEFAULT_PAGING).style;
+  const items = Array.isArray(res.body) ? res.body.length : undefined;
+  const asked = (name: string): number | undefined => (query.has(name) ? Number(query.get(name)) : undefined);
+  for (const v of getEnvelopeValues(o, e)) {
+    if (o.action === 'list' && !listHasValue(style, v.source)) continue;
+    let at: unknown = members;
+    for (const name of v.path) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[name] : undefined;
+    const path = v.path.join('.');
+    if (at === undefined) {
+      if (getEnvelopeField(e, v.path)?.optional === true) continue;
+      return `an envelope without \`${path}\` (${v.source})`;
+    }
+    const say = (wanted: string) => `\`${path}\` ${JSON.stringify(at)}, not ${wanted}`;
+    switch (v.source) {
+      case 'status':
+        if (at !== res.status) return say(`the answer's status ${res.status}`);
+        break;
+      case 'status_text':
+        if (STATUS_CODES[res.status] !== undefined && at !== STATUS_CODES[res.status])
+          return say(`the reason phrase of ${res.status}, ${STATUS_CODES[res.status]!}`);
+        break;
+      case 'request_id': {
+        const id = res.headers.get('x-request-id');
+        if (typeof at !== 'string' || (id !== null && at !== id)) return say(id !== null ? `the answer's X-Request-Id ${id}` : 'a request id');
+        break;
+      }
+      case 'count':
+        if (items !== undefined && at !== items) return say(`the ${items} objects in the answer`);
+        break;
+      case 'total':
+        if (!Number.isInteger(at) || (at as number) < (items ?? 0)) return say('a count of every matching object');
+        break;
+      case 'offset': {
+        const wanted = style === 'offset' ? (asked(LIST_PARAMS.offset) ?? 0) : style === 'page' ? undefined : 0;
+        if (wanted !== undefined && at !== wanted) return say(`the offset asked for, ${wanted}`);
+        if (!Number.isInteger(at) || (at as number) < 0) return say('an offset');
+        break;
+      }
+      case 'limit': {
+        const wanted = asked(style === 'page' ? LIST_PARAMS.perPage : LIST_PARAMS.limit);
+        if (!Number.isInteger(at) || (at as number) < (items ?? 0) || (wanted !== undefined && (at as number) > wanted)) return say('the page size used');
+        break;
+      }
+      case 'page': {
+        const wanted = asked(LIST_PARAMS.page) ?? 1;
+        if (at !== wanted) return say(`the page asked for, ${wanted}`);
+        break;
+      }
+      case 'next':
+        if (at !== null && typeof at !== 'string') return say('a cursor or null');
+        break;
+    }
+  }
+  return undefined;
+}

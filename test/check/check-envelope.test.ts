@@ -1,0 +1,133 @@
+// Response envelopes (docs/format.md, "Response envelopes"): what check refuses, with the exact code and place.
+import { describe, expect, it } from 'vitest';
+import { compileSpecText } from '../../src/program.js';
+import { CATCH_ALL_ERRORS } from './helpers.js';
+
+/** Giphy's envelope: { data, meta: { msg, status, response_id }, pagination: { total_count, count, offset } }. */
+export const GIPHY_ENVELOPE = `data: data
+    fields:
+      meta:
+        type: object
+        fields:
+          msg: { type: string }
+          status: { type: integer }
+          response_id: { type: string }
+      pagination:
+        type: object
+        optional: true
+        fields:
+          total_count: { type: integer }
+          count: { type: integer }
+          offset: { type: integer }
+    status: meta.status
+    status_text: meta.msg
+    request_id: meta.response_id
+    total: pagination.total_count
+    count: pagination.count
+    offset: pagination.offset`;
+
+function spec(envelope: string, operations = '', paging = '{ style: offset, body: array }'): string {
+  return `servicespec: 1
+resources:
+  Gif:
+    fields:
+      id: { type: string, readOnly: true }
+      title: { type: string }
+endpoints:
+  envelope:
+    ${envelope}
+  operations:
+    listGifs: { method: GET, path: /gifs, action: list, resource: Gif, paging: ${paging} }
+    getGif: { method: GET, path: '/gifs/{id}', action: read, resource: Gif }
+${operations}authentication:
+  default: none
+${CATCH_ALL_ERRORS}`;
+}
+
+function found(text: string): [string, string | undefined][] {
+  return compileSpecText(text)
+    .diagnostics.filter((d) => d.severity === 'error' || d.code === 'misplaced-option')
+    .map((d) => [d.code, d.pointer]);
+}
+
+describe('response envelopes', () => {
+  it('giphy’s envelope checks, and the model wraps the read and the list but not a custom operation', () => {
+    const text = spec(GIPHY_ENVELOPE, '    random: { method: GET, path: /random, action: custom, handler: random, response: { resource: Gif } }\n');
+    const compiled = compileSpecText(text);
+    expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const ops = compiled.model!.endpoints!.operations;
+    expect(ops.find((o) => o.id === 'listGifs')!.envelope?.data).toBe('data');
+    expect(ops.find((o) => o.id === 'getGif')!.envelope?.values.map((v) => v.source)).toEqual([
+      'status',
+      'status_text',
+      'request_id',
+      'total',
+      'count',
+      'offset',
+    ]);
+    expect(ops.find((o) => o.id === 'random')!.envelope).toBeUndefined();
+  });
+
+  it('an operation’s envelope: none answers bare', () => {
+    const text = spec(GIPHY_ENVELOPE).replace('body: array } }', 'body: array }, envelope: none }');
+    const compiled = compileSpecText(text);
+    expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(compiled.model!.endpoints!.operations.find((o) => o.id === 'listGifs')!.envelope).toBeUndefined();
+  });
+
+  it('a value naming no field is envelope-field-unknown', () => {
+    expect(found(spec(GIPHY_ENVELOPE.replace('status: meta.status', 'status: meta.code')))).toEqual([['envelope-field-unknown', '/endpoints/envelope/status']]);
+  });
+
+  it('a field that cannot hold its value is envelope-field-type', () => {
+    expect(found(spec(GIPHY_ENVELOPE.replace('status: { type: integer }', 'status: { type: string }')))).toEqual([
+      ['envelope-field-type', '/endpoints/envelope/fields/meta/fields/status'],
+    ]);
+    expect(found(spec(GIPHY_ENVELOPE.replace('msg: { type: string }', "msg: { type: string, pattern: '^O' }")))).toEqual([
+      ['envelope-field-type', '/endpoints/envelope/fields/meta/fields/msg'],
+    ]);
+  });
+
+  it('the data field among the fields, or two values in one field, is envelope-field-clash', () => {
+    expect(found(spec(GIPHY_ENVELOPE.replace('      meta:\n', '      data: { type: json }\n      meta:\n')))).toEqual([
+      ['envelope-field-clash', '/endpoints/envelope/data'],
+    ]);
+    expect(found(spec(GIPHY_ENVELOPE.replace('count: pagination.count', 'count: pagination.total_count')))).toEqual([
+      ['envelope-field-clash', '/endpoints/envelope/count'],
+    ]);
+  });
+
+  it('a required field with no value on some answer is envelope-field-unfilled', () => {
+    // pagination required: a read has no total, count or offset
+    expect(found(spec(GIPHY_ENVELOPE.replace('        optional: true\n', '')))).toEqual([['envelope-field-unfilled', '/endpoints/envelope/fields/pagination']]);
+    // a field no value names
+    expect(found(spec(GIPHY_ENVELOPE.replace('response_id: { type: string }', 'response_id: { type: string }\n          server: { type: string }')))).toEqual([
+      ['envelope-field-unfilled', '/endpoints/envelope/fields/meta/fields/server'],
+    ]);
+    // a cursor list has no offset
+    const cursor = GIPHY_ENVELOPE.replace('        optional: true\n', '').replace("getGif'", '');
+    expect(found(spec(cursor, '', '{ body: array, link: true }'))).toContainEqual(['envelope-field-unfilled', '/endpoints/envelope/fields/pagination']);
+  });
+
+  it('a bare array paged by cursor needs no Link header when the envelope carries the next cursor', () => {
+    const own = '{ data: items, fields: { next: { type: string, nullable: true } }, next: next }';
+    // giphy's envelope has no next cursor (and a cursor list no offset, which its pagination requires)
+    expect(found(spec(GIPHY_ENVELOPE, '', '{ body: array }'))).toEqual([
+      ['envelope-field-unfilled', '/endpoints/envelope/fields/pagination/fields/offset'],
+      ['paging-contradiction', '/endpoints/operations/listGifs/paging/body'],
+    ]);
+    expect(found(spec(GIPHY_ENVELOPE, '', `{ body: array }, envelope: ${own}`))).toEqual([]);
+    expect(found(spec(GIPHY_ENVELOPE, '', `{ body: array }, envelope: ${own.replace(', nullable: true', '')}`))).toEqual([
+      ['envelope-field-type', '/endpoints/operations/listGifs/envelope/fields/next'],
+    ]);
+  });
+
+  it('envelope on a delete or a custom operation is misplaced-option', () => {
+    const text = spec(GIPHY_ENVELOPE, '    delGif: { method: DELETE, path: "/gifs/{id}", action: delete, resource: Gif, envelope: none }\n');
+    expect(found(text)).toEqual([['misplaced-option', '/endpoints/operations/delGif/envelope']]);
+  });
+
+  it('an unknown key in an envelope is a structural error', () => {
+    expect(found(spec(`${GIPHY_ENVELOPE}\n    server: meta.msg`)).map(([c]) => c)).toEqual(['unknown-key']);
+  });
+});

@@ -1,0 +1,29 @@
+// Response envelopes in diff: any change to the wrapping of an operation's answers is breaking (envelope-changed);
+// words alone (a description) are no change, and an envelope moved from the operation to endpoints is the same one.
+import { expect, it } from 'vitest';
+import { diffEdits as diffAll } from './diff-helpers.js';
+
+const diffEdits: typeof diffAll = (...args) => {
+  const r = diffAll(...args);
+  return { ...r, changes: r.changes.filter((c) => c.code !== 'current-version-not-advanced') };
+};
+
+type Doc = { endpoints: { envelope?: unknown; operations: Record<string, Record<string, unknown>> } };
+const envelope = (meta: Record<string, unknown>) => ({ data: 'data', fields: { meta: { type: 'object', fields: meta } }, status: 'meta.status' });
+const own = (meta: Record<string, unknown>) => (d: Doc) => {
+  d.endpoints.operations.getBook!.envelope = envelope(meta);
+};
+
+it('a changed envelope is breaking; a description alone is not a change; the same envelope moved to endpoints is none', () => {
+  const old = own({ status: { type: 'integer' } });
+  const changed = diffEdits(old, own({ status: { type: 'integer' }, id: { type: 'string', optional: true } })).changes;
+  expect(changed.map((c) => [c.code, c.impact, c.subject])).toEqual([['envelope-changed', 'breaking', 'getBook']]);
+  expect(diffEdits(old, own({ status: { type: 'integer', description: 'the status' } })).changes).toEqual([]);
+  const moved = (d: Doc) => {
+    d.endpoints.envelope = envelope({ status: { type: 'integer' } });
+    for (const [id, o] of Object.entries(d.endpoints.operations))
+      if (id !== 'getBook' && ['read', 'list', 'create', 'update', 'replace', 'transition'].includes(String(o.action))) o.envelope = 'none';
+  };
+  expect(diffEdits(old, moved).changes.map((c) => c.code)).toEqual([]);
+  expect(diffEdits(old, () => undefined).changes.map((c) => c.code)).toEqual(['envelope-changed']);
+});

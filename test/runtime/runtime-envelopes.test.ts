@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileSpecText } from '../../src/program.js';
+import { startService, type Running } from './helpers.js';
+
+// Response envelopes (docs/format.md, "Response envelopes"): giphy's { data, meta, pagination } around reads, lists,
+// creates and updates, over real HTTP on the test database (SQLite, or PostgreSQL with SERVICESPEC_TEST_DB=postgres),
+// on the fast paths and the plain ones. Error answers keep the declared error body.
+const SPEC = `
+servicespec: 1
+resources:
+  Gif:
+    fields:
+      id: { type: uuid, readOnly: true }
+      title: { type: string }
+      rating: { type: string, optional: true }
+endpoints:
+  idempotency: { header: Idempotency-Key, retention: 1h }
+  envelope:
+    data: data
+    fields:
+      meta:
+        type: object
+        fields:
+          msg: { type: string }
+          status: { type: integer }
+          response_id: { type: string }
+      pagination:
+        type: object
+        optional: true
+        fields:
+          total_count: { type: integer }
+          count: { type: integer }
+          offset: { type: integer }
+    status: meta.status
+    status_text: meta.msg
+    request_id: meta.response_id
+    total: pagination.total_count
+    count: pagination.count
+    offset: pagination.offset
+  operations:
+    createGif: { method: POST, path: /gifs, action: create, resource: Gif }
+    getGif: { method: GET, path: '/gifs/{id}', action: read, resource: Gif }
+    updateGif: { method: PATCH, path: '/gifs/{id}', action: update, resource: Gif }
+    deleteGif: { method: DELETE, path: '/gifs/{id}', action: delete, resource: Gif }
+    trending: { method: GET, path: /gifs, action: list, resource: Gif, filter: [rating], paging: { style: offset, body: array } }
+    bare: { method: GET, path: /bare/gifs, action: list, resource: Gif, envelope: none }
+    cursor:
+      method: GET
+      path: /c/gifs
+      action: list
+      resource: Gif
+      paging: { body: array }
+      envelope: { data: results, fields: { next: { type: string, nullable: true }, size: { type: integer } }, next: next, limit: size }
+authentication:
+  default: none
+errors:
+  body:
+    fields:
+      meta: { type: object, optional: true, fields: { msg: { type: string } } }
+      message: { type: string }
+      status: { type: integer }
+  codes:
+    invalid: { status: 400, when: [validation, malformed_request, unsupported_media_type] }
+    not_found: { status: 404, when: [missing_resource, route_not_found] }
+    other: { status: 500, when: [method_not_allowed, internal, unique_conflict, idempotency_conflict, idempotency_in_progress] }
+limits:
+  page_size: { default: 2, max: 3 }
+`;
+
+for (const fastPaths of [true, false]) {
+  describe(`response envelopes (fast paths ${fastPaths ? 'on' : 'off'})`, () => {
+    let service: Running;
+    let first: string;
+    beforeAll(async () => {
+      const c = compileSpecText(SPEC);
+      expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      service = await startService(c.model!, { fastPaths });
+      for (const [title, rating] of [
+        ['a', 'g'],
+        ['b', 'pg'],
+        ['c', 'g'],
+      ]) {
+        const r = await service.call('POST', '/gifs', { title, rating });
+        expect(r.status).toBe(201);
+        first ??= r.body.data.id;
+      }
+    });
+    afterAll(async () => service?.close());
+
+    it('a create answers the object in data, with meta and no pagination', async () => {
+      const r = await service.call('POST', '/gifs', { title: 'd' }, { 'x-request-id': 'req-1' });
+      expect(r.status).toBe(201);
+      expect(Object.keys(r.body)).toEqual(['data', 'meta']);
+      expect(r.body.data.title).toBe('d');
+      expect(r.body.meta).toEqual({ msg: 'Created', status: 201, response_id: 'req-1' });
+      expect(r.headers.get('location')).toBe(`/gifs/${r.body.data.id}`);
+    });
+
+    it('a read and an update answer the object in data', async () => {
+      const r = await service.call('GET', `/gifs/${first}`, undefined, { 'x-request-id': 'req-2' });
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ data: { id: first, title: 'a', rating: 'g' }, meta: { msg: 'OK', status: 200, response_id: 'req-2' } });
+      const u = await service.call('PATCH', `/gifs/${first}`, { rating: 'y' });
+      expect(u.status).toBe(200);
+      expect(u.body.data).toEqual({ id: first, title: 'a', rating: 'y' });
+      expect(u.body.meta.status).toBe(200);
+      await service.call('PATCH', `/gifs/${first}`, { rating: 'g' });
+    });
+
+    it('an offset list answers the page in data and its position in pagination', async () => {
+      const r = await service.call('GET', '/gifs?limit=2&offset=1&rating=g');
+      expect(r.status).toBe(200);
+      expect(r.body.data.map((g: { title: string }) => g.title)).toEqual(['c']);
+      expect(r.body.pagination).toEqual({ total_count: 2, count: 1, offset: 1 });
+      expect(r.body.meta.msg).toBe('OK');
+      const all = await service.call('GET', '/gifs');
+      expect(all.body.pagination).toEqual({ total_count: 4, count: 2, offset: 0 });
+    });
+
+    it('a cursor list with its own envelope carries the next cursor, null on the last page', async () => {
+      const r = await service.call('GET', '/c/gifs?limit=3');
+      expect(Object.keys(r.body)).toEqual(['results', 'next', 'size']);
+      expect(r.body.results).toHaveLength(3);
+      expect(r.body.size).toBe(3);
+      expect(typeof r.body.next).toBe('string');
+      const last = await service.call('GET', `/c/gifs?limit=3&cursor=${encodeURIComponent(r.body.next)}`);
+      expect(last.body).toEqual({ results: [expect.objectContaining({ title: 'd' })], next: null, size: 3 });
+    });
+
+    it('envelope: none answers bare, and a delete answers no body', async () => {
+      const r = await service.call('GET', '/bare/gifs');
+      expect(Object.keys(r.body)).toEqual(['items', 'next_cursor']);
+      const made = await service.call('POST', '/gifs', { title: 'gone' });
+      const d = await service.call('DELETE', `/gifs/${made.body.data.id}`);
+      expect(d.status).toBe(204);
+      expect(d.body).toBeUndefined();
+    });
+
+    it('errors keep the declared error body, not the envelope', async () => {
+      const r = await service.call('GET', '/gifs/00000000-0000-7000-8000-000000000000');
+      expect(r.status).toBe(404);
+      expect(r.body.data).toBeUndefined();
+      expect(r.body.status).toBe(404);
+      const bad = await service.call('POST', '/gifs', { title: 3 });
+      expect(bad.status).toBe(400);
+      expect(bad.body.data).toBeUndefined();
+    });
+
+    it('a keyed create replays its first answer, envelope included', async () => {
+      const key = { 'idempotency-key': `k-${fastPaths}`, 'x-request-id': 'first' };
+      const a = await service.call('POST', '/gifs', { title: 'keyed' }, key);
+      const b = await service.call('POST', '/gifs', { title: 'keyed' }, { ...key, 'x-request-id': 'second' });
+      expect(a.status).toBe(201);
+      expect(b.status).toBe(201);
+      expect(b.body).toEqual(a.body);
+      expect(a.body.meta.response_id).toBe('first');
+      await service.call('DELETE', `/gifs/${a.body.data.id}`);
+    });
+  });
+}
