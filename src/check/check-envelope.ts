@@ -5,10 +5,10 @@ import { ENVELOPE_SOURCE_TYPES, ENVELOPED_ACTIONS, LIST_ONLY_SOURCES, getEnvelop
 import { DEFAULT_PAGING } from '../model/model-defaults.js';
 import type { EnvelopeModel, FieldModel, OperationModel, ServiceModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
-import type { DiagnosticCode } from '../diagnostics/diagnostics-catalogue.js';
+import type { DiagnosticCode, DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
 import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 
-type Report = (code: DiagnosticCode, params: Record<string, string | number>, pointer: string) => void;
+type Report = <C extends DiagnosticCode>(code: C, params: DiagnosticParams<C>, pointer: string) => void;
 
 export function checkEnvelopes(model: ServiceModel, report: Report): void {
   const envelopes = new Set<EnvelopeModel>();

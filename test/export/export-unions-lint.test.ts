@@ -148,8 +148,13 @@ describe('Redocly (recommended rules) on the OpenAPI exports of every spec under
     const specs = fixtureSpecs();
     expect(specs.length).toBeGreaterThanOrEqual(15);
     const files: { file: string; spec: string; model: ServiceModel }[] = [];
+    // Specs whose untagged unions overlap (check's warning `union-indistinguishable`): imported documents whose own
+    // oneOf overlaps (ably, vonage), kept as they are; Redocly warns of the original the same way.
+    const overlapping = new Set<string>();
     for (const spec of specs) {
-      const model = compileSpecFile(join(ROOT, spec)).model;
+      const compiled = compileSpecFile(join(ROOT, spec));
+      if (compiled.diagnostics.some((d) => d.code === 'union-indistinguishable')) overlapping.add(spec);
+      const model = compiled.model;
       expect(model, spec).toBeDefined();
       for (const version of VERSIONS) {
         const file = join(tmp.path, `${spec.replace(/[^A-Za-z0-9.]+/g, '_')}-${version}.yaml`);
@@ -169,7 +174,7 @@ describe('Redocly (recommended rules) on the OpenAPI exports of every spec under
       for (const p of lint.get(file)!) {
         const pointer = p.location[0]?.pointer ?? '';
         const where = `${spec}: ${p.severity} ${p.ruleId} at ${pointer}`;
-        if (p.ruleId === 'no-illogical-composition-keywords') unexplained.push(where);
+        if (p.ruleId === 'no-illogical-composition-keywords' && !overlapping.has(spec)) unexplained.push(where);
         if (p.severity !== 'error') continue;
         const op = operationAt(model, pointer.replace(/^#/, ''));
         // The spec does not show who may call the operation (no `auth`, no `authentication.default`: a gap, which

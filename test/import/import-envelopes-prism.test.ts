@@ -56,7 +56,7 @@ it('giphy: enveloped pages holding Gifs pass Prism with no response violation', 
   const original = join(dir, 'giphy-id-required.yaml');
   writeFileSync(original, stringify(doc));
   const imported = await importOpenApiFile(original);
-  const model = compileSpecText(imported.text!).model!;
+  const model = compileSpecText(imported.text!).checked!;
   expect(model.endpoints!.operations.filter((o) => o.envelope).map((o) => [o.id, o.action, o.paging?.style])).toEqual([
     ['getGifsById', 'list', 'none'],
     ['trendingGifs', 'list', 'offset'],
