@@ -197,19 +197,34 @@ describe('webhook delivery', () => {
 
   it('gives up on an attempt after the time-out, dead-letters after the last retry, and replays', async () => {
     let healthy = false;
-    const { s, r } = await setUp({}, () => (healthy ? { status: 200 } : 'hang'));
+    // Started at the real time: the receiver's signature check refuses a timestamp far from it.
+    const clock = manualClock(Date.now());
+    const { s, r } = await setUp(onClock(clock), () => (healthy ? { status: 200 } : 'hang'));
     await register(s, { url: r.url });
-    const started = Date.now();
+    const t0 = clock.now();
     await s.call('POST', '/tickets', { title: 'slow receiver' });
-    const dead = await until(async () => (await s.storage.listDeliveries({ status: 'dead' }))[0], 8000, 'a dead delivery');
-    expect(r.received).toHaveLength(3);
+    // Each attempt is cut off when the clock reaches its 500 ms time-out, then waits its delay (100 ms, 200 ms).
+    await until(() => r.received.length === 1, 5000, 'the first attempt');
+    clock.advance(499);
+    expect((await s.storage.listDeliveries({}))[0]!.attempts).toBe(0);
+    clock.advance(1);
+    expect(await outcomeOf(s, 1)).toMatchObject({ nextAttemptAt: t0 + 500 + 100, lastError: 'no answer within 500 ms' });
+    clock.advance(99);
+    expect(r.received).toHaveLength(1);
+    clock.advance(1);
+    await until(() => r.received.length === 2, 5000, 'the second attempt');
+    clock.advance(500);
+    expect((await outcomeOf(s, 2)).nextAttemptAt).toBe(t0 + 600 + 500 + 200);
+    clock.advance(200);
+    await until(() => r.received.length === 3, 5000, 'the third attempt');
+    clock.advance(500);
+    const dead = await until(async () => (await s.storage.listDeliveries({ status: 'dead' }))[0], 5000, 'a dead delivery');
     expect(dead).toMatchObject({ attempts: 3, lastError: 'no answer within 500 ms' });
-    // three time-outs of 500 ms and two waits of 100 and 200 ms
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1700);
-    // the retry waits for the 500 ms time-out and the 100 ms delay (less the first request's own time in transit)
-    expect(r.received[1]!.at - r.received[0]!.at).toBeGreaterThanOrEqual(500);
+    expect(r.received).toHaveLength(3);
     healthy = true;
-    expect(await replayWebhookDeliveries(s.storage, { eventId: dead.eventId })).toBe(1);
+    expect(await replayWebhookDeliveries(s.storage, { eventId: dead.eventId }, () => new Date(clock.now()))).toBe(1);
+    // A replay is written by another process (the CLI): the worker finds it at its next poll.
+    clock.advance(3_600_000);
     await until(() => r.received.length >= 4, 5000, 'the replayed delivery');
     expect(r.received[3]!.headers['webhook-id']).toBe(dead.eventId);
     expect(await until(async () => (await s.storage.listDeliveries({ status: 'delivered' }))[0], 3000, 'delivered')).toMatchObject({
@@ -236,14 +251,22 @@ describe('webhook delivery', () => {
   });
 
   it('honours Retry-After on 429 (and 502/504) instead of the schedule', async () => {
-    const { s, r } = await setUp({}, (n) =>
+    const clock = manualClock(Date.now());
+    const { s, r } = await setUp(onClock(clock), (n) =>
       n === 0 ? { status: 429, headers: { 'retry-after': '1' } } : n === 1 ? { status: 503, headers: { 'retry-after': '0' } } : { status: 200 },
     );
     await register(s, { url: r.url });
+    const t0 = clock.now();
     await s.call('POST', '/tickets', { title: 'busy' });
-    await until(() => r.received.length >= 3, 6000, 'three attempts');
-    expect(r.received[1]!.at - r.received[0]!.at).toBeGreaterThanOrEqual(990);
-    expect(r.received[2]!.at - r.received[1]!.at).toBeLessThan(190);
+    // Retry-After: 1 (not the schedule's 100 ms): due a second after the first attempt, and not sent before.
+    expect((await outcomeOf(s, 1)).nextAttemptAt).toBe(t0 + 1000);
+    clock.advance(999);
+    expect(r.received).toHaveLength(1);
+    clock.advance(1);
+    // Retry-After: 0 (not the schedule's 200 ms): sent at once, the clock not moved again.
+    await until(async () => (await s.storage.listDeliveries({ status: 'delivered' })).length === 1, 5000, 'delivered');
+    expect(r.received).toHaveLength(3);
+    expect(clock.now() - t0).toBe(1000);
   });
 
   it('signs with both secrets while a rotation is in its grace period', async () => {

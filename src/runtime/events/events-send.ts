@@ -6,6 +6,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { LookupAddress } from 'node:dns';
+import { SYSTEM_CLOCK, type SchedulerClock } from './events-scheduler.js';
 import { checkAddress, checkUrlForm, createGuardedLookup, hostOf, resolveAll, UnsafeTargetError, type Lookup, type TargetPolicy } from './events-targets.js';
 
 export interface AttemptResult {
@@ -36,7 +37,8 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-export function createSender(policy: TargetPolicy, resolver?: Lookup, now: () => number = Date.now): Sender {
+/** `clock` times each attempt out and dates a Retry-After (the worker's clock: tests move it). */
+export function createSender(policy: TargetPolicy, resolver?: Lookup, clock: SchedulerClock = SYSTEM_CLOCK): Sender {
   const lookup = createGuardedLookup(policy, resolver);
   // One keep-alive agent per origin: a pooled socket is only ever reused for the host whose address was checked
   // when it connected (Node 24's shared agent was seen handing a socket to another host name, skipping the check).
@@ -89,72 +91,12 @@ export function createSender(policy: TargetPolicy, resolver?: Lookup, now: () =>
 
   return {
     async send(target, headers, body, timeoutMs) {
-      const signal = AbortSignal.timeout(timeoutMs);
-      let url: URL;
+      const timeout = new AbortController();
+      const timer = clock.setTimer(() => timeout.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
       try {
-        url = new URL(target);
-      } catch {
-        return { error: 'the endpoint URL is not valid', refused: true };
-      }
-      for (let hop = 0; ; hop++) {
-        const form = checkUrlForm(url);
-        if (form !== undefined) return { error: form, refused: true };
-        const host = hostOf(url);
-        if (isIP(host) !== 0) {
-          const why = checkAddress(host, policy);
-          if (why !== undefined) return { error: `refused: ${why}`, refused: true };
-        }
-        let pinned: LookupAddress | undefined;
-        if (isIP(host) === 0) {
-          let addresses: LookupAddress[];
-          try {
-            addresses = await resolveAll(host, resolver);
-          } catch (err) {
-            return { error: `${host} cannot be resolved (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
-          }
-          if (addresses.length === 0) return { error: `refused: ${host} resolves to no address`, refused: true };
-          for (const a of addresses) {
-            const why = checkAddress(a.address, policy);
-            if (why !== undefined) return { error: `refused: ${host} resolves to ${why}`, refused: true };
-          }
-          pinned = addresses[0];
-        }
-        let res: IncomingMessage;
-        try {
-          res = await once(url, pinned, headers, body, signal);
-        } catch (err) {
-          if (err instanceof UnsafeTargetError || (err as { cause?: unknown }).cause instanceof UnsafeTargetError)
-            return { error: `refused: ${(err as Error).message}`, refused: true };
-          if (signal.aborted) return { error: `no answer within ${timeoutMs} ms` };
-          return { error: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
-        }
-        const status = res.statusCode ?? 0;
-        // The body is not needed; read it (so the socket can be reused) until the attempt's time runs out.
-        try {
-          res.resume();
-          await new Promise<void>((done, fail) => {
-            res.on('end', done);
-            res.on('error', fail);
-            res.on('close', done);
-          });
-        } catch {
-          if (signal.aborted) return { error: `no complete answer within ${timeoutMs} ms` };
-        }
-        const location = res.headers.location;
-        if ((status === 307 || status === 308) && typeof location === 'string') {
-          if (hop >= MAX_REDIRECTS) return { status, error: `more than ${MAX_REDIRECTS} redirects` };
-          try {
-            url = new URL(location, url);
-          } catch {
-            return { status, error: 'the redirect names no valid URL' };
-          }
-          continue;
-        }
-        const out: AttemptResult = { status };
-        if (status >= 300 && status < 400) out.error = `redirect ${status} not followed (only 307 and 308 are)`;
-        const ra = parseRetryAfter(typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : undefined, now());
-        if (ra !== undefined) out.retryAfterMs = ra;
-        return out;
+        return await attempt(target, headers, body, timeoutMs, timeout.signal);
+      } finally {
+        clock.clearTimer(timer);
       }
     },
     close() {
@@ -162,4 +104,79 @@ export function createSender(policy: TargetPolicy, resolver?: Lookup, now: () =>
       agents.clear();
     },
   };
+
+  async function attempt(
+    target: string,
+    headers: Readonly<Record<string, string>>,
+    body: string,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<AttemptResult> {
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      return { error: 'the endpoint URL is not valid', refused: true };
+    }
+    for (let hop = 0; ; hop++) {
+      const form = checkUrlForm(url);
+      if (form !== undefined) return { error: form, refused: true };
+      const host = hostOf(url);
+      if (isIP(host) !== 0) {
+        const why = checkAddress(host, policy);
+        if (why !== undefined) return { error: `refused: ${why}`, refused: true };
+      }
+      let pinned: LookupAddress | undefined;
+      if (isIP(host) === 0) {
+        let addresses: LookupAddress[];
+        try {
+          addresses = await resolveAll(host, resolver);
+        } catch (err) {
+          return { error: `${host} cannot be resolved (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+        }
+        if (addresses.length === 0) return { error: `refused: ${host} resolves to no address`, refused: true };
+        for (const a of addresses) {
+          const why = checkAddress(a.address, policy);
+          if (why !== undefined) return { error: `refused: ${host} resolves to ${why}`, refused: true };
+        }
+        pinned = addresses[0];
+      }
+      let res: IncomingMessage;
+      try {
+        res = await once(url, pinned, headers, body, signal);
+      } catch (err) {
+        if (err instanceof UnsafeTargetError || (err as { cause?: unknown }).cause instanceof UnsafeTargetError)
+          return { error: `refused: ${(err as Error).message}`, refused: true };
+        if (signal.aborted) return { error: `no answer within ${timeoutMs} ms` };
+        return { error: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
+      }
+      const status = res.statusCode ?? 0;
+      // The body is not needed; read it (so the socket can be reused) until the attempt's time runs out.
+      try {
+        res.resume();
+        await new Promise<void>((done, fail) => {
+          res.on('end', done);
+          res.on('error', fail);
+          res.on('close', done);
+        });
+      } catch {
+        if (signal.aborted) return { error: `no complete answer within ${timeoutMs} ms` };
+      }
+      const location = res.headers.location;
+      if ((status === 307 || status === 308) && typeof location === 'string') {
+        if (hop >= MAX_REDIRECTS) return { status, error: `more than ${MAX_REDIRECTS} redirects` };
+        try {
+          url = new URL(location, url);
+        } catch {
+          return { status, error: 'the redirect names no valid URL' };
+        }
+        continue;
+      }
+      const out: AttemptResult = { status };
+      if (status >= 300 && status < 400) out.error = `redirect ${status} not followed (only 307 and 308 are)`;
+      const ra = parseRetryAfter(typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : undefined, clock.now());
+      if (ra !== undefined) out.retryAfterMs = ra;
+      return out;
+    }
+  }
 }

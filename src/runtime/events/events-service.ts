@@ -68,7 +68,7 @@ export function setUpEvents(app: FastifyInstance, s: EventsSetup): EventsRuntime
   app.addHook('onReady', async () => {
     await hub.start();
     if (deliver) {
-      sender = createSender(policy, o.lookup, clock);
+      sender = createSender(policy, o.lookup, schedulerClock);
       worker = createDeliveryWorker({
         storage: s.storage,
         credentialCurrent,
