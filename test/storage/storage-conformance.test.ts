@@ -19,6 +19,7 @@ import {
   type TablePlan,
   type WebhookAccess,
 } from '../../src/runtime/storage/storage-types.js';
+import { manualClock, until } from '../events/helpers.js';
 import { dropTestSchemas, getPostgresSkipReason, getTestSchemaUrl, POSTGRES_URL } from '../support/postgres.js';
 
 // The driver this Node runs (better-sqlite3 13 from Node 22: 12's finalizer aborts Node 24 at exit).
@@ -598,8 +599,8 @@ for (const d of DIALECTS) {
         await tx.insert('projects', project('pb'));
         await tx.appendEvent(event('b'));
       });
-      // On PostgreSQL B commits now; on SQLite it waits for A (one writer). Either way, read what is committed.
-      await Promise.race([bDone, new Promise((r) => setTimeout(r, 300))]);
+      // With concurrent writers (PostgreSQL) B commits now, before A; with one writer (SQLite) it waits for A.
+      if (d.concurrentWriters) await bDone;
       const seen: string[] = [];
       let cursor = 0;
       const drain = async () => {
@@ -610,9 +611,12 @@ for (const d of DIALECTS) {
           cursor = batch[0]!.seq;
         }
       };
-      // On SQLite the read itself waits for the writer; on PostgreSQL it returns B's event now.
+      // With concurrent writers the reader gets B's event now, while A is still open; with one writer, once A ends.
       const first = drain();
-      await Promise.race([first, new Promise((r) => setTimeout(r, 300))]);
+      if (d.concurrentWriters) {
+        await first;
+        expect(seen).toEqual(['b']);
+      }
       release();
       await a;
       await bDone;
@@ -980,17 +984,23 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: a write transaction left open
     expect((await s.migrate(PLAN)).ok).toBe(true);
     await s.transaction((tx) => tx.insert('projects', project('p1')));
     let resume!: () => void;
+    let locked!: () => void;
+    const holding = new Promise<void>((r) => (locked = r));
     const stuck = s.transaction(async (tx) => {
       await tx.update('projects', 'p1', { rank: 1 });
+      locked();
       await new Promise<void>((r) => (resume = r));
       await tx.insert('projects', project('p2'));
     });
     stuck.catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 50));
-    // Waits for the stuck transaction's row lock, which its end frees.
-    const started = Date.now();
-    await s.transaction((tx) => tx.update('projects', 'p1', { rank: 2 }));
-    expect(Date.now() - started).toBeLessThan(5_000);
+    await holding;
+    // Waits for the stuck transaction's row lock, which only its end (the server's 300 ms time-out) frees: without
+    // it, this would wait as long as the test let it (the bound is the test's, far above the time-out).
+    let bound: NodeJS.Timeout | undefined;
+    await Promise.race([
+      s.transaction((tx) => tx.update('projects', 'p1', { rank: 2 })),
+      new Promise((_, fail) => (bound = setTimeout(() => fail(new Error('the row lock was not freed')), 10_000))),
+    ]).finally(() => clearTimeout(bound));
     resume();
     await expect(stuck).rejects.toThrow();
     expect((await s.read((tx) => tx.list('projects', { equals: {}, limit: 10 }))).map((r) => [r.id, r.rank])).toEqual([['p1', 2]]);
@@ -1066,27 +1076,38 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: the outbox sequencer', () => 
   });
 
   it('under load, starts a run no sooner than sequencerIntervalMs after the last; a caller still sees every commit before its call', async () => {
-    const s = track(createPostgresStorage({ url: getTestSchemaUrl(), poolSize: 2, sequencerIntervalMs: 300 }));
+    // On the injected clock: the interval is timed by it, and the test moves it.
+    const clock = manualClock(0);
+    const s = track(createPostgresStorage({ url: getTestSchemaUrl(), poolSize: 2, sequencerIntervalMs: 300, clock }));
     expect((await s.migrate(PLAN)).ok).toBe(true);
     await s.transaction((tx) => tx.appendEvent(event('e1')));
-    const t0 = Date.now();
+    // The first run starts at once (the clock not moved, no timer armed).
     expect(await s.lastOutboxSeq()).toBe(1);
-    // The first run started at once; the next waits for its turn, and gives the position of what committed meanwhile.
-    expect(Date.now() - t0).toBeLessThan(250);
+    expect(clock.pending()).toBe(0);
+    // The next waits for its turn, 300 ms after the first started, and gives the position of what committed meanwhile.
+    clock.advance(100);
     await s.transaction((tx) => tx.appendEvent(event('e2')));
-    const [a, b] = await Promise.all([s.lastOutboxSeq(), s.readOutbox(0, 10)]);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(295);
+    let settled = false;
+    const both = Promise.all([s.lastOutboxSeq(), s.readOutbox(0, 10)]).finally(() => (settled = true));
+    await until(() => clock.pending() === 1, 5000, 'the run to wait for its turn');
+    clock.advance(199);
+    expect(clock.pending()).toBe(1);
+    clock.advance(1);
+    // Both callers share that run: the read came while it waited for its turn, so the run sees what the read has
+    // seen committed, and the read does not wait another turn.
+    await until(() => settled || clock.pending() > 0, 5000, 'the run to end');
+    expect(clock.pending()).toBe(0);
+    const [a, b] = await both;
     expect(a).toBe(2);
     expect(b.map((e) => [e.seq, e.id])).toEqual([
       [1, 'e1'],
       [2, 'e2'],
     ]);
     // Once runs are further apart than the interval, a run starts at once.
-    await new Promise((r) => setTimeout(r, 350));
+    clock.advance(350);
     await s.transaction((tx) => tx.appendEvent(event('e3')));
-    const t1 = Date.now();
     expect(await s.lastOutboxSeq()).toBe(3);
-    expect(Date.now() - t1).toBeLessThan(250);
+    expect(clock.pending()).toBe(0);
   });
 });
 

@@ -14,23 +14,11 @@
 //   of its own (storage-postgres.ts, `background`), outcomes go one batch (one statement) at a time.
 // (On SQLite the worker's statements still share the one queue with the requests; not measured under load here.)
 
-/** Time and timers, in milliseconds since the epoch; the system's unless a test injects its own. */
-export interface SchedulerClock {
-  now(): number;
-  /** Calls `fire` once after `ms` (never keeps the process alive). */
-  setTimer(fire: () => void, ms: number): unknown;
-  clearTimer(handle: unknown): void;
-}
+import { SYSTEM_CLOCK, type Clock } from '../../util/util-clock.js';
 
-export const SYSTEM_CLOCK: SchedulerClock = {
-  now: () => Date.now(),
-  setTimer(fire, ms) {
-    const t = setTimeout(fire, ms);
-    t.unref();
-    return t;
-  },
-  clearTimer: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
+/** Time and timers, in milliseconds since the epoch; the system's unless a test injects its own. */
+export type SchedulerClock = Clock;
+export { SYSTEM_CLOCK };
 
 /** The system's timers with another notion of now (WebhookOptions.now without injected timers). */
 export function withNow(now: () => number): SchedulerClock {

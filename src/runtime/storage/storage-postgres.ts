@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
+import { MONOTONIC_CLOCK, type Clock } from '../../util/util-clock.js';
 import { getStorageFault, StorageUnavailableError } from './storage-faults.js';
 import { getInstantKeySql } from './storage-instant.js';
 import { byName, diffStoragePlans, withKeptColumns } from './storage-plan.js';
@@ -94,6 +95,8 @@ export interface PostgresOptions {
    * this, a run starts at once. 0: every run starts as soon as the previous one ends.
    */
   sequencerIntervalMs?: number;
+  /** Times the sequencer's interval (monotonic system time by default; tests move their own by hand). */
+  clock?: Clock;
 }
 
 /**
@@ -422,6 +425,7 @@ export class PostgresStorage implements Storage {
   private readonly clientConfig: pg.ClientConfig;
   private readonly openTransactionMs: number;
   private readonly sequencerIntervalMs: number;
+  private readonly clock: Clock;
   private tables = new Map<string, TablePlan>();
   private readonly statementNames = new Map<string, string>();
   /** Statements on the pool, each on a connection checked out for it: retried once on a fault (reads and idempotent writes). */
@@ -453,6 +457,7 @@ export class PostgresStorage implements Storage {
     // A transaction left open (a stuck client) keeps its row locks: the server ends it after a minute.
     this.openTransactionMs = options.openTransactionMs ?? OPEN_TRANSACTION_MS;
     this.sequencerIntervalMs = options.sequencerIntervalMs ?? SEQUENCER_INTERVAL_MS;
+    this.clock = options.clock ?? MONOTONIC_CLOCK;
     const settings = [`-c idle_in_transaction_session_timeout=${this.openTransactionMs}`, ...(schema !== undefined ? [`-c search_path=${schema}`] : [])].join(
       ' ',
     );
@@ -866,6 +871,8 @@ END $$`,
     // One run at a time: a caller that arrives while one runs waits for the next, which starts once that one ends
     // (and so sees every commit the caller has seen), and no sooner than sequencerIntervalMs after it started;
     // callers arriving meanwhile share it. Under load a run gives positions to every append of those milliseconds.
+    // A run still waiting for its turn has not read anything yet: a caller arriving then shares it (not the next).
+    if (this.sequencerWaiting) return this.sequencing!;
     if (this.sequencing) {
       this.nextSequencing ??= this.sequencing.then(
         () => this.runSequencer(),
@@ -879,16 +886,20 @@ END $$`,
   private sequencing: Promise<number> | undefined;
   private nextSequencing: Promise<number> | undefined;
   private sequencerStarted = -Infinity;
+  /** The current run waits for its turn (sequencerIntervalMs after the last started) and has not queried yet. */
+  private sequencerWaiting = false;
 
   private runSequencer(): Promise<number> {
-    const wait = this.closed ? 0 : this.sequencerStarted + this.sequencerIntervalMs - performance.now();
+    const wait = this.closed ? 0 : this.sequencerStarted + this.sequencerIntervalMs - this.clock.now();
     const start = () => {
-      this.sequencerStarted = performance.now();
+      this.sequencerWaiting = false;
+      this.sequencerStarted = this.clock.now();
       return this.query(this.pooled, `SELECT ${SEQUENCE}($1, $2, $3) AS seq`, [this.keys.outbox, this.channel, this.outboxPayload]).then(
         (r) => (r.rows[0] as { seq: number }).seq,
       );
     };
-    const run = wait > 0 ? new Promise<void>((resolve) => setTimeout(resolve, wait)).then(start) : start();
+    this.sequencerWaiting = wait > 0;
+    const run = wait > 0 ? new Promise<void>((resolve) => this.clock.setTimer(resolve, wait)).then(start) : start();
     this.sequencing = run;
     this.nextSequencing = undefined;
     const clear = () => {
