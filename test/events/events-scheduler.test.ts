@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDeliveryLag, createDueTimer } from '../../src/runtime/events/events-scheduler.js';
 import { loadModel } from '../runtime/helpers.js';
-import { EVENTS_SPEC, LOOPBACK, manualClock, sleep, startEventService, startReceiver, until } from './helpers.js';
+import { EVENTS_SPEC, LOOPBACK, manualClock, startEventService, startReceiver, until } from './helpers.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -58,8 +58,9 @@ describe('webhook retries on the injected clock', () => {
     writeFileSync(spec, readFileSync(EVENTS_SPEC, 'utf8').replace('retries: [100ms, 200ms], timeout: 500ms', 'retries: [5s, 10s], timeout: 500ms'));
     const model = loadModel(spec);
     const clock = manualClock(Date.parse('2026-01-01T00:00:00Z'));
-    const r = await startReceiver((n) => ({ status: n === 0 ? 503 : 204 }));
+    // The receiver notes the injected clock's time of each attempt as it arrives.
     const attemptsAt: number[] = [];
+    const r = await startReceiver((n) => (attemptsAt.push(clock.now()), { status: n === 0 ? 503 : 204 }));
     const s = await startEventService({
       model,
       metrics: true,
@@ -72,19 +73,17 @@ describe('webhook retries on the injected clock', () => {
     const started = clock.now();
     const reg = await s.call('POST', '/webhooks', { url: r.url }, { 'x-api-key': s.adminKey });
     expect(reg.status).toBe(201);
-    // The receiver notes the injected clock's time of each attempt.
-    const seen = () => {
-      while (attemptsAt.length < r.received.length) attemptsAt.push(clock.now());
-      return r.received.length;
-    };
+    const seen = () => r.received.length;
     expect((await s.call('POST', '/tickets', { title: 'on time' })).status).toBe(201);
     await until(() => seen() >= 1, 5000, 'the first attempt');
     await until(async () => (await s.storage.listDeliveries({}))[0]?.attempts === 1, 5000, 'the first outcome');
     const [d] = await s.storage.listDeliveries({});
     // 5 s × (1 + 0.2 × (2 × 0.75 − 1)) = 5.5 s after the failed attempt
     expect(d!.nextAttemptAt).toBe(started + 5_500);
+    // A millisecond before the due time the worker looks for due work, finds none, and arms its timer for the due
+    // time (the witness that the pass has run); nothing has been sent meanwhile.
     clock.advance(5_499);
-    await sleep(300);
+    await until(() => clock.nextDue() === started + 5_500, 5000, 'the retry timer armed for its due time');
     expect(seen()).toBe(1);
     clock.advance(1);
     await until(() => seen() >= 2, 5000, 'the retry at its due time');

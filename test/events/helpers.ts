@@ -23,7 +23,7 @@ export const EVENTS_SPEC = new URL('./fixtures/events.yaml', import.meta.url).pa
 export const LOOPBACK = ['127.0.0.0/8'];
 
 /** A clock that moves only when told; timers due at or before now fire on the next turn. */
-export function manualClock(start: number): SchedulerClock & { advance(ms: number): void; pending(): number } {
+export function manualClock(start: number): SchedulerClock & { advance(ms: number): void; pending(): number; nextDue(): number | undefined } {
   let t = start;
   const timers = new Set<{ at: number; fire: () => void }>();
   const due = () => {
@@ -47,6 +47,8 @@ export function manualClock(start: number): SchedulerClock & { advance(ms: numbe
       due();
     },
     pending: () => timers.size,
+    /** When the earliest armed timer is due (undefined when none is). */
+    nextDue: () => (timers.size === 0 ? undefined : Math.min(...[...timers].map((h) => h.at))),
   };
 }
 
