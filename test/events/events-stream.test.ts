@@ -2,7 +2,7 @@
 // across disconnects while events keep being written (no gap, no duplicate).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStream, sleep, startEventService, until, type EventService } from './helpers.js';
+import { openStream, startEventService, until, type EventService } from './helpers.js';
 
 let s: EventService;
 beforeAll(async () => {
@@ -34,7 +34,7 @@ describe('event stream', () => {
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(stream.headers.get('cache-control')).toBe('no-store, no-transform'); // what it carries depends on the credential
-    await sleep(50);
+    // The stream's position is fixed before its headers are sent: what is written from now on comes after it.
     const t = (await s.call('POST', '/tickets', { title: 'streamed' })).body;
     await s.call('POST', `/tickets/${t.id}/start`);
     const [a, b] = await stream.waitFor(2);
@@ -66,7 +66,6 @@ describe('event stream', () => {
       let n = 0;
       while (writing) {
         await s.call('POST', '/tickets', { title: `w${n++}` });
-        await sleep(5);
       }
       return n;
     })();
@@ -79,7 +78,8 @@ describe('event stream', () => {
       await stream.ended;
       for (const e of stream.events) seen.push(Number(e.id));
       position = stream.events.at(-1)!.id!;
-      await sleep(30); // events keep coming while no one listens
+      // Events keep coming while no one listens: at least one is positioned past the last one seen.
+      await until(async () => (await s.storage.lastOutboxSeq()) > Number(position), 5000, 'an event written while no one listens');
     }
     writing = false;
     const written = await writer;
