@@ -31,7 +31,7 @@ describe('the step runner', () => {
   it('after a promise, resolves to what a synchronous last step answered, so a reply (a thenable) is waited for', async () => {
     let finished = false;
     // Fastify's reply is a thenable that settles once the response has been sent (async onSend hooks included).
-    const sending = { then: (done: () => void) => void setTimeout(() => ((finished = true), done()), 20) };
+    const sending = { then: (done: () => void) => void setImmediate(() => ((finished = true), done())) };
     const out = createPipeline([() => Promise.resolve(), () => sending])(request, reply);
     await out;
     expect(finished).toBe(true);
