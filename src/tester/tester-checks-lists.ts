@@ -3,6 +3,7 @@ import { LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../model/model-ro
 import type { PagingModel } from '../model/model-types.js';
 import { describe, type TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
+import type { Failure } from './tester-types.js';
 
 // Lists that state their paging (docs/format.md, "List shapes"): the tester reads their answers by their own shape
 // and pages through them the way their style says. Lists that do not state it are the format's cursor envelope,
@@ -83,7 +84,8 @@ export function nextQuery(
 /**
  * Pages through every list that states its paging, with each sort, two objects a page: each object of the caller
  * once, none missing, a declared total equal to the number of objects, and a Link header present exactly while
- * another page exists (offset and page styles: absent once a page comes back short).
+ * another page exists (offset and page styles: absent once a page comes back short); items in each sort's order,
+ * and each filter holding.
  */
 export async function checkListShapes(ctx: TestContext): Promise<void> {
   for (const route of ctx.routes.filter((r) => r.operation.action === 'list' && r.resource && !isDefaultPaging(r))) {
@@ -103,6 +105,7 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
       // Style limit answers one page: ask for the largest, which holds the caller's objects unless the service
       // holds more (earlier runs', other subjects'): then a full page may leave some out.
       const size = p.style === 'limit' ? (ctx.model.limits?.pageSize?.max ?? 100) : 2;
+      let listed: Record<string, unknown>[] = [];
       for (const sort of [undefined, ...o.sort.flatMap((s) => [s, `-${s}`])]) {
         const seen: unknown[] = [];
         const pages: { req: TestRequest; count: number }[] = [];
@@ -156,7 +159,80 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
             ...ctx.failure(o.id, `the total \`${p.total}\` equal to the objects listed`, o.pointer, req, `${String(total)}, but ${seen.length} listed`),
             curl: ctx.client.curlPages(pages, seen.length, `the last: ${seen.length} listed in all`),
           });
+        if (sort === undefined) listed = seen as Record<string, unknown>[];
+        const disorder = sort ? checkSortOrder(ctx, route, sort, seen as Record<string, unknown>[], req, pages) : undefined;
+        if (disorder) return scope.fail(disorder);
       }
+      const filtered = await checkListFilters(ctx, route, listed, headers);
+      if (filtered) scope.fail(filtered);
     });
   }
+}
+
+/** A failure when the items of one sort's pages are not in its order (`-field` descending), else undefined. */
+export function checkSortOrder(
+  ctx: TestContext,
+  route: OperationRoute,
+  sort: string,
+  seen: Record<string, unknown>[],
+  req: TestRequest,
+  pages: { req: TestRequest; count: number }[],
+): Failure | undefined {
+  const field = sort.replace(/^-/, '');
+  const values = seen.map((x) => x[field]);
+  for (let i = 1; i < values.length; i++) {
+    const a = values[i - 1] as string | number | null;
+    const b = values[i] as string | number | null;
+    if (a === null || b === null || a === undefined || b === undefined) continue;
+    if (sort.startsWith('-') ? a < b : a > b)
+      return {
+        ...ctx.failure(route.operation.id, `items ordered by ${sort}`, route.operation.pointer, req, `${JSON.stringify(a)} before ${JSON.stringify(b)}`),
+        curl: ctx.client.curlPages(pages, i, `${JSON.stringify(b)} after ${JSON.stringify(a)}`),
+      };
+  }
+  return undefined;
+}
+
+/**
+ * Each filter of a list, with the value of an object listed: the answer holds only items with that value, and the
+ * object itself where the page is not full (a full page may leave it for a later one). Where every object listed
+ * has that value, one with another is made first, so that a filter ignored shows.
+ */
+export async function checkListFilters(
+  ctx: TestContext,
+  route: OperationRoute,
+  listed: Record<string, unknown>[],
+  headers: Record<string, string>,
+): Promise<Failure | undefined> {
+  const o = route.operation;
+  const key = route.resource!.identifier ?? 'id';
+  const sizeParam = getPageSizeParam(route);
+  const size = ctx.model.limits?.pageSize?.max ?? ctx.model.limits?.pageSize?.default ?? 20;
+  for (const name of o.filter) {
+    const sample = listed.find((x) => x[name] !== undefined && x[name] !== null);
+    if (!sample) continue;
+    const value = String(sample[name]);
+    // Generated objects often share a value: a filter ignored would pass unseen, so one object with another value
+    // is made where a create can set the field (a few seeds tried).
+    if (listed.every((x) => String(x[name]) === value))
+      for (let k = 1; k <= 8; k++) {
+        const body = await ctx.sampleCreateBody(route.resource!, 7919 * k);
+        if (body[name] === undefined || body[name] === null || String(body[name]) === value) continue;
+        await ctx.createObject(route.resource!, body);
+        break;
+      }
+    const req: TestRequest = {
+      method: 'GET',
+      path: ctx.pathOf(route, undefined, { [name]: value, ...(sizeParam !== undefined ? { [sizeParam]: String(size) } : {}) }),
+      headers,
+    };
+    const res = await ctx.send(route, req);
+    const items = res.status === 200 ? (getPageItems(route, res.body) as Record<string, unknown>[] | undefined) : undefined;
+    if (!items) return ctx.failure(o.id, `a page filtered by ${name}`, o.pointer, req, res);
+    const wrong = items.find((x) => String(x[name]) !== value);
+    if (wrong) return ctx.failure(o.id, `only items with ${name} = ${value}`, o.pointer, req, `an item with ${name} = ${JSON.stringify(wrong[name])}`);
+    if (items.length < size && !items.some((x) => JSON.stringify(x[key]) === JSON.stringify(sample[key])))
+      return ctx.failure(o.id, `the matching object in a page filtered by ${name}`, o.pointer, req, `${describe(res).slice(0, 200)}`);
+  }
+  return undefined;
 }

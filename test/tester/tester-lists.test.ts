@@ -1,6 +1,8 @@
 // The contract tester pages through every list shape (docs/format.md, "List shapes"): offset, page and cursor
 // lists, bare arrays, a Link header, envelopes with their own names and a total — all pass against the real
-// runtime, also on a second run against a service that holds the first run's objects.
+// runtime, also on a second run against a service that holds the first run's objects; a filter ignored on a list
+// that states its paging fails (a proxy rewrites the requests; filters were checked only on the format's cursor
+// envelope before).
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testService } from '../../src/tester/tester-run.js';
 import { startSpec, type OrdersServer } from './helpers.js';
+import { startProxy, type MutantHooks } from './mutant-proxy.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servicespec-tester-lists-'));
 let s: OrdersServer;
@@ -26,7 +29,7 @@ endpoints:
   operations:
     createPet: { method: POST, path: /pets, action: create, resource: Pet }
     listArrayLink: { method: GET, path: /a/pets, action: list, resource: Pet, sort: [name], paging: { body: array, link: true } }
-    listOffset: { method: GET, path: /o/pets, action: list, resource: Pet, paging: { style: offset, items: data, total: total_count } }
+    listOffset: { method: GET, path: /o/pets, action: list, resource: Pet, filter: [name], paging: { style: offset, items: data, total: total_count } }
     listPage: { method: GET, path: /p/pets, action: list, resource: Pet, paging: { style: page, body: array, link: true } }
     listNamed: { method: GET, path: /n/pets, action: list, resource: Pet, paging: { items: results, next: after, total: count, link: true } }
     listLimit: { method: GET, path: /l/pets, action: list, resource: Pet, paging: { style: limit, body: array } }
@@ -64,4 +67,23 @@ it("passes a second run, against a service holding the first run's objects (a st
   // oldest, and the tester reported this run's objects missing.
   const r = await testService(s.model, { baseUrl: s.url, ...s.options, seed: 4, only: ['endpoints.list-paging'] });
   expect(r.results.filter((x) => x.outcome === 'failed').map((f) => [f.target, f.failure?.actual])).toEqual([]);
+}, 120_000);
+
+/** The tester's failures against the runtime behind a proxy that rewrites requests. */
+async function failuresBehind(request: MutantHooks['request'], only: string[]): Promise<string[]> {
+  const proxy = await startProxy(s.url, { request });
+  try {
+    const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 3, only });
+    return r.results.filter((x) => x.outcome === 'failed').map((f) => `${f.check} ${f.target}: ${f.failure?.expected} | ${f.failure?.actual}`);
+  } finally {
+    await proxy.close();
+  }
+}
+
+it('catches a filter ignored on an offset list (every generated object may share the filtered value)', async () => {
+  const failed = await failuresBehind(
+    (r) => (r.path.startsWith('/o/pets?') ? { ...r, path: r.path.replace(/([?&])name=[^&]*&?/, '$1') } : r),
+    ['endpoints.list-paging'],
+  );
+  expect(failed).toEqual([expect.stringMatching(/^endpoints\.list-paging listOffset: only items with name = .* \| an item with name = /)]);
 }, 120_000);
