@@ -1,8 +1,7 @@
 // The contract tester pages through every list shape (docs/format.md, "List shapes"): offset, page and cursor
 // lists, bare arrays, a Link header, envelopes with their own names and a total — all pass against the real
-// runtime, also on a second run against a service that holds the first run's objects; a filter ignored on a list
-// that states its paging fails (a proxy rewrites the requests; filters were checked only on the format's cursor
-// envelope before).
+// runtime; a filter ignored, or a page size past the maximum or other than the default, on a list that states its
+// paging fails (a proxy rewrites the requests; these checks ran only on the format's cursor envelope before).
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,7 +41,7 @@ errors:
     invalid: { status: 422, when: [validation] }
     other: { status: 400, when: [malformed_request, route_not_found, method_not_allowed, headers_too_large, unsupported_media_type, body_too_large, internal, unique_conflict] }
 limits:
-  page_size: { default: 3, max: 100 }
+  page_size: { default: 3, max: 100, over_max: reject }
 `,
   );
   s = await startSpec(spec);
@@ -86,4 +85,21 @@ it('catches a filter ignored on an offset list (every generated object may share
     ['endpoints.list-paging'],
   );
   expect(failed).toEqual([expect.stringMatching(/^endpoints\.list-paging listOffset: only items with name = .* \| an item with name = /)]);
+}, 120_000);
+
+it('catches a page size over the maximum served, on a list that states its paging', async () => {
+  const failed = await failuresBehind((r) => ({ ...r, path: r.path.replace(/([?&](limit|per_page))=101\b/, '$1=100') }), ['limits.page-size']);
+  expect(failed).toEqual([expect.stringMatching(/^limits\.page-size \w+ max 100: invalid for (limit|per_page)=101 \(over_max: reject\) \| status 200/)]);
+}, 120_000);
+
+it('catches a default page size other than the declared one, on a list that states its paging', async () => {
+  // Lists asked without a page size get 4 items a page rather than the declared 3.
+  const failed = await failuresBehind(
+    (r) =>
+      r.method === 'GET' && /^\/(a|o|n|l)\/pets(\?|$)/.test(r.path) && !/[?&]limit=/.test(r.path)
+        ? { ...r, path: `${r.path}${r.path.includes('?') ? '&' : '?'}limit=4` }
+        : r,
+    ['limits.page-size'],
+  );
+  expect(failed).toEqual([expect.stringMatching(/^limits\.page-size \w+ default 3: 3 items by default \(page_size\.default\) when more exist \| 4 items/)]);
 }, 120_000);
