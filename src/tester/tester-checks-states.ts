@@ -2,7 +2,16 @@ import fc from 'fast-check';
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import { getStateField } from '../model/model-lookup.js';
 import type { TestRequest } from './tester-http.js';
-import { checkListFilters, checkListShapes, checkSortOrder, getPageItems, getPageSizeParam, isDefaultPaging, nextQuery } from './tester-checks-lists.js';
+import {
+  checkListFilters,
+  checkListShapes,
+  checkSortOrder,
+  fillPool,
+  getPageItems,
+  getPageSizeParam,
+  isDefaultPaging,
+  nextQuery,
+} from './tester-checks-lists.js';
 import { describe, type TestContext } from './tester-context.js';
 import { runProperty } from './tester-checks-endpoints.js';
 import type { ResourceModel, StateMachineModel } from '../model/model-types.js';
@@ -394,10 +403,7 @@ async function checkLists(ctx: TestContext): Promise<void> {
     await ctx.check('endpoints', 'endpoints.list-paging', o.id, async (scope) => {
       const headers = await ctx.authFor(o.auth);
       if (!headers) return scope.skip('no credential for this operation');
-      while ((ctx.pool.get(resource.name)?.length ?? 0) < 5) {
-        const made = await ctx.createObject(resource);
-        if (!made || made.res.status >= 300) return scope.skip(`cannot create ${resource.name} objects to page through`);
-      }
+      if (!(await fillPool(ctx, resource, 5))) return scope.skip(`cannot create ${resource.name} objects to page through`);
       const mine = new Set((ctx.pool.get(resource.name) ?? []).map((x) => JSON.stringify(x[resource.identifier ?? 'id'])));
       const sorts = [undefined, ...o.sort.flatMap((s) => [s, `-${s}`])];
       let current: Record<string, unknown>[] = [];

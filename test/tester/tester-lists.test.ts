@@ -103,3 +103,19 @@ it('catches a default page size other than the declared one, on a list that stat
   );
   expect(failed).toEqual([expect.stringMatching(/^limits\.page-size \w+ default 3: 3 items by default \(page_size\.default\) when more exist \| 4 items/)]);
 }, 120_000);
+
+it('a create answered 200 for its declared 201 stops the paging check, rather than creating until the run is bounded', async () => {
+  // The check made objects until five were kept; a 200 keeps none, so it created until --max-requests (3000
+  // requests, every later check not run).
+  const proxy = await startProxy(s.url, { response: (r, req) => (req.method === 'POST' && r.status === 201 ? { ...r, status: 200 } : r) });
+  try {
+    const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 3, only: ['endpoints.list-paging'], maxRequests: 500 });
+    expect(r.stoppedBy).toBeUndefined();
+    expect(r.results.filter((x) => x.check === 'endpoints.list-paging').map((x) => [x.outcome, x.reason])).toContainEqual([
+      'skipped',
+      'cannot create Pet objects to page through',
+    ]);
+  } finally {
+    await proxy.close();
+  }
+}, 120_000);
