@@ -207,7 +207,8 @@ export function checkSortOrder(
 /**
  * Each filter of a list, with the value of an object listed: the answer holds only items with that value, and the
  * object itself where the page is not full (a full page may leave it for a later one). Where every object listed
- * has that value, one with another is made first, so that a filter ignored shows.
+ * has that value, one with another is made first, so that a filter ignored shows. A declared total counts the
+ * matches.
  */
 export async function checkListFilters(
   ctx: TestContext,
@@ -244,6 +245,17 @@ export async function checkListFilters(
     if (wrong) return ctx.failure(o.id, `only items with ${name} = ${value}`, o.pointer, req, `an item with ${name} = ${JSON.stringify(wrong[name])}`);
     if (items.length < size && !items.some((x) => JSON.stringify(x[key]) === JSON.stringify(sample[key])))
       return ctx.failure(o.id, `the matching object in a page filtered by ${name}`, o.pointer, req, `${describe(res).slice(0, 200)}`);
+    // A page that holds every match: a declared total counts the matches, not every object.
+    const p = pagingOf(route);
+    const total = p.total !== undefined && p.style !== 'limit' && items.length < size ? (res.body as Record<string, unknown>)[p.total] : items.length;
+    if (total !== items.length)
+      return ctx.failure(
+        o.id,
+        `the total \`${p.total}\` equal to the objects with ${name} = ${value}`,
+        o.pointer,
+        req,
+        `${String(total)}, but ${items.length} listed`,
+      );
   }
   return undefined;
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testService } from '../../src/tester/tester-run.js';
 import { startSpec, type OrdersServer } from './helpers.js';
-import { startProxy, type MutantHooks } from './mutant-proxy.js';
+import { json, startProxy, withJson, type MutantHooks } from './mutant-proxy.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servicespec-tester-lists-'));
 let s: OrdersServer;
@@ -85,6 +85,23 @@ it('catches a filter ignored on an offset list (every generated object may share
     ['endpoints.list-paging'],
   );
   expect(failed).toEqual([expect.stringMatching(/^endpoints\.list-paging listOffset: only items with name = .* \| an item with name = /)]);
+}, 120_000);
+
+it('catches a total that ignores the filter (the total of every object) on an offset list', async () => {
+  const proxy = await startProxy(s.url, {
+    async response(r, req, send) {
+      if (req.method !== 'GET' || !/^\/o\/pets\?(.*&)?name=/.test(req.path)) return r;
+      const all = json(await send({ ...req, path: '/o/pets' })) as { total_count: number };
+      return withJson(r, { ...(json(r) as object), total_count: all.total_count });
+    },
+  });
+  try {
+    const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 3, only: ['endpoints.list-paging'] });
+    const failed = r.results.filter((x) => x.outcome === 'failed').map((f) => `${f.target}: ${f.failure?.expected} | ${f.failure?.actual}`);
+    expect(failed).toEqual([expect.stringMatching(/^listOffset: the total `total_count` equal to the objects with name = .* \| \d+, but \d+ listed$/)]);
+  } finally {
+    await proxy.close();
+  }
 }, 120_000);
 
 it('catches a page size over the maximum served, on a list that states its paging', async () => {
