@@ -96,6 +96,7 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
       const headers = await ctx.authFor(o.auth);
       if (!headers) return scope.skip('no credential for this operation');
       if (!(await fillPool(ctx, resource, 5))) return scope.skip(`cannot create ${resource.name} objects to page through`);
+      for (const field of o.sort) await varyField(ctx, resource, field, ctx.pool.get(resource.name)!);
       const id = (x: unknown) => JSON.stringify((x as Record<string, unknown>)[resource.identifier ?? 'id']);
       const mine = new Set((ctx.pool.get(resource.name) ?? []).map(id));
       const sizeParam = getPageSizeParam(route);
@@ -180,6 +181,21 @@ export async function fillPool(ctx: TestContext, resource: ResourceModel, n: num
   return true;
 }
 
+/**
+ * Where every object given has one value of `field`, one with another is made, where a create can set the field
+ * (a few seeds tried): generated objects often share a value, and a filter or sort ignored would pass unseen.
+ */
+export async function varyField(ctx: TestContext, resource: ResourceModel, field: string, objects: readonly Record<string, unknown>[]): Promise<void> {
+  const values = new Set(objects.filter((x) => x[field] !== undefined && x[field] !== null).map((x) => JSON.stringify(x[field])));
+  if (values.size !== 1) return;
+  for (let k = 1; k <= 8; k++) {
+    const body = await ctx.sampleCreateBody(resource, 7919 * k);
+    if (body[field] === undefined || body[field] === null || values.has(JSON.stringify(body[field]))) continue;
+    await ctx.createObject(resource, body);
+    return;
+  }
+}
+
 /** A failure when the items of one sort's pages are not in its order (`-field` descending), else undefined. */
 export function checkSortOrder(
   ctx: TestContext,
@@ -195,7 +211,10 @@ export function checkSortOrder(
     const a = values[i - 1] as string | number | null;
     const b = values[i] as string | number | null;
     if (a === null || b === null || a === undefined || b === undefined) continue;
-    if (sort.startsWith('-') ? a < b : a > b)
+    // The format states no collation: text is in order by code unit or by locale (a database's collation).
+    const after = (x: string | number, y: string | number): boolean =>
+      typeof x === 'string' && typeof y === 'string' ? x > y && x.localeCompare(y) > 0 : x > y;
+    if (sort.startsWith('-') ? after(b, a) : after(a, b))
       return {
         ...ctx.failure(route.operation.id, `items ordered by ${sort}`, route.operation.pointer, req, `${JSON.stringify(a)} before ${JSON.stringify(b)}`),
         curl: ctx.client.curlPages(pages, i, `${JSON.stringify(b)} after ${JSON.stringify(a)}`),
@@ -224,15 +243,7 @@ export async function checkListFilters(
     const sample = listed.find((x) => x[name] !== undefined && x[name] !== null);
     if (!sample) continue;
     const value = String(sample[name]);
-    // Generated objects often share a value: a filter ignored would pass unseen, so one object with another value
-    // is made where a create can set the field (a few seeds tried).
-    if (listed.every((x) => String(x[name]) === value))
-      for (let k = 1; k <= 8; k++) {
-        const body = await ctx.sampleCreateBody(route.resource!, 7919 * k);
-        if (body[name] === undefined || body[name] === null || String(body[name]) === value) continue;
-        await ctx.createObject(route.resource!, body);
-        break;
-      }
+    await varyField(ctx, route.resource!, name, listed);
     const req: TestRequest = {
       method: 'GET',
       path: ctx.pathOf(route, undefined, { [name]: value, ...(sizeParam !== undefined ? { [sizeParam]: String(size) } : {}) }),

@@ -5,6 +5,7 @@ import type { TestRequest } from './tester-http.js';
 import {
   checkListFilters,
   checkListShapes,
+  varyField,
   checkSortOrder,
   fillPool,
   getPageItems,
@@ -404,6 +405,7 @@ async function checkLists(ctx: TestContext): Promise<void> {
       const headers = await ctx.authFor(o.auth);
       if (!headers) return scope.skip('no credential for this operation');
       if (!(await fillPool(ctx, resource, 5))) return scope.skip(`cannot create ${resource.name} objects to page through`);
+      for (const field of o.sort) await varyField(ctx, resource, field, ctx.pool.get(resource.name)!);
       const mine = new Set((ctx.pool.get(resource.name) ?? []).map((x) => JSON.stringify(x[resource.identifier ?? 'id'])));
       const sorts = [undefined, ...o.sort.flatMap((s) => [s, `-${s}`])];
       let current: Record<string, unknown>[] = [];

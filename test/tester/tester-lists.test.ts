@@ -104,6 +104,14 @@ it('catches a total that ignores the filter (the total of every object) on an of
   }
 }, 120_000);
 
+it('catches a sort ignored on a list that states its paging (every generated object may share the sorted value)', async () => {
+  const failed = await failuresBehind(
+    (r) => (r.path.startsWith('/a/pets?') ? { ...r, path: r.path.replace(/([?&])sort=[^&]*&?/, '$1') } : r),
+    ['endpoints.list-paging'],
+  );
+  expect(failed).toEqual([expect.stringMatching(/^endpoints\.list-paging listArrayLink: items ordered by -?name \| /)]);
+}, 120_000);
+
 it('catches a page size over the maximum served, on a list that states its paging', async () => {
   const failed = await failuresBehind((r) => ({ ...r, path: r.path.replace(/([?&](limit|per_page))=101\b/, '$1=100') }), ['limits.page-size']);
   expect(failed).toEqual([expect.stringMatching(/^limits\.page-size \w+ max 100: invalid for (limit|per_page)=101 \(over_max: reject\) \| status 200/)]);
