@@ -973,10 +973,16 @@ function errorsOf(ctx: Ctx, src: OpSource): string[] {
     }
     const component = r.chain.slice(1).find((p) => p.startsWith('#/components/responses/'));
     // Inline responses share a code only when they say the same (status and description): each keeps its own words.
-    const key2 = component ?? `status ${status} ${str(node.description) ?? ''}`;
+    // A shared response is one code per status it is used at (an `Error` under 404 and 422 is two codes).
+    const key2 = component ? `${component} ${status}` : `status ${status} ${str(node.description) ?? ''}`;
     let entry = ctx.errorCodes.get(key2);
     if (!entry) {
-      const base = component ? toErrorCodeName(component.slice('#/components/responses/'.length)) : toErrorCodeName(STATUS_CODES[status] ?? `error ${status}`);
+      const componentName = component?.slice('#/components/responses/'.length);
+      const atOtherStatus = component !== undefined && [...ctx.errorCodes.keys()].some((k) => k.startsWith(`${component} `));
+      const base =
+        componentName === undefined
+          ? toErrorCodeName(STATUS_CODES[status] ?? `error ${status}`)
+          : toErrorCodeName(atOtherStatus ? `${componentName} ${STATUS_CODES[status] ?? status}` : componentName);
       const title = str(node.description);
       entry = {
         name: ctx.errorNames.take(base),

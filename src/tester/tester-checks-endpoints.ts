@@ -99,6 +99,27 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
               );
           }
           if (o.action === 'create') ctx.remember(resource, res.body as Record<string, unknown>);
+          // A change the answer shows must be the one kept: a read afterwards shows every field as sent.
+          const read = o.action === 'create' ? undefined : ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
+          const readHeaders = read ? await ctx.authFor(read.operation.auth) : undefined;
+          if (read && readHeaders) {
+            const again: TestRequest = { method: 'GET', path: ctx.pathOf(read, target![resource.identifier ?? 'id']), headers: readHeaders };
+            const after = await ctx.send(read, again);
+            const lost = Object.entries(body).find(([k, v]) => JSON.stringify(after.body?.[k]) !== JSON.stringify(v));
+            if (after.status !== read.successStatus || lost)
+              return {
+                ...ctx.failure(
+                  o.id,
+                  lost
+                    ? `field ${lost[0]} kept as sent (${JSON.stringify(lost[1])}) in a read after the ${o.action}`
+                    : `status ${read.successStatus} for a read after the ${o.action}`,
+                  route.resource?.pointer,
+                  again,
+                  lost ? `${lost[0]} is ${JSON.stringify(after.body?.[lost[0]])}` : describe(after),
+                ),
+                curl: ctx.client.curlSequence([{ req }, { note: `then (${read.operation.id})`, req: again }]),
+              };
+          }
           return undefined;
         });
       } else if (o.action === 'read' || o.action === 'delete') {

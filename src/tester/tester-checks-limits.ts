@@ -1,7 +1,7 @@
 import { parseDictionary, parseList } from 'structured-headers';
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import { NOT_SHOWN } from '../model/model-defaults.js';
-import { isDefaultPaging } from './tester-checks-lists.js';
+import { getPageItems, getPageSizeParam, isDefaultPaging } from './tester-checks-lists.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 
@@ -100,9 +100,12 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
     });
   }
   // Page size.
-  const listRoute = ctx.routes.find((r) => r.operation.action === 'list' && r.resource && ctx.createRoute(r.resource.name) && isDefaultPaging(r));
+  // Any list asked for its page size (limit, per_page), read by its own shape: lists that state their paging too.
+  const listRoute = ctx.routes.find(
+    (r) => r.operation.action === 'list' && r.resource && ctx.createRoute(r.resource.name) && getPageSizeParam(r) !== undefined,
+  );
   const page = limits?.pageSize;
-  if (!listRoute) ctx.skip('limits', 'limits.page-size', 'page_size', 'no list operation whose resource can be created');
+  if (!listRoute) ctx.skip('limits', 'limits.page-size', 'page_size', 'no paged list operation whose resource can be created');
   else {
     const o = listRoute.operation;
     const resource = listRoute.resource!;
@@ -112,15 +115,16 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
       if (!headers) return scope.skip('no credential for the list operation');
       const probe: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute), headers };
       let res = await ctx.send(listRoute, probe);
-      const shown = Array.isArray(res.body?.[PAGE_FIELDS.items]) ? (res.body[PAGE_FIELDS.items] as unknown[]).length : 0;
-      if (res.status === 200 && !res.body?.[PAGE_FIELDS.next]) {
+      const shown = (res.status === 200 ? getPageItems(listRoute, res.body) : undefined)?.length ?? 0;
+      // A cursor page with a next cursor says more exist; any other shape is filled until it must.
+      if (res.status === 200 && (isDefaultPaging(listRoute) ? !res.body?.[PAGE_FIELDS.next] : shown <= page.default)) {
         for (let i = shown; i <= page.default; i++) {
           const c = await ctx.createObject(resource);
           if (!c || c.res.status >= 300) return scope.skip(`cannot create ${resource.name} objects to fill a page`);
         }
       }
       res = await ctx.send(listRoute, probe);
-      const n = Array.isArray(res.body?.[PAGE_FIELDS.items]) ? (res.body[PAGE_FIELDS.items] as unknown[]).length : -1;
+      const n = (res.status === 200 ? getPageItems(listRoute, res.body) : undefined)?.length ?? -1;
       if (res.status !== 200 || n !== page.default)
         return scope.fail(
           ctx.failure(
@@ -136,14 +140,16 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
       if (page?.max === undefined) return scope.skip('the spec does not show a maximum page size (not shown)');
       const headers = await ctx.authFor(o.auth);
       if (!headers) return scope.skip('no credential for the list operation');
-      const atMax: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute, undefined, { [LIST_PARAMS.limit]: String(page.max) }), headers };
+      const sizeParam = getPageSizeParam(listRoute)!;
+      const atMax: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute, undefined, { [sizeParam]: String(page.max) }), headers };
       const r1 = await ctx.send(listRoute, atMax);
-      if (r1.status !== 200) return scope.fail(ctx.failure(o.id, `limit=${page.max} (the maximum) accepted`, '/limits/page_size/max', atMax, r1));
-      const over: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute, undefined, { [LIST_PARAMS.limit]: String(page.max + 1) }), headers };
+      if (r1.status !== 200) return scope.fail(ctx.failure(o.id, `${sizeParam}=${page.max} (the maximum) accepted`, '/limits/page_size/max', atMax, r1));
+      const over: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute, undefined, { [sizeParam]: String(page.max + 1) }), headers };
       const r2 = await ctx.send(listRoute, over);
       if (page.overMax === 'clamp') {
-        if (r2.status !== 200 || !Array.isArray(r2.body?.[PAGE_FIELDS.items]) || r2.body[PAGE_FIELDS.items].length > page.max)
-          scope.fail(ctx.failure(o.id, `limit=${page.max + 1} clamped to ${page.max}`, '/limits/page_size/over_max', over, r2));
+        const items = r2.status === 200 ? getPageItems(listRoute, r2.body) : undefined;
+        if (!items || items.length > page.max)
+          scope.fail(ctx.failure(o.id, `${sizeParam}=${page.max + 1} clamped to ${page.max}`, '/limits/page_size/over_max', over, r2));
         return;
       }
       if (page.overMax !== 'reject') return scope.skip('the spec does not show what a page size over the maximum gets (over_max not shown)');
@@ -152,7 +158,7 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
         scope.fail(
           ctx.failure(
             o.id,
-            `${ctx.declared('validation')?.code ?? 'validation'} for limit=${page.max + 1} (over_max: reject)`,
+            `${ctx.declared('validation')?.code ?? 'validation'} for ${sizeParam}=${page.max + 1} (over_max: reject)`,
             '/limits/page_size/over_max',
             over,
             `${why ?? ''}; ${describe(r2)}`,

@@ -1,8 +1,9 @@
 import { DEFAULT_PAGING } from '../model/model-defaults.js';
 import { LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
-import type { PagingModel } from '../model/model-types.js';
+import type { PagingModel, ResourceModel } from '../model/model-types.js';
 import { describe, type TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
+import type { Failure } from './tester-types.js';
 
 // Lists that state their paging (docs/format.md, "List shapes"): the tester reads their answers by their own shape
 // and pages through them the way their style says. Lists that do not state it are the format's cursor envelope,
@@ -83,7 +84,8 @@ export function nextQuery(
 /**
  * Pages through every list that states its paging, with each sort, two objects a page: each object of the caller
  * once, none missing, a declared total equal to the number of objects, and a Link header present exactly while
- * another page exists (offset and page styles: absent once a page comes back short).
+ * another page exists (offset and page styles: absent once a page comes back short); items in each sort's order,
+ * and each filter holding.
  */
 export async function checkListShapes(ctx: TestContext): Promise<void> {
   for (const route of ctx.routes.filter((r) => r.operation.action === 'list' && r.resource && !isDefaultPaging(r))) {
@@ -93,15 +95,15 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
     await ctx.check('endpoints', 'endpoints.list-paging', o.id, async (scope) => {
       const headers = await ctx.authFor(o.auth);
       if (!headers) return scope.skip('no credential for this operation');
-      while ((ctx.pool.get(resource.name)?.length ?? 0) < 5) {
-        const made = await ctx.createObject(resource);
-        if (!made || made.res.status >= 300) return scope.skip(`cannot create ${resource.name} objects to page through`);
-      }
+      if (!(await fillPool(ctx, resource, 5))) return scope.skip(`cannot create ${resource.name} objects to page through`);
+      for (const field of o.sort) await varyField(ctx, resource, field, ctx.pool.get(resource.name)!);
       const id = (x: unknown) => JSON.stringify((x as Record<string, unknown>)[resource.identifier ?? 'id']);
       const mine = new Set((ctx.pool.get(resource.name) ?? []).map(id));
       const sizeParam = getPageSizeParam(route);
-      // Style limit answers one page: ask for one big enough to hold the caller's objects.
-      const size = p.style === 'limit' ? Math.min(ctx.model.limits?.pageSize?.max ?? 100, Math.max(mine.size, 1)) : 2;
+      // Style limit answers one page: ask for the largest, which holds the caller's objects unless the service
+      // holds more (earlier runs', other subjects'): then a full page may leave some out.
+      const size = p.style === 'limit' ? (ctx.model.limits?.pageSize?.max ?? 100) : 2;
+      let listed: Record<string, unknown>[] = [];
       for (const sort of [undefined, ...o.sort.flatMap((s) => [s, `-${s}`])]) {
         const seen: unknown[] = [];
         const pages: { req: TestRequest; count: number }[] = [];
@@ -144,7 +146,7 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
               `${dup} again`,
             ),
           });
-        const gap = [...mine].find((x) => !ids.includes(x));
+        const gap = p.style === 'limit' && seen.length >= size ? undefined : [...mine].find((x) => !ids.includes(x));
         if (gap !== undefined && ctx.pool.get(resource.name)!.some((x) => id(x) === gap))
           return scope.fail({
             ...ctx.failure(o.id, 'every object of the caller across pages', o.pointer, req, `${gap} missing after ${seen.length} items`),
@@ -155,7 +157,116 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
             ...ctx.failure(o.id, `the total \`${p.total}\` equal to the objects listed`, o.pointer, req, `${String(total)}, but ${seen.length} listed`),
             curl: ctx.client.curlPages(pages, seen.length, `the last: ${seen.length} listed in all`),
           });
+        if (sort === undefined) listed = seen as Record<string, unknown>[];
+        const disorder = sort ? checkSortOrder(ctx, route, sort, seen as Record<string, unknown>[], req, pages) : undefined;
+        if (disorder) return scope.fail(disorder);
       }
+      const filtered = await checkListFilters(ctx, route, listed, headers);
+      if (filtered) scope.fail(filtered);
     });
   }
+}
+
+/**
+ * Whether the main subject holds `n` objects of `resource` the run made, creating them as needed. A create the
+ * service answers with another success status (200 for a declared 201) keeps no object: it stops here rather
+ * than being sent again until the run's bounds (it fails in endpoints.status).
+ */
+export async function fillPool(ctx: TestContext, resource: ResourceModel, n: number): Promise<boolean> {
+  while ((ctx.pool.get(resource.name)?.length ?? 0) < n) {
+    const before = ctx.pool.get(resource.name)?.length ?? 0;
+    const made = await ctx.createObject(resource);
+    if (!made || made.res.status >= 300 || (ctx.pool.get(resource.name)?.length ?? 0) === before) return false;
+  }
+  return true;
+}
+
+/**
+ * Where every object given has one value of `field`, one with another is made, where a create can set the field
+ * (a few seeds tried): generated objects often share a value, and a filter or sort ignored would pass unseen.
+ */
+export async function varyField(ctx: TestContext, resource: ResourceModel, field: string, objects: readonly Record<string, unknown>[]): Promise<void> {
+  const values = new Set(objects.filter((x) => x[field] !== undefined && x[field] !== null).map((x) => JSON.stringify(x[field])));
+  if (values.size !== 1) return;
+  for (let k = 1; k <= 8; k++) {
+    const body = await ctx.sampleCreateBody(resource, 7919 * k);
+    if (body[field] === undefined || body[field] === null || values.has(JSON.stringify(body[field]))) continue;
+    await ctx.createObject(resource, body);
+    return;
+  }
+}
+
+/** A failure when the items of one sort's pages are not in its order (`-field` descending), else undefined. */
+export function checkSortOrder(
+  ctx: TestContext,
+  route: OperationRoute,
+  sort: string,
+  seen: Record<string, unknown>[],
+  req: TestRequest,
+  pages: { req: TestRequest; count: number }[],
+): Failure | undefined {
+  const field = sort.replace(/^-/, '');
+  const values = seen.map((x) => x[field]);
+  for (let i = 1; i < values.length; i++) {
+    const a = values[i - 1] as string | number | null;
+    const b = values[i] as string | number | null;
+    if (a === null || b === null || a === undefined || b === undefined) continue;
+    // The format states no collation: text is in order by code unit or by locale (a database's collation).
+    const after = (x: string | number, y: string | number): boolean =>
+      typeof x === 'string' && typeof y === 'string' ? x > y && x.localeCompare(y) > 0 : x > y;
+    if (sort.startsWith('-') ? after(b, a) : after(a, b))
+      return {
+        ...ctx.failure(route.operation.id, `items ordered by ${sort}`, route.operation.pointer, req, `${JSON.stringify(a)} before ${JSON.stringify(b)}`),
+        curl: ctx.client.curlPages(pages, i, `${JSON.stringify(b)} after ${JSON.stringify(a)}`),
+      };
+  }
+  return undefined;
+}
+
+/**
+ * Each filter of a list, with the value of an object listed: the answer holds only items with that value, and the
+ * object itself where the page is not full (a full page may leave it for a later one). Where every object listed
+ * has that value, one with another is made first, so that a filter ignored shows. A declared total counts the
+ * matches.
+ */
+export async function checkListFilters(
+  ctx: TestContext,
+  route: OperationRoute,
+  listed: Record<string, unknown>[],
+  headers: Record<string, string>,
+): Promise<Failure | undefined> {
+  const o = route.operation;
+  const key = route.resource!.identifier ?? 'id';
+  const sizeParam = getPageSizeParam(route);
+  const size = ctx.model.limits?.pageSize?.max ?? ctx.model.limits?.pageSize?.default ?? 20;
+  for (const name of o.filter) {
+    const sample = listed.find((x) => x[name] !== undefined && x[name] !== null);
+    if (!sample) continue;
+    const value = String(sample[name]);
+    await varyField(ctx, route.resource!, name, listed);
+    const req: TestRequest = {
+      method: 'GET',
+      path: ctx.pathOf(route, undefined, { [name]: value, ...(sizeParam !== undefined ? { [sizeParam]: String(size) } : {}) }),
+      headers,
+    };
+    const res = await ctx.send(route, req);
+    const items = res.status === 200 ? (getPageItems(route, res.body) as Record<string, unknown>[] | undefined) : undefined;
+    if (!items) return ctx.failure(o.id, `a page filtered by ${name}`, o.pointer, req, res);
+    const wrong = items.find((x) => String(x[name]) !== value);
+    if (wrong) return ctx.failure(o.id, `only items with ${name} = ${value}`, o.pointer, req, `an item with ${name} = ${JSON.stringify(wrong[name])}`);
+    if (items.length < size && !items.some((x) => JSON.stringify(x[key]) === JSON.stringify(sample[key])))
+      return ctx.failure(o.id, `the matching object in a page filtered by ${name}`, o.pointer, req, `${describe(res).slice(0, 200)}`);
+    // A page that holds every match: a declared total counts the matches, not every object.
+    const p = pagingOf(route);
+    const total = p.total !== undefined && p.style !== 'limit' && items.length < size ? (res.body as Record<string, unknown>)[p.total] : items.length;
+    if (total !== items.length)
+      return ctx.failure(
+        o.id,
+        `the total \`${p.total}\` equal to the objects with ${name} = ${value}`,
+        o.pointer,
+        req,
+        `${String(total)}, but ${items.length} listed`,
+      );
+  }
+  return undefined;
 }

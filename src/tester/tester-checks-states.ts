@@ -2,7 +2,17 @@ import fc from 'fast-check';
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import { getStateField } from '../model/model-lookup.js';
 import type { TestRequest } from './tester-http.js';
-import { checkListShapes, getPageItems, getPageSizeParam, isDefaultPaging, nextQuery } from './tester-checks-lists.js';
+import {
+  checkListFilters,
+  checkListShapes,
+  varyField,
+  checkSortOrder,
+  fillPool,
+  getPageItems,
+  getPageSizeParam,
+  isDefaultPaging,
+  nextQuery,
+} from './tester-checks-lists.js';
 import { describe, type TestContext } from './tester-context.js';
 import { runProperty } from './tester-checks-endpoints.js';
 import type { ResourceModel, StateMachineModel } from '../model/model-types.js';
@@ -394,10 +404,8 @@ async function checkLists(ctx: TestContext): Promise<void> {
     await ctx.check('endpoints', 'endpoints.list-paging', o.id, async (scope) => {
       const headers = await ctx.authFor(o.auth);
       if (!headers) return scope.skip('no credential for this operation');
-      while ((ctx.pool.get(resource.name)?.length ?? 0) < 5) {
-        const made = await ctx.createObject(resource);
-        if (!made || made.res.status >= 300) return scope.skip(`cannot create ${resource.name} objects to page through`);
-      }
+      if (!(await fillPool(ctx, resource, 5))) return scope.skip(`cannot create ${resource.name} objects to page through`);
+      for (const field of o.sort) await varyField(ctx, resource, field, ctx.pool.get(resource.name)!);
       const mine = new Set((ctx.pool.get(resource.name) ?? []).map((x) => JSON.stringify(x[resource.identifier ?? 'id'])));
       const sorts = [undefined, ...o.sort.flatMap((s) => [s, `-${s}`])];
       let current: Record<string, unknown>[] = [];
@@ -441,47 +449,11 @@ async function checkLists(ctx: TestContext): Promise<void> {
             ...ctx.failure(o.id, 'every object of the caller across pages', o.pointer, req, `${gap} missing after ${seen.length} items`),
             curl: ctx.client.curlPages(pages, seen.length, `the last: ${gap} on none`),
           });
-        if (sort) {
-          const field = sort.replace(/^-/, '');
-          const values = seen.map((x) => x[field]);
-          for (let i = 1; i < values.length; i++) {
-            const a = values[i - 1] as string | number | null;
-            const b = values[i] as string | number | null;
-            if (a === null || b === null || a === undefined || b === undefined) continue;
-            if (sort.startsWith('-') ? a < b : a > b)
-              return scope.fail({
-                ...ctx.failure(o.id, `items ordered by ${sort}`, o.pointer, req, `${JSON.stringify(a)} before ${JSON.stringify(b)}`),
-                curl: ctx.client.curlPages(pages, i, `${JSON.stringify(b)} after ${JSON.stringify(a)}`),
-              });
-          }
-        }
+        const disorder = sort ? checkSortOrder(ctx, route, sort, seen, req, pages) : undefined;
+        if (disorder) return scope.fail(disorder);
       }
-      for (const name of o.filter) {
-        const sample = current.find((x) => x[name] !== undefined && x[name] !== null);
-        if (!sample) continue;
-        const value = String(sample[name]);
-        const req: TestRequest = {
-          method: 'GET',
-          path: ctx.pathOf(route, undefined, {
-            [name]: value,
-            [LIST_PARAMS.limit]: String(ctx.model.limits?.pageSize?.max ?? ctx.model.limits?.pageSize?.default ?? 20),
-          }),
-          headers,
-        };
-        const res = await ctx.send(route, req);
-        if (res.status !== 200 || !Array.isArray(res.body?.[PAGE_FIELDS.items]))
-          return scope.fail(ctx.failure(o.id, `a page filtered by ${name}`, o.pointer, req, res));
-        const wrong = (res.body[PAGE_FIELDS.items] as Record<string, unknown>[]).find((x) => String(x[name]) !== value);
-        if (wrong)
-          return scope.fail(ctx.failure(o.id, `only items with ${name} = ${value}`, o.pointer, req, `an item with ${name} = ${JSON.stringify(wrong[name])}`));
-        if (
-          !(res.body[PAGE_FIELDS.items] as Record<string, unknown>[]).some(
-            (x) => JSON.stringify(x[resource.identifier ?? 'id']) === JSON.stringify(sample[resource.identifier ?? 'id']),
-          )
-        ) {
-          return scope.fail(ctx.failure(o.id, `the matching object in a page filtered by ${name}`, o.pointer, req, `${describe(res).slice(0, 200)}`));
-        }
-      }
+      const filtered = await checkListFilters(ctx, route, current, headers);
+      if (filtered) scope.fail(filtered);
     });
   }
 }

@@ -624,4 +624,30 @@ describe('import: each operation keeps its own error responses (issue 15 item 4)
     });
     expect(checkErrors(r.text!)).toEqual([]);
   });
+
+  it('a shared response used at two statuses is a code per status: a 404 stays 404', async () => {
+    // An `Error` response component under both 422 and 404 used to be one code of the first status seen, and
+    // getThing's 404 was exported and served as 422.
+    const source = doc(
+      {
+        '/things': { post: { operationId: 'createThing', responses: { '201': { description: 'made' }, '422': { $ref: '#/components/responses/Error' } } } },
+        '/things/{id}': {
+          get: {
+            operationId: 'getThing',
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: { '200': { description: 'ok' }, '404': { $ref: '#/components/responses/Error' } },
+          },
+        },
+      },
+      {},
+    );
+    (source.components as Json).responses = {
+      Error: { description: 'An error.', content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } } } },
+    };
+    const r = await importOpenApiDocument(source);
+    const ops = r.document!.endpoints!.operations!;
+    expect([ops.createThing!.errors, ops.getThing!.errors]).toEqual([['error'], ['error_not_found']]);
+    expect(r.document!.errors!.codes).toEqual({ error: { status: 422, title: 'An error.' }, error_not_found: { status: 404, title: 'An error.' } });
+    expect(checkErrors(r.text!)).toEqual([]);
+  });
 });

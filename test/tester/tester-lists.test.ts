@@ -1,6 +1,7 @@
 // The contract tester pages through every list shape (docs/format.md, "List shapes"): offset, page and cursor
 // lists, bare arrays, a Link header, envelopes with their own names and a total — all pass against the real
-// runtime, and a service whose total lies fails the check (a proxy rewrites it).
+// runtime; a filter ignored, or a page size past the maximum or other than the default, on a list that states its
+// paging fails (a proxy rewrites the requests; these checks ran only on the format's cursor envelope before).
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testService } from '../../src/tester/tester-run.js';
 import { startSpec, type OrdersServer } from './helpers.js';
+import { json, startProxy, withJson, type MutantHooks } from './mutant-proxy.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servicespec-tester-lists-'));
 let s: OrdersServer;
@@ -26,7 +28,7 @@ endpoints:
   operations:
     createPet: { method: POST, path: /pets, action: create, resource: Pet }
     listArrayLink: { method: GET, path: /a/pets, action: list, resource: Pet, sort: [name], paging: { body: array, link: true } }
-    listOffset: { method: GET, path: /o/pets, action: list, resource: Pet, paging: { style: offset, items: data, total: total_count } }
+    listOffset: { method: GET, path: /o/pets, action: list, resource: Pet, filter: [name], paging: { style: offset, items: data, total: total_count } }
     listPage: { method: GET, path: /p/pets, action: list, resource: Pet, paging: { style: page, body: array, link: true } }
     listNamed: { method: GET, path: /n/pets, action: list, resource: Pet, paging: { items: results, next: after, total: count, link: true } }
     listLimit: { method: GET, path: /l/pets, action: list, resource: Pet, paging: { style: limit, body: array } }
@@ -39,7 +41,7 @@ errors:
     invalid: { status: 422, when: [validation] }
     other: { status: 400, when: [malformed_request, route_not_found, method_not_allowed, headers_too_large, unsupported_media_type, body_too_large, internal, unique_conflict] }
 limits:
-  page_size: { default: 3, max: 100 }
+  page_size: { default: 3, max: 100, over_max: reject }
 `,
   );
   s = await startSpec(spec);
@@ -57,4 +59,88 @@ it('pages every list shape: each object once, totals right, Link headers exactly
   expect(paging.map((x) => [x.target, x.outcome]).sort()).toEqual(
     ['listAll', 'listArrayLink', 'listLimit', 'listNamed', 'listOffset', 'listPage'].map((id) => [id, 'passed']),
   );
+}, 120_000);
+
+it("passes a second run, against a service holding the first run's objects (a style limit list pages past them)", async () => {
+  // The first test's objects are still there: the limit list asked for as many as this run made answered the
+  // oldest, and the tester reported this run's objects missing.
+  const r = await testService(s.model, { baseUrl: s.url, ...s.options, seed: 4, only: ['endpoints.list-paging'] });
+  expect(r.results.filter((x) => x.outcome === 'failed').map((f) => [f.target, f.failure?.actual])).toEqual([]);
+}, 120_000);
+
+/** The tester's failures against the runtime behind a proxy that rewrites requests. */
+async function failuresBehind(request: MutantHooks['request'], only: string[]): Promise<string[]> {
+  const proxy = await startProxy(s.url, { request });
+  try {
+    const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 3, only });
+    return r.results.filter((x) => x.outcome === 'failed').map((f) => `${f.check} ${f.target}: ${f.failure?.expected} | ${f.failure?.actual}`);
+  } finally {
+    await proxy.close();
+  }
+}
+
+it('catches a filter ignored on an offset list (every generated object may share the filtered value)', async () => {
+  const failed = await failuresBehind(
+    (r) => (r.path.startsWith('/o/pets?') ? { ...r, path: r.path.replace(/([?&])name=[^&]*&?/, '$1') } : r),
+    ['endpoints.list-paging'],
+  );
+  expect(failed).toEqual([expect.stringMatching(/^endpoints\.list-paging listOffset: only items with name = .* \| an item with name = /)]);
+}, 120_000);
+
+it('catches a total that ignores the filter (the total of every object) on an offset list', async () => {
+  const proxy = await startProxy(s.url, {
+    async response(r, req, send) {
+      if (req.method !== 'GET' || !/^\/o\/pets\?(.*&)?name=/.test(req.path)) return r;
+      const all = json(await send({ ...req, path: '/o/pets' })) as { total_count: number };
+      return withJson(r, { ...(json(r) as object), total_count: all.total_count });
+    },
+  });
+  try {
+    const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 3, only: ['endpoints.list-paging'] });
+    const failed = r.results.filter((x) => x.outcome === 'failed').map((f) => `${f.target}: ${f.failure?.expected} | ${f.failure?.actual}`);
+    expect(failed).toEqual([expect.stringMatching(/^listOffset: the total `total_count` equal to the objects with name = .* \| \d+, but \d+ listed$/)]);
+  } finally {
+    await proxy.close();
+  }
+}, 120_000);
+
+it('catches a sort ignored on a list that states its paging (every generated object may share the sorted value)', async () => {
+  const failed = await failuresBehind(
+    (r) => (r.path.startsWith('/a/pets?') ? { ...r, path: r.path.replace(/([?&])sort=[^&]*&?/, '$1') } : r),
+    ['endpoints.list-paging'],
+  );
+  expect(failed).toEqual([expect.stringMatching(/^endpoints\.list-paging listArrayLink: items ordered by -?name \| /)]);
+}, 120_000);
+
+it('catches a page size over the maximum served, on a list that states its paging', async () => {
+  const failed = await failuresBehind((r) => ({ ...r, path: r.path.replace(/([?&](limit|per_page))=101\b/, '$1=100') }), ['limits.page-size']);
+  expect(failed).toEqual([expect.stringMatching(/^limits\.page-size \w+ max 100: invalid for (limit|per_page)=101 \(over_max: reject\) \| status 200/)]);
+}, 120_000);
+
+it('catches a default page size other than the declared one, on a list that states its paging', async () => {
+  // Lists asked without a page size get 4 items a page rather than the declared 3.
+  const failed = await failuresBehind(
+    (r) =>
+      r.method === 'GET' && /^\/(a|o|n|l)\/pets(\?|$)/.test(r.path) && !/[?&]limit=/.test(r.path)
+        ? { ...r, path: `${r.path}${r.path.includes('?') ? '&' : '?'}limit=4` }
+        : r,
+    ['limits.page-size'],
+  );
+  expect(failed).toEqual([expect.stringMatching(/^limits\.page-size \w+ default 3: 3 items by default \(page_size\.default\) when more exist \| 4 items/)]);
+}, 120_000);
+
+it('a create answered 200 for its declared 201 stops the paging check, rather than creating until the run is bounded', async () => {
+  // The check made objects until five were kept; a 200 keeps none, so it created until --max-requests (3000
+  // requests, every later check not run).
+  const proxy = await startProxy(s.url, { response: (r, req) => (req.method === 'POST' && r.status === 201 ? { ...r, status: 200 } : r) });
+  try {
+    const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 3, only: ['endpoints.list-paging'], maxRequests: 500 });
+    expect(r.stoppedBy).toBeUndefined();
+    expect(r.results.filter((x) => x.check === 'endpoints.list-paging').map((x) => [x.outcome, x.reason])).toContainEqual([
+      'skipped',
+      'cannot create Pet objects to page through',
+    ]);
+  } finally {
+    await proxy.close();
+  }
 }, 120_000);
