@@ -552,16 +552,18 @@ function security(ctx: Context, req: AuthRequirement, where: string, pointer: st
 
 function errorResponses(ctx: Context, route: Route): Record<string, JsonObject> {
   // getRouteErrors: the one derivation the nine-part document reads too.
-  const byStatus = new Map<number, { name: string; title?: string }[]>();
+  // By status, or by range (`4XX`): a code declaring a range is answered under the range's key.
+  const byStatus = new Map<string, { name: string; title?: string }[]>();
   for (const c of getRouteErrors(ctx.model, route)) {
-    const list = byStatus.get(c.status) ?? [];
+    const key = c.statusRange ?? String(c.status);
+    const list = byStatus.get(key) ?? [];
     list.push({ name: c.code, title: c.title });
-    byStatus.set(c.status, list);
+    byStatus.set(key, list);
   }
   const out: Record<string, JsonObject> = {};
-  for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
+  for (const status of [...byStatus.keys()]) {
     const list = byStatus.get(status)!;
-    const limited = status === 429 && route.conditions.includes('rate_limited');
+    const limited = status === '429' && route.conditions.includes('rate_limited');
     const quota = limited && hasRatePolicy(ctx, route);
     // One component per distinct answer, named after its codes: operations share them by reference.
     const key = `${status} ${list.map((c) => c.name).join(' ')}${limited ? ' limited' : ''}${quota ? ' quota' : ''}`;
@@ -575,7 +577,7 @@ function errorResponses(ctx: Context, route: Route): Record<string, JsonObject> 
       r['x-servicespec-codes'] = list.map((c) => c.name);
       ctx.responses[name] = r;
     }
-    out[String(status)] = ref(name, 'responses');
+    out[status] = ref(name, 'responses');
   }
   return out;
 }
@@ -642,6 +644,11 @@ function operationRules(ctx: Context, route: OperationRoute): string[] {
   }
   rules.push(...rateLimitRules(ctx, o));
   return rules;
+}
+
+/** The success answer's key: its status, or its range (`2XX`) as the spec states it. */
+function successKey(route: OperationRoute): string {
+  return route.operation.statusRange ?? String(route.successStatus);
 }
 
 function successResponse(ctx: Context, route: OperationRoute): JsonObject {
@@ -757,7 +764,7 @@ function namedExamples(ctx: Context, o: OperationModel, op: JsonObject, params: 
   place(ex.request, mediaOf(op.requestBody), 'request', joinPointer(joinPointer(o.pointer, 'examples'), 'request'));
   place(
     ex.response,
-    mediaOf((op.responses as Record<string, unknown>)[String(o.status)]),
+    mediaOf((op.responses as Record<string, unknown>)[o.statusRange ?? String(o.status)]),
     'response',
     joinPointer(joinPointer(o.pointer, 'examples'), 'response'),
   );
@@ -843,7 +850,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (params.length > 0) op.parameters = params;
   const body = requestBody(ctx, route);
   if (body) op.requestBody = body;
-  op.responses = { [String(route.successStatus)]: successResponse(ctx, route), ...errorResponses(ctx, route), default: defaultResponse(ctx) };
+  op.responses = { [successKey(route)]: successResponse(ctx, route), ...errorResponses(ctx, route), default: defaultResponse(ctx) };
   if (o.examples) namedExamples(ctx, o, op, params);
   if (o.callbacks) op.callbacks = callbacksObject(ctx.model, o, (k) => kindDelivery(ctx, k)); // export-callbacks.ts
   if (o.authDeclared === 'operation' && o.auth) security(ctx, o.auth, `operation ${o.id}`, joinPointer(o.pointer, 'auth'), op);

@@ -28,6 +28,7 @@ import {
   type AuthenticationSpec,
   type EnvelopeSpec,
   type ErrorsSpec,
+  type ErrorStatusRange,
   type EventKindSpec,
   type EventsSpec,
   type FieldSpec,
@@ -117,7 +118,7 @@ interface Ctx extends SchemaContext {
   scopesDeclared: boolean;
   /** Written by the servicespec exporter (it lists the parts its spec shows). */
   fromServicespec: boolean;
-  errorCodes: Map<string, { name: string; status: number; title?: string; operations: string[]; inline: boolean; pointer: string }>;
+  errorCodes: Map<string, { name: string; status: number | ErrorStatusRange; title?: string; operations: string[]; inline: boolean; pointer: string }>;
   errorNames: UniqueNames;
   errorBodies: { mediaType: string; schema: unknown; pointer: string }[];
   /** Media types and parameters whose named examples an operation kept (reportUnkept says the others). */
@@ -784,10 +785,10 @@ interface OpSource {
   params: { p: Json; pointer: string }[];
 }
 
-/** The status a success answered by a `2XX` range is served with: the range's first status. */
+/** The status a success answered by a `2XX` range stands for while the action is read (the spec keeps the range). */
 const SUCCESS_RANGE_STATUS = 200;
 
-function successOf(ctx: Ctx, src: OpSource): { status?: number; key?: string; schema?: unknown; pointer?: string; hasContent: boolean } {
+function successOf(ctx: Ctx, src: OpSource): { status?: number; range?: '2XX'; key?: string; schema?: unknown; pointer?: string; hasContent: boolean } {
   const all = isObject(src.op.responses) ? src.op.responses : {};
   // Answers that are declared error codes (the exporter marks them) are not the success answer, whatever their status.
   const responses = Object.fromEntries(
@@ -801,24 +802,13 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; key?: string; sc
     Object.keys(responses)
       .filter((k) => /^[13]\d\d$/.test(k))
       .sort()[0] ??
-    // A `2XX` range alone (ably's every operation): its answer is the success answer, served with one status of the
-    // range. Said, since the exported document names that status instead of the range.
+    // A `2XX` range alone (ably's every operation): the spec keeps the range (`status: 2XX`, docs/format.md).
     Object.keys(responses).find((k) => k.toUpperCase() === '2XX');
   if (key === undefined) return { hasContent: false };
-  const status = /^\d+$/.test(key) ? Number(key) : SUCCESS_RANGE_STATUS;
-  if (status !== Number(key))
-    report(
-      ctx,
-      'import-approximated',
-      {
-        item: `operation ${src.id}: the success response ${key}`,
-        as: `its ${status} response`,
-        reason: `an operation answers one success status, and ${status} is in the range (its body and headers are kept)`,
-      },
-      joinPointer(joinPointer(src.pointer, 'responses'), key),
-    );
+  const range: '2XX' | undefined = /^\d+$/.test(key) ? undefined : '2XX';
+  const status = range === undefined ? Number(key) : SUCCESS_RANGE_STATUS;
   if (src.op['x-servicespec-operation'] === undefined) {
-    for (const other of Object.keys(responses).filter((k) => k !== key && /^[123]\d\d$/.test(k))) {
+    for (const other of Object.keys(responses).filter((k) => k !== key && /^[123](\d\d|XX)$/i.test(k))) {
       report(
         ctx,
         'import-dropped',
@@ -839,9 +829,10 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; key?: string; sc
       { item: `operation ${src.id}: the ${key} response body (${Object.keys(content).join(', ')})`, reason: 'only JSON bodies are part of the format' },
       pointer,
     );
+  const ranged = range === undefined ? {} : { range };
   return m
-    ? { status, key, schema: m.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema'), hasContent }
-    : { status, key, hasContent };
+    ? { status, ...ranged, key, schema: m.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema'), hasContent }
+    : { status, ...ranged, key, hasContent };
 }
 
 function requestOf(ctx: Ctx, src: OpSource, forms = false): { schema: unknown; pointer: string; form?: true } | undefined {
@@ -958,13 +949,10 @@ function errorsOf(ctx: Ctx, src: OpSource): string[] {
       if (body) ctx.errorBodies.push({ mediaType: problem ? 'application/problem+json' : body.mediaType, schema: body.schema, pointer });
       continue;
     }
-    if (/^[45]XX$/i.test(key)) {
-      if (body) ctx.errorBodies.push({ mediaType: problem ? 'application/problem+json' : body.mediaType, schema: body.schema, pointer });
-      report(ctx, 'import-dropped', { item: `operation ${src.id}: the ${key} response`, reason: 'an error code needs one status' }, pointer);
-      continue;
-    }
-    if (!/^[45]\d\d$/.test(key)) continue;
-    const status = Number(key);
+    // A range (`4XX`, `5XX`) is an error code of that range (docs/format.md, "Status ranges").
+    const range = /^[45]XX$/i.test(key) ? (key.toUpperCase() as ErrorStatusRange) : undefined;
+    if (range === undefined && !/^[45]\d\d$/.test(key)) continue;
+    const status = range ?? Number(key);
     if (body) ctx.errorBodies.push({ mediaType: problem ? 'application/problem+json' : body.mediaType, schema: body.schema, pointer });
     const listed = node['x-servicespec-codes'];
     if (Array.isArray(listed)) {
@@ -976,7 +964,12 @@ function errorsOf(ctx: Ctx, src: OpSource): string[] {
     const key2 = component ?? `status ${status} ${str(node.description) ?? ''}`;
     let entry = ctx.errorCodes.get(key2);
     if (!entry) {
-      const base = component ? toErrorCodeName(component.slice('#/components/responses/'.length)) : toErrorCodeName(STATUS_CODES[status] ?? `error ${status}`);
+      const base = component
+        ? toErrorCodeName(component.slice('#/components/responses/'.length))
+        : toErrorCodeName(
+            (typeof status === 'number' ? STATUS_CODES[status] : undefined) ??
+              (status === '4XX' ? 'client error' : status === '5XX' ? 'server error' : `error ${status}`),
+          );
       const title = str(node.description);
       entry = {
         name: ctx.errorNames.take(base),
@@ -1762,7 +1755,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (filter.length > 0) o.filter = filter;
       if (sort.length > 0) o.sort = sort;
     }
-    if (success.status !== undefined && success.status !== DEFAULT_SUCCESS_STATUS[action]) o.status = success.status;
+    if (success.range !== undefined) o.status = success.range;
+    else if (success.status !== undefined && success.status !== DEFAULT_SUCCESS_STATUS[action]) o.status = success.status;
     if (success.status === undefined)
       report(
         ctx,

@@ -284,7 +284,8 @@ export interface OperationSpec {
    * `default` itself; a custom operation's handler sets the others (`ctx.header`). Location and Link are the format's.
    */
   response_headers?: Record<string, ParameterSpec>;
-  status?: number;
+  /** The success status, or `2XX`: any success status (served with the action's own, DEFAULT_SUCCESS_STATUS). */
+  status?: number | SuccessStatusRange;
   request?: ShapeSpec;
   response?: ShapeSpec;
   handler?: string;
@@ -400,8 +401,13 @@ export interface EventsSpec {
   kinds?: Record<string, EventKindSpec>;
 }
 
+/** A status range an OpenAPI response may be keyed by (docs/format.md, "Status ranges"). */
+export type SuccessStatusRange = '2XX';
+export type ErrorStatusRange = '4XX' | '5XX';
+
 export interface ErrorCodeSpec {
-  status: number;
+  /** The status, or `4XX` / `5XX`: any status of the range (answered with its first, 400 / 500). */
+  status: number | ErrorStatusRange;
   title?: string;
   description?: string;
   when?: Condition[];
