@@ -58,7 +58,7 @@ import {
   type JsonObject,
 } from './export-shared.js';
 import { callbacksObject } from './export-callbacks.js';
-import { getSuccessHeaderObjects } from './export-response-headers.js';
+import { getErrorHeaderObjects, getSuccessHeaderObjects } from './export-response-headers.js';
 import { getEnvelopeSchema } from './export-envelope.js';
 import {
   errorsToSpec,
@@ -573,7 +573,11 @@ function errorResponses(ctx: Context, route: Route): Record<string, JsonObject> 
       ctx.responseNames.set(key, name);
       const r: JsonObject = { description: list.map((c) => (c.title !== undefined ? `\`${c.name}\`: ${c.title}` : `\`${c.name}\``)).join('; ') };
       if (ctx.errorBody) r.content = { [ctx.errorBody.mediaType]: { schema: ref(ctx.errorBody.ref) } };
-      if (limited) r.headers = rateLimitHeaders(ctx, quota, true);
+      // The rate-limit headers, then every error answer's (errors.headers) and each code's declared headers (a declared
+      // Retry-After in place of the service's).
+      const declared = [...(ctx.model.errors?.headers ?? []), ...list.flatMap((c) => ctx.model.errors?.codes.find((x) => x.name === c.name)?.headers ?? [])];
+      const headers = getErrorHeaderObjects(ctx.model, limited ? rateLimitHeaders(ctx, quota, true) : {}, declared, (x) => schema(ctx, x));
+      if (Object.keys(headers).length > 0) r.headers = headers;
       r['x-servicespec-codes'] = list.map((c) => c.name);
       ctx.responses[name] = r;
     }
@@ -593,6 +597,8 @@ function defaultResponse(ctx: Context): JsonObject {
     key = ctx.responseAllocator.allocate('other_error');
     ctx.responseNames.set(name, key);
     const r: JsonObject = { description: 'Any other error, in the error body.' };
+    const headers = getErrorHeaderObjects(ctx.model, {}, ctx.model.errors?.headers ?? [], (x) => schema(ctx, x));
+    if (Object.keys(headers).length > 0) r.headers = headers;
     if (ctx.errorBody) r.content = { [ctx.errorBody.mediaType]: { schema: ref(ctx.errorBody.ref) } };
     ctx.responses[key] = r;
   }

@@ -53,7 +53,7 @@ import type { FieldModel } from '../model/model-types.js';
 import { importCallbacks } from './import-callbacks.js';
 import { readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
 import { ENVELOPED_ACTIONS } from '../model/model-envelope.js';
-import { importResponseHeaders } from './import-response-headers.js';
+import { importErrorHeaders, importResponseHeaders } from './import-response-headers.js';
 import { validateOpenApi } from './import-validate.js';
 import { toErrorCodeName, toEventKindName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
 import {
@@ -118,7 +118,20 @@ interface Ctx extends SchemaContext {
   scopesDeclared: boolean;
   /** Written by the servicespec exporter (it lists the parts its spec shows). */
   fromServicespec: boolean;
-  errorCodes: Map<string, { name: string; status: number | ErrorStatusRange; title?: string; operations: string[]; inline: boolean; pointer: string }>;
+  errorCodes: Map<
+    string,
+    {
+      name: string;
+      status: number | ErrorStatusRange;
+      title?: string;
+      headers?: Record<string, ParameterSpec>;
+      operations: string[];
+      inline: boolean;
+      pointer: string;
+    }
+  >;
+  /** The `default` responses' headers: every error answer's (errors.headers). */
+  errorHeaders?: Record<string, ParameterSpec>;
   errorNames: UniqueNames;
   errorBodies: { mediaType: string; schema: unknown; pointer: string }[];
   /** Media types and parameters whose named examples an operation kept (reportUnkept says the others). */
@@ -943,10 +956,22 @@ function errorsOf(ctx: Ctx, src: OpSource): string[] {
     const node = isObject(r.node) ? r.node : {};
     const body = mediaSchema(node.content);
     const problem = isObject(node.content) && Object.keys(node.content).some((t) => t === 'application/problem+json');
+    // An error answer's headers (docs/import.md, "Headers of error answers"), read once per code.
+    const headersOf = () =>
+      isObject(node.headers) && Object.keys(node.headers).length > 0
+        ? importErrorHeaders(ctx, {
+            label: `operation ${src.id}: the ${key} response`,
+            headers: node.headers,
+            pointer: joinPointer(r.pointer.startsWith('#') ? r.pointer.slice(1) : r.pointer, 'headers'),
+            toParameter: (use) => parameterFromOpenApi(ctx, src, use),
+          })
+        : undefined;
     if (key === 'default') {
       // Any other error: its body is the error body the spec keeps, and the export writes `default` on every
-      // operation (the service can answer any route with an error no status lists), so nothing is lost.
+      // operation (the service can answer any route with an error no status lists), so nothing is lost. Its headers
+      // are every error answer's (the first `default` declaring any is read).
       if (body) ctx.errorBodies.push({ mediaType: problem ? 'application/problem+json' : body.mediaType, schema: body.schema, pointer });
+      if (ctx.errorHeaders === undefined) ctx.errorHeaders = headersOf();
       continue;
     }
     // A range (`4XX`, `5XX`) is an error code of that range (docs/format.md, "Status ranges").
@@ -979,6 +1004,8 @@ function errorsOf(ctx: Ctx, src: OpSource): string[] {
         inline: component === undefined,
         pointer,
       };
+      const headers = headersOf();
+      if (headers) entry.headers = headers;
       ctx.errorCodes.set(key2, entry);
     }
     if (!entry.operations.includes(src.id)) entry.operations.push(src.id);
@@ -1842,7 +1869,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         if (got.headers) o.response_headers = got.headers;
         if (got.location !== undefined)
           locations.push({ operation: src.id, resource: typeof o.resource === 'string' ? o.resource : undefined, pointer: got.location });
-      } else if (isObject(node) && isObject(node.headers) && !x) {
+      } else if (isObject(node) && isObject(node.headers) && !x && !/^([45](\d\d|XX)|default)$/i.test(status)) {
+        // An error answer's headers are its code's (errorsOf); the other answers' have no place.
         for (const h of Object.keys(node.headers))
           report(
             ctx,
@@ -2091,8 +2119,9 @@ function importEvents(ctx: Ctx): EventsSpec | undefined {
 function importErrors(ctx: Ctx): ErrorsSpec | undefined {
   const fromExt = readPart(ctx, 'x-servicespec-errors', 'errors', '/x-servicespec-errors');
   if (fromExt) return fromExt;
-  if (ctx.errorCodes.size === 0 && ctx.errorBodies.length === 0) return undefined;
+  if (ctx.errorCodes.size === 0 && ctx.errorBodies.length === 0 && ctx.errorHeaders === undefined) return undefined;
   const out: ErrorsSpec = {};
+  if (ctx.errorHeaders) out.headers = ctx.errorHeaders;
   const problem = ctx.errorBodies.find((b) => b.mediaType === 'application/problem+json');
   let kept: { pointer: string; key: string } | undefined;
   if (problem) {
@@ -2146,7 +2175,16 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
   }
   if (ctx.errorCodes.size > 0) {
     out.codes = {};
-    for (const c of ctx.errorCodes.values()) out.codes[c.name] = c.title !== undefined ? { status: c.status, title: c.title } : { status: c.status };
+    // A code's header that every error answer declares (errors.headers) is not declared again (the export writes
+    // errors.headers on every error response).
+    const every = new Set(Object.keys(ctx.errorHeaders ?? {}).map((k) => k.toLowerCase()));
+    for (const c of ctx.errorCodes.values())
+      if (c.headers && every.size > 0) {
+        c.headers = Object.fromEntries(Object.entries(c.headers).filter(([k]) => !every.has(k.toLowerCase())));
+        if (Object.keys(c.headers).length === 0) delete c.headers;
+      }
+    for (const c of ctx.errorCodes.values())
+      out.codes[c.name] = { status: c.status, ...(c.headers ? { headers: c.headers } : {}), ...(c.title !== undefined ? { title: c.title } : {}) };
   }
   return out;
 }

@@ -381,6 +381,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       pointer: joinPointer('/errors/codes', name),
       status: typeof c.status === 'number' ? c.status : getRangeStatus(c.status),
       statusRange: typeof c.status === 'number' ? undefined : c.status,
+      headers: buildParameters(c.headers, 'header', joinPointer(joinPointer('/errors/codes', name), 'headers')),
       title: c.title,
       description: c.description,
       when: c.when ? [...c.when] : [],
@@ -493,6 +494,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
                     message: doc.errors.body.message,
                     mediaType: doc.errors.body.media_type,
                   }),
+          headers: buildParameters(doc.errors.headers, 'header', '/errors/headers'),
           codes,
           byCondition,
         })

@@ -327,6 +327,8 @@ export interface ErrorCodeModel {
   status: number;
   /** `status: 4XX` / `5XX`: any status of the range is the contract. */
   statusRange?: ErrorStatusRange;
+  /** The declared headers of its answers (`in` is `header`), in the order written; empty when none. */
+  headers: readonly ParameterModel[];
   title?: string;
   description?: string;
   when: readonly Condition[];
@@ -349,6 +351,8 @@ export interface DeclaredErrorBodyModel {
 
 export interface ErrorsModel {
   body?: ErrorBodyModel;
+  /** errors.headers: the declared headers of every error answer; empty when none. */
+  headers: readonly ParameterModel[];
   codes: readonly ErrorCodeModel[];
   /** Which code each declared condition maps to. */
   byCondition: Readonly<Partial<Record<Condition, string>>>;

@@ -408,6 +408,8 @@ export type ErrorStatusRange = '4XX' | '5XX';
 export interface ErrorCodeSpec {
   /** The status, or `4XX` / `5XX`: any status of the range (answered with its first, 400 / 500). */
   status: number | ErrorStatusRange;
+  /** The headers an answer with this code carries, by name (docs/format.md, "Headers of error answers"). */
+  headers?: Record<string, ParameterSpec>;
   title?: string;
   description?: string;
   when?: Condition[];
@@ -424,6 +426,8 @@ export interface ErrorBodySpec {
 
 export interface ErrorsSpec {
   body?: 'problem' | ErrorBodySpec;
+  /** The headers every error answer carries, whatever its code (OpenAPI's `default` response's). */
+  headers?: Record<string, ParameterSpec>;
   codes?: Record<string, ErrorCodeSpec>;
 }
 

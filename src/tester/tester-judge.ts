@@ -6,7 +6,7 @@ import type { PartName } from '../spec/spec-types.js';
 import { rateHeadersMismatch } from './tester-checks-limits.js';
 import { getPageItems } from './tester-checks-lists.js';
 import { envelopeMismatch, unwrapEnvelope } from './tester-envelope.js';
-import { responseHeadersMismatch } from './tester-checks-response-headers.js';
+import { errorHeadersMismatch, responseHeadersMismatch } from './tester-checks-response-headers.js';
 import { describe, routeMatchers, type TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import type { CheckResult, Failure } from './tester-types.js';
@@ -178,6 +178,11 @@ export class Judge {
           return fail('a JSON Content-Type for the declared error body', '/errors', `Content-Type: ${ct || '(none)'}`);
         return undefined;
       });
+      if (ctx.model.errors && (ctx.model.errors.headers.length > 0 || ctx.model.errors.codes.some((c) => c.headers.length > 0)))
+        this.record('errors', 'errors.answer-headers', o.id, () => {
+          const m = errorHeadersMismatch(ctx, route, res);
+          return m === undefined ? undefined : fail('the declared headers of the error answer, each with a value its declaration takes', '/errors', m);
+        });
       if (res.status === 429 || res.status === 503) {
         this.record('limits', 'limits.answer-headers', o.id, () => {
           const retry = res.headers.get('retry-after');
