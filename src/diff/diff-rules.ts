@@ -887,6 +887,18 @@ function diffErrors(out: Collector, o: ServiceModel, n: ServiceModel): void {
       );
   }
   for (const c of ne?.codes ?? []) if (!oldCodes.has(c.name)) out.add('error-code-added', c.name, {}, { new: c.pointer });
+  // Declared headers of error answers (names compared without case): one removed is breaking, one added is not.
+  const headers = (subject: string, before: readonly FieldModel[], after: readonly FieldModel[], where: Where) => {
+    const b = new Set(after.map((h) => h.name.toLowerCase()));
+    const a = new Set(before.map((h) => h.name.toLowerCase()));
+    for (const h of before) if (!b.has(h.name.toLowerCase())) out.add('error-header-removed', subject, { value: h.name }, where);
+    for (const h of after) if (!a.has(h.name.toLowerCase())) out.add('error-header-added', subject, { value: h.name }, where);
+  };
+  headers('every error', oe?.headers ?? [], ne?.headers ?? [], { old: '/errors/headers', new: '/errors/headers' });
+  for (const c of oe?.codes ?? []) {
+    const nc = newCodes.get(c.name);
+    if (nc) headers(`error code ${c.name}`, c.headers, nc.headers, { old: joinPointer(c.pointer, 'headers'), new: joinPointer(nc.pointer, 'headers') });
+  }
   const ob = oe?.byCondition ?? {};
   const nb = ne?.byCondition ?? {};
   const conditions = new Set([...Object.keys(ob), ...Object.keys(nb)]) as Set<keyof typeof ob>;
