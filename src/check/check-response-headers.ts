@@ -1,7 +1,8 @@
 // endpoints.operations.<id>.response_headers: the headers of the success answer (docs/format.md, "Response headers").
 // What the runtime could never send is refused here, not found by the contract tester later.
 
-import { getReservedResponseHeader, isSentByService } from '../model/model-response-headers.js';
+import { getReservedErrorHeader, getReservedResponseHeader, isErrorHeaderSent, isSentByService } from '../model/model-response-headers.js';
+import type { ErrorCodeModel, ParameterModel } from '../model/model-types.js';
 import type { ServiceModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { PARAMETER_TYPES } from '../spec/spec-types.js';
@@ -30,4 +31,29 @@ export function checkResponseHeaders(model: ServiceModel, report: Report): void 
         report('response-header-unproducible', { operation: o.id, name: h.name, action: o.action }, h.pointer);
     }
   }
+}
+
+/** errors.headers and errors.codes.<code>.headers: what no error answer could carry is refused (`error-header-invalid`). */
+export function checkErrorHeaders(model: ServiceModel, report: Report): void {
+  const types = PARAMETER_TYPES.join(', ');
+  const one = (owner: string, code: ErrorCodeModel | undefined, headers: readonly ParameterModel[]) => {
+    const seen = new Map<string, string>();
+    for (const h of headers) {
+      const key = h.name.toLowerCase();
+      const reserved = getReservedErrorHeader(h.name);
+      const reason = !(PARAMETER_TYPES as readonly string[]).includes(h.type)
+        ? `is of type ${h.type}; a header is one of ${types}`
+        : seen.has(key)
+          ? `is the same header as \`${seen.get(key)!}\` (names are compared without regard to case)`
+          : reserved !== undefined
+            ? `is ${reserved}; the spec cannot declare it`
+            : !h.optional && !isErrorHeaderSent(code, h)
+              ? 'is required, but the service neither knows its value for the conditions answered (Retry-After, WWW-Authenticate) nor has a `default` to send'
+              : undefined;
+      if (reason !== undefined) report('error-header-invalid', { owner, name: h.name, reason }, h.pointer);
+      if (!seen.has(key)) seen.set(key, h.name);
+    }
+  };
+  one('errors.headers', undefined, model.errors?.headers ?? []);
+  for (const c of model.errors?.codes ?? []) one(`error code ${c.name}`, c, c.headers);
 }

@@ -44,7 +44,7 @@ import { checkBroker } from './check-broker.js';
 import { checkCallbacks } from './check-callbacks.js';
 import { checkPathBindings } from './check-path-bindings.js';
 import { checkEnvelopes } from './check-envelope.js';
-import { checkResponseHeaders } from './check-response-headers.js';
+import { checkErrorHeaders, checkResponseHeaders } from './check-response-headers.js';
 
 type Report = <C extends DiagnosticCode>(code: C, params: DiagnosticParams<C>, pointer: string) => void;
 
@@ -1130,7 +1130,10 @@ const eventRules: Rule = ({ model, doc, report }) => {
 
 /** events.delivery.broker (check-broker.ts). */
 const brokerRules: Rule = ({ model, report }) => checkBroker(model, report);
-const responseHeaderRules: Rule = ({ model, report }) => checkResponseHeaders(model, report);
+const responseHeaderRules: Rule = ({ model, report }) => {
+  checkResponseHeaders(model, report);
+  checkErrorHeaders(model, report);
+};
 
 const errorRules: Rule = ({ model, report }) => {
   const errs = model.errors;

@@ -114,6 +114,7 @@ export const DIAGNOSTICS = {
     message:
       'operation `{operation}`: response header `{name}` is required, but the built-in {action} action cannot set it; give it a `default` the service sends, or mark it optional',
   },
+  'error-header-invalid': { severity: 'error', message: '{owner}: header `{name}` {reason}' },
   'wire-name-clash': { severity: 'error', message: '{place} `{name}` is both {first} and {second}: one request cannot carry both' },
   'filter-type-invalid': {
     severity: 'error',

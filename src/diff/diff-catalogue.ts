@@ -242,6 +242,12 @@ export const DIFF_RULES = {
   'error-code-removed': { part: 'errors', impact: b, message: 'error code {subject} was removed' },
   'error-code-added': { part: 'errors', impact: n, message: 'error code {subject} was added' },
   'error-status-changed': { part: 'errors', impact: b, message: 'error code {subject} is now answered with status {new} (was {old})' },
+  'error-header-removed': {
+    part: 'errors',
+    impact: b,
+    message: 'error answers of {subject} no longer declare header {value}; clients reading it find nothing',
+  },
+  'error-header-added': { part: 'errors', impact: n, message: 'error answers of {subject} now declare header {value}' },
   'error-condition-moved': { part: 'errors', impact: b, message: 'condition {subject} is now answered with code {new} (was {old})' },
   'error-condition-undeclared': { part: 'errors', impact: b, message: 'condition {subject} is no longer answered with a declared code (was {old})' },
   'error-condition-declared': { part: 'errors', impact: n, message: 'condition {subject} is now answered with code {new}' },

@@ -606,7 +606,10 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
   if (o.action !== n.action) out.add('operation-action-changed', id, { old: o.action, new: n.action }, at('action'));
   else if (o.resource !== n.resource) out.add('operation-resource-changed', id, { old: show(o.resource), new: show(n.resource) }, at('resource'));
   else if (o.transition !== n.transition) out.add('operation-transition-changed', id, { old: show(o.transition), new: show(n.transition) }, at('transition'));
-  if (o.status !== n.status) out.add('success-status-changed', id, { old: o.status, new: n.status }, n.statusDeclared ? at('status') : w);
+  // A range (`2XX`) is its own contract: 200 → 2XX lets the service answer any success status.
+  const os = o.statusRange ?? o.status;
+  const ns = n.statusRange ?? n.status;
+  if (os !== ns) out.add('success-status-changed', id, { old: os, new: ns }, n.statusDeclared ? at('status') : w);
   for (const f of o.filter) if (!n.filter.includes(f)) out.add('filter-removed', id, { value: f }, at('filter'));
   for (const f of n.filter) if (!o.filter.includes(f)) out.add('filter-added', id, { value: f }, at('filter'));
   for (const f of o.sort) if (!n.sort.includes(f)) out.add('sort-removed', id, { value: f }, at('sort'));
@@ -875,15 +878,27 @@ function diffErrors(out: Collector, o: ServiceModel, n: ServiceModel): void {
   for (const c of oe?.codes ?? []) {
     const nc = newCodes.get(c.name);
     if (!nc) out.add('error-code-removed', c.name, {}, { old: c.pointer });
-    else if (c.status !== nc.status)
+    else if ((c.statusRange ?? c.status) !== (nc.statusRange ?? nc.status))
       out.add(
         'error-status-changed',
         c.name,
-        { old: c.status, new: nc.status },
+        { old: c.statusRange ?? c.status, new: nc.statusRange ?? nc.status },
         { old: joinPointer(c.pointer, 'status'), new: joinPointer(nc.pointer, 'status') },
       );
   }
   for (const c of ne?.codes ?? []) if (!oldCodes.has(c.name)) out.add('error-code-added', c.name, {}, { new: c.pointer });
+  // Declared headers of error answers (names compared without case): one removed is breaking, one added is not.
+  const headers = (subject: string, before: readonly FieldModel[], after: readonly FieldModel[], where: Where) => {
+    const b = new Set(after.map((h) => h.name.toLowerCase()));
+    const a = new Set(before.map((h) => h.name.toLowerCase()));
+    for (const h of before) if (!b.has(h.name.toLowerCase())) out.add('error-header-removed', subject, { value: h.name }, where);
+    for (const h of after) if (!a.has(h.name.toLowerCase())) out.add('error-header-added', subject, { value: h.name }, where);
+  };
+  headers('every error', oe?.headers ?? [], ne?.headers ?? [], { old: '/errors/headers', new: '/errors/headers' });
+  for (const c of oe?.codes ?? []) {
+    const nc = newCodes.get(c.name);
+    if (nc) headers(`error code ${c.name}`, c.headers, nc.headers, { old: joinPointer(c.pointer, 'headers'), new: joinPointer(nc.pointer, 'headers') });
+  }
   const ob = oe?.byCondition ?? {};
   const nb = ne?.byCondition ?? {};
   const conditions = new Set([...Object.keys(ob), ...Object.keys(nb)]) as Set<keyof typeof ob>;

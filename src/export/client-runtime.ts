@@ -19,7 +19,7 @@ export interface Credentials {
   token?: string | (() => string | Promise<string>);
   machine?: { clientId: string; clientSecret: string; scopes?: readonly string[] };
 }
-export const STATUS_OF_CODE: Readonly<Record<string, number>> = { not_found: 404, conflict: 409, invalid_request: 400, rate_limited: 429 };
+export const STATUS_OF_CODE: Readonly<Record<string, number | string>> = { not_found: 404, conflict: 409, invalid_request: 400, rate_limited: 429 };
 export const SCHEMES: Readonly<Record<string, { type: string; in?: string; name?: string; tokenPath?: string }>> = {
   key: { type: 'api_key', in: 'header', name: 'X-Api-Key' },
   staff: { type: 'basic' },
@@ -190,7 +190,11 @@ export class ServiceClient {
     const declared = OPERATIONS[operation]?.errors ?? [];
     let code = typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'string' ? (body as { code: string }).code : undefined;
     if (code === undefined) {
-      const byStatus = declared.filter((c) => STATUS_OF_CODE[c] === response.status);
+      // A code's status, or its range (`4XX`): any status of the range.
+      const byStatus = declared.filter((c) => {
+        const s = STATUS_OF_CODE[c];
+        return s === response.status || (typeof s === 'string' && s[0] === String(response.status)[0]);
+      });
       code = byStatus.length === 1 ? byStatus[0] : `http_${response.status}`;
     }
     return new ServiceError(code as ErrorCode, response.status, body as ErrorBody | undefined, response.headers);

@@ -579,7 +579,7 @@ export type ErrorBody = ProblemDetails;
   } else {
     lines.push(`/** The error body shape is not shown in the spec. */\nexport type ErrorBody = unknown;\n`);
   }
-  const statusCodes = JSON.stringify(Object.fromEntries(codes.map((c) => [c.name, c.status])));
+  const statusCodes = JSON.stringify(Object.fromEntries(codes.map((c) => [c.name, c.statusRange ?? c.status])));
 
   // versions
   const v = model.versioning;
@@ -779,7 +779,7 @@ export interface Page<T> {
 export interface Credentials {
 ${credLines.join('\n')}${credLines.length > 0 ? '\n' : ''}}
 
-const STATUS_OF_CODE: Readonly<Record<string, number>> = ${statusCodes};
+const STATUS_OF_CODE: Readonly<Record<string, number | string>> = ${statusCodes};
 const SCHEMES: Readonly<Record<string, { type: string; in?: string; name?: string; tokenPath?: string }>> = ${schemeTable};
 const OPERATIONS: Readonly<Record<string, { auth: readonly string[] | null; errors: readonly string[]; form?: boolean }>> = ${opTable};
 const VERSIONING: { kind: string; name?: string } = ${versionConfig};

@@ -58,7 +58,7 @@ import {
   type JsonObject,
 } from './export-shared.js';
 import { callbacksObject } from './export-callbacks.js';
-import { getSuccessHeaderObjects } from './export-response-headers.js';
+import { getErrorHeaderObjects, getSuccessHeaderObjects } from './export-response-headers.js';
 import { getEnvelopeSchema } from './export-envelope.js';
 import {
   errorsToSpec,
@@ -552,16 +552,18 @@ function security(ctx: Context, req: AuthRequirement, where: string, pointer: st
 
 function errorResponses(ctx: Context, route: Route): Record<string, JsonObject> {
   // getRouteErrors: the one derivation the nine-part document reads too.
-  const byStatus = new Map<number, { name: string; title?: string }[]>();
+  // By status, or by range (`4XX`): a code declaring a range is answered under the range's key.
+  const byStatus = new Map<string, { name: string; title?: string }[]>();
   for (const c of getRouteErrors(ctx.model, route)) {
-    const list = byStatus.get(c.status) ?? [];
+    const key = c.statusRange ?? String(c.status);
+    const list = byStatus.get(key) ?? [];
     list.push({ name: c.code, title: c.title });
-    byStatus.set(c.status, list);
+    byStatus.set(key, list);
   }
   const out: Record<string, JsonObject> = {};
-  for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
+  for (const status of [...byStatus.keys()]) {
     const list = byStatus.get(status)!;
-    const limited = status === 429 && route.conditions.includes('rate_limited');
+    const limited = status === '429' && route.conditions.includes('rate_limited');
     const quota = limited && hasRatePolicy(ctx, route);
     // One component per distinct answer, named after its codes: operations share them by reference.
     const key = `${status} ${list.map((c) => c.name).join(' ')}${limited ? ' limited' : ''}${quota ? ' quota' : ''}`;
@@ -571,11 +573,15 @@ function errorResponses(ctx: Context, route: Route): Record<string, JsonObject> 
       ctx.responseNames.set(key, name);
       const r: JsonObject = { description: list.map((c) => (c.title !== undefined ? `\`${c.name}\`: ${c.title}` : `\`${c.name}\``)).join('; ') };
       if (ctx.errorBody) r.content = { [ctx.errorBody.mediaType]: { schema: ref(ctx.errorBody.ref) } };
-      if (limited) r.headers = rateLimitHeaders(ctx, quota, true);
+      // The rate-limit headers, then every error answer's (errors.headers) and each code's declared headers (a declared
+      // Retry-After in place of the service's).
+      const declared = [...(ctx.model.errors?.headers ?? []), ...list.flatMap((c) => ctx.model.errors?.codes.find((x) => x.name === c.name)?.headers ?? [])];
+      const headers = getErrorHeaderObjects(ctx.model, limited ? rateLimitHeaders(ctx, quota, true) : {}, declared, (x) => schema(ctx, x));
+      if (Object.keys(headers).length > 0) r.headers = headers;
       r['x-servicespec-codes'] = list.map((c) => c.name);
       ctx.responses[name] = r;
     }
-    out[String(status)] = ref(name, 'responses');
+    out[status] = ref(name, 'responses');
   }
   return out;
 }
@@ -591,6 +597,8 @@ function defaultResponse(ctx: Context): JsonObject {
     key = ctx.responseAllocator.allocate('other_error');
     ctx.responseNames.set(name, key);
     const r: JsonObject = { description: 'Any other error, in the error body.' };
+    const headers = getErrorHeaderObjects(ctx.model, {}, ctx.model.errors?.headers ?? [], (x) => schema(ctx, x));
+    if (Object.keys(headers).length > 0) r.headers = headers;
     if (ctx.errorBody) r.content = { [ctx.errorBody.mediaType]: { schema: ref(ctx.errorBody.ref) } };
     ctx.responses[key] = r;
   }
@@ -642,6 +650,11 @@ function operationRules(ctx: Context, route: OperationRoute): string[] {
   }
   rules.push(...rateLimitRules(ctx, o));
   return rules;
+}
+
+/** The success answer's key: its status, or its range (`2XX`) as the spec states it. */
+function successKey(route: OperationRoute): string {
+  return route.operation.statusRange ?? String(route.successStatus);
 }
 
 function successResponse(ctx: Context, route: OperationRoute): JsonObject {
@@ -757,7 +770,7 @@ function namedExamples(ctx: Context, o: OperationModel, op: JsonObject, params: 
   place(ex.request, mediaOf(op.requestBody), 'request', joinPointer(joinPointer(o.pointer, 'examples'), 'request'));
   place(
     ex.response,
-    mediaOf((op.responses as Record<string, unknown>)[String(o.status)]),
+    mediaOf((op.responses as Record<string, unknown>)[o.statusRange ?? String(o.status)]),
     'response',
     joinPointer(joinPointer(o.pointer, 'examples'), 'response'),
   );
@@ -843,7 +856,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (params.length > 0) op.parameters = params;
   const body = requestBody(ctx, route);
   if (body) op.requestBody = body;
-  op.responses = { [String(route.successStatus)]: successResponse(ctx, route), ...errorResponses(ctx, route), default: defaultResponse(ctx) };
+  op.responses = { [successKey(route)]: successResponse(ctx, route), ...errorResponses(ctx, route), default: defaultResponse(ctx) };
   if (o.examples) namedExamples(ctx, o, op, params);
   if (o.callbacks) op.callbacks = callbacksObject(ctx.model, o, (k) => kindDelivery(ctx, k)); // export-callbacks.ts
   if (o.authDeclared === 'operation' && o.auth) security(ctx, o.auth, `operation ${o.id}`, joinPointer(o.pointer, 'auth'), op);

@@ -4,7 +4,7 @@
 import { getResponseHeaders } from '../model/model-response-headers.js';
 import type { OperationRoute } from '../model/model-routes.js';
 import { getFieldSchema } from '../model/model-schemas.js';
-import type { ServiceModel } from '../model/model-types.js';
+import type { ParameterModel, ServiceModel } from '../model/model-types.js';
 import type { JsonObject } from './export-shared.js';
 
 export interface SuccessHeaderOptions {
@@ -24,19 +24,34 @@ export function getSuccessHeaderObjects(model: ServiceModel, route: OperationRou
         { description: `Where the created ${route.resource?.name ?? 'object'} is read: ${h.location!}.`, schema: { type: 'string', format: 'uri-reference' } },
       ]);
     else if (h.source === 'link') out.push([h.name, opts.link()]);
-    else {
-      const p = h.header!;
-      const s = opts.schema(getFieldSchema(model, { ...p, nullable: false }, undefined, {}));
-      if (p.hasDefault) s.default = p.default;
-      const o: JsonObject = {};
-      if (p.description !== undefined) o.description = p.description;
-      if (h.required) o.required = true;
-      if (p.deprecated) o.deprecated = true;
-      o.schema = s;
-      if (p.hasExample) o.example = p.example;
-      out.push([h.name, o]);
-    }
+    else out.push([h.name, getHeaderObject(model, h.header!, h.required, opts.schema)]);
   }
   const first = getResponseHeaders(model, route)[0]?.source === 'location';
   return { location: Object.fromEntries(first ? out.slice(0, 1) : []), rest: Object.fromEntries(first ? out.slice(1) : out) };
+}
+
+/** One declared header as an OpenAPI Header Object (a success answer's, an error answer's). */
+export function getHeaderObject(model: ServiceModel, p: ParameterModel, required: boolean, schema: (s: unknown) => JsonObject): JsonObject {
+  const s = schema(getFieldSchema(model, { ...p, nullable: false }, undefined, {}));
+  if (p.hasDefault) s.default = p.default;
+  const o: JsonObject = {};
+  if (p.description !== undefined) o.description = p.description;
+  if (required) o.required = true;
+  if (p.deprecated) o.deprecated = true;
+  o.schema = s;
+  if (p.hasExample) o.example = p.example;
+  return o;
+}
+
+/** The declared headers of error answers as Header Objects, replacing any of `base` of the same name (without case). */
+export function getErrorHeaderObjects(
+  model: ServiceModel,
+  base: JsonObject,
+  headers: readonly ParameterModel[],
+  schema: (s: unknown) => JsonObject,
+): JsonObject {
+  const names = new Set(headers.map((h) => h.name.toLowerCase()));
+  const out: JsonObject = Object.fromEntries(Object.entries(base).filter(([k]) => !names.has(k.toLowerCase())));
+  for (const h of headers) out[h.name] = getHeaderObject(model, h, !h.optional, schema);
+  return out;
 }

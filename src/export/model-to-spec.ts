@@ -215,7 +215,7 @@ export function operationToSpec(o: OperationModel): OperationSpec {
     query: parametersToSpec(o.query),
     headers: parametersToSpec(o.headers),
     response_headers: parametersToSpec(o.responseHeaders),
-    status: o.statusDeclared ? o.status : undefined,
+    status: o.statusDeclared ? (o.statusRange ?? o.status) : undefined,
     request: o.request ? shapeToSpec(o.request) : undefined,
     response: o.response ? shapeToSpec(o.response) : undefined,
     handler: o.handler,
@@ -351,12 +351,19 @@ export function errorsToSpec(model: ServiceModel): ErrorsSpec | undefined {
         : e.body.kind === 'problem'
           ? 'problem'
           : clean({ fields: fieldsToSpec(e.body.fields), code: e.body.code, status: e.body.status, message: e.body.message, media_type: e.body.mediaType }),
+    headers: parametersToSpec(e.headers),
     codes:
       e.codes.length > 0
         ? Object.fromEntries(
             e.codes.map((c) => [
               c.name,
-              clean({ status: c.status, title: c.title, description: c.description, when: c.when.length > 0 ? [...c.when] : undefined }),
+              clean({
+                status: c.statusRange ?? c.status,
+                headers: parametersToSpec(c.headers),
+                title: c.title,
+                description: c.description,
+                when: c.when.length > 0 ? [...c.when] : undefined,
+              }),
             ]),
           )
         : undefined,

@@ -28,6 +28,7 @@ import {
   type AuthenticationSpec,
   type EnvelopeSpec,
   type ErrorsSpec,
+  type ErrorStatusRange,
   type EventKindSpec,
   type EventsSpec,
   type FieldSpec,
@@ -52,7 +53,7 @@ import type { FieldModel } from '../model/model-types.js';
 import { importCallbacks } from './import-callbacks.js';
 import { readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
 import { ENVELOPED_ACTIONS } from '../model/model-envelope.js';
-import { importResponseHeaders } from './import-response-headers.js';
+import { importErrorHeaders, importResponseHeaders } from './import-response-headers.js';
 import { validateOpenApi } from './import-validate.js';
 import { toErrorCodeName, toEventKindName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
 import {
@@ -117,7 +118,20 @@ interface Ctx extends SchemaContext {
   scopesDeclared: boolean;
   /** Written by the servicespec exporter (it lists the parts its spec shows). */
   fromServicespec: boolean;
-  errorCodes: Map<string, { name: string; status: number; title?: string; operations: string[]; inline: boolean; pointer: string }>;
+  errorCodes: Map<
+    string,
+    {
+      name: string;
+      status: number | ErrorStatusRange;
+      title?: string;
+      headers?: Record<string, ParameterSpec>;
+      operations: string[];
+      inline: boolean;
+      pointer: string;
+    }
+  >;
+  /** The `default` responses' headers: every error answer's (errors.headers). */
+  errorHeaders?: Record<string, ParameterSpec>;
   errorNames: UniqueNames;
   errorBodies: { mediaType: string; schema: unknown; pointer: string }[];
   /** Media types and parameters whose named examples an operation kept (reportUnkept says the others). */
@@ -784,10 +798,10 @@ interface OpSource {
   params: { p: Json; pointer: string }[];
 }
 
-/** The status a success answered by a `2XX` range is served with: the range's first status. */
+/** The status a success answered by a `2XX` range stands for while the action is read (the spec keeps the range). */
 const SUCCESS_RANGE_STATUS = 200;
 
-function successOf(ctx: Ctx, src: OpSource): { status?: number; key?: string; schema?: unknown; pointer?: string; hasContent: boolean } {
+function successOf(ctx: Ctx, src: OpSource): { status?: number; range?: '2XX'; key?: string; schema?: unknown; pointer?: string; hasContent: boolean } {
   const all = isObject(src.op.responses) ? src.op.responses : {};
   // Answers that are declared error codes (the exporter marks them) are not the success answer, whatever their status.
   const responses = Object.fromEntries(
@@ -801,24 +815,13 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; key?: string; sc
     Object.keys(responses)
       .filter((k) => /^[13]\d\d$/.test(k))
       .sort()[0] ??
-    // A `2XX` range alone (ably's every operation): its answer is the success answer, served with one status of the
-    // range. Said, since the exported document names that status instead of the range.
+    // A `2XX` range alone (ably's every operation): the spec keeps the range (`status: 2XX`, docs/format.md).
     Object.keys(responses).find((k) => k.toUpperCase() === '2XX');
   if (key === undefined) return { hasContent: false };
-  const status = /^\d+$/.test(key) ? Number(key) : SUCCESS_RANGE_STATUS;
-  if (status !== Number(key))
-    report(
-      ctx,
-      'import-approximated',
-      {
-        item: `operation ${src.id}: the success response ${key}`,
-        as: `its ${status} response`,
-        reason: `an operation answers one success status, and ${status} is in the range (its body and headers are kept)`,
-      },
-      joinPointer(joinPointer(src.pointer, 'responses'), key),
-    );
+  const range: '2XX' | undefined = /^\d+$/.test(key) ? undefined : '2XX';
+  const status = range === undefined ? Number(key) : SUCCESS_RANGE_STATUS;
   if (src.op['x-servicespec-operation'] === undefined) {
-    for (const other of Object.keys(responses).filter((k) => k !== key && /^[123]\d\d$/.test(k))) {
+    for (const other of Object.keys(responses).filter((k) => k !== key && /^[123](\d\d|XX)$/i.test(k))) {
       report(
         ctx,
         'import-dropped',
@@ -839,9 +842,10 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; key?: string; sc
       { item: `operation ${src.id}: the ${key} response body (${Object.keys(content).join(', ')})`, reason: 'only JSON bodies are part of the format' },
       pointer,
     );
+  const ranged = range === undefined ? {} : { range };
   return m
-    ? { status, key, schema: m.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema'), hasContent }
-    : { status, key, hasContent };
+    ? { status, ...ranged, key, schema: m.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema'), hasContent }
+    : { status, ...ranged, key, hasContent };
 }
 
 function requestOf(ctx: Ctx, src: OpSource, forms = false): { schema: unknown; pointer: string; form?: true } | undefined {
@@ -952,19 +956,28 @@ function errorsOf(ctx: Ctx, src: OpSource): string[] {
     const node = isObject(r.node) ? r.node : {};
     const body = mediaSchema(node.content);
     const problem = isObject(node.content) && Object.keys(node.content).some((t) => t === 'application/problem+json');
+    // An error answer's headers (docs/import.md, "Headers of error answers"), read once per code.
+    const headersOf = () =>
+      isObject(node.headers) && Object.keys(node.headers).length > 0
+        ? importErrorHeaders(ctx, {
+            label: `operation ${src.id}: the ${key} response`,
+            headers: node.headers,
+            pointer: joinPointer(r.pointer.startsWith('#') ? r.pointer.slice(1) : r.pointer, 'headers'),
+            toParameter: (use) => parameterFromOpenApi(ctx, src, use),
+          })
+        : undefined;
     if (key === 'default') {
       // Any other error: its body is the error body the spec keeps, and the export writes `default` on every
-      // operation (the service can answer any route with an error no status lists), so nothing is lost.
+      // operation (the service can answer any route with an error no status lists), so nothing is lost. Its headers
+      // are every error answer's (the first `default` declaring any is read).
       if (body) ctx.errorBodies.push({ mediaType: problem ? 'application/problem+json' : body.mediaType, schema: body.schema, pointer });
+      if (ctx.errorHeaders === undefined) ctx.errorHeaders = headersOf();
       continue;
     }
-    if (/^[45]XX$/i.test(key)) {
-      if (body) ctx.errorBodies.push({ mediaType: problem ? 'application/problem+json' : body.mediaType, schema: body.schema, pointer });
-      report(ctx, 'import-dropped', { item: `operation ${src.id}: the ${key} response`, reason: 'an error code needs one status' }, pointer);
-      continue;
-    }
-    if (!/^[45]\d\d$/.test(key)) continue;
-    const status = Number(key);
+    // A range (`4XX`, `5XX`) is an error code of that range (docs/format.md, "Status ranges").
+    const range = /^[45]XX$/i.test(key) ? (key.toUpperCase() as ErrorStatusRange) : undefined;
+    if (range === undefined && !/^[45]\d\d$/.test(key)) continue;
+    const status = range ?? Number(key);
     if (body) ctx.errorBodies.push({ mediaType: problem ? 'application/problem+json' : body.mediaType, schema: body.schema, pointer });
     const listed = node['x-servicespec-codes'];
     if (Array.isArray(listed)) {
@@ -979,10 +992,13 @@ function errorsOf(ctx: Ctx, src: OpSource): string[] {
     if (!entry) {
       const componentName = component?.slice('#/components/responses/'.length);
       const atOtherStatus = component !== undefined && [...ctx.errorCodes.keys()].some((k) => k.startsWith(`${component} `));
+      const statusName =
+        (typeof status === 'number' ? STATUS_CODES[status] : undefined) ??
+        (status === '4XX' ? 'client error' : status === '5XX' ? 'server error' : undefined);
       const base =
         componentName === undefined
-          ? toErrorCodeName(STATUS_CODES[status] ?? `error ${status}`)
-          : toErrorCodeName(atOtherStatus ? `${componentName} ${STATUS_CODES[status] ?? status}` : componentName);
+          ? toErrorCodeName(statusName ?? `error ${status}`)
+          : toErrorCodeName(atOtherStatus ? `${componentName} ${statusName ?? status}` : componentName);
       const title = str(node.description);
       entry = {
         name: ctx.errorNames.take(base),
@@ -992,6 +1008,8 @@ function errorsOf(ctx: Ctx, src: OpSource): string[] {
         inline: component === undefined,
         pointer,
       };
+      const headers = headersOf();
+      if (headers) entry.headers = headers;
       ctx.errorCodes.set(key2, entry);
     }
     if (!entry.operations.includes(src.id)) entry.operations.push(src.id);
@@ -1768,7 +1786,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (filter.length > 0) o.filter = filter;
       if (sort.length > 0) o.sort = sort;
     }
-    if (success.status !== undefined && success.status !== DEFAULT_SUCCESS_STATUS[action]) o.status = success.status;
+    if (success.range !== undefined) o.status = success.range;
+    else if (success.status !== undefined && success.status !== DEFAULT_SUCCESS_STATUS[action]) o.status = success.status;
     if (success.status === undefined)
       report(
         ctx,
@@ -1854,7 +1873,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         if (got.headers) o.response_headers = got.headers;
         if (got.location !== undefined)
           locations.push({ operation: src.id, resource: typeof o.resource === 'string' ? o.resource : undefined, pointer: got.location });
-      } else if (isObject(node) && isObject(node.headers) && !x) {
+      } else if (isObject(node) && isObject(node.headers) && !x && !/^([45](\d\d|XX)|default)$/i.test(status)) {
+        // An error answer's headers are its code's (errorsOf); the other answers' have no place.
         for (const h of Object.keys(node.headers))
           report(
             ctx,
@@ -2103,8 +2123,9 @@ function importEvents(ctx: Ctx): EventsSpec | undefined {
 function importErrors(ctx: Ctx): ErrorsSpec | undefined {
   const fromExt = readPart(ctx, 'x-servicespec-errors', 'errors', '/x-servicespec-errors');
   if (fromExt) return fromExt;
-  if (ctx.errorCodes.size === 0 && ctx.errorBodies.length === 0) return undefined;
+  if (ctx.errorCodes.size === 0 && ctx.errorBodies.length === 0 && ctx.errorHeaders === undefined) return undefined;
   const out: ErrorsSpec = {};
+  if (ctx.errorHeaders) out.headers = ctx.errorHeaders;
   const problem = ctx.errorBodies.find((b) => b.mediaType === 'application/problem+json');
   let kept: { pointer: string; key: string } | undefined;
   if (problem) {
@@ -2158,7 +2179,16 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
   }
   if (ctx.errorCodes.size > 0) {
     out.codes = {};
-    for (const c of ctx.errorCodes.values()) out.codes[c.name] = c.title !== undefined ? { status: c.status, title: c.title } : { status: c.status };
+    // A code's header that every error answer declares (errors.headers) is not declared again (the export writes
+    // errors.headers on every error response).
+    const every = new Set(Object.keys(ctx.errorHeaders ?? {}).map((k) => k.toLowerCase()));
+    for (const c of ctx.errorCodes.values())
+      if (c.headers && every.size > 0) {
+        c.headers = Object.fromEntries(Object.entries(c.headers).filter(([k]) => !every.has(k.toLowerCase())));
+        if (Object.keys(c.headers).length === 0) delete c.headers;
+      }
+    for (const c of ctx.errorCodes.values())
+      out.codes[c.name] = { status: c.status, ...(c.headers ? { headers: c.headers } : {}), ...(c.title !== undefined ? { title: c.title } : {}) };
   }
   return out;
 }

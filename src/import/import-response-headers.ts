@@ -3,7 +3,7 @@
 // resource has a read operation; endpoints settle that once every operation is known), a list's Link, the
 // service's own (Content-Type, X-Request-Id, the rate-limit headers). Whatever is not kept is said, by pointer.
 
-import { getReservedResponseHeader } from '../model/model-response-headers.js';
+import { getReservedErrorHeader, getReservedResponseHeader } from '../model/model-response-headers.js';
 import type { Action, ParameterSpec } from '../spec/spec-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { isObject, report, resolve, type Json } from './import-schema.js';
@@ -76,4 +76,50 @@ export function importResponseHeaders(ctx: HeaderContext, src: ResponseHeaderSou
   }
   if (Object.keys(kept).length > 0) out.headers = kept;
   return out;
+}
+
+export interface ErrorHeaderSource {
+  /** How diagnostics name the answer: `operation getPet: the 429 response`. */
+  label: string;
+  headers: Json;
+  pointer: string;
+  toParameter: ResponseHeaderSource['toParameter'];
+}
+
+/**
+ * The headers of an OpenAPI error response (or `default`), read into an error code's `headers` (errors.headers for
+ * `default`): docs/import.md, "Headers of error answers". One the service writes itself is dropped; a required one
+ * is kept optional (an imported code lists no condition, so the service could not always send it), each said.
+ */
+export function importErrorHeaders(ctx: HeaderContext, src: ErrorHeaderSource): Record<string, ParameterSpec> | undefined {
+  const kept: Record<string, ParameterSpec> = {};
+  const seen = new Set<string>();
+  for (const [name, raw] of Object.entries(src.headers)) {
+    const pointer = joinPointer(src.pointer, name);
+    const label = `${src.label}: header \`${name}\``;
+    const key = name.toLowerCase();
+    if (key === 'content-type') continue;
+    const reserved = getReservedErrorHeader(name);
+    if (reserved !== undefined || seen.has(key)) {
+      const reason = reserved !== undefined ? `the service writes it itself (${reserved})` : 'another header of the answer has the same name in another case';
+      report(ctx, 'import-dropped', { item: label, reason }, pointer);
+      continue;
+    }
+    const node = resolve(ctx, raw, pointer).node;
+    if (!isObject(node)) continue;
+    const p = src.toParameter({ p: node, pointer, name, where: 'header', label });
+    if (p === undefined) continue;
+    if (p.optional !== true && p.default === undefined) {
+      report(
+        ctx,
+        'import-approximated',
+        { item: label, as: 'an optional header', reason: 'an imported error code lists no condition the service would always send it for' },
+        pointer,
+      );
+      p.optional = true;
+    }
+    seen.add(key);
+    kept[name] = p;
+  }
+  return Object.keys(kept).length > 0 ? kept : undefined;
 }

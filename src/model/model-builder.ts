@@ -36,7 +36,14 @@ import type {
   VersionPlacementModel,
 } from './model-types.js';
 import { buildEnvelope, resolveEnvelope } from './model-envelope.js';
-import { DEFAULT_IDENTIFIER_FIELD, DEFAULT_IDENTIFIER_SOURCE, DEFAULT_PAGING, DEFAULT_SUCCESS_STATUS, isDefaultIdentifier } from './model-defaults.js';
+import {
+  DEFAULT_IDENTIFIER_FIELD,
+  DEFAULT_IDENTIFIER_SOURCE,
+  DEFAULT_PAGING,
+  DEFAULT_SUCCESS_STATUS,
+  getRangeStatus,
+  isDefaultIdentifier,
+} from './model-defaults.js';
 
 /** One frozen empty list for every empty list of the model (most operations have no parameters, filters, errors). */
 const EMPTY: readonly never[] = Object.freeze([]);
@@ -300,8 +307,9 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
         Object.entries(o.bind).map(([param, field]) => Object.freeze({ param, field, pointer: joinPointer(joinPointer(pointer, 'bind'), param) })),
       );
     op.responseHeaders = o.response_headers === undefined ? EMPTY : buildParameters(o.response_headers, 'header', joinPointer(pointer, 'response_headers'));
-    op.status = o.status ?? DEFAULT_SUCCESS_STATUS[o.action];
+    op.status = typeof o.status === 'number' ? o.status : DEFAULT_SUCCESS_STATUS[o.action];
     op.statusDeclared = o.status !== undefined;
+    if (o.status === '2XX') op.statusRange = o.status;
     if (o.request) op.request = buildShape(o.request, joinPointer(pointer, 'request'))!;
     if (o.response) op.response = buildShape(o.response, joinPointer(pointer, 'response'))!;
     if (o.handler !== undefined) op.handler = o.handler;
@@ -371,7 +379,9 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     omitUndefined({
       name,
       pointer: joinPointer('/errors/codes', name),
-      status: c.status,
+      status: typeof c.status === 'number' ? c.status : getRangeStatus(c.status),
+      statusRange: typeof c.status === 'number' ? undefined : c.status,
+      headers: buildParameters(c.headers, 'header', joinPointer(joinPointer('/errors/codes', name), 'headers')),
       title: c.title,
       description: c.description,
       when: c.when ? [...c.when] : [],
@@ -484,6 +494,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
                     message: doc.errors.body.message,
                     mediaType: doc.errors.body.media_type,
                   }),
+          headers: buildParameters(doc.errors.headers, 'header', '/errors/headers'),
           codes,
           byCondition,
         })

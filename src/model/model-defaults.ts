@@ -36,6 +36,24 @@ export const DEFAULT_SUCCESS_STATUS: Readonly<Record<Action, number>> = {
   custom: 200,
 };
 
+/**
+ * The status a code whose status is a range (`4XX`, `5XX`) is answered with: the range's first. A `2XX` success
+ * is answered with the action's own status (DEFAULT_SUCCESS_STATUS), which is in the range.
+ */
+export function getRangeStatus(range: string): number {
+  return Number(range[0]) * 100;
+}
+
+/** Whether a status is one a declared status or range (`4XX`) covers. */
+export function isStatusIn(status: number, declared: number, range: string | undefined): boolean {
+  return range === undefined ? status === declared : Math.floor(status / 100) === Number(range[0]);
+}
+
+/** A status as the document shows it: `404`, or a range with the status answered, `4XX (answered 400)`. */
+export function getStatusText(status: number, range: string | undefined): string {
+  return range === undefined ? String(status) : `${range} (answered ${status})`;
+}
+
 /** The format's rule for the identifier when a resource names none: a field called `id` (of an identifier type, required, not nullable). */
 export const DEFAULT_IDENTIFIER_FIELD = 'id';
 

@@ -3,7 +3,8 @@
 // Link of a list that says `link: true`) and the spec's `response_headers`, one list per route.
 
 import { getCreateLocation, LINK_HEADER, type OperationRoute } from './model-routes.js';
-import type { ParameterModel, ServiceModel } from './model-types.js';
+import type { Condition } from '../spec/spec-types.js';
+import type { ErrorCodeModel, ParameterModel, ServiceModel } from './model-types.js';
 
 /** One header of a success answer. */
 export interface RouteResponseHeader {
@@ -105,4 +106,27 @@ function readScalar(h: Pick<ParameterModel, 'type' | 'values'>, raw: string): un
     default:
       return raw;
   }
+}
+
+/**
+ * Headers of error answers the service sends itself for some conditions (lower-case name → the conditions): a code
+ * answering one of them may declare the header and the service's value is the declared one's
+ * (docs/format.md, "Headers of error answers").
+ */
+export const KNOWN_ERROR_HEADERS: ReadonlyMap<string, readonly Condition[]> = new Map<string, readonly Condition[]>([
+  ['retry-after', ['rate_limited', 'unavailable', 'idempotency_in_progress']],
+  ['www-authenticate', ['missing_credential', 'invalid_credential', 'expired_credential']],
+]);
+
+/** Whether the service sends a declared header of an error code's answers: it knows it for the code's conditions, or it has a default. */
+export function isErrorHeaderSent(code: Pick<ErrorCodeModel, 'when'> | undefined, h: ParameterModel): boolean {
+  if (h.hasDefault) return true;
+  const known = KNOWN_ERROR_HEADERS.get(h.name.toLowerCase());
+  return known !== undefined && code !== undefined && code.when.length > 0 && code.when.every((c) => known.includes(c));
+}
+
+/** Why an error answer cannot declare a header of this name (the service writes it for its own reason), or undefined. */
+export function getReservedErrorHeader(name: string): string | undefined {
+  const key = name.toLowerCase();
+  return KNOWN_ERROR_HEADERS.has(key) ? undefined : DERIVED_RESPONSE_HEADERS.get(key);
 }

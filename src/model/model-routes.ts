@@ -1,5 +1,6 @@
 import type { Condition, HttpMethod } from '../spec/spec-types.js';
 import { getPathParams } from './model-builder.js';
+import { isStatusIn } from './model-defaults.js';
 import { getField, getResource, getStateMachine } from './model-lookup.js';
 import type {
   AuthRequirement,
@@ -459,6 +460,11 @@ export function isReservedPath(path: string): boolean {
   return p === RESERVED_PREFIX || p.startsWith(`${RESERVED_PREFIX}/`);
 }
 
+/** Whether a status is the route's success answer: its status, or any of its range (`status: 2XX`). */
+export function isSuccessAnswer(route: { successStatus: number; operation?: OperationModel }, status: number): boolean {
+  return isStatusIn(status, route.successStatus, route.operation?.statusRange);
+}
+
 /** The declared error codes a route can answer with, by condition; conditions with no code are left out. */
 export function getErrorCodes(model: ServiceModel, route: Route): { condition: Condition; code: string; status: number }[] {
   const out: { condition: Condition; code: string; status: number }[] = [];
@@ -474,6 +480,8 @@ export function getErrorCodes(model: ServiceModel, route: Route): { condition: C
 export interface RouteError {
   code: string;
   status: number;
+  /** The code's status range (`4XX`, `5XX`), when it declares one in place of a status. */
+  statusRange?: string;
   title?: string;
 }
 
@@ -488,7 +496,13 @@ export function getRouteErrors(model: ServiceModel, route: Route): readonly Rout
   if (route.kind === 'operation') for (const name of route.operation.errors) names.add(name);
   const out: RouteError[] = [];
   for (const c of model.errors?.codes ?? [])
-    if (names.has(c.name)) out.push(c.title !== undefined ? { code: c.name, status: c.status, title: c.title } : { code: c.name, status: c.status });
+    if (names.has(c.name))
+      out.push({
+        code: c.name,
+        status: c.status,
+        ...(c.statusRange !== undefined ? { statusRange: c.statusRange } : {}),
+        ...(c.title !== undefined ? { title: c.title } : {}),
+      });
   return out.sort((a, b) => a.status - b.status);
 }
 

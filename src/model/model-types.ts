@@ -2,6 +2,7 @@ import type {
   Action,
   Condition,
   EnvelopeSource,
+  ErrorStatusRange,
   EventBody,
   EventTrigger,
   FieldType,
@@ -10,6 +11,7 @@ import type {
   PartName,
   RequestMediaType,
   SchemeType,
+  SuccessStatusRange,
 } from '../spec/spec-types.js';
 
 // The ServiceModel: one frozen, normalised view of a spec that every renderer, the runtime and the
@@ -167,6 +169,8 @@ export interface OperationModel {
   /** The declared success status, or the one the format defines for the action. */
   status: number;
   statusDeclared: boolean;
+  /** `status: 2XX`: any success status is the contract; `status` is the one the service answers. */
+  statusRange?: SuccessStatusRange;
   request?: ShapeModel;
   response?: ShapeModel;
   handler?: string;
@@ -319,7 +323,12 @@ export interface EventsModel {
 export interface ErrorCodeModel {
   name: string;
   pointer: string;
+  /** The status answered: the declared one, or a range's first (400 for `4XX`, 500 for `5XX`). */
   status: number;
+  /** `status: 4XX` / `5XX`: any status of the range is the contract. */
+  statusRange?: ErrorStatusRange;
+  /** The declared headers of its answers (`in` is `header`), in the order written; empty when none. */
+  headers: readonly ParameterModel[];
   title?: string;
   description?: string;
   when: readonly Condition[];
@@ -342,6 +351,8 @@ export interface DeclaredErrorBodyModel {
 
 export interface ErrorsModel {
   body?: ErrorBodyModel;
+  /** errors.headers: the declared headers of every error answer; empty when none. */
+  headers: readonly ParameterModel[];
   codes: readonly ErrorCodeModel[];
   /** Which code each declared condition maps to. */
   byCondition: Readonly<Partial<Record<Condition, string>>>;

@@ -322,7 +322,7 @@ function bodyExamples(doc: Schema, model: ServiceModel, r: Route, op: Schema | u
       status: String(e.status),
       code: e.code,
       contentType: answer.contentType,
-      label: `${e.status} ${e.code} ${answer.contentType}`,
+      label: `${e.statusRange ?? e.status} ${e.code} ${answer.contentType}`,
       example: { value: answer.body, generated: false },
       ...(e.title !== undefined ? { description: e.title } : {}),
     });
@@ -638,7 +638,8 @@ function searchIndex(model: ServiceModel, headings: readonly DocumentHeading[], 
     const h = headingFor(k.name);
     out.push({ kind: 'event', label: k.name, href: `#${h?.id ?? 'events'}`, text: k.description ?? '' });
   }
-  for (const c of model.errors?.codes ?? []) out.push({ kind: 'error', label: `${c.name} (${c.status})`, href: `#error-${c.name}`, text: c.title ?? '' });
+  for (const c of model.errors?.codes ?? [])
+    out.push({ kind: 'error', label: `${c.name} (${c.statusRange ?? c.status})`, href: `#error-${c.name}`, text: c.title ?? '' });
   return out;
 }
 

@@ -22,6 +22,7 @@ import {
   getErrorBodyRoles,
   getErrorCodeValue,
   getRateLimitName,
+  getStatusText,
   isRawEvent,
   NOT_SHOWN,
 } from '../model/model-defaults.js';
@@ -110,7 +111,7 @@ function errorsText(m: ServiceModel, o: OperationModel): Span[] {
   const errors = route ? getRouteErrors(m, route) : [];
   if (errors.length === 0) return ['none'];
   return joinInline(
-    errors.map((e) => [code(e.code), ` (${e.status})`]),
+    errors.map((e) => [code(e.code), ` (${getStatusText(e.status, e.statusRange)})`]),
     ', ',
   );
 }
@@ -122,7 +123,8 @@ function errorsText(m: ServiceModel, o: OperationModel): Span[] {
 function successText(m: ServiceModel, o: OperationModel): Span[] {
   const route = getOperationRoute(m, o.id);
   const location = route ? getCreateLocation(m, route) : undefined;
-  const out: Span[] = location === undefined ? [String(o.status)] : [String(o.status), ', Location: ', code(location)];
+  const status = getStatusText(o.status, o.statusRange);
+  const out: Span[] = location === undefined ? [status] : [status, ', Location: ', code(location)];
   const declared = route ? getResponseHeaders(m, route).filter((h) => h.source === 'declared') : [];
   if (declared.length > 0)
     out.push(
@@ -709,7 +711,13 @@ function errorBlocks(m: ServiceModel): Block[] {
     blocks.push(
       table(
         ['Code', 'Status', 'Title', 'Conditions', 'Description'],
-        e.codes.map((c) => [[code(c.name)], [String(c.status)], orNotShown(c.title), c.when.length > 0 ? codes(c.when) : ['none'], orNotShown(c.description)]),
+        e.codes.map((c) => [
+          [code(c.name)],
+          [getStatusText(c.status, c.statusRange)],
+          orNotShown(c.title),
+          c.when.length > 0 ? codes(c.when) : ['none'],
+          orNotShown(c.description),
+        ]),
       ),
     );
   }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { buildErrorBody, FALLBACK_STATUS, getDeclaredErrorFill } from '../model/model-defaults.js';
+import { formatHeaderValue } from '../model/model-response-headers.js';
 import type { ServiceModel } from '../model/model-types.js';
 import type { Condition } from '../spec/spec-types.js';
 import { getStorageFault } from './storage/storage-faults.js';
@@ -59,6 +60,14 @@ export function createErrorResponder(model: ServiceModel): ErrorResponder {
   }
   const byCode = new Map((errors?.codes ?? []).map((c) => [c.name, { code: c.name, status: c.status, title: c.title }]));
   const fill = errors?.body?.kind === 'declared' ? getDeclaredErrorFill(errors.body) : undefined;
+  // The declared headers the service sends with a code's answers: those with a `default` (errors.headers, then the
+  // code's own); the ones it knows (Retry-After, WWW-Authenticate) come with the error. None declared: nothing per answer.
+  const defaulted = new Map<string, readonly [string, string][]>();
+  for (const c of errors?.codes ?? []) {
+    const list = [...(errors?.headers ?? []), ...c.headers].filter((h) => h.hasDefault).map((h) => [h.name, formatHeaderValue(h.default)] as [string, string]);
+    if (list.length > 0) defaulted.set(c.name, list);
+  }
+  const everyError = (errors?.headers ?? []).filter((h) => h.hasDefault).map((h) => [h.name, formatHeaderValue(h.default)] as [string, string]);
 
   const build = (
     condition: Condition,
@@ -79,6 +88,10 @@ export function createErrorResponder(model: ServiceModel): ErrorResponder {
       if (error.condition === 'unavailable') unavailableAnswers.add(request);
       reply.header(REQUEST_ID_HEADER, request.id);
       if (error.headers) for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+      if (defaulted.size > 0 || everyError.length > 0) {
+        const name = error.code ?? resolved.get(error.condition)?.code;
+        for (const [k, v] of (name !== undefined ? defaulted.get(name) : undefined) ?? everyError) if (!reply.hasHeader(k)) reply.header(k, v);
+      }
       const b = build(error.condition, error.detail, request.url.split('?')[0] ?? '', request.id, error.invalid?.slice(0, MAX_LISTED), error.code);
       return reply.code(b.status).type(b.contentType).send(b.body);
     },

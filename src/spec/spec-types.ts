@@ -284,7 +284,8 @@ export interface OperationSpec {
    * `default` itself; a custom operation's handler sets the others (`ctx.header`). Location and Link are the format's.
    */
   response_headers?: Record<string, ParameterSpec>;
-  status?: number;
+  /** The success status, or `2XX`: any success status (served with the action's own, DEFAULT_SUCCESS_STATUS). */
+  status?: number | SuccessStatusRange;
   request?: ShapeSpec;
   response?: ShapeSpec;
   handler?: string;
@@ -400,8 +401,15 @@ export interface EventsSpec {
   kinds?: Record<string, EventKindSpec>;
 }
 
+/** A status range an OpenAPI response may be keyed by (docs/format.md, "Status ranges"). */
+export type SuccessStatusRange = '2XX';
+export type ErrorStatusRange = '4XX' | '5XX';
+
 export interface ErrorCodeSpec {
-  status: number;
+  /** The status, or `4XX` / `5XX`: any status of the range (answered with its first, 400 / 500). */
+  status: number | ErrorStatusRange;
+  /** The headers an answer with this code carries, by name (docs/format.md, "Headers of error answers"). */
+  headers?: Record<string, ParameterSpec>;
   title?: string;
   description?: string;
   when?: Condition[];
@@ -418,6 +426,8 @@ export interface ErrorBodySpec {
 
 export interface ErrorsSpec {
   body?: 'problem' | ErrorBodySpec;
+  /** The headers every error answer carries, whatever its code (OpenAPI's `default` response's). */
+  headers?: Record<string, ParameterSpec>;
   codes?: Record<string, ErrorCodeSpec>;
 }
 

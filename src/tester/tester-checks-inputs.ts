@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { SchemaView } from '../model/model-schemas.js';
 import { DEFAULT_PAGING } from '../model/model-defaults.js';
-import { LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
+import { isSuccessAnswer, LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
 import { getPageItems, getPageSizeParam } from './tester-checks-lists.js';
 import type { FieldModel } from '../model/model-types.js';
 import type { Condition } from '../spec/spec-types.js';
@@ -107,7 +107,7 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
       // A value the service may refuse (NUL): the declared validation answer, or any 4xx where the spec declares none.
       if (mayRefuse && res.status >= 400 && (ctx.declared('validation') ? ctx.expectCondition(res, 'validation') === undefined : res.status < 500))
         return undefined;
-      if (res.status !== route.successStatus) return ctx.failure(o.id, `status ${route.successStatus} for a valid body with ${label}`, o.pointer, req, res);
+      if (!isSuccessAnswer(route, res.status)) return ctx.failure(o.id, `status ${route.successStatus} for a valid body with ${label}`, o.pointer, req, res);
       const m = responseMismatch(ctx, route, req, res);
       if (m !== undefined)
         return ctx.failure(o.id, `a body in the declared response shape (sent: ${label})`, resource?.pointer ?? o.pointer, req, `${m}; ${describe(res)}`);
@@ -230,7 +230,7 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
       return { req, res: await ctx.send(route, req) };
     };
     // Read by the list's declared paging (docs/format.md, "List shapes"): its page-size parameter, and cursors only where it pages by cursor.
-    const page = (res: TestResponse): unknown[] | undefined => (res.status === route.successStatus ? getPageItems(route, res.body) : undefined);
+    const page = (res: TestResponse): unknown[] | undefined => (isSuccessAnswer(route, res.status) ? getPageItems(route, res.body) : undefined);
     const paging = route.operation.paging ?? DEFAULT_PAGING;
     const size = getPageSizeParam(route);
     // Two objects at least, so that a page of one has a next cursor.

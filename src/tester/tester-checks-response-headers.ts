@@ -1,9 +1,11 @@
 // endpoints.response-headers: a success answer carries each declared response header it must (operation
 // .response_headers, docs/format.md "Response headers"), and each one present holds a value its declaration takes.
-// The format's Location and Link are judged by endpoints.location and endpoints.list-paging.
+// The format's Location and Link are judged by endpoints.location and endpoints.list-paging. errors.answer-headers:
+// an error answer's declared headers (errors.headers, errors.codes.<code>.headers), alike.
 
-import { getResponseHeaders, readHeaderText } from '../model/model-response-headers.js';
-import type { OperationRoute } from '../model/model-routes.js';
+import { isStatusIn } from '../model/model-defaults.js';
+import { getResponseHeaders, isErrorHeaderSent, readHeaderText } from '../model/model-response-headers.js';
+import { getRouteErrors, type OperationRoute } from '../model/model-routes.js';
 import { getFieldSchema } from '../model/model-schemas.js';
 import type { TestContext } from './tester-context.js';
 import type { TestResponse } from './tester-http.js';
@@ -16,6 +18,37 @@ export function responseHeadersMismatch(ctx: TestContext, route: OperationRoute,
     const text = res.headers.get(p.name);
     if (text === null) {
       if (h.required) return `no ${p.name} header (declared required)`;
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = readHeaderText(p, text);
+    } catch (err) {
+      return `${p.name}: ${JSON.stringify(text)} ${(err as Error).message}`;
+    }
+    const m = ctx.mismatch(getFieldSchema(ctx.model, { ...p, nullable: false }, undefined, {}), value);
+    if (m !== undefined) return `${p.name}: ${JSON.stringify(text)}: ${m}`;
+  }
+  return undefined;
+}
+
+/**
+ * An error answer's declared headers (errors.headers, and its code's: the code the body names, else the one code of
+ * its status or range the route can answer): each required one the service sends is there, each present one reads as
+ * its type and meets its constraints. Undefined when they hold or no code is told.
+ */
+export function errorHeadersMismatch(ctx: TestContext, route: OperationRoute, res: TestResponse): string | undefined {
+  const errors = ctx.model.errors;
+  if (!errors) return undefined;
+  const body = res.body as Record<string, unknown> | undefined;
+  const candidates = getRouteErrors(ctx.model, route).filter((c) => isStatusIn(res.status, c.status, c.statusRange));
+  const named = candidates.find((c) => Object.values(body ?? {}).includes(c.code));
+  const pick = named ?? (candidates.length === 1 ? candidates[0] : undefined);
+  const code = pick ? errors.codes.find((c) => c.name === pick.code) : undefined;
+  for (const p of [...errors.headers, ...(code?.headers ?? [])]) {
+    const text = res.headers.get(p.name);
+    if (text === null) {
+      if (!p.optional && isErrorHeaderSent(code, p)) return `no ${p.name} header (declared required${code ? ` on ${code.name}` : ''})`;
       continue;
     }
     let value: unknown;

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS } from '../model/model-path-bindings.js';
-import { getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
+import { isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import { getResourceSchema, isWritable, MULTIPLE_OF_PRECISION, type JsonSchema } from '../model/model-schemas.js';
 import type { AuthRequirement, FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { locate } from '../spec/spec-loader.js';
@@ -603,7 +603,7 @@ export class TestContext {
       req = { ...req, body: again, path: this.pathOf(route) };
       res = await this.send(route, req);
     }
-    if (res.status === route.successStatus && subject === this.main && typeof res.body === 'object' && res.body !== null)
+    if (isSuccessAnswer(route, res.status) && subject === this.main && typeof res.body === 'object' && res.body !== null)
       this.remember(resource, res.body as Record<string, unknown>);
     return { req, res };
   }

@@ -6,7 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import { getEnvelopeField, getEnvelopeValues, listHasValue } from '../model/model-envelope.js';
 import { DEFAULT_PAGING } from '../model/model-defaults.js';
-import { LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
+import { isSuccessAnswer, LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
 import { getShapeSchema } from '../model/model-schemas.js';
 import type { TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
@@ -14,7 +14,7 @@ import type { TestRequest, TestResponse } from './tester-http.js';
 /** Replaces an enveloped success answer's body by its data field, keeping the whole answer as `envelope`. */
 export function unwrapEnvelope(route: OperationRoute, res: TestResponse): void {
   const e = route.operation.envelope;
-  if (!e || res.status !== route.successStatus || res.envelope !== undefined) return;
+  if (!e || !isSuccessAnswer(route, res.status) || res.envelope !== undefined) return;
   const body: unknown = res.body;
   res.envelope = body;
   if (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, e.data)) res.body = (body as Record<string, unknown>)[e.data];

@@ -1,12 +1,12 @@
 import { createMediaTypeReader, isJsonMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
-import { DEFAULT_PAGING } from '../model/model-defaults.js';
-import { getErrorCodes, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
+import { DEFAULT_PAGING, isStatusIn } from '../model/model-defaults.js';
+import { isSuccessAnswer, getErrorCodes, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import { getShapeSchema } from '../model/model-schemas.js';
 import type { PartName } from '../spec/spec-types.js';
 import { rateHeadersMismatch } from './tester-checks-limits.js';
 import { getPageItems } from './tester-checks-lists.js';
 import { envelopeMismatch, unwrapEnvelope } from './tester-envelope.js';
-import { responseHeadersMismatch } from './tester-checks-response-headers.js';
+import { errorHeadersMismatch, responseHeadersMismatch } from './tester-checks-response-headers.js';
 import { describe, routeMatchers, type TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import type { CheckResult, Failure } from './tester-types.js';
@@ -136,7 +136,10 @@ export class Judge {
       if (
         route?.kind === 'operation' &&
         route.operation.action === 'custom' &&
-        route.operation.errors.some((e) => e === code && ctx.model.errors?.codes.find((c) => c.name === e)?.status === res.status)
+        route.operation.errors.some((e) => {
+          const c = e === code ? ctx.model.errors?.codes.find((x) => x.name === e) : undefined;
+          return c !== undefined && isStatusIn(res.status, c.status, c.statusRange);
+        })
       )
         return undefined;
       return fail('no server error: the spec declares no 5xx answer for this request', undefined, `status ${res.status}`);
@@ -175,6 +178,11 @@ export class Judge {
           return fail('a JSON Content-Type for the declared error body', '/errors', `Content-Type: ${ct || '(none)'}`);
         return undefined;
       });
+      if (ctx.model.errors && (ctx.model.errors.headers.length > 0 || ctx.model.errors.codes.some((c) => c.headers.length > 0)))
+        this.record('errors', 'errors.answer-headers', o.id, () => {
+          const m = errorHeadersMismatch(ctx, route, res);
+          return m === undefined ? undefined : fail('the declared headers of the error answer, each with a value its declaration takes', '/errors', m);
+        });
       if (res.status === 429 || res.status === 503) {
         this.record('limits', 'limits.answer-headers', o.id, () => {
           const retry = res.headers.get('retry-after');
@@ -188,7 +196,7 @@ export class Judge {
     if (res.status >= 300) return;
     // A success answer: the declared status, media type, headers and body.
     this.record('endpoints', 'endpoints.status', o.id, () =>
-      res.status === route.successStatus ? undefined : fail(`status ${route.successStatus} for a success`, o.pointer, `status ${res.status}`),
+      isSuccessAnswer(route, res.status) ? undefined : fail(`status ${route.successStatus} for a success`, o.pointer, `status ${res.status}`),
     );
     const version = this.versionOf(req);
     const current = version !== undefined && version === ctx.model.versioning?.current;
@@ -206,7 +214,7 @@ export class Judge {
         return undefined;
       });
     }
-    if (o.action === 'create' && res.status === route.successStatus) {
+    if (o.action === 'create' && isSuccessAnswer(route, res.status)) {
       const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === route.resource?.name);
       const made = res.body as Record<string, unknown> | undefined;
       const id = route.resource?.identifier !== undefined ? made?.[route.resource.identifier] : undefined;
@@ -222,13 +230,13 @@ export class Judge {
         });
       }
     }
-    if (o.responseHeaders.length > 0 && res.status === route.successStatus) {
+    if (o.responseHeaders.length > 0 && isSuccessAnswer(route, res.status)) {
       this.record('endpoints', 'endpoints.response-headers', o.id, () => {
         const m = responseHeadersMismatch(ctx, route, res);
         return m === undefined ? undefined : fail('the declared response headers, each with a value its declaration takes', `${o.pointer}/response_headers`, m);
       });
     }
-    if (o.envelope && res.status === route.successStatus) {
+    if (o.envelope && isSuccessAnswer(route, res.status)) {
       this.record('endpoints', 'endpoints.envelope', o.id, () => {
         const m = envelopeMismatch(ctx, route, req, res);
         return m === undefined ? undefined : fail('the answer in its envelope, each envelope field holding its value', `${o.envelope!.pointer}`, m);
@@ -259,7 +267,7 @@ export class Judge {
       });
     }
     // The body in the declared shape, for answers in the current version (older ones: versioning.served).
-    if ((current || !versioned) && res.status === route.successStatus) {
+    if ((current || !versioned) && isSuccessAnswer(route, res.status)) {
       this.record('endpoints', 'endpoints.answer-shape', o.id, () => {
         const m = responseMismatch(ctx, route, req, res);
         return m === undefined ? undefined : fail('a body in the declared response shape', route.resource?.pointer ?? o.pointer, m);

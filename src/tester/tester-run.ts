@@ -59,6 +59,7 @@ export const CHECK_NAMES = [
   'errors.malformed-id',
   'errors.declared-codes',
   'errors.answer-shape',
+  'errors.answer-headers',
   'errors.media-type',
   'limits.body-size',
   'limits.header-size',

@@ -402,6 +402,21 @@ describe('property: a request may leave a field out when it is optional, or has 
   });
 });
 
+describe('status ranges (docs/format.md, "Status ranges")', () => {
+  it('a range covers the hundred statuses of its digit, a status only itself; a range answers its first', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 100, max: 599 }), fc.constantFrom('2XX', '4XX', '5XX'), (status, range) => {
+        expect(defaults.isStatusIn(status, status, undefined)).toBe(true);
+        expect(defaults.isStatusIn(status, 0, range)).toBe(Math.floor(status / 100) === Number(range[0]));
+        expect(defaults.isStatusIn(defaults.getRangeStatus(range), 0, range)).toBe(true);
+        expect(routes.isSuccessAnswer({ successStatus: 201 }, status)).toBe(status === 201);
+      }),
+    );
+    expect(defaults.getStatusText(400, '4XX')).toBe('4XX (answered 400)');
+    expect(defaults.getStatusText(404, undefined)).toBe('404');
+  });
+});
+
 describe('the model API surface', () => {
   it('every exported function of src/model is exercised above', () => {
     const fns = [builder, lookup, defaults, routes, schemas].flatMap((mod) =>
@@ -438,6 +453,10 @@ describe('the model API surface', () => {
         'isIdempotentOperation',
         'isRawEvent',
         'getPagingParams',
+        'getRangeStatus',
+        'getStatusText',
+        'isStatusIn',
+        'isSuccessAnswer',
         'getFieldSchema',
         'getResourceSchema',
         'getShapeSchema',

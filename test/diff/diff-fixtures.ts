@@ -329,6 +329,12 @@ export const ROWS: Row[] = [
   },
   { code: 'error-condition-undeclared', new: (d) => (d.errors.codes.not_found.when = ['missing_resource']) },
   { code: 'error-condition-declared', old: (d) => (d.errors.codes.not_found.when = ['missing_resource']), new: () => undefined },
+  {
+    code: 'error-header-removed',
+    old: (d) => (d.errors.codes.not_found.headers = { 'X-Error-Kind': { type: 'string', default: 'missing' } }),
+    new: () => undefined,
+  },
+  { code: 'error-header-added', new: (d) => (d.errors.codes.not_found.headers = { 'X-Error-Kind': { type: 'string', default: 'missing' } }) },
   { code: 'error-body-changed', new: (d) => (d.errors.body = 'problem') },
   // limits
   { code: 'rate-limit-lowered', new: (d) => (d.limits.rate[0].requests = 30) },
