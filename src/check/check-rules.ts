@@ -13,7 +13,7 @@ import { getField, getResource, getStateMachine } from '../model/model-lookup.js
 import {
   getPagingParams,
   getProducibleConditions,
-  getRoutes,
+  getRouteHeads,
   isIdempotentOperation,
   isReservedPath,
   LIST_PARAMS,
@@ -1327,7 +1327,7 @@ const versionHistoryRules: Rule = ({ model, report }) => {
 /** Spec paths under the prefix the service keeps for its own routes (health, documents, console). */
 const reservedPathRules: Rule = ({ model, report }) => {
   const reported = new Set<string>();
-  for (const r of getRoutes(model)) {
+  for (const r of getRouteHeads(model)) {
     if (!isReservedPath(r.path)) continue;
     const [what, pointer] =
       r.kind === 'operation'

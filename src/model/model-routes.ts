@@ -256,6 +256,31 @@ export function getRoutes(model: ServiceModel): readonly Route[] {
   return routes;
 }
 
+/**
+ * A route's kind, method, served path and conditions, and what it serves: what `check` reads of the routes
+ * (reserved paths, producible conditions). `getRoutes` builds each route from its head, so the two always agree;
+ * `check` reads only the heads, which cost a fraction of the routes (bench/RESULTS.md, check).
+ */
+export type RouteHead =
+  | (Pick<OperationRoute, 'kind' | 'method' | 'path' | 'conditions' | 'operation' | 'hasBody'> & { resource: ResourceModel | undefined })
+  | Pick<TokenRoute, 'kind' | 'method' | 'path' | 'conditions' | 'scheme'>
+  | (Pick<StreamRoute, 'kind' | 'method' | 'path' | 'conditions'> & { auth: AuthRequirement | undefined })
+  | (Pick<WebhooksRoute, 'kind' | 'method' | 'path' | 'conditions' | 'action' | 'hasBody' | 'successStatus'> & {
+      auth: AuthRequirement | undefined;
+    });
+
+const headsCache = new WeakMap<ServiceModel, readonly RouteHead[]>();
+
+/** The heads of `getRoutes(model)`, in the same order. */
+export function getRouteHeads(model: ServiceModel): readonly RouteHead[] {
+  let heads = headsCache.get(model);
+  if (!heads) {
+    heads = Object.freeze(buildRouteHeads(model));
+    headsCache.set(model, heads);
+  }
+  return heads;
+}
+
 /** The query parameters of an operation's route: a list's, a custom operation's own, the version's. */
 function routeQuery(o: OperationModel, resource: ResourceModel | undefined, versionQuery: string | undefined): readonly QueryParam[] {
   if (o.action !== 'list' && o.action !== 'custom' && versionQuery === undefined) return NONE;
@@ -298,11 +323,8 @@ export function getPagingParams(o: OperationModel): QueryParam[] {
   }
 }
 
-function buildRoutes(model: ServiceModel): Route[] {
-  const routes: Route[] = [];
-  const versionQuery = model.versioning?.placement?.kind === 'query' ? model.versioning.placement.name : undefined;
-  const placement = model.versioning?.placement;
-  const versionParams = new Set(placement?.kind === 'path' ? getPathParamNames(placement.template) : []);
+function buildRouteHeads(model: ServiceModel): RouteHead[] {
+  const heads: RouteHead[] = [];
   const rate = model.limits?.rate ?? [];
   const facts: ConditionFacts = {
     lists: new Map(),
@@ -314,58 +336,91 @@ function buildRoutes(model: ServiceModel): Route[] {
   };
   for (const o of model.endpoints?.operations ?? []) {
     const resource = getResource(model, o.resource);
-    const machine = getStateMachine(model, o.resource);
-    const transition = o.transition === undefined ? undefined : machine?.transitions.find((t) => t.name === o.transition);
-    const path = withPrefix(model, o.path);
     const hasBody = BODY_ACTIONS.has(o.action) || (o.action === 'custom' && o.request !== undefined && o.method !== 'GET' && o.method !== 'DELETE');
-    const query = routeQuery(o, resource, versionQuery);
-    const route: OperationRoute = {
-      kind: 'operation',
-      method: o.method,
-      path,
-      routerPath: toRouterPath(path),
-      pathParams: path === o.path ? o.pathParams : getPathParamNames(path),
-      conditions: operationConditions(model, o, resource, hasBody, facts),
-      operation: o,
-      query,
-      headers: o.action === 'custom' ? o.headers : NONE,
-      hasBody,
-      successStatus: o.status,
-    };
-    if (resource) route.resource = resource;
-    const idParam = versionParams.size === 0 ? route.pathParams.at(-1) : route.pathParams.filter((p) => !versionParams.has(p)).at(-1);
-    // With \`bind\`, the identifier's parameter is the one bound to it (none when the object is found by other fields).
-    const boundId = o.bindings ? o.bindings.find((b) => b.field === resource?.identifier)?.param : idParam;
-    if (resource?.identifier !== undefined && OBJECT_ACTIONS.has(o.action) && boundId !== undefined) route.identifierParam = boundId;
-    if (machine) route.machine = machine;
-    if (transition) route.transition = transition;
-    routes.push(route);
+    const conditions = operationConditions(model, o, resource, hasBody, facts);
+    heads.push({ kind: 'operation', method: o.method, path: withPrefix(model, o.path), conditions, operation: o, hasBody, resource });
   }
   for (const s of model.authentication?.schemes ?? []) {
     if (s.type !== 'oauth2_client_credentials' || s.tokenPath === undefined) continue;
-    const path = s.tokenPath;
-    routes.push({
-      kind: 'token',
-      method: 'POST',
-      path,
-      routerPath: toRouterPath(path),
-      pathParams: [],
-      // rate_limited: failed client authentications are bounded like every credential (limits.failed_auth).
-      conditions: ['validation', 'malformed_request', 'invalid_credential', 'missing_scope', 'rate_limited', 'internal', 'headers_too_large'],
-      scheme: s,
-    });
+    // rate_limited: failed client authentications are bounded like every credential (limits.failed_auth).
+    const conditions: Condition[] = ['validation', 'malformed_request', 'invalid_credential', 'missing_scope', 'rate_limited', 'internal', 'headers_too_large'];
+    heads.push({ kind: 'token', method: 'POST', path: s.tokenPath, conditions, scheme: s });
   }
   const stream = model.events?.stream?.path;
   if (stream !== undefined) {
-    const path = withPrefix(model, stream);
     // Authenticated like any operation, by the default requirement; its query (kinds, after) is validated.
     const conditions: Condition[] = baseConditions(model, model.authentication?.default);
     add(conditions, 'validation');
-    const route: StreamRoute = { kind: 'stream', method: 'GET', path, routerPath: toRouterPath(path), pathParams: getPathParamNames(path), conditions };
-    if (model.authentication?.default) route.auth = model.authentication.default;
-    routes.push(route);
+    heads.push({ kind: 'stream', method: 'GET', path: withPrefix(model, stream), conditions, auth: model.authentication?.default });
   }
-  routes.push(...getWebhooksRoutes(model));
+  heads.push(...getWebhooksHeads(model));
+  return heads;
+}
+
+function buildRoutes(model: ServiceModel): Route[] {
+  const routes: Route[] = [];
+  const versionQuery = model.versioning?.placement?.kind === 'query' ? model.versioning.placement.name : undefined;
+  const placement = model.versioning?.placement;
+  const versionParams = new Set(placement?.kind === 'path' ? getPathParamNames(placement.template) : []);
+  for (const h of getRouteHeads(model)) {
+    const { path, conditions } = h;
+    switch (h.kind) {
+      case 'operation': {
+        const o = h.operation;
+        const resource = h.resource;
+        const machine = getStateMachine(model, o.resource);
+        const transition = o.transition === undefined ? undefined : machine?.transitions.find((t) => t.name === o.transition);
+        const query = routeQuery(o, resource, versionQuery);
+        const route: OperationRoute = {
+          kind: 'operation',
+          method: o.method,
+          path,
+          routerPath: toRouterPath(path),
+          pathParams: path === o.path ? o.pathParams : getPathParamNames(path),
+          conditions,
+          operation: o,
+          query,
+          headers: o.action === 'custom' ? o.headers : NONE,
+          hasBody: h.hasBody,
+          successStatus: o.status,
+        };
+        if (resource) route.resource = resource;
+        const idParam = versionParams.size === 0 ? route.pathParams.at(-1) : route.pathParams.filter((p) => !versionParams.has(p)).at(-1);
+        // With \`bind\`, the identifier's parameter is the one bound to it (none when the object is found by other fields).
+        const boundId = o.bindings ? o.bindings.find((b) => b.field === resource?.identifier)?.param : idParam;
+        if (resource?.identifier !== undefined && OBJECT_ACTIONS.has(o.action) && boundId !== undefined) route.identifierParam = boundId;
+        if (machine) route.machine = machine;
+        if (transition) route.transition = transition;
+        routes.push(route);
+        break;
+      }
+      case 'token':
+        routes.push({ kind: 'token', method: h.method, path, routerPath: toRouterPath(path), pathParams: [], conditions, scheme: h.scheme });
+        break;
+      case 'stream': {
+        const route: StreamRoute = { kind: 'stream', method: h.method, path, routerPath: toRouterPath(path), pathParams: getPathParamNames(path), conditions };
+        if (h.auth) route.auth = h.auth;
+        routes.push(route);
+        break;
+      }
+      case 'webhooks': {
+        const route: WebhooksRoute = {
+          kind: 'webhooks',
+          action: h.action,
+          method: h.method,
+          path,
+          routerPath: toRouterPath(path),
+          pathParams: getPathParamNames(path),
+          conditions,
+          hasBody: h.hasBody,
+          successStatus: h.successStatus,
+        };
+        if (h.auth) route.auth = h.auth;
+        routes.push(route);
+        break;
+      }
+    }
+  }
   return routes;
 }
 
@@ -377,7 +432,7 @@ const WEBHOOKS_ROUTES: readonly { action: WebhooksAction; method: HttpMethod; su
   { action: 'rotate', method: 'POST', suffix: '/{id}/rotate', hasBody: true, status: 200 },
 ];
 
-function getWebhooksRoutes(model: ServiceModel): WebhooksRoute[] {
+function getWebhooksHeads(model: ServiceModel): RouteHead[] {
   const base = model.events?.webhook?.path;
   if (base === undefined) return [];
   const def = model.authentication?.default;
@@ -389,19 +444,7 @@ function getWebhooksRoutes(model: ServiceModel): WebhooksRoute[] {
     if (r.hasBody) for (const x of ['validation', 'malformed_request', 'unsupported_media_type', 'body_too_large'] as const) add(c, x);
     else if (r.method !== 'GET') add(c, 'body_too_large');
     if (r.suffix !== '') add(c, 'missing_resource');
-    const route: WebhooksRoute = {
-      kind: 'webhooks',
-      action: r.action,
-      method: r.method,
-      path,
-      routerPath: toRouterPath(path),
-      pathParams: getPathParamNames(path),
-      conditions: c,
-      hasBody: r.hasBody,
-      successStatus: r.status,
-    };
-    if (auth) route.auth = auth;
-    return route;
+    return { kind: 'webhooks', action: r.action, method: r.method, path, conditions: c, hasBody: r.hasBody, successStatus: r.status, auth };
   });
 }
 
@@ -533,7 +576,7 @@ export function getOperationRoute(model: ServiceModel, operationId: string): Ope
 }
 const operationRoutes = new WeakMap<ServiceModel, Map<string, OperationRoute>>();
 
-function describeRoute(r: Route): string {
+function describeRoute(r: RouteHead): string {
   switch (r.kind) {
     case 'operation':
       return `operation ${r.operation.id}`;
@@ -552,7 +595,7 @@ function describeRoute(r: Route): string {
  */
 export function getProducibleConditions(model: ServiceModel): Map<Condition, string> {
   const out = new Map<Condition, string>();
-  const routes = getRoutes(model);
+  const routes = getRouteHeads(model);
   if (routes.length === 0) return out;
   out.set('route_not_found', 'requests to undeclared paths');
   out.set('method_not_allowed', 'requests with an undeclared method on a declared path');

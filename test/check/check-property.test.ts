@@ -100,6 +100,7 @@ function exerciseModel(model: ServiceModel): void {
   for (const o of model.endpoints?.operations ?? []) routes.getPagingParams(o);
   routes.getUndeclaredConditions(model);
   routes.getProducibleConditions(model);
+  routes.getRouteHeads(model);
   defaults.getIdempotencyHeader(model);
   for (const s of model.authentication?.schemes ?? []) defaults.getApiKeyPlacement(s);
   builder.buildField('x', { type: 'string' }, '/x');
@@ -446,6 +447,7 @@ describe('the model API surface', () => {
         'getOperationRoute',
         'getCreateLocation',
         'getRoutes',
+        'getRouteHeads',
         'getServiceRoutes',
         'isReservedPath',
         'getUndeclaredConditions',

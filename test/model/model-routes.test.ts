@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { getErrorCodes, getRoutes, getUndeclaredConditions, LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../../src/model/model-routes.js';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  getErrorCodes,
+  getRouteHeads,
+  getRoutes,
+  getUndeclaredConditions,
+  LIST_PARAMS,
+  PAGE_FIELDS,
+  type OperationRoute,
+} from '../../src/model/model-routes.js';
 import { compileSpecFile, compileSpecText } from '../../src/program.js';
 import { yaml } from '../check/helpers.js';
 
@@ -219,5 +229,20 @@ describe('getRoutes: versions and built-in routes', () => {
       'missing_resource',
       'route_not_found',
     ]);
+  });
+});
+
+describe('getRouteHeads', () => {
+  // check reads the heads alone (reserved paths, producible conditions); the routes are built from them.
+  const files = readdirSync('examples', { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => join('examples', f));
+  it.each(files)('%s: one head per route, in order, with its kind, method, path and (the same) conditions', (file) => {
+    const model = compileSpecFile(file).model;
+    if (!model) return;
+    const heads = getRouteHeads(model);
+    const routes = getRoutes(model);
+    expect(heads.map((h) => [h.kind, h.method, h.path])).toEqual(routes.map((r) => [r.kind, r.method, r.path]));
+    heads.forEach((h, i) => expect(routes[i]!.conditions).toBe(h.conditions));
   });
 });
