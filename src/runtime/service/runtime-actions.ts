@@ -337,36 +337,6 @@ function createEnvelopedSend(envelope: EnvelopeWriter): Send {
   };
 }
 
-/**
- * The front door's read (issue 27; runtime-service.ts, `createFrontDoor`): a read by identifier answered from the
- * identifier's text alone, as the text of its 200 answer, or undefined wherever the route's own handler is to
- * answer (a malformed or unknown identifier, a busy storage): the plain route then gives the same answer, errors
- * included, as it always did. Undefined (no front read) for a route with any step this does not take: a bound
- * path, an envelope, declared header defaults, versions, an owner rule, a storage without synchronous stored reads.
- */
-export function createFrontRead(route: OperationRoute, deps: ActionDeps): ((id: string) => string | undefined) | undefined {
-  const { ctx, fast } = deps;
-  const { model, storage } = ctx;
-  const op = route.operation;
-  const resource = route.resource;
-  if (!fast || op.action !== 'read' || resource === undefined || route.method !== 'GET' || route.identifierParam === undefined) return undefined;
-  if (!isIdentifierOnly(resource, op) || op.envelope !== undefined || op.responseHeaders.some((h) => h.hasDefault)) return undefined;
-  if (model.versioning !== undefined || resource.owner !== undefined || storage.readNow === undefined) return undefined;
-  const idField = resource.identifier !== undefined ? getField(resource, resource.identifier) : undefined;
-  return (raw) => {
-    let id: string | number;
-    try {
-      id = parseId(resource, idField, raw);
-    } catch {
-      return undefined;
-    }
-    const reader = storage.readNow!();
-    if (reader?.getStored === undefined) return undefined;
-    const row = reader.getStored(resource.name, id);
-    return row === undefined ? undefined : writePresentedRow(resource, row);
-  };
-}
-
 export function createActionHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
   if (route.operation.action === 'custom') return createCustomHandler(route, deps);
   return withDefaultHeaders(route, createBuiltInHandler(route, deps));

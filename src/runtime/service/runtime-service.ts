@@ -3,12 +3,12 @@ import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage, type 
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { FORM_MEDIA_TYPE } from '../../model/model-defaults.js';
-import { getRoutes, isIdempotentOperation, RESERVED_PREFIX, type OperationRoute, type Route } from '../../model/model-routes.js';
+import { getRoutes, isIdempotentOperation, type Route } from '../../model/model-routes.js';
 import type { AuthRequirement, CheckedModel, ServiceModel } from '../../model/model-types.js';
 import { getUncheckedProblem } from '../../model/model-checked.js';
 import type { DiagnosticCode } from '../../diagnostics/diagnostics-catalogue.js';
 import type { HttpMethod } from '../../spec/spec-types.js';
-import { createActionHandler, createEventEmitter, createFrontRead } from './runtime-actions.js';
+import { createActionHandler, createEventEmitter } from './runtime-actions.js';
 import type { RouteHandler } from '../runtime-context.js';
 import { withFailureBound } from '../auth/auth-attempts.js';
 import { registerTokenRoute } from '../auth/auth-token-endpoint.js';
@@ -186,7 +186,7 @@ export const servicespecPlugin: FastifyPluginAsync<PluginOptions> = async (app, 
  * The plugin's work; `tabled` (createService only, where this app is the whole server) serves simple paths through
  * the runtime's route table behind a catch-all per path depth instead of a Fastify route per operation.
  */
-async function registerServicespec(app: FastifyInstance, options: PluginOptions, tabled: boolean, front?: FrontDoor): Promise<void> {
+async function registerServicespec(app: FastifyInstance, options: PluginOptions, tabled: boolean): Promise<void> {
   const { model } = options;
   const { gaps, secret } = await prepare(model, options);
   // Fastify runs onClose hooks last registered first: the storage's, registered before every other part's, closes
@@ -357,8 +357,6 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   const table = tabled ? createRouteTable(paths) : undefined;
   // Pipelines the table builds on first use; once the service is up they are built one a turn (warm, below).
   const unbuilt: TabledMethod[] = [];
-  // The front door's reads, by the table's entry they stand in for (createFrontDoor).
-  const frontReads = new Map<TabledMethod, FrontRead>();
   for (const { route, handler } of served) {
     // auth (issue 4): the RFC 6749 token endpoint, in its own context with a form parser (src/runtime/auth).
     if (route.kind === 'token') await registerTokenRoute(app, route, ctx);
@@ -370,10 +368,6 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
         build: () => createRoutePipeline(route, handler(), services),
       };
       unbuilt.push(entry);
-      if (front && route.kind === 'operation' && hasNoSteps(route, services)) {
-        const read = createFrontRead(route, { ctx, compile, events, fast });
-        if (read) frontReads.set(entry, { param: route.identifierParam!, read });
-      }
       const path = paths.get(route.routerPath)!;
       path.methods.set(route.method, entry);
       if (route.method === 'GET' && head) path.methods.set('HEAD', entry);
@@ -384,7 +378,6 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
     }
   }
   if (table) registerCatchAlls(app, table, head, notFound);
-  if (table && front && frontReads.size > 0) front.answer = createFrontDoor(table, frontReads);
   await registerServiceRoutes(app, {
     model,
     storage,
@@ -610,80 +603,6 @@ function registerCatchAlls(app: FastifyInstance, table: RouteTable<TabledPath>, 
       });
     }
   }
-}
-
-/**
- * The front door (issue 27): what the node:http server answers itself, before Fastify makes a Request and a Reply,
- * for requests a route can answer without any of Fastify's per-request work. `answer` is set once the routes are
- * registered (createService only, where the service is the whole server) and cleared when the service starts to
- * close; it returns false for anything it leaves to Fastify.
- */
-interface FrontDoor {
-  answer: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
-}
-
-/** A front door's read: the route's identifier parameter and its read (createFrontRead). */
-interface FrontRead {
-  param: string;
-  read: (id: string) => string | undefined;
-}
-
-/**
- * Whether a route's pipeline is the first step alone (the request id; no version to resolve): no credential, rate
- * limit, Idempotency-Key or time-out, so an answer needs nothing from the request but its path.
- */
-function hasNoSteps(route: OperationRoute, services: RouteServices): boolean {
-  const { model } = services.ctx;
-  const op = route.operation;
-  return (
-    services.fast &&
-    model.versioning === undefined &&
-    model.limits?.timeout === undefined &&
-    (op.auth === undefined || op.auth.kind === 'none') &&
-    !(services.idempotency && isIdempotentOperation(model, op)) &&
-    createRateLimiter(model, op, services.rateStore) === undefined
-  );
-}
-
-/**
- * A URL the front door reads: plain segments of unreserved characters, no query, no percent-encoding, no empty
- * segment (a trailing slash) and nothing else a router reads its own way; the segments are then exactly the
- * catch-alls' parameters. Anything else goes to Fastify.
- */
-const FRONT_URL = /^(?:\/[A-Za-z0-9_-]+)+$/;
-/** Longer URLs go to Fastify (an identifier is at most 256 characters: parseId). */
-const FRONT_URL_MAX = 512;
-const FRONT_TYPE = 'application/json; charset=utf-8';
-
-/**
- * The front door's answer (fast path; plain counterpart: the same request through Fastify's catch-all, the table
- * and the route's pipeline, `SERVICESPEC_FAST_PATHS=off` or any request this leaves): a GET the table matches to a
- * route with a front read, answered 200 with the headers in the order the pipeline sets them (the request id, the
- * type, the length; nosniff first, by NosniffResponse). Whatever the read does not answer (an error, a busy
- * storage) goes to Fastify, which answers it as it always did. (A list answered the same way was tried and paid
- * 0.3 % of its instructions: bench/RESULTS.md.)
- */
-function createFrontDoor(table: RouteTable<TabledPath>, reads: ReadonlyMap<TabledMethod, FrontRead>): (req: IncomingMessage, res: ServerResponse) => boolean {
-  return (req, res) => {
-    if (req.method !== 'GET') return false;
-    const url = req.url!;
-    if (url.length > FRONT_URL_MAX || !FRONT_URL.test(url) || url.startsWith(RESERVED_PREFIX)) return false;
-    const m = table.match(url.slice(1).split('/'));
-    const entry = m?.value.methods.get('GET');
-    const read = entry === undefined ? undefined : reads.get(entry);
-    if (read === undefined) return false;
-    const text = read.read(m!.params[read.param]!);
-    if (text === undefined) return false;
-    res.writeHead(200, [REQUEST_ID_HEADER, getRequestId(req), 'content-type', FRONT_TYPE, 'content-length', String(Buffer.byteLength(text))]);
-    res.end(text);
-    return true;
-  };
-}
-
-/** The request's id: the client's own `X-Request-Id` when it is a plain one, else a new UUID (Fastify's genReqId). */
-function getRequestId(req: IncomingMessage): string {
-  const given = req.headers['x-request-id'];
-  return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
 }
 
 /** The `charset` parameter of a Content-Type header, if it names one (parameter names are case-insensitive). */
@@ -958,12 +877,7 @@ export function getArrivalTimeouts(model: ServiceModel): { requestTimeout: numbe
  * Fastify's options that keep a slow or hostile client from holding a socket or memory; `nosniff`: every answer
  * carries `X-Content-Type-Options: nosniff` (createService's server).
  */
-export function getServerOptions(
-  model: ServiceModel,
-  logger: FastifyServerOptions['logger'] = false,
-  nosniff = false,
-  front?: FrontDoor,
-): FastifyServerOptions {
+export function getServerOptions(model: ServiceModel, logger: FastifyServerOptions['logger'] = false, nosniff = false): FastifyServerOptions {
   const errors = createErrorResponder(model);
   const headerSize = model.limits?.headerSize?.bytes ?? BUILT_IN.headerSize;
   const arrival = getArrivalTimeouts(model);
@@ -971,7 +885,10 @@ export function getServerOptions(
     logger: getLoggerOptions(model, logger), // credentials redacted from every line (runtime-logging.ts)
     bodyLimit: model.limits?.bodySize?.bytes ?? BUILT_IN.bodySize,
     requestIdHeader: false,
-    genReqId: getRequestId,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
+    },
     requestTimeout: arrival.requestTimeout,
     connectionTimeout: 60_000,
     keepAliveTimeout: 5_000,
@@ -989,7 +906,6 @@ export function getServerOptions(
         if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)
           return answerRaw(res, errors.raw('malformed_request', 'the request has no Host header'));
         if (hasTwoHosts(req.rawHeaders)) return answerRaw(res, errors.raw('malformed_request', 'the request has more than one Host header'));
-        if (front?.answer !== undefined && front.answer(req, res)) return;
         handler(req, res);
       };
       const server = createServer(
@@ -1047,22 +963,15 @@ export async function createService(model: CheckedModel, options: ServiceOptions
   const trust = options.trustProxy ?? [];
   const trustProblems = getTrustProxyProblems(trust);
   if (trustProblems.length > 0) throw new ServiceStartError(trustProblems);
-  // The route table is a fast path: off, every operation has its own Fastify route, as in the plugin.
-  const fast = getFastPaths(options.fastPaths);
-  // The front door (a fast path) only where no request hook, logger or limit in flight needs Fastify's request.
-  const front: FrontDoor | undefined =
-    fast && !options.cors && options.metrics !== true && !options.tracing && (options.logger ?? false) === false && model.limits?.concurrency === undefined
-      ? { answer: undefined }
-      : undefined;
   // Every answer, whichever layer gives it, carries nosniff (NosniffResponse): no browser may sniff a body into another type.
-  const app = Fastify({ ...getServerOptions(model, options.logger ?? false, true, front), ...(trust.length > 0 ? { trustProxy: [...trust] } : {}) });
-  // Closing, Fastify answers with Connection: close: from here on every request goes to it.
-  if (front) app.addHook('preClose', (done) => ((front.answer = undefined), done()));
+  const app = Fastify({ ...getServerOptions(model, options.logger ?? false, true), ...(trust.length > 0 ? { trustProxy: [...trust] } : {}) });
   app.server.removeAllListeners('clientError');
   answerClientErrors(app, model);
   if (options.cors) registerCors(app, model, options.cors);
+  // The route table is a fast path: off, every operation has its own Fastify route, as in the plugin.
+  const fast = getFastPaths(options.fastPaths);
   if (!fast) app.log.warn('fast paths off (SERVICESPEC_FAST_PATHS=off): every request takes the plain path');
-  await app.register(async (child) => registerServicespec(child, { ...options, model, fastPaths: fast }, fast, front));
+  await app.register(async (child) => registerServicespec(child, { ...options, model, fastPaths: fast }, fast));
   await app.ready();
   return app;
 }
