@@ -11,9 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthConfigError, createAuthenticator } from '../../src/runtime/auth/auth-authenticator.js';
 import { createApiKey, createClient } from '../../src/runtime/auth/auth-credentials.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import { createService } from '../../src/runtime/service/runtime-service.js';
 import { loadModel, NOTES, startAuthService, type AuthServer } from './helpers.js';
 
 const GUARDED = new URL('./fixtures/guarded.yaml', import.meta.url).pathname;
+const ORDERS_PLAIN = new URL('../runtime/fixtures/orders-plain.yaml', import.meta.url).pathname;
 
 let s: AuthServer;
 let key: string;
@@ -68,6 +70,41 @@ describe('X-Content-Type-Options: nosniff on every answer', () => {
     ];
     expect(answers.map((a) => a.slice(0, 12))).toEqual(['HTTP/1.1 200', 'HTTP/1.1 404', 'HTTP/1.1 400', 'HTTP/1.1 200']);
     for (const a of answers) expect(firstHeader(a)).toBe('x-content-type-options: nosniff');
+  });
+});
+
+describe('nosniff first, and no Cache-Control, on a public read', () => {
+  // The benchmark's read (issue 27): the same headers in the same order with the fast paths on and off, nosniff first,
+  // no no-store (no credential).
+  it('is the first header, and the same headers in the same order as with the fast paths off', async () => {
+    const model = loadModel(ORDERS_PLAIN);
+    const heads: string[][] = [];
+    for (const fastPaths of [true, false]) {
+      const app = await createService(model, { storage: createSqliteStorage({ path: ':memory:', fastPaths }), allowGaps: true, fastPaths });
+      try {
+        const url = await app.listen({ port: 0, host: '127.0.0.1' });
+        const created = await fetch(`${url}/orders`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"status":"paid","amount":1,"currency":"EUR"}',
+        });
+        const { id } = (await created.json()) as { id: string };
+        const raw = await rawAnswer(url, `GET /orders/${id} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+        expect(raw.slice(0, 12)).toBe('HTTP/1.1 200');
+        heads.push(
+          raw
+            .split('\r\n\r\n')[0]!
+            .split('\r\n')
+            .slice(1)
+            .map((line) => line.split(':')[0]!.toLowerCase()),
+        );
+      } finally {
+        await app.close();
+      }
+    }
+    expect(heads[0]![0]).toBe('x-content-type-options');
+    expect(heads[0]).not.toContain('cache-control');
+    expect(heads[0]).toEqual(heads[1]);
   });
 });
 

@@ -5,6 +5,7 @@
 // the same order; every answer must be byte-identical once ids, times and cursors (signed with each database's own
 // secret) are set aside. On SQLite by default, on PostgreSQL with SERVICESPEC_TEST_DB=postgres.
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRoutes } from '../../src/model/model-routes.js';
@@ -269,3 +270,147 @@ for (const [name, file, script, pages] of [
     });
   });
 }
+
+// The benchmark's spec (issue 27), compared as raw responses: the status line, every header in order and the body,
+// with only the date, generated request ids, ids and times set aside, over reads and everything a router or a
+// faster answer could read its own way (errors, HEAD, queries, encodings, slashes, long URLs, other methods).
+const ORDERS_PLAIN = fileURLToPath(new URL('./fixtures/orders-plain.yaml', import.meta.url));
+
+/** Sends `head` (the request line and headers, CRLF-separated, without the blank line) and `body` on a new connection. */
+function sendRaw(url: string, head: string, body = ''): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    // Written, not ended: a client's half-close before an asynchronous answer (PostgreSQL) would lose the answer.
+    const socket = connect(Number(port), hostname, () => socket.write(`${head}\r\nConnection: close\r\n\r\n${body}`));
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (d: string) => (text += d));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
+/** The raw answer with what may differ set aside: the date, a generated request id, ids and times in the body. */
+function normaliseRaw(text: string): string {
+  return text
+    .replace(/\r\nDate: [^\r]*/i, '\r\nDate: DATE')
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, 'UUID')
+    .replace(/\d{4}-\d\d-\d\dT[0-9:.]+Z/g, 'TIME')
+    .replace(/("next_cursor":")[A-Za-z0-9_.-]+/g, '$1CURSOR');
+}
+
+describe('SERVICESPEC_FAST_PATHS: the benchmark spec, raw answers byte for byte', () => {
+  let fast: Running;
+  let plain: Running;
+  beforeAll(async () => {
+    const model = loadModel(ORDERS_PLAIN);
+    fast = await startService(model, { fastPaths: true });
+    plain = await startService(model, { fastPaths: false });
+  });
+  afterAll(async () => {
+    await fast?.close();
+    await plain?.close();
+  });
+
+  /** Each case's raw request, `{id}` the server's own created order. */
+  const cases = (id: string): [head: string, body?: string][] => {
+    const h = (line: string, ...headers: string[]) => [line, 'Host: x', ...headers].join('\r\n');
+    const other = UNKNOWN;
+    return [
+      [h(`GET /orders/${id} HTTP/1.1`)],
+      [h(`GET /orders/${id} HTTP/1.1`, 'X-Request-Id: given-1')],
+      [h(`GET /orders/${id} HTTP/1.1`, 'X-Request-Id: not a plain id')],
+      [h(`GET /orders/${id.toUpperCase()} HTTP/1.1`)],
+      [h(`GET /orders/${id} HTTP/1.1`, 'Accept: text/html', 'Content-Type: text/plain')],
+      [h(`GET /orders/${id} HTTP/1.1`, 'Content-Type: application/json', 'Content-Length: 2'), '{}'],
+      [h(`GET /orders/${id} HTTP/1.0`)],
+      [`GET /orders/${id} HTTP/1.0`],
+      [`GET /orders/${id} HTTP/1.1`],
+      [h(`GET /orders/${id} HTTP/1.1`, 'Host: y')],
+      [h(`HEAD /orders/${id} HTTP/1.1`)],
+      [h(`GET /orders/${other} HTTP/1.1`)],
+      [h(`HEAD /orders/${other} HTTP/1.1`)],
+      [h(`GET /orders/not-a-uuid HTTP/1.1`)],
+      [h(`GET /orders/${id}x HTTP/1.1`)],
+      [h(`GET /orders/${id}?x=1 HTTP/1.1`)],
+      [h(`GET /orders/${id}? HTTP/1.1`)],
+      [h(`GET /orders/${id}?limit=2 HTTP/1.1`)],
+      [h(`GET /orders/${id}/ HTTP/1.1`)],
+      [h(`GET /orders/${id}// HTTP/1.1`)],
+      [h(`GET //orders/${id} HTTP/1.1`)],
+      [h(`GET /orders//${id} HTTP/1.1`)],
+      [h(`GET /orders/${id}/x HTTP/1.1`)],
+      [h(`GET /Orders/${id} HTTP/1.1`)],
+      [h(`GET /orders/ HTTP/1.1`)],
+      [h(`GET /orders HTTP/1.1`)],
+      [h(`GET /orders/%${id.charCodeAt(0).toString(16)}${id.slice(1)} HTTP/1.1`)],
+      [h(`GET /orders/${id.slice(0, 8)}%2D${id.slice(9)} HTTP/1.1`)],
+      [h(`GET /orders/%zz HTTP/1.1`)],
+      [h(`GET /orders/${id}%00 HTTP/1.1`)],
+      [h(`GET /orders/${id}#frag HTTP/1.1`)],
+      [h(`GET /orders/${id};x=1 HTTP/1.1`)],
+      [h(`GET /orders/./${id} HTTP/1.1`)],
+      [h(`GET /orders/${id}/.. HTTP/1.1`)],
+      [h(`GET http://x/orders/${id} HTTP/1.1`)],
+      [h(`GET /orders/${'a'.repeat(300)} HTTP/1.1`)],
+      [h(`GET /orders/${'a'.repeat(600)} HTTP/1.1`)],
+      [h(`GET /orders/${'a'.repeat(20_000)} HTTP/1.1`)],
+      [h(`GET /orders/${id}?${'a'.repeat(600)} HTTP/1.1`)],
+      [h(`GET /_servicespec/health HTTP/1.1`)],
+      // Lists, with every kind of query.
+      ...[
+        '',
+        '?limit=2',
+        '?limit=1',
+        '?limit=100',
+        '?limit=101',
+        '?limit=0',
+        '?limit=abc',
+        '?limit=',
+        '?limit',
+        '?=2',
+        '?',
+        '?&limit=2',
+        '?limit=2&',
+        '?limit=1&limit=2',
+        '?limit=%32',
+        '?limit=2+',
+        '?limit=2#x',
+        '?LIMIT=2',
+        '?foo=1',
+        '?__proto__=1',
+        '?constructor=1',
+        '?status=paid',
+        '?status=lost',
+        '?status=paid&limit=1',
+        '?sort=amount',
+        '?cursor=forged',
+        '?cursor=a.b',
+        `?limit=2&x=${'a'.repeat(600)}`,
+        '/',
+      ].map((q): [string] => [h(`GET /orders${q} HTTP/1.1`)]),
+      [h(`GET /orders?limit=2 HTTP/1.1`, 'X-Request-Id: given-2')],
+      [h(`HEAD /orders?limit=2 HTTP/1.1`)],
+      [h(`POST /orders?limit=2 HTTP/1.1`, 'Content-Type: application/json', 'Content-Length: 2'), '{}'],
+      ...['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'get'].map((m): [string] => [h(`${m} /orders/${id} HTTP/1.1`)]),
+    ];
+  };
+
+  it('answers reads, lists and every odd request byte-identically with the fast paths on and off', async () => {
+    const order = JSON.stringify({ status: 'paid', amount: 1250, currency: 'EUR' });
+    const [a, b] = [fast, plain].map((s) => s.call('POST', '/orders', JSON.parse(order)));
+    const ids = [(await a!).body as { id: string }, (await b!).body as { id: string }].map((o) => o.id);
+    const answers = await Promise.all(
+      [fast, plain].map(async (s, i) => {
+        const out: string[] = [];
+        for (const [k, [head, body]] of cases(ids[i]!).entries()) out.push(`case ${k}\n${normaliseRaw(await sendRaw(s.url, head, body))}`);
+        return out;
+      }),
+    );
+    expect(answers[0]).toEqual(answers[1]);
+    // The reads were answered 200, and the errors were errors.
+    expect(answers[0]!.filter((t) => t.includes('HTTP/1.1 200 OK')).length).toBeGreaterThan(8);
+    expect(answers[0]!.some((t) => t.includes('HTTP/1.1 404 Not Found'))).toBe(true);
+    expect(answers[0]!.some((t) => t.includes('HTTP/1.1 405 Method Not Allowed'))).toBe(true);
+  });
+});
