@@ -993,8 +993,7 @@ function errorsOf(ctx: Ctx, src: OpSource): string[] {
       const componentName = component?.slice('#/components/responses/'.length);
       const atOtherStatus = component !== undefined && [...ctx.errorCodes.keys()].some((k) => k.startsWith(`${component} `));
       const statusName =
-        (typeof status === 'number' ? STATUS_CODES[status] : undefined) ??
-        (status === '4XX' ? 'client error' : status === '5XX' ? 'server error' : undefined);
+        (typeof status === 'number' ? STATUS_CODES[status] : undefined) ?? (status === '4XX' ? 'client error' : status === '5XX' ? 'server error' : undefined);
       const base =
         componentName === undefined
           ? toErrorCodeName(statusName ?? `error ${status}`)
