@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import type * as Direct from './cli-check-direct.js';
 
-export type CheckBundle = Pick<typeof Direct, 'runDirectCheck' | 'printInternalError'>;
+export type CheckBundle = Pick<typeof Direct, 'runDirectCheck' | 'printInternalError' | 'PRECOMPILED_VALIDATOR'>;
 
 /** The bundle's name, next to the built cli-main.js. */
 export const CHECK_BUNDLE = 'cli-check-bundle.cjs';
@@ -33,15 +33,43 @@ export function loadCheckBundle(): CheckBundle | undefined {
   if (stat.mtimeMs < statSync(fileURLToPath(import.meta.url)).mtimeMs) return undefined;
   const require = createRequire(path);
   if ((module as { enableCompileCache?: unknown }).enableCompileCache !== undefined) return require(path) as CheckBundle;
-  return loadWithCodeCache(path, require);
+  const bundle = runWithCodeCache(path, require) as CheckBundle;
+  cacheValidator(join(dirname(path), '..', 'spec', bundle.PRECOMPILED_VALIDATOR), require);
+  return bundle;
+}
+
+/**
+ * The ahead-of-time validator (dist/spec/spec-schema-validator.cjs, outside the bundle: spec-validate.ts requires it
+ * by name) with V8's code cache too: compiling it is ~2 % of `check` of a large spec (bench/RESULTS.md, check). A
+ * `require.cache` entry (Node documents adding entries) whose exports run the file on first use, so a spec that
+ * fails before validation never loads it; spec-validate.ts then checks its schema hash as for any copy.
+ */
+function cacheValidator(file: string, require: NodeJS.Require): void {
+  try {
+    statSync(file);
+  } catch {
+    return;
+  }
+  let exports: unknown;
+  require.cache[file] = {
+    id: file,
+    filename: file,
+    loaded: true,
+    children: [],
+    paths: [],
+    get exports() {
+      exports ??= runWithCodeCache(file, require);
+      return exports;
+    },
+  } as unknown as NodeJS.Module;
 }
 
 /**
  * Runs a CommonJS file as `require` would, with V8's code cache of it: read from the cache file when there is one
  * (V8 checks it belongs to this source and this V8, and compiles as usual when not), written at exit otherwise, after
- * the run, so it holds every function the run compiled.
+ * the run, so it holds every function the run compiled. Returns its `module.exports`.
  */
-function loadWithCodeCache(path: string, require: NodeJS.Require): CheckBundle {
+function runWithCodeCache(path: string, require: NodeJS.Require): unknown {
   const source = readFileSync(path, 'utf8');
   // Keyed by the source's digest: V8's own check of a cache compares the source's length only.
   const digest = createHash('sha256').update(source).digest('hex').slice(0, 32);
@@ -68,5 +96,5 @@ function loadWithCodeCache(path: string, require: NodeJS.Require): CheckBundle {
   const exports = {};
   const mod = { exports, id: path, filename: path, loaded: false };
   (script.runInThisContext() as (...args: unknown[]) => void).call(exports, exports, require, mod, path, dirname(path));
-  return mod.exports as CheckBundle;
+  return mod.exports;
 }

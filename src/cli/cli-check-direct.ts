@@ -6,6 +6,8 @@ import type { DirectCheck } from './cli-check-args.js';
 import { exitFor, io, printDiagnostics, readSpec, type CommonOptions, type ExitCode } from './cli-shared.js';
 
 export { printInternalError } from './cli-shared.js';
+// The ahead-of-time validator's file name, beside the built spec-validate.js: the bin keeps V8's code cache of it too (cli-bundle.ts).
+export { PRECOMPILED_VALIDATOR } from '../spec/spec-schema-build.js';
 
 /** Prints a check's diagnostics (and a clean result's line) and returns the exit code: `check`'s output. */
 export function reportCheck(file: string, diagnostics: readonly Diagnostic[], options: CommonOptions): ExitCode {
