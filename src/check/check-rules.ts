@@ -598,8 +598,9 @@ const resourceRules: Rule = (ctx) => {
       if (list) list.push(o);
       else opsByResource.set(o.resource, [o]);
     }
-    // Every resource action stores or reads objects by their identifier (a list pages by it, a create makes it).
-    if (o.action !== 'custom') addressedNames.add(o.resource);
+    // An action addressing one object without `bind` finds it by its identifier (its one path parameter); every other
+    // action also serves a resource with no identifier, whose rows the storage keys (docs/format.md).
+    if (ADDRESSING_ACTIONS.has(o.action) && o.bindings === undefined) addressedNames.add(o.resource);
   }
   const declaredScopes = (model.authentication?.scopes ?? []).map((s) => s.name);
   for (const r of model.resources) {

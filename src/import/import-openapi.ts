@@ -1184,23 +1184,15 @@ function inferAction(
       }
       if (pathParams.length === 0 && success.schema !== undefined) {
         const page = pageOf(ctx, src, success, response);
-        // The service stores and pages objects by their identifier: a resource with none cannot be listed.
-        if (page.resource !== undefined)
-          return addressable(page.resource)
-            ? { action: 'list', resource: page.resource, page }
-            : {
-                action: 'custom',
-                reason: `${page.resource} has no identifier field (no required \`id\`), and the service stores and pages objects by their identifier`,
-              };
+        // A resource with no identifier is listed too: the storage keys its rows and pages by that key.
+        if (page.resource !== undefined) return { action: 'list', resource: page.resource, page };
         if (page.reason !== undefined) return { action: 'custom', reason: page.reason };
       }
       break;
     case 'POST':
-      if (pathParams.length === 0 && one !== undefined && fitsRequest(one))
-        return addressable(one)
-          ? { action: 'create', resource: one }
-          : { action: 'custom', reason: `${one} has no identifier field (no required \`id\`) for the service to make and store its objects by` };
-      if (scoped && one !== undefined && fitsRequest(one) && addressable(one)) {
+      // A resource with no identifier is created too: the storage makes its row's key.
+      if (pathParams.length === 0 && one !== undefined && fitsRequest(one)) return { action: 'create', resource: one };
+      if (scoped && one !== undefined && fitsRequest(one)) {
         const bind = bindingsFor(ctx, one, pathParams, 'create');
         if (bind) return { action: 'create', resource: one, bind };
       }
@@ -1212,8 +1204,7 @@ function inferAction(
         !success.hasContent &&
         success.status !== undefined &&
         request?.resource !== undefined &&
-        !request.list &&
-        addressable(request.resource)
+        !request.list
       ) {
         report(
           ctx,

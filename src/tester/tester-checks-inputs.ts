@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { objectKey } from './tester-context.js';
 import type { SchemaView } from '../model/model-schemas.js';
 import { DEFAULT_PAGING } from '../model/model-defaults.js';
 import { LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
@@ -63,7 +64,7 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
       if (!resource) return scope.skip('the spec does not say what the path parameter names (no resource)');
       target = await ctx.ensureObject(resource);
       if (!target) return scope.skip(`no ${resource.name} to send bodies to`);
-      id = target[resource.identifier ?? 'id'];
+      id = objectKey(resource, target);
     }
     const base =
       resource && view

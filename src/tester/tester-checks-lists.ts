@@ -1,4 +1,5 @@
 import { DEFAULT_PAGING } from '../model/model-defaults.js';
+import { objectKey } from './tester-context.js';
 import { LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
 import type { PagingModel } from '../model/model-types.js';
 import { describe, type TestContext } from './tester-context.js';
@@ -97,7 +98,7 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
         const made = await ctx.createObject(resource);
         if (!made || made.res.status >= 300) return scope.skip(`cannot create ${resource.name} objects to page through`);
       }
-      const id = (x: unknown) => JSON.stringify((x as Record<string, unknown>)[resource.identifier ?? 'id']);
+      const id = (x: unknown) => JSON.stringify(objectKey(resource, x as Record<string, unknown>));
       const mine = new Set((ctx.pool.get(resource.name) ?? []).map(id));
       const sizeParam = getPageSizeParam(route);
       // Style limit answers one page: ask for one big enough to hold the caller's objects.

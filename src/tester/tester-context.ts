@@ -323,7 +323,9 @@ export class TestContext {
       if (list)
         this.pool.set(
           r.name,
-          list.filter((x) => !req.path.includes(`/${encodeURIComponent(String(x[r.identifier ?? 'id']))}`)),
+          list.filter((x) =>
+            r.identifier === undefined ? this.pathOf(route, x) !== req.path : !req.path.includes(`/${encodeURIComponent(String(x[r.identifier]))}`),
+          ),
         );
     }
     // A request no operation takes is keyed by the path template it falls under (an object's path, not its id).
@@ -429,7 +431,9 @@ export class TestContext {
   pathOf(route: OperationRoute, id?: unknown, query: Record<string, string> = {}, params: Record<string, string> = {}): string {
     let p = this.fillVersion(route.path);
     const bound = route.operation.bindings && route.resource ? this.boundParams(route, route.resource, id) : undefined;
-    for (const name of route.pathParams) p = p.replace(`{${name}}`, encodeURIComponent(String(params[name] ?? bound?.[name] ?? id ?? '')));
+    // An object itself (objectKey of a resource with no identifier) names it only through its bound fields.
+    const rest = isPlainObject(id) ? '' : (id ?? '');
+    for (const name of route.pathParams) p = p.replace(`{${name}}`, encodeURIComponent(String(params[name] ?? bound?.[name] ?? rest)));
     const q = new URLSearchParams(query).toString();
     return q === '' ? p : `${p}?${q}`;
   }
@@ -442,7 +446,14 @@ export class TestContext {
    */
   private boundParams(route: OperationRoute, r: ResourceModel, id: unknown): Record<string, string> {
     const out: Record<string, string> = {};
-    const made = id === undefined || r.identifier === undefined ? undefined : this.pool.get(r.name)?.find((o) => o[r.identifier!] === id);
+    const made =
+      r.identifier === undefined
+        ? isPlainObject(id)
+          ? id
+          : undefined
+        : id === undefined
+          ? undefined
+          : this.pool.get(r.name)?.find((o) => o[r.identifier!] === id);
     for (const b of route.operation.bindings ?? []) {
       const f = getField(r, b.field);
       if (!f) continue;
@@ -641,6 +652,15 @@ const NOT_APPLICABLE = [
   /holds every scope .* requires/,
   /carries neither the identifier/,
 ];
+
+/**
+ * What names an object the run made: its identifier; for a resource with no identifier (its rows keyed by the
+ * storage, which no answer shows), the object itself, whose bound fields fill an addressing path (boundParams).
+ */
+export function objectKey(resource: ResourceModel | undefined, obj: Record<string, unknown>): unknown {
+  if (resource === undefined) return obj['id'];
+  return resource.identifier !== undefined ? obj[resource.identifier] : obj;
+}
 
 export function isNotApplicable(reason: string): boolean {
   return NOT_APPLICABLE.some((r) => r.test(reason));

@@ -23,6 +23,7 @@ import { ADDRESSING_ACTIONS, getResolvedBindings, isIdentifierOnly, type Resolve
 import { BUILT_IN } from '../runtime-built-in.js';
 import type { Validator, ValidatorFactory } from '../runtime-validation.js';
 import { StorageConstraintError, StoredJson, type KeysetPosition, type ListQuery, type Row, type Storage, type StorageTx } from '../storage/storage-types.js';
+import { getRowKey } from '../storage/storage-plan.js';
 import { ownValue } from '../../util/util-own.js';
 import type { Condition } from '../../spec/spec-types.js';
 
@@ -377,9 +378,9 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const emits = index.createEmitters.has(resource.name);
       const readRoute = index.readOf.get(resource.name);
       const locationOf =
-        readRoute && idField
+        readRoute && (idField || readRoute.bindings)
           ? createLocation(route, readRoute.path, (p) =>
-              readRoute.bindings ? readRoute.bindings.find((b) => b.param === p)?.field : p === readRoute.pathParams[0] ? idField.name : undefined,
+              readRoute.bindings ? readRoute.bindings.find((b) => b.param === p)?.field : p === readRoute.pathParams[0] ? idField?.name : undefined,
             )
           : undefined;
       // A create whose path binds fields (\`bind\`): the path's values are the body's, and a body value must agree.
@@ -672,7 +673,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   const pageMax = ctx.model.limits?.pageSize?.max ?? BUILT_IN.pageSizeMax;
   const clamp = ctx.model.limits?.pageSize?.overMax === 'clamp';
   const known = new Set(route.query.map((q) => q.name));
-  const idName = resource.identifier!;
+  const idName = getRowKey(resource);
   // A filter value is checked against the field's schema, the one the export declares for the parameter: a value
   // no object can hold (an unknown state, a malformed UUID) is refused, not answered with an empty page.
   const filters = new Map<string, { type: FieldModel['type']; check: Validator }>();

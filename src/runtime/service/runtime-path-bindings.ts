@@ -9,6 +9,7 @@ import { getFieldSchema } from '../../model/model-schemas.js';
 import type { OperationModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
 import { ServiceError } from '../runtime-errors.js';
 import type { Validator } from '../runtime-validation.js';
+import { getRowKey } from '../storage/storage-plan.js';
 import type { Row, StorageTx } from '../storage/storage-types.js';
 import { parseText } from './runtime-parameters.js';
 
@@ -71,12 +72,12 @@ function createReader(
   };
 }
 
-/** The identifier of the object whose bound fields hold `values`; missing_resource when none does. */
+/** The key (identifier, or the storage's row key) of the object whose bound fields hold `values`; missing_resource when none does. */
 export async function findBoundId(tx: Pick<StorageTx, 'list'>, resource: ResourceModel, values: Row): Promise<unknown> {
   const rows = await tx.list(resource.name, { equals: values, limit: 1 });
   const row = rows[0];
   if (!row) throw new ServiceError('missing_resource', `no ${resource.name} with those ${Object.keys(values).join(', ')}`);
-  return row[resource.identifier!];
+  return row[getRowKey(resource)];
 }
 
 /**

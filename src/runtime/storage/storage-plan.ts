@@ -87,14 +87,37 @@ export function withKeptColumns(stored: StoragePlan, wanted: StoragePlan): Stora
   return changed ? { tables } : wanted;
 }
 
-/** The tables a model needs: one per resource with an identifier, columns typed from fields. */
+/**
+ * The key of a row of a resource that declares no identifier (docs/format.md, "Resources without an identifier"): a
+ * number the storage makes, which pages its lists and finds the row a binding named; no answer shows it (an answer
+ * holds the resource's fields only). No field can be named so: a field name has no `$`.
+ */
+export const ROW_KEY = '$key';
+
+/** The column a resource's rows are keyed by: its identifier, or the storage-made row key. */
+export function getRowKey(r: ResourceModel): string {
+  return r.identifier ?? ROW_KEY;
+}
+
+function rowKeyColumn(): ColumnPlan {
+  return { name: ROW_KEY, type: 'integer', notNull: true, unique: false, primaryKey: true, autoIncrement: true, check: {} };
+}
+
+/**
+ * The tables a model needs, columns typed from fields: one per resource with an identifier, and one per resource
+ * without one that a resource action stores (keyed by ROW_KEY; a resource only named by shapes has none).
+ */
 export function getStoragePlan(model: ServiceModel): StoragePlan {
   const tables: TablePlan[] = [];
+  const stored = new Set<string | undefined>();
+  for (const o of model.endpoints?.operations ?? []) if (o.action !== 'custom') stored.add(o.resource);
   for (const r of model.resources) {
-    if (r.identifier === undefined || !getField(r, r.identifier)) continue;
+    const keyed = r.identifier !== undefined && getField(r, r.identifier) !== undefined;
+    if (!keyed && (r.identifier !== undefined || !stored.has(r.name))) continue;
     const columns = r.fields.map((f) => columnFor(model, r, f));
     for (const f of r.fields) if (f.optional && f.nullable && f.name !== r.identifier) columns.push(absentColumn(f.name));
-    tables.push({ name: r.name, primaryKey: r.identifier, columns });
+    if (!keyed) columns.unshift(rowKeyColumn());
+    tables.push({ name: r.name, primaryKey: getRowKey(r), columns });
   }
   return { tables };
 }
