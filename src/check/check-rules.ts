@@ -42,7 +42,7 @@ import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 import { getMediaTypeTemplateProblem } from '../model/model-media-type.js';
 import { checkBroker } from './check-broker.js';
 import { checkCallbacks } from './check-callbacks.js';
-import { checkPathBindings } from './check-path-bindings.js';
+import { checkPathBindings, checkUniqueKeys } from './check-path-bindings.js';
 import { checkEnvelopes } from './check-envelope.js';
 import { checkResponseHeaders } from './check-response-headers.js';
 
@@ -1360,7 +1360,7 @@ const caseClashRules: Rule = ({ model, report }) => {
 };
 
 const callbackRules: Rule = ({ model, report }) => checkCallbacks(model, report);
-const pathBindingRules: Rule = ({ model, report }) => checkPathBindings(model, report);
+const pathBindingRules: Rule = ({ model, report }) => (checkUniqueKeys(model, report), checkPathBindings(model, report));
 
 /** Field types a form (`application/x-www-form-urlencoded`) cannot carry as text, as for query parameters. */
 const UNFORMABLE_TYPES: ReadonlySet<string> = new Set(['object', 'json', 'union', 'ref', 'state']);

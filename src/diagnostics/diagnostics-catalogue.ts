@@ -240,6 +240,7 @@ export const DIAGNOSTICS = {
     message:
       'resource {resource} declares no identifier field, but an operation addresses one of its objects by its one path parameter: declare an identifier, or `bind` the parameter to a unique field',
   },
+  'unique-key-invalid': { severity: 'error', message: 'resource {resource}: unique key field `{path}` {detail}' },
   'identifier-invalid': { severity: 'error', message: 'resource {resource}: identifier field `{field}` {detail}' },
   'owner-without-credential': {
     severity: 'error',

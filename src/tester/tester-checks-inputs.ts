@@ -88,7 +88,7 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
       for (
         let i = 0;
         i < 3 &&
-        (resource?.fields.some((f) => f.unique) || resource?.identifierSource === 'client') &&
+        (resource?.fields.some((f) => f.unique) || (resource?.uniqueKeys?.length ?? 0) > 0 || resource?.identifierSource === 'client') &&
         ctx.declared('unique_conflict') &&
         ctx.expectCondition(res, 'unique_conflict') === undefined;
         i++
