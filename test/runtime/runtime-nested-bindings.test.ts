@@ -2,7 +2,7 @@
 // Kubernetes-style Lease with no identifier, named by metadata.name within metadata.namespace, served over real HTTP
 // on the test database (SQLite, or PostgreSQL with SERVICESPEC_TEST_DB=postgres), with the fast paths and without.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
+import { diffStoragePlans, getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
 import { startService, loadModel, type Running } from './helpers.js';
 
 const SPEC = new URL('../fixtures/nested-bindings.yaml', import.meta.url).pathname;
@@ -14,6 +14,20 @@ it('the storage keeps a column per nested bound field, and one constraint over t
     ['$metadata.name', 'text'],
   ]);
   expect(t.uniqueKeys).toEqual([['$metadata.namespace', '$metadata.name']]);
+});
+
+it('migrate refuses to add a key or a nested column over stored objects (it does not fill them yet)', () => {
+  const after = getStoragePlan(loadModel(SPEC));
+  // The same table before the key and the bindings: no nested columns, no key.
+  const older = {
+    tables: after.tables.map((t) => ({ name: t.name, primaryKey: t.primaryKey, columns: t.columns.filter((c) => c.nested === undefined) })),
+  };
+  const { refusals } = diffStoragePlans(older, after);
+  expect(refusals.map((r) => r.reason)).toEqual([
+    'the unique keys of Lease changed; migrate does not add or drop a key over stored objects yet',
+    'Lease.metadata.namespace is newly bound or keyed; migrate does not fill its column for stored objects yet',
+    'Lease.metadata.name is newly bound or keyed; migrate does not fill its column for stored objects yet',
+  ]);
 });
 
 for (const fastPaths of [true, false]) {
