@@ -2,7 +2,7 @@
 // "Path parameters bound to fields"). What the runtime could not serve is refused here, before `serve` meets it.
 
 import { getField } from '../model/model-lookup.js';
-import { ADDRESSING_ACTIONS, BINDABLE_TYPES, BINDING_ACTIONS, bindsOneObject } from '../model/model-path-bindings.js';
+import { ADDRESSING_ACTIONS, BINDABLE_TYPES, BINDING_ACTIONS, bindsOneObject, getFieldAt, isNestedPath } from '../model/model-path-bindings.js';
 import { isWritable } from '../model/model-schemas.js';
 import type { ServiceModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -21,29 +21,20 @@ export function checkPathBindings(model: ServiceModel, report: Report): void {
     const resource = model.resources.find((r) => r.name === o.resource);
     if (!resource) continue; // unknown-resource says so
     const at = { operation: o.id };
-    const resolved: { field: string }[] = [];
+    const resolved: { path: string }[] = [];
     const seen = new Map<string, string>();
     for (const b of o.bindings) {
       if (!o.pathParams.includes(b.param)) {
         report('path-binding-unknown-param', { ...at, param: b.param, suggestion: suggestion(b.param, o.pathParams) }, b.pointer);
         continue;
       }
-      if (b.field.includes('.')) {
-        report(
-          'path-binding-field-invalid',
-          { ...at, param: b.param, detail: `names the nested field \`${b.field}\`; only a field of ${resource.name} itself can be bound yet` },
-          b.pointer,
-        );
-        continue;
-      }
-      const f = getField(resource, b.field);
+      const f = getFieldAt(resource, b.field);
       if (!f) {
         const names = resource.fields.map((x) => x.name);
-        report(
-          'path-binding-field-invalid',
-          { ...at, param: b.param, detail: `names field \`${b.field}\`, which ${resource.name} does not have${suggestion(b.field, names)}` },
-          b.pointer,
-        );
+        const detail = isNestedPath(resource, b.field)
+          ? `names the nested field \`${b.field}\`, which ${resource.name} does not have (each segment a field of an object field)`
+          : `names field \`${b.field}\`, which ${resource.name} does not have${suggestion(b.field, names)}`;
+        report('path-binding-field-invalid', { ...at, param: b.param, detail }, b.pointer);
         continue;
       }
       if (!BINDABLE_TYPES.has(f.type)) {
@@ -58,13 +49,14 @@ export function checkPathBindings(model: ServiceModel, report: Report): void {
         );
         continue;
       }
-      const other = seen.get(f.name);
+      const other = seen.get(b.field);
       if (other !== undefined) {
         report('path-binding-field-invalid', { ...at, param: b.param, detail: `names field \`${b.field}\`, which {${other}} names already` }, b.pointer);
         continue;
       }
-      seen.set(f.name, b.param);
-      if (o.action === 'create' && !isWritable(resource, f, 'create')) {
+      seen.set(b.field, b.param);
+      const top = isNestedPath(resource, b.field) ? getField(resource, b.field.split('.')[0]!) : f;
+      if (o.action === 'create' && (!top || !isWritable(resource, top, 'create') || f.readOnly)) {
         report(
           'path-binding-field-invalid',
           { ...at, param: b.param, detail: `names field \`${b.field}\`, which a create cannot write (the server sets it)` },
@@ -72,16 +64,46 @@ export function checkPathBindings(model: ServiceModel, report: Report): void {
         );
         continue;
       }
-      resolved.push({ field: f.name });
+      resolved.push({ path: b.field });
     }
     // Only when every binding resolved: an unresolved one is reported above, and would make this one noise.
     if (ADDRESSING_ACTIONS.has(o.action) && resolved.length === o.bindings.length && !bindsOneObject(resource, resolved)) {
-      const keys = resource.fields.filter((f) => f.name === resource.identifier || f.unique).map((f) => f.name);
+      const keys = [
+        ...resource.fields.filter((f) => f.name === resource.identifier || f.unique).map((f) => f.name),
+        ...(resource.uniqueKeys ?? []).map((k) => (k.length === 1 ? k[0]! : `(${k.join(', ')})`)),
+      ];
       report(
         'path-binding-not-unique',
-        { ...at, action: o.action, fields: resolved.map((b) => b.field).join(', '), keys: keys.length > 0 ? keys.join(', ') : 'none' },
+        { ...at, action: o.action, fields: resolved.map((b) => b.path).join(', '), keys: keys.length > 0 ? keys.join(', ') : 'none' },
         joinPointer(o.pointer, 'bind'),
       );
     }
+  }
+}
+
+/**
+ * resources.<name>.unique_keys: each path names a field a path segment can carry (nested through object fields);
+ * the storage keeps one constraint over them (docs/format.md, "Keys unique together").
+ */
+export function checkUniqueKeys(model: ServiceModel, report: Report): void {
+  for (const r of model.resources) {
+    (r.uniqueKeys ?? []).forEach((k, i) => {
+      const pointer = joinPointer(joinPointer(r.pointer, 'unique_keys'), i);
+      for (const path of k) {
+        const f = getFieldAt(r, path);
+        if (!f)
+          report(
+            'unique-key-invalid',
+            { resource: r.name, path, detail: `names no field of ${r.name} (a nested field through object fields, one dotted segment each)` },
+            pointer,
+          );
+        else if (!BINDABLE_TYPES.has(f.type))
+          report(
+            'unique-key-invalid',
+            { resource: r.name, path, detail: `has type ${f.type}; a key field is one of ${[...BINDABLE_TYPES].join(', ')}` },
+            pointer,
+          );
+      }
+    });
   }
 }

@@ -42,7 +42,7 @@ import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 import { getMediaTypeTemplateProblem } from '../model/model-media-type.js';
 import { checkBroker } from './check-broker.js';
 import { checkCallbacks } from './check-callbacks.js';
-import { checkPathBindings } from './check-path-bindings.js';
+import { checkPathBindings, checkUniqueKeys } from './check-path-bindings.js';
 import { checkEnvelopes } from './check-envelope.js';
 import { checkErrorHeaders, checkResponseHeaders } from './check-response-headers.js';
 
@@ -598,8 +598,9 @@ const resourceRules: Rule = (ctx) => {
       if (list) list.push(o);
       else opsByResource.set(o.resource, [o]);
     }
-    // Every resource action stores or reads objects by their identifier (a list pages by it, a create makes it).
-    if (o.action !== 'custom') addressedNames.add(o.resource);
+    // An action addressing one object without `bind` finds it by its identifier (its one path parameter); every other
+    // action also serves a resource with no identifier, whose rows the storage keys (docs/format.md).
+    if (ADDRESSING_ACTIONS.has(o.action) && o.bindings === undefined) addressedNames.add(o.resource);
   }
   const declaredScopes = (model.authentication?.scopes ?? []).map((s) => s.name);
   for (const r of model.resources) {
@@ -1362,7 +1363,7 @@ const caseClashRules: Rule = ({ model, report }) => {
 };
 
 const callbackRules: Rule = ({ model, report }) => checkCallbacks(model, report);
-const pathBindingRules: Rule = ({ model, report }) => checkPathBindings(model, report);
+const pathBindingRules: Rule = ({ model, report }) => (checkUniqueKeys(model, report), checkPathBindings(model, report));
 
 /** Field types a form (`application/x-www-form-urlencoded`) cannot carry as text, as for query parameters. */
 const UNFORMABLE_TYPES: ReadonlySet<string> = new Set(['object', 'json', 'union', 'ref', 'state']);

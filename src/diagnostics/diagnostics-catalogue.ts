@@ -238,8 +238,10 @@ export const DIAGNOSTICS = {
   'generated-type-mismatch': { severity: 'error', message: '{where}: `{option}` needs a date or datetime field, not {type}' },
   'identifier-missing': {
     severity: 'error',
-    message: 'resource {resource} is used by resource actions, but declares no identifier field: the service stores, addresses and pages its objects by it',
+    message:
+      'resource {resource} declares no identifier field, but an operation addresses one of its objects by its one path parameter: declare an identifier, or `bind` the parameter to a unique field',
   },
+  'unique-key-invalid': { severity: 'error', message: 'resource {resource}: unique key field `{path}` {detail}' },
   'identifier-invalid': { severity: 'error', message: 'resource {resource}: identifier field `{field}` {detail}' },
   'owner-without-credential': {
     severity: 'error',

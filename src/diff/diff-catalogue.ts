@@ -37,6 +37,12 @@ export const DIFF_RULES = {
   'resource-owner-access-changed': { part: 'resources', impact: b, message: "{subject}: another subject's object is now answered as {new} (was {old})" },
   'field-renamed': { part: 'resources', impact: b, message: '{subject} was renamed to {new}: clients reading or sending {old} break' },
   'field-became-unique': { part: 'resources', impact: b, message: '{subject} is now unique: a request with a value already taken is refused' },
+  'unique-key-added': { part: 'resources', impact: b, message: '{subject}: {key} are now unique together: a create or change repeating them is refused' },
+  'unique-key-removed': {
+    part: 'resources',
+    impact: r,
+    message: '{subject}: {key} are no longer unique together: an operation binding them may no longer name one object',
+  },
   'field-no-longer-unique': { part: 'resources', impact: r, message: '{subject} is no longer unique: clients that look objects up by it may find several' },
   'field-default-changed': {
     part: 'resources',

@@ -423,6 +423,11 @@ function diffResources(out: Collector, o: ServiceModel, n: ServiceModel): void {
     if (or.identifier !== nr.identifier) out.add('resource-identifier-changed', or.name, { old: show(or.identifier), new: show(nr.identifier) }, where);
     else if (or.identifierSource !== nr.identifierSource)
       out.add('resource-identifier-source-changed', or.name, { old: or.identifierSource, new: nr.identifierSource }, where);
+    const keyText = (k: readonly string[]) => k.join(', ');
+    const oldKeys = new Set((or.uniqueKeys ?? []).map(keyText));
+    const newKeys = new Set((nr.uniqueKeys ?? []).map(keyText));
+    for (const k of newKeys) if (!oldKeys.has(k)) out.add('unique-key-added', or.name, { key: k }, where);
+    for (const k of oldKeys) if (!newKeys.has(k)) out.add('unique-key-removed', or.name, { key: k }, where);
     if (or.owner !== nr.owner) out.add('resource-owner-changed', or.name, { old: show(or.owner), new: show(nr.owner) }, where);
     else if (or.owner !== undefined && or.ownerAccess !== nr.ownerAccess)
       out.add('resource-owner-access-changed', or.name, { old: or.ownerAccess, new: nr.ownerAccess }, where);

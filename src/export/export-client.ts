@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { getFieldAt } from '../model/model-path-bindings.js';
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { DEFAULT_PAGING, FORM_MEDIA_TYPE, getIdempotencyHeader, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
@@ -262,7 +263,7 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
     const bound = r && o.bindings ? o.bindings.find((b) => b.param === p) : undefined;
     if (bound && r) {
       // A parameter bound to a field (\`bind\`) takes that field's values.
-      const f = getField(r, bound.field);
+      const f = getFieldAt(r, bound.field);
       if (f) type = schemaToTs(getFieldSchema(ctx.model, { ...f, nullable: false }, r, {}));
     } else if (o.action !== 'custom' && r?.identifier !== undefined) {
       const f = getField(r, r.identifier);

@@ -10,7 +10,7 @@ import {
   PROBLEM_MEDIA_TYPE,
 } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
-import { ADDRESSING_ACTIONS, getBinding } from '../model/model-path-bindings.js';
+import { ADDRESSING_ACTIONS, getBinding, getFieldAt } from '../model/model-path-bindings.js';
 import { fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import {
   getErrorCodes,
@@ -426,7 +426,7 @@ function pathParams(ctx: Context, route: Route): JsonObject[] {
     if (route.kind === 'operation') {
       const o = route.operation;
       const bound = route.resource && route.identifierParam !== name ? getBinding(o, name) : undefined;
-      const boundField = bound && route.resource ? getField(route.resource, bound.field) : undefined;
+      const boundField = bound && route.resource ? getFieldAt(route.resource, bound.field) : undefined;
       if (bound && route.resource) {
         // A path parameter bound to a field (\`bind\`): the field's value; described by what the action does with it.
         const r = route.resource;

@@ -107,6 +107,8 @@ interface Ctx extends SchemaContext {
   doc: Json;
   /** Resource name → its fields (after renaming), for matching shapes to actions. */
   resourceFields: Map<string, Record<string, FieldSpec>>;
+  /** The resources a POST answers with: the objects the API makes. */
+  made: Set<string>;
   resourceIdentifier: Map<string, string | undefined>;
   /** The resources as the spec will hold them (an identifier found from the paths is added to them). */
   resourceSpecs: Record<string, ResourceSpec>;
@@ -288,6 +290,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
     diagnostics,
     resources: new Map(),
     resourceFields: new Map(),
+    made: new Set(),
     resourceIdentifier: new Map(),
     resourceSpecs: {},
     droppedSchemes: new Set(),
@@ -1141,28 +1144,75 @@ interface Inferred {
   page?: PageShape;
   /** The path parameters bound to the resource's fields of the same name (`bind`), when the path is not one identifier's. */
   bind?: Record<string, string>;
+  /** The bound fields, a key unique together the resource (with no identifier) is to declare (`unique_keys`). */
+  key?: string[];
 }
 
 /** Field types a path segment can carry (model-path-bindings.ts' BINDABLE_TYPES, as written in a spec). */
 const BINDABLE: ReadonlySet<string> = new Set(['string', 'integer', 'uuid', 'email', 'uri', 'enum', 'date', 'ref']);
 
 /**
- * The bindings of a path whose every parameter names a field of the resource by the same name (`GET
- * /owners/{owner}/repos/{id}` answering a Repo with `owner` and `id`): what the document says each parameter is.
- * An action addressing one object must bind the identifier; a create binds only fields its request may write.
- * Undefined when some parameter names no such field: nothing is guessed from a name that differs.
+ * The field a path parameter names: the resource's field of the same name, else the one field of that name nested in
+ * its object fields, up to three levels down (Kubernetes' {namespace} and {name}: `metadata.namespace`,
+ * `metadata.name`). Undefined when none, or when several do: nothing is guessed.
  */
-function bindingsFor(ctx: Ctx, r: string, params: readonly string[], action: 'read' | 'write' | 'create' | 'list'): Record<string, string> | undefined {
+function fieldPathFor(fields: Record<string, FieldSpec>, p: string): { path: string; field: FieldSpec } | undefined {
+  if (Object.hasOwn(fields, p)) return { path: p, field: fields[p]! };
+  let level: { path: string; fields: Record<string, FieldSpec> }[] = [{ path: '', fields }];
+  // One field of that name at every depth looked at: two (a pull request's author.username and
+  // repository.owner.username) leave which one the parameter names unsaid.
+  let match: { path: string; field: FieldSpec } | undefined;
+  for (let depth = 0; depth < 3 && level.length > 0; depth++) {
+    const next: typeof level = [];
+    const found: { path: string; field: FieldSpec }[] = [];
+    for (const l of level)
+      for (const [name, f] of Object.entries(l.fields)) {
+        if (f.type !== 'object' || f.fields === undefined || name.includes('.')) continue;
+        const path = l.path === '' ? name : `${l.path}.${name}`;
+        if (Object.hasOwn(f.fields, p) && !p.includes('.')) found.push({ path: `${path}.${p}`, field: f.fields[p]! });
+        next.push({ path, fields: f.fields });
+      }
+    if (found.length > 1 || (found.length === 1 && match !== undefined)) return undefined;
+    if (found.length === 1) match = found[0];
+    level = next;
+  }
+  return match;
+}
+
+/**
+ * The bindings of a path whose every parameter names a field of the resource by the same name, nested or not
+ * (`GET /owners/{owner}/repos/{id}` answering a Repo with `owner` and `id`; Kubernetes' `{namespace}` and `{name}`,
+ * a Lease's `metadata.namespace` and `metadata.name`): what the document says each parameter is. An action addressing
+ * one object must bind the identifier, or, for a resource with none, its bound fields are a key unique together
+ * (`key`, which the caller declares); a create binds only fields its request may write. Undefined when some
+ * parameter names no such field: nothing is guessed from a name that differs.
+ */
+function bindingsFor(
+  ctx: Ctx,
+  r: string,
+  params: readonly string[],
+  action: 'read' | 'write' | 'create' | 'list',
+): { bind: Record<string, string>; key?: string[] } | undefined {
   const fields = ctx.resourceFields.get(r) ?? {};
   const identifier = ctx.resourceIdentifier.get(r);
   const bind: Record<string, string> = {};
   for (const p of params) {
-    const f = Object.hasOwn(fields, p) ? fields[p] : undefined;
-    if (f === undefined || !BINDABLE.has(f.type) || (action === 'create' && (f.readOnly === true || p === identifier))) return undefined;
-    bind[p] = p;
+    const at = fieldPathFor(fields, p);
+    const f = at?.field;
+    if (at === undefined || f === undefined || !BINDABLE.has(f.type) || (action === 'create' && (f.readOnly === true || p === identifier))) return undefined;
+    if (at.path !== p && action === 'create' && fields[at.path.split('.')[0]!]?.readOnly === true) return undefined;
+    bind[p] = at.path;
   }
-  if ((action === 'read' || action === 'write') && (identifier === undefined || !params.includes(identifier))) return undefined;
-  return bind;
+  if (action === 'read' || action === 'write') {
+    if (identifier !== undefined) return params.includes(identifier) && bind[identifier] === identifier ? { bind } : undefined;
+    // No identifier: the item path's fields name one object together (the document reads one by them), for what the
+    // API makes (a resource no POST answers with could never be found: it stays custom).
+    const paths = Object.values(bind);
+    const top = (path: string) => (Object.hasOwn(fields, path) ? fields[path] : undefined);
+    if (paths.length === 1 && top(paths[0]!)?.unique === true) return { bind };
+    return paths.length > 0 && ctx.made.has(r) ? { bind, key: paths } : undefined;
+  }
+  return { bind };
 }
 
 function inferAction(
@@ -1197,34 +1247,26 @@ function inferAction(
     case 'GET':
       if (single && one !== undefined) return addressable(one) ? { action: 'read', resource: one } : noId(one);
       if (item && one !== undefined) {
-        const bind = bindingsFor(ctx, one, pathParams, 'read');
-        if (bind) return { action: 'read', resource: one, bind };
+        const b = bindingsFor(ctx, one, pathParams, 'read');
+        if (b) return { action: 'read', resource: one, ...b };
       }
       if (scoped && success.schema !== undefined) {
         const page = pageOf(ctx, src, success, response);
-        const bind = page.resource !== undefined ? bindingsFor(ctx, page.resource, pathParams, 'list') : undefined;
+        const bind = page.resource !== undefined ? bindingsFor(ctx, page.resource, pathParams, 'list')?.bind : undefined;
         if (page.resource !== undefined && bind) return { action: 'list', resource: page.resource, page, bind };
       }
       if (pathParams.length === 0 && success.schema !== undefined) {
         const page = pageOf(ctx, src, success, response);
-        // The service stores and pages objects by their identifier: a resource with none cannot be listed.
-        if (page.resource !== undefined)
-          return addressable(page.resource)
-            ? { action: 'list', resource: page.resource, page }
-            : {
-                action: 'custom',
-                reason: `${page.resource} has no identifier field (no required \`id\`), and the service stores and pages objects by their identifier`,
-              };
+        // A resource with no identifier is listed too: the storage keys its rows and pages by that key.
+        if (page.resource !== undefined) return { action: 'list', resource: page.resource, page };
         if (page.reason !== undefined) return { action: 'custom', reason: page.reason };
       }
       break;
     case 'POST':
-      if (pathParams.length === 0 && one !== undefined && fitsRequest(one))
-        return addressable(one)
-          ? { action: 'create', resource: one }
-          : { action: 'custom', reason: `${one} has no identifier field (no required \`id\`) for the service to make and store its objects by` };
-      if (scoped && one !== undefined && fitsRequest(one) && addressable(one)) {
-        const bind = bindingsFor(ctx, one, pathParams, 'create');
+      // A resource with no identifier is created too: the storage makes its row's key.
+      if (pathParams.length === 0 && one !== undefined && fitsRequest(one)) return { action: 'create', resource: one };
+      if (scoped && one !== undefined && fitsRequest(one)) {
+        const bind = bindingsFor(ctx, one, pathParams, 'create')?.bind;
         if (bind) return { action: 'create', resource: one, bind };
       }
       // A create answering with no body (petstore's `201 Null response`): still the create of what it takes. The
@@ -1235,8 +1277,7 @@ function inferAction(
         !success.hasContent &&
         success.status !== undefined &&
         request?.resource !== undefined &&
-        !request.list &&
-        addressable(request.resource)
+        !request.list
       ) {
         report(
           ctx,
@@ -1258,19 +1299,47 @@ function inferAction(
         return { action: src.method === 'PUT' ? 'replace' : 'update', resource: one };
       }
       if (item && one !== undefined && fitsRequest(one)) {
-        const bind = bindingsFor(ctx, one, pathParams, 'write');
-        if (bind) return { action: src.method === 'PUT' ? 'replace' : 'update', resource: one, bind };
+        const b = bindingsFor(ctx, one, pathParams, 'write');
+        if (b) return { action: src.method === 'PUT' ? 'replace' : 'update', resource: one, ...b };
       }
       break;
     case 'DELETE': {
       const r = family.itemOf(src.path);
       if (single && !success.hasContent && r !== undefined) return addressable(r) ? { action: 'delete', resource: r } : noId(r);
-      const bind = item && !success.hasContent && r !== undefined ? bindingsFor(ctx, r, pathParams, 'write') : undefined;
-      if (bind) return { action: 'delete', resource: r, bind };
+      const b = item && !success.hasContent && r !== undefined ? bindingsFor(ctx, r, pathParams, 'write') : undefined;
+      if (b) return { action: 'delete', resource: r, ...b };
       break;
     }
   }
   return { action: 'custom', reason: whyCustom(ctx, src, success, response, request, pathParams, single, one, extraRequestFields) };
+}
+
+/**
+ * A resource with no identifier whose item path reads (or changes) one object by several fields: those fields are a
+ * key unique together (`unique_keys`), declared once, and said (`import-approximated`): the document addresses one
+ * object by them, so two objects holding the same values could not both be reached.
+ */
+function declareUniqueKey(ctx: Ctx, r: string, key: readonly string[], src: OpSource): void {
+  const spec = ctx.resourceSpecs[r] as (ResourceSpec & { unique_keys?: string[][] }) | undefined;
+  if (spec === undefined) return;
+  const sorted = JSON.stringify([...key].sort());
+  if ((spec.unique_keys ?? []).some((k) => JSON.stringify([...k].sort()) === sorted)) return;
+  const ordered: Json = {};
+  for (const [k, v] of Object.entries(spec)) {
+    if (k === 'fields') ordered.unique_keys = [...(spec.unique_keys ?? []), [...key]];
+    ordered[k] = v as Json;
+  }
+  ctx.resourceSpecs[r] = ordered as ResourceSpec;
+  report(
+    ctx,
+    'import-approximated',
+    {
+      item: `resource ${r}`,
+      as: `a resource whose ${key.map((k) => `\`${k}\``).join(', ')} are unique together`,
+      reason: `${src.method} ${src.rawPath} addresses one ${r} by ${key.length === 1 ? 'it' : 'them'}, and ${r} has no identifier`,
+    },
+    src.pointer,
+  );
 }
 
 /** Why an operation is not a resource action, as precisely as the document lets us say. */
@@ -1640,6 +1709,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     };
   });
   if (!ctx.fromServicespec) identifiersFromPaths(ctx, prepared);
+  // The resources a POST answers with (what the API makes): only those are read by a key unique together.
+  for (const { src, response } of prepared) if (src.method === 'POST' && response?.resource !== undefined && !response.list) ctx.made.add(response.resource);
   // Which resource an item path names, so a DELETE on it can be recognised.
   const family = getPathFamily(prepared, ctx);
 
@@ -1707,6 +1778,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (inferred.resource !== undefined) o.resource = inferred.resource;
       page = inferred.page;
       if (inferred.bind) o.bind = inferred.bind;
+      if (inferred.key && inferred.resource !== undefined) declareUniqueKey(ctx, inferred.resource, inferred.key, src);
       if (action === 'custom') report(ctx, 'import-custom-operation', { operation: src.id, reason: inferred.reason ?? 'no resource action fits' }, src.pointer);
     }
     // A summary the exporter said in words for want of one in the spec (`derived`) is not the spec's.
@@ -1719,9 +1791,10 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     const resourceFields = typeof o.resource === 'string' ? (ctx.resourceFields.get(o.resource) ?? {}) : {};
     // An exported built-in action's parameters are the format's own (rebuilt from the spec).
     let plan = x && action !== 'custom' ? { filter: [], sort: [], leftover: [] } : planParams(ctx, src, action, resourceFields, page?.params);
-    // A list-shaped answer stays a list (served, not a custom operation answering not_implemented): optional query
-    // parameters it cannot read are left out, each said; a request that sends one is refused, never misread.
-    if (!x && action === 'list' && plan.leftover.length > 0 && plan.leftover.every((l) => l.where === 'query' && l.p.required !== true)) {
+    // A list-shaped answer stays a list, a read a read (served, not a custom operation answering not_implemented):
+    // optional query parameters the action cannot read (Kubernetes' `pretty`, `dryRun`) are left out, each said; a
+    // request that sends one is refused, never misread.
+    if (!x && action !== 'custom' && plan.leftover.length > 0 && plan.leftover.every((l) => l.where === 'query' && l.p.required !== true)) {
       for (const l of plan.leftover)
         report(
           ctx,
@@ -1729,7 +1802,9 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
           {
             item: `operation ${src.id}: query parameter \`${l.name}\``,
             reason:
-              'a list reads its paging parameters, `sort` and filters named after a field of its resource (compared for equality); the service refuses a request that sends it',
+              action === 'list'
+                ? 'a list reads its paging parameters, `sort` and filters named after a field of its resource (compared for equality); the service refuses a request that sends it'
+                : `a ${action} takes no query parameters; the service refuses a request that sends it`,
           },
           l.pointer,
         );

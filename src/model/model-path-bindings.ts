@@ -16,24 +16,85 @@ export const BINDING_ACTIONS: ReadonlySet<string> = new Set(['create', 'read', '
 export interface ResolvedBinding {
   param: string;
   field: FieldModel;
+  /** The field's path as written (`metadata.name` for a nested one; a top-level field's name). */
+  path: string;
+  /** The storage column holding its value: the field's own, or a nested field's (getNestedColumn). */
+  column: string;
 }
 
-/** The operation's bindings whose fields resolve to bindable top-level fields of the resource (check reports the rest). */
+/**
+ * The field a path names: a field of the resource by that name, else one nested in object fields, one dotted segment
+ * each (`metadata.name`). Not through an array, a union or json: one object holds at most one value there.
+ */
+export function getFieldAt(resource: ResourceModel, path: string): FieldModel | undefined {
+  const top = getField(resource, path);
+  if (top || !path.includes('.')) return top;
+  let fields: readonly FieldModel[] | undefined = resource.fields;
+  let f: FieldModel | undefined;
+  for (const part of path.split('.')) {
+    f = fields?.find((x) => x.name === part);
+    if (!f) return undefined;
+    fields = f.type === 'object' ? (f.fields ?? []) : undefined;
+  }
+  return f;
+}
+
+/** Whether a path names a nested field (not a field of the resource itself, whose name may have dots). */
+export function isNestedPath(resource: ResourceModel, path: string): boolean {
+  return path.includes('.') && getField(resource, path) === undefined;
+}
+
+/**
+ * The storage column holding a nested field's value, kept from its top-level field's on every write, so a binding
+ * or a unique key reads it as any column: `$` and the path (no field name has a `$`; the row key has no dot).
+ */
+export function getNestedColumn(path: string): string {
+  return `$${path}`;
+}
+
+/** The column a path's values are compared in: the field's own, or its nested column. */
+export function getPathColumn(resource: ResourceModel, path: string): string {
+  return isNestedPath(resource, path) ? getNestedColumn(path) : path;
+}
+
+/** The nested field paths a resource's storage keeps a column for: those its unique keys name or an operation binds. */
+export function getNestedPaths(model: { endpoints?: { operations: readonly OperationModel[] } }, resource: ResourceModel): string[] {
+  const out = new Set<string>();
+  for (const k of resource.uniqueKeys ?? []) for (const p of k) if (isNestedPath(resource, p) && getFieldAt(resource, p)) out.add(p);
+  for (const o of model.endpoints?.operations ?? [])
+    if (o.resource === resource.name && BINDING_ACTIONS.has(o.action))
+      for (const b of o.bindings ?? []) if (isNestedPath(resource, b.field) && getFieldAt(resource, b.field)) out.add(b.field);
+  return [...out];
+}
+
+/** The value at a nested path of a row (undefined where an object on the way is absent or null). */
+export function getValueAt(row: Record<string, unknown>, path: string): unknown {
+  let v: unknown = row;
+  for (const part of path.split('.')) {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
+
+/** The operation's bindings whose fields resolve to bindable fields of the resource, nested ones included (check reports the rest). */
 export function getResolvedBindings(resource: ResourceModel, o: OperationModel): readonly ResolvedBinding[] {
   const out: ResolvedBinding[] = [];
   for (const b of o.bindings ?? []) {
-    const f = b.field.includes('.') ? undefined : getField(resource, b.field);
-    if (f && BINDABLE_TYPES.has(f.type)) out.push({ param: b.param, field: f });
+    const f = getFieldAt(resource, b.field);
+    if (f && BINDABLE_TYPES.has(f.type)) out.push({ param: b.param, field: f, path: b.field, column: getPathColumn(resource, b.field) });
   }
   return out;
 }
 
-/** Whether the bound fields name at most one object: one of them is the identifier or a unique field. */
-export function bindsOneObject(resource: ResourceModel, bindings: readonly { field: FieldModel | string }[]): boolean {
-  return bindings.some((b) => {
-    const name = typeof b.field === 'string' ? b.field : b.field.name;
-    return name === resource.identifier || getField(resource, name)?.unique === true;
-  });
+/**
+ * Whether the bound fields name at most one object: one of them is the identifier or a unique field, or they hold
+ * every field of one of the resource's unique keys.
+ */
+export function bindsOneObject(resource: ResourceModel, bindings: readonly { path: string }[]): boolean {
+  const paths = new Set(bindings.map((b) => b.path));
+  if (bindings.some((b) => b.path === resource.identifier || (!isNestedPath(resource, b.path) && getField(resource, b.path)?.unique === true))) return true;
+  return (resource.uniqueKeys ?? []).some((k) => k.every((p) => paths.has(p)));
 }
 
 /**

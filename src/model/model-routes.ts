@@ -222,7 +222,7 @@ function operationConditions(
   if (resource && WRITE_ACTIONS.has(o.action)) {
     let w = facts.writes.get(resource);
     if (w === undefined) {
-      w = { unique: resource.fields.some((f) => f.unique), ref: resource.fields.some((f) => f.type === 'ref') };
+      w = { unique: resource.fields.some((f) => f.unique) || (resource.uniqueKeys?.length ?? 0) > 0, ref: resource.fields.some((f) => f.type === 'ref') };
       facts.writes.set(resource, w);
     }
     if (w.unique) steps |= 1 << 9;

@@ -97,6 +97,8 @@ export interface ResourceModel {
   ownerAccess: 'hidden' | 'forbidden';
   /** Scopes whose holders act on every subject's objects. */
   ownerOverrideScopes: readonly string[];
+  /** Keys unique together (`unique_keys`): field paths, dotted for a nested field (docs/format.md). */
+  uniqueKeys?: readonly (readonly string[])[];
   fields: readonly FieldModel[];
 }
 

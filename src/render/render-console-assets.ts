@@ -363,8 +363,9 @@ export const CONSOLE_SCRIPT = String.raw`
           if (!res.ok) { said.push(label + ': GET ' + f.list + ' answered ' + res.status + (res.status === 401 || res.status === 403 ? ' (paste a credential above, then reopen)' : '')); return; }
           var list = f.items ? body && body[f.items] : body;
           var first = Array.isArray(list) ? list[0] : undefined;
-          if (!first || first[f.id] === undefined) { said.push(label + ': no ' + f.resource + ' yet' + (f.create ? ' (create one with ' + f.create + ' first)' : '')); return; }
-          var id = first[f.id];
+          // A nested bound field (metadata.name) is read through its objects; a field named with dots as it is.
+          var id = !first ? undefined : first[f.id] !== undefined ? first[f.id] : f.id.split('.').reduce(function (x, k) { return x == null ? undefined : x[k]; }, first);
+          if (id === undefined || id === null) { said.push(label + ': no ' + f.resource + ' yet' + (f.create ? ' (create one with ' + f.create + ' first)' : '')); return; }
           if (f.target === 'path') { var input = form.elements['path:' + f.at[0]]; if (input && input.value.trim() === '') input.value = id; }
           else {
             var area = form.elements.body, json;

@@ -305,7 +305,9 @@ function resourceBlocks(m: ServiceModel): Block[] {
               ? ['; holders of ', ...r.ownerOverrideScopes.flatMap((s, i) => (i === 0 ? [code(s)] : [' or ', code(s)])), " act on every subject's objects"]
               : []),
           ];
-    blocks.push(list([item('Identifier', ...codeOrNotShown(r.identifier)), item('Plural', ...codeOrNotShown(r.plural)), item('Owner', ...owner)]));
+    // Keys unique together (unique_keys): said only where declared, each key's fields as code.
+    const keys = (r.uniqueKeys ?? []).map((k) => item('Unique together', ...k.flatMap((p, i): Span[] => (i === 0 ? [code(p)] : [', ', code(p)]))));
+    blocks.push(list([item('Identifier', ...codeOrNotShown(r.identifier)), ...keys, item('Plural', ...codeOrNotShown(r.plural)), item('Owner', ...owner)]));
     blocks.push(r.fields.length > 0 ? fieldTable(r.fields) : para(`Fields: ${NOT_SHOWN}.`));
   }
   return blocks;

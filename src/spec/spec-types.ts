@@ -185,6 +185,8 @@ export interface ResourceSpec {
   identifier?: string;
   /** Who gives a created object its identifier: the server (format default) or the client, in the create request. */
   identifier_source?: 'server' | 'client';
+  /** Keys unique together (field paths, dotted for a nested field): at most one object holds each set of values. */
+  unique_keys?: string[][];
   /** A field bound to the authenticated subject, set by the server. */
   owner?: string;
   /** How a request for another subject's object is answered. */

@@ -1,4 +1,5 @@
 import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
+import { objectKey } from './tester-context.js';
 import type { TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 
@@ -12,7 +13,7 @@ async function requestFor(ctx: TestContext, route: OperationRoute, headers: Reco
     if (!route.resource) return undefined;
     const obj = await ctx.ensureObject(route.resource);
     if (!obj) return undefined;
-    id = obj[route.resource.identifier ?? 'id'];
+    id = objectKey(route.resource, obj);
   }
   const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers };
   if (route.hasBody) req.body = await ctx.validBody(route);

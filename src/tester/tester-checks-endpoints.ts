@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { objectKey } from './tester-context.js';
 import { FORM_MEDIA_TYPE } from '../model/model-defaults.js';
 import type { SchemaView } from '../model/model-schemas.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
@@ -70,13 +71,13 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         await runProperty(ctx, scope, arb, runs, async (value) => {
           const resolved = (await ctx.resolveRefs(value)) as Record<string, unknown>;
           let body = ctx.bindBody(route, ctx.makeUnique(resource, resolved), target);
-          let req: TestRequest = { method: route.method, path: ctx.pathOf(route, target?.[resource.identifier ?? 'id']), headers, body };
+          let req: TestRequest = { method: route.method, path: ctx.pathOf(route, target && objectKey(resource, target)), headers, body };
           let res = await ctx.send(route, req);
           // A unique value (or client-given identifier) the service held before this run: draw fresh ones and send again.
           for (
             let i = 0;
             i < 10 &&
-            (resource.fields.some((f) => f.unique) || resource.identifierSource === 'client') &&
+            (resource.fields.some((f) => f.unique) || (resource.uniqueKeys?.length ?? 0) > 0 || resource.identifierSource === 'client') &&
             ctx.declared('unique_conflict') &&
             ctx.expectCondition(res, 'unique_conflict') === undefined;
             i++
@@ -124,7 +125,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         });
       } else if (o.action === 'read' || o.action === 'delete') {
         const resource = route.resource!;
-        const made = o.action === 'delete' ? await ctx.createObject(resource) : undefined;
+        const made = o.action === 'delete' ? await ctx.createObject(resource, await ctx.addressableBody(resource)) : undefined;
         const target = o.action === 'delete' ? (made?.res.body as Record<string, unknown> | undefined) : await ctx.ensureObject(resource);
         if (!target || (made && made.res.status >= 300)) {
           // Not run, whichever: an object the tester cannot make (an imported read beside a custom create) is not a check that passed.
@@ -135,7 +136,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
             );
           return scope.skip(`no ${resource.name} to ${o.action}: its create operation did not succeed`);
         }
-        const id = target[resource.identifier ?? 'id'];
+        const id = objectKey(resource, target);
         const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers };
         const res = await ctx.send(route, req);
         if (!isSuccessAnswer(route, res.status)) return scope.fail(ctx.failure(o.id, `status ${route.successStatus}`, o.pointer, req, res));
@@ -184,7 +185,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
           if (route.resource) {
             const obj = await ctx.ensureObject(route.resource);
             if (!obj) return scope.skip(`no ${route.resource.name} to address`);
-            id = obj[route.resource.identifier ?? 'id'];
+            id = objectKey(route.resource, obj);
           } else {
             // Path parameters that name no resource the spec declares (an imported document's `{namespace}`,
             // `{username}`): values drawn like any other untyped string input.
@@ -317,7 +318,7 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   if (!ready || !headers) return;
   // Path parameters naming no resource (a custom operation's `{dataset}`) are drawn as valid-requests draws them.
   const named = !resource && o.action === 'custom' && ctx.idParams(route).length > 0 ? getPathValues(ctx, ctx.idParams(route)) : {};
-  const path = ctx.pathOf(route, target?.[resource?.identifier ?? 'id'], {}, named);
+  const path = ctx.pathOf(route, target && objectKey(resource, target), {}, named);
   if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
   // Under a tight rate budget, one mutation per kind of constraint (the field rotated by seed), at most 10.
   // A union body: an unknown field (variants are closed), a tag no variant has, a variant without a required field.

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { objectKey } from './tester-context.js';
 import type { SchemaView } from '../model/model-schemas.js';
 import { DEFAULT_PAGING } from '../model/model-defaults.js';
 import { isSuccessAnswer, LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
@@ -63,7 +64,7 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
       if (!resource) return scope.skip('the spec does not say what the path parameter names (no resource)');
       target = await ctx.ensureObject(resource);
       if (!target) return scope.skip(`no ${resource.name} to send bodies to`);
-      id = target[resource.identifier ?? 'id'];
+      id = objectKey(resource, target);
     }
     const base =
       resource && view
@@ -87,7 +88,7 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
       for (
         let i = 0;
         i < 3 &&
-        (resource?.fields.some((f) => f.unique) || resource?.identifierSource === 'client') &&
+        (resource?.fields.some((f) => f.unique) || (resource?.uniqueKeys?.length ?? 0) > 0 || resource?.identifierSource === 'client') &&
         ctx.declared('unique_conflict') &&
         ctx.expectCondition(res, 'unique_conflict') === undefined;
         i++

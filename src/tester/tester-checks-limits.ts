@@ -1,4 +1,5 @@
 import { parseDictionary, parseList } from 'structured-headers';
+import { objectKey } from './tester-context.js';
 import { isSuccessAnswer, LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import { NOT_SHOWN } from '../model/model-defaults.js';
 import { getPageItems, getPageSizeParam, isDefaultPaging } from './tester-checks-lists.js';
@@ -177,7 +178,7 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
         if (ctx.idParams(route).length > 0) {
           const obj = route.resource ? await ctx.ensureObject(route.resource) : undefined;
           if (!obj) return scope.skip('no object to read');
-          id = obj[route.resource!.identifier ?? 'id'];
+          id = objectKey(route.resource!, obj);
         }
         const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, id), headers };
         const res = await ctx.send(route, req);

@@ -1,4 +1,5 @@
 import { DEFAULT_PAGING } from '../model/model-defaults.js';
+import { objectKey } from './tester-context.js';
 import { LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
 import type { PagingModel, ResourceModel } from '../model/model-types.js';
 import { describe, type TestContext } from './tester-context.js';
@@ -97,7 +98,7 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
       if (!headers) return scope.skip('no credential for this operation');
       if (!(await fillPool(ctx, resource, 5))) return scope.skip(`cannot create ${resource.name} objects to page through`);
       for (const field of o.sort) await varyField(ctx, resource, field, ctx.pool.get(resource.name)!);
-      const id = (x: unknown) => JSON.stringify((x as Record<string, unknown>)[resource.identifier ?? 'id']);
+      const id = (x: unknown) => JSON.stringify(objectKey(resource, x as Record<string, unknown>));
       const mine = new Set((ctx.pool.get(resource.name) ?? []).map(id));
       const sizeParam = getPageSizeParam(route);
       // Style limit answers one page: ask for the largest, which holds the caller's objects unless the service
@@ -236,7 +237,6 @@ export async function checkListFilters(
   headers: Record<string, string>,
 ): Promise<Failure | undefined> {
   const o = route.operation;
-  const key = route.resource!.identifier ?? 'id';
   const sizeParam = getPageSizeParam(route);
   const size = ctx.model.limits?.pageSize?.max ?? ctx.model.limits?.pageSize?.default ?? 20;
   for (const name of o.filter) {
@@ -254,7 +254,7 @@ export async function checkListFilters(
     if (!items) return ctx.failure(o.id, `a page filtered by ${name}`, o.pointer, req, res);
     const wrong = items.find((x) => String(x[name]) !== value);
     if (wrong) return ctx.failure(o.id, `only items with ${name} = ${value}`, o.pointer, req, `an item with ${name} = ${JSON.stringify(wrong[name])}`);
-    if (items.length < size && !items.some((x) => JSON.stringify(x[key]) === JSON.stringify(sample[key])))
+    if (items.length < size && !items.some((x) => JSON.stringify(objectKey(route.resource, x)) === JSON.stringify(objectKey(route.resource, sample))))
       return ctx.failure(o.id, `the matching object in a page filtered by ${name}`, o.pointer, req, `${describe(res).slice(0, 200)}`);
     // A page that holds every match: a declared total counts the matches, not every object.
     const p = pagingOf(route);

@@ -1,4 +1,5 @@
 import { isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
+import { objectKey } from './tester-context.js';
 import type { Condition } from '../spec/spec-types.js';
 import { describe, routeMatchers, type TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
@@ -46,7 +47,7 @@ async function addressOf(ctx: TestContext, route: OperationRoute): Promise<{ hea
   if (!route.resource) return { headers, path: ctx.pathOf(route, undefined, {}, Object.fromEntries(ids.map((n) => [n, 'servicespec']))) };
   const obj = await ctx.ensureObject(route.resource);
   if (!obj) return `no ${route.resource.name} to address: its create operation did not succeed`;
-  return { headers, path: ctx.pathOf(route, obj[route.resource.identifier ?? 'id']) };
+  return { headers, path: ctx.pathOf(route, objectKey(route.resource, obj)) };
 }
 
 /** Undefined when `res` is the declared answer to `condition` (a success is never that), else what differs. */

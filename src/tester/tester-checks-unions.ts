@@ -5,6 +5,7 @@
 // variant has, a variant without one of its required fields) are endpoints.invalid-requests cases
 // (unionMutations in tester-arbitraries.ts).
 
+import { objectKey } from './tester-context.js';
 import fc from 'fast-check';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { isWritable, type SchemaView } from '../model/model-schemas.js';
@@ -45,7 +46,7 @@ export async function checkUnionVariants(ctx: TestContext, route: OperationRoute
       if (!route.resource) return scope.skip('the spec does not say what the path parameter names (no resource)');
       const target = await ctx.ensureObject(route.resource);
       if (!target) return scope.skip(`no ${route.resource.name} to send bodies to`);
-      id = target[route.resource.identifier ?? 'id'];
+      id = objectKey(route.resource, target);
     }
     for (const { field, union } of unions) {
       for (const v of union.variants) {

@@ -1,5 +1,6 @@
 import { isSuccessAnswer } from '../model/model-routes.js';
 import { getResourceSchema, type JsonSchema } from '../model/model-schemas.js';
+import { objectKey } from './tester-context.js';
 import { getChangesSince } from '../model/model-versions.js';
 import { createMediaTypeReader, fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import type { ResourceModel } from '../model/model-types.js';
@@ -96,7 +97,7 @@ export async function checkVersions(ctx: TestContext): Promise<void> {
       if (!d) return scope.skip('no error code declared for unsupported_version (not shown)');
       const obj = await ctx.ensureObject(resource);
       if (!obj) return scope.skip(`no ${resource.name} to read`);
-      const req: TestRequest = { method: 'GET', ...withVersion(ctx.pathOf(read, obj[resource.identifier ?? 'id']), headers, version) };
+      const req: TestRequest = { method: 'GET', ...withVersion(ctx.pathOf(read, objectKey(resource, obj)), headers, version) };
       const res = await ctx.send(read, req);
       const wrong = ctx.expectCondition(res, 'unsupported_version');
       if (wrong !== undefined)
@@ -118,7 +119,7 @@ export async function checkVersions(ctx: TestContext): Promise<void> {
       if (!headers) return scope.skip('no credential for the read operation');
       const obj = await ctx.ensureObject(resource);
       if (!obj) return scope.skip(`no ${resource.name} to read`);
-      const at = withVersion(ctx.pathOf(read, obj[resource.identifier ?? 'id']), headers, version);
+      const at = withVersion(ctx.pathOf(read, objectKey(resource, obj)), headers, version);
       const req: TestRequest = { method: 'GET', ...at };
       const res = await ctx.send(read, req);
       const pointer = declared?.pointer ?? '/versioning/current';

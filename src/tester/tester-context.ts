@@ -3,7 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
-import { ADDRESSING_ACTIONS } from '../model/model-path-bindings.js';
+import { ADDRESSING_ACTIONS, getFieldAt, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
 import { isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import { getResourceSchema, isWritable, MULTIPLE_OF_PRECISION, type JsonSchema } from '../model/model-schemas.js';
 import type { AuthRequirement, FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
@@ -323,7 +323,9 @@ export class TestContext {
       if (list)
         this.pool.set(
           r.name,
-          list.filter((x) => !req.path.includes(`/${encodeURIComponent(String(x[r.identifier ?? 'id']))}`)),
+          list.filter((x) =>
+            r.identifier === undefined ? this.pathOf(route, x) !== req.path : !req.path.includes(`/${encodeURIComponent(String(x[r.identifier]))}`),
+          ),
         );
     }
     // A request no operation takes is keyed by the path template it falls under (an object's path, not its id).
@@ -396,7 +398,7 @@ export class TestContext {
     if (!ADDRESSING_ACTIONS.has(route.operation.action)) return [];
     return all.filter((n) => {
       const f = bindings.find((b) => b.param === n)?.field;
-      return f !== undefined && (f === r.identifier || getField(r, f)?.unique === true);
+      return f !== undefined && isKeyPath(r, f);
     });
   }
 
@@ -411,16 +413,19 @@ export class TestContext {
     const action = route.operation.action;
     const view = action === 'create' ? 'create' : action === 'replace' ? 'replace' : 'update';
     for (const b of route.operation.bindings) {
-      const f = getField(r, b.field);
+      const f = getFieldAt(r, b.field);
+      const top = getField(r, b.field) ?? getField(r, b.field.split('.')[0]!);
       // What the request does not write (the identifier, a read-only field) it cannot disagree with.
-      if (!f || !isWritable(r, f, view)) continue;
-      if (target?.[f.name] !== undefined) {
-        if (action !== 'update' || Object.hasOwn(body, f.name)) body[f.name] = target[f.name];
-      } else if (f.name === r.identifier || f.unique) {
+      if (!f || !top || !isWritable(r, top, view) || f.readOnly) continue;
+      const held = target ? getValueAt(target, b.field) : undefined;
+      if (held !== undefined) {
+        if (action !== 'update' || getValueAt(body, b.field) !== undefined || Object.hasOwn(body, top.name)) setValueAt(r, body, b.field, held);
+      } else if (isKeyPath(r, b.field)) {
         // A create's key stays as drawn (fresh per request); the path takes it from here (boundParams).
-        if (action === 'create' && body[f.name] !== undefined)
-          this.createKeys.set(route.operation.id, { ...this.createKeys.get(route.operation.id), [f.name]: body[f.name] });
-      } else body[f.name] = this.scopeValue(r, f);
+        const drawn = getValueAt(body, b.field);
+        if (action === 'create' && drawn !== undefined)
+          this.createKeys.set(route.operation.id, { ...this.createKeys.get(route.operation.id), [b.field]: drawn });
+      } else setValueAt(r, body, b.field, this.scopeValue(r, f, b.field));
     }
     return body;
   }
@@ -429,7 +434,9 @@ export class TestContext {
   pathOf(route: OperationRoute, id?: unknown, query: Record<string, string> = {}, params: Record<string, string> = {}): string {
     let p = this.fillVersion(route.path);
     const bound = route.operation.bindings && route.resource ? this.boundParams(route, route.resource, id) : undefined;
-    for (const name of route.pathParams) p = p.replace(`{${name}}`, encodeURIComponent(String(params[name] ?? bound?.[name] ?? id ?? '')));
+    // An object itself (objectKey of a resource with no identifier) names it only through its bound fields.
+    const rest = isPlainObject(id) ? '' : (id ?? '');
+    for (const name of route.pathParams) p = p.replace(`{${name}}`, encodeURIComponent(String(params[name] ?? bound?.[name] ?? rest)));
     const q = new URLSearchParams(query).toString();
     return q === '' ? p : `${p}?${q}`;
   }
@@ -442,24 +449,32 @@ export class TestContext {
    */
   private boundParams(route: OperationRoute, r: ResourceModel, id: unknown): Record<string, string> {
     const out: Record<string, string> = {};
-    const made = id === undefined || r.identifier === undefined ? undefined : this.pool.get(r.name)?.find((o) => o[r.identifier!] === id);
+    const made =
+      r.identifier === undefined
+        ? isPlainObject(id)
+          ? id
+          : undefined
+        : id === undefined
+          ? undefined
+          : this.pool.get(r.name)?.find((o) => o[r.identifier!] === id);
     for (const b of route.operation.bindings ?? []) {
-      const f = getField(r, b.field);
+      const f = getFieldAt(r, b.field);
       if (!f) continue;
-      if (made?.[f.name] !== undefined) out[b.param] = String(made[f.name]);
-      else if (route.operation.action === 'create' && (f.name === r.identifier || f.unique)) {
+      const held = made ? getValueAt(made, b.field) : undefined;
+      if (held !== undefined && held !== null) out[b.param] = String(held);
+      else if (route.operation.action === 'create' && isKeyPath(r, b.field)) {
         // A create's key field (\`PUT /things/{id}\` with a client-given identifier): the value its last body drew.
-        const drawn = this.createKeys.get(route.operation.id)?.[f.name];
+        const drawn = this.createKeys.get(route.operation.id)?.[b.field];
         if (drawn !== undefined) out[b.param] = String(drawn);
-      } else if (f.name === r.identifier || (f.unique && id !== undefined)) continue;
-      else out[b.param] = String(this.scopeValue(r, f));
+      } else if (isKeyPath(r, b.field) && (b.field === r.identifier || id !== undefined)) continue;
+      else out[b.param] = String(this.scopeValue(r, f, b.field));
     }
     return out;
   }
 
   /** The value a scope field (one a create's path binds) takes in every request of this run. */
-  scopeValue(r: ResourceModel, f: FieldModel): unknown {
-    const key = `${r.name}\u0000${f.name}`;
+  scopeValue(r: ResourceModel, f: FieldModel, path = f.name): unknown {
+    const key = `${r.name}\u0000${path}`;
     if (this.scopes.has(key)) return this.scopes.get(key);
     const target = f.type === 'ref' ? getResource(this.model, f.to) : undefined;
     const pooled = target?.identifier !== undefined ? this.pool.get(target.name)?.at(-1)?.[target.identifier] : undefined;
@@ -522,11 +537,29 @@ export class TestContext {
   /** A unique-per-run value for each `unique` field, so generated bodies never collide. */
   makeUnique(resource: ResourceModel | undefined, body: Record<string, unknown>): Record<string, unknown> {
     if (!resource) return body;
-    const out = { ...body };
+    // A key unique together (unique_keys) is kept apart by its last field: unique in the run as a unique field is.
+    const keyed = (resource.uniqueKeys ?? []).map((k) => k.at(-1)!).filter((p) => isNestedPath(resource, p));
+    const out = keyed.length > 0 ? (structuredClone(body) as Record<string, unknown>) : { ...body };
+    for (const path of keyed) {
+      const f = getFieldAt(resource, path);
+      const v = getValueAt(out, path);
+      if (!f || v === undefined || v === null) continue;
+      const holder: Record<string, unknown> = { [path]: v };
+      this.uniqueValue(resource, { ...f, name: path }, holder);
+      setValueAt(resource, out, path, holder[path]);
+    }
     for (const f of resource.fields) {
       // A client-given identifier is unique as a unique field is: a value sent twice is a conflict, not a create.
       const unique = f.unique || (resource.identifierSource === 'client' && f.name === resource.identifier);
       if (!unique || out[f.name] === undefined || out[f.name] === null) continue;
+      this.uniqueValue(resource, f, out);
+    }
+    return out;
+  }
+
+  /** Replaces `out[f.name]` by a value of the field this run has not sent yet. */
+  private uniqueValue(resource: ResourceModel, f: FieldModel, out: Record<string, unknown>): void {
+    {
       const used = this.usedValues.get(`${resource.name}.${f.name}`) ?? new Set<string>();
       this.usedValues.set(`${resource.name}.${f.name}`, used);
       if (f.pattern !== undefined || typeof out[f.name] !== 'string') {
@@ -541,14 +574,13 @@ export class TestContext {
         for (let i = 0; used.has(JSON.stringify(v)) && i < 200; i++) v = draw();
         used.add(JSON.stringify(v));
         out[f.name] = v;
-        continue;
+        return;
       }
       const n = `${this.runId}${(this.uniqueCounter++).toString(36)}`;
       const v = out[f.name] as string;
       if (f.type === 'email') out[f.name] = `t${n}.${v}`;
       else if (f.pattern === undefined) out[f.name] = `${n}${v}`.slice(0, Math.max(f.maxLength ?? 64, n.length));
     }
-    return out;
   }
 
   /** Replaces reference placeholders by identifiers of objects the main subject made (making one when needed). */
@@ -617,9 +649,22 @@ export class TestContext {
   /** An object of `resource` the main subject owns. */
   async ensureObject(resource: ResourceModel): Promise<Record<string, unknown> | undefined> {
     const have = this.pool.get(resource.name);
-    if (have && have.length > 0) return have[have.length - 1];
-    const made = await this.createObject(resource);
+    // With no identifier, an object is addressed by a key unique together: one that holds every field of a key.
+    const keys = resource.identifier === undefined ? (resource.uniqueKeys ?? []) : [];
+    const addressable = (o: Record<string, unknown>) => keys.length === 0 || keys.some((k) => k.every((p) => getValueAt(o, p) != null));
+    const held = have?.findLast(addressable);
+    if (held) return held;
+    const made = await this.createObject(resource, await this.addressableBody(resource));
     return made && made.res.status < 300 ? (made.res.body as Record<string, unknown>) : undefined;
+  }
+
+  /**
+   * A create body whose object a path can name (every optional field given, so every field of a key unique
+   * together), for a resource with no identifier and such keys; undefined (the create draws its own) otherwise.
+   */
+  async addressableBody(resource: ResourceModel): Promise<Record<string, unknown> | undefined> {
+    if (resource.identifier !== undefined || (resource.uniqueKeys ?? []).length === 0) return undefined;
+    return this.sampleCreateBody(resource, 0, true);
   }
 }
 
@@ -641,6 +686,37 @@ const NOT_APPLICABLE = [
   /holds every scope .* requires/,
   /carries neither the identifier/,
 ];
+
+/**
+ * What names an object the run made: its identifier; for a resource with no identifier (its rows keyed by the
+ * storage, which no answer shows), the object itself, whose bound fields fill an addressing path (boundParams).
+ */
+export function objectKey(resource: ResourceModel | undefined, obj: Record<string, unknown>): unknown {
+  if (resource === undefined) return obj['id'];
+  return resource.identifier !== undefined ? obj[resource.identifier] : obj;
+}
+
+/** Whether a bound path is a key: the identifier, a unique field, or a field of one of the resource's unique keys. */
+function isKeyPath(r: ResourceModel, path: string): boolean {
+  if (path === r.identifier || (!isNestedPath(r, path) && getField(r, path)?.unique === true)) return true;
+  return (r.uniqueKeys ?? []).some((k) => k.includes(path));
+}
+
+/** Sets the value at a (nested) path of a body, making the objects on its way. */
+function setValueAt(r: ResourceModel, body: Record<string, unknown>, path: string, value: unknown): void {
+  if (!isNestedPath(r, path)) {
+    body[path] = value;
+    return;
+  }
+  const parts = path.split('.');
+  let holder = body;
+  for (const part of parts.slice(0, -1)) {
+    const next = holder[part];
+    if (!isPlainObject(next)) holder[part] = {};
+    holder = holder[part] as Record<string, unknown>;
+  }
+  holder[parts.at(-1)!] = value;
+}
 
 export function isNotApplicable(reason: string): boolean {
   return NOT_APPLICABLE.some((r) => r.test(reason));

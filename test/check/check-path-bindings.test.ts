@@ -43,7 +43,7 @@ describe('path bindings (check)', () => {
       ],
       [
         "{ method: GET, path: '/x/{u}', action: read, resource: User, bind: { u: meta.name } }",
-        'names the nested field `meta.name`; only a field of User itself can be bound yet',
+        'names the nested field `meta.name`, which User does not have (each segment a field of an object field)',
       ],
       ["{ method: GET, path: '/x/{s}', action: list, resource: Repo, bind: { s: stars } }", ''],
       [
@@ -113,5 +113,41 @@ describe('path bindings (check)', () => {
   it('a dotted value outside the schema pattern is a structural error', () => {
     const out = compileSpecText(withOperation('x', "{ method: GET, path: '/x/{u}', action: read, resource: User, bind: { u: 'a..b' } }")).diagnostics;
     expect(out.some((d) => d.severity === 'error' && d.pointer === '/endpoints/operations/x/bind/u')).toBe(true);
+  });
+
+  it('nested fields and keys unique together: accepted where they name one object, refused where they cannot', () => {
+    const nested = readFileSync(new URL('../fixtures/nested-bindings.yaml', import.meta.url), 'utf8');
+    expect(found(nested)).toEqual([]);
+    // Without the key, namespace and name name no one Lease.
+    const noKey = found(nested.replace('    unique_keys:\n      - [metadata.namespace, metadata.name]\n', ''));
+    expect(noKey.map((d) => [d.code, d.pointer])).toEqual(
+      ['readLease', 'replaceLease', 'deleteLease'].map((o) => ['path-binding-not-unique', `/endpoints/operations/${o}/bind`]),
+    );
+    // Through a field that is no object, or to an object: no path segment carries it.
+    const through = found(nested.replace('bind: { namespace: metadata.namespace } }', 'bind: { namespace: kind.namespace } }'));
+    expect(through.map((d) => [d.code, d.pointer, d.message])).toEqual([
+      [
+        'path-binding-field-invalid',
+        '/endpoints/operations/listLeases/bind/namespace',
+        expect.stringContaining('names the nested field `kind.namespace`, which Lease does not have'),
+      ],
+    ]);
+  });
+
+  it('unique-key-invalid: a key field that does not exist, or that a key cannot hold', () => {
+    const nested = readFileSync(new URL('../fixtures/nested-bindings.yaml', import.meta.url), 'utf8');
+    const out = found(nested.replace('[metadata.namespace, metadata.name]', '[metadata.namespace, metadata.nam, spec]'));
+    expect(out.filter((d) => d.code === 'unique-key-invalid')).toEqual([
+      {
+        code: 'unique-key-invalid',
+        pointer: '/resources/Lease/unique_keys/0',
+        message: 'resource Lease: unique key field `metadata.nam` names no field of Lease (a nested field through object fields, one dotted segment each)',
+      },
+      {
+        code: 'unique-key-invalid',
+        pointer: '/resources/Lease/unique_keys/0',
+        message: expect.stringContaining('resource Lease: unique key field `spec` has type object'),
+      },
+    ]);
   });
 });

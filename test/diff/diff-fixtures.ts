@@ -101,6 +101,8 @@ export const ROWS: Row[] = [
       delete book(d).cover_url;
     },
   },
+  { code: 'unique-key-added', new: (d) => (d.resources.Book.unique_keys = [['title', 'isbn']]) },
+  { code: 'unique-key-removed', old: (d) => (d.resources.Book.unique_keys = [['title', 'isbn']]), new: () => undefined },
   { code: 'field-became-unique', new: (d) => (book(d).title.unique = true) },
   { code: 'field-no-longer-unique', new: (d) => delete book(d).isbn.unique },
   { code: 'field-default-changed', new: (d) => (d.resources.Member.fields.active.default = false) },

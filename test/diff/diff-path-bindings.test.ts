@@ -37,4 +37,14 @@ describe('diff of path bindings', () => {
     const renamed = BASE.replace(GET_USER, "getUser: { method: GET, path: '/users/{login}', action: read, resource: User, bind: { login: username } }");
     expect(changes(BASE, renamed).map((c) => c.split(' ')[1])).toEqual(['path-parameter-renamed']);
   });
+
+  it('a key unique together added is breaking, removed needs review; nested bindings compare as written', () => {
+    const nested = readFileSync(new URL('../fixtures/nested-bindings.yaml', import.meta.url), 'utf8');
+    expect(changes(nested, nested)).toEqual([]);
+    const wider = nested.replace('      - [metadata.namespace, metadata.name]\n', '      - [metadata.namespace, metadata.name]\n      - [spec.holder]\n');
+    expect(changes(nested, wider)).toEqual([
+      'breaking unique-key-added Lease: spec.holder are now unique together: a create or change repeating them is refused @/resources/Lease',
+    ]);
+    expect(changes(wider, nested).map((c) => c.split(' ').slice(0, 2).join(' '))).toEqual(['needs-review unique-key-removed']);
+  });
 });

@@ -130,12 +130,16 @@ describe('response envelopes through export and import', () => {
 });
 
 describe('giphy', () => {
-  it('recognises the envelope, but Gif has no identifier: every operation stays custom, and says why', async () => {
+  it('recognises the envelope; Gif has no identifier (its `id` is optional), yet its lists are lists: the storage keys its rows', async () => {
     const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'giphy-v1.yaml'));
     const compiled = compileSpecText(r.text!);
     expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-    expect(compiled.model!.endpoints!.operations.filter((o) => o.action !== 'custom')).toEqual([]);
-    const why = r.diagnostics.find((d) => d.code === 'import-custom-operation' && d.message.includes('trendingGifs'))!.message;
-    expect(why).toContain('read as an envelope holding Gif in `data`, Gif has no identifier field');
+    const lists = compiled.model!.endpoints!.operations.filter((o) => o.action !== 'custom');
+    expect(lists.map((o) => [o.id, o.action, o.resource, o.envelope?.data])).toEqual([
+      ['getGifsById', 'list', 'Gif', 'data'],
+      ['trendingGifs', 'list', 'Gif', 'data'],
+      ['trendingStickers', 'list', 'Gif', 'data'],
+    ]);
+    expect(r.diagnostics.filter((d) => d.code === 'import-custom-operation' && d.message.includes('trendingGifs'))).toEqual([]);
   });
 });

@@ -31,3 +31,11 @@ describe('path bindings (document and console)', () => {
     ]);
   });
 });
+
+describe('keys unique together in the document', () => {
+  it('lists each key of a resource under its identifier', () => {
+    const c = compileSpecText(readFileSync(new URL('../fixtures/nested-bindings.yaml', import.meta.url), 'utf8'));
+    const md = renderMarkdown(c.model!);
+    expect(md).toContain('Unique together: `metadata.namespace`, `metadata.name`');
+  });
+});

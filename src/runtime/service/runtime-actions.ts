@@ -18,11 +18,19 @@ import { markUnapplied, ServiceError } from '../runtime-errors.js';
 import { getAnswerType } from '../runtime-versioning.js';
 import { createParameterReader, parseText, readFormBody } from './runtime-parameters.js';
 import type { FormBody } from '../runtime-body.js';
-import { createPathValues, findBoundId, mergePathValues } from './runtime-path-bindings.js';
-import { ADDRESSING_ACTIONS, getResolvedBindings, isIdentifierOnly, type ResolvedBinding } from '../../model/model-path-bindings.js';
+import { createPathValues, findBoundId, mergePathValues, withNestedColumns } from './runtime-path-bindings.js';
+import {
+  ADDRESSING_ACTIONS,
+  getNestedPaths,
+  getPathColumn,
+  getResolvedBindings,
+  isIdentifierOnly,
+  type ResolvedBinding,
+} from '../../model/model-path-bindings.js';
 import { BUILT_IN } from '../runtime-built-in.js';
 import type { Validator, ValidatorFactory } from '../runtime-validation.js';
 import { StorageConstraintError, StoredJson, type KeysetPosition, type ListQuery, type Row, type Storage, type StorageTx } from '../storage/storage-types.js';
+import { getRowKey } from '../storage/storage-plan.js';
 import { ownValue } from '../../util/util-own.js';
 import type { Condition } from '../../spec/spec-types.js';
 
@@ -74,11 +82,16 @@ function getModelIndex(model: ServiceModel): ModelIndex {
  * The Location of a created object: the read operation's path under the create's prefix (its version segment,
  * say), the identifier in the read's first path parameter and the create's own parameters in the others.
  */
+/** The column a read's bound field is held in (a nested field's own column). */
+function boundColumn(resource: ResourceModel, path: string | undefined): string | undefined {
+  return path === undefined ? undefined : getPathColumn(resource, path);
+}
+
 function createLocation(
   route: OperationRoute,
   readPath: string,
   fieldOf: (param: string) => string | undefined,
-): (created: Row, params: Readonly<Record<string, string>>) => string {
+): (created: Row, params: Readonly<Record<string, string>>) => string | undefined {
   const template = `${route.path.slice(0, route.path.length - route.operation.path.length)}${readPath}`;
   const parts = template.split(/\{([^{}]*)\}/);
   // Each of the read's parameters is filled from the created object's field it names; the rest (a version prefix) from the request.
@@ -87,6 +100,8 @@ function createLocation(
     let out = parts[0]!;
     for (let i = 1; i < parts.length; i += 2) {
       const field = fields[i];
+      // A bound field the object does not hold (an optional one): no path names it, so no Location.
+      if (field !== undefined && (created[field] === undefined || created[field] === null)) return undefined;
       out += encodeURIComponent(field !== undefined ? String(created[field]) : (params[parts[i]!] ?? '')) + parts[i + 1]!;
     }
     return out;
@@ -355,6 +370,8 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
   const bySearch = ADDRESSING_ACTIONS.has(op.action) && !isIdentifierOnly(resource, op) ? createPathValues(model, resource, op, compile, 'address') : undefined;
   const stateField = route.machine ? getStateField(model, route.machine) : undefined;
   const generated = resource.fields.filter((f) => f.generated !== undefined);
+  // Nested fields a binding or unique key names: their columns follow their top-level fields on every write.
+  const nested = getNestedPaths(model, resource);
   const present = fast ? (row: Row) => presentRow(resource, row) : (row: Row) => presentRowPlain(resource, row);
   // An enveloped answer is written as text around the data's text (runtime-envelope.ts); none: sendAnswer itself.
   const envelope = op.envelope ? createEnvelopeWriter(op, op.envelope) : undefined;
@@ -377,16 +394,21 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const emits = index.createEmitters.has(resource.name);
       const readRoute = index.readOf.get(resource.name);
       const locationOf =
-        readRoute && idField
+        readRoute && (idField || readRoute.bindings)
           ? createLocation(route, readRoute.path, (p) =>
-              readRoute.bindings ? readRoute.bindings.find((b) => b.param === p)?.field : p === readRoute.pathParams[0] ? idField.name : undefined,
+              readRoute.bindings
+                ? boundColumn(resource, readRoute.bindings.find((b) => b.param === p)?.field)
+                : p === readRoute.pathParams[0]
+                  ? idField?.name
+                  : undefined,
             )
           : undefined;
       // A create whose path binds fields (\`bind\`): the path's values are the body's, and a body value must agree.
       const pathValues = createPathValues(model, resource, op, compile, 'scope');
       const bound = pathValues ? getResolvedBindings(resource, op) : EMPTY_BINDINGS;
       const answer = (created: Row, request: FastifyRequest, reply: FastifyReply) => {
-        if (locationOf) reply.header('location', locationOf(created, request.params as Record<string, string>));
+        const location = locationOf?.(created, request.params as Record<string, string>);
+        if (location !== undefined) reply.header('location', location);
         return sendAnswer(request, reply, status, present(created));
       };
       const insert = (tx: StorageTx, row: Row) =>
@@ -416,6 +438,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         if (stateField && machineInitial !== undefined) row[stateField] = machineInitial;
         if (resource.owner !== undefined) row[resource.owner] = request.principal?.subject ?? null;
         touch(row, true);
+        if (nested.length > 0) withNestedColumns(nested, row);
         const keyed = request.keyedChange;
         // With callbacks, the subscription is stored after the commit: the plain paths below, which wait for it.
         const writer = emits || callbacks || !fast ? undefined : storage.writeNow?.();
@@ -486,7 +509,8 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
             throw mapCreateError(err);
           }
           if (!stored) return answer(created, request, reply);
-          if (locationOf) reply.header('location', locationOf(created, request.params as Record<string, string>));
+          const location = locationOf?.(created, request.params as Record<string, string>);
+          if (location !== undefined) reply.header('location', location);
           return sendAnswer(request, reply.type(getAnswerType(reply)), status, writePresentedRow(resource, created));
         }
         return storage
@@ -555,6 +579,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
             for (const f of leftOut) if (!Object.hasOwn(body, f.name)) changes[f.name] = f.hasDefault ? structuredClone(f.default) : undefined;
           for (const name of request.keepFields ?? []) delete changes[name];
           touch(changes, false);
+          if (nested.length > 0) withNestedColumns(nested, changes);
           const after = await tx.update(resource.name, id, changes);
           if (!after) throw missingObject(resource);
           const previous: Record<string, unknown> = {};
@@ -630,6 +655,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           const changes: Row = { ...body, [stateField]: t.to };
           if (stamp) changes[stamp.name] = nowValue(stamp, ctx.now());
           touch(changes, false);
+          if (nested.length > 0) withNestedColumns(nested, changes);
           // Compare-and-set on the state: of two concurrent transitions from one state, one wins.
           const out = await tx.update(resource.name, id, changes, { column: stateField, value: from });
           if (!out) throw new ServiceError('illegal_transition', `the ${resource.name} changed state while ${t.name} was running`);
@@ -672,7 +698,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   const pageMax = ctx.model.limits?.pageSize?.max ?? BUILT_IN.pageSizeMax;
   const clamp = ctx.model.limits?.pageSize?.overMax === 'clamp';
   const known = new Set(route.query.map((q) => q.name));
-  const idName = resource.identifier!;
+  const idName = getRowKey(resource);
   // A filter value is checked against the field's schema, the one the export declares for the parameter: a value
   // no object can hold (an unknown state, a malformed UUID) is refused, not answered with an empty page.
   const filters = new Map<string, { type: FieldModel['type']; check: Validator }>();

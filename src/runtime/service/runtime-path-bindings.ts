@@ -4,11 +4,12 @@
 // (there a value the field cannot hold is the request's mistake: validation, as for a filter).
 
 import { getField, getResource } from '../../model/model-lookup.js';
-import { getResolvedBindings, type ResolvedBinding } from '../../model/model-path-bindings.js';
+import { getNestedColumn, getResolvedBindings, getValueAt, type ResolvedBinding } from '../../model/model-path-bindings.js';
 import { getFieldSchema } from '../../model/model-schemas.js';
 import type { OperationModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
 import { ServiceError } from '../runtime-errors.js';
 import type { Validator } from '../runtime-validation.js';
+import { getRowKey } from '../storage/storage-plan.js';
 import type { Row, StorageTx } from '../storage/storage-types.js';
 import { parseText } from './runtime-parameters.js';
 
@@ -34,9 +35,9 @@ export function createPathValues(
       const raw = params[r.param];
       try {
         if (raw === undefined || raw === '') throw new Error('is empty');
-        out[r.field] = r.read(raw);
+        out[r.column] = r.read(raw);
       } catch (err) {
-        if (mode === 'address') throw new ServiceError('missing_resource', `no ${resource.name} with that ${r.field}`);
+        if (mode === 'address') throw new ServiceError('missing_resource', `no ${resource.name} with that ${r.path}`);
         invalid.push({
           parameter: r.param,
           in: 'path',
@@ -54,7 +55,7 @@ function createReader(
   resource: ResourceModel,
   b: ResolvedBinding,
   compile: Compile,
-): { param: string; field: string; read: (raw: string) => unknown } {
+): { param: string; path: string; column: string; read: (raw: string) => unknown } {
   const f = b.field;
   // A ref holds the target's identifier: read as that identifier's type.
   const target = f.type === 'ref' ? getResource(model, f.to) : undefined;
@@ -62,7 +63,8 @@ function createReader(
   const check = compile(getFieldSchema(model, { ...f, nullable: false }, resource, { safeIntegers: true }), resource);
   return {
     param: b.param,
-    field: f.name,
+    path: b.path,
+    column: b.column,
     read: (raw) => {
       const v = parseText(f, raw, type);
       check(v);
@@ -71,12 +73,18 @@ function createReader(
   };
 }
 
-/** The identifier of the object whose bound fields hold `values`; missing_resource when none does. */
+/** The key (identifier, or the storage's row key) of the object whose bound fields hold `values`; missing_resource when none does. */
 export async function findBoundId(tx: Pick<StorageTx, 'list'>, resource: ResourceModel, values: Row): Promise<unknown> {
   const rows = await tx.list(resource.name, { equals: values, limit: 1 });
   const row = rows[0];
-  if (!row) throw new ServiceError('missing_resource', `no ${resource.name} with those ${Object.keys(values).join(', ')}`);
-  return row[resource.identifier!];
+  if (!row)
+    throw new ServiceError(
+      'missing_resource',
+      `no ${resource.name} with those ${Object.keys(values)
+        .map((c) => c.replace(/^\$/, ''))
+        .join(', ')}`,
+    );
+  return row[getRowKey(resource)];
 }
 
 /**
@@ -86,12 +94,47 @@ export async function findBoundId(tx: Pick<StorageTx, 'list'>, resource: Resourc
 export function mergePathValues(body: Record<string, unknown>, values: Row, bindings: readonly ResolvedBinding[]): Record<string, unknown> {
   const invalid: { pointer: string; message: string }[] = [];
   for (const b of bindings) {
-    const name = b.field.name;
-    if (!Object.hasOwn(values, name)) continue;
-    if (Object.hasOwn(body, name) && body[name] !== values[name])
-      invalid.push({ pointer: `/${name}`, message: `must equal the path parameter {${b.param}} (${JSON.stringify(values[name])})` });
-    else body[name] = values[name];
+    if (!Object.hasOwn(values, b.column)) continue;
+    const value = values[b.column];
+    // A nested field (metadata.name): the objects on its way are made where the body leaves them out.
+    const parts = isNestedPath(b.path, b.column) ? b.path.split('.') : [b.path];
+    let holder: Record<string, unknown> = body;
+    let through = true;
+    for (const part of parts.slice(0, -1)) {
+      const next = holder[part];
+      if (next === undefined) holder = holder[part] = {};
+      else if (next !== null && typeof next === 'object' && !Array.isArray(next)) holder = next as Record<string, unknown>;
+      else {
+        // A null or a non-object on the way is the body's own mistake: validation (next) says so.
+        through = false;
+        break;
+      }
+    }
+    if (!through) continue;
+    const name = parts.at(-1)!;
+    if (Object.hasOwn(holder, name) && holder[name] !== value)
+      invalid.push({ pointer: `/${parts.join('/')}`, message: `must equal the path parameter {${b.param}} (${JSON.stringify(value)})` });
+    else holder[name] = value;
   }
   if (invalid.length > 0) throw new ServiceError('validation', 'the body disagrees with the path', invalid);
   return body;
+}
+
+/** Whether a binding is to a nested field: its column is not the path itself. */
+function isNestedPath(path: string, column: string): boolean {
+  return column !== path;
+}
+
+/**
+ * A row with its nested columns (getNestedColumn) set from the top-level fields it holds: on every write, so a
+ * binding or a unique key finds it by them. A field the row does not hold leaves its nested columns as they are.
+ */
+export function withNestedColumns(paths: readonly string[], row: Row): Row {
+  for (const path of paths) {
+    const top = path.slice(0, path.indexOf('.'));
+    if (!Object.hasOwn(row, top)) continue;
+    const v = getValueAt(row, path);
+    row[getNestedColumn(path)] = v === undefined ? null : v;
+  }
+  return row;
 }

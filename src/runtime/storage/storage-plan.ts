@@ -1,4 +1,5 @@
 import { getField, getResource, getStateMachine } from '../../model/model-lookup.js';
+import { getFieldAt, getNestedColumn, getNestedPaths, getPathColumn } from '../../model/model-path-bindings.js';
 import type { FieldModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
 import type { ColumnPlan, ColumnType, MigrationRefusal, MigrationStep, StoragePlan, TablePlan } from './storage-types.js';
 
@@ -87,14 +88,48 @@ export function withKeptColumns(stored: StoragePlan, wanted: StoragePlan): Stora
   return changed ? { tables } : wanted;
 }
 
-/** The tables a model needs: one per resource with an identifier, columns typed from fields. */
+/**
+ * The key of a row of a resource that declares no identifier (docs/format.md, "Resources without an identifier"): a
+ * number the storage makes, which pages its lists and finds the row a binding named; no answer shows it (an answer
+ * holds the resource's fields only). No field can be named so: a field name has no `$`.
+ */
+export const ROW_KEY = '$key';
+
+/** The column a resource's rows are keyed by: its identifier, or the storage-made row key. */
+export function getRowKey(r: ResourceModel): string {
+  return r.identifier ?? ROW_KEY;
+}
+
+/** The column keeping a nested field's value (model-path-bindings.ts' getNestedColumn), typed as its field. */
+function nestedColumn(model: ServiceModel, r: ResourceModel, path: string): ColumnPlan {
+  const f = getFieldAt(r, path)!;
+  const type = columnType(model, f);
+  return { name: getNestedColumn(path), type, notNull: false, unique: false, primaryKey: false, autoIncrement: false, check: {}, nested: path };
+}
+
+function rowKeyColumn(): ColumnPlan {
+  return { name: ROW_KEY, type: 'integer', notNull: true, unique: false, primaryKey: true, autoIncrement: true, check: {} };
+}
+
+/**
+ * The tables a model needs, columns typed from fields: one per resource with an identifier, and one per resource
+ * without one that a resource action stores (keyed by ROW_KEY; a resource only named by shapes has none).
+ */
 export function getStoragePlan(model: ServiceModel): StoragePlan {
   const tables: TablePlan[] = [];
+  const stored = new Set<string | undefined>();
+  for (const o of model.endpoints?.operations ?? []) if (o.action !== 'custom') stored.add(o.resource);
   for (const r of model.resources) {
-    if (r.identifier === undefined || !getField(r, r.identifier)) continue;
+    const keyed = r.identifier !== undefined && getField(r, r.identifier) !== undefined;
+    if (!keyed && (r.identifier !== undefined || !stored.has(r.name))) continue;
     const columns = r.fields.map((f) => columnFor(model, r, f));
     for (const f of r.fields) if (f.optional && f.nullable && f.name !== r.identifier) columns.push(absentColumn(f.name));
-    tables.push({ name: r.name, primaryKey: r.identifier, columns });
+    if (!keyed) columns.unshift(rowKeyColumn());
+    for (const path of getNestedPaths(model, r)) columns.push(nestedColumn(model, r, path));
+    const table: TablePlan = { name: r.name, primaryKey: getRowKey(r), columns };
+    const keys = (r.uniqueKeys ?? []).filter((k) => k.every((p) => getFieldAt(r, p) !== undefined));
+    if (keys.length > 0) table.uniqueKeys = keys.map((k) => k.map((p) => getPathColumn(r, p)));
+    tables.push(table);
   }
   return { tables };
 }
@@ -135,6 +170,8 @@ export function diffStoragePlans(
       continue;
     }
     if (old.primaryKey !== t.primaryKey) refusals.push({ table: t.name, reason: `the identifier changed from ${old.primaryKey} to ${t.primaryKey}` });
+    if (!same(old.uniqueKeys ?? [], t.uniqueKeys ?? []))
+      refusals.push({ table: t.name, reason: `the unique keys of ${t.name} changed; migrate does not add or drop a key over stored objects yet` });
     let rebuild = prepared.rebuild?.has(t.name) === true;
     for (const oc of old.columns) {
       const nc = t.columns.find((c) => c.name === oc.name);
@@ -153,7 +190,13 @@ export function diffStoragePlans(
     }
     for (const nc of t.columns) {
       if (old.columns.some((c) => c.name === nc.name)) continue;
-      if (nc.notNull)
+      if (nc.nested !== undefined)
+        refusals.push({
+          table: t.name,
+          column: nc.name,
+          reason: `${t.name}.${nc.nested} is newly bound or keyed; migrate does not fill its column for stored objects yet`,
+        });
+      else if (nc.notNull)
         refusals.push({ table: t.name, column: nc.name, reason: `new field ${t.name}.${nc.name} is required; existing rows have no value for it` });
       else if (nc.unique || nc.references || Object.keys(nc.check).length > 0) rebuild = true;
       else

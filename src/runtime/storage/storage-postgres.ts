@@ -149,6 +149,7 @@ function constraintsSql(t: TablePlan): string[] {
       );
     }
   }
+  for (const k of t.uniqueKeys ?? []) out.push(`CONSTRAINT ${quoteIdent(constraintName(t.name, k.join('+'), 'key'))} UNIQUE (${k.map(quoteIdent).join(', ')})`);
   return out;
 }
 

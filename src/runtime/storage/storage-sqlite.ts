@@ -112,6 +112,7 @@ function createTableSql(t: TablePlan, name = t.name): string {
   for (const c of t.columns) {
     if (c.references) cols.push(`FOREIGN KEY (${quoteIdent(c.name)}) REFERENCES ${quoteIdent(c.references.table)} (${quoteIdent(c.references.column)})`);
   }
+  for (const k of t.uniqueKeys ?? []) cols.push(`UNIQUE (${k.map(quoteIdent).join(', ')})`);
   return `CREATE TABLE ${quoteIdent(name)} (\n  ${cols.join(',\n  ')}\n) STRICT`;
 }
 

@@ -29,6 +29,8 @@ export interface ColumnPlan {
    * text orders as its instants, so sorting and keyset pages read the column itself (and its index), not the key.
    */
   canonical?: boolean;
+  /** The nested field whose value this column keeps (getNestedColumn), written by the runtime with its top-level field's. */
+  nested?: string;
   /** A foreign key: the table and column referred to. */
   references?: { table: string; column: string };
   /** Checks expressible in SQL on every engine. */
@@ -48,6 +50,8 @@ export interface TablePlan {
   name: string;
   columns: readonly ColumnPlan[];
   primaryKey: string;
+  /** Columns unique together (a resource's `unique_keys`), each key one constraint. */
+  uniqueKeys?: readonly (readonly string[])[];
 }
 
 /** What a transaction needs of an AbortSignal (an AbortSignal is one). */
