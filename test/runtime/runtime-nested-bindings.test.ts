@@ -43,7 +43,10 @@ for (const fastPaths of [true, false]) {
       expect(c.status).toBe(201);
       expect(c.body).toEqual({ metadata: { name: 'leader', namespace: 'core' }, spec: { holder: 'a' } });
       expect(c.headers.get('location')).toBe('/namespaces/core/leases/leader');
-      expect((await s.call('POST', '/namespaces/core/leases', { metadata: { name: 'leader' } })).status).toBe(409);
+      const twice = await s.call('POST', '/namespaces/core/leases', { metadata: { name: 'leader' } });
+      expect(twice.status).toBe(409);
+      // The conflict points at the key's first field in the body, not at its storage column ("/namespace" before).
+      expect((twice.body as { errors?: unknown }).errors).toEqual([{ pointer: '/metadata/namespace', message: 'must be unique' }]);
       expect((await s.call('POST', '/namespaces/web/leases', { metadata: { name: 'leader', namespace: 'web' } })).status).toBe(201);
       const other = await s.call('POST', '/namespaces/web/leases', { metadata: { name: 'x', namespace: 'core' } });
       expect(other.status).toBe(400);

@@ -112,13 +112,19 @@ function missingObject(resource: ResourceModel): ServiceError {
   return new ServiceError('missing_resource', `no ${resource.name} with that identifier`);
 }
 
+/** The JSON pointer of a column's field: a nested bound field's column (`$metadata.name`) points into its object. */
+function columnPointer(column: string): string {
+  const path = column.startsWith('$') && column.includes('.') ? column.slice(1).split('.') : [column];
+  return `/${path.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
+}
+
 function mapStorageError(err: unknown): unknown {
   if (!(err instanceof StorageConstraintError)) return err;
   if (err.kind === 'unique_conflict')
     return new ServiceError(
       'unique_conflict',
       'an object with that value already exists',
-      err.column ? [{ pointer: `/${err.column}`, message: 'must be unique' }] : undefined,
+      err.column ? [{ pointer: columnPointer(err.column), message: 'must be unique' }] : undefined,
     );
   if (err.kind === 'reference_not_found') return new ServiceError('reference_not_found', 'a referenced object does not exist');
   return new ServiceError(

@@ -117,10 +117,14 @@ function createTableSql(t: TablePlan, name = t.name): string {
 }
 
 /** better-sqlite3 reports constraint failures as codes and messages; turn them into the runtime's kinds. */
-function mapConstraintError(err: unknown): unknown {
+function mapConstraintError(err: unknown, t?: TablePlan): unknown {
   const e = err as { code?: string; message?: string };
   if (typeof e?.code !== 'string' || !e.code.startsWith('SQLITE_CONSTRAINT')) return err;
-  const column = /failed: \S*\.(\w+)/.exec(e.message ?? '')?.[1];
+  // "UNIQUE constraint failed: <table>.<column>, …": the table's name may hold dots (an imported schema's), and so
+  // may a column (a dotted field, a nested bound field's `$a.b`): the first column named is the one after the table.
+  const failed = /failed: ([^,]*)/.exec(e.message ?? '')?.[1];
+  const column =
+    failed === undefined ? undefined : t !== undefined && failed.startsWith(`${t.name}.`) ? failed.slice(t.name.length + 1) : /\.(\w+)$/.exec(failed)?.[1];
   if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return new StorageConstraintError('unique_conflict', column);
   if (e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new StorageConstraintError('reference_not_found', column);
   return new StorageConstraintError('check_failed', column);
@@ -185,7 +189,7 @@ class SqliteTx implements StorageTx {
       const stmt = this.stmt(sql);
       return rowDecoder(stmt, t, stored, this.fast)((stmt.all(...values) as unknown[][])[0]!);
     } catch (err) {
-      throw mapConstraintError(err);
+      throw mapConstraintError(err, t);
     }
   }
 
@@ -230,7 +234,7 @@ class SqliteTx implements StorageTx {
       const out = stmt.get(...params) as unknown[] | undefined;
       return out && decode(out);
     } catch (err) {
-      throw mapConstraintError(err);
+      throw mapConstraintError(err, t);
     }
   }
 
@@ -239,7 +243,7 @@ class SqliteTx implements StorageTx {
     try {
       return this.stmt(`DELETE FROM ${quoteIdent(table)} WHERE ${quoteIdent(t.primaryKey)} = ?`).run(id).changes > 0;
     } catch (err) {
-      throw mapConstraintError(err);
+      throw mapConstraintError(err, t);
     }
   }
 
