@@ -4,6 +4,7 @@
 // never changes the contract silently).
 import { describe, expect, it } from 'vitest';
 import { importOpenApiDocument } from '../../src/import/import-openapi.js';
+import { startService } from '../runtime/helpers.js';
 
 const json = (schema: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } });
 const ID = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
@@ -63,6 +64,30 @@ describe('a request body naming a subset of the writable fields', () => {
     expect(said[0]!.message).toContain('`email`, `password`, `tags`');
     expect(Object.keys(r.document!.resources!)).toEqual(['Customer']);
     expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+
+    // what the diagnostic says is what the service does: the update takes email too
+    const s = await startService(r.compiled!.model!);
+    try {
+      const made = await s.call('POST', '/customers', { name: 'Ada', email: 'ada@example.com' });
+      expect(made.status).toBe(201);
+      const id = (made.body as { id: string }).id;
+      const patched = await s.call('PATCH', `/customers/${id}`, { tier: 'pro', email: 'ada@example.org' });
+      expect(patched.status).toBe(200);
+      expect(patched.body).toMatchObject({ tier: 'pro', email: 'ada@example.org' });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('is said for a create whose inline body names fewer writable fields', async () => {
+    const doc = structuredClone(CUSTOMERS);
+    const body = { type: 'object', required: ['name', 'email'], properties: { name: { type: 'string' }, email: { type: 'string' } } };
+    doc.paths['/customers'].post.requestBody = { required: true, content: { 'application/json': { schema: body } } } as never;
+    const r = await importOpenApiDocument(doc as unknown, 'customers.json');
+    expect(r.document!.endpoints!.operations!.createCustomer).toMatchObject({ action: 'create', resource: 'Customer' });
+    const said = r.diagnostics.filter((d) => d.pointer === '/paths/~1customers/post/requestBody/content/application~1json/schema');
+    expect(said.map((d) => d.code)).toEqual(['import-approximated']);
+    expect(said[0]!.message).toContain('`password`, `tier`, `phone`, `tags`');
   });
 
   it('says nothing when the request names every writable field, and keeps a schema something else names', async () => {
