@@ -109,6 +109,8 @@ interface Ctx extends SchemaContext {
   resourceFields: Map<string, Record<string, FieldSpec>>;
   /** The resources a POST answers with: the objects the API makes. */
   made: Set<string>;
+  /** Component schemas read as another resource's create, replace or update request: no resource of their own unless named elsewhere. */
+  absorbed?: Set<string>;
   resourceIdentifier: Map<string, string | undefined>;
   /** The resources as the spec will hold them (an identifier found from the paths is added to them). */
   resourceSpecs: Record<string, ResourceSpec>;
@@ -328,6 +330,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
   if (!ctx.fromServicespec) optionalWithoutSource(ctx, resources, states);
   if (!ctx.fromServicespec) makeableIdentifiers(ctx, resources);
 
+  if (!ctx.fromServicespec) dropAbsorbed(ctx, { ...out, states, endpoints, events, errors, limits, authentication }, resources);
   if (Object.keys(resources).length > 0) out.resources = resources;
   if (states) out.states = states;
   if (endpoints) out.endpoints = endpoints;
@@ -405,6 +408,62 @@ function makeableIdentifiers(ctx: Ctx, resources: Record<string, ResourceSpec>):
       );
     }
   }
+}
+
+/**
+ * A create's, replace's or update's request body of its own schema that names fewer properties than the resource's
+ * writable fields (a `CustomerPatch` of name, tier and phone for a Customer that also has email and tags): the
+ * format's action takes every writable field, so the served action accepts more than the original declares. That is
+ * said at the request body, never silently. Its schema was read as this resource's request, so it is no resource of
+ * its own unless something else names it (`dropAbsorbed`).
+ */
+function requestSubset(ctx: Ctx, operation: string, action: Action, resource: string, request: ShapeSpec, pointer: string): void {
+  if (request.resource === resource || request.list) return;
+  const sent = fieldsOf(request, ctx);
+  if (sent === undefined) return;
+  if (request.resource !== undefined) (ctx.absorbed ??= new Set()).add(request.resource);
+  const identifier = ctx.resourceSpecs[resource]?.identifier ?? ctx.resourceIdentifier.get(resource);
+  const fields = ctx.resourceFields.get(resource) ?? {};
+  const more = Object.entries(fields)
+    .filter(([name, f]) => name !== identifier && f.readOnly !== true && f.type !== 'state' && !Object.hasOwn(sent, name))
+    .map(([name]) => `\`${name}\``);
+  if (more.length === 0) return;
+  report(
+    ctx,
+    'import-approximated',
+    {
+      item: `operation ${operation}: its request body (${
+        Object.keys(sent)
+          .map((f) => `\`${f}\``)
+          .join(', ') || 'no properties'
+      })`,
+      as: `the ${action} of ${resource}, which takes every writable field of ${resource}`,
+      reason: `the format's ${action} takes all of them, so a request sending ${more.join(', ')} is accepted too`,
+    },
+    pointer,
+  );
+}
+
+/**
+ * A schema read only as another resource's request (`requestSubset`) is no resource: dropped unless some part of the
+ * spec still names it.
+ */
+function dropAbsorbed(ctx: Ctx, out: SpecDocument, resources: Record<string, ResourceSpec>): void {
+  for (const name of ctx.absorbed ?? []) {
+    if (!Object.hasOwn(resources, name)) continue;
+    const { [name]: _self, ...rest } = resources;
+    if (names({ ...out, resources: rest }, name)) continue;
+    delete resources[name];
+  }
+}
+
+/** Whether some string in the value is exactly the name. */
+function names(value: unknown, name: string, depth = 0): boolean {
+  if (depth > 200) return false;
+  if (typeof value === 'string') return value === name;
+  if (Array.isArray(value)) return value.some((v) => names(v, name, depth + 1));
+  if (isObject(value)) return Object.values(value).some((v) => names(v, name, depth + 1));
+  return false;
 }
 
 /**
@@ -1850,6 +1909,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     }
     if (!ctx.fromServicespec && req && (action === 'create' || action === 'replace') && typeof o.resource === 'string')
       keepRequestRequired(ctx, src.id, o.resource, req, action === 'create');
+    if (!ctx.fromServicespec && !x && req && request && (action === 'create' || action === 'replace' || action === 'update') && typeof o.resource === 'string')
+      requestSubset(ctx, src.id, action, o.resource, request, req.pointer);
     const { filter, sort } = plan;
     if (x) {
       for (const k of ['filter', 'sort']) if (Array.isArray(x[k])) o[k] = (x[k] as unknown[]).map(String);
