@@ -104,7 +104,8 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
           const read = o.action === 'create' ? undefined : ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
           const readHeaders = read ? await ctx.authFor(read.operation.auth) : undefined;
           if (read && readHeaders) {
-            const again: TestRequest = { method: 'GET', path: ctx.pathOf(read, target![resource.identifier ?? 'id']), headers: readHeaders };
+            // Addressed as the change was (its identifier, or the bound fields of a resource without one).
+            const again: TestRequest = { method: 'GET', path: ctx.pathOf(read, objectKey(resource, target!)), headers: readHeaders };
             const after = await ctx.send(read, again);
             const lost = Object.entries(body).find(([k, v]) => JSON.stringify(after.body?.[k]) !== JSON.stringify(v));
             if (after.status !== read.successStatus || lost)

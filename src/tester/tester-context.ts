@@ -422,7 +422,9 @@ export class TestContext {
         if (action !== 'update' || getValueAt(body, b.field) !== undefined || Object.hasOwn(body, top.name)) setValueAt(r, body, b.field, held);
       } else if (isKeyPath(r, b.field)) {
         // A create's key stays as drawn (fresh per request); the path takes it from here (boundParams).
-        const drawn = getValueAt(body, b.field);
+        let drawn = getValueAt(body, b.field);
+        // A path segment cannot be empty: a key drawn empty (a string at its lower bound) is drawn again, non-empty.
+        if (drawn === '') setValueAt(r, body, b.field, (drawn = this.segmentValue(r, f, this.seed + this.uniqueCounter++)));
         if (action === 'create' && drawn !== undefined)
           this.createKeys.set(route.operation.id, { ...this.createKeys.get(route.operation.id), [b.field]: drawn });
       } else setValueAt(r, body, b.field, this.scopeValue(r, f, b.field));
@@ -478,9 +480,15 @@ export class TestContext {
     if (this.scopes.has(key)) return this.scopes.get(key);
     const target = f.type === 'ref' ? getResource(this.model, f.to) : undefined;
     const pooled = target?.identifier !== undefined ? this.pool.get(target.name)?.at(-1)?.[target.identifier] : undefined;
-    const v = pooled ?? fc.sample(fieldArbitrary(this.model, { ...f, nullable: false }, r), { seed: this.seed, numRuns: 1 })[0];
+    const v = pooled ?? this.segmentValue(r, f, this.seed);
     this.scopes.set(key, v);
     return v;
+  }
+
+  /** A value of a field a path parameter is bound to: not null, and a string not empty (an empty segment is no path). */
+  private segmentValue(r: ResourceModel, f: FieldModel, seed: number): unknown {
+    const field = { ...f, nullable: false, ...(f.minLength === undefined || f.minLength < 1 ? { minLength: 1 } : {}) };
+    return fc.sample(fieldArbitrary(this.model, field, r), { seed, numRuns: 1 })[0];
   }
 
   private readonly scopes = new Map<string, unknown>();
