@@ -276,11 +276,12 @@ describe('SQLite: the write lock held by another process past busy_timeout', () 
     const path = join(dir, 'busy-process.db');
     const storage = createSqliteStorage({ path, synchronous: 'normal', busyTimeoutMs: 50 });
     const { app, call } = await serve(storage);
+    // Made before the holder starts: once it runs, it may take the lock at any moment.
+    const project = await call('POST', '/projects', { slug: 'proc', name: 'Proc' });
+    expect(project.status).toBe(201);
     const holder = spawn(process.execPath, ['-e', PROCESS_LOCK_HOLDER, path, import.meta.url], { stdio: ['pipe', 'pipe', 'inherit'] });
     const lines = createInterface({ input: holder.stdout! })[Symbol.asyncIterator]();
     try {
-      const project = await call('POST', '/projects', { slug: 'proc', name: 'Proc' });
-      expect(project.status).toBe(201);
       expect((await lines.next()).value).toBe('locked');
       const plain = await call('POST', '/projects', { slug: 'proc-2', name: 'Proc 2' });
       const evented = await call('POST', '/tickets', { project: project.body.id, title: 'T', reporter: 'ann@example.com' });
