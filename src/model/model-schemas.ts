@@ -118,6 +118,8 @@ export function getFieldSchema(
     if (f.hasDefault) s.default = f.default;
     if (f.hasExample) s.examples = [f.example];
     if (f.readOnly || f.type === 'state') s.readOnly = true;
+    // Only requests hold it: a response's view leaves the field out (getObjectSchema).
+    if (f.writeOnly) s.writeOnly = true;
   }
   return s;
 }
@@ -146,6 +148,8 @@ function getObjectSchema(
   for (const f of fields) {
     // The identifier and owner are top-level fields; a nested field of the same name is an ordinary field.
     if (!isWritable(nested ? undefined : resource, f, view)) continue;
+    // A write-only field is never answered, so an answer holding it breaks the schema (additionalProperties).
+    if (view === 'response' && f.writeOnly && !nested) continue;
     properties[f.name] = getFieldSchema(model, f, resource, opts, view);
     const mustSend = view === 'response' ? !f.optional : view !== 'update' && !mayLeaveOut(f);
     if (mustSend) required.push(f.name);
