@@ -148,8 +148,13 @@ function getObjectSchema(
   for (const f of fields) {
     // The identifier and owner are top-level fields; a nested field of the same name is an ordinary field.
     if (!isWritable(nested ? undefined : resource, f, view)) continue;
-    // A write-only field is never answered, so an answer holding it breaks the schema (additionalProperties).
-    if (view === 'response' && f.writeOnly && !nested) continue;
+    // A write-only field is never answered: the runtime's and the tester's answer schema leave it out, so an answer
+    // holding it breaks the schema (additionalProperties); a document's lists it, optional, marked `writeOnly`
+    // (OpenAPI's way, which the importer reads back).
+    if (view === 'response' && f.writeOnly && !nested) {
+      if (opts.annotations) properties[f.name] = getFieldSchema(model, f, resource, opts, view);
+      continue;
+    }
     properties[f.name] = getFieldSchema(model, f, resource, opts, view);
     const mustSend = view === 'response' ? !f.optional : view !== 'update' && !mayLeaveOut(f);
     if (mustSend) required.push(f.name);
