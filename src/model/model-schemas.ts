@@ -124,6 +124,11 @@ export function getFieldSchema(
   return s;
 }
 
+/** Whether answers carry a resource's field of this name: all but a write-only one (stored, never answered). */
+export function isAnswered(resource: ResourceModel | undefined, name: string): boolean {
+  return resource === undefined || getField(resource, name)?.writeOnly !== true;
+}
+
 /** Whether a field may be written in a request of the given view. */
 export function isWritable(resource: ResourceModel | undefined, f: FieldModel, view: SchemaView): boolean {
   if (view === 'response') return true;
