@@ -1,6 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
+import { generateClient } from '../../src/export/export-client.js';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { importOpenApiDocument } from '../../src/import/import-openapi.js';
 import { startService, type Running } from '../runtime/helpers.js';
@@ -87,6 +88,12 @@ describe('an OpenAPI writeOnly property', () => {
     const ajv = addFormats(new Ajv2020({ strict: false }));
     const validate = ajv.compile(schemas.User!);
     expect(validate({ id: '7f1e8a52-2f7a-4c5e-9b43-0a1b2c3d4e5f', name: 'ann' })).toBe(true);
+    // The typed client: the answer's type has no password, the create request's requires one.
+    const code = generateClient(r.compiled!.model!).code;
+    const block = (name: string) => new RegExp(`export interface ${name} \\{[^}]*\\}`).exec(code)?.[0] ?? '';
+    expect(block('User')).toContain('name: string');
+    expect(block('User')).not.toContain('password');
+    expect(code).toMatch(/export interface \w+ \{[^}]*\n\s+password: string;[^}]*\}/);
     // And back: the exported document imports with the field write-only again.
     const again = await importOpenApiDocument(doc as unknown as Json, 'users-export.json');
     expect(again.document!.resources!.User!.fields!.password).toMatchObject({ writeOnly: true });
