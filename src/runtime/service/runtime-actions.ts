@@ -570,6 +570,8 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const writable = getResourceSchema(model, resource, 'replace').properties as Record<string, unknown>;
       // A replace sets what a create with the same body would: a field left out takes its default, or is cleared.
       const leftOut = Object.keys(writable).map((name) => getField(resource, name)!);
+      // An update event's previous values leave write-only fields out, as the object does (empty for most resources).
+      const unanswered = new Set(resource.fields.filter((f) => f.writeOnly).map((f) => f.name));
       return async (request, reply) => {
         const params = request.params as Record<string, string>;
         const bound = bySearch?.(params);
@@ -590,7 +592,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           if (!after) throw missingObject(resource);
           const previous: Record<string, unknown> = {};
           for (const k of Object.keys(changes))
-            if (JSON.stringify(before[k]) !== JSON.stringify(after[k]) && getField(resource, k)?.writeOnly !== true) previous[k] = before[k];
+            if (JSON.stringify(before[k]) !== JSON.stringify(after[k]) && !(unanswered.size > 0 && unanswered.has(k))) previous[k] = before[k];
           await events.emit(tx, resource, { action: 'update' }, present(after), previous);
           return after;
         };
