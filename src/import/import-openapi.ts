@@ -1211,7 +1211,15 @@ function bindingsFor(
   for (const p of params) {
     const at = fieldPathFor(fields, p);
     const f = at?.field;
-    if (at === undefined || f === undefined || !BINDABLE.has(f.type) || (action === 'create' && (f.readOnly === true || p === identifier))) return undefined;
+    // A write-only field binds no path (check's write-only-invalid).
+    if (
+      at === undefined ||
+      f === undefined ||
+      !BINDABLE.has(f.type) ||
+      f.writeOnly === true ||
+      (action === 'create' && (f.readOnly === true || p === identifier))
+    )
+      return undefined;
     if (at.path !== p && action === 'create' && fields[at.path.split('.')[0]!]?.readOnly === true) return undefined;
     bind[p] = at.path;
   }

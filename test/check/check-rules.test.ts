@@ -1216,6 +1216,10 @@ describe('semantic rules: further placements of the same codes', () => {
       ]),
     );
     expect(found).toHaveLength(7);
+    const bound = run(
+      text.replace(/^( *)quote:/m, '$1byPassword: { method: GET, path: "/by/{pw}", action: read, resource: User, bind: { pw: password } }\n$1quote:'),
+    ).filter((d) => d.code === 'write-only-invalid');
+    expect(bound.map((d) => d.message)).toContain('User.password: a write-only field cannot be bound to path parameter {pw} of operation byPassword');
     const id = run(text.replace('id: { type: uuid, readOnly: true, writeOnly: true }', 'id: { type: uuid, writeOnly: true }'));
     expect(id.filter((d) => d.code === 'write-only-invalid').map((d) => d.message)).toContain('User.id: a write-only field cannot be the identifier');
   });
