@@ -34,3 +34,13 @@ describe('a write-only field in the document and the console', () => {
     expect(tree).toMatch(/password[\s\S]*write-only/);
   });
 });
+
+describe('a write-only field in the AsyncAPI export', () => {
+  it('is no property of an event payload', async () => {
+    const { exportAsyncApi } = await import('../../src/export/export-asyncapi.js');
+    const c = compileSpecText(`${SPEC}events:\n  kinds:\n    user.added: { resource: User, on: [create], payload: { resource: User } }\n`);
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const doc = exportAsyncApi(c.model!).document as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    expect(Object.keys(doc.components.schemas.User!.properties)).toEqual(['id', 'name']);
+  });
+});
