@@ -34,6 +34,7 @@ endpoints:
     editUser: { method: PATCH, path: "/users/{id}", action: update, resource: User }
     putUser: { method: PUT, path: "/users/{id}", action: replace, resource: User }
     lockUser: { method: POST, path: "/users/{id}/lock", action: transition, resource: User, transition: lock }
+    leaky: { method: GET, path: /leaky, action: custom, handler: leaky, response: { resource: User } }
 authentication:
   default: none
 events:
@@ -47,11 +48,12 @@ ${PLAIN_ERRORS}`;
 const SECRETS = ['hunter22', 'changed-1', 'replaced-2'];
 const leaks = (value: unknown) => SECRETS.some((p) => JSON.stringify(value).includes(p)) || JSON.stringify(value).includes('"password"');
 
+const LEAKY_ID = '7f1e8a52-2f7a-4c5e-9b43-0a1b2c3d4e5f';
 let s: Running;
 beforeAll(async () => {
   const c = compileSpecText(SPEC);
   expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  s = await startService(c.model!);
+  s = await startService(c.model!, { handlers: { leaky: () => ({ id: LEAKY_ID, name: 'eve', status: 'active', password: 'hunter22' }) } });
 });
 afterAll(() => s.close());
 
@@ -95,5 +97,11 @@ describe('a write-only field', () => {
     expect(leaks(r.body)).toBe(false);
     const missing = await s.call('POST', '/users', { name: 'cy' });
     expect(missing.status).toBe(422);
+  });
+
+  it('a custom handler answering it gets the internal answer, never the password', async () => {
+    const r = await s.call('GET', '/leaky');
+    expect(r.status).toBe(500);
+    expect(leaks(r.body)).toBe(false);
   });
 });
