@@ -49,6 +49,15 @@ export function checkPathBindings(model: ServiceModel, report: Report): void {
         );
         continue;
       }
+      if (f.writeOnly) {
+        // A path naming an object by a write-only value (a password) tells which objects hold it.
+        report(
+          'write-only-invalid',
+          { where: `${resource.name}.${b.field}`, detail: `cannot be bound to path parameter {${b.param}} of operation ${o.id}` },
+          b.pointer,
+        );
+        continue;
+      }
       const other = seen.get(b.field);
       if (other !== undefined) {
         report('path-binding-field-invalid', { ...at, param: b.param, detail: `names field \`${b.field}\`, which {${other}} names already` }, b.pointer);

@@ -246,7 +246,11 @@ const fieldRules: Rule = ({ model, report }) => {
           joinPointer(f.pointer, 'example'),
         );
     }
+    // Only a resource's own fields are left out of answers (resourceRules checks their roles).
+    if (f.writeOnly && !topLevel.has(f))
+      report('write-only-invalid', { where, detail: "is only allowed on a resource's own fields" }, joinPointer(f.pointer, 'writeOnly'));
   };
+  const topLevel = new Set<FieldModel>(model.resources.flatMap((r) => r.fields));
   forEachField(model, visit);
   // Parameters are written as fields (their names are the API's own, so name-style does not apply to them).
   for (const o of model.endpoints?.operations ?? []) {
@@ -668,6 +672,19 @@ const resourceRules: Rule = (ctx) => {
       }
       const serverSet = f.name === r.identifier || f.name === r.owner || f.type === 'state' || f.generated !== undefined || f.hasDefault || stamped.has(f.name);
       if (f.readOnly && !f.optional && !serverSet) report('readonly-without-source', { resource: r.name, field: f.name }, f.pointer);
+      if (f.writeOnly) {
+        // Answers leave it out: a field every answer must carry, or that no request writes, cannot be write-only.
+        const role = f.readOnly
+          ? 'cannot also be read-only'
+          : f.name === r.identifier
+            ? 'cannot be the identifier'
+            : f.name === r.owner
+              ? 'cannot be the owner field'
+              : f.type === 'state'
+                ? 'cannot be the state field'
+                : undefined;
+        if (role !== undefined) report('write-only-invalid', { where: `${r.name}.${f.name}`, detail: role }, joinPointer(f.pointer, 'writeOnly'));
+      }
     }
   }
 };
@@ -950,13 +967,23 @@ const operationRules: Rule = (ctx) => {
       checkPaging(ctx, o);
     }
     if (o.action === 'list' && r) {
+      const revealed = (field: FieldModel | undefined, option: 'filter' | 'sort', i: number) => {
+        // Listing by a write-only field tells its value apart (which objects match, their order).
+        if (field?.writeOnly)
+          report(
+            'write-only-invalid',
+            { where: `${r.name}.${field.name}`, detail: `cannot be a ${option} of list operation ${o.id}` },
+            joinPointer(joinPointer(o.pointer, option), i),
+          );
+      };
       o.filter.forEach((f, i) => {
         const field = checkFieldName(ctx, r!, f, `${where} filter`, joinPointer(joinPointer(o.pointer, 'filter'), i));
+        revealed(field, 'filter', i);
         // The runtime compares a filter's text with the stored value: a list, an object or free JSON never matches.
         if (field && UNFILTERABLE_TYPES.has(field.type))
           report('filter-type-invalid', { operation: o.id, field: f, type: field.type }, joinPointer(joinPointer(o.pointer, 'filter'), i));
       });
-      o.sort.forEach((f, i) => checkFieldName(ctx, r!, f, `${where} sort`, joinPointer(joinPointer(o.pointer, 'sort'), i)));
+      o.sort.forEach((f, i) => revealed(checkFieldName(ctx, r!, f, `${where} sort`, joinPointer(joinPointer(o.pointer, 'sort'), i)), 'sort', i));
     }
     if (o.action === 'custom') {
       if (o.handler === undefined) report('custom-needs-handler', { operation: o.id }, o.pointer);

@@ -49,6 +49,7 @@ servicespec: 1
 #         nullable: <true | false>
 #         readOnly: <true | false>
 #         writeOnce: <true | false>
+#         writeOnly: <true | false>
 #         unique: <true | false>
 #         default: <value used when a create request leaves it out>
 #         example: <example value>

@@ -235,6 +235,7 @@ export const DIAGNOSTICS = {
     message:
       'field {resource}.{field} is read-only and required, but nothing gives it a value (declare `default`, `generated`, make it optional, or set it by a transition `stamp`)',
   },
+  'write-only-invalid': { severity: 'error', message: '{where}: a write-only field {detail}' },
   'generated-type-mismatch': { severity: 'error', message: '{where}: `{option}` needs a date or datetime field, not {type}' },
   'identifier-missing': {
     severity: 'error',

@@ -51,6 +51,12 @@ export const DIFF_RULES = {
   },
   'field-became-write-once': { part: 'resources', impact: b, message: '{subject} is now write-once: updates and replaces may no longer change it' },
   'field-no-longer-write-once': { part: 'resources', impact: n, message: '{subject} may now be changed after create' },
+  'field-became-write-only': { part: 'resources', impact: b, message: '{subject} is now write-only: no answer or event carries it any more' },
+  'field-no-longer-write-only': {
+    part: 'resources',
+    impact: r,
+    message: '{subject} is no longer write-only: every answer and event now carries a value clients only sent before',
+  },
   'request-field-added': { part: 'resources', impact: n, message: '{subject}: new optional request field' },
   'request-field-added-required': { part: 'resources', impact: b, message: '{subject}: new required request field; requests without it are refused' },
   'request-field-removed': { part: 'resources', impact: b, message: '{subject} is no longer accepted in requests; requests that send it are refused' },

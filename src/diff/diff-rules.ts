@@ -281,6 +281,8 @@ class FieldDiff {
       if (o.unique && !n.unique) findings.push({ aspect: 'unique', code: 'field-no-longer-unique', params: {} });
       if (!o.writeOnce && n.writeOnce && nf.request) findings.push({ aspect: 'writeOnce', code: 'field-became-write-once', params: {} });
       if (o.writeOnce && !n.writeOnce && nf.request) findings.push({ aspect: 'writeOnce', code: 'field-no-longer-write-once', params: {} });
+      if (!o.writeOnly && n.writeOnly) findings.push({ aspect: 'writeOnly', code: 'field-became-write-only', params: {} });
+      if (o.writeOnly && !n.writeOnly) findings.push({ aspect: 'writeOnly', code: 'field-no-longer-write-only', params: {} });
     }
     this.emit(findings, subject, where);
     const nested = (f: Flow, child: FieldModel): Flow => ({ request: f.request, requestRequired: f.request && !mayLeaveOut(child), response: f.response });

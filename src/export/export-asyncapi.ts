@@ -36,6 +36,8 @@ function resourceRef(ctx: Context, r: ResourceModel): JsonObject {
     name = ctx.names.allocate(r.name);
     ctx.resourceRefs.set(r.name, name);
     const s = getResourceSchema(ctx.model, r, 'response', { annotations: true }) as JsonObject;
+    // No event payload carries a write-only field (the runtime presents the object as it answers it).
+    for (const f of r.fields) if (f.writeOnly) delete (s.properties as JsonObject)[f.name];
     annotateObjectSchema(s, r.fields);
     ctx.schemas[name] = s;
   }

@@ -210,6 +210,8 @@ function viewType(ctx: TsContext, r: ResourceModel, view: SchemaView): string {
     name = ctx.names.allocate(`${resourceTypeName(r.name)}${VIEW_SUFFIX[view]}`);
     ctx.resourceTypes.set(key, name);
     const s = getResourceSchema(ctx.model, r, view, { annotations: true });
+    // No answer carries a write-only field: the answer's type leaves it out (the document lists it, marked writeOnly).
+    if (view === 'response') for (const f of r.fields) if (f.writeOnly) delete (s.properties as JsonSchema)[f.name];
     declare(ctx, name, s, view === 'response' ? r.description : `The body of a ${view} request for ${r.name}.`);
   }
   return name;

@@ -60,6 +60,7 @@ const NATIVE_FIELD_KEYS = new Set([
   'optional',
   'nullable',
   'readOnly',
+  'writeOnly',
   'default',
   'example',
   'values',

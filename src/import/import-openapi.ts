@@ -662,7 +662,7 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
   const out: Record<string, ResourceSpec> = {};
   for (const p of picked) {
     const rext = ext<Json>(p.schema, 'x-servicespec-resource') ?? {};
-    const fields = fieldsFromSchema(ctx, p.schema, p.pointer, { where: `resource ${p.name}`, depth: 1, stack: [p.pointer, ...p.refs] }, 'top');
+    const fields = fieldsFromSchema(ctx, p.schema, p.pointer, { where: `resource ${p.name}`, depth: 1, stack: [p.pointer, ...p.refs], writeOnly: true }, 'top');
     const r: Json = {};
     if (typeof p.schema.description === 'string') r.description = p.schema.description;
     for (const k of ['plural', 'identifier', 'owner', 'owner_access']) if (typeof rext[k] === 'string') r[k] = rext[k];
@@ -679,6 +679,18 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
           ? DEFAULT_IDENTIFIER_FIELD
           : undefined,
     );
+    // Every answer carries the identifier and the owner: neither can be write-only (check's write-only-invalid).
+    for (const k of [ctx.resourceIdentifier.get(p.name), typeof r.owner === 'string' ? r.owner : undefined]) {
+      const f = k !== undefined ? (fields[k] as (FieldSpec & Json) | undefined) : undefined;
+      if (f?.writeOnly !== true) continue;
+      delete f.writeOnly;
+      report(
+        ctx,
+        'import-dropped',
+        { item: `resource ${p.name}.${k!}: writeOnly`, reason: 'every answer carries the identifier and the owner field' },
+        joinPointer(joinPointer(p.pointer, 'properties'), k!),
+      );
+    }
   }
   return out;
 }
@@ -1258,7 +1270,15 @@ function bindingsFor(
   for (const p of params) {
     const at = fieldPathFor(fields, p);
     const f = at?.field;
-    if (at === undefined || f === undefined || !BINDABLE.has(f.type) || (action === 'create' && (f.readOnly === true || p === identifier))) return undefined;
+    // A write-only field binds no path (check's write-only-invalid).
+    if (
+      at === undefined ||
+      f === undefined ||
+      !BINDABLE.has(f.type) ||
+      f.writeOnly === true ||
+      (action === 'create' && (f.readOnly === true || p === identifier))
+    )
+      return undefined;
     if (at.path !== p && action === 'create' && fields[at.path.split('.')[0]!]?.readOnly === true) return undefined;
     bind[p] = at.path;
   }
@@ -1590,7 +1610,9 @@ function planParams(
       if (paging.includes(name)) continue;
       if (name === LIST_PARAMS.sort) {
         const values = Array.isArray(s.enum) ? s.enum.map(String) : [];
-        if (values.length > 0 && values.every((v) => Object.hasOwn(resourceFields, v.replace(/^-/, '')))) {
+        // A write-only field is no sort (check's write-only-invalid): the parameter stays the operation's own.
+        const sortable = (f: string) => Object.hasOwn(resourceFields, f) && resourceFields[f]!.writeOnly !== true;
+        if (values.length > 0 && values.every((v) => sortable(v.replace(/^-/, '')))) {
           for (const v of values) {
             const f = v.replace(/^-/, '');
             if (!sort.includes(f)) sort.push(f);
@@ -1600,7 +1622,7 @@ function planParams(
       }
       // A parameter named after a field is its filter, unless the field's type cannot be filtered on (check:
       // filter-type-invalid): then it stays the operation's own.
-      if (Object.hasOwn(resourceFields, name) && !UNFILTERABLE_TYPES.has(String(resourceFields[name]!.type))) {
+      if (Object.hasOwn(resourceFields, name) && !UNFILTERABLE_TYPES.has(String(resourceFields[name]!.type)) && resourceFields[name]!.writeOnly !== true) {
         filter.push(name);
         continue;
       }

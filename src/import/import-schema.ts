@@ -178,6 +178,8 @@ export interface FieldOptions {
   depth: number;
   /** Component pointers being expanded (a reference back to one of them closes a cycle). */
   stack: string[];
+  /** A resource's own field: OpenAPI's `writeOnly` becomes the field's (elsewhere the format has no write-only field). */
+  writeOnly?: boolean;
 }
 
 function approximated(ctx: SchemaContext, where: string, as: string, reason: string, pointer: string): void {
@@ -357,8 +359,20 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     else
       report(ctx, 'import-dropped', { item: `${opts.where}: example ${JSON.stringify(example) ?? ''}`, reason: `it breaks its own schema (${problem})` }, at);
   }
-  if (s.writeOnly === true)
-    report(ctx, 'import-dropped', { item: `${opts.where}: writeOnly`, reason: 'a field the server never returns has no equivalent' }, at);
+  if (s.writeOnly === true) {
+    // check's write-only-invalid: never beside readOnly, never the state field, only on a resource's own fields.
+    if (opts.writeOnly === true && out.readOnly !== true && type !== 'state' && ext.type !== 'state') out.writeOnly = true;
+    else
+      report(
+        ctx,
+        'import-dropped',
+        {
+          item: `${opts.where}: writeOnly`,
+          reason: opts.writeOnly === true ? 'a read-only or state field is answered' : "only a resource's own fields are write-only",
+        },
+        at,
+      );
+  }
   for (const [k, v] of Object.entries(ext)) if (k !== 'type') out[k] = v;
   if (type === 'ref' && typeof ext.to === 'string') out.to = ext.to;
   return out as unknown as FieldSpec;
@@ -487,7 +501,12 @@ export function fieldsFromSchema(ctx: SchemaContext, s: Json, pointer: string, o
         },
         at,
       );
-    const f = fieldFromSchema(ctx, p, at, { where: `${opts.where}.${fname}`, depth: opts.depth, stack: opts.stack }) as FieldSpec & Json;
+    const f = fieldFromSchema(ctx, p, at, {
+      where: `${opts.where}.${fname}`,
+      depth: opts.depth,
+      stack: opts.stack,
+      ...(mode === 'top' && opts.writeOnly === true ? { writeOnly: true } : {}),
+    }) as FieldSpec & Json;
     const hasDefault = Object.prototype.hasOwnProperty.call(f, 'default');
     const optional = !required.has(name) && !(mode === 'nested' && hasDefault);
     if (optional) f.optional = true;
@@ -506,6 +525,7 @@ const FIELD_ORDER = [
   'nullable',
   'readOnly',
   'writeOnce',
+  'writeOnly',
   'unique',
   'generated',
   'to',

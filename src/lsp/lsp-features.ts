@@ -133,7 +133,7 @@ function describeName(state: EditorState, site: NameSite): string | undefined {
       return `${head}${description}\n\n${rows.length > 0 ? rows.join('\n') : 'no fields'}`;
     }
     case 'field':
-      return `${head}: ${String(v.type ?? '?')}${v.to !== undefined ? ` → ${String(v.to)}` : ''}${v.optional === true ? ', optional' : ''}${v.readOnly === true ? ', read-only' : ''}${description}`;
+      return `${head}: ${String(v.type ?? '?')}${v.to !== undefined ? ` → ${String(v.to)}` : ''}${v.optional === true ? ', optional' : ''}${v.readOnly === true ? ', read-only' : ''}${v.writeOnly === true ? ', write-only' : ''}${description}`;
     case 'transition':
       return `${head}: from ${list(v.from)} to ${list(v.to)}${v.emits !== undefined ? `, emits \`${String(v.emits)}\`` : ''}${description}`;
     case 'error code':

@@ -99,6 +99,7 @@ export function buildField(name: string, spec: FieldSpec, pointer: string): Fiel
   f.nullable = spec.nullable ?? false;
   f.readOnly = spec.readOnly ?? false;
   f.writeOnce = spec.writeOnce ?? false;
+  if (spec.writeOnly === true) f.writeOnly = true;
   if (spec.generated !== undefined) f.generated = spec.generated;
   f.unique = spec.unique ?? false;
   f.hasDefault = has('default');

@@ -118,8 +118,15 @@ export function getFieldSchema(
     if (f.hasDefault) s.default = f.default;
     if (f.hasExample) s.examples = [f.example];
     if (f.readOnly || f.type === 'state') s.readOnly = true;
+    // Only requests hold it: a response's view leaves the field out (getObjectSchema).
+    if (f.writeOnly) s.writeOnly = true;
   }
   return s;
+}
+
+/** Whether answers carry a resource's field of this name: all but a write-only one (stored, never answered). */
+export function isAnswered(resource: ResourceModel | undefined, name: string): boolean {
+  return resource === undefined || getField(resource, name)?.writeOnly !== true;
 }
 
 /** Whether a field may be written in a request of the given view. */
@@ -146,6 +153,13 @@ function getObjectSchema(
   for (const f of fields) {
     // The identifier and owner are top-level fields; a nested field of the same name is an ordinary field.
     if (!isWritable(nested ? undefined : resource, f, view)) continue;
+    // A write-only field is never answered: the runtime's and the tester's answer schema leave it out, so an answer
+    // holding it breaks the schema (additionalProperties); a document's lists it, optional, marked `writeOnly`
+    // (OpenAPI's way, which the importer reads back).
+    if (view === 'response' && f.writeOnly && !nested) {
+      if (opts.annotations) properties[f.name] = getFieldSchema(model, f, resource, opts, view);
+      continue;
+    }
     properties[f.name] = getFieldSchema(model, f, resource, opts, view);
     const mustSend = view === 'response' ? !f.optional : view !== 'update' && !mayLeaveOut(f);
     if (mustSend) required.push(f.name);

@@ -31,6 +31,8 @@ export interface FieldModel {
   nullable: boolean;
   readOnly: boolean;
   writeOnce: boolean;
+  /** Sent in requests, stored, never answered (set only when true). */
+  writeOnly?: true;
   generated?: 'create_time' | 'update_time';
   unique: boolean;
   hasDefault: boolean;

@@ -181,6 +181,7 @@ function constraintParts(f: FieldModel): Inline[] {
   const parts: Inline[] = [];
   if (f.readOnly) parts.push(['read-only']);
   if (f.writeOnce) parts.push(['write-once']);
+  if (f.writeOnly) parts.push(['write-only']);
   if (f.unique) parts.push(['unique']);
   if (f.nullable) parts.push(['nullable']);
   const length = range(f.minLength, f.maxLength);

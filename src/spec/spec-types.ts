@@ -128,6 +128,8 @@ export interface FieldSpec extends FieldConstraints {
   nullable?: boolean;
   readOnly?: boolean;
   writeOnce?: boolean;
+  /** Clients send the field; no answer or event payload ever carries it (a password). */
+  writeOnly?: boolean;
   /** The field's previous name, for `servicespec migrate` (a rename of the stored column). */
   renamedFrom?: string;
   /** The server sets the field: the time of creation or of the last change. */

@@ -8,7 +8,7 @@
 import { objectKey } from './tester-context.js';
 import fc from 'fast-check';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
-import { isWritable, type SchemaView } from '../model/model-schemas.js';
+import { isAnswered, isWritable, type SchemaView } from '../model/model-schemas.js';
 import type { UnionModel } from '../model/model-types.js';
 import { objectArbitrary, sampleVariant } from './tester-arbitraries.js';
 import { describe, type TestContext } from './tester-context.js';
@@ -75,7 +75,7 @@ export async function checkUnionVariants(ctx: TestContext, route: OperationRoute
         if (refusedAsDeclared) continue;
         if (!isSuccessAnswer(route, res.status))
           return scope.fail(ctx.failure(o.id, `status ${route.successStatus} for a valid body with ${what}`, v.pointer, req, res));
-        if (resource && field !== undefined) {
+        if (resource && field !== undefined && isAnswered(resource, field)) {
           const back = (res.body as Record<string, unknown> | undefined)?.[field];
           if (canonical(back) !== canonical(value))
             return scope.fail(

@@ -367,7 +367,14 @@ export class TestContext {
   /** Checks a body against a resource's response shape, recording the resources part's verdict. */
   checkShape(resource: ResourceModel, value: unknown, req: TestRequest, operation: string): string | undefined {
     this.shapeResources.add(resource.name);
-    const m = this.mismatch(getResourceSchema(this.model, resource, 'response', { safeIntegers: false }), value);
+    // A write-only field in an answer is a leak (a password), named as such rather than as an unknown property.
+    const leaked =
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? resource.fields.find((f) => f.writeOnly && Object.hasOwn(value, f.name))
+        : undefined;
+    const m = leaked
+      ? `holds the write-only field ${leaked.name}, which no answer carries`
+      : this.mismatch(getResourceSchema(this.model, resource, 'response', { safeIntegers: false }), value);
     if (m !== undefined && !this.shapeViolations.has(resource.name)) {
       this.shapeViolations.set(
         resource.name,

@@ -819,6 +819,19 @@ const CASES: RuleCase[] = [
     fix: ['readOnly: true } # <-', 'readOnly: true, generated: create_time }'],
   },
   {
+    code: 'write-only-invalid',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        User:
+          fields:
+            id: { type: uuid, readOnly: true }
+            password: { type: string, readOnly: true, optional: true, writeOnly: true } # <-
+    `,
+    fix: ['readOnly: true, optional: true, writeOnly', 'writeOnly'],
+    message: 'User.password: a write-only field cannot also be read-only',
+  },
+  {
     code: 'generated-type-mismatch',
     spec: yaml`
       servicespec: 1
@@ -1170,6 +1183,47 @@ describe('semantic rules: one minimal spec per code', () => {
 });
 
 describe('semantic rules: further placements of the same codes', () => {
+  it('write-only-invalid on the identifier, owner and state field, a nested field, a shape field and a list filter or sort', () => {
+    const text = yaml`
+      servicespec: 1
+      resources:
+        User:
+          owner: who
+          fields:
+            id: { type: uuid, readOnly: true, writeOnly: true }
+            who: { type: string, writeOnly: true }
+            status: { type: state, writeOnly: true }
+            profile: { type: object, fields: { pin: { type: string, writeOnly: true } } }
+            password: { type: string, writeOnly: true }
+      states:
+        User: { initial: active, states: { active: {} } }
+      endpoints:
+        operations:
+          listUsers: { method: GET, path: /users, action: list, resource: User, filter: [password], sort: [password] }
+          quote: { method: POST, path: /quotes, action: custom, handler: q, request: { fields: { secret: { type: string, writeOnly: true } } } }
+      ${CATCH_ALL_ERRORS}
+    `;
+    const found = run(text).filter((d) => d.code === 'write-only-invalid');
+    expect(found.map((d) => d.message)).toEqual(
+      expect.arrayContaining([
+        'User.id: a write-only field cannot also be read-only',
+        'User.who: a write-only field cannot be the owner field',
+        'User.status: a write-only field cannot be the state field',
+        "User.profile.pin: a write-only field is only allowed on a resource's own fields",
+        "quote.request.secret: a write-only field is only allowed on a resource's own fields",
+        'User.password: a write-only field cannot be a filter of list operation listUsers',
+        'User.password: a write-only field cannot be a sort of list operation listUsers',
+      ]),
+    );
+    expect(found).toHaveLength(7);
+    const bound = run(
+      text.replace(/^( *)quote:/m, '$1byPassword: { method: GET, path: "/by/{pw}", action: read, resource: User, bind: { pw: password } }\n$1quote:'),
+    ).filter((d) => d.code === 'write-only-invalid');
+    expect(bound.map((d) => d.message)).toContain('User.password: a write-only field cannot be bound to path parameter {pw} of operation byPassword');
+    const id = run(text.replace('id: { type: uuid, readOnly: true, writeOnly: true }', 'id: { type: uuid, writeOnly: true }'));
+    expect(id.filter((d) => d.code === 'write-only-invalid').map((d) => d.message)).toContain('User.id: a write-only field cannot be the identifier');
+  });
+
   it('unknown-resource on an operation, a payload, an event and a version change', () => {
     const text = yaml`
       servicespec: 1

@@ -108,6 +108,8 @@ export const ROWS: Row[] = [
   { code: 'field-default-changed', new: (d) => (d.resources.Member.fields.active.default = false) },
   { code: 'field-became-write-once', new: (d) => (book(d).title.writeOnce = true) },
   { code: 'field-no-longer-write-once', new: (d) => delete d.resources.Member.fields.card_number.writeOnce },
+  { code: 'field-became-write-only', new: (d) => (book(d).cover_url.writeOnly = true) },
+  { code: 'field-no-longer-write-only', old: (d) => (book(d).cover_url.writeOnly = true), new: () => undefined },
   { code: 'request-field-added', new: (d) => (book(d).subtitle = { type: 'string', optional: true }) },
   { code: 'request-field-added-required', new: (d) => (book(d).subtitle = { type: 'string' }) },
   { code: 'request-field-removed', new: (d) => delete book(d).cover_url },

@@ -136,6 +136,11 @@ function mapStorageError(err: unknown): unknown {
 
 const presenters = new WeakMap<ResourceModel, (row: Row) => Record<string, unknown>>();
 
+/** The fields an answer carries: all but the write-only ones (stored, never answered). */
+function getAnsweredFields(resource: ResourceModel): readonly FieldModel[] {
+  return resource.fields.some((f) => f.writeOnly) ? resource.fields.filter((f) => !f.writeOnly) : resource.fields;
+}
+
 /**
  * The object as clients see it: absent fields are left out (storage reads an optional field never given as
  * undefined), a nullable field set to null is null, a null in a field that is not nullable is absent. Compiled once
@@ -145,7 +150,7 @@ export function presentRow(resource: ResourceModel, row: Row): Record<string, un
   let present = presenters.get(resource);
   if (!present) {
     // Field names are snake_case and never __proto__ (the format's schema); quoted anyway.
-    const lines = resource.fields.map((f) => {
+    const lines = getAnsweredFields(resource).map((f) => {
       const k = JSON.stringify(f.name);
       return `v = r[${k}]; if (v !== null && v !== undefined) o[${k}] = v;${f.nullable ? ` else if (v === null) o[${k}] = null;` : ''}`;
     });
@@ -159,6 +164,7 @@ export function presentRow(resource: ResourceModel, row: Row): Record<string, un
 export function presentRowPlain(resource: ResourceModel, row: Row): Record<string, unknown> {
   const o: Record<string, unknown> = {};
   for (const f of resource.fields) {
+    if (f.writeOnly) continue;
     const v = row[f.name];
     if (v !== null && v !== undefined) o[f.name] = v;
     else if (v === null && f.nullable) o[f.name] = null;
@@ -175,7 +181,7 @@ const writers = new WeakMap<ResourceModel, (row: Row, stored: typeof StoredJson)
 export function writePresentedRow(resource: ResourceModel, row: Row): string {
   let write = writers.get(resource);
   if (!write) {
-    const lines = resource.fields.map((f) => {
+    const lines = getAnsweredFields(resource).map((f) => {
       const k = JSON.stringify(`,${JSON.stringify(f.name)}:`);
       return `v = r[${JSON.stringify(f.name)}]; if (v !== null && v !== undefined) s += ${k} + (v instanceof S ? v.text : JSON.stringify(v));${f.nullable ? ` else if (v === null) s += ${k} + 'null';` : ''}`;
     });
@@ -570,6 +576,8 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const writable = getResourceSchema(model, resource, 'replace').properties as Record<string, unknown>;
       // A replace sets what a create with the same body would: a field left out takes its default, or is cleared.
       const leftOut = Object.keys(writable).map((name) => getField(resource, name)!);
+      // An update event's previous values leave write-only fields out, as the object does (empty for most resources).
+      const unanswered = new Set(resource.fields.filter((f) => f.writeOnly).map((f) => f.name));
       return async (request, reply) => {
         const params = request.params as Record<string, string>;
         const bound = bySearch?.(params);
@@ -589,7 +597,8 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           const after = await tx.update(resource.name, id, changes);
           if (!after) throw missingObject(resource);
           const previous: Record<string, unknown> = {};
-          for (const k of Object.keys(changes)) if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) previous[k] = before[k];
+          for (const k of Object.keys(changes))
+            if (JSON.stringify(before[k]) !== JSON.stringify(after[k]) && !(unanswered.size > 0 && unanswered.has(k))) previous[k] = before[k];
           await events.emit(tx, resource, { action: 'update' }, present(after), previous);
           return after;
         };
