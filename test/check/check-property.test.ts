@@ -55,6 +55,8 @@ function exerciseModel(model: ServiceModel): void {
       defaults.isDefaultIdentifier(f);
       defaults.getUnmakeableIdentifier(f);
       for (const view of ['create', 'replace', 'update', 'response'] as const) schemas.isWritable(r, f, view);
+      // Answers carry every field but a write-only one.
+      expect(schemas.isAnswered(r, f.name)).toBe(f.writeOnly !== true);
       schemas.getFieldSchema(model, f, r, { annotations: true, safeIntegers: true });
       if (f.union) for (const view of ['create', 'response'] as const) schemas.getUnionSchema(model, f.union, r, view, { annotations: true });
     }
@@ -458,6 +460,7 @@ describe('the model API surface', () => {
         'getRangeStatus',
         'getStatusText',
         'isStatusIn',
+        'isAnswered',
         'isSuccessAnswer',
         'getFieldSchema',
         'getResourceSchema',
