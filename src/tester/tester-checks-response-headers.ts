@@ -7,6 +7,7 @@ import { isStatusIn } from '../model/model-defaults.js';
 import { getResponseHeaders, isErrorHeaderSent, readHeaderText } from '../model/model-response-headers.js';
 import { getRouteErrors, type OperationRoute } from '../model/model-routes.js';
 import { getFieldSchema } from '../model/model-schemas.js';
+import type { ParameterModel } from '../model/model-types.js';
 import type { TestContext } from './tester-context.js';
 import type { TestResponse } from './tester-http.js';
 
@@ -20,14 +21,8 @@ export function responseHeadersMismatch(ctx: TestContext, route: OperationRoute,
       if (h.required) return `no ${p.name} header (declared required)`;
       continue;
     }
-    let value: unknown;
-    try {
-      value = readHeaderText(p, text);
-    } catch (err) {
-      return `${p.name}: ${JSON.stringify(text)} ${(err as Error).message}`;
-    }
-    const m = ctx.mismatch(getFieldSchema(ctx.model, { ...p, nullable: false }, undefined, {}), value);
-    if (m !== undefined) return `${p.name}: ${JSON.stringify(text)}: ${m}`;
+    const m = headerValueMismatch(ctx, p, text);
+    if (m !== undefined) return m;
   }
   return undefined;
 }
@@ -51,14 +46,20 @@ export function errorHeadersMismatch(ctx: TestContext, route: OperationRoute, re
       if (!p.optional && isErrorHeaderSent(code, p)) return `no ${p.name} header (declared required${code ? ` on ${code.name}` : ''})`;
       continue;
     }
-    let value: unknown;
-    try {
-      value = readHeaderText(p, text);
-    } catch (err) {
-      return `${p.name}: ${JSON.stringify(text)} ${(err as Error).message}`;
-    }
-    const m = ctx.mismatch(getFieldSchema(ctx.model, { ...p, nullable: false }, undefined, {}), value);
-    if (m !== undefined) return `${p.name}: ${JSON.stringify(text)}: ${m}`;
+    const m = headerValueMismatch(ctx, p, text);
+    if (m !== undefined) return m;
   }
   return undefined;
+}
+
+/** What is wrong with a declared header's text (its type, its constraints), or undefined when nothing is. */
+function headerValueMismatch(ctx: TestContext, p: ParameterModel, text: string): string | undefined {
+  let value: unknown;
+  try {
+    value = readHeaderText(p, text);
+  } catch (err) {
+    return `${p.name}: ${JSON.stringify(text)} ${(err as Error).message}`;
+  }
+  const m = ctx.mismatch(getFieldSchema(ctx.model, { ...p, nullable: false }, undefined, {}), value);
+  return m === undefined ? undefined : `${p.name}: ${JSON.stringify(text)}: ${m}`;
 }
