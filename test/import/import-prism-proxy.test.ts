@@ -145,27 +145,44 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** `prism proxy` as a child process, resolved once it answers on its port. */
+/**
+ * `prism proxy` as a child process, resolved once it says it listens on its own port. Not "once something answers on
+ * the port": the port was free when picked, but another document's server (these run side by side) could take it
+ * before Prism binds, and then the traffic went to that server and no request reached this document's operations.
+ */
 async function startPrism(document: string, upstream: string): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startPrismOnce(document, upstream);
+    } catch (e) {
+      // Lost the race for the port: pick another.
+      if (attempt === 3 || !String(e).includes('EADDRINUSE')) throw e;
+    }
+  }
+}
+
+async function startPrismOnce(document: string, upstream: string): Promise<{ url: string; child: ChildProcess; output: () => string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [PRISM, 'proxy', document, upstream, '--errors=false', '-p', String(port), '-h', '127.0.0.1', '-v', 'warn'], {
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [PRISM, 'proxy', document, upstream, '--errors=false', '-p', String(port), '-h', '127.0.0.1', '-v', 'info'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`prism exited ${child.exitCode}: ${out}`);
-    try {
-      await fetch(`${url}/`, { method: 'HEAD' });
-      return { url, child, output: () => out };
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  const listening = new Promise<void>((resolve, reject) => {
+    const seen = () => {
+      if (out.includes(`Prism is listening on ${url}`)) resolve();
+    };
+    child.stdout!.on('data', (d: Buffer) => ((out += d.toString()), seen()));
+    child.stderr!.on('data', (d: Buffer) => ((out += d.toString()), seen()));
+    child.once('exit', (code) => reject(new Error(`prism exited ${code}: ${out}`)));
+  });
+  const timer = setTimeout(() => child.kill(), 30_000);
+  try {
+    await listening;
+  } finally {
+    clearTimeout(timer);
   }
-  child.kill();
-  throw new Error(`prism did not start: ${out}`);
+  return { url, child, output: () => out };
 }
 
 /** Which declared operation a request went to (the runtime serves the paths at its root; `{x}` is one segment). */
@@ -265,7 +282,7 @@ describe.concurrent("the served import, through Prism's validation proxy built f
         ).toEqual([]);
         expect(
           [...counts].filter(([, n]) => n === 0).map(([id]) => id),
-          'operations that received no request',
+          `operations that received no request (the tester sent ${report.requests}, stopped by ${report.stoppedBy ?? 'nothing'}, ${report.unreachable ?? 'reachable'}, warnings ${JSON.stringify(report.warnings)})`,
         ).toEqual([]);
         expect([...notImplemented].sort(), 'operations answering 501').toEqual([...(NOT_IMPLEMENTED[file] ?? [])].sort());
         const handled = (s.model.endpoints?.operations ?? []).filter((o) => o.action === 'custom' && !notImplemented.has(o.id));
