@@ -107,6 +107,11 @@ async function getLogger(level: string, format: 'json' | 'pretty'): Promise<NonN
 }
 
 export async function runServe(file: string, options: ServeOptions): Promise<number> {
+  // An empty PORT (`PORT= npm start`) is a mistake, not "pick a free port": Number('') is 0.
+  if (String(options.port).trim() === '') {
+    io.err('servicespec serve: --port (or PORT) is empty: give a number from 0 to 65535 (0 picks a free one)\n');
+    return EXIT.usage;
+  }
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     io.err(`servicespec serve: --port must be a number from 0 to 65535, not ${JSON.stringify(options.port)}\n`);

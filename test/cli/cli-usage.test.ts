@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_VERSION, runCli, STACK_LINE } from './cli-helpers.js';
+import { PACKAGE_VERSION, runCli, spawnCli, STACK_LINE } from './cli-helpers.js';
 
 describe('usage', { timeout: 120_000 }, () => {
   const usageCases: [string, string[], RegExp][] = [
@@ -20,6 +20,13 @@ describe('usage', { timeout: 120_000 }, () => {
       expect(r.stderr).not.toMatch(STACK_LINE);
     });
   }
+
+  it('exits 2 for an empty PORT, where Number("") would have picked a random port', async () => {
+    const r = await spawnCli(['serve', 'examples/orders.yaml'], { env: { PORT: '' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^servicespec serve: --port \(or PORT\) is empty/);
+    expect(r.stderr).not.toMatch(STACK_LINE);
+  });
 
   it('exits 2 with the help on stderr when no command is given', async () => {
     const r = await runCli([]);
