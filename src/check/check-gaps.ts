@@ -196,8 +196,8 @@ function errorGaps(m: ServiceModel, gap: Collect): void {
     // The fields carrying the code, status and message, and the media type, where the body does not name them.
     const roles = getErrorBodyRoles(e.body);
     for (const role of ['code', 'status', 'message'] as const) {
-      const f = roles[role];
-      if (!roles.named[role] && f !== undefined) gap.byDefault(`error ${role} field`, undefined, `${f.name} (by its name)`);
+      const path = roles.at[role];
+      if (!roles.named[role] && path !== undefined) gap.byDefault(`error ${role} field`, undefined, `${path.join('.')} (by its name)`);
     }
     if (e.body.mediaType === undefined) gap.byDefault('error media type', undefined, roles.mediaType);
   }

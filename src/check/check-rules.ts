@@ -1183,21 +1183,32 @@ const errorRules: Rule = ({ model, report }) => {
 /** A declared error body: the fields its roles name exist, can hold what the runtime writes there, and nothing required is left empty. */
 function errorBodyRules(model: ServiceModel, body: DeclaredErrorBodyModel, report: Report): void {
   const roles = getErrorBodyRoles(body);
-  const fieldNames = body.fields.map((f) => f.name);
+  // Every field's path, for a suggestion: the body's own and those nested in its object fields.
+  const paths: string[] = [];
+  const walk = (fields: readonly FieldModel[], under: string) => {
+    for (const f of fields) {
+      paths.push(under + f.name);
+      if (f.type === 'object' && f.fields) walk(f.fields, `${under}${f.name}.`);
+    }
+  };
+  walk(body.fields, '');
   for (const role of ['code', 'status', 'message'] as const) {
     const named = body[role];
-    if (named !== undefined && !fieldNames.includes(named))
-      report('error-body-field-unknown', { role, name: named, suggestion: suggestion(named, fieldNames) }, joinPointer('/errors/body', role));
+    if (named !== undefined && roles[role] === undefined)
+      report('error-body-field-unknown', { role, name: named, suggestion: suggestion(named, paths) }, joinPointer('/errors/body', role));
   }
   if (roles.code === undefined && body.code === undefined)
     report(
       'error-body-missing-field',
-      { field: 'code', detail: 'the runtime writes the error code there (or name the field that carries it in `errors.body.code`)' },
+      {
+        field: 'code',
+        detail: 'the runtime writes the error code there (or name the field that carries it in `errors.body.code`, a nested one by its path: `error.code`)',
+      },
       '/errors/body',
     );
   const codes = model.errors?.codes ?? [];
-  const misfit = (f: FieldModel, role: string, kinds: readonly string[], values: readonly (string | number)[]) => {
-    const at = (kind: string) => report('error-body-field-type', { field: f.name, role, type: f.type, detail: kind }, f.pointer);
+  const misfit = (f: FieldModel, path: readonly string[], role: string, kinds: readonly string[], values: readonly (string | number)[]) => {
+    const at = (kind: string) => report('error-body-field-type', { field: path.join('.'), role, type: f.type, detail: kind }, f.pointer);
     if (!kinds.includes(f.type)) return at(`it must be ${kinds.join(' or ')}`);
     const bad = values.find((v) => !fitsField(f, v));
     if (bad !== undefined) at(`its constraints refuse ${JSON.stringify(bad)}, which the runtime writes there`);
@@ -1205,16 +1216,24 @@ function errorBodyRules(model: ServiceModel, body: DeclaredErrorBodyModel, repor
   const statuses = [...new Set(codes.map((c) => c.status))];
   if (roles.code) {
     const integer = roles.code.type === 'integer' || roles.code.type === 'number';
-    misfit(roles.code, 'the error code', ERROR_ROLE_TYPES.code, integer ? statuses : codes.map((c) => c.name));
+    misfit(roles.code, roles.at.code!, 'the error code', ERROR_ROLE_TYPES.code, integer ? statuses : codes.map((c) => c.name));
   }
-  if (roles.status) misfit(roles.status, 'the HTTP status', ERROR_ROLE_TYPES.status, statuses);
-  if (roles.message) misfit(roles.message, 'the message', ERROR_ROLE_TYPES.message, []);
+  if (roles.status) misfit(roles.status, roles.at.status!, 'the HTTP status', ERROR_ROLE_TYPES.status, statuses);
+  if (roles.message) misfit(roles.message, roles.at.message!, 'the message', ERROR_ROLE_TYPES.message, []);
   if (!/^application\/(json|[^/;\s]+\+json)$/i.test(roles.mediaType))
     report('error-body-media-type', { mediaType: roles.mediaType }, '/errors/body/media_type');
-  const filled = new Set([roles.code?.name, roles.status?.name, roles.message?.name, ...roles.extras.map(([f]) => f.name)]);
-  for (const f of body.fields) {
-    if (!f.optional && !filled.has(f.name)) report('error-body-field-unfilled', { field: f.name }, f.pointer);
-  }
+  const filled = new Set(
+    [roles.at.code, roles.at.status, roles.at.message, ...roles.extras.map(([, , path]) => path), ...roles.containers.map(([, path]) => path)].flatMap(
+      (path) => (path ? [path.join('.')] : []),
+    ),
+  );
+  // The body's required fields, and those of each object a nested role is in (written whenever an error is).
+  const levels: [readonly FieldModel[], string][] = [
+    [body.fields, ''],
+    ...roles.containers.map(([f, path]) => [f.fields ?? [], `${path.join('.')}.`] as [readonly FieldModel[], string]),
+  ];
+  for (const [fields, under] of levels)
+    for (const f of fields) if (!f.optional && !filled.has(under + f.name)) report('error-body-field-unfilled', { field: under + f.name }, f.pointer);
 }
 
 /** Whether a value the runtime writes meets a field's declared values and bounds. */

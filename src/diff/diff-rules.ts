@@ -926,7 +926,8 @@ function diffErrors(out: Collector, o: ServiceModel, n: ServiceModel): void {
     // Which fields carry the code, status and message, and the media type, as the format resolves them.
     const roles = (b: DeclaredErrorBodyModel) => {
       const r = getErrorBodyRoles(b);
-      return `code in ${r.code?.name ?? 'no field'}, status in ${r.status?.name ?? 'no field'}, message in ${r.message?.name ?? 'no field'}, as ${r.mediaType}`;
+      const at = (path: readonly string[] | undefined) => path?.join('.') ?? 'no field';
+      return `code in ${at(r.at.code)}, status in ${at(r.at.status)}, message in ${at(r.at.message)}, as ${r.mediaType}`;
     };
     if (roles(oe.body) !== roles(ne.body))
       out.add('error-body-changed', 'body', { old: roles(oe.body), new: roles(ne.body) }, { old: '/errors/body', new: '/errors/body' });

@@ -2363,11 +2363,23 @@ const IMPORTED_ROLE_NAMES: Readonly<Record<'code' | 'status' | 'message', readon
 
 function errorBodyRoles(fields: Record<string, FieldSpec>): { code?: string; status?: string; message?: string } {
   const out: { code?: string; status?: string; message?: string } = {};
+  const found = (within: Record<string, FieldSpec>, role: 'code' | 'status' | 'message') =>
+    IMPORTED_ROLE_NAMES[role].find((n) => within[n] !== undefined && ERROR_ROLE_TYPES[role].includes(within[n].type));
   for (const role of ['code', 'status', 'message'] as const) {
     const fits = (n: string) => fields[n] !== undefined && ERROR_ROLE_TYPES[role].includes(fields[n].type);
-    const chosen = IMPORTED_ROLE_NAMES[role].find(fits);
+    const chosen = found(fields, role);
     const byDefault = ERROR_BODY_ROLE_NAMES[role].find(fits);
     if (chosen !== undefined && chosen !== byDefault) out[role] = chosen;
+  }
+  // A body that is one object holding the code and message (`{ "error": { "code", "message" } }`, as Stripe, Google
+  // and Microsoft answer): the roles are named by their paths, the format's defaults being the body's own fields.
+  const objects = Object.entries(fields).filter(([, f]) => f.type === 'object' && f.fields !== undefined);
+  if (found(fields, 'code') === undefined && found(fields, 'message') === undefined && objects.length === 1) {
+    const [name, f] = objects[0]!;
+    for (const role of ['code', 'status', 'message'] as const) {
+      const inner = found(f.fields!, role);
+      if (inner !== undefined && (role !== 'status' || found(fields, 'status') === undefined)) out[role] = `${name}.${inner}`;
+    }
   }
   return out;
 }

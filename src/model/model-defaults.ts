@@ -182,39 +182,82 @@ export interface ErrorBodyRoles {
   code?: FieldModel;
   status?: FieldModel;
   message?: FieldModel;
+  /** Where each role's field is: the names from the body down to it (one name for a field of the body itself). */
+  at: { code?: readonly string[]; status?: readonly string[]; message?: readonly string[] };
   /** Whether each role was named by the spec (else found by the format's default names). */
   named: { code: boolean; status: boolean; message: boolean };
-  /** The other fields filled by name (`ERROR_BODY_EXTRAS`), with what each holds. */
-  extras: readonly (readonly [FieldModel, string])[];
+  /** The other fields filled by name (`ERROR_BODY_EXTRAS`), with what each holds and where it is. */
+  extras: readonly (readonly [FieldModel, string, readonly string[]])[];
+  /** The object fields a nested role is in (`error` of `{ "error": { "code", "message" } }`), with where each is. */
+  containers: readonly (readonly [FieldModel, readonly string[]])[];
   mediaType: string;
+}
+
+/**
+ * The field a declared error body's role names: the body's field of that name, else one nested in its object fields,
+ * a dotted segment each (`error.code`), as `bind` reads a path. Undefined when there is none.
+ */
+export function getErrorBodyFieldAt(fields: readonly FieldModel[], name: string): { field: FieldModel; path: readonly string[] } | undefined {
+  const top = fields.find((f) => f.name === name);
+  if (top || !name.includes('.')) return top ? { field: top, path: [name] } : undefined;
+  let level: readonly FieldModel[] | undefined = fields;
+  let f: FieldModel | undefined;
+  const path = name.split('.');
+  for (const part of path) {
+    f = level?.find((x) => x.name === part);
+    if (!f) return undefined;
+    level = f.type === 'object' ? (f.fields ?? []) : undefined;
+  }
+  return f ? { field: f, path } : undefined;
 }
 
 /** The roles of a declared error body's fields: as the spec names them, else by `ERROR_BODY_ROLE_NAMES`. */
 export function getErrorBodyRoles(body: DeclaredErrorBodyModel): ErrorBodyRoles {
-  const find = (role: keyof typeof ERROR_BODY_ROLE_NAMES): FieldModel | undefined => {
+  const find = (role: keyof typeof ERROR_BODY_ROLE_NAMES): { field: FieldModel; path: readonly string[] } | undefined => {
     const named = body[role];
-    if (named !== undefined) return body.fields.find((f) => f.name === named);
+    if (named !== undefined) return getErrorBodyFieldAt(body.fields, named);
     // A field found by its name only takes the role when its type can hold what is written there.
     for (const name of ERROR_BODY_ROLE_NAMES[role]) {
       const f = body.fields.find((x) => x.name === name);
-      if (f && ERROR_ROLE_TYPES[role].includes(f.type)) return f;
+      if (f && ERROR_ROLE_TYPES[role].includes(f.type)) return { field: f, path: [name] };
     }
     return undefined;
   };
   const code = find('code');
   const status = find('status');
   const message = find('message');
-  const taken = new Set([code?.name, status?.name, message?.name]);
-  const extras: (readonly [FieldModel, string])[] = [];
-  for (const f of body.fields) {
-    const what = (ERROR_BODY_EXTRAS as Readonly<Record<string, string>>)[f.name];
-    if (what !== undefined && !taken.has(f.name) && EXTRA_TYPES[what]!.includes(f.type)) extras.push([f, what]);
+  const taken = new Set([code, status, message].flatMap((r) => (r ? [r.path.join('.')] : [])));
+  // The object fields on the way to a nested role, in the order met: their own fields are filled by name too.
+  const containers: [FieldModel, readonly string[]][] = [];
+  const seen = new Set<string>();
+  for (const r of [code, status, message]) {
+    if (r === undefined || r.path.length < 2) continue;
+    let level: readonly FieldModel[] = body.fields;
+    for (let i = 0; i < r.path.length - 1; i++) {
+      const f = level.find((x) => x.name === r.path[i])!;
+      const path = r.path.slice(0, i + 1);
+      if (!seen.has(path.join('.'))) {
+        containers.push([f, path]);
+        seen.add(path.join('.'));
+      }
+      level = f.fields ?? [];
+    }
+  }
+  const extras: (readonly [FieldModel, string, readonly string[]])[] = [];
+  for (const [fields, under] of [[body.fields, []] as const, ...containers.map(([f, path]) => [f.fields ?? [], path] as const)]) {
+    for (const f of fields) {
+      const path = [...under, f.name];
+      const what = (ERROR_BODY_EXTRAS as Readonly<Record<string, string>>)[f.name];
+      if (what !== undefined && !taken.has(path.join('.')) && !seen.has(path.join('.')) && EXTRA_TYPES[what]!.includes(f.type)) extras.push([f, what, path]);
+    }
   }
   return {
-    code,
-    status,
-    message,
+    ...(code ? { code: code.field } : {}),
+    ...(status ? { status: status.field } : {}),
+    ...(message ? { message: message.field } : {}),
+    at: { ...(code ? { code: code.path } : {}), ...(status ? { status: status.path } : {}), ...(message ? { message: message.path } : {}) },
     extras,
+    containers,
     named: { code: body.code !== undefined, status: body.status !== undefined, message: body.message !== undefined },
     mediaType: body.mediaType ?? DEFAULT_ERROR_MEDIA_TYPE,
   };
@@ -232,8 +275,8 @@ export function getErrorCodeValue(codeField: Pick<FieldModel, 'type'> | undefine
 
 /** What is written in each field of a declared error body, worked out once from `getErrorBodyRoles`. */
 export interface DeclaredErrorFill {
-  /** Each field's name and what it holds: a role (code, status, message) or an extra (title, invalid, request id). */
-  fields: readonly (readonly [string, string])[];
+  /** Where each filled field is (its names from the body down) and what it holds: a role (code, status, message) or an extra (title, invalid, request id). */
+  fields: readonly (readonly [readonly string[], string])[];
   /** The code field holds each code's status (getErrorCodeValue). */
   integerCode: boolean;
   mediaType: string;
@@ -244,18 +287,18 @@ export interface DeclaredErrorFill {
 /** The fields a declared error body's answers fill: the code, status and message fields, then the others filled by name. */
 export function getDeclaredErrorFill(body: DeclaredErrorBodyModel): DeclaredErrorFill {
   const roles = getErrorBodyRoles(body);
-  const fields: [string, string][] = [];
+  const fields: [readonly string[], string][] = [];
   const taken = new Set<string>();
   for (const role of ['code', 'status', 'message'] as const) {
-    const f = roles[role];
-    if (f && !taken.has(f.name)) {
-      fields.push([f.name, role]);
-      taken.add(f.name);
+    const path = roles.at[role];
+    if (path && !taken.has(path.join('.'))) {
+      fields.push([path, role]);
+      taken.add(path.join('.'));
     }
   }
   let requiredList = false;
-  for (const [f, what] of roles.extras) {
-    fields.push([f.name, what]);
+  for (const [f, what, path] of roles.extras) {
+    fields.push([path, what]);
     if (what === 'invalid' && !f.optional) requiredList = true;
   }
   const integerCode = typeof getErrorCodeValue(roles.code, { name: '', status: 0 }) === 'number';
@@ -289,7 +332,13 @@ export function buildErrorBody(
     'request id': answer.requestId,
   };
   const body: Record<string, unknown> = {};
-  for (const [name, what] of fill.fields) if (values[what] !== undefined) body[name] = values[what];
+  for (const [path, what] of fill.fields) {
+    if (values[what] === undefined) continue;
+    // A nested field (`error.code`): the objects on the way are made as the first field in them is written.
+    let at = body;
+    for (let i = 0; i < path.length - 1; i++) at = (at[path[i]!] ??= {}) as Record<string, unknown>;
+    at[path[path.length - 1]!] = values[what];
+  }
   return { status: code.status, contentType: fill.mediaType, body };
 }
 

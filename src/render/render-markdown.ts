@@ -684,9 +684,9 @@ function eventBlocks(m: ServiceModel): Block[] {
 function errorRolesBlock(body: DeclaredErrorBodyModel): Block {
   const roles = getErrorBodyRoles(body);
   const role = (label: string, what: 'code' | 'status' | 'message', holds: string): Inline => {
-    const f = roles[what];
-    if (!f) return [`${label}: no field (the body does not carry it)`];
-    return [`${label}: `, code(f.name), ` (${holds}${roles.named[what] ? '' : '; found by its name, a format default'})`];
+    const path = roles.at[what];
+    if (!path) return [`${label}: no field (the body does not carry it)`];
+    return [`${label}: `, code(path.join('.')), ` (${holds}${roles.named[what] ? '' : '; found by its name, a format default'})`];
   };
   const codeHolds =
     roles.code && typeof getErrorCodeValue(roles.code, { name: '', status: 0 }) === 'number'
@@ -696,7 +696,7 @@ function errorRolesBlock(body: DeclaredErrorBodyModel): Block {
     role('Code', 'code', codeHolds),
     role('Status', 'status', 'the HTTP status'),
     role('Message', 'message', "what went wrong, else the code's title"),
-    ...roles.extras.map(([f, what]) => [`Also filled: `, code(f.name), ` (${what === 'invalid' ? 'the invalid inputs' : what})`] as Inline),
+    ...roles.extras.map(([, what, path]) => [`Also filled: `, code(path.join('.')), ` (${what === 'invalid' ? 'the invalid inputs' : what})`] as Inline),
     ['Media type: ', code(roles.mediaType), ...(body.mediaType === undefined ? [' (format default)'] : [])],
   ]);
 }

@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
-import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles } from '../model/model-defaults.js';
+import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles, getErrorCodeValue } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, getFieldAt, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
 import { isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
@@ -253,7 +253,15 @@ export class TestContext {
     if (!d) return undefined;
     if (res.status !== d.status) return `status ${res.status}, not ${d.status} (${d.code})`;
     const body = res.body as Record<string, unknown> | undefined;
-    if (this.model.errors?.body?.kind !== 'declared' && body?.code !== undefined && body.code !== d.code) return `code ${String(body.code)}, not ${d.code}`;
+    const declaredBody = this.model.errors?.body?.kind === 'declared' ? this.model.errors.body : undefined;
+    if (declaredBody === undefined && body?.code !== undefined && body.code !== d.code) return `code ${String(body.code)}, not ${d.code}`;
+    if (declaredBody !== undefined) {
+      // The declared body's code field (nested or not) holds the code's name, or its status in a number field.
+      const roles = getErrorBodyRoles(declaredBody);
+      const expected = getErrorCodeValue(roles.code, { name: d.code, status: d.status });
+      const got = roles.at.code ? valueAt(body, roles.at.code) : undefined;
+      if (roles.at.code && got !== expected) return `${roles.at.code.join('.')} ${JSON.stringify(got)}, not ${JSON.stringify(expected)} (${d.code})`;
+    }
     return this.errorBodyMismatch(res);
   }
 
@@ -264,8 +272,8 @@ export class TestContext {
    */
   isGapAnswer(res: TestResponse): boolean {
     const errors = this.model.errors;
-    const codeField = errors?.body?.kind === 'declared' ? (getErrorBodyRoles(errors.body).code?.name ?? 'code') : 'code';
-    const code = (res.body as Record<string, unknown> | undefined)?.[codeField];
+    const codeAt = errors?.body?.kind === 'declared' ? (getErrorBodyRoles(errors.body).at.code ?? ['code']) : ['code'];
+    const code = valueAt(res.body, codeAt);
     if (typeof code === 'string') return (CONDITIONS as readonly string[]).includes(code) && !this.declared(code as Condition);
     // A declared body with no code field (vonage-dispatch's `{ type, detail, … }`) cannot name the condition: the
     // fallback status of an undeclared condition that no declared code has is the gap's.
@@ -742,6 +750,13 @@ export function describe(res: TestResponse): string {
   const ct = res.headers.get('content-type');
   const text = res.text.length > 400 ? `${res.text.slice(0, 400)}…` : res.text;
   return `${res.status}${ct ? ` (${ct})` : ''} ${text}`.trim();
+}
+
+/** The value at a path of field names in a JSON body; undefined where any step is not an object. */
+function valueAt(body: unknown, path: readonly string[]): unknown {
+  let at = body;
+  for (const name of path) at = isPlainObject(at) && Object.hasOwn(at, name) ? at[name] : undefined;
+  return at;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

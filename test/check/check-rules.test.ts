@@ -635,6 +635,58 @@ const CASES: RuleCase[] = [
     message: 'did you mean',
   },
   {
+    code: 'error-body-field-unknown',
+    spec: yaml`
+      servicespec: 1
+      errors:
+        body:
+          fields:
+            error:
+              type: object
+              optional: true
+              fields:
+                code: { type: string }
+          code: error.cod # <-
+    `,
+    fix: ['code: error.cod', 'code: error.code'],
+    message: 'did you mean `error.code`',
+  },
+  {
+    code: 'error-body-field-type',
+    spec: yaml`
+      servicespec: 1
+      errors:
+        body:
+          fields:
+            error:
+              type: object
+              fields:
+                code: { type: boolean } # <-
+          code: error.code
+        codes:
+          missing: { status: 404 }
+    `,
+    fix: ['code: { type: boolean }', 'code: { type: string }'],
+    message: 'error.code',
+  },
+  {
+    code: 'error-body-field-unfilled',
+    spec: yaml`
+      servicespec: 1
+      errors:
+        body:
+          fields:
+            error:
+              type: object
+              fields:
+                code: { type: string }
+                trace: { type: string } # <-
+          code: error.code
+    `,
+    fix: ['trace: { type: string }', 'trace: { type: string, optional: true }'],
+    message: 'error.trace',
+  },
+  {
     code: 'error-body-field-type',
     spec: yaml`
       servicespec: 1

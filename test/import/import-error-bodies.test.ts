@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -99,6 +99,59 @@ describe('error bodies through import', () => {
       expect(invalid.body.code).toBe(422);
       const nowhere = await callJson(url, 'DELETE', '/nowhere');
       expect(nowhere.body).toEqual({ code: 404, message: nowhere.body.message });
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a nested error object ({ error: { code, message } }, as Stripe, Google and Microsoft answer) names its roles by path, and is served as declared', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'servicespec-nested-error-'));
+    const error = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'Todo', version: '1' },
+      paths: {
+        '/todos/{id}': {
+          get: {
+            operationId: 'getTodo',
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: { '200': { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/Todo' } } } }, '404': error },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Todo: { type: 'object', required: ['id', 'title'], properties: { id: { type: 'string', readOnly: true }, title: { type: 'string' } } },
+          Error: {
+            type: 'object',
+            required: ['error'],
+            properties: {
+              error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    };
+    writeFileSync(join(dir, 'todo.json'), JSON.stringify(doc));
+    const r = await importOpenApiFile(join(dir, 'todo.json'));
+    const body = r.document!.errors!.body as unknown as Json;
+    expect(body.code).toBe('error.code');
+    expect(body.message).toBe('error.message');
+    expect(r.compiled!.diagnostics.filter((d) => d.code.startsWith('error-body'))).toEqual([]);
+    const app = await createService(r.compiled!.checked!, {
+      storage: createSqliteStorage({ path: join(dir, 'todo.db'), synchronous: 'normal' }),
+      allowGaps: true,
+    });
+    try {
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      const missing = await callJson(url, 'GET', '/todos/nope');
+      expect(missing.status).toBe(404);
+      expect(Object.keys(missing.body)).toEqual(['error']);
+      expect(Object.keys(missing.body.error)).toEqual(['code', 'message']);
+      // The document says no code's condition (`when`): served with gaps allowed, the code is the condition's name.
+      expect(missing.body.error.code).toBe('missing_resource');
+      expect(typeof missing.body.error.message).toBe('string');
     } finally {
       await app.close();
       rmSync(dir, { recursive: true, force: true });

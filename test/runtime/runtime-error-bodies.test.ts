@@ -94,6 +94,43 @@ errors:
     broken: { status: 500, when: [internal] }
 `;
 
+// Nested, as Stripe answers: { error: { code, message, details, request_id } } beside a top-level `status`; the
+// roles are named by their paths, and the extras are filled by name inside the object the roles are in.
+const NESTED = `
+servicespec: 1
+resources:
+  Pet:
+    fields:
+      id: { type: integer, readOnly: true }
+      name: { type: string, maxLength: 10 }
+endpoints:
+  operations:
+    createPet: { method: POST, path: /pets, action: create, resource: Pet }
+    showPet: { method: GET, path: "/pets/{id}", action: read, resource: Pet }
+authentication:
+  default: none
+errors:
+  body:
+    fields:
+      error:
+        type: object
+        fields:
+          code: { type: string }
+          message: { type: string }
+          details: { type: json, optional: true }
+          request_id: { type: string, optional: true }
+      status: { type: integer }
+    code: error.code
+    message: error.message
+  codes:
+    invalid: { status: 422, when: [validation] }
+    bad: { status: 400, when: [malformed_request, unsupported_media_type] }
+    missing: { status: 404, when: [missing_resource, route_not_found] }
+    method: { status: 405, when: [method_not_allowed] }
+    conflict: { status: 409, when: [unique_conflict] }
+    broken: { status: 500, when: [internal] }
+`;
+
 function compile(text: string): CheckedModel {
   const c = compileSpecText(text);
   expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
@@ -146,13 +183,16 @@ for (const db of ['sqlite', 'postgres'] as const) {
   describe(`declared error bodies (${db})`, () => {
     let pets: Served;
     let named: Served;
+    let nested: Served;
     beforeAll(async () => {
       pets = await serve(compile(PETSTORE), db);
       named = await serve(compile(NAMED), db);
+      nested = await serve(compile(NESTED), db);
     });
     afterAll(async () => {
       await pets?.close();
       await named?.close();
+      await nested?.close();
     });
 
     it('petstore: every built-in answer is { code: <status>, message } as the declared media type', async () => {
@@ -206,6 +246,23 @@ for (const db of ['sqlite', 'postgres'] as const) {
       const method = await callJson(named.url, 'PUT', '/pets/7', { name: 'a' });
       expect(method.status).toBe(405);
       expect(method.body).toEqual({ error_code: 'method', http_status: 405, description: method.body.description });
+    });
+
+    it('nested fields: the code and message inside `error` (error.code, error.message), the extras by name beside them', async () => {
+      const missing = await callJson(nested.url, 'GET', '/pets/7');
+      expect(missing.status).toBe(404);
+      expect(missing.body).toEqual({ error: { code: 'missing', message: missing.body.error.message, request_id: expect.any(String) }, status: 404 });
+      expect(missing.body.error.request_id).toBe(missing.headers.get('x-request-id'));
+      const invalid = await callJson(nested.url, 'POST', '/pets', { name: 'much too long a name' });
+      expect(invalid.status).toBe(422);
+      expect(invalid.body).toMatchObject({ error: { code: 'invalid' }, status: 422 });
+      expect(invalid.body.error.details).toEqual([expect.objectContaining({ pointer: '/name' })]);
+      const route = await callJson(nested.url, 'GET', '/nowhere');
+      expect(route.body).toMatchObject({ error: { code: 'missing' }, status: 404 });
+      const malformed = await callJson(nested.url, 'POST', '/pets', '{"name": ');
+      expect(malformed.status).toBe(400);
+      expect(Object.keys(malformed.body)).toEqual(['error', 'status']);
+      expect(malformed.body.error.code).toBe('bad');
     });
   });
 }
