@@ -428,6 +428,22 @@ function requestSubset(ctx: Ctx, operation: string, action: Action, resource: st
     .filter(([name, f]) => name !== identifier && f.readOnly !== true && f.type !== 'state' && !Object.hasOwn(sent, name))
     .map(([name]) => `\`${name}\``);
   if (more.length === 0) return;
+  // What a create or replace of the resource requires that this request does not take: a request the document
+  // calls valid (without them) is refused as served, which the warning must say, not only what more is accepted.
+  const required =
+    action === 'update'
+      ? []
+      : Object.entries(fields)
+          .filter(
+            ([name, f]) =>
+              name !== identifier &&
+              f.readOnly !== true &&
+              f.type !== 'state' &&
+              !Object.hasOwn(sent, name) &&
+              f.optional !== true &&
+              (f as { default?: unknown }).default === undefined,
+          )
+          .map(([name]) => `\`${name}\``);
   report(
     ctx,
     'import-approximated',
@@ -438,7 +454,11 @@ function requestSubset(ctx: Ctx, operation: string, action: Action, resource: st
           .join(', ') || 'no properties'
       })`,
       as: `the ${action} of ${resource}, which takes every writable field of ${resource}`,
-      reason: `the format's ${action} takes all of them, so a request sending ${more.join(', ')} is accepted too`,
+      reason:
+        `the format's ${action} takes all of them, so a request sending ${more.join(', ')} is accepted too` +
+        (required.length > 0
+          ? `, and one without ${required.join(', ')} is refused (${resource} requires ${required.length === 1 ? 'it' : 'them'} and gives ${required.length === 1 ? 'it' : 'them'} no default, so the document's own request is refused unless it sends ${required.length === 1 ? 'it' : 'them'}: declare a \`default\` or make ${required.length === 1 ? 'it' : 'them'} \`optional\` if the service sets ${required.length === 1 ? 'it' : 'them'})`
+          : ''),
     },
     pointer,
   );

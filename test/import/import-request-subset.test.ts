@@ -88,6 +88,25 @@ describe('a request body naming a subset of the writable fields', () => {
     const said = r.diagnostics.filter((d) => d.pointer === '/paths/~1customers/post/requestBody/content/application~1json/schema');
     expect(said.map((d) => d.code)).toEqual(['import-approximated']);
     expect(said[0]!.message).toContain('`password`, `tier`, `phone`, `tags`');
+    // Every field the create leaves out is optional in Customer: nothing the document sends is refused.
+    expect(said[0]!.message).not.toContain('is refused');
+  });
+
+  it("says that a create leaving out a field the resource requires refuses the document's own request", async () => {
+    const doc = structuredClone(CUSTOMERS);
+    const body = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } };
+    doc.paths['/customers'].post.requestBody = { required: true, content: { 'application/json': { schema: body } } } as never;
+    const r = await importOpenApiDocument(doc as unknown, 'customers.json');
+    const said = r.diagnostics.filter((d) => d.pointer === '/paths/~1customers/post/requestBody/content/application~1json/schema');
+    expect(said.map((d) => d.code)).toEqual(['import-approximated']);
+    expect(said[0]!.message).toContain('and one without `email` is refused (Customer requires it and gives it no default');
+    // Served, the document's own request ({ name }) is refused as the warning says.
+    const s = await startService(r.compiled!.model!);
+    try {
+      expect((await s.call('POST', '/customers', { name: 'Ada' })).status).toBe(422);
+    } finally {
+      await s.close();
+    }
   });
 
   it('says nothing when the request names every writable field, and keeps a schema something else names', async () => {
