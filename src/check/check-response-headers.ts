@@ -1,7 +1,7 @@
 // endpoints.operations.<id>.response_headers: the headers of the success answer (docs/format.md, "Response headers").
 // What the runtime could never send is refused here, not found by the contract tester later.
 
-import { getReservedErrorHeader, getReservedResponseHeader, isErrorHeaderSent, isSentByService } from '../model/model-response-headers.js';
+import { formatHeaderValue, getReservedErrorHeader, getReservedResponseHeader, isErrorHeaderSent, isSentByService } from '../model/model-response-headers.js';
 import type { ErrorCodeModel, ParameterModel } from '../model/model-types.js';
 import type { ServiceModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -47,13 +47,27 @@ export function checkErrorHeaders(model: ServiceModel, report: Report): void {
           ? `is the same header as \`${seen.get(key)!}\` (names are compared without regard to case)`
           : reserved !== undefined
             ? `is ${reserved}; the spec cannot declare it`
-            : !h.optional && !isErrorHeaderSent(code, h)
-              ? 'is required, but the service neither knows its value for the conditions answered (Retry-After, WWW-Authenticate) nor has a `default` to send'
-              : undefined;
+            : h.hasDefault && !isFieldValue(formatHeaderValue(h.default))
+              ? 'has a `default` no header can carry (a control character, or a character past U+00FF)'
+              : !h.optional && !isErrorHeaderSent(code, h)
+                ? 'is required, but the service neither knows its value for the conditions answered (Retry-After, WWW-Authenticate) nor has a `default` to send'
+                : undefined;
       if (reason !== undefined) report('error-header-invalid', { owner, name: h.name, reason }, h.pointer);
       if (!seen.has(key)) seen.set(key, h.name);
     }
   };
   one('errors.headers', undefined, model.errors?.headers ?? []);
   for (const c of model.errors?.codes ?? []) one(`error code ${c.name}`, c, c.headers);
+}
+
+/**
+ * Whether a header can carry the text as it is: RFC 9110 §5.5 field-value characters (visible, space, tab, obs-text),
+ * as Node sends them. The runtime writes some error answers straight to the socket, so a line break would split them.
+ */
+function isFieldValue(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 9 && (c < 32 || c === 127 || c > 255)) return false;
+  }
+  return true;
 }

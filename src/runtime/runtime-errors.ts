@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { buildErrorBody, FALLBACK_STATUS, getDeclaredErrorFill } from '../model/model-defaults.js';
 import { formatHeaderValue } from '../model/model-response-headers.js';
-import type { ServiceModel } from '../model/model-types.js';
+import type { ErrorCodeModel, ParameterModel, ServiceModel } from '../model/model-types.js';
 import type { Condition } from '../spec/spec-types.js';
 import { getStorageFault } from './storage/storage-faults.js';
 
@@ -33,10 +33,22 @@ export class ServiceError extends Error {
   }
 }
 
+/** A declared header of error answers with the value the service sends: [name as declared, value]. */
+export type ErrorHeader = readonly [name: string, value: string];
+
+/** An error answer made outside Fastify (Node's http server, a raw socket): what `send` would have written. */
+export interface RawErrorAnswer {
+  status: number;
+  contentType: string;
+  text: string;
+  /** The declared headers the code's answers carry (empty when the spec declares none). */
+  headers: readonly ErrorHeader[];
+}
+
 export interface ErrorResponder {
   send(request: FastifyRequest, reply: FastifyReply, error: ServiceError): FastifyReply;
-  /** The body for a condition answered outside Fastify (a refused connection). */
-  raw(condition: Condition, detail: string): { status: number; contentType: string; text: string };
+  /** The answer to a condition answered outside Fastify (a refused connection); written by `getRawAnswerHeaders`. */
+  raw(condition: Condition, detail: string): RawErrorAnswer;
   /** The status a condition is answered with. */
   statusOf(condition: Condition): number;
 }
@@ -49,53 +61,76 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 /** Builds error bodies in the spec's declared shape: RFC 9457 problem details, or the declared fields. */
 export function createErrorResponder(model: ServiceModel): ErrorResponder {
   const errors = model.errors;
-  const resolved = new Map<Condition, { code: string; status: number; title?: string | undefined }>();
+  // The declared headers the service sends with a code's answers: those with a `default` (errors.headers, then the
+  // code's own); the ones it knows (Retry-After, WWW-Authenticate) come with the error. Worked out once per code, so
+  // every answer — sent through Fastify or written raw — reads the same list; none declared: nothing per answer.
+  const withDefault = (list: readonly ParameterModel[]): ErrorHeader[] =>
+    list.filter((h) => h.hasDefault).map((h) => [h.name, formatHeaderValue(h.default)] as const);
+  const everyError = withDefault(errors?.headers ?? []);
+  const headersOf = (code: ErrorCodeModel | undefined): readonly ErrorHeader[] => (code ? [...everyError, ...withDefault(code.headers)] : everyError);
+  const resolved = new Map<Condition, ResolvedCode>();
   const statusOf = (condition: Condition) => resolved.get(condition)?.status ?? FALLBACK_STATUS[condition];
   for (const [condition, fallback] of Object.entries(FALLBACK_STATUS) as [Condition, number][]) {
     const declaredName = errors?.byCondition[condition];
     const code = errors?.codes.find((c) => c.name === declaredName);
     const status = code?.status ?? fallback;
     const name = code?.name ?? condition;
-    resolved.set(condition, { code: name, status, title: code?.title });
+    resolved.set(condition, { code: name, status, title: code?.title, headers: headersOf(code) });
   }
-  const byCode = new Map((errors?.codes ?? []).map((c) => [c.name, { code: c.name, status: c.status, title: c.title }]));
+  const byCode = new Map((errors?.codes ?? []).map((c) => [c.name, { code: c.name, status: c.status, title: c.title, headers: headersOf(c) }]));
+  const anyHeaders = [...resolved.values(), ...byCode.values()].some((c) => c.headers.length > 0);
   const fill = errors?.body?.kind === 'declared' ? getDeclaredErrorFill(errors.body) : undefined;
-  // The declared headers the service sends with a code's answers: those with a `default` (errors.headers, then the
-  // code's own); the ones it knows (Retry-After, WWW-Authenticate) come with the error. None declared: nothing per answer.
-  const defaulted = new Map<string, readonly [string, string][]>();
-  for (const c of errors?.codes ?? []) {
-    const list = [...(errors?.headers ?? []), ...c.headers].filter((h) => h.hasDefault).map((h) => [h.name, formatHeaderValue(h.default)] as [string, string]);
-    if (list.length > 0) defaulted.set(c.name, list);
-  }
-  const everyError = (errors?.headers ?? []).filter((h) => h.hasDefault).map((h) => [h.name, formatHeaderValue(h.default)] as [string, string]);
 
-  const build = (
-    condition: Condition,
-    detail: string | undefined,
-    instance: string,
-    requestId: string | undefined,
-    invalid?: readonly InvalidField[],
-    code?: string,
-  ) => buildErrorBody(fill, (code !== undefined ? byCode.get(code) : undefined) ?? resolved.get(condition)!, { detail, instance, requestId, invalid });
+  /** The code an error is answered with: the one a custom handler named, else its condition's. */
+  const codeOf = (condition: Condition, code: string | undefined): ResolvedCode =>
+    (code !== undefined ? byCode.get(code) : undefined) ?? resolved.get(condition)!;
 
   return {
     statusOf,
     raw(condition, detail) {
-      const b = build(condition, detail, '', undefined);
-      return { status: b.status, contentType: b.contentType, text: JSON.stringify(b.body) };
+      const code = codeOf(condition, undefined);
+      const b = buildErrorBody(fill, code, { detail, instance: '' });
+      return { status: b.status, contentType: b.contentType, text: JSON.stringify(b.body), headers: code.headers };
     },
     send(request, reply, error) {
       if (error.condition === 'unavailable') unavailableAnswers.add(request);
       reply.header(REQUEST_ID_HEADER, request.id);
       if (error.headers) for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-      if (defaulted.size > 0 || everyError.length > 0) {
-        const name = error.code ?? resolved.get(error.condition)?.code;
-        for (const [k, v] of (name !== undefined ? defaulted.get(name) : undefined) ?? everyError) if (!reply.hasHeader(k)) reply.header(k, v);
-      }
-      const b = build(error.condition, error.detail, request.url.split('?')[0] ?? '', request.id, error.invalid?.slice(0, MAX_LISTED), error.code);
+      const code = codeOf(error.condition, error.code);
+      // The error's own (Retry-After, WWW-Authenticate, Allow) win over a declared default of the same name.
+      if (anyHeaders) for (const [k, v] of code.headers) if (!reply.hasHeader(k)) reply.header(k, v);
+      const b = buildErrorBody(fill, code, {
+        detail: error.detail,
+        instance: request.url.split('?')[0] ?? '',
+        requestId: request.id,
+        invalid: error.invalid?.slice(0, MAX_LISTED),
+      });
       return reply.code(b.status).type(b.contentType).send(b.body);
     },
   };
+}
+
+interface ResolvedCode {
+  code: string;
+  status: number;
+  title?: string | undefined;
+  headers: readonly ErrorHeader[];
+}
+
+/**
+ * The headers of an error answer written outside Fastify, in order: what every answer of the service carries (its
+ * type, length and request id; the connection closed after it), then the code's declared headers. The one list the
+ * raw writers (runtime-service.ts: a refused request, a CONNECT, a client error) send, so none can leave one out.
+ */
+export function getRawAnswerHeaders(answer: RawErrorAnswer, requestId: string): [string, string][] {
+  const out: [string, string][] = [
+    ['content-type', answer.contentType],
+    ['content-length', String(Buffer.byteLength(answer.text))],
+    ['connection', 'close'],
+    [REQUEST_ID_HEADER, requestId],
+  ];
+  for (const [k, v] of answer.headers) out.push([k, v]);
+  return out;
 }
 
 /** How long a client is asked to wait before trying again after an `unavailable` answer (docs/runtime.md). */

@@ -5,7 +5,7 @@
 
 import { isStatusIn } from '../model/model-defaults.js';
 import { getResponseHeaders, isErrorHeaderSent, readHeaderText } from '../model/model-response-headers.js';
-import { getRouteErrors, type OperationRoute } from '../model/model-routes.js';
+import { getRouteErrors, type OperationRoute, type Route, type RouteError } from '../model/model-routes.js';
 import { getFieldSchema } from '../model/model-schemas.js';
 import type { ParameterModel } from '../model/model-types.js';
 import type { TestContext } from './tester-context.js';
@@ -29,14 +29,17 @@ export function responseHeadersMismatch(ctx: TestContext, route: OperationRoute,
 
 /**
  * An error answer's declared headers (errors.headers, and its code's: the code the body names, else the one code of
- * its status or range the route can answer): each required one the service sends is there, each present one reads as
- * its type and meets its constraints. Undefined when they hold or no code is told.
+ * its status or range the route can answer — any declared code where no route matched): each required one the
+ * service sends is there, each present one reads as its type and meets its constraints. Undefined when they hold.
  */
-export function errorHeadersMismatch(ctx: TestContext, route: OperationRoute, res: TestResponse): string | undefined {
+export function errorHeadersMismatch(ctx: TestContext, route: Route | undefined, res: TestResponse): string | undefined {
   const errors = ctx.model.errors;
   if (!errors) return undefined;
   const body = res.body as Record<string, unknown> | undefined;
-  const candidates = getRouteErrors(ctx.model, route).filter((c) => isStatusIn(res.status, c.status, c.statusRange));
+  const answerable: readonly Pick<RouteError, 'code' | 'status' | 'statusRange'>[] = route
+    ? getRouteErrors(ctx.model, route)
+    : errors.codes.map((c) => ({ code: c.name, status: c.status, ...(c.statusRange !== undefined ? { statusRange: c.statusRange } : {}) }));
+  const candidates = answerable.filter((c) => isStatusIn(res.status, c.status, c.statusRange));
   const named = candidates.find((c) => Object.values(body ?? {}).includes(c.code));
   const pick = named ?? (candidates.length === 1 ? candidates[0] : undefined);
   const code = pick ? errors.codes.find((c) => c.name === pick.code) : undefined;
@@ -50,6 +53,12 @@ export function errorHeadersMismatch(ctx: TestContext, route: OperationRoute, re
     if (m !== undefined) return m;
   }
   return undefined;
+}
+
+/** Whether the spec declares any header of error answers (errors.answer-headers judges nothing otherwise). */
+export function hasErrorHeaders(ctx: TestContext): boolean {
+  const errors = ctx.model.errors;
+  return errors !== undefined && (errors.headers.length > 0 || errors.codes.some((c) => c.headers.length > 0));
 }
 
 /** What is wrong with a declared header's text (its type, its constraints), or undefined when nothing is. */

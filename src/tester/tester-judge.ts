@@ -6,7 +6,7 @@ import type { PartName } from '../spec/spec-types.js';
 import { rateHeadersMismatch } from './tester-checks-limits.js';
 import { getPageItems } from './tester-checks-lists.js';
 import { envelopeMismatch, unwrapEnvelope } from './tester-envelope.js';
-import { errorHeadersMismatch, responseHeadersMismatch } from './tester-checks-response-headers.js';
+import { errorHeadersMismatch, hasErrorHeaders, responseHeadersMismatch } from './tester-checks-response-headers.js';
 import { describe, routeMatchers, type TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import type { CheckResult, Failure } from './tester-types.js';
@@ -165,6 +165,8 @@ export class Judge {
         const m = ctx.errorBodyMismatch(res);
         return m === undefined ? undefined : fail('an error body in the declared shape', '/errors', m);
       });
+      // No route, another method: the declared headers of error answers are the service's whichever layer answers.
+      if (hasErrorHeaders(ctx)) this.record('errors', 'errors.answer-headers', builtIn, () => this.errorHeaders(route, res, fail));
       return;
     }
     const o = route.operation;
@@ -178,11 +180,7 @@ export class Judge {
           return fail('a JSON Content-Type for the declared error body', '/errors', `Content-Type: ${ct || '(none)'}`);
         return undefined;
       });
-      if (ctx.model.errors && (ctx.model.errors.headers.length > 0 || ctx.model.errors.codes.some((c) => c.headers.length > 0)))
-        this.record('errors', 'errors.answer-headers', o.id, () => {
-          const m = errorHeadersMismatch(ctx, route, res);
-          return m === undefined ? undefined : fail('the declared headers of the error answer, each with a value its declaration takes', '/errors', m);
-        });
+      if (hasErrorHeaders(ctx)) this.record('errors', 'errors.answer-headers', o.id, () => this.errorHeaders(route, res, fail));
       if (res.status === 429 || res.status === 503) {
         this.record('limits', 'limits.answer-headers', o.id, () => {
           const retry = res.headers.get('retry-after');
@@ -282,6 +280,15 @@ export class Judge {
   ): Failure | undefined {
     const why = rateHeadersMismatch(this.ctx, route, res);
     return why === undefined ? undefined : fail('RateLimit-Policy and RateLimit headers naming the declared policies', '/limits/rate', why);
+  }
+
+  private errorHeaders(
+    route: Route | undefined,
+    res: TestResponse,
+    fail: (expected: string, pointer: string | undefined, actual: string) => Failure,
+  ): Failure | undefined {
+    const why = errorHeadersMismatch(this.ctx, route, res);
+    return why === undefined ? undefined : fail('the declared headers of the error answer, each with a value its declaration takes', '/errors', why);
   }
 
   /** One result per check and target judged. */

@@ -108,6 +108,17 @@ ${codes}`,
     ]);
     expect(check('    gone: { status: 404 }\n', '  headers: { X-Trace: { type: string } }\n').map((x) => x.pointer)).toEqual(['/errors/headers/X-Trace']);
   });
+  it('refuses a default no header can carry: the runtime writes some error answers straight to the socket', () => {
+    const d = check(
+      `    gone: { status: 404, headers: { X-Kind: { type: string, default: "a\\r\\nSet-Cookie: x=1" } } }\n`,
+      '  headers: { X-Why: { type: string, default: "\\u2603" } }\n',
+    );
+    expect(d.map((x) => [x.pointer, x.message])).toEqual([
+      ['/errors/headers/X-Why', expect.stringContaining('has a `default` no header can carry')],
+      ['/errors/codes/gone/headers/X-Kind', expect.stringContaining('has a `default` no header can carry')],
+    ]);
+    expect(check(`    gone: { status: 404, headers: { X-Kind: { type: string, default: "caf\\u00e9\\tok" } } }\n`)).toEqual([]);
+  });
   it('takes a required header the service knows for every condition of the code, or one with a default', () => {
     expect(check(`    busy: { status: 429, when: [rate_limited], headers: { Retry-After: { type: integer } } }\n`)).toEqual([]);
     expect(check(`    gone: { status: 404, headers: { X-Kind: { type: string, default: missing } } }\n`)).toEqual([]);

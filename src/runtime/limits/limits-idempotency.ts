@@ -56,10 +56,13 @@ declare module 'fastify' {
  */
 export function createIdempotency(model: ServiceModel, storage: Storage, retentionMs: number, now: () => Date): Idempotency {
   const header = getIdempotencyHeader(model).toLowerCase();
-  // The declared response headers are part of the answer a retry gets again.
-  const replayed = [
-    ...new Set([...REPLAYED_HEADERS, ...(model.endpoints?.operations ?? []).flatMap((o) => o.responseHeaders.map((h) => h.name.toLowerCase()))]),
+  // The declared response headers, and the declared headers of error answers, are part of the answer a retry gets again.
+  const declared = [
+    ...(model.endpoints?.operations ?? []).flatMap((o) => o.responseHeaders),
+    ...(model.errors?.headers ?? []),
+    ...(model.errors?.codes ?? []).flatMap((c) => c.headers),
   ];
+  const replayed = [...new Set([...REPLAYED_HEADERS, ...declared.map((h) => h.name.toLowerCase())])];
   const scopeOf = (request: FastifyRequest) => (request.principal ? `${request.principal.scheme}:${request.principal.subject}` : '-');
   const expiry = () => new Date(now().getTime() + retentionMs).toISOString();
   /** What the key holds, answered: a replay of the stored answer, or the conflict or in-progress refusal. */

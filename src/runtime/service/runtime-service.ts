@@ -16,7 +16,16 @@ import { parseFormBytes, parseJsonBytes } from '../runtime-body.js';
 import type { Authenticator, CustomHandler, Principal, RuntimeContext } from '../runtime-context.js';
 import { andThen, ANSWERED, createPipeline, createPlainPipeline, fromPluggable, type Step } from '../runtime-steps.js';
 import { createCursorCodec } from '../runtime-cursor.js';
-import { createErrorResponder, getUnavailableError, markUnknownOutcome, REQUEST_ID_HEADER, ServiceError, type ErrorResponder } from '../runtime-errors.js';
+import {
+  createErrorResponder,
+  getRawAnswerHeaders,
+  getUnavailableError,
+  markUnknownOutcome,
+  REQUEST_ID_HEADER,
+  ServiceError,
+  type ErrorResponder,
+  type RawErrorAnswer,
+} from '../runtime-errors.js';
 import { BUILT_IN, type RuntimeGap } from '../runtime-built-in.js';
 import { getNotImplementedAnswer, getRuntimeGaps } from './runtime-gaps.js';
 import { getLoggerOptions } from '../runtime-logging.js';
@@ -850,14 +859,19 @@ class NosniffResponse<Request extends IncomingMessage = IncomingMessage> extends
 }
 
 /** Node's http server answers some requests itself, with an empty body: they get the declared error instead. */
-function answerRaw(res: ServerResponse, body: { status: number; contentType: string; text: string }): void {
-  res.writeHead(body.status, {
-    'content-type': body.contentType,
-    'content-length': Buffer.byteLength(body.text),
-    connection: 'close',
-    [REQUEST_ID_HEADER]: randomUUID(),
-  });
-  res.end(body.text);
+function answerRaw(res: ServerResponse, answer: RawErrorAnswer): void {
+  res.writeHead(answer.status, getRawAnswerHeaders(answer, randomUUID()).flat());
+  res.end(answer.text);
+}
+
+/** The declared error as bytes for a socket no ServerResponse writes to (a CONNECT, a request Node could not read). */
+function formatRawAnswer(answer: RawErrorAnswer, nosniff: boolean): Buffer {
+  let head = `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}\r\n`;
+  // First, as NosniffResponse puts it.
+  if (nosniff) head += 'X-Content-Type-Options: nosniff\r\n';
+  for (const [k, v] of getRawAnswerHeaders(answer, randomUUID())) head += `${k}: ${v}\r\n`;
+  // Header values are Latin-1 on the wire, as Node writes them; the body is UTF-8 (its Content-Length counts those bytes).
+  return Buffer.concat([Buffer.from(`${head}\r\n`, 'latin1'), Buffer.from(answer.text)]);
 }
 
 /**
@@ -921,10 +935,7 @@ export function getServerOptions(model: ServiceModel, logger: FastifyServerOptio
       server.on('checkExpectation', serve);
       // CONNECT asks for a tunnel; Node would drop the connection without an answer.
       server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-        const body = errors.raw('route_not_found', 'this service is not a proxy; CONNECT names no operation');
-        socket.end(
-          `HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}\r\nContent-Type: ${body.contentType}\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\nConnection: close\r\n\r\n${body.text}`,
-        );
+        socket.end(formatRawAnswer(errors.raw('route_not_found', 'this service is not a proxy; CONNECT names no operation'), nosniff));
       });
       return server;
     },
@@ -948,9 +959,7 @@ function answerClientErrors(app: FastifyInstance, model: ServiceModel): void {
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && late
           ? errors.raw('timeout', `the request did not arrive within ${model.limits!.timeout!.ms} ms`)
           : errors.raw('malformed_request', 'the request could not be read');
-    socket.end(
-      `HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}\r\nContent-Type: ${body.contentType}\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\nConnection: close\r\n\r\n${body.text}`,
-    );
+    socket.end(formatRawAnswer(body, true));
   });
 }
 
