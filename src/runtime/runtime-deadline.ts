@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../util/util-clock.js';
 import { ServiceError, type ErrorResponder } from './runtime-errors.js';
 import { isPending } from './runtime-steps.js';
 import { getAnswerType } from './runtime-versioning.js';
@@ -15,13 +16,15 @@ export class Deadline implements AbortLike {
   /** Who started the one answer: the work, or the time-out. */
   declare answeredBy: 'work' | 'timeout' | undefined;
   declare readonly at: number;
+  declare private readonly clock: Pick<Clock, 'now'>;
   declare private expired: boolean;
   declare private controller: AbortController | undefined;
   declare private listeners: (() => void)[] | undefined;
 
-  /** `at` is a `performance.now()` time. */
-  constructor(at: number) {
+  /** `at` is a time on `clock`. */
+  constructor(at: number, clock: Pick<Clock, 'now'> = REQUEST_CLOCK) {
     this.at = at;
+    this.clock = clock;
     this.answeredBy = undefined;
     this.expired = false;
     this.controller = undefined;
@@ -29,7 +32,7 @@ export class Deadline implements AbortLike {
   }
 
   get aborted(): boolean {
-    if (!this.expired && performance.now() >= this.at) this.expire();
+    if (!this.expired && this.clock.now() >= this.at) this.expire();
     return this.expired;
   }
 
@@ -62,6 +65,16 @@ export class Deadline implements AbortLike {
     for (const l of listeners ?? []) l();
   }
 }
+
+/**
+ * The time-out's clock unless a test injects one: monotonic, with a timer that, unlike MONOTONIC_CLOCK's, keeps
+ * the process alive while a request waits on it.
+ */
+const REQUEST_CLOCK: Clock = {
+  now: () => performance.now(),
+  setTimer: (fire, ms) => setTimeout(fire, ms),
+  clearTimer: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
 
 /** The answer work would have given, had the time-out not answered first. */
 export class LateAnswer {
@@ -109,8 +122,9 @@ export function withTimeout(
   errors: ErrorResponder,
   work: (request: FastifyRequest, reply: FastifyReply) => unknown,
   late?: LateOutcome,
+  clock: Clock = REQUEST_CLOCK,
 ): unknown {
-  const deadline = new Deadline(performance.now() + ms);
+  const deadline = new Deadline(clock.now() + ms, clock);
   request.deadline = deadline;
   const result = work(request, reply);
   if (!isPending(result)) return result;
@@ -120,9 +134,9 @@ export function withTimeout(
     deadline.answeredBy = 'timeout';
     errors.send(request, reply, new ServiceError('timeout', `the request took longer than ${ms} ms`));
   };
-  const timer = setTimeout(answerTimeout, Math.max(0, deadline.at - performance.now()));
+  const timer = clock.setTimer(answerTimeout, Math.max(0, deadline.at - clock.now()));
   const settle = (value: unknown, failed: boolean): unknown => {
-    clearTimeout(timer);
+    clock.clearTimer(timer);
     if (deadline.answeredBy === 'work' || (deadline.answeredBy === undefined && !deadline.aborted)) {
       deadline.answeredBy = 'work';
       if (failed) throw value;

@@ -1,5 +1,6 @@
 // The injected clock: time and timers that tests move by hand (the webhook worker, the broker relay, the
-// PostgreSQL outbox sequencer); the system's unless a caller passes its own.
+// PostgreSQL outbox sequencer, the request time-out, SQLite's credential cache); the system's unless a caller
+// passes its own.
 
 /** Time and timers, in milliseconds; the system's unless a test injects its own. */
 export interface Clock {

@@ -21,15 +21,18 @@ import {
   verifyClientSecret,
 } from '../../src/runtime/auth/auth-credentials.js';
 import { createSqliteStorage, type SqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import { manualClock } from '../events/helpers.js';
 import { EXAMPLES, loadModel, NOTES } from './helpers.js';
 
 const model = loadModel(NOTES);
 let dir: string;
 let storage: SqliteStorage;
+/** The storage's clock: it moves only when a test moves it. */
+const clock = manualClock(0);
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'servicespec-creds-'));
-  storage = createSqliteStorage({ path: join(dir, 'service.db') });
+  storage = createSqliteStorage({ path: join(dir, 'service.db'), clock });
 });
 afterAll(async () => {
   await storage.close();
@@ -93,7 +96,8 @@ describe('API keys', () => {
     } finally {
       await other.close();
     }
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    // The cache asks whether another connection wrote at most once a millisecond, on the storage's clock.
+    clock.advance(1);
     expect(await verifyApiKey(storage, k.key, 'nk_')).toBeUndefined();
   });
 

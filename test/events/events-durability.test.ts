@@ -114,6 +114,8 @@ describe('delivery survives a crash', () => {
       await until(() => receiver.received.length === 1, 5000, 'the attempt to reach the receiver');
       // The receiver answers only once the service is closing: the worker must record it before the storage closes.
       const closing = a.close();
+      // A head start for a close that does not wait (the old order closes the storage within it); a correct close
+      // waits for the answer, so nothing observable can stand for this time, and passing does not depend on it.
       setTimeout(() => receiver.release(200), 200);
       await closing;
       const b = await openTestStorage(keep);

@@ -23,7 +23,9 @@ export const EVENTS_SPEC = new URL('./fixtures/events.yaml', import.meta.url).pa
 export const LOOPBACK = ['127.0.0.0/8'];
 
 /** A clock that moves only when told; timers due at or before now fire on the next turn. */
-export function manualClock(start: number): SchedulerClock & { advance(ms: number): void; pending(): number; nextDue(): number | undefined } {
+export function manualClock(
+  start: number,
+): SchedulerClock & { advance(ms: number): void; jump(ms: number): void; pending(): number; nextDue(): number | undefined } {
   let t = start;
   const timers = new Set<{ at: number; fire: () => void }>();
   const due = () => {
@@ -45,6 +47,10 @@ export function manualClock(start: number): SchedulerClock & { advance(ms: numbe
     advance(ms) {
       t += ms;
       due();
+    },
+    /** Moves now without firing a timer, as time passes while code blocks the event loop; they fire at the next advance. */
+    jump(ms) {
+      t += ms;
     },
     pending: () => timers.size,
     /** When the earliest armed timer is due (undefined when none is). */

@@ -298,7 +298,10 @@ describe('SQLite: the write lock held by another process past busy_timeout', () 
   });
 });
 
-/** Holds SQLite's write lock on `path` from another thread for `holdMs`, then releases it ('locked', then 'released'). */
+/**
+ * Holds SQLite's write lock on `path` from another thread until told to let go, or for `holdMs` at most, then
+ * releases it ('locked', then 'released').
+ */
 const LOCK_HOLDER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createRequire } = require('node:module');
@@ -309,7 +312,9 @@ Driver ??= req('better-sqlite3');
 const db = new Driver(workerData.path);
 db.exec('BEGIN IMMEDIATE');
 parentPort.postMessage('locked');
-setTimeout(() => { db.exec('ROLLBACK'); db.close(); parentPort.postMessage('released'); }, workerData.holdMs);
+const release = () => { clearTimeout(timer); parentPort.off('message', release); db.exec('ROLLBACK'); db.close(); parentPort.postMessage('released'); };
+const timer = setTimeout(release, workerData.holdMs);
+parentPort.on('message', release);
 `;
 
 describe('SQLite: the declared busy_timeout', () => {
@@ -317,12 +322,14 @@ describe('SQLite: the declared busy_timeout', () => {
     const path = join(dir, 'busy-declared.db');
     const storage = createSqliteStorage({ path, synchronous: 'normal', busyTimeoutMs: 50 });
     const { app, call } = await serve(storage);
-    // Held for 3 s by another thread: a write waiting 50 ms is refused; one waiting 5 s (the migration used to leave
-    // busy_timeout at 5 s whatever was declared) would wait it out and be applied.
+    // Held by another thread until the write is answered, or 3 s at most: a write waiting 50 ms is refused; one
+    // waiting 5 s (the migration used to leave busy_timeout at 5 s whatever was declared) would outlast the hold and be
+    // applied. SQLite's busy_timeout is real time, so the hold is too: 3 s, 60 times the declared wait.
     const holder = new Worker(LOCK_HOLDER, { eval: true, workerData: { path, holdMs: 3000, from: import.meta.url } });
     try {
       expect((await once(holder, 'message'))[0]).toBe('locked');
       const write = await call('POST', '/projects', { slug: 'declared', name: 'Declared' });
+      holder.postMessage('release');
       expect([write.status, write.headers.get('retry-after')]).toEqual([503, '1']);
       expect((await once(holder, 'message'))[0]).toBe('released');
       expect((await call('POST', '/projects', { slug: 'declared', name: 'Declared' })).status).toBe(201);

@@ -67,11 +67,10 @@ describe.skipIf(skip !== undefined)('two serve processes on one PostgreSQL datab
   it('an SSE client on A sees events written through B, and resumes with Last-Event-ID on either', async () => {
     const stream = await openStream(`${a.url}/events`, { 'x-api-key': readerKey });
     expect(stream.status).toBe(200);
-    const started = Date.now();
     const id1 = await create(b, 'from B');
+    // Heard through NOTIFY or the one-second poll: which one, the PostgreSQL storage's watch test shows
+    // (storage-conformance.test.ts, "another instance's outbox appends ring this one's watch").
     const [first] = await stream.waitFor(1, 10_000);
-    // Heard through NOTIFY, not the one-second poll (generous margin for a loaded machine).
-    const latency = Date.now() - started;
     expect(first!.event).toBe('ticket.created');
     expect(JSON.parse(first!.data).data.object.id).toBe(id1);
     stream.close();
@@ -89,10 +88,9 @@ describe.skipIf(skip !== undefined)('two serve processes on one PostgreSQL datab
       ).toEqual([id2, id3]);
       resumed.close();
     }
-    expect(latency).toBeLessThan(5_000);
   });
 
-  it('a revoked key is refused by every instance within a second', async () => {
+  it('a revoked key is refused by every instance, once the revocation is heard', async () => {
     const issued = await createApiKey(admin, model, { subject: 'temp', scopes: ['tickets:read'] });
     const headers = { 'x-api-key': issued.key };
     // Both instances know (and have cached) the key.
@@ -101,13 +99,9 @@ describe.skipIf(skip !== undefined)('two serve processes on one PostgreSQL datab
       expect((await call(b, 'GET', '/webhooks', undefined, headers)).status).toBe(403);
     }
     expect(await revokeApiKey(admin, issued.id)).toBe(true);
-    const revokedAt = Date.now();
-    const refusedBy = await Promise.all(
-      [a, b].map((s) =>
-        until(async () => (await call(s, 'GET', '/webhooks', undefined, headers)).status === 401 && Date.now() - revokedAt, 5_000, 'the revocation'),
-      ),
-    );
-    for (const ms of refusedBy) expect(ms).toBeLessThan(1_000);
+    // No timer drops the cached key: only the revocation's NOTIFY does, so without it this waits out its bound (a
+    // generous one, not a latency figure: a loaded machine hears it late, never not at all).
+    await Promise.all([a, b].map((s) => until(async () => (await call(s, 'GET', '/webhooks', undefined, headers)).status === 401, 10_000, 'the revocation')));
   });
 
   it('each event is delivered once per webhook endpoint, whichever instance wrote it', async () => {

@@ -46,6 +46,7 @@ import { prepareServe } from '../storage/storage-migrate.js';
 export const MIGRATE_HINT = 'serve runs only additive steps at start: plan this change with servicespec migrate';
 import type { Storage } from '../storage/storage-types.js';
 import { withTimeout } from '../runtime-deadline.js';
+import type { Clock } from '../../util/util-clock.js';
 import { getFastPaths } from '../../util/util-fast-paths.js';
 import ipaddr from 'ipaddr.js';
 import { createMetrics, type Metrics } from '../runtime-metrics.js';
@@ -63,6 +64,8 @@ export interface ServiceOptions {
   logger?: FastifyServerOptions['logger'];
   /** The clock; tests pass a fixed one. */
   now?: () => Date;
+  /** The declared request time-out's clock (util-clock.ts): performance.now() and the system's timers unless a test moves its own. */
+  timeoutClock?: Clock;
   /** Close the storage when the service closes (default true). */
   closeStorage?: boolean;
   /** Where rate-limit state lives: in-process by default, Redis to share one budget across instances. */
@@ -327,6 +330,7 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
     fast,
     ...(idempotency ? { idempotency } : {}),
     ...(eventsRuntime.nudge ? { nudge: eventsRuntime.nudge } : {}),
+    ...(options.timeoutClock ? { timeoutClock: options.timeoutClock } : {}),
   };
   // events (issue 5): the stream and the webhook registration routes are served like operations. An operation's
   // handler is made with its route's pipeline (in the table: on first use, or while warming), checked here.
@@ -638,6 +642,8 @@ interface RouteServices {
   idempotency?: Idempotency;
   /** events (issue 5): wakes the stream and the delivery worker once a write has been answered. */
   nudge?: () => void;
+  /** ServiceOptions.timeoutClock. */
+  timeoutClock?: Clock;
 }
 
 /**
@@ -716,7 +722,8 @@ function createRoutePipeline(route: Route, handler: RouteHandler, services: Rout
     : handler;
   // Work that outlives the time-out is answered as the time-out; a keyed request's key then keeps what the work did.
   const late = idem ? idem.settleLate : undefined;
-  steps.push(timeoutMs === undefined ? act : (request, reply) => withTimeout(request, reply, timeoutMs, ctx.errors, act, late));
+  const clock = services.timeoutClock;
+  steps.push(timeoutMs === undefined ? act : (request, reply) => withTimeout(request, reply, timeoutMs, ctx.errors, act, late, clock));
   return services.fast ? createPipeline(steps) : createPlainPipeline(steps);
 }
 

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { getFastPaths } from '../../util/util-fast-paths.js';
+import { MONOTONIC_CLOCK, type Clock } from '../../util/util-clock.js';
 import { loadSqliteDriver } from './storage-sqlite-driver.js';
 import { getInstantKey, getInstantKeySqlite } from './storage-instant.js';
 import { byName, diffStoragePlans, withKeptColumns } from './storage-plan.js';
@@ -86,6 +87,8 @@ export interface SqliteOptions {
   busyTimeoutMs?: number;
   /** False: rows are encoded and decoded by plain loops, not by code generated per table (SERVICESPEC_FAST_PATHS). */
   fastPaths?: boolean;
+  /** When the credential cache last asked whether another connection wrote (monotonic by default; tests move it). */
+  clock?: Pick<Clock, 'now'>;
 }
 
 /** The datetime sort key (storage-instant.ts), a function on each connection. */
@@ -499,9 +502,11 @@ export class SqliteStorage implements Storage {
   private readonly fast: boolean;
   /** The configured busy_timeout, restored after a migration's own wait (beginImmediateAsync). */
   private readonly busyTimeoutMs: number;
+  private readonly clock: Pick<Clock, 'now'>;
 
   constructor(options: SqliteOptions) {
     this.fast = getFastPaths(options.fastPaths);
+    this.clock = options.clock ?? MONOTONIC_CLOCK;
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
     this.db = new (loadSqliteDriver())(options.path);
     this.db.pragma('journal_mode = WAL');
@@ -898,7 +903,7 @@ export class SqliteStorage implements Storage {
     // commits, and this connection's own changes clear the cache. The pragma costs as much as the lookup it
     // saves (it opens a read transaction), so it is read at most once a millisecond: a revocation made by
     // another process holds for every request that arrives a millisecond after it committed.
-    const t = performance.now();
+    const t = this.clock.now();
     if (t - this.credentialCheckedAt >= 1) {
       const version = this.stmt('PRAGMA data_version').pluck().get() as number;
       if (version !== this.credentialVersion) {
