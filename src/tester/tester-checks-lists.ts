@@ -219,7 +219,8 @@ export async function tieField(ctx: TestContext, resource: ResourceModel, field:
   )
     return;
   const counts = new Map<string, number>();
-  for (const x of objects) if (x[field] !== undefined && x[field] !== null) counts.set(JSON.stringify(x[field]), (counts.get(JSON.stringify(x[field])) ?? 0) + 1);
+  for (const x of objects)
+    if (x[field] !== undefined && x[field] !== null) counts.set(JSON.stringify(x[field]), (counts.get(JSON.stringify(x[field])) ?? 0) + 1);
   const [value, n] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? [];
   if (value === undefined || n === undefined || n >= 3) return;
   for (let k = 1; k <= 3 - n; k++) {

@@ -140,7 +140,12 @@ async function checkStatePairs(
   const idName = resource.identifier ?? 'id';
 
   /** An object walked to `state` by `path`, from a new one or a listed one in `from`; a failure when a step goes wrong, a string when there is none to walk. */
-  const walk = async (state: string, path: readonly OperationRoute[], from?: string, createBody?: Record<string, unknown>): Promise<Walked | Failure | string> => {
+  const walk = async (
+    state: string,
+    path: readonly OperationRoute[],
+    from?: string,
+    createBody?: Record<string, unknown>,
+  ): Promise<Walked | Failure | string> => {
     let id: unknown;
     let trail: string[];
     if (from !== undefined) {

@@ -49,11 +49,26 @@ const FIXED: { fault: string; only: string[]; check: string; expected: RegExp }[
   // Filters were checked on one page of the largest size: now paged two at a time as well.
   { fault: 'filter-page2', only: ['endpoints.list-paging'], check: 'endpoints.list-paging', expected: /only items with (status|copies) = .*, on every page/ },
   // Generated titles never tied: three objects now share a value of each sort field, and straddle a page boundary.
-  { fault: 'tie-order', only: ['endpoints.list-paging'], check: 'endpoints.list-paging', expected: /each object once across pages|every object of the caller across pages/ },
+  {
+    fault: 'tie-order',
+    only: ['endpoints.list-paging'],
+    check: 'endpoints.list-paging',
+    expected: /each object once across pages|every object of the caller across pages/,
+  },
   // The write-once field was sent as 'x', which its pattern refuses anyway: now a value the field could hold.
-  { fault: 'write-once-accepted', only: ['endpoints.invalid-requests'], check: 'endpoints.invalid-requests', expected: /barcode \(write-once\) sent in an update/ },
+  {
+    fault: 'write-once-accepted',
+    only: ['endpoints.invalid-requests'],
+    check: 'endpoints.invalid-requests',
+    expected: /barcode \(write-once\) sent in an update/,
+  },
   // The other subject's list was read as the format's `{items}` page by `limit`: now in the list's own shape.
-  { fault: 'owner-list', only: ['authentication.ownership'], check: 'authentication.ownership', expected: /another subject's list leaves out the main subject's Loan/ },
+  {
+    fault: 'owner-list',
+    only: ['authentication.ownership'],
+    check: 'authentication.ownership',
+    expected: /another subject's list leaves out the main subject's Loan/,
+  },
   // A problem body without `code` was taken as any code of its status: the format's problem body carries it.
   { fault: 'error-no-code', only: ['errors.missing-object'], check: 'errors.missing-object', expected: /not_found/ },
 ];
