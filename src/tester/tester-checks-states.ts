@@ -311,6 +311,9 @@ async function checkStatePairs(
           );
         if (res.body?.[field] !== t.to)
           return scope.fail(withTrail(ctx.failure(r.operation.id, `${field} = ${t.to} after ${t.name} from ${state}`, t.pointer, req, res), w));
+        // The stamp, on every legal pair (the sequences meet each transition only at random).
+        if (t.stamp !== undefined && (typeof res.body?.[t.stamp] !== 'string' || Number.isNaN(Date.parse(res.body[t.stamp] as string))))
+          return scope.fail(withTrail(ctx.failure(r.operation.id, `${t.stamp} stamped by ${t.name} from ${state}`, t.pointer, req, res), w));
         ctx.checkShape(resource, res.body, req, r.operation.id);
         const after = await readBack(w.id);
         if (after && (after.res.status !== 200 || after.res.body?.[field] !== t.to))
