@@ -406,7 +406,11 @@ export function getMutations(
     for (const f of fields) {
       if (isWritable(resource, f, view) || !isWritable(resource, f, 'response')) continue;
       if (view === 'update' && f.writeOnce && !f.readOnly) {
-        out.push({ label: `${f.name} (write-once) sent in an update`, condition: 'validation', apply: (b) => ({ ...b, [f.name]: sampleOf(f) }) });
+        // A value the field could hold (its pattern, bounds, format), so that only its being write-once refuses it:
+        // 'x' against a pattern is refused by a service that lets the field be changed. A reference keeps the
+        // plain sample: a drawn identifier names nothing, which is refused for that.
+        const value = f.type === 'ref' ? sampleOf(f) : fc.sample(fieldArbitrary(model, { ...f, nullable: false }, resource), { seed: 0x5eed, numRuns: 1 })[0];
+        out.push({ label: `${f.name} (write-once) sent in an update`, condition: 'validation', apply: (b) => ({ ...b, [f.name]: value }) });
         continue;
       }
       out.push({ label: `${f.name} (read-only) sent`, condition: 'validation', apply: (b) => ({ ...b, [f.name]: sampleOf(f) }) });

@@ -1,4 +1,5 @@
-import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
+import type { OperationRoute } from '../model/model-routes.js';
+import { getPageItems, getPageSizeParam } from './tester-checks-lists.js';
 import { objectKey } from './tester-context.js';
 import type { TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
@@ -137,19 +138,17 @@ async function checkOwnership(ctx: TestContext): Promise<void> {
         if (!made || made.res.status >= 300) return scope.skip(`cannot create a ${resource.name} as the main subject`);
         const id = made.res.body[resource.identifier ?? 'id'];
         if (o.action === 'list') {
+          // Read in the list's own shape and page size parameter (a `{data, total}` page by `limit`, a bare array by
+          // `per_page`), not only the format's default page.
+          const sizeParam = getPageSizeParam(route);
           const req: TestRequest = {
             method: 'GET',
-            path: ctx.pathOf(route, undefined, { [LIST_PARAMS.limit]: String(ctx.model.limits?.pageSize?.max ?? 100) }),
+            path: ctx.pathOf(route, undefined, sizeParam !== undefined ? { [sizeParam]: String(ctx.model.limits?.pageSize?.max ?? 100) } : {}),
             headers: other,
           };
           const res = await ctx.send(route, req);
-          if (
-            res.status === 200 &&
-            Array.isArray(res.body?.[PAGE_FIELDS.items]) &&
-            (res.body[PAGE_FIELDS.items] as Record<string, unknown>[]).some(
-              (x) => x[resource.identifier ?? 'id'] === id || x[resource.owner!] === made.res.body[resource.owner!],
-            )
-          ) {
+          const items = res.status === 200 ? (getPageItems(route, res.body) as Record<string, unknown>[] | undefined) : undefined;
+          if (items?.some((x) => x[resource.identifier ?? 'id'] === id || x[resource.owner!] === made.res.body[resource.owner!])) {
             return scope.fail(ctx.failure(o.id, `another subject's list leaves out the main subject's ${resource.name}`, resource.pointer, req, describe(res)));
           }
           return;

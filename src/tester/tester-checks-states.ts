@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { isSuccessAnswer, LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import { getStateField } from '../model/model-lookup.js';
+import { mayLeaveOut } from '../model/model-defaults.js';
 import { isAnswered } from '../model/model-schemas.js';
 import type { TestRequest } from './tester-http.js';
 import {
@@ -139,7 +140,12 @@ async function checkStatePairs(
   const idName = resource.identifier ?? 'id';
 
   /** An object walked to `state` by `path`, from a new one or a listed one in `from`; a failure when a step goes wrong, a string when there is none to walk. */
-  const walk = async (state: string, path: readonly OperationRoute[], from?: string): Promise<Walked | Failure | string> => {
+  const walk = async (
+    state: string,
+    path: readonly OperationRoute[],
+    from?: string,
+    createBody?: Record<string, unknown>,
+  ): Promise<Walked | Failure | string> => {
     let id: unknown;
     let trail: string[];
     if (from !== undefined) {
@@ -147,7 +153,7 @@ async function checkStatePairs(
       if (id === undefined) return `no listed ${resource.name} in ${from} left to try it on (each object a list showed is used once)`;
       trail = [`# ${resource.name} ${String(id)} in ${from}, as a list showed it:`, ctx.client.curl(listed.req!)];
     } else {
-      const made = await ctx.createObject(resource);
+      const made = await ctx.createObject(resource, createBody);
       if (!made) return `no credential to create a ${resource.name}`;
       if (made.res.status >= 300)
         return ctx.failure(resource.name, `a created ${resource.name} to walk the machine from`, resource.pointer, made.req, made.res);
@@ -233,7 +239,66 @@ async function checkStatePairs(
       }
       for (const [i, r] of legal.entries()) {
         const t = r.transition!;
-        if (i > 0 || !w) w = await walk(state, path, from);
+        // A field the transition requires that a create may leave out: on an object made with it, the request may
+        // leave it out (success); on one made without it, a request leaving it out is refused with `validation`
+        // and changes nothing (the guard), before the request giving it is tried below.
+        const guarded = t.requires.filter((n) => {
+          const f = resource.fields.find((x) => x.name === n);
+          return f !== undefined && mayLeaveOut(f);
+        });
+        if (guarded.length > 0 && from === undefined && read && readHeaders) {
+          const held = await walk(state, path, undefined, await ctx.sampleCreateBody(resource, 0, true));
+          if (typeof held === 'string') return scope.skip(held);
+          if (!('id' in held)) return scope.fail(held);
+          const shown = await readBack(held.id);
+          if (shown?.res.status === 200 && guarded.every((n) => shown.res.body?.[n] !== undefined && shown.res.body?.[n] !== null)) {
+            const body = await ctx.transitionBody(r);
+            for (const n of guarded) delete body[n];
+            const req: TestRequest = { method: r.method, path: ctx.pathOf(r, held.id), headers: headers.get(r.operation.id)!, body };
+            const res = await ctx.send(r, req);
+            if (!isSuccessAnswer(r, res.status) || res.body?.[field] !== t.to)
+              return scope.fail(
+                withTrail(
+                  ctx.failure(
+                    r.operation.id,
+                    `${t.name} from ${state} succeeds (${r.successStatus}) and lands in ${t.to}: the ${resource.name} holds ${guarded.join(', ')}, which the request need not give again`,
+                    t.pointer,
+                    req,
+                    res,
+                  ),
+                  held,
+                ),
+              );
+          }
+          const bare = await ctx.sampleCreateBody(resource);
+          for (const n of guarded) delete bare[n];
+          const lacking = await walk(state, path, undefined, bare);
+          if (typeof lacking === 'string') return scope.skip(lacking);
+          if (!('id' in lacking)) return scope.fail(lacking);
+          const before = await readBack(lacking.id);
+          const unset = guarded.filter((n) => before?.res.body?.[n] === undefined || before.res.body[n] === null);
+          if (before?.res.status === 200 && unset.length > 0) {
+            const req: TestRequest = { method: r.method, path: ctx.pathOf(r, lacking.id), headers: headers.get(r.operation.id)!, body: {} };
+            const res = await ctx.send(r, req);
+            const why = res.status < 300 ? `status ${res.status}: the transition was allowed` : ctx.expectCondition(res, 'validation');
+            const after = await readBack(lacking.id);
+            const changed = after && JSON.stringify(after.res.body) !== JSON.stringify(before.res.body);
+            if (why !== undefined || changed)
+              return scope.fail(
+                withTrail(
+                  ctx.failure(
+                    r.operation.id,
+                    `${ctx.declared('validation')?.code ?? 'validation'}: ${t.name} requires ${unset.join(', ')}, which the ${resource.name} lacks and the request leaves out; the ${resource.name} unchanged`,
+                    t.pointer,
+                    req,
+                    why !== undefined ? `${why}; ${describe(res)}` : `a read after shows ${JSON.stringify(after?.res.body).slice(0, 200)}`,
+                  ),
+                  lacking,
+                ),
+              );
+          }
+          w = lacking;
+        } else if (i > 0 || !w) w = await walk(state, path, from);
         if (typeof w === 'string') return scope.skip(`tried ${i} of the ${legal.length} legal transitions from ${state}: ${w}`);
         if (!('id' in w)) return scope.fail(w);
         const body = await ctx.transitionBody(r);
@@ -246,6 +311,9 @@ async function checkStatePairs(
           );
         if (res.body?.[field] !== t.to)
           return scope.fail(withTrail(ctx.failure(r.operation.id, `${field} = ${t.to} after ${t.name} from ${state}`, t.pointer, req, res), w));
+        // The stamp, on every legal pair (the sequences meet each transition only at random).
+        if (t.stamp !== undefined && (typeof res.body?.[t.stamp] !== 'string' || Number.isNaN(Date.parse(res.body[t.stamp] as string))))
+          return scope.fail(withTrail(ctx.failure(r.operation.id, `${t.stamp} stamped by ${t.name} from ${state}`, t.pointer, req, res), w));
         ctx.checkShape(resource, res.body, req, r.operation.id);
         const after = await readBack(w.id);
         if (after && (after.res.status !== 200 || after.res.body?.[field] !== t.to))
@@ -286,9 +354,23 @@ export async function checkStates(ctx: TestContext, runs: number): Promise<void>
       const missing = transitions.filter((t) => !headers.has(t.operation.id)).map((t) => t.operation.id);
       if (usable.length === 0) return scope.skip(`no credential for ${missing.join(', ')}`);
       const readHeaders = read ? await ctx.authFor(read.operation.auth) : undefined;
-      const steps = fc.array(fc.constantFrom(...usable), { minLength: 1, maxLength: Math.min(6, machine.states.length + 2) });
-      await runProperty(ctx, scope, steps, runs, async (sequence) => {
-        const made = await ctx.createObject(resource);
+      // Where a transition requires a field a create may leave out, every other sequence walks an object made
+      // without it, so that the transition meets its guard (the object lacks the field: refused, then given), and
+      // the others one made with it, whose transitions leave it out of the request (it may carry it, need not): a
+      // guard not enforced, or one read from the request alone, shows.
+      const guarded = new Set(transitions.flatMap((t) => t.transition!.requires));
+      const guardedOut = resource.fields.filter((f) => guarded.has(f.name) && mayLeaveOut(f)).map((f) => f.name);
+      const steps = fc.tuple(
+        fc.array(fc.constantFrom(...usable), { minLength: 1, maxLength: Math.min(6, machine.states.length + 2) }),
+        guardedOut.length > 0 ? fc.boolean() : fc.constant(false),
+      );
+      await runProperty(ctx, scope, steps, runs, async ([sequence, lacking]) => {
+        let body: Record<string, unknown> | undefined;
+        if (guardedOut.length > 0) {
+          body = await ctx.sampleCreateBody(resource, 0, !lacking);
+          if (lacking) for (const n of guardedOut) delete body[n];
+        }
+        const made = await ctx.createObject(resource, body);
         if (!made || made.res.status >= 300)
           return made ? ctx.failure(resource.name, 'a created object to walk the machine from', resource.pointer, made.req, made.res) : undefined;
         const id = made.res.body[resource.identifier ?? 'id'];
@@ -304,7 +386,7 @@ export async function checkStates(ctx: TestContext, runs: number): Promise<void>
           );
         const trail: string[] = [`# ${resource.name} ${String(id)} made by:`, ctx.client.curl(made.req)];
         for (const route of sequence) {
-          const f = await step(ctx, route, field, id, state, obj, headers.get(route.operation.id)!);
+          const f = await step(ctx, route, field, id, state, obj, headers.get(route.operation.id)!, guardedOut.length > 0 && !lacking);
           if (f.failure)
             return { ...f.failure, curl: [...trail, `# then (${sequence.map((x) => x.transition!.name).join(' → ')}):`, f.failure.curl ?? ''].join('\n') };
           trail.push(ctx.client.curl({ method: route.method, path: ctx.pathOf(route, id), headers: headers.get(route.operation.id)!, body: f.body ?? {} }));
@@ -341,6 +423,7 @@ async function step(
   state: string | undefined,
   obj: Record<string, unknown>,
   headers: Record<string, string>,
+  leaveOutHeld = false,
 ): Promise<{ failure?: Failure; state: string | undefined; obj: Record<string, unknown>; body?: Record<string, unknown> }> {
   const t = route.transition!;
   const o = route.operation;
@@ -348,6 +431,8 @@ async function step(
   const body = await ctx.transitionBody(route);
   const legal = state !== undefined && t.from.includes(state);
   const unset = t.requires.filter((n) => obj[n] === undefined || obj[n] === null);
+  // A required field the object holds already need not be sent again.
+  if (leaveOutHeld) for (const n of t.requires) if (!unset.includes(n)) delete body[n];
   if (legal && unset.length > 0) {
     // A required field the object lacks and the request leaves out is refused; the object stays where it was.
     const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, body: {} };

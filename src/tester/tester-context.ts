@@ -292,7 +292,10 @@ export class TestContext {
       if (body.status !== res.status) return `problem.status ${String(body.status)} differs from the HTTP status ${res.status}`;
       if (typeof body.title !== 'string') return 'a problem body without a title';
       const code = this.model.errors?.codes.find((c) => c.name === body.code);
-      if (body.code !== undefined && !code) return `code ${String(body.code)} is not a declared error code`;
+      // The format's problem body carries the error code (the export's ProblemDetails requires it): without it a
+      // client cannot tell two codes of one status apart.
+      if (body.code === undefined) return 'a problem body without the error code (`code`)';
+      if (!code) return `code ${String(body.code)} is not a declared error code`;
       if (code && code.status !== res.status) return `code ${code.name} is declared with status ${code.status}, answered with ${res.status}`;
       return undefined;
     }
