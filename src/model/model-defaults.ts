@@ -1,7 +1,7 @@
 // The defaults the format itself defines (docs/format.md lists them): the one place each is written.
 
 import { STATUS_CODES } from 'node:http';
-import type { Action, Condition } from '../spec/spec-types.js';
+import type { Action, Condition, PagingRole } from '../spec/spec-types.js';
 import type { DeclaredErrorBodyModel, ErrorBodyModel, EventKindModel, FieldModel, PagingModel, SchemeModel, ServiceModel } from './model-types.js';
 
 /** Response field names the format defines for a list page (the envelope's, when `paging` names none). */
@@ -14,7 +14,21 @@ export const DEFAULT_PAGING: Omit<PagingModel, 'declared'> = Object.freeze({
   items: PAGE_FIELDS.items,
   next: PAGE_FIELDS.next,
   link: false,
+  params: Object.freeze({}),
 });
+
+/** The query parameter names the format gives each paging role when `paging.params` names none (docs/format.md). */
+export const PAGING_PARAM_DEFAULTS: Readonly<Record<PagingRole, string>> = Object.freeze({ limit: 'limit', cursor: 'cursor', offset: 'offset', page: 'page' });
+
+/** Style page's page size parameter when `paging.params.limit` names none (the other styles': `limit`). */
+export const PAGE_STYLE_SIZE_PARAM = 'per_page';
+
+/** The query parameter name a list reads for a paging role: the spec's `paging.params`, else the format's default. */
+export function getPagingParamName(p: Pick<PagingModel, 'style' | 'params'> | undefined, role: PagingRole): string {
+  const named = p?.params[role];
+  if (named !== undefined) return named;
+  return role === 'limit' && p?.style === 'page' ? PAGE_STYLE_SIZE_PARAM : PAGING_PARAM_DEFAULTS[role];
+}
 
 /** An event's delivery body when its kind states none: the envelope `{ id, type, timestamp, data: { object } }`. */
 export const DEFAULT_EVENT_BODY = 'envelope';

@@ -1,4 +1,5 @@
-import { LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
+import { PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
+import { pageSizeQuery } from './tester-checks-lists.js';
 import { objectKey } from './tester-context.js';
 import type { TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
@@ -139,7 +140,7 @@ async function checkOwnership(ctx: TestContext): Promise<void> {
         if (o.action === 'list') {
           const req: TestRequest = {
             method: 'GET',
-            path: ctx.pathOf(route, undefined, { [LIST_PARAMS.limit]: String(ctx.model.limits?.pageSize?.max ?? 100) }),
+            path: ctx.pathOf(route, undefined, pageSizeQuery(route, String(ctx.model.limits?.pageSize?.max ?? 100))),
             headers: other,
           };
           const res = await ctx.send(route, req);
