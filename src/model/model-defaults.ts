@@ -17,17 +17,22 @@ export const DEFAULT_PAGING: Omit<PagingModel, 'declared'> = Object.freeze({
   params: Object.freeze({}),
 });
 
-/** The query parameter names the format gives each paging role when `paging.params` names none (docs/format.md). */
-export const PAGING_PARAM_DEFAULTS: Readonly<Record<PagingRole, string>> = Object.freeze({ limit: 'limit', cursor: 'cursor', offset: 'offset', page: 'page' });
+/** Query parameter names the format defines for list operations, by paging style (docs/format.md). */
+export const LIST_PARAMS = { limit: 'limit', cursor: 'cursor', sort: 'sort', offset: 'offset', page: 'page', perPage: 'per_page' } as const;
 
-/** Style page's page size parameter when `paging.params.limit` names none (the other styles': `limit`). */
-export const PAGE_STYLE_SIZE_PARAM = 'per_page';
+/** The query parameter names the format gives each paging role when `paging.params` names none (docs/format.md). */
+export const PAGING_PARAM_DEFAULTS: Readonly<Record<PagingRole, string>> = Object.freeze({
+  limit: LIST_PARAMS.limit,
+  cursor: LIST_PARAMS.cursor,
+  offset: LIST_PARAMS.offset,
+  page: LIST_PARAMS.page,
+});
 
 /** The query parameter name a list reads for a paging role: the spec's `paging.params`, else the format's default. */
 export function getPagingParamName(p: Pick<PagingModel, 'style' | 'params'> | undefined, role: PagingRole): string {
   const named = p?.params[role];
   if (named !== undefined) return named;
-  return role === 'limit' && p?.style === 'page' ? PAGE_STYLE_SIZE_PARAM : PAGING_PARAM_DEFAULTS[role];
+  return role === 'limit' && p?.style === 'page' ? LIST_PARAMS.perPage : PAGING_PARAM_DEFAULTS[role];
 }
 
 /** An event's delivery body when its kind states none: the envelope `{ id, type, timestamp, data: { object } }`. */

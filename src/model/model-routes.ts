@@ -1,6 +1,6 @@
 import type { Condition, HttpMethod, ListStyle, PagingRole } from '../spec/spec-types.js';
 import { getPathParams } from './model-builder.js';
-import { getPagingParamName, isStatusIn } from './model-defaults.js';
+import { getPagingParamName, isStatusIn, LIST_PARAMS } from './model-defaults.js';
 import { getField, getResource, getStateMachine } from './model-lookup.js';
 import type {
   AuthRequirement,
@@ -17,8 +17,8 @@ import type {
 // The one derived view of what a spec serves. The runtime registers exactly these routes and the
 // exporters document exactly these, so served and documented cannot drift.
 
-/** Query parameter names the format defines for list operations, by paging style (docs/format.md). */
-export const LIST_PARAMS = { limit: 'limit', cursor: 'cursor', sort: 'sort', offset: 'offset', page: 'page', perPage: 'per_page' } as const;
+/** Query parameter names the format defines for list operations, by paging style (written in model-defaults.ts). */
+export { LIST_PARAMS } from './model-defaults.js';
 /** Field types a list cannot filter on: a filter is one query value compared with the stored value as text. */
 export const UNFILTERABLE_TYPES: ReadonlySet<string> = new Set(['array', 'object', 'json', 'union']);
 /** The response header a list with `paging.link` gives its next page's address in (RFC 8288). */

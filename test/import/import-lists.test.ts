@@ -26,6 +26,11 @@ const STYLES: Record<string, string> = {
   pageEnvelope: '{ style: page, items: results, total: total }',
   limitOnly: '{ style: limit, body: array }',
   none: '{ style: none, body: array }',
+  // paging.params: names other APIs use, recognised by the import of a document without servicespec's extensions.
+  cursorContinue: '{ params: { cursor: continue } }',
+  cursorToken: '{ items: files, next: nextPageToken, params: { limit: pageSize, cursor: pageToken } }',
+  offsetSkip: '{ style: offset, body: array, link: true, params: { offset: skip } }',
+  pageNumbered: '{ style: page, items: results, params: { page: page_number, limit: page_size } }',
 };
 
 function spec(): string {
@@ -84,6 +89,25 @@ describe('lists through export and import', () => {
     expect(get(3).parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'offset', 'tag']);
     expect(get(5).parameters.map((p: { name: string }) => p.name)).toEqual(['page', 'per_page', 'tag']);
     expect(get(8).parameters.map((p: { name: string }) => p.name)).toEqual(['tag']);
+    expect(get(9).parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'continue', 'tag']);
+    expect(get(10).parameters.map((p: { name: string }) => p.name)).toEqual(['pageSize', 'pageToken', 'tag']);
+    expect(get(11).parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'skip', 'tag']);
+    expect(get(12).parameters.map((p: { name: string }) => p.name)).toEqual(['page_number', 'page_size', 'tag']);
+    expect(get(10).responses['200'].content['application/json'].schema.properties.nextPageToken.description).toContain('`pageToken`');
+  });
+
+  it("names no other API uses come back through servicespec's own export (x-servicespec-operation)", async () => {
+    const text = spec().replace(
+      '    createPet:',
+      '    odd: { method: GET, path: /odd/pets, action: list, resource: Pet, paging: { style: offset, params: { offset: from, limit: n } } }\n    createPet:',
+    );
+    const model = compileSpecText(text).model!;
+    const doc = exportOpenApi(model, { openapi: '3.1' }).document as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reads the exported document by path
+    expect(doc.paths['/odd/pets'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['n', 'from']);
+    const r = await importOpenApiDocument(JSON.parse(JSON.stringify(doc)) as unknown, 'own.json');
+    expect(r.document!.endpoints!.operations!.odd!.paging).toEqual({ style: 'offset', params: { offset: 'from', limit: 'n' } });
+    const back = compileSpecText(r.text!).model!.endpoints!.operations.find((o) => o.id === 'odd')!;
+    expect(back.paging?.params).toEqual({ offset: 'from', limit: 'n' });
   });
 
   it.each(['3.1', '3.0'] as const)('OpenAPI %s without servicespec extensions: every style comes back as the same list', async (version) => {
