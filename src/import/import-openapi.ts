@@ -54,7 +54,7 @@ import { validateSpec } from '../spec/spec-validate.js';
 import { getValueProblem } from '../check/check-rules.js';
 import type { FieldModel } from '../model/model-types.js';
 import { importCallbacks } from './import-callbacks.js';
-import { readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
+import { hasNextCursorField, readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
 import { ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { importErrorHeaders, importResponseHeaders } from './import-response-headers.js';
 import { validateOpenApi } from './import-validate.js';
@@ -1156,6 +1156,9 @@ function pageOf(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>, 
 
 const pages = new WeakMap<OpSource, PageShape>();
 
+/** Operations read as an envelope that carries a next cursor: their bare array paged by cursor needs no Link header. */
+const nextInEnvelope = new WeakSet<OpSource>();
+
 function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>, response: ShapeSpec | undefined): PageShape {
   if (success.schema === undefined || success.status === undefined) return {};
   const pointer = success.pointer ?? src.pointer;
@@ -1208,7 +1211,7 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   else style = 'none';
   const cursorName = found.cursor ?? LIST_PARAMS.cursor;
   if (next !== undefined && style !== 'cursor') return { reason: `its page holds \`${next}\`, a next cursor, but it takes no \`${cursorName}\` parameter` };
-  if (style === 'cursor' && items === undefined && !link)
+  if (style === 'cursor' && items === undefined && !link && !nextInEnvelope.has(src))
     return { reason: `it takes a \`${cursorName}\`, but its bare array answer gives no next cursor (no \`${LINK_HEADER}\` header is declared)` };
   if (style === 'cursor' && items !== undefined && next === undefined) return { reason: `it takes a \`${cursorName}\`, but its page holds no next cursor` };
   // The names the style reads where they are not the format's (paging.params); the format's own names the operation
@@ -1808,6 +1811,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         ? readEnvelopeCandidate(ctx, success.schema, success.pointer ?? src.pointer)
         : undefined;
     if (candidate === undefined) return { src, success, response, whole: { success, response } };
+    if (hasNextCursorField(candidate)) nextInEnvelope.add(src);
     return {
       src,
       success: { ...success, schema: candidate.dataNode, pointer: candidate.dataPointer },
@@ -1861,6 +1865,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (prepare.candidate && form) {
         ({ success, response } = prepare.whole);
         pages.delete(src);
+        nextInEnvelope.delete(src);
       } else if (prepare.candidate) {
         const envelope = inferred.action === 'custom' ? undefined : toEnvelope(prepare.candidate, inferred.action, inferred.page?.paging?.style);
         if (envelope) enveloped.set(src.id, envelope);
@@ -1869,6 +1874,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
           const inData = inferred.reason;
           ({ success, response } = prepare.whole);
           pages.delete(src);
+          nextInEnvelope.delete(src);
           inferred = inferAction(ctx, src, success, response, request, family);
           if (inferred.action === 'custom' && inData !== undefined)
             inferred = {
@@ -1878,6 +1884,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         } else {
           ({ success, response } = prepare.whole);
           pages.delete(src);
+          nextInEnvelope.delete(src);
           inferred = inferAction(ctx, src, success, response, request, family);
         }
       }
