@@ -69,8 +69,8 @@ function checkEnvelope(e: EnvelopeModel, report: Report): boolean {
     const detail =
       type !== want
         ? `it must be ${want === 'integer' ? 'an integer (or number)' : 'a string'}`
-        : v.source === 'next' && !field.nullable
-          ? 'the last page has no next cursor: the field must be nullable'
+        : v.source === 'next' && !field.nullable && field.optional !== true
+          ? 'the last page has no next cursor: the field must be nullable, or optional (left out on the last page)'
           : field.values !== undefined || field.pattern !== undefined || field.minimum !== undefined || field.maximum !== undefined
             ? 'the runtime writes any value of that type: the field may not constrain it (values, pattern, bounds)'
             : undefined;

@@ -12,6 +12,7 @@ import {
 import { getField, getResource, getStateMachine } from '../model/model-lookup.js';
 import {
   getPagingParams,
+  PAGING_ROLES,
   getProducibleConditions,
   getRouteHeads,
   isIdempotentOperation,
@@ -28,6 +29,7 @@ import type {
   EventKindModel,
   FieldModel,
   OperationModel,
+  PagingModel,
   ResourceModel,
   ServiceModel,
   ShapeModel,
@@ -36,7 +38,7 @@ import type {
   VariantModel,
 } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
-import { PARAMETER_TYPES, type Condition, type HttpMethod, type SpecDocument } from '../spec/spec-types.js';
+import { PARAMETER_TYPES, type Condition, type HttpMethod, type PagingRole, type SpecDocument } from '../spec/spec-types.js';
 import { createDiagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
 import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 import { getMediaTypeTemplateProblem } from '../model/model-media-type.js';
@@ -488,11 +490,15 @@ const wireNameRules: Rule = ({ model, report }) => {
       what: `the filter ${f} of operation ${o.id}`,
       pointer: joinPointer(joinPointer(o.pointer, 'filter'), i),
     }));
-    const listParams = [...getPagingParams(o).map((q) => q.name), LIST_PARAMS.sort].map((n) => ({
-      name: n,
-      what: `the list parameter ${n} of operation ${o.id}`,
-      pointer: o.pointer,
-    }));
+    const named = o.paging?.params ?? {};
+    const listParams = [
+      ...getPagingParams(o).map((q) => ({
+        name: q.name,
+        what: q.kind in named ? `the paging parameter ${q.kind} (${q.name}) of operation ${o.id}` : `the list parameter ${q.name} of operation ${o.id}`,
+        pointer: q.kind in named ? joinPointer(joinPointer(joinPointer(o.pointer, 'paging'), 'params'), q.kind) : o.pointer,
+      })),
+      { name: LIST_PARAMS.sort, what: `the list parameter ${LIST_PARAMS.sort} of operation ${o.id}`, pointer: o.pointer },
+    ];
     compare('query parameter', [...listParams, ...versionQuery, ...keyQuery(required), ...filters]);
   }
   const headers: WireName[] = [];
@@ -861,8 +867,33 @@ function checkPaging({ doc, report }: RuleContext, o: OperationModel): void {
     if (twice !== undefined)
       say(`the envelope names \`${twice}\` twice (items, next and total are separate fields)`, written.total !== undefined ? 'total' : 'next');
   }
+  checkPagingParams(report, o, p, at);
   if (p.style === 'none' && p.link) say('style none answers every object at once, so there is no next page for a Link header', 'link');
   if (p.style === 'limit' && p.link) say('style limit answers the first page only, so there is no next page for a Link header', 'link');
+}
+
+/** A query parameter name, as the format's schema has it (queryParamName). */
+const QUERY_PARAM_NAME = /^(?!__proto__$)[^\s&=#]+$/;
+
+/** A list's `paging.params`: each a query parameter name, of a role its style reads (clashes are wireNameRules'). */
+function checkPagingParams(report: RuleContext['report'], o: OperationModel, p: PagingModel, at: (key: string) => string): void {
+  const reads = PAGING_ROLES[p.style];
+  for (const [role, name] of Object.entries(p.params) as [PagingRole, string][]) {
+    const where = joinPointer(at('params'), role);
+    if (!reads.includes(role))
+      report(
+        'paging-param-invalid',
+        {
+          operation: o.id,
+          role,
+          name,
+          detail: `style ${p.style} reads ${reads.length > 0 ? reads.join(' and ') : 'no paging parameter'}, so it never reads this one`,
+        },
+        where,
+      );
+    else if (!QUERY_PARAM_NAME.test(name))
+      report('paging-param-invalid', { operation: o.id, role, name, detail: 'is not a query parameter name (no whitespace, &, = or #; not __proto__)' }, where);
+  }
 }
 
 const operationRules: Rule = (ctx) => {

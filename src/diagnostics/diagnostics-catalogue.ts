@@ -140,6 +140,7 @@ export const DIAGNOSTICS = {
       'operation `{operation}`: callback `{callback}`: event `{kind}` is emitted only when a {resource} is created, before the callback is subscribed, so it never reaches the callback',
   },
   'paging-contradiction': { severity: 'error', message: 'operation `{operation}`: paging: {detail}' },
+  'paging-param-invalid': { severity: 'error', message: 'operation `{operation}`: paging parameter `{role}` (`{name}`): {detail}' },
   'misplaced-option': { severity: 'warning', message: 'operation `{operation}`: `{option}` has no effect on action {action}' },
   'event-kind-unseen': { severity: 'warning', message: 'event `{name}` is delivered only by the stream, and no stream reader can ever see it: {reason}' },
   'broker-placeholder-unknown': {

@@ -1,10 +1,10 @@
 // The comparison of two frozen models. Each rule reads the old and the new model and reports changes with
 // a code from DIFF_RULES; positions are added later from the two specs' source maps (diff-run.ts).
 import { describeEnvelope, getEnvelopeKey } from '../model/model-envelope.js';
-import { isIdempotentOperation } from '../model/model-routes.js';
+import { isIdempotentOperation, PAGING_ROLES } from '../model/model-routes.js';
 import { getResource, getStateField } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS } from '../model/model-path-bindings.js';
-import { FORM_MEDIA_TYPE, getApiKeyPlacement, getErrorBodyRoles, isRawEvent, mayLeaveOut, NOT_SHOWN } from '../model/model-defaults.js';
+import { FORM_MEDIA_TYPE, getApiKeyPlacement, getPagingParamName, getErrorBodyRoles, isRawEvent, mayLeaveOut, NOT_SHOWN } from '../model/model-defaults.js';
 import { isWritable } from '../model/model-schemas.js';
 import { compareVersions } from '../model/model-versions.js';
 import type {
@@ -627,8 +627,12 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
     // The request's parameters and the answer's shape: a client written for one reads the other wrongly.
     const shape = (p: typeof a) =>
       `${p.style}, ${p.body === 'array' ? 'a bare array' : `{ ${[p.items, ...(p.style === 'cursor' ? [p.next] : [])].join(', ')} }`}`;
-    if (shape(a) !== shape(b) || (a.total !== undefined && a.total !== b.total) || (a.link && !b.link)) {
-      const say = (p: typeof a) => `${shape(p)}${p.total !== undefined ? `, total ${p.total}` : ''}${p.link ? ', Link header' : ''}`;
+    // The query parameters' names (paging.params): said only when either side renames one.
+    const by = (p: typeof a) => PAGING_ROLES[p.style].map((role) => getPagingParamName(p, role)).join(' and ');
+    const renamed = Object.keys(a.params).length > 0 || Object.keys(b.params).length > 0;
+    if (shape(a) !== shape(b) || by(a) !== by(b) || (a.total !== undefined && a.total !== b.total) || (a.link && !b.link)) {
+      const say = (p: typeof a) =>
+        `${shape(p)}${renamed && by(p) !== '' ? `, by ${by(p)}` : ''}${p.total !== undefined ? `, total ${p.total}` : ''}${p.link ? ', Link header' : ''}`;
       out.add('list-paging-changed', id, { old: say(a), new: say(b) }, at('paging'));
     } else {
       if (a.total === undefined && b.total !== undefined) out.add('list-paging-extended', id, { value: `the total \`${b.total}\`` }, at('paging'));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { getFieldAt } from '../model/model-path-bindings.js';
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
-import { DEFAULT_PAGING, FORM_MEDIA_TYPE, getIdempotencyHeader, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
+import { DEFAULT_PAGING, FORM_MEDIA_TYPE, getIdempotencyHeader, getPagingParamName, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
 import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
@@ -400,7 +400,9 @@ function envelopeType(ctx: TsContext, e: EnvelopeModel): string {
 /** The answer of a list: the format's `Page<T>`, a bare array, or the envelope with the spec's own field names. */
 function getPageType(p: Omit<PagingModel, 'declared'>, item: string): string {
   if (p.body === 'array') return `${item}[]`;
-  if (p.style === 'cursor' && p.items === PAGE_FIELDS.items && p.next === PAGE_FIELDS.next && p.total === undefined) return `Page<${item}>`;
+  // Page<T> says to pass its cursor back as `cursor`: a list reading it by another name spells its page out.
+  if (p.style === 'cursor' && p.items === PAGE_FIELDS.items && p.next === PAGE_FIELDS.next && p.total === undefined && p.params.cursor === undefined)
+    return `Page<${item}>`;
   const fields = [`${jsString(p.items)}: ${item}[]`];
   if (p.style === 'cursor') fields.push(`${jsString(p.next)}: string | null`);
   if (p.total !== undefined) fields.push(`${jsString(p.total)}: number`);
@@ -734,7 +736,7 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
       const iter = methodNames.allocate(`${p.name}All`);
       const iterParams = params.filter((x) => !x.startsWith('query:') && !x.startsWith('options:'));
       const callArgs = p.pathArgs.filter((a) => !a.fromVersion).map((a) => safeArg(a.name));
-      const at = paging.style === 'cursor' ? LIST_PARAMS.cursor : paging.style === 'offset' ? LIST_PARAMS.offset : LIST_PARAMS.page;
+      const at = getPagingParamName(paging, paging.style === 'cursor' ? 'cursor' : paging.style === 'offset' ? 'offset' : 'page');
       // With an envelope the page is in its data field, and the next cursor where the envelope puts it.
       const inner = envelope ? `page[${jsString(envelope.data)}]` : 'page';
       const items = paging.body === 'array' ? inner : `${inner}[${jsString(paging.items)}]`;

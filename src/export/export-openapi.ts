@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import {
   DEFAULT_PAGING,
+  getPagingParamName,
   FORM_MEDIA_TYPE,
   getApiKeyPlacement,
   getErrorMediaType,
@@ -17,7 +18,6 @@ import {
   getRouteErrors,
   getRoutes,
   LINK_HEADER,
-  LIST_PARAMS,
   PAGE_FIELDS,
   type OperationRoute,
   type QueryParam,
@@ -673,7 +673,7 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
       if (paging.style === 'cursor') {
         properties[paging.next] = schema(ctx, {
           type: ['string', 'null'],
-          description: `Pass as \`${LIST_PARAMS.cursor}\` to get the next page; null on the last page.`,
+          description: `Pass as \`${getPagingParamName(paging, 'cursor')}\` to get the next page; null on the last page.`,
         });
         required.push(paging.next);
       }

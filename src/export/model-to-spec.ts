@@ -1,4 +1,4 @@
-import { DEFAULT_IDENTIFIER_SOURCE, DEFAULT_PAGING } from '../model/model-defaults.js';
+import { DEFAULT_IDENTIFIER_SOURCE, DEFAULT_PAGING, getPagingParamName } from '../model/model-defaults.js';
 import type {
   AuthRequirement,
   EnvelopeModel,
@@ -34,6 +34,8 @@ import type {
   OperationExamplesSpec,
   OperationAuthSpec,
   OperationSpec,
+  PagingParamsSpec,
+  PagingRole,
   PagingSpec,
   ParameterSpec,
   RateLimitSpec,
@@ -189,7 +191,16 @@ export function pagingToSpec(p: PagingModel | undefined): PagingSpec | undefined
     next: !array && p.style === 'cursor' && p.next !== DEFAULT_PAGING.next ? p.next : undefined,
     total: array ? undefined : p.total,
     link: p.link ? true : undefined,
+    params: pagingParamsToSpec(p),
   });
+}
+
+/** The paging parameters a spec names, by role: those whose name differs from the format's default for the style. */
+function pagingParamsToSpec(p: PagingModel): PagingParamsSpec | undefined {
+  const out: PagingParamsSpec = {};
+  for (const [role, name] of Object.entries(p.params) as [PagingRole, string][])
+    if (name !== getPagingParamName({ style: p.style, params: {} }, role)) out[role] = name;
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** A response envelope as written: the data field, the fields, and the field carrying each value. */

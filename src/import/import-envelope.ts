@@ -11,7 +11,10 @@ import { joinPointer } from '../util/util-json-pointer.js';
 import { fieldsFromSchema, flatten, isObject, shapeFromSchema, type Json, type SchemaContext } from './import-schema.js';
 
 /** The property names that hold the answer in an envelope. */
-const DATA_NAMES = ['data', 'result', 'payload'];
+const DATA_NAMES = ['data', 'result', 'payload', 'items'];
+
+/** Data names that hold a list's answer only (Kubernetes' `items`): an envelope of them holds an array. */
+const LIST_DATA_NAMES: ReadonlySet<string> = new Set(['items']);
 
 /** The names each value goes by in envelopes (first match wins, in this order of values). */
 const ENVELOPE_NAMES: Readonly<Record<EnvelopeSource, readonly string[]>> = {
@@ -23,7 +26,7 @@ const ENVELOPE_NAMES: Readonly<Record<EnvelopeSource, readonly string[]>> = {
   offset: ['offset'],
   limit: ['limit', 'per_page', 'perPage', 'page_size', 'pageSize'],
   page: ['page', 'page_number', 'pageNumber'],
-  next: [PAGE_FIELDS.next, 'nextCursor', 'next'],
+  next: [PAGE_FIELDS.next, 'nextCursor', 'next', 'continue'],
 };
 
 const SOURCE_TYPES: Readonly<Record<EnvelopeSource, readonly string[]>> = {
@@ -67,7 +70,7 @@ export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, point
   try {
     const dataPointer = joinPointer(joinPointer(flat.pointer, 'properties'), data);
     const dataShape = shapeFromSchema(ctx, props[data], dataPointer, 'envelope data', 'top');
-    if (!dataShape || dataShape.resource === undefined) return undefined;
+    if (!dataShape || dataShape.resource === undefined || (LIST_DATA_NAMES.has(data) && dataShape.list !== true)) return undefined;
     const rest: Json = { ...s, properties: Object.fromEntries(others.map((n) => [n, props[n]])) };
     if (Array.isArray(s.required)) rest.required = (s.required as unknown[]).filter((n) => n !== data);
     const fields = fieldsFromSchema(ctx, rest, flat.pointer, { where: 'envelope', depth: 1, stack: flat.refs }, 'top');
@@ -107,7 +110,8 @@ export function toEnvelope(candidate: EnvelopeCandidate, action: Action, style: 
             ENVELOPE_NAMES[s].includes(name) &&
             SOURCE_TYPES[s].includes(f.type) &&
             !constrained &&
-            (s !== 'next' || f.nullable === true),
+            // A next cursor is null on the last page, or left out there (optional: Kubernetes' metadata.continue).
+            (s !== 'next' || f.nullable === true || f.optional === true),
         );
         if (source !== undefined) {
           taken.add(source);
@@ -125,4 +129,17 @@ export function toEnvelope(candidate: EnvelopeCandidate, action: Action, style: 
   const envelope: EnvelopeSpec = { data: candidate.data, fields: candidate.fields };
   for (const source of ENVELOPE_SOURCES) if (out[source] !== undefined) envelope[source] = out[source];
   return envelope;
+}
+
+/** Whether the envelope an answer may be has a field for a list's next cursor (at its top or one object down). */
+export function hasNextCursorField(candidate: EnvelopeCandidate): boolean {
+  const fits = (name: string, f: FieldSpec) =>
+    ENVELOPE_NAMES.next.includes(name) &&
+    f.type === 'string' &&
+    (f.nullable === true || f.optional === true) &&
+    f.values === undefined &&
+    f.pattern === undefined;
+  return Object.entries(candidate.fields).some(
+    ([name, f]) => fits(name, f) || (f.type === 'object' && f.fields !== undefined && Object.entries(f.fields).some(([n, g]) => fits(n, g))),
+  );
 }

@@ -13,11 +13,12 @@ import {
   ERROR_BODY_ROLE_NAMES,
   ERROR_ROLE_TYPES,
   FORM_MEDIA_TYPE,
+  getPagingParamName,
   getUnmakeableIdentifier,
   isDefaultIdentifier,
   NOT_SHOWN,
 } from '../model/model-defaults.js';
-import { LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, UNFILTERABLE_TYPES } from '../model/model-routes.js';
+import { LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, PAGING_ROLES, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import {
@@ -37,6 +38,8 @@ import {
   type ListStyle,
   type OperationAuthSpec,
   type OperationSpec,
+  type PagingParamsSpec,
+  type PagingRole,
   type PagingSpec,
   type ParameterSpec,
   PARAMETER_TYPES,
@@ -51,7 +54,7 @@ import { validateSpec } from '../spec/spec-validate.js';
 import { getValueProblem } from '../check/check-rules.js';
 import type { FieldModel } from '../model/model-types.js';
 import { importCallbacks } from './import-callbacks.js';
-import { readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
+import { hasNextCursorField, readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
 import { ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { importErrorHeaders, importResponseHeaders } from './import-response-headers.js';
 import { validateOpenApi } from './import-validate.js';
@@ -1136,12 +1139,25 @@ function fieldsOf(shape: ShapeSpec | undefined, ctx: Ctx): Record<string, FieldS
 interface PageShape {
   resource?: string;
   paging?: PagingSpec;
-  /** The paging parameters the operation reads (limit, cursor, offset, page, per_page), by name. */
+  /** The paging parameters the operation reads (limit, cursor, offset, page, per_page, or their other names), by name. */
   params?: readonly string[];
+  /** The page size parameter's name (its default and maximum are limits.page_size). */
+  size?: string | undefined;
   reason?: string;
 }
 
 const PAGING_NAMES: readonly string[] = [LIST_PARAMS.limit, LIST_PARAMS.cursor, LIST_PARAMS.offset, LIST_PARAMS.page, LIST_PARAMS.perPage];
+
+/** The names each paging role goes by in APIs, the format's first (docs/import.md, "Lists"): the first one taken wins. */
+const PAGING_ALIASES: Readonly<Record<PagingRole, readonly string[]>> = {
+  cursor: [LIST_PARAMS.cursor, 'continue', 'page_token', 'pageToken', 'starting_after', 'next_token', 'nextToken'],
+  offset: [LIST_PARAMS.offset, 'skip'],
+  page: [LIST_PARAMS.page, 'page_number', 'pageNumber'],
+  limit: [LIST_PARAMS.limit, LIST_PARAMS.perPage, 'page_size', 'pageSize', 'perPage', 'max_results', 'maxResults'],
+};
+
+/** Page size names that, with no cursor or offset, say the list pages by page number (as `per_page` does). */
+const PAGE_SIZE_NAMES: ReadonlySet<string> = new Set([LIST_PARAMS.perPage, 'page_size', 'pageSize', 'perPage']);
 
 /**
  * A GET on a collection answering a list of one resource — a bare array, or an object holding the array (with a
@@ -1159,6 +1175,9 @@ function pageOf(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>, 
 }
 
 const pages = new WeakMap<OpSource, PageShape>();
+
+/** Operations read as an envelope that carries a next cursor: their bare array paged by cursor needs no Link header. */
+const nextInEnvelope = new WeakSet<OpSource>();
 
 function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>, response: ShapeSpec | undefined): PageShape {
   if (success.schema === undefined || success.status === undefined) return {};
@@ -1197,23 +1216,32 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   const responses = isObject(src.op.responses) ? src.op.responses : {};
   const node = resolve(ctx, responses[success.key ?? String(success.status)], '').node;
   const link = isObject(node) && isObject(node.headers) && Object.keys(node.headers).some((h) => h.toLowerCase() === LINK_HEADER.toLowerCase());
+  // Each paging role by the first name of it the operation takes (Kubernetes' `continue`, Google's `pageToken`).
+  const found: Partial<Record<PagingRole, string>> = {};
+  for (const role of Object.keys(PAGING_ALIASES) as PagingRole[]) {
+    const name = PAGING_ALIASES[role].find((n) => names.has(n));
+    if (name !== undefined) found[role] = name;
+  }
+  const pageSize = found.limit !== undefined && PAGE_SIZE_NAMES.has(found.limit);
   let style: ListStyle;
-  if (
-    names.has(LIST_PARAMS.cursor) ||
-    (next !== undefined && !names.has(LIST_PARAMS.offset) && !names.has(LIST_PARAMS.page) && !names.has(LIST_PARAMS.perPage))
-  )
-    style = 'cursor';
-  else if (names.has(LIST_PARAMS.offset)) style = 'offset';
-  else if (names.has(LIST_PARAMS.page) || names.has(LIST_PARAMS.perPage)) style = 'page';
-  else if (names.has(LIST_PARAMS.limit)) style = 'limit';
+  if (found.cursor !== undefined || (next !== undefined && found.offset === undefined && found.page === undefined && !pageSize)) style = 'cursor';
+  else if (found.offset !== undefined) style = 'offset';
+  else if (found.page !== undefined || pageSize) style = 'page';
+  else if (found.limit !== undefined) style = 'limit';
   else style = 'none';
-  if (next !== undefined && style !== 'cursor')
-    return { reason: `its page holds \`${next}\`, a next cursor, but it takes no \`${LIST_PARAMS.cursor}\` parameter` };
-  if (style === 'cursor' && items === undefined && !link)
-    return { reason: `it takes a \`${LIST_PARAMS.cursor}\`, but its bare array answer gives no next cursor (no \`${LINK_HEADER}\` header is declared)` };
-  if (style === 'cursor' && items !== undefined && next === undefined)
-    return { reason: `it takes a \`${LIST_PARAMS.cursor}\`, but its page holds no next cursor` };
-  const used = PAGING_NAMES.filter((n) => names.has(n));
+  const cursorName = found.cursor ?? LIST_PARAMS.cursor;
+  if (next !== undefined && style !== 'cursor') return { reason: `its page holds \`${next}\`, a next cursor, but it takes no \`${cursorName}\` parameter` };
+  if (style === 'cursor' && items === undefined && !link && !nextInEnvelope.has(src))
+    return { reason: `it takes a \`${cursorName}\`, but its bare array answer gives no next cursor (no \`${LINK_HEADER}\` header is declared)` };
+  if (style === 'cursor' && items !== undefined && next === undefined) return { reason: `it takes a \`${cursorName}\`, but its page holds no next cursor` };
+  // The names the style reads where they are not the format's (paging.params); the format's own names the operation
+  // takes are read as paging parameters as before.
+  const params: PagingParamsSpec = {};
+  for (const role of PAGING_ROLES[style]) {
+    const name = found[role];
+    if (name !== undefined && name !== getPagingParamName({ style, params: {} }, role)) params[role] = name;
+  }
+  const used = [...new Set([...PAGING_NAMES.filter((n) => names.has(n)), ...(Object.values(params) as string[])])];
   const paging: PagingSpec = {};
   if (style !== 'cursor') paging.style = style;
   if (items === undefined) paging.body = 'array';
@@ -1223,7 +1251,8 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
     if (total !== undefined) paging.total = total;
   }
   if (link && style !== 'none' && style !== 'limit') paging.link = true;
-  const out: PageShape = { resource: resource!, params: used };
+  if (Object.keys(params).length > 0) paging.params = params;
+  const out: PageShape = { resource: resource!, params: used, size: style === 'none' ? undefined : getPagingParamName({ style, params }, 'limit') };
   if (Object.keys(paging).length > 0) out.paging = paging;
   return out;
 }
@@ -1589,6 +1618,7 @@ function planParams(
   action: Action,
   resourceFields: Record<string, FieldSpec>,
   paging: readonly string[] = [LIST_PARAMS.limit, LIST_PARAMS.cursor],
+  size?: string,
 ): { filter: string[]; sort: string[]; leftover: ParamUse[] } {
   const filter: string[] = [];
   const sort: string[] = [];
@@ -1623,7 +1653,7 @@ function planParams(
     }
     if (action === 'list' && where === 'query') {
       const s = flatten(ctx, p.schema, joinPointer(pointer, 'schema')).schema ?? {};
-      if (paging.includes(name) && (name === LIST_PARAMS.limit || name === LIST_PARAMS.perPage)) {
+      if (paging.includes(name) && (name === size || name === LIST_PARAMS.limit || name === LIST_PARAMS.perPage)) {
         pageSizes.push({ ...(typeof s.default === 'number' ? { default: s.default } : {}), ...(typeof s.maximum === 'number' ? { max: s.maximum } : {}) });
         continue;
       }
@@ -1801,6 +1831,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         ? readEnvelopeCandidate(ctx, success.schema, success.pointer ?? src.pointer)
         : undefined;
     if (candidate === undefined) return { src, success, response, whole: { success, response } };
+    if (hasNextCursorField(candidate)) nextInEnvelope.add(src);
     return {
       src,
       success: { ...success, schema: candidate.dataNode, pointer: candidate.dataPointer },
@@ -1854,6 +1885,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (prepare.candidate && form) {
         ({ success, response } = prepare.whole);
         pages.delete(src);
+        nextInEnvelope.delete(src);
       } else if (prepare.candidate) {
         const envelope = inferred.action === 'custom' ? undefined : toEnvelope(prepare.candidate, inferred.action, inferred.page?.paging?.style);
         if (envelope) enveloped.set(src.id, envelope);
@@ -1862,6 +1894,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
           const inData = inferred.reason;
           ({ success, response } = prepare.whole);
           pages.delete(src);
+          nextInEnvelope.delete(src);
           inferred = inferAction(ctx, src, success, response, request, family);
           if (inferred.action === 'custom' && inData !== undefined)
             inferred = {
@@ -1871,6 +1904,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         } else {
           ({ success, response } = prepare.whole);
           pages.delete(src);
+          nextInEnvelope.delete(src);
           inferred = inferAction(ctx, src, success, response, request, family);
         }
       }
@@ -1891,7 +1925,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     // a custom operation's own query and headers. An action that cannot take an operation's parameters is not chosen.
     const resourceFields = typeof o.resource === 'string' ? (ctx.resourceFields.get(o.resource) ?? {}) : {};
     // An exported built-in action's parameters are the format's own (rebuilt from the spec).
-    let plan = x && action !== 'custom' ? { filter: [], sort: [], leftover: [] } : planParams(ctx, src, action, resourceFields, page?.params);
+    let plan = x && action !== 'custom' ? { filter: [], sort: [], leftover: [] } : planParams(ctx, src, action, resourceFields, page?.params, page?.size);
     // A list-shaped answer stays a list, a read a read (served, not a custom operation answering not_implemented):
     // optional query parameters the action cannot read (Kubernetes' `pretty`, `dryRun`) are left out, each said; a
     // request that sends one is refused, never misread.

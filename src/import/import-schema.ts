@@ -543,6 +543,9 @@ export function orderField(f: FieldSpec): FieldSpec {
   return out as unknown as FieldSpec;
 }
 
+/** Keys that add nothing to a schema's shape: a lone allOf holding only these besides is its one part. */
+const ANNOTATION_KEYS: ReadonlySet<string> = new Set(['allOf', 'default', 'description', 'title']);
+
 /** What a request, response or event body is: a resource (or a list of one), fields written out, or nothing the format can say. */
 export function shapeFromSchema(ctx: SchemaContext, node: unknown, pointer: string, where: string, mode: 'top' | 'nested'): ShapeSpec | undefined {
   const resourceOf = (n: unknown, p: string): string | undefined => {
@@ -553,6 +556,9 @@ export function shapeFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     }
     if (isObject(r.node) && isObject(r.node['x-servicespec-view']) && typeof r.node['x-servicespec-view'].resource === 'string')
       return r.node['x-servicespec-view'].resource;
+    // A lone allOf around a reference, adding only a default or words (Kubernetes' items: { allOf: [$ref], default: {} }), is that reference.
+    if (isObject(r.node) && Array.isArray(r.node.allOf) && r.node.allOf.length === 1 && Object.keys(r.node).every((k) => ANNOTATION_KEYS.has(k)))
+      return resourceOf(r.node.allOf[0], joinPointer(joinPointer(r.pointer, 'allOf'), 0));
     return undefined;
   };
   const union = (n: unknown, p: string): UnionShape | undefined => {

@@ -299,6 +299,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       op.paging = Object.freeze({
         ...DEFAULT_PAGING,
         ...(omitUndefined({ style: p.style, body: p.body, items: p.items, next: p.next, total: p.total, link: p.link }) as Partial<PagingModel>),
+        params: Object.freeze({ ...(p.params ?? {}) }),
         declared: o.paging !== undefined,
       });
     }

@@ -1,7 +1,7 @@
 // The defaults the format itself defines (docs/format.md lists them): the one place each is written.
 
 import { STATUS_CODES } from 'node:http';
-import type { Action, Condition } from '../spec/spec-types.js';
+import type { Action, Condition, PagingRole } from '../spec/spec-types.js';
 import type { DeclaredErrorBodyModel, ErrorBodyModel, EventKindModel, FieldModel, PagingModel, SchemeModel, ServiceModel } from './model-types.js';
 
 /** Response field names the format defines for a list page (the envelope's, when `paging` names none). */
@@ -14,7 +14,26 @@ export const DEFAULT_PAGING: Omit<PagingModel, 'declared'> = Object.freeze({
   items: PAGE_FIELDS.items,
   next: PAGE_FIELDS.next,
   link: false,
+  params: Object.freeze({}),
 });
+
+/** Query parameter names the format defines for list operations, by paging style (docs/format.md). */
+export const LIST_PARAMS = { limit: 'limit', cursor: 'cursor', sort: 'sort', offset: 'offset', page: 'page', perPage: 'per_page' } as const;
+
+/** The query parameter names the format gives each paging role when `paging.params` names none (docs/format.md). */
+export const PAGING_PARAM_DEFAULTS: Readonly<Record<PagingRole, string>> = Object.freeze({
+  limit: LIST_PARAMS.limit,
+  cursor: LIST_PARAMS.cursor,
+  offset: LIST_PARAMS.offset,
+  page: LIST_PARAMS.page,
+});
+
+/** The query parameter name a list reads for a paging role: the spec's `paging.params`, else the format's default. */
+export function getPagingParamName(p: Pick<PagingModel, 'style' | 'params'> | undefined, role: PagingRole): string {
+  const named = p?.params[role];
+  if (named !== undefined) return named;
+  return role === 'limit' && p?.style === 'page' ? LIST_PARAMS.perPage : PAGING_PARAM_DEFAULTS[role];
+}
 
 /** An event's delivery body when its kind states none: the envelope `{ id, type, timestamp, data: { object } }`. */
 export const DEFAULT_EVENT_BODY = 'envelope';

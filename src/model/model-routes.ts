@@ -1,6 +1,6 @@
-import type { Condition, HttpMethod } from '../spec/spec-types.js';
+import type { Condition, HttpMethod, ListStyle, PagingRole } from '../spec/spec-types.js';
 import { getPathParams } from './model-builder.js';
-import { isStatusIn } from './model-defaults.js';
+import { getPagingParamName, isStatusIn, LIST_PARAMS } from './model-defaults.js';
 import { getField, getResource, getStateMachine } from './model-lookup.js';
 import type {
   AuthRequirement,
@@ -17,8 +17,8 @@ import type {
 // The one derived view of what a spec serves. The runtime registers exactly these routes and the
 // exporters document exactly these, so served and documented cannot drift.
 
-/** Query parameter names the format defines for list operations, by paging style (docs/format.md). */
-export const LIST_PARAMS = { limit: 'limit', cursor: 'cursor', sort: 'sort', offset: 'offset', page: 'page', perPage: 'per_page' } as const;
+/** Query parameter names the format defines for list operations, by paging style (written in model-defaults.ts). */
+export { LIST_PARAMS } from './model-defaults.js';
 /** Field types a list cannot filter on: a filter is one query value compared with the stored value as text. */
 export const UNFILTERABLE_TYPES: ReadonlySet<string> = new Set(['array', 'object', 'json', 'union']);
 /** The response header a list with `paging.link` gives its next page's address in (RFC 8288). */
@@ -298,29 +298,19 @@ function routeQuery(o: OperationModel, resource: ResourceModel | undefined, vers
   return query;
 }
 
-/** The query parameters a list's paging style reads (none for style none). */
+/** The paging roles each style reads, in the order its query parameters are listed (docs/format.md, "List shapes"). */
+export const PAGING_ROLES: Readonly<Record<ListStyle, readonly PagingRole[]>> = Object.freeze({
+  cursor: ['limit', 'cursor'],
+  offset: ['limit', 'offset'],
+  page: ['page', 'limit'],
+  limit: ['limit'],
+  none: [],
+});
+
+/** The query parameters a list's paging style reads (none for style none), by the names `paging.params` gives them. */
 export function getPagingParams(o: OperationModel): QueryParam[] {
-  switch (o.paging?.style ?? 'cursor') {
-    case 'cursor':
-      return [
-        { name: LIST_PARAMS.limit, kind: 'limit' },
-        { name: LIST_PARAMS.cursor, kind: 'cursor' },
-      ];
-    case 'offset':
-      return [
-        { name: LIST_PARAMS.limit, kind: 'limit' },
-        { name: LIST_PARAMS.offset, kind: 'offset' },
-      ];
-    case 'page':
-      return [
-        { name: LIST_PARAMS.page, kind: 'page' },
-        { name: LIST_PARAMS.perPage, kind: 'limit' },
-      ];
-    case 'limit':
-      return [{ name: LIST_PARAMS.limit, kind: 'limit' }];
-    case 'none':
-      return [];
-  }
+  const p = o.paging;
+  return PAGING_ROLES[p?.style ?? 'cursor'].map((role) => ({ name: getPagingParamName(p, role), kind: role }));
 }
 
 function buildRouteHeads(model: ServiceModel): RouteHead[] {

@@ -8,6 +8,7 @@ import type {
   FieldType,
   HttpMethod,
   ListStyle,
+  PagingRole,
   PartName,
   RequestMediaType,
   SchemeType,
@@ -256,6 +257,8 @@ export interface PagingModel {
   /** envelope: the field holding the total, when declared. */
   total?: string;
   link: boolean;
+  /** The spec's own names of paging parameters, by role (getPagingParamName applies the format's defaults). */
+  params: Readonly<Partial<Record<PagingRole, string>>>;
   /** Whether the spec states `paging` (gaps names the format default otherwise). */
   declared: boolean;
 }

@@ -423,14 +423,15 @@ function endpointBlocks(m: ServiceModel): Block[] {
         ['Operation', 'Paged by', 'Answer', 'Total', 'Next page in a Link header'],
         paged.map((o) => {
           const p = o.paging!;
-          const by = getPagingParams(o).map((q) => q.name);
+          // A parameter `paging.params` renames is shown with its role: `continue` (cursor).
+          const by = getPagingParams(o).map((q): Inline => (q.kind in p.params ? [code(q.name), ` (${q.kind})`] : [code(q.name)]));
           const answer =
             p.body === 'array'
               ? ['a bare array']
               : [code(`{ ${[p.items, ...(p.style === 'cursor' ? [p.next] : []), ...(p.total !== undefined ? [p.total] : [])].join(', ')} }`)];
           return [
             [code(o.id)],
-            by.length > 0 ? codes(by) : [p.style === 'none' ? 'nothing: every object at once' : 'none'],
+            by.length > 0 ? joinInline(by) : [p.style === 'none' ? 'nothing: every object at once' : 'none'],
             answer,
             p.total !== undefined ? [code(p.total)] : ['none'],
             [p.link ? 'yes' : 'no'],

@@ -26,6 +26,8 @@ interface Node {
   key: string;
   source?: EnvelopeSource;
   children?: Node[];
+  /** An optional field that may not hold null (Kubernetes' metadata.continue): left out rather than null. */
+  noNull?: boolean;
 }
 
 function valueText(source: EnvelopeSource, request: FastifyRequest, status: number, list: EnvelopeListValues | undefined): string | undefined {
@@ -52,7 +54,7 @@ export function createEnvelopeWriter(op: OperationModel, envelope: EnvelopeModel
     fields.flatMap((f): Node[] => {
       const path = prefix + f.name;
       const source = bySource.get(path);
-      if (source !== undefined) return [{ key: JSON.stringify(f.name), source }];
+      if (source !== undefined) return [{ key: JSON.stringify(f.name), source, ...(f.nullable ? {} : { noNull: true }) }];
       if (f.type !== 'object' || !values.some((v) => v.path.join('.').startsWith(`${path}.`))) return [];
       return [{ key: JSON.stringify(f.name), children: build(f.fields ?? [], `${path}.`) }];
     });
@@ -67,7 +69,7 @@ export function createEnvelopeWriter(op: OperationModel, envelope: EnvelopeModel
         const inner = write(n.children, request, status, page);
         v = inner === '' ? undefined : `{${inner.slice(1)}}`;
       } else v = valueText(n.source!, request, status, page);
-      if (v !== undefined) out += `,${n.key}:${v}`;
+      if (v !== undefined && !(n.noNull === true && v === 'null')) out += `,${n.key}:${v}`;
     }
     return out;
   };

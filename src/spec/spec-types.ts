@@ -258,7 +258,15 @@ export interface PagingSpec {
   total?: string;
   /** A `Link` header (RFC 8288) with the next page's address as `rel="next"`. */
   link?: boolean;
+  /** The names on the wire of the paging parameters the style reads, by role, where they differ from the format's. */
+  params?: PagingParamsSpec;
 }
+
+/** A paging parameter's role: the page size (`limit`; style page's `per_page`), the cursor, the offset, the page number. */
+export type PagingRole = 'limit' | 'cursor' | 'offset' | 'page';
+
+/** The query parameter name of each paging role (docs/format.md, "List shapes"). */
+export type PagingParamsSpec = Partial<Record<PagingRole, string>>;
 
 export interface OperationAuthSpec {
   schemes?: string[];

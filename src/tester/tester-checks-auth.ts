@@ -1,5 +1,5 @@
 import type { OperationRoute } from '../model/model-routes.js';
-import { getPageItems, getPageSizeParam } from './tester-checks-lists.js';
+import { getPageItems, pageSizeQuery } from './tester-checks-lists.js';
 import { objectKey } from './tester-context.js';
 import type { TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
@@ -140,10 +140,9 @@ async function checkOwnership(ctx: TestContext): Promise<void> {
         if (o.action === 'list') {
           // Read in the list's own shape and page size parameter (a `{data, total}` page by `limit`, a bare array by
           // `per_page`), not only the format's default page.
-          const sizeParam = getPageSizeParam(route);
           const req: TestRequest = {
             method: 'GET',
-            path: ctx.pathOf(route, undefined, sizeParam !== undefined ? { [sizeParam]: String(ctx.model.limits?.pageSize?.max ?? 100) } : {}),
+            path: ctx.pathOf(route, undefined, pageSizeQuery(route, String(ctx.model.limits?.pageSize?.max ?? 100))),
             headers: other,
           };
           const res = await ctx.send(route, req);

@@ -1,4 +1,5 @@
-import { getRoutes, LIST_PARAMS, type OperationRoute, type StreamRoute } from '../model/model-routes.js';
+import { getRoutes, type OperationRoute, type StreamRoute } from '../model/model-routes.js';
+import { pageSizeQuery } from './tester-checks-lists.js';
 import { isRawEvent } from '../model/model-defaults.js';
 import type { EventKindModel, ResourceModel, ServiceModel, StateMachineModel } from '../model/model-types.js';
 import type { EventStream, StreamEvent, TestRequest, TestResponse } from './tester-http.js';
@@ -207,7 +208,7 @@ async function hiddenBecause(ctx: TestContext, kind: EventKindModel, id: unknown
       if (!headers) continue;
       const res = await ctx.send(r, {
         method: 'GET',
-        path: r.operation.action === 'list' ? ctx.pathOf(r, undefined, { [LIST_PARAMS.limit]: '1' }) : ctx.pathOf(r, id),
+        path: r.operation.action === 'list' ? ctx.pathOf(r, undefined, pageSizeQuery(r, '1')) : ctx.pathOf(r, id),
         headers,
       });
       if (!ctx.declared('missing_scope') || ctx.expectCondition(res, 'missing_scope') !== undefined) break;

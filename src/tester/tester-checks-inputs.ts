@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { objectKey } from './tester-context.js';
 import { isAnswered, type SchemaView } from '../model/model-schemas.js';
-import { DEFAULT_PAGING } from '../model/model-defaults.js';
-import { isSuccessAnswer, LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
+import { DEFAULT_PAGING, getPagingParamName } from '../model/model-defaults.js';
+import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { getPageItems, getPageSizeParam } from './tester-checks-lists.js';
 import type { FieldModel } from '../model/model-types.js';
 import type { Condition } from '../spec/spec-types.js';
@@ -267,7 +267,7 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
       }
     }
     if (validation && paging.style === 'cursor') {
-      const forged = await get({ [LIST_PARAMS.cursor]: 'forged-cursor-!@#' });
+      const forged = await get({ [getPagingParamName(paging, 'cursor')]: 'forged-cursor-!@#' });
       const fw = ctx.expectCondition(forged.res, 'validation');
       if (fw !== undefined)
         return scope.fail(
@@ -287,8 +287,8 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
       const flip = (c: string) => (c === 'A' ? 'B' : 'A');
       const altered = `${next.slice(0, Math.floor(next.length / 2))}${flip(next[Math.floor(next.length / 2)]!)}${next.slice(Math.floor(next.length / 2) + 1)}`;
       for (const [label, query] of [
-        ['an altered cursor', { [LIST_PARAMS.cursor]: altered }],
-        ['a truncated cursor', { [LIST_PARAMS.cursor]: next.slice(0, Math.max(1, next.length - 3)) }],
+        ['an altered cursor', { [getPagingParamName(paging, 'cursor')]: altered }],
+        ['a truncated cursor', { [getPagingParamName(paging, 'cursor')]: next.slice(0, Math.max(1, next.length - 3)) }],
       ] as const) {
         const r = await get(query);
         if (page(r.res)) continue;
@@ -310,7 +310,7 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
       const dh = del ? await ctx.authFor(del.operation.auth) : undefined;
       if (del && dh && first && route.resource?.identifier !== undefined) {
         await ctx.send(del, { method: del.method, path: ctx.pathOf(del, first[route.resource.identifier]), headers: dh });
-        const r = await get({ [LIST_PARAMS.limit]: '1', [LIST_PARAMS.cursor]: next });
+        const r = await get({ [getPagingParamName(paging, 'limit')]: '1', [getPagingParamName(paging, 'cursor')]: next });
         if (!page(r.res)) {
           const w = validation ? ctx.expectCondition(r.res, 'validation') : refusal(r.res);
           if (w !== undefined)

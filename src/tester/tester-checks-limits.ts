@@ -1,8 +1,8 @@
 import { parseDictionary, parseList } from 'structured-headers';
 import { objectKey } from './tester-context.js';
-import { isSuccessAnswer, LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
+import { isSuccessAnswer, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import { NOT_SHOWN } from '../model/model-defaults.js';
-import { getPageItems, getPageSizeParam, isDefaultPaging } from './tester-checks-lists.js';
+import { getPageItems, getPageSizeParam, isDefaultPaging, pageSizeQuery } from './tester-checks-lists.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 
@@ -218,7 +218,7 @@ export async function checkRateLimit(ctx: TestContext): Promise<void> {
   await ctx.check('limits', 'limits.rate-limit', `${o.id}: ${policy.name ?? 'rate'} ${policy.requests} per ${policy.per.text}`, async (scope) => {
     const headers = await ctx.authFor(o.auth);
     if (!headers) return scope.skip('no credential for the list operation');
-    const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, { [LIST_PARAMS.limit]: '1' }), headers };
+    const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, pageSizeQuery(route, '1')), headers };
     ctx.client.rawRateLimits = true;
     try {
       let admitted = 0;

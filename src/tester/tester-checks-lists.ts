@@ -1,4 +1,4 @@
-import { DEFAULT_PAGING } from '../model/model-defaults.js';
+import { DEFAULT_PAGING, getPagingParamName } from '../model/model-defaults.js';
 import { objectKey } from './tester-context.js';
 import { LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
 import type { PagingModel, ResourceModel } from '../model/model-types.js';
@@ -14,7 +14,7 @@ function pagingOf(route: OperationRoute): Omit<PagingModel, 'declared'> {
   return route.operation.paging ?? DEFAULT_PAGING;
 }
 
-/** Whether a list answers the format's own page `{ items, next_cursor }` paged by limit and cursor, with no Link header. */
+/** Whether a list answers the format's own page `{ items, next_cursor }` paged by limit and cursor (by those names), with no Link header. */
 export function isDefaultPaging(route: OperationRoute): boolean {
   const p = pagingOf(route);
   return (
@@ -23,7 +23,8 @@ export function isDefaultPaging(route: OperationRoute): boolean {
     p.items === DEFAULT_PAGING.items &&
     p.next === DEFAULT_PAGING.next &&
     p.total === undefined &&
-    !p.link
+    !p.link &&
+    Object.keys(p.params).length === 0
   );
 }
 
@@ -36,10 +37,16 @@ export function getPageItems(route: OperationRoute, body: unknown): unknown[] | 
   return Array.isArray(items) ? items : undefined;
 }
 
-/** The query parameter a list's page size is asked with (`limit`, or `per_page` in the page style); none for style none. */
+/** The query parameter a list's page size is asked with (`limit`, `per_page` in the page style, or as `paging.params` names it); none for style none. */
 export function getPageSizeParam(route: OperationRoute): string | undefined {
-  const style = pagingOf(route).style;
-  return style === 'none' ? undefined : style === 'page' ? LIST_PARAMS.perPage : LIST_PARAMS.limit;
+  const p = pagingOf(route);
+  return p.style === 'none' ? undefined : getPagingParamName(p, 'limit');
+}
+
+/** A query asking a list for pages of `size` objects by its page size parameter; nothing for style none. */
+export function pageSizeQuery(route: OperationRoute, size: string): Record<string, string> {
+  const name = getPageSizeParam(route);
+  return name === undefined ? {} : { [name]: size };
 }
 
 /** The address of the next page from an RFC 8288 `Link` header (`<…>; rel="next"`), or undefined. */
@@ -75,10 +82,12 @@ export function nextQuery(
     if (p.style !== 'cursor' && items.length < size) return { problem: `a Link header on a page of ${items.length} items, short of ${size} (the last page)` };
     return { next: Object.fromEntries(new URLSearchParams(link.slice(link.indexOf('?') + 1))) };
   }
-  if (p.style === 'cursor') return typeof envelopeCursor === 'string' ? { next: { ...query, [LIST_PARAMS.cursor]: envelopeCursor } } : {};
+  if (p.style === 'cursor') return typeof envelopeCursor === 'string' ? { next: { ...query, [getPagingParamName(p, 'cursor')]: envelopeCursor } } : {};
   if (items.length < size) return {};
-  if (p.style === 'offset') return { next: { ...query, [LIST_PARAMS.offset]: String(Number(query[LIST_PARAMS.offset] ?? 0) + items.length) } };
-  if (p.style === 'page') return { next: { ...query, [LIST_PARAMS.page]: String(Number(query[LIST_PARAMS.page] ?? 1) + 1) } };
+  const offset = getPagingParamName(p, 'offset');
+  const number = getPagingParamName(p, 'page');
+  if (p.style === 'offset') return { next: { ...query, [offset]: String(Number(query[offset] ?? 0) + items.length) } };
+  if (p.style === 'page') return { next: { ...query, [number]: String(Number(query[number] ?? 1) + 1) } };
   return {};
 }
 

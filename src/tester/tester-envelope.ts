@@ -5,8 +5,8 @@
 
 import { STATUS_CODES } from 'node:http';
 import { getEnvelopeField, getEnvelopeValues, listHasValue } from '../model/model-envelope.js';
-import { DEFAULT_PAGING } from '../model/model-defaults.js';
-import { isSuccessAnswer, LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
+import { DEFAULT_PAGING, getPagingParamName } from '../model/model-defaults.js';
+import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { getShapeSchema } from '../model/model-schemas.js';
 import type { TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
@@ -34,7 +34,8 @@ export function envelopeMismatch(ctx: TestContext, route: OperationRoute, req: T
   const shape = ctx.mismatch(getShapeSchema(ctx.model, { fields: e.fields, list: false }, 'response'), rest);
   if (shape !== undefined) return `the envelope's fields: ${shape}`;
   const query = new URLSearchParams(req.path.includes('?') ? req.path.slice(req.path.indexOf('?') + 1) : '');
-  const style = (o.paging ?? DEFAULT_PAGING).style;
+  const paging = o.paging ?? DEFAULT_PAGING;
+  const style = paging.style;
   const items = Array.isArray(res.body) ? res.body.length : undefined;
   const asked = (name: string): number | undefined => (query.has(name) ? Number(query.get(name)) : undefined);
   for (const v of getEnvelopeValues(o, e)) {
@@ -67,18 +68,18 @@ export function envelopeMismatch(ctx: TestContext, route: OperationRoute, req: T
         if (!Number.isInteger(at) || (at as number) < (items ?? 0)) return say('a count of every matching object');
         break;
       case 'offset': {
-        const wanted = style === 'offset' ? (asked(LIST_PARAMS.offset) ?? 0) : style === 'page' ? undefined : 0;
+        const wanted = style === 'offset' ? (asked(getPagingParamName(paging, 'offset')) ?? 0) : style === 'page' ? undefined : 0;
         if (wanted !== undefined && at !== wanted) return say(`the offset asked for, ${wanted}`);
         if (!Number.isInteger(at) || (at as number) < 0) return say('an offset');
         break;
       }
       case 'limit': {
-        const wanted = asked(style === 'page' ? LIST_PARAMS.perPage : LIST_PARAMS.limit);
+        const wanted = asked(getPagingParamName(paging, 'limit'));
         if (!Number.isInteger(at) || (at as number) < (items ?? 0) || (wanted !== undefined && (at as number) > wanted)) return say('the page size used');
         break;
       }
       case 'page': {
-        const wanted = asked(LIST_PARAMS.page) ?? 1;
+        const wanted = asked(getPagingParamName(paging, 'page')) ?? 1;
         if (at !== wanted) return say(`the page asked for, ${wanted}`);
         break;
       }

@@ -79,4 +79,55 @@ describe('paging', () => {
     expect(params('{ style: page }')).toEqual(['page:page', 'per_page:limit']);
     expect(params('{ style: none, body: array }')).toEqual([]);
   });
+
+  it('paging.params renames the parameters each style reads', () => {
+    const params = (paging: string) => {
+      const route = getRoutes(compileSpecText(spec(paging)).model!)[0]!;
+      return route.kind === 'operation' ? route.query.map((q) => `${q.name}:${q.kind}`) : [];
+    };
+    expect(params('{ params: { cursor: continue } }')).toEqual(['limit:limit', 'continue:cursor']);
+    expect(params('{ params: { limit: pageSize, cursor: pageToken } }')).toEqual(['pageSize:limit', 'pageToken:cursor']);
+    expect(params('{ style: offset, params: { offset: skip, limit: top } }')).toEqual(['top:limit', 'skip:offset']);
+    expect(params('{ style: page, params: { limit: page_size, page: page_number } }')).toEqual(['page_number:page', 'page_size:limit']);
+    expect(params('{ style: limit, body: array, params: { limit: max } }')).toEqual(['max:limit']);
+    expect(found(spec('{ params: { cursor: continue, limit: limit } }'))).toEqual([]);
+  });
+
+  it.each([
+    ['{ params: { offset: skip } }', 'offset', 'style cursor reads limit and cursor'],
+    ['{ style: offset, params: { cursor: after } }', 'cursor', 'style offset reads limit and offset'],
+    ['{ style: page, params: { offset: skip } }', 'offset', 'style page reads page and limit'],
+    ['{ style: none, body: array, params: { limit: size } }', 'limit', 'style none reads no paging parameter'],
+    ['{ params: { cursor: "" } }', 'cursor', 'not a query parameter name'],
+    ['{ params: { cursor: "a b" } }', 'cursor', 'not a query parameter name'],
+    ['{ params: { cursor: "a&b" } }', 'cursor', 'not a query parameter name'],
+    ['{ params: { limit: __proto__ } }', 'limit', 'not a query parameter name'],
+  ])('%s is paging-param-invalid', (paging, role, words) => {
+    const d = found(spec(paging));
+    expect(d.map((x) => [x.code, x.pointer])).toEqual([['paging-param-invalid', `/endpoints/operations/listPets/paging/params/${role}`]]);
+    expect(d[0]!.message).toContain(words);
+  });
+
+  it('a renamed paging parameter that another parameter of the operation has is wire-name-clash, at its name', () => {
+    // Two roles under one name: one request cannot carry both.
+    let d = found(spec('{ params: { cursor: limit } }'));
+    expect(d.map((x) => [x.code, x.pointer])).toEqual([['wire-name-clash', '/endpoints/operations/listPets/paging/params/cursor']]);
+    expect(d[0]!.message).toBe(
+      'query parameter `limit` is both the list parameter limit of operation listPets and the paging parameter cursor (limit) of operation listPets: one request cannot carry both',
+    );
+    // A filter of the renamed name.
+    d = found(spec('{ params: { cursor: name } }', ', filter: [name]'));
+    expect(d.map((x) => [x.code, x.pointer])).toEqual([['wire-name-clash', '/endpoints/operations/listPets/filter/0']]);
+    // sort, the list's own parameter.
+    d = found(spec('{ style: offset, params: { offset: sort } }', ', sort: [name]'));
+    expect(d.map((x) => x.code)).toEqual(['wire-name-clash']);
+    // The default name freed by a rename no longer clashes with a filter of that name.
+    expect(found(spec('{ style: offset, params: { offset: skip } }', ', filter: [offset]'))).toEqual([]);
+  });
+
+  it('an unknown key of paging.params is refused by the schema', () => {
+    const d = compileSpecText(spec('{ params: { token: t } }')).diagnostics.filter((x) => x.severity === 'error');
+    expect(d.length).toBeGreaterThan(0);
+    expect(d.every((x) => x.pointer?.startsWith('/endpoints/operations/listPets/paging/params') === true)).toBe(true);
+  });
 });

@@ -14,6 +14,7 @@ import * as routes from '../../src/model/model-routes.js';
 import * as schemas from '../../src/model/model-schemas.js';
 import type { FieldModel, ServiceModel } from '../../src/model/model-types.js';
 import { compileSpecBytes, compileSpecText, type CompiledSpec } from '../../src/program.js';
+import type { PagingRole } from '../../src/spec/spec-types.js';
 import { specDocument, wellFormedResourcesSpec } from './spec-arbitrary.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -99,7 +100,11 @@ function exerciseModel(model: ServiceModel): void {
     }
   }
   for (const o of model.endpoints?.operations ?? []) routes.isIdempotentOperation(model, o);
-  for (const o of model.endpoints?.operations ?? []) routes.getPagingParams(o);
+  for (const o of model.endpoints?.operations ?? []) {
+    const params = routes.getPagingParams(o);
+    // Each parameter a list reads is its role's name (paging.params, else the format's).
+    if (o.paging) expect(params.map((q) => q.name)).toEqual(params.map((q) => defaults.getPagingParamName(o.paging, q.kind as PagingRole)));
+  }
   routes.getUndeclaredConditions(model);
   routes.getProducibleConditions(model);
   routes.getRouteHeads(model);
@@ -457,6 +462,7 @@ describe('the model API surface', () => {
         'isIdempotentOperation',
         'isRawEvent',
         'getPagingParams',
+        'getPagingParamName',
         'getRangeStatus',
         'getStatusText',
         'isStatusIn',

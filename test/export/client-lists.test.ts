@@ -25,6 +25,9 @@ endpoints:
     listOffset: { method: GET, path: /o/pets, action: list, resource: Pet, paging: { style: offset, items: data, total: total } }
     listPages: { method: GET, path: /p/pets, action: list, resource: Pet, paging: { style: page, body: array, link: true } }
     listAll: { method: GET, path: /all/pets, action: list, resource: Pet, paging: { style: none, body: array } }
+    listTokens: { method: GET, path: /t/pets, action: list, resource: Pet, paging: { items: pets, next: nextPageToken, params: { limit: pageSize, cursor: pageToken } } }
+    listSkip: { method: GET, path: /s/pets, action: list, resource: Pet, paging: { style: offset, body: array, params: { offset: skip, limit: top } } }
+    listNumbered: { method: GET, path: /nb/pets, action: list, resource: Pet, paging: { style: page, body: array, params: { page: page_number, limit: page_size } } }
 authentication:
   default: none
 errors:
@@ -48,9 +51,18 @@ export async function drive(baseUrl: string): Promise<Record<string, unknown>> {
   const first = await client.listOffset({ limit: 2, offset: 3 });
   const total: number = first.total;
   const all: { name: string }[] = await client.listAll();
+  const tokens: string[] = [];
+  for await (const p of client.listTokensAll({ pageSize: 2 })) tokens.push(p.name);
+  const skip: string[] = [];
+  for await (const p of client.listSkipAll({ top: 2 })) skip.push(p.name);
+  const numbered: string[] = [];
+  for await (const p of client.listNumberedAll({ page_size: 2 })) numbered.push(p.name);
+  const one = await client.listTokens({ pageSize: 1 });
+  const token: string | null = one.nextPageToken;
+  const second = await client.listTokens({ pageSize: 1, pageToken: token ?? undefined });
   const n = await client.listNamed({ limit: 1 });
   const after: string | null = n.after;
-  return { named, offset, pages, firstPage: first.data.map((p) => p.name), total, all: all.map((p) => p.name), count: n.count, after: typeof after };
+  return { named, offset, pages, firstPage: first.data.map((p) => p.name), total, all: all.map((p) => p.name), count: n.count, after: typeof after, tokens, skip, numbered, second: second.pets.map((p) => p.name) };
 }
 `;
 
@@ -93,6 +105,10 @@ describe('the generated client over list shapes', () => {
       all: ['a', 'b', 'c', 'd', 'e'],
       count: 5,
       after: 'string',
+      tokens: ['a', 'b', 'c', 'd', 'e'],
+      skip: ['a', 'b', 'c', 'd', 'e'],
+      numbered: ['a', 'b', 'c', 'd', 'e'],
+      second: ['b'],
     });
   }, 120_000);
 });

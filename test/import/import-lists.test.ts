@@ -26,6 +26,11 @@ const STYLES: Record<string, string> = {
   pageEnvelope: '{ style: page, items: results, total: total }',
   limitOnly: '{ style: limit, body: array }',
   none: '{ style: none, body: array }',
+  // paging.params: names other APIs use, recognised by the import of a document without servicespec's extensions.
+  cursorContinue: '{ params: { cursor: continue } }',
+  cursorToken: '{ items: files, next: nextPageToken, params: { limit: pageSize, cursor: pageToken } }',
+  offsetSkip: '{ style: offset, body: array, link: true, params: { offset: skip } }',
+  pageNumbered: '{ style: page, items: results, params: { page: page_number, limit: page_size } }',
 };
 
 function spec(): string {
@@ -84,6 +89,25 @@ describe('lists through export and import', () => {
     expect(get(3).parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'offset', 'tag']);
     expect(get(5).parameters.map((p: { name: string }) => p.name)).toEqual(['page', 'per_page', 'tag']);
     expect(get(8).parameters.map((p: { name: string }) => p.name)).toEqual(['tag']);
+    expect(get(9).parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'continue', 'tag']);
+    expect(get(10).parameters.map((p: { name: string }) => p.name)).toEqual(['pageSize', 'pageToken', 'tag']);
+    expect(get(11).parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'skip', 'tag']);
+    expect(get(12).parameters.map((p: { name: string }) => p.name)).toEqual(['page_number', 'page_size', 'tag']);
+    expect(get(10).responses['200'].content['application/json'].schema.properties.nextPageToken.description).toContain('`pageToken`');
+  });
+
+  it("names no other API uses come back through servicespec's own export (x-servicespec-operation)", async () => {
+    const text = spec().replace(
+      '    createPet:',
+      '    odd: { method: GET, path: /odd/pets, action: list, resource: Pet, paging: { style: offset, params: { offset: from, limit: n } } }\n    createPet:',
+    );
+    const model = compileSpecText(text).model!;
+    const doc = exportOpenApi(model, { openapi: '3.1' }).document as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reads the exported document by path
+    expect(doc.paths['/odd/pets'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['n', 'from']);
+    const r = await importOpenApiDocument(JSON.parse(JSON.stringify(doc)) as unknown, 'own.json');
+    expect(r.document!.endpoints!.operations!.odd!.paging).toEqual({ style: 'offset', params: { offset: 'from', limit: 'n' } });
+    const back = compileSpecText(r.text!).model!.endpoints!.operations.find((o) => o.id === 'odd')!;
+    expect(back.paging?.params).toEqual({ offset: 'from', limit: 'n' });
   });
 
   it.each(['3.1', '3.0'] as const)('OpenAPI %s without servicespec extensions: every style comes back as the same list', async (version) => {
@@ -126,6 +150,49 @@ describe('the imported petstores serve GET /pets', () => {
       expect(over.status).toBeLessThan(500);
     } finally {
       await service.close();
+    }
+  });
+});
+
+describe("Kubernetes' LeaseList lists", () => {
+  it('import as lists: the Leases in `items` (an envelope), paged by `continue`, the cursor in metadata.continue; other query parameters dropped at their pointers', async () => {
+    const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'kubernetes-coordination-v1.json'));
+    const compiled = compileSpecText(r.text!);
+    expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    for (const [id, bind] of [
+      ['listCoordinationV1NamespacedLease', { namespace: 'metadata.namespace' }],
+      ['listCoordinationV1LeaseForAllNamespaces', undefined],
+    ] as const) {
+      const spec = r.document!.endpoints!.operations![id]!;
+      expect([spec.action, spec.resource, spec.paging, spec.bind], id).toEqual([
+        'list',
+        'io.k8s.api.coordination.v1.Lease',
+        { body: 'array', params: { cursor: 'continue' } },
+        bind,
+      ]);
+      const o = compiled.model!.endpoints!.operations.find((x) => x.id === id)!;
+      expect(o.envelope?.data).toBe('items');
+      expect(o.envelope?.values.map((v) => [v.source, v.path.join('.')])).toEqual([['next', 'metadata.continue']]);
+      expect(r.diagnostics.filter((d) => d.code === 'import-custom-operation' && d.message.includes(`\`${id}\``))).toEqual([]);
+      // What the format cannot honour is said, each at its pointer; the service refuses a request that sends it.
+      const dropped = r.diagnostics
+        .filter((d) => d.code === 'import-dropped' && d.message.startsWith(`operation ${id}: query parameter`))
+        .map((d) => /`([^`]+)`/.exec(d.message)![1]);
+      expect(dropped.sort()).toEqual(
+        [
+          'allowWatchBookmarks',
+          'fieldSelector',
+          'labelSelector',
+          'pretty',
+          'resourceVersion',
+          'resourceVersionMatch',
+          'sendInitialEvents',
+          'timeoutSeconds',
+          'watch',
+        ].sort(),
+      );
+      for (const d of r.diagnostics.filter((x) => x.code === 'import-dropped' && x.message.startsWith(`operation ${id}: query parameter`)))
+        expect(d.pointer).toMatch(/^\/paths\/~1apis~1coordination\.k8s\.io~1v1~1.*\/parameters\/\d+$/);
     }
   });
 });

@@ -87,16 +87,14 @@ const NOT_IMPLEMENTED: Record<string, readonly string[]> = {
     'updatePushDeviceDetails',
   ],
   // A Lease has no identifier: its create, read, replace and patch (a merge of fields) bind {namespace} and {name} to
-  // metadata.namespace and metadata.name, a key unique together, and are served. Left: the lists answer a LeaseList
-  // (the list in `items` beside apiVersion, kind and metadata.continue, a list shape the format has not); the deletes
-  // answer a Status body (a delete answers none); the watches stream events; the API's discovery answers a list
-  // held in `resources`.
+  // metadata.namespace and metadata.name, a key unique together, and are served; so are the lists (a LeaseList: the
+  // Leases in `items` read as an envelope beside apiVersion, kind and metadata, the cursor in metadata.continue and
+  // read as `continue`: paging.params). Left: the deletes answer a Status body (a delete answers none); the watches
+  // stream events; the API's discovery answers a list held in `resources`.
   'kubernetes-coordination-v1.json': [
     'deleteCoordinationV1CollectionNamespacedLease',
     'deleteCoordinationV1NamespacedLease',
     'getCoordinationV1APIResources',
-    'listCoordinationV1LeaseForAllNamespaces',
-    'listCoordinationV1NamespacedLease',
     'watchCoordinationV1LeaseListForAllNamespaces',
     'watchCoordinationV1NamespacedLease',
     'watchCoordinationV1NamespacedLeaseList',

@@ -16,6 +16,7 @@ endpoints:
     listOffset: { method: GET, path: /o/pets, action: list, resource: Pet, paging: { style: offset, items: data, total: total_count } }
     listPage: { method: GET, path: /p/pets, action: list, resource: Pet, paging: { style: page, body: array, link: true } }
     listAll: { method: GET, path: /all/pets, action: list, resource: Pet, paging: { style: none, body: array } }
+    listLeases: { method: GET, path: /k/pets, action: list, resource: Pet, paging: { params: { cursor: continue } } }
 `;
 
 describe('the document shows list shapes', () => {
@@ -26,10 +27,12 @@ describe('the document shows list shapes', () => {
     expect(table).toContain('| `listOffset` | `limit`, `offset` | `{ data, total_count }` | `total_count` | no |');
     expect(table).toContain('| `listPage` | `page`, `per_page` | a bare array | none | yes |');
     expect(table).toContain('| `listAll` | nothing: every object at once | a bare array | none | no |');
+    // A parameter paging.params renames is shown with its role.
+    expect(table).toContain('| `listLeases` | `limit`, `continue` (cursor) | `{ items, next_cursor }` | none | no |');
     expect(table.split('\n### ')[0]).not.toContain('`listPets`');
   });
 
   it('a spec whose lists state no paging has no such section', () => {
-    expect(renderMarkdown(compileSpecText(SPEC.replace(/ {4}list(Offset|Page|All):.*\n/g, '')).model!)).not.toContain('List shapes');
+    expect(renderMarkdown(compileSpecText(SPEC.replace(/ {4}list(Offset|Page|All|Leases):.*\n/g, '')).model!)).not.toContain('List shapes');
   });
 });

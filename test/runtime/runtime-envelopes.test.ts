@@ -51,6 +51,18 @@ endpoints:
       resource: Gif
       paging: { body: array }
       envelope: { data: results, fields: { next: { type: string, nullable: true }, size: { type: integer } }, next: next, limit: size }
+    leases:
+      method: GET
+      path: /k/gifs
+      action: list
+      resource: Gif
+      paging: { body: array, params: { cursor: continue } }
+      envelope:
+        data: items
+        fields:
+          kind: { type: string, optional: true }
+          metadata: { type: object, optional: true, fields: { continue: { type: string, optional: true }, resourceVersion: { type: string, optional: true } } }
+        next: metadata.continue
 authentication:
   default: none
 errors:
@@ -115,6 +127,18 @@ for (const fastPaths of [true, false]) {
       expect(r.body.meta.msg).toBe('OK');
       const all = await service.call('GET', '/gifs');
       expect(all.body.pagination).toEqual({ total_count: 4, count: 2, offset: 0 });
+    });
+
+    it('a Kubernetes-like list: the cursor in metadata.continue, read back as `continue`, left out on the last page (not nullable)', async () => {
+      const r = await service.call('GET', '/k/gifs?limit=3');
+      expect(r.status).toBe(200);
+      expect(Object.keys(r.body)).toEqual(['items', 'metadata']);
+      expect(Object.keys(r.body.metadata)).toEqual(['continue']);
+      expect(r.body.items).toHaveLength(3);
+      const last = await service.call('GET', `/k/gifs?limit=3&continue=${encodeURIComponent(r.body.metadata.continue)}`);
+      expect(last.status).toBe(200);
+      // No next cursor: metadata holds nothing else written, so it is left out too, never {"continue": null}.
+      expect(last.body).toEqual({ items: [expect.objectContaining({ title: 'd' })] });
     });
 
     it('a cursor list with its own envelope carries the next cursor, null on the last page', async () => {

@@ -20,6 +20,10 @@ endpoints:
     listOffset: { method: GET, path: /o/pets, action: list, resource: Pet, filter: [tag], sort: [name], paging: { style: offset, items: data, total: total_count } }
     listPage: { method: GET, path: /p/pets, action: list, resource: Pet, paging: { style: page, body: array, link: true } }
     listAll: { method: GET, path: /all/pets, action: list, resource: Pet, filter: [tag], paging: { style: none, body: array } }
+    listContinue: { method: GET, path: /k/pets, action: list, resource: Pet, filter: [tag], paging: { link: true, params: { cursor: continue } } }
+    listToken: { method: GET, path: /g/pets, action: list, resource: Pet, sort: [name], paging: { items: pets, next: nextPageToken, params: { limit: pageSize, cursor: pageToken } } }
+    listSkip: { method: GET, path: /s/pets, action: list, resource: Pet, paging: { style: offset, body: array, link: true, params: { offset: skip, limit: top } } }
+    listNumbered: { method: GET, path: /n/pets, action: list, resource: Pet, paging: { style: page, body: array, link: true, params: { page: page_number, limit: page_size } } }
 authentication:
   default: none
 errors:
@@ -107,6 +111,74 @@ describe('list shapes', () => {
       'invalid',
       'more than 3 objects match: a list without paging answers at most 3 (limits.page_size.max); narrow it with its filters',
     ]);
+  });
+
+  it('paging.params: a cursor read as `continue`, its Link header naming `continue`, followed to the end', async () => {
+    const seen: string[] = [];
+    let path: string | null = '/k/pets?tag=x';
+    const links: string[] = [];
+    while (path !== null) {
+      const r = await service.call('GET', path);
+      expect(r.status).toBe(200);
+      expect(Object.keys(r.body)).toEqual(['items', 'next_cursor']);
+      seen.push(...names(r.body.items));
+      path = nextOf(r.headers.get('link'));
+      if (path !== null) links.push(path);
+      // The Link header and the envelope give one cursor.
+      expect(path === null ? null : new URLSearchParams(path.slice(path.indexOf('?') + 1)).get('continue')).toBe(r.body.next_cursor);
+    }
+    expect(seen).toEqual(['a', 'c', 'd']);
+    expect(links).toEqual([expect.stringMatching(/^\/k\/pets\?tag=x&continue=[^&]+$/)]);
+  });
+
+  it('paging.params: pageSize and pageToken, the envelope named too, every sort', async () => {
+    for (const [sort, want] of [
+      ['', ['a', 'b', 'c', 'd', 'e']],
+      ['&sort=-name', ['e', 'd', 'c', 'b', 'a']],
+    ] as const) {
+      const seen: string[] = [];
+      let token: string | null = null;
+      do {
+        const r = await service.call('GET', `/g/pets?pageSize=2${sort}${token === null ? '' : `&pageToken=${encodeURIComponent(token)}`}`);
+        expect(r.status).toBe(200);
+        expect(Object.keys(r.body)).toEqual(['pets', 'nextPageToken']);
+        expect(r.body.pets.length).toBeLessThanOrEqual(2);
+        seen.push(...names(r.body.pets));
+        token = r.body.nextPageToken;
+      } while (token !== null);
+      expect(seen).toEqual(want);
+    }
+  });
+
+  it('paging.params: offset as skip and top, page as page_number and page_size, each Link naming them', async () => {
+    const r1 = await service.call('GET', '/s/pets?top=2&skip=1');
+    expect(names(r1.body)).toEqual(['b', 'c']);
+    expect(nextOf(r1.headers.get('link'))).toBe('/s/pets?top=2&skip=3');
+    const r2 = await service.call('GET', '/s/pets?top=2&skip=3');
+    expect(names(r2.body)).toEqual(['d', 'e']);
+    const n1 = await service.call('GET', '/n/pets?page_size=3');
+    expect(names(n1.body)).toEqual(['a', 'b', 'c']);
+    expect(nextOf(n1.headers.get('link'))).toBe('/n/pets?page_size=3&page_number=2');
+    const n2 = await service.call('GET', '/n/pets?page_size=3&page_number=2');
+    expect(names(n2.body)).toEqual(['d', 'e']);
+    expect(n2.headers.get('link')).toBeNull();
+  });
+
+  it.each([
+    ['/k/pets?cursor=abc', 'cursor'],
+    ['/k/pets?continue=abc', 'continue'],
+    ['/g/pets?limit=2', 'limit'],
+    ['/g/pets?pageSize=4', 'pageSize'],
+    ['/g/pets?pageSize=0', 'pageSize'],
+    ['/s/pets?offset=1', 'offset'],
+    ['/s/pets?skip=-1', 'skip'],
+    ['/n/pets?page=2', 'page'],
+    ['/n/pets?per_page=2', 'per_page'],
+    ['/n/pets?page_number=0', 'page_number'],
+  ])('paging.params: %s is refused naming %s', async (path, parameter) => {
+    const r = await service.call('GET', path);
+    expect(r.status).toBe(422);
+    expect(r.body.invalid_params ?? r.body.errors ?? r.body).toEqual(expect.arrayContaining([expect.objectContaining({ parameter })]));
   });
 
   it.each([

@@ -33,6 +33,8 @@ endpoints:
     listNamed: { method: GET, path: /n/pets, action: list, resource: Pet, paging: { items: results, next: after, total: count, link: true } }
     listLimit: { method: GET, path: /l/pets, action: list, resource: Pet, paging: { style: limit, body: array } }
     listAll: { method: GET, path: /all/pets, action: list, resource: Pet, paging: { style: none, body: array } }
+    listContinue: { method: GET, path: /k/pets, action: list, resource: Pet, sort: [name], paging: { link: true, params: { cursor: continue } } }
+    listSkip: { method: GET, path: /s/pets, action: list, resource: Pet, paging: { style: offset, body: array, params: { offset: skip, limit: top } } }
 authentication:
   default: none
 errors:
@@ -57,7 +59,7 @@ it('pages every list shape: each object once, totals right, Link headers exactly
   expect(failed.map((f) => [f.target, f.failure?.expected, f.failure?.actual])).toEqual([]);
   const paging = r.results.filter((x) => x.check === 'endpoints.list-paging');
   expect(paging.map((x) => [x.target, x.outcome]).sort()).toEqual(
-    ['listAll', 'listArrayLink', 'listLimit', 'listNamed', 'listOffset', 'listPage'].map((id) => [id, 'passed']),
+    ['listAll', 'listArrayLink', 'listContinue', 'listLimit', 'listNamed', 'listOffset', 'listPage', 'listSkip'].map((id) => [id, 'passed']),
   );
 }, 120_000);
 
@@ -102,6 +104,16 @@ it('catches a total that ignores the filter (the total of every object) on an of
   } finally {
     await proxy.close();
   }
+}, 120_000);
+
+it('pages by the names paging.params gives: a service that ignores `continue` or `skip` is caught', async () => {
+  // The runtime refuses a parameter the list does not read: the first test passing shows the tester sends these
+  // names. Here a proxy drops them, as a service reading `cursor` and `offset` would not see them.
+  const failed = await failuresBehind(
+    (r) => (/^\/(k|s)\/pets\?/.test(r.path) ? { ...r, path: r.path.replace(/([?&])(continue|skip)=[^&]*&?/, '$1').replace(/[?&]$/, '') } : r),
+    ['endpoints.list-paging'],
+  );
+  expect(failed.map((f) => f.split(':')[0]).sort()).toEqual(['endpoints.list-paging listContinue', 'endpoints.list-paging listSkip']);
 }, 120_000);
 
 it('catches a sort ignored on a list that states its paging (every generated object may share the sorted value)', async () => {

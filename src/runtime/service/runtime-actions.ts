@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_PAGING, FALLBACK_STATUS, FORM_MEDIA_TYPE, STRING_IDENTIFIER_BYTES } from '../../model/model-defaults.js';
+import { DEFAULT_PAGING, FALLBACK_STATUS, getPagingParamName, FORM_MEDIA_TYPE, STRING_IDENTIFIER_BYTES } from '../../model/model-defaults.js';
 import { newUuidV7 as uuidv7 } from '../runtime-ids.js';
 import { getField, getResource, getStateField } from '../../model/model-lookup.js';
 import { getRouteErrors, LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../../model/model-routes.js';
@@ -740,7 +740,11 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       page: page.skip / page.limit + 1,
       nextCursor: paging.style === 'cursor' ? (next?.[1] ?? null) : null,
     };
-  const sizeName = paging.style === 'page' ? LIST_PARAMS.perPage : LIST_PARAMS.limit;
+  // The paging parameters by the names the spec gives them (paging.params), else the format's.
+  const sizeName = getPagingParamName(paging, 'limit');
+  const offsetName = getPagingParamName(paging, 'offset');
+  const pageName = getPagingParamName(paging, 'page');
+  const cursorName = getPagingParamName(paging, 'cursor');
   const nextCursor = (rows: Row[], limit: number, sort: { column: string } | undefined, queryKey: string): string | null => {
     const last = rows.length > limit ? rows[limit - 1] : undefined;
     return last
@@ -753,9 +757,9 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   // What the next page is asked with (its query parameter and value), null on the last page.
   const nextPosition = (page: ListPage): [string, string] | null => {
     if (page.rows.length <= page.limit) return null;
-    if (paging.style === 'offset') return [LIST_PARAMS.offset, String(page.skip + page.limit)];
-    if (paging.style === 'page') return [LIST_PARAMS.page, String(page.skip / page.limit + 2)];
-    if (paging.style === 'cursor') return [LIST_PARAMS.cursor, nextCursor(page.rows, page.limit, page.sort, page.queryKey)!];
+    if (paging.style === 'offset') return [offsetName, String(page.skip + page.limit)];
+    if (paging.style === 'page') return [pageName, String(page.skip / page.limit + 2)];
+    if (paging.style === 'cursor') return [cursorName, nextCursor(page.rows, page.limit, page.sort, page.queryKey)!];
     return null;
   };
   // RFC 8288: the next page's address as a reference relative to this request's (its path and query, one value changed).
@@ -820,11 +824,11 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       }
     }
     let skip = 0;
-    if (paging.style === 'offset') skip = readCount(query, LIST_PARAMS.offset, 0, invalid) ?? 0;
+    if (paging.style === 'offset') skip = readCount(query, offsetName, 0, invalid) ?? 0;
     if (paging.style === 'page') {
-      const number = readCount(query, LIST_PARAMS.page, 1, invalid) ?? 1;
+      const number = readCount(query, pageName, 1, invalid) ?? 1;
       skip = (number - 1) * limit;
-      if (!Number.isSafeInteger(skip)) invalid.push({ parameter: LIST_PARAMS.page, in: 'query', message: 'is too large' });
+      if (!Number.isSafeInteger(skip)) invalid.push({ parameter: pageName, in: 'query', message: 'is too large' });
     }
     const equals: Record<string, unknown> = {};
     for (const q of route.query) {
@@ -861,10 +865,10 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     const queryKey = JSON.stringify([sort ?? null, Object.entries(equals).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
     let after: KeysetPosition | undefined;
     if (paging.style === 'cursor') {
-      const rawCursor = getOneParameter(query, LIST_PARAMS.cursor, invalid);
+      const rawCursor = getOneParameter(query, cursorName, invalid);
       if (rawCursor !== undefined) {
         after = ctx.cursors.decode(rawCursor, queryKey);
-        if (!after) invalid.push({ parameter: LIST_PARAMS.cursor, in: 'query', message: 'is not a cursor this service issued for this query' });
+        if (!after) invalid.push({ parameter: cursorName, in: 'query', message: 'is not a cursor this service issued for this query' });
       }
     }
     if (invalid.length > 0) throw new ServiceError('validation', 'the query is not valid', invalid);
