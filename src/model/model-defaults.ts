@@ -216,7 +216,7 @@ export interface ErrorBodyRoles {
  * The field a declared error body's role names: the body's field of that name, else one nested in its object fields,
  * a dotted segment each (`error.code`), as `bind` reads a path. Undefined when there is none.
  */
-export function getErrorBodyFieldAt(fields: readonly FieldModel[], name: string): { field: FieldModel; path: readonly string[] } | undefined {
+function getErrorBodyFieldAt(fields: readonly FieldModel[], name: string): { field: FieldModel; path: readonly string[] } | undefined {
   const top = fields.find((f) => f.name === name);
   if (top || !name.includes('.')) return top ? { field: top, path: [name] } : undefined;
   let level: readonly FieldModel[] | undefined = fields;
