@@ -432,10 +432,10 @@ export class TestContext {
       } else if (isKeyPath(r, b.field)) {
         // A create's key stays as drawn (fresh per request); the path takes it from here (boundParams).
         let drawn = getValueAt(body, b.field);
-        // None drawn (or a null object on its way): the body says what the path will (boundParams), as the service
-        // sets it, so the answer holds what was sent.
-        if (drawn === undefined && action === 'create')
-          setValueAt(r, body, b.field, (drawn = this.createKeys.get(route.operation.id)?.[b.field] ?? this.scopeValue(r, f, b.field)));
+        // None drawn (or a null object on its way): the run's scope value, in the body and (createKeys) the path, as
+        // the service would set it, so the answer holds what was sent. Not the last key drawn: that one may be a
+        // value a service may refuse (NUL).
+        if (drawn === undefined && action === 'create') setValueAt(r, body, b.field, (drawn = this.scopeValue(r, f, b.field)));
         // A path segment cannot be empty: a key drawn empty (a string at its lower bound) is drawn again, non-empty.
         if (drawn === '') setValueAt(r, body, b.field, (drawn = this.segmentValue(r, f, this.seed + this.uniqueCounter++)));
         if (action === 'create' && drawn !== undefined)
@@ -501,7 +501,9 @@ export class TestContext {
   /** A value of a field a path parameter is bound to: not null, and a string not empty (an empty segment is no path). */
   private segmentValue(r: ResourceModel, f: FieldModel, seed: number): unknown {
     const field = { ...f, nullable: false, ...(f.minLength === undefined || f.minLength < 1 ? { minLength: 1 } : {}) };
-    return fc.sample(fieldArbitrary(this.model, field, r), { seed, numRuns: 1 })[0];
+    // No NUL either: a service may refuse to store one (it is sent only where a refusal is allowed).
+    const drawn = fc.sample(fieldArbitrary(this.model, field, r), { seed, numRuns: 20 });
+    return drawn.find((v) => typeof v !== 'string' || !v.includes('\u0000')) ?? drawn[0];
   }
 
   private readonly scopes = new Map<string, unknown>();
