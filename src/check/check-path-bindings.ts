@@ -112,6 +112,9 @@ export function checkUniqueKeys(model: ServiceModel, report: Report): void {
             { resource: r.name, path, detail: `has type ${f.type}; a key field is one of ${[...BINDABLE_TYPES].join(', ')}` },
             pointer,
           );
+        else if ((isNestedPath(r, path) ? getField(r, path.split('.')[0]!) : f)?.writeOnly)
+          // A unique_conflict on the key would tell a client which values another object holds.
+          report('write-only-invalid', { where: `${r.name}.${path}`, detail: 'cannot be in a key unique together (unique_keys)' }, pointer);
       }
     });
   }

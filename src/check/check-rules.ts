@@ -688,7 +688,10 @@ const resourceRules: Rule = (ctx) => {
               ? 'cannot be the owner field'
               : f.type === 'state'
                 ? 'cannot be the state field'
-                : undefined;
+                : f.unique
+                  ? // A unique_conflict would tell a client which value another object holds.
+                    'cannot be unique'
+                  : undefined;
         if (role !== undefined) report('write-only-invalid', { where: `${r.name}.${f.name}`, detail: role }, joinPointer(f.pointer, 'writeOnly'));
       }
     }

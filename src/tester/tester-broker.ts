@@ -291,7 +291,7 @@ export async function checkBroker(ctx: TestContext): Promise<void> {
           if (typeof ready === 'string') return scope.skip(ready);
           const { op, opHeaders } = ready;
           const req: TestRequest = { method: op.method, path: ctx.pathOf(op, ready.id), headers: opHeaders };
-          if (op.hasBody) req.body = await ctx.validBody(op);
+          if (op.hasBody) req.body = await ctx.validBody(op, ready.id);
           const res = await ctx.send(op, req);
           if (res.status >= 300) return scope.skip(`${op.operation.id} answered ${res.status}: nothing to observe`);
           const id = ready.id ?? res.body?.[resource.identifier ?? 'id'];

@@ -17,7 +17,7 @@ async function requestFor(ctx: TestContext, route: OperationRoute, headers: Reco
     id = objectKey(route.resource, obj);
   }
   const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers };
-  if (route.hasBody) req.body = await ctx.validBody(route);
+  if (route.hasBody) req.body = await ctx.validBody(route, id);
   return req;
 }
 
@@ -154,7 +154,7 @@ async function checkOwnership(ctx: TestContext): Promise<void> {
         }
         const condition = resource.ownerAccess === 'forbidden' ? 'not_owner' : 'missing_resource';
         const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers: other };
-        if (route.hasBody) req.body = await ctx.validBody(route);
+        if (route.hasBody) req.body = await ctx.validBody(route, id);
         const res = await ctx.send(route, req);
         const why = ctx.expectCondition(res, condition);
         if (why !== undefined || res.status < 300)

@@ -66,7 +66,7 @@ export async function checkCallbacks(ctx: TestContext): Promise<void> {
         );
       const id = made.res.body[resource.identifier ?? 'id'];
       await subscribe('/servicespec-callback-second');
-      const req: TestRequest = { method: fire.method, path: ctx.pathOf(fire, id), headers, body: fire.transition ? await ctx.transitionBody(fire) : {} };
+      const req: TestRequest = { method: fire.method, path: ctx.pathOf(fire, id), headers, body: fire.transition ? await ctx.transitionBody(fire, id) : {} };
       const res = await ctx.send(fire, req);
       if (res.status >= 300) return scope.skip(`${fire.operation.id} answered ${res.status}: nothing to call back about`);
       const about = (d: { body: string }) => d.body.includes(JSON.stringify(id));

@@ -253,8 +253,8 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         if (!ctx.declared('missing_resource')) return scope.skip('the spec declares no error code for a missing object (not shown)');
         const idField = route.resource!.fields.find((f) => f.name === route.resource!.identifier);
         const id = idField?.type === 'integer' ? 2_000_000_000 : '00000000-0000-4000-8000-00000000dead';
-        const body = route.hasBody ? (o.action === 'replace' ? await ctx.sampleCreateBody(route.resource!) : {}) : undefined;
-        if (body && o.action === 'replace') for (const f of route.resource!.fields) if (f.writeOnce) delete body[f.name];
+        // A valid body for that path (bound fields agreeing with it), so that only the missing object can be refused.
+        const body = route.hasBody ? (o.action === 'replace' ? await ctx.validBody(route, id) : {}) : undefined;
         const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, ...(body !== undefined ? { body } : {}) };
         const res = await ctx.send(route, req);
         const why = ctx.expectCondition(res, 'missing_resource');
@@ -313,6 +313,8 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       base = resource
         ? await ctx.sampleCreateBody(resource, 0, true)
         : ((await ctx.resolveRefs(fc.sample(bodyArb, { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
+      // Bound fields holding the path's values (\`bind\`): each mutation, not a disagreement with the path, is what is refused.
+      if (resource && o.action !== 'create' && target) base = ctx.bindBody(route, base, target);
       ready = true;
     },
     { quiet: true },
@@ -328,11 +330,14 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
     !resource && o.request?.union && !o.request.list
       ? [...getMutations(ctx.model, [], undefined, view), ...unionMutations(ctx.model, o.request.union, [])]
       : getMutations(ctx.model, fields, resource, view);
-  // A field a create's path binds may be left out of its body (the path gives it): leaving it out breaks nothing.
-  if (o.action === 'create' && o.bindings) {
-    const given = new Set(o.bindings.map((b) => `${b.field} missing (required)`));
+  // A field a create's or replace's path binds may be left out of its body (the path gives it, with the objects on
+  // its way): leaving it, or an object holding it, out breaks nothing.
+  if ((o.action === 'create' || o.action === 'replace') && o.bindings) {
+    const given = new Set(o.bindings.flatMap((b) => b.field.split('.').map((_, i, parts) => `${parts.slice(0, i + 1).join('.')} missing (required)`)));
     for (let i = all.length - 1; i >= 0; i--) if (given.has(all[i]!.label)) all.splice(i, 1);
   }
+  // An update or replace naming another value for a bound field than its path's would move the object: refused.
+  if (target) all.push(...ctx.pathDisagreements(route, target));
   const mutations = isThrifty(ctx.model) ? pickThrifty(all, (m) => m.label.slice(m.label.indexOf(' ') + 1).replace(/[0-9.]+/g, '#'), 10, ctx.seed) : all;
   // A form request (request.media_type) carries every value as text: a value of another JSON type, or a null, reads
   // as text a field may take, so those mutations cannot be sent; the rest (missing, unknown, out of bounds) can.

@@ -86,7 +86,7 @@ export async function checkEvents(ctx: TestContext): Promise<void> {
               curl: `curl -N ${ctx.client.url(ctx.fillVersion(stream.path))}`,
             });
           const req: TestRequest = { method: op.method, path: ctx.pathOf(op, id), headers: opHeaders };
-          if (op.hasBody) req.body = await ctx.validBody(op);
+          if (op.hasBody) req.body = await ctx.validBody(op, id);
           const res = await ctx.send(op, req);
           if (res.status >= 300) return scope.skip(`${op.operation.id} answered ${res.status}: nothing to observe`);
           if (id === undefined) id = res.body?.[resource.identifier ?? 'id'];
@@ -185,7 +185,7 @@ export async function prepareTrigger(
       const r = ctx.routes.find((x) => x.transition?.name === name && x.resource?.name === resource.name);
       const h = r ? await ctx.authFor(r.operation.auth) : undefined;
       if (!r || !h) return `cannot reach a state ${t.name} starts from (no credential for ${name})`;
-      const res = await ctx.send(r, { method: r.method, path: ctx.pathOf(r, id), headers: h, body: await ctx.validBody(r) });
+      const res = await ctx.send(r, { method: r.method, path: ctx.pathOf(r, id), headers: h, body: await ctx.validBody(r, id) });
       if (res.status >= 300) return `cannot reach a state ${t.name} starts from (${name} answered ${res.status})`;
     }
   }
@@ -241,7 +241,7 @@ async function checkStreamOwnership(ctx: TestContext, stream: StreamRoute | unde
         try {
           const { op, opHeaders } = ready;
           const req: TestRequest = { method: op.method, path: ctx.pathOf(op, ready.id), headers: opHeaders };
-          if (op.hasBody) req.body = await ctx.validBody(op);
+          if (op.hasBody) req.body = await ctx.validBody(op, ready.id);
           const res = await ctx.send(op, req);
           if (res.status >= 300) return scope.skip(`${op.operation.id} answered ${res.status}: nothing to observe`);
           const id = ready.id ?? res.body?.[resource.identifier ?? 'id'];

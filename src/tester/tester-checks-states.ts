@@ -170,7 +170,7 @@ async function checkStatePairs(
     }
     for (const r of path) {
       const t = r.transition!;
-      const req: TestRequest = { method: r.method, path: ctx.pathOf(r, id), headers: headers.get(r.operation.id)!, body: await ctx.transitionBody(r) };
+      const req: TestRequest = { method: r.method, path: ctx.pathOf(r, id), headers: headers.get(r.operation.id)!, body: await ctx.transitionBody(r, id) };
       const res = await ctx.send(r, req);
       if (!isSuccessAnswer(r, res.status) || res.body?.[field] !== t.to) {
         const f = ctx.failure(r.operation.id, `${t.name} succeeds (${r.successStatus}) and lands in ${t.to}, on the way to ${state}`, t.pointer, req, res);
@@ -213,7 +213,12 @@ async function checkStatePairs(
           return scope.fail(withTrail(ctx.failure(read!.operation.id, `a read shows ${field} = ${state}`, machine.pointer, before.req, before.res), w));
         for (const r of illegal) {
           const t = r.transition!;
-          const req: TestRequest = { method: r.method, path: ctx.pathOf(r, w.id), headers: headers.get(r.operation.id)!, body: await ctx.transitionBody(r) };
+          const req: TestRequest = {
+            method: r.method,
+            path: ctx.pathOf(r, w.id),
+            headers: headers.get(r.operation.id)!,
+            body: await ctx.transitionBody(r, w.id),
+          };
           const res = await ctx.send(r, req);
           const d = ctx.declared('illegal_transition');
           const why = res.status < 300 ? `status ${res.status}: the transition was allowed` : ctx.expectCondition(res, 'illegal_transition');
@@ -301,7 +306,7 @@ async function checkStatePairs(
         } else if (i > 0 || !w) w = await walk(state, path, from);
         if (typeof w === 'string') return scope.skip(`tried ${i} of the ${legal.length} legal transitions from ${state}: ${w}`);
         if (!('id' in w)) return scope.fail(w);
-        const body = await ctx.transitionBody(r);
+        const body = await ctx.transitionBody(r, w.id);
         const req: TestRequest = { method: r.method, path: ctx.pathOf(r, w.id), headers: headers.get(r.operation.id)!, body };
         const res = await ctx.send(r, req);
         ctx.statePairs.tried++;
@@ -428,7 +433,7 @@ async function step(
   const t = route.transition!;
   const o = route.operation;
   const resource = route.resource!;
-  const body = await ctx.transitionBody(route);
+  const body = await ctx.transitionBody(route, id);
   const legal = state !== undefined && t.from.includes(state);
   const unset = t.requires.filter((n) => obj[n] === undefined || obj[n] === null);
   // A required field the object holds already need not be sent again.

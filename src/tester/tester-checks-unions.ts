@@ -42,9 +42,10 @@ export async function checkUnionVariants(ctx: TestContext, route: OperationRoute
     if (route.query.some((q) => q.kind === 'param' && q.parameter && !q.parameter.optional && !q.parameter.hasDefault))
       return scope.skip(`${o.id} requires query parameters`);
     let id: unknown;
+    let target: Record<string, unknown> | undefined;
     if (ctx.idParams(route).length > 0) {
       if (!route.resource) return scope.skip('the spec does not say what the path parameter names (no resource)');
-      const target = await ctx.ensureObject(route.resource);
+      target = await ctx.ensureObject(route.resource);
       if (!target) return scope.skip(`no ${route.resource.name} to send bodies to`);
       id = objectKey(route.resource, target);
     }
@@ -62,6 +63,8 @@ export async function checkUnionVariants(ctx: TestContext, route: OperationRoute
               )) as Record<string, unknown>);
           if (resource && o.action !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
           body = ctx.makeUnique(resource, { ...base, [field]: value });
+          // Bound fields holding the path's values (\`bind\`): only the variant is judged.
+          if (resource && o.action !== 'create' && target) body = ctx.bindBody(route, body, target);
         }
         const what = `${field ?? 'the body'} as variant ${v.name}`;
         const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, body };

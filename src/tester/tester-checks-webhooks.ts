@@ -122,7 +122,7 @@ async function checkWebhookOwnership(ctx: TestContext, port: number): Promise<vo
       const firstHeaders = first ? await ctx.authFor(first.operation.auth) : undefined;
       let fired = 1;
       if (first && firstHeaders) {
-        const req: TestRequest = { method: first.method, path: ctx.pathOf(first, id), headers: firstHeaders, body: await ctx.transitionBody(first) };
+        const req: TestRequest = { method: first.method, path: ctx.pathOf(first, id), headers: firstHeaders, body: await ctx.transitionBody(first, id) };
         const res = await ctx.send(first, req);
         if (res.status < 300) {
           fired++;

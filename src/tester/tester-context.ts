@@ -10,7 +10,7 @@ import type { AuthRequirement, FieldModel, ResourceModel, ServiceModel } from '.
 import { locate } from '../spec/spec-loader.js';
 import { CONDITIONS, type Condition, type PartName } from '../spec/spec-types.js';
 import { BoundReached, Subject, Throttled, type TestClient, type TestRequest, type TestResponse } from './tester-http.js';
-import { fieldArbitrary, isRefPlaceholder, objectArbitrary } from './tester-arbitraries.js';
+import { fieldArbitrary, isRefPlaceholder, objectArbitrary, type Mutation } from './tester-arbitraries.js';
 import type { CheckResult, Failure, TestOptions } from './tester-types.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -435,12 +435,18 @@ export class TestContext {
       const top = getField(r, b.field) ?? getField(r, b.field.split('.')[0]!);
       // What the request does not write (the identifier, a read-only field) it cannot disagree with.
       if (!f || !top || !isWritable(r, top, view) || f.readOnly) continue;
+      // A transition's body holds only the fields it requires: a bound one among them holds the path's value.
+      if (action === 'transition' && !Object.hasOwn(body, top.name)) continue;
       const held = target ? getValueAt(target, b.field) : undefined;
       if (held !== undefined) {
-        if (action !== 'update' || getValueAt(body, b.field) !== undefined || Object.hasOwn(body, top.name)) setValueAt(r, body, b.field, held);
+        if (action !== 'update' || Object.hasOwn(body, top.name)) setValueAt(r, body, b.field, held);
       } else if (isKeyPath(r, b.field)) {
         // A create's key stays as drawn (fresh per request); the path takes it from here (boundParams).
         let drawn = getValueAt(body, b.field);
+        // None drawn (or a null object on its way): the run's scope value, in the body and (createKeys) the path, as
+        // the service would set it, so the answer holds what was sent. Not the last key drawn: that one may be a
+        // value a service may refuse (NUL).
+        if (drawn === undefined && action === 'create') setValueAt(r, body, b.field, (drawn = this.scopeValue(r, f, b.field)));
         // A path segment cannot be empty: a key drawn empty (a string at its lower bound) is drawn again, non-empty.
         if (drawn === '') setValueAt(r, body, b.field, (drawn = this.segmentValue(r, f, this.seed + this.uniqueCounter++)));
         if (action === 'create' && drawn !== undefined)
@@ -506,31 +512,40 @@ export class TestContext {
   /** A value of a field a path parameter is bound to: not null, and a string not empty (an empty segment is no path). */
   private segmentValue(r: ResourceModel, f: FieldModel, seed: number): unknown {
     const field = { ...f, nullable: false, ...(f.minLength === undefined || f.minLength < 1 ? { minLength: 1 } : {}) };
-    return fc.sample(fieldArbitrary(this.model, field, r), { seed, numRuns: 1 })[0];
+    // No NUL either: a service may refuse to store one (it is sent only where a refusal is allowed).
+    const drawn = fc.sample(fieldArbitrary(this.model, field, r), { seed, numRuns: 20 });
+    return drawn.find((v) => typeof v !== 'string' || !v.includes('\u0000')) ?? drawn[0];
   }
 
   private readonly scopes = new Map<string, unknown>();
   /** The key fields (identifier, unique) the last body drawn for each create binding them held, by operation. */
   private readonly createKeys = new Map<string, Record<string, unknown>>();
 
-  /** A valid body for a route that takes one (create, update, replace, transition). */
-  async validBody(route: OperationRoute): Promise<Record<string, unknown>> {
+  /**
+   * A valid body for a route that takes one (create, update, replace, transition), sent to \`pathOf(route, id)\`:
+   * each bound field it writes holds what that path says (\`bind\`: a body naming another value is refused).
+   */
+  async validBody(route: OperationRoute, id?: unknown): Promise<Record<string, unknown>> {
     const o = route.operation;
     const r = route.resource;
     if (!r) return {};
     if (o.action === 'create') return this.sampleCreateBody(r);
     if (o.action === 'replace') {
       const b = await this.sampleCreateBody(r);
-      for (const f of r.fields) if (f.writeOnce) delete b[f.name];
-      // A replace keeps the object in its scope: each scope field the path binds holds the run's scope value.
-      return this.bindBody(route, b);
+      // What a replace cannot write: a write-once field, a client-given identifier (the create's alone).
+      for (const f of r.fields) if (!isWritable(r, f, 'replace')) delete b[f.name];
+      // A replace keeps the object where its path finds it (else in the run's scope).
+      return this.bindBody(route, b, this.pathTarget(route, id));
     }
-    if (o.action === 'transition') return this.transitionBody(route);
+    if (o.action === 'transition') return this.transitionBody(route, id);
     return {};
   }
 
-  /** A value for each field the transition requires, references as identifiers of objects the main subject made. */
-  async transitionBody(route: OperationRoute): Promise<Record<string, unknown>> {
+  /**
+   * A value for each field the transition requires, references as identifiers of objects the main subject made; a
+   * bound one (\`bind\`) holds what \`pathOf(route, id)\` says.
+   */
+  async transitionBody(route: OperationRoute, id?: unknown): Promise<Record<string, unknown>> {
     const r = route.resource;
     const b: Record<string, unknown> = {};
     if (!r || !route.transition) return b;
@@ -538,7 +553,65 @@ export class TestContext {
       const f = r.fields.find((x) => x.name === name);
       if (f) b[name] = await this.resolveRefs(fc.sample(fieldArbitrary(this.model, { ...f, nullable: false }, r), { seed: this.seed, numRuns: 1 })[0]);
     }
-    return b;
+    return route.operation.bindings ? this.bindBody(route, b, this.pathTarget(route, id)) : b;
+  }
+
+  /**
+   * The bound fields' values \`pathOf(route, id)\` puts in the path, as an object holding them (read back as each
+   * field's type): what a change's body must agree with. Undefined without \`bind\` or an object named.
+   */
+  pathTarget(route: OperationRoute, id: unknown): Record<string, unknown> | undefined {
+    const r = route.resource;
+    if (!r || !route.operation.bindings || id === undefined) return undefined;
+    const bound = this.boundParams(route, r, id);
+    const rest = isPlainObject(id) ? '' : String(id as string);
+    const out: Record<string, unknown> = {};
+    for (const b of route.operation.bindings) {
+      const f = getFieldAt(r, b.field);
+      if (f) setValueAt(r, out, b.field, this.segmentAs(f, bound[b.param] ?? rest));
+    }
+    return out;
+  }
+
+  /**
+   * Mutations of a change's valid body (update, replace) each giving one bound field it writes (\`bind\`) another
+   * valid value than the path's, which \`target\` holds: a service refuses each with validation, and so moves no
+   * object (docs/format.md, "Path parameters bound to fields").
+   */
+  pathDisagreements(route: OperationRoute, target: Record<string, unknown>): Mutation[] {
+    const r = route.resource;
+    const action = route.operation.action;
+    if (!r || !route.operation.bindings || (action !== 'update' && action !== 'replace')) return [];
+    const out: Mutation[] = [];
+    for (const b of route.operation.bindings) {
+      const f = getFieldAt(r, b.field);
+      const top = getField(r, b.field) ?? getField(r, b.field.split('.')[0]!);
+      if (!f || !top || !isWritable(r, top, action) || f.readOnly || (f !== top && f.writeOnce)) continue;
+      const held = getValueAt(target, b.field);
+      if (held === undefined || held === null || f.type === 'ref') continue;
+      let other: unknown;
+      for (let i = 1; i <= 20 && (other === undefined || other === held); i++) other = this.segmentValue(r, f, this.seed + 7919 * i);
+      if (other === undefined || other === held) continue;
+      out.push({
+        label: `${b.field} other than the path's {${b.param}}`,
+        condition: 'validation',
+        apply: (body) => {
+          const c = structuredClone(body);
+          setValueAt(r, c, b.field, other);
+          return c;
+        },
+      });
+    }
+    return out;
+  }
+
+  /** A path segment read as the value of the field it is bound to (an integer, an enum value, else the text). */
+  private segmentAs(f: FieldModel, raw: string): unknown {
+    const target = f.type === 'ref' ? getResource(this.model, f.to) : undefined;
+    const type = target?.identifier !== undefined ? getField(target, target.identifier)?.type : f.type;
+    if (type === 'integer' && /^-?[0-9]+$/.test(raw)) return Number(raw);
+    if (type === 'enum') return (f.values ?? []).find((v) => String(v) === raw) ?? raw;
+    return raw;
   }
 
   /** The version prefix as served for `version` (the current one by default), when versions are in the path. */

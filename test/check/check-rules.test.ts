@@ -1276,6 +1276,36 @@ describe('semantic rules: further placements of the same codes', () => {
     expect(id.filter((d) => d.code === 'write-only-invalid').map((d) => d.message)).toContain('User.id: a write-only field cannot be the identifier');
   });
 
+  it('write-only-invalid on a unique field and a field of a key unique together (a conflict would reveal the value)', () => {
+    const text = yaml`
+      servicespec: 1
+      resources:
+        User:
+          unique_keys:
+            - [tenant, pin]
+            - [tenant, secret.code]
+          fields:
+            id: { type: uuid, readOnly: true }
+            tenant: { type: string }
+            password: { type: string, writeOnly: true, unique: true }
+            pin: { type: string, writeOnly: true }
+            secret: { type: object, writeOnly: true, fields: { code: { type: string } } }
+      endpoints:
+        operations:
+          createUser: { method: POST, path: /users, action: create, resource: User }
+      ${CATCH_ALL_ERRORS}
+    `;
+    const found = run(text).filter((d) => d.code === 'write-only-invalid');
+    expect(found.map((d) => [d.message, d.pointer])).toEqual([
+      ['User.pin: a write-only field cannot be in a key unique together (unique_keys)', '/resources/User/unique_keys/0'],
+      ['User.secret.code: a write-only field cannot be in a key unique together (unique_keys)', '/resources/User/unique_keys/1'],
+      ['User.password: a write-only field cannot be unique', '/resources/User/fields/password/writeOnly'],
+    ]);
+    // Neither unique nor keyed: accepted.
+    const fixed = text.replace('writeOnly: true, unique: true', 'writeOnly: true').replace(/^ *unique_keys:\n( *- \[.*\]\n)+/m, '');
+    expect(run(fixed).filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
   it('unknown-resource on an operation, a payload, an event and a version change', () => {
     const text = yaml`
       servicespec: 1

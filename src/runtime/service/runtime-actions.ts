@@ -18,7 +18,7 @@ import { markUnapplied, ServiceError } from '../runtime-errors.js';
 import { getAnswerType } from '../runtime-versioning.js';
 import { createParameterReader, parseText, readFormBody } from './runtime-parameters.js';
 import type { FormBody } from '../runtime-body.js';
-import { createPathValues, findBoundId, mergePathValues, withNestedColumns } from './runtime-path-bindings.js';
+import { createPathValues, findBoundId, getWrittenBindings, mergePathValues, withNestedColumns } from './runtime-path-bindings.js';
 import {
   ADDRESSING_ACTIONS,
   getNestedPaths,
@@ -538,7 +538,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       };
       return (request, reply) => {
         let body = requireObjectBody(request);
-        if (pathValues) body = mergePathValues({ ...body }, pathValues(request.params as Record<string, string>), bound);
+        if (pathValues) body = mergePathValues(body, pathValues(request.params as Record<string, string>), bound);
         validate(body);
         if (callbacks) return callbacks.check(request, body).then(() => create(request, reply, body));
         return create(request, reply, body);
@@ -578,11 +578,15 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const leftOut = Object.keys(writable).map((name) => getField(resource, name)!);
       // An update event's previous values leave write-only fields out, as the object does (empty for most resources).
       const unanswered = new Set(resource.fields.filter((f) => f.writeOnly).map((f) => f.name));
+      // Bound fields the body writes (\`bind\`): they must keep the path's values, or the change would move the object.
+      const written = bySearch ? getWrittenBindings(resource, getResolvedBindings(resource, op), view) : EMPTY_BINDINGS;
+      const fill = view === 'replace' ? 'always' : 'in-sent';
       return async (request, reply) => {
         const params = request.params as Record<string, string>;
         const bound = bySearch?.(params);
         const pathId = bound ? undefined : parseId(resource, idField, params[idParam ?? '']);
-        const body = requireObjectBody(request);
+        let body = requireObjectBody(request);
+        if (bound && written.length > 0) body = mergePathValues(body, bound, written, fill);
         validate(body);
         const work = async (tx: StorageTx) => {
           const id = bound ? await findBoundId(tx, resource, bound) : pathId;
@@ -641,11 +645,14 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       if (!machine || !t || !stateField) throw new Error(`operation ${op.id} has no transition`);
       const validate = compile(getTransitionSchema(model, resource, t.requires, { safeIntegers: true }), resource);
       const stamp = t.stamp !== undefined ? getField(resource, t.stamp) : undefined;
+      // A bound field the transition requires keeps the path's value, as in an update.
+      const written = bySearch ? getWrittenBindings(resource, getResolvedBindings(resource, op), 'update') : EMPTY_BINDINGS;
       return async (request, reply) => {
         const params = request.params as Record<string, string>;
         const bound = bySearch?.(params);
         const pathId = bound ? undefined : parseId(resource, idField, params[idParam ?? '']);
-        const body = request.body === undefined ? {} : requireObjectBody(request);
+        let body = request.body === undefined ? {} : requireObjectBody(request);
+        if (bound && written.length > 0) body = mergePathValues(body, bound, written, 'in-sent');
         validate(body);
         const work = async (tx: StorageTx) => {
           const id = bound ? await findBoundId(tx, resource, bound) : pathId;

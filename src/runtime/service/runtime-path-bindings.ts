@@ -1,12 +1,13 @@
 // Path parameters bound to fields (`bind`, model-path-bindings.ts): the values a request's path gives its bound
 // fields. An object-addressing action finds the object whose bound fields hold them (a value the field cannot hold
-// names no object: missing_resource, as a malformed identifier does); a create sets them, a list filters by them
-// (there a value the field cannot hold is the request's mistake: validation, as for a filter).
+// names no object: missing_resource, as a malformed identifier does); a create sets them, an update or replace keeps
+// them (a body may not move the object), a list filters by them (there a value the field cannot hold is the
+// request's mistake: validation, as for a filter).
 
 import { getField, getResource } from '../../model/model-lookup.js';
 import { getNestedColumn, getResolvedBindings, getValueAt, type ResolvedBinding } from '../../model/model-path-bindings.js';
-import { getFieldSchema } from '../../model/model-schemas.js';
-import type { OperationModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
+import { getFieldSchema, isWritable, type SchemaView } from '../../model/model-schemas.js';
+import type { FieldModel, OperationModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
 import { ServiceError } from '../runtime-errors.js';
 import type { Validator } from '../runtime-validation.js';
 import { getRowKey } from '../storage/storage-plan.js';
@@ -88,24 +89,56 @@ export async function findBoundId(tx: Pick<StorageTx, 'list'>, resource: Resourc
 }
 
 /**
- * A create's body with the path's values in it: a bound field the body leaves out takes the path's value; one the
- * body gives must equal it (else validation, at the field).
+ * The bindings whose field a request body of this view writes (the top-level field and each one on the way to a
+ * nested one): the only ones a body can disagree with. The rest (the identifier, the owner, a read-only or
+ * write-once field) a body cannot hold at all (validation says so, whatever the value).
  */
-export function mergePathValues(body: Record<string, unknown>, values: Row, bindings: readonly ResolvedBinding[]): Record<string, unknown> {
+export function getWrittenBindings(resource: ResourceModel, bindings: readonly ResolvedBinding[], view: SchemaView): readonly ResolvedBinding[] {
+  return bindings.filter((b) => {
+    if (!isNestedPath(b.path, b.column)) return isWritable(resource, b.field, view);
+    let fields: readonly FieldModel[] | undefined = resource.fields;
+    for (const [i, part] of b.path.split('.').entries()) {
+      const f: FieldModel | undefined = fields?.find((x) => x.name === part);
+      if (!f || !isWritable(i === 0 ? resource : undefined, f, view)) return false;
+      fields = f.fields;
+    }
+    return true;
+  });
+}
+
+/**
+ * A body with the path's values in it, so that no write moves its object off the path that names it: a bound field
+ * the body gives must equal the path's value (else validation, at the field). One it leaves out takes the path's
+ * value in a create and a replace (a replace would clear it); in an update, only inside a top-level field the body
+ * sends (an object is written whole), else the field is left as it is. `bindings` are those the view writes
+ * (getWrittenBindings). The body's objects are copied where a value goes in, never changed.
+ */
+export function mergePathValues(
+  body: Record<string, unknown>,
+  values: Row,
+  bindings: readonly ResolvedBinding[],
+  fill: 'always' | 'in-sent' = 'always',
+): Record<string, unknown> {
+  const out = { ...body };
   const invalid: { pointer: string; message: string }[] = [];
   for (const b of bindings) {
     if (!Object.hasOwn(values, b.column)) continue;
     const value = values[b.column];
     // A nested field (metadata.name): the objects on its way are made where the body leaves them out.
     const parts = isNestedPath(b.path, b.column) ? b.path.split('.') : [b.path];
-    let holder: Record<string, unknown> = body;
+    if (fill === 'in-sent' && !Object.hasOwn(out, parts[0]!)) continue;
+    let holder: Record<string, unknown> = out;
+    let at = '';
     let through = true;
     for (const part of parts.slice(0, -1)) {
+      at += `/${part}`;
       const next = holder[part];
       if (next === undefined) holder = holder[part] = {};
-      else if (next !== null && typeof next === 'object' && !Array.isArray(next)) holder = next as Record<string, unknown>;
+      else if (next !== null && typeof next === 'object' && !Array.isArray(next)) holder = holder[part] = { ...(next as Record<string, unknown>) };
       else {
-        // A null or a non-object on the way is the body's own mistake: validation (next) says so.
+        // A null (or no object) on the way would leave the object without the path's value: the body's mistake.
+        if (!invalid.some((e) => e.pointer === at))
+          invalid.push({ pointer: at, message: `must be an object holding the path parameter {${b.param}} (${JSON.stringify(value)})` });
         through = false;
         break;
       }
@@ -117,7 +150,7 @@ export function mergePathValues(body: Record<string, unknown>, values: Row, bind
     else holder[name] = value;
   }
   if (invalid.length > 0) throw new ServiceError('validation', 'the body disagrees with the path', invalid);
-  return body;
+  return out;
 }
 
 /** Whether a binding is to a nested field: its column is not the path itself. */
