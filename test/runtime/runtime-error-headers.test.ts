@@ -4,10 +4,10 @@
 // router (no route, another method, a malformed URL), its content handling (malformed JSON, another media type, a
 // body too large), Node's http server (no Host, two Hosts, CONNECT, an unreadable request, headers too large) and an
 // Idempotency-Key's replay of a kept error answer. Raw sockets, so nothing is normalised; the fast paths on and off.
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import type { CheckedModel } from '../../src/model/model-types.js';
+import { sendRaw, type RawAnswer } from '../support/http.js';
 import { startService, type Running } from './helpers.js';
 
 const SPEC = `
@@ -52,41 +52,11 @@ function compile(text: string): CheckedModel {
   return c.checked!;
 }
 
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-function parse(text: string): RawAnswer[] {
-  const out: RawAnswer[] = [];
-  let rest = text;
-  while (rest.startsWith('HTTP/1.1 ')) {
-    const end = rest.indexOf('\r\n\r\n');
-    const [line, ...lines] = rest.slice(0, end).split('\r\n');
-    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-    const length = Number(headers['content-length'] ?? 0);
-    out.push({ status: Number(line!.split(' ')[1]), headers, body: rest.slice(end + 4, end + 4 + length) });
-    rest = rest.slice(end + 4 + length);
-  }
-  return out;
-}
-
 /** Writes the bytes as given and reads until the server closes the connection: the one answer. */
-function raw(url: string, text: string): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(new URL(url).port), '127.0.0.1', () => socket.write(text));
-    let out = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (d: string) => (out += d));
-    socket.on('close', () => {
-      const answers = parse(out);
-      if (answers.length === 1) resolve(answers[0]!);
-      else reject(new Error(`expected one answer, got ${JSON.stringify(out.slice(0, 300))}`));
-    });
-    socket.on('error', reject);
-    setTimeout(() => socket.destroy(new Error(`no close; got ${JSON.stringify(out.slice(0, 200))}`)), 10_000).unref();
-  });
+async function raw(url: string, text: string): Promise<RawAnswer> {
+  const answers = await sendRaw(Number(new URL(url).port), text);
+  if (answers.length !== 1) throw new Error(`expected one answer, got ${answers.length}`);
+  return answers[0]!;
 }
 
 const request = (method: string, target: string, headers = '', body = '') =>

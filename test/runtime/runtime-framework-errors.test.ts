@@ -1,9 +1,10 @@
 // Every answer is a declared error body, whichever layer produced it: Fastify's router, its content-type
 // handling, its shutdown path, or Node's http server (issue 12, item 10). Raw sockets, so nothing is normalised.
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HS_SECRET, startAuthService } from '../auth/helpers.js';
 import { until } from '../events/helpers.js';
+import { sendRaw, type RawAnswer } from '../support/http.js';
 import { loadModel, startService, TICKETS, type Running } from './helpers.js';
 
 let s: Running;
@@ -12,40 +13,9 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-function parse(text: string): RawAnswer[] {
-  const out: RawAnswer[] = [];
-  let rest = text;
-  while (rest.startsWith('HTTP/1.1 ')) {
-    const end = rest.indexOf('\r\n\r\n');
-    const [line, ...lines] = rest.slice(0, end).split('\r\n');
-    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-    const length = Number(headers['content-length'] ?? 0);
-    out.push({ status: Number(line!.split(' ')[1]), headers, body: rest.slice(end + 4, end + 4 + length) });
-    rest = rest.slice(end + 4 + length);
-  }
-  return out;
-}
-
 /** Writes the bytes as given and reads until the server closes the connection. */
 function raw(text: string, port = Number(new URL(s.url).port), during?: (write: (t: string) => void) => Promise<void>): Promise<RawAnswer[]> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => {
-      socket.write(text);
-      void during?.((t) => socket.write(t));
-    });
-    let out = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (d: string) => (out += d));
-    socket.on('close', () => resolve(parse(out)));
-    socket.on('error', reject);
-    setTimeout(() => socket.destroy(new Error(`no close; got ${JSON.stringify(out.slice(0, 200))}`)), 10_000).unref();
-  });
+  return sendRaw(port, text, during);
 }
 
 async function one(text: string): Promise<RawAnswer> {
