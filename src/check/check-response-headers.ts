@@ -25,6 +25,8 @@ export function checkResponseHeaders(model: ServiceModel, report: Report): void 
       const first = seen.get(key);
       if (first !== undefined) report('param-duplicate', { operation: o.id, first, second: h.name }, h.pointer);
       else seen.set(key, h.name);
+      if (h.hasDefault && !isFieldValue(formatHeaderValue(h.default)))
+        report('response-header-default-invalid', { operation: o.id, name: h.name }, joinPointer(h.pointer, 'default'));
       const reason = getReservedResponseHeader(o.action, h.name);
       if (reason !== undefined) report('response-header-reserved', { operation: o.id, name: h.name, reason }, h.pointer);
       else if (o.action !== 'custom' && !h.optional && !isSentByService(h))

@@ -115,6 +115,11 @@ export const DIAGNOSTICS = {
       'operation `{operation}`: response header `{name}` is required, but the built-in {action} action cannot set it; give it a `default` the service sends, or mark it optional',
   },
   'error-header-invalid': { severity: 'error', message: '{owner}: header `{name}` {reason}' },
+  'response-header-default-invalid': {
+    severity: 'error',
+    message:
+      'operation `{operation}`: response header `{name}` has a `default` no header can carry (a control character such as a line break, or a character past U+00FF)',
+  },
   'wire-name-clash': { severity: 'error', message: '{place} `{name}` is both {first} and {second}: one request cannot carry both' },
   'filter-type-invalid': {
     severity: 'error',

@@ -184,4 +184,14 @@ ${ops}
       codes(`    q: { method: GET, path: /q, action: custom, handler: q, response: { fields: {} }, response_headers: { X-Request-Id: { type: string } } }`),
     ).toContain('response-header-reserved /endpoints/operations/q/response_headers/X-Request-Id');
   });
+
+  it('refuses a default no header can carry (a line break would split the answer; Node refuses it), and only that', () => {
+    const read = (value: string) =>
+      codes(
+        `    readItem: { method: GET, path: '/items/{id}', action: read, resource: Item, response_headers: { X-Region: { type: string, default: ${value} } } }`,
+      );
+    expect(read('"eu\\nSet-Cookie: a=b"')).toContain('response-header-default-invalid /endpoints/operations/readItem/response_headers/X-Region/default');
+    expect(read('"caf\\u0100"')).toContain('response-header-default-invalid /endpoints/operations/readItem/response_headers/X-Region/default');
+    expect(read('"eu-west\\t1 é"').filter((c) => c.startsWith('response-header'))).toEqual([]);
+  });
 });
