@@ -1,5 +1,6 @@
 import { DEFAULT_PAGING, getPagingParamName } from '../model/model-defaults.js';
 import { objectKey } from './tester-context.js';
+import { getValueAt } from '../model/model-path-bindings.js';
 import { LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
 import type { PagingModel, ResourceModel } from '../model/model-types.js';
 import { describe, type TestContext } from './tester-context.js';
@@ -111,7 +112,11 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
         await tieField(ctx, resource, field, ctx.pool.get(resource.name)!);
       }
       const id = (x: unknown) => JSON.stringify(objectKey(resource, x as Record<string, unknown>));
-      const mine = new Set((ctx.pool.get(resource.name) ?? []).map(id));
+      // The caller's objects this list answers: those in the scope its path binds (a namespace), where it binds one.
+      const bound = ctx.pathTarget(route, undefined);
+      const inScope = (x: Record<string, unknown>) =>
+        bound === undefined || (o.bindings ?? []).every((b) => JSON.stringify(getValueAt(x, b.field)) === JSON.stringify(getValueAt(bound, b.field)));
+      const mine = new Set((ctx.pool.get(resource.name) ?? []).filter(inScope).map(id));
       const sizeParam = getPageSizeParam(route);
       // Style limit answers one page: ask for the largest, which holds the caller's objects unless the service
       // holds more (earlier runs', other subjects'): then a full page may leave some out.
@@ -149,7 +154,7 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
         }
         if (!req) continue;
         const ids = seen.map(id);
-        const dup = ids.find((x, i) => ids.indexOf(x) !== i);
+        const dup = ids.find((x, i) => ids.indexOf(x) !== i && isTold(resource, seen[i] as Record<string, unknown>));
         if (dup !== undefined)
           return scope.fail({
             ...ctx.failure(o.id, 'each object once across pages', o.pointer, req, `${dup} appears twice`),
@@ -334,4 +339,15 @@ export async function checkListFilters(
       );
   }
   return undefined;
+}
+
+/**
+ * Whether an answered object is told apart from every other: by its identifier, else by a unique field or a unique
+ * key it fills. Without one (a Lease of no name: `metadata.name` is optional), two objects may hold the same values
+ * in every field an answer shows, and seeing the same twice is no duplicate.
+ */
+function isTold(resource: ResourceModel, obj: Record<string, unknown>): boolean {
+  if (resource.identifier !== undefined) return true;
+  if (resource.fields.some((f) => f.unique === true && obj[f.name] !== undefined && obj[f.name] !== null)) return true;
+  return (resource.uniqueKeys ?? []).some((k) => k.every((path) => getValueAt(obj, path) !== undefined && getValueAt(obj, path) !== null));
 }

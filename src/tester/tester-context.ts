@@ -558,11 +558,12 @@ export class TestContext {
 
   /**
    * The bound fields' values \`pathOf(route, id)\` puts in the path, as an object holding them (read back as each
-   * field's type): what a change's body must agree with. Undefined without \`bind\` or an object named.
+   * field's type): what a change's body must agree with, or, for a list, the scope it answers. Undefined without
+   * \`bind\`, or without an object named on another action.
    */
   pathTarget(route: OperationRoute, id: unknown): Record<string, unknown> | undefined {
     const r = route.resource;
-    if (!r || !route.operation.bindings || id === undefined) return undefined;
+    if (!r || !route.operation.bindings || (id === undefined && route.operation.action !== 'list')) return undefined;
     const bound = this.boundParams(route, r, id);
     const rest = isPlainObject(id) ? '' : String(id as string);
     const out: Record<string, unknown> = {};

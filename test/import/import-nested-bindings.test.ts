@@ -36,6 +36,9 @@ describe('import of kubernetes-coordination-v1', () => {
       readCoordinationV1NamespacedLease: ['read', 'namespace=metadata.namespace name=metadata.name'],
       patchCoordinationV1NamespacedLease: ['update', 'namespace=metadata.namespace name=metadata.name'],
       replaceCoordinationV1NamespacedLease: ['replace', 'namespace=metadata.namespace name=metadata.name'],
+      // The LeaseList lists (paging.params: cursor `continue`), the namespaced one scoped by its {namespace}.
+      listCoordinationV1NamespacedLease: ['list', 'namespace=metadata.namespace'],
+      listCoordinationV1LeaseForAllNamespaces: ['list', undefined],
     });
     expect(model.resources.find((r) => r.name === LEASE)!.uniqueKeys).toEqual([['metadata.namespace', 'metadata.name']]);
     expect(messages.filter((m) => m.code === 'import-approximated' && m.message.includes('unique together'))).toEqual([
