@@ -28,6 +28,11 @@ interface Rule {
   owner?: Owner;
   /** Applies only where this holds (the pattern alone cannot say it). */
   when?: (segments: string[], data: unknown) => boolean;
+  /**
+   * The value is a field path (`metadata.name`, as `bind` and `unique_keys` write one): its first segment names the
+   * owner's field, unless the owner has a field of the whole dotted name.
+   */
+  path?: boolean;
 }
 
 const SEG = '[^/]+';
@@ -95,7 +100,8 @@ const RULES: readonly Rule[] = [
   { kind: 'field', pattern: rx('/states/*/field'), at: 'value', owner: segment(1) },
   { kind: 'field', pattern: rx('/states/*/transitions/*/(?:requires/#|stamp)'), at: 'value', owner: segment(1) },
   { kind: 'field', pattern: rx('/endpoints/operations/*/(?:filter|sort)/#'), at: 'value', owner: operationResource },
-  { kind: 'field', pattern: rx('/endpoints/operations/*/bind/*'), at: 'value', owner: operationResource },
+  { kind: 'field', pattern: rx('/endpoints/operations/*/bind/*'), at: 'value', owner: operationResource, path: true },
+  { kind: 'field', pattern: rx('/resources/*/unique_keys/#/#'), at: 'value', owner: segment(1), path: true },
   { kind: 'field', pattern: /^\/versioning\/.*\/(?:rename_field\/(?:from|to)|(?:add_field|remove_field)\/field)$/, at: 'value', owner: changeResource },
   // states
   { kind: 'state', pattern: rx('/states/*/(?:initial|terminal/#)'), at: 'value', owner: segment(1) },
@@ -147,10 +153,22 @@ function addSites(entry: YamlEntry, data: unknown, sites: NameSite[]): void {
     }
     if (name === undefined || span === undefined) continue;
     const owner = rule.owner?.(segments, data);
+    if (rule.path === true && name.includes('.') && !hasField(data, owner, name)) {
+      const first = name.slice(0, name.indexOf('.'));
+      name = first;
+      span = { start: span.start, end: span.start + first.length };
+    }
     const site: NameSite = { kind: rule.kind, name, span, pointer: entry.pointer, declaration: rule.declaration === true };
     if (owner !== undefined) site.owner = owner;
     sites.push(site);
   }
+}
+
+/** Whether the resource declares a field of exactly this name (a name may hold dots). */
+function hasField(data: unknown, resource: string | undefined, name: string): boolean {
+  if (resource === undefined) return false;
+  const fields = getAt(data, `/resources/${resource.replace(/~/g, '~0').replace(/\//g, '~1')}/fields`);
+  return fields !== null && typeof fields === 'object' && Object.hasOwn(fields, name);
 }
 
 /** Whether two sites name the same thing. */
