@@ -2,6 +2,7 @@
 
 import { STATUS_CODES } from 'node:http';
 import type { Action, Condition, PagingRole } from '../spec/spec-types.js';
+import { getFieldAt } from './model-path-bindings.js';
 import type { DeclaredErrorBodyModel, ErrorBodyModel, EventKindModel, FieldModel, PagingModel, SchemeModel, ServiceModel } from './model-types.js';
 
 /** Response field names the format defines for a list page (the envelope's, when `paging` names none). */
@@ -212,29 +213,15 @@ export interface ErrorBodyRoles {
   mediaType: string;
 }
 
-/**
- * The field a declared error body's role names: the body's field of that name, else one nested in its object fields,
- * a dotted segment each (`error.code`), as `bind` reads a path. Undefined when there is none.
- */
-function getErrorBodyFieldAt(fields: readonly FieldModel[], name: string): { field: FieldModel; path: readonly string[] } | undefined {
-  const top = fields.find((f) => f.name === name);
-  if (top || !name.includes('.')) return top ? { field: top, path: [name] } : undefined;
-  let level: readonly FieldModel[] | undefined = fields;
-  let f: FieldModel | undefined;
-  const path = name.split('.');
-  for (const part of path) {
-    f = level?.find((x) => x.name === part);
-    if (!f) return undefined;
-    level = f.type === 'object' ? (f.fields ?? []) : undefined;
-  }
-  return f ? { field: f, path } : undefined;
-}
-
 /** The roles of a declared error body's fields: as the spec names them, else by `ERROR_BODY_ROLE_NAMES`. */
 export function getErrorBodyRoles(body: DeclaredErrorBodyModel): ErrorBodyRoles {
   const find = (role: keyof typeof ERROR_BODY_ROLE_NAMES): { field: FieldModel; path: readonly string[] } | undefined => {
     const named = body[role];
-    if (named !== undefined) return getErrorBodyFieldAt(body.fields, named);
+    if (named !== undefined) {
+      // A field of the body by that name, else one nested by its path (`error.code`), as `bind` reads a path.
+      const field = getFieldAt(body, named);
+      return field && { field, path: body.fields.some((f) => f.name === named) ? [named] : named.split('.') };
+    }
     // A field found by its name only takes the role when its type can hold what is written there.
     for (const name of ERROR_BODY_ROLE_NAMES[role]) {
       const f = body.fields.find((x) => x.name === name);

@@ -26,8 +26,8 @@ export interface ResolvedBinding {
  * The field a path names: a field of the resource by that name, else one nested in object fields, one dotted segment
  * each (`metadata.name`). Not through an array, a union or json: one object holds at most one value there.
  */
-export function getFieldAt(resource: ResourceModel, path: string): FieldModel | undefined {
-  const top = getField(resource, path);
+export function getFieldAt(resource: Pick<ResourceModel, 'fields'>, path: string): FieldModel | undefined {
+  const top = resource.fields.find((f) => f.name === path);
   if (top || !path.includes('.')) return top;
   let fields: readonly FieldModel[] | undefined = resource.fields;
   let f: FieldModel | undefined;
@@ -67,10 +67,13 @@ export function getNestedPaths(model: { endpoints?: { operations: readonly Opera
   return [...out];
 }
 
-/** The value at a nested path of a row (undefined where an object on the way is absent or null). */
-export function getValueAt(row: Record<string, unknown>, path: string): unknown {
+/**
+ * The value at a nested path of a row (undefined where an object on the way is absent or null): a dotted path, or its
+ * names one by one (a name may hold a dot).
+ */
+export function getValueAt(row: unknown, path: string | readonly string[]): unknown {
   let v: unknown = row;
-  for (const part of path.split('.')) {
+  for (const part of typeof path === 'string' ? path.split('.') : path) {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
     v = (v as Record<string, unknown>)[part];
   }

@@ -259,7 +259,7 @@ export class TestContext {
       // The declared body's code field (nested or not) holds the code's name, or its status in a number field.
       const roles = getErrorBodyRoles(declaredBody);
       const expected = getErrorCodeValue(roles.code, { name: d.code, status: d.status });
-      const got = roles.at.code ? valueAt(body, roles.at.code) : undefined;
+      const got = roles.at.code ? getValueAt(body, roles.at.code) : undefined;
       if (roles.at.code && got !== expected) return `${roles.at.code.join('.')} ${JSON.stringify(got)}, not ${JSON.stringify(expected)} (${d.code})`;
     }
     return this.errorBodyMismatch(res);
@@ -273,7 +273,7 @@ export class TestContext {
   isGapAnswer(res: TestResponse): boolean {
     const errors = this.model.errors;
     const codeAt = errors?.body?.kind === 'declared' ? (getErrorBodyRoles(errors.body).at.code ?? ['code']) : ['code'];
-    const code = valueAt(res.body, codeAt);
+    const code = getValueAt(res.body, codeAt);
     if (typeof code === 'string') return (CONDITIONS as readonly string[]).includes(code) && !this.declared(code as Condition);
     // A declared body with no code field (vonage-dispatch's `{ type, detail, … }`) cannot name the condition: the
     // fallback status of an undeclared condition that no declared code has is the gap's.
@@ -827,13 +827,6 @@ export function describe(res: TestResponse): string {
   const ct = res.headers.get('content-type');
   const text = res.text.length > 400 ? `${res.text.slice(0, 400)}…` : res.text;
   return `${res.status}${ct ? ` (${ct})` : ''} ${text}`.trim();
-}
-
-/** The value at a path of field names in a JSON body; undefined where any step is not an object. */
-function valueAt(body: unknown, path: readonly string[]): unknown {
-  let at = body;
-  for (const name of path) at = isPlainObject(at) && Object.hasOwn(at, name) ? at[name] : undefined;
-  return at;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
