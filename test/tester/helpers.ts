@@ -1,7 +1,7 @@
 // The server the tester is held against: the real runtime on examples/orders.yaml, over a real SQLite file, with
 // API keys for two subjects and one lacking scopes, and payment-provider clients for both subjects.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,6 +120,21 @@ export async function startSpec(spec: string, handlersUrl?: string, limiterSpeed
     },
     async close() {
       await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `startSpec` of a spec given as text (written to a folder of its own, removed on close). */
+export async function startSpecText(name: string, text: string): Promise<OrdersServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'servicespec-tester-spec-'));
+  const spec = join(dir, name);
+  writeFileSync(spec, text);
+  const s = await startSpec(spec);
+  return {
+    ...s,
+    async close() {
+      await s.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -2,20 +2,15 @@
 // the tester reads the code where the spec says, so an implementation answering the right status with another
 // code there fails, and the faithful service passes.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testService } from '../../src/tester/tester-run.js';
-import { startSpec, type OrdersServer } from './helpers.js';
+import { startSpecText, type OrdersServer } from './helpers.js';
 import { json, startProxy, withJson } from './mutant-proxy.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'servicespec-tester-nested-error-'));
 let s: OrdersServer;
 beforeAll(async () => {
-  const spec = join(dir, 'notes.yaml');
-  writeFileSync(
-    spec,
+  s = await startSpecText(
+    'notes.yaml',
     `servicespec: 1
 resources:
   Note:
@@ -44,11 +39,9 @@ errors:
     other: { status: 400, when: [malformed_request, method_not_allowed, headers_too_large, unsupported_media_type, body_too_large, internal] }
 `,
   );
-  s = await startSpec(spec);
 }, 60_000);
 afterAll(async () => {
   await s?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const run = (baseUrl: string) => testService(s.model, { baseUrl, ...s.options, seed: 3 });

@@ -1,20 +1,15 @@
 // An update must keep what it answers: a service that answers the change but does not store it (the answer built
 // from the request) fails endpoints.valid-requests on the read afterwards. The tester compared the answer only.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testService } from '../../src/tester/tester-run.js';
-import { startSpec, type OrdersServer } from './helpers.js';
+import { startSpecText, type OrdersServer } from './helpers.js';
 import { json, startProxy, withJson } from './mutant-proxy.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'servicespec-tester-update-kept-'));
 let s: OrdersServer;
 beforeAll(async () => {
-  const spec = join(dir, 'pets.yaml');
-  writeFileSync(
-    spec,
+  s = await startSpecText(
+    'pets.yaml',
     `servicespec: 1
 resources:
   Pet:
@@ -36,11 +31,9 @@ errors:
     other: { status: 400, when: [malformed_request, method_not_allowed, headers_too_large, unsupported_media_type, body_too_large, internal] }
 `,
   );
-  s = await startSpec(spec);
 }, 60_000);
 afterAll(async () => {
   await s?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const run = (baseUrl: string) => testService(s.model, { baseUrl, ...s.options, seed: 5, only: ['endpoints.valid-requests'] });

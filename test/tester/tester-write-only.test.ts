@@ -1,20 +1,15 @@
 // A write-only field (a password) is sent and never answered: the tester neither expects it back (kept as sent) nor
 // lets an answer carry it — an implementation that answers it fails the answer's shape, the field named.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testService } from '../../src/tester/tester-run.js';
-import { startSpec, type OrdersServer } from './helpers.js';
+import { startSpecText, type OrdersServer } from './helpers.js';
 import { json, startProxy, withJson } from './mutant-proxy.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'servicespec-tester-write-only-'));
 let s: OrdersServer;
 beforeAll(async () => {
-  const spec = join(dir, 'users.yaml');
-  writeFileSync(
-    spec,
+  s = await startSpecText(
+    'users.yaml',
     `servicespec: 1
 resources:
   User:
@@ -38,11 +33,9 @@ errors:
     other: { status: 400, when: [malformed_request, method_not_allowed, headers_too_large, unsupported_media_type, body_too_large, internal] }
 `,
   );
-  s = await startSpec(spec);
 }, 60_000);
 afterAll(async () => {
   await s?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const run = (baseUrl: string) => testService(s.model, { baseUrl, ...s.options, seed: 5, only: ['endpoints.valid-requests'] });
