@@ -55,7 +55,11 @@ describe('the layer rules (dependency-cruiser in npm run lint)', () => {
     () => {
       const r = cruise(copyWith({ 'model/model-lookup.ts': "import { getRoutes } from './model-routes.js';\nexport const _r = getRoutes;" }));
       expect(r.status).not.toBe(0);
-      expect(violations(r.out)).toEqual(['no-circular src/model/model-lookup.ts']);
+      // Every module on the new cycle is reported (model-lookup, and those that reach it through model-routes);
+      // no layer rule is among them.
+      const found = violations(r.out);
+      expect(found).toContain('no-circular src/model/model-lookup.ts');
+      expect(found.every((v) => v.startsWith('no-circular src/model/'))).toBe(true);
     },
     CRUISE_TIMEOUT,
   );
