@@ -4,7 +4,15 @@ import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { DEFAULT_PAGING, FORM_MEDIA_TYPE, getIdempotencyHeader, getPagingParamName, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
-import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
+import {
+  getBoundRequestSchema,
+  getFieldSchema,
+  getResourceSchema,
+  getShapeSchema,
+  getTransitionSchema,
+  type JsonSchema,
+  type SchemaView,
+} from '../model/model-schemas.js';
 import type { EnvelopeModel, PagingModel, ParameterModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
 import { diagnose, NameAllocator } from './export-shared.js';
 import { getServedVersions, getVersionDocumentModel } from '../model/model-served-versions.js';
@@ -217,6 +225,21 @@ function viewType(ctx: TsContext, r: ResourceModel, view: SchemaView): string {
   return name;
 }
 
+/** A create's or replace's body type: the view's, or without requiring a field the path gives (\`bind\`, getBoundRequestSchema). */
+function boundViewType(ctx: TsContext, route: OperationRoute, r: ResourceModel, view: SchemaView): string {
+  if (view !== 'create' && view !== 'replace') return viewType(ctx, r, view);
+  const s = getBoundRequestSchema(getResourceSchema(ctx.model, r, view, { annotations: true }), r, route.operation, view);
+  if (!s) return viewType(ctx, r, view);
+  const key = `${r.name}\u0000${view}\u0000${JSON.stringify(s)}`;
+  let name = ctx.resourceTypes.get(key);
+  if (name === undefined) {
+    name = ctx.names.allocate(`${resourceTypeName(r.name)}${VIEW_SUFFIX[view]}Bound`);
+    ctx.resourceTypes.set(key, name);
+    declare(ctx, name, s, `The body of a ${view} request for ${r.name} at a path that gives some of its fields (the body may leave them out).`);
+  }
+  return name;
+}
+
 function shapeType(ctx: TsContext, shape: ShapeModel, view: SchemaView, name: string): string {
   const r = getResource(ctx.model, shape.resource);
   let t: string;
@@ -282,7 +305,7 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
     if (o.action === 'custom' && o.request) bodyType = shapeType(ctx, o.request, 'create', `${base}Request`);
     else if (o.request && o.action !== 'transition')
       bodyType = shapeType(ctx, o.request, o.action === 'update' ? 'update' : o.action === 'replace' ? 'replace' : 'create', `${base}Request`);
-    else if ((o.action === 'create' || o.action === 'update' || o.action === 'replace') && r) bodyType = viewType(ctx, r, o.action);
+    else if ((o.action === 'create' || o.action === 'update' || o.action === 'replace') && r) bodyType = boundViewType(ctx, route, r, o.action);
     else if (o.action === 'transition' && r) {
       const s = getTransitionSchema(ctx.model, r, route.transition?.requires ?? [], { annotations: true });
       bodyType = ctx.names.allocate(`${base}Body`);

@@ -26,7 +26,15 @@ import {
   type TokenRoute,
   type WebhooksRoute,
 } from '../model/model-routes.js';
-import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
+import {
+  getBoundRequestSchema,
+  getFieldSchema,
+  getResourceSchema,
+  getShapeSchema,
+  getTransitionSchema,
+  type JsonSchema,
+  type SchemaView,
+} from '../model/model-schemas.js';
 import type {
   AuthRequirement,
   EventKindModel,
@@ -155,6 +163,26 @@ function viewRef(ctx: Context, r: ResourceModel, view: SchemaView): JsonObject {
     } else {
       s['x-servicespec-view'] = { resource: r.name, view };
     }
+    ctx.schemas[name] = schema(ctx, s);
+  }
+  return ref(name);
+}
+
+/**
+ * A create's or replace's request body: the view's schema, or where the path gives a field the view requires
+ * (\`bind\`), the same without requiring it (getBoundRequestSchema), as the runtime takes the path's value.
+ */
+function boundViewRef(ctx: Context, route: OperationRoute, r: ResourceModel, view: SchemaView): JsonObject {
+  if (view !== 'create' && view !== 'replace') return viewRef(ctx, r, view);
+  const s = getBoundRequestSchema(getResourceSchema(ctx.model, r, view, { annotations: true }), r, route.operation, view) as JsonObject | undefined;
+  if (!s) return viewRef(ctx, r, view);
+  const key = `${r.name}\u0000${view}\u0000${JSON.stringify(s)}`;
+  let name = ctx.views.get(key);
+  if (name === undefined) {
+    name = ctx.names.allocate(`${r.name}${VIEW_SUFFIX[view]}Bound`);
+    ctx.views.set(key, name);
+    annotateObjectSchema(s, r.fields);
+    s['x-servicespec-view'] = { resource: r.name, view };
     ctx.schemas[name] = schema(ctx, s);
   }
   return ref(name);
@@ -712,7 +740,7 @@ function requestBody(ctx: Context, route: OperationRoute): JsonObject | undefine
   const view = REQUEST_VIEW[o.action];
   if (o.action === 'custom' && o.request) s = shapeSchema(ctx, o.request, 'create');
   else if (o.request && o.action !== 'transition') s = shapeSchema(ctx, o.request, view ?? 'create');
-  else if (view && r) s = viewRef(ctx, r, view);
+  else if (view && r) s = boundViewRef(ctx, route, r, view);
   else if (o.action === 'transition' && r) {
     const t = getTransitionSchema(ctx.model, r, route.transition?.requires ?? [], { annotations: true }) as JsonObject;
     annotateObjectSchema(t, r.fields);

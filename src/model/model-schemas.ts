@@ -1,6 +1,7 @@
 import { getField, getResource, getStateMachine } from './model-lookup.js';
 import { mayLeaveOut } from './model-defaults.js';
-import type { FieldModel, ResourceModel, ServiceModel, ShapeModel, UnionModel } from './model-types.js';
+import { getResolvedBindings, isNestedPath } from './model-path-bindings.js';
+import type { FieldModel, OperationModel, ResourceModel, ServiceModel, ShapeModel, UnionModel } from './model-types.js';
 
 // JSON Schema (draft 2020-12 vocabulary) for resources and shapes. The runtime compiles these with Ajv and
 // the exporters publish them, so what is validated and what is documented are one thing.
@@ -211,6 +212,49 @@ export function getResourceSchema(model: ServiceModel, resource: ResourceModel, 
   // Nested objects are written whole, so only the top level of a response is read-only aware.
   if (opts.annotations && resource.description !== undefined) s.description = resource.description;
   return s;
+}
+
+/**
+ * A create's or replace's request schema (getResourceSchema's, of that view) as the operation's path (`bind`) makes it:
+ * a bound field the body writes may be left out, as it takes the path's value (the runtime fills it in before it
+ * validates), so it is not required; nor is an object on the way to a nested one once nothing in it is left required
+ * (the runtime makes it: `{ metadata: { namespace } }`). A copy where anything changes; undefined when nothing does
+ * (no binding, or none to a field the schema requires), so a document keeps the view's one schema then.
+ */
+export function getBoundRequestSchema(schema: JsonSchema, resource: ResourceModel, o: OperationModel, view: 'create' | 'replace'): JsonSchema | undefined {
+  let out = schema;
+  for (const b of getResolvedBindings(resource, o)) {
+    const names = isNestedPath(resource, b.path) ? b.path.split('.') : [b.path];
+    out = leaveOutBound(out, names, resource.fields, view, resource);
+  }
+  return out === schema ? undefined : out;
+}
+
+/** An object schema with the field at `names` (and each object on its way left holding nothing required) no longer required. */
+function leaveOutBound(
+  s: JsonSchema,
+  names: readonly string[],
+  fields: readonly FieldModel[] | undefined,
+  view: SchemaView,
+  resource: ResourceModel | undefined,
+): JsonSchema {
+  const [name, ...rest] = names as [string, ...string[]];
+  const props = s.properties as Record<string, JsonSchema> | undefined;
+  const f = fields?.find((x) => x.name === name);
+  // A field the body cannot write (the identifier, the owner, read-only, a replace's write-once) is no part of it.
+  if (!props?.[name] || !f || !isWritable(resource, f, view)) return s;
+  let out = s;
+  if (rest.length > 0) {
+    const inner = leaveOutBound(props[name], rest, f.fields, view, undefined);
+    if (inner === props[name]) return s;
+    out = { ...s, properties: { ...props, [name]: inner } };
+    if (Array.isArray(inner.required) && inner.required.length > 0) return out;
+  }
+  const required = ((out.required as string[] | undefined) ?? []).filter((n) => n !== name);
+  if (required.length === ((out.required as string[] | undefined) ?? []).length) return out;
+  out = { ...out, required };
+  if (required.length === 0) delete out.required;
+  return out;
 }
 
 /** The body a transition accepts: the fields it requires that a client may write. */

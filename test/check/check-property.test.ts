@@ -468,6 +468,7 @@ describe('the model API surface', () => {
         'isStatusIn',
         'isAnswered',
         'isSuccessAnswer',
+        'getBoundRequestSchema',
         'getFieldSchema',
         'getResourceSchema',
         'getShapeSchema',

@@ -49,7 +49,7 @@ describe('path bindings (OpenAPI export)', () => {
   it('types each bound parameter of the generated client as its field (a string owner beside an integer id)', () => {
     const code = generateClient(model).code;
     expect(code).toContain('getRepo(username: string, id: number, options: RequestOptions = {}): Promise<Repo>');
-    expect(code).toContain('createRepo(username: string, body: RepoCreate, options: RequestOptions = {}): Promise<Repo>');
+    expect(code).toContain('createRepo(username: string, body: RepoCreateBound, options: RequestOptions = {}): Promise<Repo>');
     expect(code).toContain('getUser(username: string, options: RequestOptions = {}): Promise<User>');
   });
 });
