@@ -2171,6 +2171,7 @@ const OPERATION_ORDER = [
   'deprecated',
   'examples',
   'callbacks',
+  'envelope',
 ];
 
 function orderOperation(o: Json): Json {

@@ -129,6 +129,59 @@ describe('response envelopes through export and import', () => {
   });
 });
 
+describe("an operation's own envelope through export and import", () => {
+  // Found by the round-trip property (import-roundtrip.test.ts, an optional non-nullable `next`): the export carried
+  // the operation's `envelope` in x-servicespec-operation, and the import dropped it, with no word.
+  const text = `servicespec: 1
+resources:
+  Item:
+    fields:
+      id: { type: uuid, readOnly: true }
+      name: { type: string }
+endpoints:
+  envelope:
+    data: data
+    fields: { meta: { type: object, fields: { status: { type: integer } } } }
+    status: meta.status
+  operations:
+    createItem: { method: POST, path: /items, action: create, resource: Item }
+    readItem: { method: GET, path: '/items/{id}', action: read, resource: Item, envelope: none }
+    listItems:
+      method: GET
+      path: /items
+      action: list
+      resource: Item
+      envelope:
+        data: result
+        fields: { metadata: { type: object, optional: true, fields: { continue: { type: string, optional: true } } } }
+        next: metadata.continue
+authentication:
+  default: none
+errors:
+  codes:
+    invalid: { status: 400, when: [validation, malformed_request, unsupported_media_type] }
+    missing: { status: 404, when: [missing_resource, route_not_found] }
+    other: { status: 405, when: [method_not_allowed] }
+    broken: { status: 500, when: [internal, not_implemented] }
+`;
+  it.each(['3.1', '3.0'] as const)('OpenAPI %s: an operation answering in its own envelope, or in none, keeps it', async (version) => {
+    const compiled = compileSpecText(text);
+    expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const doc = exportOpenApi(compiled.model!, { openapi: version }).document;
+    const back = await importOpenApiDocument(JSON.parse(serializeDocument(doc, 'json')) as unknown, 'exported.json');
+    const again = compileSpecText(back.text!);
+    expect(again.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const ops = modelToSpec(again.model!).endpoints!.operations!;
+    expect(ops.readItem!.envelope).toBe('none');
+    expect(ops.listItems!.envelope).toEqual({
+      data: 'result',
+      fields: { metadata: { type: 'object', optional: true, fields: { continue: { type: 'string', optional: true } } } },
+      next: 'metadata.continue',
+    });
+    expect(modelToSpec(again.model!).endpoints).toEqual(modelToSpec(compiled.model!).endpoints);
+  });
+});
+
 describe('giphy', () => {
   it('recognises the envelope; Gif has no identifier (its `id` is optional), yet its lists are lists: the storage keys its rows', async () => {
     const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'giphy-v1.yaml'));
