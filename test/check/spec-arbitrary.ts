@@ -548,8 +548,9 @@ export const wellFormedResourcesSpec = fc.uniqueArray(fc.constantFrom(...RESOURC
     })),
 );
 
-// ── well-formed specs using the shapes of issue 26: unions, list shapes, declared error bodies, raw event payloads,
-// named examples, response headers — each spec free of errors, so its round trip through OpenAPI must keep it whole.
+// ── well-formed specs using the shapes of issue 26: unions, list shapes (renamed paging parameters), declared error
+// bodies (nested roles), a list's own envelope (an optional non-nullable next), raw event payloads, named examples,
+// response headers, path bindings — each spec free of errors, so its round trip through OpenAPI must keep it whole.
 
 const TAGGED_UNION = {
   type: 'union',
@@ -572,7 +573,17 @@ const WELL_FORMED_PAGING = [
   { body: 'array', link: true },
   { next: 'after', total: 'count' },
   { link: true },
+  // renamed paging parameters (paging.params), in each style that reads them
+  { params: { cursor: 'continue' } },
+  { items: 'files', next: 'nextPageToken', params: { limit: 'pageSize', cursor: 'pageToken' } },
+  { style: 'offset', params: { limit: 'size', offset: 'skip' } },
+  { style: 'page', body: 'array', link: true, params: { limit: 'page_size', page: 'page_number' } },
+  { style: 'limit', body: 'array', params: { limit: 'max' } },
 ] as const;
+/** Whether a paging setting pages by cursor (an envelope's `next` holds its cursor only then). */
+function pagesByCursor(p: (typeof WELL_FORMED_PAGING)[number]): boolean {
+  return p === undefined || !('style' in p);
+}
 const exampleText = fc.record({ summary: opt(fc.constantFrom('One.', 'Another one.')), description: opt(fc.constant('Shown in the console.')) }).map(clean);
 const responseHeader = fc
   .record({
@@ -590,7 +601,11 @@ export const newShapesSpec = fc
     paging: fc.constantFrom(...WELL_FORMED_PAGING),
     quoteRequest: fc.constantFrom('union', 'fields'),
     quoteResponse: fc.constantFrom('union', 'fields', 'resource'),
-    errorBody: fc.constantFrom('problem', 'string-code', 'integer-code'),
+    // nested roles: the code and message (and the status) in an object of the body (errors.body.code: error.code)
+    errorBody: fc.constantFrom('problem', 'string-code', 'integer-code', 'nested', 'nested-status'),
+    // the list's own envelope whose `next` (the cursor) is an optional non-nullable string, left out on the last
+    // page: at the top or nested (Kubernetes' metadata.continue); taken only where the list pages by cursor
+    listEnvelope: fc.constantFrom(undefined, 'top', 'nested'),
     mediaType: opt(fc.constant('application/vnd.example.error+json')),
     eventBody: fc.constantFrom(undefined, 'raw', 'envelope'),
     examples: opt(fc.tuple(exampleText, exampleText)),
@@ -617,7 +632,23 @@ export const newShapesSpec = fc
         resource: 'Item',
         response_headers: g.createHeader ? { 'Cache-Control': { type: 'string', default: 'no-store' } } : undefined,
       }),
-      listItems: clean({ method: 'GET', path: '/items', action: 'list', resource: 'Item', paging: g.paging }),
+      listItems: clean({
+        method: 'GET',
+        path: '/items',
+        action: 'list',
+        resource: 'Item',
+        paging: g.paging,
+        envelope:
+          g.listEnvelope === undefined || !pagesByCursor(g.paging)
+            ? undefined
+            : g.listEnvelope === 'top'
+              ? { data: 'result', fields: { continue: { type: 'string', optional: true } }, next: 'continue' }
+              : {
+                  data: 'result',
+                  fields: { metadata: { type: 'object', optional: true, fields: { continue: { type: 'string', optional: true } } } },
+                  next: 'metadata.continue',
+                },
+      }),
     };
     if (g.read) operations.readItem = { method: 'GET', path: '/items/{id}', action: 'read', resource: 'Item' };
     if (g.bound === 'identifier') operations.readBound = { method: 'GET', path: '/by-id/{item}', action: 'read', resource: 'Item', bind: { item: 'id' } };
@@ -678,18 +709,37 @@ export const newShapesSpec = fc
         errors: { codes: { invalid: { status: 400, when: ['validation', 'malformed_request', 'unsupported_media_type'] } } },
       });
     }
+    const nestedErrorBody = {
+      fields: {
+        error: {
+          type: 'object',
+          fields: clean({
+            code: { type: 'string' },
+            message: { type: 'string' },
+            status: g.errorBody === 'nested-status' ? { type: 'integer' } : undefined,
+            request_id: { type: 'string', optional: true },
+          }),
+        },
+      },
+      code: 'error.code',
+      message: 'error.message',
+      status: g.errorBody === 'nested-status' ? 'error.status' : undefined,
+      media_type: g.mediaType,
+    };
     const errorBody =
       g.errorBody === 'problem'
         ? 'problem'
-        : clean({
-            fields: {
-              [g.errorBody === 'string-code' ? 'code' : 'status_code']: { type: g.errorBody === 'string-code' ? 'string' : 'integer' },
-              message: { type: 'string' },
-              detail: { type: 'string', optional: true },
-            },
-            code: g.errorBody === 'integer-code' ? 'status_code' : undefined,
-            media_type: g.mediaType,
-          });
+        : g.errorBody === 'nested' || g.errorBody === 'nested-status'
+          ? clean(nestedErrorBody)
+          : clean({
+              fields: {
+                [g.errorBody === 'string-code' ? 'code' : 'status_code']: { type: g.errorBody === 'string-code' ? 'string' : 'integer' },
+                message: { type: 'string' },
+                detail: { type: 'string', optional: true },
+              },
+              code: g.errorBody === 'integer-code' ? 'status_code' : undefined,
+              media_type: g.mediaType,
+            });
     return clean({
       servicespec: 1,
       resources: { Item: { plural: 'items', fields: itemFields } },

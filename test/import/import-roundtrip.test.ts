@@ -166,7 +166,7 @@ endpoints:
 
 describe('round trip of the shapes of issue 26: spec → export → import → the same spec', () => {
   for (const version of VERSIONS) {
-    it(`unions, list shapes, declared error bodies, raw event payloads, named examples and response headers, OpenAPI ${version} (property)`, async () => {
+    it(`unions, list shapes (renamed paging parameters), declared error bodies (nested roles), a list's own envelope (an optional next), raw event payloads, named examples and response headers, OpenAPI ${version} (property)`, async () => {
       await fc.assert(
         fc.asyncProperty(newShapesSpec, async (doc) => {
           const compiled = compileSpecText(JSON.stringify(doc), 'generated.json');
