@@ -1266,6 +1266,8 @@ interface Inferred {
   bind?: Record<string, string>;
   /** The bound fields, a key unique together the resource (with no identifier) is to declare (`unique_keys`). */
   key?: string[];
+  /** The one bound field a one-parameter item path reads an object by (the resource has no identifier): declared `unique`. */
+  unique?: string;
 }
 
 /** Field types a path segment can carry (model-path-bindings.ts' BINDABLE_TYPES, as written in a spec). */
@@ -1312,12 +1314,12 @@ function bindingsFor(
   r: string,
   params: readonly string[],
   action: 'read' | 'write' | 'create' | 'list',
-): { bind: Record<string, string>; key?: string[] } | undefined {
+): { bind: Record<string, string>; key?: string[]; unique?: string } | undefined {
   const fields = ctx.resourceFields.get(r) ?? {};
   const identifier = ctx.resourceIdentifier.get(r);
   const bind: Record<string, string> = {};
   for (const p of params) {
-    const at = fieldPathFor(fields, p);
+    const at = fieldPathFor(fields, p) ?? idByResourceName(fields, r, p);
     const f = at?.field;
     // A write-only field binds no path (check's write-only-invalid).
     if (
@@ -1332,15 +1334,28 @@ function bindingsFor(
     bind[p] = at.path;
   }
   if (action === 'read' || action === 'write') {
-    if (identifier !== undefined) return params.includes(identifier) && bind[identifier] === identifier ? { bind } : undefined;
-    // No identifier: the item path's fields name one object together (the document reads one by them), for what the
-    // API makes (a resource no POST answers with could never be found: it stays custom).
+    if (identifier !== undefined) return Object.values(bind).includes(identifier) ? { bind } : undefined;
+    // No identifier: the item path's fields name one object together (the document reads one by them); several of
+    // them only for what the API makes (a key no POST fills could never be found: it stays custom).
     const paths = Object.values(bind);
     const top = (path: string) => (Object.hasOwn(fields, path) ? fields[path] : undefined);
     if (paths.length === 1 && top(paths[0]!)?.unique === true) return { bind };
+    // One parameter naming one field (giphy's `GET /gifs/{gifId}`, a Gif's optional `id`): the document reads one
+    // object by it, as by an identifier, so it is unique; what nothing makes is read as its lists are (none found yet).
+    if (params.length === 1 && paths.length === 1 && top(paths[0]!) !== undefined) return { bind, unique: paths[0]! };
     return paths.length > 0 && ctx.made.has(r) ? { bind, key: paths } : undefined;
   }
   return { bind };
+}
+
+/**
+ * `id`, named by a path parameter as the resource's name and `Id` (`{gifId}`, `{gif_id}` of a Gif; the last segment of
+ * a dotted resource name), as APIs name the identifier in paths where several resources meet.
+ */
+function idByResourceName(fields: Record<string, FieldSpec>, r: string, p: string): { path: string; field: FieldSpec } | undefined {
+  const squash = (t: string) => t.toLowerCase().replace(/[-_]/g, '');
+  if (!Object.hasOwn(fields, DEFAULT_IDENTIFIER_FIELD) || squash(p) !== `${squash(r.split('.').at(-1)!)}${DEFAULT_IDENTIFIER_FIELD}`) return undefined;
+  return { path: DEFAULT_IDENTIFIER_FIELD, field: fields[DEFAULT_IDENTIFIER_FIELD]! };
 }
 
 function inferAction(
@@ -1373,7 +1388,11 @@ function inferAction(
   });
   switch (src.method) {
     case 'GET':
-      if (single && one !== undefined) return addressable(one) ? { action: 'read', resource: one } : noId(one);
+      if (single && one !== undefined) {
+        if (addressable(one)) return { action: 'read', resource: one };
+        const b = bindingsFor(ctx, one, pathParams, 'read');
+        return b ? { action: 'read', resource: one, ...b } : noId(one);
+      }
       if (item && one !== undefined) {
         const b = bindingsFor(ctx, one, pathParams, 'read');
         if (b) return { action: 'read', resource: one, ...b };
@@ -1423,8 +1442,9 @@ function inferAction(
     case 'PUT':
     case 'PATCH':
       if (single && one !== undefined && fitsRequest(one)) {
-        if (!addressable(one)) return noId(one);
-        return { action: src.method === 'PUT' ? 'replace' : 'update', resource: one };
+        if (addressable(one)) return { action: src.method === 'PUT' ? 'replace' : 'update', resource: one };
+        const b = bindingsFor(ctx, one, pathParams, 'write');
+        return b ? { action: src.method === 'PUT' ? 'replace' : 'update', resource: one, ...b } : noId(one);
       }
       if (item && one !== undefined && fitsRequest(one)) {
         const b = bindingsFor(ctx, one, pathParams, 'write');
@@ -1433,7 +1453,11 @@ function inferAction(
       break;
     case 'DELETE': {
       const r = family.itemOf(src.path);
-      if (single && !success.hasContent && r !== undefined) return addressable(r) ? { action: 'delete', resource: r } : noId(r);
+      if (single && !success.hasContent && r !== undefined) {
+        if (addressable(r)) return { action: 'delete', resource: r };
+        const b = bindingsFor(ctx, r, pathParams, 'write');
+        return b ? { action: 'delete', resource: r, ...b } : noId(r);
+      }
       const b = item && !success.hasContent && r !== undefined ? bindingsFor(ctx, r, pathParams, 'write') : undefined;
       if (b) return { action: 'delete', resource: r, ...b };
       break;
@@ -1468,6 +1492,68 @@ function declareUniqueKey(ctx: Ctx, r: string, key: readonly string[], src: OpSo
     },
     src.pointer,
   );
+}
+
+/**
+ * A resource with no identifier whose one-parameter item path reads (or changes) one object by one of its fields:
+ * that field is `unique`, declared once, and said (`import-approximated`), as a key unique together is.
+ */
+function declareUnique(ctx: Ctx, r: string, field: string, src: OpSource): void {
+  const f = ctx.resourceSpecs[r]?.fields?.[field];
+  if (f === undefined || f.unique === true) return;
+  ctx.resourceSpecs[r]!.fields![field] = orderField({ ...f, unique: true });
+  report(
+    ctx,
+    'import-approximated',
+    {
+      item: `resource ${r} field \`${field}\``,
+      as: 'a unique field',
+      reason: `${src.method} ${src.rawPath} addresses one ${r} by it, and ${r} has no identifier`,
+    },
+    src.pointer,
+  );
+}
+
+/** JSON Schema's type of a bindable field type, as a path parameter's schema states it. */
+const PARAM_TYPE_OF: Readonly<Record<string, string>> = {
+  string: 'string',
+  uuid: 'string',
+  email: 'string',
+  uri: 'string',
+  date: 'string',
+  enum: 'string',
+  integer: 'integer',
+};
+
+/**
+ * A path parameter bound to a field of another type (giphy's `{gifId}`, an int32, naming a Gif's string `id`): the
+ * served path takes the field's values, as every bound parameter does, and the export documents it so: said at the
+ * parameter, never silently.
+ */
+function sayBoundTypes(ctx: Ctx, src: OpSource, r: string, bind: Record<string, string>): void {
+  const fields = ctx.resourceFields.get(r) ?? {};
+  for (const [param, path] of Object.entries(bind)) {
+    const use = src.params.find(({ p }) => p.in === 'path' && p.name === param);
+    const schema = use && isObject(use.p.schema) ? flatten(ctx, use.p.schema, joinPointer(use.pointer, 'schema')).schema : undefined;
+    let field: FieldSpec | undefined = fields[path];
+    if (field === undefined) {
+      let at: Record<string, FieldSpec> | undefined = fields;
+      for (const part of path.split('.')) [field, at] = [at?.[part], at?.[part]?.fields];
+    }
+    const want = field ? PARAM_TYPE_OF[field.type] : undefined;
+    const said = typeof schema?.type === 'string' ? schema.type : undefined;
+    if (use === undefined || want === undefined || said === undefined || said === want || (said === 'number' && want === 'integer')) continue;
+    report(
+      ctx,
+      'import-approximated',
+      {
+        item: `operation ${src.id}: path parameter {${param}} (${said})`,
+        as: `the ${r} field \`${path}\` it names (${field!.type})`,
+        reason: `a path parameter bound to a field takes that field's values${want === 'string' ? `, every ${said} written as text among them` : ''}`,
+      },
+      use.pointer,
+    );
+  }
 }
 
 /** Why an operation is not a resource action, as precisely as the document lets us say. */
@@ -1914,6 +2000,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       page = inferred.page;
       if (inferred.bind) o.bind = inferred.bind;
       if (inferred.key && inferred.resource !== undefined) declareUniqueKey(ctx, inferred.resource, inferred.key, src);
+      if (inferred.unique !== undefined && inferred.resource !== undefined) declareUnique(ctx, inferred.resource, inferred.unique, src);
+      if (inferred.bind && inferred.resource !== undefined) sayBoundTypes(ctx, src, inferred.resource, inferred.bind);
       if (action === 'custom') report(ctx, 'import-custom-operation', { operation: src.id, reason: inferred.reason ?? 'no resource action fits' }, src.pointer);
     }
     // A summary the exporter said in words for want of one in the spec (`derived`) is not the spec's.

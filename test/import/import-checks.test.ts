@@ -65,7 +65,7 @@ describe('import: the result always checks', () => {
     });
   }
 
-  it('an optional `id` is not taken as the identifier: operations that address one object become custom', async () => {
+  it('an optional `id` is not taken as the identifier: operations that address one object bind it, declared unique', async () => {
     const r = await importOpenApiDocument(
       doc(
         {
@@ -85,9 +85,21 @@ describe('import: the result always checks', () => {
     );
     expect(checkErrors(r.text!)).toEqual([]);
     const ops = r.document!.endpoints!.operations!;
-    expect([ops.getThing!.action, ops.updateThing!.action, ops.deleteThing!.action]).toEqual(['custom', 'custom', 'custom']);
-    expect(r.diagnostics.filter((d) => d.code === 'import-custom-operation' && d.message.includes('Thing has no identifier field')).length).toBe(3);
-    expect(r.document!.resources!.Thing!.fields!.id).toEqual({ type: 'integer', optional: true });
+    // Before, all three stayed custom (501 as served): the path names one Thing by its `id` all the same.
+    expect([ops.getThing, ops.updateThing, ops.deleteThing].map((o) => [o!.action, o!.bind])).toEqual([
+      ['read', { id: 'id' }],
+      ['update', { id: 'id' }],
+      ['delete', { id: 'id' }],
+    ]);
+    expect(r.document!.resources!.Thing!.identifier).toBeUndefined();
+    expect(r.document!.resources!.Thing!.fields!.id).toEqual({ type: 'integer', optional: true, unique: true });
+    expect(r.diagnostics.filter((d) => d.code === 'import-approximated').map((d) => d.message)).toEqual([
+      'resource Thing field `id` is imported as a unique field: GET /things/{id} addresses one Thing by it, and Thing has no identifier',
+      ...['getThing', 'updateThing', 'deleteThing'].map(
+        (o) =>
+          `operation ${o}: path parameter {id} (string) is imported as the Thing field \`id\` it names (integer): a path parameter bound to a field takes that field's values`,
+      ),
+    ]);
   });
 
   it('a DELETE beside a read of a resource with no identifier is custom, not `delete`', async () => {
@@ -134,9 +146,10 @@ describe('import: the result always checks', () => {
     expect(r.diagnostics.map((d) => d.message)).toContain(
       'resource Thing is imported as a resource identified by `name`: GET /things/{name} reads one Thing by its name, a required field',
     );
-    // an optional field cannot be an identifier: the read stays custom, saying why
-    expect(r.document!.endpoints!.operations!.getOptional).toMatchObject({ action: 'custom' });
+    // an optional field cannot be an identifier: the read binds it, declared unique
+    expect(r.document!.endpoints!.operations!.getOptional).toMatchObject({ action: 'read', resource: 'Optional', bind: { label: 'label' } });
     expect(r.document!.resources!.Optional!.identifier).toBeUndefined();
+    expect(r.document!.resources!.Optional!.fields!.label).toEqual({ type: 'string', optional: true, unique: true });
   });
 
   it('a DELETE on the item path of a collection that creates or lists a resource deletes that resource', async () => {

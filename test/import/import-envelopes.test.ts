@@ -183,7 +183,7 @@ errors:
 });
 
 describe('giphy', () => {
-  it('recognises the envelope; Gif has no identifier (its `id` is optional), yet its lists are lists: the storage keys its rows', async () => {
+  it('recognises the envelope; Gif has no identifier (its `id` is optional), yet its lists are lists (the storage keys its rows) and {gifId} reads one by its `id`', async () => {
     const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'giphy-v1.yaml'));
     const compiled = compileSpecText(r.text!);
     expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
@@ -191,6 +191,7 @@ describe('giphy', () => {
     expect(lists.map((o) => [o.id, o.action, o.resource, o.envelope?.data])).toEqual([
       ['getGifsById', 'list', 'Gif', 'data'],
       ['trendingGifs', 'list', 'Gif', 'data'],
+      ['getGifById', 'read', 'Gif', 'data'],
       ['trendingStickers', 'list', 'Gif', 'data'],
     ]);
     expect(r.diagnostics.filter((d) => d.code === 'import-custom-operation' && d.message.includes('trendingGifs'))).toEqual([]);
