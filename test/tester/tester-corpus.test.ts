@@ -23,7 +23,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  * The operations that receive no request, per document, with the not-run reason the tester's report gives for them
  * (measured on seed 1, 2026-11-25): every other operation of every document receives traffic.
  */
-const NO_TRAFFIC: Record<string, Readonly<Record<string, string>>> = {};
+const NO_TRAFFIC: Record<string, Readonly<Record<string, string>>> = {
+  // Reads bound to a field of a resource nothing in the document creates (docs/import.md, "Resource actions"): no
+  // object to read, and no declared code for a missing one to probe with (import-prism-proxy.test.ts sends the
+  // documented example, answered 404).
+  'giphy-v1.yaml': { getGifById: 'no object to address (its create operation did not succeed)' },
+  'oai-link-example.yaml': { getUserByName: 'no user to read: the spec has no create operation for user, and the tester makes objects only through one' },
+};
 
 /**
  * Each run's verdict: no check fails against serve; a run is INCOMPLETE where an operation answers 501 (a custom
@@ -47,10 +53,10 @@ const VERDICT: Record<string, 'passed' | 'incomplete'> = {
 const TRAFFIC_TODAY: Record<string, number> = {
   'ably-platform-v1.yaml': 174,
   'adyen-dispute-v30.json': 72,
-  'giphy-v1.yaml': 64,
+  'giphy-v1.yaml': 69,
   'kubernetes-coordination-v1.json': 76,
   'oai-callback-example.yaml': 5,
-  'oai-link-example.yaml': 10,
+  'oai-link-example.yaml': 9,
   'oai-petstore-expanded.yaml': 37,
   'oai-petstore.yaml': 34,
   'oai-uspto.yaml': 3,
