@@ -55,7 +55,7 @@ import { getValueProblem } from '../check/check-rules.js';
 import type { FieldModel } from '../model/model-types.js';
 import { importCallbacks } from './import-callbacks.js';
 import { hasNextCursorField, readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
-import { ENVELOPED_ACTIONS } from '../model/model-envelope.js';
+import { ENVELOPED_ACTIONS, LIST_ONLY_SOURCES } from '../model/model-envelope.js';
 import { importErrorHeaders, importResponseHeaders } from './import-response-headers.js';
 import { validateOpenApi } from './import-validate.js';
 import { toErrorCodeName, toEventKindName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
@@ -2205,7 +2205,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   if (ctx.idempotencyHeader !== undefined && out.idempotency === undefined) out.idempotency = { header: ctx.idempotencyHeader };
   // One envelope shared by every enveloped operation is the endpoints' (the values each found, together: a read
   // leaves a list's out); the other resource actions answer bare.
-  const shared = mergeEnvelopes([...enveloped.values()]);
+  const shared = mergeEnvelopes([...enveloped].map(([id, envelope]) => ({ envelope, list: operations[id]?.action === 'list' })));
   if (enveloped.size > 1 && shared !== undefined) {
     out.envelope = shared;
     for (const [id, o] of Object.entries(operations)) if (!enveloped.has(id) && ENVELOPED_ACTIONS.has(o.action)) o.envelope = 'none';
@@ -2215,13 +2215,26 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   return shown ? (out as SpecDocument['endpoints']) : undefined;
 }
 
-/** The envelopes as one: the same data field and fields, no value in two places; undefined otherwise. */
-function mergeEnvelopes(list: readonly EnvelopeSpec[]): EnvelopeSpec | undefined {
+/**
+ * The envelopes as one: the same data field and fields, no value in two places; undefined otherwise. A read's envelope
+ * may lack an optional field a list's has that holds a list's values only (giphy's `pagination`): the runtime leaves
+ * it out of a read's answer, as nothing is written in it there.
+ */
+function mergeEnvelopes(entries: readonly { envelope: EnvelopeSpec; list: boolean }[]): EnvelopeSpec | undefined {
+  const size = (e: EnvelopeSpec) => Object.keys(e.fields ?? {}).length;
+  const list = entries.map((x) => x.envelope).sort((a, b) => size(b) - size(a));
   const first = list[0];
   if (first === undefined) return undefined;
+  const all = first.fields ?? {};
   const merged: EnvelopeSpec = { data: first.data, ...(first.fields !== undefined ? { fields: first.fields } : {}) };
-  for (const e of list) {
-    if (e.data !== first.data || JSON.stringify(e.fields) !== JSON.stringify(first.fields)) return undefined;
+  // The fields some envelope (a non-list's) lacks: only a list's values may go there.
+  const lacked = new Set<string>();
+  for (const { envelope: e, list: isList } of entries) {
+    const own = e.fields ?? {};
+    if (e.data !== first.data || Object.entries(own).some(([n, f]) => JSON.stringify(f) !== JSON.stringify(all[n]))) return undefined;
+    const extra = Object.keys(all).filter((n) => !Object.hasOwn(own, n));
+    if (extra.length > 0 && (isList || extra.some((n) => all[n]!.optional !== true))) return undefined;
+    for (const n of extra) lacked.add(n);
     for (const source of ENVELOPE_SOURCES) {
       const path = e[source];
       if (path === undefined) continue;
@@ -2229,6 +2242,8 @@ function mergeEnvelopes(list: readonly EnvelopeSpec[]): EnvelopeSpec | undefined
       merged[source] = path;
     }
   }
+  for (const source of ENVELOPE_SOURCES)
+    if (merged[source] !== undefined && !LIST_ONLY_SOURCES.has(source) && lacked.has(merged[source].split('.')[0]!)) return undefined;
   const ordered: EnvelopeSpec = { data: merged.data, ...(merged.fields !== undefined ? { fields: merged.fields } : {}) };
   for (const source of ENVELOPE_SOURCES) if (merged[source] !== undefined) ordered[source] = merged[source];
   return ordered;

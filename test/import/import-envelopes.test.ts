@@ -118,6 +118,23 @@ describe('response envelopes through export and import', () => {
     ]);
   });
 
+  it("a read's envelope lacking the lists' optional pagination is the same envelope, written once", async () => {
+    // giphy's read answers { data, meta }, its lists { data, meta, pagination }: before, each operation got its own copy.
+    const doc = foreign(exportOpenApi(compiled.model!, { openapi: '3.1' }).document) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- edited by path
+    delete doc.paths['/gifs/{id}'].get.responses['200'].content['application/json'].schema.properties.pagination;
+    const r = await importOpenApiDocument(doc, 'foreign.json');
+    const back = compileSpecText(r.text!);
+    expect(back.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(r.document!.endpoints!.envelope).toMatchObject({ data: 'data', total: 'pagination.total_count', status: 'meta.status' });
+    expect(Object.values(r.document!.endpoints!.operations!).map((o) => o.envelope)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(back.model!.endpoints!.operations.map((o) => [o.id, o.envelope !== undefined])).toEqual([
+      ['createGif', true],
+      ['listGifs', true],
+      ['getGif', true],
+      ['deleteGif', false],
+    ]);
+  });
+
   it('an envelope with a required field no value fills is not one: the answer stays as the document says', async () => {
     const doc = foreign(exportOpenApi(compiled.model!, { openapi: '3.1' }).document) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- edited by path
     const schema = doc.paths['/gifs/{id}'].get.responses['200'].content['application/json'].schema;
