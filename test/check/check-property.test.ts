@@ -470,6 +470,8 @@ describe('the model API surface', () => {
         'isSuccessAnswer',
         'getFieldSchema',
         'getResourceSchema',
+        'getRequestSchema',
+        'getUnsourcedFields',
         'getShapeSchema',
         'getTransitionSchema',
         'getUnionSchema',

@@ -1,5 +1,6 @@
 import { getRoutes, getUndeclaredConditions } from '../../model/model-routes.js';
 import type { ServiceModel } from '../../model/model-types.js';
+import { getUnsourcedFields } from '../../model/model-schemas.js';
 import { BUILT_IN, type RuntimeGap } from '../runtime-built-in.js';
 import { getEventRuntimeGaps } from '../events/events-options.js';
 import { getFailedAuthGaps } from '../auth/auth-attempts.js';
@@ -32,6 +33,17 @@ export function getRuntimeGaps(model: ServiceModel): RuntimeGap[] {
       item: 'operations: not shown',
       builtIn: `serve no operation: answer every request ${FALLBACK_STATUS.route_not_found} route_not_found`,
     });
+  // A create whose request_fields leave out a required field nothing fills: never made up, answered not_implemented.
+  for (const r of ops) {
+    const o = r.operation;
+    const unsourced = o.action === 'create' && r.resource ? getUnsourcedFields(r.resource, o) : [];
+    for (const f of unsourced)
+      gaps.push({
+        part: 'endpoints',
+        item: `value of ${r.resource!.name}.${f} for operation ${o.id} (required, left out of its request_fields): not shown`,
+        builtIn: getNotImplementedAnswer(model).replace('answer it', `answer ${o.id}`),
+      });
+  }
   // No requirement is not "public": a spec says that with `auth: none` (or `authentication.default: none`).
   const open = [
     ...ops.filter((r) => r.operation.auth === undefined).map((r) => `operation ${r.operation.id}`),
