@@ -4,7 +4,7 @@ import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { DEFAULT_PAGING, FORM_MEDIA_TYPE, getIdempotencyHeader, getPagingParamName, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
-import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
+import { getFieldSchema, getRequestSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
 import type { EnvelopeModel, PagingModel, ParameterModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
 import { diagnose, NameAllocator } from './export-shared.js';
 import { getServedVersions, getVersionDocumentModel } from '../model/model-served-versions.js';
@@ -282,7 +282,11 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
     if (o.action === 'custom' && o.request) bodyType = shapeType(ctx, o.request, 'create', `${base}Request`);
     else if (o.request && o.action !== 'transition')
       bodyType = shapeType(ctx, o.request, o.action === 'update' ? 'update' : o.action === 'replace' ? 'replace' : 'create', `${base}Request`);
-    else if ((o.action === 'create' || o.action === 'update' || o.action === 'replace') && r) bodyType = viewType(ctx, r, o.action);
+    else if ((o.action === 'create' || o.action === 'update' || o.action === 'replace') && r && o.requestFields !== undefined) {
+      // request_fields: the operation's own body type, the resource's view narrowed to those fields.
+      bodyType = ctx.names.allocate(`${base}Request`);
+      declare(ctx, bodyType, getRequestSchema(ctx.model, r, o, o.action, { annotations: true }), `The body of ${o.id}: the ${r.name} fields it takes.`);
+    } else if ((o.action === 'create' || o.action === 'update' || o.action === 'replace') && r) bodyType = viewType(ctx, r, o.action);
     else if (o.action === 'transition' && r) {
       const s = getTransitionSchema(ctx.model, r, route.transition?.requires ?? [], { annotations: true });
       bodyType = ctx.names.allocate(`${base}Body`);

@@ -26,7 +26,7 @@ import {
   type TokenRoute,
   type WebhooksRoute,
 } from '../model/model-routes.js';
-import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
+import { getFieldSchema, getRequestSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
 import type {
   AuthRequirement,
   EventKindModel,
@@ -157,6 +157,19 @@ function viewRef(ctx: Context, r: ResourceModel, view: SchemaView): JsonObject {
     }
     ctx.schemas[name] = schema(ctx, s);
   }
+  return ref(name);
+}
+
+/**
+ * The request view of an operation with `request_fields`: its own component (`SignUpRequest`), the resource's view
+ * narrowed to those fields, marked with the view and the operation so import reads it back as the same subset.
+ */
+function requestFieldsRef(ctx: Context, o: OperationModel, r: ResourceModel, view: Exclude<SchemaView, 'response'>): JsonObject {
+  const name = ctx.names.allocate(`${o.id.charAt(0).toUpperCase()}${o.id.slice(1)}Request`);
+  const s = getRequestSchema(ctx.model, r, o, view, { annotations: true }) as JsonObject;
+  annotateObjectSchema(s, r.fields);
+  s['x-servicespec-view'] = { resource: r.name, view, operation: o.id };
+  ctx.schemas[name] = schema(ctx, s);
   return ref(name);
 }
 
@@ -712,7 +725,7 @@ function requestBody(ctx: Context, route: OperationRoute): JsonObject | undefine
   const view = REQUEST_VIEW[o.action];
   if (o.action === 'custom' && o.request) s = shapeSchema(ctx, o.request, 'create');
   else if (o.request && o.action !== 'transition') s = shapeSchema(ctx, o.request, view ?? 'create');
-  else if (view && r) s = viewRef(ctx, r, view);
+  else if (view && r) s = o.requestFields !== undefined && view !== 'response' ? requestFieldsRef(ctx, o, r, view) : viewRef(ctx, r, view);
   else if (o.action === 'transition' && r) {
     const t = getTransitionSchema(ctx.model, r, route.transition?.requires ?? [], { annotations: true }) as JsonObject;
     annotateObjectSchema(t, r.fields);
@@ -867,6 +880,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (o.handler !== undefined) ext.handler = o.handler;
   if (o.filter.length > 0) ext.filter = [...o.filter];
   if (o.sort.length > 0) ext.sort = [...o.sort];
+  if (o.requestFields !== undefined) ext.request_fields = [...o.requestFields];
   const paging = pagingToSpec(o.paging);
   if (paging) ext.paging = paging as JsonObject;
   if (o.idempotent !== undefined) ext.idempotent = o.idempotent;

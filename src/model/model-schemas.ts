@@ -237,8 +237,8 @@ export function getRequestSchema(
 }
 
 /**
- * The fields a create whose `request_fields` leave them out has no value for: required in the resource's create
- * (no `default`, or one `requiredInRequests`), not made by the server (read-only, `generated`, the identifier, owner
+ * The fields a create whose `request_fields` leave them out has no value for: required, with no `default` (one
+ * `requiredInRequests` still fills a field the request does not take), not made by the server (read-only, `generated`, the identifier, owner
  * or state field are not writable at all) and not given by the path (`bind`). A named gap: the service never makes
  * one up (docs/format.md, "Requests that take some of the fields"). Empty for every other operation.
  */
@@ -247,7 +247,7 @@ export function getUnsourcedFields(resource: ResourceModel, op: Pick<OperationMo
   if (op.action !== 'create' || only === undefined) return [];
   const bound = new Set((op.bindings ?? []).map((b) => b.field.split('.')[0]));
   return resource.fields
-    .filter((f) => !only.includes(f.name) && isWritable(resource, f, 'create') && !mayLeaveOut(f) && f.generated === undefined && !bound.has(f.name))
+    .filter((f) => !only.includes(f.name) && isWritable(resource, f, 'create') && !f.optional && !f.hasDefault && f.generated === undefined && !bound.has(f.name))
     .map((f) => f.name);
 }
 
