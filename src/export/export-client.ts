@@ -4,7 +4,15 @@ import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { DEFAULT_PAGING, FORM_MEDIA_TYPE, getIdempotencyHeader, getPagingParamName, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
-import { getFieldSchema, getRequestSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
+import {
+  getFieldSchema,
+  getRequestSchema,
+  getResourceSchema,
+  getShapeSchema,
+  getTransitionSchema,
+  type JsonSchema,
+  type SchemaView,
+} from '../model/model-schemas.js';
 import type { EnvelopeModel, PagingModel, ParameterModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
 import { diagnose, NameAllocator } from './export-shared.js';
 import { getServedVersions, getVersionDocumentModel } from '../model/model-served-versions.js';

@@ -26,7 +26,15 @@ import {
   type TokenRoute,
   type WebhooksRoute,
 } from '../model/model-routes.js';
-import { getFieldSchema, getRequestSchema, getResourceSchema, getShapeSchema, getTransitionSchema, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
+import {
+  getFieldSchema,
+  getRequestSchema,
+  getResourceSchema,
+  getShapeSchema,
+  getTransitionSchema,
+  type JsonSchema,
+  type SchemaView,
+} from '../model/model-schemas.js';
 import type {
   AuthRequirement,
   EventKindModel,

@@ -462,7 +462,9 @@ function requestSubset(ctx: Ctx, operation: string, action: Action, resource: st
   const unsourced =
     action === 'create'
       ? writable
-          .filter(([name, f]) => !Object.hasOwn(sent, name) && f.optional !== true && (f as { default?: unknown }).default === undefined && f.generated === undefined)
+          .filter(
+            ([name, f]) => !Object.hasOwn(sent, name) && f.optional !== true && (f as { default?: unknown }).default === undefined && f.generated === undefined,
+          )
           .map(([name]) => `\`${name}\``)
       : [];
   if (unsourced.length > 0) {

@@ -247,7 +247,9 @@ export function getUnsourcedFields(resource: ResourceModel, op: Pick<OperationMo
   if (op.action !== 'create' || only === undefined) return [];
   const bound = new Set((op.bindings ?? []).map((b) => b.field.split('.')[0]));
   return resource.fields
-    .filter((f) => !only.includes(f.name) && isWritable(resource, f, 'create') && !f.optional && !f.hasDefault && f.generated === undefined && !bound.has(f.name))
+    .filter(
+      (f) => !only.includes(f.name) && isWritable(resource, f, 'create') && !f.optional && !f.hasDefault && f.generated === undefined && !bound.has(f.name),
+    )
     .map((f) => f.name);
 }
 

@@ -510,7 +510,17 @@ function endpointBlocks(m: ServiceModel): Block[] {
       if (o.request) blocks.push(...shapeBlocks('Request', o.request));
       else if (o.requestFields !== undefined)
         // request_fields: the request takes these writable fields of the resource only (docs/format.md).
-        blocks.push(para('Request: only the ', code(o.resource ?? ''), ' fields ', ...codes(o.requestFields), ' (', code('request_fields'), '); any other field is refused.'));
+        blocks.push(
+          para(
+            'Request: only the ',
+            code(o.resource ?? ''),
+            ' fields ',
+            ...codes(o.requestFields),
+            ' (',
+            code('request_fields'),
+            '); any other field is refused.',
+          ),
+        );
       else if (o.action === 'custom' && !bodyless) blocks.push(para(`Request: ${NOT_SHOWN}.`));
       if (o.response) blocks.push(...shapeBlocks('Response', o.response));
       else if (o.action === 'custom') blocks.push(para(`Response: ${NOT_SHOWN}.`));

@@ -30,7 +30,10 @@ authentication:
 ${PLAIN_ERRORS}`;
 
 type Doc = {
-  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { $ref?: string } }> }; 'x-servicespec-operation'?: Record<string, unknown> }>>;
+  paths: Record<
+    string,
+    Record<string, { requestBody?: { content: Record<string, { schema: { $ref?: string } }> }; 'x-servicespec-operation'?: Record<string, unknown> }>
+  >;
   components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[]; 'x-servicespec-view'?: unknown }> };
 };
 
