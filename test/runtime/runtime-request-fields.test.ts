@@ -2,6 +2,7 @@
 // database (SQLite, or PostgreSQL with SERVICESPEC_TEST_DB=postgres), with the fast paths and without: a field outside
 // is refused like an unknown one (validation), required-ness inside follows the resource, a replace leaves the fields
 // outside as they are, and a create leaving out a required field nothing fills is a gap answered not_implemented.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import { createService, ServiceStartError } from '../../src/runtime/service/runtime-service.js';
@@ -115,6 +116,33 @@ describe('a create leaving out a required field nothing fills', () => {
       expect(r.status).toBe(501);
       expect((r.body as { detail: string }).detail).toContain('leave out `status`, which Todo requires');
       expect((await s.call('POST', '/todos', { title: 'milk', status: 'open' })).status).toBe(422);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('request_fields of an older version', () => {
+  it('names the fields as that version does (a renamed one by its old name), and refuses the others', async () => {
+    const text = readFileSync(new URL('./fixtures/versioned.yaml', import.meta.url), 'utf8').replace(
+      'updateBook: { method: PATCH, path: "/books/{id}", action: update, resource: Book, auth: none }',
+      'updateBook: { method: PATCH, path: "/books/{id}", action: update, resource: Book, auth: none, request_fields: [title] }',
+    );
+    const c = compileSpecText(text);
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const s = await startService(c.model!);
+    try {
+      const made = await s.call('POST', '/v2/books', { title: 'Emma', pages: 474 });
+      expect(made.status).toBe(201);
+      const id = (made.body as { id: string }).id;
+      const v1 = await s.call('PATCH', `/v1/books/${id}`, { name: 'Emma (2nd)' });
+      expect(v1.status).toBe(200);
+      expect(v1.body).toEqual({ id, name: 'Emma (2nd)', pages: 474 });
+      const pages = await s.call('PATCH', `/v1/books/${id}`, { pages: 3 });
+      expect(pages.status).toBe(422);
+      expect(pages.body.errors).toEqual([{ pointer: '/pages', message: 'pages cannot be written here' }]);
+      expect((await s.call('PATCH', `/v2/books/${id}`, { pages: 3 })).status).toBe(422);
+      expect((await s.call('PATCH', `/v2/books/${id}`, { title: 'Emma (3rd)' })).status).toBe(200);
     } finally {
       await s.close();
     }
