@@ -238,9 +238,10 @@ export function getRequestSchema(
 
 /**
  * The fields a create whose `request_fields` leave them out has no value for: required, with no `default` (one
- * `requiredInRequests` still fills a field the request does not take), not made by the server (read-only, `generated`, the identifier, owner
- * or state field are not writable at all) and not given by the path (`bind`). A named gap: the service never makes
- * one up (docs/format.md, "Requests that take some of the fields"). Empty for every other operation.
+ * `requiredInRequests` still fills a field the request does not take), not made by the server (read-only,
+ * `generated`, the identifier, owner or state field are not writable at all) and not given by the path (`bind`).
+ * A named gap: the service never makes one up (docs/format.md, "Requests that take some of the fields"). Empty for
+ * every other operation.
  */
 export function getUnsourcedFields(resource: ResourceModel, op: Pick<OperationModel, 'action' | 'requestFields' | 'bindings'>): readonly string[] {
   const only = op.requestFields;

@@ -7,12 +7,12 @@ import { getFailedAuthGaps } from '../auth/auth-attempts.js';
 import { FALLBACK_STATUS } from '../runtime-errors.js';
 
 /** How a custom operation without a handler is answered: the declared code for not_implemented, or the built-in. */
-export function getNotImplementedAnswer(model: ServiceModel): string {
+export function getNotImplementedAnswer(model: ServiceModel, subject = 'it'): string {
   const name = model.errors?.byCondition.not_implemented;
   const code = model.errors?.codes.find((c) => c.name === name);
   return code
-    ? `answer it ${code.status} with the declared code "${code.name}" (not_implemented)`
-    : `answer it ${FALLBACK_STATUS.not_implemented} with code "not_implemented"`;
+    ? `answer ${subject} ${code.status} with the declared code "${code.name}" (not_implemented)`
+    : `answer ${subject} ${FALLBACK_STATUS.not_implemented} with code "not_implemented"`;
 }
 
 /**
@@ -41,7 +41,7 @@ export function getRuntimeGaps(model: ServiceModel): RuntimeGap[] {
       gaps.push({
         part: 'endpoints',
         item: `value of ${r.resource!.name}.${f} for operation ${o.id} (required, left out of its request_fields): not shown`,
-        builtIn: getNotImplementedAnswer(model).replace('answer it', `answer ${o.id}`),
+        builtIn: getNotImplementedAnswer(model, o.id),
       });
   }
   // No requirement is not "public": a spec says that with `auth: none` (or `authentication.default: none`).
