@@ -6,6 +6,7 @@ import { generateClient } from '../../src/export/export-client.js';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { importOpenApiDocument } from '../../src/import/import-openapi.js';
 import { compileSpecText } from '../../src/program.js';
+import { renderConsole } from '../../src/render/render-console.js';
 import { renderMarkdown } from '../../src/render/render-markdown.js';
 import { PLAIN_ERRORS } from '../support/specs.js';
 
@@ -71,6 +72,12 @@ describe('request_fields exported', () => {
     expect(code).toMatch(/export interface SignUpRequest \{[^}]*name: string;[^}]*email: string;[^}]*password: string;\s*\}/);
     expect(code).not.toMatch(/export interface SignUpRequest \{[^}]*tier/);
     expect(code).toMatch(/export interface RenameUserRequest \{\s*(\/\*\*[^]*?\*\/\s*)?name\?: string;\s*\}/);
+  });
+
+  it("shows the console's request body tree and example with the subset only", () => {
+    const html = renderConsole(model);
+    const tree = /Request body<\/span> <span class="type">object <em>SignUpRequest<\/em><\/span><\/summary><ul>(.*?)<\/ul>/s.exec(html)![1]!;
+    expect([...tree.matchAll(/data-field="([^"]+)"/g)].map((m) => m[1])).toEqual(['name', 'email', 'password']);
   });
 
   it('says it in the document', () => {
