@@ -1,6 +1,8 @@
 import type { ServiceModel } from '../model/model-types.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 import { getProducibleConditions, isIdempotentOperation } from '../model/model-routes.js';
+import { getResource } from '../model/model-lookup.js';
+import { getUnsourcedFields } from '../model/model-schemas.js';
 import {
   DEFAULT_API_KEY_IN,
   DEFAULT_IDEMPOTENCY_HEADER,
@@ -107,6 +109,11 @@ function endpointGaps(m: ServiceModel, gap: Collect): void {
   if (e.baseUrl === undefined) gap('base address');
   if (e.operations.length === 0) gap('operations');
   for (const o of e.operations) {
+    // A create whose request_fields leave out a required field nothing fills (serve answers it not_implemented).
+    if (o.action === 'create' && o.requestFields !== undefined) {
+      const r = getResource(m, o.resource);
+      if (r) for (const f of getUnsourcedFields(r, o)) gap('value of a required field', `operation ${o.id}: ${r.name}.${f}, left out of its request_fields`);
+    }
     if (o.action !== 'custom') continue;
     if (!o.request && o.method !== 'GET' && o.method !== 'DELETE') gap('request payload shape', `operation ${o.id}`);
     if (!o.response) gap('response payload shape', `operation ${o.id}`);

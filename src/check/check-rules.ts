@@ -73,6 +73,41 @@ function checkFieldName(ctx: RuleContext, resource: ResourceModel, name: string,
   return f;
 }
 
+const REQUEST_FIELD_ACTIONS: ReadonlySet<string> = new Set(['create', 'update', 'replace']);
+
+/**
+ * `request_fields`: on a create, update or replace, each a top-level field of the resource that operation's request
+ * may write. A required field a create leaves out with nothing to fill it is a gap (check-gaps.ts), not an error.
+ */
+function checkRequestFields(ctx: RuleContext, o: OperationModel, r: ResourceModel | undefined): void {
+  const at = joinPointer(o.pointer, 'request_fields');
+  if (!REQUEST_FIELD_ACTIONS.has(o.action)) {
+    ctx.report('misplaced-option', { operation: o.id, option: 'request_fields', action: o.action }, at);
+    return;
+  }
+  if (!r) return;
+  const view = o.action as 'create' | 'update' | 'replace';
+  o.requestFields!.forEach((name, i) => {
+    const f = getField(r, name);
+    const why = !f
+      ? `${r.name} has no field \`${name}\`${suggestion(name, names(r.fields))}`
+      : !isWritable(r, f, view)
+        ? `${r.name}.${name} is not written by ${view === 'update' ? 'an' : 'a'} ${view} request (${describeUnwritable(r, f, view)})`
+        : undefined;
+    if (why !== undefined) ctx.report('request-field-invalid', { operation: o.id, name, detail: why }, joinPointer(at, i));
+  });
+}
+
+/** Why a request of the view cannot write the field (isWritable said it cannot). */
+function describeUnwritable(r: ResourceModel, f: FieldModel, view: 'create' | 'update' | 'replace'): string {
+  if (f.readOnly) return 'it is read-only';
+  if (f.type === 'state') return 'it is the state field';
+  if (f.name === r.identifier) return 'it is the identifier';
+  if (f.name === r.owner) return 'it is the owner field';
+  if (f.writeOnce && view !== 'create') return 'it is write-once';
+  return 'it is not writable';
+}
+
 /** Visits a field and the fields inside it; `parent` names where it is declared (the field is `${parent}.${f.name}`). */
 type FieldVisit = (f: FieldModel, parent: string) => void;
 
@@ -1019,6 +1054,7 @@ const operationRules: Rule = (ctx) => {
       });
       o.sort.forEach((f, i) => revealed(checkFieldName(ctx, r!, f, `${where} sort`, joinPointer(joinPointer(o.pointer, 'sort'), i)), 'sort', i));
     }
+    if (o.requestFields !== undefined) checkRequestFields(ctx, o, r);
     if (o.action === 'custom') {
       if (o.handler === undefined) report('custom-needs-handler', { operation: o.id }, o.pointer);
       if (!o.response) report('custom-needs-shape', { operation: o.id, which: 'response' }, o.pointer);

@@ -91,6 +91,7 @@ servicespec: 1
 #       description: <more>
 #       filter: [<field_name>]          # action list
 #       sort: [<field_name>]            # action list
+#       request_fields: [<field_name>]  # actions create, update, replace: the fields its request takes (all when absent)
 #       status: <success status>
 #       request: { resource: <ResourceName> }       # or fields: { ... }; custom operations
 #       response: { resource: <ResourceName>, list: <true | false> }

@@ -5,7 +5,7 @@ import { isIdempotentOperation, PAGING_ROLES } from '../model/model-routes.js';
 import { getResource, getStateField } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS } from '../model/model-path-bindings.js';
 import { FORM_MEDIA_TYPE, getApiKeyPlacement, getPagingParamName, getErrorBodyRoles, isRawEvent, mayLeaveOut, NOT_SHOWN } from '../model/model-defaults.js';
-import { isWritable } from '../model/model-schemas.js';
+import { getRequestSchema, getResourceSchema, isWritable } from '../model/model-schemas.js';
 import { compareVersions } from '../model/model-versions.js';
 import type {
   AuthRequirement,
@@ -601,6 +601,36 @@ function sayBindings(o: OperationModel, fields: readonly string[]): string {
   return fields.some((f) => f !== '') ? fields.map((f, i) => `${o.pathParams[i]} → ${f === '' ? 'nothing' : f}`).join(', ') : 'no field';
 }
 
+/**
+ * An operation's request_fields (either side declaring them): a field its request took and no longer takes is refused
+ * in requests (breaking); one it now takes is additive, unless the request must send it. Only fields of the resource
+ * its request view holds on both sides: a field added to or removed from the resource itself is the field rules'.
+ */
+function diffRequestFields(out: Collector, om: ServiceModel, nm: ServiceModel, o: OperationModel, n: OperationModel): void {
+  const or = getResource(om, o.resource);
+  const nr = getResource(nm, n.resource);
+  if (!or || !nr || (o.action !== 'create' && o.action !== 'update' && o.action !== 'replace')) return;
+  const view = o.action;
+  const both = new Set(Object.keys(getResourceSchema(om, or, view).properties as object));
+  const inNew = new Set(Object.keys(getResourceSchema(nm, nr, view).properties as object));
+  for (const f of [...both]) if (!inNew.has(f)) both.delete(f);
+  const before = getRequestSchema(om, or, o, view);
+  const after = getRequestSchema(nm, nr, n, view);
+  const took = new Set(Object.keys(before.properties as object));
+  const takes = new Set(Object.keys(after.properties as object));
+  const required = new Set((after.required as string[] | undefined) ?? []);
+  const where = {
+    old: o.requestFields ? joinPointer(o.pointer, 'request_fields') : o.pointer,
+    new: n.requestFields ? joinPointer(n.pointer, 'request_fields') : n.pointer,
+    part: 'endpoints' as const,
+  };
+  for (const f of both) {
+    const subject = `${n.id} request.${f}`;
+    if (took.has(f) && !takes.has(f)) out.add('request-field-removed', subject, {}, where);
+    else if (!took.has(f) && takes.has(f)) out.add(required.has(f) ? 'request-field-added-required' : 'request-field-added', subject, {}, where);
+  }
+}
+
 function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: OperationModel, n: OperationModel): void {
   const id = o.id;
   const w = { old: o.pointer, new: n.pointer };
@@ -621,6 +651,8 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
   for (const f of n.filter) if (!o.filter.includes(f)) out.add('filter-added', id, { value: f }, at('filter'));
   for (const f of o.sort) if (!n.sort.includes(f)) out.add('sort-removed', id, { value: f }, at('sort'));
   for (const f of n.sort) if (!o.sort.includes(f)) out.add('sort-added', id, { value: f }, at('sort'));
+  if ((o.requestFields !== undefined || n.requestFields !== undefined) && o.action === n.action && o.resource === n.resource)
+    diffRequestFields(out, om, nm, o, n);
   if (o.paging && n.paging) {
     const a = o.paging;
     const b = n.paging;

@@ -7,6 +7,7 @@ import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute
 import {
   getBoundRequestSchema,
   getFieldSchema,
+  getRequestSchema,
   getResourceSchema,
   getShapeSchema,
   getTransitionSchema,
@@ -305,7 +306,13 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
     if (o.action === 'custom' && o.request) bodyType = shapeType(ctx, o.request, 'create', `${base}Request`);
     else if (o.request && o.action !== 'transition')
       bodyType = shapeType(ctx, o.request, o.action === 'update' ? 'update' : o.action === 'replace' ? 'replace' : 'create', `${base}Request`);
-    else if ((o.action === 'create' || o.action === 'update' || o.action === 'replace') && r) bodyType = boundViewType(ctx, route, r, o.action);
+    else if ((o.action === 'create' || o.action === 'update' || o.action === 'replace') && r && o.requestFields !== undefined) {
+      // request_fields: the operation's own body type, the resource's view narrowed to those fields.
+      bodyType = ctx.names.allocate(`${base}Request`);
+      const full = getRequestSchema(ctx.model, r, o, o.action, { annotations: true });
+      const body = (o.action === 'update' ? undefined : getBoundRequestSchema(full, r, o, o.action)) ?? full;
+      declare(ctx, bodyType, body, `The body of ${o.id}: the ${r.name} fields it takes.`);
+    } else if ((o.action === 'create' || o.action === 'update' || o.action === 'replace') && r) bodyType = boundViewType(ctx, route, r, o.action);
     else if (o.action === 'transition' && r) {
       const s = getTransitionSchema(ctx.model, r, route.transition?.requires ?? [], { annotations: true });
       bodyType = ctx.names.allocate(`${base}Body`);

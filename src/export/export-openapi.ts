@@ -29,6 +29,7 @@ import {
 import {
   getBoundRequestSchema,
   getFieldSchema,
+  getRequestSchema,
   getResourceSchema,
   getShapeSchema,
   getTransitionSchema,
@@ -185,6 +186,21 @@ function boundViewRef(ctx: Context, route: OperationRoute, r: ResourceModel, vie
     s['x-servicespec-view'] = { resource: r.name, view };
     ctx.schemas[name] = schema(ctx, s);
   }
+  return ref(name);
+}
+
+/**
+ * The request view of an operation with `request_fields`: its own component (`SignUpRequest`), the resource's view
+ * narrowed to those fields, marked with the view and the operation so import reads it back as the same subset.
+ */
+function requestFieldsRef(ctx: Context, o: OperationModel, r: ResourceModel, view: Exclude<SchemaView, 'response'>): JsonObject {
+  const name = ctx.names.allocate(`${o.id.charAt(0).toUpperCase()}${o.id.slice(1)}Request`);
+  const full = getRequestSchema(ctx.model, r, o, view, { annotations: true });
+  // A field the path binds is not required here either (the runtime takes the path's value).
+  const s = ((view === 'create' || view === 'replace' ? getBoundRequestSchema(full, r, o, view) : undefined) ?? full) as JsonObject;
+  annotateObjectSchema(s, r.fields);
+  s['x-servicespec-view'] = { resource: r.name, view, operation: o.id };
+  ctx.schemas[name] = schema(ctx, s);
   return ref(name);
 }
 
@@ -740,7 +756,7 @@ function requestBody(ctx: Context, route: OperationRoute): JsonObject | undefine
   const view = REQUEST_VIEW[o.action];
   if (o.action === 'custom' && o.request) s = shapeSchema(ctx, o.request, 'create');
   else if (o.request && o.action !== 'transition') s = shapeSchema(ctx, o.request, view ?? 'create');
-  else if (view && r) s = boundViewRef(ctx, route, r, view);
+  else if (view && r) s = o.requestFields !== undefined && view !== 'response' ? requestFieldsRef(ctx, o, r, view) : boundViewRef(ctx, route, r, view);
   else if (o.action === 'transition' && r) {
     const t = getTransitionSchema(ctx.model, r, route.transition?.requires ?? [], { annotations: true }) as JsonObject;
     annotateObjectSchema(t, r.fields);
@@ -895,6 +911,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (o.handler !== undefined) ext.handler = o.handler;
   if (o.filter.length > 0) ext.filter = [...o.filter];
   if (o.sort.length > 0) ext.sort = [...o.sort];
+  if (o.requestFields !== undefined) ext.request_fields = [...o.requestFields];
   const paging = pagingToSpec(o.paging);
   if (paging) ext.paging = paging as JsonObject;
   if (o.idempotent !== undefined) ext.idempotent = o.idempotent;

@@ -416,55 +416,71 @@ function makeableIdentifiers(ctx: Ctx, resources: Record<string, ResourceSpec>):
 /**
  * A create's, replace's or update's request body of its own schema that names fewer properties than the resource's
  * writable fields (a `CustomerPatch` of name, tier and phone for a Customer that also has email and tags): the
- * format's action takes every writable field, so the served action accepts more than the original declares. That is
- * said at the request body, never silently. Its schema was read as this resource's request, so it is no resource of
- * its own unless something else names it (`dropAbsorbed`).
+ * operation's `request_fields`, so the served action takes what the original declares, no more. Its schema was read
+ * as this resource's request, so it is no resource of its own unless something else names it (`dropAbsorbed`).
+ * Where a create leaves out a field the resource requires and gives no default, the spec has a gap (the format never
+ * makes the value up): said at the request body. A request naming none of the writable fields keeps them all, said.
  */
-function requestSubset(ctx: Ctx, operation: string, action: Action, resource: string, request: ShapeSpec, pointer: string): void {
-  if (request.resource === resource || request.list) return;
+function requestSubset(ctx: Ctx, operation: string, action: Action, resource: string, request: ShapeSpec, pointer: string): string[] | undefined {
+  if (request.resource === resource || request.list) return undefined;
   const sent = fieldsOf(request, ctx);
-  if (sent === undefined) return;
+  if (sent === undefined) return undefined;
   if (request.resource !== undefined) (ctx.absorbed ??= new Set()).add(request.resource);
-  const identifier = ctx.resourceSpecs[resource]?.identifier ?? ctx.resourceIdentifier.get(resource);
+  const spec = ctx.resourceSpecs[resource];
+  const identifier = spec?.identifier ?? ctx.resourceIdentifier.get(resource);
   const fields = ctx.resourceFields.get(resource) ?? {};
-  const more = Object.entries(fields)
-    .filter(([name, f]) => name !== identifier && f.readOnly !== true && f.type !== 'state' && !Object.hasOwn(sent, name))
-    .map(([name]) => `\`${name}\``);
-  if (more.length === 0) return;
-  // What a create or replace of the resource requires that this request does not take: a request the document
-  // calls valid (without them) is refused as served, which the warning must say, not only what more is accepted.
-  const required =
-    action === 'update'
-      ? []
-      : Object.entries(fields)
-          .filter(
-            ([name, f]) =>
-              name !== identifier &&
-              f.readOnly !== true &&
-              f.type !== 'state' &&
-              !Object.hasOwn(sent, name) &&
-              f.optional !== true &&
-              (f as { default?: unknown }).default === undefined,
-          )
-          .map(([name]) => `\`${name}\``);
-  report(
-    ctx,
-    'import-approximated',
-    {
-      item: `operation ${operation}: its request body (${
-        Object.keys(sent)
-          .map((f) => `\`${f}\``)
-          .join(', ') || 'no properties'
-      })`,
-      as: `the ${action} of ${resource}, which takes every writable field of ${resource}`,
-      reason:
-        `the format's ${action} takes all of them, so a request sending ${more.join(', ')} is accepted too` +
-        (required.length > 0
-          ? `, and one without ${required.join(', ')} is refused (${resource} requires ${required.length === 1 ? 'it' : 'them'} and gives ${required.length === 1 ? 'it' : 'them'} no default, so the document's own request is refused unless it sends ${required.length === 1 ? 'it' : 'them'}: declare a \`default\` or make ${required.length === 1 ? 'it' : 'them'} \`optional\` if the service sets ${required.length === 1 ? 'it' : 'them'})`
-          : ''),
-    },
-    pointer,
+  // Writable as model-schemas.ts isWritable says: a client-given identifier only by a create, a write-once field not
+  // by an update or replace.
+  const writable = Object.entries(fields).filter(
+    ([name, f]) =>
+      (name !== identifier || (action === 'create' && spec?.identifier_source === 'client')) &&
+      name !== spec?.owner &&
+      f.readOnly !== true &&
+      f.type !== 'state' &&
+      !(f.writeOnce === true && action !== 'create'),
   );
+  const more = writable.filter(([name]) => !Object.hasOwn(sent, name)).map(([name]) => `\`${name}\``);
+  if (more.length === 0) return undefined;
+  const taken = Object.keys(sent).filter((name) => writable.some(([n]) => n === name));
+  const listed = Object.keys(sent)
+    .map((f) => `\`${f}\``)
+    .join(', ');
+  if (taken.length === 0) {
+    report(
+      ctx,
+      'import-approximated',
+      {
+        item: `operation ${operation}: its request body (${listed || 'no properties'})`,
+        as: `the ${action} of ${resource}, which takes every writable field of ${resource}`,
+        reason: `it names none of them, and \`request_fields\` lists at least one, so a request sending ${more.join(', ')} is accepted too`,
+      },
+      pointer,
+    );
+    return undefined;
+  }
+  // What a create requires that this request does not take, with no default to fill it: a gap of the spec.
+  const unsourced =
+    action === 'create'
+      ? writable
+          .filter(
+            ([name, f]) => !Object.hasOwn(sent, name) && f.optional !== true && (f as { default?: unknown }).default === undefined && f.generated === undefined,
+          )
+          .map(([name]) => `\`${name}\``)
+      : [];
+  if (unsourced.length > 0) {
+    const one = unsourced.length === 1;
+    report(
+      ctx,
+      'import-approximated',
+      {
+        item: `operation ${operation}: its request body (${listed})`,
+        as: `the ${action} of ${resource} taking \`request_fields\` [${taken.join(', ')}]`,
+        reason: `${resource} requires ${unsourced.join(', ')}, which the request leaves out and the document gives no default: the spec has a gap there (\`servicespec gaps\`), and the served create answers not_implemented until ${one ? 'it has' : 'they have'} a \`default\` or ${one ? 'is' : 'are'} made \`optional\` (if the service sets ${one ? 'it' : 'them'})`,
+      },
+      pointer,
+    );
+  }
+  return taken;
 }
 
 /**
@@ -2073,17 +2089,19 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     }
     if (!ctx.fromServicespec && req && (action === 'create' || action === 'replace') && typeof o.resource === 'string')
       keepRequestRequired(ctx, src.id, o.resource, req, action === 'create');
+    let subset: string[] | undefined;
     if (!ctx.fromServicespec && !x && req && request && (action === 'create' || action === 'replace' || action === 'update') && typeof o.resource === 'string')
-      requestSubset(ctx, src.id, action, o.resource, request, req.pointer);
+      subset = requestSubset(ctx, src.id, action, o.resource, request, req.pointer);
     const { filter, sort } = plan;
     if (x) {
-      for (const k of ['filter', 'sort']) if (Array.isArray(x[k])) o[k] = (x[k] as unknown[]).map(String);
+      for (const k of ['filter', 'sort', 'request_fields']) if (Array.isArray(x[k])) o[k] = (x[k] as unknown[]).map(String);
       if (action === 'list' && isObject(x.paging)) o.paging = x.paging;
     } else {
       if (action === 'list' && page?.paging) o.paging = page.paging;
 
       if (filter.length > 0) o.filter = filter;
       if (sort.length > 0) o.sort = sort;
+      if (subset !== undefined) o.request_fields = subset;
     }
     if (success.range !== undefined) o.status = success.range;
     else if (success.status !== undefined && success.status !== DEFAULT_SUCCESS_STATUS[action]) o.status = success.status;
@@ -2259,6 +2277,7 @@ const OPERATION_ORDER = [
   'description',
   'filter',
   'sort',
+  'request_fields',
   'paging',
   'bind',
   'query',

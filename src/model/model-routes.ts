@@ -2,6 +2,7 @@ import type { Condition, HttpMethod, ListStyle, PagingRole } from '../spec/spec-
 import { getPathParams } from './model-builder.js';
 import { getPagingParamName, isStatusIn, LIST_PARAMS } from './model-defaults.js';
 import { getField, getResource, getStateMachine } from './model-lookup.js';
+import { getUnsourcedFields } from './model-schemas.js';
 import type {
   AuthRequirement,
   FieldModel,
@@ -212,7 +213,9 @@ function operationConditions(
   if (hasBody) steps |= 1 << 0;
   else if (o.method !== 'GET') steps |= 1 << 1;
   if (o.action === 'list' || (o.action === 'custom' && (o.method === 'GET' || o.query.length > 0 || o.headers.length > 0))) steps |= 1 << 2;
-  if (o.action === 'custom' && facts.notImplemented) steps |= 1 << 3;
+  // So is a create whose request_fields leave a required field without a value (model-schemas.ts getUnsourcedFields).
+  if ((o.action === 'custom' || (o.requestFields !== undefined && resource && getUnsourcedFields(resource, o).length > 0)) && facts.notImplemented)
+    steps |= 1 << 3;
   if (OBJECT_ACTIONS.has(o.action)) steps |= 1 << 4;
   if (o.action === 'transition') steps |= 1 << 5;
   if (o.auth?.kind === 'required' && resource?.owner !== undefined && resource.ownerAccess === 'forbidden' && o.action !== 'create' && o.action !== 'list')

@@ -22,6 +22,11 @@ export interface SchemaOptions {
   annotations?: boolean;
   /** Bound integers to the safe range when the spec states no bound (the runtime's own guard). */
   safeIntegers?: boolean;
+  /**
+   * A request view of a resource: the only top-level fields it takes (an operation's `request_fields`); a field
+   * outside is refused as an unknown one (additionalProperties), and required-ness inside follows the view.
+   */
+  only?: readonly string[];
 }
 
 const FORMATS: Partial<Record<FieldModel['type'], string>> = {
@@ -154,6 +159,7 @@ function getObjectSchema(
   for (const f of fields) {
     // The identifier and owner are top-level fields; a nested field of the same name is an ordinary field.
     if (!isWritable(nested ? undefined : resource, f, view)) continue;
+    if (opts.only !== undefined && !nested && view !== 'response' && !opts.only.includes(f.name)) continue;
     // A write-only field is never answered: the runtime's and the tester's answer schema leave it out, so an answer
     // holding it breaks the schema (additionalProperties); a document's lists it, optional, marked `writeOnly`
     // (OpenAPI's way, which the importer reads back).
@@ -255,6 +261,41 @@ function leaveOutBound(
   out = { ...out, required };
   if (required.length === 0) delete out.required;
   return out;
+}
+
+/**
+ * The body a create, update or replace operation accepts: the resource's request view, narrowed to the operation's
+ * `request_fields` where it declares them (the same schema as getResourceSchema's when it does not).
+ */
+export function getRequestSchema(
+  model: ServiceModel,
+  resource: ResourceModel,
+  op: Pick<OperationModel, 'requestFields' | 'bindings'>,
+  view: Exclude<SchemaView, 'response'>,
+  opts: SchemaOptions = {},
+): JsonSchema {
+  if (op.requestFields === undefined) return getResourceSchema(model, resource, view, opts);
+  // A field the path binds (`bind`) is the path's value, which the runtime puts in the body before validating it.
+  const bound = (op.bindings ?? []).map((b) => b.field.split('.')[0]!).filter((n) => !op.requestFields!.includes(n));
+  return getResourceSchema(model, resource, view, { ...opts, only: bound.length > 0 ? [...op.requestFields, ...bound] : op.requestFields });
+}
+
+/**
+ * The fields a create whose `request_fields` leave them out has no value for: required, with no `default` (one
+ * `requiredInRequests` still fills a field the request does not take), not made by the server (read-only,
+ * `generated`, the identifier, owner or state field are not writable at all) and not given by the path (`bind`).
+ * A named gap: the service never makes one up (docs/format.md, "Requests that take some of the fields"). Empty for
+ * every other operation.
+ */
+export function getUnsourcedFields(resource: ResourceModel, op: Pick<OperationModel, 'action' | 'requestFields' | 'bindings'>): readonly string[] {
+  const only = op.requestFields;
+  if (op.action !== 'create' || only === undefined) return [];
+  const bound = new Set((op.bindings ?? []).map((b) => b.field.split('.')[0]));
+  return resource.fields
+    .filter(
+      (f) => !only.includes(f.name) && isWritable(resource, f, 'create') && !f.optional && !f.hasDefault && f.generated === undefined && !bound.has(f.name),
+    )
+    .map((f) => f.name);
 }
 
 /** The body a transition accepts: the fields it requires that a client may write. */

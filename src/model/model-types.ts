@@ -161,6 +161,11 @@ export interface OperationModel {
   description?: string;
   filter: readonly string[];
   sort: readonly string[];
+  /**
+   * create, update, replace (`request_fields`): the resource's writable fields its request takes, in the order written;
+   * absent when not declared (the request takes every writable field).
+   */
+  requestFields?: readonly string[];
   /** list: how it pages (the format's cursor envelope unless the spec says otherwise); undefined for other actions. */
   paging?: PagingModel;
   /** custom: the declared query parameters, by their name on the wire (empty when none are declared). */

@@ -1,4 +1,13 @@
-import type { FieldModel, ResourceModel, ServiceModel, StateMachineModel, TransitionModel, VersionChangeModel, VersioningModel } from './model-types.js';
+import type {
+  FieldModel,
+  OperationModel,
+  ResourceModel,
+  ServiceModel,
+  StateMachineModel,
+  TransitionModel,
+  VersionChangeModel,
+  VersioningModel,
+} from './model-types.js';
 import { mayLeaveOut } from './model-defaults.js';
 import { isWritable } from './model-schemas.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -148,11 +157,20 @@ function buildVersionModel(model: ServiceModel, v: VersioningModel, version: str
     return out;
   });
   const supported = v.supported.filter((s) => compareVersions(scheme, s.version, version) < 0);
+  // An operation's request_fields by their old names (a field added since is not the old version's to send).
+  const renamed = (o: OperationModel) =>
+    o.requestFields !== undefined && o.resource !== undefined && (histories.get(o.resource) ?? []).length > 0
+      ? { ...o, requestFields: o.requestFields.flatMap((n) => oldName(o.resource!, n) ?? []) }
+      : o;
+  const endpoints = model.endpoints?.operations.some((o) => renamed(o) !== o)
+    ? { ...model.endpoints, operations: model.endpoints.operations.map(renamed) }
+    : model.endpoints;
   return Object.freeze({
     ...model,
     file: `${model.file}@${version}`,
     resources,
     stateMachines,
+    ...(endpoints ? { endpoints } : {}),
     versioning: { ...v, current: version, supported },
   });
 }

@@ -428,7 +428,9 @@ function getFills(model: ServiceModel, routes: readonly Route[], r: Route, versi
   if (r.hasBody)
     walk(
       r.operation.request?.fields ??
-        (r.operation.action === 'create' || r.operation.action === 'update' || r.operation.action === 'replace' ? (r.resource?.fields ?? []) : []),
+        (r.operation.action === 'create' || r.operation.action === 'update' || r.operation.action === 'replace'
+          ? (r.resource?.fields ?? []).filter((f) => r.operation.requestFields?.includes(f.name) ?? true)
+          : []),
       [],
     );
   const bound = r.operation.bindings;

@@ -499,13 +499,28 @@ function endpointBlocks(m: ServiceModel): Block[] {
       ),
     );
   }
-  const shaped = ops.filter((o) => o.request || o.response || o.action === 'custom' || o.query.length > 0 || o.headers.length > 0);
+  const shaped = ops.filter(
+    (o) => o.request || o.response || o.action === 'custom' || o.query.length > 0 || o.headers.length > 0 || o.requestFields !== undefined,
+  );
   if (shaped.length > 0) {
     blocks.push(heading(3, 'Request and response shapes'));
     for (const o of shaped) {
       blocks.push(heading(4, o.id));
       const bodyless = o.method === 'GET' || o.method === 'DELETE';
       if (o.request) blocks.push(...shapeBlocks('Request', o.request));
+      else if (o.requestFields !== undefined)
+        // request_fields: the request takes these writable fields of the resource only (docs/format.md).
+        blocks.push(
+          para(
+            'Request: only the ',
+            code(o.resource ?? ''),
+            ' fields ',
+            ...codes(o.requestFields),
+            ' (',
+            code('request_fields'),
+            '); any other field is refused.',
+          ),
+        );
       else if (o.action === 'custom' && !bodyless) blocks.push(para(`Request: ${NOT_SHOWN}.`));
       if (o.response) blocks.push(...shapeBlocks('Response', o.response));
       else if (o.action === 'custom') blocks.push(para(`Response: ${NOT_SHOWN}.`));

@@ -3,7 +3,7 @@ import { mayLeaveOut } from '../model/model-defaults.js';
 import { getResource } from '../model/model-lookup.js';
 import { PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import type { ResourceModel, ServiceModel } from '../model/model-types.js';
-import { getResourceSchema, getShapeSchema, getTransitionSchema, isWritable } from '../model/model-schemas.js';
+import { getRequestSchema, getShapeSchema, getTransitionSchema, isWritable } from '../model/model-schemas.js';
 import { compareVersions, getFieldHistory, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { createMediaTypeReader, fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import { ServiceError } from './runtime-errors.js';
@@ -123,7 +123,9 @@ export function createVersionAdapter(model: ServiceModel, route: OperationRoute,
       schema = getTransitionSchema(vm, vr, t?.requires ?? [], { safeIntegers: true });
     } else {
       const view = op.action as 'create' | 'replace' | 'update';
-      schema = getResourceSchema(vm, vr, view, { safeIntegers: true });
+      // The version's own operation: its request_fields name the fields as that version does.
+      const vop = vm.endpoints?.operations.find((o) => o.id === op.id) ?? op;
+      schema = getRequestSchema(vm, vr, vop, view, { safeIntegers: true });
       const added = getFieldsAddedSince(model, version, vr.name);
       if (view === 'replace') keep = added.map((f) => f.name);
       if (view === 'create') unsendable = added.filter((f) => !mayLeaveOut(f) && isWritable(inResource, f, 'create')).map((f) => f.name);

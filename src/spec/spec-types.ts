@@ -283,6 +283,8 @@ export interface OperationSpec {
   description?: string;
   filter?: string[];
   sort?: string[];
+  /** create, update, replace: the writable fields of the resource its request takes (every writable one when absent). */
+  request_fields?: string[];
   /** list: how the list pages and the shape of its answer. */
   paging?: PagingSpec;
   /** custom: the query parameters it reads, by their name on the wire. */

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { objectKey } from './tester-context.js';
 import { FORM_MEDIA_TYPE } from '../model/model-defaults.js';
-import { isAnswered, type SchemaView } from '../model/model-schemas.js';
+import { isAnswered, isWritable, type SchemaView } from '../model/model-schemas.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
-import { getMutations, objectArbitrary, unionArbitrary, unionMutations } from './tester-arbitraries.js';
+import { fieldArbitrary, getMutations, objectArbitrary, unionArbitrary, unionMutations, type Mutation } from './tester-arbitraries.js';
 import { getPageItems, getPageSizeParam } from './tester-checks-lists.js';
 import { BoundReached, type TestRequest } from './tester-http.js';
 import { describe, type CheckScope, type TestContext } from './tester-context.js';
@@ -67,7 +67,8 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         const resource = route.resource!;
         const target = o.action === 'create' ? undefined : await ctx.ensureObject(resource);
         if (o.action !== 'create' && !target) return scope.skip(`no ${resource.name} to ${o.action}: its create operation did not succeed`);
-        const arb = objectArbitrary(ctx.model, resource.fields, resource, view!);
+        // The fields its request takes (request_fields), as the model's request schema says.
+        const arb = objectArbitrary(ctx.model, ctx.requestFields(route), resource, view!);
         await runProperty(ctx, scope, arb, runs, async (value) => {
           const resolved = (await ctx.resolveRefs(value)) as Record<string, unknown>;
           let body = ctx.bindBody(route, ctx.makeUnique(resource, resolved), target);
@@ -286,11 +287,27 @@ function getPathValues(ctx: TestContext, names: readonly string[]): Record<strin
   return Object.fromEntries(names.map((n, i) => [n, words[i]!]));
 }
 
+/** For each writable field of the resource the route's request does not take (\`request_fields\`): it sent, valid. */
+function outsideRequestFields(ctx: TestContext, route: OperationRoute, view: SchemaView): Mutation[] {
+  const r = route.resource!;
+  const taken = new Set(ctx.requestFields(route).map((f) => f.name));
+  return r.fields
+    .filter((f) => !taken.has(f.name) && isWritable(r, f, view))
+    .map((f) => {
+      const value = fc.sample(fieldArbitrary(ctx.model, { ...f, nullable: false }, r), { seed: ctx.seed, numRuns: 1 })[0];
+      return {
+        label: `${f.name} (not in request_fields) sent`,
+        condition: 'validation' as const,
+        apply: (b: Record<string, unknown>) => ({ ...b, [f.name]: value }),
+      };
+    });
+}
+
 async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<void> {
   const o = route.operation;
   const resource = route.resource;
   const view = VIEW[o.action] ?? 'create';
-  const fields = resource ? resource.fields : (o.request?.fields ?? []);
+  const fields = resource ? ctx.requestFields(route) : (o.request?.fields ?? []);
   if (!ctx.selected('endpoints', 'endpoints.invalid-requests') || ctx.stopped) return;
   let headers: Record<string, string> | undefined;
   let target: Record<string, unknown> | undefined;
@@ -315,6 +332,7 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
         : ((await ctx.resolveRefs(fc.sample(bodyArb, { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
       // Bound fields holding the path's values (\`bind\`): each mutation, not a disagreement with the path, is what is refused.
       if (resource && o.action !== 'create' && target) base = ctx.bindBody(route, base, target);
+      base = ctx.onlyRequestFields(route, base);
       ready = true;
     },
     { quiet: true },
@@ -338,6 +356,8 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   }
   // An update or replace naming another value for a bound field than its path's would move the object: refused.
   if (target) all.push(...ctx.pathDisagreements(route, target));
+  // A writable field outside the operation's request_fields, holding a value the field could take: refused as unknown.
+  if (resource && o.requestFields !== undefined) all.push(...outsideRequestFields(ctx, route, view));
   const mutations = isThrifty(ctx.model) ? pickThrifty(all, (m) => m.label.slice(m.label.indexOf(' ') + 1).replace(/[0-9.]+/g, '#'), 10, ctx.seed) : all;
   // A form request (request.media_type) carries every value as text: a value of another JSON type, or a null, reads
   // as text a field may take, so those mutations cannot be sent; the rest (missing, unknown, out of bounds) can.

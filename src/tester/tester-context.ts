@@ -5,7 +5,7 @@ import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles, getErrorCodeValue 
 import { getField, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, getFieldAt, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
 import { isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
-import { getResourceSchema, isWritable, MULTIPLE_OF_PRECISION, type JsonSchema } from '../model/model-schemas.js';
+import { getRequestSchema, getResourceSchema, isWritable, MULTIPLE_OF_PRECISION, type JsonSchema } from '../model/model-schemas.js';
 import type { AuthRequirement, FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { locate } from '../spec/spec-loader.js';
 import { CONDITIONS, type Condition, type PartName } from '../spec/spec-types.js';
@@ -531,11 +531,20 @@ export class TestContext {
     if (!r) return {};
     if (o.action === 'create') return this.sampleCreateBody(r);
     if (o.action === 'replace') {
-      const b = await this.sampleCreateBody(r);
+      // With request_fields, drawn from the fields the replace takes (a create's may leave out what it requires).
+      const b =
+        o.requestFields === undefined
+          ? await this.sampleCreateBody(r)
+          : this.makeUnique(
+              r,
+              (await this.resolveRefs(
+                fc.sample(objectArbitrary(this.model, this.requestFields(route), r, 'replace'), { seed: this.seed + this.uniqueCounter, numRuns: 1 })[0],
+              )) as Record<string, unknown>,
+            );
       // What a replace cannot write: a write-once field, a client-given identifier (the create's alone).
       for (const f of r.fields) if (!isWritable(r, f, 'replace')) delete b[f.name];
       // A replace keeps the object where its path finds it (else in the run's scope).
-      return this.bindBody(route, b, this.pathTarget(route, id));
+      return this.onlyRequestFields(route, this.bindBody(route, b, this.pathTarget(route, id)));
     }
     if (o.action === 'transition') return this.transitionBody(route, id);
     return {};
@@ -701,10 +710,30 @@ export class TestContext {
 
   /** A sample valid create body for a resource, refs resolved and unique fields unique (`complete`: see fieldArbitrary). */
   async sampleCreateBody(resource: ResourceModel, seedOffset = 0, complete = false): Promise<Record<string, unknown>> {
-    const arb = objectArbitrary(this.model, resource.fields, resource, 'create', complete);
+    const route = this.createRoute(resource.name);
+    const arb = objectArbitrary(this.model, route ? this.requestFields(route) : resource.fields, resource, 'create', complete);
     const [sample] = fc.sample(arb, { seed: this.seed + seedOffset + this.uniqueCounter, numRuns: 1 });
     // A field the create's path binds (\`bind\`) holds the path's value.
-    return this.bindBody(this.createRoute(resource.name), this.makeUnique(resource, (await this.resolveRefs(sample)) as Record<string, unknown>));
+    return this.onlyRequestFields(route, this.bindBody(route, this.makeUnique(resource, (await this.resolveRefs(sample)) as Record<string, unknown>)));
+  }
+
+  /**
+   * The resource fields a create, update or replace route's request takes: those of the model's request schema (its
+   * \`request_fields\`, and the fields its path binds), or every field when it declares none.
+   */
+  requestFields(route: OperationRoute): readonly FieldModel[] {
+    const r = route.resource;
+    const o = route.operation;
+    if (!r || o.requestFields === undefined || (o.action !== 'create' && o.action !== 'update' && o.action !== 'replace')) return r?.fields ?? [];
+    const taken = Object.keys(getRequestSchema(this.model, r, o, o.action).properties as JsonSchema);
+    return r.fields.filter((f) => taken.includes(f.name));
+  }
+
+  /** The body without the fields the route's request does not take (\`request_fields\`); the same body when it takes all. */
+  onlyRequestFields(route: OperationRoute | undefined, body: Record<string, unknown>): Record<string, unknown> {
+    if (!route?.resource || route.operation.requestFields === undefined) return body;
+    const taken = new Set(this.requestFields(route).map((f) => f.name));
+    return Object.fromEntries(Object.entries(body).filter(([k]) => taken.has(k)));
   }
 
   /** Creates an object with the main subject; undefined when it cannot. */

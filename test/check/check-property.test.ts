@@ -471,6 +471,8 @@ describe('the model API surface', () => {
         'getBoundRequestSchema',
         'getFieldSchema',
         'getResourceSchema',
+        'getRequestSchema',
+        'getUnsourcedFields',
         'getShapeSchema',
         'getTransitionSchema',
         'getUnionSchema',

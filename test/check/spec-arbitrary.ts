@@ -214,6 +214,7 @@ const operation = fc
       summary: opt(fc.string({ maxLength: 10 })),
       filter: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
       sort: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
+      request_fields: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { minLength: 1, maxLength: 3 })),
       paging: opt(paging),
       bind: opt(fc.dictionary(fc.constantFrom('id', 'a', 'b', 'owner'), fc.constantFrom(...FIELD_NAMES, 'parent.id'), { maxKeys: 2 })),
       response_headers: opt(
@@ -620,6 +621,8 @@ export const newShapesSpec = fc
     emptyExamples: fc.constantFrom(undefined, {}, { request: {} }, { response: {}, parameters: {} }),
     // Path parameters bound to fields (bind): the identifier under another name, or a scope and the identifier.
     bound: fc.constantFrom(undefined, 'identifier', 'scoped'),
+    // Requests that take some of the fields (request_fields): the create leaves out an optional note, an update takes it only.
+    subset: fc.boolean(),
   })
   .map((g) => {
     const itemFields: Record<string, unknown> = { id: { type: 'uuid', readOnly: true }, name: { type: 'string', maxLength: 40 } };
@@ -665,6 +668,11 @@ export const newShapesSpec = fc
         : { currency: g.variantDefault === 'optional' ? { type: 'string', optional: true, default: 'EUR' } : { type: 'string', default: 'EUR' } };
     // a nested object's optional field with a default, as a variant's
     if (g.variantDefault !== undefined) itemFields.address = { type: 'object', optional: true, fields: { street: { type: 'string' }, ...currency } };
+    if (g.subset) {
+      itemFields.note = { type: 'string', optional: true, maxLength: 20 };
+      operations.createItem!.request_fields = Object.keys(itemFields).filter((n) => n !== 'id' && n !== 'note');
+      operations.editItem = { method: 'PATCH', path: '/items/{id}', action: 'update', resource: 'Item', request_fields: ['note'] };
+    }
     const quoteRequest =
       g.quoteRequest === 'union'
         ? { variants: { ...UNTAGGED_UNION.variants, by_volume: { fields: { litres: { type: 'number' }, ...currency } } } }

@@ -10,3 +10,14 @@ it('a bind value is a field of the operation’s resource', () => {
   expect(getNameKindAt('/endpoints/operations/getRepo/bind/username', data)).toEqual({ kind: 'field', owner: 'Repo' });
   expect(getNameKindAt('/endpoints/operations/getUser/bind/username', data)).toEqual({ kind: 'field', owner: 'User' });
 });
+
+it('a request_fields entry is a field of the operation’s resource', () => {
+  const data = load(
+    [
+      'servicespec: 1',
+      'resources: { User: { fields: { id: { type: uuid, readOnly: true }, name: { type: string } } } }',
+      'endpoints: { operations: { addUser: { method: POST, path: /users, action: create, resource: User, request_fields: [name] } } }',
+    ].join('\n'),
+  );
+  expect(getNameKindAt('/endpoints/operations/addUser/request_fields/0', data)).toEqual({ kind: 'field', owner: 'User' });
+});

@@ -4,7 +4,7 @@ import { DEFAULT_PAGING, FALLBACK_STATUS, getPagingParamName, FORM_MEDIA_TYPE, S
 import { newUuidV7 as uuidv7 } from '../runtime-ids.js';
 import { getField, getResource, getStateField } from '../../model/model-lookup.js';
 import { getRouteErrors, LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../../model/model-routes.js';
-import { getFieldSchema, getResourceSchema, getShapeSchema, getTransitionSchema } from '../../model/model-schemas.js';
+import { getFieldSchema, getRequestSchema, getShapeSchema, getTransitionSchema, getUnsourcedFields } from '../../model/model-schemas.js';
 import type { EventKindModel, FieldModel, OperationModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
 import type { KeyedChange, RouteHandler, RuntimeContext } from '../runtime-context.js';
 import type { CallbackHooks } from '../events/events-callbacks.js';
@@ -369,6 +369,15 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
   return withDefaultHeaders(route, createBuiltInHandler(route, deps));
 }
 
+/** A create served (allowGaps) although its request_fields leave required fields without a value: not implemented. */
+function unsourcedError(operation: string, resource: string, fields: readonly string[]): ServiceError {
+  const list = fields.map((f) => `\`${f}\``).join(', ');
+  return new ServiceError(
+    'not_implemented',
+    `operation ${operation} is not implemented: its request_fields leave out ${list}, which ${resource} requires, and the spec gives no value for ${fields.length === 1 ? 'it' : 'them'}`,
+  );
+}
+
 function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
   const { ctx, compile, events, fast, callbacks } = deps;
   const { model, storage } = ctx;
@@ -397,7 +406,10 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
 
   switch (op.action) {
     case 'create': {
-      const validate = compile(getResourceSchema(model, resource, 'create', { safeIntegers: true }), resource);
+      const validate = compile(getRequestSchema(model, resource, op, 'create', { safeIntegers: true }), resource);
+      // Required fields its request_fields leave out with nothing to fill them: a gap (served only with allowGaps),
+      // answered not_implemented once the request is valid; the service never makes a value up.
+      const unsourced = getUnsourcedFields(resource, op);
       // The server makes the identifier (check refuses a default on it: identifier-invalid).
       const defaults = resource.fields.filter((f) => f.hasDefault && f !== idField);
       const machineInitial = route.machine?.initial;
@@ -540,6 +552,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         let body = requireObjectBody(request);
         if (pathValues) body = mergePathValues(body, pathValues(request.params as Record<string, string>), bound);
         validate(body);
+        if (unsourced.length > 0) throw unsourcedError(op.id, resource.name, unsourced);
         if (callbacks) return callbacks.check(request, body).then(() => create(request, reply, body));
         return create(request, reply, body);
       };
@@ -572,9 +585,10 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
     case 'update':
     case 'replace': {
       const view = op.action === 'update' ? 'update' : 'replace';
-      const validate = compile(getResourceSchema(model, resource, view, { safeIntegers: true }), resource);
-      const writable = getResourceSchema(model, resource, 'replace').properties as Record<string, unknown>;
+      const validate = compile(getRequestSchema(model, resource, op, view, { safeIntegers: true }), resource);
+      const writable = getRequestSchema(model, resource, op, 'replace').properties as Record<string, unknown>;
       // A replace sets what a create with the same body would: a field left out takes its default, or is cleared.
+      // With request_fields, only the fields it takes: the others are not this operation's to write, and keep theirs.
       const leftOut = Object.keys(writable).map((name) => getField(resource, name)!);
       // An update event's previous values leave write-only fields out, as the object does (empty for most resources).
       const unanswered = new Set(resource.fields.filter((f) => f.writeOnly).map((f) => f.name));

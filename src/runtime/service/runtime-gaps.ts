@@ -1,17 +1,18 @@
 import { getRoutes, getUndeclaredConditions } from '../../model/model-routes.js';
 import type { ServiceModel } from '../../model/model-types.js';
+import { getUnsourcedFields } from '../../model/model-schemas.js';
 import { BUILT_IN, type RuntimeGap } from '../runtime-built-in.js';
 import { getEventRuntimeGaps } from '../events/events-options.js';
 import { getFailedAuthGaps } from '../auth/auth-attempts.js';
 import { FALLBACK_STATUS } from '../runtime-errors.js';
 
 /** How a custom operation without a handler is answered: the declared code for not_implemented, or the built-in. */
-export function getNotImplementedAnswer(model: ServiceModel): string {
+export function getNotImplementedAnswer(model: ServiceModel, subject = 'it'): string {
   const name = model.errors?.byCondition.not_implemented;
   const code = model.errors?.codes.find((c) => c.name === name);
   return code
-    ? `answer it ${code.status} with the declared code "${code.name}" (not_implemented)`
-    : `answer it ${FALLBACK_STATUS.not_implemented} with code "not_implemented"`;
+    ? `answer ${subject} ${code.status} with the declared code "${code.name}" (not_implemented)`
+    : `answer ${subject} ${FALLBACK_STATUS.not_implemented} with code "not_implemented"`;
 }
 
 /**
@@ -32,6 +33,17 @@ export function getRuntimeGaps(model: ServiceModel): RuntimeGap[] {
       item: 'operations: not shown',
       builtIn: `serve no operation: answer every request ${FALLBACK_STATUS.route_not_found} route_not_found`,
     });
+  // A create whose request_fields leave out a required field nothing fills: never made up, answered not_implemented.
+  for (const r of ops) {
+    const o = r.operation;
+    const unsourced = o.action === 'create' && r.resource ? getUnsourcedFields(r.resource, o) : [];
+    for (const f of unsourced)
+      gaps.push({
+        part: 'endpoints',
+        item: `value of ${r.resource!.name}.${f} for operation ${o.id} (required, left out of its request_fields): not shown`,
+        builtIn: getNotImplementedAnswer(model, o.id),
+      });
+  }
   // No requirement is not "public": a spec says that with `auth: none` (or `authentication.default: none`).
   const open = [
     ...ops.filter((r) => r.operation.auth === undefined).map((r) => `operation ${r.operation.id}`),
