@@ -49,6 +49,11 @@ export interface ErrorResponder {
   send(request: FastifyRequest, reply: FastifyReply, error: ServiceError): FastifyReply;
   /** The answer to a condition answered outside Fastify (a refused connection); written by `getRawAnswerHeaders`. */
   raw(condition: Condition, detail: string): RawErrorAnswer;
+  /**
+   * The declared headers every error answer carries (errors.headers, those with a `default`), for an answer in
+   * another protocol's error shape — the token endpoint's RFC 6749 §5.2 errors, which are none of the spec's codes.
+   */
+  readonly everyErrorHeaders: readonly ErrorHeader[];
   /** The status a condition is answered with. */
   statusOf(condition: Condition): number;
 }
@@ -87,6 +92,7 @@ export function createErrorResponder(model: ServiceModel): ErrorResponder {
 
   return {
     statusOf,
+    everyErrorHeaders: everyError,
     raw(condition, detail) {
       const code = codeOf(condition, undefined);
       const b = buildErrorBody(fill, code, { detail, instance: '' });

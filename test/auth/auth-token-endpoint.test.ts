@@ -1,12 +1,13 @@
 // The token endpoint of an oauth2_client_credentials scheme, exercised by a client written only from RFC 6749:
 // §4.4.2 form-encoded request, §2.3.1 HTTP Basic client authentication, §5.1 / §5.2 responses.
 
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { createClient, revokeClient } from '../../src/runtime/auth/auth-credentials.js';
-import { bearer, HS_SECRET, startAuthService, type AuthServer } from './helpers.js';
+import { bearer, HS_SECRET, NOTES, startAuthService, type AuthServer } from './helpers.js';
 
 // ---- an RFC 6749 client ----------------------------------------------------------------------------------------
 
@@ -174,6 +175,81 @@ describe('§5.2 error responses', () => {
     const r = await s.call('GET', '/oauth/token');
     expect(r.status).toBe(405);
     expect(r.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('the declared headers of every error answer (errors.headers) on the §5.2 answers', () => {
+  // RFC 6749 fixes the body, not the other headers: the token endpoint's errors carry errors.headers with a default as
+  // every other error answer does, and X-Request-Id; not a code's own (they answer none of the spec's codes), and the
+  // protocol's Cache-Control wins over a declared default of the same name.
+  let h: AuthServer;
+  let dir: string;
+  let c: { id: string; secret: string };
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'servicespec-token-headers-'));
+    const spec = join(dir, 'notes.yaml');
+    const text = readFileSync(NOTES, 'utf8');
+    const declared = text.replace(
+      'errors:\n  body: problem\n  codes:\n    missing_credential: { status: 401, when: [missing_credential] }\n',
+      [
+        'errors:',
+        '  body: problem',
+        '  headers:',
+        '    X-Api-Family: { type: string, default: notes }',
+        '    Cache-Control: { type: string, default: private }',
+        '    X-Trace-Hint: { type: string, optional: true }',
+        '  codes:',
+        '    missing_credential: { status: 401, when: [missing_credential], headers: { X-Error-Kind: { type: string, default: missing } } }',
+        '',
+      ].join('\n'),
+    );
+    expect(declared).not.toBe(text);
+    writeFileSync(spec, declared);
+    h = await startAuthService({ spec, auth: { jwt: { secret: HS_SECRET } } });
+    const made = await createClient(h.storage, h.model, { scopes: ['notes:read'] });
+    c = { id: made.clientId, secret: made.clientSecret };
+  });
+  afterAll(async () => {
+    await h?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function declaredHeaders(r: TokenResponse): void {
+    expect(r.headers.get('x-api-family')).toBe('notes');
+    expect(r.headers.get('cache-control')).toBe('no-store');
+    expect(r.headers.get('x-trace-hint')).toBeNull();
+    expect(r.headers.get('x-error-kind')).toBeNull();
+    expect(r.headers.get('x-request-id')).toBeTruthy();
+  }
+
+  it('the handler’s answers: invalid_client, invalid_scope, unsupported_grant_type', async () => {
+    const url = `${h.url}/oauth/token`;
+    const wrong = await requestToken(url, { id: c.id, secret: 'not the secret' });
+    oauthError(wrong, 401, 'invalid_client');
+    expect(wrong.headers.get('www-authenticate')).toBe('Basic realm="Notes", charset="UTF-8"');
+    declaredHeaders(wrong);
+    const scope = await requestToken(url, c, { grant_type: 'client_credentials', scope: 'admin' });
+    oauthError(scope, 400, 'invalid_scope');
+    declaredHeaders(scope);
+    const grant = await requestToken(url, c, { grant_type: 'password' });
+    oauthError(grant, 400, 'unsupported_grant_type');
+    declaredHeaders(grant);
+  });
+
+  it('the answers before the handler: another media type, an oversized body', async () => {
+    const url = `${h.url}/oauth/token`;
+    const json = await requestToken(url, c, {}, { contentType: 'application/json', rawBody: '{"grant_type":"client_credentials"}' });
+    oauthError(json, 400, 'invalid_request');
+    declaredHeaders(json);
+    const big = await requestToken(url, c, {}, { rawBody: 'x'.repeat(20_000) });
+    oauthError(big, 400, 'invalid_request');
+    declaredHeaders(big);
+  });
+
+  it('a success carries none of them', async () => {
+    const r = await requestToken(`${h.url}/oauth/token`, c);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-api-family')).toBeNull();
   });
 });
 

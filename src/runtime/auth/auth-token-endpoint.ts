@@ -4,12 +4,14 @@
 // id and secret form-urlencoded first) or, alternatively, client_id/client_secret in the body — never both.
 // Answers follow the protocol, not the spec's error body: §5.1 on success, §5.2 on failure
 // (`{"error": "invalid_client", "error_description": "..."}`, 401 for invalid_client, 400 otherwise), because
-// OAuth2 clients are written against RFC 6749 and parse exactly that shape.
+// OAuth2 clients are written against RFC 6749 and parse exactly that shape. RFC 6749 fixes the body, not the other
+// headers: these answers carry X-Request-Id and the declared headers of every error answer (errors.headers with a
+// `default`) as every other error answer does; not a code's own, since they answer none of the spec's codes.
 
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenRoute } from '../../model/model-routes.js';
 import type { RuntimeContext } from '../runtime-context.js';
-import { REQUEST_ID_HEADER, ServiceError } from '../runtime-errors.js';
+import { REQUEST_ID_HEADER, ServiceError, type ErrorHeader } from '../runtime-errors.js';
 import { failedAuthRefusal } from './auth-attempts.js';
 import { verifyClientSecret } from './auth-credentials.js';
 import { isServiceAuthenticator, type TokenIssuer } from './auth-authenticator.js';
@@ -56,16 +58,22 @@ class OAuthFailure extends Error {
   }
 }
 
-function sendOAuthError(reply: FastifyReply, error: OAuthError, description: string, realm: string): FastifyReply {
+/** What every error answer of the token endpoint carries besides its body: the realm of its challenge, the declared headers. */
+interface OAuthErrorContext {
+  realm: string;
+  /** errors.headers with a `default` (ErrorResponder.everyErrorHeaders). */
+  headers: readonly ErrorHeader[];
+}
+
+function sendOAuthError(reply: FastifyReply, error: OAuthError, description: string, on: OAuthErrorContext): FastifyReply {
   const status = error === 'invalid_client' ? 401 : error === 'server_error' ? 500 : 400;
   // §5.2: a client that failed to authenticate is told how to: with HTTP Basic.
-  if (error === 'invalid_client') reply.header('www-authenticate', `Basic realm="${realm.replace(/["\\]/g, '\\$&')}", charset="UTF-8"`);
-  return reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .header('pragma', 'no-cache')
-    .type('application/json')
-    .send({ error, error_description: description });
+  if (error === 'invalid_client') reply.header('www-authenticate', `Basic realm="${on.realm.replace(/["\\]/g, '\\$&')}", charset="UTF-8"`);
+  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+  // The protocol's own (Cache-Control, Pragma, WWW-Authenticate) win over a declared default of the same name, as
+  // the error's own do in ErrorResponder.send.
+  for (const [k, v] of on.headers) if (!reply.hasHeader(k)) reply.header(k, v);
+  return reply.code(status).type('application/json').send({ error, error_description: description });
 }
 
 /** Decodes one form-urlencoded component (RFC 6749 Appendix B); undefined when malformed. */
@@ -100,6 +108,7 @@ export function createTokenHandler(route: TokenRoute, ctx: RuntimeContext): (req
   const issuer: TokenIssuer | undefined = isServiceAuthenticator(auth) ? auth.tokenIssuer(route.scheme.name) : undefined;
   if (!issuer) throw new Error(`the token endpoint ${route.path} (scheme ${route.scheme.name}) needs the authenticator made by createAuthenticator`);
   const declared = new Set((ctx.model.authentication?.scopes ?? []).map((s) => s.name));
+  const on: OAuthErrorContext = { realm: issuer.realm, headers: ctx.errors.everyErrorHeaders };
 
   /**
    * Counts a failed client authentication against the client address and the presented client id; the error to throw:
@@ -168,25 +177,25 @@ export function createTokenHandler(route: TokenRoute, ctx: RuntimeContext): (req
         .type('application/json')
         .send({ access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn, scope: scopes.join(' ') });
     } catch (err) {
-      if (err instanceof OAuthFailure) return sendOAuthError(reply, err.error, err.description, issuer.realm);
+      if (err instanceof OAuthFailure) return sendOAuthError(reply, err.error, err.description, on);
       // The failed-credential bound spent: the spec's declared rate_limited answer, with Retry-After.
       if (err instanceof ServiceError) return ctx.errors.send(request, reply, err);
       request.log.error({ err }, 'token endpoint failure');
-      return sendOAuthError(reply, 'server_error', 'an unexpected error occurred', issuer.realm);
+      return sendOAuthError(reply, 'server_error', 'an unexpected error occurred', on);
     }
   };
 }
 
 /** Failures before the handler runs (unreadable or oversized body, wrong media type), in RFC 6749 §5.2 form. */
-function tokenErrorHandler(realm: string) {
+function tokenErrorHandler(on: OAuthErrorContext) {
   return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const status = err.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err }, 'token endpoint failure');
-      return sendOAuthError(reply, 'server_error', 'an unexpected error occurred', realm);
+      return sendOAuthError(reply, 'server_error', 'an unexpected error occurred', on);
     }
     const description = err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `send the request as ${FORM_TYPE}` : 'the request could not be read';
-    return sendOAuthError(reply, 'invalid_request', description, realm);
+    return sendOAuthError(reply, 'invalid_request', description, on);
   };
 }
 
@@ -199,7 +208,7 @@ export async function registerTokenRoute(app: FastifyInstance, route: TokenRoute
   const realm = ctx.model.purpose?.name ?? 'service';
   await app.register(async (child) => {
     installFormParser(child);
-    child.setErrorHandler(tokenErrorHandler(realm));
+    child.setErrorHandler(tokenErrorHandler({ realm, headers: ctx.errors.everyErrorHeaders }));
     child.addHook('onRequest', (request, reply, done) => {
       reply.header(REQUEST_ID_HEADER, request.id);
       done();
