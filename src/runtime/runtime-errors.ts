@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { buildErrorBody, FALLBACK_STATUS, getDeclaredErrorFill } from '../model/model-defaults.js';
 import { formatHeaderValue } from '../model/model-response-headers.js';
@@ -43,11 +44,16 @@ export interface RawErrorAnswer {
   text: string;
   /** The declared headers the code's answers carry (empty when the spec declares none). */
   headers: readonly ErrorHeader[];
+  /** The answer's request id: its X-Request-Id header, and the body's `request_id` where the declared body has one. */
+  requestId: string;
 }
 
 export interface ErrorResponder {
   send(request: FastifyRequest, reply: FastifyReply, error: ServiceError): FastifyReply;
-  /** The answer to a condition answered outside Fastify (a refused connection); written by `getRawAnswerHeaders`. */
+  /**
+   * The answer to a condition answered outside Fastify (a refused connection), with a fresh request id (no request
+   * was read to have one); written by `getRawAnswerHeaders`.
+   */
   raw(condition: Condition, detail: string): RawErrorAnswer;
   /**
    * The declared headers every error answer carries (errors.headers, those with a `default`), for an answer in
@@ -95,8 +101,10 @@ export function createErrorResponder(model: ServiceModel): ErrorResponder {
     everyErrorHeaders: everyError,
     raw(condition, detail) {
       const code = codeOf(condition, undefined);
-      const b = buildErrorBody(fill, code, { detail, instance: '' });
-      return { status: b.status, contentType: b.contentType, text: JSON.stringify(b.body), headers: code.headers };
+      // One id for the X-Request-Id header and the declared body's request_id, as `send` writes request.id in both.
+      const requestId = randomUUID();
+      const b = buildErrorBody(fill, code, { detail, instance: '', requestId });
+      return { status: b.status, contentType: b.contentType, text: JSON.stringify(b.body), headers: code.headers, requestId };
     },
     send(request, reply, error) {
       if (error.condition === 'unavailable') unavailableAnswers.add(request);
@@ -128,12 +136,12 @@ interface ResolvedCode {
  * type, length and request id; the connection closed after it), then the code's declared headers. The one list the
  * raw writers (runtime-service.ts: a refused request, a CONNECT, a client error) send, so none can leave one out.
  */
-export function getRawAnswerHeaders(answer: RawErrorAnswer, requestId: string): [string, string][] {
+export function getRawAnswerHeaders(answer: RawErrorAnswer): [string, string][] {
   const out: [string, string][] = [
     ['content-type', answer.contentType],
     ['content-length', String(Buffer.byteLength(answer.text))],
     ['connection', 'close'],
-    [REQUEST_ID_HEADER, requestId],
+    [REQUEST_ID_HEADER, answer.requestId],
   ];
   for (const [k, v] of answer.headers) out.push([k, v]);
   return out;

@@ -4,6 +4,7 @@
 // router (no route, another method, a malformed URL), its content handling (malformed JSON, another media type, a
 // body too large), Node's http server (no Host, two Hosts, CONNECT, an unreadable request, headers too large) and an
 // Idempotency-Key's replay of a kept error answer. Raw sockets, so nothing is normalised; the fast paths on and off.
+// And a declared body's request_id on the answers Node's http server or the socket get: the X-Request-Id's value.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import type { CheckedModel } from '../../src/model/model-types.js';
@@ -147,6 +148,75 @@ for (const fastPaths of [true, false]) {
       expect([again.headers['idempotent-replayed'], again.body]).toEqual(['true', first.body]);
       expectHeaders(again, 422, 'invalid', undefined);
       expectHeaders(await raw(s.url, request('POST', '/notes', `${json}${key}`, '{"title":"other"}')), 422, 'invalid', undefined);
+    });
+  });
+}
+
+// A declared body with a request_id field (docs/format.md "Declared error bodies"): a raw answer — written by Node's
+// http server or straight to the socket — carries in it the same id as its X-Request-Id header, as every other answer.
+const WITH_REQUEST_ID = `
+servicespec: 1
+resources:
+  Note:
+    fields:
+      id: { type: uuid, readOnly: true }
+      title: { type: string, maxLength: 20 }
+endpoints:
+  operations:
+    getNote: { method: GET, path: "/notes/{id}", action: read, resource: Note }
+authentication:
+  default: none
+errors:
+  body:
+    fields:
+      error:
+        type: object
+        fields:
+          code: { type: string }
+          message: { type: string }
+          request_id: { type: string, optional: true }
+      request_id: { type: string, optional: true }
+    code: error.code
+    message: error.message
+  codes:
+    malformed: { status: 400, when: [malformed_request] }
+    not_found: { status: 404, when: [missing_resource, route_not_found] }
+    headers_too_large: { status: 431, when: [headers_too_large] }
+limits:
+  header_size: 2KiB
+`;
+
+for (const fastPaths of [true, false]) {
+  describe(`the declared body's request_id on a raw answer (fast paths ${fastPaths ? 'on' : 'off'})`, () => {
+    let s: Running;
+    beforeAll(async () => {
+      s = await startService(compile(WITH_REQUEST_ID), { fastPaths });
+    });
+    afterAll(() => s?.close());
+
+    /** The answer is the code's, and its body's request_id fields (the body's own, the nested one) hold its X-Request-Id. */
+    function expectRequestId(a: RawAnswer, status: number, code: string) {
+      const body = JSON.parse(a.body) as { error: { code: string; request_id?: string }; request_id?: string };
+      expect([a.status, body.error.code]).toEqual([status, code]);
+      expect(a.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect([body.request_id, body.error.request_id]).toEqual([a.headers['x-request-id'], a.headers['x-request-id']]);
+    }
+
+    it('an answer through Fastify (the reference): a missing object', async () => {
+      expectRequestId(await raw(s.url, request('GET', `/notes/${UNKNOWN}`)), 404, 'not_found');
+    });
+    it("Node's http server: no Host, two Hosts → 400", async () => {
+      expectRequestId(await raw(s.url, 'GET /notes HTTP/1.1\r\nConnection: close\r\n\r\n'), 400, 'malformed');
+      expectRequestId(await raw(s.url, 'GET /notes HTTP/1.1\r\nHost: a.example\r\nhost: b.example\r\nConnection: close\r\n\r\n'), 400, 'malformed');
+    });
+    it('the socket: a bad request line → 400, headers too large → 431, CONNECT → 404', async () => {
+      expectRequestId(await raw(s.url, 'HELLO\r\n\r\n'), 400, 'malformed');
+      expectRequestId(await raw(s.url, request('GET', '/notes', `X-Big: ${'a'.repeat(4096)}\r\n`)), 431, 'headers_too_large');
+      expectRequestId(await raw(s.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'), 404, 'not_found');
+    });
+    it('each raw answer has its own id', async () => {
+      const [a, b] = [await raw(s.url, 'HELLO\r\n\r\n'), await raw(s.url, 'HELLO\r\n\r\n')];
+      expect(a.headers['x-request-id']).not.toBe(b.headers['x-request-id']);
     });
   });
 }

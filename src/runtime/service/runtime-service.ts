@@ -867,7 +867,7 @@ class NosniffResponse<Request extends IncomingMessage = IncomingMessage> extends
 
 /** Node's http server answers some requests itself, with an empty body: they get the declared error instead. */
 function answerRaw(res: ServerResponse, answer: RawErrorAnswer): void {
-  res.writeHead(answer.status, getRawAnswerHeaders(answer, randomUUID()).flat());
+  res.writeHead(answer.status, getRawAnswerHeaders(answer).flat());
   res.end(answer.text);
 }
 
@@ -876,7 +876,7 @@ function formatRawAnswer(answer: RawErrorAnswer, nosniff: boolean): Buffer {
   let head = `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}\r\n`;
   // First, as NosniffResponse puts it.
   if (nosniff) head += 'X-Content-Type-Options: nosniff\r\n';
-  for (const [k, v] of getRawAnswerHeaders(answer, randomUUID())) head += `${k}: ${v}\r\n`;
+  for (const [k, v] of getRawAnswerHeaders(answer)) head += `${k}: ${v}\r\n`;
   // Header values are Latin-1 on the wire, as Node writes them; the body is UTF-8 (its Content-Length counts those bytes).
   return Buffer.concat([Buffer.from(`${head}\r\n`, 'latin1'), Buffer.from(answer.text)]);
 }
