@@ -105,7 +105,7 @@ const TRUE_FINDINGS: ReadonlyArray<{ check: string; target: string; actual: RegE
     check: 'endpoints.invalid-requests',
     target: 'createOrder: amount as the string "0", of the wrong type',
     actual: /^status 201, not 400 \(invalid\)/,
-    why: "amount is an integer; Fastify's default Ajv (coerceTypes) turns the string \"0\" into 0 and creates the order (a number written as text, sent since the OpenAPI-first sweep)",
+    why: 'amount is an integer; Fastify\'s default Ajv (coerceTypes) turns the string "0" into 0 and creates the order (a number written as text, sent since the OpenAPI-first sweep)',
   },
   {
     check: 'endpoints.invalid-requests',
