@@ -2469,7 +2469,8 @@ function importLimits(ctx: Ctx): LimitsSpec | undefined {
   const maxes = [...new Set(ctx.pageSizes.map((p) => p.max).filter((v): v is number => v !== undefined && Number.isInteger(v) && v >= 1))];
   const page: Json = {};
   if (defaults.length === 1) page.default = defaults[0];
-  if (maxes.length === 1) page.max = maxes[0];
+  // A page size over the parameter's `maximum` breaks its schema: a request the service refuses, as any invalid one.
+  if (maxes.length === 1) Object.assign(page, { max: maxes[0], over_max: 'reject' });
   // The spec has one page size for every list: lists that say different ones are reported, none is picked.
   if (defaults.length > 1)
     report(ctx, 'import-dropped', {
