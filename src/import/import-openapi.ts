@@ -1950,6 +1950,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
 
   const operations: Record<string, OperationSpec> = {};
   const locations: { operation: string; resource: string | undefined; pointer: string }[] = [];
+  const unstated: { operation: string; resource: unknown; pointer: string }[] = [];
   const handlerNames = new UniqueNames('_');
   const enveloped = new Map<string, EnvelopeSpec>();
   for (const prepare of prepared) {
@@ -2190,6 +2191,9 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         if (got.headers) o.response_headers = got.headers;
         if (got.location !== undefined)
           locations.push({ operation: src.id, resource: typeof o.resource === 'string' ? o.resource : undefined, pointer: got.location });
+        else if (action === 'create') unstated.push({ operation: src.id, resource: o.resource, pointer: headersAt.replace(/\/headers$/, '') });
+      } else if (!x && action === 'create' && status === success.key) {
+        unstated.push({ operation: src.id, resource: o.resource, pointer: headersAt.replace(/\/headers$/, '') });
       } else if (isObject(node) && isObject(node.headers) && !x && !/^([45](\d\d|XX)|default)$/i.test(status)) {
         // An error answer's headers are its code's (errorsOf); the other answers' have no place.
         for (const h of Object.keys(node.headers))
@@ -2206,6 +2210,21 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     }
     operations[src.id] = orderOperation(o) as unknown as OperationSpec;
   }
+  // A create whose success answer declares no Location, where its resource has a read: the format's create answers
+  // one all the same (the read's path), which serve sends and the tester asks (endpoints.location). Said, not hidden.
+  for (const u of unstated)
+    if (Object.values(operations).some((op) => op.action === 'read' && op.resource === u.resource))
+      report(
+        ctx,
+        'import-approximated',
+        {
+          item: `operation ${u.operation}: its success response (no \`Location\` header declared)`,
+          as: "the format's create answer, with a Location (the path of its resource's read operation)",
+          reason:
+            'the document does not say the service sends one, and `servicespec test` asks it (endpoints.location; `--skip endpoints.location` for a service that sends none)',
+        },
+        u.pointer,
+      );
   // A create's Location is the format's when its resource has a read operation; without one it cannot be kept.
   for (const l of locations) {
     const readable = Object.values(operations).some((op) => op.action === 'read' && op.resource === l.resource);
@@ -2573,7 +2592,8 @@ function importLimits(ctx: Ctx): LimitsSpec | undefined {
   const maxes = [...new Set(ctx.pageSizes.map((p) => p.max).filter((v): v is number => v !== undefined && Number.isInteger(v) && v >= 1))];
   const page: Json = {};
   if (defaults.length === 1) page.default = defaults[0];
-  if (maxes.length === 1) page.max = maxes[0];
+  // A page size over the parameter's `maximum` breaks its schema: a request the service refuses, as any invalid one.
+  if (maxes.length === 1) Object.assign(page, { max: maxes[0], over_max: 'reject' });
   // The spec has one page size for every list: lists that say different ones are reported, none is picked.
   if (defaults.length > 1)
     report(ctx, 'import-dropped', {

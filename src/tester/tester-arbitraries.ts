@@ -276,6 +276,15 @@ function wrongType(f: FieldModel): unknown {
   }
 }
 
+/** A number-typed field's value in its bounds, written as text; undefined for other types. */
+function numberAsText(f: FieldModel): string | undefined {
+  if (f.type !== 'integer' && f.type !== 'number') return undefined;
+  let v = f.minimum ?? (f.exclusiveMinimum !== undefined ? f.exclusiveMinimum + 1 : 1);
+  if (f.maximum !== undefined && v > f.maximum) v = f.maximum;
+  if (f.multipleOf !== undefined) v = Math.ceil(v / f.multipleOf) * f.multipleOf;
+  return String(f.type === 'integer' ? Math.ceil(v) : v);
+}
+
 /** A number within the field's bounds that is not a multiple of its multipleOf, or undefined when none is. */
 function notMultiple(f: FieldModel): number | undefined {
   const m = f.multipleOf;
@@ -309,6 +318,10 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
   if (required) out.push({ label: `${name} missing (required)`, condition: 'validation', apply: (b) => setAt(b, path, undefined, true) });
   const wrong = wrongType(f);
   if (wrong !== undefined) put(`of the wrong type`, wrong);
+  // A number written as text, one the field could hold as a number: a service that converts it (Number(), a loose
+  // schema validator's coercion) takes what the declared type refuses.
+  const text = numberAsText(f);
+  if (text !== undefined) put(`as the string ${JSON.stringify(text)}, of the wrong type`, text);
   if (!f.nullable && f.type !== 'json') put('null (not nullable)', null);
   if (['string', 'email', 'uri', 'date', 'datetime', 'uuid'].includes(f.type)) {
     if (f.minLength !== undefined && f.minLength > 0 && f.pattern === undefined) put(`shorter than minLength ${f.minLength}`, 'a'.repeat(f.minLength - 1));

@@ -38,12 +38,12 @@ export async function checkAuth(ctx: TestContext): Promise<void> {
       const req = await requestFor(ctx, route, {});
       if (!req) return scope.skip('no object to address (its create operation did not succeed)');
       const res = await ctx.send(route, req);
-      const why = ctx.expectCondition(res, 'missing_credential');
+      const why = ctx.expectRefusal(res, route, 'missing_credential');
       if (why !== undefined)
         scope.fail(
           ctx.failure(
             o.id,
-            `${ctx.declared('missing_credential')?.code ?? 'missing_credential'} without a credential`,
+            `${ctx.refusal(route, 'missing_credential')?.label ?? 'a refusal (missing_credential)'} without a credential`,
             o.pointer,
             req,
             `${why}; ${describe(res)}`,
@@ -111,12 +111,12 @@ export async function checkBadCredentials(ctx: TestContext): Promise<void> {
         ctx.client.rawRateLimits = raw;
       }
       ctx.judge(route, req, res);
-      const why = ctx.expectCondition(res, 'invalid_credential');
+      const why = ctx.expectRefusal(res, route, 'invalid_credential');
       if (why !== undefined)
         scope.fail(
           ctx.failure(
             o.id,
-            `${ctx.declared('invalid_credential')?.code ?? 'invalid_credential'} for a credential the service never issued`,
+            `${ctx.refusal(route, 'invalid_credential')?.label ?? 'a refusal (invalid_credential)'} for a credential the service never issued`,
             o.pointer,
             req,
             `${why}; ${describe(res)}`,

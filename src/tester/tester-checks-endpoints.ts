@@ -151,11 +151,15 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
             const h = await ctx.authFor(read.operation.auth);
             const again: TestRequest = { method: 'GET', path: ctx.pathOf(read, id), headers: h ?? {} };
             const after = await ctx.send(read, again);
-            const why = ctx.expectCondition(after, 'missing_resource');
+            // Where no code declares a missing object, the read's own 404 (RFC 9110); with none, at least no success.
+            const refusal = ctx.refusal(read, 'missing_resource');
+            const why = refusal
+              ? ctx.expectRefusal(after, read, 'missing_resource')
+              : isSuccessAnswer(read, after.status)
+                ? `status ${after.status}`
+                : undefined;
             if (why !== undefined)
-              return scope.fail(
-                ctx.failure(read.operation.id, 'a deleted object is not found', ctx.declared('missing_resource')?.pointer, again, `${why}; ${describe(after)}`),
-              );
+              return scope.fail(ctx.failure(read.operation.id, 'a deleted object is not found', refusal?.pointer, again, `${why}; ${describe(after)}`));
           }
           const list = ctx.pool.get(resource.name);
           if (list)
@@ -251,24 +255,17 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
       await ctx.check('errors', 'errors.missing-object', o.id, async (scope) => {
         const headers = await ctx.authFor(o.auth);
         if (!headers) return scope.skip('no credential for this operation');
-        if (!ctx.declared('missing_resource')) return scope.skip('the spec declares no error code for a missing object (not shown)');
+        const d = ctx.refusal(route, 'missing_resource');
+        if (!d) return scope.skip('the spec declares no error code for a missing object (not shown)');
         const idField = route.resource!.fields.find((f) => f.name === route.resource!.identifier);
         const id = idField?.type === 'integer' ? 2_000_000_000 : '00000000-0000-4000-8000-00000000dead';
         // A valid body for that path (bound fields agreeing with it), so that only the missing object can be refused.
         const body = route.hasBody ? (o.action === 'replace' ? await ctx.validBody(route, id) : {}) : undefined;
         const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, ...(body !== undefined ? { body } : {}) };
         const res = await ctx.send(route, req);
-        const why = ctx.expectCondition(res, 'missing_resource');
+        const why = ctx.expectRefusal(res, route, 'missing_resource');
         if (why !== undefined)
-          scope.fail(
-            ctx.failure(
-              o.id,
-              `the declared ${ctx.declared('missing_resource')!.code} answer for an object that does not exist`,
-              ctx.declared('missing_resource')!.pointer,
-              req,
-              `${why}; ${describe(res)}`,
-            ),
-          );
+          scope.fail(ctx.failure(o.id, `the declared ${d.label} answer for an object that does not exist`, d.pointer, req, `${why}; ${describe(res)}`));
       });
     }
     if (route.hasBody) await checkInvalid(ctx, route);
@@ -302,6 +299,9 @@ function outsideRequestFields(ctx: TestContext, route: OperationRoute, view: Sch
       };
     });
 }
+
+/** A mutation breaking a rule of the format's rather than a declared schema: an unknown, read-only, write-once field, or one outside `request_fields`. */
+const FORMAT_RULE = /unknown field$|\(read-only\) sent$|\(write-once\) sent in an update$|\(not in request_fields\) sent$/;
 
 async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<void> {
   const o = route.operation;
@@ -365,12 +365,15 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   for (const m of mutations) {
     await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${m.label}`, async (scope) => {
       if (form && / of the wrong type$| null \(not nullable\)$/.test(m.label)) return scope.skip('a form carries every value as text (request.media_type)');
-      const d = ctx.declared(m.condition);
+      // Where no code declares the condition, only a body breaking its declared schema is held to the operation's
+      // own refusals: an unknown, read-only or write-once field is the format's rule, which an OpenAPI document
+      // need not state (additionalProperties, readOnly's SHOULD NOT).
+      const d = ctx.declared(m.condition) || !FORMAT_RULE.test(m.label) ? ctx.refusal(route, m.condition) : undefined;
       if (!d) return scope.skip(`no error code declared for ${m.condition} (not shown)`);
       const req: TestRequest = { method: route.method, path, headers: headers!, body: m.apply(base) };
       const res = await ctx.send(route, req);
-      const why = ctx.expectCondition(res, m.condition);
-      if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.code} (${d.status}) for a body with ${m.label}`, d.pointer, req, `${why}; ${describe(res)}`));
+      const why = ctx.expectRefusal(res, route, m.condition);
+      if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.label} for a body with ${m.label}`, d.pointer, req, `${why}; ${describe(res)}`));
     });
   }
   const raw: { label: string; condition: 'malformed_request' | 'unsupported_media_type'; req: TestRequest }[] = [
@@ -393,11 +396,11 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   ];
   for (const r of raw) {
     await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${r.label}`, async (scope) => {
-      const d = ctx.declared(r.condition);
+      const d = ctx.refusal(route, r.condition);
       if (!d) return scope.skip(`no error code declared for ${r.condition} (not shown)`);
       const res = await ctx.send(route, r.req);
-      const why = ctx.expectCondition(res, r.condition);
-      if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.code} (${d.status}) for ${r.label}`, d.pointer, r.req, `${why}; ${describe(res)}`));
+      const why = ctx.expectRefusal(res, route, r.condition);
+      if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.label} for ${r.label}`, d.pointer, r.req, `${why}; ${describe(res)}`));
     });
   }
 }

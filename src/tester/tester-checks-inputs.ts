@@ -172,16 +172,16 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
     await ctx.check('errors', 'errors.missing-object', o.id, async (scope) => {
       const headers = await ctx.authFor(o.auth);
       if (!headers) return scope.skip('no credential for this operation');
-      const d = ctx.declared('missing_resource');
+      const d = ctx.refusal(route, 'missing_resource');
       if (!d) return scope.skip('the spec declares no error code for a missing object (not shown)');
       const idField = resource.fields.find((f) => f.name === resource.identifier);
       const id = idField?.type === 'integer' ? 2_000_000_000 : '00000000-0000-4000-8000-00000000dead';
       const b = await body(id);
       const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, ...(b !== undefined ? { body: b } : {}) };
       const res = await ctx.send(route, req);
-      const why = ctx.expectCondition(res, 'missing_resource');
+      const why = ctx.expectRefusal(res, route, 'missing_resource');
       if (why !== undefined)
-        scope.fail(ctx.failure(o.id, `the declared ${d.code} answer for an object that does not exist`, d.pointer, req, `${why}; ${describe(res)}`));
+        scope.fail(ctx.failure(o.id, `the declared ${d.label} answer for an object that does not exist`, d.pointer, req, `${why}; ${describe(res)}`));
     });
   }
   await ctx.check('errors', 'errors.malformed-id', o.id, async (scope) => {

@@ -6,7 +6,7 @@ import { getField, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, getFieldAt, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
 import { isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import { getRequestSchema, getResourceSchema, isWritable, MULTIPLE_OF_PRECISION, type JsonSchema } from '../model/model-schemas.js';
-import type { AuthRequirement, FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
+import type { AuthRequirement, ErrorCodeModel, FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { locate } from '../spec/spec-loader.js';
 import { CONDITIONS, type Condition, type PartName } from '../spec/spec-types.js';
 import { BoundReached, Subject, Throttled, type TestClient, type TestRequest, type TestResponse } from './tester-http.js';
@@ -28,6 +28,18 @@ export interface CheckScope {
 export type SkipKind = 'not-run' | 'not-applicable';
 
 const isNotRun = (reason: string, kind: SkipKind | undefined): boolean => (kind ?? (isNotApplicable(reason) ? 'not-applicable' : 'not-run')) === 'not-run';
+
+/** The conditions an operation's own codes answer where no code declares them (`TestContext.refusal`). */
+const OPERATION_REFUSALS: readonly Condition[] = [
+  'missing_resource',
+  'missing_credential',
+  'invalid_credential',
+  'validation',
+  'malformed_request',
+  'unsupported_media_type',
+];
+/** Client-error statuses HTTP gives another meaning than a refused request (RFC 9110, RFC 6585). */
+const NOT_REFUSALS: readonly number[] = [401, 403, 404, 405, 406, 407, 408, 429];
 
 const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 
@@ -247,11 +259,55 @@ export class TestContext {
     return code ? { code: code.name, status: code.status, pointer: code.pointer } : undefined;
   }
 
+  /**
+   * The answers `route` may give a request meeting `condition`: the code declaring it; else, where no code declares
+   * it (an imported OpenAPI document's codes name no condition), the operation's own codes of the status HTTP gives
+   * that refusal (RFC 9110): 404 for a missing object, 401 for a credential missing or not issued, and for a request breaking its declared schema any client
+   * error but those statuses that mean something else (401, 403, 404, 405, 406, 407, 408, 429), as Schemathesis'
+   * negative_data_rejection holds it. Undefined when neither: nothing declared to hold the answer to.
+   */
+  refusal(route: OperationRoute, condition: Condition): { label: string; pointer: string; codes: ErrorCodeModel[] } | undefined {
+    const d = this.declared(condition);
+    const all = this.model.errors?.codes ?? [];
+    if (d) return { label: `${d.code} (${d.status})`, pointer: d.pointer, codes: all.filter((c) => c.name === d.code) };
+    if (!OPERATION_REFUSALS.includes(condition)) return undefined;
+    const own = route.operation.errors.map((n) => all.find((c) => c.name === n)).filter((c): c is ErrorCodeModel => c !== undefined);
+    const only = condition === 'missing_resource' ? 404 : condition === 'missing_credential' || condition === 'invalid_credential' ? 401 : undefined;
+    const codes = own.filter((c) =>
+      only !== undefined
+        ? c.status === only && c.statusRange === undefined
+        : c.statusRange === '4XX' || (c.statusRange === undefined && c.status >= 400 && c.status < 500 && !NOT_REFUSALS.includes(c.status)),
+    );
+    if (codes.length === 0) return undefined;
+    return { label: `${codes.map((c) => `${c.name} (${c.statusRange ?? c.status})`).join(' or ')}, the operation's`, pointer: codes[0]!.pointer, codes };
+  }
+
+  /** Undefined when `res` is one of the answers `refusal` gives `route` for `condition`, else what differs. */
+  expectRefusal(res: TestResponse, route: OperationRoute, condition: Condition): string | undefined {
+    if (this.declared(condition)) return this.expectCondition(res, condition);
+    // serve's answer to a condition no code declares (its own code, named after the condition) is not judged, as
+    // errors.declared-codes leaves it: a refusal all the same.
+    if (this.isGapAnswer(res) && res.status >= 400 && res.status < 500) return undefined;
+    const r = this.refusal(route, condition);
+    // A credential the operation's security requires, left out or never issued: whatever the document lists, the
+    // request is not served (Schemathesis' ignored_auth).
+    if (!r) return (condition === 'missing_credential' || condition === 'invalid_credential') && res.status < 400 ? `status ${res.status}: served` : undefined;
+    const fits = r.codes.filter((c) => (c.statusRange === '4XX' ? res.status >= 400 && res.status < 500 : c.status === res.status));
+    if (fits.length === 0) return `status ${res.status}, not ${r.label}`;
+    const whys = fits.map((c) => this.expectCode(res, { code: c.name, status: res.status }));
+    return whys.includes(undefined) ? undefined : whys[0];
+  }
+
   /** Undefined when `res` is the declared answer to `condition`, else what differs. */
   expectCondition(res: TestResponse, condition: Condition): string | undefined {
     const d = this.declared(condition);
     if (!d) return undefined;
     if (res.status !== d.status) return `status ${res.status}, not ${d.status} (${d.code})`;
+    return this.expectCode(res, d);
+  }
+
+  /** Undefined when `res`, of `d`'s status, is `d`'s answer in the declared error body, else what differs. */
+  private expectCode(res: TestResponse, d: { code: string; status: number }): string | undefined {
     const body = res.body as Record<string, unknown> | undefined;
     const declaredBody = this.model.errors?.body?.kind === 'declared' ? this.model.errors.body : undefined;
     if (declaredBody === undefined && body?.code !== undefined && body.code !== d.code) return `code ${String(body.code)}, not ${d.code}`;

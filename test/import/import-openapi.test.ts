@@ -107,7 +107,8 @@ describe('import: operations become actions where their shapes allow', () => {
     expect(ops.updateThing).toMatchObject({ action: 'update', resource: 'Thing' });
     expect(ops.deleteThing).toMatchObject({ action: 'delete', resource: 'Thing' });
     expect(ops['polish thing']).toMatchObject({ action: 'custom', handler: 'polishThing', response: { resource: 'Thing' } });
-    expect(r.document!.limits).toEqual({ page_size: { default: 10, max: 50 } });
+    // `limit`'s maximum: a request over it breaks the parameter's schema, refused (over_max: reject).
+    expect(r.document!.limits).toEqual({ page_size: { default: 10, max: 50, over_max: 'reject' } });
     expect(r.document!.errors).toEqual({
       body: 'problem',
       codes: { invalid: { status: 422, title: 'The thing is not valid' }, not_found: { status: 404, title: 'Not here' } },
@@ -217,7 +218,7 @@ describe('import: query and header parameters', () => {
       doc({ paths: { '/things': list('listThings', 10, 50), '/other': list('listOther', 20, 50) }, components: { schemas: { Thing: thing } } }),
       'limits.json',
     );
-    expect(r.document!.limits).toEqual({ page_size: { max: 50 } });
+    expect(r.document!.limits).toEqual({ page_size: { max: 50, over_max: 'reject' } });
     expect(r.diagnostics.map((d) => d.message)).toContain(
       'the `limit` defaults of the list operations (10, 20) has no place in a servicespec and is left out: a spec has one default page size for every list, and they differ',
     );

@@ -259,7 +259,18 @@ describe.concurrent("the served import, through Prism's validation proxy built f
         },
       });
       try {
-        const report = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 1, runs: 2, maxRequests: 150, timeLimitMs: 40_000 });
+        // endpoints.invalid-requests left out: Prism's proxy never answers a body that is not JSON (`{"unterminated": `),
+        // and the tester waits for an answer as long as it takes. The imported codes name no condition, so before
+        // the operations' own refusals were taken (TestContext.refusal) the check sent nothing here anyway.
+        const report = await testService(s.model, {
+          baseUrl: proxy.url,
+          ...s.options,
+          seed: 1,
+          runs: 2,
+          maxRequests: 150,
+          timeLimitMs: 40_000,
+          skip: ['endpoints.invalid-requests'],
+        });
         for (const r of EXAMPLE_REQUESTS[file] ?? []) {
           const res = await fetch(`${proxy.url}${r.path}${r.keyIn !== undefined ? `?${r.keyIn}=${s.keys.alice}` : ''}`, {
             method: r.method,

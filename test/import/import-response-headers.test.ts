@@ -91,5 +91,37 @@ describe('import of response headers', () => {
     const r = await importOpenApiDocument(doc, 'headers.json');
     expect(r.document!.endpoints!.operations!.readWidget!.action).toBe('read');
     expect(r.diagnostics.filter((d) => d.pointer?.endsWith('/headers/Location'))).toEqual([]);
+    expect(r.diagnostics.filter((d) => d.message.includes('no `Location` header declared'))).toEqual([]);
+  });
+
+  it("a create of a readable resource whose success response declares no Location: the format's Location, said at the response", async () => {
+    const doc = structuredClone(DOC) as typeof DOC & { paths: Record<string, unknown> };
+    doc.paths['/widgets/{id}'] = {
+      get: {
+        operationId: 'readWidget',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+        responses: { '200': { description: 'The widget.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Widget' } } } } },
+      },
+    };
+    // Headers without Location, and none at all.
+    const created = doc.paths['/widgets'].post.responses['201'] as { headers?: Record<string, unknown> };
+    delete created.headers!.Location;
+    for (const headers of [created.headers, undefined]) {
+      if (headers === undefined) delete created.headers;
+      const r = await importOpenApiDocument(doc, 'headers.json');
+      const said = r.diagnostics.filter((d) => d.message.includes('no `Location` header declared'));
+      expect(said.map((d) => ({ code: d.code, pointer: d.pointer, message: d.message }))).toEqual([
+        {
+          code: 'import-approximated',
+          pointer: '/paths/~1widgets/post/responses/201',
+          message:
+            "operation createWidget: its success response (no `Location` header declared) is imported as the format's create answer, with a Location (the path of its resource's read operation): the document does not say the service sends one, and `servicespec test` asks it (endpoints.location; `--skip endpoints.location` for a service that sends none)",
+        },
+      ]);
+    }
+    // Without a read there is no Location to answer: nothing said.
+    delete doc.paths['/widgets/{id}'];
+    const r = await importOpenApiDocument(doc, 'headers.json');
+    expect(r.diagnostics.filter((d) => d.message.includes('no `Location` header declared'))).toEqual([]);
   });
 });
