@@ -27,6 +27,7 @@ export interface TestCliOptions {
   seed?: string;
   maxRequests?: string;
   timeLimit?: string;
+  requestTimeout?: string;
   runs?: string;
   rateLimits?: boolean;
   webhookListen?: string;
@@ -115,6 +116,12 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
     if (!d || d.ms <= 0) return usage(`--time-limit ${JSON.stringify(cli.timeLimit)}: a duration is needed, e.g. 90s or 2m`);
     timeLimitMs = d.ms;
   }
+  let requestTimeoutMs: number | undefined;
+  if (cli.requestTimeout !== undefined) {
+    const d = /^[0-9]+$/.test(cli.requestTimeout) ? { ms: Number(cli.requestTimeout) * 1000 } : parseDuration(cli.requestTimeout);
+    if (!d || d.ms <= 0) return usage(`--request-timeout ${JSON.stringify(cli.requestTimeout)}: a duration is needed, e.g. 10s or 500ms`);
+    requestTimeoutMs = d.ms;
+  }
   const compiled = readSpec(file);
   if (!compiled.model || compiled.diagnostics.some((d) => d.severity === 'error')) {
     printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
@@ -169,6 +176,7 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
   const callbackSecret = process.env.SERVICESPEC_CALLBACK_SECRET;
   if (callbackSecret !== undefined && callbackSecret !== '') options.callbackSecret = callbackSecret;
   if (timeLimitMs !== undefined) options.timeLimitMs = timeLimitMs;
+  if (requestTimeoutMs !== undefined) options.requestTimeoutMs = requestTimeoutMs;
   if (cli.rateLimits) options.rateLimits = true;
   if (cli.showSecrets) options.showSecrets = true;
   if (cli.replay !== undefined) {
@@ -241,6 +249,7 @@ export function registerTestCommand(program: Command): void {
       '--time-limit <duration>',
       'stop after this long, e.g. 90s or 2m (default 60s, plus what the declared failed_auth budget needs for the bad-credential checks)',
     )
+    .option('--request-timeout <duration>', 'how long one request may wait for its answer, e.g. 10s or 500ms (default 10s); past it, its check fails')
     .option('--runs <n>', 'generated cases per property (default 10)')
     .option('--only <names>', 'run only these parts, checks or operations (comma separated), e.g. states,limits.body-size,createOrder')
     .option('--skip <names>', 'leave out these parts, checks or operations (comma separated)')

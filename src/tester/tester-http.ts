@@ -174,7 +174,12 @@ export interface ClientOptions {
   /** The headers that carry credentials (`authorization` always): a rate budget is kept per credential. */
   credentialHeaders?: readonly string[];
   clock?: Clock;
+  /** How long one request may take, answer and body (default REQUEST_TIMEOUT_MS); real time, as the network's is. */
+  requestTimeoutMs?: number;
 }
+
+/** How long the tester waits for one answer (`--request-timeout`): a service that never answers fails that check, the run goes on. */
+export const REQUEST_TIMEOUT_MS = 10_000;
 
 /** Where a request names its version (a header, a query parameter, or the media type), and which. */
 export interface VersionNaming {
@@ -351,8 +356,12 @@ export class TestClient {
       const headers: Record<string, string> = { ...(r.headers ?? {}) };
       const text = bodyText(r);
       if (text !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-      const res = await fetch(this.url(r.path), { method: r.method, headers, ...(text !== undefined ? { body: text } : {}), redirect: 'manual' });
-      const bodyTextOut = await res.text();
+      const { res, bodyTextOut } = await this.fetchText(r.path, {
+        method: r.method,
+        headers,
+        ...(text !== undefined ? { body: text } : {}),
+        redirect: 'manual',
+      });
       this.observe(key, route, res.headers);
       if (res.status === 429 && !this.rawRateLimits && attempt < 5) {
         // Not the rate-limit check: a throttled request is waited out (Retry-After) and sent again.
@@ -371,6 +380,25 @@ export class TestClient {
       const answer: TestResponse = { status: res.status, headers: res.headers, body, text: bodyTextOut };
       this.onAnswer?.(r, answer);
       return answer;
+    }
+  }
+
+  /**
+   * One request and its whole body within the request time-out. An answer that does not come in time is an error
+   * naming the time-out (the check sending it fails with it); one cut short by the run's --time-limit stops the run.
+   */
+  private async fetchText(path: string, init: RequestInit): Promise<{ res: Response; bodyTextOut: string }> {
+    const limit = this.options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+    const untilDeadline = this.options.deadline - this.clock.now();
+    const byDeadline = untilDeadline < limit;
+    const signal = AbortSignal.timeout(Math.max(1, byDeadline ? untilDeadline : limit));
+    try {
+      const res = await fetch(this.url(path), { ...init, signal });
+      return { res, bodyTextOut: await res.text() };
+    } catch (err) {
+      if (!signal.aborted) throw err;
+      if (byDeadline) throw new BoundReached('time-limit');
+      throw new Error(`no answer within ${limit / 1000} s (--request-timeout)`);
     }
   }
 

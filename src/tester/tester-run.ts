@@ -213,6 +213,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
     queryCredentials: queryCredentials(model),
     credentialHeaders,
     clock,
+    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   });
   const ctx = new TestContext(model, client, options, seed);
   const runs = options.runs ?? paced.runs;

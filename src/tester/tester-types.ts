@@ -28,6 +28,8 @@ export interface TestOptions {
   maxRequests?: number;
   /** Upper bound on the run's wall time in ms (default 60 000). */
   timeLimitMs?: number;
+  /** How long one request may wait for its whole answer, in ms (default 10 000): past it, the check sending it fails. */
+  requestTimeoutMs?: number;
   /** Spend the rate-limit budget to check the declared limits. */
   rateLimits?: boolean;
   /** Listen on this port for webhooks and check they are signed (needs a webhook registration path). */

@@ -267,6 +267,7 @@ describe('servicespec test', () => {
     [['--base-url', 'http://127.0.0.1:1', '--other-basic', 'nocolon'], /--other-basic: write it as user:password/],
     [['--base-url', 'http://127.0.0.1:1', '--max-requests', '0'], /--max-requests "0": a positive whole number is needed/],
     [['--base-url', 'http://127.0.0.1:1', '--time-limit', 'soon'], /--time-limit "soon": a duration is needed/],
+    [['--base-url', 'http://127.0.0.1:1', '--request-timeout', '0s'], /--request-timeout "0s": a duration is needed, e.g. 10s or 500ms/],
     [['--base-url', 'http://127.0.0.1:1', '--format', 'xml'], /argument 'xml' is invalid/],
     [[], /required option '--base-url <url>' not specified/],
   ])('usage error %j: exit 2, one line, no stack', async (args, message) => {

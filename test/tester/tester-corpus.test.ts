@@ -24,10 +24,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  * (measured on seed 1, 2026-11-25): every other operation of every document receives traffic.
  */
 const NO_TRAFFIC: Record<string, Readonly<Record<string, string>>> = {
-  // Reads bound to a field of a resource nothing in the document creates (docs/import.md, "Resource actions"): no
-  // object to read, and no declared code for a missing one to probe with (import-prism-proxy.test.ts sends the
-  // documented example, answered 404).
-  'giphy-v1.yaml': { getGifById: 'no object to address (its create operation did not succeed)' },
+  // A read bound to a field of a user nothing in the document creates (docs/import.md, "Resource actions"): no object
+  // to read, and no code of its own for a missing one to probe with (import-prism-proxy.test.ts sends the documented
+  // example). giphy's getGifById has a 404 of its own, so its missing-object probe reaches it.
   'oai-link-example.yaml': { getUserByName: 'no user to read: the spec has no create operation for user, and the tester makes objects only through one' },
 };
 

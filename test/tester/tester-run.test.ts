@@ -3,11 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatReportText } from '../../src/tester/tester-report.js';
 import { testService } from '../../src/tester/tester-run.js';
 import { startOrders, type OrdersServer } from './helpers.js';
-import { startProxy, type Mutant } from './mutant-proxy.js';
+import { startProxy, type Mutant, type ProxyResponse as ProxyAnswer } from './mutant-proxy.js';
 
 let s: OrdersServer;
 beforeAll(async () => {
@@ -160,4 +160,44 @@ it('the verdict: failed over incomplete over passed; a not-applicable skip leave
   ]) {
     expect(isNotApplicable(reason), reason).toBe(true);
   }
+});
+
+describe('a service that never answers', () => {
+  // The proxy holds every read by identifier open (no status line, ever); everything else passes through.
+  const hangReads = {
+    name: 'never answers a read',
+    caughtBy: '',
+    only: [],
+    response: (r: ProxyAnswer, req: { method: string; path: string }) =>
+      req.method === 'GET' && /^\/orders\/[^/?]+$/.test(req.path) ? new Promise<ProxyAnswer>(() => undefined) : r,
+  };
+
+  it('fails the check sending that request once --request-timeout passes, and the run goes on', async () => {
+    const proxy = await startProxy(s.url, hangReads);
+    try {
+      const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 1, only: ['getOrder', 'listOrders'], requestTimeoutMs: 300 });
+      const read = r.results.find((x) => x.check === 'endpoints.valid-requests' && x.target === 'getOrder');
+      expect(read?.outcome).toBe('failed');
+      expect(read?.failure?.actual).toBe('the request failed: no answer within 0.3 s (--request-timeout)');
+      // The checks after it ran: the list was read.
+      expect(r.results.some((x) => x.target === 'listOrders' && x.outcome === 'passed')).toBe(true);
+      expect(r.stoppedBy).toBeUndefined();
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+
+  it('stops the run at --time-limit even while a request waits for its answer', async () => {
+    const proxy = await startProxy(s.url, hangReads);
+    try {
+      // The request time-out (10 s by default) is longer than what is left of the run: the run's bound cuts it.
+      const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 1, only: ['getOrder'], timeLimitMs: 3000 });
+      expect(r.stoppedBy).toBe('time-limit');
+      // The check whose request was waiting is cut short, not failed; those after it are not run.
+      expect(r.results.some((x) => x.target === 'getOrder' && x.reason === 'not finished: the --time-limit bound was reached')).toBe(true);
+      expect(r.results.some((x) => x.outcome === 'failed')).toBe(false);
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
 });
