@@ -36,7 +36,7 @@ export async function checkAuth(ctx: TestContext): Promise<void> {
     if (auth?.kind !== 'required') continue;
     await ctx.check('authentication', 'authentication.no-credential', o.id, async (scope) => {
       const req = await requestFor(ctx, route, {});
-      if (!req) return scope.skip('no object to address (its create operation did not succeed)');
+      if (!req) return scope.skip(ctx.noObject(route.resource));
       const res = await ctx.send(route, req);
       const why = ctx.expectRefusal(res, route, 'missing_credential');
       if (why !== undefined)
@@ -93,7 +93,7 @@ export async function checkBadCredentials(ctx: TestContext): Promise<void> {
     if (auth?.kind !== 'required') continue;
     await ctx.check('authentication', 'authentication.bad-credential', o.id, async (scope) => {
       const req = await requestFor(ctx, route, badCredential(ctx, auth.schemes));
-      if (!req) return scope.skip('no object to address (its create operation did not succeed)');
+      if (!req) return scope.skip(ctx.noObject(route.resource));
       const raw = ctx.client.rawRateLimits;
       ctx.client.rawRateLimits = true;
       let res;

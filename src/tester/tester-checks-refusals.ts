@@ -46,7 +46,7 @@ async function addressOf(ctx: TestContext, route: OperationRoute): Promise<{ hea
   if (ids.length === 0) return { headers, path: ctx.pathOf(route) };
   if (!route.resource) return { headers, path: ctx.pathOf(route, undefined, {}, Object.fromEntries(ids.map((n) => [n, 'servicespec']))) };
   const obj = await ctx.ensureObject(route.resource);
-  if (!obj) return `no ${route.resource.name} to address: its create operation did not succeed`;
+  if (!obj) return ctx.noObject(route.resource);
   return { headers, path: ctx.pathOf(route, objectKey(route.resource, obj)) };
 }
 

@@ -695,6 +695,14 @@ export class TestContext {
     return path.startsWith(template) ? `${this.versionPrefix() ?? ''}${path.slice(template.length)}` : path;
   }
 
+  /** Why no object of `resource` can be addressed: the spec gives it no create operation, or its create did not succeed. */
+  noObject(resource: ResourceModel | undefined, action = 'address'): string {
+    const name = resource?.name ?? 'object';
+    if (resource && !this.createRoute(resource.name))
+      return `no ${name} to ${action}: the spec has no create operation for ${name}, and the tester makes objects only through one`;
+    return `no ${name} to ${action}: its create operation did not succeed`;
+  }
+
   createRoute(resource: string | undefined): OperationRoute | undefined {
     return this.routes.find((r) => r.operation.action === 'create' && r.resource?.name === resource);
   }
