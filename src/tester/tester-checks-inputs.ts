@@ -188,23 +188,35 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
     const headers = await ctx.authFor(o.auth);
     if (!headers) return scope.skip('no credential for this operation');
     const conditions: Condition[] = ['missing_resource', 'validation'];
-    if (!conditions.some((c) => ctx.declared(c))) return scope.skip('the spec declares no error code for a missing object or a validation error (not shown)');
+    const declared = conditions.some((c) => ctx.declared(c));
+    // Where no code declares either (an imported document's codes name no condition), the operation's own codes
+    // of those refusals hold the answer (TestContext.refusal: its 404, or a client error that means a bad request).
+    const own = declared ? [] : conditions.flatMap((c) => (ctx.refusal(route, c) ? [c] : []));
+    if (!declared && own.length === 0) return scope.skip('the spec declares no error code for a missing object or a validation error (not shown)');
+    const expected = declared ? codes(ctx, conditions) : own.map((c) => ctx.refusal(route, c)!.label).join(' or ');
+    const pointer = declared ? (ctx.declared('missing_resource')?.pointer ?? ctx.declared('validation')?.pointer) : ctx.refusal(route, own[0]!)!.pointer;
+    const judge = (res: TestResponse): string | undefined => {
+      // A path the router does not take (`..` resolved away) is the route_not_found answer, also declared.
+      if (declared) return expectOneOf(ctx, res, [...conditions, 'route_not_found', 'method_not_allowed']);
+      const whys = own.map((c) => ctx.expectRefusal(res, route, c));
+      return whys.includes(undefined) ? undefined : whys[0];
+    };
     const b = await body();
-    const ids = malformedIds(ctx, route);
+    // `..` resolves the path away to another route: its answer is route_not_found's, which only a declared code holds.
+    const ids = malformedIds(ctx, route).filter((raw) => declared || raw !== '..');
     for (const raw of isThrifty(ctx.model) ? ids.slice(0, 2) : ids) {
       let path = ctx.fillVersion(route.path);
       for (const name of route.pathParams)
         path = path.replace(`{${name}}`, ctx.idParams(route).includes(name) ? (raw.startsWith('%') ? raw : encodeURIComponent(raw)) : '');
       const req: TestRequest = { method: route.method, path, headers, ...(b !== undefined ? { body: b } : {}) };
       const res = await ctx.send(route, req);
-      // A path the router does not take (`..` resolved away) is the route_not_found answer, also declared.
-      const why = expectOneOf(ctx, res, [...conditions, 'route_not_found', 'method_not_allowed']);
+      const why = judge(res);
       if (why !== undefined)
         return scope.fail(
           ctx.failure(
             o.id,
-            `${codes(ctx, conditions)} for a malformed identifier (${JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw)})`,
-            ctx.declared('missing_resource')?.pointer ?? ctx.declared('validation')?.pointer,
+            `${expected} for a malformed identifier (${JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw)})`,
+            pointer,
             req,
             `${why}; ${describe(res)}`,
           ),

@@ -48,6 +48,9 @@ const CAUGHT: { fault: string; only: string[]; check: string; expected?: RegExp;
   { fault: 'null-non-nullable', only: [], check: 'resources.response-shape' },
   { fault: 'datetime-not-rfc3339', only: [], check: 'resources.response-shape' },
   { fault: 'malformed-500', only: [], check: 'endpoints.no-server-error', before: 'main: other checks' },
+  // A malformed identifier was sent only where a code declares missing_resource or validation: the operation's own
+  // 404 now holds the answer.
+  { fault: 'long-id-500', only: ['errors.malformed-id'], check: 'errors.malformed-id', expected: /malformed identifier/, before: 'main let through' },
   // The imported codes name no condition (validation, missing_resource, …): every refusal was skipped as not shown.
   // Now the operation's own codes of the status HTTP gives the refusal answer it (TestContext.refusal).
   {
