@@ -112,7 +112,10 @@ interface Ctx extends SchemaContext {
   resourceFields: Map<string, Record<string, FieldSpec>>;
   /** The resources a POST answers with: the objects the API makes. */
   made: Set<string>;
-  /** Component schemas read as another resource's create, replace or update request: no resource of their own unless named elsewhere. */
+  /**
+   * Component schemas read as another resource's create, replace or update request, or as a list's page or envelope:
+   * no resource of their own unless named elsewhere.
+   */
   absorbed?: Set<string>;
   resourceIdentifier: Map<string, string | undefined>;
   /** The resources as the spec will hold them (an identifier found from the paths is added to them). */
@@ -484,8 +487,8 @@ function requestSubset(ctx: Ctx, operation: string, action: Action, resource: st
 }
 
 /**
- * A schema read only as another resource's request (`requestSubset`) is no resource: dropped unless some part of the
- * spec still names it.
+ * A schema read only as another resource's request (`requestSubset`), or as a list's page or envelope, is no
+ * resource: dropped unless some part of the spec still names it.
  */
 function dropAbsorbed(ctx: Ctx, out: SpecDocument, resources: Record<string, ResourceSpec>): void {
   for (const name of ctx.absorbed ?? []) {
@@ -2099,6 +2102,11 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (action === 'list' && isObject(x.paging)) o.paging = x.paging;
     } else {
       if (action === 'list' && page?.paging) o.paging = page.paging;
+      // A list's page or envelope component (`ShipmentPage: { items: [Shipment], total }`) is the list's answer, held
+      // by its paging or envelope: no resource of its own unless something else names it (`dropAbsorbed`).
+      const wrapper = enveloped.has(src.id) ? prepare.whole.response : page?.paging?.body === undefined ? response : undefined;
+      if (action === 'list' && wrapper?.resource !== undefined && !wrapper.list && wrapper.resource !== o.resource)
+        (ctx.absorbed ??= new Set()).add(wrapper.resource);
 
       if (filter.length > 0) o.filter = filter;
       if (sort.length > 0) o.sort = sort;

@@ -2,10 +2,11 @@
 // exported validates with swagger-parser, comes back from a document without servicespec's extensions as the same
 // list, and the imported petstores serve GET /pets with 200 and a bare array (before: a custom operation, 501).
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { serializeDocument } from '../../src/export/export-shared.js';
 import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
@@ -194,5 +195,68 @@ describe("Kubernetes' LeaseList lists", () => {
       for (const d of r.diagnostics.filter((x) => x.code === 'import-dropped' && x.message.startsWith(`operation ${id}: query parameter`)))
         expect(d.pointer).toMatch(/^\/paths\/~1apis~1coordination\.k8s\.io~1v1~1.*\/parameters\/\d+$/);
     }
+  });
+});
+
+// A list's page component (`ShipmentPage: { items: [Shipment], total }`) is the list's answer, held by its paging: no
+// resource of its own (before: a resource `ShipmentPage` with an identifier gap). One that is also another
+// operation's body stays a resource.
+describe('a list page component', () => {
+  const SHIPMENTS = join(OPENAPI_FIXTURES, '..', '..', 'tester', 'fixtures', 'shipments.openapi.yaml');
+  const gapsOf = (r: Awaited<ReturnType<typeof importOpenApiFile>>) =>
+    r.gaps!.parts.flatMap((p) => p.missing.map((g) => `${g.item}${g.where !== undefined ? ` (${g.where})` : ''}`));
+  type Doc = { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
+  const shipments = () => parse(readFileSync(SHIPMENTS, 'utf8')) as Doc;
+  /** The value at these keys of a JSON document. */
+  const at = (v: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], v);
+
+  it('shipments.openapi.yaml: ShipmentPage is no resource, has no identifier gap, and the list keeps its { items, total } page', async () => {
+    const r = await importOpenApiFile(SHIPMENTS);
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(Object.keys(r.document!.resources!)).toEqual(['Shipment']);
+    expect(gapsOf(r).filter((g) => g.includes('ShipmentPage'))).toEqual([]);
+    expect(r.gaps!.parts.find((p) => p.part === 'resources')!.status).toBe('shown');
+    const list = r.document!.endpoints!.operations!.listShipments!;
+    expect([list.action, list.resource, list.paging]).toEqual(['list', 'Shipment', { style: 'offset', total: 'total' }]);
+    // Exported again, the list answers the page at the same positions.
+    const doc = exportOpenApi(r.compiled!.model!, { openapi: '3.0' }).document;
+    let schema = at(doc, 'paths', '/shipments', 'get', 'responses', '200', 'content', 'application/json', 'schema');
+    const ref = at(schema, '$ref');
+    if (typeof ref === 'string') schema = at(doc, 'components', 'schemas', ref.split('/').at(-1)!);
+    expect(Object.keys(at(schema, 'properties') as object).sort()).toEqual(['items', 'total']);
+    expect(at(schema, 'properties', 'items', 'type')).toBe('array');
+  });
+
+  it('a list envelope component ({ data: [Shipment], meta: { total_count } }) is no resource either', async () => {
+    const doc = shipments();
+    doc.components.schemas.ShipmentPage = {
+      type: 'object',
+      required: ['data', 'meta'],
+      properties: {
+        data: { type: 'array', items: { $ref: '#/components/schemas/Shipment' } },
+        meta: { type: 'object', required: ['total_count'], properties: { total_count: { type: 'integer' } } },
+      },
+    };
+    const r = await importOpenApiDocument(doc, 'shipments-envelope.yaml');
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(Object.keys(r.document!.resources!)).toEqual(['Shipment']);
+    const list = r.document!.endpoints!.operations!.listShipments!;
+    expect([list.action, list.resource, list.envelope]).toMatchObject(['list', 'Shipment', { data: 'data', total: 'meta.total_count' }]);
+  });
+
+  it('a page component another operation answers as its own body stays a resource', async () => {
+    const doc = shipments();
+    doc.paths['/shipments/search'] = {
+      post: {
+        operationId: 'searchShipments',
+        requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { sku: { type: 'string' } } } } } },
+        responses: { '200': { description: 'The matches.', content: { 'application/json': { schema: { $ref: '#/components/schemas/ShipmentPage' } } } } },
+      },
+    };
+    const r = await importOpenApiDocument(doc, 'shipments-search.yaml');
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(Object.keys(r.document!.resources!).sort()).toEqual(['Shipment', 'ShipmentPage']);
+    expect(r.document!.endpoints!.operations!.searchShipments!.response).toEqual({ resource: 'ShipmentPage' });
+    expect(r.document!.endpoints!.operations!.listShipments!.action).toBe('list');
   });
 });
