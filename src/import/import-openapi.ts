@@ -424,7 +424,15 @@ function makeableIdentifiers(ctx: Ctx, resources: Record<string, ResourceSpec>):
  * Where a create leaves out a field the resource requires and gives no default, the spec has a gap (the format never
  * makes the value up): said at the request body. A request naming none of the writable fields keeps them all, said.
  */
-function requestSubset(ctx: Ctx, operation: string, action: Action, resource: string, request: ShapeSpec, pointer: string): string[] | undefined {
+function requestSubset(
+  ctx: Ctx,
+  operation: string,
+  action: Action,
+  resource: string,
+  request: ShapeSpec,
+  pointer: string,
+  bind: Readonly<Record<string, string>> | undefined,
+): string[] | undefined {
   if (request.resource === resource || request.list) return undefined;
   const sent = fieldsOf(request, ctx);
   if (sent === undefined) return undefined;
@@ -432,10 +440,13 @@ function requestSubset(ctx: Ctx, operation: string, action: Action, resource: st
   const spec = ctx.resourceSpecs[resource];
   const identifier = spec?.identifier ?? ctx.resourceIdentifier.get(resource);
   const fields = ctx.resourceFields.get(resource) ?? {};
+  // A field the path gives (`bind`) is the path's value, body or not (getUnsourcedFields leaves it out too).
+  const bound = new Set(Object.values(bind ?? {}).map((path) => path.split('.')[0]!));
   // Writable as model-schemas.ts isWritable says: a client-given identifier only by a create, a write-once field not
   // by an update or replace.
   const writable = Object.entries(fields).filter(
     ([name, f]) =>
+      !bound.has(name) &&
       (name !== identifier || (action === 'create' && spec?.identifier_source === 'client')) &&
       name !== spec?.owner &&
       f.readOnly !== true &&
@@ -2095,7 +2106,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       keepRequestRequired(ctx, src.id, o.resource, req, action === 'create');
     let subset: string[] | undefined;
     if (!ctx.fromServicespec && !x && req && request && (action === 'create' || action === 'replace' || action === 'update') && typeof o.resource === 'string')
-      subset = requestSubset(ctx, src.id, action, o.resource, request, req.pointer);
+      subset = requestSubset(ctx, src.id, action, o.resource, request, req.pointer, o.bind as Record<string, string> | undefined);
     const { filter, sort } = plan;
     if (x) {
       for (const k of ['filter', 'sort', 'request_fields']) if (Array.isArray(x[k])) o[k] = (x[k] as unknown[]).map(String);

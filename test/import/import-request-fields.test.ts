@@ -95,3 +95,53 @@ describe('the Todo case: a create taking fewer fields than its resource', () => 
     }
   });
 });
+
+describe('a create whose path gives a field its body leaves out', () => {
+  const members = {
+    openapi: '3.1.0',
+    info: { title: 'Members', version: '1' },
+    paths: {
+      '/orgs/{org}/members': {
+        post: {
+          operationId: 'addMember',
+          parameters: [{ name: 'org', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: { required: true, content: json('NewMember') },
+          responses: { '201': { description: 'made', content: json('Member') } },
+        },
+      },
+      '/orgs/{org}/members/{id}': {
+        get: {
+          operationId: 'getMember',
+          parameters: [
+            { name: 'org', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+          ],
+          responses: { '200': { description: 'ok', content: json('Member') } },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Member: {
+          type: 'object',
+          required: ['id', 'org', 'name', 'role'],
+          properties: { id: { type: 'string', readOnly: true }, org: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' } },
+        },
+        NewMember: { type: 'object', required: ['name', 'role'], properties: { name: { type: 'string' }, role: { type: 'string' } } },
+      },
+    },
+  };
+
+  it('takes the bound field from the path: no request_fields, no gap said', async () => {
+    const r = await importOpenApiDocument(members as unknown, 'members.json');
+    const op = r.document!.endpoints!.operations!.addMember as { bind?: unknown; request_fields?: unknown };
+    expect(op.bind).toEqual({ org: 'org' });
+    expect(op.request_fields).toBeUndefined();
+    expect(r.diagnostics.filter((d) => d.pointer?.startsWith('/paths/~1orgs~1{org}~1members/post/requestBody'))).toEqual([]);
+    expect(
+      getGapReport(r.compiled!.model!)
+        .parts.find((p) => p.part === 'endpoints')!
+        .missing.filter((g) => g.item === 'value of a required field'),
+    ).toEqual([]);
+  });
+});
