@@ -96,6 +96,12 @@ function checkRequestFields(ctx: RuleContext, o: OperationModel, r: ResourceMode
         : undefined;
     if (why !== undefined) ctx.report('request-field-invalid', { operation: o.id, name, detail: why }, joinPointer(at, i));
   });
+  // A path value bound inside an object (`metadata.namespace`) is written into that object: a request that does not
+  // take the object cannot say which of its other fields it writes (nor a replace which it keeps).
+  for (const b of o.bindings ?? []) {
+    const top = b.field.split('.')[0]!;
+    if (top !== b.field && !o.requestFields!.includes(top)) ctx.report('request-fields-bound-parent', { operation: o.id, field: top, bound: b.field }, at);
+  }
 }
 
 /** Why a request of the view cannot write the field (isWritable said it cannot). */

@@ -147,6 +147,11 @@ export const DIAGNOSTICS = {
   'paging-contradiction': { severity: 'error', message: 'operation `{operation}`: paging: {detail}' },
   'paging-param-invalid': { severity: 'error', message: 'operation `{operation}`: paging parameter `{role}` (`{name}`): {detail}' },
   'request-field-invalid': { severity: 'error', message: 'operation `{operation}`: request_fields names `{name}`: {detail}' },
+  'request-fields-bound-parent': {
+    severity: 'error',
+    message:
+      "operation `{operation}`: request_fields leaves out `{field}`, which holds `{bound}` the path gives: list `{field}` (the path's value is written into it)",
+  },
   'misplaced-option': { severity: 'warning', message: 'operation `{operation}`: `{option}` has no effect on action {action}' },
   'event-kind-unseen': { severity: 'warning', message: 'event `{name}` is delivered only by the stream, and no stream reader can ever see it: {reason}' },
   'broker-placeholder-unknown': {

@@ -96,3 +96,28 @@ describe('request_fields', () => {
     expect(getGapReport(put.model!).parts.find((p) => p.part === 'endpoints')!.missing).toEqual([]);
   });
 });
+
+describe('request_fields beside a path bound inside an object', () => {
+  it('leaving out the object that holds the bound field is request-fields-bound-parent', () => {
+    const text = spec(
+      'op: { method: POST, path: "/boards/{board}/todos", action: create, resource: Todo, bind: { board: place.board }, request_fields: [title, status] }',
+      '\n      place:\n        type: object\n        fields:\n          board: { type: string }\n          shelf: { type: string, optional: true }',
+    );
+    expect(found(text)).toEqual([
+      {
+        code: 'request-fields-bound-parent',
+        pointer: '/endpoints/operations/op/request_fields',
+        message:
+          "operation `op`: request_fields leaves out `place`, which holds `place.board` the path gives: list `place` (the path's value is written into it)",
+      },
+    ]);
+  });
+
+  it('listing the object is accepted', () => {
+    const text = spec(
+      'op: { method: POST, path: "/boards/{board}/todos", action: create, resource: Todo, bind: { board: place.board }, request_fields: [title, status, place] }',
+      '\n      place:\n        type: object\n        fields:\n          board: { type: string }\n          shelf: { type: string, optional: true }',
+    );
+    expect(found(text)).toEqual([]);
+  });
+});
