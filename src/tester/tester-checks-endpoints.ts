@@ -26,26 +26,26 @@ export async function runProperty<T>(
   property: (value: T) => Promise<Failure | undefined>,
 ): Promise<void> {
   let last: Failure | undefined;
-  let bound: BoundReached | undefined;
+  // A bound reached, or a request that failed (no answer within --request-timeout, a reset): the rest of the cases
+  // are not sent, and the error goes to ctx.check, which reports it. fc.check returns a thrown error as a result,
+  // and would shrink on it, each shrink waiting again.
+  let stopped: unknown;
   await fc.check(
     fc.asyncProperty(arb, async (value) => {
-      if (bound) return true;
+      if (stopped !== undefined) return true;
       try {
         const f = await property(value);
         if (f) last = f;
         return f === undefined;
       } catch (err) {
-        if (err instanceof BoundReached) {
-          bound = err;
-          return true;
-        }
-        throw err;
+        stopped = err;
+        return true;
       }
     }),
     { seed: ctx.seed, numRuns: runs, endOnFailure: false, maxSkipsPerRun: 10 },
   );
   if (last) scope.fail(last);
-  if (bound && !last) throw bound;
+  if (stopped !== undefined && !(last && stopped instanceof BoundReached)) throw stopped;
 }
 
 export async function checkEndpoints(ctx: TestContext, runs: number): Promise<void> {
