@@ -388,18 +388,26 @@ export class TestClient {
    * naming the time-out (the check sending it fails with it); one cut short by the run's --time-limit stops the run.
    */
   private async fetchText(path: string, init: RequestInit): Promise<{ res: Response; bodyTextOut: string }> {
-    const limit = this.options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
-    const untilDeadline = this.options.deadline - this.clock.now();
-    const byDeadline = untilDeadline < limit;
-    const signal = AbortSignal.timeout(Math.max(1, byDeadline ? untilDeadline : limit));
+    const wait = this.answerWait();
+    const signal = AbortSignal.timeout(wait.ms);
     try {
       const res = await fetch(this.url(path), { ...init, signal });
       return { res, bodyTextOut: await res.text() };
     } catch (err) {
-      if (!signal.aborted) throw err;
-      if (byDeadline) throw new BoundReached('time-limit');
-      throw new Error(`no answer within ${limit / 1000} s (--request-timeout)`);
+      throw signal.aborted ? wait.error() : err;
     }
+  }
+
+  /**
+   * How long an answer may take (real time, as the network's): the request time-out, or what is left of the run
+   * where that is less. The run's deadline is on the run's clock, so it caps the wait only when that clock is the
+   * real one; otherwise guard() keeps it between requests.
+   */
+  private answerWait(): { ms: number; error: () => Error } {
+    const limit = this.options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+    const left = this.clock === REAL_CLOCK ? this.options.deadline - this.clock.now() : Infinity;
+    if (left < limit) return { ms: Math.max(1, left), error: () => new BoundReached('time-limit') };
+    return { ms: limit, error: () => new Error(`no answer within ${limit / 1000} s (--request-timeout)`) };
   }
 
   /** Opens the event stream and collects its events until closed. */
@@ -415,7 +423,16 @@ export class TestClient {
       await this.pace(key, route);
       this.requests++;
       controller = new AbortController();
-      res = await fetch(this.url(r.path), { headers: r.headers, signal: controller.signal });
+      // The stream's headers within the request time-out; its events then come as they come.
+      const wait = this.answerWait();
+      const timer = setTimeout(() => controller.abort(), wait.ms);
+      try {
+        res = await fetch(this.url(r.path), { headers: r.headers, signal: controller.signal });
+      } catch (err) {
+        throw controller.signal.aborted ? wait.error() : err;
+      } finally {
+        clearTimeout(timer);
+      }
       this.observe(key, route, res.headers);
       if (res.status !== 429 || attempt >= 5) break;
       await res.text().catch(() => undefined);

@@ -187,6 +187,41 @@ describe('a service that never answers', () => {
     }
   }, 60_000);
 
+  it('fails a property check whose request is never answered (a generated create), without shrinking on it', async () => {
+    const proxy = await startProxy(s.url, {
+      response: (r: ProxyAnswer, req: { method: string; path: string }) =>
+        req.method === 'POST' && req.path === '/orders' ? new Promise<ProxyAnswer>(() => undefined) : r,
+    });
+    try {
+      const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 1, only: ['endpoints.valid-requests'], requestTimeoutMs: 300 });
+      const create = r.results.find((x) => x.check === 'endpoints.valid-requests' && x.target === 'createOrder');
+      expect(create?.outcome).toBe('failed');
+      expect(create?.failure?.actual).toBe('the request failed: no answer within 0.3 s (--request-timeout)');
+      // One request of it, not one per generated case and shrink.
+      expect(create?.requests).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+
+  it('an event stream whose headers never come: the same time-out', async () => {
+    const silent: Server = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { TestClient } = await import('../../src/tester/tester-http.js');
+      const c = new TestClient({
+        baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        maxRequests: 10,
+        deadline: Date.now() + 60_000,
+        requestTimeoutMs: 200,
+      });
+      await expect(c.openStream('/events', {})).rejects.toThrow('no answer within 0.2 s (--request-timeout)');
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  }, 30_000);
+
   it('stops the run at --time-limit even while a request waits for its answer', async () => {
     const proxy = await startProxy(s.url, hangReads);
     try {
