@@ -257,7 +257,7 @@ async function checkStatePairs(
           if (!('id' in held)) return scope.fail(held);
           const shown = await readBack(held.id);
           if (shown?.res.status === 200 && guarded.every((n) => shown.res.body?.[n] !== undefined && shown.res.body?.[n] !== null)) {
-            const body = await ctx.transitionBody(r);
+            const body = await ctx.transitionBody(r, held.id);
             for (const n of guarded) delete body[n];
             const req: TestRequest = { method: r.method, path: ctx.pathOf(r, held.id), headers: headers.get(r.operation.id)!, body };
             const res = await ctx.send(r, req);
