@@ -102,17 +102,7 @@ export function toEnvelope(candidate: EnvelopeCandidate, action: Action, style: 
         filled = inner.any;
         if (filled && inner.missing) ok = false;
       } else {
-        const constrained = f.values !== undefined || f.pattern !== undefined || f.minimum !== undefined || f.maximum !== undefined;
-        const source = (Object.keys(ENVELOPE_NAMES) as EnvelopeSource[]).find(
-          (s) =>
-            !taken.has(s) &&
-            has(s) &&
-            ENVELOPE_NAMES[s].includes(name) &&
-            SOURCE_TYPES[s].includes(f.type) &&
-            !constrained &&
-            // A next cursor is null on the last page, or left out there (optional: Kubernetes' metadata.continue).
-            (s !== 'next' || f.nullable === true || f.optional === true),
-        );
+        const source = (Object.keys(ENVELOPE_NAMES) as EnvelopeSource[]).find((s) => !taken.has(s) && has(s) && fitsSource(s, name, f));
         if (source !== undefined) {
           taken.add(source);
           out[source] = path;
@@ -131,15 +121,21 @@ export function toEnvelope(candidate: EnvelopeCandidate, action: Action, style: 
   return envelope;
 }
 
-/** Whether the envelope an answer may be has a field for a list's next cursor (at its top or one object down). */
-export function hasNextCursorField(candidate: EnvelopeCandidate): boolean {
-  const fits = (name: string, f: FieldSpec) =>
-    ENVELOPE_NAMES.next.includes(name) &&
-    f.type === 'string' &&
-    (f.nullable === true || f.optional === true) &&
-    f.values === undefined &&
-    f.pattern === undefined;
-  return Object.entries(candidate.fields).some(
-    ([name, f]) => fits(name, f) || (f.type === 'object' && f.fields !== undefined && Object.entries(f.fields).some(([n, g]) => fits(n, g))),
+/** Whether field `name` can carry envelope source `s`: one of its names and types, unconstrained. */
+function fitsSource(s: EnvelopeSource, name: string, f: FieldSpec): boolean {
+  const constrained = f.values !== undefined || f.pattern !== undefined || f.minimum !== undefined || f.maximum !== undefined;
+  return (
+    ENVELOPE_NAMES[s].includes(name) &&
+    SOURCE_TYPES[s].includes(f.type) &&
+    !constrained &&
+    // A next cursor is null on the last page, or left out there (optional: Kubernetes' metadata.continue).
+    (s !== 'next' || f.nullable === true || f.optional === true)
   );
+}
+
+/** Whether the envelope an answer may be has a field for a list's next cursor, at any depth (as toEnvelope looks). */
+export function hasNextCursorField(candidate: EnvelopeCandidate): boolean {
+  const any = (fields: Readonly<Record<string, FieldSpec>>): boolean =>
+    Object.entries(fields).some(([name, f]) => (f.type === 'object' && f.fields !== undefined ? any(f.fields) : fitsSource('next', name, f)));
+  return any(candidate.fields);
 }
