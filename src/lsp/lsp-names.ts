@@ -3,6 +3,7 @@
 // below); whether a use resolves is the checker's business, not this file's.
 
 import { getAt, splitPointer, type TextSpan, type YamlEntry, type YamlOutline } from './lsp-yaml.js';
+import { escapePointerToken } from '../util/util-json-pointer.js';
 
 export type NameKind = 'resource' | 'field' | 'state' | 'transition' | 'scheme' | 'scope' | 'error code' | 'event' | 'operation';
 
@@ -45,18 +46,12 @@ const segment =
     segments[i];
 /** An operation's fields and transitions belong to the operation's resource. */
 const operationResource: Owner = (segments, data) => {
-  const r = getAt(data, `/endpoints/operations/${segments[2]!.replace(/~/g, '~0').replace(/\//g, '~1')}/resource`);
+  const r = getAt(data, `/endpoints/operations/${escapePointerToken(segments[2]!)}/resource`);
   return typeof r === 'string' ? r : undefined;
 };
 /** A versioning change names its resource beside its field. */
 const changeResource: Owner = (segments, data) => {
-  const pointer =
-    '/' +
-    segments
-      .slice(0, -1)
-      .map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1'))
-      .join('/') +
-    '/resource';
+  const pointer = '/' + segments.slice(0, -1).map(escapePointerToken).join('/') + '/resource';
   const r = getAt(data, pointer);
   return typeof r === 'string' ? r : undefined;
 };
@@ -167,7 +162,7 @@ function addSites(entry: YamlEntry, data: unknown, sites: NameSite[]): void {
 /** Whether the resource declares a field of exactly this name (a name may hold dots). */
 function hasField(data: unknown, resource: string | undefined, name: string): boolean {
   if (resource === undefined) return false;
-  const fields = getAt(data, `/resources/${resource.replace(/~/g, '~0').replace(/\//g, '~1')}/fields`);
+  const fields = getAt(data, `/resources/${escapePointerToken(resource)}/fields`);
   return fields !== null && typeof fields === 'object' && Object.hasOwn(fields, name);
 }
 
