@@ -518,7 +518,9 @@ function endpointBlocks(m: ServiceModel): Block[] {
             ...codes(o.requestFields),
             ' (',
             code('request_fields'),
-            '); any other field is refused.',
+            ...((o.bindings?.length ?? 0) > 0
+              ? ['); any other field is refused, but for those the path gives (', code('bind'), ').']
+              : ['); any other field is refused.']),
           ),
         );
       else if (o.action === 'custom' && !bodyless) blocks.push(para(`Request: ${NOT_SHOWN}.`));
