@@ -87,6 +87,13 @@ function positiveInt(value: string | undefined, flag: string): number | string |
   return Number(value);
 }
 
+/** A duration flag (`90s`, `2m`, `500ms`, or whole seconds) in ms; a string says why not; undefined when not given. */
+function durationMs(value: string | undefined, flag: string, example: string): number | string | undefined {
+  if (value === undefined) return undefined;
+  const d = /^[0-9]+$/.test(value) ? { ms: Number(value) * 1000 } : parseDuration(value);
+  return !d || d.ms <= 0 ? `${flag} ${JSON.stringify(value)}: a duration is needed, e.g. ${example}` : d.ms;
+}
+
 export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCode> {
   let base: URL;
   try {
@@ -110,18 +117,10 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
     if (typeof n === 'string') return usage(n);
     numbers[key] = n;
   }
-  let timeLimitMs: number | undefined;
-  if (cli.timeLimit !== undefined) {
-    const d = /^[0-9]+$/.test(cli.timeLimit) ? { ms: Number(cli.timeLimit) * 1000 } : parseDuration(cli.timeLimit);
-    if (!d || d.ms <= 0) return usage(`--time-limit ${JSON.stringify(cli.timeLimit)}: a duration is needed, e.g. 90s or 2m`);
-    timeLimitMs = d.ms;
-  }
-  let requestTimeoutMs: number | undefined;
-  if (cli.requestTimeout !== undefined) {
-    const d = /^[0-9]+$/.test(cli.requestTimeout) ? { ms: Number(cli.requestTimeout) * 1000 } : parseDuration(cli.requestTimeout);
-    if (!d || d.ms <= 0) return usage(`--request-timeout ${JSON.stringify(cli.requestTimeout)}: a duration is needed, e.g. 10s or 500ms`);
-    requestTimeoutMs = d.ms;
-  }
+  const timeLimitMs = durationMs(cli.timeLimit, '--time-limit', '90s or 2m');
+  if (typeof timeLimitMs === 'string') return usage(timeLimitMs);
+  const requestTimeoutMs = durationMs(cli.requestTimeout, '--request-timeout', '10s or 500ms');
+  if (typeof requestTimeoutMs === 'string') return usage(requestTimeoutMs);
   const compiled = readSpec(file);
   if (!compiled.model || compiled.diagnostics.some((d) => d.severity === 'error')) {
     printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
