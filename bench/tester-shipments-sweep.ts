@@ -8,7 +8,7 @@
 //   SWEEP_SEEDS=1,2,3 SWEEP_FAULTS=create-200,total-wrong npx tsx bench/tester-shipments-sweep.ts
 
 import { loadavg } from 'node:os';
-import { failedChecks, loadShipments, runShipments, SKIP } from '../test/tester/shipments-sweep.js';
+import { failedChecks, loadShipments, runShipments } from '../test/tester/shipments-sweep.js';
 
 async function main(): Promise<void> {
   const { FAULTS } = await loadShipments();
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     const cells: string[] = [];
     const checks = new Set<string>();
     for (const seed of seeds) {
-      const report = await runShipments([f], { seed, skip: SKIP });
+      const report = await runShipments([f], { seed });
       runs++;
       const failed = failedChecks(report);
       for (const c of failed) checks.add(c);
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     console.log(`| \`${f}\` | ${FAULTS[f]} | ${cells.join(' | ')} | ${[...checks].sort().join(', ')} |`);
   }
   for (const seed of seeds) {
-    const report = await runShipments([], { seed, skip: SKIP });
+    const report = await runShipments([], { seed });
     console.log(`no fault, seed ${seed}: ${report.verdict} (${failedChecks(report).join(', ') || 'no failure'})`);
   }
   console.log(

@@ -1061,6 +1061,8 @@ const operationRules: Rule = (ctx) => {
       o.sort.forEach((f, i) => revealed(checkFieldName(ctx, r!, f, `${where} sort`, joinPointer(joinPointer(o.pointer, 'sort'), i)), 'sort', i));
     }
     if (o.requestFields !== undefined) checkRequestFields(ctx, o, r);
+    if (o.location !== undefined && o.action !== 'create')
+      report('misplaced-option', { operation: o.id, option: 'location', action: o.action }, joinPointer(o.pointer, 'location'));
     if (o.action === 'custom') {
       if (o.handler === undefined) report('custom-needs-handler', { operation: o.id }, o.pointer);
       if (!o.response) report('custom-needs-shape', { operation: o.id, which: 'response' }, o.pointer);

@@ -1,7 +1,7 @@
 // The comparison of two frozen models. Each rule reads the old and the new model and reports changes with
 // a code from DIFF_RULES; positions are added later from the two specs' source maps (diff-run.ts).
 import { describeEnvelope, getEnvelopeKey } from '../model/model-envelope.js';
-import { isIdempotentOperation, PAGING_ROLES } from '../model/model-routes.js';
+import { getCreateLocation, getOperationRoute, isIdempotentOperation, PAGING_ROLES } from '../model/model-routes.js';
 import { getResource, getStateField } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS } from '../model/model-path-bindings.js';
 import { FORM_MEDIA_TYPE, getApiKeyPlacement, getPagingParamName, getErrorBodyRoles, isRawEvent, mayLeaveOut, NOT_SHOWN } from '../model/model-defaults.js';
@@ -714,6 +714,14 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
   if (o.query.length > 0 || n.query.length > 0) new FieldDiff(out, { part: 'endpoints', query: true }).fields(`${id} query.`, o.query, n.query, param, param);
   if (o.headers.length > 0 || n.headers.length > 0) new FieldDiff(out, { part: 'endpoints' }).fields(`${id} headers.`, o.headers, n.headers, param, param);
   if (o.responseHeaders.length > 0 || n.responseHeaders.length > 0) diffResponseHeaders(out, id, o.responseHeaders, n.responseHeaders, at('response_headers'));
+  // A create's Location (the format's, or none: `location: false`, a resource no read addresses), as a declared header.
+  if (o.action === 'create' && n.action === 'create' && o.resource === n.resource) {
+    const ol = createAnswersLocation(om, o);
+    const nl = createAnswersLocation(nm, n);
+    const where = o.location !== undefined || n.location !== undefined ? at('location') : w;
+    if (ol && !nl) out.add('response-header-removed', id, { value: 'Location' }, where);
+    if (!ol && nl) out.add('response-header-added', id, { value: 'Location' }, where);
+  }
   if (shapeText(o.response) !== shapeText(n.response))
     out.add('operation-response-changed', id, { old: shapeText(o.response), new: shapeText(n.response) }, at('response'));
   else if (o.response?.fields || n.response?.fields) {
@@ -1229,6 +1237,12 @@ export function compareModels(oldModel: ServiceModel, newModel: ServiceModel, op
   diffVersioning(out, oldModel, newModel, today);
   diffVersionHistory(out, oldModel, newModel);
   return out.changes;
+}
+
+/** Whether a create answers the format's Location (getCreateLocation, on its route). */
+function createAnswersLocation(model: ServiceModel, o: OperationModel): boolean {
+  const route = getOperationRoute(model, o.id);
+  return route !== undefined && getCreateLocation(model, route) !== undefined;
 }
 
 /**

@@ -294,6 +294,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     op.filter = frozenList(o.filter);
     op.sort = frozenList(o.sort);
     if (o.request_fields !== undefined) op.requestFields = Object.freeze([...o.request_fields]);
+    if (o.location !== undefined) op.location = o.location;
     if (o.action === 'list') {
       const p = o.paging ?? {};
       // An array body has no fields: the envelope's names stay the defaults, unused (check refuses them stated).

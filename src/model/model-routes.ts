@@ -544,13 +544,13 @@ export function getRouteErrors(model: ServiceModel, route: Route): readonly Rout
 
 /**
  * The Location header a create answers with: the path template of the resource's first read operation under the
- * create's own prefix (a version segment, say), or undefined when the resource has no read operation or no
- * identifier field (the runtime then sends none: service/runtime-actions.ts, createLocation).
+ * create's own prefix (a version segment, say), or undefined when the create says `location: false`, or the resource
+ * has no read operation or no identifier field (the runtime then sends none: service/runtime-actions.ts, createLocation).
  */
 export function getCreateLocation(model: ServiceModel, route: OperationRoute): string | undefined {
   const o = route.operation;
   const resource = route.resource;
-  if (o.action !== 'create' || !resource || resource.identifier === undefined) return undefined;
+  if (o.action !== 'create' || o.location === false || !resource || resource.identifier === undefined) return undefined;
   if (!getField(resource, resource.identifier)) return undefined;
   const read = (model.endpoints?.operations ?? []).find((r) => r.action === 'read' && r.resource === resource.name);
   if (!read) return undefined;

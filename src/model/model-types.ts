@@ -166,6 +166,8 @@ export interface OperationModel {
    * absent when not declared (the request takes every writable field).
    */
   requestFields?: readonly string[];
+  /** create (`location`): false when its answer carries no Location header; absent when not written (getCreateLocation). */
+  location?: boolean;
   /** list: how it pages (the format's cursor envelope unless the spec says otherwise); undefined for other actions. */
   paging?: PagingModel;
   /** custom: the declared query parameters, by their name on the wire (empty when none are declared). */

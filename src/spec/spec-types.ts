@@ -285,6 +285,8 @@ export interface OperationSpec {
   sort?: string[];
   /** create, update, replace: the writable fields of the resource its request takes (every writable one when absent). */
   request_fields?: string[];
+  /** create: false when its answer carries no Location header (the format's default: the read operation's path). */
+  location?: boolean;
   /** list: how the list pages and the shape of its answer. */
   paging?: PagingSpec;
   /** custom: the query parameters it reads, by their name on the wire. */

@@ -212,7 +212,8 @@ export class Judge {
         return undefined;
       });
     }
-    if (o.action === 'create' && isSuccessAnswer(route, res.status)) {
+    // `location: false`: the spec says its create answers no Location, so none is asked.
+    if (o.action === 'create' && o.location !== false && isSuccessAnswer(route, res.status)) {
       const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === route.resource?.name);
       const made = res.body as Record<string, unknown> | undefined;
       const id = route.resource?.identifier !== undefined ? made?.[route.resource.identifier] : undefined;

@@ -215,6 +215,7 @@ const operation = fc
       filter: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
       sort: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
       request_fields: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { minLength: 1, maxLength: 3 })),
+      location: opt(fc.boolean()),
       paging: opt(paging),
       bind: opt(fc.dictionary(fc.constantFrom('id', 'a', 'b', 'owner'), fc.constantFrom(...FIELD_NAMES, 'parent.id'), { maxKeys: 2 })),
       response_headers: opt(
@@ -623,6 +624,8 @@ export const newShapesSpec = fc
     bound: fc.constantFrom(undefined, 'identifier', 'scoped'),
     // Requests that take some of the fields (request_fields): the create leaves out an optional note, an update takes it only.
     subset: fc.boolean(),
+    // A create answering no Location (location: false), or saying the format's default (true).
+    location: fc.constantFrom(undefined, false, true),
   })
   .map((g) => {
     const itemFields: Record<string, unknown> = { id: { type: 'uuid', readOnly: true }, name: { type: 'string', maxLength: 40 } };
@@ -668,6 +671,7 @@ export const newShapesSpec = fc
         : { currency: g.variantDefault === 'optional' ? { type: 'string', optional: true, default: 'EUR' } : { type: 'string', default: 'EUR' } };
     // a nested object's optional field with a default, as a variant's
     if (g.variantDefault !== undefined) itemFields.address = { type: 'object', optional: true, fields: { street: { type: 'string' }, ...currency } };
+    if (g.location !== undefined) operations.createItem!.location = g.location;
     if (g.subset) {
       itemFields.note = { type: 'string', optional: true, maxLength: 20 };
       operations.createItem!.request_fields = Object.keys(itemFields).filter((n) => n !== 'id' && n !== 'note');

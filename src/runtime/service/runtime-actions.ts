@@ -417,8 +417,9 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const index = getModelIndex(model);
       const emits = index.createEmitters.has(resource.name);
       const readRoute = index.readOf.get(resource.name);
+      // `location: false`: the create answers no Location (getCreateLocation says the same to the export and the tester).
       const locationOf =
-        readRoute && (idField || readRoute.bindings)
+        op.location !== false && readRoute && (idField || readRoute.bindings)
           ? createLocation(route, readRoute.path, (p) =>
               readRoute.bindings
                 ? boundColumn(resource, readRoute.bindings.find((b) => b.param === p)?.field)
