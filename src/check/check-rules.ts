@@ -1311,7 +1311,9 @@ function errorBodyRules(model: ServiceModel, body: DeclaredErrorBodyModel, repor
     ...roles.containers.map(([f, path]) => [f.fields ?? [], `${path.join('.')}.`] as [readonly FieldModel[], string]),
   ];
   for (const [fields, under] of levels)
-    for (const f of fields) if (!f.optional && !filled.has(under + f.name)) report('error-body-field-unfilled', { field: under + f.name }, f.pointer);
+    for (const f of fields)
+      if (!f.optional && !filled.has(under + f.name) && !(under === '' && f.hasDefault))
+        report('error-body-field-unfilled', { field: under + f.name }, f.pointer);
 }
 
 /** Whether a value the runtime writes meets a field's declared values and bounds. */

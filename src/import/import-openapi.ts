@@ -2493,8 +2493,23 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
   const out: ErrorsSpec = {};
   if (ctx.errorHeaders) out.headers = ctx.errorHeaders;
   const problem = ctx.errorBodies.find((b) => b.mediaType === 'application/problem+json');
+  // The format's `problem` carries the error code in `code` (an extension member): a document's problem body
+  // without one (RFC 9457's members only) is kept as declared, its media type with it, so no answer is asked a code.
+  const problemShape = problem && shapeFromSchema({ ...ctx, diagnostics: [] }, problem.schema, problem.pointer, 'the error body', 'top');
+  const codeless =
+    problemShape?.fields !== undefined &&
+    Object.keys(problemShape.fields).length > 0 &&
+    !problemShape.list &&
+    !IMPORTED_ROLE_NAMES.code.some((n) => problemShape.fields![n] !== undefined);
   let kept: { pointer: string; key: string } | undefined;
-  if (problem) {
+  if (problem && problemShape?.fields && codeless) {
+    out.body = {
+      fields: shapeFromSchema(ctx, problem.schema, problem.pointer, 'the error body', 'top')!.fields!,
+      ...errorBodyRoles(problemShape.fields),
+      media_type: 'application/problem+json',
+    };
+    kept = { pointer: problem.pointer, key: 'problem' };
+  } else if (problem) {
     out.body = 'problem';
     kept = { pointer: problem.pointer, key: 'problem' };
   } else {

@@ -288,6 +288,8 @@ export interface DeclaredErrorFill {
   mediaType: string;
   /** The list of invalid inputs when the body requires one and the answer has none. */
   emptyInvalid?: readonly never[];
+  /** Top-level fields no role or extra fills that declare a `default` (RFC 9457's `type: about:blank`): written with it. */
+  constants?: readonly (readonly [string, unknown])[];
 }
 
 /** The fields a declared error body's answers fill: the code, status and message fields, then the others filled by name. */
@@ -308,7 +310,15 @@ export function getDeclaredErrorFill(body: DeclaredErrorBodyModel): DeclaredErro
     if (what === 'invalid' && !f.optional) requiredList = true;
   }
   const integerCode = typeof getErrorCodeValue(roles.code, { name: '', status: 0 }) === 'number';
-  return requiredList ? { fields, integerCode, mediaType: roles.mediaType, emptyInvalid: [] } : { fields, integerCode, mediaType: roles.mediaType };
+  const filled = new Set(fields.map(([path]) => path[0]));
+  const constants = body.fields.filter((f) => f.hasDefault && !filled.has(f.name)).map((f) => [f.name, f.default] as const);
+  return {
+    fields,
+    integerCode,
+    mediaType: roles.mediaType,
+    ...(requiredList ? { emptyInvalid: [] } : {}),
+    ...(constants.length > 0 ? { constants } : {}),
+  };
 }
 
 /**
@@ -338,6 +348,7 @@ export function buildErrorBody(
     'request id': answer.requestId,
   };
   const body: Record<string, unknown> = {};
+  if (fill.constants) for (const [name, value] of fill.constants) body[name] = value;
   for (const [path, what] of fill.fields) {
     if (values[what] === undefined) continue;
     // A nested field (`error.code`): the objects on the way are made as the first field in them is written.

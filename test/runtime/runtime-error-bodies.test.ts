@@ -266,3 +266,48 @@ for (const db of ['sqlite', 'postgres'] as const) {
     });
   });
 }
+
+// RFC 9457's members, as a document without a `code` member declares them: `type` with its default is written with
+// it on every answer (no role or name-filled field holds it), and check does not call it unfilled.
+describe('a declared problem body whose type has a default', () => {
+  const SPEC = `
+servicespec: 1
+resources:
+  Note:
+    fields:
+      id: { type: uuid, readOnly: true }
+      text: { type: string }
+endpoints:
+  operations:
+    readNote: { method: GET, path: "/notes/{id}", action: read, resource: Note }
+authentication:
+  default: none
+errors:
+  body:
+    media_type: application/problem+json
+    fields:
+      type: { type: string, default: about:blank }
+      title: { type: string }
+      status: { type: integer }
+      detail: { type: string, optional: true }
+  codes:
+    not_found: { status: 404, when: [missing_resource, route_not_found] }
+    invalid: { status: 422, when: [validation, malformed_request, unsupported_media_type] }
+`;
+  it('answers type: about:blank beside the title and status', async () => {
+    const c = compileSpecText(SPEC);
+    expect(c.diagnostics.map((d) => d.code)).not.toContain('error-body-field-unfilled');
+    const app = await createService(c.checked!, { storage: createSqliteStorage({ path: ':memory:' }), allowGaps: true });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      for (const path of ['/notes/00000000-0000-4000-8000-000000000000', '/nowhere']) {
+        const r = await callJson(url, 'GET', path);
+        expect(r.status).toBe(404);
+        expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(r.body).toMatchObject({ type: 'about:blank', title: expect.any(String), status: 404 });
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});
