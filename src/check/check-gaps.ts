@@ -2,7 +2,7 @@ import type { ServiceModel } from '../model/model-types.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 import { getProducibleConditions, isIdempotentOperation } from '../model/model-routes.js';
 import { getResource } from '../model/model-lookup.js';
-import { getUnsourcedFields } from '../model/model-schemas.js';
+import { getUnsourcedFields, getUnstatedValueFields } from '../model/model-schemas.js';
 import {
   DEFAULT_API_KEY_IN,
   DEFAULT_IDEMPOTENCY_HEADER,
@@ -114,6 +114,9 @@ function endpointGaps(m: ServiceModel, gap: Collect): void {
       const r = getResource(m, o.resource);
       if (r) for (const f of getUnsourcedFields(r, o)) gap('value of a required field', `operation ${o.id}: ${r.name}.${f}, left out of its request_fields`);
     }
+    // A field a create or replace may leave out that every answer holds, its value not stated (optionalInRequests).
+    const r = o.action === 'create' || o.action === 'replace' ? getResource(m, o.resource) : undefined;
+    if (r) for (const f of getUnstatedValueFields(r, o)) gap('value of a field a request leaves out', `operation ${o.id}: ${r.name}.${f} (optionalInRequests)`);
     if (o.action !== 'custom') continue;
     if (!o.request && o.method !== 'GET' && o.method !== 'DELETE') gap('request payload shape', `operation ${o.id}`);
     if (!o.response) gap('response payload shape', `operation ${o.id}`);

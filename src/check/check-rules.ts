@@ -271,6 +271,16 @@ const fieldRules: Rule = ({ model, report }) => {
         joinPointer(f.pointer, 'requiredInRequests'),
       );
     }
+    if (f.optionalInRequests === true && (f.hasDefault || f.optional || f.readOnly || f.generated !== undefined)) {
+      const detail = f.hasDefault
+        ? 'with a `default` (it fills the field)'
+        : f.optional
+          ? 'that is optional'
+          : f.readOnly
+            ? 'that is read-only'
+            : 'that is `generated`';
+      report('optional-in-requests-unused', { where, detail }, joinPointer(f.pointer, 'optionalInRequests'));
+    }
     if (f.hasDefault) {
       const problem = getValueProblem(f, f.default);
       if (problem)

@@ -211,6 +211,7 @@ export const DIAGNOSTICS = {
   'invalid-pattern': { severity: 'error', message: '{where}: `{pattern}` is not a valid regular expression ({reason})' },
   'invalid-constraint-range': { severity: 'error', message: '{where}: {low} ({lowValue}) is above {high} ({highValue})' },
   'constraint-type-mismatch': { severity: 'warning', message: '{where}: `{constraint}` has no effect on a field of type {type}' },
+  'optional-in-requests-unused': { severity: 'warning', message: '{where}: `optionalInRequests` has no effect on a field {detail}' },
   'required-in-requests-unused': { severity: 'warning', message: '{where}: `requiredInRequests` has no effect on a field {detail}' },
   'enum-needs-values': { severity: 'error', message: '{where} has type enum but declares no `values`' },
   'ref-needs-target': { severity: 'error', message: '{where} has type ref but names no resource in `to`' },

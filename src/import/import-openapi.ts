@@ -522,8 +522,8 @@ function names(value: unknown, name: string, depth = 0): boolean {
 /**
  * A create's or replace's request body says which properties a request must send; the resource's fields were read
  * from the answer. A required property with a `default` stays required in requests (`requiredInRequests`: the default
- * only documents it); what the format cannot say the same way (a property the request requires that the answer may
- * leave out, or one the request may leave out that the resource requires) is reported at the property.
+ * only documents it); one the request may leave out that the answer always holds is `optionalInRequests` (its value
+ * a named gap); a property the request requires that the answer may leave out is reported at the property.
  */
 function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req: { schema: unknown; pointer: string }, create: boolean): void {
   const flat = flatten(ctx, req.schema, req.pointer);
@@ -567,17 +567,10 @@ function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req:
         },
         at,
       );
-    } else if (!required.has(name) && f.optional !== true && !hasDefault) {
-      report(
-        ctx,
-        'import-approximated',
-        {
-          item: `operation ${operation}: request property \`${name}\` (optional)`,
-          as: `a field every ${operation} request must send`,
-          reason: `${resource}'s answer always holds it, and the format has one optionality for both; give it a \`default\` to let requests leave it out`,
-        },
-        at,
-      );
+    } else if (!required.has(name) && f.optional !== true && !hasDefault && f.optionalInRequests !== true) {
+      // Optional in the request, required in the answer: the server gives it a value the document does not state.
+      (f as FieldSpec).optionalInRequests = true;
+      fields[name] = orderField(f);
     }
   }
 }

@@ -532,6 +532,7 @@ const FIELD_ORDER = [
   'values',
   'default',
   'requiredInRequests',
+  'optionalInRequests',
   'example',
 ];
 

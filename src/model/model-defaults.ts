@@ -90,10 +90,11 @@ export function isDefaultIdentifier(f: { name?: string; type?: string; optional?
 
 /**
  * Whether a create or replace request may leave the field out: it is optional, or its `default` fills it in — unless
- * `requiredInRequests` says the default only documents the usual value (an OpenAPI `default` on a required property).
+ * `requiredInRequests` says the default only documents the usual value (an OpenAPI `default` on a required property);
+ * or `optionalInRequests` says the server gives it a value the spec does not state.
  */
-export function mayLeaveOut(f: Pick<FieldModel, 'optional' | 'hasDefault' | 'requiredInRequests'>): boolean {
-  return f.optional || (f.hasDefault && f.requiredInRequests !== true);
+export function mayLeaveOut(f: Pick<FieldModel, 'optional' | 'hasDefault' | 'requiredInRequests' | 'optionalInRequests'>): boolean {
+  return f.optional || f.optionalInRequests === true || (f.hasDefault && f.requiredInRequests !== true);
 }
 
 /** Random bytes in a string identifier the server makes: 16, written as 22 base64url characters. */

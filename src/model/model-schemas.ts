@@ -281,6 +281,27 @@ export function getRequestSchema(
 }
 
 /**
+ * The fields a create or replace request may leave out whose value the spec does not state (`optionalInRequests`,
+ * not given by the path): a request leaving one out is a named gap's, answered not_implemented; the service never
+ * makes a value up. Empty for every other operation.
+ */
+export function getUnstatedValueFields(resource: ResourceModel, op: Pick<OperationModel, 'action' | 'requestFields' | 'bindings'>): readonly string[] {
+  if (op.action !== 'create' && op.action !== 'replace') return [];
+  const bound = new Set((op.bindings ?? []).map((b) => b.field.split('.')[0]));
+  return resource.fields
+    .filter(
+      (f) =>
+        f.optionalInRequests === true &&
+        !f.optional &&
+        !f.hasDefault &&
+        isWritable(resource, f, op.action as 'create' | 'replace') &&
+        !bound.has(f.name) &&
+        (op.requestFields === undefined || op.requestFields.includes(f.name)),
+    )
+    .map((f) => f.name);
+}
+
+/**
  * The fields a create whose `request_fields` leave them out has no value for: required, with no `default` (one
  * `requiredInRequests` still fills a field the request does not take), not made by the server (read-only,
  * `generated`, the identifier, owner or state field are not writable at all) and not given by the path (`bind`).

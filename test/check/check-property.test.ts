@@ -75,6 +75,9 @@ function exerciseModel(model: ServiceModel): void {
   }
   for (const o of model.endpoints?.operations ?? []) {
     builder.getPathParams(o.path);
+    // The fields a create or replace may leave out whose value is not stated: optionalInRequests fields it takes.
+    const target = lookup.getResource(model, o.resource);
+    if (target) for (const n of schemas.getUnstatedValueFields(target, o)) expect(lookup.getField(target, n)?.optionalInRequests).toBe(true);
     for (const shape of [o.request, o.response])
       if (shape) for (const view of ['create', 'response'] as const) schemas.getShapeSchema(model, shape, view, { annotations: true });
   }
@@ -473,6 +476,7 @@ describe('the model API surface', () => {
         'getResourceSchema',
         'getRequestSchema',
         'getUnsourcedFields',
+        'getUnstatedValueFields',
         'getShapeSchema',
         'getTransitionSchema',
         'getUnionSchema',

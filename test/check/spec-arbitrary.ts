@@ -626,9 +626,12 @@ export const newShapesSpec = fc
     subset: fc.boolean(),
     // A create answering no Location (location: false), or saying the format's default (true).
     location: fc.constantFrom(undefined, false, true),
+    // A field creates may leave out and every answer holds, its value not stated (optionalInRequests).
+    unstated: fc.boolean(),
   })
   .map((g) => {
     const itemFields: Record<string, unknown> = { id: { type: 'uuid', readOnly: true }, name: { type: 'string', maxLength: 40 } };
+    if (g.unstated) itemFields.label = { type: 'string', maxLength: 12, optionalInRequests: true };
     if (g.unionField) itemFields.method = g.unionOptional ? { ...g.unionField, optional: true } : g.unionField;
     const operations: Record<string, Record<string, unknown>> = {
       createItem: clean({

@@ -4,7 +4,14 @@ import { DEFAULT_PAGING, FALLBACK_STATUS, getPagingParamName, FORM_MEDIA_TYPE, S
 import { newUuidV7 as uuidv7 } from '../runtime-ids.js';
 import { getField, getResource, getStateField } from '../../model/model-lookup.js';
 import { getRouteErrors, LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../../model/model-routes.js';
-import { getFieldSchema, getRequestSchema, getShapeSchema, getTransitionSchema, getUnsourcedFields } from '../../model/model-schemas.js';
+import {
+  getFieldSchema,
+  getRequestSchema,
+  getShapeSchema,
+  getTransitionSchema,
+  getUnsourcedFields,
+  getUnstatedValueFields,
+} from '../../model/model-schemas.js';
 import type { EventKindModel, FieldModel, OperationModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
 import type { KeyedChange, RouteHandler, RuntimeContext } from '../runtime-context.js';
 import type { CallbackHooks } from '../events/events-callbacks.js';
@@ -369,6 +376,20 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
   return withDefaultHeaders(route, createBuiltInHandler(route, deps));
 }
 
+/**
+ * A create or replace leaving out a field whose value the spec does not state (`optionalInRequests`): not
+ * implemented (served only with allowGaps), naming the field; undefined when the body gives each.
+ */
+function unstatedValueError(operation: string, resource: string, fields: readonly string[], body: Record<string, unknown>): ServiceError | undefined {
+  const missing = fields.filter((f) => body[f] === undefined);
+  if (missing.length === 0) return undefined;
+  const list = missing.map((f) => `\`${f}\``).join(', ');
+  return new ServiceError(
+    'not_implemented',
+    `operation ${operation} is not implemented for a request leaving out ${list}: ${resource} holds ${missing.length === 1 ? 'it' : 'them'} in every answer, and the spec does not say what value the service gives ${missing.length === 1 ? 'it' : 'them'}`,
+  );
+}
+
 /** A create served (allowGaps) although its request_fields leave required fields without a value: not implemented. */
 function unsourcedError(operation: string, resource: string, fields: readonly string[]): ServiceError {
   const list = fields.map((f) => `\`${f}\``).join(', ');
@@ -410,6 +431,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       // Required fields its request_fields leave out with nothing to fill them: a gap (served only with allowGaps),
       // answered not_implemented once the request is valid; the service never makes a value up.
       const unsourced = getUnsourcedFields(resource, op);
+      const unstated = getUnstatedValueFields(resource, op);
       // The server makes the identifier (check refuses a default on it: identifier-invalid).
       const defaults = resource.fields.filter((f) => f.hasDefault && f !== idField);
       const machineInitial = route.machine?.initial;
@@ -554,6 +576,10 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         if (pathValues) body = mergePathValues(body, pathValues(request.params as Record<string, string>), bound);
         validate(body);
         if (unsourced.length > 0) throw unsourcedError(op.id, resource.name, unsourced);
+        if (unstated.length > 0) {
+          const e = unstatedValueError(op.id, resource.name, unstated, body);
+          if (e) throw e;
+        }
         if (callbacks) return callbacks.check(request, body).then(() => create(request, reply, body));
         return create(request, reply, body);
       };
@@ -596,6 +622,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       // Bound fields the body writes (\`bind\`): they must keep the path's values, or the change would move the object.
       const written = bySearch ? getWrittenBindings(resource, getResolvedBindings(resource, op), view) : EMPTY_BINDINGS;
       const fill = view === 'replace' ? 'always' : 'in-sent';
+      const unstated = getUnstatedValueFields(resource, op);
       return async (request, reply) => {
         const params = request.params as Record<string, string>;
         const bound = bySearch?.(params);
@@ -603,6 +630,10 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         let body = requireObjectBody(request);
         if (bound && written.length > 0) body = mergePathValues(body, bound, written, fill);
         validate(body);
+        if (unstated.length > 0) {
+          const e = unstatedValueError(op.id, resource.name, unstated, body);
+          if (e) throw e;
+        }
         const work = async (tx: StorageTx) => {
           const id = bound ? await findBoundId(tx, resource, bound) : pathId;
           const before = await getVisible(tx, resource, id, request);

@@ -1,6 +1,6 @@
 import { getRoutes, getUndeclaredConditions } from '../../model/model-routes.js';
 import type { ServiceModel } from '../../model/model-types.js';
-import { getUnsourcedFields } from '../../model/model-schemas.js';
+import { getUnsourcedFields, getUnstatedValueFields } from '../../model/model-schemas.js';
 import { BUILT_IN, type RuntimeGap } from '../runtime-built-in.js';
 import { getEventRuntimeGaps } from '../events/events-options.js';
 import { getFailedAuthGaps } from '../auth/auth-attempts.js';
@@ -42,6 +42,12 @@ export function getRuntimeGaps(model: ServiceModel): RuntimeGap[] {
         part: 'endpoints',
         item: `value of ${r.resource!.name}.${f} for operation ${o.id} (required, left out of its request_fields): not shown`,
         builtIn: getNotImplementedAnswer(model, o.id),
+      });
+    for (const f of r.resource ? getUnstatedValueFields(r.resource, o) : [])
+      gaps.push({
+        part: 'endpoints',
+        item: `value of ${r.resource!.name}.${f} for operation ${o.id} when a request leaves it out (optionalInRequests): not shown`,
+        builtIn: `${getNotImplementedAnswer(model, o.id)} to a request leaving it out`,
       });
   }
   // No requirement is not "public": a spec says that with `auth: none` (or `authentication.default: none`).
