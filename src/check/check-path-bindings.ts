@@ -4,7 +4,7 @@
 import { getField } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, BINDABLE_TYPES, BINDING_ACTIONS, bindsOneObject, getFieldAt, isNestedPath } from '../model/model-path-bindings.js';
 import { isWritable } from '../model/model-schemas.js';
-import type { ServiceModel } from '../model/model-types.js';
+import type { FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import type { DiagnosticCode, DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
 import { suggestion } from '../diagnostics/diagnostics-suggest.js';
@@ -64,8 +64,7 @@ export function checkPathBindings(model: ServiceModel, report: Report): void {
         continue;
       }
       seen.set(b.field, b.param);
-      const top = isNestedPath(resource, b.field) ? getField(resource, b.field.split('.')[0]!) : f;
-      if (o.action === 'create' && (!top || !isWritable(resource, top, 'create') || f.readOnly)) {
+      if (o.action === 'create' && !isCreateBindable(resource, b.field)) {
         report(
           'path-binding-field-invalid',
           { ...at, param: b.param, detail: `names field \`${b.field}\`, which a create cannot write (the server sets it)` },
@@ -88,6 +87,29 @@ export function checkPathBindings(model: ServiceModel, report: Report): void {
       );
     }
   }
+}
+
+/**
+ * Whether a create may bind a field: one its request writes, or a read-only field the path gives (a task's
+ * `project_id` under `/projects/{projectId}/tasks`: the body never carries it, the runtime sets it from the path) —
+ * not one the server makes (the server's identifier, the owner, the state, a `generated` field), and, for a nested
+ * one, inside objects the create writes (the runtime makes them where the body leaves them out).
+ */
+export function isCreateBindable(resource: ResourceModel, path: string): boolean {
+  const nested = isNestedPath(resource, path);
+  const parts = nested ? path.split('.') : [path];
+  let fields: readonly FieldModel[] | undefined = resource.fields;
+  for (const [i, part] of parts.entries()) {
+    const f: FieldModel | undefined = fields?.find((x) => x.name === part);
+    if (!f) return false;
+    const last = i === parts.length - 1;
+    if (!isWritable(i === 0 ? resource : undefined, f, 'create')) {
+      if (!last || !f.readOnly || f.type === 'state' || f.generated !== undefined) return false;
+      if (i === 0 && (f.name === resource.identifier || f.name === resource.owner)) return false;
+    }
+    fields = f.fields;
+  }
+  return true;
 }
 
 /**

@@ -728,7 +728,8 @@ const resourceRules: Rule = (ctx) => {
         report('generated-type-mismatch', { where: `${r.name}.${f.name}`, option: 'generated', type: f.type }, joinPointer(f.pointer, 'generated'));
       }
       const serverSet = f.name === r.identifier || f.name === r.owner || f.type === 'state' || f.generated !== undefined || f.hasDefault || stamped.has(f.name);
-      if (f.readOnly && !f.optional && !serverSet) report('readonly-without-source', { resource: r.name, field: f.name }, f.pointer);
+      if (f.readOnly && !f.optional && !serverSet && !isBoundByEveryCreate(opsByResource.get(r.name) ?? [], f.name))
+        report('readonly-without-source', { resource: r.name, field: f.name }, f.pointer);
       if (f.writeOnly) {
         // Answers leave it out: a field every answer must carry, or that no request writes, cannot be write-only.
         const role = f.readOnly
@@ -1571,4 +1572,10 @@ export function checkModel(model: ServiceModel, doc: SpecDocument): Diagnostic[]
   // Warnings the spec turns off (check.disable), as a linter's configuration turns a rule off.
   const off = new Set<string>(doc.check?.disable ?? []);
   return off.size > 0 ? out.filter((d) => !off.has(d.code)) : out;
+}
+
+/** Whether a resource has a create and each of its creates binds the field to its path (`bind`): the path gives it. */
+function isBoundByEveryCreate(ops: readonly OperationModel[], field: string): boolean {
+  const creates = ops.filter((o) => o.action === 'create');
+  return creates.length > 0 && creates.every((o) => o.bindings?.some((b) => b.field === field) === true);
 }

@@ -1302,6 +1302,22 @@ const BINDABLE: ReadonlySet<string> = new Set(['string', 'integer', 'uuid', 'ema
  * `metadata.name`). Undefined when none, or when several do: nothing is guessed.
  */
 function fieldPathFor(fields: Record<string, FieldSpec>, p: string): { path: string; field: FieldSpec } | undefined {
+  // The same name, else its other spelling (`{projectId}` names `project_id`, `{project_id}` names `projectId`).
+  for (const name of paramSpellings(p)) {
+    const at = fieldPathByName(fields, name);
+    if (at !== undefined) return at;
+  }
+  return undefined;
+}
+
+/** A path parameter's name as written, then in snake_case and in camelCase where those differ. */
+function paramSpellings(p: string): string[] {
+  const snake = p.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  const camel = p.replace(/[_-]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+  return [...new Set([p, snake, camel])];
+}
+
+function fieldPathByName(fields: Record<string, FieldSpec>, p: string): { path: string; field: FieldSpec } | undefined {
   if (Object.hasOwn(fields, p)) return { path: p, field: fields[p]! };
   let level: { path: string; fields: Record<string, FieldSpec> }[] = [{ path: '', fields }];
   // One field of that name at every depth looked at: two (a pull request's author.username and
@@ -1342,18 +1358,13 @@ function bindingsFor(
   const identifier = ctx.resourceIdentifier.get(r);
   const bind: Record<string, string> = {};
   for (const p of params) {
-    const at = fieldPathFor(fields, p) ?? idByResourceName(fields, r, p);
+    const at = fieldPathFor(fields, p) ?? idByResourceName(fields, r, p, identifier);
     const f = at?.field;
-    // A write-only field binds no path (check's write-only-invalid).
-    if (
-      at === undefined ||
-      f === undefined ||
-      !BINDABLE.has(f.type) ||
-      f.writeOnly === true ||
-      (action === 'create' && (f.readOnly === true || p === identifier))
-    )
+    // A write-only field binds no path (check's write-only-invalid). A create binds a read-only field the path alone
+    // gives (a task's project_id under /projects/{projectId}/tasks), never the identifier, which the server makes.
+    if (at === undefined || f === undefined || !BINDABLE.has(f.type) || f.writeOnly === true || (action === 'create' && at.path === identifier))
       return undefined;
-    if (at.path !== p && action === 'create' && fields[at.path.split('.')[0]!]?.readOnly === true) return undefined;
+    if (action === 'create' && at.path.includes('.') && !Object.hasOwn(fields, at.path) && fields[at.path.split('.')[0]!]?.readOnly === true) return undefined;
     bind[p] = at.path;
   }
   if (action === 'read' || action === 'write') {
@@ -1372,13 +1383,17 @@ function bindingsFor(
 }
 
 /**
- * `id`, named by a path parameter as the resource's name and `Id` (`{gifId}`, `{gif_id}` of a Gif; the last segment of
- * a dotted resource name), as APIs name the identifier in paths where several resources meet.
+ * The identifier (else `id`), named by a path parameter as the resource's name and `Id` (`{gifId}`, `{gif_id}` of a
+ * Gif, `{taskId}` of a Task; the last segment of a dotted resource name), as APIs name the identifier in paths where
+ * several resources meet, or as `{id}`.
  */
-function idByResourceName(fields: Record<string, FieldSpec>, r: string, p: string): { path: string; field: FieldSpec } | undefined {
+function idByResourceName(fields: Record<string, FieldSpec>, r: string, p: string, identifier?: string): { path: string; field: FieldSpec } | undefined {
   const squash = (t: string) => t.toLowerCase().replace(/[-_]/g, '');
-  if (!Object.hasOwn(fields, DEFAULT_IDENTIFIER_FIELD) || squash(p) !== `${squash(r.split('.').at(-1)!)}${DEFAULT_IDENTIFIER_FIELD}`) return undefined;
-  return { path: DEFAULT_IDENTIFIER_FIELD, field: fields[DEFAULT_IDENTIFIER_FIELD]! };
+  const name = identifier ?? DEFAULT_IDENTIFIER_FIELD;
+  if (!Object.hasOwn(fields, name)) return undefined;
+  const said = squash(p);
+  if (said !== `${squash(r.split('.').at(-1)!)}${DEFAULT_IDENTIFIER_FIELD}` && said !== DEFAULT_IDENTIFIER_FIELD) return undefined;
+  return { path: name, field: fields[name]! };
 }
 
 function inferAction(
@@ -1594,7 +1609,9 @@ function whyCustom(
   if (pathParams.length > 1) {
     const r = one ?? response?.resource;
     const fields = r !== undefined ? (ctx.resourceFields.get(r) ?? {}) : {};
-    const none = pathParams.filter((p) => !Object.hasOwn(fields, p));
+    const none = pathParams.filter(
+      (p) => r === undefined || (fieldPathFor(fields, p) ?? idByResourceName(fields, r, p, ctx.resourceIdentifier.get(r))) === undefined,
+    );
     const why =
       r === undefined
         ? 'and it answers with no one resource'
@@ -1603,8 +1620,22 @@ function whyCustom(
           : `and an item path binds the identifier among them, which ${r} ${ctx.resourceIdentifier.get(r) === undefined ? 'does not have' : 'does not name here'}`;
     return `its path binds ${pathParams.map((p) => `{${p}}`).join(', ')}; a resource action binds each to its resource's field of the same name (bind), ${why}`;
   }
-  if (pathParams.length === 1 && !single)
-    return `its path goes on after {${pathParams[0] ?? ''}}; a resource action binds no parameter but the identifier, at the end of its path`;
+  // A collection under a parameter the listed resource has a field for: a list, but for its answer's shape.
+  const wrapped =
+    src.method === 'GET' && response?.resource !== undefined && !response.list
+      ? Object.entries(fieldsOf(response, ctx) ?? {}).find(([, f]) => f.type === 'array')
+      : undefined;
+  if (wrapped !== undefined && response?.resource !== undefined && pathParams.length === 1 && !single)
+    return `its response ${response.resource} holds a list in \`${wrapped[0]}\` beside fields that are not a page's (a next cursor, a total)`;
+  if (pathParams.length === 1 && !single) {
+    const p = pathParams[0] ?? '';
+    const fields = one !== undefined ? (ctx.resourceFields.get(one) ?? {}) : {};
+    const at = one !== undefined ? (fieldPathFor(fields, p) ?? idByResourceName(fields, one, p, ctx.resourceIdentifier.get(one))) : undefined;
+    if (at === undefined && one !== undefined)
+      return `its path goes on after {${p}}, which names no field of ${one}; a resource action binds each parameter to a field of its resource (bind)`;
+    if (at === undefined || at.path === ctx.resourceIdentifier.get(one ?? ''))
+      return `its path goes on after {${p}}; a resource action binds no parameter but the identifier, at the end of its path`;
+  }
   if (success.status === undefined) return 'it declares no success response';
   if (src.method === 'DELETE')
     return success.hasContent
@@ -1973,6 +2004,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     const o: Json = { method: src.method, path: src.path };
     let action: Action;
     let page: PageShape | undefined;
+    let declare: (() => void) | undefined;
     if (x && typeof x.action === 'string' && (ACTIONS as readonly string[]).includes(x.action)) {
       action = x.action as Action;
       o.action = action;
@@ -2023,9 +2055,14 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (inferred.resource !== undefined) o.resource = inferred.resource;
       page = inferred.page;
       if (inferred.bind) o.bind = inferred.bind;
-      if (inferred.key && inferred.resource !== undefined) declareUniqueKey(ctx, inferred.resource, inferred.key, src);
-      if (inferred.unique !== undefined && inferred.resource !== undefined) declareUnique(ctx, inferred.resource, inferred.unique, src);
-      if (inferred.bind && inferred.resource !== undefined) sayBoundTypes(ctx, src, inferred.resource, inferred.bind);
+      // Declared once the operation stays a resource action (its parameters below may make it custom).
+      const r = inferred.resource;
+      if (r !== undefined && (inferred.key || inferred.unique !== undefined || inferred.bind))
+        declare = () => {
+          if (inferred.key) declareUniqueKey(ctx, r, inferred.key, src);
+          if (inferred.unique !== undefined) declareUnique(ctx, r, inferred.unique, src);
+          if (inferred.bind) sayBoundTypes(ctx, src, r, inferred.bind);
+        };
       if (action === 'custom') report(ctx, 'import-custom-operation', { operation: src.id, reason: inferred.reason ?? 'no resource action fits' }, src.pointer);
     }
     // A summary the exporter said in words for want of one in the spec (`derived`) is not the spec's.
@@ -2066,6 +2103,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       action = 'custom';
       o.action = action;
       delete o.resource;
+      delete o.bind;
+      declare = undefined;
       report(
         ctx,
         'import-custom-operation',
@@ -2074,6 +2113,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       );
       plan = planParams(ctx, src, action, {});
     }
+    declare?.();
     if (action === 'custom' && (!x || x.action === 'custom')) {
       for (const l of plan.leftover) {
         const param = parameterFromOpenApi(ctx, src, l);

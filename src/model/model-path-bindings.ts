@@ -113,3 +113,28 @@ export function isIdentifierOnly(resource: ResourceModel, o: OperationModel): bo
 export function getBinding(o: OperationModel, param: string): PathBindingModel | undefined {
   return o.bindings?.find((b) => b.param === param);
 }
+
+/**
+ * The parent a scope parameter names (`{projectId}` of `/projects/{projectId}/tasks`, under `/projects/{projectId}`,
+ * which reads a Project): the resource of a read operation whose path is the operation's up to that parameter, and
+ * the field of it that read binds the parameter to (its identifier without `bind`). Undefined when no read is there.
+ */
+export function getPathParent(
+  model: { resources: readonly ResourceModel[]; endpoints?: { operations: readonly OperationModel[] } },
+  o: OperationModel,
+  param: string,
+): { resource: ResourceModel; field: string } | undefined {
+  const at = o.path.indexOf(`{${param}}`);
+  if (at < 0) return undefined;
+  const shape = (p: string) => p.replace(/\{[^{}]*\}/g, '{}');
+  const prefix = shape(o.path.slice(0, at + param.length + 2));
+  for (const read of model.endpoints?.operations ?? []) {
+    if (read.action !== 'read' || read === o || shape(read.path) !== prefix) continue;
+    const resource = model.resources.find((r) => r.name === read.resource);
+    const last = read.pathParams.at(-1);
+    if (!resource || last === undefined) continue;
+    const field = read.bindings ? getBinding(read, last)?.field : resource.identifier;
+    if (field !== undefined && getFieldAt(resource, field)) return { resource, field };
+  }
+  return undefined;
+}

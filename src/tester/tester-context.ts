@@ -3,7 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles, getErrorCodeValue } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
-import { ADDRESSING_ACTIONS, getFieldAt, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
+import { ADDRESSING_ACTIONS, getFieldAt, getPathParent, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
 import { isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import { getRequestSchema, getResourceSchema, isWritable, MULTIPLE_OF_PRECISION, type JsonSchema } from '../model/model-schemas.js';
 import type { AuthRequirement, ErrorCodeModel, FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
@@ -567,6 +567,90 @@ export class TestContext {
     return v;
   }
 
+  /**
+   * The parent object a scope field's values name (getPathParent: `{projectId}` of `/projects/{projectId}/tasks`,
+   * under a read of a Project), by any operation of the resource binding it; undefined when none reads one there.
+   */
+  scopeParent(r: ResourceModel, path: string): { resource: ResourceModel; field: string } | undefined {
+    for (const o of this.model.endpoints?.operations ?? []) {
+      if (o.resource !== r.name) continue;
+      const b = o.bindings?.find((x) => x.field === path);
+      const parent = b ? getPathParent(this.model, o, b.param) : undefined;
+      if (parent && parent.resource !== r) return parent;
+    }
+    return undefined;
+  }
+
+  /**
+   * Before the checks: each scope field whose path names a parent (scopeParent) takes a parent object's value (made
+   * where none is pooled), so that every create goes under a parent that exists, as a service checking it requires
+   * (a task's project). Parents of shorter paths first (a project before its tasks' subtasks).
+   */
+  async primeScopes(): Promise<void> {
+    const ops = [...(this.model.endpoints?.operations ?? [])].sort((a, b) => a.path.length - b.path.length);
+    for (const o of ops) {
+      const r = o.resource !== undefined ? getResource(this.model, o.resource) : undefined;
+      if (!r || !o.bindings) continue;
+      for (const b of o.bindings) {
+        const f = getFieldAt(r, b.field);
+        const key = `${r.name}\u0000${b.field}`;
+        if (!f || f.type === 'ref' || isKeyPath(r, b.field) || this.scopes.has(key)) continue;
+        const parent = this.scopeParent(r, b.field);
+        if (!parent) continue;
+        const obj = await this.ensureObject(parent.resource);
+        const v = obj ? getValueAt(obj, parent.field) : undefined;
+        if (v !== undefined && v !== null) this.scopes.set(key, v);
+      }
+    }
+  }
+
+  /**
+   * The path parameters naming `obj` (made in the run's scope) in another scope that exists, and the object's bound
+   * values as that path gives them: each scope field (bound, no key) gets a second parent's value (scopeParent, or a
+   * ref's target), made once per field, else another valid value of the field; its key fields keep the object's.
+   * Undefined when no other scope can be had (the second parent could not be made).
+   */
+  async otherScope(
+    route: OperationRoute,
+    obj: Record<string, unknown>,
+  ): Promise<{ params: Record<string, string>; target: Record<string, unknown> } | undefined> {
+    const r = route.resource;
+    if (!r || !route.operation.bindings) return undefined;
+    const params: Record<string, string> = {};
+    const target: Record<string, unknown> = {};
+    for (const b of route.operation.bindings) {
+      const f = getFieldAt(r, b.field);
+      if (!f) return undefined;
+      const held = getValueAt(obj, b.field);
+      if (isKeyPath(r, b.field)) {
+        if (held === undefined || held === null) return undefined;
+        params[b.param] = String(held);
+        setValueAt(r, target, b.field, held);
+        continue;
+      }
+      const key = `${r.name}\u0000${b.field}`;
+      let other = this.otherScopes.get(key);
+      if (other === undefined) {
+        const ref = f.type === 'ref' ? getResource(this.model, f.to) : undefined;
+        const parent = ref?.identifier !== undefined ? { resource: ref, field: ref.identifier } : this.scopeParent(r, b.field);
+        if (parent) {
+          const made = await this.createObject(parent.resource);
+          const body = made && made.res.status < 300 && isPlainObject(made.res.body) ? made.res.body : undefined;
+          other = body ? getValueAt(body, parent.field) : undefined;
+        } else
+          for (let i = 1; i <= 20 && (other === undefined || other === held); i++)
+            other = this.segmentValue(r, { ...f, unique: false }, this.seed + 104729 * i);
+        if (other === undefined || other === null || other === held) return undefined;
+        this.otherScopes.set(key, other);
+      }
+      params[b.param] = String(other);
+      setValueAt(r, target, b.field, other);
+    }
+    return { params, target };
+  }
+
+  private readonly otherScopes = new Map<string, unknown>();
+
   /** A value of a field a path parameter is bound to: not null, and a string not empty (an empty segment is no path). */
   private segmentValue(r: ResourceModel, f: FieldModel, seed: number): unknown {
     const field = { ...f, nullable: false, ...(f.minLength === undefined || f.minLength < 1 ? { minLength: 1 } : {}) };
@@ -892,7 +976,7 @@ export function objectKey(resource: ResourceModel | undefined, obj: Record<strin
 }
 
 /** Whether a bound path is a key: the identifier, a unique field, or a field of one of the resource's unique keys. */
-function isKeyPath(r: ResourceModel, path: string): boolean {
+export function isKeyPath(r: ResourceModel, path: string): boolean {
   if (path === r.identifier || (!isNestedPath(r, path) && getField(r, path)?.unique === true)) return true;
   return (r.uniqueKeys ?? []).some((k) => k.includes(path));
 }

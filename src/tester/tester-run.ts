@@ -7,6 +7,7 @@ import { checkBroker } from './tester-broker.js';
 import { checkIdempotency } from './tester-checks-idempotency.js';
 import { checkLimits, checkRateLimit } from './tester-checks-limits.js';
 import { checkRefusals } from './tester-checks-refusals.js';
+import { checkScopes } from './tester-checks-scopes.js';
 import { checkStates } from './tester-checks-states.js';
 import { checkVersions } from './tester-checks-versions.js';
 import { TestClient, type VersionNaming } from './tester-http.js';
@@ -56,6 +57,7 @@ export const CHECK_NAMES = [
   'events.broker',
   'events.callback',
   'errors.missing-object',
+  'errors.other-scope',
   'errors.malformed-id',
   'errors.declared-codes',
   'errors.answer-shape',
@@ -225,6 +227,8 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   // The spec-level checks first and the generated requests per operation after them: when the service's own
   // rate budget or a bound cuts a run short, every part has been looked at. Rate limits last: spending the
   // budget would throttle the other checks.
+  // A scope bound to a parent's path (a task's project) takes a parent that exists, before anything is sent under it.
+  await ctx.primeScopes();
   await checkStates(ctx, runs);
   await checkAuth(ctx);
   await checkEvents(ctx);
@@ -234,6 +238,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   await checkIdempotency(ctx);
   await checkRefusals(ctx);
   await checkEndpoints(ctx, runs);
+  await checkScopes(ctx);
   await checkRateLimit(ctx);
   // Bad credentials spend the service's failed-credential budget (limits.failed_auth): last, so that nothing
   // of this run waits behind it, and paced within the budget so the next run still has one.

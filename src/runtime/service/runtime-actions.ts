@@ -453,6 +453,10 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       // A create whose path binds fields (\`bind\`): the path's values are the body's, and a body value must agree.
       const pathValues = createPathValues(model, resource, op, compile, 'scope');
       const bound = pathValues ? getResolvedBindings(resource, op) : EMPTY_BINDINGS;
+      // Those the body writes go in before validation (a value it gives must agree); a read-only one the path gives
+      // (a task's project_id) after it: the body may not carry it at all, as any read-only field.
+      const written = getWrittenBindings(resource, bound, 'create');
+      const given = bound.filter((b) => !written.includes(b));
       const answer = (created: Row, request: FastifyRequest, reply: FastifyReply) => {
         const location = locationOf?.(created, request.params as Record<string, string>);
         if (location !== undefined) reply.header('location', location);
@@ -573,8 +577,10 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       };
       return (request, reply) => {
         let body = requireObjectBody(request);
-        if (pathValues) body = mergePathValues(body, pathValues(request.params as Record<string, string>), bound);
+        const values = pathValues?.(request.params as Record<string, string>);
+        if (values && written.length > 0) body = mergePathValues(body, values, written);
         validate(body);
+        if (values && given.length > 0) body = mergePathValues(body, values, given);
         if (unsourced.length > 0) throw unsourcedError(op.id, resource.name, unsourced);
         if (unstated.length > 0) {
           const e = unstatedValueError(op.id, resource.name, unstated, body);
