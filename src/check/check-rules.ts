@@ -271,7 +271,7 @@ const fieldRules: Rule = ({ model, report }) => {
         joinPointer(f.pointer, 'requiredInRequests'),
       );
     }
-    if (f.optionalInRequests === true && (f.hasDefault || f.optional || f.readOnly || f.generated !== undefined)) {
+    if (f.optionalInRequests !== undefined && (f.hasDefault || f.optional || f.readOnly || f.generated !== undefined)) {
       const detail = f.hasDefault
         ? 'with a `default` (it fills the field)'
         : f.optional
@@ -1456,7 +1456,8 @@ const versionHistoryRules: Rule = ({ model, report }) => {
     for (const resource of creates) {
       const r = getResource(model, resource);
       for (const f of getFieldsAddedSince(model, s.version, resource)) {
-        if (!mayLeaveOut(f) && isWritable(r, f, 'create')) report('version-field-required', { version: s.version, resource, field: f.name }, f.pointer);
+        if (!mayLeaveOut(f, 'create') && isWritable(r, f, 'create'))
+          report('version-field-required', { version: s.version, resource, field: f.name }, f.pointer);
       }
     }
   }

@@ -397,7 +397,11 @@ function resourceFlow(r: ResourceModel, u: Usage | undefined): (f: FieldModel) =
     const create = u.create && isWritable(r, f, 'create');
     const replace = u.replace && isWritable(r, f, 'replace');
     const update = (u.update || u.transitionFields.has(f.name)) && isWritable(r, f, 'update');
-    return { request: create || replace || update, requestRequired: (create || replace) && !mayLeaveOut(f), response: u.response };
+    return {
+      request: create || replace || update,
+      requestRequired: (create || replace) && !mayLeaveOut(f, replace ? 'replace' : 'create'),
+      response: u.response,
+    };
   };
 }
 

@@ -567,13 +567,25 @@ function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req:
         },
         at,
       );
-    } else if (!required.has(name) && f.optional !== true && !hasDefault && f.optionalInRequests !== true) {
-      // Optional in the request, required in the answer: the server gives it a value the document does not state.
-      (f as FieldSpec).optionalInRequests = true;
+    } else if (f.optional !== true && !hasDefault) {
+      // Optional in a request, required in the answer: the server gives it a value the document does not state
+      // (optionalInRequests), in creates and replaces alike, or in creates only where a replace requires it.
+      const key = `${resource}.${name}`;
+      const seen = requestOptionality.get(ctx) ?? new Map<string, { create?: boolean; replace?: boolean }>();
+      requestOptionality.set(ctx, seen);
+      const says = { ...seen.get(key), [create ? 'create' : 'replace']: !required.has(name) };
+      seen.set(key, says);
+      const value =
+        says.create === false ? undefined : says.create === true ? (says.replace === false ? 'create' : true) : says.replace === true ? true : undefined;
+      if (value === undefined) delete (f as FieldSpec).optionalInRequests;
+      else (f as FieldSpec).optionalInRequests = value;
       fields[name] = orderField(f);
     }
   }
 }
+
+/** What each create and replace request body said of a resource field the answer requires: optional (true) or required. */
+const requestOptionality = new WeakMap<Ctx, Map<string, { create?: boolean; replace?: boolean }>>();
 
 /** `identifier_source: client`, written after `identifier` (or first), as the format orders a resource's keys. */
 function clientIdentifier(ctx: Ctx, resource: string): void {

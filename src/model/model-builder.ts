@@ -105,7 +105,7 @@ export function buildField(name: string, spec: FieldSpec, pointer: string): Fiel
   f.hasDefault = has('default');
   if (spec.default !== undefined) f.default = freezeValue(spec.default);
   if (spec.requiredInRequests === true) f.requiredInRequests = true;
-  if (spec.optionalInRequests === true) f.optionalInRequests = true;
+  if (spec.optionalInRequests === true || spec.optionalInRequests === 'create') f.optionalInRequests = spec.optionalInRequests;
   f.hasExample = has('example');
   if (spec.example !== undefined) f.example = freezeValue(spec.example);
   if (spec.minLength !== undefined) f.minLength = spec.minLength;

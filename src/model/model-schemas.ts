@@ -1,5 +1,5 @@
 import { getField, getResource, getStateMachine } from './model-lookup.js';
-import { mayLeaveOut } from './model-defaults.js';
+import { isLeftOutIn, mayLeaveOut } from './model-defaults.js';
 import { getResolvedBindings, isNestedPath } from './model-path-bindings.js';
 import type { FieldModel, OperationModel, ResourceModel, ServiceModel, ShapeModel, UnionModel } from './model-types.js';
 
@@ -168,7 +168,7 @@ function getObjectSchema(
       continue;
     }
     properties[f.name] = getFieldSchema(model, f, resource, opts, view);
-    const mustSend = view === 'response' ? !f.optional : view !== 'update' && !mayLeaveOut(f);
+    const mustSend = view === 'response' ? !f.optional : view !== 'update' && !mayLeaveOut(f, view);
     if (mustSend) required.push(f.name);
   }
   const s: JsonSchema = { type: 'object', properties, additionalProperties: false };
@@ -291,7 +291,7 @@ export function getUnstatedValueFields(resource: ResourceModel, op: Pick<Operati
   return resource.fields
     .filter(
       (f) =>
-        f.optionalInRequests === true &&
+        isLeftOutIn(f, op.action) &&
         !f.optional &&
         !f.hasDefault &&
         isWritable(resource, f, op.action as 'create' | 'replace') &&

@@ -40,8 +40,8 @@ export interface FieldModel {
   default?: unknown;
   /** Create and replace requests must send the field although it has a default (set only when true). */
   requiredInRequests?: boolean;
-  /** Create and replace requests may leave the field out; every answer holds it, with a value the spec does not state (set only when true). */
-  optionalInRequests?: boolean;
+  /** Create and replace requests (`create`: create requests only) may leave the field out; every answer holds it, with a value the spec does not state. */
+  optionalInRequests?: true | 'create';
   hasExample: boolean;
   example?: unknown;
   minLength?: number;

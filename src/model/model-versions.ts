@@ -240,7 +240,7 @@ export function getVersionDifferences(model: ServiceModel, version: string): Ver
     const r = o.action === 'create' && o.resource !== undefined ? model.resources.find((x) => x.name === o.resource) : undefined;
     const unsendable = r
       ? getFieldsAddedSince(model, version, r.name)
-          .filter((f) => !mayLeaveOut(f) && isWritable(r, f, 'create'))
+          .filter((f) => !mayLeaveOut(f, 'create') && isWritable(r, f, 'create'))
           .map((f) => f.name)
       : [];
     if (request.length + response.length + unsendable.length > 0) operations.push({ operation: o.id, request, response, unsendable });

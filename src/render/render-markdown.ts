@@ -197,7 +197,8 @@ function constraintParts(f: FieldModel): Inline[] {
   if (f.pattern !== undefined) parts.push(['pattern ', code(f.pattern)]);
   if (f.hasDefault) parts.push(['default ', code(jsonText(f.default))]);
   if (f.hasDefault && f.requiredInRequests === true) parts.push(['sent in every create and replace']);
-  if (f.optionalInRequests === true && !f.optional && !f.hasDefault) parts.push(['creates and replaces may leave it out; its value then is not shown']);
+  if (f.optionalInRequests !== undefined && !f.optional && !f.hasDefault)
+    parts.push([`${f.optionalInRequests === 'create' ? 'creates' : 'creates and replaces'} may leave it out; its value then is not shown`]);
   if (f.hasExample) parts.push(['example ', code(jsonText(f.example))]);
   if (f.items && !f.items.fields) {
     const inner = constraintParts(f.items);

@@ -128,7 +128,7 @@ export function createVersionAdapter(model: ServiceModel, route: OperationRoute,
       schema = getRequestSchema(vm, vr, vop, view, { safeIntegers: true });
       const added = getFieldsAddedSince(model, version, vr.name);
       if (view === 'replace') keep = added.map((f) => f.name);
-      if (view === 'create') unsendable = added.filter((f) => !mayLeaveOut(f) && isWritable(inResource, f, 'create')).map((f) => f.name);
+      if (view === 'create') unsendable = added.filter((f) => !mayLeaveOut(f, 'create') && isWritable(inResource, f, 'create')).map((f) => f.name);
     }
     const validate = compile(schema, vr);
     const up = inRenames.up;

@@ -139,7 +139,7 @@ export interface FieldSpec extends FieldConstraints {
   /** Create and replace requests must send the field although it has a `default` (the default then only documents it). */
   requiredInRequests?: boolean;
   /** Create and replace requests may leave the field out, and every answer holds it: the server gives it a value the spec does not state (a named gap). */
-  optionalInRequests?: boolean;
+  optionalInRequests?: boolean | 'create';
   example?: unknown;
   /** enum: the allowed values. */
   values?: (string | number)[];

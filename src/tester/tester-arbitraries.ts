@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { mayLeaveOut } from '../model/model-defaults.js';
+import { isLeftOutIn, mayLeaveOut } from '../model/model-defaults.js';
 import { getResource } from '../model/model-lookup.js';
 import { isWritable, type SchemaView } from '../model/model-schemas.js';
 import type { FieldModel, ResourceModel, ServiceModel, UnionModel, VariantModel } from '../model/model-types.js';
@@ -158,7 +158,7 @@ export function objectArbitrary(
     record[f.name] = fieldArbitrary(model, f, resource, complete);
     // A field whose value the spec leaves to the service when a request leaves it out (optionalInRequests) is sent:
     // leaving it out is a gap's request, tried once by endpoints.input-space's "only the required fields".
-    if (complete || (view !== 'update' && (!mayLeaveOut(f) || f.optionalInRequests === true))) requiredKeys.push(f.name);
+    if (complete || (view !== 'update' && (!mayLeaveOut(f, view) || isLeftOutIn(f, view)))) requiredKeys.push(f.name);
   }
   return fc.record(record, { requiredKeys }) as fc.Arbitrary<Record<string, unknown>>;
 }
@@ -409,7 +409,7 @@ export function getMutations(
   const out: Mutation[] = [{ label: 'an unknown field', condition: 'validation', apply: (b) => ({ ...b, __unknown_field__: 'x' }) }];
   for (const f of bodyFields ?? fields) {
     if (!isWritable(resource, f, view)) continue;
-    out.push(...fieldMutations(model, f, [f.name], view !== 'update' && !mayLeaveOut(f)));
+    out.push(...fieldMutations(model, f, [f.name], view !== 'update' && !mayLeaveOut(f, view)));
     if (f.type === 'ref' && getResource(model, f.to)?.identifier !== undefined) {
       const target = getResource(model, f.to)!;
       const idField = target.fields.find((x) => x.name === target.identifier);

@@ -270,7 +270,7 @@ export function getEdgeCases(
   const required = Object.fromEntries(
     Object.entries(base).filter(([k]) => {
       const f = fields.find((x) => x.name === k);
-      return !f || !mayLeaveOut(f);
+      return !f || !mayLeaveOut(f, view);
     }),
   );
   if (view !== 'update' && !seen.has(JSON.stringify(required)))

@@ -55,6 +55,8 @@ function exerciseModel(model: ServiceModel): void {
       lookup.getField(r, f.name);
       defaults.isDefaultIdentifier(f);
       defaults.getUnmakeableIdentifier(f);
+      // optionalInRequests lets a create leave the field out whenever it lets a replace.
+      if (defaults.isLeftOutIn(f, 'replace')) expect(defaults.isLeftOutIn(f, 'create')).toBe(true);
       for (const view of ['create', 'replace', 'update', 'response'] as const) schemas.isWritable(r, f, view);
       // Answers carry every field but a write-only one.
       expect(schemas.isAnswered(r, f.name)).toBe(f.writeOnly !== true);
@@ -441,6 +443,7 @@ describe('the model API surface', () => {
         'buildModel',
         'getField',
         'isDefaultIdentifier',
+        'isLeftOutIn',
         'getUnmakeableIdentifier',
         'getIdempotencyHeader',
         'getApiKeyPlacement',

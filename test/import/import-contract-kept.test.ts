@@ -173,3 +173,46 @@ describe('import keeps what a request must send', () => {
     expect(r.diagnostics.find((d) => d.code === 'import-approximated' && d.pointer === '/components/schemas/NewPet/properties/id')).toBeDefined();
   });
 });
+
+describe('optionalInRequests from the request bodies', () => {
+  it('optional in the create, required in the replace: `create`; optional in both: true', async () => {
+    const pet = {
+      type: 'object',
+      required: ['id', 'name', 'note'],
+      properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string' }, note: { type: 'string' } },
+    };
+    const body = (required: string[]) => ({
+      required: true,
+      content: { 'application/json': { schema: { type: 'object', required, properties: { name: { type: 'string' }, note: { type: 'string' } } } } },
+    });
+    const ref = { $ref: '#/components/schemas/Pet' };
+    const doc = (replaceRequires: string[]) => ({
+      openapi: '3.0.3',
+      components: { schemas: { Pet: pet } },
+      info: { title: 'Pets', version: '1' },
+      paths: {
+        '/pets': {
+          post: {
+            operationId: 'createPet',
+            requestBody: body(['name']),
+            responses: { '201': { description: 'made', content: { 'application/json': { schema: ref } } } },
+          },
+        },
+        '/pets/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          get: { operationId: 'getPet', responses: { '200': { description: 'ok', content: { 'application/json': { schema: ref } } } } },
+          put: {
+            operationId: 'replacePet',
+            requestBody: body(replaceRequires),
+            responses: { '200': { description: 'ok', content: { 'application/json': { schema: ref } } } },
+          },
+        },
+      },
+    });
+    const strict = await importOpenApiDocument(doc(['name', 'note']), 'pets.json');
+    expect(strict.document!.endpoints!.operations!.replacePet!.action).toBe('replace');
+    expect(strict.document!.resources!.Pet!.fields!.note).toMatchObject({ optionalInRequests: 'create' });
+    const lax = await importOpenApiDocument(doc(['name']), 'pets.json');
+    expect(lax.document!.resources!.Pet!.fields!.note).toMatchObject({ optionalInRequests: true });
+  });
+});

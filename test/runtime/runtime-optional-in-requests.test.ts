@@ -79,6 +79,22 @@ describe('optionalInRequests', () => {
     expect(renderMarkdown(checkedModel(SPEC))).toContain('creates and replaces may leave it out; its value then is not shown');
   });
 
+  it('`create`: creates may leave it out, a replace must send it (refused as a required field, not a gap)', async () => {
+    const t = await startService(checkedModel(SPEC.replace('optionalInRequests: true', 'optionalInRequests: create')));
+    try {
+      expect((await t.call('POST', '/projects', { name: 'a' })).status).toBe(501);
+      const made = await t.call('POST', '/projects', { name: 'a', description: 'd' });
+      expect(made.status).toBe(201);
+      expect((await t.call('PUT', `/projects/${made.body.id as string}`, { name: 'b' })).status).toBe(422);
+      const gaps = getRuntimeGaps(checkedModel(SPEC.replace('optionalInRequests: true', 'optionalInRequests: create'))).map((g) => g.item);
+      expect(gaps.filter((g) => g.includes('optionalInRequests'))).toEqual([
+        'value of Project.description for operation createProject when a request leaves it out (optionalInRequests): not shown',
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('check: beside optional, a default, readOnly or generated it changes nothing (optional-in-requests-unused)', () => {
     for (const field of [
       '{ type: string, optional: true, optionalInRequests: true }',
