@@ -333,7 +333,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
   const limits = importLimits(ctx);
   const states = readPart(ctx, 'x-servicespec-states', 'states', '/x-servicespec-states');
   // servicespec's own exporter wrote the spec's fields as they were: a round trip keeps them.
-  if (!ctx.fromServicespec) optionalWithoutSource(ctx, resources, states);
+  if (!ctx.fromServicespec) optionalWithoutSource(ctx, resources, states, endpoints);
   if (!ctx.fromServicespec) makeableIdentifiers(ctx, resources);
 
   if (!ctx.fromServicespec) dropAbsorbed(ctx, { ...out, states, endpoints, events, errors, limits, authentication }, resources);
@@ -367,15 +367,19 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
  * say where such a value comes from (a `createdAt` may be stamped, copied or computed), so none is assumed: the
  * field is kept as one the server may leave out, and the approximation is reported.
  */
-function optionalWithoutSource(ctx: Ctx, resources: Record<string, ResourceSpec>, states: SpecDocument['states']): void {
+function optionalWithoutSource(ctx: Ctx, resources: Record<string, ResourceSpec>, states: SpecDocument['states'], endpoints: SpecDocument['endpoints']): void {
   const pointers = new Map([...ctx.resources].map(([pointer, name]) => [name, pointer]));
+  const operations = Object.values(endpoints?.operations ?? {});
   for (const [name, r] of Object.entries(resources)) {
+    // A field every create's path gives (a task's project_id under /projects/{projectId}/tasks) has its source.
+    const creates = operations.filter((o) => o.action === 'create' && o.resource === name);
+    const bound = (field: string) => creates.length > 0 && creates.every((o) => Object.values(o.bind ?? {}).includes(field));
     const stamped = new Set(Object.values(states?.[name]?.transitions ?? {}).flatMap((t) => (t.stamp !== undefined ? [t.stamp] : [])));
     const identifier = r.identifier ?? ctx.resourceIdentifier.get(name);
     const fields = r.fields ?? {};
     for (const [fname, f] of Object.entries(fields)) {
       if (!f.readOnly || f.optional || f.type === 'state' || f.generated !== undefined || 'default' in f) continue;
-      if (fname === identifier || fname === r.owner || stamped.has(fname)) continue;
+      if (fname === identifier || fname === r.owner || stamped.has(fname) || bound(fname)) continue;
       (f as { optional?: boolean }).optional = true;
       const reason =
         'the document does not say what gives it a value; declare `generated` (the time of creation or change) or a `default` if the service sets it';
