@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
-import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles, getErrorCodeValue } from '../model/model-defaults.js';
+import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles, getErrorCodeValue, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, getFieldAt, getPathParent, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
 import { isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
@@ -357,7 +357,16 @@ export class TestContext {
       if (code && code.status !== res.status) return `code ${code.name} is declared with status ${code.status}, answered with ${res.status}`;
       return undefined;
     }
-    const fields = this.model.errors?.body?.kind === 'declared' ? this.model.errors.body.fields.map((f) => f.name) : [];
+    const declared = this.model.errors?.body?.kind === 'declared' ? this.model.errors.body : undefined;
+    // The declared body's status field (where it has one) holds the answer's HTTP status.
+    const roles = declared ? getErrorBodyRoles(declared) : undefined;
+    if (roles?.at.status) {
+      const got = getValueAt(body, roles.at.status);
+      if (got !== undefined && got !== res.status) return `${roles.at.status.join('.')} ${JSON.stringify(got)} differs from the HTTP status ${res.status}`;
+    }
+    // Problem details may carry extension members (RFC 9457 §3.2): only another media type's body is closed.
+    if (roles?.mediaType.toLowerCase() === PROBLEM_MEDIA_TYPE) return undefined;
+    const fields = declared ? declared.fields.map((f) => f.name) : [];
     const extra = Object.keys(body).filter((k) => !fields.includes(k));
     return extra.length > 0 ? `error body fields ${extra.join(', ')} are not declared` : undefined;
   }

@@ -1,5 +1,5 @@
 import { createMediaTypeReader, isJsonMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
-import { DEFAULT_PAGING, isStatusIn } from '../model/model-defaults.js';
+import { DEFAULT_PAGING, isStatusIn, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
 import { isSuccessAnswer, getErrorCodes, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import { getShapeSchema } from '../model/model-schemas.js';
 import type { PartName } from '../spec/spec-types.js';
@@ -147,19 +147,21 @@ export class Judge {
     const ct = res.headers.get('content-type') ?? '';
     const essence = ct.split(';')[0]!.trim().toLowerCase();
     const kind = ctx.model.errors?.body?.kind ?? 'problem';
+    // The media type every error answer has: problem+json, or a declared body's stated one (any JSON type when unstated).
+    const body = ctx.model.errors?.body;
+    const stated = kind === 'problem' ? PROBLEM_MEDIA_TYPE : body?.kind === 'declared' ? body.mediaType : undefined;
+    const mediaMismatch = (): boolean => (stated !== undefined ? essence !== stated.toLowerCase() : !isJsonMediaType(essence));
+    const mediaExpected =
+      stated !== undefined
+        ? `Content-Type ${stated} (${kind === 'problem' ? 'errors.body: problem, RFC 9457' : 'errors.body.media_type'})`
+        : 'a JSON Content-Type for the declared error body';
     if (route?.kind !== 'operation') {
       // A built-in answer (no route matched, the webhook registration): the declared error body too. The token
       // endpoint answers errors as RFC 6749 says, not in the spec's shape.
       if (res.status < 400 || route?.kind === 'token' || res.text === '') return;
       const builtIn = route ? target : 'a request no route matches';
       this.record('errors', 'errors.media-type', builtIn, () =>
-        (kind === 'problem' ? essence !== 'application/problem+json' : !isJsonMediaType(essence))
-          ? fail(
-              kind === 'problem' ? 'Content-Type application/problem+json (errors.body: problem, RFC 9457)' : 'a JSON Content-Type for the declared error body',
-              '/errors',
-              `Content-Type: ${ct || '(none)'}`,
-            )
-          : undefined,
+        mediaMismatch() ? fail(mediaExpected, '/errors', `Content-Type: ${ct || '(none)'}`) : undefined,
       );
       this.record('errors', 'errors.answer-shape', builtIn, () => {
         const m = ctx.errorBodyMismatch(res);
@@ -174,11 +176,7 @@ export class Judge {
       // An error answer: the declared body's media type.
       this.record('errors', 'errors.media-type', o.id, () => {
         if (res.text === '') return undefined;
-        if (kind === 'problem' && essence !== 'application/problem+json')
-          return fail('Content-Type application/problem+json (errors.body: problem, RFC 9457)', '/errors', `Content-Type: ${ct || '(none)'}`);
-        if (kind !== 'problem' && !isJsonMediaType(essence))
-          return fail('a JSON Content-Type for the declared error body', '/errors', `Content-Type: ${ct || '(none)'}`);
-        return undefined;
+        return mediaMismatch() ? fail(mediaExpected, '/errors', `Content-Type: ${ct || '(none)'}`) : undefined;
       });
       if (hasErrorHeaders(ctx)) this.record('errors', 'errors.answer-headers', o.id, () => this.errorHeaders(route, res, fail));
       if (res.status === 429 || res.status === 503) {
