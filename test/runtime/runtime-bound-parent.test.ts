@@ -3,12 +3,18 @@
 // does not exist answers missing_resource (404), not reference_not_found (409) and not an empty page; another ref of
 // the body naming nothing stays reference_not_found. Served on the test database (SQLite, which names no column in
 // its reference error, or PostgreSQL with SERVICESPEC_TEST_DB=postgres), fast paths on and off.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
+import { compileSpecText } from '../../src/program.js';
 import { loadModel, startService, type Running } from './helpers.js';
 
 const SPEC = new URL('../fixtures/bound-parent-ref.yaml', import.meta.url).pathname;
 const NONE = '0190a0b0-0000-7000-8000-0000000000ff';
+// The same with idempotency keys: a keyed create takes its own paths (claim, change and answer in one transaction).
+const KEYED = compileSpecText(
+  readFileSync(SPEC, 'utf8').replace('endpoints:\n  operations:', 'endpoints:\n  idempotency: { header: Idempotency-Key, retention: 1h }\n  operations:'),
+).checked!;
 
 for (const fastPaths of [true, false]) {
   describe(`a parent the path names by a ref (runtime, fast paths ${fastPaths ? 'on' : 'off'})`, () => {
@@ -58,6 +64,26 @@ for (const fastPaths of [true, false]) {
       expect(some.body.items.length).toBeGreaterThan(0);
       // A value the field cannot hold stays the request's mistake (validation), as for a filter.
       expect((await s.call('GET', `/users/abc/notes`)).status).toBe(400);
+    });
+
+    it('a keyed create (Idempotency-Key) under a project that does not exist is missing_resource too', async () => {
+      const k = await startService(KEYED, { fastPaths });
+      try {
+        const p = (await k.call('POST', '/projects', { name: 'p' }, { 'idempotency-key': 'p1' })).body.id as string;
+        const u = (await k.call('POST', '/users', { name: 'u' }, { 'idempotency-key': 'u1' })).body.id as number;
+        for (const [key, body] of [
+          ['t1', { title: 't' }],
+          ['t2', { title: 't', assignee_id: u }],
+        ] as const) {
+          const r = await k.call('POST', `/projects/${NONE}/tasks`, body, { 'idempotency-key': key });
+          expect(r.status, key).toBe(404);
+          expect(r.body.code).toBe('not_found');
+        }
+        expect((await k.call('POST', `/projects/${p}/tasks`, { title: 't', assignee_id: 2_000_000_000 }, { 'idempotency-key': 't3' })).status).toBe(409);
+        expect((await k.call('POST', `/projects/${p}/tasks`, { title: 't', assignee_id: u }, { 'idempotency-key': 't4' })).status).toBe(201);
+      } finally {
+        await k.close();
+      }
     });
 
     it('a project deleted: a create and a list under it are missing_resource', async () => {
