@@ -327,6 +327,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
   ctx.resourceSpecs = resources;
   const authentication = importAuthentication(ctx);
   const endpoints = importEndpoints(ctx);
+  if (!ctx.fromServicespec && endpoints?.operations) parentRefs(ctx, resources, endpoints.operations);
   const events = importEvents(ctx);
   if (!ctx.fromServicespec) reportUnkept(ctx);
   const errors = importErrors(ctx);
@@ -359,6 +360,61 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
   const ordered: Json = {};
   for (const k of SPEC_PART_ORDER) if (out[k] !== undefined) ordered[k] = out[k];
   return ordered as unknown as SpecDocument;
+}
+
+/** Keys of a field that say what it is, not what values it takes: kept on a field made a ref (parentRefs). */
+const REF_KEPT_KEYS: ReadonlySet<string> = new Set(['type', 'description', 'optional', 'nullable', 'readOnly', 'writeOnce', 'example', 'renamedFrom']);
+
+/**
+ * A field a nested path binds to its parent's parameter (a task's project_id under /projects/{projectId}/tasks, where
+ * /projects/{projectId} reads a Project) holding that parent's identifier: a reference to the parent (`type: ref,
+ * to: Project`), so that a create or list under a parent that does not exist answers missing_resource, and the
+ * storage keeps the reference. Only where the field's type is the parent identifier's; said only where a constraint
+ * of the field (a pattern, a length) is not the identifier's own, which a ref takes instead.
+ */
+function parentRefs(ctx: Ctx, resources: Record<string, ResourceSpec>, operations: Record<string, OperationSpec>): void {
+  const shape = (p: string) => p.replace(/\{[^{}]*\}/g, '{}');
+  const reads = Object.values(operations).filter((o) => o.action === 'read' && o.resource !== undefined);
+  const pointers = new Map([...ctx.resources].map(([pointer, name]) => [name, pointer]));
+  for (const o of Object.values(operations)) {
+    if (o.action === 'custom' || o.resource === undefined || o.bind === undefined) continue;
+    const fields = resources[o.resource]?.fields;
+    const identifier = resources[o.resource]?.identifier ?? ctx.resourceIdentifier.get(o.resource);
+    for (const [param, path] of Object.entries(o.bind)) {
+      const f = fields?.[path];
+      if (f === undefined || path === identifier || f.type === 'ref' || f.type === 'object') continue;
+      const at = o.path.indexOf(`{${param}}`);
+      if (at < 0) continue;
+      const prefix = shape(o.path.slice(0, at + param.length + 2));
+      for (const read of reads) {
+        if (read.resource === o.resource || shape(read.path) !== prefix) continue;
+        const parent = read.resource!;
+        const parentId = resources[parent]?.identifier ?? ctx.resourceIdentifier.get(parent);
+        const last = /\{([^{}]*)\}$/.exec(read.path)?.[1];
+        const idField = parentId !== undefined ? resources[parent]?.fields?.[parentId] : undefined;
+        // The read finds the parent by its identifier (its last parameter binds it, or it binds nothing).
+        if (!idField || last === undefined || (read.bind !== undefined && read.bind[last] !== parentId) || idField.type !== f.type) continue;
+        const own = f as unknown as Record<string, unknown>;
+        const theirs = idField as unknown as Record<string, unknown>;
+        const differs = Object.keys(own).filter((k) => !REF_KEPT_KEYS.has(k) && JSON.stringify(own[k]) !== JSON.stringify(theirs[k]));
+        const ref: Record<string, unknown> = { type: 'ref', to: parent };
+        for (const k of Object.keys(own)) if (REF_KEPT_KEYS.has(k) && k !== 'type') ref[k] = own[k];
+        fields![path] = orderField(ref as unknown as FieldSpec);
+        if (differs.length > 0)
+          report(
+            ctx,
+            'import-approximated',
+            {
+              item: `resource ${o.resource} field ${path} (${differs.join(', ')})`,
+              as: `a reference to ${parent} (\`type: ref, to: ${parent}\`), holding ${parent}'s identifier`,
+              reason: `the path ${read.path} names the ${parent} its parameter {${last}} gives, and a reference takes the values of ${parent}'s identifier \`${parentId}\``,
+            },
+            pointers.get(o.resource) ?? '',
+          );
+        break;
+      }
+    }
+  }
 }
 
 /**

@@ -138,3 +138,14 @@ export function getPathParent(
   }
   return undefined;
 }
+
+/**
+ * The bindings of a create or a list whose path names a parent object by a `ref` field (a task's project_id under
+ * /projects/{projectId}/tasks): top-level ref fields, whose column the storage keeps as a reference to the target's
+ * identifier. Under a value naming no object of the target, the create and the list answer `missing_resource` (the
+ * path names an object that is not there), not `reference_not_found` or an empty list. Empty for other actions.
+ */
+export function getParentRefBindings(resource: ResourceModel, o: OperationModel): readonly ResolvedBinding[] {
+  if ((o.action !== 'create' && o.action !== 'list') || o.bindings === undefined) return [];
+  return getResolvedBindings(resource, o).filter((b) => b.field.type === 'ref' && b.field.to !== undefined && b.column === b.path);
+}

@@ -2,6 +2,7 @@ import type { Condition, HttpMethod, ListStyle, PagingRole } from '../spec/spec-
 import { getPathParams } from './model-builder.js';
 import { getPagingParamName, isStatusIn, LIST_PARAMS } from './model-defaults.js';
 import { getField, getResource, getStateMachine } from './model-lookup.js';
+import { getParentRefBindings } from './model-path-bindings.js';
 import { getUnsourcedFields } from './model-schemas.js';
 import type {
   AuthRequirement,
@@ -216,7 +217,8 @@ function operationConditions(
   // So is a create whose request_fields leave a required field without a value (model-schemas.ts getUnsourcedFields).
   if ((o.action === 'custom' || (o.requestFields !== undefined && resource && getUnsourcedFields(resource, o).length > 0)) && facts.notImplemented)
     steps |= 1 << 3;
-  if (OBJECT_ACTIONS.has(o.action)) steps |= 1 << 4;
+  // A create or a list under a parent its path names by a ref (a task's project_id): a parent that is not there.
+  if (OBJECT_ACTIONS.has(o.action) || (resource && getParentRefBindings(resource, o).length > 0)) steps |= 1 << 4;
   if (o.action === 'transition') steps |= 1 << 5;
   if (o.auth?.kind === 'required' && resource?.owner !== undefined && resource.ownerAccess === 'forbidden' && o.action !== 'create' && o.action !== 'list')
     steps |= 1 << 6;

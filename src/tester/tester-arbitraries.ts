@@ -438,7 +438,7 @@ export function getMutations(
  * An identifier in the identifier field's own form (type, pattern, length) that names no object: a malformed one
  * would be refused as `validation`, not as `reference_not_found`.
  */
-function missingIdentifier(id: FieldModel): unknown {
+export function missingIdentifier(id: FieldModel): unknown {
   if (id.type === 'integer') return Math.min(2_000_000_000, id.maximum ?? Infinity, id.exclusiveMaximum !== undefined ? id.exclusiveMaximum - 1 : Infinity);
   if (id.type !== 'string' || (id.pattern === undefined && id.minLength === undefined && id.maxLength === undefined))
     return '00000000-0000-4000-8000-000000000000';

@@ -3,8 +3,18 @@
 // run's scope, addressed by its identifier under another scope that exists (a second project), is missing there: the
 // declared `missing_resource` answer (an imported document's own 404), and a list under the other scope does not hold
 // it. A service that finds it anyway lets one tenant's path reach another's objects (OWASP API1, BOLA).
+//
+// errors.missing-parent: a create or a list whose path names its parent by a ref (a task's project_id: { type: ref,
+// to: Project } under /projects/{projectId}/tasks), under a parent identifier that names nothing, is the declared
+// missing_resource answer (an imported document's own 404): the path names an object that is not there. So is a
+// custom GET under a parent path (/projects/{projectId}/… where /projects/{projectId} reads a Project) that declares a
+// 404 of its own: an imported list the format cannot hold as a list. A service that answers a create there 201 makes
+// orphans; one answering an empty list hides that the parent is gone.
 
-import { ADDRESSING_ACTIONS, getFieldAt } from '../model/model-path-bindings.js';
+import { getResource } from '../model/model-lookup.js';
+import { ADDRESSING_ACTIONS, getFieldAt, getParentRefBindings, getPathParent } from '../model/model-path-bindings.js';
+import type { FieldModel, ResourceModel } from '../model/model-types.js';
+import { missingIdentifier } from './tester-arbitraries.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { getPageItems } from './tester-checks-lists.js';
 import { describe, isKeyPath, objectKey, type TestContext } from './tester-context.js';
@@ -70,6 +80,79 @@ export async function checkScopes(ctx: TestContext): Promise<void> {
             o.id,
             `the declared ${d!.label} answer for a ${r.name} addressed under another ${scopes.join(', ')} (${where})`,
             d!.pointer,
+            req,
+            `${why}; ${describe(res)}`,
+          ),
+        );
+    });
+  }
+}
+
+/**
+ * The path parameters naming a parent of the route (a create's or a list's bound ref; each parameter of a custom GET
+ * going on under a parent's read path), the parent resource and the field of it each names; undefined where the
+ * route has none, or a custom operation has a parameter that names no parent, a body, a required query parameter or
+ * header, or no 404 of its own.
+ */
+function parentParams(ctx: TestContext, route: OperationRoute): { param: string; resource: ResourceModel; field: FieldModel }[] | undefined {
+  const o = route.operation;
+  const r = route.resource;
+  if ((o.action === 'create' || o.action === 'list') && r) {
+    const out = getParentRefBindings(r, o).flatMap((b) => {
+      const target = getResource(ctx.model, b.field.to);
+      const id = target?.identifier !== undefined ? getFieldAt(target, target.identifier) : undefined;
+      return target && id ? [{ param: b.param, resource: target, field: id }] : [];
+    });
+    return out.length > 0 ? out : undefined;
+  }
+  if (o.action !== 'custom' || o.method !== 'GET' || route.hasBody || route.pathParams.length === 0) return undefined;
+  if (route.query.some((q) => q.parameter && !q.parameter.optional) || o.headers.some((h) => !h.optional)) return undefined;
+  const own404 = o.errors.some((n) => ctx.model.errors?.codes.some((c) => c.name === n && c.status === 404 && c.statusRange === undefined));
+  if (!own404) return undefined;
+  const out: { param: string; resource: ResourceModel; field: FieldModel }[] = [];
+  for (const param of route.pathParams) {
+    const parent = getPathParent(ctx.model, o, param);
+    const field = parent ? getFieldAt(parent.resource, parent.field) : undefined;
+    // Only a parameter the path goes on after: the operation acts under the parent, not on it.
+    if (!parent || !field || o.path.endsWith(`{${param}}`)) return undefined;
+    out.push({ param, resource: parent.resource, field });
+  }
+  return out;
+}
+
+export async function checkMissingParents(ctx: TestContext): Promise<void> {
+  for (const route of ctx.routes) {
+    const o = route.operation;
+    const parents = parentParams(ctx, route);
+    if (!parents) continue;
+    await ctx.check('errors', 'errors.missing-parent', o.id, async (scope) => {
+      const headers = await ctx.authFor(o.auth);
+      if (!headers) return scope.skip('no credential for this operation');
+      const d = ctx.refusal(route, 'missing_resource');
+      if (!d) return scope.skip('the spec declares no error code for a missing object (not shown)');
+      const params: Record<string, string> = {};
+      const target: Record<string, unknown> = {};
+      for (const p of parents) {
+        const missing = missingIdentifier(p.field);
+        params[p.param] = String(missing);
+        const b = o.bindings?.find((x) => x.param === p.param);
+        if (b) target[b.field] = missing;
+      }
+      const where = parents.map((p) => `${p.resource.name} ${params[p.param]!}`).join(', ');
+      let body: Record<string, unknown> | undefined;
+      // A valid body whose bound fields agree with the path, so that only the missing parent can be refused.
+      if (o.action === 'create') body = ctx.bindBody(route, await ctx.validBody(route), target);
+      const req: TestRequest = { method: route.method, path: ctx.pathOf(route, undefined, {}, params), headers, ...(body !== undefined ? { body } : {}) };
+      const res = await ctx.send(route, req);
+      // Served without its handler (501): nothing of the operation's answers can be judged.
+      if (res.status === 501 && o.action === 'custom') return scope.skip('the service does not implement the operation (501)');
+      const why = ctx.expectRefusal(res, route, 'missing_resource');
+      if (why !== undefined)
+        scope.fail(
+          ctx.failure(
+            o.id,
+            `the declared ${d.label} answer for a ${o.action === 'create' || o.action === 'list' ? o.action : 'request'} under ${where}, which does not exist`,
+            d.pointer,
             req,
             `${why}; ${describe(res)}`,
           ),

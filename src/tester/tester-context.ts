@@ -591,7 +591,7 @@ export class TestContext {
   }
 
   /**
-   * Before the checks: each scope field whose path names a parent (scopeParent) takes a parent object's value (made
+   * Before the checks: each scope field whose path names a parent (scopeParent, or a ref's target) takes a parent object's value (made
    * where none is pooled), so that every create goes under a parent that exists, as a service checking it requires
    * (a task's project). Parents of shorter paths first (a project before its tasks' subtasks).
    */
@@ -603,8 +603,10 @@ export class TestContext {
       for (const b of o.bindings) {
         const f = getFieldAt(r, b.field);
         const key = `${r.name}\u0000${b.field}`;
-        if (!f || f.type === 'ref' || isKeyPath(r, b.field) || this.scopes.has(key)) continue;
-        const parent = this.scopeParent(r, b.field);
+        if (!f || isKeyPath(r, b.field) || this.scopes.has(key)) continue;
+        // A ref names its target by the identifier (a task's project_id: { type: ref, to: Project }).
+        const target = f.type === 'ref' ? getResource(this.model, f.to) : undefined;
+        const parent = target?.identifier !== undefined ? { resource: target, field: target.identifier } : this.scopeParent(r, b.field);
         if (!parent) continue;
         const obj = await this.ensureObject(parent.resource);
         const v = obj ? getValueAt(obj, parent.field) : undefined;

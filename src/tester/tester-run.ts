@@ -7,7 +7,7 @@ import { checkBroker } from './tester-broker.js';
 import { checkIdempotency } from './tester-checks-idempotency.js';
 import { checkLimits, checkRateLimit } from './tester-checks-limits.js';
 import { checkRefusals } from './tester-checks-refusals.js';
-import { checkScopes } from './tester-checks-scopes.js';
+import { checkMissingParents, checkScopes } from './tester-checks-scopes.js';
 import { checkStates } from './tester-checks-states.js';
 import { checkVersions } from './tester-checks-versions.js';
 import { TestClient, type VersionNaming } from './tester-http.js';
@@ -58,6 +58,7 @@ export const CHECK_NAMES = [
   'events.callback',
   'errors.missing-object',
   'errors.other-scope',
+  'errors.missing-parent',
   'errors.malformed-id',
   'errors.declared-codes',
   'errors.answer-shape',
@@ -239,6 +240,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   await checkRefusals(ctx);
   await checkEndpoints(ctx, runs);
   await checkScopes(ctx);
+  await checkMissingParents(ctx);
   await checkRateLimit(ctx);
   // Bad credentials spend the service's failed-credential budget (limits.failed_auth): last, so that nothing
   // of this run waits behind it, and paced within the budget so the next run still has one.

@@ -117,6 +117,32 @@ describe('import of nested collections', () => {
     });
   }
 
+  it("the bound field holding the parent's identifier is a reference to the parent: said only where a constraint is not the identifier's", async () => {
+    for (const [project, task] of [
+      ['projectId', 'taskId'],
+      ['project_id', 'task_id'],
+    ] as const) {
+      const r = await importOpenApiDocument(doc(project, task));
+      expect(r.document!.resources!['Task']!.fields!['project_id']).toEqual({ type: 'ref', to: 'Project', readOnly: true, optional: true });
+      expect(r.diagnostics.filter((d) => d.message.includes('a reference to'))).toEqual([]);
+      expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    }
+    // A pattern of its own is not the identifier's: the reference takes the identifier's values, and says so.
+    const d = doc('projectId', 'taskId') as { components: { schemas: { Task: { properties: Record<string, unknown> } } } };
+    d.components.schemas.Task.properties['project_id'] = { type: 'string', format: 'uuid', readOnly: true, pattern: '^0190' };
+    const said = await importOpenApiDocument(d);
+    expect(said.document!.resources!['Task']!.fields!['project_id']).toEqual({ type: 'ref', to: 'Project', readOnly: true, optional: true });
+    expect(said.diagnostics.filter((x) => x.message.includes('a reference to')).map((x) => [x.code, x.message])).toEqual([
+      [
+        'import-approximated',
+        "resource Task field project_id (pattern) is imported as a reference to Project (`type: ref, to: Project`), holding Project's identifier: the path /projects/{projectId} names the Project its parameter {projectId} gives, and a reference takes the values of Project's identifier `id`",
+      ],
+    ]);
+    // Another type than the identifier's (text where a Project's id is a uuid): no reference.
+    d.components.schemas.Task.properties['project_id'] = { type: 'string', readOnly: true };
+    expect((await importOpenApiDocument(d)).document!.resources!['Task']!.fields!['project_id']!.type).toBe('string');
+  });
+
   it('a parameter naming no field keeps the operation custom, and says which', async () => {
     const r = await importOpenApiDocument(doc('projectKey', 'taskId'));
     const ops = actions(r.compiled!.model!, 'projectKey', 'taskId');
@@ -131,8 +157,10 @@ describe('import of nested collections', () => {
     const model = (await importOpenApiDocument(doc('projectId', 'taskId'))).compiled!.checked!;
     const s = await startService(model);
     try {
-      const p = '0190a0b0-0000-7000-8000-00000000000a';
+      // project_id is a reference to Project: a task goes under a project that exists, none under one that does not.
+      const p = (await s.call('POST', '/projects', { name: 'p' })).body.id as string;
       const q = '0190a0b0-0000-7000-8000-00000000000b';
+      expect((await s.call('POST', `/projects/${q}/tasks`, { title: 'one' })).status).toBe(404);
       const c = await s.call('POST', `/projects/${p}/tasks`, { title: 'one' });
       expect(c.status).toBe(201);
       expect(c.body).toMatchObject({ project_id: p, title: 'one' });
@@ -156,5 +184,13 @@ describe('import of nested collections', () => {
     });
     // Its list answers {data, has_more}: a page the format has no field for (has_more), so it stays custom.
     expect(ops.listTasks).toEqual(['custom', undefined]);
+    // A task's project_id names its project: a reference to Project, its description kept, nothing said of it.
+    expect(r.document!.resources!['Task']!.fields!['project_id']).toMatchObject({
+      type: 'ref',
+      to: 'Project',
+      readOnly: true,
+      description: 'The project the task belongs to.',
+    });
+    expect(r.diagnostics.filter((d) => d.message.includes('a reference to'))).toEqual([]);
   });
 });

@@ -30,6 +30,7 @@ import {
   ADDRESSING_ACTIONS,
   getNestedPaths,
   getPathColumn,
+  getParentRefBindings,
   getResolvedBindings,
   isIdentifierOnly,
   type ResolvedBinding,
@@ -139,6 +140,39 @@ function mapStorageError(err: unknown): unknown {
     'a value breaks a constraint of the resource',
     err.column ? [{ pointer: `/${err.column}`, message: 'breaks a constraint' }] : undefined,
   );
+}
+
+/** A parent a create's or a list's path names by a ref (getParentRefBindings) that is not there. */
+function missingParent(model: ServiceModel, b: ResolvedBinding): ServiceError {
+  return new ServiceError('missing_resource', `no ${getResource(model, b.field.to)?.name ?? b.field.to ?? 'object'} with that ${b.param}`);
+}
+
+/**
+ * The storage refused a create's row for a reference to nothing: where the path names its parent by a ref (a task's
+ * project_id), and that reference is the one, the parent is missing (missing_resource); undefined for another ref's.
+ * PostgreSQL names the column; SQLite does not, so where another ref of the row holds a value too, each bound
+ * parent is read (after the insert failed: the answer only, no check before it).
+ */
+async function mapParentError(
+  model: ServiceModel,
+  storage: Storage,
+  parents: readonly ResolvedBinding[],
+  refColumns: readonly string[],
+  err: StorageConstraintError,
+  row: Row,
+): Promise<ServiceError | undefined> {
+  if (err.column !== undefined) {
+    const b = parents.find((p) => p.column === err.column);
+    return b && missingParent(model, b);
+  }
+  const bound = new Set(parents.map((p) => p.column));
+  if (!refColumns.some((c) => !bound.has(c) && row[c] !== undefined && row[c] !== null)) return missingParent(model, parents[0]!);
+  for (const b of parents) {
+    const target = getResource(model, b.field.to);
+    if (!target || (await storage.read((tx) => tx.get(target.name, row[b.column])))) continue;
+    return missingParent(model, b);
+  }
+  return undefined;
 }
 
 const presenters = new WeakMap<ResourceModel, (row: Row) => Record<string, unknown>>();
@@ -477,6 +511,17 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
                     `no ${resource.name} identifier is left: they count from 1 ${idField!.maximum !== undefined ? `to ${idField!.maximum}` : `while below ${idMax}`}`,
                   )
                 : mapStorageError(err);
+      // A path naming its parent by a ref (a task's project_id): the storage's reference error for it is the parent
+      // missing (missing_resource), found by the insert itself, never checked before it (a parent deleted between
+      // would slip through); mapParentError tells it from another ref's where the storage names no column.
+      const parents = pathValues ? getParentRefBindings(resource, op) : EMPTY_BINDINGS;
+      const refColumns = parents.length > 0 ? resource.fields.filter((f) => f.type === 'ref').map((f) => f.name) : [];
+      const failCreate = (err: unknown, row: Row): never | Promise<never> => {
+        if (parents.length === 0 || !(err instanceof StorageConstraintError) || err.kind !== 'reference_not_found') throw mapCreateError(err);
+        return mapParentError(model, storage, parents, refColumns, err, row).then((e) => {
+          throw e ?? mapCreateError(err);
+        });
+      };
       const create = (request: FastifyRequest, reply: FastifyReply, body: Record<string, unknown>) => {
         const row: Row = {};
         for (const f of defaults) row[f.name] = typeof f.default === 'object' && f.default !== null ? structuredClone(f.default) : f.default;
@@ -519,7 +564,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
             if (held !== undefined) return held;
             // Rolled back at its time-out: the time-out's answer is not kept for the key, which stays free.
             if (request.deadline?.aborted) request.deadline.answeredBy = 'timeout';
-            throw mapCreateError(err);
+            return failCreate(err, row);
           }
           if (location !== undefined) reply.header('location', location);
           return sendPlainAnswer(request, reply.type(getAnswerType(reply)), status, text!);
@@ -546,7 +591,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
               (err: unknown) => {
                 const held = keyed.answer(err, request, reply);
                 if (held !== undefined) return held;
-                throw mapCreateError(err);
+                return failCreate(err, row);
               },
             );
         }
@@ -557,7 +602,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           try {
             created = stored ? writer.insertStored!(resource.name, row) : writer.insert(resource.name, row);
           } catch (err) {
-            throw mapCreateError(err);
+            return failCreate(err, row);
           }
           if (!stored) return answer(created, request, reply);
           const location = locationOf?.(created, request.params as Record<string, string>);
@@ -570,9 +615,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
             callbacks
               ? async (created) => (await callbacks.subscribe(request, body, present(created)), answer(created, request, reply))
               : (created) => answer(created, request, reply),
-            (err: unknown) => {
-              throw mapCreateError(err);
-            },
+            (err: unknown) => failCreate(err, row),
           );
       };
       return (request, reply) => {
@@ -785,6 +828,9 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   const present = deps.fast ? presentRow : presentRowPlain;
   // A list whose path binds fields (\`bind\`, a scope such as the owner): only the objects holding the path's values.
   const pathValues = createPathValues(ctx.model, resource, op, deps.compile, 'scope');
+  // A parent the path names by a ref (a task's project_id): an empty page under a parent that is not there is
+  // missing_resource, as a read of it is (an object under it is its being there: only an empty page asks).
+  const parents = pathValues ? getParentRefBindings(resource, op) : EMPTY_BINDINGS;
   const paging = op.paging ?? DEFAULT_PAGING;
   const envelope = op.envelope ? createEnvelopeWriter(op, op.envelope) : undefined;
   const sendAnswer: Send = envelope ? createEnvelopedSend(envelope) : sendPlainAnswer;
@@ -945,13 +991,24 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       return { rows, limit, skip, sort, queryKey, total: counted ? Number(counted[0]?.count ?? 0) : 0 };
     };
     const reader = deps.fast ? ctx.storage.readNow?.() : undefined;
-    if (reader?.listStored && isCurrentShape(ctx.model, request))
-      return answerStored(page(reader.listStored(resource.name, q), counting && reader.list(resource.name, counting)), request, reply);
-    if (reader) return answer(page(reader.list(resource.name, q), counting && reader.list(resource.name, counting)), request, reply);
+    if (reader) {
+      const stored = reader.listStored !== undefined && isCurrentShape(ctx.model, request);
+      const rows = stored ? reader.listStored!(resource.name, q) : reader.list(resource.name, q);
+      if (rows.length === 0) for (const b of parents) if (reader.get(b.field.to!, equals[b.column]) === undefined) throw missingParent(ctx.model, b);
+      const p = page(rows, counting && reader.list(resource.name, counting));
+      return stored ? answerStored(p, request, reply) : answer(p, request, reply);
+    }
     return (
       ctx.storage
         // A page and its total from one snapshot: a write committed between them would make them disagree.
-        .read(async (tx) => page(await tx.list(resource.name, q), counting && (await tx.list(resource.name, counting))), counting ? SNAPSHOT : undefined)
+        .read(
+          async (tx) => {
+            const rows = await tx.list(resource.name, q);
+            if (rows.length === 0) for (const b of parents) if ((await tx.get(b.field.to!, equals[b.column])) === undefined) throw missingParent(ctx.model, b);
+            return page(rows, counting && (await tx.list(resource.name, counting)));
+          },
+          counting ? SNAPSHOT : undefined,
+        )
         .then((p) => answer(p, request, reply))
     );
   };
