@@ -108,7 +108,7 @@ describe('import of nested collections', () => {
       const model = r.compiled!.checked!;
       expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
       expect(actions(model, project, task)).toEqual(TASK_ACTIONS);
-      // Said of the operations: nothing (project_id's requiredness is said of the field, with or without bind).
+      // Said of the operations: nothing (project_id, which every create's path gives, stays required).
       expect(
         r.diagnostics
           .filter((d) => (d.code === 'import-custom-operation' || d.code === 'import-approximated') && d.message.startsWith('operation '))
@@ -123,7 +123,7 @@ describe('import of nested collections', () => {
       ['project_id', 'task_id'],
     ] as const) {
       const r = await importOpenApiDocument(doc(project, task));
-      expect(r.document!.resources!['Task']!.fields!['project_id']).toEqual({ type: 'ref', to: 'Project', readOnly: true, optional: true });
+      expect(r.document!.resources!['Task']!.fields!['project_id']).toEqual({ type: 'ref', to: 'Project', readOnly: true });
       expect(r.diagnostics.filter((d) => d.message.includes('a reference to'))).toEqual([]);
       expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     }
@@ -131,7 +131,7 @@ describe('import of nested collections', () => {
     const d = doc('projectId', 'taskId') as { components: { schemas: { Task: { properties: Record<string, unknown> } } } };
     d.components.schemas.Task.properties['project_id'] = { type: 'string', format: 'uuid', readOnly: true, pattern: '^0190' };
     const said = await importOpenApiDocument(d);
-    expect(said.document!.resources!['Task']!.fields!['project_id']).toEqual({ type: 'ref', to: 'Project', readOnly: true, optional: true });
+    expect(said.document!.resources!['Task']!.fields!['project_id']).toEqual({ type: 'ref', to: 'Project', readOnly: true });
     expect(said.diagnostics.filter((x) => x.message.includes('a reference to')).map((x) => [x.code, x.message])).toEqual([
       [
         'import-approximated',
