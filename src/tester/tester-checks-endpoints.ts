@@ -194,9 +194,10 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
             if (!obj) return scope.skip(`no ${route.resource.name} to address`);
             id = objectKey(route.resource, obj);
           } else {
-            // Path parameters that name no resource the spec declares (an imported document's `{namespace}`,
-            // `{username}`): values drawn like any other untyped string input.
-            named = getPathValues(ctx, ctx.idParams(route));
+            // An action on one object (`POST /tasks/{taskId}/complete`, below a read's path): an object the run
+            // made. Other path parameters that name no resource the spec declares (an imported document's
+            // `{namespace}`, `{username}`): values drawn like any other untyped string input.
+            named = { ...getPathValues(ctx, ctx.idParams(route)), ...(await ctx.itemPathValues(route)) };
           }
         }
         // Declared query parameters are generated within their types and constraints (headers are not, yet).
@@ -339,7 +340,10 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   );
   if (!ready || !headers) return;
   // Path parameters naming no resource (a custom operation's `{dataset}`) are drawn as valid-requests draws them.
-  const named = !resource && o.action === 'custom' && ctx.idParams(route).length > 0 ? getPathValues(ctx, ctx.idParams(route)) : {};
+  const named =
+    !resource && o.action === 'custom' && ctx.idParams(route).length > 0
+      ? { ...getPathValues(ctx, ctx.idParams(route)), ...(await ctx.itemPathValues(route)) }
+      : {};
   const path = ctx.pathOf(route, target && objectKey(resource, target), {}, named);
   if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
   // Under a tight rate budget, one mutation per kind of constraint (the field rotated by seed), at most 10.

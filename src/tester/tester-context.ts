@@ -937,6 +937,29 @@ export class TestContext {
   }
 
   /** An object of `resource` the main subject owns. */
+  /**
+   * The path values of a custom operation acting on one object (`POST /projects/{projectId}/tasks/{taskId}/complete`):
+   * where a resource's read path is the start of its path, those of an object the run made (made here if need be),
+   * by position; undefined when no read path starts it or no object can be made.
+   */
+  async itemPathValues(route: OperationRoute): Promise<Record<string, string> | undefined> {
+    const read = this.routes
+      .filter((r) => r.operation.action === 'read' && r.resource && r.pathParams.length > 0 && route.path.startsWith(`${r.path}/`))
+      .sort((a, b) => b.path.length - a.path.length)[0];
+    if (!read?.resource) return undefined;
+    const obj = await this.ensureObject(read.resource);
+    if (!obj) return undefined;
+    const concrete = this.pathOf(read, objectKey(read.resource, obj));
+    // The read's path as the run fills it: a version prefix in place, each other parameter a segment to read back.
+    const parts = this.fillVersion(read.path).split(/\{[^{}]*\}/);
+    const values = new RegExp(`^${parts.map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('([^/]+)')}$`).exec(concrete);
+    if (!values) return undefined;
+    const placement = this.model.versioning?.placement;
+    const version = new Set(placement?.kind === 'path' ? Array.from(placement.template.matchAll(/\{([^{}]*)\}/g), (m) => m[1]!) : []);
+    const own = route.pathParams.filter((n) => !version.has(n));
+    return Object.fromEntries(values.slice(1).flatMap((v, i) => (own[i] !== undefined ? [[own[i]!, decodeURIComponent(v)]] : [])));
+  }
+
   async ensureObject(resource: ResourceModel): Promise<Record<string, unknown> | undefined> {
     const have = this.pool.get(resource.name);
     // With no identifier, an object is addressed by a key unique together: one that holds every field of a key.
