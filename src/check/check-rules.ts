@@ -302,6 +302,13 @@ const fieldRules: Rule = ({ model, report }) => {
     // Only a resource's own fields are left out of answers (resourceRules checks their roles).
     if (f.writeOnly && !topLevel.has(f))
       report('write-only-invalid', { where, detail: "is only allowed on a resource's own fields" }, joinPointer(f.pointer, 'writeOnly'));
+    // Only a resource's own fields have a create and a replace that may leave them out (getUnstatedValueFields).
+    if (f.optionalInRequests !== undefined && !topLevel.has(f))
+      report(
+        'optional-in-requests-unused',
+        { where, detail: "that is not a resource's own field (nested, a parameter or a shape's)" },
+        joinPointer(f.pointer, 'optionalInRequests'),
+      );
   };
   const topLevel = new Set<FieldModel>(model.resources.flatMap((r) => r.fields));
   forEachField(model, visit);

@@ -399,7 +399,8 @@ function resourceFlow(r: ResourceModel, u: Usage | undefined): (f: FieldModel) =
     const update = (u.update || u.transitionFields.has(f.name)) && isWritable(r, f, 'update');
     return {
       request: create || replace || update,
-      requestRequired: (create || replace) && !mayLeaveOut(f, replace ? 'replace' : 'create'),
+      // One answer for both: a create's where the resource has one (optionalInRequests: create leaves a replace's apart).
+      requestRequired: create ? !mayLeaveOut(f, 'create') : replace && !mayLeaveOut(f, 'replace'),
       response: u.response,
     };
   };

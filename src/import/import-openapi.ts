@@ -633,7 +633,10 @@ function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req:
       const key = `${resource}.${name}`;
       const seen = requestOptionality.get(ctx) ?? new Map<string, { create?: boolean; replace?: boolean }>();
       requestOptionality.set(ctx, seen);
-      const says = { ...seen.get(key), [create ? 'create' : 'replace']: !required.has(name) };
+      // Every create (and every replace) must let it be left out: one that requires it holds its action to that.
+      const before = seen.get(key) ?? {};
+      const which = create ? 'create' : 'replace';
+      const says = { ...before, [which]: (before[which] ?? true) && !required.has(name) };
       seen.set(key, says);
       const value =
         says.create === false ? undefined : says.create === true ? (says.replace === false ? 'create' : true) : says.replace === true ? true : undefined;
@@ -2605,7 +2608,8 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
     problemShape?.fields !== undefined &&
     Object.keys(problemShape.fields).length > 0 &&
     !problemShape.list &&
-    !IMPORTED_ROLE_NAMES.code.some((n) => problemShape.fields![n] !== undefined);
+    // The format's problem reads its code from `code` alone: another code field (`error_code`) is a declared body's role.
+    problemShape.fields.code === undefined;
   let kept: { pointer: string; key: string } | undefined;
   if (problem && problemShape?.fields && codeless) {
     out.body = {

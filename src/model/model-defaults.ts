@@ -91,8 +91,8 @@ export function isDefaultIdentifier(f: { name?: string; type?: string; optional?
 /**
  * Whether a create or replace request may leave the field out: it is optional, or its `default` fills it in — unless
  * `requiredInRequests` says the default only documents the usual value (an OpenAPI `default` on a required property);
- * or `optionalInRequests` says the server gives it a value the spec does not state (`create`: in a create's request
- * only, so without the request's `view` a replace's rule: sent).
+ * or `optionalInRequests` says the server gives it a value the spec does not state, in the request of that `view`
+ * (create or replace; `create`: a create's only) of a resource's own field — without a view, not.
  */
 export function mayLeaveOut(f: Pick<FieldModel, 'optional' | 'hasDefault' | 'requiredInRequests' | 'optionalInRequests'>, view?: string): boolean {
   return f.optional || isLeftOutIn(f, view) || (f.hasDefault && f.requiredInRequests !== true);
@@ -100,7 +100,7 @@ export function mayLeaveOut(f: Pick<FieldModel, 'optional' | 'hasDefault' | 'req
 
 /** Whether `optionalInRequests` lets a request of this view (create, replace) leave the field out. */
 export function isLeftOutIn(f: Pick<FieldModel, 'optionalInRequests'>, view: string | undefined): boolean {
-  return f.optionalInRequests === true || (f.optionalInRequests === 'create' && view === 'create');
+  return (f.optionalInRequests === true && (view === 'create' || view === 'replace')) || (f.optionalInRequests === 'create' && view === 'create');
 }
 
 /** Random bytes in a string identifier the server makes: 16, written as 22 base64url characters. */

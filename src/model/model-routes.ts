@@ -3,7 +3,7 @@ import { getPathParams } from './model-builder.js';
 import { getPagingParamName, isStatusIn, LIST_PARAMS } from './model-defaults.js';
 import { getField, getResource, getStateMachine } from './model-lookup.js';
 import { getParentRefBindings } from './model-path-bindings.js';
-import { getUnsourcedFields } from './model-schemas.js';
+import { getUnsourcedFields, getUnstatedValueFields } from './model-schemas.js';
 import type {
   AuthRequirement,
   FieldModel,
@@ -215,7 +215,12 @@ function operationConditions(
   else if (o.method !== 'GET') steps |= 1 << 1;
   if (o.action === 'list' || (o.action === 'custom' && (o.method === 'GET' || o.query.length > 0 || o.headers.length > 0))) steps |= 1 << 2;
   // So is a create whose request_fields leave a required field without a value (model-schemas.ts getUnsourcedFields).
-  if ((o.action === 'custom' || (o.requestFields !== undefined && resource && getUnsourcedFields(resource, o).length > 0)) && facts.notImplemented)
+  // And a create or replace a request may leave a field out of whose value the spec does not state (optionalInRequests).
+  if (
+    (o.action === 'custom' ||
+      (resource && ((o.requestFields !== undefined && getUnsourcedFields(resource, o).length > 0) || getUnstatedValueFields(resource, o).length > 0))) &&
+    facts.notImplemented
+  )
     steps |= 1 << 3;
   // A create or a list under a parent its path names by a ref (a task's project_id): a parent that is not there.
   if (OBJECT_ACTIONS.has(o.action) || (resource && getParentRefBindings(resource, o).length > 0)) steps |= 1 << 4;

@@ -168,7 +168,8 @@ function getObjectSchema(
       continue;
     }
     properties[f.name] = getFieldSchema(model, f, resource, opts, view);
-    const mustSend = view === 'response' ? !f.optional : view !== 'update' && !mayLeaveOut(f, view);
+    // optionalInRequests is a resource's own field's: a nested one is sent as any other.
+    const mustSend = view === 'response' ? !f.optional : view !== 'update' && !mayLeaveOut(f, nested ? undefined : view);
     if (mustSend) required.push(f.name);
   }
   const s: JsonSchema = { type: 'object', properties, additionalProperties: false };

@@ -936,7 +936,6 @@ export class TestContext {
     this.pool.set(resource.name, list);
   }
 
-  /** An object of `resource` the main subject owns. */
   /**
    * The path values of a custom operation acting on one object (`POST /projects/{projectId}/tasks/{taskId}/complete`):
    * where a resource's read path is the start of its path, those of an object the run made (made here if need be),
@@ -960,6 +959,7 @@ export class TestContext {
     return Object.fromEntries(values.slice(1).flatMap((v, i) => (own[i] !== undefined ? [[own[i]!, decodeURIComponent(v)]] : [])));
   }
 
+  /** An object of `resource` the main subject owns. */
   async ensureObject(resource: ResourceModel): Promise<Record<string, unknown> | undefined> {
     const have = this.pool.get(resource.name);
     // With no identifier, an object is addressed by a key unique together: one that holds every field of a key.

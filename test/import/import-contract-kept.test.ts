@@ -216,3 +216,41 @@ describe('optionalInRequests from the request bodies', () => {
     expect(lax.document!.resources!.Pet!.fields!.note).toMatchObject({ optionalInRequests: true });
   });
 });
+
+describe('optionalInRequests across two creates', () => {
+  it('a create that requires the property holds every create to it, whichever is read first', async () => {
+    const pet = {
+      type: 'object',
+      required: ['id', 'name', 'note'],
+      properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string' }, note: { type: 'string' } },
+    };
+    const ref = { $ref: '#/components/schemas/Pet' };
+    const body = (required: string[]) => ({
+      required: true,
+      content: { 'application/json': { schema: { type: 'object', required, properties: { name: { type: 'string' }, note: { type: 'string' } } } } },
+    });
+    const create = (id: string, required: string[]) => ({
+      post: { operationId: id, requestBody: body(required), responses: { '201': { description: 'made', content: { 'application/json': { schema: ref } } } } },
+    });
+    for (const [first, second] of [
+      [['name'], ['name', 'note']],
+      [['name', 'note'], ['name']],
+    ] as const) {
+      const doc = {
+        openapi: '3.0.3',
+        info: { title: 'Pets', version: '1' },
+        components: { schemas: { Pet: pet } },
+        paths: {
+          '/pets': create('createPet', [...first]),
+          '/v2/pets': create('admitPet', [...second]),
+          '/pets/{id}': {
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+            get: { operationId: 'getPet', responses: { '200': { description: 'ok', content: { 'application/json': { schema: ref } } } } },
+          },
+        },
+      };
+      const r = await importOpenApiDocument(doc, 'pets.json');
+      expect(r.document!.resources!.Pet!.fields!.note!.optionalInRequests).toBeUndefined();
+    }
+  });
+});

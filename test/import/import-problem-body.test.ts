@@ -88,3 +88,12 @@ describe('an RFC 9457 problem body without a code', () => {
     expect(r.document!.errors!.body).toBe('problem');
   });
 });
+
+describe('a problem body whose code field has another name', () => {
+  it('is a declared body with that field as its code (the format’s problem reads `code` only)', async () => {
+    const doc = structuredClone(DOC);
+    (doc.components.schemas.Problem.properties as Record<string, unknown>).error_code = { type: 'string' };
+    const r = await importOpenApiDocument(doc, 'notes.json');
+    expect(r.document!.errors!.body).toMatchObject({ code: 'error_code', media_type: 'application/problem+json' });
+  });
+});

@@ -5,6 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatGapReport, getGapReport } from '../../src/check/check-gaps.js';
+import { diffModels } from '../../src/diff/diff-api.js';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { compileSpecText } from '../../src/program.js';
 import { renderMarkdown } from '../../src/render/render-markdown.js';
@@ -95,18 +96,33 @@ describe('optionalInRequests', () => {
     }
   });
 
+  it('diff: creates that could leave it out and now must send it is breaking; the route declares the gap’s 501', () => {
+    const create = checkedModel(SPEC.replace('optionalInRequests: true', 'optionalInRequests: create'));
+    const plain = checkedModel(SPEC.replace(', optionalInRequests: true', ''));
+    const changes = diffModels(create, plain).changes.filter((c) => c.subject.includes('description'));
+    expect(changes.map((c) => c.impact)).toContain('breaking');
+    const doc = exportOpenApi(checkedModel(SPEC)).document as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    expect(Object.keys(doc.paths['/projects']!.post!.responses)).toContain('501');
+    expect(Object.keys(doc.paths['/projects/{id}']!.patch!.responses)).not.toContain('501');
+  });
+
   it('check: beside optional, a default, readOnly or generated it changes nothing (optional-in-requests-unused)', () => {
     for (const field of [
       '{ type: string, optional: true, optionalInRequests: true }',
       '{ type: string, default: x, optionalInRequests: true }',
       '{ type: string, readOnly: true, optional: true, optionalInRequests: true }',
       '{ type: datetime, generated: create_time, optionalInRequests: true }',
+      '{ type: object, fields: { street: { type: string, optionalInRequests: true } } }',
     ]) {
       const c = compileSpecText(SPEC.replace('{ type: string, nullable: true, optionalInRequests: true }', field));
       expect(
         c.diagnostics.filter((d) => d.code === 'optional-in-requests-unused').map((d) => d.pointer),
         field,
-      ).toEqual(['/resources/Project/fields/description/optionalInRequests']);
+      ).toEqual([
+        field.includes('street')
+          ? '/resources/Project/fields/description/fields/street/optionalInRequests'
+          : '/resources/Project/fields/description/optionalInRequests',
+      ]);
     }
   });
 });

@@ -680,7 +680,8 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         if (bound && written.length > 0) body = mergePathValues(body, bound, written, fill);
         validate(body);
         if (unstated.length > 0) {
-          const e = unstatedValueError(op.id, resource.name, unstated, body);
+          // A field an older version does not know keeps its stored value (request.keepFields): not left out.
+          const e = unstatedValueError(op.id, resource.name, request.keepFields ? unstated.filter((f) => !request.keepFields!.includes(f)) : unstated, body);
           if (e) throw e;
         }
         const work = async (tx: StorageTx) => {
