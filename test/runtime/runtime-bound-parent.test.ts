@@ -103,3 +103,29 @@ describe('a parent the path names by a ref (export)', () => {
     expect(Object.keys(tasks['get']!.responses)).toContain('404');
   });
 });
+
+// Two parents in one path, both refs (a task of a user in a project): the message names the one that is missing,
+// where SQLite's reference error names no column.
+describe('two parents the path names by refs', () => {
+  const TWO = readFileSync(SPEC, 'utf8').replace(
+    '    createTask: {',
+    "    createUserTask: { method: POST, path: '/projects/{projectId}/users/{userId}/tasks', action: create, resource: Task, bind: { projectId: project_id, userId: assignee_id } }\n    createTask: {",
+  );
+  it('a create under an existing project and a missing user names the user', async () => {
+    const c = compileSpecText(TWO);
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const s = await startService(c.checked!);
+    try {
+      const project = (await s.call('POST', '/projects', { name: 'p' })).body.id as string;
+      const r = await s.call('POST', `/projects/${project}/users/2000000000/tasks`, { title: 't' });
+      expect(r.status).toBe(404);
+      expect(r.body.detail).toContain('no User');
+      const user = (await s.call('POST', '/users', { name: 'u' })).body.id as number;
+      const p = await s.call('POST', `/projects/${NONE}/users/${user}/tasks`, { title: 't' });
+      expect(p.status).toBe(404);
+      expect(p.body.detail).toContain('no Project');
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -166,7 +166,8 @@ async function mapParentError(
     return b && missingParent(model, b);
   }
   const bound = new Set(parents.map((p) => p.column));
-  if (!refColumns.some((c) => !bound.has(c) && row[c] !== undefined && row[c] !== null)) return missingParent(model, parents[0]!);
+  // One bound parent and no other ref holding a value: the reference refused is that parent's.
+  if (parents.length === 1 && !refColumns.some((c) => !bound.has(c) && row[c] !== undefined && row[c] !== null)) return missingParent(model, parents[0]!);
   for (const b of parents) {
     const target = getResource(model, b.field.to);
     if (!target || (await storage.read((tx) => tx.get(target.name, row[b.column])))) continue;
