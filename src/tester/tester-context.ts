@@ -590,6 +590,12 @@ export class TestContext {
     return undefined;
   }
 
+  /** The parent a scope field names: a ref's target by its identifier (a task's project_id), else scopeParent's. */
+  private parentOf(r: ResourceModel, path: string, f: FieldModel): { resource: ResourceModel; field: string } | undefined {
+    const ref = f.type === 'ref' ? getResource(this.model, f.to) : undefined;
+    return ref?.identifier !== undefined ? { resource: ref, field: ref.identifier } : this.scopeParent(r, path);
+  }
+
   /**
    * Before the checks: each scope field whose path names a parent (scopeParent, or a ref's target) takes a parent object's value (made
    * where none is pooled), so that every create goes under a parent that exists, as a service checking it requires
@@ -604,9 +610,7 @@ export class TestContext {
         const f = getFieldAt(r, b.field);
         const key = `${r.name}\u0000${b.field}`;
         if (!f || isKeyPath(r, b.field) || this.scopes.has(key)) continue;
-        // A ref names its target by the identifier (a task's project_id: { type: ref, to: Project }).
-        const target = f.type === 'ref' ? getResource(this.model, f.to) : undefined;
-        const parent = target?.identifier !== undefined ? { resource: target, field: target.identifier } : this.scopeParent(r, b.field);
+        const parent = this.parentOf(r, b.field, f);
         if (!parent) continue;
         const obj = await this.ensureObject(parent.resource);
         const v = obj ? getValueAt(obj, parent.field) : undefined;
@@ -642,8 +646,7 @@ export class TestContext {
       const key = `${r.name}\u0000${b.field}`;
       let other = this.otherScopes.get(key);
       if (other === undefined) {
-        const ref = f.type === 'ref' ? getResource(this.model, f.to) : undefined;
-        const parent = ref?.identifier !== undefined ? { resource: ref, field: ref.identifier } : this.scopeParent(r, b.field);
+        const parent = this.parentOf(r, b.field, f);
         if (parent) {
           const made = await this.createObject(parent.resource);
           const body = made && made.res.status < 300 && isPlainObject(made.res.body) ? made.res.body : undefined;
