@@ -109,7 +109,10 @@ export function getFieldSchema(
       s = f.nullable ? {} : { not: { type: 'null' } };
       break;
     case 'union':
-      s = f.union ? getUnionSchema(model, f.union, undefined, view === 'response' ? 'response' : 'create', opts) : {};
+      // Without variants (check's union-needs-variants) it says no more than `json`, and is written as `json` is, so
+      // that what an import reads back (json) exports the same.
+      if (f.union) s = getUnionSchema(model, f.union, undefined, view === 'response' ? 'response' : 'create', opts);
+      else s = f.nullable ? {} : { not: { type: 'null' } };
       break;
   }
   if (f.nullable) {

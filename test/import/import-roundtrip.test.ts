@@ -146,6 +146,19 @@ endpoints:
     }
   });
 
+  it('a union without variants (union-needs-variants) exports as json does, so its import (json) exports the same (fast-check seed 900134454)', async () => {
+    const doc = {
+      servicespec: 1,
+      resources: { Order: { fields: { id: { type: 'array', items: { type: 'union' } }, note: { type: 'union', nullable: true } } } },
+    };
+    const compiled = compileSpecText(JSON.stringify(doc), 'generated.json');
+    expect(compiled.diagnostics.map((d) => d.code)).toContain('union-needs-variants');
+    for (const version of VERSIONS) {
+      const { first, second } = await roundTrip(compiled.model!, version);
+      expect(jsonDiff(first, second)).toEqual([]);
+    }
+  });
+
   for (const version of VERSIONS) {
     it(`any structurally valid spec, OpenAPI ${version} (property)`, async () => {
       await fc.assert(
