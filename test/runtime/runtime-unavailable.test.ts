@@ -53,8 +53,9 @@ errors:
   return c.checked!;
 })();
 
-async function serve(storage: Storage, m = model) {
-  const app = await createService(m, { storage, allowGaps: true });
+async function serve(storage: Storage, m = model, logged?: string[]) {
+  const logger = logged ? { level: 'error', stream: { write: (line: string) => void logged.push(line) } } : undefined;
+  const app = await createService(m, { storage, allowGaps: true, ...(logger ? { logger } : {}) });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, call: (method: string, path: string, body?: unknown) => callJson(url, method, path, body, {}) };
 }
@@ -76,7 +77,12 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: backends terminated under loa
     const name = `ss_unavailable_${process.pid}`;
     const url = `${getTestSchemaUrl()}&application_name=${name}`;
     const storage = createPostgresStorage({ url, poolSize: 4 });
-    const { app, call } = await serve(storage);
+    // What the service logs and any rejection nobody handled: a 500 or an uncaught driver error names its cause.
+    const logged: string[] = [];
+    const unhandled: string[] = [];
+    const onUnhandled = (err: unknown) => void unhandled.push(String((err as Error)?.stack ?? err));
+    process.on('unhandledRejection', onUnhandled);
+    const { app, call } = await serve(storage, model, logged);
     try {
       const project = await call('POST', '/projects', { slug: 'core', name: 'Core' });
       expect(project.status).toBe(201);
@@ -116,7 +122,7 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: backends terminated under loa
       await Promise.all([...Array.from({ length: 8 }, client), killer()]);
       expect(terminated).toBeGreaterThan(0);
       console.log(`terminated ${terminated} backends; answers ${JSON.stringify([...statuses])}`);
-      expect(statuses.get(500) ?? 0).toBe(0);
+      expect({ answered500: statuses.get(500) ?? 0, unhandled }, logged.join('\n')).toEqual({ answered500: 0, unhandled: [] });
       for (const r of refused) expect(r).toEqual({ status: 503, retryAfter: '1', code: 'unavailable' });
       expect(created.length).toBeGreaterThan(0);
       // Every acknowledged create is there, with its event in the outbox.
@@ -125,6 +131,7 @@ describe.skipIf(pgSkip !== undefined)('PostgreSQL: backends terminated under loa
       const payloads = events.map((e) => JSON.stringify(e.data)).join('\n');
       for (const id of created) expect(payloads.includes(id)).toBe(true);
     } finally {
+      process.off('unhandledRejection', onUnhandled);
       await app.close();
       await dropTestSchema(url.replace(/&application_name=.*/, ''));
     }
