@@ -3,6 +3,16 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
 const COMMIT = Buffer.from('COMMIT\0');
+/** ReadyForQuery, idle: the end of a connection's start-up. */
+const READY = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
+/** ErrorResponse: FATAL 57P01, what `pg_terminate_backend` sends. */
+const TERMINATED = (() => {
+  const fields = Buffer.from('SFATAL\0VFATAL\0C57P01\0Mterminating connection due to administrator command\0\0');
+  const head = Buffer.alloc(5);
+  head.write('E', 0);
+  head.writeInt32BE(fields.length + 4, 1);
+  return Buffer.concat([head, fields]);
+})();
 
 export interface PgRelay {
   server: Server;
@@ -17,6 +27,11 @@ export interface PgRelay {
   dropNext(text: string): void;
   /** The next client chunk that contains `text` reaches the server; the server's answer to it is lost (both dropped). */
   loseAnswerTo(text: string): void;
+  /**
+   * The next new connection's start-up ends with the server's FATAL 57P01 (a backend terminated as it starts): the
+   * error goes in the same chunk as the first ReadyForQuery, then both sides are dropped.
+   */
+  terminateNextStartup(): void;
   close(): Promise<void>;
 }
 
@@ -26,12 +41,15 @@ export function startPgRelay(target: URL): Promise<PgRelay> {
   let hold: { text: Buffer; meanwhile: () => Promise<void> } | undefined;
   let drop: Buffer | undefined;
   let lose: Buffer | undefined;
+  let terminateStartup = false;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
     const upstream = connect(Number(target.port || 5432), target.hostname);
     sockets.add(client).add(upstream);
     let sentCommit = false;
     let awaitingAnswer = false;
+    let starting = terminateStartup;
+    terminateStartup = false;
     // Chunks go on in order: a held one holds the ones behind it.
     let queue = Promise.resolve();
     client.on('data', (chunk) => {
@@ -54,6 +72,12 @@ export function startPgRelay(target: URL): Promise<PgRelay> {
       });
     });
     upstream.on('data', (chunk) => {
+      if (starting && chunk.includes(READY)) {
+        starting = false;
+        client.end(Buffer.concat([chunk, TERMINATED]));
+        upstream.destroy();
+        return;
+      }
       // The server's CommandComplete tag "COMMIT": the change is applied; its answer goes nowhere.
       if ((sentCommit && chunk.includes(COMMIT)) || awaitingAnswer) {
         if (!awaitingAnswer) losing = false;
@@ -81,6 +105,7 @@ export function startPgRelay(target: URL): Promise<PgRelay> {
         holdNext: (text, meanwhile) => void (hold = { text: Buffer.from(text), meanwhile }),
         dropNext: (text) => void (drop = Buffer.from(text)),
         loseAnswerTo: (text) => void (lose = Buffer.from(text)),
+        terminateNextStartup: () => void (terminateStartup = true),
         close: () =>
           new Promise((r) => {
             server.close(() => r());

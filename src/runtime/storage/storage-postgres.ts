@@ -403,8 +403,6 @@ function lockKey(schema: string, name: string): string {
   return createHash('sha256').update(`servicespec:${schema}:${name}`).digest().readBigInt64BE(0).toString();
 }
 
-const guarded = new WeakSet<pg.PoolClient>();
-
 /** Splits `?schema=` off the URL; pg takes the rest. */
 export function parsePostgresUrl(url: string): { connectionString: string; schema: string | undefined } {
   const u = new URL(url);
@@ -481,6 +479,18 @@ export class PostgresStorage implements Storage {
     // An idle connection's error (the server restarted) is answered by the next query; it must not crash the process.
     this.pool.on('error', () => undefined);
     this.background.on('error', () => undefined);
+    // A checked-out client has no 'error' listener of the pool's, and the pool takes its own off a new client before
+    // handing it over: an ErrorResponse read in the same chunk as the first ReadyForQuery (a backend terminated as it
+    // starts) would be an unhandled 'error' event before the caller could listen. The pool's 'connect' event comes
+    // first: every client is watched from then on, its loss recorded for `fault`.
+    const watch = (client: pg.PoolClient) => {
+      client.on('error', (err) => this.lost.set(client, err));
+      client.on('end', () => {
+        if (!this.lost.has(client)) this.lost.set(client, undefined);
+      });
+    };
+    this.pool.on('connect', watch);
+    this.background.on('connect', watch);
     this.keys = { outbox: lockKey(this.schema, 'outbox'), fanout: lockKey(this.schema, 'fanout'), migrate: lockKey(this.schema, 'migrate') };
     this.channel = `servicespec_${createHash('sha256').update(this.schema).digest('hex').slice(0, 16)}`;
     this.ready = this.setUp(schema);
@@ -642,15 +652,7 @@ END $$`,
     } catch (err) {
       throw new StorageUnavailableError('no connection to the database could be had', { cause: err });
     }
-    // A checked-out client has no 'error' listener of the pool's: a connection lost mid-transaction would be an
-    // unhandled error event. The statement in flight reports the loss; the client is marked lost for `fault`.
-    if (!guarded.has(client)) {
-      guarded.add(client);
-      client.on('error', (err) => this.lost.set(client, err));
-      client.on('end', () => {
-        if (!this.lost.has(client)) this.lost.set(client, undefined);
-      });
-    }
+    // The statement in flight reports a loss; the client was marked lost (the pool's 'connect', in the constructor).
     return client;
   }
 
