@@ -437,6 +437,8 @@ export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, poin
   const prop = d?.propertyName as string | undefined;
   const names = new UniqueNames('_');
   const variants: Record<string, VariantSpec> = {};
+  // Subtypes that leave the discriminator property out of `required`: a tag is always held, so the import tightens.
+  const tagOptionalIn: string[] = [];
   for (const [i, o] of options.entries()) {
     const flat = flatten(ctx, o.node, o.pointer, stack);
     const v = flat.schema;
@@ -458,6 +460,7 @@ export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, poin
       const single = isObject(own) ? (Array.isArray(own.enum) && own.enum.length === 1 ? own.enum[0] : own.const) : undefined;
       tag = mapped?.[0] ?? (typeof single === 'string' ? single : undefined) ?? component ?? name;
       delete props[prop];
+      if (!(Array.isArray(v.required) && v.required.includes(prop))) tagOptionalIn.push(raw);
     }
     const variantSchema = { ...v, properties: props, required: Array.isArray(v.required) ? (v.required as unknown[]).filter((r) => r !== prop) : undefined };
     const out: Json = {};
@@ -472,6 +475,18 @@ export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, poin
     );
     if (Object.keys(fields).length > 0) out.fields = fields;
     variants[name] = out as VariantSpec;
+  }
+  if (prop !== undefined && tagOptionalIn.length > 0 && ctx.fromServicespec !== true) {
+    const at = joinPointer(resolve(ctx, node, pointer).pointer, 'discriminator');
+    // A union reached from several places (a component and a property referring to it) is said once.
+    if (!ctx.diagnostics.some((x) => x.code === 'import-approximated' && x.pointer === at))
+      approximated(
+        ctx,
+        `the discriminator \`${prop}\` (${opts.where})`,
+        'a tag every value holds',
+        `${tagOptionalIn.join(', ')} ${tagOptionalIn.length === 1 ? 'does' : 'do'} not require it, and OpenAPI leaves the subtype of a value without it undefined: the served union refuses such a value (validation)`,
+        at,
+      );
   }
   return prop !== undefined ? { discriminator: toFieldName(prop), variants } : { variants };
 }

@@ -40,6 +40,7 @@ describe('import of the public OpenAPI corpus', () => {
     expect(files.sort()).toEqual([
       'ably-platform-v1.yaml',
       'adyen-dispute-v30.json',
+      'adyen-session-authentication-v1.yaml',
       'giphy-v1.yaml',
       'kubernetes-coordination-v1.json',
       'oai-callback-example.yaml',

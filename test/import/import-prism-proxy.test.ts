@@ -43,7 +43,10 @@ function handlersOf(file: string): string | undefined {
  * path values at random (the format holds no example for a path parameter of a custom operation), which name no data
  * set, so a handler's success is reached this way.
  */
-const EXAMPLE_REQUESTS: Record<string, readonly { method: string; path: string; form?: Record<string, string>; keyIn?: string }[]> = {
+const EXAMPLE_REQUESTS: Record<
+  string,
+  readonly { method: string; path: string; form?: Record<string, string>; json?: unknown; keyIn?: string; status?: number }[]
+> = {
   'oai-uspto.yaml': [
     { method: 'GET', path: '/oa_citations/v1/fields' },
     { method: 'POST', path: '/oa_citations/v1/records', form: { criteria: '*:*', start: '0', rows: '10' } },
@@ -52,6 +55,36 @@ const EXAMPLE_REQUESTS: Record<string, readonly { method: string; path: string; 
   // example id (with the API key, in the query as giphy takes it) names none, and the answer is the read's 404.
   'giphy-v1.yaml': [{ method: 'GET', path: '/gifs/YsTs5ltWtEhnq', keyIn: 'api_key' }],
   'oai-link-example.yaml': [{ method: 'GET', path: '/2.0/users/ada' }],
+  // The two documented request examples, one per tag they show (legalEntity, accountHolder): the union in
+  // policy.resources[] takes each, answered 200 (status asserted).
+  'adyen-session-authentication-v1.yaml': [
+    {
+      method: 'POST',
+      path: '/sessions',
+      json: {
+        allowOrigin: 'https://www.your-website.com',
+        product: 'onboarding',
+        policy: {
+          resources: [{ type: 'legalEntity', legalEntityId: 'LE00000000000000000000001' }],
+          roles: ['createTransferInstrumentComponent', 'manageTransferInstrumentComponent'],
+        },
+      },
+      status: 200,
+    },
+    {
+      method: 'POST',
+      path: '/sessions',
+      json: {
+        allowOrigin: 'https://www.your-website.com',
+        product: 'platform',
+        policy: {
+          resources: [{ type: 'accountHolder', accountHolderId: 'AH00000000000000000000001' }],
+          roles: ['Transactions Overview Component: View', 'Payouts Overview Component: View'],
+        },
+      },
+      status: 200,
+    },
+  ],
 };
 
 /**
@@ -271,16 +304,24 @@ describe.concurrent("the served import, through Prism's validation proxy built f
           timeLimitMs: 40_000,
           skip: ['endpoints.invalid-requests'],
         });
+        const exampleStatuses: string[] = [];
         for (const r of EXAMPLE_REQUESTS[file] ?? []) {
+          const credentials = (s.options.credentials as { headers?: Record<string, string> } | undefined)?.headers ?? {};
           const res = await fetch(`${proxy.url}${r.path}${r.keyIn !== undefined ? `?${r.keyIn}=${s.keys.alice}` : ''}`, {
             method: r.method,
             ...(r.form ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(r.form).toString() } : {}),
+            ...(r.json !== undefined ? { headers: { 'content-type': 'application/json', ...credentials }, body: JSON.stringify(r.json) } : {}),
           });
           await res.arrayBuffer();
+          if (r.status !== undefined) exampleStatuses.push(`${r.method} ${r.path}: ${res.status} (expected ${r.status})`);
         }
         console.log(
           `${file}: ${report.requests} requests in ${report.durationMs} ms; ${[...counts].map(([id, n]) => `${id}: ${n} [${[...(statuses.get(id) ?? [])].sort().join(' ')}]`).join(', ')}`,
         );
+        expect(
+          exampleStatuses.filter((x) => !/: (\d+) \(expected \1\)$/.test(x)),
+          'documented examples not answered as expected',
+        ).toEqual([]);
         const dropped = DROPPED_BODIES[file] ?? [];
         expect(
           [...new Set(violations)].filter((v) => !dropped.some((d) => d.test(v))),

@@ -37,6 +37,7 @@ const NO_TRAFFIC: Record<string, Readonly<Record<string, string>>> = {
 const VERDICT: Record<string, 'passed' | 'incomplete'> = {
   'ably-platform-v1.yaml': 'incomplete',
   'adyen-dispute-v30.json': 'incomplete',
+  'adyen-session-authentication-v1.yaml': 'incomplete',
   'giphy-v1.yaml': 'incomplete',
   'kubernetes-coordination-v1.json': 'incomplete',
   'oai-callback-example.yaml': 'incomplete',
@@ -52,6 +53,7 @@ const VERDICT: Record<string, 'passed' | 'incomplete'> = {
 const TRAFFIC_TODAY: Record<string, number> = {
   'ably-platform-v1.yaml': 174,
   'adyen-dispute-v30.json': 72,
+  'adyen-session-authentication-v1.yaml': 0,
   'giphy-v1.yaml': 69,
   'kubernetes-coordination-v1.json': 76,
   'oai-callback-example.yaml': 5,
