@@ -912,6 +912,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (o.filter.length > 0) ext.filter = [...o.filter];
   if (o.sort.length > 0) ext.sort = [...o.sort];
   if (o.requestFields !== undefined) ext.request_fields = [...o.requestFields];
+  if (o.requestMediaType !== undefined) ext.request_media_type = o.requestMediaType;
   if (o.location !== undefined) ext.location = o.location;
   const paging = pagingToSpec(o.paging);
   if (paging) ext.paging = paging as JsonObject;
