@@ -1549,7 +1549,9 @@ const requestMediaTypeRules: Rule = ({ model, report }) => {
         ? `\`${type}\` is not a JSON media type (application/json or application/…+json, without parameters)`
         : type.toLowerCase() === MERGE_PATCH_MEDIA_TYPE && o.action !== 'update'
           ? `a JSON merge patch (${MERGE_PATCH_MEDIA_TYPE}) changes an object: it is an update's, not a ${o.action}'s`
-          : undefined;
+          : model.versioning?.placement?.kind === 'media_type'
+            ? 'a request names its version by its media type (versioning.placement), so it cannot state another'
+            : undefined;
     if (detail !== undefined) report('request-media-type-invalid', { operation: o.id, detail }, joinPointer(o.pointer, 'request_media_type'));
   }
   for (const k of model.events?.kinds ?? [])

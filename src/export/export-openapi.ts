@@ -766,7 +766,8 @@ function requestBody(ctx: Context, route: OperationRoute): JsonObject | undefine
   if (!s) return undefined;
   // A form request (request.media_type) is documented as that type: OpenAPI's form encoding of the same schema.
   if (o.action === 'custom' && o.request?.mediaType === FORM_MEDIA_TYPE) return { required, content: { [FORM_MEDIA_TYPE]: { schema: s } } };
-  return { required, content: { [jsonType(ctx)]: { schema: s } } };
+  // A stated JSON type (request_media_type: an update's JSON merge patch, say) is the one type the request takes.
+  return { required, content: { [o.requestMediaType ?? jsonType(ctx)]: { schema: s } } };
 }
 
 /** OpenAPI Example Objects from named examples. */
