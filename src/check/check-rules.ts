@@ -8,6 +8,7 @@ import {
   IDENTIFIER_TYPES,
   mayLeaveOut,
   FORM_MEDIA_TYPE,
+  MERGE_PATCH_MEDIA_TYPE,
 } from '../model/model-defaults.js';
 import { getField, getResource, getStateMachine } from '../model/model-lookup.js';
 import {
@@ -1510,6 +1511,9 @@ const caseClashRules: Rule = ({ model, report }) => {
 const callbackRules: Rule = ({ model, report }) => checkCallbacks(model, report);
 const pathBindingRules: Rule = ({ model, report }) => (checkUniqueKeys(model, report), checkPathBindings(model, report));
 
+/** A request's JSON media type (`request_media_type`): application/json or an application/…+json type, no parameters. */
+const JSON_REQUEST_TYPE = /^application\/([a-z0-9][a-z0-9.-]*\+)?json$/i;
+
 /** Field types a form (`application/x-www-form-urlencoded`) cannot carry as text, as for query parameters. */
 const UNFORMABLE_TYPES: ReadonlySet<string> = new Set(['object', 'json', 'union', 'ref', 'state']);
 
@@ -1535,6 +1539,20 @@ const requestMediaTypeRules: Rule = ({ model, report }) => {
     for (const f of r.fields ?? [])
       if (UNFORMABLE_TYPES.has(f.type) || (f.type === 'array' && (f.items === undefined || UNFORMABLE_TYPES.has(f.items.type) || f.items.type === 'array')))
         report('request-form-invalid', { operation: o.id, detail: `form field \`${f.name}\` of type ${f.type} cannot be sent as form text` }, f.pointer);
+  }
+  for (const o of model.endpoints?.operations ?? []) {
+    const type = o.requestMediaType;
+    if (type === undefined) continue;
+    const detail = !REQUEST_FIELD_ACTIONS.has(o.action)
+      ? `\`request_media_type\` is for create, update and replace; a ${o.action} ${o.action === 'custom' ? "names its request's `media_type`" : 'reads JSON'}`
+      : !JSON_REQUEST_TYPE.test(type)
+        ? `\`${type}\` is not a JSON media type (application/json or application/…+json, without parameters)`
+        : type.toLowerCase() === MERGE_PATCH_MEDIA_TYPE && o.action !== 'update'
+          ? `a JSON merge patch (${MERGE_PATCH_MEDIA_TYPE}) changes an object: it is an update's, not a ${o.action}'s`
+          : model.versioning?.placement?.kind === 'media_type'
+            ? 'a request names its version by its media type (versioning.placement), so it cannot state another'
+            : undefined;
+    if (detail !== undefined) report('request-media-type-invalid', { operation: o.id, detail }, joinPointer(o.pointer, 'request_media_type'));
   }
   for (const k of model.events?.kinds ?? [])
     if (k.payload?.mediaType !== undefined)

@@ -95,6 +95,7 @@ export const DIAGNOSTICS = {
   'custom-needs-shape': { severity: 'warning', message: 'custom operation `{operation}` declares no {which} shape' },
   'custom-needs-handler': { severity: 'error', message: 'custom operation `{operation}` names no handler' },
   'request-form-invalid': { severity: 'error', message: 'operation `{operation}`: {detail}' },
+  'request-media-type-invalid': { severity: 'error', message: 'operation `{operation}`: {detail}' },
   'param-not-custom': {
     severity: 'error',
     message: 'operation `{operation}`: `{option}` is for custom operations; the built-in {action} action would ignore them',

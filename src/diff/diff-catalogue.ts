@@ -192,6 +192,11 @@ export const DIFF_RULES = {
     message: 'operation {subject}: response header {value} was removed; clients reading it find nothing',
   },
   'response-header-added': { part: 'endpoints', impact: n, message: 'operation {subject}: new response header {value}' },
+  'request-media-type-changed': {
+    part: 'endpoints',
+    impact: b,
+    message: 'operation {subject}: the request body is now sent as {new} (was {old}); clients sending the old type are refused',
+  },
   'operation-request-changed': { part: 'endpoints', impact: b, message: 'operation {subject}: the request body is now {new} (was {old})' },
   'operation-response-changed': { part: 'endpoints', impact: b, message: 'operation {subject}: the response body is now {new} (was {old})' },
   'operation-deprecated': { part: 'endpoints', impact: n, message: 'operation {subject} is now deprecated' },

@@ -4,7 +4,16 @@ import { describeEnvelope, getEnvelopeKey } from '../model/model-envelope.js';
 import { getCreateLocation, getOperationRoute, isIdempotentOperation, PAGING_ROLES } from '../model/model-routes.js';
 import { getResource, getStateField } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS } from '../model/model-path-bindings.js';
-import { FORM_MEDIA_TYPE, getApiKeyPlacement, getPagingParamName, getErrorBodyRoles, isRawEvent, mayLeaveOut, NOT_SHOWN } from '../model/model-defaults.js';
+import {
+  FORM_MEDIA_TYPE,
+  getApiKeyPlacement,
+  getRequestMediaType,
+  getPagingParamName,
+  getErrorBodyRoles,
+  isRawEvent,
+  mayLeaveOut,
+  NOT_SHOWN,
+} from '../model/model-defaults.js';
 import { getRequestSchema, getResourceSchema, isWritable } from '../model/model-schemas.js';
 import { compareVersions } from '../model/model-versions.js';
 import type {
@@ -658,6 +667,10 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
   for (const f of n.sort) if (!o.sort.includes(f)) out.add('sort-added', id, { value: f }, at('sort'));
   if ((o.requestFields !== undefined || n.requestFields !== undefined) && o.action === n.action && o.resource === n.resource)
     diffRequestFields(out, om, nm, o, n);
+  // The one media type a create's, update's or replace's body is sent as (request_media_type): a client sending the
+  // old type is refused (415), and a JSON merge patch reads a null otherwise than the format's update does.
+  if (o.action === n.action && (o.requestMediaType !== undefined || n.requestMediaType !== undefined) && getRequestMediaType(o) !== getRequestMediaType(n))
+    out.add('request-media-type-changed', id, { old: getRequestMediaType(o), new: getRequestMediaType(n) }, at('request_media_type'));
   if (o.paging && n.paging) {
     const a = o.paging;
     const b = n.paging;

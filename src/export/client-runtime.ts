@@ -26,7 +26,7 @@ export const SCHEMES: Readonly<Record<string, { type: string; in?: string; name?
   token: { type: 'bearer' },
   machine: { type: 'oauth2_client_credentials', tokenPath: '/oauth/token' },
 };
-export const OPERATIONS: Readonly<Record<string, { auth: readonly string[] | null; errors: readonly string[]; form?: boolean }>> = {
+export const OPERATIONS: Readonly<Record<string, { auth: readonly string[] | null; errors: readonly string[]; form?: boolean; mediaType?: string }>> = {
   getOrder: { auth: ['machine', 'token', 'staff', 'key'], errors: ['not_found', 'rate_limited'] },
   createOrder: { auth: ['key'], errors: ['conflict', 'invalid_request'] },
   health: { auth: null, errors: [] },
@@ -235,7 +235,9 @@ export class ServiceClient {
     } else if (init.body !== undefined) {
       headers.set(
         'content-type',
-        version !== undefined && VERSIONING.kind === 'media_type' && VERSIONING.name ? VERSIONING.name.replace('{version}', version) : 'application/json',
+        version !== undefined && VERSIONING.kind === 'media_type' && VERSIONING.name
+          ? VERSIONING.name.replace('{version}', version)
+          : (OPERATIONS[operation]?.mediaType ?? 'application/json'),
       );
       request.body = JSON.stringify(init.body);
     }

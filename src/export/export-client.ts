@@ -715,6 +715,8 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
             errors: p.errorCodes,
             // A form request (request.media_type): the body goes as a form, not JSON.
             ...(p.route.operation.request?.mediaType === FORM_MEDIA_TYPE ? { form: true } : {}),
+            // A stated JSON type (request_media_type: an update's merge patch, say): the body's Content-Type.
+            ...(p.route.operation.requestMediaType !== undefined ? { mediaType: p.route.operation.requestMediaType } : {}),
           },
         ];
       }),
@@ -816,7 +818,7 @@ ${credLines.join('\n')}${credLines.length > 0 ? '\n' : ''}}
 
 const STATUS_OF_CODE: Readonly<Record<string, number | string>> = ${statusCodes};
 const SCHEMES: Readonly<Record<string, { type: string; in?: string; name?: string; tokenPath?: string }>> = ${schemeTable};
-const OPERATIONS: Readonly<Record<string, { auth: readonly string[] | null; errors: readonly string[]; form?: boolean }>> = ${opTable};
+const OPERATIONS: Readonly<Record<string, { auth: readonly string[] | null; errors: readonly string[]; form?: boolean; mediaType?: string }>> = ${opTable};
 const VERSIONING: { kind: string; name?: string } = ${versionConfig};
 const IDEMPOTENCY_HEADER = ${jsString(idempotencyHeader)};
 `;

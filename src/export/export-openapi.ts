@@ -766,7 +766,8 @@ function requestBody(ctx: Context, route: OperationRoute): JsonObject | undefine
   if (!s) return undefined;
   // A form request (request.media_type) is documented as that type: OpenAPI's form encoding of the same schema.
   if (o.action === 'custom' && o.request?.mediaType === FORM_MEDIA_TYPE) return { required, content: { [FORM_MEDIA_TYPE]: { schema: s } } };
-  return { required, content: { [jsonType(ctx)]: { schema: s } } };
+  // A stated JSON type (request_media_type: an update's JSON merge patch, say) is the one type the request takes.
+  return { required, content: { [o.requestMediaType ?? jsonType(ctx)]: { schema: s } } };
 }
 
 /** OpenAPI Example Objects from named examples. */
@@ -912,6 +913,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (o.filter.length > 0) ext.filter = [...o.filter];
   if (o.sort.length > 0) ext.sort = [...o.sort];
   if (o.requestFields !== undefined) ext.request_fields = [...o.requestFields];
+  if (o.requestMediaType !== undefined) ext.request_media_type = o.requestMediaType;
   if (o.location !== undefined) ext.location = o.location;
   const paging = pagingToSpec(o.paging);
   if (paging) ext.paging = paging as JsonObject;

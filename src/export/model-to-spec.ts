@@ -223,6 +223,7 @@ export function operationToSpec(o: OperationModel): OperationSpec {
     filter: o.filter.length > 0 ? [...o.filter] : undefined,
     sort: o.sort.length > 0 ? [...o.sort] : undefined,
     request_fields: o.requestFields ? [...o.requestFields] : undefined,
+    request_media_type: o.requestMediaType,
     location: o.location,
     paging: pagingToSpec(o.paging),
     query: parametersToSpec(o.query),

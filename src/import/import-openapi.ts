@@ -13,6 +13,7 @@ import {
   ERROR_BODY_ROLE_NAMES,
   ERROR_ROLE_TYPES,
   FORM_MEDIA_TYPE,
+  MERGE_PATCH_MEDIA_TYPE,
   getPagingParamName,
   getUnmakeableIdentifier,
   isDefaultIdentifier,
@@ -976,8 +977,12 @@ function importAuthentication(ctx: Ctx): AuthenticationSpec {
 function mediaSchema(content: unknown): { mediaType: string; schema: unknown } | undefined {
   if (!isObject(content)) return undefined;
   const types = Object.keys(content);
+  // JSON first, then a JSON merge patch (the one patch type an update can read), then any other JSON type.
   const pick =
-    types.find((t) => t === 'application/json') ?? types.find((t) => /[/+]json\b/i.test(t)) ?? types.find((t) => t === '*/*' || t === 'application/*');
+    types.find((t) => t === 'application/json') ??
+    types.find((t) => t.toLowerCase() === MERGE_PATCH_MEDIA_TYPE) ??
+    types.find((t) => /[/+]json\b/i.test(t)) ??
+    types.find((t) => t === '*/*' || t === 'application/*');
   if (pick === undefined) return undefined;
   const m = content[pick];
   return isObject(m) ? { mediaType: pick, schema: m.schema } : undefined;
@@ -1043,7 +1048,7 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; range?: '2XX'; k
     : { status, ...ranged, key, hasContent };
 }
 
-function requestOf(ctx: Ctx, src: OpSource, forms = false): { schema: unknown; pointer: string; form?: true } | undefined {
+function requestOf(ctx: Ctx, src: OpSource, forms = false): { schema: unknown; pointer: string; form?: true; mediaType?: string } | undefined {
   if (src.op.requestBody === undefined) return undefined;
   const pointer = joinPointer(src.pointer, 'requestBody');
   const r = resolve(ctx, src.op.requestBody, pointer);
@@ -1057,7 +1062,20 @@ function requestOf(ctx: Ctx, src: OpSource, forms = false): { schema: unknown; p
     report(ctx, 'import-dropped', { item: `operation ${src.id}: the request body (${types})`, reason: 'only JSON bodies are part of the format' }, pointer);
     return undefined;
   }
-  return { schema: m.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema') };
+  return { schema: m.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema'), mediaType: m.mediaType };
+}
+
+/**
+ * The `request_media_type` of a create, update or replace whose request body is not application/json: the JSON type
+ * its document names (an update's JSON merge patch among others, as Kubernetes lists it). JSON Patch (RFC 6902, a
+ * list of operations) is no body of the format's, nor a merge patch a create's or replace's.
+ */
+function requestMediaTypeOf(action: Action, mediaType: string | undefined): string | undefined {
+  const type = mediaType?.toLowerCase();
+  if (type === undefined || type === 'application/json' || !/^application\/[a-z0-9][a-z0-9.-]*\+json$/.test(type)) return undefined;
+  if (action !== 'create' && action !== 'update' && action !== 'replace') return undefined;
+  if (type === 'application/json-patch+json' || (type === MERGE_PATCH_MEDIA_TYPE && action !== 'update')) return undefined;
+  return type;
 }
 
 /**
@@ -2264,6 +2282,11 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     } else if (errors.length > 0) o.errors = errors;
     if (x && typeof x.idempotent === 'boolean') o.idempotent = x.idempotent;
     if (x && typeof x.location === 'boolean') o.location = x.location;
+    if (x && typeof x.request_media_type === 'string') o.request_media_type = x.request_media_type;
+    else if (!x) {
+      const type = requestMediaTypeOf(action, req?.mediaType);
+      if (type !== undefined) o.request_media_type = type;
+    }
     if (x && (x.envelope === 'none' || isObject(x.envelope))) o.envelope = x.envelope;
     if (op.deprecated === true) o.deprecated = true;
     const examples = examplesOf(ctx, src, success.key);
@@ -2417,6 +2440,7 @@ const OPERATION_ORDER = [
   'filter',
   'sort',
   'request_fields',
+  'request_media_type',
   'location',
   'paging',
   'bind',

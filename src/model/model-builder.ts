@@ -295,6 +295,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     op.filter = frozenList(o.filter);
     op.sort = frozenList(o.sort);
     if (o.request_fields !== undefined) op.requestFields = Object.freeze([...o.request_fields]);
+    if (o.request_media_type !== undefined) op.requestMediaType = o.request_media_type;
     if (o.location !== undefined) op.location = o.location;
     if (o.action === 'list') {
       const p = o.paging ?? {};

@@ -397,3 +397,16 @@ export const FALLBACK_STATUS: Readonly<Record<Condition, number>> = {
 
 /** The form media type a custom operation's request may declare (`request.media_type`); JSON is the default. */
 export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+
+/** An update's request read as a JSON merge patch (RFC 7396): `request_media_type: application/merge-patch+json`. */
+export const MERGE_PATCH_MEDIA_TYPE = 'application/merge-patch+json';
+
+/** The media type an operation's request body is sent as: its `request_media_type`, else JSON (a form: `request.media_type`). */
+export function getRequestMediaType(o: { requestMediaType?: string; request?: { mediaType?: string } }): string {
+  return o.requestMediaType?.toLowerCase() ?? o.request?.mediaType ?? 'application/json';
+}
+
+/** Whether an update reads its body as a JSON merge patch. */
+export function isMergePatch(o: { action: string; requestMediaType?: string }): boolean {
+  return o.action === 'update' && o.requestMediaType?.toLowerCase() === MERGE_PATCH_MEDIA_TYPE;
+}

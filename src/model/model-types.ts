@@ -168,6 +168,8 @@ export interface OperationModel {
    * absent when not declared (the request takes every writable field).
    */
   requestFields?: readonly string[];
+  /** create, update, replace (`request_media_type`): the request body's one media type; absent: application/json. */
+  requestMediaType?: string;
   /** create (`location`): false when its answer carries no Location header; absent when not written (getCreateLocation). */
   location?: boolean;
   /** list: how it pages (the format's cursor envelope unless the spec says otherwise); undefined for other actions. */

@@ -23,6 +23,7 @@ import {
   getErrorCodeValue,
   getRateLimitName,
   getStatusText,
+  isMergePatch,
   isRawEvent,
   NOT_SHOWN,
 } from '../model/model-defaults.js';
@@ -502,7 +503,14 @@ function endpointBlocks(m: ServiceModel): Block[] {
     );
   }
   const shaped = ops.filter(
-    (o) => o.request || o.response || o.action === 'custom' || o.query.length > 0 || o.headers.length > 0 || o.requestFields !== undefined,
+    (o) =>
+      o.request ||
+      o.response ||
+      o.action === 'custom' ||
+      o.query.length > 0 ||
+      o.headers.length > 0 ||
+      o.requestFields !== undefined ||
+      o.requestMediaType !== undefined,
   );
   if (shaped.length > 0) {
     blocks.push(heading(3, 'Request and response shapes'));
@@ -526,6 +534,17 @@ function endpointBlocks(m: ServiceModel): Block[] {
           ),
         );
       else if (o.action === 'custom' && !bodyless) blocks.push(para(`Request: ${NOT_SHOWN}.`));
+      // request_media_type: the one type the body is sent as; an update's merge patch reads a null as a removal.
+      if (o.requestMediaType !== undefined)
+        blocks.push(
+          para(
+            'Request media type: ',
+            code(o.requestMediaType),
+            ...(isMergePatch(o)
+              ? [' only: a JSON merge patch (RFC 7396): a null removes a field that may be absent, an object merges into the stored one.']
+              : [' only.']),
+          ),
+        );
       if (o.response) blocks.push(...shapeBlocks('Response', o.response));
       else if (o.action === 'custom') blocks.push(para(`Response: ${NOT_SHOWN}.`));
       // Declared query parameters and headers, in the table of fields (a deprecated one says so in its description).

@@ -287,6 +287,11 @@ export interface OperationSpec {
   sort?: string[];
   /** create, update, replace: the writable fields of the resource its request takes (every writable one when absent). */
   request_fields?: string[];
+  /**
+   * create, update, replace: the one media type its request body is sent as (a JSON type; application/json when
+   * absent); an update's `application/merge-patch+json` reads the body as a JSON merge patch (RFC 7396).
+   */
+  request_media_type?: string;
   /** create: false when its answer carries no Location header (the format's default: the read operation's path). */
   location?: boolean;
   /** list: how the list pages and the shape of its answer. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { objectKey } from './tester-context.js';
-import { FORM_MEDIA_TYPE } from '../model/model-defaults.js';
+import { FORM_MEDIA_TYPE, isMergePatch } from '../model/model-defaults.js';
+import type { FieldModel, ResourceModel } from '../model/model-types.js';
 import { isAnswered, isWritable, type SchemaView } from '../model/model-schemas.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { fieldArbitrary, getMutations, objectArbitrary, unionArbitrary, unionMutations, type Mutation } from './tester-arbitraries.js';
@@ -69,7 +70,11 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         if (o.action !== 'create' && !target) return scope.skip(`no ${resource.name} to ${o.action}: its create operation did not succeed`);
         // The fields its request takes (request_fields), as the model's request schema says.
         const arb = objectArbitrary(ctx.model, ctx.requestFields(route), resource, view!);
-        await runProperty(ctx, scope, arb, runs, async (value) => {
+        // A JSON merge patch (request_media_type) holds what it sends merged into the object: objects member by member.
+        const held = isMergePatch(o) ? heldAsPatched : heldAsSent;
+        let failed = false;
+        const watched: CheckScope = { fail: (f) => ((failed = true), scope.fail(f)), skip: (reason, kind) => scope.skip(reason, kind) };
+        await runProperty(ctx, watched, arb, runs, async (value) => {
           const resolved = (await ctx.resolveRefs(value)) as Record<string, unknown>;
           let body = ctx.bindBody(route, ctx.makeUnique(resource, resolved), target);
           let req: TestRequest = { method: route.method, path: ctx.pathOf(route, target && objectKey(resource, target)), headers, body };
@@ -92,7 +97,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
           if (m !== undefined) return ctx.failure(o.id, `a body in the declared response shape`, route.resource?.pointer, req, `${m}; ${describe(res)}`);
           for (const [k, v] of Object.entries(body)) {
             // A write-only field is sent, never answered: nothing to compare.
-            if (isAnswered(resource, k) && JSON.stringify(res.body?.[k]) !== JSON.stringify(v))
+            if (isAnswered(resource, k) && !held(resource, k, res.body?.[k], v))
               return ctx.failure(
                 o.id,
                 `field ${k} kept as sent (${JSON.stringify(v)})`,
@@ -109,7 +114,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
             // Addressed as the change was (its identifier, or the bound fields of a resource without one).
             const again: TestRequest = { method: 'GET', path: ctx.pathOf(read, objectKey(resource, target!)), headers: readHeaders };
             const after = await ctx.send(read, again);
-            const lost = Object.entries(body).find(([k, v]) => isAnswered(resource, k) && JSON.stringify(after.body?.[k]) !== JSON.stringify(v));
+            const lost = Object.entries(body).find(([k, v]) => isAnswered(resource, k) && !held(resource, k, after.body?.[k], v));
             if (after.status !== read.successStatus || lost)
               return {
                 ...ctx.failure(
@@ -126,6 +131,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
           }
           return undefined;
         });
+        if (isMergePatch(o) && target && !failed) await checkPatchNulls(ctx, scope, route, target, headers);
       } else if (o.action === 'read' || o.action === 'delete') {
         const resource = route.resource!;
         const made = o.action === 'delete' ? await ctx.createObject(resource, await ctx.addressableBody(resource)) : undefined;
@@ -362,6 +368,17 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   if (target) all.push(...ctx.pathDisagreements(route, target));
   // A writable field outside the operation's request_fields, holding a value the field could take: refused as unknown.
   if (resource && o.requestFields !== undefined) all.push(...outsideRequestFields(ctx, route, view));
+  // A JSON merge patch (request_media_type): a null removes a field that may be absent, and an object merges into the
+  // stored one, so neither a null on an optional field nor a nested object without a required member is wrong.
+  if (resource && isMergePatch(o))
+    for (let i = all.length - 1; i >= 0; i--) {
+      const hit = / null \(not nullable\)$| missing \(required\)$/.exec(all[i]!.label);
+      if (!hit) continue;
+      const name = all[i]!.label.slice(0, hit.index);
+      if (name.includes('[')) continue; // inside an array, which a patch replaces whole
+      const f = fieldAt(resource.fields, name.split('.'));
+      if (hit[0].startsWith(' missing') ? name.includes('.') : f?.optional) all.splice(i, 1);
+    }
   const mutations = isThrifty(ctx.model) ? pickThrifty(all, (m) => m.label.slice(m.label.indexOf(' ') + 1).replace(/[0-9.]+/g, '#'), 10, ctx.seed) : all;
   // A form request (request.media_type) carries every value as text: a value of another JSON type, or a null, reads
   // as text a field may take, so those mutations cannot be sent; the rest (missing, unknown, out of bounds) can.
@@ -380,7 +397,17 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.label} for a body with ${m.label}`, d.pointer, req, `${why}; ${describe(res)}`));
     });
   }
+  const stated = o.requestMediaType;
   const raw: { label: string; condition: 'malformed_request' | 'unsupported_media_type'; req: TestRequest }[] = [
+    ...(stated !== undefined && stated.toLowerCase() !== 'application/json'
+      ? [
+          {
+            label: `a body sent as application/json where the request is ${stated}`,
+            condition: 'unsupported_media_type' as const,
+            req: { method: route.method, path, headers: { ...headers!, 'content-type': 'application/json' }, raw: JSON.stringify(base) },
+          },
+        ]
+      : []),
     form
       ? {
           label: `a JSON body where the request is a form (${FORM_MEDIA_TYPE})`,
@@ -390,7 +417,7 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       : {
           label: 'malformed JSON',
           condition: 'malformed_request',
-          req: { method: route.method, path, headers: { ...headers!, 'content-type': 'application/json' }, raw: '{"unterminated": ' },
+          req: { method: route.method, path, headers: { ...headers!, 'content-type': stated ?? 'application/json' }, raw: '{"unterminated": ' },
         },
     {
       label: 'a body that is not JSON (text/plain)',
@@ -406,5 +433,69 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       const why = ctx.expectRefusal(res, route, r.condition);
       if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.label} for ${r.label}`, d.pointer, r.req, `${why}; ${describe(res)}`));
     });
+  }
+}
+
+/** The field a dotted name reaches through object fields, if any. */
+function fieldAt(fields: readonly FieldModel[] | undefined, parts: readonly string[]): FieldModel | undefined {
+  const f = fields?.find((x) => x.name === parts[0]);
+  return parts.length <= 1 ? f : fieldAt(f?.fields, parts.slice(1));
+}
+
+/** A value as sent (JSON equal): what a create, a replace and the format's update keep. */
+function heldAsSent(_r: ResourceModel, _k: string, actual: unknown, sent: unknown): boolean {
+  return JSON.stringify(actual) === JSON.stringify(sent);
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * A value as a JSON merge patch (RFC 7396) leaves it: a null removed the field (absent, or null where the field is
+ * required and nullable, as the runtime keeps it), an object merged member by member, anything else as sent.
+ */
+function heldAsPatched(r: ResourceModel | { fields?: readonly FieldModel[] }, k: string, actual: unknown, sent: unknown): boolean {
+  const f = r.fields?.find((x) => x.name === k);
+  if (sent === null) return f && !f.optional && f.nullable ? actual === null : actual === undefined;
+  if (isPlainObject(sent) && (f?.type === 'object' || f?.type === 'json'))
+    return isPlainObject(actual) && Object.entries(sent).every(([sk, sv]) => heldAsPatched(f, sk, actual[sk], sv));
+  return JSON.stringify(actual) === JSON.stringify(sent);
+}
+
+/**
+ * A merge-patch update removes a field with null (RFC 7396): each top-level field that may be absent (optional, or
+ * nullable) set to null, answered and read back removed (a required nullable one as null). A service ignoring the
+ * null, or refusing it, fails endpoints.valid-requests.
+ */
+async function checkPatchNulls(
+  ctx: TestContext,
+  scope: CheckScope,
+  route: OperationRoute,
+  target: Record<string, unknown>,
+  headers: Record<string, string>,
+): Promise<void> {
+  const resource = route.resource!;
+  const o = route.operation;
+  const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
+  const readHeaders = read ? await ctx.authFor(read.operation.auth) : undefined;
+  for (const f of ctx.requestFields(route)) {
+    if (!(f.optional || f.nullable) || !isWritable(resource, f, 'update') || f.writeOnce || !isAnswered(resource, f.name)) continue;
+    if (o.bindings?.some((b) => b.field.split('.')[0] === f.name)) continue;
+    const path = ctx.pathOf(route, objectKey(resource, target));
+    const req: TestRequest = { method: route.method, path, headers, body: { [f.name]: null } };
+    const res = await ctx.send(route, req);
+    const expected = `${f.name} removed by a merge patch's null (${f.optional ? 'absent' : 'null'} after)`;
+    if (!isSuccessAnswer(route, res.status)) return scope.fail(ctx.failure(o.id, `status ${route.successStatus} for ${expected}`, f.pointer, req, res));
+    const body = res.body as Record<string, unknown> | undefined;
+    if (!heldAsPatched(resource, f.name, body?.[f.name], null))
+      return scope.fail(ctx.failure(o.id, expected, f.pointer, req, `${f.name} is ${JSON.stringify(body?.[f.name])}`));
+    if (!read || !readHeaders) continue;
+    const again: TestRequest = { method: 'GET', path: ctx.pathOf(read, objectKey(resource, target)), headers: readHeaders };
+    const after = await ctx.send(read, again);
+    const value = (after.body as Record<string, unknown> | undefined)?.[f.name];
+    if (after.status === read.successStatus && !heldAsPatched(resource, f.name, value, null))
+      return scope.fail({
+        ...ctx.failure(o.id, `${expected} in a read after the update`, f.pointer, again, `${f.name} is ${JSON.stringify(value)}`),
+        curl: ctx.client.curlSequence([{ req }, { note: `then (${read.operation.id})`, req: again }]),
+      });
   }
 }

@@ -389,6 +389,15 @@ export class TestContext {
       const typed = Object.keys(req.headers ?? {}).some((k) => k.toLowerCase() === 'content-type');
       req = { ...req, raw: form.toString(), headers: { ...(typed ? {} : { 'content-type': FORM_MEDIA_TYPE }), ...req.headers } };
     }
+    // A stated JSON type (request_media_type: an update's merge patch, say) is the Content-Type its body goes as.
+    const stated = route?.operation.requestMediaType;
+    if (
+      stated !== undefined &&
+      req.body !== undefined &&
+      req.raw === undefined &&
+      !Object.keys(req.headers ?? {}).some((k) => k.toLowerCase() === 'content-type')
+    )
+      req = { ...req, headers: { ...req.headers, 'content-type': stated } };
     return this.judge(route, req, await this.client.send(req));
   }
 

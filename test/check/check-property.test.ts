@@ -415,6 +415,25 @@ describe('property: a request may leave a field out when it is optional, or has 
   });
 });
 
+describe("a request body's media type (request_media_type, request.media_type)", () => {
+  it("is the stated one (lower case), a form's, else JSON; an update with merge-patch+json reads a merge patch", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('create', 'update', 'replace', 'custom'),
+        fc.option(fc.constantFrom('application/merge-patch+json', 'Application/Merge-Patch+JSON', 'application/json', 'application/vnd.x+json'), {
+          nil: undefined,
+        }),
+        (action, requestMediaType) => {
+          const o = { action, ...(requestMediaType !== undefined ? { requestMediaType } : {}) };
+          expect(defaults.getRequestMediaType(o)).toBe(requestMediaType?.toLowerCase() ?? 'application/json');
+          expect(defaults.isMergePatch(o)).toBe(action === 'update' && requestMediaType?.toLowerCase() === defaults.MERGE_PATCH_MEDIA_TYPE);
+        },
+      ),
+    );
+    expect(defaults.getRequestMediaType({ request: { mediaType: 'application/x-www-form-urlencoded' } })).toBe('application/x-www-form-urlencoded');
+  });
+});
+
 describe('status ranges (docs/format.md, "Status ranges")', () => {
   it('a range covers the hundred statuses of its digit, a status only itself; a range answers its first', () => {
     fc.assert(
@@ -487,6 +506,8 @@ describe('the model API surface', () => {
         'buildErrorBody',
         'getDeclaredErrorFill',
         'mayLeaveOut',
+        'getRequestMediaType',
+        'isMergePatch',
       ].sort(),
     );
   });

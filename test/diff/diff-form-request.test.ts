@@ -31,3 +31,23 @@ it('reports a request made a form, and a form made JSON, as breaking; JSON named
   expect(changes(form, spec('')).map((c) => c.split(':')[0])).toEqual(['breaking operation-request-changed']);
   expect(changes(spec(''), spec('media_type: application/json,'))).toEqual([]);
 });
+
+const patchSpec = (extra: string) => `servicespec: 1
+resources:
+  Project: { fields: { id: { type: uuid, readOnly: true }, name: { type: string } } }
+endpoints:
+  operations:
+    getProject: { method: GET, path: '/projects/{id}', action: read, resource: Project }
+    updateProject: { method: PATCH, path: '/projects/{id}', action: update, resource: Project${extra} }
+authentication: { default: none }
+`;
+
+it('reports an update made a merge patch (request_media_type), or made JSON again, as breaking; JSON named as no change', () => {
+  const patch = patchSpec(', request_media_type: application/merge-patch+json');
+  expect(changes(patchSpec(''), patch)).toEqual([
+    'breaking request-media-type-changed: operation updateProject: the request body is now sent as application/merge-patch+json (was application/json); clients sending the old type are refused',
+  ]);
+  expect(changes(patch, patchSpec('')).map((c) => c.split(':')[0])).toEqual(['breaking request-media-type-changed']);
+  expect(changes(patchSpec(''), patchSpec(', request_media_type: application/json'))).toEqual([]);
+  expect(changes(patch, patchSpec(', request_media_type: Application/Merge-Patch+JSON'))).toEqual([]);
+});

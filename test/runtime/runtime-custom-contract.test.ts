@@ -216,6 +216,45 @@ describe('the form request through the generated client', () => {
   });
 });
 
+describe('check: request-media-type-invalid', () => {
+  const codes = (operations: string) =>
+    compileSpecText(`servicespec: 1
+resources:
+  Note: { fields: { id: { type: uuid, readOnly: true }, text: { type: string } } }
+endpoints:
+  operations:
+${operations}
+authentication: { default: none }
+`)
+      .diagnostics.filter((d) => d.code === 'request-media-type-invalid')
+      .map((d) => d.pointer)
+      .sort();
+
+  it('refuses it on a read or custom, a type that is not JSON, and a merge patch on a create or replace', () => {
+    expect(
+      codes(`    add: { method: POST, path: /notes, action: create, resource: Note, request_media_type: application/merge-patch+json }
+    get: { method: GET, path: '/notes/{id}', action: read, resource: Note, request_media_type: application/json }
+    put: { method: PUT, path: '/notes/{id}', action: replace, resource: Note, request_media_type: text/plain }
+    put2: { method: PUT, path: '/notes2/{id}', action: replace, resource: Note, request_media_type: 'application/json; charset=utf-8' }
+    rpc: { method: POST, path: /rpc, action: custom, handler: rpc, request: { fields: { a: { type: string } } }, request_media_type: application/json }`),
+    ).toEqual([
+      '/endpoints/operations/add/request_media_type',
+      '/endpoints/operations/get/request_media_type',
+      '/endpoints/operations/put/request_media_type',
+      '/endpoints/operations/put2/request_media_type',
+      '/endpoints/operations/rpc/request_media_type',
+    ]);
+  });
+
+  it('takes a merge patch on an update and a JSON type on a create or replace', () => {
+    expect(
+      codes(`    add: { method: POST, path: /notes, action: create, resource: Note, request_media_type: application/vnd.notes+json }
+    patch: { method: PATCH, path: '/notes/{id}', action: update, resource: Note, request_media_type: application/merge-patch+json }
+    put: { method: PUT, path: '/notes/{id}', action: replace, resource: Note, request_media_type: application/json }`),
+    ).toEqual([]);
+  });
+});
+
 describe('check: request-form-invalid', () => {
   const codes = (operations: string) =>
     compileSpecText(`servicespec: 1

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_PAGING, FALLBACK_STATUS, getPagingParamName, FORM_MEDIA_TYPE, STRING_IDENTIFIER_BYTES } from '../../model/model-defaults.js';
+import { DEFAULT_PAGING, FALLBACK_STATUS, getPagingParamName, FORM_MEDIA_TYPE, isMergePatch, STRING_IDENTIFIER_BYTES } from '../../model/model-defaults.js';
+import { checkMergePatchNulls, getMergePatchScalars, mergePatchChanges } from './runtime-merge-patch.js';
 import { newUuidV7 as uuidv7 } from '../runtime-ids.js';
 import { getField, getResource, getStateField } from '../../model/model-lookup.js';
 import { getRouteErrors, LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../../model/model-routes.js';
@@ -673,13 +674,17 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const written = bySearch ? getWrittenBindings(resource, getResolvedBindings(resource, op), view) : EMPTY_BINDINGS;
       const fill = view === 'replace' ? 'always' : 'in-sent';
       const unstated = getUnstatedValueFields(resource, op);
+      // A JSON merge patch (request_media_type): nulls remove, objects merge into the stored ones (runtime-merge-patch.ts).
+      const patching = isMergePatch(op);
       return async (request, reply) => {
         const params = request.params as Record<string, string>;
         const bound = bySearch?.(params);
         const pathId = bound ? undefined : parseId(resource, idField, params[idParam ?? '']);
         let body = requireObjectBody(request);
+        if (patching) checkMergePatchNulls(resource, body);
         if (bound && written.length > 0) body = mergePathValues(body, bound, written, fill);
-        validate(body);
+        // A patch's objects are checked once merged into the stored ones; the rest before anything is read.
+        validate(patching ? getMergePatchScalars(resource, body) : body);
         if (unstated.length > 0) {
           // A field an older version does not know keeps its stored value (request.keepFields): not left out.
           const e = unstatedValueError(op.id, resource.name, request.keepFields ? unstated.filter((f) => !request.keepFields!.includes(f)) : unstated, body);
@@ -688,7 +693,12 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         const work = async (tx: StorageTx) => {
           const id = bound ? await findBoundId(tx, resource, bound) : pathId;
           const before = await getVisible(tx, resource, id, request);
-          const changes: Row = { ...body };
+          let changes: Row = { ...body };
+          if (patching) {
+            const merged = mergePatchChanges(resource, before, body);
+            validate(merged.body);
+            changes = merged.changes;
+          }
           // Cleared: absent (undefined), which storage keeps apart from null.
           if (view === 'replace')
             for (const f of leftOut) if (!Object.hasOwn(body, f.name)) changes[f.name] = f.hasDefault ? structuredClone(f.default) : undefined;

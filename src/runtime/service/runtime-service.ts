@@ -259,6 +259,10 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   app.addContentTypeParser(/^application\/([a-z0-9.+-]+\+)?json(;|$)/i, { parseAs: 'buffer', bodyLimit }, (request, bytes, done) => {
     if (!hasJsonBody(request)) return done(null, undefined);
     if (hasFormBody(request)) return done(new ServiceError('unsupported_media_type', `send the body as ${FORM_MEDIA_TYPE}`), undefined);
+    // An operation stating its one JSON type (request_media_type) reads that type only: another JSON type is not it.
+    const own = getBodyType(request);
+    if (own !== undefined && getMediaType(request.headers['content-type']) !== own)
+      return done(new ServiceError('unsupported_media_type', `send the body as ${own}`), undefined);
     try {
       checkEncoding(request);
       const charset = getCharset(request.headers['content-type']);
@@ -285,7 +289,7 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
         return done(err as Error, undefined);
       }
     }
-    done(new ServiceError('unsupported_media_type', 'send the body as application/json'), undefined);
+    done(new ServiceError('unsupported_media_type', `send the body as ${getBodyType(request) ?? 'application/json'}`), undefined);
   });
 
   app.setErrorHandler((err, request, reply) => {
@@ -295,7 +299,7 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         // A Content-Type that is not a media type at all: unsupported where a body is read, unreadable elsewhere.
         if (!hasJsonBody(request)) return errors.send(request, reply, new ServiceError('malformed_request', 'the Content-Type header is not a media type'));
-        return errors.send(request, reply, new ServiceError('unsupported_media_type', 'send the body as application/json'));
+        return errors.send(request, reply, new ServiceError('unsupported_media_type', `send the body as ${getBodyType(request) ?? 'application/json'}`));
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return errors.send(request, reply, new ServiceError('body_too_large', `the body is larger than ${bodyLimit} bytes`));
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -503,6 +507,17 @@ function hasFormBody(request: FastifyRequest): boolean {
   return typeof formBody === 'function' ? formBody(request) : formBody === true;
 }
 
+/** The one JSON media type the request's route reads (`config.bodyType`: an operation's `request_media_type`), if stated. */
+function getBodyType(request: FastifyRequest): string | undefined {
+  const bodyType = (request.routeOptions.config as RouteConfig | undefined)?.bodyType;
+  return typeof bodyType === 'function' ? bodyType(request) : bodyType;
+}
+
+/** A Content-Type's media type, lower case, without parameters. */
+function getMediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
 /** Whether the request's route reads a JSON body (`config.jsonBody`, set by `registerRoute`, or the table's answer). */
 function hasJsonBody(request: FastifyRequest): boolean {
   const jsonBody = (request.routeOptions.config as RouteConfig | undefined)?.jsonBody;
@@ -513,6 +528,8 @@ interface RouteConfig {
   jsonBody?: boolean | ((request: FastifyRequest) => boolean);
   /** The body is read as a form, not JSON (with `jsonBody`: the route reads a body). */
   formBody?: boolean | ((request: FastifyRequest) => boolean);
+  /** The one JSON media type the body is sent as (`request_media_type`), lower case; any JSON type when absent. */
+  bodyType?: string | ((request: FastifyRequest) => string | undefined);
   /** The spec's router path a catch-all matched (the table's). */
   routePath?: (request: FastifyRequest) => string | undefined;
 }
@@ -523,6 +540,7 @@ type OnResponse = (request: FastifyRequest, reply: FastifyReply, done: () => voi
 interface RouteHooks {
   jsonBody: boolean;
   formBody?: boolean;
+  bodyType?: string;
   onSend?: OnSend;
   onResponse?: OnResponse;
 }
@@ -577,6 +595,7 @@ function registerCatchAlls(app: FastifyInstance, table: RouteTable<TabledPath>, 
   const config: RouteConfig = {
     jsonBody: (request) => entryOf(request)?.jsonBody === true,
     formBody: (request) => entryOf(request)?.formBody === true,
+    bodyType: (request) => entryOf(request)?.bodyType,
     routePath: (request) => matchOf(request)?.value.routerPath,
   };
   const onSend: OnSend = (request, reply, payload, done) => {
@@ -735,6 +754,7 @@ function getRouteHooks(route: Route, services: RouteServices): RouteHooks {
   return {
     jsonBody: route.kind === 'operation' || route.kind === 'webhooks' ? route.hasBody : false,
     ...(op?.request?.mediaType === FORM_MEDIA_TYPE ? { formBody: true } : {}),
+    ...(op?.requestMediaType !== undefined ? { bodyType: op.requestMediaType.toLowerCase() } : {}),
     // Waits only where the answer is stored after it was made (not for a request without a key).
     ...(idem
       ? {
@@ -766,7 +786,7 @@ function registerRoute(
     method: get ? ['GET', ...(head ? ['HEAD'] : []), ...(refusal?.methods ?? [])] : route.method,
     ...(get ? { exposeHeadRoute: false } : {}),
     url: route.routerPath,
-    config: { jsonBody: hooks.jsonBody, ...(hooks.formBody ? { formBody: true } : {}) },
+    config: { jsonBody: hooks.jsonBody, ...(hooks.formBody ? { formBody: true } : {}), ...(hooks.bodyType ? { bodyType: hooks.bodyType } : {}) },
     ...(hooks.onSend ? { onSend: hooks.onSend } : {}),
     ...(hooks.onResponse ? { onResponse: hooks.onResponse } : {}),
     // Fastify sends what a synchronous handler returns unless it is undefined; the steps send their answers themselves.
