@@ -224,6 +224,7 @@ export function operationToSpec(o: OperationModel): OperationSpec {
     sort: o.sort.length > 0 ? [...o.sort] : undefined,
     request_fields: o.requestFields ? [...o.requestFields] : undefined,
     location: o.location,
+    unknown_fields: o.unknownFields,
     paging: pagingToSpec(o.paging),
     query: parametersToSpec(o.query),
     headers: parametersToSpec(o.headers),
