@@ -4,7 +4,16 @@ import { describeEnvelope, getEnvelopeKey } from '../model/model-envelope.js';
 import { getCreateLocation, getOperationRoute, isIdempotentOperation, PAGING_ROLES } from '../model/model-routes.js';
 import { getResource, getStateField } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS } from '../model/model-path-bindings.js';
-import { FORM_MEDIA_TYPE, getApiKeyPlacement, getPagingParamName, getErrorBodyRoles, isRawEvent, mayLeaveOut, NOT_SHOWN } from '../model/model-defaults.js';
+import {
+  FORM_MEDIA_TYPE,
+  getApiKeyPlacement,
+  getPagingParamName,
+  getErrorBodyRoles,
+  getUnknownFields,
+  isRawEvent,
+  mayLeaveOut,
+  NOT_SHOWN,
+} from '../model/model-defaults.js';
 import { getRequestSchema, getResourceSchema, isWritable } from '../model/model-schemas.js';
 import { compareVersions } from '../model/model-versions.js';
 import type {
@@ -658,6 +667,17 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
   for (const f of n.sort) if (!o.sort.includes(f)) out.add('sort-added', id, { value: f }, at('sort'));
   if ((o.requestFields !== undefined || n.requestFields !== undefined) && o.action === n.action && o.resource === n.resource)
     diffRequestFields(out, om, nm, o, n);
+  // A request that dropped members it does not name and now refuses them breaks the clients that send them.
+  if (o.action === n.action && getUnknownFields(o) !== getUnknownFields(n))
+    out.add(
+      getUnknownFields(n) === 'refuse' ? 'unknown-fields-refused' : 'unknown-fields-ignored',
+      id,
+      {},
+      {
+        old: o.unknownFields !== undefined ? joinPointer(o.pointer, 'unknown_fields') : o.pointer,
+        new: n.unknownFields !== undefined ? joinPointer(n.pointer, 'unknown_fields') : n.pointer,
+      },
+    );
   if (o.paging && n.paging) {
     const a = o.paging;
     const b = n.paging;

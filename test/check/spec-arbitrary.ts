@@ -216,6 +216,7 @@ const operation = fc
       sort: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { maxLength: 2 })),
       request_fields: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { minLength: 1, maxLength: 3 })),
       location: opt(fc.boolean()),
+      unknown_fields: opt(fc.constantFrom('refuse', 'ignore')),
       paging: opt(paging),
       bind: opt(fc.dictionary(fc.constantFrom('id', 'a', 'b', 'owner'), fc.constantFrom(...FIELD_NAMES, 'parent.id'), { maxKeys: 2 })),
       response_headers: opt(
@@ -626,6 +627,8 @@ export const newShapesSpec = fc
     subset: fc.boolean(),
     // A create answering no Location (location: false), or saying the format's default (true).
     location: fc.constantFrom(undefined, false, true),
+    // What the create does with a member it does not name (unknown_fields), stated or the format's refuse.
+    unknownFields: fc.constantFrom(undefined, 'refuse', 'ignore'),
     // A field creates may leave out and every answer holds, its value not stated (optionalInRequests).
     unstated: fc.boolean(),
   })
@@ -675,6 +678,7 @@ export const newShapesSpec = fc
     // a nested object's optional field with a default, as a variant's
     if (g.variantDefault !== undefined) itemFields.address = { type: 'object', optional: true, fields: { street: { type: 'string' }, ...currency } };
     if (g.location !== undefined) operations.createItem!.location = g.location;
+    if (g.unknownFields !== undefined) operations.createItem!.unknown_fields = g.unknownFields;
     if (g.subset) {
       itemFields.note = { type: 'string', optional: true, maxLength: 20 };
       operations.createItem!.request_fields = Object.keys(itemFields).filter((n) => n !== 'id' && n !== 'note');

@@ -244,6 +244,8 @@ export const ROWS: Row[] = [
   { code: 'success-status-changed', new: (d) => (ops(d).createBook.status = 200) },
   { code: 'filter-removed', new: (d) => (ops(d).listBooks.filter = ['language']) },
   { code: 'filter-added', new: (d) => ops(d).listBooks.filter.push('title') },
+  { code: 'unknown-fields-refused', old: (d) => (ops(d).createBook.unknown_fields = 'ignore'), new: (d) => (ops(d).createBook.unknown_fields = 'refuse') },
+  { code: 'unknown-fields-ignored', new: (d) => (ops(d).createBook.unknown_fields = 'ignore') },
   { code: 'sort-removed', new: (d) => (ops(d).listBooks.sort = ['published_on', 'added_at']) },
   { code: 'sort-added', new: (d) => ops(d).listBooks.sort.push('pages') },
   { code: 'list-paging-changed', new: (d) => (ops(d).listBooks.paging = { style: 'offset', body: 'array' }) },
