@@ -51,6 +51,7 @@ const CAUGHT: { fault: string; check: string; before?: string }[] = [
   { fault: 'any-token-accepted', check: 'authentication.bad-credential' },
   { fault: 'delete-not-deleting', check: 'endpoints.valid-requests', before: 'nested task paths' },
   { fault: 'unknown-dropped', check: 'endpoints.invalid-requests', before: 'unknown_fields: refuse, from additionalProperties: false' },
+  { fault: 'readonly-ignored', check: 'endpoints.invalid-requests', before: 'unknown_fields: refuse, from additionalProperties: false' },
 ];
 
 describe('each planted fault, caught by the check that names it', () => {
