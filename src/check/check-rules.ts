@@ -1082,6 +1082,8 @@ const operationRules: Rule = (ctx) => {
     if (o.requestFields !== undefined) checkRequestFields(ctx, o, r);
     if (o.location !== undefined && o.action !== 'create')
       report('misplaced-option', { operation: o.id, option: 'location', action: o.action }, joinPointer(o.pointer, 'location'));
+    if (o.unknownFields !== undefined && o.action !== 'create' && o.action !== 'update' && o.action !== 'replace')
+      report('misplaced-option', { operation: o.id, option: 'unknown_fields', action: o.action }, joinPointer(o.pointer, 'unknown_fields'));
     if (o.action === 'custom') {
       if (o.handler === undefined) report('custom-needs-handler', { operation: o.id }, o.pointer);
       if (!o.response) report('custom-needs-shape', { operation: o.id, which: 'response' }, o.pointer);

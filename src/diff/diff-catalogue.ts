@@ -151,6 +151,16 @@ export const DIFF_RULES = {
   'success-status-changed': { part: 'endpoints', impact: b, message: 'operation {subject}: success status is now {new} (was {old})' },
   'filter-removed': { part: 'endpoints', impact: b, message: 'operation {subject}: filter {value} was removed; requests using it are refused' },
   'filter-added': { part: 'endpoints', impact: n, message: 'operation {subject}: new filter {value}' },
+  'unknown-fields-refused': {
+    part: 'endpoints',
+    impact: b,
+    message: 'operation {subject}: a request member it does not name is now refused (unknown_fields: refuse, was ignore); requests that send one are refused',
+  },
+  'unknown-fields-ignored': {
+    part: 'endpoints',
+    impact: n,
+    message: 'operation {subject}: a request member it does not name is now accepted and dropped (unknown_fields: ignore, was refuse)',
+  },
   'sort-removed': { part: 'endpoints', impact: b, message: 'operation {subject}: sort field {value} was removed' },
   'sort-added': { part: 'endpoints', impact: n, message: 'operation {subject}: new sort field {value}' },
   'list-paging-changed': {

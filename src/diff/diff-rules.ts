@@ -10,6 +10,7 @@ import {
   getRequestMediaType,
   getPagingParamName,
   getErrorBodyRoles,
+  getUnknownFields,
   isRawEvent,
   mayLeaveOut,
   NOT_SHOWN,
@@ -671,6 +672,17 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
   // old type is refused (415), and a JSON merge patch reads a null otherwise than the format's update does.
   if (o.action === n.action && (o.requestMediaType !== undefined || n.requestMediaType !== undefined) && getRequestMediaType(o) !== getRequestMediaType(n))
     out.add('request-media-type-changed', id, { old: getRequestMediaType(o), new: getRequestMediaType(n) }, at('request_media_type'));
+  // A request that dropped members it does not name and now refuses them breaks the clients that send them.
+  if (o.action === n.action && getUnknownFields(o) !== getUnknownFields(n))
+    out.add(
+      getUnknownFields(n) === 'refuse' ? 'unknown-fields-refused' : 'unknown-fields-ignored',
+      id,
+      {},
+      {
+        old: o.unknownFields !== undefined ? joinPointer(o.pointer, 'unknown_fields') : o.pointer,
+        new: n.unknownFields !== undefined ? joinPointer(n.pointer, 'unknown_fields') : n.pointer,
+      },
+    );
   if (o.paging && n.paging) {
     const a = o.paging;
     const b = n.paging;

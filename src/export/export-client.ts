@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { getFieldAt } from '../model/model-path-bindings.js';
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
-import { DEFAULT_PAGING, FORM_MEDIA_TYPE, getIdempotencyHeader, getPagingParamName, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
+import { DEFAULT_PAGING, FORM_MEDIA_TYPE, getIdempotencyHeader, getPagingParamName, getUnknownFields, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
 import {
@@ -312,8 +312,11 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
       const full = getRequestSchema(ctx.model, r, o, o.action, { annotations: true });
       const body = (o.action === 'update' ? undefined : getBoundRequestSchema(full, r, o, o.action)) ?? full;
       declare(ctx, bodyType, body, `The body of ${o.id}: the ${r.name} fields it takes.`);
-    } else if ((o.action === 'create' || o.action === 'update' || o.action === 'replace') && r) bodyType = boundViewType(ctx, route, r, o.action);
-    else if (o.action === 'transition' && r) {
+    } else if ((o.action === 'create' || o.action === 'update' || o.action === 'replace') && r) {
+      bodyType = boundViewType(ctx, route, r, o.action);
+      // unknown_fields: ignore: the service takes (and drops) members the view does not name, as the open schema says.
+      if (getUnknownFields(o) === 'ignore') bodyType = `${bodyType} & { [key: string]: unknown }`;
+    } else if (o.action === 'transition' && r) {
       const s = getTransitionSchema(ctx.model, r, route.transition?.requires ?? [], { annotations: true });
       bodyType = ctx.names.allocate(`${base}Body`);
       declare(ctx, bodyType, s, `The body of ${o.id}${route.transition ? ` (transition ${route.transition.name})` : ''}.`);

@@ -6,6 +6,7 @@ import {
   getApiKeyPlacement,
   getErrorMediaType,
   getIdempotencyHeader,
+  getUnknownFields,
   isRawEvent,
   NOT_SHOWN,
   PROBLEM_MEDIA_TYPE,
@@ -187,6 +188,24 @@ function boundViewRef(ctx: Context, route: OperationRoute, r: ResourceModel, vie
     ctx.schemas[name] = schema(ctx, s);
   }
   return ref(name);
+}
+
+/**
+ * `unknown_fields: ignore`: the request view's component without `additionalProperties: false` (`TaskCreateOpen`),
+ * an open object as JSON Schema reads one; the closed view stays for the operations that refuse. Answers stay closed:
+ * the service answers no member its resource does not name.
+ */
+function openRef(ctx: Context, closed: JsonObject): JsonObject {
+  const name = String(closed.$ref).slice('#/components/schemas/'.length);
+  const key = `${name}\u0000open`;
+  let open = ctx.views.get(key);
+  if (open === undefined) {
+    open = ctx.names.allocate(`${name}Open`);
+    ctx.views.set(key, open);
+    const { additionalProperties: _closed, ...s } = ctx.schemas[name]!;
+    ctx.schemas[open] = s;
+  }
+  return ref(open);
 }
 
 /**
@@ -756,8 +775,10 @@ function requestBody(ctx: Context, route: OperationRoute): JsonObject | undefine
   const view = REQUEST_VIEW[o.action];
   if (o.action === 'custom' && o.request) s = shapeSchema(ctx, o.request, 'create');
   else if (o.request && o.action !== 'transition') s = shapeSchema(ctx, o.request, view ?? 'create');
-  else if (view && r) s = o.requestFields !== undefined && view !== 'response' ? requestFieldsRef(ctx, o, r, view) : boundViewRef(ctx, route, r, view);
-  else if (o.action === 'transition' && r) {
+  else if (view && r) {
+    s = o.requestFields !== undefined && view !== 'response' ? requestFieldsRef(ctx, o, r, view) : boundViewRef(ctx, route, r, view);
+    if (getUnknownFields(o) === 'ignore' && o.requestFields === undefined) s = openRef(ctx, s);
+  } else if (o.action === 'transition' && r) {
     const t = getTransitionSchema(ctx.model, r, route.transition?.requires ?? [], { annotations: true }) as JsonObject;
     annotateObjectSchema(t, r.fields);
     s = schema(ctx, t);
@@ -915,6 +936,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (o.requestFields !== undefined) ext.request_fields = [...o.requestFields];
   if (o.requestMediaType !== undefined) ext.request_media_type = o.requestMediaType;
   if (o.location !== undefined) ext.location = o.location;
+  if (o.unknownFields !== undefined) ext.unknown_fields = o.unknownFields;
   const paging = pagingToSpec(o.paging);
   if (paging) ext.paging = paging as JsonObject;
   if (o.idempotent !== undefined) ext.idempotent = o.idempotent;

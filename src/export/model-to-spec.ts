@@ -225,6 +225,7 @@ export function operationToSpec(o: OperationModel): OperationSpec {
     request_fields: o.requestFields ? [...o.requestFields] : undefined,
     request_media_type: o.requestMediaType,
     location: o.location,
+    unknown_fields: o.unknownFields,
     paging: pagingToSpec(o.paging),
     query: parametersToSpec(o.query),
     headers: parametersToSpec(o.headers),

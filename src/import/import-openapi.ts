@@ -1079,6 +1079,34 @@ function requestMediaTypeOf(action: Action, mediaType: string | undefined): stri
 }
 
 /**
+ * A resource action's request schema read for `unknown_fields`: `refuse` where it (or a part of its `allOf`) says
+ * `additionalProperties: false` or `unevaluatedProperties: false`, `ignore` where it leaves the object open (JSON
+ * Schema's default: a member it does not name is valid, and the service keeps what it knows). Extra members given a
+ * schema of their own (a map) are accepted and dropped, whatever they hold: said.
+ */
+function unknownFieldsOf(ctx: Ctx, id: string, schema: unknown, pointer: string): 'refuse' | 'ignore' {
+  const top = resolve(ctx, schema, pointer);
+  const parts = [top];
+  if (isObject(top.node) && Array.isArray(top.node.allOf))
+    top.node.allOf.forEach((p, i) => parts.push(resolve(ctx, p, joinPointer(joinPointer(top.pointer, 'allOf'), i))));
+  const closed = (n: unknown) => isObject(n) && (n.additionalProperties === false || n.unevaluatedProperties === false);
+  if (parts.some((p) => closed(p.node))) return 'refuse';
+  const typed = parts.find((p) => isObject(p.node) && isObject(p.node.additionalProperties) && Object.keys(p.node.additionalProperties).length > 0);
+  if (typed)
+    report(
+      ctx,
+      'import-approximated',
+      {
+        item: `operation ${id}: the request's additionalProperties`,
+        as: 'unknown_fields: ignore',
+        reason: 'a member the request does not name is accepted and dropped, whatever its value (the document gives such members a schema)',
+      },
+      joinPointer(typed.pointer.replace(/^#/, ''), 'additionalProperties'),
+    );
+  return 'ignore';
+}
+
+/**
  * A form request body as the format's form request: written-out fields (a component's, for a `$ref`) a form can carry
  * as text; a field it cannot (an object, a list of objects) is left out, each said. Undefined when none is left.
  */
@@ -2287,6 +2315,12 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       const type = requestMediaTypeOf(action, req?.mediaType);
       if (type !== undefined) o.request_media_type = type;
     }
+    // What the request does with a member it does not name, as the document says it, written both ways (the tester
+    // then holds a server to the document's own rule): a servicespec export's as its spec stated it.
+    if (x) {
+      if (x.unknown_fields === 'refuse' || x.unknown_fields === 'ignore') o.unknown_fields = x.unknown_fields;
+    } else if (req && !req.form && (action === 'create' || action === 'update' || action === 'replace') && typeof o.resource === 'string')
+      o.unknown_fields = unknownFieldsOf(ctx, src.id, req.schema, req.pointer);
     if (x && (x.envelope === 'none' || isObject(x.envelope))) o.envelope = x.envelope;
     if (op.deprecated === true) o.deprecated = true;
     const examples = examplesOf(ctx, src, success.key);
@@ -2442,6 +2476,7 @@ const OPERATION_ORDER = [
   'request_fields',
   'request_media_type',
   'location',
+  'unknown_fields',
   'paging',
   'bind',
   'query',

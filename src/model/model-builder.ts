@@ -297,6 +297,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     if (o.request_fields !== undefined) op.requestFields = Object.freeze([...o.request_fields]);
     if (o.request_media_type !== undefined) op.requestMediaType = o.request_media_type;
     if (o.location !== undefined) op.location = o.location;
+    if (o.unknown_fields !== undefined) op.unknownFields = o.unknown_fields;
     if (o.action === 'list') {
       const p = o.paging ?? {};
       // An array body has no fields: the envelope's names stay the defaults, unused (check refuses them stated).

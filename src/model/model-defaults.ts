@@ -3,7 +3,16 @@
 import { STATUS_CODES } from 'node:http';
 import type { Action, Condition, PagingRole } from '../spec/spec-types.js';
 import { getFieldAt } from './model-path-bindings.js';
-import type { DeclaredErrorBodyModel, ErrorBodyModel, EventKindModel, FieldModel, PagingModel, SchemeModel, ServiceModel } from './model-types.js';
+import type {
+  DeclaredErrorBodyModel,
+  ErrorBodyModel,
+  EventKindModel,
+  FieldModel,
+  OperationModel,
+  PagingModel,
+  SchemeModel,
+  ServiceModel,
+} from './model-types.js';
 
 /** Response field names the format defines for a list page (the envelope's, when `paging` names none). */
 export const PAGE_FIELDS = { items: 'items', next: 'next_cursor' } as const;
@@ -96,6 +105,18 @@ export function isDefaultIdentifier(f: { name?: string; type?: string; optional?
  */
 export function mayLeaveOut(f: Pick<FieldModel, 'optional' | 'hasDefault' | 'requiredInRequests' | 'optionalInRequests'>, view?: string): boolean {
   return f.optional || isLeftOutIn(f, view) || (f.hasDefault && f.requiredInRequests !== true);
+}
+
+/** An operation's `unknown_fields` when the spec does not say: a body member the request does not name is refused. */
+export const DEFAULT_UNKNOWN_FIELDS = 'refuse';
+
+/**
+ * What a create's, update's or replace's request does with a body member it does not name (`unknown_fields`):
+ * `refuse` (the format's) or `ignore` (dropped before validation, never stored nor answered); `refuse` for every
+ * other action (a transition's or custom shape is closed).
+ */
+export function getUnknownFields(o: Pick<OperationModel, 'action' | 'unknownFields'>): 'refuse' | 'ignore' {
+  return o.unknownFields === 'ignore' && (o.action === 'create' || o.action === 'update' || o.action === 'replace') ? 'ignore' : DEFAULT_UNKNOWN_FIELDS;
 }
 
 /** Whether `optionalInRequests` lets a request of this view (create, replace) leave the field out. */

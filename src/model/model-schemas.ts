@@ -1,5 +1,5 @@
 import { getField, getResource, getStateMachine } from './model-lookup.js';
-import { isLeftOutIn, mayLeaveOut } from './model-defaults.js';
+import { getUnknownFields, isLeftOutIn, mayLeaveOut } from './model-defaults.js';
 import { getResolvedBindings, isNestedPath } from './model-path-bindings.js';
 import type { FieldModel, OperationModel, ResourceModel, ServiceModel, ShapeModel, UnionModel } from './model-types.js';
 
@@ -274,14 +274,23 @@ function leaveOutBound(
 export function getRequestSchema(
   model: ServiceModel,
   resource: ResourceModel,
-  op: Pick<OperationModel, 'requestFields' | 'bindings'>,
+  op: Pick<OperationModel, 'requestFields' | 'bindings'> & Partial<Pick<OperationModel, 'action' | 'unknownFields'>>,
   view: Exclude<SchemaView, 'response'>,
   opts: SchemaOptions = {},
 ): JsonSchema {
-  if (op.requestFields === undefined) return getResourceSchema(model, resource, view, opts);
-  // A field the path binds (`bind`) is the path's value, which the runtime puts in the body before validating it.
-  const bound = (op.bindings ?? []).map((b) => b.field.split('.')[0]!).filter((n) => !op.requestFields!.includes(n));
-  return getResourceSchema(model, resource, view, { ...opts, only: bound.length > 0 ? [...op.requestFields, ...bound] : op.requestFields });
+  let s: JsonSchema;
+  if (op.requestFields === undefined) s = getResourceSchema(model, resource, view, opts);
+  else {
+    // A field the path binds (`bind`) is the path's value, which the runtime puts in the body before validating it.
+    const bound = (op.bindings ?? []).map((b) => b.field.split('.')[0]!).filter((n) => !op.requestFields!.includes(n));
+    s = getResourceSchema(model, resource, view, { ...opts, only: bound.length > 0 ? [...op.requestFields, ...bound] : op.requestFields });
+  }
+  // `unknown_fields: ignore`: an open object; the runtime drops the members it does not name before validating.
+  if (op.unknownFields === 'ignore' && getUnknownFields({ action: op.action ?? view, unknownFields: op.unknownFields }) === 'ignore') {
+    const { additionalProperties: _closed, ...open } = s;
+    s = open;
+  }
+  return s;
 }
 
 /**

@@ -172,6 +172,11 @@ export interface OperationModel {
   requestMediaType?: string;
   /** create (`location`): false when its answer carries no Location header; absent when not written (getCreateLocation). */
   location?: boolean;
+  /**
+   * create, update, replace (`unknown_fields`): whether a body member its request does not name is refused or dropped;
+   * absent when not written (getUnknownFields: the format's `refuse`).
+   */
+  unknownFields?: 'refuse' | 'ignore';
   /** list: how it pages (the format's cursor envelope unless the spec says otherwise); undefined for other actions. */
   paging?: PagingModel;
   /** custom: the declared query parameters, by their name on the wire (empty when none are declared). */

@@ -12,7 +12,7 @@ import {
 } from '../model/model-routes.js';
 import type { AuthRequirement, FieldModel, ServiceModel } from '../model/model-types.js';
 import { getVersionDifferences, type FieldDifference, type VersionDifferences } from '../model/model-versions.js';
-import { buildErrorBody, getDeclaredErrorFill, NOT_SHOWN } from '../model/model-defaults.js';
+import { buildErrorBody, getDeclaredErrorFill, getUnknownFields, NOT_SHOWN } from '../model/model-defaults.js';
 import { CONSOLE_SCRIPT, CONSOLE_STYLE } from './render-console-assets.js';
 import { renderSchemaTree } from './render-console-schema.js';
 import { BASE_URL_MARK, credentialPlaceholder, renderSamples, type SampleRequest } from './render-console-samples.js';
@@ -445,6 +445,13 @@ function getFills(model: ServiceModel, routes: readonly Route[], r: Route, versi
   return out;
 }
 
+/** What a create, update or replace does with a body member it does not name (`unknown_fields`). */
+function unknownMembersHtml(r: Route): string {
+  if (r.kind !== 'operation' || !['create', 'update', 'replace'].includes(r.operation.action)) return '';
+  const ignore = getUnknownFields(r.operation) === 'ignore';
+  return `<dt>Unknown members</dt><dd>${ignore ? 'accepted and dropped, never stored nor answered' : 'refused'} (<code>unknown_fields: ${ignore ? 'ignore' : 'refuse'}</code>${r.operation.unknownFields === undefined ? ', the format default' : ''})</dd>\n`;
+}
+
 function renderRoute(doc: Schema, model: ServiceModel, routes: readonly Route[], r: Route, index: number, data: RouteData[]): string {
   const id = routeId(r);
   const op = (doc.paths as Record<string, Record<string, Schema>> | undefined)?.[r.path]?.[r.method.toLowerCase()];
@@ -506,7 +513,7 @@ ${fills.length > 0 ? `<p class="prefill muted" aria-live="polite">${fills.map((f
 <dl class="facts">
 <dt>Credential</dt><dd>${describeAuth(auth, r)}</dd>
 <dt>Success</dt><dd>${success.map((s) => escapeHtml(s.status ?? '')).join(', ') || NOT_SHOWN}</dd>
-<dt>Rate limits</dt><dd>${rateLimits(model, r)}</dd>
+${unknownMembersHtml(r)}<dt>Rate limits</dt><dd>${rateLimits(model, r)}</dd>
 <dt>Versions</dt><dd>${r.kind === 'token' ? 'not versioned' : versionsText(model)}</dd>
 ${olderVersionsHtml(model, r)}${callbacksHtml(r)}<dt>Errors</dt><dd>${
     getErrorCodes(model, r)

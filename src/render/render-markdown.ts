@@ -24,6 +24,7 @@ import {
   getRateLimitName,
   getStatusText,
   isMergePatch,
+  getUnknownFields,
   isRawEvent,
   NOT_SHOWN,
 } from '../model/model-defaults.js';
@@ -510,7 +511,8 @@ function endpointBlocks(m: ServiceModel): Block[] {
       o.query.length > 0 ||
       o.headers.length > 0 ||
       o.requestFields !== undefined ||
-      o.requestMediaType !== undefined,
+      o.requestMediaType !== undefined ||
+      getUnknownFields(o) === 'ignore',
   );
   if (shaped.length > 0) {
     blocks.push(heading(3, 'Request and response shapes'));
@@ -528,9 +530,22 @@ function endpointBlocks(m: ServiceModel): Block[] {
             ...codes(o.requestFields),
             ' (',
             code('request_fields'),
-            ...((o.bindings?.length ?? 0) > 0
-              ? ['); any other field is refused, but for those the path gives (', code('bind'), ').']
-              : ['); any other field is refused.']),
+            ...(getUnknownFields(o) === 'ignore'
+              ? ['); any other member is dropped (', code('unknown_fields: ignore'), ').']
+              : (o.bindings?.length ?? 0) > 0
+                ? ['); any other field is refused, but for those the path gives (', code('bind'), ').']
+                : ['); any other field is refused.']),
+          ),
+        );
+      else if (getUnknownFields(o) === 'ignore')
+        // unknown_fields: ignore: an open request object (docs/format.md).
+        blocks.push(
+          para(
+            'Request: the writable ',
+            code(o.resource ?? ''),
+            ' fields; a member it does not name is accepted and dropped, never stored nor answered (',
+            code('unknown_fields: ignore'),
+            ').',
           ),
         );
       else if (o.action === 'custom' && !bodyless) blocks.push(para(`Request: ${NOT_SHOWN}.`));

@@ -294,6 +294,8 @@ export interface OperationSpec {
   request_media_type?: string;
   /** create: false when its answer carries no Location header (the format's default: the read operation's path). */
   location?: boolean;
+  /** create, update, replace: a body member the request does not name is refused (`refuse`, the default) or dropped (`ignore`). */
+  unknown_fields?: 'refuse' | 'ignore';
   /** list: how the list pages and the shape of its answer. */
   paging?: PagingSpec;
   /** custom: the query parameters it reads, by their name on the wire. */

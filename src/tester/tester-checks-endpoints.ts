@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { objectKey } from './tester-context.js';
-import { FORM_MEDIA_TYPE, isMergePatch } from '../model/model-defaults.js';
+import { FORM_MEDIA_TYPE, getUnknownFields, isMergePatch } from '../model/model-defaults.js';
 import type { FieldModel, ResourceModel } from '../model/model-types.js';
-import { isAnswered, isWritable, type SchemaView } from '../model/model-schemas.js';
+import { getRequestSchema, isAnswered, isWritable, type SchemaView } from '../model/model-schemas.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { fieldArbitrary, getMutations, objectArbitrary, unionArbitrary, unionMutations, type Mutation } from './tester-arbitraries.js';
 import { getPageItems, getPageSizeParam } from './tester-checks-lists.js';
@@ -310,6 +310,48 @@ function outsideRequestFields(ctx: TestContext, route: OperationRoute, view: Sch
 /** A mutation breaking a rule of the format's rather than a declared schema: an unknown, read-only, write-once field, or one outside `request_fields`. */
 const FORMAT_RULE = /unknown field$|\(read-only\) sent$|\(write-once\) sent in an update$|\(not in request_fields\) sent$/;
 
+/** The member the tester adds to a body that its request does not name. */
+const UNKNOWN_MEMBER = '__unknown_field__';
+
+/**
+ * `unknown_fields: ignore`: a valid body with a member its request does not name is accepted (the success status),
+ * and the member dropped: not in the answer, not in a read afterwards (never stored).
+ */
+async function checkUnknownIgnored(
+  ctx: TestContext,
+  route: OperationRoute,
+  path: string,
+  headers: Record<string, string>,
+  base: Record<string, unknown>,
+  target: Record<string, unknown> | undefined,
+): Promise<void> {
+  const o = route.operation;
+  const resource = route.resource!;
+  await ctx.check('endpoints', 'endpoints.valid-requests', `${o.id}: a member its request does not name (unknown_fields: ignore)`, async (scope) => {
+    const body = { ...(o.action === 'create' ? ctx.makeUnique(resource, base) : base), [UNKNOWN_MEMBER]: 'x' };
+    const req: TestRequest = { method: route.method, path, headers, body };
+    const res = await ctx.send(route, req);
+    const what = `a body with ${UNKNOWN_MEMBER}, which unknown_fields: ignore drops`;
+    if (!isSuccessAnswer(route, res.status)) return scope.fail(ctx.failure(o.id, `status ${route.successStatus} for ${what}`, o.pointer, req, describe(res)));
+    const answered = res.body as Record<string, unknown> | undefined;
+    if (o.action === 'create' && answered) ctx.remember(resource, answered);
+    if (answered && typeof answered === 'object' && Object.hasOwn(answered, UNKNOWN_MEMBER))
+      return scope.fail(ctx.failure(o.id, `${UNKNOWN_MEMBER} left out of the answer to ${what}`, o.pointer, req, describe(res)));
+    const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
+    const readHeaders = read ? await ctx.authFor(read.operation.auth) : undefined;
+    const of = o.action === 'create' ? answered : target;
+    if (!read || !readHeaders || !of || typeof of !== 'object') return;
+    const again: TestRequest = { method: 'GET', path: ctx.pathOf(read, objectKey(resource, of)), headers: readHeaders };
+    const after = await ctx.send(read, again);
+    const stored = after.body as Record<string, unknown> | undefined;
+    if (stored && typeof stored === 'object' && Object.hasOwn(stored, UNKNOWN_MEMBER))
+      scope.fail({
+        ...ctx.failure(o.id, `${UNKNOWN_MEMBER} not stored by ${what} (a read afterwards)`, o.pointer, again, describe(after)),
+        curl: ctx.client.curlSequence([{ req }, { note: `then (${read.operation.id})`, req: again }]),
+      });
+  });
+}
+
 async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<void> {
   const o = route.operation;
   const resource = route.resource;
@@ -379,6 +421,14 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       const f = fieldAt(resource.fields, name.split('.'));
       if (hit[0].startsWith(' missing') ? name.includes('.') : f?.optional) all.splice(i, 1);
     }
+  // A mutation adding a top-level member the request does not name (an unknown, read-only or write-once field, one
+  // outside request_fields): `unknown_fields: ignore` accepts and drops it, so it is no invalid request (its own
+  // check below); a stated `refuse` (an imported additionalProperties: false) is the spec's rule, not only the format's.
+  const ignore = getUnknownFields(o) === 'ignore';
+  const stated = o.unknownFields === 'refuse' && resource !== undefined;
+  const takes = resource && view !== 'response' ? new Set(Object.keys(getRequestSchema(ctx.model, resource, o, view).properties as object)) : undefined;
+  const unnamed = (m: Mutation) => takes !== undefined && Object.keys(m.apply(base)).some((k) => !takes.has(k) && !Object.hasOwn(base, k));
+  if (ignore) for (let i = all.length - 1; i >= 0; i--) if (unnamed(all[i]!)) all.splice(i, 1);
   const mutations = isThrifty(ctx.model) ? pickThrifty(all, (m) => m.label.slice(m.label.indexOf(' ') + 1).replace(/[0-9.]+/g, '#'), 10, ctx.seed) : all;
   // A form request (request.media_type) carries every value as text: a value of another JSON type, or a null, reads
   // as text a field may take, so those mutations cannot be sent; the rest (missing, unknown, out of bounds) can.
@@ -389,7 +439,7 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       // Where no code declares the condition, only a body breaking its declared schema is held to the operation's
       // own refusals: an unknown, read-only or write-once field is the format's rule, which an OpenAPI document
       // need not state (additionalProperties, readOnly's SHOULD NOT).
-      const d = ctx.declared(m.condition) || !FORMAT_RULE.test(m.label) ? ctx.refusal(route, m.condition) : undefined;
+      const d = ctx.declared(m.condition) || !FORMAT_RULE.test(m.label) || (stated && unnamed(m)) ? ctx.refusal(route, m.condition) : undefined;
       if (!d) return scope.skip(`no error code declared for ${m.condition} (not shown)`);
       const req: TestRequest = { method: route.method, path, headers: headers!, body: m.apply(base) };
       const res = await ctx.send(route, req);
@@ -397,12 +447,13 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.label} for a body with ${m.label}`, d.pointer, req, `${why}; ${describe(res)}`));
     });
   }
-  const stated = o.requestMediaType;
+  if (ignore && resource) await checkUnknownIgnored(ctx, route, path, headers, base, target);
+  const statedType = o.requestMediaType;
   const raw: { label: string; condition: 'malformed_request' | 'unsupported_media_type'; req: TestRequest }[] = [
-    ...(stated !== undefined && stated.toLowerCase() !== 'application/json'
+    ...(statedType !== undefined && statedType.toLowerCase() !== 'application/json'
       ? [
           {
-            label: `a body sent as application/json where the request is ${stated}`,
+            label: `a body sent as application/json where the request is ${statedType}`,
             condition: 'unsupported_media_type' as const,
             req: { method: route.method, path, headers: { ...headers!, 'content-type': 'application/json' }, raw: JSON.stringify(base) },
           },
@@ -417,7 +468,7 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       : {
           label: 'malformed JSON',
           condition: 'malformed_request',
-          req: { method: route.method, path, headers: { ...headers!, 'content-type': stated ?? 'application/json' }, raw: '{"unterminated": ' },
+          req: { method: route.method, path, headers: { ...headers!, 'content-type': statedType ?? 'application/json' }, raw: '{"unterminated": ' },
         },
     {
       label: 'a body that is not JSON (text/plain)',

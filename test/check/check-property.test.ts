@@ -80,6 +80,11 @@ function exerciseModel(model: ServiceModel): void {
     // The fields a create or replace may leave out whose value is not stated: optionalInRequests fields it takes.
     const target = lookup.getResource(model, o.resource);
     if (target) for (const n of schemas.getUnstatedValueFields(target, o)) expect(lookup.getField(target, n)?.optionalInRequests).toBe(true);
+    // unknown_fields: ignore only where stated, on a create, update or replace; its request schema is then open.
+    const unknown = defaults.getUnknownFields(o);
+    if (unknown === 'ignore') expect(o.unknownFields === 'ignore' && ['create', 'update', 'replace'].includes(o.action)).toBe(true);
+    if (target && (o.action === 'create' || o.action === 'update' || o.action === 'replace'))
+      expect(schemas.getRequestSchema(model, target, o, o.action).additionalProperties).toBe(unknown === 'ignore' ? undefined : false);
     for (const shape of [o.request, o.response])
       if (shape) for (const view of ['create', 'response'] as const) schemas.getShapeSchema(model, shape, view, { annotations: true });
   }
@@ -463,6 +468,7 @@ describe('the model API surface', () => {
         'getField',
         'isDefaultIdentifier',
         'isLeftOutIn',
+        'getUnknownFields',
         'getUnmakeableIdentifier',
         'getIdempotencyHeader',
         'getApiKeyPlacement',

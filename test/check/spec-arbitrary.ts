@@ -217,6 +217,7 @@ const operation = fc
       request_fields: opt(fc.uniqueArray(fc.constantFrom(...FIELD_NAMES), { minLength: 1, maxLength: 3 })),
       location: opt(fc.boolean()),
       request_media_type: opt(fc.constantFrom('application/json', 'application/merge-patch+json', 'application/vnd.x+json', 'text/plain')),
+      unknown_fields: opt(fc.constantFrom('refuse', 'ignore')),
       paging: opt(paging),
       bind: opt(fc.dictionary(fc.constantFrom('id', 'a', 'b', 'owner'), fc.constantFrom(...FIELD_NAMES, 'parent.id'), { maxKeys: 2 })),
       response_headers: opt(
@@ -629,6 +630,8 @@ export const newShapesSpec = fc
     location: fc.constantFrom(undefined, false, true),
     // An update taking a JSON merge patch (request_media_type), or a create stating a JSON type of its own.
     requestMediaType: fc.constantFrom(undefined, 'merge-patch', 'vendor'),
+    // What the create does with a member it does not name (unknown_fields), stated or the format's refuse.
+    unknownFields: fc.constantFrom(undefined, 'refuse', 'ignore'),
     // A field creates may leave out and every answer holds, its value not stated (optionalInRequests).
     unstated: fc.boolean(),
   })
@@ -687,6 +690,7 @@ export const newShapesSpec = fc
         request_media_type: 'application/merge-patch+json',
       };
     if (g.requestMediaType === 'vendor') operations.createItem!.request_media_type = 'application/vnd.items+json';
+    if (g.unknownFields !== undefined) operations.createItem!.unknown_fields = g.unknownFields;
     if (g.subset) {
       itemFields.note = { type: 'string', optional: true, maxLength: 20 };
       operations.createItem!.request_fields = Object.keys(itemFields).filter((n) => n !== 'id' && n !== 'note');

@@ -62,16 +62,34 @@ describe('a request body naming a subset of the writable fields', () => {
     expect(Object.keys(r.document!.resources!)).toEqual(['Customer']);
     expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
 
-    // Served, the update takes what CustomerPatch names, and refuses email as an unknown field.
+    // Served, the update writes what CustomerPatch names only: email, which the open CustomerPatch allows but does
+    // not name, is accepted and dropped (unknown_fields: ignore), never written.
+    expect(op.unknown_fields).toBe('ignore');
     const s = await startService(r.compiled!.model!);
     try {
       const made = await s.call('POST', '/customers', { name: 'Ada', email: 'ada@example.com' });
       expect(made.status).toBe(201);
       const id = (made.body as { id: string }).id;
-      expect((await s.call('PATCH', `/customers/${id}`, { tier: 'pro', email: 'ada@example.org' })).status).toBe(422);
-      const patched = await s.call('PATCH', `/customers/${id}`, { tier: 'pro' });
+      const dropped = await s.call('PATCH', `/customers/${id}`, { tier: 'pro', email: 'ada@example.org' });
+      expect(dropped.status).toBe(200);
+      expect(dropped.body).toMatchObject({ tier: 'pro', email: 'ada@example.com' });
+      const patched = await s.call('PATCH', `/customers/${id}`, { tier: 'free' });
       expect(patched.status).toBe(200);
-      expect(patched.body).toMatchObject({ tier: 'pro', email: 'ada@example.com' });
+      expect(patched.body).toMatchObject({ tier: 'free', email: 'ada@example.com' });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('refuses email as an unknown field where CustomerPatch says additionalProperties: false', async () => {
+    const doc = structuredClone(CUSTOMERS);
+    (doc.components.schemas.CustomerPatch as Record<string, unknown>).additionalProperties = false;
+    const r = await importOpenApiDocument(doc as unknown, 'customers.json');
+    expect(r.document!.endpoints!.operations!.patchCustomer).toMatchObject({ request_fields: ['name', 'tier', 'phone'], unknown_fields: 'refuse' });
+    const s = await startService(r.compiled!.model!);
+    try {
+      const id = ((await s.call('POST', '/customers', { name: 'Ada', email: 'ada@example.com' })).body as { id: string }).id;
+      expect((await s.call('PATCH', `/customers/${id}`, { tier: 'pro', email: 'ada@example.org' })).status).toBe(422);
     } finally {
       await s.close();
     }

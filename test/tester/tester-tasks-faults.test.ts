@@ -50,6 +50,8 @@ const CAUGHT: { fault: string; check: string; before?: string }[] = [
   { fault: 'delete-not-deleting', check: 'endpoints.valid-requests', before: 'nested task paths' },
   { fault: 'patch-not-stored', check: 'endpoints.valid-requests', before: 'request_media_type: application/merge-patch+json' },
   { fault: 'patch-null-clears-name', check: 'endpoints.invalid-requests', before: 'request_media_type: application/merge-patch+json' },
+  { fault: 'unknown-dropped', check: 'endpoints.invalid-requests', before: 'unknown_fields: refuse, from additionalProperties: false' },
+  { fault: 'readonly-ignored', check: 'endpoints.invalid-requests', before: 'unknown_fields: refuse, from additionalProperties: false' },
 ];
 
 describe('each planted fault, caught by the check that names it', () => {

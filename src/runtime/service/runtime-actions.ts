@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_PAGING, FALLBACK_STATUS, getPagingParamName, FORM_MEDIA_TYPE, isMergePatch, STRING_IDENTIFIER_BYTES } from '../../model/model-defaults.js';
+import {
+  DEFAULT_PAGING,
+  FALLBACK_STATUS,
+  getPagingParamName,
+  getUnknownFields,
+  FORM_MEDIA_TYPE,
+  isMergePatch,
+  STRING_IDENTIFIER_BYTES,
+} from '../../model/model-defaults.js';
 import { checkMergePatchNulls, getMergePatchScalars, mergePatchChanges } from './runtime-merge-patch.js';
 import { newUuidV7 as uuidv7 } from '../runtime-ids.js';
 import { getField, getResource, getStateField } from '../../model/model-lookup.js';
@@ -321,6 +329,25 @@ function isCurrentShape(model: ServiceModel, request: FastifyRequest): boolean {
   return request.specVersion === undefined || request.specVersion === model.versioning?.current;
 }
 
+/**
+ * `unknown_fields: ignore`: the body without the members its request schema does not name (an unknown, read-only or
+ * write-once field, one outside request_fields), dropped before validation so none is stored or answered; undefined
+ * for `refuse`, where the closed schema refuses them.
+ */
+function createUnknownDropper(op: OperationModel, schema: Record<string, unknown>): ((body: Record<string, unknown>) => Record<string, unknown>) | undefined {
+  if (getUnknownFields(op) !== 'ignore') return undefined;
+  const named = new Set(Object.keys(schema.properties as Record<string, unknown>));
+  return (body) => {
+    let out: Record<string, unknown> | undefined;
+    for (const k of Object.keys(body))
+      if (!named.has(k)) {
+        out ??= { ...body };
+        delete out[k];
+      }
+    return out ?? body;
+  };
+}
+
 function requireObjectBody(request: FastifyRequest): Record<string, unknown> {
   const body = request.body;
   if (body === undefined) throw new ServiceError('malformed_request', 'a JSON body is required');
@@ -463,7 +490,9 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
 
   switch (op.action) {
     case 'create': {
-      const validate = compile(getRequestSchema(model, resource, op, 'create', { safeIntegers: true }), resource);
+      const schema = getRequestSchema(model, resource, op, 'create', { safeIntegers: true });
+      const validate = compile(schema, resource);
+      const dropUnknown = createUnknownDropper(op, schema);
       // Required fields its request_fields leave out with nothing to fill them: a gap (served only with allowGaps),
       // answered not_implemented once the request is valid; the service never makes a value up.
       const unsourced = getUnsourcedFields(resource, op);
@@ -622,6 +651,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       };
       return (request, reply) => {
         let body = requireObjectBody(request);
+        if (dropUnknown) body = dropUnknown(body);
         const values = pathValues?.(request.params as Record<string, string>);
         if (values && written.length > 0) body = mergePathValues(body, values, written);
         validate(body);
@@ -663,7 +693,9 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
     case 'update':
     case 'replace': {
       const view = op.action === 'update' ? 'update' : 'replace';
-      const validate = compile(getRequestSchema(model, resource, op, view, { safeIntegers: true }), resource);
+      const schema = getRequestSchema(model, resource, op, view, { safeIntegers: true });
+      const validate = compile(schema, resource);
+      const dropUnknown = createUnknownDropper(op, schema);
       const writable = getRequestSchema(model, resource, op, 'replace').properties as Record<string, unknown>;
       // A replace sets what a create with the same body would: a field left out takes its default, or is cleared.
       // With request_fields, only the fields it takes: the others are not this operation's to write, and keep theirs.
@@ -681,6 +713,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         const bound = bySearch?.(params);
         const pathId = bound ? undefined : parseId(resource, idField, params[idParam ?? '']);
         let body = requireObjectBody(request);
+        if (dropUnknown) body = dropUnknown(body);
         if (patching) checkMergePatchNulls(resource, body);
         if (bound && written.length > 0) body = mergePathValues(body, bound, written, fill);
         // A patch's objects are checked once merged into the stored ones; the rest before anything is read.
