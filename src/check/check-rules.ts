@@ -24,6 +24,7 @@ import {
 import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { isWritable } from '../model/model-schemas.js';
 import { getUnshownChanges } from '../model/model-served-versions.js';
+import { getReservedResponseHeader } from '../model/model-response-headers.js';
 import type {
   DeclaredErrorBodyModel,
   EventKindModel,
@@ -930,6 +931,9 @@ function checkPaging({ doc, report }: RuleContext, o: OperationModel): void {
       say(`the envelope names \`${twice}\` twice (items, next and total are separate fields)`, written.total !== undefined ? 'total' : 'next');
   }
   checkPagingParams(report, o, p, at);
+  // The total's header is the format's to write: not one the service writes for another reason.
+  const reserved = p.totalHeader !== undefined ? getReservedResponseHeader('list', p.totalHeader) : undefined;
+  if (reserved !== undefined) say(`\`total_header\` names ${p.totalHeader!}, which is ${reserved}`, 'total_header');
   if (p.style === 'none' && p.link) say('style none answers every object at once, so there is no next page for a Link header', 'link');
   if (p.style === 'limit' && p.link) say('style limit answers the first page only, so there is no next page for a Link header', 'link');
 }

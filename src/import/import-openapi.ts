@@ -1314,6 +1314,7 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   const responses = isObject(src.op.responses) ? src.op.responses : {};
   const node = resolve(ctx, responses[success.key ?? String(success.status)], '').node;
   const link = isObject(node) && isObject(node.headers) && Object.keys(node.headers).some((h) => h.toLowerCase() === LINK_HEADER.toLowerCase());
+  const totalHeader = isObject(node) && isObject(node.headers) ? findTotalHeader(ctx, node.headers) : undefined;
   // Each paging role by the first name of it the operation takes (Kubernetes' `continue`, Google's `pageToken`).
   const found: Partial<Record<PagingRole, string>> = {};
   for (const role of Object.keys(PAGING_ALIASES) as PagingRole[]) {
@@ -1349,10 +1350,26 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
     if (total !== undefined) paging.total = total;
   }
   if (link && style !== 'none' && style !== 'limit') paging.link = true;
+  if (totalHeader !== undefined) paging.total_header = totalHeader;
   if (Object.keys(params).length > 0) paging.params = params;
   const out: PageShape = { resource: resource!, params: used, size: style === 'none' ? undefined : getPagingParamName({ style, params }, 'limit') };
   if (Object.keys(paging).length > 0) out.paging = paging;
   return out;
+}
+
+/** Response header names that carry a list's total (lowercase): GitHub-, json-server- and Rails-style. */
+const TOTAL_HEADER_NAMES: ReadonlySet<string> = new Set(['x-total-count', 'x-total', 'total-count', 'x-total-results']);
+
+/** The response header holding a list's total (`X-Total-Count`, an integer), as the document names it; undefined when none. */
+function findTotalHeader(ctx: Ctx, headers: Json): string | undefined {
+  for (const [name, raw] of Object.entries(headers)) {
+    if (!TOTAL_HEADER_NAMES.has(name.toLowerCase())) continue;
+    const header = resolve(ctx, raw, '').node;
+    const schema = isObject(header) ? resolve(ctx, header.schema, '').node : undefined;
+    const type = isObject(schema) ? schema.type : undefined;
+    if (type === 'integer' || (Array.isArray(type) && type.includes('integer') && !type.includes('string'))) return name;
+  }
+  return undefined;
 }
 
 interface Inferred {
@@ -2308,10 +2325,12 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         if (isObject(x.response_headers) && status === success.key) o.response_headers = x.response_headers;
       } else if (isObject(node) && isObject(node.headers) && status === success.key) {
         const link = action === 'list' && isObject(o.paging) && (o.paging as PagingSpec).link === true;
+        const totalHeader = action === 'list' && isObject(o.paging) ? (o.paging as PagingSpec).total_header : undefined;
         const got = importResponseHeaders(ctx, {
           operation: src.id,
           action,
           link,
+          totalHeader,
           headers: node.headers,
           pointer: headersAt,
           toParameter: (use) => parameterFromOpenApi(ctx, src, use),

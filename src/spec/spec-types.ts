@@ -258,6 +258,8 @@ export interface PagingSpec {
   next?: string;
   /** envelope: the field holding the count of every matching object; no total when absent. */
   total?: string;
+  /** A response header carrying the count of every matching object (`X-Total-Count`), on every page; none when absent. */
+  total_header?: string;
   /** A `Link` header (RFC 8288) with the next page's address as `rel="next"`. */
   link?: boolean;
   /** The names on the wire of the paging parameters the style reads, by role, where they differ from the format's. */

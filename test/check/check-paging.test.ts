@@ -37,6 +37,8 @@ describe('paging', () => {
     ['{ items: next_cursor }', '/endpoints/operations/listPets/paging/next', 'twice'],
     ['{ style: offset, items: data, total: data }', '/endpoints/operations/listPets/paging/total', 'twice'],
     ['{ style: none, body: array, link: true }', '/endpoints/operations/listPets/paging/link', 'no next page'],
+    ['{ style: page, body: array, link: true, total_header: link }', '/endpoints/operations/listPets/paging/total_header', "the format's Link"],
+    ['{ style: page, body: array, total_header: X-Request-Id }', '/endpoints/operations/listPets/paging/total_header', 'request id'],
   ])('%s is paging-contradiction', (paging, pointer, words) => {
     const d = found(spec(paging));
     expect(d.map((x) => [x.code, x.pointer])).toEqual([['paging-contradiction', pointer]]);
@@ -50,8 +52,20 @@ describe('paging', () => {
     '{ style: page, body: array }',
     '{ style: none, body: array }',
     '{ style: cursor, items: data, next: after, total: count, link: true }',
+    '{ style: page, body: array, link: true, total_header: X-Total-Count }',
+    '{ style: offset, total: total, total_header: X-Total }',
+    '{ style: limit, body: array, total_header: X-Total-Count }',
   ])('%s is accepted', (paging) => {
     expect(found(spec(paging))).toEqual([]);
+  });
+
+  it("a response header of the total header's name is response-header-reserved; a name that is no header name, invalid-value", () => {
+    const declared = found(
+      spec('{ style: page, body: array, total_header: X-Total-Count }', ', response_headers: { x-total-count: { type: integer, optional: true } }'),
+    );
+    expect(declared.map((x) => [x.code, x.pointer])).toEqual([['response-header-reserved', '/endpoints/operations/listPets/response_headers/x-total-count']]);
+    expect(declared[0]!.message).toContain('paging.total_header');
+    expect(found(spec("{ style: page, body: array, total_header: 'X Total' }")).map((x) => x.code)).toEqual(['invalid-value']);
   });
 
   it('paging outside a list is misplaced-option', () => {

@@ -32,6 +32,9 @@ const STYLES: Record<string, string> = {
   cursorToken: '{ items: files, next: nextPageToken, params: { limit: pageSize, cursor: pageToken } }',
   offsetSkip: '{ style: offset, body: array, link: true, params: { offset: skip } }',
   pageNumbered: '{ style: page, items: results, params: { page: page_number, limit: page_size } }',
+  // paging.total_header: the total in a response header (X-Total-Count), with a bare array and beside an envelope's.
+  pageTotalHeader: '{ style: page, body: array, link: true, total_header: X-Total-Count }',
+  offsetTotalHeader: '{ style: offset, items: data, total: total_count, total_header: X-Total }',
 };
 
 function spec(): string {
@@ -95,6 +98,9 @@ describe('lists through export and import', () => {
     expect(get(11).parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'skip', 'tag']);
     expect(get(12).parameters.map((p: { name: string }) => p.name)).toEqual(['page_number', 'page_size', 'tag']);
     expect(get(10).responses['200'].content['application/json'].schema.properties.nextPageToken.description).toContain('`pageToken`');
+    const total = { description: expect.stringContaining('matching the query') as unknown, required: true, schema: { type: 'integer', minimum: 0 } };
+    expect(get(13).responses['200'].headers).toEqual({ Link: { $ref: '#/components/headers/Link' }, 'X-Total-Count': total });
+    expect(get(14).responses['200'].headers).toEqual({ 'X-Total': total });
   });
 
   it("names no other API uses come back through servicespec's own export (x-servicespec-operation)", async () => {

@@ -24,6 +24,8 @@ endpoints:
     listToken: { method: GET, path: /g/pets, action: list, resource: Pet, sort: [name], paging: { items: pets, next: nextPageToken, params: { limit: pageSize, cursor: pageToken } } }
     listSkip: { method: GET, path: /s/pets, action: list, resource: Pet, paging: { style: offset, body: array, link: true, params: { offset: skip, limit: top } } }
     listNumbered: { method: GET, path: /n/pets, action: list, resource: Pet, paging: { style: page, body: array, link: true, params: { page: page_number, limit: page_size } } }
+    listCounted: { method: GET, path: /t/pets, action: list, resource: Pet, filter: [tag], paging: { style: page, body: array, link: true, total_header: X-Total-Count } }
+    listCountedBoth: { method: GET, path: /tb/pets, action: list, resource: Pet, filter: [tag], paging: { total: total, total_header: X-Total } }
 authentication:
   default: none
 errors:
@@ -40,7 +42,8 @@ let service: Running;
 beforeAll(async () => {
   const c = compileSpecText(SPEC);
   expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  service = await startService(c.model!);
+  // CORS on: a browser client reads the total header only where it is exposed.
+  service = await startService(c.model!, { cors: { origins: ['*'] } });
   for (const [name, tag] of [
     ['a', 'x'],
     ['b', 'y'],
@@ -97,6 +100,31 @@ describe('list shapes', () => {
     const r2 = await service.call('GET', '/p/pets?per_page=3&page=2');
     expect(names(r2.body)).toEqual(['d', 'e']);
     expect(r2.headers.get('link')).toBeNull();
+  });
+
+  it('paging.total_header: a bare array with the total of every match in X-Total-Count, on every page', async () => {
+    const r1 = await service.call('GET', '/t/pets?per_page=2');
+    expect(names(r1.body)).toEqual(['a', 'b']);
+    expect(r1.headers.get('x-total-count')).toBe('5');
+    const r3 = await service.call('GET', '/t/pets?per_page=2&page=3');
+    expect(names(r3.body)).toEqual(['e']);
+    expect(r3.headers.get('x-total-count')).toBe('5');
+    const past = await service.call('GET', '/t/pets?per_page=2&page=9');
+    expect(past.body).toEqual([]);
+    expect(past.headers.get('x-total-count')).toBe('5');
+    const x = await service.call('GET', '/t/pets?tag=x&per_page=1');
+    expect(names(x.body)).toEqual(['a']);
+    expect(x.headers.get('x-total-count')).toBe('3');
+    const browser = await service.call('GET', '/t/pets', undefined, { origin: 'https://app.example' });
+    expect(browser.headers.get('access-control-expose-headers')?.split(', ')).toEqual(expect.arrayContaining(['location', 'x-total-count', 'x-total']));
+    // The default cursor list names no total header: none is sent.
+    expect((await service.call('GET', '/pets')).headers.get('x-total-count')).toBeNull();
+  });
+
+  it('paging.total_header beside an envelope total: the same count in both', async () => {
+    const r = await service.call('GET', '/tb/pets?tag=y');
+    expect(r.body).toEqual({ items: [expect.objectContaining({ name: 'b' }), expect.objectContaining({ name: 'e' })], next_cursor: null, total: 2 });
+    expect(r.headers.get('x-total')).toBe('2');
   });
 
   it('style none answers every matching object at once, up to the largest page (page_size.max)', async () => {

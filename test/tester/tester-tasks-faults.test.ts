@@ -46,6 +46,7 @@ const CAUGHT: { fault: string; check: string; before?: string }[] = [
   { fault: 'complete-201', check: 'endpoints.status', before: 'an action below a read path sent to an object made' },
   { fault: 'done-undeclared', check: 'endpoints.answer-shape', before: 'an action below a read path sent to an object made' },
   { fault: 'link-next-same', check: 'endpoints.list-paging' },
+  { fault: 'total-count-wrong', check: 'endpoints.list-paging', before: 'X-Total-Count imported as paging.total_header' },
   { fault: 'per-page-max-ignored', check: 'limits.page-size' },
   { fault: 'no-token-accepted', check: 'authentication.no-credential' },
   { fault: 'any-token-accepted', check: 'authentication.bad-credential' },

@@ -877,12 +877,18 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     params.set(next[0], next[1]);
     reply.header(LINK_HEADER, `<${at < 0 ? request.url : request.url.slice(0, at)}?${params.toString()}>; rel="next"`);
   };
+  // The page's headers: the Link to the next page, and the total (paging.total_header) on every page.
+  const totalHeader = paging.totalHeader;
+  const setHeaders = (page: ListPage, request: FastifyRequest, reply: FastifyReply, next: [string, string] | null) => {
+    setLink(request, reply, next);
+    if (totalHeader !== undefined) reply.header(totalHeader, String(page.total));
+  };
   const answer = (page: ListPage, request: FastifyRequest, reply: FastifyReply) => {
     const count = Math.min(page.rows.length, page.limit);
     const items = new Array<Record<string, unknown>>(count);
     for (let i = 0; i < count; i++) items[i] = present(resource, page.rows[i]!);
     const next = nextPosition(page);
-    setLink(request, reply, next);
+    setHeaders(page, request, reply, next);
     if (paging.body === 'array') return sendAnswer(request, reply, route.successStatus, items, listValues(page, count, next));
     const body: Record<string, unknown> = { [paging.items]: items };
     if (paging.style === 'cursor') body[paging.next] = next?.[1] ?? null;
@@ -896,7 +902,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     let text = itemsKey;
     for (let i = 0; i < count; i++) text += (i === 0 ? '' : ',') + writePresentedRow(resource, page.rows[i]!);
     const next = nextPosition(page);
-    setLink(request, reply, next);
+    setHeaders(page, request, reply, next);
     text += ']';
     if (paging.body === 'envelope') {
       if (paging.style === 'cursor') text += `,${JSON.stringify(paging.next)}:${JSON.stringify(next?.[1] ?? null)}`;
@@ -981,7 +987,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     if (invalid.length > 0) throw new ServiceError('validation', 'the query is not valid', invalid);
     const q: ListQuery = { equals, ...(sort ? { sort } : {}), ...(after ? { after } : {}), limit: limit + 1, ...(skip > 0 ? { offset: skip } : {}) };
     const counting: ListQuery | undefined =
-      (paging.total !== undefined && paging.body === 'envelope') || envelopeTotal ? { equals, limit: 0, count: true } : undefined;
+      (paging.total !== undefined && paging.body === 'envelope') || totalHeader !== undefined || envelopeTotal ? { equals, limit: 0, count: true } : undefined;
     const page = (rows: Row[], counted: Row[] | undefined): ListPage => {
       // Never a silently cut list: more objects than one answer may hold are refused, and nothing is answered.
       if (paging.style === 'none' && rows.length > limit) {
