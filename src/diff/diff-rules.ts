@@ -674,15 +674,18 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
       by(a) !== by(b) ||
       (a.total !== undefined && a.total !== b.total) ||
       (a.totalHeader !== undefined && header(a) !== header(b)) ||
+      (a.hasMore !== undefined && a.hasMore !== b.hasMore) ||
       (a.link && !b.link)
     ) {
       const say = (p: typeof a) =>
         `${shape(p)}${renamed && by(p) !== '' ? `, by ${by(p)}` : ''}${p.total !== undefined ? `, total ${p.total}` : ''}` +
-        `${p.totalHeader !== undefined ? `, total in header ${p.totalHeader}` : ''}${p.link ? ', Link header' : ''}`;
+        `${p.totalHeader !== undefined ? `, total in header ${p.totalHeader}` : ''}${p.hasMore !== undefined ? `, has_more ${p.hasMore}` : ''}${p.link ? ', Link header' : ''}`;
       out.add('list-paging-changed', id, { old: say(a), new: say(b) }, at('paging'));
     } else {
       if (a.total === undefined && b.total !== undefined) out.add('list-paging-extended', id, { value: `the total \`${b.total}\`` }, at('paging'));
       if (!a.link && b.link) out.add('list-paging-extended', id, { value: 'a Link header to the next page' }, at('paging'));
+      if (a.hasMore === undefined && b.hasMore !== undefined)
+        out.add('list-paging-extended', id, { value: `\`${b.hasMore}\`, whether objects follow the page` }, at('paging'));
       if (a.totalHeader === undefined && b.totalHeader !== undefined)
         out.add('list-paging-extended', id, { value: `the total in a \`${b.totalHeader}\` header` }, at('paging'));
     }

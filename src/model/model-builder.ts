@@ -308,6 +308,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
           next: p.next,
           total: p.total,
           totalHeader: p.total_header,
+          hasMore: p.has_more,
           link: p.link,
         }) as Partial<PagingModel>),
         params: Object.freeze({ ...(p.params ?? {}) }),

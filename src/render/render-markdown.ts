@@ -439,7 +439,11 @@ function endpointBlocks(m: ServiceModel): Block[] {
           const answer =
             p.body === 'array'
               ? ['a bare array']
-              : [code(`{ ${[p.items, ...(p.style === 'cursor' ? [p.next] : []), ...(p.total !== undefined ? [p.total] : [])].join(', ')} }`)];
+              : [
+                  code(
+                    `{ ${[p.items, ...(p.style === 'cursor' ? [p.next] : []), ...(p.total !== undefined ? [p.total] : []), ...(p.hasMore !== undefined ? [p.hasMore] : [])].join(', ')} }`,
+                  ),
+                ];
           return [
             [code(o.id)],
             by.length > 0 ? joinInline(by) : [p.style === 'none' ? 'nothing: every object at once' : 'none'],

@@ -25,6 +25,7 @@ export function isDefaultPaging(route: OperationRoute): boolean {
     p.next === DEFAULT_PAGING.next &&
     p.total === undefined &&
     p.totalHeader === undefined &&
+    p.hasMore === undefined &&
     !p.link &&
     Object.keys(p.params).length === 0
   );
@@ -96,6 +97,15 @@ export function nextQuery(
     return { next: Object.fromEntries(new URLSearchParams(link.slice(link.indexOf('?') + 1))) };
   }
   if (p.style === 'cursor') return typeof envelopeCursor === 'string' ? { next: { ...query, [getPagingParamName(p, 'cursor')]: envelopeCursor } } : {};
+  // Style after: the next page starts after this page's last object, by its identifier, while `has_more` says
+  // objects follow (without it, while pages come back full).
+  if (p.style === 'after') {
+    const more = p.hasMore !== undefined && p.body === 'envelope' ? (res.body as Record<string, unknown>)[p.hasMore] === true : items.length >= size;
+    const last = items.at(-1) as Record<string, unknown> | undefined;
+    const id = route.resource?.identifier;
+    if (!more || last === undefined || id === undefined) return {};
+    return { next: { ...query, [getPagingParamName(p, 'cursor')]: String(last[id]) } };
+  }
   if (items.length < size) return {};
   const offset = getPagingParamName(p, 'offset');
   const number = getPagingParamName(p, 'page');
@@ -145,6 +155,8 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
         let total: unknown;
         // The total header of each page (paging.total_header): every one must count every object.
         const totals: number[] = [];
+        // has_more of the page before (paging.has_more): true promises objects on this page.
+        let more: unknown;
         for (let page = 0; page < 200 && query !== undefined; page++) {
           req = { method: 'GET', path: ctx.pathOf(route, undefined, query), headers };
           const res = await ctx.send(route, req);
@@ -158,6 +170,22 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
           if (p.total !== undefined) {
             total = (res.body as Record<string, unknown>)[p.total];
             if (typeof total !== 'number') return scope.fail(ctx.failure(o.id, `the total in \`${p.total}\``, o.pointer, req, describe(res).slice(0, 200)));
+          }
+          if (p.hasMore !== undefined && p.body === 'envelope') {
+            const prev = pages.at(-1);
+            if (more === true && items.length === 0 && prev)
+              return scope.fail(
+                ctx.failure(
+                  o.id,
+                  `\`${p.hasMore}\` true only while objects follow`,
+                  o.pointer,
+                  prev.req,
+                  `true, but the page after it holds none (${describe(res).slice(0, 120)})`,
+                ),
+              );
+            more = (res.body as Record<string, unknown>)[p.hasMore];
+            if (typeof more !== 'boolean')
+              return scope.fail(ctx.failure(o.id, `\`${p.hasMore}\` a boolean on every page`, o.pointer, req, describe(res).slice(0, 200)));
           }
           if (p.totalHeader !== undefined) {
             const t = totalHeaderProblem(res, p.totalHeader);
@@ -186,7 +214,13 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
         const gap = p.style === 'limit' && seen.length >= size ? undefined : [...mine].find((x) => !ids.includes(x));
         if (gap !== undefined && ctx.pool.get(resource.name)!.some((x) => id(x) === gap))
           return scope.fail({
-            ...ctx.failure(o.id, 'every object of the caller across pages', o.pointer, req, `${gap} missing after ${seen.length} items`),
+            ...ctx.failure(
+              o.id,
+              'every object of the caller across pages',
+              o.pointer,
+              req,
+              `${gap} missing after ${seen.length} items${more === false ? ` (the last page said \`${p.hasMore!}\` false)` : ''}`,
+            ),
             curl: ctx.client.curlPages(pages, seen.length, `the last: ${gap} on none`),
           });
         if (p.total !== undefined && p.style !== 'limit' && total !== seen.length)

@@ -46,6 +46,8 @@ export function responseMismatch(ctx: TestContext, route: OperationRoute, req: T
         return `${paging.next} ${JSON.stringify(page[paging.next])}, not a string or null`;
       if (paging.total !== undefined && !(Number.isInteger(page[paging.total]) && (page[paging.total] as number) >= 0))
         return `${paging.total} ${JSON.stringify(page[paging.total])}, not a count of objects`;
+      if (paging.hasMore !== undefined && typeof page[paging.hasMore] !== 'boolean')
+        return `${paging.hasMore} ${JSON.stringify(page[paging.hasMore])}, not true or false`;
     }
     // The total's header is on every page, a count (paging.total_header).
     if (paging.totalHeader !== undefined) {

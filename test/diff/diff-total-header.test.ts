@@ -7,6 +7,30 @@ import { diffEdits } from './diff-helpers.js';
 const own = (r: DiffReport) => r.changes.filter((c) => c.code !== 'current-version-not-advanced');
 const counted = { style: 'page', body: 'array', total_header: 'X-Total-Count' };
 
+// Style after orders by the identifier: the fixture's sort is dropped.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- edits the fixture document by path
+const stripe = (d: any, paging: object) => {
+  d.endpoints.operations.listBooks.paging = paging;
+  delete d.endpoints.operations.listBooks.sort;
+};
+
+describe('paging.has_more in diff', () => {
+  it('added is list-paging-extended; removed or renamed is list-paging-changed', () => {
+    const after = { style: 'after', items: 'data' };
+    const added = diffEdits(
+      (d) => stripe(d, after),
+      (d) => stripe(d, { ...after, has_more: 'has_more' }),
+    );
+    expect(own(added).map((c) => [c.code, c.impact])).toEqual([['list-paging-extended', 'non-breaking']]);
+    const removed = diffEdits(
+      (d) => stripe(d, { ...after, has_more: 'has_more' }),
+      (d) => stripe(d, after),
+    );
+    expect(own(removed).map((c) => [c.code, c.impact])).toEqual([['list-paging-changed', 'breaking']]);
+    expect(own(removed)[0]!.reason).toContain('(was after, { data }, has_more has_more)');
+  });
+});
+
 describe('paging.total_header in diff', () => {
   it('added is list-paging-extended, not breaking', () => {
     const report = diffEdits(

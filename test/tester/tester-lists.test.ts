@@ -35,6 +35,7 @@ endpoints:
     listAll: { method: GET, path: /all/pets, action: list, resource: Pet, paging: { style: none, body: array } }
     listContinue: { method: GET, path: /k/pets, action: list, resource: Pet, sort: [name], paging: { link: true, params: { cursor: continue } } }
     listSkip: { method: GET, path: /s/pets, action: list, resource: Pet, paging: { style: offset, body: array, params: { offset: skip, limit: top } } }
+    listStripe: { method: GET, path: /st/pets, action: list, resource: Pet, filter: [name], paging: { style: after, items: data, has_more: has_more } }
     listCounted: { method: GET, path: /c/pets, action: list, resource: Pet, filter: [name], paging: { style: page, body: array, link: true, total_header: X-Total-Count } }
 authentication:
   default: none
@@ -60,7 +61,10 @@ it('pages every list shape: each object once, totals right, Link headers exactly
   expect(failed.map((f) => [f.target, f.failure?.expected, f.failure?.actual])).toEqual([]);
   const paging = r.results.filter((x) => x.check === 'endpoints.list-paging');
   expect(paging.map((x) => [x.target, x.outcome]).sort()).toEqual(
-    ['listAll', 'listArrayLink', 'listContinue', 'listCounted', 'listLimit', 'listNamed', 'listOffset', 'listPage', 'listSkip'].map((id) => [id, 'passed']),
+    ['listAll', 'listArrayLink', 'listContinue', 'listCounted', 'listLimit', 'listNamed', 'listOffset', 'listPage', 'listSkip', 'listStripe'].map((id) => [
+      id,
+      'passed',
+    ]),
   );
 }, 120_000);
 
@@ -102,6 +106,19 @@ it('catches a total that ignores the filter (the total of every object) on an of
     const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 3, only: ['endpoints.list-paging'] });
     const failed = r.results.filter((x) => x.outcome === 'failed').map((f) => `${f.target}: ${f.failure?.expected} | ${f.failure?.actual}`);
     expect(failed).toEqual([expect.stringMatching(/^listOffset: the total `total_count` equal to the objects with name = .* \| \d+, but \d+ listed$/)]);
+  } finally {
+    await proxy.close();
+  }
+}, 120_000);
+
+it('catches has_more true on the last page of a style after list (Stripe)', async () => {
+  const proxy = await startProxy(s.url, {
+    response: (r, req) => (req.method === 'GET' && req.path.startsWith('/st/pets') ? withJson(r, { ...(json(r) as object), has_more: true }) : r),
+  });
+  try {
+    const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 3, only: ['endpoints.list-paging'] });
+    const failed = r.results.filter((x) => x.outcome === 'failed').map((f) => `${f.target}: ${f.failure?.expected} | ${f.failure?.actual}`);
+    expect(failed).toEqual([expect.stringMatching(/^listStripe: `has_more` true only while objects follow \| true, but the page after it holds none/)]);
   } finally {
     await proxy.close();
   }
