@@ -27,7 +27,7 @@ export function checkResponseHeaders(model: ServiceModel, report: Report): void 
       else seen.set(key, h.name);
       if (h.hasDefault && !isFieldValue(formatHeaderValue(h.default)))
         report('response-header-default-invalid', { operation: o.id, name: h.name }, joinPointer(h.pointer, 'default'));
-      const reason = getReservedResponseHeader(o.action, h.name);
+      const reason = o.paging?.totalHeader?.toLowerCase() === key ? "the list's total (`paging.total_header`)" : getReservedResponseHeader(o.action, h.name);
       if (reason !== undefined) report('response-header-reserved', { operation: o.id, name: h.name, reason }, h.pointer);
       else if (o.action !== 'custom' && !h.optional && !isSentByService(h))
         report('response-header-unproducible', { operation: o.id, name: h.name, action: o.action }, h.pointer);

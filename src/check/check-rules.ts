@@ -25,6 +25,7 @@ import {
 import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { isWritable } from '../model/model-schemas.js';
 import { getUnshownChanges } from '../model/model-served-versions.js';
+import { getReservedResponseHeader } from '../model/model-response-headers.js';
 import type {
   DeclaredErrorBodyModel,
   EventKindModel,
@@ -911,26 +912,43 @@ function getPathProblem(path: string, params: readonly string[]): string | undef
 }
 
 /** A list's paging settings that contradict each other (docs/format.md, "List shapes"). */
-function checkPaging({ doc, report }: RuleContext, o: OperationModel): void {
+function checkPaging({ model, doc, report }: RuleContext, o: OperationModel): void {
   const written = doc.endpoints?.operations?.[o.id]?.paging;
   const p = o.paging;
   if (!written || !p) return;
   const at = (key: string) => joinPointer(joinPointer(o.pointer, 'paging'), key);
   const say = (detail: string, key: string) => report('paging-contradiction', { operation: o.id, detail }, at(key));
   if (p.body === 'array') {
-    for (const key of ['items', 'next', 'total'] as const)
+    for (const key of ['items', 'next', 'total', 'has_more'] as const)
       if (written[key] !== undefined) say(`\`${key}\` names a field of the envelope, but the body is a bare array (\`body: array\`)`, key);
     // The response envelope may carry the next cursor instead (its `next`).
     if (p.style === 'cursor' && !p.link && !(o.envelope?.values.some((v) => v.source === 'next') ?? false))
       say('a bare array with cursor paging gives the next cursor nowhere: add `link: true` (the Link header carries it), or use `body: envelope`', 'body');
   } else {
     if (written.next !== undefined && p.style !== 'cursor') say(`\`next\` is the cursor style's field; style ${p.style} has no next cursor`, 'next');
-    const names = [p.items, ...(p.style === 'cursor' ? [p.next] : []), ...(p.total !== undefined ? [p.total] : [])];
+    const names = [
+      p.items,
+      ...(p.style === 'cursor' ? [p.next] : []),
+      ...(p.total !== undefined ? [p.total] : []),
+      ...(p.hasMore !== undefined ? [p.hasMore] : []),
+    ];
     const twice = names.find((n, i) => names.indexOf(n) !== i);
     if (twice !== undefined)
-      say(`the envelope names \`${twice}\` twice (items, next and total are separate fields)`, written.total !== undefined ? 'total' : 'next');
+      say(
+        `the envelope names \`${twice}\` twice (items, next, total and has_more are separate fields)`,
+        written.has_more !== undefined ? 'has_more' : written.total !== undefined ? 'total' : 'next',
+      );
   }
   checkPagingParams(report, o, p, at);
+  // The total's header is the format's to write: not one the service writes for another reason.
+  const reserved = p.totalHeader !== undefined ? getReservedResponseHeader('list', p.totalHeader) : undefined;
+  if (reserved !== undefined) say(`\`total_header\` names ${p.totalHeader!}, which is ${reserved}`, 'total_header');
+  // Style after: the cursor is the last object's identifier, so the order is the identifier's.
+  if (p.style === 'after' && o.sort.length > 0)
+    say("style after pages by the identifier's order (the cursor is the last object's identifier), so `sort` cannot reorder it", 'style');
+  const listed = o.resource !== undefined ? getResource(model, o.resource) : undefined;
+  if (p.style === 'after' && listed !== undefined && listed.identifier === undefined)
+    say("style after names the page before by its last object's identifier, and the resource has none", 'style');
   if (p.style === 'none' && p.link) say('style none answers every object at once, so there is no next page for a Link header', 'link');
   if (p.style === 'limit' && p.link) say('style limit answers the first page only, so there is no next page for a Link header', 'link');
 }

@@ -692,13 +692,27 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
     // The query parameters' names (paging.params): said only when either side renames one.
     const by = (p: typeof a) => PAGING_ROLES[p.style].map((role) => getPagingParamName(p, role)).join(' and ');
     const renamed = Object.keys(a.params).length > 0 || Object.keys(b.params).length > 0;
-    if (shape(a) !== shape(b) || by(a) !== by(b) || (a.total !== undefined && a.total !== b.total) || (a.link && !b.link)) {
+    // A header's name is compared without regard to case (RFC 9110): X-Total-Count and x-total-count are one.
+    const header = (p: typeof a) => p.totalHeader?.toLowerCase();
+    if (
+      shape(a) !== shape(b) ||
+      by(a) !== by(b) ||
+      (a.total !== undefined && a.total !== b.total) ||
+      (a.totalHeader !== undefined && header(a) !== header(b)) ||
+      (a.hasMore !== undefined && a.hasMore !== b.hasMore) ||
+      (a.link && !b.link)
+    ) {
       const say = (p: typeof a) =>
-        `${shape(p)}${renamed && by(p) !== '' ? `, by ${by(p)}` : ''}${p.total !== undefined ? `, total ${p.total}` : ''}${p.link ? ', Link header' : ''}`;
+        `${shape(p)}${renamed && by(p) !== '' ? `, by ${by(p)}` : ''}${p.total !== undefined ? `, total ${p.total}` : ''}` +
+        `${p.totalHeader !== undefined ? `, total in header ${p.totalHeader}` : ''}${p.hasMore !== undefined ? `, has_more ${p.hasMore}` : ''}${p.link ? ', Link header' : ''}`;
       out.add('list-paging-changed', id, { old: say(a), new: say(b) }, at('paging'));
     } else {
       if (a.total === undefined && b.total !== undefined) out.add('list-paging-extended', id, { value: `the total \`${b.total}\`` }, at('paging'));
       if (!a.link && b.link) out.add('list-paging-extended', id, { value: 'a Link header to the next page' }, at('paging'));
+      if (a.hasMore === undefined && b.hasMore !== undefined)
+        out.add('list-paging-extended', id, { value: `\`${b.hasMore}\`, whether objects follow the page` }, at('paging'));
+      if (a.totalHeader === undefined && b.totalHeader !== undefined)
+        out.add('list-paging-extended', id, { value: `the total in a \`${b.totalHeader}\` header` }, at('paging'));
     }
   }
   // Only between two of the same action on the same resource: another action or resource is its own breaking change.

@@ -333,9 +333,11 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
         props[q.name] = {
           type: 'string',
           description:
-            o.paging?.body === 'array'
-              ? "The cursor in the previous page's `Link` header."
-              : `The \`${o.paging?.next ?? PAGE_FIELDS.next}\` of the previous page.`,
+            o.paging?.style === 'after'
+              ? 'The identifier of the last object of the previous page.'
+              : o.paging?.body === 'array'
+                ? "The cursor in the previous page's `Link` header."
+                : `The \`${o.paging?.next ?? PAGE_FIELDS.next}\` of the previous page.`,
         };
       else if (q.kind === 'offset') props[q.name] = { type: 'integer', description: 'Items to skip before the page starts.' };
       else if (q.kind === 'page') props[q.name] = { type: 'integer', description: 'The page number, from 1.' };
@@ -434,11 +436,19 @@ function envelopeType(ctx: TsContext, e: EnvelopeModel): string {
 function getPageType(p: Omit<PagingModel, 'declared'>, item: string): string {
   if (p.body === 'array') return `${item}[]`;
   // Page<T> says to pass its cursor back as `cursor`: a list reading it by another name spells its page out.
-  if (p.style === 'cursor' && p.items === PAGE_FIELDS.items && p.next === PAGE_FIELDS.next && p.total === undefined && p.params.cursor === undefined)
+  if (
+    p.style === 'cursor' &&
+    p.items === PAGE_FIELDS.items &&
+    p.next === PAGE_FIELDS.next &&
+    p.total === undefined &&
+    p.hasMore === undefined &&
+    p.params.cursor === undefined
+  )
     return `Page<${item}>`;
   const fields = [`${jsString(p.items)}: ${item}[]`];
   if (p.style === 'cursor') fields.push(`${jsString(p.next)}: string | null`);
   if (p.total !== undefined) fields.push(`${jsString(p.total)}: number`);
+  if (p.hasMore !== undefined) fields.push(`${jsString(p.hasMore)}: boolean`);
   return `{ ${fields.join('; ')} }`;
 }
 

@@ -425,6 +425,17 @@ function queryParam(ctx: Context, q: QueryParam, route: OperationRoute): JsonObj
       return { name: q.name, in: 'query', required: false, description: parts.join(' '), schema: s };
     }
     case 'cursor':
+      // Style after: the identifier of the last object of the page before, typed as the identifier is.
+      if (o.paging?.style === 'after') {
+        const id = route.resource?.identifier !== undefined ? getField(route.resource, route.resource.identifier) : undefined;
+        return {
+          name: q.name,
+          in: 'query',
+          required: false,
+          description: 'The identifier of the last object of the previous page: the page starts after it. Leave it out for the first page.',
+          schema: id ? schema(ctx, getFieldSchema(ctx.model, { ...id, readOnly: false, nullable: false }, route.resource, {})) : { type: 'string' },
+        };
+      }
       return {
         name: q.name,
         in: 'query',
@@ -743,6 +754,10 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
       if (paging.total !== undefined) {
         properties[paging.total] = { type: 'integer', minimum: 0, description: 'The number of objects matching the query, on every page.' };
         required.push(paging.total);
+      }
+      if (paging.hasMore !== undefined) {
+        properties[paging.hasMore] = { type: 'boolean', description: 'Whether objects follow this page.' };
+        required.push(paging.hasMore);
       }
       body = { type: 'object', properties, required, additionalProperties: false };
     }

@@ -1,5 +1,5 @@
 // The OpenAPI Header Objects of a success answer, from getResponseHeaders (the one derivation the runtime and the
-// tester read too): the format's Location and Link, then the spec's response_headers.
+// tester read too): the format's Location, Link and total header, then the spec's response_headers.
 
 import { getResponseHeaders } from '../model/model-response-headers.js';
 import type { OperationRoute } from '../model/model-routes.js';
@@ -24,6 +24,15 @@ export function getSuccessHeaderObjects(model: ServiceModel, route: OperationRou
         { description: `Where the created ${route.resource?.name ?? 'object'} is read: ${h.location!}.`, schema: { type: 'string', format: 'uri-reference' } },
       ]);
     else if (h.source === 'link') out.push([h.name, opts.link()]);
+    else if (h.source === 'total')
+      out.push([
+        h.name,
+        {
+          description: 'The number of objects matching the query (filters and scope applied), on every page.',
+          required: true,
+          schema: { type: 'integer', minimum: 0 },
+        },
+      ]);
     else out.push([h.name, getHeaderObject(model, h.header!, h.required, opts.schema)]);
   }
   const first = getResponseHeaders(model, route)[0]?.source === 'location';

@@ -190,6 +190,8 @@ export function pagingToSpec(p: PagingModel | undefined): PagingSpec | undefined
     items: !array && p.items !== DEFAULT_PAGING.items ? p.items : undefined,
     next: !array && p.style === 'cursor' && p.next !== DEFAULT_PAGING.next ? p.next : undefined,
     total: array ? undefined : p.total,
+    has_more: array ? undefined : p.hasMore,
+    total_header: p.totalHeader,
     link: p.link ? true : undefined,
     params: pagingParamsToSpec(p),
   });

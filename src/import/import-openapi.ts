@@ -9,6 +9,7 @@ import {
   DEFAULT_ERROR_MEDIA_TYPE,
   DEFAULT_IDEMPOTENCY_HEADER,
   DEFAULT_IDENTIFIER_FIELD,
+  AFTER_PARAM,
   DEFAULT_SUCCESS_STATUS,
   ERROR_BODY_ROLE_NAMES,
   ERROR_ROLE_TYPES,
@@ -1300,6 +1301,9 @@ const PAGING_ALIASES: Readonly<Record<PagingRole, readonly string[]>> = {
   limit: [LIST_PARAMS.limit, LIST_PARAMS.perPage, 'page_size', 'pageSize', 'perPage', 'max_results', 'maxResults'],
 };
 
+/** Boolean page fields that say whether objects follow the page (paging.has_more). */
+const HAS_MORE_NAMES: ReadonlySet<string> = new Set(['has_more', 'hasMore', 'has_next', 'hasNext', 'more']);
+
 /** Page size names that, with no cursor or offset, say the list pages by page number (as `per_page` does). */
 const PAGE_SIZE_NAMES: ReadonlySet<string> = new Set([LIST_PARAMS.perPage, 'page_size', 'pageSize', 'perPage']);
 
@@ -1331,6 +1335,7 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   let items: string | undefined;
   let next: string | undefined;
   let total: string | undefined;
+  let hasMore: string | undefined;
   if (flat.schema?.type === 'array' || (Array.isArray(flat.schema?.type) && flat.schema.type.includes('array'))) {
     // The answer's shape, read already (a bare array of one resource).
     if (!response?.list || response.resource === undefined) return {};
@@ -1352,6 +1357,7 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
         [items, resource] = [name, shape.resource];
       } else if (types.includes('string') && next === undefined) next = name;
       else if (types.includes('integer') && total === undefined) total = name;
+      else if (types.includes('boolean') && hasMore === undefined && HAS_MORE_NAMES.has(name)) hasMore = name;
       else return {};
     }
     if (items === undefined) return {};
@@ -1360,6 +1366,7 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   const responses = isObject(src.op.responses) ? src.op.responses : {};
   const node = resolve(ctx, responses[success.key ?? String(success.status)], '').node;
   const link = isObject(node) && isObject(node.headers) && Object.keys(node.headers).some((h) => h.toLowerCase() === LINK_HEADER.toLowerCase());
+  const totalHeader = isObject(node) && isObject(node.headers) ? findTotalHeader(ctx, node.headers) : undefined;
   // Each paging role by the first name of it the operation takes (Kubernetes' `continue`, Google's `pageToken`).
   const found: Partial<Record<PagingRole, string>> = {};
   for (const role of Object.keys(PAGING_ALIASES) as PagingRole[]) {
@@ -1368,7 +1375,11 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   }
   const pageSize = found.limit !== undefined && PAGE_SIZE_NAMES.has(found.limit);
   let style: ListStyle;
-  if (found.cursor !== undefined || (next !== undefined && found.offset === undefined && found.page === undefined && !pageSize)) style = 'cursor';
+  // Stripe's: a cursor parameter (`starting_after`) and a page with no next cursor but `has_more`, or a bare array
+  // paged by `starting_after` with no Link header: the cursor is the last object's identifier (style after).
+  if (found.cursor !== undefined && next === undefined && (hasMore !== undefined || (items === undefined && !link && found.cursor === AFTER_PARAM)))
+    style = 'after';
+  else if (found.cursor !== undefined || (next !== undefined && found.offset === undefined && found.page === undefined && !pageSize)) style = 'cursor';
   else if (found.offset !== undefined) style = 'offset';
   else if (found.page !== undefined || pageSize) style = 'page';
   else if (found.limit !== undefined) style = 'limit';
@@ -1385,7 +1396,9 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
     const name = found[role];
     if (name !== undefined && name !== getPagingParamName({ style, params: {} }, role)) params[role] = name;
   }
-  const used = [...new Set([...PAGING_NAMES.filter((n) => names.has(n)), ...(Object.values(params) as string[])])];
+  // Style after reads its cursor as `starting_after` by default: that name is a paging parameter too.
+  const afterName = style === 'after' && found.cursor === AFTER_PARAM ? [AFTER_PARAM] : [];
+  const used = [...new Set([...PAGING_NAMES.filter((n) => names.has(n)), ...(Object.values(params) as string[]), ...afterName])];
   const paging: PagingSpec = {};
   if (style !== 'cursor') paging.style = style;
   if (items === undefined) paging.body = 'array';
@@ -1393,12 +1406,29 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
     if (items !== PAGE_FIELDS.items) paging.items = items;
     if (next !== undefined && next !== PAGE_FIELDS.next) paging.next = next;
     if (total !== undefined) paging.total = total;
+    if (hasMore !== undefined) paging.has_more = hasMore;
   }
   if (link && style !== 'none' && style !== 'limit') paging.link = true;
+  if (totalHeader !== undefined) paging.total_header = totalHeader;
   if (Object.keys(params).length > 0) paging.params = params;
   const out: PageShape = { resource: resource!, params: used, size: style === 'none' ? undefined : getPagingParamName({ style, params }, 'limit') };
   if (Object.keys(paging).length > 0) out.paging = paging;
   return out;
+}
+
+/** Response header names that carry a list's total (lowercase): GitHub-, json-server- and Rails-style. */
+const TOTAL_HEADER_NAMES: ReadonlySet<string> = new Set(['x-total-count', 'x-total', 'total-count', 'x-total-results']);
+
+/** The response header holding a list's total (`X-Total-Count`, an integer), as the document names it; undefined when none. */
+function findTotalHeader(ctx: Ctx, headers: Json): string | undefined {
+  for (const [name, raw] of Object.entries(headers)) {
+    if (!TOTAL_HEADER_NAMES.has(name.toLowerCase())) continue;
+    const header = resolve(ctx, raw, '').node;
+    const schema = isObject(header) ? resolve(ctx, header.schema, '').node : undefined;
+    const type = isObject(schema) ? schema.type : undefined;
+    if (type === 'integer' || (Array.isArray(type) && type.includes('integer') && !type.includes('string'))) return name;
+  }
+  return undefined;
 }
 
 interface Inferred {
@@ -2365,10 +2395,12 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         if (isObject(x.response_headers) && status === success.key) o.response_headers = x.response_headers;
       } else if (isObject(node) && isObject(node.headers) && status === success.key) {
         const link = action === 'list' && isObject(o.paging) && (o.paging as PagingSpec).link === true;
+        const totalHeader = action === 'list' && isObject(o.paging) ? (o.paging as PagingSpec).total_header : undefined;
         const got = importResponseHeaders(ctx, {
           operation: src.id,
           action,
           link,
+          totalHeader,
           headers: node.headers,
           pointer: headersAt,
           toParameter: (use) => parameterFromOpenApi(ctx, src, use),

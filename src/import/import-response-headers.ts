@@ -1,6 +1,6 @@
 // The headers of an OpenAPI success response, read into the operation's `response_headers` (docs/import.md,
 // "Response headers"); servicespec's own export carries them as written in x-servicespec-operation instead. The ones the format writes itself are not declared again: a create's Location (when the
-// resource has a read operation; endpoints settle that once every operation is known), a list's Link, the
+// resource has a read operation; endpoints settle that once every operation is known), a list's Link and total, the
 // service's own (Content-Type, X-Request-Id, the rate-limit headers). Whatever is not kept is said, by pointer.
 
 import { getReservedErrorHeader, getReservedResponseHeader } from '../model/model-response-headers.js';
@@ -21,6 +21,8 @@ export interface ResponseHeaderSource {
   action: Action;
   /** The list reads a Link header (`paging.link`). */
   link: boolean;
+  /** The list's total header (`paging.total_header`), the format's to write: not declared again. */
+  totalHeader?: string | undefined;
   /** The success response's `headers` and their pointer. */
   headers: Json;
   pointer: string;
@@ -49,6 +51,7 @@ export function importResponseHeaders(ctx: HeaderContext, src: ResponseHeaderSou
       continue;
     }
     if (key === 'link' && src.action === 'list' && src.link) continue;
+    if (src.action === 'list' && key === src.totalHeader?.toLowerCase()) continue;
     const reserved = getReservedResponseHeader(src.action, name);
     if (reserved !== undefined) {
       report(ctx, 'import-dropped', { item: label, reason: `the service writes it itself (${reserved})` }, pointer);

@@ -303,7 +303,16 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       // An array body has no fields: the envelope's names stay the defaults, unused (check refuses them stated).
       op.paging = Object.freeze({
         ...DEFAULT_PAGING,
-        ...(omitUndefined({ style: p.style, body: p.body, items: p.items, next: p.next, total: p.total, link: p.link }) as Partial<PagingModel>),
+        ...(omitUndefined({
+          style: p.style,
+          body: p.body,
+          items: p.items,
+          next: p.next,
+          total: p.total,
+          totalHeader: p.total_header,
+          hasMore: p.has_more,
+          link: p.link,
+        }) as Partial<PagingModel>),
         params: Object.freeze({ ...(p.params ?? {}) }),
         declared: o.paging !== undefined,
       });

@@ -38,10 +38,14 @@ export const PAGING_PARAM_DEFAULTS: Readonly<Record<PagingRole, string>> = Objec
   page: LIST_PARAMS.page,
 });
 
+/** Style after's cursor parameter by default: the identifier of the last object of the page before (Stripe's). */
+export const AFTER_PARAM = 'starting_after';
+
 /** The query parameter name a list reads for a paging role: the spec's `paging.params`, else the format's default. */
 export function getPagingParamName(p: Pick<PagingModel, 'style' | 'params'> | undefined, role: PagingRole): string {
   const named = p?.params[role];
   if (named !== undefined) return named;
+  if (role === 'cursor' && p?.style === 'after') return AFTER_PARAM;
   return role === 'limit' && p?.style === 'page' ? LIST_PARAMS.perPage : PAGING_PARAM_DEFAULTS[role];
 }
 

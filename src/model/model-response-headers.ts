@@ -1,6 +1,7 @@
 // The headers of an operation's success answer: the one derivation the OpenAPI export, the nine-part document, the
 // runtime and the contract tester read (docs/format.md, "Response headers"). The format's own (Location of a create,
-// Link of a list that says `link: true`) and the spec's `response_headers`, one list per route.
+// Link of a list that says `link: true`, the total of one that names `total_header`) and the spec's
+// `response_headers`, one list per route.
 
 import { getCreateLocation, LINK_HEADER, type OperationRoute } from './model-routes.js';
 import type { Condition } from '../spec/spec-types.js';
@@ -9,9 +10,9 @@ import type { ErrorCodeModel, ParameterModel, ServiceModel } from './model-types
 /** One header of a success answer. */
 export interface RouteResponseHeader {
   name: string;
-  /** `location`, `link`: the format's, sent by the service; `declared`: the spec's `response_headers`. */
-  source: 'location' | 'link' | 'declared';
-  /** Every success answer carries it (Link is absent on the last page, so never required). */
+  /** `location`, `link`, `total`: the format's, sent by the service; `declared`: the spec's `response_headers`. */
+  source: 'location' | 'link' | 'total' | 'declared';
+  /** Every success answer carries it (Link is absent on the last page, so never required; a total is on every page). */
   required: boolean;
   /** location: the path template the header names. */
   location?: string;
@@ -54,6 +55,8 @@ export function getResponseHeaders(model: ServiceModel, route: OperationRoute): 
   const location = getCreateLocation(model, route);
   if (location !== undefined) list.push({ name: 'Location', source: 'location', required: true, location });
   if (route.operation.paging?.link === true) list.push({ name: LINK_HEADER, source: 'link', required: false });
+  const total = route.operation.paging?.totalHeader;
+  if (total !== undefined) list.push({ name: total, source: 'total', required: true });
   for (const h of route.operation.responseHeaders) list.push({ name: h.name, source: 'declared', required: !h.optional, header: h });
   out = Object.freeze(list);
   cache.set(route, out);

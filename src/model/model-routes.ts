@@ -315,6 +315,7 @@ export const PAGING_ROLES: Readonly<Record<ListStyle, readonly PagingRole[]>> = 
   page: ['page', 'limit'],
   limit: ['limit'],
   none: [],
+  after: ['limit', 'cursor'],
 });
 
 /** The query parameters a list's paging style reads (none for style none), by the names `paging.params` gives them. */

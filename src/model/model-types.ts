@@ -272,6 +272,10 @@ export interface PagingModel {
   next: string;
   /** envelope: the field holding the total, when declared. */
   total?: string;
+  /** envelope: the boolean field saying objects follow this page, when declared. */
+  hasMore?: string;
+  /** The response header holding the total (`X-Total-Count`), when declared: sent on every page, either body. */
+  totalHeader?: string;
   link: boolean;
   /** The spec's own names of paging parameters, by role (getPagingParamName applies the format's defaults). */
   params: Readonly<Partial<Record<PagingRole, string>>>;

@@ -6,6 +6,7 @@ import type {
   EventTriggerModel,
   FieldModel,
   OperationModel,
+  PagingModel,
   SchemeModel,
   ServiceModel,
   ShapeModel,
@@ -137,6 +138,14 @@ function successText(m: ServiceModel, o: OperationModel): Span[] {
       ),
     );
   return out;
+}
+
+/** Where a list's total is: its envelope's field, its response header (`total_header`), both, or none. */
+function totalText(p: PagingModel): Span[] {
+  const out: Span[] = [];
+  if (p.total !== undefined) out.push(code(p.total));
+  if (p.totalHeader !== undefined) out.push(...(out.length > 0 ? [' and '] : []), 'header ', code(p.totalHeader));
+  return out.length > 0 ? out : ['none'];
 }
 
 const orNotShown = (text: string | undefined): Span[] => [text ?? NOT_SHOWN];
@@ -432,12 +441,16 @@ function endpointBlocks(m: ServiceModel): Block[] {
           const answer =
             p.body === 'array'
               ? ['a bare array']
-              : [code(`{ ${[p.items, ...(p.style === 'cursor' ? [p.next] : []), ...(p.total !== undefined ? [p.total] : [])].join(', ')} }`)];
+              : [
+                  code(
+                    `{ ${[p.items, ...(p.style === 'cursor' ? [p.next] : []), ...(p.total !== undefined ? [p.total] : []), ...(p.hasMore !== undefined ? [p.hasMore] : [])].join(', ')} }`,
+                  ),
+                ];
           return [
             [code(o.id)],
             by.length > 0 ? joinInline(by) : [p.style === 'none' ? 'nothing: every object at once' : 'none'],
             answer,
-            p.total !== undefined ? [code(p.total)] : ['none'],
+            totalText(p),
             [p.link ? 'yes' : 'no'],
           ];
         }),

@@ -53,6 +53,9 @@ export function registerCors(app: FastifyInstance, model: ServiceModel, options:
   const allowOrigin = (origin: string | undefined): string | undefined =>
     origin === undefined ? undefined : any ? '*' : allowed.has(origin) ? origin : undefined;
   const requestHeaders = getCorsRequestHeaders(model).join(', ');
+  // A list's total header (paging.total_header) is the runtime's too: a browser client pages by it.
+  const totals = (model.endpoints?.operations ?? []).flatMap((o) => (o.paging?.totalHeader !== undefined ? [o.paging.totalHeader.toLowerCase()] : []));
+  const exposed = [...new Set([...EXPOSED, ...totals])].join(', ');
   const methodsByPath = new Map<string, Set<string>>();
   for (const route of getRoutes(model)) {
     const set = methodsByPath.get(route.routerPath) ?? new Set<string>();
@@ -66,7 +69,7 @@ export function registerCors(app: FastifyInstance, model: ServiceModel, options:
     if (!any) reply.header('vary', 'Origin');
     if (origin === undefined) return;
     reply.header('access-control-allow-origin', origin);
-    reply.header('access-control-expose-headers', EXPOSED.join(', '));
+    reply.header('access-control-expose-headers', exposed);
   });
   for (const [url, methods] of methodsByPath) {
     app.options(url, async (request, reply) => {

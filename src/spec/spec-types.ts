@@ -245,7 +245,7 @@ export interface ShapeSpec {
 export type RequestMediaType = 'application/json' | 'application/x-www-form-urlencoded';
 
 /** How a list operation pages (docs/format.md, "List shapes"); the format's default is the cursor envelope. */
-export type ListStyle = 'cursor' | 'offset' | 'page' | 'limit' | 'none';
+export type ListStyle = 'cursor' | 'offset' | 'page' | 'limit' | 'none' | 'after';
 
 export interface PagingSpec {
   /** How a request names its page: cursor (limit, cursor), offset (limit, offset), page (page, per_page), limit (the first page only), none (every object at once). */
@@ -258,6 +258,10 @@ export interface PagingSpec {
   next?: string;
   /** envelope: the field holding the count of every matching object; no total when absent. */
   total?: string;
+  /** envelope: a boolean field, true when objects follow this page (Stripe's `has_more`). */
+  has_more?: string;
+  /** A response header carrying the count of every matching object (`X-Total-Count`), on every page; none when absent. */
+  total_header?: string;
   /** A `Link` header (RFC 8288) with the next page's address as `rel="next"`. */
   link?: boolean;
   /** The names on the wire of the paging parameters the style reads, by role, where they differ from the format's. */

@@ -24,6 +24,8 @@ export function isDefaultPaging(route: OperationRoute): boolean {
     p.items === DEFAULT_PAGING.items &&
     p.next === DEFAULT_PAGING.next &&
     p.total === undefined &&
+    p.totalHeader === undefined &&
+    p.hasMore === undefined &&
     !p.link &&
     Object.keys(p.params).length === 0
   );
@@ -36,6 +38,17 @@ export function getPageItems(route: OperationRoute, body: unknown): unknown[] | 
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const items = (body as Record<string, unknown>)[p.items];
   return Array.isArray(items) ? items : undefined;
+}
+
+/**
+ * The total a list answers in its header (paging.total_header): the count, or what is wrong with the header (a
+ * string: missing, not a non-negative integer). Read as the runtime writes it: decimal digits only.
+ */
+export function totalHeaderProblem(res: TestResponse, name: string): number | string {
+  const text = res.headers.get(name);
+  if (text === null) return `no ${name} header`;
+  const n = Number(text.trim());
+  return /^\s*[0-9]+\s*$/.test(text) && Number.isSafeInteger(n) ? n : `${name}: ${JSON.stringify(text.slice(0, 40))}, not a count of objects`;
 }
 
 /** The query parameter a list's page size is asked with (`limit`, `per_page` in the page style, or as `paging.params` names it); none for style none. */
@@ -84,6 +97,15 @@ export function nextQuery(
     return { next: Object.fromEntries(new URLSearchParams(link.slice(link.indexOf('?') + 1))) };
   }
   if (p.style === 'cursor') return typeof envelopeCursor === 'string' ? { next: { ...query, [getPagingParamName(p, 'cursor')]: envelopeCursor } } : {};
+  // Style after: the next page starts after this page's last object, by its identifier, while `has_more` says
+  // objects follow (without it, while pages come back full).
+  if (p.style === 'after') {
+    const more = p.hasMore !== undefined && p.body === 'envelope' ? (res.body as Record<string, unknown>)[p.hasMore] === true : items.length >= size;
+    const last = items.at(-1) as Record<string, unknown> | undefined;
+    const id = route.resource?.identifier;
+    if (!more || last === undefined || id === undefined) return {};
+    return { next: { ...query, [getPagingParamName(p, 'cursor')]: String(last[id]) } };
+  }
   if (items.length < size) return {};
   const offset = getPagingParamName(p, 'offset');
   const number = getPagingParamName(p, 'page');
@@ -131,6 +153,10 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
         };
         let req: TestRequest | undefined;
         let total: unknown;
+        // The total header of each page (paging.total_header): every one must count every object.
+        const totals: number[] = [];
+        // has_more of the page before (paging.has_more): true promises objects on this page.
+        let more: unknown;
         for (let page = 0; page < 200 && query !== undefined; page++) {
           req = { method: 'GET', path: ctx.pathOf(route, undefined, query), headers };
           const res = await ctx.send(route, req);
@@ -144,6 +170,27 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
           if (p.total !== undefined) {
             total = (res.body as Record<string, unknown>)[p.total];
             if (typeof total !== 'number') return scope.fail(ctx.failure(o.id, `the total in \`${p.total}\``, o.pointer, req, describe(res).slice(0, 200)));
+          }
+          if (p.hasMore !== undefined && p.body === 'envelope') {
+            const prev = pages.at(-1);
+            if (more === true && items.length === 0 && prev)
+              return scope.fail(
+                ctx.failure(
+                  o.id,
+                  `\`${p.hasMore}\` true only while objects follow`,
+                  o.pointer,
+                  prev.req,
+                  `true, but the page after it holds none (${describe(res).slice(0, 120)})`,
+                ),
+              );
+            more = (res.body as Record<string, unknown>)[p.hasMore];
+            if (typeof more !== 'boolean')
+              return scope.fail(ctx.failure(o.id, `\`${p.hasMore}\` a boolean on every page`, o.pointer, req, describe(res).slice(0, 200)));
+          }
+          if (p.totalHeader !== undefined) {
+            const t = totalHeaderProblem(res, p.totalHeader);
+            if (typeof t === 'string') return scope.fail(ctx.failure(o.id, `the total in a \`${p.totalHeader}\` header on every page`, o.pointer, req, t));
+            totals.push(t);
           }
           seen.push(...items);
           pages.push({ req, count: items.length });
@@ -167,13 +214,32 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
         const gap = p.style === 'limit' && seen.length >= size ? undefined : [...mine].find((x) => !ids.includes(x));
         if (gap !== undefined && ctx.pool.get(resource.name)!.some((x) => id(x) === gap))
           return scope.fail({
-            ...ctx.failure(o.id, 'every object of the caller across pages', o.pointer, req, `${gap} missing after ${seen.length} items`),
+            ...ctx.failure(
+              o.id,
+              'every object of the caller across pages',
+              o.pointer,
+              req,
+              `${gap} missing after ${seen.length} items${more === false ? ` (the last page said \`${p.hasMore!}\` false)` : ''}`,
+            ),
             curl: ctx.client.curlPages(pages, seen.length, `the last: ${gap} on none`),
           });
         if (p.total !== undefined && p.style !== 'limit' && total !== seen.length)
           return scope.fail({
             ...ctx.failure(o.id, `the total \`${p.total}\` equal to the objects listed`, o.pointer, req, `${String(total)}, but ${seen.length} listed`),
             curl: ctx.client.curlPages(pages, seen.length, `the last: ${seen.length} listed in all`),
+          });
+        // Style limit answers one page: where it is full, more may match than it holds.
+        const wrongTotal = totals.findIndex((t) => (p.style === 'limit' && seen.length >= size ? t < seen.length : t !== seen.length));
+        if (p.totalHeader !== undefined && wrongTotal >= 0)
+          return scope.fail({
+            ...ctx.failure(
+              o.id,
+              `the \`${p.totalHeader}\` header equal to the objects listed, on every page`,
+              o.pointer,
+              pages[wrongTotal]!.req,
+              `${totals[wrongTotal]!} on page ${wrongTotal + 1}, but ${seen.length} listed in all`,
+            ),
+            curl: ctx.client.curlPages(pages, seen.length, `${seen.length} listed in all`),
           });
         if (sort === undefined) listed = seen as Record<string, unknown>[];
         const disorder = sort ? checkSortOrder(ctx, route, sort, seen as Record<string, unknown>[], req, pages) : undefined;
@@ -327,6 +393,17 @@ export async function checkListFilters(
         if (step.problem !== undefined) return ctx.failure(o.id, 'a Link header exactly while another page exists', o.pointer, r2, step.problem);
         query = step.next;
       }
+    }
+    if (p.totalHeader !== undefined && items.length < size) {
+      const counted = totalHeaderProblem(res, p.totalHeader);
+      if (counted !== items.length)
+        return ctx.failure(
+          o.id,
+          `the \`${p.totalHeader}\` header equal to the objects with ${name} = ${value}`,
+          o.pointer,
+          req,
+          typeof counted === 'string' ? counted : `${counted}, but ${items.length} listed`,
+        );
     }
     const total = p.total !== undefined && p.style !== 'limit' && items.length < size ? (res.body as Record<string, unknown>)[p.total] : items.length;
     if (total !== items.length)

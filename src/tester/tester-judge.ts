@@ -4,7 +4,7 @@ import { isSuccessAnswer, getErrorCodes, getRoutes, type OperationRoute, type Ro
 import { getShapeSchema } from '../model/model-schemas.js';
 import type { PartName } from '../spec/spec-types.js';
 import { rateHeadersMismatch } from './tester-checks-limits.js';
-import { getPageItems } from './tester-checks-lists.js';
+import { getPageItems, totalHeaderProblem } from './tester-checks-lists.js';
 import { envelopeMismatch, unwrapEnvelope } from './tester-envelope.js';
 import { errorHeadersMismatch, hasErrorHeaders, responseHeadersMismatch } from './tester-checks-response-headers.js';
 import { describe, routeMatchers, type TestContext } from './tester-context.js';
@@ -46,6 +46,13 @@ export function responseMismatch(ctx: TestContext, route: OperationRoute, req: T
         return `${paging.next} ${JSON.stringify(page[paging.next])}, not a string or null`;
       if (paging.total !== undefined && !(Number.isInteger(page[paging.total]) && (page[paging.total] as number) >= 0))
         return `${paging.total} ${JSON.stringify(page[paging.total])}, not a count of objects`;
+      if (paging.hasMore !== undefined && typeof page[paging.hasMore] !== 'boolean')
+        return `${paging.hasMore} ${JSON.stringify(page[paging.hasMore])}, not true or false`;
+    }
+    // The total's header is on every page, a count (paging.total_header).
+    if (paging.totalHeader !== undefined) {
+      const problem = totalHeaderProblem(res, paging.totalHeader);
+      if (typeof problem === 'string') return problem;
     }
     for (const item of items) {
       const m = ctx.checkShape(route.resource, item, req, o.id);

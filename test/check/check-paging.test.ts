@@ -37,6 +37,11 @@ describe('paging', () => {
     ['{ items: next_cursor }', '/endpoints/operations/listPets/paging/next', 'twice'],
     ['{ style: offset, items: data, total: data }', '/endpoints/operations/listPets/paging/total', 'twice'],
     ['{ style: none, body: array, link: true }', '/endpoints/operations/listPets/paging/link', 'no next page'],
+    ['{ style: page, body: array, link: true, total_header: link }', '/endpoints/operations/listPets/paging/total_header', "the format's Link"],
+    ['{ style: after, body: array, has_more: more }', '/endpoints/operations/listPets/paging/has_more', 'bare array'],
+    ['{ style: after, items: data, has_more: data }', '/endpoints/operations/listPets/paging/has_more', 'twice'],
+    ['{ style: after, next: after }', '/endpoints/operations/listPets/paging/next', 'cursor style'],
+    ['{ style: page, body: array, total_header: X-Request-Id }', '/endpoints/operations/listPets/paging/total_header', 'request id'],
   ])('%s is paging-contradiction', (paging, pointer, words) => {
     const d = found(spec(paging));
     expect(d.map((x) => [x.code, x.pointer])).toEqual([['paging-contradiction', pointer]]);
@@ -50,8 +55,42 @@ describe('paging', () => {
     '{ style: page, body: array }',
     '{ style: none, body: array }',
     '{ style: cursor, items: data, next: after, total: count, link: true }',
+    '{ style: page, body: array, link: true, total_header: X-Total-Count }',
+    '{ style: offset, total: total, total_header: X-Total }',
+    '{ style: limit, body: array, total_header: X-Total-Count }',
+    '{ style: after, items: data, has_more: has_more }',
+    '{ style: after, body: array, link: true, params: { cursor: after_id } }',
+    '{ style: offset, items: data, has_more: more }',
   ])('%s is accepted', (paging) => {
     expect(found(spec(paging))).toEqual([]);
+  });
+
+  it("a response header of the total header's name is response-header-reserved; a name that is no header name, invalid-value", () => {
+    const declared = found(
+      spec('{ style: page, body: array, total_header: X-Total-Count }', ', response_headers: { x-total-count: { type: integer, optional: true } }'),
+    );
+    expect(declared.map((x) => [x.code, x.pointer])).toEqual([['response-header-reserved', '/endpoints/operations/listPets/response_headers/x-total-count']]);
+    expect(declared[0]!.message).toContain('paging.total_header');
+    expect(found(spec("{ style: page, body: array, total_header: 'X Total' }")).map((x) => x.code)).toEqual(['invalid-value']);
+  });
+
+  it('style after with sort, or on a resource without an identifier, is paging-contradiction (the cursor is the identifier)', () => {
+    const sorted = found(spec('{ style: after, items: data, has_more: has_more }', ', sort: [name]'));
+    expect(sorted.map((x) => [x.code, x.pointer])).toEqual([['paging-contradiction', '/endpoints/operations/listPets/paging/style']]);
+    expect(sorted[0]!.message).toContain("identifier's order");
+    const noId = found(spec('{ style: after, items: data, has_more: has_more }').replace('      id: { type: integer, readOnly: true }\n', ''));
+    expect(noId.map((x) => x.code)).toEqual(['paging-contradiction']);
+    expect(noId[0]!.message).toContain('has none');
+  });
+
+  it('style after reads limit and starting_after by default', () => {
+    const model = compileSpecText(spec('{ style: after, items: data, has_more: has_more }')).model!;
+    expect(
+      getRoutes(model)
+        .find((r) => r.kind === 'operation')!
+        .query.filter((q) => q.kind !== 'filter')
+        .map((q) => q.name),
+    ).toEqual(['limit', 'starting_after']);
   });
 
   it('paging outside a list is misplaced-option', () => {

@@ -192,11 +192,13 @@ const authRequirement = fc.oneof(
 const paging = fc
   .record(
     {
-      style: opt(fc.constantFrom('cursor', 'offset', 'page', 'limit', 'none')),
+      style: opt(fc.constantFrom('cursor', 'offset', 'page', 'limit', 'none', 'after')),
       body: opt(fc.constantFrom('envelope', 'array')),
       items: opt(fc.constantFrom('items', 'data', 'results')),
       next: opt(fc.constantFrom('next_cursor', 'after')),
       total: opt(fc.constantFrom('total', 'count')),
+      total_header: opt(fc.constantFrom('X-Total-Count', 'X-Total', 'Link')),
+      has_more: opt(fc.constantFrom('has_more', 'items')),
       link: opt(fc.boolean()),
     },
     { requiredKeys: [] },
@@ -572,6 +574,9 @@ const WELL_FORMED_PAGING = [
   undefined,
   { style: 'offset', items: 'data', total: 'total' },
   { style: 'page', body: 'array', link: true },
+  { style: 'page', body: 'array', link: true, total_header: 'X-Total-Count' },
+  { style: 'offset', total: 'total', total_header: 'X-Total' },
+  { style: 'after', items: 'data', has_more: 'has_more' },
   { style: 'limit', body: 'array' },
   { style: 'none', body: 'array' },
   { body: 'array', link: true },

@@ -32,6 +32,12 @@ const STYLES: Record<string, string> = {
   cursorToken: '{ items: files, next: nextPageToken, params: { limit: pageSize, cursor: pageToken } }',
   offsetSkip: '{ style: offset, body: array, link: true, params: { offset: skip } }',
   pageNumbered: '{ style: page, items: results, params: { page: page_number, limit: page_size } }',
+  // paging.total_header: the total in a response header (X-Total-Count), with a bare array and beside an envelope's.
+  pageTotalHeader: '{ style: page, body: array, link: true, total_header: X-Total-Count }',
+  offsetTotalHeader: '{ style: offset, items: data, total: total_count, total_header: X-Total }',
+  // Stripe's: { data, has_more }, ?limit=&starting_after=<the last id>; and a bare array paged by starting_after.
+  afterHasMore: '{ style: after, items: data, has_more: has_more }',
+  afterArray: '{ style: after, body: array }',
 };
 
 function spec(): string {
@@ -95,6 +101,12 @@ describe('lists through export and import', () => {
     expect(get(11).parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'skip', 'tag']);
     expect(get(12).parameters.map((p: { name: string }) => p.name)).toEqual(['page_number', 'page_size', 'tag']);
     expect(get(10).responses['200'].content['application/json'].schema.properties.nextPageToken.description).toContain('`pageToken`');
+    const total = { description: expect.stringContaining('matching the query') as unknown, required: true, schema: { type: 'integer', minimum: 0 } };
+    expect(get(13).responses['200'].headers).toEqual({ Link: { $ref: '#/components/headers/Link' }, 'X-Total-Count': total });
+    expect(get(14).responses['200'].headers).toEqual({ 'X-Total': total });
+    expect(get(15).parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'starting_after', 'tag']);
+    expect(get(15).parameters[1].schema).toEqual({ type: 'integer' });
+    expect(get(15).responses['200'].content['application/json'].schema.required).toEqual(['data', 'has_more']);
   });
 
   it("names no other API uses come back through servicespec's own export (x-servicespec-operation)", async () => {

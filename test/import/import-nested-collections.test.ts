@@ -182,8 +182,9 @@ describe('import of nested collections', () => {
       replaceTask: ['replace', 'P=project_id T=id'],
       deleteTask: ['delete', 'P=project_id T=id'],
     });
-    // Its list answers {data, has_more}: a page the format has no field for (has_more), so it stays custom.
-    expect(ops.listTasks).toEqual(['custom', undefined]);
+    // Its list answers {data, has_more} paged by starting_after: Stripe's, paging style after (it was custom).
+    expect(ops.listTasks).toEqual(['list', 'P=project_id']);
+    expect(r.document!.endpoints!.operations!['listTasks']!.paging).toEqual({ style: 'after', items: 'data', has_more: 'has_more' });
     // A task's project_id names its project: a reference to Project, its description kept, nothing said of it.
     expect(r.document!.resources!['Task']!.fields!['project_id']).toMatchObject({
       type: 'ref',

@@ -17,6 +17,9 @@ endpoints:
     listPage: { method: GET, path: /p/pets, action: list, resource: Pet, paging: { style: page, body: array, link: true } }
     listAll: { method: GET, path: /all/pets, action: list, resource: Pet, paging: { style: none, body: array } }
     listLeases: { method: GET, path: /k/pets, action: list, resource: Pet, paging: { params: { cursor: continue } } }
+    listCounted: { method: GET, path: /c/pets, action: list, resource: Pet, paging: { style: page, body: array, link: true, total_header: X-Total-Count } }
+    listBoth: { method: GET, path: /b/pets, action: list, resource: Pet, paging: { style: offset, total: total, total_header: X-Total } }
+    listStripe: { method: GET, path: /s/pets, action: list, resource: Pet, paging: { style: after, items: data, has_more: has_more } }
 `;
 
 describe('the document shows list shapes', () => {
@@ -29,10 +32,14 @@ describe('the document shows list shapes', () => {
     expect(table).toContain('| `listAll` | nothing: every object at once | a bare array | none | no |');
     // A parameter paging.params renames is shown with its role.
     expect(table).toContain('| `listLeases` | `limit`, `continue` (cursor) | `{ items, next_cursor }` | none | no |');
+    // The total in a response header (paging.total_header).
+    expect(table).toContain('| `listCounted` | `page`, `per_page` | a bare array | header `X-Total-Count` | yes |');
+    expect(table).toContain('| `listBoth` | `limit`, `offset` | `{ items, total }` | `total` and header `X-Total` | no |');
+    expect(table).toContain('| `listStripe` | `limit`, `starting_after` | `{ data, has_more }` | none | no |');
     expect(table.split('\n### ')[0]).not.toContain('`listPets`');
   });
 
   it('a spec whose lists state no paging has no such section', () => {
-    expect(renderMarkdown(compileSpecText(SPEC.replace(/ {4}list(Offset|Page|All|Leases):.*\n/g, '')).model!)).not.toContain('List shapes');
+    expect(renderMarkdown(compileSpecText(SPEC.replace(/ {4}list(Offset|Page|All|Leases|Counted|Both|Stripe):.*\n/g, '')).model!)).not.toContain('List shapes');
   });
 });

@@ -24,6 +24,10 @@ endpoints:
     listToken: { method: GET, path: /g/pets, action: list, resource: Pet, sort: [name], paging: { items: pets, next: nextPageToken, params: { limit: pageSize, cursor: pageToken } } }
     listSkip: { method: GET, path: /s/pets, action: list, resource: Pet, paging: { style: offset, body: array, link: true, params: { offset: skip, limit: top } } }
     listNumbered: { method: GET, path: /n/pets, action: list, resource: Pet, paging: { style: page, body: array, link: true, params: { page: page_number, limit: page_size } } }
+    listCounted: { method: GET, path: /t/pets, action: list, resource: Pet, filter: [tag], paging: { style: page, body: array, link: true, total_header: X-Total-Count } }
+    listAfter: { method: GET, path: /st/pets, action: list, resource: Pet, filter: [tag], paging: { style: after, items: data, has_more: has_more } }
+    listAfterArray: { method: GET, path: /sa/pets, action: list, resource: Pet, paging: { style: after, body: array, link: true, params: { cursor: after } } }
+    listCountedBoth: { method: GET, path: /tb/pets, action: list, resource: Pet, filter: [tag], paging: { total: total, total_header: X-Total } }
 authentication:
   default: none
 errors:
@@ -40,7 +44,8 @@ let service: Running;
 beforeAll(async () => {
   const c = compileSpecText(SPEC);
   expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  service = await startService(c.model!);
+  // CORS on: a browser client reads the total header only where it is exposed.
+  service = await startService(c.model!, { cors: { origins: ['*'] } });
   for (const [name, tag] of [
     ['a', 'x'],
     ['b', 'y'],
@@ -97,6 +102,71 @@ describe('list shapes', () => {
     const r2 = await service.call('GET', '/p/pets?per_page=3&page=2');
     expect(names(r2.body)).toEqual(['d', 'e']);
     expect(r2.headers.get('link')).toBeNull();
+  });
+
+  it('paging.total_header: a bare array with the total of every match in X-Total-Count, on every page', async () => {
+    const r1 = await service.call('GET', '/t/pets?per_page=2');
+    expect(names(r1.body)).toEqual(['a', 'b']);
+    expect(r1.headers.get('x-total-count')).toBe('5');
+    const r3 = await service.call('GET', '/t/pets?per_page=2&page=3');
+    expect(names(r3.body)).toEqual(['e']);
+    expect(r3.headers.get('x-total-count')).toBe('5');
+    const past = await service.call('GET', '/t/pets?per_page=2&page=9');
+    expect(past.body).toEqual([]);
+    expect(past.headers.get('x-total-count')).toBe('5');
+    const x = await service.call('GET', '/t/pets?tag=x&per_page=1');
+    expect(names(x.body)).toEqual(['a']);
+    expect(x.headers.get('x-total-count')).toBe('3');
+    const browser = await service.call('GET', '/t/pets', undefined, { origin: 'https://app.example' });
+    expect(browser.headers.get('access-control-expose-headers')?.split(', ')).toEqual(expect.arrayContaining(['location', 'x-total-count', 'x-total']));
+    // The default cursor list names no total header: none is sent.
+    expect((await service.call('GET', '/pets')).headers.get('x-total-count')).toBeNull();
+  });
+
+  it("style after (Stripe): { data, has_more }, the next page asked with starting_after the last id, in the identifier's order", async () => {
+    const seen: string[] = [];
+    const more: boolean[] = [];
+    let path = '/st/pets?limit=2';
+    for (let i = 0; i < 5; i++) {
+      const r = await service.call('GET', path);
+      expect(r.status).toBe(200);
+      expect(Object.keys(r.body)).toEqual(['data', 'has_more']);
+      seen.push(...names(r.body.data));
+      more.push(r.body.has_more);
+      if (!r.body.has_more) break;
+      path = `/st/pets?limit=2&starting_after=${r.body.data.at(-1).id}`;
+    }
+    expect(seen).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(more).toEqual([true, true, false]);
+    // Filtered: has_more counts the matches only.
+    const x = await service.call('GET', '/st/pets?tag=x&limit=3');
+    expect([names(x.body.data), x.body.has_more]).toEqual([['a', 'c', 'd'], false]);
+    // The last object named: an empty last page.
+    const last = x.body.data.at(-1).id;
+    expect((await service.call('GET', `/st/pets?tag=x&starting_after=${last}`)).body).toEqual({ data: [], has_more: false });
+  });
+
+  it('style after: an identifier of no object of the list, or not an identifier, is validation naming the parameter', async () => {
+    for (const bad of ['999', 'abc']) {
+      const r = await service.call('GET', `/st/pets?starting_after=${bad}`);
+      expect(r.status).toBe(422);
+      expect(JSON.stringify(r.body)).toContain('starting_after');
+    }
+  });
+
+  it('style after as a bare array renamed `after`, its Link header naming the last id', async () => {
+    const r1 = await service.call('GET', '/sa/pets?limit=3');
+    expect(names(r1.body)).toEqual(['a', 'b', 'c']);
+    expect(nextOf(r1.headers.get('link'))).toBe(`/sa/pets?limit=3&after=${r1.body[2].id}`);
+    const r2 = await service.call('GET', nextOf(r1.headers.get('link'))!);
+    expect(names(r2.body)).toEqual(['d', 'e']);
+    expect(r2.headers.get('link')).toBeNull();
+  });
+
+  it('paging.total_header beside an envelope total: the same count in both', async () => {
+    const r = await service.call('GET', '/tb/pets?tag=y');
+    expect(r.body).toEqual({ items: [expect.objectContaining({ name: 'b' }), expect.objectContaining({ name: 'e' })], next_cursor: null, total: 2 });
+    expect(r.headers.get('x-total')).toBe('2');
   });
 
   it('style none answers every matching object at once, up to the largest page (page_size.max)', async () => {

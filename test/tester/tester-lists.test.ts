@@ -35,6 +35,8 @@ endpoints:
     listAll: { method: GET, path: /all/pets, action: list, resource: Pet, paging: { style: none, body: array } }
     listContinue: { method: GET, path: /k/pets, action: list, resource: Pet, sort: [name], paging: { link: true, params: { cursor: continue } } }
     listSkip: { method: GET, path: /s/pets, action: list, resource: Pet, paging: { style: offset, body: array, params: { offset: skip, limit: top } } }
+    listStripe: { method: GET, path: /st/pets, action: list, resource: Pet, filter: [name], paging: { style: after, items: data, has_more: has_more } }
+    listCounted: { method: GET, path: /c/pets, action: list, resource: Pet, filter: [name], paging: { style: page, body: array, link: true, total_header: X-Total-Count } }
 authentication:
   default: none
 errors:
@@ -59,7 +61,10 @@ it('pages every list shape: each object once, totals right, Link headers exactly
   expect(failed.map((f) => [f.target, f.failure?.expected, f.failure?.actual])).toEqual([]);
   const paging = r.results.filter((x) => x.check === 'endpoints.list-paging');
   expect(paging.map((x) => [x.target, x.outcome]).sort()).toEqual(
-    ['listAll', 'listArrayLink', 'listContinue', 'listLimit', 'listNamed', 'listOffset', 'listPage', 'listSkip'].map((id) => [id, 'passed']),
+    ['listAll', 'listArrayLink', 'listContinue', 'listCounted', 'listLimit', 'listNamed', 'listOffset', 'listPage', 'listSkip', 'listStripe'].map((id) => [
+      id,
+      'passed',
+    ]),
   );
 }, 120_000);
 
@@ -104,6 +109,60 @@ it('catches a total that ignores the filter (the total of every object) on an of
   } finally {
     await proxy.close();
   }
+}, 120_000);
+
+it('catches has_more true on the last page of a style after list (Stripe)', async () => {
+  const proxy = await startProxy(s.url, {
+    response: (r, req) => (req.method === 'GET' && req.path.startsWith('/st/pets') ? withJson(r, { ...(json(r) as object), has_more: true }) : r),
+  });
+  try {
+    const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 3, only: ['endpoints.list-paging'] });
+    const failed = r.results.filter((x) => x.outcome === 'failed').map((f) => `${f.target}: ${f.failure?.expected} | ${f.failure?.actual}`);
+    expect(failed).toEqual([expect.stringMatching(/^listStripe: `has_more` true only while objects follow \| true, but the page after it holds none/)]);
+  } finally {
+    await proxy.close();
+  }
+}, 120_000);
+
+it('catches a total header (paging.total_header) that counts the page, or ignores the filter, or is missing on a page', async () => {
+  const run = async (response: MutantHooks['response']) => {
+    const proxy = await startProxy(s.url, { response });
+    try {
+      const r = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 3, only: ['endpoints.list-paging', 'endpoints.answer-shape'] });
+      return r.results.filter((x) => x.outcome === 'failed').map((f) => `${f.check} ${f.target}: ${f.failure?.expected} | ${f.failure?.actual}`);
+    } finally {
+      await proxy.close();
+    }
+  };
+  const counted = (req: { method: string; path: string }) => req.method === 'GET' && req.path.startsWith('/c/pets');
+  // X-Total-Count the page's length (tasks-server's total-count-wrong).
+  const pageLength = await run(async (r, req) =>
+    counted(req) ? { ...r, headers: { ...r.headers, 'x-total-count': String((json(r) as unknown[]).length) } } : r,
+  );
+  expect(pageLength).toContainEqual(
+    expect.stringMatching(
+      /^endpoints\.list-paging listCounted: the `X-Total-Count` header equal to the objects listed, on every page \| \d+ on page 1, but \d+ listed in all$/,
+    ),
+  );
+  // Filtered, the total of every object.
+  const unfiltered = await run(async (r, req, send) => {
+    if (!counted(req) || !req.path.includes('name=')) return r;
+    const all = await send({ ...req, path: '/c/pets' });
+    return { ...r, headers: { ...r.headers, 'x-total-count': all.headers['x-total-count']! } };
+  });
+  expect(unfiltered).toEqual([
+    expect.stringMatching(/^endpoints\.list-paging listCounted: the `X-Total-Count` header equal to the objects with name = .* \| \d+, but \d+ listed$/),
+  ]);
+  // Left out of a page after the first.
+  const missing = await run(async (r, req) => {
+    if (!counted(req) || !/[?&]page=[2-9]/.test(req.path)) return r;
+    const headers = { ...r.headers };
+    delete headers['x-total-count'];
+    return { ...r, headers };
+  });
+  expect(missing).toContainEqual(
+    expect.stringMatching(/^endpoints\.list-paging listCounted: the total in a `X-Total-Count` header on every page \| no X-Total-Count header$/),
+  );
 }, 120_000);
 
 it('pages by the names paging.params gives: a service that ignores `continue` or `skip` is caught', async () => {

@@ -910,6 +910,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     if (paging.style === 'offset') return [offsetName, String(page.skip + page.limit)];
     if (paging.style === 'page') return [pageName, String(page.skip / page.limit + 2)];
     if (paging.style === 'cursor') return [cursorName, nextCursor(page.rows, page.limit, page.sort, page.queryKey)!];
+    // Style after: the next page starts after this page's last object, named by its identifier.
+    if (paging.style === 'after') return [cursorName, String(parsedValue(page.rows[page.limit - 1]![idName]))];
     return null;
   };
   // RFC 8288: the next page's address as a reference relative to this request's (its path and query, one value changed).
@@ -920,16 +922,23 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     params.set(next[0], next[1]);
     reply.header(LINK_HEADER, `<${at < 0 ? request.url : request.url.slice(0, at)}?${params.toString()}>; rel="next"`);
   };
+  // The page's headers: the Link to the next page, and the total (paging.total_header) on every page.
+  const totalHeader = paging.totalHeader;
+  const setHeaders = (page: ListPage, request: FastifyRequest, reply: FastifyReply, next: [string, string] | null) => {
+    setLink(request, reply, next);
+    if (totalHeader !== undefined) reply.header(totalHeader, String(page.total));
+  };
   const answer = (page: ListPage, request: FastifyRequest, reply: FastifyReply) => {
     const count = Math.min(page.rows.length, page.limit);
     const items = new Array<Record<string, unknown>>(count);
     for (let i = 0; i < count; i++) items[i] = present(resource, page.rows[i]!);
     const next = nextPosition(page);
-    setLink(request, reply, next);
+    setHeaders(page, request, reply, next);
     if (paging.body === 'array') return sendAnswer(request, reply, route.successStatus, items, listValues(page, count, next));
     const body: Record<string, unknown> = { [paging.items]: items };
     if (paging.style === 'cursor') body[paging.next] = next?.[1] ?? null;
     if (paging.total !== undefined) body[paging.total] = page.total;
+    if (paging.hasMore !== undefined) body[paging.hasMore] = page.rows.length > page.limit;
     return sendAnswer(request, reply, route.successStatus, body, listValues(page, count, next));
   };
   // The page as JSON.stringify would write the answer above, from rows whose JSON values are their stored text.
@@ -939,11 +948,12 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     let text = itemsKey;
     for (let i = 0; i < count; i++) text += (i === 0 ? '' : ',') + writePresentedRow(resource, page.rows[i]!);
     const next = nextPosition(page);
-    setLink(request, reply, next);
+    setHeaders(page, request, reply, next);
     text += ']';
     if (paging.body === 'envelope') {
       if (paging.style === 'cursor') text += `,${JSON.stringify(paging.next)}:${JSON.stringify(next?.[1] ?? null)}`;
       if (paging.total !== undefined) text += `,${JSON.stringify(paging.total)}:${page.total}`;
+      if (paging.hasMore !== undefined) text += `,${JSON.stringify(paging.hasMore)}:${page.rows.length > page.limit}`;
       text += '}';
     }
     return sendAnswer(request, reply.type(getAnswerType(reply)), route.successStatus, text, listValues(page, count, next));
@@ -958,6 +968,15 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     else if (!Number.isSafeInteger(n)) invalid.push({ parameter: name, in: 'query', message: 'is too large' });
     else return n;
     return undefined;
+  };
+  const idField = resource.identifier !== undefined ? getField(resource, resource.identifier) : undefined;
+  // Style after names an object of this list (its path's scope and the caller's own; filters aside, as Stripe's
+  // starting_after may name an object the filter no longer matches): another is refused, naming the parameter.
+  const checkAfter = (row: Row | undefined, scope: Record<string, unknown>) => {
+    if (row !== undefined && Object.entries(scope).every(([k, v]) => String(parsedValue(row[k])) === String(v))) return;
+    throw new ServiceError('validation', 'the query is not valid', [
+      { parameter: cursorName, in: 'query', message: `names no ${resource.name} of this list (the last object of the page before)` },
+    ]);
   };
   return (request, reply) => {
     const query = request.query as Record<string, unknown>;
@@ -1008,10 +1027,11 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       else sort = { column, descending };
     }
     // The path's values win over a filter on the same field: the path names the collection.
-    if (pathValues) Object.assign(equals, pathValues(request.params as Record<string, string>));
+    const scope: Record<string, unknown> = pathValues ? { ...pathValues(request.params as Record<string, string>) } : {};
     // Owners see only their own objects, whatever the filters say.
     const owner = getOwnerScope(resource, request);
-    if (resource.owner !== undefined && owner !== undefined) equals[resource.owner] = owner;
+    if (resource.owner !== undefined && owner !== undefined) scope[resource.owner] = owner;
+    Object.assign(equals, scope);
     const queryKey = JSON.stringify([sort ?? null, Object.entries(equals).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
     let after: KeysetPosition | undefined;
     if (paging.style === 'cursor') {
@@ -1021,10 +1041,23 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
         if (!after) invalid.push({ parameter: cursorName, in: 'query', message: 'is not a cursor this service issued for this query' });
       }
     }
+    // Style after: the identifier of the object the page starts after (checked to be one of this list's below).
+    let afterId: string | number | undefined;
+    if (paging.style === 'after') {
+      const raw = getOneParameter(query, cursorName, invalid);
+      if (raw !== undefined) {
+        try {
+          afterId = parseId(resource, idField, raw);
+          after = { id: afterId };
+        } catch {
+          invalid.push({ parameter: cursorName, in: 'query', message: `is not the identifier of a ${resource.name}` });
+        }
+      }
+    }
     if (invalid.length > 0) throw new ServiceError('validation', 'the query is not valid', invalid);
     const q: ListQuery = { equals, ...(sort ? { sort } : {}), ...(after ? { after } : {}), limit: limit + 1, ...(skip > 0 ? { offset: skip } : {}) };
     const counting: ListQuery | undefined =
-      (paging.total !== undefined && paging.body === 'envelope') || envelopeTotal ? { equals, limit: 0, count: true } : undefined;
+      (paging.total !== undefined && paging.body === 'envelope') || totalHeader !== undefined || envelopeTotal ? { equals, limit: 0, count: true } : undefined;
     const page = (rows: Row[], counted: Row[] | undefined): ListPage => {
       // Never a silently cut list: more objects than one answer may hold are refused, and nothing is answered.
       if (paging.style === 'none' && rows.length > limit) {
@@ -1038,6 +1071,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     const reader = deps.fast ? ctx.storage.readNow?.() : undefined;
     if (reader) {
       const stored = reader.listStored !== undefined && isCurrentShape(ctx.model, request);
+      if (afterId !== undefined) checkAfter(reader.get(resource.name, afterId), scope);
       const rows = stored ? reader.listStored!(resource.name, q) : reader.list(resource.name, q);
       if (rows.length === 0) for (const b of parents) if (reader.get(b.field.to!, equals[b.column]) === undefined) throw missingParent(ctx.model, b);
       const p = page(rows, counting && reader.list(resource.name, counting));
@@ -1048,6 +1082,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
         // A page and its total from one snapshot: a write committed between them would make them disagree.
         .read(
           async (tx) => {
+            if (afterId !== undefined) checkAfter(await tx.get(resource.name, afterId), scope);
             const rows = await tx.list(resource.name, q);
             if (rows.length === 0) for (const b of parents) if ((await tx.get(b.field.to!, equals[b.column])) === undefined) throw missingParent(ctx.model, b);
             return page(rows, counting && (await tx.list(resource.name, counting)));
