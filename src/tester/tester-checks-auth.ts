@@ -10,8 +10,15 @@ import { describe, type TestContext } from './tester-context.js';
 /** A request to a route that is well-formed apart from its credential. */
 async function requestFor(ctx: TestContext, route: OperationRoute, headers: Record<string, string>): Promise<TestRequest | undefined> {
   let id: unknown;
-  if (ctx.idParams(route).length > 0) {
-    if (!route.resource) return undefined;
+  if (ctx.idParams(route).length > 0 && !route.resource) {
+    // An action on one object below a read's path (`POST /tasks/{taskId}/complete`): an object the run made.
+    const named = await ctx.itemPathValues(route);
+    if (!named || ctx.idParams(route).some((p) => named[p] === undefined)) return undefined;
+    const req: TestRequest = { method: route.method, path: ctx.pathOf(route, undefined, {}, named), headers };
+    if (route.hasBody) req.body = await ctx.validBody(route, undefined);
+    return req;
+  }
+  if (ctx.idParams(route).length > 0 && route.resource) {
     const obj = await ctx.ensureObject(route.resource);
     if (!obj) return undefined;
     id = objectKey(route.resource, obj);
