@@ -1910,6 +1910,7 @@ function planParams(
   resourceFields: Record<string, FieldSpec>,
   paging: readonly string[] = [LIST_PARAMS.limit, LIST_PARAMS.cursor],
   size?: string,
+  idOrder = false,
 ): { filter: string[]; sort: string[]; leftover: ParamUse[] } {
   const filter: string[] = [];
   const sort: string[] = [];
@@ -1949,7 +1950,8 @@ function planParams(
         continue;
       }
       if (paging.includes(name)) continue;
-      if (name === LIST_PARAMS.sort) {
+      // A list paged after an identifier (style after) runs in identifier order: no sort (check's paging-contradiction).
+      if (name === LIST_PARAMS.sort && !idOrder) {
         const values = Array.isArray(s.enum) ? s.enum.map(String) : [];
         // A write-only field is no sort (check's write-only-invalid): the parameter stays the operation's own.
         const sortable = (f: string) => Object.hasOwn(resourceFields, f) && resourceFields[f]!.writeOnly !== true;
@@ -2225,7 +2227,10 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     // a custom operation's own query and headers. An action that cannot take an operation's parameters is not chosen.
     const resourceFields = typeof o.resource === 'string' ? (ctx.resourceFields.get(o.resource) ?? {}) : {};
     // An exported built-in action's parameters are the format's own (rebuilt from the spec).
-    let plan = x && action !== 'custom' ? { filter: [], sort: [], leftover: [] } : planParams(ctx, src, action, resourceFields, page?.params, page?.size);
+    let plan =
+      x && action !== 'custom'
+        ? { filter: [], sort: [], leftover: [] }
+        : planParams(ctx, src, action, resourceFields, page?.params, page?.size, page?.paging?.style === 'after');
     // A list-shaped answer stays a list, a read a read (served, not a custom operation answering not_implemented):
     // optional query parameters the action cannot read (Kubernetes' `pretty`, `dryRun`) are left out, each said; a
     // request that sends one is refused, never misread.
@@ -2238,7 +2243,9 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
             item: `operation ${src.id}: query parameter \`${l.name}\``,
             reason:
               action === 'list'
-                ? 'a list reads its paging parameters, `sort` and filters named after a field of its resource (compared for equality); the service refuses a request that sends it'
+                ? page?.paging?.style === 'after' && l.name === LIST_PARAMS.sort
+                  ? 'a list paged after an identifier (`starting_after`) runs in identifier order: it takes no `sort`; the service refuses a request that sends it'
+                  : 'a list reads its paging parameters, `sort` and filters named after a field of its resource (compared for equality); the service refuses a request that sends it'
                 : `a ${action} takes no query parameters; the service refuses a request that sends it`,
           },
           l.pointer,

@@ -272,3 +272,62 @@ describe('a list page component', () => {
     expect(r.document!.endpoints!.operations!.listShipments!.action).toBe('list');
   });
 });
+
+describe('a Stripe-style list with a sort parameter', () => {
+  it('is a list of style after without `sort` (it runs in identifier order), the parameter said, and the spec checks', async () => {
+    const doc = {
+      openapi: '3.1.0',
+      info: { title: 'Charges', version: '1' },
+      paths: {
+        '/charges': {
+          get: {
+            operationId: 'listCharges',
+            parameters: [
+              { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } },
+              { name: 'starting_after', in: 'query', schema: { type: 'string' } },
+              { name: 'sort', in: 'query', schema: { type: 'string', enum: ['created', '-created'] } },
+            ],
+            responses: {
+              '200': {
+                description: 'a page',
+                content: {
+                  'application/json': {
+                    schema: {
+                      type: 'object',
+                      required: ['data', 'has_more'],
+                      properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Charge' } }, has_more: { type: 'boolean' } },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+        '/charges/{id}': {
+          get: {
+            operationId: 'getCharge',
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: { '200': { description: 'one', content: { 'application/json': { schema: { $ref: '#/components/schemas/Charge' } } } } },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Charge: {
+            type: 'object',
+            required: ['id', 'created'],
+            properties: { id: { type: 'string', readOnly: true }, created: { type: 'integer' } },
+          },
+        },
+      },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'charges.json');
+    const list = r.document!.endpoints!.operations!.listCharges!;
+    expect(list).toMatchObject({ action: 'list', paging: { style: 'after', items: 'data', has_more: 'has_more' } });
+    expect(list.sort).toBeUndefined();
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const said = r.diagnostics.find((d) => d.pointer === '/paths/~1charges/get/parameters/2');
+    expect(said?.code).toBe('import-dropped');
+    expect(said?.message).toContain('identifier order');
+  });
+});

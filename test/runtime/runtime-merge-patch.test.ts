@@ -16,6 +16,8 @@ resources:
       name: { type: string }
       description: { type: string, nullable: true }
       note: { type: string, optional: true }
+      label: { type: string, optional: true, writeOnce: true }
+      closed_at: { type: datetime, optional: true, readOnly: true }
       settings:
         type: object
         optional: true
@@ -64,6 +66,17 @@ for (const fastPaths of [true, false]) {
       const patched = await s.call('PATCH', `/projects/${id}`, { name: 'Yard' }, PATCH);
       expect(patched.status).toBe(200);
       expect(patched.body).toMatchObject({ name: 'Yard', description: 'Beds', note: 'n' });
+    });
+
+    it('a null on a field the update does not take (write-once, read-only) is refused as any value there, and nothing is cleared', async () => {
+      const made = await s.call('POST', '/projects', { name: 'Orchard', description: null, label: 'first' });
+      expect(made.status).toBe(201);
+      for (const body of [{ label: null }, { closed_at: null }, { label: null, name: 'Grove' }]) {
+        const r = await s.call('PATCH', `/projects/${made.body.id}`, body, PATCH);
+        expect(r.status, JSON.stringify(body)).toBe(422);
+        expect(r.body.code).toBe('invalid');
+      }
+      expect((await s.call('GET', `/projects/${made.body.id}`)).body).toMatchObject({ name: 'Orchard', label: 'first' });
     });
 
     it('a null removes an optional field and nulls a required nullable one; kept when read back', async () => {

@@ -708,6 +708,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const unstated = getUnstatedValueFields(resource, op);
       // A JSON merge patch (request_media_type): nulls remove, objects merge into the stored ones (runtime-merge-patch.ts).
       const patching = isMergePatch(op);
+      const takes = new Set(Object.keys(schema.properties as Record<string, unknown>));
       return async (request, reply) => {
         const params = request.params as Record<string, string>;
         const bound = bySearch?.(params);
@@ -717,7 +718,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         if (patching) checkMergePatchNulls(resource, body);
         if (bound && written.length > 0) body = mergePathValues(body, bound, written, fill);
         // A patch's objects are checked once merged into the stored ones; the rest before anything is read.
-        validate(patching ? getMergePatchScalars(resource, body) : body);
+        validate(patching ? getMergePatchScalars(resource, body, takes) : body);
         if (unstated.length > 0) {
           // A field an older version does not know keeps its stored value (request.keepFields): not left out.
           const e = unstatedValueError(op.id, resource.name, request.keepFields ? unstated.filter((f) => !request.keepFields!.includes(f)) : unstated, body);

@@ -60,13 +60,15 @@ export function checkMergePatchNulls(resource: ResourceModel, patch: Record<stri
 
 /**
  * What of a patch is checked before the stored object is read: its members but the objects merged into a field's
- * (checked merged) and the nulls clearing an optional field (nothing to check).
+ * (checked merged) and the nulls clearing an optional field (nothing to check). Only for a field the update takes
+ * (`takes`, its request's members): a null or an object sent to a read-only, write-once or unlisted field stays in,
+ * for the validator to refuse as it refuses any value there.
  */
-export function getMergePatchScalars(resource: ResourceModel, patch: Record<string, unknown>): Record<string, unknown> {
+export function getMergePatchScalars(resource: ResourceModel, patch: Record<string, unknown>, takes: ReadonlySet<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(patch)) {
     const f = resource.fields.find((x) => x.name === k);
-    if (f && ((v === null && f.optional) || (isPlainObject(v) && f.type !== 'array'))) continue;
+    if (f && takes.has(k) && ((v === null && f.optional) || (isPlainObject(v) && f.type !== 'array'))) continue;
     out[k] = v;
   }
   return out;
