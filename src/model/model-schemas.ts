@@ -41,7 +41,8 @@ function identifierSchema(model: ServiceModel, resource: ResourceModel | undefin
   const id = resource?.identifier !== undefined ? getField(resource, resource.identifier) : undefined;
   // Only uuid, integer and string identify (the checker reports others); a ref identifier would recurse forever.
   if (!id || !['uuid', 'integer', 'string'].includes(id.type)) return {};
-  return getFieldSchema(model, { ...id, readOnly: false, description: undefined, hasDefault: false, hasExample: false }, resource, {
+  // A reference holds an identifier, never null: only the ref field's own `nullable` lets null in.
+  return getFieldSchema(model, { ...id, readOnly: false, nullable: false, description: undefined, hasDefault: false, hasExample: false }, resource, {
     ...opts,
     annotations: false,
   });

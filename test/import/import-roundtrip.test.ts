@@ -146,6 +146,21 @@ endpoints:
     }
   });
 
+  it('a ref to a resource whose identifier is nullable (an error check reports) exports the identifier without null, so its import exports the same', async () => {
+    const doc = {
+      servicespec: 1,
+      resources: {
+        Order: { fields: { id: { type: 'union', variants: { card: { fields: { number: { type: 'ref', to: 'Item' } } } } } } },
+        Item: { identifier: 'id', fields: { id: { type: 'string', nullable: true } } },
+      },
+    };
+    const compiled = compileSpecText(JSON.stringify(doc), 'generated.json');
+    for (const version of VERSIONS) {
+      const { first, second } = await roundTrip(compiled.model!, version);
+      expect(jsonDiff(first, second)).toEqual([]);
+    }
+  });
+
   it('a union without variants (union-needs-variants) exports as json does, so its import (json) exports the same (fast-check seed 900134454)', async () => {
     const doc = {
       servicespec: 1,
