@@ -975,11 +975,12 @@ function importAuthentication(ctx: Ctx): AuthenticationSpec {
 
 // ---- endpoints ----------------------------------------------------------------------------------------------
 
-function mediaSchema(content: unknown): { mediaType: string; schema: unknown } | undefined {
+function mediaSchema(content: unknown, stated?: string): { mediaType: string; schema: unknown } | undefined {
   if (!isObject(content)) return undefined;
   const types = Object.keys(content);
-  // JSON first, then a JSON merge patch (the one patch type an update can read), then any other JSON type.
+  // The type a servicespec export states (x-servicespec-operation.request_media_type) first; then JSON, then a JSON merge patch (the one patch type an update can read), then any other JSON type.
   const pick =
+    (stated !== undefined ? types.find((t) => t === stated) : undefined) ??
     types.find((t) => t === 'application/json') ??
     types.find((t) => t.toLowerCase() === MERGE_PATCH_MEDIA_TYPE) ??
     types.find((t) => /[/+]json\b/i.test(t)) ??
@@ -1054,7 +1055,7 @@ function requestOf(ctx: Ctx, src: OpSource, forms = false): { schema: unknown; p
   const pointer = joinPointer(src.pointer, 'requestBody');
   const r = resolve(ctx, src.op.requestBody, pointer);
   if (!isObject(r.node)) return undefined;
-  const m = mediaSchema(r.node.content);
+  const m = mediaSchema(r.node.content, statedRequestMediaType(src.op));
   // A form (and no JSON) is a custom operation's form request (request.media_type), where the caller takes one.
   const form = forms && !m && isObject(r.node.content) && isObject(r.node.content[FORM_MEDIA_TYPE]) ? r.node.content[FORM_MEDIA_TYPE] : undefined;
   if (form) return { schema: form.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), FORM_MEDIA_TYPE), 'schema'), form: true };
@@ -1064,6 +1065,12 @@ function requestOf(ctx: Ctx, src: OpSource, forms = false): { schema: unknown; p
     return undefined;
   }
   return { schema: m.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema'), mediaType: m.mediaType };
+}
+
+/** The request body's media type a servicespec export states (even one check refuses): the content read. */
+function statedRequestMediaType(op: Json): string | undefined {
+  const x = ext<Json>(op, 'x-servicespec-operation');
+  return x && typeof x.request_media_type === 'string' ? x.request_media_type : undefined;
 }
 
 /**
@@ -1162,14 +1169,14 @@ function namedExamplesOf(ctx: Ctx, node: unknown, pointer: string): Json | undef
 /** An operation's named examples: its JSON request body's, its success answer's, and each parameter's. */
 function examplesOf(ctx: Ctx, src: OpSource, status: string | undefined): Json | undefined {
   const out: Json = {};
-  const mediaOf = (holder: unknown, pointer: string): { node: unknown; pointer: string } | undefined => {
+  const mediaOf = (holder: unknown, pointer: string, stated?: string): { node: unknown; pointer: string } | undefined => {
     const r = resolve(ctx, holder, pointer);
     const content = isObject(r.node) ? r.node.content : undefined;
-    const m = mediaSchema(content);
+    const m = mediaSchema(content, stated);
     return m && isObject(content) ? { node: content[m.mediaType], pointer: joinPointer(joinPointer(r.pointer, 'content'), m.mediaType) } : undefined;
   };
   if (src.op.requestBody !== undefined) {
-    const m = mediaOf(src.op.requestBody, joinPointer(src.pointer, 'requestBody'));
+    const m = mediaOf(src.op.requestBody, joinPointer(src.pointer, 'requestBody'), statedRequestMediaType(src.op));
     const e = m && namedExamplesOf(ctx, m.node, m.pointer);
     if (e) out.request = e;
   }

@@ -174,6 +174,29 @@ endpoints:
     }
   });
 
+  it('a request_media_type check refuses (text/plain) keeps its named examples: the import reads the type the export states (fast-check seed -2108619908)', async () => {
+    const doc = {
+      servicespec: 1,
+      endpoints: {
+        operations: {
+          createOrder: {
+            method: 'GET',
+            path: '/orders',
+            action: 'create',
+            request_media_type: 'text/plain',
+            request: {},
+            examples: { request: { one: { value: '' } } },
+          },
+        },
+      },
+    };
+    const compiled = compileSpecText(JSON.stringify(doc), 'generated.json');
+    for (const version of VERSIONS) {
+      const { first, second } = await roundTrip(compiled.model!, version);
+      expect(jsonDiff(first, second)).toEqual([]);
+    }
+  });
+
   for (const version of VERSIONS) {
     it(`any structurally valid spec, OpenAPI ${version} (property)`, async () => {
       await fc.assert(
