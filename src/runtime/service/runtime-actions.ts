@@ -708,7 +708,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const unstated = getUnstatedValueFields(resource, op);
       // A JSON merge patch (request_media_type): nulls remove, objects merge into the stored ones (runtime-merge-patch.ts).
       const patching = isMergePatch(op);
-      const takes = new Set(Object.keys(schema.properties as Record<string, unknown>));
+      const takes = patching ? new Set(Object.keys(schema.properties as Record<string, unknown>)) : new Set<string>();
       return async (request, reply) => {
         const params = request.params as Record<string, string>;
         const bound = bySearch?.(params);
