@@ -775,13 +775,18 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
     // up until a page comes back empty. A cursor only in the Link header is not read (the client returns bodies).
     const envelope = o.envelope;
     const nextInEnvelope = envelope?.values.find((v) => v.source === 'next');
+    // Style after names the last item's identifier: the item must carry one to go on from.
+    const afterKey = paging.style === 'after' && typeof o.resource === 'string' ? getResource(model, o.resource)?.identifier : undefined;
     const iterable =
-      paging.style === 'offset' || paging.style === 'page' || (paging.style === 'cursor' && (paging.body === 'envelope' || nextInEnvelope !== undefined));
+      paging.style === 'offset' ||
+      paging.style === 'page' ||
+      afterKey !== undefined ||
+      (paging.style === 'cursor' && (paging.body === 'envelope' || nextInEnvelope !== undefined));
     if (o.action === 'list' && p.pageItem !== undefined && iterable) {
       const iter = methodNames.allocate(`${p.name}All`);
       const iterParams = params.filter((x) => !x.startsWith('query:') && !x.startsWith('options:'));
       const callArgs = p.pathArgs.filter((a) => !a.fromVersion).map((a) => safeArg(a.name));
-      const at = getPagingParamName(paging, paging.style === 'cursor' ? 'cursor' : paging.style === 'offset' ? 'offset' : 'page');
+      const at = getPagingParamName(paging, paging.style === 'cursor' || paging.style === 'after' ? 'cursor' : paging.style === 'offset' ? 'offset' : 'page');
       // With an envelope the page is in its data field, and the next cursor where the envelope puts it.
       const inner = envelope ? `page[${jsString(envelope.data)}]` : 'page';
       const items = paging.body === 'array' ? inner : `${inner}[${jsString(paging.items)}]`;
@@ -789,22 +794,38 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
         ? `page${nextInEnvelope.path.map((n, i) => `${i > 0 ? '?.' : ''}[${jsString(n)}]`).join('')}`
         : `${inner}[${jsString(paging.next)}]`;
       const head =
-        `${doc([paging.style === 'cursor' ? `Every item of ${o.id}, page after page (follows \`${paging.next}\` until it is null).` : `Every item of ${o.id}, page after page (until a page comes back empty).`, `@throws {ServiceError<${p.errorType}>} when the service answers with a declared error.`], '  ')}` +
+        `${doc([paging.style === 'cursor' ? `Every item of ${o.id}, page after page (follows \`${paging.next}\` until it is null).` : afterKey !== undefined ? `Every item of ${o.id}, page after page (each from the last item's \`${afterKey}\`${paging.hasMore !== undefined && paging.body === 'envelope' ? `, until \`${paging.hasMore}\` is false` : ''}).` : `Every item of ${o.id}, page after page (until a page comes back empty).`, `@throws {ServiceError<${p.errorType}>} when the service answers with a declared error.`], '  ')}` +
         `  async *${iter}(${[...iterParams, `query: Omit<${p.queryType ?? 'Record<string, never>'}, ${jsString(at)}> = {}`, 'options: RequestOptions = {}'].join(', ')}): AsyncGenerator<${p.pageItem}, void, undefined> {\n`;
+      // Style after: from the last item's identifier, until a page says no more follow (has_more) or comes back empty.
+      const hasMore = paging.hasMore !== undefined && paging.body === 'envelope' ? `${inner}[${jsString(paging.hasMore)}]` : undefined;
+      const walkAfter =
+        afterKey !== undefined
+          ? `    let after: string | undefined;\n` +
+            `    for (;;) {\n` +
+            `      const page: ${p.resultType} = await this.${p.name}(${[...callArgs, `{ ...query, ...(after !== undefined ? { ${jsString(at)}: after } : {}) }`, 'options'].join(', ')});\n` +
+            `      const items = ${items};\n` +
+            `      if (items.length === 0) return;\n` +
+            `      yield* items;\n` +
+            (hasMore !== undefined ? `      if (!${hasMore}) return;\n` : '') +
+            `      after = String(items[items.length - 1]![${jsString(afterKey)}]);\n` +
+            `    }\n`
+          : undefined;
       const body =
-        paging.style === 'cursor'
-          ? `    let cursor: string | undefined;\n` +
-            `    do {\n` +
-            `      const page: ${p.resultType} = await this.${p.name}(${[...callArgs, `{ ...query, ...(cursor !== undefined ? { ${jsString(at)}: cursor } : {}) }`, 'options'].join(', ')});\n` +
-            `      yield* ${items};\n` +
-            `      cursor = ${next} ?? undefined;\n` +
-            `    } while (cursor !== undefined);\n`
-          : `    for (let at = ${paging.style === 'page' ? 1 : 0}; ; ) {\n` +
-            `      const page: ${p.resultType} = await this.${p.name}(${[...callArgs, `{ ...query, ${jsString(at)}: at }`, 'options'].join(', ')});\n` +
-            `      if (${items}.length === 0) return;\n` +
-            `      yield* ${items};\n` +
-            `      at += ${paging.style === 'page' ? '1' : `${items}.length`};\n` +
-            `    }\n`;
+        walkAfter !== undefined
+          ? walkAfter
+          : paging.style === 'cursor'
+            ? `    let cursor: string | undefined;\n` +
+              `    do {\n` +
+              `      const page: ${p.resultType} = await this.${p.name}(${[...callArgs, `{ ...query, ...(cursor !== undefined ? { ${jsString(at)}: cursor } : {}) }`, 'options'].join(', ')});\n` +
+              `      yield* ${items};\n` +
+              `      cursor = ${next} ?? undefined;\n` +
+              `    } while (cursor !== undefined);\n`
+            : `    for (let at = ${paging.style === 'page' ? 1 : 0}; ; ) {\n` +
+              `      const page: ${p.resultType} = await this.${p.name}(${[...callArgs, `{ ...query, ${jsString(at)}: at }`, 'options'].join(', ')});\n` +
+              `      if (${items}.length === 0) return;\n` +
+              `      yield* ${items};\n` +
+              `      at += ${paging.style === 'page' ? '1' : `${items}.length`};\n` +
+              `    }\n`;
       methods.push(`${head}${body}  }\n`);
     }
   }

@@ -1,6 +1,6 @@
 // The generated client over every paging style (docs/format.md, "List shapes"): compiled by tsc --strict with a
-// typed driver that reads each answer by its own type and iterates the offset, page and named-cursor lists to the
-// end, against the real runtime on SQLite.
+// typed driver that reads each answer by its own type and iterates the offset, page, named-cursor and
+// after (Stripe's starting_after) lists to the end, against the real runtime on SQLite.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,6 +28,8 @@ endpoints:
     listTokens: { method: GET, path: /t/pets, action: list, resource: Pet, paging: { items: pets, next: nextPageToken, params: { limit: pageSize, cursor: pageToken } } }
     listSkip: { method: GET, path: /s/pets, action: list, resource: Pet, paging: { style: offset, body: array, params: { offset: skip, limit: top } } }
     listNumbered: { method: GET, path: /nb/pets, action: list, resource: Pet, paging: { style: page, body: array, params: { page: page_number, limit: page_size } } }
+    listAfter: { method: GET, path: /a/pets, action: list, resource: Pet, paging: { style: after, items: data, has_more: has_more } }
+    listAfterBare: { method: GET, path: /ab/pets, action: list, resource: Pet, paging: { style: after, body: array } }
 authentication:
   default: none
 errors:
@@ -57,12 +59,16 @@ export async function drive(baseUrl: string): Promise<Record<string, unknown>> {
   for await (const p of client.listSkipAll({ top: 2 })) skip.push(p.name);
   const numbered: string[] = [];
   for await (const p of client.listNumberedAll({ page_size: 2 })) numbered.push(p.name);
+  const after1: string[] = [];
+  for await (const p of client.listAfterAll({ limit: 2 })) after1.push(p.name);
+  const afterBare: string[] = [];
+  for await (const p of client.listAfterBareAll({ limit: 2 })) afterBare.push(p.name);
   const one = await client.listTokens({ pageSize: 1 });
   const token: string | null = one.nextPageToken;
   const second = await client.listTokens({ pageSize: 1, pageToken: token ?? undefined });
   const n = await client.listNamed({ limit: 1 });
   const after: string | null = n.after;
-  return { named, offset, pages, firstPage: first.data.map((p) => p.name), total, all: all.map((p) => p.name), count: n.count, after: typeof after, tokens, skip, numbered, second: second.pets.map((p) => p.name) };
+  return { named, offset, pages, firstPage: first.data.map((p) => p.name), total, all: all.map((p) => p.name), count: n.count, after: typeof after, tokens, skip, numbered, second: second.pets.map((p) => p.name), after1, afterBare };
 }
 `;
 
@@ -80,7 +86,7 @@ describe('the generated client over list shapes', () => {
     tmp.remove();
   });
 
-  it('types each answer and iterates offset, page and named-cursor lists to the end', async () => {
+  it('types each answer and iterates offset, page, named-cursor and after lists to the end', async () => {
     writeFileSync(join(tmp.path, 'driver.ts'), DRIVER);
     const out = join(tmp.path, 'out');
     const compiled = await tsc(tmp.path, ['client.ts', 'driver.ts'], {
@@ -109,6 +115,8 @@ describe('the generated client over list shapes', () => {
       skip: ['a', 'b', 'c', 'd', 'e'],
       numbered: ['a', 'b', 'c', 'd', 'e'],
       second: ['b'],
+      after1: ['a', 'b', 'c', 'd', 'e'],
+      afterBare: ['a', 'b', 'c', 'd', 'e'],
     });
   }, 120_000);
 });
