@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { exportJsonSchemas } from '../../src/export/export-json-schema.js';
+import { compileSpecText } from '../../src/program.js';
 import { EXAMPLE_NAMES, exampleModel } from './helpers.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -65,5 +66,41 @@ describe('JSON Schema export', () => {
     expect(get('OrderUpdate')({ note: 'leave at the door' })).toBe(true);
     const response = r.files.find((f) => f.name === 'Order')!.schema as { properties: Record<string, { readOnly?: boolean }> };
     expect(response.properties.id?.readOnly).toBe(true);
+  });
+
+  it("an operation's own body (request_fields, unknown_fields: ignore) is a schema of its own, as the runtime validates it", () => {
+    const c = compileSpecText(`
+servicespec: 1
+resources:
+  Account:
+    fields:
+      id: { type: uuid, readOnly: true }
+      email: { type: string }
+      name: { type: string }
+      plan: { type: enum, values: [free, paid], default: free }
+endpoints:
+  operations:
+    createAccount: { method: POST, path: /accounts, action: create, resource: Account }
+    signUp: { method: POST, path: /sign-up, action: create, resource: Account, request_fields: [email] }
+    updateAccount: { method: PATCH, path: "/accounts/{id}", action: update, resource: Account, unknown_fields: ignore }
+`);
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const r = exportJsonSchemas(c.model!);
+    expect(r.files.map((f) => [f.name, f.view, f.operation])).toEqual([
+      ['Account', 'response', undefined],
+      ['AccountCreate', 'create', undefined],
+      ['AccountUpdate', 'update', undefined],
+      ['SignUpRequest', 'create', 'signUp'],
+      ['UpdateAccountRequest', 'update', 'updateAccount'],
+    ]);
+    const get = (n: string) => ajv().compile(r.files.find((f) => f.name === n)!.schema);
+    // sign-up takes the email alone: the name the create requires is not asked, and is refused if sent
+    expect(get('SignUpRequest')({ email: 'a@example.com' })).toBe(true);
+    expect(get('SignUpRequest')({ email: 'a@example.com', name: 'A' })).toBe(false);
+    expect(get('AccountCreate')({ email: 'a@example.com' })).toBe(false);
+    // the update that ignores unknown members takes one; the resource's update view refuses it
+    expect(get('UpdateAccountRequest')({ name: 'B', nickname: 'b' })).toBe(true);
+    expect(get('AccountUpdate')({ name: 'B', nickname: 'b' })).toBe(false);
+    expect(() => ajv().compile(r.document)).not.toThrow();
   });
 });
