@@ -13,6 +13,7 @@ import {
   DEFAULT_SUCCESS_STATUS,
   ERROR_BODY_ROLE_NAMES,
   ERROR_ROLE_TYPES,
+  FALLBACK_STATUS,
   FORM_MEDIA_TYPE,
   MERGE_PATCH_MEDIA_TYPE,
   getPagingParamName,
@@ -29,6 +30,7 @@ import {
   PART_NAMES,
   type Action,
   type AuthenticationSpec,
+  type Condition,
   type EnvelopeSpec,
   type ErrorsSpec,
   type ErrorStatusRange,
@@ -2784,9 +2786,31 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
       }
     for (const c of ctx.errorCodes.values())
       out.codes[c.name] = { status: c.status, ...(c.headers ? { headers: c.headers } : {}), ...(c.title !== undefined ? { title: c.title } : {}) };
+    // Each condition the service meets is answered with the document's one code of the condition's status (the
+    // format's fallback status), and an invalid request with its one 400 code where it declares no 422: the status
+    // the document gives a bad request, not the 422 it never lists. Where several codes share the status, none is
+    // chosen; nor, where the document declares both 400 and 422, for a refusal that may be either (an invalid query
+    // parameter is a 400 to many APIs that answer an invalid body 422): docs/import.md, "Error responses".
+    const withStatus = (n: number) => [...ctx.errorCodes.values()].filter((c) => c.status === n);
+    const both = withStatus(400).length > 0 && withStatus(422).length > 0;
+    for (const condition of IMPORTED_CONDITIONS) {
+      const fallback = FALLBACK_STATUS[condition];
+      if (both && condition !== 'malformed_request' && (fallback === 400 || fallback === 422)) continue;
+      const status = condition === 'validation' && withStatus(422).length === 0 ? 400 : fallback;
+      const only = withStatus(status);
+      if (only.length !== 1) continue;
+      const code = out.codes[only[0]!.name]!;
+      code.when = [...(code.when ?? []), condition];
+    }
   }
   return out;
 }
+
+/**
+ * The conditions an import answers with the document's code of their status. `unavailable` and `timeout` are left
+ * to the format's 503 with Retry-After: a code declaring them is listed on every route (docs/format.md).
+ */
+const IMPORTED_CONDITIONS: readonly Condition[] = (Object.keys(FALLBACK_STATUS) as Condition[]).filter((c) => c !== 'unavailable' && c !== 'timeout');
 
 /**
  * Which fields of an imported error body carry the code, status and message (docs/import.md, "Error responses"):

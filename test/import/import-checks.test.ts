@@ -633,7 +633,8 @@ describe('import: each operation keeps its own error responses (issue 15 item 4)
     expect([ops.a!.errors, ops.b!.errors, ops.c!.errors]).toEqual([['not_found', 'busy'], ['not_found_2', 'busy'], ['not_found']]);
     expect(r.document!.errors!.codes).toEqual({
       not_found: { status: 404, title: 'No such dataset.' },
-      busy: { status: 409, title: 'Try again later.' },
+      // The one 409 code answers the 409 conditions; two codes share 404, so neither is chosen for missing_resource.
+      busy: { status: 409, title: 'Try again later.', when: ['illegal_transition', 'unique_conflict', 'in_use', 'idempotency_in_progress'] },
       not_found_2: { status: 404, title: 'No matching record.' },
     });
     expect(checkErrors(r.text!)).toEqual([]);
@@ -661,7 +662,10 @@ describe('import: each operation keeps its own error responses (issue 15 item 4)
     const r = await importOpenApiDocument(source);
     const ops = r.document!.endpoints!.operations!;
     expect([ops.createThing!.errors, ops.getThing!.errors]).toEqual([['error'], ['error_not_found']]);
-    expect(r.document!.errors!.codes).toEqual({ error: { status: 422, title: 'An error.' }, error_not_found: { status: 404, title: 'An error.' } });
+    expect(r.document!.errors!.codes).toEqual({
+      error: { status: 422, title: 'An error.', when: ['validation', 'reference_not_found', 'idempotency_conflict'] },
+      error_not_found: { status: 404, title: 'An error.', when: ['missing_resource', 'route_not_found'] },
+    });
     expect(checkErrors(r.text!)).toEqual([]);
   });
 });

@@ -149,9 +149,62 @@ describe('error bodies through import', () => {
       expect(missing.status).toBe(404);
       expect(Object.keys(missing.body)).toEqual(['error']);
       expect(Object.keys(missing.body.error)).toEqual(['code', 'message']);
-      // The document says no code's condition (`when`): served with gaps allowed, the code is the condition's name.
-      expect(missing.body.error.code).toBe('missing_resource');
+      // The document's one 404 code answers missing_resource (docs/import.md, "Error responses"), where the code was
+      // the condition's name (the document says no code's condition).
+      expect(missing.body.error.code).toBe('not_found');
       expect(typeof missing.body.error.message).toBe('string');
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("served, an invalid body is answered with the document's one 400, not the format's 422 it never lists", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'servicespec-import-400-'));
+    const bad = { description: 'Bad request', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    const todo = { 'application/json': { schema: { $ref: '#/components/schemas/Todo' } } };
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'Todo', version: '1' },
+      paths: {
+        '/todos': {
+          post: {
+            operationId: 'createTodo',
+            requestBody: { required: true, content: todo },
+            responses: { '201': { description: 'Made', content: todo }, '400': bad },
+          },
+        },
+        '/todos/{id}': {
+          get: {
+            operationId: 'getTodo',
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: { '200': { description: 'OK', content: todo } },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Todo: { type: 'object', required: ['id', 'title'], properties: { id: { type: 'string', readOnly: true }, title: { type: 'string', maxLength: 10 } } },
+          Error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
+        },
+      },
+    };
+    writeFileSync(join(dir, 'todo.json'), JSON.stringify(doc));
+    const r = await importOpenApiFile(join(dir, 'todo.json'));
+    expect(r.document!.errors!.codes).toEqual({
+      bad_request: { status: 400, title: 'Bad request', when: ['validation', 'malformed_request', 'unsupported_version'] },
+    });
+    const app = await createService(r.compiled!.checked!, {
+      storage: createSqliteStorage({ path: join(dir, 'todo.db'), synchronous: 'normal' }),
+      allowGaps: true,
+    });
+    try {
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      for (const body of [{ title: 'far too long a title' }, {}, { title: 7 }]) {
+        const res = await callJson(url, 'POST', '/todos', body);
+        expect([res.status, res.body.code], JSON.stringify(body)).toEqual([400, 'bad_request']);
+      }
+      expect((await callJson(url, 'POST', '/todos', { title: 'ok' })).status).toBe(201);
     } finally {
       await app.close();
       rmSync(dir, { recursive: true, force: true });

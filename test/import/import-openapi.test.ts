@@ -111,7 +111,11 @@ describe('import: operations become actions where their shapes allow', () => {
     expect(r.document!.limits).toEqual({ page_size: { default: 10, max: 50, over_max: 'reject' } });
     expect(r.document!.errors).toEqual({
       body: 'problem',
-      codes: { invalid: { status: 422, title: 'The thing is not valid' }, not_found: { status: 404, title: 'Not here' } },
+      // Each code answers the conditions of its status (docs/import.md, "Error responses").
+      codes: {
+        invalid: { status: 422, title: 'The thing is not valid', when: ['validation', 'reference_not_found', 'idempotency_conflict'] },
+        not_found: { status: 404, title: 'Not here', when: ['missing_resource', 'route_not_found'] },
+      },
     });
     const messages = r.diagnostics.map((d) => d.message);
     expect(messages.filter((m) => m.includes('query parameter'))).toEqual([]);
@@ -285,10 +289,11 @@ describe('import: error responses', () => {
     const ops = r.document!.endpoints!.operations!;
     expect(r.document!.errors!.codes).toStrictEqual({
       not_found: { status: 404, title: 'No such A.' },
-      conflict: { status: 409, title: 'Busy.' },
-      unauthorized: { status: 401, title: 'Who are you?' },
+      conflict: { status: 409, title: 'Busy.', when: ['illegal_transition', 'unique_conflict', 'in_use', 'idempotency_in_progress'] },
+      unauthorized: { status: 401, title: 'Who are you?', when: ['missing_credential', 'invalid_credential', 'expired_credential'] },
       not_found_2: { status: 404, title: 'No such B.' },
-      bad_request: { status: 400, title: 'Bad.' },
+      // No 422 is declared: the one 400 code answers an invalid request too.
+      bad_request: { status: 400, title: 'Bad.', when: ['validation', 'malformed_request', 'unsupported_version'] },
     });
     expect(ops.getA!.errors).toEqual(['unauthorized', 'not_found', 'conflict']);
     expect(ops.getB!.errors).toEqual(['unauthorized', 'not_found_2', 'conflict']);
