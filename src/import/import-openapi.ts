@@ -2787,8 +2787,9 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
     for (const c of ctx.errorCodes.values())
       out.codes[c.name] = { status: c.status, ...(c.headers ? { headers: c.headers } : {}), ...(c.title !== undefined ? { title: c.title } : {}) };
     // Each condition the service meets is answered with the document's one code of the condition's status (the
-    // format's fallback status), and an invalid request with its one 400 code where it declares no 422: the status
-    // the document gives a bad request, not the 422 it never lists. Where several codes share the status, none is
+    // format's fallback status), and a refused request of the format's 422 (an invalid body, a reference to nothing,
+    // an idempotency key reused) with its one 400 code where it declares no 422: the status the document gives a bad
+    // request, not the 422 it never lists. Where several codes share the status, none is
     // chosen; nor, where the document declares both 400 and 422, for a refusal that may be either (an invalid query
     // parameter is a 400 to many APIs that answer an invalid body 422): docs/import.md, "Error responses".
     const withStatus = (n: number) => [...ctx.errorCodes.values()].filter((c) => c.status === n);
@@ -2796,7 +2797,7 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
     for (const condition of IMPORTED_CONDITIONS) {
       const fallback = FALLBACK_STATUS[condition];
       if (both && condition !== 'malformed_request' && (fallback === 400 || fallback === 422)) continue;
-      const status = condition === 'validation' && withStatus(422).length === 0 ? 400 : fallback;
+      const status = fallback === 422 && withStatus(422).length === 0 ? 400 : fallback;
       const only = withStatus(status);
       if (only.length !== 1) continue;
       const code = out.codes[only[0]!.name]!;

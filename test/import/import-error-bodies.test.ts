@@ -192,7 +192,11 @@ describe('error bodies through import', () => {
     writeFileSync(join(dir, 'todo.json'), JSON.stringify(doc));
     const r = await importOpenApiFile(join(dir, 'todo.json'));
     expect(r.document!.errors!.codes).toEqual({
-      bad_request: { status: 400, title: 'Bad request', when: ['validation', 'malformed_request', 'unsupported_version'] },
+      bad_request: {
+        status: 400,
+        title: 'Bad request',
+        when: ['validation', 'malformed_request', 'reference_not_found', 'unsupported_version', 'idempotency_conflict'],
+      },
     });
     const app = await createService(r.compiled!.checked!, {
       storage: createSqliteStorage({ path: join(dir, 'todo.db'), synchronous: 'normal' }),

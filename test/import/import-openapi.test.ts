@@ -293,7 +293,11 @@ describe('import: error responses', () => {
       unauthorized: { status: 401, title: 'Who are you?', when: ['missing_credential', 'invalid_credential', 'expired_credential'] },
       not_found_2: { status: 404, title: 'No such B.' },
       // No 422 is declared: the one 400 code answers an invalid request too.
-      bad_request: { status: 400, title: 'Bad.', when: ['validation', 'malformed_request', 'unsupported_version'] },
+      bad_request: {
+        status: 400,
+        title: 'Bad.',
+        when: ['validation', 'malformed_request', 'reference_not_found', 'unsupported_version', 'idempotency_conflict'],
+      },
     });
     expect(ops.getA!.errors).toEqual(['unauthorized', 'not_found', 'conflict']);
     expect(ops.getB!.errors).toEqual(['unauthorized', 'not_found_2', 'conflict']);
