@@ -465,3 +465,45 @@ function sampleOf(f: FieldModel): unknown {
       return 'x';
   }
 }
+
+/**
+ * A body as a JSON merge patch (RFC 7396) must say it to mean it whole: a union field's object merges into the
+ * stored variant, so each member of another variant it does not hold is sent as null (removed; a no-op where
+ * absent). The merged value is then the variant sent, and a variant left without a required member is one.
+ */
+export function padUnionsForMergePatch(resource: ResourceModel, body: Record<string, unknown>): Record<string, unknown> {
+  let out = body;
+  for (const f of resource.fields) {
+    const v = body[f.name];
+    if (f.type !== 'union' || !f.union || v === null || typeof v !== 'object' || Array.isArray(v)) continue;
+    const held = v as Record<string, unknown>;
+    const nulls: Record<string, null> = {};
+    for (const variant of f.union.variants)
+      for (const m of variant.fields) if (m.name !== f.union.discriminator && !Object.hasOwn(held, m.name)) nulls[m.name] = null;
+    if (Object.keys(nulls).length > 0) out = { ...out, [f.name]: { ...nulls, ...held } };
+  }
+  return out;
+}
+
+/** JSON with object members in name order: the same value whatever order a service writes members in. */
+const sortedJson = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
+  );
+
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * A value as a JSON merge patch (RFC 7396) leaves it: a null removed the field (absent, or null where the field is
+ * required and nullable, as the runtime keeps it), an object merged member by member, anything else as sent.
+ */
+export function heldAsPatched(r: ResourceModel | { fields?: readonly FieldModel[] }, k: string, actual: unknown, sent: unknown): boolean {
+  const f = r.fields?.find((x) => x.name === k);
+  if (sent === null) return f && !f.optional && f.nullable ? actual === null : actual === undefined;
+  if (isPlainObject(sent) && (f?.type === 'object' || f?.type === 'json'))
+    return isPlainObject(actual) && Object.entries(sent).every(([sk, sv]) => heldAsPatched(f, sk, actual[sk], sv));
+  // A union said whole (padUnionsForMergePatch): the variant sent, its nulls removed, in any member order.
+  if (isPlainObject(sent) && f?.type === 'union')
+    return isPlainObject(actual) && sortedJson(actual) === sortedJson(Object.fromEntries(Object.entries(sent).filter(([, x]) => x !== null)));
+  return JSON.stringify(actual) === JSON.stringify(sent);
+}

@@ -4,7 +4,16 @@ import { FORM_MEDIA_TYPE, getUnknownFields, isMergePatch } from '../model/model-
 import type { FieldModel, ResourceModel } from '../model/model-types.js';
 import { getRequestSchema, isAnswered, isWritable, type SchemaView } from '../model/model-schemas.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
-import { fieldArbitrary, getMutations, objectArbitrary, unionArbitrary, unionMutations, type Mutation } from './tester-arbitraries.js';
+import {
+  fieldArbitrary,
+  getMutations,
+  heldAsPatched,
+  objectArbitrary,
+  padUnionsForMergePatch,
+  unionArbitrary,
+  unionMutations,
+  type Mutation,
+} from './tester-arbitraries.js';
 import { getPageItems, getPageSizeParam } from './tester-checks-lists.js';
 import { BoundReached, type TestRequest } from './tester-http.js';
 import { describe, type CheckScope, type TestContext } from './tester-context.js';
@@ -76,7 +85,9 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         const watched: CheckScope = { fail: (f) => ((failed = true), scope.fail(f)), skip: (reason, kind) => scope.skip(reason, kind) };
         await runProperty(ctx, watched, arb, runs, async (value) => {
           const resolved = (await ctx.resolveRefs(value)) as Record<string, unknown>;
-          let body = ctx.bindBody(route, ctx.makeUnique(resource, resolved), target);
+          // A merge patch says a union field whole (the other variants' members null): padUnionsForMergePatch.
+          const patch = (b: Record<string, unknown>) => (isMergePatch(o) ? padUnionsForMergePatch(resource, b) : b);
+          let body = patch(ctx.bindBody(route, ctx.makeUnique(resource, resolved), target));
           let req: TestRequest = { method: route.method, path: ctx.pathOf(route, target && objectKey(resource, target)), headers, body };
           let res = await ctx.send(route, req);
           // A unique value (or client-given identifier) the service held before this run: draw fresh ones and send again.
@@ -88,7 +99,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
             ctx.expectCondition(res, 'unique_conflict') === undefined;
             i++
           ) {
-            body = ctx.bindBody(route, ctx.makeUnique(resource, resolved), target);
+            body = patch(ctx.bindBody(route, ctx.makeUnique(resource, resolved), target));
             req = { ...req, body };
             res = await ctx.send(route, req);
           }
@@ -441,7 +452,13 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       // need not state (additionalProperties, readOnly's SHOULD NOT).
       const d = ctx.declared(m.condition) || !FORMAT_RULE.test(m.label) || (stated && unnamed(m)) ? ctx.refusal(route, m.condition) : undefined;
       if (!d) return scope.skip(`no error code declared for ${m.condition} (not shown)`);
-      const req: TestRequest = { method: route.method, path, headers: headers!, body: m.apply(base) };
+      const mutated = m.apply(base);
+      const req: TestRequest = {
+        method: route.method,
+        path,
+        headers: headers!,
+        body: resource && isMergePatch(o) ? padUnionsForMergePatch(resource, mutated) : mutated,
+      };
       const res = await ctx.send(route, req);
       const why = ctx.expectRefusal(res, route, m.condition);
       if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.label} for a body with ${m.label}`, d.pointer, req, `${why}; ${describe(res)}`));
@@ -495,20 +512,6 @@ function fieldAt(fields: readonly FieldModel[] | undefined, parts: readonly stri
 
 /** A value as sent (JSON equal): what a create, a replace and the format's update keep. */
 function heldAsSent(_r: ResourceModel, _k: string, actual: unknown, sent: unknown): boolean {
-  return JSON.stringify(actual) === JSON.stringify(sent);
-}
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/**
- * A value as a JSON merge patch (RFC 7396) leaves it: a null removed the field (absent, or null where the field is
- * required and nullable, as the runtime keeps it), an object merged member by member, anything else as sent.
- */
-function heldAsPatched(r: ResourceModel | { fields?: readonly FieldModel[] }, k: string, actual: unknown, sent: unknown): boolean {
-  const f = r.fields?.find((x) => x.name === k);
-  if (sent === null) return f && !f.optional && f.nullable ? actual === null : actual === undefined;
-  if (isPlainObject(sent) && (f?.type === 'object' || f?.type === 'json'))
-    return isPlainObject(actual) && Object.entries(sent).every(([sk, sv]) => heldAsPatched(f, sk, actual[sk], sv));
   return JSON.stringify(actual) === JSON.stringify(sent);
 }
 

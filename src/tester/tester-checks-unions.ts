@@ -10,7 +10,8 @@ import fc from 'fast-check';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { isAnswered, isWritable, type SchemaView } from '../model/model-schemas.js';
 import type { UnionModel } from '../model/model-types.js';
-import { objectArbitrary, sampleVariant } from './tester-arbitraries.js';
+import { objectArbitrary, padUnionsForMergePatch, sampleVariant } from './tester-arbitraries.js';
+import { isMergePatch } from '../model/model-defaults.js';
 import { describe, type TestContext } from './tester-context.js';
 import type { TestRequest } from './tester-http.js';
 
@@ -65,6 +66,8 @@ export async function checkUnionVariants(ctx: TestContext, route: OperationRoute
           body = ctx.makeUnique(resource, { ...base, [field]: value });
           // Bound fields holding the path's values (\`bind\`): only the variant is judged.
           if (resource && o.action !== 'create' && target) body = ctx.bindBody(route, body, target);
+          // A merge patch says the variant whole, the other variants' members null (RFC 7396 merges objects).
+          if (resource && isMergePatch(o)) body = padUnionsForMergePatch(resource, body);
         }
         const what = `${field ?? 'the body'} as variant ${v.name}`;
         const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, body };
