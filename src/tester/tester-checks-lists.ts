@@ -1,8 +1,9 @@
 import { DEFAULT_PAGING, getPagingParamName } from '../model/model-defaults.js';
 import { objectKey } from './tester-context.js';
 import { getValueAt } from '../model/model-path-bindings.js';
+import { getStateField } from '../model/model-lookup.js';
 import { LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
-import type { PagingModel, ResourceModel } from '../model/model-types.js';
+import type { PagingModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { describe, type TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import type { Failure } from './tester-types.js';
@@ -265,6 +266,23 @@ export async function fillPool(ctx: TestContext, resource: ResourceModel, n: num
   return true;
 }
 
+/** A value of a field's closed set (enum, state, boolean) that none of `objects` holds; undefined when none is left. */
+function getAbsentValue(
+  model: ServiceModel,
+  resource: ResourceModel,
+  field: string,
+  objects: readonly Record<string, unknown>[],
+): string | number | boolean | undefined {
+  const f = resource.fields.find((x) => x.name === field);
+  if (!f) return undefined;
+  let domain: readonly (string | number | boolean)[] | undefined = f.values;
+  if (f.type === 'boolean') domain = [true, false];
+  if (f.type === 'state')
+    domain = model.stateMachines.find((m) => m.resource === resource.name && getStateField(model, m) === field)?.states.map((x) => x.name);
+  const held = new Set(objects.map((x) => String(x[field])));
+  return domain?.find((v) => !held.has(String(v)));
+}
+
 /**
  * Where every object given has one value of `field`, one with another is made, where a create can set the field
  * (a few seeds tried): generated objects often share a value, and a filter or sort ignored would pass unseen.
@@ -369,6 +387,22 @@ export async function checkListFilters(
     if (wrong) return ctx.failure(o.id, `only items with ${name} = ${value}`, o.pointer, req, `an item with ${name} = ${JSON.stringify(wrong[name])}`);
     if (items.length < size && !items.some((x) => JSON.stringify(objectKey(route.resource, x)) === JSON.stringify(objectKey(route.resource, sample))))
       return ctx.failure(o.id, `the matching object in a page filtered by ${name}`, o.pointer, req, `${describe(res).slice(0, 200)}`);
+    // A value of the field's closed set (an enum's, a state's, a boolean's) that no object listed holds: the answer
+    // holds none of them, so a filter ignored shows even where every object the run can make shares one value (a
+    // read-only status only an action changes).
+    const absent = getAbsentValue(ctx.model, route.resource!, name, listed);
+    if (absent !== undefined) {
+      const r3: TestRequest = {
+        method: 'GET',
+        path: ctx.pathOf(route, undefined, { [name]: String(absent), ...(sizeParam !== undefined ? { [sizeParam]: String(size) } : {}) }),
+        headers,
+      };
+      const res3 = await ctx.send(route, r3);
+      const got = res3.status === 200 ? (getPageItems(route, res3.body) as Record<string, unknown>[] | undefined) : undefined;
+      if (!got) return ctx.failure(o.id, `a page filtered by ${name}`, o.pointer, r3, res3);
+      const off = got.find((x) => String(x[name]) !== String(absent));
+      if (off) return ctx.failure(o.id, `only items with ${name} = ${String(absent)}`, o.pointer, r3, `an item with ${name} = ${JSON.stringify(off[name])}`);
+    }
     // A page that holds every match: a declared total counts the matches, not every object.
     const p = pagingOf(route);
     // Two at a time, the filter holds on every page, not only the first (a query rebuilt for the next page without

@@ -52,6 +52,7 @@ const CAUGHT: { fault: string; check: string; before?: string }[] = [
   { fault: 'has-more-wrong', check: 'endpoints.list-paging', before: 'the {data, has_more} list imported as paging style after' },
   { fault: 'cursor-repeat', check: 'endpoints.list-paging', before: 'style after' },
   { fault: 'task-limit-ignored', check: 'endpoints.list-edges', before: 'style after' },
+  { fault: 'status-filter-ignored', check: 'endpoints.list-paging', before: 'a filter sent a value of its enum no object holds' },
   { fault: 'per-page-max-ignored', check: 'limits.page-size' },
   { fault: 'no-token-accepted', check: 'authentication.no-credential' },
   { fault: 'any-token-accepted', check: 'authentication.bad-credential' },
