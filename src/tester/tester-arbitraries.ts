@@ -486,7 +486,7 @@ export function padUnionsForMergePatch(resource: ResourceModel, body: Record<str
 }
 
 /** JSON with object members in name order: the same value whatever order a service writes members in. */
-const sortedJson = (v: unknown): string =>
+export const sortedJson = (v: unknown): string =>
   JSON.stringify(v, (_k, x: unknown) =>
     x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
   );
