@@ -1,10 +1,12 @@
 import { getRequestSchema, getResourceSchema, type SchemaView } from '../model/model-schemas.js';
 import { getResource } from '../model/model-lookup.js';
 import type { ServiceModel } from '../model/model-types.js';
-import { diagnose, NameAllocator, type ExportResult, type JsonObject } from './export-shared.js';
+import { diagnose, getOperationRequestName, NameAllocator, type ExportResult, type JsonObject } from './export-shared.js';
 
 // JSON Schema (draft 2020-12) for every resource: the response view and the create, replace and update request
-// views of the operations the spec has, and the body of each operation that takes its own subset or an open object, the same schemas the runtime validates with (model-schemas.ts), with descriptions, defaults and examples.
+// views of the operations the spec has, an operation's own subset (request_fields) and a view open to unknown members
+// (unknown_fields: ignore): the same schemas the runtime validates with (model-schemas.ts), with descriptions,
+// defaults and examples.
 // Each schema stands alone (a reference field is written as the schema of the identifier it holds).
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
@@ -18,11 +20,11 @@ export const JSON_SCHEMA_VIEWS: readonly { view: SchemaView; suffix: string; tit
 ];
 
 export interface JsonSchemaFile {
-  /** The schema's name: the resource name plus the view's suffix, or an operation's request (`SignUpRequest`). */
+  /** The schema's name: the resource name plus the view's suffix (`TaskCreateOpen` open to unknown members), or an operation's request (`SignUpRequest`). */
   name: string;
   resource: string;
   view: SchemaView;
-  /** The operation whose request body this is, where its body is not the resource's view (`request_fields`, `unknown_fields: ignore`). */
+  /** The operation whose own subset of fields (`request_fields`) this body is. */
   operation?: string;
   schema: JsonObject;
 }
@@ -38,38 +40,49 @@ export function exportJsonSchemas(model: ServiceModel): JsonSchemaExport {
   const files: JsonSchemaFile[] = [];
   // A request view only where an operation takes that body: no OrderReplace for a spec with no replace of Order.
   const served = new Set((model.endpoints?.operations ?? []).map((o) => `${o.resource ?? ''} ${o.action}`));
+  // Each schema stands alone: the dialect, a title, the schema's own description, then the rest.
+  const add = (name: string, resource: string, view: SchemaView, title: string, s: JsonObject, operation?: string) => {
+    const { description, ...rest } = s;
+    const schema: JsonObject = { $schema: JSON_SCHEMA_DIALECT, title };
+    if (description !== undefined) schema.description = description;
+    Object.assign(schema, rest);
+    files.push({ name, resource, view, ...(operation !== undefined ? { operation } : {}), schema });
+  };
   for (const r of model.resources) {
     for (const v of JSON_SCHEMA_VIEWS) {
       if (v.view !== 'response' && !served.has(`${r.name} ${v.view}`)) continue;
-      const name = names.allocate(`${r.name}${v.suffix}`);
-      const s = getResourceSchema(model, r, v.view, { annotations: true }) as JsonObject;
-      const { description, ...rest } = s;
-      const schema: JsonObject = { $schema: JSON_SCHEMA_DIALECT, title: `${r.name}: ${v.title}` };
-      if (description !== undefined) schema.description = description;
-      Object.assign(schema, rest);
-      files.push({ name, resource: r.name, view: v.view, schema });
+      add(
+        names.allocate(`${r.name}${v.suffix}`),
+        r.name,
+        v.view,
+        `${r.name}: ${v.title}`,
+        getResourceSchema(model, r, v.view, { annotations: true }) as JsonObject,
+      );
     }
   }
-  // An operation whose body is not its resource's view (request_fields, unknown_fields: ignore): its own schema, the
-  // one the runtime validates that operation's requests with, named as the OpenAPI export names it.
+  // An operation whose body is not its resource's view: the schema the runtime validates its requests with, named as
+  // the OpenAPI export names its component: its own subset (request_fields) `SignUpRequest`, a view open to unknown
+  // members (unknown_fields: ignore) `TaskCreateOpen`, once per view.
+  const open = new Set<string>();
   for (const o of model.endpoints?.operations ?? []) {
     if ((o.action !== 'create' && o.action !== 'replace' && o.action !== 'update') || typeof o.resource !== 'string') continue;
     const r = getResource(model, o.resource);
     if (!r) continue;
     const own = getRequestSchema(model, r, o, o.action, { annotations: true }) as JsonObject;
     if (JSON.stringify(own) === JSON.stringify(getResourceSchema(model, r, o.action, { annotations: true }))) continue;
-    const name = names.allocate(`${o.id.charAt(0).toUpperCase()}${o.id.slice(1)}Request`);
-    const { description, ...rest } = own;
-    const schema: JsonObject = { $schema: JSON_SCHEMA_DIALECT, title: `${r.name}: the body of a ${o.id} request` };
-    if (description !== undefined) schema.description = description;
-    Object.assign(schema, rest);
-    files.push({ name, resource: r.name, view: o.action, operation: o.id, schema });
+    const suffix = JSON_SCHEMA_VIEWS.find((v) => v.view === o.action)!.suffix;
+    if (o.requestFields !== undefined)
+      add(names.allocate(getOperationRequestName(o.id)), r.name, o.action, `${r.name}: the body of a ${o.id} request`, own, o.id);
+    else if (!open.has(`${r.name}${suffix}`)) {
+      open.add(`${r.name}${suffix}`);
+      add(names.allocate(`${r.name}${suffix}Open`), r.name, o.action, `${r.name}: the body of a ${o.action} request taking unknown members (dropped)`, own);
+    }
   }
   const document: JsonObject = {
     $schema: JSON_SCHEMA_DIALECT,
     title: `${model.purpose?.name ?? 'Service'} resources`,
     description:
-      'One schema per resource and view, under $defs: the resource as returned, the bodies of the create, replace and update requests its operations take, and the body of each operation taking its own subset of fields or unknown members (OperationRequest).',
+      'One schema per resource and view, under $defs: the resource as returned, the bodies of the create, replace and update requests its operations take, the body of each operation taking its own subset of fields (OperationRequest), and each request view open to unknown members (ResourceViewOpen).',
     $defs: Object.fromEntries(
       files.map((f) => {
         const { $schema: _dialect, ...rest } = f.schema;

@@ -60,6 +60,7 @@ import {
   diagnose,
   getEventDataSchema,
   list,
+  getOperationRequestName,
   NameAllocator,
   toOas30Schema,
   walkFieldExtensions,
@@ -213,7 +214,7 @@ function openRef(ctx: Context, closed: JsonObject): JsonObject {
  * narrowed to those fields, marked with the view and the operation so import reads it back as the same subset.
  */
 function requestFieldsRef(ctx: Context, o: OperationModel, r: ResourceModel, view: Exclude<SchemaView, 'response'>): JsonObject {
-  const name = ctx.names.allocate(`${o.id.charAt(0).toUpperCase()}${o.id.slice(1)}Request`);
+  const name = ctx.names.allocate(getOperationRequestName(o.id));
   const full = getRequestSchema(ctx.model, r, o, view, { annotations: true });
   // A field the path binds is not required here either (the runtime takes the path's value).
   const s = ((view === 'create' || view === 'replace' ? getBoundRequestSchema(full, r, o, view) : undefined) ?? full) as JsonObject;

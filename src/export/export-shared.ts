@@ -32,6 +32,11 @@ export function diagnose<C extends DiagnosticCode>(model: ServiceModel, code: C,
 }
 
 /** Unique names (component keys, operation ids): the first asker gets the plain name, later ones a number. */
+/** The component of an operation's own request body (`request_fields`): `signUp` → `SignUpRequest`. */
+export function getOperationRequestName(operationId: string): string {
+  return `${operationId.charAt(0).toUpperCase()}${operationId.slice(1)}Request`;
+}
+
 export class NameAllocator {
   private readonly taken = new Set<string>();
   constructor(reserved: Iterable<string> = []) {

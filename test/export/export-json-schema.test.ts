@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { exportJsonSchemas } from '../../src/export/export-json-schema.js';
+import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { compileSpecText } from '../../src/program.js';
 import { EXAMPLE_NAMES, exampleModel } from './helpers.js';
 
@@ -68,7 +69,7 @@ describe('JSON Schema export', () => {
     expect(response.properties.id?.readOnly).toBe(true);
   });
 
-  it("an operation's own body (request_fields, unknown_fields: ignore) is a schema of its own, as the runtime validates it", () => {
+  it("an operation's own body (request_fields) and a view open to unknown members (unknown_fields: ignore) are schemas of their own, named as the OpenAPI export names them, as the runtime validates them", () => {
     const c = compileSpecText(`
 servicespec: 1
 resources:
@@ -91,7 +92,7 @@ endpoints:
       ['AccountCreate', 'create', undefined],
       ['AccountUpdate', 'update', undefined],
       ['SignUpRequest', 'create', 'signUp'],
-      ['UpdateAccountRequest', 'update', 'updateAccount'],
+      ['AccountUpdateOpen', 'update', undefined],
     ]);
     const get = (n: string) => ajv().compile(r.files.find((f) => f.name === n)!.schema);
     // sign-up takes the email alone: the name the create requires is not asked, and is refused if sent
@@ -99,8 +100,11 @@ endpoints:
     expect(get('SignUpRequest')({ email: 'a@example.com', name: 'A' })).toBe(false);
     expect(get('AccountCreate')({ email: 'a@example.com' })).toBe(false);
     // the update that ignores unknown members takes one; the resource's update view refuses it
-    expect(get('UpdateAccountRequest')({ name: 'B', nickname: 'b' })).toBe(true);
+    expect(get('AccountUpdateOpen')({ name: 'B', nickname: 'b' })).toBe(true);
     expect(get('AccountUpdate')({ name: 'B', nickname: 'b' })).toBe(false);
     expect(() => ajv().compile(r.document)).not.toThrow();
+    // The OpenAPI export's components of the same bodies have the same names.
+    const components = (exportOpenApi(c.model!).document as { components: { schemas: Record<string, unknown> } }).components.schemas;
+    expect(Object.keys(components)).toEqual(expect.arrayContaining(['SignUpRequest', 'AccountUpdateOpen']));
   });
 });
