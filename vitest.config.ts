@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Test files run in shared worker processes (isolate: false): each file importing the whole of src/ afresh took about
@@ -13,7 +14,11 @@ function testFiles(dir: string): string[] {
   );
 }
 
-const isolated = testFiles('test').filter((f) => MOCKING.test(readFileSync(f, 'utf8')));
+// Found from this file's folder, whatever the working directory; named relative to it, as `include` reads them.
+const root = fileURLToPath(new URL('.', import.meta.url));
+const isolated = testFiles(join(root, 'test'))
+  .filter((f) => MOCKING.test(readFileSync(f, 'utf8')))
+  .map((f) => relative(root, f));
 
 export default defineConfig({
   test: {

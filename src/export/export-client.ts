@@ -772,7 +772,8 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
     methods.push(`${comment}  ${p.name}(${params.join(', ')}): Promise<${p.resultType}> {\n    return ${ret};\n  }\n`);
     const paging = o.paging ?? DEFAULT_PAGING;
     // An iterator where the answer says how to go on: a cursor in the envelope, or an offset or page number counted
-    // up until a page comes back empty. A cursor only in the Link header is not read (the client returns bodies).
+    // up until a page comes back empty, or style after's last identifier. A cursor only in the Link header is not read
+    // (the client returns bodies).
     const envelope = o.envelope;
     const nextInEnvelope = envelope?.values.find((v) => v.source === 'next');
     // Style after names the last item's identifier: the item must carry one to go on from.
