@@ -5,7 +5,6 @@ import { DEFAULT_PAGING, getPagingParamName, isMergePatch } from '../model/model
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { getPageItems, getPageSizeParam } from './tester-checks-lists.js';
 import type { FieldModel } from '../model/model-types.js';
-import type { Condition } from '../spec/spec-types.js';
 import { heldAsPatched, objectArbitrary, padUnionsForMergePatch } from './tester-arbitraries.js';
 import { getEdgeCases } from './tester-input-edges.js';
 import { checkUnionVariants } from './tester-checks-unions.js';
@@ -24,26 +23,6 @@ import type { Failure } from './tester-types.js';
 const VIEW: Partial<Record<string, SchemaView>> = { create: 'create', update: 'update', replace: 'replace' };
 
 /** Undefined when `res` is one of the declared answers to `conditions`, else what differs (from the first). */
-function expectOneOf(ctx: TestContext, res: TestResponse, conditions: readonly Condition[]): string | undefined {
-  const declared = conditions.filter((c) => ctx.declared(c));
-  if (declared.length === 0) return undefined;
-  const whys = declared.map((c) => ctx.expectCondition(res, c));
-  if (whys.includes(undefined)) return undefined;
-  // Name what is wrong with the answer the service chose: a 400 with a bad body is reported by its body, not as
-  // "status 400, not 404" when 400 is one of the answers allowed.
-  const chosen = declared.findIndex((c) => ctx.declared(c)!.status === res.status);
-  return whys[chosen === -1 ? 0 : chosen];
-}
-
-function codes(ctx: TestContext, conditions: readonly Condition[]): string {
-  return conditions
-    .flatMap((c) => {
-      const d = ctx.declared(c);
-      return d ? [`${d.code} (${d.status})`] : [];
-    })
-    .join(' or ');
-}
-
 /** Every body operation sent valid bodies at the edges of its declared space. */
 async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise<void> {
   const o = route.operation;
@@ -192,25 +171,28 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
   await ctx.check('errors', 'errors.malformed-id', o.id, async (scope) => {
     const headers = await ctx.authFor(o.auth);
     if (!headers) return scope.skip('no credential for this operation');
-    const conditions: Condition[] = ['missing_resource', 'validation'];
-    const declared = conditions.some((c) => ctx.declared(c));
-    // Where no code declares either (an imported document's codes name no condition), the operation's own codes
-    // of those refusals hold the answer (TestContext.refusal: its 404, or a client error that means a bad request).
-    const own = declared ? [] : conditions.flatMap((c) => (ctx.refusal(route, c) ? [c] : []));
-    if (!declared && own.length === 0) return scope.skip('the spec declares no error code for a missing object or a validation error (not shown)');
-    const expected = declared ? codes(ctx, conditions) : own.map((c) => ctx.refusal(route, c)!.label).join(' or ');
-    const pointer = declared ? (ctx.declared('missing_resource')?.pointer ?? ctx.declared('validation')?.pointer) : ctx.refusal(route, own[0]!)!.pointer;
+    // Each refusal the answer may be, as TestContext.refusal holds it: the code declaring the condition, else the
+    // operation's own code of it (an imported document's 404, or a client error that means a bad request). A
+    // condition with neither (an imported document's two 404 codes, neither chosen) is not one of them.
+    const held = (['missing_resource', 'validation'] as const).filter((c) => ctx.refusal(route, c) !== undefined);
+    if (held.length === 0) return scope.skip('the spec declares no error code for a missing object or a validation error (not shown)');
+    const refusals = held.map((c) => ctx.refusal(route, c)!);
+    const expected = refusals.map((r) => r.label).join(' or ');
     const judge = (res: TestResponse, raw: string): string | undefined => {
       // `..` is resolved away before it is sent (RFC 3986 dot segments): the request names the route above, which may
       // be an operation of its own (a nested object's parent), or none. Only a server error is the service's fault.
       if (raw === '..') return res.status >= 500 ? `status ${res.status}` : undefined;
-      if (declared) return expectOneOf(ctx, res, [...conditions, 'route_not_found', 'method_not_allowed']);
-      const whys = own.map((c) => ctx.expectRefusal(res, route, c));
-      return whys.includes(undefined) ? undefined : whys[0];
+      const whys = held.map((c) => ctx.expectRefusal(res, route, c));
+      if (whys.includes(undefined)) return undefined;
+      // A path the router does not take is the declared route_not_found (or method_not_allowed) answer.
+      if ((['route_not_found', 'method_not_allowed'] as const).some((c) => ctx.declared(c) && ctx.expectCondition(res, c) === undefined)) return undefined;
+      // Name what is wrong with the answer the service chose: a 400 with a bad body is reported by its body, not as
+      // "status 400, not 404" when 400 is one of the answers allowed.
+      const chosen = refusals.findIndex((r) => r.codes.some((k) => k.status === res.status));
+      return whys[chosen === -1 ? 0 : chosen];
     };
     const b = await body();
-    // `..` resolves the path away to another route: its answer is route_not_found's, which only a declared code holds.
-    const ids = malformedIds(ctx, route).filter((raw) => declared || raw !== '..');
+    const ids = malformedIds(ctx, route);
     for (const raw of isThrifty(ctx.model) ? ids.slice(0, 2) : ids) {
       let path = ctx.fillVersion(route.path);
       for (const name of route.pathParams)
@@ -223,7 +205,7 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
           ctx.failure(
             o.id,
             `${expected} for a malformed identifier (${JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw)})`,
-            pointer,
+            refusals[0]!.pointer,
             req,
             `${why}; ${describe(res)}`,
           ),
