@@ -78,6 +78,22 @@ function checkFieldName(ctx: RuleContext, resource: ResourceModel, name: string,
 const REQUEST_FIELD_ACTIONS: ReadonlySet<string> = new Set(['create', 'update', 'replace']);
 
 /**
+ * A delete's `response`: the object it deleted, as a read answers it (`{ resource: <its resource> }`), with a status
+ * that has a body. Any other shape would be filled with values the spec does not state.
+ */
+function checkDeleteResponse(ctx: RuleContext, o: OperationModel, r: ResourceModel | undefined): void {
+  const s = o.response!;
+  const report = (detail: string, key = 'response') => ctx.report('delete-response-invalid', { operation: o.id, detail }, joinPointer(o.pointer, key));
+  const name = r?.name ?? o.resource ?? '…';
+  if (s.resource === undefined || s.fields !== undefined || s.union !== undefined)
+    report(`its \`response\` must be \`{ resource: ${name} }\`, the object deleted (any other body's values are not stated)`);
+  else if (r !== undefined && s.resource !== r.name) report(`its \`response\` names ${s.resource}, but it deletes ${r.name}`);
+  else if (s.list) report('its `response` is a list, but it deletes one object');
+  else if (o.status === 204 || o.status === 205 || o.status === 304)
+    report(`its status ${o.status} has no body, but its \`response\` is the deleted ${name}: answer 200, or leave \`response\` out`, 'status');
+}
+
+/**
  * `request_fields`: on a create, update or replace, each a top-level field of the resource that operation's request
  * may write. A required field a create leaves out with nothing to fill it is a gap (check-gaps.ts), not an error.
  */
@@ -1100,6 +1116,7 @@ const operationRules: Rule = (ctx) => {
     if (o.requestFields !== undefined) checkRequestFields(ctx, o, r);
     if (o.location !== undefined && o.action !== 'create')
       report('misplaced-option', { operation: o.id, option: 'location', action: o.action }, joinPointer(o.pointer, 'location'));
+    if (o.action === 'delete' && o.response !== undefined) checkDeleteResponse(ctx, o, r);
     if (o.unknownFields !== undefined && o.action !== 'create' && o.action !== 'update' && o.action !== 'replace')
       report('misplaced-option', { operation: o.id, option: 'unknown_fields', action: o.action }, joinPointer(o.pointer, 'unknown_fields'));
     if (o.action === 'custom') {

@@ -153,6 +153,7 @@ export const DIAGNOSTICS = {
     message:
       "operation `{operation}`: request_fields leaves out `{field}`, which holds `{bound}` the path gives: list `{field}` (the path's value is written into it)",
   },
+  'delete-response-invalid': { severity: 'error', message: 'operation `{operation}`: a delete answers the object it deleted or nothing: {detail}' },
   'misplaced-option': { severity: 'warning', message: 'operation `{operation}`: `{option}` has no effect on action {action}' },
   'event-kind-unseen': { severity: 'warning', message: 'event `{name}` is delivered only by the stream, and no stream reader can ever see it: {reason}' },
   'broker-placeholder-unknown': {

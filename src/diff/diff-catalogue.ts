@@ -209,6 +209,12 @@ export const DIFF_RULES = {
   },
   'operation-request-changed': { part: 'endpoints', impact: b, message: 'operation {subject}: the request body is now {new} (was {old})' },
   'operation-response-changed': { part: 'endpoints', impact: b, message: 'operation {subject}: the response body is now {new} (was {old})' },
+  'delete-response-added': { part: 'endpoints', impact: n, message: 'operation {subject} now answers the {value} it deleted' },
+  'delete-response-removed': {
+    part: 'endpoints',
+    impact: b,
+    message: 'operation {subject} no longer answers the {value} it deleted; clients reading it find no body',
+  },
   'operation-deprecated': { part: 'endpoints', impact: n, message: 'operation {subject} is now deprecated' },
   'operation-error-added': { part: 'endpoints', impact: r, message: 'operation {subject} may now answer with error {value}' },
   'operation-error-removed': { part: 'endpoints', impact: n, message: 'operation {subject} no longer lists error {value}' },

@@ -766,7 +766,10 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
     if (ol && !nl) out.add('response-header-removed', id, { value: 'Location' }, where);
     if (!ol && nl) out.add('response-header-added', id, { value: 'Location' }, where);
   }
-  if (shapeText(o.response) !== shapeText(n.response))
+  // A delete's answer: the object deleted, or none. Added, clients that read no body are not affected.
+  if (o.action === 'delete' && n.action === 'delete' && (o.response === undefined) !== (n.response === undefined))
+    out.add(n.response ? 'delete-response-added' : 'delete-response-removed', id, { value: n.resource ?? o.resource ?? '' }, at('response'));
+  else if (shapeText(o.response) !== shapeText(n.response))
     out.add('operation-response-changed', id, { old: shapeText(o.response), new: shapeText(n.response) }, at('response'));
   else if (o.response?.fields || n.response?.fields) {
     const flow = (): Flow => ({ request: false, requestRequired: false, response: true });

@@ -765,6 +765,7 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
     description = `A page of ${r?.plural ?? r?.name ?? 'items'}.`;
   } else if (o.response) {
     body = shapeSchema(ctx, o.response, 'response');
+    if (o.action === 'delete') description = `The deleted ${r?.name ?? o.response.resource ?? 'object'}, as it was.`;
   } else if (o.action !== 'custom' && o.action !== 'delete' && r) {
     body = viewRef(ctx, r, 'response');
     description = o.action === 'create' ? `The created ${r.name}.` : `The ${r.name}.`;

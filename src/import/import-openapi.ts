@@ -10,7 +10,7 @@ import {
   DEFAULT_IDEMPOTENCY_HEADER,
   DEFAULT_IDENTIFIER_FIELD,
   AFTER_PARAM,
-  DEFAULT_SUCCESS_STATUS,
+  getDefaultSuccessStatus,
   ERROR_BODY_ROLE_NAMES,
   ERROR_ROLE_TYPES,
   FALLBACK_STATUS,
@@ -1650,13 +1650,15 @@ function inferAction(
       }
       break;
     case 'DELETE': {
-      const r = family.itemOf(src.path);
-      if (single && !success.hasContent && r !== undefined) {
+      // A delete answers nothing, or the object it deleted (its response is the resource its path names).
+      const r = family.itemOf(src.path) ?? one;
+      const answers = !success.hasContent || (one !== undefined && one === r);
+      if (single && answers && r !== undefined) {
         if (addressable(r)) return { action: 'delete', resource: r };
         const b = bindingsFor(ctx, r, pathParams, 'write');
         return b ? { action: 'delete', resource: r, ...b } : noId(r);
       }
-      const b = item && !success.hasContent && r !== undefined ? bindingsFor(ctx, r, pathParams, 'write') : undefined;
+      const b = item && answers && r !== undefined ? bindingsFor(ctx, r, pathParams, 'write') : undefined;
       if (b) return { action: 'delete', resource: r, ...b };
       break;
     }
@@ -1799,7 +1801,7 @@ function whyCustom(
   if (success.status === undefined) return 'it declares no success response';
   if (src.method === 'DELETE')
     return success.hasContent
-      ? 'its success response has a body; a delete answers with none'
+      ? 'its success response has a body other than the object it deletes; a delete answers with that object or none'
       : 'no operation reads, replaces or lists what its path names, so which resource it deletes is not known';
   if (response === undefined)
     return success.hasContent
@@ -2323,8 +2325,12 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (sort.length > 0) o.sort = sort;
       if (subset !== undefined) o.request_fields = subset;
     }
+    // A delete whose success response is the object it deleted answers it (\`response\`), where the format's answers nothing.
+    const deletedAnswer =
+      action === 'delete' && (x ? isObject(x.response) : success.hasContent && response?.resource === o.resource && response?.list !== true);
+    if (deletedAnswer && !x) o.response = { resource: o.resource as string };
     if (success.range !== undefined) o.status = success.range;
-    else if (success.status !== undefined && success.status !== DEFAULT_SUCCESS_STATUS[action]) o.status = success.status;
+    else if (success.status !== undefined && success.status !== getDefaultSuccessStatus(action, deletedAnswer)) o.status = success.status;
     if (success.status === undefined)
       report(
         ctx,

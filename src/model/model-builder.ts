@@ -40,7 +40,7 @@ import {
   DEFAULT_IDENTIFIER_FIELD,
   DEFAULT_IDENTIFIER_SOURCE,
   DEFAULT_PAGING,
-  DEFAULT_SUCCESS_STATUS,
+  getDefaultSuccessStatus,
   getRangeStatus,
   isDefaultIdentifier,
 } from './model-defaults.js';
@@ -324,7 +324,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
         Object.entries(o.bind).map(([param, field]) => Object.freeze({ param, field, pointer: joinPointer(joinPointer(pointer, 'bind'), param) })),
       );
     op.responseHeaders = o.response_headers === undefined ? EMPTY : buildParameters(o.response_headers, 'header', joinPointer(pointer, 'response_headers'));
-    op.status = typeof o.status === 'number' ? o.status : DEFAULT_SUCCESS_STATUS[o.action];
+    op.status = typeof o.status === 'number' ? o.status : getDefaultSuccessStatus(o.action, o.response !== undefined);
     op.statusDeclared = o.status !== undefined;
     if (o.status === '2XX') op.statusRange = o.status;
     if (o.request) op.request = buildShape(o.request, joinPointer(pointer, 'request'))!;

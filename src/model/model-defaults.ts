@@ -69,6 +69,11 @@ export const DEFAULT_SUCCESS_STATUS: Readonly<Record<Action, number>> = {
   custom: 200,
 };
 
+/** An operation's success status when it declares none: a delete answering the deleted object (`response`) 200, as a 204 has no body. */
+export function getDefaultSuccessStatus(action: Action, answersBody: boolean): number {
+  return action === 'delete' && answersBody ? 200 : DEFAULT_SUCCESS_STATUS[action];
+}
+
 /**
  * The status a code whose status is a range (`4XX`, `5XX`) is answered with: the range's first. A `2XX` success
  * is answered with the action's own status (DEFAULT_SUCCESS_STATUS), which is in the range.

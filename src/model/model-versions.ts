@@ -230,7 +230,15 @@ export function getVersionDifferences(model: ServiceModel, version: string): Ver
   for (const o of model.endpoints?.operations ?? []) {
     const custom = o.action === 'custom';
     const inName = custom ? o.request?.resource : ['create', 'replace', 'update', 'transition'].includes(o.action) ? o.resource : undefined;
-    const outName = custom ? o.response?.resource : o.action === 'delete' ? undefined : o.action === 'list' ? (o.response?.resource ?? o.resource) : o.resource;
+    const outName = custom
+      ? o.response?.resource
+      : o.action === 'delete'
+        ? o.response === undefined
+          ? undefined
+          : o.resource
+        : o.action === 'list'
+          ? (o.response?.resource ?? o.resource)
+          : o.resource;
     let request = inName === undefined ? [] : (byResource.get(inName) ?? []);
     if (o.action === 'transition') {
       const requires = model.stateMachines.find((m) => m.resource === o.resource)?.transitions.find((t) => t.name === o.transition)?.requires ?? [];

@@ -128,6 +128,7 @@ function successText(m: ServiceModel, o: OperationModel): Span[] {
   const location = route ? getCreateLocation(m, route) : undefined;
   const status = getStatusText(o.status, o.statusRange);
   const out: Span[] = location === undefined ? [status] : [status, ', Location: ', code(location)];
+  if (o.action === 'delete' && o.response?.resource !== undefined) out.push(', the deleted ', code(o.response.resource));
   const declared = route ? getResponseHeaders(m, route).filter((h) => h.source === 'declared') : [];
   if (declared.length > 0)
     out.push(

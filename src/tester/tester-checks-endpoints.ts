@@ -10,6 +10,7 @@ import {
   heldAsPatched,
   objectArbitrary,
   padUnionsForMergePatch,
+  sortedJson,
   unionArbitrary,
   unionMutations,
   type Mutation,
@@ -162,6 +163,21 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         if (!isSuccessAnswer(route, res.status)) return scope.fail(ctx.failure(o.id, `status ${route.successStatus}`, o.pointer, req, res));
         const m = responseMismatch(ctx, route, req, res);
         if (m !== undefined) return scope.fail(ctx.failure(o.id, 'a body in the declared response shape', resource.pointer, req, `${m}; ${describe(res)}`));
+        if (o.action === 'delete' && o.response !== undefined) {
+          // The object it deleted, as it was: the one made, with the values it was made with.
+          const answered = res.body as Record<string, unknown>;
+          const changed = Object.keys(answered).find((k) => Object.hasOwn(target, k) && sortedJson(answered[k]) !== sortedJson(target[k]));
+          if (changed !== undefined)
+            return scope.fail(
+              ctx.failure(
+                o.id,
+                `the deleted ${resource.name} as it was`,
+                `${o.pointer}/response`,
+                req,
+                `${changed} is ${JSON.stringify(answered[changed])}, was ${JSON.stringify(target[changed])}`,
+              ),
+            );
+        }
         if (o.action === 'delete') {
           const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
           if (read) {

@@ -449,6 +449,11 @@ describe('status ranges (docs/format.md, "Status ranges")', () => {
         expect(routes.isSuccessAnswer({ successStatus: 201 }, status)).toBe(status === 201);
       }),
     );
+    // A delete answering the deleted object (response) succeeds with 200: a 204 has no body.
+    for (const [action, status] of Object.entries(defaults.DEFAULT_SUCCESS_STATUS) as [keyof typeof defaults.DEFAULT_SUCCESS_STATUS, number][]) {
+      expect(defaults.getDefaultSuccessStatus(action, false)).toBe(status);
+      expect(defaults.getDefaultSuccessStatus(action, true)).toBe(action === 'delete' ? 200 : status);
+    }
     expect(defaults.getStatusText(400, '4XX')).toBe('4XX (answered 400)');
     expect(defaults.getStatusText(404, undefined)).toBe('404');
   });
@@ -495,6 +500,7 @@ describe('the model API surface', () => {
         'getPagingParams',
         'getPagingParamName',
         'getRangeStatus',
+        'getDefaultSuccessStatus',
         'getStatusText',
         'isStatusIn',
         'isAnswered',

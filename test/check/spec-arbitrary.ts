@@ -639,6 +639,8 @@ export const newShapesSpec = fc
     unknownFields: fc.constantFrom(undefined, 'refuse', 'ignore'),
     // A field creates may leave out and every answer holds, its value not stated (optionalInRequests).
     unstated: fc.boolean(),
+    // A delete answering nothing, or the object it deleted (response), with the default or a stated status.
+    deleteAnswer: fc.constantFrom(undefined, 'none', 'object', 'object-202'),
   })
   .map((g) => {
     const itemFields: Record<string, unknown> = { id: { type: 'uuid', readOnly: true }, name: { type: 'string', maxLength: 40 } };
@@ -686,6 +688,15 @@ export const newShapesSpec = fc
     // a nested object's optional field with a default, as a variant's
     if (g.variantDefault !== undefined) itemFields.address = { type: 'object', optional: true, fields: { street: { type: 'string' }, ...currency } };
     if (g.location !== undefined) operations.createItem!.location = g.location;
+    if (g.deleteAnswer !== undefined)
+      operations.deleteItem = clean({
+        method: 'DELETE',
+        path: '/deletable-items/{id}',
+        action: 'delete',
+        resource: 'Item',
+        response: g.deleteAnswer === 'none' ? undefined : { resource: 'Item' },
+        status: g.deleteAnswer === 'object-202' ? 202 : undefined,
+      });
     if (g.requestMediaType === 'merge-patch')
       operations.patchItem = {
         method: 'PATCH',

@@ -269,6 +269,17 @@ export const ROWS: Row[] = [
   { code: 'response-header-added', new: (d) => (ops(d).bookAvailability.response_headers = { 'X-Copies': { type: 'integer' } }) },
   { code: 'operation-request-changed', new: (d) => (ops(d).bookAvailability.request = { resource: 'Book' }) },
   { code: 'operation-response-changed', new: (d) => (ops(d).bookAvailability.response = { resource: 'Book' }) },
+  {
+    code: 'delete-response-added',
+    new: (d) => Object.assign(ops(d).deleteBook, { response: { resource: 'Book' }, status: 200 }),
+    also: ['success-status-changed'],
+  },
+  {
+    code: 'delete-response-removed',
+    old: (d) => Object.assign(ops(d).deleteBook, { response: { resource: 'Book' }, status: 200 }),
+    new: () => undefined,
+    also: ['success-status-changed'],
+  },
   { code: 'operation-deprecated', new: (d) => (ops(d).getBook.deprecated = true) },
   { code: 'operation-error-added', new: (d) => ops(d).getBook.errors.push('bad_request') },
   { code: 'operation-error-removed', new: (d) => (ops(d).createBook.errors = ['validation_failed']) },

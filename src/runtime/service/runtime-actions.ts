@@ -760,7 +760,8 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         err instanceof StorageConstraintError && err.kind === 'reference_not_found'
           ? new ServiceError('in_use', `other objects still refer to this ${resource.name}`)
           : mapStorageError(err);
-      const answerOf = () => (status === 204 ? undefined : {});
+      // The deleted object as it was, where the operation answers it (its \`response\`); else no body, whatever the status.
+      const answerOf = op.response !== undefined ? (before: Row) => present(before) : () => undefined;
       return async (request, reply) => {
         const params = request.params as Record<string, string>;
         const bound = bySearch?.(params);
@@ -771,13 +772,14 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           const gone = await tx.delete(resource.name, id);
           if (!gone) throw missingObject(resource);
           await events.emit(tx, resource, { action: 'delete' }, present(before));
+          return before;
         };
         const keyed = request.keyedChange;
         if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, answerOf, mapDeleteError);
-        await storage.transaction(work, request.deadline).catch((err: unknown) => {
+        const before = await storage.transaction(work, request.deadline).catch((err: unknown) => {
           throw mapDeleteError(err);
         });
-        return sendAnswer(request, reply, status, answerOf());
+        return sendAnswer(request, reply, status, answerOf(before));
       };
     }
     case 'transition': {
