@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { mayLeaveOut } from '../model/model-defaults.js';
+import { isMergePatch, mayLeaveOut } from '../model/model-defaults.js';
 import { getResource } from '../model/model-lookup.js';
 import { PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import type { ResourceModel, ServiceModel } from '../model/model-types.js';
@@ -7,6 +7,7 @@ import { getRequestSchema, getShapeSchema, getTransitionSchema, isWritable } fro
 import { compareVersions, getFieldHistory, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { createMediaTypeReader, fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import { ServiceError } from './runtime-errors.js';
+import { checkMergePatchNulls, getMergePatchScalars } from './runtime-merge-patch.js';
 import type { ValidatorFactory } from './runtime-validation.js';
 import { ownValue } from '../util/util-own.js';
 
@@ -133,10 +134,16 @@ export function createVersionAdapter(model: ServiceModel, route: OperationRoute,
     const validate = compile(schema, vr);
     const up = inRenames.up;
     const list = op.action === 'custom' && op.request?.list === true;
+    // A merge patch is checked as the update checks the current version's: its nulls, then what is not merged
+    // (runtime-merge-patch.ts); the objects it merges are checked merged, upgraded, by the update itself.
+    const takes = isMergePatch(op) ? new Set(Object.keys(schema.properties as Record<string, unknown>)) : undefined;
     requests.set(version, (body) => {
       // A body of another kind is the action's to refuse.
       if (body === null || typeof body !== 'object' || Array.isArray(body) !== list) return { body, keep: [] };
-      validate(body);
+      if (takes) {
+        checkMergePatchNulls(vr, body as Record<string, unknown>);
+        validate(getMergePatchScalars(vr, body as Record<string, unknown>, takes));
+      } else validate(body);
       if (unsendable.length > 0) {
         throw new ServiceError(
           'validation',

@@ -9,7 +9,7 @@ import {
   isMergePatch,
   STRING_IDENTIFIER_BYTES,
 } from '../../model/model-defaults.js';
-import { checkMergePatchNulls, getMergePatchScalars, mergePatchChanges } from './runtime-merge-patch.js';
+import { checkMergePatchNulls, getMergePatchScalars, mergePatchChanges } from '../runtime-merge-patch.js';
 import { newUuidV7 as uuidv7 } from '../runtime-ids.js';
 import { getField, getResource, getStateField } from '../../model/model-lookup.js';
 import { getRouteErrors, LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../../model/model-routes.js';

@@ -3,9 +3,9 @@
 // absent, becomes null), an object merges into the stored one member by member, anything else replaces the value.
 // docs/format.md, "Merge-patch updates".
 
-import type { FieldModel, ResourceModel } from '../../model/model-types.js';
-import { ServiceError } from '../runtime-errors.js';
-import { StoredJson, type Row } from '../storage/storage-types.js';
+import type { FieldModel, ResourceModel } from '../model/model-types.js';
+import { ServiceError } from './runtime-errors.js';
+import { StoredJson, type Row } from './storage/storage-types.js';
 
 type Issue = { pointer: string; message: string };
 
