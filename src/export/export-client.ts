@@ -1,12 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { getFieldAt } from '../model/model-path-bindings.js';
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
-import { DEFAULT_PAGING, FORM_MEDIA_TYPE, getIdempotencyHeader, getPagingParamName, getUnknownFields, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
+import {
+  DEFAULT_PAGING,
+  FORM_MEDIA_TYPE,
+  getIdempotencyHeader,
+  getPagingParamName,
+  getUnknownFields,
+  isMergePatch,
+  isRawEvent,
+  NOT_SHOWN,
+} from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
 import {
   getBoundRequestSchema,
   getFieldSchema,
+  getMergePatchSchema,
   getRequestSchema,
   getResourceSchema,
   getShapeSchema,
@@ -306,7 +316,11 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
     if (o.action === 'custom' && o.request) bodyType = shapeType(ctx, o.request, 'create', `${base}Request`);
     else if (o.request && o.action !== 'transition')
       bodyType = shapeType(ctx, o.request, o.action === 'update' ? 'update' : o.action === 'replace' ? 'replace' : 'create', `${base}Request`);
-    else if ((o.action === 'create' || o.action === 'update' || o.action === 'replace') && r && o.requestFields !== undefined) {
+    else if (o.action === 'update' && r && isMergePatch(o)) {
+      // A JSON merge patch: null removes a field that may be absent, an object's members are all optional (getMergePatchSchema).
+      bodyType = ctx.names.allocate(`${base}Request`);
+      declare(ctx, bodyType, getMergePatchSchema(ctx.model, r, o, { annotations: true }), `The body of ${o.id}: a JSON merge patch of ${r.name}.`);
+    } else if ((o.action === 'create' || o.action === 'update' || o.action === 'replace') && r && o.requestFields !== undefined) {
       // request_fields: the operation's own body type, the resource's view narrowed to those fields.
       bodyType = ctx.names.allocate(`${base}Request`);
       const full = getRequestSchema(ctx.model, r, o, o.action, { annotations: true });

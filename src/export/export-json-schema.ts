@@ -1,5 +1,6 @@
-import { getRequestSchema, getResourceSchema, type SchemaView } from '../model/model-schemas.js';
+import { getMergePatchSchema, getRequestSchema, getResourceSchema, type SchemaView } from '../model/model-schemas.js';
 import { getResource } from '../model/model-lookup.js';
+import { isMergePatch } from '../model/model-defaults.js';
 import type { ServiceModel } from '../model/model-types.js';
 import { diagnose, getOperationRequestName, NameAllocator, type ExportResult, type JsonObject } from './export-shared.js';
 
@@ -68,6 +69,22 @@ export function exportJsonSchemas(model: ServiceModel): JsonSchemaExport {
     if ((o.action !== 'create' && o.action !== 'replace' && o.action !== 'update') || typeof o.resource !== 'string') continue;
     const r = getResource(model, o.resource);
     if (!r) continue;
+    if (o.action === 'update' && isMergePatch(o)) {
+      // A JSON merge patch (getMergePatchSchema): \`NoteMergePatch\`, or the operation's own with request_fields.
+      const patch = getMergePatchSchema(model, r, o, { annotations: true }) as JsonObject;
+      const name = o.requestFields !== undefined ? getOperationRequestName(o.id) : `${r.name}MergePatch`;
+      if (open.has(name)) continue;
+      open.add(name);
+      add(
+        names.allocate(name),
+        r.name,
+        'update',
+        `${r.name}: the body of a ${o.id} request, a JSON merge patch`,
+        patch,
+        o.requestFields !== undefined ? o.id : undefined,
+      );
+      continue;
+    }
     const own = getRequestSchema(model, r, o, o.action, { annotations: true }) as JsonObject;
     if (JSON.stringify(own) === JSON.stringify(getResourceSchema(model, r, o.action, { annotations: true }))) continue;
     const suffix = JSON_SCHEMA_VIEWS.find((v) => v.view === o.action)!.suffix;
@@ -82,7 +99,7 @@ export function exportJsonSchemas(model: ServiceModel): JsonSchemaExport {
     $schema: JSON_SCHEMA_DIALECT,
     title: `${model.purpose?.name ?? 'Service'} resources`,
     description:
-      'One schema per resource and view, under $defs: the resource as returned, the bodies of the create, replace and update requests its operations take, the body of each operation taking its own subset of fields (OperationRequest), and each request view open to unknown members (ResourceViewOpen).',
+      'One schema per resource and view, under $defs: the resource as returned, the bodies of the create, replace and update requests its operations take, the body of each operation taking its own subset of fields (OperationRequest), each request view open to unknown members (ResourceViewOpen), and the JSON merge patch of each update taking one (ResourceMergePatch).',
     $defs: Object.fromEntries(
       files.map((f) => {
         const { $schema: _dialect, ...rest } = f.schema;

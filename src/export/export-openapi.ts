@@ -7,6 +7,7 @@ import {
   getErrorMediaType,
   getIdempotencyHeader,
   getUnknownFields,
+  isMergePatch,
   isRawEvent,
   NOT_SHOWN,
   PROBLEM_MEDIA_TYPE,
@@ -30,6 +31,7 @@ import {
 import {
   getBoundRequestSchema,
   getFieldSchema,
+  getMergePatchSchema,
   getRequestSchema,
   getResourceSchema,
   getShapeSchema,
@@ -221,6 +223,26 @@ function requestFieldsRef(ctx: Context, o: OperationModel, r: ResourceModel, vie
   annotateObjectSchema(s, r.fields);
   s['x-servicespec-view'] = { resource: r.name, view, operation: o.id };
   ctx.schemas[name] = schema(ctx, s);
+  return ref(name);
+}
+
+/**
+ * An update's JSON merge patch (getMergePatchSchema: a null removes a field that may be absent, an object merges):
+ * its own component, \`ProjectMergePatch\` (the operation's, \`UpdateProjectRequest\`, with request_fields), marked
+ * with the update's view so import reads it back as that update's request.
+ */
+function mergePatchRef(ctx: Context, o: OperationModel, r: ResourceModel): JsonObject {
+  const s = getMergePatchSchema(ctx.model, r, o, { annotations: true }) as JsonObject;
+  const own = o.requestFields !== undefined;
+  const key = `${r.name}\u0000merge-patch\u0000${JSON.stringify(s)}`;
+  let name = own ? undefined : ctx.views.get(key);
+  if (name === undefined) {
+    name = ctx.names.allocate(own ? getOperationRequestName(o.id) : `${r.name}MergePatch`);
+    if (!own) ctx.views.set(key, name);
+    annotateObjectSchema(s, r.fields);
+    s['x-servicespec-view'] = own ? { resource: r.name, view: 'update', operation: o.id } : { resource: r.name, view: 'update' };
+    ctx.schemas[name] = schema(ctx, s);
+  }
   return ref(name);
 }
 
@@ -792,6 +814,7 @@ function requestBody(ctx: Context, route: OperationRoute): JsonObject | undefine
   const view = REQUEST_VIEW[o.action];
   if (o.action === 'custom' && o.request) s = shapeSchema(ctx, o.request, 'create');
   else if (o.request && o.action !== 'transition') s = shapeSchema(ctx, o.request, view ?? 'create');
+  else if (view === 'update' && r && isMergePatch(o)) s = mergePatchRef(ctx, o, r);
   else if (view && r) {
     s = o.requestFields !== undefined && view !== 'response' ? requestFieldsRef(ctx, o, r, view) : boundViewRef(ctx, route, r, view);
     if (getUnknownFields(o) === 'ignore' && o.requestFields === undefined) s = openRef(ctx, s);

@@ -295,6 +295,27 @@ export function getRequestSchema(
 }
 
 /**
+ * An update's JSON merge patch (RFC 7396, \`request_media_type: application/merge-patch+json\`) as one schema: the
+ * update's request, each field that may be absent also taking null (a null removes it), and an object field's
+ * members none required (an object merges into the stored one), at every depth. What the runtime takes
+ * (runtime-merge-patch.ts checks the nulls, then validates the merged object with the update's own schema).
+ */
+export function getMergePatchSchema(
+  model: ServiceModel,
+  resource: ResourceModel,
+  op: Parameters<typeof getRequestSchema>[2],
+  opts: SchemaOptions = {},
+): JsonSchema {
+  const patched = (f: FieldModel, nested: boolean): FieldModel => ({
+    ...f,
+    ...(f.type === 'object' && f.fields ? { fields: f.fields.map((m) => patched(m, true)) } : {}),
+    nullable: f.nullable || f.optional,
+    optional: nested || f.optional,
+  });
+  return getRequestSchema(model, { ...resource, fields: resource.fields.map((f) => patched(f, false)) }, op, 'update', opts);
+}
+
+/**
  * The fields a create or replace request may leave out whose value the spec does not state (`optionalInRequests`,
  * not given by the path): a request leaving one out is a named gap's, answered not_implemented; the service never
  * makes a value up. Empty for every other operation.

@@ -85,6 +85,12 @@ function exerciseModel(model: ServiceModel): void {
     if (unknown === 'ignore') expect(o.unknownFields === 'ignore' && ['create', 'update', 'replace'].includes(o.action)).toBe(true);
     if (target && (o.action === 'create' || o.action === 'update' || o.action === 'replace'))
       expect(schemas.getRequestSchema(model, target, o, o.action).additionalProperties).toBe(unknown === 'ignore' ? undefined : false);
+    // A merge patch's schema names what the update's does, none required.
+    if (target && o.action === 'update') {
+      const patch = schemas.getMergePatchSchema(model, target, o);
+      expect(Object.keys(patch.properties as object)).toEqual(Object.keys(schemas.getRequestSchema(model, target, o, 'update').properties as object));
+      expect(patch.required ?? []).toEqual([]);
+    }
     for (const shape of [o.request, o.response])
       if (shape) for (const view of ['create', 'response'] as const) schemas.getShapeSchema(model, shape, view, { annotations: true });
   }
@@ -509,6 +515,7 @@ describe('the model API surface', () => {
         'getFieldSchema',
         'getResourceSchema',
         'getRequestSchema',
+        'getMergePatchSchema',
         'getUnsourcedFields',
         'getUnstatedValueFields',
         'getShapeSchema',
