@@ -186,6 +186,36 @@ function approximated(ctx: SchemaContext, where: string, as: string, reason: str
   report(ctx, 'import-approximated', { item: where, as, reason }, pointer);
 }
 
+/** Validation keywords the format has no counterpart of (docs/import.md, "What is not kept"). */
+const UNKEPT_KEYWORDS = [
+  'minProperties',
+  'maxProperties',
+  'patternProperties',
+  'propertyNames',
+  'dependentRequired',
+  'dependentSchemas',
+  'dependencies',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'minContains',
+  'maxContains',
+  'prefixItems',
+  'unevaluatedItems',
+] as const;
+
+/** Each such keyword of a schema said where it is (import-dropped), once however often the schema is read. */
+function reportUnkept(ctx: SchemaContext, s: Json, pointer: string, where: string): void {
+  if (ctx.fromServicespec === true) return;
+  for (const k of UNKEPT_KEYWORDS) {
+    if (!(k in s)) continue;
+    const at = joinPointer(pointer.replace(/^#/, ''), k);
+    if (ctx.diagnostics.some((d) => d.code === 'import-dropped' && d.pointer === at)) continue;
+    report(ctx, 'import-dropped', { item: `${where}: ${k}`, reason: 'the format has no such constraint, so the served contract does not hold it' }, at);
+  }
+}
+
 /** One field from its schema. */
 export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: string, opts: FieldOptions): FieldSpec {
   const flat = flatten(ctx, node, pointer, opts.stack);
@@ -198,6 +228,7 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
   const un = unwrapNull(ctx, flat.schema, flat.pointer);
   const s = un.schema;
   const at = un.pointer;
+  reportUnkept(ctx, s, at, opts.where);
   let nullable = un.nullable || s.nullable === true || (Array.isArray(s.enum) && s.enum.includes(null));
   const ext = isObject(s['x-servicespec-field']) ? (s['x-servicespec-field'] as Json) : {};
   const t = types(s).filter((x) => {
@@ -499,6 +530,7 @@ export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, poin
 export function fieldsFromSchema(ctx: SchemaContext, s: Json, pointer: string, opts: FieldOptions, mode: 'top' | 'nested'): Record<string, FieldSpec> {
   const props = isObject(s.properties) ? s.properties : {};
   const required = new Set(Array.isArray(s.required) ? (s.required as unknown[]).map(String) : []);
+  reportUnkept(ctx, s, pointer, opts.where);
   const names = new UniqueNames('_');
   const out: Record<string, FieldSpec> = {};
   for (const [name, p] of Object.entries(props)) {

@@ -85,3 +85,50 @@ describe('import says what it cannot keep, at its pointer', () => {
     expect(r.diagnostics.filter((d) => /discriminator|named examples|event envelope|one of \d+ shapes/.test(d.message))).toEqual([]);
   });
 });
+
+describe('validation keywords the format has no counterpart of', () => {
+  it('are said at their pointer (import-dropped), once each, and nothing else is', async () => {
+    const doc = {
+      openapi: '3.1.0',
+      info: { title: 'Items', version: '1' },
+      paths: {
+        '/items/{id}': {
+          patch: {
+            operationId: 'patchItem',
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+            requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/ItemPatch' } } } },
+            responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } } } },
+          },
+          get: {
+            operationId: 'getItem',
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } } } },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Item: {
+            type: 'object',
+            required: ['id', 'name'],
+            properties: {
+              id: { type: 'string', readOnly: true },
+              name: { type: 'string' },
+              labels: { type: 'object', maxProperties: 5, properties: { a: { type: 'string' } } },
+              sizes: { type: 'array', items: { type: 'integer' }, contains: { minimum: 10 } },
+            },
+          },
+          ItemPatch: { type: 'object', minProperties: 1, properties: { name: { type: 'string' } } },
+        },
+      },
+    };
+    const r = await importOpenApiDocument(doc, 'items.json');
+    const dropped = r.diagnostics.filter((d) => d.code === 'import-dropped' && /minProperties|maxProperties|contains/.test(d.message));
+    expect(dropped.map((d) => d.pointer).sort()).toEqual([
+      '/components/schemas/Item/properties/labels/maxProperties',
+      '/components/schemas/Item/properties/sizes/contains',
+      '/components/schemas/ItemPatch/minProperties',
+    ]);
+    expect(dropped.every((d) => d.message.includes('the served contract does not hold it'))).toBe(true);
+  });
+});
