@@ -76,7 +76,9 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
       const view = VIEW[o.action];
       if (o.action === 'create' || o.action === 'update' || o.action === 'replace') {
         const resource = route.resource!;
-        const target = o.action === 'create' ? undefined : await ctx.ensureObject(resource);
+        // A change starts from an object holding every optional field (made for it, where a create can): what the
+        // change leaves out is then there to be kept, or cleared.
+        const target = o.action === 'create' ? undefined : ((await freshComplete(ctx, resource)) ?? (await ctx.ensureObject(resource)));
         if (o.action !== 'create' && !target) return scope.skip(`no ${resource.name} to ${o.action}: its create operation did not succeed`);
         // The fields its request takes (request_fields), as the model's request schema says.
         const arb = objectArbitrary(ctx.model, ctx.requestFields(route), resource, view!);
@@ -84,6 +86,8 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         const held = isMergePatch(o) ? heldAsPatched : heldAsSent;
         let failed = false;
         const watched: CheckScope = { fail: (f) => ((failed = true), scope.fail(f)), skip: (reason, kind) => scope.skip(reason, kind) };
+        // The object as a read shows it before each change: what the change does not send is held to it (untouched).
+        let current = target ? await readCurrent(ctx, route, target) : undefined;
         await runProperty(ctx, watched, arb, runs, async (value) => {
           const resolved = (await ctx.resolveRefs(value)) as Record<string, unknown>;
           // A merge patch says a union field whole (the other variants' members null): padUnionsForMergePatch.
@@ -118,6 +122,9 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
                 `${k} is ${JSON.stringify(res.body?.[k])}`,
               );
           }
+          const was = current;
+          const untouched = was && untouchedMismatch(route, was, body, res.body);
+          if (untouched) return ctx.failure(o.id, untouched.expected, route.resource?.pointer, req, untouched.actual);
           if (o.action === 'create') ctx.remember(resource, res.body as Record<string, unknown>);
           // A change the answer shows must be the one kept: a read afterwards shows every field as sent.
           const read = o.action === 'create' ? undefined : ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
@@ -127,6 +134,13 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
             const again: TestRequest = { method: 'GET', path: ctx.pathOf(read, objectKey(resource, target!)), headers: readHeaders };
             const after = await ctx.send(read, again);
             const lost = Object.entries(body).find(([k, v]) => isAnswered(resource, k) && !held(resource, k, after.body?.[k], v));
+            const untouchedAfter = was && after.status === read.successStatus ? untouchedMismatch(route, was, body, after.body) : undefined;
+            if (untouchedAfter)
+              return {
+                ...ctx.failure(o.id, `${untouchedAfter.expected} in a read after the ${o.action}`, route.resource?.pointer, again, untouchedAfter.actual),
+                curl: ctx.client.curlSequence([{ req }, { note: `then (${read.operation.id})`, req: again }]),
+              };
+            if (after.status === read.successStatus && isPlainObject(after.body)) current = after.body;
             if (after.status !== read.successStatus || lost)
               return {
                 ...ctx.failure(
@@ -147,7 +161,11 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
       } else if (o.action === 'read' || o.action === 'delete') {
         const resource = route.resource!;
         const made = o.action === 'delete' ? await ctx.createObject(resource, await ctx.addressableBody(resource)) : undefined;
-        const target = o.action === 'delete' ? (made?.res.body as Record<string, unknown> | undefined) : await ctx.ensureObject(resource);
+        let target = o.action === 'delete' ? (made?.res.body as Record<string, unknown> | undefined) : await ctx.ensureObject(resource);
+        // Changed once before it is deleted, where an update or replace can: a delete answering the object as it was
+        // made, not as it is, is caught.
+        if (o.action === 'delete' && o.response !== undefined && target && made && made.res.status < 300)
+          target = (await changeOnce(ctx, resource, target)) ?? target;
         if (!target || (made && made.res.status >= 300)) {
           // Not run, whichever: an object the tester cannot make (an imported read beside a custom create) is not a check that passed.
           if (!ctx.createRoute(resource.name))
@@ -468,7 +486,8 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       // need not state (additionalProperties, readOnly's SHOULD NOT).
       const d = ctx.declared(m.condition) || !FORMAT_RULE.test(m.label) || (stated && unnamed(m)) ? ctx.refusal(route, m.condition) : undefined;
       if (!d) return scope.skip(`no error code declared for ${m.condition} (not shown)`);
-      const mutated = m.apply(base);
+      // A create's unique values fresh for each: one mutation a service took must not make the next a conflict.
+      const mutated = m.apply(o.action === 'create' && resource ? ctx.makeUnique(resource, base) : base);
       const req: TestRequest = {
         method: route.method,
         path,
@@ -525,6 +544,85 @@ function fieldAt(fields: readonly FieldModel[] | undefined, parts: readonly stri
   const f = fields?.find((x) => x.name === parts[0]);
   return parts.length <= 1 ? f : fieldAt(f?.fields, parts.slice(1));
 }
+
+/** A new object made with every optional field (objectArbitrary's complete), or undefined where none can be made so. */
+async function freshComplete(ctx: TestContext, resource: ResourceModel): Promise<Record<string, unknown> | undefined> {
+  if (!ctx.createRoute(resource.name)) return undefined;
+  const made = await ctx.createObject(resource, await ctx.sampleCreateBody(resource, 0, true));
+  return made && made.res.status < 300 && isPlainObject(made.res.body) ? made.res.body : undefined;
+}
+
+/** One valid update (else replace) of the object, answered a success: the object as a read (else the answer) shows it after. */
+async function changeOnce(ctx: TestContext, resource: ResourceModel, target: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+  const change =
+    ctx.routes.find((r) => r.operation.action === 'update' && r.resource?.name === resource.name) ??
+    ctx.routes.find((r) => r.operation.action === 'replace' && r.resource?.name === resource.name);
+  const headers = change ? await ctx.authFor(change.operation.auth) : undefined;
+  if (!change || !headers) return undefined;
+  // The fullest of a few drawn bodies: an update's fields are all optional, and an empty one changes nothing.
+  const drawn = fc.sample(objectArbitrary(ctx.model, ctx.requestFields(change), resource, change.operation.action as SchemaView), {
+    seed: ctx.seed,
+    numRuns: 5,
+  });
+  const value = drawn.reduce((a, b) => (Object.keys(b as object).length > Object.keys(a as object).length ? b : a));
+  let body = ctx.bindBody(change, ctx.makeUnique(resource, (await ctx.resolveRefs(value)) as Record<string, unknown>), target);
+  if (isMergePatch(change.operation)) body = padUnionsForMergePatch(resource, body);
+  const res = await ctx.send(change, { method: change.method, path: ctx.pathOf(change, objectKey(resource, target)), headers, body });
+  if (!isSuccessAnswer(change, res.status) || !isPlainObject(res.body)) return undefined;
+  return (await readCurrent(ctx, change, target)) ?? res.body;
+}
+
+/** The object as its read answers it now; undefined without a read (or a credential for it), or when it is not found. */
+async function readCurrent(ctx: TestContext, route: OperationRoute, target: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+  const resource = route.resource!;
+  const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
+  const headers = read ? await ctx.authFor(read.operation.auth) : undefined;
+  if (!read || !headers) return undefined;
+  const res = await ctx.send(read, { method: 'GET', path: ctx.pathOf(read, objectKey(resource, target)), headers });
+  return res.status === read.successStatus && isPlainObject(res.body) ? res.body : undefined;
+}
+
+/**
+ * What an update or replace does to the fields its body leaves out (docs/format.md, the actions' table): an update
+ * keeps each; a replace clears each it can write (takes its default, where it has one) and keeps the rest (a
+ * write-once field, one outside its request_fields, one its path binds). Only fields a client writes are held: a
+ * read-only one the service may change (an updated_at). Undefined when the answer does so.
+ */
+function untouchedMismatch(
+  route: OperationRoute,
+  before: Record<string, unknown>,
+  body: Record<string, unknown>,
+  answer: unknown,
+): { expected: string; actual: string } | undefined {
+  const r = route.resource;
+  const o = route.operation;
+  if (!r || !isPlainObject(answer) || (o.action !== 'update' && o.action !== 'replace')) return undefined;
+  const bound = new Set((o.bindings ?? []).map((b) => b.field.split('.')[0]!));
+  for (const f of r.fields) {
+    if (Object.hasOwn(body, f.name) || bound.has(f.name) || !isAnswered(r, f.name) || !isWritable(r, f, 'create')) continue;
+    // Own members only: a field named after Object.prototype's (constructor) is absent, not the prototype's.
+    const actual = Object.hasOwn(answer, f.name) ? answer[f.name] : undefined;
+    const was = Object.hasOwn(before, f.name) ? before[f.name] : undefined;
+    const clears = o.action === 'replace' && isWritable(r, f, 'replace') && (o.requestFields === undefined || o.requestFields.includes(f.name));
+    if (clears && f.hasDefault) {
+      if (sortedJson(actual) !== sortedJson(f.default))
+        return {
+          expected: `field ${f.name}, left out of the replace, holding its default ${JSON.stringify(f.default)}`,
+          actual: `${f.name} is ${JSON.stringify(actual)}`,
+        };
+    } else if (clears) {
+      if (f.optional && actual !== undefined && !(actual === null && f.nullable))
+        return { expected: `field ${f.name}, left out of the replace, cleared`, actual: `${f.name} is ${JSON.stringify(actual)}` };
+    } else if (sortedJson(actual) !== sortedJson(was))
+      return {
+        expected: `field ${f.name}, left out of the ${o.action}, kept (${JSON.stringify(was) ?? 'absent'})`,
+        actual: `${f.name} is ${JSON.stringify(actual) ?? 'absent'}`,
+      };
+  }
+  return undefined;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A value as sent (JSON equal): what a create, a replace and the format's update keep. */
 function heldAsSent(_r: ResourceModel, _k: string, actual: unknown, sent: unknown): boolean {

@@ -15,25 +15,34 @@ import { testService } from '../../src/tester/tester-run.js';
 import { checkedModel, PLAIN_ERRORS } from '../support/specs.js';
 import { startService, type Running } from './helpers.js';
 
-const spec = (del: string, endpoints = ''): string => `
+const spec = (del: string, endpoints = '', ops = ''): string => `
 servicespec: 1
 resources:
   Item:
     fields:
       id: { type: uuid, readOnly: true }
-      name: { type: string }
+      name: { type: string, maxLength: 20 }
+      note: { type: string, optional: true, maxLength: 20 }
       secret: { type: string, optional: true, writeOnly: true }
 endpoints:
 ${endpoints}  operations:
     createItem: { method: POST, path: /items, action: create, resource: Item }
     readItem: { method: GET, path: '/items/{id}', action: read, resource: Item }
-    deleteItem: { method: DELETE, path: '/items/{id}', action: delete, resource: Item${del} }
+    deleteItem: { method: DELETE, path: '/items/{id}', action: delete, resource: Item${del} }${ops}
 authentication:
   default: none
 ${PLAIN_ERRORS}`;
 
 const ANSWERS = spec(', response: { resource: Item }');
 const PLAIN = spec('');
+// With an update and a replace: what each leaves out of its body is kept (update) or cleared (replace).
+const CHANGES = spec(
+  ', response: { resource: Item }',
+  '',
+  `
+    updateItem: { method: PATCH, path: '/items/{id}', action: update, resource: Item }
+    replaceItem: { method: PUT, path: '/items/{id}', action: replace, resource: Item }`,
+);
 const KEYED = spec(', response: { resource: Item }', '  idempotency: { header: Idempotency-Key, retention: 1h }\n');
 
 for (const fastPaths of [true, false]) {
@@ -148,9 +157,11 @@ describe('a delete answering the deleted object, through check, export, import, 
 });
 
 /** A hand-written items service answering its deletes with the object, with one fault planted at a time. */
-type Fault = 'none' | 'empty-body' | 'other-name' | 'no-body' | 'not-deleted';
+type Fault = 'none' | 'empty-body' | 'other-name' | 'no-body' | 'not-deleted' | 'patch-drops' | 'put-keeps' | 'delete-stale';
 function startItems(fault: Fault): Promise<{ url: string; server: Server }> {
-  const items = new Map<string, { id: string; name: string }>();
+  type Item = { id: string; name: string; note?: string };
+  const items = new Map<string, Item>();
+  const made = new Map<string, Item>();
   let n = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -161,6 +172,28 @@ function startItems(fault: Fault): Promise<{ url: string; server: Server }> {
         res.writeHead(status, { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json' }).end(JSON.stringify(body));
       };
       const problem = (status: number, code: string) => send(status, { type: 'about:blank', title: code, status, code });
+      // The body as JSON, checked as the spec says (a create and a replace require name); undefined once refused.
+      const readBody = (whole: boolean): Record<string, unknown> | undefined => {
+        if (!/^application\/json/.test(req.headers['content-type'] ?? '')) return void problem(415, 'not_json');
+        let b: unknown;
+        try {
+          b = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          return void problem(400, 'bad_body');
+        }
+        const o = b as Record<string, unknown>;
+        const keys = typeof o === 'object' && o !== null && !Array.isArray(o) ? Object.keys(o) : undefined;
+        const text = (v: unknown, required: boolean, max = 20) => (v === undefined ? !required : typeof v === 'string' && [...v].length <= max);
+        if (
+          !keys ||
+          !text(o.name, whole) ||
+          !text(o.note, false) ||
+          !text(o.secret, false, Infinity) ||
+          keys.some((k) => !['name', 'note', 'secret'].includes(k))
+        )
+          return void problem(422, 'invalid');
+        return o;
+      };
       const url = new URL(req.url ?? '/', 'http://x');
       const m = /^\/items(?:\/([^/]+))?$/.exec(url.pathname);
       if (!m) return problem(404, 'not_found');
@@ -168,30 +201,35 @@ function startItems(fault: Fault): Promise<{ url: string; server: Server }> {
       const id = m[1] === undefined ? undefined : decodeURIComponent(m[1]);
       if (id === undefined) {
         if (req.method !== 'POST') return notAllowed('POST');
-        if (!/^application\/json/.test(req.headers['content-type'] ?? '')) return problem(415, 'not_json');
-        let body: unknown;
-        try {
-          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
-          return problem(400, 'bad_body');
-        }
-        const b = body as Record<string, unknown>;
-        const keys = typeof b === 'object' && b !== null && !Array.isArray(b) ? Object.keys(b) : undefined;
-        if (!keys || typeof b.name !== 'string' || (b.secret !== undefined && typeof b.secret !== 'string') || keys.some((k) => k !== 'name' && k !== 'secret'))
-          return problem(422, 'invalid');
-        const item = { id: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`, name: b.name };
+        const b = readBody(true);
+        if (!b) return;
+        const item: Item = { id: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`, name: b.name as string };
+        if (typeof b.note === 'string') item.note = b.note;
         items.set(item.id, item);
+        made.set(item.id, { ...item });
         res.setHeader('location', `/items/${item.id}`);
         return send(201, item);
       }
-      if (req.method !== 'GET' && req.method !== 'DELETE') return notAllowed('GET, DELETE');
+      if (!['GET', 'DELETE', 'PATCH', 'PUT'].includes(req.method ?? '')) return notAllowed('DELETE, GET, PATCH, PUT');
       const item = items.get(id);
       if (req.method === 'GET') return item ? send(200, item) : problem(404, 'not_found');
       if (!item) return problem(404, 'not_found');
+      if (req.method === 'PATCH' || req.method === 'PUT') {
+        const b = readBody(req.method === 'PUT');
+        if (!b) return;
+        // PATCH keeps what it is not sent, PUT clears it; each fault does the other.
+        const keeps = req.method === 'PATCH' ? fault !== 'patch-drops' : fault === 'put-keeps';
+        const changed: Item = keeps ? { ...item } : { id, name: item.name };
+        if (typeof b.name === 'string') changed.name = b.name;
+        if (typeof b.note === 'string') changed.note = b.note;
+        items.set(id, changed);
+        return send(200, changed);
+      }
       if (fault !== 'not-deleted') items.delete(id);
       if (fault === 'empty-body') return send(200, {});
       if (fault === 'other-name') return send(200, { ...item, name: `${item.name}!` });
       if (fault === 'no-body') return send(204);
+      if (fault === 'delete-stale') return send(200, made.get(id));
       return send(200, item);
     });
   });
@@ -205,14 +243,18 @@ describe('the contract tester and a delete answering the deleted object', () => 
     ['other-name', ['endpoints.valid-requests']],
     ['no-body', ['endpoints.status', 'endpoints.valid-requests']],
     ['not-deleted', ['endpoints.valid-requests']],
+    // An update dropping what it was not sent, a replace keeping it, a delete answering the object as first made.
+    ['patch-drops', ['endpoints.valid-requests']],
+    ['put-keeps', ['endpoints.valid-requests']],
+    ['delete-stale', ['endpoints.valid-requests']],
   ])(
     'against a hand-written server with %s',
     async (fault, failing) => {
       const { url, server } = await startItems(fault);
       try {
-        const report = await testService(checkedModel(ANSWERS), { baseUrl: url, seed: 1, only: ['endpoints'] });
+        const report = await testService(checkedModel(CHANGES), { baseUrl: url, seed: 1, only: ['endpoints'] });
         const failed = [...new Set(report.results.filter((r) => r.outcome === 'failed').map((r) => r.check))].sort();
-        if (fault === 'none') expect(failed).toEqual([]);
+        if (fault === 'none') expect(report.results.filter((r) => r.outcome === 'failed')).toEqual([]);
         else for (const check of failing) expect(failed, JSON.stringify(report.results.filter((r) => r.outcome === 'failed'))).toContain(check);
       } finally {
         server.close();
@@ -222,9 +264,9 @@ describe('the contract tester and a delete answering the deleted object', () => 
   );
 
   it('the runtime itself passes', async () => {
-    const s = await startService(checkedModel(ANSWERS));
+    const s = await startService(checkedModel(CHANGES));
     try {
-      const report = await testService(checkedModel(ANSWERS), { baseUrl: s.url, seed: 2, only: ['endpoints'] });
+      const report = await testService(checkedModel(CHANGES), { baseUrl: s.url, seed: 2, only: ['endpoints'] });
       expect(report.results.filter((r) => r.outcome === 'failed')).toEqual([]);
     } finally {
       await s.close();
