@@ -33,6 +33,15 @@ for (const fastPaths of [true, false]) {
       expect((await s.call('DELETE', '/users/gone')).status).toBe(404);
     });
 
+    it('an integer the path binds is decimal text only: 0x10, 1e1, +1, 01 name no repository', async () => {
+      const made = await s.call('POST', '/users/dora/repos', { slug: 'numbers' });
+      const id = made.body.id as number;
+      expect((await s.call('GET', `/users/dora/repos/${id}`)).status).toBe(200);
+      // Number() reads each of these as a number; a found object would answer another's path.
+      for (const text of [`0x${id.toString(16)}`, `${id}e0`, `+${id}`, `0${id}`, `${id}.0`, `%20${id}`])
+        expect((await s.call('GET', `/users/dora/repos/${text}`)).status, text).toBe(404);
+    });
+
     it('a create sets the bound field from the path; a body that disagrees is refused with validation', async () => {
       const c = await s.call('POST', '/users/ada/repos', { slug: 'engine' });
       expect(c.status).toBe(201);

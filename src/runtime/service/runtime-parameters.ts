@@ -18,6 +18,9 @@ export interface ParameterValues {
 
 export type ParameterReader = (request: FastifyRequest) => ParameterValues;
 
+const INTEGER_TEXT = /^-?(0|[1-9][0-9]*)$/;
+const NUMBER_TEXT = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+
 /**
  * Reads one value from its text (a query parameter, a header, a list filter); throws an Error whose message says
  * what the value must be. `type` is the field's unless a filter reads another (an array's items).
@@ -26,8 +29,9 @@ export function parseText(f: Pick<FieldModel, 'type' | 'values'>, raw: string, t
   switch (type) {
     case 'integer':
     case 'number': {
+      // Decimal text as JSON writes a number (Number() would also take 0x10, 1e3 for an integer, " 5" and "+5").
       const n = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(n) || (type === 'integer' && !Number.isSafeInteger(n)))
+      if (!(type === 'integer' ? INTEGER_TEXT : NUMBER_TEXT).test(raw) || !Number.isFinite(n) || (type === 'integer' && !Number.isSafeInteger(n)))
         throw new Error(`must be ${type === 'integer' ? 'an integer' : 'a number'}`);
       return n;
     }
