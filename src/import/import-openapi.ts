@@ -617,7 +617,23 @@ function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req:
       continue;
     }
     const hasDefault = Object.hasOwn(f, 'default');
+    // A create request's own default (EventCreate's `capacity: { default: 50 }`, where Event only requires it) is
+    // the value the service gives the field a create leaves out: the field's default, as the format says it.
+    const own = resolve(ctx, s.properties[name], at).node;
+    if (create && !hasDefault && !required.has(name) && f.optional !== true && isObject(own) && 'default' in own) {
+      const problem = getValueProblem({ ...(f as unknown as Pick<FieldModel, 'type'>), nullable: f.nullable === true } as FieldModel, own.default);
+      if (problem === undefined && ctx.fromServicespec !== true) {
+        (f as FieldSpec & { default?: unknown }).default = own.default;
+        delete (f as FieldSpec).optionalInRequests;
+        (requestDefaults.get(ctx) ?? requestDefaults.set(ctx, new Set()).get(ctx)!).add(`${resource}.${name}`);
+        fields[name] = orderField(f);
+        continue;
+      }
+    }
     if (required.has(name) && f.optional !== true && hasDefault) {
+      // A default taken from a create's request stays a create's: a replace requiring the field does not make
+      // creates send it.
+      if (requestDefaults.get(ctx)?.has(`${resource}.${name}`) === true) continue;
       (f as FieldSpec).requiredInRequests = true;
       fields[name] = orderField(f);
     } else if (required.has(name) && f.optional === true) {
@@ -653,6 +669,8 @@ function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req:
 
 /** What each create and replace request body said of a resource field the answer requires: optional (true) or required. */
 const requestOptionality = new WeakMap<Ctx, Map<string, { create?: boolean; replace?: boolean }>>();
+/** The fields whose default a create's request gave (keepRequestRequired), by `Resource.field`. */
+const requestDefaults = new WeakMap<Ctx, Set<string>>();
 
 /** `identifier_source: client`, written after `identifier` (or first), as the format orders a resource's keys. */
 function clientIdentifier(ctx: Ctx, resource: string): void {
