@@ -81,7 +81,12 @@ export function fieldArbitrary(model: ServiceModel, f: FieldModel, resource: Res
       arb = stringArbitrary(f);
       break;
     case 'email':
-      arb = fc.tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,11}$/), fc.constantFrom('example.com', 'example.org')).map(([l, d]) => `${l}@${d}`);
+      // A part drawn from a uuid as well: a service may hold an address unique where the spec does not say so (one
+      // registration per address), and addresses drawn from a small space repeat within a run. At most 23 characters,
+      // as before.
+      arb = fc
+        .tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,3}$/), fc.noBias(fc.uuid({ version: 4 })), fc.constantFrom('example.com', 'example.org'))
+        .map(([l, u, d]) => `${l}.${u.slice(0, 6)}@${d}`);
       break;
     case 'uuid':
       arb = fc.uuid({ version: 4 });
@@ -341,6 +346,9 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
       uri: 'not a uri',
     };
     if (badFormat[f.type] !== undefined) put(`not a valid ${f.type}`, badFormat[f.type]);
+    // Each in the other's well-formed text: a service parsing any time (Date.parse) takes both.
+    if (f.type === 'date') put('a date-time, not a date', '2026-01-02T03:04:05Z');
+    if (f.type === 'datetime') put('a date, not a date-time', '2026-01-02');
   }
   if (f.type === 'integer' || f.type === 'number') {
     if (f.minimum !== undefined) put(`below minimum ${f.minimum}`, f.minimum - 1);

@@ -106,7 +106,8 @@ export async function checkBadCredentials(ctx: TestContext): Promise<void> {
       let res;
       try {
         // A 429 here is the budget, waited out as the client waits out any other (not judged as an answer).
-        res = await ctx.client.send(req);
+        // Sent as the route takes it (a merge patch's type), so only the credential is wrong.
+        res = await ctx.client.send(ctx.prepare(route, req));
         for (let i = 0; i < 3 && res.status === 429; i++) {
           await ctx.waitOut(
             Number(res.headers.get('retry-after') ?? '') || 1,

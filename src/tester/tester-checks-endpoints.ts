@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { objectKey } from './tester-context.js';
 import { FORM_MEDIA_TYPE, getUnknownFields, isMergePatch } from '../model/model-defaults.js';
+import { getValueAt } from '../model/model-path-bindings.js';
 import type { FieldModel, ResourceModel } from '../model/model-types.js';
 import { getRequestSchema, isAnswered, isWritable, type SchemaView } from '../model/model-schemas.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
@@ -86,9 +87,10 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         const held = isMergePatch(o) ? heldAsPatched : heldAsSent;
         let failed = false;
         const watched: CheckScope = { fail: (f) => ((failed = true), scope.fail(f)), skip: (reason, kind) => scope.skip(reason, kind) };
-        // The object as a read shows it before each change: what the change does not send is held to it (untouched).
-        let current = target ? await readCurrent(ctx, route, target) : undefined;
         await runProperty(ctx, watched, arb, runs, async (value) => {
+          // The object as a read shows it before this change (each case, shrunk ones too, reads it afresh): what the
+          // change does not send is held to it.
+          const was = target ? await readCurrent(ctx, route, target) : undefined;
           const resolved = (await ctx.resolveRefs(value)) as Record<string, unknown>;
           // A merge patch says a union field whole (the other variants' members null): padUnionsForMergePatch.
           const patch = (b: Record<string, unknown>) => (isMergePatch(o) ? padUnionsForMergePatch(resource, b) : b);
@@ -122,7 +124,6 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
                 `${k} is ${JSON.stringify(res.body?.[k])}`,
               );
           }
-          const was = current;
           const untouched = was && untouchedMismatch(route, was, body, res.body);
           if (untouched) return ctx.failure(o.id, untouched.expected, route.resource?.pointer, req, untouched.actual);
           if (o.action === 'create') ctx.remember(resource, res.body as Record<string, unknown>);
@@ -140,7 +141,6 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
                 ...ctx.failure(o.id, `${untouchedAfter.expected} in a read after the ${o.action}`, route.resource?.pointer, again, untouchedAfter.actual),
                 curl: ctx.client.curlSequence([{ req }, { note: `then (${read.operation.id})`, req: again }]),
               };
-            if (after.status === read.successStatus && isPlainObject(after.body)) current = after.body;
             if (after.status !== read.successStatus || lost)
               return {
                 ...ctx.failure(
@@ -232,6 +232,8 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
           if (!isSuccessAnswer(route, res.status)) return ctx.failure(o.id, `status ${route.successStatus}`, o.pointer, req, res);
           const m = responseMismatch(ctx, route, req, res);
           if (m !== undefined) return ctx.failure(o.id, 'a page in the declared shape', route.resource?.pointer, req, `${m}; ${describe(res)}`);
+          const other = outsidePath(route, req.path, getPageItems(route, res.body)!);
+          if (other !== undefined) return ctx.failure(o.id, other.expected, o.pointer, req, other.actual);
           const n = getPageItems(route, res.body)!.length;
           if (limit !== undefined && size !== undefined && n > limit) return ctx.failure(o.id, `at most ${limit} items`, o.pointer, req, `${n} items`);
           return undefined;
@@ -485,6 +487,12 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       // own refusals: an unknown, read-only or write-once field is the format's rule, which an OpenAPI document
       // need not state (additionalProperties, readOnly's SHOULD NOT).
       const d = ctx.declared(m.condition) || !FORMAT_RULE.test(m.label) || (stated && unnamed(m)) ? ctx.refusal(route, m.condition) : undefined;
+      // A read-only member no rule makes the service refuse: JSON Schema's readOnly lets it ignore or refuse it,
+      // not store it. Judged where a stored value would show (a text of 8 or more characters the service would not
+      // make itself: a drawn uuid or time, not a state or a small number).
+      const readOnly = /^(\S+) \(read-only\) sent$/.exec(m.label)?.[1];
+      if (!d && readOnly !== undefined && resource)
+        return checkReadOnlyEither(ctx, scope, route, path, headers!, m.apply(o.action === 'create' ? ctx.makeUnique(resource, base) : base), readOnly);
       if (!d) return scope.skip(`no error code declared for ${m.condition} (not shown)`);
       // A create's unique values fresh for each: one mutation a service took must not make the next a conflict.
       const mutated = m.apply(o.action === 'create' && resource ? ctx.makeUnique(resource, base) : base);
@@ -543,6 +551,54 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
 function fieldAt(fields: readonly FieldModel[] | undefined, parts: readonly string[]): FieldModel | undefined {
   const f = fields?.find((x) => x.name === parts[0]);
   return parts.length <= 1 ? f : fieldAt(f?.fields, parts.slice(1));
+}
+
+/**
+ * A list whose path binds fields (\`bind\`: the registrations of /events/{eventId}/registrations) answers only objects
+ * holding the path's values: the first item holding another, undefined when none does (or the path does not match).
+ */
+function outsidePath(route: OperationRoute, path: string, items: readonly unknown[]): { expected: string; actual: string } | undefined {
+  const bindings = route.operation.bindings ?? [];
+  if (bindings.length === 0) return undefined;
+  const names: string[] = [];
+  const re = new RegExp(
+    `^${route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^{}]*)\\?\}/g, (_, n: string) => (names.push(n), '([^/?]+)'))}(?:\\?|$)`,
+  );
+  const m = re.exec(path);
+  if (!m) return undefined;
+  const params = Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
+  for (const item of items) {
+    if (!isPlainObject(item)) continue;
+    for (const b of bindings) {
+      const v = getValueAt(item, b.field);
+      if (v !== undefined && v !== null && params[b.param] !== undefined && String(v) !== params[b.param])
+        return { expected: `only items whose ${b.field} is ${params[b.param]}, as the path says`, actual: `an item whose ${b.field} is ${JSON.stringify(v)}` };
+    }
+  }
+  return undefined;
+}
+
+/** A read-only member sent where no rule makes the service refuse it: refused (a client error) or accepted and not stored. */
+async function checkReadOnlyEither(
+  ctx: TestContext,
+  scope: CheckScope,
+  route: OperationRoute,
+  path: string,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+  field: string,
+): Promise<void> {
+  const r = route.resource!;
+  const sent = body[field];
+  const req: TestRequest = { method: route.method, path, headers, body: isMergePatch(route.operation) ? padUnionsForMergePatch(r, body) : body };
+  const res = await ctx.send(route, req);
+  const expected = `${field} (read-only) sent: ignored (not stored) or refused with a client error (JSON Schema readOnly)`;
+  if (isSuccessAnswer(route, res.status)) {
+    if (typeof sent === 'string' && sent.length >= 8 && isPlainObject(res.body) && res.body[field] === sent)
+      scope.fail(ctx.failure(route.operation.id, expected, r.pointer, req, `${field} is ${JSON.stringify(sent)}, as sent; ${describe(res)}`));
+    return;
+  }
+  if (res.status < 400 || res.status >= 500) scope.fail(ctx.failure(route.operation.id, expected, r.pointer, req, describe(res)));
 }
 
 /** A new object made with every optional field (objectArbitrary's complete), or undefined where none can be made so. */

@@ -193,10 +193,15 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
     };
     const b = await body();
     const ids = malformedIds(ctx, route);
+    // The path's other parameters (a parent's, /events/{eventId}/registrations/{id}) as a request of the run names
+    // them, so that only the identifier is malformed: left empty, the parent's absence answered first.
+    const placeholder = 'servicespec-malformed-id';
+    const single = ctx.idParams(route).length === 1 ? ctx.pathOf(route, placeholder) : undefined;
     for (const raw of isThrifty(ctx.model) ? ids.slice(0, 2) : ids) {
+      const segment = raw.startsWith('%') ? raw : encodeURIComponent(raw);
       let path = ctx.fillVersion(route.path);
-      for (const name of route.pathParams)
-        path = path.replace(`{${name}}`, ctx.idParams(route).includes(name) ? (raw.startsWith('%') ? raw : encodeURIComponent(raw)) : '');
+      if (single?.includes(placeholder)) path = single.replace(placeholder, segment);
+      else for (const name of route.pathParams) path = path.replace(`{${name}}`, ctx.idParams(route).includes(name) ? segment : '');
       const req: TestRequest = { method: route.method, path, headers, ...(b !== undefined ? { body: b } : {}) };
       const res = await ctx.send(route, req);
       const why = judge(res, raw);
@@ -353,6 +358,25 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
             `${w}; ${describe(r.res)}`,
           ),
         );
+    }
+    // A sort by a field it does not sort on: the declared refusal (a page, where a service ignores it) — never a
+    // server error, which the judge fails (endpoints.no-server-error).
+    const sort = route.query.find((x) => x.kind === 'sort');
+    if (sort) {
+      const r = await get({ [sort.name]: '__no_such_field__' });
+      if (!page(r.res)) {
+        const w = validation ? ctx.expectCondition(r.res, 'validation') : refusal(r.res);
+        if (w !== undefined)
+          return scope.fail(
+            ctx.failure(
+              o.id,
+              `${validation ? `${validation.code} (${validation.status})` : 'the declared refusal'} (or a page) for ${sort.name}=__no_such_field__, a field it does not sort on`,
+              validation?.pointer ?? o.pointer,
+              r.req,
+              `${w}; ${describe(r.res)}`,
+            ),
+          );
+      }
     }
     const unknown = await get({ __servicespec_unknown__: '1' });
     if (!page(unknown.res)) {

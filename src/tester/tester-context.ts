@@ -382,23 +382,25 @@ export class TestContext {
 
   /** Sends a request and checks every error answer against the declared codes (the errors part). */
   async send(route: OperationRoute | undefined, req: TestRequest): Promise<TestResponse> {
-    // A form request (request.media_type) is sent as the form the spec declares, its values as text, a list repeated.
+    return this.judge(route, req, await this.client.send(this.prepare(route, req)));
+  }
+
+  /**
+   * The request as the route takes it: a form request (request.media_type) as the form the spec declares, its values
+   * as text, a list repeated (a copy); a stated JSON type (request_media_type: an update's merge patch, say) as its
+   * Content-Type, set on the request itself (its own headers replaced, never shared ones changed) so that a failure's
+   * reproduction shows the type that was sent.
+   */
+  prepare(route: OperationRoute | undefined, req: TestRequest): TestRequest {
+    const typed = () => Object.keys(req.headers ?? {}).some((k) => k.toLowerCase() === 'content-type');
     if (route?.operation.request?.mediaType === FORM_MEDIA_TYPE && isPlainObject(req.body) && req.raw === undefined) {
       const form = new URLSearchParams();
       for (const [k, v] of Object.entries(req.body)) for (const x of Array.isArray(v) ? v : [v]) if (x !== undefined) form.append(k, String(x));
-      const typed = Object.keys(req.headers ?? {}).some((k) => k.toLowerCase() === 'content-type');
-      req = { ...req, raw: form.toString(), headers: { ...(typed ? {} : { 'content-type': FORM_MEDIA_TYPE }), ...req.headers } };
+      return { ...req, raw: form.toString(), headers: { ...(typed() ? {} : { 'content-type': FORM_MEDIA_TYPE }), ...req.headers } };
     }
-    // A stated JSON type (request_media_type: an update's merge patch, say) is the Content-Type its body goes as.
     const stated = route?.operation.requestMediaType;
-    if (
-      stated !== undefined &&
-      req.body !== undefined &&
-      req.raw === undefined &&
-      !Object.keys(req.headers ?? {}).some((k) => k.toLowerCase() === 'content-type')
-    )
-      req = { ...req, headers: { ...req.headers, 'content-type': stated } };
-    return this.judge(route, req, await this.client.send(req));
+    if (stated !== undefined && req.body !== undefined && req.raw === undefined && !typed()) req.headers = { ...req.headers, 'content-type': stated };
+    return req;
   }
 
   /** What `send` does with an answer: the pool kept up to date, the answer counted and judged. */
