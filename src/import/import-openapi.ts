@@ -332,6 +332,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
   const authentication = importAuthentication(ctx);
   const endpoints = importEndpoints(ctx);
   if (!ctx.fromServicespec && endpoints?.operations) parentRefs(ctx, resources, endpoints.operations);
+  if (!ctx.fromServicespec) applyRequestDefaults(ctx, resources);
   const events = importEvents(ctx);
   if (!ctx.fromServicespec) reportUnkept(ctx);
   const errors = importErrors(ctx);
@@ -618,22 +619,15 @@ function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req:
     }
     const hasDefault = Object.hasOwn(f, 'default');
     // A create request's own default (EventCreate's `capacity: { default: 50 }`, where Event only requires it) is
-    // the value the service gives the field a create leaves out: the field's default, as the format says it.
+    // the value the service gives the field a create leaves out: kept, and made the field's default once every
+    // request is read, where no replace requires the field (applyRequestDefaults).
     const own = resolve(ctx, s.properties[name], at).node;
-    if (create && !hasDefault && !required.has(name) && f.optional !== true && isObject(own) && 'default' in own) {
+    if (create && !hasDefault && !required.has(name) && f.optional !== true && isObject(own) && 'default' in own && ctx.fromServicespec !== true) {
       const problem = getValueProblem({ ...(f as unknown as Pick<FieldModel, 'type'>), nullable: f.nullable === true } as FieldModel, own.default);
-      if (problem === undefined && ctx.fromServicespec !== true) {
-        (f as FieldSpec & { default?: unknown }).default = own.default;
-        delete (f as FieldSpec).optionalInRequests;
-        (requestDefaults.get(ctx) ?? requestDefaults.set(ctx, new Set()).get(ctx)!).add(`${resource}.${name}`);
-        fields[name] = orderField(f);
-        continue;
-      }
+      const defaults = requestDefaults.get(ctx) ?? requestDefaults.set(ctx, new Map()).get(ctx)!;
+      if (problem === undefined && !defaults.has(`${resource}.${name}`)) defaults.set(`${resource}.${name}`, { resource, name, value: own.default });
     }
     if (required.has(name) && f.optional !== true && hasDefault) {
-      // A default taken from a create's request stays a create's: a replace requiring the field does not make
-      // creates send it.
-      if (requestDefaults.get(ctx)?.has(`${resource}.${name}`) === true) continue;
       (f as FieldSpec).requiredInRequests = true;
       fields[name] = orderField(f);
     } else if (required.has(name) && f.optional === true) {
@@ -669,8 +663,25 @@ function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req:
 
 /** What each create and replace request body said of a resource field the answer requires: optional (true) or required. */
 const requestOptionality = new WeakMap<Ctx, Map<string, { create?: boolean; replace?: boolean }>>();
-/** The fields whose default a create's request gave (keepRequestRequired), by `Resource.field`. */
-const requestDefaults = new WeakMap<Ctx, Set<string>>();
+/** The defaults a create's request gives fields its resource requires with none (keepRequestRequired), by `Resource.field`. */
+const requestDefaults = new WeakMap<Ctx, Map<string, { resource: string; name: string; value: unknown }>>();
+
+/**
+ * Each create request's own default, made its field's default where every create may leave the field out and no
+ * replace requires it (a replace that does keeps the field required there, which a default would undo): the value
+ * the service gives the field then, in place of the named gap optionalInRequests is.
+ */
+function applyRequestDefaults(ctx: Ctx, resources: Record<string, ResourceSpec>): void {
+  const said = requestOptionality.get(ctx);
+  for (const [key, d] of requestDefaults.get(ctx) ?? []) {
+    const f = resources[d.resource]?.fields?.[d.name] as (FieldSpec & { default?: unknown }) | undefined;
+    const says = said?.get(key);
+    if (!f || says?.create !== true || says.replace === false || f.optionalInRequests !== true) continue;
+    f.default = d.value;
+    delete f.optionalInRequests;
+    resources[d.resource]!.fields![d.name] = orderField(f);
+  }
+}
 
 /** `identifier_source: client`, written after `identifier` (or first), as the format orders a resource's keys. */
 function clientIdentifier(ctx: Ctx, resource: string): void {
