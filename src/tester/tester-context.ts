@@ -822,7 +822,12 @@ export class TestContext {
   makeUnique(resource: ResourceModel | undefined, body: Record<string, unknown>): Record<string, unknown> {
     if (!resource) return body;
     // A key unique together (unique_keys) is kept apart by its last field: unique in the run as a unique field is.
-    const keyed = (resource.uniqueKeys ?? []).map((k) => k.at(-1)!).filter((p) => isNestedPath(resource, p));
+    // Its last member that is no reference (a registration's attendee_email in [event_id, attendee_email], event_id
+    // being the parent the path names).
+    const keyed = (resource.uniqueKeys ?? []).flatMap((k) => {
+      const last = k.findLast((p) => isNestedPath(resource, p) || getField(resource, p)?.type !== 'ref');
+      return last === undefined ? [] : [last];
+    });
     const out = keyed.length > 0 ? (structuredClone(body) as Record<string, unknown>) : { ...body };
     for (const path of keyed) {
       const f = getFieldAt(resource, path);
@@ -1026,6 +1031,9 @@ export function objectKey(resource: ResourceModel | undefined, obj: Record<strin
 /** Whether a bound path is a key: the identifier, a unique field, or a field of one of the resource's unique keys. */
 export function isKeyPath(r: ResourceModel, path: string): boolean {
   if (path === r.identifier || (!isNestedPath(r, path) && getField(r, path)?.unique === true)) return true;
+  // A reference in a key unique together (a registration's event_id in [event_id, attendee_email]) is the scope the
+  // rest is unique within: the parent a path names, filled as a scope is, not left to an identifier.
+  if (!isNestedPath(r, path) && getField(r, path)?.type === 'ref') return false;
   return (r.uniqueKeys ?? []).some((k) => k.includes(path));
 }
 
