@@ -9,6 +9,7 @@ import {
   fieldArbitrary,
   getMutations,
   heldAsPatched,
+  isPlainObject,
   objectArbitrary,
   padUnionsForMergePatch,
   sortedJson,
@@ -677,8 +678,6 @@ function untouchedMismatch(
   }
   return undefined;
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A value as sent (JSON equal): what a create, a replace and the format's update keep. */
 function heldAsSent(_r: ResourceModel, _k: string, actual: unknown, sent: unknown): boolean {
