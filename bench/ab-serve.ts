@@ -7,7 +7,8 @@
 //   AB_OLD=. AB_OLD_FAST_PATHS=off npx tsx bench/ab-serve.ts     # what the fast paths pay: HEAD on against HEAD off
 //   env: BENCH_SECONDS (5), BENCH_ROUNDS (5), BENCH_CONNECTIONS (50), BENCH_SHARED (../shared/bench),
 //        BENCH_SYNCHRONOUS (normal), AB_OLD_FAST_PATHS (SERVICESPEC_FAST_PATHS of the old process only),
-//        AB_OLD_NODE_OPTIONS (NODE_OPTIONS of the old process only, e.g. a preload)
+//        AB_OLD_NODE_OPTIONS (NODE_OPTIONS of the old process only, e.g. a preload),
+//        AB_RAW=1 (also node:http + better-sqlite3 with nothing else, bench/baseline/raw-orders.cjs: the floor)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -117,6 +118,21 @@ async function startHandWritten(dir: string): Promise<Server> {
   return { name: 'hand-written', port, child, id: SEEDED };
 }
 
+/** The floor: node:http and better-sqlite3 alone, on a database seeded as the hand-written server's. */
+async function startRaw(dir: string): Promise<Server> {
+  const port = await freePort();
+  const db = join(dir, 'raw.db');
+  const env = { ...process.env, NODE_PATH: MODULES, DB_PATH: db, SEED_ROWS: '2000', PORT: String(port) };
+  await new Promise<void>((done, fail) =>
+    spawn(process.execPath, [join(SHARED, 'hand-written-seed.js')], { env, stdio: 'ignore' }).on('exit', (code) =>
+      code === 0 ? done() : fail(new Error(`seed exited ${code}`)),
+    ),
+  );
+  const child = spawn(process.execPath, [join(HEAD, 'bench', 'baseline', 'raw-orders.cjs')], { env, stdio: 'ignore' });
+  await up(port, `/orders/${SEEDED}`);
+  return { name: 'raw', port, child, id: SEEDED };
+}
+
 /** The server process's CPU time so far, in µs (utime + stime from /proc: what the machine's other work does not inflate much). */
 function cpuOf(server: Server): number {
   const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -162,6 +178,7 @@ try {
   };
   if (OLD) servers.push(await startServed('old', OLD, dir, oldEnv));
   servers.push(await startHandWritten(dir));
+  if (process.env.AB_RAW === '1') servers.push(await startRaw(dir));
   console.log(
     `load average at the start ${loadavg()[0]!.toFixed(1)}; ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections, synchronous=${SYNCHRONOUS}`,
   );
@@ -190,6 +207,7 @@ try {
     const ratios = [
       `HEAD/hand-written ${(m.get('HEAD')! / hand).toFixed(2)}`,
       ...(OLD ? [`old/hand-written ${(m.get('old')! / hand).toFixed(2)}`, `HEAD/old ${(m.get('HEAD')! / m.get('old')!).toFixed(2)}`] : []),
+      ...(m.has('raw') ? [`HEAD/raw ${(m.get('HEAD')! / m.get('raw')!).toFixed(2)}`, `hand-written/raw ${(hand / m.get('raw')!).toFixed(2)}`] : []),
     ];
     const c = new Map([...cpu].map(([name, xs]) => [name, median(xs)]));
     const cpuParts = [...c].map(([name, v]) => `${name} ${v.toFixed(0)}`);

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getResource } from '../../src/model/model-lookup.js';
 import { compileSpecText } from '../../src/program.js';
-import { presentRow, writePresentedRow } from '../../src/runtime/service/runtime-actions.js';
+import { presentRow, writePresentedRow, writeStoredValue } from '../../src/runtime/service/runtime-actions.js';
 import { getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { StoredJson } from '../../src/runtime/storage/storage-types.js';
@@ -33,6 +33,9 @@ endpoints:
     getRecord: { method: GET, path: "/records/{id}", action: read, resource: Record, auth: none }
 `;
 
+/** Any UTF-16 code unit: quotes, backslashes, control characters and lone surrogates among them. */
+const CODE_UNIT = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
+
 const dir = mkdtempSync(join(tmpdir(), 'servicespec-stored-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -44,7 +47,7 @@ describe('rows read with their JSON as stored text', () => {
     expect((await storage.migrate(getStoragePlan(model))).ok).toBe(true);
     const optional = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
     const item = fc.record({
-      text: optional(fc.string({ unit: 'grapheme' })),
+      text: optional(fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit: CODE_UNIT }))),
       maybe: fc.option(fc.string(), { nil: undefined }).chain((v) => fc.constantFrom(v, null)),
       amount: optional(fc.double({ noNaN: true, noDefaultInfinity: true })),
       count: optional(fc.integer()),
@@ -73,5 +76,26 @@ describe('rows read with their JSON as stored text', () => {
       JSON.stringify(reader.list('Record', { equals: {}, limit: 1000 }).map((r) => presentRow(resource, r))),
     );
     await storage.close();
+  });
+});
+
+describe('a stored value written as JSON', () => {
+  it('is the text JSON.stringify writes of it', () => {
+    const value = fc.oneof(
+      fc.string({ unit: CODE_UNIT }),
+      fc.string({ unit: 'grapheme' }),
+      fc.constantFrom('"', '\\', '\u0000', '\u001f', '\u007f', '\ud800', '\udfff', '\ud83d\ude00', 'é', '\u2028'),
+      fc.double(),
+      fc.integer(),
+      fc.constantFrom(0, -0, NaN, Infinity, -Infinity, Number.MAX_SAFE_INTEGER, 2 ** 64, 5e-324, 1e21),
+      fc.boolean(),
+    );
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(writeStoredValue(v)).toBe(JSON.stringify(v));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(writeStoredValue(new StoredJson('{"a":[1]}'))).toBe('{"a":[1]}');
   });
 });

@@ -223,7 +223,23 @@ export function presentRowPlain(resource: ResourceModel, row: Row): Record<strin
   return o;
 }
 
-const writers = new WeakMap<ResourceModel, (row: Row, stored: typeof StoredJson) => string>();
+const writers = new WeakMap<ResourceModel, (row: Row, value: (v: unknown) => string) => string>();
+
+/** What JSON.stringify escapes in a string: `"`, `\\`, control characters and surrogates (lone ones are escaped). */
+// eslint-disable-next-line no-control-regex -- the control characters are what it looks for
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
+/**
+ * A stored row's value as JSON text: the bytes JSON.stringify writes of it (test/storage/storage-sqlite-stored.test.ts),
+ * without its per-call set-up for the values rows hold (a string with nothing to escape, a number, a boolean):
+ * about a third of a page's writing (bench/RESULTS.md).
+ */
+export function writeStoredValue(v: unknown): string {
+  if (typeof v === 'string') return NEEDS_ESCAPE.test(v) ? JSON.stringify(v) : `"${v}"`;
+  if (typeof v === 'number') return Number.isFinite(v) ? `${v}` : 'null';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  return v instanceof StoredJson ? v.text : JSON.stringify(v);
+}
 
 /**
  * `JSON.stringify(presentRow(resource, row))`, the same text, written from a row whose JSON values are their stored
@@ -232,17 +248,17 @@ const writers = new WeakMap<ResourceModel, (row: Row, stored: typeof StoredJson)
 export function writePresentedRow(resource: ResourceModel, row: Row): string {
   let write = writers.get(resource);
   if (!write) {
+    // A member's key with its comma, or without one where it comes first (`s` holds only the brace): no slice
+    // of the whole text to drop a leading comma, which would flatten it.
     const lines = getAnsweredFields(resource).map((f) => {
-      const k = JSON.stringify(`,${JSON.stringify(f.name)}:`);
-      return `v = r[${JSON.stringify(f.name)}]; if (v !== null && v !== undefined) s += ${k} + (v instanceof S ? v.text : JSON.stringify(v));${f.nullable ? ` else if (v === null) s += ${k} + 'null';` : ''}`;
+      const name = JSON.stringify(f.name);
+      const k = `(s.length === 1 ? ${JSON.stringify(`${name}:`)} : ${JSON.stringify(`,${name}:`)})`;
+      return `v = r[${name}]; if (v !== null && v !== undefined) s += ${k} + w(v);${f.nullable ? ` else if (v === null) s += ${k} + 'null';` : ''}`;
     });
-    write = new Function('r', 'S', `let s = ''; let v;\n${lines.join('\n')}\nreturn s === '' ? '{}' : '{' + s.slice(1) + '}';`) as (
-      row: Row,
-      stored: typeof StoredJson,
-    ) => string;
+    write = new Function('r', 'w', `let s = '{'; let v;\n${lines.join('\n')}\nreturn s + '}';`) as (row: Row, value: (v: unknown) => string) => string;
     writers.set(resource, write);
   }
-  return write(row, StoredJson);
+  return write(row, writeStoredValue);
 }
 
 /** A stored row's value as presentRow has it (a JSON value parsed). */
