@@ -6,7 +6,8 @@
 //   AB_OLD=/work/main npx tsx bench/ab-serve.ts [read,list,create]
 //   AB_OLD=. AB_OLD_FAST_PATHS=off npx tsx bench/ab-serve.ts     # what the fast paths pay: HEAD on against HEAD off
 //   env: BENCH_SECONDS (5), BENCH_ROUNDS (5), BENCH_CONNECTIONS (50), BENCH_SHARED (../shared/bench),
-//        BENCH_SYNCHRONOUS (normal), AB_OLD_FAST_PATHS (SERVICESPEC_FAST_PATHS of the old process only),
+//        BENCH_SYNCHRONOUS (normal; full also makes the hand-written server commit at FULL, by a preload),
+//        AB_OLD_FAST_PATHS (SERVICESPEC_FAST_PATHS of the old process only),
 //        AB_OLD_NODE_OPTIONS (NODE_OPTIONS of the old process only, e.g. a preload),
 //        AB_RAW=1 (also node:http + better-sqlite3 with nothing else, bench/baseline/raw-orders.cjs: the floor)
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -113,7 +114,10 @@ async function startHandWritten(dir: string): Promise<Server> {
       code === 0 ? done() : fail(new Error(`seed exited ${code}`)),
     ),
   );
-  const child = spawn(process.execPath, [join(SHARED, 'hand-written-orders.js')], { env, stdio: 'ignore' });
+  // At FULL the hand-written server commits as servicespec does (bench/baseline/hand-written-full.cjs): its file
+  // fixes NORMAL.
+  const full = SYNCHRONOUS === 'full' ? ['-r', join(HEAD, 'bench', 'baseline', 'hand-written-full.cjs')] : [];
+  const child = spawn(process.execPath, [...full, join(SHARED, 'hand-written-orders.js')], { env, stdio: 'ignore' });
   await up(port, `/orders/${SEEDED}`);
   return { name: 'hand-written', port, child, id: SEEDED };
 }
