@@ -210,6 +210,9 @@ function errorGaps(m: ServiceModel, gap: Collect): void {
       if (!roles.named[role] && path !== undefined) gap.byDefault(`error ${role} field`, undefined, `${path.join('.')} (by its name)`);
     }
     if (e.body.mediaType === undefined) gap.byDefault('error media type', undefined, roles.mediaType);
+    // code_values: unstated: which value each code writes is not shown; the runtime writes its name.
+    if (e.body.codeValues === 'unstated' && roles.at.code !== undefined)
+      gap.byDefault('error code values', undefined, `each code's name in ${roles.at.code.join('.')}`);
   }
   const declared = new Set(e.codes.flatMap((c) => c.when));
   if (e.codes.length > 0 && declared.size === 0) gap('the conditions that produce errors');

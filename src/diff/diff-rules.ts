@@ -1018,7 +1018,8 @@ function diffErrors(out: Collector, o: ServiceModel, n: ServiceModel): void {
     const roles = (b: DeclaredErrorBodyModel) => {
       const r = getErrorBodyRoles(b);
       const at = (path: readonly string[] | undefined) => path?.join('.') ?? 'no field';
-      return `code in ${at(r.at.code)}, status in ${at(r.at.status)}, message in ${at(r.at.message)}, as ${r.mediaType}`;
+      const values = b.codeValues === 'unstated' ? ' (its values not stated)' : '';
+      return `code in ${at(r.at.code)}${values}, status in ${at(r.at.status)}, message in ${at(r.at.message)}, as ${r.mediaType}`;
     };
     if (roles(oe.body) !== roles(ne.body))
       out.add('error-body-changed', 'body', { old: roles(oe.body), new: roles(ne.body) }, { old: '/errors/body', new: '/errors/body' });

@@ -367,7 +367,14 @@ export function errorsToSpec(model: ServiceModel): ErrorsSpec | undefined {
         ? undefined
         : e.body.kind === 'problem'
           ? 'problem'
-          : clean({ fields: fieldsToSpec(e.body.fields), code: e.body.code, status: e.body.status, message: e.body.message, media_type: e.body.mediaType }),
+          : clean({
+              fields: fieldsToSpec(e.body.fields),
+              code: e.body.code,
+              status: e.body.status,
+              message: e.body.message,
+              media_type: e.body.mediaType,
+              code_values: e.body.codeValues,
+            }),
     headers: parametersToSpec(e.headers),
     codes:
       e.codes.length > 0

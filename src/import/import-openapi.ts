@@ -32,6 +32,7 @@ import {
   type AuthenticationSpec,
   type Condition,
   type EnvelopeSpec,
+  type ErrorBodySpec,
   type ErrorsSpec,
   type ErrorStatusRange,
   type EventKindSpec,
@@ -2759,6 +2760,7 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
       ...errorBodyRoles(problemShape.fields),
       media_type: 'application/problem+json',
     };
+    withCodeValues(out.body);
     kept = { pointer: problem.pointer, key: 'problem' };
   } else if (problem) {
     out.body = 'problem';
@@ -2769,6 +2771,7 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
       .find((x) => x.shape?.fields !== undefined && !x.shape.list);
     if (first?.shape?.fields) {
       out.body = { fields: first.shape.fields, ...errorBodyRoles(first.shape.fields) };
+      withCodeValues(out.body);
       // The document's media type is kept (a JSON one: an error body read from another type was not taken).
       if (first.b.mediaType !== DEFAULT_ERROR_MEDIA_TYPE && /^application\/[^/;\s]+\+json$/i.test(first.b.mediaType)) out.body.media_type = first.b.mediaType;
       kept = { pointer: first.b.pointer, key: bodyKey(first.b) };
@@ -2880,6 +2883,25 @@ function errorBodyRoles(fields: Record<string, FieldSpec>): { code?: string; sta
     }
   }
   return out;
+}
+
+/**
+ * A document's code field lists no values (a `string` or an `integer`, not an enum): which value each code writes
+ * there is the service's own, and the spec says so (`code_values: unstated`) rather than promise the names the
+ * import gave the codes (a helpdesk's `validation_failed` is no less its 422 than `unprocessable_entity`).
+ */
+function withCodeValues(body: ErrorBodySpec): void {
+  const path = body.code ?? ERROR_BODY_ROLE_NAMES.code.find((n) => body.fields[n] !== undefined && ERROR_ROLE_TYPES.code.includes(body.fields[n].type));
+  if (path === undefined) return;
+  let field: FieldSpec | undefined = body.fields[path];
+  if (field === undefined) {
+    let level: Record<string, FieldSpec> | undefined = body.fields;
+    for (const name of path.split('.')) {
+      field = level?.[name];
+      level = field?.fields;
+    }
+  }
+  if (field?.type === 'string' || field?.type === 'integer') body.code_values = 'unstated';
 }
 
 /** What tells two error bodies apart: the component referred to, else the schema written out. */

@@ -510,6 +510,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
                     status: doc.errors.body.status,
                     message: doc.errors.body.message,
                     mediaType: doc.errors.body.media_type,
+                    codeValues: doc.errors.body.code_values,
                   }),
           headers: buildParameters(doc.errors.headers, 'header', '/errors/headers'),
           codes,

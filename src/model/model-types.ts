@@ -374,6 +374,8 @@ export interface DeclaredErrorBodyModel {
   status?: string;
   message?: string;
   mediaType?: string;
+  /** errors.body.code_values as written: `unstated` says the spec does not state the code field's value per code. */
+  codeValues?: 'names' | 'unstated';
 }
 
 export interface ErrorsModel {

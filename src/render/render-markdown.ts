@@ -757,9 +757,11 @@ function errorRolesBlock(body: DeclaredErrorBodyModel): Block {
     return [`${label}: `, code(path.join('.')), ` (${holds}${roles.named[what] ? '' : '; found by its name, a format default'})`];
   };
   const codeHolds =
-    roles.code && typeof getErrorCodeValue(roles.code, { name: '', status: 0 }) === 'number'
-      ? "the code's HTTP status: the field is a number"
-      : "the code's name";
+    body.codeValues === 'unstated'
+      ? "a value the spec does not state for each code (code_values: unstated); the service writes the code's name, a format default"
+      : roles.code && typeof getErrorCodeValue(roles.code, { name: '', status: 0 }) === 'number'
+        ? "the code's HTTP status: the field is a number"
+        : "the code's name";
   return list([
     role('Code', 'code', codeHolds),
     role('Status', 'status', 'the HTTP status'),

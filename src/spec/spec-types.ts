@@ -451,6 +451,8 @@ export interface ErrorBodySpec {
   status?: string;
   message?: string;
   media_type?: string;
+  /** `names` (the default): the code field holds each code's name (its status in an integer field); `unstated`: the spec does not say which value. */
+  code_values?: 'names' | 'unstated';
 }
 
 export interface ErrorsSpec {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
-import { importOpenApiFile } from '../../src/import/import-openapi.js';
+import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
 import { createService } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { OPENAPI_FIXTURES } from '../export/helpers.js';
@@ -44,7 +44,8 @@ const files = readdirSync(OPENAPI_FIXTURES).filter((f) => /\.(ya?ml|json)$/.test
 describe('error bodies through import', () => {
   it('petstore: the Error schema becomes the declared body; every `default` is kept, with that schema, and nothing is reported dropped', async () => {
     const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'oai-petstore.yaml'));
-    expect(r.document!.errors!.body).toEqual({ fields: { code: { type: 'integer' }, message: { type: 'string' } } });
+    // Its `code: integer` lists no values: which one each code writes is petstore's own (code_values: unstated).
+    expect(r.document!.errors!.body).toEqual({ fields: { code: { type: 'integer' }, message: { type: 'string' } }, code_values: 'unstated' });
     expect(r.diagnostics.filter((d) => d.pointer?.endsWith('/responses/default'))).toEqual([]);
     const out = exportOpenApi(r.compiled!.checked!).document as Json;
     const back = defaults(out);
@@ -213,5 +214,44 @@ describe('error bodies through import', () => {
       await app.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the values of an imported code field', () => {
+  const doc = (code: Json) => ({
+    openapi: '3.1.0',
+    info: { title: 'Helpdesk', version: '1' },
+    paths: {
+      '/tickets/{id}': {
+        get: {
+          operationId: 'getTicket',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+          responses: {
+            '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Ticket' } } } },
+            '404': { $ref: '#/components/responses/NotFound' },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Ticket: { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid', readOnly: true } } },
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: { error: { type: 'object', required: ['code', 'message'], properties: { code, message: { type: 'string' } } } },
+        },
+      },
+      responses: { NotFound: { description: 'no such ticket', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } },
+    },
+  });
+
+  it('are unstated where the document lists none (a string), and the names where it lists them (an enum)', async () => {
+    const free = await importOpenApiDocument(doc({ type: 'string' }));
+    expect(free.document!.errors!.body).toMatchObject({ code: 'error.code', code_values: 'unstated' });
+    expect(free.compiled!.model!.errors!.body).toMatchObject({ kind: 'declared', codeValues: 'unstated' });
+    const listed = await importOpenApiDocument(doc({ type: 'string', enum: ['not_found'] }));
+    expect(listed.document!.errors!.body).toMatchObject({ code: 'error.code' });
+    expect((listed.document!.errors!.body as { code_values?: string }).code_values).toBeUndefined();
   });
 });

@@ -45,4 +45,14 @@ describe('the document shows unions and the error body roles', () => {
     expect(html).toContain('union tagged by kind: card → card, bank → bank_transfer');
     expect(html).toContain('<code>method&lt;card&gt;.number</code>');
   });
+
+  it('Markdown: a code field whose values the spec does not state (code_values: unstated)', () => {
+    const c = compileSpecText(
+      UNION_SPEC.replace('media_type: application/vnd.pay.error+json', 'media_type: application/vnd.pay.error+json\n    code_values: unstated'),
+    );
+    expect(c.model!.errors?.body).toMatchObject({ codeValues: 'unstated' });
+    expect(renderMarkdown(c.model!)).toContain(
+      "- Code: `error_code` (a value the spec does not state for each code (code_values: unstated); the service writes the code's name, a format default)\n",
+    );
+  });
 });
