@@ -71,7 +71,7 @@ function numberArbitrary(f: FieldModel): fc.Arbitrary<number> {
 }
 
 /**
- * Valid values of one field. `complete`: every optional nested field present, no null in place of an object or an
+ * Valid values of one field. `complete`: every optional nested field present, no null (a nullable field is given a value), no null in place of an object or an
  * array, and arrays of objects not empty, so that a mutation of any nested field has a place to go.
  */
 export function fieldArbitrary(model: ServiceModel, f: FieldModel, resource: ResourceModel | undefined, complete = false): fc.Arbitrary<unknown> {
@@ -134,8 +134,9 @@ export function fieldArbitrary(model: ServiceModel, f: FieldModel, resource: Res
       arb = f.union ? unionArbitrary(model, f.union, complete) : fc.constant({});
       break;
   }
-  const nests = f.type === 'object' || (f.type === 'array' && f.items?.type === 'object');
-  return f.nullable && !(complete && nests) ? fc.option(arb, { nil: null, freq: 5 }) : arb;
+  // `complete`: never null (no null in place of an object or an array of objects either), so that what a later
+  // change leaves out is there to be kept or cleared.
+  return f.nullable && !complete ? fc.option(arb, { nil: null, freq: 5 }) : arb;
 }
 
 /** A valid object of `fields` for the given view: required fields always, optional ones sometimes (`complete`: always). */

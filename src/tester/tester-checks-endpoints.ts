@@ -37,6 +37,7 @@ export async function runProperty<T>(
   arb: fc.Arbitrary<T>,
   runs: number,
   property: (value: T) => Promise<Failure | undefined>,
+  examples: readonly T[] = [],
 ): Promise<void> {
   let last: Failure | undefined;
   // A bound reached, or a request that failed (no answer within --request-timeout, a reset): the rest of the cases
@@ -55,7 +56,7 @@ export async function runProperty<T>(
         return true;
       }
     }),
-    { seed: ctx.seed, numRuns: runs, endOnFailure: false, maxSkipsPerRun: 10 },
+    { seed: ctx.seed, numRuns: runs, endOnFailure: false, maxSkipsPerRun: 10, ...(examples.length > 0 ? { examples: examples.map((e) => [e] as [T]) } : {}) },
   );
   if (last) scope.fail(last);
   if (stopped !== undefined && !(last && stopped instanceof BoundReached)) throw stopped;
@@ -88,76 +89,87 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         const held = isMergePatch(o) ? heldAsPatched : heldAsSent;
         let failed = false;
         const watched: CheckScope = { fail: (f) => ((failed = true), scope.fail(f)), skip: (reason, kind) => scope.skip(reason, kind) };
-        await runProperty(ctx, watched, arb, runs, async (value) => {
-          // The object as a read shows it before this change (each case, shrunk ones too, reads it afresh): what the
-          // change does not send is held to it.
-          const was = target ? await readCurrent(ctx, route, target) : undefined;
-          const resolved = (await ctx.resolveRefs(value)) as Record<string, unknown>;
-          // A merge patch says a union field whole (the other variants' members null): padUnionsForMergePatch.
-          const patch = (b: Record<string, unknown>) => (isMergePatch(o) ? padUnionsForMergePatch(resource, b) : b);
-          let body = patch(ctx.bindBody(route, ctx.makeUnique(resource, resolved), target));
-          let req: TestRequest = { method: route.method, path: ctx.pathOf(route, target && objectKey(resource, target)), headers, body };
-          let res = await ctx.send(route, req);
-          // A unique value (or client-given identifier) the service held before this run: draw fresh ones and send again.
-          for (
-            let i = 0;
-            i < 10 &&
-            (resource.fields.some((f) => f.unique) || (resource.uniqueKeys?.length ?? 0) > 0 || resource.identifierSource === 'client') &&
-            ctx.declared('unique_conflict') &&
-            ctx.expectCondition(res, 'unique_conflict') === undefined;
-            i++
-          ) {
-            body = patch(ctx.bindBody(route, ctx.makeUnique(resource, resolved), target));
-            req = { ...req, body };
-            res = await ctx.send(route, req);
-          }
-          if (!isSuccessAnswer(route, res.status)) return ctx.failure(o.id, `status ${route.successStatus} for a valid request`, o.pointer, req, res);
-          const m = responseMismatch(ctx, route, req, res);
-          if (m !== undefined) return ctx.failure(o.id, `a body in the declared response shape`, route.resource?.pointer, req, `${m}; ${describe(res)}`);
-          for (const [k, v] of Object.entries(body)) {
-            // A write-only field is sent, never answered: nothing to compare.
-            if (isAnswered(resource, k) && !held(resource, k, res.body?.[k], v))
-              return ctx.failure(
-                o.id,
-                `field ${k} kept as sent (${JSON.stringify(v)})`,
-                route.resource?.pointer,
-                req,
-                `${k} is ${JSON.stringify(res.body?.[k])}`,
-              );
-          }
-          const untouched = was && untouchedMismatch(route, was, body, res.body);
-          if (untouched) return ctx.failure(o.id, untouched.expected, route.resource?.pointer, req, untouched.actual);
-          if (o.action === 'create') ctx.remember(resource, res.body as Record<string, unknown>);
-          // A change the answer shows must be the one kept: a read afterwards shows every field as sent.
-          const read = o.action === 'create' ? undefined : ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
-          const readHeaders = read ? await ctx.authFor(read.operation.auth) : undefined;
-          if (read && readHeaders) {
-            // Addressed as the change was (its identifier, or the bound fields of a resource without one).
-            const again: TestRequest = { method: 'GET', path: ctx.pathOf(read, objectKey(resource, target!)), headers: readHeaders };
-            const after = await ctx.send(read, again);
-            const lost = Object.entries(body).find(([k, v]) => isAnswered(resource, k) && !held(resource, k, after.body?.[k], v));
-            const untouchedAfter = was && after.status === read.successStatus ? untouchedMismatch(route, was, body, after.body) : undefined;
-            if (untouchedAfter)
-              return {
-                ...ctx.failure(o.id, `${untouchedAfter.expected} in a read after the ${o.action}`, route.resource?.pointer, again, untouchedAfter.actual),
-                curl: ctx.client.curlSequence([{ req }, { note: `then (${read.operation.id})`, req: again }]),
-              };
-            if (after.status !== read.successStatus || lost)
-              return {
-                ...ctx.failure(
+        // Sent first on every seed, as drawn bodies may always carry them: a replace with its required fields only
+        // (what it leaves out is cleared or given its default), an update with one field (the rest is kept).
+        const drawn = o.action === 'create' ? undefined : (fc.sample(arb, { seed: ctx.seed, numRuns: 1 })[0] as Record<string, unknown> | undefined);
+        const leftOut = drawn && leaveOut(resource, o.action, drawn);
+        await runProperty(
+          ctx,
+          watched,
+          arb,
+          runs,
+          async (value) => {
+            // The object as a read shows it before this change (each case, shrunk ones too, reads it afresh): what the
+            // change does not send is held to it.
+            const was = target ? await readCurrent(ctx, route, target) : undefined;
+            const resolved = (await ctx.resolveRefs(value)) as Record<string, unknown>;
+            // A merge patch says a union field whole (the other variants' members null): padUnionsForMergePatch.
+            const patch = (b: Record<string, unknown>) => (isMergePatch(o) ? padUnionsForMergePatch(resource, b) : b);
+            let body = patch(ctx.bindBody(route, ctx.makeUnique(resource, resolved), target));
+            let req: TestRequest = { method: route.method, path: ctx.pathOf(route, target && objectKey(resource, target)), headers, body };
+            let res = await ctx.send(route, req);
+            // A unique value (or client-given identifier) the service held before this run: draw fresh ones and send again.
+            for (
+              let i = 0;
+              i < 10 &&
+              (resource.fields.some((f) => f.unique) || (resource.uniqueKeys?.length ?? 0) > 0 || resource.identifierSource === 'client') &&
+              ctx.declared('unique_conflict') &&
+              ctx.expectCondition(res, 'unique_conflict') === undefined;
+              i++
+            ) {
+              body = patch(ctx.bindBody(route, ctx.makeUnique(resource, resolved), target));
+              req = { ...req, body };
+              res = await ctx.send(route, req);
+            }
+            if (!isSuccessAnswer(route, res.status)) return ctx.failure(o.id, `status ${route.successStatus} for a valid request`, o.pointer, req, res);
+            const m = responseMismatch(ctx, route, req, res);
+            if (m !== undefined) return ctx.failure(o.id, `a body in the declared response shape`, route.resource?.pointer, req, `${m}; ${describe(res)}`);
+            for (const [k, v] of Object.entries(body)) {
+              // A write-only field is sent, never answered: nothing to compare.
+              if (isAnswered(resource, k) && !held(resource, k, res.body?.[k], v))
+                return ctx.failure(
                   o.id,
-                  lost
-                    ? `field ${lost[0]} kept as sent (${JSON.stringify(lost[1])}) in a read after the ${o.action}`
-                    : `status ${read.successStatus} for a read after the ${o.action}`,
+                  `field ${k} kept as sent (${JSON.stringify(v)})`,
                   route.resource?.pointer,
-                  again,
-                  lost ? `${lost[0]} is ${JSON.stringify(after.body?.[lost[0]])}` : describe(after),
-                ),
-                curl: ctx.client.curlSequence([{ req }, { note: `then (${read.operation.id})`, req: again }]),
-              };
-          }
-          return undefined;
-        });
+                  req,
+                  `${k} is ${JSON.stringify(res.body?.[k])}`,
+                );
+            }
+            const untouched = was && untouchedMismatch(route, was, body, res.body);
+            if (untouched) return ctx.failure(o.id, untouched.expected, route.resource?.pointer, req, untouched.actual);
+            if (o.action === 'create') ctx.remember(resource, res.body as Record<string, unknown>);
+            // A change the answer shows must be the one kept: a read afterwards shows every field as sent.
+            const read = o.action === 'create' ? undefined : ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
+            const readHeaders = read ? await ctx.authFor(read.operation.auth) : undefined;
+            if (read && readHeaders) {
+              // Addressed as the change was (its identifier, or the bound fields of a resource without one).
+              const again: TestRequest = { method: 'GET', path: ctx.pathOf(read, objectKey(resource, target!)), headers: readHeaders };
+              const after = await ctx.send(read, again);
+              const lost = Object.entries(body).find(([k, v]) => isAnswered(resource, k) && !held(resource, k, after.body?.[k], v));
+              const untouchedAfter = was && after.status === read.successStatus ? untouchedMismatch(route, was, body, after.body) : undefined;
+              if (untouchedAfter)
+                return {
+                  ...ctx.failure(o.id, `${untouchedAfter.expected} in a read after the ${o.action}`, route.resource?.pointer, again, untouchedAfter.actual),
+                  curl: ctx.client.curlSequence([{ req }, { note: `then (${read.operation.id})`, req: again }]),
+                };
+              if (after.status !== read.successStatus || lost)
+                return {
+                  ...ctx.failure(
+                    o.id,
+                    lost
+                      ? `field ${lost[0]} kept as sent (${JSON.stringify(lost[1])}) in a read after the ${o.action}`
+                      : `status ${read.successStatus} for a read after the ${o.action}`,
+                    route.resource?.pointer,
+                    again,
+                    lost ? `${lost[0]} is ${JSON.stringify(after.body?.[lost[0]])}` : describe(after),
+                  ),
+                  curl: ctx.client.curlSequence([{ req }, { note: `then (${read.operation.id})`, req: again }]),
+                };
+            }
+            return undefined;
+          },
+          leftOut ? [leftOut as never] : [],
+        );
         if (isMergePatch(o) && target && !failed) await checkPatchNulls(ctx, scope, route, target, headers);
       } else if (o.action === 'read' || o.action === 'delete') {
         const resource = route.resource!;
@@ -721,4 +733,18 @@ async function checkPatchNulls(
         curl: ctx.client.curlSequence([{ req }, { note: `then (${read.operation.id})`, req: again }]),
       });
   }
+}
+
+/**
+ * A change's body leaving out what it can: a replace's optional fields, all but one field of an update. Undefined
+ * where nothing can be left out (an update drawn with no field, a resource with no optional field to replace).
+ */
+function leaveOut(resource: ResourceModel, action: string, drawn: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (action === 'update') {
+    const first = Object.keys(drawn)[0];
+    return first === undefined ? undefined : { [first]: drawn[first] };
+  }
+  if (action !== 'replace' || !resource.fields.some((f) => f.optional)) return undefined;
+  const optional = new Set(resource.fields.filter((f) => f.optional).map((f) => f.name));
+  return Object.fromEntries(Object.entries(drawn).filter(([k]) => !optional.has(k)));
 }

@@ -232,7 +232,6 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
   await ctx.check('endpoints', 'endpoints.list-edges', o.id, async (scope) => {
     const headers = await ctx.authFor(o.auth);
     if (!headers) return scope.skip('no credential for this operation');
-    const validation = ctx.declared('validation');
     const get = async (query: Record<string, string>): Promise<{ req: TestRequest; res: TestResponse }> => {
       const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, query), headers };
       return { req, res: await ctx.send(route, req) };
@@ -251,40 +250,37 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
       );
     if (size !== undefined && items.length > 1)
       return scope.fail(ctx.failure(o.id, `at most 1 item for ${size}=1`, o.pointer, one.req, `${items.length} items`));
-    if (validation && size !== undefined) {
-      const zero = await get({ [size]: '0' });
-      const why = ctx.expectCondition(zero.res, 'validation');
-      if (why !== undefined)
-        return scope.fail(
-          ctx.failure(
-            o.id,
-            `${validation.code} (${validation.status}) for ${size}=0 (a page holds at least one item)`,
-            validation.pointer,
-            zero.req,
-            `${why}; ${describe(zero.res)}`,
-          ),
-        );
-      for (const bad of isThrifty(ctx.model) ? [] : ['-1', 'abc', '1.5']) {
-        const r = await get({ [size]: bad });
-        const w = ctx.expectCondition(r.res, 'validation');
+    // The paging parameters given values no page is asked by: the declared validation answer, or, where no code
+    // declares it (an imported document), one of the operation's own client errors (ctx.refusal). A page size of 0,
+    // a page number of 0 and every value that is no non-negative integer (docs/format.md, "List shapes").
+    const refusedBy = ctx.refusal(route, 'validation');
+    // Where nothing declares the refusal, any client error is one.
+    const refuse = (res: TestResponse) => (refusedBy ? ctx.expectRefusal(res, route, 'validation') : refusal(res));
+    const refuseLabel = refusedBy?.label ?? 'the declared refusal';
+    if (refusedBy !== undefined) {
+      const edges: [string, string, string][] = [];
+      const thrifty = isThrifty(ctx.model);
+      if (size !== undefined) {
+        edges.push([size, '0', 'a page holds at least one item']);
+        if (!thrifty) for (const bad of ['-1', 'abc', '1.5']) edges.push([size, bad, 'no page size']);
+      }
+      if (paging.style === 'page' && !thrifty)
+        for (const bad of ['0', '-1', 'abc', '1.5']) edges.push([getPagingParamName(paging, 'page'), bad, 'pages are numbered from 1']);
+      if (paging.style === 'offset' && !thrifty)
+        for (const bad of ['-1', 'abc', '1.5']) edges.push([getPagingParamName(paging, 'offset'), bad, 'no number of objects to skip']);
+      for (const [name, bad, why] of edges) {
+        const r = await get({ [name]: bad });
+        const w = ctx.expectRefusal(r.res, route, 'validation');
         if (w !== undefined)
-          return scope.fail(
-            ctx.failure(o.id, `${validation.code} (${validation.status}) for ${size}=${bad}`, validation.pointer, r.req, `${w}; ${describe(r.res)}`),
-          );
+          return scope.fail(ctx.failure(o.id, `${refusedBy.label} for ${name}=${bad} (${why})`, refusedBy.pointer, r.req, `${w}; ${describe(r.res)}`));
       }
     }
-    if (validation && paging.style === 'cursor') {
+    if (refusedBy && paging.style === 'cursor') {
       const forged = await get({ [getPagingParamName(paging, 'cursor')]: 'forged-cursor-!@#' });
-      const fw = ctx.expectCondition(forged.res, 'validation');
+      const fw = ctx.expectRefusal(forged.res, route, 'validation');
       if (fw !== undefined)
         return scope.fail(
-          ctx.failure(
-            o.id,
-            `${validation.code} (${validation.status}) for a cursor the service never issued`,
-            validation.pointer,
-            forged.req,
-            `${fw}; ${describe(forged.res)}`,
-          ),
+          ctx.failure(o.id, `${refusedBy.label} for a cursor the service never issued`, refusedBy.pointer, forged.req, `${fw}; ${describe(forged.res)}`),
         );
     }
     const next = paging.style === 'cursor' && paging.body === 'envelope' ? (one.res.body as Record<string, unknown> | undefined)?.[paging.next] : undefined;
@@ -299,33 +295,38 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
       ] as const) {
         const r = await get(query);
         if (page(r.res)) continue;
-        const w = validation ? ctx.expectCondition(r.res, 'validation') : refusal(r.res);
+        const w = refuse(r.res);
         if (w !== undefined)
-          return scope.fail(
-            ctx.failure(
-              o.id,
-              `a page or ${validation ? `${validation.code} (${validation.status})` : 'the declared refusal'} for ${label}`,
-              validation?.pointer ?? o.pointer,
-              r.req,
-              `${w}; ${describe(r.res)}`,
-            ),
-          );
+          return scope.fail(ctx.failure(o.id, `a page or ${refuseLabel} for ${label}`, refusedBy?.pointer ?? o.pointer, r.req, `${w}; ${describe(r.res)}`));
       }
       // A stale cursor: its object deleted since.
       const del = ctx.routes.find((r) => r.operation.action === 'delete' && r.resource?.name === route.resource?.name);
-      const first = items[0] as Record<string, unknown> | undefined;
+      const identifier = route.resource?.identifier;
+      const limitName = getPagingParamName(paging, 'limit');
+      const cursorName = getPagingParamName(paging, 'cursor');
+      // Not the parent the run's nested requests are under (a ticket its comments are listed under): deleting it
+      // would take them with it. The page after it is tried instead, a few times.
+      let first = items[0] as Record<string, unknown> | undefined;
+      let stale: unknown = next;
+      for (let i = 0; i < 5 && first && identifier !== undefined && ctx.isScopeValue(first[identifier]); i++) {
+        const after = await get({ [limitName]: '1', [cursorName]: String(stale) });
+        first = page(after.res)?.[0] as Record<string, unknown> | undefined;
+        stale = (after.res.body as Record<string, unknown> | undefined)?.[paging.next];
+        if (typeof stale !== 'string' || stale.length === 0) first = undefined;
+      }
+      if (first && identifier !== undefined && ctx.isScopeValue(first[identifier])) first = undefined;
       const dh = del ? await ctx.authFor(del.operation.auth) : undefined;
-      if (del && dh && first && route.resource?.identifier !== undefined) {
-        await ctx.send(del, { method: del.method, path: ctx.pathOf(del, first[route.resource.identifier]), headers: dh });
-        const r = await get({ [getPagingParamName(paging, 'limit')]: '1', [getPagingParamName(paging, 'cursor')]: next });
+      if (del && dh && first && identifier !== undefined) {
+        await ctx.send(del, { method: del.method, path: ctx.pathOf(del, first[identifier]), headers: dh });
+        const r = await get({ [limitName]: '1', [cursorName]: String(stale) });
         if (!page(r.res)) {
-          const w = validation ? ctx.expectCondition(r.res, 'validation') : refusal(r.res);
+          const w = refuse(r.res);
           if (w !== undefined)
             return scope.fail(
               ctx.failure(
                 o.id,
                 `a page or the declared refusal for a cursor whose object was deleted since`,
-                validation?.pointer ?? o.pointer,
+                refusedBy?.pointer ?? o.pointer,
                 r.req,
                 `${w}; ${describe(r.res)}`,
               ),
@@ -349,13 +350,13 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
       if (value === undefined) continue;
       const r = await get({ [q.name]: value });
       if (page(r.res)?.length === 0) continue;
-      const w = validation ? ctx.expectCondition(r.res, 'validation') : refusal(r.res);
+      const w = refuse(r.res);
       if (w !== undefined)
         return scope.fail(
           ctx.failure(
             o.id,
-            `${validation ? `${validation.code} (${validation.status})` : 'the declared refusal'} (or an empty page) for ${q.name}=${value}, a value of no ${f.type}`,
-            validation?.pointer ?? o.pointer,
+            `${refuseLabel} (or an empty page) for ${q.name}=${value}, a value of no ${f.type}`,
+            refusedBy?.pointer ?? o.pointer,
             r.req,
             `${w}; ${describe(r.res)}`,
           ),
@@ -367,13 +368,13 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
     if (sort) {
       const r = await get({ [sort.name]: '__no_such_field__' });
       if (!page(r.res)) {
-        const w = validation ? ctx.expectCondition(r.res, 'validation') : refusal(r.res);
+        const w = refuse(r.res);
         if (w !== undefined)
           return scope.fail(
             ctx.failure(
               o.id,
-              `${validation ? `${validation.code} (${validation.status})` : 'the declared refusal'} (or a page) for ${sort.name}=__no_such_field__, a field it does not sort on`,
-              validation?.pointer ?? o.pointer,
+              `${refuseLabel} (or a page) for ${sort.name}=__no_such_field__, a field it does not sort on`,
+              refusedBy?.pointer ?? o.pointer,
               r.req,
               `${w}; ${describe(r.res)}`,
             ),
@@ -382,13 +383,13 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
     }
     const unknown = await get({ __servicespec_unknown__: '1' });
     if (!page(unknown.res)) {
-      const w = validation ? ctx.expectCondition(unknown.res, 'validation') : refusal(unknown.res);
+      const w = refuse(unknown.res);
       if (w !== undefined)
         scope.fail(
           ctx.failure(
             o.id,
-            `a page, or ${validation ? `${validation.code} (${validation.status})` : 'the declared refusal'}, for a parameter the operation does not declare`,
-            validation?.pointer ?? o.pointer,
+            `a page, or ${refuseLabel}, for a parameter the operation does not declare`,
+            refusedBy?.pointer ?? o.pointer,
             unknown.req,
             `${w}; ${describe(unknown.res)}`,
           ),

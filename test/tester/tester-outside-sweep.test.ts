@@ -269,3 +269,41 @@ ${PLAIN_ERRORS}    conflict: { status: 409, when: [unique_conflict, reference_no
     }
   }, 60_000);
 });
+
+describe('an address the service keeps unique without the spec saying so', () => {
+  // OpenAPI has no word for a unique field, so an imported spec never says one; a service keeping one attendee per
+  // address answered 409 to a body reusing the run's sample address (valid-requests, input-space of the create and of
+  // the update, the body-size limit): four failures of a faithful service in every seed.
+  const ATTENDEES = (unique: boolean) => `
+servicespec: 1
+resources:
+  Attendee:
+    fields:
+      id: { type: uuid, readOnly: true }
+      email: { type: email, maxLength: 80${unique ? ', unique: true' : ''} }
+      name: { type: string, minLength: 1, maxLength: 40 }
+      seats: { type: integer, minimum: 1, maximum: 4, optional: true }
+endpoints:
+  operations:
+    createAttendee: { method: POST, path: /attendees, action: create, resource: Attendee }
+    getAttendee: { method: GET, path: '/attendees/{id}', action: read, resource: Attendee }
+    updateAttendee: { method: PATCH, path: '/attendees/{id}', action: update, resource: Attendee }
+authentication:
+  default: none
+${PLAIN_ERRORS}    conflict: { status: 409, when: [unique_conflict] }
+limits:
+  body_size: 64KiB
+`;
+  it('is sent fresh in each body: the run passes', async () => {
+    const s = await startService(checkedModel(ATTENDEES(true)));
+    try {
+      for (const seed of [1, 2, 3]) {
+        const report = await testService(checkedModel(ATTENDEES(false)), { baseUrl: s.url, seed, only: ['endpoints', 'errors', 'limits'] });
+        expect(report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.check} ${r.target}: ${r.failure?.actual}`)).toEqual([]);
+        expect(report.results.find((r) => r.check === 'endpoints.input-space' && r.target === 'updateAttendee')?.outcome).toBe('passed');
+      }
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+});
