@@ -105,36 +105,32 @@ async function startServed(name: string, root: string, dir: string, env: Record<
   return { name, port, child, id };
 }
 
-async function startHandWritten(dir: string): Promise<Server> {
+/**
+ * A server of the orders table the hand-written seed makes (2,000 orders, the first SEEDED), in its own process:
+ * `script` with the node arguments `nodeArgs` before it.
+ */
+async function startSeeded(name: string, dir: string, script: string, nodeArgs: readonly string[] = []): Promise<Server> {
   const port = await freePort();
-  const db = join(dir, 'hand.db');
-  const env = { ...process.env, NODE_PATH: MODULES, DB_PATH: db, SEED_ROWS: '2000', PORT: String(port) };
+  const env = { ...process.env, NODE_PATH: MODULES, DB_PATH: join(dir, `${name}.db`), SEED_ROWS: '2000', PORT: String(port) };
   await new Promise<void>((done, fail) =>
     spawn(process.execPath, [join(SHARED, 'hand-written-seed.js')], { env, stdio: 'ignore' }).on('exit', (code) =>
       code === 0 ? done() : fail(new Error(`seed exited ${code}`)),
     ),
   );
-  // At FULL the hand-written server commits as servicespec does (bench/baseline/hand-written-full.cjs): its file
-  // fixes NORMAL.
-  const full = SYNCHRONOUS === 'full' ? ['-r', join(HEAD, 'bench', 'baseline', 'hand-written-full.cjs')] : [];
-  const child = spawn(process.execPath, [...full, join(SHARED, 'hand-written-orders.js')], { env, stdio: 'ignore' });
+  const child = spawn(process.execPath, [...nodeArgs, script], { env, stdio: 'ignore' });
   await up(port, `/orders/${SEEDED}`);
-  return { name: 'hand-written', port, child, id: SEEDED };
+  return { name, port, child, id: SEEDED };
+}
+
+/** The hand-written server as it is; at FULL committing as servicespec does (bench/baseline/hand-written-full.cjs: its file fixes NORMAL). */
+function startHandWritten(dir: string): Promise<Server> {
+  const full = SYNCHRONOUS === 'full' ? ['-r', join(HEAD, 'bench', 'baseline', 'hand-written-full.cjs')] : [];
+  return startSeeded('hand-written', dir, join(SHARED, 'hand-written-orders.js'), full);
 }
 
 /** The floor: node:http and better-sqlite3 alone, on a database seeded as the hand-written server's. */
-async function startRaw(dir: string): Promise<Server> {
-  const port = await freePort();
-  const db = join(dir, 'raw.db');
-  const env = { ...process.env, NODE_PATH: MODULES, DB_PATH: db, SEED_ROWS: '2000', PORT: String(port) };
-  await new Promise<void>((done, fail) =>
-    spawn(process.execPath, [join(SHARED, 'hand-written-seed.js')], { env, stdio: 'ignore' }).on('exit', (code) =>
-      code === 0 ? done() : fail(new Error(`seed exited ${code}`)),
-    ),
-  );
-  const child = spawn(process.execPath, [join(HEAD, 'bench', 'baseline', 'raw-orders.cjs')], { env, stdio: 'ignore' });
-  await up(port, `/orders/${SEEDED}`);
-  return { name: 'raw', port, child, id: SEEDED };
+function startRaw(dir: string): Promise<Server> {
+  return startSeeded('raw', dir, join(HEAD, 'bench', 'baseline', 'raw-orders.cjs'));
 }
 
 /** The server process's CPU time so far, in µs (utime + stime from /proc: what the machine's other work does not inflate much). */
