@@ -319,6 +319,29 @@ function notMatching(pattern: string, min: number, max: number): string | undefi
 }
 
 /** The invalid variants of one field at `path`, derived from its declared constraints. */
+/** `n` valid items of `items`, no two the same; undefined where its values are too few to draw them. */
+function distinctItems(model: ServiceModel, items: FieldModel, n: number): unknown[] | undefined {
+  const span =
+    items.type === 'enum'
+      ? (items.values?.length ?? 0)
+      : items.type === 'boolean'
+        ? 2
+        : items.type === 'integer' && items.minimum !== undefined && items.maximum !== undefined
+          ? items.maximum - items.minimum + 1
+          : items.type === 'string' && items.maxLength !== undefined && items.maxLength <= 1
+            ? 0
+            : Infinity;
+  if (span < n) return undefined;
+  try {
+    return fc.sample(fc.uniqueArray(fieldArbitrary(model, items, undefined), { minLength: n, maxLength: n, selector: (v) => JSON.stringify(v) }), {
+      seed: 1,
+      numRuns: 1,
+    })[0];
+  } catch {
+    return undefined;
+  }
+}
+
 function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (string | number)[], required: boolean): Mutation[] {
   const name = path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
   const out: Mutation[] = [];
@@ -372,11 +395,9 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
           let arr: unknown = b;
           for (const k of path) arr = (arr as Record<string | number, unknown>)?.[k];
           const first = Array.isArray(arr) && arr.length > 0 ? arr[0] : null;
-          return setAt(
-            b,
-            path,
-            Array.from({ length: f.maxItems! + 1 }, () => clone(first)),
-          );
+          // Under uniqueItems, items that differ: copies of one would be refused for repeating, whatever the count.
+          const distinct = f.uniqueItems && f.items ? distinctItems(model, f.items, f.maxItems! + 1) : undefined;
+          return setAt(b, path, distinct ?? Array.from({ length: f.maxItems! + 1 }, () => clone(first)));
         },
       });
     }

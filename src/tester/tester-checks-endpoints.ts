@@ -89,9 +89,9 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         const held = isMergePatch(o) ? heldAsPatched : heldAsSent;
         let failed = false;
         const watched: CheckScope = { fail: (f) => ((failed = true), scope.fail(f)), skip: (reason, kind) => scope.skip(reason, kind) };
-        // Sent first on every seed, as drawn bodies may always carry them: a replace with its required fields only
-        // (what it leaves out is cleared or given its default), an update with one field (the rest is kept).
-        const drawn = o.action === 'create' ? undefined : (fc.sample(arb, { seed: ctx.seed, numRuns: 1 })[0] as Record<string, unknown> | undefined);
+        // Sent first on every seed, as drawn bodies may always carry them: a create or a replace with its required
+        // fields only (what it leaves out is given its default, or cleared), an update with one field (the rest is kept).
+        const drawn = fc.sample(arb, { seed: ctx.seed, numRuns: 1 })[0] as Record<string, unknown> | undefined;
         const leftOut = drawn && leaveOut(resource, o.action, drawn);
         await runProperty(
           ctx,
@@ -135,6 +135,20 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
                   `${k} is ${JSON.stringify(res.body?.[k])}`,
                 );
             }
+            // A field the create leaves out that has a default holds it (docs/format.md: the value a create leaves out).
+            if (o.action === 'create' && isPlainObject(res.body))
+              for (const f of resource.fields) {
+                if (!f.hasDefault || Object.hasOwn(body, f.name) || !isAnswered(resource, f.name) || !isWritable(resource, f, 'create')) continue;
+                const got = Object.hasOwn(res.body, f.name) ? res.body[f.name] : undefined;
+                if (sortedJson(got) !== sortedJson(f.default))
+                  return ctx.failure(
+                    o.id,
+                    `field ${f.name}, left out of the create, holding its default ${JSON.stringify(f.default)}`,
+                    route.resource?.pointer,
+                    req,
+                    `${f.name} is ${JSON.stringify(got) ?? 'absent'}`,
+                  );
+              }
             const untouched = was && untouchedMismatch(route, was, body, res.body);
             if (untouched) return ctx.failure(o.id, untouched.expected, route.resource?.pointer, req, untouched.actual);
             if (o.action === 'create') ctx.remember(resource, res.body as Record<string, unknown>);
@@ -668,6 +682,21 @@ function untouchedMismatch(
   if (!r || !isPlainObject(answer) || (o.action !== 'update' && o.action !== 'replace')) return undefined;
   const bound = new Set((o.bindings ?? []).map((b) => b.field.split('.')[0]!));
   for (const f of r.fields) {
+    // What the service made at create and no change remakes: the identifier, a create time (the same instant,
+    // however written).
+    if ((f.name === r.identifier || f.generated === 'create_time') && isAnswered(r, f.name) && Object.hasOwn(before, f.name)) {
+      const actual = Object.hasOwn(answer, f.name) ? answer[f.name] : undefined;
+      const same =
+        f.type === 'datetime' && typeof actual === 'string' && typeof before[f.name] === 'string'
+          ? Date.parse(actual) === Date.parse(before[f.name] as string)
+          : sortedJson(actual) === sortedJson(before[f.name]);
+      if (!same)
+        return {
+          expected: `field ${f.name}, made by the create, kept by the ${o.action} (${JSON.stringify(before[f.name])})`,
+          actual: `${f.name} is ${JSON.stringify(actual) ?? 'absent'}`,
+        };
+      continue;
+    }
     if (Object.hasOwn(body, f.name) || bound.has(f.name) || !isAnswered(r, f.name) || !isWritable(r, f, 'create')) continue;
     // Own members only: a field named after Object.prototype's (constructor) is absent, not the prototype's.
     const actual = Object.hasOwn(answer, f.name) ? answer[f.name] : undefined;
@@ -736,15 +765,17 @@ async function checkPatchNulls(
 }
 
 /**
- * A change's body leaving out what it can: a replace's optional fields, all but one field of an update. Undefined
- * where nothing can be left out (an update drawn with no field, a resource with no optional field to replace).
+ * A body leaving out what it can: a create's or a replace's optional fields and those with a default, all but one
+ * field of an update.
+ * Undefined where nothing can be left out (an update drawn with no field, a resource with no optional field).
  */
 function leaveOut(resource: ResourceModel, action: string, drawn: Record<string, unknown>): Record<string, unknown> | undefined {
   if (action === 'update') {
     const first = Object.keys(drawn)[0];
     return first === undefined ? undefined : { [first]: drawn[first] };
   }
-  if (action !== 'replace' || !resource.fields.some((f) => f.optional)) return undefined;
-  const optional = new Set(resource.fields.filter((f) => f.optional).map((f) => f.name));
+  // Optional, or given its default when left out (where requests may leave it out: not requiredInRequests).
+  const optional = new Set(resource.fields.filter((f) => f.optional || (f.hasDefault && !f.requiredInRequests)).map((f) => f.name));
+  if ((action !== 'replace' && action !== 'create') || optional.size === 0) return undefined;
   return Object.fromEntries(Object.entries(drawn).filter(([k]) => !optional.has(k)));
 }

@@ -4,11 +4,13 @@
 //   `validation_failed` failed as "not unprocessable_entity"): 61 of 66 false failures per seed;
 // - a list paged by page number never sent page=0, -1, abc or 1.5 (a 500 to page=0 got through), and where no
 //   code declares validation not even a page size of 0;
-// - the stale-cursor probe deleting the parent the run's nested requests were all under.
+// - the stale-cursor probe deleting the parent the run's nested requests were all under;
+// - a create time rewritten by an update, a default other than the declared one given to a field a create leaves
+//   out, and maxItems unenforced under uniqueItems (probed with copies of one item, refused for repeating).
 import { describe, expect, it } from 'vitest';
 import { testService } from '../../src/tester/tester-run.js';
 import { startService } from '../runtime/helpers.js';
-import { checkedModel } from '../support/specs.js';
+import { checkedModel, PLAIN_ERRORS } from '../support/specs.js';
 import { json, startProxy, withJson } from './mutant-proxy.js';
 
 const failures = (report: Awaited<ReturnType<typeof testService>>) =>
@@ -176,5 +178,77 @@ describe('the stale-cursor probe of a list', () => {
       await proxy.close();
       await s.close();
     }
+  }, 60_000);
+});
+
+const TICKET_TIMES = `
+servicespec: 1
+resources:
+  Ticket:
+    fields:
+      id: { type: uuid, readOnly: true }
+      subject: { type: string, minLength: 1, maxLength: 200 }
+      priority: { type: enum, values: [low, normal, high], default: normal }
+      tags: { type: array, items: { type: string, minLength: 1, maxLength: 12 }, maxItems: 3, uniqueItems: true, optional: true }
+      created_at: { type: datetime, readOnly: true, generated: create_time }
+endpoints:
+  operations:
+    createTicket: { method: POST, path: /tickets, action: create, resource: Ticket }
+    getTicket: { method: GET, path: '/tickets/{id}', action: read, resource: Ticket }
+    updateTicket: { method: PATCH, path: '/tickets/{id}', action: update, resource: Ticket }
+authentication:
+  default: none
+${PLAIN_ERRORS}`;
+
+describe('what a create made, and what it was not sent', () => {
+  const caught = async (check: string, mutant: Parameters<typeof startProxy>[1]) => {
+    const model = checkedModel(TICKET_TIMES);
+    const s = await startService(model);
+    const proxy = await startProxy(s.url, mutant);
+    try {
+      const report = await testService(model, { baseUrl: proxy.url, seed: 1, only: [check] });
+      return failures(report);
+    } finally {
+      await proxy.close();
+      await s.close();
+    }
+  };
+
+  it('the runtime passes', async () => {
+    expect(await caught('endpoints', {})).toEqual([]);
+  }, 60_000);
+
+  it('an update answering another create time is caught (endpoints.valid-requests)', async () => {
+    const failed = await caught('endpoints.valid-requests', {
+      response: (r, req) => {
+        const body = json(r) as Record<string, unknown> | undefined;
+        return req.method === 'PATCH' && r.status === 200 && body ? withJson(r, { ...body, created_at: '2001-01-01T00:00:00.000Z' }) : r;
+      },
+    });
+    expect(failed.join('\n')).toMatch(/endpoints\.valid-requests updateTicket: field created_at, made by the create, kept by the update/);
+  }, 60_000);
+
+  it('a create giving a field it was not sent another default is caught (endpoints.valid-requests)', async () => {
+    const failed = await caught('endpoints.valid-requests', {
+      response: (r, req) => {
+        const body = json(r) as Record<string, unknown> | undefined;
+        const sent = (json({ status: 0, headers: {}, body: req.body }) ?? {}) as Record<string, unknown>;
+        return req.method === 'POST' && r.status === 201 && body && sent.priority === undefined ? withJson(r, { ...body, priority: 'low' }) : r;
+      },
+    });
+    expect(failed.join('\n')).toMatch(/endpoints\.valid-requests createTicket: field priority, left out of the create, holding its default "normal"/);
+  }, 60_000);
+
+  it('maxItems unenforced under uniqueItems is caught: the items sent past it differ (endpoints.invalid-requests)', async () => {
+    const failed = await caught('endpoints.invalid-requests', {
+      // The service keeps the first three tags of any number: never refuses a fourth.
+      request: (r) => {
+        if (r.method !== 'POST') return r;
+        const body = json({ status: 0, headers: {}, body: r.body }) as Record<string, unknown> | undefined;
+        if (!body || !Array.isArray(body.tags) || body.tags.length <= 3) return r;
+        return { ...r, body: Buffer.from(JSON.stringify({ ...body, tags: body.tags.slice(0, 3) })) };
+      },
+    });
+    expect(failed.join('\n')).toContain('endpoints.invalid-requests createTicket');
   }, 60_000);
 });
