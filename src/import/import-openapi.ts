@@ -1765,11 +1765,7 @@ function sayBoundTypes(ctx: Ctx, src: OpSource, r: string, bind: Record<string, 
   for (const [param, path] of Object.entries(bind)) {
     const use = src.params.find(({ p }) => p.in === 'path' && p.name === param);
     const schema = use && isObject(use.p.schema) ? flatten(ctx, use.p.schema, joinPointer(use.pointer, 'schema')).schema : undefined;
-    let field: FieldSpec | undefined = fields[path];
-    if (field === undefined) {
-      let at: Record<string, FieldSpec> | undefined = fields;
-      for (const part of path.split('.')) [field, at] = [at?.[part], at?.[part]?.fields];
-    }
+    const field = specFieldAt(fields, path);
     const want = field ? PARAM_TYPE_OF[field.type] : undefined;
     const said = typeof schema?.type === 'string' ? schema.type : undefined;
     if (use === undefined || want === undefined || said === undefined || said === want || (said === 'number' && want === 'integer')) continue;
@@ -2893,15 +2889,17 @@ function errorBodyRoles(fields: Record<string, FieldSpec>): { code?: string; sta
 function withCodeValues(body: ErrorBodySpec): void {
   const path = body.code ?? ERROR_BODY_ROLE_NAMES.code.find((n) => body.fields[n] !== undefined && ERROR_ROLE_TYPES.code.includes(body.fields[n].type));
   if (path === undefined) return;
-  let field: FieldSpec | undefined = body.fields[path];
-  if (field === undefined) {
-    let level: Record<string, FieldSpec> | undefined = body.fields;
-    for (const name of path.split('.')) {
-      field = level?.[name];
-      level = field?.fields;
-    }
-  }
+  const field = specFieldAt(body.fields, path);
   if (field?.type === 'string' || field?.type === 'integer') body.code_values = 'unstated';
+}
+
+/** The field a path names among spec fields: one of that name, else one nested by its dotted path (`error.code`), as `bind` reads a path. */
+function specFieldAt(fields: Record<string, FieldSpec>, path: string): FieldSpec | undefined {
+  if (Object.hasOwn(fields, path)) return fields[path];
+  let field: FieldSpec | undefined;
+  let at: Record<string, FieldSpec> | undefined = fields;
+  for (const part of path.split('.')) [field, at] = [at?.[part], at?.[part]?.fields];
+  return field;
 }
 
 /** What tells two error bodies apart: the component referred to, else the schema written out. */
