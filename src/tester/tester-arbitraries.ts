@@ -71,8 +71,9 @@ function numberArbitrary(f: FieldModel): fc.Arbitrary<number> {
 }
 
 /**
- * Valid values of one field. `complete`: every optional nested field present, no null (a nullable field is given a value), no null in place of an object or an
- * array, and arrays of objects not empty, so that a mutation of any nested field has a place to go.
+ * Valid values of one field. `complete`: every optional nested field present, no null anywhere, and arrays of objects
+ * not empty, so that a mutation of any nested field has a place to go and what a later change leaves out is there to
+ * be kept or cleared.
  */
 export function fieldArbitrary(model: ServiceModel, f: FieldModel, resource: ResourceModel | undefined, complete = false): fc.Arbitrary<unknown> {
   let arb: fc.Arbitrary<unknown>;
@@ -134,8 +135,6 @@ export function fieldArbitrary(model: ServiceModel, f: FieldModel, resource: Res
       arb = f.union ? unionArbitrary(model, f.union, complete) : fc.constant({});
       break;
   }
-  // `complete`: never null (no null in place of an object or an array of objects either), so that what a later
-  // change leaves out is there to be kept or cleared.
   return f.nullable && !complete ? fc.option(arb, { nil: null, freq: 5 }) : arb;
 }
 
@@ -318,7 +317,6 @@ function notMatching(pattern: string, min: number, max: number): string | undefi
   return ['!'.repeat(len), ' '.repeat(len), 'a'.repeat(len), '0'.repeat(len), 'Z'.repeat(len), '-'.repeat(len)].find((s) => !re.test(s));
 }
 
-/** The invalid variants of one field at `path`, derived from its declared constraints. */
 /** `n` valid items of `items`, no two the same; undefined where its values are too few to draw them. */
 function distinctItems(model: ServiceModel, items: FieldModel, n: number): unknown[] | undefined {
   const span =
@@ -342,6 +340,7 @@ function distinctItems(model: ServiceModel, items: FieldModel, n: number): unkno
   }
 }
 
+/** The invalid variants of one field at `path`, derived from its declared constraints. */
 function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (string | number)[], required: boolean): Mutation[] {
   const name = path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
   const out: Mutation[] = [];

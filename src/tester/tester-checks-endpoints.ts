@@ -135,21 +135,8 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
                   `${k} is ${JSON.stringify(res.body?.[k])}`,
                 );
             }
-            // A field the create leaves out that has a default holds it (docs/format.md: the value a create leaves out).
-            if (o.action === 'create' && isPlainObject(res.body))
-              for (const f of resource.fields) {
-                if (!f.hasDefault || Object.hasOwn(body, f.name) || !isAnswered(resource, f.name) || !isWritable(resource, f, 'create')) continue;
-                const got = Object.hasOwn(res.body, f.name) ? res.body[f.name] : undefined;
-                if (sortedJson(got) !== sortedJson(f.default))
-                  return ctx.failure(
-                    o.id,
-                    `field ${f.name}, left out of the create, holding its default ${JSON.stringify(f.default)}`,
-                    route.resource?.pointer,
-                    req,
-                    `${f.name} is ${JSON.stringify(got) ?? 'absent'}`,
-                  );
-              }
-            const untouched = was && untouchedMismatch(route, was, body, res.body);
+            // A create holds it against nothing made before: each field it leaves out with a default holds it.
+            const untouched = untouchedMismatch(route, was ?? {}, body, res.body);
             if (untouched) return ctx.failure(o.id, untouched.expected, route.resource?.pointer, req, untouched.actual);
             if (o.action === 'create') ctx.remember(resource, res.body as Record<string, unknown>);
             // A change the answer shows must be the one kept: a read afterwards shows every field as sent.
@@ -666,10 +653,11 @@ async function readCurrent(ctx: TestContext, route: OperationRoute, target: Reco
 }
 
 /**
- * What an update or replace does to the fields its body leaves out (docs/format.md, the actions' table): an update
- * keeps each; a replace clears each it can write (takes its default, where it has one) and keeps the rest (a
- * write-once field, one outside its request_fields, one its path binds). Only fields a client writes are held: a
- * read-only one the service may change (an updated_at). Undefined when the answer does so.
+ * What a change does to the fields its body leaves out (docs/format.md, the actions' table): a create gives each its
+ * default, where it has one; an update keeps each; a replace clears each it can write (takes its default, where it
+ * has one) and keeps the rest (a write-once field, one outside its request_fields, one its path binds). Only fields
+ * a client writes are held — a read-only one the service may change (an updated_at) — but for what the create made
+ * and no change remakes: the identifier and a create time. Undefined when the answer does so.
  */
 function untouchedMismatch(
   route: OperationRoute,
@@ -679,7 +667,7 @@ function untouchedMismatch(
 ): { expected: string; actual: string } | undefined {
   const r = route.resource;
   const o = route.operation;
-  if (!r || !isPlainObject(answer) || (o.action !== 'update' && o.action !== 'replace')) return undefined;
+  if (!r || !isPlainObject(answer) || (o.action !== 'create' && o.action !== 'update' && o.action !== 'replace')) return undefined;
   const bound = new Set((o.bindings ?? []).map((b) => b.field.split('.')[0]!));
   for (const f of r.fields) {
     // What the service made at create and no change remakes: the identifier, a create time (the same instant,
@@ -702,13 +690,14 @@ function untouchedMismatch(
     const actual = Object.hasOwn(answer, f.name) ? answer[f.name] : undefined;
     const was = Object.hasOwn(before, f.name) ? before[f.name] : undefined;
     const clears = o.action === 'replace' && isWritable(r, f, 'replace') && (o.requestFields === undefined || o.requestFields.includes(f.name));
-    if (clears && f.hasDefault) {
+    if ((clears || o.action === 'create') && f.hasDefault) {
       if (sortedJson(actual) !== sortedJson(f.default))
         return {
-          expected: `field ${f.name}, left out of the replace, holding its default ${JSON.stringify(f.default)}`,
-          actual: `${f.name} is ${JSON.stringify(actual)}`,
+          expected: `field ${f.name}, left out of the ${o.action}, holding its default ${JSON.stringify(f.default)}`,
+          actual: `${f.name} is ${JSON.stringify(actual) ?? 'absent'}`,
         };
-    } else if (clears) {
+    } else if (o.action === 'create') continue;
+    else if (clears) {
       if (f.optional && actual !== undefined && !(actual === null && f.nullable))
         return { expected: `field ${f.name}, left out of the replace, cleared`, actual: `${f.name} is ${JSON.stringify(actual)}` };
     } else if (sortedJson(actual) !== sortedJson(was))
