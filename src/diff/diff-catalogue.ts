@@ -33,6 +33,17 @@ export const DIFF_RULES = {
     impact: b,
     message: "{subject}'s identifiers are now given by the {new} (were by the {old}): creates must send one, or must not",
   },
+  'answer-members-opened': {
+    part: 'resources',
+    impact: b,
+    message:
+      '{subject}: an answer may now carry members the resource does not name (answer_members: open, was named); a client that refuses unknown members breaks',
+  },
+  'answer-members-named': {
+    part: 'resources',
+    impact: n,
+    message: '{subject}: an answer now carries only the members the resource names (answer_members: named, was open)',
+  },
   'resource-owner-changed': { part: 'resources', impact: b, message: '{subject} is now owned through {new} (was {old}): who sees which objects changes' },
   'resource-owner-access-changed': { part: 'resources', impact: b, message: "{subject}: another subject's object is now answered as {new} (was {old})" },
   'field-renamed': { part: 'resources', impact: b, message: '{subject} was renamed to {new}: clients reading or sending {old} break' },

@@ -440,6 +440,8 @@ function diffResources(out: Collector, o: ServiceModel, n: ServiceModel): void {
     if (or.identifier !== nr.identifier) out.add('resource-identifier-changed', or.name, { old: show(or.identifier), new: show(nr.identifier) }, where);
     else if (or.identifierSource !== nr.identifierSource)
       out.add('resource-identifier-source-changed', or.name, { old: or.identifierSource, new: nr.identifierSource }, where);
+    // Answers that may hold members the resource does not name: a client that refuses unknown members breaks on them.
+    if (or.answerMembers !== nr.answerMembers) out.add(nr.answerMembers === 'open' ? 'answer-members-opened' : 'answer-members-named', or.name, {}, where);
     const keyText = (k: readonly string[]) => k.join(', ');
     const oldKeys = new Set((or.uniqueKeys ?? []).map(keyText));
     const newKeys = new Set((nr.uniqueKeys ?? []).map(keyText));

@@ -1,4 +1,4 @@
-import { DEFAULT_IDENTIFIER_SOURCE, DEFAULT_PAGING, getPagingParamName } from '../model/model-defaults.js';
+import { DEFAULT_ANSWER_MEMBERS, DEFAULT_IDENTIFIER_SOURCE, DEFAULT_PAGING, getPagingParamName } from '../model/model-defaults.js';
 import type {
   AuthRequirement,
   EnvelopeModel,
@@ -126,7 +126,18 @@ export function shapeToSpec(s: ShapeModel): ShapeSpec {
   });
 }
 
-const RESOURCE_HANDLED = new Set(['name', 'pointer', 'description', 'plural', 'identifier', 'identifierSource', 'owner', 'ownerAccess', 'fields']);
+const RESOURCE_HANDLED = new Set([
+  'name',
+  'pointer',
+  'description',
+  'plural',
+  'identifier',
+  'identifierSource',
+  'answerMembers',
+  'owner',
+  'ownerAccess',
+  'fields',
+]);
 
 function snakeCase(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -139,6 +150,7 @@ export function resourceToSpec(r: ResourceModel): ResourceSpec {
     plural: r.plural,
     identifier: r.identifier,
     identifier_source: r.identifierSource !== DEFAULT_IDENTIFIER_SOURCE ? r.identifierSource : undefined,
+    answer_members: r.answerMembers !== DEFAULT_ANSWER_MEMBERS ? r.answerMembers : undefined,
     owner: r.owner,
     owner_access: r.owner !== undefined || r.ownerAccess !== 'hidden' ? r.ownerAccess : undefined,
   });

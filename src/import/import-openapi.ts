@@ -822,6 +822,8 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
     if (typeof p.schema.description === 'string') r.description = p.schema.description;
     for (const k of ['plural', 'identifier', 'owner', 'owner_access']) if (typeof rext[k] === 'string') r[k] = rext[k];
     for (const [k, v] of Object.entries(rext)) if (!(k in r) && v !== undefined) r[k] = v;
+    // A component that leaves its object open lets an answer carry members it does not name (JSON Schema's default).
+    if (!exported && !isClosedObject(objectParts(ctx, schemas[p.key], p.pointer))) r.answer_members = 'open';
     r.fields = fields;
     out[p.name] = r as ResourceSpec;
     ctx.resourceFields.set(p.name, fields);
@@ -1118,6 +1120,20 @@ function requestMediaTypeOf(action: Action, mediaType: string | undefined): stri
   return type;
 }
 
+/** A schema and, where it is an `allOf`, each of its parts, resolved. */
+function objectParts(ctx: Ctx, schema: unknown, pointer: string): { node: unknown; pointer: string }[] {
+  const top = resolve(ctx, schema, pointer);
+  const parts = [top];
+  if (isObject(top.node) && Array.isArray(top.node.allOf))
+    top.node.allOf.forEach((p, i) => parts.push(resolve(ctx, p, joinPointer(joinPointer(top.pointer, 'allOf'), i))));
+  return parts;
+}
+
+/** Whether an object schema (or a part of its `allOf`) refuses the members it does not name. */
+function isClosedObject(parts: readonly { node: unknown }[]): boolean {
+  return parts.some((p) => isObject(p.node) && (p.node.additionalProperties === false || p.node.unevaluatedProperties === false));
+}
+
 /**
  * A resource action's request schema read for `unknown_fields`: `refuse` where it (or a part of its `allOf`) says
  * `additionalProperties: false` or `unevaluatedProperties: false`, `ignore` where it leaves the object open (JSON
@@ -1125,12 +1141,8 @@ function requestMediaTypeOf(action: Action, mediaType: string | undefined): stri
  * schema of their own (a map) are accepted and dropped, whatever they hold: said.
  */
 function unknownFieldsOf(ctx: Ctx, id: string, schema: unknown, pointer: string): 'refuse' | 'ignore' {
-  const top = resolve(ctx, schema, pointer);
-  const parts = [top];
-  if (isObject(top.node) && Array.isArray(top.node.allOf))
-    top.node.allOf.forEach((p, i) => parts.push(resolve(ctx, p, joinPointer(joinPointer(top.pointer, 'allOf'), i))));
-  const closed = (n: unknown) => isObject(n) && (n.additionalProperties === false || n.unevaluatedProperties === false);
-  if (parts.some((p) => closed(p.node))) return 'refuse';
+  const parts = objectParts(ctx, schema, pointer);
+  if (isClosedObject(parts)) return 'refuse';
   const typed = parts.find((p) => isObject(p.node) && isObject(p.node.additionalProperties) && Object.keys(p.node.additionalProperties).length > 0);
   if (typed)
     report(

@@ -38,6 +38,7 @@ import type {
 import { buildEnvelope, resolveEnvelope } from './model-envelope.js';
 import {
   DEFAULT_IDENTIFIER_FIELD,
+  DEFAULT_ANSWER_MEMBERS,
   DEFAULT_IDENTIFIER_SOURCE,
   DEFAULT_PAGING,
   getDefaultSuccessStatus,
@@ -220,6 +221,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       plural: r.plural,
       identifier,
       identifierSource: r.identifier_source ?? DEFAULT_IDENTIFIER_SOURCE,
+      answerMembers: r.answer_members ?? DEFAULT_ANSWER_MEMBERS,
       owner: r.owner,
       ownerAccess: r.owner_access ?? 'hidden',
       ownerOverrideScopes: r.owner_override_scopes ? [...r.owner_override_scopes] : [],

@@ -98,6 +98,9 @@ export const DEFAULT_IDENTIFIER_FIELD = 'id';
 /** Who gives a created object its identifier when a resource does not say: the server. */
 export const DEFAULT_IDENTIFIER_SOURCE = 'server';
 
+/** Whether an answer may carry members its resource does not name, when the resource does not say: no (`named`). */
+export const DEFAULT_ANSWER_MEMBERS = 'named';
+
 /** The field types an identifier may have. */
 export const IDENTIFIER_TYPES: readonly string[] = ['uuid', 'integer', 'string'];
 

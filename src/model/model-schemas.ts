@@ -27,6 +27,11 @@ export interface SchemaOptions {
    * outside is refused as an unknown one (additionalProperties), and required-ness inside follows the view.
    */
   only?: readonly string[];
+  /**
+   * Answers whose objects may hold members they do not name (a resource's `answer_members: open`), at every depth but
+   * a union's variants (kept closed, so that a value is one variant only).
+   */
+  openAnswers?: boolean;
 }
 
 const FORMATS: Partial<Record<FieldModel['type'], string>> = {
@@ -177,6 +182,8 @@ function getObjectSchema(
     if (mustSend) required.push(f.name);
   }
   const s: JsonSchema = { type: 'object', properties, additionalProperties: false };
+  // A nested object naming no member stays closed: open, it would read as a map of anything (an import's free object).
+  if (view === 'response' && opts.openAnswers && (!nested || Object.keys(properties).length > 0)) delete s.additionalProperties;
   if (required.length > 0) s.required = required;
   return s;
 }
@@ -199,8 +206,9 @@ export function getUnionSchema(
   view: SchemaView,
   opts: SchemaOptions = {},
 ): JsonSchema {
+  const { openAnswers: _open, ...closed } = opts;
   const oneOf = union.variants.map((v) => {
-    const s = getObjectSchema(model, v.fields, resource, view, opts, true);
+    const s = getObjectSchema(model, v.fields, resource, view, closed, true);
     if (union.discriminator !== undefined && v.tag !== undefined) {
       s.properties = { [union.discriminator]: getTagSchema(v.tag), ...(s.properties as JsonSchema) };
       s.required = [union.discriminator, ...((s.required as string[] | undefined) ?? [])];
@@ -219,7 +227,8 @@ export function getUnionSchema(
 
 /** A resource as the service returns it, or as a create / replace / update request must be. */
 export function getResourceSchema(model: ServiceModel, resource: ResourceModel, view: SchemaView, opts: SchemaOptions = {}): JsonSchema {
-  const s = getObjectSchema(model, resource.fields, resource, view, opts);
+  const open = view === 'response' && resource.answerMembers === 'open';
+  const s = getObjectSchema(model, resource.fields, resource, view, open ? { ...opts, openAnswers: true } : opts);
   // Nested objects are written whole, so only the top level of a response is read-only aware.
   if (opts.annotations && resource.description !== undefined) s.description = resource.description;
   return s;

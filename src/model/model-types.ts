@@ -97,6 +97,11 @@ export interface ResourceModel {
   identifier?: string;
   /** Who gives a created object its identifier: the server makes it (format default), or the create request sends it. */
   identifierSource: 'server' | 'client';
+  /**
+   * `open`: an implementation's answer may carry members the resource does not name (an OpenAPI response schema left
+   * open), at every depth; `named` (format default): only those it names. The runtime answers only named ones either way.
+   */
+  answerMembers: 'named' | 'open';
   owner?: string;
   /** How another subject's object is answered: as if missing (format default) or forbidden. */
   ownerAccess: 'hidden' | 'forbidden';

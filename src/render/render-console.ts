@@ -452,6 +452,12 @@ function unknownMembersHtml(r: Route): string {
   return `<dt>Unknown members</dt><dd>${ignore ? 'accepted and dropped, never stored nor answered' : 'refused'} (<code>unknown_fields: ${ignore ? 'ignore' : 'refuse'}</code>${r.operation.unknownFields === undefined ? ', the format default' : ''})</dd>\n`;
 }
 
+/** Where an answer's objects may carry members their resource does not name (`answer_members: open`). */
+function answerMembersHtml(r: Route): string {
+  if (r.kind !== 'operation' || r.resource?.answerMembers !== 'open' || r.operation.action === 'delete') return '';
+  return `<dt>Other members in answers</dt><dd>allowed: an implementation may answer members ${r.resource.name} does not name (<code>answer_members: open</code>)</dd>\n`;
+}
+
 function renderRoute(doc: Schema, model: ServiceModel, routes: readonly Route[], r: Route, index: number, data: RouteData[]): string {
   const id = routeId(r);
   const op = (doc.paths as Record<string, Record<string, Schema>> | undefined)?.[r.path]?.[r.method.toLowerCase()];
@@ -513,7 +519,7 @@ ${fills.length > 0 ? `<p class="prefill muted" aria-live="polite">${fills.map((f
 <dl class="facts">
 <dt>Credential</dt><dd>${describeAuth(auth, r)}</dd>
 <dt>Success</dt><dd>${success.map((s) => escapeHtml(s.status ?? '')).join(', ') || NOT_SHOWN}</dd>
-${unknownMembersHtml(r)}<dt>Rate limits</dt><dd>${rateLimits(model, r)}</dd>
+${unknownMembersHtml(r)}${answerMembersHtml(r)}<dt>Rate limits</dt><dd>${rateLimits(model, r)}</dd>
 <dt>Versions</dt><dd>${r.kind === 'token' ? 'not versioned' : versionsText(model)}</dd>
 ${olderVersionsHtml(model, r)}${callbacksHtml(r)}<dt>Errors</dt><dd>${
     getErrorCodes(model, r)

@@ -322,7 +322,14 @@ function resourceBlocks(m: ServiceModel): Block[] {
           ];
     // Keys unique together (unique_keys): said only where declared, each key's fields as code.
     const keys = (r.uniqueKeys ?? []).map((k) => item('Unique together', ...k.flatMap((p, i): Span[] => (i === 0 ? [code(p)] : [', ', code(p)]))));
-    blocks.push(list([item('Identifier', ...codeOrNotShown(r.identifier)), ...keys, item('Plural', ...codeOrNotShown(r.plural)), item('Owner', ...owner)]));
+    // answer_members: open, said where stated (the format's default, only the named members, is every other resource's).
+    const open =
+      r.answerMembers === 'open'
+        ? [item('Other members in answers', 'allowed: an implementation may answer members not named here (', code('answer_members: open'), ')')]
+        : [];
+    blocks.push(
+      list([item('Identifier', ...codeOrNotShown(r.identifier)), ...keys, item('Plural', ...codeOrNotShown(r.plural)), item('Owner', ...owner), ...open]),
+    );
     blocks.push(r.fields.length > 0 ? fieldTable(r.fields) : para(`Fields: ${NOT_SHOWN}.`));
   }
   return blocks;

@@ -189,6 +189,8 @@ export interface ResourceSpec {
   identifier?: string;
   /** Who gives a created object its identifier: the server (format default) or the client, in the create request. */
   identifier_source?: 'server' | 'client';
+  /** Whether an answer may carry members the resource does not name: `named` (format default) or `open`. */
+  answer_members?: 'named' | 'open';
   /** Keys unique together (field paths, dotted for a nested field): at most one object holds each set of values. */
   unique_keys?: string[][];
   /** A field bound to the authenticated subject, set by the server. */

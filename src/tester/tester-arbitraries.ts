@@ -526,6 +526,20 @@ export const isPlainObject = (v: unknown): v is Record<string, unknown> => v !==
  * A value as a JSON merge patch (RFC 7396) leaves it: a null removed the field (absent, or null where the field is
  * required and nullable, as the runtime keeps it), an object merged member by member, anything else as sent.
  */
+/**
+ * A value as sent (JSON equal): what a create, a replace and the format's update keep. Where answers may carry
+ * members the resource does not name (\`answer_members: open\`), an object answered holds what was sent and may hold more.
+ */
+export function heldAsSent(r: Pick<ResourceModel, 'answerMembers'>, _k: string, actual: unknown, sent: unknown): boolean {
+  return r.answerMembers === 'open' ? holdsSent(actual, sent) : JSON.stringify(actual) === JSON.stringify(sent);
+}
+
+function holdsSent(actual: unknown, sent: unknown): boolean {
+  if (isPlainObject(sent)) return isPlainObject(actual) && Object.entries(sent).every(([k, v]) => holdsSent(actual[k], v));
+  if (Array.isArray(sent)) return Array.isArray(actual) && actual.length === sent.length && sent.every((v, i) => holdsSent(actual[i], v));
+  return JSON.stringify(actual) === JSON.stringify(sent);
+}
+
 export function heldAsPatched(r: ResourceModel | { fields?: readonly FieldModel[] }, k: string, actual: unknown, sent: unknown): boolean {
   const f = r.fields?.find((x) => x.name === k);
   if (sent === null) return f && !f.optional && f.nullable ? actual === null : actual === undefined;

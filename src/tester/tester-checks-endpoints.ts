@@ -9,6 +9,7 @@ import {
   fieldArbitrary,
   getMutations,
   heldAsPatched,
+  heldAsSent,
   isPlainObject,
   objectArbitrary,
   padUnionsForMergePatch,
@@ -707,11 +708,6 @@ function untouchedMismatch(
       };
   }
   return undefined;
-}
-
-/** A value as sent (JSON equal): what a create, a replace and the format's update keep. */
-function heldAsSent(_r: ResourceModel, _k: string, actual: unknown, sent: unknown): boolean {
-  return JSON.stringify(actual) === JSON.stringify(sent);
 }
 
 /**

@@ -119,6 +119,7 @@ const resource = fc
     identifier: opt(fc.constantFrom(...FIELD_NAMES)),
     owner: opt(fc.constantFrom(...FIELD_NAMES)),
     owner_access: opt(fc.constantFrom('hidden', 'forbidden')),
+    answer_members: opt(fc.constantFrom('named', 'open')),
     fields: opt(fieldMap),
   })
   .map(clean);
@@ -637,6 +638,8 @@ export const newShapesSpec = fc
     requestMediaType: fc.constantFrom(undefined, 'merge-patch', 'vendor'),
     // What the create does with a member it does not name (unknown_fields), stated or the format's refuse.
     unknownFields: fc.constantFrom(undefined, 'refuse', 'ignore'),
+    // Whether an answer may carry members Item does not name (answer_members), stated or the format's named.
+    answerMembers: fc.constantFrom(undefined, 'named', 'open'),
     // A field creates may leave out and every answer holds, its value not stated (optionalInRequests).
     unstated: fc.boolean(),
     // A delete answering nothing, or the object it deleted (response), with the default or a stated status.
@@ -789,7 +792,7 @@ export const newShapesSpec = fc
             });
     return clean({
       servicespec: 1,
-      resources: { Item: { plural: 'items', fields: itemFields } },
+      resources: { Item: clean({ plural: 'items', answer_members: g.answerMembers, fields: itemFields }) },
       endpoints: { operations },
       authentication: { default: 'none' },
       events:

@@ -92,6 +92,8 @@ export const ROWS: Row[] = [
       d.resources.Tag.fields.id.readOnly = false;
     }),
   },
+  { code: 'answer-members-opened', new: (d) => (d.resources.Loan.answer_members = 'open') },
+  { code: 'answer-members-named', old: (d) => (d.resources.Loan.answer_members = 'open'), new: () => undefined },
   { code: 'resource-owner-changed', old: tag, new: both(tag, (d) => (d.resources.Tag.owner = 'label')) },
   { code: 'resource-owner-access-changed', new: (d) => (d.resources.Loan.owner_access = 'forbidden') },
   {

@@ -130,6 +130,8 @@ describe('import: operations become actions where their shapes allow', () => {
   it('reads fields with their types, constraints, read-only flags and optionality', async () => {
     const r = await importOpenApiDocument(crud, 'crud.json');
     expect(r.document!.resources!.Thing).toEqual({
+      // Thing leaves its object open: an answer may carry other members.
+      answer_members: 'open',
       fields: {
         id: { type: 'uuid', readOnly: true },
         name: { type: 'string', minLength: 1, maxLength: 50 },
