@@ -490,7 +490,9 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   const stated = o.unknownFields === 'refuse' && resource !== undefined;
   const takes = resource && view !== 'response' ? new Set(Object.keys(getRequestSchema(ctx.model, resource, o, view).properties as object)) : undefined;
   const unnamed = (m: Mutation) => takes !== undefined && Object.keys(m.apply(base)).some((k) => !takes.has(k) && !Object.hasOwn(base, k));
-  if (ignore) for (let i = all.length - 1; i >= 0; i--) if (unnamed(all[i]!)) all.splice(i, 1);
+  // Nor one inside an object field: the format closes nested objects, but a document that leaves its request open
+  // seldom closes the objects in it (OpenAPI's default), and the import cannot say otherwise.
+  if (ignore) for (let i = all.length - 1; i >= 0; i--) if (unnamed(all[i]!) || / with an unknown field$/.test(all[i]!.label)) all.splice(i, 1);
   const mutations = isThrifty(ctx.model) ? pickThrifty(all, (m) => m.label.slice(m.label.indexOf(' ') + 1).replace(/[0-9.]+/g, '#'), 10, ctx.seed) : all;
   // A form request (request.media_type) carries every value as text: a value of another JSON type, or a null, reads
   // as text a field may take, so those mutations cannot be sent; the rest (missing, unknown, out of bounds) can.
