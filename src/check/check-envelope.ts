@@ -1,7 +1,14 @@
 // Response envelopes (docs/format.md, "Response envelopes"): what the runtime could not write is refused here —
 // a value naming no field, a field that cannot hold its value, a required field no value fills on some answer.
 
-import { ENVELOPE_SOURCE_TYPES, ENVELOPED_ACTIONS, LIST_ONLY_SOURCES, getEnvelopeField, listHasValue } from '../model/model-envelope.js';
+import {
+  constrainsEnvelopeValue,
+  ENVELOPE_SOURCE_TYPES,
+  ENVELOPED_ACTIONS,
+  LIST_ONLY_SOURCES,
+  getEnvelopeField,
+  listHasValue,
+} from '../model/model-envelope.js';
 import { DEFAULT_PAGING } from '../model/model-defaults.js';
 import type { EnvelopeModel, FieldModel, OperationModel, ServiceModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -71,7 +78,7 @@ function checkEnvelope(e: EnvelopeModel, report: Report): boolean {
         ? `it must be ${want === 'integer' ? 'an integer (or number)' : 'a string'}`
         : v.source === 'next' && !field.nullable && field.optional !== true
           ? 'the last page has no next cursor: the field must be nullable, or optional (left out on the last page)'
-          : field.values !== undefined || field.pattern !== undefined || field.minimum !== undefined || field.maximum !== undefined
+          : constrainsEnvelopeValue(v.source, field)
             ? 'the runtime writes any value of that type: the field may not constrain it (values, pattern, bounds)'
             : undefined;
     if (detail !== undefined) {

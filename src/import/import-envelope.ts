@@ -4,7 +4,7 @@
 // name (as an error body's code, status and message fields are found); a required field no value fills means the
 // answer is not an envelope the runtime can write, and the operation is read as before.
 
-import { listHasValue, LIST_ONLY_SOURCES } from '../model/model-envelope.js';
+import { constrainsEnvelopeValue, listHasValue, LIST_ONLY_SOURCES } from '../model/model-envelope.js';
 import { PAGE_FIELDS } from '../model/model-defaults.js';
 import { ENVELOPE_SOURCES, type Action, type EnvelopeSource, type EnvelopeSpec, type FieldSpec, type ListStyle, type ShapeSpec } from '../spec/spec-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -64,20 +64,37 @@ export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, point
     const f = flatten(ctx, props[n], joinPointer(joinPointer(flat.pointer, 'properties'), n)).schema;
     return f !== undefined && isObject(f.properties);
   };
-  if (others.length === 0 || !others.some(objectLike)) return undefined;
+  if (others.length === 0) return undefined;
+  const flatList = !others.some(objectLike);
   // Read quietly: what the shapes cannot keep is said where the whole answer is read.
   const said = ctx.diagnostics.length;
   try {
     const dataPointer = joinPointer(joinPointer(flat.pointer, 'properties'), data);
     const dataShape = shapeFromSchema(ctx, props[data], dataPointer, 'envelope data', 'top');
     if (!dataShape || dataShape.resource === undefined || (LIST_DATA_NAMES.has(data) && dataShape.list !== true)) return undefined;
+    if (flatList && dataShape.list !== true) return undefined;
     const rest: Json = { ...s, properties: Object.fromEntries(others.map((n) => [n, props[n]])) };
     if (Array.isArray(s.required)) rest.required = (s.required as unknown[]).filter((n) => n !== data);
     const fields = fieldsFromSchema(ctx, rest, flat.pointer, { where: 'envelope', depth: 1, stack: flat.refs }, 'top');
+    if (flatList && !isEchoingPage(fields)) return undefined;
     return { data, dataNode: props[data], dataPointer, dataShape, fields };
   } finally {
     ctx.diagnostics.length = said;
   }
+}
+
+/** The values a list's page echoes beside its items that a page itself cannot hold (a page holds a next cursor and a total). */
+const ECHOED: readonly EnvelopeSource[] = ['offset', 'limit', 'page', 'count'];
+
+/**
+ * A flat page that echoes what was asked beside its items — { items, total, limit, offset } — is a list in an
+ * envelope: every member a value the runtime knows by its name, at least one a page cannot hold. Else it is a page
+ * (\`{ data, total }\`) or no list at all.
+ */
+function isEchoingPage(fields: Readonly<Record<string, FieldSpec>>): boolean {
+  const sourceOf = (name: string, f: FieldSpec) => (Object.keys(ENVELOPE_NAMES) as EnvelopeSource[]).find((src) => fitsSource(src, name, f));
+  const sources = Object.entries(fields).map(([name, f]) => sourceOf(name, f));
+  return sources.every((src) => src !== undefined) && sources.some((src) => ECHOED.includes(src!));
 }
 
 /**
@@ -123,11 +140,10 @@ export function toEnvelope(candidate: EnvelopeCandidate, action: Action, style: 
 
 /** Whether field `name` can carry envelope source `s`: one of its names and types, unconstrained. */
 function fitsSource(s: EnvelopeSource, name: string, f: FieldSpec): boolean {
-  const constrained = f.values !== undefined || f.pattern !== undefined || f.minimum !== undefined || f.maximum !== undefined;
   return (
     ENVELOPE_NAMES[s].includes(name) &&
     SOURCE_TYPES[s].includes(f.type) &&
-    !constrained &&
+    !constrainsEnvelopeValue(s, f) &&
     // A next cursor is null on the last page, or left out there (optional: Kubernetes' metadata.continue).
     (s !== 'next' || f.nullable === true || f.optional === true)
   );

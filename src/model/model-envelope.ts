@@ -13,6 +13,19 @@ export const ENVELOPED_ACTIONS: ReadonlySet<Action> = new Set<Action>(['read', '
 /** The values only a list answer has; every other answer leaves their fields out. */
 export const LIST_ONLY_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSource>(['total', 'count', 'offset', 'limit', 'page', 'next']);
 
+/** The least value the runtime writes for each count (a total is never negative, a page number starts at 1). */
+const ENVELOPE_FLOORS: Partial<Readonly<Record<EnvelopeSource, number>>> = { total: 0, count: 0, offset: 0, limit: 0, page: 1 };
+
+/**
+ * Whether a field constrains the value it carries (values, a pattern, bounds): the runtime writes any value of its
+ * type, so it may not; a minimum at or under a count's floor (\`total: { minimum: 0 }\`) constrains nothing it writes.
+ */
+export function constrainsEnvelopeValue(source: EnvelopeSource, f: { values?: unknown; pattern?: unknown; minimum?: number; maximum?: number }): boolean {
+  const floor = ENVELOPE_FLOORS[source];
+  const low = f.minimum !== undefined && !(floor !== undefined && f.minimum <= floor);
+  return f.values !== undefined || f.pattern !== undefined || f.maximum !== undefined || low;
+}
+
 /** The type a field carrying each value must have. */
 export const ENVELOPE_SOURCE_TYPES: Readonly<Record<EnvelopeSource, 'integer' | 'string'>> = {
   status: 'integer',

@@ -7,6 +7,7 @@ import type { PagingModel, ResourceModel, ServiceModel } from '../model/model-ty
 import { describe, type TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import type { Failure } from './tester-types.js';
+import { getListTotal } from './tester-envelope.js';
 
 // Lists that state their paging (docs/format.md, "List shapes"): the tester reads their answers by their own shape
 // and pages through them the way their style says. Lists that do not state it are the format's cursor envelope,
@@ -154,6 +155,7 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
         };
         let req: TestRequest | undefined;
         let total: unknown;
+        let totalName: string | undefined;
         // The total header of each page (paging.total_header): every one must count every object.
         const totals: number[] = [];
         // has_more of the page before (paging.has_more): true promises objects on this page.
@@ -168,9 +170,12 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
           const items = res.status === 200 ? getPageItems(route, res.body) : undefined;
           if (!items)
             return scope.fail(ctx.failure(o.id, p.body === 'array' ? 'a page: a bare array' : `a page: an object with \`${p.items}\``, o.pointer, req, res));
-          if (p.total !== undefined) {
-            total = (res.body as Record<string, unknown>)[p.total];
-            if (typeof total !== 'number') return scope.fail(ctx.failure(o.id, `the total in \`${p.total}\``, o.pointer, req, describe(res).slice(0, 200)));
+          const counted = getListTotal(route, res);
+          if (counted !== undefined) {
+            total = counted.value;
+            totalName = counted.name;
+            if (typeof total !== 'number')
+              return scope.fail(ctx.failure(o.id, `the total in \`${counted.name}\``, o.pointer, req, describe(res).slice(0, 200)));
           }
           if (p.hasMore !== undefined && p.body === 'envelope') {
             const prev = pages.at(-1);
@@ -224,9 +229,9 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
             ),
             curl: ctx.client.curlPages(pages, seen.length, `the last: ${gap} on none`),
           });
-        if (p.total !== undefined && p.style !== 'limit' && total !== seen.length)
+        if (totalName !== undefined && p.style !== 'limit' && total !== seen.length)
           return scope.fail({
-            ...ctx.failure(o.id, `the total \`${p.total}\` equal to the objects listed`, o.pointer, req, `${String(total)}, but ${seen.length} listed`),
+            ...ctx.failure(o.id, `the total \`${totalName}\` equal to the objects listed`, o.pointer, req, `${String(total)}, but ${seen.length} listed`),
             curl: ctx.client.curlPages(pages, seen.length, `the last: ${seen.length} listed in all`),
           });
         // Style limit answers one page: where it is full, more may match than it holds.
@@ -442,11 +447,12 @@ export async function checkListFilters(
           typeof counted === 'string' ? counted : `${counted}, but ${items.length} listed`,
         );
     }
-    const total = p.total !== undefined && p.style !== 'limit' && items.length < size ? (res.body as Record<string, unknown>)[p.total] : items.length;
+    const counted = getListTotal(route, res);
+    const total = counted !== undefined && p.style !== 'limit' && items.length < size ? counted.value : items.length;
     if (total !== items.length)
       return ctx.failure(
         o.id,
-        `the total \`${p.total}\` equal to the objects with ${name} = ${value}`,
+        `the total \`${counted!.name}\` equal to the objects with ${name} = ${value}`,
         o.pointer,
         req,
         `${String(total)}, but ${items.length} listed`,

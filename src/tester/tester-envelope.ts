@@ -20,6 +20,21 @@ export function unwrapEnvelope(route: OperationRoute, res: TestResponse): void {
   if (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, e.data)) res.body = (body as Record<string, unknown>)[e.data];
 }
 
+/**
+ * Where a list's total is: a page's field (paging.total) or an envelope's (\`total\`, beside a bare array or a page);
+ * with the value an answer holds there. Undefined when the list declares none.
+ */
+export function getListTotal(route: OperationRoute, res: TestResponse): { name: string; value: unknown } | undefined {
+  const o = route.operation;
+  const p = o.paging ?? DEFAULT_PAGING;
+  if (p.total !== undefined && p.body === 'envelope') return { name: p.total, value: (res.body as Record<string, unknown> | undefined)?.[p.total] };
+  const v = o.envelope ? getEnvelopeValues(o, o.envelope).find((x) => x.source === 'total') : undefined;
+  if (!v) return undefined;
+  let at: unknown = res.envelope;
+  for (const name of v.path) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[name] : undefined;
+  return { name: v.path.join('.'), value: at };
+}
+
 /** What differs between an enveloped answer and its envelope; undefined when it matches. */
 export function envelopeMismatch(ctx: TestContext, route: OperationRoute, req: TestRequest, res: TestResponse): string | undefined {
   const o = route.operation;

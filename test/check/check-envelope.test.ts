@@ -86,6 +86,14 @@ describe('response envelopes', () => {
     expect(found(spec(GIPHY_ENVELOPE.replace('msg: { type: string }', "msg: { type: string, pattern: '^O' }")))).toEqual([
       ['envelope-field-type', '/endpoints/envelope/fields/meta/fields/msg'],
     ]);
+    // A count's floor constrains nothing the runtime writes (total ≥ 0); a bound above it does.
+    expect(found(spec(GIPHY_ENVELOPE.replace('total_count: { type: integer }', 'total_count: { type: integer, minimum: 0 }')))).toEqual([]);
+    expect(found(spec(GIPHY_ENVELOPE.replace('total_count: { type: integer }', 'total_count: { type: integer, minimum: 1 }')))).toEqual([
+      ['envelope-field-type', '/endpoints/envelope/fields/pagination/fields/total_count'],
+    ]);
+    expect(found(spec(GIPHY_ENVELOPE.replace('offset: { type: integer }', 'offset: { type: integer, maximum: 1000 }')))).toEqual([
+      ['envelope-field-type', '/endpoints/envelope/fields/pagination/fields/offset'],
+    ]);
   });
 
   it('the data field among the fields, or two values in one field, is envelope-field-clash', () => {

@@ -5,13 +5,19 @@
 // - the 400-only document's faithful server failed endpoints.invalid-requests on every seed: a body whose `contact`
 //   held a member it does not name was expected refused, where the document leaves `Contact` open (the import keeps
 //   an object field closed; the request itself is `unknown_fields: ignore`);
-// - a spec stating no page size limit had limits.page-size "not run" (the run INCOMPLETE) instead of not applicable.
+// - a spec stating no page size limit had limits.page-size "not run" (the run INCOMPLETE) instead of not applicable;
+// - a list answering { items, total, limit, offset } (what was asked, echoed) was imported as a custom operation, so
+//   a filter ignored, an offset off by one, a wrong total, a page maximum ignored, a 500 to limit=abc and a list
+//   leaking a write-only field all got through; it is now a list in an envelope (data items; total, limit, offset),
+//   and an envelope's total is held equal to the objects listed, as a page's is.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { importOpenApiFile } from '../../src/import/import-openapi.js';
 import type { CheckedModel } from '../../src/model/model-types.js';
 import { testService } from '../../src/tester/tester-run.js';
+import { startService } from '../runtime/helpers.js';
+import { checkedModel } from '../support/specs.js';
 
 const SERVER = fileURLToPath(new URL('./fixtures/bookings-server.mjs', import.meta.url));
 const doc = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -46,6 +52,21 @@ async function run(name: string, env: Record<string, string>, seed: number, only
   }
 }
 
+/** A list whose resource no operation creates, and no limits part. */
+const NOTES = `
+servicespec: 1
+resources:
+  Note:
+    fields:
+      id: { type: uuid, readOnly: true }
+      text: { type: string, maxLength: 20 }
+endpoints:
+  operations:
+    listNotes: { method: GET, path: /notes, action: list, resource: Note, paging: { style: offset } }
+authentication:
+  default: none
+`;
+
 const failures = (report: Awaited<ReturnType<typeof testService>>) =>
   report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.check} ${r.target}: ${r.failure?.expected} / ${r.failure?.actual}`);
 
@@ -60,11 +81,51 @@ describe('the Bookings service, by hand from an OpenAPI 3.1 document', () => {
     120_000,
   );
 
+  it('a list echoing what was asked beside its items is imported as a list in an envelope', async () => {
+    const model = await imported('bookings.openapi.yaml');
+    const list = model.endpoints!.operations.find((o) => o.id === 'listBookings')!;
+    expect(list.action).toBe('list');
+    expect(list.paging).toMatchObject({ style: 'offset', body: 'array' });
+    expect(list.envelope?.data).toBe('items');
+    expect(list.envelope?.values.map((v) => v.source).sort()).toEqual(['limit', 'offset', 'total']);
+  });
+
+  it.each([1, 2])(
+    'answering { items, total, limit, offset }, the faithful server passes every check on seed %i',
+    async (seed) => {
+      const report = await run('bookings.openapi.yaml', {}, seed);
+      expect(failures(report)).toEqual([]);
+      expect(report.results.filter((r) => r.notRun)).toEqual([]);
+    },
+    120_000,
+  );
+
+  it.each([
+    ['filter-ignored', 'endpoints.list-paging'],
+    ['offset-off-by-one', 'endpoints.list-paging'],
+    ['total-wrong', 'endpoints.list-paging'],
+    ['limit-max-ignored', 'limits.page-size'],
+    ['limit-abc-500', 'endpoints.no-server-error'],
+    ['list-leak-password-hash', 'endpoints.valid-requests'],
+  ])(
+    'answering { items, total, limit, offset }, %s is caught by %s',
+    async (fault, check) => {
+      const report = await run('bookings.openapi.yaml', { FAULT: fault }, 1);
+      expect(failures(report).map((f) => f.split(' ')[0])).toContain(check);
+    },
+    120_000,
+  );
+
   it('a spec stating no page size limit has limits.page-size not applicable, not not-run', async () => {
-    const report = await run('bookings.openapi.yaml', {}, 1, ['limits']);
-    const page = report.results.find((r) => r.check === 'limits.page-size');
-    expect(page?.outcome).toBe('skipped');
-    expect(page?.notRun).toBeUndefined();
-    expect(page?.reason).toContain('not shown');
+    const s = await startService(checkedModel(NOTES));
+    try {
+      const report = await testService(checkedModel(NOTES), { baseUrl: s.url, seed: 1, only: ['limits'] });
+      const page = report.results.find((r) => r.check === 'limits.page-size');
+      expect(page?.outcome).toBe('skipped');
+      expect(page?.notRun).toBeUndefined();
+      expect(page?.reason).toContain('not shown');
+    } finally {
+      await s.close();
+    }
   }, 60_000);
 });
