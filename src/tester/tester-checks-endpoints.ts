@@ -372,6 +372,9 @@ function outsideRequestFields(ctx: TestContext, route: OperationRoute, view: Sch
 /** A mutation breaking a rule of the format's rather than a declared schema: an unknown, read-only, write-once field, or one outside `request_fields`. */
 const FORMAT_RULE = /unknown field$|\(read-only\) sent$|\(write-once\) sent in an update$|\(not in request_fields\) sent$/;
 
+/** A mutation sending a field the request names but does not take: the field, and why it does not. */
+const DROPPED_FIELD = /^(\S+) \((read-only|write-once|not in request_fields)\) sent/;
+
 /** The member the tester adds to a body that its request does not name. */
 const UNKNOWN_MEMBER = '__unknown_field__';
 
@@ -492,7 +495,11 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   const unnamed = (m: Mutation) => takes !== undefined && Object.keys(m.apply(base)).some((k) => !takes.has(k) && !Object.hasOwn(base, k));
   // Nor one inside an object field: the format closes nested objects, but a document that leaves its request open
   // seldom closes the objects in it (OpenAPI's default), and the import cannot say otherwise.
-  if (ignore) for (let i = all.length - 1; i >= 0; i--) if (unnamed(all[i]!) || / with an unknown field$/.test(all[i]!.label)) all.splice(i, 1);
+  // A field it names but does not take (read-only, write-once, outside request_fields) stays: sent, it must be dropped,
+  // not stored (JSON Schema's readOnly also lets a service refuse it).
+  const dropped = (m: Mutation) => ignore && unnamed(m) && DROPPED_FIELD.test(m.label);
+  if (ignore)
+    for (let i = all.length - 1; i >= 0; i--) if ((unnamed(all[i]!) && !dropped(all[i]!)) || / with an unknown field$/.test(all[i]!.label)) all.splice(i, 1);
   const mutations = isThrifty(ctx.model) ? pickThrifty(all, (m) => m.label.slice(m.label.indexOf(' ') + 1).replace(/[0-9.]+/g, '#'), 10, ctx.seed) : all;
   // A form request (request.media_type) carries every value as text: a value of another JSON type, or a null, reads
   // as text a field may take, so those mutations cannot be sent; the rest (missing, unknown, out of bounds) can.
@@ -507,6 +514,17 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       // A read-only member no rule makes the service refuse: JSON Schema's readOnly lets it ignore or refuse it,
       // not store it. Judged where a stored value would show (a text of 8 or more characters the service would not
       // make itself: a drawn uuid or time, not a state or a small number).
+      if (dropped(m) && resource)
+        return checkReadOnlyEither(
+          ctx,
+          scope,
+          route,
+          path,
+          headers!,
+          m.apply(o.action === 'create' ? ctx.makeUnique(resource, base) : base),
+          DROPPED_FIELD.exec(m.label)![1]!,
+          DROPPED_FIELD.exec(m.label)![2]!,
+        );
       const readOnly = /^(\S+) \(read-only\) sent$/.exec(m.label)?.[1];
       if (!d && readOnly !== undefined && resource)
         return checkReadOnlyEither(ctx, scope, route, path, headers!, m.apply(o.action === 'create' ? ctx.makeUnique(resource, base) : base), readOnly);
@@ -604,12 +622,16 @@ async function checkReadOnlyEither(
   headers: Record<string, string>,
   body: Record<string, unknown>,
   field: string,
+  why = 'read-only',
 ): Promise<void> {
   const r = route.resource!;
   const sent = body[field];
   const req: TestRequest = { method: route.method, path, headers, body: isMergePatch(route.operation) ? padUnionsForMergePatch(r, body) : body };
   const res = await ctx.send(route, req);
-  const expected = `${field} (read-only) sent: ignored (not stored) or refused with a client error (JSON Schema readOnly)`;
+  const expected =
+    why === 'read-only'
+      ? `${field} (read-only) sent: ignored (not stored) or refused with a client error (JSON Schema readOnly)`
+      : `${field} (${why}) sent: dropped (unknown_fields: ignore), not stored`;
   if (isSuccessAnswer(route, res.status)) {
     if (typeof sent === 'string' && sent.length >= 8 && isPlainObject(res.body) && res.body[field] === sent)
       scope.fail(ctx.failure(route.operation.id, expected, r.pointer, req, `${field} is ${JSON.stringify(sent)}, as sent; ${describe(res)}`));

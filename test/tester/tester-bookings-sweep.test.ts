@@ -9,7 +9,10 @@
 // - a list answering { items, total, limit, offset } (what was asked, echoed) was imported as a custom operation, so
 //   a filter ignored, an offset off by one, a wrong total, a page maximum ignored, a 500 to limit=abc and a list
 //   leaking a write-only field all got through; it is now a list in an envelope (data items; total, limit, offset),
-//   and an envelope's total is held equal to the objects listed, as a page's is.
+//   and an envelope's total is held equal to the objects listed, as a page's is;
+// - where a request ignores members it does not take (unknown_fields: ignore), a create storing the `status` it was
+//   sent, or an update storing a `venue_id` outside its request_fields, got through: such a member is sent, and must
+//   be dropped (or refused), not stored.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -107,6 +110,9 @@ describe('the Bookings service, by hand from an OpenAPI 3.1 document', () => {
     ['limit-max-ignored', 'limits.page-size'],
     ['limit-abc-500', 'endpoints.no-server-error'],
     ['list-leak-password-hash', 'endpoints.valid-requests'],
+    // A field the request names but does not take, sent where the request ignores members it does not take: dropped.
+    ['create-takes-status', 'endpoints.invalid-requests'],
+    ['patch-accepts-venue-id', 'endpoints.invalid-requests'],
   ])(
     'answering { items, total, limit, offset }, %s is caught by %s',
     async (fault, check) => {
