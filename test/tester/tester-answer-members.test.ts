@@ -116,3 +116,25 @@ describe('import: a component that leaves its object open', () => {
     }
   });
 });
+
+describe('answer_members: open, as every view of the spec shows it', () => {
+  it('the document and the console say it; the JSON Schema leaves the answer open; the client type takes other members', async () => {
+    const { renderMarkdown } = await import('../../src/render/render-markdown.js');
+    const { renderConsole } = await import('../../src/render/render-console.js');
+    const { exportJsonSchemas } = await import('../../src/export/export-json-schema.js');
+    const { generateClient } = await import('../../src/export/export-client.js');
+    const open = checkedModel(PETS('answer_members: open'));
+    const named = checkedModel(PETS('answer_members: named'));
+    expect(renderMarkdown(open)).toContain('Other members in answers');
+    expect(renderMarkdown(named)).not.toContain('Other members in answers');
+    expect(renderConsole(open)).toContain('<dt>Other members in answers</dt>');
+    expect(renderConsole(named)).not.toContain('Other members in answers');
+    const pet = (m: typeof open) => (exportJsonSchemas(m).document as { $defs: Record<string, { additionalProperties?: unknown }> }).$defs.Pet!;
+    expect(pet(open).additionalProperties).toBeUndefined();
+    expect(pet(named).additionalProperties).toBe(false);
+    const petType = (m: typeof open) => /export interface Pet \{[\s\S]*?\n\}/.exec(generateClient(m).code)?.[0] ?? '';
+    expect(petType(open)).toContain('[key: string]: unknown;');
+    expect(petType(named)).toContain('name');
+    expect(petType(named)).not.toContain('[key: string]: unknown;');
+  });
+});
