@@ -9,7 +9,7 @@ import { getRequestSchema, getResourceSchema, isWritable, MULTIPLE_OF_PRECISION,
 import type { AuthRequirement, ErrorCodeModel, FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { locate } from '../spec/spec-loader.js';
 import { CONDITIONS, type Condition, type PartName } from '../spec/spec-types.js';
-import { BoundReached, Subject, Throttled, type TestClient, type TestRequest, type TestResponse } from './tester-http.js';
+import { BoundReached, NotHttp, Subject, Throttled, type TestClient, type TestRequest, type TestResponse } from './tester-http.js';
 import { fieldArbitrary, isRefPlaceholder, objectArbitrary, type Mutation } from './tester-arbitraries.js';
 import type { CheckResult, Failure, TestOptions } from './tester-types.js';
 
@@ -103,7 +103,7 @@ export class TestContext {
   }
 
   get stopped(): boolean {
-    return this.stoppedBy !== undefined;
+    return this.stoppedBy !== undefined || this.client.notHttp !== undefined;
   }
 
   /** `file:line` of a model pointer, when the source map is known. */
@@ -138,6 +138,8 @@ export class TestContext {
 
   /** Requests sent with the main credential outside the authentication checks, and how many got 401. */
   readonly answered = { total: 0, unauthorized: 0 };
+  /** Requests to a collection (list, create), and how many got 404: all of them says a wrong base URL. */
+  readonly collections = { total: 0, notFound: 0 };
   /** State pairs tried, of all there are (the states check counts them). */
   readonly statePairs = { tried: 0, total: 0 };
   readonly warnings: string[] = [];
@@ -148,7 +150,8 @@ export class TestContext {
    * `quiet` records only a failure or a skip (for set-up shared by the checks after it).
    */
   async check(part: PartName, check: string, target: string, fn: (scope: CheckScope) => Promise<void>, options: { quiet?: boolean } = {}): Promise<void> {
-    if (!this.selected(part, check, target)) return;
+    // Not HTTP at the base URL: the report is that one line (tester-run.ts), no check is recorded.
+    if (!this.selected(part, check, target) || this.client.notHttp !== undefined) return;
     if (this.stoppedBy) {
       this.results.push({ part, check, target, outcome: 'skipped', reason: `not run: the --${this.stoppedBy} bound was reached`, notRun: true, requests: 0 });
       return;
@@ -170,6 +173,10 @@ export class TestContext {
         },
       });
     } catch (err) {
+      if (err instanceof NotHttp) {
+        this.currentPart = undefined;
+        return;
+      }
       if (err instanceof BoundReached) {
         this.stoppedBy = err.bound;
         reason ??= `not finished: the --${err.bound} bound was reached`;
@@ -427,6 +434,10 @@ export class TestContext {
     if (this.currentPart !== 'authentication' && route?.operation.auth?.kind === 'required') {
       this.answered.total++;
       if (res.status === 401) this.answered.unauthorized++;
+    }
+    if (route?.operation.action === 'list' || route?.operation.action === 'create') {
+      this.collections.total++;
+      if (res.status === 404) this.collections.notFound++;
     }
     if (res.status === 501 && route) {
       // The service says it does not implement the operation (serve answers so for a handler not given).

@@ -95,6 +95,27 @@ export class BoundReached extends Error {
   }
 }
 
+/**
+ * Thrown once the first answer at the base URL was not HTTP (a database's or a TLS port): the run stops, and the
+ * report says so in one line instead of failing every check with the same parse error.
+ */
+export class NotHttp extends Error {
+  constructor(readonly code: string) {
+    super(`not an HTTP answer (${code})`);
+    this.name = 'NotHttp';
+  }
+}
+
+/**
+ * fetch's cause when the connection gave no HTTP answer: bytes no HTTP parser reads (undici's llhttp codes,
+ * HPE_*) or a connection closed or reset before any answer.
+ */
+export function getTransportCode(err: unknown): string | undefined {
+  const code = (err as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  if (typeof code !== 'string') return undefined;
+  return code.startsWith('HPE_') || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' ? code : undefined;
+}
+
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** A run of this many spaces or more at a body's end is written as a printf width (the padded body-size probes). */
@@ -238,6 +259,10 @@ export class TestClient {
   /** The route a request goes to (its path template), so that a per-operation policy paces only that operation. */
   routeKey: ((req: TestRequest) => string) | undefined;
   private readonly credentialHeaders: Set<string>;
+  /** HTTP answers so far: a parse error before the first one says the port does not speak HTTP. */
+  private httpAnswers = 0;
+  /** Set when the base URL answered in something other than HTTP: every later request throws NotHttp. */
+  notHttp: string | undefined;
 
   constructor(readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -246,6 +271,7 @@ export class TestClient {
   }
 
   private guard(): void {
+    if (this.notHttp !== undefined) throw new NotHttp(this.notHttp);
     if (this.requests >= this.options.maxRequests) throw new BoundReached('max-requests');
     if (this.clock.now() >= this.options.deadline) throw new BoundReached('time-limit');
   }
@@ -392,9 +418,30 @@ export class TestClient {
     const signal = AbortSignal.timeout(wait.ms);
     try {
       const res = await fetch(this.url(path), { ...init, signal });
+      this.httpAnswers++;
       return { res, bodyTextOut: await res.text() };
     } catch (err) {
-      throw signal.aborted ? wait.error() : err;
+      if (signal.aborted) throw wait.error();
+      if (this.httpAnswers === 0 && getTransportCode(err) !== undefined) {
+        // No HTTP answer yet: a bare GET of the base URL tells a port that is not HTTP (a database's closes the
+        // connection, a TLS one answers bytes no parser reads) from a service failing on this one request.
+        const code = await this.probeHttp();
+        if (code !== undefined) throw new NotHttp((this.notHttp = code));
+      }
+      throw err;
+    }
+  }
+
+  /** undefined when a GET of the base URL gets an HTTP answer (of any status), else the transport's error code. */
+  private async probeHttp(): Promise<string | undefined> {
+    this.requests++;
+    try {
+      const res = await fetch(`${this.baseUrl}/`, { redirect: 'manual', signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS) });
+      await res.text().catch(() => undefined);
+      this.httpAnswers++;
+      return undefined;
+    } catch (err) {
+      return getTransportCode(err) ?? 'no HTTP answer';
     }
   }
 

@@ -10,7 +10,7 @@ import { checkRefusals } from './tester-checks-refusals.js';
 import { checkMissingParents, checkScopes } from './tester-checks-scopes.js';
 import { checkStates } from './tester-checks-states.js';
 import { checkVersions } from './tester-checks-versions.js';
-import { TestClient, type VersionNaming } from './tester-http.js';
+import { NotHttp, TestClient, type VersionNaming } from './tester-http.js';
 import { TestContext } from './tester-context.js';
 import { Judge } from './tester-judge.js';
 import { getRunDefaults, REAL_CLOCK } from './tester-pacing.js';
@@ -184,25 +184,24 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   const clock = options.clock ?? REAL_CLOCK;
   const started = clock.now();
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const base = options.baseUrl.replace(/\/+$/, '');
+  // Nothing answers, or not in HTTP: no check can say anything about the service, so none is run (or counted).
+  const noService = (why: string, requests: number): TestReport => ({
+    baseUrl: base,
+    seed,
+    results: [],
+    parts: summarizeParts([]),
+    requests,
+    durationMs: clock.now() - started,
+    requestsPerSecond: 0,
+    statePairs: { tried: 0, total: 0 },
+    warnings: [],
+    unreachable: why,
+    verdict: 'incomplete',
+    ok: false,
+  });
   const unreachable = await reachService(options.baseUrl);
-  if (unreachable !== undefined) {
-    // Nothing answers: no check can say anything about the service, so none is run (or counted).
-    const base = options.baseUrl.replace(/\/+$/, '');
-    return {
-      baseUrl: base,
-      seed,
-      results: [],
-      parts: summarizeParts([]),
-      requests: 0,
-      durationMs: clock.now() - started,
-      requestsPerSecond: 0,
-      statePairs: { tried: 0, total: 0 },
-      warnings: [],
-      unreachable: `cannot reach ${base}: ${unreachable}`,
-      verdict: 'incomplete',
-      ok: false,
-    };
-  }
+  if (unreachable !== undefined) return noService(`cannot reach ${base}: ${unreachable}`, 0);
   // A declared rate budget sets the defaults: fewer generated cases, a time limit that waits for its refills.
   const paced = getRunDefaults(model, options.runs ?? DEFAULT_RUNS, options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS);
   const credentialHeaders = (model.authentication?.schemes ?? []).flatMap((s) =>
@@ -229,22 +228,35 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   // rate budget or a bound cuts a run short, every part has been looked at. Rate limits last: spending the
   // budget would throttle the other checks.
   // A scope bound to a parent's path (a task's project) takes a parent that exists, before anything is sent under it.
-  await ctx.primeScopes();
-  await checkStates(ctx, runs);
-  await checkAuth(ctx);
-  await checkEvents(ctx);
-  await checkBroker(ctx);
-  await checkVersions(ctx);
-  await checkLimits(ctx);
-  await checkIdempotency(ctx);
-  await checkRefusals(ctx);
-  await checkEndpoints(ctx, runs);
-  await checkScopes(ctx);
-  await checkMissingParents(ctx);
-  await checkRateLimit(ctx);
-  // Bad credentials spend the service's failed-credential budget (limits.failed_auth): last, so that nothing
-  // of this run waits behind it, and paced within the budget so the next run still has one.
-  await checkBadCredentials(ctx);
+  try {
+    await ctx.primeScopes();
+    await checkStates(ctx, runs);
+    await checkAuth(ctx);
+    await checkEvents(ctx);
+    await checkBroker(ctx);
+    await checkVersions(ctx);
+    await checkLimits(ctx);
+    await checkIdempotency(ctx);
+    await checkRefusals(ctx);
+    await checkEndpoints(ctx, runs);
+    await checkScopes(ctx);
+    await checkMissingParents(ctx);
+    await checkRateLimit(ctx);
+    // Bad credentials spend the service's failed-credential budget (limits.failed_auth): last, so that nothing
+    // of this run waits behind it, and paced within the budget so the next run still has one.
+    await checkBadCredentials(ctx);
+  } catch (err) {
+    // Thrown outside a check (priming scopes); inside one, the check stops quietly.
+    if (!(err instanceof NotHttp)) throw err;
+  }
+  if (client.notHttp !== undefined) {
+    const how = client.notHttp.startsWith('HPE_') ? 'answered bytes that are not HTTP' : 'closed the connection without an answer';
+    const tls = base.startsWith('http:') ? ', or does it take https://' : '';
+    return noService(
+      `${base} accepts connections but gives no HTTP answer: it ${how} (${client.notHttp}). Is it the service's address (not a database's port)${tls}?`,
+      client.requests,
+    );
+  }
 
   // The errors part: every error answer seen during the run, by route; the resources part: every body seen.
   for (const key of ctx.errorRoutes) {
@@ -291,6 +303,14 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   if (needing > 0 && !options.credentials) {
     report.warnings.unshift(
       `no credential given, and ${needing} of ${model.endpoints?.operations.length ?? 0} operations require one: their checks were not run (give --header, --bearer, --basic or --client-id/--client-secret)`,
+    );
+  }
+  const collections = ctx.collections;
+  if (collections.total >= 3 && collections.notFound === collections.total) {
+    // A path prefix missing from (or added to) the base URL: every failure below is that one mistake.
+    const example = ctx.routes.find((r) => r.operation.action === 'list' || r.operation.action === 'create');
+    report.warnings.unshift(
+      `all ${collections.total} requests to list or create operations${example ? ` (such as ${example.method} ${base}${example.path})` : ''} were answered 404: is the base URL right? It must end where the spec's paths begin (with any prefix such as /api they are served under)`,
     );
   }
   const { total, unauthorized } = ctx.answered;

@@ -2,7 +2,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatReportText } from '../../src/tester/tester-report.js';
 import { testService } from '../../src/tester/tester-run.js';
@@ -105,6 +105,87 @@ it('nothing answering at the base URL: no check runs, the report says so in one 
   expect(r.requests).toBe(0);
   expect(r.verdict).toBe('incomplete');
   expect(formatReportText(r)).toBe('cannot reach http://127.0.0.1:9: connection refused\n');
+});
+
+/** A TCP server on loopback that answers each connection's first bytes with `reply` (or closes it, given null). */
+async function startRaw(reply: string | null): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createNetServer((socket) => {
+    socket.on('error', () => undefined);
+    socket.once('data', () => (reply === null ? socket.destroy() : socket.end(reply)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('a port that accepts connections but does not speak HTTP: no check runs, the report says so in one line', () => {
+  it.each([
+    ['answers bytes that are not HTTP (an SSH banner)', 'SSH-2.0-OpenSSH_9.2\r\n', 'it answered bytes that are not HTTP (HPE_INVALID_CONSTANT)'],
+    ['closes the connection without an answer (a database)', null, 'it closed the connection without an answer (UND_ERR_SOCKET)'],
+  ])('%s', async (_name, reply, how) => {
+    const raw = await startRaw(reply);
+    try {
+      const r = await testService(s.model, { baseUrl: raw.url, ...s.options, seed: 1 });
+      expect(r.unreachable).toBe(
+        `${raw.url} accepts connections but gives no HTTP answer: ${how}. Is it the service's address (not a database's port), or does it take https://?`,
+      );
+      expect(r.results).toEqual([]);
+      // The first request and one GET of the base URL to tell the port from a service failing one request.
+      expect(r.requests).toBe(2);
+      expect(r.verdict).toBe('incomplete');
+      expect(formatReportText(r)).toBe(`${r.unreachable}\n`);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it('a service that cuts only some requests off but answers a GET of its base URL is tested, and fails there', async () => {
+    // The orders service behind a proxy that drops the connection of every create: a fault of the service, not of the address.
+    const server = createServer((req, res) => {
+      if (req.method === 'POST') return req.socket.destroy();
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        void fetch(`${s.url}${req.url}`, { method: req.method, headers: req.headers as Record<string, string> }).then(async (r) => {
+          res.writeHead(r.status, Object.fromEntries(r.headers));
+          res.end(Buffer.from(await r.arrayBuffer()));
+        });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await testService(s.model, {
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        ...s.options,
+        seed: 1,
+        only: ['endpoints.valid-requests'],
+      });
+      expect(r.unreachable).toBeUndefined();
+      const failed = r.results.filter((x) => x.outcome === 'failed');
+      expect(failed.length).toBeGreaterThan(0);
+      expect(failed.map((x) => x.failure?.actual).join('\n')).toContain('UND_ERR_SOCKET');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+it("every list and create answered 404 (a base URL without the paths' prefix): a warning says so", async () => {
+  const server = createServer((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{}'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const r = await testService(s.model, { baseUrl: url, ...s.options, seed: 1, only: ['endpoints'] });
+    const [first] = r.warnings;
+    expect(first).toMatch(
+      /^all \d+ requests to list or create operations \(such as POST http:\/\/127\.0\.0\.1:\d+\/customers\) were answered 404: is the base URL right\?/,
+    );
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  // The service itself, at the right address: no such warning.
+  const ok = await testService(s.model, { baseUrl: s.url, ...s.options, seed: 1, only: ['endpoints'] });
+  expect(ok.warnings.filter((w) => w.includes('answered 404'))).toEqual([]);
 });
 
 it('the verdict: failed over incomplete over passed; a not-applicable skip leaves a run complete', async () => {
