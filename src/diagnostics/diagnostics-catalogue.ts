@@ -335,6 +335,10 @@ export const DIAGNOSTICS = {
   'export-not-shown': { severity: 'info', message: '{item} is not shown in the spec; in the {target} document, {consequence}' },
   'export-skipped': { severity: 'warning', message: '{item} is left out of the {target} document: {reason}' },
   'import-not-openapi': { severity: 'error', message: 'cannot import {path}: {detail}' },
+  'import-unresolved-ref': {
+    severity: 'error',
+    message: 'the $ref `{ref}` at {at} cannot be followed ({reason}); nothing was imported, as what it points to would be left out',
+  },
   'import-invalid-openapi': { severity: 'warning', message: 'the document does not validate as OpenAPI ({detail}); importing what can be read' },
   'import-dropped': { severity: 'warning', message: '{item} has no place in a servicespec and is left out: {reason}' },
   'import-renamed': { severity: 'warning', message: '{what} `{from}` is named `{to}` in the spec: {reason}' },

@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { STATUS_CODES } from 'node:http';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
@@ -234,7 +235,7 @@ export async function importOpenApiFile(path: string, options: ImportOptions = {
     try {
       bundled = (await SwaggerParser.bundle(path, LOCAL_ONLY)) as unknown as Json;
     } catch (err) {
-      diagnostics.push(createDiagnostic('import-invalid-openapi', { detail: firstLine(err) }, { file: path }));
+      return { diagnostics: getUnresolvedRefs(parsed, dirname(resolvePath(path)), err, path) };
     }
   }
   return importBundled(bundled, path, diagnostics, options);
@@ -250,7 +251,7 @@ export async function importOpenApiDocument(document: unknown, file = '<input>',
     try {
       bundled = (await SwaggerParser.bundle(structuredClone(document) as never, LOCAL_ONLY)) as unknown as Json;
     } catch (err) {
-      diagnostics.push(createDiagnostic('import-invalid-openapi', { detail: firstLine(err) }, { file }));
+      return { diagnostics: getUnresolvedRefs(document, process.cwd(), err, file) };
     }
   }
   return importBundled(bundled, file, diagnostics, options);
@@ -268,6 +269,48 @@ function hasExternalRefs(node: unknown): boolean {
     }
   }
   return false;
+}
+
+/**
+ * Why bundling failed, per `$ref` of the document that cannot be followed: a file not there or not readable, or
+ * an address on the network (nothing is downloaded). A reference broken further in (inside a referenced file,
+ * or a fragment its file lacks) is named by the bundler's own message.
+ */
+function getUnresolvedRefs(document: unknown, dir: string, err: unknown, file: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  const walk = (node: unknown, at: string) => {
+    if (Array.isArray(node)) node.forEach((v, i) => walk(v, `${at}/${i}`));
+    else if (isObject(node)) {
+      const ref = node.$ref;
+      if (typeof ref === 'string' && !ref.startsWith('#')) {
+        const target = ref.split('#')[0]!;
+        const reason = /^[a-z][a-z0-9+.-]*:\/\//i.test(target)
+          ? 'a reference over the network is not followed: save the file beside the document and point the $ref at it'
+          : unreadable(resolvePath(dir, decodeURIComponent(target)));
+        if (reason !== undefined && !seen.has(at)) {
+          seen.add(at);
+          out.push(createDiagnostic('import-unresolved-ref', { ref, at: at === '' ? '/' : at, reason }, { file, pointer: at }));
+        }
+      }
+      for (const [k, v] of Object.entries(node)) if (typeof v === 'object' && v !== null) walk(v, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    }
+  };
+  walk(document, '');
+  if (out.length === 0) out.push(createDiagnostic('import-unresolved-ref', { ref: 'a reference', at: 'a referenced file', reason: firstLine(err) }, { file }));
+  return out;
+}
+
+/** Why a referenced file cannot be read, or undefined when it can. */
+function unreadable(path: string): string | undefined {
+  try {
+    if (statSync(path).isDirectory()) return `${path} is a directory`;
+    accessSync(path, constants.R_OK);
+    return undefined;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? `no file ${path}` : `${path} cannot be read (${code ?? String(err)})`;
+  }
 }
 
 function firstLine(err: unknown): string {

@@ -1,10 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
 import { toEventKindName, toFieldName, toIdentifier, toOperationId, toResourceName } from '../../src/import/import-names.js';
 import { tempDir } from '../export/helpers.js';
+import { runCli } from '../cli/cli-helpers.js';
 
 const tmp = tempDir('servicespec-import-');
 afterAll(() => tmp.remove());
@@ -539,12 +540,58 @@ describe('import: files, references and bad input', () => {
     expect(r.document!.endpoints!.operations!.a).toMatchObject({ method: 'GET', path: '/a', action: 'custom' });
   });
 
-  it('never follows a $ref over the network: the document imports without it, with a warning', async () => {
+  it('never follows a $ref over the network: nothing is imported, and the error names the reference and where it is', async () => {
     const file = join(tmp.path, 'remote.yaml');
     writeFileSync(file, stringify(doc({ components: { schemas: { Remote: { $ref: 'http://127.0.0.1:9/remote.yaml' }, Local: thing } } })));
     const r = await importOpenApiFile(file);
-    expect(r.diagnostics[0]).toMatchObject({ code: 'import-invalid-openapi', severity: 'warning' });
-    expect(Object.keys(r.document!.resources!)).toEqual(['Local']);
+    expect(r.document).toBeUndefined();
+    expect(r.diagnostics).toEqual([
+      {
+        code: 'import-unresolved-ref',
+        severity: 'error',
+        message:
+          'the $ref `http://127.0.0.1:9/remote.yaml` at /components/schemas/Remote cannot be followed (a reference over the network is not followed: save the file beside the document and point the $ref at it); nothing was imported, as what it points to would be left out',
+        file,
+        pointer: '/components/schemas/Remote',
+      },
+    ]);
+  });
+
+  it('a $ref to a file that is not there, or to a fragment its file lacks: an error per reference, nothing imported (exit 1, nothing written)', async () => {
+    const dir = join(tmp.path, 'broken-refs');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'thing.yaml'), stringify({ Thing: thing }));
+    const main = doc({
+      paths: {
+        '/things': {
+          get: {
+            operationId: 'listThings',
+            responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: './missing.yaml#/Thing' } } } } },
+          },
+        },
+        '/things/{id}': { $ref: './paths/thing.yaml' },
+      },
+    });
+    writeFileSync(join(dir, 'api.yaml'), stringify(main));
+    const r = await importOpenApiFile(join(dir, 'api.yaml'));
+    expect(r.document).toBeUndefined();
+    expect(r.diagnostics.map((d) => [d.code, d.pointer, d.message.match(/\(([^)]*)\)/)?.[1]])).toEqual([
+      ['import-unresolved-ref', '/paths/~1things/get/responses/200/content/application~1json/schema', `no file ${join(dir, 'missing.yaml')}`],
+      ['import-unresolved-ref', '/paths/~1things~1{id}', `no file ${join(dir, 'paths', 'thing.yaml')}`],
+    ]);
+    // A fragment the file does not hold: the bundler's own words, still an error.
+    writeFileSync(join(dir, 'api2.yaml'), stringify(doc({ components: { schemas: { T: { $ref: './thing.yaml#/Nothing' } } } })));
+    const r2 = await importOpenApiFile(join(dir, 'api2.yaml'));
+    expect(r2.document).toBeUndefined();
+    expect(r2.diagnostics).toHaveLength(1);
+    expect(r2.diagnostics[0]).toMatchObject({ code: 'import-unresolved-ref', severity: 'error' });
+    expect(r2.diagnostics[0]!.message).toContain('Nothing');
+    // The CLI: exit 1, the output not written.
+    const out = join(dir, 'out.yaml');
+    const cli = await runCli(['import', 'openapi', join(dir, 'api.yaml'), '-o', out]);
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toContain('error import-unresolved-ref');
+    expect(existsSync(out)).toBe(false);
   });
 
   it('ignores an x-servicespec-* extension that does not fit the format, and says so', async () => {
