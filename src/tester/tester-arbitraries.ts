@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { isLeftOutIn, mayLeaveOut } from '../model/model-defaults.js';
 import { getResource } from '../model/model-lookup.js';
 import { isWritable, type SchemaView } from '../model/model-schemas.js';
-import type { FieldModel, ResourceModel, ServiceModel, UnionModel, VariantModel } from '../model/model-types.js';
+import type { FieldModel, OperationModel, ResourceModel, ServiceModel, UnionModel, VariantModel } from '../model/model-types.js';
 
 // fast-check arbitraries built from the model's field types and constraints: valid values (shrinkable), and
 // one invalid variant per constraint a field declares.
@@ -447,7 +447,9 @@ export function getMutations(
     }
   }
   if (resource) {
-    for (const f of fields) {
+    // Every field of the resource, not only those the request takes (request_fields): a read-only one is the format's
+    // rule wherever it is sent.
+    for (const f of resource.fields) {
       if (isWritable(resource, f, view) || !isWritable(resource, f, 'response')) continue;
       if (view === 'update' && f.writeOnce && !f.readOnly) {
         // A value the field could hold (its pattern, bounds, format), so that only its being write-once refuses it:
@@ -549,4 +551,21 @@ export function heldAsPatched(r: ResourceModel | { fields?: readonly FieldModel[
   if (isPlainObject(sent) && f?.type === 'union')
     return isPlainObject(actual) && sortedJson(actual) === sortedJson(Object.fromEntries(Object.entries(sent).filter(([, x]) => x !== null)));
   return JSON.stringify(actual) === JSON.stringify(sent);
+}
+
+/**
+ * A custom operation's request body: a named resource's create shape, a union's variants, or its own fields;
+ * a list of one to three of them where the request is a list. With the resource, for uniqueness.
+ */
+export function getCustomBodyArbitrary(
+  model: ServiceModel,
+  request: NonNullable<OperationModel['request']>,
+): { arbitrary: fc.Arbitrary<unknown>; resource: ResourceModel | undefined } {
+  const resource = request.resource !== undefined ? model.resources.find((r) => r.name === request.resource) : undefined;
+  const one = resource
+    ? objectArbitrary(model, resource.fields, resource, 'create')
+    : request.union
+      ? unionArbitrary(model, request.union)
+      : objectArbitrary(model, request.fields ?? [], undefined, 'create');
+  return { arbitrary: request.list ? fc.array(one, { minLength: 1, maxLength: 3 }) : one, resource };
 }

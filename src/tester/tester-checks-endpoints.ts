@@ -8,6 +8,7 @@ import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import {
   fieldArbitrary,
   getMutations,
+  getCustomBodyArbitrary,
   heldAsPatched,
   heldAsSent,
   isPlainObject,
@@ -290,19 +291,15 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
             if (isDeclaredRefusal(res.status)) return undefined;
             if (!isSuccessAnswer(route, res.status)) return ctx.failure(o.id, `status ${route.successStatus} (or a declared refusal)`, o.pointer, req, res);
             const m = responseMismatch(ctx, route, req, res);
-            return m === undefined ? undefined : ctx.failure(o.id, 'a body in the declared response shape', o.pointer, req, `${m}; ${describe(res)}`);
+            if (m !== undefined) return ctx.failure(o.id, 'a body in the declared response shape', o.pointer, req, `${m}; ${describe(res)}`);
+            return readBack(ctx, route, named, req, res);
           });
           if (ctx.notImplemented.has(o.id)) scope.skip(notImplemented(o.id), 'not-run');
           return;
         }
         // A body naming a resource (`request: {resource: Pet}`) is that resource's create shape.
-        const bodyResource = o.request.resource !== undefined ? ctx.model.resources.find((r) => r.name === o.request!.resource) : undefined;
-        const one = bodyResource
-          ? objectArbitrary(ctx.model, bodyResource.fields, bodyResource, 'create')
-          : o.request.union
-            ? unionArbitrary(ctx.model, o.request.union)
-            : objectArbitrary(ctx.model, o.request.fields ?? [], undefined, 'create');
-        const arb = fc.tuple(o.request.list ? fc.array(one, { minLength: 1, maxLength: 3 }) : one, query);
+        const { arbitrary, resource: bodyResource } = getCustomBodyArbitrary(ctx.model, o.request);
+        const arb = fc.tuple(arbitrary, query);
         await runProperty(ctx, scope, arb, runs, async ([value, values]) => {
           const resolved = await ctx.resolveRefs(value);
           const body = Array.isArray(resolved)
@@ -315,7 +312,8 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
           if (isDeclaredRefusal(res.status)) return undefined;
           if (!isSuccessAnswer(route, res.status)) return ctx.failure(o.id, `status ${route.successStatus} (or a declared refusal)`, o.pointer, req, res);
           const m = responseMismatch(ctx, route, req, res);
-          return m === undefined ? undefined : ctx.failure(o.id, 'a body in the declared response shape', o.pointer, req, `${m}; ${describe(res)}`);
+          if (m !== undefined) return ctx.failure(o.id, 'a body in the declared response shape', o.pointer, req, `${m}; ${describe(res)}`);
+          return readBack(ctx, route, named, req, res);
         });
         if (ctx.notImplemented.has(o.id)) scope.skip(notImplemented(o.id), 'not-run');
       }
@@ -340,6 +338,46 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
     if (route.hasBody) await checkInvalid(ctx, route);
     await checkInputs(ctx, route);
   }
+}
+
+/**
+ * A custom action on one object that answers that object (`POST /bookings/{id}/cancel` answering the Booking): the
+ * answer is the object as the action left it, so a read right after shows the same values. Undefined when it
+ * does, or when the answer is another object (a copy the action made), else the failure.
+ */
+async function readBack(
+  ctx: TestContext,
+  route: OperationRoute,
+  named: Record<string, string>,
+  req: TestRequest,
+  res: { body: unknown },
+): Promise<Failure | undefined> {
+  const action = ctx.objectActionOf(route);
+  const answer = res.body;
+  if (!action || route.operation.response?.resource !== action.resource.name || route.operation.response.list || !isPlainObject(answer)) return undefined;
+  const r = action.resource;
+  const id = named[action.param];
+  if (id === undefined || String(answer[r.identifier!]) !== id) return undefined;
+  const headers = await ctx.authFor(action.read.operation.auth);
+  if (!headers) return undefined;
+  const readReq: TestRequest = { method: 'GET', path: ctx.pathOf(action.read, undefined, {}, named), headers };
+  const read = await ctx.send(action.read, readReq);
+  if (!isSuccessAnswer(action.read, read.status) || !isPlainObject(read.body)) return undefined;
+  const stored = read.body;
+  const differs = r.fields.find(
+    (f) => isAnswered(r, f.name) && Object.hasOwn(answer, f.name) && Object.hasOwn(stored, f.name) && sortedJson(answer[f.name]) !== sortedJson(stored[f.name]),
+  );
+  if (!differs) return undefined;
+  return {
+    ...ctx.failure(
+      route.operation.id,
+      `a read right after shows the ${r.name} as the action answered it (${differs.name}: ${JSON.stringify(answer[differs.name])?.slice(0, 120)})`,
+      route.operation.pointer,
+      req,
+      `${action.read.operation.id} shows ${differs.name}: ${JSON.stringify(stored[differs.name])?.slice(0, 120)}`,
+    ),
+    curl: ctx.client.curlSequence([{ req }, { note: `then (${action.read.operation.id})`, req: readReq }]),
+  };
 }
 
 /** Why an operation the service answers 501 was not checked (the same words as the judge's not-run result). */

@@ -4,8 +4,8 @@ import { getUnstatedValueFields, isAnswered, type SchemaView } from '../model/mo
 import { DEFAULT_PAGING, getPagingParamName, isMergePatch } from '../model/model-defaults.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { getPageItems, getPageSizeParam } from './tester-checks-lists.js';
-import type { FieldModel } from '../model/model-types.js';
-import { heldAsPatched, heldAsSent, objectArbitrary, padUnionsForMergePatch } from './tester-arbitraries.js';
+import type { FieldModel, ResourceModel } from '../model/model-types.js';
+import { getCustomBodyArbitrary, heldAsPatched, heldAsSent, objectArbitrary, padUnionsForMergePatch } from './tester-arbitraries.js';
 import { getEdgeCases } from './tester-input-edges.js';
 import { checkUnionVariants } from './tester-checks-unions.js';
 import { checkUnique } from './tester-checks-unique.js';
@@ -132,8 +132,7 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
 }
 
 /** Identifiers in the identifier field's type that are not well formed, or past what any storage holds. */
-function malformedIds(ctx: TestContext, route: OperationRoute): string[] {
-  const r = route.resource!;
+function malformedIds(r: ResourceModel): string[] {
   const idField = r.fields.find((f) => f.name === r.identifier);
   const out = ['%20', 'x'.repeat(300), '..', '%00', "1' OR '1'='1"];
   if (idField?.type === 'integer') out.unshift('not-a-number', '99999999999999999999999', '-1', '1.5', '0x10');
@@ -141,27 +140,46 @@ function malformedIds(ctx: TestContext, route: OperationRoute): string[] {
   return out;
 }
 
-/** Every operation that names an object, transitions included: one that does not exist, malformed ones. */
+/**
+ * Every operation that names an object, transitions and custom actions on one object (`POST /bookings/{id}/cancel`)
+ * included: one that does not exist, malformed ones.
+ */
 async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promise<void> {
   const o = route.operation;
-  const resource = route.resource!;
+  const action = ctx.objectActionOf(route);
+  const resource = route.resource ?? action!.resource;
   // A valid body for the path of \`id\` (bound fields agreeing with it), so that only the path can be refused.
-  const body = async (id?: unknown): Promise<Record<string, unknown> | undefined> => {
+  const body = async (id?: unknown): Promise<unknown> => {
     if (!route.hasBody) return undefined;
     if (o.action === 'replace' || o.action === 'transition') return ctx.validBody(route, id);
+    if (action && o.request) {
+      const { arbitrary, resource: bodyResource } = getCustomBodyArbitrary(ctx.model, o.request);
+      const value = await ctx.resolveRefs(fc.sample(arbitrary, { seed: ctx.seed, numRuns: 1 })[0]);
+      return Array.isArray(value)
+        ? value.map((v) => ctx.makeUnique(bodyResource, v as Record<string, unknown>))
+        : ctx.makeUnique(bodyResource, value as Record<string, unknown>);
+    }
     return {};
   };
-  if (o.action === 'transition') {
+  // A custom action names its object by one parameter; the others (a parent's) as an object the run made has them.
+  const parents = action ? ((await ctx.itemPathValues(route)) ?? {}) : {};
+  const pathFor = (id: unknown): string => (action ? ctx.pathOf(route, undefined, {}, { ...parents, [action.param]: String(id) }) : ctx.pathOf(route, id));
+  // A custom action is held to the refusals it lists: its handler answers for the object, not the runtime.
+  const listed = (condition: 'missing_resource' | 'validation') => {
+    const d = ctx.declared(condition);
+    return !action || d === undefined || o.errors.includes(d.code);
+  };
+  if (o.action === 'transition' || action) {
     // valid-requests (which sends the others) leaves transitions to the states part.
     await ctx.check('errors', 'errors.missing-object', o.id, async (scope) => {
       const headers = await ctx.authFor(o.auth);
       if (!headers) return scope.skip('no credential for this operation');
-      const d = ctx.refusal(route, 'missing_resource');
+      const d = listed('missing_resource') ? ctx.refusal(route, 'missing_resource') : undefined;
       if (!d) return scope.skip('the spec declares no error code for a missing object (not shown)');
       const idField = resource.fields.find((f) => f.name === resource.identifier);
       const id = idField?.type === 'integer' ? 2_000_000_000 : '00000000-0000-4000-8000-00000000dead';
       const b = await body(id);
-      const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, ...(b !== undefined ? { body: b } : {}) };
+      const req: TestRequest = { method: route.method, path: pathFor(id), headers, ...(b !== undefined ? { body: b } : {}) };
       const res = await ctx.send(route, req);
       const why = ctx.expectRefusal(res, route, 'missing_resource');
       if (why !== undefined)
@@ -174,7 +192,7 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
     // Each refusal the answer may be, as TestContext.refusal holds it: the code declaring the condition, else the
     // operation's own code of it (an imported document's 404, or a client error that means a bad request). A
     // condition with neither (an imported document's two 404 codes, neither chosen) is not one of them.
-    const held = (['missing_resource', 'validation'] as const).filter((c) => ctx.refusal(route, c) !== undefined);
+    const held = (['missing_resource', 'validation'] as const).filter((c) => listed(c) && ctx.refusal(route, c) !== undefined);
     if (held.length === 0) return scope.skip('the spec declares no error code for a missing object or a validation error (not shown)');
     const refusals = held.map((c) => ctx.refusal(route, c)!);
     const expected = refusals.map((r) => r.label).join(' or ');
@@ -192,11 +210,11 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
       return whys[chosen === -1 ? 0 : chosen];
     };
     const b = await body();
-    const ids = malformedIds(ctx, route);
+    const ids = malformedIds(resource);
     // The path's other parameters (a parent's, /events/{eventId}/registrations/{id}) as a request of the run names
     // them, so that only the identifier is malformed: left empty, the parent's absence answered first.
     const placeholder = 'servicespec-malformed-id';
-    const single = ctx.idParams(route).length === 1 ? ctx.pathOf(route, placeholder) : undefined;
+    const single = action || ctx.idParams(route).length === 1 ? pathFor(placeholder) : undefined;
     for (const raw of isThrifty(ctx.model) ? ids.slice(0, 2) : ids) {
       // `..` resolves to the parent's own path (RFC 3986): a DELETE there would delete the parent the run made.
       if (raw === '..' && single !== undefined && route.method !== 'GET') continue;
@@ -403,6 +421,6 @@ export async function checkInputs(ctx: TestContext, route: OperationRoute): Prom
   await checkInputSpace(ctx, route);
   await checkUnionVariants(ctx, route);
   await checkUnique(ctx, route);
-  if (ctx.idParams(route).length > 0 && route.resource) await checkIdentifiers(ctx, route);
+  if ((ctx.idParams(route).length > 0 && route.resource) || ctx.objectActionOf(route)) await checkIdentifiers(ctx, route);
   if (route.operation.action === 'list' && route.resource) await checkListEdges(ctx, route);
 }

@@ -1004,6 +1004,20 @@ export class TestContext {
   }
 
   /**
+   * For a custom operation on one object (`POST /bookings/{id}/cancel`, below a read's path): the read's resource
+   * and the parameter naming the object; undefined for any other operation, or a resource with no identifier.
+   */
+  objectActionOf(route: OperationRoute): { resource: ResourceModel; param: string; read: OperationRoute } | undefined {
+    if (route.operation.action !== 'custom' || route.resource) return undefined;
+    const read = this.routes
+      .filter((r) => r.operation.action === 'read' && r.resource && r.pathParams.length > 0 && route.path.startsWith(`${r.path}/`))
+      .sort((a, b) => b.path.length - a.path.length)[0];
+    const param = read ? this.idParams(read).at(-1) : undefined;
+    if (!read?.resource || read.resource.identifier === undefined || param === undefined || !route.pathParams.includes(param)) return undefined;
+    return { resource: read.resource, param, read };
+  }
+
+  /**
    * The path values of a custom operation acting on one object (`POST /projects/{projectId}/tasks/{taskId}/complete`):
    * where a resource's read path is the start of its path, those of an object the run made (made here if need be),
    * by position; undefined when no read path starts it or no object can be made.

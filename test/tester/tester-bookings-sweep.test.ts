@@ -12,7 +12,10 @@
 //   and an envelope's total is held equal to the objects listed, as a page's is;
 // - where a request ignores members it does not take (unknown_fields: ignore), a create storing the `status` it was
 //   sent, or an update storing a `venue_id` outside its request_fields, got through: such a member is sent, and must
-//   be dropped (or refused), not stored.
+//   be dropped (or refused), not stored;
+// - the custom action POST /bookings/{bookingId}/cancel was never sent a booking that does not exist (a 500 there got
+//   through), and a cancel answered but not stored got through: it is now held to its listed 404, and a read right
+//   after an action answering its object must show what the action answered.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -113,6 +116,12 @@ describe('the Bookings service, by hand from an OpenAPI 3.1 document', () => {
     // A field the request names but does not take, sent where the request ignores members it does not take: dropped.
     ['create-takes-status', 'endpoints.invalid-requests'],
     ['patch-accepts-venue-id', 'endpoints.invalid-requests'],
+    // The identifier is read-only wherever a create's request_fields leave it out.
+    ['readonly-id-taken', 'endpoints.invalid-requests'],
+    // A custom action on one object (POST /bookings/{bookingId}/cancel) is sent an object that does not exist.
+    ['cancel-missing-500', 'errors.missing-object'],
+    // Such an action answering the object: a read right after shows what it answered.
+    ['cancel-not-stored', 'endpoints.valid-requests'],
   ])(
     'answering { items, total, limit, offset }, %s is caught by %s',
     async (fault, check) => {
