@@ -96,12 +96,18 @@ function durationMs(value: string | undefined, flag: string, example: string): n
 
 export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCode> {
   let base: URL;
+  // `127.0.0.1:3000` or `localhost:3000` parses as a URL of scheme `127.0.0.1:`: said as the address it is missing.
+  const noScheme = !/^[a-z][a-z0-9+.-]*:\/\//i.test(cli.baseUrl);
   try {
     base = new URL(cli.baseUrl);
   } catch {
-    return usage(`--base-url ${JSON.stringify(cli.baseUrl)} is not a URL`);
+    return usage(`--base-url ${JSON.stringify(cli.baseUrl)} is not a URL${noScheme ? `; give http://${cli.baseUrl}` : ''}`);
   }
+  if (noScheme) return usage(`--base-url ${JSON.stringify(cli.baseUrl)} names no scheme; give http://${cli.baseUrl}`);
   if (base.protocol !== 'http:' && base.protocol !== 'https:') return usage(`--base-url ${cli.baseUrl}: only http and https are tested`);
+  // The tester adds each operation's path and query to the base: a query or fragment in it would end up in the path.
+  if (base.search !== '' || base.hash !== '')
+    return usage(`--base-url ${cli.baseUrl}: a base URL has no query or fragment; give ${base.origin}${base.pathname.replace(/\/+$/, '')}`);
   const main = subject(cli.header, cli.bearer, cli.basic, cli.clientId, cli.clientSecret, '');
   const other = subject(cli.otherHeader, cli.otherBearer, cli.otherBasic, cli.otherClientId, cli.otherClientSecret, 'other-');
   const limited = subject(cli.limitedHeader, cli.limitedBearer, cli.limitedBasic, cli.limitedClientId, cli.limitedClientSecret, 'limited-');

@@ -262,6 +262,9 @@ describe('servicespec test', () => {
   it.each([
     [['--base-url', 'not a url'], /--base-url "not a url" is not a URL/],
     [['--base-url', 'ftp://127.0.0.1/'], /only http and https are tested/],
+    [['--base-url', '127.0.0.1:3000'], /--base-url "127\.0\.0\.1:3000" is not a URL; give http:\/\/127\.0\.0\.1:3000 /],
+    [['--base-url', 'localhost:3000/v1'], /names no scheme; give http:\/\/localhost:3000\/v1/],
+    [['--base-url', 'http://127.0.0.1:3000/v1/?x=1#frag'], /a base URL has no query or fragment; give http:\/\/127\.0\.0\.1:3000\/v1 /],
     [['--base-url', 'http://127.0.0.1:1', '--header', 'no colon'], /--header "no colon": write it as 'Name: value'/],
     [['--base-url', 'http://127.0.0.1:1', '--client-id', 'x'], /--client-id and --client-secret go together/],
     [['--base-url', 'http://127.0.0.1:1', '--other-basic', 'nocolon'], /--other-basic: write it as user:password/],
