@@ -123,6 +123,8 @@ interface Ctx extends SchemaContext {
    * no resource of their own unless named elsewhere.
    */
   absorbed?: Set<string>;
+  /** Of those, the ones read as a list's page or envelope (not as a request): what reading them as resources said goes too. */
+  wrappers?: Set<string>;
   resourceIdentifier: Map<string, string | undefined>;
   /** The resources as the spec will hold them (an identifier found from the paths is added to them). */
   resourceSpecs: Record<string, ResourceSpec>;
@@ -616,6 +618,10 @@ function dropAbsorbed(ctx: Ctx, out: SpecDocument, resources: Record<string, Res
     const { [name]: _self, ...rest } = resources;
     if (names({ ...out, resources: rest }, name)) continue;
     delete resources[name];
+    // What reading a page as a resource said is not so: the list it holds says its own.
+    if (!ctx.wrappers?.has(name)) continue;
+    const said = new RegExp(`^resource ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[.: ]`);
+    for (let i = ctx.diagnostics.length - 1; i >= 0; i--) if (said.test(ctx.diagnostics[i]!.message)) ctx.diagnostics.splice(i, 1);
   }
 }
 
@@ -2399,8 +2405,10 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       // A list's page or envelope component (`ShipmentPage: { items: [Shipment], total }`) is the list's answer, held
       // by its paging or envelope: no resource of its own unless something else names it (`dropAbsorbed`).
       const wrapper = enveloped.has(src.id) ? prepare.whole.response : page?.paging?.body === undefined ? response : undefined;
-      if (action === 'list' && wrapper?.resource !== undefined && !wrapper.list && wrapper.resource !== o.resource)
+      if (action === 'list' && wrapper?.resource !== undefined && !wrapper.list && wrapper.resource !== o.resource) {
         (ctx.absorbed ??= new Set()).add(wrapper.resource);
+        (ctx.wrappers ??= new Set()).add(wrapper.resource);
+      }
 
       if (filter.length > 0) o.filter = filter;
       if (sort.length > 0) o.sort = sort;

@@ -14,7 +14,7 @@ export const ENVELOPED_ACTIONS: ReadonlySet<Action> = new Set<Action>(['read', '
 export const LIST_ONLY_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSource>(['total', 'count', 'offset', 'limit', 'page', 'next']);
 
 /** The least value the runtime writes for each count (a total is never negative, a page number starts at 1). */
-const ENVELOPE_FLOORS: Partial<Readonly<Record<EnvelopeSource, number>>> = { total: 0, count: 0, offset: 0, limit: 0, page: 1 };
+const ENVELOPE_FLOORS: Partial<Readonly<Record<EnvelopeSource, number>>> = { total: 0, count: 0, offset: 0, limit: 1, page: 1 };
 
 /**
  * Whether a field constrains the value it carries (values, a pattern, bounds): the runtime writes any value of its

@@ -542,15 +542,25 @@ function holdsSent(actual: unknown, sent: unknown): boolean {
   return JSON.stringify(actual) === JSON.stringify(sent);
 }
 
-export function heldAsPatched(r: ResourceModel | { fields?: readonly FieldModel[] }, k: string, actual: unknown, sent: unknown): boolean {
+/**
+ * A value as a merge patch (RFC 7396) leaves it: an object member by member, a `null` removed. Where answers may carry
+ * members the resource does not name (\`answer_members: open\`), an object answered, in a list too, may hold more.
+ */
+export function heldAsPatched(
+  r: ResourceModel | { fields?: readonly FieldModel[] },
+  k: string,
+  actual: unknown,
+  sent: unknown,
+  open = 'answerMembers' in r && r.answerMembers === 'open',
+): boolean {
   const f = r.fields?.find((x) => x.name === k);
   if (sent === null) return f && !f.optional && f.nullable ? actual === null : actual === undefined;
   if (isPlainObject(sent) && (f?.type === 'object' || f?.type === 'json'))
-    return isPlainObject(actual) && Object.entries(sent).every(([sk, sv]) => heldAsPatched(f, sk, actual[sk], sv));
+    return isPlainObject(actual) && Object.entries(sent).every(([sk, sv]) => heldAsPatched(f, sk, actual[sk], sv, open));
   // A union said whole (padUnionsForMergePatch): the variant sent, its nulls removed, in any member order.
   if (isPlainObject(sent) && f?.type === 'union')
     return isPlainObject(actual) && sortedJson(actual) === sortedJson(Object.fromEntries(Object.entries(sent).filter(([, x]) => x !== null)));
-  return JSON.stringify(actual) === JSON.stringify(sent);
+  return open ? holdsSent(actual, sent) : JSON.stringify(actual) === JSON.stringify(sent);
 }
 
 /**
