@@ -662,11 +662,25 @@ async function checkReadOnlyEither(
   route: OperationRoute,
   path: string,
   headers: Record<string, string>,
-  body: Record<string, unknown>,
+  sentBody: Record<string, unknown>,
   field: string,
   why = 'read-only',
 ): Promise<void> {
+  let body = sentBody;
   const r = route.resource!;
+  // A field of a few values (an enum, a state): what a create gives it unsent, then another of its values sent, so
+  // that an answer holding the value sent shows it stored (a client setting an invoice `paid`).
+  const choices = getValueChoices(ctx, r, field);
+  let baseline: unknown;
+  if (route.operation.action === 'create' && choices !== undefined) {
+    const { [field]: _left, ...without } = body;
+    const plain = await ctx.send(route, { method: route.method, path, headers, body: ctx.makeUnique(r, without) });
+    if (isSuccessAnswer(route, plain.status) && isPlainObject(plain.body) && plain.body[field] !== undefined) {
+      baseline = plain.body[field];
+      const other = choices.find((v) => v !== baseline);
+      if (other !== undefined) body = { ...body, [field]: other };
+    }
+  }
   const sent = body[field];
   const req: TestRequest = { method: route.method, path, headers, body: isMergePatch(route.operation) ? padUnionsForMergePatch(r, body) : body };
   const res = await ctx.send(route, req);
@@ -675,11 +689,21 @@ async function checkReadOnlyEither(
       ? `${field} (read-only) sent: ignored (not stored) or refused with a client error (JSON Schema readOnly)`
       : `${field} (${why}) sent: dropped (unknown_fields: ignore), not stored`;
   if (isSuccessAnswer(route, res.status)) {
-    if (typeof sent === 'string' && sent.length >= 8 && isPlainObject(res.body) && res.body[field] === sent)
+    const kept = isPlainObject(res.body) && res.body[field] === sent;
+    if (kept && ((typeof sent === 'string' && sent.length >= 8) || (baseline !== undefined && sent !== baseline)))
       scope.fail(ctx.failure(route.operation.id, expected, r.pointer, req, `${field} is ${JSON.stringify(sent)}, as sent; ${describe(res)}`));
     return;
   }
   if (res.status < 400 || res.status >= 500) scope.fail(ctx.failure(route.operation.id, expected, r.pointer, req, describe(res)));
+}
+
+/** The values a field may hold when they are few (an enum's, a state field's machine's states); else undefined. */
+function getValueChoices(ctx: TestContext, r: ResourceModel, field: string): readonly unknown[] | undefined {
+  const f = r.fields.find((x) => x.name === field);
+  if (f?.values !== undefined && f.values.length > 1) return f.values;
+  if (f?.type !== 'state') return undefined;
+  const machine = ctx.model.stateMachines.find((m) => m.resource === r.name && (m.field === undefined || m.field === field));
+  return machine && machine.states.length > 1 ? machine.states.map((x) => x.name) : undefined;
 }
 
 /** A new object made with every optional field (objectArbitrary's complete), or undefined where none can be made so. */

@@ -7,6 +7,7 @@
 //   and per_page ignored got through; and the import warned of a write-only field "dropped" from the page component;
 // - a service answering members the document allows inside the objects of a list field (a line item's tax_cents)
 //   failed "line_items kept as sent";
+// - a client sending a read-only status (an invoice created `paid`) stored was let through: the tester sent 'x';
 // - a failure found by valid-requests was shrunk to another one, an empty PATCH the document refuses
 //   (minProperties: 1, which the format cannot hold), hiding the fault.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -76,6 +77,8 @@ describe('the Invoices service, by hand from an OpenAPI 3.1 document', () => {
     ['customers-total-wrong', 'endpoints.list-paging'],
     ['customers-page-offbyone', 'endpoints.list-paging'],
     ['per-page-ignored', 'limits.page-size'],
+    // A read-only enum sent as another of its values (not as 'x', which a service may refuse as no value of it).
+    ['status-from-client', 'endpoints.invalid-requests'],
   ])(
     'the imported document: %s is caught by %s',
     async (fault, check) => {
@@ -95,6 +98,11 @@ describe('the Invoices service, by hand from an OpenAPI 3.1 document', () => {
     },
     120_000,
   );
+
+  it('the refined spec: status-from-client (a state field set by the client) is caught by endpoints.invalid-requests', async () => {
+    const report = await run(refined(), { FAULT: 'status-from-client' }, 1);
+    expect(failures(report).map((f) => f.split(' ')[0])).toContain('endpoints.invalid-requests');
+  }, 120_000);
 
   it.each([
     ['created-at-changes', /created_at/],
