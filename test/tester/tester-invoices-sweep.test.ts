@@ -8,6 +8,7 @@
 // - a service answering members the document allows inside the objects of a list field (a line item's tax_cents)
 //   failed "line_items kept as sent";
 // - a client sending a read-only status (an invoice created `paid`) stored was let through: the tester sent 'x';
+// - only the first list was asked for its maximum page size: a second list serving limit=101 got through;
 // - a failure found by valid-requests was shrunk to another one, an empty PATCH the document refuses
 //   (minProperties: 1, which the format cannot hold), hiding the fault.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -102,6 +103,11 @@ describe('the Invoices service, by hand from an OpenAPI 3.1 document', () => {
   it('the refined spec: status-from-client (a state field set by the client) is caught by endpoints.invalid-requests', async () => {
     const report = await run(refined(), { FAULT: 'status-from-client' }, 1);
     expect(failures(report).map((f) => f.split(' ')[0])).toContain('endpoints.invalid-requests');
+  }, 120_000);
+
+  it('the refined spec: limit-over-max (the second list taking a page size over the maximum) is caught by limits.page-size', async () => {
+    const report = await run(refined(), { FAULT: 'limit-over-max' }, 1);
+    expect(failures(report).filter((f) => f.startsWith('limits.page-size listInvoices max'))).toHaveLength(1);
   }, 120_000);
 
   it.each([

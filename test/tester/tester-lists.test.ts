@@ -185,7 +185,9 @@ it('catches a sort ignored on a list that states its paging (every generated obj
 
 it('catches a page size over the maximum served, on a list that states its paging', async () => {
   const failed = await failuresBehind((r) => ({ ...r, path: r.path.replace(/([?&](limit|per_page))=101\b/, '$1=100') }), ['limits.page-size']);
-  expect(failed).toEqual([expect.stringMatching(/^limits\.page-size \w+ max 100: invalid for (limit|per_page)=101 \(over_max: reject\) \| status 200/)]);
+  // Every list asked for its page size is asked for the maximum and one more: each one served over it fails.
+  expect(failed.length).toBeGreaterThan(1);
+  for (const f of failed) expect(f).toMatch(/^limits\.page-size \w+ max 100: invalid for (limit|per_page)=101 \(over_max: reject\) \| status 200/);
 }, 120_000);
 
 it('catches a default page size other than the declared one, on a list that states its paging', async () => {
