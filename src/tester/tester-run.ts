@@ -10,7 +10,7 @@ import { checkRefusals } from './tester-checks-refusals.js';
 import { checkMissingParents, checkScopes } from './tester-checks-scopes.js';
 import { checkStates } from './tester-checks-states.js';
 import { checkVersions } from './tester-checks-versions.js';
-import { NotHttp, TestClient, type VersionNaming } from './tester-http.js';
+import { BoundReached, NotHttp, TestClient, Throttled, type VersionNaming } from './tester-http.js';
 import { TestContext } from './tester-context.js';
 import { Judge } from './tester-judge.js';
 import { getRunDefaults, REAL_CLOCK } from './tester-pacing.js';
@@ -228,8 +228,19 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   // rate budget or a bound cuts a run short, every part has been looked at. Rate limits last: spending the
   // budget would throttle the other checks.
   // A scope bound to a parent's path (a task's project) takes a parent that exists, before anything is sent under it.
+  // Outside a check (priming scopes, what runs between checks) a bound or the service's own rate limit stops
+  // the run as a check's would: the report says so, never an internal error.
+  const stop = (err: unknown) => {
+    if (err instanceof BoundReached) ctx.stoppedBy ??= err.bound;
+    else if (err instanceof Throttled) ctx.warnings.push(`stopped: the service's declared rate limit asks to wait ${err.seconds} s (Retry-After)`);
+    else if (!(err instanceof NotHttp)) throw err;
+  };
   try {
     await ctx.primeScopes();
+  } catch (err) {
+    stop(err);
+  }
+  try {
     await checkStates(ctx, runs);
     await checkAuth(ctx);
     await checkEvents(ctx);
@@ -246,8 +257,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
     // of this run waits behind it, and paced within the budget so the next run still has one.
     await checkBadCredentials(ctx);
   } catch (err) {
-    // Thrown outside a check (priming scopes); inside one, the check stops quietly.
-    if (!(err instanceof NotHttp)) throw err;
+    stop(err);
   }
   if (client.notHttp !== undefined) {
     const how = client.notHttp.startsWith('HPE_') ? 'answered bytes that are not HTTP' : 'closed the connection without an answer';

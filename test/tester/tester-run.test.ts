@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { importOpenApiFile } from '../../src/import/import-openapi.js';
 import { formatReportText } from '../../src/tester/tester-report.js';
 import { testService } from '../../src/tester/tester-run.js';
 import { startOrders, type OrdersServer } from './helpers.js';
@@ -187,6 +189,27 @@ it("every list and create answered 404 (a base URL without the paths' prefix): a
   const ok = await testService(s.model, { baseUrl: s.url, ...s.options, seed: 1, only: ['endpoints'] });
   expect(ok.warnings.filter((w) => w.includes('answered 404'))).toEqual([]);
 });
+
+it('a service throttling the requests made before any check (the parent of a nested list): the run stops and says so, no internal error', async () => {
+  // tasks.openapi.yaml lists tasks under a project: a project is made first, outside every check. Answered 429 with
+  // a Retry-After past the run's time limit, the tester threw "rate limited: Retry-After 60 s" out of testService.
+  const imported = await importOpenApiFile(fileURLToPath(new URL('./fixtures/tasks.openapi.yaml', import.meta.url)));
+  const model = imported.compiled!.checked!;
+  const server = createServer((_req, res) => res.writeHead(429, { 'retry-after': '60', 'content-type': 'application/json' }).end('{}'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const r = await testService(model, {
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      seed: 1,
+      timeLimitMs: 5_000,
+      credentials: { headers: { authorization: 'Bearer t' } },
+    });
+    expect(r.warnings).toContain("stopped: the service's declared rate limit asks to wait 60 s (Retry-After)");
+    expect(r.verdict).not.toBe('passed');
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}, 60_000);
 
 it('the verdict: failed over incomplete over passed; a not-applicable skip leaves a run complete', async () => {
   const { getVerdict } = await import('../../src/tester/tester-run.js');
