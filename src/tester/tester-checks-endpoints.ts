@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { objectKey } from './tester-context.js';
 import { FORM_MEDIA_TYPE, getUnknownFields, isMergePatch } from '../model/model-defaults.js';
-import { getValueAt } from '../model/model-path-bindings.js';
 import type { FieldModel, ResourceModel } from '../model/model-types.js';
 import { getRequestSchema, isAnswered, isWritable, type SchemaView } from '../model/model-schemas.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
@@ -19,7 +18,7 @@ import {
   unionMutations,
   type Mutation,
 } from './tester-arbitraries.js';
-import { getPageItems, getPageSizeParam } from './tester-checks-lists.js';
+import { getPageItems, getPageSizeParam, outsidePath } from './tester-checks-lists.js';
 import { BoundReached, type TestRequest } from './tester-http.js';
 import { describe, type CheckScope, type TestContext } from './tester-context.js';
 import { checkInputs } from './tester-checks-inputs.js';
@@ -628,31 +627,6 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
 function fieldAt(fields: readonly FieldModel[] | undefined, parts: readonly string[]): FieldModel | undefined {
   const f = fields?.find((x) => x.name === parts[0]);
   return parts.length <= 1 ? f : fieldAt(f?.fields, parts.slice(1));
-}
-
-/**
- * A list whose path binds fields (\`bind\`: the registrations of /events/{eventId}/registrations) answers only objects
- * holding the path's values: the first item holding another, undefined when none does (or the path does not match).
- */
-function outsidePath(route: OperationRoute, path: string, items: readonly unknown[]): { expected: string; actual: string } | undefined {
-  const bindings = route.operation.bindings ?? [];
-  if (bindings.length === 0) return undefined;
-  const names: string[] = [];
-  const re = new RegExp(
-    `^${route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^{}]*)\\?\}/g, (_, n: string) => (names.push(n), '([^/?]+)'))}(?:\\?|$)`,
-  );
-  const m = re.exec(path);
-  if (!m) return undefined;
-  const params = Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
-  for (const item of items) {
-    if (!isPlainObject(item)) continue;
-    for (const b of bindings) {
-      const v = getValueAt(item, b.field);
-      if (v !== undefined && v !== null && params[b.param] !== undefined && String(v) !== params[b.param])
-        return { expected: `only items whose ${b.field} is ${params[b.param]}, as the path says`, actual: `an item whose ${b.field} is ${JSON.stringify(v)}` };
-    }
-  }
-  return undefined;
 }
 
 /** A read-only member sent where no rule makes the service refuse it: refused (a client error) or accepted and not stored. */

@@ -471,3 +471,29 @@ function isTold(resource: ResourceModel, obj: Record<string, unknown>): boolean 
   if (resource.fields.some((f) => f.unique === true && obj[f.name] !== undefined && obj[f.name] !== null)) return true;
   return (resource.uniqueKeys ?? []).some((k) => k.every((path) => getValueAt(obj, path) !== undefined && getValueAt(obj, path) !== null));
 }
+
+/**
+ * A list whose path binds fields (\`bind\`: the registrations of /events/{eventId}/registrations) answers only objects
+ * holding the path's values: the first item holding another, undefined when none does (or the path does not match).
+ */
+export function outsidePath(route: OperationRoute, path: string, items: readonly unknown[]): { expected: string; actual: string } | undefined {
+  const bindings = route.operation.bindings ?? [];
+  if (bindings.length === 0) return undefined;
+  const names: string[] = [];
+  const re = new RegExp(
+    `^${route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^{}]*)\\?\}/g, (_, n: string) => (names.push(n), '([^/?]+)'))}(?:\\?|$)`,
+  );
+  const m = re.exec(path);
+  if (!m) return undefined;
+  const params = Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
+  for (const item of items) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
+    const held = item as Record<string, unknown>;
+    for (const b of bindings) {
+      const v = getValueAt(held, b.field);
+      if (v !== undefined && v !== null && params[b.param] !== undefined && String(v) !== params[b.param])
+        return { expected: `only items whose ${b.field} is ${params[b.param]}, as the path says`, actual: `an item whose ${b.field} is ${JSON.stringify(v)}` };
+    }
+  }
+  return undefined;
+}

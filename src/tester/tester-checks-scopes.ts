@@ -16,7 +16,7 @@ import { ADDRESSING_ACTIONS, getFieldAt, getParentRefBindings, getPathParent } f
 import type { FieldModel, ResourceModel } from '../model/model-types.js';
 import { missingIdentifier } from './tester-arbitraries.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
-import { getPageItems } from './tester-checks-lists.js';
+import { getPageItems, outsidePath } from './tester-checks-lists.js';
 import { describe, isKeyPath, objectKey, type TestContext } from './tester-context.js';
 import type { TestRequest } from './tester-http.js';
 
@@ -56,6 +56,9 @@ export async function checkScopes(ctx: TestContext): Promise<void> {
         const items = getPageItems(route, res.body) ?? [];
         const key = r.identifier;
         const held = key !== undefined && items.some((x) => typeof x === 'object' && x !== null && (x as Record<string, unknown>)[key] === id);
+        // Any item of another scope shows it, the one made here or not (it may be on a later page).
+        const stray = held ? undefined : outsidePath(route, req.path, items);
+        if (stray) return scope.fail(ctx.failure(o.id, `${stray.expected} (the list under ${where})`, o.pointer, req, `${stray.actual}; ${describe(res)}`));
         if (held)
           scope.fail(
             ctx.failure(

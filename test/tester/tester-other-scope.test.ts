@@ -4,6 +4,7 @@
 // passes; a proxy in front of it that finds tasks through any project's path (it rewrites the project to the task's
 // own), or that lists every project's tasks, fails the check. The scope's value is a Project the run made first
 // (primeScopes: `/projects/{projectId}` reads one), and the other scope a second Project.
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ const ITEM = /^\/projects\/([^/]+)\/tasks\/([^/?]+)(.*)$/;
 const LIST = /^\/projects\/([^/]+)\/tasks(\?.*)?$/;
 
 /** A proxy to `target` planting `fault`: `read-any` finds a task through any project's path, `list-all` lists every task. */
-function faultyProxy(target: string, fault: 'read-any' | 'list-all'): Promise<{ url: string; server: Server }> {
+function faultyProxy(target: string, fault: 'read-any' | 'list-all' | 'list-stray'): Promise<{ url: string; server: Server }> {
   const projectOf = new Map<string, string>();
   const body = (req: IncomingMessage) =>
     new Promise<Buffer>((ok) => {
@@ -35,12 +36,14 @@ function faultyProxy(target: string, fault: 'read-any' | 'list-all'): Promise<{ 
       let text = await answer.text();
       const list = LIST.exec(path);
       if (req.method === 'POST' && list && answer.status === 201) projectOf.set((JSON.parse(text) as { id: string }).id, list[1]!);
-      if (fault === 'list-all' && req.method === 'GET' && list && answer.status === 200) {
+      if ((fault === 'list-all' || fault === 'list-stray') && req.method === 'GET' && list && answer.status === 200) {
         const items = (JSON.parse(text) as { items: unknown[] }).items;
         for (const p of new Set(projectOf.values())) {
           if (p === list[1]) continue;
           answer = await forward(`/projects/${p}/tasks`);
-          items.push(...((JSON.parse(await answer.text()) as { items: unknown[] }).items ?? []));
+          const others = (JSON.parse(await answer.text()) as { items: { id: string }[] }).items ?? [];
+          // list-stray: another project's tasks, none of them the one a check looks for (as if it were on a later page).
+          items.push(...(fault === 'list-all' ? others : others.map((t) => ({ ...t, id: randomUUID() }))));
         }
         text = JSON.stringify({ ...(JSON.parse(text) as object), items });
       }
@@ -76,14 +79,20 @@ describe('errors.other-scope', () => {
   for (const [fault, failing] of [
     ['read-any', ['deleteTask', 'getTask', 'replaceTask', 'updateTask']],
     ['list-all', ['listTasks']],
+    ['list-stray', ['listTasks']],
   ] as const) {
-    it(`a service that ${fault === 'read-any' ? 'finds a task through another project' : 'lists every project’s tasks'} fails it`, async () => {
+    it(`a service that ${fault === 'read-any' ? 'finds a task through another project' : fault === 'list-all' ? 'lists every project’s tasks' : 'lists other projects’ tasks but the one looked for'} fails it`, async () => {
       const proxy = await faultyProxy(s.url, fault);
       try {
-        const report = await testService(loadModel(SPEC), { baseUrl: proxy.url, seed: 7, runs: 3, only: ['errors.other-scope'] });
+        const report = await testService(loadModel(SPEC), {
+          baseUrl: proxy.url,
+          seed: 7,
+          runs: 3,
+          only: fault === 'list-stray' ? ['endpoints.valid-requests', 'errors.other-scope'] : ['errors.other-scope'],
+        });
         const failed = results(report).filter(([, outcome]) => outcome === 'failed');
         expect(failed.map(([t]) => t).sort()).toEqual([...failing]);
-        expect(failed[0]![2]).toMatch(/(another project_id|in the list under project_id)/);
+        expect(failed[0]![2]).toMatch(/(another project_id|in the list under project_id|project_id is .*, as the path says \(the list under project_id)/);
       } finally {
         proxy.server.closeAllConnections();
         await new Promise((ok) => proxy.server.close(ok));
