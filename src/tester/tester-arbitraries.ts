@@ -459,7 +459,11 @@ export function getMutations(
         out.push({ label: `${f.name} (write-once) sent in an update`, condition: 'validation', apply: (b) => ({ ...b, [f.name]: value }) });
         continue;
       }
-      out.push({ label: `${f.name} (read-only) sent`, condition: 'validation', apply: (b) => ({ ...b, [f.name]: sampleOf(f) }) });
+      // A value the field could hold (an enum's, a state's): 'x' would be refused as no value of it, whether or not
+      // the service takes the field.
+      const machine = f.type === 'state' ? model.stateMachines.find((m) => m.resource === resource.name && (m.field ?? f.name) === f.name) : undefined;
+      const value = f.values?.at(-1) ?? machine?.states.at(-1)?.name ?? sampleOf(f);
+      out.push({ label: `${f.name} (read-only) sent`, condition: 'validation', apply: (b) => ({ ...b, [f.name]: value }) });
     }
   }
   return out;

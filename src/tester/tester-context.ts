@@ -5,7 +5,7 @@ import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles, getErrorCodeValue,
 import { getField, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, getFieldAt, getPathParent, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
 import { isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
-import { getRequestSchema, getResourceSchema, isWritable, MULTIPLE_OF_PRECISION, type JsonSchema } from '../model/model-schemas.js';
+import { getRequestSchema, getResourceSchema, getShapeSchema, isWritable, MULTIPLE_OF_PRECISION, type JsonSchema } from '../model/model-schemas.js';
 import type { AuthRequirement, ErrorCodeModel, FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { locate } from '../spec/spec-loader.js';
 import { CONDITIONS, type Condition, type PartName } from '../spec/spec-types.js';
@@ -351,6 +351,8 @@ export class TestContext {
     return CONDITIONS.some((c) => FALLBACK_STATUS[c] === res.status && !this.declared(c));
   }
 
+  private errorBodyValidator: ValidateFunction | undefined;
+
   /** Whether an error body has the declared shape and agrees with the HTTP status. */
   errorBodyMismatch(res: TestResponse): string | undefined {
     const body = res.body as Record<string, unknown> | undefined;
@@ -375,6 +377,19 @@ export class TestContext {
     if (roles?.at.status) {
       const got = getValueAt(body, roles.at.status);
       if (got !== undefined && got !== res.status) return `${roles.at.status.join('.')} ${JSON.stringify(got)} differs from the HTTP status ${res.status}`;
+    }
+    // Each declared field in its type, and the fields carrying the code, status and message present where required:
+    // those every answer writes (another required field no role fills, serve cannot write either). Members it does
+    // not name are judged below.
+    if (declared && roles) {
+      this.errorBodyValidator ??= this.ajv.compile(
+        rolesRequired(getShapeSchema(this.model, { fields: declared.fields, list: false }, 'response', { openAnswers: true }), roles),
+      );
+      if (!this.errorBodyValidator(body)) {
+        const e = this.errorBodyValidator.errors?.[0];
+        const at = e?.instancePath ? `${e.instancePath.slice(1).replace(/\//g, '.')} ` : '';
+        return `the error body ${at}${e?.message ?? 'is not in the declared shape'}`;
+      }
     }
     // Problem details may carry extension members (RFC 9457 §3.2): only another media type's body is closed.
     if (roles?.mediaType.toLowerCase() === PROBLEM_MEDIA_TYPE) return undefined;
@@ -1128,4 +1143,12 @@ export function describe(res: TestResponse): string {
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** An error body's schema requiring only what the code, status and message roles name (at the top of the body). */
+function rolesRequired(schema: JsonSchema, roles: ReturnType<typeof getErrorBodyRoles>): JsonSchema {
+  const top = new Set([roles.at.code, roles.at.status, roles.at.message].flatMap((p) => (p ? [p[0]!] : [])));
+  const required = Array.isArray(schema.required) ? (schema.required as string[]).filter((n) => top.has(n)) : [];
+  const { required: _all, ...rest } = schema;
+  return required.length > 0 ? { ...rest, required } : rest;
 }
