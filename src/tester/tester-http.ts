@@ -111,7 +111,10 @@ export class NotHttp extends Error {
  * HPE_*) or a connection closed or reset before any answer.
  */
 export function getTransportCode(err: unknown): string | undefined {
-  const code = (err as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  const cause = (err as { cause?: { code?: unknown; name?: unknown } } | undefined)?.cause;
+  const code = cause?.code;
+  // Node 24's undici names its parse error without a code (HTTPParserError, code undefined); Node 20's gives HPE_*.
+  if (cause?.name === 'HTTPParserError') return typeof code === 'string' ? code : 'HTTPParserError';
   if (typeof code !== 'string') return undefined;
   return code.startsWith('HPE_') || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' ? code : undefined;
 }

@@ -260,7 +260,8 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
     stop(err);
   }
   if (client.notHttp !== undefined) {
-    const how = client.notHttp.startsWith('HPE_') ? 'answered bytes that are not HTTP' : 'closed the connection without an answer';
+    const parse = client.notHttp.startsWith('HPE_') || client.notHttp === 'HTTPParserError';
+    const how = parse ? 'answered bytes that are not HTTP' : 'closed the connection without an answer';
     const tls = base.startsWith('http:') ? ', or does it take https://' : '';
     return noService(
       `${base} accepts connections but gives no HTTP answer: it ${how} (${client.notHttp}). Is it the service's address (not a database's port)${tls}?`,
