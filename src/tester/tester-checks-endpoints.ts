@@ -20,7 +20,7 @@ import {
 } from './tester-arbitraries.js';
 import { getPageItems, getPageSizeParam, outsidePath } from './tester-checks-lists.js';
 import { BoundReached, type TestRequest } from './tester-http.js';
-import { describe, type CheckScope, type TestContext } from './tester-context.js';
+import { describe, notImplemented, type CheckScope, type TestContext } from './tester-context.js';
 import { checkInputs } from './tester-checks-inputs.js';
 import { isThrifty, pickThrifty } from './tester-pacing.js';
 import { responseMismatch } from './tester-judge.js';
@@ -381,11 +381,6 @@ async function readBack(
     ),
     curl: ctx.client.curlSequence([{ req }, { note: `then (${action.read.operation.id})`, req: readReq }]),
   };
-}
-
-/** Why an operation the service answers 501 was not checked (the same words as the judge's not-run result). */
-export function notImplemented(id: string): string {
-  return `the service answers 501 Not Implemented for ${id}: its answers were not checked`;
 }
 
 /** A value per path parameter that names no declared resource: a short lowercase word drawn with the run's seed. */

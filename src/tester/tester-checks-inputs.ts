@@ -11,7 +11,7 @@ import { checkUnionVariants } from './tester-checks-unions.js';
 import { checkUnique } from './tester-checks-unique.js';
 import { isThrifty, pickThrifty } from './tester-pacing.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
-import { describe, type CheckScope, type TestContext } from './tester-context.js';
+import { describe, notImplemented, type CheckScope, type TestContext } from './tester-context.js';
 import { responseMismatch } from './tester-judge.js';
 import type { Failure } from './tester-types.js';
 
@@ -181,6 +181,8 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
       const b = await body(id);
       const req: TestRequest = { method: route.method, path: pathFor(id), headers, ...(b !== undefined ? { body: b } : {}) };
       const res = await ctx.send(route, req);
+      // A custom action the service does not implement (serve without its handler answers 501): not run.
+      if (action && res.status === 501) return scope.skip(notImplemented(o.id), 'not-run');
       const why = ctx.expectRefusal(res, route, 'missing_resource');
       if (why !== undefined)
         scope.fail(ctx.failure(o.id, `the declared ${d.label} answer for an object that does not exist`, d.pointer, req, `${why}; ${describe(res)}`));
@@ -224,6 +226,7 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
       else for (const name of route.pathParams) path = path.replace(`{${name}}`, ctx.idParams(route).includes(name) ? segment : '');
       const req: TestRequest = { method: route.method, path, headers, ...(b !== undefined ? { body: b } : {}) };
       const res = await ctx.send(route, req);
+      if (action && res.status === 501) return scope.skip(notImplemented(o.id), 'not-run');
       const why = judge(res, raw);
       if (why !== undefined)
         return scope.fail(

@@ -1135,6 +1135,11 @@ export function isNotApplicable(reason: string): boolean {
 }
 
 /** A short description of a response: status, content type, body. */
+/** Why an operation the service answers 501 was not checked (the same words as the judge's not-run result). */
+export function notImplemented(id: string): string {
+  return `the service answers 501 Not Implemented for ${id}: its answers were not checked`;
+}
+
 export function describe(res: TestResponse): string {
   const ct = res.headers.get('content-type');
   const text = res.text.length > 400 ? `${res.text.slice(0, 400)}…` : res.text;

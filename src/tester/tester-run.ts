@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import type { ServiceModel } from '../model/model-types.js';
 import { checkAuth, checkBadCredentials } from './tester-checks-auth.js';
-import { checkEndpoints, notImplemented } from './tester-checks-endpoints.js';
+import { checkEndpoints } from './tester-checks-endpoints.js';
 import { checkEvents } from './tester-checks-events.js';
 import { checkBroker } from './tester-broker.js';
 import { checkIdempotency } from './tester-checks-idempotency.js';
@@ -11,7 +11,7 @@ import { checkMissingParents, checkScopes } from './tester-checks-scopes.js';
 import { checkStates } from './tester-checks-states.js';
 import { checkVersions } from './tester-checks-versions.js';
 import { BoundReached, NotHttp, TestClient, Throttled, type VersionNaming } from './tester-http.js';
-import { TestContext } from './tester-context.js';
+import { notImplemented, TestContext } from './tester-context.js';
 import { Judge } from './tester-judge.js';
 import { getRunDefaults, REAL_CLOCK } from './tester-pacing.js';
 import { summarizeParts } from './tester-report.js';

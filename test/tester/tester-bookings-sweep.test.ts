@@ -131,6 +131,22 @@ describe('the Bookings service, by hand from an OpenAPI 3.1 document', () => {
     120_000,
   );
 
+  it('served without the cancel handler (501), the custom action is not run, not failed, by the identifier checks', async () => {
+    const model = await imported('bookings.openapi.yaml');
+    const s = await startService(model);
+    try {
+      const report = await testService(model, { baseUrl: s.url, seed: 1, only: ['errors.missing-object', 'errors.malformed-id'] });
+      expect(failures(report).filter((f) => f.includes('cancelBooking'))).toEqual([]);
+      const cancel = report.results.filter((r) => r.target === 'cancelBooking').map((r) => [r.check, r.outcome, r.notRun]);
+      expect(cancel).toEqual([
+        ['errors.missing-object', 'skipped', true],
+        ['errors.malformed-id', 'skipped', true],
+      ]);
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
+
   it('a spec stating no page size limit has limits.page-size not applicable, not not-run', async () => {
     const s = await startService(checkedModel(NOTES));
     try {
