@@ -1024,12 +1024,17 @@ export class TestContext {
    */
   objectActionOf(route: OperationRoute): { resource: ResourceModel; param: string; read: OperationRoute } | undefined {
     if (route.operation.action !== 'custom' || route.resource) return undefined;
-    const read = this.routes
-      .filter((r) => r.operation.action === 'read' && r.resource && r.pathParams.length > 0 && route.path.startsWith(`${r.path}/`))
-      .sort((a, b) => b.path.length - a.path.length)[0];
+    const read = this.readAbove(route);
     const param = read ? this.idParams(read).at(-1) : undefined;
     if (!read?.resource || read.resource.identifier === undefined || param === undefined || !route.pathParams.includes(param)) return undefined;
     return { resource: read.resource, param, read };
+  }
+
+  /** The read whose path is the longest one `route`'s path goes on under (`/bookings/{id}` for `/bookings/{id}/cancel`). */
+  private readAbove(route: OperationRoute): OperationRoute | undefined {
+    return this.routes
+      .filter((r) => r.operation.action === 'read' && r.resource && r.pathParams.length > 0 && route.path.startsWith(`${r.path}/`))
+      .sort((a, b) => b.path.length - a.path.length)[0];
   }
 
   /**
@@ -1038,9 +1043,7 @@ export class TestContext {
    * by position; undefined when no read path starts it or no object can be made.
    */
   async itemPathValues(route: OperationRoute): Promise<Record<string, string> | undefined> {
-    const read = this.routes
-      .filter((r) => r.operation.action === 'read' && r.resource && r.pathParams.length > 0 && route.path.startsWith(`${r.path}/`))
-      .sort((a, b) => b.path.length - a.path.length)[0];
+    const read = this.readAbove(route);
     if (!read?.resource) return undefined;
     const obj = await this.ensureObject(read.resource);
     if (!obj) return undefined;
