@@ -296,6 +296,17 @@ export const DIFF_RULES = {
   'error-condition-undeclared': { part: 'errors', impact: b, message: 'condition {subject} is no longer answered with a declared code (was {old})' },
   'error-condition-declared': { part: 'errors', impact: n, message: 'condition {subject} is now answered with code {new}' },
   'error-body-changed': { part: 'errors', impact: b, message: 'the error body is now {new} (was {old})' },
+  'error-members-opened': {
+    part: 'errors',
+    impact: b,
+    message:
+      'an error answer may now carry members the error body does not name (answer_members: open, was named); a client that refuses unknown members breaks',
+  },
+  'error-members-named': {
+    part: 'errors',
+    impact: n,
+    message: 'an error answer now carries only the members the error body names (answer_members: named, was open)',
+  },
   // limits
   'rate-limit-lowered': { part: 'limits', impact: b, message: 'rate limit {subject} now allows {new} (was {old})' },
   'rate-limit-raised': { part: 'limits', impact: n, message: 'rate limit {subject} now allows {new} (was {old})' },

@@ -1025,6 +1025,8 @@ function diffErrors(out: Collector, o: ServiceModel, n: ServiceModel): void {
     };
     if (roles(oe.body) !== roles(ne.body))
       out.add('error-body-changed', 'body', { old: roles(oe.body), new: roles(ne.body) }, { old: '/errors/body', new: '/errors/body' });
+    if (oe.body.answerMembers !== ne.body.answerMembers)
+      out.add(ne.body.answerMembers === 'open' ? 'error-members-opened' : 'error-members-named', 'body', {}, { old: '/errors/body', new: '/errors/body' });
     const flow = (): Flow => ({ request: false, requestRequired: false, response: true });
     new FieldDiff(out, { part: 'errors' }).fields('error body.', oe.body.fields, ne.body.fields, flow, flow);
   }

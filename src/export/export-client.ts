@@ -636,7 +636,10 @@ export interface ProblemDetails {
 export type ErrorBody = ProblemDetails;
 `);
   } else if (errors?.body?.kind === 'declared') {
-    const s = getShapeSchema(model, { fields: errors.body.fields, list: false }, 'response', { annotations: true });
+    const s = getShapeSchema(model, { fields: errors.body.fields, list: false }, 'response', {
+      annotations: true,
+      openAnswers: errors.body.answerMembers === 'open',
+    });
     lines.push(`/** The body of every error answer, in the shape the spec declares. */\nexport interface ErrorBody ${schemaToTs(s)}\n`);
   } else {
     lines.push(`/** The error body shape is not shown in the spec. */\nexport type ErrorBody = unknown;\n`);

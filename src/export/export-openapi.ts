@@ -1447,7 +1447,10 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
     ctx.errorBody = { ref: name, mediaType: PROBLEM_MEDIA_TYPE };
   } else if (errors?.body?.kind === 'declared') {
     const name = ctx.names.allocate('ErrorBody');
-    const s = getShapeSchema(model, { fields: errors.body.fields, list: false }, 'response', { annotations: true }) as JsonObject;
+    const s = getShapeSchema(model, { fields: errors.body.fields, list: false }, 'response', {
+      annotations: true,
+      openAnswers: errors.body.answerMembers === 'open',
+    }) as JsonObject;
     annotateObjectSchema(s, errors.body.fields);
     s.description = 'An error, in the shape the spec declares.';
     s['x-servicespec-error-body'] = 'declared';

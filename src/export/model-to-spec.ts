@@ -386,6 +386,7 @@ export function errorsToSpec(model: ServiceModel): ErrorsSpec | undefined {
               message: e.body.message,
               media_type: e.body.mediaType,
               code_values: e.body.codeValues,
+              answer_members: e.body.answerMembers !== DEFAULT_ANSWER_MEMBERS ? e.body.answerMembers : undefined,
             }),
     headers: parametersToSpec(e.headers),
     codes:

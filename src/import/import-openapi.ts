@@ -2820,6 +2820,7 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
       media_type: 'application/problem+json',
     };
     withCodeValues(out.body);
+    withAnswerMembers(ctx, out.body, problem);
     kept = { pointer: problem.pointer, key: 'problem' };
   } else if (problem) {
     out.body = 'problem';
@@ -2831,6 +2832,7 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
     if (first?.shape?.fields) {
       out.body = { fields: first.shape.fields, ...errorBodyRoles(first.shape.fields) };
       withCodeValues(out.body);
+      withAnswerMembers(ctx, out.body, first.b);
       // The document's media type is kept (a JSON one: an error body read from another type was not taken).
       if (first.b.mediaType !== DEFAULT_ERROR_MEDIA_TYPE && /^application\/[^/;\s]+\+json$/i.test(first.b.mediaType)) out.body.media_type = first.b.mediaType;
       kept = { pointer: first.b.pointer, key: bodyKey(first.b) };
@@ -2954,6 +2956,14 @@ function withCodeValues(body: ErrorBodySpec): void {
   if (path === undefined) return;
   const field = specFieldAt(body.fields, path);
   if (field?.type === 'string' || field?.type === 'integer') body.code_values = 'unstated';
+}
+
+/**
+ * An error schema that leaves its object open (JSON Schema's default) lets an error answer carry members it does not
+ * name (`answer_members: open`), as a component schema does for a resource's answers.
+ */
+function withAnswerMembers(ctx: Ctx, body: ErrorBodySpec, from: { schema: unknown; pointer: string }): void {
+  if (!isClosedObject(objectParts(ctx, from.schema, from.pointer))) body.answer_members = 'open';
 }
 
 /** The field a path names among spec fields: one of that name, else one nested by its dotted path (`error.code`), as `bind` reads a path. */

@@ -513,6 +513,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
                     message: doc.errors.body.message,
                     mediaType: doc.errors.body.media_type,
                     codeValues: doc.errors.body.code_values,
+                    answerMembers: doc.errors.body.answer_members ?? DEFAULT_ANSWER_MEMBERS,
                   }),
           headers: buildParameters(doc.errors.headers, 'header', '/errors/headers'),
           codes,

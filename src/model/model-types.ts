@@ -381,6 +381,8 @@ export interface DeclaredErrorBodyModel {
   mediaType?: string;
   /** errors.body.code_values as written: `unstated` says the spec does not state the code field's value per code. */
   codeValues?: 'names' | 'unstated';
+  /** errors.body.answer_members: whether an error answer may carry members the body does not name (`open`). */
+  answerMembers: 'named' | 'open';
 }
 
 export interface ErrorsModel {

@@ -775,6 +775,10 @@ function errorRolesBlock(body: DeclaredErrorBodyModel): Block {
     role('Message', 'message', "what went wrong, else the code's title"),
     ...roles.extras.map(([, what, path]) => [`Also filled: `, code(path.join('.')), ` (${what === 'invalid' ? 'the invalid inputs' : what})`] as Inline),
     ['Media type: ', code(roles.mediaType), ...(body.mediaType === undefined ? [' (format default)'] : [])],
+    // answer_members: open, said where stated (the format's default, only the named fields, goes unsaid as for resources).
+    ...(body.answerMembers === 'open'
+      ? [['Other members: allowed: an implementation may answer members not named here (', code('answer_members: open'), ')'] as Inline]
+      : []),
   ]);
 }
 

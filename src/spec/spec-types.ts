@@ -455,6 +455,8 @@ export interface ErrorBodySpec {
   media_type?: string;
   /** `names` (the default): the code field holds each code's name (its status in an integer field); `unstated`: the spec does not say which value. */
   code_values?: 'names' | 'unstated';
+  /** `named` (the default): an error answer carries only the fields named here; `open`: it may carry others too. */
+  answer_members?: 'named' | 'open';
 }
 
 export interface ErrorsSpec {

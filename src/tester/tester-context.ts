@@ -393,6 +393,8 @@ export class TestContext {
     }
     // Problem details may carry extension members (RFC 9457 §3.2): only another media type's body is closed.
     if (roles?.mediaType.toLowerCase() === PROBLEM_MEDIA_TYPE) return undefined;
+    // errors.body.answer_members: open: members the body does not name are the service's own.
+    if (declared?.answerMembers === 'open') return undefined;
     const fields = declared ? declared.fields.map((f) => f.name) : [];
     const extra = Object.keys(body).filter((k) => !fields.includes(k));
     return extra.length > 0 ? `error body fields ${extra.join(', ')} are not declared` : undefined;

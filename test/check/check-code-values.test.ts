@@ -29,3 +29,17 @@ describe('errors.body.code_values', () => {
     expect(errors.defaults).toContainEqual(expect.objectContaining({ item: 'error code values', value: "each code's name in error.code" }));
   });
 });
+
+describe('errors.body.answer_members', () => {
+  it('refuses a value that is neither named nor open, at the key', () => {
+    const c = compileSpecText(spec('names').replace('    code_values: names', '    answer_members: sometimes'), 'bad.yaml');
+    expect(c.diagnostics.map((d) => [d.severity, d.code, d.pointer])).toEqual([['error', 'invalid-value', '/errors/body/answer_members']]);
+  });
+
+  it('open is carried to the model; left out, it is the format default (named)', () => {
+    const open = compileSpecText(spec('names').replace('    code_values: names', '    answer_members: open'), 'ok.yaml');
+    expect(open.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(open.model!.errors!.body).toMatchObject({ kind: 'declared', answerMembers: 'open' });
+    expect(compileSpecText(spec('names'), 'ok.yaml').model!.errors!.body).toMatchObject({ kind: 'declared', answerMembers: 'named' });
+  });
+});

@@ -385,7 +385,12 @@ describe("property: a declared error body's roles are the fields it names, else 
     });
     fc.assert(
       fc.property(body, (b) => {
-        const model = { kind: 'declared' as const, ...b, fields: b.fields.map(([n, t]) => ({ name: n, type: t }) as FieldModel) };
+        const model = {
+          kind: 'declared' as const,
+          answerMembers: 'named' as const,
+          ...b,
+          fields: b.fields.map(([n, t]) => ({ name: n, type: t }) as FieldModel),
+        };
         const roles = defaults.getErrorBodyRoles(model);
         const names = b.fields.map(([n]) => n);
         const typeOf = (n: string) => b.fields.find(([x]) => x === n)?.[1];

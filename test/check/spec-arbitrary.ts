@@ -640,6 +640,8 @@ export const newShapesSpec = fc
     unknownFields: fc.constantFrom(undefined, 'refuse', 'ignore'),
     // Whether an answer may carry members Item does not name (answer_members), stated or the format's named.
     answerMembers: fc.constantFrom(undefined, 'named', 'open'),
+    // Whether an error answer may carry members the declared body does not name (errors.body.answer_members).
+    errorMembers: fc.constantFrom(undefined, 'named', 'open'),
     // A field creates may leave out and every answer holds, its value not stated (optionalInRequests).
     unstated: fc.boolean(),
     // A delete answering nothing, or the object it deleted (response), with the default or a stated status.
@@ -775,6 +777,7 @@ export const newShapesSpec = fc
       message: 'error.message',
       status: g.errorBody === 'nested-status' ? 'error.status' : undefined,
       media_type: g.mediaType,
+      answer_members: g.errorMembers,
     };
     const errorBody =
       g.errorBody === 'problem'
@@ -789,6 +792,7 @@ export const newShapesSpec = fc
               },
               code: g.errorBody === 'integer-code' ? 'status_code' : undefined,
               media_type: g.mediaType,
+              answer_members: g.errorMembers,
             });
     return clean({
       servicespec: 1,

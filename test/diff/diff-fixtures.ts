@@ -29,6 +29,9 @@ const search = (d: Doc) => {
     response: { fields: { count: { type: 'integer' }, shelf: { type: 'enum', values: ['a', 'b'] }, next: { type: 'date', nullable: true } } },
   };
 };
+const errorBody = (d: Doc) => {
+  d.errors.body = { fields: { code: { type: 'string' }, message: { type: 'string' } } };
+};
 const callback = (d: Doc) => {
   d.resources.Loan.fields.callback_url = { type: 'uri', optional: true };
   d.resources.Loan.fields.notify_url = { type: 'uri', optional: true };
@@ -361,6 +364,8 @@ export const ROWS: Row[] = [
   },
   { code: 'error-header-added', new: (d) => (d.errors.codes.not_found.headers = { 'X-Error-Kind': { type: 'string', default: 'missing' } }) },
   { code: 'error-body-changed', new: (d) => (d.errors.body = 'problem') },
+  { code: 'error-members-opened', old: errorBody, new: both(errorBody, (d) => (d.errors.body.answer_members = 'open')) },
+  { code: 'error-members-named', old: both(errorBody, (d) => (d.errors.body.answer_members = 'open')), new: errorBody },
   // limits
   { code: 'rate-limit-lowered', new: (d) => (d.limits.rate[0].requests = 30) },
   { code: 'rate-limit-raised', new: (d) => (d.limits.rate[0].requests = 120) },
