@@ -200,7 +200,7 @@ function namesKept(spec: SpecDocument, src: Facts, source: Json, renamed: number
   };
   for (const r of Object.values(spec.resources ?? {})) walkFields(r.fields);
   for (const o of Object.values(ops)) {
-    walkFields(o.request?.fields);
+    walkFields(typeof o.request === 'object' ? o.request.fields : undefined);
     walkFields(o.response?.fields);
   }
   for (const k of fieldNames) {

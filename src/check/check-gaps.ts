@@ -118,7 +118,7 @@ function endpointGaps(m: ServiceModel, gap: Collect): void {
     const r = o.action === 'create' || o.action === 'replace' ? getResource(m, o.resource) : undefined;
     if (r) for (const f of getUnstatedValueFields(r, o)) gap('value of a field a request leaves out', `operation ${o.id}: ${r.name}.${f} (optionalInRequests)`);
     if (o.action !== 'custom') continue;
-    if (!o.request && o.method !== 'GET' && o.method !== 'DELETE') gap('request payload shape', `operation ${o.id}`);
+    if (!o.request && !o.takesNoBody && o.method !== 'GET' && o.method !== 'DELETE') gap('request payload shape', `operation ${o.id}`);
     if (!o.response) gap('response payload shape', `operation ${o.id}`);
   }
   if (e.idempotency) {

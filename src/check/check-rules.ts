@@ -1122,9 +1122,12 @@ const operationRules: Rule = (ctx) => {
     if (o.action === 'custom') {
       if (o.handler === undefined) report('custom-needs-handler', { operation: o.id }, o.pointer);
       if (!o.response) report('custom-needs-shape', { operation: o.id, which: 'response' }, o.pointer);
-      if (!o.request && o.method !== 'GET' && o.method !== 'DELETE') report('custom-needs-shape', { operation: o.id, which: 'request' }, o.pointer);
+      if (!o.request && !o.takesNoBody && o.method !== 'GET' && o.method !== 'DELETE')
+        report('custom-needs-shape', { operation: o.id, which: 'request' }, o.pointer);
     } else {
       if (o.handler !== undefined) report('misplaced-option', { operation: o.id, option: 'handler', action: o.action }, joinPointer(o.pointer, 'handler'));
+      // A resource action's request is its resource's: `none` is a custom operation's alone.
+      if (o.takesNoBody) report('misplaced-option', { operation: o.id, option: 'request: none', action: o.action }, joinPointer(o.pointer, 'request'));
     }
     if (o.request?.resource !== undefined)
       checkResourceName(ctx, o.request.resource, `${where} request`, joinPointer(joinPointer(o.pointer, 'request'), 'resource'));

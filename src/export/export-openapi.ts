@@ -985,6 +985,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   // The declared shapes as written: the schemas above show them, but not always as declared (a non-custom action's
   // own shapes, a request that travels without a body, a shape naming an undeclared resource).
   if (o.request) ext.request = shapeToSpec(o.request);
+  else if (o.takesNoBody) ext.request = 'none';
   if (o.response) ext.response = shapeToSpec(o.response);
   const responseHeaders = parametersToSpec(o.responseHeaders);
   if (responseHeaders) ext.response_headers = responseHeaders as JsonObject;

@@ -245,7 +245,7 @@ export function operationToSpec(o: OperationModel): OperationSpec {
     headers: parametersToSpec(o.headers),
     response_headers: parametersToSpec(o.responseHeaders),
     status: o.statusDeclared ? (o.statusRange ?? o.status) : undefined,
-    request: o.request ? shapeToSpec(o.request) : undefined,
+    request: o.takesNoBody ? 'none' : o.request ? shapeToSpec(o.request) : undefined,
     response: o.response ? shapeToSpec(o.response) : undefined,
     handler: o.handler,
     auth: o.authDeclared === 'operation' && o.auth ? requirementToSpec(o.auth) : undefined,

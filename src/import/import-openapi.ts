@@ -677,6 +677,22 @@ function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req:
       const defaults = requestDefaults.get(ctx) ?? requestDefaults.set(ctx, new Map()).get(ctx)!;
       if (problem === undefined && !defaults.has(`${resource}.${name}`)) defaults.set(`${resource}.${name}`, { resource, name, value: own.default });
     }
+    // The answer may hold null where this request may not send it (Tickets' payment: nullable on the ticket, a plain
+    // Payment in TicketCreate): the format has one nullability for both, so the spec accepts null here too.
+    if (f.nullable === true && ctx.fromServicespec !== true) {
+      const sentField = fieldFromSchema({ ...ctx, diagnostics: [] }, s.properties[name], at, { where: '', depth: 1, stack: [] });
+      if (sentField.nullable !== true)
+        report(
+          ctx,
+          'import-approximated',
+          {
+            item: `operation ${operation}: request property \`${name}\` (not nullable)`,
+            as: `a field ${resource} may set to null in requests too`,
+            reason: 'the answer may hold null, and the format has one nullability for both',
+          },
+          at,
+        );
+    }
     if (required.has(name) && f.optional !== true && hasDefault) {
       (f as FieldSpec).requiredInRequests = true;
       fields[name] = orderField(f);
@@ -2430,13 +2446,15 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     // A list turned custom by its parameters answers the whole document's answer, not its data.
     if (action === 'custom' && enveloped.delete(src.id)) response = prepare.whole.response;
     if (x) {
-      if (isObject(x.request)) o.request = x.request;
+      if (isObject(x.request) || x.request === 'none') o.request = x.request;
       else if (action === 'custom' && request) o.request = request;
       if (isObject(x.response)) o.response = x.response;
       else if (action === 'custom' && response) o.response = response;
       if (typeof x.handler === 'string') o.handler = x.handler;
     } else if (action === 'custom') {
       if (request) o.request = request;
+      // No requestBody: the operation takes none (a POST to /pay), stated, not a gap.
+      else if (src.op.requestBody === undefined && src.method !== 'GET' && src.method !== 'DELETE') o.request = 'none';
       if (response) o.response = response;
       // A handler is named in code: the operation id as an identifier (`find pet by id` → findPetById).
       o.handler = handlerNames.take(toIdentifier(src.id));

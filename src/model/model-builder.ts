@@ -329,7 +329,8 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     op.status = typeof o.status === 'number' ? o.status : getDefaultSuccessStatus(o.action, o.response !== undefined);
     op.statusDeclared = o.status !== undefined;
     if (o.status === '2XX') op.statusRange = o.status;
-    if (o.request) op.request = buildShape(o.request, joinPointer(pointer, 'request'))!;
+    if (o.request === 'none') op.takesNoBody = true;
+    else if (o.request) op.request = buildShape(o.request, joinPointer(pointer, 'request'))!;
     if (o.response) op.response = buildShape(o.response, joinPointer(pointer, 'response'))!;
     if (o.handler !== undefined) op.handler = o.handler;
     if (auth !== undefined) op.auth = auth;

@@ -198,6 +198,8 @@ export interface OperationModel {
   /** `status: 2XX`: any success status is the contract; `status` is the one the service answers. */
   statusRange?: SuccessStatusRange;
   request?: ShapeModel;
+  /** `request: none`: the operation takes no body (set only when so); `request` is then undefined. */
+  takesNoBody?: true;
   response?: ShapeModel;
   handler?: string;
   /** The operation's own requirement, else the default; undefined when neither is shown. */

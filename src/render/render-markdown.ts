@@ -569,6 +569,7 @@ function endpointBlocks(m: ServiceModel): Block[] {
             ').',
           ),
         );
+      else if (o.takesNoBody) blocks.push(para('Request: no body (', code('request: none'), ').'));
       else if (o.action === 'custom' && !bodyless) blocks.push(para(`Request: ${NOT_SHOWN}.`));
       // request_media_type: the one type the body is sent as; an update's merge patch reads a null as a removal.
       if (o.requestMediaType !== undefined)

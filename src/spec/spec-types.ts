@@ -317,7 +317,8 @@ export interface OperationSpec {
   response_headers?: Record<string, ParameterSpec>;
   /** The success status, or `2XX`: any success status (served with the action's own, DEFAULT_SUCCESS_STATUS). */
   status?: number | SuccessStatusRange;
-  request?: ShapeSpec;
+  /** The request payload; `none` (a custom operation): it takes no body, as an OpenAPI operation without `requestBody`. */
+  request?: ShapeSpec | 'none';
   response?: ShapeSpec;
   handler?: string;
   auth?: 'none' | OperationAuthSpec;

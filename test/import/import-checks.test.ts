@@ -604,7 +604,7 @@ describe('import: names on the wire are kept exactly (issue 15 item 1)', () => {
       const names: string[] = [];
       for (const res of Object.values(d.resources ?? {})) fieldNames(res.fields, names);
       for (const op of Object.values(d.endpoints?.operations ?? {})) {
-        fieldNames(op.request?.fields, names);
+        fieldNames(typeof op.request === 'object' ? op.request.fields : undefined, names);
         fieldNames(op.response?.fields, names);
       }
       expect(names.filter((n) => !props.has(n))).toEqual([]);

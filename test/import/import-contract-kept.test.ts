@@ -254,3 +254,38 @@ describe('optionalInRequests across two creates', () => {
     }
   });
 });
+
+describe('import says where a request may now send null', () => {
+  const doc = (createNullable: boolean) => ({
+    openapi: '3.0.3',
+    info: { title: 'Tickets', version: '1' },
+    paths: {
+      '/tickets': {
+        post: {
+          operationId: 'createTicket',
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/TicketCreate' } } } },
+          responses: { '201': { description: 'made', content: { 'application/json': { schema: { $ref: '#/components/schemas/Ticket' } } } } },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Ticket: {
+          type: 'object',
+          required: ['id', 'note'],
+          properties: { id: { type: 'integer', readOnly: true }, note: { type: 'string', nullable: true } },
+        },
+        TicketCreate: { type: 'object', properties: { note: { type: 'string', nullable: createNullable } } },
+      },
+    },
+  });
+
+  it('a create property that is not nullable, of a field the answer may hold null in: import-approximated at the property', async () => {
+    const r = await importOpenApiDocument(doc(false), 'tickets.json');
+    expect(r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('(not nullable)')).map((d) => d.pointer)).toEqual([
+      '/components/schemas/TicketCreate/properties/note',
+    ]);
+    const same = await importOpenApiDocument(doc(true), 'tickets.json');
+    expect(same.diagnostics.filter((d) => d.message.includes('(not nullable)'))).toEqual([]);
+  });
+});
