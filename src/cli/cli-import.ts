@@ -51,7 +51,8 @@ export async function runImportOpenApi(file: string, options: ImportCliOptions):
   if (options.format === 'json') {
     report(`${JSON.stringify({ gaps: result.gaps ?? null, diagnostics: [...result.diagnostics, ...checked] }, null, 2)}\n`);
   } else {
-    if (result.gaps) report(formatGapReport(result.gaps));
+    // --quiet prints errors only: the gap report is a summary, left to `servicespec gaps`.
+    if (result.gaps && !options.quiet) report(formatGapReport(result.gaps));
     printDiagnostics([...result.diagnostics, ...checked], { format: 'text', quiet: options.quiet, to: 'err' });
   }
   if (options.output !== undefined && !options.quiet) io.err(`wrote ${options.output}\n`);

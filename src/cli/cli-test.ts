@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { parseDuration } from '../util/util-units.js';
+import type { ServiceModel } from '../model/model-types.js';
 import { PART_NAMES } from '../spec/spec-types.js';
 import type { SubjectCredentials, TestOptions } from '../tester/tester-types.js';
 import { action, EXIT, io, printDiagnostics, readSpec, type ExitCode } from './cli-shared.js';
@@ -80,11 +81,21 @@ function subject(
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-function positiveInt(value: string | undefined, flag: string): number | string | undefined {
+function positiveInt(value: string | undefined, flag: string, least = 1): number | string | undefined {
   if (value === undefined) return undefined;
-  if (!/^[0-9]+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value)))
-    return `${flag} ${JSON.stringify(value)}: a positive whole number is needed`;
+  if (!/^[0-9]+$/.test(value) || Number(value) < least || !Number.isSafeInteger(Number(value)))
+    return `${flag} ${JSON.stringify(value)}: ${least === 0 ? 'a whole number, 0 or more,' : 'a positive whole number'} is needed`;
   return Number(value);
+}
+
+/**
+ * The header names a subject's credentials are given as: each api_key scheme's name (a key in the query too, sent
+ * there), and Authorization where a scheme is basic or bearer. A --header naming another is never sent.
+ */
+function credentialHeaders(model: ServiceModel): string[] {
+  const schemes = model.authentication?.schemes ?? [];
+  const keys = schemes.flatMap((s) => (s.type === 'api_key' && s.credentialName !== undefined ? [s.credentialName] : []));
+  return [...keys, ...(schemes.some((s) => s.type === 'basic' || s.type === 'bearer') ? ['Authorization'] : [])];
 }
 
 /** A duration flag (`90s`, `2m`, `500ms`, or whole seconds) in ms; a string says why not; undefined when not given. */
@@ -119,7 +130,7 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
     ['runs', '--runs'],
     ['webhookListen', '--webhook-listen'],
   ] as const) {
-    const n = key === 'seed' && cli.seed === '0' ? 0 : positiveInt(cli[key], flag);
+    const n = positiveInt(cli[key], flag, key === 'seed' ? 0 : 1);
     if (typeof n === 'string') return usage(n);
     numbers[key] = n;
   }
@@ -131,6 +142,22 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
   if (!compiled.model || compiled.diagnostics.some((d) => d.severity === 'error')) {
     printDiagnostics(compiled.diagnostics, { format: 'text', quiet: true, to: 'err' });
     return EXIT.errors;
+  }
+  // A --header no credential of the spec travels in would be dropped without a word: a typo in an API key's name
+  // would then fail every check that needs the credential.
+  const accepted = credentialHeaders(compiled.model);
+  for (const [flag, given] of [
+    ['header', cli.header],
+    ['other-header', cli.otherHeader],
+    ['limited-header', cli.limitedHeader],
+  ] as const) {
+    for (const line of given ?? []) {
+      const name = line.slice(0, line.indexOf(':')).trim();
+      if (accepted.some((a) => a.toLowerCase() === name.toLowerCase())) continue;
+      return usage(
+        `--${flag} ${JSON.stringify(name)} is no header a credential of ${file === '-' ? 'the spec' : file} travels in (${accepted.length > 0 ? accepted.join(', ') : 'its authentication declares none'}): it would not be sent`,
+      );
+    }
   }
   const [{ testService, CHECK_NAMES, getReplay }, { formatReportJunit, formatReportText }] = await Promise.all([
     import('../tester/tester-run.js'),

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
 import { toEventKindName, toFieldName, toIdentifier, toOperationId, toResourceName } from '../../src/import/import-names.js';
-import { tempDir } from '../export/helpers.js';
+import { OPENAPI_FIXTURES, tempDir } from '../export/helpers.js';
 import { runCli } from '../cli/cli-helpers.js';
 
 const tmp = tempDir('servicespec-import-');
@@ -592,6 +592,17 @@ describe('import: files, references and bad input', () => {
     expect(cli.code).toBe(1);
     expect(cli.stderr).toContain('error import-unresolved-ref');
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('--quiet prints errors only: no gap report, no warnings, no summary', async () => {
+    const out = join(tempDir('import-quiet-').path, 'out.yaml');
+    const loud = await runCli(['import', 'openapi', join(OPENAPI_FIXTURES, 'oai-petstore.yaml'), '-o', out]);
+    expect(loud.code).toBe(0);
+    expect(loud.stdout).toContain('parts shown');
+    const quiet = await runCli(['import', 'openapi', join(OPENAPI_FIXTURES, 'oai-petstore.yaml'), '-o', out, '-q']);
+    expect(quiet.code).toBe(0);
+    expect([quiet.stdout, quiet.stderr]).toEqual(['', '']);
+    expect(existsSync(out)).toBe(true);
   });
 
   it('ignores an x-servicespec-* extension that does not fit the format, and says so', async () => {
