@@ -248,6 +248,20 @@ export interface Mutation {
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
+/** Item types whose mutations are values of their own (not objects, lists or unions, which have their own paths). */
+const SCALAR_ITEM_TYPES: ReadonlySet<FieldModel['type']> = new Set([
+  'string',
+  'email',
+  'uri',
+  'date',
+  'datetime',
+  'uuid',
+  'integer',
+  'number',
+  'boolean',
+  'enum',
+]);
+
 function setAt(body: Record<string, unknown>, path: readonly (string | number)[], value: unknown, remove = false): Record<string, unknown> {
   const out = clone(body);
   let at: Record<string | number, unknown> = out;
@@ -408,7 +422,14 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
       apply: (b) => {
         let arr: unknown = b;
         for (const k of path) arr = (arr as Record<string | number, unknown>)?.[k];
-        if (!Array.isArray(arr) || arr.length === 0) return setAt(b, path, [null, null]);
+        // An empty list drawn: two copies of one valid item (two nulls would be refused for being null, not repeated).
+        if (!Array.isArray(arr) || arr.length === 0) {
+          const item =
+            f.items && f.items.type !== 'ref'
+              ? fc.sample(fieldArbitrary(model, { ...f.items, nullable: false }, undefined, true), { seed: 0x5eed, numRuns: 1 })[0]
+              : null;
+          return setAt(b, path, [item, clone(item)]);
+        }
         return setAt(b, path, [...arr.slice(0, Math.max(1, Math.min(arr.length, (f.maxItems ?? 2) - 1))), clone(arr[0])]);
       },
     });
@@ -419,6 +440,16 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
   }
   if (f.type === 'array' && f.items?.type === 'object') {
     for (const sub of f.items.fields ?? []) out.push(...fieldMutations(model, sub, [...path, 0, sub.name], !mayLeaveOut(sub)));
+  }
+  // A list of values (tags, emails): one item breaking the item's own type or constraints, sent as the whole list
+  // (one item where the list may hold one), so a drawn empty list is no obstacle: a service checking the list but
+  // not its items (a tag past its maxLength stored) is caught.
+  if (f.type === 'array' && f.items && SCALAR_ITEM_TYPES.has(f.items.type) && (f.minItems ?? 0) <= 1 && f.maxItems !== 0) {
+    const item = f.items;
+    for (const m of fieldMutations(model, item, ['item'], false)) {
+      const bad = m.apply({ item: null }).item;
+      out.push({ label: `${name}[0] ${m.label.slice('item '.length)}`, condition: m.condition, apply: (b) => setAt(b, path, [bad]) });
+    }
   }
   if (f.type === 'union' && f.union) out.push(...unionMutations(model, f.union, path));
   return out;
