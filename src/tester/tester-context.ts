@@ -911,30 +911,62 @@ export class TestContext {
     return local + address.slice(at);
   }
 
+  /**
+   * Whether `res` is a conflict the operation declares: the declared unique_conflict code, or where none declares the
+   * condition (an imported document), a 409 the operation lists. A service keeps values unique that its spec does
+   * not say are (OpenAPI has no word for it): such an answer to a drawn body is a value taken, not a fault.
+   */
+  isConflict(route: OperationRoute, res: TestResponse): boolean {
+    if (this.declared('unique_conflict')) return this.expectCondition(res, 'unique_conflict') === undefined;
+    return res.status === 409 && route.operation.errors.some((e) => this.model.errors?.codes.find((c) => c.name === e)?.status === 409);
+  }
+
+  /**
+   * The body with each text field of the resource drawn afresh, from the field's own generator, as a value this run
+   * has not sent: what is sent again after a conflict (isConflict), unique fields or not.
+   */
+  freshen(resource: ResourceModel, body: Record<string, unknown>, keep: (name: string) => boolean = () => false): Record<string, unknown> {
+    const out = { ...body };
+    for (const f of resource.fields) {
+      if ((f.type !== 'string' && f.type !== 'email') || typeof out[f.name] !== 'string' || keep(f.name)) continue;
+      // The value sent is taken: never drawn again.
+      const used = this.usedValues.get(`${resource.name}.${f.name}`) ?? new Set<string>();
+      this.usedValues.set(`${resource.name}.${f.name}`, used.add(JSON.stringify(out[f.name])));
+      this.unusedValue(resource, f, out);
+    }
+    return out;
+  }
+
   /** Replaces `out[f.name]` by a value of the field this run has not sent yet. */
   private uniqueValue(resource: ResourceModel, f: FieldModel, out: Record<string, unknown>): void {
     {
       const used = this.usedValues.get(`${resource.name}.${f.name}`) ?? new Set<string>();
       this.usedValues.set(`${resource.name}.${f.name}`, used);
-      if (f.pattern !== undefined || typeof out[f.name] !== 'string') {
-        // A value the run has not sent yet, drawn from the field's own generator with this run's own seed: drawn
-        // with the run's --seed, consecutive seeds' runs would send each other's values to a service that keeps them.
-        const draw = () =>
-          fc.sample(fieldArbitrary(this.model, { ...f, nullable: false, hasExample: false }, resource), {
-            seed: (this.uniqueSeed + ++this.uniqueCounter) | 0,
-            numRuns: 1,
-          })[0];
-        let v = draw();
-        for (let i = 0; used.has(JSON.stringify(v)) && i < 200; i++) v = draw();
-        used.add(JSON.stringify(v));
-        out[f.name] = v;
-        return;
-      }
+      if (f.pattern !== undefined || typeof out[f.name] !== 'string') return this.unusedValue(resource, f, out);
       const n = `${this.runId}${(this.uniqueCounter++).toString(36)}`;
       const v = out[f.name] as string;
       if (f.type === 'email') out[f.name] = `t${n}.${v}`;
       else if (f.pattern === undefined) out[f.name] = `${n}${v}`.slice(0, Math.max(f.maxLength ?? 64, n.length));
     }
+  }
+
+  /**
+   * Replaces `out[f.name]` by a value the run has not sent yet, drawn from the field's own generator with this run's
+   * own seed: drawn with the run's --seed, consecutive seeds' runs would send each other's values to a service that
+   * keeps them.
+   */
+  private unusedValue(resource: ResourceModel, f: FieldModel, out: Record<string, unknown>): void {
+    const used = this.usedValues.get(`${resource.name}.${f.name}`) ?? new Set<string>();
+    this.usedValues.set(`${resource.name}.${f.name}`, used);
+    const draw = () =>
+      fc.sample(fieldArbitrary(this.model, { ...f, nullable: false, hasExample: false }, resource), {
+        seed: (this.uniqueSeed + ++this.uniqueCounter) | 0,
+        numRuns: 1,
+      })[0];
+    let v = draw();
+    for (let i = 0; used.has(JSON.stringify(v)) && i < 200; i++) v = draw();
+    used.add(JSON.stringify(v));
+    out[f.name] = v;
   }
 
   /** Replaces reference placeholders by identifiers of objects the main subject made (making one when needed). */
@@ -995,17 +1027,13 @@ export class TestContext {
     const sent = body ?? (await this.sampleCreateBody(resource));
     let req: TestRequest = { method: route.method, path: this.pathOf(route), headers, body: sent };
     let res = await this.send(route, req);
-    // A client-given identifier the service already holds (made before this run) is a conflict, not a fault: draw again.
-    for (
-      let i = 0;
-      i < 10 &&
-      body === undefined &&
-      resource.identifierSource === 'client' &&
-      this.declared('unique_conflict') &&
-      this.expectCondition(res, 'unique_conflict') === undefined;
-      i++
-    ) {
-      const again = await this.sampleCreateBody(resource);
+    // A value the service already holds (a client-given identifier made before this run, a name it keeps unique
+    // without the spec saying so) is a conflict, not a fault: draw again.
+    for (let i = 0; i < 10 && body === undefined && this.isConflict(route, res); i++) {
+      const again = this.onlyRequestFields(
+        route,
+        this.bindBody(route, this.makeUnique(resource, this.freshen(resource, await this.sampleCreateBody(resource)))),
+      );
       req = { ...req, body: again, path: this.pathOf(route) };
       res = await this.send(route, req);
     }
