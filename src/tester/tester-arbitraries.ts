@@ -234,6 +234,19 @@ export function unionMutations(model: ServiceModel, union: UnionModel, path: rea
       if (d === undefined && union.variants.some((w) => w !== v && fitsVariant(rest, w))) continue;
       out.push({ label: `${name} as variant ${v.name} without its required ${f.name}`, condition: 'validation', apply: put(rest) });
     }
+    // Tagged: a member another variant has, under this variant's tag (a service checking the tag and any variant's
+    // members takes it). Each variant is closed; an unknown field to this one, judged as the format's rule is.
+    if (d === undefined) continue;
+    for (const w of union.variants) {
+      const other = w === v ? undefined : w.fields.find((g) => g.name !== d && !v.fields.some((x) => x.name === g.name));
+      const value = other && sampleVariant(model, union, w)?.[other.name];
+      if (!other || value === undefined) continue;
+      out.push({
+        label: `${name} (variant ${v.name}, sent ${w.name}'s ${other.name}) with an unknown field`,
+        condition: 'validation',
+        apply: put({ ...sample, [other.name]: value }),
+      });
+    }
   }
   return out;
 }
@@ -331,6 +344,30 @@ function notMatching(pattern: string, min: number, max: number): string | undefi
   return ['!'.repeat(len), ' '.repeat(len), 'a'.repeat(len), '0'.repeat(len), 'Z'.repeat(len), '-'.repeat(len)].find((s) => !re.test(s));
 }
 
+/**
+ * A valid value of a patterned field changed a little (its letters' case swapped, one character more, one less), each
+ * kept where the pattern refuses it and its length is still allowed: what a loose match (no anchors, no case) takes.
+ */
+function nearMisses(model: ServiceModel, f: FieldModel): [string, string][] {
+  let re: RegExp;
+  try {
+    re = new RegExp(f.pattern!, 'u');
+  } catch {
+    return [];
+  }
+  const [valid] = fc.sample(fieldArbitrary(model, { ...f, nullable: false, hasExample: false }, undefined, true), { seed: 0x5eed, numRuns: 1 });
+  if (typeof valid !== 'string' || !re.test(valid)) return [];
+  const chars = [...valid];
+  const swapped = chars.map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+  const misses: [string, string][] = [
+    ['its case swapped', swapped],
+    ['one character more', valid + (chars.at(-1) ?? 'a')],
+    ['one character less', chars.slice(0, -1).join('')],
+  ];
+  const fits = (s: string) => [...s].length >= (f.minLength ?? 0) && [...s].length <= (f.maxLength ?? Infinity);
+  return misses.filter(([, s], i) => s !== valid && fits(s) && !re.test(s) && misses.findIndex(([, t]) => t === s) === i);
+}
+
 /** `n` valid items of `items`, no two the same; undefined where its values are too few to draw them. */
 function distinctItems(model: ServiceModel, items: FieldModel, n: number): unknown[] | undefined {
   const span =
@@ -374,6 +411,8 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
     if (f.pattern !== undefined) {
       const bad = notMatching(f.pattern, f.minLength ?? 0, f.maxLength ?? 64);
       if (bad !== undefined) put(`not matching pattern ${f.pattern}`, bad);
+      // Near misses of a valid value: a service matching without anchors, or ignoring case, takes these.
+      for (const [how, miss] of nearMisses(model, f)) put(`not matching pattern ${f.pattern} (${how})`, miss);
     }
     const badFormat: Partial<Record<FieldModel['type'], string>> = {
       email: 'not-an-email',

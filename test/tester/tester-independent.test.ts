@@ -127,6 +127,7 @@ const TRUE_FINDINGS: ReadonlyArray<{ check: string; target: string; actual: RegE
     'currency null (not nullable)',
     'currency longer than maxLength 3',
     'currency not matching pattern ^[A-Z]{3}$',
+    'currency not matching pattern ^[A-Z]{3}$ (its case swapped)',
     'malformed JSON',
   ].map((what) => ({
     check: 'endpoints.invalid-requests',

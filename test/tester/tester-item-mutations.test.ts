@@ -79,3 +79,41 @@ describe('broken items of a list of values', () => {
     }
   }, 90_000);
 });
+
+describe('near misses of a pattern', () => {
+  const CODED = SPEC.replace(
+    '      text: { type: string, maxLength: 40 }',
+    () => "      text: { type: string, maxLength: 40 }\n      code: { type: string, pattern: '^[A-Z]{2}[0-9]$' }",
+  );
+  const editCode = (edit: (code: string) => string) => (r: ProxyRequest) => {
+    if (r.method !== 'POST') return r;
+    try {
+      const b = JSON.parse(r.body.toString('utf8')) as { code?: unknown };
+      return typeof b.code === 'string' ? { ...r, body: Buffer.from(JSON.stringify({ ...b, code: edit(b.code) })) } : r;
+    } catch {
+      return r;
+    }
+  };
+
+  it('a service matching without case, or without anchors, is caught; the faithful one passes', async () => {
+    const coded = await startService(checkedModel(CODED));
+    // What the service stores of a code it matched loosely: upper-cased, or its first three characters.
+    const noCase = await startProxy(coded.url, { request: editCode((c) => c.toUpperCase()) });
+    const noAnchor = await startProxy(coded.url, { request: editCode((c) => (/[A-Z]{2}[0-9]/.test(c) ? /[A-Z]{2}[0-9]/.exec(c)![0] : c)) });
+    try {
+      for (const seed of [1, 2]) {
+        expect(failures(await testService(checkedModel(CODED), { baseUrl: coded.url, seed, only: ['endpoints'] }))).toEqual([]);
+        expect(failures(await testService(checkedModel(CODED), { baseUrl: noCase.url, seed, only: ['endpoints'] }))).toContain(
+          'endpoints.invalid-requests createNote: code not matching pattern ^[A-Z]{2}[0-9]$ (its case swapped)',
+        );
+        expect(failures(await testService(checkedModel(CODED), { baseUrl: noAnchor.url, seed, only: ['endpoints'] }))).toContain(
+          'endpoints.invalid-requests createNote: code not matching pattern ^[A-Z]{2}[0-9]$ (one character more)',
+        );
+      }
+    } finally {
+      await noCase.close();
+      await noAnchor.close();
+      await coded.close();
+    }
+  }, 90_000);
+});
