@@ -1859,6 +1859,38 @@ function sayBoundTypes(ctx: Ctx, src: OpSource, r: string, bind: Record<string, 
   }
 }
 
+/**
+ * A custom operation's path parameters are fields of its written-out JSON request (docs/format.md, the action table:
+ * check's `unbound-path-parameter`), which types them. A parameter the body does not name (Stripe's `{intent}` beside
+ * `{ return_url }`) is added to it, optional and of its parameter's schema, and said: a body may now carry it too.
+ * Without it the import failed. A request that is a resource, a union or a form is left as it is (check asks nothing).
+ */
+function pathParamsInRequest(ctx: Ctx, src: OpSource, request: ShapeSpec): ShapeSpec {
+  if (request.fields === undefined || request.media_type !== undefined) return request;
+  const fields = { ...request.fields };
+  for (const { p, pointer } of src.params) {
+    const name = String(p.name);
+    if (p.in !== 'path' || Object.hasOwn(fields, name) || !src.path.includes(`{${name}}`)) continue;
+    const item = `operation ${src.id}: path parameter {${name}}`;
+    const typed = p.schema === undefined ? undefined : fieldFromSchema(ctx, p.schema, joinPointer(pointer, 'schema'), { where: item, depth: 1, stack: [] });
+    // A path segment is text: a schema no segment carries (an object) is read as the text it is.
+    const field: FieldSpec = typed && (PARAMETER_TYPES as readonly string[]).includes(typed.type) && typed.type !== 'array' ? typed : { type: 'string' };
+    const description = str(p.description) ?? field.description;
+    fields[name] = { ...field, ...(description !== undefined ? { description } : {}), optional: true };
+    report(
+      ctx,
+      'import-approximated',
+      {
+        item,
+        as: `an optional field \`${name}\` of its request body too`,
+        reason: `a custom operation's path parameter is a field of its written-out request (the request body names no \`${name}\`), so a body may carry it, of the parameter's type; the handler reads the path's value from its params`,
+      },
+      pointer,
+    );
+  }
+  return { ...request, fields };
+}
+
 /** Why an operation is not a resource action, as precisely as the document lets us say. */
 function whyCustom(
   ctx: Ctx,
@@ -2452,7 +2484,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       else if (action === 'custom' && response) o.response = response;
       if (typeof x.handler === 'string') o.handler = x.handler;
     } else if (action === 'custom') {
-      if (request) o.request = request;
+      if (request) o.request = pathParamsInRequest(ctx, src, request);
       // No requestBody: the operation takes none (a POST to /pay), stated, not a gap.
       else if (src.op.requestBody === undefined && src.method !== 'GET' && src.method !== 'DELETE') o.request = 'none';
       if (response) o.response = response;
