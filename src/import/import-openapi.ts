@@ -1767,6 +1767,11 @@ function inferAction(
       }
       const b = item && answers && r !== undefined ? bindingsFor(ctx, r, pathParams, 'write') : undefined;
       if (b) return { action: 'delete', resource: r, ...b };
+      if (single && r !== undefined && !answers)
+        return {
+          action: 'custom',
+          reason: `its success response is ${one !== undefined ? `a ${one}` : 'a body'}, not the ${r} its path names; a delete answers with the ${r} it deleted or with no body, and the format does not state the values of another`,
+        };
       break;
     }
   }
@@ -1971,7 +1976,15 @@ function getPathFamily(prepared: { src: OpSource; response: ShapeSpec | undefine
   const collections = new Map<string, string>();
   for (const { src, response, success } of prepared) {
     const params = Array.from(src.path.matchAll(/\{([^{}]*)\}/g));
-    if (response?.resource !== undefined && !response.list && params.length >= 1 && /\/\{[^{}]*\}$/.test(src.path) && src.method !== 'POST')
+    // What a DELETE answers names no item path (Stripe's DeletedCustomer beside the Customer its GET reads).
+    if (
+      response?.resource !== undefined &&
+      !response.list &&
+      params.length >= 1 &&
+      /\/\{[^{}]*\}$/.test(src.path) &&
+      src.method !== 'POST' &&
+      src.method !== 'DELETE'
+    )
       items.set(src.path, response.resource);
     if (params.length === 0 && src.method === 'POST' && response?.resource !== undefined && !response.list) collections.set(src.path, response.resource);
     if (params.length === 0 && src.method === 'GET' && success.schema !== undefined) {
