@@ -1149,7 +1149,7 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; range?: '2XX'; k
     : { status, ...ranged, key, hasContent };
 }
 
-function requestOf(ctx: Ctx, src: OpSource, forms = false): { schema: unknown; pointer: string; form?: true; mediaType?: string } | undefined {
+function requestOf(ctx: Ctx, src: OpSource, forms = false): { schema: unknown; pointer: string; form?: true; mediaType?: string; optional?: true } | undefined {
   if (src.op.requestBody === undefined) return undefined;
   const pointer = joinPointer(src.pointer, 'requestBody');
   const r = resolve(ctx, src.op.requestBody, pointer);
@@ -1163,7 +1163,9 @@ function requestOf(ctx: Ctx, src: OpSource, forms = false): { schema: unknown; p
     report(ctx, 'import-dropped', { item: `operation ${src.id}: the request body (${types})`, reason: 'only JSON bodies are part of the format' }, pointer);
     return undefined;
   }
-  return { schema: m.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema'), mediaType: m.mediaType };
+  const schemaPointer = joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema');
+  // OpenAPI's request body is optional unless it says `required: true`.
+  return { schema: m.schema, pointer: schemaPointer, mediaType: m.mediaType, ...(r.node.required !== true ? { optional: true as const } : {}) };
 }
 
 /** The request body's media type a servicespec export states (even one check refuses): the content read. */
@@ -2525,6 +2527,22 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (x.unknown_fields === 'refuse' || x.unknown_fields === 'ignore') o.unknown_fields = x.unknown_fields;
     } else if (req && !req.form && (action === 'create' || action === 'update' || action === 'replace') && typeof o.resource === 'string')
       o.unknown_fields = unknownFieldsOf(ctx, src.id, req.schema, req.pointer);
+    // The format has no optional JSON request body: a body read must be sent. Said where the document lets a request
+    // leave it out (a form's absent body reads as no fields; a custom GET's or DELETE's body is not read: neither said).
+    const readsBody =
+      ((action === 'create' || action === 'update' || action === 'replace') && typeof o.resource === 'string') ||
+      (action === 'custom' && isObject(o.request) && src.method !== 'GET' && src.method !== 'DELETE');
+    if (!x && req?.optional && !req.form && readsBody)
+      report(
+        ctx,
+        'import-approximated',
+        {
+          item: `operation ${src.id}: its request body, optional (no \`required: true\`)`,
+          as: 'a body every request must send',
+          reason: 'the format has no optional JSON request body: a request that sends none is refused (malformed_request, "a JSON body is required")',
+        },
+        joinPointer(src.pointer, 'requestBody'),
+      );
     if (x && (x.envelope === 'none' || isObject(x.envelope))) o.envelope = x.envelope;
     if (op.deprecated === true) o.deprecated = true;
     const examples = examplesOf(ctx, src, success.key);

@@ -74,7 +74,7 @@ describe('import: the result always checks', () => {
             patch: {
               operationId: 'updateThing',
               parameters: [param('id')],
-              requestBody: jsonBody(ref('Thing')),
+              requestBody: { required: true, ...jsonBody(ref('Thing')) },
               responses: { '200': { description: 'ok', ...jsonBody(ref('Thing')) } },
             },
             delete: { operationId: 'deleteThing', parameters: [param('id')], responses: { '204': { description: 'gone' } } },
@@ -212,7 +212,7 @@ describe('import: the result always checks', () => {
           '/bookmarks': {
             post: {
               operationId: 'createBookmark',
-              requestBody: jsonBody({ type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' } } }),
+              requestBody: { required: true, ...jsonBody({ type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' } } }) },
               responses: { '201': { description: 'made', ...jsonBody(ref('Bookmark')) } },
             },
           },

@@ -23,7 +23,11 @@ function doc(project: string, task: string): unknown {
     info: { title: 'Tasks', version: '1' },
     paths: {
       '/projects': {
-        post: { operationId: 'createProject', requestBody: json(ref('ProjectCreate')), responses: { '201': { description: 'made', ...json(ref('Project')) } } },
+        post: {
+          operationId: 'createProject',
+          requestBody: { required: true, ...json(ref('ProjectCreate')) },
+          responses: { '201': { description: 'made', ...json(ref('Project')) } },
+        },
       },
       [`/projects/{${project}}`]: {
         parameters: [param(project)],
@@ -34,7 +38,7 @@ function doc(project: string, task: string): unknown {
         get: { operationId: 'listTasks', responses: { '200': { description: 'ok', ...json({ type: 'array', items: ref('Task') }) }, ...notFound } },
         post: {
           operationId: 'createTask',
-          requestBody: json(ref('TaskCreate')),
+          requestBody: { required: true, ...json(ref('TaskCreate')) },
           responses: { '201': { description: 'made', ...json(ref('Task')) }, ...notFound },
         },
       },
@@ -43,12 +47,12 @@ function doc(project: string, task: string): unknown {
         get: { operationId: 'getTask', responses: { '200': { description: 'ok', ...json(ref('Task')) }, ...notFound } },
         put: {
           operationId: 'replaceTask',
-          requestBody: json(ref('TaskCreate')),
+          requestBody: { required: true, ...json(ref('TaskCreate')) },
           responses: { '200': { description: 'ok', ...json(ref('Task')) }, ...notFound },
         },
         patch: {
           operationId: 'updateTask',
-          requestBody: json(ref('TaskPatch')),
+          requestBody: { required: true, ...json(ref('TaskPatch')) },
           responses: { '200': { description: 'ok', ...json(ref('Task')) }, ...notFound },
         },
         delete: { operationId: 'deleteTask', responses: { '204': { description: 'gone' }, ...notFound } },
