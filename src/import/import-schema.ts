@@ -85,6 +85,13 @@ export function resolve(ctx: { root: Json; version: '3.0' | '3.1' }, node: unkno
   return { node: current, pointer: at, chain };
 }
 
+/** Whether a property's schema says `readOnly`, itself or in a part of its own `allOf` (looked at one level down only). */
+function isReadOnly(ctx: SchemaContext, node: unknown, pointer: string): boolean {
+  const s = resolve(ctx, node, pointer).node;
+  if (!isObject(s)) return false;
+  return s.readOnly === true || (Array.isArray(s.allOf) && s.allOf.some((p) => (resolve(ctx, p, pointer).node as Json | undefined)?.readOnly === true));
+}
+
 /** allOf parts merged into one schema: properties and required united, other keywords from the first that has them. */
 function mergeAllOf(ctx: SchemaContext, s: Json, pointer: string, seen: string[]): { schema: Json; refs: string[] } {
   if (!Array.isArray(s.allOf)) return { schema: s, refs: [] };
@@ -93,6 +100,11 @@ function mergeAllOf(ctx: SchemaContext, s: Json, pointer: string, seen: string[]
   const properties: Json = isObject(rest.properties) ? { ...rest.properties } : {};
   const required = new Set<string>(Array.isArray(rest.required) ? (rest.required as string[]) : []);
   const refs: string[] = [];
+  const readOnly = new Set<string>();
+  const noteReadOnly = (props: Json) => {
+    for (const [k, v] of Object.entries(props)) if (isReadOnly(ctx, v, pointer)) readOnly.add(k);
+  };
+  noteReadOnly(properties);
   (allOf as unknown[]).forEach((part, i) => {
     const r = resolve(ctx, part, joinPointer(joinPointer(pointer, 'allOf'), i));
     refs.push(...r.chain.slice(1));
@@ -100,11 +112,20 @@ function mergeAllOf(ctx: SchemaContext, s: Json, pointer: string, seen: string[]
     const inner = mergeAllOf(ctx, r.node, r.pointer, [...seen, ...r.chain.slice(1)]);
     refs.push(...inner.refs);
     for (const [k, v] of Object.entries(inner.schema)) {
-      if (k === 'properties' && isObject(v)) Object.assign(properties, v);
-      else if (k === 'required' && Array.isArray(v)) for (const n of v) required.add(String(n));
+      if (k === 'properties' && isObject(v)) {
+        noteReadOnly(v);
+        Object.assign(properties, v);
+      } else if (k === 'required' && Array.isArray(v)) for (const n of v) required.add(String(n));
       else if (!(k in out)) out[k] = v;
     }
   });
+  // A property several parts declare is read-only where any of them says so (a Stripe-style base's `object: { readOnly }`
+  // re-declared with an enum by its subtype): the part read last must not make it writable, and required in creates.
+  for (const k of readOnly) {
+    const v = properties[k];
+    if (!isObject(v) || isReadOnly(ctx, v, pointer)) continue;
+    properties[k] = typeof v.$ref === 'string' && ctx.version === '3.0' ? { allOf: [v], readOnly: true } : { ...v, readOnly: true };
+  }
   if (Object.keys(properties).length > 0) out.properties = properties;
   if (required.size > 0) out.required = [...required];
   return { schema: out, refs };
