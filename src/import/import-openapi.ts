@@ -2393,8 +2393,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         ? { filter: [], sort: [], leftover: [] }
         : planParams(ctx, src, action, resourceFields, page?.params, page?.size, page?.paging?.style === 'after');
     // A list-shaped answer stays a list, a read a read (served, not a custom operation answering not_implemented):
-    // optional query parameters the action cannot read (Kubernetes' `pretty`, `dryRun`) are left out, each said; a
-    // request that sends one is refused, never misread.
+    // optional query parameters the action cannot read (Kubernetes' `pretty`, `dryRun`) are left out, each said with
+    // what the service does: a list refuses a request that sends one, the other actions read no query and ignore it.
     if (!x && action !== 'custom' && plan.leftover.length > 0 && plan.leftover.every((l) => l.where === 'query' && l.p.required !== true)) {
       for (const l of plan.leftover)
         report(
@@ -2407,7 +2407,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
                 ? page?.paging?.style === 'after' && l.name === LIST_PARAMS.sort
                   ? 'a list paged after an identifier (`starting_after`) runs in identifier order: it takes no `sort`; the service refuses a request that sends it'
                   : 'a list reads its paging parameters, `sort` and filters named after a field of its resource (compared for equality); the service refuses a request that sends it'
-                : `a ${action} takes no query parameters; the service refuses a request that sends it`,
+                : `${action === 'update' ? 'an' : 'a'} ${action} reads no query parameters: the service ignores it, answering a request that sends it as one that does not`,
           },
           l.pointer,
         );
