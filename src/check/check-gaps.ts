@@ -88,9 +88,13 @@ function purposeGaps(m: ServiceModel, gap: Collect): void {
 
 function resourceGaps(m: ServiceModel, gap: Collect): void {
   if (m.resources.length === 0) gap('resources');
+  const ops = m.endpoints?.operations ?? [];
+  const served = ops.length > 0 ? new Set(ops.map((o) => o.resource)) : undefined;
   for (const r of m.resources) {
     if (r.fields.length === 0) gap('fields', `resource ${r.name}`);
-    else if (r.identifier === undefined) gap('identifier', `resource ${r.name}`);
+    // What identifies an object matters where an operation serves the resource; one no operation of the spec's names
+    // (a shape an import keeps by its component name, a union variant's) needs none.
+    else if (r.identifier === undefined && (served === undefined || served.has(r.name))) gap('identifier', `resource ${r.name}`);
   }
 }
 
@@ -304,6 +308,10 @@ export function formatGapReport(report: GapReport): string {
     for (const g of p.missing) lines.push(`  - ${formatGapItem(g)}`);
     for (const d of p.defaults) lines.push(`  - ${formatDefaultItem(d)}`);
   }
-  lines.push('', `${report.shown} of 9 parts shown`);
+  // The parts not shown in full, by how much: "0 of 9 shown" alone read as if nothing were there.
+  const partly = report.parts.filter((p) => p.status === 'partly shown').length;
+  const none = report.parts.filter((p) => p.status === NOT_SHOWN).length;
+  const rest = [...(partly > 0 ? [`${partly} partly shown`] : []), ...(none > 0 ? [`${none} not shown`] : [])];
+  lines.push('', `${report.shown} of 9 parts shown${rest.length > 0 ? ` in full; ${rest.join(', ')}` : ''}`);
   return `${lines.join('\n')}\n`;
 }
