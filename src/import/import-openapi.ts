@@ -1772,7 +1772,7 @@ function inferAction(
       if (single && r !== undefined && !answers)
         return {
           action: 'custom',
-          reason: `its success response is ${one !== undefined ? `a ${one}` : 'a body'}, not the ${r} its path names; a delete answers with the ${r} it deleted or with no body, and the format does not state the values of another`,
+          reason: `its success response is ${one !== undefined ? `a ${one}` : 'a body'}, a body other than the object it deletes (the ${r} its path names); a delete answers with that object or none, and the format does not state the values of another`,
         };
       break;
     }

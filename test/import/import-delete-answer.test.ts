@@ -56,7 +56,7 @@ describe('a DELETE answering another schema than the resource its path names', (
     expect(ops.DeleteCustomer).toMatchObject({ action: 'custom', response: { resource: 'DeletedCustomer' } });
     expect(ops.DeleteCustomer!.resource).toBeUndefined();
     const why = r.diagnostics.find((d) => d.code === 'import-custom-operation' && d.message.includes('DeleteCustomer'));
-    expect(why?.message).toContain('its success response is a DeletedCustomer, not the Customer its path names');
+    expect(why?.message).toContain('its success response is a DeletedCustomer, a body other than the object it deletes (the Customer its path names)');
 
     // Served: the read finds the Customer; the delete is no longer a delete of DeletedCustomer answering 404.
     const s = await startService(r.compiled!.model!);
