@@ -5,7 +5,7 @@ import { DEFAULT_PAGING, getPagingParamName, isMergePatch } from '../model/model
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { getPageItems, getPageSizeParam } from './tester-checks-lists.js';
 import type { FieldModel, ResourceModel } from '../model/model-types.js';
-import { getCustomBodyArbitrary, heldAsPatched, heldAsSent, objectArbitrary, padUnionsForMergePatch } from './tester-arbitraries.js';
+import { getCustomBodyArbitrary, heldAsPatched, heldAsSent, missingIdentifier, objectArbitrary, padUnionsForMergePatch } from './tester-arbitraries.js';
 import { getEdgeCases } from './tester-input-edges.js';
 import { checkUnionVariants } from './tester-checks-unions.js';
 import { checkUnique } from './tester-checks-unique.js';
@@ -134,8 +134,7 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
 }
 
 /** Identifiers in the identifier field's type that are not well formed, or past what any storage holds. */
-function malformedIds(r: ResourceModel): string[] {
-  const idField = r.fields.find((f) => f.name === r.identifier);
+function malformedIds(r: ResourceModel, idField = r.fields.find((f) => f.name === r.identifier)): string[] {
   const out = ['%20', 'x'.repeat(300), '..', '%00', "1' OR '1'='1"];
   if (idField?.type === 'integer') out.unshift('not-a-number', '99999999999999999999999', '-1', '1.5', '0x10');
   else if (idField?.type === 'uuid') out.unshift('not-a-uuid', '00000000-0000-4000-8000-00000000000g', '{00000000-0000-4000-8000-000000000000}');
@@ -178,8 +177,9 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
       if (!headers) return scope.skip('no credential for this operation');
       const d = listed('missing_resource') ? ctx.refusal(route, 'missing_resource') : undefined;
       if (!d) return scope.skip('the spec declares no error code for a missing object (not shown)');
-      const idField = resource.fields.find((f) => f.name === resource.identifier);
-      const id = idField?.type === 'integer' ? 2_000_000_000 : '00000000-0000-4000-8000-00000000dead';
+      // In the named field's own form (a key field's pattern too), so that it is missing, not malformed.
+      const idField = action?.field ?? resource.fields.find((f) => f.name === resource.identifier);
+      const id = idField ? missingIdentifier(idField) : '00000000-0000-4000-8000-00000000dead';
       const b = await body(id);
       const req: TestRequest = { method: route.method, path: pathFor(id), headers, ...(b !== undefined ? { body: b } : {}) };
       const res = await ctx.send(route, req);
@@ -214,7 +214,7 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
       return whys[chosen === -1 ? 0 : chosen];
     };
     const b = await body();
-    const ids = malformedIds(resource);
+    const ids = malformedIds(resource, action?.field);
     // The path's other parameters (a parent's, /events/{eventId}/registrations/{id}) as a request of the run names
     // them, so that only the identifier is malformed: left empty, the parent's absence answered first.
     const placeholder = 'servicespec-malformed-id';

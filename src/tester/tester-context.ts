@@ -1052,12 +1052,16 @@ export class TestContext {
    * For a custom operation on one object (`POST /bookings/{id}/cancel`, below a read's path): the read's resource
    * and the parameter naming the object; undefined for any other operation, or a resource with no identifier.
    */
-  objectActionOf(route: OperationRoute): { resource: ResourceModel; param: string; read: OperationRoute } | undefined {
+  objectActionOf(route: OperationRoute): { resource: ResourceModel; param: string; read: OperationRoute; field: FieldModel } | undefined {
     if (route.operation.action !== 'custom' || route.resource) return undefined;
     const read = this.readAbove(route);
     const param = read ? this.idParams(read).at(-1) : undefined;
-    if (!read?.resource || read.resource.identifier === undefined || param === undefined || !route.pathParams.includes(param)) return undefined;
-    return { resource: read.resource, param, read };
+    if (!read?.resource || param === undefined || !route.pathParams.includes(param)) return undefined;
+    // The field the parameter names: the identifier, or a key field the read binds it to (a per-project issue number).
+    const bound = read.operation.bindings?.find((b) => b.param === param)?.field;
+    const id = read.resource.identifier;
+    const field = bound !== undefined ? getFieldAt(read.resource, bound) : id !== undefined ? read.resource.fields.find((f) => f.name === id) : undefined;
+    return field ? { resource: read.resource, param, read, field } : undefined;
   }
 
   /** The read whose path is the longest one `route`'s path goes on under (`/bookings/{id}` for `/bookings/{id}/cancel`). */
