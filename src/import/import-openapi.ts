@@ -1014,6 +1014,7 @@ function requirement(ctx: Ctx, list: unknown, holder: Json, pointer: string): 'n
   if (list.length === 0) return 'none';
   const schemes: string[] = [];
   const scopes: string[] = [];
+  const asked: string[] = [];
   let optional = false;
   list.forEach((alt, i) => {
     if (!isObject(alt)) return;
@@ -1032,8 +1033,22 @@ function requirement(ctx: Ctx, list: unknown, holder: Json, pointer: string): 'n
       if (!schemes.includes(n)) schemes.push(n);
       const sc = alt[n];
       if (Array.isArray(sc)) for (const s of sc) if (!scopes.includes(String(s))) scopes.push(String(s));
+      asked.push(`${n}: ${Array.isArray(sc) && sc.length > 0 ? sc.map(String).sort().join(', ') : 'no scopes'}`);
     }
   });
+  // One scope list holds for every scheme of a requirement: alternatives asking different scopes (OAuth2 with
+  // content:read, or an API key with none) now all ask the union of them.
+  if (new Set(asked.map((a) => a.slice(a.indexOf(': ') + 2))).size > 1 && scopes.length > 0)
+    report(
+      ctx,
+      'import-approximated',
+      {
+        item: `the requirement with alternatives (${asked.join('; ')})`,
+        as: `one requirement asking ${scopes.join(', ')} of a credential of any of its schemes`,
+        reason: "a requirement's scopes are one list for all its schemes: a credential of a scheme that asked fewer must now carry them",
+      },
+      pointer,
+    );
   if (optional) {
     report(
       ctx,

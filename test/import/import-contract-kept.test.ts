@@ -289,3 +289,38 @@ describe('import says where a request may now send null', () => {
     expect(same.diagnostics.filter((d) => d.message.includes('(not nullable)'))).toEqual([]);
   });
 });
+
+describe('import says where alternatives asked different scopes', () => {
+  const doc = (apiKeyScopes: string[]) => ({
+    openapi: '3.1.0',
+    info: { title: 'CMS', version: '1' },
+    components: {
+      securitySchemes: {
+        oauth2: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: { 'content:read': 'read' } } } },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+      },
+    },
+    paths: {
+      '/articles': {
+        get: {
+          operationId: 'listArticles',
+          security: [{ oauth2: ['content:read'] }, { apiKey: apiKeyScopes }],
+          responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { type: 'object' } } } } } },
+        },
+      },
+    },
+  });
+
+  it('an API key asking no scope beside OAuth2 asking content:read: import-approximated at the requirement', async () => {
+    const r = await importOpenApiDocument(doc([]), 'cms.json');
+    const said = r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('alternatives'));
+    expect(said.map((d) => [d.pointer, d.message])).toEqual([
+      [
+        '/paths/~1articles/get/security',
+        "the requirement with alternatives (oauth2: content:read; apiKey: no scopes) is imported as one requirement asking content:read of a credential of any of its schemes: a requirement's scopes are one list for all its schemes: a credential of a scheme that asked fewer must now carry them",
+      ],
+    ]);
+    const same = await importOpenApiDocument(doc(['content:read']), 'cms.json');
+    expect(same.diagnostics.filter((d) => d.message.includes('alternatives'))).toEqual([]);
+  });
+});
