@@ -1669,15 +1669,19 @@ function bindingsFor(
 /**
  * The identifier (else `id`), named by a path parameter as the resource's name and `Id` (`{gifId}`, `{gif_id}` of a
  * Gif, `{taskId}` of a Task; the last segment of a dotted resource name), as APIs name the identifier in paths where
- * several resources meet, or as `{id}`.
+ * several resources meet, or as `{id}`; else a field the parameter names after the resource's name (an Issue's
+ * `number` as `{issueNumber}`, a Project's `key` as `{project_key}`).
  */
 function idByResourceName(fields: Record<string, FieldSpec>, r: string, p: string, identifier?: string): { path: string; field: FieldSpec } | undefined {
   const squash = (t: string) => t.toLowerCase().replace(/[-_]/g, '');
   const name = identifier ?? DEFAULT_IDENTIFIER_FIELD;
-  if (!Object.hasOwn(fields, name)) return undefined;
   const said = squash(p);
-  if (said !== `${squash(r.split('.').at(-1)!)}${DEFAULT_IDENTIFIER_FIELD}` && said !== DEFAULT_IDENTIFIER_FIELD) return undefined;
-  return { path: name, field: fields[name]! };
+  const own = squash(r.split('.').at(-1)!);
+  if (Object.hasOwn(fields, name) && (said === `${own}${DEFAULT_IDENTIFIER_FIELD}` || said === DEFAULT_IDENTIFIER_FIELD)) return { path: name, field: fields[name]! };
+  if (!said.startsWith(own) || said.length === own.length) return undefined;
+  const rest = said.slice(own.length);
+  const named = Object.keys(fields).filter((f) => squash(f) === rest);
+  return named.length === 1 ? { path: named[0]!, field: fields[named[0]!]! } : undefined;
 }
 
 function inferAction(

@@ -63,3 +63,42 @@ describe('import of paths binding fields', () => {
     );
   }, 120_000);
 });
+
+describe('a path parameter named after its resource and a field', () => {
+  it('{issueNumber} of an Issue binds its number: the read, update and delete are resource actions', async () => {
+    const { importOpenApiDocument } = await import('../../src/import/import-openapi.js');
+    const issue = { type: 'object', required: ['number', 'title'], properties: { number: { type: 'integer', readOnly: true }, title: { type: 'string' } } };
+    const ok = { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Issue' } } } } };
+    const param = [{ name: 'issueNumber', in: 'path', required: true, schema: { type: 'integer' } }];
+    const r = await importOpenApiDocument(
+      {
+        openapi: '3.1.0',
+        info: { title: 'Issues', version: '1' },
+        paths: {
+          '/issues': {
+            post: {
+              operationId: 'createIssue',
+              requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Issue' } } } },
+              responses: { '201': ok['200'] },
+            },
+          },
+          '/issues/{issueNumber}': {
+            get: { operationId: 'getIssue', parameters: param, responses: ok },
+            patch: {
+              operationId: 'updateIssue',
+              parameters: param,
+              requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Issue' } } } },
+              responses: ok,
+            },
+            delete: { operationId: 'deleteIssue', parameters: param, responses: { '204': { description: 'gone' } } },
+          },
+        },
+        components: { schemas: { Issue: issue } },
+      },
+      'issues.json',
+    );
+    const ops = r.document!.endpoints!.operations!;
+    for (const id of ['getIssue', 'updateIssue', 'deleteIssue'])
+      expect([id, ops[id]!.action, ops[id]!.bind]).toEqual([id, expect.not.stringMatching(/^custom$/), { issueNumber: 'number' }]);
+  });
+});
