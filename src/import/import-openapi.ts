@@ -487,6 +487,13 @@ function optionalWithoutSource(ctx: Ctx, resources: Record<string, ResourceSpec>
     for (const [fname, f] of Object.entries(fields)) {
       if (!f.readOnly || f.optional || f.type === 'state' || f.generated !== undefined || 'default' in f) continue;
       if (fname === identifier || fname === r.owner || stamped.has(fname) || bound(fname)) continue;
+      // One value is all it can hold (a `const`, an enum of one: Stripe's `object: customer`, a schema_version): that
+      // is its value, stated by the document, and every answer carries it.
+      if (f.type === 'enum' && f.values?.length === 1) {
+        (f as { default?: unknown }).default = f.values[0];
+        fields[fname] = orderField(f);
+        continue;
+      }
       (f as { optional?: boolean }).optional = true;
       const reason =
         'the document does not say what gives it a value; declare `generated` (the time of creation or change) or a `default` if the service sets it';

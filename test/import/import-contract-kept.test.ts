@@ -324,3 +324,52 @@ describe('import says where alternatives asked different scopes', () => {
     expect(same.diagnostics.filter((d) => d.message.includes('alternatives'))).toEqual([]);
   });
 });
+
+describe('a read-only field that can hold one value only', () => {
+  it('(a const, an enum of one) takes it as its default, stays required, and every served answer carries it', async () => {
+    const article = {
+      type: 'object',
+      required: ['id', 'title', 'schema_version', 'object'],
+      properties: {
+        id: { type: 'string', format: 'uuid', readOnly: true },
+        title: { type: 'string' },
+        schema_version: { const: 2, readOnly: true },
+        object: { type: 'string', enum: ['article'], readOnly: true },
+      },
+    };
+    const ok = (status: string) => ({ [status]: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Article' } } } } });
+    const r = await importOpenApiDocument(
+      {
+        openapi: '3.1.0',
+        info: { title: 'CMS', version: '1' },
+        paths: {
+          '/articles': {
+            post: {
+              operationId: 'createArticle',
+              requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Article' } } } },
+              responses: ok('201'),
+            },
+          },
+          '/articles/{id}': {
+            get: { operationId: 'getArticle', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: ok('200') },
+          },
+        },
+        components: { schemas: { Article: article } },
+      },
+      'cms.json',
+    );
+    const fields = r.document!.resources!.Article!.fields!;
+    expect(fields.schema_version).toMatchObject({ type: 'enum', values: [2], default: 2, readOnly: true });
+    expect(fields.schema_version!.optional).toBeUndefined();
+    expect(fields.object).toMatchObject({ type: 'enum', values: ['article'], default: 'article' });
+    expect(r.diagnostics.filter((d) => d.message.includes('schema_version'))).toEqual([]);
+    const s = await startService(r.compiled!.model!);
+    try {
+      const made = await s.call('POST', '/articles', { title: 'Hello' });
+      expect(made.status).toBe(201);
+      expect(made.body).toMatchObject({ title: 'Hello', schema_version: 2, object: 'article' });
+    } finally {
+      await s.close();
+    }
+  });
+});
