@@ -64,7 +64,7 @@ import { hasNextCursorField, readEnvelopeCandidate, toEnvelope } from './import-
 import { ENVELOPED_ACTIONS, LIST_ONLY_SOURCES } from '../model/model-envelope.js';
 import { importErrorHeaders, importResponseHeaders } from './import-response-headers.js';
 import { validateOpenApi } from './import-validate.js';
-import { toErrorCodeName, toEventKindName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
+import { toErrorCodeName, toEventKindName, toFieldName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
 import {
   fieldFromSchema,
   fieldsFromSchema,
@@ -1399,6 +1399,28 @@ function errorsOf(ctx: Ctx, src: OpSource): string[] {
   return codes;
 }
 
+/**
+ * A path whose parameters the format can hold: each name that is not a plain one (`{intent-id}`, `{a.b}`) becomes one
+ * (`{intent_id}`), said with import-renamed at the path. Only the name changes: the URL a client sends is the same.
+ */
+function plainPathParams(ctx: Ctx, path: string, pointer: string): { path: string; names: Map<string, string> } {
+  const names = new Map<string, string>();
+  // A servicespec export's paths are the spec's own, kept as written (check says what is wrong with one).
+  if (ctx.fromServicespec === true) return { path, names };
+  const taken = new Set(Array.from(path.matchAll(/\{([^{}]*)\}/g), (m) => m[1]!));
+  for (const name of taken) {
+    if (name === '' || /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
+    const base = toFieldName(name).replace(/[^A-Za-z0-9_]/g, '_').replace(/^(?=[0-9])/, '_') || '_';
+    let plain = base;
+    for (let i = 2; taken.has(plain) || [...names.values()].includes(plain); i++) plain = `${base}_${i}`;
+    names.set(name, plain);
+    report(ctx, 'import-renamed', { what: 'path parameter', from: name, to: plain, reason: 'a path parameter is a plain name (letters, digits and underscores); the URL is the same' }, pointer);
+  }
+  let out = path;
+  for (const [from, to] of names) out = out.split(`{${from}}`).join(`{${to}}`);
+  return { path: out, names };
+}
+
 function paramsOf(ctx: Ctx, item: Json, op: Json, pointer: string, itemPointer: string): { p: Json; pointer: string }[] {
   const out = new Map<string, { p: Json; pointer: string }>();
   const add = (list: unknown, base: string) => {
@@ -2277,6 +2299,9 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     if (!isObject(item)) continue;
     let path = rawPath;
     if (ctx.versionPrefix !== undefined && path.startsWith(ctx.versionPrefix)) path = path.slice(ctx.versionPrefix.length) || '/';
+    // A path parameter's name is not on the wire (its segment is): one the format cannot hold ({intent-id}) is renamed.
+    const renamed = plainPathParams(ctx, path, itemPointer);
+    path = renamed.path;
     // the document's own order of methods, so operations (and what an export names after them) keep it
     for (const m of Object.keys(item).filter((k): k is (typeof METHODS)[number] => (METHODS as readonly string[]).includes(k))) {
       const op = item[m];
@@ -2297,7 +2322,10 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
           { what: 'operation', from: rawId, to: id, reason: 'operation ids have no control characters and no surrounding spaces' },
           joinPointer(pointer, 'operationId'),
         );
-      sources.push({ id, method, path, rawPath, pointer, op, params: paramsOf(ctx, item, op, pointer, itemPointer) });
+      const params = paramsOf(ctx, item, op, pointer, itemPointer).map((x) =>
+        x.p.in === 'path' && renamed.names.has(String(x.p.name)) ? { ...x, p: { ...x.p, name: renamed.names.get(String(x.p.name)) } } : x,
+      );
+      sources.push({ id, method, path, rawPath, pointer, op, params });
     }
   }
 

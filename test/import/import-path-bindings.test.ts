@@ -102,3 +102,41 @@ describe('a path parameter named after its resource and a field', () => {
       expect([id, ops[id]!.action, ops[id]!.bind]).toEqual([id, expect.not.stringMatching(/^custom$/), { issueNumber: 'number' }]);
   });
 });
+
+describe('a path parameter whose name the format cannot hold', () => {
+  it('{thing-id} is renamed {thing_id} (import-renamed at the path), not a failed import; the URL served is the same', async () => {
+    const { importOpenApiDocument } = await import('../../src/import/import-openapi.js');
+    const thing = { type: 'object', required: ['id'], properties: { id: { type: 'string' }, name: { type: 'string' } } };
+    const r = await importOpenApiDocument(
+      {
+        openapi: '3.0.3',
+        info: { title: 'Things', version: '1' },
+        paths: {
+          '/things/{thing-id}': {
+            parameters: [{ name: 'thing-id', in: 'path', required: true, schema: { type: 'string' } }],
+            get: {
+              operationId: 'getThing',
+              responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } } },
+            },
+          },
+        },
+        components: { schemas: { Thing: thing } },
+      },
+      'things.json',
+    );
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(r.document!.endpoints!.operations!.getThing!.path).toBe('/things/{thing_id}');
+    expect(r.diagnostics.filter((d) => d.code === 'import-renamed').map((d) => [d.pointer, d.message])).toEqual([
+      [
+        '/paths/~1things~1{thing-id}',
+        'path parameter `thing-id` is named `thing_id` in the spec: a path parameter is a plain name (letters, digits and underscores); the URL is the same',
+      ],
+    ]);
+    const s = await startService(r.compiled!.model!);
+    try {
+      expect((await s.call('GET', '/things/abc')).status).toBe(404);
+    } finally {
+      await s.close();
+    }
+  });
+});
