@@ -1088,11 +1088,17 @@ const operationRules: Rule = (ctx) => {
     }
     if (o.action !== 'list') {
       if (o.filter.length > 0) report('misplaced-option', { operation: o.id, option: 'filter', action: o.action }, joinPointer(o.pointer, 'filter'));
+      if (o.requiredFilters !== undefined)
+        report('misplaced-option', { operation: o.id, option: 'required_filters', action: o.action }, joinPointer(o.pointer, 'required_filters'));
       if (o.sort.length > 0) report('misplaced-option', { operation: o.id, option: 'sort', action: o.action }, joinPointer(o.pointer, 'sort'));
       if (ctx.doc.endpoints?.operations?.[o.id]?.paging !== undefined)
         report('misplaced-option', { operation: o.id, option: 'paging', action: o.action }, joinPointer(o.pointer, 'paging'));
     } else {
       checkPaging(ctx, o);
+      // A required filter is one of the list's filters: the query parameter every request must send.
+      o.requiredFilters?.forEach((f, i) => {
+        if (!o.filter.includes(f)) report('required-filter-unknown', { operation: o.id, field: f }, joinPointer(joinPointer(o.pointer, 'required_filters'), i));
+      });
     }
     if (o.action === 'list' && r) {
       const revealed = (field: FieldModel | undefined, option: 'filter' | 'sort', i: number) => {

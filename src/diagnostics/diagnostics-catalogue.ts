@@ -122,6 +122,10 @@ export const DIAGNOSTICS = {
       'operation `{operation}`: response header `{name}` has a `default` no header can carry (a control character such as a line break, or a character past U+00FF)',
   },
   'wire-name-clash': { severity: 'error', message: '{place} `{name}` is both {first} and {second}: one request cannot carry both' },
+  'required-filter-unknown': {
+    severity: 'error',
+    message: 'operation `{operation}`: required filter `{field}` is not one of its filters; add it to `filter`, or leave it out of `required_filters`',
+  },
   'filter-type-invalid': {
     severity: 'error',
     message: 'operation `{operation}`: filter `{field}` is a field of type {type}, which a query parameter cannot match; filter on a field of another type',

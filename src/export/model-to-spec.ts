@@ -235,6 +235,7 @@ export function operationToSpec(o: OperationModel): OperationSpec {
     summary: o.summary,
     description: o.description,
     filter: o.filter.length > 0 ? [...o.filter] : undefined,
+    required_filters: o.requiredFilters !== undefined ? [...o.requiredFilters] : undefined,
     sort: o.sort.length > 0 ? [...o.sort] : undefined,
     request_fields: o.requestFields ? [...o.requestFields] : undefined,
     request_media_type: o.requestMediaType,

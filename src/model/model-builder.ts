@@ -295,6 +295,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     if (o.summary !== undefined) op.summary = o.summary;
     if (o.description !== undefined) op.description = o.description;
     op.filter = frozenList(o.filter);
+    if (o.required_filters !== undefined && o.required_filters.length > 0) op.requiredFilters = Object.freeze([...o.required_filters]);
     op.sort = frozenList(o.sort);
     if (o.request_fields !== undefined) op.requestFields = Object.freeze([...o.request_fields]);
     if (o.request_media_type !== undefined) op.requestMediaType = o.request_media_type;

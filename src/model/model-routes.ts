@@ -34,6 +34,8 @@ export interface QueryParam {
   field?: FieldModel;
   /** The declared parameter, for a custom operation's own (`param`). */
   parameter?: ParameterModel;
+  /** A list's filter that every request must send (`required_filters`); absent on every other parameter. */
+  required?: true;
   /** limit: the page size (`limit`, or `per_page` in the page style); offset: objects skipped; page: the page number from 1. */
   kind: 'limit' | 'cursor' | 'offset' | 'page' | 'sort' | 'filter' | 'version' | 'param';
 }
@@ -299,7 +301,9 @@ function routeQuery(o: OperationModel, resource: ResourceModel | undefined, vers
     query.push(...getPagingParams(o));
     for (const name of o.filter) {
       const field = getField(resource, name);
-      query.push(field ? { name, kind: 'filter', field } : { name, kind: 'filter' });
+      const q: QueryParam = field ? { name, kind: 'filter', field } : { name, kind: 'filter' };
+      if (o.requiredFilters?.includes(name)) q.required = true;
+      query.push(q);
     }
     if (o.sort.length > 0) query.push({ name: LIST_PARAMS.sort, kind: 'sort' });
   }

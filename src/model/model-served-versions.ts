@@ -70,7 +70,11 @@ export function getVersionDocumentModel(model: ServiceModel, version: string): S
     operations: vm.endpoints.operations.map((o) => {
       const r = o.resource;
       if (r === undefined || (o.filter.every((f) => has(r, f)) && o.sort.every((f) => has(r, f)))) return o;
-      return { ...o, filter: o.filter.filter((f) => has(r, f)), sort: o.sort.filter((f) => has(r, f)) };
+      const requiredFilters = o.requiredFilters?.filter((f) => has(r, f));
+      const kept = { ...o, filter: o.filter.filter((f) => has(r, f)), sort: o.sort.filter((f) => has(r, f)) };
+      if (requiredFilters === undefined || requiredFilters.length === 0) delete kept.requiredFilters;
+      else kept.requiredFilters = requiredFilters;
+      return kept;
     }),
   };
   // Events are sent in the current version (their envelope names it) whichever version a request names: a payload

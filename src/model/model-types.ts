@@ -167,6 +167,8 @@ export interface OperationModel {
   summary?: string;
   description?: string;
   filter: readonly string[];
+  /** list (`required_filters`): the filters every request must send, in the order written; absent when none are declared. */
+  requiredFilters?: readonly string[];
   sort: readonly string[];
   /**
    * create, update, replace (`request_fields`): the resource's writable fields its request takes, in the order written;

@@ -290,6 +290,8 @@ export interface OperationSpec {
   summary?: string;
   description?: string;
   filter?: string[];
+  /** list: the filters (fields of `filter`) every request must send; a request without one is refused (validation). */
+  required_filters?: string[];
   sort?: string[];
   /** create, update, replace: the writable fields of the resource its request takes (every writable one when absent). */
   request_fields?: string[];

@@ -21,3 +21,14 @@ it('a request_fields entry is a field of the operation’s resource', () => {
   );
   expect(getNameKindAt('/endpoints/operations/addUser/request_fields/0', data)).toEqual({ kind: 'field', owner: 'User' });
 });
+
+it('a required_filters entry is a field of the operation’s resource', () => {
+  const data = load(
+    [
+      'servicespec: 1',
+      'resources: { Label: { fields: { id: { type: uuid, readOnly: true }, project_id: { type: uuid } } } }',
+      'endpoints: { operations: { listLabels: { method: GET, path: /labels, action: list, resource: Label, filter: [project_id], required_filters: [project_id] } } }',
+    ].join('\n'),
+  );
+  expect(getNameKindAt('/endpoints/operations/listLabels/required_filters/0', data)).toEqual({ kind: 'field', owner: 'Label' });
+});

@@ -1022,7 +1022,11 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     for (const q of route.query) {
       if (q.kind !== 'filter') continue;
       const raw = getOneParameter(query, q.name, invalid);
-      if (raw === undefined) continue;
+      if (raw === undefined) {
+        // A required filter (`required_filters`) left out; only an absent filter asks, so a list declaring none pays nothing.
+        if (q.required === true) invalid.push({ parameter: q.name, in: 'query', message: 'is required' });
+        continue;
+      }
       try {
         const filter = filters.get(q.name);
         const value = parseFilterValue(q.field, raw, filter?.type);
