@@ -162,6 +162,12 @@ export const DIFF_RULES = {
   'success-status-changed': { part: 'endpoints', impact: b, message: 'operation {subject}: success status is now {new} (was {old})' },
   'filter-removed': { part: 'endpoints', impact: b, message: 'operation {subject}: filter {value} was removed; requests using it are refused' },
   'filter-added': { part: 'endpoints', impact: n, message: 'operation {subject}: new filter {value}' },
+  'filter-became-required': {
+    part: 'endpoints',
+    impact: b,
+    message: 'operation {subject}: filter {value} is now required (required_filters); requests without it are refused',
+  },
+  'filter-became-optional': { part: 'endpoints', impact: n, message: 'operation {subject}: filter {value} is now optional' },
   'unknown-fields-refused': {
     part: 'endpoints',
     impact: b,

@@ -666,6 +666,11 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
   if (os !== ns) out.add('success-status-changed', id, { old: os, new: ns }, n.statusDeclared ? at('status') : w);
   for (const f of o.filter) if (!n.filter.includes(f)) out.add('filter-removed', id, { value: f }, at('filter'));
   for (const f of n.filter) if (!o.filter.includes(f)) out.add('filter-added', id, { value: f }, at('filter'));
+  // A required filter (required_filters): a request without it is refused. A filter removed is filter-removed's alone.
+  for (const f of n.requiredFilters ?? []) if (!o.requiredFilters?.includes(f)) out.add('filter-became-required', id, { value: f }, at('required_filters'));
+  for (const f of o.requiredFilters ?? [])
+    if (n.filter.includes(f) && !n.requiredFilters?.includes(f))
+      out.add('filter-became-optional', id, { value: f }, at(n.requiredFilters ? 'required_filters' : 'filter'));
   for (const f of o.sort) if (!n.sort.includes(f)) out.add('sort-removed', id, { value: f }, at('sort'));
   for (const f of n.sort) if (!o.sort.includes(f)) out.add('sort-added', id, { value: f }, at('sort'));
   if ((o.requestFields !== undefined || n.requestFields !== undefined) && o.action === n.action && o.resource === n.resource)

@@ -368,7 +368,7 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
       queryType,
       withRequired(
         { type: 'object', properties: props, additionalProperties: false },
-        query.flatMap((q) => (q.parameter && !q.parameter.optional ? [q.name] : [])),
+        query.flatMap((q) => ((q.parameter && !q.parameter.optional) || q.required === true ? [q.name] : [])),
       ),
       `The query of ${o.id}.`,
     );
@@ -419,7 +419,7 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
   let name = codeName(o.id, false);
   if (RESERVED_METHODS.has(name)) name = `${name}Operation`;
   name = methodNames.allocate(name);
-  const queryRequired = route.query.some((q) => q.parameter !== undefined && !q.parameter.optional);
+  const queryRequired = route.query.some((q) => (q.parameter !== undefined && !q.parameter.optional) || q.required === true);
   const headersRequired = route.headers.some((h) => !h.optional);
   const plan: MethodPlan = { route, name, pathArgs, bodyOptional, queryRequired, headersRequired, resultType, hasResult, errorCodes, errorType, idempotent };
   if (headersType !== undefined) plan.headersType = headersType;
@@ -813,7 +813,7 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
         : `${inner}[${jsString(paging.next)}]`;
       const head =
         `${doc([paging.style === 'cursor' ? `Every item of ${o.id}, page after page (follows \`${paging.next}\` until it is null).` : afterKey !== undefined ? `Every item of ${o.id}, page after page (each from the last item's \`${afterKey}\`${paging.hasMore !== undefined && paging.body === 'envelope' ? `, until \`${paging.hasMore}\` is false` : ''}).` : `Every item of ${o.id}, page after page (until a page comes back empty).`, `@throws {ServiceError<${p.errorType}>} when the service answers with a declared error.`], '  ')}` +
-        `  async *${iter}(${[...iterParams, `query: Omit<${p.queryType ?? 'Record<string, never>'}, ${jsString(at)}> = {}`, 'options: RequestOptions = {}'].join(', ')}): AsyncGenerator<${p.pageItem}, void, undefined> {\n`;
+        `  async *${iter}(${[...iterParams, `query: Omit<${p.queryType ?? 'Record<string, never>'}, ${jsString(at)}>${p.queryRequired ? '' : ' = {}'}`, 'options: RequestOptions = {}'].join(', ')}): AsyncGenerator<${p.pageItem}, void, undefined> {\n`;
       // Style after: from the last item's identifier, until a page says no more follow (has_more) or comes back empty.
       const hasMore = paging.hasMore !== undefined && paging.body === 'envelope' ? `${inner}[${jsString(paging.hasMore)}]` : undefined;
       const walkAfter =

@@ -491,7 +491,7 @@ function queryParam(ctx: Context, q: QueryParam, route: OperationRoute): JsonObj
       return {
         name: q.name,
         in: 'query',
-        required: false,
+        required: q.required === true,
         description: `Only items whose \`${q.name}\` equals this value.`,
         schema: fieldParamSchema(ctx, q.field, route.resource),
       };
@@ -972,6 +972,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (o.transition !== undefined) ext.transition = o.transition;
   if (o.handler !== undefined) ext.handler = o.handler;
   if (o.filter.length > 0) ext.filter = [...o.filter];
+  if (o.requiredFilters !== undefined) ext.required_filters = [...o.requiredFilters];
   if (o.sort.length > 0) ext.sort = [...o.sort];
   if (o.requestFields !== undefined) ext.request_fields = [...o.requestFields];
   if (o.requestMediaType !== undefined) ext.request_media_type = o.requestMediaType;

@@ -492,7 +492,9 @@ function renderRoute(doc: Schema, model: ServiceModel, routes: readonly Route[],
         q,
         'query',
         '',
-        r.kind === 'operation' && r.query.some((x) => x.name === q && x.parameter !== undefined && !x.parameter.optional) ? 'required' : 'optional',
+        r.kind === 'operation' && r.query.some((x) => x.name === q && (x.required === true || (x.parameter !== undefined && !x.parameter.optional)))
+          ? 'required'
+          : 'optional',
       ),
     ),
     ...(r.kind === 'operation' ? r.headers.map((h) => field(h.name, 'header', '', h.optional ? 'optional' : 'required')) : []),

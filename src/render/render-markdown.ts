@@ -105,6 +105,9 @@ const codes = (names: readonly string[], separator = ', '): Span[] =>
     names.map((n) => [code(n)]),
     separator,
   );
+/** A list's filters, each one a request must send (`required_filters`) said so. */
+const filterSpans = (o: OperationModel): Span[] =>
+  joinInline(o.filter.map((n) => (o.requiredFilters?.includes(n) ? [code(n), ' (required: a request without it is refused)'] : [code(n)])));
 /**
  * An operation's errors as served and exported (getRouteErrors: the conditions it can produce and the codes it
  * declares), `code` (status) each; "none" only when it can answer with no declared code.
@@ -420,7 +423,7 @@ function endpointBlocks(m: ServiceModel): Block[] {
     blocks.push(
       table(
         ['Operation', 'Filter by', 'Sort by'],
-        listing.map((o) => [[code(o.id)], o.filter.length > 0 ? codes(o.filter) : ['none'], o.sort.length > 0 ? codes(o.sort) : ['none']]),
+        listing.map((o) => [[code(o.id)], o.filter.length > 0 ? filterSpans(o) : ['none'], o.sort.length > 0 ? codes(o.sort) : ['none']]),
       ),
     );
   }

@@ -249,6 +249,8 @@ export const ROWS: Row[] = [
   { code: 'success-status-changed', new: (d) => (ops(d).createBook.status = 200) },
   { code: 'filter-removed', new: (d) => (ops(d).listBooks.filter = ['language']) },
   { code: 'filter-added', new: (d) => ops(d).listBooks.filter.push('title') },
+  { code: 'filter-became-required', new: (d) => (ops(d).listBooks.required_filters = ['language']) },
+  { code: 'filter-became-optional', old: (d) => (ops(d).listBooks.required_filters = ['language']), new: (d) => delete ops(d).listBooks.required_filters },
   { code: 'unknown-fields-refused', old: (d) => (ops(d).createBook.unknown_fields = 'ignore'), new: (d) => (ops(d).createBook.unknown_fields = 'refuse') },
   { code: 'unknown-fields-ignored', new: (d) => (ops(d).createBook.unknown_fields = 'ignore') },
   { code: 'request-media-type-changed', new: (d) => (ops(d).updateBook.request_media_type = 'application/merge-patch+json') },
