@@ -2120,8 +2120,9 @@ function planParams(
   paging: readonly string[] = [LIST_PARAMS.limit, LIST_PARAMS.cursor],
   size?: string,
   idOrder = false,
-): { filter: string[]; sort: string[]; leftover: ParamUse[] } {
+): { filter: string[]; requiredFilters: string[]; sort: string[]; leftover: ParamUse[] } {
   const filter: string[] = [];
+  const requiredFilters: string[] = [];
   const sort: string[] = [];
   const leftover: ParamUse[] = [];
   const pageSizes: { default?: number; max?: number }[] = [];
@@ -2176,13 +2177,15 @@ function planParams(
       // filter-type-invalid): then it stays the operation's own.
       if (Object.hasOwn(resourceFields, name) && !UNFILTERABLE_TYPES.has(String(resourceFields[name]!.type)) && resourceFields[name]!.writeOnly !== true) {
         filter.push(name);
+        // A required parameter (`required: true`) is a filter every request must send.
+        if (p.required === true) requiredFilters.push(name);
         continue;
       }
     }
     leftover.push({ p, pointer, name, where });
   }
   if (action === 'list' && leftover.length === 0) ctx.pageSizes.push(...pageSizes);
-  return { filter, sort, leftover };
+  return { filter, requiredFilters, sort, leftover };
 }
 
 const PARAMETER_KEYS = new Set([
@@ -2444,7 +2447,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     // An exported built-in action's parameters are the format's own (rebuilt from the spec).
     let plan =
       x && action !== 'custom'
-        ? { filter: [], sort: [], leftover: [] }
+        ? { filter: [], requiredFilters: [], sort: [], leftover: [] }
         : planParams(ctx, src, action, resourceFields, page?.params, page?.size, page?.paging?.style === 'after');
     // A list-shaped answer stays a list, a read a read (served, not a custom operation answering not_implemented):
     // optional query parameters the action cannot read (Kubernetes' `pretty`, `dryRun`) are left out, each said with
@@ -2513,9 +2516,9 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     let subset: string[] | undefined;
     if (!ctx.fromServicespec && !x && req && request && (action === 'create' || action === 'replace' || action === 'update') && typeof o.resource === 'string')
       subset = requestSubset(ctx, src.id, action, o.resource, request, req.pointer, o.bind as Record<string, string> | undefined);
-    const { filter, sort } = plan;
+    const { filter, requiredFilters, sort } = plan;
     if (x) {
-      for (const k of ['filter', 'sort', 'request_fields']) if (Array.isArray(x[k])) o[k] = (x[k] as unknown[]).map(String);
+      for (const k of ['filter', 'required_filters', 'sort', 'request_fields']) if (Array.isArray(x[k])) o[k] = (x[k] as unknown[]).map(String);
       if (action === 'list' && isObject(x.paging)) o.paging = x.paging;
     } else {
       if (action === 'list' && page?.paging) o.paging = page.paging;
@@ -2528,6 +2531,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       }
 
       if (filter.length > 0) o.filter = filter;
+      if (requiredFilters.length > 0) o.required_filters = requiredFilters;
       if (sort.length > 0) o.sort = sort;
       if (subset !== undefined) o.request_fields = subset;
     }
@@ -2750,6 +2754,7 @@ const OPERATION_ORDER = [
   'summary',
   'description',
   'filter',
+  'required_filters',
   'sort',
   'request_fields',
   'request_media_type',

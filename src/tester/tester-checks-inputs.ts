@@ -428,4 +428,31 @@ export async function checkInputs(ctx: TestContext, route: OperationRoute): Prom
   await checkUnique(ctx, route);
   if ((ctx.idParams(route).length > 0 && route.resource) || ctx.objectActionOf(route)) await checkIdentifiers(ctx, route);
   if (route.operation.action === 'list' && route.resource) await checkListEdges(ctx, route);
+  if (route.operation.action === 'list' && route.resource && route.operation.requiredFilters) await checkRequiredFilters(ctx, route);
+}
+
+/**
+ * A list's required filters (`required_filters`): the list asked without one, every other parameter as every list
+ * request of the run sends them, is refused with validation; a service answering it (every object, or none) fails.
+ */
+async function checkRequiredFilters(ctx: TestContext, route: OperationRoute): Promise<void> {
+  const o = route.operation;
+  for (const name of o.requiredFilters ?? []) {
+    await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${name} missing (required filter)`, async (scope) => {
+      const d = ctx.refusal(route, 'validation');
+      if (!d) return scope.skip('no error code declared for validation (not shown)');
+      const headers = await ctx.authFor(o.auth);
+      if (!headers) return scope.skip('no credential for this operation');
+      const full = ctx.pathOf(route);
+      const at = full.indexOf('?');
+      const query = new URLSearchParams(at < 0 ? '' : full.slice(at + 1));
+      query.delete(name);
+      const rest = query.toString();
+      const req: TestRequest = { method: 'GET', path: `${at < 0 ? full : full.slice(0, at)}${rest === '' ? '' : `?${rest}`}`, headers };
+      const res = await ctx.send(route, req);
+      const why = ctx.expectRefusal(res, route, 'validation');
+      if (why !== undefined)
+        scope.fail(ctx.failure(o.id, `${d.label} for a list request without its required filter ${name}`, d.pointer, req, `${why}; ${describe(res)}`));
+    });
+  }
 }

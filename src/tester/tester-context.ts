@@ -569,6 +569,8 @@ export class TestContext {
 
   /** The path of a route with its parameters filled: by name from `params`, else with `id`. */
   pathOf(route: OperationRoute, id?: unknown, query: Record<string, string> = {}, params: Record<string, string> = {}): string {
+    // A list's required filters (`required_filters`) go with every request of it, unless the caller names a value.
+    if (route.operation.requiredFilters && route.resource) query = { ...this.requiredFilterQuery(route.resource, route.operation.requiredFilters), ...query };
     let p = this.fillVersion(route.path);
     const bound = route.operation.bindings && route.resource ? this.boundParams(route, route.resource, id) : undefined;
     // An object itself (objectKey of a resource with no identifier) names it only through its bound fields.
@@ -605,6 +607,80 @@ export class TestContext {
         if (drawn !== undefined) out[b.param] = String(drawn);
       } else if (isKeyPath(r, b.field) && (b.field === r.identifier || id !== undefined)) continue;
       else out[b.param] = String(this.scopeValue(r, f, b.field));
+    }
+    return out;
+  }
+
+  /** The value each of a list's required filters takes in every request of this run, by its name (requiredFilterValue). */
+  requiredFilterQuery(r: ResourceModel, names: readonly string[]): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const name of names) {
+      const f = getField(r, name);
+      if (f) out[name] = String(this.requiredFilterValue(r, f));
+    }
+    return out;
+  }
+
+  /**
+   * The value a required filter (`required_filters`) takes in every request of this run, and every object
+   * createObject makes holds where a create writes it, so that the list has items: for a ref, or an identifier-like
+   * field (`project_id` of a uuid beside a Project identified by a uuid), the identifier of an object the run made
+   * (primeScopes); otherwise a valid value drawn once.
+   */
+  requiredFilterValue(r: ResourceModel, f: FieldModel): unknown {
+    const key = `${r.name}\u0000${f.name}`;
+    if (this.filterValues.has(key)) return this.filterValues.get(key);
+    const v = this.segmentValue(r, f, this.seed);
+    this.filterValues.set(key, v);
+    return v;
+  }
+
+  private readonly filterValues = new Map<string, unknown>();
+
+  /** The resource a required filter's values name: a ref's target, else one its name ends in `_id` or `Id` after. */
+  private filterTarget(r: ResourceModel, f: FieldModel): ResourceModel | undefined {
+    if (f.type === 'ref') return getResource(this.model, f.to);
+    const stem = /^(.+?)[_-]?(?:id|Id|ID)$/.exec(f.name)?.[1]?.replace(/[_-]/g, '').toLowerCase();
+    if (!stem) return undefined;
+    const target = this.model.resources.find((x) => x !== r && x.name.toLowerCase() === stem && x.identifier !== undefined);
+    const id = target ? getField(target, target.identifier!) : undefined;
+    return id && id.type === f.type ? target : undefined;
+  }
+
+  /** Before the checks: each required filter naming another resource's object takes the identifier of one the run made. */
+  private async primeRequiredFilters(): Promise<void> {
+    for (const o of this.model.endpoints?.operations ?? []) {
+      const r = o.action === 'list' && o.requiredFilters ? getResource(this.model, o.resource) : undefined;
+      if (!r) continue;
+      for (const name of o.requiredFilters!) {
+        const f = getField(r, name);
+        const key = `${r.name}\u0000${name}`;
+        const target = f ? this.filterTarget(r, f) : undefined;
+        if (!f || !target || this.filterValues.has(key)) continue;
+        const obj = await this.ensureObject(target);
+        const v = obj ? obj[target.identifier!] : undefined;
+        if (v !== undefined && v !== null) this.filterValues.set(key, v);
+      }
+    }
+  }
+
+  /**
+   * A create body with each required filter of the resource's lists holding the run's value (requiredFilterValue),
+   * where the create writes the field freely (not bound by its path, not unique, among its request fields).
+   */
+  private withRequiredFilters(resource: ResourceModel, body: Record<string, unknown>): Record<string, unknown> {
+    const create = this.createRoute(resource.name);
+    if (!create) return body;
+    let out = body;
+    for (const o of this.model.endpoints?.operations ?? []) {
+      if (o.action !== 'list' || o.resource !== resource.name || !o.requiredFilters) continue;
+      for (const name of o.requiredFilters) {
+        const f = getField(resource, name);
+        if (!f || f.unique || !isWritable(resource, f, 'create') || create.operation.bindings?.some((b) => b.field === name)) continue;
+        if (!this.requestFields(create).includes(f)) continue;
+        if (out === body) out = { ...body };
+        out[name] = this.requiredFilterValue(resource, f);
+      }
     }
     return out;
   }
@@ -653,6 +729,7 @@ export class TestContext {
    * (a task's project). Parents of shorter paths first (a project before its tasks' subtasks).
    */
   async primeScopes(): Promise<void> {
+    await this.primeRequiredFilters();
     const ops = [...(this.model.endpoints?.operations ?? [])].sort((a, b) => a.path.length - b.path.length);
     for (const o of ops) {
       const r = o.resource !== undefined ? getResource(this.model, o.resource) : undefined;
@@ -1024,7 +1101,8 @@ export class TestContext {
     const headers = await this.authFor(route.operation.auth, subject);
     if (!headers) return undefined;
     // The body first: a create whose path binds a key field takes it from the body drawn (boundParams).
-    const sent = body ?? (await this.sampleCreateBody(resource));
+    // A list's required filters: the objects the run makes hold the value its list requests send (withRequiredFilters).
+    const sent = body ?? this.withRequiredFilters(resource, await this.sampleCreateBody(resource));
     let req: TestRequest = { method: route.method, path: this.pathOf(route), headers, body: sent };
     let res = await this.send(route, req);
     // A value the service already holds (a client-given identifier made before this run, a name it keeps unique
@@ -1032,7 +1110,7 @@ export class TestContext {
     for (let i = 0; i < 10 && body === undefined && this.isConflict(route, res); i++) {
       const again = this.onlyRequestFields(
         route,
-        this.bindBody(route, this.makeUnique(resource, this.freshen(resource, await this.sampleCreateBody(resource)))),
+        this.bindBody(route, this.withRequiredFilters(resource, this.makeUnique(resource, this.freshen(resource, await this.sampleCreateBody(resource))))),
       );
       req = { ...req, body: again, path: this.pathOf(route) };
       res = await this.send(route, req);
