@@ -1410,11 +1410,19 @@ function plainPathParams(ctx: Ctx, path: string, pointer: string): { path: strin
   const taken = new Set(Array.from(path.matchAll(/\{([^{}]*)\}/g), (m) => m[1]!));
   for (const name of taken) {
     if (name === '' || /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
-    const base = toFieldName(name).replace(/[^A-Za-z0-9_]/g, '_').replace(/^(?=[0-9])/, '_') || '_';
+    const base =
+      toFieldName(name)
+        .replace(/[^A-Za-z0-9_]/g, '_')
+        .replace(/^(?=[0-9])/, '_') || '_';
     let plain = base;
     for (let i = 2; taken.has(plain) || [...names.values()].includes(plain); i++) plain = `${base}_${i}`;
     names.set(name, plain);
-    report(ctx, 'import-renamed', { what: 'path parameter', from: name, to: plain, reason: 'a path parameter is a plain name (letters, digits and underscores); the URL is the same' }, pointer);
+    report(
+      ctx,
+      'import-renamed',
+      { what: 'path parameter', from: name, to: plain, reason: 'a path parameter is a plain name (letters, digits and underscores); the URL is the same' },
+      pointer,
+    );
   }
   let out = path;
   for (const [from, to] of names) out = out.split(`{${from}}`).join(`{${to}}`);
@@ -1706,7 +1714,8 @@ function idByResourceName(fields: Record<string, FieldSpec>, r: string, p: strin
   const name = identifier ?? DEFAULT_IDENTIFIER_FIELD;
   const said = squash(p);
   const own = squash(r.split('.').at(-1)!);
-  if (Object.hasOwn(fields, name) && (said === `${own}${DEFAULT_IDENTIFIER_FIELD}` || said === DEFAULT_IDENTIFIER_FIELD)) return { path: name, field: fields[name]! };
+  if (Object.hasOwn(fields, name) && (said === `${own}${DEFAULT_IDENTIFIER_FIELD}` || said === DEFAULT_IDENTIFIER_FIELD))
+    return { path: name, field: fields[name]! };
   if (!said.startsWith(own) || said.length === own.length) return undefined;
   const rest = said.slice(own.length);
   const named = Object.keys(fields).filter((f) => squash(f) === rest);
