@@ -120,6 +120,9 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
               req = { ...req, body };
               res = await ctx.send(route, req);
             }
+            // Still the declared conflict with fresh values, after the service made objects of this kind in the run: a
+            // rule of its state the spec does not state (at most three holds per patron), not a refusal of the body.
+            if (o.action === 'create' && ctx.isConflict(route, res) && (ctx.pool.get(resource.name)?.length ?? 0) > 0) return undefined;
             if (!isSuccessAnswer(route, res.status)) return ctx.failure(o.id, `status ${route.successStatus} for a valid request`, o.pointer, req, res);
             const m = responseMismatch(ctx, route, req, res);
             if (m !== undefined) return ctx.failure(o.id, `a body in the declared response shape`, route.resource?.pointer, req, `${m}; ${describe(res)}`);

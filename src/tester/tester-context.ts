@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
-import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles, getErrorCodeValue, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
+import { DEFAULT_PAGING, FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles, getErrorCodeValue, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, getFieldAt, getPathParent, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
 import { isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
@@ -740,11 +740,28 @@ export class TestContext {
         if (!f || isKeyPath(r, b.field) || this.scopes.has(key)) continue;
         const parent = this.parentOf(r, b.field, f);
         if (!parent) continue;
-        const obj = await this.ensureObject(parent.resource);
+        // A parent the run cannot make (a catalogue's books, no create): one the service already lists.
+        const obj = (await this.ensureObject(parent.resource)) ?? (await this.findListed(parent.resource, parent.field));
         const v = obj ? getValueAt(obj, parent.field) : undefined;
         if (v !== undefined && v !== null) this.scopes.set(key, v);
       }
     }
+  }
+
+  /**
+   * An object the service lists (the first page of a list with no path parameters) holding `field`: used only as a
+   * parent to name, never changed or deleted, as the run's own objects may be.
+   */
+  private async findListed(resource: ResourceModel, field: string): Promise<Record<string, unknown> | undefined> {
+    const list = this.routes.find((r) => r.operation.action === 'list' && r.resource?.name === resource.name && r.pathParams.length === 0);
+    const headers = list ? await this.authFor(list.operation.auth) : undefined;
+    if (!list || !headers) return undefined;
+    const res = await this.send(list, { method: list.method, path: this.pathOf(list), headers });
+    if (res.status !== 200) return undefined;
+    const paging = list.operation.paging ?? DEFAULT_PAGING;
+    const body = res.body as unknown;
+    const items = paging.body === 'array' ? body : isPlainObject(body) ? body[paging.items] : undefined;
+    return Array.isArray(items) ? items.find((o): o is Record<string, unknown> => isPlainObject(o) && getValueAt(o, field) != null) : undefined;
   }
 
   /**
@@ -795,6 +812,13 @@ export class TestContext {
 
   /** A value of a field a path parameter is bound to: not null, and a string not empty (an empty segment is no path). */
   private segmentValue(r: ResourceModel, f: FieldModel, seed: number): unknown {
+    // A reference in a path is its target's identifier: drawn in that field's own form (a placeholder object, drawn
+    // for bodies, would be sent as '[object Object]').
+    if (f.type === 'ref') {
+      const target = getResource(this.model, f.to);
+      const id = target?.identifier !== undefined ? target.fields.find((x) => x.name === target.identifier) : undefined;
+      if (id) return this.segmentValue(target!, id, seed);
+    }
     const field = { ...f, nullable: false, ...(f.minLength === undefined || f.minLength < 1 ? { minLength: 1 } : {}) };
     // No NUL either: a service may refuse to store one (it is sent only where a refusal is allowed).
     const drawn = fc.sample(fieldArbitrary(this.model, field, r), { seed, numRuns: 20 });
