@@ -2968,7 +2968,7 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
       ...errorBodyRoles(problemShape.fields),
       media_type: 'application/problem+json',
     };
-    withCodeValues(out.body);
+    withCodeValues(ctx, out.body, problem.pointer);
     withAnswerMembers(ctx, out.body, problem);
     kept = { pointer: problem.pointer, key: 'problem' };
   } else if (problem) {
@@ -2980,7 +2980,7 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
       .find((x) => x.shape?.fields !== undefined && !x.shape.list);
     if (first?.shape?.fields) {
       out.body = { fields: first.shape.fields, ...errorBodyRoles(first.shape.fields) };
-      withCodeValues(out.body);
+      withCodeValues(ctx, out.body, first.b.pointer);
       withAnswerMembers(ctx, out.body, first.b);
       // The document's media type is kept (a JSON one: an error body read from another type was not taken).
       if (first.b.mediaType !== DEFAULT_ERROR_MEDIA_TYPE && /^application\/[^/;\s]+\+json$/i.test(first.b.mediaType)) out.body.media_type = first.b.mediaType;
@@ -3100,10 +3100,29 @@ function errorBodyRoles(fields: Record<string, FieldSpec>): { code?: string; sta
  * there is the service's own, and the spec says so (`code_values: unstated`) rather than promise the names the
  * import gave the codes (a helpdesk's `validation_failed` is no less its 422 than `unprocessable_entity`).
  */
-function withCodeValues(body: ErrorBodySpec): void {
+function withCodeValues(ctx: Ctx, body: ErrorBodySpec, pointer: string): void {
   const path = body.code ?? ERROR_BODY_ROLE_NAMES.code.find((n) => body.fields[n] !== undefined && ERROR_ROLE_TYPES.code.includes(body.fields[n].type));
   if (path === undefined) return;
   const field = specFieldAt(body.fields, path);
+  // An enum of the document's own code values (`validation_failed`, `too_many_holds`) that does not hold the names the
+  // import gives the codes (from the responses: `unprocessable`): which value each code writes is not said, so the
+  // field is held to being text, its values not stated, rather than the spec refused for names it cannot write.
+  const names = [...ctx.errorCodes.values()].map((c) => c.name);
+  if (field?.type === 'enum' && names.some((n) => !(field.values ?? []).includes(n))) {
+    const values = field.values ?? [];
+    delete field.values;
+    field.type = values.length > 0 && values.every((v) => typeof v === 'number') ? 'integer' : 'string';
+    report(
+      ctx,
+      'import-approximated',
+      {
+        item: `the error body's code field \`${path}\` (an enum of ${values.map((v) => JSON.stringify(v)).join(', ')})`,
+        as: `a ${field.type} whose value for each code the spec does not state (\`code_values: unstated\`)`,
+        reason: `the document does not say which value each of its error responses writes, and the codes' names (${names.join(', ')}) are not all among them`,
+      },
+      pointer,
+    );
+  }
   if (field?.type === 'string' || field?.type === 'integer') body.code_values = 'unstated';
 }
 

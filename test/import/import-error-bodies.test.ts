@@ -260,3 +260,41 @@ describe('the values of an imported code field', () => {
     expect((listed.document!.errors!.body as { code_values?: string }).code_values).toBeUndefined();
   });
 });
+
+describe('an error code field listing the document own values', () => {
+  it('that are not the names the import gives the codes: a string whose values are not stated, said, not a refused import', async () => {
+    const error = {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'string', enum: ['validation_failed', 'no_such_book'] }, message: { type: 'string' } },
+    };
+    const err = (d: string) => ({ description: d, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+    const r = await importOpenApiDocument(
+      {
+        openapi: '3.0.3',
+        info: { title: 'Library', version: '1' },
+        paths: {
+          '/books/{id}': {
+            get: {
+              operationId: 'getBook',
+              parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+              responses: {
+                '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' } } } } } },
+                '404': err('No such book'),
+                '422': err('Invalid'),
+              },
+            },
+          },
+        },
+        components: { schemas: { Error: error } },
+      },
+      'library.json',
+    );
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(r.document!.errors!.body).toMatchObject({ fields: { code: { type: 'string' } }, code_values: 'unstated' });
+    const said = r.diagnostics.find((d) => d.code === 'import-approximated' && d.message.startsWith("the error body's code field `code`"));
+    expect(said?.message).toContain(
+      '(an enum of "validation_failed", "no_such_book") is imported as a string whose value for each code the spec does not state',
+    );
+  });
+});
