@@ -858,7 +858,9 @@ function errorOnlySchemas(ctx: Ctx): Set<string> {
 
 function importResources(ctx: Ctx): Record<string, ResourceSpec> {
   const schemas = isObject(ctx.doc.components) && isObject(ctx.doc.components.schemas) ? ctx.doc.components.schemas : {};
-  const exported = Object.values(schemas).some((s) => isObject(s) && s['x-servicespec-resource'] !== undefined);
+  // A servicespec export names its resources (x-servicespec-resource) and no others; a document of its own that puts
+  // the extension on one schema (to say its owner, its plural) still has its other schemas read as resources.
+  const exported = ctx.fromServicespec && Object.values(schemas).some((s) => isObject(s) && s['x-servicespec-resource'] !== undefined);
   const errorOnly = exported ? new Set<string>() : errorOnlySchemas(ctx);
   const names = new UniqueNames();
   const picked: { key: string; name: string; pointer: string; schema: Json; refs: string[] }[] = [];

@@ -140,3 +140,32 @@ describe('a path parameter whose name the format cannot hold', () => {
     }
   });
 });
+
+describe('a document of its own with x-servicespec-resource on one schema', () => {
+  it('still has its other schemas read as resources (only a servicespec export names them all)', async () => {
+    const { importOpenApiDocument } = await import('../../src/import/import-openapi.js');
+    const obj = (props: Record<string, unknown>) => ({ type: 'object', required: ['id'], properties: { id: { type: 'string', readOnly: true }, ...props } });
+    const ok = (ref: string) => ({ '200': { description: 'ok', content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } } } });
+    const param = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
+    const r = await importOpenApiDocument(
+      {
+        openapi: '3.0.3',
+        info: { title: 'Library', version: '1' },
+        paths: {
+          '/books/{id}': { get: { operationId: 'getBook', parameters: param, responses: ok('Book') } },
+          '/holds/{id}': { get: { operationId: 'getHold', parameters: param, responses: ok('Hold') } },
+        },
+        components: {
+          schemas: {
+            Book: obj({ title: { type: 'string' } }),
+            Hold: { ...obj({ branch: { type: 'string' } }), 'x-servicespec-resource': { plural: 'holds' } },
+          },
+        },
+      },
+      'library.json',
+    );
+    expect(Object.keys(r.document!.resources!)).toEqual(['Book', 'Hold']);
+    expect(r.document!.resources!.Hold!.plural).toBe('holds');
+    expect([r.document!.endpoints!.operations!.getBook!.action, r.document!.endpoints!.operations!.getHold!.action]).toEqual(['read', 'read']);
+  });
+});
