@@ -85,11 +85,11 @@ export function resolve(ctx: { root: Json; version: '3.0' | '3.1' }, node: unkno
   return { node: current, pointer: at, chain };
 }
 
-/** Whether a property's schema says `readOnly`, itself or in a part of its own `allOf` (looked at one level down only). */
-function isReadOnly(ctx: SchemaContext, node: unknown, pointer: string): boolean {
+/** Whether a property's schema says `readOnly` (or `writeOnly`), itself or in a part of its own `allOf` (one level down only). */
+function isMarked(ctx: SchemaContext, node: unknown, pointer: string, key: 'readOnly' | 'writeOnly'): boolean {
   const s = resolve(ctx, node, pointer).node;
   if (!isObject(s)) return false;
-  return s.readOnly === true || (Array.isArray(s.allOf) && s.allOf.some((p) => (resolve(ctx, p, pointer).node as Json | undefined)?.readOnly === true));
+  return s[key] === true || (Array.isArray(s.allOf) && s.allOf.some((p) => (resolve(ctx, p, pointer).node as Json | undefined)?.[key] === true));
 }
 
 /** allOf parts merged into one schema: properties and required united, other keywords from the first that has them. */
@@ -100,9 +100,10 @@ function mergeAllOf(ctx: SchemaContext, s: Json, pointer: string, seen: string[]
   const properties: Json = isObject(rest.properties) ? { ...rest.properties } : {};
   const required = new Set<string>(Array.isArray(rest.required) ? (rest.required as string[]) : []);
   const refs: string[] = [];
-  const readOnly = new Set<string>();
+  const marked = { readOnly: new Set<string>(), writeOnly: new Set<string>() };
   const noteReadOnly = (props: Json) => {
-    for (const [k, v] of Object.entries(props)) if (isReadOnly(ctx, v, pointer)) readOnly.add(k);
+    for (const [k, v] of Object.entries(props))
+      for (const key of ['readOnly', 'writeOnly'] as const) if (isMarked(ctx, v, pointer, key)) marked[key].add(k);
   };
   noteReadOnly(properties);
   (allOf as unknown[]).forEach((part, i) => {
@@ -121,11 +122,13 @@ function mergeAllOf(ctx: SchemaContext, s: Json, pointer: string, seen: string[]
   });
   // A property several parts declare is read-only where any of them says so (a Stripe-style base's `object: { readOnly }`
   // re-declared with an enum by its subtype): the part read last must not make it writable, and required in creates.
-  for (const k of readOnly) {
-    const v = properties[k];
-    if (!isObject(v) || isReadOnly(ctx, v, pointer)) continue;
-    properties[k] = typeof v.$ref === 'string' && ctx.version === '3.0' ? { allOf: [v], readOnly: true } : { ...v, readOnly: true };
-  }
+  // So is `writeOnly` (a base's `password: { writeOnly: true }`): a subtype's re-declaration must not leak it in answers.
+  for (const key of ['readOnly', 'writeOnly'] as const)
+    for (const k of marked[key]) {
+      const v = properties[k];
+      if (!isObject(v) || isMarked(ctx, v, pointer, key)) continue;
+      properties[k] = typeof v.$ref === 'string' && ctx.version === '3.0' ? { allOf: [v], [key]: true } : { ...v, [key]: true };
+    }
   if (Object.keys(properties).length > 0) out.properties = properties;
   if (required.size > 0) out.required = [...required];
   return { schema: out, refs };

@@ -78,3 +78,15 @@ describe('readOnly in an allOf', () => {
     expect(r.document!.resources!.Customer!.fields!.object!.readOnly).toBe(true);
   });
 });
+
+describe('writeOnly in an allOf', () => {
+  it('is kept where another part re-declares the property: a base password stays write-only, never answered', async () => {
+    const base = { type: 'object', required: ['id'], properties: { id: { type: 'string', readOnly: true }, password: { type: 'string', writeOnly: true } } };
+    const own = { type: 'object', required: ['email'], properties: { password: { type: 'string', minLength: 8 }, email: { type: 'string' } } };
+    const d = doc({ allOf: [ref('ApiResource'), own] });
+    (d.components as { schemas: Json }).schemas = { ApiResource: base, Customer: { allOf: [ref('ApiResource'), own] } };
+    const r = await importOpenApiDocument(d, 'payments.json');
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(r.document!.resources!.Customer!.fields!.password).toMatchObject({ type: 'string', minLength: 8, writeOnly: true });
+  });
+});
