@@ -102,8 +102,7 @@ function mergeAllOf(ctx: SchemaContext, s: Json, pointer: string, seen: string[]
   const refs: string[] = [];
   const marked = { readOnly: new Set<string>(), writeOnly: new Set<string>() };
   const noteReadOnly = (props: Json) => {
-    for (const [k, v] of Object.entries(props))
-      for (const key of ['readOnly', 'writeOnly'] as const) if (isMarked(ctx, v, pointer, key)) marked[key].add(k);
+    for (const [k, v] of Object.entries(props)) for (const key of ['readOnly', 'writeOnly'] as const) if (isMarked(ctx, v, pointer, key)) marked[key].add(k);
   };
   noteReadOnly(properties);
   (allOf as unknown[]).forEach((part, i) => {
