@@ -5,6 +5,7 @@
 
 import { ENVELOPE_SOURCES, type Action, type EnvelopeSource, type EnvelopeSpec, type FieldSpec } from '../spec/spec-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
+import { DEFAULT_PAGING } from './model-defaults.js';
 import type { EnvelopeModel, EnvelopeValueModel, FieldModel, OperationModel, ServiceModel } from './model-types.js';
 
 /** The actions whose answers are wrapped: those answering an object or a list of them (not delete, not custom). */
@@ -119,4 +120,13 @@ export function listHasValue(style: string, source: EnvelopeSource): boolean {
     default:
       return true;
   }
+}
+
+/** The objects of a list answer in its declared shape (`paging.body`, its items member), or undefined when it is not that shape. */
+export function getPageItems(route: { operation: Pick<OperationModel, 'paging'> }, body: unknown): unknown[] | undefined {
+  const p = route.operation.paging ?? DEFAULT_PAGING;
+  if (p.body === 'array') return Array.isArray(body) ? body : undefined;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const items = (body as Record<string, unknown>)[p.items];
+  return Array.isArray(items) ? items : undefined;
 }

@@ -8,6 +8,7 @@ import { describe, type TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import type { Failure } from './tester-types.js';
 import { getListTotal } from './tester-envelope.js';
+import { getPageItems } from '../model/model-envelope.js';
 
 // Lists that state their paging (docs/format.md, "List shapes"): the tester reads their answers by their own shape
 // and pages through them the way their style says. Lists that do not state it are the format's cursor envelope,
@@ -33,14 +34,8 @@ export function isDefaultPaging(route: OperationRoute): boolean {
   );
 }
 
-/** The objects of a list answer in its declared shape, or undefined when the answer is not that shape. */
-export function getPageItems(route: OperationRoute, body: unknown): unknown[] | undefined {
-  const p = pagingOf(route);
-  if (p.body === 'array') return Array.isArray(body) ? body : undefined;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const items = (body as Record<string, unknown>)[p.items];
-  return Array.isArray(items) ? items : undefined;
-}
+// The objects of a list answer, in src/model/model-envelope.ts, where the context reads them too (no import cycle).
+export { getPageItems };
 
 /**
  * The total a list answers in its header (paging.total_header): the count, or what is wrong with the header (a

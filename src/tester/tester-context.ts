@@ -1,9 +1,10 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
-import { DEFAULT_PAGING, FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles, getErrorCodeValue, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
+import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles, getErrorCodeValue, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, getFieldAt, getPathParent, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
+import { getPageItems } from '../model/model-envelope.js';
 import { isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import { getRequestSchema, getResourceSchema, getShapeSchema, isWritable, MULTIPLE_OF_PRECISION, type JsonSchema } from '../model/model-schemas.js';
 import type { AuthRequirement, ErrorCodeModel, FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
@@ -758,10 +759,7 @@ export class TestContext {
     if (!list || !headers) return undefined;
     const res = await this.send(list, { method: list.method, path: this.pathOf(list), headers });
     if (res.status !== 200) return undefined;
-    const paging = list.operation.paging ?? DEFAULT_PAGING;
-    const body = res.body as unknown;
-    const items = paging.body === 'array' ? body : isPlainObject(body) ? body[paging.items] : undefined;
-    return Array.isArray(items) ? items.find((o): o is Record<string, unknown> => isPlainObject(o) && getValueAt(o, field) != null) : undefined;
+    return getPageItems(list, res.body)?.find((o): o is Record<string, unknown> => isPlainObject(o) && getValueAt(o, field) != null);
   }
 
   /**
@@ -1031,9 +1029,7 @@ export class TestContext {
     for (const f of resource.fields) {
       if ((f.type !== 'string' && f.type !== 'email') || typeof out[f.name] !== 'string' || keep(f.name)) continue;
       // The value sent is taken: never drawn again.
-      const used = this.usedValues.get(`${resource.name}.${f.name}`) ?? new Set<string>();
-      this.usedValues.set(`${resource.name}.${f.name}`, used.add(JSON.stringify(out[f.name])));
-      this.unusedValue(resource, f, out);
+      this.unusedValue(resource, f, out, out[f.name]);
     }
     return out;
   }
@@ -1041,8 +1037,6 @@ export class TestContext {
   /** Replaces `out[f.name]` by a value of the field this run has not sent yet. */
   private uniqueValue(resource: ResourceModel, f: FieldModel, out: Record<string, unknown>): void {
     {
-      const used = this.usedValues.get(`${resource.name}.${f.name}`) ?? new Set<string>();
-      this.usedValues.set(`${resource.name}.${f.name}`, used);
       if (f.pattern !== undefined || typeof out[f.name] !== 'string') return this.unusedValue(resource, f, out);
       const n = `${this.runId}${(this.uniqueCounter++).toString(36)}`;
       const v = out[f.name] as string;
@@ -1056,9 +1050,10 @@ export class TestContext {
    * own seed: drawn with the run's --seed, consecutive seeds' runs would send each other's values to a service that
    * keeps them.
    */
-  private unusedValue(resource: ResourceModel, f: FieldModel, out: Record<string, unknown>): void {
+  private unusedValue(resource: ResourceModel, f: FieldModel, out: Record<string, unknown>, taken?: unknown): void {
     const used = this.usedValues.get(`${resource.name}.${f.name}`) ?? new Set<string>();
     this.usedValues.set(`${resource.name}.${f.name}`, used);
+    if (taken !== undefined) used.add(JSON.stringify(taken));
     const draw = () =>
       fc.sample(fieldArbitrary(this.model, { ...f, nullable: false, hasExample: false }, resource), {
         seed: (this.uniqueSeed + ++this.uniqueCounter) | 0,
