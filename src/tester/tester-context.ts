@@ -11,7 +11,7 @@ import type { AuthRequirement, ErrorCodeModel, FieldModel, ResourceModel, Servic
 import { locate } from '../spec/spec-loader.js';
 import { CONDITIONS, type Condition, type PartName } from '../spec/spec-types.js';
 import { BoundReached, NotHttp, Subject, Throttled, type TestClient, type TestRequest, type TestResponse } from './tester-http.js';
-import { fieldArbitrary, isRefPlaceholder, objectArbitrary, type Mutation } from './tester-arbitraries.js';
+import { fieldArbitrary, isRefPlaceholder, missingIdentifier, objectArbitrary, type Mutation } from './tester-arbitraries.js';
 import type { CheckResult, Failure, TestOptions } from './tester-types.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -1051,8 +1051,12 @@ export class TestContext {
    * keeps them.
    */
   private unusedValue(resource: ResourceModel, f: FieldModel, out: Record<string, unknown>, taken?: unknown): void {
-    const used = this.usedValues.get(`${resource.name}.${f.name}`) ?? new Set<string>();
-    this.usedValues.set(`${resource.name}.${f.name}`, used);
+    let used = this.usedValues.get(`${resource.name}.${f.name}`);
+    if (!used) {
+      // The value errors.missing-object sends as naming no object is never given to an object the run makes.
+      used = new Set<string>([JSON.stringify(missingIdentifier(f))]);
+      this.usedValues.set(`${resource.name}.${f.name}`, used);
+    }
     if (taken !== undefined) used.add(JSON.stringify(taken));
     const draw = () =>
       fc.sample(fieldArbitrary(this.model, { ...f, nullable: false, hasExample: false }, resource), {
