@@ -51,7 +51,8 @@ export async function startOrders(): Promise<OrdersServer> {
  * OAuth2 clients; tokens from an identity provider are not made): alice and bob hold every scope but the owner
  * overrides, carol holds only the first scope.
  */
-export async function startSpec(spec: string, handlersUrl?: string, limiterSpeed = LIMITER_SPEED): Promise<OrdersServer> {
+/** `limiter`: how much faster than the wall clock rate-limit windows run, or the limiter's own clock. */
+export async function startSpec(spec: string, handlersUrl?: string, limiter: number | (() => number) = LIMITER_SPEED): Promise<OrdersServer> {
   const c = compileSpecFile(spec);
   if (!c.model || !c.checked) throw new Error(`${spec} does not check: ${c.diagnostics.map((d) => d.code).join(', ')}`);
   const compiled = c as CompiledSpec & { model: CheckedModel };
@@ -65,7 +66,7 @@ export async function startSpec(spec: string, handlersUrl?: string, limiterSpeed
     authenticator,
     allowGaps: true,
     handlers,
-    rateLimitStore: createMemoryStore(() => Date.now() * limiterSpeed),
+    rateLimitStore: createMemoryStore(typeof limiter === 'function' ? limiter : () => Date.now() * limiter),
     webhooks: { allowTargets: ['127.0.0.0/8'] },
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,7 +1,7 @@
 // Rate-limited services: a complete default run against a spec limited to 50 requests a minute per credential
 // paces itself on the service's RateLimit headers (and Retry-After) instead of ending INCOMPLETE, and says how
-// long it waited and why. The service's limiter and the tester share one clock, sped up 20 times (LIMITER_SPEED):
-// a minute's window passes in 3 s, and no assertion reads the wall clock.
+// long it waited and why. The service's limiter and the tester share one virtual clock, moved by the tester's waits:
+// a minute's window passes at once, and nothing reads the wall clock.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { formatReportText } from '../../src/tester/tester-report.js';
 import { readRateLimit } from '../../src/tester/tester-http.js';
 import { getRunDefaults, type Clock } from '../../src/tester/tester-pacing.js';
 import { testService } from '../../src/tester/tester-run.js';
-import { LIMITER_SPEED, ORDERS, startSpec, type OrdersServer } from './helpers.js';
+import { ORDERS, startSpec, type OrdersServer } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servicespec-pacing-'));
 const spec = join(dir, 'orders-50.yaml');
@@ -24,12 +24,23 @@ writeFileSync(
     .replace(/name: per_credential\n(\s+)requests: 100/, 'name: per_credential\n$1requests: 50')
     .replace(/failed_auth:\n(\s+)attempts: 10\n/, 'failed_auth:\n$1attempts: 10000\n'),
 );
-/** The limiter's clock (helpers.ts: Date.now() * LIMITER_SPEED), and sleeps shortened alike. */
-const clock: Clock = { now: () => Date.now() * LIMITER_SPEED, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms / LIMITER_SPEED)) };
+/**
+ * The limiter's clock and the tester's, one virtual clock that moves only when the tester waits: on a clock that
+ * ran with the wall's (even sped up), a run slowed by a loaded machine saw its windows refill and never waited.
+ */
+let now = Date.UTC(2026, 0, 1);
+const clock: Clock = {
+  now: () => now,
+  sleep: (ms) =>
+    new Promise((resolve) => {
+      now += ms;
+      setImmediate(resolve);
+    }),
+};
 
 let s: OrdersServer;
 beforeAll(async () => {
-  s = await startSpec(spec, new URL('../../examples/orders-handlers.js', import.meta.url).href);
+  s = await startSpec(spec, new URL('../../examples/orders-handlers.js', import.meta.url).href, () => now);
 }, 60_000);
 afterAll(async () => {
   await s?.close();
