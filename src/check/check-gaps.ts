@@ -1,7 +1,7 @@
 import type { ServiceModel } from '../model/model-types.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 import { getProducibleConditions, isIdempotentOperation } from '../model/model-routes.js';
-import { getResource } from '../model/model-lookup.js';
+import { getPageSize, getResource } from '../model/model-lookup.js';
 import { getUnsourcedFields, getUnstatedValueFields } from '../model/model-schemas.js';
 import {
   DEFAULT_API_KEY_IN,
@@ -232,9 +232,16 @@ function limitGaps(m: ServiceModel, gap: Collect): void {
   const l = m.limits!;
   if (l.rate.length === 0) gap('rate limits');
   if (l.bodySize === undefined) gap('size limits');
-  if (l.pageSize?.default === undefined) gap('page sizes', l.pageSize ? 'default' : undefined);
-  if (l.pageSize && l.pageSize.max === undefined) gap('page sizes', 'maximum');
-  if (l.pageSize && l.pageSize.overMax === undefined) gap('page sizes', 'answer over the maximum');
+  // A list's own paging.page_size states for it what limits.page_size leaves out.
+  const lists = (m.endpoints?.operations ?? []).filter((o) => o.action === 'list');
+  if (l.pageSize === undefined && !lists.some((o) => o.paging?.pageSize)) gap('page sizes');
+  else {
+    const lacking = (key: 'default' | 'max' | 'overMax'): boolean =>
+      lists.length === 0 ? l.pageSize?.[key] === undefined : lists.some((o) => getPageSize(m, o)[key] === undefined);
+    if (lacking('default')) gap('page sizes', 'default');
+    if (lacking('max')) gap('page sizes', 'maximum');
+    if (lacking('overMax')) gap('page sizes', 'answer over the maximum');
+  }
   if (l.timeout === undefined) gap('time-outs');
   l.rate.forEach((r, i) => {
     if (r.by === undefined) gap('rate limit partition', `rate limit ${r.name ?? i}`);

@@ -10,7 +10,7 @@ import {
   FORM_MEDIA_TYPE,
   MERGE_PATCH_MEDIA_TYPE,
 } from '../model/model-defaults.js';
-import { getField, getResource, getStateMachine } from '../model/model-lookup.js';
+import { getField, getPageSize, getResource, getStateMachine } from '../model/model-lookup.js';
 import {
   getPagingParams,
   PAGING_ROLES,
@@ -956,6 +956,18 @@ function checkPaging({ model, doc, report }: RuleContext, o: OperationModel): vo
       );
   }
   checkPagingParams(report, o, p, at);
+  // This list's page sizes as they apply, its own keys over limits.page_size's.
+  if (p.pageSize) {
+    const size = getPageSize(model, o);
+    if (size.default !== undefined && size.max !== undefined && size.default > size.max)
+      report(
+        'page-size-default-above-max',
+        { default: size.default, max: size.max, where: ` (list ${o.id})` },
+        size.pointers.default.startsWith('/limits/') ? size.pointers.max : size.pointers.default,
+      );
+    if (p.style === 'none' && p.pageSize.default !== undefined)
+      say('style none answers every matching object at once and reads no page size, so `page_size.default` is never used', 'page_size');
+  }
   // The total's header is the format's to write: not one the service writes for another reason.
   const reserved = p.totalHeader !== undefined ? getReservedResponseHeader('list', p.totalHeader) : undefined;
   if (reserved !== undefined) say(`\`total_header\` names ${p.totalHeader!}, which is ${reserved}`, 'total_header');
@@ -1405,7 +1417,7 @@ const limitRules: Rule = ({ model, report }) => {
   const l = model.limits;
   if (!l) return;
   if (l.pageSize?.default !== undefined && l.pageSize.max !== undefined && l.pageSize.default > l.pageSize.max) {
-    report('page-size-default-above-max', { default: l.pageSize.default, max: l.pageSize.max }, '/limits/page_size/default');
+    report('page-size-default-above-max', { default: l.pageSize.default, max: l.pageSize.max, where: ' (limits.page_size)' }, '/limits/page_size/default');
   }
   const opIds = (model.endpoints?.operations ?? []).map((o) => o.id);
   const seen = new Map<string, number>();

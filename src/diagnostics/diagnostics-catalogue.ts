@@ -213,7 +213,7 @@ export const DIAGNOSTICS = {
     severity: 'error',
     message: 'envelope field `{field}` is required, but no value fills it in the answers of operation `{operation}`{detail}',
   },
-  'page-size-default-above-max': { severity: 'error', message: 'limits.page_size.default ({default}) is above limits.page_size.max ({max})' },
+  'page-size-default-above-max': { severity: 'error', message: 'the default page size ({default}) is above the maximum page size ({max}){where}' },
   'invalid-pattern': { severity: 'error', message: '{where}: `{pattern}` is not a valid regular expression ({reason})' },
   'invalid-constraint-range': { severity: 'error', message: '{where}: {low} ({lowValue}) is above {high} ({highValue})' },
   'constraint-type-mismatch': { severity: 'warning', message: '{where}: `{constraint}` has no effect on a field of type {type}' },

@@ -2,7 +2,7 @@
 // a code from DIFF_RULES; positions are added later from the two specs' source maps (diff-run.ts).
 import { describeEnvelope, getEnvelopeKey } from '../model/model-envelope.js';
 import { getCreateLocation, getOperationRoute, isIdempotentOperation, PAGING_ROLES } from '../model/model-routes.js';
-import { getResource, getStateField } from '../model/model-lookup.js';
+import { getPageSize, getResource, getStateField } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS } from '../model/model-path-bindings.js';
 import {
   FORM_MEDIA_TYPE,
@@ -648,6 +648,30 @@ function diffRequestFields(out: Collector, om: ServiceModel, nm: ServiceModel, o
   }
 }
 
+/** A list's page sizes as they apply (its own paging.page_size over limits.page_size's), old and new. */
+function diffListPageSize(out: Collector, om: ServiceModel, nm: ServiceModel, o: OperationModel, n: OperationModel): void {
+  const a = getPageSize(om, o);
+  const c = getPageSize(nm, n);
+  const subject = `${n.id} paging.page_size`;
+  // A key neither side's list states changes with limits.page_size, which says it once for every list.
+  const own = (key: 'default' | 'max' | 'overMax') => o.paging?.pageSize?.[key] !== undefined || n.paging?.pageSize?.[key] !== undefined;
+  if (own('max') && a.max !== c.max) {
+    if (a.max === undefined) out.add('limit-set', `${subject}.max`, { new: String(c.max) }, { new: c.pointers.max });
+    else if (c.max === undefined) out.add('limit-unset', `${subject}.max`, { old: String(a.max) }, { old: a.pointers.max });
+    else
+      out.add(
+        c.max < a.max ? 'page-size-max-lowered' : 'limit-raised',
+        `${subject}.max`,
+        { old: String(a.max), new: String(c.max) },
+        { old: a.pointers.max, new: c.pointers.max },
+      );
+  }
+  if (own('default') && a.default !== undefined && c.default !== undefined && a.default !== c.default)
+    out.add('page-size-default-changed', `${subject}.default`, { old: a.default, new: c.default }, { old: a.pointers.default, new: c.pointers.default });
+  if (own('overMax') && a.overMax !== undefined && c.overMax !== undefined && a.overMax !== c.overMax)
+    out.add('page-over-max-changed', `${subject}.over_max`, { old: a.overMax, new: c.overMax }, { old: a.pointers.overMax, new: c.pointers.overMax });
+}
+
 function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: OperationModel, n: OperationModel): void {
   const id = o.id;
   const w = { old: o.pointer, new: n.pointer };
@@ -722,6 +746,8 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
         out.add('list-paging-extended', id, { value: `the total in a \`${b.totalHeader}\` header` }, at('paging'));
     }
   }
+  // A list's own page sizes (paging.page_size), as they apply to it, where either side states its own.
+  if (o.paging && n.paging && (o.paging.pageSize || n.paging.pageSize)) diffListPageSize(out, om, nm, o, n);
   // Only between two of the same action on the same resource: another action or resource is its own breaking change.
   const ob = o.action === n.action && o.resource === n.resource ? getBoundFields(om, o) : [];
   const nb = o.action === n.action && o.resource === n.resource ? getBoundFields(nm, n) : [];

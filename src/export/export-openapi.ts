@@ -12,7 +12,7 @@ import {
   NOT_SHOWN,
   PROBLEM_MEDIA_TYPE,
 } from '../model/model-defaults.js';
-import { getField, getResource } from '../model/model-lookup.js';
+import { getField, getPageSize, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, getBinding, getFieldAt } from '../model/model-path-bindings.js';
 import { fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import {
@@ -435,16 +435,16 @@ function declaredParam(ctx: Context, p: ParameterModel): JsonObject {
 
 function queryParam(ctx: Context, q: QueryParam, route: OperationRoute): JsonObject {
   const o = route.operation;
-  const page = ctx.model.limits?.pageSize;
+  const page = getPageSize(ctx.model, o);
   switch (q.kind) {
     case 'limit': {
       const s: JsonObject = { type: 'integer', minimum: 1 };
       const parts = ['The number of items on a page.'];
-      if (page?.max !== undefined) {
+      if (page.max !== undefined) {
         if (page.overMax === 'clamp') parts.push(`A value above ${page.max} is treated as ${page.max}.`);
         else s.maximum = page.max;
       }
-      if (page?.default !== undefined) s.default = page.default;
+      if (page.default !== undefined) s.default = page.default;
       return { name: q.name, in: 'query', required: false, description: parts.join(' '), schema: s };
     }
     case 'cursor':
@@ -730,8 +730,8 @@ function operationRules(ctx: Context, route: OperationRoute): string[] {
     );
   }
   if (o.action === 'list') {
-    const page = ctx.model.limits?.pageSize;
-    if (page?.default !== undefined || page?.max !== undefined) {
+    const page = getPageSize(ctx.model, o);
+    if (page.default !== undefined || page.max !== undefined) {
       const parts: string[] = [];
       if (page.default !== undefined) parts.push(`${page.default} items by default`);
       if (page.max !== undefined)

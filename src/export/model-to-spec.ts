@@ -206,6 +206,7 @@ export function pagingToSpec(p: PagingModel | undefined): PagingSpec | undefined
     total_header: p.totalHeader,
     link: p.link ? true : undefined,
     params: pagingParamsToSpec(p),
+    page_size: p.pageSize ? clean({ default: p.pageSize.default, max: p.pageSize.max, over_max: p.pageSize.overMax }) : undefined,
   });
 }
 

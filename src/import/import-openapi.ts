@@ -34,6 +34,7 @@ import {
   type Condition,
   type EnvelopeSpec,
   type ErrorBodySpec,
+  type EndpointsSpec,
   type ErrorsSpec,
   type ErrorStatusRange,
   type EventKindSpec,
@@ -155,7 +156,8 @@ interface Ctx extends SchemaContext {
   /** Media types and parameters whose named examples an operation kept (reportUnkept says the others). */
   examplesKept: Set<unknown>;
   idempotencyHeader?: string;
-  pageSizes: { default?: number; max?: number }[];
+  /** Each list's page size parameter's default and maximum, by operation id. */
+  pageSizes: { op: string; default?: number; max?: number }[];
   /** Event kinds made from other documents' callbacks (import-callbacks.ts), added to the events part. */
   callbackKinds: Map<string, EventKindSpec>;
   /** Parameters another part of the spec carries (`query x-api-key`, `header api-version`), lower-cased for headers. */
@@ -382,7 +384,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
   const events = importEvents(ctx);
   if (!ctx.fromServicespec) reportUnkept(ctx);
   const errors = importErrors(ctx);
-  const limits = importLimits(ctx);
+  const limits = importLimits(ctx, endpoints);
   const states = readPart(ctx, 'x-servicespec-states', 'states', '/x-servicespec-states');
   // servicespec's own exporter wrote the spec's fields as they were: a round trip keeps them.
   if (!ctx.fromServicespec) optionalWithoutSource(ctx, resources, states, endpoints);
@@ -2136,7 +2138,7 @@ function planParams(
   const requiredFilters: string[] = [];
   const sort: string[] = [];
   const leftover: ParamUse[] = [];
-  const pageSizes: { default?: number; max?: number }[] = [];
+  const pageSizes: { op: string; default?: number; max?: number }[] = [];
   for (const { p, pointer } of src.params) {
     const name = String(p.name);
     const where = String(p.in);
@@ -2167,7 +2169,11 @@ function planParams(
     if (action === 'list' && where === 'query') {
       const s = flatten(ctx, p.schema, joinPointer(pointer, 'schema')).schema ?? {};
       if (paging.includes(name) && (name === size || name === LIST_PARAMS.limit || name === LIST_PARAMS.perPage)) {
-        pageSizes.push({ ...(typeof s.default === 'number' ? { default: s.default } : {}), ...(typeof s.maximum === 'number' ? { max: s.maximum } : {}) });
+        pageSizes.push({
+          op: src.id,
+          ...(typeof s.default === 'number' ? { default: s.default } : {}),
+          ...(typeof s.maximum === 'number' ? { max: s.maximum } : {}),
+        });
         continue;
       }
       if (paging.includes(name)) continue;
@@ -3150,26 +3156,30 @@ function bodyKey(b: { mediaType: string; schema: unknown }): string {
   return isObject(b.schema) && typeof b.schema.$ref === 'string' ? b.schema.$ref : (JSON.stringify(b.schema) ?? '');
 }
 
-function importLimits(ctx: Ctx): LimitsSpec | undefined {
+function importLimits(ctx: Ctx, endpoints: EndpointsSpec | undefined): LimitsSpec | undefined {
   const fromExt = readPart(ctx, 'x-servicespec-limits', 'limits', '/x-servicespec-limits');
   if (fromExt) return fromExt;
-  const defaults = [...new Set(ctx.pageSizes.map((p) => p.default).filter((v): v is number => v !== undefined && Number.isInteger(v) && v >= 1))];
-  const maxes = [...new Set(ctx.pageSizes.map((p) => p.max).filter((v): v is number => v !== undefined && Number.isInteger(v) && v >= 1))];
+  // servicespec's own export says each list's page sizes in its x-servicespec-operation.
+  if (ctx.fromServicespec) return undefined;
+  const usable = (v: number | undefined) => (v !== undefined && Number.isInteger(v) && v >= 1 ? v : undefined);
+  const sizes = ctx.pageSizes.map((p) => ({ op: p.op, default: usable(p.default), max: usable(p.max) }));
+  // Said once in limits.page_size where every list says the same; else each list's own (paging.page_size): one list
+  // capped at 25 and another at 100 keep their caps, and a list that states none is not given another's.
+  const shared = (key: 'default' | 'max') => (sizes.length > 0 && sizes.every((p) => p[key] === sizes[0]![key]) ? sizes[0]![key] : undefined);
   const page: Json = {};
-  if (defaults.length === 1) page.default = defaults[0];
+  const def = shared('default');
+  const max = shared('max');
+  if (def !== undefined) page.default = def;
   // A page size over the parameter's `maximum` breaks its schema: a request the service refuses, as any invalid one.
-  if (maxes.length === 1) Object.assign(page, { max: maxes[0], over_max: 'reject' });
-  // The spec has one page size for every list: lists that say different ones are reported, none is picked.
-  if (defaults.length > 1)
-    report(ctx, 'import-dropped', {
-      item: `the \`limit\` defaults of the list operations (${defaults.join(', ')})`,
-      reason: 'a spec has one default page size for every list, and they differ',
-    });
-  if (maxes.length > 1)
-    report(ctx, 'import-dropped', {
-      item: `the \`limit\` maximums of the list operations (${maxes.join(', ')})`,
-      reason: 'a spec has one maximum page size for every list, and they differ',
-    });
+  if (max !== undefined) Object.assign(page, { max, over_max: 'reject' });
+  for (const p of sizes) {
+    const op = endpoints?.operations?.[p.op] as (OperationSpec & Json) | undefined;
+    if (!op || op.action !== 'list') continue;
+    const own: Json = {};
+    if (def === undefined && p.default !== undefined) own.default = p.default;
+    if (max === undefined && p.max !== undefined) Object.assign(own, { max: p.max, over_max: 'reject' });
+    if (Object.keys(own).length > 0) op.paging = { ...((op.paging as Json | undefined) ?? {}), page_size: own } as PagingSpec;
+  }
   return Object.keys(page).length > 0 ? { page_size: page } : undefined;
 }
 

@@ -317,6 +317,9 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
           link: p.link,
         }) as Partial<PagingModel>),
         params: Object.freeze({ ...(p.params ?? {}) }),
+        ...(p.page_size
+          ? { pageSize: Object.freeze(omitUndefined({ default: p.page_size.default, max: p.page_size.max, overMax: p.page_size.over_max })) }
+          : {}),
         declared: o.paging !== undefined,
       });
     }

@@ -1,4 +1,4 @@
-import type { FieldModel, ResourceModel, ServiceModel, StateMachineModel } from './model-types.js';
+import type { FieldModel, OperationModel, ResourceModel, ServiceModel, StateMachineModel } from './model-types.js';
 
 // Lookups by name, indexed once per model (models are frozen, so an index cannot go stale): the rules and
 // routes look names up for every operation, which is quadratic with a linear search in large specs.
@@ -36,4 +36,37 @@ export function getStateField(model: ServiceModel, machine: StateMachineModel): 
   if (machine.field !== undefined) return machine.field;
   const fields = getResource(model, machine.resource)?.fields.filter((f) => f.type === 'state') ?? [];
   return fields.length === 1 ? fields[0]!.name : undefined;
+}
+
+/** A list's page sizes as they apply to it, each key with the pointer of the spec's place that states it. */
+export interface PageSizeInEffect {
+  default?: number;
+  max?: number;
+  overMax?: 'reject' | 'clamp';
+  /** Where each key is stated: the list's `paging/page_size/<key>`, else `/limits/page_size/<key>` (stated or not). */
+  pointers: { default: string; max: string; overMax: string };
+}
+
+/**
+ * The page sizes of a list operation: each key of its own `paging.page_size`, else limits.page_size's (one list may
+ * cap at 25 and another at 100). Any other operation: limits.page_size's.
+ */
+export function getPageSize(model: ServiceModel, operation?: OperationModel): PageSizeInEffect {
+  const own = operation?.paging?.pageSize;
+  const all = model.limits?.pageSize;
+  const at = (key: 'default' | 'max' | 'over_max', stated: boolean) =>
+    stated && operation ? `${operation.pointer}/paging/page_size/${key}` : `/limits/page_size/${key}`;
+  const def = own?.default ?? all?.default;
+  const max = own?.max ?? all?.max;
+  const overMax = own?.overMax ?? all?.overMax;
+  return {
+    ...(def !== undefined ? { default: def } : {}),
+    ...(max !== undefined ? { max } : {}),
+    ...(overMax !== undefined ? { overMax } : {}),
+    pointers: {
+      default: at('default', own?.default !== undefined),
+      max: at('max', own?.max !== undefined),
+      overMax: at('over_max', own?.overMax !== undefined),
+    },
+  };
 }

@@ -288,8 +288,17 @@ export interface PagingModel {
   link: boolean;
   /** The spec's own names of paging parameters, by role (getPagingParamName applies the format's defaults). */
   params: Readonly<Partial<Record<PagingRole, string>>>;
+  /** This list's own page sizes (`paging.page_size`), each overriding limits.page_size's; getPageSize merges them. */
+  pageSize?: PageSizeModel;
   /** Whether the spec states `paging` (gaps names the format default otherwise). */
   declared: boolean;
+}
+
+/** Page sizes: the default, the most a request may ask for, how a request for more is answered. */
+export interface PageSizeModel {
+  default?: number;
+  max?: number;
+  overMax?: 'reject' | 'clamp';
 }
 
 export interface EndpointsModel {
@@ -413,7 +422,7 @@ export interface LimitsModel {
   bodySize?: Size;
   headerSize?: Size;
   nestingDepth?: number;
-  pageSize?: { default?: number; max?: number; overMax?: 'reject' | 'clamp' };
+  pageSize?: PageSizeModel;
   timeout?: Duration;
   concurrency?: number;
   /** Failed credentials allowed per client address and per credential id within `per`. */

@@ -835,6 +835,17 @@ function limitBlocks(m: ServiceModel): Block[] {
     [['Page size, default'], num(l.pageSize?.default)],
     [['Page size, maximum'], num(l.pageSize?.max)],
     [['Page size above the maximum'], [l.pageSize?.overMax ? OVER_MAX[l.pageSize.overMax] : NOT_SHOWN]],
+    // A list's own paging.page_size: each key it states, the others as the rows above say.
+    ...(m.endpoints?.operations ?? []).flatMap((o): Span[][][] => {
+      const own = o.paging?.pageSize;
+      if (!own) return [];
+      const parts = [
+        ...(own.default !== undefined ? [`default ${own.default}`] : []),
+        ...(own.max !== undefined ? [`at most ${own.max}`] : []),
+        ...(own.overMax !== undefined ? [`above the maximum ${OVER_MAX[own.overMax]}`] : []),
+      ];
+      return [[['Page size of ', code(o.id)], [`${parts.join(', ')} (paging.page_size; the rest as above)`]]];
+    }),
     [['Time-out'], [durationText(l.timeout)]],
     [['Concurrent requests'], num(l.concurrency)],
     [['Failed credentials per address and per credential id'], [l.failedAuth ? `${l.failedAuth.attempts} per ${l.failedAuth.per.text}` : NOT_SHOWN]],

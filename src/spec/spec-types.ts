@@ -247,6 +247,13 @@ export interface ShapeSpec {
 export type RequestMediaType = 'application/json' | 'application/x-www-form-urlencoded';
 
 /** How a list operation pages (docs/format.md, "List shapes"); the format's default is the cursor envelope. */
+/** Page sizes: the default, the most a request may ask for, and how a request for more is answered. */
+export interface PageSizeSpec {
+  default?: number;
+  max?: number;
+  over_max?: 'reject' | 'clamp';
+}
+
 export type ListStyle = 'cursor' | 'offset' | 'page' | 'limit' | 'none' | 'after';
 
 export interface PagingSpec {
@@ -268,6 +275,8 @@ export interface PagingSpec {
   link?: boolean;
   /** The names on the wire of the paging parameters the style reads, by role, where they differ from the format's. */
   params?: PagingParamsSpec;
+  /** This list's page sizes: each key stated overrides limits.page_size's for this list alone. */
+  page_size?: PageSizeSpec;
 }
 
 /** A paging parameter's role: the page size (`limit`; style page's `per_page`), the cursor, the offset, the page number. */
@@ -483,7 +492,7 @@ export interface LimitsSpec {
   body_size?: string | number;
   header_size?: string | number;
   nesting_depth?: number;
-  page_size?: { default?: number; max?: number; over_max?: 'reject' | 'clamp' };
+  page_size?: PageSizeSpec;
   timeout?: string;
   concurrency?: number;
   failed_auth?: { attempts: number; per: string };

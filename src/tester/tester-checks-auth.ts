@@ -1,5 +1,5 @@
 import type { OperationRoute } from '../model/model-routes.js';
-import { getPageItems, pageSizeQuery } from './tester-checks-lists.js';
+import { getLargestPageSize, getPageItems, pageSizeQuery } from './tester-checks-lists.js';
 import { objectKey } from './tester-context.js';
 import type { TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
@@ -150,7 +150,7 @@ async function checkOwnership(ctx: TestContext): Promise<void> {
           // `per_page`), not only the format's default page.
           const req: TestRequest = {
             method: 'GET',
-            path: ctx.pathOf(route, undefined, pageSizeQuery(route, String(ctx.model.limits?.pageSize?.max ?? 100))),
+            path: ctx.pathOf(route, undefined, pageSizeQuery(route, String(getLargestPageSize(ctx, o)))),
             headers: other,
           };
           const res = await ctx.send(route, req);

@@ -18,7 +18,7 @@ import {
   unionMutations,
   type Mutation,
 } from './tester-arbitraries.js';
-import { getPageItems, getPageSizeParam, outsidePath } from './tester-checks-lists.js';
+import { getLargestPageSize, getPageItems, getPageSizeParam, outsidePath } from './tester-checks-lists.js';
 import { BoundReached, type TestRequest } from './tester-http.js';
 import { describe, notImplemented, type CheckScope, type TestContext } from './tester-context.js';
 import { checkInputs } from './tester-checks-inputs.js';
@@ -236,7 +236,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
             );
         }
       } else if (o.action === 'list') {
-        const max = ctx.model.limits?.pageSize?.max ?? 100;
+        const max = getLargestPageSize(ctx, o);
         await runProperty(ctx, scope, fc.option(fc.integer({ min: 1, max }), { nil: undefined }), Math.min(runs, 5), async (limit) => {
           const size = getPageSizeParam(route);
           const req: TestRequest = {

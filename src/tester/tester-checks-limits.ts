@@ -2,6 +2,7 @@ import { parseDictionary, parseList } from 'structured-headers';
 import { objectKey } from './tester-context.js';
 import { isSuccessAnswer, PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import { NOT_SHOWN } from '../model/model-defaults.js';
+import { getPageSize } from '../model/model-lookup.js';
 import { getPageItems, getPageSizeParam, isDefaultPaging, pageSizeQuery } from './tester-checks-lists.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
@@ -103,19 +104,21 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
   }
   // Page size.
   // Any list asked for its page size (limit, per_page), read by its own shape: lists that state their paging too.
-  const listRoute = ctx.routes.find(
-    (r) => r.operation.action === 'list' && r.resource && ctx.createRoute(r.resource.name) && getPageSizeParam(r) !== undefined,
-  );
-  const page = limits?.pageSize;
+  // Each list's page sizes as they apply to it: its own paging.page_size over limits.page_size.
+  const sizedLists = ctx.routes.filter((r) => r.operation.action === 'list' && r.resource && getPageSizeParam(r) !== undefined);
+  const sizeOf = (r: OperationRoute) => getPageSize(ctx.model, r.operation);
+  const creatable = sizedLists.filter((r) => ctx.createRoute(r.resource!.name));
+  const listRoute = creatable.find((r) => sizeOf(r).default !== undefined) ?? creatable[0];
+  const page = listRoute ? sizeOf(listRoute) : getPageSize(ctx.model);
   // Nothing to hold a list to where the spec states neither a default nor a maximum page size.
-  if (page?.default === undefined && page?.max === undefined)
+  if (page.default === undefined && page.max === undefined && !sizedLists.some((r) => sizeOf(r).max !== undefined))
     ctx.skip('limits', 'limits.page-size', 'page_size', 'the spec does not show a page size limit (not shown)', 'not-applicable');
   else if (!listRoute) ctx.skip('limits', 'limits.page-size', 'page_size', 'no paged list operation whose resource can be created');
   else {
     const o = listRoute.operation;
     const resource = listRoute.resource!;
-    await ctx.check('limits', 'limits.page-size', `${o.id} default ${page?.default ?? NOT_SHOWN}`, async (scope) => {
-      if (page?.default === undefined) return scope.skip('the spec does not show a default page size (not shown)');
+    await ctx.check('limits', 'limits.page-size', `${o.id} default ${page.default ?? NOT_SHOWN}`, async (scope) => {
+      if (page.default === undefined) return scope.skip('the spec does not show a default page size (not shown)');
       const headers = await ctx.authFor(o.auth);
       if (!headers) return scope.skip('no credential for the list operation');
       const probe: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute), headers };
@@ -135,7 +138,7 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
           ctx.failure(
             o.id,
             `${page.default} items by default (page_size.default) when more exist`,
-            '/limits/page_size/default',
+            page.pointers.default,
             probe,
             `${n} items; ${describe(res).slice(0, 200)}`,
           ),
@@ -143,25 +146,24 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
     });
     // The maximum on every list asked for its page size (two requests each, no objects made): one list honouring it
     // says nothing of another's handler. Under a tight rate budget, the first list only.
-    const maxRoutes = isThrifty(ctx.model)
-      ? [listRoute]
-      : [listRoute, ...ctx.routes.filter((r) => r !== listRoute && r.operation.action === 'list' && r.resource && getPageSizeParam(r) !== undefined)];
+    const maxRoutes = isThrifty(ctx.model) ? [listRoute] : [listRoute, ...sizedLists.filter((r) => r !== listRoute)];
     for (const listRoute of maxRoutes) {
       const o = listRoute.operation;
-      await ctx.check('limits', 'limits.page-size', `${o.id} max ${page?.max ?? NOT_SHOWN}`, async (scope) => {
-        if (page?.max === undefined) return scope.skip('the spec does not show a maximum page size (not shown)');
+      const page = sizeOf(listRoute);
+      await ctx.check('limits', 'limits.page-size', `${o.id} max ${page.max ?? NOT_SHOWN}`, async (scope) => {
+        if (page.max === undefined) return scope.skip('the spec does not show a maximum page size (not shown)');
         const headers = await ctx.authFor(o.auth);
         if (!headers) return scope.skip('no credential for the list operation');
         const sizeParam = getPageSizeParam(listRoute)!;
         const atMax: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute, undefined, { [sizeParam]: String(page.max) }), headers };
         const r1 = await ctx.send(listRoute, atMax);
-        if (r1.status !== 200) return scope.fail(ctx.failure(o.id, `${sizeParam}=${page.max} (the maximum) accepted`, '/limits/page_size/max', atMax, r1));
+        if (r1.status !== 200) return scope.fail(ctx.failure(o.id, `${sizeParam}=${page.max} (the maximum) accepted`, page.pointers.max, atMax, r1));
         const over: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute, undefined, { [sizeParam]: String(page.max + 1) }), headers };
         const r2 = await ctx.send(listRoute, over);
         if (page.overMax === 'clamp') {
           const items = r2.status === 200 ? getPageItems(listRoute, r2.body) : undefined;
           if (!items || items.length > page.max)
-            scope.fail(ctx.failure(o.id, `${sizeParam}=${page.max + 1} clamped to ${page.max}`, '/limits/page_size/over_max', over, r2));
+            scope.fail(ctx.failure(o.id, `${sizeParam}=${page.max + 1} clamped to ${page.max}`, page.pointers.overMax, over, r2));
           return;
         }
         if (page.overMax !== 'reject') return scope.skip('the spec does not show what a page size over the maximum gets (over_max not shown)');
@@ -171,7 +173,7 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
             ctx.failure(
               o.id,
               `${ctx.declared('validation')?.code ?? 'validation'} for ${sizeParam}=${page.max + 1} (over_max: reject)`,
-              '/limits/page_size/over_max',
+              page.pointers.overMax,
               over,
               `${why ?? ''}; ${describe(r2)}`,
             ),

@@ -1,14 +1,24 @@
 import { DEFAULT_PAGING, getPagingParamName } from '../model/model-defaults.js';
 import { objectKey } from './tester-context.js';
 import { getValueAt } from '../model/model-path-bindings.js';
-import { getField, getStateField } from '../model/model-lookup.js';
+import { getField, getPageSize, getStateField } from '../model/model-lookup.js';
 import { LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
-import type { PagingModel, ResourceModel, ServiceModel } from '../model/model-types.js';
+import type { OperationModel, PagingModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { describe, type TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import type { Failure } from './tester-types.js';
 import { getListTotal } from './tester-envelope.js';
 import { getPageItems } from '../model/model-envelope.js';
+
+/**
+ * The largest page size a list is sure to take: its maximum as it applies (paging.page_size over limits.page_size),
+ * else its default (a request naming it asks what one naming none gets). Neither stated: 10, a size no real list
+ * refuses; sending the runtime's built-in 100 to a service capped at 25 would be a failure of the tester's making.
+ */
+export function getLargestPageSize(ctx: TestContext, operation: OperationModel): number {
+  const size = getPageSize(ctx.model, operation);
+  return size.max ?? size.default ?? 10;
+}
 
 // Lists that state their paging (docs/format.md, "List shapes"): the tester reads their answers by their own shape
 // and pages through them the way their style says. Lists that do not state it are the format's cursor envelope,
@@ -139,7 +149,7 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
       const sizeParam = getPageSizeParam(route);
       // Style limit answers one page: ask for the largest, which holds the caller's objects unless the service
       // holds more (earlier runs', other subjects'): then a full page may leave some out.
-      const size = p.style === 'limit' ? (ctx.model.limits?.pageSize?.max ?? 100) : 2;
+      const size = p.style === 'limit' ? getLargestPageSize(ctx, o) : 2;
       let listed: Record<string, unknown>[] = [];
       for (const sort of [undefined, ...o.sort.flatMap((s) => [s, `-${s}`])]) {
         const seen: unknown[] = [];
@@ -161,7 +171,7 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
           // A list without paging answers at most the largest page (docs/format.md): with more objects than that, its
           // declared validation refusal is the right answer, and there is nothing to page through.
           if (p.style === 'none' && res.status !== 200 && ctx.expectCondition(res, 'validation') === undefined)
-            return scope.skip(`more ${resource.name} objects than a list without paging answers (limits.page_size.max)`);
+            return scope.skip(`more ${resource.name} objects than a list without paging answers (its maximum page size)`);
           const items = res.status === 200 ? getPageItems(route, res.body) : undefined;
           if (!items)
             return scope.fail(ctx.failure(o.id, p.body === 'array' ? 'a page: a bare array' : `a page: an object with \`${p.items}\``, o.pointer, req, res));
@@ -372,7 +382,7 @@ export async function checkListFilters(
 ): Promise<Failure | undefined> {
   const o = route.operation;
   const sizeParam = getPageSizeParam(route);
-  const size = ctx.model.limits?.pageSize?.max ?? ctx.model.limits?.pageSize?.default ?? 20;
+  const size = getLargestPageSize(ctx, o);
   for (const name of o.filter) {
     const sample = listed.find((x) => x[name] !== undefined && x[name] !== null);
     if (!sample) continue;

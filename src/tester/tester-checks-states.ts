@@ -10,6 +10,7 @@ import {
   varyField,
   checkSortOrder,
   fillPool,
+  getLargestPageSize,
   getPageItems,
   getPageSizeParam,
   isDefaultPaging,
@@ -60,8 +61,7 @@ async function getListedStates(
   const headers = list && wanted.size > 0 ? await ctx.authFor(list.operation.auth).catch(() => undefined) : undefined;
   if (!list || !headers) return { ids };
   const size = getPageSizeParam(list);
-  let query: Record<string, string> | undefined =
-    size === undefined ? {} : { [size]: String(ctx.model.limits?.pageSize?.max ?? ctx.model.limits?.pageSize?.default ?? 20) };
+  let query: Record<string, string> | undefined = size === undefined ? {} : { [size]: String(getLargestPageSize(ctx, list.operation)) };
   let first: TestRequest | undefined;
   for (let page = 0; query && page < LISTED_PAGES; page++) {
     const req: TestRequest = { method: 'GET', path: ctx.pathOf(list, undefined, query), headers };

@@ -77,6 +77,12 @@ function exerciseModel(model: ServiceModel): void {
   }
   for (const o of model.endpoints?.operations ?? []) {
     builder.getPathParams(o.path);
+    // A list's page sizes as they apply: each key its own paging.page_size states, else limits.page_size's.
+    const size = lookup.getPageSize(model, o);
+    for (const key of ['default', 'max', 'overMax'] as const) {
+      expect(size[key]).toEqual(o.paging?.pageSize?.[key] ?? model.limits?.pageSize?.[key]);
+      expect(size.pointers[key].startsWith('/limits/')).toBe(o.paging?.pageSize?.[key] === undefined);
+    }
     // The fields a create or replace may leave out whose value is not stated: optionalInRequests fields it takes.
     const target = lookup.getResource(model, o.resource);
     if (target) for (const n of schemas.getUnstatedValueFields(target, o)) expect(lookup.getField(target, n)?.optionalInRequests).toBe(true);
@@ -494,6 +500,7 @@ describe('the model API surface', () => {
         'getErrorMediaType',
         'getPathParams',
         'getResource',
+        'getPageSize',
         'getStateMachine',
         'getStateField',
         'getErrorCodes',

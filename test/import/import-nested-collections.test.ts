@@ -188,7 +188,13 @@ describe('import of nested collections', () => {
     });
     // Its list answers {data, has_more} paged by starting_after: Stripe's, paging style after (it was custom).
     expect(ops.listTasks).toEqual(['list', 'P=project_id']);
-    expect(r.document!.endpoints!.operations!['listTasks']!.paging).toEqual({ style: 'after', items: 'data', has_more: 'has_more' });
+    // Its limit's default (10) is its own: listProjects' per_page defaults to 20 (paging.page_size, limits the maximum both say).
+    expect(r.document!.endpoints!.operations!['listTasks']!.paging).toEqual({
+      style: 'after',
+      items: 'data',
+      has_more: 'has_more',
+      page_size: { default: 10 },
+    });
     // A task's project_id names its project: a reference to Project, its description kept, nothing said of it.
     expect(r.document!.resources!['Task']!.fields!['project_id']).toMatchObject({
       type: 'ref',

@@ -11,7 +11,7 @@ import {
 } from '../../model/model-defaults.js';
 import { checkMergePatchNulls, getMergePatchScalars, mergePatchChanges } from '../runtime-merge-patch.js';
 import { newUuidV7 as uuidv7 } from '../runtime-ids.js';
-import { getField, getResource, getStateField } from '../../model/model-lookup.js';
+import { getField, getPageSize, getResource, getStateField } from '../../model/model-lookup.js';
 import { getRouteErrors, LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../../model/model-routes.js';
 import {
   getFieldSchema,
@@ -875,9 +875,11 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   const { ctx } = deps;
   const resource = route.resource!;
   const op = route.operation;
-  const pageDefault = ctx.model.limits?.pageSize?.default ?? BUILT_IN.pageSizeDefault;
-  const pageMax = ctx.model.limits?.pageSize?.max ?? BUILT_IN.pageSizeMax;
-  const clamp = ctx.model.limits?.pageSize?.overMax === 'clamp';
+  const pageSize = getPageSize(ctx.model, op);
+  const pageDefault = pageSize.default ?? BUILT_IN.pageSizeDefault;
+  const pageMax = pageSize.max ?? BUILT_IN.pageSizeMax;
+  const clamp = pageSize.overMax === 'clamp';
+  const maxName = pageSize.pointers.max.startsWith('/limits/') ? 'limits.page_size.max' : 'paging.page_size.max';
   const known = new Set(route.query.map((q) => q.name));
   const idName = getRowKey(resource);
   // A filter value is checked against the field's schema, the one the export declares for the parameter: a value
@@ -1086,7 +1088,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       if (paging.style === 'none' && rows.length > limit) {
         throw new ServiceError(
           'validation',
-          `more than ${limit} objects match: a list without paging answers at most ${limit} (limits.page_size.max); narrow it with its filters`,
+          `more than ${limit} objects match: a list without paging answers at most ${limit} (${maxName}); narrow it with its filters`,
         );
       }
       return { rows, limit, skip, sort, queryKey, total: counted ? Number(counted[0]?.count ?? 0) : 0 };

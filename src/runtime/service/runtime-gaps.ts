@@ -1,4 +1,5 @@
 import { getRoutes, getUndeclaredConditions } from '../../model/model-routes.js';
+import { getPageSize } from '../../model/model-lookup.js';
 import type { ServiceModel } from '../../model/model-types.js';
 import { getUnsourcedFields, getUnstatedValueFields } from '../../model/model-schemas.js';
 import { BUILT_IN, type RuntimeGap } from '../runtime-built-in.js';
@@ -64,11 +65,17 @@ export function getRuntimeGaps(model: ServiceModel): RuntimeGap[] {
   if (model.errors?.body === undefined)
     gaps.push({ part: 'errors', item: 'error body shape: not shown', builtIn: 'answer errors as RFC 9457 problem details (application/problem+json)' });
   if (ops.some((r) => r.operation.action === 'list')) {
-    const p = model.limits?.pageSize;
-    if (p?.default === undefined) gaps.push({ part: 'limits', item: 'default page size: not shown', builtIn: `use pages of ${BUILT_IN.pageSizeDefault}` });
-    if (p?.max === undefined) gaps.push({ part: 'limits', item: 'maximum page size: not shown', builtIn: `allow at most ${BUILT_IN.pageSizeMax} per page` });
-    if (p?.overMax === undefined)
-      gaps.push({ part: 'limits', item: 'answer to a page size over the maximum (page_size.over_max): not shown', builtIn: 'refuse it as validation' });
+    // Per list: a list's own paging.page_size states what limits.page_size leaves out.
+    const lists = ops.filter((r) => r.operation.action === 'list').map((r) => ({ id: r.operation.id, size: getPageSize(model, r.operation) }));
+    const of = (key: 'default' | 'max' | 'overMax'): string | undefined => {
+      const lacking = lists.filter((l) => l.size[key] === undefined).map((l) => l.id);
+      return lacking.length === 0 ? undefined : lacking.length === lists.length ? '' : ` of ${lacking.join(', ')}`;
+    };
+    const [def, max, over] = [of('default'), of('max'), of('overMax')];
+    if (def !== undefined) gaps.push({ part: 'limits', item: `default page size${def}: not shown`, builtIn: `use pages of ${BUILT_IN.pageSizeDefault}` });
+    if (max !== undefined) gaps.push({ part: 'limits', item: `maximum page size${max}: not shown`, builtIn: `allow at most ${BUILT_IN.pageSizeMax} per page` });
+    if (over !== undefined)
+      gaps.push({ part: 'limits', item: `answer to a page size over the maximum (page_size.over_max)${over}: not shown`, builtIn: 'refuse it as validation' });
   }
   if (ops.some((r) => r.hasBody) && model.limits?.bodySize === undefined) {
     gaps.push({ part: 'limits', item: 'request body size limit: not shown', builtIn: `refuse bodies over ${BUILT_IN.bodySize} bytes` });
