@@ -156,6 +156,8 @@ interface Ctx extends SchemaContext {
   /** Media types and parameters whose named examples an operation kept (reportUnkept says the others). */
   examplesKept: Set<unknown>;
   idempotencyHeader?: string;
+  /** The operations taking a request body (an unsupported media type is a refusal of theirs). */
+  bodyOperations: Set<string>;
   /** Each list's page size parameter's default and maximum, by operation id. */
   pageSizes: { op: string; default?: number; max?: number }[];
   /** Event kinds made from other documents' callbacks (import-callbacks.ts), added to the events part. */
@@ -362,6 +364,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
     errorBodies: [],
     examplesKept: new Set(),
     callbackKinds: new Map(),
+    bodyOperations: new Set(),
     pageSizes: [],
     carried: new Map(),
   };
@@ -2385,6 +2388,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     const op = src.op;
     const x = ext<Json>(op, 'x-servicespec-operation');
     const req = requestOf(ctx, src, true);
+    if (req) ctx.bodyOperations.add(src.id);
     let request = req ? shapeFromSchema(ctx, req.schema, req.pointer, `operation ${src.id} request`, 'nested') : undefined;
     if (req && !request)
       report(ctx, 'import-dropped', { item: `operation ${src.id}: the request body`, reason: 'it is not an object or a resource' }, req.pointer);
@@ -2978,10 +2982,10 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
     };
     withCodeValues(ctx, out.body, problem.pointer);
     withAnswerMembers(ctx, out.body, problem);
-    kept = { pointer: problem.pointer, key: 'problem' };
+    kept = { pointer: problem.pointer, key: bodyKey(problem) };
   } else if (problem) {
     out.body = 'problem';
-    kept = { pointer: problem.pointer, key: 'problem' };
+    kept = { pointer: problem.pointer, key: bodyKey(problem) };
   } else {
     const first = ctx.errorBodies
       .map((b) => ({ b, shape: shapeFromSchema(ctx, b.schema, b.pointer, 'the error body', 'top') }))
@@ -2998,7 +3002,8 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
   // The spec has one error body: each different body an operation declares is merged into it, and said so.
   const reported = new Set<string>();
   for (const b of ctx.errorBodies) {
-    const key = b.mediaType === 'application/problem+json' ? 'problem' : bodyKey(b);
+    // Problem bodies are told apart by their schema too: a 422's problem with a required `errors[]` is not the 404's.
+    const key = bodyKey(b);
     if (kept !== undefined && key === kept.key) continue;
     if (reported.has(key)) continue;
     reported.add(key);
@@ -3056,6 +3061,9 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
       const status = fallback === 422 && withStatus(422).length === 0 ? 400 : fallback;
       const only = withStatus(status);
       if (only.length !== 1) continue;
+      // A 415 only some operations with a body list (a merge-patch PATCH) is theirs: the others answer a body of
+      // another type as the document says they do (their 400), not with a status they never list.
+      if (condition === 'unsupported_media_type' && [...ctx.bodyOperations].some((id) => !only[0]!.operations.includes(id))) continue;
       const code = out.codes[only[0]!.name]!;
       code.when = [...(code.when ?? []), condition];
     }
