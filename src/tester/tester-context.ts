@@ -1165,10 +1165,19 @@ export class TestContext {
     return field ? { resource: read.resource, param, read, field } : undefined;
   }
 
-  /** The read whose path is the longest one `route`'s path goes on under (`/bookings/{id}` for `/bookings/{id}/cancel`). */
+  /**
+   * The read whose path is the longest one `route`'s path goes on under (`/bookings/{id}` for `/bookings/{id}/cancel`),
+   * or is (a custom `PUT /products/{productId}` beside the read: it acts on the object the read names).
+   */
   private readAbove(route: OperationRoute): OperationRoute | undefined {
     return this.routes
-      .filter((r) => r.operation.action === 'read' && r.resource && r.pathParams.length > 0 && route.path.startsWith(`${r.path}/`))
+      .filter(
+        (r) =>
+          r.operation.action === 'read' &&
+          r.resource &&
+          r.pathParams.length > 0 &&
+          (route.path.startsWith(`${r.path}/`) || (route.path === r.path && route !== r)),
+      )
       .sort((a, b) => b.path.length - a.path.length)[0];
   }
 
