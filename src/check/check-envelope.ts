@@ -10,6 +10,7 @@ import {
   listHasValue,
 } from '../model/model-envelope.js';
 import { DEFAULT_PAGING } from '../model/model-defaults.js';
+import { getPageSize } from '../model/model-lookup.js';
 import type { EnvelopeModel, FieldModel, OperationModel, ServiceModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import type { DiagnosticCode, DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
@@ -27,7 +28,7 @@ export function checkEnvelopes(model: ServiceModel, report: Report): void {
     else if (o.envelopeDeclared !== 'none') envelopes.add(o.envelopeDeclared);
   }
   const sound = new Set<EnvelopeModel>();
-  for (const e of envelopes) if (checkEnvelope(e, report)) sound.add(e);
+  for (const e of envelopes) if (checkEnvelope(e, report, getLimitCap(model, e))) sound.add(e);
   // Whether each answer can be written whole: a required field needs a value on every answer that has the envelope.
   const said = new Set<string>();
   for (const o of model.endpoints?.operations ?? []) {
@@ -41,8 +42,18 @@ export function checkEnvelopes(model: ServiceModel, report: Report): void {
   }
 }
 
+/**
+ * The largest page size any list answering in the envelope may write: each one's maximum as it applies; undefined
+ * when one states none (the runtime's built-in then) or no list answers in it.
+ */
+function getLimitCap(model: ServiceModel, e: EnvelopeModel): number | undefined {
+  const lists = (model.endpoints?.operations ?? []).filter((o) => o.action === 'list' && o.envelope === e);
+  const caps = lists.map((o) => getPageSize(model, o).max);
+  return caps.length === 0 || caps.includes(undefined) ? undefined : Math.max(...(caps as number[]));
+}
+
 /** The envelope's own rules; false when a value names no usable field (the answers are then not judged). */
-function checkEnvelope(e: EnvelopeModel, report: Report): boolean {
+function checkEnvelope(e: EnvelopeModel, report: Report, limitCap: number | undefined): boolean {
   let ok = true;
   if (e.fields.some((f) => f.name === e.data)) {
     report(
@@ -78,7 +89,7 @@ function checkEnvelope(e: EnvelopeModel, report: Report): boolean {
         ? `it must be ${want === 'integer' ? 'an integer (or number)' : 'a string'}`
         : v.source === 'next' && !field.nullable && field.optional !== true
           ? 'the last page has no next cursor: the field must be nullable, or optional (left out on the last page)'
-          : constrainsEnvelopeValue(v.source, field)
+          : constrainsEnvelopeValue(v.source, field, limitCap)
             ? 'the runtime writes any value of that type: the field may not constrain it (values, pattern, bounds)'
             : undefined;
     if (detail !== undefined) {

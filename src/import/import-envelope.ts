@@ -48,10 +48,12 @@ export interface EnvelopeCandidate {
   dataPointer: string;
   dataShape: ShapeSpec;
   fields: Record<string, FieldSpec>;
+  /** The list's largest page size (its page size parameter's maximum): an echoed page size bounded by it is a page's. */
+  limitCap?: number;
 }
 
 /** The envelope an answer may be: an object with a data property holding a resource, beside at least one object. */
-export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, pointer: string): EnvelopeCandidate | undefined {
+export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, pointer: string, limitCap?: number): EnvelopeCandidate | undefined {
   const flat = flatten(ctx, schema, pointer);
   const s = flat.schema;
   if (!s || !isObject(s.properties)) return undefined;
@@ -76,8 +78,8 @@ export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, point
     const rest: Json = { ...s, properties: Object.fromEntries(others.map((n) => [n, props[n]])) };
     if (Array.isArray(s.required)) rest.required = (s.required as unknown[]).filter((n) => n !== data);
     const fields = fieldsFromSchema(ctx, rest, flat.pointer, { where: 'envelope', depth: 1, stack: flat.refs }, 'top');
-    if (flatList && !isEchoingPage(fields)) return undefined;
-    return { data, dataNode: props[data], dataPointer, dataShape, fields };
+    if (flatList && !isEchoingPage(fields, limitCap)) return undefined;
+    return { data, dataNode: props[data], dataPointer, dataShape, fields, ...(limitCap !== undefined ? { limitCap } : {}) };
   } finally {
     ctx.diagnostics.length = said;
   }
@@ -91,8 +93,8 @@ const ECHOED: readonly EnvelopeSource[] = ['offset', 'limit', 'page', 'count'];
  * envelope: every member a value the runtime knows by its name, at least one a page cannot hold. Else it is a page
  * (\`{ data, total }\`) or no list at all.
  */
-function isEchoingPage(fields: Readonly<Record<string, FieldSpec>>): boolean {
-  const sourceOf = (name: string, f: FieldSpec) => (Object.keys(ENVELOPE_NAMES) as EnvelopeSource[]).find((src) => fitsSource(src, name, f));
+function isEchoingPage(fields: Readonly<Record<string, FieldSpec>>, limitCap: number | undefined): boolean {
+  const sourceOf = (name: string, f: FieldSpec) => (Object.keys(ENVELOPE_NAMES) as EnvelopeSource[]).find((src) => fitsSource(src, name, f, limitCap));
   const sources = Object.entries(fields).map(([name, f]) => sourceOf(name, f));
   return sources.every((src) => src !== undefined) && sources.some((src) => ECHOED.includes(src!));
 }
@@ -119,7 +121,7 @@ export function toEnvelope(candidate: EnvelopeCandidate, action: Action, style: 
         filled = inner.any;
         if (filled && inner.missing) ok = false;
       } else {
-        const source = (Object.keys(ENVELOPE_NAMES) as EnvelopeSource[]).find((s) => !taken.has(s) && has(s) && fitsSource(s, name, f));
+        const source = (Object.keys(ENVELOPE_NAMES) as EnvelopeSource[]).find((s) => !taken.has(s) && has(s) && fitsSource(s, name, f, candidate.limitCap));
         if (source !== undefined) {
           taken.add(source);
           out[source] = path;
@@ -139,11 +141,11 @@ export function toEnvelope(candidate: EnvelopeCandidate, action: Action, style: 
 }
 
 /** Whether field `name` can carry envelope source `s`: one of its names and types, unconstrained. */
-function fitsSource(s: EnvelopeSource, name: string, f: FieldSpec): boolean {
+function fitsSource(s: EnvelopeSource, name: string, f: FieldSpec, limitCap?: number): boolean {
   return (
     ENVELOPE_NAMES[s].includes(name) &&
     SOURCE_TYPES[s].includes(f.type) &&
-    !constrainsEnvelopeValue(s, f) &&
+    !constrainsEnvelopeValue(s, f, limitCap) &&
     // A next cursor is null on the last page, or left out there (optional: Kubernetes' metadata.continue).
     (s !== 'next' || f.nullable === true || f.optional === true)
   );

@@ -1484,6 +1484,17 @@ const HAS_MORE_NAMES: ReadonlySet<string> = new Set(['has_more', 'hasMore', 'has
 /** Page size names that, with no cursor or offset, say the list pages by page number (as `per_page` does). */
 const PAGE_SIZE_NAMES: ReadonlySet<string> = new Set([LIST_PARAMS.perPage, 'page_size', 'pageSize', 'perPage']);
 
+/** The `maximum` of a GET's page size query parameter (`limit`, `per_page`, …), when it states one. */
+function pageSizeMaximum(ctx: Ctx, src: OpSource): number | undefined {
+  if (src.method !== 'GET') return undefined;
+  for (const { p, pointer } of src.params) {
+    if (p.in !== 'query' || (p.name !== LIST_PARAMS.limit && !PAGE_SIZE_NAMES.has(String(p.name)))) continue;
+    const max = flatten(ctx, p.schema, joinPointer(pointer, 'schema')).schema?.maximum;
+    if (typeof max === 'number') return max;
+  }
+  return undefined;
+}
+
 /**
  * A GET on a collection answering a list of one resource — a bare array, or an object holding the array (with a
  * next cursor and a total at most) — is a list; its paging style is read from its query parameters and a `Link`
@@ -2359,7 +2370,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     // An answer in an envelope (import-envelope.ts) is read as its data; the whole answer stays a custom operation's.
     const candidate =
       success.schema !== undefined && src.op['x-servicespec-operation'] === undefined
-        ? readEnvelopeCandidate(ctx, success.schema, success.pointer ?? src.pointer)
+        ? readEnvelopeCandidate(ctx, success.schema, success.pointer ?? src.pointer, pageSizeMaximum(ctx, src))
         : undefined;
     if (candidate === undefined) return { src, success, response, whole: { success, response } };
     if (hasNextCursorField(candidate)) nextInEnvelope.add(src);

@@ -19,12 +19,19 @@ const ENVELOPE_FLOORS: Partial<Readonly<Record<EnvelopeSource, number>>> = { tot
 
 /**
  * Whether a field constrains the value it carries (values, a pattern, bounds): the runtime writes any value of its
- * type, so it may not; a minimum at or under a count's floor (\`total: { minimum: 0 }\`) constrains nothing it writes.
+ * type, so it may not; a minimum at or under a count's floor (\`total: { minimum: 0 }\`) constrains nothing it writes,
+ * nor a page size's maximum at or over the largest page size of the lists that write it (`limitCap`: an echoed
+ * `per_page: { maximum: 100 }` of lists capped at 100).
  */
-export function constrainsEnvelopeValue(source: EnvelopeSource, f: { values?: unknown; pattern?: unknown; minimum?: number; maximum?: number }): boolean {
+export function constrainsEnvelopeValue(
+  source: EnvelopeSource,
+  f: { values?: unknown; pattern?: unknown; minimum?: number; maximum?: number },
+  limitCap?: number,
+): boolean {
   const floor = ENVELOPE_FLOORS[source];
   const low = f.minimum !== undefined && !(floor !== undefined && f.minimum <= floor);
-  return f.values !== undefined || f.pattern !== undefined || f.maximum !== undefined || low;
+  const high = f.maximum !== undefined && !(source === 'limit' && limitCap !== undefined && f.maximum >= limitCap);
+  return f.values !== undefined || f.pattern !== undefined || high || low;
 }
 
 /** The type a field carrying each value must have. */

@@ -96,6 +96,20 @@ describe('response envelopes', () => {
     ]);
   });
 
+  it("an echoed page size bounded at or over every list's maximum constrains nothing the runtime writes", () => {
+    // { data, page, per_page: { maximum: 100 }, total } of lists capped at 100 (a warehouse API's): accepted.
+    const echo = GIPHY_ENVELOPE.replace(
+      'offset: { type: integer }',
+      'offset: { type: integer }\n          per_page: { type: integer, minimum: 1, maximum: 100 }',
+    ).replace('offset: pagination.offset', 'offset: pagination.offset\n    limit: pagination.per_page');
+    const capped = (max: number | undefined) => `{ style: offset, body: array${max === undefined ? '' : `, page_size: { max: ${max} }`} }`;
+    expect(found(spec(echo, '', capped(100)))).toEqual([]);
+    expect(found(spec(echo, '', capped(50)))).toEqual([]);
+    // A list that may write more than the field allows (its maximum 200; or none stated: the runtime's own).
+    expect(found(spec(echo, '', capped(200)))).toEqual([['envelope-field-type', '/endpoints/envelope/fields/pagination/fields/per_page']]);
+    expect(found(spec(echo, '', capped(undefined)))).toEqual([['envelope-field-type', '/endpoints/envelope/fields/pagination/fields/per_page']]);
+  });
+
   it('the data field among the fields, or two values in one field, is envelope-field-clash', () => {
     expect(found(spec(GIPHY_ENVELOPE.replace('      meta:\n', '      data: { type: json }\n      meta:\n')))).toEqual([
       ['envelope-field-clash', '/endpoints/envelope/data'],
