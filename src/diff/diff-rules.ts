@@ -697,6 +697,9 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
       out.add('filter-became-optional', id, { value: f }, at(n.requiredFilters ? 'required_filters' : 'filter'));
   for (const f of o.sort) if (!n.sort.includes(f)) out.add('sort-removed', id, { value: f }, at('sort'));
   for (const f of n.sort) if (!o.sort.includes(f)) out.add('sort-added', id, { value: f }, at('sort'));
+  // A direction of a field still sorted on (`-created_at` where `+created_at` is now written): a value a client sends.
+  for (const v of o.sortValues) if (!n.sortValues.includes(v) && n.sort.includes(v.replace(/^-/, ''))) out.add('sort-removed', id, { value: v }, at('sort'));
+  for (const v of n.sortValues) if (!o.sortValues.includes(v) && o.sort.includes(v.replace(/^-/, ''))) out.add('sort-added', id, { value: v }, at('sort'));
   if ((o.requestFields !== undefined || n.requestFields !== undefined) && o.action === n.action && o.resource === n.resource)
     diffRequestFields(out, om, nm, o, n);
   // The one media type a create's, update's or replace's body is sent as (request_media_type): a client sending the

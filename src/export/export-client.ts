@@ -355,7 +355,7 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
         };
       else if (q.kind === 'offset') props[q.name] = { type: 'integer', description: 'Items to skip before the page starts.' };
       else if (q.kind === 'page') props[q.name] = { type: 'integer', description: 'The page number, from 1.' };
-      else if (q.kind === 'sort') props[q.name] = { enum: o.sort.flatMap((f) => [f, `-${f}`]), description: 'Sort by this field; `-` for descending.' };
+      else if (q.kind === 'sort') props[q.name] = { enum: [...o.sortValues], description: 'Sort by this field; `-` for descending.' };
       else if (q.kind === 'filter')
         props[q.name] = q.field
           ? { ...getFieldSchema(ctx.model, { ...q.field, nullable: false }, r, {}), description: `Only items whose \`${q.name}\` equals this value.` }

@@ -485,7 +485,7 @@ function queryParam(ctx: Context, q: QueryParam, route: OperationRoute): JsonObj
         in: 'query',
         required: false,
         description: `The field to sort by; a leading \`-\` sorts descending.`,
-        schema: { type: 'string', enum: o.sort.flatMap((f) => [f, `-${f}`]) },
+        schema: { type: 'string', enum: [...o.sortValues] },
       };
     case 'filter':
       return {

@@ -237,7 +237,15 @@ export function operationToSpec(o: OperationModel): OperationSpec {
     description: o.description,
     filter: o.filter.length > 0 ? [...o.filter] : undefined,
     required_filters: o.requiredFilters !== undefined ? [...o.requiredFilters] : undefined,
-    sort: o.sort.length > 0 ? [...o.sort] : undefined,
+    // A field sorted one way only is written with its direction (`+created_at`, `-score`).
+    sort:
+      o.sort.length > 0
+        ? o.sort.map((f) => {
+            const up = o.sortValues.includes(f);
+            const down = o.sortValues.includes(`-${f}`);
+            return up && down ? f : up ? `+${f}` : `-${f}`;
+          })
+        : undefined,
     request_fields: o.requestFields ? [...o.requestFields] : undefined,
     request_media_type: o.requestMediaType,
     location: o.location,

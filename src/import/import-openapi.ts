@@ -2197,9 +2197,14 @@ function planParams(
         // A write-only field is no sort (check's write-only-invalid): the parameter stays the operation's own.
         const sortable = (f: string) => Object.hasOwn(resourceFields, f) && resourceFields[f]!.writeOnly !== true;
         if (values.length > 0 && values.every((v) => sortable(v.replace(/^-/, '')))) {
+          // Each field the values name, in both directions where both are listed, else with its one direction
+          // (`+created_at`: the enum lists created_at and not -created_at).
           for (const v of values) {
             const f = v.replace(/^-/, '');
-            if (!sort.includes(f)) sort.push(f);
+            if (sort.some((x) => x.replace(/^[+-]/, '') === f)) continue;
+            const up = values.includes(f);
+            const down = values.includes(`-${f}`);
+            sort.push(up && down ? f : up ? `+${f}` : `-${f}`);
           }
           continue;
         }

@@ -296,7 +296,13 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     if (o.description !== undefined) op.description = o.description;
     op.filter = frozenList(o.filter);
     if (o.required_filters !== undefined && o.required_filters.length > 0) op.requiredFilters = Object.freeze([...o.required_filters]);
-    op.sort = frozenList(o.sort);
+    // `name` sorts both ways; `+name` ascending only, `-name` descending only (an OpenAPI enum listing `name, -name, created_at`).
+    const sortEntries = o.sort ?? [];
+    op.sort = sortEntries.length === 0 ? EMPTY : Object.freeze([...new Set(sortEntries.map((s) => s.replace(/^[+-]/, '')))]);
+    op.sortValues =
+      sortEntries.length === 0
+        ? EMPTY
+        : Object.freeze([...new Set(sortEntries.flatMap((s) => (s.startsWith('+') ? [s.slice(1)] : s.startsWith('-') ? [s] : [s, `-${s}`])))]);
     if (o.request_fields !== undefined) op.requestFields = Object.freeze([...o.request_fields]);
     if (o.request_media_type !== undefined) op.requestMediaType = o.request_media_type;
     if (o.location !== undefined) op.location = o.location;

@@ -71,7 +71,12 @@ export function getVersionDocumentModel(model: ServiceModel, version: string): S
       const r = o.resource;
       if (r === undefined || (o.filter.every((f) => has(r, f)) && o.sort.every((f) => has(r, f)))) return o;
       const requiredFilters = o.requiredFilters?.filter((f) => has(r, f));
-      const kept = { ...o, filter: o.filter.filter((f) => has(r, f)), sort: o.sort.filter((f) => has(r, f)) };
+      const kept = {
+        ...o,
+        filter: o.filter.filter((f) => has(r, f)),
+        sort: o.sort.filter((f) => has(r, f)),
+        sortValues: o.sortValues.filter((v) => has(r, v.replace(/^-/, ''))),
+      };
       if (requiredFilters === undefined || requiredFilters.length === 0) delete kept.requiredFilters;
       else kept.requiredFilters = requiredFilters;
       return kept;

@@ -169,7 +169,10 @@ export interface OperationModel {
   filter: readonly string[];
   /** list (`required_filters`): the filters every request must send, in the order written; absent when none are declared. */
   requiredFilters?: readonly string[];
+  /** list: the fields a request may sort by (each once, its direction prefix taken off). */
   sort: readonly string[];
+  /** list: the `sort` values a request may send, in the spec's order (`name`, `-name`; one of them for `+name`, `-name`). */
+  sortValues: readonly string[];
   /**
    * create, update, replace (`request_fields`): the resource's writable fields its request takes, in the order written;
    * absent when not declared (the request takes every writable field).

@@ -423,7 +423,11 @@ function endpointBlocks(m: ServiceModel): Block[] {
     blocks.push(
       table(
         ['Operation', 'Filter by', 'Sort by'],
-        listing.map((o) => [[code(o.id)], o.filter.length > 0 ? filterSpans(o) : ['none'], o.sort.length > 0 ? codes(o.sort) : ['none']]),
+        listing.map((o) => [
+          [code(o.id)],
+          o.filter.length > 0 ? filterSpans(o) : ['none'],
+          o.sort.length > 0 ? codes(o.sortValues.length === 2 * o.sort.length ? o.sort : o.sortValues) : ['none'],
+        ]),
       ),
     );
   }

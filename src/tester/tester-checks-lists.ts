@@ -151,7 +151,7 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
       // holds more (earlier runs', other subjects'): then a full page may leave some out.
       const size = p.style === 'limit' ? getLargestPageSize(ctx, o) : 2;
       let listed: Record<string, unknown>[] = [];
-      for (const sort of [undefined, ...o.sort.flatMap((s) => [s, `-${s}`])]) {
+      for (const sort of [undefined, ...o.sortValues]) {
         const seen: unknown[] = [];
         const pages: { req: TestRequest; count: number }[] = [];
         let query: Record<string, string> | undefined = {

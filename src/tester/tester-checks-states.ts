@@ -498,7 +498,7 @@ async function checkLists(ctx: TestContext): Promise<void> {
       if (!(await fillPool(ctx, resource, 5))) return scope.skip(`cannot create ${resource.name} objects to page through`);
       for (const field of o.sort) await varyField(ctx, resource, field, ctx.pool.get(resource.name)!);
       const mine = new Set((ctx.pool.get(resource.name) ?? []).map((x) => JSON.stringify(x[resource.identifier ?? 'id'])));
-      const sorts = [undefined, ...o.sort.flatMap((s) => [s, `-${s}`])];
+      const sorts = [undefined, ...o.sortValues];
       let current: Record<string, unknown>[] = [];
       for (const sort of sorts) {
         const seen: Record<string, unknown>[] = [];

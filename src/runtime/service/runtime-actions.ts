@@ -1047,8 +1047,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     if (rawSort !== undefined) {
       const descending = rawSort.startsWith('-');
       const column = descending ? rawSort.slice(1) : rawSort;
-      if (!op.sort.includes(column))
-        invalid.push({ parameter: LIST_PARAMS.sort, in: 'query', message: `must be one of ${op.sort.flatMap((s) => [s, `-${s}`]).join(', ')}` });
+      if (!op.sortValues.includes(rawSort)) invalid.push({ parameter: LIST_PARAMS.sort, in: 'query', message: `must be one of ${op.sortValues.join(', ')}` });
       else sort = { column, descending };
     }
     // The path's values win over a filter on the same field: the path names the collection.
