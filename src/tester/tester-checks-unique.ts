@@ -1,10 +1,11 @@
+import { getValueAt } from '../model/model-path-bindings.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
-import { describe, type TestContext } from './tester-context.js';
+import { describe, setValueAt, type TestContext } from './tester-context.js';
 import type { TestRequest } from './tester-http.js';
 
-// endpoints.unique: a create that repeats a value the spec says is unique — a `unique` field, or the identifier of a
-// resource whose creates send it (identifier_source: client) — answers the declared unique_conflict, and nothing
-// is made. Without this check a service that accepts duplicates is caught only by side effects, if at all.
+// endpoints.unique: a create that repeats a value the spec says is unique — a `unique` field, the identifier of a
+// resource whose creates send it (identifier_source: client), or the values of a key unique together (unique_keys)
+// — answers the declared unique_conflict, and nothing is made. Without this check a service that accepts duplicates is caught only by side effects, if at all.
 
 /** The unique check of one create route (called per route by checkEndpoints). */
 export async function checkUnique(ctx: TestContext, route: OperationRoute): Promise<void> {
@@ -12,7 +13,9 @@ export async function checkUnique(ctx: TestContext, route: OperationRoute): Prom
   const resource = route.resource;
   if (o.action !== 'create' || !resource) return;
   const fields = resource.fields.filter((f) => !f.readOnly && (f.unique || (resource.identifierSource === 'client' && f.name === resource.identifier)));
-  if (fields.length === 0) return;
+  // Keys unique together (`unique_keys`, a bin's [warehouse_id, code]): one of a single field is a unique field.
+  const keys = (resource.uniqueKeys ?? []).filter((k) => k.length > 1);
+  if (fields.length === 0 && keys.length === 0) return;
   await ctx.check('endpoints', 'endpoints.unique', o.id, async (scope) => {
     const d = ctx.declared('unique_conflict');
     if (!d) return scope.skip('the spec declares no error code for a unique conflict (not shown)');
@@ -21,6 +24,31 @@ export async function checkUnique(ctx: TestContext, route: OperationRoute): Prom
     const made = await ctx.createObject(resource);
     if (!made || !isSuccessAnswer(route, made.res.status)) return scope.skip('could not create the first object');
     const sent = made.req.body as Record<string, unknown>;
+    // Each key whose members the first create sent, sent again with every other value fresh, to the same path (the
+    // same parent where the path names one: a bin's warehouse). A member the answer holds but the request did not
+    // send (bound by the path) is the path's, so the same too.
+    const answered = made.res.body as Record<string, unknown>;
+    for (const key of keys) {
+      const values = key.map((p) => getValueAt(sent, p) ?? getValueAt(answered, p));
+      if (values.some((v) => v === undefined || v === null)) continue;
+      const body = { ...(await ctx.sampleCreateBody(resource)) };
+      key.forEach((p, i) => {
+        if (getValueAt(sent, p) !== undefined) setValueAt(resource, body, p, values[i]);
+      });
+      const req: TestRequest = { method: route.method, path: made.req.path, headers, body };
+      const res = await ctx.send(route, req);
+      const why = ctx.expectCondition(res, 'unique_conflict');
+      if (why !== undefined)
+        return scope.fail(
+          ctx.failure(
+            o.id,
+            `the declared ${d.code} answer for a second ${resource.name} with the same ${key.join(' and ')} (${values.map((v) => JSON.stringify(v)).join(', ')}), unique together`,
+            d.pointer,
+            req,
+            `${why}; ${describe(res)}`,
+          ),
+        );
+    }
     for (const f of fields) {
       if (sent[f.name] === undefined || sent[f.name] === null) continue;
       // Every other unique value fresh, so that only this field repeats.

@@ -1262,7 +1262,7 @@ export function isKeyPath(r: ResourceModel, path: string): boolean {
 }
 
 /** Sets the value at a (nested) path of a body, making the objects on its way. */
-function setValueAt(r: ResourceModel, body: Record<string, unknown>, path: string, value: unknown): void {
+export function setValueAt(r: ResourceModel, body: Record<string, unknown>, path: string, value: unknown): void {
   if (!isNestedPath(r, path)) {
     body[path] = value;
     return;
