@@ -24,6 +24,15 @@ export async function checkUnique(ctx: TestContext, route: OperationRoute): Prom
     const made = await ctx.createObject(resource);
     if (!made || !isSuccessAnswer(route, made.res.status)) return scope.skip('could not create the first object');
     const sent = made.req.body as Record<string, unknown>;
+    /** Sends `body` to `path`; the failure when the answer is not the declared conflict over `what` (the values repeated). */
+    const repeat = async (path: string, body: Record<string, unknown>, what: string) => {
+      const req: TestRequest = { method: route.method, path, headers, body };
+      const res = await ctx.send(route, req);
+      const why = ctx.expectCondition(res, 'unique_conflict');
+      return why === undefined
+        ? undefined
+        : ctx.failure(o.id, `the declared ${d.code} answer for a second ${resource.name} with the same ${what}`, d.pointer, req, `${why}; ${describe(res)}`);
+    };
     // Each key whose members the first create sent, sent again with every other value fresh, to the same path (the
     // same parent where the path names one: a bin's warehouse). A member the answer holds but the request did not
     // send (bound by the path) is the path's, so the same too.
@@ -35,38 +44,16 @@ export async function checkUnique(ctx: TestContext, route: OperationRoute): Prom
       key.forEach((p, i) => {
         if (getValueAt(sent, p) !== undefined) setValueAt(resource, body, p, values[i]);
       });
-      const req: TestRequest = { method: route.method, path: made.req.path, headers, body };
-      const res = await ctx.send(route, req);
-      const why = ctx.expectCondition(res, 'unique_conflict');
-      if (why !== undefined)
-        return scope.fail(
-          ctx.failure(
-            o.id,
-            `the declared ${d.code} answer for a second ${resource.name} with the same ${key.join(' and ')} (${values.map((v) => JSON.stringify(v)).join(', ')}), unique together`,
-            d.pointer,
-            req,
-            `${why}; ${describe(res)}`,
-          ),
-        );
+      const failure = await repeat(made.req.path, body, `${key.join(' and ')} (${values.map((v) => JSON.stringify(v)).join(', ')}), unique together`);
+      if (failure) return scope.fail(failure);
     }
     for (const f of fields) {
       if (sent[f.name] === undefined || sent[f.name] === null) continue;
       // Every other unique value fresh, so that only this field repeats.
       // Bound again: a create whose path binds the repeated key (\`bind\`) names it in the path too.
       const body = ctx.bindBody(route, { ...(await ctx.sampleCreateBody(resource)), [f.name]: sent[f.name] });
-      const req: TestRequest = { method: route.method, path: ctx.pathOf(route), headers, body };
-      const res = await ctx.send(route, req);
-      const why = ctx.expectCondition(res, 'unique_conflict');
-      if (why !== undefined)
-        return scope.fail(
-          ctx.failure(
-            o.id,
-            `the declared ${d.code} answer for a second ${resource.name} with the same ${f.name} (${JSON.stringify(sent[f.name])})`,
-            d.pointer,
-            req,
-            `${why}; ${describe(res)}`,
-          ),
-        );
+      const failure = await repeat(ctx.pathOf(route), body, `${f.name} (${JSON.stringify(sent[f.name])})`);
+      if (failure) return scope.fail(failure);
     }
   });
 }
