@@ -1137,6 +1137,11 @@ const operationRules: Rule = (ctx) => {
     if (o.action === 'delete' && o.response !== undefined) checkDeleteResponse(ctx, o, r);
     if (o.unknownFields !== undefined && o.action !== 'create' && o.action !== 'update' && o.action !== 'replace')
       report('misplaced-option', { operation: o.id, option: 'unknown_fields', action: o.action }, joinPointer(o.pointer, 'unknown_fields'));
+    if (o.upsert && o.action !== 'replace')
+      report('misplaced-option', { operation: o.id, option: 'upsert', action: o.action }, joinPointer(o.pointer, 'upsert'));
+    // An upsert makes the object under the path's identifier: the client must be the one that gives it.
+    else if (o.upsert && r && r.identifierSource !== 'client')
+      report('upsert-needs-client-identifier', { operation: o.id, resource: r.name }, joinPointer(o.pointer, 'upsert'));
     if (o.action === 'custom') {
       if (o.handler === undefined) report('custom-needs-handler', { operation: o.id }, o.pointer);
       if (!o.response) report('custom-needs-shape', { operation: o.id, which: 'response' }, o.pointer);

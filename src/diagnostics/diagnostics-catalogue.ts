@@ -159,6 +159,10 @@ export const DIAGNOSTICS = {
   },
   'delete-response-invalid': { severity: 'error', message: 'operation `{operation}`: a delete answers the object it deleted or nothing: {detail}' },
   'misplaced-option': { severity: 'warning', message: 'operation `{operation}`: `{option}` has no effect on action {action}' },
+  'upsert-needs-client-identifier': {
+    severity: 'error',
+    message: "operation `{operation}`: `upsert: true` creates {resource} under the path's identifier, but {resource} has no `identifier_source: client`",
+  },
   'event-kind-unseen': { severity: 'warning', message: 'event `{name}` is delivered only by the stream, and no stream reader can ever see it: {reason}' },
   'broker-placeholder-unknown': {
     severity: 'error',

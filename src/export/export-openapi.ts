@@ -4,6 +4,7 @@ import {
   getPagingParamName,
   FORM_MEDIA_TYPE,
   getApiKeyPlacement,
+  getDefaultSuccessStatus,
   getErrorMediaType,
   getIdempotencyHeader,
   getUnknownFields,
@@ -19,6 +20,7 @@ import {
   getErrorCodes,
   getRouteErrors,
   getRoutes,
+  getUpsertLocation,
   LINK_HEADER,
   PAGE_FIELDS,
   type OperationRoute,
@@ -539,6 +541,10 @@ function pathParams(ctx: Context, route: Route): JsonObject[] {
               ? `The created ${r.name}'s \`${bound.field}\` (the body may leave it out; a body value must equal it).`
               : `Only the ${r.name} objects whose \`${bound.field}\` holds this value.`;
         }
+      } else if (route.identifierParam === name && route.resource?.identifier !== undefined && o.upsert) {
+        // upsert: the path gives a created object its identifier, so its constraints are the field's.
+        s = fieldParamSchema(ctx, getField(route.resource, route.resource.identifier), route.resource);
+        description = `The ${route.resource.name}'s \`${route.resource.identifier}\`. One no ${route.resource.name} has creates the ${route.resource.name} with it (201); a value its constraints refuse is refused.`;
       } else if (route.identifierParam === name && route.resource?.identifier !== undefined) {
         // Any string is taken: one that is not a well-formed identifier names no object (404), so no format is asserted.
         const kind = getField(route.resource, route.resource.identifier)?.type;
@@ -805,6 +811,24 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
   return out;
 }
 
+/** upsert: the 201 a PUT naming no object answers (the object made, Location as a create's) beside the replace's 200. */
+function upsertResponse(ctx: Context, route: OperationRoute): JsonObject {
+  const r = route.resource;
+  if (!route.operation.upsert || !r || route.operation.statusRange !== undefined) return {};
+  const ok = successResponse(ctx, route);
+  const location = getUpsertLocation(ctx.model, route);
+  const headers: JsonObject = {
+    ...(location !== undefined
+      ? { Location: { description: `Where the created ${r.name} is read: ${location}.`, schema: { type: 'string', format: 'uri-reference' } } }
+      : {}),
+    ...((ok.headers as JsonObject | undefined) ?? {}),
+  };
+  const made: JsonObject = { description: `The created ${r.name}: no object had the identifier.` };
+  if (Object.keys(headers).length > 0) made.headers = headers;
+  if (ok.content !== undefined) made.content = ok.content;
+  return { [String(getDefaultSuccessStatus('create', true))]: made };
+}
+
 function requestBody(ctx: Context, route: OperationRoute): JsonObject | undefined {
   if (!route.hasBody) return undefined;
   const o = route.operation;
@@ -962,7 +986,12 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (params.length > 0) op.parameters = params;
   const body = requestBody(ctx, route);
   if (body) op.requestBody = body;
-  op.responses = { [successKey(route)]: successResponse(ctx, route), ...errorResponses(ctx, route), default: defaultResponse(ctx) };
+  op.responses = {
+    [successKey(route)]: successResponse(ctx, route),
+    ...upsertResponse(ctx, route),
+    ...errorResponses(ctx, route),
+    default: defaultResponse(ctx),
+  };
   if (o.examples) namedExamples(ctx, o, op, params);
   if (o.callbacks) op.callbacks = callbacksObject(ctx.model, o, (k) => kindDelivery(ctx, k)); // export-callbacks.ts
   if (o.authDeclared === 'operation' && o.auth) security(ctx, o.auth, `operation ${o.id}`, joinPointer(o.pointer, 'auth'), op);
@@ -978,6 +1007,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (o.requestMediaType !== undefined) ext.request_media_type = o.requestMediaType;
   if (o.location !== undefined) ext.location = o.location;
   if (o.unknownFields !== undefined) ext.unknown_fields = o.unknownFields;
+  if (o.upsert) ext.upsert = true;
   const paging = pagingToSpec(o.paging);
   if (paging) ext.paging = paging as JsonObject;
   if (o.idempotent !== undefined) ext.idempotent = o.idempotent;

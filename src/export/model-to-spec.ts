@@ -250,6 +250,7 @@ export function operationToSpec(o: OperationModel): OperationSpec {
     request_media_type: o.requestMediaType,
     location: o.location,
     unknown_fields: o.unknownFields,
+    upsert: o.upsert,
     paging: pagingToSpec(o.paging),
     query: parametersToSpec(o.query),
     headers: parametersToSpec(o.headers),

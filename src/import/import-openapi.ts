@@ -2611,6 +2611,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     } else if (errors.length > 0) o.errors = errors;
     if (x && typeof x.idempotent === 'boolean') o.idempotent = x.idempotent;
     if (x && typeof x.location === 'boolean') o.location = x.location;
+    if (x && x.upsert === true) o.upsert = true;
     if (x && typeof x.request_media_type === 'string') o.request_media_type = x.request_media_type;
     else if (!x) {
       const type = requestMediaTypeOf(action, req?.mediaType);
@@ -2797,6 +2798,7 @@ const OPERATION_ORDER = [
   'request_media_type',
   'location',
   'unknown_fields',
+  'upsert',
   'paging',
   'bind',
   'query',

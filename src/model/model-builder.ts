@@ -307,6 +307,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     if (o.request_media_type !== undefined) op.requestMediaType = o.request_media_type;
     if (o.location !== undefined) op.location = o.location;
     if (o.unknown_fields !== undefined) op.unknownFields = o.unknown_fields;
+    if (o.upsert === true) op.upsert = true;
     if (o.action === 'list') {
       const p = o.paging ?? {};
       // An array body has no fields: the envelope's names stay the defaults, unused (check refuses them stated).

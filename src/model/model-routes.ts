@@ -569,6 +569,16 @@ export function getCreateLocation(model: ServiceModel, route: OperationRoute): s
   return `${route.path.slice(0, route.path.length - o.path.length)}${read.path}`;
 }
 
+/** The Location a replace with `upsert: true` answers when it creates (201): its read's path, as a create's; else undefined. */
+export function getUpsertLocation(model: ServiceModel, route: OperationRoute): string | undefined {
+  const o = route.operation;
+  const resource = route.resource;
+  if (o.action !== 'replace' || !o.upsert || !resource || resource.identifier === undefined || !getField(resource, resource.identifier)) return undefined;
+  const read = (model.endpoints?.operations ?? []).find((r) => r.action === 'read' && r.resource === resource.name);
+  if (!read || read.bindings) return undefined;
+  return `${route.path.slice(0, route.path.length - o.path.length)}${read.path}`;
+}
+
 /** An operation's route (undefined for an operation the runtime does not register). */
 export function getOperationRoute(model: ServiceModel, operationId: string): OperationRoute | undefined {
   let byId = operationRoutes.get(model);

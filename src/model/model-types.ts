@@ -187,6 +187,8 @@ export interface OperationModel {
    * absent when not written (getUnknownFields: the format's `refuse`).
    */
   unknownFields?: 'refuse' | 'ignore';
+  /** replace (`upsert: true`): a request naming no object creates it with the path's identifier (201); set only when so. */
+  upsert?: true;
   /** list: how it pages (the format's cursor envelope unless the spec says otherwise); undefined for other actions. */
   paging?: PagingModel;
   /** custom: the declared query parameters, by their name on the wire (empty when none are declared). */

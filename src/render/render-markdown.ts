@@ -34,6 +34,7 @@ import { getNatsStreamSubjects } from '../model/model-broker.js';
 import { getResponseHeaders } from '../model/model-response-headers.js';
 import {
   getCreateLocation,
+  getUpsertLocation,
   getOperationRoute,
   getPagingParams,
   getRouteErrors,
@@ -132,6 +133,11 @@ function successText(m: ServiceModel, o: OperationModel): Span[] {
   const status = getStatusText(o.status, o.statusRange);
   const out: Span[] = location === undefined ? [status] : [status, ', Location: ', code(location)];
   if (o.action === 'delete' && o.response?.resource !== undefined) out.push(', the deleted ', code(o.response.resource));
+  // upsert: a PUT naming no object makes it (docs/format.md).
+  if (o.upsert) {
+    const made = route ? getUpsertLocation(m, route) : undefined;
+    out.push('; creates the object when none has the identifier: 201', ...(made !== undefined ? [', Location: ', code(made)] : []), ' (', code('upsert'), ')');
+  }
   const declared = route ? getResponseHeaders(m, route).filter((h) => h.source === 'declared') : [];
   if (declared.length > 0)
     out.push(

@@ -313,6 +313,8 @@ export interface OperationSpec {
   location?: boolean;
   /** create, update, replace: a body member the request does not name is refused (`refuse`, the default) or dropped (`ignore`). */
   unknown_fields?: 'refuse' | 'ignore';
+  /** replace: a request naming an identifier no object has creates the object with it (201); needs `identifier_source: client`. */
+  upsert?: boolean;
   /** list: how the list pages and the shape of its answer. */
   paging?: PagingSpec;
   /** custom: the query parameters it reads, by their name on the wire. */

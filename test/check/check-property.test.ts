@@ -120,6 +120,8 @@ function exerciseModel(model: ServiceModel): void {
       const read = model.endpoints?.operations.find((o) => o.action === 'read' && o.resource === route.resource?.name);
       expect(read && location.endsWith(read.path)).toBe(true);
     }
+    // An upsert's Location (its 201) only on a replace saying upsert.
+    if (routes.getUpsertLocation(model, route) !== undefined) expect(route.operation).toMatchObject({ action: 'replace', upsert: true });
   }
   for (const o of model.endpoints?.operations ?? []) routes.isIdempotentOperation(model, o);
   for (const o of model.endpoints?.operations ?? []) {
@@ -507,6 +509,7 @@ describe('the model API surface', () => {
         'getRouteErrors',
         'getOperationRoute',
         'getCreateLocation',
+        'getUpsertLocation',
         'getRoutes',
         'getRouteHeads',
         'getServiceRoutes',

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   DEFAULT_PAGING,
   FALLBACK_STATUS,
+  getDefaultSuccessStatus,
   getPagingParamName,
   getUnknownFields,
   FORM_MEDIA_TYPE,
@@ -411,26 +412,38 @@ function changeKeyed<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   keyed: KeyedChange,
-  status: number,
+  statusOf: number | (() => number),
   work: (tx: StorageTx) => Promise<T>,
   answerOf: (out: T) => unknown,
   mapError: (err: unknown) => unknown,
   envelope?: EnvelopeWriter,
+  locationOf?: (out: T) => string | undefined,
 ): Promise<unknown> {
+  // An upsert's status is known once the work has found (or not) the object.
+  let status = 0;
+  let location: string | undefined;
   return storage
     .transaction(async (tx) => {
       await keyed.open?.(tx);
-      const payload = answerOf(await work(tx));
+      const out = await work(tx);
+      status = typeof statusOf === 'number' ? statusOf : statusOf();
+      location = locationOf?.(out);
+      const payload = answerOf(out);
       // Serialised here, as it will be sent (the status first: the serializer is the status's).
       reply.code(status);
       let text = payload === undefined ? '' : (reply.serialize(payload) as string);
       if (envelope && payload !== undefined) text = envelope(text, request, status);
-      await keyed.keep(tx, status, payload === undefined ? NO_HEADERS : { 'content-type': getAnswerType(reply) }, text);
+      const headers = payload === undefined ? NO_HEADERS : { 'content-type': getAnswerType(reply) };
+      await keyed.keep(tx, status, location !== undefined ? { ...headers, location } : headers, text);
       return payload === undefined ? undefined : text;
     }, request.deadline)
     .then(
-      (text) =>
-        text === undefined ? sendPlainAnswer(request, reply, status, undefined) : sendPlainAnswer(request, reply.type(getAnswerType(reply)), status, text),
+      (text) => {
+        if (location !== undefined) reply.header('location', location);
+        return text === undefined
+          ? sendPlainAnswer(request, reply, status, undefined)
+          : sendPlainAnswer(request, reply.type(getAnswerType(reply)), status, text);
+      },
       (err: unknown) => {
         const held = keyed.answer(err, request, reply);
         if (held !== undefined) return held;
@@ -476,6 +489,61 @@ function unsourcedError(operation: string, resource: string, fields: readonly st
     'not_implemented',
     `operation ${operation} is not implemented: its request_fields leave out ${list}, which ${resource} requires, and the spec gives no value for ${fields.length === 1 ? 'it' : 'them'}`,
   );
+}
+
+interface Upsert {
+  /** A create's status (201). */
+  status: number;
+  /** Makes the object the path names, as a create with the body and the path's identifier would. */
+  insert(tx: StorageTx, request: FastifyRequest, body: Record<string, unknown>, id: unknown): Promise<Row>;
+  location(created: Row, params: Readonly<Record<string, string>>): string | undefined;
+}
+
+/**
+ * A replace with `upsert: true` naming no object: the object is made with the path's identifier, validated as a
+ * create's body (its required fields, defaults, initial state, owner and create events), answered 201 with Location.
+ */
+function createUpsert(
+  route: OperationRoute,
+  deps: ActionDeps,
+  idField: FieldModel,
+  touch: (row: Row, creating: boolean) => void,
+  nested: ReturnType<typeof getNestedPaths>,
+  present: (row: Row) => Record<string, unknown>,
+): Upsert {
+  const { ctx, compile, events } = deps;
+  const { model } = ctx;
+  const op = route.operation;
+  const resource = route.resource!;
+  // The create view takes the identifier (identifier_source: client); request_fields narrow it as the replace's.
+  const asCreate = { action: 'create' as const, requestFields: op.requestFields && [...op.requestFields, idField.name], bindings: op.bindings };
+  const validate = compile(getRequestSchema(model, resource, asCreate, 'create', { safeIntegers: true }), resource);
+  const unsourced = getUnsourcedFields(resource, asCreate);
+  const defaults = resource.fields.filter((f) => f.hasDefault && f !== idField);
+  const stateField = route.machine ? getStateField(model, route.machine) : undefined;
+  const machineInitial = route.machine?.initial;
+  const readRoute = getModelIndex(model).readOf.get(resource.name);
+  const locationOf =
+    readRoute && !readRoute.bindings ? createLocation(route, readRoute.path, (p) => (p === readRoute.pathParams[0] ? idField.name : undefined)) : undefined;
+  return {
+    status: getDefaultSuccessStatus('create', true),
+    async insert(tx, request, body, id) {
+      if (unsourced.length > 0) throw unsourcedError(op.id, resource.name, unsourced);
+      const given = { ...body, [idField.name]: id };
+      validate(given);
+      const row: Row = {};
+      for (const f of defaults) row[f.name] = typeof f.default === 'object' && f.default !== null ? structuredClone(f.default) : f.default;
+      Object.assign(row, given);
+      if (stateField && machineInitial !== undefined) row[stateField] = machineInitial;
+      if (resource.owner !== undefined) row[resource.owner] = request.principal?.subject ?? null;
+      touch(row, true);
+      if (nested.length > 0) withNestedColumns(nested, row);
+      const created = await tx.insert(resource.name, row);
+      await events.emit(tx, resource, { action: 'create' }, present(created));
+      return created;
+    },
+    location: (created, params) => locationOf?.(created, params),
+  };
 }
 
 function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
@@ -725,6 +793,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       // A JSON merge patch (request_media_type): nulls remove, objects merge into the stored ones (runtime-merge-patch.ts).
       const patching = isMergePatch(op);
       const takes = patching ? new Set(Object.keys(schema.properties as Record<string, unknown>)) : new Set<string>();
+      const upsert = op.upsert && view === 'replace' && !bySearch && idField ? createUpsert(route, deps, idField, touch, nested, present) : undefined;
       return async (request, reply) => {
         const params = request.params as Record<string, string>;
         const bound = bySearch?.(params);
@@ -740,9 +809,13 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           const e = unstatedValueError(op.id, resource.name, request.keepFields ? unstated.filter((f) => !request.keepFields!.includes(f)) : unstated, body);
           if (e) throw e;
         }
+        let made = false;
         const work = async (tx: StorageTx) => {
           const id = bound ? await findBoundId(tx, resource, bound) : pathId;
-          const before = await getVisible(tx, resource, id, request);
+          // upsert: no object has the path's identifier, so the request makes it, as a create would.
+          const found = upsert ? await tx.get(resource.name, id) : undefined;
+          if (upsert && found === undefined) return ((made = true), await upsert.insert(tx, request, body, id));
+          const before = found !== undefined ? checkVisible(resource, found, request) : await getVisible(tx, resource, id, request);
           let changes: Row = { ...body };
           if (patching) {
             const merged = mergePatchChanges(resource, before, body);
@@ -764,11 +837,32 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           return after;
         };
         const keyed = request.keyedChange;
-        if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, present, mapStorageError, envelope);
-        const updated = await storage.transaction(work, request.deadline).catch((err: unknown) => {
-          throw mapStorageError(err);
-        });
-        return sendAnswer(request, reply, status, present(updated));
+        if (keyed)
+          return changeKeyed(
+            storage,
+            request,
+            reply,
+            keyed,
+            () => (made ? upsert!.status : status),
+            work,
+            present,
+            mapStorageError,
+            envelope,
+            (row) => (made ? upsert!.location(row, params) : undefined),
+          );
+        const run = () => storage.transaction(work, request.deadline);
+        const updated = await run()
+          // Another upsert made the object between this one's read and insert (a unique conflict): it is there now, replaced.
+          .catch((err: unknown) =>
+            made && err instanceof StorageConstraintError && err.kind === 'unique_conflict' ? ((made = false), run()) : Promise.reject(err),
+          )
+          .catch((err: unknown) => {
+            throw mapStorageError(err);
+          });
+        if (!made) return sendAnswer(request, reply, status, present(updated));
+        const location = upsert!.location(updated, params);
+        if (location !== undefined) reply.header('location', location);
+        return sendAnswer(request, reply, upsert!.status, present(updated));
       };
     }
     case 'delete': {
