@@ -178,6 +178,12 @@ export const DIFF_RULES = {
     impact: n,
     message: 'operation {subject}: a request member it does not name is now accepted and dropped (unknown_fields: ignore, was refuse)',
   },
+  'upsert-removed': {
+    part: 'endpoints',
+    impact: b,
+    message: 'operation {subject}: a request naming an identifier no object has no longer creates it (upsert removed); it is answered as missing',
+  },
+  'upsert-added': { part: 'endpoints', impact: n, message: 'operation {subject}: a request naming an identifier no object has now creates it (upsert: true)' },
   'sort-removed': { part: 'endpoints', impact: b, message: 'operation {subject}: sort field {value} was removed' },
   'sort-added': { part: 'endpoints', impact: n, message: 'operation {subject}: new sort field {value}' },
   'list-paging-changed': {

@@ -717,6 +717,14 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
         new: n.unknownFields !== undefined ? joinPointer(n.pointer, 'unknown_fields') : n.pointer,
       },
     );
+  // upsert: a client that makes objects by PUT to a new identifier is answered 404 without it.
+  if (o.action === 'replace' && n.action === 'replace' && (o.upsert === true) !== (n.upsert === true))
+    out.add(
+      n.upsert ? 'upsert-added' : 'upsert-removed',
+      id,
+      {},
+      { old: o.upsert ? joinPointer(o.pointer, 'upsert') : o.pointer, new: n.upsert ? joinPointer(n.pointer, 'upsert') : n.pointer },
+    );
   if (o.paging && n.paging) {
     const a = o.paging;
     const b = n.paging;

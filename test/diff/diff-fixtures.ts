@@ -29,6 +29,11 @@ const search = (d: Doc) => {
     response: { fields: { count: { type: 'integer' }, shelf: { type: 'enum', values: ['a', 'b'] }, next: { type: 'date', nullable: true } } },
   };
 };
+// A Member whose identifier the client gives: a replace of one may then create it (upsert).
+const clientMember = (d: Doc) => {
+  d.resources.Member.identifier_source = 'client';
+  delete d.resources.Member.fields.id.readOnly;
+};
 const errorBody = (d: Doc) => {
   d.errors.body = { fields: { code: { type: 'string' }, message: { type: 'string' } } };
 };
@@ -252,6 +257,8 @@ export const ROWS: Row[] = [
   { code: 'filter-became-required', new: (d) => (ops(d).listBooks.required_filters = ['language']) },
   { code: 'filter-became-optional', old: (d) => (ops(d).listBooks.required_filters = ['language']), new: (d) => delete ops(d).listBooks.required_filters },
   { code: 'unknown-fields-refused', old: (d) => (ops(d).createBook.unknown_fields = 'ignore'), new: (d) => (ops(d).createBook.unknown_fields = 'refuse') },
+  { code: 'upsert-removed', old: (d) => (clientMember(d), (ops(d).replaceMember.upsert = true)), new: clientMember },
+  { code: 'upsert-added', old: clientMember, new: (d) => (clientMember(d), (ops(d).replaceMember.upsert = true)) },
   { code: 'unknown-fields-ignored', new: (d) => (ops(d).createBook.unknown_fields = 'ignore') },
   { code: 'request-media-type-changed', new: (d) => (ops(d).updateBook.request_media_type = 'application/merge-patch+json') },
   { code: 'sort-removed', new: (d) => (ops(d).listBooks.sort = ['published_on', 'added_at']) },
