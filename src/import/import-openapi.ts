@@ -158,6 +158,8 @@ interface Ctx extends SchemaContext {
   idempotencyHeader?: string;
   /** The operations taking a request body (an unsupported media type is a refusal of theirs). */
   bodyOperations: Set<string>;
+  /** A PUT answering 201 beside its 200 or 204 (create or replace under the path's id): its 201's pointer, by operation. */
+  upsertPuts?: Map<string, string>;
   /** Each list's page size parameter's default and maximum, by operation id. */
   pageSizes: { op: string; default?: number; max?: number }[];
   /** Event kinds made from other documents' callbacks (import-callbacks.ts), added to the events part. */
@@ -1138,7 +1140,7 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; range?: '2XX'; k
     Object.entries(all).filter(([, r]) => !isObject(resolve(ctx, r, '').node) || (resolve(ctx, r, '').node as Json)['x-servicespec-codes'] === undefined),
   );
   // The success answer: the 2xx one, else (a spec may declare any success status) the first below 400.
-  const key =
+  let key =
     Object.keys(responses)
       .filter((k) => /^2\d\d$/.test(k))
       .sort()[0] ??
@@ -1148,10 +1150,17 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; range?: '2XX'; k
     // A `2XX` range alone (ably's every operation): the spec keeps the range (`status: 2XX`, docs/format.md).
     Object.keys(responses).find((k) => k.toUpperCase() === '2XX');
   if (key === undefined) return { hasContent: false };
+  // A PUT answering 201 for a new id and 200 (or 204) for an existing one: the replace's status is the latter, the 201
+  // its upsert (decided once the action is known).
+  const upsert = src.method === 'PUT' && responses['201'] !== undefined ? (['200', '204'] as const).find((k) => responses[k] !== undefined) : undefined;
+  if (upsert !== undefined) {
+    key = upsert;
+    (ctx.upsertPuts ??= new Map()).set(src.id, joinPointer(joinPointer(src.pointer, 'responses'), '201'));
+  }
   const range: '2XX' | undefined = /^\d+$/.test(key) ? undefined : '2XX';
   const status = range === undefined ? Number(key) : SUCCESS_RANGE_STATUS;
   if (src.op['x-servicespec-operation'] === undefined) {
-    for (const other of Object.keys(responses).filter((k) => k !== key && /^[123](\d\d|XX)$/i.test(k))) {
+    for (const other of Object.keys(responses).filter((k) => k !== key && !(upsert !== undefined && k === '201') && /^[123](\d\d|XX)$/i.test(k))) {
       report(
         ctx,
         'import-dropped',
@@ -2612,6 +2621,24 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     if (x && typeof x.idempotent === 'boolean') o.idempotent = x.idempotent;
     if (x && typeof x.location === 'boolean') o.location = x.location;
     if (x && x.upsert === true) o.upsert = true;
+    const made = x ? undefined : ctx.upsertPuts?.get(src.id);
+    // The 201 of a PUT on an item path: a replace that creates under the path's id, so the client gives identifiers.
+    if (made !== undefined && action === 'replace' && typeof o.resource === 'string' && o.bind === undefined) {
+      o.upsert = true;
+      clientIdentifier(ctx, o.resource);
+    } else if (made !== undefined)
+      report(
+        ctx,
+        'import-dropped',
+        {
+          item: `operation ${src.id}: the 201 response`,
+          reason:
+            action === 'replace'
+              ? 'an operation has one success status, and a replace creates (upsert) only under the identifier its path names, not fields it binds'
+              : `an operation has one success status, and a ${action} operation creates nothing`,
+        },
+        made,
+      );
     if (x && typeof x.request_media_type === 'string') o.request_media_type = x.request_media_type;
     else if (!x) {
       const type = requestMediaTypeOf(action, req?.mediaType);

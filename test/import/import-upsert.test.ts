@@ -1,0 +1,60 @@
+// A PUT that creates or replaces under the client's identifier (PUT /patients/{patientId} answering 201 for a new id
+// and 200 for an existing one) imported: a replace with `upsert: true` on a resource whose identifier the client
+// gives, the id's pattern kept. Before, it was a plain replace ("201 dropped"), the resource had no create at all,
+// and the pattern was dropped as the server's to make.
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { importOpenApiDocument } from '../../src/import/import-openapi.js';
+import { compileSpecText } from '../../src/program.js';
+
+const patient = {
+  type: 'object',
+  required: ['patientId', 'name'],
+  properties: { patientId: { type: 'string', pattern: '^P[0-9]{6}$' }, name: { type: 'string' } },
+};
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const PATIENTS = (put: Record<string, unknown>) => ({
+  openapi: '3.1.0',
+  info: { title: 'Patients', version: '1' },
+  paths: {
+    '/patients/{patientId}': {
+      parameters: [{ name: 'patientId', in: 'path', required: true, schema: { type: 'string', pattern: '^P[0-9]{6}$' } }],
+      get: {
+        operationId: 'getPatient',
+        responses: { '200': { description: 'the patient', content: json({ $ref: '#/components/schemas/Patient' }) }, '404': { description: 'none' } },
+      },
+      put: { operationId: 'putPatient', requestBody: { required: true, content: json({ $ref: '#/components/schemas/Patient' }) }, responses: put },
+    },
+  },
+  components: { schemas: { Patient: patient } },
+});
+const answered = { description: 'the patient', content: json({ $ref: '#/components/schemas/Patient' }) };
+
+describe('import: a PUT answering 201 and 200', () => {
+  it('is a replace with upsert; the identifier is the client’s, its pattern kept', async () => {
+    const r = await importOpenApiDocument(PATIENTS({ '200': answered, '201': answered, '404': { description: 'none' } }), 'patients.json');
+    expect(r.document!.endpoints!.operations!.putPatient).toMatchObject({ action: 'replace', resource: 'Patient', upsert: true });
+    const p = r.document!.resources!.Patient!;
+    expect(p.identifier_source).toBe('client');
+    expect(p.fields!.patientId).toMatchObject({ pattern: '^P[0-9]{6}$' });
+    // Kept as the document says it: nothing dropped nor approximated about the 201 or the identifier's pattern.
+    expect(r.diagnostics.filter((d) => /201|pattern|server makes/.test(d.message))).toEqual([]);
+    const c = compileSpecText(stringify(r.document));
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(c.model!.endpoints!.operations.find((o) => o.id === 'putPatient')).toMatchObject({ upsert: true, status: 200 });
+  });
+
+  it('a PUT read as custom (its 204 answers no object, as before): its 201 is dropped, said', async () => {
+    const r = await importOpenApiDocument(PATIENTS({ '204': { description: 'replaced' }, '201': answered }), 'patients.json');
+    expect(r.document!.endpoints!.operations!.putPatient).toMatchObject({ action: 'custom', status: 204 });
+    expect(r.document!.endpoints!.operations!.putPatient!.upsert).toBeUndefined();
+    expect(r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('201')).map((d) => d.pointer)).toEqual([
+      '/paths/~1patients~1{patientId}/put/responses/201',
+    ]);
+  });
+
+  it('a PUT answering 200 alone stays a plain replace', async () => {
+    const r = await importOpenApiDocument(PATIENTS({ '200': answered, '404': { description: 'none' } }), 'patients.json');
+    expect(r.document!.endpoints!.operations!.putPatient!.upsert).toBeUndefined();
+  });
+});
