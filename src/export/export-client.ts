@@ -768,7 +768,7 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
       [
         o.summary,
         o.description,
-        `\`${p.route.method} ${p.route.path}\` → ${p.route.successStatus}.`,
+        `\`${p.route.method} ${p.route.path}\` → ${p.route.successStatus}${o.upsert ? ', or 201 when no object had the identifier: it creates it (upsert)' : ''}.`,
         p.idempotent === 'auto'
           ? `Sends \`${idempotencyHeader}\` (a new key unless \`options.idempotencyKey\` is given), so a retry is safe.`
           : p.idempotent === 'optional'

@@ -508,9 +508,10 @@ export function isReservedPath(path: string): boolean {
   return p === RESERVED_PREFIX || p.startsWith(`${RESERVED_PREFIX}/`);
 }
 
-/** Whether a status is the route's success answer: its status, or any of its range (`status: 2XX`). */
+/** Whether a status is the route's success answer: its status, any of its range (`status: 2XX`), or an upsert's 201. */
 export function isSuccessAnswer(route: { successStatus: number; operation?: OperationModel }, status: number): boolean {
-  return isStatusIn(status, route.successStatus, route.operation?.statusRange);
+  // An upsert's 201 (a PUT naming no object made it) is its other success answer.
+  return isStatusIn(status, route.successStatus, route.operation?.statusRange) || (status === 201 && route.operation?.upsert === true);
 }
 
 /** The declared error codes a route can answer with, by condition; conditions with no code are left out. */

@@ -320,7 +320,9 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         if (ctx.notImplemented.has(o.id)) scope.skip(notImplemented(o.id), 'not-run');
       }
     });
-    if (ctx.idParams(route).length > 0 && route.resource) {
+    // An upsert answers a new identifier by creating the object (checkUpsert), not as missing.
+    if (o.upsert && ctx.upsertRoute(route.resource?.name) === route) await checkUpsert(ctx, route);
+    else if (ctx.idParams(route).length > 0 && route.resource) {
       await ctx.check('errors', 'errors.missing-object', o.id, async (scope) => {
         const headers = await ctx.authFor(o.auth);
         if (!headers) return scope.skip('no credential for this operation');
@@ -341,6 +343,41 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
     if (route.hasBody) await checkInvalid(ctx, route);
     await checkInputs(ctx, route);
   }
+}
+
+/**
+ * `upsert: true`: a PUT to an identifier no object has creates the object (201) with that identifier, a read then
+ * shows it, and a second PUT to it replaces it (200).
+ */
+async function checkUpsert(ctx: TestContext, route: OperationRoute): Promise<void> {
+  const o = route.operation;
+  const resource = route.resource!;
+  const id = resource.identifier!;
+  await ctx.check('endpoints', 'endpoints.valid-requests', `${o.id}: a PUT to a new identifier creates it (upsert)`, async (scope) => {
+    const headers = await ctx.authFor(o.auth);
+    if (!headers) return scope.skip('no credential for this operation');
+    const drawn = await ctx.sampleCreateBody(resource);
+    const { path, body } = ctx.upsertRequest(route, drawn);
+    const req: TestRequest = { method: route.method, path, headers, body };
+    const res = await ctx.send(route, req);
+    if (res.status !== 201) return scope.fail(ctx.failure(o.id, `status 201 for an identifier no ${resource.name} has (upsert: true)`, o.pointer, req, res));
+    if (typeof res.body === 'object' && res.body !== null) ctx.remember(resource, res.body as Record<string, unknown>);
+    const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name && !r.operation.bindings);
+    const readHeaders = read ? await ctx.authFor(read.operation.auth) : undefined;
+    if (read && readHeaders) {
+      const get: TestRequest = { method: 'GET', path: ctx.pathOf(read, drawn[id]), headers: readHeaders };
+      const got = await ctx.send(read, get);
+      if (!isSuccessAnswer(read, got.status) || (got.body as Record<string, unknown> | undefined)?.[id] !== drawn[id])
+        return scope.fail({
+          ...ctx.failure(o.id, `the ${resource.name} the upsert made, read back by ${read.operation.id}`, o.pointer, get, got),
+          curl: ctx.client.curlSequence([{ req }, { note: `then (${read.operation.id})`, req: get }]),
+        });
+    }
+    const again: TestRequest = { method: route.method, path, headers, body };
+    const second = await ctx.send(route, again);
+    if (!isSuccessAnswer(route, second.status))
+      return scope.fail(ctx.failure(o.id, `status ${route.successStatus} for a second PUT to the identifier (a replace)`, o.pointer, again, second));
+  });
 }
 
 /**

@@ -948,6 +948,8 @@ export class TestContext {
   /** Why no object of `resource` can be addressed: the spec gives it no create operation, or its create did not succeed. */
   noObject(resource: ResourceModel | undefined, action = 'address'): string {
     const name = resource?.name ?? 'object';
+    if (resource && !this.createRoute(resource.name) && this.upsertRoute(resource.name))
+      return `no ${name} to ${action}: its upsert (a PUT to a new identifier) did not succeed`;
     if (resource && !this.createRoute(resource.name))
       return `no ${name} to ${action}: the spec has no create operation for ${name}, and the tester makes objects only through one`;
     return `no ${name} to ${action}: its create operation did not succeed`;
@@ -955,6 +957,28 @@ export class TestContext {
 
   createRoute(resource: string | undefined): OperationRoute | undefined {
     return this.routes.find((r) => r.operation.action === 'create' && r.resource?.name === resource);
+  }
+
+  /** A replace with `upsert: true` addressing its object by identifier: a PUT to a new identifier makes the object. */
+  upsertRoute(resource: string | undefined): OperationRoute | undefined {
+    return this.routes.find(
+      (r) =>
+        r.operation.action === 'replace' &&
+        r.operation.upsert === true &&
+        r.resource?.name === resource &&
+        r.resource?.identifier !== undefined &&
+        !r.operation.bindings,
+    );
+  }
+
+  /**
+   * An upsert's request for a create body (the identifier drawn as a client gives it): the identifier in the path, the
+   * body the fields the replace writes.
+   */
+  upsertRequest(route: OperationRoute, body: Record<string, unknown>): { path: string; body: Record<string, unknown> } {
+    const r = route.resource!;
+    const writes = new Set(Object.keys(getRequestSchema(this.model, r, route.operation, 'replace').properties as JsonSchema));
+    return { path: this.pathOf(route, body[r.identifier!]), body: Object.fromEntries(Object.entries(body).filter(([k]) => writes.has(k))) };
   }
 
   /** A unique-per-run value for each `unique` field, so generated bodies never collide. */
@@ -1120,7 +1144,10 @@ export class TestContext {
     subject: Subject = this.main,
   ): Promise<{ req: TestRequest; res: TestResponse } | undefined> {
     const route = this.createRoute(resource.name);
-    if (!route) return undefined;
+    if (!route) {
+      const upsert = this.upsertRoute(resource.name);
+      return upsert ? this.upsertObject(upsert, resource, body, subject) : undefined;
+    }
     const headers = await this.authFor(route.operation.auth, subject);
     if (!headers) return undefined;
     // The body first: a create whose path binds a key field takes it from the body drawn (boundParams).
@@ -1139,6 +1166,26 @@ export class TestContext {
       res = await this.send(route, req);
     }
     if (isSuccessAnswer(route, res.status) && subject === this.main && typeof res.body === 'object' && res.body !== null)
+      this.remember(resource, res.body as Record<string, unknown>);
+    return { req, res };
+  }
+
+  /** No create but an upsert: the object made by a PUT to an identifier this run has not sent (makeUnique draws it). */
+  private async upsertObject(
+    route: OperationRoute,
+    resource: ResourceModel,
+    body: Record<string, unknown> | undefined,
+    subject: Subject,
+  ): Promise<{ req: TestRequest; res: TestResponse } | undefined> {
+    const headers = await this.authFor(route.operation.auth, subject);
+    if (!headers) return undefined;
+    const drawn = body ?? this.withRequiredFilters(resource, await this.sampleCreateBody(resource));
+    // A body given without the identifier (or with one taken) still makes a new object: a fresh one is drawn.
+    const sent = drawn[resource.identifier!] === undefined ? { ...(await this.sampleCreateBody(resource)), ...drawn } : drawn;
+    const { path, body: put } = this.upsertRequest(route, sent);
+    const req: TestRequest = { method: route.method, path, headers, body: put };
+    const res = await this.send(route, req);
+    if (res.status === 201 && subject === this.main && typeof res.body === 'object' && res.body !== null)
       this.remember(resource, res.body as Record<string, unknown>);
     return { req, res };
   }

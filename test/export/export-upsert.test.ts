@@ -2,6 +2,7 @@
 // Location header) beside its 200, the path's id keeps its pattern, x-servicespec-operation carries `upsert`, and the
 // document imported back is the same spec. Before, the export listed the 200 alone.
 import { describe, expect, it } from 'vitest';
+import { generateClient } from '../../src/export/export-client.js';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { importOpenApiDocument } from '../../src/import/import-openapi.js';
 import { compileSpecText } from '../../src/program.js';
@@ -26,6 +27,10 @@ describe('upsert exported', () => {
     expect(put.responses['200']!.headers).toBeUndefined();
     expect(put.parameters!.find((p) => p.in === 'path')!.schema!.pattern).toBe('^P[0-9]{6}$');
     expect(put['x-servicespec-operation']).toMatchObject({ action: 'replace', upsert: true });
+  });
+
+  it('the typed client says the 201', () => {
+    expect(generateClient(model).code).toContain('→ 200, or 201 when no object had the identifier: it creates it (upsert).');
   });
 
   it('imported back: the same replace with upsert, the resource client-given, no diagnostic', async () => {
