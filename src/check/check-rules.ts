@@ -1132,7 +1132,8 @@ const operationRules: Rule = (ctx) => {
       o.sort.forEach((f, i) => revealed(checkFieldName(ctx, r!, f, `${where} sort`, joinPointer(joinPointer(o.pointer, 'sort'), i)), 'sort', i));
     }
     if (o.requestFields !== undefined) checkRequestFields(ctx, o, r);
-    if (o.location !== undefined && o.action !== 'create')
+    // A replace that creates (upsert) answers its 201 with a Location as a create does, or says it does not.
+    if (o.location !== undefined && o.action !== 'create' && !(o.action === 'replace' && o.upsert === true))
       report('misplaced-option', { operation: o.id, option: 'location', action: o.action }, joinPointer(o.pointer, 'location'));
     if (o.action === 'delete' && o.response !== undefined) checkDeleteResponse(ctx, o, r);
     if (o.unknownFields !== undefined && o.action !== 'create' && o.action !== 'update' && o.action !== 'replace')

@@ -2626,6 +2626,14 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     if (made !== undefined && action === 'replace' && typeof o.resource === 'string' && o.bind === undefined) {
       o.upsert = true;
       clientIdentifier(ctx, o.resource);
+      // A read-only id (`id: { readOnly: true }`, no body sends it) is the client's all the same: its PUT path names it.
+      const spec = ctx.resourceSpecs[o.resource];
+      const id = spec?.fields?.[spec.identifier ?? ctx.resourceIdentifier.get(o.resource) ?? DEFAULT_IDENTIFIER_FIELD] as (FieldSpec & Json) | undefined;
+      if (id?.readOnly === true) delete id.readOnly;
+      // Its 201 declaring no Location: the answer stays as declared (`location: false`), as a create's does.
+      const created = resolve(ctx, isObject(op.responses) ? op.responses['201'] : undefined, '').node;
+      const headers = isObject(created) && isObject(created.headers) ? Object.keys(created.headers) : [];
+      if (!headers.some((h) => h.toLowerCase() === 'location')) o.location = false;
     } else if (made !== undefined)
       report(
         ctx,

@@ -574,7 +574,8 @@ export function getCreateLocation(model: ServiceModel, route: OperationRoute): s
 export function getUpsertLocation(model: ServiceModel, route: OperationRoute): string | undefined {
   const o = route.operation;
   const resource = route.resource;
-  if (o.action !== 'replace' || !o.upsert || !resource || resource.identifier === undefined || !getField(resource, resource.identifier)) return undefined;
+  if (o.action !== 'replace' || !o.upsert || o.location === false || !resource || resource.identifier === undefined || !getField(resource, resource.identifier))
+    return undefined;
   const read = (model.endpoints?.operations ?? []).find((r) => r.action === 'read' && r.resource === resource.name);
   if (!read || read.bindings) return undefined;
   return `${route.path.slice(0, route.path.length - o.path.length)}${read.path}`;

@@ -207,6 +207,8 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
       // `..` is resolved away before it is sent (RFC 3986 dot segments): the request names the route above, which may
       // be an operation of its own (a nested object's parent), or none. Only a server error is the service's fault.
       if (raw === '..') return res.status >= 500 ? `status ${res.status}` : undefined;
+      // An upsert's path gives the object it makes its identifier: a malformed one is an invalid value, as in a create.
+      if (o.upsert === true && ctx.expectRefusal(res, route, 'validation') === undefined) return undefined;
       const whys = held.map((c) => ctx.expectRefusal(res, route, c));
       if (whys.includes(undefined)) return undefined;
       // A path the router does not take is the declared route_not_found (or method_not_allowed) answer.

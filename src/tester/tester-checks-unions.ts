@@ -63,6 +63,8 @@ export async function checkUnionVariants(ctx: TestContext, route: OperationRoute
                 fc.sample(objectArbitrary(ctx.model, o.request?.fields ?? [], undefined, 'create', true), { seed: ctx.seed, numRuns: 1 })[0],
               )) as Record<string, unknown>);
           if (resource && o.action !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
+          // A client-given identifier is a create's to send: a replace's (an upsert's) path names it.
+          if (resource && o.action !== 'create' && resource.identifier !== undefined) delete base[resource.identifier];
           body = ctx.makeUnique(resource, { ...base, [field]: value });
           // Bound fields holding the path's values (\`bind\`): only the variant is judged.
           if (resource && o.action !== 'create' && target) body = ctx.bindBody(route, body, target);

@@ -221,7 +221,10 @@ export class Judge {
     }
     // `location: false`: the spec says its create answers no Location, so none is asked.
     // An upsert's 201 made the object: its Location, as a create's.
-    if (((o.action === 'create' && o.location !== false) || (o.upsert === true && res.status === 201 && !o.bindings)) && isSuccessAnswer(route, res.status)) {
+    if (
+      ((o.action === 'create' && o.location !== false) || (o.upsert === true && o.location !== false && res.status === 201 && !o.bindings)) &&
+      isSuccessAnswer(route, res.status)
+    ) {
       const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === route.resource?.name);
       const made = res.body as Record<string, unknown> | undefined;
       const id = route.resource?.identifier !== undefined ? made?.[route.resource.identifier] : undefined;

@@ -58,3 +58,59 @@ describe('import: a PUT answering 201 and 200', () => {
     expect(r.document!.endpoints!.operations!.putPatient!.upsert).toBeUndefined();
   });
 });
+
+describe('import: an upsert of an outside sweep (a clinic’s patients)', () => {
+  // The id read-only in the schema (no body sends it), a payment method of two variants, a 201 with no Location.
+  const card = { type: 'object', required: ['type', 'last4'], properties: { type: { const: 'card' }, last4: { type: 'string', pattern: '^[0-9]{4}$' } } };
+  const insurance = { type: 'object', required: ['type', 'policy'], properties: { type: { const: 'insurance' }, policy: { type: 'string', maxLength: 20 } } };
+  const doc = (location: boolean) => {
+    const d = PATIENTS({});
+    const schemas = (d.components as { schemas: Record<string, unknown> }).schemas;
+    schemas.Patient = {
+      type: 'object',
+      required: ['patientId', 'name', 'payment'],
+      properties: {
+        patientId: { type: 'string', pattern: '^P[0-9]{6}$', readOnly: true },
+        name: { type: 'string', maxLength: 40 },
+        payment: { oneOf: [{ $ref: '#/components/schemas/Card' }, { $ref: '#/components/schemas/Insurance' }], discriminator: { propertyName: 'type' } },
+      },
+    };
+    schemas.Card = card;
+    schemas.Insurance = insurance;
+    const made = { ...answered, ...(location ? { headers: { Location: { schema: { type: 'string' } } } } : {}) };
+    (d.paths as unknown as Record<string, Record<string, { responses: unknown }>>)['/patients/{patientId}']!.put!.responses = {
+      '200': answered,
+      '201': made,
+      '404': { description: 'none' },
+    };
+    return d;
+  };
+
+  it('a read-only id is the client’s all the same; a 201 declaring no Location is location: false; the spec checks clean', async () => {
+    for (const location of [false, true]) {
+      const r = await importOpenApiDocument(doc(location), 'patients.json');
+      expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      const p = r.document!.resources!.Patient!;
+      expect([p.identifier_source, p.fields!.patientId!.readOnly]).toEqual(['client', undefined]);
+      expect(r.document!.endpoints!.operations!.putPatient!.location).toBe(location ? undefined : false);
+      expect(compileSpecText(r.text!).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    }
+  });
+
+  it('served and tested: the 201 answers no Location where none is declared, and the tester passes it (its union bodies send no id)', async () => {
+    const { startService } = await import('../runtime/helpers.js');
+    const { testService } = await import('../../src/tester/tester-run.js');
+    const r = await importOpenApiDocument(doc(false), 'patients.json');
+    const checked = compileSpecText(r.text!).checked!;
+    const s = await startService(checked, { fastPaths: true });
+    try {
+      const made = await s.call('PUT', '/patients/P000001', { name: 'Ada', payment: { type: 'card', last4: '1234' } });
+      expect([made.status, made.headers.get('location')]).toEqual([201, null]);
+      const report = await testService(checked, { baseUrl: s.url, seed: 1 });
+      expect(report.results.filter((x) => x.outcome === 'failed').map((x) => [x.check, x.target, x.failure?.actual])).toEqual([]);
+      expect(report.results.find((x) => x.check === 'endpoints.union-variants' && x.target === 'putPatient')?.outcome).toBe('passed');
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+});

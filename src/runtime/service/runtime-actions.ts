@@ -523,8 +523,11 @@ function createUpsert(
   const stateField = route.machine ? getStateField(model, route.machine) : undefined;
   const machineInitial = route.machine?.initial;
   const readRoute = getModelIndex(model).readOf.get(resource.name);
+  // `location: false`: the spec says its 201 answers no Location (an imported document's that declares none).
   const locationOf =
-    readRoute && !readRoute.bindings ? createLocation(route, readRoute.path, (p) => (p === readRoute.pathParams[0] ? idField.name : undefined)) : undefined;
+    op.location !== false && readRoute && !readRoute.bindings
+      ? createLocation(route, readRoute.path, (p) => (p === readRoute.pathParams[0] ? idField.name : undefined))
+      : undefined;
   return {
     status: getDefaultSuccessStatus('create', true),
     async insert(tx, request, body, id) {
