@@ -119,6 +119,14 @@ const PG_TYPES: Record<ColumnPlan['type'], string> = {
   json: 'JSON',
 };
 
+/**
+ * A key holding U+0000 names no row: PostgreSQL's text cannot hold it, so none was stored, and sending it would fail
+ * the statement (and the transaction) where SQLite answers "no such row" (a path's `%00`, a malformed id).
+ */
+function holdsNul(id: unknown): boolean {
+  return typeof id === 'string' && id.includes('\u0000');
+}
+
 function columnChecks(c: ColumnPlan): string[] {
   return pushValueChecks([], c, 'char_length');
 }
@@ -322,6 +330,7 @@ class PgTx implements StorageTx {
     // server's refusal would abort the transaction.
     if (t.columns.find((c) => c.primaryKey)?.type === 'integer' && !(Number.isSafeInteger(id) || (typeof id === 'string' && /^-?\d{1,15}$/.test(id))))
       return undefined;
+    if (holdsNul(id)) return undefined;
     const out = await this.s.query(
       this.db,
       `SELECT ${columnList(t)} FROM ${quoteIdent(table)} WHERE ${quoteIdent(t.primaryKey)} = $1${this.writing ? ' FOR NO KEY UPDATE' : ''}`,
@@ -341,6 +350,7 @@ class PgTx implements StorageTx {
   async update(table: string, id: unknown, changes: Row, expect?: { column: string; value: unknown }): Promise<Row | undefined> {
     const t = this.table(table);
     const params: unknown[] = [];
+    if (holdsNul(id)) return undefined;
     const sql = updateSql(t, table, id, changes, expect, POSTGRES, params);
     if (sql === undefined) return this.get(table, id);
     try {
@@ -353,6 +363,7 @@ class PgTx implements StorageTx {
 
   async delete(table: string, id: unknown): Promise<boolean> {
     const t = this.table(table);
+    if (holdsNul(id)) return false;
     try {
       return ((await this.s.query(this.db, `DELETE FROM ${quoteIdent(table)} WHERE ${quoteIdent(t.primaryKey)} = $1`, [id])).rowCount ?? 0) > 0;
     } catch (err) {
