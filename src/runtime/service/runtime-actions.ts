@@ -500,6 +500,33 @@ interface Upsert {
 }
 
 /**
+ * A new object's row from a create's body (a create's, or an upsert's with the path's identifier): defaults first,
+ * then the body, the machine's initial state, the owner, the times, the nested columns.
+ */
+function createRowMaker(
+  route: OperationRoute,
+  idField: FieldModel | undefined,
+  touch: (row: Row, creating: boolean) => void,
+  nested: ReturnType<typeof getNestedPaths>,
+  stateField: string | undefined,
+): (request: FastifyRequest, body: Record<string, unknown>) => Row {
+  const resource = route.resource!;
+  // The identifier takes no default (check refuses one: identifier-invalid).
+  const defaults = resource.fields.filter((f) => f.hasDefault && f !== idField);
+  const machineInitial = route.machine?.initial;
+  return (request, body) => {
+    const row: Row = {};
+    for (const f of defaults) row[f.name] = typeof f.default === 'object' && f.default !== null ? structuredClone(f.default) : f.default;
+    Object.assign(row, body);
+    if (stateField && machineInitial !== undefined) row[stateField] = machineInitial;
+    if (resource.owner !== undefined) row[resource.owner] = request.principal?.subject ?? null;
+    touch(row, true);
+    if (nested.length > 0) withNestedColumns(nested, row);
+    return row;
+  };
+}
+
+/**
  * A replace with `upsert: true` naming no object: the object is made with the path's identifier, validated as a
  * create's body (its required fields, defaults, initial state, owner and create events), answered 201 with Location.
  */
@@ -519,9 +546,7 @@ function createUpsert(
   const asCreate = { action: 'create' as const, requestFields: op.requestFields && [...op.requestFields, idField.name], bindings: op.bindings };
   const validate = compile(getRequestSchema(model, resource, asCreate, 'create', { safeIntegers: true }), resource);
   const unsourced = getUnsourcedFields(resource, asCreate);
-  const defaults = resource.fields.filter((f) => f.hasDefault && f !== idField);
-  const stateField = route.machine ? getStateField(model, route.machine) : undefined;
-  const machineInitial = route.machine?.initial;
+  const newRow = createRowMaker(route, idField, touch, nested, route.machine ? getStateField(model, route.machine) : undefined);
   const readRoute = getModelIndex(model).readOf.get(resource.name);
   // `location: false`: the spec says its 201 answers no Location (an imported document's that declares none).
   const locationOf =
@@ -534,14 +559,7 @@ function createUpsert(
       if (unsourced.length > 0) throw unsourcedError(op.id, resource.name, unsourced);
       const given = { ...body, [idField.name]: id };
       validate(given);
-      const row: Row = {};
-      for (const f of defaults) row[f.name] = typeof f.default === 'object' && f.default !== null ? structuredClone(f.default) : f.default;
-      Object.assign(row, given);
-      if (stateField && machineInitial !== undefined) row[stateField] = machineInitial;
-      if (resource.owner !== undefined) row[resource.owner] = request.principal?.subject ?? null;
-      touch(row, true);
-      if (nested.length > 0) withNestedColumns(nested, row);
-      const created = await tx.insert(resource.name, row);
+      const created = await tx.insert(resource.name, newRow(request, given));
       await events.emit(tx, resource, { action: 'create' }, present(created));
       return created;
     },
@@ -584,9 +602,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       // answered not_implemented once the request is valid; the service never makes a value up.
       const unsourced = getUnsourcedFields(resource, op);
       const unstated = getUnstatedValueFields(resource, op);
-      // The server makes the identifier (check refuses a default on it: identifier-invalid).
-      const defaults = resource.fields.filter((f) => f.hasDefault && f !== idField);
-      const machineInitial = route.machine?.initial;
+      const newRow = createRowMaker(route, idField, touch, nested, stateField);
       // A create that emits no event is one statement: where the storage can, it commits at once, in this turn.
       const index = getModelIndex(model);
       const emits = index.createEmitters.has(resource.name);
@@ -641,18 +657,12 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         });
       };
       const create = (request: FastifyRequest, reply: FastifyReply, body: Record<string, unknown>) => {
-        const row: Row = {};
-        for (const f of defaults) row[f.name] = typeof f.default === 'object' && f.default !== null ? structuredClone(f.default) : f.default;
-        Object.assign(row, body);
+        const row = newRow(request, body);
         // A client-given identifier is in the body (required, validated); otherwise the server makes it.
         if (idField && resource.identifierSource === 'server') {
           if (idField.type === 'uuid') row[idField.name] = uuidv7();
           else if (idField.type === 'string' && row[idField.name] === undefined) row[idField.name] = randomBytes(STRING_IDENTIFIER_BYTES).toString('base64url');
         }
-        if (stateField && machineInitial !== undefined) row[stateField] = machineInitial;
-        if (resource.owner !== undefined) row[resource.owner] = request.principal?.subject ?? null;
-        touch(row, true);
-        if (nested.length > 0) withNestedColumns(nested, row);
         const keyed = request.keyedChange;
         // With callbacks, the subscription is stored after the commit: the plain paths below, which wait for it.
         const writer = emits || callbacks || !fast ? undefined : storage.writeNow?.();
