@@ -514,6 +514,11 @@ export function isSuccessAnswer(route: { successStatus: number; operation?: Oper
   return isStatusIn(status, route.successStatus, route.operation?.statusRange) || (status === 201 && route.operation?.upsert === true);
 }
 
+/** The answer to a change of an object that exists: an upsert's 201 would say it made one, so it is not one here. */
+export function isChangeAnswer(route: { successStatus: number; operation?: OperationModel }, status: number): boolean {
+  return isStatusIn(status, route.successStatus, route.operation?.statusRange);
+}
+
 /** The declared error codes a route can answer with, by condition; conditions with no code are left out. */
 export function getErrorCodes(model: ServiceModel, route: Route): { condition: Condition; code: string; status: number }[] {
   const out: { condition: Condition; code: string; status: number }[] = [];

@@ -12,8 +12,11 @@ import { startSpecText, type OrdersServer } from './helpers.js';
 
 const failures = (report: Awaited<ReturnType<typeof testService>>) => report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.check} ${r.target}`);
 
-/** The patients service by hand, answering 404 to a PUT of an identifier it does not hold (a plain replace). */
-function startNoUpsert(): Promise<{ url: string; server: Server }> {
+/**
+ * The patients service by hand: `no-upsert` answers 404 to a PUT of an identifier it does not hold (a plain replace);
+ * `always-201` creates it, but answers 201 to a PUT replacing an existing patient too.
+ */
+function startHandWritten(mode: 'no-upsert' | 'always-201'): Promise<{ url: string; server: Server }> {
   const patients = new Map<string, Record<string, unknown>>([['P999999', { id: 'P999999', name: 'Seed', ward: 'general' }]]);
   const problem = (res: ServerResponse, status: number, title: string) => {
     res.writeHead(status, { 'content-type': 'application/problem+json' });
@@ -36,7 +39,7 @@ function startNoUpsert(): Promise<{ url: string; server: Server }> {
       if (req.method === 'GET') return held ? send(res, 200, held) : problem(res, 404, 'not_found');
       if (req.method === 'DELETE') return held ? (patients.delete(id), send(res, 204, undefined)) : problem(res, 404, 'not_found');
       if (req.method !== 'PUT') return problem(res, 405, 'not_allowed');
-      if (!held) return problem(res, 404, 'not_found');
+      if (!held && mode === 'no-upsert') return problem(res, 404, 'not_found');
       let b: Record<string, unknown>;
       try {
         b = JSON.parse(text) as Record<string, unknown>;
@@ -46,7 +49,7 @@ function startNoUpsert(): Promise<{ url: string; server: Server }> {
       if (typeof b.name !== 'string' || b.name.length === 0) return problem(res, 422, 'invalid');
       const replaced = { id, name: b.name, ward: typeof b.ward === 'string' ? b.ward : 'general' };
       patients.set(id, replaced);
-      return send(res, 200, replaced);
+      return send(res, held && mode === 'no-upsert' ? 200 : 201, replaced);
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server })));
@@ -55,13 +58,16 @@ function startNoUpsert(): Promise<{ url: string; server: Server }> {
 describe('upsert in the tester', () => {
   let served: OrdersServer;
   let plain: { url: string; server: Server };
+  let always201: { url: string; server: Server };
   beforeAll(async () => {
     served = await startSpecText('patients.yaml', UPSERT_SPEC());
-    plain = await startNoUpsert();
+    plain = await startHandWritten('no-upsert');
+    always201 = await startHandWritten('always-201');
   }, 60_000);
   afterAll(async () => {
     await served?.close();
     plain?.server.close();
+    always201?.server.close();
   });
 
   it('the served spec passes: Patients made by PUT, the upsert checked, no missing-object 404 expected of it', async () => {
@@ -80,5 +86,11 @@ describe('upsert in the tester', () => {
   it('a service answering 404 to a PUT of a new identifier fails', async () => {
     const r = await testService(checkedModel(UPSERT_SPEC()), { baseUrl: plain.url, seed: 1, only: ['endpoints.valid-requests'] });
     expect(failures(r)).toContain('endpoints.valid-requests putPatient: a PUT to a new identifier creates it (upsert)');
+  }, 120_000);
+
+  it('a service answering 201 to a PUT that replaces an existing patient fails (201 says it made one)', async () => {
+    const r = await testService(checkedModel(UPSERT_SPEC()), { baseUrl: always201.url, seed: 1, only: ['endpoints.valid-requests'] });
+    expect(failures(r)).toContain('endpoints.valid-requests putPatient: a PUT to a new identifier creates it (upsert)');
+    expect(failures(r)).toContain('endpoints.valid-requests putPatient');
   }, 120_000);
 });
