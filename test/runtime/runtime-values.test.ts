@@ -23,6 +23,7 @@ endpoints:
     createItem: { method: POST, path: /items, action: create, resource: Item, auth: none }
     getItem: { method: GET, path: "/items/{id}", action: read, resource: Item, auth: none }
     deleteItem: { method: DELETE, path: "/items/{id}", action: delete, resource: Item, auth: none }
+    listItems: { method: GET, path: /items, action: list, resource: Item, auth: none, filter: [text] }
 ${PLAIN_ERRORS}limits:
   body_size: 16KiB
 `;
@@ -70,6 +71,11 @@ describe('a value JSON.parse would alter is refused, not stored', () => {
   it('U+0000 in a string → 422 (PostgreSQL cannot store it, so no storage takes it)', async () => {
     await expectRefused('{"text":"A\\u0000B"}', 422, 'invalid', '/text');
     await expectRefused('{"data":{"k":["x","\\u0000"]}}', 422, 'invalid', '/data/k/1');
+  });
+  it('U+0000 in a filter value matches nothing (none is stored): an empty page, not a 500 on PostgreSQL', async () => {
+    const r = await s.call('GET', '/items?text=A%00B');
+    expect(r.status).toBe(200);
+    expect(r.body.items).toEqual([]);
   });
   it('a surrogate pair escape is one character, stored and read back', async () => {
     const r = await send('{"text":"A\\ud83d\\ude00B"}');

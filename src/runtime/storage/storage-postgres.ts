@@ -127,6 +127,15 @@ function holdsNul(id: unknown): boolean {
   return typeof id === 'string' && id.includes('\u0000');
 }
 
+/** A filter value holding U+0000 (a string, or within an array's or object's strings) matches no stored row, as a key. */
+function filtersNul(equals: Readonly<Record<string, unknown>>): boolean {
+  for (const name in equals) {
+    const v = equals[name];
+    if (typeof v === 'string' ? v.includes('\u0000') : typeof v === 'object' && v !== null && JSON.stringify(v).includes('\\u0000')) return true;
+  }
+  return false;
+}
+
 function columnChecks(c: ColumnPlan): string[] {
   return pushValueChecks([], c, 'char_length');
 }
@@ -341,6 +350,7 @@ class PgTx implements StorageTx {
 
   async list(table: string, q: ListQuery): Promise<Row[]> {
     const t = this.table(table);
+    if (filtersNul(q.equals)) return q.count ? [{ count: 0 }] : [];
     const params: unknown[] = [];
     const sql = listSql(t, table, q, POSTGRES, `SELECT ${columnList(t)}`, params);
     if (q.count) return [{ count: Number((await this.s.query(this.db, sql, params)).rows[0]!.n) }];
