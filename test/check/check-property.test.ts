@@ -526,6 +526,7 @@ describe('the model API surface', () => {
         'isStatusIn',
         'isAnswered',
         'isSuccessAnswer',
+        'isChangeAnswer',
         'getBoundRequestSchema',
         'getFieldSchema',
         'getResourceSchema',
