@@ -1,7 +1,7 @@
 import type { ServiceModel } from '../model/model-types.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 import { getProducibleConditions, isIdempotentOperation } from '../model/model-routes.js';
-import { getPageSize, getResource } from '../model/model-lookup.js';
+import { getPageSize, getResource, NO_LIMITS } from '../model/model-lookup.js';
 import { getUnsourcedFields, getUnstatedValueFields } from '../model/model-schemas.js';
 import {
   DEFAULT_API_KEY_IN,
@@ -228,8 +228,12 @@ function errorGaps(m: ServiceModel, gap: Collect): void {
   if (untitled.length > 0) gap.byDefault('title', `codes ${untitled.join(', ')}`, "the reason phrase of the code's HTTP status");
 }
 
+function statesOwnPageSize(m: ServiceModel): boolean {
+  return (m.endpoints?.operations ?? []).some((o) => o.action === 'list' && o.paging?.pageSize !== undefined);
+}
+
 function limitGaps(m: ServiceModel, gap: Collect): void {
-  const l = m.limits!;
+  const l = m.limits ?? NO_LIMITS;
   if (l.rate.length === 0) gap('rate limits');
   if (l.bodySize === undefined) gap('size limits');
   // A list's own paging.page_size states for it what limits.page_size leaves out.
@@ -286,7 +290,9 @@ export interface GapReportOptions {
 export function getGapReport(model: ServiceModel, options: GapReportOptions = {}): GapReport {
   const parts = PART_NAMES.map((part): PartGaps => {
     const base = { part, title: PART_TITLES[part], contents: PART_CONTENTS[part] };
-    if (!model.present[part]) return { ...base, status: NOT_SHOWN, missing: [], defaults: [] };
+    // A list's own paging.page_size states part of the limits even where the file has no `limits`.
+    const stated = model.present[part] || (part === 'limits' && statesOwnPageSize(model));
+    if (!stated) return { ...base, status: NOT_SHOWN, missing: [], defaults: [] };
     const missing: GapItem[] = [];
     const defaults: DefaultItem[] = [];
     const collect: Collect = Object.assign((item: string, where?: string) => void missing.push(where === undefined ? { item } : { item, where }), {

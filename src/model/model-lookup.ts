@@ -1,4 +1,7 @@
-import type { FieldModel, OperationModel, ResourceModel, ServiceModel, StateMachineModel } from './model-types.js';
+import type { FieldModel, LimitsModel, OperationModel, ResourceModel, ServiceModel, StateMachineModel } from './model-types.js';
+
+/** The limits of a spec that states none in `limits` (a list may still state its own page sizes). */
+export const NO_LIMITS: LimitsModel = Object.freeze({ rate: Object.freeze([]) });
 
 // Lookups by name, indexed once per model (models are frozen, so an index cannot go stale): the rules and
 // routes look names up for every operation, which is quadratic with a linear search in large specs.

@@ -29,7 +29,7 @@ import {
   isRawEvent,
   NOT_SHOWN,
 } from '../model/model-defaults.js';
-import { getStateField } from '../model/model-lookup.js';
+import { getStateField, NO_LIMITS } from '../model/model-lookup.js';
 import { getNatsStreamSubjects } from '../model/model-broker.js';
 import { getResponseHeaders } from '../model/model-response-headers.js';
 import {
@@ -825,7 +825,8 @@ function errorBlocks(m: ServiceModel): Block[] {
 const OVER_MAX: Readonly<Record<'reject' | 'clamp', string>> = { reject: 'rejected', clamp: 'lowered to the maximum' };
 
 function limitBlocks(m: ServiceModel): Block[] {
-  const l = m.limits!;
+  // No `limits` in the file, but a list's own page sizes: every other row not shown.
+  const l = m.limits ?? NO_LIMITS;
   const rows: Inline[][] = [];
   if (l.rate.length === 0) rows.push([['Rate limits'], [NOT_SHOWN]]);
   l.rate.forEach((r, i) => {

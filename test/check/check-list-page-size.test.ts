@@ -68,6 +68,32 @@ describe("a list's own page sizes", () => {
     expect(report(spec(both, '', 'page_size: {}'))).toEqual(['page sizes (default)', 'page sizes (maximum)', 'page sizes (answer over the maximum)']);
   });
 
+  it('gaps and document: a spec with no `limits` whose list states its page sizes shows limits partly, not "not shown"', () => {
+    const text = `servicespec: 1
+resources:
+  Note:
+    fields:
+      id: { type: uuid, readOnly: true }
+endpoints:
+  operations:
+    listNotes: { method: GET, path: /notes, action: list, resource: Note, paging: { page_size: { default: 10, max: 25 } } }
+authentication:
+  default: none
+`;
+    const model = compile(text).model!;
+    const limits = getGapReport(model).parts.find((p) => p.part === 'limits')!;
+    expect(limits.status).toBe('partly shown');
+    expect(limits.missing.map((m) => `${m.item}${m.where ? ` (${m.where})` : ''}`)).toEqual([
+      'rate limits',
+      'size limits',
+      'page sizes (answer over the maximum)',
+      'time-outs',
+    ]);
+    const doc = renderMarkdown(model);
+    expect(doc).toContain('| Page size of `listNotes` | default 10, at most 25 (paging.page_size; the rest as above) |');
+    expect(doc).not.toContain('Rate limits, size limits, page sizes and time-outs: not shown');
+  });
+
   it('document and export: each list with its own maximum', () => {
     const model = compile(spec(CAPPED)).model!;
     const doc = renderMarkdown(model);
