@@ -253,6 +253,24 @@ export interface ErrorBodyRoles {
   mediaType: string;
 }
 
+/**
+ * Whether a list field can hold the runtime's invalid inputs, `{ pointer, message }` for the body and
+ * `{ parameter, in, message }` for a parameter: items of any JSON, or objects naming each of those members as text
+ * and requiring none but `message`.
+ */
+function holdsInvalidInputs(f: FieldModel): boolean {
+  if (f.type === 'json') return true;
+  const item = f.items;
+  if (item === undefined || item.type === 'json') return true;
+  if (item.type !== 'object') return false;
+  const fields = item.fields ?? [];
+  const written = ['pointer', 'parameter', 'in', 'message'];
+  return (
+    written.every((n) => fields.some((x) => x.name === n && x.type === 'string')) &&
+    fields.every((x) => x.optional || x.hasDefault || x.name === 'message')
+  );
+}
+
 /** The roles of a declared error body's fields: as the spec names them, else by `ERROR_BODY_ROLE_NAMES`. */
 export function getErrorBodyRoles(body: DeclaredErrorBodyModel): ErrorBodyRoles {
   const find = (role: keyof typeof ERROR_BODY_ROLE_NAMES): { field: FieldModel; path: readonly string[] } | undefined => {
@@ -294,7 +312,12 @@ export function getErrorBodyRoles(body: DeclaredErrorBodyModel): ErrorBodyRoles 
     for (const f of fields) {
       const path = [...under, f.name];
       const what = (ERROR_BODY_EXTRAS as Readonly<Record<string, string>>)[f.name];
-      if (what !== undefined && !taken.has(path.join('.')) && !seen.has(path.join('.')) && EXTRA_TYPES[what]!.includes(f.type)) extras.push([f, what, path]);
+      if (what === undefined || taken.has(path.join('.')) || seen.has(path.join('.')) || !EXTRA_TYPES[what]!.includes(f.type)) continue;
+      // A list whose items are another shape (`{resource, field, code}`) cannot hold the invalid inputs: left out, or
+      // written empty where the body requires it, never filled with items its schema refuses.
+      if (what === 'invalid' && !holdsInvalidInputs(f)) {
+        if (!f.optional) extras.push([f, 'empty list', path]);
+      } else extras.push([f, what, path]);
     }
   }
   return {
@@ -385,6 +408,7 @@ export function buildErrorBody(
     message: answer.detail ?? title,
     title,
     invalid: answer.invalid ?? fill.emptyInvalid,
+    'empty list': [],
     'request id': answer.requestId,
   };
   const body: Record<string, unknown> = {};
