@@ -628,7 +628,9 @@ export function heldAsPatched(
   open = 'answerMembers' in r && r.answerMembers === 'open',
 ): boolean {
   const f = r.fields?.find((x) => x.name === k);
-  if (sent === null) return f && !f.optional && f.nullable ? actual === null : actual === undefined;
+  // A field both optional and nullable may be answered absent or null after it: the two say the same to a client
+  // (GitHub answers `homepage: null`).
+  if (sent === null) return f?.nullable ? actual === null || (f.optional && actual === undefined) : actual === undefined;
   if (isPlainObject(sent) && (f?.type === 'object' || f?.type === 'json'))
     return isPlainObject(actual) && Object.entries(sent).every(([sk, sv]) => heldAsPatched(f, sk, actual[sk], sv, open));
   // A union said whole (padUnionsForMergePatch): the variant sent, its nulls removed, in any member order.

@@ -830,7 +830,7 @@ async function checkPatchNulls(
     const path = ctx.pathOf(route, objectKey(resource, target));
     const req: TestRequest = { method: route.method, path, headers, body: { [f.name]: null } };
     const res = await ctx.send(route, req);
-    const expected = `${f.name} removed by a merge patch's null (${f.optional ? 'absent' : 'null'} after)`;
+    const expected = `${f.name} removed by a merge patch's null (${f.optional ? (f.nullable ? 'absent or null' : 'absent') : 'null'} after)`;
     if (!isSuccessAnswer(route, res.status)) return scope.fail(ctx.failure(o.id, `status ${route.successStatus} for ${expected}`, f.pointer, req, res));
     const body = res.body as Record<string, unknown> | undefined;
     if (!heldAsPatched(resource, f.name, body?.[f.name], null))

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testService } from '../../src/tester/tester-run.js';
 import { startSpecText, type OrdersServer } from './helpers.js';
-import { startProxy, type ProxyRequest } from './mutant-proxy.js';
+import { json, startProxy, withJson, type ProxyRequest } from './mutant-proxy.js';
 
 let s: OrdersServer;
 beforeAll(async () => {
@@ -20,6 +20,7 @@ resources:
       name: { type: string, maxLength: 20 }
       description: { type: string, nullable: true, maxLength: 20 }
       note: { type: string, optional: true, maxLength: 20 }
+      homepage: { type: string, optional: true, nullable: true, maxLength: 20 }
       settings:
         type: object
         optional: true
@@ -65,6 +66,21 @@ it('passes the faithful service, every PATCH sent as application/merge-patch+jso
   }
   // The JSON sent to see it refused, the malformed body as the stated type, the rest as the stated type.
   expect([...types].sort()).toEqual(['application/json', 'application/merge-patch+json', 'text/plain']);
+}, 60_000);
+
+it('passes a service answering null for an optional nullable field a null removed (GitHub answers `homepage: null`)', async () => {
+  const proxy = await startProxy(s.url, {
+    response: (res, req) => {
+      if (!/^\/projects\/[^/]+$/.test(req.path) || res.status !== 200) return res;
+      const b = json(res) as Record<string, unknown>;
+      return 'homepage' in b ? res : withJson(res, { ...b, homepage: null });
+    },
+  });
+  try {
+    expect(await failedOf(proxy.url)).toEqual([]);
+  } finally {
+    await proxy.close();
+  }
 }, 60_000);
 
 it('catches a service ignoring a null (the field kept)', async () => {
