@@ -266,8 +266,7 @@ function holdsInvalidInputs(f: FieldModel): boolean {
   const fields = item.fields ?? [];
   const written = ['pointer', 'parameter', 'in', 'message'];
   return (
-    written.every((n) => fields.some((x) => x.name === n && x.type === 'string')) &&
-    fields.every((x) => x.optional || x.hasDefault || x.name === 'message')
+    written.every((n) => fields.some((x) => x.name === n && x.type === 'string')) && fields.every((x) => x.optional || x.hasDefault || x.name === 'message')
   );
 }
 

@@ -787,7 +787,14 @@ function errorRolesBlock(body: DeclaredErrorBodyModel): Block {
     role('Code', 'code', codeHolds),
     role('Status', 'status', 'the HTTP status'),
     role('Message', 'message', "what went wrong, else the code's title"),
-    ...roles.extras.map(([, what, path]) => [`Also filled: `, code(path.join('.')), ` (${what === 'invalid' ? 'the invalid inputs' : what === 'empty list' ? "an empty list: its items are not the invalid inputs' shape" : what})`] as Inline),
+    ...roles.extras.map(
+      ([, what, path]) =>
+        [
+          `Also filled: `,
+          code(path.join('.')),
+          ` (${what === 'invalid' ? 'the invalid inputs' : what === 'empty list' ? "an empty list: its items are not the invalid inputs' shape" : what})`,
+        ] as Inline,
+    ),
     ['Media type: ', code(roles.mediaType), ...(body.mediaType === undefined ? [' (format default)'] : [])],
     // answer_members: open, said where stated (the format's default, only the named fields, goes unsaid as for resources).
     ...(body.answerMembers === 'open'

@@ -28,7 +28,8 @@ errors:
     invalid: { status: 422, when: [validation] }
 `;
 
-const OWN_ITEMS = '{ type: array, OPTIONAL items: { type: object, fields: { resource: { type: string }, field: { type: string, optional: true }, code: { type: string } } } }';
+const OWN_ITEMS =
+  '{ type: array, OPTIONAL items: { type: object, fields: { resource: { type: string }, field: { type: string, optional: true }, code: { type: string } } } }';
 
 describe("a declared error list of the API's own items", () => {
   const running: Running[] = [];
