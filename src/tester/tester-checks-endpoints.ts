@@ -501,6 +501,8 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   let headers: Record<string, string> | undefined;
   let target: Record<string, unknown> | undefined;
   let base: Record<string, unknown> = {};
+  let path = '';
+  let unjudged = false;
   // The valid body every mutation starts from (and the object it is sent to) are made inside a check, so a
   // service that cannot be reached is reported, not thrown.
   let ready = false;
@@ -522,18 +524,34 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       // Bound fields holding the path's values (\`bind\`): each mutation, not a disagreement with the path, is what is refused.
       if (resource && o.action !== 'create' && target) base = ctx.bindBody(route, base, target);
       base = ctx.onlyRequestFields(route, base);
+      // Path parameters naming no resource (a custom operation's `{dataset}`) are drawn as valid-requests draws them.
+      const named =
+        !resource && o.action === 'custom' && ctx.idParams(route).length > 0
+          ? { ...getPathValues(ctx, ctx.idParams(route)), ...(await ctx.itemPathValues(route)) }
+          : {};
+      path = ctx.pathOf(route, target && objectKey(resource, target), {}, named);
+      if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
+      // The body unbroken first: a refusal of a broken one shows the service judged what was broken only where the
+      // unbroken one is taken. Refused too (an object the path names that the run could not make, a rule of the
+      // service's the spec does not state: a customer that must exist), every refusal below would pass unjudged.
+      const unbroken = o.action === 'create' && resource ? ctx.makeUnique(resource, base) : base;
+      const req: TestRequest = {
+        method: route.method,
+        path,
+        headers,
+        body: resource && isMergePatch(o) ? padUnionsForMergePatch(resource, unbroken) : unbroken,
+      };
+      const res = await ctx.send(route, req);
+      if (res.status === 501) return scope.skip(notImplemented(o.id), 'not-run');
       ready = true;
+      if (!isSuccessAnswer(route, res.status)) {
+        unjudged = true;
+        return scope.skip(`the valid body to break was refused (${describe(res)}): a refusal of a broken one would show nothing`);
+      }
     },
     { quiet: true },
   );
   if (!ready || !headers) return;
-  // Path parameters naming no resource (a custom operation's `{dataset}`) are drawn as valid-requests draws them.
-  const named =
-    !resource && o.action === 'custom' && ctx.idParams(route).length > 0
-      ? { ...getPathValues(ctx, ctx.idParams(route)), ...(await ctx.itemPathValues(route)) }
-      : {};
-  const path = ctx.pathOf(route, target && objectKey(resource, target), {}, named);
-  if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
   // Under a tight rate budget, one mutation per kind of constraint (the field rotated by seed), at most 10.
   // A union body: an unknown field (variants are closed), a tag no variant has, a variant without a required field.
   const all =
@@ -579,7 +597,7 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   // A form request (request.media_type) carries every value as text: a value of another JSON type, or a null, reads
   // as text a field may take, so those mutations cannot be sent; the rest (missing, unknown, out of bounds) can.
   const form = o.request?.mediaType === FORM_MEDIA_TYPE;
-  for (const m of mutations) {
+  for (const m of unjudged ? [] : mutations) {
     await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${m.label}`, async (scope) => {
       if (form && / of the wrong type$| null \(not nullable\)$/.test(m.label)) return scope.skip('a form carries every value as text (request.media_type)');
       // Where no code declares the condition, only a body breaking its declared schema is held to the operation's
@@ -617,7 +635,7 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.label} for a body with ${m.label}`, d.pointer, req, `${why}; ${describe(res)}`));
     });
   }
-  if (ignore && resource) await checkUnknownIgnored(ctx, route, path, headers, base, target);
+  if (ignore && resource && !unjudged) await checkUnknownIgnored(ctx, route, path, headers, base, target);
   const statedType = o.requestMediaType;
   const raw: { label: string; condition: 'malformed_request' | 'unsupported_media_type'; req: TestRequest }[] = [
     ...(statedType !== undefined && statedType.toLowerCase() !== 'application/json'
@@ -647,6 +665,12 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
     },
   ];
   for (const r of raw) {
+    // Unjudged, a malformed body is still sent: a server error is the service's whatever it refuses first
+    // (endpoints.no-server-error, which every answer is held to).
+    if (unjudged) {
+      await ctx.send(route, r.req);
+      continue;
+    }
     await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${r.label}`, async (scope) => {
       const d = ctx.refusal(route, r.condition);
       if (!d) return scope.skip(`no error code declared for ${r.condition} (not shown)`);
