@@ -42,6 +42,7 @@ import {
   type FieldSpec,
   type HttpMethod,
   type LimitsSpec,
+  type FieldConstraints,
   type ListStyle,
   type OperationAuthSpec,
   type OperationSpec,
@@ -648,6 +649,48 @@ function names(value: unknown, name: string, depth = 0): boolean {
   return false;
 }
 
+const BOUNDS = [
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+] as const;
+
+/**
+ * Each bound a create's or replace's request property states that the resource's field (read from the answer) does
+ * not: made the field's, said with `import-approximated` (the format has one set of bounds for requests and answers,
+ * so answers are held to it too). A bound both state differently is kept as the answer says, and said.
+ */
+function keepRequestBounds(ctx: Ctx, operation: string, resource: string, name: string, f: FieldSpec, property: unknown, at: string): void {
+  const sent = fieldFromSchema({ ...ctx, diagnostics: [] }, property, at, { where: '', depth: 1, stack: [] });
+  if (sent.type !== f.type) return;
+  for (const key of BOUNDS) {
+    const value = sent[key];
+    if (value === undefined || value === f[key]) continue;
+    const had = f[key];
+    if (had === undefined) (f as FieldConstraints)[key] = value as never;
+    report(
+      ctx,
+      'import-approximated',
+      {
+        item: `operation ${operation}: request property \`${name}\` (${key} ${JSON.stringify(value)})`,
+        as: had === undefined ? `the ${key} of ${resource}.${name}` : `${resource}.${name} with the answer's ${key} ${JSON.stringify(had)}`,
+        reason:
+          had === undefined
+            ? 'the answer states none, and the format has one set of bounds for requests and answers: answers are held to it too'
+            : 'the answer states another, and the format has one set of bounds for requests and answers',
+      },
+      at,
+    );
+  }
+}
+
 /**
  * A create's or replace's request body says which properties a request must send; the resource's fields were read
  * from the answer. A required property with a `default` stays required in requests (`requiredInRequests`: the default
@@ -691,6 +734,9 @@ function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req:
       const defaults = requestDefaults.get(ctx) ?? requestDefaults.set(ctx, new Map()).get(ctx)!;
       if (problem === undefined && !defaults.has(`${resource}.${name}`)) defaults.set(`${resource}.${name}`, { resource, name, value: own.default });
     }
+    // A bound the request states and the answer does not (PaymentIntentCreate's `customer: { maxLength: 64 }`, a
+    // PaymentIntent's plain `customer`): the field's, as the values it holds come from requests. Before, it was lost.
+    if (ctx.fromServicespec !== true) keepRequestBounds(ctx, operation, resource, name, f, s.properties[name], at);
     // The answer may hold null where this request may not send it (Tickets' payment: nullable on the ticket, a plain
     // Payment in TicketCreate): the format has one nullability for both, so the spec accepts null here too.
     if (f.nullable === true && ctx.fromServicespec !== true) {
