@@ -73,6 +73,8 @@ export class TestContext {
   private readonly validators = new Map<string, ValidateFunction>();
   /** The scopes of an operation the running check's requests were refused for (the declared missing_scope answer). */
   private scopeRefused: readonly string[] | undefined;
+  /** The scopes of operations the run's credential was answered with success: ones it holds. */
+  private readonly heldScopes = new Set<string>();
   private uniqueCounter = 0;
   private readonly specLines: readonly string[] | undefined;
   private readonly usedValues = new Map<string, Set<string>>();
@@ -457,6 +459,8 @@ export class TestContext {
       this.collections.total++;
       if (res.status === 404) this.collections.notFound++;
     }
+    if (res.status < 300 && this.currentPart !== 'authentication' && route?.operation.auth?.kind === 'required')
+      for (const x of route.operation.auth.scopes) this.heldScopes.add(x);
     if (res.status === 501 && route) {
       // The service says it does not implement the operation (serve answers so for a handler not given).
       this.notImplemented.add(route.operation.id);
@@ -465,7 +469,15 @@ export class TestContext {
     const gap = this.isGapAnswer(res);
     if (res.status >= 400 && !gap) {
       const auth = route?.operation.auth;
-      if (auth?.kind === 'required' && auth.scopes.length > 0 && this.declared('missing_scope') && this.expectCondition(res, 'missing_scope') === undefined)
+      // Not where the run's credential was taken with each of those scopes before: then it holds them, and a 403 for
+      // a missing object (an answer that tells of its existence) is the service's, judged as such.
+      if (
+        auth?.kind === 'required' &&
+        auth.scopes.length > 0 &&
+        !auth.scopes.every((x) => this.heldScopes.has(x)) &&
+        this.declared('missing_scope') &&
+        this.expectCondition(res, 'missing_scope') === undefined
+      )
         this.scopeRefused ??= auth.scopes;
       this.errorRoutes.add(key);
       const m = this.errorBodyMismatch(res);
