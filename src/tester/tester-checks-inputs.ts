@@ -166,7 +166,8 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
     return {};
   };
   // A custom action names its object by one parameter; the others (a parent's) as an object the run made has them.
-  const parents = action ? ((await ctx.itemPathValues(route)) ?? {}) : {};
+  // With no such object, each is drawn: left empty (`/projects//issues/7/lock`), no route would name the request.
+  const parents = action ? { ...ctx.drawPathValues(route.pathParams), ...(await ctx.itemPathValues(route)) } : {};
   const pathFor = (id: unknown): string => (action ? ctx.pathOf(route, undefined, {}, { ...parents, [action.param]: String(id) }) : ctx.pathOf(route, id));
   // A custom action is held to the refusals it lists: its handler answers for the object, not the runtime.
   const listed = (condition: 'missing_resource' | 'validation') => {

@@ -1261,6 +1261,12 @@ export class TestContext {
     return Object.fromEntries(values.slice(1).flatMap((v, i) => (own[i] !== undefined ? [[own[i]!, decodeURIComponent(v)]] : [])));
   }
 
+  /** Values for path parameters that name no object the run made (a custom operation's `{dataset}`): short words drawn with the seed. */
+  drawPathValues(names: readonly string[]): Record<string, string> {
+    const words = fc.sample(fc.stringMatching(/^[a-z][a-z0-9]{2,11}$/), { seed: this.seed, numRuns: names.length });
+    return Object.fromEntries(names.map((n, i) => [n, words[i]!]));
+  }
+
   /** An object of `resource` the main subject owns. */
   async ensureObject(resource: ResourceModel): Promise<Record<string, unknown> | undefined> {
     const have = this.pool.get(resource.name);
