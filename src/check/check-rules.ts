@@ -1607,17 +1607,21 @@ const requestMediaTypeRules: Rule = ({ model, report }) => {
   for (const o of model.endpoints?.operations ?? []) {
     const type = o.requestMediaType;
     if (type === undefined) continue;
-    const detail = !REQUEST_FIELD_ACTIONS.has(o.action)
-      ? `\`request_media_type\` is for create, update and replace; a ${o.action} ${o.action === 'custom' ? "names its request's `media_type`" : 'reads JSON'}`
-      : !JSON_REQUEST_TYPE.test(type)
-        ? `\`${type}\` is not a JSON media type (application/json or application/…+json, without parameters)`
-        : type.toLowerCase() === 'application/json-patch+json'
-          ? 'a JSON Patch (RFC 6902) is a list of operations, no body the format reads: an update takes the changed fields, or a JSON merge patch (application/merge-patch+json)'
-          : type.toLowerCase() === MERGE_PATCH_MEDIA_TYPE && o.action !== 'update'
-            ? `a JSON merge patch (${MERGE_PATCH_MEDIA_TYPE}) changes an object: it is an update's, not a ${o.action}'s`
-            : model.versioning?.placement?.kind === 'media_type'
-              ? 'a request names its version by its media type (versioning.placement), so it cannot state another'
-              : undefined;
+    // A custom operation's JSON request may be sent as another JSON type (an imported merge-patch PATCH the format
+    // cannot make an update); a form's names its `media_type`, and `request: none` has no body.
+    const custom = o.action === 'custom' && o.request !== undefined && o.request.mediaType === undefined;
+    const detail =
+      !REQUEST_FIELD_ACTIONS.has(o.action) && !custom
+        ? `\`request_media_type\` is for create, update, replace and a custom operation's JSON request; a ${o.action} ${o.action === 'custom' ? (o.request?.mediaType !== undefined ? "names its request's `media_type`" : 'takes no body') : 'reads JSON'}`
+        : !JSON_REQUEST_TYPE.test(type)
+          ? `\`${type}\` is not a JSON media type (application/json or application/…+json, without parameters)`
+          : type.toLowerCase() === 'application/json-patch+json'
+            ? 'a JSON Patch (RFC 6902) is a list of operations, no body the format reads: an update takes the changed fields, or a JSON merge patch (application/merge-patch+json)'
+            : type.toLowerCase() === MERGE_PATCH_MEDIA_TYPE && o.action !== 'update' && o.action !== 'custom'
+              ? `a JSON merge patch (${MERGE_PATCH_MEDIA_TYPE}) changes an object: it is an update's, not a ${o.action}'s`
+              : model.versioning?.placement?.kind === 'media_type'
+                ? 'a request names its version by its media type (versioning.placement), so it cannot state another'
+                : undefined;
     if (detail !== undefined) report('request-media-type-invalid', { operation: o.id, detail }, joinPointer(o.pointer, 'request_media_type'));
   }
   for (const k of model.events?.kinds ?? [])

@@ -1266,8 +1266,8 @@ function statedRequestMediaType(op: Json): string | undefined {
 function requestMediaTypeOf(action: Action, mediaType: string | undefined): string | undefined {
   const type = mediaType?.toLowerCase();
   if (type === undefined || type === 'application/json' || !/^application\/[a-z0-9][a-z0-9.-]*\+json$/.test(type)) return undefined;
-  if (action !== 'create' && action !== 'update' && action !== 'replace') return undefined;
-  if (type === 'application/json-patch+json' || (type === MERGE_PATCH_MEDIA_TYPE && action !== 'update')) return undefined;
+  if (action !== 'create' && action !== 'update' && action !== 'replace' && action !== 'custom') return undefined;
+  if (type === 'application/json-patch+json' || (type === MERGE_PATCH_MEDIA_TYPE && action !== 'update' && action !== 'custom')) return undefined;
   return type;
 }
 
