@@ -270,7 +270,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
             // An action on one object (`POST /tasks/{taskId}/complete`, below a read's path): an object the run
             // made. Other path parameters that name no resource the spec declares (an imported document's
             // `{namespace}`, `{username}`): values drawn like any other untyped string input.
-            named = { ...ctx.drawPathValues(ctx.idParams(route)), ...(await ctx.itemPathValues(route)) };
+            named = { ...ctx.drawPathValues(ctx.idParams(route)), ...(await ctx.fieldPathValues(route)), ...(await ctx.itemPathValues(route)) };
           }
         }
         // Declared query parameters are generated within their types and constraints (headers are not, yet).
@@ -521,7 +521,7 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       // Path parameters naming no resource (a custom operation's `{dataset}`) are drawn as valid-requests draws them.
       const named =
         !resource && o.action === 'custom' && ctx.idParams(route).length > 0
-          ? { ...ctx.drawPathValues(ctx.idParams(route)), ...(await ctx.itemPathValues(route)) }
+          ? { ...ctx.drawPathValues(ctx.idParams(route)), ...(await ctx.fieldPathValues(route)), ...(await ctx.itemPathValues(route)) }
           : {};
       path = ctx.pathOf(route, target && objectKey(resource, target), {}, named);
       if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];

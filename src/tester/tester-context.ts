@@ -1261,6 +1261,24 @@ export class TestContext {
     return Object.fromEntries(values.slice(1).flatMap((v, i) => (own[i] !== undefined ? [[own[i]!, decodeURIComponent(v)]] : [])));
   }
 
+  /**
+   * A custom operation's path parameters as the fields of an object the run made, where they are all fields of one
+   * resource and of no other (`/projects/{project_id}/issues/{number}/lock`, an Issue holding `project_id` and
+   * `number`, its read a custom operation too): a request to an object that exists, not to drawn words. Undefined
+   * where no one resource has them all, or its object holds none of them as text or a number.
+   */
+  async fieldPathValues(route: OperationRoute): Promise<Record<string, string> | undefined> {
+    const names = this.idParams(route);
+    if (names.length === 0 || route.resource) return undefined;
+    const holders = this.model.resources.filter((r) => names.every((n) => r.fields.some((f) => f.name === n)));
+    if (holders.length !== 1) return undefined;
+    const obj = await this.ensureObject(holders[0]!);
+    if (!obj) return undefined;
+    const values = names.map((n) => obj[n]);
+    if (values.some((v) => typeof v !== 'string' && typeof v !== 'number')) return undefined;
+    return Object.fromEntries(names.map((n, i) => [n, String(values[i])]));
+  }
+
   /** Values for path parameters that name no object the run made (a custom operation's `{dataset}`): short words drawn with the seed. */
   drawPathValues(names: readonly string[]): Record<string, string> {
     const words = fc.sample(fc.stringMatching(/^[a-z][a-z0-9]{2,11}$/), { seed: this.seed, numRuns: names.length });
