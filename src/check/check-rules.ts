@@ -21,6 +21,7 @@ import {
   LIST_PARAMS,
   RESERVED_PREFIX,
   UNFILTERABLE_TYPES,
+  IF_MATCH_ACTIONS,
 } from '../model/model-routes.js';
 import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { isWritable } from '../model/model-schemas.js';
@@ -1143,6 +1144,13 @@ const operationRules: Rule = (ctx) => {
     // An upsert makes the object under the path's identifier: the client must be the one that gives it.
     else if (o.upsert && r && r.identifierSource !== 'client')
       report('upsert-needs-client-identifier', { operation: o.id, resource: r.name }, joinPointer(o.pointer, 'upsert'));
+    // if_match: a one-object change of a resource answering ETags (docs/format.md, "Conditional requests").
+    const ifMatch = ctx.doc.endpoints?.operations?.[o.id]?.if_match;
+    if (ifMatch !== undefined) {
+      if (!IF_MATCH_ACTIONS.has(o.action))
+        report('misplaced-option', { operation: o.id, option: 'if_match', action: o.action }, joinPointer(o.pointer, 'if_match'));
+      else if (r && r.etag !== true) report('if-match-needs-etag', { operation: o.id, value: ifMatch, resource: r.name }, joinPointer(o.pointer, 'if_match'));
+    }
     if (o.action === 'custom') {
       if (o.handler === undefined) report('custom-needs-handler', { operation: o.id }, o.pointer);
       if (!o.response) report('custom-needs-shape', { operation: o.id, which: 'response' }, o.pointer);

@@ -145,7 +145,8 @@ servicespec: 1
 #       # conditions: validation, malformed_request, unsupported_media_type, missing_resource, route_not_found,
 #       # method_not_allowed, illegal_transition, missing_credential, invalid_credential, expired_credential,
 #       # missing_scope, not_owner, rate_limited, body_too_large, timeout, unique_conflict, reference_not_found,
-#       # unsupported_version, idempotency_conflict, idempotency_in_progress, unavailable, internal
+#       # unsupported_version, idempotency_conflict, idempotency_in_progress, precondition_failed,
+#       # precondition_required, unavailable, internal
 
 # 8. Limits
 # limits:

@@ -163,6 +163,10 @@ export const DIAGNOSTICS = {
     severity: 'error',
     message: "operation `{operation}`: `upsert: true` creates {resource} under the path's identifier, but {resource} has no `identifier_source: client`",
   },
+  'if-match-needs-etag': {
+    severity: 'error',
+    message: 'operation `{operation}`: `if_match: {value}` asks for If-Match, but {resource} has no `etag: true`, so it answers no ETag to match',
+  },
   'event-kind-unseen': { severity: 'warning', message: 'event `{name}` is delivered only by the stream, and no stream reader can ever see it: {reason}' },
   'broker-placeholder-unknown': {
     severity: 'error',

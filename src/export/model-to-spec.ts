@@ -251,6 +251,7 @@ export function operationToSpec(o: OperationModel): OperationSpec {
     location: o.location,
     unknown_fields: o.unknownFields,
     upsert: o.upsert,
+    if_match: o.ifMatch,
     paging: pagingToSpec(o.paging),
     query: parametersToSpec(o.query),
     headers: parametersToSpec(o.headers),

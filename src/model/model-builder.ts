@@ -222,6 +222,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       identifier,
       identifierSource: r.identifier_source ?? DEFAULT_IDENTIFIER_SOURCE,
       answerMembers: r.answer_members ?? DEFAULT_ANSWER_MEMBERS,
+      etag: r.etag === true ? true : undefined,
       owner: r.owner,
       ownerAccess: r.owner_access ?? 'hidden',
       ownerOverrideScopes: r.owner_override_scopes ? [...r.owner_override_scopes] : [],
@@ -308,6 +309,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     if (o.location !== undefined) op.location = o.location;
     if (o.unknown_fields !== undefined) op.unknownFields = o.unknown_fields;
     if (o.upsert === true) op.upsert = true;
+    if (o.if_match === 'required') op.ifMatch = 'required';
     if (o.action === 'list') {
       const p = o.paging ?? {};
       // An array body has no fields: the envelope's names stay the defaults, unused (check refuses them stated).

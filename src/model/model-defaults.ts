@@ -446,6 +446,8 @@ export const FALLBACK_STATUS: Readonly<Record<Condition, number>> = {
   unsupported_version: 400,
   idempotency_conflict: 422,
   idempotency_in_progress: 409,
+  precondition_failed: 412,
+  precondition_required: 428,
   not_implemented: 501,
   unavailable: 503,
   internal: 500,

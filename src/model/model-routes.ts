@@ -115,6 +115,21 @@ const NONE: readonly never[] = Object.freeze([]);
 
 const BODY_ACTIONS = new Set(['create', 'update', 'replace', 'transition']);
 const OBJECT_ACTIONS = new Set(['read', 'update', 'replace', 'delete', 'transition']);
+
+/** The one-object changes that honour If-Match on a resource with `etag: true` (docs/format.md, "Conditional requests"). */
+export const IF_MATCH_ACTIONS: ReadonlySet<string> = new Set(['update', 'replace', 'delete', 'transition']);
+/** The actions whose answer carries one object, and so an ETag, on a resource with `etag: true`. */
+export const ETAG_ANSWER_ACTIONS: ReadonlySet<string> = new Set(['read', 'create', 'update', 'replace', 'transition']);
+
+/** Whether an operation is a one-object change of a resource with `etag: true`: it honours If-Match (precondition_failed). */
+export function isConditionalChange(resource: ResourceModel | undefined, o: Pick<OperationModel, 'action'>): boolean {
+  return resource?.etag === true && IF_MATCH_ACTIONS.has(o.action);
+}
+
+/** Whether an operation's success answer carries an ETag: one object of a resource with `etag: true`. */
+export function answersETag(resource: ResourceModel | undefined, o: Pick<OperationModel, 'action'>): boolean {
+  return resource?.etag === true && ETAG_ANSWER_ACTIONS.has(o.action);
+}
 const WRITE_ACTIONS = new Set(['create', 'update', 'replace']);
 
 /** Whether an operation takes an Idempotency-Key: unsafe methods, where the spec declares idempotency. */
@@ -203,6 +218,8 @@ const CONDITION_STEPS: readonly (readonly Condition[])[] = [
   ['reference_not_found'],
   ['in_use'],
   ['idempotency_conflict', 'idempotency_in_progress'],
+  ['precondition_failed'],
+  ['precondition_required'],
 ];
 
 function operationConditions(
@@ -242,6 +259,10 @@ function operationConditions(
   }
   if (resource && o.action === 'delete' && getReferencedResources(model).has(resource.name)) steps |= 1 << 11;
   if (isIdempotentOperation(model, o)) steps |= 1 << 12;
+  if (isConditionalChange(resource, o)) {
+    steps |= 1 << 13;
+    if (o.ifMatch === 'required') steps |= 1 << 14;
+  }
   const key = baseKey(model, o.auth) * (1 << CONDITION_STEPS.length) + steps;
   let list = facts.lists.get(key);
   if (list === undefined) {

@@ -102,6 +102,8 @@ export interface ResourceModel {
    * open), at every depth; `named` (format default): only those it names. The runtime answers only named ones either way.
    */
   answerMembers: 'named' | 'open';
+  /** `etag: true`: one-object answers carry an ETag; reads honour If-None-Match, one-object changes If-Match. Set only when so. */
+  etag?: true;
   owner?: string;
   /** How another subject's object is answered: as if missing (format default) or forbidden. */
   ownerAccess: 'hidden' | 'forbidden';
@@ -189,6 +191,8 @@ export interface OperationModel {
   unknownFields?: 'refuse' | 'ignore';
   /** replace (`upsert: true`): a request naming no object creates it with the path's identifier (201); set only when so. */
   upsert?: true;
+  /** update, replace, delete, transition of an etag resource (`if_match: required`): a request without If-Match is refused; set only when so. */
+  ifMatch?: 'required';
   /** list: how it pages (the format's cursor envelope unless the spec says otherwise); undefined for other actions. */
   paging?: PagingModel;
   /** custom: the declared query parameters, by their name on the wire (empty when none are declared). */

@@ -26,6 +26,7 @@ const EXPOSED = [
   'deprecation',
   'sunset',
   'idempotent-replayed',
+  'etag',
   REQUEST_ID_HEADER,
 ];
 
@@ -40,6 +41,8 @@ export function getCorsRequestHeaders(model: ServiceModel): string[] {
   if (model.endpoints?.idempotency) names.add(getIdempotencyHeader(model).toLowerCase());
   if (model.versioning?.placement?.kind === 'header') names.add(model.versioning.placement.name.toLowerCase());
   if (getRoutes(model).some((r) => r.kind === 'stream')) names.add('last-event-id');
+  // Conditional requests (etag: true): the tags a script sends back.
+  if (model.resources.some((r) => r.etag === true)) for (const h of ['if-match', 'if-none-match']) names.add(h);
   return [...names].sort();
 }
 

@@ -105,6 +105,8 @@ export function toLateAnswer(reply: FastifyReply, status: number, payload: unkno
   const headers: Record<string, string> = { 'content-type': getAnswerType(reply) };
   const location = reply.getHeader('location');
   if (location !== undefined) headers.location = String(location);
+  const etag = reply.getHeader('etag');
+  if (etag !== undefined) headers.etag = String(etag);
   return new LateAnswer(status, headers, payload === undefined ? '' : JSON.stringify(payload));
 }
 

@@ -69,6 +69,8 @@ export const CONDITIONS = [
   'unsupported_version',
   'idempotency_conflict',
   'idempotency_in_progress',
+  'precondition_failed',
+  'precondition_required',
   'not_implemented',
   'unavailable',
   'internal',
@@ -191,6 +193,8 @@ export interface ResourceSpec {
   identifier_source?: 'server' | 'client';
   /** Whether an answer may carry members the resource does not name: `named` (format default) or `open`. */
   answer_members?: 'named' | 'open';
+  /** Whether the resource takes conditional requests: an ETag on every one-object answer, If-None-Match on reads, If-Match on changes. */
+  etag?: boolean;
   /** Keys unique together (field paths, dotted for a nested field): at most one object holds each set of values. */
   unique_keys?: string[][];
   /** A field bound to the authenticated subject, set by the server. */
@@ -315,6 +319,8 @@ export interface OperationSpec {
   unknown_fields?: 'refuse' | 'ignore';
   /** replace: a request naming an identifier no object has creates the object with it (201); needs `identifier_source: client`. */
   upsert?: boolean;
+  /** update, replace, delete, transition of a resource with `etag: true`: `required` refuses a request without If-Match (precondition_required). */
+  if_match?: 'required' | 'optional';
   /** list: how the list pages and the shape of its answer. */
   paging?: PagingSpec;
   /** custom: the query parameters it reads, by their name on the wire. */

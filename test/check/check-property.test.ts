@@ -122,6 +122,9 @@ function exerciseModel(model: ServiceModel): void {
     }
     // An upsert's Location (its 201) only on a replace saying upsert.
     if (routes.getUpsertLocation(model, route) !== undefined) expect(route.operation).toMatchObject({ action: 'replace', upsert: true });
+    // etag: true. An ETag only on one object's answer, If-Match (precondition_failed) only on a one-object change.
+    if (routes.answersETag(route.resource, route.operation)) expect(route.resource?.etag).toBe(true);
+    expect(route.conditions.includes('precondition_failed')).toBe(routes.isConditionalChange(route.resource, route.operation));
   }
   for (const o of model.endpoints?.operations ?? []) routes.isIdempotentOperation(model, o);
   for (const o of model.endpoints?.operations ?? []) {
@@ -510,6 +513,8 @@ describe('the model API surface', () => {
         'getOperationRoute',
         'getCreateLocation',
         'getUpsertLocation',
+        'answersETag',
+        'isConditionalChange',
         'getRoutes',
         'getRouteHeads',
         'getServiceRoutes',

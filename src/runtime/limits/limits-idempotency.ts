@@ -10,7 +10,7 @@ const NAMESPACE = 'idempotency';
 /** How long a claim may stay "running" before another request may take it over (a crashed first attempt). */
 const RUNNING_LEASE_MS = 60_000;
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
-const REPLAYED_HEADERS = ['content-type', 'location'] as const;
+const REPLAYED_HEADERS = ['content-type', 'location', 'etag'] as const;
 
 interface Running {
   state: 'running';

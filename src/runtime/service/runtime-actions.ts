@@ -13,7 +13,8 @@ import {
 import { checkMergePatchNulls, getMergePatchScalars, mergePatchChanges } from '../runtime-merge-patch.js';
 import { newUuidV7 as uuidv7 } from '../runtime-ids.js';
 import { getField, getPageSize, getResource, getStateField } from '../../model/model-lookup.js';
-import { getRouteErrors, LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../../model/model-routes.js';
+import { answersETag, getRouteErrors, isConditionalChange, LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../../model/model-routes.js';
+import { checkIfMatch, computeETag, matchesIfNoneMatch } from '../runtime-etag.js';
 import {
   getFieldSchema,
   getRequestSchema,
@@ -418,28 +419,34 @@ function changeKeyed<T>(
   mapError: (err: unknown) => unknown,
   envelope?: EnvelopeWriter,
   locationOf?: (out: T) => string | undefined,
+  etagOf?: (out: T) => string,
 ): Promise<unknown> {
   // An upsert's status is known once the work has found (or not) the object.
   let status = 0;
   let location: string | undefined;
+  let etag: string | undefined;
   return storage
     .transaction(async (tx) => {
       await keyed.open?.(tx);
       const out = await work(tx);
       status = typeof statusOf === 'number' ? statusOf : statusOf();
       location = locationOf?.(out);
+      etag = etagOf?.(out);
       const payload = answerOf(out);
       // Serialised here, as it will be sent (the status first: the serializer is the status's).
       reply.code(status);
       let text = payload === undefined ? '' : (reply.serialize(payload) as string);
       if (envelope && payload !== undefined) text = envelope(text, request, status);
-      const headers = payload === undefined ? NO_HEADERS : { 'content-type': getAnswerType(reply) };
-      await keyed.keep(tx, status, location !== undefined ? { ...headers, location } : headers, text);
+      let headers: Readonly<Record<string, string>> = payload === undefined ? NO_HEADERS : { 'content-type': getAnswerType(reply) };
+      if (location !== undefined) headers = { ...headers, location };
+      if (etag !== undefined) headers = { ...headers, etag };
+      await keyed.keep(tx, status, headers, text);
       return payload === undefined ? undefined : text;
     }, request.deadline)
     .then(
       (text) => {
         if (location !== undefined) reply.header('location', location);
+        if (etag !== undefined) reply.header('etag', etag);
         return text === undefined
           ? sendPlainAnswer(request, reply, status, undefined)
           : sendPlainAnswer(request, reply.type(getAnswerType(reply)), status, text);
@@ -583,6 +590,10 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
   // Nested fields a binding or unique key names: their columns follow their top-level fields on every write.
   const nested = getNestedPaths(model, resource);
   const present = fast ? (row: Row) => presentRow(resource, row) : (row: Row) => presentRowPlain(resource, row);
+  // etag: true (docs/format.md, "Conditional requests"): the answer's ETag, and If-Match on a one-object change
+  // (whether it is required); undefined for every other resource, which reads no header and hashes nothing.
+  const etagOf = answersETag(resource, op) ? (row: Row) => computeETag(resource, row) : undefined;
+  const ifMatch = isConditionalChange(resource, op) ? op.ifMatch === 'required' : undefined;
   // An enveloped answer is written as text around the data's text (runtime-envelope.ts); none: sendAnswer itself.
   const envelope = op.envelope ? createEnvelopeWriter(op, op.envelope) : undefined;
   const sendAnswer: Send = envelope ? createEnvelopedSend(envelope) : sendPlainAnswer;
@@ -628,6 +639,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const answer = (created: Row, request: FastifyRequest, reply: FastifyReply) => {
         const location = locationOf?.(created, request.params as Record<string, string>);
         if (location !== undefined) reply.header('location', location);
+        if (etagOf) reply.header('etag', etagOf(created));
         return sendAnswer(request, reply, status, present(created));
       };
       const insert = (tx: StorageTx, row: Row) =>
@@ -671,20 +683,20 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           request.deadline?.throwIfAborted();
           let text: string;
           let location: string | undefined;
+          let etag: string | undefined;
           try {
             const stored = writer.insertStored !== undefined && isCurrentShape(model, request);
             writer.transaction(() => {
               const created = stored ? writer.insertStored!(resource.name, row) : writer.insert(resource.name, row);
               location = locationOf?.(created, request.params as Record<string, string>);
+              etag = etagOf?.(created);
               reply.code(status);
               text = stored ? writePresentedRow(resource, created) : (reply.serialize(present(created)) as string);
               if (envelope) text = envelope(text, request, status);
-              keyed.keepNow(
-                writer,
-                status,
-                location !== undefined ? { 'content-type': getAnswerType(reply), location } : { 'content-type': getAnswerType(reply) },
-                text,
-              );
+              let headers: Record<string, string> = { 'content-type': getAnswerType(reply) };
+              if (location !== undefined) headers = { ...headers, location };
+              if (etag !== undefined) headers = { ...headers, etag };
+              keyed.keepNow(writer, status, headers, text);
               request.deadline?.throwIfAborted();
             });
           } catch (err) {
@@ -695,6 +707,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
             return failCreate(err, row);
           }
           if (location !== undefined) reply.header('location', location);
+          if (etag !== undefined) reply.header('etag', etag);
           return sendPlainAnswer(request, reply.type(getAnswerType(reply)), status, text!);
         }
         if (keyed) {
@@ -704,16 +717,23 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
               await keyed.open?.(tx);
               const created = await insert(tx, row);
               const location = locationOf?.(created, request.params as Record<string, string>);
+              const etag = etagOf?.(created);
               reply.code(status);
               let text = reply.serialize(present(created)) as string;
               if (envelope) text = envelope(text, request, status);
-              await keyed.keep(tx, status, { 'content-type': getAnswerType(reply), ...(location !== undefined ? { location } : {}) }, text);
-              return { text, location, created };
+              await keyed.keep(
+                tx,
+                status,
+                { 'content-type': getAnswerType(reply), ...(location !== undefined ? { location } : {}), ...(etag !== undefined ? { etag } : {}) },
+                text,
+              );
+              return { text, location, etag, created };
             }, request.deadline)
             .then(
-              async ({ text, location, created }) => {
+              async ({ text, location, etag, created }) => {
                 await callbacks?.subscribe(request, body, present(created));
                 if (location !== undefined) reply.header('location', location);
+                if (etag !== undefined) reply.header('etag', etag);
                 return sendPlainAnswer(request, reply.type(getAnswerType(reply)), status, text);
               },
               (err: unknown) => {
@@ -735,6 +755,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           if (!stored) return answer(created, request, reply);
           const location = locationOf?.(created, request.params as Record<string, string>);
           if (location !== undefined) reply.header('location', location);
+          if (etagOf) reply.header('etag', etagOf(created));
           return sendAnswer(request, reply.type(getAnswerType(reply)), status, writePresentedRow(resource, created));
         }
         return storage
@@ -763,8 +784,20 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       };
     }
     case 'read': {
-      const answer = (row: Row | undefined, request: FastifyRequest, reply: FastifyReply) =>
-        sendAnswer(request, reply, status, present(checkVisible(resource, row, request)));
+      // etag: the object's tag on the answer; If-None-Match naming it (or `*`) is answered 304 with the tag, no body.
+      const notModified = (row: Row, request: FastifyRequest, reply: FastifyReply): boolean => {
+        const etag = etagOf!(row);
+        reply.header('etag', etag);
+        return matchesIfNoneMatch(request, etag);
+      };
+      const answer = etagOf
+        ? (row: Row | undefined, request: FastifyRequest, reply: FastifyReply) => {
+            const visible = checkVisible(resource, row, request);
+            if (notModified(visible, request, reply)) return sendPlainAnswer(request, reply, 304, undefined);
+            return sendAnswer(request, reply, status, present(visible));
+          }
+        : (row: Row | undefined, request: FastifyRequest, reply: FastifyReply) =>
+            sendAnswer(request, reply, status, present(checkVisible(resource, row, request)));
       if (bySearch) {
         // Found by its bound fields (\`bind\`): the one row holding the path's values.
         return (request, reply) => {
@@ -778,7 +811,9 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         const id = parseId(resource, idField, (request.params as Record<string, string>)[idParam ?? '']);
         const reader = fast ? storage.readNow?.() : undefined;
         if (reader?.getStored && isCurrentShape(model, request)) {
-          const text = writePresentedRow(resource, checkVisible(resource, reader.getStored(resource.name, id), request));
+          const visible = checkVisible(resource, reader.getStored(resource.name, id), request);
+          if (etagOf && notModified(visible, request, reply)) return sendPlainAnswer(request, reply, 304, undefined);
+          const text = writePresentedRow(resource, visible);
           return sendAnswer(request, reply.type(getAnswerType(reply)), status, text);
         }
         if (reader) return answer(reader.get(resource.name, id), request, reply);
@@ -827,8 +862,14 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           const id = bound ? await findBoundId(tx, resource, bound) : pathId;
           // upsert: no object has the path's identifier, so the request makes it, as a create would.
           const found = upsert ? await tx.get(resource.name, id) : undefined;
-          if (upsert && found === undefined) return ((made = true), await upsert.insert(tx, request, body, id));
+          if (upsert && found === undefined) {
+            // If-Match names an object there is not: it does not match (a create by PUT sends none).
+            if (ifMatch !== undefined && request.headers['if-match'] !== undefined) checkIfMatch(request, resource, undefined, false);
+            return ((made = true), await upsert.insert(tx, request, body, id));
+          }
           const before = found !== undefined ? checkVisible(resource, found, request) : await getVisible(tx, resource, id, request);
+          // Compared with the row as read for this change (held to the commit): of two changes sending one tag, one wins.
+          if (ifMatch !== undefined) checkIfMatch(request, resource, before, ifMatch);
           let changes: Row = { ...body };
           if (patching) {
             const merged = mergePatchChanges(resource, before, body);
@@ -862,6 +903,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
             mapStorageError,
             envelope,
             (row) => (made ? upsert!.location(row, params) : undefined),
+            etagOf,
           );
         const run = () => storage.transaction(work, request.deadline);
         const updated = await run()
@@ -872,6 +914,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           .catch((err: unknown) => {
             throw mapStorageError(err);
           });
+        if (etagOf) reply.header('etag', etagOf(updated));
         if (!made) return sendAnswer(request, reply, status, present(updated));
         const location = upsert!.location(updated, params);
         if (location !== undefined) reply.header('location', location);
@@ -892,6 +935,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         const work = async (tx: StorageTx) => {
           const id = bound ? await findBoundId(tx, resource, bound) : pathId;
           const before = await getVisible(tx, resource, id, request);
+          if (ifMatch !== undefined) checkIfMatch(request, resource, before, ifMatch);
           const gone = await tx.delete(resource.name, id);
           if (!gone) throw missingObject(resource);
           await events.emit(tx, resource, { action: 'delete' }, present(before));
@@ -923,6 +967,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         const work = async (tx: StorageTx) => {
           const id = bound ? await findBoundId(tx, resource, bound) : pathId;
           const before = await getVisible(tx, resource, id, request);
+          if (ifMatch !== undefined) checkIfMatch(request, resource, before, ifMatch);
           const from = before[stateField] as string;
           if (!t.from.includes(from)) {
             const terminal = machine.states.find((s) => s.name === from)?.terminal;
@@ -951,10 +996,11 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           return out;
         };
         const keyed = request.keyedChange;
-        if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, present, mapStorageError, envelope);
+        if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, present, mapStorageError, envelope, undefined, etagOf);
         const after = await storage.transaction(work, request.deadline).catch((err: unknown) => {
           throw mapStorageError(err);
         });
+        if (etagOf) reply.header('etag', etagOf(after));
         return sendAnswer(request, reply, status, present(after));
       };
     }
