@@ -52,6 +52,12 @@ export interface RequestOptions {
   signal?: AbortSignal;
   headers?: Record<string, string>;
   version?: Version;
+  /** Sent as `If-Match` (an object's ETag, or `*`): a change of a resource with ETags is made only while it matches. */
+  ifMatch?: string;
+  /** Sent as `If-None-Match` (an ETag held): a read of the object as it still is answers 304, thrown as `NotModified`. */
+  ifNoneMatch?: string;
+  /** Called with the headers of a success answer (or a 304) before the method returns: `headers.get('etag')` is its ETag. */
+  onHeaders?: (headers: Headers) => void;
 }
 
 export interface IdempotentRequestOptions extends RequestOptions {
@@ -79,6 +85,17 @@ export class ServiceError<C extends string = ErrorCode> extends Error {
   get retryAfter(): number | undefined {
     const value = this.headers.get('retry-after');
     return value === null || !/^[0-9]+$/.test(value) ? undefined : Number(value);
+  }
+}
+
+/** A 304 to a read sent with `ifNoneMatch`: the object is as the tag says; `etag` is its tag. */
+export class NotModified extends Error {
+  constructor(
+    readonly etag: string | null,
+    readonly headers: Headers,
+  ) {
+    super('not modified (304)');
+    this.name = 'NotModified';
   }
 }
 
@@ -221,6 +238,8 @@ export class ServiceClient {
       // The media type template (`name`) filled with the version: what the answer is asked as, and a body sent as.
       else if (VERSIONING.kind === 'media_type' && VERSIONING.name) headers.set('accept', VERSIONING.name.replace('{version}', version));
     }
+    if (options.ifMatch !== undefined) headers.set('if-match', options.ifMatch);
+    if (options.ifNoneMatch !== undefined) headers.set('if-none-match', options.ifNoneMatch);
     const key = options.idempotencyKey ?? (init.idempotent ? crypto.randomUUID() : undefined);
     if (key !== undefined) headers.set(IDEMPOTENCY_HEADER, key);
     await this.#authenticate(operation, headers, query, options.signal);
@@ -245,6 +264,10 @@ export class ServiceClient {
     const search = query.toString();
     const response = await this.#fetch(`${this.#baseUrl}${path(version ?? '')}${search === '' ? '' : `?${search}`}`, request);
     const text = await response.text();
+    if (response.status === 304) {
+      options.onHeaders?.(response.headers);
+      throw new NotModified(response.headers.get('etag'), response.headers);
+    }
     const type = response.headers.get('content-type') ?? '';
     let body: unknown = undefined;
     if (text !== '') {
@@ -257,6 +280,7 @@ export class ServiceClient {
       } else body = text;
     }
     if (!response.ok) throw this.#error(operation, response, body);
+    options.onHeaders?.(response.headers);
     return body as T;
   }
 }

@@ -12,7 +12,17 @@ import {
   NOT_SHOWN,
 } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
-import { getErrorCodes, getRoutes, LIST_PARAMS, PAGE_FIELDS, type OperationRoute, type Route, type TokenRoute } from '../model/model-routes.js';
+import {
+  answersETag,
+  getErrorCodes,
+  getRoutes,
+  isConditionalChange,
+  LIST_PARAMS,
+  PAGE_FIELDS,
+  type OperationRoute,
+  type Route,
+  type TokenRoute,
+} from '../model/model-routes.js';
 import {
   getBoundRequestSchema,
   getFieldSchema,
@@ -769,6 +779,14 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
         o.summary,
         o.description,
         `\`${p.route.method} ${p.route.path}\` → ${p.route.successStatus}${o.upsert ? ', or 201 when no object had the identifier: it creates it (upsert)' : ''}.`,
+        answersETag(p.route.resource, o)
+          ? `Answers the ${p.route.resource!.name}'s ETag (\`options.onHeaders\`)${o.action === 'read' ? '; with `options.ifNoneMatch` naming it, a 304 throws `NotModified`' : ''}.`
+          : undefined,
+        isConditionalChange(p.route.resource, o)
+          ? o.ifMatch === 'required'
+            ? 'Send the current ETag as `options.ifMatch` (required: without it the service answers 428); a stale one is refused (412).'
+            : 'Pass the ETag read as `options.ifMatch` to change the object only as it was read (412 when it changed since).'
+          : undefined,
         p.idempotent === 'auto'
           ? `Sends \`${idempotencyHeader}\` (a new key unless \`options.idempotencyKey\` is given), so a retry is safe.`
           : p.idempotent === 'optional'

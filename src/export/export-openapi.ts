@@ -29,6 +29,7 @@ import {
   type StreamRoute,
   type TokenRoute,
   type WebhooksRoute,
+  isConditionalChange,
 } from '../model/model-routes.js';
 import {
   getBoundRequestSchema,
@@ -73,7 +74,7 @@ import {
   type JsonObject,
 } from './export-shared.js';
 import { callbacksObject } from './export-callbacks.js';
-import { getErrorHeaderObjects, getSuccessHeaderObjects } from './export-response-headers.js';
+import { getErrorHeaderObjects, getETagHeaderObject, getSuccessHeaderObjects } from './export-response-headers.js';
 import { getEnvelopeSchema } from './export-envelope.js';
 import {
   errorsToSpec,
@@ -377,6 +378,38 @@ function idempotencyParam(ctx: Context): JsonObject {
     };
   }
   return ref('IdempotencyKey', 'parameters');
+}
+
+/** If-Match of a one-object change of a resource with `etag: true`: a component, required or not. */
+function ifMatchParam(ctx: Context, required: boolean): JsonObject {
+  const name = required ? 'IfMatchRequired' : 'IfMatch';
+  ctx.parameters[name] ??= {
+    name: 'If-Match',
+    in: 'header',
+    required,
+    description: `The object's current ETag (or \`*\`, any existing object): the change is made only while it matches, else refused (412) and nothing is changed; a weak tag never matches.${required ? ' A request without it is refused (428).' : ''}`,
+    schema: { type: 'string', minLength: 1 },
+  };
+  return ref(name, 'parameters');
+}
+
+/** If-None-Match of the read of a resource with `etag: true`: a tag it names (or `*`) answers 304. */
+function ifNoneMatchParam(ctx: Context): JsonObject {
+  ctx.parameters.IfNoneMatch ??= {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: "ETags the client holds (or `*`): when one is the object's current tag (weak comparison), the answer is 304 with no body.",
+    schema: { type: 'string', minLength: 1 },
+  };
+  return ref('IfNoneMatch', 'parameters');
+}
+
+/** The 304 of the read of a resource with `etag: true`: If-None-Match named its current tag. */
+function notModifiedResponse(route: OperationRoute): JsonObject {
+  const r = route.resource;
+  if (r?.etag !== true || route.operation.action !== 'read') return {};
+  return { '304': { description: `Not modified: If-None-Match names the ${r.name}'s current ETag. No body.`, headers: { ETag: getETagHeaderObject(r.name) } } };
 }
 
 /** Whether a declared rate policy covers the route: only then does the runtime send RateLimit and RateLimit-Policy (limits-rate.ts). */
@@ -983,12 +1016,16 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   const vh = versionHeaderParam(ctx);
   if (vh) params.push(vh);
   if (route.conditions.includes('idempotency_conflict')) params.push(idempotencyParam(ctx));
+  // etag: true (docs/format.md, "Conditional requests"): If-Match on a one-object change, If-None-Match on the read.
+  if (isConditionalChange(route.resource, o)) params.push(ifMatchParam(ctx, o.ifMatch === 'required'));
+  if (route.resource?.etag === true && o.action === 'read') params.push(ifNoneMatchParam(ctx));
   if (params.length > 0) op.parameters = params;
   const body = requestBody(ctx, route);
   if (body) op.requestBody = body;
   op.responses = {
     [successKey(route)]: successResponse(ctx, route),
     ...upsertResponse(ctx, route),
+    ...notModifiedResponse(route),
     ...errorResponses(ctx, route),
     default: defaultResponse(ctx),
   };
@@ -1008,6 +1045,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (o.location !== undefined) ext.location = o.location;
   if (o.unknownFields !== undefined) ext.unknown_fields = o.unknownFields;
   if (o.upsert) ext.upsert = true;
+  if (o.ifMatch !== undefined) ext.if_match = o.ifMatch;
   const paging = pagingToSpec(o.paging);
   if (paging) ext.paging = paging as JsonObject;
   if (o.idempotent !== undefined) ext.idempotent = o.idempotent;

@@ -24,6 +24,7 @@ export function getSuccessHeaderObjects(model: ServiceModel, route: OperationRou
         { description: `Where the created ${route.resource?.name ?? 'object'} is read: ${h.location!}.`, schema: { type: 'string', format: 'uri-reference' } },
       ]);
     else if (h.source === 'link') out.push([h.name, opts.link()]);
+    else if (h.source === 'etag') out.push([h.name, getETagHeaderObject(route.resource?.name ?? 'object')]);
     else if (h.source === 'total')
       out.push([
         h.name,
@@ -37,6 +38,15 @@ export function getSuccessHeaderObjects(model: ServiceModel, route: OperationRou
   }
   const first = getResponseHeaders(model, route)[0]?.source === 'location';
   return { location: Object.fromEntries(first ? out.slice(0, 1) : []), rest: Object.fromEntries(first ? out.slice(1) : out) };
+}
+
+/** The ETag of an answer of a resource with `etag: true` (docs/format.md, "Conditional requests"). */
+export function getETagHeaderObject(resource: string): JsonObject {
+  return {
+    description: `The ${resource}'s entity tag (strong): send it in If-Match to change the ${resource} only as it is, in If-None-Match to read it only when it changed.`,
+    required: true,
+    schema: { type: 'string', pattern: '^"[\\x21\\x23-\\x7E]*"$' },
+  };
 }
 
 /** One declared header as an OpenAPI Header Object (a success answer's, an error answer's). */

@@ -3,15 +3,15 @@
 // Link of a list that says `link: true`, the total of one that names `total_header`) and the spec's
 // `response_headers`, one list per route.
 
-import { getCreateLocation, LINK_HEADER, type OperationRoute } from './model-routes.js';
+import { answersETag, getCreateLocation, LINK_HEADER, type OperationRoute } from './model-routes.js';
 import type { Condition } from '../spec/spec-types.js';
 import type { ErrorCodeModel, ParameterModel, ServiceModel } from './model-types.js';
 
 /** One header of a success answer. */
 export interface RouteResponseHeader {
   name: string;
-  /** `location`, `link`, `total`: the format's, sent by the service; `declared`: the spec's `response_headers`. */
-  source: 'location' | 'link' | 'total' | 'declared';
+  /** `location`, `link`, `total`, `etag` (`etag: true`): the format's, sent by the service; `declared`: the spec's `response_headers`. */
+  source: 'location' | 'link' | 'total' | 'etag' | 'declared';
   /** Every success answer carries it (Link is absent on the last page, so never required; a total is on every page). */
   required: boolean;
   /** location: the path template the header names. */
@@ -54,6 +54,7 @@ export function getResponseHeaders(model: ServiceModel, route: OperationRoute): 
   const list: RouteResponseHeader[] = [];
   const location = getCreateLocation(model, route);
   if (location !== undefined) list.push({ name: 'Location', source: 'location', required: true, location });
+  if (answersETag(route.resource, route.operation)) list.push({ name: 'ETag', source: 'etag', required: true });
   if (route.operation.paging?.link === true) list.push({ name: LINK_HEADER, source: 'link', required: false });
   const total = route.operation.paging?.totalHeader;
   if (total !== undefined) list.push({ name: total, source: 'total', required: true });
