@@ -22,7 +22,7 @@ import {
   isDefaultIdentifier,
   NOT_SHOWN,
 } from '../model/model-defaults.js';
-import { LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, PAGING_ROLES, UNFILTERABLE_TYPES } from '../model/model-routes.js';
+import { IF_MATCH_ACTIONS, LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, PAGING_ROLES, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import {
@@ -161,6 +161,10 @@ interface Ctx extends SchemaContext {
   bodyOperations: Set<string>;
   /** A PUT answering 201 beside its 200 or 204 (create or replace under the path's id): its 201's pointer, by operation. */
   upsertPuts?: Map<string, string>;
+  /** Resources that take conditional requests (`etag: true`): an ETag answered, If-Match or If-None-Match taken. */
+  etagResources: Set<string>;
+  /** A GET's 304 (If-None-Match), absorbed by a read of a resource with etag: its pointer, by operation. */
+  notModified?: Map<string, string>;
   /** Each list's page size parameter's default and maximum, by operation id. */
   pageSizes: { op: string; default?: number; max?: number }[];
   /** Event kinds made from other documents' callbacks (import-callbacks.ts), added to the events part. */
@@ -370,6 +374,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
     bodyOperations: new Set(),
     pageSizes: [],
     carried: new Map(),
+    etagResources: new Set(),
   };
   const out: SpecDocument = { servicespec: 1 };
 
@@ -386,6 +391,8 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
   const authentication = importAuthentication(ctx);
   const endpoints = importEndpoints(ctx);
   if (!ctx.fromServicespec && endpoints?.operations) parentRefs(ctx, resources, endpoints.operations);
+  // Conditional requests (docs/import.md, "Conditional requests"): said on the resource, once every operation is read.
+  for (const name of ctx.etagResources) if (resources[name]) resources[name] = { ...resources[name], etag: true };
   if (!ctx.fromServicespec) applyRequestDefaults(ctx, resources);
   const events = importEvents(ctx);
   if (!ctx.fromServicespec) reportUnkept(ctx);
@@ -1206,7 +1213,12 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; range?: '2XX'; k
   const range: '2XX' | undefined = /^\d+$/.test(key) ? undefined : '2XX';
   const status = range === undefined ? Number(key) : SUCCESS_RANGE_STATUS;
   if (src.op['x-servicespec-operation'] === undefined) {
-    for (const other of Object.keys(responses).filter((k) => k !== key && !(upsert !== undefined && k === '201') && /^[123](\d\d|XX)$/i.test(k))) {
+    // A GET's 304 is If-None-Match answered: a read's of a resource with etag (decided once the action is known).
+    if (src.method === 'GET' && key !== '304' && responses['304'] !== undefined)
+      (ctx.notModified ??= new Map()).set(src.id, joinPointer(joinPointer(src.pointer, 'responses'), '304'));
+    for (const other of Object.keys(responses).filter(
+      (k) => k !== key && !(upsert !== undefined && k === '201') && !(k === '304' && ctx.notModified?.has(src.id)) && /^[123](\d\d|XX)$/i.test(k),
+    )) {
       report(
         ctx,
         'import-dropped',
@@ -2202,7 +2214,8 @@ function planParams(
   paging: readonly string[] = [LIST_PARAMS.limit, LIST_PARAMS.cursor],
   size?: string,
   idOrder = false,
-): { filter: string[]; requiredFilters: string[]; sort: string[]; leftover: ParamUse[] } {
+): { filter: string[]; requiredFilters: string[]; sort: string[]; leftover: ParamUse[]; ifMatch?: 'required' | 'optional'; ifNoneMatch?: true } {
+  const conditional: { ifMatch?: 'required' | 'optional'; ifNoneMatch?: true } = {};
   const filter: string[] = [];
   const requiredFilters: string[] = [];
   const sort: string[] = [];
@@ -2214,6 +2227,23 @@ function planParams(
     if (where === 'path') continue;
     if (where === 'header' && name.toLowerCase() === DEFAULT_IDEMPOTENCY_HEADER.toLowerCase()) {
       ctx.idempotencyHeader ??= name;
+      continue;
+    }
+    // Conditional requests (etag: true): If-Match of a one-object change, If-None-Match of a read, are the format's.
+    const conditionalHeader = where === 'header' ? name.toLowerCase() : undefined;
+    if (action !== 'custom' && (conditionalHeader === 'if-match' || conditionalHeader === 'if-none-match')) {
+      if (conditionalHeader === 'if-match' && IF_MATCH_ACTIONS.has(action)) conditional.ifMatch = p.required === true ? 'required' : 'optional';
+      else if (conditionalHeader === 'if-none-match' && action === 'read') conditional.ifNoneMatch = true;
+      else
+        report(
+          ctx,
+          'import-dropped',
+          {
+            item: `operation ${src.id}: header parameter \`${name}\``,
+            reason: `the format honours If-Match on an update, replace, delete or transition and If-None-Match on a read, of a resource with etag: true; ${/^[aeiou]/.test(action) ? 'an' : 'a'} ${action} reads neither`,
+          },
+          pointer,
+        );
       continue;
     }
     const carrier = ctx.carried.get(`${where} ${where === 'header' ? name.toLowerCase() : name}`);
@@ -2276,7 +2306,7 @@ function planParams(
     leftover.push({ p, pointer, name, where });
   }
   if (action === 'list' && leftover.length === 0) ctx.pageSizes.push(...pageSizes);
-  return { filter, requiredFilters, sort, leftover };
+  return { filter, requiredFilters, sort, leftover, ...conditional };
 }
 
 const PARAMETER_KEYS = new Set([
@@ -2582,6 +2612,20 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       plan = planParams(ctx, src, action, {});
     }
     declare?.();
+    // If-Match / If-None-Match taken by a resource action: its resource takes conditional requests.
+    if (action !== 'custom' && typeof o.resource === 'string' && (plan.ifMatch !== undefined || plan.ifNoneMatch)) {
+      ctx.etagResources.add(o.resource);
+      if (plan.ifMatch === 'required') o.if_match = 'required';
+    }
+    if (x && x.if_match === 'required' && typeof o.resource === 'string' && IF_MATCH_ACTIONS.has(action)) o.if_match = 'required';
+    if (ctx.notModified?.has(src.id) && action !== 'read')
+      report(
+        ctx,
+        'import-dropped',
+        { item: `operation ${src.id}: the 304 response`, reason: `a 304 answers If-None-Match on a read; a ${action} answers none` },
+        ctx.notModified.get(src.id)!,
+      );
+    else if (ctx.notModified?.has(src.id) && typeof o.resource === 'string') ctx.etagResources.add(o.resource);
     if (action === 'custom' && (!x || x.action === 'custom')) {
       for (const l of plan.leftover) {
         const param = parameterFromOpenApi(ctx, src, l);
@@ -2775,6 +2819,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
           toParameter: (use) => parameterFromOpenApi(ctx, src, use),
         });
         if (got.headers) o.response_headers = got.headers;
+        if (got.etag && typeof o.resource === 'string') ctx.etagResources.add(o.resource);
         if (got.location !== undefined)
           locations.push({ operation: src.id, resource: typeof o.resource === 'string' ? o.resource : undefined, pointer: got.location });
         else if (action === 'create') unstated.push({ operation: src.id, resource: o.resource, pointer: headersAt.replace(/\/headers$/, '') });
@@ -2880,6 +2925,7 @@ const OPERATION_ORDER = [
   'location',
   'unknown_fields',
   'upsert',
+  'if_match',
   'paging',
   'bind',
   'query',

@@ -4,6 +4,7 @@
 // service's own (Content-Type, X-Request-Id, the rate-limit headers). Whatever is not kept is said, by pointer.
 
 import { getReservedErrorHeader, getReservedResponseHeader } from '../model/model-response-headers.js';
+import { ETAG_ANSWER_ACTIONS } from '../model/model-routes.js';
 import type { Action, ParameterSpec } from '../spec/spec-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { isObject, report, resolve, type Json } from './import-schema.js';
@@ -34,6 +35,8 @@ export interface ImportedResponseHeaders {
   headers?: Record<string, ParameterSpec>;
   /** A create's Location: kept as the format's when the resource has a read operation, else reported by the caller. */
   location?: string;
+  /** An ETag on an answer of one object: its resource takes conditional requests (`etag: true`), the format's header. */
+  etag?: true;
 }
 
 export function importResponseHeaders(ctx: HeaderContext, src: ResponseHeaderSource): ImportedResponseHeaders {
@@ -51,6 +54,10 @@ export function importResponseHeaders(ctx: HeaderContext, src: ResponseHeaderSou
       continue;
     }
     if (key === 'link' && src.action === 'list' && src.link) continue;
+    if (key === 'etag' && ETAG_ANSWER_ACTIONS.has(src.action)) {
+      out.etag = true;
+      continue;
+    }
     if (src.action === 'list' && key === src.totalHeader?.toLowerCase()) continue;
     const reserved = getReservedResponseHeader(src.action, name);
     if (reserved !== undefined) {
