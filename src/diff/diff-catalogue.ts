@@ -178,6 +178,27 @@ export const DIFF_RULES = {
     impact: n,
     message: 'operation {subject}: a request member it does not name is now accepted and dropped (unknown_fields: ignore, was refuse)',
   },
+  'etag-removed': {
+    part: 'resources',
+    impact: b,
+    message:
+      '{subject}: answers no longer carry an ETag, nor are If-Match and If-None-Match honoured (etag removed); a client sending If-Match to change only what it read no longer is',
+  },
+  'etag-added': {
+    part: 'resources',
+    impact: n,
+    message: '{subject}: answers carry an ETag, reads honour If-None-Match and changes If-Match (etag: true)',
+  },
+  'if-match-required-added': {
+    part: 'endpoints',
+    impact: b,
+    message: 'operation {subject}: a request without If-Match is now refused (if_match: required); clients that send none break',
+  },
+  'if-match-required-removed': {
+    part: 'endpoints',
+    impact: n,
+    message: 'operation {subject}: a request without If-Match is no longer refused (if_match: required removed)',
+  },
   'upsert-removed': {
     part: 'endpoints',
     impact: b,

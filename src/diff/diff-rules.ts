@@ -442,6 +442,14 @@ function diffResources(out: Collector, o: ServiceModel, n: ServiceModel): void {
       out.add('resource-identifier-source-changed', or.name, { old: or.identifierSource, new: nr.identifierSource }, where);
     // Answers that may hold members the resource does not name: a client that refuses unknown members breaks on them.
     if (or.answerMembers !== nr.answerMembers) out.add(nr.answerMembers === 'open' ? 'answer-members-opened' : 'answer-members-named', or.name, {}, where);
+    // Conditional requests: a client relying on If-Match to change only what it read loses that guard without them.
+    if ((or.etag === true) !== (nr.etag === true))
+      out.add(
+        nr.etag ? 'etag-added' : 'etag-removed',
+        or.name,
+        {},
+        { old: or.etag ? joinPointer(or.pointer, 'etag') : or.pointer, new: nr.etag ? joinPointer(nr.pointer, 'etag') : nr.pointer },
+      );
     const keyText = (k: readonly string[]) => k.join(', ');
     const oldKeys = new Set((or.uniqueKeys ?? []).map(keyText));
     const newKeys = new Set((nr.uniqueKeys ?? []).map(keyText));
@@ -716,6 +724,14 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
         old: o.unknownFields !== undefined ? joinPointer(o.pointer, 'unknown_fields') : o.pointer,
         new: n.unknownFields !== undefined ? joinPointer(n.pointer, 'unknown_fields') : n.pointer,
       },
+    );
+  // if_match: required: a client sending no If-Match is refused (428) with it.
+  if ((o.ifMatch === 'required') !== (n.ifMatch === 'required'))
+    out.add(
+      n.ifMatch === 'required' ? 'if-match-required-added' : 'if-match-required-removed',
+      id,
+      {},
+      { old: o.ifMatch ? joinPointer(o.pointer, 'if_match') : o.pointer, new: n.ifMatch ? joinPointer(n.pointer, 'if_match') : n.pointer },
     );
   // upsert: a client that makes objects by PUT to a new identifier is answered 404 without it.
   if (o.action === 'replace' && n.action === 'replace' && (o.upsert === true) !== (n.upsert === true))
