@@ -430,6 +430,15 @@ export class TestContext {
       for (const [k, v] of Object.entries(req.body)) for (const x of Array.isArray(v) ? v : [v]) if (x !== undefined) form.append(k, String(x));
       return { ...req, raw: form.toString(), headers: { ...(typed() ? {} : { 'content-type': FORM_MEDIA_TYPE }), ...req.headers } };
     }
+    // if_match: required (etag: true): a change without If-Match is refused (428), so every request of the run sends
+    // `*` (any existing object) but the ones that ask for none or send their own (tester-checks-conditional.ts).
+    if (
+      route?.operation.ifMatch === 'required' &&
+      !route.operation.upsert &&
+      req.noIfMatch !== true &&
+      !Object.keys(req.headers ?? {}).some((k) => k.toLowerCase() === 'if-match')
+    )
+      req = { ...req, headers: { ...req.headers, 'if-match': '*' } };
     const stated = route?.operation.requestMediaType;
     if (stated !== undefined && req.body !== undefined && req.raw === undefined && !typed()) req.headers = { ...req.headers, 'content-type': stated };
     return req;

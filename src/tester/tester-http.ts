@@ -16,6 +16,8 @@ export interface TestRequest {
   body?: unknown;
   /** Send `body` as this exact text. */
   raw?: string;
+  /** Send no If-Match even where the operation requires one (the tester otherwise sends `If-Match: *` there). */
+  noIfMatch?: true;
 }
 
 export interface TestResponse {

@@ -5,6 +5,7 @@ import { checkEndpoints } from './tester-checks-endpoints.js';
 import { checkEvents } from './tester-checks-events.js';
 import { checkBroker } from './tester-broker.js';
 import { checkIdempotency } from './tester-checks-idempotency.js';
+import { checkConditional } from './tester-checks-conditional.js';
 import { checkLimits, checkRateLimit } from './tester-checks-limits.js';
 import { checkRefusals } from './tester-checks-refusals.js';
 import { checkMissingParents, checkScopes } from './tester-checks-scopes.js';
@@ -37,6 +38,8 @@ export const CHECK_NAMES = [
   'endpoints.list-paging',
   'endpoints.list-edges',
   'endpoints.idempotency',
+  'endpoints.etag',
+  'endpoints.if-match',
   'endpoints.method-not-allowed',
   'endpoints.unknown-path',
   'endpoints.status',
@@ -248,6 +251,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
     await checkVersions(ctx);
     await checkLimits(ctx);
     await checkIdempotency(ctx);
+    await checkConditional(ctx);
     await checkRefusals(ctx);
     await checkEndpoints(ctx, runs);
     await checkScopes(ctx);

@@ -1,0 +1,147 @@
+import { isSuccessAnswer, isConditionalChange, type OperationRoute } from '../model/model-routes.js';
+import type { ResourceModel } from '../model/model-types.js';
+import { isWritable } from '../model/model-schemas.js';
+import type { TestRequest, TestResponse } from './tester-http.js';
+import { describe, objectKey, type TestContext } from './tester-context.js';
+
+// Conditional requests (`etag: true`, docs/format.md "Conditional requests"): endpoints.etag holds a read to a quoted
+// ETag, answered 304 with no body to If-None-Match naming it, and to a new tag once the object changed;
+// endpoints.if-match holds each one-object change to its declared precondition_failed for a stale If-Match (the object
+// unchanged, read back), to a success with the current tag, and with `if_match: required` to precondition_required
+// without one.
+
+/** An entity-tag (RFC 9110 §8.8.3): quoted, weak or not. */
+const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
+
+/** The change the etag check makes to see the tag move: an update, else a replace, else a transition. */
+function changeOf(ctx: TestContext, r: ResourceModel): OperationRoute | undefined {
+  const changes = ctx.routes.filter((x) => x.resource === r && isConditionalChange(r, x.operation) && x.operation.action !== 'delete');
+  return ['update', 'replace', 'transition'].map((a) => changes.find((x) => x.operation.action === a)).find((x) => x !== undefined);
+}
+
+/** A body that changes the object: an update's, the writable fields of a drawn object (validBody sends none); else validBody. */
+async function changeBody(ctx: TestContext, r: ResourceModel, route: OperationRoute, id: unknown): Promise<Record<string, unknown>> {
+  if (route.operation.action !== 'update') return ctx.validBody(route, id);
+  const drawn = await ctx.sampleCreateBody(r, 7);
+  const b: Record<string, unknown> = {};
+  for (const f of r.fields) if (drawn[f.name] !== undefined && isWritable(r, f, 'update')) b[f.name] = drawn[f.name];
+  return ctx.onlyRequestFields(route, ctx.bindBody(route, b, ctx.pathTarget(route, id)));
+}
+
+export async function checkConditional(ctx: TestContext): Promise<void> {
+  for (const r of ctx.model.resources.filter((x) => x.etag === true)) {
+    const read = ctx.routes.find((x) => x.resource === r && x.operation.action === 'read');
+    if (read) await checkETag(ctx, r, read);
+    for (const route of ctx.routes.filter((x) => x.resource === r && isConditionalChange(r, x.operation))) await checkIfMatch(ctx, r, route, read);
+  }
+}
+
+/** A fresh object of `r` and its read (path, credential), or why there is none. */
+async function freshObject(
+  ctx: TestContext,
+  r: ResourceModel,
+  read: OperationRoute,
+): Promise<{ path: string; headers: Record<string, string>; key: unknown } | string> {
+  const headers = await ctx.authFor(read.operation.auth);
+  if (!headers) return 'no credential for the read';
+  const made = await ctx.createObject(r);
+  const obj = made && made.res.status < 300 ? (made.res.body as Record<string, unknown> | undefined) : await ctx.ensureObject(r);
+  if (!obj) return `no ${r.name} could be made`;
+  return { path: ctx.pathOf(read, objectKey(r, obj)), headers, key: objectKey(r, obj) };
+}
+
+async function checkETag(ctx: TestContext, r: ResourceModel, read: OperationRoute): Promise<void> {
+  const o = read.operation;
+  await ctx.check('endpoints', 'endpoints.etag', o.id, async (scope) => {
+    const fresh = await freshObject(ctx, r, read);
+    if (typeof fresh === 'string') return scope.skip(fresh);
+    const req: TestRequest = { method: 'GET', path: fresh.path, headers: fresh.headers };
+    const res = await ctx.send(read, req);
+    if (!isSuccessAnswer(read, res.status)) return scope.skip(`${o.id} answered ${res.status}: nothing to compare`);
+    const tag = res.headers.get('etag');
+    if (tag === null || !ENTITY_TAG.test(tag))
+      return scope.fail(ctx.failure(o.id, `a quoted ETag on the ${r.name} (etag: true)`, r.pointer, req, tag === null ? 'no ETag header' : `ETag ${tag}`));
+    const conditional: TestRequest = { ...req, headers: { ...fresh.headers, 'if-none-match': tag } };
+    const same = await ctx.send(read, conditional);
+    if (same.status !== 304 || same.text !== '')
+      return scope.fail(
+        ctx.failure(o.id, `304 with no body to If-None-Match: ${tag}, the ${r.name}'s current tag`, r.pointer, conditional, describe(same).slice(0, 200)),
+      );
+    const change = changeOf(ctx, r);
+    if (!change) return;
+    const changeHeaders = await ctx.authFor(change.operation.auth);
+    if (!changeHeaders) return;
+    const id = fresh.key;
+    const body = await changeBody(ctx, r, change, id);
+    const changeReq: TestRequest = { method: change.method, path: ctx.pathOf(change, id), headers: { ...changeHeaders, 'if-match': tag }, body };
+    const changed = await ctx.send(change, changeReq);
+    if (!isSuccessAnswer(change, changed.status)) return;
+    const after = await ctx.send(read, req);
+    const newTag = after.headers.get('etag');
+    if (isSuccessAnswer(read, after.status) && newTag === tag && JSON.stringify(after.body) !== JSON.stringify(res.body))
+      scope.fail(
+        ctx.failure(
+          o.id,
+          `a new ETag once ${change.operation.id} changed the ${r.name}`,
+          r.pointer,
+          req,
+          `ETag ${tag} before and after ${change.operation.id}`,
+        ),
+      );
+  });
+}
+
+async function checkIfMatch(ctx: TestContext, r: ResourceModel, route: OperationRoute, read: OperationRoute | undefined): Promise<void> {
+  const o = route.operation;
+  await ctx.check('endpoints', 'endpoints.if-match', o.id, async (scope) => {
+    if (!read) return scope.skip(`no read operation of ${r.name} to take its ETag from`);
+    const stale = ctx.declared('precondition_failed');
+    if (!stale) return scope.skip('no error code declared for precondition_failed (not shown)');
+    const headers = await ctx.authFor(o.auth);
+    if (!headers) return scope.skip('no credential for this operation');
+    const fresh = await freshObject(ctx, r, read);
+    if (typeof fresh === 'string') return scope.skip(fresh);
+    const before = await ctx.send(read, { method: 'GET', path: fresh.path, headers: fresh.headers });
+    const tag = before.headers.get('etag');
+    if (!isSuccessAnswer(read, before.status) || tag === null)
+      return scope.skip(`${read.operation.id} answered ${before.status}${tag === null ? ', no ETag' : ''}`);
+    const id = fresh.key;
+    const body = o.action === 'delete' ? undefined : await ctx.validBody(route, id);
+    const req = (ifMatch: string | undefined): TestRequest => ({
+      method: route.method,
+      path: ctx.pathOf(route, id),
+      headers: ifMatch === undefined ? headers : { ...headers, 'if-match': ifMatch },
+      ...(body !== undefined ? { body } : {}),
+      ...(ifMatch === undefined ? { noIfMatch: true as const } : {}),
+    });
+    // A tag the service never gave: a change sent with it is refused, and nothing changes.
+    const staleReq = req(`"servicespec-stale-${ctx.runId}"`);
+    const refused = await ctx.send(route, staleReq);
+    const why = ctx.expectCondition(refused, 'precondition_failed');
+    if (why !== undefined)
+      return scope.fail(
+        ctx.failure(o.id, `${stale.code} (${stale.status}) for a stale If-Match`, stale.pointer, staleReq, `${why}; ${describe(refused).slice(0, 200)}`),
+      );
+    const still = await ctx.send(read, { method: 'GET', path: fresh.path, headers: fresh.headers });
+    if (still.status !== before.status || JSON.stringify(still.body) !== JSON.stringify(before.body))
+      return scope.fail(
+        ctx.failure(o.id, `the ${r.name} unchanged after a refused stale If-Match`, stale.pointer, staleReq, `read back: ${describe(still).slice(0, 200)}`),
+      );
+    if (o.ifMatch === 'required') {
+      const needed = ctx.declared('precondition_required');
+      const bare = req(undefined);
+      const res: TestResponse = await ctx.send(route, bare);
+      const whyBare = ctx.expectCondition(res, 'precondition_required');
+      if (needed && whyBare !== undefined)
+        return scope.fail(
+          ctx.failure(o.id, `${needed.code} (${needed.status}) for a change without If-Match (if_match: required)`, needed.pointer, bare, whyBare),
+        );
+    }
+    const currentReq = req(tag);
+    const current = await ctx.send(route, currentReq);
+    if (isSuccessAnswer(route, current.status)) return;
+    // A transition that does not start from a new object's state is refused for that, not for its tag.
+    if (o.action === 'transition' && ctx.expectCondition(current, 'illegal_transition') === undefined) return;
+    scope.fail(ctx.failure(o.id, `a success for If-Match: ${tag}, the ${r.name}'s current tag`, o.pointer, currentReq, describe(current).slice(0, 200)));
+  });
+}
