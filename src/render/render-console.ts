@@ -1,10 +1,12 @@
 import fc from 'fast-check';
 import { exportOpenApi } from '../export/export-openapi.js';
 import {
+  answersETag,
   getErrorCodes,
   getRouteErrors,
   getRoutes,
   getServiceRoutes,
+  isConditionalChange,
   isIdempotentOperation,
   type OperationRoute,
   type Route,
@@ -452,6 +454,18 @@ function unknownMembersHtml(r: Route): string {
   return `<dt>Unknown members</dt><dd>${ignore ? 'accepted and dropped, never stored nor answered' : 'refused'} (<code>unknown_fields: ${ignore ? 'ignore' : 'refuse'}</code>${r.operation.unknownFields === undefined ? ', the format default' : ''})</dd>\n`;
 }
 
+/** Conditional requests (`etag: true`): the answer's ETag, If-None-Match on a read, If-Match on a change (required or not). */
+function conditionalHtml(r: Route): string {
+  if (r.kind !== 'operation' || r.resource?.etag !== true) return '';
+  const o = r.operation;
+  const parts: string[] = [];
+  if (answersETag(r.resource, o)) parts.push('answers an <code>ETag</code>');
+  if (o.action === 'read') parts.push('<code>If-None-Match</code> naming it answers 304');
+  if (isConditionalChange(r.resource, o))
+    parts.push(`<code>If-Match</code> ${o.ifMatch === 'required' ? 'required (428 without it)' : 'honoured'}: a stale tag is refused (412), nothing changed`);
+  return parts.length > 0 ? `<dt>Conditional requests</dt><dd>${parts.join('; ')} (<code>etag: true</code>)</dd>\n` : '';
+}
+
 /** Where an answer's objects may carry members their resource does not name (`answer_members: open`). */
 function answerMembersHtml(r: Route): string {
   if (r.kind !== 'operation' || r.resource?.answerMembers !== 'open' || r.operation.action === 'delete') return '';
@@ -521,7 +535,7 @@ ${fills.length > 0 ? `<p class="prefill muted" aria-live="polite">${fills.map((f
 <dl class="facts">
 <dt>Credential</dt><dd>${describeAuth(auth, r)}</dd>
 <dt>Success</dt><dd>${success.map((s) => escapeHtml(s.status ?? '')).join(', ') || NOT_SHOWN}</dd>
-${unknownMembersHtml(r)}${answerMembersHtml(r)}<dt>Rate limits</dt><dd>${rateLimits(model, r)}</dd>
+${unknownMembersHtml(r)}${answerMembersHtml(r)}${conditionalHtml(r)}<dt>Rate limits</dt><dd>${rateLimits(model, r)}</dd>
 <dt>Versions</dt><dd>${r.kind === 'token' ? 'not versioned' : versionsText(model)}</dd>
 ${olderVersionsHtml(model, r)}${callbacksHtml(r)}<dt>Errors</dt><dd>${
     getErrorCodes(model, r)

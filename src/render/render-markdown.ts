@@ -33,6 +33,7 @@ import { getStateField, NO_LIMITS } from '../model/model-lookup.js';
 import { getNatsStreamSubjects } from '../model/model-broker.js';
 import { getResponseHeaders } from '../model/model-response-headers.js';
 import {
+  answersETag,
   getCreateLocation,
   getUpsertLocation,
   getOperationRoute,
@@ -138,6 +139,9 @@ function successText(m: ServiceModel, o: OperationModel): Span[] {
     const made = route ? getUpsertLocation(m, route) : undefined;
     out.push('; creates the object when none has the identifier: 201', ...(made !== undefined ? [', Location: ', code(made)] : []), ' (', code('upsert'), ')');
   }
+  // etag: the answer's ETag; if_match: required, a change without If-Match is refused.
+  if (route && answersETag(route.resource, o)) out.push(', ', code('ETag'));
+  if (o.ifMatch === 'required') out.push('; needs ', code('If-Match'), ' (', code('if_match: required'), ', else ', code('precondition_required'), ')');
   const declared = route ? getResponseHeaders(m, route).filter((h) => h.source === 'declared') : [];
   if (declared.length > 0)
     out.push(
@@ -336,8 +340,34 @@ function resourceBlocks(m: ServiceModel): Block[] {
       r.answerMembers === 'open'
         ? [item('Other members in answers', 'allowed: an implementation may answer members not named here (', code('answer_members: open'), ')')]
         : [];
+    // etag: true, said where stated (docs/format.md, "Conditional requests").
+    const conditional = r.etag
+      ? [
+          item(
+            'Conditional requests',
+            'an ',
+            code('ETag'),
+            ' on every answer of one object; a read honours ',
+            code('If-None-Match'),
+            ' (304), an update, replace, delete or transition ',
+            code('If-Match'),
+            ' (',
+            code('precondition_failed'),
+            ' when stale) (',
+            code('etag: true'),
+            ')',
+          ),
+        ]
+      : [];
     blocks.push(
-      list([item('Identifier', ...codeOrNotShown(r.identifier)), ...keys, item('Plural', ...codeOrNotShown(r.plural)), item('Owner', ...owner), ...open]),
+      list([
+        item('Identifier', ...codeOrNotShown(r.identifier)),
+        ...keys,
+        item('Plural', ...codeOrNotShown(r.plural)),
+        item('Owner', ...owner),
+        ...open,
+        ...conditional,
+      ]),
     );
     blocks.push(r.fields.length > 0 ? fieldTable(r.fields) : para(`Fields: ${NOT_SHOWN}.`));
   }
