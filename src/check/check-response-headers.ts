@@ -5,6 +5,8 @@ import { formatHeaderValue, getReservedErrorHeader, getReservedResponseHeader, i
 import type { ErrorCodeModel, ParameterModel } from '../model/model-types.js';
 import type { ServiceModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
+import { getResource } from '../model/model-lookup.js';
+import { answersETag } from '../model/model-routes.js';
 import { PARAMETER_TYPES } from '../spec/spec-types.js';
 import type { DiagnosticCode, DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
 
@@ -15,6 +17,8 @@ export function checkResponseHeaders(model: ServiceModel, report: Report): void 
   const scalar = PARAMETER_TYPES.filter((t) => t !== 'array');
   for (const o of model.endpoints?.operations ?? []) {
     const seen = new Map<string, string>();
+    // etag: true: the ETag of an answer of one object is the format's (docs/format.md, "Conditional requests").
+    const etag = o.responseHeaders.length > 0 && answersETag(getResource(model, o.resource), o);
     for (const h of o.responseHeaders) {
       const where = `${o.id}.response_headers.${h.name}`;
       if (!(PARAMETER_TYPES as readonly string[]).includes(h.type))
@@ -27,7 +31,12 @@ export function checkResponseHeaders(model: ServiceModel, report: Report): void 
       else seen.set(key, h.name);
       if (h.hasDefault && !isFieldValue(formatHeaderValue(h.default)))
         report('response-header-default-invalid', { operation: o.id, name: h.name }, joinPointer(h.pointer, 'default'));
-      const reason = o.paging?.totalHeader?.toLowerCase() === key ? "the list's total (`paging.total_header`)" : getReservedResponseHeader(o.action, h.name);
+      const reason =
+        o.paging?.totalHeader?.toLowerCase() === key
+          ? "the list's total (`paging.total_header`)"
+          : etag && key === 'etag'
+            ? "the format's ETag of a resource with `etag: true`"
+            : getReservedResponseHeader(o.action, h.name);
       if (reason !== undefined) report('response-header-reserved', { operation: o.id, name: h.name, reason }, h.pointer);
       else if (o.action !== 'custom' && !h.optional && !isSentByService(h))
         report('response-header-unproducible', { operation: o.id, name: h.name, action: o.action }, h.pointer);

@@ -54,6 +54,14 @@ describe('etag and if_match', () => {
     expect(codes(onRead)).toEqual(['warning misplaced-option /endpoints/operations/getNote/if_match']);
   });
 
+  it("an ETag declared in response_headers of an answer that carries the format's is response-header-reserved", () => {
+    const declared = ETAG_SPEC().replace(
+      'action: read, resource: Note }',
+      "action: read, resource: Note, response_headers: { ETag: { type: string, default: 'x' } } }",
+    );
+    expect(codes(declared)).toEqual(['error response-header-reserved /endpoints/operations/getNote/response_headers/ETag']);
+  });
+
   it('etag anywhere but a resource, or not a boolean, and if_match not required/optional, are refused by the schema', () => {
     const onOperation = ETAG_SPEC().replace('action: read, resource: Note }', 'action: read, resource: Note, etag: true }');
     expect(compileSpecText(onOperation).diagnostics.some((d) => d.severity === 'error' && d.pointer?.startsWith('/endpoints/operations/getNote'))).toBe(true);
