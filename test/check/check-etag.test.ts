@@ -41,6 +41,10 @@ describe('etag and if_match', () => {
       expect.stringContaining('precondition_required'),
     ]);
     expect(getUndeclaredConditions(undeclared.model!)).toEqual(expect.arrayContaining(['precondition_failed', 'precondition_required']));
+    const missing = getGapReport(undeclared.model!)
+      .parts.find((p) => p.part === 'errors')!
+      .missing.map((x) => x.where);
+    expect(missing).toEqual(expect.arrayContaining(['condition precondition_failed', 'condition precondition_required']));
     const plain = compileSpecText(ETAG_SPEC('plural: Notes', 'plural: Contracts', PLAIN_ERRORS + illegal).replace(/, if_match: required/g, ''));
     expect(plain.diagnostics.map((d) => d.code)).toEqual([]);
   });
