@@ -24,7 +24,7 @@ import {
   IF_MATCH_ACTIONS,
 } from '../model/model-routes.js';
 import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
-import { isWritable } from '../model/model-schemas.js';
+import { getServiceSourceProblem, isWritable } from '../model/model-schemas.js';
 import { getUnshownChanges } from '../model/model-served-versions.js';
 import { getReservedResponseHeader } from '../model/model-response-headers.js';
 import type {
@@ -321,6 +321,9 @@ const fieldRules: Rule = ({ model, report }) => {
     // Only a resource's own fields are left out of answers (resourceRules checks their roles).
     if (f.writeOnly && !topLevel.has(f))
       report('write-only-invalid', { where, detail: "is only allowed on a resource's own fields" }, joinPointer(f.pointer, 'writeOnly'));
+    // Only a resource's own fields are set by the service and answered (getServiceSetFields).
+    if (f.source !== undefined && !topLevel.has(f))
+      report('source-unused', { where, detail: "that is not a resource's own field (nested, a parameter or a shape's)" }, joinPointer(f.pointer, 'source'));
     // Only a resource's own fields have a create and a replace that may leave them out (getUnstatedValueFields).
     if (f.optionalInRequests !== undefined && !topLevel.has(f))
       report(
@@ -753,7 +756,17 @@ const resourceRules: Rule = (ctx) => {
       if (f.generated !== undefined && f.type !== 'date' && f.type !== 'datetime') {
         report('generated-type-mismatch', { where: `${r.name}.${f.name}`, option: 'generated', type: f.type }, joinPointer(f.pointer, 'generated'));
       }
-      const serverSet = f.name === r.identifier || f.name === r.owner || f.type === 'state' || f.generated !== undefined || f.hasDefault || stamped.has(f.name);
+      // source: service says the service sets it by a rule the spec does not state: a source, its value a named gap.
+      const serverSet =
+        f.name === r.identifier ||
+        f.name === r.owner ||
+        f.type === 'state' ||
+        f.generated !== undefined ||
+        f.hasDefault ||
+        stamped.has(f.name) ||
+        f.source === 'service';
+      const sourceProblem = f.source === 'service' ? getServiceSourceProblem(model, r, f) : undefined;
+      if (sourceProblem !== undefined) report('source-unused', { where: `${r.name}.${f.name}`, detail: sourceProblem }, joinPointer(f.pointer, 'source'));
       if (f.readOnly && !f.optional && !serverSet && !isBoundByEveryCreate(opsByResource.get(r.name) ?? [], f.name))
         report('readonly-without-source', { resource: r.name, field: f.name }, f.pointer);
       if (f.writeOnly) {

@@ -225,6 +225,7 @@ export const DIAGNOSTICS = {
   'invalid-pattern': { severity: 'error', message: '{where}: `{pattern}` is not a valid regular expression ({reason})' },
   'invalid-constraint-range': { severity: 'error', message: '{where}: {low} ({lowValue}) is above {high} ({highValue})' },
   'constraint-type-mismatch': { severity: 'warning', message: '{where}: `{constraint}` has no effect on a field of type {type}' },
+  'source-unused': { severity: 'warning', message: '{where}: `source: service` has no effect on a field {detail}' },
   'optional-in-requests-unused': { severity: 'warning', message: '{where}: `optionalInRequests` has no effect on a field {detail}' },
   'required-in-requests-unused': { severity: 'warning', message: '{where}: `requiredInRequests` has no effect on a field {detail}' },
   'enum-needs-values': { severity: 'error', message: '{where} has type enum but declares no `values`' },
@@ -260,7 +261,7 @@ export const DIAGNOSTICS = {
   'readonly-without-source': {
     severity: 'error',
     message:
-      'field {resource}.{field} is read-only and required, but nothing gives it a value (declare `default`, `generated`, make it optional, or set it by a transition `stamp`)',
+      'field {resource}.{field} is read-only and required, but nothing gives it a value (declare `default`, `generated`, `source: service`, make it optional, or set it by a transition `stamp`)',
   },
   'write-only-invalid': { severity: 'error', message: '{where}: a write-only field {detail}' },
   'generated-type-mismatch': { severity: 'error', message: '{where}: `{option}` needs a date or datetime field, not {type}' },

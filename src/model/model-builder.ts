@@ -105,6 +105,7 @@ export function buildField(name: string, spec: FieldSpec, pointer: string): Fiel
   f.unique = spec.unique ?? false;
   f.hasDefault = has('default');
   if (spec.default !== undefined) f.default = freezeValue(spec.default);
+  if (spec.source === 'service') f.source = 'service';
   if (spec.requiredInRequests === true) f.requiredInRequests = true;
   if (spec.optionalInRequests === true || spec.optionalInRequests === 'create') f.optionalInRequests = spec.optionalInRequests;
   f.hasExample = has('example');

@@ -21,6 +21,14 @@ export interface RouteResponseHeader {
 }
 
 /**
+ * The header `serve` (with --allow-gaps) puts on a built-in action's answers when its resource has fields the service
+ * sets by a rule the spec does not state (`source: service`): their names, comma-separated. The runtime has no value
+ * for them and its answers leave them out, a named gap; the contract tester reads the header as the spec's gap, as it
+ * reads a 501, and does not fail the answer for leaving them out. A service that does not send it is held to them.
+ */
+export const UNSET_FIELDS_HEADER = 'Servicespec-Unset-Fields';
+
+/**
  * Response header names the service writes itself (lowercase): a spec cannot declare them (`response-header-reserved`).
  * Location and Link are the format's on a create and on a list (getReservedResponseHeader); a custom operation's
  * handler may set them.

@@ -32,6 +32,11 @@ export interface SchemaOptions {
    * a union's variants (kept closed, so that a value is one variant only).
    */
   openAnswers?: boolean;
+  /**
+   * The runtime's own answers: a field the service sets by a rule the spec does not state (`source: service`) is not
+   * required, as the runtime has no value for it and leaves it out (a named gap, served only with allowGaps).
+   */
+  serviceSetAbsent?: boolean;
 }
 
 const FORMATS: Partial<Record<FieldModel['type'], string>> = {
@@ -178,7 +183,10 @@ function getObjectSchema(
     }
     properties[f.name] = getFieldSchema(model, f, resource, opts, view);
     // optionalInRequests is a resource's own field's: a nested one is sent as any other.
-    const mustSend = view === 'response' ? !f.optional : view !== 'update' && !mayLeaveOut(f, nested ? undefined : view);
+    const mustSend =
+      view === 'response'
+        ? !f.optional && !(opts.serviceSetAbsent && !nested && resource && f.source === 'service' && getServiceSourceProblem(model, resource, f) === undefined)
+        : view !== 'update' && !mayLeaveOut(f, nested ? undefined : view);
     if (mustSend) required.push(f.name);
   }
   const s: JsonSchema = { type: 'object', properties, additionalProperties: false };
@@ -322,6 +330,41 @@ export function getMergePatchSchema(
     optional: nested || f.optional,
   });
   return getRequestSchema(model, { ...resource, fields: resource.fields.map((f) => patched(f, false)) }, op, 'update', opts);
+}
+
+/**
+ * Why `source: service` changes nothing on a resource's field, or undefined where it holds: it says a required
+ * read-only field the service sets by a rule the spec does not state, so the field must be read-only, required, and
+ * have no other source (`generated`, a `default`, a transition `stamp`, being the identifier, owner or state field).
+ */
+export function getServiceSourceProblem(model: ServiceModel, resource: ResourceModel, f: FieldModel): string | undefined {
+  if (getStateMachine(model, resource.name)?.transitions.some((t) => t.stamp === f.name)) return 'that a transition stamps';
+  return getServiceSourceRoleProblem(resource, f);
+}
+
+/** getServiceSourceProblem without the transitions' stamps (what the runtime's presenters, which hold no model, read). */
+function getServiceSourceRoleProblem(resource: ResourceModel, f: FieldModel): string | undefined {
+  if (!f.readOnly) return 'that is not read-only (clients write it)';
+  if (f.optional) return 'that is optional';
+  if (f.hasDefault) return 'with a `default` (it is the value)';
+  if (f.generated !== undefined) return 'that is `generated`';
+  if (f.name === resource.identifier) return 'that is the identifier';
+  if (f.name === resource.owner) return 'that is the owner field';
+  if (f.type === 'state') return 'that is the state field';
+  return undefined;
+}
+
+/** Whether a resource's own field says `source: service` and is one it holds for (transitions' stamps aside). */
+export function isServiceSetField(resource: ResourceModel, f: FieldModel): boolean {
+  return f.source === 'service' && getServiceSourceRoleProblem(resource, f) === undefined;
+}
+
+/**
+ * A resource's own fields the service sets by a rule the spec does not state (`source: service`, where it holds):
+ * every answer holds each; its value is a named gap, so the runtime has none and its answers leave the field out.
+ */
+export function getServiceSetFields(model: ServiceModel, resource: ResourceModel): readonly FieldModel[] {
+  return resource.fields.filter((f) => f.source === 'service' && getServiceSourceProblem(model, resource, f) === undefined);
 }
 
 /**

@@ -38,6 +38,8 @@ export interface FieldModel {
   unique: boolean;
   hasDefault: boolean;
   default?: unknown;
+  /** `service`: the service sets this required read-only field by a rule the spec does not state (set only when written). */
+  source?: 'service';
   /** Create and replace requests must send the field although it has a default (set only when true). */
   requiredInRequests?: boolean;
   /** Create and replace requests (`create`: create requests only) may leave the field out; every answer holds it, with a value the spec does not state. */

@@ -58,6 +58,8 @@ function constraints(s: Schema): string[] {
   if (typeof s.pattern === 'string') out.push(`pattern <code>${esc(s.pattern)}</code>`);
   if (s.uniqueItems === true) out.push('items unique');
   if (s.readOnly === true) out.push('read-only');
+  // source: service, carried in the export's x-servicespec-field: the value's rule is a named gap.
+  if ((s['x-servicespec-field'] as Schema | undefined)?.source === 'service') out.push('the service sets it by a rule not shown');
   if (s.writeOnly === true) out.push('write-only');
   if (s.nullable === true || (Array.isArray(s.type) && s.type.includes('null'))) out.push('nullable');
   if ('default' in s) out.push(`default <code>${esc(s.default)}</code>`);

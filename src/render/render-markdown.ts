@@ -205,6 +205,9 @@ function range(low: number | undefined, high: number | undefined, unit = ''): st
 function constraintParts(f: FieldModel): Inline[] {
   const parts: Inline[] = [];
   if (f.readOnly) parts.push(['read-only']);
+  // source: service (where it holds; check's source-unused says where it does not): a named gap.
+  if (f.source === 'service' && f.readOnly && !f.optional && !f.hasDefault && f.generated === undefined)
+    parts.push(['the service sets it by a rule not shown']);
   if (f.writeOnce) parts.push(['write-once']);
   if (f.writeOnly) parts.push(['write-only']);
   if (f.unique) parts.push(['unique']);

@@ -138,6 +138,8 @@ export interface FieldSpec extends FieldConstraints {
   generated?: 'create_time' | 'update_time';
   unique?: boolean;
   default?: unknown;
+  /** `service`: a required read-only field the service sets by a rule the spec does not state (a named gap); every answer holds it. */
+  source?: 'service';
   /** Create and replace requests must send the field although it has a `default` (the default then only documents it). */
   requiredInRequests?: boolean;
   /** Create and replace requests may leave the field out, and every answer holds it: the server gives it a value the spec does not state (a named gap). */

@@ -75,6 +75,17 @@ function exerciseModel(model: ServiceModel): void {
     if (field !== undefined && m.field === undefined) expect(r?.fields.filter((f) => f.type === 'state').map((f) => f.name)).toEqual([field]);
     for (const t of m.transitions) if (r) schemas.getTransitionSchema(model, r, t.requires, { annotations: true });
   }
+  // The fields the service sets by a rule not stated: source: service where it holds, answered required but by the runtime.
+  for (const r of model.resources) {
+    const set = schemas.getServiceSetFields(model, r);
+    for (const f of r.fields) {
+      const holds = f.source === 'service' && schemas.getServiceSourceProblem(model, r, f) === undefined;
+      expect(set.includes(f), `${r.name}.${f.name}`).toBe(holds);
+      if (holds) expect(schemas.isServiceSetField(r, f)).toBe(true);
+    }
+    const required = (schemas.getResourceSchema(model, r, 'response', { serviceSetAbsent: true }).required ?? []) as string[];
+    for (const f of set) expect(required).not.toContain(f.name);
+  }
   for (const o of model.endpoints?.operations ?? []) {
     builder.getPathParams(o.path);
     // A list's page sizes as they apply: each key its own paging.page_size states, else limits.page_size's.
@@ -539,6 +550,9 @@ describe('the model API surface', () => {
         'getMergePatchSchema',
         'getUnsourcedFields',
         'getUnstatedValueFields',
+        'getServiceSetFields',
+        'getServiceSourceProblem',
+        'isServiceSetField',
         'getShapeSchema',
         'getTransitionSchema',
         'getUnionSchema',

@@ -43,6 +43,7 @@ const { field: fieldArb } = fc.letrec<{ field: Record<string, unknown>; fieldMap
         writeOnce: opt(fc.boolean()),
         unique: opt(fc.boolean()),
         generated: opt(fc.constantFrom('create_time', 'update_time')),
+        source: opt(fc.constant('service')),
         default: opt(scalarValue),
         example: opt(scalarValue),
         values: opt(fc.array(fc.oneof(fc.constantFrom('red', 'blue', 'green'), fc.integer({ min: 0, max: 9 })), { maxLength: 4 })),
@@ -644,12 +645,15 @@ export const newShapesSpec = fc
     errorMembers: fc.constantFrom(undefined, 'named', 'open'),
     // A field creates may leave out and every answer holds, its value not stated (optionalInRequests).
     unstated: fc.boolean(),
+    // A required read-only field the service sets by a rule the spec does not state (source: service).
+    serviceSet: fc.boolean(),
     // A delete answering nothing, or the object it deleted (response), with the default or a stated status.
     deleteAnswer: fc.constantFrom(undefined, 'none', 'object', 'object-202'),
   })
   .map((g) => {
     const itemFields: Record<string, unknown> = { id: { type: 'uuid', readOnly: true }, name: { type: 'string', maxLength: 40 } };
     if (g.unstated) itemFields.label = { type: 'string', maxLength: 12, optionalInRequests: true };
+    if (g.serviceSet) itemFields.number = { type: 'integer', readOnly: true, source: 'service' };
     if (g.unionField) itemFields.method = g.unionOptional ? { ...g.unionField, optional: true } : g.unionField;
     const operations: Record<string, Record<string, unknown>> = {
       createItem: clean({
@@ -714,7 +718,7 @@ export const newShapesSpec = fc
     if (g.unknownFields !== undefined) operations.createItem!.unknown_fields = g.unknownFields;
     if (g.subset) {
       itemFields.note = { type: 'string', optional: true, maxLength: 20 };
-      operations.createItem!.request_fields = Object.keys(itemFields).filter((n) => n !== 'id' && n !== 'note');
+      operations.createItem!.request_fields = Object.keys(itemFields).filter((n) => n !== 'id' && n !== 'note' && n !== 'number');
       operations.editItem = { method: 'PATCH', path: '/items/{id}', action: 'update', resource: 'Item', request_fields: ['note'] };
     }
     const quoteRequest =

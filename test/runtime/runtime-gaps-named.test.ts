@@ -32,6 +32,13 @@ const NAMED: readonly [RegExp, (m: RegExpExecArray) => Named | Named[]][] = [
   [/^webhook retry schedule/, () => ({ item: 'retry schedule' })],
   [/^webhook delivery time-out/, () => ({ item: 'delivery time-out' })],
   [/^failed authentication bound/, () => ({ item: 'failed authentication bound' })],
+  [
+    /^value of a read-only field the service sets \((.+), source: service\)/,
+    (m) => ({
+      item: 'value of a read-only field the service sets',
+      where: new RegExp(`^${m[1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(source: service\\)$`),
+    }),
+  ],
 ];
 
 /** The runtime gaps of a spec that the gap report does not name in their part (a part not shown names all of its own). */
@@ -107,6 +114,26 @@ describe('every gap serve refuses is named by gaps', () => {
     );
     expect(unnamed(text)).toEqual([]);
     expect(getRuntimeGaps(compileSpecText(text, 'spec.yaml').model!).map((g) => g.part)).toEqual(['limits']);
+  });
+
+  it('a read-only field the service sets (source: service) is a runtime gap gaps names under resources', () => {
+    const text = WHOLE.replace(
+      '      text: { type: string, maxLength: 100 }\n',
+      '      text: { type: string, maxLength: 100 }\n      number: { type: integer, readOnly: true, source: service }\n',
+    );
+    expect(text).toContain('source: service');
+    const compiled = compileSpecText(text, 'spec.yaml');
+    expect(hasErrors(compiled.diagnostics)).toBe(false);
+    expect(unnamed(text)).toEqual([]);
+    expect(getRuntimeGaps(compiled.model!).filter((g) => g.part === 'resources')).toEqual([
+      {
+        part: 'resources',
+        item: 'value of a read-only field the service sets (Note.number, source: service): not shown',
+        builtIn: 'answer without it: the runtime has no value for it, so answers leave it out',
+      },
+    ]);
+    const resources = getGapReport(compiled.model!).parts.find((p) => p.part === 'resources')!;
+    expect(resources.missing).toContainEqual({ item: 'value of a read-only field the service sets', where: 'Note.number (source: service)' });
   });
 
   it('holds for generated specs', () => {

@@ -28,7 +28,7 @@ export function createPayloadCheck(
   const validators = new Map<string, Validator>();
   for (const k of model.events?.kinds ?? []) {
     if (!k.payload) continue;
-    validators.set(k.name, compile(getShapeSchema(model, { ...k.payload, list: false }, 'response')));
+    validators.set(k.name, compile(getShapeSchema(model, { ...k.payload, list: false }, 'response', { serviceSetAbsent: true })));
   }
   return (kind, payload) => {
     const validate = validators.get(kind.name);

@@ -22,6 +22,8 @@ import {
   getTransitionSchema,
   getUnsourcedFields,
   getUnstatedValueFields,
+  getServiceSetFields,
+  isServiceSetField,
 } from '../../model/model-schemas.js';
 import type { EventKindModel, FieldModel, OperationModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
 import type { KeyedChange, RouteHandler, RuntimeContext } from '../runtime-context.js';
@@ -30,7 +32,7 @@ import { createPayloadCheck } from '../events/events-payload.js';
 import { getOwnerScope as getPrincipalOwnerScope, isOwnObject } from '../runtime-access.js';
 import { boundToDeadline, sendAnswer as sendPlainAnswer, toLateAnswer } from '../runtime-deadline.js';
 import { createEnvelopeWriter, type EnvelopeListValues, type EnvelopeWriter } from '../runtime-envelope.js';
-import { formatHeaderValue } from '../../model/model-response-headers.js';
+import { formatHeaderValue, UNSET_FIELDS_HEADER } from '../../model/model-response-headers.js';
 import { createHandlerHeaders, createHeaderSetter, withDefaultHeaders, type HeaderValue } from './runtime-response-headers.js';
 import { markUnapplied, ServiceError } from '../runtime-errors.js';
 import { getAnswerType } from '../runtime-versioning.js';
@@ -195,6 +197,15 @@ function getAnsweredFields(resource: ResourceModel): readonly FieldModel[] {
 }
 
 /**
+ * Whether a stored null is answered as null: a nullable field's, but not one the service sets by a rule the spec does
+ * not state (`source: service`): the runtime has no value for it (a named gap), so its column is always NULL and its
+ * answers leave it out, null being a value the spec does not state either.
+ */
+function isNullAnswered(resource: ResourceModel, f: FieldModel): boolean {
+  return f.nullable && !isServiceSetField(resource, f);
+}
+
+/**
  * The object as clients see it: absent fields are left out (storage reads an optional field never given as
  * undefined), a nullable field set to null is null, a null in a field that is not nullable is absent. Compiled once
  * per resource, with constant property names (see decodeRow in storage-sqlite.ts for why).
@@ -205,7 +216,7 @@ export function presentRow(resource: ResourceModel, row: Row): Record<string, un
     // Field names are snake_case and never __proto__ (the format's schema); quoted anyway.
     const lines = getAnsweredFields(resource).map((f) => {
       const k = JSON.stringify(f.name);
-      return `v = r[${k}]; if (v !== null && v !== undefined) o[${k}] = v;${f.nullable ? ` else if (v === null) o[${k}] = null;` : ''}`;
+      return `v = r[${k}]; if (v !== null && v !== undefined) o[${k}] = v;${isNullAnswered(resource, f) ? ` else if (v === null) o[${k}] = null;` : ''}`;
     });
     present = new Function('r', `const o = {}; let v;\n${lines.join('\n')}\nreturn o;`) as (row: Row) => Record<string, unknown>;
     presenters.set(resource, present);
@@ -220,7 +231,7 @@ export function presentRowPlain(resource: ResourceModel, row: Row): Record<strin
     if (f.writeOnly) continue;
     const v = row[f.name];
     if (v !== null && v !== undefined) o[f.name] = v;
-    else if (v === null && f.nullable) o[f.name] = null;
+    else if (v === null && isNullAnswered(resource, f)) o[f.name] = null;
   }
   return o;
 }
@@ -255,7 +266,7 @@ export function writePresentedRow(resource: ResourceModel, row: Row): string {
     const lines = getAnsweredFields(resource).map((f) => {
       const name = JSON.stringify(f.name);
       const k = `(s.length === 1 ? ${JSON.stringify(`${name}:`)} : ${JSON.stringify(`,${name}:`)})`;
-      return `v = r[${name}]; if (v !== null && v !== undefined) s += ${k} + w(v);${f.nullable ? ` else if (v === null) s += ${k} + 'null';` : ''}`;
+      return `v = r[${name}]; if (v !== null && v !== undefined) s += ${k} + w(v);${isNullAnswered(resource, f) ? ` else if (v === null) s += ${k} + 'null';` : ''}`;
     });
     write = new Function('r', 'w', `let s = '{'; let v;\n${lines.join('\n')}\nreturn s + '}';`) as (row: Row, value: (v: unknown) => string) => string;
     writers.set(resource, write);
@@ -472,7 +483,9 @@ function createEnvelopedSend(envelope: EnvelopeWriter): Send {
 
 export function createActionHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
   if (route.operation.action === 'custom') return createCustomHandler(route, deps);
-  return withDefaultHeaders(route, createBuiltInHandler(route, deps));
+  // Fields the service sets by a rule the spec does not state (source: service): answers leave them out, and say so.
+  const unset = route.resource ? getServiceSetFields(deps.ctx.model, route.resource).map((f) => f.name) : [];
+  return withDefaultHeaders(route, createBuiltInHandler(route, deps), unset.length > 0 ? [[UNSET_FIELDS_HEADER, unset.join(', ')]] : undefined);
 }
 
 /**
@@ -1315,7 +1328,7 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
     op.request && route.hasBody
       ? compile(getShapeSchema(ctx.model, op.request, 'create', { safeIntegers: true }), getResource(ctx.model, op.request.resource))
       : undefined;
-  const validateOut = op.response ? compile(getShapeSchema(ctx.model, op.response, 'response')) : undefined;
+  const validateOut = op.response ? compile(getShapeSchema(ctx.model, op.response, 'response', { serviceSetAbsent: true })) : undefined;
   const declaredHeaders = op.responseHeaders.length > 0 ? createHandlerHeaders(ctx.model, route, compile) : undefined;
   const failure = createHandlerFailure(ctx.model, route);
   // A form request (request.media_type): its text read as the declared fields, then validated as a JSON body is.

@@ -1,7 +1,7 @@
 import { getRoutes, getUndeclaredConditions } from '../../model/model-routes.js';
 import { getPageSize } from '../../model/model-lookup.js';
 import type { ServiceModel } from '../../model/model-types.js';
-import { getUnsourcedFields, getUnstatedValueFields } from '../../model/model-schemas.js';
+import { getServiceSetFields, getUnsourcedFields, getUnstatedValueFields } from '../../model/model-schemas.js';
 import { BUILT_IN, type RuntimeGap } from '../runtime-built-in.js';
 import { getEventRuntimeGaps } from '../events/events-options.js';
 import { getFailedAuthGaps } from '../auth/auth-attempts.js';
@@ -51,6 +51,14 @@ export function getRuntimeGaps(model: ServiceModel): RuntimeGap[] {
         builtIn: `${getNotImplementedAnswer(model, o.id)} to a request leaving it out`,
       });
   }
+  // A required read-only field the service sets by a rule the spec does not state: the runtime has no value for it.
+  for (const r of model.resources)
+    for (const f of getServiceSetFields(model, r))
+      gaps.push({
+        part: 'resources',
+        item: `value of a read-only field the service sets (${r.name}.${f.name}, source: service): not shown`,
+        builtIn: 'answer without it: the runtime has no value for it, so answers leave it out',
+      });
   // No requirement is not "public": a spec says that with `auth: none` (or `authentication.default: none`).
   const open = [
     ...ops.filter((r) => r.operation.auth === undefined).map((r) => `operation ${r.operation.id}`),

@@ -25,11 +25,12 @@ function defaultsOf(route: OperationRoute): [string, string][] | undefined {
 }
 
 /**
- * A built-in action's handler with its declared headers' defaults on the success answer; the handler itself when
- * there are none. Set before the action runs (it sends its own answer), taken off again when it fails.
+ * A built-in action's handler with its declared headers' defaults on the success answer (and `extra`, the service's
+ * own: UNSET_FIELDS_HEADER); the handler itself when there are none. Set before the action runs (it sends its own answer), taken off again when it fails.
  */
-export function withDefaultHeaders(route: OperationRoute, handler: RouteHandler): RouteHandler {
-  const defaults = defaultsOf(route);
+export function withDefaultHeaders(route: OperationRoute, handler: RouteHandler, extra?: readonly [string, string][]): RouteHandler {
+  const declared = defaultsOf(route);
+  const defaults = extra && extra.length > 0 ? [...(declared ?? []), ...extra] : declared;
   if (!defaults) return handler;
   const clear = (reply: FastifyReply) => {
     if (!reply.sent) for (const [name] of defaults) reply.removeHeader(name);

@@ -1,6 +1,7 @@
 import { getField, getResource, getStateMachine } from '../../model/model-lookup.js';
 import { getFieldAt, getNestedColumn, getNestedPaths, getPathColumn } from '../../model/model-path-bindings.js';
 import type { FieldModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
+import { isServiceSetField } from '../../model/model-schemas.js';
 import type { ColumnPlan, ColumnType, MigrationRefusal, MigrationStep, StoragePlan, TablePlan } from './storage-types.js';
 
 function columnType(model: ServiceModel, f: FieldModel): ColumnType {
@@ -46,7 +47,8 @@ function columnFor(model: ServiceModel, r: ResourceModel, f: FieldModel): Column
   const col: ColumnPlan = {
     name: f.name,
     type,
-    notNull: isId || (!f.optional && !f.nullable),
+    // A field the service sets by a rule the spec does not state (source: service) has no value here: always NULL.
+    notNull: isId || (!f.optional && !f.nullable && !isServiceSetField(r, f)),
     unique: f.unique && !isId,
     primaryKey: isId,
     autoIncrement: isId && f.type === 'integer',
