@@ -487,7 +487,8 @@ function parentRefs(ctx: Ctx, resources: Record<string, ResourceSpec>, operation
  * A field the server always returns (read-only, required) needs a source of its value in the format: the
  * identifier, the owner, a state, a default, a time of creation or change, a transition's stamp. OpenAPI does not
  * say where such a value comes from (a `createdAt` may be stamped, copied or computed), so none is assumed: the
- * field is kept as one the server may leave out, and the approximation is reported.
+ * field stays one every answer holds, set by the service by a rule the document does not state (`source: service`,
+ * a named gap), and the approximation is reported.
  */
 function optionalWithoutSource(ctx: Ctx, resources: Record<string, ResourceSpec>, states: SpecDocument['states'], endpoints: SpecDocument['endpoints']): void {
   const pointers = new Map([...ctx.resources].map(([pointer, name]) => [name, pointer]));
@@ -500,7 +501,7 @@ function optionalWithoutSource(ctx: Ctx, resources: Record<string, ResourceSpec>
     const identifier = r.identifier ?? ctx.resourceIdentifier.get(name);
     const fields = r.fields ?? {};
     for (const [fname, f] of Object.entries(fields)) {
-      if (!f.readOnly || f.optional || f.type === 'state' || f.generated !== undefined || 'default' in f) continue;
+      if (!f.readOnly || f.optional || f.type === 'state' || f.generated !== undefined || 'default' in f || f.source !== undefined) continue;
       if (fname === identifier || fname === r.owner || stamped.has(fname) || bound(fname)) continue;
       // One value is all it can hold (a `const`, an enum of one: Stripe's `object: customer`, a schema_version): that
       // is its value, stated by the document, and every answer carries it.
@@ -509,13 +510,17 @@ function optionalWithoutSource(ctx: Ctx, resources: Record<string, ResourceSpec>
         fields[fname] = orderField(f);
         continue;
       }
-      (f as { optional?: boolean }).optional = true;
+      (f as { source?: 'service' }).source = 'service';
       const reason =
-        'the document does not say what gives it a value; declare `generated` (the time of creation or change) or a `default` if the service sets it';
+        'the document does not say what gives it a value, so the rule is a named gap (serve, with --allow-gaps, answers without it); declare `generated` (the time of creation or change) or a `default` where one says it';
       report(
         ctx,
         'import-approximated',
-        { item: `resource ${name} field ${fname} (read-only and required)`, as: 'a field the server may leave out (optional)', reason },
+        {
+          item: `resource ${name} field ${fname} (read-only and required)`,
+          as: 'a field every answer holds, its value set by the service by a rule not stated (`source: service`)',
+          reason,
+        },
         pointers.get(name) ?? '',
       );
       fields[fname] = orderField(f);

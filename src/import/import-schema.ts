@@ -598,6 +598,7 @@ const FIELD_ORDER = [
   'writeOnly',
   'unique',
   'generated',
+  'source',
   'to',
   'values',
   'default',

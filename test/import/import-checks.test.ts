@@ -191,7 +191,7 @@ describe('import: the result always checks', () => {
     );
   });
 
-  it('a read-only required field with no source of its value (createdAt, archived) is imported as optional, with a diagnostic', async () => {
+  it('a read-only required field with no source of its value (createdAt, archived) is imported as required, set by the service (source: service), with a diagnostic', async () => {
     const bookmark = {
       allOf: [
         { type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' } } },
@@ -226,8 +226,10 @@ describe('import: the result always checks', () => {
     // Before: check refused createdAt and archived (readonly-without-source) and the import wrote nothing.
     expect(checkErrors(r.text!)).toEqual([]);
     const fields = r.document!.resources!.Bookmark!.fields!;
-    expect(fields.createdAt).toEqual({ type: 'datetime', optional: true, readOnly: true });
-    expect(fields.archived).toEqual({ type: 'boolean', optional: true, readOnly: true });
+    // Every answer holds them, the service setting each by a rule the document does not state (a named gap); they
+    // were optional, which let a service leave them out of its answers.
+    expect(fields.createdAt).toEqual({ type: 'datetime', readOnly: true, source: 'service' });
+    expect(fields.archived).toEqual({ type: 'boolean', readOnly: true, source: 'service' });
     // The identifier keeps its place: the server gives it.
     expect(fields.id!.optional).toBeUndefined();
     // (Its create declares no Location, which the import says too: import-response-headers.test.ts.)
