@@ -6,7 +6,16 @@ import { getField, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, getFieldAt, getPathParent, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
 import { getPageItems } from '../model/model-envelope.js';
 import { isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
-import { getRequestSchema, getResourceSchema, getShapeSchema, isWritable, MULTIPLE_OF_PRECISION, type JsonSchema } from '../model/model-schemas.js';
+import {
+  getRequestSchema,
+  getResourceSchema,
+  getServiceSetFields,
+  getShapeSchema,
+  isWritable,
+  MULTIPLE_OF_PRECISION,
+  type JsonSchema,
+} from '../model/model-schemas.js';
+import { UNSET_FIELDS_HEADER } from '../model/model-response-headers.js';
 import type { AuthRequirement, ErrorCodeModel, FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { locate } from '../spec/spec-loader.js';
 import { CONDITIONS, type Condition, type PartName } from '../spec/spec-types.js';
@@ -85,6 +94,12 @@ export class TestContext {
   readonly errorViolations = new Map<string, Failure>();
   /** Operations the service answered 501 Not Implemented: nothing of their answers can be judged (not run). */
   readonly notImplemented = new Set<string>();
+  /**
+   * Fields the service says its answers leave out, by resource: those of the resource's fields the service sets by a
+   * rule the spec does not state (`source: service`) that an answer's UNSET_FIELDS_HEADER names (serve's, with
+   * --allow-gaps: it has no value for them). The spec's gap, as a 501 is: not held against the answers (not run).
+   */
+  readonly unsetFields = new Map<string, Set<string>>();
   readonly errorRoutes = new Set<string>();
   /** Response bodies that did not match their resource's shape, by resource. */
   readonly shapeViolations = new Map<string, Failure>();
@@ -470,6 +485,7 @@ export class TestContext {
     }
     if (res.status < 300 && this.currentPart !== 'authentication' && route?.operation.auth?.kind === 'required')
       for (const x of route.operation.auth.scopes) this.heldScopes.add(x);
+    if (route) this.noteUnsetFields(route, res);
     if (res.status === 501 && route) {
       // The service says it does not implement the operation (serve answers so for a handler not given).
       this.notImplemented.add(route.operation.id);
@@ -508,6 +524,30 @@ export class TestContext {
     return res;
   }
 
+  /** Records the fields a success answer's UNSET_FIELDS_HEADER names that are its resource's service-set fields (source: service). */
+  noteUnsetFields(route: OperationRoute, res: TestResponse): void {
+    const resource = route.resource;
+    const header = resource && res.status < 300 ? res.headers.get(UNSET_FIELDS_HEADER) : null;
+    if (!resource || !header) return;
+    const own = new Set(getServiceSetFields(this.model, resource).map((f) => f.name));
+    for (const name of header.split(',').map((x) => x.trim())) {
+      if (!own.has(name)) continue;
+      let set = this.unsetFields.get(resource.name);
+      if (!set) this.unsetFields.set(resource.name, (set = new Set()));
+      set.add(name);
+    }
+  }
+
+  /** A resource's answer schema, without requiring the fields the service said it leaves out (unsetFields). */
+  private answerSchema(resource: ResourceModel): JsonSchema {
+    const s = getResourceSchema(this.model, resource, 'response', { safeIntegers: false });
+    const unset = this.unsetFields.get(resource.name);
+    if (!unset || !Array.isArray(s.required)) return s;
+    const required = (s.required as string[]).filter((n) => !unset.has(n));
+    const { required: _required, ...rest } = s;
+    return required.length > 0 ? { ...rest, required } : rest;
+  }
+
   /** Checks a body against a resource's response shape, recording the resources part's verdict. */
   checkShape(resource: ResourceModel, value: unknown, req: TestRequest, operation: string): string | undefined {
     this.shapeResources.add(resource.name);
@@ -516,9 +556,7 @@ export class TestContext {
       value !== null && typeof value === 'object' && !Array.isArray(value)
         ? resource.fields.find((f) => f.writeOnly && Object.hasOwn(value, f.name))
         : undefined;
-    const m = leaked
-      ? `holds the write-only field ${leaked.name}, which no answer carries`
-      : this.mismatch(getResourceSchema(this.model, resource, 'response', { safeIntegers: false }), value);
+    const m = leaked ? `holds the write-only field ${leaked.name}, which no answer carries` : this.mismatch(this.answerSchema(resource), value);
     if (m !== undefined && !this.shapeViolations.has(resource.name)) {
       this.shapeViolations.set(
         resource.name,
