@@ -34,6 +34,7 @@ endpoints:
     listIssues: { method: GET, path: /issues, action: list, resource: Issue }
     replaceIssue: { method: PUT, path: '/issues/{id}', action: replace, resource: Issue }
     updateIssue: { method: PATCH, path: '/issues/{id}', action: update, resource: Issue }
+    summarizeIssue: { method: GET, path: '/issues/{id}/summary', action: custom, handler: summary, response: { resource: Issue } }
 authentication:
   default: none
 ${PLAIN_ERRORS}`;
@@ -71,8 +72,11 @@ describe('source: service', () => {
   let fast: Running;
   let plain: Running;
   beforeAll(async () => {
-    fast = await startService(checkedModel(SERVICE_SOURCE_SPEC), { fastPaths: true });
-    plain = await startService(checkedModel(SERVICE_SOURCE_SPEC), { fastPaths: false });
+    // A handler answering an Issue without the fields the service sets: the runtime's own check of its answer does
+    // not require them (it has no value for them either).
+    const handlers = { summary: () => ({ id: '00000000-0000-4000-8000-000000000001', title: 'x', created_at: '2026-01-01T00:00:00.000Z' }) };
+    fast = await startService(checkedModel(SERVICE_SOURCE_SPEC), { fastPaths: true, handlers });
+    plain = await startService(checkedModel(SERVICE_SOURCE_SPEC), { fastPaths: false, handlers });
   });
   afterAll(async () => {
     await fast.close();
@@ -85,6 +89,14 @@ describe('source: service', () => {
 
   it('and on the plain path', async () => {
     await answersLeaveItOut(plain);
+  });
+
+  it("a custom handler's answer without it is served, not refused as internal", async () => {
+    for (const s of [fast, plain]) {
+      const r = await s.call('GET', '/issues/00000000-0000-4000-8000-000000000001/summary');
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ id: '00000000-0000-4000-8000-000000000001', title: 'x', created_at: '2026-01-01T00:00:00.000Z' });
+    }
   });
 
   it('is a named gap: gaps names it, serve refuses it without --allow-gaps', async () => {
