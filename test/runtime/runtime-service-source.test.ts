@@ -15,6 +15,7 @@ import { renderMarkdown } from '../../src/render/render-markdown.js';
 import { createService, ServiceStartError } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { checkedModel, PLAIN_ERRORS } from '../support/specs.js';
+import { openStream } from '../events/helpers.js';
 import { startService, type Running } from './helpers.js';
 
 export const SERVICE_SOURCE_SPEC = `
@@ -96,6 +97,26 @@ describe('source: service', () => {
       const r = await s.call('GET', '/issues/00000000-0000-4000-8000-000000000001/summary');
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ id: '00000000-0000-4000-8000-000000000001', title: 'x', created_at: '2026-01-01T00:00:00.000Z' });
+    }
+  });
+
+  it("an event's payload without it is published: the create is not refused as internal", async () => {
+    const text = SERVICE_SOURCE_SPEC.replace(
+      'authentication:\n',
+      'events:\n  delivery:\n    stream: { path: /events, heartbeat: 10s }\n  kinds:\n    issue.added: { payload: { resource: Issue }, on: [create] }\nauthentication:\n',
+    );
+    expect(text).toContain('issue.added');
+    const e = await startService(checkedModel(text), { handlers: { summary: () => ({}) } });
+    try {
+      const stream = await openStream(`${e.url}/events`);
+      const made = await e.call('POST', '/issues', { title: 'a' });
+      expect(made.status).toBe(201);
+      const [event] = await stream.waitFor(1);
+      stream.close();
+      const body = JSON.parse(event!.data) as { data: { object: Record<string, unknown> } };
+      expect(Object.keys(body.data.object).sort()).toEqual(['created_at', 'id', 'title']);
+    } finally {
+      await e.close();
     }
   });
 
