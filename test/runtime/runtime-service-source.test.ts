@@ -12,6 +12,7 @@ import { modelToSpec } from '../../src/export/model-to-spec.js';
 import { compileSpecText } from '../../src/program.js';
 import { renderConsole } from '../../src/render/render-console.js';
 import { renderMarkdown } from '../../src/render/render-markdown.js';
+import { getRuntimeGaps } from '../../src/runtime/service/runtime-gaps.js';
 import { createService, ServiceStartError } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { checkedModel, PLAIN_ERRORS } from '../support/specs.js';
@@ -131,6 +132,14 @@ describe('source: service', () => {
     );
     expect(error).toBeInstanceOf(ServiceStartError);
     expect(String((error as Error).message)).toContain('Issue.number, source: service');
+  });
+
+  it('a resource only custom handlers answer is no runtime gap: the handler gives the value (gaps still names it)', () => {
+    const custom = checkedModel(SERVICE_SOURCE_SPEC.replace(/ {4}(create|read|list|replace|update)Issues?: .*\n/g, ''));
+    expect(custom.endpoints!.operations.map((o) => o.id)).toEqual(['summarizeIssue']);
+    expect(getRuntimeGaps(custom).filter((g) => g.part === 'resources')).toEqual([]);
+    expect(formatGapReport(getGapReport(custom))).toContain('Issue.number (source: service)');
+    expect(getRuntimeGaps(checkedModel(SERVICE_SOURCE_SPEC)).filter((g) => g.part === 'resources')).toHaveLength(2);
   });
 
   it('the export requires it in answers, read-only, never in requests; model-to-spec writes the key back', () => {

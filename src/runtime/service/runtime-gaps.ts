@@ -51,8 +51,10 @@ export function getRuntimeGaps(model: ServiceModel): RuntimeGap[] {
         builtIn: `${getNotImplementedAnswer(model, o.id)} to a request leaving it out`,
       });
   }
-  // A required read-only field the service sets by a rule the spec does not state: the runtime has no value for it.
-  for (const r of model.resources)
+  // A required read-only field the service sets by a rule the spec does not state: the runtime has no value for it
+  // where it serves the resource itself (a built-in action); a custom handler answering it gives its own.
+  const stored = new Set(ops.filter((r) => r.operation.action !== 'custom').map((r) => r.operation.resource));
+  for (const r of model.resources.filter((x) => stored.has(x.name)))
     for (const f of getServiceSetFields(model, r))
       gaps.push({
         part: 'resources',
