@@ -1,5 +1,5 @@
 import { isSuccessAnswer } from '../model/model-routes.js';
-import { getResourceSchema, type JsonSchema } from '../model/model-schemas.js';
+import type { JsonSchema } from '../model/model-schemas.js';
 import { objectKey } from './tester-context.js';
 import { getChangesSince } from '../model/model-versions.js';
 import { createMediaTypeReader, fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
@@ -13,7 +13,8 @@ import { describe, type TestContext } from './tester-context.js';
 
 /** A resource's response schema as an older version shows it: the changes since, undone newest first. */
 function schemaAt(ctx: TestContext, resource: ResourceModel, version: string): JsonSchema {
-  const s = JSON.parse(JSON.stringify(getResourceSchema(ctx.model, resource, 'response'))) as {
+  // The current answer schema as the run holds it (the fields serve says it leaves out not required: unsetFields).
+  const s = JSON.parse(JSON.stringify(ctx.answerSchema(resource))) as {
     properties: Record<string, JsonSchema>;
     required?: string[];
     additionalProperties?: unknown;

@@ -539,7 +539,7 @@ export class TestContext {
   }
 
   /** A resource's answer schema, without requiring the fields the service said it leaves out (unsetFields). */
-  private answerSchema(resource: ResourceModel): JsonSchema {
+  answerSchema(resource: ResourceModel): JsonSchema {
     const s = getResourceSchema(this.model, resource, 'response', { safeIntegers: false });
     const unset = this.unsetFields.get(resource.name);
     if (!unset || !Array.isArray(s.required)) return s;

@@ -109,6 +109,21 @@ describe('source: service in the tester', () => {
     expect(f.actual).toContain('created_at');
   }, 120_000);
 
+  it('an older version served (versioning.served) holds the same answers to the same gap', async () => {
+    const text = SPEC.replace(
+      'authentication:\n',
+      'versioning:\n  scheme: integer\n  current: 2\n  placement: { header: Api-Version }\n  default: current\n  supported:\n    - version: 1\n      changes:\n        - add_field: { resource: Issue, field: number }\nauthentication:\n',
+    );
+    const versioned = await startSpecText('issues-versioned.yaml', text);
+    try {
+      const r = await testService(versioned.model, { baseUrl: versioned.url, ...versioned.options, seed: 1 });
+      expect(r.results.filter((x) => x.outcome === 'failed').map((x) => `${x.check} ${x.target}: ${x.failure?.actual ?? ''}`)).toEqual([]);
+      expect(r.results.some((x) => x.check === 'versioning.served' && x.outcome === 'passed')).toBe(true);
+    } finally {
+      await versioned.close();
+    }
+  }, 240_000);
+
   it('the spec served with --allow-gaps: no failure; the fields it leaves out are the spec’s gap, reported not run', async () => {
     const r = await testService(served.model, { baseUrl: served.url, ...served.options, seed: 1 });
     expect(r.results.filter((x) => x.outcome === 'failed').map((x) => JSON.stringify(x.failure))).toEqual([]);
