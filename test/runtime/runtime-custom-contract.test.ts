@@ -230,14 +230,14 @@ authentication: { default: none }
       .map((d) => d.pointer)
       .sort();
 
-  it('refuses it on a read or custom, a type that is not JSON, JSON Patch, and a merge patch on a create or replace', () => {
+  it("refuses it on a read or a custom operation's form, a type that is not JSON, JSON Patch, and a merge patch on a create or replace", () => {
     expect(
       codes(`    add: { method: POST, path: /notes, action: create, resource: Note, request_media_type: application/merge-patch+json }
     get: { method: GET, path: '/notes/{id}', action: read, resource: Note, request_media_type: application/json }
     put: { method: PUT, path: '/notes/{id}', action: replace, resource: Note, request_media_type: text/plain }
     put2: { method: PUT, path: '/notes2/{id}', action: replace, resource: Note, request_media_type: 'application/json; charset=utf-8' }
     jsonPatch: { method: PATCH, path: '/notes/{id}', action: update, resource: Note, request_media_type: application/json-patch+json }
-    rpc: { method: POST, path: /rpc, action: custom, handler: rpc, request: { fields: { a: { type: string } } }, request_media_type: application/json }`),
+    rpc: { method: POST, path: /rpc, action: custom, handler: rpc, request: { media_type: application/x-www-form-urlencoded, fields: { a: { type: string } } }, request_media_type: application/json }`),
     ).toEqual([
       '/endpoints/operations/add/request_media_type',
       '/endpoints/operations/get/request_media_type',
@@ -248,9 +248,10 @@ authentication: { default: none }
     ]);
   });
 
-  it('takes a merge patch on an update and a JSON type on a create or replace', () => {
+  it("takes a merge patch on an update, a JSON type on a create or replace, and either on a custom operation's JSON request", () => {
     expect(
       codes(`    add: { method: POST, path: /notes, action: create, resource: Note, request_media_type: application/vnd.notes+json }
+    rpc: { method: POST, path: /rpc, action: custom, handler: rpc, request: { fields: { a: { type: string } } }, request_media_type: application/merge-patch+json }
     patch: { method: PATCH, path: '/notes/{id}', action: update, resource: Note, request_media_type: application/merge-patch+json }
     put: { method: PUT, path: '/notes/{id}', action: replace, resource: Note, request_media_type: application/json }`),
     ).toEqual([]);
