@@ -67,4 +67,68 @@ describe('the unbroken body first', () => {
       expect(of(op)[0]!.reason).toMatch(/^the valid body to break was refused \((422|404) /);
     }
   }, 60_000);
+
+  it('the unbroken create takes fresh values: a key the service keeps unique unstated does not turn the probes into 409s', async () => {
+    // Projects by hand: a key is unique (a rule the spec does not state: 409), and `name` is not required (the fault).
+    // No code declares validation (an imported document's 422 names no condition): any client error is a refusal.
+    const keys = new Set<string>();
+    const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString('utf8')));
+      req.on('end', () => {
+        const answer = (status: number, body: unknown, type = 'application/problem+json') => {
+          res.writeHead(status, { 'content-type': type });
+          res.end(JSON.stringify(body));
+        };
+        const problem = (status: number, code: string) => answer(status, { type: 'about:blank', title: code, status, code });
+        if (req.method !== 'POST' || req.url !== '/projects') return problem(404, 'not_found');
+        let b: Record<string, unknown>;
+        try {
+          b = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          return problem(400, 'bad_body');
+        }
+        if (typeof b !== 'object' || b === null || Array.isArray(b)) return problem(422, 'invalid');
+        const { key, name } = b;
+        if (typeof key !== 'string' || !/^[A-Z]{2,6}$/.test(key) || (name !== undefined && (typeof name !== 'string' || name.length > 20)))
+          return problem(422, 'invalid');
+        if (Object.keys(b).some((k) => k !== 'key' && k !== 'name')) return problem(422, 'invalid');
+        if (keys.has(key)) return problem(409, 'taken');
+        keys.add(key);
+        return answer(201, { id: crypto.randomUUID(), key, name: name ?? 'Untitled' }, 'application/json');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const spec = `servicespec: 1
+resources:
+  Project:
+    fields:
+      id: { type: uuid, readOnly: true }
+      key: { type: string, pattern: '^[A-Z]{2,6}$' }
+      name: { type: string, maxLength: 20 }
+endpoints:
+  operations:
+    createProject: { method: POST, path: /projects, action: create, resource: Project, errors: [invalid, taken] }
+authentication:
+  default: none
+errors:
+  body: problem
+  codes:
+    bad_body: { status: 400, when: [malformed_request] }
+    invalid: { status: 422 }
+    not_json: { status: 415, when: [unsupported_media_type] }
+    not_found: { status: 404, when: [route_not_found] }
+    taken: { status: 409 }
+`;
+      const r = await testService(checkedModel(spec), {
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        seed: 1,
+        only: ['endpoints.invalid-requests'],
+      });
+      expect(r.results.find((x) => x.target === 'createProject: name missing (required)')?.outcome).toBe('failed');
+    } finally {
+      server.close();
+    }
+  }, 60_000);
 });
