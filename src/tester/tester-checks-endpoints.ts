@@ -490,7 +490,9 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   const o = route.operation;
   const resource = route.resource;
   const view = VIEW[o.action] ?? 'create';
-  const fields = resource ? ctx.requestFields(route) : (o.request?.fields ?? []);
+  // A custom operation whose request names a resource (`request: {resource: Label}`) takes that resource's create body.
+  const named = !resource && o.request?.resource !== undefined && !o.request.list ? ctx.model.resources.find((r) => r.name === o.request!.resource) : undefined;
+  const fields = resource ? ctx.requestFields(route) : named ? named.fields : (o.request?.fields ?? []);
   if (!ctx.selected('endpoints', 'endpoints.invalid-requests') || ctx.stopped) return;
   let headers: Record<string, string> | undefined;
   let target: Record<string, unknown> | undefined;
@@ -514,16 +516,18 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
         !resource && o.request?.union ? unionArbitrary(ctx.model, o.request.union, true) : objectArbitrary(ctx.model, fields, undefined, 'create', true);
       base = resource
         ? await ctx.sampleCreateBody(resource, 0, true)
-        : ((await ctx.resolveRefs(fc.sample(bodyArb, { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
+        : named
+          ? await ctx.sampleCreateBody(named, 0, true)
+          : ((await ctx.resolveRefs(fc.sample(bodyArb, { seed: ctx.seed, numRuns: 1 })[0])) as Record<string, unknown>);
       // Bound fields holding the path's values (\`bind\`): each mutation, not a disagreement with the path, is what is refused.
       if (resource && o.action !== 'create' && target) base = ctx.bindBody(route, base, target);
       base = ctx.onlyRequestFields(route, base);
       // Path parameters naming no resource (a custom operation's `{dataset}`) are drawn as valid-requests draws them.
-      const named =
+      const params =
         !resource && o.action === 'custom' && ctx.idParams(route).length > 0
           ? { ...ctx.drawPathValues(ctx.idParams(route)), ...(await ctx.fieldPathValues(route)), ...(await ctx.itemPathValues(route)) }
           : {};
-      path = ctx.pathOf(route, target && objectKey(resource, target), {}, named);
+      path = ctx.pathOf(route, target && objectKey(resource, target), {}, params);
       if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
       // The body unbroken first: a refusal of a broken one shows the service judged what was broken only where the
       // unbroken one is taken. Refused too (an object the path names that the run could not make, a rule of the
@@ -531,7 +535,8 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       // A create's with its text drawn afresh: the values the probes send stay unsent, so none of them meets a value
       // the service keeps unique without the spec saying so (a project key) and is refused for that instead.
       const bound = (name: string) => o.bindings?.some((b) => b.field.split('.')[0] === name) === true;
-      const unbroken = o.action === 'create' && resource ? ctx.makeUnique(resource, ctx.freshen(resource, base, bound)) : base;
+      const fresh = o.action === 'create' && resource ? resource : named;
+      const unbroken = fresh ? ctx.makeUnique(fresh, ctx.freshen(fresh, base, bound)) : base;
       const req: TestRequest = {
         method: route.method,
         path,
@@ -554,7 +559,10 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   const all =
     !resource && o.request?.union && !o.request.list
       ? [...getMutations(ctx.model, [], undefined, view), ...unionMutations(ctx.model, o.request.union, [])]
-      : getMutations(ctx.model, fields, resource, view);
+      : named
+        ? // What a resource's own rules refuse (a read-only or write-once member) a custom handler may take or drop.
+          getMutations(ctx.model, fields, named, 'create').filter((m) => !/ \((read-only|write-once)\) sent$/.test(m.label))
+        : getMutations(ctx.model, fields, resource, view);
   // A field a create's or replace's path binds may be left out of its body (the path gives it, with the objects on
   // its way): leaving it, or an object holding it, out breaks nothing.
   if ((o.action === 'create' || o.action === 'replace') && o.bindings) {
@@ -620,7 +628,7 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
         return checkReadOnlyEither(ctx, scope, route, path, headers!, m.apply(o.action === 'create' ? ctx.makeUnique(resource, base) : base), readOnly);
       if (!d) return scope.skip(`no error code declared for ${m.condition} (not shown)`);
       // A create's unique values fresh for each: one mutation a service took must not make the next a conflict.
-      const mutated = m.apply(o.action === 'create' && resource ? ctx.makeUnique(resource, base) : base);
+      const mutated = m.apply(o.action === 'create' && resource ? ctx.makeUnique(resource, base) : named ? ctx.makeUnique(named, base) : base);
       const req: TestRequest = {
         method: route.method,
         path,
