@@ -26,19 +26,12 @@ function canonical(v: unknown): string {
 }
 
 /**
- * The strong ETag of a stored object: a quoted base64url of the first 16 bytes of SHA-256 of its answered fields in
- * canonical JSON (members sorted, absent left out, null where nullable). Write-only fields are not answered, so they
- * are not in it: the tag is the representation's (RFC 9110 §8.8.3), never a hash of a secret.
+ * The strong ETag of an object as answered (the runtime's present(row): write-only fields and the nulls an answer
+ * leaves out are not in it): a quoted base64url of the first 16 bytes of SHA-256 of it in canonical JSON. The tag is
+ * the representation's (RFC 9110 §8.8.3), never a hash of a secret.
  */
-export function computeETag(resource: ResourceModel, row: Row): string {
-  const o: Record<string, unknown> = {};
-  for (const f of resource.fields) {
-    if (f.writeOnly) continue;
-    const v = row[f.name];
-    if (v !== null && v !== undefined) o[f.name] = v;
-    else if (v === null && f.nullable) o[f.name] = null;
-  }
-  return `"${createHash('sha256').update(canonical(o)).digest().subarray(0, ETAG_BYTES).toString('base64url')}"`;
+export function computeETag(answered: Record<string, unknown>): string {
+  return `"${createHash('sha256').update(canonical(answered)).digest().subarray(0, ETAG_BYTES).toString('base64url')}"`;
 }
 
 /** The entity-tags of an If-Match / If-None-Match value: `*`, or each tag (weak ones marked); undefined when malformed. */
@@ -77,7 +70,13 @@ export function matchesIfNoneMatch(request: FastifyRequest, etag: string): boole
  * of its strong tags is the current one (a weak tag never matches: RFC 9110 §13.1.1). No object (an upsert's create)
  * matches no If-Match. Otherwise precondition_failed, and nothing is changed.
  */
-export function checkIfMatch(request: FastifyRequest, resource: ResourceModel, current: Row | undefined, required: boolean): void {
+export function checkIfMatch(
+  request: FastifyRequest,
+  resource: ResourceModel,
+  current: Row | undefined,
+  required: boolean,
+  etagOf: (row: Row) => string,
+): void {
   const value = headerText(request, 'if-match');
   if (value === undefined) {
     if (required) throw new ServiceError('precondition_required', `a change of a ${resource.name} must send If-Match with the object's current ETag`);
@@ -87,7 +86,7 @@ export function checkIfMatch(request: FastifyRequest, resource: ResourceModel, c
   if (current !== undefined) {
     if (tags === '*') return;
     if (tags !== undefined) {
-      const etag = computeETag(resource, current);
+      const etag = etagOf(current);
       if (tags.some((t) => !t.weak && t.tag === etag)) return;
     }
   }

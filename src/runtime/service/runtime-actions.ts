@@ -605,7 +605,8 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
   const present = fast ? (row: Row) => presentRow(resource, row) : (row: Row) => presentRowPlain(resource, row);
   // etag: true (docs/format.md, "Conditional requests"): the answer's ETag, and If-Match on a one-object change
   // (whether it is required); undefined for every other resource, which reads no header and hashes nothing.
-  const etagOf = answersETag(resource, op) ? (row: Row) => computeETag(resource, row) : undefined;
+  const tagOf = (row: Row) => computeETag(present(row));
+  const etagOf = answersETag(resource, op) ? tagOf : undefined;
   const ifMatch = isConditionalChange(resource, op) ? op.ifMatch === 'required' : undefined;
   // An enveloped answer is written as text around the data's text (runtime-envelope.ts); none: sendAnswer itself.
   const envelope = op.envelope ? createEnvelopeWriter(op, op.envelope) : undefined;
@@ -877,12 +878,12 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           const found = upsert ? await tx.get(resource.name, id) : undefined;
           if (upsert && found === undefined) {
             // If-Match names an object there is not: it does not match (a create by PUT sends none).
-            if (ifMatch !== undefined && request.headers['if-match'] !== undefined) checkIfMatch(request, resource, undefined, false);
+            if (ifMatch !== undefined && request.headers['if-match'] !== undefined) checkIfMatch(request, resource, undefined, false, tagOf);
             return ((made = true), await upsert.insert(tx, request, body, id));
           }
           const before = found !== undefined ? checkVisible(resource, found, request) : await getVisible(tx, resource, id, request);
           // Compared with the row as read for this change (held to the commit): of two changes sending one tag, one wins.
-          if (ifMatch !== undefined) checkIfMatch(request, resource, before, ifMatch);
+          if (ifMatch !== undefined) checkIfMatch(request, resource, before, ifMatch, tagOf);
           let changes: Row = { ...body };
           if (patching) {
             const merged = mergePatchChanges(resource, before, body);
@@ -948,7 +949,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         const work = async (tx: StorageTx) => {
           const id = bound ? await findBoundId(tx, resource, bound) : pathId;
           const before = await getVisible(tx, resource, id, request);
-          if (ifMatch !== undefined) checkIfMatch(request, resource, before, ifMatch);
+          if (ifMatch !== undefined) checkIfMatch(request, resource, before, ifMatch, tagOf);
           const gone = await tx.delete(resource.name, id);
           if (!gone) throw missingObject(resource);
           await events.emit(tx, resource, { action: 'delete' }, present(before));
@@ -980,7 +981,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         const work = async (tx: StorageTx) => {
           const id = bound ? await findBoundId(tx, resource, bound) : pathId;
           const before = await getVisible(tx, resource, id, request);
-          if (ifMatch !== undefined) checkIfMatch(request, resource, before, ifMatch);
+          if (ifMatch !== undefined) checkIfMatch(request, resource, before, ifMatch, tagOf);
           const from = before[stateField] as string;
           if (!t.from.includes(from)) {
             const terminal = machine.states.find((s) => s.name === from)?.terminal;
