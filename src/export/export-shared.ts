@@ -3,6 +3,7 @@ import { createDiagnostic, type Diagnostic, type DiagnosticCode, type Diagnostic
 import { getResource, getStateField } from '../model/model-lookup.js';
 import { getFieldSchema, getShapeSchema, type JsonSchema } from '../model/model-schemas.js';
 import type { EventKindModel, FieldModel, ServiceModel, UnionModel } from '../model/model-types.js';
+import { FIELD_BOUND_KEYS } from '../spec/spec-types.js';
 
 // What the exporters share: the result type, the x-servicespec-field annotation of schemas, the OpenAPI 3.0
 // schema dialect, component naming, the "servicespec rules" paragraph of descriptions, serialisation.
@@ -71,16 +72,7 @@ const NATIVE_FIELD_KEYS = new Set([
   'values',
   'items',
   'fields',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minItems',
-  'maxItems',
+  ...FIELD_BOUND_KEYS,
   'uniqueItems',
 ]);
 

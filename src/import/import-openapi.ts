@@ -43,6 +43,7 @@ import {
   type HttpMethod,
   type LimitsSpec,
   type FieldConstraints,
+  FIELD_BOUND_KEYS,
   type ListStyle,
   type OperationAuthSpec,
   type OperationSpec,
@@ -661,19 +662,6 @@ function names(value: unknown, name: string, depth = 0): boolean {
   return false;
 }
 
-const BOUNDS = [
-  'minLength',
-  'maxLength',
-  'pattern',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minItems',
-  'maxItems',
-] as const;
-
 /**
  * Each bound a create's or replace's request property states that the resource's field (read from the answer) does
  * not: made the field's, said with `import-approximated` (the format has one set of bounds for requests and answers,
@@ -682,7 +670,7 @@ const BOUNDS = [
 function keepRequestBounds(ctx: Ctx, operation: string, resource: string, name: string, f: FieldSpec, property: unknown, at: string): void {
   const sent = fieldFromSchema({ ...ctx, diagnostics: [] }, property, at, { where: '', depth: 1, stack: [] });
   if (sent.type !== f.type) return;
-  for (const key of BOUNDS) {
+  for (const key of FIELD_BOUND_KEYS) {
     const value = sent[key];
     if (value === undefined || value === f[key]) continue;
     const had = f[key];
@@ -2314,27 +2302,7 @@ function planParams(
   return { filter, requiredFilters, sort, leftover, ...conditional };
 }
 
-const PARAMETER_KEYS = new Set([
-  'type',
-  'description',
-  'optional',
-  'default',
-  'example',
-  'values',
-  'items',
-  'deprecated',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-]);
+const PARAMETER_KEYS = new Set(['type', 'description', 'optional', 'default', 'example', 'values', 'items', 'deprecated', ...FIELD_BOUND_KEYS, 'uniqueItems']);
 
 function asParameter(f: FieldSpec): ParameterSpec {
   const out: Json = {};

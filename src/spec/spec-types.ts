@@ -109,6 +109,20 @@ export interface PurposeSpec {
   contact?: { name?: string; email?: string; url?: string };
 }
 
+/** The bounds of a field's value (FieldConstraints but `uniqueItems`), in the order the format lists them. */
+export const FIELD_BOUND_KEYS = [
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+] as const satisfies readonly (keyof FieldConstraints)[];
+
 export interface FieldConstraints {
   minLength?: number;
   maxLength?: number;
