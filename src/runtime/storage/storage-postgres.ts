@@ -131,7 +131,7 @@ function holdsNul(id: unknown): boolean {
 function filtersNul(equals: Readonly<Record<string, unknown>>): boolean {
   for (const name in equals) {
     const v = equals[name];
-    if (typeof v === 'string' ? v.includes('\u0000') : typeof v === 'object' && v !== null && JSON.stringify(v).includes('\\u0000')) return true;
+    if (holdsNul(v) || (typeof v === 'object' && v !== null && JSON.stringify(v).includes('\\u0000'))) return true;
   }
   return false;
 }
