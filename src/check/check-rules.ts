@@ -300,6 +300,13 @@ const fieldRules: Rule = ({ model, report }) => {
             : 'that is `generated`';
       report('optional-in-requests-unused', { where, detail }, joinPointer(f.pointer, 'optionalInRequests'));
     }
+    // `nullable: answers` tells a request's null from an answer's: a field only one of them holds is either.
+    if (f.nullableInAnswersOnly === true && (f.readOnly || f.type === 'state' || f.writeOnly === true))
+      report(
+        'nullable-answers-unused',
+        { where, detail: f.writeOnly === true ? 'that is write-only (no answer holds it)' : 'that is read-only (no request sends it)' },
+        joinPointer(f.pointer, 'nullable'),
+      );
     if (f.hasDefault) {
       const problem = getValueProblem(f, f.default);
       if (problem)

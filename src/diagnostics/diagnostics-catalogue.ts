@@ -227,6 +227,7 @@ export const DIAGNOSTICS = {
   'constraint-type-mismatch': { severity: 'warning', message: '{where}: `{constraint}` has no effect on a field of type {type}' },
   'source-unused': { severity: 'warning', message: '{where}: `source: service` has no effect on a field {detail}' },
   'optional-in-requests-unused': { severity: 'warning', message: '{where}: `optionalInRequests` has no effect on a field {detail}' },
+  'nullable-answers-unused': { severity: 'warning', message: '{where}: `nullable: answers` says no more than `nullable: true` on a field {detail}' },
   'required-in-requests-unused': { severity: 'warning', message: '{where}: `requiredInRequests` has no effect on a field {detail}' },
   'enum-needs-values': { severity: 'error', message: '{where} has type enum but declares no `values`' },
   'ref-needs-target': { severity: 'error', message: '{where} has type ref but names no resource in `to`' },

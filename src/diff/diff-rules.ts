@@ -11,6 +11,7 @@ import {
   getPagingParamName,
   getErrorBodyRoles,
   getUnknownFields,
+  isNullableInRequests,
   isRawEvent,
   mayLeaveOut,
   NOT_SHOWN,
@@ -255,10 +256,11 @@ class FieldDiff {
       if (!o.optional && n.optional) findings.push({ aspect: 'required', code: 'response-field-became-optional', params: {} });
       if (o.optional && !n.optional) findings.push({ aspect: 'required', code: 'response-field-became-required', params: {} });
     }
-    if (o.nullable !== n.nullable) {
-      if (req) findings.push({ aspect: 'nullable', code: n.nullable ? 'request-field-became-nullable' : 'request-field-became-not-nullable', params: {} });
-      if (res) findings.push({ aspect: 'nullable', code: n.nullable ? 'response-field-became-nullable' : 'response-field-became-not-nullable', params: {} });
-    }
+    // `nullable: answers` is nullable in responses only.
+    if (req && isNullableInRequests(o) !== isNullableInRequests(n))
+      findings.push({ aspect: 'nullable', code: isNullableInRequests(n) ? 'request-field-became-nullable' : 'request-field-became-not-nullable', params: {} });
+    if (res && o.nullable !== n.nullable)
+      findings.push({ aspect: 'nullable', code: n.nullable ? 'response-field-became-nullable' : 'response-field-became-not-nullable', params: {} });
     for (const c of constraintChanges(o, n)) {
       const params = { constraint: c.constraint, old: show(c.old), new: show(c.new) };
       const aspect = `constraint ${c.constraint}`;

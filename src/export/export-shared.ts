@@ -92,7 +92,9 @@ export function getFieldExtension(f: FieldModel): JsonObject | undefined {
   if (f.type === 'ref' || f.type === 'state') ext.type = f.type;
   for (const [k, v] of Object.entries(f)) {
     if (SKIP_FIELD_KEYS.has(k) || v === undefined || v === false) continue;
-    ext[k] = v;
+    // As a spec says it (fieldToSpec): the schemas show null in answers only, which import alone reads the same.
+    if (k === 'nullableInAnswersOnly') ext.nullable = 'answers';
+    else ext[k] = v;
   }
   const out = Object.keys(ext).length > 0 ? ext : null;
   extensions.set(f, out);

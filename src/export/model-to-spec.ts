@@ -74,6 +74,10 @@ export function fieldToSpec(f: FieldModel): FieldSpec {
     if (FIELD_FLAGS.has(k) && v === false) continue;
     out[k] = v;
   }
+  if (f.nullableInAnswersOnly === true) {
+    out.nullable = 'answers';
+    delete out.nullableInAnswersOnly;
+  }
   if (f.values !== undefined) out.values = [...f.values];
   if (f.hasDefault) out.default = f.default;
   if (f.hasExample) out.example = f.example;

@@ -147,7 +147,7 @@ function fitsSource(s: EnvelopeSource, name: string, f: FieldSpec, limitCap?: nu
     SOURCE_TYPES[s].includes(f.type) &&
     !constrainsEnvelopeValue(s, f, limitCap) &&
     // A next cursor is null on the last page, or left out there (optional: Kubernetes' metadata.continue).
-    (s !== 'next' || f.nullable === true || f.optional === true)
+    (s !== 'next' || (f.nullable ?? false) !== false || f.optional === true)
   );
 }
 

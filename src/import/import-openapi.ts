@@ -395,6 +395,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
   // Conditional requests (docs/import.md, "Conditional requests"): said on the resource, once every operation is read.
   for (const name of ctx.etagResources) if (resources[name]) resources[name] = { ...resources[name], etag: true };
   if (!ctx.fromServicespec) applyRequestDefaults(ctx, resources);
+  if (!ctx.fromServicespec) reportRequestNulls(ctx);
   const events = importEvents(ctx);
   if (!ctx.fromServicespec) reportUnkept(ctx);
   const errors = importErrors(ctx);
@@ -730,29 +731,13 @@ function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req:
     // request is read, where no replace requires the field (applyRequestDefaults).
     const own = resolve(ctx, s.properties[name], at).node;
     if (create && !hasDefault && !required.has(name) && f.optional !== true && isObject(own) && 'default' in own && ctx.fromServicespec !== true) {
-      const problem = getValueProblem({ ...(f as unknown as Pick<FieldModel, 'type'>), nullable: f.nullable === true } as FieldModel, own.default);
+      const problem = getValueProblem({ ...(f as unknown as Pick<FieldModel, 'type'>), nullable: (f.nullable ?? false) !== false } as FieldModel, own.default);
       const defaults = requestDefaults.get(ctx) ?? requestDefaults.set(ctx, new Map()).get(ctx)!;
       if (problem === undefined && !defaults.has(`${resource}.${name}`)) defaults.set(`${resource}.${name}`, { resource, name, value: own.default });
     }
     // A bound the request states and the answer does not (PaymentIntentCreate's `customer: { maxLength: 64 }`, a
     // PaymentIntent's plain `customer`): the field's, as the values it holds come from requests. Before, it was lost.
     if (ctx.fromServicespec !== true) keepRequestBounds(ctx, operation, resource, name, f, s.properties[name], at);
-    // The answer may hold null where this request may not send it (Tickets' payment: nullable on the ticket, a plain
-    // Payment in TicketCreate): the format has one nullability for both, so the spec accepts null here too.
-    if (f.nullable === true && ctx.fromServicespec !== true) {
-      const sentField = fieldFromSchema({ ...ctx, diagnostics: [] }, s.properties[name], at, { where: '', depth: 1, stack: [] });
-      if (sentField.nullable !== true)
-        report(
-          ctx,
-          'import-approximated',
-          {
-            item: `operation ${operation}: request property \`${name}\` (not nullable)`,
-            as: `a field ${resource} may set to null in requests too`,
-            reason: 'the answer may hold null, and the format has one nullability for both',
-          },
-          at,
-        );
-    }
     if (required.has(name) && f.optional !== true && hasDefault) {
       (f as FieldSpec).requiredInRequests = true;
       fields[name] = orderField(f);
@@ -787,6 +772,52 @@ function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req:
   }
 }
 
+/**
+ * The answer may hold null where a request may not send it (Tickets' payment: nullable on the ticket, a plain Payment
+ * in TicketCreate; Stripe's `customer`): `nullable: answers`, unless some create, replace or update may send null.
+ */
+function keepRequestNulls(ctx: Ctx, operation: string, resource: string, req: { schema: unknown; pointer: string }): void {
+  const flat = flatten(ctx, req.schema, req.pointer);
+  const s = flat.schema;
+  const fields = ctx.resourceSpecs[resource]?.fields;
+  if (!s || !isObject(s.properties) || !fields) return;
+  const nulls = requestNulls.get(ctx) ?? requestNulls.set(ctx, { sent: new Set(), refused: [] }).get(ctx)!;
+  for (const name of Object.keys(s.properties)) {
+    const f = fields[name];
+    if (f === undefined || f.readOnly === true || (f.nullable ?? false) === false) continue;
+    const at = joinPointer(joinPointer(flat.pointer.replace(/^#/, ''), 'properties'), name);
+    const sent = fieldFromSchema({ ...ctx, diagnostics: [] }, s.properties[name], at, { where: '', depth: 1, stack: [] }).nullable ?? false;
+    const key = `${resource}.${name}`;
+    if (sent !== false) {
+      nulls.sent.add(key);
+      f.nullable = true;
+    } else {
+      nulls.refused.push({ key, operation, name, resource, at });
+      if (!nulls.sent.has(key)) f.nullable = 'answers';
+    }
+  }
+}
+
+/** A request that may not send null, of a field another request may: the format has one nullability for requests. */
+function reportRequestNulls(ctx: Ctx): void {
+  const nulls = requestNulls.get(ctx);
+  for (const r of nulls?.refused ?? []) {
+    if (!nulls!.sent.has(r.key)) continue;
+    report(
+      ctx,
+      'import-approximated',
+      {
+        item: `operation ${r.operation}: request property \`${r.name}\` (not nullable)`,
+        as: `a field ${r.resource} may set to null in requests`,
+        reason: 'another request may send it null, and the format has one nullability for all requests',
+      },
+      r.at,
+    );
+  }
+}
+
+/** The resource fields (`Resource.field`) some request body may set to null: nullable in requests too. */
+const requestNulls = new WeakMap<Ctx, { sent: Set<string>; refused: { key: string; operation: string; name: string; resource: string; at: string }[] }>();
 /** What each create and replace request body said of a resource field the answer requires: optional (true) or required. */
 const requestOptionality = new WeakMap<Ctx, Map<string, { create?: boolean; replace?: boolean }>>();
 /** The defaults a create's request gives fields its resource requires with none (keepRequestRequired), by `Resource.field`. */
@@ -2622,6 +2653,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     }
     if (!ctx.fromServicespec && req && (action === 'create' || action === 'replace') && typeof o.resource === 'string')
       keepRequestRequired(ctx, src.id, o.resource, req, action === 'create');
+    if (!ctx.fromServicespec && req && (action === 'create' || action === 'replace' || action === 'update') && typeof o.resource === 'string')
+      keepRequestNulls(ctx, src.id, o.resource, req);
     let subset: string[] | undefined;
     if (!ctx.fromServicespec && !x && req && request && (action === 'create' || action === 'replace' || action === 'update') && typeof o.resource === 'string')
       subset = requestSubset(ctx, src.id, action, o.resource, request, req.pointer, o.bind as Record<string, string> | undefined);

@@ -97,7 +97,8 @@ export function buildField(name: string, spec: FieldSpec, pointer: string): Fiel
   const f: { -readonly [K in keyof FieldModel]?: FieldModel[K] } = { name, pointer, type: spec.type };
   if (spec.description !== undefined) f.description = spec.description;
   f.optional = spec.optional ?? false;
-  f.nullable = spec.nullable ?? false;
+  f.nullable = spec.nullable === true || spec.nullable === 'answers';
+  if (spec.nullable === 'answers') f.nullableInAnswersOnly = true;
   f.readOnly = spec.readOnly ?? false;
   f.writeOnce = spec.writeOnce ?? false;
   if (spec.writeOnly === true) f.writeOnly = true;

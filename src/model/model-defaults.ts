@@ -105,8 +105,8 @@ export const DEFAULT_ANSWER_MEMBERS = 'named';
 export const IDENTIFIER_TYPES: readonly string[] = ['uuid', 'integer', 'string'];
 
 /** Whether a field is the one the format takes as the identifier when a resource names none. */
-export function isDefaultIdentifier(f: { name?: string; type?: string; optional?: boolean; nullable?: boolean }, name = f.name): boolean {
-  return name === DEFAULT_IDENTIFIER_FIELD && IDENTIFIER_TYPES.includes(f.type ?? '') && f.optional !== true && f.nullable !== true;
+export function isDefaultIdentifier(f: { name?: string; type?: string; optional?: boolean; nullable?: boolean | 'answers' }, name = f.name): boolean {
+  return name === DEFAULT_IDENTIFIER_FIELD && IDENTIFIER_TYPES.includes(f.type ?? '') && f.optional !== true && (f.nullable ?? false) === false;
 }
 
 /**
@@ -117,6 +117,11 @@ export function isDefaultIdentifier(f: { name?: string; type?: string; optional?
  */
 export function mayLeaveOut(f: Pick<FieldModel, 'optional' | 'hasDefault' | 'requiredInRequests' | 'optionalInRequests'>, view?: string): boolean {
   return f.optional || isLeftOutIn(f, view) || (f.hasDefault && f.requiredInRequests !== true);
+}
+
+/** Whether a request may send null for the field: a nullable one's but `nullable: answers` (answers only). */
+export function isNullableInRequests(f: Pick<FieldModel, 'nullable' | 'nullableInAnswersOnly'>): boolean {
+  return f.nullable && f.nullableInAnswersOnly !== true;
 }
 
 /** An operation's `unknown_fields` when the spec does not say: a body member the request does not name is refused. */

@@ -1,5 +1,5 @@
 import { getField, getResource, getStateMachine } from './model-lookup.js';
-import { getUnknownFields, isLeftOutIn, mayLeaveOut } from './model-defaults.js';
+import { getUnknownFields, isLeftOutIn, isNullableInRequests, mayLeaveOut } from './model-defaults.js';
 import { getResolvedBindings, isNestedPath } from './model-path-bindings.js';
 import type { FieldModel, OperationModel, ResourceModel, ServiceModel, ShapeModel, UnionModel } from './model-types.js';
 
@@ -67,6 +67,8 @@ export function getFieldSchema(
   view: SchemaView = 'create',
 ): JsonSchema {
   let s: JsonSchema;
+  // `nullable: answers`: null in answers only.
+  const nullable = view === 'response' ? f.nullable : isNullableInRequests(f);
   switch (f.type) {
     case 'string':
     case 'date':
@@ -117,16 +119,16 @@ export function getFieldSchema(
       break;
     case 'json':
       // Any JSON value but null, unless the field is nullable: a stored null reads back as an absent field.
-      s = f.nullable ? {} : { not: { type: 'null' } };
+      s = nullable ? {} : { not: { type: 'null' } };
       break;
     case 'union':
       // Without variants (check's union-needs-variants) it says no more than `json`, and is written as `json` is, so
       // that what an import reads back (json) exports the same.
       if (f.union) s = getUnionSchema(model, f.union, undefined, view === 'response' ? 'response' : 'create', opts);
-      else s = f.nullable ? {} : { not: { type: 'null' } };
+      else s = nullable ? {} : { not: { type: 'null' } };
       break;
   }
-  if (f.nullable) {
+  if (nullable) {
     if (Array.isArray(s.enum)) s.enum = [...(s.enum as unknown[]), null];
     // A union's oneOf holds objects only: `type: [object, null]` beside it would still refuse null (Ajv's
     // discriminator lets null through, a plain JSON Schema validator of the exported document does not).
@@ -323,10 +325,10 @@ export function getMergePatchSchema(
   op: Parameters<typeof getRequestSchema>[2],
   opts: SchemaOptions = {},
 ): JsonSchema {
-  const patched = (f: FieldModel, nested: boolean): FieldModel => ({
+  const patched = ({ nullableInAnswersOnly: _answers, ...f }: FieldModel, nested: boolean): FieldModel => ({
     ...f,
     ...(f.type === 'object' && f.fields ? { fields: f.fields.map((m) => patched(m, true)) } : {}),
-    nullable: f.nullable || f.optional,
+    nullable: isNullableInRequests({ ...f, nullableInAnswersOnly: _answers }) || f.optional,
     optional: nested || f.optional,
   });
   return getRequestSchema(model, { ...resource, fields: resource.fields.map((f) => patched(f, false)) }, op, 'update', opts);

@@ -29,7 +29,10 @@ export interface FieldModel {
   type: FieldType;
   description?: string;
   optional: boolean;
+  /** Answers may hold null (`nullable: true` or `answers`). */
   nullable: boolean;
+  /** `nullable: answers`: requests may not send null (set only when true). */
+  nullableInAnswersOnly?: true;
   readOnly: boolean;
   writeOnce: boolean;
   /** Sent in requests, stored, never answered (set only when true). */

@@ -211,7 +211,7 @@ function constraintParts(f: FieldModel): Inline[] {
   if (f.writeOnce) parts.push(['write-once']);
   if (f.writeOnly) parts.push(['write-only']);
   if (f.unique) parts.push(['unique']);
-  if (f.nullable) parts.push(['nullable']);
+  if (f.nullable) parts.push([f.nullableInAnswersOnly ? 'nullable in answers (requests may not send null)' : 'nullable']);
   const length = range(f.minLength, f.maxLength);
   if (length) parts.push([`length ${length}`]);
   const value = range(f.minimum, f.maximum);

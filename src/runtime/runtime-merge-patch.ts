@@ -3,6 +3,7 @@
 // absent, becomes null), an object merges into the stored one member by member, anything else replaces the value.
 // docs/format.md, "Merge-patch updates".
 
+import { isNullableInRequests } from '../model/model-defaults.js';
 import type { FieldModel, ResourceModel } from '../model/model-types.js';
 import { ServiceError } from './runtime-errors.js';
 import { StoredJson, type Row } from './storage/storage-types.js';
@@ -31,7 +32,7 @@ function nullIssues(fields: readonly FieldModel[], patch: Record<string, unknown
     const f = fields.find((x) => x.name === k);
     if (!f) continue; // an unknown member is the validator's to refuse
     const pointer = `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    if (v === null && !f.optional && !f.nullable) out.push({ pointer, message: 'is required and not nullable: a merge patch cannot remove it' });
+    if (v === null && !f.optional && !isNullableInRequests(f)) out.push({ pointer, message: 'is required and not nullable: a merge patch cannot remove it' });
     else if (isPlainObject(v) && f.type === 'object' && f.fields) nullIssues(f.fields, v, pointer, out);
   }
 }
@@ -44,7 +45,7 @@ function mergeField(f: FieldModel | undefined, target: unknown, patch: unknown):
   for (const [k, v] of Object.entries(patch)) {
     const sub = f.fields.find((x) => x.name === k);
     if (v === null) {
-      if (sub?.nullable && !sub.optional) out[k] = null;
+      if (sub && isNullableInRequests(sub) && !sub.optional) out[k] = null;
       else delete out[k];
     } else out[k] = mergeField(sub, out[k], v);
   }

@@ -141,7 +141,8 @@ export interface FieldSpec extends FieldConstraints {
   type: FieldType;
   description?: string;
   optional?: boolean;
-  nullable?: boolean;
+  /** `answers`: answers may hold null, requests may not send it. */
+  nullable?: boolean | 'answers';
   readOnly?: boolean;
   writeOnce?: boolean;
   /** Clients send the field; no answer or event payload ever carries it (a password). */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isLeftOutIn, mayLeaveOut } from '../model/model-defaults.js';
+import { isLeftOutIn, isNullableInRequests, mayLeaveOut } from '../model/model-defaults.js';
 import { getResource } from '../model/model-lookup.js';
 import { isWritable, type SchemaView } from '../model/model-schemas.js';
 import type { FieldModel, OperationModel, ResourceModel, ServiceModel, UnionModel, VariantModel } from '../model/model-types.js';
@@ -135,7 +135,7 @@ export function fieldArbitrary(model: ServiceModel, f: FieldModel, resource: Res
       arb = f.union ? unionArbitrary(model, f.union, complete) : fc.constant({});
       break;
   }
-  return f.nullable && !complete ? fc.option(arb, { nil: null, freq: 5 }) : arb;
+  return isNullableInRequests(f) && !complete ? fc.option(arb, { nil: null, freq: 5 }) : arb;
 }
 
 /** A valid object of `fields` for the given view: required fields always, optional ones sometimes (`complete`: always). */
@@ -403,7 +403,7 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
   // schema validator's coercion) takes what the declared type refuses.
   const text = numberAsText(f);
   if (text !== undefined) put(`as the string ${JSON.stringify(text)}, of the wrong type`, text);
-  if (!f.nullable && f.type !== 'json') put('null (not nullable)', null);
+  if (!isNullableInRequests(f) && f.type !== 'json') put(f.nullable ? 'null (nullable in answers only)' : 'null (not nullable)', null);
   if (['string', 'email', 'uri', 'date', 'datetime', 'uuid'].includes(f.type)) {
     if (f.minLength !== undefined && f.minLength > 0 && f.pattern === undefined) put(`shorter than minLength ${f.minLength}`, 'a'.repeat(f.minLength - 1));
     if (f.maxLength !== undefined)

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { objectKey } from './tester-context.js';
-import { FORM_MEDIA_TYPE, getUnknownFields, isMergePatch } from '../model/model-defaults.js';
+import { FORM_MEDIA_TYPE, getUnknownFields, isMergePatch, isNullableInRequests } from '../model/model-defaults.js';
 import type { FieldModel, ResourceModel } from '../model/model-types.js';
 import { getRequestSchema, isAnswered, isWritable, type SchemaView } from '../model/model-schemas.js';
 import { isChangeAnswer, isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
@@ -854,7 +854,7 @@ async function checkPatchNulls(
   const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
   const readHeaders = read ? await ctx.authFor(read.operation.auth) : undefined;
   for (const f of ctx.requestFields(route)) {
-    if (!(f.optional || f.nullable) || !isWritable(resource, f, 'update') || f.writeOnce || !isAnswered(resource, f.name)) continue;
+    if (!(f.optional || isNullableInRequests(f)) || !isWritable(resource, f, 'update') || f.writeOnce || !isAnswered(resource, f.name)) continue;
     if (o.bindings?.some((b) => b.field.split('.')[0] === f.name)) continue;
     const path = ctx.pathOf(route, objectKey(resource, target));
     const req: TestRequest = { method: route.method, path, headers, body: { [f.name]: null } };

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { mayLeaveOut } from '../model/model-defaults.js';
+import { isNullableInRequests, mayLeaveOut } from '../model/model-defaults.js';
 import { isWritable, type SchemaView } from '../model/model-schemas.js';
 import type { FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { fieldArbitrary } from './tester-arbitraries.js';
@@ -145,7 +145,7 @@ function itemsAt(model: ServiceModel, f: FieldModel, n: number, edge: Edge, base
 /** The value of `f` at `edge` (built from `base`, its value in a valid body), or undefined when it has none. */
 function valueAt(model: ServiceModel, f: FieldModel, edge: Edge, base: unknown): unknown {
   if (edge === 'null')
-    return f.nullable
+    return isNullableInRequests(f)
       ? null
       : f.type === 'object' && typeof base === 'object' && base !== null
         ? objectAt(model, f.fields ?? [], undefined, 'create', edge, base as Record<string, unknown>)

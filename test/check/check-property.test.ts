@@ -453,6 +453,17 @@ describe('property: a request may leave a field out when it is optional, or has 
   });
 });
 
+describe('property: a request may send null for a field nullable, but not `nullable: answers`', () => {
+  it('on every combination', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(true, false, 'answers' as const), (nullable) => {
+        const f = builder.buildField('x', { type: 'string', nullable }, '/x');
+        expect([f.nullable, defaults.isNullableInRequests(f)]).toEqual([nullable !== false, nullable === true]);
+      }),
+    );
+  });
+});
+
 describe("a request body's media type (request_media_type, request.media_type)", () => {
   it("is the stated one (lower case), a form's, else JSON; an update with merge-patch+json reads a merge patch", () => {
     fc.assert(
@@ -506,6 +517,7 @@ describe('the model API surface', () => {
         'getField',
         'isDefaultIdentifier',
         'isLeftOutIn',
+        'isNullableInRequests',
         'getUnknownFields',
         'getUnmakeableIdentifier',
         'getIdempotencyHeader',

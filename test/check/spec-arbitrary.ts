@@ -38,7 +38,7 @@ const { field: fieldArb } = fc.letrec<{ field: Record<string, unknown>; fieldMap
         type: fc.constantFrom(...FIELD_TYPES),
         description: opt(fc.string({ maxLength: 20 })),
         optional: opt(fc.boolean()),
-        nullable: opt(fc.boolean()),
+        nullable: opt(fc.constantFrom(true, false, 'answers')),
         readOnly: opt(fc.boolean()),
         writeOnce: opt(fc.boolean()),
         unique: opt(fc.boolean()),
@@ -74,7 +74,7 @@ const plainField = fc
     {
       type: fc.constantFrom(...FIELD_TYPES),
       optional: opt(fc.boolean()),
-      nullable: opt(fc.boolean()),
+      nullable: opt(fc.constantFrom(true, false, 'answers')),
       readOnly: opt(fc.boolean()),
       unique: opt(fc.boolean()),
       values: opt(fc.constant(['red', 'blue'])),
@@ -512,7 +512,7 @@ const numberBounds = fc
   .map(([a, b]) => ({ minimum: Math.min(a, b), maximum: Math.max(a, b) }));
 // A read-only field needs a source of its value; here it is optional (the server may leave it out).
 const flags = fc
-  .record({ optional: opt(fc.boolean()), nullable: opt(fc.boolean()), readOnly: opt(fc.boolean()), unique: opt(fc.boolean()) })
+  .record({ optional: opt(fc.boolean()), nullable: opt(fc.constantFrom(true, false, 'answers')), readOnly: opt(fc.boolean()), unique: opt(fc.boolean()) })
   .map((f) => clean({ ...f, optional: f.readOnly ? true : f.optional }));
 
 function wellFormedField(targets: readonly string[]): fc.Arbitrary<Record<string, unknown>> {
