@@ -3142,6 +3142,7 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
       .map((b) => ({ b, shape: shapeFromSchema(ctx, b.schema, b.pointer, 'the error body', 'top') }))
       .find((x) => x.shape?.fields !== undefined && !x.shape.list);
     if (first?.shape?.fields) {
+      widenErrorBodyFields(ctx, first.shape.fields, first.b, ctx.errorBodies);
       out.body = { fields: first.shape.fields, ...errorBodyRoles(first.shape.fields) };
       withCodeValues(ctx, out.body, first.b.pointer);
       withAnswerMembers(ctx, out.body, first.b);
@@ -3311,6 +3312,56 @@ function specFieldAt(fields: Record<string, FieldSpec>, path: string): FieldSpec
 }
 
 /** What tells two error bodies apart: the component referred to, else the schema written out. */
+/**
+ * The spec has one error body: where the document's bodies say a field differently (Shopify's `errors`, a string on a
+ * 404 and a map of messages on a 422), the kept one takes every answer's: a field whose type differs becomes `json`,
+ * one another body does not require becomes optional, each said at the kept body's field.
+ */
+function widenErrorBodyFields(
+  ctx: Ctx,
+  fields: Record<string, FieldSpec>,
+  kept: { mediaType: string; schema: unknown; pointer: string },
+  bodies: readonly { mediaType: string; schema: unknown; pointer: string }[],
+): void {
+  const seen = new Set([bodyKey(kept)]);
+  const shape = (f: FieldSpec) => JSON.stringify(f, (k, v: unknown) => (k === 'description' || k === 'example' || k === 'examples' ? undefined : v));
+  for (const b of bodies) {
+    if (seen.has(bodyKey(b))) continue;
+    seen.add(bodyKey(b));
+    const other = shapeFromSchema({ ...ctx, diagnostics: [] }, b.schema, b.pointer, 'the error body', 'top');
+    if (other?.fields === undefined || other.list === true) continue;
+    for (const [name, f] of Object.entries(fields)) {
+      const o = other.fields[name];
+      const at = `the error body's \`${name}\``;
+      if (o !== undefined && f.type !== 'json' && (o.type !== f.type || (['object', 'array', 'union'].includes(f.type) && shape(o) !== shape(f)))) {
+        report(
+          ctx,
+          'import-approximated',
+          {
+            item: `${at} (${f.type}; ${o.type} at ${b.pointer})`,
+            as: 'type json',
+            reason: "the document's error bodies give it different types, and a spec has one error body",
+          },
+          kept.pointer,
+        );
+        fields[name] = {
+          type: 'json',
+          ...(f.description !== undefined ? { description: f.description } : {}),
+          ...(f.optional === true || o.optional === true ? { optional: true } : {}),
+        };
+      } else if ((o === undefined || o.optional === true) && f.optional !== true) {
+        report(
+          ctx,
+          'import-approximated',
+          { item: `${at} (required)`, as: 'an optional field', reason: `the error body at ${b.pointer} may leave it out, and a spec has one error body` },
+          kept.pointer,
+        );
+        fields[name] = { ...f, optional: true };
+      }
+    }
+  }
+}
+
 function bodyKey(b: { mediaType: string; schema: unknown }): string {
   return isObject(b.schema) && typeof b.schema.$ref === 'string' ? b.schema.$ref : (JSON.stringify(b.schema) ?? '');
 }
