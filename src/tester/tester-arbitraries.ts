@@ -229,7 +229,7 @@ export function unionMutations(model: ServiceModel, union: UnionModel, path: rea
     const sample = sampleVariant(model, union, v);
     if (!sample) continue;
     for (const f of v.fields) {
-      if (f.optional || f.hasDefault) continue;
+      if (f.optional || f.hasDefault || !isWritable(undefined, f, 'create')) continue;
       const { [f.name]: _gone, ...rest } = sample;
       if (d === undefined && union.variants.some((w) => w !== v && fitsVariant(rest, w))) continue;
       out.push({ label: `${name} as variant ${v.name} without its required ${f.name}`, condition: 'validation', apply: put(rest) });
@@ -473,12 +473,15 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
       },
     });
   }
+  // A nested read-only member is the service's to set: no request sends it (the valid bodies leave it out), so its
+  // absence or its type is nothing to refuse.
   if (f.type === 'object') {
     out.push({ label: `${name} with an unknown field`, condition: 'validation', apply: (b) => setAt(b, [...path, '__unknown_field__'], 1) });
-    for (const sub of f.fields ?? []) out.push(...fieldMutations(model, sub, [...path, sub.name], !mayLeaveOut(sub)));
+    for (const sub of f.fields ?? []) if (isWritable(undefined, sub, 'create')) out.push(...fieldMutations(model, sub, [...path, sub.name], !mayLeaveOut(sub)));
   }
   if (f.type === 'array' && f.items?.type === 'object') {
-    for (const sub of f.items.fields ?? []) out.push(...fieldMutations(model, sub, [...path, 0, sub.name], !mayLeaveOut(sub)));
+    for (const sub of f.items.fields ?? [])
+      if (isWritable(undefined, sub, 'create')) out.push(...fieldMutations(model, sub, [...path, 0, sub.name], !mayLeaveOut(sub)));
   }
   // A list of values (tags, emails): one item breaking the item's own type or constraints, sent as the whole list
   // (one item where the list may hold one), so a drawn empty list is no obstacle: a service checking the list but
@@ -606,8 +609,41 @@ export const isPlainObject = (v: unknown): v is Record<string, unknown> => v !==
  * A value as sent (JSON equal): what a create, a replace and the format's update keep. Where answers may carry
  * members the resource does not name (\`answer_members: open\`), an object answered holds what was sent and may hold more.
  */
-export function heldAsSent(r: Pick<ResourceModel, 'answerMembers'>, _k: string, actual: unknown, sent: unknown): boolean {
-  return r.answerMembers === 'open' ? holdsSent(actual, sent) : JSON.stringify(actual) === JSON.stringify(sent);
+export function heldAsSent(r: Pick<ResourceModel, 'answerMembers' | 'fields'>, k: string, actual: unknown, sent: unknown): boolean {
+  return r.answerMembers === 'open'
+    ? holdsSent(actual, sent)
+    : heldField(
+        r.fields.find((f) => f.name === k),
+        actual,
+        sent,
+      );
+}
+
+/**
+ * A value as sent, where the answer may add what the service sets in a nested object (a read-only member, as
+ * Shopify's `variants[].id`; a member left out that has a default): every member sent is held, nothing else added.
+ */
+function heldField(f: FieldModel | undefined, actual: unknown, sent: unknown): boolean {
+  if (f?.type === 'object' && f.fields && isPlainObject(sent)) {
+    if (!isPlainObject(actual)) return false;
+    const fields = f.fields;
+    const added = (k: string) => {
+      const sub = fields.find((x) => x.name === k);
+      return sub !== undefined && (sub.readOnly || sub.type === 'state' || sub.hasDefault);
+    };
+    return (
+      Object.entries(sent).every(([k, v]) =>
+        heldField(
+          fields.find((x) => x.name === k),
+          actual[k],
+          v,
+        ),
+      ) && Object.keys(actual).every((k) => Object.hasOwn(sent, k) || added(k))
+    );
+  }
+  if (f?.type === 'array' && f.items && Array.isArray(sent))
+    return Array.isArray(actual) && actual.length === sent.length && sent.every((v, i) => heldField(f.items, actual[i], v));
+  return JSON.stringify(actual) === JSON.stringify(sent);
 }
 
 function holdsSent(actual: unknown, sent: unknown): boolean {
