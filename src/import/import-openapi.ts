@@ -158,6 +158,8 @@ interface Ctx extends SchemaContext {
   /** Media types and parameters whose named examples an operation kept (reportUnkept says the others). */
   examplesKept: Set<unknown>;
   idempotencyHeader?: string;
+  /** The operations whose parameters name the idempotency header. */
+  idempotencyOps: Set<string>;
   /** The operations taking a request body (an unsupported media type is a refusal of theirs). */
   bodyOperations: Set<string>;
   /** A PUT answering 201 beside its 200 or 204 (create or replace under the path's id): its 201's pointer, by operation. */
@@ -370,6 +372,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
     errorCodes: new Map(),
     errorNames: new UniqueNames('_'),
     errorBodies: [],
+    idempotencyOps: new Set(),
     examplesKept: new Set(),
     callbackKinds: new Map(),
     bodyOperations: new Set(),
@@ -2251,6 +2254,7 @@ function planParams(
     if (where === 'path') continue;
     if (where === 'header' && name.toLowerCase() === DEFAULT_IDEMPOTENCY_HEADER.toLowerCase()) {
       ctx.idempotencyHeader ??= name;
+      ctx.idempotencyOps.add(src.id);
       continue;
     }
     // Conditional requests (etag: true): If-Match of a one-object change, If-None-Match of a read, are the format's.
@@ -2868,7 +2872,15 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         l.pointer,
       );
   }
-  if (ctx.idempotencyHeader !== undefined && out.idempotency === undefined) out.idempotency = { header: ctx.idempotencyHeader };
+  if (ctx.idempotencyHeader !== undefined && out.idempotency === undefined) {
+    out.idempotency = { header: ctx.idempotencyHeader };
+    // The format takes a key on every POST, PUT, PATCH and DELETE unless one says otherwise: one whose document does
+    // not name the header is not idempotent (Cal.com's key on POST /bookings alone).
+    if (!ctx.fromServicespec)
+      for (const [id, o] of Object.entries(operations))
+        if (o.idempotent === undefined && o.method !== 'GET' && !ctx.idempotencyOps.has(id))
+          operations[id] = orderOperation({ ...o, idempotent: false }) as unknown as OperationSpec;
+  }
   // One envelope shared by every enveloped operation is the endpoints' (the values each found, together: a read
   // leaves a list's out); the other resource actions answer bare.
   const shared = mergeEnvelopes([...enveloped].map(([id, envelope]) => ({ envelope, list: operations[id]?.action === 'list' })));
