@@ -234,6 +234,19 @@ export function unionMutations(model: ServiceModel, union: UnionModel, path: rea
       if (d === undefined && union.variants.some((w) => w !== v && fitsVariant(rest, w))) continue;
       out.push({ label: `${name} as variant ${v.name} without its required ${f.name}`, condition: 'validation', apply: put(rest) });
     }
+    // Each of the variant's own members broken as a field is (an enum, a pattern, a bound), under its tag: a service
+    // telling the variants apart and checking none of their members takes these. Untagged, only where no other
+    // variant would take the broken value.
+    for (const f of v.fields) {
+      if (f.name === d || !isWritable(undefined, f, 'create') || f.type === 'union') continue;
+      for (const m of fieldMutations(model, f, [f.name], false)) {
+        const broken = m.apply(structuredClone(sample));
+        if (d === undefined && union.variants.some((w) => fitsVariant(broken, w))) continue;
+        // A merge patch's null removes an optional member: not a refusal there.
+        if (broken[f.name] === null && (f.optional || f.hasDefault)) continue;
+        out.push({ label: `${name} (variant ${v.name}) ${m.label}`, condition: m.condition, apply: put(broken) });
+      }
+    }
     // Tagged: a member another variant has, under this variant's tag (a service checking the tag and any variant's
     // members takes it). Each variant is closed; an unknown field to this one, judged as the format's rule is.
     if (d === undefined) continue;
@@ -427,8 +440,11 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
     if (f.type === 'datetime') put('a date, not a date-time', '2026-01-02');
   }
   if (f.type === 'integer' || f.type === 'number') {
-    if (f.minimum !== undefined) put(`below minimum ${f.minimum}`, f.minimum - 1);
-    if (f.maximum !== undefined) put(`above maximum ${f.maximum}`, f.maximum + 1);
+    // Past a bound by one step of multipleOf where there is one (length 5–720 in fives: 0 and 725, not 4 and 721,
+    // which a service checking the step alone refuses too).
+    const step = f.multipleOf !== undefined && f.multipleOf > 0 ? f.multipleOf : undefined;
+    if (f.minimum !== undefined) put(`below minimum ${f.minimum}`, step !== undefined ? Math.ceil(f.minimum / step) * step - step : f.minimum - 1);
+    if (f.maximum !== undefined) put(`above maximum ${f.maximum}`, step !== undefined ? Math.floor(f.maximum / step) * step + step : f.maximum + 1);
     if (f.exclusiveMinimum !== undefined) put(`equal to exclusiveMinimum ${f.exclusiveMinimum}`, f.exclusiveMinimum);
     if (f.exclusiveMaximum !== undefined) put(`equal to exclusiveMaximum ${f.exclusiveMaximum}`, f.exclusiveMaximum);
     if (f.type === 'integer') put('not an integer', 1.5);
@@ -482,6 +498,13 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
   if (f.type === 'array' && f.items?.type === 'object') {
     for (const sub of f.items.fields ?? [])
       if (isWritable(undefined, sub, 'create')) out.push(...fieldMutations(model, sub, [...path, 0, sub.name], !mayLeaveOut(sub)));
+  }
+  // A list of union values (Cal.com's locations): its first item broken as a union field is, set whole.
+  if (f.type === 'array' && f.items?.type === 'union' && f.items.union && (f.minItems ?? 0) <= 1 && f.maxItems !== 0) {
+    for (const m of unionMutations(model, f.items.union, ['item'])) {
+      const bad = m.apply({ item: null }).item;
+      out.push({ label: `${name}[0]${m.label.slice('item'.length)}`, condition: m.condition, apply: (b) => setAt(b, path, [bad]) });
+    }
   }
   // A list of values (tags, emails): one item breaking the item's own type or constraints, sent as the whole list
   // (one item where the list may hold one), so a drawn empty list is no obstacle: a service checking the list but
