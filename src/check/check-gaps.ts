@@ -10,6 +10,7 @@ import {
   getErrorBodyRoles,
   getRateLimitName,
   NOT_SHOWN,
+  isNoContentStatus,
 } from '../model/model-defaults.js';
 
 export type PartStatus = 'shown' | 'partly shown' | typeof NOT_SHOWN;
@@ -125,7 +126,7 @@ function endpointGaps(m: ServiceModel, gap: Collect): void {
     if (r) for (const f of getUnstatedValueFields(r, o)) gap('value of a field a request leaves out', `operation ${o.id}: ${r.name}.${f} (optionalInRequests)`);
     if (o.action !== 'custom') continue;
     if (!o.request && !o.takesNoBody && o.method !== 'GET' && o.method !== 'DELETE') gap('request payload shape', `operation ${o.id}`);
-    if (!o.response) gap('response payload shape', `operation ${o.id}`);
+    if (!o.response && !isNoContentStatus(o.status)) gap('response payload shape', `operation ${o.id}`);
   }
   if (e.idempotency) {
     if (e.idempotency.retention === undefined) gap('idempotency key retention');

@@ -9,6 +9,7 @@ import {
   mayLeaveOut,
   FORM_MEDIA_TYPE,
   MERGE_PATCH_MEDIA_TYPE,
+  isNoContentStatus,
 } from '../model/model-defaults.js';
 import { getField, getPageSize, getResource, getStateMachine } from '../model/model-lookup.js';
 import {
@@ -1173,7 +1174,8 @@ const operationRules: Rule = (ctx) => {
     }
     if (o.action === 'custom') {
       if (o.handler === undefined) report('custom-needs-handler', { operation: o.id }, o.pointer);
-      if (!o.response) report('custom-needs-shape', { operation: o.id, which: 'response' }, o.pointer);
+      // A 204 or 205 answers no body: nothing to declare.
+      if (!o.response && !isNoContentStatus(o.status)) report('custom-needs-shape', { operation: o.id, which: 'response' }, o.pointer);
       if (!o.request && !o.takesNoBody && o.method !== 'GET' && o.method !== 'DELETE')
         report('custom-needs-shape', { operation: o.id, which: 'request' }, o.pointer);
     } else {

@@ -74,6 +74,11 @@ export function getDefaultSuccessStatus(action: Action, answersBody: boolean): n
   return action === 'delete' && answersBody ? 200 : DEFAULT_SUCCESS_STATUS[action];
 }
 
+/** Whether a success status answers no body (RFC 9110: 204 No Content, 205 Reset Content): no response shape to state. */
+export function isNoContentStatus(status: number): boolean {
+  return status === 204 || status === 205;
+}
+
 /**
  * The status a code whose status is a range (`4XX`, `5XX`) is answered with: the range's first. A `2XX` success
  * is answered with the action's own status (DEFAULT_SUCCESS_STATUS), which is in the range.

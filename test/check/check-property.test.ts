@@ -518,6 +518,7 @@ describe('the model API surface', () => {
         'isDefaultIdentifier',
         'isLeftOutIn',
         'isNullableInRequests',
+        'isNoContentStatus',
         'getUnknownFields',
         'getUnmakeableIdentifier',
         'getIdempotencyHeader',
