@@ -190,7 +190,7 @@ async function buildApp(file: string, options: ServeOptions): Promise<{ app: Fas
   const [
     { AuthConfigError, createAuthenticator },
     { createRedisStore },
-    { createService, getTrustProxyProblems, MIGRATE_HINT, ServiceStartError },
+    { createService, getGapProblems, getTrustProxyProblems, MIGRATE_HINT, ServiceStartError },
     { openStorage, redactStorageUrl },
   ] = await Promise.all([
     import('../runtime/auth/index.js'),
@@ -300,6 +300,12 @@ async function buildApp(file: string, options: ServeOptions): Promise<{ app: Fas
       }
       if (err instanceof AuthConfigError) {
         io.err(`servicespec serve: authentication cannot be set up for ${file}:\n${err.problems.map((p) => `  - ${p}\n`).join('')}`);
+        // Every gap at once, not one refusal at a time.
+        const gaps = options.allowGaps ? [] : getGapProblems(compiled.model, service.handlers);
+        if (gaps.length > 0) {
+          io.err(`and ${file} cannot be served as it is:\n${gaps.map((p) => `  - ${p}\n`).join('')}`);
+          io.err('Declare what is missing in the spec, or pass --allow-gaps to use the built-in behaviour for each gap.\n');
+        }
         return EXIT.errors;
       }
       throw err;

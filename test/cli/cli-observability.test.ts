@@ -1,7 +1,7 @@
 // The serve flags of issue 29 items 5 and 6 as a user runs them: the built bin (dist/, `npm run build` first) in a
 // child process, real HTTP to it. --tracing with an SDK loaded by `node --import`, --metrics, --jwks-url and
 // --oidc-issuer against a key server on loopback, --trust-proxy; each bad input with its exact message and exit code.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -174,18 +174,38 @@ describe('serve --jwks-url and --oidc-issuer', { timeout: 120_000 }, () => {
   it('refuses both at once (exit 2), a URL that is not http(s) and an issuer whose discovery cannot be read (exit 1)', async () => {
     const both = await refuse([BEARER, '--jwks-url', `${ks.url}/jwks.json`, '--oidc-issuer', ks.url]);
     expect([both.code, both.stderr]).toEqual([2, 'servicespec serve: give --jwks-url or --oidc-issuer, not both\n']);
+    // The spec's gaps follow (without --allow-gaps), all at once.
     const ftp = await refuse([BEARER, '--jwks-url', 'ftp://keys.test/jwks.json']);
-    expect([ftp.code, ftp.stderr]).toEqual([
-      1,
-      `servicespec serve: authentication cannot be set up for ${BEARER}:\n  - the JWKS URL ftp://keys.test/jwks.json is not an http or https URL\n`,
-    ]);
+    expect(ftp.code).toBe(1);
+    expect(ftp.stderr).toContain(
+      `servicespec serve: authentication cannot be set up for ${BEARER}:\n  - the JWKS URL ftp://keys.test/jwks.json is not an http or https URL\nand ${BEARER} cannot be served as it is:\n  - error code for condition`,
+    );
     const gone = await startKeyServer([]);
     await gone.close();
-    const unreachable = await refuse([BEARER, '--oidc-issuer', gone.url]);
+    const unreachable = await refuse([BEARER, '--oidc-issuer', gone.url, '--allow-gaps', '--handlers', WHOAMI]);
     expect(unreachable.code).toBe(1);
-    expect(unreachable.stderr).toBe(
+    expect(
+      unreachable.stderr
+        .split('\n')
+        .filter((l) => !l.startsWith('servicespec: spec gap:'))
+        .join('\n'),
+    ).toBe(
       `servicespec serve: authentication cannot be set up for ${BEARER}:\n  - cannot read the OIDC discovery document ${gone.url}/.well-known/openid-configuration: fetch failed\n`,
     );
+  });
+
+  it('lists the spec gaps beside an authentication it cannot set up, at once (a token algorithm not shown among them)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'servicespec-gaps-'));
+    const file = join(dir, 'bearer.yaml');
+    // The token's algorithms not shown (an imported bearer scheme's), and the custom operation's handler not given.
+    writeFileSync(file, readFileSync(BEARER, 'utf8').replace('algorithms: [RS256], ', ''));
+    const r = await refuse([file]);
+    rmSync(dir, { recursive: true, force: true });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^servicespec serve: authentication cannot be set up for .*\n( {2}- .*\n)+and .* cannot be served as it is:\n( {2}- .*\n)+Declare what is missing/,
+    );
+    expect(r.stderr).toContain('handler whoami of custom operation');
   });
 });
 

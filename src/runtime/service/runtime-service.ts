@@ -148,20 +148,32 @@ export interface PluginOptions extends Omit<ServiceOptions, 'logger' | 'trustPro
   model: CheckedModel;
 }
 
+/**
+ * What a start without --allow-gaps refuses for the spec's gaps: each runtime gap and each custom operation's handler
+ * not given, with what the runtime would do instead. serve lists them beside any other refusal, all at once.
+ */
+export function getGapProblems(model: ServiceModel, handlers: Record<string, unknown> | undefined): string[] {
+  const problems = getRuntimeGaps(model).map((g) => `${g.item} (with --allow-gaps the runtime would ${g.builtIn})`);
+  for (const o of model.endpoints?.operations ?? [])
+    if (o.action === 'custom' && (o.handler === undefined || !handlers?.[o.handler]))
+      problems.push(
+        `handler ${o.handler ?? '(none named)'} of custom operation ${o.id}: not given; pass it with --handlers FILE (with --allow-gaps the runtime would ${getNotImplementedAnswer(model)})`,
+      );
+  return problems;
+}
+
 /** Checks what would stop the service from serving the model faithfully. */
 async function prepare(model: ServiceModel, options: PluginOptions): Promise<{ gaps: RuntimeGap[]; secret: string }> {
-  const problems: string[] = [];
   const gaps = getRuntimeGaps(model);
-  if (gaps.length > 0 && !options.allowGaps) {
-    problems.push(...gaps.map((g) => `${g.item} (with --allow-gaps the runtime would ${g.builtIn})`));
-  }
+  const problems: string[] = options.allowGaps ? [] : getGapProblems(model, options.handlers);
   for (const o of model.endpoints?.operations ?? []) {
     // A handler not given (an imported spec's, say) is a gap of this start: with allowGaps, answered not_implemented.
-    if (o.action === 'custom' && (o.handler === undefined || !options.handlers?.[o.handler])) {
-      const item = `handler ${o.handler ?? '(none named)'} of custom operation ${o.id}: not given`;
-      if (options.allowGaps) gaps.push({ part: 'endpoints', item, builtIn: getNotImplementedAnswer(model) });
-      else problems.push(`${item}; pass it with --handlers FILE (with --allow-gaps the runtime would ${getNotImplementedAnswer(model)})`);
-    }
+    if (options.allowGaps && o.action === 'custom' && (o.handler === undefined || !options.handlers?.[o.handler]))
+      gaps.push({
+        part: 'endpoints',
+        item: `handler ${o.handler ?? '(none named)'} of custom operation ${o.id}: not given`,
+        builtIn: getNotImplementedAnswer(model),
+      });
     if (o.auth?.kind === 'required' && !options.authenticator) {
       problems.push(`operation ${o.id} requires a credential, but no authenticator is configured`);
     }
