@@ -2241,7 +2241,15 @@ function planParams(
   paging: readonly string[] = [LIST_PARAMS.limit, LIST_PARAMS.cursor],
   size?: string,
   idOrder = false,
-): { filter: string[]; requiredFilters: string[]; sort: string[]; leftover: ParamUse[]; ifMatch?: 'required' | 'optional'; ifNoneMatch?: true } {
+): {
+  filter: string[];
+  requiredFilters: string[];
+  sort: string[];
+  leftover: ParamUse[];
+  pageSizes?: { op: string; default?: number; max?: number }[];
+  ifMatch?: 'required' | 'optional';
+  ifNoneMatch?: true;
+} {
   const conditional: { ifMatch?: 'required' | 'optional'; ifNoneMatch?: true } = {};
   const filter: string[] = [];
   const requiredFilters: string[] = [];
@@ -2333,8 +2341,7 @@ function planParams(
     }
     leftover.push({ p, pointer, name, where });
   }
-  if (action === 'list' && leftover.length === 0) ctx.pageSizes.push(...pageSizes);
-  return { filter, requiredFilters, sort, leftover, ...conditional };
+  return { filter, requiredFilters, sort, leftover, ...(action === 'list' ? { pageSizes } : {}), ...conditional };
 }
 
 const PARAMETER_KEYS = new Set(['type', 'description', 'optional', 'default', 'example', 'values', 'items', 'deprecated', ...FIELD_BOUND_KEYS, 'uniqueItems']);
@@ -2619,6 +2626,9 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       );
       plan = planParams(ctx, src, action, {});
     }
+    // The page sizes of an operation that stays a list (its other query parameters dropped, each said): Shopify's
+    // `limit` default 50 and maximum 250 beside a `page_info` the format cannot read.
+    if (action === 'list' && plan.pageSizes) ctx.pageSizes.push(...plan.pageSizes);
     declare?.();
     // If-Match / If-None-Match taken by a resource action: its resource takes conditional requests.
     if (action !== 'custom' && typeof o.resource === 'string' && (plan.ifMatch !== undefined || plan.ifNoneMatch)) {
