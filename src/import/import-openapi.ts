@@ -2833,6 +2833,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
           operation: src.id,
           action,
           link,
+          ...(action === 'list' ? { listStyle: (isObject(o.paging) ? (o.paging as PagingSpec).style : undefined) ?? 'cursor' } : {}),
           totalHeader,
           headers: node.headers,
           pointer: headersAt,

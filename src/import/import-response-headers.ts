@@ -22,6 +22,8 @@ export interface ResponseHeaderSource {
   action: Action;
   /** The list reads a Link header (`paging.link`). */
   link: boolean;
+  /** A list's paging style as read: a Link header of a style with no next page (limit, none) has nowhere to go. */
+  listStyle?: string;
   /** The list's total header (`paging.total_header`), the format's to write: not declared again. */
   totalHeader?: string | undefined;
   /** The success response's `headers` and their pointer. */
@@ -54,6 +56,11 @@ export function importResponseHeaders(ctx: HeaderContext, src: ResponseHeaderSou
       continue;
     }
     if (key === 'link' && src.action === 'list' && src.link) continue;
+    if (key === 'link' && src.action === 'list' && (src.listStyle === 'limit' || src.listStyle === 'none')) {
+      const reason = `the list is read as paging style ${src.listStyle}, which has no next page (its other paging parameters, dropped, are none the format reads: docs/import.md, "Lists")`;
+      report(ctx, 'import-dropped', { item: label, reason }, pointer);
+      continue;
+    }
     if (key === 'etag' && ETAG_ANSWER_ACTIONS.has(src.action)) {
       out.etag = true;
       continue;

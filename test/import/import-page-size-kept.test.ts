@@ -18,6 +18,7 @@ const DOC = {
         responses: {
           '200': {
             description: 'ok',
+            headers: { Link: { description: 'the next page, by page_info', schema: { type: 'string' } } },
             content: {
               'application/json': { schema: { type: 'object', properties: { products: { type: 'array', items: { $ref: '#/components/schemas/Product' } } } } },
             },
@@ -38,5 +39,10 @@ describe('a list with a query parameter it cannot read', () => {
     expect([list.action, list.paging]).toEqual(['list', { style: 'limit', items: 'products' }]);
     expect(r.document!.limits?.page_size).toEqual({ default: 50, max: 250, over_max: 'reject' });
     expect(r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('since_id')).length).toBe(1);
+    // Its Link header is dropped for what it is: a list read as style limit has no next page. Before, the message
+    // said the service writes it itself (paging.link), which it does not here.
+    const link = r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('`Link`')).map((d) => d.message);
+    expect(link).toHaveLength(1);
+    expect(link[0]).toContain('the list is read as paging style limit, which has no next page');
   });
 });
