@@ -1427,9 +1427,14 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** An error body's schema requiring only what the code, status and message roles name (at the top of the body). */
+/**
+ * An error body's schema requiring only what every answer writes, at the top of the body: the fields the code,
+ * status and message roles name, and the extras filled on every answer (a problem's `title`, a `detail`; not the
+ * invalid inputs, a validation answer's alone).
+ */
 function rolesRequired(schema: JsonSchema, roles: ReturnType<typeof getErrorBodyRoles>): JsonSchema {
-  const top = new Set([roles.at.code, roles.at.status, roles.at.message].flatMap((p) => (p ? [p[0]!] : [])));
+  const always = roles.extras.flatMap(([, what, path]) => (what === 'title' || what === 'message' ? [path] : []));
+  const top = new Set([roles.at.code, roles.at.status, roles.at.message, ...always].flatMap((p) => (p ? [p[0]!] : [])));
   const required = Array.isArray(schema.required) ? (schema.required as string[]).filter((n) => top.has(n)) : [];
   const { required: _all, ...rest } = schema;
   return required.length > 0 ? { ...rest, required } : rest;
