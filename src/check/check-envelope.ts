@@ -6,6 +6,7 @@ import {
   ENVELOPE_SOURCE_TYPES,
   ENVELOPED_ACTIONS,
   LIST_ONLY_SOURCES,
+  REQUEST_ENVELOPED_ACTIONS,
   getEnvelopeField,
   listHasValue,
 } from '../model/model-envelope.js';
@@ -22,6 +23,9 @@ export function checkEnvelopes(model: ServiceModel, report: Report): void {
   const envelopes = new Set<EnvelopeModel>();
   if (model.endpoints?.envelope) envelopes.add(model.endpoints.envelope);
   for (const o of model.endpoints?.operations ?? []) {
+    // A request wrapper wraps a body the format defines: a custom operation's request is its own to declare.
+    if (o.requestEnvelope !== undefined && !REQUEST_ENVELOPED_ACTIONS.has(o.action))
+      report('misplaced-option', { operation: o.id, option: 'request_envelope', action: o.action }, joinPointer(o.pointer, 'request_envelope'));
     if (o.envelopeDeclared === undefined) continue;
     if (!ENVELOPED_ACTIONS.has(o.action))
       report('misplaced-option', { operation: o.id, option: 'envelope', action: o.action }, joinPointer(o.pointer, 'envelope'));

@@ -273,6 +273,7 @@ export function operationToSpec(o: OperationModel): OperationSpec {
       ? Object.fromEntries(o.callbacks.map((c) => [c.name, clean<CallbackSpec>({ url: c.url, events: [...c.events], description: c.description })]))
       : undefined,
     envelope: o.envelopeDeclared === undefined ? undefined : o.envelopeDeclared === 'none' ? 'none' : envelopeToSpec(o.envelopeDeclared),
+    request_envelope: o.requestEnvelope ? { data: o.requestEnvelope.data } : undefined,
   });
 }
 

@@ -387,6 +387,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       op.envelopeDeclared = o.envelope === 'none' ? 'none' : buildEnvelope(o.envelope, joinPointer(pointer, 'envelope'), buildFields);
     const envelope = resolveEnvelope(o.action, op.envelopeDeclared, endpointsEnvelope);
     if (envelope) op.envelope = envelope;
+    if (o.request_envelope !== undefined) op.requestEnvelope = Object.freeze({ data: o.request_envelope.data });
     return Object.freeze(op) as OperationModel;
   });
 

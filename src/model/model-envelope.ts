@@ -11,6 +11,9 @@ import type { EnvelopeModel, EnvelopeValueModel, FieldModel, OperationModel, Ser
 /** The actions whose answers are wrapped: those answering an object or a list of them (not delete, not custom). */
 export const ENVELOPED_ACTIONS: ReadonlySet<Action> = new Set<Action>(['read', 'list', 'create', 'update', 'replace', 'transition']);
 
+/** The actions whose request body a `request_envelope` wraps: those taking the resource's fields. */
+export const REQUEST_ENVELOPED_ACTIONS: ReadonlySet<Action> = new Set<Action>(['create', 'update', 'replace', 'transition']);
+
 /** The values only a list answer has; every other answer leaves their fields out. */
 export const LIST_ONLY_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSource>(['total', 'count', 'offset', 'limit', 'page', 'next']);
 

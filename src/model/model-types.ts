@@ -232,6 +232,8 @@ export interface OperationModel {
   envelopeDeclared?: 'none' | EnvelopeModel;
   /** The envelope its answers are wrapped in (model-envelope.ts: read, list, create, update, replace, transition). */
   envelope?: EnvelopeModel;
+  /** create, update, replace, transition (`request_envelope`): the one member the request body is wrapped in. */
+  requestEnvelope?: { data: string };
 }
 
 /** One envelope value the runtime knows and the field carrying it (`path`: field names from the envelope's top). */

@@ -4,6 +4,8 @@
 
 import { STATUS_CODES } from 'node:http';
 import type { FastifyRequest } from 'fastify';
+import type { RouteHandler } from './runtime-context.js';
+import { ServiceError } from './runtime-errors.js';
 import { getEnvelopeValues, listHasValue } from '../model/model-envelope.js';
 import { DEFAULT_PAGING } from '../model/model-defaults.js';
 import type { EnvelopeModel, FieldModel, OperationModel } from '../model/model-types.js';
@@ -74,4 +76,51 @@ export function createEnvelopeWriter(op: OperationModel, envelope: EnvelopeModel
     return out;
   };
   return (data, request, status, page) => `${dataKey}${data}${write(nodes, request, status, page)}}`;
+}
+
+/**
+ * A request wrapper (`request_envelope`, docs/format.md "Request envelopes"): the handler gets the body the data
+ * member holds, and the validation issues it raises point into that member (`/product/title`). A body that is not
+ * an object holding that one member is refused before the handler runs; an absent body stays absent (the action's
+ * own rule: a create needs one, a transition may go without).
+ */
+export function unwrapRequestEnvelope(data: string, handler: RouteHandler): RouteHandler {
+  const prefix = `/${data.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+  const inside = (err: unknown): unknown =>
+    err instanceof ServiceError && err.condition === 'validation' && err.invalid !== undefined
+      ? new ServiceError(
+          err.condition,
+          err.detail,
+          err.invalid.map((i) => (i.pointer !== undefined && i.in === undefined ? { ...i, pointer: prefix + i.pointer } : i)),
+          err.headers,
+          err.code,
+        )
+      : err;
+  return (request, reply) => {
+    const body = request.body;
+    if (body !== undefined) {
+      if (body === null || typeof body !== 'object' || Array.isArray(body))
+        throw new ServiceError('validation', `the body must be a JSON object holding ${data}`, [{ pointer: '', message: `must be an object holding ${data}` }]);
+      const others = Object.keys(body).filter((k) => k !== data);
+      if (others.length > 0)
+        throw new ServiceError(
+          'validation',
+          `the body holds ${data} alone`,
+          others.map((k) => ({ pointer: `/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`, message: `unknown field ${k}: the body holds ${data} alone` })),
+        );
+      if (!Object.hasOwn(body, data)) throw new ServiceError('validation', `the body must hold ${data}`, [{ pointer: prefix, message: `${data} is required` }]);
+      request.body = (body as Record<string, unknown>)[data];
+    }
+    let out: unknown;
+    try {
+      out = handler(request, reply);
+    } catch (err) {
+      throw inside(err);
+    }
+    return out instanceof Promise
+      ? out.catch((err: unknown) => {
+          throw inside(err);
+        })
+      : out;
+  };
 }

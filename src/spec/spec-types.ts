@@ -367,6 +367,16 @@ export interface OperationSpec {
   callbacks?: Record<string, CallbackSpec>;
   /** The operation's own response envelope in place of `endpoints.envelope`, or `none` for a bare answer. */
   envelope?: 'none' | EnvelopeSpec;
+  /**
+   * create, update, replace, transition: the request body is an object holding one member, `data`, whose value is
+   * the body the operation takes without it (Rails-style `{ "product": { … } }`). Answers are the `envelope`'s.
+   */
+  request_envelope?: RequestEnvelopeSpec;
+}
+
+/** A request wrapper (docs/format.md, "Request envelopes"): the one member the body holds. */
+export interface RequestEnvelopeSpec {
+  data: string;
 }
 
 /** The values the runtime knows for an envelope field (docs/format.md, "Response envelopes"): a closed list. */

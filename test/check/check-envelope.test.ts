@@ -154,6 +154,28 @@ describe('response envelopes', () => {
     expect(found(text)).toEqual([['misplaced-option', '/endpoints/operations/delGif/envelope']]);
   });
 
+  it('request_envelope on a read, list, delete or custom operation is misplaced-option; on a create it is not', () => {
+    const text = spec(
+      GIPHY_ENVELOPE,
+      `    addGif: { method: POST, path: /gifs, action: create, resource: Gif, request_envelope: { data: gif } }
+    delGif: { method: DELETE, path: "/gifs/{id}", action: delete, resource: Gif, request_envelope: { data: gif } }
+    random: { method: POST, path: /random, action: custom, handler: random, request: { resource: Gif }, response: { resource: Gif }, request_envelope: { data: gif } }
+`,
+    ).replace('action: read, resource: Gif }', 'action: read, resource: Gif, request_envelope: { data: gif } }');
+    expect(found(text)).toEqual([
+      ['misplaced-option', '/endpoints/operations/getGif/request_envelope'],
+      ['misplaced-option', '/endpoints/operations/delGif/request_envelope'],
+      ['misplaced-option', '/endpoints/operations/random/request_envelope'],
+    ]);
+    expect(compileSpecText(text).model!.endpoints!.operations.find((o) => o.id === 'addGif')!.requestEnvelope).toEqual({ data: 'gif' });
+  });
+
+  it('a request_envelope without its data member, or with another key, is a structural error', () => {
+    const op = (env: string) => spec(GIPHY_ENVELOPE, `    addGif: { method: POST, path: /gifs, action: create, resource: Gif, request_envelope: ${env} }\n`);
+    expect(found(op('{}')).map(([c]) => c)).toEqual(['missing-key']);
+    expect(found(op('{ data: gif, fields: {} }')).map(([c]) => c)).toEqual(['unknown-key']);
+  });
+
   it('an unknown key in an envelope is a structural error', () => {
     expect(found(spec(`${GIPHY_ENVELOPE}\n    server: meta.msg`)).map(([c]) => c)).toEqual(['unknown-key']);
   });

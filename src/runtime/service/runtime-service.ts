@@ -35,6 +35,8 @@ import { createIdempotency, startRecordSweep, type Idempotency } from '../limits
 import { createRateLimiter } from '../limits/limits-rate.js';
 import { createMemoryStore, type RateLimitStore } from '../limits/limits-store.js';
 import { createVersionAdapter, createVersionResolver } from '../runtime-versioning.js';
+import { unwrapRequestEnvelope } from '../runtime-envelope.js';
+import { REQUEST_ENVELOPED_ACTIONS } from '../../model/model-envelope.js';
 import { registerServiceRoutes } from './runtime-service-routes.js';
 // events (issue 5): the event stream, webhook registration and delivery (src/runtime/events).
 import { getEventStartProblems, type WebhookOptions } from '../events/events-options.js';
@@ -745,12 +747,15 @@ function createRoutePipeline(route: Route, handler: RouteHandler, services: Rout
       throw err instanceof ServiceError && adapter?.error ? adapter.error(version, err) : err;
     }
   };
-  const act: RouteHandler = fromOld
+  const inner: RouteHandler = fromOld
     ? (request, reply) => {
         const version = request.specVersion;
         return version === undefined || version === current || request.body === undefined ? handler(request, reply) : actOld(version, request, reply);
       }
     : handler;
+  // A request wrapper comes off first: an older version's adapter and the action read the body it holds.
+  const wrapped = op?.requestEnvelope !== undefined && REQUEST_ENVELOPED_ACTIONS.has(op.action) ? op.requestEnvelope.data : undefined;
+  const act: RouteHandler = wrapped === undefined ? inner : unwrapRequestEnvelope(wrapped, inner);
   // Work that outlives the time-out is answered as the time-out; a keyed request's key then keeps what the work did.
   const late = idem ? idem.settleLate : undefined;
   const clock = services.timeoutClock;
