@@ -26,7 +26,9 @@ export const SCHEMES: Readonly<Record<string, { type: string; in?: string; name?
   token: { type: 'bearer' },
   machine: { type: 'oauth2_client_credentials', tokenPath: '/oauth/token' },
 };
-export const OPERATIONS: Readonly<Record<string, { auth: readonly string[] | null; errors: readonly string[]; form?: boolean; mediaType?: string }>> = {
+export const OPERATIONS: Readonly<
+  Record<string, { auth: readonly string[] | null; errors: readonly string[]; form?: boolean; mediaType?: string; wrap?: string }>
+> = {
   getOrder: { auth: ['machine', 'token', 'staff', 'key'], errors: ['not_found', 'rate_limited'] },
   createOrder: { auth: ['key'], errors: ['conflict', 'invalid_request'] },
   health: { auth: null, errors: [] },
@@ -258,7 +260,9 @@ export class ServiceClient {
           ? VERSIONING.name.replace('{version}', version)
           : (OPERATIONS[operation]?.mediaType ?? 'application/json'),
       );
-      request.body = JSON.stringify(init.body);
+      // request_envelope: the body goes held by its one member, `{ "product": body }`.
+      const wrap = OPERATIONS[operation]?.wrap;
+      request.body = JSON.stringify(wrap === undefined ? init.body : { [wrap]: init.body });
     }
     if (options.signal) request.signal = options.signal;
     const search = query.toString();

@@ -12,6 +12,7 @@ import {
   NOT_SHOWN,
 } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
+import { REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import {
   answersETag,
   getErrorCodes,
@@ -757,6 +758,10 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
             ...(p.route.operation.request?.mediaType === FORM_MEDIA_TYPE ? { form: true } : {}),
             // A stated JSON type (request_media_type: an update's merge patch, say): the body's Content-Type.
             ...(p.route.operation.requestMediaType !== undefined ? { mediaType: p.route.operation.requestMediaType } : {}),
+            // request_envelope: the method takes the inner body; the runtime wraps it when sending.
+            ...(p.route.operation.requestEnvelope !== undefined && REQUEST_ENVELOPED_ACTIONS.has(p.route.operation.action)
+              ? { wrap: p.route.operation.requestEnvelope.data }
+              : {}),
           },
         ];
       }),
@@ -888,7 +893,7 @@ ${credLines.join('\n')}${credLines.length > 0 ? '\n' : ''}}
 
 const STATUS_OF_CODE: Readonly<Record<string, number | string>> = ${statusCodes};
 const SCHEMES: Readonly<Record<string, { type: string; in?: string; name?: string; tokenPath?: string }>> = ${schemeTable};
-const OPERATIONS: Readonly<Record<string, { auth: readonly string[] | null; errors: readonly string[]; form?: boolean; mediaType?: string }>> = ${opTable};
+const OPERATIONS: Readonly<Record<string, { auth: readonly string[] | null; errors: readonly string[]; form?: boolean; mediaType?: string; wrap?: string }>> = ${opTable};
 const VERSIONING: { kind: string; name?: string } = ${versionConfig};
 const IDEMPOTENCY_HEADER = ${jsString(idempotencyHeader)};
 `;

@@ -13,6 +13,7 @@ import {
   NOT_SHOWN,
   PROBLEM_MEDIA_TYPE,
 } from '../model/model-defaults.js';
+import { REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { getField, getPageSize, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, getBinding, getFieldAt } from '../model/model-path-bindings.js';
 import { fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
@@ -882,6 +883,9 @@ function requestBody(ctx: Context, route: OperationRoute): JsonObject | undefine
     required = Array.isArray(t.required) && t.required.length > 0;
   }
   if (!s) return undefined;
+  // request_envelope: the body the action takes, held by its one member (Rails-style { product: {…} }).
+  if (o.requestEnvelope !== undefined && REQUEST_ENVELOPED_ACTIONS.has(o.action))
+    s = { type: 'object', required: [o.requestEnvelope.data], properties: { [o.requestEnvelope.data]: s }, additionalProperties: false };
   // A form request (request.media_type) is documented as that type: OpenAPI's form encoding of the same schema.
   if (o.action === 'custom' && o.request?.mediaType === FORM_MEDIA_TYPE) return { required, content: { [FORM_MEDIA_TYPE]: { schema: s } } };
   // A stated JSON type (request_media_type: an update's JSON merge patch, say) is the one type the request takes.
@@ -1046,6 +1050,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (o.unknownFields !== undefined) ext.unknown_fields = o.unknownFields;
   if (o.upsert) ext.upsert = true;
   if (o.ifMatch !== undefined) ext.if_match = o.ifMatch;
+  if (o.requestEnvelope !== undefined) ext.request_envelope = { data: o.requestEnvelope.data };
   const paging = pagingToSpec(o.paging);
   if (paging) ext.paging = paging as JsonObject;
   if (o.idempotent !== undefined) ext.idempotent = o.idempotent;

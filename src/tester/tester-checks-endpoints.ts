@@ -4,6 +4,7 @@ import { FORM_MEDIA_TYPE, getUnknownFields, isMergePatch, isNullableInRequests }
 import type { FieldModel, ResourceModel } from '../model/model-types.js';
 import { getRequestSchema, isAnswered, isWritable, type SchemaView } from '../model/model-schemas.js';
 import { isChangeAnswer, isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
+import { REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import {
   fieldArbitrary,
   getMutations,
@@ -641,7 +642,22 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
     });
   }
   if (ignore && resource && !unjudged) await checkUnknownIgnored(ctx, route, path, headers, base, target);
+  // request_envelope: the body the operation takes, sent without its wrapper, is no body it takes.
+  const wrap = o.requestEnvelope !== undefined && REQUEST_ENVELOPED_ACTIONS.has(o.action) ? o.requestEnvelope.data : undefined;
+  if (wrap !== undefined && !unjudged)
+    await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: the body not wrapped in ${wrap}`, async (scope) => {
+      const d = ctx.refusal(route, 'validation');
+      if (!d) return scope.skip('no error code declared for validation (not shown)');
+      const body = o.action === 'create' && resource ? ctx.makeUnique(resource, base) : base;
+      // A body whose one member is the wrapper's name would be the wrapped body itself.
+      if (Object.keys(body).length === 1 && Object.hasOwn(body, wrap)) return scope.skip(`the body's one member is ${wrap}`);
+      const req: TestRequest = { method: route.method, path, headers: headers!, body, bare: true };
+      const res = await ctx.send(route, req);
+      const why = ctx.expectRefusal(res, route, 'validation');
+      if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.label} for a body not wrapped in ${wrap}`, d.pointer, req, `${why}; ${describe(res)}`));
+    });
   const statedType = o.requestMediaType;
+  const sentAs = wrap === undefined ? base : { [wrap]: base };
   const raw: { label: string; condition: 'malformed_request' | 'unsupported_media_type'; req: TestRequest }[] = [
     ...(statedType !== undefined && statedType.toLowerCase() !== 'application/json'
       ? [
@@ -656,7 +672,7 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       ? {
           label: `a JSON body where the request is a form (${FORM_MEDIA_TYPE})`,
           condition: 'unsupported_media_type',
-          req: { method: route.method, path, headers: { ...headers!, 'content-type': 'application/json' }, raw: JSON.stringify(base) },
+          req: { method: route.method, path, headers: { ...headers!, 'content-type': 'application/json' }, raw: JSON.stringify(sentAs) },
         }
       : {
           label: 'malformed JSON',

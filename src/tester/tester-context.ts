@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles, getErrorCodeValue, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, getFieldAt, getPathParent, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
-import { getPageItems } from '../model/model-envelope.js';
+import { getPageItems, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import {
   getRequestSchema,
@@ -440,6 +440,11 @@ export class TestContext {
    */
   prepare(route: OperationRoute | undefined, req: TestRequest): TestRequest {
     const typed = () => Object.keys(req.headers ?? {}).some((k) => k.toLowerCase() === 'content-type');
+    // request_envelope: every JSON body goes wrapped, marked on the request itself so its reproduction sends the
+    // same; the text a probe sends as is (malformed JSON), and the probe of an unwrapped body, stay as they are.
+    const wrap = route?.operation.requestEnvelope?.data;
+    if (wrap !== undefined && REQUEST_ENVELOPED_ACTIONS.has(route!.operation.action) && req.body !== undefined && req.raw === undefined && req.bare !== true)
+      req.wrap = wrap;
     if (route?.operation.request?.mediaType === FORM_MEDIA_TYPE && isPlainObject(req.body) && req.raw === undefined) {
       const form = new URLSearchParams();
       for (const [k, v] of Object.entries(req.body)) for (const x of Array.isArray(v) ? v : [v]) if (x !== undefined) form.append(k, String(x));

@@ -18,6 +18,10 @@ export interface TestRequest {
   raw?: string;
   /** Send no If-Match even where the operation requires one (the tester otherwise sends `If-Match: *` there). */
   noIfMatch?: true;
+  /** request_envelope: `body` goes held by this one member (`{ "product": body }`); set by TestContext.prepare. */
+  wrap?: string;
+  /** Send `body` as it is where the operation wraps its request (the probe of an unwrapped body). */
+  bare?: true;
 }
 
 export interface TestResponse {
@@ -183,7 +187,8 @@ export function toCurlSequence(baseUrl: string, steps: readonly { note?: string;
 function bodyText(r: TestRequest): string | undefined {
   if (r.raw !== undefined) return r.raw;
   if (r.body === undefined) return undefined;
-  return typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
+  if (typeof r.body === 'string') return r.body;
+  return JSON.stringify(r.wrap === undefined ? r.body : { [r.wrap]: r.body });
 }
 
 export interface ClientOptions {

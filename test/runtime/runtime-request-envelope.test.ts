@@ -4,36 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import { startService, type Running } from './helpers.js';
-import { PLAIN_ERRORS } from '../support/specs.js';
-
-export const WRAPPED_SPEC = `
-servicespec: 1
-resources:
-  Product:
-    fields:
-      id: { type: uuid, readOnly: true }
-      title: { type: string, maxLength: 40 }
-      vendor: { type: string, optional: true }
-      status: { type: state }
-states:
-  Product:
-    initial: draft
-    terminal: [active]
-    transitions:
-      publish: { from: draft, to: active }
-endpoints:
-  envelope: { data: product }
-  operations:
-    createProduct: { method: POST, path: /products, action: create, resource: Product, request_envelope: { data: product } }
-    getProduct: { method: GET, path: "/products/{id}", action: read, resource: Product }
-    updateProduct: { method: PATCH, path: "/products/{id}", action: update, resource: Product, request_envelope: { data: product } }
-    patchProduct: { method: PATCH, path: "/products/{id}/patch", action: update, resource: Product, request_media_type: application/merge-patch+json, request_envelope: { data: product } }
-    replaceProduct: { method: PUT, path: "/products/{id}/whole", action: replace, resource: Product, request_envelope: { data: product } }
-    publishProduct: { method: POST, path: "/products/{id}/publish", action: transition, transition: publish, resource: Product, request_envelope: { data: product } }
-authentication:
-  default: none
-${PLAIN_ERRORS}    illegal: { status: 409, when: [illegal_transition] }
-`;
+import { WRAPPED_SPEC } from '../support/request-envelope.js';
 
 const PATCH = { 'content-type': 'application/merge-patch+json' };
 
@@ -93,7 +64,10 @@ for (const fastPaths of [true, false]) {
         const r = await s.call(method, path, body, headers);
         expect(r.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(422);
         expect(r.body.code).toBe('invalid');
-        expect(r.body.errors.map((e: { pointer: string }) => e.pointer), JSON.stringify(r.body)).toContain(pointer);
+        expect(
+          r.body.errors.map((e: { pointer: string }) => e.pointer),
+          JSON.stringify(r.body),
+        ).toContain(pointer);
       }
       expect((await s.call('GET', `/products/${id}`)).body.product).toMatchObject({ title: 'Lamp', status: 'draft' });
     });
@@ -111,7 +85,10 @@ for (const fastPaths of [true, false]) {
       for (const [method, path, body, pointer, headers] of cases) {
         const r = await s.call(method, path, body, headers);
         expect(r.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(422);
-        expect(r.body.errors.map((e: { pointer: string }) => e.pointer), JSON.stringify(r.body)).toEqual([pointer]);
+        expect(
+          r.body.errors.map((e: { pointer: string }) => e.pointer),
+          JSON.stringify(r.body),
+        ).toEqual([pointer]);
       }
     });
   });
