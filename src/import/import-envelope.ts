@@ -58,6 +58,11 @@ export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, point
   const s = flat.schema;
   if (!s || !isObject(s.properties)) return undefined;
   const props = s.properties;
+  const only = Object.keys(props).length === 1 ? Object.keys(props)[0] : undefined;
+  if (only !== undefined && Array.isArray(s.required) && s.required.includes(only)) {
+    const wrapper = readWrapper(ctx, props[only], joinPointer(joinPointer(flat.pointer, 'properties'), only), only);
+    if (wrapper) return wrapper;
+  }
   const data = DATA_NAMES.find((n) => Object.hasOwn(props, n));
   if (data === undefined) return undefined;
   const others = Object.keys(props).filter((n) => n !== data);
@@ -80,6 +85,23 @@ export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, point
     const fields = fieldsFromSchema(ctx, rest, flat.pointer, { where: 'envelope', depth: 1, stack: flat.refs }, 'top');
     if (flatList && !isEchoingPage(fields, limitCap)) return undefined;
     return { data, dataNode: props[data], dataPointer, dataShape, fields, ...(limitCap !== undefined ? { limitCap } : {}) };
+  } finally {
+    ctx.diagnostics.length = said;
+  }
+}
+
+/**
+ * A Rails-style wrapper (Shopify's `{ product: Product }`): one required member, any name, holding one named
+ * resource object (not a list: `{ products: [Product] }` is a list's page, its items field).
+ */
+function readWrapper(ctx: SchemaContext, node: unknown, dataPointer: string, data: string): EnvelopeCandidate | undefined {
+  const said = ctx.diagnostics.length;
+  try {
+    const inner = flatten(ctx, node, dataPointer);
+    if (inner.refs.length === 0 || !inner.schema || !isObject(inner.schema.properties)) return undefined;
+    const dataShape = shapeFromSchema(ctx, node, dataPointer, 'envelope data', 'top');
+    if (!dataShape || dataShape.resource === undefined || dataShape.list === true) return undefined;
+    return { data, dataNode: node, dataPointer, dataShape, fields: {} };
   } finally {
     ctx.diagnostics.length = said;
   }
@@ -134,6 +156,8 @@ export function toEnvelope(candidate: EnvelopeCandidate, action: Action, style: 
     return { any, missing };
   };
   if (walk(candidate.fields, '').missing) ok = false;
+  // A wrapper alone (Rails-style `{ product: … }`) has no other field to fill.
+  if (Object.keys(candidate.fields).length === 0) return action === 'list' ? undefined : { data: candidate.data };
   if (!ok || taken.size === 0) return undefined;
   const envelope: EnvelopeSpec = { data: candidate.data, fields: candidate.fields };
   for (const source of ENVELOPE_SOURCES) if (out[source] !== undefined) envelope[source] = out[source];

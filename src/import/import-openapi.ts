@@ -64,7 +64,7 @@ import { getValueProblem } from '../check/check-rules.js';
 import type { FieldModel } from '../model/model-types.js';
 import { importCallbacks } from './import-callbacks.js';
 import { hasNextCursorField, readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
-import { ENVELOPED_ACTIONS, LIST_ONLY_SOURCES } from '../model/model-envelope.js';
+import { ENVELOPED_ACTIONS, LIST_ONLY_SOURCES, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { importErrorHeaders, importResponseHeaders } from './import-response-headers.js';
 import { validateOpenApi } from './import-validate.js';
 import { toErrorCodeName, toEventKindName, toFieldName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
@@ -1272,7 +1272,13 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; range?: '2XX'; k
     : { status, ...ranged, key, hasContent };
 }
 
-function requestOf(ctx: Ctx, src: OpSource, forms = false): { schema: unknown; pointer: string; form?: true; mediaType?: string; optional?: true } | undefined {
+function requestOf(
+  ctx: Ctx,
+  src: OpSource,
+  forms = false,
+):
+  | { schema: unknown; pointer: string; form?: true; mediaType?: string; optional?: true; wrap?: { data: string; schema: unknown; pointer: string } }
+  | undefined {
   if (src.op.requestBody === undefined) return undefined;
   const pointer = joinPointer(src.pointer, 'requestBody');
   const r = resolve(ctx, src.op.requestBody, pointer);
@@ -1288,7 +1294,46 @@ function requestOf(ctx: Ctx, src: OpSource, forms = false): { schema: unknown; p
   }
   const schemaPointer = joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema');
   // OpenAPI's request body is optional unless it says `required: true`.
-  return { schema: m.schema, pointer: schemaPointer, mediaType: m.mediaType, ...(r.node.required !== true ? { optional: true as const } : {}) };
+  const body = { schema: m.schema, pointer: schemaPointer, mediaType: m.mediaType, ...(r.node.required !== true ? { optional: true as const } : {}) };
+  // An operation's own body (forms: the operation loop's call) may be wrapped; a callback's or webhook's is read whole.
+  const wrap = forms ? requestWrapperOf(ctx, src.op, m.schema, schemaPointer) : undefined;
+  return wrap ? { ...body, schema: wrap.schema, pointer: wrap.pointer, wrap: { data: wrap.data, schema: m.schema, pointer: schemaPointer } } : body;
+}
+
+/** A Rails-style answer wrapper: an envelope that is its data field alone. */
+function isWrapperEnvelope(e: EnvelopeSpec): boolean {
+  return e.fields === undefined && ENVELOPE_SOURCES.every((k) => e[k] === undefined);
+}
+
+/** The resource a request wrapper's component schema was read as (`$ref: ProductEnvelope`), if it is one. */
+function wrapperResource(ctx: Ctx, schema: unknown, pointer: string): string | undefined {
+  const ref = flatten(ctx, schema, pointer).refs[0];
+  return ref === undefined ? undefined : ctx.resources.get(ref);
+}
+
+/**
+ * A Rails-style request wrapper (docs/import.md, "Request envelopes"): a body that is an object with one member,
+ * required, holding a named object schema (`{ product: Product }`), or the member a servicespec export names
+ * (x-servicespec-operation.request_envelope). The body read is the member's; the operation keeps the wrapper as its
+ * `request_envelope` where it is a resource action taking a body, else its request is the whole body again.
+ */
+function requestWrapperOf(ctx: Ctx, op: Json, schema: unknown, pointer: string): { data: string; schema: unknown; pointer: string } | undefined {
+  const x = ext<Json>(op, 'x-servicespec-operation');
+  const stated = x && isObject(x.request_envelope) && typeof x.request_envelope.data === 'string' ? x.request_envelope.data : undefined;
+  if (x && stated === undefined) return undefined;
+  const flat = flatten(ctx, schema, pointer);
+  const s = flat.schema;
+  if (!s || !isObject(s.properties)) return undefined;
+  const names = Object.keys(s.properties);
+  const data = names[0];
+  if (names.length !== 1 || data === undefined || (stated !== undefined && stated !== data)) return undefined;
+  const at = joinPointer(joinPointer(flat.pointer, 'properties'), data);
+  if (stated !== undefined) return { data, schema: s.properties[data], pointer: at };
+  if (!Array.isArray(s.required) || !s.required.includes(data) || s.additionalProperties === true || isObject(s.additionalProperties)) return undefined;
+  // A named object: a resource, or a view of one (ProductUpdate); an inline object is a body's own field.
+  const inner = flatten(ctx, s.properties[data], at);
+  if (inner.refs.length === 0 || !inner.schema || !isObject(inner.schema.properties) || inner.schema.type === 'array') return undefined;
+  return { data, schema: s.properties[data], pointer: at };
 }
 
 /** The request body's media type a servicespec export states (even one check refuses): the content read. */
@@ -1834,6 +1879,24 @@ function idByResourceName(fields: Record<string, FieldSpec>, r: string, p: strin
   return named.length === 1 ? { path: named[0]!, field: fields[named[0]!]! } : undefined;
 }
 
+/**
+ * A PUT that changes what it is sent (Rails' update, Shopify's `PUT /products/{id}`): its body is a schema of its own
+ * (ProductUpdate) requiring none of the fields the resource requires a client to write, where a replace's body would
+ * require them. Read as an update: a replace would clear what the request leaves out.
+ */
+function isPartialPut(ctx: Ctx, src: OpSource, resource: string): boolean {
+  // Read quietly: the operation's own reading says what its body loses.
+  const said = ctx.diagnostics.length;
+  const body = requestOf(ctx, src, true);
+  ctx.diagnostics.length = said;
+  if (!body || body.form) return false;
+  const flat = flatten(ctx, body.schema, body.pointer);
+  if (!flat.schema || flat.refs.length === 0 || ctx.resources.get(flat.refs[0]!) === resource) return false;
+  if (Array.isArray(flat.schema.required) && flat.schema.required.length > 0) return false;
+  const fields = ctx.resourceFields.get(resource) ?? {};
+  return Object.values(fields).some((f) => f.optional !== true && f.readOnly !== true && f.default === undefined);
+}
+
 function inferAction(
   ctx: Ctx,
   src: OpSource,
@@ -1916,17 +1979,19 @@ function inferAction(
       }
       break;
     case 'PUT':
-    case 'PATCH':
+    case 'PATCH': {
+      const change = (r: string): 'replace' | 'update' => (src.method === 'PUT' && !isPartialPut(ctx, src, r) ? 'replace' : 'update');
       if (single && one !== undefined && fitsRequest(one)) {
-        if (addressable(one)) return { action: src.method === 'PUT' ? 'replace' : 'update', resource: one };
+        if (addressable(one)) return { action: change(one), resource: one };
         const b = bindingsFor(ctx, one, pathParams, 'write');
-        return b ? { action: src.method === 'PUT' ? 'replace' : 'update', resource: one, ...b } : noId(one);
+        return b ? { action: change(one), resource: one, ...b } : noId(one);
       }
       if (item && one !== undefined && fitsRequest(one)) {
         const b = bindingsFor(ctx, one, pathParams, 'write');
-        if (b) return { action: src.method === 'PUT' ? 'replace' : 'update', resource: one, ...b };
+        if (b) return { action: change(one), resource: one, ...b };
       }
       break;
+    }
     case 'DELETE': {
       // A delete answers nothing, or the object it deleted (its response is the resource its path names).
       const r = family.itemOf(src.path) ?? one;
@@ -2503,7 +2568,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     let { success, response } = prepare;
     const op = src.op;
     const x = ext<Json>(op, 'x-servicespec-operation');
-    const req = requestOf(ctx, src, true);
+    let req = requestOf(ctx, src, true);
     if (req) ctx.bodyOperations.add(src.id);
     let request = req ? shapeFromSchema(ctx, req.schema, req.pointer, `operation ${src.id} request`, 'nested') : undefined;
     if (req && !request)
@@ -2630,6 +2695,15 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     // `limit` default 50 and maximum 250 beside a `page_info` the format cannot read.
     if (action === 'list' && plan.pageSizes) ctx.pageSizes.push(...plan.pageSizes);
     declare?.();
+    // A request wrapper stays where a resource action takes the body it holds; elsewhere the body is read whole.
+    if (req?.wrap !== undefined) {
+      if (REQUEST_ENVELOPED_ACTIONS.has(action) && typeof o.resource === 'string') o.request_envelope = { data: req.wrap.data };
+      else {
+        req = { ...req, schema: req.wrap.schema, pointer: req.wrap.pointer };
+        delete req.wrap;
+        request = shapeFromSchema(ctx, req.schema, req.pointer, `operation ${src.id} request`, 'nested');
+      }
+    }
     // If-Match / If-None-Match taken by a resource action: its resource takes conditional requests.
     if (action !== 'custom' && typeof o.resource === 'string' && (plan.ifMatch !== undefined || plan.ifNoneMatch)) {
       ctx.etagResources.add(o.resource);
@@ -2681,10 +2755,20 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       // A list's page or envelope component (`ShipmentPage: { items: [Shipment], total }`) is the list's answer, held
       // by its paging or envelope: no resource of its own unless something else names it (`dropAbsorbed`).
       const wrapper = enveloped.has(src.id) ? prepare.whole.response : page?.paging?.body === undefined ? response : undefined;
-      if (action === 'list' && wrapper?.resource !== undefined && !wrapper.list && wrapper.resource !== o.resource) {
-        (ctx.absorbed ??= new Set()).add(wrapper.resource);
-        (ctx.wrappers ??= new Set()).add(wrapper.resource);
-      }
+      // So is a one-object answer's wrapper component (Shopify's ProductEnvelope: `{ product: Product }`), held by
+      // the envelope, and a request's (request_envelope).
+      const requestWrapper = o.request_envelope !== undefined && req?.wrap ? wrapperResource(ctx, req.wrap.schema, req.wrap.pointer) : undefined;
+      const held = [
+        ...((action === 'list' || (enveloped.has(src.id) && isWrapperEnvelope(enveloped.get(src.id)!))) && wrapper?.resource !== undefined && !wrapper.list
+          ? [wrapper.resource]
+          : []),
+        ...(requestWrapper !== undefined ? [requestWrapper] : []),
+      ];
+      for (const name of held)
+        if (name !== o.resource) {
+          (ctx.absorbed ??= new Set()).add(name);
+          (ctx.wrappers ??= new Set()).add(name);
+        }
 
       if (filter.length > 0) o.filter = filter;
       if (requiredFilters.length > 0) o.required_filters = requiredFilters;
@@ -2971,6 +3055,7 @@ const OPERATION_ORDER = [
   'examples',
   'callbacks',
   'envelope',
+  'request_envelope',
 ];
 
 function orderOperation(o: Json): Json {

@@ -1,0 +1,133 @@
+// Rails-style wrappers through import (docs/import.md, "Request envelopes"): a Shopify-style document whose bodies
+// and answers are `{ "product": … }` and whose list answers `{ "products": [...] }` imports as resource Product with
+// create, read, update, delete and list actions (before: custom operations on a resource ProductEnvelope with no
+// identifier), served, and held by the tester to no failure; the export's wrapper comes back through a round trip.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportOpenApi } from '../../src/export/export-openapi.js';
+import { modelToSpec } from '../../src/export/model-to-spec.js';
+import { importOpenApiDocument } from '../../src/import/import-openapi.js';
+import { compileSpecText } from '../../src/program.js';
+import { testService } from '../../src/tester/tester-run.js';
+import { startService, type Running } from '../runtime/helpers.js';
+import { WRAPPED_SPEC } from '../support/request-envelope.js';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const wrapped = (name: string, member = 'product') => ({ type: 'object', required: [member], properties: { [member]: ref(name) } });
+const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
+const problem = { description: 'refused', ...json(ref('Error')) };
+const id = [{ name: 'product_id', in: 'path', required: true, schema: { type: 'integer' } }];
+
+export const SHOP_DOC = {
+  openapi: '3.1.0',
+  info: { title: 'shop', version: '1' },
+  paths: {
+    '/products': {
+      get: {
+        operationId: 'listProducts',
+        responses: {
+          '200': {
+            description: 'products',
+            ...json({ type: 'object', required: ['products'], properties: { products: { type: 'array', items: ref('Product') } } }),
+          },
+        },
+      },
+      post: {
+        operationId: 'createProduct',
+        requestBody: { required: true, ...json(wrapped('Product')) },
+        responses: { '201': { description: 'made', ...json(ref('ProductEnvelope')) }, '422': problem, '400': problem },
+      },
+    },
+    '/products/{product_id}': {
+      parameters: id,
+      get: { operationId: 'getProduct', responses: { '200': { description: 'the product', ...json(ref('ProductEnvelope')) }, '404': problem } },
+      patch: {
+        operationId: 'updateProduct',
+        requestBody: { required: true, ...json(wrapped('ProductUpdate')) },
+        responses: { '200': { description: 'changed', ...json(ref('ProductEnvelope')) }, '404': problem, '422': problem, '400': problem },
+      },
+      delete: { operationId: 'deleteProduct', responses: { '204': { description: 'gone' }, '404': problem } },
+    },
+  },
+  components: {
+    schemas: {
+      Product: {
+        type: 'object',
+        required: ['id', 'title'],
+        properties: {
+          id: { type: 'integer', readOnly: true },
+          title: { type: 'string', minLength: 1, maxLength: 40 },
+          vendor: { type: 'string' },
+        },
+      },
+      ProductUpdate: { type: 'object', properties: { title: { type: 'string', minLength: 1, maxLength: 40 }, vendor: { type: 'string' } } },
+      ProductEnvelope: wrapped('Product'),
+      Error: { type: 'object', required: ['errors'], properties: { errors: { type: 'string' } } },
+    },
+  },
+};
+
+describe('a Shopify-style document imported', () => {
+  let imported: Awaited<ReturnType<typeof importOpenApiDocument>>;
+  let s: Running | undefined;
+  beforeAll(async () => {
+    imported = await importOpenApiDocument(structuredClone(SHOP_DOC), 'shop.json');
+  });
+  afterAll(() => s?.close());
+
+  it('reads the wrappers: Product with create, read, update, delete and list, each body and answer unwrapped', () => {
+    const c = compileSpecText(imported.text!);
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const ops = c.model!.endpoints!.operations;
+    expect(ops.map((o) => [o.id, o.action, o.resource, o.requestEnvelope?.data, o.envelope?.data])).toEqual([
+      ['listProducts', 'list', 'Product', undefined, undefined],
+      ['createProduct', 'create', 'Product', 'product', 'product'],
+      ['getProduct', 'read', 'Product', undefined, 'product'],
+      ['updateProduct', 'update', 'Product', 'product', 'product'],
+      ['deleteProduct', 'delete', 'Product', undefined, undefined],
+    ]);
+    expect(ops[0]!.paging).toMatchObject({ items: 'products' });
+    expect(c.model!.resources.find((r) => r.name === 'Product')!.identifier).toBe('id');
+    // Nothing is custom, and nothing said is about a custom operation.
+    expect(imported.diagnostics.filter((d) => d.code === 'import-custom-operation')).toEqual([]);
+  });
+
+  it('served, the tester finds no failure', async () => {
+    const c = compileSpecText(imported.text!);
+    s = await startService(c.checked!);
+    const r = await testService(c.checked!, { baseUrl: s.url, seed: 5, runs: 3 });
+    expect(r.results.filter((x) => x.outcome === 'failed').map((x) => [x.check, x.target, x.failure?.actual])).toEqual([]);
+    expect(r.results.filter((x) => x.outcome === 'passed').map((x) => x.target)).toContain('createProduct: the body not wrapped in product');
+  }, 120_000);
+});
+
+describe('a Rails-style PUT', () => {
+  it('whose body is a view requiring none of the fields a client must write is an update; the resource’s own schema a replace', async () => {
+    const doc = structuredClone(SHOP_DOC) as any; // eslint-disable-line @typescript-eslint/no-explicit-any -- edited by path
+    doc.paths['/products/{product_id}'].put = doc.paths['/products/{product_id}'].patch;
+    delete doc.paths['/products/{product_id}'].patch;
+    const actions = async (d: unknown) =>
+      compileSpecText((await importOpenApiDocument(d, 'shop.json')).text!).model!.endpoints!.operations.map((o) => [o.id, o.action]);
+    expect(await actions(structuredClone(doc))).toContainEqual(['updateProduct', 'update']);
+    doc.paths['/products/{product_id}'].put.requestBody.content['application/json'].schema = wrapped('Product');
+    expect(await actions(doc)).toContainEqual(['updateProduct', 'replace']);
+  });
+
+  it('a wrapper component named only by wrapped answers is no resource; one a custom operation answers stays one', async () => {
+    const r = await importOpenApiDocument(structuredClone(SHOP_DOC), 'shop.json');
+    expect(Object.keys(r.document!.resources!)).toEqual(['Product']);
+    const doc = structuredClone(SHOP_DOC) as any; // eslint-disable-line @typescript-eslint/no-explicit-any -- edited by path
+    doc.paths['/products/{product_id}/publish'] = {
+      post: { operationId: 'publishProduct', responses: { '200': { description: 'published', ...json(ref('ProductEnvelope')) } } },
+    };
+    const again = await importOpenApiDocument(doc, 'shop.json');
+    expect(Object.keys(again.document!.resources!).sort()).toEqual(['Product', 'ProductEnvelope']);
+  });
+});
+
+describe('request_envelope through export and import', () => {
+  const model = compileSpecText(WRAPPED_SPEC).model!;
+  it('with servicespec’s extensions the operations come back exactly', async () => {
+    const back = await importOpenApiDocument(exportOpenApi(model).document as unknown, 'exported.json');
+    expect(modelToSpec(compileSpecText(back.text!).model!).endpoints).toEqual(modelToSpec(model).endpoints);
+  });
+});
