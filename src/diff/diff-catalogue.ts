@@ -222,6 +222,11 @@ export const DIFF_RULES = {
     impact: b,
     message: 'operation {subject}: answers now come in {new} (was {old}); clients written for the old shape read them wrongly',
   },
+  'request-envelope-changed': {
+    part: 'endpoints',
+    impact: b,
+    message: 'operation {subject}: its request body is now sent {new} (was {old}); clients that send the old shape are refused',
+  },
   'list-paging-extended': { part: 'endpoints', impact: n, message: 'operation {subject}: the list now gives {value}' },
   'callback-removed': {
     part: 'endpoints',

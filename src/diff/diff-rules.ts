@@ -1,6 +1,6 @@
 // The comparison of two frozen models. Each rule reads the old and the new model and reports changes with
 // a code from DIFF_RULES; positions are added later from the two specs' source maps (diff-run.ts).
-import { describeEnvelope, getEnvelopeKey } from '../model/model-envelope.js';
+import { describeEnvelope, getEnvelopeKey, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { getCreateLocation, getOperationRoute, isIdempotentOperation, PAGING_ROLES } from '../model/model-routes.js';
 import { getPageSize, getResource, getStateField } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS } from '../model/model-path-bindings.js';
@@ -790,6 +790,12 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
       { old: describeEnvelope(o.envelope), new: describeEnvelope(n.envelope) },
       n.envelope ? { old: o.envelope?.pointer, new: n.envelope.pointer } : w,
     );
+  // The request's wrapping (request_envelope): a client sends the body where the old wrapper (or none) put it.
+  const wrapOf = (x: OperationModel) => (x.requestEnvelope !== undefined && REQUEST_ENVELOPED_ACTIONS.has(x.action) ? x.requestEnvelope.data : undefined);
+  if (o.action === n.action && wrapOf(o) !== wrapOf(n)) {
+    const say = (d: string | undefined) => (d === undefined ? 'bare' : `wrapped in { "${d}": … }`);
+    out.add('request-envelope-changed', id, { old: say(wrapOf(o)), new: say(wrapOf(n)) }, at('request_envelope'));
+  }
   diffCallbacks(out, o, n);
   if (!o.deprecated && n.deprecated) out.add('operation-deprecated', id, {}, at('deprecated'));
   for (const e of n.errors) if (!o.errors.includes(e)) out.add('operation-error-added', id, { value: e }, at('errors'));

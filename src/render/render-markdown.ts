@@ -15,7 +15,7 @@ import type {
   VersionChangeModel,
   VersionPlacementModel,
 } from '../model/model-types.js';
-import { describeEnvelope } from '../model/model-envelope.js';
+import { describeEnvelope, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { getVersionDifferences, type FieldDifference } from '../model/model-versions.js';
 import {
   DEFAULT_IDEMPOTENCY_HEADER,
@@ -579,6 +579,7 @@ function endpointBlocks(m: ServiceModel): Block[] {
       o.headers.length > 0 ||
       o.requestFields !== undefined ||
       o.requestMediaType !== undefined ||
+      o.requestEnvelope !== undefined ||
       getUnknownFields(o) === 'ignore',
   );
   if (shaped.length > 0) {
@@ -626,6 +627,17 @@ function endpointBlocks(m: ServiceModel): Block[] {
             ...(isMergePatch(o)
               ? [' only: a JSON merge patch (RFC 7396): a null removes a field that may be absent, an object merges into the stored one.']
               : [' only.']),
+          ),
+        );
+      // request_envelope: the body goes wrapped in its one member (Rails-style).
+      if (o.requestEnvelope !== undefined && REQUEST_ENVELOPED_ACTIONS.has(o.action))
+        blocks.push(
+          para(
+            'Request wrapper: the body is sent as ',
+            code(`{ ${JSON.stringify(o.requestEnvelope.data)}: … }`),
+            ', the object holding only that member (',
+            code('request_envelope'),
+            '); a body sent bare is refused.',
           ),
         );
       if (o.response) blocks.push(...shapeBlocks('Response', o.response));

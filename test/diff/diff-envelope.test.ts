@@ -27,3 +27,14 @@ it('a changed envelope is breaking; a description alone is not a change; the sam
   expect(diffEdits(old, moved).changes.map((c) => c.code)).toEqual([]);
   expect(diffEdits(old, () => undefined).changes.map((c) => c.code)).toEqual(['envelope-changed']);
 });
+
+it('a request envelope added, renamed or removed is breaking (request-envelope-changed); the same one is no change', () => {
+  const wrap = (data: string) => (d: Doc) => {
+    d.endpoints.operations.createBook!.request_envelope = { data };
+  };
+  const codes = (old: (d: Doc) => void, next: (d: Doc) => void) => diffEdits(old, next).changes.map((c) => [c.code, c.impact, c.subject]);
+  expect(codes(() => undefined, wrap('book'))).toEqual([['request-envelope-changed', 'breaking', 'createBook']]);
+  expect(codes(wrap('book'), wrap('item')).map((c) => c[0])).toEqual(['request-envelope-changed']);
+  expect(codes(wrap('book'), () => undefined).map((c) => c[0])).toEqual(['request-envelope-changed']);
+  expect(codes(wrap('book'), wrap('book'))).toEqual([]);
+});

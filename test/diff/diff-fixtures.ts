@@ -277,6 +277,7 @@ export const ROWS: Row[] = [
   { code: 'sort-added', new: (d) => ops(d).listBooks.sort.push('pages') },
   { code: 'list-paging-changed', new: (d) => (ops(d).listBooks.paging = { style: 'offset', body: 'array' }) },
   { code: 'path-binding-changed', new: (d) => (ops(d).getBook.bind = { id: 'isbn' }) },
+  { code: 'request-envelope-changed', new: (d) => (ops(d).createBook.request_envelope = { data: 'book' }) },
   { code: 'list-paging-extended', new: (d) => (ops(d).listBooks.paging = { link: true }) },
   {
     code: 'envelope-changed',

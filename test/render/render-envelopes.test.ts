@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import { renderMarkdown } from '../../src/render/render-markdown.js';
 import { renderConsole } from '../../src/render/render-console.js';
+import { WRAPPED_SPEC } from '../support/request-envelope.js';
 
 const SPEC = `servicespec: 1
 resources:
@@ -44,5 +45,22 @@ describe('response envelopes in the documents', () => {
   it('the console shows the envelope around the answer', () => {
     const html = renderConsole(compileSpecText(SPEC).model!);
     expect(html).toContain('&quot;meta&quot;');
+  });
+});
+
+describe('request envelopes in the documents', () => {
+  const model = compileSpecText(WRAPPED_SPEC).model!;
+  it('the document says each wrapped request is sent in its member', () => {
+    const md = renderMarkdown(model);
+    const create = md.slice(md.indexOf('#### createProduct')).split('\n#### ')[0]!;
+    expect(create).toContain(
+      'Request wrapper: the body is sent as `{ "product": … }`, the object holding only that member (`request_envelope`); a body sent bare is refused.',
+    );
+    expect(md.slice(md.indexOf('#### getProduct')).split('\n#### ')[0]).not.toContain('Request wrapper');
+  });
+
+  it('the console’s request example is the wrapper around the body', () => {
+    const html = renderConsole(model);
+    expect(html).toMatch(/&quot;product&quot;: \{\s*&quot;title&quot;/);
   });
 });
