@@ -2869,6 +2869,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         joinPointer(src.pointer, 'requestBody'),
       );
     if (x && (x.envelope === 'none' || isObject(x.envelope))) o.envelope = x.envelope;
+    // As written, on any action (check says where it has no effect), with a body or none.
+    if (x && isObject(x.request_envelope) && typeof x.request_envelope.data === 'string') o.request_envelope = { data: x.request_envelope.data };
     if (op.deprecated === true) o.deprecated = true;
     const examples = examplesOf(ctx, src, success.key);
     if (examples) o.examples = examples;

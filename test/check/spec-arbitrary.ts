@@ -222,6 +222,7 @@ const operation = fc
       location: opt(fc.boolean()),
       request_media_type: opt(fc.constantFrom('application/json', 'application/merge-patch+json', 'application/vnd.x+json', 'text/plain')),
       unknown_fields: opt(fc.constantFrom('refuse', 'ignore')),
+      request_envelope: opt(fc.record({ data: fc.constantFrom('item', 'data', 'a b') })),
       paging: opt(paging),
       bind: opt(fc.dictionary(fc.constantFrom('id', 'a', 'b', 'owner'), fc.constantFrom(...FIELD_NAMES, 'parent.id'), { maxKeys: 2 })),
       response_headers: opt(
@@ -649,6 +650,8 @@ export const newShapesSpec = fc
     serviceSet: fc.boolean(),
     // A delete answering nothing, or the object it deleted (response), with the default or a stated status.
     deleteAnswer: fc.constantFrom(undefined, 'none', 'object', 'object-202'),
+    // Rails-style request wrappers (request_envelope): on the create, or on every create and update.
+    requestEnvelope: fc.constantFrom(undefined, 'create', 'all'),
   })
   .map((g) => {
     const itemFields: Record<string, unknown> = { id: { type: 'uuid', readOnly: true }, name: { type: 'string', maxLength: 40 } };
@@ -716,11 +719,13 @@ export const newShapesSpec = fc
       };
     if (g.requestMediaType === 'vendor') operations.createItem!.request_media_type = 'application/vnd.items+json';
     if (g.unknownFields !== undefined) operations.createItem!.unknown_fields = g.unknownFields;
+    if (g.requestEnvelope !== undefined) operations.createItem!.request_envelope = { data: 'item' };
     if (g.subset) {
       itemFields.note = { type: 'string', optional: true, maxLength: 20 };
       operations.createItem!.request_fields = Object.keys(itemFields).filter((n) => n !== 'id' && n !== 'note' && n !== 'number');
       operations.editItem = { method: 'PATCH', path: '/items/{id}', action: 'update', resource: 'Item', request_fields: ['note'] };
     }
+    if (g.requestEnvelope === 'all') for (const o of [operations.patchItem, operations.editItem]) if (o !== undefined) o.request_envelope = { data: 'item' };
     const quoteRequest =
       g.quoteRequest === 'union'
         ? { variants: { ...UNTAGGED_UNION.variants, by_volume: { fields: { litres: { type: 'number' }, ...currency } } } }
