@@ -3,17 +3,24 @@
 // events — the same body and Standard Webhooks headers the kind has under `webhooks`, one of them when it names
 // several. `x-servicespec-callback` keeps the field and the kinds, which the body alone cannot say, for import.
 
+import { REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import type { EventKindModel, OperationModel, ServiceModel } from '../model/model-types.js';
 import type { JsonObject } from './export-shared.js';
 
-/** The runtime expression of the URL a callback sends to: the request body field holding it. */
-export function callbackExpression(field: string): string {
-  return `{$request.body#/${field.replace(/~/g, '~0').replace(/\//g, '~1')}}`;
+const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * The runtime expression of the URL a callback sends to: the request body field holding it, under the request's
+ * wrapper member where it has one (request_envelope: `{$request.body#/product/callback_url}`).
+ */
+export function callbackExpression(field: string, wrap?: string): string {
+  return `{$request.body#/${wrap !== undefined ? `${escape(wrap)}/` : ''}${escape(field)}}`;
 }
 
-/** The field a `{$request.body#/field}` expression names; undefined for any other expression. */
-export function parseCallbackExpression(expression: string): string | undefined {
-  const m = /^\{\$request\.body#\/([^/{}]+)\}$/.exec(expression);
+/** The field a `{$request.body#/field}` expression names (`#/<wrap>/field` under a wrapper); undefined for any other. */
+export function parseCallbackExpression(expression: string, wrap?: string): string | undefined {
+  const at = wrap !== undefined ? `${escape(wrap).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\/` : '';
+  const m = new RegExp(`^\\{\\$request\\.body#\\/${at}([^/{}]+)\\}$`).exec(expression);
   return m ? m[1]!.replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
 }
 
@@ -37,7 +44,9 @@ export function callbacksObject(
     };
     const params = deliveries[0]?.params ?? [];
     if (params.length > 0) post.parameters = params;
-    out[c.name] = { [callbackExpression(c.url)]: { post } };
+    // A wrapped request (request_envelope) holds the field under its member.
+    const wrap = o.requestEnvelope !== undefined && REQUEST_ENVELOPED_ACTIONS.has(o.action) ? o.requestEnvelope.data : undefined;
+    out[c.name] = { [callbackExpression(c.url, wrap)]: { post } };
   }
   return out;
 }

@@ -26,6 +26,8 @@ export interface CallbackSource {
   resource?: string;
   fields?: Record<string, FieldSpec>;
   identifier?: string;
+  /** The member a wrapped request holds its body in (request_envelope): the URL field is under it. */
+  wrap?: string;
   /** The shape a callback operation's request body reads as (undefined: none, or not one the format holds). */
   requestShape(op: Json, pointer: string): ShapeSpec | undefined;
   /** Adds an event kind for a kept callback's message; returns the name it was given. */
@@ -51,7 +53,7 @@ export function importCallbacks(ctx: { file: string; diagnostics: Diagnostic[] }
     const methods = isObject(pathItem) ? Object.keys(pathItem).filter((k) => !k.startsWith('x-')) : [];
     const post = isObject(pathItem) && isObject(pathItem.post) ? pathItem.post : undefined;
     const x = post?.['x-servicespec-callback'];
-    const field = parseCallbackExpression(expression);
+    const field = parseCallbackExpression(expression, src.wrap);
     if (x !== undefined) {
       const ok =
         isObject(x) &&

@@ -2879,6 +2879,9 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       pointer: src.pointer,
       operationId: src.id,
       action,
+      ...(isObject(o.request_envelope) && typeof o.request_envelope.data === 'string' && REQUEST_ENVELOPED_ACTIONS.has(action)
+        ? { wrap: o.request_envelope.data }
+        : {}),
       ...(typeof o.resource === 'string'
         ? {
             resource: o.resource,

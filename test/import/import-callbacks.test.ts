@@ -45,6 +45,23 @@ describe('callbacks in OpenAPI', () => {
       );
   });
 
+  it('under a request wrapper (request_envelope) the expression names the field inside it, and reads back', async () => {
+    const text = SPEC.replace(/( {4}subscribe:\n(?: {6}.*\n)*? {6}action: create\n)/, '$1      request_envelope: { data: stream }\n');
+    expect(text).toContain('request_envelope');
+    const c = compileSpecText(text, 'streams.yaml');
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    for (const openapi of ['3.1', '3.0'] as const) {
+      const doc = exportOpenApi(c.model!, { openapi }).document as Json;
+      const op = ((doc.paths as Json)['/streams'] as Json).post as Json;
+      expect(Object.keys((op.callbacks as Json).onData as Json)).toEqual(['{$request.body#/stream/callbackUrl}']);
+      const r = await importOpenApiDocument(doc, 'streams.json');
+      expect(r.document!.endpoints!.operations!.subscribe!.callbacks).toEqual({
+        onData: { url: 'callbackUrl', events: ['subscription.updated', 'subscription.cancelled'], description: 'Data about the subscription.' },
+      });
+      expect(r.document!.endpoints!.operations!.subscribe!.request_envelope).toEqual({ data: 'stream' });
+    }
+  });
+
   it('import of the export gives the callbacks back unchanged, and the spec checks clean', async () => {
     for (const openapi of ['3.1', '3.0'] as const) {
       const r = await importOpenApiDocument(exportOpenApi(model(), { openapi }).document, 'streams.json');
