@@ -1,12 +1,14 @@
 // request_envelope in the exports (docs/format.md, "Request envelopes"): the OpenAPI request body is the wrapper
 // holding the body the action takes, x-servicespec-operation keeps the key, and the typed client takes the inner
 // body and wraps it when sending (compiled by tsc --strict, run against the real runtime).
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateClient } from '../../src/export/export-client.js';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
+import { serializeDocument } from '../../src/export/export-shared.js';
 import { compileSpecText } from '../../src/program.js';
 import { startService, type Running } from '../runtime/helpers.js';
 import { WRAPPED_SPEC } from '../support/request-envelope.js';
@@ -34,6 +36,17 @@ describe('request_envelope in the OpenAPI export', () => {
     expect(doc.paths['/products'].post.requestBody.content['application/json'].schema.properties.product).toEqual({
       $ref: '#/components/schemas/ProductCreate',
     });
+  });
+
+  it.each(['3.1', '3.0'] as const)('OpenAPI %s validates', async (openapi) => {
+    const tmp = tempDir('servicespec-request-envelope-');
+    try {
+      const file = join(tmp.path, 'wrapped.json');
+      writeFileSync(file, serializeDocument(exportOpenApi(model, { openapi }).document, 'json'));
+      await expect(SwaggerParser.validate(file)).resolves.toBeDefined();
+    } finally {
+      tmp.remove();
+    }
   });
 });
 
