@@ -1879,6 +1879,15 @@ function idByResourceName(fields: Record<string, FieldSpec>, r: string, p: strin
   return named.length === 1 ? { path: named[0]!, field: fields[named[0]!]! } : undefined;
 }
 
+/** An object schema that can hold nothing: no properties, none beside them (`{ type: object, additionalProperties: false }`). */
+function isEmptyObject(ctx: Ctx, schema: unknown, pointer: string): boolean {
+  const s = flatten(ctx, schema, pointer).schema;
+  if (!s || (s.type !== undefined && s.type !== 'object')) return false;
+  return (
+    (!isObject(s.properties) || Object.keys(s.properties).length === 0) && s.additionalProperties === false && s.oneOf === undefined && s.anyOf === undefined
+  );
+}
+
 /**
  * A PUT that changes what it is sent (Rails' update, Shopify's `PUT /products/{id}`): its body is a schema of its own
  * (ProductUpdate) requiring none of the fields the resource requires a client to write, where a replace's body would
@@ -1995,7 +2004,20 @@ function inferAction(
     case 'DELETE': {
       // A delete answers nothing, or the object it deleted (its response is the resource its path names).
       const r = family.itemOf(src.path) ?? one;
-      const answers = !success.hasContent || (one !== undefined && one === r);
+      // Shopify's `200 {}`: an empty closed object says nothing of the deleted object; read as no body, said.
+      const empty = success.hasContent && isEmptyObject(ctx, success.schema, success.pointer ?? src.pointer);
+      const answers = !success.hasContent || empty || (one !== undefined && one === r);
+      if (empty && r !== undefined && (single || item))
+        report(
+          ctx,
+          'import-approximated',
+          {
+            item: `operation ${src.id}: its ${success.status ?? success.key} answer, an empty object`,
+            as: 'an answer with no body',
+            reason: 'a delete answers nothing or the object it deleted: the service answers the status with no body where the document answers {}',
+          },
+          success.pointer ?? src.pointer,
+        );
       if (single && answers && r !== undefined) {
         if (addressable(r)) return { action: 'delete', resource: r };
         const b = bindingsFor(ctx, r, pathParams, 'write');

@@ -1,7 +1,7 @@
 // Rails-style wrappers through import (docs/import.md, "Request envelopes"): a Shopify-style document whose bodies
 // and answers are `{ "product": … }` and whose list answers `{ "products": [...] }` imports as resource Product with
 // create, read, update, delete and list actions (before: custom operations on a resource ProductEnvelope with no
-// identifier), served, and held by the tester to no failure; the export's wrapper comes back through a round trip.
+// identifier; its delete answering `200 {}` custom too), served, and held by the tester to no failure; the export's wrapper comes back through a round trip.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { modelToSpec } from '../../src/export/model-to-spec.js';
@@ -45,7 +45,11 @@ export const SHOP_DOC = {
         requestBody: { required: true, ...json(wrapped('ProductUpdate')) },
         responses: { '200': { description: 'changed', ...json(ref('ProductEnvelope')) }, '404': problem, '422': problem, '400': problem },
       },
-      delete: { operationId: 'deleteProduct', responses: { '204': { description: 'gone' }, '404': problem } },
+      // Shopify's delete answers 200 with an empty object.
+      delete: {
+        operationId: 'deleteProduct',
+        responses: { '200': { description: 'gone', ...json({ type: 'object', additionalProperties: false }) }, '404': problem },
+      },
     },
   },
   components: {
@@ -89,6 +93,11 @@ describe('a Shopify-style document imported', () => {
     expect(c.model!.resources.find((r) => r.name === 'Product')!.identifier).toBe('id');
     // Nothing is custom, and nothing said is about a custom operation.
     expect(imported.diagnostics.filter((d) => d.code === 'import-custom-operation')).toEqual([]);
+    // The delete's `200 {}` is read as 200 with no body, and said.
+    expect(ops[4]!.status).toBe(200);
+    expect(imported.diagnostics.filter((d) => d.code === 'import-approximated').map((d) => d.message)).toContain(
+      'operation deleteProduct: its 200 answer, an empty object is imported as an answer with no body: a delete answers nothing or the object it deleted: the service answers the status with no body where the document answers {}',
+    );
   });
 
   it('served, the tester finds no failure', async () => {
