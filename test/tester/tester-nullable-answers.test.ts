@@ -1,10 +1,9 @@
 // `nullable: answers`: answers may hold null, requests may not send it (Stripe's `customer`). The tester never sends
 // null for it as a valid value, sends it once as an invalid one, and takes null in answers. Before the key, the
 // imported field was nullable in requests too, and the tester sent null to a faithful service as a valid value.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testService } from '../../src/tester/tester-run.js';
+import { codePoints, startHandServer, takeObject, type HandServer } from '../support/hand-server.js';
 import { checkedModel, PLAIN_ERRORS } from '../support/specs.js';
 
 const SPEC = `servicespec: 1
@@ -23,56 +22,39 @@ authentication:
 ${PLAIN_ERRORS}`;
 
 /** Payments by hand, answering `customer: null` when none was given; `fault`: a create's null customer is taken. */
-function start(fault: boolean): Promise<{ url: string; server: Server }> {
+function start(fault: boolean): Promise<HandServer> {
   const store = new Map<string, Record<string, unknown>>();
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let text = '';
-    req.on('data', (c: Buffer) => (text += c.toString('utf8')));
-    req.on('end', () => {
-      const answer = (status: number, body: unknown, type = 'application/problem+json') => {
-        res.writeHead(status, { 'content-type': type });
-        res.end(JSON.stringify(body));
-      };
-      const problem = (status: number, code: string) => answer(status, { type: 'about:blank', title: code, status, code });
-      const one = /^\/payments\/([^/?]+)$/.exec(req.url ?? '');
-      if (req.method === 'GET' && one) {
-        const p = store.get(decodeURIComponent(one[1]!));
-        return p ? answer(200, p, 'application/json') : problem(404, 'not_found');
-      }
-      if (req.url !== '/payments') return problem(404, 'not_found');
-      if (req.method !== 'POST') return problem(405, 'not_allowed');
-      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return problem(415, 'not_json');
-      let b: unknown;
-      try {
-        b = JSON.parse(text);
-      } catch {
-        return problem(400, 'bad_body');
-      }
-      if (typeof b !== 'object' || b === null || Array.isArray(b)) return problem(422, 'invalid');
-      const { amount, customer, ...rest } = b as Record<string, unknown>;
-      if (Object.keys(rest).length > 0) return problem(422, 'invalid');
-      if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 1 || amount > 1000) return problem(422, 'invalid');
-      const customerOk = customer === undefined || (typeof customer === 'string' && [...customer].length <= 20) || (fault && customer === null);
-      if (!customerOk) return problem(422, 'invalid');
-      const p = { id: crypto.randomUUID(), amount, customer: customer ?? null };
-      store.set(p.id, p);
-      res.setHeader('location', `/payments/${p.id}`);
-      return answer(201, p, 'application/json');
-    });
+  return startHandServer((req, reply) => {
+    const one = /^\/payments\/([^/?]+)$/.exec(req.url);
+    if (req.method === 'GET' && one) {
+      const p = store.get(decodeURIComponent(one[1]!));
+      return p ? reply.json(200, p) : reply.problem(404, 'not_found');
+    }
+    if (req.url !== '/payments') return reply.problem(404, 'not_found');
+    if (req.method !== 'POST') return reply.problem(405, 'not_allowed');
+    const b = takeObject(req, reply);
+    if (!b) return;
+    const { amount, customer, ...rest } = b;
+    if (Object.keys(rest).length > 0) return reply.problem(422, 'invalid');
+    if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 1 || amount > 1000) return reply.problem(422, 'invalid');
+    const customerOk = customer === undefined || (typeof customer === 'string' && codePoints(customer) <= 20) || (fault && customer === null);
+    if (!customerOk) return reply.problem(422, 'invalid');
+    const p = { id: crypto.randomUUID(), amount, customer: customer ?? null };
+    store.set(p.id, p);
+    reply.json(201, p, 'application/json', { location: `/payments/${p.id}` });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server })));
 }
 
 describe('a field nullable in answers only', () => {
-  let faithful: { url: string; server: Server };
-  let faulty: { url: string; server: Server };
+  let faithful: HandServer;
+  let faulty: HandServer;
   beforeAll(async () => {
     faithful = await start(false);
     faulty = await start(true);
   });
   afterAll(() => {
-    faithful?.server.close();
-    faulty?.server.close();
+    faithful?.close();
+    faulty?.close();
   });
   const run = (url: string) =>
     testService(checkedModel(SPEC), {

@@ -2,10 +2,9 @@
 // variant's own members broken under its tag, and a number bound with a step is passed by one step. Before, no probe
 // reached a variant's member (a phone pattern or a video provider enum left unchecked escaped), and `length: 5–720
 // in fives` was probed with 4 and 721, which a service checking the step alone refuses too (a booking sweep).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testService } from '../../src/tester/tester-run.js';
+import { isObject, startHandServer, takeObject, type HandServer } from '../support/hand-server.js';
 import { checkedModel, PLAIN_ERRORS } from '../support/specs.js';
 
 const SPEC = `servicespec: 1
@@ -32,58 +31,40 @@ ${PLAIN_ERRORS}`;
 
 type Fault = 'none' | 'length_range' | 'phone_pattern' | 'video_enum';
 
-function start(fault: Fault): Promise<{ url: string; server: Server }> {
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let text = '';
-    req.on('data', (c: Buffer) => (text += c.toString('utf8')));
-    req.on('end', () => {
-      const answer = (status: number, body: unknown, type = 'application/problem+json') => {
-        res.writeHead(status, { 'content-type': type });
-        res.end(JSON.stringify(body));
-      };
-      const problem = (status: number, code: string) => answer(status, { type: 'about:blank', title: code, status, code });
-      if (req.method !== 'POST' || req.url !== '/event-types') return problem(404, 'not_found');
-      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return problem(415, 'not_json');
-      let b: unknown;
-      try {
-        b = JSON.parse(text);
-      } catch {
-        return problem(400, 'bad_body');
-      }
-      const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-      if (!isObj(b)) return problem(422, 'invalid');
-      const { length, locations, ...rest } = b;
-      if (Object.keys(rest).length > 0) return problem(422, 'invalid');
-      if (typeof length !== 'number' || !Number.isInteger(length) || length % 5 !== 0) return problem(422, 'invalid');
-      if (fault !== 'length_range' && (length < 5 || length > 720)) return problem(422, 'invalid');
-      if (!Array.isArray(locations) || locations.length > 3) return problem(422, 'invalid');
-      for (const l of locations) {
-        if (!isObj(l)) return problem(422, 'invalid');
-        const { type, ...members } = l;
-        const keys = Object.keys(members).join(',');
-        if (type === 'phone') {
-          if (keys !== 'number' || typeof members.number !== 'string') return problem(422, 'invalid');
-          if (fault !== 'phone_pattern' && !/^\+[1-9][0-9]{6,14}$/.test(members.number)) return problem(422, 'invalid');
-        } else if (type === 'video') {
-          if (keys !== 'provider' || typeof members.provider !== 'string') return problem(422, 'invalid');
-          if (fault !== 'video_enum' && !['zoom', 'meet'].includes(members.provider)) return problem(422, 'invalid');
-        } else return problem(422, 'invalid');
-      }
-      const e = { id: crypto.randomUUID(), length, locations };
-      res.setHeader('location', `/event-types/${e.id}`);
-      return answer(201, e, 'application/json');
-    });
+function start(fault: Fault): Promise<HandServer> {
+  return startHandServer((req, reply) => {
+    if (req.method !== 'POST' || req.url !== '/event-types') return reply.problem(404, 'not_found');
+    const b = takeObject(req, reply);
+    if (!b) return;
+    const { length, locations, ...rest } = b;
+    if (Object.keys(rest).length > 0) return reply.problem(422, 'invalid');
+    if (typeof length !== 'number' || !Number.isInteger(length) || length % 5 !== 0) return reply.problem(422, 'invalid');
+    if (fault !== 'length_range' && (length < 5 || length > 720)) return reply.problem(422, 'invalid');
+    if (!Array.isArray(locations) || locations.length > 3) return reply.problem(422, 'invalid');
+    for (const l of locations) {
+      if (!isObject(l)) return reply.problem(422, 'invalid');
+      const { type, ...members } = l;
+      const keys = Object.keys(members).join(',');
+      if (type === 'phone') {
+        if (keys !== 'number' || typeof members.number !== 'string') return reply.problem(422, 'invalid');
+        if (fault !== 'phone_pattern' && !/^\+[1-9][0-9]{6,14}$/.test(members.number)) return reply.problem(422, 'invalid');
+      } else if (type === 'video') {
+        if (keys !== 'provider' || typeof members.provider !== 'string') return reply.problem(422, 'invalid');
+        if (fault !== 'video_enum' && !['zoom', 'meet'].includes(members.provider)) return reply.problem(422, 'invalid');
+      } else return reply.problem(422, 'invalid');
+    }
+    const e = { id: crypto.randomUUID(), length, locations };
+    reply.json(201, e, 'application/json', { location: `/event-types/${e.id}` });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server })));
 }
 
 describe("a list of unions' members and a stepped bound", () => {
-  const servers = new Map<Fault, { url: string; server: Server }>();
+  const servers = new Map<Fault, HandServer>();
   beforeAll(async () => {
     for (const f of ['none', 'length_range', 'phone_pattern', 'video_enum'] as const) servers.set(f, await start(f));
   });
   afterAll(() => {
-    for (const s of servers.values()) s.server.close();
+    for (const s of servers.values()) s.close();
   });
   const failed = async (f: Fault) => {
     const r = await testService(checkedModel(SPEC), {
