@@ -534,15 +534,53 @@ function createRowMaker(
   // The identifier takes no default (check refuses one: identifier-invalid).
   const defaults = resource.fields.filter((f) => f.hasDefault && f !== idField);
   const machineInitial = route.machine?.initial;
+  const fillNested = getNestedDefaultsFiller(resource);
   return (request, body) => {
     const row: Row = {};
     for (const f of defaults) row[f.name] = typeof f.default === 'object' && f.default !== null ? structuredClone(f.default) : f.default;
     Object.assign(row, body);
+    if (fillNested) fillNested(row);
     if (stateField && machineInitial !== undefined) row[stateField] = machineInitial;
     if (resource.owner !== undefined) row[resource.owner] = request.principal?.subject ?? null;
     touch(row, true);
     if (nested.length > 0) withNestedColumns(nested, row);
     return row;
+  };
+}
+
+/**
+ * Fills the default of each member of a nested object (or of a list's object items) a request leaves out (Shopify's
+ * `variants[].requires_shipping: true`), as a create fills a field's: the answers hold it. Undefined where no nested
+ * member has a default, so a resource without one pays nothing per request.
+ */
+function getNestedDefaultsFiller(resource: ResourceModel): ((values: Record<string, unknown>) => void) | undefined {
+  const fillerOf = (f: FieldModel): ((v: unknown) => unknown) | undefined => {
+    if (f.type === 'array' && f.items) {
+      const item = fillerOf(f.items);
+      return item && ((v) => (Array.isArray(v) ? v.map(item) : v));
+    }
+    if (f.type !== 'object' || !f.fields) return undefined;
+    const defaults = f.fields.filter((m) => m.hasDefault);
+    const inner = f.fields.flatMap((m) => {
+      const fill = fillerOf(m);
+      return fill ? [[m.name, fill] as const] : [];
+    });
+    if (defaults.length === 0 && inner.length === 0) return undefined;
+    return (v) => {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+      const out: Record<string, unknown> = { ...(v as Record<string, unknown>) };
+      for (const m of defaults) if (!Object.hasOwn(out, m.name)) out[m.name] = structuredClone(m.default);
+      for (const [name, fill] of inner) if (Object.hasOwn(out, name)) out[name] = fill(out[name]);
+      return out;
+    };
+  };
+  const fillers = resource.fields.flatMap((f) => {
+    const fill = fillerOf(f);
+    return fill ? [[f.name, fill] as const] : [];
+  });
+  if (fillers.length === 0) return undefined;
+  return (values) => {
+    for (const [name, fill] of fillers) if (Object.hasOwn(values, name)) values[name] = fill(values[name]);
   };
 }
 
@@ -856,6 +894,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const patching = isMergePatch(op);
       const takes = patching ? new Set(Object.keys(schema.properties as Record<string, unknown>)) : new Set<string>();
       const upsert = op.upsert && view === 'replace' && !bySearch && idField ? createUpsert(route, deps, idField, touch, nested, present) : undefined;
+      const fillNested = getNestedDefaultsFiller(resource);
       return async (request, reply) => {
         const params = request.params as Record<string, string>;
         const bound = bySearch?.(params);
@@ -894,6 +933,8 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           if (view === 'replace')
             for (const f of leftOut) if (!Object.hasOwn(body, f.name)) changes[f.name] = f.hasDefault ? structuredClone(f.default) : undefined;
           for (const name of request.keepFields ?? []) delete changes[name];
+          // An object written whole takes its members' defaults; a merge patch's merges into the stored one instead.
+          if (fillNested && !patching) fillNested(changes);
           touch(changes, false);
           if (nested.length > 0) withNestedColumns(nested, changes);
           const after = await tx.update(resource.name, id, changes);
