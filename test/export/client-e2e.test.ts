@@ -4,7 +4,6 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateClient } from '../../src/export/export-client.js';
@@ -13,7 +12,7 @@ import { createAuthenticator } from '../../src/runtime/auth/auth-authenticator.j
 import { createApiKey, createClient } from '../../src/runtime/auth/auth-credentials.js';
 import { createService } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
-import { exampleModel, tempDir, tsc } from './helpers.js';
+import { buildDriver, exampleModel, tempDir } from './helpers.js';
 
 const DRIVER = `
 import { isServiceError, ServiceClient, type Order, type OrderCreate } from './client.js';
@@ -109,20 +108,8 @@ describe('the generated client against the served orders example', () => {
   it('creates, lists all pages, runs transitions and catches a declared error with its type', async () => {
     writeFileSync(join(tmp.path, 'client.ts'), generateClient(model).code);
     writeFileSync(join(tmp.path, 'driver.ts'), DRIVER);
-    const out = join(tmp.path, 'out');
-    const compiled = await tsc(tmp.path, ['client.ts', 'driver.ts'], {
-      noEmit: false,
-      outDir: out,
-      target: 'ES2022',
-      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-      module: 'ES2022',
-      moduleResolution: 'bundler',
-      types: [],
-      noUncheckedIndexedAccess: true,
-    });
-    expect(compiled.stdout + compiled.stderr).toBe('');
-    writeFileSync(join(out, 'package.json'), '{ "type": "module" }');
-    const driver = (await import(pathToFileURL(join(out, 'driver.js')).href)) as { drive: (...a: string[]) => Promise<Outcome> };
+    const { output, driver } = await buildDriver<{ drive: (...a: string[]) => Promise<Outcome> }>(tmp.path, ['client.ts', 'driver.ts']);
+    expect(output).toBe('');
     const outcome = await driver.drive(url, key, client.clientId, client.clientSecret);
     expect(outcome.created).toHaveLength(5);
     expect(new Set(outcome.listed)).toEqual(new Set(outcome.created));

@@ -3,12 +3,11 @@
 // after (Stripe's starting_after) lists to the end, against the real runtime on SQLite.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateClient } from '../../src/export/export-client.js';
 import { compileSpecText } from '../../src/program.js';
 import { startService, type Running } from '../runtime/helpers.js';
-import { tempDir, tsc } from './helpers.js';
+import { buildDriver, tempDir } from './helpers.js';
 
 const SPEC = `
 servicespec: 1
@@ -88,20 +87,8 @@ describe('the generated client over list shapes', () => {
 
   it('types each answer and iterates offset, page, named-cursor and after lists to the end', async () => {
     writeFileSync(join(tmp.path, 'driver.ts'), DRIVER);
-    const out = join(tmp.path, 'out');
-    const compiled = await tsc(tmp.path, ['client.ts', 'driver.ts'], {
-      noEmit: false,
-      outDir: out,
-      target: 'ES2022',
-      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-      module: 'ES2022',
-      moduleResolution: 'bundler',
-      types: [],
-      noUncheckedIndexedAccess: true,
-    });
-    expect(compiled.stdout + compiled.stderr).toBe('');
-    writeFileSync(join(out, 'package.json'), '{ "type": "module" }');
-    const driver = (await import(pathToFileURL(join(out, 'driver.js')).href)) as { drive: (url: string) => Promise<Record<string, unknown>> };
+    const { output, driver } = await buildDriver<{ drive: (url: string) => Promise<Record<string, unknown>> }>(tmp.path, ['client.ts', 'driver.ts']);
+    expect(output).toBe('');
     expect(await driver.drive(service.url)).toEqual({
       named: ['a', 'b', 'c', 'd', 'e'],
       offset: ['a', 'b', 'c', 'd', 'e'],

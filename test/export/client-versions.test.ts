@@ -4,7 +4,6 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateClient } from '../../src/export/export-client.js';
@@ -15,7 +14,7 @@ import { createBasicUser } from '../../src/runtime/auth/auth-credentials.js';
 import { createService } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { runCli } from '../cli/cli-helpers.js';
-import { exampleModel, ROOT, tempDir, tsc } from './helpers.js';
+import { buildDriver, exampleModel, ROOT, tempDir } from './helpers.js';
 
 const NOTES = join(ROOT, 'test', 'fixtures', 'versions', 'notes.yaml');
 
@@ -118,20 +117,14 @@ describe('a client for an older served version', () => {
     writeFileSync(join(tmp.path, 'notes-v15.ts'), generateClient(notesModel(), { apiVersion: '1.5.0' }).code);
     writeFileSync(join(tmp.path, 'orders-old.ts'), generateClient(exampleModel('orders'), { apiVersion: '2026-06-01' }).code);
     writeFileSync(join(tmp.path, 'driver.ts'), DRIVER);
-    const out = join(tmp.path, 'out');
-    const compiled = await tsc(tmp.path, ['library-v1.ts', 'notes-v1.ts', 'notes-v15.ts', 'orders-old.ts', 'driver.ts'], {
-      noEmit: false,
-      outDir: out,
-      target: 'ES2022',
-      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-      module: 'ES2022',
-      moduleResolution: 'bundler',
-      types: [],
-      noUncheckedIndexedAccess: true,
-    });
-    expect(compiled.stdout + compiled.stderr).toBe('');
-    writeFileSync(join(out, 'package.json'), '{ "type": "module" }');
-    const driver = (await import(pathToFileURL(join(out, 'driver.js')).href)) as { drive: (...a: string[]) => Promise<Outcome> };
+    const { output, driver } = await buildDriver<{ drive: (...a: string[]) => Promise<Outcome> }>(tmp.path, [
+      'library-v1.ts',
+      'notes-v1.ts',
+      'notes-v15.ts',
+      'orders-old.ts',
+      'driver.ts',
+    ]);
+    expect(output).toBe('');
     const o = await driver.drive(`${library.url}`, notes.url, library.password!);
     expect(o.version).toBe('1');
     expect(o.member).toMatchObject({ name: 'Elizabeth Bennet', card_number: '2001004217', active: true });

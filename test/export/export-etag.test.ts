@@ -5,14 +5,13 @@
 // real runtime. Before, none of it was there.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateClient } from '../../src/export/export-client.js';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { compileSpecText } from '../../src/program.js';
 import { ETAG_SPEC } from '../support/etag-spec.js';
 import { startService, type Running } from '../runtime/helpers.js';
-import { tempDir, tsc } from './helpers.js';
+import { buildDriver, tempDir } from './helpers.js';
 
 type Param = { $ref?: string; name?: string; in?: string; required?: boolean };
 type Op = {
@@ -125,20 +124,8 @@ describe('the generated client over ETags', () => {
     expect(code).toContain("Answers the Note's ETag (`options.onHeaders`); with `options.ifNoneMatch` naming it, a 304 throws `NotModified`.");
     expect(code).toContain('Send the current ETag as `options.ifMatch` (required: without it the service answers 428)');
     writeFileSync(join(tmp.path, 'driver.ts'), DRIVER);
-    const out = join(tmp.path, 'out');
-    const compiled = await tsc(tmp.path, ['client.ts', 'driver.ts'], {
-      noEmit: false,
-      outDir: out,
-      target: 'ES2022',
-      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-      module: 'ES2022',
-      moduleResolution: 'bundler',
-      types: [],
-      noUncheckedIndexedAccess: true,
-    });
-    expect(compiled.stdout + compiled.stderr).toBe('');
-    writeFileSync(join(out, 'package.json'), '{ "type": "module" }');
-    const driver = (await import(pathToFileURL(join(out, 'driver.js')).href)) as { drive: (url: string) => Promise<Record<string, unknown>> };
+    const { output, driver } = await buildDriver<{ drive: (url: string) => Promise<Record<string, unknown>> }>(tmp.path, ['client.ts', 'driver.ts']);
+    expect(output).toBe('');
     expect(await driver.drive(service.url)).toEqual({ same: true, missing: 'tag_required', stale: 'stale', title: 'c', newTag: true });
   }, 120_000);
 });

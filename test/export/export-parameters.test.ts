@@ -4,7 +4,6 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +15,7 @@ import type { CheckedModel } from '../../src/model/model-types.js';
 import { compileSpecText } from '../../src/program.js';
 import { createService } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
-import { tempDir, tsc } from './helpers.js';
+import { buildDriver, tempDir } from './helpers.js';
 
 const SPEC = `
 servicespec: 1
@@ -128,20 +127,8 @@ describe('the generated client with declared parameters', () => {
   it('types them (tsc --strict) and sends them so the handler receives them typed', async () => {
     writeFileSync(join(tmp.path, 'client.ts'), generateClient(model()).code);
     writeFileSync(join(tmp.path, 'driver.ts'), DRIVER);
-    const out = join(tmp.path, 'out');
-    const compiled = await tsc(tmp.path, ['client.ts', 'driver.ts'], {
-      noEmit: false,
-      outDir: out,
-      target: 'ES2022',
-      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-      module: 'ES2022',
-      moduleResolution: 'bundler',
-      types: [],
-      noUncheckedIndexedAccess: true,
-    });
-    expect(compiled.stdout + compiled.stderr).toBe('');
-    writeFileSync(join(out, 'package.json'), '{ "type": "module" }');
-    const driver = (await import(pathToFileURL(join(out, 'driver.js')).href)) as { drive: (url: string) => Promise<{ seen: unknown }> };
+    const { output, driver } = await buildDriver<{ drive: (url: string) => Promise<{ seen: unknown }> }>(tmp.path, ['client.ts', 'driver.ts']);
+    expect(output).toBe('');
     const answer = await driver.drive(url);
     expect(answer.seen).toEqual({
       params: { namespace: 'default' },

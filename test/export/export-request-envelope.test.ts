@@ -4,7 +4,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateClient } from '../../src/export/export-client.js';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
@@ -12,7 +11,7 @@ import { serializeDocument } from '../../src/export/export-shared.js';
 import { compileSpecText } from '../../src/program.js';
 import { startService, type Running } from '../runtime/helpers.js';
 import { WRAPPED_SPEC } from '../support/request-envelope.js';
-import { tempDir, tsc } from './helpers.js';
+import { buildDriver, tempDir } from './helpers.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reading an OpenAPI document
 
@@ -80,20 +79,8 @@ describe('the generated client over request envelopes', () => {
 
   it('takes the inner body and sends it wrapped', async () => {
     writeFileSync(join(tmp.path, 'driver.ts'), DRIVER);
-    const out = join(tmp.path, 'out');
-    const compiled = await tsc(tmp.path, ['client.ts', 'driver.ts'], {
-      noEmit: false,
-      outDir: out,
-      target: 'ES2022',
-      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-      module: 'ES2022',
-      moduleResolution: 'bundler',
-      types: [],
-      noUncheckedIndexedAccess: true,
-    });
-    expect(compiled.stdout + compiled.stderr).toBe('');
-    writeFileSync(join(out, 'package.json'), '{ "type": "module" }');
-    const driver = (await import(pathToFileURL(join(out, 'driver.js')).href)) as { drive: (url: string) => Promise<Record<string, unknown>> };
+    const { output, driver } = await buildDriver<{ drive: (url: string) => Promise<Record<string, unknown>> }>(tmp.path, ['client.ts', 'driver.ts']);
+    expect(output).toBe('');
     expect(await driver.drive(service.url)).toEqual({ made: 'Lamp', updated: 'Desk lamp', replaced: null, state: 'active' });
   }, 120_000);
 });

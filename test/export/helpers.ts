@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import type { CheckedModel } from '../../src/model/model-types.js';
 import { compileSpecFile } from '../../src/program.js';
@@ -71,6 +71,29 @@ export async function tsc(dir: string, files: readonly string[], options: Record
   const config = { compilerOptions: { strict: true, noEmit: true, skipLibCheck: true, ...options }, files };
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(config, null, 2));
   return run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: dir });
+}
+
+/**
+ * The TypeScript files in `dir` compiled as a user's ES module project would be (ES2022, the DOM's fetch, strict,
+ * noUncheckedIndexedAccess) into `dir/out`, and its `driver.js` imported: the generated client driven for real.
+ * Returns tsc's output ('' when it compiled cleanly) and the driver module.
+ */
+export async function buildDriver<T>(dir: string, files: readonly string[]): Promise<{ output: string; driver: T }> {
+  const out = join(dir, 'out');
+  const compiled = await tsc(dir, files, {
+    noEmit: false,
+    outDir: out,
+    target: 'ES2022',
+    lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+    module: 'ES2022',
+    moduleResolution: 'bundler',
+    types: [],
+    noUncheckedIndexedAccess: true,
+  });
+  const output = compiled.stdout + compiled.stderr;
+  if (output !== '') return { output, driver: undefined as T };
+  writeFileSync(join(out, 'package.json'), '{ "type": "module" }');
+  return { output, driver: (await import(pathToFileURL(join(out, 'driver.js')).href)) as T };
 }
 
 /** Where two JSON values differ, as readable lines (empty when equal). */
