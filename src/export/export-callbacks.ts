@@ -6,20 +6,19 @@
 import { REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import type { EventKindModel, OperationModel, ServiceModel } from '../model/model-types.js';
 import type { JsonObject } from './export-shared.js';
-
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+import { escapePointerToken } from '../util/util-json-pointer.js';
 
 /**
  * The runtime expression of the URL a callback sends to: the request body field holding it, under the request's
  * wrapper member where it has one (request_envelope: `{$request.body#/product/callback_url}`).
  */
 export function callbackExpression(field: string, wrap?: string): string {
-  return `{$request.body#/${wrap !== undefined ? `${escape(wrap)}/` : ''}${escape(field)}}`;
+  return `{$request.body#/${wrap !== undefined ? `${escapePointerToken(wrap)}/` : ''}${escapePointerToken(field)}}`;
 }
 
 /** The field a `{$request.body#/field}` expression names (`#/<wrap>/field` under a wrapper); undefined for any other. */
 export function parseCallbackExpression(expression: string, wrap?: string): string | undefined {
-  const at = wrap !== undefined ? `${escape(wrap).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\/` : '';
+  const at = wrap !== undefined ? `${escapePointerToken(wrap).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\/` : '';
   const m = new RegExp(`^\\{\\$request\\.body#\\/${at}([^/{}]+)\\}$`).exec(expression);
   return m ? m[1]!.replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
 }

@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { RouteHandler } from './runtime-context.js';
 import { ServiceError } from './runtime-errors.js';
+import { joinPointer } from '../util/util-json-pointer.js';
 import { getEnvelopeValues, listHasValue } from '../model/model-envelope.js';
 import { DEFAULT_PAGING } from '../model/model-defaults.js';
 import type { EnvelopeModel, FieldModel, OperationModel } from '../model/model-types.js';
@@ -85,7 +86,7 @@ export function createEnvelopeWriter(op: OperationModel, envelope: EnvelopeModel
  * own rule: a create needs one, a transition may go without).
  */
 export function unwrapRequestEnvelope(data: string, handler: RouteHandler): RouteHandler {
-  const prefix = `/${data.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+  const prefix = joinPointer('', data);
   const inside = (err: unknown): unknown =>
     err instanceof ServiceError && err.condition === 'validation' && err.invalid !== undefined
       ? new ServiceError(
@@ -106,7 +107,7 @@ export function unwrapRequestEnvelope(data: string, handler: RouteHandler): Rout
         throw new ServiceError(
           'validation',
           `the body holds ${data} alone`,
-          others.map((k) => ({ pointer: `/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`, message: `unknown field ${k}: the body holds ${data} alone` })),
+          others.map((k) => ({ pointer: joinPointer('', k), message: `unknown field ${k}: the body holds ${data} alone` })),
         );
       if (!Object.hasOwn(body, data)) throw new ServiceError('validation', `the body must hold ${data}`, [{ pointer: prefix, message: `${data} is required` }]);
       request.body = (body as Record<string, unknown>)[data];
