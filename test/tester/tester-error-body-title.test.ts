@@ -2,10 +2,9 @@
 // an answer without them, where the body requires them, breaks the declared shape. Before, the tester required only
 // the code, status and message roles' fields, and an RFC 7807 body answered without its required title passed (a
 // booking sweep's problem_missing_title escaped).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testService } from '../../src/tester/tester-run.js';
+import { codePoints, isObject, MALFORMED, readJson, startHandServer, type HandServer } from '../support/hand-server.js';
 import { checkedModel } from '../support/specs.js';
 import { startService } from '../runtime/helpers.js';
 
@@ -36,51 +35,38 @@ errors:
     not_found: { status: 404, when: [missing_resource, route_not_found] }
 `;
 
-function start(withTitle: boolean): Promise<{ url: string; server: Server }> {
+function start(withTitle: boolean): Promise<HandServer> {
   const notes = new Map<string, { id: string; text: string }>();
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let text = '';
-    req.on('data', (c: Buffer) => (text += c.toString('utf8')));
-    req.on('end', () => {
-      const answer = (status: number, body: unknown, type = 'application/problem+json') => {
-        res.writeHead(status, { 'content-type': type });
-        res.end(JSON.stringify(body));
-      };
-      const problem = (status: number, detail: string) => answer(status, { type: 'about:blank', ...(withTitle ? { title: 'Refused' } : {}), status, detail });
-      const one = /^\/notes\/([^/?]+)$/.exec(req.url ?? '');
-      if (req.method === 'GET' && one) {
-        const n = notes.get(decodeURIComponent(one[1]!));
-        return n ? answer(200, n, 'application/json') : problem(404, 'no such note');
-      }
-      if (req.method !== 'POST' || req.url !== '/notes') return problem(404, 'no route');
-      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return problem(415, 'not JSON');
-      let b: unknown;
-      try {
-        b = JSON.parse(text);
-      } catch {
-        return problem(400, 'unreadable');
-      }
-      const { text: t, ...rest } = (typeof b === 'object' && b !== null && !Array.isArray(b) ? b : { x: 1 }) as Record<string, unknown>;
-      if (Object.keys(rest).length > 0 || typeof t !== 'string' || [...t].length > 10) return problem(422, 'invalid');
-      const n = { id: crypto.randomUUID(), text: t };
-      notes.set(n.id, n);
-      res.setHeader('location', `/notes/${n.id}`);
-      return answer(201, n, 'application/json');
-    });
+  return startHandServer((req, reply) => {
+    const problem = (status: number, detail: string) =>
+      reply.json(status, { type: 'about:blank', ...(withTitle ? { title: 'Refused' } : {}), status, detail }, 'application/problem+json');
+    const one = /^\/notes\/([^/?]+)$/.exec(req.url);
+    if (req.method === 'GET' && one) {
+      const n = notes.get(decodeURIComponent(one[1]!));
+      return n ? reply.json(200, n) : problem(404, 'no such note');
+    }
+    if (req.method !== 'POST' || req.url !== '/notes') return problem(404, 'no route');
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return problem(415, 'not JSON');
+    const b = readJson(req);
+    if (b === MALFORMED) return problem(400, 'unreadable');
+    const { text: t, ...rest } = isObject(b) ? b : { x: 1 };
+    if (Object.keys(rest).length > 0 || codePoints(t) < 0 || codePoints(t) > 10) return problem(422, 'invalid');
+    const n = { id: crypto.randomUUID(), text: t as string };
+    notes.set(n.id, n);
+    reply.json(201, n, 'application/json', { location: `/notes/${n.id}` });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server })));
 }
 
 describe("a declared error body's required title", () => {
-  let faithful: { url: string; server: Server };
-  let untitled: { url: string; server: Server };
+  let faithful: HandServer;
+  let untitled: HandServer;
   beforeAll(async () => {
     faithful = await start(true);
     untitled = await start(false);
   });
   afterAll(() => {
-    faithful?.server.close();
-    untitled?.server.close();
+    faithful?.close();
+    untitled?.close();
   });
   const only = ['endpoints.invalid-requests', 'errors.missing-object'];
   const failed = async (url: string) =>
