@@ -24,6 +24,7 @@ import { getLargestPageSize, getPageItems, getPageSizeParam, outsidePath } from 
 import { BoundReached, type TestRequest } from './tester-http.js';
 import { describe, notImplemented, type CheckScope, type TestContext } from './tester-context.js';
 import { checkInputs } from './tester-checks-inputs.js';
+import { getCustomTarget, withQuery } from './tester-checks-params.js';
 import { isThrifty, pickThrifty } from './tester-pacing.js';
 import { responseMismatch } from './tester-judge.js';
 import type { Failure } from './tester-types.js';
@@ -260,31 +261,14 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
           return undefined;
         });
       } else if (o.action === 'custom') {
-        let id: unknown;
-        let named: Record<string, string> = {};
-        if (ctx.idParams(route).length > 0) {
-          if (route.resource) {
-            const obj = await ctx.ensureObject(route.resource);
-            if (!obj) return scope.skip(`no ${route.resource.name} to address`);
-            id = objectKey(route.resource, obj);
-          } else {
-            // An action on one object (`POST /tasks/{taskId}/complete`, below a read's path): an object the run
-            // made. Other path parameters that name no resource the spec declares (an imported document's
-            // `{namespace}`, `{username}`): values drawn like any other untyped string input.
-            named = { ...ctx.drawPathValues(ctx.idParams(route)), ...(await ctx.fieldPathValues(route)), ...(await ctx.itemPathValues(route)) };
-          }
-        }
+        const target = await getCustomTarget(ctx, route);
+        if ('skip' in target) return scope.skip(target.skip);
+        const { id, named } = target;
         // Declared query parameters are generated within their types and constraints (headers are not, yet).
         const required = route.headers.filter((h) => !h.optional && !h.hasDefault);
         if (required.length > 0) return scope.skip(`the tester does not generate request headers; ${o.id} requires ${required.map((h) => h.name).join(', ')}`);
         const params = route.query.flatMap((q) => (q.parameter ? [q.parameter] : []));
         const query = params.length > 0 ? objectArbitrary(ctx.model, params, undefined, 'create') : fc.constant({});
-        const withQuery = (path: string, values: Record<string, unknown>): string => {
-          const q = new URLSearchParams();
-          for (const [k, v] of Object.entries(values)) for (const x of Array.isArray(v) ? v : [v]) q.append(k, String(x));
-          const s = q.toString();
-          return s === '' ? path : `${path}${path.includes('?') ? '&' : '?'}${s}`;
-        };
         const isDeclaredRefusal = (status: number) =>
           status >= 400 && status < 500 && o.errors.some((e) => ctx.model.errors?.codes.find((c) => c.name === e)?.status === status);
         if (!o.request) {

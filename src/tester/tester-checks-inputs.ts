@@ -9,6 +9,7 @@ import { getCustomBodyArbitrary, heldAsPatched, heldAsSent, missingIdentifier, o
 import { getEdgeCases } from './tester-input-edges.js';
 import { checkUnionVariants } from './tester-checks-unions.js';
 import { checkUnique } from './tester-checks-unique.js';
+import { checkQueryParams } from './tester-checks-params.js';
 import { isThrifty, pickThrifty } from './tester-pacing.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import { describe, notImplemented, type CheckScope, type TestContext } from './tester-context.js';
@@ -432,6 +433,7 @@ export async function checkInputs(ctx: TestContext, route: OperationRoute): Prom
   await checkInputSpace(ctx, route);
   await checkUnionVariants(ctx, route);
   await checkUnique(ctx, route);
+  await checkQueryParams(ctx, route);
   if ((ctx.idParams(route).length > 0 && route.resource) || ctx.objectActionOf(route)) await checkIdentifiers(ctx, route);
   if (route.operation.action === 'list' && route.resource) await checkListEdges(ctx, route);
   if (route.operation.action === 'list' && route.resource && route.operation.requiredFilters) await checkRequiredFilters(ctx, route);
