@@ -964,9 +964,12 @@ function checkPaging({ model, doc, report }: RuleContext, o: OperationModel): vo
       say('a bare array with cursor paging gives the next cursor nowhere: add `link: true` (the Link header carries it), or use `body: envelope`', 'body');
   } else {
     if (written.next !== undefined && p.style !== 'cursor') say(`\`next\` is the cursor style's field; style ${p.style} has no next cursor`, 'next');
+    // `next: false` leaves the next cursor out of the page: the Link header (or the response envelope) must carry it.
+    if (written.next === false && p.style === 'cursor' && !p.link && !(o.envelope?.values.some((v) => v.source === 'next') ?? false))
+      say('`next: false` leaves the next cursor out of the page, and nothing else carries it: add `link: true` (the Link header carries it)', 'next');
     const names = [
       p.items,
-      ...(p.style === 'cursor' ? [p.next] : []),
+      ...(p.style === 'cursor' && p.next !== undefined ? [p.next] : []),
       ...(p.total !== undefined ? [p.total] : []),
       ...(p.hasMore !== undefined ? [p.hasMore] : []),
     ];

@@ -360,7 +360,7 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
           description:
             o.paging?.style === 'after'
               ? 'The identifier of the last object of the previous page.'
-              : o.paging?.body === 'array'
+              : o.paging !== undefined && (o.paging.body === 'array' || o.paging.next === undefined)
                 ? "The cursor in the previous page's `Link` header."
                 : `The \`${o.paging?.next ?? PAGE_FIELDS.next}\` of the previous page.`,
         };
@@ -471,7 +471,7 @@ function getPageType(p: Omit<PagingModel, 'declared'>, item: string): string {
   )
     return `Page<${item}>`;
   const fields = [`${jsString(p.items)}: ${item}[]`];
-  if (p.style === 'cursor') fields.push(`${jsString(p.next)}: string | null`);
+  if (p.style === 'cursor' && p.next !== undefined) fields.push(`${jsString(p.next)}: string | null`);
   if (p.total !== undefined) fields.push(`${jsString(p.total)}: number`);
   if (p.hasMore !== undefined) fields.push(`${jsString(p.hasMore)}: boolean`);
   return `{ ${fields.join('; ')} }`;
@@ -822,7 +822,7 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
       paging.style === 'offset' ||
       paging.style === 'page' ||
       afterKey !== undefined ||
-      (paging.style === 'cursor' && (paging.body === 'envelope' || nextInEnvelope !== undefined));
+      (paging.style === 'cursor' && ((paging.body === 'envelope' && paging.next !== undefined) || nextInEnvelope !== undefined));
     if (o.action === 'list' && p.pageItem !== undefined && iterable) {
       const iter = methodNames.allocate(`${p.name}All`);
       const iterParams = params.filter((x) => !x.startsWith('query:') && !x.startsWith('options:'));
@@ -833,7 +833,7 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
       const items = paging.body === 'array' ? inner : `${inner}[${jsString(paging.items)}]`;
       const next = nextInEnvelope
         ? `page${nextInEnvelope.path.map((n, i) => `${i > 0 ? '?.' : ''}[${jsString(n)}]`).join('')}`
-        : `${inner}[${jsString(paging.next)}]`;
+        : `${inner}[${jsString(paging.next ?? '')}]`;
       const head =
         `${doc([paging.style === 'cursor' ? `Every item of ${o.id}, page after page (follows \`${paging.next}\` until it is null).` : afterKey !== undefined ? `Every item of ${o.id}, page after page (each from the last item's \`${afterKey}\`${paging.hasMore !== undefined && paging.body === 'envelope' ? `, until \`${paging.hasMore}\` is false` : ''}).` : `Every item of ${o.id}, page after page (until a page comes back empty).`, `@throws {ServiceError<${p.errorType}>} when the service answers with a declared error.`], '  ')}` +
         `  async *${iter}(${[...iterParams, `query: Omit<${p.queryType ?? 'Record<string, never>'}, ${jsString(at)}>${p.queryRequired ? '' : ' = {}'}`, 'options: RequestOptions = {}'].join(', ')}): AsyncGenerator<${p.pageItem}, void, undefined> {\n`;

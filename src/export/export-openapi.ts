@@ -500,7 +500,7 @@ function queryParam(ctx: Context, q: QueryParam, route: OperationRoute): JsonObj
         in: 'query',
         required: false,
         description:
-          o.paging?.body === 'array'
+          o.paging !== undefined && (o.paging.body === 'array' || o.paging.next === undefined)
             ? 'The cursor of the `rel="next"` address of the previous page\'s `Link` header; leave it out for the first page.'
             : `The \`${o.paging?.next ?? PAGE_FIELDS.next}\` of the previous page; leave it out for the first page.`,
         schema: { type: 'string' },
@@ -807,7 +807,7 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
     else {
       const properties: JsonObject = { [paging.items]: items };
       const required = [paging.items];
-      if (paging.style === 'cursor') {
+      if (paging.style === 'cursor' && paging.next !== undefined) {
         properties[paging.next] = schema(ctx, {
           type: ['string', 'null'],
           description: `Pass as \`${getPagingParamName(paging, 'cursor')}\` to get the next page; null on the last page.`,

@@ -204,7 +204,7 @@ export function pagingToSpec(p: PagingModel | undefined): PagingSpec | undefined
     style: p.style !== DEFAULT_PAGING.style ? p.style : undefined,
     body: array ? p.body : undefined,
     items: !array && p.items !== DEFAULT_PAGING.items ? p.items : undefined,
-    next: !array && p.style === 'cursor' && p.next !== DEFAULT_PAGING.next ? p.next : undefined,
+    next: !array && p.style === 'cursor' && p.next !== DEFAULT_PAGING.next ? (p.next ?? false) : undefined,
     total: array ? undefined : p.total,
     has_more: array ? undefined : p.hasMore,
     total_header: p.totalHeader,

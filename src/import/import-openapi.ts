@@ -1611,7 +1611,7 @@ const PAGING_NAMES: readonly string[] = [LIST_PARAMS.limit, LIST_PARAMS.cursor, 
 
 /** The names each paging role goes by in APIs, the format's first (docs/import.md, "Lists"): the first one taken wins. */
 const PAGING_ALIASES: Readonly<Record<PagingRole, readonly string[]>> = {
-  cursor: [LIST_PARAMS.cursor, 'continue', 'page_token', 'pageToken', 'starting_after', 'next_token', 'nextToken'],
+  cursor: [LIST_PARAMS.cursor, 'continue', 'page_token', 'pageToken', 'starting_after', 'next_token', 'nextToken', 'page_info'],
   offset: [LIST_PARAMS.offset, 'skip'],
   page: [LIST_PARAMS.page, 'page_number', 'pageNumber'],
   limit: [LIST_PARAMS.limit, LIST_PARAMS.perPage, 'page_size', 'pageSize', 'perPage', 'max_results', 'maxResults'],
@@ -1715,7 +1715,9 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   if (next !== undefined && style !== 'cursor') return { reason: `its page holds \`${next}\`, a next cursor, but it takes no \`${cursorName}\` parameter` };
   if (style === 'cursor' && items === undefined && !link && !nextInEnvelope.has(src))
     return { reason: `it takes a \`${cursorName}\`, but its bare array answer gives no next cursor (no \`${LINK_HEADER}\` header is declared)` };
-  if (style === 'cursor' && items !== undefined && next === undefined) return { reason: `it takes a \`${cursorName}\`, but its page holds no next cursor` };
+  // Shopify's: an envelope of the objects alone, the next page's cursor in the Link header (\`next: false\`).
+  if (style === 'cursor' && items !== undefined && next === undefined && !link)
+    return { reason: `it takes a \`${cursorName}\`, but its page holds no next cursor (nor is a \`${LINK_HEADER}\` header declared)` };
   // The names the style reads where they are not the format's (paging.params); the format's own names the operation
   // takes are read as paging parameters as before.
   const params: PagingParamsSpec = {};
@@ -1732,6 +1734,7 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   else {
     if (items !== PAGE_FIELDS.items) paging.items = items;
     if (next !== undefined && next !== PAGE_FIELDS.next) paging.next = next;
+    if (next === undefined && style === 'cursor') paging.next = false;
     if (total !== undefined) paging.total = total;
     if (hasMore !== undefined) paging.has_more = hasMore;
   }

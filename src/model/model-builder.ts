@@ -321,12 +321,13 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
           style: p.style,
           body: p.body,
           items: p.items,
-          next: p.next,
+          next: p.next === false ? undefined : p.next,
           total: p.total,
           totalHeader: p.total_header,
           hasMore: p.has_more,
           link: p.link,
         }) as Partial<PagingModel>),
+        ...(p.next === false ? { next: undefined } : {}),
         params: Object.freeze({ ...(p.params ?? {}) }),
         ...(p.page_size
           ? { pageSize: Object.freeze(omitUndefined({ default: p.page_size.default, max: p.page_size.max, overMax: p.page_size.over_max })) }

@@ -293,8 +293,8 @@ export interface PagingModel {
   body: 'envelope' | 'array';
   /** envelope: the field holding the objects. */
   items: string;
-  /** envelope, cursor style: the field holding the next cursor. */
-  next: string;
+  /** envelope, cursor style: the field holding the next cursor; absent with `next: false` (the Link header alone carries it). */
+  next?: string;
   /** envelope: the field holding the total, when declared. */
   total?: string;
   /** envelope: the boolean field saying objects follow this page, when declared. */

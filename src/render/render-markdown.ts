@@ -497,7 +497,7 @@ function endpointBlocks(m: ServiceModel): Block[] {
               ? ['a bare array']
               : [
                   code(
-                    `{ ${[p.items, ...(p.style === 'cursor' ? [p.next] : []), ...(p.total !== undefined ? [p.total] : []), ...(p.hasMore !== undefined ? [p.hasMore] : [])].join(', ')} }`,
+                    `{ ${[p.items, ...(p.style === 'cursor' && p.next !== undefined ? [p.next] : []), ...(p.total !== undefined ? [p.total] : []), ...(p.hasMore !== undefined ? [p.hasMore] : [])].join(', ')} }`,
                   ),
                 ];
           return [

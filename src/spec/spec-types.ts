@@ -284,8 +284,8 @@ export interface PagingSpec {
   body?: 'envelope' | 'array';
   /** envelope: the field holding the objects. */
   items?: string;
-  /** envelope, cursor style: the field holding the next page's cursor. */
-  next?: string;
+  /** envelope, cursor style: the field holding the next page's cursor; `false`: none, the Link header alone carries it. */
+  next?: string | false;
   /** envelope: the field holding the count of every matching object; no total when absent. */
   total?: string;
   /** envelope: a boolean field, true when objects follow this page (Stripe's `has_more`). */

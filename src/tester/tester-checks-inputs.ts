@@ -3,7 +3,7 @@ import { objectKey } from './tester-context.js';
 import { getUnstatedValueFields, isAnswered, type SchemaView } from '../model/model-schemas.js';
 import { DEFAULT_PAGING, getPagingParamName, isMergePatch } from '../model/model-defaults.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
-import { getPageItems, getPageSizeParam } from './tester-checks-lists.js';
+import { getNextCursor, getPageItems, getPageSizeParam } from './tester-checks-lists.js';
 import type { FieldModel, ResourceModel } from '../model/model-types.js';
 import { getCustomBodyArbitrary, heldAsPatched, heldAsSent, missingIdentifier, objectArbitrary, padUnionsForMergePatch } from './tester-arbitraries.js';
 import { getEdgeCases } from './tester-input-edges.js';
@@ -313,8 +313,8 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
           ctx.failure(o.id, `${refusedBy.label} for a cursor the service never issued`, refusedBy.pointer, forged.req, `${fw}; ${describe(forged.res)}`),
         );
     }
-    const next = paging.style === 'cursor' && paging.body === 'envelope' ? (one.res.body as Record<string, unknown> | undefined)?.[paging.next] : undefined;
-    if (typeof next === 'string' && next.length > 0) {
+    const next = getNextCursor(route, one.res);
+    if (next !== undefined) {
       // An altered cursor (one character changed) and a cursor sent with another query: the declared refusal, or a
       // page in the declared shape — never a server error (the judge) or a page that is not one.
       const flip = (c: string) => (c === 'A' ? 'B' : 'A');
@@ -341,8 +341,8 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
       for (let i = 0; i < 5 && first && identifier !== undefined && ctx.isScopeValue(first[identifier]); i++) {
         const after = await get({ [limitName]: '1', [cursorName]: String(stale) });
         first = page(after.res)?.[0] as Record<string, unknown> | undefined;
-        stale = (after.res.body as Record<string, unknown> | undefined)?.[paging.next];
-        if (typeof stale !== 'string' || stale.length === 0) first = undefined;
+        stale = getNextCursor(route, after.res);
+        if (stale === undefined) first = undefined;
       }
       if (first && identifier !== undefined && ctx.isScopeValue(first[identifier])) first = undefined;
       const dh = del ? await ctx.authFor(del.operation.auth) : undefined;

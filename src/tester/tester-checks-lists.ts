@@ -82,6 +82,22 @@ function nextLink(res: TestResponse): string | undefined {
 }
 
 /**
+ * The cursor of the page after this one (style cursor): the envelope's next field, or, where the list has none
+ * (`next: false`, a bare array), the cursor parameter of the Link header's next address. Undefined on the last page.
+ */
+export function getNextCursor(route: OperationRoute, res: TestResponse): string | undefined {
+  const p = pagingOf(route);
+  if (p.style !== 'cursor') return undefined;
+  if (p.body === 'envelope' && p.next !== undefined) {
+    const v = (res.body as Record<string, unknown> | undefined)?.[p.next];
+    return typeof v === 'string' && v.length > 0 ? v : undefined;
+  }
+  const link = p.link ? nextLink(res) : undefined;
+  if (link === undefined) return undefined;
+  return new URLSearchParams(link.slice(link.indexOf('?') + 1)).get(getPagingParamName(p, 'cursor')) ?? undefined;
+}
+
+/**
  * The query of the page after this one, by the list's style: the cursor its envelope or Link header gives, the
  * offset moved on by the page's length, the next page number; undefined on the last page. A Link header, where
  * declared, must agree: present exactly when there is a next page.
@@ -95,9 +111,9 @@ export function nextQuery(
 ): { next?: Record<string, string>; problem?: string } {
   const p = pagingOf(route);
   const link = nextLink(res);
-  const envelopeCursor = p.style === 'cursor' && p.body === 'envelope' ? (res.body as Record<string, unknown>)[p.next] : undefined;
+  const envelopeCursor = p.style === 'cursor' && p.body === 'envelope' && p.next !== undefined ? (res.body as Record<string, unknown>)[p.next] : undefined;
   if (p.link) {
-    if (p.style === 'cursor' && p.body === 'envelope' && (link !== undefined) !== (typeof envelopeCursor === 'string'))
+    if (p.style === 'cursor' && p.body === 'envelope' && p.next !== undefined && (link !== undefined) !== (typeof envelopeCursor === 'string'))
       return { problem: `a Link header ${link !== undefined ? 'on the last page' : 'missing while a next page exists'}` };
     if (link === undefined) return {};
     if (p.style !== 'cursor' && items.length < size) return { problem: `a Link header on a page of ${items.length} items, short of ${size} (the last page)` };

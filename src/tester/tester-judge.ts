@@ -45,9 +45,9 @@ export function responseMismatch(ctx: TestContext, route: OperationRoute, req: T
     const paging = o.paging ?? DEFAULT_PAGING;
     if (paging.body === 'envelope') {
       const page = res.body as Record<string, unknown>;
-      if (paging.style === 'cursor' && !(paging.next in page)) return `a page without ${paging.next} (a string, or null on the last page)`;
-      if (paging.style === 'cursor' && page[paging.next] !== null && typeof page[paging.next] !== 'string')
-        return `${paging.next} ${JSON.stringify(page[paging.next])}, not a string or null`;
+      const next = paging.style === 'cursor' ? paging.next : undefined;
+      if (next !== undefined && !(next in page)) return `a page without ${next} (a string, or null on the last page)`;
+      if (next !== undefined && page[next] !== null && typeof page[next] !== 'string') return `${next} ${JSON.stringify(page[next])}, not a string or null`;
       if (paging.total !== undefined && !(Number.isInteger(page[paging.total]) && (page[paging.total] as number) >= 0))
         return `${paging.total} ${JSON.stringify(page[paging.total])}, not a count of objects`;
       if (paging.hasMore !== undefined && typeof page[paging.hasMore] !== 'boolean')

@@ -42,6 +42,8 @@ describe('paging', () => {
     ['{ style: after, items: data, has_more: data }', '/endpoints/operations/listPets/paging/has_more', 'twice'],
     ['{ style: after, next: after }', '/endpoints/operations/listPets/paging/next', 'cursor style'],
     ['{ style: page, body: array, total_header: X-Request-Id }', '/endpoints/operations/listPets/paging/total_header', 'request id'],
+    ['{ items: products, next: false }', '/endpoints/operations/listPets/paging/next', 'nothing else carries it'],
+    ['{ style: offset, next: false, link: true }', '/endpoints/operations/listPets/paging/next', 'cursor style'],
   ])('%s is paging-contradiction', (paging, pointer, words) => {
     const d = found(spec(paging));
     expect(d.map((x) => [x.code, x.pointer])).toEqual([['paging-contradiction', pointer]]);
@@ -61,8 +63,17 @@ describe('paging', () => {
     '{ style: after, items: data, has_more: has_more }',
     '{ style: after, body: array, link: true, params: { cursor: after_id } }',
     '{ style: offset, items: data, has_more: more }',
+    '{ items: products, next: false, link: true, params: { cursor: page_info } }',
   ])('%s is accepted', (paging) => {
     expect(found(spec(paging))).toEqual([]);
+  });
+
+  it.each([
+    ['true', 'wrong-type'],
+    ['5', 'wrong-type'],
+    ["''", 'invalid-value'],
+  ])('next: %s (neither a field name nor false) is %s', (next, code) => {
+    expect(found(spec(`{ next: ${next}, link: true }`)).map((d) => [d.code, d.pointer])).toEqual([[code, '/endpoints/operations/listPets/paging/next']]);
   });
 
   it("a response header of the total header's name is response-header-reserved; a name that is no header name, invalid-value", () => {

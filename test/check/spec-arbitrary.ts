@@ -585,6 +585,7 @@ const WELL_FORMED_PAGING = [
   { body: 'array', link: true },
   { next: 'after', total: 'count' },
   { link: true },
+  { items: 'products', next: false, link: true, params: { cursor: 'page_info' } },
   // renamed paging parameters (paging.params), in each style that reads them
   { params: { cursor: 'continue' } },
   { items: 'files', next: 'nextPageToken', params: { limit: 'pageSize', cursor: 'pageToken' } },

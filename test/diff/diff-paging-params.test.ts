@@ -34,4 +34,13 @@ describe('paging.params in diff', () => {
     const report = diffEdits(undefined, (d) => (d.endpoints.operations.listBooks.paging = { params: { cursor: 'cursor', limit: 'limit' } }));
     expect(report.changes.map((c) => c.code)).toEqual([]);
   });
+
+  it('the next cursor moved from the page to the Link header alone (next: false) is breaking, naming both shapes', () => {
+    const report = diffEdits(
+      (d) => (d.endpoints.operations.listBooks.paging = { link: true }),
+      (d) => (d.endpoints.operations.listBooks.paging = { next: false, link: true }),
+    );
+    expect(own(report).map((c) => [c.code, c.impact])).toEqual([['list-paging-changed', 'breaking']]);
+    expect(own(report)[0]!.reason).toContain('cursor, { items }, Link header (was cursor, { items, next_cursor }, Link header)');
+  });
 });

@@ -27,6 +27,7 @@ endpoints:
     listCounted: { method: GET, path: /t/pets, action: list, resource: Pet, filter: [tag], paging: { style: page, body: array, link: true, total_header: X-Total-Count } }
     listAfter: { method: GET, path: /st/pets, action: list, resource: Pet, filter: [tag], paging: { style: after, items: data, has_more: has_more } }
     listAfterArray: { method: GET, path: /sa/pets, action: list, resource: Pet, paging: { style: after, body: array, link: true, params: { cursor: after } } }
+    listShop: { method: GET, path: /sh/pets, action: list, resource: Pet, filter: [tag], paging: { items: products, next: false, link: true, params: { cursor: page_info } } }
     listCountedBoth: { method: GET, path: /tb/pets, action: list, resource: Pet, filter: [tag], paging: { total: total, total_header: X-Total } }
 authentication:
   default: none
@@ -79,6 +80,23 @@ describe('list shapes', () => {
       expect(Array.isArray(r.body)).toBe(true);
       seen.push(...names(r.body));
       path = nextOf(r.headers.get('link'));
+      pages++;
+    }
+    expect(seen).toEqual(['a', 'c', 'd']);
+    expect(pages).toBe(2);
+  });
+
+  it('next: false: an envelope holding the objects alone, the next cursor only in the Link header (Shopify)', async () => {
+    const seen: string[] = [];
+    let path: string | null = '/sh/pets?tag=x';
+    let pages = 0;
+    while (path !== null) {
+      const r = await service.call('GET', path);
+      expect(r.status).toBe(200);
+      expect(Object.keys(r.body)).toEqual(['products']);
+      seen.push(...names(r.body.products));
+      path = nextOf(r.headers.get('link'));
+      if (path !== null) expect(path).toMatch(/^\/sh\/pets\?tag=x&page_info=[^&]+$/);
       pages++;
     }
     expect(seen).toEqual(['a', 'c', 'd']);

@@ -1165,7 +1165,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     setHeaders(page, request, reply, next);
     if (paging.body === 'array') return sendAnswer(request, reply, route.successStatus, items, listValues(page, count, next));
     const body: Record<string, unknown> = { [paging.items]: items };
-    if (paging.style === 'cursor') body[paging.next] = next?.[1] ?? null;
+    if (paging.style === 'cursor' && paging.next !== undefined) body[paging.next] = next?.[1] ?? null;
     if (paging.total !== undefined) body[paging.total] = page.total;
     if (paging.hasMore !== undefined) body[paging.hasMore] = page.rows.length > page.limit;
     return sendAnswer(request, reply, route.successStatus, body, listValues(page, count, next));
@@ -1180,7 +1180,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     setHeaders(page, request, reply, next);
     text += ']';
     if (paging.body === 'envelope') {
-      if (paging.style === 'cursor') text += `,${JSON.stringify(paging.next)}:${JSON.stringify(next?.[1] ?? null)}`;
+      if (paging.style === 'cursor' && paging.next !== undefined) text += `,${JSON.stringify(paging.next)}:${JSON.stringify(next?.[1] ?? null)}`;
       if (paging.total !== undefined) text += `,${JSON.stringify(paging.total)}:${page.total}`;
       if (paging.hasMore !== undefined) text += `,${JSON.stringify(paging.hasMore)}:${page.rows.length > page.limit}`;
       text += '}';
