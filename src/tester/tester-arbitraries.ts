@@ -14,10 +14,32 @@ export interface RefPlaceholder {
 
 export const isRefPlaceholder = (v: unknown): v is RefPlaceholder => typeof v === 'object' && v !== null && typeof (v as RefPlaceholder).$ref === 'string';
 
+/**
+ * `arb` kept to the values `ok` takes, from a few drawn at once: never fast-check's filter, which draws forever where
+ * no value passes (a pattern whose matches are longer than its maxLength, a range holding no multiple), and would
+ * hold the run past every time limit. Where none of them passes, the first is taken: the service judges it.
+ */
+function fitting<T>(arb: fc.Arbitrary<T>, ok: (v: T) => boolean, tries = 8): fc.Arbitrary<T> {
+  return fc.array(arb, { minLength: tries, maxLength: tries }).map((xs) => xs.find(ok) ?? xs[0]!);
+}
+
+/** One atom repeated, the whole text: `^[a-f0-9]+$`, `^\\d*$`, `^.+$`. */
+const REPEATED_ATOM = /^\^(\[(?:\\.|[^\]\\])*\]|\\.|[^\\()[\]{}|*+?^$])([+*])\$$/;
+
+/**
+ * A pattern whose matches a draw can give the declared length: one atom repeated (`^[a-f0-9]+$` with minLength 64,
+ * a token) repeated as often as the bounds say; any other pattern as it is.
+ */
+function boundedPattern(re: RegExp, minLength: number | undefined, maxLength: number | undefined): RegExp {
+  const m = REPEATED_ATOM.exec(re.source);
+  if (!m || (minLength === undefined && maxLength === undefined)) return re;
+  const min = Math.max(minLength ?? 0, m[2] === '+' ? 1 : 0);
+  const max = Math.max(min, maxLength ?? min + 24);
+  return new RegExp(`^${m[1]}{${min},${max}}$`, re.flags);
+}
+
 function stringArbitrary(f: FieldModel): fc.Arbitrary<string> {
   const min = f.minLength ?? 0;
-  const max = f.maxLength ?? Math.max(min, 24);
-  const fits = (s: string) => [...s].length >= min && [...s].length <= max;
   if (f.pattern !== undefined) {
     let re: RegExp;
     try {
@@ -25,12 +47,12 @@ function stringArbitrary(f: FieldModel): fc.Arbitrary<string> {
     } catch {
       return fc.constant(typeof f.example === 'string' ? f.example : '');
     }
-    const from = f.hasExample && typeof f.example === 'string' && re.test(f.example) && fits(f.example) ? [fc.constant(f.example)] : [];
-    return fc.oneof(
-      ...from,
-      fc.stringMatching(re).filter((s) => fits(s) && re.test(s)),
-    );
+    // Only the declared bounds: a pattern says its own length (a 64-character checksum).
+    const fits = (s: string) => [...s].length >= min && [...s].length <= (f.maxLength ?? Infinity) && re.test(s);
+    const from = f.hasExample && typeof f.example === 'string' && fits(f.example) ? [fc.constant(f.example)] : [];
+    return fc.oneof(...from, fitting(fc.stringMatching(boundedPattern(re, f.minLength, f.maxLength)), fits));
   }
+  const max = f.maxLength ?? Math.max(min, 24);
   return fc.string({ minLength: min, maxLength: Math.min(max, min + 24), unit: 'grapheme-ascii' });
 }
 
@@ -41,7 +63,12 @@ function numberArbitrary(f: FieldModel): fc.Arbitrary<number> {
     min = Math.ceil(min);
     max = Math.floor(max);
     const arb = fc.integer({ min, max: Math.max(min, max) });
-    return f.multipleOf !== undefined ? arb.map((n) => Math.round(n / f.multipleOf!) * f.multipleOf!).filter((n) => n >= min && n <= max) : arb;
+    return f.multipleOf !== undefined
+      ? fitting(
+          arb.map((n) => Math.round(n / f.multipleOf!) * f.multipleOf!),
+          (n) => n >= min && n <= max,
+        )
+      : arb;
   }
   const min = f.minimum ?? f.exclusiveMinimum ?? -1e6;
   const max = f.maximum ?? f.exclusiveMaximum ?? 1e6;
@@ -53,10 +80,10 @@ function numberArbitrary(f: FieldModel): fc.Arbitrary<number> {
       (f.exclusiveMinimum !== undefined ? n > f.exclusiveMinimum : n >= min) && (f.exclusiveMaximum !== undefined ? n < f.exclusiveMaximum : n <= max);
     const lo = Math.ceil(min / m);
     const hi = Math.floor(max / m);
-    return fc
-      .integer({ min: Math.max(lo, -1_000_000), max: Math.max(Math.max(lo, -1_000_000), Math.min(hi, 1_000_000)) })
-      .map((k) => k * m)
-      .filter((n) => inRange(n) && Number.isInteger(n / m) && !Object.is(n, -0));
+    return fitting(
+      fc.integer({ min: Math.max(lo, -1_000_000), max: Math.max(Math.max(lo, -1_000_000), Math.min(hi, 1_000_000)) }).map((k) => k * m),
+      (n) => inRange(n) && Number.isInteger(n / m) && !Object.is(n, -0),
+    );
   }
   return fc
     .double({

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { getResourceSchema, getShapeSchema, type SchemaView } from '../../src/model/model-schemas.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
-import { compileSpecFile } from '../../src/program.js';
+import { compileSpecFile, compileSpecText } from '../../src/program.js';
 import { getMutations, isRefPlaceholder, objectArbitrary } from '../../src/tester/tester-arbitraries.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -69,4 +69,39 @@ describe('generated request bodies', () => {
       });
     }
   }
+});
+
+describe('values no draw can miss forever', () => {
+  // fast-check's filter draws until a value passes: a pattern longer than the default length cap (a checksum) held
+  // `servicespec test` at 0 requests past every time limit (an IoT sweep's firmware checksum).
+  const spec = (field: string) =>
+    compileSpecText(`servicespec: 1
+resources:
+  Release:
+    fields:
+      id: { type: uuid, readOnly: true }
+      value: ${field}
+`).model!;
+  const draw = (field: string) => {
+    const m = spec(field);
+    const r = m.resources[0]!;
+    return fc.sample(objectArbitrary(m, r.fields, r, 'create', true), { seed: 1, numRuns: 20 }).map((b) => (b as { value: unknown }).value);
+  };
+
+  it.each([
+    ["{ type: string, pattern: '^[a-f0-9]{32}$' }", /^[a-f0-9]{32}$/],
+    ["{ type: string, pattern: '^[a-f0-9]{64}$' }", /^[a-f0-9]{64}$/],
+    ["{ type: string, pattern: '^[a-f0-9]+$', minLength: 64, maxLength: 64 }", /^[a-f0-9]{64}$/],
+    ["{ type: string, pattern: '^(?:[a-f0-9]{16}){4}$' }", /^[a-f0-9]{64}$/],
+  ])('%s: every value drawn matches', (field, re) => {
+    for (const v of draw(field)) expect(v).toMatch(re);
+  });
+
+  it.each([
+    "{ type: string, pattern: '^[a-f0-9]{32}$', maxLength: 10 }",
+    '{ type: integer, minimum: 1, maximum: 4, multipleOf: 5 }',
+    '{ type: number, minimum: 1, maximum: 4, multipleOf: 5 }',
+  ])('%s (no value fits): a value is drawn all the same, the service left to judge it', (field) => {
+    expect(draw(field)).toHaveLength(20);
+  });
 });
