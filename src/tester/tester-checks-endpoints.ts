@@ -612,8 +612,18 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       if (!d && readOnly !== undefined && resource)
         return checkReadOnlyEither(ctx, scope, route, path, headers!, m.apply(o.action === 'create' ? ctx.makeUnique(resource, base) : base), readOnly);
       if (!d) return scope.skip(`no error code declared for ${m.condition} (not shown)`);
-      // A create's unique values fresh for each: one mutation a service took must not make the next a conflict.
-      const mutated = m.apply(o.action === 'create' && resource ? ctx.makeUnique(resource, base) : named ? ctx.makeUnique(named, base) : base);
+      // A create's unique values fresh for each, its text drawn afresh too (a serial number the spec cannot say is
+      // unique): one mutation a service took, or the valid body sent before, must not make the next a conflict.
+      const mutated = m.apply(
+        o.action === 'create' && resource
+          ? ctx.makeUnique(
+              resource,
+              ctx.freshen(resource, base, (name) => o.bindings?.some((b) => b.field.split('.')[0] === name) === true),
+            )
+          : named
+            ? ctx.makeUnique(named, base)
+            : base,
+      );
       const req: TestRequest = {
         method: route.method,
         path,

@@ -1,0 +1,66 @@
+// A create's broken bodies are each drawn with fresh text (endpoints.invalid-requests): a service that keeps a value
+// unique without the spec saying so (a device's serial number; OpenAPI has no word for it), and answers a repeated
+// one with its conflict before it looks at the rest of the body, is refused for what the probe broke. Before, the
+// probes reused the text of the valid body that endpoints.input-space had already created, and an IoT sweep's
+// faithful server answered 409 where 422 was asked.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testService } from '../../src/tester/tester-run.js';
+import { codePoints, isObject, startHandServer, takeObject, type HandServer } from '../support/hand-server.js';
+import { checkedModel, PLAIN_ERRORS } from '../support/specs.js';
+
+const SPEC = `servicespec: 1
+resources:
+  Device:
+    fields:
+      id: { type: uuid, readOnly: true }
+      serial: { type: string, minLength: 4, maxLength: 30 }
+      location: { type: object, fields: { lat: { type: number, minimum: -90, maximum: 90 } } }
+endpoints:
+  operations:
+    createDevice: { method: POST, path: /devices, action: create, resource: Device, errors: [invalid, taken] }
+authentication:
+  default: none
+${PLAIN_ERRORS.replace('  codes:\n', '  codes:\n    taken: { status: 409 }\n')}`;
+
+function start(): Promise<HandServer> {
+  const serials = new Set<string>();
+  return startHandServer((req, reply) => {
+    if (req.url !== '/devices') return reply.problem(404, 'not_found');
+    if (req.method !== 'POST')
+      return reply.json(405, { type: 'about:blank', title: 'not_allowed', status: 405, code: 'not_allowed' }, 'application/problem+json', { allow: 'POST' });
+    const b = takeObject(req, reply);
+    if (!b) return;
+    // The serial first: a repeated one is a conflict, whatever else the body holds.
+    if (typeof b.serial === 'string' && serials.has(b.serial)) return reply.problem(409, 'taken');
+    const { serial, location, ...rest } = b;
+    const loc = isObject(location) ? location : undefined;
+    const { lat, ...locRest } = loc ?? {};
+    const ok =
+      Object.keys(rest).length === 0 &&
+      codePoints(serial) >= 4 &&
+      codePoints(serial) <= 30 &&
+      loc !== undefined &&
+      Object.keys(locRest).length === 0 &&
+      typeof lat === 'number' &&
+      lat >= -90 &&
+      lat <= 90;
+    if (!ok) return reply.problem(422, 'invalid');
+    serials.add(serial as string);
+    const d = { id: crypto.randomUUID(), serial, location: { lat } };
+    reply.json(201, d, 'application/json', { location: `/devices/${d.id}` });
+  });
+}
+
+describe("a create's broken bodies, each with fresh text", () => {
+  let server: HandServer;
+  beforeAll(async () => {
+    server = await start();
+  });
+  afterAll(() => server?.close());
+
+  it('a service checking an unstated unique serial first passes', async () => {
+    const r = await testService(checkedModel(SPEC), { baseUrl: server.url, seed: 2, only: ['endpoints'] });
+    expect(r.results.filter((x) => x.outcome === 'failed').map((x) => `${x.target}: ${x.failure?.actual ?? ''}`)).toEqual([]);
+    expect(r.results.filter((x) => x.check === 'endpoints.invalid-requests' && x.outcome === 'passed').length).toBeGreaterThan(5);
+  }, 60_000);
+});
