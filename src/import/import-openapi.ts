@@ -3497,6 +3497,21 @@ function widenErrorBodyFields(
         fields[name] = { ...f, optional: true };
       }
     }
+    // A field only another body has (a 422's `errors` list beside every body's `message`): kept, optional.
+    for (const [name, o] of Object.entries(other.fields)) {
+      if (Object.hasOwn(fields, name)) continue;
+      report(
+        ctx,
+        'import-approximated',
+        {
+          item: `the error body's \`${name}\` (at ${b.pointer})`,
+          as: 'an optional field',
+          reason: 'the other error bodies leave it out, and a spec has one error body',
+        },
+        kept.pointer,
+      );
+      fields[name] = { ...o, optional: true };
+    }
   }
 }
 

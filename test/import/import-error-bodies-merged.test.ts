@@ -62,6 +62,29 @@ describe('error bodies that say a field differently', () => {
     ]);
   });
 
+  it("a field only another body has (a 422's errors list beside every body's message) is kept, optional, and said", async () => {
+    const doc = structuredClone(DOC);
+    doc.components.schemas.NotFound = { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } as never;
+    (doc.components.schemas as Record<string, unknown>).ValidationErrors = {
+      type: 'object',
+      required: ['message', 'errors'],
+      properties: {
+        message: { type: 'string' },
+        errors: { type: 'array', items: { type: 'object', required: ['field', 'code'], properties: { field: { type: 'string' }, code: { type: 'string' } } } },
+      },
+    };
+    const r = await importOpenApiDocument(doc, 'gh.json');
+    const body = r.document!.errors!.body as { fields: Record<string, unknown> };
+    expect(body.fields).toEqual({
+      message: { type: 'string' },
+      errors: { type: 'array', optional: true, items: { type: 'object', fields: { field: { type: 'string' }, code: { type: 'string' } } } },
+    });
+    const said = r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.startsWith("the error body's"));
+    expect(said.map((d) => d.message.split(':')[0])).toEqual([
+      "the error body's `errors` (at /paths/~1products/post/responses/422) is imported as an optional field",
+    ]);
+  });
+
   it("the tester takes either body from a service answering the document's own", async () => {
     const r = await importOpenApiDocument(structuredClone(DOC), 'shop.json');
     const products = new Map<number, { id: number; title: string }>();
