@@ -28,6 +28,33 @@ async function requestFor(ctx: TestContext, route: OperationRoute, headers: Reco
   return req;
 }
 
+/**
+ * Bearer JWTs forged from a token the service issued (`headers.authorization`), each with its claims unchanged: the
+ * signature altered (one bit), and the token unsigned (`alg: none`, RFC 7519 §6). None when the credential is no JWT.
+ */
+export function getForgedTokens(headers: Record<string, string>): { label: string; headers: Record<string, string> }[] {
+  const m = /^Bearer\s+([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(headers.authorization ?? '');
+  if (!m) return [];
+  let header: unknown;
+  try {
+    header = JSON.parse(Buffer.from(m[1]!, 'base64url').toString('utf8'));
+  } catch {
+    return [];
+  }
+  if (typeof header !== 'object' || header === null || typeof (header as { alg?: unknown }).alg !== 'string') return [];
+  const signature = Buffer.from(m[3]!, 'base64url');
+  if (signature.length === 0) return [];
+  signature[Math.floor(signature.length / 2)]! ^= 0x01;
+  const unsigned = Buffer.from(JSON.stringify({ ...header, alg: 'none' })).toString('base64url');
+  return [
+    {
+      label: 'a token of its own with the signature altered',
+      headers: { ...headers, authorization: `Bearer ${m[1]}.${m[2]}.${signature.toString('base64url')}` },
+    },
+    { label: 'a token of its own, unsigned (alg none)', headers: { ...headers, authorization: `Bearer ${unsigned}.${m[2]}.` } },
+  ];
+}
+
 function badCredential(ctx: TestContext, schemes: readonly string[]): Record<string, string> {
   const s = ctx.model.authentication?.schemes.find((x) => schemes.includes(x.name));
   if (s?.type === 'api_key' && s.credentialName !== undefined) return { [s.credentialName]: `${s.prefix ?? ''}not-a-real-key-0000000000000000` };
@@ -94,12 +121,25 @@ export async function checkAuth(ctx: TestContext): Promise<void> {
 export async function checkBadCredentials(ctx: TestContext): Promise<void> {
   const bound = ctx.model.limits?.failedAuth;
   const budget = bound ? `limits.failed_auth: ${bound.attempts} per ${bound.per.text}` : 'limits.failed_auth not shown';
+  // A bearer token forged from the main subject's own (a JWT): its signature altered, and unsigned (alg none). Tried
+  // on the first operation of each credential, since each spends the failed-credential budget too.
+  const forgedFor = new Set<string>();
+  const cases: { route: OperationRoute; label: string; headers: Record<string, string> }[] = [];
   for (const route of ctx.routes) {
-    const o = route.operation;
-    const auth = o.auth;
+    const auth = route.operation.auth;
     if (auth?.kind !== 'required') continue;
-    await ctx.check('authentication', 'authentication.bad-credential', o.id, async (scope) => {
-      const req = await requestFor(ctx, route, badCredential(ctx, auth.schemes));
+    cases.push({ route, label: route.operation.id, headers: badCredential(ctx, auth.schemes) });
+    // The main subject's credential as every other check had it (a token it could not get forges nothing).
+    const own = await ctx.authFor(auth).catch(() => undefined);
+    const forged = own ? getForgedTokens(own) : [];
+    if (forged.length === 0 || forgedFor.has(own!.authorization!)) continue;
+    forgedFor.add(own!.authorization!);
+    for (const f of forged) cases.push({ route, label: `${route.operation.id}: ${f.label}`, headers: f.headers });
+  }
+  for (const { route, label, headers } of cases) {
+    const o = route.operation;
+    await ctx.check('authentication', 'authentication.bad-credential', label, async (scope) => {
+      const req = await requestFor(ctx, route, headers);
       if (!req) return scope.skip(ctx.noObject(route.resource));
       const raw = ctx.client.rawRateLimits;
       ctx.client.rawRateLimits = true;
