@@ -1791,6 +1791,23 @@ function fieldPathFor(fields: Record<string, FieldSpec>, p: string): { path: str
   return undefined;
 }
 
+/**
+ * The field naming the parent a path parameter stands for (\`/notes/{id}/tags\`: the segment before it, \`notes\`, as
+ * \`note_id\` or \`noteId\`); undefined when the resource has none of those.
+ */
+function parentFieldFor(fields: Record<string, FieldSpec>, path: string, p: string): { path: string; field: FieldSpec } | undefined {
+  const segments = path.split('/');
+  const at = segments.indexOf(`{${p}}`);
+  const parent = at > 0 ? segments[at - 1]! : '';
+  if (parent === '' || parent.includes('{')) return undefined;
+  const singular = [...new Set([parent.replace(/ies$/, 'y'), parent.replace(/e?s$/, ''), parent.replace(/s$/, '')])];
+  for (const one of singular) {
+    const found = fieldPathFor(fields, `${one}_id`) ?? fieldPathFor(fields, `${one}Id`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /** A path parameter's name as written, then in snake_case and in camelCase where those differ. */
 function paramSpellings(p: string): string[] {
   const snake = p.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
@@ -1834,12 +1851,16 @@ function bindingsFor(
   r: string,
   params: readonly string[],
   action: 'read' | 'write' | 'create' | 'list',
+  path?: string,
 ): { bind: Record<string, string>; key?: string[]; unique?: string } | undefined {
   const fields = ctx.resourceFields.get(r) ?? {};
   const identifier = ctx.resourceIdentifier.get(r);
   const bind: Record<string, string> = {};
   for (const p of params) {
-    const at = fieldPathFor(fields, p) ?? idByResourceName(fields, r, p, identifier);
+    let at = fieldPathFor(fields, p) ?? idByResourceName(fields, r, p, identifier);
+    // A list's or create's parameter names the parent the objects are under, never their own identifier (a Tag's
+    // \`id\` for \`/notes/{id}/tags\`): the field named after the segment before it (\`note_id\`, \`noteId\`), else none.
+    if ((action === 'list' || action === 'create') && at?.path === identifier && path !== undefined) at = parentFieldFor(fields, path, p);
     const f = at?.field;
     // A write-only field binds no path (check's write-only-invalid). A create binds a read-only field the path alone
     // gives (a task's project_id under /projects/{projectId}/tasks), never the identifier, which the server makes.
@@ -1950,7 +1971,7 @@ function inferAction(
       }
       if (scoped && success.schema !== undefined) {
         const page = pageOf(ctx, src, success, response);
-        const bind = page.resource !== undefined ? bindingsFor(ctx, page.resource, pathParams, 'list')?.bind : undefined;
+        const bind = page.resource !== undefined ? bindingsFor(ctx, page.resource, pathParams, 'list', src.path)?.bind : undefined;
         if (page.resource !== undefined && bind) return { action: 'list', resource: page.resource, page, bind };
       }
       if (pathParams.length === 0 && success.schema !== undefined) {
@@ -1964,7 +1985,7 @@ function inferAction(
       // A resource with no identifier is created too: the storage makes its row's key.
       if (pathParams.length === 0 && one !== undefined && fitsRequest(one)) return { action: 'create', resource: one };
       if (scoped && one !== undefined && fitsRequest(one)) {
-        const bind = bindingsFor(ctx, one, pathParams, 'create')?.bind;
+        const bind = bindingsFor(ctx, one, pathParams, 'create', src.path)?.bind;
         if (bind) return { action: 'create', resource: one, bind };
       }
       // A create answering with no body (petstore's `201 Null response`): still the create of what it takes. The

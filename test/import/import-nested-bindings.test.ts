@@ -83,3 +83,49 @@ it('a spec with nested bindings and unique_keys comes back the same through expo
   const binds = (m: ServiceModel) => m.endpoints!.operations.map((o) => [o.id, o.action, o.bindings?.map((b) => `${b.param}=${b.field}`).join(' ')]);
   expect(binds(back)).toEqual(binds(original));
 });
+
+describe("a list's or create's path parameter named {id} under a parent's segment", () => {
+  // `/notes/{id}/tags` names the note the tags are under, not a tag: bound to the Tag's own `id`, the list filtered
+  // tags by their own identifier and the tester sent `/notes//tags` (a CMS sweep). The segment before it names the
+  // parent: `note_id`, or `noteId`.
+  const doc = (parentField: string) => ({
+    openapi: '3.0.3',
+    info: { title: 't', version: '1' },
+    paths: {
+      '/notes/{id}/tags': {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        get: {
+          operationId: 'listTags',
+          responses: {
+            '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Tag' } } } } },
+          },
+        },
+        post: {
+          operationId: 'createTag',
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } },
+          },
+          responses: { '201': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Tag' } } } } },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Tag: {
+          type: 'object',
+          required: ['id', parentField, 'name'],
+          properties: { id: { type: 'integer', readOnly: true }, [parentField]: { type: 'integer', readOnly: true }, name: { type: 'string' } },
+        },
+      },
+    },
+  });
+  it.each(['note_id', 'noteId'])('binds {id} to the parent field %s', async (parentField) => {
+    const r = await importOpenApiDocument(doc(parentField), 'notes.json');
+    const ops = r.compiled!.model!.endpoints!.operations;
+    expect(ops.map((o) => [o.id, o.action, o.bindings?.map((b) => `${b.param}=${b.field}`).join(' ')])).toEqual([
+      ['listTags', 'list', `id=${parentField}`],
+      ['createTag', 'create', `id=${parentField}`],
+    ]);
+  });
+});
