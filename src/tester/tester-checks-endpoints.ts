@@ -600,7 +600,10 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       // A stated \`unknown_fields: refuse\` (an imported document's additionalProperties: false) closes the body's top
       // level: the objects in it the document may leave open (OpenAPI's default), which the import cannot say.
       if (stated && NESTED_UNKNOWN.test(m.label))
-        return scope.skip('unknown_fields: refuse states the top level of the body; an object field in it may be open in the document it came from');
+        return scope.skip(
+          'unknown_fields: refuse states the top level of the body; an object field in it may be open in the document it came from',
+          'not-applicable',
+        );
       // Where no code declares the condition, only a body breaking its declared schema is held to the operation's
       // own refusals: an unknown, read-only or write-once field is the format's rule, which an OpenAPI document
       // need not state (additionalProperties, readOnly's SHOULD NOT).
