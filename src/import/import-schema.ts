@@ -170,6 +170,16 @@ function unwrapNull(ctx: SchemaContext, s: Json, pointer: string): { schema: Jso
 
 const STRING_FORMATS: Record<string, FieldType> = { date: 'date', 'date-time': 'datetime', uuid: 'uuid', email: 'email', uri: 'uri' };
 const QUIET_FORMATS = new Set(['int32', 'int64', 'float', 'double', 'integer', 'number']);
+
+/**
+ * String formats with no field type of their own that a pattern says exactly (JSON Schema's `ipv4`: RFC 2673's
+ * dotted quad; `hostname`: RFC 1123's labels): kept as that pattern, so that the served contract and the tester's
+ * values hold them, where a plain string would take any text.
+ */
+const FORMAT_PATTERNS: Readonly<Record<string, string>> = {
+  ipv4: '^(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}$',
+  hostname: '^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$',
+};
 const STRING_CONSTRAINTS = ['minLength', 'maxLength', 'pattern'] as const;
 
 /**
@@ -260,6 +270,8 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
   });
   const field: Json = {};
   let type: FieldType;
+  /** A string format a pattern says exactly (FORMAT_PATTERNS), where the schema states no pattern of its own. */
+  let formatPattern: string | undefined;
   let union: UnionShape | undefined;
   const extType = typeof ext.type === 'string' ? (ext.type as FieldType) : undefined;
   if (extType === 'ref' || extType === 'state') {
@@ -294,7 +306,10 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
       );
     const format = typeof s.format === 'string' ? s.format : undefined;
     type = (format !== undefined ? STRING_FORMATS[format] : undefined) ?? 'string';
-    if (format !== undefined && STRING_FORMATS[format] === undefined)
+    if (format !== undefined && FORMAT_PATTERNS[format] !== undefined && typeof s.pattern !== 'string' && ctx.fromServicespec !== true) {
+      formatPattern = FORMAT_PATTERNS[format];
+      approximated(ctx, opts.where, 'type string with a pattern', `format \`${format}\` has no field type of its own; the pattern says it exactly`, at);
+    } else if (format !== undefined && STRING_FORMATS[format] === undefined)
       approximated(ctx, opts.where, 'type string', `format \`${format}\` has no field type of its own`, at);
   } else if (t[0] === 'integer' || t[0] === 'number' || t[0] === 'boolean') {
     type = t[0];
@@ -364,6 +379,7 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
   if (type === 'enum') out.values = field.values;
   if (type === 'string' || type === 'date' || type === 'datetime' || type === 'uuid' || type === 'email' || type === 'uri') {
     for (const k of STRING_CONSTRAINTS) if (s[k] !== undefined) out[k] = s[k];
+    if (formatPattern !== undefined) out.pattern = formatPattern;
     if (typeof s.pattern === 'string' && ctx.fromServicespec !== true) {
       const pattern = toUnicodePattern(s.pattern);
       if (pattern !== undefined) out.pattern = pattern;
