@@ -20,7 +20,7 @@ import {
   unionMutations,
   type Mutation,
 } from './tester-arbitraries.js';
-import { getLargestPageSize, getPageItems, getPageSizeParam, outsidePath } from './tester-checks-lists.js';
+import { getLargestPageSize, getPageItems, getPageSizeParam, nextQuery, outsidePath } from './tester-checks-lists.js';
 import { BoundReached, type TestRequest } from './tester-http.js';
 import { describe, notImplemented, type CheckScope, type TestContext } from './tester-context.js';
 import { checkInputs } from './tester-checks-inputs.js';
@@ -238,6 +238,18 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
             if (why !== undefined)
               return scope.fail(ctx.failure(read.operation.id, 'a deleted object is not found', refusal?.pointer, again, `${why}; ${describe(after)}`));
           }
+          const listed = await findListed(ctx, resource, id);
+          if (listed)
+            return scope.fail({
+              ...ctx.failure(
+                listed.route.operation.id,
+                'a deleted object is not listed',
+                o.pointer,
+                listed.req,
+                `${resource.identifier} ${JSON.stringify(id)} is on the page`,
+              ),
+              curl: ctx.client.curlSequence([{ req }, { note: `then (${listed.route.operation.id})`, req: listed.req }]),
+            });
           const list = ctx.pool.get(resource.name);
           if (list)
             ctx.pool.set(
@@ -334,6 +346,31 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
     if (route.hasBody) await checkInvalid(ctx, route);
     await checkInputs(ctx, route);
   }
+}
+
+/** Pages a list of a resource walks looking for one object, at its largest page size. */
+const LISTED_PAGES = 5;
+
+/**
+ * The list page holding the object `id` names, where a list of its resource the run has a credential for shows it
+ * (the first pages, the run's scope): the request that found it; undefined when no page does.
+ */
+async function findListed(ctx: TestContext, resource: ResourceModel, id: unknown): Promise<{ route: OperationRoute; req: TestRequest } | undefined> {
+  const list = ctx.routes.find((r) => r.operation.action === 'list' && r.resource?.name === resource.name && !r.operation.requiredFilters);
+  const key = resource.identifier;
+  const headers = list && key !== undefined ? await ctx.authFor(list.operation.auth).catch(() => undefined) : undefined;
+  if (!list || !headers || key === undefined) return undefined;
+  const size = getPageSizeParam(list);
+  let query: Record<string, string> | undefined = size === undefined ? {} : { [size]: String(getLargestPageSize(ctx, list.operation)) };
+  for (let page = 0; query && page < LISTED_PAGES; page++) {
+    const req: TestRequest = { method: 'GET', path: ctx.pathOf(list, undefined, query), headers };
+    const res = await ctx.send(list, req);
+    const items = isSuccessAnswer(list, res.status) ? getPageItems(list, res.body) : undefined;
+    if (!items) return undefined;
+    if ((items as Record<string, unknown>[]).some((x) => isPlainObject(x) && String(x[key]) === String(id))) return { route: list, req };
+    query = items.length > 0 ? nextQuery(list, query, res, items, Number(query[size ?? ''] ?? items.length)).next : undefined;
+  }
+  return undefined;
 }
 
 /**
