@@ -166,6 +166,8 @@ interface Ctx extends SchemaContext {
   upsertPuts?: Map<string, string>;
   /** Resources that take conditional requests (`etag: true`): an ETag answered, If-Match or If-None-Match taken. */
   etagResources: Set<string>;
+  /** Each resource action's conditional headers as its document declares them: what `etag: true` adds is said. */
+  conditional: { resource: string; op: string; action: string; pointer: string; ifMatch: boolean; ifNoneMatch: boolean }[];
   /** A GET's 304 (If-None-Match), absorbed by a read of a resource with etag: its pointer, by operation. */
   notModified?: Map<string, string>;
   /** Each list's page size parameter's default and maximum, by operation id. */
@@ -379,6 +381,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
     pageSizes: [],
     carried: new Map(),
     etagResources: new Set(),
+    conditional: [],
   };
   const out: SpecDocument = { servicespec: 1 };
 
@@ -397,6 +400,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
   if (!ctx.fromServicespec && endpoints?.operations) parentRefs(ctx, resources, endpoints.operations);
   // Conditional requests (docs/import.md, "Conditional requests"): said on the resource, once every operation is read.
   for (const name of ctx.etagResources) if (resources[name]) resources[name] = { ...resources[name], etag: true };
+  reportConditionalAdded(ctx);
   if (!ctx.fromServicespec) applyRequestDefaults(ctx, resources);
   if (!ctx.fromServicespec) reportRequestNulls(ctx);
   const events = importEvents(ctx);
@@ -2750,6 +2754,15 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         request = shapeFromSchema(ctx, req.schema, req.pointer, `operation ${src.id} request`, 'nested');
       }
     }
+    if (action !== 'custom' && typeof o.resource === 'string' && !ctx.fromServicespec)
+      ctx.conditional.push({
+        resource: o.resource,
+        op: src.id,
+        action,
+        pointer: src.pointer,
+        ifMatch: plan.ifMatch !== undefined,
+        ifNoneMatch: plan.ifNoneMatch === true || ctx.notModified?.has(src.id) === true,
+      });
     // If-Match / If-None-Match taken by a resource action: its resource takes conditional requests.
     if (action !== 'custom' && typeof o.resource === 'string' && (plan.ifMatch !== undefined || plan.ifNoneMatch)) {
       ctx.etagResources.add(o.resource);
@@ -3533,6 +3546,35 @@ function widenErrorBodyFields(
       );
       fields[name] = { ...o, optional: true };
     }
+  }
+}
+
+/**
+ * `etag: true` makes every read of its resource honour If-None-Match (304) and every one-object change If-Match
+ * (412): where the document declares that header for some of them only, what the others are given is said at each.
+ */
+function reportConditionalAdded(ctx: Ctx): void {
+  for (const c of ctx.conditional) {
+    if (!ctx.etagResources.has(c.resource)) continue;
+    const header =
+      c.action === 'read'
+        ? c.ifNoneMatch
+          ? undefined
+          : 'If-None-Match (answered 304 when it matches)'
+        : IF_MATCH_ACTIONS.has(c.action) && !c.ifMatch
+          ? 'If-Match (refused 412 when it does not match)'
+          : undefined;
+    if (header === undefined) continue;
+    report(
+      ctx,
+      'import-approximated',
+      {
+        item: `operation ${c.op}`,
+        as: `one that honours ${header}`,
+        reason: `${c.resource} takes conditional requests (etag: true), as other operations of the document say, and the format honours the header on every ${c.action} of it; the document does not declare it here`,
+      },
+      c.pointer,
+    );
   }
 }
 

@@ -90,6 +90,18 @@ describe('import: conditional requests', () => {
     expect(r.diagnostics.map((x) => x.code)).not.toContain('import-custom-operation');
   });
 
+  it('what etag: true adds to an operation the document does not declare it for is said at that operation', async () => {
+    // The PUT takes no If-Match here (putIfMatch unset): etag: true makes it honour one all the same (412).
+    const r = await importOpenApiDocument(DOCUMENTS(), 'documents.json');
+    const said = r.diagnostics.filter((x) => x.code === 'import-approximated' && x.message.includes('that honours'));
+    expect(said.map((x) => [x.pointer, x.message.split(':')[0]])).toEqual([
+      ['/paths/~1documents~1{id}/put', 'operation putDocument is imported as one that honours If-Match (refused 412 when it does not match)'],
+    ]);
+    // Every operation declaring its header: nothing added, nothing said.
+    const full = await importOpenApiDocument(DOCUMENTS({ putIfMatch: true }), 'documents.json');
+    expect(full.diagnostics.filter((x) => x.message.includes('that honours'))).toEqual([]);
+  });
+
   it('If-Match on a create is dropped, said at its pointer; the create stays a create', async () => {
     const r = await importOpenApiDocument(DOCUMENTS({ postIfMatch: true }), 'documents.json');
     expect(r.document!.endpoints!.operations!.createDocument).toMatchObject({ action: 'create' });
