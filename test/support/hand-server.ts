@@ -17,6 +17,8 @@ export interface HandReply {
   json(status: number, body: unknown, type?: string, headers?: Record<string, string>): void;
   /** Answers RFC 9457 problem details naming `code` (the spec's PLAIN_ERRORS codes). */
   problem(status: number, code: string): void;
+  /** Answers 405 `not_allowed` with the Allow header naming the methods the path takes (RFC 9110 §15.5.6). */
+  notAllowed(allow: string): void;
 }
 
 export interface HandServer {
@@ -37,6 +39,8 @@ export function startHandServer(handle: (req: HandRequest, reply: HandReply) => 
       const reply: HandReply = {
         json,
         problem: (status, code) => json(status, { type: 'about:blank', title: code, status, code }, 'application/problem+json'),
+        notAllowed: (allow) =>
+          json(405, { type: 'about:blank', title: 'not_allowed', status: 405, code: 'not_allowed' }, 'application/problem+json', { allow }),
       };
       handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, text }, reply);
     });

@@ -38,9 +38,7 @@ function start(keepListed: boolean): Promise<HandServer> {
         else fleets.delete(f.id);
         return reply.json(204, undefined);
       }
-      return reply.json(405, { type: 'about:blank', title: 'not_allowed', status: 405, code: 'not_allowed' }, 'application/problem+json', {
-        allow: 'GET, DELETE',
-      });
+      return reply.notAllowed('GET, DELETE');
     }
     if (url.pathname !== '/fleets') return reply.problem(404, 'not_found');
     if (req.method === 'GET') {
@@ -51,10 +49,7 @@ function start(keepListed: boolean): Promise<HandServer> {
       const all = [...fleets.values()].map(({ id, name }) => ({ id, name }));
       return reply.json(200, { data: all.slice(Number(offset), Number(offset) + Number(limit)) });
     }
-    if (req.method !== 'POST')
-      return reply.json(405, { type: 'about:blank', title: 'not_allowed', status: 405, code: 'not_allowed' }, 'application/problem+json', {
-        allow: 'GET, POST',
-      });
+    if (req.method !== 'POST') return reply.notAllowed('GET, POST');
     const b = takeObject(req, reply);
     if (!b) return;
     const { name, ...rest } = b;

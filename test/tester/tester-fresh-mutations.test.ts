@@ -26,8 +26,7 @@ function start(): Promise<HandServer> {
   const serials = new Set<string>();
   return startHandServer((req, reply) => {
     if (req.url !== '/devices') return reply.problem(404, 'not_found');
-    if (req.method !== 'POST')
-      return reply.json(405, { type: 'about:blank', title: 'not_allowed', status: 405, code: 'not_allowed' }, 'application/problem+json', { allow: 'POST' });
+    if (req.method !== 'POST') return reply.notAllowed('POST');
     const b = takeObject(req, reply);
     if (!b) return;
     // The serial first: a repeated one is a conflict, whatever else the body holds.

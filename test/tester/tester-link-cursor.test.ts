@@ -44,10 +44,7 @@ function start(fault: Fault): Promise<HandServer> {
       products.push(p);
       return reply.json(201, p, 'application/json', { location: `/products/${p.id}` });
     }
-    if (req.method !== 'GET')
-      return reply.json(405, { type: 'about:blank', title: 'not_allowed', status: 405, code: 'not_allowed' }, 'application/problem+json', {
-        allow: 'GET, POST',
-      });
+    if (req.method !== 'GET') return reply.notAllowed('GET, POST');
     const q = url.searchParams;
     for (const k of q.keys()) if (k !== 'limit' && k !== 'page_info') return reply.problem(422, 'invalid');
     const limitText = q.get('limit') ?? '2';

@@ -24,8 +24,7 @@ ${PLAIN_ERRORS}`;
 function start(topOpen: boolean): Promise<HandServer> {
   return startHandServer((req, reply) => {
     if (req.url !== '/devices') return reply.problem(404, 'not_found');
-    if (req.method !== 'POST')
-      return reply.json(405, { type: 'about:blank', title: 'not_allowed', status: 405, code: 'not_allowed' }, 'application/problem+json', { allow: 'POST' });
+    if (req.method !== 'POST') return reply.notAllowed('POST');
     const b = takeObject(req, reply);
     if (!b) return;
     const { name, location, ...rest } = b;

@@ -32,8 +32,7 @@ function start(fault: Fault): Promise<HandServer> {
   return startHandServer((req, reply) => {
     const url = new URL(req.url, 'http://x');
     if (url.pathname !== '/search') return reply.problem(404, 'not_found');
-    if (req.method !== 'GET')
-      return reply.json(405, { type: 'about:blank', title: 'not_allowed', status: 405, code: 'not_allowed' }, 'application/problem+json', { allow: 'GET' });
+    if (req.method !== 'GET') return reply.notAllowed('GET');
     const q = url.searchParams;
     const limit = q.get('limit');
     if (limit === null) return fault === 'missing' ? reply.json(200, { count: 10 }) : reply.problem(422, 'invalid');
