@@ -20,7 +20,7 @@ import {
   unionMutations,
   type Mutation,
 } from './tester-arbitraries.js';
-import { getLargestPageSize, getPageItems, getPageSizeParam, nextQuery, outsidePath } from './tester-checks-lists.js';
+import { getLargestPageSize, getPageItems, getPageSizeParam, outsidePath, pageThrough } from './tester-checks-lists.js';
 import { BoundReached, type TestRequest } from './tester-http.js';
 import { describe, notImplemented, type CheckScope, type TestContext } from './tester-context.js';
 import { checkInputs } from './tester-checks-inputs.js';
@@ -348,29 +348,17 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
   }
 }
 
-/** Pages a list of a resource walks looking for one object, at its largest page size. */
-const LISTED_PAGES = 5;
-
 /**
  * The list page holding the object `id` names, where a list of its resource the run has a credential for shows it
- * (the first pages, the run's scope): the request that found it; undefined when no page does.
+ * (its first pages, the run's scope): the request that found it; undefined when no page does.
  */
 async function findListed(ctx: TestContext, resource: ResourceModel, id: unknown): Promise<{ route: OperationRoute; req: TestRequest } | undefined> {
   const list = ctx.routes.find((r) => r.operation.action === 'list' && r.resource?.name === resource.name && !r.operation.requiredFilters);
   const key = resource.identifier;
   const headers = list && key !== undefined ? await ctx.authFor(list.operation.auth).catch(() => undefined) : undefined;
   if (!list || !headers || key === undefined) return undefined;
-  const size = getPageSizeParam(list);
-  let query: Record<string, string> | undefined = size === undefined ? {} : { [size]: String(getLargestPageSize(ctx, list.operation)) };
-  for (let page = 0; query && page < LISTED_PAGES; page++) {
-    const req: TestRequest = { method: 'GET', path: ctx.pathOf(list, undefined, query), headers };
-    const res = await ctx.send(list, req);
-    const items = isSuccessAnswer(list, res.status) ? getPageItems(list, res.body) : undefined;
-    if (!items) return undefined;
-    if ((items as Record<string, unknown>[]).some((x) => isPlainObject(x) && String(x[key]) === String(id))) return { route: list, req };
-    query = items.length > 0 ? nextQuery(list, query, res, items, Number(query[size ?? ''] ?? items.length)).next : undefined;
-  }
-  return undefined;
+  const req = await pageThrough(ctx, list, headers, (items) => items.some((x) => isPlainObject(x) && String(x[key]) === String(id)));
+  return req ? { route: list, req } : undefined;
 }
 
 /**
@@ -523,6 +511,8 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   const named = !resource && o.request?.resource !== undefined && !o.request.list ? ctx.model.resources.find((r) => r.name === o.request!.resource) : undefined;
   const fields = resource ? ctx.requestFields(route) : named ? named.fields : (o.request?.fields ?? []);
   if (!ctx.selected('endpoints', 'endpoints.invalid-requests') || ctx.stopped) return;
+  // A field the path binds (or an object holding one) keeps the path's value when the text is drawn afresh.
+  const bound = (name: string) => o.bindings?.some((b) => b.field.split('.')[0] === name) === true;
   let headers: Record<string, string> | undefined;
   let target: Record<string, unknown> | undefined;
   let base: Record<string, unknown> = {};
@@ -563,7 +553,6 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       // service's the spec does not state: a customer that must exist), every refusal below would pass unjudged.
       // A create's with its text drawn afresh: the values the probes send stay unsent, so none of them meets a value
       // the service keeps unique without the spec saying so (a project key) and is refused for that instead.
-      const bound = (name: string) => o.bindings?.some((b) => b.field.split('.')[0] === name) === true;
       const fresh = o.action === 'create' && resource ? resource : named;
       const unbroken = fresh ? ctx.makeUnique(fresh, ctx.freshen(fresh, base, bound)) : base;
       const req: TestRequest = {
@@ -666,14 +655,7 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       // A create's unique values fresh for each, its text drawn afresh too (a serial number the spec cannot say is
       // unique): one mutation a service took, or the valid body sent before, must not make the next a conflict.
       const mutated = m.apply(
-        o.action === 'create' && resource
-          ? ctx.makeUnique(
-              resource,
-              ctx.freshen(resource, base, (name) => o.bindings?.some((b) => b.field.split('.')[0] === name) === true),
-            )
-          : named
-            ? ctx.makeUnique(named, base)
-            : base,
+        o.action === 'create' && resource ? ctx.makeUnique(resource, ctx.freshen(resource, base, bound)) : named ? ctx.makeUnique(named, base) : base,
       );
       const req: TestRequest = {
         method: route.method,

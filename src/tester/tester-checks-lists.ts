@@ -2,7 +2,7 @@ import { DEFAULT_PAGING, getPagingParamName } from '../model/model-defaults.js';
 import { objectKey } from './tester-context.js';
 import { getValueAt } from '../model/model-path-bindings.js';
 import { getField, getPageSize, getStateField } from '../model/model-lookup.js';
-import { LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
+import { isSuccessAnswer, LINK_HEADER, LIST_PARAMS, type OperationRoute } from '../model/model-routes.js';
 import type { OperationModel, PagingModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { describe, type TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
@@ -135,6 +135,33 @@ export function nextQuery(
   if (p.style === 'offset') return { next: { ...query, [offset]: String(Number(query[offset] ?? 0) + items.length) } };
   if (p.style === 'page') return { next: { ...query, [number]: String(Number(query[number] ?? 1) + 1) } };
   return {};
+}
+
+/** Pages of a list `pageThrough` reads at most: a check looking for objects reads the first ones. */
+export const LISTED_PAGES = 5;
+
+/**
+ * Reads a list page after page at its largest page size, the run's scope filled in, handing each page's items to
+ * `visit` until it returns true (found), the pages end or LISTED_PAGES are read. The request of the page `visit`
+ * stopped at; undefined otherwise (a page refused ends the walk too).
+ */
+export async function pageThrough(
+  ctx: TestContext,
+  list: OperationRoute,
+  headers: Record<string, string>,
+  visit: (items: Record<string, unknown>[], req: TestRequest) => boolean | void,
+): Promise<TestRequest | undefined> {
+  const size = getPageSizeParam(list);
+  let query: Record<string, string> | undefined = size === undefined ? {} : { [size]: String(getLargestPageSize(ctx, list.operation)) };
+  for (let page = 0; query && page < LISTED_PAGES; page++) {
+    const req: TestRequest = { method: 'GET', path: ctx.pathOf(list, undefined, query), headers };
+    const res = await ctx.send(list, req);
+    const items = isSuccessAnswer(list, res.status) ? getPageItems(list, res.body) : undefined;
+    if (!items) return undefined;
+    if (visit(items as Record<string, unknown>[], req) === true) return req;
+    query = items.length > 0 ? nextQuery(list, query, res, items, Number(query[size ?? ''] ?? items.length)).next : undefined;
+  }
+  return undefined;
 }
 
 /**

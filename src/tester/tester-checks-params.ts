@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
-import type { ParameterModel } from '../model/model-types.js';
+import type { FieldModel, ParameterModel } from '../model/model-types.js';
 import { getCustomBodyArbitrary, objectArbitrary } from './tester-arbitraries.js';
 import { describe, notImplemented, objectKey, type TestContext } from './tester-context.js';
 import type { TestRequest } from './tester-http.js';
@@ -31,20 +31,38 @@ export function withQuery(path: string, values: Record<string, unknown>): string
   return s === '' ? path : `${path}${path.includes('?') ? '&' : '?'}${s}`;
 }
 
+/** A text no value of `type` reads as (a query parameter's, a list filter's); undefined for a type any text is. */
+export function getForeignText(type: FieldModel['type']): string | undefined {
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return 'not-a-number';
+    case 'boolean':
+      return 'maybe';
+    case 'enum':
+      return '__no_such_value__';
+    case 'uuid':
+    case 'ref':
+      return 'not-an-id';
+    case 'date':
+      return 'not-a-date';
+    case 'datetime':
+      return 'not-a-time';
+    default:
+      return undefined;
+  }
+}
+
 /** Texts `p` cannot take, each with why: of another type, past a bound. */
 function badTexts(p: ParameterModel): [string, string][] {
-  const out: [string, string][] = [];
+  const foreign = getForeignText(p.type);
+  const out: [string, string][] = foreign === undefined ? [] : [[foreign, p.type === 'enum' ? 'none of its values' : `no ${p.type}`]];
   if (p.type === 'integer' || p.type === 'number') {
-    out.push(['not-a-number', `no ${p.type}`]);
     if (p.minimum !== undefined) out.push([String(p.minimum - 1), `below its minimum ${p.minimum}`]);
     else if (p.exclusiveMinimum !== undefined) out.push([String(p.exclusiveMinimum), `at its exclusive minimum ${p.exclusiveMinimum}`]);
     if (p.maximum !== undefined) out.push([String(p.maximum + 1), `above its maximum ${p.maximum}`]);
     else if (p.exclusiveMaximum !== undefined) out.push([String(p.exclusiveMaximum), `at its exclusive maximum ${p.exclusiveMaximum}`]);
-  } else if (p.type === 'boolean') out.push(['maybe', 'no boolean']);
-  else if (p.type === 'enum') out.push(['__no_such_value__', 'none of its values']);
-  else if (p.type === 'uuid') out.push(['not-a-uuid', 'no uuid']);
-  else if (p.type === 'date') out.push(['not-a-date', 'no date']);
-  else if (p.type === 'datetime') out.push(['not-a-time', 'no date-time']);
+  }
   return out;
 }
 

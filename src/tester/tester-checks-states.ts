@@ -4,18 +4,7 @@ import { getStateField } from '../model/model-lookup.js';
 import { mayLeaveOut } from '../model/model-defaults.js';
 import { isAnswered } from '../model/model-schemas.js';
 import type { TestRequest } from './tester-http.js';
-import {
-  checkListFilters,
-  checkListShapes,
-  varyField,
-  checkSortOrder,
-  fillPool,
-  getLargestPageSize,
-  getPageItems,
-  getPageSizeParam,
-  isDefaultPaging,
-  nextQuery,
-} from './tester-checks-lists.js';
+import { checkListFilters, checkListShapes, varyField, checkSortOrder, fillPool, isDefaultPaging, pageThrough } from './tester-checks-lists.js';
 import { describe, type TestContext } from './tester-context.js';
 import { runProperty } from './tester-checks-endpoints.js';
 import type { ResourceModel, StateMachineModel } from '../model/model-types.js';
@@ -41,9 +30,6 @@ export function getStatePaths(root: string, routes: readonly OperationRoute[]): 
   return paths;
 }
 
-/** Pages of a list read to find objects in states a create cannot reach. */
-const LISTED_PAGES = 5;
-
 /**
  * The main subject's objects a list shows in states not in `reached` (states no legal path from a create leads
  * to: set by the service itself, or by data it was given), by state; and the request that listed the first.
@@ -60,23 +46,16 @@ async function getListedStates(
   const list = ctx.routes.find((r) => r.operation.action === 'list' && r.resource?.name === resource.name);
   const headers = list && wanted.size > 0 ? await ctx.authFor(list.operation.auth).catch(() => undefined) : undefined;
   if (!list || !headers) return { ids };
-  const size = getPageSizeParam(list);
-  let query: Record<string, string> | undefined = size === undefined ? {} : { [size]: String(getLargestPageSize(ctx, list.operation)) };
   let first: TestRequest | undefined;
-  for (let page = 0; query && page < LISTED_PAGES; page++) {
-    const req: TestRequest = { method: 'GET', path: ctx.pathOf(list, undefined, query), headers };
-    const res = await ctx.send(list, req);
-    const items = isSuccessAnswer(list, res.status) ? getPageItems(list, res.body) : undefined;
-    if (!items) break;
-    for (const item of items as Record<string, unknown>[]) {
+  await pageThrough(ctx, list, headers, (items, req) => {
+    for (const item of items) {
       const state = item?.[field];
       const id = item?.[resource.identifier ?? 'id'];
       if (typeof state !== 'string' || !wanted.has(state) || id === undefined) continue;
       first ??= req;
       ids.set(state, [...(ids.get(state) ?? []), id]);
     }
-    query = items.length > 0 ? nextQuery(list, query, res, items, Number(query[size ?? ''] ?? items.length)).next : undefined;
-  }
+  });
   return { ids, ...(first ? { req: first } : {}) };
 }
 
