@@ -14,6 +14,7 @@ import { createMemoryStore } from '../../src/runtime/limits/limits-store.js';
 import type { CustomHandler } from '../../src/runtime/runtime-context.js';
 import { createService } from '../../src/runtime/service/runtime-service.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import type { Clock } from '../../src/tester/tester-pacing.js';
 import type { SubjectCredentials, TestOptions } from '../../src/tester/tester-types.js';
 
 export const ORDERS = fileURLToPath(new URL('../../examples/orders.yaml', import.meta.url));
@@ -42,6 +43,28 @@ export interface OrdersServer {
 /** Rate-limit windows run this many times faster than the clock: the declared 100/min budget refills in 3 s. */
 export const LIMITER_SPEED = 20;
 
+/** Waits this long or longer pass at once on the test clock (the tester's grace periods for events are 300 ms). */
+const SKIPPED_WAIT_MS = 500;
+
+/**
+ * The clock a served spec and the tester share: the wall clock, except that a wait of half a second or more (a
+ * Retry-After, a spent budget's refill) passes at once and moves the clock on for both; shorter waits (an event's
+ * grace) are real, since the service must do something meanwhile.
+ */
+export function createTestClock(): Clock {
+  let skipped = 0;
+  return {
+    now: () => Date.now() + skipped,
+    sleep: (ms) =>
+      ms >= SKIPPED_WAIT_MS
+        ? new Promise((resolve) => {
+            skipped += ms;
+            setImmediate(resolve);
+          })
+        : new Promise((resolve) => setTimeout(resolve, ms)),
+  };
+}
+
 export async function startOrders(): Promise<OrdersServer> {
   return startSpec(ORDERS, new URL('../../examples/orders-handlers.js', import.meta.url).href);
 }
@@ -59,14 +82,16 @@ export async function startSpec(spec: string, handlersUrl?: string, limiter: num
   const model = c.checked;
   const dir = mkdtempSync(join(tmpdir(), 'servicespec-tester-'));
   const storage = createSqliteStorage({ path: join(dir, 'service.db'), synchronous: 'normal' });
-  const authenticator = await createAuthenticator(model, storage, { allowGaps: true });
+  // The failed-credential bound and the limiter on the tester's clock, so that the tester's waits for them pass at once.
+  const clock = createTestClock();
+  const authenticator = await createAuthenticator(model, storage, { allowGaps: true, now: () => new Date(clock.now()) });
   const handlers = handlersUrl ? ((await import(handlersUrl)) as { handlers: Record<string, CustomHandler> }).handlers : {};
   const app = await createService(model, {
     storage,
     authenticator,
     allowGaps: true,
     handlers,
-    rateLimitStore: createMemoryStore(typeof limiter === 'function' ? limiter : () => Date.now() * limiter),
+    rateLimitStore: createMemoryStore(typeof limiter === 'function' ? limiter : () => clock.now() * limiter),
     webhooks: { allowTargets: ['127.0.0.0/8'] },
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -112,6 +137,8 @@ export async function startSpec(spec: string, handlersUrl?: string, limiter: num
       limitedScopes,
       sourceMap: compiled.sourceMap,
       specText: readFileSync(spec, 'utf8'),
+      // A test with a limiter clock of its own gives the tester that clock.
+      ...(typeof limiter === 'function' ? {} : { clock }),
     },
     keys: { alice: keys.alice ?? '', bob: keys.bob ?? '', carol: keys.carol ?? '' },
     flags: [...alice.flags, ...bob.flags, ...carol.flags, '--limited-scopes', limitedScopes.join(',')],

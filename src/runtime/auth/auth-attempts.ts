@@ -60,10 +60,10 @@ export function failedAuthRefusal(waitMs: number): ServiceError {
   });
 }
 
-/** The bound the spec declares, else the built-in (served only with --allow-gaps). */
-export function createFailureBoundFor(model: ServiceModel): FailureBound {
+/** The bound the spec declares, else the built-in (served only with --allow-gaps), on the clock `now` (ms). */
+export function createFailureBoundFor(model: ServiceModel, now: () => number = Date.now): FailureBound {
   const bound = model.limits?.failedAuth;
-  return createFailureBound(bound?.attempts ?? FAILED_AUTH_BUILT_IN.attempts, bound?.per.ms ?? FAILED_AUTH_BUILT_IN.perMs);
+  return createFailureBound(bound?.attempts ?? FAILED_AUTH_BUILT_IN.attempts, bound?.per.ms ?? FAILED_AUTH_BUILT_IN.perMs, now);
 }
 
 /**

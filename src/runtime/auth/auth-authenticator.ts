@@ -181,8 +181,8 @@ export async function createAuthenticator(model: CheckedModel, storage: Storage,
   const cacheSize = options.tokenCacheSize ?? AUTH_BUILT_IN.tokenCacheSize;
   const nodeCrypto = getFastPaths(options.fastPaths);
   // Failed credentials, per credential id and per client address (docs/auth.md, "Failed attempts"); the token
-  // endpoint's client authentications count here too.
-  const failures = createFailureBoundFor(model);
+  // endpoint's client authentications count here too. On the authenticator's clock, as token lifetimes are.
+  const failures = createFailureBoundFor(model, () => now().getTime());
   const schemes = model.authentication?.schemes ?? [];
   const byName = new Map(schemes.map((s) => [s.name, s]));
   const realm = model.purpose?.name ?? 'service';
