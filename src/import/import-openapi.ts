@@ -700,6 +700,35 @@ function keepRequestBounds(ctx: Ctx, operation: string, resource: string, name: 
 }
 
 /**
+ * An update's request body that requires properties (a PATCH that must send a `reason`): the format's update takes
+ * any subset of its fields, so a request leaving them out is served, and sent by `servicespec test`. Said at the
+ * schema's `required`, as the contract changes there.
+ */
+function reportUpdateRequired(ctx: Ctx, operation: string, resource: string, req: { schema: unknown; pointer: string }): void {
+  const flat = flatten(ctx, req.schema, req.pointer);
+  const s = flat.schema;
+  const fields = ctx.resourceSpecs[resource]?.fields;
+  if (!s || !isObject(s.properties) || !fields || !Array.isArray(s.required)) return;
+  const identifier = ctx.resourceSpecs[resource]?.identifier ?? ctx.resourceIdentifier.get(resource);
+  const properties = s.properties;
+  const names = [...new Set((s.required as unknown[]).map(String))].filter(
+    (n) => Object.hasOwn(properties, n) && fields[n] !== undefined && fields[n]!.readOnly !== true && n !== identifier,
+  );
+  if (names.length === 0) return;
+  const listed = names.map((n) => `\`${n}\``).join(', ');
+  report(
+    ctx,
+    'import-approximated',
+    {
+      item: `operation ${operation}: request ${names.length === 1 ? 'property' : 'properties'} ${listed} (required)`,
+      as: `fields an update of ${resource} may leave out (a field left out keeps its value)`,
+      reason: `the format's update takes any subset of its fields, so a request without ${names.length === 1 ? 'it' : 'them'} is served, and \`servicespec test\` sends one`,
+    },
+    joinPointer(flat.pointer.replace(/^#/, ''), 'required'),
+  );
+}
+
+/**
  * A create's or replace's request body says which properties a request must send; the resource's fields were read
  * from the answer. A required property with a `default` stays required in requests (`requiredInRequests`: the default
  * only documents it); one the request may leave out that the answer always holds is `optionalInRequests` (its value
@@ -2800,6 +2829,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     }
     if (!ctx.fromServicespec && req && (action === 'create' || action === 'replace') && typeof o.resource === 'string')
       keepRequestRequired(ctx, src.id, o.resource, req, action === 'create');
+    else if (!ctx.fromServicespec && req && action === 'update' && typeof o.resource === 'string') reportUpdateRequired(ctx, src.id, o.resource, req);
     if (!ctx.fromServicespec && req && (action === 'create' || action === 'replace' || action === 'update') && typeof o.resource === 'string')
       keepRequestNulls(ctx, src.id, o.resource, req);
     let subset: string[] | undefined;
