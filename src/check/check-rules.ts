@@ -1224,6 +1224,7 @@ const operationRules: Rule = (ctx) => {
             reported.add(key);
             const a = group[sorted[x]!]!.o;
             const b = group[sorted[y]!]!.o;
+            if (!canMatchBoth(model, a, b)) continue;
             report('ambiguous-route', { first: a.id, second: b.id, path1: a.path, path2: b.path }, b.pointer);
           }
         }
@@ -1246,6 +1247,54 @@ const operationRules: Rule = (ctx) => {
     );
   }
 };
+
+/**
+ * Whether one request can match both paths (of one length, each segment equal or a parameter on one side): not when
+ * a parameter's field cannot hold the other path's literal there (`/devices/{uuid}` of a uuid identifier beside
+ * `/devices/search`). The literal is routed first, so only a value equal to it is lost, and no such value exists.
+ */
+function canMatchBoth(model: ServiceModel, a: OperationModel, b: OperationModel): boolean {
+  const as = a.path.split('/');
+  const bs = b.path.split('/');
+  for (let i = 0; i < as.length; i++) {
+    const [param, literal, o] =
+      isParamSegment(as[i]!) && !isParamSegment(bs[i]!) ? [as[i]!, bs[i]!, a] : isParamSegment(bs[i]!) && !isParamSegment(as[i]!) ? [bs[i]!, as[i]!, b] : [];
+    if (param === undefined || o === undefined) continue;
+    const field = getPathParamField(model, o, param.slice(1, -1));
+    if (field !== undefined && !canHoldText(field, decodeURIComponent(literal!))) return false;
+  }
+  return true;
+}
+
+const isParamSegment = (seg: string): boolean => seg.startsWith('{') && seg.endsWith('}');
+
+/** The field a resource action's path parameter names: its `bind`, else an addressing action's identifier. */
+function getPathParamField(model: ServiceModel, o: OperationModel, param: string): FieldModel | undefined {
+  const resource = o.resource === undefined ? undefined : getResource(model, o.resource);
+  if (!resource) return undefined;
+  const bound = o.bindings?.find((x) => x.param === param)?.field;
+  const name = bound ?? (o.bindings === undefined && ADDRESSING_ACTIONS.has(o.action) && param === o.pathParams.at(-1) ? resource.identifier : undefined);
+  return name === undefined || name.includes('.') ? undefined : getField(resource, name);
+}
+
+/** Whether a path segment's text can be a value of the field (its type, format, bounds and pattern). */
+function canHoldText(field: FieldModel, text: string): boolean {
+  let value: unknown = text;
+  if (field.type === 'integer' || field.type === 'number') {
+    value = text.trim() === '' ? NaN : Number(text);
+    if (!Number.isFinite(value)) return false;
+  } else if (field.type === 'boolean') {
+    if (text !== 'true' && text !== 'false') return false;
+    value = text === 'true';
+  } else if (field.type === 'uuid') return UUID_TEXT.test(text);
+  else if (field.type === 'date') return DATE_TEXT.test(text);
+  else if (field.type === 'datetime') return DATETIME_TEXT.test(text);
+  return getValueProblem(field, value) === undefined;
+}
+
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE_TEXT = /^\d{4}-\d{2}-\d{2}$/;
+const DATETIME_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
 
 const authRules: Rule = ({ model, report }) => {
   const auth = model.authentication;

@@ -343,7 +343,7 @@ const CASES: RuleCase[] = [
       resources:
         Order:
           fields:
-            id: { type: uuid }
+            id: { type: string }
       endpoints:
         operations:
           getOrder: { method: GET, path: "/orders/{id}", action: read, resource: Order }
