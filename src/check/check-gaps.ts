@@ -8,6 +8,7 @@ import {
   DEFAULT_IDEMPOTENCY_HEADER,
   DEFAULT_RETRY_JITTER,
   getErrorBodyRoles,
+  getUnfilledErrorFields,
   getRateLimitName,
   NOT_SHOWN,
   isNoContentStatus,
@@ -220,6 +221,8 @@ function errorGaps(m: ServiceModel, gap: Collect): void {
     // code_values: unstated: which value each code writes is not shown; the runtime writes its name.
     if (e.body.codeValues === 'unstated' && roles.at.code !== undefined)
       gap.byDefault('error code values', undefined, `each code's name in ${roles.at.code.join('.')}`);
+    // A required field nothing fills (GitHub's `documentation_url`): what it holds is not shown (serve leaves it out).
+    for (const { path } of getUnfilledErrorFields(e.body, roles)) gap('value of error body field', path);
   }
   const declared = new Set(e.codes.flatMap((c) => c.when));
   if (e.codes.length > 0 && declared.size === 0) gap('the conditions that produce errors');

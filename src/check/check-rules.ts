@@ -3,6 +3,7 @@ import {
   DEFAULT_IDENTIFIER_FIELD,
   ERROR_ROLE_TYPES,
   getErrorBodyRoles,
+  getUnfilledErrorFields,
   getIdempotencyHeader,
   getUnmakeableIdentifier,
   IDENTIFIER_TYPES,
@@ -1465,20 +1466,8 @@ function errorBodyRules(model: ServiceModel, body: DeclaredErrorBodyModel, repor
   if (roles.message) misfit(roles.message, roles.at.message!, 'the message', ERROR_ROLE_TYPES.message, []);
   if (!/^application\/(json|[^/;\s]+\+json)$/i.test(roles.mediaType))
     report('error-body-media-type', { mediaType: roles.mediaType }, '/errors/body/media_type');
-  const filled = new Set(
-    [roles.at.code, roles.at.status, roles.at.message, ...roles.extras.map(([, , path]) => path), ...roles.containers.map(([, path]) => path)].flatMap(
-      (path) => (path ? [path.join('.')] : []),
-    ),
-  );
   // The body's required fields, and those of each object a nested role is in (written whenever an error is).
-  const levels: [readonly FieldModel[], string][] = [
-    [body.fields, ''],
-    ...roles.containers.map(([f, path]) => [f.fields ?? [], `${path.join('.')}.`] as [readonly FieldModel[], string]),
-  ];
-  for (const [fields, under] of levels)
-    for (const f of fields)
-      if (!f.optional && !filled.has(under + f.name) && !(under === '' && f.hasDefault))
-        report('error-body-field-unfilled', { field: under + f.name }, f.pointer);
+  for (const { field, path } of getUnfilledErrorFields(body, roles)) report('error-body-field-unfilled', { field: path }, field.pointer);
 }
 
 /** Whether a value the runtime writes meets a field's declared values and bounds. */

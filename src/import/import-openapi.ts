@@ -3439,7 +3439,8 @@ const IMPORTED_CONDITIONS: readonly Condition[] = (Object.keys(FALLBACK_STATUS) 
 const IMPORTED_ROLE_NAMES: Readonly<Record<'code' | 'status' | 'message', readonly string[]>> = {
   code: [...ERROR_BODY_ROLE_NAMES.code, 'errorCode', 'error_code', 'errCode', 'err_code'],
   status: [...ERROR_BODY_ROLE_NAMES.status, 'statusCode', 'status_code', 'httpStatus', 'http_status'],
-  message: [...ERROR_BODY_ROLE_NAMES.message, 'errorMessage', 'error_message', 'error_description', 'msg', 'description'],
+  // Shopify's `{ "errors": "Not Found" }`: a text `errors` is the message (a list of them is the invalid inputs).
+  message: [...ERROR_BODY_ROLE_NAMES.message, 'errorMessage', 'error_message', 'error_description', 'msg', 'description', 'errors'],
 };
 
 function errorBodyRoles(fields: Record<string, FieldSpec>): { code?: string; status?: string; message?: string } {

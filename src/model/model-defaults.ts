@@ -341,6 +341,30 @@ export function getErrorBodyRoles(body: DeclaredErrorBodyModel): ErrorBodyRoles 
   };
 }
 
+/**
+ * The required fields of a declared error body that nothing the runtime writes fills (no role, no extra by name, no
+ * default at the top level), by path: what the spec leaves the service to say, which `check` warns of
+ * (`error-body-field-unfilled`) and `gaps` names. The body's own fields, and those of each object a nested role is in.
+ */
+export function getUnfilledErrorFields(
+  body: DeclaredErrorBodyModel,
+  roles: ErrorBodyRoles = getErrorBodyRoles(body),
+): readonly { field: FieldModel; path: string }[] {
+  const filled = new Set(
+    [roles.at.code, roles.at.status, roles.at.message, ...roles.extras.map(([, , path]) => path), ...roles.containers.map(([, path]) => path)].flatMap(
+      (path) => (path ? [path.join('.')] : []),
+    ),
+  );
+  const levels: [readonly FieldModel[], string][] = [
+    [body.fields, ''],
+    ...roles.containers.map(([f, path]) => [f.fields ?? [], `${path.join('.')}.`] as [readonly FieldModel[], string]),
+  ];
+  const out: { field: FieldModel; path: string }[] = [];
+  for (const [fields, under] of levels)
+    for (const f of fields) if (!f.optional && !filled.has(under + f.name) && !(under === '' && f.hasDefault)) out.push({ field: f, path: under + f.name });
+  return out;
+}
+
 /** The media type every error answer has: problem details unless a declared body says otherwise. */
 export function getErrorMediaType(body: ErrorBodyModel | undefined): string {
   return body?.kind === 'declared' ? (body.mediaType ?? DEFAULT_ERROR_MEDIA_TYPE) : PROBLEM_MEDIA_TYPE;

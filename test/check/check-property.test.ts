@@ -431,6 +431,9 @@ describe("property: a declared error body's roles are the fields it names, else 
         expect(built.contentType).toBe(roles.mediaType);
         if (roles.code) expect(built.body[roles.code.name]).toBe(value);
         if (roles.status && roles.status.name !== roles.code?.name) expect(built.body[roles.status.name]).toBe(410);
+        // Every field is required here: each is written, or named as unfilled (a gap), never both.
+        const unfilled = defaults.getUnfilledErrorFields(model).map((u) => u.path);
+        for (const n of new Set(names)) expect([n, n in (built.body as object) !== unfilled.includes(n)]).toEqual([n, true]);
       }),
       RUNS,
     );
@@ -525,6 +528,7 @@ describe('the model API surface', () => {
         'getApiKeyPlacement',
         'getRateLimitName',
         'getErrorBodyRoles',
+        'getUnfilledErrorFields',
         'getErrorCodeValue',
         'getErrorMediaType',
         'getPathParams',

@@ -1,4 +1,5 @@
 import { getRoutes, getUndeclaredConditions } from '../../model/model-routes.js';
+import { getUnfilledErrorFields } from '../../model/model-defaults.js';
 import { getPageSize } from '../../model/model-lookup.js';
 import type { ServiceModel } from '../../model/model-types.js';
 import { getServiceSetFields, getUnsourcedFields, getUnstatedValueFields } from '../../model/model-schemas.js';
@@ -25,6 +26,16 @@ export function getRuntimeGaps(model: ServiceModel): RuntimeGap[] {
   for (const c of getUndeclaredConditions(model)) {
     gaps.push({ part: 'errors', item: `error code for condition ${c}: not shown`, builtIn: `answer ${FALLBACK_STATUS[c]} with code "${c}"` });
   }
+  // A required field of the declared error body nothing fills (GitHub's `documentation_url`): its value is the
+  // service's, never made up; error answers leave it out.
+  const body = model.errors?.body;
+  if (body?.kind === 'declared')
+    for (const { path } of getUnfilledErrorFields(body))
+      gaps.push({
+        part: 'errors',
+        item: `value of error body field ${path} (required; no code, status or message role, no default): not shown`,
+        builtIn: 'answer every error without it',
+      });
   const routes = getRoutes(model);
   const ops = routes.flatMap((r) => (r.kind === 'operation' ? [r] : []));
   // A spec with nothing to serve is not a service: every request would be answered route_not_found.
