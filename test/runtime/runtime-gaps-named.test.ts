@@ -33,6 +33,10 @@ const NAMED: readonly [RegExp, (m: RegExpExecArray) => Named | Named[]][] = [
   [/^webhook delivery time-out/, () => ({ item: 'delivery time-out' })],
   [/^failed authentication bound/, () => ({ item: 'failed authentication bound' })],
   [
+    /^value of error body field (\S+) \(required/,
+    (m) => ({ item: 'value of error body field', where: new RegExp(`^${m[1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
+  ],
+  [
     /^value of a read-only field the service sets \((.+), source: service\)/,
     (m) => ({
       item: 'value of a read-only field the service sets',
@@ -134,6 +138,15 @@ describe('every gap serve refuses is named by gaps', () => {
     ]);
     const resources = getGapReport(compiled.model!).parts.find((p) => p.part === 'resources')!;
     expect(resources.missing).toContainEqual({ item: 'value of a read-only field the service sets', where: 'Note.number (source: service)' });
+  });
+
+  it('a required error body field nothing fills is a runtime gap gaps names under errors (fast-check found it)', () => {
+    const text = stringify({ servicespec: 1, errors: { body: { fields: { detail: { type: 'enum', values: ['red', 'blue'] } } } } });
+    const compiled = compileSpecText(text, 'spec.yaml');
+    expect(hasErrors(compiled.diagnostics)).toBe(false);
+    expect(unnamed(text)).toEqual([]);
+    const errors = getGapReport(compiled.model!).parts.find((p) => p.part === 'errors')!;
+    expect(errors.missing).toContainEqual({ item: 'value of error body field', where: 'detail' });
   });
 
   it('holds for generated specs', () => {
