@@ -4,6 +4,7 @@ import {
   ERROR_ROLE_TYPES,
   getErrorBodyRoles,
   getUnfilledErrorFields,
+  UUID_TEXT,
   getIdempotencyHeader,
   getUnmakeableIdentifier,
   IDENTIFIER_TYPES,
@@ -1293,7 +1294,6 @@ function canHoldText(field: FieldModel, text: string): boolean {
   return getValueProblem(field, value) === undefined;
 }
 
-const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE_TEXT = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
 

@@ -365,6 +365,9 @@ export function getUnfilledErrorFields(
   return out;
 }
 
+/** A uuid as text, any case: a path segment that can name an object of a uuid identifier (runtime, check). */
+export const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The media type every error answer has: problem details unless a declared body says otherwise. */
 export function getErrorMediaType(body: ErrorBodyModel | undefined): string {
   return body?.kind === 'declared' ? (body.mediaType ?? DEFAULT_ERROR_MEDIA_TYPE) : PROBLEM_MEDIA_TYPE;

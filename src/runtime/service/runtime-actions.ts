@@ -9,6 +9,7 @@ import {
   FORM_MEDIA_TYPE,
   isMergePatch,
   STRING_IDENTIFIER_BYTES,
+  UUID_TEXT,
 } from '../../model/model-defaults.js';
 import { checkMergePatchNulls, getMergePatchScalars, mergePatchChanges } from '../runtime-merge-patch.js';
 import { newUuidV7 as uuidv7 } from '../runtime-ids.js';
@@ -55,14 +56,11 @@ import { getRowKey } from '../storage/storage-plan.js';
 import { ownValue } from '../../util/util-own.js';
 import type { Condition } from '../../spec/spec-types.js';
 
-/** Answers a request: synchronously where it can (returning anything but a promise), else through a promise. */
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Parses the identifier in the path (`f`, the resource's identifier field); a malformed one names no object, so it is answered as missing. */
 function parseId(resource: ResourceModel, f: FieldModel | undefined, raw: string | undefined): string | number {
   if (raw === undefined || raw === '') throw missingObject(resource);
   if (f?.type === 'uuid') {
-    if (!UUID_RE.test(raw)) throw missingObject(resource);
+    if (!UUID_TEXT.test(raw)) throw missingObject(resource);
     return raw.toLowerCase();
   }
   if (f?.type === 'integer') {
