@@ -72,9 +72,9 @@ export function createFailureBoundFor(model: ServiceModel, now: () => number = D
  * service's own authenticator (which has a token issuer) bounds itself, per address and per id, and is returned
  * as it is.
  */
-export function withFailureBound(inner: Authenticator, model: ServiceModel): Authenticator {
+export function withFailureBound(inner: Authenticator, model: ServiceModel, now: () => number = Date.now): Authenticator {
   if (typeof (inner as { tokenIssuer?: unknown }).tokenIssuer === 'function') return inner;
-  const failures = createFailureBoundFor(model);
+  const failures = createFailureBoundFor(model, now);
   const counted = (key: string, err: unknown): never => {
     if (err instanceof ServiceError && (err.condition === 'invalid_credential' || err.condition === 'expired_credential')) failures.fail([key]);
     throw err;

@@ -243,7 +243,8 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
     now,
     handlers: options.handlers ?? {},
     // Failed credentials are bounded whichever authenticator checks them (src/runtime/auth/auth-attempts.ts).
-    ...(options.authenticator ? { authenticator: withFailureBound(options.authenticator, model) } : {}),
+    // On the service's clock, as the service's own authenticator counts on its own.
+    ...(options.authenticator ? { authenticator: withFailureBound(options.authenticator, model, () => now().getTime()) } : {}),
   };
   const compile = createValidatorFactory();
   const fast = getFastPaths(options.fastPaths);
