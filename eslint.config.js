@@ -25,6 +25,18 @@ export default tseslint.config(
     },
   },
   {
+    // better-sqlite3 12 aborts the process at exit on Node 24: every database is opened with the runtime's driver
+    // for the running Node (loadSqliteDriver), never the package directly.
+    files: ['**/*.ts'],
+    ignores: ['src/runtime/storage/storage-sqlite-driver.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'better-sqlite3', allowTypeImports: true, message: 'Open SQLite with loadSqliteDriver().' }] },
+      ],
+    },
+  },
+  {
     // CommonJS files (a bench preload, a baseline server, a test fixture server) are Node scripts that require.
     files: ['**/*.cjs'],
     languageOptions: {

@@ -12,12 +12,15 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { compileSpecText } from '../src/program.js';
 import { getStoragePlan } from '../src/runtime/storage/storage-plan.js';
 import { createSqliteStorage } from '../src/runtime/storage/storage-sqlite.js';
+import { loadSqliteDriver } from '../src/runtime/storage/storage-sqlite-driver.js';
 import { writeResultsSection } from './lib/bench-results.js';
+
+// The runtime's driver for this Node (better-sqlite3 12 aborts at exit on Node 24).
+const Database = loadSqliteDriver();
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli', 'cli-main.js');

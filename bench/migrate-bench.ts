@@ -11,12 +11,15 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import Database from 'better-sqlite3';
 import { compileSpecText } from '../src/program.js';
 import { getStoragePlan } from '../src/runtime/storage/storage-plan.js';
 import { createPostgresStorage } from '../src/runtime/storage/storage-postgres.js';
 import { createSqliteStorage } from '../src/runtime/storage/storage-sqlite.js';
+import { loadSqliteDriver } from '../src/runtime/storage/storage-sqlite-driver.js';
 import { writeResultsSection } from './lib/bench-results.js';
+
+// The runtime's driver for this Node (better-sqlite3 12 aborts at exit on Node 24).
+const Database = loadSqliteDriver();
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli', 'cli-main.js');

@@ -6,7 +6,6 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
@@ -16,11 +15,15 @@ import { copyStorage } from '../../src/runtime/storage/storage-copy.js';
 import { getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
 import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import { loadSqliteDriver } from '../../src/runtime/storage/storage-sqlite-driver.js';
 import type { Storage } from '../../src/runtime/storage/storage-types.js';
 import { runCli, STACK_LINE } from '../cli/cli-helpers.js';
 import { openStream } from '../events/helpers.js';
 import { callJson } from '../support/http.js';
 import { dropTestSchemas, getPostgresSkipReason, getTestSchemaUrl, POSTGRES_URL } from '../support/postgres.js';
+
+// The runtime's driver for this Node (better-sqlite3 12 aborts at exit on Node 24).
+const Database = loadSqliteDriver();
 
 const dir = mkdtempSync(join(tmpdir(), 'servicespec-copy-'));
 const pgSkip = await getPostgresSkipReason();
