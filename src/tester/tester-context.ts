@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
-import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles, getErrorCodeValue, getUnfilledErrorFields, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
+import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles, getErrorCodeValue, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, getFieldAt, getPathParent, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
 import { getPageItems, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
@@ -16,7 +16,7 @@ import {
   type JsonSchema,
 } from '../model/model-schemas.js';
 import { UNSET_FIELDS_HEADER } from '../model/model-response-headers.js';
-import type { AuthRequirement, DeclaredErrorBodyModel, ErrorCodeModel, FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
+import type { AuthRequirement, ErrorCodeModel, FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { locate } from '../spec/spec-loader.js';
 import { CONDITIONS, type Condition, type PartName } from '../spec/spec-types.js';
 import { BoundReached, NotHttp, Subject, Throttled, type TestClient, type TestRequest, type TestResponse } from './tester-http.js';
@@ -396,14 +396,12 @@ export class TestContext {
       const got = getValueAt(body, roles.at.status);
       if (got !== undefined && got !== res.status) return `${roles.at.status.join('.')} ${JSON.stringify(got)} differs from the HTTP status ${res.status}`;
     }
-    // Each declared field in its type, and present where required: the fields carrying the code, status and message
-    // and the extras written on every answer, and a required field nothing fills (the spec's gap, which gaps names:
-    // the service's own value, and serve --allow-gaps answers without it, so it fails here too). Members it does not
-    // name are judged below.
+    // Each declared field in its type, and every required one present on every answer, as serve writes them: the
+    // roles, the extras (a required invalid-input list empty where there are none, the request id), the constants,
+    // and a required field nothing fills (the spec's gap, which gaps names: the service's own value, and serve
+    // --allow-gaps answers without it, so it fails here too). Members it does not name are judged below.
     if (declared && roles) {
-      this.errorBodyValidator ??= this.ajv.compile(
-        requiredOnEveryAnswer(getShapeSchema(this.model, { fields: declared.fields, list: false }, 'response', { openAnswers: true }), declared, roles),
-      );
+      this.errorBodyValidator ??= this.ajv.compile(getShapeSchema(this.model, { fields: declared.fields, list: false }, 'response', { openAnswers: true }));
       if (!this.errorBodyValidator(body)) {
         const e = this.errorBodyValidator.errors?.[0];
         const at = e?.instancePath ? `${e.instancePath.slice(1).replace(/\//g, '.')} ` : '';
@@ -1431,19 +1429,4 @@ export function describe(res: TestResponse): string {
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/**
- * An error body's schema requiring, at the top of the body, what every answer must hold: the fields the code, status
- * and message roles name, the extras written on every answer (a problem's `title`, a `detail` message), and the
- * required fields nothing fills (getUnfilledErrorFields: the service's own values). The invalid inputs and the
- * request id are written only where an answer has them.
- */
-function requiredOnEveryAnswer(schema: JsonSchema, body: DeclaredErrorBodyModel, roles: ReturnType<typeof getErrorBodyRoles>): JsonSchema {
-  const always = roles.extras.flatMap(([, what, path]) => (what === 'title' || what === 'message' ? [path] : []));
-  const unfilled = getUnfilledErrorFields(body, roles).map((u) => u.path.split('.'));
-  const top = new Set([roles.at.code, roles.at.status, roles.at.message, ...always, ...unfilled].flatMap((p) => (p ? [p[0]!] : [])));
-  const required = Array.isArray(schema.required) ? (schema.required as string[]).filter((n) => top.has(n)) : [];
-  const { required: _all, ...rest } = schema;
-  return required.length > 0 ? { ...rest, required } : rest;
 }

@@ -104,3 +104,61 @@ describe('a required field of the declared error body that nothing fills', () =>
     }
   }, 60_000);
 });
+
+// The extras serve writes on every answer: the request id, and a required list of invalid inputs (empty where there
+// are none). Before, the tester required them nowhere, so a service leaving them out of a 404 passed.
+const EXTRAS_SPEC = SPEC.replace(
+  `      message: { type: string }
+      documentation_url: { type: string }`,
+  `      message: { type: string }
+      request_id: { type: string }
+      errors: { type: json }`,
+);
+
+function startExtras(leaveOut: 'nothing' | 'request_id' | 'errors'): Promise<HandServer> {
+  const repos = new Map<string, { id: string; name: string }>();
+  return startHandServer((req, reply) => {
+    const error = (status: number, message: string, invalid: unknown[] = []) => {
+      const body: Record<string, unknown> = { message, request_id: crypto.randomUUID(), errors: invalid };
+      // The fault planted: the field left out where the answer has nothing for it (no invalid inputs; any 404).
+      if (leaveOut === 'errors' && invalid.length === 0) delete body.errors;
+      if (leaveOut === 'request_id' && status === 404) delete body.request_id;
+      reply.json(status, body);
+    };
+    const one = /^\/repos\/([^/?]+)$/.exec(req.url);
+    if (req.method === 'GET' && one) {
+      const r = repos.get(decodeURIComponent(one[1]!));
+      return r ? reply.json(200, r) : error(404, 'Not Found');
+    }
+    if (req.method !== 'POST' || req.url !== '/repos') return error(404, 'Not Found');
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return error(415, 'Unsupported Media Type');
+    const b = readJson(req);
+    if (b === MALFORMED) return error(400, 'Problems parsing JSON');
+    const { name, ...rest } = isObject(b) ? b : { x: 1 };
+    if (Object.keys(rest).length > 0 || codePoints(name) < 0 || codePoints(name) > 10)
+      return error(422, 'Validation Failed', [{ field: Object.keys(rest)[0] ?? 'name' }]);
+    const r = { id: crypto.randomUUID(), name: name as string };
+    repos.set(r.id, r);
+    reply.json(201, r, 'application/json', { location: `/repos/${r.id}` });
+  });
+}
+
+describe('the request id and a required invalid-input list, on every error answer', () => {
+  const only = ['endpoints.invalid-requests', 'errors.missing-object'];
+  const failed = async (spec: string, url: string) =>
+    (await testService(checkedModel(spec), { baseUrl: url, seed: 1, only })).results.filter((x) => x.outcome === 'failed').map((x) => x.failure?.actual ?? '');
+
+  it('are held by the tester: a service leaving either out of an answer fails; serve and a faithful service pass', async () => {
+    const servers = await Promise.all((['nothing', 'request_id', 'errors'] as const).map((x) => startExtras(x)));
+    const served = await startService(checkedModel(EXTRAS_SPEC));
+    try {
+      expect(await failed(EXTRAS_SPEC, servers[0]!.url)).toEqual([]);
+      expect((await failed(EXTRAS_SPEC, servers[1]!.url)).some((a) => a.includes("must have required property 'request_id'"))).toBe(true);
+      expect((await failed(EXTRAS_SPEC, servers[2]!.url)).some((a) => a.includes("must have required property 'errors'"))).toBe(true);
+      expect(await failed(EXTRAS_SPEC, served.url)).toEqual([]);
+    } finally {
+      for (const s of servers) s.close();
+      await served.close();
+    }
+  }, 60_000);
+});
