@@ -84,6 +84,7 @@ export async function checkAuth(ctx: TestContext): Promise<void> {
           ),
         );
     });
+    await checkEachScheme(ctx, route);
     if (auth.scopes.length === 0) continue;
     await ctx.check('authentication', 'authentication.missing-scope', o.id, async (scope) => {
       const lacking = auth.scopes.filter((s) => !limitedScopes.has(s));
@@ -110,6 +111,33 @@ export async function checkAuth(ctx: TestContext): Promise<void> {
     });
   }
   await checkOwnership(ctx);
+}
+
+/**
+ * An operation that takes any of several schemes (`auth: [api_key, bearer]`) takes each: where the run holds the main
+ * subject's credential for two or more of them, a request with each alone is not refused as unauthenticated (401) or
+ * forbidden (403). Every other check sends the first credential it holds, so a service honouring only that one passed.
+ * Not run, and not listed, where the run holds one.
+ */
+async function checkEachScheme(ctx: TestContext, route: OperationRoute): Promise<void> {
+  const auth = route.operation.auth;
+  if (auth?.kind !== 'required' || auth.schemes.length < 2) return;
+  const held = auth.schemes.filter((s) => ctx.main.has([s]));
+  if (held.length < 2) return;
+  const o = route.operation;
+  await ctx.check('authentication', 'authentication.each-scheme', o.id, async (scope) => {
+    for (const s of held) {
+      const headers = await ctx.main.headersFor([s]);
+      if (!headers) continue;
+      const req = await requestFor(ctx, route, headers);
+      if (!req) return scope.skip(ctx.noObject(route.resource));
+      const res = await ctx.send(route, req);
+      if (res.status === 401 || res.status === 403)
+        return scope.fail(
+          ctx.failure(o.id, `taken with the ${s} credential alone (${o.id} takes ${auth.schemes.join(' or ')})`, o.pointer, req, describe(res)),
+        );
+    }
+  });
 }
 
 /**

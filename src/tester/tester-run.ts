@@ -52,6 +52,7 @@ export const CHECK_NAMES = [
   'endpoints.unique',
   'endpoints.no-server-error',
   'authentication.no-credential',
+  'authentication.each-scheme',
   'authentication.bad-credential',
   'authentication.missing-scope',
   'authentication.ownership',
