@@ -17,8 +17,11 @@ import type { TestRequest } from './tester-http.js';
 
 const VIEW: Partial<Record<string, SchemaView>> = { create: 'create', update: 'update', replace: 'replace' };
 
-/** The unions a route's request carries: the body itself (`field` undefined), or its top-level union fields. */
-function requestUnions(route: OperationRoute): { field?: string; union: UnionModel }[] {
+/**
+ * The unions a route's request carries: the body itself (`field` undefined), or its top-level union fields — of a
+ * resource's, those its request takes (`request_fields`).
+ */
+function requestUnions(ctx: TestContext, route: OperationRoute): { field?: string; union: UnionModel }[] {
   const o = route.operation;
   if (!route.hasBody) return [];
   if (o.action === 'custom') {
@@ -28,11 +31,14 @@ function requestUnions(route: OperationRoute): { field?: string; union: UnionMod
   const view = VIEW[o.action];
   const r = route.resource;
   if (!view || !r) return [];
-  return r.fields.filter((f) => f.type === 'union' && f.union && isWritable(r, f, view)).map((f) => ({ field: f.name, union: f.union! }));
+  return ctx
+    .requestFields(route)
+    .filter((f) => f.type === 'union' && f.union && isWritable(r, f, view))
+    .map((f) => ({ field: f.name, union: f.union! }));
 }
 
 export async function checkUnionVariants(ctx: TestContext, route: OperationRoute): Promise<void> {
-  const unions = requestUnions(route);
+  const unions = requestUnions(ctx, route);
   if (unions.length === 0) return;
   const o = route.operation;
   const resource = o.action === 'custom' ? undefined : route.resource;
@@ -65,7 +71,8 @@ export async function checkUnionVariants(ctx: TestContext, route: OperationRoute
           if (resource && o.action !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
           // A client-given identifier is a create's to send: a replace's (an upsert's) path names it.
           if (resource && o.action !== 'create' && resource.identifier !== undefined) delete base[resource.identifier];
-          body = ctx.makeUnique(resource, { ...base, [field]: value });
+          // Only what the request takes (`request_fields`): an update of a few fields is sent those, the variant among them.
+          body = ctx.onlyRequestFields(route, ctx.makeUnique(resource, { ...base, [field]: value }));
           // Bound fields holding the path's values (\`bind\`): only the variant is judged.
           if (resource && o.action !== 'create' && target) body = ctx.bindBody(route, body, target);
           // A merge patch says the variant whole, the other variants' members null (RFC 7396 merges objects).
