@@ -360,7 +360,10 @@ export class TestContext {
     const errors = this.model.errors;
     const codeAt = errors?.body?.kind === 'declared' ? (getErrorBodyRoles(errors.body).at.code ?? ['code']) : ['code'];
     const code = getValueAt(res.body, codeAt);
-    if (typeof code === 'string') return (CONDITIONS as readonly string[]).includes(code) && !this.declared(code as Condition);
+    // The condition's name with its built-in status, as serve answers: a service's own `validation` code under
+    // another status (409) is an answer to judge, not a gap's.
+    if (typeof code === 'string')
+      return (CONDITIONS as readonly string[]).includes(code) && !this.declared(code as Condition) && FALLBACK_STATUS[code as Condition] === res.status;
     // A declared body with no code field (vonage-dispatch's `{ type, detail, … }`) cannot name the condition: the
     // fallback status of an undeclared condition that no declared code has is the gap's.
     if (errors?.body?.kind === 'declared' && getErrorBodyRoles(errors.body).code === undefined && code === undefined)
