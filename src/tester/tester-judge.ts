@@ -2,6 +2,7 @@ import { createMediaTypeReader, isJsonMediaType, parseMediaTypeTemplate } from '
 import { DEFAULT_PAGING, isStatusIn, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
 import { isSuccessAnswer, getErrorCodes, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import { getShapeSchema } from '../model/model-schemas.js';
+import { getValueAt } from '../model/model-path-bindings.js';
 import type { PartName } from '../spec/spec-types.js';
 import { rateHeadersMismatch } from './tester-checks-limits.js';
 import { getPageItems, totalHeaderProblem } from './tester-checks-lists.js';
@@ -233,12 +234,17 @@ export class Judge {
       if (read && id !== undefined) {
         // The read's path, filled from the fields it binds (\`bind\`), else with the identifier.
         const names = read.operation.bindings ? read.operation.bindings.map((b) => made?.[b.field]) : [id];
+        const path = readPathOf(ctx.fillVersion(read.path), read.operation.bindings, made, id);
         this.record('endpoints', 'endpoints.location', o.id, () => {
           const loc = res.headers.get('location');
           if (loc === null) return fail(`a Location header naming the ${route.resource!.name} made`, o.pointer, 'no Location header');
-          return names.every((v) => loc.includes(encodeURIComponent(String(v))))
+          if (path === undefined)
+            return names.every((v) => loc.includes(encodeURIComponent(String(v))))
+              ? undefined
+              : fail(`a Location header naming the ${route.resource!.name} made (${names.map(String).join(', ')})`, o.pointer, `Location: ${loc}`);
+          return isLocationOf(loc, req.path, path)
             ? undefined
-            : fail(`a Location header naming the ${route.resource!.name} made (${names.map(String).join(', ')})`, o.pointer, `Location: ${loc}`);
+            : fail(`a Location header naming the ${route.resource!.name} made: its read's path, ${path}`, o.pointer, `Location: ${loc}`);
         });
       }
     }
@@ -313,4 +319,46 @@ export class Judge {
         : { part: v.part, check: v.check, target: v.target, outcome: 'passed', requests: 0 },
     );
   }
+}
+
+/**
+ * The read path of the object a create made: each parameter from the field it binds (`bind`), else the identifier.
+ * Undefined where one has no value.
+ */
+function readPathOf(
+  template: string,
+  bindings: readonly { param: string; field: string }[] | undefined,
+  made: Record<string, unknown> | undefined,
+  id: unknown,
+): string | undefined {
+  let missing = false;
+  const path = template.replace(/\{([^{}]*)\}/g, (_, name: string) => {
+    const v = bindings ? getValueAt(made, (bindings.find((b) => b.param === name)?.field ?? name).split('.')) : id;
+    if (v === undefined || v === null || typeof v === 'object') missing = true;
+    return encodeURIComponent(String(v));
+  });
+  return missing ? undefined : path;
+}
+
+/**
+ * Whether a Location (RFC 9110 §10.2.2: a URI reference, resolved against the request's) names `path`: its path is
+ * that one, after whatever prefix the service is mounted under (a gateway's `/api`), a trailing slash aside.
+ */
+function isLocationOf(location: string, requestPath: string, path: string): boolean {
+  let at: string;
+  try {
+    at = new URL(location, new URL(requestPath, 'http://service.invalid')).pathname;
+  } catch {
+    return false;
+  }
+  const norm = (p: string) => {
+    try {
+      return decodeURIComponent(p).replace(/\/+$/, '');
+    } catch {
+      return p.replace(/\/+$/, '');
+    }
+  };
+  const want = norm(path);
+  const got = norm(at);
+  return got === want || got.endsWith(want);
 }
