@@ -786,10 +786,21 @@ function getValueChoices(ctx: TestContext, r: ResourceModel, field: string): rea
   return machine && machine.states.length > 1 ? machine.states.map((x) => x.name) : undefined;
 }
 
-/** A new object made with every optional field (objectArbitrary's complete), or undefined where none can be made so. */
+/**
+ * A new object made with every optional field (objectArbitrary's complete), or undefined where none can be made so.
+ * A field with a default holds another value than it where its type has one (an enum's other value, a boolean's
+ * other, the next number within its bounds): a change that resets what it was not sent to the default then shows.
+ */
 async function freshComplete(ctx: TestContext, resource: ResourceModel): Promise<Record<string, unknown> | undefined> {
   if (!ctx.createRoute(resource.name)) return undefined;
-  const made = await ctx.createObject(resource, await ctx.sampleCreateBody(resource, 0, true));
+  const body = await ctx.sampleCreateBody(resource, 0, true);
+  const stateFields = new Set(ctx.model.stateMachines.filter((m) => m.resource === resource.name).map((m) => m.field));
+  for (const f of resource.fields) {
+    if (!f.hasDefault || stateFields.has(f.name) || !Object.hasOwn(body, f.name) || JSON.stringify(body[f.name]) !== JSON.stringify(f.default)) continue;
+    const other = otherThanDefault(f);
+    if (other !== undefined) body[f.name] = other;
+  }
+  const made = await ctx.createObject(resource, body);
   return made && made.res.status < 300 && isPlainObject(made.res.body) ? made.res.body : undefined;
 }
 
@@ -933,4 +944,20 @@ function leaveOut(resource: ResourceModel, action: string, drawn: Record<string,
   const optional = new Set(resource.fields.filter((f) => f.optional || (f.hasDefault && !f.requiredInRequests)).map((f) => f.name));
   if ((action !== 'replace' && action !== 'create') || optional.size === 0) return undefined;
   return Object.fromEntries(Object.entries(drawn).filter(([k]) => !optional.has(k)));
+}
+
+/** A valid value of `f` other than its default, where its type plainly has one; undefined where not. */
+function otherThanDefault(f: FieldModel): unknown {
+  const d = f.default;
+  if (f.values && f.values.length > 1) return f.values.find((v) => v !== d);
+  if (f.type === 'boolean' && typeof d === 'boolean') return !d;
+  if ((f.type === 'integer' || f.type === 'number') && typeof d === 'number' && f.multipleOf === undefined) {
+    const fits = (v: number) =>
+      (f.minimum === undefined || v >= f.minimum) &&
+      (f.maximum === undefined || v <= f.maximum) &&
+      (f.exclusiveMinimum === undefined || v > f.exclusiveMinimum) &&
+      (f.exclusiveMaximum === undefined || v < f.exclusiveMaximum);
+    return [d + 1, d - 1].find(fits);
+  }
+  return undefined;
 }
