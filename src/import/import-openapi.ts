@@ -1638,6 +1638,8 @@ interface PageShape {
   /** The page size parameter's name (its default and maximum are limits.page_size). */
   size?: string | undefined;
   reason?: string;
+  /** The next cursor the document leaves out of the last page (optional, not nullable), where the page has one. */
+  nextLeftOut?: { name: string; pointer: string };
 }
 
 const PAGING_NAMES: readonly string[] = [LIST_PARAMS.limit, LIST_PARAMS.cursor, LIST_PARAMS.offset, LIST_PARAMS.page, LIST_PARAMS.perPage];
@@ -1684,6 +1686,9 @@ function pageOf(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>, 
 
 const pages = new WeakMap<OpSource, PageShape>();
 
+/** What a document may say of an idempotency key's value, which the format's key does not (any text). */
+const KEY_CONSTRAINTS = ['minLength', 'maxLength', 'pattern', 'format', 'enum'] as const;
+
 /** Operations read as an envelope that carries a next cursor: their bare array paged by cursor needs no Link header. */
 const nextInEnvelope = new WeakSet<OpSource>();
 
@@ -1696,6 +1701,8 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   let next: string | undefined;
   let total: string | undefined;
   let hasMore: string | undefined;
+  // The next cursor's pointer where the document leaves it out of the last page (optional, not nullable).
+  let nextLeftOut: string | undefined;
   if (flat.schema?.type === 'array' || (Array.isArray(flat.schema?.type) && flat.schema.type.includes('array'))) {
     // The answer's shape, read already (a bare array of one resource).
     if (!response?.list || response.resource === undefined) return {};
@@ -1715,8 +1722,11 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
         ctx.diagnostics.length = said;
         if (!shape?.list || shape.resource === undefined) return {};
         [items, resource] = [name, shape.resource];
-      } else if (types.includes('string') && next === undefined) next = name;
-      else if (types.includes('integer') && total === undefined) total = name;
+      } else if (types.includes('string') && next === undefined) {
+        next = name;
+        const required = Array.isArray(flat.schema?.required) && flat.schema.required.includes(name);
+        if (!required && f.nullable !== true && !types.includes('null')) nextLeftOut = p;
+      } else if (types.includes('integer') && total === undefined) total = name;
       else if (types.includes('boolean') && hasMore === undefined && HAS_MORE_NAMES.has(name)) hasMore = name;
       else return {};
     }
@@ -1776,6 +1786,7 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   if (Object.keys(params).length > 0) paging.params = params;
   const out: PageShape = { resource: resource!, params: used, size: style === 'none' ? undefined : getPagingParamName({ style, params }, 'limit') };
   if (Object.keys(paging).length > 0) out.paging = paging;
+  if (next !== undefined && nextLeftOut !== undefined) out.nextLeftOut = { name: next, pointer: nextLeftOut };
   return out;
 }
 
@@ -2405,6 +2416,21 @@ function planParams(
     const where = String(p.in);
     if (where === 'path') continue;
     if (where === 'header' && name.toLowerCase() === DEFAULT_IDEMPOTENCY_HEADER.toLowerCase()) {
+      // The format's key is any text: what the document says of its value is dropped, and said (once).
+      const schema = isObject(p.schema) ? resolve(ctx, p.schema, '').node : undefined;
+      // A minLength of 1 is the format's own (a key is non-empty text), which the export writes.
+      const stated = isObject(schema) ? KEY_CONSTRAINTS.filter((k) => schema[k] !== undefined && !(k === 'minLength' && Number(schema[k]) <= 1)) : [];
+      if (ctx.idempotencyHeader === undefined && stated.length > 0)
+        report(
+          ctx,
+          'import-dropped',
+          {
+            item: `header parameter \`${name}\`: ${stated.map((k) => `${k} ${JSON.stringify((schema as Record<string, unknown>)[k])}`).join(', ')}`,
+            reason:
+              'the format reads it as the idempotency key (`endpoints.idempotency`), which takes any non-empty text: its length, pattern and format are not stated there',
+          },
+          joinPointer(pointer, 'schema'),
+        );
       ctx.idempotencyHeader ??= name;
       ctx.idempotencyOps.add(src.id);
       continue;
@@ -2841,6 +2867,18 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (action === 'list' && isObject(x.paging)) o.paging = x.paging;
     } else {
       if (action === 'list' && page?.paging) o.paging = page.paging;
+      // The format's page holds its next cursor on every page, null on the last; an envelope's may be left out.
+      if (action === 'list' && page?.nextLeftOut && !enveloped.has(src.id))
+        report(
+          ctx,
+          'import-approximated',
+          {
+            item: `operation ${src.id}: its page's \`${page.nextLeftOut.name}\` (optional, not nullable)`,
+            as: `the format's next cursor (\`paging.next\`)`,
+            reason: "the format's page holds its next cursor on every page, `null` on the last; the document leaves it out there",
+          },
+          page.nextLeftOut.pointer,
+        );
       // A list's page or envelope component (`ShipmentPage: { items: [Shipment], total }`) is the list's answer, held
       // by its paging or envelope: no resource of its own unless something else names it (`dropAbsorbed`).
       const wrapper = enveloped.has(src.id) ? prepare.whole.response : page?.paging?.body === undefined ? response : undefined;
