@@ -594,7 +594,7 @@ export function fieldsFromSchema(ctx: SchemaContext, s: Json, pointer: string, o
       ...(mode === 'top' && opts.writeOnly === true ? { writeOnly: true } : {}),
     }) as FieldSpec & Json;
     const hasDefault = Object.prototype.hasOwnProperty.call(f, 'default');
-    const optional = !required.has(name) && !(mode === 'nested' && hasDefault);
+    const optional = !required.has(name);
     if (optional) f.optional = true;
     // A required property with a default must still be sent (the default only documents it). Top-level fields of a
     // resource are settled against the request bodies that write them (import-openapi's keepRequestRequired).
