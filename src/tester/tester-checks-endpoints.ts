@@ -335,7 +335,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         // In the identifier's own form (its pattern, its length): a malformed one is a validation refusal, not this.
         const id = idField ? missingIdentifier(idField) : '00000000-0000-4000-8000-00000000dead';
         // A valid body for that path (bound fields agreeing with it), so that only the missing object can be refused.
-        const body = route.hasBody ? (o.action === 'replace' ? await ctx.validBody(route, id) : {}) : undefined;
+        const body = route.hasBody ? (o.action === 'replace' || o.action === 'update' ? await ctx.validBody(route, id) : {}) : undefined;
         const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, ...(body !== undefined ? { body } : {}) };
         const res = await ctx.send(route, req);
         const why = ctx.expectRefusal(res, route, 'missing_resource');

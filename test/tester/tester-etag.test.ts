@@ -37,7 +37,7 @@ ${PLAIN_ERRORS}    stale: { status: 412, when: [precondition_failed] }
     tag_required: { status: 428, when: [precondition_required] }
 `;
 
-type Mode = 'faithful' | 'ignores-if-match' | 'never-304' | 'same-etag' | 'same-etag-never-304';
+type Mode = 'faithful' | 'ignores-if-match' | 'never-304' | 'same-etag' | 'same-etag-never-304' | 'refuses-empty';
 
 /** The notes service by hand, faithful but for the one rule its mode breaks. */
 function startHandWritten(mode: Mode): Promise<{ url: string; server: Server }> {
@@ -109,6 +109,8 @@ function startHandWritten(mode: Mode): Promise<{ url: string; server: Server }> 
         const b = body();
         if (b === undefined) return problem(res, text === '' ? 422 : 400, text === '' ? 'invalid' : 'bad_body');
         if (!valid(b, true)) return problem(res, 422, 'invalid');
+        // A document's `minProperties: 1` (which the format cannot say): an empty update refused first.
+        if (mode === 'refuses-empty' && Object.keys(b).length === 0) return problem(res, 422, 'invalid');
         if (!n) return problem(res, 404, 'not_found');
         if (!matches(req, n)) return problem(res, 412, 'stale');
         if (typeof b.title === 'string') n.title = b.title;
@@ -136,7 +138,8 @@ describe('etag in the tester', () => {
   const hand = new Map<Mode, { url: string; server: Server }>();
   beforeAll(async () => {
     served = await startSpecText('notes.yaml', ETAG_SPEC());
-    for (const mode of ['faithful', 'ignores-if-match', 'never-304', 'same-etag', 'same-etag-never-304'] as const) hand.set(mode, await startHandWritten(mode));
+    for (const mode of ['faithful', 'ignores-if-match', 'never-304', 'same-etag', 'same-etag-never-304', 'refuses-empty'] as const)
+      hand.set(mode, await startHandWritten(mode));
   }, 60_000);
   afterAll(async () => {
     await served?.close();
@@ -184,5 +187,16 @@ describe('etag in the tester', () => {
     // tag that never changes is the fault seen first (an IoT sweep's etag-static was masked by the 304 step).
     const r = await testService(checkedModel(NOTES), { baseUrl: hand.get('same-etag-never-304')!.url, seed: 1, only: ONLY });
     expect(r.results.find((x) => x.check === 'endpoints.etag')!.failure?.expected).toContain('a new ETag once updateNote changed the Note');
+  }, 120_000);
+
+  it('one refusing an empty update (a minProperties: 1 the format cannot say) passes: the probes send an update one field', async () => {
+    // An outside sweep's calendar: endpoints.if-match and errors.missing-object sent PATCH {}, which the faithful
+    // service refused before the condition each probes, and both failed it.
+    const r = await testService(checkedModel(NOTES), { baseUrl: hand.get('refuses-empty')!.url, seed: 1, only: [...ONLY, 'errors.missing-object'] });
+    expect(failures(r)).toEqual([]);
+    expect(r.results.filter((x) => x.target === 'updateNote').map((x) => `${x.check} ${x.outcome}`)).toEqual([
+      'endpoints.if-match passed',
+      'errors.missing-object passed',
+    ]);
   }, 120_000);
 });
