@@ -299,10 +299,49 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
         const disorder = sort ? checkSortOrder(ctx, route, sort, seen as Record<string, unknown>[], req, pages) : undefined;
         if (disorder) return scope.fail(disorder);
       }
+      // has_more on a last page that is exactly full (the pages of 2 above seldom end so): the page size set to every
+      // object listed, it must say false, or the page after it must hold some (a service answering `items.length >=
+      // limit` says true there).
+      if (p.hasMore !== undefined && p.body === 'envelope' && sizeParam !== undefined && listed.length > 0 && listed.length <= getLargestPageSize(ctx, o)) {
+        const full = await exactlyFullPage(ctx, route, headers, sizeParam, listed.length, p.hasMore);
+        if (full) return scope.fail(full);
+      }
       const filtered = await checkListFilters(ctx, route, listed, headers);
       if (filtered) scope.fail(filtered);
     });
   }
+}
+
+/** The failure of a `has_more` true on a page holding every object, where the page after it holds none. */
+async function exactlyFullPage(
+  ctx: TestContext,
+  route: OperationRoute,
+  headers: Record<string, string>,
+  sizeParam: string,
+  n: number,
+  hasMore: string,
+): Promise<Failure | undefined> {
+  const query = { [sizeParam]: String(n) };
+  const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, query), headers };
+  const res = await ctx.send(route, req);
+  const items = res.status === 200 ? getPageItems(route, res.body) : undefined;
+  if (!items || items.length !== n || (res.body as Record<string, unknown>)[hasMore] !== true) return undefined;
+  const next = nextQuery(route, query, res, items, n).next;
+  if (next === undefined) return undefined;
+  const after: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, next), headers };
+  const rest = await ctx.send(route, after);
+  const more = rest.status === 200 ? getPageItems(route, rest.body) : undefined;
+  if (!more || more.length > 0) return undefined;
+  return {
+    ...ctx.failure(
+      route.operation.id,
+      `\`${hasMore}\` true only while objects follow`,
+      route.operation.pointer,
+      req,
+      `true on a page of all ${n} objects, and the page after it holds none`,
+    ),
+    curl: ctx.client.curlSequence([{ req }, { note: 'then the next page', req: after }]),
+  };
 }
 
 /**
