@@ -246,6 +246,19 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
             if (typeof t === 'string') return scope.fail(ctx.failure(o.id, `the total in a \`${p.totalHeader}\` header on every page`, o.pointer, req, t));
             totals.push(t);
           }
+          // Every page holds at most the size asked for (a service honouring `limit` on the first page alone fails
+          // here), where this page's request asked one: a next page's URL the service wrote may leave it out.
+          if (sizeParam !== undefined && query[sizeParam] === String(size) && items.length > size)
+            return scope.fail({
+              ...ctx.failure(
+                o.id,
+                `at most ${size} items on every page (${sizeParam}=${size})`,
+                o.pointer,
+                req,
+                `${items.length} items on page ${pages.length + 1}`,
+              ),
+              curl: ctx.client.curlPages([...pages, { req, count: items.length }], seen.length, `${items.length} items`),
+            });
           seen.push(...items);
           pages.push({ req, count: items.length });
           if (p.style === 'limit' || p.style === 'none') break;

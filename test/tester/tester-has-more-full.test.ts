@@ -27,14 +27,15 @@ errors:
     not_found: { status: 404, when: [missing_resource, route_not_found] }
 `;
 
-function start(fullMeansMore: boolean): Promise<HandServer> {
+function start(fullMeansMore: boolean, limitFirstOnly = false): Promise<HandServer> {
   const orders: { id: string; note: string }[] = [];
   return startHandServer((req, reply) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     if (req.method === 'GET' && url.pathname === '/orders') {
-      const limit = Number(url.searchParams.get('limit') ?? '10');
-      if (!Number.isInteger(limit) || limit < 1 || limit > 100) return reply.problem(422, 'invalid');
+      // limitFirstOnly: the page size honoured on the first page alone (a next page answers the default, 10).
       const after = url.searchParams.get('starting_after');
+      const limit = limitFirstOnly && after !== null ? 10 : Number(url.searchParams.get('limit') ?? '10');
+      if (!Number.isInteger(limit) || limit < 1 || limit > 100) return reply.problem(422, 'invalid');
       const sorted = [...orders].sort((a, b) => (a.id < b.id ? -1 : 1));
       const from = after === null ? 0 : sorted.findIndex((o) => o.id > after);
       const rest = from < 0 ? [] : sorted.slice(from);
@@ -72,5 +73,14 @@ describe('has_more on an exactly full last page', () => {
       'failed',
       seed === 1 ? 'true on a page of all 5 objects, and the page after it holds none' : expect.stringMatching(/the page after it holds none/),
     ]);
+  });
+
+  it('a service honouring the page size on the first page alone fails: every page holds at most the size asked', async () => {
+    const firstOnly = await start(false, true);
+    try {
+      expect(await paging(firstOnly.url, 1)).toEqual([['failed', '3 items on page 2']]);
+    } finally {
+      firstOnly.close();
+    }
   });
 });
