@@ -158,6 +158,8 @@ interface Ctx extends SchemaContext {
   /** Media types and parameters whose named examples an operation kept (reportUnkept says the others). */
   examplesKept: Set<unknown>;
   idempotencyHeader?: string;
+  /** What the document says of the idempotency key's value has been said dropped (once for the document). */
+  idempotencyKeySaid?: true;
   /** The operations whose parameters name the idempotency header. */
   idempotencyOps: Set<string>;
   /** The operations taking a request body (an unsupported media type is a refusal of theirs). */
@@ -2420,7 +2422,8 @@ function planParams(
       const schema = isObject(p.schema) ? resolve(ctx, p.schema, '').node : undefined;
       // A minLength of 1 is the format's own (a key is non-empty text), which the export writes.
       const stated = isObject(schema) ? KEY_CONSTRAINTS.filter((k) => schema[k] !== undefined && !(k === 'minLength' && Number(schema[k]) <= 1)) : [];
-      if (ctx.idempotencyHeader === undefined && stated.length > 0)
+      if (!ctx.idempotencyKeySaid && stated.length > 0) {
+        ctx.idempotencyKeySaid = true;
         report(
           ctx,
           'import-dropped',
@@ -2431,6 +2434,7 @@ function planParams(
           },
           joinPointer(pointer, 'schema'),
         );
+      }
       ctx.idempotencyHeader ??= name;
       ctx.idempotencyOps.add(src.id);
       continue;

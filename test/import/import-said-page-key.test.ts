@@ -8,7 +8,7 @@ import { importOpenApiDocument } from '../../src/import/import-openapi.js';
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-const doc = (next: Record<string, unknown>, required: string[], key: Record<string, unknown>) => ({
+const doc = (next: Record<string, unknown>, required: string[], key: Record<string, unknown>, deleteKey: Record<string, unknown> = {}) => ({
   openapi: '3.1.0',
   info: { title: 'Events', version: '1' },
   paths: {
@@ -31,6 +31,14 @@ const doc = (next: Record<string, unknown>, required: string[], key: Record<stri
       },
     },
     '/events/{id}': {
+      delete: {
+        operationId: 'deleteEvent',
+        parameters: [
+          { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+          { name: 'Idempotency-Key', in: 'header', schema: { type: 'string', ...deleteKey } },
+        ],
+        responses: { '204': { description: 'gone' } },
+      },
       get: {
         operationId: 'getEvent',
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
@@ -67,5 +75,10 @@ describe('what the import says of a page cursor and an idempotency key', () => {
       [{ type: 'string' }, ['items', 'nextPageToken']],
     ] as const)
       expect(said(await importOpenApiDocument(doc(next, [...required], { minLength: 1 }), 'events.json'))).toEqual([]);
+  });
+
+  it("a key's value stated on a later operation only is said too, once", async () => {
+    const r = await importOpenApiDocument(doc({ type: ['string', 'null'] }, ['items'], {}, { pattern: '^[a-z0-9-]{8,64}$' }), 'events.json');
+    expect(said(r)).toEqual([['import-dropped', '/paths/~1events~1{id}/delete/parameters/1/schema']]);
   });
 });
