@@ -2,7 +2,8 @@ import { createMediaTypeReader, isJsonMediaType, parseMediaTypeTemplate } from '
 import { DEFAULT_PAGING, isStatusIn, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
 import { isSuccessAnswer, getErrorCodes, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import { getShapeSchema } from '../model/model-schemas.js';
-import { getValueAt } from '../model/model-path-bindings.js';
+import { getBinding, getValueAt } from '../model/model-path-bindings.js';
+import type { OperationModel } from '../model/model-types.js';
 import type { PartName } from '../spec/spec-types.js';
 import { rateHeadersMismatch } from './tester-checks-limits.js';
 import { getPageItems, totalHeaderProblem } from './tester-checks-lists.js';
@@ -234,7 +235,7 @@ export class Judge {
       if (read && id !== undefined) {
         // The read's path, filled from the fields it binds (\`bind\`), else with the identifier.
         const names = read.operation.bindings ? read.operation.bindings.map((b) => made?.[b.field]) : [id];
-        const path = readPathOf(ctx.fillVersion(read.path), read.operation.bindings, made, id);
+        const path = readPathOf(ctx.fillVersion(read.path), read.operation, made, id);
         this.record('endpoints', 'endpoints.location', o.id, () => {
           const loc = res.headers.get('location');
           if (loc === null) return fail(`a Location header naming the ${route.resource!.name} made`, o.pointer, 'no Location header');
@@ -325,15 +326,11 @@ export class Judge {
  * The read path of the object a create made: each parameter from the field it binds (`bind`), else the identifier.
  * Undefined where one has no value.
  */
-function readPathOf(
-  template: string,
-  bindings: readonly { param: string; field: string }[] | undefined,
-  made: Record<string, unknown> | undefined,
-  id: unknown,
-): string | undefined {
+function readPathOf(template: string, o: OperationModel, made: Record<string, unknown> | undefined, id: unknown): string | undefined {
+  const bindings = o.bindings;
   let missing = false;
   const path = template.replace(/\{([^{}]*)\}/g, (_, name: string) => {
-    const v = bindings ? getValueAt(made, (bindings.find((b) => b.param === name)?.field ?? name).split('.')) : id;
+    const v = bindings ? getValueAt(made, (getBinding(o, name)?.field ?? name).split('.')) : id;
     if (v === undefined || v === null || typeof v === 'object') missing = true;
     return encodeURIComponent(String(v));
   });

@@ -97,15 +97,15 @@ function getModelIndex(model: ServiceModel): ModelIndex {
   return index;
 }
 
-/**
- * The Location of a created object: the read operation's path under the create's prefix (its version segment,
- * say), the identifier in the read's first path parameter and the create's own parameters in the others.
- */
 /** The column a read's bound field is held in (a nested field's own column). */
 function boundColumn(resource: ResourceModel, path: string | undefined): string | undefined {
   return path === undefined ? undefined : getPathColumn(resource, path);
 }
 
+/**
+ * The Location of a created object: the read operation's path under the create's prefix (its version segment,
+ * say), the identifier in the read's first path parameter and the create's own parameters in the others.
+ */
 function createLocation(
   route: OperationRoute,
   readPath: string,
