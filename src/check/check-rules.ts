@@ -982,6 +982,9 @@ function checkPaging({ model, doc, report }: RuleContext, o: OperationModel): vo
         written.has_more !== undefined ? 'has_more' : written.total !== undefined ? 'total' : 'next',
       );
   }
+  // `next_optional` says how the page's next cursor field is left out: a page without one has nothing to leave out.
+  if (written.next_optional === true && (p.body === 'array' || p.style !== 'cursor' || p.next === undefined))
+    say('`next_optional` says the next cursor field is left out on the last page, but this page has no next cursor field', 'next_optional');
   checkPagingParams(report, o, p, at);
   // This list's page sizes as they apply, its own keys over limits.page_size's.
   if (p.pageSize) {

@@ -746,9 +746,10 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
   if (o.paging && n.paging) {
     const a = o.paging;
     const b = n.paging;
-    // The request's parameters and the answer's shape: a client written for one reads the other wrongly.
+    // The request's parameters and the answer's shape: a client written for one reads the other wrongly (`next?`:
+    // left out on the last page, next_optional, where a client may wait for null).
     const shape = (p: typeof a) =>
-      `${p.style}, ${p.body === 'array' ? 'a bare array' : `{ ${[p.items, ...(p.style === 'cursor' && p.next !== undefined ? [p.next] : [])].join(', ')} }`}`;
+      `${p.style}, ${p.body === 'array' ? 'a bare array' : `{ ${[p.items, ...(p.style === 'cursor' && p.next !== undefined ? [`${p.next}${p.nextOptional ? '?' : ''}`] : [])].join(', ')} }`}`;
     // The query parameters' names (paging.params): said only when either side renames one.
     const by = (p: typeof a) => PAGING_ROLES[p.style].map((role) => getPagingParamName(p, role)).join(' and ');
     const renamed = Object.keys(a.params).length > 0 || Object.keys(b.params).length > 0;

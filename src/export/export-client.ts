@@ -471,7 +471,7 @@ function getPageType(p: Omit<PagingModel, 'declared'>, item: string): string {
   )
     return `Page<${item}>`;
   const fields = [`${jsString(p.items)}: ${item}[]`];
-  if (p.style === 'cursor' && p.next !== undefined) fields.push(`${jsString(p.next)}: string | null`);
+  if (p.style === 'cursor' && p.next !== undefined) fields.push(p.nextOptional ? `${jsString(p.next)}?: string` : `${jsString(p.next)}: string | null`);
   if (p.total !== undefined) fields.push(`${jsString(p.total)}: number`);
   if (p.hasMore !== undefined) fields.push(`${jsString(p.hasMore)}: boolean`);
   return `{ ${fields.join('; ')} }`;
@@ -835,7 +835,7 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
         ? `page${nextInEnvelope.path.map((n, i) => `${i > 0 ? '?.' : ''}[${jsString(n)}]`).join('')}`
         : `${inner}[${jsString(paging.next ?? '')}]`;
       const head =
-        `${doc([paging.style === 'cursor' ? `Every item of ${o.id}, page after page (follows \`${paging.next}\` until it is null).` : afterKey !== undefined ? `Every item of ${o.id}, page after page (each from the last item's \`${afterKey}\`${paging.hasMore !== undefined && paging.body === 'envelope' ? `, until \`${paging.hasMore}\` is false` : ''}).` : `Every item of ${o.id}, page after page (until a page comes back empty).`, `@throws {ServiceError<${p.errorType}>} when the service answers with a declared error.`], '  ')}` +
+        `${doc([paging.style === 'cursor' ? `Every item of ${o.id}, page after page (follows \`${paging.next}\` until it is ${paging.nextOptional ? 'left out' : 'null'}).` : afterKey !== undefined ? `Every item of ${o.id}, page after page (each from the last item's \`${afterKey}\`${paging.hasMore !== undefined && paging.body === 'envelope' ? `, until \`${paging.hasMore}\` is false` : ''}).` : `Every item of ${o.id}, page after page (until a page comes back empty).`, `@throws {ServiceError<${p.errorType}>} when the service answers with a declared error.`], '  ')}` +
         `  async *${iter}(${[...iterParams, `query: Omit<${p.queryType ?? 'Record<string, never>'}, ${jsString(at)}>${p.queryRequired ? '' : ' = {}'}`, 'options: RequestOptions = {}'].join(', ')}): AsyncGenerator<${p.pageItem}, void, undefined> {\n`;
       // Style after: from the last item's identifier, until a page says no more follow (has_more) or comes back empty.
       const hasMore = paging.hasMore !== undefined && paging.body === 'envelope' ? `${inner}[${jsString(paging.hasMore)}]` : undefined;

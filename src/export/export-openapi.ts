@@ -808,11 +808,12 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
       const properties: JsonObject = { [paging.items]: items };
       const required = [paging.items];
       if (paging.style === 'cursor' && paging.next !== undefined) {
+        // next_optional: left out on the last page (optional, not nullable), as Google's nextPageToken.
         properties[paging.next] = schema(ctx, {
-          type: ['string', 'null'],
-          description: `Pass as \`${getPagingParamName(paging, 'cursor')}\` to get the next page; null on the last page.`,
+          type: paging.nextOptional ? 'string' : ['string', 'null'],
+          description: `Pass as \`${getPagingParamName(paging, 'cursor')}\` to get the next page; ${paging.nextOptional ? 'left out' : 'null'} on the last page.`,
         });
-        required.push(paging.next);
+        if (!paging.nextOptional) required.push(paging.next);
       }
       if (paging.total !== undefined) {
         properties[paging.total] = { type: 'integer', minimum: 0, description: 'The number of objects matching the query, on every page.' };

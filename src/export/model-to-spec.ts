@@ -205,6 +205,7 @@ export function pagingToSpec(p: PagingModel | undefined): PagingSpec | undefined
     body: array ? p.body : undefined,
     items: !array && p.items !== DEFAULT_PAGING.items ? p.items : undefined,
     next: !array && p.style === 'cursor' && p.next !== DEFAULT_PAGING.next ? (p.next ?? false) : undefined,
+    next_optional: p.nextOptional,
     total: array ? undefined : p.total,
     has_more: array ? undefined : p.hasMore,
     total_header: p.totalHeader,

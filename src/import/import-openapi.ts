@@ -1640,8 +1640,8 @@ interface PageShape {
   /** The page size parameter's name (its default and maximum are limits.page_size). */
   size?: string | undefined;
   reason?: string;
-  /** The next cursor the document leaves out of the last page (optional, not nullable), where the page has one. */
-  nextLeftOut?: { name: string; pointer: string };
+  /** The page's next cursor is left out of the last page (optional, not nullable): `paging.next_optional`. */
+  nextOptional?: true;
 }
 
 const PAGING_NAMES: readonly string[] = [LIST_PARAMS.limit, LIST_PARAMS.cursor, LIST_PARAMS.offset, LIST_PARAMS.page, LIST_PARAMS.perPage];
@@ -1703,8 +1703,8 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   let next: string | undefined;
   let total: string | undefined;
   let hasMore: string | undefined;
-  // The next cursor's pointer where the document leaves it out of the last page (optional, not nullable).
-  let nextLeftOut: string | undefined;
+  // Whether the document leaves the next cursor out of the last page (optional, not nullable).
+  let nextOptional = false;
   if (flat.schema?.type === 'array' || (Array.isArray(flat.schema?.type) && flat.schema.type.includes('array'))) {
     // The answer's shape, read already (a bare array of one resource).
     if (!response?.list || response.resource === undefined) return {};
@@ -1727,7 +1727,7 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
       } else if (types.includes('string') && next === undefined) {
         next = name;
         const required = Array.isArray(flat.schema?.required) && flat.schema.required.includes(name);
-        if (!required && f.nullable !== true && !types.includes('null')) nextLeftOut = p;
+        nextOptional = !required && f.nullable !== true && !types.includes('null');
       } else if (types.includes('integer') && total === undefined) total = name;
       else if (types.includes('boolean') && hasMore === undefined && HAS_MORE_NAMES.has(name)) hasMore = name;
       else return {};
@@ -1788,7 +1788,7 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   if (Object.keys(params).length > 0) paging.params = params;
   const out: PageShape = { resource: resource!, params: used, size: style === 'none' ? undefined : getPagingParamName({ style, params }, 'limit') };
   if (Object.keys(paging).length > 0) out.paging = paging;
-  if (next !== undefined && nextLeftOut !== undefined) out.nextLeftOut = { name: next, pointer: nextLeftOut };
+  if (next !== undefined && nextOptional) out.nextOptional = true;
   return out;
 }
 
@@ -2871,18 +2871,9 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (action === 'list' && isObject(x.paging)) o.paging = x.paging;
     } else {
       if (action === 'list' && page?.paging) o.paging = page.paging;
-      // The format's page holds its next cursor on every page, null on the last; an envelope's may be left out.
-      if (action === 'list' && page?.nextLeftOut && !enveloped.has(src.id))
-        report(
-          ctx,
-          'import-approximated',
-          {
-            item: `operation ${src.id}: its page's \`${page.nextLeftOut.name}\` (optional, not nullable)`,
-            as: `the format's next cursor (\`paging.next\`)`,
-            reason: "the format's page holds its next cursor on every page, `null` on the last; the document leaves it out there",
-          },
-          page.nextLeftOut.pointer,
-        );
+      // A next cursor the document leaves out of the last page (optional, not nullable) is `next_optional`; an
+      // envelope's next (`envelope.next`) says so by its own field.
+      if (action === 'list' && page?.nextOptional && !enveloped.has(src.id)) o.paging = { ...page.paging, next_optional: true };
       // A list's page or envelope component (`ShipmentPage: { items: [Shipment], total }`) is the list's answer, held
       // by its paging or envelope: no resource of its own unless something else names it (`dropAbsorbed`).
       const wrapper = enveloped.has(src.id) ? prepare.whole.response : page?.paging?.body === undefined ? response : undefined;

@@ -322,6 +322,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
           body: p.body,
           items: p.items,
           next: p.next === false ? undefined : p.next,
+          nextOptional: p.next_optional === true ? true : undefined,
           total: p.total,
           totalHeader: p.total_header,
           hasMore: p.has_more,

@@ -295,6 +295,8 @@ export interface PagingModel {
   items: string;
   /** envelope, cursor style: the field holding the next cursor; absent with `next: false` (the Link header alone carries it). */
   next?: string;
+  /** The next cursor's field is left out on the last page (`next_optional`: optional, not nullable) rather than null. */
+  nextOptional?: true;
   /** envelope: the field holding the total, when declared. */
   total?: string;
   /** envelope: the boolean field saying objects follow this page, when declared. */

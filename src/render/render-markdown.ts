@@ -499,6 +499,8 @@ function endpointBlocks(m: ServiceModel): Block[] {
                   code(
                     `{ ${[p.items, ...(p.style === 'cursor' && p.next !== undefined ? [p.next] : []), ...(p.total !== undefined ? [p.total] : []), ...(p.hasMore !== undefined ? [p.hasMore] : [])].join(', ')} }`,
                   ),
+                  // next_optional: the cursor is left out on the last page, not null there.
+                  ...(p.style === 'cursor' && p.next !== undefined && p.nextOptional ? ['; ', code(p.next), ' left out on the last page'] : []),
                 ];
           return [
             [code(o.id)],

@@ -286,6 +286,8 @@ export interface PagingSpec {
   items?: string;
   /** envelope, cursor style: the field holding the next page's cursor; `false`: none, the Link header alone carries it. */
   next?: string | false;
+  /** envelope, cursor style: the next cursor's field is left out on the last page (optional, not nullable), not null there. */
+  next_optional?: boolean;
   /** envelope: the field holding the count of every matching object; no total when absent. */
   total?: string;
   /** envelope: a boolean field, true when objects follow this page (Stripe's `has_more`). */

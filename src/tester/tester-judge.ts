@@ -48,8 +48,13 @@ export function responseMismatch(ctx: TestContext, route: OperationRoute, req: T
     if (paging.body === 'envelope') {
       const page = res.body as Record<string, unknown>;
       const next = paging.style === 'cursor' ? paging.next : undefined;
-      if (next !== undefined && !(next in page)) return `a page without ${next} (a string, or null on the last page)`;
-      if (next !== undefined && page[next] !== null && typeof page[next] !== 'string') return `${next} ${JSON.stringify(page[next])}, not a string or null`;
+      // next_optional: a string, left out on the last page (never null); else a string, or null on the last page.
+      if (next !== undefined && paging.nextOptional) {
+        if (next in page && typeof page[next] !== 'string') return `${next} ${JSON.stringify(page[next])}, not a string (left out on the last page)`;
+      } else {
+        if (next !== undefined && !(next in page)) return `a page without ${next} (a string, or null on the last page)`;
+        if (next !== undefined && page[next] !== null && typeof page[next] !== 'string') return `${next} ${JSON.stringify(page[next])}, not a string or null`;
+      }
       if (paging.total !== undefined && !(Number.isInteger(page[paging.total]) && (page[paging.total] as number) >= 0))
         return `${paging.total} ${JSON.stringify(page[paging.total])}, not a count of objects`;
       if (paging.hasMore !== undefined && typeof page[paging.hasMore] !== 'boolean')

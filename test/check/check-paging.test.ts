@@ -44,6 +44,9 @@ describe('paging', () => {
     ['{ style: page, body: array, total_header: X-Request-Id }', '/endpoints/operations/listPets/paging/total_header', 'request id'],
     ['{ items: products, next: false }', '/endpoints/operations/listPets/paging/next', 'nothing else carries it'],
     ['{ style: offset, next: false, link: true }', '/endpoints/operations/listPets/paging/next', 'cursor style'],
+    ['{ body: array, link: true, next_optional: true }', '/endpoints/operations/listPets/paging/next_optional', 'no next cursor field'],
+    ['{ style: offset, next_optional: true }', '/endpoints/operations/listPets/paging/next_optional', 'no next cursor field'],
+    ['{ next: false, link: true, next_optional: true }', '/endpoints/operations/listPets/paging/next_optional', 'no next cursor field'],
   ])('%s is paging-contradiction', (paging, pointer, words) => {
     const d = found(spec(paging));
     expect(d.map((x) => [x.code, x.pointer])).toEqual([['paging-contradiction', pointer]]);

@@ -198,6 +198,7 @@ const paging = fc
       body: opt(fc.constantFrom('envelope', 'array')),
       items: opt(fc.constantFrom('items', 'data', 'results')),
       next: opt(fc.constantFrom('next_cursor', 'after')),
+      next_optional: opt(fc.boolean()),
       total: opt(fc.constantFrom('total', 'count')),
       total_header: opt(fc.constantFrom('X-Total-Count', 'X-Total', 'Link')),
       has_more: opt(fc.constantFrom('has_more', 'items')),
@@ -589,6 +590,9 @@ const WELL_FORMED_PAGING = [
   // renamed paging parameters (paging.params), in each style that reads them
   { params: { cursor: 'continue' } },
   { items: 'files', next: 'nextPageToken', params: { limit: 'pageSize', cursor: 'pageToken' } },
+  // Google's: the next cursor left out on the last page (next_optional), by the format's names or its own
+  { items: 'files', next: 'nextPageToken', next_optional: true, params: { limit: 'pageSize', cursor: 'pageToken' } },
+  { next_optional: true },
   { style: 'offset', params: { limit: 'size', offset: 'skip' } },
   { style: 'page', body: 'array', link: true, params: { limit: 'page_size', page: 'page_number' } },
   { style: 'limit', body: 'array', params: { limit: 'max' } },

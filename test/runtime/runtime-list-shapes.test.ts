@@ -22,6 +22,7 @@ endpoints:
     listAll: { method: GET, path: /all/pets, action: list, resource: Pet, filter: [tag], paging: { style: none, body: array } }
     listContinue: { method: GET, path: /k/pets, action: list, resource: Pet, filter: [tag], paging: { link: true, params: { cursor: continue } } }
     listToken: { method: GET, path: /g/pets, action: list, resource: Pet, sort: [name], paging: { items: pets, next: nextPageToken, params: { limit: pageSize, cursor: pageToken } } }
+    listTokenLeftOut: { method: GET, path: /go/pets, action: list, resource: Pet, paging: { items: pets, next: nextPageToken, next_optional: true, params: { limit: pageSize, cursor: pageToken } } }
     listSkip: { method: GET, path: /s/pets, action: list, resource: Pet, paging: { style: offset, body: array, link: true, params: { offset: skip, limit: top } } }
     listNumbered: { method: GET, path: /n/pets, action: list, resource: Pet, paging: { style: page, body: array, link: true, params: { page: page_number, limit: page_size } } }
     listCounted: { method: GET, path: /t/pets, action: list, resource: Pet, filter: [tag], paging: { style: page, body: array, link: true, total_header: X-Total-Count } }
@@ -236,6 +237,22 @@ describe('list shapes', () => {
       } while (token !== null);
       expect(seen).toEqual(want);
     }
+  });
+
+  it("paging.next_optional: the next cursor is left out of the last page (Google's nextPageToken), never null", async () => {
+    const seen: string[] = [];
+    const shapes: string[][] = [];
+    let token: string | undefined;
+    do {
+      const r = await service.call('GET', `/go/pets?pageSize=2${token === undefined ? '' : `&pageToken=${encodeURIComponent(token)}`}`);
+      expect(r.status).toBe(200);
+      shapes.push(Object.keys(r.body));
+      seen.push(...names(r.body.pets));
+      token = r.body.nextPageToken;
+      expect(token === undefined || typeof token === 'string').toBe(true);
+    } while (token !== undefined);
+    expect(seen).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(shapes).toEqual([['pets', 'nextPageToken'], ['pets', 'nextPageToken'], ['pets']]);
   });
 
   it('paging.params: offset as skip and top, page as page_number and page_size, each Link naming them', async () => {

@@ -1163,7 +1163,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     setHeaders(page, request, reply, next);
     if (paging.body === 'array') return sendAnswer(request, reply, route.successStatus, items, listValues(page, count, next));
     const body: Record<string, unknown> = { [paging.items]: items };
-    if (paging.style === 'cursor' && paging.next !== undefined) body[paging.next] = next?.[1] ?? null;
+    // next_optional: left out on the last page rather than null.
+    if (paging.style === 'cursor' && paging.next !== undefined && (next !== null || !paging.nextOptional)) body[paging.next] = next?.[1] ?? null;
     if (paging.total !== undefined) body[paging.total] = page.total;
     if (paging.hasMore !== undefined) body[paging.hasMore] = page.rows.length > page.limit;
     return sendAnswer(request, reply, route.successStatus, body, listValues(page, count, next));
@@ -1178,7 +1179,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     setHeaders(page, request, reply, next);
     text += ']';
     if (paging.body === 'envelope') {
-      if (paging.style === 'cursor' && paging.next !== undefined) text += `,${JSON.stringify(paging.next)}:${JSON.stringify(next?.[1] ?? null)}`;
+      if (paging.style === 'cursor' && paging.next !== undefined && (next !== null || !paging.nextOptional))
+        text += `,${JSON.stringify(paging.next)}:${JSON.stringify(next?.[1] ?? null)}`;
       if (paging.total !== undefined) text += `,${JSON.stringify(paging.total)}:${page.total}`;
       if (paging.hasMore !== undefined) text += `,${JSON.stringify(paging.hasMore)}:${page.rows.length > page.limit}`;
       text += '}';
