@@ -3442,7 +3442,20 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
     // parameter is a 400 to many APIs that answer an invalid body 422): docs/import.md, "Error responses".
     const withStatus = (n: number) => [...ctx.errorCodes.values()].filter((c) => c.status === n);
     const both = withStatus(400).length > 0 && withStatus(422).length > 0;
+    // A reused idempotency key is answered as the document describes it, whatever its status (a 409 "Idempotency
+    // key reused"): the one code whose description names idempotency, and of two, the one saying "in progress" for
+    // a key whose first request is still running.
+    const byWords = new Map<Condition, string>();
+    const idempotent = [...ctx.errorCodes.values()].filter((c) => c.title !== undefined && /idempot/i.test(c.title));
+    const running = idempotent.filter((c) => /in progress|concurrent|still (being )?processed|processing/i.test(c.title!));
+    if (idempotent.length === 1 && running.length === 0) byWords.set('idempotency_conflict', idempotent[0]!.name);
+    if (idempotent.length === 2 && running.length === 1) {
+      byWords.set('idempotency_in_progress', running[0]!.name);
+      byWords.set('idempotency_conflict', idempotent.find((c) => c !== running[0])!.name);
+    }
+    for (const [condition, name] of byWords) out.codes[name]!.when = [...(out.codes[name]!.when ?? []), condition];
     for (const condition of IMPORTED_CONDITIONS) {
+      if (byWords.has(condition)) continue;
       const fallback = FALLBACK_STATUS[condition];
       if (both && condition !== 'malformed_request' && (fallback === 400 || fallback === 422)) continue;
       const status = fallback === 422 && withStatus(422).length === 0 ? 400 : fallback;

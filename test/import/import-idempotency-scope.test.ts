@@ -54,3 +54,58 @@ describe('an idempotency header some operations name', () => {
     }
   });
 });
+
+// A reused key answered as the document describes it (an orders sweep's 409 "Idempotency key reused"): the import gave
+// idempotency_conflict to the format's status (422, else the one 400), so serve answered a status the document never
+// gives that refusal. The code whose description names idempotency takes it; of two, "in progress" takes the other.
+describe('an error response described as a reused idempotency key', () => {
+  const problem = { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } };
+  const withCodes = (responses: Record<string, string>) => {
+    const doc = structuredClone(DOC) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    doc.components.schemas.Problem = problem;
+    for (const [status, description] of Object.entries(responses))
+      doc.paths['/bookings']!.post!.responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+    return doc;
+  };
+  const when = (r: Awaited<ReturnType<typeof importOpenApiDocument>>) =>
+    Object.fromEntries(Object.entries(r.document!.errors!.codes!).map(([name, c]) => [name, [c.status, c.when ?? []]]));
+
+  it('a 409 "Idempotency key reused" takes idempotency_conflict; served, a key reused with another body answers it', async () => {
+    const r = await importOpenApiDocument(withCodes({ '400': 'Invalid request.', '409': 'Idempotency key reused with a different request.' }), 'b.json');
+    const codes = when(r);
+    const reused = Object.entries(codes).find(([, [status]]) => status === 409)!;
+    expect(reused[1][1]).toContain('idempotency_conflict');
+    expect(Object.entries(codes).filter(([, [, w]]) => (w as string[]).includes('idempotency_conflict'))).toHaveLength(1);
+    const s = await startService(r.compiled!.checked!);
+    try {
+      expect((await s.call('POST', '/bookings', { text: 'x' }, { 'idempotency-key': 'k1' })).status).toBe(201);
+      const again = await s.call('POST', '/bookings', { text: 'y' }, { 'idempotency-key': 'k1' });
+      expect([again.status, again.body.code]).toEqual([409, reused[0]]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('of two, the one "in progress" takes idempotency_in_progress; none described so, the status decides as before', async () => {
+    const two = when(
+      await importOpenApiDocument(
+        withCodes({ '409': 'A request with this idempotency key is still in progress.', '422': 'Idempotency key reused with another payload.' }),
+        'b.json',
+      ),
+    );
+    const of = (c: string) =>
+      Object.entries(two)
+        .filter(([, [, w]]) => (w as string[]).includes(c))
+        .map(([, [status]]) => status);
+    expect([of('idempotency_in_progress'), of('idempotency_conflict')]).toEqual([[409], [422]]);
+    const plain = when(await importOpenApiDocument(withCodes({ '409': 'Conflict.', '422': 'Unprocessable.' }), 'b.json'));
+    const ofPlain = (c: string) =>
+      Object.entries(plain)
+        .filter(([, [, w]]) => (w as string[]).includes(c))
+        .map(([, [status]]) => status);
+    expect([ofPlain('idempotency_in_progress'), ofPlain('idempotency_conflict')]).toEqual([[409], [422]]);
+  });
+});
