@@ -347,11 +347,28 @@ async function importBundled(bundled: Json, file: string, diagnostics: Diagnosti
   const invalid = await validateOpenApi(bundled);
   if (invalid !== undefined) diagnostics.push(createDiagnostic('import-invalid-openapi', { detail: invalid }, { file }));
   const document = convert(bundled, file, diagnostics);
+  dropRepeated(diagnostics);
   const text = specToYaml(document);
   const specFile = options.specFile ?? file.replace(/\.(ya?ml|json)$/i, '') + '.servicespec.yaml';
   const compiled = compileSpecText(text, specFile);
   const gaps = compiled.model ? getGapReport(compiled.model) : undefined;
   return gaps ? { document, text, diagnostics, compiled, gaps } : { document, text, diagnostics, compiled };
+}
+
+/**
+ * One diagnostic per thing said: a component read for every operation using it (a shared error body's field, 37
+ * times in a Shopify-like document) says the same words at the same pointer each time.
+ */
+function dropRepeated(diagnostics: Diagnostic[]): void {
+  const seen = new Set<string>();
+  let kept = 0;
+  for (const d of diagnostics) {
+    const key = `${d.code}\u0000${d.pointer ?? ''}\u0000${d.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    diagnostics[kept++] = d;
+  }
+  diagnostics.length = kept;
 }
 
 // ---- converting ---------------------------------------------------------------------------------------------
@@ -1931,6 +1948,20 @@ function bindingsFor(
 }
 
 /**
+ * The one parameter of an item path of a resource with an identifier, where it names another of its fields (GitHub's
+ * `/issues/{issue_number}` of an Issue's `number`, `/labels/{name}` of a Label's `name`): the operation is bound to
+ * that field, which is unique (the path addresses one object by it). Nothing where it names the identifier, or no
+ * field: the parameter is the identifier, as for `/pets/{petId}` or `/repos/{repo}`.
+ */
+function boundToOtherField(ctx: Ctx, r: string, p: string): { bind?: Record<string, string>; unique?: string } {
+  const fields = ctx.resourceFields.get(r) ?? {};
+  const identifier = ctx.resourceIdentifier.get(r);
+  const at = fieldPathFor(fields, p) ?? idByResourceName(fields, r, p, identifier);
+  if (at === undefined || at.path === identifier || !Object.hasOwn(fields, at.path) || !BINDABLE.has(at.field.type) || at.field.writeOnly === true) return {};
+  return { bind: { [p]: at.path }, ...(at.field.unique === true ? {} : { unique: at.path }) };
+}
+
+/**
  * The identifier (else `id`), named by a path parameter as the resource's name and `Id` (`{gifId}`, `{gif_id}` of a
  * Gif, `{taskId}` of a Task; the last segment of a dotted resource name), as APIs name the identifier in paths where
  * several resources meet, or as `{id}`; else a field the parameter names after the resource's name (an Issue's
@@ -2007,7 +2038,7 @@ function inferAction(
   switch (src.method) {
     case 'GET':
       if (single && one !== undefined) {
-        if (addressable(one)) return { action: 'read', resource: one };
+        if (addressable(one)) return { action: 'read', resource: one, ...boundToOtherField(ctx, one, pathParams[0]!) };
         const b = bindingsFor(ctx, one, pathParams, 'read');
         return b ? { action: 'read', resource: one, ...b } : noId(one);
       }
@@ -2061,7 +2092,7 @@ function inferAction(
     case 'PATCH': {
       const change = (r: string): 'replace' | 'update' => (src.method === 'PUT' && !isPartialPut(ctx, src, r) ? 'replace' : 'update');
       if (single && one !== undefined && fitsRequest(one)) {
-        if (addressable(one)) return { action: change(one), resource: one };
+        if (addressable(one)) return { action: change(one), resource: one, ...boundToOtherField(ctx, one, pathParams[0]!) };
         const b = bindingsFor(ctx, one, pathParams, 'write');
         return b ? { action: change(one), resource: one, ...b } : noId(one);
       }
@@ -2089,7 +2120,7 @@ function inferAction(
           success.pointer ?? src.pointer,
         );
       if (single && answers && r !== undefined) {
-        if (addressable(r)) return { action: 'delete', resource: r };
+        if (addressable(r)) return { action: 'delete', resource: r, ...boundToOtherField(ctx, r, pathParams[0]!) };
         const b = bindingsFor(ctx, r, pathParams, 'write');
         return b ? { action: 'delete', resource: r, ...b } : noId(r);
       }
@@ -2135,8 +2166,9 @@ function declareUniqueKey(ctx: Ctx, r: string, key: readonly string[], src: OpSo
 }
 
 /**
- * A resource with no identifier whose one-parameter item path reads (or changes) one object by one of its fields:
- * that field is `unique`, declared once, and said (`import-approximated`), as a key unique together is.
+ * A one-parameter item path that reads (or changes) one object by a field other than an identifier (a resource with
+ * none, or GitHub's `/issues/{issue_number}`): that field is `unique`, declared once, and said
+ * (`import-approximated`), as a key unique together is.
  */
 function declareUnique(ctx: Ctx, r: string, field: string, src: OpSource): void {
   const f = ctx.resourceSpecs[r]?.fields?.[field];
@@ -2148,7 +2180,10 @@ function declareUnique(ctx: Ctx, r: string, field: string, src: OpSource): void 
     {
       item: `resource ${r} field \`${field}\``,
       as: 'a unique field',
-      reason: `${src.method} ${src.rawPath} addresses one ${r} by it, and ${r} has no identifier`,
+      reason:
+        ctx.resourceIdentifier.get(r) === undefined
+          ? `${src.method} ${src.rawPath} addresses one ${r} by it, and ${r} has no identifier`
+          : `${src.method} ${src.rawPath} addresses one ${r} by it, not by its identifier \`${ctx.resourceIdentifier.get(r)!}\``,
     },
     src.pointer,
   );

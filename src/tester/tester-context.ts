@@ -37,6 +37,16 @@ export interface CheckScope {
 
 export type SkipKind = 'not-run' | 'not-applicable';
 
+/** An object the run made whose bound key field the service leaves out (UNSET_FIELDS_HEADER): no path names it. */
+class Unaddressable extends Error {
+  constructor(resource: string, field: string) {
+    super(
+      `not run: the ${resource} made has no \`${field}\`, which its path is bound to: the service says (${UNSET_FIELDS_HEADER}) it leaves the field out (source: service, a named gap)`,
+    );
+    this.name = 'Unaddressable';
+  }
+}
+
 const isNotRun = (reason: string, kind: SkipKind | undefined): boolean => (kind ?? (isNotApplicable(reason) ? 'not-applicable' : 'not-run')) === 'not-run';
 
 /** The conditions an operation's own codes answer where no code declares them (`TestContext.refusal`). */
@@ -195,7 +205,10 @@ export class TestContext {
         this.currentPart = undefined;
         return;
       }
-      if (err instanceof BoundReached) {
+      if (err instanceof Unaddressable) {
+        reason ??= err.message;
+        kind = 'not-run';
+      } else if (err instanceof BoundReached) {
         this.stoppedBy = err.bound;
         reason ??= `not finished: the --${err.bound} bound was reached`;
       } else if (err instanceof Throttled) {
@@ -667,6 +680,10 @@ export class TestContext {
       const f = getFieldAt(r, b.field);
       if (!f) continue;
       const held = made ? getValueAt(made, b.field) : undefined;
+      // A key field the service says it leaves out (serve's gap for a `source: service` field): the object it made
+      // has no path, so what would be sent there says nothing of the service.
+      if (made && (held === undefined || held === null) && isKeyPath(r, b.field) && this.unsetFields.get(r.name)?.has(b.field))
+        throw new Unaddressable(r.name, b.field);
       if (held !== undefined && held !== null) out[b.param] = String(held);
       else if (route.operation.action === 'create' && isKeyPath(r, b.field)) {
         // A create's key field (\`PUT /things/{id}\` with a client-given identifier): the value its last body drew.
