@@ -446,6 +446,10 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
   if (!isNullableInRequests(f) && f.type !== 'json') put(f.nullable ? 'null (nullable in answers only)' : 'null (not nullable)', null);
   if (['string', 'email', 'uri', 'date', 'datetime', 'uuid'].includes(f.type)) {
     if (f.minLength !== undefined && f.minLength > 0 && f.pattern === undefined) put(`shorter than minLength ${f.minLength}`, 'a'.repeat(f.minLength - 1));
+    // One code point short in astral characters, as many UTF-16 units as minLength or more: JSON Schema counts code
+    // points, so a service counting `s.length` takes it. A plain string only (a format's text has no emoji).
+    if (f.type === 'string' && f.minLength !== undefined && f.minLength > 1 && f.pattern === undefined)
+      put(`shorter than minLength ${f.minLength} in code points (astral: ${2 * (f.minLength - 1)} UTF-16 units)`, '😀'.repeat(f.minLength - 1));
     if (f.maxLength !== undefined)
       put(`longer than maxLength ${f.maxLength}`, f.pattern === undefined ? 'a'.repeat(f.maxLength + 1) : 'A'.repeat(f.maxLength + 1));
     if (f.pattern !== undefined) {

@@ -6,7 +6,8 @@ import { fieldArbitrary } from './tester-arbitraries.js';
 
 // The edges of the declared input space, as a few whole bodies rather than thousands of random ones: every field
 // at its lower bound, at its upper bound, just inside each, strings in full Unicode (astral, combining, right to
-// left) and with NUL and control characters, each enum value, every nullable field null, only the required fields.
+// left) and with NUL and control characters, at maxLength in astral characters (lengths are code points, not UTF-16
+// units), each enum value, every nullable field null, only the required fields.
 // A body that fails is narrowed to the one field whose edge shows it.
 
 /** One targeted body: what is at its edge, and the body. */
@@ -22,7 +23,7 @@ export interface EdgeCase {
   mayRefuse?: boolean;
 }
 
-type Edge = 'lower' | 'upper' | 'near-lower' | 'near-upper' | 'unicode' | 'control' | 'nul' | 'long' | { enumIndex: number } | 'null';
+type Edge = 'lower' | 'upper' | 'astral-upper' | 'near-lower' | 'near-upper' | 'unicode' | 'control' | 'nul' | 'long' | { enumIndex: number } | 'null';
 
 /** The length a string without a declared maximum is tried at: past the 24 characters random strings stay within. */
 export const UNBOUNDED_STRING_LENGTHS = [80, 1000] as const;
@@ -31,6 +32,11 @@ const MAX_EDGE_ITEMS = 50;
 
 /** Graphemes far from ASCII: astral (emoji, a CJK extension B ideograph), combining, right-to-left, zero width. */
 const UNICODE = ['😀', 'e\u0301', 'ש', 'ل', '𠜎', '\u200d', 'Ω', 'ß', '\u05d0\u05b8', '👩🏽‍🚀'];
+/**
+ * The upper edge's alphabet in astral characters, ASCII between them: maxLength code points that are more UTF-16 units
+ * (and UTF-8 bytes), which a service counting `s.length` (or bytes) refuses though JSON Schema counts code points.
+ */
+const ASTRAL = ['😀', 'a', '𠜎', 'b'];
 /** Control characters, valid in a JSON string (NUL apart: its own case). */
 const CONTROL = ['\t', '\n', '\u001f', '\u007f', '\r', '\u0001'];
 
@@ -65,6 +71,10 @@ function stringEdge(f: FieldModel, edge: Edge): string | undefined {
       return pick(codePoints(['ab'], min + 1));
     case 'upper':
       return max === undefined ? pick(codePoints(['abcdefghij'], UNBOUNDED_STRING_LENGTHS[0])) : pick(codePoints(['x'], max));
+    case 'astral-upper':
+      // Always at exactly maxLength, whatever its size: the unicode edge stops at 60 code points. Where a pattern
+      // admits it only; a format (email, uri) is another type, never sent this.
+      return max === undefined || max === 0 ? undefined : pick(codePoints(ASTRAL, max));
     case 'near-upper':
       return max === undefined ? undefined : pick(codePoints(['xy'], Math.max(min, max - 1)));
     case 'long':
@@ -208,6 +218,7 @@ function objectAt(
 const EDGE_LABELS: Record<string, string> = {
   lower: 'at its lower bound (minLength, minimum, minItems)',
   upper: `at its upper bound (maxLength, maximum, maxItems; ${UNBOUNDED_STRING_LENGTHS[0]} characters without maxLength)`,
+  'astral-upper': 'at maxLength code points, half of them astral (two UTF-16 units each)',
   'near-lower': 'just inside its lower bound',
   'near-upper': 'just inside its upper bound',
   long: `of ${UNBOUNDED_STRING_LENGTHS[1]} characters (no maxLength)`,
@@ -237,6 +248,7 @@ export function getEdgeCases(
   const edges: Edge[] = [
     'lower',
     'upper',
+    'astral-upper',
     'near-lower',
     'near-upper',
     'long',
