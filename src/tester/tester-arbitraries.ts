@@ -408,6 +408,17 @@ function nearMisses(model: ServiceModel, f: FieldModel): [string, string][] {
   return misses.filter(([, s], i) => s !== valid && fits(s) && !re.test(s) && misses.findIndex(([, t]) => t === s) === i);
 }
 
+/** The first declared text value with a case variant (upper, lower, capitalized) that is no declared value: [value, variant]. */
+function caseVariant(values: readonly (string | number)[]): [string, string] | undefined {
+  for (const v of values) {
+    if (typeof v !== 'string') continue;
+    const variants = [v.toUpperCase(), v.toLowerCase(), v.charAt(0).toUpperCase() + v.slice(1)];
+    const other = variants.find((x) => x !== v && !values.includes(x));
+    if (other !== undefined) return [v, other];
+  }
+  return undefined;
+}
+
 /** `n` valid items of `items`, no two the same; undefined where its values are too few to draw them. */
 function distinctItems(model: ServiceModel, items: FieldModel, n: number): unknown[] | undefined {
   const span =
@@ -482,7 +493,13 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
     const off = notMultiple(f);
     if (off !== undefined) put(`not a multiple of ${f.multipleOf}`, off);
   }
-  if (f.type === 'enum') put(`not one of ${(f.values ?? []).join(', ')}`, '__not_a_declared_value__');
+  if (f.type === 'enum') {
+    put(`not one of ${(f.values ?? []).join(', ')}`, '__not_a_declared_value__');
+    // A declared value in another case (`PENDING` for `pending`), where that is no declared value itself: enum values
+    // are compared exactly, and a service lowercasing (or comparing case-insensitively) takes it.
+    const variant = caseVariant(f.values ?? []);
+    if (variant !== undefined) put(`${JSON.stringify(variant[1])}, ${JSON.stringify(variant[0])} in another case (not one of its values)`, variant[1]);
+  }
   if (f.type === 'array') {
     if (f.minItems !== undefined && f.minItems > 0)
       out.push({ label: `${name} with fewer than minItems ${f.minItems}`, condition: 'validation', apply: (b) => setAt(b, path, []) });
