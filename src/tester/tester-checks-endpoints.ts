@@ -250,6 +250,26 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
               ),
               curl: ctx.client.curlSequence([{ req }, { note: `then (${listed.route.operation.id})`, req: listed.req }]),
             });
+          // The same delete again: the object is missing now, and says so as `serve` does (missing_resource), not a
+          // second success as though there were still something to delete. Where nothing declares the refusal
+          // (no code, no 404 of the operation's own), RFC 9110 leaves the answer to the service: not judged.
+          const missing = ctx.refusal(route, 'missing_resource');
+          if (missing) {
+            const second: TestRequest = { ...req };
+            const twice = await ctx.send(route, second);
+            const why = ctx.expectRefusal(twice, route, 'missing_resource');
+            if (why !== undefined)
+              return scope.fail({
+                ...ctx.failure(
+                  o.id,
+                  `the declared ${missing.label} answer for a second delete of the deleted object`,
+                  missing.pointer,
+                  second,
+                  `${why}; ${describe(twice)}`,
+                ),
+                curl: ctx.client.curlSequence([{ req }, { note: 'then the same delete again', req: second }]),
+              });
+          }
           const list = ctx.pool.get(resource.name);
           if (list)
             ctx.pool.set(
