@@ -7,8 +7,8 @@ import { describe, objectKey, type TestContext } from './tester-context.js';
 // Conditional requests (`etag: true`, docs/format.md "Conditional requests"): endpoints.etag holds a read to a quoted
 // ETag, answered 304 with no body to If-None-Match naming it, and to a new tag once the object changed;
 // endpoints.if-match holds each one-object change to its declared precondition_failed for a stale If-Match (the object
-// unchanged, read back), to a success with the current tag, and with `if_match: required` to precondition_required
-// without one.
+// unchanged, read back), to a success with the current tag and with `*` (any existing object), and with
+// `if_match: required` to precondition_required without one.
 
 /** An entity-tag (RFC 9110 §8.8.3): quoted, weak or not. */
 const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
@@ -150,9 +150,26 @@ async function checkIfMatch(ctx: TestContext, r: ResourceModel, route: Operation
     }
     const currentReq = req(tag);
     const current = await ctx.send(route, currentReq);
-    if (isSuccessAnswer(route, current.status)) return;
-    // A transition that does not start from a new object's state is refused for that, not for its tag.
-    if (o.action === 'transition' && ctx.expectCondition(current, 'illegal_transition') === undefined) return;
-    scope.fail(ctx.failure(o.id, `a success for If-Match: ${tag}, the ${r.name}'s current tag`, o.pointer, currentReq, describe(current).slice(0, 200)));
+    // A transition that does not start from the object's state is refused for that, not for its tag.
+    const illegal = (res: TestResponse) => o.action === 'transition' && ctx.expectCondition(res, 'illegal_transition') === undefined;
+    if (illegal(current)) return;
+    if (!isSuccessAnswer(route, current.status))
+      return scope.fail(
+        ctx.failure(o.id, `a success for If-Match: ${tag}, the ${r.name}'s current tag`, o.pointer, currentReq, describe(current).slice(0, 200)),
+      );
+    // `If-Match: *` matches any current representation (RFC 9110 §13.1.1), as serve holds it: a change of an object
+    // that exists goes through. A delete's object is gone now: `*` goes to another one made for it.
+    let starPath = currentReq.path;
+    if (o.action === 'delete') {
+      const other = await freshObject(ctx, r, read);
+      if (typeof other === 'string') return;
+      starPath = ctx.pathOf(route, other.key);
+    }
+    const starReq: TestRequest = { ...req('*'), path: starPath };
+    const star = await ctx.send(route, starReq);
+    if (isSuccessAnswer(route, star.status) || illegal(star)) return;
+    scope.fail(
+      ctx.failure(o.id, `a success for If-Match: *, which any existing ${r.name} matches (RFC 9110 §13.1.1)`, o.pointer, starReq, describe(star).slice(0, 200)),
+    );
   });
 }

@@ -1,6 +1,6 @@
 // Conditional requests in the tester (`etag: true`): endpoints.etag holds a read to a quoted ETag, a 304 with no body
 // to If-None-Match naming it and a new tag once the object changed; endpoints.if-match holds each one-object change to
-// the declared 412 for a stale If-Match (the object unchanged), a success with the current tag, and with
+// the declared 412 for a stale If-Match (the object unchanged), a success with the current tag and with `*`, and with
 // `if_match: required` the declared 428 without one. The served spec passes; hand-written services each break one
 // rule and fail the check that says so. Before, the tester sent no If-Match: a service ignoring it passed.
 import { createHash, randomUUID } from 'node:crypto';
@@ -37,7 +37,7 @@ ${PLAIN_ERRORS}    stale: { status: 412, when: [precondition_failed] }
     tag_required: { status: 428, when: [precondition_required] }
 `;
 
-type Mode = 'faithful' | 'ignores-if-match' | 'never-304' | 'same-etag' | 'same-etag-never-304' | 'refuses-empty';
+type Mode = 'faithful' | 'ignores-if-match' | 'never-304' | 'same-etag' | 'same-etag-never-304' | 'refuses-empty' | 'refuses-star';
 
 /** The notes service by hand, faithful but for the one rule its mode breaks. */
 function startHandWritten(mode: Mode): Promise<{ url: string; server: Server }> {
@@ -58,7 +58,8 @@ function startHandWritten(mode: Mode): Promise<{ url: string; server: Server }> 
   const matches = (req: IncomingMessage, n: { id: string; title: string; version: number }) => {
     const h = req.headers['if-match'];
     if (h === undefined || mode === 'ignores-if-match') return true;
-    return h.trim() === '*' || h.split(',').some((t) => t.trim() === tagOf(n));
+    // refuses-star: `*` compared as though it were a tag, so it never matches (RFC 9110 §13.1.1: it matches any object).
+    return (mode !== 'refuses-star' && h.trim() === '*') || h.split(',').some((t) => t.trim() === tagOf(n));
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let text = '';
@@ -138,7 +139,7 @@ describe('etag in the tester', () => {
   const hand = new Map<Mode, { url: string; server: Server }>();
   beforeAll(async () => {
     served = await startSpecText('notes.yaml', ETAG_SPEC());
-    for (const mode of ['faithful', 'ignores-if-match', 'never-304', 'same-etag', 'same-etag-never-304', 'refuses-empty'] as const)
+    for (const mode of ['faithful', 'ignores-if-match', 'never-304', 'same-etag', 'same-etag-never-304', 'refuses-empty', 'refuses-star'] as const)
       hand.set(mode, await startHandWritten(mode));
   }, 60_000);
   afterAll(async () => {
@@ -169,6 +170,15 @@ describe('etag in the tester', () => {
   it('one ignoring If-Match fails endpoints.if-match', async () => {
     const r = await testService(checkedModel(NOTES), { baseUrl: hand.get('ignores-if-match')!.url, seed: 1, only: ONLY });
     expect(failures(r)).toEqual(['endpoints.if-match updateNote', 'endpoints.if-match deleteNote']);
+  }, 120_000);
+
+  it('one refusing If-Match: * (412, as for a stale tag) fails endpoints.if-match on each change', async () => {
+    // An outside review's notes service compared `*` as a tag: where If-Match is optional (updateNote) no request of
+    // the run sent it, and the fault escaped.
+    const r = await testService(checkedModel(NOTES), { baseUrl: hand.get('refuses-star')!.url, seed: 1, only: ONLY });
+    expect(failures(r)).toEqual(['endpoints.if-match updateNote', 'endpoints.if-match deleteNote']);
+    expect(r.results.find((x) => x.target === 'updateNote')!.failure?.expected).toContain('a success for If-Match: *');
+    expect(r.results.find((x) => x.target === 'updateNote')!.failure?.actual).toMatch(/^412/);
   }, 120_000);
 
   it('one never answering 304 fails endpoints.etag', async () => {
