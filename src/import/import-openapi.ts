@@ -2545,6 +2545,25 @@ function planParams(
         filter.push(name);
         // A required parameter (`required: true`) is a filter every request must send.
         if (p.required === true) requiredFilters.push(name);
+        // A filter compares for equality and applies only where sent: a default (GitHub's `state=open`) and values
+        // the field does not hold (`state=all`) are the document's rules the filter does not keep.
+        const field = resourceFields[name]!;
+        const extra = Array.isArray(s.enum) && field.type === 'enum' ? s.enum.filter((v) => !(field.values ?? []).includes(v as never)) : [];
+        if (s.default !== undefined || extra.length > 0)
+          report(
+            ctx,
+            'import-approximated',
+            {
+              item: `operation ${src.id}: query parameter \`${name}\` (${[
+                ...(s.default !== undefined ? [`default ${JSON.stringify(s.default)}`] : []),
+                ...(extra.length > 0 ? [`${extra.map((v) => JSON.stringify(v)).join(', ')}, which the field does not hold`] : []),
+              ].join('; ')})`,
+              as: `the filter on its resource's field \`${name}\``,
+              reason:
+                'a filter compares the field for equality and applies only where a request sends it: served, a list without it answers every object, and a value the field does not hold is refused',
+            },
+            joinPointer(pointer, 'schema'),
+          );
         continue;
       }
     }
