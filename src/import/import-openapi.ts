@@ -3028,6 +3028,23 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (x.unknown_fields === 'refuse' || x.unknown_fields === 'ignore') o.unknown_fields = x.unknown_fields;
     } else if (req && !req.form && (action === 'create' || action === 'update' || action === 'replace') && typeof o.resource === 'string')
       o.unknown_fields = unknownFieldsOf(ctx, src.id, req.schema, req.pointer);
+    // A custom operation's written-out request refuses a member it does not name (it has no unknown_fields): where
+    // the document leaves the body open (JSON Schema's default), that is a rule the import adds, and said.
+    else if (req && !req.form && action === 'custom' && isObject(o.request) && src.method !== 'GET' && src.method !== 'DELETE') {
+      const parts = objectParts(ctx, req.schema, req.pointer);
+      const top = parts[0]?.node;
+      if (isObject(top) && (top.type === 'object' || isObject(top.properties)) && !isClosedObject(parts))
+        report(
+          ctx,
+          'import-approximated',
+          {
+            item: `operation ${src.id}: its request body, an object the document leaves open`,
+            as: 'a request refusing members it does not name',
+            reason: "a custom operation's request is its written-out fields: a member it does not name is refused with the validation condition",
+          },
+          req.pointer,
+        );
+    }
     // The format has no optional JSON request body: a body read must be sent. Said where the document lets a request
     // leave it out (a form's absent body reads as no fields; a custom GET's or DELETE's body is not read: neither said).
     const readsBody =
