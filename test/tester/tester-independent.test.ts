@@ -118,6 +118,7 @@ const TRUE_FINDINGS: ReadonlyArray<{ check: string; target: string; actual: RegE
     'status of the wrong type',
     'status null (not nullable)',
     'status not one of pending, paid, shipped, cancelled',
+    'status "PENDING", "pending" in another case (not one of its values)',
     'amount missing (required)',
     'amount of the wrong type',
     'amount below minimum 0',
