@@ -38,7 +38,7 @@ export interface CheckScope {
 export type SkipKind = 'not-run' | 'not-applicable';
 
 /** An object the run made whose bound key field the service leaves out (UNSET_FIELDS_HEADER): no path names it. */
-class Unaddressable extends Error {
+export class Unaddressable extends Error {
   constructor(resource: string, field: string) {
     super(
       `not run: the ${resource} made has no \`${field}\`, which its path is bound to: the service says (${UNSET_FIELDS_HEADER}) it leaves the field out (source: service, a named gap)`,
@@ -206,8 +206,11 @@ export class TestContext {
         return;
       }
       if (err instanceof Unaddressable) {
-        reason ??= err.message;
-        kind = 'not-run';
+        // A reason the check gave before it met the unaddressable object stands, with its own kind.
+        if (reason === undefined) {
+          reason = err.message;
+          kind = 'not-run';
+        }
       } else if (err instanceof BoundReached) {
         this.stoppedBy = err.bound;
         reason ??= `not finished: the --${err.bound} bound was reached`;
