@@ -5,6 +5,7 @@ import { recordCheck } from './model/model-check-record.js';
 import type { CheckedModel, ServiceModel } from './model/model-types.js';
 import { loadSpecBytes, loadSpecFile, loadSpecText, locate, type LoadedSpec, type LoadOptions, type SourceMap } from './spec/spec-loader.js';
 import type { SpecDocument } from './spec/spec-types.js';
+import { expandShapes } from './spec/spec-shapes.js';
 import { validateSpec } from './spec/spec-validate.js';
 
 /** The result of the whole front end: load → validate → model → check. */
@@ -36,8 +37,11 @@ export function compileLoaded(loaded: LoadedSpec): CompiledSpec {
   const structural = validateSpec(loaded);
   if (hasErrors(structural)) return result({ diagnostics: place(structural, loaded) });
   const document = loaded.document as SpecDocument;
-  const model = buildModel(document, loaded.file);
-  const diagnostics = place([...structural, ...checkModel(model, document)], loaded);
+  // Named shapes written out where they are used: what the model and the checker read.
+  const shapes = expandShapes(document);
+  if (hasErrors(shapes.diagnostics)) return result({ diagnostics: place([...structural, ...shapes.diagnostics], loaded) });
+  const model = buildModel(shapes.document, loaded.file);
+  const diagnostics = place([...structural, ...shapes.diagnostics, ...checkModel(model, shapes.document)], loaded);
   const checked = recordCheck(model, diagnostics);
   return result({ model, ...(checked ? { checked } : {}), document, diagnostics });
 }

@@ -234,6 +234,12 @@ export const DIAGNOSTICS = {
   'array-needs-items': { severity: 'error', message: '{where} has type array but declares no `items`' },
   'union-needs-variants': { severity: 'error', message: '{where} is a union but declares no `variants`' },
   'union-shape-mixed': { severity: 'error', message: '{where}: `variants` make the body a union and cannot be combined with `{key}`' },
+  'shape-unknown': { severity: 'error', message: 'shape `{name}` is not declared under `shapes`{suggestion}' },
+  'shape-cycle': { severity: 'error', message: 'shape `{name}` contains itself ({chain}): written out it would never end' },
+  'shape-conflict': { severity: 'error', message: '{where} names a `shape` and has `{key}` of its own: the shape gives it' },
+  'shape-mismatch': { severity: 'error', message: 'shape `{name}` has {has}, which {where} cannot take' },
+  'shape-invalid': { severity: 'error', message: 'shape `{name}` {why}' },
+  'shape-unused': { severity: 'warning', message: 'shape `{name}` is declared but nothing uses it' },
   'union-tag-duplicate': {
     severity: 'error',
     message: '{where}: variants `{first}` and `{second}` have the same tag `{tag}`, so a value cannot say which it is',

@@ -88,8 +88,18 @@ export interface SpecDocument {
   errors?: ErrorsSpec;
   limits?: LimitsSpec;
   versioning?: VersioningSpec;
+  /** Named shapes, written once and used by name (`shape: Name`) by fields, variants and payloads. */
+  shapes?: Record<string, NamedShapeSpec>;
   /** Settings of `check` for this spec (not a part of the interface). */
   check?: CheckSettingsSpec;
+}
+
+/** A named shape: an object's fields, or a union's variants (docs/format.md, "Named shapes"). */
+export interface NamedShapeSpec {
+  description?: string;
+  fields?: Record<string, FieldSpec>;
+  discriminator?: string;
+  variants?: Record<string, VariantSpec>;
 }
 
 /** Warnings a team may turn off for a spec (`check.disable`, `check --disable`): warnings of style only. */
@@ -172,6 +182,8 @@ export interface FieldSpec extends FieldConstraints {
   discriminator?: string;
   /** union: the shapes the value may take, by name, in order. */
   variants?: Record<string, VariantSpec>;
+  /** object or union: a named shape (`shapes`) giving the fields or the variants. */
+  shape?: string;
 }
 
 /**
@@ -182,6 +194,8 @@ export interface VariantSpec {
   description?: string;
   tag?: string;
   fields?: Record<string, FieldSpec>;
+  /** A named shape (`shapes`) giving the fields. */
+  shape?: string;
 }
 
 /**
@@ -254,6 +268,8 @@ export interface StateMachineSpec {
 /** A declared payload: the fields of a resource, fields written out, or one of several shapes (a union). */
 export interface ShapeSpec {
   resource?: string;
+  /** A named shape (`shapes`) giving the fields or the variants. */
+  shape?: string;
   fields?: Record<string, FieldSpec>;
   /** A union body: the property telling the variants apart (tagged), absent for an untagged union. */
   discriminator?: string;

@@ -228,6 +228,7 @@ describe('validateSpec directly', () => {
       'errors',
       'limits',
       'versioning',
+      'shapes',
       'check',
     ]);
   });
