@@ -77,14 +77,18 @@ export function toErrorCodeName(name: string): string {
 /** Hands out names: the first asker gets the name, later askers a numbered one. */
 export class UniqueNames {
   private readonly taken = new Set<string>();
-  constructor(private readonly separator = '') {}
+  /** `caseless`: names differing only in case are the same name (resources: check's name-case-clash). */
+  constructor(
+    private readonly separator = '',
+    private readonly caseless = false,
+  ) {}
   take(name: string): string {
     let candidate = name;
-    for (let i = 2; this.taken.has(candidate); i++) candidate = `${name}${this.separator}${i}`;
-    this.taken.add(candidate);
+    for (let i = 2; this.has(candidate); i++) candidate = `${name}${this.separator}${i}`;
+    this.taken.add(this.caseless ? candidate.toLowerCase() : candidate);
     return candidate;
   }
   has(name: string): boolean {
-    return this.taken.has(name);
+    return this.taken.has(this.caseless ? name.toLowerCase() : name);
   }
 }

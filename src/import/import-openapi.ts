@@ -24,6 +24,7 @@ import {
 } from '../model/model-defaults.js';
 import { IF_MATCH_ACTIONS, LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, PAGING_ROLES, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
+import { hoistShapes } from './import-shapes.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import {
   ACTIONS,
@@ -346,7 +347,7 @@ function firstLine(err: unknown): string {
 async function importBundled(bundled: Json, file: string, diagnostics: Diagnostic[], options: ImportOptions): Promise<ImportResult> {
   const invalid = await validateOpenApi(bundled);
   if (invalid !== undefined) diagnostics.push(createDiagnostic('import-invalid-openapi', { detail: invalid }, { file }));
-  const document = convert(bundled, file, diagnostics);
+  const document = hoistShapes(convert(bundled, file, diagnostics));
   dropRepeated(diagnostics);
   const text = specToYaml(document);
   const specFile = options.specFile ?? file.replace(/\.(ya?ml|json)$/i, '') + '.servicespec.yaml';
@@ -1001,7 +1002,7 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
   // the extension on one schema (to say its owner, its plural) still has its other schemas read as resources.
   const exported = ctx.fromServicespec && Object.values(schemas).some((s) => isObject(s) && s['x-servicespec-resource'] !== undefined);
   const errorOnly = exported ? new Set<string>() : errorOnlySchemas(ctx);
-  const names = new UniqueNames();
+  const names = new UniqueNames('', true);
   const picked: { key: string; name: string; pointer: string; schema: Json; refs: string[] }[] = [];
   for (const [key, raw] of Object.entries(schemas)) {
     const pointer = `#/components/schemas/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
@@ -1016,12 +1017,21 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
     if (!s) continue;
     const isObjectSchema = isObject(s.properties) && (s.type === undefined || s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object')));
     if (!isObjectSchema && !exported) continue;
-    const name = names.take(exported ? key : toResourceName(key));
+    const wanted = exported ? key : toResourceName(key);
+    const name = names.take(wanted);
     if (name !== key)
       report(
         ctx,
         'import-renamed',
-        { what: 'component schema', from: key, to: name, reason: 'resource names start with a letter, then letters, digits, dots, hyphens and underscores' },
+        {
+          what: 'component schema',
+          from: key,
+          to: name,
+          reason:
+            name !== wanted && wanted === key
+              ? "another resource has the name, or one differing only in case (stored tables and the client's types are named without case)"
+              : 'resource names start with a letter, then letters, digits, dots, hyphens and underscores',
+        },
         pointer,
       );
     ctx.resources.set(pointer, name);
@@ -1221,6 +1231,24 @@ function importAuthentication(ctx: Ctx): AuthenticationSpec {
     const sc = importScheme(ctx, name, s, joinPointer('/components/securitySchemes', name));
     if (sc) schemes[name] = sc;
   }
+  // A key sent in the Authorization header beside a scheme whose credential travels there (Rebilly's publishable key
+  // beside its JWT): the service cannot tell which a request sent, so the key's scheme is left out, and said.
+  const inAuthorization = Object.entries(schemes).find(([, sc]) => sc.type === 'bearer' || sc.type === 'basic' || sc.type === 'oauth2_client_credentials');
+  if (inAuthorization !== undefined)
+    for (const [name, sc] of Object.entries(schemes)) {
+      if (sc.type !== 'api_key' || sc.in !== 'header' || sc.name?.toLowerCase() !== 'authorization') continue;
+      report(
+        ctx,
+        'import-dropped',
+        {
+          item: `security scheme ${name}`,
+          reason: `its key travels in the Authorization header, as scheme ${inAuthorization[0]}'s credential does: a request's Authorization header cannot be read as both`,
+        },
+        joinPointer('/components/securitySchemes', name),
+      );
+      ctx.droppedSchemes.add(name);
+      delete schemes[name];
+    }
   const def = requirement(ctx, ctx.doc.security, ctx.doc, '/security');
   const declared = ext<Json>(ctx.doc, 'x-servicespec-scopes');
   // Scopes used by operations are collected as the operations are read: the caller fills them in afterwards.

@@ -31,6 +31,21 @@ export interface SchemaContext {
   fromServicespec?: boolean;
 }
 
+/**
+ * The component each `fields` or `variants` object the import made was read from (`#/components/schemas/Address` →
+ * `Address`): the name import-shapes.ts gives a shape it writes once for its many uses. Keyed by the objects
+ * themselves, so nothing outlives the import that made them.
+ */
+export const componentOfShape = new WeakMap<object, string>();
+
+function noteComponent(ctx: SchemaContext, made: object, node: unknown, pointer: string): void {
+  const name = resolve(ctx, node, pointer)
+    .chain.slice(1)
+    .map(componentName)
+    .find((n) => n !== undefined);
+  if (name !== undefined) componentOfShape.set(made, name);
+}
+
 /** Fields nest at most this deep; deeper schemas become `json` (the spec loader limits nesting too). */
 export const MAX_FIELD_DEPTH = 8;
 
@@ -342,6 +357,7 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     (union = unionFromSchema(ctx, node, s, at, opts)) !== undefined
   ) {
     type = 'union';
+    noteComponent(ctx, union.variants, node, pointer);
   } else if (t[0] === 'object' || (t.length === 0 && isObject(s.properties))) {
     const closed = s.additionalProperties === false || s.additionalProperties === undefined;
     if (isObject(s.properties) && (Object.keys(s.properties).length > 0 || s.additionalProperties === false) && closed) {
@@ -351,6 +367,7 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
       } else {
         type = 'object';
         field.fields = fieldsFromSchema(ctx, s, at, { ...opts, depth: opts.depth + 1, stack }, 'nested');
+        noteComponent(ctx, field.fields as object, node, pointer);
       }
     } else {
       type = 'json';
@@ -466,12 +483,14 @@ function componentName(pointer: string): string | undefined {
 }
 
 /** The subtypes of a base schema with a discriminator and no oneOf: the mapping's, else the components that allOf it. */
-function subtypesOf(ctx: SchemaContext, at: string, mapping: Json | undefined): { node: unknown; pointer: string }[] {
+function subtypesOf(ctx: SchemaContext, at: string, mapping: Json | undefined): { node: unknown; pointer: string; tag?: string }[] {
   const base = at.startsWith('/') ? `#${at}` : at;
+  // Each mapping key is a variant with that tag, two keys naming one schema included (Rebilly's `Alipay` and
+  // `AlipayInstrument`): a value holding either is that schema.
   if (mapping !== undefined)
-    return Object.values(mapping)
-      .filter((v): v is string => typeof v === 'string')
-      .map((v) => ({ node: { $ref: v.startsWith('#') ? v : `#/components/schemas/${v}` }, pointer: base }));
+    return Object.entries(mapping)
+      .filter((e): e is [string, string] => typeof e[1] === 'string')
+      .map(([tag, v]) => ({ node: { $ref: v.startsWith('#') ? v : `#/components/schemas/${v}` }, pointer: base, tag }));
   const schemas = isObject(ctx.root.components) && isObject(ctx.root.components.schemas) ? ctx.root.components.schemas : {};
   const out: { node: unknown; pointer: string }[] = [];
   for (const [key, raw] of Object.entries(schemas)) {
@@ -492,7 +511,7 @@ function subtypesOf(ctx: SchemaContext, at: string, mapping: Json | undefined): 
 export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, pointer: string, opts: FieldOptions): UnionShape | undefined {
   const d = isObject(s.discriminator) && typeof s.discriminator.propertyName === 'string' ? s.discriminator : undefined;
   const key = Array.isArray(s.oneOf) ? 'oneOf' : Array.isArray(s.anyOf) ? 'anyOf' : undefined;
-  let options: { node: unknown; pointer: string }[];
+  let options: { node: unknown; pointer: string; tag?: string }[];
   // Subtypes extend the base through allOf: reaching the base again from one of them is no cycle.
   let stack = opts.stack;
   if (key !== undefined) options = (s[key] as unknown[]).map((x, i) => ({ node: x, pointer: joinPointer(joinPointer(pointer, key), i) }));
@@ -528,7 +547,7 @@ export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, poin
       const mapped = Object.entries(mapping).find(([, ref]) => typeof ref === 'string' && chain.slice(1).some((p) => p === ref || componentName(p) === ref));
       const own = resolve(ctx, props[prop], '').node;
       const single = isObject(own) ? (Array.isArray(own.enum) && own.enum.length === 1 ? own.enum[0] : own.const) : undefined;
-      tag = mapped?.[0] ?? (typeof single === 'string' ? single : undefined) ?? component ?? name;
+      tag = o.tag ?? mapped?.[0] ?? (typeof single === 'string' ? single : undefined) ?? component ?? name;
       delete props[prop];
       if (!(Array.isArray(v.required) && v.required.includes(prop))) tagOptionalIn.push(raw);
     }
@@ -543,7 +562,10 @@ export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, poin
       { where: `${opts.where} variant ${name}`, depth: opts.depth + 1, stack: [...stack, ...flat.refs] },
       'nested',
     );
-    if (Object.keys(fields).length > 0) out.fields = fields;
+    if (Object.keys(fields).length > 0) {
+      out.fields = fields;
+      if (component !== undefined) componentOfShape.set(fields, component);
+    }
     variants[name] = out as VariantSpec;
   }
   if (prop !== undefined && tagOptionalIn.length > 0 && ctx.fromServicespec !== true) {
@@ -655,7 +677,10 @@ export function shapeFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     return unionFromSchema(ctx, n, f.schema, f.pointer, { where, depth: 1, stack: f.refs });
   };
   const u = union(node, pointer);
-  if (u !== undefined) return u;
+  if (u !== undefined) {
+    noteComponent(ctx, u.variants, node, pointer);
+    return u;
+  }
   const direct = resourceOf(node, pointer);
   if (direct !== undefined) return { resource: direct };
   const flat = flatten(ctx, node, pointer);
@@ -672,6 +697,10 @@ export function shapeFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     }
     return undefined;
   }
-  if (isObject(s.properties)) return { fields: fieldsFromSchema(ctx, s, flat.pointer, { where, depth: 1, stack: flat.refs }, mode) };
+  if (isObject(s.properties)) {
+    const fields = fieldsFromSchema(ctx, s, flat.pointer, { where, depth: 1, stack: flat.refs }, mode);
+    noteComponent(ctx, fields, node, pointer);
+    return { fields };
+  }
   return undefined;
 }

@@ -59,7 +59,9 @@ describe('import says what it cannot keep, at its pointer', () => {
     const at = (pointer: string) => r.diagnostics.filter((d) => d.pointer === pointer).map((d) => [d.code, d.message]);
     // Discriminators and bodies that are one of several objects are kept as unions now (test/import/import-unions.test.ts).
     expect(at('/components/schemas/Connection/discriminator')).toEqual([]);
-    expect(r.document!.endpoints!.operations!.createConnection!.request).toMatchObject({
+    // The union is the request of two operations: written once, under `shapes`, and used by name.
+    expect(r.document!.endpoints!.operations!.createConnection!.request).toEqual({ shape: 'Connection' });
+    expect(r.document!.shapes!.Connection).toMatchObject({
       discriminator: 'kind',
       variants: { S3: { tag: 's3', fields: { id: {}, roleArn: {}, bucket: {} } }, Sql: { tag: 'sql', fields: { id: {}, connectionConfigInfo: {} } } },
     });
