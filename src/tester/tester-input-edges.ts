@@ -27,8 +27,13 @@ type Edge = 'lower' | 'upper' | 'astral-upper' | 'near-lower' | 'near-upper' | '
 
 /** The length a string without a declared maximum is tried at: past the 24 characters random strings stay within. */
 export const UNBOUNDED_STRING_LENGTHS = [80, 1000] as const;
-/** The most items an array is sent with at its upper edge (larger maxItems are left to the random cases). */
+/** The most items an array is sent with at its upper edge with each item at its own upper edge too. */
 const MAX_EDGE_ITEMS = 50;
+/**
+ * The largest maxItems an array is sent at exactly (as endpoints.invalid-requests sends one more): past MAX_EDGE_ITEMS
+ * its items are valid ones as drawn, not each at its own edge, so the body stays of a size a service takes.
+ */
+const MAX_BOUNDED_ITEMS = 1000;
 
 /** Graphemes far from ASCII: astral (emoji, a CJK extension B ideograph), combining, right-to-left, zero width. */
 const UNICODE = ['😀', 'e\u0301', 'ש', 'ل', '𠜎', '\u200d', 'Ω', 'ß', '\u05d0\u05b8', '👩🏽‍🚀'];
@@ -133,8 +138,8 @@ function numberEdge(f: FieldModel, edge: Edge): number | undefined {
   }
 }
 
-/** `n` valid items of an array field (distinct where uniqueItems), each taken to `edge` where it has one. */
-function itemsAt(model: ServiceModel, f: FieldModel, n: number, edge: Edge, base: unknown): unknown[] | undefined {
+/** `n` valid items of an array field (distinct where uniqueItems), each taken to `edge` where it has one (as drawn without). */
+function itemsAt(model: ServiceModel, f: FieldModel, n: number, edge: Edge | undefined, base: unknown): unknown[] | undefined {
   if (!f.items) return undefined;
   const first = Array.isArray(base) && base.length > 0 ? base[0] : undefined;
   let items: unknown[];
@@ -148,7 +153,7 @@ function itemsAt(model: ServiceModel, f: FieldModel, n: number, edge: Edge, base
     if (!sample || sample.length !== n) return undefined;
     items = sample;
   } else items = Array.from({ length: n }, () => JSON.parse(JSON.stringify(first)) as unknown);
-  if (f.uniqueItems) return items;
+  if (f.uniqueItems || edge === undefined) return items;
   return items.map((it) => valueAt(model, f.items!, edge, it) ?? it);
 }
 
@@ -178,8 +183,8 @@ function valueAt(model: ServiceModel, f: FieldModel, edge: Edge, base: unknown):
       const min = f.minItems ?? 0;
       if (edge === 'lower') return itemsAt(model, f, min, edge, base);
       if (edge === 'upper')
-        return f.maxItems !== undefined && f.maxItems <= MAX_EDGE_ITEMS
-          ? itemsAt(model, f, f.maxItems, edge, base)
+        return f.maxItems !== undefined && f.maxItems <= MAX_BOUNDED_ITEMS
+          ? itemsAt(model, f, f.maxItems, f.maxItems <= MAX_EDGE_ITEMS ? edge : undefined, base)
           : Array.isArray(base) && base.length > 0
             ? itemsAt(model, f, base.length, edge, base)
             : undefined;
