@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { objectKey } from './tester-context.js';
-import { isAnswered, type SchemaView } from '../model/model-schemas.js';
+import { getFieldSchema, isAnswered, type SchemaView } from '../model/model-schemas.js';
+import { getFieldAt } from '../model/model-path-bindings.js';
 import { DEFAULT_PAGING, getPagingParamName, isMergePatch } from '../model/model-defaults.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { getNextCursor, getPageItems, getPageSizeParam } from './tester-checks-lists.js';
@@ -195,6 +196,32 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
         scope.fail(ctx.failure(o.id, `the declared ${d.label} answer for an object that does not exist`, d.pointer, req, `${why}; ${describe(res)}`));
     });
   }
+  // The fields the identifier in the path stands for: a custom action's, those the path binds (a label's `name`),
+  // else the identifier.
+  const keyFields = action
+    ? [action.field]
+    : ctx.idParams(route).flatMap((p) => {
+        const bound = o.bindings?.find((x) => x.param === p)?.field;
+        const f = bound !== undefined ? getFieldAt(resource, bound) : resource.fields.find((x) => x.name === resource.identifier);
+        return f ? [f] : [];
+      });
+  // Whether each of those fields takes the text sent as a value (its type, format, pattern and bounds).
+  const takes = (raw: string): boolean => {
+    let text: string;
+    try {
+      text = raw.startsWith('%') ? decodeURIComponent(raw) : raw;
+    } catch {
+      return false;
+    }
+    return (
+      keyFields.length > 0 &&
+      keyFields.every((f) => {
+        const schema = getFieldSchema(ctx.model, { ...f, nullable: false }, resource, { safeIntegers: true });
+        const numeric = (schema.type === 'integer' || schema.type === 'number') && /^-?[0-9]+(\.[0-9]+)?$/.test(text);
+        return ctx.mismatch(schema, numeric ? Number(text) : text) === undefined;
+      })
+    );
+  };
   await ctx.check('errors', 'errors.malformed-id', o.id, async (scope) => {
     const headers = await ctx.authFor(o.auth);
     if (!headers) return scope.skip('no credential for this operation');
@@ -209,6 +236,9 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
       // `..` is resolved away before it is sent (RFC 3986 dot segments): the request names the route above, which may
       // be an operation of its own (a nested object's parent), or none. Only a server error is the service's fault.
       if (raw === '..') return res.status >= 500 ? `status ${res.status}` : undefined;
+      // A text the path's field takes (a space, a quote in a free text `name`) names an object that does not exist,
+      // not a malformed one: any answer but a server error is the service's to give (a 404, a rule of its own).
+      if (takes(raw)) return res.status >= 500 ? `status ${res.status}` : undefined;
       // An upsert's path gives the object it makes its identifier: a malformed one is an invalid value, as in a create.
       if (o.upsert === true && ctx.expectRefusal(res, route, 'validation') === undefined) return undefined;
       const whys = held.map((c) => ctx.expectRefusal(res, route, c));
@@ -221,7 +251,7 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
       return whys[chosen === -1 ? 0 : chosen];
     };
     const b = await body();
-    const ids = malformedIds(resource, action?.field);
+    const ids = malformedIds(resource, keyFields.length === 1 ? keyFields[0] : undefined);
     // The path's other parameters (a parent's, /events/{eventId}/registrations/{id}) as a request of the run names
     // them, so that only the identifier is malformed: left empty, the parent's absence answered first.
     const placeholder = 'servicespec-malformed-id';
