@@ -312,11 +312,11 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
         const disorder = sort ? checkSortOrder(ctx, route, sort, seen as Record<string, unknown>[], req, pages) : undefined;
         if (disorder) return scope.fail(disorder);
       }
-      // has_more on a last page that is exactly full (the pages of 2 above seldom end so): the page size set to every
-      // object listed, it must say false, or the page after it must hold some (a service answering `items.length >=
-      // limit` says true there).
-      if (p.hasMore !== undefined && p.body === 'envelope' && sizeParam !== undefined && listed.length > 0 && listed.length <= getLargestPageSize(ctx, o)) {
-        const full = await exactlyFullPage(ctx, route, headers, sizeParam, listed.length, p.hasMore);
+      // A last page that is exactly full (the pages of 2 above seldom end so): the page size set to every object
+      // listed, where it says another page follows (has_more true; a next cursor or a Link rel="next", where the list
+      // declares its paging), the page after it must hold some (a service answering `items.length >= limit` says so).
+      if (saysMore(route) && sizeParam !== undefined && listed.length > 0 && listed.length <= getLargestPageSize(ctx, o)) {
+        const full = await exactlyFullPage(ctx, route, headers, sizeParam, listed.length);
         if (full) return scope.fail(full);
       }
       const filtered = await checkListFilters(ctx, route, listed, headers);
@@ -325,20 +325,45 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
   }
 }
 
-/** The failure of a `has_more` true on a page holding every object, where the page after it holds none. */
-async function exactlyFullPage(
+/**
+ * Whether a list's page says another page follows: a `has_more` field; where the list declares its paging, a next
+ * cursor in its envelope or a Link header (the format: null, or absent, on the last page).
+ */
+export function saysMore(route: OperationRoute): boolean {
+  const p = pagingOf(route);
+  if (p.hasMore !== undefined && p.body === 'envelope') return true;
+  if (route.operation.paging?.declared !== true || p.style === 'limit' || p.style === 'none') return false;
+  return p.link || (p.style === 'cursor' && p.body === 'envelope' && p.next !== undefined);
+}
+
+/**
+ * The failure of a page holding every object (`n`) that says another page follows (`has_more` true, a next cursor,
+ * a Link rel="next": saysMore), where the page after it holds none.
+ */
+export async function exactlyFullPage(
   ctx: TestContext,
   route: OperationRoute,
   headers: Record<string, string>,
   sizeParam: string,
   n: number,
-  hasMore: string,
 ): Promise<Failure | undefined> {
+  const p = pagingOf(route);
+  const declared = route.operation.paging?.declared === true;
   const query = { [sizeParam]: String(n) };
   const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, query), headers };
   const res = await ctx.send(route, req);
   const items = res.status === 200 ? getPageItems(route, res.body) : undefined;
-  if (!items || items.length !== n || (res.body as Record<string, unknown>)[hasMore] !== true) return undefined;
+  if (!items || items.length !== n) return undefined;
+  const body = p.body === 'envelope' ? (res.body as Record<string, unknown>) : {};
+  const said =
+    p.hasMore !== undefined && body[p.hasMore] === true
+      ? { expected: `\`${p.hasMore}\` true only while objects follow`, actual: 'true' }
+      : declared && p.style === 'cursor' && p.next !== undefined && typeof body[p.next] === 'string' && body[p.next] !== ''
+        ? { expected: `\`${p.next}\` ${p.nextOptional ? 'absent' : 'null'} on the last page`, actual: `a next cursor in \`${p.next}\`` }
+        : declared && p.link && nextLink(res) !== undefined
+          ? { expected: 'no Link header rel="next" on the last page', actual: 'a Link header rel="next"' }
+          : undefined;
+  if (!said) return undefined;
   const next = nextQuery(route, query, res, items, n).next;
   if (next === undefined) return undefined;
   const after: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, next), headers };
@@ -348,10 +373,10 @@ async function exactlyFullPage(
   return {
     ...ctx.failure(
       route.operation.id,
-      `\`${hasMore}\` true only while objects follow`,
+      said.expected,
       route.operation.pointer,
       req,
-      `true on a page of all ${n} objects, and the page after it holds none`,
+      `${said.actual} on a page of all ${n} objects, and the page after it holds none`,
     ),
     curl: ctx.client.curlSequence([{ req }, { note: 'then the next page', req: after }]),
   };

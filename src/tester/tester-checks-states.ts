@@ -4,7 +4,18 @@ import { getStateField } from '../model/model-lookup.js';
 import { mayLeaveOut } from '../model/model-defaults.js';
 import { isAnswered } from '../model/model-schemas.js';
 import type { TestRequest } from './tester-http.js';
-import { checkListFilters, checkListShapes, varyField, checkSortOrder, fillPool, isDefaultPaging, pageThrough } from './tester-checks-lists.js';
+import {
+  checkListFilters,
+  checkListShapes,
+  exactlyFullPage,
+  getLargestPageSize,
+  saysMore,
+  varyField,
+  checkSortOrder,
+  fillPool,
+  isDefaultPaging,
+  pageThrough,
+} from './tester-checks-lists.js';
 import { describe, type TestContext } from './tester-context.js';
 import { runProperty } from './tester-checks-endpoints.js';
 import type { ResourceModel, StateMachineModel } from '../model/model-types.js';
@@ -521,6 +532,11 @@ async function checkLists(ctx: TestContext): Promise<void> {
           });
         const disorder = sort ? checkSortOrder(ctx, route, sort, seen, req, pages) : undefined;
         if (disorder) return scope.fail(disorder);
+      }
+      // A list declaring the format's own paging: a next cursor on an exactly full last page (checkListShapes).
+      if (saysMore(route) && current.length > 0 && current.length <= getLargestPageSize(ctx, o)) {
+        const full = await exactlyFullPage(ctx, route, headers, LIST_PARAMS.limit, current.length);
+        if (full) return scope.fail(full);
       }
       const filtered = await checkListFilters(ctx, route, current, headers);
       if (filtered) scope.fail(filtered);
