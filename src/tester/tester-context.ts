@@ -1145,6 +1145,16 @@ export class TestContext {
   }
 
   /**
+   * Whether `res` is a declared client error other than a conflict (isConflict, a 409) and those that refuse no body
+   * (NOT_REFUSALS): a rule of the service's own that a valid body drawn may meet (a title it keeps unique without the
+   * spec saying so, answered 422), which the body sent once more with its text drawn afresh (freshen) may pass.
+   */
+  isDeclaredRefusal(route: OperationRoute, res: TestResponse): boolean {
+    if (res.status < 400 || res.status >= 500 || res.status === 409 || NOT_REFUSALS.includes(res.status) || this.isConflict(route, res)) return false;
+    return (this.model.errors?.codes ?? []).some((c) => (c.statusRange === '4XX' ? true : c.statusRange === undefined && c.status === res.status));
+  }
+
+  /**
    * The body with each text field of the resource drawn afresh, from the field's own generator, as a value this run
    * has not sent: what is sent again after a conflict (isConflict), unique fields or not.
    */
@@ -1261,6 +1271,15 @@ export class TestContext {
       const again = this.onlyRequestFields(
         route,
         this.bindBody(route, this.withRequiredFilters(resource, this.makeUnique(resource, this.freshen(resource, await this.sampleCreateBody(resource))))),
+      );
+      req = { ...req, body: again, path: this.pathOf(route) };
+      res = await this.send(route, req);
+    }
+    // A declared refusal of another kind (a rule of the service's own a drawn text may meet): once more, text afresh.
+    if (body === undefined && this.isDeclaredRefusal(route, res)) {
+      const again = this.onlyRequestFields(
+        route,
+        this.bindBody(route, this.withRequiredFilters(resource, this.makeUnique(resource, this.freshen(resource, req.body as Record<string, unknown>)))),
       );
       req = { ...req, body: again, path: this.pathOf(route) };
       res = await this.send(route, req);
