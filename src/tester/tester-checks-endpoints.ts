@@ -110,7 +110,10 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
             // The object as a read shows it before this change (each case, shrunk ones too, reads it afresh): what the
             // change does not send is held to it.
             const was = target ? await readCurrent(ctx, route, target) : undefined;
-            const resolved = (await ctx.resolveRefs(value)) as Record<string, unknown>;
+            const drawnValue = (await ctx.resolveRefs(value)) as Record<string, unknown>;
+            // A change sends each field another value than the object holds, where it has one (unlike): a service
+            // ignoring it would otherwise pass.
+            const resolved = target ? ctx.unlike(route, drawnValue, was ?? target) : drawnValue;
             // A merge patch says a union field whole (the other variants' members null): padUnionsForMergePatch.
             const patch = (b: Record<string, unknown>) => (isMergePatch(o) ? padUnionsForMergePatch(resource, b) : b);
             let body = patch(ctx.bindBody(route, ctx.makeUnique(resource, resolved), target));
@@ -860,7 +863,7 @@ async function changeOnce(ctx: TestContext, resource: ResourceModel, target: Rec
     numRuns: 5,
   });
   const value = drawn.reduce((a, b) => (Object.keys(b as object).length > Object.keys(a as object).length ? b : a));
-  let body = ctx.bindBody(change, ctx.makeUnique(resource, (await ctx.resolveRefs(value)) as Record<string, unknown>), target);
+  let body = ctx.bindBody(change, ctx.makeUnique(resource, ctx.unlike(change, (await ctx.resolveRefs(value)) as Record<string, unknown>, target)), target);
   if (isMergePatch(change.operation)) body = padUnionsForMergePatch(resource, body);
   const res = await ctx.send(change, { method: change.method, path: ctx.pathOf(change, objectKey(resource, target)), headers, body });
   if (!isSuccessAnswer(change, res.status) || !isPlainObject(res.body)) return undefined;

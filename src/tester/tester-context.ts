@@ -951,7 +951,9 @@ export class TestContext {
       const pick = pairs.find(([name]) => plain(name)) ?? pairs[0];
       if (!pick) return {};
       const b = this.makeUnique(r, (await this.resolveRefs({ [pick[0]]: pick[1] })) as Record<string, unknown>);
-      return this.onlyRequestFields(route, this.bindBody(route, b, this.pathTarget(route, id)));
+      // Another value than the object the run made holds (unlike): the update changes it.
+      const made = id === undefined ? undefined : this.pool.get(r.name)?.find((x) => objectKey(r, x) === id);
+      return this.onlyRequestFields(route, this.bindBody(route, this.unlike(route, b, made), this.pathTarget(route, id)));
     }
     return {};
   }
@@ -985,6 +987,31 @@ export class TestContext {
     for (const b of route.operation.bindings) {
       const f = getFieldAt(r, b.field);
       if (f) setValueAt(r, out, b.field, this.segmentAs(f, bound[b.param] ?? rest));
+    }
+    return out;
+  }
+
+  /**
+   * A change's body (update, replace) with each plain field it sends (a text, number, boolean, enum, date…: not a
+   * reference, object, list, union or JSON value) that holds what `held` (the object it changes) holds drawn again, to
+   * another valid value: a change sent to see it take effect must change something, or a service ignoring it passes.
+   * A field with no other value (an enum of one) is left as it is: its change cannot show. Fields the path binds
+   * (\`bind\`: they keep the object where the path finds it) and unique ones (drawn unique) are left as they are.
+   */
+  unlike(route: OperationRoute, body: Record<string, unknown>, held: Record<string, unknown> | undefined): Record<string, unknown> {
+    const r = route.resource;
+    if (!r || held === undefined) return body;
+    const bound = new Set((route.operation.bindings ?? []).map((b) => b.field.split('.')[0]!));
+    let out = body;
+    for (const [name, value] of Object.entries(body)) {
+      const f = getField(r, name);
+      if (!f || bound.has(name) || f.unique || name === r.identifier || f.readOnly || f.writeOnly) continue;
+      if (['ref', 'object', 'array', 'union', 'json'].includes(f.type) || value === null || JSON.stringify(value) !== JSON.stringify(held[name])) continue;
+      const drawn = fc.sample(fieldArbitrary(this.model, { ...f, nullable: false, hasExample: false }, r), { seed: this.seed + 7907, numRuns: 40 });
+      const other = drawn.find((v) => JSON.stringify(v) !== JSON.stringify(value) && (typeof v !== 'string' || !v.includes('\u0000')));
+      if (other === undefined) continue;
+      if (out === body) out = { ...body };
+      out[name] = other;
     }
     return out;
   }
