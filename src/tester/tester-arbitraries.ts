@@ -381,8 +381,16 @@ function notMatching(pattern: string, min: number, max: number): string | undefi
     return undefined;
   }
   const len = Math.max(min, Math.min(max, 4));
-  return ['!'.repeat(len), ' '.repeat(len), 'a'.repeat(len), '0'.repeat(len), 'Z'.repeat(len), '-'.repeat(len)].find((s) => !re.test(s));
+  return PATTERN_BREAKERS.map((c) => c.repeat(len)).find((s) => !re.test(s));
 }
+
+/**
+ * Characters a pattern may refuse, each sent repeated: the usual first, then every printable ASCII character and a
+ * few others, so a pattern refusing only some (`^[^<>"']*$`, no markup or quotes) is broken too.
+ */
+const PATTERN_BREAKERS: readonly string[] = [
+  ...new Set(['!', ' ', 'a', '0', 'Z', '-', ...Array.from({ length: 0x7e - 0x20 + 1 }, (_, i) => String.fromCharCode(0x20 + i)), 'é', '中', '😀', '\t']),
+];
 
 /**
  * A valid value of a patterned field changed a little (its letters' case swapped, one character more, one less), each
