@@ -1,10 +1,11 @@
 import { getIdempotencyHeader } from '../model/model-defaults.js';
 import { isSuccessAnswer, isIdempotentOperation } from '../model/model-routes.js';
 import type { TestRequest } from './tester-http.js';
-import { describe, type TestContext } from './tester-context.js';
+import { describe, objectKey, type TestContext } from './tester-context.js';
 
 // Idempotency-Key (endpoints.idempotency): the same request sent twice with one key gets the same answer and
-// makes one object; the key reused with another body gets the declared idempotency_conflict code.
+// makes one object; the key reused with another body gets the declared idempotency_conflict code. An update or a
+// replace sent twice with one key gets its first answer again (a retried change is not applied twice).
 
 export async function checkIdempotency(ctx: TestContext): Promise<void> {
   const header = getIdempotencyHeader(ctx.model);
@@ -41,6 +42,35 @@ export async function checkIdempotency(ctx: TestContext): Promise<void> {
       const why = ctx.expectCondition(res, 'idempotency_conflict');
       if (why !== undefined)
         scope.fail(ctx.failure(o.id, `${d.code} (${d.status}) for ${header}: ${key} reused with another body`, d.pointer, other, `${why}; ${describe(res)}`));
+    });
+  }
+  for (const route of ctx.routes.filter(
+    (r) => (r.operation.action === 'update' || r.operation.action === 'replace') && r.resource && isIdempotentOperation(ctx.model, r.operation),
+  )) {
+    const o = route.operation;
+    const r = route.resource!;
+    await ctx.check('endpoints', 'endpoints.idempotency', o.id, async (scope) => {
+      const headers = await ctx.authFor(o.auth);
+      if (!headers) return scope.skip('no credential for this operation');
+      const target = await ctx.ensureObject(r);
+      if (!target) return scope.skip(`no ${r.name} could be made to change`);
+      const id = objectKey(r, target);
+      const key = `servicespec-test-${ctx.runId}-${o.id}-${Date.now().toString(36)}`;
+      const body = await ctx.validBody(route, id);
+      const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers: { ...headers, [header]: key }, body };
+      const first = await ctx.send(route, req);
+      if (!isSuccessAnswer(route, first.status)) return scope.skip(`${o.id} answered ${first.status}: nothing to replay`);
+      const again = await ctx.send(route, req);
+      if (again.status !== first.status || again.text !== first.text)
+        scope.fail(
+          ctx.failure(
+            o.id,
+            `the same answer to the same change with ${header}: ${key} (the first answer replayed, the change applied once)`,
+            '/endpoints/idempotency',
+            req,
+            `first ${describe(first).slice(0, 160)}; then ${describe(again).slice(0, 160)}`,
+          ),
+        );
     });
   }
 }
