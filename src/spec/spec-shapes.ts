@@ -4,6 +4,7 @@
 import { createDiagnostic, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 import { escapePointerToken as escape, joinPointer } from '../util/util-json-pointer.js';
+import { ownValue } from '../util/util-own.js';
 import type { FieldSpec, NamedShapeSpec, ShapeSpec, SpecDocument, VariantSpec } from './spec-types.js';
 
 type Json = Record<string, unknown>;
@@ -78,7 +79,8 @@ class ShapeExpander {
 
   /** A named shape written out, or undefined where it cannot be (unknown, or a cycle: each said at `at`). */
   private named(name: string, at: string, usedAt?: string): NamedShapeSpec | undefined {
-    const shape = this.shapes[name];
+    // Own names only: `shape: toString` names no shape, not Object.prototype's member.
+    const shape = ownValue(this.shapes, name) as NamedShapeSpec | undefined;
     if (shape === undefined) {
       this.diagnostics.push(createDiagnostic('shape-unknown', { name, suggestion: suggestion(name, Object.keys(this.shapes)) }, { pointer: at }));
       return undefined;

@@ -114,6 +114,24 @@ resources:
     expect(compileSpecText(spec).model).toBeUndefined();
   });
 
+  it('a name of Object.prototype (`toString`, `constructor`) names no shape', () => {
+    const spec = `servicespec: 1
+shapes:
+  Address: { fields: { x: { type: string } } }
+resources:
+  T:
+    fields:
+      id: { type: uuid, readOnly: true }
+      a: { type: object, shape: Address }
+      p: { type: object, shape: toString }
+      q: { type: object, shape: constructor }
+`;
+    expect(codes(spec).map((d) => [d.code, d.pointer])).toEqual([
+      ['shape-unknown', '/resources/T/fields/p/shape'],
+      ['shape-unknown', '/resources/T/fields/q/shape'],
+    ]);
+  });
+
   it('a shape with both fields and variants, or neither, is shape-invalid', () => {
     const spec = `servicespec: 1
 shapes:
