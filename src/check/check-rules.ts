@@ -959,8 +959,10 @@ function checkPaging({ model, doc, report }: RuleContext, o: OperationModel): vo
   const at = (key: string) => joinPointer(joinPointer(o.pointer, 'paging'), key);
   const say = (detail: string, key: string) => report('paging-contradiction', { operation: o.id, detail }, at(key));
   if (p.body === 'array') {
-    for (const key of ['items', 'next', 'total', 'has_more'] as const)
+    for (const key of ['items', 'next', 'total', 'has_more', 'url'] as const)
       if (written[key] !== undefined) say(`\`${key}\` names a field of the envelope, but the body is a bare array (\`body: array\`)`, key);
+    if (written.constants !== undefined && Object.keys(written.constants).length > 0)
+      say('`constants` names fields of the envelope, but the body is a bare array (`body: array`)', 'constants');
     // The response envelope may carry the next cursor instead (its `next`).
     if (p.style === 'cursor' && !p.link && !(o.envelope?.values.some((v) => v.source === 'next') ?? false))
       say('a bare array with cursor paging gives the next cursor nowhere: add `link: true` (the Link header carries it), or use `body: envelope`', 'body');
@@ -974,12 +976,22 @@ function checkPaging({ model, doc, report }: RuleContext, o: OperationModel): vo
       ...(p.style === 'cursor' && p.next !== undefined ? [p.next] : []),
       ...(p.total !== undefined ? [p.total] : []),
       ...(p.hasMore !== undefined ? [p.hasMore] : []),
+      ...(p.url !== undefined ? [p.url] : []),
+      ...Object.keys(p.constants ?? {}),
     ];
     const twice = names.find((n, i) => names.indexOf(n) !== i);
     if (twice !== undefined)
       say(
-        `the envelope names \`${twice}\` twice (items, next, total and has_more are separate fields)`,
-        written.has_more !== undefined ? 'has_more' : written.total !== undefined ? 'total' : 'next',
+        `the envelope names \`${twice}\` twice (items, next, total, has_more, url and each of constants are separate fields)`,
+        p.constants?.[twice] !== undefined
+          ? 'constants'
+          : written.url === twice
+            ? 'url'
+            : written.has_more !== undefined
+              ? 'has_more'
+              : written.total !== undefined
+                ? 'total'
+                : 'next',
       );
   }
   // `next_optional` says how the page's next cursor field is left out: a page without one has nothing to leave out.

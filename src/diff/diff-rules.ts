@@ -761,11 +761,16 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
       (a.total !== undefined && a.total !== b.total) ||
       (a.totalHeader !== undefined && header(a) !== header(b)) ||
       (a.hasMore !== undefined && a.hasMore !== b.hasMore) ||
+      (a.url !== undefined && a.url !== b.url) ||
+      Object.entries(a.constants ?? {}).some(([k, v]) => b.constants?.[k] !== v) ||
       (a.link && !b.link)
     ) {
       const say = (p: typeof a) =>
         `${shape(p)}${renamed && by(p) !== '' ? `, by ${by(p)}` : ''}${p.total !== undefined ? `, total ${p.total}` : ''}` +
-        `${p.totalHeader !== undefined ? `, total in header ${p.totalHeader}` : ''}${p.hasMore !== undefined ? `, has_more ${p.hasMore}` : ''}${p.link ? ', Link header' : ''}`;
+        `${p.totalHeader !== undefined ? `, total in header ${p.totalHeader}` : ''}${p.hasMore !== undefined ? `, has_more ${p.hasMore}` : ''}` +
+        `${Object.entries(p.constants ?? {})
+          .map(([k, v]) => `, ${k} always ${JSON.stringify(v)}`)
+          .join('')}${p.url !== undefined ? `, url ${p.url}` : ''}${p.link ? ', Link header' : ''}`;
       out.add('list-paging-changed', id, { old: say(a), new: say(b) }, at('paging'));
     } else {
       if (a.total === undefined && b.total !== undefined) out.add('list-paging-extended', id, { value: `the total \`${b.total}\`` }, at('paging'));
@@ -774,6 +779,9 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
         out.add('list-paging-extended', id, { value: `\`${b.hasMore}\`, whether objects follow the page` }, at('paging'));
       if (a.totalHeader === undefined && b.totalHeader !== undefined)
         out.add('list-paging-extended', id, { value: `the total in a \`${b.totalHeader}\` header` }, at('paging'));
+      if (a.url === undefined && b.url !== undefined) out.add('list-paging-extended', id, { value: `\`${b.url}\`, the list's address` }, at('paging'));
+      for (const [k, v] of Object.entries(b.constants ?? {}))
+        if (a.constants?.[k] === undefined) out.add('list-paging-extended', id, { value: `\`${k}\`, always ${JSON.stringify(v)}` }, at('paging'));
     }
   }
   // A list's own page sizes (paging.page_size), as they apply to it, where either side states its own.

@@ -467,13 +467,16 @@ function getPageType(p: Omit<PagingModel, 'declared'>, item: string): string {
     p.next === PAGE_FIELDS.next &&
     p.total === undefined &&
     p.hasMore === undefined &&
+    p.constants === undefined &&
+    p.url === undefined &&
     p.params.cursor === undefined
   )
     return `Page<${item}>`;
-  const fields = [`${jsString(p.items)}: ${item}[]`];
+  const fields = [...Object.entries(p.constants ?? {}).map(([name, value]) => `${jsString(name)}: ${jsString(value)}`), `${jsString(p.items)}: ${item}[]`];
   if (p.style === 'cursor' && p.next !== undefined) fields.push(p.nextOptional ? `${jsString(p.next)}?: string` : `${jsString(p.next)}: string | null`);
   if (p.total !== undefined) fields.push(`${jsString(p.total)}: number`);
   if (p.hasMore !== undefined) fields.push(`${jsString(p.hasMore)}: boolean`);
+  if (p.url !== undefined) fields.push(`${jsString(p.url)}: string`);
   return `{ ${fields.join('; ')} }`;
 }
 

@@ -805,8 +805,14 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
     const items: JsonObject = { type: 'array', items: item ? viewRef(ctx, item, 'response') : {} };
     if (paging.body === 'array') body = items;
     else {
-      const properties: JsonObject = { [paging.items]: items };
-      const required = [paging.items];
+      const properties: JsonObject = {};
+      const required: string[] = [];
+      for (const [name, value] of Object.entries(paging.constants ?? {})) {
+        properties[name] = { type: 'string', enum: [value] };
+        required.push(name);
+      }
+      properties[paging.items] = items;
+      required.push(paging.items);
       if (paging.style === 'cursor' && paging.next !== undefined) {
         // next_optional: left out on the last page (optional, not nullable), as Google's nextPageToken.
         properties[paging.next] = schema(ctx, {
@@ -822,6 +828,10 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
       if (paging.hasMore !== undefined) {
         properties[paging.hasMore] = { type: 'boolean', description: 'Whether objects follow this page.' };
         required.push(paging.hasMore);
+      }
+      if (paging.url !== undefined) {
+        properties[paging.url] = { type: 'string', description: "The list's address: the request's path, without its query." };
+        required.push(paging.url);
       }
       body = { type: 'object', properties, required, additionalProperties: false };
     }

@@ -208,6 +208,8 @@ export function pagingToSpec(p: PagingModel | undefined): PagingSpec | undefined
     next_optional: p.nextOptional,
     total: array ? undefined : p.total,
     has_more: array ? undefined : p.hasMore,
+    constants: array || p.constants === undefined ? undefined : { ...p.constants },
+    url: array ? undefined : p.url,
     total_header: p.totalHeader,
     link: p.link ? true : undefined,
     params: pagingParamsToSpec(p),

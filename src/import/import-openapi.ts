@@ -1748,6 +1748,8 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   let next: string | undefined;
   let total: string | undefined;
   let hasMore: string | undefined;
+  let constants: Record<string, string> | undefined;
+  let url: string | undefined;
   // Whether the document leaves the next cursor out of the last page (optional, not nullable).
   let nextOptional = false;
   if (flat.schema?.type === 'array' || (Array.isArray(flat.schema?.type) && flat.schema.type.includes('array'))) {
@@ -1769,6 +1771,12 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
         ctx.diagnostics.length = said;
         if (!shape?.list || shape.resource === undefined) return {};
         [items, resource] = [name, shape.resource];
+      } else if (types.includes('string') && !types.includes('null') && constantOf(f) !== undefined) {
+        // Stripe's `object: list`, Google's `kind`: one text on every page (paging.constants).
+        (constants ??= {})[name] = constantOf(f)!;
+      } else if (types.includes('string') && !types.includes('null') && name === 'url' && url === undefined && f.nullable !== true) {
+        // Stripe's `url`: the list's address, the request's path (paging.url).
+        url = name;
       } else if (types.includes('string') && next === undefined) {
         next = name;
         const required = Array.isArray(flat.schema?.required) && flat.schema.required.includes(name);
@@ -1827,6 +1835,8 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
     if (next === undefined && style === 'cursor') paging.next = false;
     if (total !== undefined) paging.total = total;
     if (hasMore !== undefined) paging.has_more = hasMore;
+    if (constants !== undefined) paging.constants = constants;
+    if (url !== undefined) paging.url = url;
   }
   if (link && style !== 'none' && style !== 'limit') paging.link = true;
   if (totalHeader !== undefined) paging.total_header = totalHeader;
@@ -1835,6 +1845,12 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   if (Object.keys(paging).length > 0) out.paging = paging;
   if (next !== undefined && nextOptional) out.nextOptional = true;
   return out;
+}
+
+/** The one text a page field always holds: a `const`, or an `enum` of one string. */
+function constantOf(f: Json): string | undefined {
+  if (typeof f.const === 'string') return f.const;
+  return Array.isArray(f.enum) && f.enum.length === 1 && typeof f.enum[0] === 'string' ? f.enum[0] : undefined;
 }
 
 /** Response header names that carry a list's total (lowercase): GitHub-, json-server- and Rails-style. */

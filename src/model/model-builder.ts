@@ -326,6 +326,8 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
           total: p.total,
           totalHeader: p.total_header,
           hasMore: p.has_more,
+          constants: p.constants !== undefined && Object.keys(p.constants).length > 0 ? Object.freeze({ ...p.constants }) : undefined,
+          url: p.url,
           link: p.link,
         }) as Partial<PagingModel>),
         ...(p.next === false ? { next: undefined } : {}),

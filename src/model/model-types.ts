@@ -301,6 +301,10 @@ export interface PagingModel {
   total?: string;
   /** envelope: the boolean field saying objects follow this page, when declared. */
   hasMore?: string;
+  /** envelope: fields holding one text on every page (`paging.constants`), in the spec's order. */
+  constants?: Readonly<Record<string, string>>;
+  /** envelope: the field holding the request's path, without its query (`paging.url`). */
+  url?: string;
   /** The response header holding the total (`X-Total-Count`), when declared: sent on every page, either body. */
   totalHeader?: string;
   link: boolean;

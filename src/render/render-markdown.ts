@@ -497,7 +497,7 @@ function endpointBlocks(m: ServiceModel): Block[] {
               ? ['a bare array']
               : [
                   code(
-                    `{ ${[p.items, ...(p.style === 'cursor' && p.next !== undefined ? [p.next] : []), ...(p.total !== undefined ? [p.total] : []), ...(p.hasMore !== undefined ? [p.hasMore] : [])].join(', ')} }`,
+                    `{ ${[...Object.entries(p.constants ?? {}).map(([k, v]) => `${k}: ${JSON.stringify(v)}`), p.items, ...(p.style === 'cursor' && p.next !== undefined ? [p.next] : []), ...(p.total !== undefined ? [p.total] : []), ...(p.hasMore !== undefined ? [p.hasMore] : []), ...(p.url !== undefined ? [`${p.url} (the request's path)`] : [])].join(', ')} }`,
                   ),
                   // next_optional: the cursor is left out on the last page, not null there.
                   ...(p.style === 'cursor' && p.next !== undefined && p.nextOptional ? ['; ', code(p.next), ' left out on the last page'] : []),

@@ -308,6 +308,10 @@ export interface PagingSpec {
   total?: string;
   /** envelope: a boolean field, true when objects follow this page (Stripe's `has_more`). */
   has_more?: string;
+  /** envelope: fields holding one text on every page, by name (Stripe's `object: list`, Google's `kind`). */
+  constants?: Record<string, string>;
+  /** envelope: a string field holding the list's address as requested: the request's path, without its query (Stripe's `url`). */
+  url?: string;
   /** A response header carrying the count of every matching object (`X-Total-Count`), on every page; none when absent. */
   total_header?: string;
   /** A `Link` header (RFC 8288) with the next page's address as `rel="next"`. */

@@ -59,6 +59,13 @@ export function responseMismatch(ctx: TestContext, route: OperationRoute, req: T
         return `${paging.total} ${JSON.stringify(page[paging.total])}, not a count of objects`;
       if (paging.hasMore !== undefined && typeof page[paging.hasMore] !== 'boolean')
         return `${paging.hasMore} ${JSON.stringify(page[paging.hasMore])}, not true or false`;
+      for (const [name, value] of Object.entries(paging.constants ?? {}))
+        if (page[name] !== value) return `${name} ${JSON.stringify(page[name])}, not ${JSON.stringify(value)} (the same on every page)`;
+      // paging.url: the path this request named, the base URL's included, without the query.
+      if (paging.url !== undefined) {
+        const path = new URL(ctx.client.url(req.path)).pathname;
+        if (page[paging.url] !== path) return `${paging.url} ${JSON.stringify(page[paging.url])}, not the list's address ${JSON.stringify(path)}`;
+      }
     }
     // The total's header is on every page, a count (paging.total_header).
     if (paging.totalHeader !== undefined) {

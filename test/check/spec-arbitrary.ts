@@ -202,6 +202,8 @@ const paging = fc
       total: opt(fc.constantFrom('total', 'count')),
       total_header: opt(fc.constantFrom('X-Total-Count', 'X-Total', 'Link')),
       has_more: opt(fc.constantFrom('has_more', 'items')),
+      constants: opt(fc.constantFrom({ object: 'list' }, { kind: 'page', items: 'x' })),
+      url: opt(fc.constantFrom('url', 'items')),
       link: opt(fc.boolean()),
     },
     { requiredKeys: [] },
@@ -593,6 +595,8 @@ const WELL_FORMED_PAGING = [
   // Google's: the next cursor left out on the last page (next_optional), by the format's names or its own
   { items: 'files', next: 'nextPageToken', next_optional: true, params: { limit: 'pageSize', cursor: 'pageToken' } },
   { next_optional: true },
+  // Stripe's list object: a constant and the list's address beside has_more
+  { style: 'after', items: 'data', has_more: 'has_more', constants: { object: 'list' }, url: 'url' },
   { style: 'offset', params: { limit: 'size', offset: 'skip' } },
   { style: 'page', body: 'array', link: true, params: { limit: 'page_size', page: 'page_number' } },
   { style: 'limit', body: 'array', params: { limit: 'max' } },

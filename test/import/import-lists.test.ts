@@ -38,6 +38,8 @@ const STYLES: Record<string, string> = {
   // Stripe's: { data, has_more }, ?limit=&starting_after=<the last id>; and a bare array paged by starting_after.
   afterHasMore: '{ style: after, items: data, has_more: has_more }',
   afterArray: '{ style: after, body: array }',
+  // Stripe's whole list object: { object: "list", data, has_more, url }.
+  afterListObject: '{ style: after, items: data, has_more: has_more, constants: { object: list }, url: url }',
   // Shopify's: { products: [...] }, ?limit=&page_info=, the next page's cursor only in the Link header.
   cursorLinkOnly: '{ items: products, next: false, link: true, params: { cursor: page_info } }',
 };

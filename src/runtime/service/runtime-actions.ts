@@ -1077,6 +1077,12 @@ function getOneParameter(query: Record<string, unknown>, name: string, invalid: 
   return v;
 }
 
+/** The path the request named, as sent, without its query (a list's `paging.url`). */
+function requestPath(request: FastifyRequest): string {
+  const at = request.url.indexOf('?');
+  return at < 0 ? request.url : request.url.slice(0, at);
+}
+
 function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
   const { ctx } = deps;
   const resource = route.resource!;
@@ -1162,15 +1168,22 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     const next = nextPosition(page);
     setHeaders(page, request, reply, next);
     if (paging.body === 'array') return sendAnswer(request, reply, route.successStatus, items, listValues(page, count, next));
-    const body: Record<string, unknown> = { [paging.items]: items };
+    // paging.constants first, as Stripe writes `object` ahead of `data`.
+    const body: Record<string, unknown> = { ...paging.constants, [paging.items]: items };
     // next_optional: left out on the last page rather than null.
     if (paging.style === 'cursor' && paging.next !== undefined && (next !== null || !paging.nextOptional)) body[paging.next] = next?.[1] ?? null;
     if (paging.total !== undefined) body[paging.total] = page.total;
     if (paging.hasMore !== undefined) body[paging.hasMore] = page.rows.length > page.limit;
+    if (paging.url !== undefined) body[paging.url] = requestPath(request);
     return sendAnswer(request, reply, route.successStatus, body, listValues(page, count, next));
   };
   // The page as JSON.stringify would write the answer above, from rows whose JSON values are their stored text.
-  const itemsKey = paging.body === 'array' ? '[' : `{${JSON.stringify(paging.items)}:[`;
+  const itemsKey =
+    paging.body === 'array'
+      ? '['
+      : `{${Object.entries(paging.constants ?? {})
+          .map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)},`)
+          .join('')}${JSON.stringify(paging.items)}:[`;
   const answerStored = (page: ListPage, request: FastifyRequest, reply: FastifyReply) => {
     const count = Math.min(page.rows.length, page.limit);
     let text = itemsKey;
@@ -1183,6 +1196,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
         text += `,${JSON.stringify(paging.next)}:${JSON.stringify(next?.[1] ?? null)}`;
       if (paging.total !== undefined) text += `,${JSON.stringify(paging.total)}:${page.total}`;
       if (paging.hasMore !== undefined) text += `,${JSON.stringify(paging.hasMore)}:${page.rows.length > page.limit}`;
+      if (paging.url !== undefined) text += `,${JSON.stringify(paging.url)}:${JSON.stringify(requestPath(request))}`;
       text += '}';
     }
     return sendAnswer(request, reply.type(getAnswerType(reply)), route.successStatus, text, listValues(page, count, next));
