@@ -363,6 +363,11 @@ export const DIAGNOSTICS = {
   'import-dropped': { severity: 'warning', message: '{item} has no place in a servicespec and is left out: {reason}' },
   'import-renamed': { severity: 'warning', message: '{what} `{from}` is named `{to}` in the spec: {reason}' },
   'import-custom-operation': { severity: 'info', message: 'operation `{operation}` is imported as a custom operation: {reason}' },
+  'import-names-kept': {
+    severity: 'info',
+    message:
+      "names not in the format's naming style ({count}: {examples}) are the API's names on the wire: kept as written, with the name-style warning turned off (check: { disable: [name-style] })",
+  },
   'import-errors-merged': { severity: 'warning', message: '{item}: merged into {into} ({reason})' },
   'import-approximated': { severity: 'warning', message: '{item} is imported as {as}: {reason}' },
   'import-extension-invalid': { severity: 'warning', message: '{extension} at {where} is not valid ({detail}) and is ignored' },

@@ -349,9 +349,25 @@ async function importBundled(bundled: Json, file: string, diagnostics: Diagnosti
   if (invalid !== undefined) diagnostics.push(createDiagnostic('import-invalid-openapi', { detail: invalid }, { file }));
   const document = hoistShapes(convert(bundled, file, diagnostics));
   dropRepeated(diagnostics);
-  const text = specToYaml(document);
+  let text = specToYaml(document);
   const specFile = options.specFile ?? file.replace(/\.(ya?ml|json)$/i, '') + '.servicespec.yaml';
-  const compiled = compileSpecText(text, specFile);
+  let compiled = compileSpecText(text, specFile);
+  // The API's names are its wire contract: a warning for each name out of the format's style says nothing a user can
+  // act on, so the spec turns the warning off, and the import says so once.
+  const offStyle = compiled.diagnostics.filter((d) => d.code === 'name-style');
+  if (offStyle.length > 0 && !(document.check?.disable ?? []).includes('name-style')) {
+    document.check = { ...document.check, disable: [...(document.check?.disable ?? []), 'name-style'] };
+    text = specToYaml(document);
+    compiled = compileSpecText(text, specFile);
+    const examples = [...new Set(offStyle.map((d) => / name `([^`]*)`/.exec(d.message)?.[1] ?? ''))].filter(Boolean).slice(0, 3);
+    diagnostics.push(
+      createDiagnostic(
+        'import-names-kept',
+        { count: offStyle.length, examples: `${examples.map((n) => `\`${n}\``).join(', ')}${offStyle.length > examples.length ? ', …' : ''}` },
+        { file },
+      ),
+    );
+  }
   const gaps = compiled.model ? getGapReport(compiled.model) : undefined;
   return gaps ? { document, text, diagnostics, compiled, gaps } : { document, text, diagnostics, compiled };
 }

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
+import { importOpenApiDocument, importOpenApiFile, specToYaml } from '../../src/import/import-openapi.js';
+import { compileSpecText } from '../../src/program.js';
 import { toEventKindName, toFieldName, toIdentifier, toOperationId, toResourceName } from '../../src/import/import-names.js';
 import { OPENAPI_FIXTURES, tempDir } from '../export/helpers.js';
 import { runCli } from '../cli/cli-helpers.js';
@@ -414,7 +415,14 @@ describe('import: schemas', () => {
     expect(Object.keys(r.document!.events!.kinds!)).toEqual(['paymentMethod.created']);
     const checked = r.compiled!.diagnostics;
     expect(checked.filter((d) => d.severity === 'error')).toEqual([]);
-    expect(checked.filter((d) => d.code === 'name-style').map((d) => d.message)).toEqual([
+    // The API's own names: said once by the import, and the spec turns name-style off, so check says nothing of them.
+    expect(checked.filter((d) => d.code === 'name-style')).toEqual([]);
+    expect(r.document!.check).toEqual({ disable: ['name-style'] });
+    expect(r.diagnostics.filter((d) => d.code === 'import-names-kept').map((d) => d.message)).toEqual([
+      "names not in the format's naming style (4: `pullrequest`, `apiVersion`, `createdAt`, …) are the API's names on the wire: kept as written, with the name-style warning turned off (check: { disable: [name-style] })",
+    ]);
+    const again = compileSpecText(specToYaml({ ...r.document!, check: {} }));
+    expect(again.diagnostics.filter((d) => d.code === 'name-style').map((d) => d.message)).toEqual([
       "pullrequest: resource name `pullrequest` is not PascalCase, the format's naming style; it is kept as written (it is the name on the wire)",
       "pullrequest.apiVersion: field name `apiVersion` is not snake_case, the format's naming style; it is kept as written (it is the name on the wire)",
       "pullrequest.createdAt: field name `createdAt` is not snake_case, the format's naming style; it is kept as written (it is the name on the wire)",

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateClient } from '../../src/export/export-client.js';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
-import { importOpenApiDocument } from '../../src/import/import-openapi.js';
+import { importOpenApiDocument, specToYaml } from '../../src/import/import-openapi.js';
+import { compileSpecText } from '../../src/program.js';
 import { startService, type Running } from '../runtime/helpers.js';
 import { ROOT, run, tempDir } from '../export/helpers.js';
 
@@ -146,7 +147,10 @@ describe('operation ids and dotted component names, kept', () => {
     expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(Object.keys(r.document!.resources!)).toEqual(['io.example.v1.Widget']);
     expect(r.document!.endpoints!.operations!['find widget by id']).toMatchObject({ action: 'read', resource: 'io.example.v1.Widget' });
-    expect(r.compiled!.diagnostics.filter((d) => d.code === 'name-style').map((d) => d.message)).toContain(
+    expect(r.diagnostics.filter((d) => d.code === 'import-names-kept').map((d) => d.message)).toEqual([expect.stringContaining('(4: `io.example.v1.Widget`')]);
+    expect(r.compiled!.diagnostics.filter((d) => d.code === 'name-style')).toEqual([]);
+    // Without the setting the import writes, check warns of each name as before.
+    expect(compileSpecText(specToYaml({ ...r.document!, check: {} })).diagnostics.map((d) => d.message)).toContain(
       "operation find widget by id: operation name `find widget by id` is not an identifier (letters, digits, underscores), the format's naming style; it is kept as written (it is the name on the wire)",
     );
     const doc = exportOpenApi(r.compiled!.model!).document as { paths: Record<string, Record<string, { operationId: string }>>; components: { schemas: Json } };
