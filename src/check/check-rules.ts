@@ -204,7 +204,7 @@ const TYPED_CONSTRAINTS: readonly (readonly [keyof FieldModel, (type: string) =>
   ...(['minItems', 'maxItems', 'uniqueItems'] as const).map((c) => [c, (t: string) => t === 'array'] as const),
   ['values', (t) => t === 'enum'],
   ['to', (t) => t === 'ref'],
-  ['items', (t) => t === 'array'],
+  ['items', (t) => t === 'array' || t === 'map'],
   ['fields', (t) => t === 'object'],
 ];
 
@@ -229,7 +229,8 @@ function hasMisplacedConstraint(f: FieldModel, type: string): boolean {
         f.exclusiveMinimum !== undefined ||
         f.exclusiveMaximum !== undefined ||
         f.multipleOf !== undefined)) ||
-    (type !== 'array' && (f.minItems !== undefined || f.maxItems !== undefined || f.uniqueItems !== undefined || f.items !== undefined)) ||
+    (type !== 'array' && (f.minItems !== undefined || f.maxItems !== undefined || f.uniqueItems !== undefined)) ||
+    (type !== 'array' && type !== 'map' && f.items !== undefined) ||
     (type !== 'enum' && f.values !== undefined) ||
     (type !== 'ref' && f.to !== undefined) ||
     (type !== 'object' && f.fields !== undefined)
@@ -261,7 +262,7 @@ const fieldRules: Rule = ({ model, report }) => {
       if (f.to === undefined) report('ref-needs-target', { where }, f.pointer);
       else if (!getResource(model, f.to))
         report('unknown-resource', { where, name: f.to, suggestion: suggestion(f.to, names(model.resources)) }, joinPointer(f.pointer, 'to'));
-    } else if (type === 'array' && !f.items) report('array-needs-items', { where }, f.pointer);
+    } else if ((type === 'array' || type === 'map') && !f.items) report('array-needs-items', { where, type }, f.pointer);
     else if (type === 'union') {
       if (!f.union || f.union.variants.length === 0) report('union-needs-variants', { where }, f.pointer);
       else checkUnion(f.union, where, report);
@@ -372,6 +373,7 @@ function jsonKinds(f: FieldModel): Set<string> | undefined {
       kinds.add('array');
       break;
     case 'object':
+    case 'map':
     case 'union':
       kinds.add('object');
       break;
@@ -637,7 +639,10 @@ const eventVisibilityRules: Rule = ({ model, report }) => {
 
 /** A light check of a declared default or example against its field; the runtime's Ajv schema is the full check. */
 export function getValueProblem(
-  f: Pick<FieldModel, 'type' | 'nullable' | 'values' | 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum' | 'minLength' | 'maxLength' | 'pattern'>,
+  f: Pick<
+    FieldModel,
+    'type' | 'nullable' | 'values' | 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum' | 'minLength' | 'maxLength' | 'pattern' | 'items'
+  >,
   v: unknown,
 ): string | undefined {
   if (v === null) return f.nullable ? undefined : 'the field is not nullable';
@@ -657,6 +662,15 @@ export function getValueProblem(
     case 'object':
     case 'union':
       return typeof v === 'object' && !Array.isArray(v) ? undefined : 'not a mapping';
+    case 'map': {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'not a mapping';
+      // Each member's value is the field `items` says.
+      for (const [k, x] of Object.entries(v)) {
+        const why = f.items ? getValueProblem(f.items, x) : undefined;
+        if (why !== undefined) return `member ${k}: ${why}`;
+      }
+      return undefined;
+    }
     case 'json':
       return undefined;
     default:
@@ -1665,7 +1679,7 @@ const pathBindingRules: Rule = ({ model, report }) => (checkUniqueKeys(model, re
 const JSON_REQUEST_TYPE = /^application\/([a-z0-9][a-z0-9.-]*\+)?json$/i;
 
 /** Field types a form (`application/x-www-form-urlencoded`) cannot carry as text, as for query parameters. */
-const UNFORMABLE_TYPES: ReadonlySet<string> = new Set(['object', 'json', 'union', 'ref', 'state']);
+const UNFORMABLE_TYPES: ReadonlySet<string> = new Set(['object', 'map', 'json', 'union', 'ref', 'state']);
 
 /** `media_type` only on a custom operation's request; a form request of written-out fields a form can carry. */
 const requestMediaTypeRules: Rule = ({ model, report }) => {

@@ -231,7 +231,7 @@ export const DIAGNOSTICS = {
   'required-in-requests-unused': { severity: 'warning', message: '{where}: `requiredInRequests` has no effect on a field {detail}' },
   'enum-needs-values': { severity: 'error', message: '{where} has type enum but declares no `values`' },
   'ref-needs-target': { severity: 'error', message: '{where} has type ref but names no resource in `to`' },
-  'array-needs-items': { severity: 'error', message: '{where} has type array but declares no `items`' },
+  'array-needs-items': { severity: 'error', message: '{where} has type {type} but declares no `items`' },
   'union-needs-variants': { severity: 'error', message: '{where} is a union but declares no `variants`' },
   'union-shape-mixed': { severity: 'error', message: '{where}: `variants` make the body a union and cannot be combined with `{key}`' },
   'shape-unknown': { severity: 'error', message: 'shape `{name}` is not declared under `shapes`{suggestion}' },

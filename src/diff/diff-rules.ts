@@ -302,7 +302,7 @@ class FieldDiff {
       const oi = o.items;
       const ni = n.items;
       new FieldDiff(this.out, { ...this.ctx, resource: false }).field(
-        `${subject}[]`,
+        `${subject}${n.type === 'map' ? '.*' : '[]'}`,
         oi,
         ni,
         nested(of, { ...oi, optional: false }),

@@ -210,6 +210,9 @@ function isCompound(t: string): boolean {
 }
 
 function objectToTs(s: JsonSchema, indent: string): string {
+  // A map (free member names, each value of one schema): Record<string, T>.
+  if (s.properties === undefined && typeof s.additionalProperties === 'object' && s.additionalProperties !== null)
+    return `Record<string, ${schemaToTs(s.additionalProperties, indent)}>`;
   const props = (s.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((s.required as string[] | undefined) ?? []);
   const inner = `${indent}  `;

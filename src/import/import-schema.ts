@@ -369,10 +369,33 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
         field.fields = fieldsFromSchema(ctx, s, at, { ...opts, depth: opts.depth + 1, stack }, 'nested');
         noteComponent(ctx, field.fields as object, node, pointer);
       }
+    } else if (
+      (!isObject(s.properties) || Object.keys(s.properties).length === 0) &&
+      isObject(s.additionalProperties) &&
+      (Object.keys(s.additionalProperties).length > 0 || ctx.fromServicespec === true) &&
+      opts.depth < MAX_FIELD_DEPTH
+    ) {
+      // A map with free member names, each value of one schema (Stripe's metadata, Kubernetes' labels). A document
+      // servicespec exported is read as written: `additionalProperties: {}` is a map its spec gave no items.
+      type = 'map';
+      if (Object.keys(s.additionalProperties).length > 0)
+        field.items = fieldFromSchema(ctx, s.additionalProperties, joinPointer(at, 'additionalProperties'), {
+          where: `${opts.where} values`,
+          depth: opts.depth + 1,
+          stack,
+        });
     } else {
       type = 'json';
       if (s.additionalProperties !== undefined && s.additionalProperties !== false)
-        approximated(ctx, opts.where, 'type json', 'a map with free keys has no field type of its own', at);
+        approximated(
+          ctx,
+          opts.where,
+          'type json',
+          isObject(s.properties) && Object.keys(s.properties).length > 0
+            ? 'named members beside free ones (properties with additionalProperties) have no field type of their own'
+            : 'a map with free keys has no field type of its own',
+          at,
+        );
     }
   } else if (Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) {
     type = 'json';
@@ -429,6 +452,7 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     for (const k of ARRAY_CONSTRAINTS) if (s[k] !== undefined) out[k] = s[k];
     if (field.items !== undefined) out.items = field.items;
   }
+  if (type === 'map' && field.items !== undefined) out.items = field.items;
   if (type === 'object') out.fields = field.fields;
   if (union !== undefined) Object.assign(out, union);
   if ('default' in s) {

@@ -22,7 +22,7 @@ import type {
 /** Query parameter names the format defines for list operations, by paging style (written in model-defaults.ts). */
 export { LIST_PARAMS } from './model-defaults.js';
 /** Field types a list cannot filter on: a filter is one query value compared with the stored value as text. */
-export const UNFILTERABLE_TYPES: ReadonlySet<string> = new Set(['array', 'object', 'json', 'union']);
+export const UNFILTERABLE_TYPES: ReadonlySet<string> = new Set(['array', 'object', 'map', 'json', 'union']);
 /** The response header a list with `paging.link` gives its next page's address in (RFC 8288). */
 export const LINK_HEADER = 'Link';
 /** Response field names the format defines for a list page (written in model-defaults.ts). */

@@ -117,6 +117,10 @@ export function getFieldSchema(
       // create's view would leave out of every schema.
       s = getObjectSchema(model, f.fields ?? [], resource, view === 'response' ? 'response' : 'create', opts, true);
       break;
+    case 'map':
+      // Free member names, each value the field `items` says (Stripe's metadata, Kubernetes' labels).
+      s = { type: 'object', additionalProperties: f.items ? getFieldSchema(model, f.items, resource, opts, view) : {} };
+      break;
     case 'json':
       // Any JSON value but null, unless the field is nullable: a stored null reads back as an absent field.
       s = nullable ? {} : { not: { type: 'null' } };

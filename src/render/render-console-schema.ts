@@ -122,6 +122,13 @@ function node(doc: Schema, raw: Schema | undefined, label: string, required: boo
     const inner = items ? constraints(items) : [];
     return `${li}>${head(label, s, required, name, `array of ${itemsKind}`)}${inner.length > 0 ? ` <span class="facts">each item: ${inner.join('; ')}</span>` : ''}</li>`;
   }
+  // A map: free member names, each value of one schema (additionalProperties).
+  if (s.properties === undefined && typeof s.additionalProperties === 'object' && s.additionalProperties !== null) {
+    const values = deref(doc, s.additionalProperties as Schema).schema;
+    const kind = values ? typeOf(values) : 'any JSON';
+    const inner = values ? constraints(values) : [];
+    return `${li}>${head(label, s, required, name, `map of ${kind}`)}${inner.length > 0 ? ` <span class="facts">each value: ${inner.join('; ')}</span>` : ''}</li>`;
+  }
   const props = s.properties as Record<string, Schema> | undefined;
   if (props) {
     const req = new Set((s.required as string[] | undefined) ?? []);

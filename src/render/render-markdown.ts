@@ -181,6 +181,8 @@ function typeText(f: FieldModel): string {
       return f.values && f.values.length > 0 ? `enum: ${f.values.map(String).join(', ')}` : `enum: values ${NOT_SHOWN}`;
     case 'array':
       return `array of ${f.items ? typeText(f.items) : NOT_SHOWN}`;
+    case 'map':
+      return `map of ${f.items ? typeText(f.items) : NOT_SHOWN} (any member names)`;
     case 'union':
       return f.union ? unionText(f.union) : `union: variants ${NOT_SHOWN}`;
     default:

@@ -18,6 +18,7 @@ export const FIELD_TYPES = [
   'ref',
   'array',
   'object',
+  'map',
   'state',
   'json',
   'union',

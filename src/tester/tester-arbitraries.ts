@@ -154,6 +154,13 @@ export function fieldArbitrary(model: ServiceModel, f: FieldModel, resource: Res
     case 'object':
       arb = objectArbitrary(model, f.fields ?? [], undefined, 'create', complete);
       break;
+    case 'map':
+      // A few member names of plain letters (no name the format or JavaScript reserves), each value its field's.
+      arb = fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9]{0,7}$/), f.items ? fieldArbitrary(model, f.items, resource, complete) : fc.constant(''), {
+        maxKeys: 3,
+        noNullPrototype: true,
+      });
+      break;
     case 'state':
     case 'json':
       arb = fc.constant({});
@@ -339,6 +346,7 @@ function wrongType(f: FieldModel): unknown {
     case 'array':
       return { not: 'an array' };
     case 'object':
+    case 'map':
       return ['not', 'an', 'object'];
     case 'json':
       return undefined;
@@ -572,6 +580,14 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
       out.push({ label: `${name}[0] ${m.label.slice('item '.length)}`, condition: m.condition, apply: (b) => setAt(b, path, [bad]) });
     }
   }
+  // A map (metadata): one member whose value breaks the value's own type or constraints, sent as the whole map, so a
+  // service checking the map but not its values (a value past its maxLength stored) is caught.
+  if (f.type === 'map' && f.items && SCALAR_ITEM_TYPES.has(f.items.type)) {
+    for (const m of fieldMutations(model, f.items, ['item'], false)) {
+      const bad = m.apply({ item: null }).item;
+      out.push({ label: `${name}.key ${m.label.slice('item '.length)}`, condition: m.condition, apply: (b) => setAt(b, path, { key: bad }) });
+    }
+  }
   if (f.type === 'union' && f.union) out.push(...unionMutations(model, f.union, path));
   return out;
 }
@@ -746,7 +762,7 @@ export function heldAsPatched(
   // A field both optional and nullable may be answered absent or null after it: the two say the same to a client
   // (GitHub answers `homepage: null`).
   if (sent === null) return f?.nullable ? actual === null || (f.optional && actual === undefined) : actual === undefined;
-  if (isPlainObject(sent) && (f?.type === 'object' || f?.type === 'json'))
+  if (isPlainObject(sent) && (f?.type === 'object' || f?.type === 'map' || f?.type === 'json'))
     return isPlainObject(actual) && Object.entries(sent).every(([sk, sv]) => heldAsPatched(f, sk, actual[sk], sv, open));
   // A union said whole (padUnionsForMergePatch): the variant sent, its nulls removed, in any member order.
   if (isPlainObject(sent) && f?.type === 'union')

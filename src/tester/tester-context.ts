@@ -946,7 +946,7 @@ export class TestContext {
       // `minProperties: 1`, which the format cannot say), so a probe sent {} would meet that refusal, not its own.
       const drawn = fc.sample(objectArbitrary(this.model, this.requestFields(route), r, 'update'), { seed: this.seed + this.uniqueCounter, numRuns: 8 });
       // A plain value first: a union or object member under a merge patch would need its other members said null.
-      const plain = (name: string) => !['union', 'object', 'array', 'json'].includes(getField(r, name)?.type ?? 'json');
+      const plain = (name: string) => !['union', 'object', 'map', 'array', 'json'].includes(getField(r, name)?.type ?? 'json');
       const pairs = (drawn as Record<string, unknown>[]).flatMap((b) => Object.entries(b));
       const pick = pairs.find(([name]) => plain(name)) ?? pairs[0];
       if (!pick) return {};
@@ -1006,7 +1006,8 @@ export class TestContext {
     for (const [name, value] of Object.entries(body)) {
       const f = getField(r, name);
       if (!f || bound.has(name) || f.unique || name === r.identifier || f.readOnly || f.writeOnly) continue;
-      if (['ref', 'object', 'array', 'union', 'json'].includes(f.type) || value === null || JSON.stringify(value) !== JSON.stringify(held[name])) continue;
+      if (['ref', 'object', 'map', 'array', 'union', 'json'].includes(f.type) || value === null || JSON.stringify(value) !== JSON.stringify(held[name]))
+        continue;
       const drawn = fc.sample(fieldArbitrary(this.model, { ...f, nullable: false, hasExample: false }, r), { seed: this.seed + 7907, numRuns: 40 });
       const other = drawn.find((v) => JSON.stringify(v) !== JSON.stringify(value) && (typeof v !== 'string' || !v.includes('\u0000')));
       if (other === undefined) continue;

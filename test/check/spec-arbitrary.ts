@@ -537,6 +537,7 @@ function wellFormedField(targets: readonly string[]): fc.Arbitrary<Record<string
       weight: 1,
       arbitrary: fc.tuple(flags, leaf, opt(fc.integer({ min: 0, max: 5 }))).map(([f, items, minItems]) => clean({ type: 'array', ...f, items, minItems })),
     },
+    { weight: 1, arbitrary: fc.tuple(flags, leaf).map(([f, items]) => ({ type: 'map', ...f, items })) },
     {
       weight: 1,
       arbitrary: fc

@@ -57,7 +57,7 @@ describe('error bodies that say a field differently', () => {
     expect(body.fields).toEqual({ errors: { type: 'json' }, hint: { type: 'string', optional: true } });
     const said = r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.startsWith("the error body's"));
     expect(said.map((d) => d.message.split(':')[0])).toEqual([
-      "the error body's `errors` (string; json at /paths/~1products/post/responses/422) is imported as type json",
+      "the error body's `errors` (string; map at /paths/~1products/post/responses/422) is imported as type json",
       "the error body's `hint` (required) is imported as an optional field",
     ]);
   });

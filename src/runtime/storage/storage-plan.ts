@@ -14,6 +14,7 @@ function columnType(model: ServiceModel, f: FieldModel): ColumnType {
       return 'boolean';
     case 'array':
     case 'object':
+    case 'map':
     case 'json':
     case 'union':
       return 'json';
