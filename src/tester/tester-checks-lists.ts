@@ -7,7 +7,7 @@ import type { OperationModel, PagingModel, ResourceModel, ServiceModel } from '.
 import { describe, type TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import type { Failure } from './tester-types.js';
-import { getListTotal } from './tester-envelope.js';
+import { getEnvelopeCursor, getListTotal } from './tester-envelope.js';
 import { getPageItems } from '../model/model-envelope.js';
 
 /**
@@ -93,7 +93,8 @@ export function getNextCursor(route: OperationRoute, res: TestResponse): string 
     return typeof v === 'string' && v.length > 0 ? v : undefined;
   }
   const link = p.link ? nextLink(res) : undefined;
-  if (link === undefined) return undefined;
+  // A bare array (or `next: false`) whose response envelope carries the cursor (Kubernetes' metadata.continue).
+  if (link === undefined) return getEnvelopeCursor(route, res);
   return new URLSearchParams(link.slice(link.indexOf('?') + 1)).get(getPagingParamName(p, 'cursor')) ?? undefined;
 }
 
@@ -119,7 +120,11 @@ export function nextQuery(
     if (p.style !== 'cursor' && items.length < size) return { problem: `a Link header on a page of ${items.length} items, short of ${size} (the last page)` };
     return { next: Object.fromEntries(new URLSearchParams(link.slice(link.indexOf('?') + 1))) };
   }
-  if (p.style === 'cursor') return typeof envelopeCursor === 'string' ? { next: { ...query, [getPagingParamName(p, 'cursor')]: envelopeCursor } } : {};
+  if (p.style === 'cursor') {
+    // The page's own next field, else the response envelope's (a bare array beside Kubernetes' metadata.continue).
+    const cursor = typeof envelopeCursor === 'string' ? envelopeCursor : p.body === 'array' || p.next === undefined ? getEnvelopeCursor(route, res) : undefined;
+    return cursor !== undefined ? { next: { ...query, [getPagingParamName(p, 'cursor')]: cursor } } : {};
+  }
   // Style after: the next page starts after this page's last object, by its identifier, while `has_more` says
   // objects follow (without it, while pages come back full).
   if (p.style === 'after') {

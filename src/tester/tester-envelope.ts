@@ -35,6 +35,19 @@ export function getListTotal(route: OperationRoute, res: TestResponse): { name: 
   return { name: v.path.join('.'), value: at };
 }
 
+/**
+ * The next page's cursor a list's response envelope carries (its `next` value: Kubernetes' `metadata.continue` beside
+ * a bare array); undefined where the envelope has none, or on the last page.
+ */
+export function getEnvelopeCursor(route: OperationRoute, res: TestResponse): string | undefined {
+  const o = route.operation;
+  const v = o.envelope ? getEnvelopeValues(o, o.envelope).find((x) => x.source === 'next') : undefined;
+  if (!v) return undefined;
+  let at: unknown = res.envelope;
+  for (const name of v.path) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[name] : undefined;
+  return typeof at === 'string' && at.length > 0 ? at : undefined;
+}
+
 /** What differs between an enveloped answer and its envelope; undefined when it matches. */
 export function envelopeMismatch(ctx: TestContext, route: OperationRoute, req: TestRequest, res: TestResponse): string | undefined {
   const o = route.operation;
