@@ -297,6 +297,10 @@ const UNSURE = Symbol('unsure');
 class LazySourceMap implements ReadonlyMap<string, SourceEntry> {
   #full: SourceMap | undefined;
   readonly #lines: string[];
+  /** Where each line starts in the text. */
+  readonly #starts: number[];
+  /** By column: the line starts a node at that column looks at (#index). */
+  readonly #shallow = new Map<number, RegExp>();
   readonly #indexes = new Map<string, { list: boolean; items: Map<string, Region> } | undefined>();
   readonly #found = new Map<string, SourceEntry | undefined>();
 
@@ -306,6 +310,12 @@ class LazySourceMap implements ReadonlyMap<string, SourceEntry> {
     private readonly document: unknown,
   ) {
     this.#lines = text.split('\n');
+    this.#starts = new Array<number>(this.#lines.length);
+    let at = 0;
+    for (let l = 0; l < this.#lines.length; l++) {
+      this.#starts[l] = at;
+      at += this.#lines[l]!.length + 1;
+    }
   }
 
   get #map(): SourceMap {
@@ -478,7 +488,22 @@ class LazySourceMap implements ReadonlyMap<string, SourceEntry> {
     };
     add(node.line);
     let end = node.end;
-    for (let l = this.#nextContent(node.line + 1, node.end); l !== undefined; l = this.#nextContent(l + 1, node.end)) {
+    // The lines after the first that can end the node or start one of its entries: those of content indented by at
+    // most `col` spaces, or with a tab after their spaces. The regular expression finds the line feeds before them
+    // and steps over every other line, which holds no content or is indented deeper (the loop below would skip it);
+    // those found are read as before.
+    const text = this.text;
+    const limit = node.end < this.#starts.length ? this.#starts[node.end]! - 1 : text.length;
+    let shallow = this.#shallow.get(col);
+    if (shallow === undefined) {
+      shallow = new RegExp(`\\n(?: {0,${col}}(?! )| *\\t)`, 'g');
+      this.#shallow.set(col, shallow);
+    }
+    shallow.lastIndex = node.line + 1 < this.#starts.length ? this.#starts[node.line + 1]! - 1 : text.length;
+    let l = node.line;
+    for (let m = shallow.exec(text); m !== null && m.index < limit; m = shallow.exec(text)) {
+      l = this.#lineAt(m.index + 1, l + 1);
+      if (this.#nextContent(l, l + 1) === undefined) continue;
       const indent = this.#indent(l);
       if (indent < 0) return UNSURE;
       if (indent > col) continue;
@@ -509,6 +534,18 @@ class LazySourceMap implements ReadonlyMap<string, SourceEntry> {
     if (c < s.length && s[c] !== '#') return item ? { line: child.line, col: c, end: child.end } : undefined;
     const next = this.#nextContent(child.line + 1, child.end);
     return next === undefined ? undefined : { line: next, col: this.#indent(next), end: child.end };
+  }
+
+  /** The line starting at `offset` (a line start), at or after line `from`. */
+  #lineAt(offset: number, from: number): number {
+    let lo = from;
+    let hi = this.#starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.#starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   #line(l: number): string {

@@ -322,6 +322,19 @@ describe('the fast path and the positions path read one YAML (1.2 core schema)',
     expect(loadSpecTextFast('a: &k 1\nb: *k\n')?.document).toEqual({ a: 1, b: 1 });
   });
 
+  it("the fast path's positions step over deeper lines as the positions path reads them: comments, blank lines, CR LF, tabs, line separators, long scalars", () => {
+    const texts = [
+      'a:\n  b: 1\n\n  # note\n# top note\n  c:\n    d: [1, 2]\n\n    e: x\nf:\n  - 1\n  -   g: 2\n      h: 3\n',
+      'a:\r\n  b: 1\r\n  c:\r\n    d: 2\r\ne: 3\r\n',
+      'a:\n  b: "x\u2028  y"\n  c: 1\nd: "p q"\ne:\n  f: 2\n',
+      'a:\n  b: 1\n \t# a tab before a comment\n  c: 2\nd: 3\n',
+      'a:\n  b: 1\n  \tc: 2\nd: 3\n',
+      'a:\n  b: a long\n    plain text\n  c: |\n    block\n\n    text\n  d: 2\ne:\n  - x\n  - y: 1\n    z: 2\n',
+      'a:\n    b:\n        c: 1\n    d: 2\n  # shallow comment\ne: 1\n',
+    ];
+    for (const text of texts) check(text);
+  });
+
   it(
     'property: over generated YAML, both paths give the same value whenever the fast path reads a file',
     () => {
