@@ -236,6 +236,9 @@ function isPlainTree(root: unknown, built: ReadonlySet<object> | number): boolea
  * position; where both read a file, they read the same document (test/spec/spec-loader-agree.test.ts).
  */
 export function loadSpecTextFast(text: string, file = '<input>'): LoadedSpec | undefined {
+  // A carriage return not before a line feed: js-yaml reads it as a line break (folding `"a<CR> b"` to `a b`), the
+  // position-keeping parser as a character of the line; such a text takes the positions path, so both read it alike.
+  if (text.includes('\r') && /\r(?!\n)/.test(text)) return undefined;
   let document: unknown;
   // A set where the text has anchors: js-yaml closes a flow collection that is a block list's item (`- { a: 1 }`)
   // twice, and an alias closes its anchor's collection again. Without anchors, a count of the collections closed

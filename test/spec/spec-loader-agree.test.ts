@@ -259,6 +259,13 @@ describe('the fast path and the positions path read one YAML (1.2 core schema)',
     expect(Object.is((loadSpecTextWithPositions('a: -0').document as { a: number }).a, -0)).toBe(true);
   });
 
+  it('a carriage return not before a line feed takes the positions path, so both read it alike (CR LF stays fast)', () => {
+    const text = 'servicespec: 1\npurpose:\n  name: "a\r b"\n';
+    expect(loadSpecTextFast(text)).toBeUndefined();
+    expect(loadSpecText(text).document).toEqual(loadSpecTextWithPositions(text).document);
+    expect(loadSpecTextFast('servicespec: 1\r\npurpose:\r\n  name: a\r\n')?.document).toEqual({ servicespec: 1, purpose: { name: 'a' } });
+  });
+
   it('a %YAML 1.1 directive does not switch the reading to YAML 1.1', () => {
     const text = '%YAML 1.1\n---\na: 0b101\nb: yes\nx: &x { k: 1 }\nc: { <<: *x }\n';
     expect(loadSpecText(text).document).toEqual({ a: '0b101', b: 'yes', x: { k: 1 }, c: { '<<': { k: 1 } } });
