@@ -23,6 +23,7 @@ const SYMBOL_KIND: Record<NameKind | 'part', SymbolKind> = {
   'error code': 10,
   event: 24,
   operation: 12,
+  shape: 5,
 };
 
 function pointerOf(parent: string, seg: string | number): string {
@@ -146,6 +147,13 @@ function describeName(state: EditorState, site: NameSite): string | undefined {
       return `${head}${v.terminal === true ? ' (terminal)' : ''}${description}`;
     case 'operation':
       return `${head}: ${String(v.method ?? '?')} ${String(v.path ?? '?')} (${String(v.action ?? '?')})${description}`;
+    case 'shape': {
+      if (v.variants !== null && typeof v.variants === 'object')
+        return `${head}: a union of ${list(Object.keys(v.variants))}${typeof v.discriminator === 'string' ? `, tagged by \`${v.discriminator}\`` : ''}${description}`;
+      const fields = (v.fields ?? {}) as Record<string, { type?: unknown; optional?: unknown }>;
+      const rows = Object.entries(fields).map(([n, f]) => `- \`${n}\`: ${String(f?.type ?? '?')}${f?.optional === true ? ' (optional)' : ''}`);
+      return `${head}${description}\n\n${rows.length > 0 ? rows.join('\n') : 'no fields'}`;
+    }
     default:
       return `${head}${description}`;
   }

@@ -5,7 +5,7 @@
 import { getAt, splitPointer, type TextSpan, type YamlEntry, type YamlOutline } from './lsp-yaml.js';
 import { escapePointerToken } from '../util/util-json-pointer.js';
 
-export type NameKind = 'resource' | 'field' | 'state' | 'transition' | 'scheme' | 'scope' | 'error code' | 'event' | 'operation';
+export type NameKind = 'resource' | 'field' | 'state' | 'transition' | 'scheme' | 'scope' | 'error code' | 'event' | 'operation' | 'shape';
 
 export interface NameSite {
   kind: NameKind;
@@ -68,6 +68,16 @@ const isErrorCodeField = (segments: string[], data: unknown): boolean => {
   return segments[3] === (has('code') ? 'code' : has('error') ? 'error' : undefined);
 };
 
+/**
+ * Where `shape: Name` names a shape (docs/format.md, "Named shapes"): on a field (`…/fields/x`, an array's `items`),
+ * a union's variant, or a request, response or event payload; not a member called `shape` of some other mapping.
+ */
+const isShapeUse = (segments: string[]): boolean => {
+  const parent = segments[segments.length - 2];
+  const above = segments[segments.length - 3];
+  return above === 'fields' || above === 'variants' || parent === 'items' || parent === 'request' || parent === 'response' || parent === 'payload';
+};
+
 const RULES: readonly Rule[] = [
   // declarations
   { kind: 'resource', pattern: rx('/resources/*'), at: 'key', declaration: true },
@@ -79,6 +89,8 @@ const RULES: readonly Rule[] = [
   { kind: 'error code', pattern: rx('/errors/codes/*'), at: 'key', declaration: true },
   { kind: 'event', pattern: rx('/events/kinds/*'), at: 'key', declaration: true },
   { kind: 'operation', pattern: rx('/endpoints/operations/*'), at: 'key', declaration: true },
+  { kind: 'shape', pattern: rx('/shapes/*'), at: 'key', declaration: true },
+  { kind: 'shape', pattern: /\/shape$/, at: 'value', when: isShapeUse },
   // resources
   { kind: 'resource', pattern: rx('/states/*'), at: 'key' },
   {

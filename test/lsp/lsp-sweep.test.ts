@@ -35,6 +35,7 @@ const FRESH: Record<string, string> = {
   'error code': 'zz_renamed',
   event: 'zz.renamed',
   operation: 'zzRenamed',
+  shape: 'ZzRenamedShape',
 };
 
 const findings = (text: string): string[] =>
