@@ -1,11 +1,17 @@
 import { getIdempotencyHeader } from '../model/model-defaults.js';
-import { isSuccessAnswer, isIdempotentOperation } from '../model/model-routes.js';
+import { isSuccessAnswer, isIdempotentOperation, type OperationRoute } from '../model/model-routes.js';
 import type { TestRequest } from './tester-http.js';
 import { describe, objectKey, type TestContext } from './tester-context.js';
+import { getStatePaths } from './tester-checks-states.js';
+import { getCustomTarget } from './tester-checks-params.js';
+import { getCustomBodyArbitrary } from './tester-arbitraries.js';
+import { getStateField } from '../model/model-lookup.js';
+import fc from 'fast-check';
 
 // Idempotency-Key (endpoints.idempotency): the same request sent twice with one key gets the same answer and
 // makes one object; the key reused with another body gets the declared idempotency_conflict code. An update or a
-// replace sent twice with one key gets its first answer again (a retried change is not applied twice).
+// replace sent twice with one key gets its first answer again (a retried change is not applied twice), and so does a
+// transition or a custom POST: a retry answered with a state error (the transition already made) is not a replay.
 
 export async function checkIdempotency(ctx: TestContext): Promise<void> {
   const header = getIdempotencyHeader(ctx.model);
@@ -73,4 +79,77 @@ export async function checkIdempotency(ctx: TestContext): Promise<void> {
         );
     });
   }
+  for (const route of ctx.routes.filter(
+    (r) =>
+      ((r.operation.action === 'transition' && r.transition) || (r.operation.action === 'custom' && r.method === 'POST')) &&
+      isIdempotentOperation(ctx.model, r.operation),
+  )) {
+    const o = route.operation;
+    await ctx.check('endpoints', 'endpoints.idempotency', o.id, async (scope) => {
+      const headers = await ctx.authFor(o.auth);
+      if (!headers) return scope.skip('no credential for this operation');
+      const sent = o.action === 'transition' ? await transitionRequest(ctx, route, headers) : await customRequest(ctx, route, headers);
+      if (typeof sent === 'string') return scope.skip(sent);
+      const key = `servicespec-test-${ctx.runId}-${o.id}-${Date.now().toString(36)}`;
+      const req: TestRequest = { ...sent, headers: { ...sent.headers, [header]: key } };
+      const first = await ctx.send(route, req);
+      if (!isSuccessAnswer(route, first.status)) return scope.skip(`${o.id} answered ${first.status}: nothing to replay`);
+      const again = await ctx.send(route, req);
+      if (again.status !== first.status || again.text !== first.text)
+        scope.fail(
+          ctx.failure(
+            o.id,
+            `the same answer to the same ${o.action === 'transition' ? 'transition' : 'action'} with ${header}: ${key} (the first answer replayed, the action applied once)`,
+            '/endpoints/idempotency',
+            req,
+            `first ${describe(first).slice(0, 160)}; then ${describe(again).slice(0, 160)}`,
+          ),
+        );
+    });
+  }
+}
+
+/** The transition's request on a new object walked to a state it leaves (a legal transition, sent without a key), or why there is none. */
+async function transitionRequest(ctx: TestContext, route: OperationRoute, headers: Record<string, string>): Promise<TestRequest | string> {
+  const r = route.resource!;
+  const machine = ctx.model.stateMachines.find((m) => m.resource === r.name);
+  const field = machine ? getStateField(ctx.model, machine) : undefined;
+  if (!machine || !field || machine.initial === undefined) return `no initial state of ${r.name} to walk from`;
+  const others = ctx.routes.filter((x) => x.operation.action === 'transition' && x.resource?.name === r.name && x.transition);
+  const usable: OperationRoute[] = [];
+  const auth = new Map<string, Record<string, string>>();
+  for (const t of others) {
+    const h = await ctx.authFor(t.operation.auth).catch(() => undefined);
+    if (!h) continue;
+    usable.push(t);
+    auth.set(t.operation.id, h);
+  }
+  const paths = getStatePaths(machine.initial, usable);
+  const from = route.transition!.from.find((s) => paths.has(s));
+  if (from === undefined) return `no state ${route.transition!.name} leaves is reachable from ${machine.initial}`;
+  const made = await ctx.createObject(r);
+  if (!made || made.res.status >= 300) return `no ${r.name} could be made to walk to ${from}`;
+  const id = made.res.body?.[r.identifier ?? 'id'];
+  for (const t of paths.get(from)!) {
+    const res = await ctx.send(t, { method: t.method, path: ctx.pathOf(t, id), headers: auth.get(t.operation.id)!, body: await ctx.transitionBody(t, id) });
+    if (!isSuccessAnswer(t, res.status)) return `${t.operation.id} on the way to ${from} answered ${res.status}`;
+  }
+  return { method: route.method, path: ctx.pathOf(route, id), headers, body: await ctx.transitionBody(route, id) };
+}
+
+/** A custom POST's request as valid-requests draws it (one body, its object where it names one), or why there is none. */
+async function customRequest(ctx: TestContext, route: OperationRoute, headers: Record<string, string>): Promise<TestRequest | string> {
+  const o = route.operation;
+  if (route.headers.some((h) => !h.optional && !h.hasDefault)) return `the tester does not generate request headers ${o.id} requires`;
+  if (route.query.some((q) => q.parameter && !q.parameter.optional)) return `${o.id} requires query parameters (not drawn here)`;
+  const target = await getCustomTarget(ctx, route);
+  if ('skip' in target) return target.skip;
+  const path = ctx.pathOf(route, target.id, {}, target.named);
+  if (!o.request) return { method: route.method, path, headers };
+  const { arbitrary, resource } = getCustomBodyArbitrary(ctx.model, o.request);
+  const value = await ctx.resolveRefs(fc.sample(arbitrary, { seed: ctx.seed, numRuns: 1 })[0]);
+  const body = Array.isArray(value)
+    ? value.map((v) => ctx.makeUnique(resource, v as Record<string, unknown>))
+    : ctx.makeUnique(resource, value as Record<string, unknown>);
+  return { method: route.method, path, headers, body };
 }
