@@ -20,7 +20,7 @@ import {
   unionMutations,
   type Mutation,
 } from './tester-arbitraries.js';
-import { getLargestPageSize, getPageItems, getPageSizeParam, outsidePath, pageThrough } from './tester-checks-lists.js';
+import { getLargestPageSize, getPageItems, getPageSizeParam, listedCopyMismatch, outsidePath, pageThrough } from './tester-checks-lists.js';
 import { BoundReached, type TestRequest } from './tester-http.js';
 import { describe, notImplemented, type CheckScope, type TestContext } from './tester-context.js';
 import { checkInputs } from './tester-checks-inputs.js';
@@ -101,6 +101,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         // fields only (what it leaves out is given its default, or cleared), an update with one field (the rest is kept).
         const drawn = fc.sample(arb, { seed: ctx.seed, numRuns: 1 })[0] as Record<string, unknown> | undefined;
         const leftOut = drawn && leaveOut(resource, o.action, drawn);
+        let listedOnce = false;
         await runProperty(
           ctx,
           watched,
@@ -186,6 +187,16 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
                   ),
                   curl: ctx.client.curlSequence([{ req }, { note: `then (${read.operation.id})`, req: again }]),
                 };
+              // Once a check (a list walked per case would cost pages each): the list shows the change the read does.
+              if (!listedOnce && isPlainObject(after.body)) {
+                listedOnce = true;
+                const stale = await listedCopyMismatch(ctx, resource, after.body);
+                if (stale)
+                  return {
+                    ...ctx.failure(o.id, `${stale.expected} after the ${o.action}`, route.resource?.pointer, stale.req, stale.actual),
+                    curl: ctx.client.curlSequence([{ req }, { note: `then (${read.operation.id})`, req: again }, { note: 'then (the list)', req: stale.req }]),
+                  };
+              }
             }
             return undefined;
           },
