@@ -83,8 +83,9 @@ it('a default run against 50 requests a minute per credential completes, pacing 
   expect(r.waited!.count).toBeGreaterThan(0);
   expect(Object.keys(r.waited!.byReason).join(' ')).toMatch(/RateLimit header said the credential's budget was spent/);
   // The budget is spent where checks need it: one case per kind of constraint (bench/tester-rate-limited.ts times it);
-  // ~410 with the deterministic refusal checks (405, unknown path, header size) on every path.
-  expect(r.requests).toBeLessThan(450);
+  // ~410 with the deterministic refusal checks (405, unknown path, header size) on every path; ~460 with a transition
+  // sent twice with one idempotency key and the list read once after a change.
+  expect(r.requests).toBeLessThan(500);
   expect(formatReportText(r)).toMatch(
     /waited \d+\.\d s for the service's rate budget \(.*RateLimit header.*\); the spec allows 50 requests per 60 s per credential/,
   );
