@@ -1790,8 +1790,9 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
       } else if (types.includes('string') && !types.includes('null') && constantOf(f) !== undefined) {
         // Stripe's `object: list`, Google's `kind`: one text on every page (paging.constants).
         (constants ??= {})[name] = constantOf(f)!;
-      } else if (types.includes('string') && !types.includes('null') && name === 'url' && url === undefined && f.nullable !== true) {
-        // Stripe's `url`: the list's address, the request's path (paging.url).
+      } else if (types.includes('string') && !types.includes('null') && name === 'url' && url === undefined && f.nullable !== true && f.format === undefined) {
+        // Stripe's `url`: the list's address, the request's path (paging.url); a `format: uri` one is a whole address,
+        // which the request's path is not.
         url = name;
       } else if (types.includes('string') && next === undefined) {
         next = name;

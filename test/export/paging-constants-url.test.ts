@@ -141,6 +141,11 @@ describe('paging.constants and paging.url', () => {
     expect(Object.keys(schema.properties).sort()).toEqual(['data', 'has_more', 'object', 'url']);
     expect(schema.properties.object).toEqual({ type: 'string', enum: ['list'] });
     expect([...schema.required].sort()).toEqual(['data', 'has_more', 'object', 'url']);
+    // A `url` that is a whole address (format uri) is not the request's path: the page is not read as one with a url.
+    const page = doc.paths['/v1/charges'].get.responses['200'].content['application/json'].schema;
+    (page.properties as Record<string, unknown>).url = { type: 'string', format: 'uri' };
+    const whole = await importOpenApiDocument(doc as unknown, 'stripe-charges-uri.json');
+    expect(whole.document!.endpoints!.operations!.GetCharges!.paging?.url).toBeUndefined();
   });
 });
 

@@ -1153,7 +1153,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     const at = request.url.indexOf('?');
     const params = new URLSearchParams(at < 0 ? '' : request.url.slice(at + 1));
     params.set(next[0], next[1]);
-    reply.header(LINK_HEADER, `<${at < 0 ? request.url : request.url.slice(0, at)}?${params.toString()}>; rel="next"`);
+    reply.header(LINK_HEADER, `<${requestPath(request)}?${params.toString()}>; rel="next"`);
   };
   // The page's headers: the Link to the next page, and the total (paging.total_header) on every page.
   const totalHeader = paging.totalHeader;
