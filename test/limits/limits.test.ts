@@ -191,13 +191,24 @@ describe('time-outs', () => {
 
 describe('Idempotency-Key', () => {
   it('100 concurrent requests with one key create exactly one object; all get the same answer or 409', async () => {
-    const before = (await s.call('GET', '/items?limit=10')).body;
-    void before;
+    // Its own service with a 5 s time-out: at the fixture's 300 ms a loaded machine answered some of the 100 with the
+    // spec's `timeout` 503 (7 of 100 with four busy cores, on PostgreSQL), which says nothing about idempotency.
+    const { readFileSync } = await import('node:fs');
+    const { compileSpecText } = await import('../../src/program.js');
+    const t = await startService(compileSpecText(readFileSync(LIMITED, 'utf8').replace('  timeout: 300ms', '  timeout: 5s')).model!, { handlers });
+    try {
+      await oneKeyManyRequests(t);
+    } finally {
+      await t.close();
+    }
+  });
+
+  async function oneKeyManyRequests(s: Running): Promise<void> {
     const key = `k-${Date.now()}`;
     const results = await Promise.all(Array.from({ length: 100 }, () => s.call('POST', '/items', { name: 'once' }, { 'idempotency-key': key })));
     const ok = results.filter((r) => r.status === 201);
     const busy = results.filter((r) => r.status === 409);
-    expect(ok.length + busy.length).toBe(100);
+    expect(results.filter((r) => r.status !== 201 && r.status !== 409).map((r) => `${r.status} ${JSON.stringify(r.body)}`)).toEqual([]);
     expect(ok.length).toBeGreaterThanOrEqual(1);
     expect(new Set(ok.map((r) => r.body.id)).size).toBe(1);
     for (const b of busy) expect(b.body.code).toBe('idempotency_in_progress');
@@ -207,7 +218,7 @@ describe('Idempotency-Key', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     const id = ok[0]!.body.id as number;
     expect((await s.call('GET', `/items/${id + 1}`)).status).toBe(404);
-  });
+  }
 
   it('the same key with another body is refused with no side effect', async () => {
     const key = `k2-${Date.now()}`;
