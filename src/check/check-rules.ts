@@ -973,7 +973,7 @@ function checkPaging({ model, doc, report }: RuleContext, o: OperationModel): vo
   const at = (key: string) => joinPointer(joinPointer(o.pointer, 'paging'), key);
   const say = (detail: string, key: string) => report('paging-contradiction', { operation: o.id, detail }, at(key));
   if (p.body === 'array') {
-    for (const key of ['items', 'next', 'total', 'has_more', 'url'] as const)
+    for (const key of ['items', 'next', 'total', 'has_more', 'url', 'next_link', 'previous_link'] as const)
       if (written[key] !== undefined) say(`\`${key}\` names a field of the envelope, but the body is a bare array (\`body: array\`)`, key);
     if (written.constants !== undefined && Object.keys(written.constants).length > 0)
       say('`constants` names fields of the envelope, but the body is a bare array (`body: array`)', 'constants');
@@ -983,7 +983,13 @@ function checkPaging({ model, doc, report }: RuleContext, o: OperationModel): vo
   } else {
     if (written.next !== undefined && p.style !== 'cursor') say(`\`next\` is the cursor style's field; style ${p.style} has no next cursor`, 'next');
     // `next: false` leaves the next cursor out of the page: the Link header (or the response envelope) must carry it.
-    if (written.next === false && p.style === 'cursor' && !p.link && !(o.envelope?.values.some((v) => v.source === 'next') ?? false))
+    if (
+      written.next === false &&
+      p.style === 'cursor' &&
+      !p.link &&
+      p.nextLink === undefined &&
+      !(o.envelope?.values.some((v) => v.source === 'next') ?? false)
+    )
       say('`next: false` leaves the next cursor out of the page, and nothing else carries it: add `link: true` (the Link header carries it)', 'next');
     const names = [
       p.items,
@@ -991,21 +997,27 @@ function checkPaging({ model, doc, report }: RuleContext, o: OperationModel): vo
       ...(p.total !== undefined ? [p.total] : []),
       ...(p.hasMore !== undefined ? [p.hasMore] : []),
       ...(p.url !== undefined ? [p.url] : []),
+      ...(p.nextLink !== undefined ? [p.nextLink] : []),
+      ...(p.previousLink !== undefined ? [p.previousLink] : []),
       ...Object.keys(p.constants ?? {}),
     ];
     const twice = names.find((n, i) => names.indexOf(n) !== i);
     if (twice !== undefined)
       say(
-        `the envelope names \`${twice}\` twice (items, next, total, has_more, url and each of constants are separate fields)`,
+        `the envelope names \`${twice}\` twice (items, next, total, has_more, url, next_link, previous_link and each of constants are separate fields)`,
         p.constants?.[twice] !== undefined
           ? 'constants'
-          : written.url === twice
-            ? 'url'
-            : written.has_more !== undefined
-              ? 'has_more'
-              : written.total !== undefined
-                ? 'total'
-                : 'next',
+          : written.previous_link === twice
+            ? 'previous_link'
+            : written.next_link === twice
+              ? 'next_link'
+              : written.url === twice
+                ? 'url'
+                : written.has_more !== undefined
+                  ? 'has_more'
+                  : written.total !== undefined
+                    ? 'total'
+                    : 'next',
       );
   }
   // `next_optional` says how the page's next cursor field is left out: a page without one has nothing to leave out.
@@ -1035,6 +1047,14 @@ function checkPaging({ model, doc, report }: RuleContext, o: OperationModel): vo
     say("style after names the page before by its last object's identifier, and the resource has none", 'style');
   if (p.style === 'none' && p.link) say('style none answers every object at once, so there is no next page for a Link header', 'link');
   if (p.style === 'limit' && p.link) say('style limit answers the first page only, so there is no next page for a Link header', 'link');
+  if ((p.style === 'none' || p.style === 'limit') && p.nextLink !== undefined)
+    say(
+      `style ${p.style} answers ${p.style === 'none' ? 'every object at once' : 'the first page only'}, so there is no next page for \`next_link\``,
+      'next_link',
+    );
+  // A previous page's address is a position moved back: offsets and page numbers go back, a cursor does not.
+  if (p.previousLink !== undefined && p.style !== 'offset' && p.style !== 'page')
+    say(`\`previous_link\` needs style offset or page (a position that can be moved back); style ${p.style} pages forward only`, 'previous_link');
 }
 
 /** A query parameter name, as the format's schema has it (queryParamName). */

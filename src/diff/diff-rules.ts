@@ -762,6 +762,8 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
       (a.totalHeader !== undefined && header(a) !== header(b)) ||
       (a.hasMore !== undefined && a.hasMore !== b.hasMore) ||
       (a.url !== undefined && a.url !== b.url) ||
+      (a.nextLink !== undefined && a.nextLink !== b.nextLink) ||
+      (a.previousLink !== undefined && a.previousLink !== b.previousLink) ||
       Object.entries(a.constants ?? {}).some(([k, v]) => b.constants?.[k] !== v) ||
       (a.link && !b.link)
     ) {
@@ -770,7 +772,8 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
         `${p.totalHeader !== undefined ? `, total in header ${p.totalHeader}` : ''}${p.hasMore !== undefined ? `, has_more ${p.hasMore}` : ''}` +
         `${Object.entries(p.constants ?? {})
           .map(([k, v]) => `, ${k} always ${JSON.stringify(v)}`)
-          .join('')}${p.url !== undefined ? `, url ${p.url}` : ''}${p.link ? ', Link header' : ''}`;
+          .join('')}${p.url !== undefined ? `, url ${p.url}` : ''}${p.nextLink !== undefined ? `, next_link ${p.nextLink}` : ''}` +
+        `${p.previousLink !== undefined ? `, previous_link ${p.previousLink}` : ''}${p.link ? ', Link header' : ''}`;
       out.add('list-paging-changed', id, { old: say(a), new: say(b) }, at('paging'));
     } else {
       if (a.total === undefined && b.total !== undefined) out.add('list-paging-extended', id, { value: `the total \`${b.total}\`` }, at('paging'));
@@ -780,6 +783,10 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
       if (a.totalHeader === undefined && b.totalHeader !== undefined)
         out.add('list-paging-extended', id, { value: `the total in a \`${b.totalHeader}\` header` }, at('paging'));
       if (a.url === undefined && b.url !== undefined) out.add('list-paging-extended', id, { value: `\`${b.url}\`, the list's address` }, at('paging'));
+      if (a.nextLink === undefined && b.nextLink !== undefined)
+        out.add('list-paging-extended', id, { value: `\`${b.nextLink}\`, the next page's address` }, at('paging'));
+      if (a.previousLink === undefined && b.previousLink !== undefined)
+        out.add('list-paging-extended', id, { value: `\`${b.previousLink}\`, the previous page's address` }, at('paging'));
       for (const [k, v] of Object.entries(b.constants ?? {}))
         if (a.constants?.[k] === undefined) out.add('list-paging-extended', id, { value: `\`${k}\`, always ${JSON.stringify(v)}` }, at('paging'));
     }

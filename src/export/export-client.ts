@@ -472,6 +472,8 @@ function getPageType(p: Omit<PagingModel, 'declared'>, item: string): string {
     p.hasMore === undefined &&
     p.constants === undefined &&
     p.url === undefined &&
+    p.nextLink === undefined &&
+    p.previousLink === undefined &&
     p.params.cursor === undefined
   )
     return `Page<${item}>`;
@@ -480,6 +482,8 @@ function getPageType(p: Omit<PagingModel, 'declared'>, item: string): string {
   if (p.total !== undefined) fields.push(`${jsString(p.total)}: number`);
   if (p.hasMore !== undefined) fields.push(`${jsString(p.hasMore)}: boolean`);
   if (p.url !== undefined) fields.push(`${jsString(p.url)}: string`);
+  if (p.nextLink !== undefined) fields.push(`${jsString(p.nextLink)}: string | null`);
+  if (p.previousLink !== undefined) fields.push(`${jsString(p.previousLink)}: string | null`);
   return `{ ${fields.join('; ')} }`;
 }
 

@@ -833,6 +833,18 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
         properties[paging.url] = { type: 'string', description: "The list's address: the request's path, without its query." };
         required.push(paging.url);
       }
+      if (paging.nextLink !== undefined) {
+        properties[paging.nextLink] = schema(ctx, { type: ['string', 'null'], format: 'uri', description: "The next page's address; null on the last page." });
+        required.push(paging.nextLink);
+      }
+      if (paging.previousLink !== undefined) {
+        properties[paging.previousLink] = schema(ctx, {
+          type: ['string', 'null'],
+          format: 'uri',
+          description: "The previous page's address; null on the first page.",
+        });
+        required.push(paging.previousLink);
+      }
       body = { type: 'object', properties, required, additionalProperties: false };
     }
     description = `A page of ${r?.plural ?? r?.name ?? 'items'}.`;

@@ -210,6 +210,8 @@ export function pagingToSpec(p: PagingModel | undefined): PagingSpec | undefined
     has_more: array ? undefined : p.hasMore,
     constants: array || p.constants === undefined ? undefined : { ...p.constants },
     url: array ? undefined : p.url,
+    next_link: array ? undefined : p.nextLink,
+    previous_link: array ? undefined : p.previousLink,
     total_header: p.totalHeader,
     link: p.link ? true : undefined,
     params: pagingParamsToSpec(p),

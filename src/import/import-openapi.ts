@@ -498,10 +498,10 @@ function parentRefs(ctx: Ctx, resources: Record<string, ResourceSpec>, operation
       if (at < 0) continue;
       const prefix = shape(o.path.slice(0, at + param.length + 2));
       for (const read of reads) {
-        if (read.resource === o.resource || shape(read.path) !== prefix) continue;
+        if (read.resource === o.resource || shape(withoutTrailingSlash(read.path)) !== prefix) continue;
         const parent = read.resource!;
         const parentId = resources[parent]?.identifier ?? ctx.resourceIdentifier.get(parent);
-        const last = /\{([^{}]*)\}$/.exec(read.path)?.[1];
+        const last = /\{([^{}]*)\}$/.exec(withoutTrailingSlash(read.path))?.[1];
         const idField = parentId !== undefined ? resources[parent]?.fields?.[parentId] : undefined;
         // The read finds the parent by its identifier (its last parameter binds it, or it binds nothing).
         if (!idField || last === undefined || (read.bind !== undefined && read.bind[last] !== parentId) || idField.type !== f.type) continue;
@@ -1718,6 +1718,34 @@ const PAGING_ALIASES: Readonly<Record<PagingRole, readonly string[]>> = {
 /** Boolean page fields that say whether objects follow the page (paging.has_more). */
 const HAS_MORE_NAMES: ReadonlySet<string> = new Set(['has_more', 'hasMore', 'has_next', 'hasNext', 'more']);
 
+/** A page's fields holding the next page's address (Django REST Framework's `next`: paging.next_link). */
+const NEXT_LINK_NAMES: ReadonlySet<string> = new Set(['next', 'next_url', 'nextUrl', 'next_page_url', 'nextPageUrl', 'next_link', 'nextLink']);
+
+/** A page's fields holding the previous page's address (Django REST Framework's `previous`: paging.previous_link). */
+const PREVIOUS_LINK_NAMES: ReadonlySet<string> = new Set([
+  'previous',
+  'prev',
+  'previous_url',
+  'prev_url',
+  'previousUrl',
+  'prevUrl',
+  'previous_page_url',
+  'prev_page_url',
+  'previousPageUrl',
+  'prevPageUrl',
+  'previous_link',
+  'prev_link',
+  'previousLink',
+  'prevLink',
+]);
+
+/** Whether a string schema holds a whole address: `format: uri` (or uri-reference), or an example that is one. */
+function isAddressSchema(f: Json): boolean {
+  if (f.format === 'uri' || f.format === 'uri-reference' || f.format === 'url') return true;
+  const example = Array.isArray(f.examples) ? f.examples[0] : f.example;
+  return typeof example === 'string' && /^https?:\/\//.test(example);
+}
+
 /** Page size names that, with no cursor or offset, say the list pages by page number (as `per_page` does). */
 const PAGE_SIZE_NAMES: ReadonlySet<string> = new Set([LIST_PARAMS.perPage, 'page_size', 'pageSize', 'perPage']);
 
@@ -1766,6 +1794,8 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   let hasMore: string | undefined;
   let constants: Record<string, string> | undefined;
   let url: string | undefined;
+  let nextLink: string | undefined;
+  let previousLink: string | undefined;
   // Whether the document leaves the next cursor out of the last page (optional, not nullable).
   let nextOptional = false;
   if (flat.schema?.type === 'array' || (Array.isArray(flat.schema?.type) && flat.schema.type.includes('array'))) {
@@ -1794,6 +1824,12 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
         // Stripe's `url`: the list's address, the request's path (paging.url); a `format: uri` one is a whole address,
         // which the request's path is not.
         url = name;
+      } else if (types.includes('string') && previousLink === undefined && PREVIOUS_LINK_NAMES.has(name)) {
+        // Django REST Framework's `previous`: the page before's address (its style is read below).
+        previousLink = name;
+      } else if (types.includes('string') && nextLink === undefined && NEXT_LINK_NAMES.has(name) && isAddressSchema(f)) {
+        // Its `next`, a whole address (format: uri): the next page's, not a cursor.
+        nextLink = name;
       } else if (types.includes('string') && next === undefined) {
         next = name;
         const required = Array.isArray(flat.schema?.required) && flat.schema.required.includes(name);
@@ -1816,6 +1852,17 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
     if (name !== undefined) found[role] = name;
   }
   const pageSize = found.limit !== undefined && PAGE_SIZE_NAMES.has(found.limit);
+  // A `next` of no stated format on a list paged by offset or page number (no cursor to take): the next page's address.
+  if (
+    next !== undefined &&
+    nextLink === undefined &&
+    NEXT_LINK_NAMES.has(next) &&
+    found.cursor === undefined &&
+    (found.offset !== undefined || found.page !== undefined || pageSize)
+  ) {
+    [nextLink, next] = [next, undefined];
+    nextOptional = false;
+  }
   let style: ListStyle;
   // Stripe's: a cursor parameter (`starting_after`) and a page with no next cursor but `has_more`, or a bare array
   // paged by `starting_after` with no Link header: the cursor is the last object's identifier (style after).
@@ -1828,10 +1875,16 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   else style = 'none';
   const cursorName = found.cursor ?? LIST_PARAMS.cursor;
   if (next !== undefined && style !== 'cursor') return { reason: `its page holds \`${next}\`, a next cursor, but it takes no \`${cursorName}\` parameter` };
+  if (previousLink !== undefined && style !== 'offset' && style !== 'page')
+    return {
+      reason: `its page holds \`${previousLink}\`, the previous page's address, but it is paged by ${style === 'cursor' || style === 'after' ? 'a cursor' : 'no position'}: the format moves back an offset or a page number only (paging.previous_link)`,
+    };
+  if (nextLink !== undefined && (style === 'none' || style === 'limit'))
+    return { reason: `its page holds \`${nextLink}\`, the next page's address, but it takes no position parameter (offset, page or cursor)` };
   if (style === 'cursor' && items === undefined && !link && !nextInEnvelope.has(src))
     return { reason: `it takes a \`${cursorName}\`, but its bare array answer gives no next cursor (no \`${LINK_HEADER}\` header is declared)` };
   // Shopify's: an envelope of the objects alone, the next page's cursor in the Link header (\`next: false\`).
-  if (style === 'cursor' && items !== undefined && next === undefined && !link)
+  if (style === 'cursor' && items !== undefined && next === undefined && nextLink === undefined && !link)
     return { reason: `it takes a \`${cursorName}\`, but its page holds no next cursor (nor is a \`${LINK_HEADER}\` header declared)` };
   // The names the style reads where they are not the format's (paging.params); the format's own names the operation
   // takes are read as paging parameters as before.
@@ -1854,6 +1907,8 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
     if (hasMore !== undefined) paging.has_more = hasMore;
     if (constants !== undefined) paging.constants = constants;
     if (url !== undefined) paging.url = url;
+    if (nextLink !== undefined) paging.next_link = nextLink;
+    if (previousLink !== undefined) paging.previous_link = previousLink;
   }
   if (link && style !== 'none' && style !== 'limit') paging.link = true;
   if (totalHeader !== undefined) paging.total_header = totalHeader;
@@ -2077,10 +2132,11 @@ function inferAction(
   family: PathFamily,
 ): Inferred {
   const pathParams = Array.from(src.path.matchAll(/\{([^{}]*)\}/g), (m) => m[1] ?? '');
-  const single = pathParams.length === 1 && src.path.endsWith(`/{${pathParams[0]}}`);
+  const shaped = withoutTrailingSlash(src.path);
+  const single = pathParams.length === 1 && shaped.endsWith(`/{${pathParams[0]}}`);
   // A path of several parameters ending in one (an item path), or a collection path under parameters.
-  const item = pathParams.length > 1 && src.path.endsWith(`/{${pathParams.at(-1)!}}`);
-  const scoped = pathParams.length > 0 && !src.path.endsWith('}');
+  const item = pathParams.length > 1 && shaped.endsWith(`/{${pathParams.at(-1)!}}`);
+  const scoped = pathParams.length > 0 && !shaped.endsWith('}');
   const one = response?.resource !== undefined && !response.list ? response.resource : undefined;
   const extraRequestFields = (r: string): string[] | undefined => {
     if (!request || request.resource === r) return undefined;
@@ -2390,6 +2446,11 @@ function whyCustom(
   return 'its path and shapes are not those of a resource action';
 }
 
+/** A path as its shape is read: `/books/{id}/` (Django REST Framework's trailing slash) names an item as `/books/{id}` does. */
+function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('}/') ? path.slice(0, -1) : path;
+}
+
 /** Which resource each path names: an item path by what its operations read, replace or update, or by its collection. */
 interface PathFamily {
   itemOf(path: string): string | undefined;
@@ -2405,7 +2466,7 @@ function getPathFamily(prepared: { src: OpSource; response: ShapeSpec | undefine
       response?.resource !== undefined &&
       !response.list &&
       params.length >= 1 &&
-      /\/\{[^{}]*\}$/.test(src.path) &&
+      /\/\{[^{}]*\}\/?$/.test(src.path) &&
       src.method !== 'POST' &&
       src.method !== 'DELETE'
     )
@@ -2420,7 +2481,8 @@ function getPathFamily(prepared: { src: OpSource; response: ShapeSpec | undefine
     itemOf: (path) => {
       const known = items.get(path);
       if (known !== undefined) return known;
-      const parent = path.replace(/\/\{[^{}]*\}$/, '');
+      // Django REST Framework's paths end in a slash: /books/{id}/ is an item of /books/.
+      const parent = path.replace(/\/\{[^{}]*\}(\/?)$/, '$1');
       return parent !== path ? collections.get(parent) : undefined;
     },
   };
@@ -2436,7 +2498,7 @@ function identifiersFromPaths(ctx: Ctx, prepared: { src: OpSource; response: Sha
     if (src.method !== 'GET' || response?.resource === undefined || response.list) continue;
     const params = Array.from(src.path.matchAll(/\{([^{}]*)\}/g), (m) => m[1] ?? '');
     const p = params[0];
-    if (params.length !== 1 || p === undefined || !src.path.endsWith(`/{${p}}`)) continue;
+    if (params.length !== 1 || p === undefined || !withoutTrailingSlash(src.path).endsWith(`/{${p}}`)) continue;
     const r = response.resource;
     if (ctx.resourceIdentifier.get(r) !== undefined) continue;
     const f = ctx.resourceFields.get(r)?.[p];

@@ -328,6 +328,8 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
           hasMore: p.has_more,
           constants: p.constants !== undefined && Object.keys(p.constants).length > 0 ? Object.freeze({ ...p.constants }) : undefined,
           url: p.url,
+          nextLink: p.next_link,
+          previousLink: p.previous_link,
           link: p.link,
         }) as Partial<PagingModel>),
         ...(p.next === false ? { next: undefined } : {}),

@@ -305,6 +305,10 @@ export interface PagingModel {
   constants?: Readonly<Record<string, string>>;
   /** envelope: the field holding the request's path, without its query (`paging.url`). */
   url?: string;
+  /** envelope: the field holding the next page's whole address, null on the last page (`paging.next_link`). */
+  nextLink?: string;
+  /** envelope, style offset or page: the field holding the previous page's whole address, null on the first (`paging.previous_link`). */
+  previousLink?: string;
   /** The response header holding the total (`X-Total-Count`), when declared: sent on every page, either body. */
   totalHeader?: string;
   link: boolean;

@@ -499,7 +499,7 @@ function endpointBlocks(m: ServiceModel): Block[] {
               ? ['a bare array']
               : [
                   code(
-                    `{ ${[...Object.entries(p.constants ?? {}).map(([k, v]) => `${k}: ${JSON.stringify(v)}`), p.items, ...(p.style === 'cursor' && p.next !== undefined ? [p.next] : []), ...(p.total !== undefined ? [p.total] : []), ...(p.hasMore !== undefined ? [p.hasMore] : []), ...(p.url !== undefined ? [`${p.url} (the request's path)`] : [])].join(', ')} }`,
+                    `{ ${[...Object.entries(p.constants ?? {}).map(([k, v]) => `${k}: ${JSON.stringify(v)}`), p.items, ...(p.style === 'cursor' && p.next !== undefined ? [p.next] : []), ...(p.total !== undefined ? [p.total] : []), ...(p.hasMore !== undefined ? [p.hasMore] : []), ...(p.url !== undefined ? [`${p.url} (the request's path)`] : []), ...(p.nextLink !== undefined ? [`${p.nextLink} (the next page's address)`] : []), ...(p.previousLink !== undefined ? [`${p.previousLink} (the previous page's address)`] : [])].join(', ')} }`,
                   ),
                   // next_optional: the cursor is left out on the last page, not null there.
                   ...(p.style === 'cursor' && p.next !== undefined && p.nextOptional ? ['; ', code(p.next), ' left out on the last page'] : []),

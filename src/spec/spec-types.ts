@@ -313,6 +313,10 @@ export interface PagingSpec {
   constants?: Record<string, string>;
   /** envelope: a string field holding the list's address as requested: the request's path, without its query (Stripe's `url`). */
   url?: string;
+  /** envelope: a string field holding the next page's whole address, null on the last page (Django REST Framework's `next`). */
+  next_link?: string;
+  /** envelope, style offset or page: a string field holding the previous page's whole address, null on the first (DRF's `previous`). */
+  previous_link?: string;
   /** A response header carrying the count of every matching object (`X-Total-Count`), on every page; none when absent. */
   total_header?: string;
   /** A `Link` header (RFC 8288) with the next page's address as `rel="next"`. */

@@ -94,10 +94,23 @@ export function getNextCursor(route: OperationRoute, res: TestResponse): string 
     const v = (res.body as Record<string, unknown> | undefined)?.[p.next];
     return typeof v === 'string' && v.length > 0 ? v : undefined;
   }
+  const inPage = pageLinkCursor(p, res);
+  if (inPage !== undefined) return inPage;
   const link = p.link ? nextLink(res) : undefined;
   // A bare array (or `next: false`) whose response envelope carries the cursor (Kubernetes' metadata.continue).
   if (link === undefined) return getEnvelopeCursor(route, res);
   return new URLSearchParams(link.slice(link.indexOf('?') + 1)).get(getPagingParamName(p, 'cursor')) ?? undefined;
+}
+
+/** The cursor in the next page's address the page holds (paging.next_link, `next: false`), or undefined. */
+function pageLinkCursor(p: Omit<PagingModel, 'declared'>, res: TestResponse): string | undefined {
+  const v = p.nextLink !== undefined && p.body === 'envelope' ? (res.body as Record<string, unknown> | undefined)?.[p.nextLink] : undefined;
+  if (typeof v !== 'string') return undefined;
+  try {
+    return new URL(v, 'http://page.invalid').searchParams.get(getPagingParamName(p, 'cursor')) ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -124,7 +137,10 @@ export function nextQuery(
   }
   if (p.style === 'cursor') {
     // The page's own next field, else the response envelope's (a bare array beside Kubernetes' metadata.continue).
-    const cursor = typeof envelopeCursor === 'string' ? envelopeCursor : p.body === 'array' || p.next === undefined ? getEnvelopeCursor(route, res) : undefined;
+    const cursor =
+      typeof envelopeCursor === 'string'
+        ? envelopeCursor
+        : (pageLinkCursor(p, res) ?? (p.body === 'array' || p.next === undefined ? getEnvelopeCursor(route, res) : undefined));
     return cursor !== undefined ? { next: { ...query, [getPagingParamName(p, 'cursor')]: cursor } } : {};
   }
   // Style after: the next page starts after this page's last object, by its identifier, while `has_more` says

@@ -1,9 +1,9 @@
 import { createMediaTypeReader, isJsonMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
-import { DEFAULT_PAGING, isStatusIn, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
+import { DEFAULT_PAGING, getPagingParamName, isStatusIn, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
 import { isSuccessAnswer, getErrorCodes, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import { getShapeSchema } from '../model/model-schemas.js';
 import { getBinding, getValueAt } from '../model/model-path-bindings.js';
-import type { OperationModel } from '../model/model-types.js';
+import type { OperationModel, PagingModel } from '../model/model-types.js';
 import type { PartName } from '../spec/spec-types.js';
 import { rateHeadersMismatch } from './tester-checks-limits.js';
 import { getPageItems, totalHeaderProblem } from './tester-checks-lists.js';
@@ -27,6 +27,72 @@ interface Verdict {
   check: string;
   target: string;
   failure?: Failure;
+}
+
+/**
+ * paging.next_link and previous_link (Django REST Framework's next and previous): null, or a whole address of this
+ * list's path (any host: a service may name its public one) asking what this request asks with the position moved
+ * on or back. The page size may be added; a first page's position may be left out (DRF drops `offset=0`, `page=1`).
+ */
+function pageLinksMismatch(
+  ctx: TestContext,
+  paging: Omit<PagingModel, 'declared'>,
+  req: TestRequest,
+  page: Record<string, unknown>,
+  count: number,
+): string | undefined {
+  if (paging.nextLink === undefined && paging.previousLink === undefined) return undefined;
+  const asked = new URL(ctx.client.url(req.path));
+  const sizeName = getPagingParamName(paging, 'limit');
+  const position =
+    paging.style === 'offset'
+      ? getPagingParamName(paging, 'offset')
+      : paging.style === 'page'
+        ? getPagingParamName(paging, 'page')
+        : getPagingParamName(paging, 'cursor');
+  const read = (field: string): URL | string | null => {
+    const v = page[field];
+    if (v === null) return null;
+    if (typeof v !== 'string') return `${field} ${JSON.stringify(v)}, not a page's address or null`;
+    let at: URL;
+    try {
+      at = new URL(v);
+    } catch {
+      return `${field} ${JSON.stringify(v)}, not a whole address (a scheme and a host)`;
+    }
+    if (at.pathname !== asked.pathname) return `${field} ${JSON.stringify(v)}, not an address of the list's path ${asked.pathname}`;
+    for (const [name, value] of asked.searchParams)
+      if (name !== position && name !== sizeName && at.searchParams.get(name) !== value)
+        return `${field} ${JSON.stringify(v)}, which does not ask ${name}=${value} as the request did`;
+    return at;
+  };
+  const size = Number(asked.searchParams.get(sizeName) ?? Number.NaN);
+  const now = Number(asked.searchParams.get(position) ?? (paging.style === 'page' ? 1 : 0));
+  if (paging.nextLink !== undefined) {
+    const next = read(paging.nextLink);
+    if (typeof next === 'string') return next;
+    if (next !== null && paging.style !== 'cursor') {
+      if (Number.isInteger(size) && count < size)
+        return `${paging.nextLink} ${JSON.stringify(page[paging.nextLink])} on a page of ${count} objects, short of ${size} (the last page)`;
+      const moved = paging.style === 'offset' ? now + count : now + 1;
+      if (next.searchParams.get(position) !== String(moved))
+        return `${paging.nextLink} ${JSON.stringify(page[paging.nextLink])}, not the next page's address (${position}=${moved})`;
+    }
+  }
+  if (paging.previousLink !== undefined) {
+    const previous = read(paging.previousLink);
+    if (typeof previous === 'string') return previous;
+    const first = now === (paging.style === 'page' ? 1 : 0);
+    if (first && previous !== null) return `${paging.previousLink} ${JSON.stringify(page[paging.previousLink])} on the first page (null there)`;
+    if (!first && previous === null) return `${paging.previousLink} null on a page after the first`;
+    if (previous !== null && Number.isInteger(size)) {
+      const back = paging.style === 'offset' ? Math.max(0, now - size) : now - 1;
+      const said = previous.searchParams.get(position);
+      if (said !== String(back) && !(said === null && back === (paging.style === 'page' ? 1 : 0)))
+        return `${paging.previousLink} ${JSON.stringify(page[paging.previousLink])}, not the previous page's address (${position}=${back})`;
+    }
+  }
+  return undefined;
 }
 
 /** The body a route's success answer must have: undefined when it matches, else what differs. */
@@ -66,6 +132,8 @@ export function responseMismatch(ctx: TestContext, route: OperationRoute, req: T
         const path = new URL(ctx.client.url(req.path)).pathname;
         if (page[paging.url] !== path) return `${paging.url} ${JSON.stringify(page[paging.url])}, not the list's address ${JSON.stringify(path)}`;
       }
+      const links = pageLinksMismatch(ctx, paging, req, page, items.length);
+      if (links !== undefined) return links;
     }
     // The total's header is on every page, a count (paging.total_header).
     if (paging.totalHeader !== undefined) {

@@ -204,6 +204,8 @@ const paging = fc
       has_more: opt(fc.constantFrom('has_more', 'items')),
       constants: opt(fc.constantFrom({ object: 'list' }, { kind: 'page', items: 'x' })),
       url: opt(fc.constantFrom('url', 'items')),
+      next_link: opt(fc.constantFrom('next', 'url')),
+      previous_link: opt(fc.constantFrom('previous', 'next')),
       link: opt(fc.boolean()),
     },
     { requiredKeys: [] },
@@ -598,6 +600,9 @@ const WELL_FORMED_PAGING = [
   { next_optional: true },
   // Stripe's list object: a constant and the list's address beside has_more
   { style: 'after', items: 'data', has_more: 'has_more', constants: { object: 'list' }, url: 'url' },
+  // Django REST Framework's page: the neighbouring pages' addresses beside the count
+  { style: 'offset', items: 'results', total: 'count', next_link: 'next', previous_link: 'previous' },
+  { style: 'page', items: 'results', next_link: 'next', previous_link: 'previous', params: { limit: 'page_size' } },
   { style: 'offset', params: { limit: 'size', offset: 'skip' } },
   { style: 'page', body: 'array', link: true, params: { limit: 'page_size', page: 'page_number' } },
   { style: 'limit', body: 'array', params: { limit: 'max' } },

@@ -42,6 +42,9 @@ const STYLES: Record<string, string> = {
   afterListObject: '{ style: after, items: data, has_more: has_more, constants: { object: list }, url: url }',
   // Shopify's: { products: [...] }, ?limit=&page_info=, the next page's cursor only in the Link header.
   cursorLinkOnly: '{ items: products, next: false, link: true, params: { cursor: page_info } }',
+  // Django REST Framework's: { count, next, previous, results }, the neighbouring pages' whole addresses.
+  offsetLinks: '{ style: offset, items: results, total: count, next_link: next, previous_link: previous }',
+  pageLinks: '{ style: page, items: results, total: count, next_link: next, previous_link: previous }',
 };
 
 function spec(): string {

@@ -1147,13 +1147,31 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     if (paging.style === 'after') return [cursorName, String(parsedValue(page.rows[page.limit - 1]![idName]))];
     return null;
   };
-  // RFC 8288: the next page's address as a reference relative to this request's (its path and query, one value changed).
-  const setLink = (request: FastifyRequest, reply: FastifyReply, next: [string, string] | null) => {
-    if (!paging.link || next === null) return;
+  // What the page before is asked with (paging.previous_link: styles offset and page), null on the first page.
+  const previousPosition = (page: ListPage): [string, string] | null => {
+    if (page.skip === 0) return null;
+    if (paging.style === 'offset') return [offsetName, String(Math.max(0, page.skip - page.limit))];
+    if (paging.style === 'page') return [pageName, String(page.skip / page.limit)];
+    return null;
+  };
+  // Another page's address relative to this request's: its path and query, one value changed.
+  const pageReference = (request: FastifyRequest, position: [string, string]): string => {
     const at = request.url.indexOf('?');
     const params = new URLSearchParams(at < 0 ? '' : request.url.slice(at + 1));
-    params.set(next[0], next[1]);
-    reply.header(LINK_HEADER, `<${requestPath(request)}?${params.toString()}>; rel="next"`);
+    params.set(position[0], position[1]);
+    return `${requestPath(request)}?${params.toString()}`;
+  };
+  // paging.next_link and previous_link: a whole address (Django REST Framework's next and previous), the
+  // request's scheme and Host before the reference; the reference alone for a request that names no host.
+  const pageAddress = (request: FastifyRequest, position: [string, string] | null): string | null => {
+    if (position === null) return null;
+    const host = request.host;
+    return host ? `${request.protocol}://${host}${pageReference(request, position)}` : pageReference(request, position);
+  };
+  // RFC 8288: the next page's address as a reference relative to this request's.
+  const setLink = (request: FastifyRequest, reply: FastifyReply, next: [string, string] | null) => {
+    if (!paging.link || next === null) return;
+    reply.header(LINK_HEADER, `<${pageReference(request, next)}>; rel="next"`);
   };
   // The page's headers: the Link to the next page, and the total (paging.total_header) on every page.
   const totalHeader = paging.totalHeader;
@@ -1175,6 +1193,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     if (paging.total !== undefined) body[paging.total] = page.total;
     if (paging.hasMore !== undefined) body[paging.hasMore] = page.rows.length > page.limit;
     if (paging.url !== undefined) body[paging.url] = requestPath(request);
+    if (paging.nextLink !== undefined) body[paging.nextLink] = pageAddress(request, next);
+    if (paging.previousLink !== undefined) body[paging.previousLink] = pageAddress(request, previousPosition(page));
     return sendAnswer(request, reply, route.successStatus, body, listValues(page, count, next));
   };
   // The page as JSON.stringify would write the answer above, from rows whose JSON values are their stored text.
@@ -1197,6 +1217,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       if (paging.total !== undefined) text += `,${JSON.stringify(paging.total)}:${page.total}`;
       if (paging.hasMore !== undefined) text += `,${JSON.stringify(paging.hasMore)}:${page.rows.length > page.limit}`;
       if (paging.url !== undefined) text += `,${JSON.stringify(paging.url)}:${JSON.stringify(requestPath(request))}`;
+      if (paging.nextLink !== undefined) text += `,${JSON.stringify(paging.nextLink)}:${JSON.stringify(pageAddress(request, next))}`;
+      if (paging.previousLink !== undefined) text += `,${JSON.stringify(paging.previousLink)}:${JSON.stringify(pageAddress(request, previousPosition(page)))}`;
       text += '}';
     }
     return sendAnswer(request, reply.type(getAnswerType(reply)), route.successStatus, text, listValues(page, count, next));
