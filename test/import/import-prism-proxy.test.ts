@@ -237,7 +237,11 @@ const files = readdirSync(OPENAPI_FIXTURES)
   .filter((f) => /\.(ya?ml|json)$/.test(f))
   .sort();
 /** Documents of this project's own sweeps, beside the corpus: shapes the corpus lacks (a DELETE answering the deleted item). */
-const OWN: Record<string, string> = { 'warehouse.openapi.yaml': new URL('../tester/fixtures/warehouse.openapi.yaml', import.meta.url).pathname };
+const OWN: Record<string, string> = {
+  'warehouse.openapi.yaml': new URL('../tester/fixtures/warehouse.openapi.yaml', import.meta.url).pathname,
+  // Django REST Framework's: paths ending in a slash, { count, next, previous, results } with whole addresses.
+  'drf-books.openapi.yaml': new URL('../tester/fixtures/drf-books.openapi.yaml', import.meta.url).pathname,
+};
 
 // Documents run side by side: most of each one's time is Prism starting (a child process) and the import. Fourteen at
 // once on two cores take a minute and more when the machine is busy: each is given three.
