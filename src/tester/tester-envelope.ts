@@ -29,10 +29,7 @@ export function getListTotal(route: OperationRoute, res: TestResponse): { name: 
   const p = o.paging ?? DEFAULT_PAGING;
   if (p.total !== undefined && p.body === 'envelope') return { name: p.total, value: (res.body as Record<string, unknown> | undefined)?.[p.total] };
   const v = o.envelope ? getEnvelopeValues(o, o.envelope).find((x) => x.source === 'total') : undefined;
-  if (!v) return undefined;
-  let at: unknown = res.envelope;
-  for (const name of v.path) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[name] : undefined;
-  return { name: v.path.join('.'), value: at };
+  return v ? { name: v.path.join('.'), value: valueAt(res.envelope, v.path) } : undefined;
 }
 
 /**
@@ -42,10 +39,15 @@ export function getListTotal(route: OperationRoute, res: TestResponse): { name: 
 export function getEnvelopeCursor(route: OperationRoute, res: TestResponse): string | undefined {
   const o = route.operation;
   const v = o.envelope ? getEnvelopeValues(o, o.envelope).find((x) => x.source === 'next') : undefined;
-  if (!v) return undefined;
-  let at: unknown = res.envelope;
-  for (const name of v.path) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[name] : undefined;
+  const at = v ? valueAt(res.envelope, v.path) : undefined;
   return typeof at === 'string' && at.length > 0 ? at : undefined;
+}
+
+/** The value at a dotted path of an envelope's members (`metadata.continue`); undefined where a step is missing. */
+function valueAt(whole: unknown, path: readonly string[]): unknown {
+  let at = whole;
+  for (const name of path) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[name] : undefined;
+  return at;
 }
 
 /** What differs between an enveloped answer and its envelope; undefined when it matches. */
@@ -68,8 +70,7 @@ export function envelopeMismatch(ctx: TestContext, route: OperationRoute, req: T
   const asked = (name: string): number | undefined => (query.has(name) ? Number(query.get(name)) : undefined);
   for (const v of getEnvelopeValues(o, e)) {
     if (o.action === 'list' && !listHasValue(style, v.source)) continue;
-    let at: unknown = members;
-    for (const name of v.path) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[name] : undefined;
+    const at = valueAt(members, v.path);
     const path = v.path.join('.');
     if (at === undefined) {
       if (getEnvelopeField(e, v.path)?.optional === true) continue;
