@@ -1851,6 +1851,12 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
     const name = PAGING_ALIASES[role].find((n) => names.has(n));
     if (name !== undefined) found[role] = name;
   }
+  // Spring's `?page=&size=`: `size` is the page size beside a page number (alone it may be a field's filter).
+  if (found.limit === undefined && found.page !== undefined && names.has('size')) {
+    const size = src.params.find(({ p }) => p.in === 'query' && p.name === 'size');
+    const schema = size !== undefined ? flatten(ctx, size.p.schema, joinPointer(size.pointer, 'schema')).schema : undefined;
+    if (schema?.type === 'integer') found.limit = 'size';
+  }
   const pageSize = found.limit !== undefined && PAGE_SIZE_NAMES.has(found.limit);
   // A `next` of no stated format on a list paged by offset or page number (no cursor to take): the next page's address.
   if (
@@ -1874,6 +1880,22 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   else if (found.limit !== undefined) style = 'limit';
   else style = 'none';
   const cursorName = found.cursor ?? LIST_PARAMS.cursor;
+  // Page numbers from 0 (Spring's `page`, minimum 0 or default 0): the format's count from 1, said at the parameter.
+  if (style === 'page' && found.page !== undefined) {
+    const param = src.params.find(({ p }) => p.in === 'query' && p.name === found.page);
+    const schema = param !== undefined ? flatten(ctx, param.p.schema, joinPointer(param.pointer, 'schema')).schema : undefined;
+    if (param !== undefined && (schema?.minimum === 0 || schema?.default === 0))
+      report(
+        ctx,
+        'import-approximated',
+        {
+          item: `operation ${src.id}: its page number \`${found.page}\`, counted from 0`,
+          as: 'a page number counted from 1 (paging style page)',
+          reason: 'the format numbers pages from 1: the service refuses page 0 and answers the first page as 1',
+        },
+        param.pointer,
+      );
+  }
   if (next !== undefined && style !== 'cursor') return { reason: `its page holds \`${next}\`, a next cursor, but it takes no \`${cursorName}\` parameter` };
   if (previousLink !== undefined && style !== 'offset' && style !== 'page')
     return {

@@ -340,3 +340,42 @@ describe('a Stripe-style list with a sort parameter', () => {
     expect(said?.message).toContain('identifier order');
   });
 });
+
+describe("Spring's ?page=&size=", () => {
+  const doc = (page: Record<string, unknown>, size: Record<string, unknown>) => ({
+    openapi: '3.0.1',
+    info: { title: 'Items', version: '1' },
+    paths: {
+      '/items': {
+        get: {
+          operationId: 'listItems',
+          parameters: [
+            { name: 'page', in: 'query', schema: page },
+            { name: 'size', in: 'query', schema: size },
+          ],
+          responses: {
+            '200': { description: 'a page', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Item' } } } } },
+          },
+        },
+      },
+    },
+    components: { schemas: { Item: { type: 'object', required: ['id'], properties: { id: { type: 'integer', readOnly: true } } } } },
+  });
+
+  it('`size` beside a page number is the page size; a page counted from 0 is said at its parameter', async () => {
+    const r = await importOpenApiDocument(
+      doc({ type: 'integer', minimum: 0, default: 0 }, { type: 'integer', minimum: 1, default: 20 }) as unknown,
+      'spring.json',
+    );
+    expect(r.document!.endpoints!.operations!.listItems).toMatchObject({ action: 'list', paging: { style: 'page', body: 'array', params: { limit: 'size' } } });
+    expect(r.diagnostics.filter((d) => d.code === 'import-dropped' && d.pointer !== '/info/version')).toEqual([]);
+    const said = r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('counted from 0'));
+    expect(said.map((d) => d.pointer)).toEqual(['/paths/~1items/get/parameters/0']);
+  });
+
+  it('a page counted from 1 is not said; a `size` of text (a filter, not a page size) stays out of the paging', async () => {
+    const r = await importOpenApiDocument(doc({ type: 'integer', minimum: 1 }, { type: 'string', enum: ['S', 'M', 'L'] }) as unknown, 'sizes.json');
+    expect(r.document!.endpoints!.operations!.listItems!.paging).toEqual({ style: 'page', body: 'array' });
+    expect(r.diagnostics.filter((d) => d.message.includes('counted from 0'))).toEqual([]);
+  });
+});
