@@ -15,7 +15,7 @@ import {
 } from '../model/model-defaults.js';
 import { REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { getField, getPageSize, getResource } from '../model/model-lookup.js';
-import { ADDRESSING_ACTIONS, getBinding, getFieldAt } from '../model/model-path-bindings.js';
+import { ADDRESSING_ACTIONS, getBinding, getFieldAt, getResolvedBindings, isNestedPath } from '../model/model-path-bindings.js';
 import { fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import {
   getErrorCodes,
@@ -41,6 +41,8 @@ import {
   getShapeSchema,
   getTransitionSchema,
   type JsonSchema,
+  type NamedShapeUse,
+  type SchemaOptions,
   type SchemaView,
 } from '../model/model-schemas.js';
 import type {
@@ -60,6 +62,7 @@ import type {
 import { joinPointer } from '../util/util-json-pointer.js';
 import { PART_NAMES } from '../spec/spec-types.js';
 import {
+  annotateNestedObjectSchema,
   annotateObjectSchema,
   annotateUnionSchema,
   code,
@@ -134,7 +137,24 @@ interface Context {
   responseAllocator: NameAllocator;
   errorBody?: { ref: string; mediaType: string };
   operationIds: NameAllocator;
+  /** The named shapes' components (namedShapeRef), by shape and content, named once the document is written. */
+  shapes: Map<string, ShapeComponent>;
+  /** The schema options of every annotated schema: a named shape's uses refer to its component. */
+  annotated: SchemaOptions;
 }
+
+/** One component of a named shape: its schema in one view (a shape whose views differ has one per view). */
+interface ShapeComponent {
+  shape: string;
+  schema: JsonObject;
+  /** What its uses refer to until it is named (nameShapes): a placeholder no component can be named. */
+  placeholder: string;
+  /** Used in answers (the response view), not in requests only. */
+  response: boolean;
+}
+
+/** The placeholder prefix of a named shape's component before it is named. */
+const SHAPE_PLACEHOLDER = '#/components/schemas/\u0000shape:';
 
 function schema(ctx: Context, s: unknown): JsonObject {
   return (ctx.version === '3.0' ? toOas30Schema(s) : s) as JsonObject;
@@ -155,6 +175,77 @@ function clean<T extends object>(value: T): T {
 
 // ---- schemas ------------------------------------------------------------------------------------------------
 
+/**
+ * A use of a named shape (docs/format.md, "Named shapes"): a reference to the shape's component, written once. The
+ * content decides the component: a shape whose request view differs from its answers' (a read-only field left out, a
+ * default making a field optional) has a component per view (`Address`, `AddressCreate`), as resources do; equal ones
+ * share one. The use's own keys (a description, nullable) are written around the reference by getFieldSchema.
+ */
+function namedShapeRef(ctx: Context, use: NamedShapeUse): JsonObject {
+  const s = use.schema as JsonObject;
+  if ('fields' in use.content) {
+    if (use.body) annotateObjectSchema(s, use.content.fields);
+    else annotateNestedObjectSchema(s, use.content.fields);
+  } else annotateUnionSchema(s, use.content.union);
+  s['x-servicespec-shape'] = use.name;
+  const converted = schema(ctx, s);
+  const key = `${use.name}\u0000${JSON.stringify(converted)}`;
+  let c = ctx.shapes.get(key);
+  if (c === undefined) {
+    c = { shape: use.name, schema: converted, placeholder: `${SHAPE_PLACEHOLDER}${ctx.shapes.size}`, response: false };
+    ctx.shapes.set(key, c);
+  }
+  if (use.view === 'response') c.response = true;
+  return { $ref: c.placeholder };
+}
+
+/**
+ * Names the named shapes' components the document refers to, in the order first used: a shape's answer view (else its
+ * only one) by the shape's name, a request view that differs by the name and `Create` (as a resource's create view:
+ * an object is written whole in every request), a third content with a number. A component no use refers to any
+ * more (a schema built and set aside, such as a bound request's written-out part) is left out.
+ */
+function nameShapes(ctx: Context, doc: JsonObject): void {
+  if (ctx.shapes.size === 0) return;
+  const byPlaceholder = new Map([...ctx.shapes.values()].map((c) => [c.placeholder, c]));
+  const used = new Set<ShapeComponent>();
+  const collect = (node: unknown): void => {
+    if (Array.isArray(node)) for (const x of node) collect(x);
+    else if (typeof node === 'object' && node !== null) {
+      for (const [k, v] of Object.entries(node)) {
+        if (k === '$ref' && typeof v === 'string' && v.startsWith(SHAPE_PLACEHOLDER)) {
+          const c = byPlaceholder.get(v)!;
+          if (!used.has(c)) {
+            used.add(c);
+            collect(c.schema);
+          }
+        } else collect(v);
+      }
+    }
+  };
+  collect(doc);
+  const final = new Map<string, string>();
+  const primary = new Map<string, ShapeComponent>();
+  for (const c of ctx.shapes.values()) if (used.has(c) && (!primary.has(c.shape) || (c.response && !primary.get(c.shape)!.response))) primary.set(c.shape, c);
+  for (const c of ctx.shapes.values()) {
+    if (!used.has(c)) continue;
+    const name = ctx.names.allocate(primary.get(c.shape) === c || c.response ? c.shape : `${c.shape}${VIEW_SUFFIX.create}`);
+    final.set(c.placeholder, `#/components/schemas/${name}`);
+    ctx.schemas[name] = c.schema;
+  }
+  const rewrite = (node: unknown): void => {
+    if (Array.isArray(node)) for (const x of node) rewrite(x);
+    else if (typeof node === 'object' && node !== null) {
+      const o = node as JsonObject;
+      for (const [k, v] of Object.entries(o)) {
+        if (k === '$ref' && typeof v === 'string' && v.startsWith(SHAPE_PLACEHOLDER)) o.$ref = final.get(v)!;
+        else rewrite(v);
+      }
+    }
+  };
+  rewrite(doc);
+}
+
 /** The component holding one view of a resource, created when first asked for. */
 function viewRef(ctx: Context, r: ResourceModel, view: SchemaView): JsonObject {
   const key = `${r.name}\u0000${view}`;
@@ -162,7 +253,7 @@ function viewRef(ctx: Context, r: ResourceModel, view: SchemaView): JsonObject {
   if (name === undefined) {
     name = view === 'response' ? r.name : ctx.names.allocate(`${r.name}${VIEW_SUFFIX[view]}`);
     ctx.views.set(key, name);
-    const s = getResourceSchema(ctx.model, r, view, { annotations: true }) as JsonObject;
+    const s = getResourceSchema(ctx.model, r, view, ctx.annotated) as JsonObject;
     annotateObjectSchema(s, r.fields);
     if (view === 'response') {
       const ext = resourceToSpec(r) as unknown as JsonObject;
@@ -183,7 +274,7 @@ function viewRef(ctx: Context, r: ResourceModel, view: SchemaView): JsonObject {
  */
 function boundViewRef(ctx: Context, route: OperationRoute, r: ResourceModel, view: SchemaView): JsonObject {
   if (view !== 'create' && view !== 'replace') return viewRef(ctx, r, view);
-  const s = getBoundRequestSchema(getResourceSchema(ctx.model, r, view, { annotations: true }), r, route.operation, view) as JsonObject | undefined;
+  const s = boundSchema(ctx, r, route.operation, view, (opts) => getResourceSchema(ctx.model, r, view, opts));
   if (!s) return viewRef(ctx, r, view);
   const key = `${r.name}\u0000${view}\u0000${JSON.stringify(s)}`;
   let name = ctx.views.get(key);
@@ -195,6 +286,31 @@ function boundViewRef(ctx: Context, route: OperationRoute, r: ResourceModel, vie
     ctx.schemas[name] = schema(ctx, s);
   }
   return ref(name);
+}
+
+/**
+ * A create's or replace's body as the path makes it (getBoundRequestSchema), or undefined where it changes nothing.
+ * Named shapes are referred to but in the top-level fields a nested binding reaches into (\`metadata.namespace\`):
+ * those are written out, as a member the path gives is not required there while the shape requires it.
+ */
+function boundSchema(
+  ctx: Context,
+  r: ResourceModel,
+  o: OperationModel,
+  view: 'create' | 'replace',
+  build: (opts: SchemaOptions) => JsonSchema,
+): JsonObject | undefined {
+  const bound = getBoundRequestSchema(build({ annotations: true }), r, o, view) as JsonObject | undefined;
+  if (!bound) return undefined;
+  const nested = new Set(
+    getResolvedBindings(r, o)
+      .filter((b) => isNestedPath(r, b.path))
+      .map((b) => b.path.split('.')[0]!),
+  );
+  const shared = build(ctx.annotated).properties as Record<string, JsonObject> | undefined;
+  const props = bound.properties as Record<string, JsonObject> | undefined;
+  if (props) bound.properties = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, nested.has(k) ? v : (shared?.[k] ?? v)]));
+  return bound;
 }
 
 /**
@@ -221,9 +337,9 @@ function openRef(ctx: Context, closed: JsonObject): JsonObject {
  */
 function requestFieldsRef(ctx: Context, o: OperationModel, r: ResourceModel, view: Exclude<SchemaView, 'response'>): JsonObject {
   const name = ctx.names.allocate(getOperationRequestName(o.id));
-  const full = getRequestSchema(ctx.model, r, o, view, { annotations: true });
   // A field the path binds is not required here either (the runtime takes the path's value).
-  const s = ((view === 'create' || view === 'replace' ? getBoundRequestSchema(full, r, o, view) : undefined) ?? full) as JsonObject;
+  const s = ((view === 'create' || view === 'replace' ? boundSchema(ctx, r, o, view, (opts) => getRequestSchema(ctx.model, r, o, view, opts)) : undefined) ??
+    getRequestSchema(ctx.model, r, o, view, ctx.annotated)) as JsonObject;
   annotateObjectSchema(s, r.fields);
   s['x-servicespec-view'] = { resource: r.name, view, operation: o.id };
   ctx.schemas[name] = schema(ctx, s);
@@ -236,7 +352,7 @@ function requestFieldsRef(ctx: Context, o: OperationModel, r: ResourceModel, vie
  * with the update's view so import reads it back as that update's request.
  */
 function mergePatchRef(ctx: Context, o: OperationModel, r: ResourceModel): JsonObject {
-  const s = getMergePatchSchema(ctx.model, r, o, { annotations: true }) as JsonObject;
+  const s = getMergePatchSchema(ctx.model, r, o, ctx.annotated) as JsonObject;
   const own = o.requestFields !== undefined;
   const key = `${r.name}\u0000merge-patch\u0000${JSON.stringify(s)}`;
   let name = own ? undefined : ctx.views.get(key);
@@ -256,7 +372,7 @@ function shapeSchema(ctx: Context, shape: ShapeModel, view: SchemaView): JsonObj
   let s: JsonObject;
   if (r) s = viewRef(ctx, r, view);
   else {
-    s = getShapeSchema(ctx.model, { ...shape, list: false }, view, { annotations: true }) as JsonObject;
+    s = getShapeSchema(ctx.model, { ...shape, list: false }, view, ctx.annotated) as JsonObject;
     if (shape.fields) annotateObjectSchema(s, shape.fields);
     if (shape.union) annotateUnionSchema(s, shape.union);
     s = schema(ctx, s);
@@ -900,7 +1016,7 @@ function requestBody(ctx: Context, route: OperationRoute): JsonObject | undefine
     s = o.requestFields !== undefined && view !== 'response' ? requestFieldsRef(ctx, o, r, view) : boundViewRef(ctx, route, r, view);
     if (getUnknownFields(o) === 'ignore' && o.requestFields === undefined) s = openRef(ctx, s);
   } else if (o.action === 'transition' && r) {
-    const t = getTransitionSchema(ctx.model, r, route.transition?.requires ?? [], { annotations: true }) as JsonObject;
+    const t = getTransitionSchema(ctx.model, r, route.transition?.requires ?? [], ctx.annotated) as JsonObject;
     annotateObjectSchema(t, r.fields);
     s = schema(ctx, t);
     required = Array.isArray(t.required) && t.required.length > 0;
@@ -1428,7 +1544,10 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
     responseNames: new Map(),
     responseAllocator: new NameAllocator(),
     operationIds: new NameAllocator((model.endpoints?.operations ?? []).map((o) => o.id)),
+    shapes: new Map(),
+    annotated: { annotations: true },
   };
+  ctx.annotated = { annotations: true, namedShape: (use) => namedShapeRef(ctx, use) };
 
   // info
   const p = model.purpose;
@@ -1546,7 +1665,7 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
   } else if (errors?.body?.kind === 'declared') {
     const name = ctx.names.allocate('ErrorBody');
     const s = getShapeSchema(model, { fields: errors.body.fields, list: false }, 'response', {
-      annotations: true,
+      ...ctx.annotated,
       openAnswers: errors.body.answerMembers === 'open',
     }) as JsonObject;
     annotateObjectSchema(s, errors.body.fields);
@@ -1672,9 +1791,10 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
   if (Object.keys(ctx.parameters).length > 0) components.parameters = ctx.parameters;
   if (Object.keys(ctx.headers).length > 0) components.headers = ctx.headers;
   if (Object.keys(ctx.responses).length > 0) components.responses = ctx.responses;
-  publishVariants(ctx, doc);
   components.schemas = ctx.schemas;
   doc.components = components;
+  nameShapes(ctx, doc);
+  publishVariants(ctx, doc);
   return { document: doc, diagnostics: ctx.diagnostics };
 }
 

@@ -113,10 +113,7 @@ export function annotateFieldSchema(schema: JsonObject, f: FieldModel): void {
   if (ext) schema['x-servicespec-field'] = ext;
   const inner = unwrapNullable(schema);
   if (f.items && inner.items && typeof inner.items === 'object') annotateFieldSchema(inner.items as JsonObject, f.items);
-  if (f.fields) {
-    annotateObjectSchema(inner, f.fields);
-    markOptionalDefaults(inner, f.fields);
-  }
+  if (f.fields) annotateNestedObjectSchema(inner, f.fields);
   if (f.union) annotateUnionSchema(inner, f.union);
 }
 
@@ -131,6 +128,12 @@ function markOptionalDefaults(schema: JsonObject, fields: readonly FieldModel[])
     const p = props?.[f.name];
     if (p && f.optional && f.hasDefault) p['x-servicespec-field'] = { ...((p['x-servicespec-field'] as JsonObject | undefined) ?? {}), optional: true };
   }
+}
+
+/** Adds `x-servicespec-field` to a nested object's schema (a field's value, or a named shape's) as annotateFieldSchema does. */
+export function annotateNestedObjectSchema(schema: JsonObject, fields: readonly FieldModel[]): void {
+  annotateObjectSchema(schema, fields);
+  markOptionalDefaults(schema, fields);
 }
 
 /** Adds `x-servicespec-field` to the properties of each variant of a union schema (getUnionSchema's `oneOf`, in order). */
@@ -184,7 +187,11 @@ export function toOas30Schema(input: unknown): unknown {
   if (Array.isArray(input)) return input.map(toOas30Schema);
   if (!input || typeof input !== 'object') return input;
   const s = input as JsonObject;
-  if ('$ref' in s) return { ...s };
+  if ('$ref' in s) {
+    // 3.0 ignores the siblings of a `$ref`: a use's own keys (a description, readOnly) go beside it, in an allOf.
+    const { $ref, ...rest } = s;
+    return Object.keys(rest).length === 0 ? { $ref } : { allOf: [{ $ref }], ...(toOas30Schema(rest) as JsonObject) };
+  }
   const any = s.anyOf;
   if (
     Array.isArray(any) &&

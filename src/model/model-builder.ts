@@ -35,6 +35,8 @@ import type {
   VersionChangeModel,
   VersionPlacementModel,
 } from './model-types.js';
+import { noteNamedShape } from './model-named-shapes.js';
+import { getShapeOf } from '../spec/spec-shapes.js';
 import { buildEnvelope, resolveEnvelope } from './model-envelope.js';
 import {
   DEFAULT_IDENTIFIER_FIELD,
@@ -145,7 +147,10 @@ function buildUnion(discriminator: string | undefined, variants: Record<string, 
     m.fields = buildFields(v.fields ?? {}, joinPointer(vp, 'fields'));
     out.push(Object.freeze(m) as VariantModel);
   }
-  return Object.freeze(omitUndefined<UnionModel>({ discriminator, variants: Object.freeze(out) }));
+  const union = Object.freeze(omitUndefined<UnionModel>({ discriminator, variants: Object.freeze(out) }));
+  const shape = getShapeOf(variants);
+  if (shape !== undefined) noteNamedShape(union, shape);
+  return union;
 }
 
 function buildParameters(params: Record<string, ParameterSpec> | undefined, where: ParameterModel['in'], pointer: string): readonly ParameterModel[] {
@@ -158,6 +163,8 @@ function buildParameters(params: Record<string, ParameterSpec> | undefined, wher
 function buildFields(fields: Record<string, FieldSpec>, pointer: string): FieldModel[] {
   const out: FieldModel[] = [];
   for (const n in fields) if (Object.hasOwn(fields, n)) out.push(buildField(n, fields[n]!, joinPointer(pointer, n)));
+  const shape = getShapeOf(fields);
+  if (shape !== undefined) noteNamedShape(out, shape);
   return Object.freeze(out) as FieldModel[];
 }
 

@@ -1,5 +1,6 @@
 import { getField, getResource, getStateMachine } from './model-lookup.js';
 import { getUnknownFields, isLeftOutIn, isNullableInRequests, mayLeaveOut } from './model-defaults.js';
+import { getNamedShape } from './model-named-shapes.js';
 import { getResolvedBindings, isNestedPath } from './model-path-bindings.js';
 import type { FieldModel, OperationModel, ResourceModel, ServiceModel, ShapeModel, UnionModel } from './model-types.js';
 
@@ -37,6 +38,34 @@ export interface SchemaOptions {
    * required, as the runtime has no value for it and leaves it out (a named gap, served only with allowGaps).
    */
   serviceSetAbsent?: boolean;
+  /**
+   * A document's way of writing a named shape once (docs/format.md, "Named shapes"): given a use's schema of the
+   * shape's content (an object's, a union's; without the use's own keys, which are added around what it returns), what
+   * stands in its place, such as an export's `$ref`. Without it, or where it returns undefined, the use is written out.
+   */
+  namedShape?: (use: NamedShapeUse) => JsonSchema | undefined;
+}
+
+/** One use of a named shape, as getFieldSchema and getShapeSchema meet it (SchemaOptions.namedShape). */
+export interface NamedShapeUse {
+  name: string;
+  /** The schema the use would write out: the shape's content in this view. */
+  schema: JsonSchema;
+  /** What it was made of: for annotating it. */
+  content: { fields: readonly FieldModel[] } | { union: UnionModel };
+  /** Answers, or requests (where objects are written whole). */
+  view: 'response' | 'create';
+  /** A payload (its top level), rather than a field's value. */
+  body: boolean;
+}
+
+/** The schema a named shape's use is written as: `s`, or what `opts.namedShape` puts in its place. */
+function named(opts: SchemaOptions, part: readonly FieldModel[] | UnionModel | undefined, use: Omit<NamedShapeUse, 'name' | 'content'>): JsonSchema {
+  if (opts.namedShape === undefined) return use.schema;
+  const name = getNamedShape(part);
+  if (name === undefined || part === undefined) return use.schema;
+  const content = 'variants' in part ? { union: part as UnionModel } : { fields: part as readonly FieldModel[] };
+  return opts.namedShape({ ...use, name, content }) ?? use.schema;
 }
 
 const FORMATS: Partial<Record<FieldModel['type'], string>> = {
@@ -116,6 +145,7 @@ export function getFieldSchema(
       // Written whole, as in a create; answered with its read-only fields too (redoc's `category.id`), which a
       // create's view would leave out of every schema.
       s = getObjectSchema(model, f.fields ?? [], resource, view === 'response' ? 'response' : 'create', opts, true);
+      s = named(opts, f.fields, { schema: s, view: view === 'response' ? 'response' : 'create', body: false });
       break;
     case 'map':
       // Free member names, each value the field `items` says (Stripe's metadata, Kubernetes' labels).
@@ -128,8 +158,10 @@ export function getFieldSchema(
     case 'union':
       // Without variants (check's union-needs-variants) it says no more than `json`, and is written as `json` is, so
       // that what an import reads back (json) exports the same.
-      if (f.union) s = getUnionSchema(model, f.union, undefined, view === 'response' ? 'response' : 'create', opts);
-      else s = nullable ? {} : { not: { type: 'null' } };
+      if (f.union) {
+        s = getUnionSchema(model, f.union, undefined, view === 'response' ? 'response' : 'create', opts);
+        s = named(opts, f.union, { schema: s, view: view === 'response' ? 'response' : 'create', body: false });
+      } else s = nullable ? {} : { not: { type: 'null' } };
       break;
   }
   if (nullable) {
@@ -427,8 +459,10 @@ export function getShapeSchema(model: ServiceModel, shape: ShapeModel, view: Sch
     s = r ? getResourceSchema(model, r, view, opts) : {};
   } else if (shape.union) {
     s = getUnionSchema(model, shape.union, undefined, view === 'response' ? 'response' : 'create', opts);
+    s = named(opts, shape.union, { schema: s, view: view === 'response' ? 'response' : 'create', body: true });
   } else {
     s = getObjectSchema(model, shape.fields ?? [], undefined, view === 'response' ? 'response' : 'create', opts);
+    s = named(opts, shape.fields, { schema: s, view: view === 'response' ? 'response' : 'create', body: true });
   }
   return shape.list ? { type: 'array', items: s } : s;
 }

@@ -16,6 +16,17 @@ export interface ExpandedShapes {
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * Each shape's written-out `fields` or `variants` (one object, shared by every use) → the shape's name: what the
+ * model builder notes beside the model (model-named-shapes.ts), so that the exports can write the shape once.
+ */
+const writtenOut = new WeakMap<object, string>();
+
+/** The named shape a written-out `fields` or `variants` object is, or undefined (written in place). */
+export function getShapeOf(part: object | undefined): string | undefined {
+  return part === undefined ? undefined : writtenOut.get(part);
+}
+
 /** The document with every `shape: Name` written out; the original is not changed. */
 export function expandShapes(document: SpecDocument): ExpandedShapes {
   if (document.shapes === undefined) return { document, diagnostics: [] };
@@ -98,6 +109,8 @@ class ShapeExpander {
     const out: NamedShapeSpec = { ...shape };
     if (shape.fields) out.fields = this.fieldMap(shape.fields, `${base}/fields`);
     if (shape.variants) out.variants = this.variantMap(shape.variants, `${base}/variants`);
+    if (out.fields) writtenOut.set(out.fields, name);
+    if (out.variants) writtenOut.set(out.variants, name);
     this.expanding.pop();
     this.done.set(name, out);
     return out;

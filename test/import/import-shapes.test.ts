@@ -95,15 +95,19 @@ describe('import: named shapes', () => {
     expect(fields.billing!.fields).toBeUndefined();
     expect(fields.shipping!.items).toMatchObject({ type: 'object', shape: 'Address' });
     expect(r.text).toContain('shape: Address');
-    // Written out, each use is the address: in the model and in the export, at the original's positions.
+    // Written out, each use is the address in the model, at the original's positions.
     const model = r.compiled!.model!;
     const billing = model.resources.find((x) => x.name === 'Customer')!.fields.find((f) => f.name === 'billing')!;
     expect(billing.fields?.map((f) => f.name)).toEqual(['line1', 'line2', 'city', 'country']);
+    // Exported, the shape is one component again, referred to at each use (Address2: the import made a resource
+    // Address of the component too, whose component keeps the name).
     const oas = exportOpenApi(model).document as {
-      components: { schemas: Record<string, { properties: Record<string, { properties?: object; items?: { properties?: object } }> }> };
+      components: { schemas: Record<string, { properties: Record<string, { $ref?: string; items?: { $ref?: string } }>; 'x-servicespec-shape'?: string }> };
     };
-    expect(Object.keys(oas.components.schemas.Customer!.properties.billing!.properties!)).toEqual(['line1', 'line2', 'city', 'country']);
-    expect(Object.keys(oas.components.schemas.Customer!.properties.shipping!.items!.properties!)).toEqual(['line1', 'line2', 'city', 'country']);
+    expect(oas.components.schemas.Address2!['x-servicespec-shape']).toBe('Address');
+    expect(Object.keys(oas.components.schemas.Address2!.properties)).toEqual(['line1', 'line2', 'city', 'country']);
+    expect(oas.components.schemas.Customer!.properties.billing!.$ref).toBe('#/components/schemas/Address2');
+    expect(oas.components.schemas.Customer!.properties.shipping!.items!.$ref).toBe('#/components/schemas/Address2');
   });
 
   it('gives each mapping key its own variant and tag, two keys for one schema included', async () => {

@@ -1,0 +1,221 @@
+// Named shapes (docs/format.md, "Named shapes") in the OpenAPI exports: each shape written once, as a component, and
+// referred to with `$ref` at each use, in 3.1 and 3.0; a shape whose request view differs from its answers' has a
+// component per view. Referred to or written out, the document says the same: every example and imported fixture's
+// export, its references followed, is the export of the same spec with its shapes written out in place.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { afterAll, describe, expect, it } from 'vitest';
+import { exportOpenApi, type OpenApiVersion } from '../../src/export/export-openapi.js';
+import { serializeDocument, type JsonObject } from '../../src/export/export-shared.js';
+import { importOpenApiDocument } from '../../src/import/import-openapi.js';
+import type { ServiceModel } from '../../src/model/model-types.js';
+import { compileSpecText } from '../../src/program.js';
+import { loadSpecText } from '../../src/spec/spec-loader.js';
+import { expandShapes } from '../../src/spec/spec-shapes.js';
+import type { SpecDocument } from '../../src/spec/spec-types.js';
+import { EXAMPLE_NAMES, jsonDiff, ROOT, tempDir } from './helpers.js';
+
+const VERSIONS: readonly OpenApiVersion[] = ['3.1', '3.0'];
+const tmp = tempDir('servicespec-shapes-ref-');
+afterAll(() => tmp.remove());
+
+const SHOP = `servicespec: 1
+shapes:
+  Address:
+    fields:
+      line1: { type: string, maxLength: 100 }
+      city: { type: string }
+      country: { type: string, pattern: '^[A-Z]{2}$' }
+resources:
+  Customer:
+    fields:
+      id: { type: uuid, readOnly: true }
+      billing: { type: object, shape: Address, description: Where the invoices go. }
+      shipping: { type: array, optional: true, items: { type: object, shape: Address } }
+endpoints:
+  operations:
+    createCustomer: { method: POST, path: /customers, action: create, resource: Customer }
+    readCustomer: { method: GET, path: '/customers/{id}', action: read, resource: Customer }
+`;
+
+function compile(text: string): ServiceModel {
+  const c = compileSpecText(text, 'shapes.yaml');
+  expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return c.model!;
+}
+
+type Schemas = Record<string, JsonObject>;
+const schemasOf = (doc: JsonObject) => (doc.components as { schemas: Schemas }).schemas;
+
+/** Every `$ref` in the document, by target, counted. */
+function refs(node: unknown, out = new Map<string, number>()): Map<string, number> {
+  if (Array.isArray(node)) for (const x of node) refs(x, out);
+  else if (node && typeof node === 'object')
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string') out.set(v, (out.get(v) ?? 0) + 1);
+      else refs(v, out);
+    }
+  return out;
+}
+
+describe('OpenAPI export: a named shape is one component, referred to at each use', () => {
+  for (const version of VERSIONS) {
+    it(`OpenAPI ${version}: components/schemas/Address once, a $ref at each use (the use's own description kept), valid for swagger-parser`, async () => {
+      const doc = exportOpenApi(compile(SHOP), { openapi: version }).document;
+      const schemas = schemasOf(doc);
+      expect(schemas.Address).toMatchObject({
+        type: 'object',
+        properties: { line1: { type: 'string', maxLength: 100 }, city: { type: 'string' }, country: { pattern: '^[A-Z]{2}$' } },
+        required: ['line1', 'city', 'country'],
+        additionalProperties: false,
+        'x-servicespec-shape': 'Address',
+      });
+      // Its request view is the same (nothing read-only, nothing defaulted): one component for both.
+      expect(Object.keys(schemas).filter((n) => n.startsWith('Address'))).toEqual(['Address']);
+      // billing and shipping's items, in the answer (Customer) and in the create's body (CustomerCreate)
+      expect(refs(doc).get('#/components/schemas/Address')).toBe(4);
+      const billing = (schemas.Customer!.properties as Schemas).billing!;
+      if (version === '3.1') expect(billing).toEqual({ $ref: '#/components/schemas/Address', description: 'Where the invoices go.' });
+      // 3.0 reads no sibling of a $ref: the use's own keys stand beside an allOf.
+      else expect(billing).toEqual({ allOf: [{ $ref: '#/components/schemas/Address' }], description: 'Where the invoices go.' });
+      expect((schemas.Customer!.properties as Schemas).shipping!.items).toEqual({ $ref: '#/components/schemas/Address' });
+      const file = join(tmp.path, `shop-${version}.json`);
+      writeFileSync(file, serializeDocument(doc, 'json'));
+      await expect(SwaggerParser.validate(file)).resolves.toBeDefined();
+    });
+  }
+
+  it('a shape whose views differ has a component per view, named as a resource view is (Address, AddressCreate)', () => {
+    const text = SHOP.replace('      city: { type: string }\n', '      city: { type: string }\n      verified: { type: boolean, readOnly: true }\n');
+    for (const version of VERSIONS) {
+      const schemas = schemasOf(exportOpenApi(compile(text), { openapi: version }).document);
+      expect(Object.keys((schemas.Address!.properties as Schemas) ?? {})).toEqual(['line1', 'city', 'verified', 'country']);
+      expect(Object.keys(schemas.AddressCreate!.properties as Schemas)).toEqual(['line1', 'city', 'country']);
+      expect(refs(schemas.Customer).get('#/components/schemas/Address')).toBe(2);
+      expect(refs(schemas.CustomerCreate).get('#/components/schemas/AddressCreate')).toBe(2);
+    }
+  });
+
+  it('a nullable use refers to the shape beside null (anyOf in 3.1, nullable allOf in 3.0)', () => {
+    const text = SHOP.replace('      shipping:', '      previous: { type: object, shape: Address, nullable: true, optional: true }\n      shipping:');
+    const p31 = (schemasOf(exportOpenApi(compile(text)).document).Customer!.properties as Schemas).previous;
+    expect(p31).toEqual({ anyOf: [{ $ref: '#/components/schemas/Address' }, { type: 'null' }] });
+    const p30 = (schemasOf(exportOpenApi(compile(text), { openapi: '3.0' }).document).Customer!.properties as Schemas).previous;
+    expect(p30).toEqual({ allOf: [{ $ref: '#/components/schemas/Address' }], nullable: true });
+  });
+
+  it('a union shape and a payload shape are components too', () => {
+    const text = `servicespec: 1
+shapes:
+  Payment:
+    discriminator: kind
+    variants:
+      card: { fields: { number: { type: string } } }
+      bank: { fields: { iban: { type: string } } }
+  Quote:
+    fields:
+      amount: { type: integer }
+      payment: { type: union, shape: Payment }
+endpoints:
+  operations:
+    price: { method: POST, path: /price, action: custom, handler: price, request: { shape: Quote }, response: { shape: Quote } }
+    reprice: { method: POST, path: /reprice, action: custom, handler: price, request: { shape: Quote }, response: { shape: Payment } }
+`;
+    for (const version of VERSIONS) {
+      const doc = exportOpenApi(compile(text), { openapi: version }).document;
+      const schemas = schemasOf(doc);
+      expect(schemas.Payment).toMatchObject({ type: 'object', discriminator: { propertyName: 'kind' }, 'x-servicespec-shape': 'Payment' });
+      expect((schemas.Quote!.properties as Schemas).payment).toEqual({ $ref: '#/components/schemas/Payment' });
+      const counted = refs(doc);
+      expect(counted.get('#/components/schemas/Quote')).toBe(3);
+      expect(counted.get('#/components/schemas/Payment')).toBe(2);
+    }
+  });
+});
+
+/** The same spec with its shapes written out in place (and no `shapes`): what the export wrote before shapes were components. */
+function writtenOut(text: string): ServiceModel {
+  const { document } = expandShapes(loadSpecText(text, 'spec.yaml').document as SpecDocument);
+  const { shapes: _shapes, ...rest } = structuredClone(document);
+  const c = compileSpecText(JSON.stringify(rest), 'written-out.json');
+  expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return c.model!;
+}
+
+/**
+ * The document's paths and webhooks with every `$ref` to a schema followed: a reference with siblings (3.1) is the
+ * target with them over it, a lone `allOf` part (3.0's way of a use's own keys) is merged with them, and the marks of
+ * where a schema came from (its shape's name, a mapping's component names) are left out.
+ */
+function followed(doc: JsonObject): unknown {
+  const schemas = schemasOf(doc);
+  const follow = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(follow);
+    if (!node || typeof node !== 'object') return node;
+    let o = node as JsonObject;
+    if (typeof o.$ref === 'string' && o.$ref.startsWith('#/components/schemas/')) {
+      const { $ref, ...rest } = o;
+      o = { ...schemas[$ref.slice('#/components/schemas/'.length)]!, ...rest };
+    }
+    if (Array.isArray(o.allOf) && o.allOf.length === 1) {
+      const { allOf, ...rest } = o;
+      const inner = follow(allOf[0]) as JsonObject;
+      o = { ...inner, ...rest };
+    }
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(o)) {
+      if (k === 'x-servicespec-shape') continue;
+      if (k === 'discriminator' && v && typeof v === 'object') out[k] = { propertyName: (v as JsonObject).propertyName };
+      else out[k] = follow(v);
+    }
+    return out;
+  };
+  return follow({ paths: doc.paths, webhooks: doc.webhooks });
+}
+
+/** Every example and every spec the import corpus made (test/fixtures/openapi/golden). */
+function specs(): string[] {
+  const golden = join('test', 'fixtures', 'openapi', 'golden');
+  return [
+    ...EXAMPLE_NAMES.map((n) => join('examples', `${n}.yaml`)),
+    ...readdirSync(join(ROOT, golden))
+      .filter((f) => f.endsWith('.servicespec.yaml'))
+      .map((f) => join(golden, f)),
+  ];
+}
+
+describe('OpenAPI export: referred to or written out, a named shape says the same', () => {
+  it('the shop: the same document as with Address written out in place, its references followed', () => {
+    const model = compile(SHOP);
+    for (const version of VERSIONS)
+      expect(
+        jsonDiff(followed(exportOpenApi(model, { openapi: version }).document), followed(exportOpenApi(writtenOut(SHOP), { openapi: version }).document)),
+      ).toEqual([]);
+  });
+
+  for (const spec of specs()) {
+    it(`${spec}: its export, references followed, is the export with its shapes written out (3.1 and 3.0)`, () => {
+      const text = readFileSync(join(ROOT, spec), 'utf8');
+      const model = compileSpecText(text, spec).model!;
+      const plain = writtenOut(text);
+      for (const version of VERSIONS) {
+        const named = exportOpenApi(model, { openapi: version }).document;
+        const inline = exportOpenApi(plain, { openapi: version }).document;
+        expect(jsonDiff(followed(named), followed(inline)), `${spec} ${version}`).toEqual([]);
+      }
+    });
+  }
+});
+
+describe('OpenAPI export of named shapes: import gives the same model back', () => {
+  for (const version of VERSIONS) {
+    it(`the shop, OpenAPI ${version}`, async () => {
+      const model = compile(SHOP);
+      const first = exportOpenApi(model, { openapi: version }).document;
+      const imported = await importOpenApiDocument(JSON.parse(serializeDocument(first, 'json')) as unknown, 'shop.openapi.json');
+      const again = imported.compiled!.model!;
+      expect(jsonDiff(followed(exportOpenApi(again, { openapi: version }).document), followed(first))).toEqual([]);
+    });
+  }
+});
