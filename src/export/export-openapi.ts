@@ -41,7 +41,6 @@ import {
   getShapeSchema,
   getTransitionSchema,
   type JsonSchema,
-  type NamedShapeUse,
   type SchemaOptions,
   type SchemaView,
 } from '../model/model-schemas.js';
@@ -62,7 +61,6 @@ import type {
 import { joinPointer } from '../util/util-json-pointer.js';
 import { PART_NAMES } from '../spec/spec-types.js';
 import {
-  annotateNestedObjectSchema,
   annotateObjectSchema,
   annotateUnionSchema,
   code,
@@ -71,6 +69,7 @@ import {
   list,
   getOperationRequestName,
   NameAllocator,
+  NamedShapeComponents,
   toOas30Schema,
   walkFieldExtensions,
   withRules,
@@ -84,6 +83,7 @@ import {
   errorsToSpec,
   eventsToSpec,
   limitsToSpec,
+  namedShapesToSpec,
   pagingToSpec,
   envelopeToSpec,
   parametersToSpec,
@@ -137,24 +137,11 @@ interface Context {
   responseAllocator: NameAllocator;
   errorBody?: { ref: string; mediaType: string };
   operationIds: NameAllocator;
-  /** The named shapes' components (namedShapeRef), by shape and content, named once the document is written. */
-  shapes: Map<string, ShapeComponent>;
+  /** The named shapes' components, named once the document is written. */
+  shapes: NamedShapeComponents;
   /** The schema options of every annotated schema: a named shape's uses refer to its component. */
   annotated: SchemaOptions;
 }
-
-/** One component of a named shape: its schema in one view (a shape whose views differ has one per view). */
-interface ShapeComponent {
-  shape: string;
-  schema: JsonObject;
-  /** What its uses refer to until it is named (nameShapes): a placeholder no component can be named. */
-  placeholder: string;
-  /** Used in answers (the response view), not in requests only. */
-  response: boolean;
-}
-
-/** The placeholder prefix of a named shape's component before it is named. */
-const SHAPE_PLACEHOLDER = '#/components/schemas/\u0000shape:';
 
 function schema(ctx: Context, s: unknown): JsonObject {
   return (ctx.version === '3.0' ? toOas30Schema(s) : s) as JsonObject;
@@ -174,77 +161,6 @@ function clean<T extends object>(value: T): T {
 }
 
 // ---- schemas ------------------------------------------------------------------------------------------------
-
-/**
- * A use of a named shape (docs/format.md, "Named shapes"): a reference to the shape's component, written once. The
- * content decides the component: a shape whose request view differs from its answers' (a read-only field left out, a
- * default making a field optional) has a component per view (`Address`, `AddressCreate`), as resources do; equal ones
- * share one. The use's own keys (a description, nullable) are written around the reference by getFieldSchema.
- */
-function namedShapeRef(ctx: Context, use: NamedShapeUse): JsonObject {
-  const s = use.schema as JsonObject;
-  if ('fields' in use.content) {
-    if (use.body) annotateObjectSchema(s, use.content.fields);
-    else annotateNestedObjectSchema(s, use.content.fields);
-  } else annotateUnionSchema(s, use.content.union);
-  s['x-servicespec-shape'] = use.name;
-  const converted = schema(ctx, s);
-  const key = `${use.name}\u0000${JSON.stringify(converted)}`;
-  let c = ctx.shapes.get(key);
-  if (c === undefined) {
-    c = { shape: use.name, schema: converted, placeholder: `${SHAPE_PLACEHOLDER}${ctx.shapes.size}`, response: false };
-    ctx.shapes.set(key, c);
-  }
-  if (use.view === 'response') c.response = true;
-  return { $ref: c.placeholder };
-}
-
-/**
- * Names the named shapes' components the document refers to, in the order first used: a shape's answer view (else its
- * only one) by the shape's name, a request view that differs by the name and `Create` (as a resource's create view:
- * an object is written whole in every request), a third content with a number. A component no use refers to any
- * more (a schema built and set aside, such as a bound request's written-out part) is left out.
- */
-function nameShapes(ctx: Context, doc: JsonObject): void {
-  if (ctx.shapes.size === 0) return;
-  const byPlaceholder = new Map([...ctx.shapes.values()].map((c) => [c.placeholder, c]));
-  const used = new Set<ShapeComponent>();
-  const collect = (node: unknown): void => {
-    if (Array.isArray(node)) for (const x of node) collect(x);
-    else if (typeof node === 'object' && node !== null) {
-      for (const [k, v] of Object.entries(node)) {
-        if (k === '$ref' && typeof v === 'string' && v.startsWith(SHAPE_PLACEHOLDER)) {
-          const c = byPlaceholder.get(v)!;
-          if (!used.has(c)) {
-            used.add(c);
-            collect(c.schema);
-          }
-        } else collect(v);
-      }
-    }
-  };
-  collect(doc);
-  const final = new Map<string, string>();
-  const primary = new Map<string, ShapeComponent>();
-  for (const c of ctx.shapes.values()) if (used.has(c) && (!primary.has(c.shape) || (c.response && !primary.get(c.shape)!.response))) primary.set(c.shape, c);
-  for (const c of ctx.shapes.values()) {
-    if (!used.has(c)) continue;
-    const name = ctx.names.allocate(primary.get(c.shape) === c || c.response ? c.shape : `${c.shape}${VIEW_SUFFIX.create}`);
-    final.set(c.placeholder, `#/components/schemas/${name}`);
-    ctx.schemas[name] = c.schema;
-  }
-  const rewrite = (node: unknown): void => {
-    if (Array.isArray(node)) for (const x of node) rewrite(x);
-    else if (typeof node === 'object' && node !== null) {
-      const o = node as JsonObject;
-      for (const [k, v] of Object.entries(o)) {
-        if (k === '$ref' && typeof v === 'string' && v.startsWith(SHAPE_PLACEHOLDER)) o.$ref = final.get(v)!;
-        else rewrite(v);
-      }
-    }
-  };
-  rewrite(doc);
-}
 
 /** The component holding one view of a resource, created when first asked for. */
 function viewRef(ctx: Context, r: ResourceModel, view: SchemaView): JsonObject {
@@ -1544,10 +1460,10 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
     responseNames: new Map(),
     responseAllocator: new NameAllocator(),
     operationIds: new NameAllocator((model.endpoints?.operations ?? []).map((o) => o.id)),
-    shapes: new Map(),
+    shapes: new NamedShapeComponents('#/components/schemas/', (s) => schema(ctx, s)),
     annotated: { annotations: true },
   };
-  ctx.annotated = { annotations: true, namedShape: (use) => namedShapeRef(ctx, use) };
+  ctx.annotated = { annotations: true, namedShape: (use) => ctx.shapes.refer(use) };
 
   // info
   const p = model.purpose;
@@ -1788,12 +1704,19 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
     note(ctx, 'the versioning rules (supported versions, changes, deprecation, compatibility)', 'x-servicespec-versioning and info.description', '/versioning');
   }
 
+  // The named shapes as written, for the import: the components show their content, once per view.
+  const shapes = namedShapesToSpec(model);
+  if (shapes) {
+    doc['x-servicespec-shapes'] = shapes as unknown as JsonObject;
+    note(ctx, `the named shapes as written (${Object.keys(shapes).length})`, 'x-servicespec-shapes and their components', '/shapes');
+  }
+
   if (Object.keys(ctx.parameters).length > 0) components.parameters = ctx.parameters;
   if (Object.keys(ctx.headers).length > 0) components.headers = ctx.headers;
   if (Object.keys(ctx.responses).length > 0) components.responses = ctx.responses;
   components.schemas = ctx.schemas;
   doc.components = components;
-  nameShapes(ctx, doc);
+  ctx.shapes.publish(doc, ctx.names, ctx.schemas);
   publishVariants(ctx, doc);
   return { document: doc, diagnostics: ctx.diagnostics };
 }

@@ -1,7 +1,8 @@
 import { dump as dumpYaml } from 'js-yaml';
 import { createDiagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
 import { getResource, getStateField } from '../model/model-lookup.js';
-import { getFieldSchema, getShapeSchema, type JsonSchema } from '../model/model-schemas.js';
+import { getNamedShape } from '../model/model-named-shapes.js';
+import { getFieldSchema, getShapeSchema, type JsonSchema, type NamedShapeUse } from '../model/model-schemas.js';
 import type { EventKindModel, FieldModel, ServiceModel, UnionModel } from '../model/model-types.js';
 import { FIELD_BOUND_KEYS } from '../spec/spec-types.js';
 
@@ -54,6 +55,109 @@ export class NameAllocator {
     for (let i = 2; this.taken.has(candidate); i++) candidate = `${name}${i}`;
     this.taken.add(candidate);
     return candidate;
+  }
+}
+
+// ---- named shapes -------------------------------------------------------------------------------------------
+
+/** One component of a named shape: its schema in one view (a shape whose views differ has one per view). */
+interface ShapeComponent {
+  shape: string;
+  schema: JsonObject;
+  /** What its uses refer to until it is named (publish): a placeholder no component can be named. */
+  placeholder: string;
+  /** Used in answers (the response view), not in requests only. */
+  response: boolean;
+}
+
+/**
+ * The named shapes of a document (docs/format.md, "Named shapes"): each written once, as a component, and referred to
+ * with `$ref` at each use (`refer`, given to the model's schemas as SchemaOptions.namedShape). The content decides
+ * the component: a shape whose request view differs from its answers' (a read-only field left out, a default making
+ * a field optional) has one per view, as resources do; equal ones share one. The use's own keys (a description,
+ * nullable) are written around the reference by getFieldSchema. Components are named once the document is done
+ * (`publish`), so that the answers' view has the shape's own name whichever use came first.
+ */
+export class NamedShapeComponents {
+  private readonly components = new Map<string, ShapeComponent>();
+  private readonly placeholder: string;
+
+  /**
+   * `prefix`: where the components are (`#/components/schemas/`); `convert`: the document's schema dialect;
+   * `annotate`: whether the components carry the `x-servicespec-*` annotations (not in plain JSON Schema).
+   */
+  constructor(
+    private readonly prefix: string,
+    private readonly convert: (s: JsonObject) => JsonObject = (s) => s,
+    private readonly annotate = true,
+  ) {
+    this.placeholder = `${prefix}\u0000shape:`;
+  }
+
+  /** The reference standing for one use: to the component of the shape's content in this view, made when first asked for. */
+  refer(use: NamedShapeUse): JsonObject {
+    const s = use.schema as JsonObject;
+    if (this.annotate) {
+      if (!('fields' in use.content)) annotateUnionSchema(s, use.content.union);
+      else if (use.body) annotateObjectSchema(s, use.content.fields);
+      else annotateNestedObjectSchema(s, use.content.fields);
+      s['x-servicespec-shape'] = use.name;
+    }
+    const converted = this.convert(s);
+    const key = `${use.name}\u0000${JSON.stringify(converted)}`;
+    let c = this.components.get(key);
+    if (c === undefined) {
+      c = { shape: use.name, schema: converted, placeholder: `${this.placeholder}${this.components.size}`, response: false };
+      this.components.set(key, c);
+    }
+    if (use.view === 'response') c.response = true;
+    return { $ref: c.placeholder };
+  }
+
+  /**
+   * Names the components `doc` refers to, in the order first used, and adds them to `schemas` (which `doc` holds or
+   * is): a shape's answer view (else its only one) by the shape's name, a request view that differs by the name and
+   * `Create` (as a resource's create view: an object is written whole in every request), another content with a
+   * number. A component no use refers to any more (a schema built and set aside, such as a bound request's
+   * written-out part) is left out. Every reference in `doc` is then the component's.
+   */
+  publish(doc: unknown, names: NameAllocator, schemas: Record<string, JsonObject>): void {
+    if (this.components.size === 0) return;
+    const byPlaceholder = new Map([...this.components.values()].map((c) => [c.placeholder, c]));
+    const isPlaceholder = (k: string, v: unknown): v is string => k === '$ref' && typeof v === 'string' && v.startsWith(this.placeholder);
+    const used = new Set<ShapeComponent>();
+    const collect = (node: unknown): void => {
+      if (Array.isArray(node)) for (const x of node) collect(x);
+      else if (typeof node === 'object' && node !== null)
+        for (const [k, v] of Object.entries(node)) {
+          if (!isPlaceholder(k, v)) collect(v);
+          else if (!used.has(byPlaceholder.get(v)!)) {
+            used.add(byPlaceholder.get(v)!);
+            collect(byPlaceholder.get(v)!.schema);
+          }
+        }
+    };
+    collect(doc);
+    const primary = new Map<string, ShapeComponent>();
+    for (const c of this.components.values())
+      if (used.has(c) && (!primary.has(c.shape) || (c.response && !primary.get(c.shape)!.response))) primary.set(c.shape, c);
+    const final = new Map<string, string>();
+    for (const c of this.components.values()) {
+      if (!used.has(c)) continue;
+      const name = names.allocate(primary.get(c.shape) === c || c.response ? c.shape : `${c.shape}Create`);
+      final.set(c.placeholder, `${this.prefix}${name}`);
+      schemas[name] = c.schema;
+    }
+    const rewrite = (node: unknown): void => {
+      if (Array.isArray(node)) for (const x of node) rewrite(x);
+      else if (typeof node === 'object' && node !== null)
+        for (const [k, v] of Object.entries(node)) {
+          if (isPlaceholder(k, v)) (node as JsonObject).$ref = final.get(v)!;
+          else rewrite(v);
+        }
+    };
+    rewrite(doc);
+    for (const c of used) rewrite(c.schema);
   }
 }
 
@@ -145,6 +249,9 @@ export function annotateUnionSchema(schema: JsonObject, union: UnionModel): void
     if (!s) return;
     annotateObjectSchema(s, v.fields);
     markOptionalDefaults(s, v.fields);
+    // A variant whose fields are a named shape's (`shape:`) says so: the import writes it by name again.
+    const shape = getNamedShape(v.fields);
+    if (shape !== undefined) s['x-servicespec-shape'] = shape;
   });
 }
 

@@ -1,4 +1,5 @@
 import { DEFAULT_ANSWER_MEMBERS, DEFAULT_IDENTIFIER_SOURCE, DEFAULT_PAGING, getPagingParamName } from '../model/model-defaults.js';
+import { getNamedShape } from '../model/model-named-shapes.js';
 import type {
   AuthRequirement,
   EnvelopeModel,
@@ -31,6 +32,7 @@ import type {
   FieldSpec,
   LimitsSpec,
   NamedExampleSpec,
+  NamedShapeSpec,
   OperationExamplesSpec,
   OperationAuthSpec,
   OperationSpec,
@@ -82,9 +84,14 @@ export function fieldToSpec(f: FieldModel): FieldSpec {
   if (f.hasDefault) out.default = f.default;
   if (f.hasExample) out.example = f.example;
   if (f.items) out.items = fieldToSpec(f.items);
-  if (f.fields) out.fields = fieldsToSpec(f.fields);
   delete out.union;
-  if (f.union) Object.assign(out, unionToSpec(f.union));
+  // A named shape's use says its name (its fields or variants are the shape's: namedShapesToSpec).
+  const shape = getNamedShape(f.fields) ?? getNamedShape(f.union);
+  if (shape !== undefined) out.shape = shape;
+  else {
+    if (f.fields) out.fields = fieldsToSpec(f.fields);
+    if (f.union) Object.assign(out, unionToSpec(f.union));
+  }
   return out as unknown as FieldSpec;
 }
 
@@ -92,10 +99,12 @@ export function fieldToSpec(f: FieldModel): FieldSpec {
 export function unionToSpec(u: UnionModel): { discriminator?: string; variants?: Record<string, VariantSpec> } {
   const variants: Record<string, VariantSpec> = {};
   for (const v of u.variants) {
+    const shape = getNamedShape(v.fields);
     variants[v.name] = clean<VariantSpec>({
       description: v.description,
       tag: v.tag !== undefined && (u.discriminator === undefined || v.tag !== v.name) ? v.tag : undefined,
-      fields: v.fields.length > 0 ? fieldsToSpec(v.fields) : undefined,
+      shape,
+      fields: shape === undefined && v.fields.length > 0 ? fieldsToSpec(v.fields) : undefined,
     });
   }
   // No variants (check's union-needs-variants) is written as it was: without `variants`, which the format says has one at least.
@@ -121,10 +130,12 @@ export function parametersToSpec(params: readonly ParameterModel[]): Record<stri
 }
 
 export function shapeToSpec(s: ShapeModel): ShapeSpec {
+  const shape = getNamedShape(s.fields) ?? getNamedShape(s.union);
   return clean<ShapeSpec>({
     resource: s.resource,
-    fields: s.fields ? fieldsToSpec(s.fields) : undefined,
-    ...(s.union ? unionToSpec(s.union) : {}),
+    shape,
+    fields: s.fields && shape === undefined ? fieldsToSpec(s.fields) : undefined,
+    ...(s.union && shape === undefined ? unionToSpec(s.union) : {}),
     list: s.list ? true : undefined,
     media_type: s.mediaType,
   });
@@ -503,6 +514,28 @@ export function versioningToSpec(model: ServiceModel): VersioningSpec | undefine
   });
 }
 
+/**
+ * The named shapes the model's parts (or those given) were written out from (docs/format.md, "Named shapes"), as in
+ * a spec: each once, in the order first met, its own uses of shapes by name. Undefined when there are none.
+ */
+export function namedShapesToSpec(
+  model: ServiceModel,
+  parts: readonly unknown[] = [model.resources, model.endpoints, model.events, model.errors],
+): Record<string, NamedShapeSpec> | undefined {
+  const out: Record<string, NamedShapeSpec> = {};
+  const seen = new Set<object>();
+  const visit = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null || seen.has(node)) return;
+    seen.add(node);
+    const name = getNamedShape(node);
+    if (name !== undefined && out[name] === undefined)
+      out[name] = Array.isArray(node) ? { fields: fieldsToSpec(node as readonly FieldModel[]) } : unionToSpec(node as UnionModel);
+    for (const v of Array.isArray(node) ? node : Object.values(node)) visit(v);
+  };
+  for (const part of parts) visit(part);
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 /** The whole model as a spec document: building a model from it gives the same model (pointers aside). */
 export function modelToSpec(model: ServiceModel): SpecDocument {
   const doc: SpecDocument = { servicespec: 1 };
@@ -536,5 +569,7 @@ export function modelToSpec(model: ServiceModel): SpecDocument {
   if (model.present.errors) doc.errors = errorsToSpec(model);
   if (model.present.limits) doc.limits = limitsToSpec(model);
   if (model.present.versioning) doc.versioning = versioningToSpec(model);
+  const shapes = namedShapesToSpec(model);
+  if (shapes) doc.shapes = shapes;
   return doc;
 }

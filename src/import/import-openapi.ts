@@ -24,7 +24,7 @@ import {
 } from '../model/model-defaults.js';
 import { IF_MATCH_ACTIONS, LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, PAGING_ROLES, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
-import { hoistShapes } from './import-shapes.js';
+import { hoistShapes, withExportedShapes } from './import-shapes.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import {
   ACTIONS,
@@ -347,7 +347,9 @@ function firstLine(err: unknown): string {
 async function importBundled(bundled: Json, file: string, diagnostics: Diagnostic[], options: ImportOptions): Promise<ImportResult> {
   const invalid = await validateOpenApi(bundled);
   if (invalid !== undefined) diagnostics.push(createDiagnostic('import-invalid-openapi', { detail: invalid }, { file }));
-  const document = hoistShapes(convert(bundled, file, diagnostics));
+  // A servicespec export says its named shapes (x-servicespec-shapes) and uses them by name: exactly those, none hoisted.
+  const converted = convert(bundled, file, diagnostics);
+  const document = Array.isArray(bundled['x-servicespec-parts']) ? withExportedShapes(converted, bundled['x-servicespec-shapes']) : hoistShapes(converted);
   dropRepeated(diagnostics);
   let text = specToYaml(document);
   const specFile = options.specFile ?? file.replace(/\.(ya?ml|json)$/i, '') + '.servicespec.yaml';

@@ -46,6 +46,16 @@ function noteComponent(ctx: SchemaContext, made: object, node: unknown, pointer:
   if (name !== undefined) componentOfShape.set(made, name);
 }
 
+/**
+ * The named shape a servicespec export wrote this schema for (`x-servicespec-shape` on the shape's component, read
+ * through the use's `$ref`), or undefined: the export says its shapes itself (x-servicespec-shapes), so its uses are
+ * read back by name.
+ */
+function exportedShape(ctx: SchemaContext, s: Json): string | undefined {
+  const name = s['x-servicespec-shape'];
+  return ctx.fromServicespec === true && typeof name === 'string' ? name : undefined;
+}
+
 /** Fields nest at most this deep; deeper schemas become `json` (the spec loader limits nesting too). */
 export const MAX_FIELD_DEPTH = 8;
 
@@ -453,8 +463,13 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     if (field.items !== undefined) out.items = field.items;
   }
   if (type === 'map' && field.items !== undefined) out.items = field.items;
-  if (type === 'object') out.fields = field.fields;
-  if (union !== undefined) Object.assign(out, union);
+  // A servicespec export's named shape (its component says `x-servicespec-shape`): used by name, as the spec did.
+  const shape = exportedShape(ctx, s);
+  if (shape !== undefined && (type === 'object' || union !== undefined)) out.shape = shape;
+  else {
+    if (type === 'object') out.fields = field.fields;
+    if (union !== undefined) Object.assign(out, union);
+  }
   if ('default' in s) {
     // A default that breaks its own schema (ably's `limit: { type: integer, default: '100' }`) is no value the
     // server could apply: left out and said, as an example is, so the rest of the document still imports.
@@ -579,6 +594,12 @@ export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, poin
     const out: Json = {};
     if (typeof v.description === 'string') out.description = v.description;
     if (tag !== undefined && tag !== name) out.tag = tag;
+    const shape = exportedShape(ctx, v);
+    if (shape !== undefined) {
+      out.shape = shape;
+      variants[name] = out as VariantSpec;
+      continue;
+    }
     const fields = fieldsFromSchema(
       ctx,
       variantSchema,

@@ -61,6 +61,16 @@ export function hoistShapes(doc: SpecDocument): SpecDocument {
   return { ...rest, shapes, ...(check !== undefined ? { check } : {}) } as SpecDocument;
 }
 
+/**
+ * The document with the named shapes a servicespec export wrote as they were (`x-servicespec-shapes`; its uses came
+ * back by name, import-schema.ts's exportedShape), placed as hoistShapes places them; nothing is hoisted.
+ */
+export function withExportedShapes(doc: SpecDocument, shapes: unknown): SpecDocument {
+  if (typeof shapes !== 'object' || shapes === null || Array.isArray(shapes) || Object.keys(shapes).length === 0) return doc;
+  const { check, ...rest } = doc;
+  return { ...rest, shapes: structuredClone(shapes) as Record<string, NamedShapeSpec>, ...(check !== undefined ? { check } : {}) } as SpecDocument;
+}
+
 function keyOf(c: Content): string {
   return 'fields' in c ? `F${JSON.stringify(c.fields)}` : `U${JSON.stringify({ d: c.discriminator, v: c.variants })}`;
 }
