@@ -1,13 +1,23 @@
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { getResource } from '../model/model-lookup.js';
 import { getRoutes, type StreamRoute } from '../model/model-routes.js';
-import { getResourceSchema, getShapeSchema } from '../model/model-schemas.js';
+import { getResourceSchema, getShapeSchema, type SchemaOptions } from '../model/model-schemas.js';
 import type { EventKindModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
 import { fillBrokerTemplate, getBrokerKindBinding, parseBrokerTemplate } from '../model/model-broker.js';
-import { annotateObjectSchema, code, diagnose, getEventDataSchema, NameAllocator, withRules, type ExportResult, type JsonObject } from './export-shared.js';
+import {
+  annotateObjectSchema,
+  code,
+  diagnose,
+  getEventDataSchema,
+  NameAllocator,
+  NamedShapeComponents,
+  withRules,
+  type ExportResult,
+  type JsonObject,
+} from './export-shared.js';
 import { WEBHOOK_HEADERS } from './export-openapi.js';
 import { getApiKeyPlacement, isRawEvent, NOT_SHOWN } from '../model/model-defaults.js';
-import { eventsToSpec } from './model-to-spec.js';
+import { eventsToSpec, namedShapesToSpec } from './model-to-spec.js';
 
 // AsyncAPI 3.0 from the model: a channel for webhook delivery (to each subscriber's own URL, so no address)
 // and one for the event stream (the stream route the runtime serves), a message per event kind on each, the
@@ -20,6 +30,9 @@ interface Context {
   schemas: Record<string, JsonObject>;
   names: NameAllocator;
   resourceRefs: Map<string, string>;
+  /** The named shapes' components: a use refers to its shape's (docs/format.md, "Named shapes"). */
+  shapes: NamedShapeComponents;
+  annotated: SchemaOptions;
 }
 
 function ref(path: string): JsonObject {
@@ -35,7 +48,7 @@ function resourceRef(ctx: Context, r: ResourceModel): JsonObject {
   if (name === undefined) {
     name = ctx.names.allocate(r.name);
     ctx.resourceRefs.set(r.name, name);
-    const s = getResourceSchema(ctx.model, r, 'response', { annotations: true }) as JsonObject;
+    const s = getResourceSchema(ctx.model, r, 'response', ctx.annotated) as JsonObject;
     // No event payload carries a write-only field (the runtime presents the object as it answers it).
     for (const f of r.fields) if (f.writeOnly) delete (s.properties as JsonObject)[f.name];
     annotateObjectSchema(s, r.fields);
@@ -50,7 +63,7 @@ function payloadSchema(ctx: Context, shape: ShapeModel | undefined): JsonObject 
   let s: JsonObject;
   if (r) s = resourceRef(ctx, r);
   else {
-    s = getShapeSchema(ctx.model, { ...shape, list: false }, 'response', { annotations: true }) as JsonObject;
+    s = getShapeSchema(ctx.model, { ...shape, list: false }, 'response', ctx.annotated) as JsonObject;
     if (shape.fields) annotateObjectSchema(s, shape.fields);
   }
   return shape.list ? { type: 'array', items: s } : s;
@@ -208,7 +221,9 @@ function asyncApiDiscriminators(node: unknown, parentKey?: string): unknown {
 
 /** The AsyncAPI 3.0 document for the service's events. */
 export function exportAsyncApi(model: ServiceModel): ExportResult {
-  const ctx: Context = { model, diagnostics: [], schemas: {}, names: new NameAllocator(), resourceRefs: new Map() };
+  const shapes = new NamedShapeComponents('#/components/schemas/');
+  const annotated: SchemaOptions = { annotations: true, namedShape: (use) => shapes.refer(use) };
+  const ctx: Context = { model, diagnostics: [], schemas: {}, names: new NameAllocator(), resourceRefs: new Map(), shapes, annotated };
   const events = model.events;
   const p = model.purpose;
   const info: JsonObject = { title: p?.name ?? NOT_SHOWN, version: model.versioning?.current ?? NOT_SHOWN };
@@ -406,6 +421,7 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
     );
 
   if (Object.keys(servers).length > 0) doc.servers = servers;
+  ctx.shapes.publish({ channels, schemas: ctx.schemas, messages }, ctx.names, ctx.schemas);
   doc.channels = asyncApiDiscriminators(channels) as JsonObject;
   doc.operations = operations;
   const components: JsonObject = {};
@@ -414,5 +430,11 @@ export function exportAsyncApi(model: ServiceModel): ExportResult {
   if (Object.keys(messages).length > 0) components.messages = asyncApiDiscriminators(messages) as JsonObject;
   if (Object.keys(components).length > 0) doc.components = components;
   if (events) doc['x-servicespec-events'] = eventsToSpec(model);
+  // The payloads' named shapes as written, which x-servicespec-events uses by name.
+  const named = events ? namedShapesToSpec(model, [events]) : undefined;
+  if (named) {
+    doc['x-servicespec-shapes'] = named as unknown as JsonObject;
+    note(ctx, `the named shapes of the payloads as written (${Object.keys(named).length})`, 'x-servicespec-shapes and their components', '/shapes');
+  }
   return { document: doc, diagnostics: ctx.diagnostics };
 }

@@ -1,14 +1,16 @@
-import { getMergePatchSchema, getRequestSchema, getResourceSchema, type SchemaView } from '../model/model-schemas.js';
+import { getMergePatchSchema, getRequestSchema, getResourceSchema, type SchemaOptions, type SchemaView } from '../model/model-schemas.js';
 import { getResource } from '../model/model-lookup.js';
 import { isMergePatch } from '../model/model-defaults.js';
 import type { ServiceModel } from '../model/model-types.js';
-import { diagnose, getOperationRequestName, NameAllocator, type ExportResult, type JsonObject } from './export-shared.js';
+import { diagnose, getOperationRequestName, NameAllocator, NamedShapeComponents, type ExportResult, type JsonObject } from './export-shared.js';
 
 // JSON Schema (draft 2020-12) for every resource: the response view and the create, replace and update request
 // views of the operations the spec has, an operation's own subset (request_fields) and a view open to unknown members
 // (unknown_fields: ignore): the same schemas the runtime validates with (model-schemas.ts), with descriptions,
 // defaults and examples.
-// Each schema stands alone (a reference field is written as the schema of the identifier it holds).
+// Each schema stands alone (a reference field is written as the schema of the identifier it holds); a named shape
+// (docs/format.md, "Named shapes") is written once under `$defs` and referred to at each use, in the document and in
+// each schema that uses it (its own `$defs`).
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -39,6 +41,8 @@ export interface JsonSchemaExport extends ExportResult {
 export function exportJsonSchemas(model: ServiceModel): JsonSchemaExport {
   const names = new NameAllocator();
   const files: JsonSchemaFile[] = [];
+  const shapes = new NamedShapeComponents('#/$defs/', (s) => s, false);
+  const opts: SchemaOptions = { annotations: true, namedShape: (use) => shapes.refer(use) };
   // A request view only where an operation takes that body: no OrderReplace for a spec with no replace of Order.
   const served = new Set((model.endpoints?.operations ?? []).map((o) => `${o.resource ?? ''} ${o.action}`));
   // Each schema stands alone: the dialect, a title, the schema's own description, then the rest.
@@ -52,13 +56,7 @@ export function exportJsonSchemas(model: ServiceModel): JsonSchemaExport {
   for (const r of model.resources) {
     for (const v of JSON_SCHEMA_VIEWS) {
       if (v.view !== 'response' && !served.has(`${r.name} ${v.view}`)) continue;
-      add(
-        names.allocate(`${r.name}${v.suffix}`),
-        r.name,
-        v.view,
-        `${r.name}: ${v.title}`,
-        getResourceSchema(model, r, v.view, { annotations: true }) as JsonObject,
-      );
+      add(names.allocate(`${r.name}${v.suffix}`), r.name, v.view, `${r.name}: ${v.title}`, getResourceSchema(model, r, v.view, opts) as JsonObject);
     }
   }
   // An operation whose body is not its resource's view: the schema the runtime validates its requests with, named as
@@ -71,7 +69,7 @@ export function exportJsonSchemas(model: ServiceModel): JsonSchemaExport {
     if (!r) continue;
     if (o.action === 'update' && isMergePatch(o)) {
       // A JSON merge patch (getMergePatchSchema): \`NoteMergePatch\`, or the operation's own with request_fields.
-      const patch = getMergePatchSchema(model, r, o, { annotations: true }) as JsonObject;
+      const patch = getMergePatchSchema(model, r, o, opts) as JsonObject;
       const name = o.requestFields !== undefined ? getOperationRequestName(o.id) : `${r.name}MergePatch`;
       if (open.has(name)) continue;
       open.add(name);
@@ -85,8 +83,8 @@ export function exportJsonSchemas(model: ServiceModel): JsonSchemaExport {
       );
       continue;
     }
-    const own = getRequestSchema(model, r, o, o.action, { annotations: true }) as JsonObject;
-    if (JSON.stringify(own) === JSON.stringify(getResourceSchema(model, r, o.action, { annotations: true }))) continue;
+    const own = getRequestSchema(model, r, o, o.action, opts) as JsonObject;
+    if (JSON.stringify(own) === JSON.stringify(getResourceSchema(model, r, o.action, opts))) continue;
     const suffix = JSON_SCHEMA_VIEWS.find((v) => v.view === o.action)!.suffix;
     if (o.requestFields !== undefined)
       add(names.allocate(getOperationRequestName(o.id)), r.name, o.action, `${r.name}: the body of a ${o.id} request`, own, o.id);
@@ -95,17 +93,31 @@ export function exportJsonSchemas(model: ServiceModel): JsonSchemaExport {
       add(names.allocate(`${r.name}${suffix}Open`), r.name, o.action, `${r.name}: the body of a ${o.action} request taking unknown members (dropped)`, own);
     }
   }
+  // The shapes, named after the views (a shape named as a resource's view gets a number), each schema holding those it uses.
+  const defs: Record<string, JsonObject> = {};
+  shapes.publish(
+    files.map((f) => f.schema),
+    names,
+    defs,
+  );
+  for (const f of files) {
+    const used = usedDefs(f.schema, defs);
+    if (used.length > 0) f.schema.$defs = Object.fromEntries(used.map((n) => [n, defs[n]!]));
+  }
   const document: JsonObject = {
     $schema: JSON_SCHEMA_DIALECT,
     title: `${model.purpose?.name ?? 'Service'} resources`,
     description:
-      'One schema per resource and view, under $defs: the resource as returned, the bodies of the create, replace and update requests its operations take, the body of each operation taking its own subset of fields (OperationRequest), each request view open to unknown members (ResourceViewOpen), and the JSON merge patch of each update taking one (ResourceMergePatch).',
-    $defs: Object.fromEntries(
-      files.map((f) => {
-        const { $schema: _dialect, ...rest } = f.schema;
-        return [f.name, rest];
-      }),
-    ),
+      'One schema per resource and view, under $defs: the resource as returned, the bodies of the create, replace and update requests its operations take, the body of each operation taking its own subset of fields (OperationRequest), each request view open to unknown members (ResourceViewOpen), the JSON merge patch of each update taking one (ResourceMergePatch), and each named shape they use, referred to at each use (Shape; ShapeCreate where its request view differs).',
+    $defs: {
+      ...Object.fromEntries(
+        files.map((f) => {
+          const { $schema: _dialect, $defs: _own, ...rest } = f.schema;
+          return [f.name, rest];
+        }),
+      ),
+      ...defs,
+    },
   };
   const diagnostics =
     model.resources.length === 0
@@ -119,4 +131,25 @@ export function exportJsonSchemas(model: ServiceModel): JsonSchemaExport {
         ]
       : [];
   return { document, files, diagnostics };
+}
+
+/** The names under `defs` a schema refers to (`#/$defs/Address`), and those they refer to in turn, in the order met. */
+function usedDefs(schema: JsonObject, defs: Record<string, JsonObject>): string[] {
+  const out: string[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) for (const x of node) visit(x);
+    else if (typeof node === 'object' && node !== null)
+      for (const [k, v] of Object.entries(node)) {
+        if (k !== '$ref' || typeof v !== 'string') visit(v);
+        else if (v.startsWith('#/$defs/')) {
+          const name = v.slice('#/$defs/'.length);
+          if (defs[name] !== undefined && !out.includes(name)) {
+            out.push(name);
+            visit(defs[name]);
+          }
+        }
+      }
+  };
+  visit(schema);
+  return out;
 }

@@ -5,7 +5,12 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { Parser } from '@asyncapi/parser';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { exportAsyncApi } from '../../src/export/export-asyncapi.js';
+import { exportJsonSchemas } from '../../src/export/export-json-schema.js';
 import { exportOpenApi, type OpenApiVersion } from '../../src/export/export-openapi.js';
 import { serializeDocument, type JsonObject } from '../../src/export/export-shared.js';
 import { importOpenApiDocument } from '../../src/import/import-openapi.js';
@@ -139,6 +144,57 @@ describe('OpenAPI export: a named shape is one component, referred to at each us
       expect(counted.get('#/components/schemas/Quote')).toBe(3);
       expect(counted.get('#/components/schemas/Payment')).toBe(2);
     }
+  });
+});
+
+const EVENTS = `${UNIONS}events:
+  delivery:
+    webhook: { signing: standard-webhooks, path: /webhooks }
+    stream: { path: /events }
+  kinds:
+    quoted: { description: A price was given., payload: { shape: Quote }, body: raw }
+    paid: { description: A payment was made., payload: { shape: Payment } }
+`;
+
+describe('AsyncAPI export: the named shape of a payload is one component, referred to at each use', () => {
+  it('components.schemas.Quote and Payment once, each message referring to them; @asyncapi/parser finds no error', async () => {
+    const doc = exportAsyncApi(compile(EVENTS)).document;
+    const schemas = schemasOf(doc);
+    expect(schemas.Quote).toMatchObject({ type: 'object', 'x-servicespec-shape': 'Quote' });
+    expect(schemas.Payment).toMatchObject({ type: 'object', discriminator: 'kind', 'x-servicespec-shape': 'Payment' });
+    expect((schemas.Quote!.properties as Schemas).payment).toEqual({ $ref: '#/components/schemas/Payment' });
+    expect([...refs(doc).keys()].filter((r) => r.includes('Quote') || r.includes('Payment')).sort()).toEqual([
+      '#/components/schemas/Payment',
+      '#/components/schemas/Quote',
+    ]);
+    expect(doc['x-servicespec-shapes']).toEqual(compileSpecText(EVENTS).document!.shapes);
+    const { diagnostics } = await new Parser().parse(serializeDocument(doc, 'yaml'));
+    expect(diagnostics.filter((d) => d.severity === 0)).toEqual([]);
+  });
+});
+
+describe('JSON Schema export: a named shape is one $defs entry, in the document and in each schema using it', () => {
+  it('Customer and CustomerCreate refer to #/$defs/Address and hold it; each compiles with Ajv (strict) and validates as before', () => {
+    const r = exportJsonSchemas(compile(SHOP));
+    expect(Object.keys(r.document.$defs as Schemas)).toEqual(['Customer', 'CustomerCreate', 'Address']);
+    expect((r.document.$defs as Schemas).Address).toEqual({
+      type: 'object',
+      properties: { line1: { type: 'string', maxLength: 100 }, city: { type: 'string' }, country: { type: 'string', pattern: '^[A-Z]{2}$' } },
+      additionalProperties: false,
+      required: ['line1', 'city', 'country'],
+    });
+    const addFormats = addFormatsModule as unknown as (a: Ajv2020) => Ajv2020;
+    const ajv = () => addFormats(new Ajv2020({ strict: true, allErrors: true }));
+    expect(() => ajv().compile(r.document)).not.toThrow();
+    for (const f of r.files) {
+      expect(Object.keys(f.schema.$defs as Schemas), f.name).toEqual(['Address']);
+      expect(refs(f.schema).get('#/$defs/Address'), f.name).toBe(2);
+    }
+    const create = ajv().compile(r.files.find((f) => f.name === 'CustomerCreate')!.schema);
+    const address = { line1: '1 Main St', city: 'Lyon', country: 'FR' };
+    expect(create({ billing: address, shipping: [address] })).toBe(true);
+    expect(create({ billing: { ...address, country: 'France' } })).toBe(false);
+    expect(create({ billing: { line1: '1 Main St', city: 'Lyon' } })).toBe(false);
   });
 });
 
