@@ -12,6 +12,7 @@ import addFormatsModule from 'ajv-formats';
 import { exportAsyncApi } from '../../src/export/export-asyncapi.js';
 import { exportJsonSchemas } from '../../src/export/export-json-schema.js';
 import { exportOpenApi, type OpenApiVersion } from '../../src/export/export-openapi.js';
+import { modelToSpec } from '../../src/export/model-to-spec.js';
 import { serializeDocument, type JsonObject } from '../../src/export/export-shared.js';
 import { importOpenApiDocument } from '../../src/import/import-openapi.js';
 import type { ServiceModel } from '../../src/model/model-types.js';
@@ -295,6 +296,23 @@ function comparable(m: ServiceModel): unknown {
 function lineBreaks(doc: JsonObject): unknown {
   return JSON.parse(JSON.stringify(doc, (k, v: unknown) => (k === 'description' && typeof v === 'string' ? v.replace(/\n{3,}/g, '\n\n') : v)));
 }
+
+describe('the model of named shapes: the note of which shape is beside it, not in it', () => {
+  it('the same model as the spec written out, frozen; modelToSpec gives the shapes back by name', () => {
+    for (const text of [SHOP, UNIONS]) {
+      const model = compile(text);
+      // Pointers included: a use's fields are where the use is, as written out.
+      expect({ ...model, file: '' }).toEqual({ ...writtenOut(text), file: '' });
+      const billing = model.resources[0]?.fields.find((f) => f.name === 'billing');
+      if (billing) expect(Object.isFrozen(billing.fields)).toBe(true);
+      const back = modelToSpec(model);
+      expect(back.shapes).toEqual(compileSpecText(text).document!.shapes);
+      const again = compileSpecText(JSON.stringify(back), 'back.json');
+      expect(again.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      expect(jsonDiff(comparable(again.model!), comparable(model))).toEqual([]);
+    }
+  });
+});
 
 describe('round trip of named shapes: spec → export → import → the same spec, model and document', () => {
   const cases: [string, string][] = [
