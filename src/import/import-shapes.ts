@@ -1,8 +1,8 @@
 // An object or a union the document uses in many places (a component schema `$ref`ed by many properties, request
 // and response bodies) is written once under `shapes` and used by name (docs/format.md, "Named shapes"), so an
 // imported spec is the size of its document: Rebilly's 1 MB document was a 43 MB spec written out in place, over
-// the spec size limit. Writing a shape out where it is used gives back exactly what the import made, so the model,
-// the exports and everything else are the same either way.
+// the spec size limit. Writing a shape out where it is used gives back exactly what the import made, so the model
+// and everything reading it are the same either way (the exports write each shape once again, as a component).
 import type { FieldSpec, NamedShapeSpec, ShapeSpec, SpecDocument, VariantSpec } from '../spec/spec-types.js';
 import { componentOfShape } from './import-schema.js';
 
