@@ -547,7 +547,7 @@ function subtypesOf(ctx: SchemaContext, at: string, mapping: Json | undefined): 
  * variant's tag: the discriminator mapping's key for it, else the single value its discriminator property holds, else
  * the component's name (OpenAPI's implicit mapping). The discriminator property is the union's, not a variant field.
  */
-export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, pointer: string, opts: FieldOptions): UnionShape | undefined {
+export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, pointer: string, opts: FieldOptions, untagged = false): UnionShape | undefined {
   const d = isObject(s.discriminator) && typeof s.discriminator.propertyName === 'string' ? s.discriminator : undefined;
   const key = Array.isArray(s.oneOf) ? 'oneOf' : Array.isArray(s.anyOf) ? 'anyOf' : undefined;
   let options: { node: unknown; pointer: string; tag?: string }[];
@@ -562,7 +562,9 @@ export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, poin
   options = options.filter((o) => !(isObject(o.node) && o.node.type === 'null'));
   if (options.length === 0) return undefined;
   const mapping = d !== undefined && isObject(d.mapping) ? d.mapping : {};
-  const prop = d?.propertyName as string | undefined;
+  const prop = untagged ? undefined : (d?.propertyName as string | undefined);
+  // What the variants report is said again if they are read once more, untagged (below): only the second reading's stays.
+  const reported = ctx.diagnostics.length;
   const names = new UniqueNames('_');
   const variants: Record<string, VariantSpec> = {};
   // Subtypes that leave the discriminator property out of `required`: a tag is always held, so the import tightens.
@@ -612,6 +614,33 @@ export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, poin
       if (component !== undefined) componentOfShape.set(fields, component);
     }
     variants[name] = out as VariantSpec;
+  }
+  // Two variants with one tag (OpenAI's `message` items, a system, a user and an assistant one, told apart by `role`):
+  // the discriminator cannot say which a value is, and a spec refuses such a union (union-tag-duplicate). The variants
+  // are read again as an untagged union, each keeping the property as its own field, which the oneOf validates as the
+  // document's does.
+  if (prop !== undefined) {
+    const byTag = new Map<string, string>();
+    for (const [name, v] of Object.entries(variants)) {
+      const tag = typeof v.tag === 'string' ? v.tag : name;
+      const first = byTag.get(tag);
+      if (first !== undefined) {
+        ctx.diagnostics.length = reported;
+        const u = unionFromSchema(ctx, node, s, pointer, opts, true);
+        const at = joinPointer(resolve(ctx, node, pointer).pointer, 'discriminator');
+        // A union reached from several places is said once.
+        if (u !== undefined && !ctx.diagnostics.some((x) => x.code === 'import-approximated' && x.pointer === at))
+          approximated(
+            ctx,
+            `the discriminator \`${prop}\` (${opts.where})`,
+            'an untagged union, each variant keeping the property as a field',
+            `variants \`${first}\` and \`${name}\` have the same tag \`${tag}\`, so the tag does not say which one a value is`,
+            at,
+          );
+        return u;
+      }
+      byTag.set(tag, name);
+    }
   }
   if (prop !== undefined && tagOptionalIn.length > 0 && ctx.fromServicespec !== true) {
     const at = joinPointer(resolve(ctx, node, pointer).pointer, 'discriminator');

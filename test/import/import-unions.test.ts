@@ -278,6 +278,63 @@ describe('unions through OpenAPI', () => {
     expect(said[0]!.message).not.toMatch(/Fish/);
   });
 
+  it('imports a discriminator two variants share a value of as an untagged union, each keeping the property, and says so (openai-openapi: RealtimeConversationItem)', async () => {
+    // OpenAI's shape: an anyOf with `discriminator: { propertyName: type }` and no mapping, whose system and user
+    // messages both hold `type: message` (told apart by `role`). The tag cannot say which variant a value is: the
+    // import was refused whole (union-tag-duplicate).
+    const message = (role: string) => ({
+      type: 'object',
+      required: ['type', 'role', 'content'],
+      properties: { type: { type: 'string', enum: ['message'] }, role: { type: 'string', enum: [role] }, content: { type: 'string' } },
+    });
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'items', version: '1' },
+      paths: {
+        '/items': {
+          post: {
+            operationId: 'addItem',
+            requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } } },
+            responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } } } },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Item: {
+            anyOf: [
+              { $ref: '#/components/schemas/SystemMessage' },
+              { $ref: '#/components/schemas/UserMessage' },
+              { $ref: '#/components/schemas/FunctionCall' },
+            ],
+            discriminator: { propertyName: 'type' },
+          },
+          SystemMessage: message('system'),
+          UserMessage: message('user'),
+          FunctionCall: {
+            type: 'object',
+            required: ['type', 'name'],
+            properties: { type: { type: 'string', enum: ['function_call'] }, name: { type: 'string' } },
+          },
+        },
+      },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'items.json');
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const shapes = r.document!.shapes as Record<string, { discriminator?: string; variants: Record<string, { tag?: string; fields: Json }> }>;
+    const item = shapes.Item!;
+    expect(item.discriminator).toBeUndefined();
+    expect(Object.keys(item.variants)).toEqual(['SystemMessage', 'UserMessage', 'FunctionCall']);
+    expect(item.variants.UserMessage!.fields.type).toEqual({ type: 'enum', values: ['message'] });
+    expect(item.variants.UserMessage!.fields.role).toEqual({ type: 'enum', values: ['user'] });
+    expect(item.variants.FunctionCall!.fields.type).toEqual({ type: 'enum', values: ['function_call'] });
+    const said = r.diagnostics.filter((d) => d.code === 'import-approximated' && /discriminator/.test(d.message));
+    // Said once, though the union is both the request and the response.
+    expect(said.map((d) => [d.pointer, d.message])).toEqual([
+      [expect.stringMatching(/^#?\/components\/schemas\/Item\/discriminator$/), expect.stringContaining('have the same tag `message`')],
+    ]);
+  });
+
   it('keeps a oneOf of things other than objects as json, and says so', async () => {
     const doc = structuredClone(PETS) as Json;
     (((doc.components as Json).schemas as Json).Cat as Json).properties = {
