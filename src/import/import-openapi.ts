@@ -1058,7 +1058,13 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
   const out: Record<string, ResourceSpec> = {};
   for (const p of picked) {
     const rext = ext<Json>(p.schema, 'x-servicespec-resource') ?? {};
-    const fields = fieldsFromSchema(ctx, p.schema, p.pointer, { where: `resource ${p.name}`, depth: 1, stack: [p.pointer, ...p.refs], writeOnly: true }, 'top');
+    const fields = fieldsFromSchema(
+      ctx,
+      p.schema,
+      p.pointer,
+      { where: `resource ${p.name}`, depth: 1, stack: [p.pointer, ...p.refs], writeOnly: true, caseless: true },
+      'top',
+    );
     const r: Json = {};
     if (typeof p.schema.description === 'string') r.description = p.schema.description;
     for (const k of ['plural', 'identifier', 'owner', 'owner_access']) if (typeof rext[k] === 'string') r[k] = rext[k];

@@ -238,6 +238,11 @@ export interface FieldOptions {
   stack: string[];
   /** A resource's own field: OpenAPI's `writeOnly` becomes the field's (elsewhere the format has no write-only field). */
   writeOnly?: boolean;
+  /**
+   * A resource's own fields: two whose names differ only in case (Grafana's `xAxis` and `xaxis` in meshery's Panel)
+   * would be one stored column (check's name-case-clash), so the second is renamed.
+   */
+  caseless?: boolean;
 }
 
 function approximated(ctx: SchemaContext, where: string, as: string, reason: string, pointer: string): void {
@@ -666,10 +671,11 @@ export function fieldsFromSchema(ctx: SchemaContext, s: Json, pointer: string, o
   const props = isObject(s.properties) ? s.properties : {};
   const required = new Set(Array.isArray(s.required) ? (s.required as unknown[]).map(String) : []);
   reportUnkept(ctx, s, pointer, opts.where);
-  const names = new UniqueNames('_');
+  const names = new UniqueNames('_', opts.caseless === true);
   const out: Record<string, FieldSpec> = {};
   for (const [name, p] of Object.entries(props)) {
-    const fname = names.take(toFieldName(name));
+    const wanted = toFieldName(name);
+    const fname = names.take(wanted);
     const at = joinPointer(joinPointer(pointer, 'properties'), name);
     if (fname !== name)
       report(
@@ -679,7 +685,10 @@ export function fieldsFromSchema(ctx: SchemaContext, s: Json, pointer: string, o
           what: `${opts.where} field`,
           from: name,
           to: fname,
-          reason: 'field names are letters, digits, underscores and dots, not starting with a digit or a dot; the JSON property name served changes with it',
+          reason:
+            wanted === name
+              ? "another field has the name, or one differing only in case (a resource's stored columns are named without case); the JSON property name served changes with it"
+              : 'field names are letters, digits, underscores and dots, not starting with a digit or a dot; the JSON property name served changes with it',
         },
         at,
       );

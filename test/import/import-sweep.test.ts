@@ -1,0 +1,49 @@
+// Defects a sweep over public OpenAPI documents outside the corpus showed (import refused the whole document), each
+// on a small excerpt of the document's shape.
+import { describe, expect, it } from 'vitest';
+import { importOpenApiDocument } from '../../src/import/import-openapi.js';
+
+type Json = Record<string, unknown>;
+const errorsOf = (r: Awaited<ReturnType<typeof importOpenApiDocument>>) =>
+  [...r.diagnostics, ...(r.compiled?.diagnostics ?? [])].filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`);
+
+const jsonBody = (schema: unknown) => ({ content: { 'application/json': { schema } } });
+
+describe('import of shapes public documents have', () => {
+  it("renames the second of a resource's properties differing only in case (meshery's Grafana Panel: xAxis and xaxis), and says so", async () => {
+    const doc = {
+      openapi: '3.0.0',
+      info: { title: 'panels', version: '1' },
+      paths: {
+        '/panels': {
+          post: {
+            operationId: 'addPanel',
+            requestBody: jsonBody({ $ref: '#/components/schemas/Panel' }),
+            responses: { '201': { description: 'made', ...jsonBody({ $ref: '#/components/schemas/Panel' }) } },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Panel: {
+            type: 'object',
+            required: ['id'],
+            properties: {
+              id: { type: 'string' },
+              xAxis: { type: 'object', properties: { show: { type: 'boolean' } } },
+              xaxis: { type: 'object', properties: { mode: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'panels.json');
+    expect(errorsOf(r)).toEqual([]);
+    const fields = (r.document!.resources as Record<string, { fields: Json }>).Panel!.fields;
+    expect(Object.keys(fields)).toEqual(['id', 'xAxis', 'xaxis_2']);
+    const said = r.diagnostics.filter((d) => d.code === 'import-renamed');
+    expect(said.map((d) => [d.pointer, d.message])).toEqual([
+      [expect.stringMatching(/^#?\/components\/schemas\/Panel\/properties\/xaxis$/), expect.stringContaining('one differing only in case')],
+    ]);
+  });
+});
