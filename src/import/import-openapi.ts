@@ -1212,6 +1212,18 @@ function requirement(ctx: Ctx, list: unknown, holder: Json, pointer: string): 'n
     }
     for (const n of names) {
       if (ctx.droppedSchemes.has(n)) continue;
+      // A requirement naming a scheme the document never declares (readme's response-http-behavior: `api_key: []` and
+      // no securitySchemes) says nothing a request could carry: left out, and said where it is named.
+      const declared = isObject(ctx.doc.components) && isObject(ctx.doc.components.securitySchemes) ? ctx.doc.components.securitySchemes : {};
+      if (!Object.hasOwn(declared, n)) {
+        report(
+          ctx,
+          'import-dropped',
+          { item: `the security requirement's scheme \`${n}\``, reason: 'no security scheme of that name is declared (components.securitySchemes)' },
+          joinPointer(joinPointer(pointer, i), n),
+        );
+        continue;
+      }
       if (!schemes.includes(n)) schemes.push(n);
       const sc = alt[n];
       if (Array.isArray(sc)) for (const s of sc) if (!scopes.includes(String(s))) scopes.push(String(s));

@@ -46,4 +46,32 @@ describe('import of shapes public documents have', () => {
       [expect.stringMatching(/^#?\/components\/schemas\/Panel\/properties\/xaxis$/), expect.stringContaining('one differing only in case')],
     ]);
   });
+
+  it('leaves out a security requirement naming a scheme the document never declares (readme oas-examples: response-http-behavior), and says so', async () => {
+    const doc = {
+      openapi: '3.0.0',
+      info: { title: 'http', version: '1' },
+      paths: {
+        '/cache': { get: { operationId: 'cached', security: [{ api_key: [] }], responses: { default: { description: 'ok' } } } },
+        '/anything': {
+          get: {
+            operationId: 'either',
+            security: [{ api_key: [] }, { key: [] }],
+            responses: { '200': { description: 'ok', ...jsonBody({ type: 'object', properties: { a: { type: 'string' } } }) } },
+          },
+        },
+      },
+      components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' } } },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'http.json');
+    expect(errorsOf(r)).toEqual([]);
+    const ops = r.document!.endpoints!.operations!;
+    expect(ops.cached!.auth).toBeUndefined();
+    expect(ops.either!.auth).toEqual({ schemes: ['key'], scopes: [] });
+    const said = r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('api_key'));
+    expect(said.map((d) => d.pointer)).toEqual([
+      expect.stringMatching(/^#?\/paths\/~1cache\/get\/security\/0\/api_key$/),
+      expect.stringMatching(/^#?\/paths\/~1anything\/get\/security\/0\/api_key$/),
+    ]);
+  });
 });
