@@ -51,6 +51,13 @@ endpoints:
           exact: { type: boolean, optional: true }
           tag: { type: array, items: { type: enum, values: [a, b] }, optional: true }
       response: { fields: { got: { type: json } } }
+    bulk:
+      method: POST
+      path: /notes/bulk
+      action: custom
+      handler: bulk
+      request: { list: true, fields: { text: { type: string } } }
+      response: { fields: { count: { type: integer } } }
 authentication:
   default: none
 errors:
@@ -96,6 +103,7 @@ beforeAll(async () => {
         return { attempt: attempts };
       },
       search: (ctx) => ({ got: ctx.body }),
+      bulk: (ctx) => ({ count: (ctx.body as unknown[]).length }),
     },
     logger: { level: 'error', stream: { write: (line: string) => void logged.push(line) } },
   });
@@ -115,6 +123,24 @@ describe('a custom handler refusing with its declared error codes', () => {
     expect(res.status).toBe(500);
     expect(res.body.errorCode).toBe('broken');
     expect(logged.join('\n')).toMatch(/ctx\.fail\('unknwn_dataset'\).*operation fields.*unknown_dataset/);
+  });
+});
+
+describe('a custom operation whose request is a list (request: { list: true })', () => {
+  // readme's oas-examples schema-types `POST /anything/arrays/top-level-payloads`, an array of objects: every array
+  // was refused, "the body must be a JSON object", and the object the schema refuses was the only body let through.
+  it('takes an array of the declared objects, and refuses an object, an array of something else and no body', async () => {
+    const ok = await service.call('POST', '/notes/bulk', [{ text: 'a' }, { text: 'b' }]);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ count: 2 });
+    expect((await service.call('POST', '/notes/bulk', [])).body).toEqual({ count: 0 });
+    const object = await service.call('POST', '/notes/bulk', { text: 'a' });
+    // validation (422: no code of this spec declares it) and malformed_request (400), the format's defaults.
+    expect(object.status).toBe(422);
+    expect(object.body.errorCode).toBe('validation');
+    expect((await service.call('POST', '/notes/bulk', [1])).status).toBe(422);
+    const none = await fetch(`${service.url}/notes/bulk`, { method: 'POST' });
+    expect(none.status).toBe(400);
   });
 });
 

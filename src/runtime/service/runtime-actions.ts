@@ -375,6 +375,11 @@ function createUnknownDropper(op: OperationModel, schema: Record<string, unknown
   };
 }
 
+function requireBody(request: FastifyRequest): unknown {
+  if (request.body === undefined) throw new ServiceError('malformed_request', 'a JSON body is required');
+  return request.body;
+}
+
 function requireObjectBody(request: FastifyRequest): Record<string, unknown> {
   const body = request.body;
   if (body === undefined) throw new ServiceError('malformed_request', 'a JSON body is required');
@@ -1414,7 +1419,12 @@ function createCustomHandler(route: OperationRoute, deps: ActionDeps): RouteHand
   return async (request, reply) => {
     let body: unknown;
     if (validateIn) {
-      body = form ? readFormBody(op.request!.fields ?? [], request.body as FormBody | undefined) : requireObjectBody(request);
+      // A list request (`request: { list: true }`, a bulk endpoint's array of objects) is an array, its schema's to judge.
+      body = form
+        ? readFormBody(op.request!.fields ?? [], request.body as FormBody | undefined)
+        : op.request!.list
+          ? requireBody(request)
+          : requireObjectBody(request);
       validateIn(body);
     }
     const declared = readParameters?.(request);
