@@ -1203,7 +1203,9 @@ export class TestContext {
       const n = `${this.runId}${(this.uniqueCounter++).toString(36)}`;
       const v = out[f.name] as string;
       if (f.type === 'email') out[f.name] = `t${n}.${v}`;
-      else if (f.pattern === undefined) out[f.name] = `${n}${v}`.slice(0, Math.max(f.maxLength ?? 64, n.length));
+      // Cut in code points, as maxLength counts: a cut in UTF-16 units could split a pair (an emoji of the full
+      // Unicode edge) and send a lone surrogate, which a service rightly refuses.
+      else if (f.pattern === undefined) out[f.name] = [...`${n}${v}`].slice(0, Math.max(f.maxLength ?? 64, n.length)).join('');
     }
   }
 
