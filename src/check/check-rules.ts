@@ -958,6 +958,8 @@ function countChar(text: string, char: string): number {
 
 /** Why a path template (starting with /) is malformed, or undefined. */
 function getPathProblem(path: string, params: readonly string[]): string | undefined {
+  // A query or fragment is no part of a route: serve could not start (`/responses/{id}?beta=true`).
+  if (/[?#]/.test(path)) return 'has a query or fragment (`?`, `#`): a path is the path alone';
   if (params.length === 0 && !path.includes('{') && !path.includes('}')) return undefined;
   if (/\{[^{}]*\{|\}[^{}]*\}/.test(path) || countChar(path, '{') !== countChar(path, '}')) return 'has unbalanced braces';
   if (params.some((p) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p))) return 'has a parameter that is not a plain name';

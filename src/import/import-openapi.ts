@@ -2829,6 +2829,21 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     const itemPointer = joinPointer('/paths', rawPath);
     const item = resolve(ctx, rawItem, itemPointer).node;
     if (!isObject(item)) continue;
+    // A path key with a query (openai-openapi's `/responses?beta=true` beside `/responses`): OpenAPI's path is the
+    // path alone, and no route can hold the query part (the served path would never be matched, or not even start).
+    if (/[?#]/.test(rawPath)) {
+      const ops = METHODS.filter((m) => isObject(item[m])).map((m) => m.toUpperCase());
+      report(
+        ctx,
+        'import-dropped',
+        {
+          item: `${ops.length > 0 ? ops.join(', ') : 'path'} ${rawPath}`,
+          reason: `a path holds no query or fragment (\`${rawPath.slice(rawPath.search(/[?#]/))}\`): an operation told apart by one cannot be served beside the operation on the path itself`,
+        },
+        itemPointer,
+      );
+      continue;
+    }
     let path = rawPath;
     if (ctx.versionPrefix !== undefined && path.startsWith(ctx.versionPrefix)) path = path.slice(ctx.versionPrefix.length) || '/';
     // A path parameter's name is not on the wire (its segment is): one the format cannot hold ({intent-id}) is renamed.

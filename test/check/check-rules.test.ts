@@ -1235,6 +1235,23 @@ describe('semantic rules: one minimal spec per code', () => {
 });
 
 describe('semantic rules: further placements of the same codes', () => {
+  it('invalid-path on a path with a query or fragment (an imported `/responses/{id}?beta=true`: serve could not start)', () => {
+    const text = yaml`
+      servicespec: 1
+      endpoints:
+        operations:
+          betaResponse: { method: GET, path: "/responses/{id}?beta=true", action: custom, handler: r }
+          anchored: { method: GET, path: "/docs#top", action: custom, handler: d }
+          plain: { method: GET, path: "/responses/{id}", action: custom, handler: p }
+      ${CATCH_ALL_ERRORS}
+    `;
+    const found = run(text).filter((d) => d.code === 'invalid-path');
+    expect(found.map((d) => d.message)).toEqual([
+      'operation `betaResponse`: path `/responses/{id}?beta=true` has a query or fragment (`?`, `#`): a path is the path alone',
+      'operation `anchored`: path `/docs#top` has a query or fragment (`?`, `#`): a path is the path alone',
+    ]);
+  });
+
   it('write-only-invalid on the identifier, owner and state field, a nested field, a shape field and a list filter or sort', () => {
     const text = yaml`
       servicespec: 1

@@ -74,4 +74,43 @@ describe('import of shapes public documents have', () => {
       expect.stringMatching(/^#?\/paths\/~1anything\/get\/security\/0\/api_key$/),
     ]);
   });
+
+  it('leaves out the operations of a path key holding a query (openai-openapi: /responses?beta=true), and says so', async () => {
+    const obj = jsonBody({ type: 'object', properties: { id: { type: 'string' } } });
+    const doc = {
+      openapi: '3.0.0',
+      info: { title: 'responses', version: '1' },
+      paths: {
+        '/responses/{response_id}': {
+          get: {
+            operationId: 'getResponse',
+            parameters: [{ name: 'response_id', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: { '200': { description: 'ok', ...obj } },
+          },
+        },
+        '/responses/{response_id}?beta=true': {
+          get: {
+            operationId: 'getBetaResponse',
+            parameters: [{ name: 'response_id', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: { '200': { description: 'ok', ...obj } },
+          },
+          delete: {
+            operationId: 'deleteBetaResponse',
+            parameters: [{ name: 'response_id', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: { '204': { description: 'gone' } },
+          },
+        },
+      },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'responses.json');
+    expect(errorsOf(r)).toEqual([]);
+    expect(Object.keys(r.document!.endpoints!.operations!)).toEqual(['getResponse']);
+    const said = r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('beta=true'));
+    expect(said.map((d) => [d.pointer, d.message])).toEqual([
+      [
+        expect.stringMatching(/^#?\/paths\/~1responses~1\{response_id\}\?beta=true$/),
+        expect.stringContaining('GET, DELETE /responses/{response_id}?beta=true'),
+      ],
+    ]);
+  });
 });
