@@ -1397,6 +1397,17 @@ function requestOf(
   | undefined {
   if (src.op.requestBody === undefined) return undefined;
   const pointer = joinPointer(src.pointer, 'requestBody');
+  // A GET's body (meshery's `GET /api/perf/profile` taking its test configuration): HTTP gives it no meaning, OpenAPI
+  // 3.0 does not support it, and a client cannot send one (fetch refuses), so no request could be served as written.
+  if (forms && src.method === 'GET') {
+    report(
+      ctx,
+      'import-dropped',
+      { item: `operation ${src.id}: the request body of a GET`, reason: 'a GET has no body in HTTP (RFC 9110), and clients such as fetch cannot send one' },
+      pointer,
+    );
+    return undefined;
+  }
   const r = resolve(ctx, src.op.requestBody, pointer);
   if (!isObject(r.node)) return undefined;
   const m = mediaSchema(r.node.content, statedRequestMediaType(src.op));

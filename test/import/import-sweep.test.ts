@@ -113,4 +113,33 @@ describe('import of shapes public documents have', () => {
       ],
     ]);
   });
+
+  it("leaves out a GET's request body (meshery: GET /api/perf/profile taking its test configuration), and says so", async () => {
+    const config = { type: 'object', properties: { name: { type: 'string' }, duration: { type: 'string' } } };
+    const doc = {
+      openapi: '3.0.0',
+      info: { title: 'perf', version: '1' },
+      paths: {
+        '/api/perf/profile': {
+          get: {
+            operationId: 'idRunPerfTest',
+            requestBody: jsonBody(config),
+            responses: { '200': { description: 'ok', ...jsonBody({ type: 'object', properties: { ok: { type: 'boolean' } } }) } },
+          },
+          post: {
+            operationId: 'idSavePerfProfile',
+            requestBody: jsonBody(config),
+            responses: { '200': { description: 'ok', ...jsonBody({ type: 'object', properties: { ok: { type: 'boolean' } } }) } },
+          },
+        },
+      },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'perf.json');
+    expect(errorsOf(r)).toEqual([]);
+    const ops = r.document!.endpoints!.operations!;
+    expect(ops.idRunPerfTest!.request).toBeUndefined();
+    expect(ops.idSavePerfProfile!.request).toBeDefined();
+    const said = r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('GET'));
+    expect(said.map((d) => d.pointer)).toEqual([expect.stringMatching(/^#?\/paths\/~1api~1perf~1profile\/get\/requestBody$/)]);
+  });
 });
