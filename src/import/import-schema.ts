@@ -624,7 +624,7 @@ export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, poin
   // the discriminator cannot say which a value is, and a spec refuses such a union (union-tag-duplicate). The variants
   // are read again as an untagged union, each keeping the property as its own field, which the oneOf validates as the
   // document's does.
-  if (prop !== undefined) {
+  if (prop !== undefined && ctx.fromServicespec !== true) {
     const byTag = new Map<string, string>();
     for (const [name, v] of Object.entries(variants)) {
       const tag = typeof v.tag === 'string' ? v.tag : name;

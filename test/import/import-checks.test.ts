@@ -552,20 +552,31 @@ describe('servicespec import openapi: what is written', () => {
   });
 
   it('writes nothing and exits 1 when the result would not check, saying why', async () => {
-    const input = join(tmp.path, 'case-clash.json');
+    const input = join(tmp.path, 'unknown-identifier.json');
     writeFileSync(
       input,
       JSON.stringify(
-        // two properties differing only in case: the storage and the client could not tell them apart (a default
-        // that breaks its schema is dropped and said instead: import-defaults-ranges-names.test.ts)
-        doc({}, { Thing: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, size: { type: 'integer' }, Size: { type: 'integer' } } } }),
+        // a servicespec extension read back as written, naming an identifier the resource does not have (two
+        // properties differing only in case are renamed and said instead: import-sweep.test.ts; a default that breaks
+        // its schema is dropped and said: import-defaults-ranges-names.test.ts)
+        doc(
+          {},
+          {
+            Thing: {
+              type: 'object',
+              required: ['id'],
+              'x-servicespec-resource': { identifier: 'nope' },
+              properties: { id: { type: 'string' }, size: { type: 'integer' } },
+            },
+          },
+        ),
       ),
     );
-    const out = join(tmp.path, 'case-clash.servicespec.yaml');
+    const out = join(tmp.path, 'unknown-identifier.servicespec.yaml');
     const r = await cli('import', 'openapi', input, '-o', out);
     expect(r.code).toBe(1);
     expect(existsSync(out)).toBe(false);
-    expect(r.stderr).toContain('name-case-clash');
+    expect(r.stderr).toContain('unknown-field');
     expect(r.stderr).toContain('error import-result-invalid: the imported spec does not pass check (1 errors above); nothing was written');
     const toStdout = await cli('import', 'openapi', input);
     expect(toStdout.code).toBe(1);
