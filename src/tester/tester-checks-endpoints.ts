@@ -24,7 +24,7 @@ import { getLargestPageSize, getPageItems, getPageSizeParam, listedCopyMismatch,
 import { BoundReached, type TestRequest } from './tester-http.js';
 import { describe, notImplemented, type CheckScope, type TestContext } from './tester-context.js';
 import { checkInputs } from './tester-checks-inputs.js';
-import { getCustomTarget, withQuery } from './tester-checks-params.js';
+import { getCustomTarget, queryArbitrary, withQuery } from './tester-checks-params.js';
 import { isThrifty, pickThrifty } from './tester-pacing.js';
 import { responseMismatch } from './tester-judge.js';
 import type { Failure } from './tester-types.js';
@@ -325,7 +325,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         const required = route.headers.filter((h) => !h.optional && !h.hasDefault);
         if (required.length > 0) return scope.skip(`the tester does not generate request headers; ${o.id} requires ${required.map((h) => h.name).join(', ')}`);
         const params = route.query.flatMap((q) => (q.parameter ? [q.parameter] : []));
-        const query = params.length > 0 ? objectArbitrary(ctx.model, params, undefined, 'create') : fc.constant({});
+        const query = params.length > 0 ? queryArbitrary(ctx, params) : fc.constant({});
         // Refusals with a declared code pass, but a check whose every request was refused saw no answer to judge.
         const refused = new Set<number>();
         let answered = 0;

@@ -10,7 +10,7 @@ import { getCustomBodyArbitrary, heldAsPatched, heldAsSent, missingIdentifier, o
 import { getEdgeCases } from './tester-input-edges.js';
 import { checkUnionVariants } from './tester-checks-unions.js';
 import { checkUnique } from './tester-checks-unique.js';
-import { checkQueryParams, getForeignText } from './tester-checks-params.js';
+import { checkQueryParams, getForeignText, queryArbitrary, withQuery } from './tester-checks-params.js';
 import { isThrifty, pickThrifty } from './tester-pacing.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import { describe, notImplemented, type CheckScope, type TestContext } from './tester-context.js';
@@ -170,7 +170,12 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
   // A custom action names its object by one parameter; the others (a parent's) as an object the run made has them.
   // With no such object, each is drawn: left empty (`/projects//issues/7/lock`), no route would name the request.
   const parents = action ? { ...ctx.drawPathValues(route.pathParams), ...(await ctx.itemPathValues(route)) } : {};
-  const pathFor = (id: unknown): string => (action ? ctx.pathOf(route, undefined, {}, { ...parents, [action.param]: String(id) }) : ctx.pathOf(route, id));
+  // A custom action's required query parameters (pocketsmith's `DELETE /events/{id}?behaviour=one`) are sent valid:
+  // left out, the request is refused for them (validation) before its object is looked for.
+  const params = action ? route.query.flatMap((q) => (q.parameter && !q.parameter.optional && !q.parameter.hasDefault ? [q.parameter] : [])) : [];
+  const query = params.length > 0 ? (fc.sample(queryArbitrary(ctx, params), { seed: ctx.seed, numRuns: 1 })[0] ?? {}) : {};
+  const pathFor = (id: unknown): string =>
+    action ? withQuery(ctx.pathOf(route, undefined, {}, { ...parents, [action.param]: String(id) }), query) : ctx.pathOf(route, id);
   // A custom action is held to the refusals it lists: its handler answers for the object, not the runtime.
   const listed = (condition: 'missing_resource' | 'validation') => {
     const d = ctx.declared(condition);
