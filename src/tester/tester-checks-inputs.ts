@@ -68,7 +68,8 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
       const patching = resource !== undefined && isMergePatch(o);
       const patch = (b: Record<string, unknown>) => (patching ? padUnionsForMergePatch(resource, b) : b);
       let body = patch(ctx.bindBody(route, ctx.makeUnique(resource, resolved), target));
-      let req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, body };
+      // A custom operation taking a list (request: { list: true }) is sent the body at the edge as its one item.
+      let req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, body: o.action === 'custom' && o.request?.list ? [body] : body };
       let res = await ctx.send(route, req);
       // A unique value another run (or another client) already took is the service keeping its promise, stated or
       // not, not a fault: draw fresh values and send again (a short pattern leaves few values to draw from). The
