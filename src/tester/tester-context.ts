@@ -692,7 +692,9 @@ export class TestContext {
       else if (route.operation.action === 'create' && isKeyPath(r, b.field)) {
         // A create's key field (\`PUT /things/{id}\` with a client-given identifier): the value its last body drew.
         const drawn = this.createKeys.get(route.operation.id)?.[b.field];
-        if (drawn !== undefined) out[b.param] = String(drawn);
+        // A key no body writes (read-only, given by the path alone: Airflow's dag_id of a DAGRun) takes the run's
+        // scope value, as the lists under it do: never an empty segment.
+        out[b.param] = String(drawn ?? this.scopeValue(r, f, b.field));
       } else if (isKeyPath(r, b.field) && (b.field === r.identifier || id !== undefined)) continue;
       else out[b.param] = String(this.scopeValue(r, f, b.field));
     }
