@@ -323,7 +323,12 @@ export class Judge {
             return names.every((v) => loc.includes(encodeURIComponent(String(v))))
               ? undefined
               : fail(`a Location header naming the ${route.resource!.name} made (${names.map(String).join(', ')})`, o.pointer, `Location: ${loc}`);
-          return isLocationOf(loc, req.path, path)
+          return isLocationOf(
+            loc,
+            req.path,
+            path,
+            ctx.routes.map((r) => ctx.fillVersion(r.path)),
+          )
             ? undefined
             : fail(`a Location header naming the ${route.resource!.name} made: its read's path, ${path}`, o.pointer, `Location: ${loc}`);
         });
@@ -419,9 +424,12 @@ function readPathOf(template: string, o: OperationModel, made: Record<string, un
 
 /**
  * Whether a Location (RFC 9110 §10.2.2: a URI reference, resolved against the request's) names `path`: its path is
- * that one, after whatever prefix the service is mounted under (a gateway's `/api`), a trailing slash aside.
+ * that one, after whatever prefix the service is mounted under (a gateway's `/api`), a trailing slash aside. A prefix
+ * that is itself a way into the spec's own paths (`/queues/1` before `/tickets/7`, where `/queues/{id}` is a path
+ * of the spec: the create's own path with the identifier put after it) is no mount: that Location names a path the
+ * service does not serve, not the object made.
  */
-function isLocationOf(location: string, requestPath: string, path: string): boolean {
+function isLocationOf(location: string, requestPath: string, path: string, templates: readonly string[]): boolean {
   let at: string;
   try {
     at = new URL(location, new URL(requestPath, 'http://service.invalid')).pathname;
@@ -437,5 +445,24 @@ function isLocationOf(location: string, requestPath: string, path: string): bool
   };
   const want = norm(path);
   const got = norm(at);
-  return got === want || got.endsWith(want);
+  if (got === want) return true;
+  if (!got.endsWith(want)) return false;
+  const prefix = got
+    .slice(0, got.length - want.length)
+    .split('/')
+    .filter(Boolean);
+  return !templates.some((t) => isLeadOf(prefix, t.split('/').filter(Boolean)));
+}
+
+/** Whether `segments` are the first segments of a path template, one literal segment of it matched at least. */
+function isLeadOf(segments: readonly string[], template: readonly string[]): boolean {
+  if (segments.length === 0 || segments.length > template.length) return false;
+  let literal = false;
+  for (const [i, s] of segments.entries()) {
+    const t = template[i]!;
+    if (/^\{[^}]+\}$/.test(t)) continue;
+    if (t !== s) return false;
+    literal = true;
+  }
+  return literal;
 }
