@@ -173,11 +173,12 @@ export async function pageThrough(
   list: OperationRoute,
   headers: Record<string, string>,
   visit: (items: Record<string, unknown>[], req: TestRequest) => boolean | void,
+  params: Record<string, string> = {},
 ): Promise<TestRequest | undefined> {
   const size = getPageSizeParam(list);
   let query: Record<string, string> | undefined = size === undefined ? {} : { [size]: String(getLargestPageSize(ctx, list.operation)) };
   for (let page = 0; query && page < LISTED_PAGES; page++) {
-    const req: TestRequest = { method: 'GET', path: ctx.pathOf(list, undefined, query), headers };
+    const req: TestRequest = { method: 'GET', path: ctx.pathOf(list, undefined, query, params), headers };
     const res = await ctx.send(list, req);
     const items = isSuccessAnswer(list, res.status) ? getPageItems(list, res.body) : undefined;
     if (!items) return undefined;
@@ -659,31 +660,47 @@ export async function listedCopyMismatch(
   read: Record<string, unknown>,
 ): Promise<{ req: TestRequest; expected: string; actual: string } | undefined> {
   const idName = resource.identifier;
-  const list = ctx.routes.find((r) => r.operation.action === 'list' && r.resource?.name === resource.name);
-  // A nested list (its path names a parent) is left: which parent's page holds the object is not tracked here.
-  if (!idName || read[idName] === undefined || !list || ctx.idParams(list).length > 0) return undefined;
-  const headers = await ctx.authFor(list.operation.auth).catch(() => undefined);
-  if (!headers) return undefined;
+  if (!idName || read[idName] === undefined) return undefined;
   const id = sortedJson(read[idName]);
-  let listed: Record<string, unknown> | undefined;
-  const req = await pageThrough(ctx, list, headers, (items) => {
-    listed = items.find((x) => x !== null && typeof x === 'object' && sortedJson(x[idName]) === id);
-    return listed !== undefined;
-  });
-  if (!req || !listed) return undefined;
-  const copy = listed;
-  const differs = resource.fields.find(
-    (f) =>
-      isAnswered(resource, f.name) &&
-      !(f.readOnly && f.type === 'datetime' && f.generated !== 'create_time') &&
-      Object.hasOwn(read, f.name) &&
-      Object.hasOwn(copy, f.name) &&
-      sortedJson(read[f.name]) !== sortedJson(copy[f.name]),
-  );
-  if (!differs) return undefined;
-  return {
-    req,
-    expected: `the list shows ${resource.name} ${String(read[idName])} as a read does (${differs.name}: ${JSON.stringify(read[differs.name])?.slice(0, 120)})`,
-    actual: `${list.operation.id} shows ${differs.name}: ${JSON.stringify(copy[differs.name])?.slice(0, 120)}`,
-  };
+  // Every list of the resource: a service may refresh one (\`/tickets\`) and not another (\`/queues/{queueId}/tickets\`).
+  for (const list of ctx.routes.filter((r) => r.operation.action === 'list' && r.resource?.name === resource.name)) {
+    // A list whose path names what no field binds (a parent it does not say how to find) is left.
+    if (ctx.idParams(list).length > 0) continue;
+    const headers = await ctx.authFor(list.operation.auth).catch(() => undefined);
+    if (!headers) continue;
+    // The scope its path binds, from the object itself: the page holding it is its own parent's.
+    const params: Record<string, string> = {};
+    for (const b of list.operation.bindings ?? []) {
+      const v = getValueAt(read, b.field);
+      if (typeof v === 'string' || typeof v === 'number') params[b.param] = String(v);
+    }
+    let listed: Record<string, unknown> | undefined;
+    const req = await pageThrough(
+      ctx,
+      list,
+      headers,
+      (items) => {
+        listed = items.find((x) => x !== null && typeof x === 'object' && sortedJson(x[idName]) === id);
+        return listed !== undefined;
+      },
+      params,
+    );
+    if (!req || !listed) continue;
+    const copy = listed;
+    const differs = resource.fields.find(
+      (f) =>
+        isAnswered(resource, f.name) &&
+        !(f.readOnly && f.type === 'datetime' && f.generated !== 'create_time') &&
+        Object.hasOwn(read, f.name) &&
+        Object.hasOwn(copy, f.name) &&
+        sortedJson(read[f.name]) !== sortedJson(copy[f.name]),
+    );
+    if (!differs) continue;
+    return {
+      req,
+      expected: `the list shows ${resource.name} ${String(read[idName])} as a read does (${differs.name}: ${JSON.stringify(read[differs.name])?.slice(0, 120)})`,
+      actual: `${list.operation.id} shows ${differs.name}: ${JSON.stringify(copy[differs.name])?.slice(0, 120)}`,
+    };
+  }
+  return undefined;
 }

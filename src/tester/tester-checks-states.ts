@@ -14,6 +14,7 @@ import {
   checkSortOrder,
   fillPool,
   isDefaultPaging,
+  listedCopyMismatch,
   pageThrough,
 } from './tester-checks-lists.js';
 import { describe, type TestContext } from './tester-context.js';
@@ -177,6 +178,8 @@ async function checkStatePairs(
   };
   const withTrail = (f: Failure, w: Walked): Failure => ({ ...f, curl: [...w.trail, '# then:', f.curl ?? ''].join('\n') });
 
+  // Each transition's first legal try is followed by the resource's lists: the copy they show must be the read's.
+  const listedAfter = new Set<string>();
   for (const { state, path: pathToState, from } of plans) {
     const terminal = machine.states.find((x) => x.name === state)?.terminal === true;
     const shown = from === undefined ? '' : from === state ? ', shown by a list' : `, from a listed ${from}`;
@@ -315,6 +318,17 @@ async function checkStatePairs(
           return scope.fail(
             withTrail(ctx.failure(read!.operation.id, `a read after ${t.name} from ${state} shows ${field} = ${t.to}`, t.pointer, after.req, after.res), w),
           );
+        // Once per transition (a list walked per pair would cost pages each): a list cache the transition does not
+        // refresh (a projection updated on create and update only) still shows the state it left.
+        if (after && !listedAfter.has(r.operation.id) && after.res.body && typeof after.res.body === 'object' && !Array.isArray(after.res.body)) {
+          listedAfter.add(r.operation.id);
+          const stale = await listedCopyMismatch(ctx, resource, after.res.body as Record<string, unknown>);
+          if (stale)
+            return scope.fail({
+              ...ctx.failure(r.operation.id, `${stale.expected} after ${t.name} from ${state}`, t.pointer, stale.req, stale.actual),
+              curl: [...w.trail, `# then (${t.name}):`, ctx.client.curl(req), '# then (the list):', ctx.client.curl(stale.req)].join('\n'),
+            });
+        }
         w = undefined;
       }
       const missing = transitions.filter((t) => !headers.has(t.operation.id));
