@@ -651,14 +651,21 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   if (target) all.push(...ctx.pathDisagreements(route, target));
   // A writable field outside the operation's request_fields, holding a value the field could take: refused as unknown.
   if (resource && o.requestFields !== undefined) all.push(...outsideRequestFields(ctx, route, view));
-  // A JSON merge patch (request_media_type): a null removes a field that may be absent, and an object merges into the
-  // stored one, so neither a null on an optional field nor a nested object without a required member is wrong.
+  // A JSON merge patch (request_media_type): a null removes a field that may be absent, or a map's member, and an
+  // object merges into the stored one, so neither a null on an optional field or a map's member nor a nested object
+  // without a required member is wrong.
   if (resource && isMergePatch(o))
     for (let i = all.length - 1; i >= 0; i--) {
       const hit = / null \(not nullable\)$| missing \(required\)$/.exec(all[i]!.label);
       if (!hit) continue;
       const name = all[i]!.label.slice(0, hit.index);
       if (name.includes('[')) continue; // inside an array, which a patch replaces whole
+      // A map's member (metadata.key): a patch merges the map member by member, and its null removes the member.
+      const parts = name.split('.');
+      if (hit[0].startsWith(' null') && parts.length > 1 && fieldAt(resource.fields, parts.slice(0, -1))?.type === 'map') {
+        all.splice(i, 1);
+        continue;
+      }
       const f = fieldAt(resource.fields, name.split('.'));
       if (hit[0].startsWith(' missing') ? name.includes('.') : f?.optional) all.splice(i, 1);
     }
