@@ -3,6 +3,7 @@ import { isSuccessAnswer, LIST_PARAMS, PAGE_FIELDS, type OperationRoute } from '
 import { getStateField } from '../model/model-lookup.js';
 import { mayLeaveOut } from '../model/model-defaults.js';
 import { isAnswered } from '../model/model-schemas.js';
+import { sortedJson } from './tester-arbitraries.js';
 import type { TestRequest } from './tester-http.js';
 import {
   checkListFilters,
@@ -75,6 +76,37 @@ interface Walked {
   id: unknown;
   /** The requests that made the object and walked it there, as curl lines. */
   trail: string[];
+  /** The object as the last of them answered it (the create, or the last transition), when one did. */
+  last?: Record<string, unknown>;
+}
+
+/**
+ * The first field a legal transition changed that it has no say in, from the object as answered before it (`was`) to
+ * as answered after it (`now`): a field a client writes but the transition's own `requires` (which its request may
+ * carry), the identifier, a `create_time`, and another transition's `stamp` (a read-only time no other rule sets).
+ * The state field, its own stamp, and the other read-only fields (an `updated_at`, a `source: service` value) may
+ * change. Undefined when none did; a field absent or `null` on both sides is unchanged.
+ */
+export function transitionSideEffect(
+  resource: ResourceModel,
+  machine: StateMachineModel,
+  t: { name: string; stamp?: string; requires: readonly string[] },
+  was: Record<string, unknown>,
+  now: Record<string, unknown>,
+): string | undefined {
+  const otherStamps = new Set(machine.transitions.filter((x) => x.name !== t.name && x.stamp !== undefined).map((x) => x.stamp!));
+  const kept = (f: ResourceModel['fields'][number]) =>
+    f.name === resource.identifier ||
+    f.generated === 'create_time' ||
+    (!f.readOnly && f.type !== 'state') ||
+    (otherStamps.has(f.name) && f.name !== t.stamp && f.generated === undefined && f.source === undefined);
+  const norm = (v: unknown) => (v === undefined || v === null ? 'null' : sortedJson(v));
+  const f = resource.fields.find(
+    (f) => kept(f) && f.name !== t.stamp && !t.requires.includes(f.name) && isAnswered(resource, f.name) && norm(was[f.name]) !== norm(now[f.name]),
+  );
+  return f === undefined
+    ? undefined
+    : `${f.name} ${JSON.stringify(was[f.name]) ?? '(absent)'} before ${t.name}, ${JSON.stringify(now[f.name]) ?? '(absent)'} after`;
 }
 
 /**
@@ -139,6 +171,7 @@ async function checkStatePairs(
   ): Promise<Walked | Failure | string> => {
     let id: unknown;
     let trail: string[];
+    let last: Record<string, unknown> | undefined;
     if (from !== undefined) {
       id = listed.ids.get(from)?.shift();
       if (id === undefined) return `no listed ${resource.name} in ${from} left to try it on (each object a list showed is used once)`;
@@ -158,6 +191,7 @@ async function checkStatePairs(
           `${field} is ${JSON.stringify(made.res.body?.[field])}`,
         );
       trail = [`# ${resource.name} ${String(id)} made by:`, ctx.client.curl(made.req)];
+      last = made.res.body as Record<string, unknown> | undefined;
     }
     for (const r of path) {
       const t = r.transition!;
@@ -168,14 +202,18 @@ async function checkStatePairs(
         return { ...f, curl: [...trail, `# then (${t.name}):`, f.curl ?? ''].join('\n') };
       }
       trail.push(`# then (${t.name}):`, ctx.client.curl(req));
+      last = res.body as Record<string, unknown> | undefined;
     }
-    return { id, trail };
+    return { id, trail, ...(last && typeof last === 'object' && !Array.isArray(last) ? { last } : {}) };
   };
   const readBack = async (id: unknown): Promise<{ req: TestRequest; res: Awaited<ReturnType<TestContext['send']>> } | undefined> => {
     if (!read || !readHeaders) return undefined;
     const req: TestRequest = { method: 'GET', path: ctx.pathOf(read, id), headers: readHeaders };
     return { req, res: await ctx.send(read, req) };
   };
+  // A new object to walk holds every optional field, none null (as an update's starts from one), so a transition
+  // that clears one it has no say in shows (transitionSideEffect).
+  const complete = async () => ctx.withRequiredFilters(resource, await ctx.sampleCreateBody(resource, 0, true));
   const withTrail = (f: Failure, w: Walked): Failure => ({ ...f, curl: [...w.trail, '# then:', f.curl ?? ''].join('\n') });
 
   // Each transition's first legal try is followed by the resource's lists: the copy they show must be the read's.
@@ -198,7 +236,7 @@ async function checkStatePairs(
       // Illegal tries leave the object where it is: one object serves them all, then each legal one gets its own.
       let w: Walked | Failure | string | undefined;
       if (illegal.length > 0) {
-        w = await walk(state, path, from);
+        w = await walk(state, path, from, await complete());
         if (typeof w === 'string') return scope.skip(w);
         if (!('id' in w)) return scope.fail(w);
         const before = await readBack(w.id);
@@ -296,7 +334,7 @@ async function checkStatePairs(
               );
           }
           w = lacking;
-        } else if (i > 0 || !w) w = await walk(state, path, from);
+        } else if (i > 0 || !w) w = await walk(state, path, from, await complete());
         if (typeof w === 'string') return scope.skip(`tried ${i} of the ${legal.length} legal transitions from ${state}: ${w}`);
         if (!('id' in w)) return scope.fail(w);
         const body = await ctx.transitionBody(r, w.id);
@@ -317,6 +355,22 @@ async function checkStatePairs(
         if (after && (after.res.status !== 200 || after.res.body?.[field] !== t.to))
           return scope.fail(
             withTrail(ctx.failure(read!.operation.id, `a read after ${t.name} from ${state} shows ${field} = ${t.to}`, t.pointer, after.req, after.res), w),
+          );
+        // What the transition has no say in is as it was: a transition that clears an assignee, or stamps another's
+        // time, changes what its request does not carry.
+        const changed = w.last ? transitionSideEffect(resource, machine, t, w.last, (after?.res.body ?? res.body) as Record<string, unknown>) : undefined;
+        if (changed !== undefined)
+          return scope.fail(
+            withTrail(
+              ctx.failure(
+                r.operation.id,
+                `${t.name} from ${state} changes ${field}${t.stamp ? ` and ${t.stamp}` : ''}${t.requires.length > 0 ? ` (and may set ${t.requires.join(', ')})` : ''}, nothing else`,
+                t.pointer,
+                after?.req ?? req,
+                changed,
+              ),
+              w,
+            ),
           );
         // Once per transition (a list walked per pair would cost pages each): a list cache the transition does not
         // refresh (a projection updated on create and update only) still shows the state it left.

@@ -758,7 +758,7 @@ export class TestContext {
    * A create body with each required filter of the resource's lists holding the run's value (requiredFilterValue),
    * where the create writes the field freely (not bound by its path, not unique, among its request fields).
    */
-  private withRequiredFilters(resource: ResourceModel, body: Record<string, unknown>): Record<string, unknown> {
+  withRequiredFilters(resource: ResourceModel, body: Record<string, unknown>): Record<string, unknown> {
     const create = this.createRoute(resource.name);
     if (!create) return body;
     let out = body;
