@@ -934,6 +934,24 @@ function untouchedMismatch(
         };
       continue;
     }
+    // A merge patch merges a map or an object member by member (RFC 7396): each member the object held and the patch
+    // does not name is kept (a map replaced whole by the patch's loses the others).
+    const sentObject = Object.hasOwn(body, f.name) ? body[f.name] : undefined;
+    const held = Object.hasOwn(before, f.name) ? before[f.name] : undefined;
+    if (isMergePatch(o) && (f.type === 'map' || f.type === 'object') && isPlainObject(sentObject) && isPlainObject(held) && isAnswered(r, f.name)) {
+      const got = Object.hasOwn(answer, f.name) ? answer[f.name] : undefined;
+      for (const [k, v] of Object.entries(held)) {
+        if (Object.hasOwn(sentObject, k)) continue;
+        const member = f.type === 'object' ? f.fields?.find((x) => x.name === k) : undefined;
+        if (f.type === 'object' && (!member || member.readOnly || member.writeOnly)) continue;
+        const kept = isPlainObject(got) && Object.hasOwn(got, k) ? got[k] : undefined;
+        if (sortedJson(kept) !== sortedJson(v))
+          return {
+            expected: `${f.name}.${k}, left out of the merge patch, kept (${JSON.stringify(v)})`,
+            actual: `${f.name} is ${JSON.stringify(got)?.slice(0, 160) ?? 'absent'}`,
+          };
+      }
+    }
     if (Object.hasOwn(body, f.name) || bound.has(f.name) || !isAnswered(r, f.name) || !isWritable(r, f, 'create')) continue;
     // Own members only: a field named after Object.prototype's (constructor) is absent, not the prototype's.
     const actual = Object.hasOwn(answer, f.name) ? answer[f.name] : undefined;
