@@ -11,7 +11,8 @@ import fc from 'fast-check';
 // Idempotency-Key (endpoints.idempotency): the same request sent twice with one key gets the same answer and
 // makes one object; the key reused with another body gets the declared idempotency_conflict code. An update or a
 // replace sent twice with one key gets its first answer again (a retried change is not applied twice), and so does a
-// transition or a custom POST: a retry answered with a state error (the transition already made) is not a replay.
+// transition or a custom POST: a retry answered with a state error (the transition already made) is not a replay. A
+// custom POST's key reused with another body gets the declared idempotency_conflict code, as a create's.
 
 export async function checkIdempotency(ctx: TestContext): Promise<void> {
   const header = getIdempotencyHeader(ctx.model);
@@ -76,7 +77,7 @@ export async function checkIdempotency(ctx: TestContext): Promise<void> {
       if (!isSuccessAnswer(route, first.status)) return scope.skip(`${o.id} answered ${first.status}: nothing to replay`);
       const again = await ctx.send(route, req);
       if (again.status !== first.status || again.text !== first.text)
-        scope.fail(
+        return scope.fail(
           ctx.failure(
             o.id,
             `the same answer to the same ${what} with ${header}: ${key} (the first answer replayed, the ${what} applied once)`,
@@ -85,6 +86,17 @@ export async function checkIdempotency(ctx: TestContext): Promise<void> {
             `first ${describe(first).slice(0, 160)}; then ${describe(again).slice(0, 160)}`,
           ),
         );
+      // A custom action's key reused with another body: the declared conflict, as a create's (a replay of the first
+      // answer to another request would tell the client its second request was done).
+      const d = ctx.declared('idempotency_conflict');
+      if (o.action !== 'custom' || !d || req.body === undefined) return;
+      const other = await customRequest(ctx, route, headers, 1);
+      if (typeof other === 'string' || other.path !== req.path || JSON.stringify(other.body) === JSON.stringify(req.body)) return;
+      const reused: TestRequest = { ...req, body: other.body };
+      const res = await ctx.send(route, reused);
+      const why = ctx.expectCondition(res, 'idempotency_conflict');
+      if (why !== undefined)
+        scope.fail(ctx.failure(o.id, `${d.code} (${d.status}) for ${header}: ${key} reused with another body`, d.pointer, reused, `${why}; ${describe(res)}`));
     });
   }
 }
@@ -127,7 +139,7 @@ async function transitionRequest(ctx: TestContext, route: OperationRoute, header
 }
 
 /** A custom POST's request as valid-requests draws it (one body, its object where it names one), or why there is none. */
-async function customRequest(ctx: TestContext, route: OperationRoute, headers: Record<string, string>): Promise<TestRequest | string> {
+async function customRequest(ctx: TestContext, route: OperationRoute, headers: Record<string, string>, draw = 0): Promise<TestRequest | string> {
   const o = route.operation;
   if (route.headers.some((h) => !h.optional && !h.hasDefault)) return `the tester does not generate request headers ${o.id} requires`;
   if (route.query.some((q) => q.parameter && !q.parameter.optional)) return `${o.id} requires query parameters (not drawn here)`;
@@ -136,7 +148,8 @@ async function customRequest(ctx: TestContext, route: OperationRoute, headers: R
   const path = ctx.pathOf(route, target.id, {}, target.named);
   if (!o.request) return { method: route.method, path, headers };
   const { arbitrary, resource } = getCustomBodyArbitrary(ctx.model, o.request);
-  const value = await ctx.resolveRefs(fc.sample(arbitrary, { seed: ctx.seed, numRuns: 1 })[0]);
+  // `draw`: another body than the first (a later sample of the same seed).
+  const value = await ctx.resolveRefs(fc.sample(arbitrary, { seed: ctx.seed, numRuns: 1 + draw })[draw]);
   const body = Array.isArray(value)
     ? value.map((v) => ctx.makeUnique(resource, v as Record<string, unknown>))
     : ctx.makeUnique(resource, value as Record<string, unknown>);
