@@ -607,7 +607,9 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
           ? { ...ctx.drawPathValues(ctx.idParams(route)), ...(await ctx.fieldPathValues(route)), ...(await ctx.itemPathValues(route)) }
           : {};
       path = ctx.pathOf(route, target && objectKey(resource, target), {}, params);
-      if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce) delete base[f.name];
+      // What only a create writes (a write-once field, a client-given identifier: \`identifier_source: client\`) is no
+      // part of a change's body.
+      if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce || !isWritable(resource, f, view)) delete base[f.name];
       // The body unbroken first: a refusal of a broken one shows the service judged what was broken only where the
       // unbroken one is taken. Refused too (an object the path names that the run could not make, a rule of the
       // service's the spec does not state: a customer that must exist), every refusal below would pass unjudged.

@@ -107,7 +107,8 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
   // Each list's page sizes as they apply to it: its own paging.page_size over limits.page_size.
   const sizedLists = ctx.routes.filter((r) => r.operation.action === 'list' && r.resource && getPageSizeParam(r) !== undefined);
   const sizeOf = (r: OperationRoute) => getPageSize(ctx.model, r.operation);
-  const creatable = sizedLists.filter((r) => ctx.createRoute(r.resource!.name));
+  // Made by a create, or by an upsert's PUT where there is none.
+  const creatable = sizedLists.filter((r) => ctx.createRoute(r.resource!.name) ?? ctx.upsertRoute(r.resource!.name));
   const listRoute = creatable.find((r) => sizeOf(r).default !== undefined) ?? creatable[0];
   const page = listRoute ? sizeOf(listRoute) : getPageSize(ctx.model);
   // Nothing to hold a list to where the spec states neither a default nor a maximum page size.

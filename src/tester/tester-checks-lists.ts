@@ -210,8 +210,12 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
       const id = (x: unknown) => JSON.stringify(objectKey(resource, x as Record<string, unknown>));
       // The caller's objects this list answers: those in the scope its path binds (a namespace), where it binds one.
       const bound = ctx.pathTarget(route, undefined);
+      // And those holding the value each required filter is sent (required_filters): an object the run made, or
+      // changed since, to another value is not on this list's pages.
+      const required = o.requiredFilters ? ctx.requiredFilterQuery(resource, o.requiredFilters) : {};
       const inScope = (x: Record<string, unknown>) =>
-        bound === undefined || (o.bindings ?? []).every((b) => JSON.stringify(getValueAt(x, b.field)) === JSON.stringify(getValueAt(bound, b.field)));
+        (bound === undefined || (o.bindings ?? []).every((b) => JSON.stringify(getValueAt(x, b.field)) === JSON.stringify(getValueAt(bound, b.field)))) &&
+        Object.entries(required).every(([name, v]) => String(getValueAt(x, name)) === v);
       const mine = new Set((ctx.pool.get(resource.name) ?? []).filter(inScope).map(id));
       const sizeParam = getPageSizeParam(route);
       // Style limit answers one page: ask for the largest, which holds the caller's objects unless the service

@@ -759,7 +759,8 @@ export class TestContext {
    * where the create writes the field freely (not bound by its path, not unique, among its request fields).
    */
   withRequiredFilters(resource: ResourceModel, body: Record<string, unknown>): Record<string, unknown> {
-    const create = this.createRoute(resource.name);
+    // A resource made by an upsert's PUT (no create) holds them too.
+    const create = this.createRoute(resource.name) ?? this.upsertRoute(resource.name);
     if (!create) return body;
     let out = body;
     for (const o of this.model.endpoints?.operations ?? []) {
