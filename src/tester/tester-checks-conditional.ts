@@ -150,6 +150,22 @@ async function checkIfMatch(ctx: TestContext, r: ResourceModel, route: Operation
           ctx.failure(o.id, `${needed.code} (${needed.status}) for a change without If-Match (if_match: required)`, needed.pointer, bare, whyBare),
         );
     }
+    // The current tag made weak: a weak tag never matches If-Match (RFC 9110 §13.1.1), so it is refused as stale.
+    if (!tag.startsWith('W/')) {
+      const weakReq = req(`W/${tag}`);
+      const weak = await ctx.send(route, weakReq);
+      const whyWeak = ctx.expectCondition(weak, 'precondition_failed');
+      if (whyWeak !== undefined)
+        return scope.fail(
+          ctx.failure(
+            o.id,
+            `${stale.code} (${stale.status}) for If-Match: W/${tag}: a weak tag never matches (RFC 9110 §13.1.1)`,
+            stale.pointer,
+            weakReq,
+            `${whyWeak}; ${describe(weak).slice(0, 200)}`,
+          ),
+        );
+    }
     const currentReq = req(tag);
     const current = await ctx.send(route, currentReq);
     // A transition that does not start from the object's state is refused for that, not for its tag.
@@ -159,6 +175,25 @@ async function checkIfMatch(ctx: TestContext, r: ResourceModel, route: Operation
       return scope.fail(
         ctx.failure(o.id, `a success for If-Match: ${tag}, the ${r.name}'s current tag`, o.pointer, currentReq, describe(current).slice(0, 200)),
       );
+    // The tag the change answered is the object's tag now: a read right after it answers the same one (a change
+    // answering the tag it replaced sends its client's next If-Match to a refusal).
+    const answered = current.headers.get('etag');
+    if (o.action !== 'delete' && answered !== null && isSuccessAnswer(route, current.status)) {
+      const afterReq: TestRequest = { method: 'GET', path: fresh.path, headers: fresh.headers };
+      const after = await ctx.send(read, afterReq);
+      const now = after.headers.get('etag');
+      const strong = (t: string) => t.replace(/^W\//, '');
+      if (isSuccessAnswer(read, after.status) && now !== null && strong(now) !== strong(answered))
+        return scope.fail(
+          ctx.failure(
+            o.id,
+            `the ETag the ${o.action} answered (${answered}) is the ${r.name}'s tag after it, as a read right after answers it`,
+            r.pointer,
+            afterReq,
+            `ETag: ${now}`,
+          ),
+        );
+    }
     // `If-Match: *` matches any current representation (RFC 9110 §13.1.1), as serve holds it: a change of an object
     // that exists goes through. A delete's object is gone now: `*` goes to another one made for it.
     let starPath = currentReq.path;
