@@ -1883,11 +1883,7 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
     if (name !== undefined) found[role] = name;
   }
   // Spring's `?page=&size=`: `size` is the page size beside a page number (alone it may be a field's filter).
-  if (found.limit === undefined && found.page !== undefined && names.has('size')) {
-    const size = src.params.find(({ p }) => p.in === 'query' && p.name === 'size');
-    const schema = size !== undefined ? flatten(ctx, size.p.schema, joinPointer(size.pointer, 'schema')).schema : undefined;
-    if (schema?.type === 'integer') found.limit = 'size';
-  }
+  if (found.limit === undefined && found.page !== undefined && queryParamOf(ctx, src, 'size')?.schema?.type === 'integer') found.limit = 'size';
   const pageSize = found.limit !== undefined && PAGE_SIZE_NAMES.has(found.limit);
   // A `next` of no stated format on a list paged by offset or page number (no cursor to take): the next page's address.
   if (
@@ -1912,21 +1908,18 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   else style = 'none';
   const cursorName = found.cursor ?? LIST_PARAMS.cursor;
   // Page numbers from 0 (Spring's `page`, minimum 0 or default 0): the format's count from 1, said at the parameter.
-  if (style === 'page' && found.page !== undefined) {
-    const param = src.params.find(({ p }) => p.in === 'query' && p.name === found.page);
-    const schema = param !== undefined ? flatten(ctx, param.p.schema, joinPointer(param.pointer, 'schema')).schema : undefined;
-    if (param !== undefined && (schema?.minimum === 0 || schema?.default === 0))
-      report(
-        ctx,
-        'import-approximated',
-        {
-          item: `operation ${src.id}: its page number \`${found.page}\`, counted from 0`,
-          as: 'a page number counted from 1 (paging style page)',
-          reason: 'the format numbers pages from 1: the service refuses page 0 and answers the first page as 1',
-        },
-        param.pointer,
-      );
-  }
+  const pageParam = style === 'page' && found.page !== undefined ? queryParamOf(ctx, src, found.page) : undefined;
+  if (pageParam !== undefined && (pageParam.schema?.minimum === 0 || pageParam.schema?.default === 0))
+    report(
+      ctx,
+      'import-approximated',
+      {
+        item: `operation ${src.id}: its page number \`${found.page}\`, counted from 0`,
+        as: 'a page number counted from 1 (paging style page)',
+        reason: 'the format numbers pages from 1: the service refuses page 0 and answers the first page as 1',
+      },
+      pageParam.pointer,
+    );
   if (next !== undefined && style !== 'cursor') return { reason: `its page holds \`${next}\`, a next cursor, but it takes no \`${cursorName}\` parameter` };
   if (previousLink !== undefined && style !== 'offset' && style !== 'page')
     return {
@@ -1970,6 +1963,12 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   if (Object.keys(paging).length > 0) out.paging = paging;
   if (next !== undefined && nextOptional) out.nextOptional = true;
   return out;
+}
+
+/** A query parameter of an operation by name, with its schema read through references; undefined when it takes none. */
+function queryParamOf(ctx: Ctx, src: OpSource, name: string): { schema: Json | undefined; pointer: string } | undefined {
+  const param = src.params.find(({ p }) => p.in === 'query' && p.name === name);
+  return param && { schema: flatten(ctx, param.p.schema, joinPointer(param.pointer, 'schema')).schema, pointer: param.pointer };
 }
 
 /** The one text a page field always holds: a `const`, or an `enum` of one string. */

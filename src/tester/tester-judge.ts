@@ -154,6 +154,8 @@ export class Judge {
   private readonly matchers: { route: Route; re: RegExp }[];
   private readonly readVersion: (req: TestRequest) => string | undefined;
   private readonly mediaReader: ((header: string | undefined) => string | undefined) | undefined;
+  /** The spec's paths as the run sends them (its version filled in), made once: a Location's mount is judged by them. */
+  private templates: readonly string[] | undefined;
 
   constructor(private readonly ctx: TestContext) {
     this.matchers = routeMatchers(getRoutes(ctx.model));
@@ -323,12 +325,7 @@ export class Judge {
             return names.every((v) => loc.includes(encodeURIComponent(String(v))))
               ? undefined
               : fail(`a Location header naming the ${route.resource!.name} made (${names.map(String).join(', ')})`, o.pointer, `Location: ${loc}`);
-          return isLocationOf(
-            loc,
-            req.path,
-            path,
-            ctx.routes.map((r) => ctx.fillVersion(r.path)),
-          )
+          return isLocationOf(loc, req.path, path, (this.templates ??= ctx.routes.map((r) => ctx.fillVersion(r.path))))
             ? undefined
             : fail(`a Location header naming the ${route.resource!.name} made: its read's path, ${path}`, o.pointer, `Location: ${loc}`);
         });
