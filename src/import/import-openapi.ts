@@ -439,6 +439,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
   // Conditional requests (docs/import.md, "Conditional requests"): said on the resource, once every operation is read.
   for (const name of ctx.etagResources) if (resources[name]) resources[name] = { ...resources[name], etag: true };
   reportConditionalAdded(ctx);
+  applyWriteOnlyRequired(ctx, resources);
   if (!ctx.fromServicespec) applyRequestDefaults(ctx, resources);
   if (!ctx.fromServicespec) reportRequestNulls(ctx);
   const events = importEvents(ctx);
@@ -815,7 +816,7 @@ function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req:
     if (required.has(name) && f.optional !== true && hasDefault) {
       (f as FieldSpec).requiredInRequests = true;
       fields[name] = orderField(f);
-    } else if (required.has(name) && f.optional === true) {
+    } else if (required.has(name) && f.optional === true && f.writeOnly !== true) {
       report(
         ctx,
         'import-approximated',
@@ -845,6 +846,55 @@ function keepRequestRequired(ctx: Ctx, operation: string, resource: string, req:
     }
   }
 }
+
+/**
+ * A write-only field is never in an answer, so the answer's `required` says nothing of it (an exported document
+ * lists it required in the request bodies only, as OpenAPI 3.1's JSON Schema would fail an answer without it): the
+ * create and replace bodies say whether it is required. Noted here, decided once every operation is read.
+ */
+function noteWriteOnlyRequired(ctx: Ctx, operation: string, resource: string, req: { schema: unknown; pointer: string }): void {
+  const flat = flatten(ctx, req.schema, req.pointer);
+  const s = flat.schema;
+  const fields = ctx.resourceSpecs[resource]?.fields;
+  if (!s || !isObject(s.properties) || !fields) return;
+  const required = new Set(Array.isArray(s.required) ? (s.required as unknown[]).map(String) : []);
+  const said = writeOnlyRequired.get(ctx) ?? writeOnlyRequired.set(ctx, new Map()).get(ctx)!;
+  for (const name of Object.keys(s.properties)) {
+    const f = fields[name];
+    if (f?.writeOnly !== true || f.optional !== true) continue;
+    const key = `${resource}.${name}`;
+    const seen = said.get(key) ?? { resource, name, requiring: [], leaving: 0 };
+    said.set(key, seen);
+    if (required.has(name)) seen.requiring.push({ operation, at: joinPointer(joinPointer(flat.pointer.replace(/^#/, ''), 'properties'), name) });
+    else seen.leaving++;
+  }
+}
+
+/** A write-only field every create and replace body requires is required; one some body leaves out stays optional. */
+function applyWriteOnlyRequired(ctx: Ctx, resources: Record<string, ResourceSpec>): void {
+  for (const w of writeOnlyRequired.get(ctx)?.values() ?? []) {
+    const f = resources[w.resource]?.fields?.[w.name];
+    if (f === undefined || w.requiring.length === 0) continue;
+    if (w.leaving === 0) {
+      delete f.optional;
+      continue;
+    }
+    for (const r of w.requiring)
+      report(
+        ctx,
+        'import-approximated',
+        {
+          item: `operation ${r.operation}: request property \`${w.name}\` (required)`,
+          as: `a field ${w.resource} may leave out in requests too`,
+          reason: 'another create or replace body may leave it out, and the format has one optionality for both',
+        },
+        r.at,
+      );
+  }
+}
+
+/** What the create and replace bodies said of each optional write-only field (`Resource.field`). */
+const writeOnlyRequired = new WeakMap<Ctx, Map<string, { resource: string; name: string; requiring: { operation: string; at: string }[]; leaving: number }>>();
 
 /**
  * The answer may hold null where a request may not send it (Tickets' payment: nullable on the ticket, a plain Payment
@@ -3101,6 +3151,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         bag[l.name] = param;
       }
     }
+    if (req && (action === 'create' || action === 'replace') && typeof o.resource === 'string') noteWriteOnlyRequired(ctx, src.id, o.resource, req);
     if (!ctx.fromServicespec && req && (action === 'create' || action === 'replace') && typeof o.resource === 'string')
       keepRequestRequired(ctx, src.id, o.resource, req, action === 'create');
     else if (!ctx.fromServicespec && req && action === 'update' && typeof o.resource === 'string') reportUpdateRequired(ctx, src.id, o.resource, req);

@@ -97,5 +97,58 @@ describe('an OpenAPI writeOnly property', () => {
     // And back: the exported document imports with the field write-only again.
     const again = await importOpenApiDocument(doc as unknown as Json, 'users-export.json');
     expect(again.document!.resources!.User!.fields!.password).toMatchObject({ writeOnly: true });
+    // Still required: the answer never holds it, so the request bodies say (it came back optional before).
+    expect(again.document!.resources!.User!.fields!.password!.optional).toBeUndefined();
+    expect(again.document!.resources!.User!.fields!.password).toEqual(r.document!.resources!.User!.fields!.password);
+  });
+
+  // A document whose answer schema leaves the write-only property out of `required` (as OpenAPI 3.1's JSON Schema
+  // needs: an answer never holds it) and whose request bodies require it.
+  const split = (replaceRequires: boolean): Json => {
+    const user = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string', format: 'uuid', readOnly: true }, name: { type: 'string' } } };
+    const body = (required: string[]) => ({
+      type: 'object',
+      required,
+      properties: { name: { type: 'string' }, password: { type: 'string', writeOnly: true } },
+    });
+    const answer = { $ref: '#/components/schemas/User' };
+    const id = [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }];
+    return {
+      openapi: '3.1.0',
+      info: { title: 'Users', version: '1' },
+      paths: {
+        '/users': {
+          post: {
+            operationId: 'createUser',
+            requestBody: jsonBody(body(['name', 'password'])),
+            responses: { '201': { description: 'made', ...jsonBody(answer) } },
+          },
+        },
+        '/users/{id}': {
+          get: { operationId: 'getUser', parameters: id, responses: { '200': { description: 'ok', ...jsonBody(answer) } } },
+          put: {
+            operationId: 'replaceUser',
+            parameters: id,
+            requestBody: jsonBody(body(replaceRequires ? ['name', 'password'] : ['name'])),
+            responses: { '200': { description: 'ok', ...jsonBody(answer) } },
+          },
+        },
+      },
+      components: { schemas: { User: { ...user, properties: { ...user.properties, password: { type: 'string', writeOnly: true } } } } },
+    };
+  };
+
+  it('is required where every create and replace body requires it', async () => {
+    const r = await importOpenApiDocument(split(true), 'users.json');
+    expect(r.document!.resources!.User!.fields!.password).toEqual({ type: 'string', writeOnly: true });
+    expect(r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('password'))).toEqual([]);
+  });
+
+  it('stays optional, said at the body that requires it, where a replace body may leave it out', async () => {
+    const r = await importOpenApiDocument(split(false), 'users.json');
+    expect(r.document!.resources!.User!.fields!.password).toEqual({ type: 'string', optional: true, writeOnly: true });
+    const said = r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('password'));
+    expect(said.map((d) => d.message)).toEqual([expect.stringContaining('operation createUser: request property `password` (required)')]);
+    expect(said[0]!.pointer).toMatch(/\/properties\/password$/);
   });
 });
