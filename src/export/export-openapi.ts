@@ -141,6 +141,8 @@ interface Context {
   shapes: NamedShapeComponents;
   /** The schema options of every annotated schema: a named shape's uses refer to its component. */
   annotated: SchemaOptions;
+  /** The closed request views an open one was made from (openRef): dropped at the end where nothing refers to them. */
+  opened: Set<string>;
 }
 
 function schema(ctx: Context, s: unknown): JsonObject {
@@ -236,6 +238,7 @@ function boundSchema(
  */
 function openRef(ctx: Context, closed: JsonObject): JsonObject {
   const name = String(closed.$ref).slice('#/components/schemas/'.length);
+  ctx.opened.add(name);
   const key = `${name}\u0000open`;
   let open = ctx.views.get(key);
   if (open === undefined) {
@@ -1462,6 +1465,7 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
     operationIds: new NameAllocator((model.endpoints?.operations ?? []).map((o) => o.id)),
     shapes: new NamedShapeComponents('#/components/schemas/', (s) => schema(ctx, s)),
     annotated: { annotations: true },
+    opened: new Set(),
   };
   ctx.annotated = { annotations: true, namedShape: (use) => ctx.shapes.refer(use) };
 
@@ -1714,11 +1718,32 @@ export function exportOpenApi(model: ServiceModel, options: OpenApiExportOptions
   if (Object.keys(ctx.parameters).length > 0) components.parameters = ctx.parameters;
   if (Object.keys(ctx.headers).length > 0) components.headers = ctx.headers;
   if (Object.keys(ctx.responses).length > 0) components.responses = ctx.responses;
+  dropUnreferencedClosed(ctx, doc);
   components.schemas = ctx.schemas;
   doc.components = components;
   ctx.shapes.publish(doc, ctx.names, ctx.schemas);
   publishVariants(ctx, doc);
   return { document: doc, diagnostics: ctx.diagnostics };
+}
+
+/**
+ * A closed request view made only so its open counterpart could be (every operation taking it says
+ * \`unknown_fields: ignore\`) is referred to by nothing: left in, linters flag it (Redocly's no-unused-components).
+ */
+function dropUnreferencedClosed(ctx: Context, doc: JsonObject): void {
+  if (ctx.opened.size === 0) return;
+  const referred = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) for (const x of v) visit(x);
+    else if (v !== null && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        if (k === '$ref' && typeof x === 'string' && x.startsWith('#/components/schemas/')) referred.add(x.slice('#/components/schemas/'.length));
+        else visit(x);
+      }
+  };
+  visit(doc);
+  for (const [name, s] of Object.entries(ctx.schemas)) if (!ctx.opened.has(name)) visit(s);
+  for (const name of ctx.opened) if (!referred.has(name)) delete ctx.schemas[name];
 }
 
 export type { JsonSchema };
