@@ -1,7 +1,7 @@
 import { dump as dumpYaml } from 'js-yaml';
 import { createDiagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
 import { getResource, getStateField } from '../model/model-lookup.js';
-import { getNamedShape } from '../model/model-named-shapes.js';
+import { getNamedShape, getNamedShapeDescription } from '../model/model-named-shapes.js';
 import { getFieldSchema, getShapeSchema, type JsonSchema, type NamedShapeUse } from '../model/model-schemas.js';
 import type { EventKindModel, FieldModel, ServiceModel, UnionModel } from '../model/model-types.js';
 import { FIELD_BOUND_KEYS } from '../spec/spec-types.js';
@@ -96,7 +96,11 @@ export class NamedShapeComponents {
 
   /** The reference standing for one use: to the component of the shape's content in this view, made when first asked for. */
   refer(use: NamedShapeUse): JsonObject {
-    const s = use.schema as JsonObject;
+    // The shape's own description is the component's (the use's own, beside the reference, stays the use's).
+    const description = getNamedShapeDescription('fields' in use.content ? use.content.fields : use.content.union);
+    const s = (
+      description === undefined || 'description' in (use.schema as JsonObject) ? use.schema : { description, ...(use.schema as JsonObject) }
+    ) as JsonObject;
     if (this.annotate) {
       if (!('fields' in use.content)) annotateUnionSchema(s, use.content.union);
       else if (use.body) annotateObjectSchema(s, use.content.fields);

@@ -1,5 +1,5 @@
 import { DEFAULT_ANSWER_MEMBERS, DEFAULT_IDENTIFIER_SOURCE, DEFAULT_PAGING, getPagingParamName } from '../model/model-defaults.js';
-import { getNamedShape } from '../model/model-named-shapes.js';
+import { getNamedShape, getNamedShapeDescription } from '../model/model-named-shapes.js';
 import type {
   AuthRequirement,
   EnvelopeModel,
@@ -528,8 +528,11 @@ export function namedShapesToSpec(
     if (typeof node !== 'object' || node === null || seen.has(node)) return;
     seen.add(node);
     const name = getNamedShape(node);
-    if (name !== undefined && out[name] === undefined)
-      out[name] = Array.isArray(node) ? { fields: fieldsToSpec(node as readonly FieldModel[]) } : unionToSpec(node as UnionModel);
+    if (name !== undefined && out[name] === undefined) {
+      const content = Array.isArray(node) ? { fields: fieldsToSpec(node as readonly FieldModel[]) } : unionToSpec(node as UnionModel);
+      const description = getNamedShapeDescription(node);
+      out[name] = description === undefined ? content : { description, ...content };
+    }
     for (const v of Array.isArray(node) ? node : Object.values(node)) visit(v);
   };
   for (const part of parts) visit(part);

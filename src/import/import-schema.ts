@@ -56,6 +56,11 @@ function exportedShape(ctx: SchemaContext, s: Json): string | undefined {
   return ctx.fromServicespec === true && typeof name === 'string' ? name : undefined;
 }
 
+/** The description a use of a component writes beside its reference (`{ $ref, description }`, 3.0's `allOf`), or undefined. */
+function ownDescription(node: unknown): unknown {
+  return isObject(node) ? node.description : undefined;
+}
+
 /** Fields nest at most this deep; deeper schemas become `json` (the spec loader limits nesting too). */
 export const MAX_FIELD_DEPTH = 8;
 
@@ -428,7 +433,9 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     if (ctx.version === '3.1' && !(isObject(s.not) && s.not.type === 'null' && Object.keys(s.not).length === 1)) nullable = true;
   }
   const out: Json = { type };
-  if (typeof s.description === 'string') out.description = s.description;
+  // A named shape's component carries the shape's own description: the use's is the one beside its reference.
+  const description = exportedShape(ctx, s) !== undefined && (type === 'object' || union !== undefined) ? ownDescription(node) : s.description;
+  if (typeof description === 'string') out.description = description;
   if (nullable) out.nullable = true;
   if (s.readOnly === true && type !== 'state') out.readOnly = true;
   if (type === 'enum') out.values = field.values;
@@ -599,9 +606,10 @@ export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, poin
     }
     const variantSchema = { ...v, properties: props, required: Array.isArray(v.required) ? (v.required as unknown[]).filter((r) => r !== prop) : undefined };
     const out: Json = {};
-    if (typeof v.description === 'string') out.description = v.description;
-    if (tag !== undefined && tag !== name) out.tag = tag;
     const shape = exportedShape(ctx, v);
+    const description = shape !== undefined ? ownDescription(o.node) : v.description;
+    if (typeof description === 'string') out.description = description;
+    if (tag !== undefined && tag !== name) out.tag = tag;
     if (shape !== undefined) {
       out.shape = shape;
       variants[name] = out as VariantSpec;

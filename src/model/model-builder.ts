@@ -36,7 +36,7 @@ import type {
   VersionPlacementModel,
 } from './model-types.js';
 import { noteNamedShape } from './model-named-shapes.js';
-import { getShapeOf } from '../spec/spec-shapes.js';
+import { getShapeDescriptionOf, getShapeOf } from '../spec/spec-shapes.js';
 import { buildEnvelope, resolveEnvelope } from './model-envelope.js';
 import {
   DEFAULT_IDENTIFIER_FIELD,
@@ -149,7 +149,7 @@ function buildUnion(discriminator: string | undefined, variants: Record<string, 
   }
   const union = Object.freeze(omitUndefined<UnionModel>({ discriminator, variants: Object.freeze(out) }));
   const shape = getShapeOf(variants);
-  if (shape !== undefined) noteNamedShape(union, shape);
+  if (shape !== undefined) noteNamedShape(union, shape, getShapeDescriptionOf(variants));
   return union;
 }
 
@@ -164,7 +164,7 @@ function buildFields(fields: Record<string, FieldSpec>, pointer: string): FieldM
   const out: FieldModel[] = [];
   for (const n in fields) if (Object.hasOwn(fields, n)) out.push(buildField(n, fields[n]!, joinPointer(pointer, n)));
   const shape = getShapeOf(fields);
-  if (shape !== undefined) noteNamedShape(out, shape);
+  if (shape !== undefined) noteNamedShape(out, shape, getShapeDescriptionOf(fields));
   return Object.freeze(out) as FieldModel[];
 }
 

@@ -4,10 +4,20 @@
 // it. Keyed by the model's own objects, so it lives as long as they do; a copy (a derived view) has no note.
 
 const names = new WeakMap<object, string>();
+const descriptions = new WeakMap<object, string>();
 
-/** Notes that `part` (a fields list or a union, as the model builder made it) is the named shape `name` written out. */
-export function noteNamedShape(part: object, name: string): void {
+/**
+ * Notes that `part` (a fields list or a union, as the model builder made it) is the named shape `name` written out,
+ * with the shape's own `description` where it has one.
+ */
+export function noteNamedShape(part: object, name: string, description?: string): void {
   names.set(part, name);
+  if (description !== undefined) descriptions.set(part, description);
+}
+
+/** The `description` of the named shape `part` was written out from, or undefined. */
+export function getNamedShapeDescription(part: object | undefined): string | undefined {
+  return part === undefined ? undefined : descriptions.get(part);
 }
 
 /** The named shape `part` was written out from, or undefined (written in place, or a copy the model derived). */

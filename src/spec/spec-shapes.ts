@@ -21,10 +21,17 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
  * model builder notes beside the model (model-named-shapes.ts), so that the exports can write the shape once.
  */
 const writtenOut = new WeakMap<object, string>();
+/** The same objects → the shape's own `description`, where it has one. */
+const descriptions = new WeakMap<object, string>();
 
 /** The named shape a written-out `fields` or `variants` object is, or undefined (written in place). */
 export function getShapeOf(part: object | undefined): string | undefined {
   return part === undefined ? undefined : writtenOut.get(part);
+}
+
+/** The `description` of the named shape a written-out `fields` or `variants` object is, or undefined. */
+export function getShapeDescriptionOf(part: object | undefined): string | undefined {
+  return part === undefined ? undefined : descriptions.get(part);
 }
 
 /** The document with every `shape: Name` written out; the original is not changed. */
@@ -109,8 +116,11 @@ class ShapeExpander {
     const out: NamedShapeSpec = { ...shape };
     if (shape.fields) out.fields = this.fieldMap(shape.fields, `${base}/fields`);
     if (shape.variants) out.variants = this.variantMap(shape.variants, `${base}/variants`);
-    if (out.fields) writtenOut.set(out.fields, name);
-    if (out.variants) writtenOut.set(out.variants, name);
+    for (const part of [out.fields, out.variants]) {
+      if (part === undefined) continue;
+      writtenOut.set(part, name);
+      if (typeof shape.description === 'string') descriptions.set(part, shape.description);
+    }
     this.expanding.pop();
     this.done.set(name, out);
     return out;

@@ -65,6 +65,9 @@ endpoints:
     reprice: { method: POST, path: /reprice, action: custom, handler: price, request: { shape: Quote }, response: { shape: Payment } }
 `;
 
+/** Address with a description of its own (a YAML block: its trailing line break is the text's). */
+const DESCRIBED = SHOP.replace('  Address:\n    fields:', '  Address:\n    description: |\n      A postal address.\n      Its second line.\n    fields:');
+
 /** Address used once: a shape need not be repeated to be one. */
 const ONCE = SHOP.replace('      shipping: { type: array, optional: true, items: { type: object, shape: Address } }\n', '');
 
@@ -156,6 +159,25 @@ const EVENTS = `${UNIONS}events:
     quoted: { description: A price was given., payload: { shape: Quote }, body: raw }
     paid: { description: A payment was made., payload: { shape: Payment } }
 `;
+
+describe("a named shape's own description", () => {
+  it("is its component's in every export (the use's own stays beside the reference), and the spec's again through import", async () => {
+    const model = compile(DESCRIBED);
+    const description = 'A postal address.\nIts second line.\n';
+    for (const version of VERSIONS) {
+      const doc = exportOpenApi(model, { openapi: version }).document;
+      expect(schemasOf(doc).Address!.description).toBe(description);
+      expect((doc['x-servicespec-shapes'] as Schemas).Address!.description).toBe(description);
+      expect(JSON.stringify(schemasOf(doc).Customer)).toContain('Where the invoices go.');
+      const back = await importOpenApiDocument(JSON.parse(serializeDocument(doc, 'json')) as unknown, 'described.json');
+      expect(back.document!.shapes!.Address!.description).toBe(description);
+    }
+    const defs = exportJsonSchemas(model).document as { $defs: Schemas };
+    expect(defs.$defs.Address!.description).toBe(description);
+    // Before, the description was read and then lost: no export, nor modelToSpec, had it.
+    expect(modelToSpec(model).shapes!.Address!.description).toBe(description);
+  });
+});
 
 describe('AsyncAPI export: the named shape of a payload is one component, referred to at each use', () => {
   it('components.schemas.Quote and Payment once, each message referring to them; @asyncapi/parser finds no error', async () => {
@@ -299,7 +321,7 @@ function lineBreaks(doc: JsonObject): unknown {
 
 describe('the model of named shapes: the note of which shape is beside it, not in it', () => {
   it('the same model as the spec written out, frozen; modelToSpec gives the shapes back by name', () => {
-    for (const text of [SHOP, UNIONS]) {
+    for (const text of [SHOP, UNIONS, DESCRIBED]) {
       const model = compile(text);
       // Pointers included: a use's fields are where the use is, as written out.
       expect({ ...model, file: '' }).toEqual({ ...writtenOut(text), file: '' });
@@ -318,6 +340,7 @@ describe('round trip of named shapes: spec → export → import → the same sp
   const cases: [string, string][] = [
     ['the shop', SHOP],
     ['a shape used once', ONCE],
+    ['a shape with a description', DESCRIBED],
     ['a union shape, payload shapes', UNIONS],
     ...specs()
       .filter((s) => s.includes('golden'))
