@@ -135,6 +135,8 @@ interface Ctx extends SchemaContext {
   versionPrefix?: string;
   /** Scheme names dropped (no equivalent): requirements naming them skip them. */
   droppedSchemes: Set<string>;
+  /** Each client-credentials scheme's token path (its shape, as routeShape writes it) → the scheme's name. */
+  tokenPaths?: Map<string, string>;
   scopesSeen: Map<string, string>;
   /** The document lists the scopes (x-servicespec-scopes): the operations add none. */
   scopesDeclared: boolean;
@@ -1151,6 +1153,12 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
 
 // ---- authentication -----------------------------------------------------------------------------------------
 
+/** A path template compared by its shape, as check's route-conflict compares it: `/a/{id}` is `/a/{key}`, no trailing slash. */
+function routeShape(path: string): string {
+  const shape = path.replace(/\{[^{}]*\}/g, '{}');
+  return shape.replace(/\/+$/, '') || '/';
+}
+
 function importScheme(ctx: Ctx, name: string, raw: unknown, pointer: string): SchemeSpec | undefined {
   const s = resolve(ctx, raw, pointer).node;
   if (!isObject(s)) return undefined;
@@ -1192,7 +1200,10 @@ function importScheme(ctx: Ctx, name: string, raw: unknown, pointer: string): Sc
       const tokenUrl = notShown(cc?.tokenUrl);
       if (cc && (tokenUrl === undefined || tokenUrl.startsWith('/'))) {
         out = { type: 'oauth2_client_credentials' };
-        if (tokenUrl !== undefined) out.token_path = tokenUrl;
+        if (tokenUrl !== undefined) {
+          out.token_path = tokenUrl;
+          (ctx.tokenPaths ??= new Map()).set(routeShape(tokenUrl), name);
+        }
         const others = Object.keys(flows).filter((f) => f !== 'clientCredentials');
         if (others.length > 0)
           report(
@@ -2920,6 +2931,22 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       const id = ids.take(rawId !== undefined ? toOperationId(rawId) : toIdentifier(`${m} ${rawPath}`));
       if (!(HTTP_METHODS as readonly string[]).includes(method)) {
         report(ctx, 'import-dropped', { item: `${method} ${rawPath}`, reason: 'the format has operations for GET, POST, PUT, PATCH and DELETE' }, pointer);
+        continue;
+      }
+      // The token endpoint a client-credentials scheme names (its tokenUrl), documented as an operation as well
+      // (sakari's POST /oauth2/token taking { grant_type, client_id, client_secret } as JSON): the service serves that
+      // path itself, as the scheme says (RFC 6749), so the operation cannot be served beside it.
+      const tokenOf = method === 'POST' ? ctx.tokenPaths?.get(routeShape(path)) : undefined;
+      if (tokenOf !== undefined) {
+        report(
+          ctx,
+          'import-dropped',
+          {
+            item: `operation ${rawId ?? id} (POST ${rawPath})`,
+            reason: `it is the token endpoint of security scheme ${tokenOf} (its tokenUrl), which the service serves itself as RFC 6749 says (a form-encoded client_credentials grant answered with an access_token): the operation's own request and answer are not kept`,
+          },
+          pointer,
+        );
         continue;
       }
       if (rawId !== undefined && id !== rawId)

@@ -143,3 +143,46 @@ describe('import of shapes public documents have', () => {
     expect(said.map((d) => d.pointer)).toEqual([expect.stringMatching(/^#?\/paths\/~1api~1perf~1profile\/get\/requestBody$/)]);
   });
 });
+
+describe('import of shapes public documents have: the second sweep', () => {
+  it("leaves out an operation documented at a client-credentials scheme's tokenUrl (sakari.io's POST /oauth2/token), and says so", async () => {
+    const doc = {
+      openapi: '3.0.0',
+      info: { title: 'sakari', version: '1' },
+      security: [{ sakari_auth: [] }],
+      paths: {
+        '/oauth2/token': {
+          post: {
+            operationId: 'auth.token',
+            security: [],
+            requestBody: jsonBody({
+              type: 'object',
+              properties: { grant_type: { type: 'string' }, client_id: { type: 'string' }, client_secret: { type: 'string' } },
+            }),
+            responses: { '200': { description: 'ok', ...jsonBody({ type: 'object', properties: { access_token: { type: 'string' } } }) } },
+          },
+        },
+        '/accounts/{accountId}/contacts': {
+          get: {
+            operationId: 'contacts.fetchAll',
+            parameters: [{ name: 'accountId', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: { '200': { description: 'ok', ...jsonBody({ type: 'object', properties: { success: { type: 'boolean' } } }) } },
+          },
+        },
+      },
+      components: {
+        securitySchemes: {
+          sakari_auth: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/oauth2/token', scopes: { 'messages:send': 'Send messages' } } } },
+        },
+      },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'sakari.json');
+    expect(errorsOf(r)).toEqual([]);
+    expect(Object.keys(r.document!.endpoints!.operations!)).toEqual(['contacts.fetchAll']);
+    expect((r.document!.authentication!.schemes as unknown as Record<string, Json>).sakari_auth!.token_path).toBe('/oauth2/token');
+    const said = r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('token endpoint'));
+    expect(said.map((d) => [d.pointer, d.message])).toEqual([
+      [expect.stringMatching(/^#?\/paths\/~1oauth2~1token\/post$/), expect.stringContaining('security scheme sakari_auth')],
+    ]);
+  });
+});
