@@ -141,6 +141,28 @@ endpoints:
     await app.close();
   });
 
+  it("starts with two paths of one shape naming their parameter apart (vercel's GET /v13/deployments/{idOrUrl}, DELETE …/{id}), refusing the rest once", async () => {
+    const m = model(
+      base('      text: { type: string }').replace(
+        '    getNote: { method: GET, path: "/notes/{id}", action: read, resource: Note }',
+        '    getNote: { method: GET, path: "/notes/{idOrText}", action: read, resource: Note, bind: { idOrText: id } }\n' +
+          '    deleteNote: { method: DELETE, path: "/notes/{id}", action: delete, resource: Note }',
+      ),
+    );
+    // It stopped at start: "Method 'DELETE' already declared for route '/notes/:id'" (the first path's refusals).
+    const app = await start(m, join(dir, 'one-shape.db'));
+    try {
+      const id = (await app.inject({ method: 'POST', url: '/notes', payload: { text: 'a' } })).json().id as number;
+      expect((await app.inject({ method: 'GET', url: `/notes/${id}` })).statusCode).toBe(200);
+      expect((await app.inject({ method: 'DELETE', url: `/notes/${id}` })).statusCode).toBeLessThan(300);
+      const put = await app.inject({ method: 'PUT', url: `/notes/${id}`, payload: {} });
+      expect(put.statusCode).toBe(405);
+      expect(put.headers.allow).toBe('DELETE, GET, HEAD');
+    } finally {
+      await app.close();
+    }
+  });
+
   it('serve refuses a spec with errors and prints them, exit 1', async () => {
     const { writeFileSync } = await import('node:fs');
     const bad = join(dir, 'bad.yaml');

@@ -371,8 +371,23 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   }
   // A path's methods it does not serve are answered 405 with Allow: by its GET route where it has one (one route
   // for the path's GET, HEAD and refusals; fewer routes make a large spec start faster), else by a route of their own.
-  const refusals = new Map<string, { methods: HttpMethod[]; answer: RouteHandler }>();
+  // Paths of one shape (vercel's GET /v13/deployments/{idOrUrl} and DELETE /v13/deployments/{id}) are one route to
+  // Fastify: a method is refused once for the shape (at its first path), and only where no path of it serves it.
+  const shapeOf = (path: string) => path.replace(/:[^/]+/g, ':');
+  const methodsByShape = new Map<string, Set<string>>();
   for (const [path, methods] of methodsByPath) {
+    const shape = shapeOf(path);
+    const had = methodsByShape.get(shape);
+    if (had === undefined) methodsByShape.set(shape, new Set(methods));
+    else for (const m of methods) had.add(m);
+  }
+  const refusals = new Map<string, { methods: HttpMethod[]; answer: RouteHandler }>();
+  const refused = new Set<string>();
+  for (const path of methodsByPath.keys()) {
+    const shape = shapeOf(path);
+    if (refused.has(shape)) continue;
+    refused.add(shape);
+    const methods = methodsByShape.get(shape)!;
     const allow = [...methods].sort().join(', ');
     const others = ALL_METHODS.filter((m) => !methods.has(m));
     if (others.length === 0) continue;
