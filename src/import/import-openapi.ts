@@ -3922,13 +3922,16 @@ function widenErrorBodyFields(
       const o = other.fields[name];
       const at = `the error body's \`${name}\``;
       if (o !== undefined && f.type !== 'json' && (o.type !== f.type || (['object', 'array', 'union'].includes(f.type) && shape(o) !== shape(f)))) {
+        // Made optional here too where the other body may leave it out (FastAPI's `detail`: a required string in
+        // HTTPError, an optional array in HTTPValidationError): said with the type, not silently.
+        const loosened = f.optional !== true && o.optional === true;
         report(
           ctx,
           'import-approximated',
           {
-            item: `${at} (${f.type}; ${o.type} at ${b.pointer})`,
-            as: 'type json',
-            reason: "the document's error bodies give it different types, and a spec has one error body",
+            item: `${at} (${f.type}${loosened ? ', required' : ''}; ${o.type}${loosened ? ', optional,' : ''} at ${b.pointer})`,
+            as: loosened ? 'an optional field of type json' : 'type json',
+            reason: `the document's error bodies give it different types${loosened ? ', one may leave it out,' : ''} and a spec has one error body`,
           },
           kept.pointer,
         );

@@ -185,4 +185,45 @@ describe('import of shapes public documents have: the second sweep', () => {
       [expect.stringMatching(/^#?\/paths\/~1oauth2~1token\/post$/), expect.stringContaining('security scheme sakari_auth')],
     ]);
   });
+  it("says a required error body member made optional with its type (svix's HttpErrorOut `detail` string beside FastAPI's HTTPValidationError `detail` array)", async () => {
+    const doc = {
+      openapi: '3.0.2',
+      info: { title: 'svix', version: '1' },
+      paths: {
+        '/api/v1/app/': {
+          get: {
+            operationId: 'list_applications',
+            responses: {
+              '200': { description: 'ok', ...jsonBody({ type: 'object', properties: { done: { type: 'boolean' } } }) },
+              '401': { description: 'Unauthorized', ...jsonBody({ $ref: '#/components/schemas/HttpErrorOut' }) },
+              '422': { description: 'Validation Error', ...jsonBody({ $ref: '#/components/schemas/HTTPValidationError' }) },
+            },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          HttpErrorOut: {
+            type: 'object',
+            required: ['code', 'detail'],
+            properties: { code: { type: 'string' }, detail: { type: 'string' } },
+          },
+          HTTPValidationError: {
+            type: 'object',
+            properties: { detail: { type: 'array', items: { type: 'object', properties: { msg: { type: 'string' } } } } },
+          },
+        },
+      },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'svix.json');
+    expect(errorsOf(r)).toEqual([]);
+    const body = (r.document!.errors as unknown as { body: { fields: Record<string, Json> } }).body.fields;
+    expect(body.detail).toMatchObject({ type: 'json', optional: true });
+    const said = r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('`detail`'));
+    expect(said.map((d) => d.message)).toEqual([
+      expect.stringMatching(
+        /`detail` \(string, required; array, optional, at \/paths\/~1api~1v1~1app~1\/get\/responses\/422\) is imported as an optional field of type json/,
+      ),
+    ]);
+  });
 });
