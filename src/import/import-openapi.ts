@@ -450,6 +450,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
   const limits = importLimits(ctx, endpoints);
   const states = readPart(ctx, 'x-servicespec-states', 'states', '/x-servicespec-states');
   // servicespec's own exporter wrote the spec's fields as they were: a round trip keeps them.
+  if (!ctx.fromServicespec) unwrittenRequired(ctx, resources, endpoints);
   if (!ctx.fromServicespec) optionalWithoutSource(ctx, resources, states, endpoints);
   if (!ctx.fromServicespec) makeableIdentifiers(ctx, resources);
 
@@ -529,6 +530,54 @@ function parentRefs(ctx: Ctx, resources: Record<string, ResourceSpec>, operation
           );
         break;
       }
+    }
+  }
+}
+
+/**
+ * A required field of the answer that no request writes (every create, update and replace takes a request schema of
+ * its own, none naming it: FastAPI's `ApplicationIn` / `ApplicationOut`, svix's `createdAt`; apicurio's
+ * `CreateGroupMetaData` beside `GroupMetaData.createdOn`), not marked `readOnly`: the server sets it all the same.
+ * It is read as read-only (said), so optionalWithoutSource gives it its source (`source: service`); left writable,
+ * the create's value for it was a gap and the served create answered not_implemented. What requestSubset said of
+ * that gap is taken back where every field it named is now the service's.
+ */
+function unwrittenRequired(ctx: Ctx, resources: Record<string, ResourceSpec>, endpoints: SpecDocument['endpoints']): void {
+  const pointers = new Map([...ctx.resources].map(([pointer, name]) => [name, pointer]));
+  const operations = Object.entries(endpoints?.operations ?? {});
+  for (const [name, r] of Object.entries(resources)) {
+    const writes = operations.filter(([, o]) => o.resource === name && (o.action === 'create' || o.action === 'update' || o.action === 'replace'));
+    const creates = writes.filter(([, o]) => o.action === 'create');
+    if (creates.length === 0 || writes.some(([, o]) => o.request_fields === undefined)) continue;
+    const taken = new Set(writes.flatMap(([, o]) => o.request_fields ?? []));
+    const bound = (field: string) => creates.every(([, o]) => Object.values(o.bind ?? {}).some((p) => p.split('.')[0] === field));
+    const identifier = r.identifier ?? ctx.resourceIdentifier.get(name);
+    const fields = r.fields ?? {};
+    const made: string[] = [];
+    for (const [fname, f] of Object.entries(fields)) {
+      if (f.readOnly === true || f.optional === true || f.type === 'state' || f.generated !== undefined || 'default' in f || f.source !== undefined) continue;
+      if (taken.has(fname) || fname === identifier || fname === r.owner || bound(fname)) continue;
+      (f as { readOnly?: boolean }).readOnly = true;
+      fields[fname] = orderField(f);
+      made.push(fname);
+      report(
+        ctx,
+        'import-approximated',
+        {
+          item: `resource ${name} field ${fname} (required, not read-only)`,
+          as: 'a read-only field',
+          reason: `no request writes it: the request bodies of ${writes.map(([id]) => id).join(', ')} leave it out`,
+        },
+        pointers.get(name) ?? '',
+      );
+    }
+    if (made.length === 0) continue;
+    // requestSubset's "the served create answers not_implemented until …", for fields now the service's.
+    for (const [id] of creates) {
+      const i = ctx.diagnostics.findIndex((d) => d.message.includes(`operation ${id}: its request body`) && d.message.includes('answers not_implemented'));
+      if (i < 0) continue;
+      const named = [...(/requires (.*?), which the request leaves out/.exec(ctx.diagnostics[i]!.message)?.[1] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+      if (named.length > 0 && named.every((n) => made.includes(n))) ctx.diagnostics.splice(i, 1);
     }
   }
 }

@@ -108,6 +108,9 @@ describe('a request body naming a subset of the writable fields', () => {
     const doc = structuredClone(CUSTOMERS);
     const body = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } };
     doc.paths['/customers'].post.requestBody = { required: true, content: { 'application/json': { schema: body } } } as never;
+    // The PATCH writes `email`: the client gives it, so the create's value for it is a gap. (Were it written by no
+    // request, it would be the service's: import-sweep.test.ts, apicurio's GroupMetaData.createdOn.)
+    (doc.components.schemas.CustomerPatch.properties as Record<string, unknown>).email = { type: 'string' };
     const r = await importOpenApiDocument(doc as unknown, 'customers.json');
     expect(r.document!.endpoints!.operations!.createCustomer).toMatchObject({ request_fields: ['name'] });
     const said = r.diagnostics.filter((d) => d.pointer === '/paths/~1customers/post/requestBody/content/application~1json/schema');

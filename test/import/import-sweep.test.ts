@@ -226,4 +226,58 @@ describe('import of shapes public documents have: the second sweep', () => {
       ),
     ]);
   });
+  it("reads a required answer field no request writes as the service's (apicurio's GroupMetaData.createdOn beside CreateGroupMetaData), and says so", async () => {
+    const doc = {
+      openapi: '3.0.2',
+      info: { title: 'registry', version: '1' },
+      paths: {
+        '/groups': {
+          post: {
+            operationId: 'createGroup',
+            requestBody: { required: true, ...jsonBody({ $ref: '#/components/schemas/CreateGroupMetaData' }) },
+            responses: { '200': { description: 'made', ...jsonBody({ $ref: '#/components/schemas/GroupMetaData' }) } },
+          },
+        },
+        '/groups/{groupId}': {
+          get: {
+            operationId: 'getGroupById',
+            parameters: [{ name: 'groupId', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: { '200': { description: 'ok', ...jsonBody({ $ref: '#/components/schemas/GroupMetaData' }) } },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          CreateGroupMetaData: {
+            type: 'object',
+            required: ['id'],
+            properties: { id: { type: 'string' }, description: { type: 'string' } },
+          },
+          GroupMetaData: {
+            type: 'object',
+            required: ['id', 'description', 'createdOn', 'createdBy'],
+            properties: {
+              id: { type: 'string' },
+              description: { type: 'string' },
+              createdOn: { type: 'string', format: 'date-time' },
+              createdBy: { type: 'string' },
+            },
+          },
+        },
+      },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'registry.json');
+    expect(errorsOf(r)).toEqual([]);
+    const fields = (r.document!.resources as Record<string, { fields: Json }>).GroupMetaData!.fields;
+    expect(fields.createdOn).toMatchObject({ type: 'datetime', readOnly: true, source: 'service' });
+    expect(fields.createdBy).toMatchObject({ type: 'string', readOnly: true, source: 'service' });
+    expect(fields.description).not.toHaveProperty('readOnly');
+    const said = r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('no request writes it'));
+    expect(said.map((d) => d.message)).toEqual([
+      expect.stringContaining('field createdOn (required, not read-only) is imported as a read-only field'),
+      expect.stringContaining('field createdBy (required, not read-only) is imported as a read-only field'),
+    ]);
+    // The create is served: no gap left saying it answers not_implemented.
+    expect(r.diagnostics.filter((d) => d.message.includes('answers not_implemented'))).toEqual([]);
+  });
 });
