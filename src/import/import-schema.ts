@@ -440,7 +440,23 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
   if (s.readOnly === true && type !== 'state') out.readOnly = true;
   if (type === 'enum') out.values = field.values;
   if (type === 'string' || type === 'date' || type === 'datetime' || type === 'uuid' || type === 'email' || type === 'uri') {
-    for (const k of STRING_CONSTRAINTS) if (s[k] !== undefined) out[k] = s[k];
+    for (const k of STRING_CONSTRAINTS) {
+      if (s[k] === undefined) continue;
+      // A value of the wrong kind (api.video's `pattern: 0`, an invalid document) is no constraint: said, left out.
+      const fits = k === 'pattern' ? typeof s[k] === 'string' : Number.isInteger(s[k]) && (s[k] as number) >= 0;
+      if (fits) out[k] = s[k];
+      else if (ctx.fromServicespec !== true)
+        report(
+          ctx,
+          'import-dropped',
+          {
+            item: `${opts.where}: ${k} ${JSON.stringify(s[k])}`,
+            reason: k === 'pattern' ? 'a pattern is a string (a regular expression)' : `${k} is a whole number, 0 or more`,
+          },
+          joinPointer(at, k),
+        );
+      else out[k] = s[k];
+    }
     if (formatPattern !== undefined) out.pattern = formatPattern;
     if (typeof s.pattern === 'string' && ctx.fromServicespec !== true) {
       const pattern = toUnicodePattern(s.pattern);

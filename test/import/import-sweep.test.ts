@@ -280,4 +280,32 @@ describe('import of shapes public documents have: the second sweep', () => {
     // The create is served: no gap left saying it answers not_implemented.
     expect(r.diagnostics.filter((d) => d.message.includes('answers not_implemented'))).toEqual([]);
   });
+  it("leaves out a string constraint of the wrong kind (api.video's `pattern: 0` on timecode), and says so", async () => {
+    const payload = {
+      type: 'object',
+      required: ['timecode'],
+      properties: { timecode: { type: 'string', pattern: 0 }, label: { type: 'string', maxLength: 'ten' } },
+    };
+    const doc = {
+      openapi: '3.0.0',
+      info: { title: 'video', version: '1' },
+      paths: {
+        '/videos/{videoId}/thumbnail': {
+          patch: {
+            operationId: 'pickThumbnail',
+            parameters: [{ name: 'videoId', in: 'path', required: true, schema: { type: 'string' } }],
+            requestBody: jsonBody(payload),
+            responses: { '200': { description: 'ok', ...jsonBody({ type: 'object', properties: { videoId: { type: 'string' } } }) } },
+          },
+        },
+      },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'video.json');
+    expect(errorsOf(r)).toEqual([]);
+    const said = r.diagnostics.filter((d) => d.code === 'import-dropped' && /pattern 0|maxLength "ten"/.test(d.message));
+    expect(said.map((d) => d.pointer)).toEqual([
+      expect.stringMatching(/\/properties\/timecode\/pattern$/),
+      expect.stringMatching(/\/properties\/label\/maxLength$/),
+    ]);
+  });
 });
