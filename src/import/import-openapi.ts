@@ -574,10 +574,10 @@ function unwrittenRequired(ctx: Ctx, resources: Record<string, ResourceSpec>, en
     if (made.length === 0) continue;
     // requestSubset's "the served create answers not_implemented until …", for fields now the service's.
     for (const [id] of creates) {
-      const i = ctx.diagnostics.findIndex((d) => d.message.includes(`operation ${id}: its request body`) && d.message.includes('answers not_implemented'));
-      if (i < 0) continue;
-      const named = [...(/requires (.*?), which the request leaves out/.exec(ctx.diagnostics[i]!.message)?.[1] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
-      if (named.length > 0 && named.every((n) => made.includes(n))) ctx.diagnostics.splice(i, 1);
+      const said = unsourcedSaid.get(ctx)?.get(id);
+      if (said === undefined || !said.fields.every((n) => made.includes(n))) continue;
+      const i = ctx.diagnostics.indexOf(said.diagnostic);
+      if (i >= 0) ctx.diagnostics.splice(i, 1);
     }
   }
 }
@@ -710,14 +710,15 @@ function requestSubset(
     return undefined;
   }
   // What a create requires that this request does not take, with no default to fill it: a gap of the spec.
-  const unsourced =
+  const unsourcedNames =
     action === 'create'
       ? writable
           .filter(
             ([name, f]) => !Object.hasOwn(sent, name) && f.optional !== true && (f as { default?: unknown }).default === undefined && f.generated === undefined,
           )
-          .map(([name]) => `\`${name}\``)
+          .map(([name]) => name)
       : [];
+  const unsourced = unsourcedNames.map((name) => `\`${name}\``);
   if (unsourced.length > 0) {
     const one = unsourced.length === 1;
     report(
@@ -730,9 +731,15 @@ function requestSubset(
       },
       pointer,
     );
+    // Taken back by unwrittenRequired where every field it names turns out to be the service's.
+    const said = unsourcedSaid.get(ctx) ?? unsourcedSaid.set(ctx, new Map()).get(ctx)!;
+    said.set(operation, { diagnostic: ctx.diagnostics[ctx.diagnostics.length - 1]!, fields: unsourcedNames });
   }
   return taken;
 }
+
+/** What requestSubset said of a create's unsourced fields, by operation: the diagnostic and the fields it names. */
+const unsourcedSaid = new WeakMap<Ctx, Map<string, { diagnostic: Diagnostic; fields: string[] }>>();
 
 /**
  * A schema read only as another resource's request (`requestSubset`), or as a list's page or envelope, is no
