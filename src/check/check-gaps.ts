@@ -8,7 +8,9 @@ import {
   DEFAULT_IDEMPOTENCY_HEADER,
   DEFAULT_RETRY_JITTER,
   getErrorBodyRoles,
+  getProblemTypeField,
   getUnfilledErrorFields,
+  PROBLEM_TYPE_DEFAULT,
   getRateLimitName,
   NOT_SHOWN,
   isNoContentStatus,
@@ -223,6 +225,9 @@ function errorGaps(m: ServiceModel, gap: Collect): void {
       gap.byDefault('error code values', undefined, `each code's name in ${roles.at.code.join('.')}`);
     // A required field nothing fills (GitHub's `documentation_url`): what it holds is not shown (serve leaves it out).
     for (const { path } of getUnfilledErrorFields(e.body, roles)) gap('value of error body field', path);
+    // A problem's required type with no value stated: RFC 9457's about:blank, a format default.
+    const problemType = getProblemTypeField(e.body, roles);
+    if (problemType !== undefined) gap.byDefault('value of error body field', problemType.name, `${PROBLEM_TYPE_DEFAULT} (RFC 9457)`);
   }
   const declared = new Set(e.codes.flatMap((c) => c.when));
   if (e.codes.length > 0 && declared.size === 0) gap('the conditions that produce errors');

@@ -359,10 +359,36 @@ export function getUnfilledErrorFields(
     [body.fields, ''],
     ...roles.containers.map(([f, path]) => [f.fields ?? [], `${path.join('.')}.`] as [readonly FieldModel[], string]),
   ];
+  const problemType = getProblemTypeField(body, roles);
   const out: { field: FieldModel; path: string }[] = [];
   for (const [fields, under] of levels)
-    for (const f of fields) if (!f.optional && !filled.has(under + f.name) && !(under === '' && f.hasDefault)) out.push({ field: f, path: under + f.name });
+    for (const f of fields)
+      if (!f.optional && !filled.has(under + f.name) && !(under === '' && (f.hasDefault || f === problemType))) out.push({ field: f, path: under + f.name });
   return out;
+}
+
+/** RFC 9457 §3.1.1: a problem's `type`, when absent, is assumed to be `about:blank`. */
+export const PROBLEM_TYPE_DEFAULT = 'about:blank';
+
+/**
+ * The top-level `type` field of a declared body of media type `application/problem+json` that nothing else fills
+ * (no role, no name, no default) and that can hold `about:blank`: written with it, the value RFC 9457 gives a problem
+ * without one (Airflow's required `type`), rather than a value the spec leaves unstated.
+ */
+export function getProblemTypeField(body: DeclaredErrorBodyModel, roles: ErrorBodyRoles = getErrorBodyRoles(body)): FieldModel | undefined {
+  if (roles.mediaType !== PROBLEM_MEDIA_TYPE) return undefined;
+  const taken = [roles.at.code, roles.at.status, roles.at.message, ...roles.extras.map(([, , path]) => path), ...roles.containers.map(([, path]) => path)];
+  if (taken.some((path) => path?.length === 1 && path[0] === 'type')) return undefined;
+  const f = body.fields.find((x) => x.name === 'type');
+  if (f === undefined || f.hasDefault || f.nullable === true) return undefined;
+  const holds =
+    f.type === 'enum'
+      ? (f.values ?? []).includes(PROBLEM_TYPE_DEFAULT)
+      : (f.type === 'string' || f.type === 'uri') &&
+        f.pattern === undefined &&
+        (f.minLength ?? 0) <= PROBLEM_TYPE_DEFAULT.length &&
+        (f.maxLength ?? Infinity) >= PROBLEM_TYPE_DEFAULT.length;
+  return holds ? f : undefined;
 }
 
 /** A uuid as text, any case: a path segment that can name an object of a uuid identifier (runtime, check). */
@@ -410,7 +436,9 @@ export function getDeclaredErrorFill(body: DeclaredErrorBodyModel): DeclaredErro
   }
   const integerCode = typeof getErrorCodeValue(roles.code, { name: '', status: 0 }) === 'number';
   const filled = new Set(fields.map(([path]) => path[0]));
-  const constants = body.fields.filter((f) => f.hasDefault && !filled.has(f.name)).map((f) => [f.name, f.default] as const);
+  const constants: (readonly [string, unknown])[] = body.fields.filter((f) => f.hasDefault && !filled.has(f.name)).map((f) => [f.name, f.default] as const);
+  const problemType = getProblemTypeField(body, roles);
+  if (problemType !== undefined) constants.unshift([problemType.name, PROBLEM_TYPE_DEFAULT]);
   return {
     fields,
     integerCode,

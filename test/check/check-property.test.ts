@@ -434,6 +434,9 @@ describe("property: a declared error body's roles are the fields it names, else 
         // Every field is required here: each is written, or named as unfilled (a gap), never both.
         const unfilled = defaults.getUnfilledErrorFields(model).map((u) => u.path);
         for (const n of new Set(names)) expect([n, n in (built.body as object) !== unfilled.includes(n)]).toEqual([n, true]);
+        // A problem's type nothing else fills is written about:blank (RFC 9457), and is not unfilled.
+        const problemType = defaults.getProblemTypeField(model);
+        if (problemType) expect([built.body.type, unfilled.includes('type')]).toEqual(['about:blank', false]);
       }),
       RUNS,
     );
@@ -529,6 +532,7 @@ describe('the model API surface', () => {
         'getRateLimitName',
         'getErrorBodyRoles',
         'getUnfilledErrorFields',
+        'getProblemTypeField',
         'getErrorCodeValue',
         'getErrorMediaType',
         'getPathParams',

@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDefaultItem, formatGapItem, getGapReport } from '../../src/check/check-gaps.js';
 import { compileSpecText } from '../../src/program.js';
 import type { CheckedModel } from '../../src/model/model-types.js';
 import { ServiceError } from '../../src/runtime/runtime-errors.js';
@@ -308,6 +309,77 @@ errors:
       }
     } finally {
       await app.close();
+    }
+  });
+});
+
+// The same body with `type` required and no default (Airflow's problem schema): RFC 9457 §3.1.1 says a problem
+// without a type has type about:blank, so the service writes that, and neither check nor gaps call it unstated.
+// Before, it was a gap: serve answered every error without the required member, which the document's own
+// validators (and the contract tester) refuse. A body of another media type, or a type that cannot hold
+// about:blank, stays the spec's to say.
+describe('a declared problem body requiring type with no default', () => {
+  const spec = (type: string, mediaType = 'application/problem+json') => `
+servicespec: 1
+resources:
+  Note:
+    fields:
+      id: { type: uuid, readOnly: true }
+      text: { type: string }
+endpoints:
+  operations:
+    readNote: { method: GET, path: "/notes/{id}", action: read, resource: Note }
+authentication:
+  default: none
+errors:
+  body:
+    media_type: ${mediaType}
+    fields:
+      type: ${type}
+      title: { type: string }
+      status: { type: integer }
+      detail: { type: string, optional: true }
+  codes:
+    not_found: { status: 404, when: [missing_resource, route_not_found] }
+    invalid: { status: 422, when: [validation, malformed_request, unsupported_media_type] }
+`;
+  const gapsOf = (text: string) => {
+    const errors = getGapReport(compileSpecText(text).checked!).parts.find((p) => p.part === 'errors')!;
+    return { missing: errors.missing.map(formatGapItem), defaults: errors.defaults.map(formatDefaultItem) };
+  };
+
+  it('answers type: about:blank, the value RFC 9457 gives a problem without one; no gap', async () => {
+    for (const type of ['{ type: string }', '{ type: uri }', '{ type: enum, values: [about:blank, https://example.com/probs/x] }']) {
+      const c = compileSpecText(spec(type));
+      expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      expect(c.diagnostics.map((d) => d.code)).not.toContain('error-body-field-unfilled');
+      expect(gapsOf(spec(type)).missing.filter((g) => g.includes('type'))).toEqual([]);
+      expect(gapsOf(spec(type)).defaults).toContain('value of error body field (type): format default, about:blank (RFC 9457)');
+      const app = await createService(c.checked!, { storage: createSqliteStorage({ path: ':memory:' }), allowGaps: true });
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      try {
+        for (const path of ['/notes/00000000-0000-4000-8000-000000000000', '/nowhere']) {
+          const r = await callJson(url, 'GET', path);
+          expect(r.status).toBe(404);
+          expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+          expect(Object.keys(r.body)[0]).toBe('type');
+          expect(r.body).toMatchObject({ type: 'about:blank', status: 404 });
+        }
+      } finally {
+        await app.close();
+      }
+    }
+  });
+
+  it('stays unfilled where the media type is not problem details, or the field cannot hold about:blank', () => {
+    for (const text of [
+      spec('{ type: string }', 'application/json'),
+      spec("{ type: string, pattern: '^https://' }"),
+      spec('{ type: string, maxLength: 5 }'),
+      spec('{ type: enum, values: [https://example.com/probs/x] }'),
+    ]) {
+      expect(compileSpecText(text).diagnostics.map((d) => d.code)).toContain('error-body-field-unfilled');
+      expect(gapsOf(text).missing).toContain('value of error body field (type): not shown');
     }
   });
 });
