@@ -12,6 +12,7 @@ import {
   FORM_MEDIA_TYPE,
   MERGE_PATCH_MEDIA_TYPE,
   isNoContentStatus,
+  PAGE_MEMBER_STYLES,
 } from '../model/model-defaults.js';
 import { getField, getPageSize, getResource, getStateMachine } from '../model/model-lookup.js';
 import {
@@ -44,7 +45,15 @@ import type {
   VariantModel,
 } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
-import { PARAMETER_TYPES, type Condition, type HttpMethod, type PagingRole, type SpecDocument } from '../spec/spec-types.js';
+import {
+  PARAMETER_TYPES,
+  type Condition,
+  type HttpMethod,
+  type PageMemberRole,
+  type PageMembersSpec,
+  type PagingRole,
+  type SpecDocument,
+} from '../spec/spec-types.js';
 import { createDiagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
 import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 import { getMediaTypeTemplateProblem } from '../model/model-media-type.js';
@@ -972,13 +981,15 @@ function checkPaging({ model, doc, report }: RuleContext, o: OperationModel): vo
   const written = doc.endpoints?.operations?.[o.id]?.paging;
   const p = o.paging;
   if (!written || !p) return;
-  const at = (key: string) => joinPointer(joinPointer(o.pointer, 'paging'), key);
+  // A key, or a key and its member (`members/page`).
+  const at = (key: string) => key.split('/').reduce(joinPointer, joinPointer(o.pointer, 'paging'));
   const say = (detail: string, key: string) => report('paging-contradiction', { operation: o.id, detail }, at(key));
   if (p.body === 'array') {
     for (const key of ['items', 'next', 'total', 'has_more', 'url', 'next_link', 'previous_link'] as const)
       if (written[key] !== undefined) say(`\`${key}\` names a field of the envelope, but the body is a bare array (\`body: array\`)`, key);
     if (written.constants !== undefined && Object.keys(written.constants).length > 0)
       say('`constants` names fields of the envelope, but the body is a bare array (`body: array`)', 'constants');
+    if (p.members !== undefined) say('`members` names fields of the envelope, but the body is a bare array (`body: array`)', 'members');
     // The response envelope may carry the next cursor instead (its `next`).
     if (p.style === 'cursor' && !p.link && !(o.envelope?.values.some((v) => v.source === 'next') ?? false))
       say('a bare array with cursor paging gives the next cursor nowhere: add `link: true` (the Link header carries it), or use `body: envelope`', 'body');
@@ -1022,6 +1033,10 @@ function checkPaging({ model, doc, report }: RuleContext, o: OperationModel): vo
                     : 'next',
       );
   }
+  checkPageMembers(p, written.members, say);
+  // Pages numbered from 0 are style page's: no other style has a page number.
+  if (written.first_page !== undefined && p.style !== 'page')
+    say(`\`first_page\` numbers the pages of style page; style ${p.style} has no page number`, 'first_page');
   // `next_optional` says how the page's next cursor field is left out: a page without one has nothing to leave out.
   if (written.next_optional === true && (p.body === 'array' || p.style !== 'cursor' || p.next === undefined))
     say('`next_optional` says the next cursor field is left out on the last page, but this page has no next cursor field', 'next_optional');
@@ -1057,6 +1072,60 @@ function checkPaging({ model, doc, report }: RuleContext, o: OperationModel): vo
   // A previous page's address is a position moved back: offsets and page numbers go back, a cursor does not.
   if (p.previousLink !== undefined && p.style !== 'offset' && p.style !== 'page')
     say(`\`previous_link\` needs style offset or page (a position that can be moved back); style ${p.style} pages forward only`, 'previous_link');
+}
+
+/**
+ * `paging.members` (a page object's descriptive members): each role on a style that can answer it, and no member
+ * path naming a field another envelope key or member names, or a field inside one (`items.count`, `pageable` beside
+ * `pageable.pageNumber`).
+ */
+function checkPageMembers(p: PagingModel, written: PageMembersSpec | undefined, say: (detail: string, key: string) => void): void {
+  if (p.members === undefined || written === undefined || p.body === 'array') return;
+  for (const role of Object.keys(written) as PageMemberRole[]) {
+    const styles = PAGE_MEMBER_STYLES[role];
+    if (styles !== undefined && !styles.includes(p.style))
+      say(`\`members.${role}\` needs style ${styles.join(' or ')}; style ${p.style} ${MEMBER_STYLE_WHY[p.style]}`, `members/${role}`);
+  }
+  const taken: { path: readonly string[]; key: string }[] = [
+    { path: [p.items], key: 'items' },
+    ...(p.style === 'cursor' && p.next !== undefined ? [{ path: [p.next], key: 'next' }] : []),
+    ...(p.total !== undefined ? [{ path: [p.total], key: 'total' }] : []),
+    ...(p.hasMore !== undefined ? [{ path: [p.hasMore], key: 'has_more' }] : []),
+    ...(p.url !== undefined ? [{ path: [p.url], key: 'url' }] : []),
+    ...(p.nextLink !== undefined ? [{ path: [p.nextLink], key: 'next_link' }] : []),
+    ...(p.previousLink !== undefined ? [{ path: [p.previousLink], key: 'previous_link' }] : []),
+    ...Object.keys(p.constants ?? {}).map((name) => ({ path: [name], key: 'constants' })),
+  ];
+  for (const m of p.members) {
+    const clash = taken.find((t) => isPathPrefix(t.path, m.path) || isPathPrefix(m.path, t.path));
+    const name = m.path.join('.');
+    if (clash !== undefined) {
+      const other = clash.path.join('.');
+      say(
+        other === name
+          ? `\`members.${m.role}\` names \`${name}\`, which \`${clash.key}\` names too (each member is a field of its own)`
+          : `\`members.${m.role}\` names \`${name}\` and \`${clash.key}\` names \`${other}\`: one holds the other, and a field is either a member or an object of members`,
+        `members/${m.role}`,
+      );
+      return;
+    }
+    taken.push({ path: m.path, key: `members.${m.role}` });
+  }
+}
+
+/** Why a style has no page number, no page size or no position (paging-contradiction's detail). */
+const MEMBER_STYLE_WHY: Readonly<Record<string, string>> = Object.freeze({
+  cursor: 'names its page by a cursor, not a number or an offset',
+  after: "names its page by the last object's identifier, not a number or an offset",
+  offset: 'has no page number',
+  limit: 'answers the first page only',
+  none: 'answers every object at once',
+  page: 'cannot answer it',
+});
+
+/** Whether `a` is `b` or a path holding it (`pageable` holds `pageable.pageNumber`). */
+function isPathPrefix(a: readonly string[], b: readonly string[]): boolean {
+  return a.length <= b.length && a.every((s, i) => s === b[i]);
 }
 
 /** A query parameter name, as the format's schema has it (queryParamName). */

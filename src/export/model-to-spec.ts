@@ -37,6 +37,8 @@ import type {
   OperationAuthSpec,
   OperationSpec,
   PagingParamsSpec,
+  PageMembersSpec,
+  PageMemberRole,
   PagingRole,
   PagingSpec,
   ParameterSpec,
@@ -223,11 +225,21 @@ export function pagingToSpec(p: PagingModel | undefined): PagingSpec | undefined
     url: array ? undefined : p.url,
     next_link: array ? undefined : p.nextLink,
     previous_link: array ? undefined : p.previousLink,
+    first_page: p.firstPage,
+    members: array ? undefined : pageMembersToSpec(p),
     total_header: p.totalHeader,
     link: p.link ? true : undefined,
     params: pagingParamsToSpec(p),
     page_size: p.pageSize ? clean({ default: p.pageSize.default, max: p.pageSize.max, over_max: p.pageSize.overMax }) : undefined,
   });
+}
+
+/** A page's members as a spec writes them: one path a role, or the list of its paths. */
+function pageMembersToSpec(p: PagingModel): PageMembersSpec | undefined {
+  if (p.members === undefined) return undefined;
+  const out: Partial<Record<PageMemberRole, string[]>> = {};
+  for (const m of p.members) (out[m.role] ??= []).push(m.path.join('.'));
+  return Object.fromEntries(Object.entries(out).map(([role, paths]) => [role, paths.length === 1 ? paths[0]! : paths])) as PageMembersSpec;
 }
 
 /** The paging parameters a spec names, by role: those whose name differs from the format's default for the style. */

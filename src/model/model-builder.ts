@@ -7,6 +7,7 @@ import {
   type FieldSpec,
   type NamedExampleSpec,
   type OperationAuthSpec,
+  type PageMembersSpec,
   type ParameterSpec,
   type PartName,
   type ShapeSpec,
@@ -23,6 +24,7 @@ import type {
   FieldModel,
   NamedExampleModel,
   OperationModel,
+  PageMemberModel,
   PagingModel,
   ParameterModel,
   ResourceModel,
@@ -43,6 +45,7 @@ import {
   DEFAULT_ANSWER_MEMBERS,
   DEFAULT_IDENTIFIER_SOURCE,
   DEFAULT_PAGING,
+  PAGE_MEMBER_ROLES,
   getDefaultSuccessStatus,
   getRangeStatus,
   isDefaultIdentifier,
@@ -53,6 +56,18 @@ const EMPTY: readonly never[] = Object.freeze([]);
 
 function entries<T>(record: Record<string, T> | undefined): [string, T][] {
   return record ? Object.entries(record) : [];
+}
+
+/** `paging.members` as the model holds them: one entry per path, roles in the format's order; undefined when none. */
+function buildPageMembers(spec: PageMembersSpec | undefined): readonly PageMemberModel[] | undefined {
+  if (spec === undefined) return undefined;
+  const out: PageMemberModel[] = [];
+  for (const role of PAGE_MEMBER_ROLES) {
+    const named = spec[role];
+    if (named === undefined) continue;
+    for (const path of typeof named === 'string' ? [named] : named) out.push(Object.freeze({ role, path: Object.freeze(path.split('.')) }));
+  }
+  return out.length > 0 ? Object.freeze(out) : undefined;
 }
 
 /** A copy without the undefined keys (a copy, not `delete`: deleting keys leaves V8 objects slow to read). */
@@ -337,6 +352,8 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
           url: p.url,
           nextLink: p.next_link,
           previousLink: p.previous_link,
+          firstPage: p.first_page === 0 ? 0 : undefined,
+          members: buildPageMembers(p.members),
           link: p.link,
         }) as Partial<PagingModel>),
         ...(p.next === false ? { next: undefined } : {}),

@@ -1,7 +1,7 @@
 // The defaults the format itself defines (docs/format.md lists them): the one place each is written.
 
 import { STATUS_CODES } from 'node:http';
-import type { Action, Condition, PagingRole } from '../spec/spec-types.js';
+import type { Action, Condition, PageMemberRole, PagingRole } from '../spec/spec-types.js';
 import { getFieldAt } from './model-path-bindings.js';
 import type {
   DeclaredErrorBodyModel,
@@ -47,6 +47,46 @@ export function getPagingParamName(p: Pick<PagingModel, 'style' | 'params'> | un
   if (named !== undefined) return named;
   if (role === 'cursor' && p?.style === 'after') return AFTER_PARAM;
   return role === 'limit' && p?.style === 'page' ? LIST_PARAMS.perPage : PAGING_PARAM_DEFAULTS[role];
+}
+
+/** The first page's number of a list paged by style page: 0 (`paging.first_page: 0`) or, by default, 1. */
+export function getFirstPage(p: Pick<PagingModel, 'firstPage'> | undefined): number {
+  return p?.firstPage ?? 1;
+}
+
+/** The page member roles, in the order the format lists them (docs/format.md, "List shapes"). */
+export const PAGE_MEMBER_ROLES: readonly PageMemberRole[] = Object.freeze([
+  'page',
+  'size',
+  'pages',
+  'last_page',
+  'count',
+  'first',
+  'last',
+  'empty',
+  'offset',
+  'from',
+  'to',
+] as const);
+
+/** The paging styles a page member role can be answered with (a page number needs style page; a position, a page size). */
+export const PAGE_MEMBER_STYLES: Readonly<Record<PageMemberRole, readonly string[]>> = Object.freeze({
+  page: ['page'],
+  last_page: ['page'],
+  pages: ['page', 'offset'],
+  size: ['page', 'offset'],
+  offset: ['page', 'offset'],
+  from: ['page', 'offset'],
+  to: ['page', 'offset'],
+  first: ['page', 'offset'],
+  last: ['page', 'offset', 'cursor', 'after'],
+  count: ['page', 'offset', 'cursor', 'after', 'limit', 'none'],
+  empty: ['page', 'offset', 'cursor', 'after', 'limit', 'none'],
+});
+
+/** Whether a page member is an integer (the others are booleans; from and to are null on an empty page). */
+export function isIntegerPageMember(role: PageMemberRole): boolean {
+  return role !== 'first' && role !== 'last' && role !== 'empty';
 }
 
 /** An event's delivery body when its kind states none: the envelope `{ id, type, timestamp, data: { object } }`. */

@@ -9,6 +9,7 @@ import type {
   HttpMethod,
   ListStyle,
   PagingRole,
+  PageMemberRole,
   PartName,
   RequestMediaType,
   SchemeType,
@@ -309,6 +310,10 @@ export interface PagingModel {
   nextLink?: string;
   /** envelope, style offset or page: the field holding the previous page's whole address, null on the first (`paging.previous_link`). */
   previousLink?: string;
+  /** Style page: 0 when pages are numbered from 0 (`paging.first_page: 0`, Spring Data's); absent, from 1. */
+  firstPage?: 0;
+  /** envelope: the page's descriptive members (`paging.members`), one per path, in the spec's order; absent when none. */
+  members?: readonly PageMemberModel[];
   /** The response header holding the total (`X-Total-Count`), when declared: sent on every page, either body. */
   totalHeader?: string;
   link: boolean;
@@ -318,6 +323,12 @@ export interface PagingModel {
   pageSize?: PageSizeModel;
   /** Whether the spec states `paging` (gaps names the format default otherwise). */
   declared: boolean;
+}
+
+/** One member of a page object: what it holds, and its field path (nested fields from the outermost). */
+export interface PageMemberModel {
+  role: PageMemberRole;
+  path: readonly string[];
 }
 
 /** Page sizes: the default, the most a request may ask for, how a request for more is answered. */

@@ -317,6 +317,10 @@ export interface PagingSpec {
   next_link?: string;
   /** envelope, style offset or page: a string field holding the previous page's whole address, null on the first (DRF's `previous`). */
   previous_link?: string;
+  /** Style page: the first page's number, 0 (Spring Data's `Page`) or 1 (the default). */
+  first_page?: 0 | 1;
+  /** envelope: the page's descriptive members by role, each a field path (`pageable.pageNumber`) or several (Spring's `Page`, Laravel's paginator). */
+  members?: PageMembersSpec;
   /** A response header carrying the count of every matching object (`X-Total-Count`), on every page; none when absent. */
   total_header?: string;
   /** A `Link` header (RFC 8288) with the next page's address as `rel="next"`. */
@@ -326,6 +330,17 @@ export interface PagingSpec {
   /** This list's page sizes: each key stated overrides limits.page_size's for this list alone. */
   page_size?: PageSizeSpec;
 }
+
+/**
+ * A page object's descriptive member, by what it holds (docs/format.md, "List shapes"): `page` the page's number as
+ * answered, `size` the page size used, `pages` the number of pages, `last_page` the last page's number, `count` the
+ * objects on this page, `first` / `last` / `empty` booleans, `offset` the objects before this page, `from` / `to` the
+ * first and last object's positions (from 1; null on an empty page).
+ */
+export type PageMemberRole = 'page' | 'size' | 'pages' | 'last_page' | 'count' | 'first' | 'last' | 'empty' | 'offset' | 'from' | 'to';
+
+/** `paging.members`: each role's field path, dot-separated for a nested member, or several paths holding one value. */
+export type PageMembersSpec = Partial<Record<PageMemberRole, string | string[]>>;
 
 /** A paging parameter's role: the page size (`limit`; style page's `per_page`), the cursor, the offset, the page number. */
 export type PagingRole = 'limit' | 'cursor' | 'offset' | 'page';

@@ -509,6 +509,14 @@ describe('status ranges (docs/format.md, "Status ranges")', () => {
   });
 });
 
+describe('page members and the first page (paging.first_page, paging.members)', () => {
+  it('a page counts from 1 unless stated 0; first, last and empty are booleans, every other member an integer', () => {
+    expect(defaults.getFirstPage(undefined)).toBe(1);
+    expect(defaults.getFirstPage({ firstPage: 0 })).toBe(0);
+    for (const role of defaults.PAGE_MEMBER_ROLES) expect(defaults.isIntegerPageMember(role)).toBe(!['first', 'last', 'empty'].includes(role));
+  });
+});
+
 describe('the model API surface', () => {
   it('every exported function of src/model is exercised above', () => {
     const fns = [builder, lookup, defaults, routes, schemas].flatMap((mod) =>
@@ -520,6 +528,8 @@ describe('the model API surface', () => {
       [
         'buildField',
         'buildModel',
+        'getFirstPage',
+        'isIntegerPageMember',
         'getField',
         'isDefaultIdentifier',
         'isLeftOutIn',
