@@ -5,8 +5,9 @@
 // page, so serve answered them 501 and the tester checked them as custom operations. Each reader of the shape is
 // held here: check, the OpenAPI export, the typed client, the document, diff, import, the runtime over HTTP (both
 // answers) and the tester.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
+import { startService, type Running } from '../runtime/helpers.js';
 
 const spec = (paging: string) => `servicespec: 1
 resources:
@@ -66,5 +67,79 @@ describe('paging.first_page and paging.members: check', () => {
     expect(found(spec('{ style: page, members: { offset: pageable, page: pageable.pageNumber } }'))).toEqual([['paging-contradiction', at('members/offset')]]);
     expect(found(spec('{ style: page, members: { page: [number, number] } }'))).toEqual([['invalid-value', at('members/page')]]);
     expect(found(spec('{ style: page, members: { page: a..b } }'))).toEqual([['invalid-value', at('members/page')]]);
+  });
+});
+
+describe('served (fast paths on and off, byte for byte): the members of each page', () => {
+  const services: { spring?: Running[]; laravel?: Running[] } = {};
+  beforeAll(async () => {
+    for (const [key, text] of [
+      ['spring', SPRING],
+      ['laravel', LARAVEL],
+    ] as const) {
+      services[key] = [];
+      for (const fastPaths of [true, false]) {
+        const s = await startService(compileSpecText(text).model!, { fastPaths });
+        for (const name of ['a', 'b', 'c', 'd', 'e']) expect((await s.call('POST', '/products', { name })).status).toBe(201);
+        services[key].push(s);
+      }
+    }
+  });
+  afterAll(async () => {
+    for (const s of [...(services.spring ?? []), ...(services.laravel ?? [])]) await s.close();
+  });
+  /** The page as both services answer it: one text, parsed. */
+  const page = async (key: 'spring' | 'laravel', query: string) => {
+    const [fast, plain] = await Promise.all(services[key]!.map((s) => fetch(`${s.url}/products${query}`)));
+    const texts = [await fast!.text(), await plain!.text()];
+    expect(texts[0]).toBe(texts[1]);
+    return { status: fast!.status, body: JSON.parse(texts[0]!) as Record<string, unknown> };
+  };
+
+  it("Spring's Page: numbered from 0, page=0 the first, nested pageable; page=-1 refused", async () => {
+    const first = await page('spring', '?size=2');
+    expect(first.status).toBe(200);
+    expect(Object.keys(first.body)).toEqual([
+      'content',
+      'totalElements',
+      'number',
+      'pageable',
+      'size',
+      'totalPages',
+      'numberOfElements',
+      'first',
+      'last',
+      'empty',
+    ]);
+    expect(first.body).toMatchObject({
+      totalElements: 5,
+      number: 0,
+      size: 2,
+      totalPages: 3,
+      numberOfElements: 2,
+      first: true,
+      last: false,
+      empty: false,
+      pageable: { pageNumber: 0, pageSize: 2, offset: 0 },
+    });
+    expect((await page('spring', '?page=0&size=2')).body).toEqual(first.body);
+    const last = await page('spring', '?page=2&size=2');
+    expect(last.body).toMatchObject({ number: 2, numberOfElements: 1, first: false, last: true, empty: false, pageable: { pageNumber: 2, offset: 4 } });
+    expect((last.body.content as { name: string }[]).map((p) => p.name)).toEqual(['e']);
+    const past = await page('spring', '?page=3&size=2');
+    expect(past.body).toMatchObject({ number: 3, numberOfElements: 0, first: false, last: true, empty: true, totalPages: 3 });
+    const none = await page('spring', '?name=zzz');
+    expect(none.body).toMatchObject({ totalElements: 0, totalPages: 0, number: 0, first: true, last: true, empty: true });
+    expect((await page('spring', '?page=-1')).status).toBe(422);
+  });
+
+  it("Laravel's paginator: numbered from 1, from/to null on an empty page, last_page at least 1", async () => {
+    const second = await page('laravel', '?page=2&per_page=2');
+    expect(Object.keys(second.body)).toEqual(['data', 'total', 'current_page', 'per_page', 'last_page', 'from', 'to']);
+    expect(second.body).toMatchObject({ total: 5, current_page: 2, last_page: 3, per_page: 2, from: 3, to: 4 });
+    expect((await page('laravel', '?page=3&per_page=2')).body).toMatchObject({ current_page: 3, from: 5, to: 5 });
+    expect((await page('laravel', '?page=4&per_page=2')).body).toMatchObject({ current_page: 4, from: null, to: null });
+    expect((await page('laravel', '?name=zzz')).body).toMatchObject({ total: 0, current_page: 1, last_page: 1, per_page: 20, from: null, to: null });
+    expect((await page('laravel', '?page=0')).status).toBe(422);
   });
 });

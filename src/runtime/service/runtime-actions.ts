@@ -4,6 +4,7 @@ import {
   DEFAULT_PAGING,
   FALLBACK_STATUS,
   getDefaultSuccessStatus,
+  getFirstPage,
   getPagingParamName,
   getUnknownFields,
   FORM_MEDIA_TYPE,
@@ -26,7 +27,7 @@ import {
   getServiceSetFields,
   isServiceSetField,
 } from '../../model/model-schemas.js';
-import type { EventKindModel, FieldModel, OperationModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
+import type { EventKindModel, FieldModel, OperationModel, PageMemberModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
 import type { KeyedChange, RouteHandler, RuntimeContext } from '../runtime-context.js';
 import type { CallbackHooks } from '../events/events-callbacks.js';
 import { createPayloadCheck } from '../events/events-payload.js';
@@ -54,7 +55,7 @@ import type { Validator, ValidatorFactory } from '../runtime-validation.js';
 import { StorageConstraintError, StoredJson, type KeysetPosition, type ListQuery, type Row, type Storage, type StorageTx } from '../storage/storage-types.js';
 import { getRowKey } from '../storage/storage-plan.js';
 import { ownValue } from '../../util/util-own.js';
-import type { Condition } from '../../spec/spec-types.js';
+import type { Condition, PageMemberRole } from '../../spec/spec-types.js';
 
 /** Parses the identifier in the path (`f`, the resource's identifier field); a malformed one names no object, so it is answered as missing. */
 function parseId(resource: ResourceModel, f: FieldModel | undefined, raw: string | undefined): string | number {
@@ -1115,6 +1116,10 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   // missing_resource, as a read of it is (an object under it is its being there: only an empty page asks).
   const parents = pathValues ? getParentRefBindings(resource, op) : EMPTY_BINDINGS;
   const paging = op.paging ?? DEFAULT_PAGING;
+  // Style page's first number (paging.first_page: 0, Spring Data's), 1 by default.
+  const firstPage = getFirstPage(paging);
+  // paging.members: the page object's descriptive members, made only when declared (undefined: nothing per request).
+  const members = paging.body === 'envelope' && paging.members !== undefined ? createPageMembers(paging.members, firstPage) : undefined;
   const envelope = op.envelope ? createEnvelopeWriter(op, op.envelope) : undefined;
   const sendAnswer: Send = envelope ? createEnvelopedSend(envelope) : sendPlainAnswer;
   const envelopeTotal = op.envelope?.values.some((v) => v.source === 'total') ?? false;
@@ -1125,7 +1130,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       count,
       offset: page.skip,
       limit: page.limit,
-      page: page.skip / page.limit + 1,
+      page: page.skip / page.limit + firstPage,
       nextCursor: paging.style === 'cursor' ? (next?.[1] ?? null) : null,
     };
   // The paging parameters by the names the spec gives them (paging.params), else the format's.
@@ -1146,7 +1151,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   const nextPosition = (page: ListPage): [string, string] | null => {
     if (page.rows.length <= page.limit) return null;
     if (paging.style === 'offset') return [offsetName, String(page.skip + page.limit)];
-    if (paging.style === 'page') return [pageName, String(page.skip / page.limit + 2)];
+    if (paging.style === 'page') return [pageName, String(page.skip / page.limit + firstPage + 1)];
     if (paging.style === 'cursor') return [cursorName, nextCursor(page.rows, page.limit, page.sort, page.queryKey)!];
     // Style after: the next page starts after this page's last object, named by its identifier.
     if (paging.style === 'after') return [cursorName, String(parsedValue(page.rows[page.limit - 1]![idName]))];
@@ -1156,7 +1161,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   const previousPosition = (page: ListPage): [string, string] | null => {
     if (page.skip === 0) return null;
     if (paging.style === 'offset') return [offsetName, String(Math.max(0, page.skip - page.limit))];
-    if (paging.style === 'page') return [pageName, String(page.skip / page.limit)];
+    if (paging.style === 'page') return [pageName, String(page.skip / page.limit + firstPage - 1)];
     return null;
   };
   // Another page's address relative to this request's: its path and query, one value changed.
@@ -1184,6 +1189,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     setLink(request, reply, next);
     if (totalHeader !== undefined) reply.header(totalHeader, String(page.total));
   };
+  // The page count and the last page's number are the total's: the total is read for them.
+  const membersCount = members !== undefined && paging.members!.some((m) => m.role === 'pages' || m.role === 'last_page');
   const answer = (page: ListPage, request: FastifyRequest, reply: FastifyReply) => {
     const count = Math.min(page.rows.length, page.limit);
     const items = new Array<Record<string, unknown>>(count);
@@ -1200,6 +1207,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     if (paging.url !== undefined) body[paging.url] = requestPath(request);
     if (paging.nextLink !== undefined) body[paging.nextLink] = pageAddress(request, next);
     if (paging.previousLink !== undefined) body[paging.previousLink] = pageAddress(request, previousPosition(page));
+    if (members !== undefined) Object.assign(body, members(page, count));
     return sendAnswer(request, reply, route.successStatus, body, listValues(page, count, next));
   };
   // The page as JSON.stringify would write the answer above, from rows whose JSON values are their stored text.
@@ -1224,6 +1232,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       if (paging.url !== undefined) text += `,${JSON.stringify(paging.url)}:${JSON.stringify(requestPath(request))}`;
       if (paging.nextLink !== undefined) text += `,${JSON.stringify(paging.nextLink)}:${JSON.stringify(pageAddress(request, next))}`;
       if (paging.previousLink !== undefined) text += `,${JSON.stringify(paging.previousLink)}:${JSON.stringify(pageAddress(request, previousPosition(page)))}`;
+      // The members as JSON.stringify writes them after the fields above: their object's text without its braces.
+      if (members !== undefined) text += `,${JSON.stringify(members(page, count)).slice(1, -1)}`;
       text += '}';
     }
     return sendAnswer(request, reply.type(getAnswerType(reply)), route.successStatus, text, listValues(page, count, next));
@@ -1265,8 +1275,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     let skip = 0;
     if (paging.style === 'offset') skip = readCount(query, offsetName, 0, invalid) ?? 0;
     if (paging.style === 'page') {
-      const number = readCount(query, pageName, 1, invalid) ?? 1;
-      skip = (number - 1) * limit;
+      const number = readCount(query, pageName, firstPage, invalid) ?? firstPage;
+      skip = (number - firstPage) * limit;
       if (!Number.isSafeInteger(skip)) invalid.push({ parameter: pageName, in: 'query', message: 'is too large' });
     }
     const equals: Record<string, unknown> = {};
@@ -1330,7 +1340,9 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     if (invalid.length > 0) throw new ServiceError('validation', 'the query is not valid', invalid);
     const q: ListQuery = { equals, ...(sort ? { sort } : {}), ...(after ? { after } : {}), limit: limit + 1, ...(skip > 0 ? { offset: skip } : {}) };
     const counting: ListQuery | undefined =
-      (paging.total !== undefined && paging.body === 'envelope') || totalHeader !== undefined || envelopeTotal ? { equals, limit: 0, count: true } : undefined;
+      (paging.total !== undefined && paging.body === 'envelope') || totalHeader !== undefined || envelopeTotal || membersCount
+        ? { equals, limit: 0, count: true }
+        : undefined;
     const page = (rows: Row[], counted: Row[] | undefined): ListPage => {
       // Never a silently cut list: more objects than one answer may hold are refused, and nothing is answered.
       if (paging.style === 'none' && rows.length > limit) {
@@ -1364,6 +1376,48 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
         )
         .then((p) => answer(p, request, reply))
     );
+  };
+}
+
+/**
+ * paging.members: the page object's members of one page, as an object of the page's own fields (nested members
+ * inside their objects), in the spec's order. Built anew for each page; the writer below is made once per list.
+ */
+function createPageMembers(members: readonly PageMemberModel[], firstPage: number): (page: ListPage, count: number) => Record<string, unknown> {
+  const value = (role: PageMemberRole, page: ListPage, count: number): unknown => {
+    switch (role) {
+      case 'page':
+        return page.skip / page.limit + firstPage;
+      case 'size':
+        return page.limit;
+      case 'pages':
+        return Math.ceil(page.total / page.limit);
+      case 'last_page':
+        return Math.max(Math.ceil(page.total / page.limit), 1) - 1 + firstPage;
+      case 'count':
+        return count;
+      case 'first':
+        return page.skip === 0;
+      case 'last':
+        return page.rows.length <= page.limit;
+      case 'empty':
+        return count === 0;
+      case 'offset':
+        return page.skip;
+      case 'from':
+        return count === 0 ? null : page.skip + 1;
+      case 'to':
+        return count === 0 ? null : page.skip + count;
+    }
+  };
+  return (page, count) => {
+    const out: Record<string, unknown> = {};
+    for (const m of members) {
+      let at = out;
+      for (let i = 0; i < m.path.length - 1; i++) at = (at[m.path[i]!] ??= {}) as Record<string, unknown>;
+      at[m.path[m.path.length - 1]!] = value(m.role, page, count);
+    }
+    return out;
   };
 }
 
