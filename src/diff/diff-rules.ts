@@ -15,6 +15,7 @@ import {
   isRawEvent,
   mayLeaveOut,
   NOT_SHOWN,
+  getFirstPage,
 } from '../model/model-defaults.js';
 import { getRequestSchema, getResourceSchema, isWritable } from '../model/model-schemas.js';
 import { compareVersions } from '../model/model-versions.js';
@@ -33,6 +34,7 @@ import type {
   UnionModel,
   VersionChangeModel,
   VersionPlacementModel,
+  PageMemberModel,
 } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import type { PartName } from '../spec/spec-types.js';
@@ -755,6 +757,10 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
     const renamed = Object.keys(a.params).length > 0 || Object.keys(b.params).length > 0;
     // A header's name is compared without regard to case (RFC 9110): X-Total-Count and x-total-count are one.
     const header = (p: typeof a) => p.totalHeader?.toLowerCase();
+    // paging.members, each a role at a path: one removed (or moved) is breaking, one added is not.
+    const member = (m: PageMemberModel) => `${m.role} ${m.path.join('.')}`;
+    const bMembers = new Set((b.members ?? []).map(member));
+    const aMembers = new Set((a.members ?? []).map(member));
     if (
       shape(a) !== shape(b) ||
       by(a) !== by(b) ||
@@ -765,6 +771,8 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
       (a.nextLink !== undefined && a.nextLink !== b.nextLink) ||
       (a.previousLink !== undefined && a.previousLink !== b.previousLink) ||
       Object.entries(a.constants ?? {}).some(([k, v]) => b.constants?.[k] !== v) ||
+      getFirstPage(a) !== getFirstPage(b) ||
+      [...aMembers].some((m) => !bMembers.has(m)) ||
       (a.link && !b.link)
     ) {
       const say = (p: typeof a) =>
@@ -773,7 +781,8 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
         `${Object.entries(p.constants ?? {})
           .map(([k, v]) => `, ${k} always ${JSON.stringify(v)}`)
           .join('')}${p.url !== undefined ? `, url ${p.url}` : ''}${p.nextLink !== undefined ? `, next_link ${p.nextLink}` : ''}` +
-        `${p.previousLink !== undefined ? `, previous_link ${p.previousLink}` : ''}${p.link ? ', Link header' : ''}`;
+        `${p.previousLink !== undefined ? `, previous_link ${p.previousLink}` : ''}${p.link ? ', Link header' : ''}` +
+        `${p.firstPage === 0 ? ', pages from 0' : ''}${(p.members ?? []).map((m) => `, ${m.role} ${m.path.join('.')}`).join('')}`;
       out.add('list-paging-changed', id, { old: say(a), new: say(b) }, at('paging'));
     } else {
       if (a.total === undefined && b.total !== undefined) out.add('list-paging-extended', id, { value: `the total \`${b.total}\`` }, at('paging'));
@@ -789,6 +798,8 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
         out.add('list-paging-extended', id, { value: `\`${b.previousLink}\`, the previous page's address` }, at('paging'));
       for (const [k, v] of Object.entries(b.constants ?? {}))
         if (a.constants?.[k] === undefined) out.add('list-paging-extended', id, { value: `\`${k}\`, always ${JSON.stringify(v)}` }, at('paging'));
+      for (const m of b.members ?? [])
+        if (!aMembers.has(member(m))) out.add('list-paging-extended', id, { value: `\`${m.path.join('.')}\`, the page's ${m.role}` }, at('paging'));
     }
   }
   // A list's own page sizes (paging.page_size), as they apply to it, where either side states its own.

@@ -10,6 +10,8 @@ import {
   isMergePatch,
   isRawEvent,
   NOT_SHOWN,
+  getFirstPage,
+  isIntegerPageMember,
 } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
@@ -35,7 +37,16 @@ import {
   type JsonSchema,
   type SchemaView,
 } from '../model/model-schemas.js';
-import type { EnvelopeModel, PagingModel, ParameterModel, ResourceModel, SchemeModel, ServiceModel, ShapeModel } from '../model/model-types.js';
+import type {
+  EnvelopeModel,
+  PageMemberModel,
+  PagingModel,
+  ParameterModel,
+  ResourceModel,
+  SchemeModel,
+  ServiceModel,
+  ShapeModel,
+} from '../model/model-types.js';
 import { diagnose, NameAllocator } from './export-shared.js';
 import { getServedVersions, getVersionDocumentModel } from '../model/model-served-versions.js';
 
@@ -368,7 +379,7 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
                 : `The \`${o.paging?.next ?? PAGE_FIELDS.next}\` of the previous page.`,
         };
       else if (q.kind === 'offset') props[q.name] = { type: 'integer', description: 'Items to skip before the page starts.' };
-      else if (q.kind === 'page') props[q.name] = { type: 'integer', description: 'The page number, from 1.' };
+      else if (q.kind === 'page') props[q.name] = { type: 'integer', description: `The page number, from ${getFirstPage(o.paging)}.` };
       else if (q.kind === 'sort') props[q.name] = { enum: [...o.sortValues], description: 'Sort by this field; `-` for descending.' };
       else if (q.kind === 'filter')
         props[q.name] = q.field
@@ -474,6 +485,7 @@ function getPageType(p: Omit<PagingModel, 'declared'>, item: string): string {
     p.url === undefined &&
     p.nextLink === undefined &&
     p.previousLink === undefined &&
+    p.members === undefined &&
     p.params.cursor === undefined
   )
     return `Page<${item}>`;
@@ -484,7 +496,24 @@ function getPageType(p: Omit<PagingModel, 'declared'>, item: string): string {
   if (p.url !== undefined) fields.push(`${jsString(p.url)}: string`);
   if (p.nextLink !== undefined) fields.push(`${jsString(p.nextLink)}: string | null`);
   if (p.previousLink !== undefined) fields.push(`${jsString(p.previousLink)}: string | null`);
+  if (p.members !== undefined) fields.push(...pageMemberFields(p.members));
   return `{ ${fields.join('; ')} }`;
+}
+
+/** paging.members as fields of the page's type: nested members inside object types of their own. */
+function pageMemberFields(members: readonly PageMemberModel[]): string[] {
+  type Tree = Map<string, string | Tree>;
+  const root: Tree = new Map();
+  for (const m of members) {
+    let at = root;
+    for (const name of m.path.slice(0, -1)) {
+      if (!at.has(name)) at.set(name, new Map());
+      at = at.get(name) as Tree;
+    }
+    at.set(m.path[m.path.length - 1]!, !isIntegerPageMember(m.role) ? 'boolean' : m.role === 'from' || m.role === 'to' ? 'number | null' : 'number');
+  }
+  const write = (tree: Tree): string[] => [...tree].map(([name, t]) => `${jsString(name)}: ${typeof t === 'string' ? t : `{ ${write(t).join('; ')} }`}`);
+  return write(root);
 }
 
 /** A declared query parameter or header as the client types it (an array is the parameter repeated). */
@@ -871,7 +900,7 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
               `      yield* ${items};\n` +
               `      cursor = ${next} ?? undefined;\n` +
               `    } while (cursor !== undefined);\n`
-            : `    for (let at = ${paging.style === 'page' ? 1 : 0}; ; ) {\n` +
+            : `    for (let at = ${paging.style === 'page' ? getFirstPage(paging) : 0}; ; ) {\n` +
               `      const page: ${p.resultType} = await this.${p.name}(${[...callArgs, `{ ...query, ${jsString(at)}: at }`, 'options'].join(', ')});\n` +
               `      if (${items}.length === 0) return;\n` +
               `      yield* ${items};\n` +

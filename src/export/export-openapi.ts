@@ -12,6 +12,7 @@ import {
   isRawEvent,
   NOT_SHOWN,
   PROBLEM_MEDIA_TYPE,
+  getFirstPage,
 } from '../model/model-defaults.js';
 import { REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { getField, getPageSize, getResource } from '../model/model-lookup.js';
@@ -57,9 +58,10 @@ import type {
   ServiceModel,
   ShapeModel,
   VersionChangeModel,
+  PagingModel,
 } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
-import { PART_NAMES } from '../spec/spec-types.js';
+import { PART_NAMES, type PageMemberRole } from '../spec/spec-types.js';
 import {
   annotateObjectSchema,
   annotateUnionSchema,
@@ -147,6 +149,56 @@ interface Context {
 
 function schema(ctx: Context, s: unknown): JsonObject {
   return (ctx.version === '3.0' ? toOas30Schema(s) : s) as JsonObject;
+}
+
+/** Each page member's schema (paging.members), required, nested members inside required objects of their own. */
+function addPageMembers(ctx: Context, paging: Omit<PagingModel, 'declared'>, properties: JsonObject, required: string[]): void {
+  const first = getFirstPage(paging);
+  const leaf = (role: PageMemberRole): JsonObject => {
+    switch (role) {
+      case 'page':
+        return { type: 'integer', minimum: first, description: `The page's number, from ${first}.` };
+      case 'last_page':
+        return { type: 'integer', minimum: first, description: "The last page's number; the first page's when nothing matches." };
+      case 'size':
+        return { type: 'integer', minimum: 1, description: 'The page size used.' };
+      case 'pages':
+        return { type: 'integer', minimum: 0, description: 'The number of pages: the total divided by the page size, rounded up.' };
+      case 'count':
+        return { type: 'integer', minimum: 0, description: 'The number of objects on this page.' };
+      case 'offset':
+        return { type: 'integer', minimum: 0, description: 'The number of objects before this page.' };
+      case 'first':
+        return { type: 'boolean', description: 'Whether this is the first page.' };
+      case 'last':
+        return { type: 'boolean', description: 'Whether no page follows this one.' };
+      case 'empty':
+        return { type: 'boolean', description: 'Whether this page holds no object.' };
+      case 'from':
+      case 'to':
+        return schema(ctx, {
+          type: ['integer', 'null'],
+          minimum: 1,
+          description: `The ${role === 'from' ? 'first' : 'last'} object's position, from 1; null on an empty page.`,
+        });
+    }
+  };
+  for (const m of paging.members ?? []) {
+    let props = properties;
+    let req = required;
+    for (const name of m.path.slice(0, -1)) {
+      if (props[name] === undefined) {
+        props[name] = { type: 'object', properties: {}, required: [], additionalProperties: false };
+        req.push(name);
+      }
+      const inner = props[name] as { properties: JsonObject; required: string[] };
+      props = inner.properties;
+      req = inner.required;
+    }
+    const name = m.path[m.path.length - 1]!;
+    props[name] = leaf(m.role);
+    req.push(name);
+  }
 }
 
 function ref(name: string, kind = 'schemas'): JsonObject {
@@ -548,8 +600,16 @@ function queryParam(ctx: Context, q: QueryParam, route: OperationRoute): JsonObj
         description: 'The number of items to skip before the page starts.',
         schema: { type: 'integer', minimum: 0, default: 0 },
       };
-    case 'page':
-      return { name: q.name, in: 'query', required: false, description: 'The page number, from 1.', schema: { type: 'integer', minimum: 1, default: 1 } };
+    case 'page': {
+      const first = getFirstPage(o.paging);
+      return {
+        name: q.name,
+        in: 'query',
+        required: false,
+        description: `The page number, from ${first}.`,
+        schema: { type: 'integer', minimum: first, default: first },
+      };
+    }
     case 'sort':
       return {
         name: q.name,
@@ -880,6 +940,7 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
         });
         required.push(paging.previousLink);
       }
+      if (paging.members !== undefined) addPageMembers(ctx, paging, properties, required);
       body = { type: 'object', properties, required, additionalProperties: false };
     }
     description = `A page of ${r?.plural ?? r?.name ?? 'items'}.`;

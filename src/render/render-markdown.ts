@@ -43,7 +43,7 @@ import {
   LIST_PARAMS,
   PAGE_FIELDS,
 } from '../model/model-routes.js';
-import { PART_NAMES, type PartName } from '../spec/spec-types.js';
+import { PART_NAMES, type PageMemberRole, type PartName } from '../spec/spec-types.js';
 
 // The nine-part document, in the seed's order and headings (seed/service-interface-specification.md).
 //
@@ -93,6 +93,21 @@ const list = (items: readonly Inline[]): Block => ({ kind: 'list', items });
 const table = (head: readonly string[], rows: readonly (readonly Inline[])[]): Block => ({ kind: 'table', head, rows });
 
 /** Joins inline pieces with a separator (", " by default). */
+/** What each page member holds, as the document says it (paging.members). */
+const PAGE_MEMBER_TEXT: Readonly<Record<PageMemberRole, string>> = Object.freeze({
+  page: "the page's number",
+  size: 'the page size',
+  pages: 'the number of pages',
+  last_page: "the last page's number",
+  count: 'the objects on this page',
+  first: 'the first page',
+  last: 'the last page',
+  empty: 'an empty page',
+  offset: 'the objects before this page',
+  from: "the first object's position",
+  to: "the last object's position",
+});
+
 function joinInline(parts: readonly Inline[], separator = ', '): Span[] {
   const out: Span[] = [];
   parts.forEach((p, i) => {
@@ -499,8 +514,10 @@ function endpointBlocks(m: ServiceModel): Block[] {
               ? ['a bare array']
               : [
                   code(
-                    `{ ${[...Object.entries(p.constants ?? {}).map(([k, v]) => `${k}: ${JSON.stringify(v)}`), p.items, ...(p.style === 'cursor' && p.next !== undefined ? [p.next] : []), ...(p.total !== undefined ? [p.total] : []), ...(p.hasMore !== undefined ? [p.hasMore] : []), ...(p.url !== undefined ? [`${p.url} (the request's path)`] : []), ...(p.nextLink !== undefined ? [`${p.nextLink} (the next page's address)`] : []), ...(p.previousLink !== undefined ? [`${p.previousLink} (the previous page's address)`] : [])].join(', ')} }`,
+                    `{ ${[...Object.entries(p.constants ?? {}).map(([k, v]) => `${k}: ${JSON.stringify(v)}`), p.items, ...(p.style === 'cursor' && p.next !== undefined ? [p.next] : []), ...(p.total !== undefined ? [p.total] : []), ...(p.hasMore !== undefined ? [p.hasMore] : []), ...(p.url !== undefined ? [`${p.url} (the request's path)`] : []), ...(p.nextLink !== undefined ? [`${p.nextLink} (the next page's address)`] : []), ...(p.previousLink !== undefined ? [`${p.previousLink} (the previous page's address)`] : []), ...(p.members ?? []).map((m) => `${m.path.join('.')} (${PAGE_MEMBER_TEXT[m.role]})`)].join(', ')} }`,
                   ),
+                  // first_page: 0 numbers the pages from 0 (Spring Data's).
+                  ...(p.style === 'page' && p.firstPage === 0 ? ['; pages numbered from 0'] : []),
                   // next_optional: the cursor is left out on the last page, not null there.
                   ...(p.style === 'cursor' && p.next !== undefined && p.nextOptional ? ['; ', code(p.next), ' left out on the last page'] : []),
                 ];

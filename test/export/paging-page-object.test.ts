@@ -6,7 +6,13 @@
 // held here: check, the OpenAPI export, the typed client, the document, diff, import, the runtime over HTTP (both
 // answers) and the tester.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { compileSpecText } from '../../src/program.js';
+import { exportOpenApi } from '../../src/export/export-openapi.js';
+import { generateClient } from '../../src/export/export-client.js';
+import { renderMarkdown } from '../../src/render/render-markdown.js';
+import { diffModels } from '../../src/diff/diff-run.js';
+import { checkedModel } from '../support/specs.js';
 import { startService, type Running } from '../runtime/helpers.js';
 
 const spec = (paging: string) => `servicespec: 1
@@ -67,6 +73,61 @@ describe('paging.first_page and paging.members: check', () => {
     expect(found(spec('{ style: page, members: { offset: pageable, page: pageable.pageNumber } }'))).toEqual([['paging-contradiction', at('members/offset')]]);
     expect(found(spec('{ style: page, members: { page: [number, number] } }'))).toEqual([['invalid-value', at('members/page')]]);
     expect(found(spec('{ style: page, members: { page: a..b } }'))).toEqual([['invalid-value', at('members/page')]]);
+  });
+});
+
+describe('paging.first_page and paging.members: export, client, document, diff', () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- read by path
+  const exported = (text: string, version: '3.1' | '3.0') => exportOpenApi(checkedModel(text), { openapi: version }).document as Record<string, any>;
+  for (const version of ['3.1', '3.0'] as const) {
+    it(`OpenAPI ${version}: each member required with its type, nested in pageable; the page parameter from 0; swagger-parser validates`, async () => {
+      const doc = exported(SPRING, version);
+      const get = doc.paths['/products'].get;
+      const page = get.responses['200'].content['application/json'].schema;
+      expect(page.required).toEqual(['content', 'totalElements', 'number', 'pageable', 'size', 'totalPages', 'numberOfElements', 'first', 'last', 'empty']);
+      expect(page.properties.number).toMatchObject({ type: 'integer', minimum: 0 });
+      expect(page.properties.first).toMatchObject({ type: 'boolean' });
+      expect(page.properties.pageable).toMatchObject({
+        type: 'object',
+        required: ['pageNumber', 'pageSize', 'offset'],
+        properties: { pageNumber: { type: 'integer', minimum: 0 }, pageSize: { type: 'integer', minimum: 1 }, offset: { type: 'integer', minimum: 0 } },
+      });
+      expect(get.parameters.find((q: { name: string }) => q.name === 'page').schema).toEqual({ type: 'integer', minimum: 0, default: 0 });
+      await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+      const laravel = exported(LARAVEL, version);
+      const lpage = laravel.paths['/products'].get.responses['200'].content['application/json'].schema;
+      expect(lpage.required).toEqual(['data', 'total', 'current_page', 'per_page', 'last_page', 'from', 'to']);
+      expect(lpage.properties.from).toMatchObject(version === '3.1' ? { type: ['integer', 'null'] } : { type: 'integer', nullable: true });
+      expect(laravel.paths['/products'].get.parameters.find((q: { name: string }) => q.name === 'page').schema).toEqual({
+        type: 'integer',
+        minimum: 1,
+        default: 1,
+      });
+      await expect(SwaggerParser.validate(structuredClone(laravel) as never)).resolves.toBeDefined();
+    });
+  }
+
+  it('the typed client reads each member, nested ones as objects, and walks pages from 0; the document names them', () => {
+    const code = generateClient(checkedModel(SPRING)).code;
+    expect(code).toContain(
+      '{ "content": Product[]; "totalElements": number; "number": number; "pageable": { "pageNumber": number; "pageSize": number; "offset": number }; "size": number; "totalPages": number; "numberOfElements": number; "first": boolean; "last": boolean; "empty": boolean }',
+    );
+    expect(code).toContain('for (let at = 0; ; )');
+    expect(generateClient(checkedModel(LARAVEL)).code).toContain('"from": number | null; "to": number | null');
+    const doc = renderMarkdown(checkedModel(SPRING));
+    expect(doc).toContain("number (the page's number), pageable.pageNumber (the page's number)");
+    expect(doc).toContain('pages numbered from 0');
+  });
+
+  it('diff: first_page changed or a member removed is breaking; a member added, not', () => {
+    const model = (t: string) => compileSpecText(t).model!;
+    const codes = (a: string, b: string) => diffModels(model(a), model(b)).changes.map((c) => [c.code, c.impact]);
+    const fromOne = SPRING.replace('first_page: 0, ', '');
+    const fewer = SPRING.replace(' offset: pageable.offset', '').replace('empty: empty,', 'empty: empty');
+    expect(codes(SPRING, fromOne)).toEqual([['list-paging-changed', 'breaking']]);
+    expect(codes(SPRING, fewer)).toEqual([['list-paging-changed', 'breaking']]);
+    expect(codes(fewer, SPRING)).toEqual([['list-paging-extended', 'non-breaking']]);
+    expect(codes(SPRING, SPRING)).toEqual([]);
   });
 });
 
