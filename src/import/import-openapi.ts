@@ -21,6 +21,8 @@ import {
   getUnmakeableIdentifier,
   isDefaultIdentifier,
   NOT_SHOWN,
+  PAGE_MEMBER_STYLES,
+  isIntegerPageMember,
 } from '../model/model-defaults.js';
 import { IF_MATCH_ACTIONS, LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, PAGING_ROLES, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
@@ -50,6 +52,8 @@ import {
   type OperationSpec,
   type PagingParamsSpec,
   type PagingRole,
+  type PageMemberRole,
+  type PageMembersSpec,
   type PagingSpec,
   type ParameterSpec,
   PARAMETER_TYPES,
@@ -1894,6 +1898,51 @@ function isAddressSchema(f: Json): boolean {
   return typeof example === 'string' && /^https?:\/\//.test(example);
 }
 
+/**
+ * A page object's descriptive members by their names (lowercase, without `_` and `-`), integers and booleans apart
+ * (paging.members): Spring Data's `Page` (`number`, `size`, `totalPages`, `numberOfElements`, `first`, `last`,
+ * `empty`, `pageable.pageNumber`, …) and Laravel's paginator (`current_page`, `last_page`, `per_page`, `from`, `to`).
+ */
+const PAGE_MEMBER_NAMES: { integer: ReadonlyMap<string, PageMemberRole>; boolean: ReadonlyMap<string, PageMemberRole> } = {
+  integer: new Map<string, PageMemberRole>([
+    ['number', 'page'],
+    ['page', 'page'],
+    ['currentpage', 'page'],
+    ['pagenumber', 'page'],
+    ['pageindex', 'page'],
+    ['size', 'size'],
+    ['perpage', 'size'],
+    ['pagesize', 'size'],
+    ['totalpages', 'pages'],
+    ['numberofpages', 'pages'],
+    ['lastpage', 'last_page'],
+    ['numberofelements', 'count'],
+    ['offset', 'offset'],
+    ['from', 'from'],
+    ['to', 'to'],
+  ]),
+  boolean: new Map<string, PageMemberRole>([
+    ['first', 'first'],
+    ['isfirst', 'first'],
+    ['last', 'last'],
+    ['islast', 'last'],
+    ['empty', 'empty'],
+    ['isempty', 'empty'],
+  ]),
+};
+
+/** A page object's total by its name (lowercase, without `_` and `-`), beside its members: Spring's `totalElements`. */
+const PAGE_TOTAL_NAMES: ReadonlySet<string> = new Set(['total', 'totalelements', 'totalcount', 'count', 'totalitems', 'totalresults', 'totalrecords']);
+
+/** The member role a page field's name and type say it holds (paging.members), or undefined. */
+function pageMemberRoleOf(name: string, f: Json): PageMemberRole | undefined {
+  const types = Array.isArray(f.type) ? f.type.map(String) : [String(f.type)];
+  const key = name.toLowerCase().replace(/[_-]/g, '');
+  if (types.includes('integer')) return PAGE_MEMBER_NAMES.integer.get(key);
+  if (types.includes('boolean')) return PAGE_MEMBER_NAMES.boolean.get(key);
+  return undefined;
+}
+
 /** Page size names that, with no cursor or offset, say the list pages by page number (as `per_page` does). */
 const PAGE_SIZE_NAMES: ReadonlySet<string> = new Set([LIST_PARAMS.perPage, 'page_size', 'pageSize', 'perPage']);
 
@@ -1944,6 +1993,10 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   let url: string | undefined;
   let nextLink: string | undefined;
   let previousLink: string | undefined;
+  // A page object (Spring's Page, Laravel's paginator): its members by role, and the fields the format does not
+  // carry (Spring's sort and pageable.paged, Laravel's path and first_page_url), said only when the page is read.
+  const members: { role: PageMemberRole; path: string[] }[] = [];
+  const dropped: { item: string; pointer: string }[] = [];
   // Whether the document leaves the next cursor out of the last page (optional, not nullable).
   let nextOptional = false;
   if (flat.schema?.type === 'array' || (Array.isArray(flat.schema?.type) && flat.schema.type.includes('array'))) {
@@ -1953,18 +2006,47 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   } else {
     const props = flat.schema && isObject(flat.schema.properties) ? flat.schema.properties : undefined;
     if (!props) return {};
+    // A page object holds two members at least (by name and type, docs/import.md): its other fields are read as
+    // such a page's (its total by name; what the format does not carry left out), not as a next cursor.
+    const fieldOf = (node: unknown, p: string) => flatten(ctx, node, p).schema ?? {};
+    const pageObject =
+      Object.entries(props).filter(
+        ([name, node]) => pageMemberRoleOf(name, fieldOf(node, joinPointer(joinPointer(flat.pointer, 'properties'), name))) !== undefined,
+      ).length >= 2;
     for (const [name, node] of Object.entries(props)) {
       const p = joinPointer(joinPointer(flat.pointer, 'properties'), name);
-      const f = flatten(ctx, node, p).schema ?? {};
+      const f = fieldOf(node, p);
       const types = Array.isArray(f.type) ? f.type.map(String) : [String(f.type)];
+      const role = pageObject ? pageMemberRoleOf(name, f) : undefined;
       if (types.includes('array') && items === undefined) {
         // Read only to tell which resource is listed: what it cannot keep is said where the resource (or the
         // operation's response) is read, so it is not said again here.
         const said = ctx.diagnostics.length;
         const shape = shapeFromSchema(ctx, node, p, 'page items', 'top');
         ctx.diagnostics.length = said;
-        if (!shape?.list || shape.resource === undefined) return {};
-        [items, resource] = [name, shape.resource];
+        if (!shape?.list || shape.resource === undefined) {
+          if (!pageObject) return {};
+          dropped.push({ item: name, pointer: p });
+        } else [items, resource] = [name, shape.resource];
+      } else if (role !== undefined) members.push({ role, path: [name] });
+      else if (pageObject && types.includes('integer') && total === undefined && PAGE_TOTAL_NAMES.has(name.toLowerCase().replace(/[_-]/g, ''))) total = name;
+      else if (pageObject && types.includes('object') && isObject(f.properties)) {
+        // Spring's pageable: { pageNumber, pageSize, offset, paged, unpaged, sort }, its members nested.
+        const inner: { role: PageMemberRole; path: string[] }[] = [];
+        const left: { item: string; pointer: string }[] = [];
+        for (const [sub, subNode] of Object.entries(f.properties)) {
+          const at = joinPointer(joinPointer(p, 'properties'), sub);
+          const subRole = pageMemberRoleOf(sub, fieldOf(subNode, at));
+          if (subRole !== undefined) inner.push({ role: subRole, path: [name, sub] });
+          else left.push({ item: `${name}.${sub}`, pointer: at });
+        }
+        // An object holding no page position (Spring's sort: { empty, sorted, unsorted }) is left out whole: its
+        // booleans are the order's, not the page's.
+        if (!inner.some((m) => isIntegerPageMember(m.role))) dropped.push({ item: name, pointer: p });
+        else {
+          dropped.push(...left);
+          members.push(...inner);
+        }
       } else if (types.includes('string') && !types.includes('null') && constantOf(f) !== undefined) {
         // Stripe's `object: list`, Google's `kind`: one text on every page (paging.constants).
         (constants ??= {})[name] = constantOf(f)!;
@@ -1978,6 +2060,11 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
       } else if (types.includes('string') && nextLink === undefined && NEXT_LINK_NAMES.has(name) && isAddressSchema(f)) {
         // Its `next`, a whole address (format: uri): the next page's, not a cursor.
         nextLink = name;
+      } else if (pageObject && types.includes('string') && nextLink === undefined && NEXT_LINK_NAMES.has(name)) {
+        // A page object's next page address of no stated format (Laravel's next_page_url): there is no cursor.
+        nextLink = name;
+      } else if (pageObject && !types.includes('integer') && !(types.includes('boolean') && HAS_MORE_NAMES.has(name))) {
+        dropped.push({ item: name, pointer: p });
       } else if (types.includes('string') && next === undefined) {
         next = name;
         const required = Array.isArray(flat.schema?.required) && flat.schema.required.includes(name);
@@ -2025,18 +2112,9 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   else style = 'none';
   const cursorName = found.cursor ?? LIST_PARAMS.cursor;
   // Page numbers from 0 (Spring's `page`, minimum 0 or default 0): the format's count from 1, said at the parameter.
+  // Page numbers from 0 (Spring's `page`, minimum 0 or default 0): paging.first_page 0.
   const pageParam = style === 'page' && found.page !== undefined ? queryParamOf(ctx, src, found.page) : undefined;
-  if (pageParam !== undefined && (pageParam.schema?.minimum === 0 || pageParam.schema?.default === 0))
-    report(
-      ctx,
-      'import-approximated',
-      {
-        item: `operation ${src.id}: its page number \`${found.page}\`, counted from 0`,
-        as: 'a page number counted from 1 (paging style page)',
-        reason: 'the format numbers pages from 1: the service refuses page 0 and answers the first page as 1',
-      },
-      pageParam.pointer,
-    );
+  const fromZero = pageParam !== undefined && (pageParam.schema?.minimum === 0 || pageParam.schema?.default === 0);
   if (next !== undefined && style !== 'cursor') return { reason: `its page holds \`${next}\`, a next cursor, but it takes no \`${cursorName}\` parameter` };
   if (previousLink !== undefined && style !== 'offset' && style !== 'page')
     return {
@@ -2044,6 +2122,12 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
     };
   if (nextLink !== undefined && (style === 'none' || style === 'limit'))
     return { reason: `its page holds \`${nextLink}\`, the next page's address, but it takes no position parameter (offset, page or cursor)` };
+  // A member its style cannot answer (a page number on a list paged by offset) keeps the list custom, saying why.
+  const unanswerable = members.find((m) => !PAGE_MEMBER_STYLES[m.role].includes(style));
+  if (unanswerable !== undefined)
+    return {
+      reason: `its page holds \`${unanswerable.path.join('.')}\`, ${unanswerable.role === 'page' || unanswerable.role === 'last_page' ? 'a page number' : `its ${unanswerable.role}`}, which a list paged by ${style} does not answer (paging.members)`,
+    };
   if (style === 'cursor' && items === undefined && !link && !nextInEnvelope.has(src))
     return { reason: `it takes a \`${cursorName}\`, but its bare array answer gives no next cursor (no \`${LINK_HEADER}\` header is declared)` };
   // Shopify's: an envelope of the objects alone, the next page's cursor in the Link header (\`next: false\`).
@@ -2072,7 +2156,23 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
     if (url !== undefined) paging.url = url;
     if (nextLink !== undefined) paging.next_link = nextLink;
     if (previousLink !== undefined) paging.previous_link = previousLink;
+    if (members.length > 0) {
+      const byRole: Partial<Record<PageMemberRole, string[]>> = {};
+      for (const m of members) (byRole[m.role] ??= []).push(m.path.join('.'));
+      paging.members = Object.fromEntries(Object.entries(byRole).map(([role, paths]) => [role, paths!.length === 1 ? paths![0]! : paths])) as PageMembersSpec;
+    }
   }
+  if (fromZero) paging.first_page = 0;
+  for (const d of dropped)
+    report(
+      ctx,
+      'import-dropped',
+      {
+        item: `operation ${src.id}: its page's \`${d.item}\``,
+        reason: "the format's page object carries its objects, total, neighbouring pages' addresses and paging.members only",
+      },
+      d.pointer,
+    );
   if (link && style !== 'none' && style !== 'limit') paging.link = true;
   if (totalHeader !== undefined) paging.total_header = totalHeader;
   if (Object.keys(params).length > 0) paging.params = params;

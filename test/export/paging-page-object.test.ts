@@ -12,6 +12,7 @@ import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { generateClient } from '../../src/export/export-client.js';
 import { renderMarkdown } from '../../src/render/render-markdown.js';
 import { diffModels } from '../../src/diff/diff-run.js';
+import { importOpenApiFile } from '../../src/import/import-openapi.js';
 import { checkedModel } from '../support/specs.js';
 import { startService, type Running } from '../runtime/helpers.js';
 
@@ -128,6 +129,77 @@ describe('paging.first_page and paging.members: export, client, document, diff',
     expect(codes(SPRING, fewer)).toEqual([['list-paging-changed', 'breaking']]);
     expect(codes(fewer, SPRING)).toEqual([['list-paging-extended', 'non-breaking']]);
     expect(codes(SPRING, SPRING)).toEqual([]);
+  });
+});
+
+describe('import: springdoc’s Page and Laravel’s paginator are list actions with their members', () => {
+  const fixture = (name: string) => new URL(`../fixtures/page-objects/${name}`, import.meta.url).pathname;
+
+  it('springdoc: numbered from 0 (first_page, not an approximation), members top-level and in pageable; sort left out, said', async () => {
+    const r = await importOpenApiFile(fixture('springdoc-products.yaml'));
+    expect(r.document!.endpoints!.operations!.list).toMatchObject({
+      action: 'list',
+      resource: 'Product',
+      paging: {
+        style: 'page',
+        first_page: 0,
+        items: 'content',
+        total: 'totalElements',
+        params: { limit: 'size' },
+        members: {
+          page: ['number', 'pageable.pageNumber'],
+          size: ['size', 'pageable.pageSize'],
+          pages: 'totalPages',
+          count: 'numberOfElements',
+          first: 'first',
+          last: 'last',
+          empty: 'empty',
+          offset: 'pageable.offset',
+        },
+      },
+    });
+    expect(r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('page number'))).toEqual([]);
+    expect(r.diagnostics.filter((d) => d.code === 'import-custom-operation').map((d) => d.message)).toEqual([]);
+    expect(r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes("its page's")).map((d) => d.pointer)).toEqual([
+      '#/components/schemas/PageProduct/properties/sort',
+      '#/components/schemas/PageProduct/properties/pageable/properties/sort',
+      '#/components/schemas/PageProduct/properties/pageable/properties/paged',
+      '#/components/schemas/PageProduct/properties/pageable/properties/unpaged',
+    ]);
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    // Exported again, the page's members are where springdoc had them (sort and paged left out).
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- read by path
+    const back = exportOpenApi(r.compiled!.model!, { openapi: '3.0' }).document as Record<string, any>;
+    const page = back.paths['/products'].get.responses['200'].content['application/json'].schema;
+    expect(Object.keys(page.properties).sort()).toEqual(
+      ['content', 'empty', 'first', 'last', 'number', 'numberOfElements', 'pageable', 'size', 'totalElements', 'totalPages'].sort(),
+    );
+    expect(Object.keys(page.properties.pageable.properties).sort()).toEqual(['offset', 'pageNumber', 'pageSize']);
+  });
+
+  it("Laravel: numbered from 1, its members, next_page_url and prev_page_url the neighbouring pages' addresses", async () => {
+    const r = await importOpenApiFile(fixture('laravel-posts.yaml'));
+    const list = r.document!.endpoints!.operations!['posts.index']!;
+    expect(list).toMatchObject({
+      action: 'list',
+      resource: 'Post',
+      paging: {
+        style: 'page',
+        items: 'data',
+        total: 'total',
+        next_link: 'next_page_url',
+        previous_link: 'prev_page_url',
+        members: { page: 'current_page', last_page: 'last_page', size: 'per_page', from: 'from', to: 'to' },
+      },
+    });
+    expect(list.paging!.first_page).toBeUndefined();
+    expect(r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes("its page's")).map((d) => d.message.match(/`([^`]+)`/)![1])).toEqual([
+      'first_page_url',
+      'last_page_url',
+      'links',
+      'path',
+    ]);
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 });
 
