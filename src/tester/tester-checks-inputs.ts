@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { objectKey } from './tester-context.js';
 import { getFieldSchema, isAnswered, type SchemaView } from '../model/model-schemas.js';
 import { getFieldAt } from '../model/model-path-bindings.js';
-import { DEFAULT_PAGING, getPagingParamName, isMergePatch } from '../model/model-defaults.js';
+import { DEFAULT_PAGING, getFirstPage, getPagingParamName, isMergePatch } from '../model/model-defaults.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { getNextCursor, getPageItems, getPageSizeParam } from './tester-checks-lists.js';
 import type { FieldModel, ResourceModel } from '../model/model-types.js';
@@ -331,8 +331,12 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
         edges.push([size, '0', 'a page holds at least one item']);
         if (!thrifty) for (const bad of ['-1', 'abc', '1.5']) edges.push([size, bad, 'no page size']);
       }
-      if (paging.style === 'page' && !thrifty)
-        for (const bad of ['0', '-1', 'abc', '1.5']) edges.push([getPagingParamName(paging, 'page'), bad, 'pages are numbered from 1']);
+      if (paging.style === 'page' && !thrifty) {
+        // Pages numbered from 0 (paging.first_page: 0) take 0: -1 is below the first.
+        const first = getFirstPage(paging);
+        for (const bad of [...(first === 1 ? ['0'] : []), '-1', 'abc', '1.5'])
+          edges.push([getPagingParamName(paging, 'page'), bad, `pages are numbered from ${first}`]);
+      }
       if (paging.style === 'offset' && !thrifty)
         for (const bad of ['-1', 'abc', '1.5']) edges.push([getPagingParamName(paging, 'offset'), bad, 'no number of objects to skip']);
       for (const [name, bad, why] of edges) {

@@ -1,4 +1,4 @@
-import { DEFAULT_PAGING, getPagingParamName } from '../model/model-defaults.js';
+import { DEFAULT_PAGING, getFirstPage, getPagingParamName } from '../model/model-defaults.js';
 import { objectKey } from './tester-context.js';
 import { getValueAt } from '../model/model-path-bindings.js';
 import { getField, getPageSize, getStateField } from '../model/model-lookup.js';
@@ -156,7 +156,7 @@ export function nextQuery(
   const offset = getPagingParamName(p, 'offset');
   const number = getPagingParamName(p, 'page');
   if (p.style === 'offset') return { next: { ...query, [offset]: String(Number(query[offset] ?? 0) + items.length) } };
-  if (p.style === 'page') return { next: { ...query, [number]: String(Number(query[number] ?? 1) + 1) } };
+  if (p.style === 'page') return { next: { ...query, [number]: String(Number(query[number] ?? getFirstPage(p)) + 1) } };
   return {};
 }
 

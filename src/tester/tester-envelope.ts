@@ -5,7 +5,7 @@
 
 import { STATUS_CODES } from 'node:http';
 import { getEnvelopeField, getEnvelopeValues, listHasValue } from '../model/model-envelope.js';
-import { DEFAULT_PAGING, getPagingParamName } from '../model/model-defaults.js';
+import { DEFAULT_PAGING, getFirstPage, getPagingParamName } from '../model/model-defaults.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { getShapeSchema } from '../model/model-schemas.js';
 import type { TestContext } from './tester-context.js';
@@ -108,7 +108,7 @@ export function envelopeMismatch(ctx: TestContext, route: OperationRoute, req: T
         break;
       }
       case 'page': {
-        const wanted = asked(getPagingParamName(paging, 'page')) ?? 1;
+        const wanted = asked(getPagingParamName(paging, 'page')) ?? getFirstPage(paging);
         if (at !== wanted) return say(`the page asked for, ${wanted}`);
         break;
       }

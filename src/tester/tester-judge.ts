@@ -1,5 +1,5 @@
 import { createMediaTypeReader, isJsonMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
-import { DEFAULT_PAGING, getPagingParamName, isStatusIn, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
+import { DEFAULT_PAGING, getFirstPage, getPagingParamName, isIntegerPageMember, isStatusIn, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
 import { isSuccessAnswer, getErrorCodes, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import { getShapeSchema } from '../model/model-schemas.js';
 import { getBinding, getValueAt } from '../model/model-path-bindings.js';
@@ -67,7 +67,8 @@ function pageLinksMismatch(
     return at;
   };
   const size = Number(asked.searchParams.get(sizeName) ?? Number.NaN);
-  const now = Number(asked.searchParams.get(position) ?? (paging.style === 'page' ? 1 : 0));
+  const firstAt = paging.style === 'page' ? getFirstPage(paging) : 0;
+  const now = Number(asked.searchParams.get(position) ?? firstAt);
   if (paging.nextLink !== undefined) {
     const next = read(paging.nextLink);
     if (typeof next === 'string') return next;
@@ -82,14 +83,111 @@ function pageLinksMismatch(
   if (paging.previousLink !== undefined) {
     const previous = read(paging.previousLink);
     if (typeof previous === 'string') return previous;
-    const first = now === (paging.style === 'page' ? 1 : 0);
+    const first = now === firstAt;
     if (first && previous !== null) return `${paging.previousLink} ${JSON.stringify(page[paging.previousLink])} on the first page (null there)`;
     if (!first && previous === null) return `${paging.previousLink} null on a page after the first`;
     if (previous !== null && Number.isInteger(size)) {
       const back = paging.style === 'offset' ? Math.max(0, now - size) : now - 1;
       const said = previous.searchParams.get(position);
-      if (said !== String(back) && !(said === null && back === (paging.style === 'page' ? 1 : 0)))
+      if (said !== String(back) && !(said === null && back === firstAt))
         return `${paging.previousLink} ${JSON.stringify(page[paging.previousLink])}, not the previous page's address (${position}=${back})`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * paging.members (Spring Data's Page, Laravel's paginator): each of its type, and each what the page asked for says:
+ * the page's number the one asked (the first when none is), the size the one asked, the count the items', first,
+ * last and empty as the position and the items say, the page count and the last page's number the total's divided
+ * by the size, from and to the items' positions (null on an empty page).
+ */
+function pageMembersMismatch(
+  ctx: TestContext,
+  paging: Omit<PagingModel, 'declared'>,
+  req: TestRequest,
+  page: Record<string, unknown>,
+  count: number,
+): string | undefined {
+  const asked = new URL(ctx.client.url(req.path)).searchParams;
+  const number = (name: string): number | undefined => {
+    const v = asked.get(name);
+    return v === null || !/^[0-9]+$/.test(v) ? undefined : Number(v);
+  };
+  const first = getFirstPage(paging);
+  const read = (path: readonly string[]): { value: unknown } | undefined => {
+    let at: unknown = page;
+    for (const name of path) {
+      if (at === null || typeof at !== 'object' || !Object.hasOwn(at, name)) return undefined;
+      at = (at as Record<string, unknown>)[name];
+    }
+    return { value: at };
+  };
+  // The page size: the one asked, else the page's own size member (when declared and an integer).
+  const sizeMember = paging.members!.find((m) => m.role === 'size');
+  const sizeSaid = sizeMember !== undefined ? read(sizeMember.path)?.value : undefined;
+  const size = number(getPagingParamName(paging, 'limit')) ?? (Number.isInteger(sizeSaid) ? (sizeSaid as number) : undefined);
+  const pageAsked = paging.style === 'page' ? (number(getPagingParamName(paging, 'page')) ?? first) : undefined;
+  // The objects before this page: the offset asked, or the pages before this one times the size.
+  const offset =
+    paging.style === 'offset'
+      ? (number(getPagingParamName(paging, 'offset')) ?? 0)
+      : pageAsked !== undefined && size !== undefined
+        ? (pageAsked - first) * size
+        : undefined;
+  const totalSaid = paging.total !== undefined ? page[paging.total] : undefined;
+  const total = Number.isInteger(totalSaid) ? (totalSaid as number) : undefined;
+  const pages = total !== undefined && size !== undefined ? Math.ceil(total / size) : undefined;
+  for (const m of paging.members!) {
+    const name = m.path.join('.');
+    const found = read(m.path);
+    if (found === undefined) return `a page without ${name} (its ${m.role})`;
+    const v = found.value;
+    const say = (what: string) => `${name} ${JSON.stringify(v)}, not ${what}`;
+    if (!isIntegerPageMember(m.role)) {
+      if (typeof v !== 'boolean') return say('true or false');
+    } else if (m.role === 'from' || m.role === 'to') {
+      if (v !== null && !Number.isInteger(v)) return say('a position or null');
+    } else if (!Number.isInteger(v) || (v as number) < 0) return say('a count or a number');
+    switch (m.role) {
+      case 'page':
+        if (pageAsked !== undefined && v !== pageAsked) return say(`the page asked for (${pageAsked}, numbered from ${first})`);
+        break;
+      case 'size':
+        if (size !== undefined && v !== size) return say(`the page size asked for (${size})`);
+        if ((v as number) < count) return say(`a page size: the page holds ${count} objects`);
+        break;
+      case 'count':
+        if (v !== count) return say(`the number of objects on the page (${count})`);
+        break;
+      case 'empty':
+        if (v !== (count === 0)) return say(`whether the page is empty (it holds ${count} objects)`);
+        break;
+      case 'first':
+        if (offset !== undefined && v !== (offset === 0)) return say(`whether this is the first page (${offset} objects before it)`);
+        break;
+      case 'last':
+        if (size !== undefined && count < size && v !== true) return say(`whether this is the last page (it holds ${count} of ${size})`);
+        if (total !== undefined && offset !== undefined && v !== offset + count >= total)
+          return say(`whether this is the last page (${offset + count} of ${total} objects up to it)`);
+        break;
+      case 'offset':
+        if (offset !== undefined && v !== offset) return say(`the objects before this page (${offset})`);
+        break;
+      case 'pages':
+        if (pages !== undefined && v !== pages) return say(`the number of pages (${total} objects, ${size} a page: ${pages})`);
+        break;
+      case 'last_page': {
+        const last = pages !== undefined ? Math.max(pages, 1) - 1 + first : undefined;
+        if (last !== undefined && v !== last) return say(`the last page's number (${total} objects, ${size} a page, numbered from ${first}: ${last})`);
+        break;
+      }
+      case 'from':
+      case 'to': {
+        const wanted = count === 0 ? null : offset === undefined ? undefined : m.role === 'from' ? offset + 1 : offset + count;
+        if (wanted !== undefined && v !== wanted) return say(`the ${m.role === 'from' ? 'first' : 'last'} object's position (${JSON.stringify(wanted)})`);
+        break;
+      }
     }
   }
   return undefined;
@@ -134,6 +232,8 @@ export function responseMismatch(ctx: TestContext, route: OperationRoute, req: T
       }
       const links = pageLinksMismatch(ctx, paging, req, page, items.length);
       if (links !== undefined) return links;
+      const members = paging.members !== undefined ? pageMembersMismatch(ctx, paging, req, page, items.length) : undefined;
+      if (members !== undefined) return members;
     }
     // The total's header is on every page, a count (paging.total_header).
     if (paging.totalHeader !== undefined) {

@@ -14,6 +14,8 @@ import { renderMarkdown } from '../../src/render/render-markdown.js';
 import { diffModels } from '../../src/diff/diff-run.js';
 import { importOpenApiFile } from '../../src/import/import-openapi.js';
 import { checkedModel } from '../support/specs.js';
+import { testService } from '../../src/tester/tester-run.js';
+import { isObject, readJson, startHandServer, type HandServer } from '../support/hand-server.js';
 import { startService, type Running } from '../runtime/helpers.js';
 
 const spec = (paging: string) => `servicespec: 1
@@ -274,5 +276,92 @@ describe('served (fast paths on and off, byte for byte): the members of each pag
     expect((await page('laravel', '?page=4&per_page=2')).body).toMatchObject({ current_page: 4, from: null, to: null });
     expect((await page('laravel', '?name=zzz')).body).toMatchObject({ total: 0, current_page: 1, last_page: 1, per_page: 20, from: null, to: null });
     expect((await page('laravel', '?page=0')).status).toBe(422);
+  });
+});
+
+describe("the tester holds a Spring Page's members to the page it asked for", () => {
+  type Fault = 'none' | 'page-index' | 'count' | 'from-one';
+  function start(fault: Fault): Promise<HandServer> {
+    const products: { id: number; name: string }[] = [];
+    return startHandServer((req, reply) => {
+      const url = new URL(req.url, 'http://127.0.0.1');
+      if (req.method === 'GET' && url.pathname === '/products') {
+        for (const k of url.searchParams.keys()) if (k !== 'page' && k !== 'size' && k !== 'name') return reply.problem(422, 'invalid');
+        const int = (name: string, fallback: number, min: number) => {
+          const v = url.searchParams.get(name);
+          if (v === null) return fallback;
+          return /^[0-9]+$/.test(v) && Number(v) >= min ? Number(v) : undefined;
+        };
+        // A service numbering its pages from 1 (the planted fault 'from-one') refuses page 0.
+        const first = fault === 'from-one' ? 1 : 0;
+        const size = int('size', 20, 1);
+        const number = int('page', first, first);
+        if (size === undefined || size > 100 || number === undefined) return reply.problem(422, 'invalid');
+        const name = url.searchParams.get('name');
+        const matching = products.filter((p) => name === null || p.name === name);
+        const offset = (number - first) * size;
+        const content = matching.slice(offset, offset + size);
+        const totalPages = Math.ceil(matching.length / size);
+        const index = fault === 'page-index' ? number + 1 : number;
+        return reply.json(200, {
+          content,
+          pageable: { pageNumber: index, pageSize: size, sort: { empty: true, sorted: false, unsorted: true }, offset, paged: true, unpaged: false },
+          last: offset + content.length >= matching.length,
+          totalElements: matching.length,
+          totalPages,
+          size,
+          number: index,
+          sort: { empty: true, sorted: false, unsorted: true },
+          first: offset === 0,
+          numberOfElements: fault === 'count' ? content.length + 1 : content.length,
+          empty: content.length === 0,
+        });
+      }
+      const item = /^\/products\/([^/]+)$/.exec(url.pathname);
+      if (req.method === 'GET' && item) {
+        const p = products.find((x) => String(x.id) === item[1]);
+        return p ? reply.json(200, p) : reply.problem(404, 'not_found');
+      }
+      if (req.method !== 'POST' || url.pathname !== '/products') return reply.problem(404, 'not_found');
+      const b = readJson(req);
+      if (!isObject(b) || typeof b.name !== 'string' || [...b.name].length > 200 || Object.keys(b).some((k) => k !== 'name'))
+        return reply.problem(422, 'invalid');
+      const product = { id: products.length + 1, name: b.name };
+      products.push(product);
+      reply.json(201, product, 'application/json', { location: `/products/${product.id}` });
+    });
+  }
+  const faults = ['none', 'page-index', 'count', 'from-one'] as const;
+  const servers: Partial<Record<Fault, HandServer>> = {};
+  beforeAll(async () => {
+    for (const f of faults) servers[f] = await start(f);
+  });
+  afterAll(() => Object.values(servers).forEach((s) => s.close()));
+  const run = async (fault: Fault) =>
+    (await testService(checkedModel(SPRING), { baseUrl: servers[fault]!.url, seed: 1 })).results
+      .filter((r) => r.outcome === 'failed')
+      .map((r) => `${r.check}: ${r.failure?.actual ?? ''}`);
+
+  it('a faithful Spring Boot service passes (sort and pageable.paged, which the spec leaves out, are extra members)', async () => {
+    expect(await run('none')).toEqual([]);
+  });
+
+  it('a page index one off, a count wrong, pages numbered from 1: each fails', async () => {
+    expect((await run('page-index')).join('\n')).toMatch(/number \d+, not the page asked for \(\d+, numbered from 0\)/);
+    expect((await run('count')).join('\n')).toMatch(/numberOfElements \d+, not the number of objects on the page \(\d+\)/);
+    // Page 1 answered to a request naming no page (the first, 0), and page 1 answered again to page=1.
+    const fromOne = (await run('from-one')).join('\n');
+    expect(fromOne).toMatch(/number 1, not the page asked for \(0, numbered from 0\)/);
+    expect(fromOne).toMatch(/endpoints.list-paging: .*appears twice/);
+  });
+
+  it('serve itself passes', async () => {
+    const service = await startService(compileSpecText(SPRING).model!);
+    try {
+      const failed = (await testService(checkedModel(SPRING), { baseUrl: service.url, seed: 1 })).results.filter((r) => r.outcome === 'failed');
+      expect(failed.map((r) => `${r.check}: ${r.failure?.actual ?? ''}`)).toEqual([]);
+    } finally {
+      await service.close();
+    }
   });
 });
