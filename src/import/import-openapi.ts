@@ -1995,7 +1995,7 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   let previousLink: string | undefined;
   // A page object (Spring's Page, Laravel's paginator): its members by role, and the fields the format does not
   // carry (Spring's sort and pageable.paged, Laravel's path and first_page_url), said only when the page is read.
-  const members: { role: PageMemberRole; path: string[] }[] = [];
+  const members: { role: PageMemberRole; path: string[]; maximum?: unknown }[] = [];
   const dropped: { item: string; pointer: string }[] = [];
   // Whether the document leaves the next cursor out of the last page (optional, not nullable).
   let nextOptional = false;
@@ -2028,16 +2028,17 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
           if (!pageObject) return {};
           dropped.push({ item: name, pointer: p });
         } else [items, resource] = [name, shape.resource];
-      } else if (role !== undefined) members.push({ role, path: [name] });
+      } else if (role !== undefined) members.push({ role, path: [name], maximum: f.maximum });
       else if (pageObject && types.includes('integer') && total === undefined && PAGE_TOTAL_NAMES.has(name.toLowerCase().replace(/[_-]/g, ''))) total = name;
       else if (pageObject && types.includes('object') && isObject(f.properties)) {
         // Spring's pageable: { pageNumber, pageSize, offset, paged, unpaged, sort }, its members nested.
-        const inner: { role: PageMemberRole; path: string[] }[] = [];
+        const inner: { role: PageMemberRole; path: string[]; maximum?: unknown }[] = [];
         const left: { item: string; pointer: string }[] = [];
         for (const [sub, subNode] of Object.entries(f.properties)) {
           const at = joinPointer(joinPointer(p, 'properties'), sub);
-          const subRole = pageMemberRoleOf(sub, fieldOf(subNode, at));
-          if (subRole !== undefined) inner.push({ role: subRole, path: [name, sub] });
+          const subField = fieldOf(subNode, at);
+          const subRole = pageMemberRoleOf(sub, subField);
+          if (subRole !== undefined) inner.push({ role: subRole, path: [name, sub], maximum: subField.maximum });
           else left.push({ item: `${name}.${sub}`, pointer: at });
         }
         // An object holding no page position (Spring's sort: { empty, sorted, unsorted }) is left out whole: its
@@ -2122,6 +2123,16 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
     };
   if (nextLink !== undefined && (style === 'none' || style === 'limit'))
     return { reason: `its page holds \`${nextLink}\`, the next page's address, but it takes no position parameter (offset, page or cursor)` };
+  // A member bounded below what the runtime may answer (a page size echo capped under the parameter's maximum, a
+  // page count capped at all) keeps the list custom, saying why: the runtime would break the document's bound.
+  const cap = pageSizeMaximum(ctx, src);
+  const bounded = members.find(
+    (m) => m.maximum !== undefined && !(m.role === 'size' && cap !== undefined && typeof m.maximum === 'number' && m.maximum >= cap),
+  );
+  if (bounded !== undefined)
+    return {
+      reason: `its page's \`${bounded.path.join('.')}\` (its ${bounded.role}) is at most ${JSON.stringify(bounded.maximum)}, ${bounded.role === 'size' ? 'below what the page size parameter allows' : 'a bound the format keeps on no page member but the page size'} (paging.members)`,
+    };
   // A member its style cannot answer (a page number on a list paged by offset) keeps the list custom, saying why.
   const unanswerable = members.find((m) => !PAGE_MEMBER_STYLES[m.role].includes(style));
   if (unanswerable !== undefined)
