@@ -2112,7 +2112,6 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   else if (found.limit !== undefined) style = 'limit';
   else style = 'none';
   const cursorName = found.cursor ?? LIST_PARAMS.cursor;
-  // Page numbers from 0 (Spring's `page`, minimum 0 or default 0): the format's count from 1, said at the parameter.
   // Page numbers from 0 (Spring's `page`, minimum 0 or default 0): paging.first_page 0.
   const pageParam = style === 'page' && found.page !== undefined ? queryParamOf(ctx, src, found.page) : undefined;
   const fromZero = pageParam !== undefined && (pageParam.schema?.minimum === 0 || pageParam.schema?.default === 0);

@@ -36,7 +36,7 @@ export interface QueryParam {
   parameter?: ParameterModel;
   /** A list's filter that every request must send (`required_filters`); absent on every other parameter. */
   required?: true;
-  /** limit: the page size (`limit`, or `per_page` in the page style); offset: objects skipped; page: the page number from 1. */
+  /** limit: the page size (`limit`, or `per_page` in the page style); offset: objects skipped; page: the page number, from paging.first_page (1 by default). */
   kind: 'limit' | 'cursor' | 'offset' | 'page' | 'sort' | 'filter' | 'version' | 'param';
 }
 

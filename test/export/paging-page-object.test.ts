@@ -355,11 +355,27 @@ describe("the tester holds a Spring Page's members to the page it asked for", ()
     expect(fromOne).toMatch(/endpoints.list-paging: .*appears twice/);
   });
 
-  it('serve itself passes', async () => {
-    const service = await startService(compileSpecText(SPRING).model!);
+  it("serve itself passes, on Spring's page and Laravel's", async () => {
+    for (const text of [SPRING, LARAVEL]) {
+      const service = await startService(compileSpecText(text).model!);
+      try {
+        const failed = (await testService(checkedModel(text), { baseUrl: service.url, seed: 1 })).results.filter((r) => r.outcome === 'failed');
+        expect(failed.map((r) => `${r.check}: ${r.failure?.actual ?? ''}`)).toEqual([]);
+      } finally {
+        await service.close();
+      }
+    }
+  });
+
+  it('end to end: the springdoc document imported, served, and the tester passes it', async () => {
+    const r = await importOpenApiFile(new URL('../fixtures/page-objects/springdoc-products.yaml', import.meta.url).pathname);
+    const model = r.compiled!.checked!;
+    const service = await startService(r.compiled!.model!);
     try {
-      const failed = (await testService(checkedModel(SPRING), { baseUrl: service.url, seed: 1 })).results.filter((r) => r.outcome === 'failed');
+      const failed = (await testService(model, { baseUrl: service.url, seed: 1 })).results.filter((r) => r.outcome === 'failed');
       expect(failed.map((r) => `${r.check}: ${r.failure?.actual ?? ''}`)).toEqual([]);
+      const page = await service.call('GET', '/products?page=0&size=1');
+      expect(page.body).toMatchObject({ number: 0, size: 1, first: true, pageable: { pageNumber: 0, pageSize: 1, offset: 0 } });
     } finally {
       await service.close();
     }
