@@ -9,6 +9,7 @@ import { checkConditional } from './tester-checks-conditional.js';
 import { checkLimits, checkRateLimit } from './tester-checks-limits.js';
 import { checkRefusals } from './tester-checks-refusals.js';
 import { checkMissingParents, checkScopes } from './tester-checks-scopes.js';
+import { checkTransitionBodies } from './tester-checks-transition-bodies.js';
 import { checkStates } from './tester-checks-states.js';
 import { checkVersions } from './tester-checks-versions.js';
 import { BoundReached, NotHttp, TestClient, Throttled, type VersionNaming } from './tester-http.js';
@@ -256,6 +257,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
     await checkConditional(ctx);
     await checkRefusals(ctx);
     await checkEndpoints(ctx, runs);
+    await checkTransitionBodies(ctx);
     await checkScopes(ctx);
     await checkMissingParents(ctx);
     await checkRateLimit(ctx);
