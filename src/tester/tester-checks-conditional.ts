@@ -140,6 +140,34 @@ async function checkIfMatch(ctx: TestContext, r: ResourceModel, route: Operation
       return scope.fail(
         ctx.failure(o.id, `the ${r.name} unchanged after a refused stale If-Match`, stale.pointer, staleReq, `read back: ${describe(still).slice(0, 200)}`),
       );
+    // An upsert's PUT to an identifier no object has: If-Match matches no current representation, not even `*`
+    // (RFC 9110 §13.1.1; docs/format.md, "Conditional requests"), so it is refused and nothing is made. A client
+    // sending it means "only if it is still there": made all the same, an object it deleted comes back.
+    if (o.action === 'replace' && o.upsert) {
+      const drawn = await ctx.sampleCreateBody(r);
+      const { path: newPath, body: newBody } = ctx.upsertRequest(route, drawn);
+      const newReq: TestRequest = { method: route.method, path: newPath, headers: { ...headers, 'if-match': '*' }, body: newBody };
+      const made = await ctx.send(route, newReq);
+      if (isSuccessAnswer(route, made.status) && typeof made.body === 'object' && made.body !== null) ctx.remember(r, made.body as Record<string, unknown>);
+      const whyNew = ctx.expectCondition(made, 'precondition_failed');
+      if (whyNew !== undefined)
+        return scope.fail(
+          ctx.failure(
+            o.id,
+            `${stale.code} (${stale.status}) for If-Match: * on a PUT to an identifier no ${r.name} has: no current representation matches (RFC 9110 §13.1.1)`,
+            stale.pointer,
+            newReq,
+            `${whyNew}; ${describe(made).slice(0, 200)}`,
+          ),
+        );
+      const gone: TestRequest = { method: 'GET', path: ctx.pathOf(read, drawn[r.identifier!]), headers: fresh.headers };
+      const shown = await ctx.send(read, gone);
+      if (isSuccessAnswer(read, shown.status))
+        return scope.fail({
+          ...ctx.failure(o.id, `no ${r.name} made by a PUT refused for its If-Match`, stale.pointer, gone, describe(shown).slice(0, 200)),
+          curl: ctx.client.curlSequence([{ req: newReq }, { note: `then (${read.operation.id})`, req: gone }]),
+        });
+    }
     if (o.ifMatch === 'required') {
       const needed = ctx.declared('precondition_required');
       const bare = req(undefined);
