@@ -10,6 +10,7 @@ import { checkLimits, checkRateLimit } from './tester-checks-limits.js';
 import { checkRefusals } from './tester-checks-refusals.js';
 import { checkMissingParents, checkScopes } from './tester-checks-scopes.js';
 import { checkTransitionBodies } from './tester-checks-transition-bodies.js';
+import { checkStampsKept } from './tester-checks-stamps.js';
 import { checkStates } from './tester-checks-states.js';
 import { checkVersions } from './tester-checks-versions.js';
 import { BoundReached, NotHttp, TestClient, Throttled, type VersionNaming } from './tester-http.js';
@@ -258,6 +259,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
     await checkRefusals(ctx);
     await checkEndpoints(ctx, runs);
     await checkTransitionBodies(ctx);
+    await checkStampsKept(ctx);
     await checkScopes(ctx);
     await checkMissingParents(ctx);
     await checkRateLimit(ctx);
