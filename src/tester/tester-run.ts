@@ -9,6 +9,7 @@ import { checkConditional } from './tester-checks-conditional.js';
 import { checkLimits, checkRateLimit } from './tester-checks-limits.js';
 import { checkRefusals } from './tester-checks-refusals.js';
 import { checkMissingParents, checkScopes } from './tester-checks-scopes.js';
+import { checkInUse } from './tester-checks-in-use.js';
 import { checkTransitionBodies } from './tester-checks-transition-bodies.js';
 import { checkStampsKept } from './tester-checks-stamps.js';
 import { checkStates } from './tester-checks-states.js';
@@ -66,6 +67,7 @@ export const CHECK_NAMES = [
   'errors.missing-object',
   'errors.other-scope',
   'errors.missing-parent',
+  'errors.in-use',
   'errors.malformed-id',
   'errors.declared-codes',
   'errors.answer-shape',
@@ -262,6 +264,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
     await checkStampsKept(ctx);
     await checkScopes(ctx);
     await checkMissingParents(ctx);
+    await checkInUse(ctx);
     await checkRateLimit(ctx);
     // Bad credentials spend the service's failed-credential budget (limits.failed_auth): last, so that nothing
     // of this run waits behind it, and paced within the budget so the next run still has one.
