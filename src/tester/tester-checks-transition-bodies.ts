@@ -86,7 +86,7 @@ async function checkTransitionBody(ctx: TestContext, route: OperationRoute): Pro
       if (res.status < 400) current = undefined;
       const why = ctx.expectRefusal(res, route, m.condition);
       if (why !== undefined)
-        return scope.fail(ctx.failure(o.id, `${d.label} for a ${t.name} body with ${m.label}`, d.pointer, req, `${why}; ${describe(res)}`));
+        return scope.fail(ctx.failure(o.id, `${d.label} for a body of ${t.name} with ${m.label}`, d.pointer, req, `${why}; ${describe(res)}`));
       if (!read || !readReq || before?.status !== 200) return;
       const after = await ctx.send(read, readReq);
       if (sortedJson(after.body) !== sortedJson(before.body)) {
@@ -94,7 +94,7 @@ async function checkTransitionBody(ctx: TestContext, route: OperationRoute): Pro
         scope.fail(
           ctx.failure(
             o.id,
-            `the ${resource.name} unchanged by a ${t.name} refused for ${m.label} (a read before and after)`,
+            `the ${resource.name} unchanged by ${t.name}, refused for ${m.label} (a read before and after)`,
             t.pointer,
             req,
             `after: ${describe(after)}`,

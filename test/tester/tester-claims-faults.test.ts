@@ -53,25 +53,25 @@ const FIXED: { fault: string; only: string[]; check: string; expected: RegExp }[
     fault: 'transition-body-unchecked',
     only: ['endpoints.invalid-requests'],
     check: 'endpoints.invalid-requests',
-    expected: /invalid \(422\) for a (approve|reject) body with (approved_amount|rejection_reason) /,
+    expected: /invalid \(422\) for a body of (approve|reject) with (approved_amount|rejection_reason) /,
   },
   {
     fault: 'transition-bounds-unchecked',
     only: ['endpoints.invalid-requests'],
     check: 'endpoints.invalid-requests',
-    expected: /invalid \(422\) for a approve body with approved_amount below (its )?minimum/,
+    expected: /invalid \(422\) for a body of approve with approved_amount below minimum 0/,
   },
   {
     fault: 'transition-unknown-member',
     only: ['endpoints.invalid-requests'],
     check: 'endpoints.invalid-requests',
-    expected: /invalid \(422\) for a \w+ body with an unknown field/,
+    expected: /invalid \(422\) for a body of \w+ with an unknown field/,
   },
   {
     fault: 'assign-unknown-adjuster',
     only: ['endpoints.invalid-requests'],
     check: 'endpoints.invalid-requests',
-    expected: /unknown_ref \(422\) for a assign body with adjuster referring to no Adjuster/,
+    expected: /unknown_ref \(422\) for a body of assign with adjuster referring to no Adjuster/,
   },
   // If-Match was sent to an upsert's PUT on an existing object only: now `*` to a new identifier too.
   {
@@ -115,7 +115,7 @@ describe('faults a default run let through, caught by the check that names them'
   it('a transition refused for its body must leave the claim as it was: a read before and after it', async () => {
     const report = await runClaims(['transition-assigns-first'], { seed: 1, only: ['endpoints.invalid-requests'] });
     const failures = report.results.filter((r) => r.outcome === 'failed' && r.target.startsWith('approveClaim')).map((r) => r.failure!);
-    expect(failures.map((f) => f.expected)).toContainEqual(expect.stringMatching(/^the Claim unchanged by a approve refused for approved_amount /));
+    expect(failures.map((f) => f.expected)).toContainEqual(expect.stringMatching(/^the Claim unchanged by approve, refused for approved_amount /));
   }, 60_000);
 });
 
