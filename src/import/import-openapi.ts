@@ -75,6 +75,7 @@ import { validateOpenApi } from './import-validate.js';
 import { toErrorCodeName, toEventKindName, toFieldName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
 import {
   fieldFromSchema,
+  getByPointer,
   fieldsFromSchema,
   flatten,
   isObject,
@@ -760,6 +761,33 @@ function dropAbsorbed(ctx: Ctx, out: SpecDocument, resources: Record<string, Res
     const said = new RegExp(`^resource ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[.: ]`);
     for (let i = ctx.diagnostics.length - 1; i >= 0; i--) if (said.test(ctx.diagnostics[i]!.message)) ctx.diagnostics.splice(i, 1);
   }
+}
+
+/**
+ * The resources read from the components a resource's own component refers to, at any depth, but for `held` (a
+ * list's objects) and what it refers to.
+ */
+function componentsWithin(ctx: Ctx, resource: string, held: string | undefined): string[] {
+  const pointer = [...ctx.resources].find(([, name]) => name === resource)?.[0];
+  if (pointer === undefined) return [];
+  const seen = new Set<string>([pointer]);
+  const out: string[] = [];
+  const visit = (node: unknown, depth: number): void => {
+    if (depth > 64) return;
+    if (Array.isArray(node)) for (const v of node) visit(v, depth + 1);
+    else if (isObject(node))
+      for (const [k, v] of Object.entries(node)) {
+        if (k === '$ref' && typeof v === 'string' && v.startsWith('#') && !seen.has(v)) {
+          seen.add(v);
+          const name = ctx.resources.get(v);
+          if (name !== undefined && name === held) continue;
+          if (name !== undefined) out.push(name);
+          visit(getByPointer(ctx.root, v), depth + 1);
+        } else visit(v, depth + 1);
+      }
+  };
+  visit(getByPointer(ctx.root, pointer), 0);
+  return out;
 }
 
 /** Whether some string in the value is exactly the name. */
@@ -3378,6 +3406,9 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         if (name !== o.resource) {
           (ctx.absorbed ??= new Set()).add(name);
           (ctx.wrappers ??= new Set()).add(name);
+          // The components only the page holds (Spring's PageableObject and SortObject): no resources either,
+          // unless something else names them (dropAbsorbed).
+          for (const inner of componentsWithin(ctx, name, typeof o.resource === 'string' ? o.resource : undefined)) ctx.absorbed.add(inner);
         }
 
       if (filter.length > 0) o.filter = filter;

@@ -177,6 +177,10 @@ describe('import: springdoc’s Page and Laravel’s paginator are list actions 
       ['content', 'empty', 'first', 'last', 'number', 'numberOfElements', 'pageable', 'size', 'totalElements', 'totalPages'].sort(),
     );
     expect(Object.keys(page.properties.pageable.properties).sort()).toEqual(['offset', 'pageNumber', 'pageSize']);
+    // The components only the page holds (PageableObject, SortObject) are no resources: before, each was one with
+    // no operation, and the export's unreferenced components (Redocly's no-unused-components).
+    expect(Object.keys(r.document!.resources!)).toEqual(['Product']);
+    expect(Object.keys(back.components.schemas).filter((n) => /Pageable|Sort/.test(n))).toEqual([]);
   });
 
   it("Laravel: numbered from 1, its members, next_page_url and prev_page_url the neighbouring pages' addresses", async () => {
