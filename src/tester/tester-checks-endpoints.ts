@@ -302,6 +302,8 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
             );
         }
       } else if (o.action === 'list') {
+        const unmade = ctx.unmadeParent(route);
+        if (unmade !== undefined) return scope.skip(unmade, 'not-run');
         const max = getLargestPageSize(ctx, o);
         await runProperty(ctx, scope, fc.option(fc.integer({ min: 1, max }), { nil: undefined }), Math.min(runs, 5), async (limit) => {
           const size = getPageSizeParam(route);

@@ -791,6 +791,7 @@ export class TestContext {
     const pooled = target?.identifier !== undefined ? this.pool.get(target.name)?.at(-1)?.[target.identifier] : undefined;
     const v = pooled ?? this.segmentValue(r, f, this.seed);
     this.scopes.set(key, v);
+    if (pooled !== undefined) this.madeScopes.add(key);
     return v;
   }
 
@@ -834,9 +835,32 @@ export class TestContext {
         // A parent the run cannot make (a catalogue's books, no create): one the service already lists.
         const obj = (await this.ensureObject(parent.resource)) ?? (await this.findListed(parent.resource, parent.field));
         const v = obj ? getValueAt(obj, parent.field) : undefined;
-        if (v !== undefined && v !== null) this.scopes.set(key, v);
+        if (v !== undefined && v !== null) {
+          this.scopes.set(key, v);
+          this.madeScopes.add(key);
+        }
       }
     }
+  }
+
+  /**
+   * Why a request on `route` would name a parent the run has none of: a scope field its path binds names a parent
+   * (scopeParent, or a ref's target) and no object of it could be made or found listed (its create not served, or
+   * refused), so the value sent is one the tester drew. A service answers that path `missing_resource` (docs/format.md,
+   * "A parent named by a ref"), which is no fault of its: the caller skips, saying this. Undefined when every parent
+   * the path names is one the run has, or the path names no parent object (a scope value any service answers a page for).
+   */
+  unmadeParent(route: OperationRoute): string | undefined {
+    const r = route.resource;
+    if (!r || !route.operation.bindings) return undefined;
+    for (const b of route.operation.bindings) {
+      const f = getFieldAt(r, b.field);
+      if (!f || isKeyPath(r, b.field) || this.madeScopes.has(`${r.name}\u0000${b.field}`)) continue;
+      const parent = this.parentOf(r, b.field, f);
+      if (parent)
+        return `no ${parent.resource.name} to name by {${b.param}}: the run could not make one (its create is not served, or refused) nor find one listed, and a ${r.name} under one it invents is answered missing_resource`;
+    }
+    return undefined;
   }
 
   /**
@@ -914,6 +938,8 @@ export class TestContext {
   }
 
   private readonly scopes = new Map<string, unknown>();
+  /** The scopes keys whose value names a parent object the run made or found (primeScopes), not one it drew. */
+  private readonly madeScopes = new Set<string>();
   /** The key fields (identifier, unique) the last body drawn for each create binding them held, by operation. */
   private readonly createKeys = new Map<string, Record<string, unknown>>();
 
