@@ -39,9 +39,11 @@ export type SkipKind = 'not-run' | 'not-applicable';
 
 /** An object the run made whose bound key field the service leaves out (UNSET_FIELDS_HEADER): no path names it. */
 export class Unaddressable extends Error {
-  constructor(resource: string, field: string) {
+  constructor(resource: string, field: string, unset = true) {
     super(
-      `not run: the ${resource} made has no \`${field}\`, which its path is bound to: the service says (${UNSET_FIELDS_HEADER}) it leaves the field out (source: service, a named gap)`,
+      unset
+        ? `not run: the ${resource} made has no \`${field}\`, which its path is bound to: the service says (${UNSET_FIELDS_HEADER}) it leaves the field out (source: service, a named gap)`
+        : `not run: the ${resource} made has no \`${field}\`, which its path is bound to (an optional key its create did not answer): the path would have an empty segment, naming no object`,
     );
     this.name = 'Unaddressable';
   }
@@ -493,7 +495,7 @@ export class TestContext {
         this.pool.set(
           r.name,
           list.filter((x) =>
-            r.identifier === undefined ? this.pathOf(route, x) !== req.path : !req.path.includes(`/${encodeURIComponent(String(x[r.identifier]))}`),
+            r.identifier === undefined ? this.pathOfOrUndefined(route, x) !== req.path : !req.path.includes(`/${encodeURIComponent(String(x[r.identifier]))}`),
           ),
         );
     }
@@ -656,12 +658,22 @@ export class TestContext {
     // A list's required filters (`required_filters`) go with every request of it, unless the caller names a value.
     if (route.operation.requiredFilters && route.resource) query = { ...this.requiredFilterQuery(route.resource, route.operation.requiredFilters), ...query };
     let p = this.fillVersion(route.path);
-    const bound = route.operation.bindings && route.resource ? this.boundParams(route, route.resource, id) : undefined;
+    const bound = route.operation.bindings && route.resource ? this.boundParams(route, route.resource, id, params) : undefined;
     // An object itself (objectKey of a resource with no identifier) names it only through its bound fields.
     const rest = isPlainObject(id) ? '' : (id ?? '');
     for (const name of route.pathParams) p = p.replace(`{${name}}`, encodeURIComponent(String(params[name] ?? bound?.[name] ?? rest)));
     const q = new URLSearchParams(query).toString();
     return q === '' ? p : `${p}?${q}`;
+  }
+
+  /** pathOf, or undefined for an object with no path (Unaddressable: a key it was not answered). */
+  private pathOfOrUndefined(route: OperationRoute, id: unknown): string | undefined {
+    try {
+      return this.pathOf(route, id);
+    } catch (err) {
+      if (err instanceof Unaddressable) return undefined;
+      throw err;
+    }
   }
 
   /**
@@ -670,7 +682,7 @@ export class TestContext {
    * made). A key field (the identifier, a unique field) of an object the run did not make is left to \`id\`: a path
    * that names no object, as a missing identifier does.
    */
-  private boundParams(route: OperationRoute, r: ResourceModel, id: unknown): Record<string, string> {
+  private boundParams(route: OperationRoute, r: ResourceModel, id: unknown, given: Record<string, string> = {}): Record<string, string> {
     const out: Record<string, string> = {};
     const made =
       r.identifier === undefined
@@ -688,6 +700,10 @@ export class TestContext {
       // has no path, so what would be sent there says nothing of the service.
       if (made && (held === undefined || held === null) && isKeyPath(r, b.field) && this.unsetFields.get(r.name)?.has(b.field))
         throw new Unaddressable(r.name, b.field);
+      // A key field the object made has no value of (doqs' optional unique `id`, which its create never answers):
+      // left empty (`/designer/templates/`), the path would name no object, or the list; not sent as though it did.
+      if (made && (held === undefined || held === null) && isKeyPath(r, b.field) && route.operation.action !== 'create' && !Object.hasOwn(given, b.param))
+        throw new Unaddressable(r.name, b.field, false);
       if (held !== undefined && held !== null) out[b.param] = String(held);
       else if (route.operation.action === 'create' && isKeyPath(r, b.field)) {
         // A create's key field (\`PUT /things/{id}\` with a client-given identifier): the value its last body drew.
@@ -1416,7 +1432,14 @@ export class TestContext {
     if (!read?.resource) return undefined;
     const obj = await this.ensureObject(read.resource);
     if (!obj) return undefined;
-    const concrete = this.pathOf(read, objectKey(read.resource, obj));
+    let concrete: string;
+    try {
+      concrete = this.pathOf(read, objectKey(read.resource, obj));
+    } catch (err) {
+      // An object with no path (a key it was not answered): as though none could be made.
+      if (err instanceof Unaddressable) return undefined;
+      throw err;
+    }
     // The read's path as the run fills it: a version prefix in place, each other parameter a segment to read back.
     const parts = this.fillVersion(read.path).split(/\{[^{}]*\}/);
     const values = new RegExp(`^${parts.map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('([^/]+)')}$`).exec(concrete);
