@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { buildErrorBody, FALLBACK_STATUS, getDeclaredErrorFill } from '../model/model-defaults.js';
-import { formatHeaderValue } from '../model/model-response-headers.js';
+import { buildErrorBody, FALLBACK_STATUS, getDeclaredErrorFill, getUnfilledErrorFields } from '../model/model-defaults.js';
+import { formatHeaderValue, UNSET_FIELDS_HEADER } from '../model/model-response-headers.js';
 import type { ErrorCodeModel, ParameterModel, ServiceModel } from '../model/model-types.js';
 import type { Condition } from '../spec/spec-types.js';
 import { getStorageFault } from './storage/storage-faults.js';
@@ -91,6 +91,11 @@ export function createErrorResponder(model: ServiceModel): ErrorResponder {
   const byCode = new Map((errors?.codes ?? []).map((c) => [c.name, { code: c.name, status: c.status, title: c.title, headers: headersOf(c) }]));
   const anyHeaders = [...resolved.values(), ...byCode.values()].some((c) => c.headers.length > 0);
   const fill = errors?.body?.kind === 'declared' ? getDeclaredErrorFill(errors.body) : undefined;
+  // The required body fields nothing fills (a named gap: their value is the service's, served only with
+  // --allow-gaps), left out of every error answer and named in UNSET_FIELDS_HEADER, as a success answer names the
+  // `source: service` fields it leaves out: the tester does not hold them against the answer.
+  const unset = errors?.body?.kind === 'declared' ? getUnfilledErrorFields(errors.body).map((f) => f.path) : [];
+  const unsetHeader: ErrorHeader | undefined = unset.length > 0 ? [UNSET_FIELDS_HEADER, unset.join(', ')] : undefined;
 
   /** The code an error is answered with: the one a custom handler named, else its condition's. */
   const codeOf = (condition: Condition, code: string | undefined): ResolvedCode =>
@@ -104,7 +109,8 @@ export function createErrorResponder(model: ServiceModel): ErrorResponder {
       // One id for the X-Request-Id header and the declared body's request_id, as `send` writes request.id in both.
       const requestId = randomUUID();
       const b = buildErrorBody(fill, code, { detail, instance: '', requestId });
-      return { status: b.status, contentType: b.contentType, text: JSON.stringify(b.body), headers: code.headers, requestId };
+      const headers = unsetHeader ? [...code.headers, unsetHeader] : code.headers;
+      return { status: b.status, contentType: b.contentType, text: JSON.stringify(b.body), headers, requestId };
     },
     send(request, reply, error) {
       if (error.condition === 'unavailable') unavailableAnswers.add(request);
@@ -113,6 +119,7 @@ export function createErrorResponder(model: ServiceModel): ErrorResponder {
       const code = codeOf(error.condition, error.code);
       // The error's own (Retry-After, WWW-Authenticate, Allow) win over a declared default of the same name.
       if (anyHeaders) for (const [k, v] of code.headers) if (!reply.hasHeader(k)) reply.header(k, v);
+      if (unsetHeader) reply.header(unsetHeader[0], unsetHeader[1]);
       const b = buildErrorBody(fill, code, {
         detail: error.detail,
         instance: request.url.split('?')[0] ?? '',

@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
-import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles, getErrorCodeValue, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
+import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles, getErrorCodeValue, getUnfilledErrorFields, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, getFieldAt, getPathParent, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
 import { getPageItems, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
@@ -392,6 +392,31 @@ export class TestContext {
   }
 
   private errorBodyValidator: ValidateFunction | undefined;
+  private readonly errorBodyValidators = new Map<string, ValidateFunction>();
+  /** The error body's unfilled required fields (a named gap) the service said it leaves out (UNSET_FIELDS_HEADER). */
+  readonly unsetErrorFields = new Set<string>();
+
+  /** The declared error body's validator with the fields at `paths` (dotted, under nested objects) not required. */
+  private errorBodyValidatorWithout(fields: readonly FieldModel[], paths: readonly string[]): ValidateFunction {
+    const key = [...paths].sort().join('\u0000');
+    let v = this.errorBodyValidators.get(key);
+    if (!v) {
+      const schema = structuredClone(getShapeSchema(this.model, { fields, list: false }, 'response', { openAnswers: true })) as JsonSchema;
+      for (const path of paths) {
+        const parts = path.split('.');
+        let at: JsonSchema | undefined = schema;
+        for (const part of parts.slice(0, -1)) at = (at?.properties as Record<string, JsonSchema> | undefined)?.[part];
+        if (at && Array.isArray(at.required)) {
+          const required = (at.required as string[]).filter((n) => n !== parts.at(-1));
+          if (required.length > 0) at.required = required;
+          else delete at.required;
+        }
+      }
+      v = this.ajv.compile(schema);
+      this.errorBodyValidators.set(key, v);
+    }
+    return v;
+  }
 
   /** Whether an error body has the declared shape and agrees with the HTTP status. */
   errorBodyMismatch(res: TestResponse): string | undefined {
@@ -423,9 +448,22 @@ export class TestContext {
     // and a required field nothing fills (the spec's gap, which gaps names: the service's own value, and serve
     // --allow-gaps answers without it, so it fails here too). Members it does not name are judged below.
     if (declared && roles) {
-      this.errorBodyValidator ??= this.ajv.compile(getShapeSchema(this.model, { fields: declared.fields, list: false }, 'response', { openAnswers: true }));
-      if (!this.errorBodyValidator(body)) {
-        const e = this.errorBodyValidator.errors?.[0];
+      // A required field nothing fills (a named gap) that the answer's UNSET_FIELDS_HEADER says the service leaves
+      // out (serve --allow-gaps names it on every error answer) is not held against it, as a resource's service-set
+      // fields are not (noteUnsetFields); it is reported not run. Only such fields: the header excuses nothing else.
+      const header = res.headers.get(UNSET_FIELDS_HEADER);
+      const unfilled = header ? getUnfilledErrorFields(declared, roles).map((f) => f.path) : [];
+      const named = header ? header.split(',').map((x) => x.trim()) : [];
+      const unset = unfilled.filter((p) => named.includes(p));
+      for (const p of unset) this.unsetErrorFields.add(p);
+      const validate =
+        unset.length > 0
+          ? this.errorBodyValidatorWithout(declared.fields, unset)
+          : (this.errorBodyValidator ??= this.ajv.compile(
+              getShapeSchema(this.model, { fields: declared.fields, list: false }, 'response', { openAnswers: true }),
+            ));
+      if (!validate(body)) {
+        const e = validate.errors?.[0];
         const at = e?.instancePath ? `${e.instancePath.slice(1).replace(/\//g, '.')} ` : '';
         return `the error body ${at}${e?.message ?? 'is not in the declared shape'}`;
       }
