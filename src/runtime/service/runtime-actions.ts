@@ -1130,7 +1130,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       count,
       offset: page.skip,
       limit: page.limit,
-      page: page.skip / page.limit + firstPage,
+      page: getPageNumber(page, firstPage),
       nextCursor: paging.style === 'cursor' ? (next?.[1] ?? null) : null,
     };
   // The paging parameters by the names the spec gives them (paging.params), else the format's.
@@ -1151,7 +1151,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   const nextPosition = (page: ListPage): [string, string] | null => {
     if (page.rows.length <= page.limit) return null;
     if (paging.style === 'offset') return [offsetName, String(page.skip + page.limit)];
-    if (paging.style === 'page') return [pageName, String(page.skip / page.limit + firstPage + 1)];
+    if (paging.style === 'page') return [pageName, String(getPageNumber(page, firstPage) + 1)];
     if (paging.style === 'cursor') return [cursorName, nextCursor(page.rows, page.limit, page.sort, page.queryKey)!];
     // Style after: the next page starts after this page's last object, named by its identifier.
     if (paging.style === 'after') return [cursorName, String(parsedValue(page.rows[page.limit - 1]![idName]))];
@@ -1161,7 +1161,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   const previousPosition = (page: ListPage): [string, string] | null => {
     if (page.skip === 0) return null;
     if (paging.style === 'offset') return [offsetName, String(Math.max(0, page.skip - page.limit))];
-    if (paging.style === 'page') return [pageName, String(page.skip / page.limit + firstPage - 1)];
+    if (paging.style === 'page') return [pageName, String(getPageNumber(page, firstPage) - 1)];
     return null;
   };
   // Another page's address relative to this request's: its path and query, one value changed.
@@ -1379,6 +1379,11 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   };
 }
 
+/** A page's number, counted from `firstPage` (paging.first_page): the envelope's, the members', the neighbours'. */
+function getPageNumber(page: ListPage, firstPage: number): number {
+  return page.skip / page.limit + firstPage;
+}
+
 /**
  * paging.members: the page object's members of one page, as an object of the page's own fields (nested members
  * inside their objects), in the spec's order. Built anew for each page; the writer below is made once per list.
@@ -1387,7 +1392,7 @@ function createPageMembers(members: readonly PageMemberModel[], firstPage: numbe
   const value = (role: PageMemberRole, page: ListPage, count: number): unknown => {
     switch (role) {
       case 'page':
-        return page.skip / page.limit + firstPage;
+        return getPageNumber(page, firstPage);
       case 'size':
         return page.limit;
       case 'pages':
