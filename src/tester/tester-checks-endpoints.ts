@@ -20,7 +20,8 @@ import {
   unionMutations,
   type Mutation,
 } from './tester-arbitraries.js';
-import { getLargestPageSize, getPageItems, getPageSizeParam, listedCopyMismatch, outsidePath, pageThrough } from './tester-checks-lists.js';
+import { getLargestPageSize, getPageItems, getPageSizeParam, listedCopyMismatch, outsidePath, pageThrough, totalHeaderProblem } from './tester-checks-lists.js';
+import { getListTotal } from './tester-envelope.js';
 import { BoundReached, type TestRequest } from './tester-http.js';
 import { describe, notImplemented, type CheckScope, type TestContext } from './tester-context.js';
 import { checkInputs } from './tester-checks-inputs.js';
@@ -274,6 +275,20 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
               ),
               curl: ctx.client.curlSequence([{ req }, { note: `then (${listed.route.operation.id})`, req: listed.req }]),
             });
+          // The list's declared total (paging.total, total_header) counts the objects it lists, the deleted one gone:
+          // a total still counting it (a soft delete the count query does not filter) is not the number of objects.
+          const miscount = await totalMiscount(ctx, resource);
+          if (miscount)
+            return scope.fail({
+              ...ctx.failure(
+                miscount.route.operation.id,
+                `${miscount.expected} after a delete`,
+                miscount.route.operation.pointer,
+                miscount.req,
+                miscount.actual,
+              ),
+              curl: ctx.client.curlSequence([{ req }, { note: `then (${miscount.route.operation.id})`, req: miscount.req }]),
+            });
           // The same delete again: the object is missing now, and says so as `serve` does (missing_resource), not a
           // second success as though there were still something to delete. Where nothing declares the refusal
           // (no code, no 404 of the operation's own), RFC 9110 leaves the answer to the service: not judged.
@@ -421,6 +436,38 @@ async function findListed(ctx: TestContext, resource: ResourceModel, id: unknown
   if (!list || !headers || key === undefined) return undefined;
   const req = await pageThrough(ctx, list, headers, (items) => items.some((x) => isPlainObject(x) && String(x[key]) === String(id)));
   return req ? { route: list, req } : undefined;
+}
+
+/**
+ * Where a list of the resource declares a total (a page's `paging.total`, or `paging.total_header`) and its pages in
+ * the run's scope end within the pages walked (a short page last): the total its first page answers must be the
+ * number of objects the pages listed. Undefined when it is, or cannot be told.
+ */
+async function totalMiscount(
+  ctx: TestContext,
+  resource: ResourceModel,
+): Promise<{ route: OperationRoute; req: TestRequest; expected: string; actual: string } | undefined> {
+  const list = ctx.routes.find((r) => r.operation.action === 'list' && r.resource?.name === resource.name && !r.operation.requiredFilters);
+  const p = list?.operation.paging;
+  if (!list || !p || (p.total === undefined && p.totalHeader === undefined)) return undefined;
+  const headers = await ctx.authFor(list.operation.auth).catch(() => undefined);
+  if (!headers) return undefined;
+  const size = getLargestPageSize(ctx, list.operation);
+  let counted = 0;
+  let ended = false;
+  let first: TestRequest | undefined;
+  await pageThrough(ctx, list, headers, (items, req) => {
+    first ??= req;
+    counted += items.length;
+    ended = items.length < size;
+  });
+  if (!first || !ended) return undefined;
+  const res = await ctx.send(list, first);
+  if (!isSuccessAnswer(list, res.status)) return undefined;
+  const said = p.totalHeader !== undefined ? totalHeaderProblem(res, p.totalHeader) : getListTotal(list, res)?.value;
+  if (typeof said !== 'number' || said === counted) return undefined;
+  const where = p.totalHeader !== undefined ? `the \`${p.totalHeader}\` header` : `the total (${p.total})`;
+  return { route: list, req: first, expected: `${where} equal to the ${counted} objects its pages list`, actual: `${where} is ${said}` };
 }
 
 /**

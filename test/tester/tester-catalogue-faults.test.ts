@@ -46,12 +46,29 @@ describe('the Catalogue service, by hand', () => {
 });
 
 /** The faults a default run let through before the tester's fixes, each with the check that now names it. */
-const FIXED: { fault: string; only: string[]; check: string; expected: RegExp }[] = [];
+const FIXED: { fault: string; only: string[]; check: string; expected: RegExp }[] = [
+  // A delete was followed by a read and the list's pages (the object gone), never by the list's total: now the
+  // total its first page answers must be the number of objects its pages list, the deleted one gone.
+  {
+    fault: 'total-header-counts-deleted',
+    only: ['endpoints.valid-requests'],
+    check: 'endpoints.valid-requests',
+    expected: /the `X-Total-Count` header equal to the \d+ objects its pages list after a delete/,
+  },
+  {
+    fault: 'total-counts-deleted',
+    only: ['endpoints.valid-requests'],
+    check: 'endpoints.valid-requests',
+    expected: /the total \(total\) equal to the \d+ objects its pages list after a delete/,
+  },
+];
 
 /** Faults a default run lets through that the spec does not make faults, or that no check yet holds (docs/testing.md). */
-const ESCAPES = new Set(['offer-no-variant-accepted', 'total-header-counts-deleted', 'total-counts-deleted', 'etag-unchanged']);
+const ESCAPES = new Set(['offer-no-variant-accepted', 'etag-unchanged']);
+/** Caught on some runs only, by a drawn body that happens to be the refused one: the tester sends no named example. */
+const BY_CHANCE = new Set(['example-refused']);
 
-describe.runIf(FIXED.length > 0)('faults a default run let through, caught by the check that names them', () => {
+describe('faults a default run let through, caught by the check that names them', () => {
   for (const f of FIXED) {
     it(`${f.fault}: ${f.check} fails`, async () => {
       const report = await runCatalogue([f.fault], { seed: 1, only: f.only });
@@ -71,7 +88,7 @@ describe('the sweep: every fault the server plants, in a default run (seed 1)', 
     expect(Object.keys(FAULTS).length).toBeGreaterThanOrEqual(30);
     const caught: Record<string, string[]> = {};
     for (const fault of Object.keys(FAULTS)) caught[fault] = failedChecks(await runCatalogue([fault], { seed: 1 }));
-    const escaped = Object.keys(caught).filter((f) => caught[f]!.length === 0);
+    const escaped = Object.keys(caught).filter((f) => caught[f]!.length === 0 && !BY_CHANCE.has(f));
     expect(escaped.sort()).toEqual([...ESCAPES].sort());
   }, 300_000);
 });
